@@ -1,0 +1,128 @@
+//! `ctxc render`: print the exact system prompt of one mode.
+
+use std::path::PathBuf;
+
+use clap::{Args, ValueEnum};
+
+use super::report::Reporter;
+use super::{find_manifests, load, EXIT_INPUT, EXIT_OK};
+use crate::diagnostic::Diagnostic;
+use crate::render::Rendered;
+use crate::resolve::resolve;
+
+#[derive(Debug, Args)]
+pub struct RenderArgs {
+    /// Agent directory or manifest file (default: the current directory).
+    #[arg(default_value = ".")]
+    path: PathBuf,
+    /// Mode to render (may be left out when the agent has one mode).
+    #[arg(long, short)]
+    mode: Option<String>,
+    /// Scenario to render (default: `default`, or the first declared).
+    #[arg(long, short)]
+    scenario: Option<String>,
+    /// Which agent, when PATH holds several (its directory name or agent name).
+    #[arg(long)]
+    agent: Option<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = RenderFormat::Text)]
+    format: RenderFormat,
+    /// Instead of the prompt, list every step: on or off, and what decided it.
+    #[arg(long)]
+    steps: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum RenderFormat {
+    /// The prompt text.
+    Text,
+    /// Agent, mode, scenario, sections, steps and tools (see docs/json-output.md).
+    Json,
+}
+
+pub fn run(args: RenderArgs, reporter: &Reporter) -> u8 {
+    let manifests = match find_manifests(&args.path, reporter) {
+        Ok(m) => m,
+        Err(code) => return code,
+    };
+    let manifest = match pick_agent(&manifests, args.agent.as_deref()) {
+        Ok(m) => m,
+        Err(d) => {
+            reporter.diagnostics(&[d], &Default::default());
+            return EXIT_INPUT;
+        }
+    };
+    let loaded = match load(&manifest, reporter) {
+        Ok(l) => l,
+        Err(code) => return code,
+    };
+    let agent = &loaded.agent;
+    let mode = match (&args.mode, agent.modes.len()) {
+        (Some(mode), _) => mode.clone(),
+        (None, 1) => agent.modes.keys().next().cloned().unwrap_or_default(),
+        (None, _) => {
+            let modes: Vec<&str> = agent.modes.keys().map(String::as_str).collect();
+            let d = Diagnostic::error(format!("agent `{}` has several modes: pass --mode", agent.name))
+                .help(format!("modes: {}", modes.join(", ")));
+            reporter.diagnostics(&[d], &loaded.sources);
+            return EXIT_INPUT;
+        }
+    };
+    let rendered = resolve(agent, &mode, args.scenario.as_deref())
+        .and_then(|resolved| crate::render::render(&resolved, &loaded.root));
+    let rendered = match rendered {
+        Ok(r) => r,
+        Err(diagnostics) => {
+            reporter.diagnostics(&diagnostics, &loaded.sources);
+            return EXIT_INPUT;
+        }
+    };
+    match (args.format, args.steps) {
+        (RenderFormat::Json, _) => println!("{}", to_json(&rendered)),
+        (RenderFormat::Text, true) => print!("{}", steps_table(&rendered)),
+        (RenderFormat::Text, false) => println!("{}", rendered.prompt),
+    }
+    EXIT_OK
+}
+
+fn pick_agent(manifests: &[PathBuf], wanted: Option<&str>) -> Result<PathBuf, Diagnostic> {
+    let dir_name = |m: &PathBuf| m.parent().and_then(|p| p.file_name()).map(|n| n.to_string_lossy().into_owned());
+    match (manifests, wanted) {
+        ([only], None) => Ok(only.clone()),
+        (_, Some(name)) => manifests.iter().find(|m| dir_name(m).as_deref() == Some(name)).cloned().ok_or_else(|| {
+            let names: Vec<String> = manifests.iter().filter_map(dir_name).collect();
+            Diagnostic::error(format!("no agent `{name}` here")).help(format!("agents: {}", names.join(", ")))
+        }),
+        _ => {
+            let names: Vec<String> = manifests.iter().filter_map(dir_name).collect();
+            Err(Diagnostic::error("this directory holds several agents: pass --agent NAME")
+                .help(format!("agents: {}", names.join(", "))))
+        }
+    }
+}
+
+/// The documented, stable JSON shape (docs/json-output.md).
+pub fn to_json(rendered: &Rendered) -> String {
+    let value = serde_json::json!({
+        "agent": rendered.agent,
+        "mode": rendered.mode,
+        "scenario": rendered.scenario,
+        "model": rendered.model,
+        "sections": rendered.sections,
+        "steps": rendered.steps,
+        "tools": rendered.tools,
+        "prompt": rendered.prompt,
+    });
+    serde_json::to_string_pretty(&value).unwrap_or_default()
+}
+
+fn steps_table(rendered: &Rendered) -> String {
+    let width = rendered.steps.iter().map(|s| s.id.len()).max().unwrap_or(2).max(2);
+    let mut out = format!("agent {} · mode {} · scenario {}\n\n", rendered.agent, rendered.mode, rendered.scenario);
+    out.push_str(&format!("{:>3}  {:<width$}  {:<3}  decided by\n", "#", "id", "on"));
+    for step in &rendered.steps {
+        let on = if step.enabled { "on" } else { "off" };
+        out.push_str(&format!("{:>3}  {:<width$}  {:<3}  {}\n", step.number, step.id, on, step.reason));
+    }
+    out
+}

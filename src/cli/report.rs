@@ -1,0 +1,74 @@
+//! Diagnostics for people: miette's graphical report on stderr, colour only when wanted.
+
+use std::io::IsTerminal;
+
+use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, MietteDiagnostic, NamedSource, Report};
+
+use super::ColorChoice;
+use crate::diagnostic::{Diagnostic, Severity, Sources};
+
+/// Width diagnostics wrap at, fixed so output does not depend on the terminal.
+const WIDTH: usize = 100;
+
+pub struct Reporter {
+    color: bool,
+}
+
+impl Reporter {
+    pub fn new(choice: ColorChoice) -> Self {
+        let color = match choice {
+            ColorChoice::Always => true,
+            ColorChoice::Never => false,
+            ColorChoice::Auto => std::env::var_os("NO_COLOR").is_none() && std::io::stderr().is_terminal(),
+        };
+        Reporter { color }
+    }
+
+    /// Renders diagnostics as text.
+    pub fn render(&self, diagnostics: &[Diagnostic], sources: &Sources) -> String {
+        let theme = if self.color { GraphicalTheme::unicode() } else { GraphicalTheme::unicode_nocolor() };
+        let handler = GraphicalReportHandler::new_themed(theme).with_width(WIDTH);
+        let mut out = String::new();
+        for d in diagnostics {
+            let report = to_report(d, sources);
+            if handler.render_report(&mut out, report.as_ref()).is_err() {
+                out.push_str(&d.message);
+            }
+            out.push('\n');
+        }
+        out
+    }
+
+    pub fn diagnostics(&self, diagnostics: &[Diagnostic], sources: &Sources) {
+        if !diagnostics.is_empty() {
+            eprint!("{}", self.render(diagnostics, sources));
+        }
+    }
+}
+
+fn to_report(d: &Diagnostic, sources: &Sources) -> Report {
+    let text = d.file.as_deref().and_then(|f| sources.get(f));
+    let mut message = d.message.clone();
+    let mut diagnostic = MietteDiagnostic::new("").with_severity(match d.severity {
+        Severity::Error => miette::Severity::Error,
+        Severity::Warning => miette::Severity::Warning,
+    });
+    match (&d.file, text, &d.span) {
+        (Some(_), Some(text), Some(span)) => {
+            let start = span.start.min(text.len());
+            let len = span.end.min(text.len()).saturating_sub(start);
+            diagnostic = diagnostic.with_label(LabeledSpan::new(d.label.clone(), start, len));
+        }
+        (Some(file), _, _) => message = format!("{file}: {message}"),
+        _ => {}
+    }
+    diagnostic.message = message;
+    if let Some(help) = &d.help {
+        diagnostic = diagnostic.with_help(help.clone());
+    }
+    let report = Report::new(diagnostic);
+    match (&d.file, text) {
+        (Some(file), Some(text)) if d.span.is_some() => report.with_source_code(NamedSource::new(file, text.to_string())),
+        _ => report,
+    }
+}

@@ -1,0 +1,8 @@
+//! `ctxc schema`: print the manifest's JSON Schema.
+
+use super::EXIT_OK;
+
+pub fn run() -> u8 {
+    print!("{}", crate::schema::manifest_schema());
+    EXIT_OK
+}

@@ -1,0 +1,177 @@
+//! Diagnostics as data. Every pipeline stage collects these instead of stopping at the first
+//! problem; reporters turn them into miette output, JSON or other formats at the edge.
+
+use std::collections::BTreeMap;
+use std::ops::Range;
+
+use serde::Serialize;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Error,
+    Warning,
+}
+
+/// One finding, pointing at a file (by its display path) and a byte range in it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Diagnostic {
+    pub severity: Severity,
+    pub message: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub span: Option<Range<usize>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub help: Option<String>,
+}
+
+impl Diagnostic {
+    pub fn error(message: impl Into<String>) -> Self {
+        Diagnostic {
+            severity: Severity::Error,
+            message: message.into(),
+            file: None,
+            span: None,
+            label: None,
+            help: None,
+        }
+    }
+
+    pub fn warning(message: impl Into<String>) -> Self {
+        Diagnostic { severity: Severity::Warning, ..Diagnostic::error(message) }
+    }
+
+    pub fn in_file(mut self, file: impl Into<String>) -> Self {
+        self.file = Some(file.into());
+        self
+    }
+
+    pub fn at(mut self, span: Option<Range<usize>>) -> Self {
+        self.span = span;
+        self
+    }
+
+    pub fn label(mut self, label: impl Into<String>) -> Self {
+        self.label = Some(label.into());
+        self
+    }
+
+    pub fn help(mut self, help: impl Into<String>) -> Self {
+        self.help = Some(help.into());
+        self
+    }
+}
+
+/// The text of every file a run has read, by display path, so reporters can show snippets and
+/// compute line and column numbers without reading anything again.
+#[derive(Debug, Default, Clone)]
+pub struct Sources {
+    files: BTreeMap<String, String>,
+}
+
+impl Sources {
+    pub fn insert(&mut self, path: impl Into<String>, text: impl Into<String>) {
+        self.files.insert(path.into(), text.into());
+    }
+
+    pub fn get(&self, path: &str) -> Option<&str> {
+        self.files.get(path).map(String::as_str)
+    }
+
+    pub fn extend(&mut self, other: Sources) {
+        self.files.extend(other.files);
+    }
+
+    /// 1-based line and column (in characters) of a byte offset in a known file.
+    pub fn line_col(&self, path: &str, offset: usize) -> Option<(usize, usize)> {
+        self.get(path).map(|text| line_col(text, offset))
+    }
+}
+
+/// 1-based line and column (in characters) of a byte offset; offsets past the end clamp to it.
+pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let mut offset = offset.min(text.len());
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    let before = &text[..offset];
+    let line = before.matches('\n').count() + 1;
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    (line, before[line_start..].chars().count() + 1)
+}
+
+/// Byte offset of a 1-based line and column (in characters).
+pub fn offset_of(text: &str, line: usize, column: usize) -> usize {
+    let line_start = if line <= 1 {
+        0
+    } else {
+        text.match_indices('\n').nth(line - 2).map_or(text.len(), |(i, _)| i + 1)
+    };
+    let rest = &text[line_start..];
+    let in_line = rest
+        .char_indices()
+        .take_while(|(_, c)| *c != '\n')
+        .nth(column.saturating_sub(1))
+        .map_or_else(|| rest.find('\n').unwrap_or(rest.len()), |(i, _)| i);
+    line_start + in_line
+}
+
+/// Diagnostics collected by a stage. `has_errors` decides whether the run can go on.
+pub type Diagnostics = Vec<Diagnostic>;
+
+pub fn has_errors(diagnostics: &[Diagnostic]) -> bool {
+    diagnostics.iter().any(|d| d.severity == Severity::Error)
+}
+
+/// "Did you mean" for a misspelt name, from a list of valid ones.
+pub fn did_you_mean<'a>(wrong: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let limit = (wrong.chars().count() / 3).max(2);
+    candidates
+        .into_iter()
+        .map(|c| (edit_distance(&wrong.to_lowercase(), &c.to_lowercase()), c))
+        .filter(|(d, _)| *d <= limit)
+        .min()
+        .map(|(_, c)| c)
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let above = row[j + 1];
+            row[j + 1] = if ca == *cb { diagonal } else { 1 + diagonal.min(above).min(row[j]) };
+            diagonal = above;
+        }
+    }
+    row[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_col_counts_characters_and_lines() {
+        let text = "ab\nçd\r\nef";
+        assert_eq!(line_col(text, 0), (1, 1));
+        assert_eq!(line_col(text, 3), (2, 1));
+        assert_eq!(line_col(text, 5), (2, 2));
+        assert_eq!(line_col(text, 9), (3, 2));
+        assert_eq!(offset_of(text, 2, 2), 5);
+        assert_eq!(offset_of(text, 3, 1), 8);
+    }
+
+    #[test]
+    fn suggests_close_names_only() {
+        let keys = ["agent", "pipeline", "modes", "modules"];
+        assert_eq!(did_you_mean("agnet", keys), Some("agent"));
+        assert_eq!(did_you_mean("mode", keys), Some("modes"));
+        assert_eq!(did_you_mean("banana", keys), None);
+    }
+}

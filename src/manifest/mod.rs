@@ -1,0 +1,662 @@
+//! Stage 1: load a manifest. Parse it into raw types (unknown keys rejected, spans kept), lay it
+//! over its preset, then validate every reference and read every file it names into an
+//! [`model::Agent`]. Problems are collected, not thrown at the first one.
+
+pub mod model;
+pub mod preset;
+pub mod raw;
+pub mod span;
+
+use std::collections::BTreeSet;
+use std::ops::Range;
+use std::path::Path;
+
+use indexmap::IndexMap;
+
+use crate::diagnostic::{did_you_mean, has_errors, Diagnostic, Diagnostics, Sources};
+use crate::project::{ProjectRoot, ReadError};
+use crate::scenario::{Retrieval, Timestamp};
+use crate::skills::{parse_skill, Skill};
+use crate::tools::parse_tool_file;
+use model::*;
+use preset::Overlay;
+use raw::*;
+use span::Spanned;
+
+/// File names recognised as manifests, in order of preference.
+pub const MANIFEST_NAMES: [&str; 3] = ["ctxc.toml", "ctxc.yaml", "ctxc.yml"];
+
+/// The time used by scenarios that do not set `now`, so renders stay deterministic.
+pub const DEFAULT_NOW: &str = "2026-01-01T00:00:00Z";
+
+/// Variables an enable condition may read.
+pub const CONDITION_VARIABLES: [&str; 6] = ["mode", "scenario", "flags", "connectors", "mcp_servers", "oauth"];
+
+/// A loaded agent with the project root it lives in and the text of every file read.
+#[derive(Debug, Clone)]
+pub struct Loaded {
+    pub agent: Agent,
+    pub root: ProjectRoot,
+    pub sources: Sources,
+    /// Non-fatal findings from loading.
+    pub warnings: Diagnostics,
+}
+
+/// Why loading failed: the diagnostics, and the sources they point into.
+#[derive(Debug, Clone)]
+pub struct LoadFailure {
+    pub diagnostics: Diagnostics,
+    pub sources: Sources,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    Toml,
+    Yaml,
+}
+
+impl Format {
+    pub fn of(path: &Path) -> Format {
+        match path.extension().and_then(|e| e.to_str()) {
+            Some("yaml" | "yml") => Format::Yaml,
+            _ => Format::Toml,
+        }
+    }
+}
+
+/// Parses manifest text into raw types. Unknown keys get a "did you mean".
+pub fn parse(text: &str, format: Format) -> Result<RawManifest, (String, Option<Range<usize>>, Option<String>)> {
+    let (message, span) = match format {
+        Format::Toml => match span::with_toml_spans(|| toml::from_str::<RawManifest>(text)) {
+            Ok(raw) => return Ok(raw),
+            Err(e) => (e.message().to_string(), e.span()),
+        },
+        Format::Yaml => match crate::yaml::from_str::<RawManifest>(text) {
+            Ok(raw) => return Ok(raw),
+            Err(e) => (e.message, e.offset.map(|o| o..o)),
+        },
+    };
+    let help = unknown_name_help(&message);
+    Err((message, span, help))
+}
+
+/// For serde's "unknown field `x`, expected one of `a`, `b`" (and "unknown variant"), suggests
+/// the closest expected name.
+fn unknown_name_help(message: &str) -> Option<String> {
+    if !(message.starts_with("unknown field") || message.starts_with("unknown variant")) {
+        return None;
+    }
+    let quoted: Vec<&str> = message.split('`').skip(1).step_by(2).collect();
+    let (wrong, expected) = quoted.split_first()?;
+    did_you_mean(wrong, expected.iter().copied()).map(|s| format!("did you mean `{s}`?"))
+}
+
+/// Loads the manifest at `manifest_path`; its directory is the project root.
+pub fn load(manifest_path: &Path) -> Result<Loaded, LoadFailure> {
+    let dir = manifest_path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let file_name = manifest_path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let fail = |d: Diagnostic| LoadFailure { diagnostics: vec![d], sources: Sources::default() };
+    let root = ProjectRoot::new(dir).map_err(|e| fail(e.into_diagnostic()))?;
+    let manifest = root.read(&file_name).map_err(|e| fail(e.into_diagnostic().in_file(root.display_path(&file_name))))?;
+    let mut sources = Sources::default();
+    sources.insert(&manifest.display, &manifest.text);
+    let format = Format::of(manifest_path);
+    let user = match parse(&manifest.text, format) {
+        Ok(raw) => raw,
+        Err((message, span, help)) => {
+            let mut d = Diagnostic::error(message).in_file(&manifest.display).at(span).label("here");
+            if let Some(help) = help {
+                d = d.help(help);
+            }
+            return Err(LoadFailure { diagnostics: vec![d], sources });
+        }
+    };
+    let mut v = Validator { root, file: manifest.display.clone(), text: manifest.text.clone(), sources, diagnostics: Vec::new() };
+    let agent = v.build(user, &manifest.rel);
+    match agent {
+        Some(agent) if !has_errors(&v.diagnostics) => {
+            Ok(Loaded { agent, root: v.root, sources: v.sources, warnings: v.diagnostics })
+        }
+        _ => Err(LoadFailure { diagnostics: v.diagnostics, sources: v.sources }),
+    }
+}
+
+struct Validator {
+    root: ProjectRoot,
+    /// Display path of the manifest.
+    file: String,
+    text: String,
+    sources: Sources,
+    diagnostics: Diagnostics,
+}
+
+impl Validator {
+    /// The span of a value: exact from TOML; for YAML, the first place its text occurs.
+    fn span<T>(&self, value: &Spanned<T>, text: &str) -> Option<Range<usize>> {
+        value.span.clone().or_else(|| self.locate(text))
+    }
+
+    /// Finds a value's text in the manifest, preferring a quoted occurrence.
+    fn locate(&self, needle: &str) -> Option<Range<usize>> {
+        if needle.is_empty() {
+            return None;
+        }
+        for quote in ['"', '\''] {
+            if let Some(i) = self.text.find(&format!("{quote}{needle}{quote}")) {
+                return Some(i..i + needle.len() + 2);
+            }
+        }
+        self.text.find(needle).map(|i| i..i + needle.len())
+    }
+
+    fn error(&mut self, message: impl Into<String>, span: Option<Range<usize>>) -> &mut Diagnostic {
+        let d = Diagnostic::error(message).in_file(&self.file).at(span);
+        self.diagnostics.push(d);
+        self.diagnostics.last_mut().expect("just pushed") // ok: pushed on the line above
+    }
+
+    fn unknown(&mut self, what: &str, name: &str, span: Option<Range<usize>>, known: &[&str]) {
+        let d = self.error(format!("unknown {what} `{name}`"), span);
+        d.label = Some(format!("not a {what}"));
+        d.help = Some(match did_you_mean(name, known.iter().copied()) {
+            Some(s) => format!("did you mean `{s}`?"),
+            None if known.is_empty() => format!("no {what} is declared"),
+            None => format!("known: {}", known.join(", ")),
+        });
+    }
+
+    /// Reads a referenced file; `template` is `None` to decide by the `.j2` extension.
+    fn read(&mut self, reference: &Spanned<String>, template: Option<bool>) -> Option<TextFile> {
+        match self.root.read(&reference.value) {
+            Ok(file) => {
+                self.sources.insert(&file.display, &file.text);
+                let template = template.unwrap_or(file.rel.ends_with(".j2"));
+                Some(TextFile { path: file.rel, text: file.text, template })
+            }
+            Err(e) => {
+                self.read_error(e, self.span(reference, &reference.value));
+                None
+            }
+        }
+    }
+
+    fn read_error(&mut self, e: ReadError, span: Option<Range<usize>>) {
+        let help = e.help();
+        let d = self.error(e.message(), span);
+        d.label = Some("referenced here".into());
+        d.help = help.map(str::to_string);
+    }
+
+    fn build(&mut self, user: RawManifest, manifest_rel: &str) -> Option<Agent> {
+        let mut raw = RawManifest::default();
+        let preset_name = user.pipeline.as_ref().and_then(|p| p.preset.clone());
+        self.check_duplicate_steps(&user);
+        if let Some(name) = &preset_name {
+            match preset::preset_text(&name.value) {
+                // Parsed without span capture: preset spans would point into the preset, so
+                // diagnostics about preset values fall back to locating text in the manifest.
+                Some(text) => match toml::from_str::<RawManifest>(text) {
+                    Ok(preset) => raw = preset,
+                    Err(e) => {
+                        self.error(format!("built-in preset `{}` is invalid: {}", name.value, e.message()), None);
+                        return None;
+                    }
+                },
+                None => {
+                    let known: Vec<&str> = preset::PRESETS.iter().map(|(n, _)| *n).collect();
+                    self.unknown("preset", &name.value, self.span(name, &name.value), &known);
+                }
+            }
+        }
+        raw.overlay(user);
+        let Some(agent_raw) = raw.agent.clone() else {
+            self.error("the manifest has no [agent] table", Some(0..0)).help = Some("add `[agent]` with `name = \"...\"`".into());
+            return None;
+        };
+        if agent_raw.name.value.trim().is_empty() {
+            let span = self.span(&agent_raw.name, "name");
+            self.error("agent name is empty", span);
+        }
+        let pipeline = raw.pipeline.clone().unwrap_or_default();
+        let flags: IndexMap<String, bool> = raw.flags.clone();
+        let modules = self.modules(&raw.modules);
+        let categories = self.categories(&raw.tools, &flags);
+        let steps = self.steps(pipeline.steps, &modules, &flags);
+        let modes = self.modes(&raw.modes, &modules, &steps, &categories);
+        let connectors: IndexMap<String, TextFile> =
+            raw.connectors.iter().filter_map(|(name, c)| Some((name.clone(), self.read(&c.prompt, None)?))).collect();
+        let skills = self.skills(raw.skills.as_ref());
+        let memory = raw.memory.clone().unwrap_or_default();
+        let memory_files = memory.files.iter().filter_map(|f| self.read(f, Some(false))).collect();
+        let settings = self.settings(&raw);
+        let scenarios = self.scenarios(&raw.scenarios, &flags, &connectors);
+        Some(Agent {
+            name: agent_raw.name.value,
+            description: agent_raw.description,
+            model: agent_raw.model.map(|m| m.value),
+            preset: preset_name.map(|p| p.value),
+            manifest: manifest_rel.to_string(),
+            separator: pipeline.separator.unwrap_or_else(|| "\n\n".to_string()),
+            steps,
+            modules,
+            modes,
+            connectors,
+            categories,
+            skills,
+            memory_files,
+            settings,
+            scenarios,
+            vars: raw.vars,
+        })
+    }
+
+    fn check_duplicate_steps(&mut self, user: &RawManifest) {
+        let mut seen = BTreeSet::new();
+        for step in user.pipeline.iter().flat_map(|p| &p.steps) {
+            if !seen.insert(step.id.value.clone()) {
+                let span = self.span(&step.id, &step.id.value);
+                self.error(format!("step id `{}` is used twice", step.id.value), span).label = Some("second use".into());
+            }
+        }
+    }
+
+    fn modules(&mut self, raw: &IndexMap<String, RawModule>) -> IndexMap<String, ModuleFiles> {
+        let mut modules = IndexMap::new();
+        for (id, module) in raw {
+            let files = match (&module.source, module.variants.is_empty()) {
+                (Some(source), true) => self.read(source, module.template).map(ModuleFiles::Single),
+                (None, false) => {
+                    let variants: IndexMap<String, TextFile> = module
+                        .variants
+                        .iter()
+                        .filter_map(|(name, path)| Some((name.clone(), self.read(path, module.template)?)))
+                        .collect();
+                    (variants.len() == module.variants.len()).then_some(ModuleFiles::Variants(variants))
+                }
+                _ => {
+                    let span = self.locate(id);
+                    self.error(format!("module `{id}` needs either `source` or `variants` (exactly one)"), span);
+                    None
+                }
+            };
+            if let Some(files) = files {
+                modules.insert(id.clone(), files);
+            }
+        }
+        modules
+    }
+
+    fn condition(&mut self, when: &Spanned<String>, flags: &IndexMap<String, bool>) -> Option<Condition> {
+        let span = self.span(when, &when.value);
+        let env = minijinja::Environment::new();
+        let expr = match env.compile_expression(&when.value) {
+            Ok(expr) => expr,
+            Err(e) => {
+                self.error(format!("invalid condition `{}`: {}", when.value, e.detail().unwrap_or("syntax error")), span);
+                return None;
+            }
+        };
+        let mut names: Vec<String> = expr.undeclared_variables(true).into_iter().collect();
+        names.sort();
+        for name in names {
+            let (top, rest) = name.split_once('.').map_or((name.as_str(), None), |(a, b)| (a, Some(b)));
+            if !CONDITION_VARIABLES.contains(&top) {
+                self.unknown("condition variable", top, span.clone(), &CONDITION_VARIABLES);
+            } else if let (Some(flag), "flags") = (rest, top) {
+                if !flags.contains_key(flag) {
+                    let known: Vec<&str> = flags.keys().map(String::as_str).collect();
+                    self.unknown("flag", flag, span.clone(), &known);
+                }
+            }
+        }
+        Some(Condition { expr: when.value.clone(), origin: Origin { file: self.file.clone(), span } })
+    }
+
+    fn steps(&mut self, raw_steps: Vec<RawStep>, modules: &IndexMap<String, ModuleFiles>, flags: &IndexMap<String, bool>) -> Vec<Step> {
+        // Place steps that ask for a position; the rest keep their order.
+        let mut ordered: Vec<RawStep> = Vec::new();
+        let mut placed_later = Vec::new();
+        for step in raw_steps {
+            if step.after.is_some() || step.before.is_some() {
+                placed_later.push(step);
+            } else {
+                ordered.push(step);
+            }
+        }
+        for step in placed_later {
+            let (anchor, offset) = match (&step.after, &step.before) {
+                (Some(a), _) => (a.clone(), 1),
+                (None, Some(b)) => (b.clone(), 0),
+                (None, None) => unreachable!("filtered above"),
+            };
+            match ordered.iter().position(|s| s.id.value == anchor.value) {
+                Some(i) => ordered.insert(i + offset, step),
+                None => {
+                    let known: Vec<String> = ordered.iter().map(|s| s.id.value.clone()).collect();
+                    let known: Vec<&str> = known.iter().map(String::as_str).collect();
+                    self.unknown("step", &anchor.value, self.span(&anchor, &anchor.value), &known);
+                }
+            }
+        }
+        let mut steps = Vec::new();
+        for raw in ordered {
+            let id = raw.id.value.clone();
+            let Some(kind) = raw.kind.as_ref().map(|k| k.value) else {
+                let span = self.span(&raw.id, &id);
+                self.error(format!("step `{id}` has no `kind`"), span).help =
+                    Some("new steps need a kind, e.g. `kind = \"module\"`".into());
+                continue;
+            };
+            let module = (kind == StepKind::Module).then(|| raw.module.as_ref().map_or(id.clone(), |m| m.value.clone()));
+            if let Some(module_id) = &module {
+                if !modules.contains_key(module_id) {
+                    let span = raw.module.as_ref().map_or_else(|| self.span(&raw.id, &id), |m| self.span(m, &m.value));
+                    let known: Vec<&str> = modules.keys().map(String::as_str).collect();
+                    let d = self.error(format!("step `{id}` uses module `{module_id}`, which is not declared"), span);
+                    d.help = Some(match did_you_mean(module_id, known.iter().copied()) {
+                        Some(s) => format!("did you mean `{s}`? Or add `[modules.{module_id}]` with a `source`"),
+                        None => format!("add `[modules.{module_id}]` with a `source`"),
+                    });
+                }
+            }
+            if kind == StepKind::Text && raw.text.is_none() {
+                let span = self.span(&raw.id, &id);
+                self.error(format!("text step `{id}` has no `text`"), span);
+            }
+            let when = raw.when.as_ref().and_then(|w| self.condition(w, flags));
+            steps.push(Step {
+                number: steps.len() + 1,
+                title: raw.title.clone().unwrap_or_else(|| id.clone()),
+                id,
+                kind,
+                module,
+                text: raw.text.clone(),
+                when,
+            });
+        }
+        steps
+    }
+
+    fn modes(
+        &mut self,
+        raw: &IndexMap<String, RawMode>,
+        modules: &IndexMap<String, ModuleFiles>,
+        steps: &[Step],
+        categories: &[Category],
+    ) -> IndexMap<String, Mode> {
+        let default_mode = [("default".to_string(), RawMode::default())];
+        let raw_modes: Vec<(String, RawMode)> =
+            if raw.is_empty() { default_mode.to_vec() } else { raw.iter().map(|(k, v)| (k.clone(), v.clone())).collect() };
+        let category_names: Vec<&str> = categories.iter().map(|c| c.name.as_str()).collect();
+        let mut modes = IndexMap::new();
+        for (name, mode) in raw_modes {
+            let prompt = mode.prompt.as_ref().and_then(|p| self.read(p, None));
+            let mut variants = IndexMap::new();
+            for (module_id, variant) in &mode.variants {
+                match modules.get(module_id) {
+                    Some(ModuleFiles::Variants(files)) => {
+                        if files.contains_key(&variant.value) {
+                            variants.insert(module_id.clone(), variant.value.clone());
+                        } else {
+                            let known: Vec<&str> = files.keys().map(String::as_str).collect();
+                            let what = format!("variant of module `{module_id}`");
+                            self.unknown(&what, &variant.value, self.span(variant, &variant.value), &known);
+                        }
+                    }
+                    Some(ModuleFiles::Single(_)) => {
+                        let span = self.span(variant, &variant.value);
+                        self.error(format!("mode `{name}` picks a variant of module `{module_id}`, which has no variants"), span);
+                    }
+                    // A preset may pick variants for modules this agent does not have.
+                    None => {}
+                }
+            }
+            // Every module step with variants needs a choice in every mode.
+            for step in steps {
+                let Some(module_id) = &step.module else { continue };
+                if let Some(ModuleFiles::Variants(files)) = modules.get(module_id) {
+                    if !variants.contains_key(module_id) {
+                        let span = self.locate(&format!("modes.{name}")).or_else(|| self.locate(&name));
+                        let choices: Vec<&str> = files.keys().map(String::as_str).collect();
+                        self.error(format!("mode `{name}` does not choose a variant of module `{module_id}`"), span).help =
+                            Some(format!("add `variants = {{ {module_id} = \"...\" }}` to the mode; variants: {}", choices.join(", ")));
+                    }
+                }
+            }
+            let mut access = IndexMap::new();
+            for (category, level) in &mode.tools {
+                let Some(cat) = categories.iter().find(|c| &c.name == category) else {
+                    self.unknown("tool category", category, self.locate(category), &category_names);
+                    continue;
+                };
+                let level = match level {
+                    RawAccess::Level(l) => Access::Level(*l),
+                    RawAccess::Only(names) => {
+                        for tool in names {
+                            if !cat.tools.iter().any(|t| &t.tool.name == tool) && !cat.tools.is_empty() {
+                                let known: Vec<&str> = cat.tools.iter().map(|t| t.tool.name.as_str()).collect();
+                                let what = format!("tool in category `{category}`");
+                                self.unknown(&what, tool, self.locate(tool), &known);
+                            }
+                        }
+                        Access::Only(names.clone())
+                    }
+                };
+                access.insert(category.clone(), level);
+            }
+            modes.insert(
+                name.clone(),
+                Mode { name, description: mode.description, prompt, variants, access, disabled_tools: mode.disabled_tools.unwrap_or_default() },
+            );
+        }
+        modes
+    }
+
+    fn categories(&mut self, raw: &IndexMap<String, RawCategory>, flags: &IndexMap<String, bool>) -> Vec<Category> {
+        let mut categories = Vec::new();
+        for (name, category) in raw {
+            let mut tools = Vec::new();
+            for file in &category.files {
+                let (path, server, app) = match file {
+                    RawToolFile::Path(p) => (p.clone(), None, None),
+                    RawToolFile::Detailed(d) => (d.path.clone(), d.server.clone(), d.app.clone()),
+                };
+                let reference = Spanned::new(path.clone());
+                let Some(text) = self.read(&reference, Some(false)) else { continue };
+                match parse_tool_file(&text.text) {
+                    Ok((_, parsed)) => tools.extend(parsed.into_iter().map(|tool| CategoryTool {
+                        writes: !(tool.read_only.unwrap_or(false) || category.read_only.contains(&tool.name)),
+                        tool,
+                        source: text.path.clone(),
+                        server: server.clone(),
+                        app: app.clone(),
+                    })),
+                    Err((message, offset)) => {
+                        let display = self.root.display_path(&text.path);
+                        self.diagnostics.push(Diagnostic::error(message).in_file(display).at(offset.map(|o| o..o)));
+                    }
+                }
+            }
+            for inline in &category.tool {
+                let tool = crate::tools::Tool {
+                    name: inline.name.value.clone(),
+                    description: inline.description.clone(),
+                    parameters: inline.parameters.clone().unwrap_or_else(crate::tools::empty_parameters),
+                    read_only: inline.read_only,
+                };
+                tools.push(CategoryTool {
+                    writes: !(tool.read_only.unwrap_or(false) || category.read_only.contains(&tool.name)),
+                    tool,
+                    source: self.root.normalize(&self.file).unwrap_or_default(),
+                    server: None,
+                    app: None,
+                });
+            }
+            for listed in &category.read_only {
+                if !tools.iter().any(|t| &t.tool.name == listed) {
+                    let known: Vec<&str> = tools.iter().map(|t| t.tool.name.as_str()).collect();
+                    let what = format!("tool in category `{name}`");
+                    self.unknown(&what, listed, self.locate(listed), &known);
+                }
+            }
+            let when = category.when.as_ref().and_then(|w| self.condition(w, flags));
+            categories.push(Category { name: name.clone(), title: category.title.clone().unwrap_or_else(|| name.clone()), when, tools });
+        }
+        categories
+    }
+
+    fn skills(&mut self, raw: Option<&RawSkills>) -> Vec<Skill> {
+        let mut skills: Vec<Skill> = Vec::new();
+        for dir in raw.iter().flat_map(|s| &s.dirs) {
+            let found = match self.root.find_files(&dir.value, "SKILL.md") {
+                Ok(found) => found,
+                Err(e) => {
+                    self.read_error(e, self.span(dir, &dir.value));
+                    continue;
+                }
+            };
+            for path in found {
+                let Some(file) = self.read(&Spanned::new(path.clone()), Some(false)) else { continue };
+                match parse_skill(&file.path, &file.text) {
+                    Ok(skill) => match skills.iter_mut().find(|s| s.name == skill.name) {
+                        Some(existing) => *existing = skill,
+                        None => skills.push(skill),
+                    },
+                    Err(e) => {
+                        let display = self.root.display_path(&file.path);
+                        self.diagnostics.push(
+                            Diagnostic::error(e.message).in_file(display).at(e.offset.map(|o| o..o)).label("in this skill"),
+                        );
+                    }
+                }
+            }
+        }
+        skills
+    }
+
+    fn settings(&mut self, raw: &RawManifest) -> Settings {
+        let mut retrieval = Retrieval::default();
+        if let Some(r) = raw.memory.as_ref().and_then(|m| m.retrieval.as_ref()) {
+            retrieval.top_k = r.top_k.unwrap_or(retrieval.top_k);
+            retrieval.max_chars = r.max_chars.unwrap_or(retrieval.max_chars);
+            if let Some(scopes) = &r.scopes {
+                retrieval.scopes = scopes.clone();
+            }
+            if let Some(w) = &r.weights {
+                (retrieval.weight_similarity, retrieval.weight_confidence, retrieval.weight_scope) = (w.similarity, w.confidence, w.scope);
+            }
+        }
+        Settings {
+            retrieval,
+            history_messages: raw.history.as_ref().and_then(|h| h.max_messages),
+            summarization_trigger: raw.summarization.as_ref().and_then(|s| s.trigger_ratio),
+            summarization_keep: raw.summarization.as_ref().and_then(|s| s.keep_messages),
+        }
+    }
+
+    fn scenarios(
+        &mut self,
+        raw: &IndexMap<String, RawScenario>,
+        flags: &IndexMap<String, bool>,
+        connectors: &IndexMap<String, TextFile>,
+    ) -> IndexMap<String, Scenario> {
+        let default_scenario = [("default".to_string(), RawScenario::default())];
+        let raw_scenarios: Vec<(String, RawScenario)> =
+            if raw.is_empty() { default_scenario.to_vec() } else { raw.iter().map(|(k, v)| (k.clone(), v.clone())).collect() };
+        let mut scenarios = IndexMap::new();
+        for (name, s) in raw_scenarios {
+            let now_text = s.now.clone().unwrap_or_else(|| Spanned::new(DEFAULT_NOW.to_string()));
+            let now = Timestamp::parse(&now_text.value).unwrap_or_else(|message| {
+                let span = self.span(&now_text, &now_text.value);
+                self.error(message, span);
+                Timestamp::parse(DEFAULT_NOW).expect("DEFAULT_NOW is valid") // ok: constant checked by tests
+            });
+            let mut scenario_flags = flags.clone();
+            for (flag, value) in &s.flags {
+                if flags.contains_key(flag) {
+                    scenario_flags.insert(flag.clone(), value.value);
+                } else {
+                    let known: Vec<&str> = flags.keys().map(String::as_str).collect();
+                    self.unknown("flag", flag, self.locate(flag), &known);
+                }
+            }
+            for connector in &s.connectors {
+                if !connectors.contains_key(&connector.value) {
+                    let known: Vec<&str> = connectors.keys().map(String::as_str).collect();
+                    self.unknown("connector", &connector.value, self.span(connector, &connector.value), &known);
+                }
+            }
+            let mcp_servers = s.mcp_servers.iter().map(|(server, cfg)| (server.clone(), cfg.prompt.as_ref().and_then(|p| self.read(p, Some(false))))).collect();
+            let profile = s.profile.as_ref().and_then(|p| self.read(p, Some(false)));
+            let (memories, memories_source) = match &s.memories {
+                None => (Vec::new(), None),
+                Some(RawMemories::Inline(items)) => (items.clone(), Some(self.root.normalize(&self.file).unwrap_or_default())),
+                Some(RawMemories::File(path)) => match self.read(&Spanned::new(path.clone()), Some(false)) {
+                    Some(file) => match serde_json::from_str::<Vec<MemoryItem>>(&file.text) {
+                        Ok(items) => (items, Some(file.path)),
+                        Err(e) => {
+                            let offset = crate::diagnostic::offset_of(&file.text, e.line(), e.column());
+                            let display = self.root.display_path(&file.path);
+                            self.diagnostics.push(
+                                Diagnostic::error(format!("memories must be a JSON array of {{text, similarity, confidence, scope}}: {e}"))
+                                    .in_file(display)
+                                    .at(Some(offset..offset)),
+                            );
+                            (Vec::new(), None)
+                        }
+                    },
+                    None => (Vec::new(), None),
+                },
+            };
+            let mut named = |items: &[RawNamedFile]| -> Vec<NamedText> {
+                items.iter().filter_map(|r| Some(NamedText { name: r.name.clone(), file: self.read(&r.source, Some(false))? })).collect()
+            };
+            let resources = named(&s.resources);
+            let attachments = named(&s.attachments);
+            scenarios.insert(
+                name.clone(),
+                Scenario {
+                    name,
+                    description: s.description.clone(),
+                    now,
+                    timezone: s.timezone.clone().unwrap_or_else(|| "UTC".to_string()),
+                    flags: scenario_flags,
+                    connectors: s.connectors.iter().map(|c| c.value.clone()).collect(),
+                    mcp_servers,
+                    oauth: s.oauth.clone(),
+                    profile,
+                    memories,
+                    memories_source,
+                    resources,
+                    sandbox_files: s.sandbox_files.clone(),
+                    attachments,
+                },
+            );
+        }
+        scenarios
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn presets_parse() {
+        for (name, text) in preset::PRESETS {
+            toml::from_str::<RawManifest>(text).unwrap_or_else(|e| panic!("preset {name}: {e}"));
+        }
+        Timestamp::parse(DEFAULT_NOW).expect("DEFAULT_NOW parses");
+    }
+
+    #[test]
+    fn unknown_keys_get_a_suggestion() {
+        let Err((message, span, help)) = parse("[agent]\nnme = \"x\"\n", Format::Toml) else { panic!("expected error") };
+        assert!(message.starts_with("unknown field `nme`"), "{message}");
+        assert_eq!(span, Some(8..11));
+        assert_eq!(help.as_deref(), Some("did you mean `name`?"));
+        let Err((_, span, help)) = parse("agent:\n  name: x\nmodse: {}\n", Format::Yaml) else { panic!("expected error") };
+        assert_eq!(help.as_deref(), Some("did you mean `modes`?"));
+        assert_eq!(span.map(|s| s.start), Some(17));
+    }
+}

@@ -1,0 +1,157 @@
+//! The validated agent: every reference checked and every file read. Later stages work on this
+//! in memory and never touch the file system.
+
+use std::collections::BTreeMap;
+use std::ops::Range;
+
+use indexmap::IndexMap;
+use serde::Serialize;
+
+pub use super::raw::{AccessLevel, DisabledTools, MemoryItem, StepKind};
+use crate::scenario::{Retrieval, Timestamp};
+use crate::skills::Skill;
+use crate::tools::Tool;
+
+/// Where a manifest value was written, for diagnostics.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Origin {
+    pub file: String,
+    pub span: Option<Range<usize>>,
+}
+
+/// A file read from the project. `template` files are rendered with minijinja; all others are data.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TextFile {
+    /// Path relative to the project root, `/`-separated.
+    pub path: String,
+    #[serde(skip)]
+    pub text: String,
+    pub template: bool,
+}
+
+/// An enable condition: a minijinja expression, with where it was written.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Condition {
+    pub expr: String,
+    #[serde(skip)]
+    pub origin: Origin,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Step {
+    /// 1-based position in the pipeline.
+    pub number: usize,
+    pub id: String,
+    pub title: String,
+    pub kind: StepKind,
+    /// For module steps: the module id.
+    pub module: Option<String>,
+    /// For text steps: the text.
+    pub text: Option<String>,
+    pub when: Option<Condition>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub enum ModuleFiles {
+    Single(TextFile),
+    Variants(IndexMap<String, TextFile>),
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Mode {
+    pub name: String,
+    pub description: Option<String>,
+    pub prompt: Option<TextFile>,
+    /// Chosen variant per module id.
+    pub variants: IndexMap<String, String>,
+    /// Access per category; categories not listed get `all`.
+    pub access: IndexMap<String, Access>,
+    pub disabled_tools: DisabledTools,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Access {
+    Level(AccessLevel),
+    Only(Vec<String>),
+}
+
+/// A tool with where it came from.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CategoryTool {
+    #[serde(flatten)]
+    pub tool: Tool,
+    /// File the tool was read from (or the manifest for inline tools).
+    pub source: String,
+    /// MCP server the tool belongs to.
+    pub server: Option<String>,
+    /// OAuth app the tool needs.
+    pub app: Option<String>,
+    /// Whether the tool writes. Tools whose source does not say are treated as writing.
+    pub writes: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Category {
+    pub name: String,
+    pub title: String,
+    pub when: Option<Condition>,
+    pub tools: Vec<CategoryTool>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct NamedText {
+    pub name: String,
+    pub file: TextFile,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Scenario {
+    pub name: String,
+    pub description: Option<String>,
+    pub now: Timestamp,
+    pub timezone: String,
+    /// Every manifest flag with its value in this scenario.
+    pub flags: IndexMap<String, bool>,
+    pub connectors: Vec<String>,
+    /// Enabled MCP servers with their prompt, in the order given.
+    pub mcp_servers: IndexMap<String, Option<TextFile>>,
+    pub oauth: Vec<String>,
+    pub profile: Option<TextFile>,
+    pub memories: Vec<MemoryItem>,
+    /// Where the memories came from (a file, or the manifest).
+    pub memories_source: Option<String>,
+    pub resources: Vec<NamedText>,
+    pub sandbox_files: Vec<String>,
+    pub attachments: Vec<NamedText>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Settings {
+    pub retrieval: Retrieval,
+    pub history_messages: Option<usize>,
+    pub summarization_trigger: Option<f64>,
+    pub summarization_keep: Option<usize>,
+}
+
+/// A loaded, validated agent.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Agent {
+    pub name: String,
+    pub description: Option<String>,
+    pub model: Option<String>,
+    pub preset: Option<String>,
+    /// Manifest path relative to the project root.
+    pub manifest: String,
+    pub separator: String,
+    pub steps: Vec<Step>,
+    pub modules: IndexMap<String, ModuleFiles>,
+    pub modes: IndexMap<String, Mode>,
+    pub connectors: IndexMap<String, TextFile>,
+    pub categories: Vec<Category>,
+    pub skills: Vec<Skill>,
+    pub memory_files: Vec<TextFile>,
+    pub settings: Settings,
+    pub scenarios: IndexMap<String, Scenario>,
+    pub vars: BTreeMap<String, String>,
+}

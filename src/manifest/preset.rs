@@ -1,0 +1,158 @@
+//! Built-in presets are manifest fragments (TOML, under `presets/`), parsed with the same raw
+//! types as a user's manifest. The user's manifest is laid over the preset: tables merge key by
+//! key, single values from the user win, and pipeline steps merge by id.
+
+use indexmap::IndexMap;
+
+use super::raw::*;
+
+/// Names and texts of the built-in presets.
+pub const PRESETS: &[(&str, &str)] = &[("zeus", include_str!("../../presets/zeus.toml"))];
+
+pub fn preset_text(name: &str) -> Option<&'static str> {
+    PRESETS.iter().find(|(n, _)| *n == name).map(|(_, text)| *text)
+}
+
+/// Lays `over` on top of `self`; values present in `over` win.
+pub trait Overlay {
+    fn overlay(&mut self, over: Self);
+}
+
+fn take<T>(base: &mut Option<T>, over: Option<T>) {
+    if over.is_some() {
+        *base = over;
+    }
+}
+
+fn overlay_opt<T: Overlay>(base: &mut Option<T>, over: Option<T>) {
+    match (base.as_mut(), over) {
+        (Some(b), Some(o)) => b.overlay(o),
+        (None, Some(o)) => *base = Some(o),
+        (_, None) => {}
+    }
+}
+
+impl<T: Overlay> Overlay for IndexMap<String, T> {
+    fn overlay(&mut self, over: Self) {
+        for (key, value) in over {
+            match self.get_mut(&key) {
+                Some(existing) => existing.overlay(value),
+                None => {
+                    self.insert(key, value);
+                }
+            }
+        }
+    }
+}
+
+/// Leaf values: the overlay replaces.
+macro_rules! replace_overlay {
+    ($($t:ty),*) => {$(
+        impl Overlay for $t {
+            fn overlay(&mut self, over: Self) { *self = over; }
+        }
+    )*};
+}
+replace_overlay!(bool, RawAccess, RawConnector, RawScenario, super::span::Spanned<String>);
+
+impl Overlay for RawManifest {
+    fn overlay(&mut self, over: Self) {
+        take(&mut self.schema, over.schema);
+        take(&mut self.agent, over.agent);
+        overlay_opt(&mut self.pipeline, over.pipeline);
+        self.modules.overlay(over.modules);
+        self.modes.overlay(over.modes);
+        self.flags.overlay(over.flags);
+        self.connectors.overlay(over.connectors);
+        self.tools.overlay(over.tools);
+        take(&mut self.skills, over.skills);
+        overlay_opt(&mut self.memory, over.memory);
+        overlay_opt(&mut self.history, over.history);
+        overlay_opt(&mut self.summarization, over.summarization);
+        self.scenarios.overlay(over.scenarios);
+        self.vars.extend(over.vars);
+    }
+}
+
+impl Overlay for RawPipeline {
+    fn overlay(&mut self, over: Self) {
+        take(&mut self.preset, over.preset);
+        take(&mut self.separator, over.separator);
+        for step in over.steps {
+            match self.steps.iter_mut().find(|s| s.id.value == step.id.value) {
+                Some(existing) => existing.overlay(step),
+                None => self.steps.push(step),
+            }
+        }
+    }
+}
+
+impl Overlay for RawStep {
+    fn overlay(&mut self, over: Self) {
+        self.id = over.id;
+        take(&mut self.kind, over.kind);
+        take(&mut self.title, over.title);
+        take(&mut self.module, over.module);
+        take(&mut self.text, over.text);
+        take(&mut self.when, over.when);
+        take(&mut self.after, over.after);
+        take(&mut self.before, over.before);
+    }
+}
+
+impl Overlay for RawModule {
+    fn overlay(&mut self, over: Self) {
+        take(&mut self.source, over.source);
+        self.variants.overlay(over.variants);
+        take(&mut self.template, over.template);
+    }
+}
+
+impl Overlay for RawMode {
+    fn overlay(&mut self, over: Self) {
+        take(&mut self.description, over.description);
+        take(&mut self.prompt, over.prompt);
+        self.variants.overlay(over.variants);
+        self.tools.overlay(over.tools);
+        take(&mut self.disabled_tools, over.disabled_tools);
+    }
+}
+
+impl Overlay for RawCategory {
+    fn overlay(&mut self, over: Self) {
+        take(&mut self.title, over.title);
+        take(&mut self.when, over.when);
+        self.files.extend(over.files);
+        self.tool.extend(over.tool);
+        self.read_only.extend(over.read_only);
+    }
+}
+
+impl Overlay for RawMemory {
+    fn overlay(&mut self, over: Self) {
+        self.files.extend(over.files);
+        overlay_opt(&mut self.retrieval, over.retrieval);
+    }
+}
+
+impl Overlay for RawRetrieval {
+    fn overlay(&mut self, over: Self) {
+        take(&mut self.top_k, over.top_k);
+        take(&mut self.max_chars, over.max_chars);
+        take(&mut self.scopes, over.scopes);
+        take(&mut self.weights, over.weights);
+    }
+}
+
+impl Overlay for RawHistory {
+    fn overlay(&mut self, over: Self) {
+        take(&mut self.max_messages, over.max_messages);
+    }
+}
+
+impl Overlay for RawSummarization {
+    fn overlay(&mut self, over: Self) {
+        take(&mut self.trigger_ratio, over.trigger_ratio);
+        take(&mut self.keep_messages, over.keep_messages);
+    }
+}

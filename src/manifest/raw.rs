@@ -1,0 +1,412 @@
+//! The manifest exactly as written: serde types that reject unknown keys and keep spans.
+//! Doc comments here become descriptions in `schemas/ctxc.schema.json`.
+
+use std::collections::BTreeMap;
+
+use indexmap::IndexMap;
+use schemars::JsonSchema;
+use serde::Deserialize;
+
+use super::span::Spanned;
+
+/// A ctxc agent manifest (`ctxc.toml` or `ctxc.yaml`).
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawManifest {
+    /// Editor hint for YAML/JSON tooling; ignored by ctxc.
+    #[serde(rename = "$schema", default)]
+    pub schema: Option<String>,
+    /// The agent: its name, description and model.
+    #[serde(default)]
+    pub agent: Option<RawAgent>,
+    /// Which steps build the system prompt, in order.
+    #[serde(default)]
+    pub pipeline: Option<RawPipeline>,
+    /// Prompt modules by id: one source file, or one file per variant.
+    #[serde(default)]
+    pub modules: IndexMap<String, RawModule>,
+    /// Modes (e.g. agent, ask, plan): module variants, tool access and the mode prompt.
+    #[serde(default)]
+    pub modes: IndexMap<String, RawMode>,
+    /// Boolean scenario flags that conditions may read (`flags.NAME`), with their defaults.
+    #[serde(default)]
+    pub flags: IndexMap<String, bool>,
+    /// Connectors (e.g. browser, desktop) and the prompt each adds when connected.
+    #[serde(default)]
+    pub connectors: IndexMap<String, RawConnector>,
+    /// Tool categories by name, in the order their tools are described.
+    #[serde(default)]
+    pub tools: IndexMap<String, RawCategory>,
+    /// Where skills are found and how they are disclosed.
+    #[serde(default)]
+    pub skills: Option<RawSkills>,
+    /// Static memory files and retrieved-memory bounds.
+    #[serde(default)]
+    pub memory: Option<RawMemory>,
+    /// Conversation history kept in the context.
+    #[serde(default)]
+    pub history: Option<RawHistory>,
+    /// When the conversation is summarized and what is kept.
+    #[serde(default)]
+    pub summarization: Option<RawSummarization>,
+    /// Named scenarios: the runtime values of dynamic steps.
+    #[serde(default)]
+    pub scenarios: IndexMap<String, RawScenario>,
+    /// Extra string variables available to templates as `vars.NAME`.
+    #[serde(default)]
+    pub vars: BTreeMap<String, String>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawAgent {
+    /// Agent name, used in reports and snapshot file names.
+    pub name: Spanned<String>,
+    /// One-line description, available to templates as `agent.description`.
+    #[serde(default)]
+    pub description: Option<String>,
+    /// Model id (e.g. `gpt-4o`, `claude-sonnet-4-5`).
+    #[serde(default)]
+    pub model: Option<Spanned<String>>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawPipeline {
+    /// A built-in preset whose steps, modes, categories and settings this manifest starts from.
+    #[serde(default)]
+    pub preset: Option<Spanned<String>>,
+    /// Text placed between sections (default: a blank line, "\n\n").
+    #[serde(default)]
+    pub separator: Option<String>,
+    /// Steps in order. With a preset, a step with a preset step's id changes that step; a new
+    /// id is inserted `after` or `before` a named step, or appended.
+    #[serde(default)]
+    pub steps: Vec<RawStep>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawStep {
+    /// Stable step id (e.g. `core`, `time`).
+    pub id: Spanned<String>,
+    /// What the step contributes.
+    #[serde(default)]
+    pub kind: Option<Spanned<StepKind>>,
+    /// Human title shown in reports.
+    #[serde(default)]
+    pub title: Option<String>,
+    /// For `module` steps: the module id (defaults to the step id).
+    #[serde(default)]
+    pub module: Option<Spanned<String>>,
+    /// For `text` steps: the literal text.
+    #[serde(default)]
+    pub text: Option<String>,
+    /// Enable condition: a minijinja expression over `mode`, `scenario`, `flags`, `connectors`,
+    /// `mcp_servers` and `oauth` (e.g. `mode != "ask" and flags.sandbox`).
+    #[serde(default)]
+    pub when: Option<Spanned<String>>,
+    /// Place a new step after this step id.
+    #[serde(default)]
+    pub after: Option<Spanned<String>>,
+    /// Place a new step before this step id.
+    #[serde(default)]
+    pub before: Option<Spanned<String>>,
+}
+
+/// What a pipeline step contributes to the system prompt.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Deserialize, JsonSchema, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StepKind {
+    /// A prompt module (a file, or one file per variant; `.j2` files are templates).
+    Module,
+    /// The current mode's prompt.
+    ModePrompt,
+    /// The list of enabled tools (names, descriptions, parameter schemas).
+    ToolList,
+    /// The skill catalogue (name and description of each skill).
+    Skills,
+    /// Static memory files (AGENTS.md and friends), verbatim.
+    MemoryFiles,
+    /// Current date, time and timezone from the scenario.
+    Time,
+    /// Prompts of the connectors the scenario connects.
+    ConnectorPrompts,
+    /// Prompts of the MCP servers the scenario enables.
+    McpPrompts,
+    /// The user profile from the scenario.
+    Profile,
+    /// Retrieved memories from the scenario, ranked and bounded.
+    Memories,
+    /// Resources from the scenario.
+    Resources,
+    /// The sandbox file list from the scenario.
+    SandboxFiles,
+    /// Attachments from the scenario.
+    Attachments,
+    /// Literal text given in the step.
+    Text,
+}
+
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawModule {
+    /// The module's file (for modules without variants).
+    #[serde(default)]
+    pub source: Option<Spanned<String>>,
+    /// One file per variant (e.g. full, simplified, planning); modes choose one.
+    #[serde(default)]
+    pub variants: IndexMap<String, Spanned<String>>,
+    /// Render the file(s) as minijinja templates. Default: only files ending in `.j2`.
+    #[serde(default)]
+    pub template: Option<bool>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawMode {
+    /// One-line description of the mode.
+    #[serde(default)]
+    pub description: Option<String>,
+    /// The mode prompt file.
+    #[serde(default)]
+    pub prompt: Option<Spanned<String>>,
+    /// Module variant per module id (e.g. `workflow = "planning"`).
+    #[serde(default)]
+    pub variants: IndexMap<String, Spanned<String>>,
+    /// Tool access per category: `all`, `read-only`, `disabled`, or a list of allowed tool names.
+    #[serde(default)]
+    pub tools: IndexMap<String, RawAccess>,
+    /// What happens to tools this mode disables: omitted (default) or listed as unavailable.
+    #[serde(default)]
+    pub disabled_tools: Option<DisabledTools>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum RawAccess {
+    Level(AccessLevel),
+    Only(Vec<String>),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum AccessLevel {
+    /// Every tool in the category.
+    All,
+    /// Only tools that do not write.
+    ReadOnly,
+    /// No tool in the category.
+    Disabled,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, JsonSchema, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DisabledTools {
+    /// Disabled tools do not appear in the prompt.
+    #[default]
+    Omit,
+    /// Disabled tools appear in the tool list marked as unavailable in this mode.
+    Placeholder,
+}
+
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawConnector {
+    /// The prompt added when this connector is connected.
+    pub prompt: Spanned<String>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawCategory {
+    /// Human title.
+    #[serde(default)]
+    pub title: Option<String>,
+    /// Enable condition (minijinja expression); default: always.
+    #[serde(default)]
+    pub when: Option<Spanned<String>>,
+    /// Tool files: OpenAI function arrays, MCP `tools/list` results, or ctxc tool lists.
+    #[serde(default)]
+    pub files: Vec<RawToolFile>,
+    /// Tools written inline.
+    #[serde(default)]
+    pub tool: Vec<RawTool>,
+    /// Names of tools in this category that only read (for formats without annotations).
+    #[serde(default)]
+    pub read_only: Vec<String>,
+}
+
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum RawToolFile {
+    Path(String),
+    Detailed(RawToolFileDetailed),
+}
+
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawToolFileDetailed {
+    /// The file.
+    pub path: String,
+    /// MCP server these tools come from; enabled only when the scenario enables the server.
+    #[serde(default)]
+    pub server: Option<String>,
+    /// OAuth app these tools need; enabled only when the scenario authorizes the app.
+    #[serde(default)]
+    pub app: Option<String>,
+}
+
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawTool {
+    /// Tool name as the model calls it.
+    pub name: Spanned<String>,
+    /// What the tool does, as shown to the model.
+    #[serde(default)]
+    pub description: String,
+    /// JSON Schema of the parameters.
+    #[serde(default)]
+    pub parameters: Option<serde_json::Value>,
+    /// True when the tool never writes (files, memory, external systems).
+    #[serde(default)]
+    pub read_only: Option<bool>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawSkills {
+    /// Directories walked for `SKILL.md`; a later directory's skill replaces an earlier one of the same name.
+    #[serde(default)]
+    pub dirs: Vec<Spanned<String>>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawMemory {
+    /// Static memory files (e.g. AGENTS.md), inserted verbatim by `memory_files` steps.
+    #[serde(default)]
+    pub files: Vec<Spanned<String>>,
+    /// Bounds and ranking of retrieved memories.
+    #[serde(default)]
+    pub retrieval: Option<RawRetrieval>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawRetrieval {
+    /// Keep at most this many memories.
+    #[serde(default)]
+    pub top_k: Option<usize>,
+    /// Keep at most this many characters of memory text in total.
+    #[serde(default)]
+    pub max_chars: Option<usize>,
+    /// Scopes retrieved, in priority order (first is highest).
+    #[serde(default)]
+    pub scopes: Option<Vec<String>>,
+    /// Ranking weights: score = similarity × w.similarity + confidence × w.confidence + scope priority × w.scope.
+    #[serde(default)]
+    pub weights: Option<RawWeights>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawWeights {
+    pub similarity: f64,
+    pub confidence: f64,
+    pub scope: f64,
+}
+
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawHistory {
+    /// Number of most recent messages kept in the context.
+    #[serde(default)]
+    pub max_messages: Option<usize>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawSummarization {
+    /// Summarize when the context reaches this fraction of the model's max input tokens.
+    #[serde(default)]
+    pub trigger_ratio: Option<f64>,
+    /// Messages kept verbatim after summarizing.
+    #[serde(default)]
+    pub keep_messages: Option<usize>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawScenario {
+    /// What this scenario represents.
+    #[serde(default)]
+    pub description: Option<String>,
+    /// Fixed current time, RFC 3339 (e.g. `2026-03-02T09:30:00+01:00`).
+    #[serde(default)]
+    pub now: Option<Spanned<String>>,
+    /// IANA timezone name shown beside the time.
+    #[serde(default)]
+    pub timezone: Option<String>,
+    /// Values of the manifest's flags in this scenario.
+    #[serde(default)]
+    pub flags: IndexMap<String, Spanned<bool>>,
+    /// Connected connectors.
+    #[serde(default)]
+    pub connectors: Vec<Spanned<String>>,
+    /// Enabled MCP servers, each with an optional prompt (server instructions) file.
+    #[serde(default)]
+    pub mcp_servers: IndexMap<String, RawMcpServer>,
+    /// Authorized OAuth apps.
+    #[serde(default)]
+    pub oauth: Vec<String>,
+    /// User profile file.
+    #[serde(default)]
+    pub profile: Option<Spanned<String>>,
+    /// Retrieved memories: a JSON file holding an array, or the items inline.
+    #[serde(default)]
+    pub memories: Option<RawMemories>,
+    /// Resources, each a name and a file.
+    #[serde(default)]
+    pub resources: Vec<RawNamedFile>,
+    /// Paths of files in the sandbox (listed, not read).
+    #[serde(default)]
+    pub sandbox_files: Vec<String>,
+    /// Attachments, each a name and a file holding its text.
+    #[serde(default)]
+    pub attachments: Vec<RawNamedFile>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawMcpServer {
+    /// File holding the instructions this server sends.
+    #[serde(default)]
+    pub prompt: Option<Spanned<String>>,
+}
+
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum RawMemories {
+    File(String),
+    Inline(Vec<MemoryItem>),
+}
+
+/// One retrieved memory.
+#[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct MemoryItem {
+    pub text: String,
+    pub similarity: f64,
+    pub confidence: f64,
+    pub scope: String,
+}
+
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawNamedFile {
+    /// Name shown in the prompt.
+    pub name: String,
+    /// File holding the text.
+    pub source: Spanned<String>,
+}

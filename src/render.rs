@@ -1,0 +1,263 @@
+//! Stages 3 and 4: assemble the enabled steps and render each into the text it contributes.
+//! Only files marked as templates are evaluated; memory, skills, tool descriptions, scenario
+//! values and resources are inserted as data.
+
+use serde::Serialize;
+
+use crate::diagnostic::{Diagnostic, Diagnostics};
+use crate::manifest::model::*;
+use crate::project::ProjectRoot;
+use crate::resolve::{Resolved, StepDecision, ToolDecision};
+
+/// Instruction budget for one template render: generous for real prompts, finite for loops.
+pub const TEMPLATE_FUEL: u64 = 200_000;
+/// Largest text one template may produce (1 MiB).
+pub const MAX_TEMPLATE_OUTPUT: usize = 1024 * 1024;
+
+/// What one step contributes to the prompt.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Section {
+    pub step: usize,
+    pub id: String,
+    pub title: String,
+    pub kind: StepKind,
+    /// Files the text came from, relative to the project root; empty for generated text.
+    pub sources: Vec<String>,
+    pub text: String,
+}
+
+/// The rendered system prompt of one agent, mode and scenario.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Rendered {
+    pub agent: String,
+    pub mode: String,
+    pub scenario: String,
+    pub model: Option<String>,
+    pub sections: Vec<Section>,
+    pub steps: Vec<StepDecision>,
+    pub tools: Vec<ToolDecision>,
+    /// The sections joined with the pipeline separator: exactly what the model receives.
+    pub prompt: String,
+}
+
+pub fn render(resolved: &Resolved, root: &ProjectRoot) -> Result<Rendered, Diagnostics> {
+    let Resolved { agent, mode, scenario, steps, tools } = resolved;
+    let tools_description = tools_description(agent, mode, tools);
+    let env = template_env(root);
+    let context = minijinja::context! {
+        agent => minijinja::context! { name => agent.name, description => agent.description, model => agent.model },
+        mode => mode.name,
+        scenario => scenario.name,
+        flags => scenario.flags,
+        tools => tools.iter().filter(|t| t.enabled).collect::<Vec<_>>(),
+        tools_description => tools_description,
+        vars => agent.vars,
+    };
+    let mut diagnostics = Vec::new();
+    let mut sections = Vec::new();
+    let mut decisions = steps.clone();
+    for (step, decision) in agent.steps.iter().zip(decisions.iter_mut()) {
+        if !decision.enabled {
+            continue;
+        }
+        let (sources, text) = match step_text(step, resolved, &tools_description) {
+            StepText::Data(sources, text) => (sources, text),
+            StepText::File(file) if file.template => match render_template(&env, root, file, &context) {
+                Ok(text) => (vec![file.path.clone()], text),
+                Err(d) => {
+                    diagnostics.push(d);
+                    continue;
+                }
+            },
+            StepText::File(file) => (vec![file.path.clone()], file.text.clone()),
+        };
+        let text = trim_line_breaks(&text).to_string();
+        if text.is_empty() {
+            decision.enabled = false;
+            decision.reason = "renders to empty text".to_string();
+            continue;
+        }
+        sections.push(Section { step: step.number, id: step.id.clone(), title: step.title.clone(), kind: step.kind, sources, text });
+    }
+    if !diagnostics.is_empty() {
+        return Err(diagnostics);
+    }
+    let prompt = sections.iter().map(|s| s.text.as_str()).collect::<Vec<_>>().join(&agent.separator);
+    Ok(Rendered {
+        agent: agent.name.clone(),
+        mode: mode.name.clone(),
+        scenario: scenario.name.clone(),
+        model: agent.model.clone(),
+        sections,
+        steps: decisions,
+        tools: tools.clone(),
+        prompt,
+    })
+}
+
+/// Trailing line breaks are dropped so the separator alone decides the gap between sections.
+fn trim_line_breaks(text: &str) -> &str {
+    text.trim_end_matches(['\n', '\r'])
+}
+
+enum StepText<'a> {
+    File(&'a TextFile),
+    Data(Vec<String>, String),
+}
+
+fn step_text<'a>(step: &'a Step, resolved: &'a Resolved, tools_description: &str) -> StepText<'a> {
+    let Resolved { agent, mode, scenario, .. } = resolved;
+    let paths = |files: &[&TextFile]| files.iter().map(|f| f.path.clone()).collect::<Vec<_>>();
+    let join = |parts: Vec<String>| parts.join("\n\n");
+    match step.kind {
+        StepKind::Module => {
+            let module = step.module.as_ref().and_then(|id| agent.modules.get(id).map(|m| (id, m)));
+            match module {
+                Some((_, ModuleFiles::Single(file))) => StepText::File(file),
+                Some((id, ModuleFiles::Variants(files))) => {
+                    match mode.variants.get(id).and_then(|v| files.get(v)) {
+                        Some(file) => StepText::File(file),
+                        None => StepText::Data(Vec::new(), String::new()),
+                    }
+                }
+                None => StepText::Data(Vec::new(), String::new()),
+            }
+        }
+        StepKind::ModePrompt => match &mode.prompt {
+            Some(file) => StepText::File(file),
+            None => StepText::Data(Vec::new(), String::new()),
+        },
+        StepKind::Text => StepText::Data(vec![agent.manifest.clone()], step.text.clone().unwrap_or_default()),
+        StepKind::ToolList => StepText::Data(Vec::new(), format!("## Tools\n\n{tools_description}")),
+        StepKind::Skills => {
+            let lines: Vec<String> = agent.skills.iter().map(|s| format!("- {}: {}", s.name, s.description)).collect();
+            StepText::Data(
+                agent.skills.iter().map(|s| s.path.clone()).collect(),
+                format!("## Skills\n\nLoad a skill's full instructions when a task matches its description.\n\n{}", lines.join("\n")),
+            )
+        }
+        StepKind::MemoryFiles => {
+            let files: Vec<&TextFile> = agent.memory_files.iter().collect();
+            StepText::Data(paths(&files), join(files.iter().map(|f| trim_line_breaks(&f.text).to_string()).collect()))
+        }
+        StepKind::Time => StepText::Data(
+            Vec::new(),
+            format!("## Current time\n\nIt is {} in the {} timezone.", scenario.now.human(), scenario.timezone),
+        ),
+        StepKind::ConnectorPrompts => {
+            let files: Vec<&TextFile> = scenario.connectors.iter().filter_map(|c| agent.connectors.get(c)).collect();
+            StepText::Data(paths(&files), join(files.iter().map(|f| trim_line_breaks(&f.text).to_string()).collect()))
+        }
+        StepKind::McpPrompts => {
+            let servers: Vec<(&String, &TextFile)> =
+                scenario.mcp_servers.iter().filter_map(|(name, file)| file.as_ref().map(|f| (name, f))).collect();
+            StepText::Data(
+                servers.iter().map(|(_, f)| f.path.clone()).collect(),
+                join(servers.iter().map(|(name, f)| format!("## MCP server: {name}\n\n{}", trim_line_breaks(&f.text))).collect()),
+            )
+        }
+        StepKind::Profile => match &scenario.profile {
+            Some(file) => StepText::Data(vec![file.path.clone()], format!("## User profile\n\n{}", trim_line_breaks(&file.text))),
+            None => StepText::Data(Vec::new(), String::new()),
+        },
+        StepKind::Memories => {
+            let selection = agent.settings.retrieval.select(&scenario.memories);
+            let mut text = String::from("## Relevant memories\n");
+            for item in &selection.kept {
+                text.push_str(&format!("\n- ({}) {}", item.scope, item.text));
+            }
+            let cut = selection.over_top_k + selection.over_max_chars;
+            if cut > 0 {
+                let r = &agent.settings.retrieval;
+                text.push_str(&format!(
+                    "\n\n[{cut} more memories not shown: limits are {} memories and {} characters]",
+                    r.top_k, r.max_chars
+                ));
+            }
+            StepText::Data(scenario.memories_source.iter().cloned().collect(), text)
+        }
+        StepKind::Resources => named_files("Resources", &scenario.resources),
+        StepKind::Attachments => named_files("Attachments", &scenario.attachments),
+        StepKind::SandboxFiles => {
+            let lines: Vec<String> = scenario.sandbox_files.iter().map(|f| format!("- {f}")).collect();
+            StepText::Data(Vec::new(), format!("## Sandbox files\n\nFiles in the sandbox workspace:\n{}", lines.join("\n")))
+        }
+    }
+}
+
+fn named_files<'a>(heading: &str, items: &[NamedText]) -> StepText<'a> {
+    let parts: Vec<String> = items.iter().map(|r| format!("### {}\n\n{}", r.name, trim_line_breaks(&r.file.text))).collect();
+    StepText::Data(items.iter().map(|r| r.file.path.clone()).collect(), format!("## {heading}\n\n{}", parts.join("\n\n")))
+}
+
+/// The text that fills `{{ tools_description }}`: each callable tool's name, description and
+/// parameter schema (compact JSON), plus placeholders for tools the mode lists as unavailable.
+pub fn tools_description(agent: &Agent, mode: &Mode, decisions: &[ToolDecision]) -> String {
+    let mut blocks = Vec::new();
+    let all_tools = agent.categories.iter().flat_map(|c| &c.tools);
+    for (tool, decision) in all_tools.zip(decisions) {
+        if decision.enabled {
+            let schema = serde_json::to_string(&tool.tool.parameters).unwrap_or_default();
+            blocks.push(format!("### {}\n{}\nParameters: {schema}", tool.tool.name, tool.tool.description.trim_end()));
+        } else if decision.placeholder {
+            blocks.push(format!("### {}\nUnavailable in {} mode.", tool.tool.name, mode.name));
+        }
+    }
+    blocks.join("\n\n")
+}
+
+fn template_env(root: &ProjectRoot) -> minijinja::Environment<'static> {
+    let mut env = minijinja::Environment::new();
+    env.set_undefined_behavior(minijinja::UndefinedBehavior::Strict);
+    env.set_auto_escape_callback(|_| minijinja::AutoEscape::None);
+    env.set_keep_trailing_newline(true);
+    env.set_fuel(Some(TEMPLATE_FUEL));
+    let root = root.clone();
+    // Includes and imports resolve through the project root, so they cannot leave it.
+    env.set_loader(move |name| match root.read(name) {
+        Ok(file) => Ok(Some(file.text)),
+        Err(e) => Err(minijinja::Error::new(minijinja::ErrorKind::TemplateNotFound, e.message())),
+    });
+    env
+}
+
+fn render_template(
+    env: &minijinja::Environment<'static>,
+    root: &ProjectRoot,
+    file: &TextFile,
+    context: &minijinja::Value,
+) -> Result<String, Diagnostic> {
+    let result = env.render_named_str(&file.path, &file.text, context);
+    match result {
+        Ok(text) if text.len() > MAX_TEMPLATE_OUTPUT => Err(Diagnostic::error(format!(
+            "template output is {} bytes, over the {MAX_TEMPLATE_OUTPUT}-byte limit",
+            text.len()
+        ))
+        .in_file(root.display_path(&file.path))),
+        Ok(text) => Ok(text),
+        Err(e) => Err(template_error(root, file, &e)),
+    }
+}
+
+fn template_error(root: &ProjectRoot, file: &TextFile, e: &minijinja::Error) -> Diagnostic {
+    // Errors raised inside an included template name that template.
+    let path = e.name().unwrap_or(&file.path).to_string();
+    let detail = e.detail().map(|d| format!(": {d}")).unwrap_or_default();
+    let span = e.range().or_else(|| {
+        let text = if path == file.path { Some(file.text.as_str()) } else { None };
+        e.line().zip(text).map(|(line, text)| {
+            let start = crate::diagnostic::offset_of(text, line, 1);
+            start..start
+        })
+    });
+    let mut d = Diagnostic::error(format!("template error: {}{detail}", e.kind())).in_file(root.display_path(&path)).at(span);
+    if e.kind() == minijinja::ErrorKind::UndefinedError {
+        d = d.help(
+            "templates can use agent.name, agent.description, agent.model, mode, scenario, flags, tools, tools_description and vars.NAME",
+        );
+    }
+    if e.kind() == minijinja::ErrorKind::OutOfFuel {
+        d = d.help(format!("a template may run at most {TEMPLATE_FUEL} instructions; look for a runaway loop"));
+    }
+    d
+}

@@ -1,0 +1,94 @@
+//! Skills: directories walked for `SKILL.md`, each with YAML frontmatter (Agent Skills format).
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::yaml::{self, Frontmatter};
+
+/// A parsed skill. Text fields are data: they are never evaluated as templates.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Skill {
+    pub name: String,
+    pub description: String,
+    /// Path of the SKILL.md file relative to the project root.
+    pub path: String,
+    /// The name of the folder holding SKILL.md.
+    pub folder: String,
+    /// All frontmatter fields in document order.
+    #[serde(skip)]
+    pub fields: Vec<(String, Value)>,
+    /// Byte offset where the body starts.
+    #[serde(skip)]
+    pub body_offset: usize,
+}
+
+/// Why a SKILL.md could not be parsed; `offset` is a byte offset in the file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SkillError {
+    pub message: String,
+    pub offset: Option<usize>,
+}
+
+pub fn parse_skill(path: &str, text: &str) -> Result<Skill, SkillError> {
+    let folder = path.rsplit('/').nth(1).unwrap_or("").to_string();
+    let Frontmatter { fields, body_offset, .. } = yaml::frontmatter(text).map_err(|e| match e {
+        yaml::FrontmatterError::Missing => SkillError {
+            message: "SKILL.md has no YAML frontmatter (a `---` line, `name:` and `description:`, then `---`)".into(),
+            offset: Some(0),
+        },
+        yaml::FrontmatterError::Unterminated => {
+            SkillError { message: "frontmatter is not closed by a `---` line".into(), offset: Some(0) }
+        }
+        yaml::FrontmatterError::Invalid(e) => {
+            SkillError { message: format!("malformed YAML frontmatter: {}", e.message), offset: e.offset }
+        }
+    })?;
+    let field = |key: &str| fields.iter().find(|(k, _)| k == key).map(|(_, v)| v);
+    let string_field = |key: &str| -> Result<String, SkillError> {
+        match field(key) {
+            Some(Value::String(s)) => Ok(s.clone()),
+            Some(_) => Err(SkillError { message: format!("frontmatter `{key}` must be a string"), offset: key_offset(text, key) }),
+            None => Err(SkillError { message: format!("frontmatter has no `{key}`"), offset: Some(0) }),
+        }
+    };
+    Ok(Skill {
+        name: string_field("name")?,
+        description: string_field("description")?,
+        path: path.to_string(),
+        folder,
+        fields: fields.clone(),
+        body_offset,
+    })
+}
+
+/// Byte offset of a top-level frontmatter key, for pointing diagnostics at it.
+pub fn key_offset(text: &str, key: &str) -> Option<usize> {
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        if line.strip_prefix(key).is_some_and(|rest| rest.trim_start().starts_with(':')) {
+            return Some(offset);
+        }
+        offset += line.len();
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_name_description_and_folder() {
+        let skill = parse_skill("skills/notes/SKILL.md", "---\nname: notes\ndescription: Takes notes.\n---\n# Notes\n")
+            .expect("valid");
+        assert_eq!((skill.name.as_str(), skill.folder.as_str()), ("notes", "notes"));
+    }
+
+    #[test]
+    fn points_at_bad_fields() {
+        let err = parse_skill("s/x/SKILL.md", "---\nname: x\ndescription: [1, 2]\n---\n").expect_err("list");
+        assert_eq!(err.offset, Some(12));
+        let err = parse_skill("s/x/SKILL.md", "---\nname: x\n---\n").expect_err("missing");
+        assert!(err.message.contains("description"));
+    }
+}
