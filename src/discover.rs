@@ -42,7 +42,7 @@ pub fn find_manifests(path: &Path) -> Result<Vec<PathBuf>, Diagnostic> {
     found.sort();
     if found.is_empty() {
         return Err(Diagnostic::error(format!("no ctxc.toml or ctxc.yaml found in `{}`", path.display()))
-            .help("run `ctxc init` to create one, or pass the path of an agent directory"));
+            .help("pass an agent directory (one holding ctxc.toml or ctxc.yaml) or the manifest file"));
     }
     Ok(found)
 }

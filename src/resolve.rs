@@ -42,8 +42,8 @@ pub struct Resolved<'a> {
 }
 
 /// Why a mode or scenario name could not be resolved.
-pub fn unknown_name(what: &str, name: &str, known: Vec<&str>) -> Diagnostic {
-    let mut d = Diagnostic::error(format!("agent has no {what} `{name}`"));
+pub fn unknown_name(agent: &str, what: &str, name: &str, known: Vec<&str>) -> Diagnostic {
+    let mut d = Diagnostic::error(format!("agent `{agent}` has no {what} `{name}`"));
     d = d.help(match crate::diagnostic::did_you_mean(name, known.iter().copied()) {
         Some(s) => format!("did you mean `{s}`?"),
         None => format!("{what}s: {}", known.join(", ")),
@@ -62,11 +62,11 @@ pub fn default_scenario(agent: &Agent) -> &str {
 
 pub fn resolve<'a>(agent: &'a Agent, mode: &str, scenario: Option<&str>) -> Result<Resolved<'a>, Diagnostics> {
     let Some(mode) = agent.modes.get(mode) else {
-        return Err(vec![unknown_name("mode", mode, agent.modes.keys().map(String::as_str).collect())]);
+        return Err(vec![unknown_name(&agent.name, "mode", mode, agent.modes.keys().map(String::as_str).collect())]);
     };
     let scenario_name = scenario.unwrap_or_else(|| default_scenario(agent));
     let Some(scenario) = agent.scenarios.get(scenario_name) else {
-        return Err(vec![unknown_name("scenario", scenario_name, agent.scenarios.keys().map(String::as_str).collect())]);
+        return Err(vec![unknown_name(&agent.name, "scenario", scenario_name, agent.scenarios.keys().map(String::as_str).collect())]);
     };
     let mut diagnostics = Vec::new();
     let context = condition_context(mode, scenario);
@@ -191,6 +191,7 @@ fn decide_step(
     match (missing, &step.when) {
         (Some(reason), _) => (false, reason),
         (None, Some(condition)) => (true, format!("`{}` is true", condition.expr)),
+        (None, None) if step.kind.is_scenario_data() => (true, format!("provided by scenario `{s}`")),
         (None, None) => (true, "always".to_string()),
     }
 }

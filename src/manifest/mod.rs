@@ -156,8 +156,13 @@ impl Validator {
     }
 
     fn unknown(&mut self, what: &str, name: &str, span: Option<Range<usize>>, known: &[&str]) {
-        let d = self.error(format!("unknown {what} `{name}`"), span);
-        d.label = Some(format!("not a {what}"));
+        self.unknown_in(what, "", name, span, known);
+    }
+
+    /// Like `unknown`, with `context` naming what the name belongs to (e.g. " of module `x`").
+    fn unknown_in(&mut self, what: &str, context: &str, name: &str, span: Option<Range<usize>>, known: &[&str]) {
+        let d = self.error(format!("unknown {what} `{name}`{context}"), span);
+        d.label = Some(format!("not a {what}{context}"));
         d.help = Some(match did_you_mean(name, known.iter().copied()) {
             Some(s) => format!("did you mean `{s}`?"),
             None if known.is_empty() => format!("no {what} is declared"),
@@ -221,7 +226,7 @@ impl Validator {
         let flags: IndexMap<String, bool> = raw.flags.clone();
         let modules = self.modules(&raw.modules);
         let categories = self.categories(&raw.tools, &flags);
-        let steps = self.steps(pipeline.steps, &modules, &flags);
+        let steps = self.steps(pipeline.steps, &raw.modules, &flags);
         let modes = self.modes(&raw.modes, &modules, &steps, &categories);
         let connectors: IndexMap<String, TextFile> =
             raw.connectors.iter().filter_map(|(name, c)| Some((name.clone(), self.read(&c.prompt, None)?))).collect();
@@ -312,7 +317,7 @@ impl Validator {
         Some(Condition { expr: when.value.clone(), origin: Origin { file: self.file.clone(), span } })
     }
 
-    fn steps(&mut self, raw_steps: Vec<RawStep>, modules: &IndexMap<String, ModuleFiles>, flags: &IndexMap<String, bool>) -> Vec<Step> {
+    fn steps(&mut self, raw_steps: Vec<RawStep>, modules: &IndexMap<String, RawModule>, flags: &IndexMap<String, bool>) -> Vec<Step> {
         // Place steps that ask for a position; the rest keep their order.
         let mut ordered: Vec<RawStep> = Vec::new();
         let mut placed_later = Vec::new();
@@ -399,8 +404,8 @@ impl Validator {
                             variants.insert(module_id.clone(), variant.value.clone());
                         } else {
                             let known: Vec<&str> = files.keys().map(String::as_str).collect();
-                            let what = format!("variant of module `{module_id}`");
-                            self.unknown(&what, &variant.value, self.span(variant, &variant.value), &known);
+                            let context = format!(" of module `{module_id}`");
+                            self.unknown_in("variant", &context, &variant.value, self.span(variant, &variant.value), &known);
                         }
                     }
                     Some(ModuleFiles::Single(_)) => {
@@ -415,7 +420,7 @@ impl Validator {
             for step in steps {
                 let Some(module_id) = &step.module else { continue };
                 if let Some(ModuleFiles::Variants(files)) = modules.get(module_id) {
-                    if !variants.contains_key(module_id) {
+                    if !mode.variants.contains_key(module_id) {
                         let span = self.locate(&format!("modes.{name}")).or_else(|| self.locate(&name));
                         let choices: Vec<&str> = files.keys().map(String::as_str).collect();
                         self.error(format!("mode `{name}` does not choose a variant of module `{module_id}`"), span).help =
@@ -435,8 +440,8 @@ impl Validator {
                         for tool in names {
                             if !cat.tools.iter().any(|t| &t.tool.name == tool) && !cat.tools.is_empty() {
                                 let known: Vec<&str> = cat.tools.iter().map(|t| t.tool.name.as_str()).collect();
-                                let what = format!("tool in category `{category}`");
-                                self.unknown(&what, tool, self.locate(tool), &known);
+                                let context = format!(" in category `{category}`");
+                                self.unknown_in("tool", &context, tool, self.locate(tool), &known);
                             }
                         }
                         Access::Only(names.clone())
@@ -495,8 +500,8 @@ impl Validator {
             for listed in &category.read_only {
                 if !tools.iter().any(|t| &t.tool.name == listed) {
                     let known: Vec<&str> = tools.iter().map(|t| t.tool.name.as_str()).collect();
-                    let what = format!("tool in category `{name}`");
-                    self.unknown(&what, listed, self.locate(listed), &known);
+                    let context = format!(" in category `{name}`");
+                    self.unknown_in("tool", &context, listed, self.locate(listed), &known);
                 }
             }
             let when = category.when.as_ref().and_then(|w| self.condition(w, flags));

@@ -148,6 +148,22 @@ pub enum StepKind {
     Text,
 }
 
+impl StepKind {
+    /// Steps whose content comes from the scenario (present only when it provides them).
+    pub fn is_scenario_data(self) -> bool {
+        matches!(
+            self,
+            StepKind::ConnectorPrompts
+                | StepKind::McpPrompts
+                | StepKind::Profile
+                | StepKind::Memories
+                | StepKind::Resources
+                | StepKind::SandboxFiles
+                | StepKind::Attachments
+        )
+    }
+}
+
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawModule {

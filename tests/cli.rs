@@ -1,0 +1,109 @@
+//! CLI tests: real invocations of the binary, colour off, from the repository root.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn ctxc(args: &[&str], cwd: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_ctxc"))
+        .args(args)
+        .current_dir(cwd)
+        .env("NO_COLOR", "1")
+        .env_remove("GITHUB_STEP_SUMMARY")
+        .output()
+        .expect("ctxc runs")
+}
+
+fn repo() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Every case under tests/fixtures/errors fails to load: exit 2, nothing on stdout, and a
+/// diagnostic with file, line and column on stderr.
+#[test]
+fn unloadable_input_gets_a_diagnostic_and_exit_2() {
+    insta::glob!("fixtures/errors", "*/ctxc.{toml,yaml}", |manifest| {
+        let dir = manifest.parent().expect("fixture folder");
+        let rel = dir.strip_prefix(repo()).expect("inside the repo");
+        let out = ctxc(&["render", rel.to_str().expect("utf-8 path")], repo());
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert!(out.stdout.is_empty(), "stdout must stay empty: {}", String::from_utf8_lossy(&out.stdout));
+        assert!(stderr.contains("╭─["), "diagnostic points into a file: {stderr}");
+        insta::assert_snapshot!(stderr);
+    });
+}
+
+#[test]
+fn typo_in_a_key_names_the_key_the_line_and_the_fix() {
+    let out = ctxc(&["render", "tests/fixtures/errors/unknown-key"], repo());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr.contains("unknown field `sorce`"), "{stderr}");
+    assert!(stderr.contains("ctxc.toml:8:1"), "{stderr}");
+    assert!(stderr.contains("did you mean `source`?"), "{stderr}");
+}
+
+#[test]
+fn renders_are_byte_identical_across_runs_and_working_directories() {
+    let first = ctxc(&["render", "--mode", "plan", "examples/agents/zeus"], repo());
+    let second = ctxc(&["render", "--mode", "plan", "examples/agents/zeus"], repo());
+    let elsewhere = ctxc(&["render", "--mode", "plan", "zeus"], &repo().join("examples/agents"));
+    assert_eq!(first.status.code(), Some(0), "{}", String::from_utf8_lossy(&first.stderr));
+    assert_eq!(first.stdout, second.stdout);
+    assert_eq!(first.stdout, elsewhere.stdout);
+    let json = ctxc(&["render", "--mode", "agent", "--scenario", "connected", "--format", "json", "examples/agents/zeus"], repo());
+    let json_elsewhere =
+        ctxc(&["render", "--mode", "agent", "--scenario", "connected", "--format", "json", "."], &repo().join("examples/agents/zeus"));
+    assert_eq!(json.stdout, json_elsewhere.stdout, "JSON holds no absolute or cwd-dependent paths");
+}
+
+#[test]
+fn json_output_has_the_documented_shape() {
+    let out = ctxc(&["render", "--mode", "ask", "--format", "json", "examples/agents/zeus"], repo());
+    assert_eq!(out.status.code(), Some(0));
+    let value: serde_json::Value = serde_json::from_slice(&out.stdout).expect("valid JSON");
+    let keys: Vec<&str> = value.as_object().expect("object").keys().map(String::as_str).collect();
+    assert_eq!(keys, ["agent", "mode", "model", "prompt", "scenario", "sections", "steps", "tools"]);
+    let section = &value["sections"][0];
+    assert_eq!(section["step"], 1);
+    assert_eq!(section["id"], "core");
+    assert_eq!(section["kind"], "module");
+    assert_eq!(section["sources"][0], "prompts/core.md");
+    let write_file = value["tools"].as_array().expect("tools").iter().find(|t| t["name"] == "write_file").expect("write_file");
+    assert_eq!(write_file["enabled"], false);
+    assert_eq!(write_file["access"], "write");
+    assert_eq!(write_file["reason"], "writes, and ask mode gives `filesystem` read-only access");
+}
+
+#[test]
+fn steps_option_lists_every_step_with_its_reason() {
+    let out = ctxc(&["render", "--mode", "ask", "--steps", "examples/agents/zeus"], repo());
+    insta::assert_snapshot!(String::from_utf8_lossy(&out.stdout));
+}
+
+#[test]
+fn usage_errors() {
+    let several = ctxc(&["render", "tests/fixtures/render", "--mode", "plan"], repo());
+    let no_mode = ctxc(&["render", "examples/agents/zeus"], repo());
+    let bad_mode = ctxc(&["render", "examples/agents/zeus", "--mode", "plam"], repo());
+    let nothing = ctxc(&["render", "src"], repo());
+    for out in [&several, &no_mode, &bad_mode, &nothing] {
+        assert_eq!(out.status.code(), Some(2));
+        assert!(out.stdout.is_empty());
+    }
+    let text = [several, no_mode, bad_mode, nothing].map(|o| String::from_utf8_lossy(&o.stderr).into_owned()).join("\n");
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn check_passes_on_the_examples() {
+    let out = ctxc(&["check", "examples/agents"], repo());
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
+#[test]
+fn schema_command_prints_the_checked_in_schema() {
+    let out = ctxc(&["schema"], repo());
+    let checked_in = std::fs::read(repo().join("schemas/ctxc.schema.json")).expect("schema file");
+    assert_eq!(out.stdout, checked_in);
+}
