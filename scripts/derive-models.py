@@ -54,9 +54,9 @@ AIDER_UPSTREAM = (
     "aider model-metadata.json (Aider-AI/aider) "
     "@ 5dc9490bb35f9729ef2c95d00a19ccd30c26339c"
 )
-DEFAULT_CORPUS = "/work/shared/corpus/models"
+DEFAULT_CORPUS = "../shared/corpus/models"
 DEFAULT_OUT = "data/models.tsv"
-REGEN_CMD = "python3 scripts/derive-models.py --corpus /work/shared/corpus/models --out data/models.tsv"
+REGEN_CMD = "python3 scripts/derive-models.py --corpus ../shared/corpus/models --out data/models.tsv"
 
 MIN_ROWS = 200
 

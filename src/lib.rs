@@ -6,16 +6,20 @@
 //! [`render::render`] (assemble and render every enabled step). The library never prints;
 //! [`cli`] is the edge that reports.
 
+pub mod budgets;
 pub mod cli;
 pub mod diagnostic;
 pub mod discover;
 pub mod manifest;
+pub mod measure;
+pub mod models;
 pub mod project;
 pub mod render;
 pub mod resolve;
 pub mod scenario;
 pub mod schema;
 pub mod skills;
+pub mod tokens;
 pub mod tools;
 pub mod yaml;
 

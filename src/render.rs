@@ -162,6 +162,9 @@ fn step_text<'a>(step: &'a Step, resolved: &'a Resolved, tools_description: &str
         },
         StepKind::Memories => {
             let selection = agent.settings.retrieval.select(&scenario.memories);
+            if selection.kept.is_empty() {
+                return StepText::Data(Vec::new(), String::new());
+            }
             let mut text = String::from("## Relevant memories\n");
             for item in &selection.kept {
                 text.push_str(&format!("\n- ({}) {}", item.scope, item.text));

@@ -9,7 +9,7 @@ use crate::manifest::model::*;
 /// Whether a step contributes to this mode and scenario, and what decided it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct StepDecision {
-    pub number: usize,
+    pub step: usize,
     pub id: String,
     pub kind: StepKind,
     pub enabled: bool,
@@ -85,7 +85,7 @@ pub fn resolve<'a>(agent: &'a Agent, mode: &str, scenario: Option<&str>) -> Resu
         .iter()
         .map(|step| {
             let (enabled, reason) = decide_step(agent, step, mode, scenario, &tools, &mut evaluate);
-            StepDecision { number: step.number, id: step.id.clone(), kind: step.kind, enabled, reason }
+            StepDecision { step: step.number, id: step.id.clone(), kind: step.kind, enabled, reason }
         })
         .collect();
     if diagnostics.is_empty() {

@@ -46,8 +46,12 @@ fn parse_tool_value(value: &Value) -> Result<(ToolFormat, Vec<Tool>), String> {
         let Value::Array(items) = tools else { return Err("`tools` must be an array".into()) };
         return items.iter().enumerate().map(|(i, item)| mcp_tool(i, item)).collect::<Result<_, _>>().map(|t| (ToolFormat::Mcp, t));
     }
+    // A single tool definition (e.g. one MCP `Tool`, or one OpenAI function entry).
+    if value.get("name").is_some() || value.get("function").is_some() {
+        return parse_tool_value(&Value::Array(vec![value.clone()]));
+    }
     let Value::Array(items) = value else {
-        return Err("expected an OpenAI tools array, an MCP tools/list result (`{\"tools\": [...]}`) or a list of tools".into());
+        return Err("expected an OpenAI tools array, an MCP tools/list result (`{\"tools\": [...]}`), a list of tools or one tool".into());
     };
     let is_openai = items.iter().any(|item| item.get("function").is_some());
     let is_mcp = items.iter().any(|item| item.get("inputSchema").is_some());
@@ -115,6 +119,10 @@ mod tests {
         let mcp = r#"{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"b","inputSchema":{"type":"object"},"annotations":{"readOnlyHint":true}}]}}"#;
         let (format, tools) = parse_tool_file(mcp).expect("mcp");
         assert_eq!((format, tools[0].name.as_str(), tools[0].read_only), (ToolFormat::Mcp, "b", Some(true)));
+
+        let single = r#"{"name":"d","inputSchema":{"type":"object"},"annotations":{"readOnlyHint":false}}"#;
+        let (format, tools) = parse_tool_file(single).expect("one MCP tool");
+        assert_eq!((format, tools.len(), tools[0].read_only), (ToolFormat::Mcp, 1, Some(false)));
 
         let plain = r#"[{"name":"c","description":"x","read_only":false}]"#;
         let (format, tools) = parse_tool_file(plain).expect("ctxc");

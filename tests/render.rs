@@ -11,7 +11,7 @@ fn snapshot_text(rendered: &Rendered) -> String {
     out.push_str("---- steps\n");
     for s in &rendered.steps {
         let on = if s.enabled { "on " } else { "off" };
-        out.push_str(&format!("{:>2} {:<14} {on} {}\n", s.number, s.id, s.reason));
+        out.push_str(&format!("{:>2} {:<14} {on} {}\n", s.step, s.id, s.reason));
     }
     out.push_str("---- tools\n");
     for t in &rendered.tools {

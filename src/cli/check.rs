@@ -1,18 +1,25 @@
-//! `ctxc check`: load every agent and render every mode in every scenario.
+//! `ctxc check`: load every agent, render and measure every mode in every scenario, and report
+//! budget overruns. Exit 0 clean, 1 findings, 2 input that cannot be loaded.
 
 use std::path::PathBuf;
 
 use clap::Args;
 
 use super::report::Reporter;
-use super::{find_manifests, load, EXIT_INPUT, EXIT_OK};
+use super::{find_manifests, load_with, EXIT_FINDINGS, EXIT_INPUT, EXIT_OK};
+use crate::diagnostic::has_errors;
+use crate::measure::measure;
 use crate::resolve::resolve;
+use crate::tokens::TokenCounter;
 
 #[derive(Debug, Args)]
 pub struct CheckArgs {
     /// Agent directory, manifest file, or a directory of agents (default: the current directory).
     #[arg(default_value = ".")]
     path: PathBuf,
+    /// Override a manifest key for this run, e.g. `--set budgets.system_prompt=3000` (repeatable).
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    set: Vec<String>,
 }
 
 pub fn run(args: CheckArgs, reporter: &Reporter) -> u8 {
@@ -20,21 +27,30 @@ pub fn run(args: CheckArgs, reporter: &Reporter) -> u8 {
         Ok(m) => m,
         Err(code) => return code,
     };
+    let counter = TokenCounter::new();
     let mut code = EXIT_OK;
     for manifest in manifests {
-        let Ok(loaded) = load(&manifest, reporter) else {
+        let Ok(loaded) = load_with(&manifest, &args.set, reporter) else {
             code = EXIT_INPUT;
             continue;
         };
         let agent = &loaded.agent;
+        let mut measured = Vec::new();
         for mode in agent.modes.keys() {
             for scenario in agent.scenarios.keys() {
-                let result = resolve(agent, mode, Some(scenario)).and_then(|r| crate::render::render(&r, &loaded.root));
-                if let Err(diagnostics) = result {
-                    reporter.diagnostics(&diagnostics, &loaded.sources);
-                    code = EXIT_INPUT;
+                match resolve(agent, mode, Some(scenario)).and_then(|r| crate::render::render(&r, &loaded.root)) {
+                    Ok(rendered) => measured.push(measure(agent, &rendered, &counter)),
+                    Err(diagnostics) => {
+                        reporter.diagnostics(&diagnostics, &loaded.sources);
+                        code = EXIT_INPUT;
+                    }
                 }
             }
+        }
+        let findings = crate::budgets::check(agent, &measured);
+        reporter.diagnostics(&findings, &loaded.sources);
+        if has_errors(&findings) && code == EXIT_OK {
+            code = EXIT_FINDINGS;
         }
     }
     code

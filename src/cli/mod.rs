@@ -2,6 +2,8 @@
 //! prints; everything below returns data.
 
 mod check;
+mod cost;
+mod models;
 mod render;
 mod report;
 mod schema;
@@ -45,6 +47,10 @@ enum Command {
     Render(render::RenderArgs),
     /// Load and render every agent, mode and scenario; report what cannot be loaded.
     Check(check::CheckArgs),
+    /// Token costs per mode: steps, tool schemas per category, server and tool, and the window.
+    Cost(cost::CostArgs),
+    /// List the model profiles (window, max output, tokenizer).
+    Models(models::ModelsArgs),
     /// Print the JSON Schema of the manifest.
     Schema,
 }
@@ -61,6 +67,8 @@ pub fn main() -> ExitCode {
     let code = match cli.command {
         Command::Render(args) => render::run(args, &reporter),
         Command::Check(args) => check::run(args, &reporter),
+        Command::Cost(args) => cost::run(args, &reporter),
+        Command::Models(args) => models::run(args),
         Command::Schema => schema::run(),
     };
     ExitCode::from(code)
@@ -76,7 +84,12 @@ fn find_manifests(path: &Path, reporter: &Reporter) -> Result<Vec<PathBuf>, u8> 
 
 /// Loads one agent, reporting warnings; on failure reports and returns the exit code.
 fn load(manifest_path: &Path, reporter: &Reporter) -> Result<Loaded, u8> {
-    match manifest::load(manifest_path) {
+    load_with(manifest_path, &[], reporter)
+}
+
+/// Like [`load`], with `--set KEY=VALUE` overrides laid over the manifest.
+fn load_with(manifest_path: &Path, overrides: &[String], reporter: &Reporter) -> Result<Loaded, u8> {
+    match manifest::load_with(manifest_path, overrides) {
         Ok(loaded) => {
             reporter.diagnostics(&loaded.warnings, &loaded.sources);
             Ok(loaded)

@@ -21,7 +21,7 @@ pub struct RenderArgs {
     /// Scenario to render (default: `default`, or the first declared).
     #[arg(long, short)]
     scenario: Option<String>,
-    /// Which agent, when PATH holds several (its directory name or agent name).
+    /// Which agent, when PATH holds several (its directory name).
     #[arg(long)]
     agent: Option<String>,
     /// Output format.
@@ -122,7 +122,7 @@ fn steps_table(rendered: &Rendered) -> String {
     out.push_str(&format!("{:>3}  {:<width$}  {:<3}  decided by\n", "#", "id", "on"));
     for step in &rendered.steps {
         let on = if step.enabled { "on" } else { "off" };
-        out.push_str(&format!("{:>3}  {:<width$}  {:<3}  {}\n", step.number, step.id, on, step.reason));
+        out.push_str(&format!("{:>3}  {:<width$}  {:<3}  {}\n", step.step, step.id, on, step.reason));
     }
     out
 }

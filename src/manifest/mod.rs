@@ -14,6 +14,7 @@ use std::path::Path;
 use indexmap::IndexMap;
 
 use crate::diagnostic::{did_you_mean, has_errors, Diagnostic, Diagnostics, Sources};
+use crate::models::ModelProfile;
 use crate::project::{ProjectRoot, ReadError};
 use crate::scenario::{Retrieval, Timestamp};
 use crate::skills::{parse_skill, Skill};
@@ -93,6 +94,37 @@ fn unknown_name_help(message: &str) -> Option<String> {
 
 /// Loads the manifest at `manifest_path`; its directory is the project root.
 pub fn load(manifest_path: &Path) -> Result<Loaded, LoadFailure> {
+    load_with(manifest_path, &[])
+}
+
+/// Parses one `KEY=VALUE` override into a manifest fragment. KEY is a dotted path of table keys
+/// (e.g. `budgets.system_prompt`); VALUE is a TOML value, or a plain string when it is not one.
+pub fn parse_override(arg: &str) -> Result<RawManifest, String> {
+    let (key, value) = arg.split_once('=').ok_or_else(|| format!("`{arg}` is not KEY=VALUE"))?;
+    let value: toml::Value = toml::from_str::<toml::Table>(&format!("v = {value}"))
+        .ok()
+        .and_then(|mut t| t.remove("v"))
+        .unwrap_or_else(|| toml::Value::String(value.to_string()));
+    let mut fragment = value;
+    for part in key.trim().rsplit('.') {
+        if part.is_empty() {
+            return Err(format!("`{key}` is not a dotted key such as `budgets.system_prompt`"));
+        }
+        let mut table = toml::Table::new();
+        table.insert(part.to_string(), fragment);
+        fragment = toml::Value::Table(table);
+    }
+    fragment.try_into::<RawManifest>().map_err(|e| {
+        let message = e.message().to_string();
+        match unknown_name_help(&message) {
+            Some(help) => format!("{message} ({help})"),
+            None => message,
+        }
+    })
+}
+
+/// Loads a manifest with `KEY=VALUE` overrides laid over it, in order.
+pub fn load_with(manifest_path: &Path, overrides: &[String]) -> Result<Loaded, LoadFailure> {
     let dir = manifest_path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let file_name = manifest_path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let fail = |d: Diagnostic| LoadFailure { diagnostics: vec![d], sources: Sources::default() };
@@ -101,7 +133,7 @@ pub fn load(manifest_path: &Path) -> Result<Loaded, LoadFailure> {
     let mut sources = Sources::default();
     sources.insert(&manifest.display, &manifest.text);
     let format = Format::of(manifest_path);
-    let user = match parse(&manifest.text, format) {
+    let mut user = match parse(&manifest.text, format) {
         Ok(raw) => raw,
         Err((message, span, help)) => {
             let mut d = Diagnostic::error(message).in_file(&manifest.display).at(span).label("here");
@@ -111,7 +143,16 @@ pub fn load(manifest_path: &Path) -> Result<Loaded, LoadFailure> {
             return Err(LoadFailure { diagnostics: vec![d], sources });
         }
     };
-    let mut v = Validator { root, file: manifest.display.clone(), text: manifest.text.clone(), sources, diagnostics: Vec::new() };
+    for arg in overrides {
+        match parse_override(arg) {
+            Ok(fragment) => user.overlay(fragment),
+            Err(message) => {
+                let d = Diagnostic::error(format!("--set {arg}: {message}"));
+                return Err(LoadFailure { diagnostics: vec![d], sources });
+            }
+        }
+    }
+    let mut v = Validator { root, rel: manifest.rel.clone(), file: manifest.display.clone(), text: manifest.text.clone(), sources, diagnostics: Vec::new() };
     let agent = v.build(user, &manifest.rel);
     match agent {
         Some(agent) if !has_errors(&v.diagnostics) => {
@@ -123,6 +164,8 @@ pub fn load(manifest_path: &Path) -> Result<Loaded, LoadFailure> {
 
 struct Validator {
     root: ProjectRoot,
+    /// The manifest's path relative to the root.
+    rel: String,
     /// Display path of the manifest.
     file: String,
     text: String,
@@ -185,6 +228,65 @@ impl Validator {
         }
     }
 
+    fn origin<T>(&self, value: &Spanned<T>, text: &str) -> Origin {
+        Origin { file: self.file.clone(), span: self.span(value, text) }
+    }
+
+    fn budget(&self, budget: &Option<Spanned<u64>>) -> Option<Budget> {
+        budget.as_ref().map(|b| Budget { tokens: b.value, origin: self.origin(b, &b.value.to_string()) })
+    }
+
+    /// The model's profile with the manifest's overrides; warns when the model is unknown.
+    fn profile(&mut self, agent: &RawAgent) -> ModelProfile {
+        let model = agent.model.as_ref().map_or("", |m| m.value.as_str());
+        let mut profile = crate::models::profile(model);
+        if let Some(tokenizer) = &agent.tokenizer {
+            match crate::models::Tokenizer::parse(&tokenizer.value) {
+                Some(t) => profile.tokenizer = t,
+                None => self.unknown("tokenizer", &tokenizer.value, self.span(tokenizer, &tokenizer.value), &["o200k_base", "cl100k_base", "estimate"]),
+            }
+        }
+        profile.max_input_tokens = agent.context_window.unwrap_or(profile.max_input_tokens);
+        profile.max_output_tokens = agent.max_output_tokens.unwrap_or(profile.max_output_tokens);
+        // An agent without a model gets the defaults quietly; a named model ctxc does not know
+        // is probably a typo or a new model, so it gets a warning.
+        if !profile.known && !model.is_empty() && agent.context_window.is_none() {
+            let span = agent.model.as_ref().and_then(|m| self.span(m, &m.value));
+            let mut d = Diagnostic::warning(format!(
+                "unknown model `{model}`: assuming a {}-token window and estimated token counts",
+                crate::models::DEFAULT_MAX_INPUT
+            ))
+            .in_file(&self.file)
+            .at(span)
+            .help("set `model` to one `ctxc models` lists, or set `context_window` and `tokenizer` under [agent]");
+            if let Some(suggestion) = did_you_mean(model, crate::models::all().iter().map(|p| p.model.as_str())) {
+                d.help = Some(format!("did you mean `{suggestion}`? (`ctxc models` lists every known model)"));
+            }
+            self.diagnostics.push(d);
+        }
+        profile
+    }
+
+    fn budgets(&mut self, raw: Option<&RawBudgets>) -> Budgets {
+        let raw = raw.cloned().unwrap_or_default();
+        let warn_ratio = raw.warn_ratio.unwrap_or(0.9);
+        if let Some(r) = &raw.response_reserve {
+            if let Reserve::Ratio(ratio) = r.value {
+                if !(0.0..1.0).contains(&ratio) {
+                    let span = self.span(r, &ratio.to_string());
+                    self.error(format!("response_reserve {ratio} must be a share of the window below 1, or a token count"), span);
+                }
+            }
+        }
+        Budgets {
+            system_prompt: self.budget(&raw.system_prompt),
+            tool_schemas: self.budget(&raw.tool_schemas),
+            response_reserve: raw.response_reserve.as_ref().map(|r| r.value),
+            response_reserve_origin: raw.response_reserve.as_ref().map(|r| self.origin(r, "response_reserve")),
+            warn_ratio,
+        }
+    }
+
     fn read_error(&mut self, e: ReadError, span: Option<Range<usize>>) {
         let help = e.help();
         let d = self.error(e.message(), span);
@@ -219,9 +321,11 @@ impl Validator {
             return None;
         };
         if agent_raw.name.value.trim().is_empty() {
-            let span = self.span(&agent_raw.name, "name");
-            self.error("agent name is empty", span);
+            let span = agent_raw.name.span.clone().or_else(|| self.locate("[agent]"));
+            self.error("the agent needs a non-empty `name`", span);
         }
+        let profile = self.profile(&agent_raw);
+        let budgets = self.budgets(raw.budgets.as_ref());
         let pipeline = raw.pipeline.clone().unwrap_or_default();
         let flags: IndexMap<String, bool> = raw.flags.clone();
         let modules = self.modules(&raw.modules);
@@ -229,7 +333,7 @@ impl Validator {
         let steps = self.steps(pipeline.steps, &raw.modules, &flags);
         let modes = self.modes(&raw.modes, &modules, &steps, &categories);
         let connectors: IndexMap<String, TextFile> =
-            raw.connectors.iter().filter_map(|(name, c)| Some((name.clone(), self.read(&c.prompt, None)?))).collect();
+            raw.connectors.iter().filter_map(|(name, c)| Some((name.clone(), self.read(&c.prompt, Some(false))?))).collect();
         let skills = self.skills(raw.skills.as_ref());
         let memory = raw.memory.clone().unwrap_or_default();
         let memory_files = memory.files.iter().filter_map(|f| self.read(f, Some(false))).collect();
@@ -239,8 +343,10 @@ impl Validator {
             name: agent_raw.name.value,
             description: agent_raw.description,
             model: agent_raw.model.map(|m| m.value),
+            profile,
             preset: preset_name.map(|p| p.value),
             manifest: manifest_rel.to_string(),
+            manifest_display: self.file.clone(),
             separator: pipeline.separator.unwrap_or_else(|| "\n\n".to_string()),
             steps,
             modules,
@@ -250,6 +356,7 @@ impl Validator {
             skills,
             memory_files,
             settings,
+            budgets,
             scenarios,
             vars: raw.vars,
         })
@@ -377,6 +484,7 @@ impl Validator {
                 module,
                 text: raw.text.clone(),
                 when,
+                budget: self.budget(&raw.budget),
             });
         }
         steps
@@ -451,7 +559,15 @@ impl Validator {
             }
             modes.insert(
                 name.clone(),
-                Mode { name, description: mode.description, prompt, variants, access, disabled_tools: mode.disabled_tools.unwrap_or_default() },
+                Mode {
+                    budget: self.budget(&mode.budget),
+                    name,
+                    description: mode.description,
+                    prompt,
+                    variants,
+                    access,
+                    disabled_tools: mode.disabled_tools.unwrap_or_default(),
+                },
             );
         }
         modes
@@ -461,6 +577,7 @@ impl Validator {
         let mut categories = Vec::new();
         for (name, category) in raw {
             let mut tools = Vec::new();
+            let errors_before = self.diagnostics.len();
             for file in &category.files {
                 let (path, server, app) = match file {
                     RawToolFile::Path(p) => (p.clone(), None, None),
@@ -492,12 +609,14 @@ impl Validator {
                 tools.push(CategoryTool {
                     writes: !(tool.read_only.unwrap_or(false) || category.read_only.contains(&tool.name)),
                     tool,
-                    source: self.root.normalize(&self.file).unwrap_or_default(),
+                    source: self.rel.clone(),
                     server: None,
                     app: None,
                 });
             }
-            for listed in &category.read_only {
+            // A tool file that failed to load would make every name look unknown.
+            let files_loaded = self.diagnostics.len() == errors_before;
+            for listed in category.read_only.iter().filter(|_| files_loaded) {
                 if !tools.iter().any(|t| &t.tool.name == listed) {
                     let known: Vec<&str> = tools.iter().map(|t| t.tool.name.as_str()).collect();
                     let context = format!(" in category `{name}`");
@@ -554,7 +673,11 @@ impl Validator {
         Settings {
             retrieval,
             history_messages: raw.history.as_ref().and_then(|h| h.max_messages),
-            summarization_trigger: raw.summarization.as_ref().and_then(|s| s.trigger_ratio),
+            summarization_trigger: raw.summarization.as_ref().and_then(|s| s.trigger_ratio.as_ref().map(|t| t.value)),
+            summarization_trigger_origin: raw
+                .summarization
+                .as_ref()
+                .and_then(|s| s.trigger_ratio.as_ref().map(|t| self.origin(t, "trigger_ratio"))),
             summarization_keep: raw.summarization.as_ref().and_then(|s| s.keep_messages),
         }
     }
@@ -595,7 +718,7 @@ impl Validator {
             let profile = s.profile.as_ref().and_then(|p| self.read(p, Some(false)));
             let (memories, memories_source) = match &s.memories {
                 None => (Vec::new(), None),
-                Some(RawMemories::Inline(items)) => (items.clone(), Some(self.root.normalize(&self.file).unwrap_or_default())),
+                Some(RawMemories::Inline(items)) => (items.clone(), Some(self.rel.clone())),
                 Some(RawMemories::File(path)) => match self.read(&Spanned::new(path.clone()), Some(false)) {
                     Some(file) => match serde_json::from_str::<Vec<MemoryItem>>(&file.text) {
                         Ok(items) => (items, Some(file.path)),

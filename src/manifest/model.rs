@@ -7,7 +7,8 @@ use std::ops::Range;
 use indexmap::IndexMap;
 use serde::Serialize;
 
-pub use super::raw::{AccessLevel, DisabledTools, MemoryItem, StepKind};
+pub use super::raw::{AccessLevel, DisabledTools, MemoryItem, Reserve, StepKind};
+use crate::models::ModelProfile;
 use crate::scenario::{Retrieval, Timestamp};
 use crate::skills::Skill;
 use crate::tools::Tool;
@@ -49,6 +50,27 @@ pub struct Step {
     /// For text steps: the text.
     pub text: Option<String>,
     pub when: Option<Condition>,
+    pub budget: Option<Budget>,
+}
+
+/// A token limit with where it was set.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Budget {
+    pub tokens: u64,
+    #[serde(skip)]
+    pub origin: Origin,
+}
+
+/// Budgets that apply to the whole agent.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Budgets {
+    pub system_prompt: Option<Budget>,
+    pub tool_schemas: Option<Budget>,
+    pub response_reserve: Option<Reserve>,
+    #[serde(skip)]
+    pub response_reserve_origin: Option<Origin>,
+    /// Warn when a budget is at least this full.
+    pub warn_ratio: f64,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -67,6 +89,7 @@ pub struct Mode {
     /// Access per category; categories not listed get `all`.
     pub access: IndexMap<String, Access>,
     pub disabled_tools: DisabledTools,
+    pub budget: Option<Budget>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -131,6 +154,8 @@ pub struct Settings {
     pub retrieval: Retrieval,
     pub history_messages: Option<usize>,
     pub summarization_trigger: Option<f64>,
+    #[serde(skip)]
+    pub summarization_trigger_origin: Option<Origin>,
     pub summarization_keep: Option<usize>,
 }
 
@@ -140,9 +165,14 @@ pub struct Agent {
     pub name: String,
     pub description: Option<String>,
     pub model: Option<String>,
+    /// The model's profile with the manifest's overrides applied.
+    pub profile: ModelProfile,
     pub preset: Option<String>,
     /// Manifest path relative to the project root.
     pub manifest: String,
+    /// Manifest path as shown to users.
+    #[serde(skip)]
+    pub manifest_display: String,
     pub separator: String,
     pub steps: Vec<Step>,
     pub modules: IndexMap<String, ModuleFiles>,
@@ -152,6 +182,7 @@ pub struct Agent {
     pub skills: Vec<Skill>,
     pub memory_files: Vec<TextFile>,
     pub settings: Settings,
+    pub budgets: Budgets,
     pub scenarios: IndexMap<String, Scenario>,
     pub vars: BTreeMap<String, String>,
 }

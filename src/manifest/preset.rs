@@ -55,10 +55,19 @@ macro_rules! replace_overlay {
 }
 replace_overlay!(bool, RawAccess, RawConnector, RawScenario, super::span::Spanned<String>);
 
+impl Overlay for RawBudgets {
+    fn overlay(&mut self, over: Self) {
+        take(&mut self.system_prompt, over.system_prompt);
+        take(&mut self.tool_schemas, over.tool_schemas);
+        take(&mut self.response_reserve, over.response_reserve);
+        take(&mut self.warn_ratio, over.warn_ratio);
+    }
+}
+
 impl Overlay for RawManifest {
     fn overlay(&mut self, over: Self) {
         take(&mut self.schema, over.schema);
-        take(&mut self.agent, over.agent);
+        overlay_opt(&mut self.agent, over.agent);
         overlay_opt(&mut self.pipeline, over.pipeline);
         self.modules.overlay(over.modules);
         self.modes.overlay(over.modes);
@@ -70,7 +79,21 @@ impl Overlay for RawManifest {
         overlay_opt(&mut self.history, over.history);
         overlay_opt(&mut self.summarization, over.summarization);
         self.scenarios.overlay(over.scenarios);
+        overlay_opt(&mut self.budgets, over.budgets);
         self.vars.extend(over.vars);
+    }
+}
+
+impl Overlay for RawAgent {
+    fn overlay(&mut self, over: Self) {
+        if !over.name.value.is_empty() {
+            self.name = over.name;
+        }
+        take(&mut self.description, over.description);
+        take(&mut self.model, over.model);
+        take(&mut self.context_window, over.context_window);
+        take(&mut self.max_output_tokens, over.max_output_tokens);
+        take(&mut self.tokenizer, over.tokenizer);
     }
 }
 
@@ -95,6 +118,7 @@ impl Overlay for RawStep {
         take(&mut self.module, over.module);
         take(&mut self.text, over.text);
         take(&mut self.when, over.when);
+        take(&mut self.budget, over.budget);
         take(&mut self.after, over.after);
         take(&mut self.before, over.before);
     }
@@ -115,6 +139,7 @@ impl Overlay for RawMode {
         self.variants.overlay(over.variants);
         self.tools.overlay(over.tools);
         take(&mut self.disabled_tools, over.disabled_tools);
+        take(&mut self.budget, over.budget);
     }
 }
 

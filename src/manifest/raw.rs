@@ -52,6 +52,9 @@ pub struct RawManifest {
     /// Named scenarios: the runtime values of dynamic steps.
     #[serde(default)]
     pub scenarios: IndexMap<String, RawScenario>,
+    /// Token budgets for the system prompt, tool schemas and the response reserve.
+    #[serde(default)]
+    pub budgets: Option<RawBudgets>,
     /// Extra string variables available to templates as `vars.NAME`.
     #[serde(default)]
     pub vars: BTreeMap<String, String>,
@@ -60,14 +63,24 @@ pub struct RawManifest {
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawAgent {
-    /// Agent name, used in reports and snapshot file names.
+    /// Agent name, used in reports and snapshot file names (required).
+    #[serde(default)]
     pub name: Spanned<String>,
     /// One-line description, available to templates as `agent.description`.
     #[serde(default)]
     pub description: Option<String>,
-    /// Model id (e.g. `gpt-4o`, `claude-sonnet-4-5`).
+    /// Model id (e.g. `gpt-4o`, `claude-sonnet-4-5`); its profile gives the window and tokenizer.
     #[serde(default)]
     pub model: Option<Spanned<String>>,
+    /// Override the model profile's max input tokens (the context window).
+    #[serde(default)]
+    pub context_window: Option<u64>,
+    /// Override the model profile's max output tokens.
+    #[serde(default)]
+    pub max_output_tokens: Option<u64>,
+    /// Override the tokenizer: `o200k_base`, `cl100k_base` or `estimate`.
+    #[serde(default)]
+    pub tokenizer: Option<Spanned<String>>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
@@ -106,6 +119,9 @@ pub struct RawStep {
     /// `mcp_servers` and `oauth` (e.g. `mode != "ask" and flags.sandbox`).
     #[serde(default)]
     pub when: Option<Spanned<String>>,
+    /// Token budget for this step's section (bounded dynamic steps are checked at their worst case).
+    #[serde(default)]
+    pub budget: Option<Spanned<u64>>,
     /// Place a new step after this step id.
     #[serde(default)]
     pub after: Option<Spanned<String>>,
@@ -196,6 +212,9 @@ pub struct RawMode {
     /// What happens to tools this mode disables: omitted (default) or listed as unavailable.
     #[serde(default)]
     pub disabled_tools: Option<DisabledTools>,
+    /// Token budget for this mode's fixed context: system prompt plus tool schemas.
+    #[serde(default)]
+    pub budget: Option<Spanned<u64>>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, JsonSchema)]
@@ -335,6 +354,32 @@ pub struct RawWeights {
 
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+pub struct RawBudgets {
+    /// Most tokens the system prompt may take, in any mode and scenario.
+    #[serde(default)]
+    pub system_prompt: Option<Spanned<u64>>,
+    /// Most tokens the tool schemas sent beside the prompt may take.
+    #[serde(default)]
+    pub tool_schemas: Option<Spanned<u64>>,
+    /// Tokens kept free for the model's answer: a count (e.g. 8000) or a share of the window (e.g. 0.2).
+    /// Default: the model's max output tokens, capped at a quarter of the window.
+    #[serde(default)]
+    pub response_reserve: Option<Spanned<Reserve>>,
+    /// Warn when a budget is at least this full (default 0.9).
+    #[serde(default)]
+    pub warn_ratio: Option<f64>,
+}
+
+/// A response reserve: tokens, or a share of the window.
+#[derive(Debug, Clone, Copy, PartialEq, Deserialize, JsonSchema, serde::Serialize)]
+#[serde(untagged)]
+pub enum Reserve {
+    Tokens(u64),
+    Ratio(f64),
+}
+
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct RawHistory {
     /// Number of most recent messages kept in the context.
     #[serde(default)]
@@ -346,7 +391,7 @@ pub struct RawHistory {
 pub struct RawSummarization {
     /// Summarize when the context reaches this fraction of the model's max input tokens.
     #[serde(default)]
-    pub trigger_ratio: Option<f64>,
+    pub trigger_ratio: Option<Spanned<f64>>,
     /// Messages kept verbatim after summarizing.
     #[serde(default)]
     pub keep_messages: Option<usize>,

@@ -1,0 +1,27 @@
+//! `ctxc models`: list the model profiles.
+
+use clap::Args;
+
+use super::EXIT_OK;
+
+#[derive(Debug, Args)]
+pub struct ModelsArgs {
+    /// Show only models whose name or provider contains this text.
+    filter: Option<String>,
+}
+
+pub fn run(args: ModelsArgs) -> u8 {
+    let profiles = crate::models::matching(args.filter.as_deref().unwrap_or(""));
+    let width = profiles.iter().map(|p| p.model.len()).max().unwrap_or(5).max(5);
+    println!("{:<width$}  {:<26}  {:>10}  {:>10}  tokenizer", "model", "provider", "max input", "max output");
+    for p in &profiles {
+        let tokenizer = if p.tokenizer.is_exact() { p.tokenizer.name() } else { "estimate (o200k_base proxy)" };
+        println!("{:<width$}  {:<26}  {:>10}  {:>10}  {tokenizer}", p.model, p.provider, p.max_input_tokens, p.max_output_tokens);
+    }
+    println!(
+        "\n{} profiles. Unknown models get a {}-token window and estimated counts; override with `context_window` and `tokenizer` under [agent].",
+        profiles.len(),
+        crate::models::DEFAULT_MAX_INPUT
+    );
+    EXIT_OK
+}

@@ -1,0 +1,253 @@
+//! Stage 5: measure a rendered prompt with the model's tokenizer. Each section is counted as
+//! exactly the text it contributes; the whole prompt is counted as a whole, and the difference
+//! (separators, and tokens that merge across section boundaries) is reported as `joins`, so the
+//! parts add up to the total. Tool schemas are costed per tool, per category and per MCP server,
+//! with the array's shared overhead counted once.
+
+use serde::Serialize;
+
+use crate::manifest::model::{Agent, Reserve, StepKind};
+use crate::models::{ModelProfile, Tokenizer};
+use crate::render::Rendered;
+use crate::tokens::TokenCounter;
+
+/// How tool schemas are costed, as shown next to the numbers.
+pub const TOOL_METHOD: &str = "each callable tool as compact OpenAI function JSON ({\"type\":\"function\",\"function\":{name, description, parameters}}); the array's brackets and commas counted once as overhead";
+
+/// How the worst case of bounded retrieved memories is costed.
+pub const MEMORIES_WORST_CASE_METHOD: &str =
+    "section frame and top-K item prefixes counted exactly, plus max_chars characters at one token each (the bound for ASCII text)";
+
+/// A token count with the tokenizer that made it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Count {
+    pub tokens: i64,
+    pub tokenizer: &'static str,
+    pub exact: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SectionCost {
+    pub step: usize,
+    pub id: String,
+    pub title: String,
+    pub kind: StepKind,
+    pub sources: Vec<String>,
+    pub tokens: Count,
+    /// For bounded dynamic sections: the most this section can take.
+    pub worst_case: Option<Count>,
+    pub budget: Option<u64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ToolCost {
+    pub name: String,
+    pub category: String,
+    pub server: Option<String>,
+    pub tokens: Count,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct GroupCost {
+    pub name: String,
+    pub tools: usize,
+    pub tokens: Count,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ToolCosts {
+    pub method: &'static str,
+    pub tools: Vec<ToolCost>,
+    pub categories: Vec<GroupCost>,
+    pub servers: Vec<GroupCost>,
+    /// Tokens of the array around the tools, counted once.
+    pub overhead: Count,
+    /// The whole array counted as one text.
+    pub total: Count,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Window {
+    pub max_input_tokens: u64,
+    pub response_reserve: u64,
+    /// Where the reserve comes from.
+    pub response_reserve_source: String,
+    /// System prompt plus tool schemas.
+    pub fixed: i64,
+    /// Extra tokens the bounded dynamic sections can take beyond what this scenario renders.
+    pub dynamic_headroom: i64,
+    /// Dynamic sections with no bound (costed as rendered in this scenario).
+    pub unbounded: Vec<String>,
+    /// What is left for conversation history: window − reserve − fixed − dynamic headroom.
+    pub history_room: i64,
+    pub summarization_ratio: Option<f64>,
+    /// The context size at which summarization fires.
+    pub summarization_at: Option<u64>,
+}
+
+/// Token accounting of one rendered mode and scenario.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Measured {
+    pub agent: String,
+    pub mode: String,
+    pub scenario: String,
+    pub model: ModelProfile,
+    pub tokenizer: &'static str,
+    pub method: &'static str,
+    pub exact: bool,
+    pub sections: Vec<SectionCost>,
+    /// Whole prompt minus the sum of sections: separators and boundary merges.
+    pub joins: Count,
+    pub system_prompt: Count,
+    pub tool_schemas: ToolCosts,
+    pub window: Window,
+}
+
+struct Counting<'a> {
+    counter: &'a TokenCounter,
+    tokenizer: Tokenizer,
+}
+
+impl Counting<'_> {
+    fn count(&self, text: &str) -> Count {
+        self.wrap(self.counter.count(self.tokenizer, text) as i64)
+    }
+
+    fn wrap(&self, tokens: i64) -> Count {
+        Count { tokens, tokenizer: self.tokenizer.name(), exact: self.tokenizer.is_exact() }
+    }
+}
+
+pub fn measure(agent: &Agent, rendered: &Rendered, counter: &TokenCounter) -> Measured {
+    let profile = agent.profile.clone();
+    let c = Counting { counter, tokenizer: profile.tokenizer };
+    let sections: Vec<SectionCost> = rendered
+        .sections
+        .iter()
+        .map(|s| {
+            let step = agent.steps.iter().find(|st| st.number == s.step);
+            SectionCost {
+                step: s.step,
+                id: s.id.clone(),
+                title: s.title.clone(),
+                kind: s.kind,
+                sources: s.sources.clone(),
+                tokens: c.count(&s.text),
+                worst_case: (s.kind == StepKind::Memories).then(|| memories_worst_case(agent, &c)),
+                budget: step.and_then(|st| st.budget.as_ref().map(|b| b.tokens)),
+            }
+        })
+        .collect();
+    let system_prompt = c.count(&rendered.prompt);
+    let joins = c.wrap(system_prompt.tokens - sections.iter().map(|s| s.tokens.tokens).sum::<i64>());
+    let tool_schemas = tool_costs(agent, rendered, &c);
+    let window = window(agent, &profile, &sections, &system_prompt, &tool_schemas);
+    Measured {
+        agent: rendered.agent.clone(),
+        mode: rendered.mode.clone(),
+        scenario: rendered.scenario.clone(),
+        tokenizer: profile.tokenizer.name(),
+        method: profile.tokenizer.method(),
+        exact: profile.tokenizer.is_exact(),
+        model: profile,
+        sections,
+        joins,
+        system_prompt,
+        tool_schemas,
+        window,
+    }
+}
+
+/// The memories section at its bound: heading, K item prefixes, the cut marker, and
+/// `max_chars` characters of memory text.
+fn memories_worst_case(agent: &Agent, c: &Counting) -> Count {
+    let r = &agent.settings.retrieval;
+    let longest_scope = r.scopes.iter().max_by_key(|s| s.len()).map_or("", String::as_str);
+    let mut frame = String::from("## Relevant memories\n");
+    for _ in 0..r.top_k {
+        frame.push_str(&format!("\n- ({longest_scope}) "));
+    }
+    frame.push_str(&format!("\n\n[999 more memories not shown: limits are {} memories and {} characters]", r.top_k, r.max_chars));
+    c.wrap(c.count(&frame).tokens + r.max_chars as i64)
+}
+
+/// The JSON a provider receives for one tool (OpenAI function format, compact).
+pub fn tool_json(name: &str, description: &str, parameters: &serde_json::Value) -> String {
+    serde_json::json!({
+        "type": "function",
+        "function": { "name": name, "description": description, "parameters": parameters },
+    })
+    .to_string()
+}
+
+/// Costs a list of tool JSON texts: each counted alone, and the array once as a whole.
+pub fn cost_tool_array(texts: &[String], counter: &TokenCounter, tokenizer: Tokenizer) -> (Vec<Count>, Count, Count) {
+    let c = Counting { counter, tokenizer };
+    let each: Vec<Count> = texts.iter().map(|t| c.count(t)).collect();
+    let total = if texts.is_empty() { c.wrap(0) } else { c.count(&format!("[{}]", texts.join(","))) };
+    let overhead = c.wrap(total.tokens - each.iter().map(|n| n.tokens).sum::<i64>());
+    (each, overhead, total)
+}
+
+fn tool_costs(agent: &Agent, rendered: &Rendered, c: &Counting) -> ToolCosts {
+    let all_tools = agent.categories.iter().flat_map(|cat| cat.tools.iter());
+    let callable: Vec<_> = all_tools.zip(&rendered.tools).filter(|(_, d)| d.enabled).collect();
+    let texts: Vec<String> =
+        callable.iter().map(|(t, _)| tool_json(&t.tool.name, &t.tool.description, &t.tool.parameters)).collect();
+    let (each, overhead, total) = cost_tool_array(&texts, c.counter, c.tokenizer);
+    let tools: Vec<ToolCost> = callable
+        .iter()
+        .zip(each)
+        .map(|((t, d), tokens)| ToolCost { name: t.tool.name.clone(), category: d.category.clone(), server: t.server.clone(), tokens })
+        .collect();
+    let group = |key: &dyn Fn(&ToolCost) -> Option<String>| -> Vec<GroupCost> {
+        let mut groups: Vec<GroupCost> = Vec::new();
+        for tool in &tools {
+            let Some(name) = key(tool) else { continue };
+            match groups.iter_mut().find(|g| g.name == name) {
+                Some(g) => {
+                    g.tools += 1;
+                    g.tokens.tokens += tool.tokens.tokens;
+                }
+                None => groups.push(GroupCost { name, tools: 1, tokens: tool.tokens }),
+            }
+        }
+        groups
+    };
+    let categories = group(&|t| Some(t.category.clone()));
+    let servers = group(&|t| t.server.clone());
+    ToolCosts { method: TOOL_METHOD, tools, categories, servers, overhead, total }
+}
+
+fn window(agent: &Agent, profile: &ModelProfile, sections: &[SectionCost], system_prompt: &Count, tools: &ToolCosts) -> Window {
+    let max_input = profile.max_input_tokens;
+    let (response_reserve, response_reserve_source) = match agent.budgets.response_reserve {
+        Some(Reserve::Tokens(n)) => (n, "budgets.response_reserve".to_string()),
+        Some(Reserve::Ratio(r)) => ((max_input as f64 * r).round() as u64, format!("budgets.response_reserve ({:.0} % of the window)", r * 100.0)),
+        None => {
+            let capped = profile.max_output_tokens.min(max_input / 4);
+            let note = if capped < profile.max_output_tokens { ", capped at a quarter of the window" } else { "" };
+            (capped, format!("the model's max output tokens{note}"))
+        }
+    };
+    let fixed = system_prompt.tokens + tools.total.tokens;
+    let dynamic_headroom: i64 =
+        sections.iter().filter_map(|s| s.worst_case.map(|w| (w.tokens - s.tokens.tokens).max(0))).sum();
+    let unbounded = sections
+        .iter()
+        .filter(|s| s.kind.is_scenario_data() && s.kind != StepKind::Memories)
+        .map(|s| s.id.clone())
+        .collect();
+    let summarization_ratio = agent.settings.summarization_trigger;
+    Window {
+        max_input_tokens: max_input,
+        response_reserve,
+        response_reserve_source,
+        fixed,
+        dynamic_headroom,
+        unbounded,
+        history_room: max_input as i64 - response_reserve as i64 - fixed - dynamic_headroom,
+        summarization_ratio,
+        summarization_at: summarization_ratio.map(|r| (max_input as f64 * r).floor() as u64),
+    }
+}

@@ -1,0 +1,184 @@
+//! Token accounting: counts equal an independent count of the same text, parts add up to the
+//! whole, budgets fail `check` at the right lines, and bare tool files are costed per tool.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn ctxc(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_ctxc"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("ctxc runs")
+}
+
+fn json(args: &[&str]) -> Value {
+    let out = ctxc(args);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).expect("valid JSON")
+}
+
+/// An independent count: tiktoken-rs called directly, outside ctxc's cache and plumbing.
+fn reference_count(encoding: &str, text: &str) -> i64 {
+    let bpe = match encoding {
+        "o200k_base" => tiktoken_rs::o200k_base(),
+        "cl100k_base" => tiktoken_rs::cl100k_base(),
+        other => panic!("no reference for {other}"),
+    }
+    .expect("encoder");
+    bpe.encode_ordinary(text).len() as i64
+}
+
+#[test]
+fn section_counts_equal_an_independent_count_and_add_up() {
+    for (agent, mode, scenario) in [("zeus", "agent", "connected"), ("zeus", "plan", "default")] {
+        let path = format!("examples/agents/{agent}");
+        let rendered = json(&["render", &path, "--mode", mode, "--scenario", scenario, "--format", "json"]);
+        let cost = json(&["cost", &path, "--mode", mode, "--scenario", scenario, "--format", "json"]);
+        let report = &cost["reports"][0];
+        assert_eq!(report["tokenizer"], "o200k_base");
+        assert_eq!(report["exact"], true);
+        let sections = report["sections"].as_array().expect("sections");
+        assert_eq!(sections.len(), rendered["sections"].as_array().expect("sections").len());
+        let mut sum = 0;
+        for (measured, text) in sections.iter().zip(rendered["sections"].as_array().expect("sections")) {
+            let tokens = measured["tokens"]["tokens"].as_i64().expect("tokens");
+            assert_eq!(measured["tokens"]["tokenizer"], "o200k_base");
+            assert_eq!(measured["tokens"]["exact"], true);
+            let expected = reference_count("o200k_base", text["text"].as_str().expect("text"));
+            assert_eq!(tokens, expected, "{agent}/{mode}/{scenario} section {}", measured["id"]);
+            sum += tokens;
+        }
+        let total = report["system_prompt"]["tokens"].as_i64().expect("total");
+        assert_eq!(total, reference_count("o200k_base", rendered["prompt"].as_str().expect("prompt")));
+        assert_eq!(sum + report["joins"]["tokens"].as_i64().expect("joins"), total, "parts add up to the whole");
+        let tools = &report["tool_schemas"];
+        let per_tool: i64 = tools["tools"].as_array().expect("tools").iter().map(|t| t["tokens"]["tokens"].as_i64().expect("n")).sum();
+        assert_eq!(per_tool + tools["overhead"]["tokens"].as_i64().expect("overhead"), tools["total"]["tokens"].as_i64().expect("total"));
+    }
+}
+
+#[test]
+fn claude_counts_are_labelled_estimates_everywhere() {
+    let cost = json(&["cost", "examples/agents/support-triage", "--format", "json"]);
+    let report = &cost["reports"][0];
+    assert_eq!(report["exact"], false);
+    assert!(report["method"].as_str().expect("method").starts_with("estimate"));
+    for section in report["sections"].as_array().expect("sections") {
+        assert_eq!(section["tokens"]["exact"], false, "{}", section["id"]);
+    }
+    let text = String::from_utf8(ctxc(&["cost", "examples/agents/support-triage", "--mode", "reply", "--scenario", "default"]).stdout)
+        .expect("utf-8");
+    assert!(text.contains("estimate: o200k_base count as a proxy"), "{text}");
+    assert!(text.contains(" ~"), "estimates carry a ~ in front: {text}");
+}
+
+#[test]
+fn cost_report_text() {
+    let out = ctxc(&["cost", "examples/agents/zeus", "--mode", "ask", "--scenario", "connected"]);
+    assert_eq!(out.status.code(), Some(0));
+    insta::assert_snapshot!(String::from_utf8_lossy(&out.stdout));
+}
+
+#[test]
+fn cost_report_markdown() {
+    let out = ctxc(&["cost", "examples/agents/zeus", "--mode", "plan", "--scenario", "default", "--format", "markdown"]);
+    assert_eq!(out.status.code(), Some(0));
+    insta::assert_snapshot!(String::from_utf8_lossy(&out.stdout));
+}
+
+#[test]
+fn budget_overruns_fail_check_at_the_budget_lines() {
+    let out = ctxc(&["check", "tests/fixtures/budgets/over-budget"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty());
+    insta::assert_snapshot!(String::from_utf8_lossy(&out.stderr));
+}
+
+#[test]
+fn set_overrides_a_key_for_one_run() {
+    assert_eq!(ctxc(&["check", "examples/agents/zeus"]).status.code(), Some(0));
+    let tight = ctxc(&["check", "examples/agents/zeus", "--set", "budgets.system_prompt=1000"]);
+    assert_eq!(tight.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&tight.stderr).contains("over its budget of 1000"));
+    let small_window = json(&["cost", "examples/agents/zeus", "--mode", "plan", "--scenario", "default", "--format", "json", "--set", "agent.context_window=32000"]);
+    assert_eq!(small_window["overrides"][0], "agent.context_window=32000");
+    assert_eq!(small_window["reports"][0]["window"]["max_input_tokens"], 32000);
+    let typo = ctxc(&["check", "examples/agents/zeus", "--set", "budgets.system_promt=10"]);
+    assert_eq!(typo.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&typo.stderr).contains("did you mean `system_prompt`?"));
+}
+
+#[test]
+fn bare_tool_files_are_costed_per_tool() {
+    let cost = json(&["cost", "examples/agents/zeus/tools/mcp/github.json", "--format", "json"]);
+    let tools = cost["tools"].as_array().expect("tools");
+    assert_eq!(tools.len(), 7);
+    let counts: Vec<i64> = tools.iter().map(|t| t["tokens"]["tokens"].as_i64().expect("n")).collect();
+    assert!(counts.windows(2).all(|w| w[0] >= w[1]), "sorted by cost: {counts:?}");
+    assert!(counts.iter().all(|&n| n > 0));
+    assert_eq!(counts.iter().sum::<i64>() + cost["overhead"]["tokens"].as_i64().expect("o"), cost["total"]["tokens"].as_i64().expect("t"));
+}
+
+#[test]
+fn corpus_mcp_tools_are_costed() {
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/tools");
+    if !corpus.is_dir() {
+        eprintln!("skipped: ../shared/corpus is absent");
+        return;
+    }
+    let github = json(&["cost", "../shared/corpus/tools/github-mcp-server", "--format", "json"]);
+    assert_eq!(github["tools"].as_array().expect("tools").len(), 117);
+    assert!(github["total"]["tokens"].as_i64().expect("total") > 10_000);
+    let spec = json(&["cost", "../shared/corpus/tools/mcp-spec-examples", "--format", "json"]);
+    let names: Vec<&str> = spec["tools"].as_array().expect("tools").iter().map(|t| t["name"].as_str().expect("name")).collect();
+    assert!(names.contains(&"get_weather") && names.contains(&"list_users"), "{names:?}");
+}
+
+#[test]
+fn models_lists_200_profiles_and_filters() {
+    let out = String::from_utf8(ctxc(&["models"]).stdout).expect("utf-8");
+    assert!(out.lines().filter(|l| !l.is_empty()).count() > 200);
+    let claude = String::from_utf8(ctxc(&["models", "claude-sonnet-4-5"]).stdout).expect("utf-8");
+    assert!(claude.contains("claude-sonnet-4-5") && claude.contains("estimate"), "{claude}");
+    assert!(!claude.contains("gpt-4o"));
+}
+
+/// Cross-check with OpenAI's own tokenizer (Python tiktoken, loaded offline from the rank files
+/// tiktoken-rs ships). Skipped where Python or tiktoken is not installed.
+#[test]
+fn counts_match_python_tiktoken() {
+    let probe = Command::new("python3").args(["-c", "import tiktoken"]).output();
+    if !probe.is_ok_and(|o| o.status.success()) {
+        eprintln!("skipped: python3 with tiktoken is not installed (pip install tiktoken)");
+        return;
+    }
+    for (agent, mode, scenario, encoding) in
+        [("examples/agents/zeus", "agent", "connected", "o200k_base"), ("tests/fixtures/budgets/over-budget", "agent", "default", "cl100k_base")]
+    {
+        let rendered = json(&["render", agent, "--mode", mode, "--scenario", scenario, "--format", "json"]);
+        let cost = json(&["cost", agent, "--mode", mode, "--scenario", scenario, "--format", "json"]);
+        let report = &cost["reports"][0];
+        assert_eq!(report["tokenizer"], encoding);
+        let mut texts: Vec<String> =
+            rendered["sections"].as_array().expect("sections").iter().map(|s| s["text"].as_str().expect("text").to_string()).collect();
+        texts.push(rendered["prompt"].as_str().expect("prompt").to_string());
+        let mut ours: Vec<i64> = report["sections"].as_array().expect("sections").iter().map(|s| s["tokens"]["tokens"].as_i64().expect("n")).collect();
+        ours.push(report["system_prompt"]["tokens"].as_i64().expect("total"));
+        let mut child = Command::new("python3")
+            .args(["scripts/reference_counts.py", encoding])
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .expect("python3 runs");
+        std::io::Write::write_all(child.stdin.as_mut().expect("stdin"), serde_json::to_string(&texts).expect("json").as_bytes()).expect("write");
+        let out = child.wait_with_output().expect("python3 finishes");
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let reference: Vec<i64> = serde_json::from_slice(&out.stdout).expect("counts");
+        assert_eq!(ours, reference, "{agent} {mode} {scenario}");
+    }
+}
