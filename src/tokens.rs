@@ -25,11 +25,11 @@ impl CountTokens for CoreBPE {
 fn encoder(tokenizer: Tokenizer) -> &'static CoreBPE {
     static O200K: OnceLock<CoreBPE> = OnceLock::new();
     static CL100K: OnceLock<CoreBPE> = OnceLock::new();
-    // ok: the encoders are built from rank data compiled into tiktoken-rs; failure is a build defect.
+    // The rank data is compiled into tiktoken-rs, so building cannot fail on any input.
     match tokenizer {
-        Tokenizer::Cl100kBase => CL100K.get_or_init(|| tiktoken_rs::cl100k_base().expect("bundled cl100k_base ranks")),
+        Tokenizer::Cl100kBase => CL100K.get_or_init(|| tiktoken_rs::cl100k_base().expect("bundled ranks")), // ok: see above
         Tokenizer::O200kBase | Tokenizer::Estimate => {
-            O200K.get_or_init(|| tiktoken_rs::o200k_base().expect("bundled o200k_base ranks"))
+            O200K.get_or_init(|| tiktoken_rs::o200k_base().expect("bundled ranks")) // ok: see above
         }
     }
 }

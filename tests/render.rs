@@ -44,12 +44,12 @@ fn snapshot_every_mode(manifest: &Path) {
 
 #[test]
 fn example_agents() {
-    insta::glob!("../examples/agents", "*/ctxc.{toml,yaml}", |path| snapshot_every_mode(path));
+    insta::glob!("../examples/agents", "*/ctxc.{toml,yaml}", snapshot_every_mode);
 }
 
 #[test]
 fn render_fixtures() {
-    insta::glob!("fixtures/render", "*/ctxc.{toml,yaml}", |path| snapshot_every_mode(path));
+    insta::glob!("fixtures/render", "*/ctxc.{toml,yaml}", snapshot_every_mode);
 }
 
 const ZEUS: &str = "examples/agents/zeus/ctxc.toml";

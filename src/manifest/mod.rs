@@ -65,8 +65,17 @@ impl Format {
     }
 }
 
+/// Why manifest text could not be parsed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParseError {
+    pub message: String,
+    pub span: Option<Range<usize>>,
+    /// A "did you mean" for unknown keys.
+    pub help: Option<String>,
+}
+
 /// Parses manifest text into raw types. Unknown keys get a "did you mean".
-pub fn parse(text: &str, format: Format) -> Result<RawManifest, (String, Option<Range<usize>>, Option<String>)> {
+pub fn parse(text: &str, format: Format) -> Result<RawManifest, ParseError> {
     let (message, span) = match format {
         Format::Toml => match span::with_toml_spans(|| toml::from_str::<RawManifest>(text)) {
             Ok(raw) => return Ok(raw),
@@ -78,7 +87,7 @@ pub fn parse(text: &str, format: Format) -> Result<RawManifest, (String, Option<
         },
     };
     let help = unknown_name_help(&message);
-    Err((message, span, help))
+    Err(ParseError { message, span, help })
 }
 
 /// For serde's "unknown field `x`, expected one of `a`, `b`" (and "unknown variant"), suggests
@@ -135,7 +144,7 @@ pub fn load_with(manifest_path: &Path, overrides: &[String]) -> Result<Loaded, L
     let format = Format::of(manifest_path);
     let mut user = match parse(&manifest.text, format) {
         Ok(raw) => raw,
-        Err((message, span, help)) => {
+        Err(ParseError { message, span, help }) => {
             let mut d = Diagnostic::error(message).in_file(&manifest.display).at(span).label("here");
             if let Some(help) = help {
                 d = d.help(help);
@@ -779,11 +788,11 @@ mod tests {
 
     #[test]
     fn unknown_keys_get_a_suggestion() {
-        let Err((message, span, help)) = parse("[agent]\nnme = \"x\"\n", Format::Toml) else { panic!("expected error") };
+        let Err(ParseError { message, span, help }) = parse("[agent]\nnme = \"x\"\n", Format::Toml) else { panic!("expected error") };
         assert!(message.starts_with("unknown field `nme`"), "{message}");
         assert_eq!(span, Some(8..11));
         assert_eq!(help.as_deref(), Some("did you mean `name`?"));
-        let Err((_, span, help)) = parse("agent:\n  name: x\nmodse: {}\n", Format::Yaml) else { panic!("expected error") };
+        let Err(ParseError { span, help, .. }) = parse("agent:\n  name: x\nmodse: {}\n", Format::Yaml) else { panic!("expected error") };
         assert_eq!(help.as_deref(), Some("did you mean `modes`?"));
         assert_eq!(span.map(|s| s.start), Some(17));
     }
