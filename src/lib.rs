@@ -40,7 +40,40 @@ pub struct Failure {
 pub fn render_mode(manifest_path: &Path, mode: &str, scenario: Option<&str>) -> Result<Rendered, Failure> {
     let loaded = manifest::load(manifest_path)
         .map_err(|f| Failure { diagnostics: f.diagnostics, sources: f.sources })?;
-    let fail = |diagnostics| Failure { diagnostics, sources: loaded.sources.clone() };
-    let resolved = resolve::resolve(&loaded.agent, mode, scenario).map_err(fail)?;
-    render::render(&resolved, &loaded.root).map_err(fail)
+    render_loaded(&loaded, mode, scenario).map_err(|diagnostics| Failure { diagnostics, sources: loaded.sources.clone() })
+}
+
+/// Resolves and renders one mode of a loaded agent.
+pub fn render_loaded(loaded: &manifest::Loaded, mode: &str, scenario: Option<&str>) -> Result<Rendered, Vec<Diagnostic>> {
+    let resolved = resolve::resolve(&loaded.agent, mode, scenario)?;
+    render::render(&resolved, &loaded.root)
+}
+
+/// Renders and measures every mode in every scenario of a loaded agent (or only the named
+/// mode / scenario). Returns what could be measured and the diagnostics of what could not.
+pub fn measure_all(
+    loaded: &manifest::Loaded,
+    only_mode: Option<&str>,
+    only_scenario: Option<&str>,
+    counter: &tokens::TokenCounter,
+) -> (Vec<measure::Measured>, Vec<Diagnostic>) {
+    let agent = &loaded.agent;
+    let mut diagnostics = Vec::new();
+    let modes: Vec<&str> = agent.modes.keys().map(String::as_str).collect();
+    let scenarios: Vec<&str> = agent.scenarios.keys().map(String::as_str).collect();
+    for (what, only, known) in [("mode", only_mode, modes), ("scenario", only_scenario, scenarios)] {
+        if let Some(name) = only.filter(|n| !known.contains(n)) {
+            diagnostics.push(resolve::unknown_name(&agent.name, what, name, known));
+        }
+    }
+    let mut measured = Vec::new();
+    for mode in agent.modes.keys().filter(|m| only_mode.is_none_or(|want| want == *m)) {
+        for scenario in agent.scenarios.keys().filter(|s| only_scenario.is_none_or(|want| want == *s)) {
+            match render_loaded(loaded, mode, Some(scenario)) {
+                Ok(rendered) => measured.push(measure::measure(agent, &rendered, counter)),
+                Err(d) => diagnostics.extend(d),
+            }
+        }
+    }
+    (measured, diagnostics)
 }

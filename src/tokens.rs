@@ -39,10 +39,10 @@ pub fn engine(tokenizer: Tokenizer) -> &'static dyn CountTokens {
     encoder(tokenizer)
 }
 
-/// Counts texts with a cache keyed by tokenizer and text.
+/// Counts texts with a cache per tokenizer, keyed by text.
 #[derive(Default)]
 pub struct TokenCounter {
-    cache: Mutex<HashMap<(Tokenizer, String), usize>>,
+    cache: Mutex<HashMap<Tokenizer, HashMap<String, usize>>>,
 }
 
 impl TokenCounter {
@@ -54,13 +54,13 @@ impl TokenCounter {
         if text.is_empty() {
             return 0;
         }
-        let key = (tokenizer, text.to_string());
-        if let Some(n) = self.cache.lock().ok().and_then(|c| c.get(&key).copied()) {
+        // Looked up by &str: the text is copied only when it is new.
+        if let Some(n) = self.cache.lock().ok().and_then(|c| c.get(&tokenizer).and_then(|m| m.get(text)).copied()) {
             return n;
         }
         let n = engine(tokenizer).count(text);
         if let Ok(mut cache) = self.cache.lock() {
-            cache.insert(key, n);
+            cache.entry(tokenizer).or_default().insert(text.to_string(), n);
         }
         n
     }

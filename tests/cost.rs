@@ -182,3 +182,14 @@ fn counts_match_python_tiktoken() {
         assert_eq!(ours, reference, "{agent} {mode} {scenario}");
     }
 }
+
+#[test]
+fn unknown_mode_or_scenario_is_an_input_error() {
+    let out = ctxc(&["cost", "examples/agents/zeus", "--mode", "plam"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("did you mean `plan`?"));
+    let out = ctxc(&["cost", "examples/agents/zeus", "--scenario", "conected"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("did you mean `connected`?"));
+}

@@ -8,8 +8,6 @@ use clap::Args;
 use super::report::Reporter;
 use super::{find_manifests, load_with, EXIT_FINDINGS, EXIT_INPUT, EXIT_OK};
 use crate::diagnostic::has_errors;
-use crate::measure::measure;
-use crate::resolve::resolve;
 use crate::tokens::TokenCounter;
 
 #[derive(Debug, Args)]
@@ -34,20 +32,12 @@ pub fn run(args: CheckArgs, reporter: &Reporter) -> u8 {
             code = EXIT_INPUT;
             continue;
         };
-        let agent = &loaded.agent;
-        let mut measured = Vec::new();
-        for mode in agent.modes.keys() {
-            for scenario in agent.scenarios.keys() {
-                match resolve(agent, mode, Some(scenario)).and_then(|r| crate::render::render(&r, &loaded.root)) {
-                    Ok(rendered) => measured.push(measure(agent, &rendered, &counter)),
-                    Err(diagnostics) => {
-                        reporter.diagnostics(&diagnostics, &loaded.sources);
-                        code = EXIT_INPUT;
-                    }
-                }
-            }
+        let (measured, problems) = crate::measure_all(&loaded, None, None, &counter);
+        if !problems.is_empty() {
+            reporter.diagnostics(&problems, &loaded.sources);
+            code = EXIT_INPUT;
         }
-        let findings = crate::budgets::check(agent, &measured);
+        let findings = crate::budgets::check(&loaded.agent, &measured);
         reporter.diagnostics(&findings, &loaded.sources);
         if has_errors(&findings) && code == EXIT_OK {
             code = EXIT_FINDINGS;

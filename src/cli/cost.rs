@@ -8,9 +8,8 @@ use clap::{Args, ValueEnum};
 use super::report::Reporter;
 use super::{find_manifests, load_with, EXIT_INPUT, EXIT_OK};
 use crate::diagnostic::Diagnostic;
-use crate::measure::{cost_tool_array, measure, tool_json, Count, Measured};
+use crate::measure::{cost_tool_array, tool_json, Count, Measured};
 use crate::models::profile;
-use crate::resolve::resolve;
 use crate::tokens::TokenCounter;
 
 #[derive(Debug, Args)]
@@ -56,25 +55,8 @@ pub fn run(args: CostArgs, reporter: &Reporter) -> u8 {
             Ok(l) => l,
             Err(code) => return code,
         };
-        let agent = &loaded.agent;
-        let modes: Vec<&String> = agent.modes.keys().filter(|m| args.mode.as_ref().is_none_or(|want| want == *m)).collect();
-        let scenarios: Vec<&String> =
-            agent.scenarios.keys().filter(|s| args.scenario.as_ref().is_none_or(|want| want == *s)).collect();
-        let mut problems = Vec::new();
-        if let Some(mode) = args.mode.as_ref().filter(|_| modes.is_empty()) {
-            problems.push(crate::resolve::unknown_name(&agent.name, "mode", mode, agent.modes.keys().map(String::as_str).collect()));
-        }
-        if let Some(s) = args.scenario.as_ref().filter(|_| scenarios.is_empty()) {
-            problems.push(crate::resolve::unknown_name(&agent.name, "scenario", s, agent.scenarios.keys().map(String::as_str).collect()));
-        }
-        for mode in &modes {
-            for scenario in &scenarios {
-                match resolve(agent, mode, Some(scenario)).and_then(|r| crate::render::render(&r, &loaded.root)) {
-                    Ok(rendered) => reports.push(measure(agent, &rendered, &counter)),
-                    Err(d) => problems.extend(d),
-                }
-            }
-        }
+        let (measured, problems) = crate::measure_all(&loaded, args.mode.as_deref(), args.scenario.as_deref(), &counter);
+        reports.extend(measured);
         if !problems.is_empty() {
             reporter.diagnostics(&problems, &loaded.sources);
             return EXIT_INPUT;

@@ -8,7 +8,6 @@ use super::report::Reporter;
 use super::{find_manifests, load, EXIT_INPUT, EXIT_OK};
 use crate::diagnostic::Diagnostic;
 use crate::render::Rendered;
-use crate::resolve::resolve;
 
 #[derive(Debug, Args)]
 pub struct RenderArgs {
@@ -68,9 +67,7 @@ pub fn run(args: RenderArgs, reporter: &Reporter) -> u8 {
             return EXIT_INPUT;
         }
     };
-    let rendered = resolve(agent, &mode, args.scenario.as_deref())
-        .and_then(|resolved| crate::render::render(&resolved, &loaded.root));
-    let rendered = match rendered {
+    let rendered = match crate::render_loaded(&loaded, &mode, args.scenario.as_deref()) {
         Ok(r) => r,
         Err(diagnostics) => {
             reporter.diagnostics(&diagnostics, &loaded.sources);
