@@ -16,6 +16,9 @@ pub enum Severity {
 /// One finding, pointing at a file (by its display path) and a byte range in it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Diagnostic {
+    /// The rule's stable code (see the rule registry); `None` for input that cannot be loaded.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub code: Option<String>,
     pub severity: Severity,
     pub message: String,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -31,6 +34,7 @@ pub struct Diagnostic {
 impl Diagnostic {
     pub fn error(message: impl Into<String>) -> Self {
         Diagnostic {
+            code: None,
             severity: Severity::Error,
             message: message.into(),
             file: None,
@@ -56,6 +60,11 @@ impl Diagnostic {
 
     pub fn label(mut self, label: impl Into<String>) -> Self {
         self.label = Some(label.into());
+        self
+    }
+
+    pub fn code(mut self, code: impl Into<String>) -> Self {
+        self.code = Some(code.into());
         self
     }
 
