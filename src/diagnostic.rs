@@ -3,8 +3,11 @@
 
 use std::collections::BTreeMap;
 use std::ops::Range;
+use std::sync::Arc;
 
 use serde::Serialize;
+
+use crate::memo::{content_hash, Memo};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -75,19 +78,21 @@ impl Diagnostic {
 }
 
 /// The text of every file a run has read, by display path, so reporters can show snippets and
-/// compute line and column numbers without reading anything again.
+/// compute line and column numbers without reading anything again. Texts are shared by content:
+/// the many agents of a project that read the same files hold one copy.
 #[derive(Debug, Default, Clone)]
 pub struct Sources {
-    files: BTreeMap<String, String>,
+    files: BTreeMap<String, Arc<str>>,
 }
 
 impl Sources {
-    pub fn insert(&mut self, path: impl Into<String>, text: impl Into<String>) {
-        self.files.insert(path.into(), text.into());
+    pub fn insert(&mut self, path: impl Into<String>, text: &str) {
+        static TEXTS: Memo<Arc<str>> = Memo::new();
+        self.files.insert(path.into(), TEXTS.get_or_insert_with(content_hash(text), || Arc::from(text)));
     }
 
     pub fn get(&self, path: &str) -> Option<&str> {
-        self.files.get(path).map(String::as_str)
+        self.files.get(path).map(|text| &**text)
     }
 
     pub fn extend(&mut self, other: Sources) {

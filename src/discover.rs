@@ -15,6 +15,7 @@ pub fn manifest_in(dir: &Path) -> Option<PathBuf> {
 
 /// Manifests under `path`, sorted. A file is taken as the manifest itself; a directory with a
 /// manifest is one agent; otherwise its subdirectories are searched (symlinks not followed).
+/// The folders inside an agent belong to it (prompts, skills, tools) and are not searched.
 pub fn find_manifests(path: &Path) -> Result<Vec<PathBuf>, Diagnostic> {
     if path.is_file() {
         return Ok(vec![path.to_path_buf()]);
@@ -25,24 +26,33 @@ pub fn find_manifests(path: &Path) -> Result<Vec<PathBuf>, Diagnostic> {
     if let Some(manifest) = manifest_in(path) {
         return Ok(vec![manifest]);
     }
-    let skip = |e: &walkdir::DirEntry| {
-        let name = e.file_name().to_string_lossy();
-        e.depth() > 0 && (name.starts_with('.') || name == "target" || name == "node_modules")
-    };
-    let mut found: Vec<PathBuf> = walkdir::WalkDir::new(path)
-        .max_depth(MAX_DEPTH)
-        .follow_links(false)
-        .sort_by_file_name()
-        .into_iter()
-        .filter_entry(|e| !skip(e))
-        .filter_map(Result::ok)
-        .filter(|e| e.file_type().is_dir())
-        .filter_map(|e| manifest_in(e.path()))
-        .collect();
+    let mut found = Vec::new();
+    search(path, 0, &mut found);
     found.sort();
     if found.is_empty() {
         return Err(Diagnostic::error(format!("no ctxc.toml or ctxc.yaml found in `{}`", path.display()))
             .help("pass an agent directory (one holding ctxc.toml or ctxc.yaml) or the manifest file"));
     }
     Ok(found)
+}
+
+/// Collects the manifests of `dir`'s subdirectories, down to [`MAX_DEPTH`], skipping hidden and
+/// build folders and not descending into agents.
+fn search(dir: &Path, depth: usize, found: &mut Vec<PathBuf>) {
+    if depth >= MAX_DEPTH {
+        return;
+    }
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    for entry in entries.filter_map(Result::ok) {
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        let is_dir = entry.file_type().is_ok_and(|t| t.is_dir());
+        if !is_dir || name.starts_with('.') || name == "target" || name == "node_modules" {
+            continue;
+        }
+        match manifest_in(&entry.path()) {
+            Some(manifest) => found.push(manifest),
+            None => search(&entry.path(), depth + 1, found),
+        }
+    }
 }

@@ -11,6 +11,7 @@ pub mod cli;
 pub mod diagnostic;
 pub mod discover;
 pub mod manifest;
+pub mod memo;
 pub mod measure;
 pub mod models;
 pub mod project;

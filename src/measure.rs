@@ -138,7 +138,7 @@ pub fn measure(agent: &Agent, rendered: &Rendered, counter: &TokenCounter) -> Me
             }
         })
         .collect();
-    let system_prompt = c.count(&rendered.prompt);
+    let system_prompt = c.wrap(counter.count_concat(profile.tokenizer, &prompt_parts(rendered)) as i64);
     let joins = c.wrap(system_prompt.tokens - sections.iter().map(|s| s.tokens.tokens).sum::<i64>());
     let tool_schemas = tool_costs(agent, rendered, &c);
     let window = window(agent, &profile, &sections, &system_prompt, &tool_schemas);
@@ -158,6 +158,19 @@ pub fn measure(agent: &Agent, rendered: &Rendered, counter: &TokenCounter) -> Me
     }
 }
 
+/// The prompt as the model receives it, in parts: each section, with the separator between.
+fn prompt_parts(rendered: &Rendered) -> Vec<&str> {
+    let mut parts = Vec::with_capacity(rendered.sections.len() * 2);
+    for (i, section) in rendered.sections.iter().enumerate() {
+        if i > 0 {
+            parts.push(rendered.separator.as_str());
+        }
+        parts.push(section.text.as_str());
+    }
+    debug_assert_eq!(parts.concat(), rendered.prompt);
+    parts
+}
+
 /// The memories section at its bound: heading, K item prefixes, the cut marker, and
 /// `max_chars` characters of memory text.
 fn memories_worst_case(agent: &Agent, c: &Counting) -> Count {
@@ -171,20 +184,20 @@ fn memories_worst_case(agent: &Agent, c: &Counting) -> Count {
     c.wrap(c.count(&frame).tokens + r.max_chars as i64)
 }
 
-/// The JSON a provider receives for one tool (OpenAI function format, compact).
-pub fn tool_json(name: &str, description: &str, parameters: &serde_json::Value) -> String {
-    serde_json::json!({
-        "type": "function",
-        "function": { "name": name, "description": description, "parameters": parameters },
-    })
-    .to_string()
-}
-
-/// Costs a list of tool JSON texts: each counted alone, and the array once as a whole.
-pub fn cost_tool_array(texts: &[String], counter: &TokenCounter, tokenizer: Tokenizer) -> (Vec<Count>, Count, Count) {
+/// Costs a list of tool JSON texts: each counted alone, and the array `[t1,t2,…]` as a whole.
+pub fn cost_tool_array(texts: &[&str], counter: &TokenCounter, tokenizer: Tokenizer) -> (Vec<Count>, Count, Count) {
     let c = Counting { counter, tokenizer };
     let each: Vec<Count> = texts.iter().map(|t| c.count(t)).collect();
-    let total = if texts.is_empty() { c.wrap(0) } else { c.count(&format!("[{}]", texts.join(","))) };
+    let total = if texts.is_empty() {
+        c.wrap(0)
+    } else {
+        let mut parts = vec!["["];
+        for (i, text) in texts.iter().enumerate() {
+            parts.extend([if i == 0 { "" } else { "," }, text]);
+        }
+        parts.push("]");
+        c.wrap(counter.count_concat(tokenizer, &parts) as i64)
+    };
     let overhead = c.wrap(total.tokens - each.iter().map(|n| n.tokens).sum::<i64>());
     (each, overhead, total)
 }
@@ -192,8 +205,7 @@ pub fn cost_tool_array(texts: &[String], counter: &TokenCounter, tokenizer: Toke
 fn tool_costs(agent: &Agent, rendered: &Rendered, c: &Counting) -> ToolCosts {
     let all_tools = agent.categories.iter().flat_map(|cat| cat.tools.iter());
     let callable: Vec<_> = all_tools.zip(&rendered.tools).filter(|(_, d)| d.enabled).collect();
-    let texts: Vec<String> =
-        callable.iter().map(|(t, _)| tool_json(&t.tool.name, &t.tool.description, &t.tool.parameters)).collect();
+    let texts: Vec<&str> = callable.iter().map(|(t, _)| t.tool.function_json()).collect();
     let (each, overhead, total) = cost_tool_array(&texts, c.counter, c.tokenizer);
     let tools: Vec<ToolCost> = callable
         .iter()

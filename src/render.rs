@@ -36,7 +36,10 @@ pub struct Rendered {
     pub sections: Vec<Section>,
     pub steps: Vec<StepDecision>,
     pub tools: Vec<ToolDecision>,
-    /// The sections joined with the pipeline separator: exactly what the model receives.
+    /// The text between two sections.
+    #[serde(skip)]
+    pub separator: String,
+    /// The sections joined with the separator: exactly what the model receives.
     pub prompt: String,
 }
 
@@ -91,6 +94,7 @@ pub fn render(resolved: &Resolved, root: &ProjectRoot) -> Result<Rendered, Diagn
         sections,
         steps: decisions,
         tools: tools.clone(),
+        separator: agent.separator.clone(),
         prompt,
     })
 }
@@ -200,7 +204,7 @@ pub fn tools_description(agent: &Agent, mode: &Mode, decisions: &[ToolDecision])
     let all_tools = agent.categories.iter().flat_map(|c| &c.tools);
     for (tool, decision) in all_tools.zip(decisions) {
         if decision.enabled {
-            let schema = serde_json::to_string(&tool.tool.parameters).unwrap_or_default();
+            let schema = tool.tool.parameters_json();
             blocks.push(format!("### {}\n{}\nParameters: {schema}", tool.tool.name, tool.tool.description.trim_end()));
         } else if decision.placeholder {
             blocks.push(format!("### {}\nUnavailable in {} mode.", tool.tool.name, mode.name));

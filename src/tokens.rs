@@ -2,11 +2,12 @@
 //! when a model needs them, once per process; counts are cached by text, since most sections
 //! repeat across modes, scenarios and agents.
 
-use std::collections::HashMap;
-use std::sync::{Mutex, OnceLock};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::OnceLock;
 
 use tiktoken_rs::CoreBPE;
 
+use crate::memo::{content_hash, Memo};
 use crate::models::Tokenizer;
 
 /// Counts the tokens of a text.
@@ -34,15 +35,27 @@ fn encoder(tokenizer: Tokenizer) -> &'static CoreBPE {
     }
 }
 
+/// Starts building the encoder a tokenizer needs on a thread of its own, so that loading and
+/// rendering go on meanwhile; the first count waits for it. Does nothing once started.
+pub fn warm_up(tokenizer: Tokenizer) {
+    static STARTED: [AtomicBool; 2] = [AtomicBool::new(false), AtomicBool::new(false)];
+    let started = &STARTED[usize::from(tokenizer == Tokenizer::Cl100kBase)];
+    if !started.swap(true, Ordering::Relaxed) {
+        std::thread::spawn(move || encoder(tokenizer));
+    }
+}
+
 /// The counting engine for a tokenizer (estimates use the o200k_base proxy).
 pub fn engine(tokenizer: Tokenizer) -> &'static dyn CountTokens {
     encoder(tokenizer)
 }
 
-/// Counts texts with a cache per tokenizer, keyed by text.
+/// Counts texts with a cache per encoder, keyed by a hash of the text (see [`crate::memo`]).
+/// Shared by all threads: a lookup holds the lock briefly and encoding runs outside it.
 #[derive(Default)]
 pub struct TokenCounter {
-    cache: Mutex<HashMap<Tokenizer, HashMap<String, usize>>>,
+    o200k: Memo<usize>,
+    cl100k: Memo<usize>,
 }
 
 impl TokenCounter {
@@ -54,16 +67,54 @@ impl TokenCounter {
         if text.is_empty() {
             return 0;
         }
-        // Looked up by &str: the text is copied only when it is new.
-        if let Some(n) = self.cache.lock().ok().and_then(|c| c.get(&tokenizer).and_then(|m| m.get(text)).copied()) {
-            return n;
-        }
-        let n = engine(tokenizer).count(text);
-        if let Ok(mut cache) = self.cache.lock() {
-            cache.entry(tokenizer).or_default().insert(text.to_string(), n);
-        }
-        n
+        let memo = match tokenizer {
+            Tokenizer::Cl100kBase => &self.cl100k,
+            Tokenizer::O200kBase | Tokenizer::Estimate => &self.o200k,
+        };
+        memo.get_or_insert_with(content_hash(text), || engine(tokenizer).count(text))
     }
+
+    /// The exact count of the concatenation of `parts`, without encoding it again: each part's
+    /// cached count, corrected by counting only the short stretches of text around the joins
+    /// (from the last cut in one part to the first cut in the next; see [`is_cut`]).
+    pub fn count_concat(&self, tokenizer: Tokenizer, parts: &[&str]) -> usize {
+        let count = |text: &str| self.count(tokenizer, text) as i64;
+        let mut total = 0;
+        let mut join = String::new();
+        for part in parts {
+            match first_cut(part).zip(last_cut(part)) {
+                Some((head, tail)) => {
+                    join.push_str(&part[..head]);
+                    total += count(&join);
+                    join.clear();
+                    // The part between its first and last cut counts the same in any context.
+                    total += count(part) - count(&part[..head]) - count(&part[tail..]);
+                    join.push_str(&part[tail..]);
+                }
+                None => join.push_str(part),
+            }
+        }
+        (total + count(&join)).max(0) as usize
+    }
+}
+
+/// Whether a text can be cut between bytes `prev` and `next` without changing its token count:
+/// the count of the whole equals the counts of the two sides. True between an ASCII letter and
+/// an ASCII character that is not a letter or an apostrophe, for o200k_base and cl100k_base:
+/// no pre-token of either pattern holds a letter followed by such a character (letter runs end
+/// there; only contractions such as `'s` continue past a letter with a non-letter), the patterns
+/// look ahead at most one character past a letter run and never behind, so the pre-tokens on
+/// each side are the same alone as together. BPE merges never cross pre-tokens.
+fn is_cut(prev: u8, next: u8) -> bool {
+    prev.is_ascii_alphabetic() && next.is_ascii() && !next.is_ascii_alphabetic() && next != b'\''
+}
+
+fn first_cut(text: &str) -> Option<usize> {
+    text.as_bytes().windows(2).position(|w| is_cut(w[0], w[1])).map(|i| i + 1)
+}
+
+fn last_cut(text: &str) -> Option<usize> {
+    text.as_bytes().windows(2).rposition(|w| is_cut(w[0], w[1])).map(|i| i + 1)
 }
 
 #[cfg(test)]
@@ -88,6 +139,43 @@ mod tests {
         for (text, o200k, cl100k) in cases {
             assert_eq!(counter.count(Tokenizer::O200kBase, text), *o200k, "o200k {text:?}");
             assert_eq!(counter.count(Tokenizer::Cl100kBase, text), *cl100k, "cl100k {text:?}");
+        }
+    }
+
+    /// Texts built to stress the joins: runs of spaces and line breaks across them, contractions,
+    /// digits, punctuation runs, case changes, marks and non-Latin letters next to cuts.
+    fn tricky_parts(seed: u64, n: usize) -> Vec<String> {
+        const ATOMS: &[&str] = &[
+            "word", "Word", "WORD", "wOrD", " ", "  ", "\n", "\n\n", "\r\n", "\t", "'s", "'S", "'ll", "'", "\"", "{", "}",
+            ",", ".", "...", "/", "//", "-", "—", "123", "4567", "é", "e\u{301}", "日本", "Ω", "x", "_", "#", "## ", "- ",
+            "it's", "don't", "\"type\":\"function\"", "[", "]", "🙂", " \n ", "a1", "1a",
+        ];
+        let mut state = seed;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        (0..n)
+            .map(|_| {
+                let len = (next() % 12) as usize;
+                (0..len).map(|_| ATOMS[(next() % ATOMS.len() as u64) as usize]).collect()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn counting_a_concatenation_by_its_parts_is_exact() {
+        let counter = TokenCounter::new();
+        for seed in 1..400u64 {
+            let parts = tricky_parts(seed, 1 + (seed % 7) as usize);
+            let parts: Vec<&str> = parts.iter().map(String::as_str).collect();
+            let whole = parts.concat();
+            for tokenizer in [Tokenizer::O200kBase, Tokenizer::Cl100kBase] {
+                let direct = engine(tokenizer).count(&whole);
+                assert_eq!(counter.count_concat(tokenizer, &parts), direct, "{tokenizer:?} {parts:?}");
+            }
         }
     }
 }

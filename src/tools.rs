@@ -1,8 +1,12 @@
 //! Tool definitions and the file formats they come in: OpenAI function arrays, MCP `tools/list`
 //! results (bare, or inside a JSON-RPC response), and plain ctxc tool lists.
 
+use std::sync::{Arc, OnceLock};
+
 use serde::Serialize;
 use serde_json::Value;
+
+use crate::memo::{content_hash, Memo};
 
 /// One tool as the model sees it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -13,6 +17,54 @@ pub struct Tool {
     pub parameters: Value,
     /// Whether the tool only reads; `None` when its source does not say.
     pub read_only: Option<bool>,
+    /// The tool's JSON texts, made on first use: a tool shared by many agents and modes is
+    /// serialized once.
+    #[serde(skip)]
+    texts: OnceLock<ToolTexts>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+struct ToolTexts {
+    parameters: String,
+    function: String,
+}
+
+impl Tool {
+    pub fn new(name: String, description: String, parameters: Value, read_only: Option<bool>) -> Self {
+        Tool { name, description, parameters, read_only, texts: OnceLock::new() }
+    }
+
+    fn texts(&self) -> &ToolTexts {
+        self.texts.get_or_init(|| ToolTexts {
+            parameters: self.parameters.to_string(),
+            function: serde_json::json!({
+                "type": "function",
+                "function": { "name": self.name, "description": self.description, "parameters": self.parameters },
+            })
+            .to_string(),
+        })
+    }
+
+    /// The parameter schema as compact JSON.
+    pub fn parameters_json(&self) -> &str {
+        &self.texts().parameters
+    }
+
+    /// The JSON a provider receives for this tool: OpenAI function format, compact, keys sorted.
+    pub fn function_json(&self) -> &str {
+        &self.texts().function
+    }
+}
+
+/// The tools of a file, shared between the agents that use the same file content.
+pub type SharedTools = Arc<Vec<Arc<Tool>>>;
+
+/// [`parse_tool_file`], done once per distinct file content for the whole process.
+pub fn parse_tool_file_shared(text: &str) -> Result<SharedTools, (String, Option<usize>)> {
+    static PARSED: Memo<Result<SharedTools, (String, Option<usize>)>> = Memo::new();
+    PARSED.get_or_insert_with(content_hash(text), || {
+        parse_tool_file(text).map(|(_, tools)| Arc::new(tools.into_iter().map(Arc::new).collect()))
+    })
 }
 
 /// The format a tool file was recognised as.
@@ -79,31 +131,31 @@ fn str_field(item: &Value, key: &str, index: usize) -> Result<String, String> {
 
 fn openai_tool(index: usize, item: &Value) -> Result<Tool, String> {
     let function = item.get("function").ok_or_else(|| format!("tool #{}: missing `function`", index + 1))?;
-    Ok(Tool {
-        name: str_field(function, "name", index)?,
-        description: str_field(function, "description", index)?,
-        parameters: function.get("parameters").cloned().unwrap_or_else(empty_parameters),
-        read_only: None,
-    })
+    Ok(Tool::new(
+        str_field(function, "name", index)?,
+        str_field(function, "description", index)?,
+        function.get("parameters").cloned().unwrap_or_else(empty_parameters),
+        None,
+    ))
 }
 
 fn mcp_tool(index: usize, item: &Value) -> Result<Tool, String> {
     let read_only = item.pointer("/annotations/readOnlyHint").and_then(Value::as_bool);
-    Ok(Tool {
-        name: str_field(item, "name", index)?,
-        description: str_field(item, "description", index)?,
-        parameters: item.get("inputSchema").cloned().unwrap_or_else(empty_parameters),
+    Ok(Tool::new(
+        str_field(item, "name", index)?,
+        str_field(item, "description", index)?,
+        item.get("inputSchema").cloned().unwrap_or_else(empty_parameters),
         read_only,
-    })
+    ))
 }
 
 fn ctxc_tool(index: usize, item: &Value) -> Result<Tool, String> {
-    Ok(Tool {
-        name: str_field(item, "name", index)?,
-        description: str_field(item, "description", index)?,
-        parameters: item.get("parameters").cloned().unwrap_or_else(empty_parameters),
-        read_only: item.get("read_only").and_then(Value::as_bool),
-    })
+    Ok(Tool::new(
+        str_field(item, "name", index)?,
+        str_field(item, "description", index)?,
+        item.get("parameters").cloned().unwrap_or_else(empty_parameters),
+        item.get("read_only").and_then(Value::as_bool),
+    ))
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::report::Reporter;
-use super::{find_manifests, load_with, EXIT_FINDINGS, EXIT_INPUT, EXIT_OK};
+use super::{find_manifests, on_each_agent, AgentRun, EXIT_FINDINGS, EXIT_OK};
 use crate::diagnostic::has_errors;
 use crate::tokens::TokenCounter;
 
@@ -26,21 +26,19 @@ pub fn run(args: CheckArgs, reporter: &Reporter) -> u8 {
         Err(code) => return code,
     };
     let counter = TokenCounter::new();
+    let runs = on_each_agent(&manifests, |manifest| {
+        let mut run = AgentRun::new(manifest, &args.set, None, None, &counter);
+        let findings = run.loaded.as_ref().map(|l| crate::budgets::check(&l.agent, &run.measured)).unwrap_or_default();
+        // Only findings are reported: the measurements need not wait for the other agents.
+        run.measured = Vec::new();
+        (run, findings)
+    });
     let mut code = EXIT_OK;
-    for manifest in manifests {
-        let Ok(loaded) = load_with(&manifest, &args.set, reporter) else {
-            code = EXIT_INPUT;
-            continue;
-        };
-        let (measured, problems) = crate::measure_all(&loaded, None, None, &counter);
-        if !problems.is_empty() {
-            reporter.diagnostics(&problems, &loaded.sources);
-            code = EXIT_INPUT;
-        }
-        let findings = crate::budgets::check(&loaded.agent, &measured);
-        reporter.diagnostics(&findings, &loaded.sources);
-        if has_errors(&findings) && code == EXIT_OK {
-            code = EXIT_FINDINGS;
+    for (run, findings) in runs {
+        code = code.max(run.report_problems(reporter));
+        reporter.diagnostics(&findings, &run.sources);
+        if has_errors(&findings) {
+            code = code.max(EXIT_FINDINGS);
         }
     }
     code

@@ -1,14 +1,15 @@
 //! `ctxc cost`: token accounting per mode (steps, tool schemas, window), or per tool for a bare
 //! MCP `tools/list` result / OpenAI tools array.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
 
 use super::report::Reporter;
-use super::{find_manifests, load_with, EXIT_INPUT, EXIT_OK};
+use super::{find_manifests, on_each_agent, AgentRun, EXIT_INPUT, EXIT_OK};
 use crate::diagnostic::Diagnostic;
-use crate::measure::{cost_tool_array, tool_json, Count, Measured};
+use crate::measure::{cost_tool_array, Count, Measured};
 use crate::models::profile;
 use crate::tokens::TokenCounter;
 
@@ -49,23 +50,33 @@ pub fn run(args: CostArgs, reporter: &Reporter) -> u8 {
         Err(code) => return code,
     };
     let counter = TokenCounter::new();
+    let runs = on_each_agent(&manifests, |manifest| {
+        AgentRun::new(manifest, &args.set, args.mode.as_deref(), args.scenario.as_deref(), &counter)
+    });
     let mut reports: Vec<Measured> = Vec::new();
-    for manifest in manifests {
-        let loaded = match load_with(&manifest, &args.set, reporter) {
-            Ok(l) => l,
-            Err(code) => return code,
-        };
-        let (measured, problems) = crate::measure_all(&loaded, args.mode.as_deref(), args.scenario.as_deref(), &counter);
-        reports.extend(measured);
-        if !problems.is_empty() {
-            reporter.diagnostics(&problems, &loaded.sources);
-            return EXIT_INPUT;
+    for run in runs {
+        let code = run.report_problems(reporter);
+        if code != EXIT_OK {
+            return code;
         }
+        reports.extend(run.measured);
     }
     match args.format {
         CostFormat::Json => {
-            let value = serde_json::json!({ "overrides": args.set, "reports": reports });
-            println!("{}", serde_json::to_string_pretty(&value).unwrap_or_default());
+            // Written as it is serialized: the reports of a large project are never held as text.
+            #[derive(serde::Serialize)]
+            struct CostJson<'a> {
+                overrides: &'a [String],
+                reports: &'a [Measured],
+            }
+            let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+            let written = serde_json::to_writer_pretty(&mut out, &CostJson { overrides: &args.set, reports: &reports })
+                .map_err(std::io::Error::from)
+                .and_then(|()| writeln!(out))
+                .and_then(|()| out.flush());
+            if written.is_err() {
+                return EXIT_INPUT;
+            }
         }
         CostFormat::Text => print!("{}", reports.iter().map(|m| text_report(m, false)).collect::<Vec<_>>().join("\n")),
         CostFormat::Markdown => print!("{}", reports.iter().map(|m| text_report(m, true)).collect::<Vec<_>>().join("\n")),
@@ -112,14 +123,14 @@ fn cost_tools(args: &CostArgs, files: &[PathBuf], reporter: &Reporter) -> u8 {
             Ok((_, parsed)) => tools.extend(parsed),
             Err((message, offset)) => problems.push(Diagnostic::error(message).in_file(&display).at(offset.map(|o| o..o))),
         }
-        sources.insert(display, text);
+        sources.insert(display, &text);
     }
     if !problems.is_empty() {
         reporter.diagnostics(&problems, &sources);
         return EXIT_INPUT;
     }
     let counter = TokenCounter::new();
-    let texts: Vec<String> = tools.iter().map(|t| tool_json(&t.name, &t.description, &t.parameters)).collect();
+    let texts: Vec<&str> = tools.iter().map(|t| t.function_json()).collect();
     let (each, overhead, total) = cost_tool_array(&texts, &counter, model.tokenizer);
     let mut rows: Vec<(&str, Count)> = tools.iter().map(|t| t.name.as_str()).zip(each).collect();
     rows.sort_by(|a, b| b.1.tokens.cmp(&a.1.tokens).then(a.0.cmp(b.0)));

@@ -10,10 +10,12 @@ mod schema;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use clap::{Parser, Subcommand, ValueEnum};
 
 use crate::manifest::{self, Loaded};
+use crate::tokens::TokenCounter;
 use report::Reporter;
 
 /// Exit code: everything is fine.
@@ -82,6 +84,30 @@ fn find_manifests(path: &Path, reporter: &Reporter) -> Result<Vec<PathBuf>, u8> 
     })
 }
 
+/// Runs `job` on every manifest, on all cores, and returns the results in manifest order. Each
+/// thread takes the next manifest when it is free, so one large agent does not hold up the rest.
+fn on_each_agent<T: Send>(manifests: &[PathBuf], job: impl Fn(&Path) -> T + Sync) -> Vec<T> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(manifests.len());
+    if threads <= 1 {
+        return manifests.iter().map(|m| job(m)).collect();
+    }
+    let next = AtomicUsize::new(0);
+    let mut results: Vec<(usize, T)> = std::thread::scope(|scope| {
+        let worker = || {
+            let mut done = Vec::new();
+            loop {
+                let index = next.fetch_add(1, Ordering::Relaxed);
+                let Some(manifest) = manifests.get(index) else { return done };
+                done.push((index, job(manifest)));
+            }
+        };
+        let workers: Vec<_> = (0..threads).map(|_| scope.spawn(worker)).collect();
+        workers.into_iter().flat_map(|w| w.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))).collect()
+    });
+    results.sort_by_key(|(index, _)| *index);
+    results.into_iter().map(|(_, result)| result).collect()
+}
+
 /// Loads one agent, reporting warnings; on failure reports and returns the exit code.
 fn load(manifest_path: &Path, reporter: &Reporter) -> Result<Loaded, u8> {
     load_with(manifest_path, &[], reporter)
@@ -97,6 +123,50 @@ fn load_with(manifest_path: &Path, overrides: &[String], reporter: &Reporter) ->
         Err(failure) => {
             reporter.diagnostics(&failure.diagnostics, &failure.sources);
             Err(EXIT_INPUT)
+        }
+    }
+}
+
+/// One agent rendered and measured in every mode and scenario (or the ones asked for), with
+/// everything to report about it. Built on a worker thread; reported in manifest order.
+struct AgentRun {
+    loaded: Option<Loaded>,
+    measured: Vec<crate::measure::Measured>,
+    /// Loading warnings, or why it failed.
+    load_diagnostics: Vec<crate::Diagnostic>,
+    /// Modes or scenarios that could not be rendered.
+    problems: Vec<crate::Diagnostic>,
+    sources: crate::Sources,
+}
+
+impl AgentRun {
+    fn new(manifest: &Path, overrides: &[String], mode: Option<&str>, scenario: Option<&str>, counter: &TokenCounter) -> Self {
+        match manifest::load_with(manifest, overrides) {
+            Ok(mut loaded) => {
+                crate::tokens::warm_up(loaded.agent.profile.tokenizer);
+                let (measured, problems) = crate::measure_all(&loaded, mode, scenario, counter);
+                let load_diagnostics = std::mem::take(&mut loaded.warnings);
+                let sources = loaded.sources.clone();
+                AgentRun { loaded: Some(loaded), measured, load_diagnostics, problems, sources }
+            }
+            Err(failure) => AgentRun {
+                loaded: None,
+                measured: Vec::new(),
+                load_diagnostics: failure.diagnostics,
+                problems: Vec::new(),
+                sources: failure.sources,
+            },
+        }
+    }
+
+    /// Reports loading and rendering problems; the exit code they imply.
+    fn report_problems(&self, reporter: &Reporter) -> u8 {
+        reporter.diagnostics(&self.load_diagnostics, &self.sources);
+        reporter.diagnostics(&self.problems, &self.sources);
+        if self.loaded.is_none() || !self.problems.is_empty() {
+            EXIT_INPUT
+        } else {
+            EXIT_OK
         }
     }
 }

@@ -10,6 +10,7 @@ pub mod span;
 use std::collections::BTreeSet;
 use std::ops::Range;
 use std::path::Path;
+use std::sync::Arc;
 
 use indexmap::IndexMap;
 
@@ -17,8 +18,9 @@ use crate::diagnostic::{did_you_mean, has_errors, Diagnostic, Diagnostics, Sourc
 use crate::models::ModelProfile;
 use crate::project::{ProjectRoot, ReadError};
 use crate::scenario::{Retrieval, Timestamp};
-use crate::skills::{parse_skill, Skill};
-use crate::tools::parse_tool_file;
+use crate::memo::{content_hash, Memo};
+use crate::skills::{parse_skill, Skill, SkillError};
+use crate::tools::parse_tool_file_shared;
 use model::*;
 use preset::Overlay;
 use raw::*;
@@ -594,10 +596,10 @@ impl Validator {
                 };
                 let reference = Spanned::new(path.clone());
                 let Some(text) = self.read(&reference, Some(false)) else { continue };
-                match parse_tool_file(&text.text) {
-                    Ok((_, parsed)) => tools.extend(parsed.into_iter().map(|tool| CategoryTool {
+                match parse_tool_file_shared(&text.text) {
+                    Ok(parsed) => tools.extend(parsed.iter().map(|tool| CategoryTool {
                         writes: !(tool.read_only.unwrap_or(false) || category.read_only.contains(&tool.name)),
-                        tool,
+                        tool: tool.clone(),
                         source: text.path.clone(),
                         server: server.clone(),
                         app: app.clone(),
@@ -609,12 +611,12 @@ impl Validator {
                 }
             }
             for inline in &category.tool {
-                let tool = crate::tools::Tool {
-                    name: inline.name.value.clone(),
-                    description: inline.description.clone(),
-                    parameters: inline.parameters.clone().unwrap_or_else(crate::tools::empty_parameters),
-                    read_only: inline.read_only,
-                };
+                let tool = Arc::new(crate::tools::Tool::new(
+                    inline.name.value.clone(),
+                    inline.description.clone(),
+                    inline.parameters.clone().unwrap_or_else(crate::tools::empty_parameters),
+                    inline.read_only,
+                ));
                 tools.push(CategoryTool {
                     writes: !(tool.read_only.unwrap_or(false) || category.read_only.contains(&tool.name)),
                     tool,
@@ -650,7 +652,10 @@ impl Validator {
             };
             for path in found {
                 let Some(file) = self.read(&Spanned::new(path.clone()), Some(false)) else { continue };
-                match parse_skill(&file.path, &file.text) {
+                // Skills are often shared by many agents of a project: parse each one once.
+                static PARSED: Memo<Result<Skill, SkillError>> = Memo::new();
+                let key = content_hash(&file.path).rotate_left(64) ^ content_hash(&file.text);
+                match PARSED.get_or_insert_with(key, || parse_skill(&file.path, &file.text)) {
                     Ok(skill) => match skills.iter_mut().find(|s| s.name == skill.name) {
                         Some(existing) => *existing = skill,
                         None => skills.push(skill),

@@ -3,6 +3,7 @@
 
 use std::collections::BTreeMap;
 use std::ops::Range;
+use std::sync::Arc;
 
 use indexmap::IndexMap;
 use serde::Serialize;
@@ -103,7 +104,7 @@ pub enum Access {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct CategoryTool {
     #[serde(flatten)]
-    pub tool: Tool,
+    pub tool: Arc<Tool>,
     /// File the tool was read from (or the manifest for inline tools).
     pub source: String,
     /// MCP server the tool belongs to.

@@ -1,0 +1,86 @@
+//! Work keyed by content. The agents of one project share most of their files (the same tool
+//! files, skills and modules), and most sections repeat across modes and agents, so parsing and
+//! counting are done once per distinct content and shared, across threads, for the process.
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::Mutex;
+
+/// A 128-bit hash of a text. Collisions are not a practical concern at this width (the odds for
+/// a billion distinct texts are about 1 in 10^20), so the text itself is never stored or compared.
+pub fn content_hash(text: &str) -> u128 {
+    xxhash_rust::xxh3::xxh3_128(text.as_bytes())
+}
+
+/// Hashes by the key's low bits: keys are already uniformly distributed content hashes.
+#[derive(Default)]
+pub struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.0 = self.0.rotate_left(5) ^ u64::from_le_bytes(word);
+        }
+    }
+
+    fn write_u128(&mut self, n: u128) {
+        self.0 ^= n as u64;
+    }
+}
+
+pub type KeyMap<K, V> = HashMap<K, V, BuildHasherDefault<KeyHasher>>;
+
+/// A process-wide memo from content hash to a shared result.
+pub struct Memo<T> {
+    map: Mutex<Option<KeyMap<u128, T>>>,
+}
+
+impl<T: Clone> Default for Memo<T> {
+    fn default() -> Self {
+        Memo::new()
+    }
+}
+
+impl<T: Clone> Memo<T> {
+    pub const fn new() -> Self {
+        Memo { map: Mutex::new(None) }
+    }
+
+    /// The memoized result for `key`, computing it with `make` on a miss. The lock is not held
+    /// while `make` runs, so two threads may both compute a new key; the first result is kept.
+    pub fn get_or_insert_with(&self, key: u128, make: impl FnOnce() -> T) -> T {
+        if let Some(hit) = self.map.lock().ok().and_then(|m| m.as_ref().and_then(|m| m.get(&key).cloned())) {
+            return hit;
+        }
+        let value = make();
+        match self.map.lock() {
+            Ok(mut map) => map.get_or_insert_with(KeyMap::default).entry(key).or_insert(value).clone(),
+            Err(_) => value,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn computes_once_per_content() {
+        let memo: Memo<usize> = Memo::new();
+        let mut calls = 0;
+        for text in ["a", "b", "a", "a"] {
+            memo.get_or_insert_with(content_hash(text), || {
+                calls += 1;
+                text.len()
+            });
+        }
+        assert_eq!(calls, 2);
+        assert_ne!(content_hash("a"), content_hash("a "));
+    }
+}
