@@ -1,15 +1,21 @@
-"""ctxc benchmark: generate a large synthetic project deterministically, then time ctxc on it.
+"""ctxc benchmark: ctxc against a Python pipeline (Jinja2 + tiktoken) and against the tokenizer floor.
 
-    python3 bench/bench.py                 # default scale: 100 agents x 3 modes x 300 tools x 50 skills
-    python3 bench/bench.py --agents 20     # smaller
-    python3 bench/bench.py --runs 7
+    python3 bench/bench.py                 # 50 and 100 agents x 3 modes x 300 tools x 50 skills
+    python3 bench/bench.py --agents 20     # 10 and 20 agents
+    python3 bench/bench.py --runs 7 --keep /tmp/ctxc-bench
 
-Builds the release binary first. Prints wall time (median of --runs), peak memory and the
-throughput over unique section text. Figures are for comparison within one run: the machine is
-shared and noisy, so compare ratios, not absolute numbers across runs.
+For each of two scales (half of --agents, then --agents) it generates a project deterministically
+(modules of 1-8 KB, a third of them Jinja templates; tool schemas of 1-4 KB; agents share most
+files, as in a monorepo), checks that the Python reference (bench/reference.py) reports exactly
+ctxc's counts for o200k_base and cl100k_base, then times `ctxc check`, `ctxc cost --format json`,
+the reference and the floor (benches/floor.rs: build the encoder, count each distinct text once,
+on all cores). Prints median wall time, peak memory and the ratios. Installs Jinja2 and tiktoken
+with pip when missing; tiktoken's rank files come from the tiktoken-rs crate (no network).
+Figures are for comparison within one run: the machine is shared and noisy.
 """
 
 import argparse
+import importlib.util
 import json
 import os
 import random
@@ -26,6 +32,17 @@ WORDS = ("account agent answer audit batch cache check cohort column connector c
          "limit metric migration model module note owner pipeline plan policy prompt query quota record "
          "region release report request retention review revenue rollout schema scope segment session "
          "signal source summary table team ticket token tool trend usage user value version warehouse window").split()
+
+
+TEMPLATE_TAIL = """
+You are {{ agent.name }}, working in {{ mode }} mode with {{ tools | length }} tools.
+{% if mode == "plan" %}Investigate first and propose a plan; change nothing.
+{% else %}Act when the request is clear; ask when it is not.
+{% endif %}"""
+
+
+def source_name(module: str) -> str:
+    return f"{module}.md.j2" if int(module.split("_")[1]) % 3 == 0 else f"{module}.md"
 
 
 def sentence(rng: random.Random, n: int) -> str:
@@ -65,6 +82,9 @@ def generate(out: str, agents: int, tools: int, skills: int, seed: int = 7) -> d
     as in a real monorepo where agents share most of their prompt material."""
     rng = random.Random(seed)
     modules = {f"module_{k}": paragraph_text(rng, rng.randint(1024, 8192)) for k in range(24)}
+    # A third of the modules are Jinja templates, so their text differs per agent and mode.
+    for k in range(0, 24, 3):
+        modules[f"module_{k}"] += TEMPLATE_TAIL
     tool_pool = [tool(rng, i, rng.randint(1024, 4096)) for i in range(tools)]
     skill_pool = []
     for k in range(skills):
@@ -76,7 +96,7 @@ def generate(out: str, agents: int, tools: int, skills: int, seed: int = 7) -> d
         os.makedirs(os.path.join(agent_dir, "prompts"), exist_ok=True)
         own = [f"module_{(a + k) % len(modules)}" for k in range(6)]
         for m in own:
-            path = os.path.join(agent_dir, "prompts", f"{m}.md")
+            path = os.path.join(agent_dir, "prompts", source_name(m))
             with open(path, "w") as f:
                 f.write(modules[m])
             total_bytes += len(modules[m])
@@ -112,15 +132,15 @@ steps = [
 ]
 
 [modules]
-{chr(10).join(f'{m} = {{ source = "prompts/{m}.md" }}' for m in own)}
+{chr(10).join(f'{m} = {{ source = "prompts/{source_name(m)}" }}' for m in own)}
 
 [modes.agent]
-prompt = "prompts/{own[0]}.md"
+prompt = "prompts/{source_name(own[0])}"
 [modes.ask]
-prompt = "prompts/{own[1]}.md"
+prompt = "prompts/{source_name(own[1])}"
 tools = {{ cat0 = "read-only", cat1 = "read-only", cat2 = "disabled" }}
 [modes.plan]
-prompt = "prompts/{own[2]}.md"
+prompt = "prompts/{source_name(own[2])}"
 tools = {{ cat0 = "read-only", cat1 = "read-only", cat2 = "read-only", cat3 = "disabled" }}
 
 {chr(10).join(categories)}
@@ -132,12 +152,12 @@ dirs = ["skills"]
     return {"agents": agents, "tools": tools, "skills": skills, "bytes": total_bytes}
 
 
-def run_timed(cmd: list, runs: int) -> tuple:
+def run_timed(cmd: list, runs: int, env: dict | None = None) -> tuple:
     """Median wall seconds over `runs`, and the largest peak RSS (MiB) of this command's runs."""
     times, peaks = [], []
     for _ in range(runs):
         start = time.perf_counter()
-        child = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        child = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
         _, status, usage = os.wait4(child.pid, 0)
         times.append(time.perf_counter() - start)
         peaks.append(usage.ru_maxrss / 1024)
@@ -147,44 +167,115 @@ def run_timed(cmd: list, runs: int) -> tuple:
     return statistics.median(times), max(peaks)
 
 
+def ensure_python_packages() -> None:
+    """The reference needs Jinja2 and tiktoken; install them for this user when missing."""
+    missing = [p for p in ("jinja2", "tiktoken") if importlib.util.find_spec(p) is None]
+    if missing:
+        subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", *missing], check=True)
+
+
+def build() -> tuple:
+    """Builds ctxc and the floor in release mode; returns their paths."""
+    subprocess.run(["cargo", "build", "--release", "--quiet"], cwd=ROOT, check=True)
+    out = subprocess.run(["cargo", "bench", "--bench", "floor", "--no-run", "--message-format=json", "--quiet"],
+                         cwd=ROOT, check=True, capture_output=True, text=True).stdout
+    floor = [json.loads(line)["executable"] for line in out.splitlines()
+             if '"executable":"' in line and json.loads(line).get("target", {}).get("name") == "floor"][-1]
+    return os.path.join(ROOT, "target", "release", "ctxc"), floor
+
+
+def compare(ctxc_json: str, reference: dict) -> int:
+    """Checks every count ctxc reports against the reference; returns how many were compared."""
+    compared = 0
+    for report in json.loads(ctxc_json)["reports"]:
+        ref = reference[f"{report['agent']}/{report['mode']}"]
+        ours = {
+            "sections": [[s["id"], s["tokens"]["tokens"]] for s in report["sections"]],
+            "system_prompt": report["system_prompt"]["tokens"],
+            "tools": [[t["name"], t["tokens"]["tokens"]] for t in report["tool_schemas"]["tools"]],
+            "tool_total": report["tool_schemas"]["total"]["tokens"],
+        }
+        for key in ours:
+            if ours[key] != ref[key]:
+                sys.exit(f"count mismatch for {report['agent']} {report['mode']} {key}: ctxc {ours[key]!r:.200} "
+                         f"reference {ref[key]!r:.200}")
+        compared += len(ours["sections"]) + len(ours["tools"]) + 2
+    return compared
+
+
+def measure_scale(agents: int, args, ctxc: str, floor: str, work: str) -> dict:
+    out = os.path.join(work, f"project-{agents}")
+    size = generate(out, agents, args.tools, args.skills)
+    texts = os.path.join(work, f"texts-{agents}.json")
+    reference_cmd = [sys.executable, os.path.join(ROOT, "bench", "reference.py"), out]
+    # Correctness first: the reference's counts must equal ctxc's, for both encodings.
+    compared = 0
+    for model in ("gpt-4o", "gpt-4"):
+        sets = ["--set", f"agent.model={model}", "--set", "agent.context_window=1000000"]
+        ours = subprocess.run([ctxc, "cost", out, "--format", "json", *sets], capture_output=True, text=True).stdout
+        theirs = subprocess.run([*reference_cmd, "--model", model, "--texts", texts], check=True,
+                                capture_output=True, text=True).stdout
+        compared += compare(ours, json.loads(theirs))
+    rows = {}
+    o200k = ["--set", "agent.model=gpt-4o"]
+    cl100k = ["--set", "agent.model=gpt-4", "--set", "agent.context_window=1000000"]
+    rows["ctxc check (o200k_base)"] = run_timed([ctxc, "check", out, *o200k], args.runs)
+    rows["ctxc check (cl100k_base)"] = run_timed([ctxc, "check", out, *cl100k], args.runs)
+    rows["ctxc cost --format json"] = run_timed([ctxc, "cost", out, "--format", "json", *o200k], args.runs)
+    rows["reference (Jinja2 + tiktoken)"] = run_timed([*reference_cmd, "--model", "gpt-4o"], args.reference_runs)
+    subprocess.run([*reference_cmd, "--model", "gpt-4o", "--texts", texts], check=True, capture_output=True)
+    rows["floor (o200k_base)"] = run_timed([floor, texts], args.runs)
+    with open(texts, encoding="utf-8") as f:
+        distinct = json.load(f)["o200k_base"]
+    return {"size": size, "rows": rows, "compared": compared,
+            "distinct_mib": sum(len(t.encode()) for t in distinct) / (1024 * 1024)}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--agents", type=int, default=100)
+    parser.add_argument("--agents", type=int, default=100, help="agents at the larger scale (the smaller has half)")
     parser.add_argument("--tools", type=int, default=300)
     parser.add_argument("--skills", type=int, default=50)
-    parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--keep", help="write the project here and keep it")
+    parser.add_argument("--runs", type=int, default=5, help="runs per ctxc and floor command (median)")
+    parser.add_argument("--reference-runs", type=int, default=3, help="runs of the Python reference (median)")
+    parser.add_argument("--keep", help="write the projects here and keep them")
     args = parser.parse_args()
 
-    subprocess.run(["cargo", "build", "--release", "--quiet"], cwd=ROOT, check=True)
-    binary = os.path.join(ROOT, "target", "release", "ctxc")
-    out = args.keep or tempfile.mkdtemp(prefix="ctxc-bench-")
-    if os.path.exists(out):
-        shutil.rmtree(out)
-    start = time.perf_counter()
-    size = generate(out, args.agents, args.tools, args.skills)
-    generated = time.perf_counter() - start
+    ensure_python_packages()
+    ctxc, floor = build()
+    work = args.keep or tempfile.mkdtemp(prefix="ctxc-bench-")
+    os.makedirs(work, exist_ok=True)
+    try:
+        scales = {n: measure_scale(n, args, ctxc, floor, work) for n in (args.agents // 2, args.agents)}
+        single = {label: run_timed([ctxc, "check", os.path.join(ROOT, "examples/agents/zeus"), *sets], args.runs)
+                  for label, sets in [("one example, cl100k_base", ["--set", "agent.model=gpt-4", "--set", "agent.context_window=128000"]),
+                                      ("one example, o200k_base", [])]}
+    finally:
+        if not args.keep:
+            shutil.rmtree(work, ignore_errors=True)
 
-    rows = []
-    for label, cmd in [
-        ("ctxc check (o200k_base)", [binary, "check", out]),
-        ("ctxc check (cl100k_base)", [binary, "check", out, "--set", "agent.model=gpt-4", "--set", "agent.context_window=1000000"]),
-        ("ctxc cost --format json", [binary, "cost", out, "--format", "json"]),
-        ("check one example, cl100k_base", [binary, "check", os.path.join(ROOT, "examples/agents/zeus"), "--set", "agent.model=gpt-4", "--set", "agent.context_window=128000"]),
-        ("check one example, o200k_base", [binary, "check", os.path.join(ROOT, "examples/agents/zeus")]),
-    ]:
-        seconds, peak = run_timed(cmd, args.runs)
-        rows.append((label, seconds, peak))
-
-    mib = size["bytes"] / (1024 * 1024)
-    print(f"project: {size['agents']} agents x 3 modes x {size['tools']} tools x {size['skills']} skills, "
-          f"{mib:.1f} MiB of source files (generated in {generated:.1f} s)")
-    print(f"{'command':<34} {'median wall':>12} {'peak RSS':>10} {'source MiB/s':>13}")
-    for label, seconds, peak in rows:
-        rate = f"{mib / seconds:,.0f}" if "example" not in label else "-"
-        print(f"{label:<34} {seconds * 1000:>9.0f} ms {peak:>7.0f} MiB {rate:>13}")
-    if not args.keep:
-        shutil.rmtree(out)
+    small, large = scales[args.agents // 2], scales[args.agents]
+    print(f"cores: {os.cpu_count()}; every figure below is from this one run (compare ratios, not absolute times)")
+    for n, scale in scales.items():
+        size = scale["size"]
+        print(f"\nproject: {n} agents x 3 modes x {size['tools']} tools x {size['skills']} skills, "
+              f"{size['bytes'] / 2**20:.1f} MiB of files, {scale['distinct_mib']:.1f} MiB of distinct counted text; "
+              f"{scale['compared']} counts equal to the reference's (o200k_base and cl100k_base)")
+        rows = scale["rows"]
+        ctxc_cost = rows["ctxc cost --format json"][0]
+        print(f"{'command':<32} {'median wall':>12} {'peak RSS':>10} {'vs ctxc cost':>13}")
+        for label, (seconds, peak) in rows.items():
+            print(f"{label:<32} {seconds * 1000:>9.0f} ms {peak:>7.0f} MiB {seconds / ctxc_cost:>12.2f}x")
+        check = rows["ctxc check (o200k_base)"][0]
+        print(f"reference / ctxc cost: {rows['reference (Jinja2 + tiktoken)'][0] / ctxc_cost:.1f}x    "
+              f"ctxc cost / floor: {ctxc_cost / rows['floor (o200k_base)'][0]:.2f}x    "
+              f"ctxc check / floor: {check / rows['floor (o200k_base)'][0]:.2f}x")
+    print(f"\ndoubling {args.agents // 2} -> {args.agents} agents costs:")
+    for label in large["rows"]:
+        print(f"  {label:<32} {large['rows'][label][0] / small['rows'][label][0]:.2f}x time")
+    print()
+    for label, (seconds, peak) in single.items():
+        print(f"ctxc check, {label:<26} {seconds * 1000:>6.0f} ms {peak:>5.0f} MiB (process start included)")
 
 
 if __name__ == "__main__":

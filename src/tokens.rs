@@ -15,15 +15,35 @@ pub trait CountTokens: Send + Sync {
     fn count(&self, text: &str) -> usize;
 }
 
-/// tiktoken-rs encoders. `CoreBPE` keeps per-thread regex state, so threads share one encoder
-/// without contending on a lock.
+/// The implementation that counts. Both give the same counts for o200k_base and cl100k_base
+/// (tested against each other and against OpenAI's Python tiktoken); bpe-openai builds its
+/// encoders and counts about twice as fast, at the cost of a larger binary.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum Engine {
+    /// The bpe-openai crate (GitHub's linear-time BPE with tiktoken's pre-tokenization).
+    #[default]
+    BpeOpenai,
+    /// The tiktoken-rs crate (a port of OpenAI's tiktoken).
+    TiktokenRs,
+}
+
+/// tiktoken-rs encoders. `CoreBPE` keeps a regex per thread (up to 128), so threads never
+/// share pre-tokenizer state or wait on a lock.
 impl CountTokens for CoreBPE {
     fn count(&self, text: &str) -> usize {
         self.encode_ordinary(text).len()
     }
 }
 
-fn encoder(tokenizer: Tokenizer) -> &'static CoreBPE {
+/// bpe-openai encoders: immutable tables, and a pre-tokenizer regex whose search caches are
+/// kept per thread by regex-automata.
+impl CountTokens for bpe_openai::Tokenizer {
+    fn count(&self, text: &str) -> usize {
+        bpe_openai::Tokenizer::count(self, text)
+    }
+}
+
+fn tiktoken_encoder(tokenizer: Tokenizer) -> &'static CoreBPE {
     static O200K: OnceLock<CoreBPE> = OnceLock::new();
     static CL100K: OnceLock<CoreBPE> = OnceLock::new();
     // The rank data is compiled into tiktoken-rs, so building cannot fail on any input.
@@ -35,32 +55,65 @@ fn encoder(tokenizer: Tokenizer) -> &'static CoreBPE {
     }
 }
 
-/// Starts building the encoder a tokenizer needs on a thread of its own, so that loading and
-/// rendering go on meanwhile; the first count waits for it. Does nothing once started.
-pub fn warm_up(tokenizer: Tokenizer) {
-    static STARTED: [AtomicBool; 2] = [AtomicBool::new(false), AtomicBool::new(false)];
-    let started = &STARTED[usize::from(tokenizer == Tokenizer::Cl100kBase)];
-    if !started.swap(true, Ordering::Relaxed) {
-        std::thread::spawn(move || encoder(tokenizer));
+/// The encoder for a tokenizer (estimates use the o200k_base proxy), built on first use.
+pub fn engine(engine: Engine, tokenizer: Tokenizer) -> &'static dyn CountTokens {
+    match (engine, tokenizer) {
+        (Engine::TiktokenRs, _) => tiktoken_encoder(tokenizer),
+        (Engine::BpeOpenai, Tokenizer::Cl100kBase) => bpe_openai::cl100k_base(),
+        (Engine::BpeOpenai, Tokenizer::O200kBase | Tokenizer::Estimate) => bpe_openai::o200k_base(),
     }
 }
 
-/// The counting engine for a tokenizer (estimates use the o200k_base proxy).
-pub fn engine(tokenizer: Tokenizer) -> &'static dyn CountTokens {
-    encoder(tokenizer)
+/// Starts building an encoder on a thread of its own, so that loading and rendering go on
+/// meanwhile; the first count waits for it. Does nothing once started.
+pub fn warm_up(with: Engine, tokenizer: Tokenizer) {
+    static STARTED: [AtomicBool; 4] = [const { AtomicBool::new(false) }; 4];
+    let index = 2 * usize::from(with == Engine::TiktokenRs) + usize::from(tokenizer == Tokenizer::Cl100kBase);
+    if !STARTED[index].swap(true, Ordering::Relaxed) {
+        std::thread::spawn(move || engine(with, tokenizer));
+    }
+}
+
+/// The engine counters use unless told otherwise; the command line sets it once at start.
+static DEFAULT_ENGINE: AtomicBool = AtomicBool::new(false);
+
+pub fn set_default_engine(engine: Engine) {
+    DEFAULT_ENGINE.store(engine == Engine::TiktokenRs, Ordering::Relaxed);
+}
+
+pub fn default_engine() -> Engine {
+    if DEFAULT_ENGINE.load(Ordering::Relaxed) {
+        Engine::TiktokenRs
+    } else {
+        Engine::BpeOpenai
+    }
 }
 
 /// Counts texts with a cache per encoder, keyed by a hash of the text (see [`crate::memo`]).
 /// Shared by all threads: a lookup holds the lock briefly and encoding runs outside it.
-#[derive(Default)]
 pub struct TokenCounter {
+    engine: Engine,
     o200k: Memo<usize>,
     cl100k: Memo<usize>,
+}
+
+impl Default for TokenCounter {
+    fn default() -> Self {
+        TokenCounter::with_engine(default_engine())
+    }
 }
 
 impl TokenCounter {
     pub fn new() -> Self {
         Self::default()
+    }
+
+    pub fn with_engine(engine: Engine) -> Self {
+        TokenCounter { engine, o200k: Memo::new(), cl100k: Memo::new() }
+    }
+
+    pub fn engine(&self) -> Engine {
+        self.engine
     }
 
     pub fn count(&self, tokenizer: Tokenizer, text: &str) -> usize {
@@ -71,7 +124,7 @@ impl TokenCounter {
             Tokenizer::Cl100kBase => &self.cl100k,
             Tokenizer::O200kBase | Tokenizer::Estimate => &self.o200k,
         };
-        memo.get_or_insert_with(content_hash(text), || engine(tokenizer).count(text))
+        memo.get_or_insert_with(content_hash(text), || engine(self.engine, tokenizer).count(text))
     }
 
     /// The exact count of the concatenation of `parts`, without encoding it again: each part's
@@ -122,9 +175,11 @@ mod tests {
     use super::*;
 
     /// Expected counts are from OpenAI's reference tiktoken (Python, via scripts/offline_tiktoken.py).
+    const ENGINES: [Engine; 2] = [Engine::BpeOpenai, Engine::TiktokenRs];
+
     #[test]
     fn counts_match_the_reference_tokenizer() {
-        let counter = TokenCounter::new();
+      for counter in ENGINES.map(TokenCounter::with_engine) {
         let cases: &[(&str, usize, usize)] = &[
             // (text, o200k_base, cl100k_base)
             ("hello world", 2, 2),
@@ -140,6 +195,7 @@ mod tests {
             assert_eq!(counter.count(Tokenizer::O200kBase, text), *o200k, "o200k {text:?}");
             assert_eq!(counter.count(Tokenizer::Cl100kBase, text), *cl100k, "cl100k {text:?}");
         }
+      }
     }
 
     /// Texts built to stress the joins: runs of spaces and line breaks across them, contractions,
@@ -165,16 +221,20 @@ mod tests {
             .collect()
     }
 
+    /// The concatenation rule, and the engines' agreement, on texts made to break them; the
+    /// reference is tiktoken-rs counting the whole text.
     #[test]
     fn counting_a_concatenation_by_its_parts_is_exact() {
-        let counter = TokenCounter::new();
-        for seed in 1..400u64 {
-            let parts = tricky_parts(seed, 1 + (seed % 7) as usize);
-            let parts: Vec<&str> = parts.iter().map(String::as_str).collect();
-            let whole = parts.concat();
-            for tokenizer in [Tokenizer::O200kBase, Tokenizer::Cl100kBase] {
-                let direct = engine(tokenizer).count(&whole);
-                assert_eq!(counter.count_concat(tokenizer, &parts), direct, "{tokenizer:?} {parts:?}");
+        for counter in ENGINES.map(TokenCounter::with_engine) {
+            for seed in 1..600u64 {
+                let parts = tricky_parts(seed, 1 + (seed % 7) as usize);
+                let parts: Vec<&str> = parts.iter().map(String::as_str).collect();
+                let whole = parts.concat();
+                for tokenizer in [Tokenizer::O200kBase, Tokenizer::Cl100kBase] {
+                    let direct = engine(Engine::TiktokenRs, tokenizer).count(&whole);
+                    assert_eq!(counter.count(tokenizer, &whole), direct, "{:?} {tokenizer:?} {whole:?}", counter.engine());
+                    assert_eq!(counter.count_concat(tokenizer, &parts), direct, "{:?} {tokenizer:?} {parts:?}", counter.engine());
+                }
             }
         }
     }
