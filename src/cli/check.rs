@@ -1,5 +1,6 @@
 //! `ctxc check`: load every agent, render and measure every mode in every scenario, and report
-//! budget overruns. Exit 0 clean, 1 findings, 2 input that cannot be loaded.
+//! budget overruns and findings on the reference systems' settings. Exit 0 clean, 1 findings, 2
+//! input that cannot be loaded.
 
 use std::path::PathBuf;
 
@@ -37,7 +38,8 @@ pub fn run(args: CheckArgs, reporter: &Reporter) -> u8 {
             reporter.diagnostics(&problems, &loaded.sources);
             code = EXIT_INPUT;
         }
-        let findings = crate::budgets::check(&loaded.agent, &measured);
+        let mut findings = crate::budgets::check(&loaded.agent, &measured);
+        findings.extend(crate::systems::check(&loaded.agent, &measured));
         reporter.diagnostics(&findings, &loaded.sources);
         if has_errors(&findings) && code == EXIT_OK {
             code = EXIT_FINDINGS;

@@ -48,6 +48,10 @@ pub fn run(args: CostArgs, reporter: &Reporter) -> u8 {
         Ok(m) => m,
         Err(code) => return code,
     };
+    let env = match super::env_overrides(reporter) {
+        Ok(env) => env,
+        Err(code) => return code,
+    };
     let counter = TokenCounter::new();
     let mut reports: Vec<Measured> = Vec::new();
     for manifest in manifests {
@@ -64,7 +68,7 @@ pub fn run(args: CostArgs, reporter: &Reporter) -> u8 {
     }
     match args.format {
         CostFormat::Json => {
-            let value = serde_json::json!({ "overrides": args.set, "reports": reports });
+            let value = serde_json::json!({ "overrides": args.set, "env_overrides": env, "reports": reports });
             println!("{}", serde_json::to_string_pretty(&value).unwrap_or_default());
         }
         CostFormat::Text => print!("{}", reports.iter().map(|m| text_report(m, false)).collect::<Vec<_>>().join("\n")),
@@ -156,7 +160,7 @@ fn cost_tools(args: &CostArgs, files: &[PathBuf], reporter: &Reporter) -> u8 {
 }
 
 /// A count for people: thousands separated, `~` in front of estimates.
-fn num(c: Count) -> String {
+pub(super) fn num(c: Count) -> String {
     let digits = c.tokens.unsigned_abs().to_string();
     let mut grouped = String::new();
     for (i, ch) in digits.chars().enumerate() {
@@ -179,7 +183,7 @@ fn percent(tokens: i64, of: u64) -> String {
     format!("{:.1}%", tokens as f64 * 100.0 / of.max(1) as f64)
 }
 
-fn table_row(md: bool, cells: &[String]) -> String {
+pub(super) fn table_row(md: bool, cells: &[String]) -> String {
     if md {
         format!("| {} |\n", cells.iter().map(|c| c.trim()).collect::<Vec<_>>().join(" | "))
     } else {
@@ -286,5 +290,6 @@ fn text_report(m: &Measured, md: bool) -> String {
         let free = (width as usize).saturating_sub(f + r + h);
         out.push_str(&format!("[{}{}{}{}]  █ fixed  ▓ headroom  ░ history  ▒ reserve\n", "█".repeat(f), "▓".repeat(h), "░".repeat(free), "▒".repeat(r)));
     }
+    out.push_str(&super::systems::report(m, md));
     out
 }
