@@ -81,7 +81,7 @@ fn zeph_layout(z: &zeph::Window, m: &Measured, md: bool) -> String {
     if md {
         out.push_str("|---|---:|---:|\n");
     }
-    let cell = |ratio: f64, tokens: u64| format!("{:>6} {:>12}", pct(ratio), n(tokens));
+    let cell = |ratio: f64, tokens: u64| if md { format!("{} · {}", pct(ratio), n(tokens)) } else { format!("{:>6} {:>12}", pct(ratio), n(tokens)) };
     out.push_str(&table_row(md, &[
         format!("{:<18}", "response reserve"),
         format!("{:>22}", cell(z.response_reserve_ratio.value, z.response_reserve)),
