@@ -168,11 +168,11 @@ impl ProjectRoot {
                 }
             }
         }
-        Ok(self.from_manifest_dir(&parts))
+        Ok(self.relative_to_manifest_dir(&parts))
     }
 
     /// A root-relative path (as components) written relative to the manifest's directory.
-    fn from_manifest_dir(&self, parts: &[String]) -> String {
+    fn relative_to_manifest_dir(&self, parts: &[String]) -> String {
         let common = self.prefix.iter().zip(parts).take_while(|(a, b)| a == b).count();
         let mut rel: Vec<&str> = vec![".."; self.prefix.len() - common];
         rel.extend(parts[common..].iter().map(String::as_str));
@@ -232,7 +232,7 @@ impl ProjectRoot {
             }
             let Ok(rel) = entry.path().strip_prefix(&self.boundary) else { continue };
             let parts: Vec<String> = rel.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect();
-            found.push(self.from_manifest_dir(&parts));
+            found.push(self.relative_to_manifest_dir(&parts));
         }
         Ok(found)
     }
