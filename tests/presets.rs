@@ -369,3 +369,17 @@ fn settings_findings_read_well() {
     insta::assert_snapshot!(String::from_utf8_lossy(&out.stderr));
 }
 
+
+#[test]
+fn a_middleware_step_without_its_module_is_off_with_the_reason() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let manifest = "[agent]\nname = \"min\"\nmodel = \"gpt-4o\"\n[pipeline]\npreset = \"deepagents\"\n[modules]\nsystem_prompt = { source = \"p.md\" }\n";
+    std::fs::write(dir.path().join("ctxc.toml"), manifest).expect("write");
+    std::fs::write(dir.path().join("p.md"), "You research.\n").expect("write");
+    let r = ctxc::render_mode(&dir.path().join("ctxc.toml"), "default", None).unwrap_or_else(|f| panic!("{:?}", f.diagnostics));
+    assert_eq!(ids(&r), ["system_prompt"]);
+    let reason = |id: &str| r.steps.iter().find(|s| s.id == id).map(|s| s.reason.clone()).expect("step");
+    assert_eq!(reason("todo"), "module `todo` is not declared, so this step adds no text");
+    assert_eq!(reason("memory"), "no memory files are configured");
+    assert_eq!(reason("hitl"), "no tool interrupts for approval ([deepagents] interrupt_on)");
+}
