@@ -20,6 +20,7 @@ pub mod resolve;
 pub mod scenario;
 pub mod schema;
 pub mod skills;
+pub mod systems;
 pub mod tokens;
 pub mod tools;
 pub mod yaml;

@@ -83,6 +83,15 @@ pub struct Window {
     pub summarization_ratio: Option<f64>,
     /// The context size at which summarization fires.
     pub summarization_at: Option<u64>,
+    /// Deep Agents' offloading and summarization (preset `deepagents`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub deepagents: Option<crate::systems::deepagents::Window>,
+    /// Zeph's window layout, compaction, pruning and truncation (preset `zeph`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub zeph: Option<crate::systems::zeph::Window>,
+    /// AgentScope's compression, reserve and tool-result limit (preset `agentscope`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub agentscope: Option<crate::systems::agentscope::Window>,
 }
 
 /// Token accounting of one rendered mode and scenario.
@@ -141,7 +150,8 @@ pub fn measure(agent: &Agent, rendered: &Rendered, counter: &TokenCounter) -> Me
     let system_prompt = c.wrap(counter.count_concat(profile.tokenizer, &prompt_parts(rendered)) as i64);
     let joins = c.wrap(system_prompt.tokens - sections.iter().map(|s| s.tokens.tokens).sum::<i64>());
     let tool_schemas = tool_costs(agent, rendered, &c);
-    let window = window(agent, &profile, &sections, &system_prompt, &tool_schemas);
+    let code_index = agent.scenarios.get(&rendered.scenario).and_then(|s| s.flags.get(crate::systems::zeph::CODE_INDEX_FLAG)).copied();
+    let window = window(agent, &profile, &sections, &system_prompt, &tool_schemas, code_index.unwrap_or(false));
     Measured {
         agent: rendered.agent.clone(),
         mode: rendered.mode.clone(),
@@ -231,7 +241,7 @@ fn tool_costs(agent: &Agent, rendered: &Rendered, c: &Counting) -> ToolCosts {
     ToolCosts { method: TOOL_METHOD, tools, categories, servers, overhead, total }
 }
 
-fn window(agent: &Agent, profile: &ModelProfile, sections: &[SectionCost], system_prompt: &Count, tools: &ToolCosts) -> Window {
+fn window(agent: &Agent, profile: &ModelProfile, sections: &[SectionCost], system_prompt: &Count, tools: &ToolCosts, code_index: bool) -> Window {
     let max_input = profile.max_input_tokens;
     let (response_reserve, response_reserve_source) = match agent.budgets.response_reserve {
         Some(Reserve::Tokens(n)) => (n, "budgets.response_reserve".to_string()),
@@ -261,5 +271,8 @@ fn window(agent: &Agent, profile: &ModelProfile, sections: &[SectionCost], syste
         history_room: max_input as i64 - response_reserve as i64 - fixed - dynamic_headroom,
         summarization_ratio,
         summarization_at: summarization_ratio.map(|r| (max_input as f64 * r).floor() as u64),
+        deepagents: agent.systems.deepagents.as_ref().map(|s| crate::systems::deepagents::window(s, max_input)),
+        zeph: agent.systems.zeph.as_ref().map(|s| crate::systems::zeph::window(s, max_input, fixed, code_index)),
+        agentscope: agent.systems.agentscope.as_ref().map(|s| crate::systems::agentscope::window(s, max_input, fixed)),
     }
 }

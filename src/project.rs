@@ -13,10 +13,17 @@ pub const MAX_FILE_BYTES: u64 = 4 * 1024 * 1024;
 
 #[derive(Debug, Clone)]
 pub struct ProjectRoot {
-    /// The root as the user named it, used in every path ctxc prints (never made absolute).
+    /// The manifest's directory as the user named it, used in every path ctxc prints (never made
+    /// absolute). References are relative to it.
     display: PathBuf,
-    /// The canonical root, used only to check that resolved files stay inside.
+    /// The canonical manifest directory.
     canonical: PathBuf,
+    /// The canonical project root: the manifest's directory, or an ancestor named by
+    /// `[project] root`. Files are never read outside it.
+    boundary: PathBuf,
+    /// The manifest's directory relative to the boundary, one entry per level (empty when the
+    /// manifest's directory is the root).
+    prefix: Vec<String>,
 }
 
 /// A file read from the project: its path relative to the root (with `/` separators), the path
@@ -80,14 +87,60 @@ impl ProjectRoot {
             path: display.display().to_string(),
             reason: e.to_string(),
         })?;
-        Ok(ProjectRoot { display, canonical })
+        Ok(ProjectRoot { display, boundary: canonical.clone(), canonical, prefix: Vec::new() })
+    }
+
+    /// The same manifest directory with the project root moved up to an ancestor: `ancestor` is
+    /// `.` or `..` steps only (e.g. `../..`), relative to the manifest's directory.
+    pub fn with_root(&self, ancestor: &str) -> Result<ProjectRoot, String> {
+        let mut levels = 0;
+        for component in Path::new(ancestor).components() {
+            match component {
+                Component::ParentDir => levels += 1,
+                Component::CurDir => {}
+                _ => return Err(format!("`{ancestor}` is not an ancestor of the manifest's directory: write `.` or `..` steps such as `../..`")),
+            }
+        }
+        let Some(boundary) = self.canonical.ancestors().nth(levels) else {
+            return Err(format!("`{ancestor}` climbs above the file system root"));
+        };
+        let prefix = self.canonical.components().skip(boundary.components().count()).map(|c| c.as_os_str().to_string_lossy().into_owned()).collect();
+        Ok(ProjectRoot { display: self.display.clone(), canonical: self.canonical.clone(), boundary: boundary.to_path_buf(), prefix })
+    }
+
+    /// How many levels the project root is above the manifest's directory.
+    pub fn depth(&self) -> usize {
+        self.prefix.len()
+    }
+
+    /// Directories from the project root down to the manifest's directory, as references
+    /// relative to the manifest's directory (`../..`, `..`, `.`).
+    pub fn dirs_from_root(&self) -> Vec<String> {
+        (0..=self.prefix.len()).rev().map(|up| if up == 0 { ".".to_string() } else { vec![".."; up].join("/") }).collect()
     }
 
     pub fn display_path(&self, rel: &str) -> String {
         if self.display.as_os_str().is_empty() || self.display == Path::new(".") {
-            rel.to_string()
+            return rel.to_string();
+        }
+        let mut parts: Vec<String> =
+            self.display.display().to_string().trim_end_matches('/').split('/').map(str::to_string).collect();
+        let mut rest = rel;
+        // `../` steps of references above the manifest's directory eat display components
+        // where they can, so `agents/x` + `../../ZEPH.md` shows as `ZEPH.md`.
+        while let Some(tail) = rest.strip_prefix("../") {
+            match parts.last().map(String::as_str) {
+                Some("..") | Some(".") | None => break,
+                Some(_) => {
+                    parts.pop();
+                    rest = tail;
+                }
+            }
+        }
+        if parts.is_empty() {
+            rest.to_string()
         } else {
-            format!("{}/{}", self.display.display().to_string().trim_end_matches('/'), rel)
+            format!("{}/{}", parts.join("/"), rest)
         }
     }
 
@@ -95,10 +148,12 @@ impl ProjectRoot {
         &self.display
     }
 
-    /// Normalises a reference to a root-relative path with `/` separators, refusing absolute
-    /// paths and `..` that climbs above the root.
+    /// Normalises a reference to a path relative to the manifest's directory with `/`
+    /// separators, refusing absolute paths and `..` that climbs above the project root. Paths
+    /// above the manifest's directory (only with `[project] root`) start with `../`.
     pub fn normalize(&self, reference: &str) -> Result<String, ReadError> {
-        let mut parts: Vec<String> = Vec::new();
+        // Work in root-relative components, then express the result from the manifest's directory.
+        let mut parts: Vec<String> = self.prefix.clone();
         for component in Path::new(reference).components() {
             match component {
                 Component::Normal(part) => parts.push(part.to_string_lossy().into_owned()),
@@ -113,10 +168,19 @@ impl ProjectRoot {
                 }
             }
         }
-        Ok(parts.join("/"))
+        Ok(self.relative_to_manifest_dir(&parts))
     }
 
-    /// Resolves a root-relative path on disk, following symlinks, and checks it stays inside.
+    /// A root-relative path (as components) written relative to the manifest's directory.
+    fn relative_to_manifest_dir(&self, parts: &[String]) -> String {
+        let common = self.prefix.iter().zip(parts).take_while(|(a, b)| a == b).count();
+        let mut rel: Vec<&str> = vec![".."; self.prefix.len() - common];
+        rel.extend(parts[common..].iter().map(String::as_str));
+        rel.join("/")
+    }
+
+    /// Resolves a path relative to the manifest's directory on disk, following symlinks, and
+    /// checks it stays inside the project root.
     pub fn resolve(&self, rel: &str) -> Result<PathBuf, ReadError> {
         let joined = self.canonical.join(rel);
         let resolved = match fs::canonicalize(&joined) {
@@ -126,7 +190,7 @@ impl ProjectRoot {
             }
             Err(e) => return Err(ReadError::Unreadable { path: rel.to_string(), reason: e.to_string() }),
         };
-        if !resolved.starts_with(&self.canonical) {
+        if !resolved.starts_with(&self.boundary) {
             return Err(ReadError::Escapes(rel.to_string()));
         }
         Ok(resolved)
@@ -166,9 +230,9 @@ impl ProjectRoot {
             if entry.file_name() != file_name {
                 continue;
             }
-            let Ok(rel) = entry.path().strip_prefix(&self.canonical) else { continue };
-            let rel = rel.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/");
-            found.push(rel);
+            let Ok(rel) = entry.path().strip_prefix(&self.boundary) else { continue };
+            let parts: Vec<String> = rel.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect();
+            found.push(self.relative_to_manifest_dir(&parts));
         }
         Ok(found)
     }
@@ -204,5 +268,29 @@ mod tests {
             Err(ReadError::NotUtf8 { path: "bad.md".into(), line: 2, column: 3 })
         );
         assert!(matches!(root.read("nope.md"), Err(ReadError::Missing(_))));
+    }
+
+    #[test]
+    fn a_root_above_the_manifest_allows_parents_inside_it_only() {
+        let project = tempfile::tempdir().expect("tempdir");
+        let agent = project.path().join("crates/agent");
+        std::fs::create_dir_all(&agent).expect("mkdir");
+        std::fs::write(project.path().join("ZEPH.md"), "root").expect("write");
+        std::fs::write(agent.join("notes.md"), "n").expect("write");
+        let here = ProjectRoot::new(&agent).expect("root");
+        assert!(matches!(here.read("../../ZEPH.md"), Err(ReadError::Escapes(_))), "default root is the manifest's directory");
+        let root = here.with_root("../..").expect("ancestor");
+        assert_eq!(root.depth(), 2);
+        assert_eq!(root.dirs_from_root(), ["../..", "..", "."]);
+        assert_eq!(root.read("../../ZEPH.md").map(|f| f.text), Ok("root".to_string()));
+        assert_eq!(root.normalize("../../crates/agent/notes.md"), Ok("notes.md".to_string()));
+        assert_eq!(root.normalize("../x/../../ZEPH.md"), Ok("../../ZEPH.md".to_string()));
+        assert!(matches!(root.normalize("../../../outside.md"), Err(ReadError::Escapes(_))));
+        assert!(here.with_root("sub").is_err());
+        assert!(here.with_root("../elsewhere").is_err());
+        let shown = ProjectRoot { display: PathBuf::from("examples/zeph/crates/agent"), ..root.clone() };
+        assert_eq!(shown.display_path("../../ZEPH.md"), "examples/zeph/ZEPH.md");
+        let dotted = ProjectRoot { display: PathBuf::from("."), ..root };
+        assert_eq!(dotted.display_path("../../ZEPH.md"), "../../ZEPH.md");
     }
 }

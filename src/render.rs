@@ -65,14 +65,33 @@ pub fn render(resolved: &Resolved, root: &ProjectRoot) -> Result<Rendered, Diagn
         }
         let (sources, text) = match step_text(step, resolved, &tools_description) {
             StepText::Data(sources, text) => (sources, text),
-            StepText::File(file) if file.template => match render_template(&env, root, file, &context) {
+            StepText::File(file) => match file_text(&env, root, file, &context) {
                 Ok(text) => (vec![file.path.clone()], text),
                 Err(d) => {
                     diagnostics.push(d);
                     continue;
                 }
             },
-            StepText::File(file) => (vec![file.path.clone()], file.text.clone()),
+            StepText::Parts(sources, parts) => {
+                let mut text = String::new();
+                let mut failed = false;
+                for part in parts {
+                    match part {
+                        Part::Text(t) => text.push_str(&t),
+                        Part::File(file) => match file_text(&env, root, file, &context) {
+                            Ok(t) => text.push_str(trim_line_breaks(&t)),
+                            Err(d) => {
+                                diagnostics.push(d);
+                                failed = true;
+                            }
+                        },
+                    }
+                }
+                if failed {
+                    continue;
+                }
+                (sources, text)
+            }
         };
         let text = trim_line_breaks(&text).to_string();
         if text.is_empty() {
@@ -107,6 +126,36 @@ fn trim_line_breaks(text: &str) -> &str {
 enum StepText<'a> {
     File(&'a TextFile),
     Data(Vec<String>, String),
+    /// Generated text around files (module files among them may be templates), with the sources.
+    Parts(Vec<String>, Vec<Part<'a>>),
+}
+
+enum Part<'a> {
+    Text(String),
+    File(&'a TextFile),
+}
+
+/// A file's text: rendered when it is a template, verbatim otherwise.
+fn file_text(
+    env: &minijinja::Environment<'static>,
+    root: &ProjectRoot,
+    file: &TextFile,
+    context: &minijinja::Value,
+) -> Result<String, Diagnostic> {
+    if file.template {
+        render_template(env, root, file, context)
+    } else {
+        Ok(file.text.clone())
+    }
+}
+
+/// The file of the step's module in this mode (its variant, for modules with variants).
+pub fn module_file<'a>(step: &Step, agent: &'a Agent, mode: &Mode) -> Option<&'a TextFile> {
+    let id = step.module.as_ref()?;
+    match agent.modules.get(id)? {
+        ModuleFiles::Single(file) => Some(file),
+        ModuleFiles::Variants(files) => mode.variants.get(id).and_then(|v| files.get(v)),
+    }
 }
 
 fn step_text<'a>(step: &'a Step, resolved: &'a Resolved, tools_description: &str) -> StepText<'a> {
@@ -114,18 +163,74 @@ fn step_text<'a>(step: &'a Step, resolved: &'a Resolved, tools_description: &str
     let paths = |files: &[&TextFile]| files.iter().map(|f| f.path.clone()).collect::<Vec<_>>();
     let join = |parts: Vec<String>| parts.join("\n\n");
     match step.kind {
-        StepKind::Module => {
-            let module = step.module.as_ref().and_then(|id| agent.modules.get(id).map(|m| (id, m)));
-            match module {
-                Some((_, ModuleFiles::Single(file))) => StepText::File(file),
-                Some((id, ModuleFiles::Variants(files))) => {
-                    match mode.variants.get(id).and_then(|v| files.get(v)) {
-                        Some(file) => StepText::File(file),
-                        None => StepText::Data(Vec::new(), String::new()),
-                    }
-                }
-                None => StepText::Data(Vec::new(), String::new()),
+        StepKind::Module | StepKind::Middleware | StepKind::HumanInTheLoop => match module_file(step, agent, mode) {
+            Some(file) => StepText::File(file),
+            None => StepText::Data(Vec::new(), String::new()),
+        },
+        StepKind::AgentMemory => {
+            let mut sources = paths(&agent.memory_files.iter().collect::<Vec<_>>());
+            let mut text = String::from("<agent_memory>\n");
+            for file in &agent.memory_files {
+                text.push_str(&format!("{}\n\n{}\n\n", file.path, trim_line_breaks(&file.text)));
             }
+            text.push_str("</agent_memory>");
+            let mut parts = vec![Part::Text(text)];
+            if let Some(guidelines) = module_file(step, agent, mode) {
+                sources.push(guidelines.path.clone());
+                parts.extend([Part::Text("\n\n<memory_guidelines>\n".into()), Part::File(guidelines), Part::Text("\n</memory_guidelines>".into())]);
+            }
+            StepText::Parts(sources, parts)
+        }
+        StepKind::SkillLocations => {
+            let last = agent.skill_locations.len().saturating_sub(1);
+            let locations: Vec<String> = agent
+                .skill_locations
+                .iter()
+                .enumerate()
+                .map(|(i, dir)| format!("- `{dir}/`{}", if i == last && last > 0 { " (highest priority)" } else { "" }))
+                .collect();
+            let skills: Vec<String> = agent
+                .skills
+                .iter()
+                .map(|s| format!("- **{}**: {}\n  -> Read `{}` for full instructions", s.name, s.description, s.path))
+                .collect();
+            let mut sources: Vec<String> = agent.skills.iter().map(|s| s.path.clone()).collect();
+            let text = format!(
+                "## Skills\n\nSkill locations (a later location overrides an earlier one for a skill of the same name):\n{}\n\nAvailable skills:\n\n{}",
+                locations.join("\n"),
+                skills.join("\n")
+            );
+            let mut parts = vec![Part::Text(text)];
+            if let Some(usage) = module_file(step, agent, mode) {
+                sources.push(usage.path.clone());
+                parts.extend([Part::Text("\n\n".into()), Part::File(usage)]);
+            }
+            StepText::Parts(sources, parts)
+        }
+        StepKind::ProjectContext => {
+            let files: Vec<&TextFile> = agent.project_context.iter().collect();
+            let body = join(files.iter().map(|f| trim_line_breaks(&f.text).to_string()).collect());
+            StepText::Data(paths(&files), format!("<project_context>\n{body}\n</project_context>"))
+        }
+        StepKind::ActiveSkills => {
+            let active: Vec<&crate::skills::Skill> =
+                scenario.active_skills.iter().filter_map(|name| agent.skills.iter().find(|s| &s.name == name)).collect();
+            let blocks: Vec<String> = active
+                .iter()
+                .map(|s| {
+                    let body = agent.skill_bodies.get(&s.path).map_or("", |b| trim_line_breaks(b.trim_start_matches(['\n', '\r'])));
+                    format!("<skill name=\"{}\">\n{body}\n</skill>", s.name)
+                })
+                .collect();
+            StepText::Data(
+                active.iter().map(|s| s.path.clone()).collect(),
+                format!("<available_skills>\n{}\n</available_skills>", blocks.join("\n")),
+            )
+        }
+        StepKind::OtherSkills => {
+            let others: Vec<&crate::skills::Skill> = agent.skills.iter().filter(|s| !scenario.active_skills.contains(&s.name)).collect();
+            let lines: Vec<String> = others.iter().map(|s| format!("- {}: {}", s.name, s.description)).collect();
+            StepText::Data(others.iter().map(|s| s.path.clone()).collect(), format!("<other_skills>\n{}\n</other_skills>", lines.join("\n")))
         }
         StepKind::ModePrompt => match &mode.prompt {
             Some(file) => StepText::File(file),

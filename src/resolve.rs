@@ -186,12 +186,34 @@ fn decide_step(
         StepKind::Resources if scenario.resources.is_empty() => Some(format!("scenario `{s}` has no resources")),
         StepKind::SandboxFiles if scenario.sandbox_files.is_empty() => Some(format!("scenario `{s}` has no sandbox files")),
         StepKind::Attachments if scenario.attachments.is_empty() => Some(format!("scenario `{s}` has no attachments")),
+        StepKind::HumanInTheLoop if agent.systems.deepagents.as_ref().is_none_or(|d| d.interrupt_on.is_empty()) => {
+            Some("no tool interrupts for approval ([deepagents] interrupt_on)".to_string())
+        }
+        StepKind::Middleware | StepKind::HumanInTheLoop => step
+            .module
+            .as_ref()
+            .filter(|m| !agent.modules.contains_key(*m))
+            .map(|m| format!("module `{m}` is not declared, so this step adds no text")),
+        StepKind::AgentMemory if agent.memory_files.is_empty() => Some("no memory files are configured".to_string()),
+        StepKind::SkillLocations if agent.skills.is_empty() => Some("the agent has no skills".to_string()),
+        StepKind::ProjectContext if agent.project_context.is_empty() => {
+            Some("no project context file ([memory] walk_up) between the agent's directory and the project root".to_string())
+        }
+        StepKind::ActiveSkills if scenario.active_skills.is_empty() => Some(format!("scenario `{s}` activates no skill")),
+        StepKind::OtherSkills if agent.skills.is_empty() => Some("the agent has no skills".to_string()),
+        StepKind::OtherSkills if agent.skills.iter().all(|k| scenario.active_skills.contains(&k.name)) => {
+            Some(format!("scenario `{s}` activates every skill"))
+        }
         _ => None,
     };
     match (missing, &step.when) {
         (Some(reason), _) => (false, reason),
         (None, Some(condition)) => (true, format!("`{}` is true", condition.expr)),
         (None, None) if step.kind.is_scenario_data() => (true, format!("provided by scenario `{s}`")),
+        (None, None) if step.kind == StepKind::HumanInTheLoop => {
+            let tools = agent.systems.deepagents.as_ref().map(|d| d.interrupt_on.join(", ")).unwrap_or_default();
+            (true, format!("interrupts configured: {tools}"))
+        }
         (None, None) => (true, "always".to_string()),
     }
 }

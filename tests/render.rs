@@ -44,7 +44,8 @@ fn snapshot_every_mode(manifest: &Path) {
 
 #[test]
 fn example_agents() {
-    insta::glob!("../examples/agents", "*/ctxc.{toml,yaml}", snapshot_every_mode);
+    // `**`: the Zeph example's agent sits two levels below its project root.
+    insta::glob!("../examples/agents", "**/ctxc.{toml,yaml}", snapshot_every_mode);
 }
 
 #[test]

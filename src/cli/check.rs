@@ -1,12 +1,13 @@
 //! `ctxc check`: load every agent, render and measure every mode in every scenario, and report
-//! budget overruns. Exit 0 clean, 1 findings, 2 input that cannot be loaded.
+//! budget overruns and findings on the reference systems' settings. Exit 0 clean, 1 findings, 2
+//! input that cannot be loaded.
 
 use std::path::PathBuf;
 
 use clap::Args;
 
 use super::report::Reporter;
-use super::{find_manifests, on_each_agent, AgentRun, EXIT_FINDINGS, EXIT_OK};
+use super::{find_manifests, on_each_agent, with_env_overrides, AgentRun, EXIT_FINDINGS, EXIT_OK};
 use crate::diagnostic::has_errors;
 use crate::tokens::TokenCounter;
 
@@ -25,10 +26,18 @@ pub fn run(args: CheckArgs, reporter: &Reporter) -> u8 {
         Ok(m) => m,
         Err(code) => return code,
     };
+    let overrides = match with_env_overrides(&args.set, reporter) {
+        Ok(o) => o,
+        Err(code) => return code,
+    };
     let counter = TokenCounter::new();
     let runs = on_each_agent(&manifests, |manifest| {
-        let mut run = AgentRun::new(manifest, &args.set, None, None, &counter);
-        let findings = run.loaded.as_ref().map(|l| crate::budgets::check(&l.agent, &run.measured)).unwrap_or_default();
+        let mut run = AgentRun::new(manifest, &overrides, None, None, &counter);
+        let findings = run
+            .loaded
+            .as_ref()
+            .map(|l| [crate::budgets::check(&l.agent, &run.measured), crate::systems::check(&l.agent, &run.measured)].concat())
+            .unwrap_or_default();
         // Only findings are reported: the measurements need not wait for the other agents.
         run.measured = Vec::new();
         (run, findings)

@@ -49,9 +49,14 @@ pub fn run(args: CostArgs, reporter: &Reporter) -> u8 {
         Ok(m) => m,
         Err(code) => return code,
     };
+    let env = match super::env_overrides(reporter) {
+        Ok(env) => env,
+        Err(code) => return code,
+    };
+    let overrides = [env.as_slice(), args.set.as_slice()].concat();
     let counter = TokenCounter::new();
     let runs = on_each_agent(&manifests, |manifest| {
-        AgentRun::new(manifest, &args.set, args.mode.as_deref(), args.scenario.as_deref(), &counter)
+        AgentRun::new(manifest, &overrides, args.mode.as_deref(), args.scenario.as_deref(), &counter)
     });
     let mut reports: Vec<Measured> = Vec::new();
     for run in runs {
@@ -66,11 +71,12 @@ pub fn run(args: CostArgs, reporter: &Reporter) -> u8 {
             // Written as it is serialized: the reports of a large project are never held as text.
             #[derive(serde::Serialize)]
             struct CostJson<'a> {
+                env_overrides: &'a [String],
                 overrides: &'a [String],
                 reports: &'a [Measured],
             }
             let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-            let written = serde_json::to_writer_pretty(&mut out, &CostJson { overrides: &args.set, reports: &reports })
+            let written = serde_json::to_writer_pretty(&mut out, &CostJson { env_overrides: &env, overrides: &args.set, reports: &reports })
                 .map_err(std::io::Error::from)
                 .and_then(|()| writeln!(out))
                 .and_then(|()| out.flush());
@@ -167,7 +173,7 @@ fn cost_tools(args: &CostArgs, files: &[PathBuf], reporter: &Reporter) -> u8 {
 }
 
 /// A count for people: thousands separated, `~` in front of estimates.
-fn num(c: Count) -> String {
+pub(super) fn num(c: Count) -> String {
     let digits = c.tokens.unsigned_abs().to_string();
     let mut grouped = String::new();
     for (i, ch) in digits.chars().enumerate() {
@@ -190,7 +196,7 @@ fn percent(tokens: i64, of: u64) -> String {
     format!("{:.1}%", tokens as f64 * 100.0 / of.max(1) as f64)
 }
 
-fn table_row(md: bool, cells: &[String]) -> String {
+pub(super) fn table_row(md: bool, cells: &[String]) -> String {
     if md {
         format!("| {} |\n", cells.iter().map(|c| c.trim()).collect::<Vec<_>>().join(" | "))
     } else {
@@ -297,5 +303,6 @@ fn text_report(m: &Measured, md: bool) -> String {
         let free = (width as usize).saturating_sub(f + r + h);
         out.push_str(&format!("[{}{}{}{}]  █ fixed  ▓ headroom  ░ history  ▒ reserve\n", "█".repeat(f), "▓".repeat(h), "░".repeat(free), "▒".repeat(r)));
     }
+    out.push_str(&super::systems::report(m, md));
     out
 }

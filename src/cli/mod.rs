@@ -7,6 +7,7 @@ mod models;
 mod render;
 mod report;
 mod schema;
+mod systems;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -117,9 +118,43 @@ fn load(manifest_path: &Path, reporter: &Reporter) -> Result<Loaded, u8> {
     load_with(manifest_path, &[], reporter)
 }
 
-/// Like [`load`], with `--set KEY=VALUE` overrides laid over the manifest.
+/// Manifest overrides from `CTXC_…` environment variables (see [`manifest::env`]), as
+/// `KEY=VALUE`, sorted by variable name; a variable that names no key is a usage error.
+fn env_overrides(reporter: &Reporter) -> Result<Vec<String>, u8> {
+    let mut vars = Vec::new();
+    for (name, value) in std::env::vars_os() {
+        let Some(name) = name.to_str().filter(|n| n.starts_with(manifest::env::ENV_PREFIX)).map(str::to_string) else { continue };
+        let Some(value) = value.to_str().map(str::to_string) else {
+            reporter.diagnostics(&[crate::Diagnostic::error(format!("environment variable `{name}` is not valid UTF-8"))], &Default::default());
+            return Err(EXIT_INPUT);
+        };
+        vars.push((name, value));
+    }
+    let found = manifest::env::env_overrides(vars).map_err(|message| {
+        reporter.diagnostics(&[crate::Diagnostic::error(message)], &Default::default());
+        EXIT_INPUT
+    })?;
+    for (name, arg) in &found {
+        if let Err(message) = manifest::parse_override(arg) {
+            let d = crate::Diagnostic::error(format!("{name}: {message}")).help(
+                "CTXC_ variables override manifest keys: CTXC_ then the key's segments in upper case separated by `__` (CTXC_BUDGETS__SYSTEM_PROMPT=3000)",
+            );
+            reporter.diagnostics(&[d], &Default::default());
+            return Err(EXIT_INPUT);
+        }
+    }
+    Ok(found.into_iter().map(|(_, arg)| arg).collect())
+}
+
+/// `--set` overrides after those from `CTXC_…` variables, so that `--set` wins.
+fn with_env_overrides(set: &[String], reporter: &Reporter) -> Result<Vec<String>, u8> {
+    Ok([env_overrides(reporter)?.as_slice(), set].concat())
+}
+
+/// Like [`load`], with `--set KEY=VALUE` overrides laid over the manifest. Overrides from
+/// `CTXC_…` environment variables come first, so `--set` wins over them.
 fn load_with(manifest_path: &Path, overrides: &[String], reporter: &Reporter) -> Result<Loaded, u8> {
-    match manifest::load_with(manifest_path, overrides) {
+    match manifest::load_with(manifest_path, &with_env_overrides(overrides, reporter)?) {
         Ok(loaded) => {
             reporter.diagnostics(&loaded.warnings, &loaded.sources);
             Ok(loaded)

@@ -63,6 +63,9 @@ fn to_report(d: &Diagnostic, sources: &Sources) -> Report {
         _ => {}
     }
     diagnostic.message = message;
+    if let Some(code) = &d.code {
+        diagnostic = diagnostic.with_code(code.clone());
+    }
     if let Some(help) = &d.help {
         diagnostic = diagnostic.with_help(help.clone());
     }

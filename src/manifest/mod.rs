@@ -2,12 +2,14 @@
 //! over its preset, then validate every reference and read every file it names into an
 //! [`model::Agent`]. Problems are collected, not thrown at the first one.
 
+pub mod env;
 pub mod model;
 pub mod preset;
 pub mod raw;
 pub mod span;
+mod systems;
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
 use std::path::Path;
 use std::sync::Arc;
@@ -163,7 +165,32 @@ pub fn load_with(manifest_path: &Path, overrides: &[String]) -> Result<Loaded, L
             }
         }
     }
-    let mut v = Validator { root, rel: manifest.rel.clone(), file: manifest.display.clone(), text: manifest.text.clone(), sources, diagnostics: Vec::new() };
+    let overridden = overrides.iter().filter_map(|arg| arg.split_once('=').map(|(k, _)| k.trim().to_string())).collect();
+    let root = match user.project.as_ref().and_then(|p| p.root.as_ref()) {
+        Some(ancestor) => match root.with_root(&ancestor.value) {
+            Ok(root) => root,
+            Err(message) => {
+                let span = ancestor.span.clone().or_else(|| manifest.text.find(&ancestor.value).map(|i| i..i + ancestor.value.len()));
+                let d = Diagnostic::error(format!("[project] root: {message}"))
+                    .in_file(&manifest.display)
+                    .at(span)
+                    .label("not an ancestor")
+                    .help("the project root is the manifest's directory or one of its parents, e.g. `root = \"../..\"`");
+                return Err(LoadFailure { diagnostics: vec![d], sources });
+            }
+        },
+        None => root,
+    };
+    let mut v = Validator {
+        root,
+        rel: manifest.rel.clone(),
+        file: manifest.display.clone(),
+        text: manifest.text.clone(),
+        sources,
+        diagnostics: Vec::new(),
+        overridden,
+        skill_bodies: BTreeMap::new(),
+    };
     let agent = v.build(user, &manifest.rel);
     match agent {
         Some(agent) if !has_errors(&v.diagnostics) => {
@@ -182,6 +209,10 @@ struct Validator {
     text: String,
     sources: Sources,
     diagnostics: Diagnostics,
+    /// Dotted keys set by overrides (--set, CTXC_ environment variables), for provenance.
+    overridden: Vec<String>,
+    /// Skill bodies by SKILL.md path, filled while reading skills.
+    skill_bodies: BTreeMap<String, String>,
 }
 
 impl Validator {
@@ -314,7 +345,10 @@ impl Validator {
                 // Parsed without span capture: preset spans would point into the preset, so
                 // diagnostics about preset values fall back to locating text in the manifest.
                 Some(text) => match toml::from_str::<RawManifest>(text) {
-                    Ok(preset) => raw = preset,
+                    Ok(preset) => {
+                        raw = preset;
+                        self.apply_layout(&name.value, &mut raw, &user);
+                    }
                     Err(e) => {
                         self.error(format!("built-in preset `{}` is invalid: {}", name.value, e.message()), None);
                         return None;
@@ -326,6 +360,8 @@ impl Validator {
                 }
             }
         }
+        let preset_defaults = raw.clone();
+        let user_written = user.clone();
         raw.overlay(user);
         let Some(agent_raw) = raw.agent.clone() else {
             self.error("the manifest has no [agent] table", Some(0..0)).help = Some("add `[agent]` with `name = \"...\"`".into());
@@ -346,10 +382,15 @@ impl Validator {
         let connectors: IndexMap<String, TextFile> =
             raw.connectors.iter().filter_map(|(name, c)| Some((name.clone(), self.read(&c.prompt, Some(false))?))).collect();
         let skills = self.skills(raw.skills.as_ref());
+        let skill_locations =
+            raw.skills.iter().flat_map(|s| &s.dirs).map(|d| self.root.normalize(&d.value).unwrap_or_else(|_| d.value.clone())).collect();
         let memory = raw.memory.clone().unwrap_or_default();
         let memory_files = memory.files.iter().filter_map(|f| self.read(f, Some(false))).collect();
         let settings = self.settings(&raw);
-        let scenarios = self.scenarios(&raw.scenarios, &flags, &connectors);
+        let scenarios = self.scenarios(&raw.scenarios, &flags, &connectors, &skills);
+        let project_context = self.walk_up(raw.memory.as_ref().and_then(|m| m.walk_up.as_deref()).unwrap_or_default());
+        let has_profile = profile.known || agent_raw.context_window.is_some();
+        let systems = self.systems(&raw, &user_written, &preset_defaults, preset_name.as_ref(), has_profile);
         Some(Agent {
             name: agent_raw.name.value,
             description: agent_raw.description,
@@ -370,6 +411,10 @@ impl Validator {
             budgets,
             scenarios,
             vars: raw.vars,
+            project_context,
+            skill_locations,
+            skill_bodies: std::mem::take(&mut self.skill_bodies),
+            systems,
         })
     }
 
@@ -470,8 +515,13 @@ impl Validator {
                     Some("new steps need a kind, e.g. `kind = \"module\"`".into());
                 continue;
             };
-            let module = (kind == StepKind::Module).then(|| raw.module.as_ref().map_or(id.clone(), |m| m.value.clone()));
-            if let Some(module_id) = &module {
+            // Module steps need their module; the other kinds that take one add it when declared.
+            let takes_module = matches!(
+                kind,
+                StepKind::Module | StepKind::Middleware | StepKind::HumanInTheLoop | StepKind::AgentMemory | StepKind::SkillLocations
+            );
+            let module = takes_module.then(|| raw.module.as_ref().map_or(id.clone(), |m| m.value.clone()));
+            if let Some(module_id) = module.as_ref().filter(|_| kind == StepKind::Module) {
                 if !modules.contains_key(module_id) {
                     let span = raw.module.as_ref().map_or_else(|| self.span(&raw.id, &id), |m| self.span(m, &m.value));
                     let known: Vec<&str> = modules.keys().map(String::as_str).collect();
@@ -656,10 +706,14 @@ impl Validator {
                 static PARSED: Memo<Result<Skill, SkillError>> = Memo::new();
                 let key = content_hash(&file.path).rotate_left(64) ^ content_hash(&file.text);
                 match PARSED.get_or_insert_with(key, || parse_skill(&file.path, &file.text)) {
-                    Ok(skill) => match skills.iter_mut().find(|s| s.name == skill.name) {
-                        Some(existing) => *existing = skill,
-                        None => skills.push(skill),
-                    },
+                    Ok(skill) => {
+                        let body = file.text.get(skill.body_offset..).unwrap_or_default();
+                        self.skill_bodies.insert(file.path.clone(), body.to_string());
+                        match skills.iter_mut().find(|s| s.name == skill.name) {
+                            Some(existing) => *existing = skill,
+                            None => skills.push(skill),
+                        }
+                    }
                     Err(e) => {
                         let display = self.root.display_path(&file.path);
                         self.diagnostics.push(
@@ -701,6 +755,7 @@ impl Validator {
         raw: &IndexMap<String, RawScenario>,
         flags: &IndexMap<String, bool>,
         connectors: &IndexMap<String, TextFile>,
+        skills: &[Skill],
     ) -> IndexMap<String, Scenario> {
         let default_scenario = [("default".to_string(), RawScenario::default())];
         let raw_scenarios: Vec<(String, RawScenario)> =
@@ -755,6 +810,12 @@ impl Validator {
             };
             let resources = named(&s.resources);
             let attachments = named(&s.attachments);
+            let skill_names: Vec<&str> = skills.iter().map(|k| k.name.as_str()).collect();
+            for active in &s.active_skills {
+                if !skill_names.contains(&active.value.as_str()) {
+                    self.unknown("skill", &active.value, self.span(active, &active.value), &skill_names);
+                }
+            }
             scenarios.insert(
                 name.clone(),
                 Scenario {
@@ -772,6 +833,7 @@ impl Validator {
                     resources,
                     sandbox_files: s.sandbox_files.clone(),
                     attachments,
+                    active_skills: s.active_skills.iter().map(|a| a.value.clone()).collect(),
                 },
             );
         }

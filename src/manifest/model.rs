@@ -148,6 +148,8 @@ pub struct Scenario {
     pub resources: Vec<NamedText>,
     pub sandbox_files: Vec<String>,
     pub attachments: Vec<NamedText>,
+    /// Skills activated in this scenario (names), shown in full by `active_skills` steps.
+    pub active_skills: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -181,9 +183,19 @@ pub struct Agent {
     pub connectors: IndexMap<String, TextFile>,
     pub categories: Vec<Category>,
     pub skills: Vec<Skill>,
+    /// The skill directories, in order (later ones override earlier ones by skill name).
+    pub skill_locations: Vec<String>,
     pub memory_files: Vec<TextFile>,
     pub settings: Settings,
     pub budgets: Budgets,
     pub scenarios: IndexMap<String, Scenario>,
     pub vars: BTreeMap<String, String>,
+    /// Files found by walking up from the manifest's directory to the project root (`[memory]
+    /// walk_up`), root first.
+    pub project_context: Vec<TextFile>,
+    /// The body (text after the frontmatter) of each skill, by SKILL.md path.
+    #[serde(skip)]
+    pub skill_bodies: BTreeMap<String, String>,
+    /// The reference system's own window settings (from the `deepagents`, `zeph` or `agentscope` preset).
+    pub systems: crate::systems::Systems,
 }

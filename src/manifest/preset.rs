@@ -7,7 +7,22 @@ use indexmap::IndexMap;
 use super::raw::*;
 
 /// Names and texts of the built-in presets.
-pub const PRESETS: &[(&str, &str)] = &[("zeus", include_str!("../../presets/zeus.toml"))];
+pub const PRESETS: &[(&str, &str)] = &[
+    ("zeus", include_str!("../../presets/zeus.toml")),
+    ("deepagents", include_str!("../../presets/deepagents.toml")),
+    ("zeph", include_str!("../../presets/zeph.toml")),
+    ("agentscope", include_str!("../../presets/agentscope.toml")),
+];
+
+/// Step layouts of later releases of a reference system: (preset, layout, fragment). The
+/// fragment's `pipeline.steps` replace the preset's steps as a whole (a later release can drop
+/// and reorder steps, which an overlay cannot).
+pub const LAYOUTS: &[(&str, &str, &str)] = &[("deepagents", "0.7", include_str!("../../presets/deepagents-0.7.toml"))];
+
+/// The fragment holding a preset's steps for one layout, if that layout has its own.
+pub fn layout_text(preset: &str, layout: &str) -> Option<&'static str> {
+    LAYOUTS.iter().find(|(p, l, _)| *p == preset && *l == layout).map(|(_, _, text)| *text)
+}
 
 pub fn preset_text(name: &str) -> Option<&'static str> {
     PRESETS.iter().find(|(n, _)| *n == name).map(|(_, text)| *text)
@@ -53,7 +68,7 @@ macro_rules! replace_overlay {
         }
     )*};
 }
-replace_overlay!(bool, RawAccess, RawConnector, RawScenario, super::span::Spanned<String>);
+replace_overlay!(bool, RawAccess, RawConnector, RawScenario, RawInterrupt, super::span::Spanned<String>);
 
 impl Overlay for RawBudgets {
     fn overlay(&mut self, over: Self) {
@@ -81,6 +96,10 @@ impl Overlay for RawManifest {
         self.scenarios.overlay(over.scenarios);
         overlay_opt(&mut self.budgets, over.budgets);
         self.vars.extend(over.vars);
+        overlay_opt(&mut self.project, over.project);
+        overlay_opt(&mut self.deepagents, over.deepagents);
+        overlay_opt(&mut self.zeph, over.zeph);
+        overlay_opt(&mut self.agentscope, over.agentscope);
     }
 }
 
@@ -157,6 +176,7 @@ impl Overlay for RawMemory {
     fn overlay(&mut self, over: Self) {
         self.files.extend(over.files);
         overlay_opt(&mut self.retrieval, over.retrieval);
+        take(&mut self.walk_up, over.walk_up);
     }
 }
 
@@ -179,5 +199,57 @@ impl Overlay for RawSummarization {
     fn overlay(&mut self, over: Self) {
         take(&mut self.trigger_ratio, over.trigger_ratio);
         take(&mut self.keep_messages, over.keep_messages);
+    }
+}
+
+impl Overlay for RawProject {
+    fn overlay(&mut self, over: Self) {
+        take(&mut self.root, over.root);
+    }
+}
+
+impl Overlay for RawDeepAgents {
+    fn overlay(&mut self, over: Self) {
+        take(&mut self.version, over.version);
+        take(&mut self.tool_token_limit_before_evict, over.tool_token_limit_before_evict);
+        self.interrupt_on.overlay(over.interrupt_on);
+        overlay_opt(&mut self.summarization, over.summarization);
+    }
+}
+
+impl Overlay for RawDeepAgentsSummarization {
+    fn overlay(&mut self, over: Self) {
+        take(&mut self.trigger, over.trigger);
+        take(&mut self.keep, over.keep);
+    }
+}
+
+impl Overlay for RawZeph {
+    fn overlay(&mut self, over: Self) {
+        take(&mut self.context_budget_tokens, over.context_budget_tokens);
+        take(&mut self.response_reserve_ratio, over.response_reserve_ratio);
+        take(&mut self.compaction_threshold, over.compaction_threshold);
+        take(&mut self.compaction_preserve_tail, over.compaction_preserve_tail);
+        take(&mut self.prune_protect_tokens, over.prune_protect_tokens);
+        take(&mut self.tool_output_max_chars, over.tool_output_max_chars);
+        overlay_opt(&mut self.shares, over.shares);
+        overlay_opt(&mut self.shares_with_code_index, over.shares_with_code_index);
+    }
+}
+
+impl Overlay for RawZephShares {
+    fn overlay(&mut self, over: Self) {
+        take(&mut self.summaries, over.summaries);
+        take(&mut self.semantic_recall, over.semantic_recall);
+        take(&mut self.code_context, over.code_context);
+        take(&mut self.recent_history, over.recent_history);
+    }
+}
+
+impl Overlay for RawAgentScope {
+    fn overlay(&mut self, over: Self) {
+        take(&mut self.trigger_ratio, over.trigger_ratio);
+        take(&mut self.reserve_ratio, over.reserve_ratio);
+        take(&mut self.tool_result_limit, over.tool_result_limit);
     }
 }

@@ -58,6 +58,18 @@ pub struct RawManifest {
     /// Extra string variables available to templates as `vars.NAME`.
     #[serde(default)]
     pub vars: BTreeMap<String, String>,
+    /// Where the project root is, when it is above the manifest's directory.
+    #[serde(default)]
+    pub project: Option<RawProject>,
+    /// Deep Agents settings (preset `deepagents`), under Deep Agents' own parameter names.
+    #[serde(default)]
+    pub deepagents: Option<RawDeepAgents>,
+    /// Zeph settings (preset `zeph`), under Zeph's own parameter names.
+    #[serde(default)]
+    pub zeph: Option<RawZeph>,
+    /// AgentScope `ContextConfig` settings (preset `agentscope`).
+    #[serde(default)]
+    pub agentscope: Option<RawAgentScope>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
@@ -109,7 +121,9 @@ pub struct RawStep {
     /// Human title shown in reports.
     #[serde(default)]
     pub title: Option<String>,
-    /// For `module` steps: the module id (defaults to the step id).
+    /// For `module` steps: the module id (defaults to the step id). For `middleware`,
+    /// `human_in_the_loop`, `agent_memory` and `skill_locations` steps: the optional module whose
+    /// text the step adds (defaults to the step id).
     #[serde(default)]
     pub module: Option<Spanned<String>>,
     /// For `text` steps: the literal text.
@@ -162,6 +176,25 @@ pub enum StepKind {
     Attachments,
     /// Literal text given in the step.
     Text,
+    /// Text a framework or middleware adds: the module's file when the module is declared; off
+    /// when it is not.
+    Middleware,
+    /// Deep Agents human-in-the-loop text (the module's file), only when `[deepagents]
+    /// interrupt_on` names a tool.
+    HumanInTheLoop,
+    /// Deep Agents memory: each memory file with its path inside `<agent_memory>`, then the
+    /// module's text (memory guidelines) inside `<memory_guidelines>`.
+    AgentMemory,
+    /// Deep Agents skills: the skill locations, one line per skill from its frontmatter with its
+    /// path, then the module's text (skill usage).
+    SkillLocations,
+    /// Zeph project context: the `[memory] walk_up` files found from the agent's directory up to
+    /// the project root, root first, inside `<project_context>`.
+    ProjectContext,
+    /// Zeph matched skills: full bodies of the skills the scenario activates, inside `<available_skills>`.
+    ActiveSkills,
+    /// Zeph catalogue of the other skills (name and description), inside `<other_skills>`.
+    OtherSkills,
 }
 
 impl StepKind {
@@ -176,6 +209,7 @@ impl StepKind {
                 | StepKind::Resources
                 | StepKind::SandboxFiles
                 | StepKind::Attachments
+                | StepKind::ActiveSkills
         )
     }
 }
@@ -325,6 +359,10 @@ pub struct RawMemory {
     /// Bounds and ranking of retrieved memories.
     #[serde(default)]
     pub retrieval: Option<RawRetrieval>,
+    /// File names (e.g. `ZEPH.md`) looked for in the manifest's directory and each parent up to the
+    /// project root; `project_context` steps insert the ones found, root first.
+    #[serde(default)]
+    pub walk_up: Option<Vec<Spanned<String>>>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
@@ -436,6 +474,10 @@ pub struct RawScenario {
     /// Attachments, each a name and a file holding its text.
     #[serde(default)]
     pub attachments: Vec<RawNamedFile>,
+    /// Skills activated in this scenario (e.g. Zeph's top-K matched skills), shown with their full
+    /// body by `active_skills` steps.
+    #[serde(default)]
+    pub active_skills: Vec<Spanned<String>>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
@@ -470,4 +512,166 @@ pub struct RawNamedFile {
     pub name: String,
     /// File holding the text.
     pub source: Spanned<String>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawProject {
+    /// The project root, relative to the manifest's directory: `.` (the default) or an ancestor
+    /// such as `../..`. Files are never read outside it.
+    #[serde(default)]
+    pub root: Option<Spanned<String>>,
+}
+
+/// A release number, written as a string (`"0.7"`) or a number (`0.7`).
+#[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum RawVersion {
+    Text(String),
+    Number(f64),
+}
+
+impl RawVersion {
+    pub fn text(&self) -> String {
+        match self {
+            RawVersion::Text(s) => s.clone(),
+            RawVersion::Number(n) => n.to_string(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawDeepAgents {
+    /// The Deep Agents release whose prompt layout to use: `0.4` (memory after the to-do list,
+    /// with the base prompt and to-do list) or `0.7` and later (memory last, no default base
+    /// prompt or to-do list). Preset default: `0.4`.
+    #[serde(default)]
+    pub version: Option<Spanned<RawVersion>>,
+    /// Tool results over this many tokens are offloaded to the filesystem (Deep Agents counts 4
+    /// characters per token). Preset default: 20000.
+    #[serde(default)]
+    pub tool_token_limit_before_evict: Option<Spanned<u64>>,
+    /// Tools that pause for human approval (`create_deep_agent(interrupt_on=...)`): tool name →
+    /// `true`/`false` or `{ allowed_decisions = [...] }`. The human-in-the-loop text is shown only
+    /// when at least one tool interrupts.
+    #[serde(default)]
+    pub interrupt_on: IndexMap<String, RawInterrupt>,
+    /// When the conversation is summarized and how much is kept.
+    #[serde(default)]
+    pub summarization: Option<RawDeepAgentsSummarization>,
+}
+
+/// One `interrupt_on` entry: on/off, or an interrupt configuration (which is on).
+#[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum RawInterrupt {
+    On(bool),
+    Config(RawInterruptConfig),
+}
+
+#[derive(Debug, Clone, PartialEq, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawInterruptConfig {
+    /// Decisions the human may take (e.g. `approve`, `edit`, `reject`).
+    #[serde(default)]
+    pub allowed_decisions: Vec<String>,
+    /// Text shown to the human with the request.
+    #[serde(default)]
+    pub description: Option<String>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawDeepAgentsSummarization {
+    /// When to summarize: `{ fraction = 0.85 }` of the model's max input tokens, `{ tokens = N }`
+    /// or `{ messages = N }`. Default: `{ fraction = 0.85 }` with a model profile,
+    /// `{ tokens = 170000 }` without one.
+    #[serde(default)]
+    pub trigger: Option<Spanned<RawContextSize>>,
+    /// What to keep after summarizing, in the same units. Default: `{ fraction = 0.1 }` with a
+    /// model profile, `{ messages = 6 }` without one.
+    #[serde(default)]
+    pub keep: Option<Spanned<RawContextSize>>,
+}
+
+/// A context size as LangChain's summarization takes it: exactly one of the three keys.
+#[derive(Debug, Clone, PartialEq, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawContextSize {
+    /// A share of the model's max input tokens.
+    #[serde(default)]
+    pub fraction: Option<f64>,
+    /// A number of tokens.
+    #[serde(default)]
+    pub tokens: Option<u64>,
+    /// A number of messages.
+    #[serde(default)]
+    pub messages: Option<u64>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawZeph {
+    /// The context budget in tokens (Zeph `memory.context_budget_tokens`). 0 or unset: the
+    /// model's window, as Zeph's `auto_budget` does.
+    #[serde(default)]
+    pub context_budget_tokens: Option<Spanned<u64>>,
+    /// Share of the budget reserved for the response. Preset default: 0.2.
+    #[serde(default)]
+    pub response_reserve_ratio: Option<Spanned<f64>>,
+    /// Compact when messages exceed this fraction of the budget. Preset default: 0.75.
+    #[serde(default)]
+    pub compaction_threshold: Option<Spanned<f64>>,
+    /// Messages always kept by compaction. Preset default: 4.
+    #[serde(default)]
+    pub compaction_preserve_tail: Option<Spanned<u64>>,
+    /// Recent tokens never touched by tool-output pruning. Preset default: 40000.
+    #[serde(default)]
+    pub prune_protect_tokens: Option<Spanned<u64>>,
+    /// Tool output longer than this many characters is cut to its head and tail halves. Preset
+    /// default: 30000.
+    #[serde(default)]
+    pub tool_output_max_chars: Option<Spanned<u64>>,
+    /// Shares of the budget left after the reserve, without a code index. Preset defaults:
+    /// summaries 0.15, semantic_recall 0.25, recent_history 0.6.
+    #[serde(default)]
+    pub shares: Option<RawZephShares>,
+    /// Shares with a code index (scenario flag `code_index`). Preset defaults: summaries 0.1,
+    /// semantic_recall 0.1, code_context 0.3, recent_history 0.5.
+    #[serde(default)]
+    pub shares_with_code_index: Option<RawZephShares>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawZephShares {
+    /// Conversation summaries.
+    #[serde(default)]
+    pub summaries: Option<Spanned<f64>>,
+    /// Relevant messages from past conversations.
+    #[serde(default)]
+    pub semantic_recall: Option<Spanned<f64>>,
+    /// Retrieved code chunks (with a code index).
+    #[serde(default)]
+    pub code_context: Option<Spanned<f64>>,
+    /// The most recent messages of the conversation, which also carry the system prompt.
+    #[serde(default)]
+    pub recent_history: Option<Spanned<f64>>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawAgentScope {
+    /// Compress when the context exceeds this share of the model's context size (above 0, at
+    /// most 0.9). Preset default: 0.8.
+    #[serde(default)]
+    pub trigger_ratio: Option<Spanned<f64>>,
+    /// Share of the context size kept as recent messages after compression (below
+    /// `trigger_ratio`). Preset default: 0.1.
+    #[serde(default)]
+    pub reserve_ratio: Option<Spanned<f64>>,
+    /// Most tokens one tool result may take; longer results are truncated. Preset default: 50000.
+    #[serde(default)]
+    pub tool_result_limit: Option<Spanned<u64>>,
 }

@@ -1,0 +1,289 @@
+//! Validation of the reference systems' settings (`[deepagents]`, `[zeph]`, `[agentscope]`),
+//! the Deep Agents release layout, and the walk up to the project root for project-context files.
+//! Each setting keeps where its value came from: the manifest line, an override, or the preset's
+//! default (then diagnostics point at the `preset` line and say so).
+
+use std::ops::Range;
+
+use super::model::{Origin, TextFile};
+use super::raw::*;
+use super::span::Spanned;
+use super::{preset, Validator};
+use crate::project::ReadError;
+use crate::systems::{agentscope, deepagents, zeph, Setting, Systems};
+
+/// The preset a default came from, and where the manifest names it.
+struct PresetRef {
+    name: String,
+    origin: Origin,
+}
+
+/// The system tables and the preset each belongs to.
+const SYSTEM_TABLES: [&str; 3] = ["deepagents", "zeph", "agentscope"];
+
+impl Validator {
+    /// For `deepagents`: picks the step layout of the configured release and, for a later
+    /// release, replaces the preset's steps with that layout's.
+    pub(super) fn apply_layout(&mut self, name: &str, preset_raw: &mut RawManifest, user: &RawManifest) {
+        if name != "deepagents" {
+            return;
+        }
+        let version = user.deepagents.as_ref().and_then(|d| d.version.clone()).or_else(|| preset_raw.deepagents.as_ref().and_then(|d| d.version.clone()));
+        let Some(version) = version else { return };
+        let text = version.value.text();
+        match deepagents::layout(&text) {
+            Ok(layout) => {
+                if let Some(fragment) = preset::layout_text(name, layout) {
+                    match toml::from_str::<RawManifest>(fragment) {
+                        Ok(steps) => {
+                            if let Some(pipeline) = preset_raw.pipeline.as_mut() {
+                                pipeline.steps = steps.pipeline.map(|p| p.steps).unwrap_or_default();
+                            }
+                        }
+                        Err(e) => {
+                            self.error(format!("built-in layout `{name}` {layout} is invalid: {}", e.message()), None);
+                        }
+                    }
+                }
+            }
+            Err(message) => {
+                let span = self.span(&version, "version");
+                self.error(message, span).help = Some("set `[deepagents] version` to \"0.4\" or \"0.7\" (or a later release)".into());
+            }
+        }
+    }
+
+    /// Files named in `[memory] walk_up`, looked for in each directory from the project root down
+    /// to the manifest's directory (root first). Missing files are skipped; files that escape the
+    /// root (symlinks out) are refused.
+    pub(super) fn walk_up(&mut self, names: &[Spanned<String>]) -> Vec<TextFile> {
+        let mut found = Vec::new();
+        for name in names {
+            let bad = name.value.is_empty() || name.value.starts_with('/') || name.value.split(['/', '\\']).any(|part| part == "..");
+            if bad {
+                let span = self.span(name, &name.value);
+                self.error(format!("walk_up name `{}` must be a relative path inside a directory, without `..`", name.value), span);
+            }
+        }
+        for dir in self.root.dirs_from_root() {
+            for name in names {
+                let reference = if dir == "." { name.value.clone() } else { format!("{dir}/{}", name.value) };
+                match self.root.read(&reference) {
+                    Ok(file) => {
+                        self.sources.insert(&file.display, &file.text);
+                        found.push(TextFile { path: file.rel, text: file.text, template: false });
+                    }
+                    Err(ReadError::Missing(_) | ReadError::NotAFile(_)) => {}
+                    Err(e) => {
+                        let span = self.span(name, &name.value);
+                        self.read_error(e, span);
+                    }
+                }
+            }
+        }
+        found
+    }
+
+    /// Whether an override (--set or CTXC_…) set this dotted key or a table holding it.
+    fn overridden(&self, key: &str) -> bool {
+        self.overridden.iter().any(|o| key == o || key.starts_with(&format!("{o}.")))
+    }
+
+    /// A setting from the user's manifest (or an override), else from the preset.
+    fn pick<T: Clone>(&self, key: &str, user: Option<&Spanned<T>>, preset: Option<&Spanned<T>>, from: &PresetRef) -> Option<Setting<T>> {
+        let leaf = key.rsplit('.').next().unwrap_or(key);
+        if let Some(value) = user {
+            if self.overridden(key) {
+                return Some(Setting {
+                    value: value.value.clone(),
+                    source: "override".into(),
+                    key: key.into(),
+                    origin: Origin { file: self.file.clone(), span: None },
+                    note: Some(format!("set by an override of `{key}`: --set or a CTXC_ environment variable")),
+                });
+            }
+            return Some(Setting { value: value.value.clone(), source: "manifest".into(), key: key.into(), origin: self.origin(value, leaf), note: None });
+        }
+        preset.map(|value| Setting {
+            value: value.value.clone(),
+            source: format!("preset {}", from.name),
+            key: key.into(),
+            origin: from.origin.clone(),
+            note: Some(format!("the `{}` preset's default; set `{key}` to change it", from.name)),
+        })
+    }
+
+    /// A setting every preset of the system defines: its absence is a broken preset (the
+    /// defaults live in the preset files only, never here).
+    fn required<T: Clone + Default>(&mut self, key: &str, user: Option<&Spanned<T>>, preset: Option<&Spanned<T>>, from: &PresetRef) -> Setting<T> {
+        self.pick(key, user, preset, from).unwrap_or_else(|| {
+            self.error(format!("built-in preset `{}` has no `{key}`", from.name), None);
+            Setting { value: T::default(), source: format!("preset {}", from.name), key: key.into(), origin: from.origin.clone(), note: None }
+        })
+    }
+
+    /// The reference system settings of the agent's preset. `merged` is the manifest over the
+    /// preset, `user` the manifest with its overrides, `preset` the preset alone.
+    pub(super) fn systems(
+        &mut self,
+        merged: &RawManifest,
+        user: &RawManifest,
+        preset: &RawManifest,
+        preset_name: Option<&Spanned<String>>,
+        model_profile: bool,
+    ) -> Systems {
+        let name = preset_name.map(|p| p.value.clone()).unwrap_or_default();
+        for table in SYSTEM_TABLES {
+            let written = match table {
+                "deepagents" => user.deepagents.is_some(),
+                "zeph" => user.zeph.is_some(),
+                _ => user.agentscope.is_some(),
+            };
+            if written && name != table {
+                let span = self.locate(&format!("[{table}")).or_else(|| self.locate(table));
+                self.error(format!("`[{table}]` settings apply only to agents on the `{table}` preset"), span).help =
+                    Some(format!("add `preset = \"{table}\"` under [pipeline], or remove `[{table}]`"));
+            }
+        }
+        let origin = match preset_name {
+            Some(p) => self.origin(p, &p.value),
+            None => Origin { file: self.file.clone(), span: None },
+        };
+        let from = PresetRef { name: name.clone(), origin };
+        let mut systems = Systems::default();
+        match name.as_str() {
+            "deepagents" => systems.deepagents = Some(self.deepagents(merged, user, preset, &from, model_profile)),
+            "zeph" => systems.zeph = Some(self.zeph(merged, user, preset, &from)),
+            "agentscope" => systems.agentscope = Some(self.agentscope(user, preset, &from)),
+            _ => {}
+        }
+        systems
+    }
+
+    fn deepagents(&mut self, merged: &RawManifest, user: &RawManifest, preset: &RawManifest, from: &PresetRef, model_profile: bool) -> deepagents::Settings {
+        let (u, p) = (user.deepagents.clone().unwrap_or_default(), preset.deepagents.clone().unwrap_or_default());
+        let version = match self.pick("deepagents.version", u.version.as_ref(), p.version.as_ref(), from) {
+            Some(v) => v.map(v.value.text()),
+            None => self.required("deepagents.version", None, None, from),
+        };
+        // An unknown release was reported while the preset was laid out.
+        let layout = deepagents::layout(&version.value).unwrap_or(deepagents::LAYOUT_0_4);
+        let limit = self.required(
+            "deepagents.tool_token_limit_before_evict",
+            u.tool_token_limit_before_evict.as_ref(),
+            p.tool_token_limit_before_evict.as_ref(),
+            from,
+        );
+        let (us, ps) = (u.summarization.unwrap_or_default(), p.summarization.unwrap_or_default());
+        let (default_trigger, default_keep, why) = if model_profile {
+            (
+                deepagents::ContextSize::Fraction(deepagents::TRIGGER_FRACTION),
+                deepagents::ContextSize::Fraction(deepagents::KEEP_FRACTION),
+                "Deep Agents' default with a model profile",
+            )
+        } else {
+            (
+                deepagents::ContextSize::Tokens(deepagents::FALLBACK_TRIGGER_TOKENS),
+                deepagents::ContextSize::Messages(deepagents::FALLBACK_KEEP_MESSAGES),
+                "Deep Agents' fallback without a model profile",
+            )
+        };
+        let mut size = |key: &str, user: Option<&Spanned<RawContextSize>>, preset: Option<&Spanned<RawContextSize>>, default: deepagents::ContextSize| {
+            match self.pick(key, user, preset, from) {
+                Some(setting) => {
+                    let value = self.context_size(key, &setting.value, setting.origin.span.clone()).unwrap_or(default);
+                    setting.map(value)
+                }
+                None => Setting {
+                    value: default,
+                    source: why.to_string(),
+                    key: key.into(),
+                    origin: from.origin.clone(),
+                    note: Some(format!("{why}; set `{key}` to change it")),
+                },
+            }
+        };
+        let trigger = size("deepagents.summarization.trigger", us.trigger.as_ref(), ps.trigger.as_ref(), default_trigger);
+        let keep = size("deepagents.summarization.keep", us.keep.as_ref(), ps.keep.as_ref(), default_keep);
+        let interrupt_on = merged
+            .deepagents
+            .iter()
+            .flat_map(|d| &d.interrupt_on)
+            .filter(|(_, on)| !matches!(on, RawInterrupt::On(false)))
+            .map(|(tool, _)| tool.clone())
+            .collect();
+        deepagents::Settings { version, layout, tool_token_limit_before_evict: limit, trigger, keep, model_profile, interrupt_on }
+    }
+
+    /// A context size must name exactly one of fraction, tokens and messages.
+    fn context_size(&mut self, key: &str, raw: &RawContextSize, span: Option<Range<usize>>) -> Option<deepagents::ContextSize> {
+        match (raw.fraction, raw.tokens, raw.messages) {
+            (Some(f), None, None) => Some(deepagents::ContextSize::Fraction(f)),
+            (None, Some(n), None) => Some(deepagents::ContextSize::Tokens(n)),
+            (None, None, Some(n)) => Some(deepagents::ContextSize::Messages(n)),
+            _ => {
+                self.error(format!("`{key}` needs exactly one of `fraction`, `tokens` and `messages`"), span).help =
+                    Some("e.g. `{ fraction = 0.85 }`, `{ tokens = 170000 }` or `{ messages = 6 }`".into());
+                None
+            }
+        }
+    }
+
+    fn zeph(&mut self, merged: &RawManifest, user: &RawManifest, preset: &RawManifest, from: &PresetRef) -> zeph::Settings {
+        let (u, p) = (user.zeph.clone().unwrap_or_default(), preset.zeph.clone().unwrap_or_default());
+        let context_budget_tokens = self.pick("zeph.context_budget_tokens", u.context_budget_tokens.as_ref(), p.context_budget_tokens.as_ref(), from).unwrap_or_else(|| Setting {
+            value: 0,
+            source: "Zeph default (0: the model's window)".into(),
+            key: "zeph.context_budget_tokens".into(),
+            origin: from.origin.clone(),
+            note: Some("not set: the model's window; set `zeph.context_budget_tokens` to change it".into()),
+        });
+        let response_reserve_ratio = self.required("zeph.response_reserve_ratio", u.response_reserve_ratio.as_ref(), p.response_reserve_ratio.as_ref(), from);
+        let compaction_threshold = self.required("zeph.compaction_threshold", u.compaction_threshold.as_ref(), p.compaction_threshold.as_ref(), from);
+        let compaction_preserve_tail =
+            self.required("zeph.compaction_preserve_tail", u.compaction_preserve_tail.as_ref(), p.compaction_preserve_tail.as_ref(), from);
+        let prune_protect_tokens = self.required("zeph.prune_protect_tokens", u.prune_protect_tokens.as_ref(), p.prune_protect_tokens.as_ref(), from);
+        let tool_output_max_chars = self.required("zeph.tool_output_max_chars", u.tool_output_max_chars.as_ref(), p.tool_output_max_chars.as_ref(), from);
+        let shares = self.shares("zeph.shares", u.shares.as_ref(), p.shares.as_ref(), from);
+        let shares_with_code_index = self.shares("zeph.shares_with_code_index", u.shares_with_code_index.as_ref(), p.shares_with_code_index.as_ref(), from);
+        zeph::Settings {
+            context_budget_tokens,
+            response_reserve_ratio,
+            compaction_threshold,
+            compaction_preserve_tail,
+            prune_protect_tokens,
+            tool_output_max_chars,
+            shares,
+            shares_with_code_index,
+            history_max_messages: merged.history.as_ref().and_then(|h| h.max_messages),
+        }
+    }
+
+    fn shares(&self, key: &str, user: Option<&RawZephShares>, preset: Option<&RawZephShares>, from: &PresetRef) -> Vec<zeph::Share> {
+        let field = |s: Option<&RawZephShares>, name: &str| -> Option<Spanned<f64>> {
+            let s = s?;
+            match name {
+                "summaries" => s.summaries.clone(),
+                "semantic_recall" => s.semantic_recall.clone(),
+                "code_context" => s.code_context.clone(),
+                _ => s.recent_history.clone(),
+            }
+        };
+        ["summaries", "semantic_recall", "code_context", "recent_history"]
+            .into_iter()
+            .filter_map(|name| {
+                let ratio = self.pick(&format!("{key}.{name}"), field(user, name).as_ref(), field(preset, name).as_ref(), from)?;
+                Some(zeph::Share { name, ratio })
+            })
+            .collect()
+    }
+
+    fn agentscope(&mut self, user: &RawManifest, preset: &RawManifest, from: &PresetRef) -> agentscope::Settings {
+        let (u, p) = (user.agentscope.clone().unwrap_or_default(), preset.agentscope.clone().unwrap_or_default());
+        agentscope::Settings {
+            trigger_ratio: self.required("agentscope.trigger_ratio", u.trigger_ratio.as_ref(), p.trigger_ratio.as_ref(), from),
+            reserve_ratio: self.required("agentscope.reserve_ratio", u.reserve_ratio.as_ref(), p.reserve_ratio.as_ref(), from),
+            tool_result_limit: self.required("agentscope.tool_result_limit", u.tool_result_limit.as_ref(), p.tool_result_limit.as_ref(), from),
+        }
+    }
+}
