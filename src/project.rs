@@ -64,8 +64,16 @@ impl ReadError {
         }
     }
 
+    /// The rule code: MAN003 for a reference that leaves the project, MAN002 otherwise.
+    pub fn code(&self) -> &'static str {
+        match self {
+            ReadError::Escapes(_) => "MAN003",
+            _ => "MAN002",
+        }
+    }
+
     pub fn into_diagnostic(self) -> Diagnostic {
-        let mut d = Diagnostic::error(self.message());
+        let mut d = Diagnostic::error(self.message()).code(self.code());
         if let Some(help) = self.help() {
             d = d.help(help);
         }

@@ -3,9 +3,12 @@
 
 mod check;
 mod cost;
+mod explain;
+mod formats;
 mod models;
 mod render;
 mod report;
+mod rules;
 mod schema;
 
 use std::path::{Path, PathBuf};
@@ -45,7 +48,7 @@ pub enum ColorChoice {
 enum Command {
     /// Print the exact system prompt of one mode.
     Render(render::RenderArgs),
-    /// Load and render every agent, mode and scenario; report what cannot be loaded.
+    /// Render, measure and lint every agent, mode and scenario (or, with no manifest, every SKILL.md, AGENTS.md and CLAUDE.md).
     Check(check::CheckArgs),
     /// Token costs per mode: steps, tool schemas per category, server and tool, and the window.
     Cost(cost::CostArgs),
@@ -53,6 +56,10 @@ enum Command {
     Models(models::ModelsArgs),
     /// Print the JSON Schema of the manifest.
     Schema,
+    /// List the rules `check` applies: code, name, family, default severity, summary.
+    Rules(rules::RulesArgs),
+    /// Print the documentation of one rule.
+    Explain(explain::ExplainArgs),
 }
 
 pub fn main() -> ExitCode {
@@ -70,8 +77,15 @@ pub fn main() -> ExitCode {
         Command::Cost(args) => cost::run(args, &reporter),
         Command::Models(args) => models::run(args),
         Command::Schema => schema::run(),
+        Command::Rules(args) => rules::run(args, &reporter),
+        Command::Explain(args) => explain::run(args, &reporter),
     };
     ExitCode::from(code)
+}
+
+/// Diagnostics as ctxc prints them, without colour (for tests and embedding).
+pub fn render_plain(diagnostics: &[crate::diagnostic::Diagnostic], sources: &crate::diagnostic::Sources) -> String {
+    Reporter::new(ColorChoice::Never).render(diagnostics, sources)
 }
 
 /// The agents found at a path, or the exit code after reporting why none could be.

@@ -47,17 +47,25 @@ impl Reporter {
 }
 
 fn to_report(d: &Diagnostic, sources: &Sources) -> Report {
-    let text = d.file.as_deref().and_then(|f| sources.get(f));
+    // A secret's line is never shown: the finding names its place instead of quoting it.
+    let text = d.file.as_deref().and_then(|f| sources.get(f)).filter(|_| !d.redact);
     let mut message = d.message.clone();
     let mut diagnostic = MietteDiagnostic::new("").with_severity(match d.severity {
         Severity::Error => miette::Severity::Error,
         Severity::Warning => miette::Severity::Warning,
     });
+    if let Some(code) = &d.code {
+        diagnostic = diagnostic.with_code(code.clone());
+    }
     match (&d.file, text, &d.span) {
         (Some(_), Some(text), Some(span)) => {
             let start = span.start.min(text.len());
             let len = span.end.min(text.len()).saturating_sub(start);
             diagnostic = diagnostic.with_label(LabeledSpan::new(d.label.clone(), start, len));
+        }
+        (Some(file), _, Some(span)) if sources.get(file).is_some() => {
+            let (line, column) = sources.line_col(file, span.start).unwrap_or((1, 1));
+            message = format!("{file}:{line}:{column}: {message}");
         }
         (Some(file), _, _) => message = format!("{file}: {message}"),
         _ => {}

@@ -185,4 +185,7 @@ pub struct Agent {
     pub budgets: Budgets,
     pub scenarios: IndexMap<String, Scenario>,
     pub vars: BTreeMap<String, String>,
+    /// `[lint]` as written (read by the lint stage).
+    #[serde(skip)]
+    pub lint: crate::lint::RawLint,
 }

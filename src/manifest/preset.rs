@@ -81,6 +81,7 @@ impl Overlay for RawManifest {
         self.scenarios.overlay(over.scenarios);
         overlay_opt(&mut self.budgets, over.budgets);
         self.vars.extend(over.vars);
+        overlay_opt(&mut self.lint, over.lint);
     }
 }
 

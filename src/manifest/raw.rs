@@ -58,6 +58,9 @@ pub struct RawManifest {
     /// Extra string variables available to templates as `vars.NAME`.
     #[serde(default)]
     pub vars: BTreeMap<String, String>,
+    /// Lint settings: rules to run or skip, severities, the Agent Skills validation level.
+    #[serde(default)]
+    pub lint: Option<crate::lint::RawLint>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
