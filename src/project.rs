@@ -103,6 +103,11 @@ impl ProjectRoot {
         &self.display
     }
 
+    /// The canonical root (only for comparing paths; never shown).
+    pub fn canonical(&self) -> &Path {
+        &self.canonical
+    }
+
     /// Normalises a reference to a root-relative path with `/` separators, refusing absolute
     /// paths and `..` that climbs above the root.
     pub fn normalize(&self, reference: &str) -> Result<String, ReadError> {

@@ -196,7 +196,12 @@ pub fn discover(root: &ProjectRoot, only: Option<&str>) -> Found {
         found.sources.insert(&display, &file.text);
         let name = Path::new(&rel).file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
         if name == SKILL_FILE {
-            found.skills.push(SkillDoc::new(display, rel, file.text));
+            let mut skill = SkillDoc::new(display, rel, file.text);
+            if skill.folder.is_empty() {
+                // SKILL.md at the root: its folder is the root directory itself.
+                skill.folder = root.canonical().file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            }
+            found.skills.push(skill);
         } else {
             found.memory.push(MemoryDoc { file: display, rel, text: file.text });
         }
