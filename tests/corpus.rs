@@ -2,6 +2,8 @@
 //! every test here skips cleanly when it is absent): each SKILL.md is flagged exactly as the
 //! spec-check notes of `INDEX.tsv` say, and no corpus file makes ctxc panic or hang.
 
+mod common;
+
 use std::collections::BTreeSet;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -128,7 +130,7 @@ fn assert_no_panic(out: &Output, what: &str) {
 
 fn copy_tree(from: &Path, to: &Path, keep: &dyn Fn(&Path) -> bool) -> Vec<String> {
     let mut copied = Vec::new();
-    for entry in walk(from) {
+    for entry in common::walk(from) {
         if !keep(&entry) {
             continue;
         }
@@ -140,20 +142,6 @@ fn copy_tree(from: &Path, to: &Path, keep: &dyn Fn(&Path) -> bool) -> Vec<String
     }
     copied.sort();
     copied
-}
-
-fn walk(dir: &Path) -> Vec<PathBuf> {
-    let mut files = Vec::new();
-    for entry in std::fs::read_dir(dir).expect("read dir").flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            files.extend(walk(&path));
-        } else {
-            files.push(path);
-        }
-    }
-    files.sort();
-    files
 }
 
 /// Every corpus file ctxc accepts goes through it: SKILL.md, AGENTS.md and CLAUDE.md by

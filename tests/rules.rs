@@ -4,8 +4,10 @@
 //!
 //! Regenerate `docs/rules.md` with `UPDATE_DOCS=1 cargo test --test rules`.
 
+mod common;
+
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use ctxc::lint::{CheckReport, Options};
@@ -75,7 +77,7 @@ fn docs_page_is_generated_from_the_registry() {
 fn every_code_in_the_source_is_registered() {
     let prefixes: Vec<&str> = Family::ALL.iter().map(|f| f.prefix()).collect();
     let mut used = BTreeSet::new();
-    for entry in walk(&repo().join("src")) {
+    for entry in common::walk(&repo().join("src")).into_iter().filter(|p| p.extension().is_some_and(|e| e == "rs")) {
         let text = std::fs::read_to_string(&entry).expect("read source");
         for piece in text.split('"').skip(1).step_by(2) {
             let is_code = prefixes.iter().any(|p| {
@@ -92,20 +94,6 @@ fn every_code_in_the_source_is_registered() {
     for rule in rules::ALL.iter().filter(|r| matches!(r.stage, Stage::Load | Stage::Budgets | Stage::LoadWarning)) {
         assert!(used.contains(rule.code), "{} is registered but no stage emits it", rule.code);
     }
-}
-
-fn walk(dir: &Path) -> Vec<PathBuf> {
-    let mut files = Vec::new();
-    for entry in std::fs::read_dir(dir).expect("read dir").flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            files.extend(walk(&path));
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            files.push(path);
-        }
-    }
-    files.sort();
-    files
 }
 
 /// A fixture folder's extra command-line options (an `args` file, one option per line).

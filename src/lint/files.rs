@@ -58,6 +58,11 @@ impl SkillDoc {
         }
     }
 
+    /// Byte offset where the body starts.
+    pub fn body_start(&self) -> usize {
+        self.text.len() - self.body().len()
+    }
+
     /// The frontmatter's byte range (between the fences).
     fn yaml_range(&self) -> Range<usize> {
         match &self.front {

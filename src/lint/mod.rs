@@ -9,7 +9,7 @@ pub mod files;
 pub mod suppress;
 
 use crate::diagnostic::{Diagnostic, Sources};
-use crate::manifest::model::Agent;
+use crate::manifest::model::{Agent, Category, CategoryTool, StepKind};
 use crate::manifest::Loaded;
 use crate::measure::Measured;
 use crate::models::Tokenizer;
@@ -63,6 +63,16 @@ impl Context<'_> {
     /// Every mode × scenario that rendered (empty in zero-config linting).
     pub fn runs(&self) -> &[Run] {
         self.agent.map_or(&[], |a| a.runs)
+    }
+
+    /// Every tool of the agent with its category, in declaration order (none without an agent).
+    pub fn tools(&self) -> Vec<(&Category, &CategoryTool)> {
+        self.agent().map_or_else(Vec::new, |a| a.categories.iter().flat_map(|c| c.tools.iter().map(move |t| (c, t))).collect())
+    }
+
+    /// Whether the agent's pipeline has a step of this kind.
+    pub fn has_step(&self, kind: StepKind) -> bool {
+        self.agent().is_some_and(|a| a.steps.iter().any(|s| s.kind == kind))
     }
 
     /// The display path of a path relative to the project root.

@@ -2,6 +2,9 @@
 
 use serde_json::Value;
 
+use crate::lint::Context;
+use crate::manifest::model::{Category, CategoryTool};
+
 /// The JSON Schema type names.
 pub const TYPES: [&str; 7] = ["string", "number", "integer", "boolean", "object", "array", "null"];
 
@@ -44,6 +47,20 @@ fn walk<'a>(schema: &'a Value, path: String, out: &mut Vec<(String, &'a Value)>,
                 walk(child, format!("{path}/{key}/{i}"), out, depth + 1);
             }
         }
+    }
+}
+
+/// Every subschema of every tool's parameters: (category, tool, path, subschema).
+pub fn of_tools<'a>(cx: &'a Context) -> Vec<(&'a Category, &'a CategoryTool, String, &'a Value)> {
+    cx.tools().into_iter().flat_map(|(c, t)| subschemas(&t.tool.parameters).into_iter().map(move |(p, s)| (c, t, p, s))).collect()
+}
+
+/// " at `PATH`" for a subschema below the top level, "" for the top level.
+pub fn at(path: &str) -> String {
+    if path.is_empty() {
+        String::new()
+    } else {
+        format!(" at `{path}`")
     }
 }
 

@@ -19,10 +19,7 @@ pub const RULE: Rule = Rule {
 };
 
 fn check(cx: &Context) -> Vec<Diagnostic> {
-    let Some(agent) = cx.agent() else { return Vec::new() };
-    if !agent.steps.iter().any(|s| s.kind == StepKind::Memories) {
-        return Vec::new();
-    }
+    let Some(agent) = cx.agent().filter(|_| cx.has_step(StepKind::Memories)) else { return Vec::new() };
     let r = &agent.settings.retrieval;
     let weights = [r.weight_similarity, r.weight_confidence, r.weight_scope];
     let sum: f64 = weights.iter().sum();

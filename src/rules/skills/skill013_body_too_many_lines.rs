@@ -26,7 +26,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
     for skill in cx.skills.iter().filter(|s| s.front.is_ok()) {
         let lines = skill.body().lines().count();
         if lines > BODY_MAX_LINES {
-            let start = skill.text.len() - skill.body().len();
+            let start = skill.body_start();
             findings.push(
                 Diagnostic::warning(format!("SKILL.md body is {lines} lines long; the specification recommends under {BODY_MAX_LINES}"))
                     .in_file(&skill.file)

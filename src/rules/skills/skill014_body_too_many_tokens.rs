@@ -25,7 +25,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
     for skill in cx.skills.iter().filter(|s| s.front.is_ok()) {
         let tokens = cx.count(skill.body());
         if tokens > BODY_MAX_TOKENS {
-            let start = skill.text.len() - skill.body().len();
+            let start = skill.body_start();
             findings.push(
                 Diagnostic::warning(format!(
                     "SKILL.md body is {}{tokens} tokens ({}); the specification recommends under {BODY_MAX_TOKENS}",

@@ -33,17 +33,17 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         let who = if provider == "anthropic" { "Anthropic" } else { "OpenAI-style" };
         (&*OPENAI, "1–64 characters of letters, digits, `_` and `-`", who)
     };
-    let mut findings = Vec::new();
-    for category in &agent.categories {
-        for tool in category.tools.iter().filter(|t| !pattern.is_match(&t.tool.name)) {
+    cx.tools()
+        .into_iter()
+        .filter(|(_, t)| !pattern.is_match(&t.tool.name))
+        .map(|(category, tool)| {
             let d = Diagnostic::error(format!(
                 "tool name `{}` (category `{}`) is not valid for {who} tool calling: names must be {rule}",
                 tool.tool.name, category.name
             ))
             .label("invalid name")
             .help("rename the tool (MCP clients usually map names, e.g. replace `.` with `_`)");
-            findings.push(locate::at(d, locate::tool(cx, tool)));
-        }
-    }
-    findings
+            locate::at(d, locate::tool(cx, tool))
+        })
+        .collect()
 }

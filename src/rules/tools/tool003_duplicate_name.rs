@@ -24,9 +24,7 @@ pub const RULE: Rule = Rule {
 };
 
 fn check(cx: &Context) -> Vec<Diagnostic> {
-    let Some(agent) = cx.agent() else { return Vec::new() };
-    let all: Vec<(&str, &crate::manifest::model::CategoryTool)> =
-        agent.categories.iter().flat_map(|c| c.tools.iter().map(move |t| (c.name.as_str(), t))).collect();
+    let all = cx.tools();
     let mut findings = Vec::new();
     for (i, (category, tool)) in all.iter().enumerate() {
         let Some((first_category, first)) = all[..i].iter().find(|(_, t)| t.tool.name == tool.tool.name) else { continue };
@@ -38,8 +36,8 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
             None => String::new(),
         };
         let d = Diagnostic::error(format!(
-            "tool `{}` in category `{category}` has the same name as a tool in category `{first_category}` (from {}){when}",
-            tool.tool.name, first.source
+            "tool `{}` in category `{}` has the same name as a tool in category `{}` (from {}){when}",
+            tool.tool.name, category.name, first_category.name, first.source
         ))
         .label("second definition")
         .help("give each tool a unique name (e.g. prefix it with its category or server)");

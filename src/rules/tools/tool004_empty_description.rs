@@ -17,15 +17,14 @@ pub const RULE: Rule = Rule {
 };
 
 fn check(cx: &Context) -> Vec<Diagnostic> {
-    let Some(agent) = cx.agent() else { return Vec::new() };
-    let mut findings = Vec::new();
-    for category in &agent.categories {
-        for tool in category.tools.iter().filter(|t| t.tool.description.trim().is_empty()) {
+    cx.tools()
+        .into_iter()
+        .filter(|(_, t)| t.tool.description.trim().is_empty())
+        .map(|(category, tool)| {
             let d = Diagnostic::warning(format!("tool `{}` (category `{}`) has no description", tool.tool.name, category.name))
                 .label("no description")
                 .help("say what the tool does and when to use it");
-            findings.push(locate::at(d, locate::tool(cx, tool)));
-        }
-    }
-    findings
+            locate::at(d, locate::tool(cx, tool))
+        })
+        .collect()
 }

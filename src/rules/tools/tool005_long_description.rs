@@ -22,25 +22,22 @@ pub const RULE: Rule = Rule {
 };
 
 fn check(cx: &Context) -> Vec<Diagnostic> {
-    let Some(agent) = cx.agent() else { return Vec::new() };
     let mut findings = Vec::new();
-    for category in &agent.categories {
-        for tool in &category.tools {
-            let chars = tool.tool.description.chars().count();
-            if chars <= MAX_CHARS {
-                continue;
-            }
-            let tokens = cx.count(&tool.tool.description);
-            let d = Diagnostic::warning(format!(
-                "tool `{}` (category `{}`) has a {chars}-character description ({}{tokens} tokens), over {MAX_CHARS} characters",
-                tool.tool.name,
-                category.name,
-                cx.approx()
-            ))
-            .label("long description")
-            .help("shorten it; move detailed instructions into a skill or the mode prompt");
-            findings.push(locate::at(d, locate::tool(cx, tool)));
+    for (category, tool) in cx.tools() {
+        let chars = tool.tool.description.chars().count();
+        if chars <= MAX_CHARS {
+            continue;
         }
+        let tokens = cx.count(&tool.tool.description);
+        let d = Diagnostic::warning(format!(
+            "tool `{}` (category `{}`) has a {chars}-character description ({}{tokens} tokens), over {MAX_CHARS} characters",
+            tool.tool.name,
+            category.name,
+            cx.approx()
+        ))
+        .label("long description")
+        .help("shorten it; move detailed instructions into a skill or the mode prompt");
+        findings.push(locate::at(d, locate::tool(cx, tool)));
     }
     findings
 }

@@ -23,29 +23,24 @@ pub const RULE: Rule = Rule {
 };
 
 fn check(cx: &Context) -> Vec<Diagnostic> {
-    let Some(agent) = cx.agent() else { return Vec::new() };
     let mut findings = Vec::new();
-    for category in &agent.categories {
-        for tool in &category.tools {
-            let problem = match &tool.tool.parameters {
-                Value::Object(map) if map.is_empty() => None,
-                Value::Object(map) => match map.get("type") {
-                    Some(Value::String(t)) if t == "object" => None,
-                    Some(other) => Some(format!("has `\"type\": {other}`")),
-                    None => Some("has no `\"type\"`".to_string()),
-                },
-                other => Some(format!("is {}, not a JSON object", kind(other))),
-            };
-            if let Some(problem) = problem {
-                let d = Diagnostic::error(format!(
-                    "the parameter schema of tool `{}` (category `{}`) {problem}: it must be an object schema",
-                    tool.tool.name, category.name
-                ))
-                .label("not an object schema")
-                .help("wrap the parameters: `{\"type\": \"object\", \"properties\": {...}, \"required\": [...]}`");
-                findings.push(locate::at(d, locate::tool(cx, tool)));
-            }
-        }
+    for (category, tool) in cx.tools() {
+        let problem = match &tool.tool.parameters {
+            Value::Object(map) if map.is_empty() => continue,
+            Value::Object(map) => match map.get("type") {
+                Some(Value::String(t)) if t == "object" => continue,
+                Some(other) => format!("has `\"type\": {other}`"),
+                None => "has no `\"type\"`".to_string(),
+            },
+            other => format!("is {}, not a JSON object", kind(other)),
+        };
+        let d = Diagnostic::error(format!(
+            "the parameter schema of tool `{}` (category `{}`) {problem}: it must be an object schema",
+            tool.tool.name, category.name
+        ))
+        .label("not an object schema")
+        .help("wrap the parameters: `{\"type\": \"object\", \"properties\": {...}, \"required\": [...]}`");
+        findings.push(locate::at(d, locate::tool(cx, tool)));
     }
     findings
 }

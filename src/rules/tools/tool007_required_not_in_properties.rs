@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use crate::rules::json_schema::subschemas;
+use crate::rules::json_schema;
 use crate::rules::prelude::*;
 
 pub const RULE: Rule = Rule {
@@ -27,35 +27,31 @@ pub const RULE: Rule = Rule {
 };
 
 fn check(cx: &Context) -> Vec<Diagnostic> {
-    let Some(agent) = cx.agent() else { return Vec::new() };
     let mut findings = Vec::new();
-    for category in &agent.categories {
-        for tool in &category.tools {
-            for (path, schema) in subschemas(&tool.tool.parameters) {
-                let Some(Value::Array(required)) = schema.get("required") else { continue };
-                if ["allOf", "anyOf", "oneOf"].iter().any(|k| schema.get(k).is_some()) {
-                    continue;
-                }
-                let properties = schema.get("properties").and_then(Value::as_object);
-                for name in required.iter().filter_map(Value::as_str) {
-                    if properties.is_some_and(|p| p.contains_key(name)) {
-                        continue;
-                    }
-                    let known: Vec<&str> = properties.map(|p| p.keys().map(String::as_str).collect()).unwrap_or_default();
-                    let at = if path.is_empty() { String::new() } else { format!(" at `{path}`") };
-                    let mut d = Diagnostic::error(format!(
-                        "tool `{}` (category `{}`) requires `{name}`{at}, which is not among its properties",
-                        tool.tool.name, category.name
-                    ))
-                    .label("not a declared property");
-                    d = match crate::diagnostic::did_you_mean(name, known.iter().copied()) {
-                        Some(s) => d.help(format!("did you mean `{s}`?")),
-                        None if known.is_empty() => d.help("declare it under `properties`"),
-                        None => d.help(format!("properties: {}", known.join(", "))),
-                    };
-                    findings.push(locate::at(d, locate::in_tool(cx, tool, &format!("\"{name}\""))));
-                }
+    for (category, tool, path, schema) in json_schema::of_tools(cx) {
+        let Some(Value::Array(required)) = schema.get("required") else { continue };
+        if ["allOf", "anyOf", "oneOf"].iter().any(|k| schema.get(k).is_some()) {
+            continue;
+        }
+        let properties = schema.get("properties").and_then(Value::as_object);
+        for name in required.iter().filter_map(Value::as_str) {
+            if properties.is_some_and(|p| p.contains_key(name)) {
+                continue;
             }
+            let known: Vec<&str> = properties.map(|p| p.keys().map(String::as_str).collect()).unwrap_or_default();
+            let mut d = Diagnostic::error(format!(
+                "tool `{}` (category `{}`) requires `{name}`{}, which is not among its properties",
+                tool.tool.name,
+                category.name,
+                json_schema::at(&path)
+            ))
+            .label("not a declared property");
+            d = match crate::diagnostic::did_you_mean(name, known.iter().copied()) {
+                Some(s) => d.help(format!("did you mean `{s}`?")),
+                None if known.is_empty() => d.help("declare it under `properties`"),
+                None => d.help(format!("properties: {}", known.join(", "))),
+            };
+            findings.push(locate::at(d, locate::in_tool(cx, tool, &format!("\"{name}\""))));
         }
     }
     findings

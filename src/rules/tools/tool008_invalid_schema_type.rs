@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use crate::rules::json_schema::{subschemas, suggest_type, TYPES};
+use crate::rules::json_schema::{self, suggest_type, TYPES};
 use crate::rules::prelude::*;
 
 pub const RULE: Rule = Rule {
@@ -27,35 +27,31 @@ pub const RULE: Rule = Rule {
 };
 
 fn check(cx: &Context) -> Vec<Diagnostic> {
-    let Some(agent) = cx.agent() else { return Vec::new() };
     let mut findings = Vec::new();
-    for category in &agent.categories {
-        for tool in &category.tools {
-            for (path, schema) in subschemas(&tool.tool.parameters) {
-                let names: Vec<&Value> = match schema.get("type") {
-                    Some(Value::Array(items)) => items.iter().collect(),
-                    Some(other) => vec![other],
-                    None => continue,
-                };
-                for name in names {
-                    let bad = match name {
-                        Value::String(s) if TYPES.contains(&s.as_str()) => continue,
-                        Value::String(s) => s.clone(),
-                        other => other.to_string(),
-                    };
-                    let at = if path.is_empty() { String::new() } else { format!(" at `{path}`") };
-                    let mut d = Diagnostic::error(format!(
-                        "tool `{}` (category `{}`) uses type `{bad}`{at}, which is not a JSON Schema type",
-                        tool.tool.name, category.name
-                    ))
-                    .label("not a JSON Schema type");
-                    d = match suggest_type(&bad) {
-                        Some(s) => d.help(format!("use `\"type\": \"{s}\"`")),
-                        None => d.help(format!("JSON Schema types: {}", TYPES.join(", "))),
-                    };
-                    findings.push(locate::at(d, locate::in_tool(cx, tool, &format!("\"{bad}\""))));
-                }
-            }
+    for (category, tool, path, schema) in json_schema::of_tools(cx) {
+        let names: Vec<&Value> = match schema.get("type") {
+            Some(Value::Array(items)) => items.iter().collect(),
+            Some(other) => vec![other],
+            None => continue,
+        };
+        for name in names {
+            let bad = match name {
+                Value::String(s) if TYPES.contains(&s.as_str()) => continue,
+                Value::String(s) => s.clone(),
+                other => other.to_string(),
+            };
+            let mut d = Diagnostic::error(format!(
+                "tool `{}` (category `{}`) uses type `{bad}`{}, which is not a JSON Schema type",
+                tool.tool.name,
+                category.name,
+                json_schema::at(&path)
+            ))
+            .label("not a JSON Schema type");
+            d = match suggest_type(&bad) {
+                Some(s) => d.help(format!("use `\"type\": \"{s}\"`")),
+                None => d.help(format!("JSON Schema types: {}", TYPES.join(", "))),
+            };
+            findings.push(locate::at(d, locate::in_tool(cx, tool, &format!("\"{bad}\""))));
         }
     }
     findings

@@ -74,29 +74,27 @@ fn writing_evidence(tool: &CategoryTool) -> Option<String> {
 fn check(cx: &Context) -> Vec<Diagnostic> {
     let Some(agent) = cx.agent() else { return Vec::new() };
     let mut findings = Vec::new();
-    for category in &agent.categories {
-        for tool in category.tools.iter().filter(|t| !t.writes) {
-            let Some(evidence) = writing_evidence(tool) else { continue };
-            let read_only_run = cx.runs().iter().find(|run| {
-                let mode_gives_read_only = agent
-                    .modes
-                    .get(&run.rendered.mode)
-                    .is_some_and(|m| m.access.get(&category.name) == Some(&Access::Level(AccessLevel::ReadOnly)));
-                mode_gives_read_only && run.rendered.tools.iter().any(|d| d.enabled && d.category == category.name && d.name == tool.tool.name)
-            });
-            let Some(run) = read_only_run else { continue };
-            let d = Diagnostic::error(format!(
-                "tool `{}` looks like it writes ({evidence}) but is treated as read-only, so {} mode, which gives `{}` read-only access, can call it",
-                tool.tool.name, run.rendered.mode, category.name
-            ))
-            .label("marked read-only here")
-            .help("remove it from the category's `read_only` list (or fix its source's annotation); if it really only reads, add `TOOL009` to `[lint] ignore`");
-            let place = match locate::in_manifest(cx, &tool.tool.name) {
-                (file, Some(span)) => (file, Some(span)),
-                _ => locate::tool(cx, tool),
-            };
-            findings.push(locate::at(d, place));
-        }
+    for (category, tool) in cx.tools().into_iter().filter(|(_, t)| !t.writes) {
+        let Some(evidence) = writing_evidence(tool) else { continue };
+        let read_only_run = cx.runs().iter().find(|run| {
+            let mode_gives_read_only = agent
+                .modes
+                .get(&run.rendered.mode)
+                .is_some_and(|m| m.access.get(&category.name) == Some(&Access::Level(AccessLevel::ReadOnly)));
+            mode_gives_read_only && run.rendered.tools.iter().any(|d| d.enabled && d.category == category.name && d.name == tool.tool.name)
+        });
+        let Some(run) = read_only_run else { continue };
+        let d = Diagnostic::error(format!(
+            "tool `{}` looks like it writes ({evidence}) but is treated as read-only, so {} mode, which gives `{}` read-only access, can call it",
+            tool.tool.name, run.rendered.mode, category.name
+        ))
+        .label("marked read-only here")
+        .help("remove it from the category's `read_only` list (or fix its source's annotation); if it really only reads, add `TOOL009` to `[lint] ignore`");
+        let place = match locate::in_manifest(cx, &tool.tool.name) {
+            (file, Some(span)) => (file, Some(span)),
+            _ => locate::tool(cx, tool),
+        };
+        findings.push(locate::at(d, place));
     }
     findings
 }
