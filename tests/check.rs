@@ -296,6 +296,22 @@ fn secrets_are_never_printed_in_full() {
     }
 }
 
+/// A secret on a line that another finding quotes (as snippet context, or in a message) is
+/// masked there too.
+#[test]
+fn secrets_are_masked_in_other_findings() {
+    let secret = "sk-proj-Rt5Yw2Qk8Zm4Xv7Bn1Lc9Hd3Fg6Js0Pa2Ue";
+    let paragraph = format!("Always call the billing API with the key {secret} and never with another key.");
+    let skill = format!("---\nname: Billing\ndescription: Bills customers. Key {secret}\n---\n{paragraph}\n");
+    let dir = project(&[("skills/Billing/SKILL.md", &skill)]);
+    for format in ["human", "json", "sarif", "github"] {
+        let out = ctxc_in(dir.path(), &["check", "--format", format, "."]);
+        let all = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+        assert!(all.contains("SKILL004") && all.contains("SEC001"), "{format}: {all}");
+        assert!(!all.contains(&secret[4..14]), "{format}: the secret is printed:\n{all}");
+    }
+}
+
 #[test]
 fn rules_and_explain() {
     let out = ctxc(&["rules"]);

@@ -13,6 +13,7 @@ use super::{lint, suppress, AgentRun, Context};
 use crate::diagnostic::{Diagnostic, Severity, Sources};
 use crate::models::Tokenizer;
 use crate::project::ProjectRoot;
+use crate::rules::secrets;
 use crate::tokens::TokenCounter;
 
 /// How a check ended.
@@ -92,6 +93,23 @@ impl CheckReport {
         self.diagnostics.push(d);
         self.unloadable = true;
     }
+
+    /// Masks every secret in the source texts and in every message, label and help, so no output
+    /// format can print one (a line quoted by any finding, or a preview in a message).
+    fn mask_secrets(&mut self) {
+        let mut masked = Sources::default();
+        for (file, text) in self.sources.iter() {
+            masked.insert(file, secrets::mask(text));
+        }
+        self.sources = masked;
+        for d in &mut self.diagnostics {
+            for text in [Some(&mut d.message), d.label.as_mut(), d.help.as_mut()].into_iter().flatten() {
+                if let std::borrow::Cow::Owned(m) = secrets::mask(text) {
+                    *text = m;
+                }
+            }
+        }
+    }
 }
 
 /// Checks every agent under `path` (or lints its files zero-config).
@@ -112,6 +130,7 @@ pub fn check(path: &Path, options: &Options, counter: &TokenCounter) -> CheckRep
         Err(_) if path.is_dir() => zero_config(&mut report, path, None, options, counter),
         Err(d) => report.usage_error(d),
     }
+    report.mask_secrets();
     report
 }
 

@@ -106,6 +106,39 @@ pub fn find(kind: Kind, text: &str) -> Vec<Range<usize>> {
 
 impl Kind {
     const ALL_SPECIFIC: [Kind; 5] = [Kind::OpenAi, Kind::Anthropic, Kind::GitHub, Kind::Aws, Kind::PrivateKey];
+    pub const ALL: [Kind; 6] = [Kind::OpenAi, Kind::Anthropic, Kind::GitHub, Kind::Aws, Kind::PrivateKey, Kind::Generic];
+}
+
+/// The text with every secret masked: its first four characters kept, the rest replaced by `*`
+/// (line breaks kept), so byte offsets and line numbers do not change. A private key is masked
+/// from its `BEGIN` line to its `END` line (or the end of the text).
+pub fn mask(text: &str) -> std::borrow::Cow<'_, str> {
+    let mut ranges: Vec<Range<usize>> = Vec::new();
+    for kind in Kind::ALL {
+        for range in find(kind, text) {
+            let range = if kind == Kind::PrivateKey {
+                let end = text[range.end..].find("PRIVATE KEY-----").map_or(text.len(), |i| range.end + i + "PRIVATE KEY-----".len());
+                range.start..end
+            } else {
+                range
+            };
+            ranges.push(range);
+        }
+    }
+    if ranges.is_empty() {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut bytes = text.as_bytes().to_vec();
+    for range in ranges {
+        let keep = text[range.clone()].char_indices().nth(4).map_or(range.end, |(i, _)| range.start + i);
+        for b in &mut bytes[keep..range.end] {
+            // Only ASCII bytes are replaced (one for one), so the text stays valid UTF-8.
+            if b.is_ascii() && *b != b'\n' && *b != b'\r' {
+                *b = b'*';
+            }
+        }
+    }
+    std::borrow::Cow::Owned(String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
 }
 
 /// Findings for one kind across every file the run read, redacted.
@@ -151,6 +184,16 @@ mod tests {
         assert!(find(Kind::Generic, "max_output_tokens: 16384").is_empty());
         assert!(find(Kind::Generic, "password: correct-horse-battery-staple").is_empty());
         assert!(find(Kind::Generic, &format!("api_key = {OPENAI}")).is_empty(), "reported as OpenAI, not twice");
+    }
+
+    #[test]
+    fn masks_every_secret_keeping_offsets() {
+        let text = format!("a {OPENAI} b\n-----BEGIN RSA PRIVATE KEY-----\nMIIEow\n-----END RSA PRIVATE KEY-----\nafter\n");
+        let masked = mask(&text);
+        assert_eq!(masked.len(), text.len());
+        assert!(masked.starts_with("a sk-p****"), "{masked}");
+        assert!(!masked.contains("MIIEow") && masked.ends_with("*\nafter\n"), "{masked}");
+        assert!(matches!(mask("nothing here"), std::borrow::Cow::Borrowed(_)));
     }
 
     #[test]
