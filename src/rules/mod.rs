@@ -126,7 +126,7 @@ impl Stage {
     pub fn describe(self) -> &'static str {
         match self {
             Stage::Load => "Reported as a load error: the input cannot be loaded, exit 2. `[lint]`, `--select` and `--ignore` do not apply.",
-            Stage::Lint(_) => "Reported by the lint stage, after every mode and scenario is rendered and measured.",
+            Stage::Lint(_) => "Reported by the lint stage: after every mode and scenario is rendered and measured, or over the files found when there is no manifest.",
             Stage::LoadOrLint(_) => "Reported as a load error (exit 2) when it stops the input from loading; otherwise found by the lint stage and reported as a finding.",
             Stage::Budgets => "Reported by the budget stage, after every mode and scenario is measured.",
             Stage::LoadWarning => "Reported while loading the manifest, as a warning; loading goes on.",
