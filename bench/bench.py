@@ -35,7 +35,7 @@ WORDS = ("account agent answer audit batch cache check cohort column connector c
 
 
 TEMPLATE_TAIL = """
-You are {{ agent.name }}, working in {{ mode }} mode with {{ tools | length }} tools.
+Module MODULE: you are {{ agent.name }}, working in {{ mode }} mode with {{ tools | length }} tools.
 {% if mode == "plan" %}Investigate first and propose a plan; change nothing.
 {% else %}Act when the request is clear; ask when it is not.
 {% endif %}"""
@@ -84,7 +84,8 @@ def generate(out: str, agents: int, tools: int, skills: int, seed: int = 7) -> d
     modules = {f"module_{k}": paragraph_text(rng, rng.randint(1024, 8192)) for k in range(24)}
     # A third of the modules are Jinja templates, so their text differs per agent and mode.
     for k in range(0, 24, 3):
-        modules[f"module_{k}"] += TEMPLATE_TAIL
+        modules[f"module_{k}"] += TEMPLATE_TAIL.replace("MODULE", str(k))
+    mode_prompts = {m: paragraph_text(rng, rng.randint(512, 2048)) for m in ("agent", "ask", "plan")}
     tool_pool = [tool(rng, i, rng.randint(1024, 4096)) for i in range(tools)]
     skill_pool = []
     for k in range(skills):
@@ -100,6 +101,10 @@ def generate(out: str, agents: int, tools: int, skills: int, seed: int = 7) -> d
             with open(path, "w") as f:
                 f.write(modules[m])
             total_bytes += len(modules[m])
+        for mode, text in mode_prompts.items():
+            with open(os.path.join(agent_dir, "prompts", f"mode_{mode}.md"), "w") as f:
+                f.write(text)
+            total_bytes += len(text)
         tools_dir = os.path.join(agent_dir, "tools")
         os.makedirs(tools_dir, exist_ok=True)
         per_category = tools // 6
@@ -135,12 +140,12 @@ steps = [
 {chr(10).join(f'{m} = {{ source = "prompts/{source_name(m)}" }}' for m in own)}
 
 [modes.agent]
-prompt = "prompts/{source_name(own[0])}"
+prompt = "prompts/mode_agent.md"
 [modes.ask]
-prompt = "prompts/{source_name(own[1])}"
+prompt = "prompts/mode_ask.md"
 tools = {{ cat0 = "read-only", cat1 = "read-only", cat2 = "disabled" }}
 [modes.plan]
-prompt = "prompts/{source_name(own[2])}"
+prompt = "prompts/mode_plan.md"
 tools = {{ cat0 = "read-only", cat1 = "read-only", cat2 = "read-only", cat3 = "disabled" }}
 
 {chr(10).join(categories)}

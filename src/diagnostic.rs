@@ -98,17 +98,33 @@ pub fn redact(secret: &str) -> String {
 /// the many agents of a project that read the same files hold one copy.
 #[derive(Debug, Default, Clone)]
 pub struct Sources {
-    files: BTreeMap<String, Arc<str>>,
+    /// Each text with its content hash, so work memoized by content never hashes it again.
+    files: BTreeMap<String, (Arc<str>, u128)>,
 }
 
 impl Sources {
     pub fn insert(&mut self, path: impl Into<String>, text: &str) {
         static TEXTS: Memo<Arc<str>> = Memo::new();
-        self.files.insert(path.into(), TEXTS.get_or_insert_with(content_hash(text), || Arc::from(text)));
+        let hash = content_hash(text);
+        self.files.insert(path.into(), (TEXTS.get_or_insert_with(hash, || Arc::from(text)), hash));
     }
 
     pub fn get(&self, path: &str) -> Option<&str> {
-        self.files.get(path).map(|text| &**text)
+        self.files.get(path).map(|(text, _)| &**text)
+    }
+
+    /// Every file, by display path, sorted, with its content hash.
+    pub fn iter_hashed(&self) -> impl Iterator<Item = (&str, &str, u128)> {
+        self.files.iter().map(|(path, (text, hash))| (path.as_str(), &**text, *hash))
+    }
+
+    /// Replaces the text of every file for which `change` returns a new one.
+    pub fn rewrite(&mut self, change: impl Fn(&str, u128) -> Option<String>) {
+        let changed: Vec<(String, String)> =
+            self.iter_hashed().filter_map(|(path, text, hash)| change(text, hash).map(|new| (path.to_string(), new))).collect();
+        for (path, text) in changed {
+            self.insert(path, &text);
+        }
     }
 
     pub fn extend(&mut self, other: Sources) {
@@ -117,7 +133,7 @@ impl Sources {
 
     /// Every file, by display path, sorted.
     pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
-        self.files.iter().map(|(path, text)| (path.as_str(), &**text))
+        self.files.iter().map(|(path, (text, _))| (path.as_str(), &**text))
     }
 
     /// 1-based line and column (in characters) of a byte offset in a known file.

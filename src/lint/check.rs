@@ -107,11 +107,7 @@ impl CheckReport {
     /// Masks every secret in the source texts and in every message, label and help, so no output
     /// format can print one (a line quoted by any finding, or a preview in a message).
     fn mask_secrets(&mut self) {
-        let mut masked = Sources::default();
-        for (file, text) in self.sources.iter() {
-            masked.insert(file, &secrets::mask(text));
-        }
-        self.sources = masked;
+        secrets::mask_sources(&mut self.sources);
         for d in &mut self.diagnostics {
             for text in [Some(&mut d.message), d.label.as_mut(), d.help.as_mut()].into_iter().flatten() {
                 if let std::borrow::Cow::Owned(m) = secrets::mask(text) {

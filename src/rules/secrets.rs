@@ -88,12 +88,17 @@ fn random_looking(value: &str) -> bool {
 /// Ranges of secrets of one kind in a text. Large texts are scanned once per content for the
 /// process: the agents of a project share most files.
 pub fn find(kind: Kind, text: &str) -> Vec<Range<usize>> {
-    static FOUND: [Memo<Arc<[Range<usize>]>>; 6] = [const { Memo::new() }; 6];
     if text.len() < 4096 {
         return scan(kind, text);
     }
+    find_hashed(kind, text, content_hash(text))
+}
+
+/// [`find`] for a text whose content hash is known.
+fn find_hashed(kind: Kind, text: &str, hash: u128) -> Vec<Range<usize>> {
+    static FOUND: [Memo<Arc<[Range<usize>]>>; 6] = [const { Memo::new() }; 6];
     let index = Kind::ALL.iter().position(|k| *k == kind).unwrap_or(0);
-    FOUND[index].get_or_insert_with(content_hash(text), || scan(kind, text).into()).to_vec()
+    FOUND[index].get_or_insert_with(hash, || scan(kind, text).into()).to_vec()
 }
 
 fn scan(kind: Kind, text: &str) -> Vec<Range<usize>> {
@@ -125,9 +130,21 @@ impl Kind {
 /// (line breaks kept), so byte offsets and line numbers do not change. A private key is masked
 /// from its `BEGIN` line to its `END` line (or the end of the text).
 pub fn mask(text: &str) -> std::borrow::Cow<'_, str> {
+    mask_found(text, |kind| find(kind, text))
+}
+
+/// Masks the secrets in every file of `sources` (see [`mask`]).
+pub fn mask_sources(sources: &mut crate::diagnostic::Sources) {
+    sources.rewrite(|text, hash| match mask_found(text, |kind| find_hashed(kind, text, hash)) {
+        std::borrow::Cow::Owned(masked) => Some(masked),
+        std::borrow::Cow::Borrowed(_) => None,
+    });
+}
+
+fn mask_found(text: &str, find: impl Fn(Kind) -> Vec<Range<usize>>) -> std::borrow::Cow<'_, str> {
     let mut ranges: Vec<Range<usize>> = Vec::new();
     for kind in Kind::ALL {
-        for range in find(kind, text) {
+        for range in find(kind) {
             let range = if kind == Kind::PrivateKey {
                 let end = text[range.end..].find("PRIVATE KEY-----").map_or(text.len(), |i| range.end + i + "PRIVATE KEY-----".len());
                 range.start..end
@@ -156,8 +173,8 @@ pub fn mask(text: &str) -> std::borrow::Cow<'_, str> {
 /// Findings for one kind across every file the run read, redacted.
 pub fn check(cx: &Context, kind: Kind) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
-    for (file, text) in cx.sources.iter() {
-        for range in find(kind, text) {
+    for (file, text, hash) in cx.sources.iter_hashed() {
+        for range in find_hashed(kind, text, hash) {
             let secret = &text[range.clone()];
             let shown = if kind == Kind::PrivateKey { "-----BEGIN …".to_string() } else { redact(secret) };
             findings.push(
