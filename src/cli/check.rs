@@ -19,6 +19,10 @@ pub struct CheckArgs {
     /// Override a manifest key for this run, e.g. `--set budgets.system_prompt=3000` (repeatable).
     #[arg(long = "set", value_name = "KEY=VALUE")]
     set: Vec<String>,
+    /// Also fail (exit 1) when a render drifted from its ctxc.lock (written by `ctxc snapshot`):
+    /// prints the token delta per section and a unified diff of the prompt text.
+    #[arg(long)]
+    locked: bool,
 }
 
 pub fn run(args: CheckArgs, reporter: &Reporter) -> u8 {
@@ -49,6 +53,10 @@ pub fn run(args: CheckArgs, reporter: &Reporter) -> u8 {
         if has_errors(&findings) {
             code = code.max(EXIT_FINDINGS);
         }
+    }
+    // `--locked`: the render against ctxc.lock (only when every agent loaded).
+    if args.locked && code < super::EXIT_INPUT {
+        code = code.max(super::locked::run(&args.path, &args.set, reporter));
     }
     code
 }

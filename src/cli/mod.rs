@@ -8,6 +8,13 @@ mod render;
 mod report;
 mod schema;
 mod systems;
+// Prompt changes under review (issue 6).
+mod changes;
+mod completions;
+mod diff;
+mod html;
+mod locked;
+mod snapshot;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -59,6 +66,12 @@ enum Command {
     Models(models::ModelsArgs),
     /// Print the JSON Schema of the manifest.
     Schema,
+    /// Write every agent's rendered prompts (snapshot files) and ctxc.lock, for `check --locked`.
+    Snapshot(snapshot::SnapshotArgs),
+    /// Token and text changes per agent, mode and section between a git revision and the work tree.
+    Diff(diff::DiffArgs),
+    /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
+    Completions(completions::CompletionsArgs),
 }
 
 pub fn main() -> ExitCode {
@@ -77,6 +90,9 @@ pub fn main() -> ExitCode {
         Command::Cost(args) => cost::run(args, &reporter),
         Command::Models(args) => models::run(args),
         Command::Schema => schema::run(),
+        Command::Snapshot(args) => snapshot::run(args, &reporter),
+        Command::Diff(args) => diff::run(args, &reporter),
+        Command::Completions(args) => completions::run(args),
     };
     ExitCode::from(code)
 }

@@ -1,0 +1,109 @@
+//! `ctxc check --locked`: compare the current render of every agent with its `ctxc.lock` and
+//! snapshot files. Drift (a changed, added or removed prompt or section, a different model or
+//! tokenizer, a snapshot file missing or edited) is printed on stderr as the token delta per
+//! section and a unified diff of the prompt text, and exits 1. A missing or unreadable lock
+//! exits 2 and says to run `ctxc snapshot`.
+
+use std::path::Path;
+
+use super::report::Reporter;
+use super::snapshot::load_and_pin;
+use super::{find_manifests, on_each_agent, with_env_overrides, EXIT_FINDINGS, EXIT_INPUT, EXIT_OK};
+use crate::diagnostic::{Diagnostic, Sources};
+use crate::review::compare::{compare, Comparison, Labels};
+use crate::review::lock::{self, LOCK_NAME};
+use crate::review::snapshot::{file_name, parse_file};
+use crate::tokens::TokenCounter;
+use crate::Failure;
+
+/// What one agent's lock check found.
+struct Drift {
+    /// The agent's folder as the user named it, for the hint.
+    folder: String,
+    comparison: Comparison,
+    /// Problems with the snapshot files or folder themselves.
+    problems: Vec<String>,
+}
+
+pub fn run(path: &Path, set: &[String], reporter: &Reporter) -> u8 {
+    let manifests = match find_manifests(path, reporter) {
+        Ok(m) => m,
+        Err(code) => return code,
+    };
+    let overrides = match with_env_overrides(set, reporter) {
+        Ok(o) => o,
+        Err(code) => return code,
+    };
+    let counter = TokenCounter::new();
+    let results = on_each_agent(&manifests, |manifest| against_lock(manifest, &overrides, &counter));
+    let mut code = EXIT_OK;
+    for result in results {
+        match result {
+            Err(failure) => {
+                reporter.diagnostics(&failure.diagnostics, &failure.sources);
+                code = code.max(EXIT_INPUT);
+            }
+            Ok(drift) if drift.comparison.changed() || !drift.problems.is_empty() => {
+                let mut out = super::changes::text(&drift.comparison, false);
+                for problem in &drift.problems {
+                    out.push_str(&format!("{problem}\n"));
+                }
+                let folder = if drift.folder.is_empty() { ".".to_string() } else { drift.folder.clone() };
+                out.push_str(&format!(
+                    "error: the render of {folder} drifted from its {LOCK_NAME}: review the changes above, then run `ctxc snapshot {folder}` and commit the result\n\n"
+                ));
+                eprint!("{out}");
+                code = code.max(EXIT_FINDINGS);
+            }
+            Ok(_) => {}
+        }
+    }
+    code
+}
+
+fn against_lock(manifest: &Path, overrides: &[String], counter: &TokenCounter) -> Result<Drift, Failure> {
+    let (loaded, current) = load_and_pin(manifest, overrides, counter)?;
+    let folder = loaded.root.display().to_path_buf();
+    let lock_path = folder.join(LOCK_NAME);
+    let shown = lock_path.display().to_string();
+    let folder_shown = folder.display().to_string();
+    let fail = |d: Diagnostic| Failure { diagnostics: vec![d], sources: Sources::default() };
+    let text = match std::fs::read_to_string(&lock_path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            let hint = if folder_shown.is_empty() { ".".to_string() } else { folder_shown.clone() };
+            return Err(fail(
+                Diagnostic::error(format!("agent `{}` has no {LOCK_NAME} (looked for `{shown}`)", current.agent))
+                    .help(format!("run `ctxc snapshot {hint}` to write the snapshots and the lock file, and commit them")),
+            ));
+        }
+        Err(e) => return Err(fail(Diagnostic::error(format!("cannot read `{shown}`: {e}")))),
+    };
+    let mut locked = lock::parse(&text, &shown)?;
+    let mut problems = Vec::new();
+    if locked.snapshots != loaded.agent.snapshot_dir {
+        problems.push(format!("snapshot folder: {} → {} (set by [snapshot] dir or --dir)", locked.snapshots, loaded.agent.snapshot_dir));
+    }
+    for prompt in &mut locked.pin.prompts {
+        let path = folder.join(&locked.snapshots).join(file_name(&prompt.mode, &prompt.scenario));
+        let problem = match std::fs::read_to_string(&path) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Some("is missing".to_string()),
+            Err(e) => Some(format!("cannot be read: {e}")),
+            Ok(text) => match parse_file(&text) {
+                Ok(file) if file.sha256 == prompt.sha256 => {
+                    prompt.text = Some(file.prompt);
+                    None
+                }
+                Ok(_) => Some(format!("does not hold the prompt {LOCK_NAME} pins")),
+                Err(reason) => Some(format!("is not a valid snapshot: {reason}")),
+            },
+        };
+        if let Some(problem) = problem {
+            problems.push(format!("snapshot `{}` {problem}", path.display()));
+        }
+    }
+    let key = manifest.display().to_string();
+    let labels = Labels { before: "snapshot".into(), after: "render".into() };
+    let comparison = compare(&[(key.clone(), locked.pin)], &[(key, current)], &labels);
+    Ok(Drift { folder: folder_shown, comparison, problems })
+}
