@@ -10,6 +10,7 @@ use super::report::Reporter;
 use super::snapshot::load_and_pin;
 use super::{find_manifests, on_each_agent, with_env_overrides, EXIT_FINDINGS, EXIT_INPUT, EXIT_OK};
 use crate::diagnostic::{Diagnostic, Sources};
+use crate::project::ReadError;
 use crate::review::compare::{compare, Comparison, Labels};
 use crate::review::lock::{self, LOCK_NAME};
 use crate::review::snapshot::{file_name, parse_file};
@@ -63,10 +64,10 @@ pub fn run(path: &Path, set: &[String], reporter: &Reporter) -> u8 {
 
 fn against_lock(manifest: &Path, overrides: &[String], counter: &TokenCounter) -> Result<Drift, Failure> {
     let (loaded, current) = load_and_pin(manifest, overrides, counter)?;
-    let folder = loaded.root.display().to_path_buf();
-    let lock_path = folder.join(LOCK_NAME);
-    let shown = lock_path.display().to_string();
-    let folder_shown = folder.display().to_string();
+    let lock_path = loaded.root.display().join(LOCK_NAME);
+    let shown = loaded.root.display_path(LOCK_NAME);
+    let folder_shown = loaded.root.display_path("");
+    let folder_shown = folder_shown.trim_end_matches('/').to_string();
     let fail = |d: Diagnostic| Failure { diagnostics: vec![d], sources: Sources::default() };
     let text = match std::fs::read_to_string(&lock_path) {
         Ok(text) => text,
@@ -80,16 +81,26 @@ fn against_lock(manifest: &Path, overrides: &[String], counter: &TokenCounter) -
         Err(e) => return Err(fail(Diagnostic::error(format!("cannot read `{shown}`: {e}")))),
     };
     let mut locked = lock::parse(&text, &shown)?;
+    let snapshots = match loaded.root.normalize(&locked.snapshots) {
+        Ok(rel) => rel,
+        Err(e) => {
+            let mut sources = Sources::default();
+            sources.insert(&shown, &text);
+            let span = text.find("\nsnapshots").map(|i| i + 1..i + 10);
+            let d = Diagnostic::error(format!("{LOCK_NAME}: snapshots: {}", e.message())).in_file(&shown).at(span).label("here");
+            return Err(Failure { diagnostics: vec![d], sources });
+        }
+    };
     let mut problems = Vec::new();
-    if locked.snapshots != loaded.agent.snapshot_dir {
-        problems.push(format!("snapshot folder: {} → {} (set by [snapshot] dir or --dir)", locked.snapshots, loaded.agent.snapshot_dir));
+    if snapshots != loaded.agent.snapshot_dir {
+        problems.push(format!("snapshot folder: {snapshots} → {} (set by [snapshot] dir or --dir)", loaded.agent.snapshot_dir));
     }
     for prompt in &mut locked.pin.prompts {
-        let path = folder.join(&locked.snapshots).join(file_name(&prompt.mode, &prompt.scenario));
-        let problem = match std::fs::read_to_string(&path) {
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Some("is missing".to_string()),
-            Err(e) => Some(format!("cannot be read: {e}")),
-            Ok(text) => match parse_file(&text) {
+        let rel = format!("{snapshots}/{}", file_name(&prompt.mode, &prompt.scenario));
+        let problem = match loaded.root.read(&rel) {
+            Err(ReadError::Missing(_)) => Some("is missing".to_string()),
+            Err(e) => Some(e.message()),
+            Ok(file) => match parse_file(&file.text) {
                 Ok(file) if file.sha256 == prompt.sha256 => {
                     prompt.text = Some(file.prompt);
                     None
@@ -99,7 +110,7 @@ fn against_lock(manifest: &Path, overrides: &[String], counter: &TokenCounter) -
             },
         };
         if let Some(problem) = problem {
-            problems.push(format!("snapshot `{}` {problem}", path.display()));
+            problems.push(format!("snapshot `{}` {problem}", loaded.root.display_path(&rel)));
         }
     }
     let key = manifest.display().to_string();

@@ -90,16 +90,10 @@ pub fn run(args: SnapshotArgs, reporter: &Reporter) -> u8 {
                     parts.push(format!("{} removed", w.removed.len()));
                 }
                 let lock = if w.lock_written { "written" } else { "unchanged" };
-                println!(
-                    "{}: {} snapshots in {} ({}); {} {lock}",
-                    pin.agent,
-                    pin.prompts.len(),
-                    w.dir.display(),
-                    parts.join(", "),
-                    w.lock.display()
-                );
+                let n = pin.prompts.len();
+                println!("{}: {n} snapshot{} in {} ({}); {} {lock}", pin.agent, if n == 1 { "" } else { "s" }, w.dir, parts.join(", "), w.lock);
                 for path in &w.removed {
-                    println!("  removed {}", path.display());
+                    println!("  removed {path}");
                 }
             }
             Err(d) => {

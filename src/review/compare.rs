@@ -159,7 +159,7 @@ fn compare_prompt(agent: &str, before: Option<&PromptPin>, after: Option<&Prompt
         (_, Some(None), _) | (_, _, Some(None)) => String::new(),
         (_, b, a) => {
             let name = format!("{agent} · {} · {}", any.mode, any.scenario);
-            unified_diff(b.flatten().unwrap_or_default(), a.flatten().unwrap_or_default(), &format!("{}: {name}", labels.before), &format!("{}: {name}", labels.after))
+            unified_diff(b.flatten(), a.flatten(), &format!("{}: {name}", labels.before), &format!("{}: {name}", labels.after))
         }
     };
     let system_prompt = Delta::new(before.map(|p| p.tokens), after.map(|p| p.tokens));
@@ -204,9 +204,10 @@ fn compare_sections(before: Option<&PromptPin>, after: Option<&PromptPin>) -> Ve
 }
 
 /// A unified diff (three lines of context) of two texts, each given a final line break so a
-/// prompt's last line compares like the others.
-pub fn unified_diff(before: &str, after: &str, before_label: &str, after_label: &str) -> String {
-    let (before, after) = (format!("{before}\n"), format!("{after}\n"));
+/// prompt's last line compares like the others; `None` is a side that does not exist.
+pub fn unified_diff(before: Option<&str>, after: Option<&str>, before_label: &str, after_label: &str) -> String {
+    let lines = |text: Option<&str>| text.map(|t| format!("{t}\n")).unwrap_or_default();
+    let (before, after) = (lines(before), lines(after));
     let diff = similar::TextDiff::from_lines(&before, &after);
     diff.unified_diff().context_radius(3).header(before_label, after_label).to_string()
 }

@@ -109,19 +109,19 @@ pub fn is_owned(path: &Path) -> bool {
     fs::File::open(path).and_then(|mut f| f.read_exact(&mut start)).is_ok() && start == MARKER.as_bytes()
 }
 
-/// What [`write`] did for one agent. Paths are as the user named the agent's directory.
+/// What [`write`] did for one agent. Paths are shown as the user named the agent's directory.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Written {
     /// The snapshot folder.
-    pub dir: PathBuf,
+    pub dir: String,
     /// Snapshot files written (new or changed).
-    pub written: Vec<PathBuf>,
+    pub written: Vec<String>,
     /// Snapshot files already up to date.
     pub unchanged: usize,
     /// Snapshot files removed: modes or scenarios that no longer exist.
-    pub removed: Vec<PathBuf>,
+    pub removed: Vec<String>,
     /// The lock file, and whether it was (re)written.
-    pub lock: PathBuf,
+    pub lock: String,
     pub lock_written: bool,
     /// Temporary files of an earlier, interrupted run that were cleaned up.
     pub stale_temps: usize,
@@ -134,8 +134,8 @@ pub struct Written {
 /// root). `pause` is the testing aid of [`atomic::write`].
 pub fn write(loaded: &Loaded, pin: &AgentPin, dir: &str, pause: Option<Duration>) -> Result<Written, Diagnostic> {
     let base = loaded.root.display().to_path_buf();
-    let shown = |p: &Path| p.display().to_string();
-    let io_error = |what: &Path, e: io::Error| Diagnostic::error(format!("cannot write `{}`: {e}", shown(what)));
+    let shown = |rel: &str| loaded.root.display_path(rel);
+    let io_error = |what: &str, e: io::Error| Diagnostic::error(format!("cannot write `{}`: {e}", shown(what)));
     let names: Vec<String> = pin.prompts.iter().map(|p| file_name(&p.mode, &p.scenario)).collect();
     let mut seen = std::collections::BTreeMap::new();
     for (name, p) in names.iter().zip(&pin.prompts) {
@@ -150,38 +150,41 @@ pub fn write(loaded: &Loaded, pin: &AgentPin, dir: &str, pause: Option<Duration>
     }
     let folder = create_dir(loaded, dir)?;
     let lock_path = base.join(LOCK_NAME);
-    let mut report = Written { dir: folder.clone(), lock: lock_path.clone(), ..Written::default() };
-    for d in [&folder, &base] {
-        report.stale_temps += atomic::remove_stale_temps(d).map_err(|e| io_error(d, e))?;
+    let mut report = Written { dir: shown(dir), lock: shown(LOCK_NAME), ..Written::default() };
+    for (d, rel) in [(&folder, dir), (&base, ".")] {
+        report.stale_temps += atomic::remove_stale_temps(d).map_err(|e| io_error(rel, e))?;
     }
     let previous = fs::read_to_string(&lock_path).ok();
     let previous_dir = previous.as_deref().and_then(|text| lock::parse(text, LOCK_NAME).ok()).map(|l| l.snapshots);
     for (name, prompt) in names.iter().zip(&pin.prompts) {
         let path = folder.join(name);
+        let rel = format!("{dir}/{name}");
         let content = render_file(pin, prompt);
         if fs::read(&path).is_ok_and(|old| old == content.as_bytes()) {
             report.unchanged += 1;
             continue;
         }
-        atomic::write(&path, content.as_bytes(), pause).map_err(|e| io_error(&path, e))?;
-        report.written.push(path);
+        atomic::write(&path, content.as_bytes(), pause).map_err(|e| io_error(&rel, e))?;
+        report.written.push(shown(&rel));
     }
     let lock_text = lock::render(pin, dir);
     if previous.as_deref() != Some(lock_text.as_str()) {
-        atomic::write(&lock_path, lock_text.as_bytes(), pause).map_err(|e| io_error(&lock_path, e))?;
+        atomic::write(&lock_path, lock_text.as_bytes(), pause).map_err(|e| io_error(LOCK_NAME, e))?;
         report.lock_written = true;
     }
-    let mut folders = vec![folder.clone()];
-    // A folder the previous lock names, if it moved: only when it is still inside the project.
+    let mut folders = vec![(dir.to_string(), names.as_slice())];
+    // The folder the previous lock names, if it moved (every snapshot there is stale), as long
+    // as it is still inside the project.
     if let Some(old) = previous_dir.filter(|old| old != dir) {
         if let Ok(rel) = loaded.root.normalize(&old) {
             if loaded.root.resolve(&rel).is_ok() {
-                folders.push(base.join(rel));
+                folders.push((rel, &[]));
             }
         }
     }
-    for d in folders {
-        report.removed.extend(remove_stale_snapshots(&d, &names).map_err(|e| io_error(&d, e))?);
+    for (rel, keep) in folders {
+        let removed = remove_stale_snapshots(&base.join(&rel), keep).map_err(|e| io_error(&rel, e))?;
+        report.removed.extend(removed.iter().map(|name| shown(&format!("{rel}/{name}"))));
     }
     Ok(report)
 }
@@ -210,27 +213,28 @@ fn create_dir(loaded: &Loaded, dir: &str) -> Result<PathBuf, Diagnostic> {
     Ok(path)
 }
 
-/// Removes the snapshot files in `dir` that ctxc owns and that are not in `keep`.
-fn remove_stale_snapshots(dir: &Path, keep: &[String]) -> io::Result<Vec<PathBuf>> {
+/// Removes the snapshot files in `dir` that ctxc owns and that are not in `keep`; their names.
+fn remove_stale_snapshots(dir: &Path, keep: &[String]) -> io::Result<Vec<String>> {
     let mut removed = Vec::new();
     let entries = match fs::read_dir(dir) {
         Ok(entries) => entries,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(removed),
         Err(e) => return Err(e),
     };
-    let mut candidates: Vec<PathBuf> = Vec::new();
+    let mut candidates: Vec<String> = Vec::new();
     for entry in entries {
         let entry = entry?;
         let name = entry.file_name().to_string_lossy().into_owned();
         if entry.file_type().is_ok_and(|t| t.is_file()) && name.ends_with(".md") && !keep.contains(&name) {
-            candidates.push(entry.path());
+            candidates.push(name);
         }
     }
     candidates.sort();
-    for path in candidates {
+    for name in candidates {
+        let path = dir.join(&name);
         if is_owned(&path) {
             fs::remove_file(&path)?;
-            removed.push(path);
+            removed.push(name);
         }
     }
     Ok(removed)
