@@ -445,7 +445,8 @@ fn killing_snapshot_midway_never_leaves_a_truncated_file() {
         // A different text every time, so every run rewrites every file.
         std::fs::write(&soul, format!("{original}\nRevision {i}.\n")).expect("edit");
         let mut child = Command::new(env!("CARGO_BIN_EXE_ctxc"))
-            .args(["snapshot", "--test-pause-ms", "25", "zeus"])
+            .args(["snapshot", "zeus"])
+            .env("_CTXC_TEST_PAUSE_MS", "25")
             .current_dir(dir.path())
             .stdout(Stdio::null())
             .stderr(Stdio::null())

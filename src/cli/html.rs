@@ -40,6 +40,8 @@ svg .track { fill: var(--track); }
 .c3 { fill: #76b7b2; background: #76b7b2; } .c4 { fill: #59a14f; background: #59a14f; } .c5 { fill: #edc948; background: #edc948; }
 .c6 { fill: #b07aa1; background: #b07aa1; } .c7 { fill: #ff9da7; background: #ff9da7; } .c8 { fill: #9c755f; background: #9c755f; }
 .c9 { fill: #bab0ac; background: #bab0ac; } .c10 { fill: #2f9fd8; background: #2f9fd8; } .c11 { fill: #8cd17d; background: #8cd17d; }
+.c12 { fill: #d37295; background: #d37295; } .c13 { fill: #a0cbe8; background: #a0cbe8; } .c14 { fill: #ffbe7d; background: #ffbe7d; }
+.c15 { fill: #499894; background: #499894; }
 .w-fixed { fill: var(--fixed); background: var(--fixed); } .w-tools { fill: var(--tools); background: var(--tools); }
 .w-headroom { fill: var(--headroom); background: var(--headroom); } .w-history { fill: var(--history); background: var(--history); }
 .w-reserve { fill: var(--reserve); background: var(--reserve); } .w-marker { background: var(--marker); } .marker { stroke: var(--marker); stroke-width: 3; }
@@ -47,7 +49,7 @@ details > summary { cursor: pointer; color: var(--muted); margin: 6px 0; }
 footer { margin-top: 40px; color: var(--muted); font-size: 12px; }
 "#;
 
-const COLORS: usize = 12;
+const COLORS: usize = 16;
 
 /// Text made safe for HTML content and attribute values.
 fn esc(text: &str) -> String {

@@ -26,11 +26,12 @@ pub struct SnapshotArgs {
     /// Override a manifest key for this run, e.g. `--set budgets.system_prompt=3000` (repeatable).
     #[arg(long = "set", value_name = "KEY=VALUE")]
     set: Vec<String>,
-    /// Testing aid: pause this many milliseconds half-way through every file write and after
-    /// it, so that a test can kill the run at any point (see docs/review.md).
-    #[arg(long, hide = true, value_name = "MS")]
-    test_pause_ms: Option<u64>,
 }
+
+/// Testing aid (see docs/review.md): with `_CTXC_TEST_PAUSE_MS=N` in the environment, every file
+/// write pauses N milliseconds half-way through and again after it, so that a test can kill the
+/// run at any point. (Not `CTXC_…`: those variables override manifest keys.)
+pub const TEST_PAUSE_VAR: &str = "_CTXC_TEST_PAUSE_MS";
 
 /// `snapshot.dir=DIR` as a manifest override, the value quoted as a TOML string.
 pub(super) fn dir_override(dir: &str) -> String {
@@ -80,7 +81,7 @@ pub fn run(args: SnapshotArgs, reporter: &Reporter) -> u8 {
     if failed {
         return EXIT_INPUT;
     }
-    let pause = args.test_pause_ms.map(Duration::from_millis);
+    let pause = std::env::var(TEST_PAUSE_VAR).ok().and_then(|ms| ms.parse().ok()).map(Duration::from_millis);
     let mut code = EXIT_OK;
     for (loaded, pin) in &agents {
         match review::snapshot::write(loaded, pin, &loaded.agent.snapshot_dir, pause) {

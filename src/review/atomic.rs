@@ -18,8 +18,8 @@ pub fn is_temp_name(name: &str) -> bool {
     name.starts_with('.') && name.contains(TEMP_MARKER)
 }
 
-/// Writes `bytes` to `path` atomically. `pause` is a testing aid (`ctxc snapshot
-/// --test-pause-ms`): the write stops that long half-way through the temporary file and again
+/// Writes `bytes` to `path` atomically. `pause` is a testing aid (`_CTXC_TEST_PAUSE_MS` for
+/// `ctxc snapshot`): the write stops that long half-way through the temporary file and again
 /// after the rename, so that a test can kill the process at any point.
 pub fn write(path: &Path, bytes: &[u8], pause: Option<Duration>) -> io::Result<()> {
     static NEXT: AtomicUsize = AtomicUsize::new(0);
