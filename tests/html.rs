@@ -94,7 +94,8 @@ fn chromium() -> Result<PathBuf, String> {
             .is_ok_and(|s| s.success())
     };
     eprintln!("installing chromium with apt-get (Debian's package)…");
-    if !apt(&["install", "-y", "-qq", "chromium"]) && !(apt(&["update", "-qq"]) && apt(&["install", "-y", "-qq", "chromium"])) {
+    let installed = apt(&["install", "-y", "-qq", "chromium"]) || (apt(&["update", "-qq"]) && apt(&["install", "-y", "-qq", "chromium"]));
+    if !installed {
         return Err("chromium is not installed and `apt-get install chromium` failed (no network or no package?)".into());
     }
     find().ok_or_else(|| "apt-get installed chromium, but no chromium binary is on PATH".into())

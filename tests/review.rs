@@ -10,6 +10,9 @@ use std::time::{Duration, Instant};
 
 use ctxc::review::{atomic, lock, snapshot};
 use serde_json::Value;
+use support::copy_tree;
+
+mod support;
 
 fn repo_root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -48,16 +51,11 @@ fn git(args: &[&str], cwd: &Path) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
-fn copy_dir(from: &Path, to: &Path) {
-    for entry in walkdir::WalkDir::new(from) {
-        let entry = entry.expect("walk");
-        let target = to.join(entry.path().strip_prefix(from).expect("inside"));
-        if entry.file_type().is_dir() {
-            std::fs::create_dir_all(&target).expect("mkdir");
-        } else {
-            std::fs::copy(entry.path(), &target).expect("copy");
-        }
-    }
+/// Appends a line to a file, as an edit under review.
+fn append(path: &Path, line: &str) {
+    let mut text = std::fs::read_to_string(path).expect("read");
+    text.push_str(line);
+    std::fs::write(path, text).expect("edit");
 }
 
 fn write(path: &Path, text: &str) {
@@ -68,7 +66,7 @@ fn write(path: &Path, text: &str) {
 /// A scratch repository holding a copy of examples/agents/zeus at `agents/zeus`, committed.
 fn zeus_repo() -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("tempdir");
-    copy_dir(&repo_root().join("examples/agents/zeus"), &dir.path().join("agents/zeus"));
+    copy_tree(&repo_root().join("examples/agents/zeus"), &dir.path().join("agents/zeus"));
     git(&["init", "-q"], dir.path());
     git(&["add", "-A"], dir.path());
     git(&["commit", "-qm", "zeus"], dir.path());
@@ -131,10 +129,7 @@ fn snapshot_lock_drift_and_diff_of_one_edited_module() {
     git(&["commit", "-qm", "snapshots"], root);
 
     // Edit one module: exactly that section drifts, in every mode and scenario that uses it.
-    let soul = agent.join("prompts/soul.md");
-    let mut text = std::fs::read_to_string(&soul).expect("soul");
-    text.push_str("\nWhen a number looks wrong, say so before you use it.\n");
-    std::fs::write(&soul, text).expect("edit");
+    append(&agent.join("prompts/soul.md"), "\nWhen a number looks wrong, say so before you use it.\n");
     let drift = ctxc(&["check", "--locked", "agents/zeus"], root);
     assert_eq!(drift.status.code(), Some(1), "{}", stderr(&drift));
     let report = stderr(&drift);
@@ -263,14 +258,11 @@ fn diff_reads_a_project_root_above_path_at_the_revision() {
     }
     let dir = tempfile::tempdir().expect("tempdir");
     let root = dir.path();
-    copy_dir(&repo_root().join("examples/agents/zeph"), &root.join("work/zeph"));
+    copy_tree(&repo_root().join("examples/agents/zeph"), &root.join("work/zeph"));
     git(&["init", "-q"], root);
     git(&["add", "-A"], root);
     git(&["commit", "-qm", "zeph"], root);
-    let zeph_md = root.join("work/zeph/ZEPH.md");
-    let mut text = std::fs::read_to_string(&zeph_md).expect("ZEPH.md");
-    text.push_str("\nNever change the payout schedule without a migration note.\n");
-    std::fs::write(&zeph_md, text).expect("edit");
+    append(&root.join("work/zeph/ZEPH.md"), "\nNever change the payout schedule without a migration note.\n");
     // PATH is the agent two levels below the project root the manifest names.
     let out = ctxc(&["diff", "--base", "HEAD", "--format", "json", "work/zeph/services/payouts"], root);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
@@ -301,8 +293,20 @@ fn diff_outside_a_repository_or_with_an_unknown_revision_is_an_input_error() {
     let option = ctxc(&["diff", "--base=--output=x", "agents/zeus"], repo.path());
     assert_eq!(option.status.code(), Some(2));
     assert!(!repo.path().join("x").exists());
+    // A revision whose manifest does not load: its diagnostics name the file as REV:path.
+    let manifest = repo.path().join("agents/zeus/ctxc.toml");
+    let good = std::fs::read_to_string(&manifest).expect("manifest");
+    std::fs::write(&manifest, good.replace("[agent]", "[agnet]")).expect("break");
+    git(&["commit", "-qam", "broken"], repo.path());
+    std::fs::write(&manifest, &good).expect("fix");
+    let broken = ctxc(&["diff", "--base", "HEAD", "agents/zeus"], repo.path());
+    assert_eq!(broken.status.code(), Some(2));
+    assert!(broken.stdout.is_empty());
+    assert!(stderr(&broken).contains("the project at HEAD cannot be rendered"), "{}", stderr(&broken));
+    assert!(stderr(&broken).contains("HEAD:agents/zeus/ctxc.toml:"), "{}", stderr(&broken));
+    assert!(!stderr(&broken).contains("ctxc-diff-"), "no temporary path: {}", stderr(&broken));
     let outside = tempfile::tempdir().expect("tempdir");
-    copy_dir(&repo_root().join("tests/fixtures/render/minimal"), outside.path());
+    copy_tree(&repo_root().join("tests/fixtures/render/minimal"), outside.path());
     let not_git = ctxc(&["diff", "--base", "HEAD", "."], outside.path());
     assert_eq!(not_git.status.code(), Some(2));
     assert!(stderr(&not_git).contains("is not in a git repository"), "{}", stderr(&not_git));
@@ -311,7 +315,7 @@ fn diff_outside_a_repository_or_with_an_unknown_revision_is_an_input_error() {
 #[test]
 fn check_locked_without_a_usable_lock_says_what_to_do() {
     let dir = tempfile::tempdir().expect("tempdir");
-    copy_dir(&repo_root().join("tests/fixtures/render/minimal"), dir.path());
+    copy_tree(&repo_root().join("tests/fixtures/render/minimal"), dir.path());
     let missing = ctxc(&["check", "--locked", "."], dir.path());
     assert_eq!(missing.status.code(), Some(2));
     assert!(stderr(&missing).contains("agent `minimal` has no ctxc.lock"), "{}", stderr(&missing));
@@ -377,11 +381,16 @@ fn snapshot_removes_only_the_files_it_owns() {
     assert_eq!(files_in(&snaps), ["NOTES.txt", "c.default.md", "d.default.md.ctxc-tmp-1"]);
     let locked = lock::parse(&std::fs::read_to_string(root.join("ctxc.lock")).expect("lock"), "ctxc.lock").expect("parses");
     assert_eq!(locked.snapshots, "snaps");
-    // check --locked reads the folder the lock names; the manifest still says the default.
+    // check --locked reads the folder the lock names (the manifest still says the default).
+    let out = ctxc(&["check", "--locked"], root);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    std::fs::remove_file(root.join("snaps/a.default.md")).expect("remove");
     let out = ctxc(&["check", "--locked"], root);
     assert_eq!(out.status.code(), Some(1));
-    assert!(stderr(&out).contains("snapshot folder: snaps → .ctxc/snapshots"), "{}", stderr(&out));
+    assert!(stderr(&out).contains("snapshot `snaps/a.default.md` is missing"), "{}", stderr(&out));
     write(&root.join("ctxc.toml"), &format!("{}\n[snapshot]\ndir = \"snaps\"\n", manifest(&["a"])));
+    let out = ctxc(&["snapshot"], root);
+    assert_eq!(stdout(&out), "demo: 1 snapshot in snaps (1 written, 0 unchanged); ctxc.lock unchanged\n");
     assert_eq!(ctxc(&["check", "--locked"], root).status.code(), Some(0));
 
     // A folder outside the project root is refused, with the place it was set.
@@ -400,7 +409,7 @@ fn snapshot_removes_only_the_files_it_owns() {
 fn a_snapshot_folder_symlinked_out_of_the_project_is_refused() {
     let outside = tempfile::tempdir().expect("tempdir");
     let dir = tempfile::tempdir().expect("tempdir");
-    copy_dir(&repo_root().join("tests/fixtures/render/minimal"), dir.path());
+    copy_tree(&repo_root().join("tests/fixtures/render/minimal"), dir.path());
     std::fs::create_dir(dir.path().join(".ctxc")).expect("mkdir");
     std::os::unix::fs::symlink(outside.path(), dir.path().join(".ctxc/snapshots")).expect("symlink");
     let out = ctxc(&["snapshot", "."], dir.path());
@@ -433,7 +442,7 @@ fn assert_complete(agent: &Path) -> usize {
 fn killing_snapshot_midway_never_leaves_a_truncated_file() {
     let dir = tempfile::tempdir().expect("tempdir");
     let agent = dir.path().join("zeus");
-    copy_dir(&repo_root().join("examples/agents/zeus"), &agent);
+    copy_tree(&repo_root().join("examples/agents/zeus"), &agent);
     let soul = agent.join("prompts/soul.md");
     let original = std::fs::read_to_string(&soul).expect("soul");
     let writing = |path: &Path| files_in(path).iter().any(|n| atomic::is_temp_name(n));
@@ -483,8 +492,8 @@ fn killing_snapshot_midway_never_leaves_a_truncated_file() {
 #[test]
 fn snapshot_of_a_directory_of_agents_writes_nothing_when_one_fails() {
     let dir = tempfile::tempdir().expect("tempdir");
-    copy_dir(&repo_root().join("tests/fixtures/render/minimal"), &dir.path().join("good"));
-    copy_dir(&repo_root().join("tests/fixtures/errors/missing-file"), &dir.path().join("bad"));
+    copy_tree(&repo_root().join("tests/fixtures/render/minimal"), &dir.path().join("good"));
+    copy_tree(&repo_root().join("tests/fixtures/errors/missing-file"), &dir.path().join("bad"));
     let out = ctxc(&["snapshot", "."], dir.path());
     assert_eq!(out.status.code(), Some(2));
     assert!(out.stdout.is_empty());

@@ -103,7 +103,7 @@ pub fn text(c: &Comparison, all: bool) -> String {
             let w = table.iter().map(|r| r[0].chars().count()).max().unwrap_or(0).max(7);
             out.push_str(&format!("    {:<w$}  {:>9}  {:>9}  {:>8}\n", "section", "before", "after", "delta"));
             for [label, before, after, delta, pct] in table {
-                out.push_str(&format!("    {label:<w$}  {before:>9}  {after:>9}  {delta:>8}  {pct}").trim_end());
+                out.push_str(format!("    {label:<w$}  {before:>9}  {after:>9}  {delta:>8}  {pct}").trim_end());
                 out.push('\n');
             }
         }

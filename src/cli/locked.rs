@@ -91,10 +91,9 @@ fn against_lock(manifest: &Path, overrides: &[String], counter: &TokenCounter) -
             return Err(Failure { diagnostics: vec![d], sources });
         }
     };
+    // The snapshots are read from the folder the lock names (where `ctxc snapshot` put them,
+    // `--dir` included): the folder itself is bookkeeping, not drift.
     let mut problems = Vec::new();
-    if snapshots != loaded.agent.snapshot_dir {
-        problems.push(format!("snapshot folder: {snapshots} → {} (set by [snapshot] dir or --dir)", loaded.agent.snapshot_dir));
-    }
     for prompt in &mut locked.pin.prompts {
         let rel = format!("{snapshots}/{}", file_name(&prompt.mode, &prompt.scenario));
         let problem = match loaded.root.read(&rel) {

@@ -90,6 +90,9 @@ pub fn run(args: SnapshotArgs, reporter: &Reporter) -> u8 {
                 if !w.removed.is_empty() {
                     parts.push(format!("{} removed", w.removed.len()));
                 }
+                if w.stale_temps > 0 {
+                    parts.push(format!("{} temporary file(s) of an interrupted run cleaned up", w.stale_temps));
+                }
                 let lock = if w.lock_written { "written" } else { "unchanged" };
                 let n = pin.prompts.len();
                 println!("{}: {n} snapshot{} in {} ({}); {} {lock}", pin.agent, if n == 1 { "" } else { "s" }, w.dir, parts.join(", "), w.lock);
