@@ -101,7 +101,7 @@ pub fn run(args: SnapshotArgs, reporter: &Reporter) -> u8 {
                 }
             }
             Err(d) => {
-                reporter.diagnostics(&[d], &loaded.sources);
+                reporter.diagnostics(&[*d], &loaded.sources);
                 code = EXIT_INPUT;
             }
         }

@@ -132,20 +132,22 @@ pub struct Written {
 /// exist (in the current folder and in the one the previous lock names). `dir` is the snapshot
 /// folder relative to the manifest's directory (already checked to stay inside the project
 /// root). `pause` is the testing aid of [`atomic::write`].
-pub fn write(loaded: &Loaded, pin: &AgentPin, dir: &str, pause: Option<Duration>) -> Result<Written, Diagnostic> {
+pub fn write(loaded: &Loaded, pin: &AgentPin, dir: &str, pause: Option<Duration>) -> Result<Written, Box<Diagnostic>> {
     let base = loaded.root.display().to_path_buf();
     let shown = |rel: &str| loaded.root.display_path(rel);
-    let io_error = |what: &str, e: io::Error| Diagnostic::error(format!("cannot write `{}`: {e}", shown(what)));
+    let io_error = |what: &str, e: io::Error| Box::new(Diagnostic::error(format!("cannot write `{}`: {e}", shown(what))));
     let names: Vec<String> = pin.prompts.iter().map(|p| file_name(&p.mode, &p.scenario)).collect();
     let mut seen = std::collections::BTreeMap::new();
     for (name, p) in names.iter().zip(&pin.prompts) {
         if let Some((mode, scenario)) = seen.insert(name.to_lowercase(), (&p.mode, &p.scenario)) {
-            return Err(Diagnostic::error(format!(
-                "mode `{mode}` scenario `{scenario}` and mode `{}` scenario `{}` would share the snapshot file `{name}` on a case-insensitive file system",
-                p.mode, p.scenario
-            ))
-            .in_file(&loaded.agent.manifest_display)
-            .help("rename one of them"));
+            return Err(Box::new(
+                Diagnostic::error(format!(
+                    "mode `{mode}` scenario `{scenario}` and mode `{}` scenario `{}` would share the snapshot file `{name}` on a case-insensitive file system",
+                    p.mode, p.scenario
+                ))
+                .in_file(&loaded.agent.manifest_display)
+                .help("rename one of them"),
+            ));
         }
     }
     let folder = create_dir(loaded, dir)?;
@@ -191,7 +193,7 @@ pub fn write(loaded: &Loaded, pin: &AgentPin, dir: &str, pause: Option<Duration>
 
 /// Creates the snapshot folder one level at a time, checking that every existing level
 /// (symlinks followed) is a folder inside the project root.
-fn create_dir(loaded: &Loaded, dir: &str) -> Result<PathBuf, Diagnostic> {
+fn create_dir(loaded: &Loaded, dir: &str) -> Result<PathBuf, Box<Diagnostic>> {
     let mut path = loaded.root.display().to_path_buf();
     let mut rel = String::new();
     for part in dir.split('/') {
@@ -208,7 +210,7 @@ fn create_dir(loaded: &Loaded, dir: &str) -> Result<PathBuf, Diagnostic> {
                 Err(e) => format!("cannot create `{}`: {e}", path.display()),
             },
         };
-        return Err(Diagnostic::error(format!("snapshot folder `{dir}`: {problem}")).in_file(&loaded.agent.manifest_display));
+        return Err(Box::new(Diagnostic::error(format!("snapshot folder `{dir}`: {problem}")).in_file(&loaded.agent.manifest_display)));
     }
     Ok(path)
 }
