@@ -32,6 +32,9 @@ pub struct Diagnostic {
     pub label: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub help: Option<String>,
+    /// The span holds a secret: reporters must not print its text (see [`redact`]).
+    #[serde(skip)]
+    pub redact: bool,
 }
 
 impl Diagnostic {
@@ -44,6 +47,7 @@ impl Diagnostic {
             span: None,
             label: None,
             help: None,
+            redact: false,
         }
     }
 
@@ -75,6 +79,18 @@ impl Diagnostic {
         self.help = Some(help.into());
         self
     }
+
+    /// Marks the span as secret: reporters mask it instead of printing it.
+    pub fn redacted(mut self) -> Self {
+        self.redact = true;
+        self
+    }
+}
+
+/// A secret shown safely: its first four characters and an ellipsis.
+pub fn redact(secret: &str) -> String {
+    let shown: String = secret.chars().take(4).collect();
+    format!("{shown}…")
 }
 
 /// The text of every file a run has read, by display path, so reporters can show snippets and
@@ -97,6 +113,11 @@ impl Sources {
 
     pub fn extend(&mut self, other: Sources) {
         self.files.extend(other.files);
+    }
+
+    /// Every file, by display path, sorted.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.files.iter().map(|(path, text)| (path.as_str(), &**text))
     }
 
     /// 1-based line and column (in characters) of a byte offset in a known file.

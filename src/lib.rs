@@ -10,13 +10,16 @@ pub mod budgets;
 pub mod cli;
 pub mod diagnostic;
 pub mod discover;
+pub mod lint;
 pub mod manifest;
 pub mod memo;
 pub mod measure;
 pub mod models;
+pub mod parallel;
 pub mod project;
 pub mod render;
 pub mod resolve;
+pub mod rules;
 pub mod scenario;
 pub mod schema;
 pub mod skills;
@@ -62,6 +65,17 @@ pub fn measure_all(
     only_scenario: Option<&str>,
     counter: &tokens::TokenCounter,
 ) -> (Vec<measure::Measured>, Vec<Diagnostic>) {
+    let (runs, diagnostics) = render_all(loaded, only_mode, only_scenario, counter);
+    (runs.into_iter().map(|run| run.measured).collect(), diagnostics)
+}
+
+/// Like [`measure_all`], keeping each rendered prompt beside its measurement (for the lint stage).
+pub fn render_all(
+    loaded: &manifest::Loaded,
+    only_mode: Option<&str>,
+    only_scenario: Option<&str>,
+    counter: &tokens::TokenCounter,
+) -> (Vec<lint::Run>, Vec<Diagnostic>) {
     let agent = &loaded.agent;
     let mut diagnostics = Vec::new();
     let modes: Vec<&str> = agent.modes.keys().map(String::as_str).collect();
@@ -71,14 +85,17 @@ pub fn measure_all(
             diagnostics.push(resolve::unknown_name(&agent.name, what, name, known));
         }
     }
-    let mut measured = Vec::new();
+    let mut runs = Vec::new();
     for mode in agent.modes.keys().filter(|m| only_mode.is_none_or(|want| want == *m)) {
         for scenario in agent.scenarios.keys().filter(|s| only_scenario.is_none_or(|want| want == *s)) {
             match render_loaded(loaded, mode, Some(scenario)) {
-                Ok(rendered) => measured.push(measure::measure(agent, &rendered, counter)),
+                Ok(rendered) => {
+                    let measured = measure::measure(agent, &rendered, counter);
+                    runs.push(lint::Run { rendered, measured });
+                }
                 Err(d) => diagnostics.extend(d),
             }
         }
     }
-    (measured, diagnostics)
+    (runs, diagnostics)
 }

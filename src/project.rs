@@ -71,8 +71,16 @@ impl ReadError {
         }
     }
 
+    /// The rule code: MAN003 for a reference that leaves the project, MAN002 otherwise.
+    pub fn code(&self) -> &'static str {
+        match self {
+            ReadError::Escapes(_) => "MAN003",
+            _ => "MAN002",
+        }
+    }
+
     pub fn into_diagnostic(self) -> Diagnostic {
-        let mut d = Diagnostic::error(self.message());
+        let mut d = Diagnostic::error(self.message()).code(self.code());
         if let Some(help) = self.help() {
             d = d.help(help);
         }
@@ -146,6 +154,11 @@ impl ProjectRoot {
 
     pub fn display(&self) -> &Path {
         &self.display
+    }
+
+    /// The canonical root (only for comparing paths; never shown).
+    pub fn canonical(&self) -> &Path {
+        &self.canonical
     }
 
     /// Normalises a reference to a path relative to the manifest's directory with `/`

@@ -239,7 +239,7 @@ fn step_text<'a>(step: &'a Step, resolved: &'a Resolved, tools_description: &str
         StepKind::Text => StepText::Data(vec![agent.manifest.clone()], step.text.clone().unwrap_or_default()),
         StepKind::ToolList => StepText::Data(Vec::new(), format!("## Tools\n\n{tools_description}")),
         StepKind::Skills => {
-            let lines: Vec<String> = agent.skills.iter().map(|s| format!("- {}: {}", s.name, s.description)).collect();
+            let lines: Vec<String> = agent.skills.iter().map(crate::skills::catalogue_entry).collect();
             StepText::Data(
                 agent.skills.iter().map(|s| s.path.clone()).collect(),
                 format!("## Skills\n\nLoad a skill's full instructions when a task matches its description.\n\n{}", lines.join("\n")),
@@ -345,6 +345,7 @@ fn render_template(
             "template output is {} bytes, over the {MAX_TEMPLATE_OUTPUT}-byte limit",
             text.len()
         ))
+        .code("TPL004")
         .in_file(root.display_path(&file.path))),
         Ok(text) => Ok(text),
         Err(e) => Err(template_error(root, file, &e)),
@@ -362,7 +363,12 @@ fn template_error(root: &ProjectRoot, file: &TextFile, e: &minijinja::Error) -> 
             start..start
         })
     });
-    let mut d = Diagnostic::error(format!("template error: {}{detail}", e.kind())).in_file(root.display_path(&path)).at(span);
+    let code = match e.kind() {
+        minijinja::ErrorKind::UndefinedError => "TPL002",
+        minijinja::ErrorKind::OutOfFuel => "TPL004",
+        _ => "TPL001",
+    };
+    let mut d = Diagnostic::error(format!("template error: {}{detail}", e.kind())).code(code).in_file(root.display_path(&path)).at(span);
     if e.kind() == minijinja::ErrorKind::UndefinedError {
         d = d.help(
             "templates can use agent.name, agent.description, agent.model, mode, scenario, flags, tools, tools_description and vars.NAME",

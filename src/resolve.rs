@@ -111,6 +111,7 @@ fn eval_condition(condition: &Condition, context: &minijinja::Value) -> Result<b
     env.set_undefined_behavior(minijinja::UndefinedBehavior::Strict);
     let fail = |e: minijinja::Error| {
         Diagnostic::error(format!("cannot evaluate condition `{}`: {}", condition.expr, e.detail().unwrap_or("error")))
+            .code("MAN006")
             .in_file(&condition.origin.file)
             .at(condition.origin.span.clone())
     };

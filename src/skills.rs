@@ -27,6 +27,8 @@ pub struct Skill {
 pub struct SkillError {
     pub message: String,
     pub offset: Option<usize>,
+    /// The rule code (SKILL001 no frontmatter, SKILL002 bad YAML, SKILL003 name, SKILL006 description).
+    pub code: &'static str,
 }
 
 pub fn parse_skill(path: &str, text: &str) -> Result<Skill, SkillError> {
@@ -35,20 +37,22 @@ pub fn parse_skill(path: &str, text: &str) -> Result<Skill, SkillError> {
         yaml::FrontmatterError::Missing => SkillError {
             message: "SKILL.md has no YAML frontmatter (a `---` line, `name:` and `description:`, then `---`)".into(),
             offset: Some(0),
+            code: "SKILL001",
         },
         yaml::FrontmatterError::Unterminated => {
-            SkillError { message: "frontmatter is not closed by a `---` line".into(), offset: Some(0) }
+            SkillError { message: "frontmatter is not closed by a `---` line".into(), offset: Some(0), code: "SKILL001" }
         }
         yaml::FrontmatterError::Invalid(e) => {
-            SkillError { message: format!("malformed YAML frontmatter: {}", e.message), offset: e.offset }
+            SkillError { message: format!("malformed YAML frontmatter: {}", e.message), offset: e.offset, code: "SKILL002" }
         }
     })?;
     let field = |key: &str| fields.iter().find(|(k, _)| k == key).map(|(_, v)| v);
     let string_field = |key: &str| -> Result<String, SkillError> {
+        let code = if key == "name" { "SKILL003" } else { "SKILL006" };
         match field(key) {
             Some(Value::String(s)) => Ok(s.clone()),
-            Some(_) => Err(SkillError { message: format!("frontmatter `{key}` must be a string"), offset: key_offset(text, key) }),
-            None => Err(SkillError { message: format!("frontmatter has no `{key}`"), offset: Some(0) }),
+            Some(_) => Err(SkillError { message: format!("frontmatter `{key}` must be a string"), offset: key_offset(text, key), code }),
+            None => Err(SkillError { message: format!("frontmatter has no `{key}`"), offset: Some(0), code }),
         }
     };
     Ok(Skill {
@@ -59,6 +63,16 @@ pub fn parse_skill(path: &str, text: &str) -> Result<Skill, SkillError> {
         fields: fields.clone(),
         body_offset,
     })
+}
+
+/// A skill's line in the catalogue the `skills` step renders.
+pub fn catalogue_entry(skill: &Skill) -> String {
+    catalogue_line(&skill.name, &skill.description)
+}
+
+/// The catalogue line of a name and description.
+pub fn catalogue_line(name: &str, description: &str) -> String {
+    format!("- {name}: {description}")
 }
 
 /// Byte offset of a top-level frontmatter key, for pointing diagnostics at it.

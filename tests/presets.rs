@@ -8,9 +8,9 @@ use std::process::{Command, Output};
 
 use ctxc::render::Rendered;
 use serde_json::Value;
-use support::copy_tree;
+use common::copy_tree;
 
-mod support;
+mod common;
 
 const DEEPAGENTS: &str = "examples/agents/deepagents";
 const ZEPH: &str = "examples/agents/zeph";

@@ -1,61 +1,92 @@
 //! `ctxc check`: load every agent, render and measure every mode in every scenario, and report
-//! budget overruns and findings on the reference systems' settings. Exit 0 clean, 1 findings, 2
-//! input that cannot be loaded.
+//! budget overruns and lint findings (or, with no manifest, lint the SKILL.md, AGENTS.md and
+//! CLAUDE.md files found). Exit 0 clean, 1 findings, 2 input that cannot be loaded.
 
 use std::path::PathBuf;
 
-use clap::Args;
+use clap::{Args, ValueEnum};
 
+use super::formats;
 use super::report::Reporter;
-use super::{find_manifests, on_each_agent, with_env_overrides, AgentRun, EXIT_FINDINGS, EXIT_OK};
-use crate::diagnostic::has_errors;
+use super::{with_env_overrides, EXIT_FINDINGS, EXIT_INPUT, EXIT_OK};
+use crate::lint::{CheckReport, Options, Outcome};
 use crate::tokens::TokenCounter;
 
 #[derive(Debug, Args)]
 pub struct CheckArgs {
-    /// Agent directory, manifest file, or a directory of agents (default: the current directory).
+    /// Agent directory, manifest file, directory of agents, or (no manifest) a directory of skills and memory files.
     #[arg(default_value = ".")]
     path: PathBuf,
     /// Override a manifest key for this run, e.g. `--set budgets.system_prompt=3000` (repeatable).
     #[arg(long = "set", value_name = "KEY=VALUE")]
     set: Vec<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = CheckFormat::Human)]
+    format: CheckFormat,
+    /// Only report these rule codes or code prefixes (comma-separated or repeated; replaces `[lint] select`).
+    #[arg(long, value_name = "CODES")]
+    select: Vec<String>,
+    /// Do not report these rule codes or code prefixes (comma-separated or repeated; added to `[lint] ignore`).
+    #[arg(long, value_name = "CODES")]
+    ignore: Vec<String>,
+    /// Fail (exit 1) on warnings too.
+    #[arg(long)]
+    deny_warnings: bool,
+    /// Validate SKILL.md files at the strict Agent Skills level (no fields outside the specification).
+    #[arg(long)]
+    strict: bool,
     /// Also fail (exit 1) when a render drifted from its ctxc.lock (written by `ctxc snapshot`):
-    /// prints the token delta per section and a unified diff of the prompt text.
+    /// prints the token delta per section and a unified diff of the prompt text on stderr.
     #[arg(long)]
     locked: bool,
 }
 
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum CheckFormat {
+    /// Diagnostics with source snippets on stderr.
+    Human,
+    /// One JSON object on stdout (see docs/json-output.md).
+    Json,
+    /// SARIF 2.1.0 on stdout, for code scanning.
+    Sarif,
+    /// GitHub Actions annotations on stdout (and a summary in $GITHUB_STEP_SUMMARY).
+    Github,
+}
+
+pub fn exit_code(outcome: Outcome) -> u8 {
+    match outcome {
+        Outcome::Clean => EXIT_OK,
+        Outcome::Findings => EXIT_FINDINGS,
+        Outcome::Unloadable => EXIT_INPUT,
+    }
+}
+
 pub fn run(args: CheckArgs, reporter: &Reporter) -> u8 {
-    let manifests = match find_manifests(&args.path, reporter) {
-        Ok(m) => m,
-        Err(code) => return code,
-    };
     let overrides = match with_env_overrides(&args.set, reporter) {
         Ok(o) => o,
         Err(code) => return code,
     };
+    let options = Options { select: args.select, ignore: args.ignore, strict: args.strict, deny_warnings: args.deny_warnings, overrides };
     let counter = TokenCounter::new();
-    let runs = on_each_agent(&manifests, |manifest| {
-        let mut run = AgentRun::new(manifest, &overrides, None, None, &counter);
-        let findings = run
-            .loaded
-            .as_ref()
-            .map(|l| [crate::budgets::check(&l.agent, &run.measured), crate::systems::check(&l.agent, &run.measured)].concat())
-            .unwrap_or_default();
-        // Only findings are reported: the measurements need not wait for the other agents.
-        run.measured = Vec::new();
-        (run, findings)
-    });
-    let mut code = EXIT_OK;
-    for (run, findings) in runs {
-        code = code.max(run.report_problems(reporter));
-        reporter.diagnostics(&findings, &run.sources);
-        if has_errors(&findings) {
-            code = code.max(EXIT_FINDINGS);
+    let report: CheckReport = crate::lint::check(&args.path, &options, &counter);
+    let mut code = exit_code(report.outcome());
+    match args.format {
+        CheckFormat::Human => reporter.diagnostics(&report.diagnostics, &report.sources),
+        CheckFormat::Json => print!("{}", formats::json::render(&report, code)),
+        CheckFormat::Sarif => print!("{}", formats::sarif::render(&report, &formats::Paths::detect())),
+        CheckFormat::Github => {
+            let paths = formats::Paths::detect();
+            print!("{}", formats::github::annotations(&report, &paths));
+            if let Some(summary_file) = std::env::var_os("GITHUB_STEP_SUMMARY").filter(|v| !v.is_empty()) {
+                let summary = formats::github::summary(&report, &paths);
+                if let Err(e) = formats::github::append(&PathBuf::from(summary_file), &summary) {
+                    eprintln!("ctxc: cannot write the step summary to $GITHUB_STEP_SUMMARY: {e}");
+                }
+            }
         }
     }
     // `--locked`: the render against ctxc.lock (only when every agent loaded).
-    if args.locked && code < super::EXIT_INPUT {
+    if args.locked && code < EXIT_INPUT {
         code = code.max(super::locked::run(&args.path, &args.set, reporter));
     }
     code

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use clap::{Args, ValueEnum};
 
 use super::report::Reporter;
-use super::{find_manifests, on_each_agent, AgentRun, EXIT_INPUT, EXIT_OK};
+use super::{find_manifests, AgentRun, EXIT_INPUT, EXIT_OK};
 use crate::diagnostic::Diagnostic;
 use crate::measure::{cost_tool_array, Count, Measured};
 use crate::models::profile;
@@ -57,7 +57,7 @@ pub fn run(args: CostArgs, reporter: &Reporter) -> u8 {
     };
     let overrides = [env.as_slice(), args.set.as_slice()].concat();
     let counter = TokenCounter::new();
-    let runs = on_each_agent(&manifests, |manifest| {
+    let runs = crate::parallel::map_in_order(&manifests, |manifest| {
         AgentRun::new(manifest, &overrides, args.mode.as_deref(), args.scenario.as_deref(), &counter)
     });
     let mut reports: Vec<Measured> = Vec::new();

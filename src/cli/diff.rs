@@ -9,7 +9,7 @@ use clap::{Args, ValueEnum};
 
 use super::report::Reporter;
 use super::snapshot::load_and_pin;
-use super::{on_each_agent, with_env_overrides, EXIT_FINDINGS, EXIT_INPUT, EXIT_OK};
+use super::{with_env_overrides, EXIT_FINDINGS, EXIT_INPUT, EXIT_OK};
 use crate::diagnostic::Diagnostic;
 use crate::review::compare::{compare, over_threshold, Labels, Threshold};
 use crate::review::{git, AgentPin};
@@ -73,7 +73,7 @@ fn pin_side(
     reporter: &Reporter,
 ) -> Result<Vec<(String, AgentPin)>, String> {
     let paths: Vec<PathBuf> = manifests.iter().map(|(_, m)| m.clone()).collect();
-    let results = on_each_agent(&paths, |m| load_and_pin(m, overrides, counter));
+    let results = crate::parallel::map_in_order(&paths, |m| load_and_pin(m, overrides, counter));
     let mut pins = Vec::new();
     let mut errors = String::new();
     for ((key, _), result) in manifests.iter().zip(results) {

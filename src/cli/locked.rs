@@ -8,7 +8,7 @@ use std::path::Path;
 
 use super::report::Reporter;
 use super::snapshot::load_and_pin;
-use super::{find_manifests, on_each_agent, with_env_overrides, EXIT_FINDINGS, EXIT_INPUT, EXIT_OK};
+use super::{find_manifests, with_env_overrides, EXIT_FINDINGS, EXIT_INPUT, EXIT_OK};
 use crate::diagnostic::{Diagnostic, Sources};
 use crate::project::ReadError;
 use crate::review::compare::{compare, Comparison, Labels};
@@ -36,7 +36,7 @@ pub fn run(path: &Path, set: &[String], reporter: &Reporter) -> u8 {
         Err(code) => return code,
     };
     let counter = TokenCounter::new();
-    let results = on_each_agent(&manifests, |manifest| against_lock(manifest, &overrides, &counter));
+    let results = crate::parallel::map_in_order(&manifests, |manifest| against_lock(manifest, &overrides, &counter));
     let mut code = EXIT_OK;
     for result in results {
         match result {

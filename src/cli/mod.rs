@@ -3,9 +3,12 @@
 
 mod check;
 mod cost;
+mod explain;
+mod formats;
 mod models;
 mod render;
 mod report;
+mod rules;
 mod schema;
 mod systems;
 // Prompt changes under review (issue 6).
@@ -18,7 +21,6 @@ mod snapshot;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use clap::{Parser, Subcommand, ValueEnum};
 
@@ -58,7 +60,7 @@ pub enum ColorChoice {
 enum Command {
     /// Print the exact system prompt of one mode.
     Render(render::RenderArgs),
-    /// Load and render every agent, mode and scenario; report what cannot be loaded.
+    /// Render, measure and lint every agent, mode and scenario (or, with no manifest, every SKILL.md, AGENTS.md and CLAUDE.md).
     Check(check::CheckArgs),
     /// Token costs per mode: steps, tool schemas per category, server and tool, and the window.
     Cost(cost::CostArgs),
@@ -66,6 +68,10 @@ enum Command {
     Models(models::ModelsArgs),
     /// Print the JSON Schema of the manifest.
     Schema,
+    /// List the rules `check` applies: code, name, family, default severity, summary.
+    Rules(rules::RulesArgs),
+    /// Print the documentation of one rule.
+    Explain(explain::ExplainArgs),
     /// Write every agent's rendered prompts (snapshot files) and ctxc.lock, for `check --locked`.
     Snapshot(snapshot::SnapshotArgs),
     /// Token and text changes per agent, mode and section between a git revision and the work tree.
@@ -90,11 +96,18 @@ pub fn main() -> ExitCode {
         Command::Cost(args) => cost::run(args, &reporter),
         Command::Models(args) => models::run(args),
         Command::Schema => schema::run(),
+        Command::Rules(args) => rules::run(args, &reporter),
+        Command::Explain(args) => explain::run(args, &reporter),
         Command::Snapshot(args) => snapshot::run(args, &reporter),
         Command::Diff(args) => diff::run(args, &reporter),
         Command::Completions(args) => completions::run(args),
     };
     ExitCode::from(code)
+}
+
+/// Diagnostics as ctxc prints them, without colour (for tests and embedding).
+pub fn render_plain(diagnostics: &[crate::diagnostic::Diagnostic], sources: &crate::diagnostic::Sources) -> String {
+    Reporter::new(ColorChoice::Never).render(diagnostics, sources)
 }
 
 /// The agents found at a path, or the exit code after reporting why none could be.
@@ -103,30 +116,6 @@ fn find_manifests(path: &Path, reporter: &Reporter) -> Result<Vec<PathBuf>, u8> 
         reporter.diagnostics(&[d], &Default::default());
         EXIT_INPUT
     })
-}
-
-/// Runs `job` on every manifest, on all cores, and returns the results in manifest order. Each
-/// thread takes the next manifest when it is free, so one large agent does not hold up the rest.
-fn on_each_agent<T: Send>(manifests: &[PathBuf], job: impl Fn(&Path) -> T + Sync) -> Vec<T> {
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(manifests.len());
-    if threads <= 1 {
-        return manifests.iter().map(|m| job(m)).collect();
-    }
-    let next = AtomicUsize::new(0);
-    let mut results: Vec<(usize, T)> = std::thread::scope(|scope| {
-        let worker = || {
-            let mut done = Vec::new();
-            loop {
-                let index = next.fetch_add(1, Ordering::Relaxed);
-                let Some(manifest) = manifests.get(index) else { return done };
-                done.push((index, job(manifest)));
-            }
-        };
-        let workers: Vec<_> = (0..threads).map(|_| scope.spawn(worker)).collect();
-        workers.into_iter().flat_map(|w| w.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))).collect()
-    });
-    results.sort_by_key(|(index, _)| *index);
-    results.into_iter().map(|(_, result)| result).collect()
 }
 
 /// Loads one agent, reporting warnings; on failure reports and returns the exit code.

@@ -8,7 +8,7 @@ use std::time::Duration;
 use clap::Args;
 
 use super::report::Reporter;
-use super::{find_manifests, on_each_agent, with_env_overrides, EXIT_INPUT, EXIT_OK};
+use super::{find_manifests, with_env_overrides, EXIT_INPUT, EXIT_OK};
 use crate::manifest::{self, Loaded};
 use crate::review::{self, AgentPin};
 use crate::tokens::TokenCounter;
@@ -62,7 +62,7 @@ pub fn run(args: SnapshotArgs, reporter: &Reporter) -> u8 {
     };
     overrides.extend(args.dir.as_deref().map(dir_override));
     let counter = TokenCounter::new();
-    let results = on_each_agent(&manifests, |manifest| load_and_pin(manifest, &overrides, &counter));
+    let results = crate::parallel::map_in_order(&manifests, |manifest| load_and_pin(manifest, &overrides, &counter));
     // Nothing is written unless every agent renders.
     let mut agents = Vec::new();
     let mut failed = false;

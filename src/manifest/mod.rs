@@ -152,7 +152,7 @@ pub fn load_with(manifest_path: &Path, overrides: &[String]) -> Result<Loaded, L
     let mut user = match parse(&manifest.text, format) {
         Ok(raw) => raw,
         Err(ParseError { message, span, help }) => {
-            let mut d = Diagnostic::error(message).in_file(&manifest.display).at(span).label("here");
+            let mut d = Diagnostic::error(message).code("MAN001").in_file(&manifest.display).at(span).label("here");
             if let Some(help) = help {
                 d = d.help(help);
             }
@@ -163,7 +163,7 @@ pub fn load_with(manifest_path: &Path, overrides: &[String]) -> Result<Loaded, L
         match parse_override(arg) {
             Ok(fragment) => user.overlay(fragment),
             Err(message) => {
-                let d = Diagnostic::error(format!("--set {arg}: {message}"));
+                let d = Diagnostic::error(format!("--set {arg}: {message}")).code("MAN001");
                 return Err(LoadFailure { diagnostics: vec![d], sources });
             }
         }
@@ -195,6 +195,10 @@ pub fn load_with(manifest_path: &Path, overrides: &[String]) -> Result<Loaded, L
         skill_bodies: BTreeMap::new(),
     };
     let agent = v.build(user, &manifest.rel);
+    // Every load diagnostic carries a rule code; the ones not given a more precise one are MAN010.
+    for d in &mut v.diagnostics {
+        d.code.get_or_insert_with(|| "MAN010".to_string());
+    }
     match agent {
         Some(agent) if !has_errors(&v.diagnostics) => {
             Ok(Loaded { agent, root: v.root, sources: v.sources, warnings: v.diagnostics })
@@ -243,13 +247,26 @@ impl Validator {
         self.diagnostics.last_mut().expect("just pushed") // ok: pushed on the line above
     }
 
+    /// Like `error`, with the rule code.
+    fn coded(&mut self, code: &str, message: impl Into<String>, span: Option<Range<usize>>) -> &mut Diagnostic {
+        let d = self.error(message, span);
+        d.code = Some(code.to_string());
+        d
+    }
+
     fn unknown(&mut self, what: &str, name: &str, span: Option<Range<usize>>, known: &[&str]) {
         self.unknown_in(what, "", name, span, known);
     }
 
     /// Like `unknown`, with `context` naming what the name belongs to (e.g. " of module `x`").
     fn unknown_in(&mut self, what: &str, context: &str, name: &str, span: Option<Range<usize>>, known: &[&str]) {
-        let d = self.error(format!("unknown {what} `{name}`{context}"), span);
+        let code = match what {
+            "flag" => "MAN005",
+            "condition variable" => "MAN006",
+            "variant" => "MAN007",
+            _ => "MAN009",
+        };
+        let d = self.coded(code, format!("unknown {what} `{name}`{context}"), span);
         d.label = Some(format!("not a {what}{context}"));
         d.help = Some(match did_you_mean(name, known.iter().copied()) {
             Some(s) => format!("did you mean `{s}`?"),
@@ -303,7 +320,8 @@ impl Validator {
             ))
             .in_file(&self.file)
             .at(span)
-            .help("set `model` to one `ctxc models` lists, or set `context_window` and `tokenizer` under [agent]");
+            .help("set `model` to one `ctxc models` lists, or set `context_window` and `tokenizer` under [agent]")
+            .code("MAN011");
             if let Some(suggestion) = did_you_mean(model, crate::models::all().iter().map(|p| p.model.as_str())) {
                 d.help = Some(format!("did you mean `{suggestion}`? (`ctxc models` lists every known model)"));
             }
@@ -353,7 +371,7 @@ impl Validator {
 
     fn read_error(&mut self, e: ReadError, span: Option<Range<usize>>) {
         let help = e.help();
-        let d = self.error(e.message(), span);
+        let d = self.coded(e.code(), e.message(), span);
         d.label = Some("referenced here".into());
         d.help = help.map(str::to_string);
     }
@@ -407,7 +425,9 @@ impl Validator {
         let skill_locations =
             raw.skills.iter().flat_map(|s| &s.dirs).map(|d| self.root.normalize(&d.value).unwrap_or_else(|_| d.value.clone())).collect();
         let memory = raw.memory.clone().unwrap_or_default();
+        let before = self.diagnostics.len();
         let memory_files = memory.files.iter().filter_map(|f| self.read(f, Some(false))).collect();
+        self.diagnostics[before..].iter_mut().filter(|d| d.code.as_deref() == Some("MAN002")).for_each(|d| d.code = Some("MEM001".into()));
         let settings = self.settings(&raw);
         let scenarios = self.scenarios(&raw.scenarios, &flags, &connectors, &skills);
         let project_context = self.walk_up(raw.memory.as_ref().and_then(|m| m.walk_up.as_deref()).unwrap_or_default());
@@ -439,6 +459,7 @@ impl Validator {
             skill_locations,
             skill_bodies: std::mem::take(&mut self.skill_bodies),
             systems,
+            lint: raw.lint.unwrap_or_default(),
         })
     }
 
@@ -447,7 +468,7 @@ impl Validator {
         for step in user.pipeline.iter().flat_map(|p| &p.steps) {
             if !seen.insert(step.id.value.clone()) {
                 let span = self.span(&step.id, &step.id.value);
-                self.error(format!("step id `{}` is used twice", step.id.value), span).label = Some("second use".into());
+                self.coded("MAN008", format!("step id `{}` is used twice", step.id.value), span).label = Some("second use".into());
             }
         }
     }
@@ -484,7 +505,7 @@ impl Validator {
         let expr = match env.compile_expression(&when.value) {
             Ok(expr) => expr,
             Err(e) => {
-                self.error(format!("invalid condition `{}`: {}", when.value, e.detail().unwrap_or("syntax error")), span);
+                self.coded("MAN006", format!("invalid condition `{}`: {}", when.value, e.detail().unwrap_or("syntax error")), span);
                 return None;
             }
         };
@@ -549,7 +570,7 @@ impl Validator {
                 if !modules.contains_key(module_id) {
                     let span = raw.module.as_ref().map_or_else(|| self.span(&raw.id, &id), |m| self.span(m, &m.value));
                     let known: Vec<&str> = modules.keys().map(String::as_str).collect();
-                    let d = self.error(format!("step `{id}` uses module `{module_id}`, which is not declared"), span);
+                    let d = self.coded("MAN009", format!("step `{id}` uses module `{module_id}`, which is not declared"), span);
                     d.help = Some(match did_you_mean(module_id, known.iter().copied()) {
                         Some(s) => format!("did you mean `{s}`? Or add `[modules.{module_id}]` with a `source`"),
                         None => format!("add `[modules.{module_id}]` with a `source`"),
@@ -603,7 +624,7 @@ impl Validator {
                     }
                     Some(ModuleFiles::Single(_)) => {
                         let span = self.span(variant, &variant.value);
-                        self.error(format!("mode `{name}` picks a variant of module `{module_id}`, which has no variants"), span);
+                        self.coded("MAN007", format!("mode `{name}` picks a variant of module `{module_id}`, which has no variants"), span);
                     }
                     // A preset may pick variants for modules this agent does not have.
                     None => {}
@@ -616,7 +637,7 @@ impl Validator {
                     if !mode.variants.contains_key(module_id) {
                         let span = self.locate(&format!("modes.{name}")).or_else(|| self.locate(&name));
                         let choices: Vec<&str> = files.keys().map(String::as_str).collect();
-                        self.error(format!("mode `{name}` does not choose a variant of module `{module_id}`"), span).help =
+                        self.coded("MAN007", format!("mode `{name}` does not choose a variant of module `{module_id}`"), span).help =
                             Some(format!("add `variants = {{ {module_id} = \"...\" }}` to the mode; variants: {}", choices.join(", ")));
                     }
                 }
@@ -680,7 +701,7 @@ impl Validator {
                     })),
                     Err((message, offset)) => {
                         let display = self.root.display_path(&text.path);
-                        self.diagnostics.push(Diagnostic::error(message).in_file(display).at(offset.map(|o| o..o)));
+                        self.diagnostics.push(Diagnostic::error(message).code("TOOL001").in_file(display).at(offset.map(|o| o..o)));
                     }
                 }
             }
@@ -741,7 +762,7 @@ impl Validator {
                     Err(e) => {
                         let display = self.root.display_path(&file.path);
                         self.diagnostics.push(
-                            Diagnostic::error(e.message).in_file(display).at(e.offset.map(|o| o..o)).label("in this skill"),
+                            Diagnostic::error(e.message).code(e.code).in_file(display).at(e.offset.map(|o| o..o)).label("in this skill"),
                         );
                     }
                 }

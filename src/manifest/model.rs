@@ -201,4 +201,7 @@ pub struct Agent {
     pub skill_bodies: BTreeMap<String, String>,
     /// The reference system's own window settings (from the `deepagents`, `zeph` or `agentscope` preset).
     pub systems: crate::systems::Systems,
+    /// `[lint]` as written (read by the lint stage).
+    #[serde(skip)]
+    pub lint: crate::lint::RawLint,
 }

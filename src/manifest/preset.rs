@@ -107,6 +107,7 @@ impl Overlay for RawManifest {
         overlay_opt(&mut self.deepagents, over.deepagents);
         overlay_opt(&mut self.zeph, over.zeph);
         overlay_opt(&mut self.agentscope, over.agentscope);
+        overlay_opt(&mut self.lint, over.lint);
     }
 }
 

@@ -73,6 +73,9 @@ pub struct RawManifest {
     /// AgentScope `ContextConfig` settings (preset `agentscope`).
     #[serde(default)]
     pub agentscope: Option<RawAgentScope>,
+    /// Lint settings: rules to run or skip, severities, the Agent Skills validation level.
+    #[serde(default)]
+    pub lint: Option<crate::lint::RawLint>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema)]

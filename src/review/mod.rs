@@ -85,22 +85,11 @@ impl PromptPin {
 /// Fails with the diagnostics of whatever could not be rendered.
 pub fn pin_agent(loaded: &Loaded, counter: &TokenCounter) -> Result<AgentPin, Vec<Diagnostic>> {
     let agent = &loaded.agent;
-    let mut prompts = Vec::new();
-    let mut problems = Vec::new();
-    for mode in agent.modes.keys() {
-        for scenario in agent.scenarios.keys() {
-            match crate::render_loaded(loaded, mode, Some(scenario)) {
-                Ok(rendered) => {
-                    let measured = crate::measure::measure(agent, &rendered, counter);
-                    prompts.push(pin_prompt(loaded, &rendered, &measured));
-                }
-                Err(d) => problems.extend(d),
-            }
-        }
-    }
+    let (runs, problems) = crate::render_all(loaded, None, None, counter);
     if !problems.is_empty() {
         return Err(problems);
     }
+    let mut prompts: Vec<PromptPin> = runs.iter().map(|run| pin_prompt(loaded, &run.rendered, &run.measured)).collect();
     prompts.sort_by(|a, b| (&a.mode, &a.scenario).cmp(&(&b.mode, &b.scenario)));
     let profile = &agent.profile;
     Ok(AgentPin {

@@ -1,0 +1,236 @@
+//! Which rules run and how severe their findings are: `[lint]` in the manifest, and the
+//! command-line options of `ctxc check` (`--select`, `--ignore`, `--strict`, `--deny-warnings`).
+
+use std::ops::Range;
+
+use indexmap::IndexMap;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::manifest::preset::Overlay;
+use crate::manifest::span::Spanned;
+use crate::rules;
+
+/// Default token limit of one memory file (MEM002): about 32 KiB of English text, the size at
+/// which Codex stops reading project docs (`project_doc_max_bytes`).
+pub const DEFAULT_MEMORY_MAX_TOKENS: u64 = 8_000;
+
+/// `[lint]`: which rules run and at what severity.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawLint {
+    /// Rule codes or code prefixes to run, e.g. `["SKILL", "TOOL002"]` (default: every rule; `ALL` names every rule).
+    #[serde(default)]
+    pub select: Option<Vec<Spanned<String>>>,
+    /// Rule codes or code prefixes not to report (wins over `select`).
+    #[serde(default)]
+    pub ignore: Vec<Spanned<String>>,
+    /// Severity per rule code or code prefix, e.g. `{ SKILL013 = "error", CACHE = "warning" }`; the longest match wins.
+    #[serde(default)]
+    pub severity: IndexMap<String, LintLevel>,
+    /// Agent Skills validation level: `lenient` (default: fields frameworks add are allowed) or `strict`.
+    #[serde(default)]
+    pub skills: Option<SkillLevel>,
+    /// Token limit of one memory file such as AGENTS.md (MEM002; default 8000).
+    #[serde(default)]
+    pub memory_max_tokens: Option<u64>,
+}
+
+/// A severity set in `[lint] severity`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum LintLevel {
+    Error,
+    Warning,
+}
+
+/// How strictly SKILL.md frontmatter is checked against the Agent Skills specification.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum SkillLevel {
+    /// Fields that frameworks add (version, author, tags, …) are allowed.
+    #[default]
+    Lenient,
+    /// Only the fields of the specification are allowed.
+    Strict,
+}
+
+impl Overlay for RawLint {
+    fn overlay(&mut self, over: Self) {
+        if over.select.is_some() {
+            self.select = over.select;
+        }
+        self.ignore.extend(over.ignore);
+        self.severity.extend(over.severity);
+        if over.skills.is_some() {
+            self.skills = over.skills;
+        }
+        if over.memory_max_tokens.is_some() {
+            self.memory_max_tokens = over.memory_max_tokens;
+        }
+    }
+}
+
+/// Options of `ctxc check` that adjust linting.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// `--select`: replaces `[lint] select` when not empty.
+    pub select: Vec<String>,
+    /// `--ignore`: added to `[lint] ignore`.
+    pub ignore: Vec<String>,
+    /// `--strict`: strict Agent Skills validation.
+    pub strict: bool,
+    /// `--deny-warnings`: warnings fail the run (exit 1).
+    pub deny_warnings: bool,
+    /// `--set KEY=VALUE` overrides laid over each manifest.
+    pub overrides: Vec<String>,
+}
+
+/// Values rules read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Settings {
+    pub skills: SkillLevel,
+    pub memory_max_tokens: u64,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings { skills: SkillLevel::Lenient, memory_max_tokens: DEFAULT_MEMORY_MAX_TOKENS }
+    }
+}
+
+/// Which codes are reported, and at what severity.
+#[derive(Debug, Clone, Default)]
+pub struct Selection {
+    select: Option<Vec<String>>,
+    ignore: Vec<String>,
+    /// Severity overrides, longest pattern first.
+    severity: Vec<(String, Severity)>,
+}
+
+/// Where `[lint]` was written, for pointing at unknown codes.
+pub struct ManifestText<'a> {
+    pub file: &'a str,
+    pub text: &'a str,
+}
+
+impl ManifestText<'_> {
+    fn locate(&self, value: &Spanned<String>) -> Option<Range<usize>> {
+        value.span.clone().or_else(|| crate::rules::locate::quoted_or_bare(self.text, &value.value))
+    }
+}
+
+impl Selection {
+    /// Builds the selection and settings from `[lint]` and the command line. Unknown codes are
+    /// MAN012 errors: the input cannot be used as written.
+    pub fn build(raw: &RawLint, options: &Options, manifest: Option<&ManifestText>) -> (Selection, Settings, Vec<Diagnostic>) {
+        let mut problems = Vec::new();
+        let mut known = |pattern: &Spanned<String>, what: &str, from_cli: bool| -> bool {
+            if rules::is_known_selector(&pattern.value) {
+                return true;
+            }
+            let mut d = Diagnostic::error(format!("{what} names `{}`, which is not a rule code or code prefix", pattern.value))
+                .code("MAN012");
+            d = match rules::suggest(&pattern.value) {
+                Some(s) => d.help(format!("did you mean `{s}`? (`ctxc rules` lists every code)")),
+                None => d.help("`ctxc rules` lists every code"),
+            };
+            if let (false, Some(m)) = (from_cli, manifest) {
+                d = d.in_file(m.file).at(m.locate(pattern)).label("unknown code");
+            }
+            problems.push(d);
+            false
+        };
+        let cli = |values: &[String]| -> Vec<Spanned<String>> {
+            values.iter().flat_map(|v| v.split(',')).map(str::trim).filter(|v| !v.is_empty()).map(|v| Spanned::new(v.to_string())).collect()
+        };
+        let select = if options.select.is_empty() {
+            raw.select.as_ref().map(|s| s.iter().filter(|p| known(p, "[lint] select", false)).map(|p| p.value.clone()).collect())
+        } else {
+            Some(cli(&options.select).iter().filter(|p| known(p, "--select", true)).map(|p| p.value.clone()).collect())
+        };
+        let mut ignore: Vec<String> = raw.ignore.iter().filter(|p| known(p, "[lint] ignore", false)).map(|p| p.value.clone()).collect();
+        ignore.extend(cli(&options.ignore).iter().filter(|p| known(p, "--ignore", true)).map(|p| p.value.clone()));
+        let mut severity: Vec<(String, Severity)> = raw
+            .severity
+            .iter()
+            .filter(|(pattern, _)| {
+                let spanned = Spanned { value: (*pattern).clone(), span: None };
+                known(&spanned, "[lint] severity", false)
+            })
+            .map(|(pattern, level)| {
+                let severity = match level {
+                    LintLevel::Error => Severity::Error,
+                    LintLevel::Warning => Severity::Warning,
+                };
+                (pattern.clone(), severity)
+            })
+            .collect();
+        severity.sort_by_key(|(pattern, _)| std::cmp::Reverse(pattern.len()));
+        let settings = Settings {
+            skills: if options.strict { SkillLevel::Strict } else { raw.skills.unwrap_or_default() },
+            memory_max_tokens: raw.memory_max_tokens.unwrap_or(DEFAULT_MEMORY_MAX_TOKENS),
+        };
+        (Selection { select, ignore, severity }, settings, problems)
+    }
+
+    /// Whether a finding with this code is reported.
+    pub fn selects(&self, code: &str) -> bool {
+        let hit = |pattern: &String| pattern.eq_ignore_ascii_case("ALL") || rules::matches(pattern, code);
+        self.select.as_ref().is_none_or(|s| s.iter().any(hit)) && !self.ignore.iter().any(hit)
+    }
+
+    /// The finding as reported: `None` when its rule is not selected, else with its severity
+    /// adjusted. Findings without a code are always reported as they are.
+    pub fn apply(&self, mut d: Diagnostic) -> Option<Diagnostic> {
+        let Some(code) = d.code.clone() else { return Some(d) };
+        if !self.selects(&code) {
+            return None;
+        }
+        if let Some((_, severity)) = self.severity.iter().find(|(pattern, _)| rules::matches(pattern, &code)) {
+            d.severity = *severity;
+        }
+        Some(d)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spanned(values: &[&str]) -> Vec<Spanned<String>> {
+        values.iter().map(|v| Spanned::new(v.to_string())).collect()
+    }
+
+    #[test]
+    fn select_ignore_and_severity() {
+        let raw = RawLint {
+            select: Some(spanned(&["SKILL", "TOOL002"])),
+            ignore: spanned(&["SKILL013"]),
+            severity: [("SKILL".to_string(), LintLevel::Warning), ("SKILL004".to_string(), LintLevel::Error)].into_iter().collect(),
+            ..RawLint::default()
+        };
+        let (selection, settings, problems) = Selection::build(&raw, &Options::default(), None);
+        assert!(problems.is_empty());
+        assert_eq!(settings.skills, SkillLevel::Lenient);
+        assert!(selection.selects("SKILL004") && selection.selects("TOOL002"));
+        assert!(!selection.selects("SKILL013") && !selection.selects("TOOL003"));
+        let d = |code: &str| Diagnostic::error("x").code(code);
+        assert_eq!(selection.apply(d("SKILL005")).map(|d| d.severity), Some(Severity::Warning));
+        assert_eq!(selection.apply(d("SKILL004")).map(|d| d.severity), Some(Severity::Error));
+        let cli = Options { select: vec!["TOOL".into()], ignore: vec!["TOOL003,TOOL004".into()], strict: true, ..Options::default() };
+        let (selection, settings, _) = Selection::build(&raw, &cli, None);
+        assert_eq!(settings.skills, SkillLevel::Strict);
+        assert!(selection.selects("TOOL005") && !selection.selects("SKILL004") && !selection.selects("TOOL004"));
+    }
+
+    #[test]
+    fn unknown_codes_are_reported_with_a_suggestion() {
+        let raw = RawLint { ignore: spanned(&["SKIL004"]), ..RawLint::default() };
+        let (_, _, problems) = Selection::build(&raw, &Options { select: vec!["NOPE1".into()], ..Options::default() }, None);
+        assert_eq!(problems.len(), 2);
+        assert!(problems.iter().all(|d| d.code.as_deref() == Some("MAN012")));
+        assert!(problems.iter().any(|d| d.help.as_deref().is_some_and(|h| h.contains("SKILL004"))), "{problems:?}");
+    }
+}

@@ -1,0 +1,98 @@
+//! CACHE001: a dynamic step placed before static steps.
+
+use crate::lint::check::PrefixSummary;
+use crate::lint::Run;
+use crate::manifest::model::StepKind;
+use crate::rules::prelude::*;
+
+pub const RULE: Rule = Rule {
+    code: "CACHE001",
+    name: "dynamic-before-static",
+    family: Family::Cache,
+    severity: Severity::Warning,
+    summary: "A dynamic step (time, profile, memories, resources, attachments, sandbox files, connector or MCP prompts) comes before static steps in the rendered prompt.",
+    why: "Providers cache the longest byte-identical prefix of a prompt (OpenAI automatically, Anthropic at cache \
+          breakpoints); cached input tokens cost a fraction and arrive faster. Everything after the first byte that \
+          changes is re-sent uncached, so a timestamp placed before the skill catalogue makes the catalogue — and every \
+          static step after it — uncacheable on every request. Later Deep Agents releases moved memory to the end of \
+          the prompt for exactly this reason. The finding gives the stable prefix per mode: the tokens before the \
+          first dynamic step.",
+    fails: Example {
+        file: "ctxc.toml",
+        text: "[pipeline]\nsteps = [\n  { id = \"core\", kind = \"module\" },\n  { id = \"time\", kind = \"time\" },\n  { id = \"skills\", kind = \"skills\" },\n]\n",
+    },
+    passes: Example {
+        file: "ctxc.toml",
+        text: "[pipeline]\nsteps = [\n  { id = \"core\", kind = \"module\" },\n  { id = \"skills\", kind = \"skills\" },\n  { id = \"time\", kind = \"time\" },\n]\n",
+    },
+    notes: "`ctxc check --format json` reports the stable prefix of every mode and scenario under `agents[].prefixes`.",
+    stage: Stage::Lint(check),
+};
+
+/// Steps whose text changes between requests.
+pub fn is_dynamic(kind: StepKind) -> bool {
+    kind == StepKind::Time || kind.is_scenario_data()
+}
+
+/// The stable prefix of one mode × scenario.
+pub fn prefix_summary(cx: &Context, run: &Run) -> PrefixSummary {
+    let sections = &run.rendered.sections;
+    let first_dynamic = sections.iter().position(|s| is_dynamic(s.kind));
+    let separator = cx.agent().map_or("\n\n", |a| a.separator.as_str());
+    let stable_prefix_tokens = match first_dynamic {
+        None => run.measured.system_prompt.tokens,
+        Some(0) => 0,
+        Some(i) => cx.count(&sections[..i].iter().map(|s| s.text.as_str()).collect::<Vec<_>>().join(separator)) as i64,
+    };
+    PrefixSummary {
+        mode: run.rendered.mode.clone(),
+        scenario: run.rendered.scenario.clone(),
+        system_prompt_tokens: run.measured.system_prompt.tokens,
+        stable_prefix_tokens,
+        prefix_ends_at: first_dynamic.map(|i| sections[i].id.clone()),
+        exact: run.measured.exact,
+    }
+}
+
+fn check(cx: &Context) -> Vec<Diagnostic> {
+    // Per offending dynamic step: (its id, the static steps after it, "mode: prefix of total" per mode).
+    let mut offenders: Vec<(String, Vec<String>, Vec<String>)> = Vec::new();
+    for run in cx.runs() {
+        let sections = &run.rendered.sections;
+        let Some(first) = sections.iter().position(|s| is_dynamic(s.kind)) else { continue };
+        let after: Vec<String> = sections[first..].iter().filter(|s| !is_dynamic(s.kind)).map(|s| s.id.clone()).collect();
+        if after.is_empty() {
+            continue;
+        }
+        let summary = prefix_summary(cx, run);
+        let approx = cx.approx();
+        let line = format!("{} {approx}{} of {approx}{}", run.rendered.mode, summary.stable_prefix_tokens, summary.system_prompt_tokens);
+        let id = sections[first].id.clone();
+        match offenders.iter_mut().find(|(d, _, _)| *d == id) {
+            Some((_, statics, modes)) => {
+                for s in after {
+                    if !statics.contains(&s) {
+                        statics.push(s);
+                    }
+                }
+                if !modes.iter().any(|m| m.split(' ').next() == Some(run.rendered.mode.as_str())) {
+                    modes.push(line);
+                }
+            }
+            None => offenders.push((id, after, vec![line])),
+        }
+    }
+    offenders
+        .into_iter()
+        .map(|(id, statics, modes)| {
+            let statics = statics.iter().map(|s| format!("`{s}`")).collect::<Vec<_>>().join(", ");
+            let d = Diagnostic::warning(format!(
+                "dynamic step `{id}` comes before static steps {statics}, so the cacheable prefix ends at `{id}`; stable prefix per mode (tokens before it, of the system prompt): {}",
+                modes.join(", ")
+            ))
+            .label("ends the cacheable prefix")
+            .help(format!("move `{id}` (and other dynamic steps) after the static steps, e.g. with `after = \"...\"` on the step"));
+            locate::at(d, locate::step(cx, &id))
+        })
+        .collect()
+}

@@ -1,0 +1,92 @@
+//! The rules' documentation as Markdown: one section per rule (what `ctxc explain` prints) and
+//! the whole catalogue (`docs/rules.md`, checked for staleness by `tests/rules.rs`).
+
+use super::{Example, Family, Rule, ALL};
+use crate::diagnostic::Severity;
+
+pub fn severity_name(severity: Severity) -> &'static str {
+    match severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+    }
+}
+
+/// The code fence language for an example file.
+fn language(file: &str) -> &'static str {
+    let ext = file.rsplit('.').next().unwrap_or("");
+    match ext {
+        "toml" => "toml",
+        "yaml" | "yml" => "yaml",
+        "md" => "markdown",
+        "json" => "json",
+        "j2" => "jinja",
+        _ => "text",
+    }
+}
+
+/// A fenced block longer than any backtick run inside it.
+fn fenced(example: &Example) -> String {
+    let longest = example.text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    let fence = "`".repeat(longest.max(2) + 1);
+    let text = example.text.trim_end_matches('\n');
+    format!("{fence}{}\n{text}\n{fence}\n", language(example.file))
+}
+
+/// One rule's documentation, with the heading at `level` (2 for `explain`, 3 in the catalogue).
+pub fn rule_markdown(rule: &Rule, level: usize) -> String {
+    let hashes = "#".repeat(level);
+    let mut out = format!("{hashes} {} `{}`\n\n", rule.code, rule.name);
+    out.push_str(&format!(
+        "**Family:** {} · **Default severity:** {}\n\n{}\n\n{}\n\n",
+        rule.family.name(),
+        severity_name(rule.severity),
+        rule.summary,
+        rule.stage.describe()
+    ));
+    out.push_str(&format!("**Why it matters.** {}\n\n", rule.why.trim()));
+    if !rule.notes.trim().is_empty() {
+        out.push_str(&format!("{}\n\n", rule.notes.trim()));
+    }
+    out.push_str(&format!("**Fails** (`{}`):\n\n{}\n", rule.fails.file, fenced(&rule.fails)));
+    out.push_str(&format!("**Passes** (`{}`):\n\n{}", rule.passes.file, fenced(&rule.passes)));
+    out
+}
+
+/// The catalogue page: a table of every rule, then every rule's section, by family.
+pub fn catalogue_markdown() -> String {
+    let mut out = String::from(
+        "# Rules\n\n\
+         <!-- Generated from the rule registry (src/rules/) by `UPDATE_DOCS=1 cargo test --test rules`. Do not edit by hand. -->\n\n\
+         Every finding `ctxc check` reports has one of these codes. `ctxc rules` lists them and `ctxc explain CODE`\n\
+         prints one. How to select, ignore, re-grade and suppress them is in [lint.md](lint.md).\n\n\
+         | code | name | family | default severity | summary |\n|---|---|---|---|---|\n",
+    );
+    for rule in ALL {
+        out.push_str(&format!(
+            "| [{}](#{}) | `{}` | {} | {} | {} |\n",
+            rule.code,
+            anchor(rule),
+            rule.name,
+            rule.family.name(),
+            severity_name(rule.severity),
+            rule.summary.replace('|', "\\|")
+        ));
+    }
+    for family in Family::ALL {
+        let rules: Vec<&&Rule> = ALL.iter().filter(|r| r.family == family).collect();
+        if rules.is_empty() {
+            continue;
+        }
+        out.push_str(&format!("\n## {} ({})\n\n{}\n", family.name(), family.prefix(), family.about()));
+        for rule in rules {
+            out.push('\n');
+            out.push_str(&rule_markdown(rule, 3));
+        }
+    }
+    out
+}
+
+/// The heading anchor GitHub gives a rule's section.
+pub fn anchor(rule: &Rule) -> String {
+    format!("{}-{}", rule.code.to_lowercase(), rule.name)
+}

@@ -1,0 +1,18 @@
+//! MAN009: a reference to something the manifest does not declare.
+
+use crate::rules::prelude::*;
+
+pub const RULE: Rule = Rule {
+    code: "MAN009",
+    name: "unknown-name",
+    family: Family::Manifest,
+    severity: Severity::Error,
+    summary: "A step, module, tool category, tool, connector, preset or tokenizer is named but not declared.",
+    why: "Names tie the manifest together: a step's module, a mode's tool categories, a scenario's connectors. A name \
+          that matches nothing means part of the agent is silently missing; the message lists the known names or the \
+          closest one.",
+    fails: Example { file: "ctxc.toml", text: "[modes.ask]\ntools = { filesytem = \"read-only\" }\n\n[tools.filesystem]\nfiles = [\"tools/filesystem.json\"]\n" },
+    passes: Example { file: "ctxc.toml", text: "[modes.ask]\ntools = { filesystem = \"read-only\" }\n\n[tools.filesystem]\nfiles = [\"tools/filesystem.json\"]\n" },
+    notes: "",
+    stage: Stage::Load,
+};

@@ -1,0 +1,17 @@
+//! MEM001: a memory file the manifest lists does not exist.
+
+use crate::rules::prelude::*;
+
+pub const RULE: Rule = Rule {
+    code: "MEM001",
+    name: "missing-memory-file",
+    family: Family::Memory,
+    severity: Severity::Error,
+    summary: "A file in `[memory] files` (AGENTS.md and friends) is missing or cannot be read.",
+    why: "Project memory carries the conventions an agent must follow. If the file is gone (renamed, moved to a \
+          subfolder), the agent silently runs without them; ctxc stops instead and points at the reference.",
+    fails: Example { file: "ctxc.toml", text: "# the repository has AGENTS.md, not AGENT.md\n[memory]\nfiles = [\"AGENT.md\"]\n" },
+    passes: Example { file: "ctxc.toml", text: "[memory]\nfiles = [\"AGENTS.md\"]\n" },
+    notes: "",
+    stage: Stage::Load,
+};

@@ -1,0 +1,87 @@
+//! MEM003: an `@path` import in a memory file that does not resolve.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use crate::project::ReadError;
+use crate::rules::markdown::mask_code;
+use crate::rules::prelude::*;
+
+pub const RULE: Rule = Rule {
+    code: "MEM003",
+    name: "unresolved-import",
+    family: Family::Memory,
+    severity: Severity::Warning,
+    summary: "A memory file imports `@path` (Claude Code's import syntax) and the path does not exist or leaves the project.",
+    why: "Claude Code replaces `@path/to/file` with that file's content; a path that does not resolve is dropped without \
+          a word, so the agent runs without the rules it was meant to read (a CLAUDE.md holding only `@AGENTS.md` is \
+          empty if AGENTS.md moves). Imports are resolved relative to the importing file and must stay inside the \
+          project.",
+    fails: Example { file: "CLAUDE.md", text: "@AGENT.md\n" },
+    passes: Example { file: "CLAUDE.md", text: "@AGENTS.md\n" },
+    notes: "An import is an `@` at the start of a line or after whitespace, outside code spans and blocks, followed by \
+            a path that contains `/` or ends in a document extension (`.md`, `.mdx`, `.txt`, `.json`, `.yaml`, `.yml`, \
+            `.toml`, `.rst`) — so `@user` mentions and `@decorator.calls` are not imports. Home-directory imports \
+            (`@~/…`) are not checked.",
+    stage: Stage::Lint(check),
+};
+
+const EXTENSIONS: [&str; 9] = [".md", ".mdx", ".markdown", ".txt", ".json", ".yaml", ".yml", ".toml", ".rst"];
+
+static IMPORT: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"(?m)(?:^|[ \t])@([A-Za-z0-9_./~-]+)").expect("constant pattern")); // ok: literal
+
+/// The `@path` imports of a Markdown text, with their byte ranges (the `@` included).
+pub fn imports(text: &str) -> Vec<(std::ops::Range<usize>, String)> {
+    let masked = mask_code(text);
+    let mut found = Vec::new();
+    for caps in IMPORT.captures_iter(&masked) {
+        let Some(m) = caps.get(1) else { continue };
+        let path = m.as_str().trim_end_matches(['.', ',', ':', ';']);
+        let looks_like_path = path.contains('/') || EXTENSIONS.iter().any(|e| path.to_ascii_lowercase().ends_with(e));
+        if path.is_empty() || !looks_like_path || path.starts_with('~') {
+            continue;
+        }
+        found.push((m.start() - 1..m.start() + path.len(), path.to_string()));
+    }
+    found
+}
+
+fn check(cx: &Context) -> Vec<Diagnostic> {
+    let mut findings = Vec::new();
+    for doc in cx.memory {
+        let dir = doc.rel.rsplit_once('/').map_or("", |(d, _)| d);
+        for (range, path) in imports(&doc.text) {
+            let joined = if dir.is_empty() { path.clone() } else { format!("{dir}/{path}") };
+            let problem = match cx.root.normalize(&joined).and_then(|rel| cx.root.resolve(&rel).map(|p| (rel, p))) {
+                Ok((_, resolved)) if resolved.is_file() => continue,
+                Ok((rel, _)) => format!("`{rel}` is not a file"),
+                Err(ReadError::Escapes(_)) => "it points outside the project".to_string(),
+                Err(ReadError::Missing(rel)) => format!("`{rel}` does not exist"),
+                Err(e) => e.message(),
+            };
+            findings.push(
+                Diagnostic::warning(format!("import `@{path}` in {} does not resolve: {problem}", doc.rel))
+                    .in_file(&doc.file)
+                    .at(Some(range))
+                    .label("unresolved import")
+                    .help("imports are relative to the file that holds them; fix the path or remove the import"),
+            );
+        }
+    }
+    findings
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_imports_but_not_mentions_or_code() {
+        let text = "@AGENTS.md\nSee @docs/style.md, and ask @octocat.\nmail me@example.com\n```\n@pytest.fixture\n@x/y.md\n```\n`@a/b.md`\n@~/notes.md\n";
+        let paths: Vec<String> = imports(text).into_iter().map(|(_, p)| p).collect();
+        assert_eq!(paths, ["AGENTS.md", "docs/style.md"]);
+        let (range, _) = &imports(text)[0];
+        assert_eq!(&text[range.clone()], "@AGENTS.md");
+    }
+}

@@ -1,0 +1,289 @@
+//! The rule catalogue: every check ctxc can report, with a stable code, a default severity and
+//! its documentation. One file per rule (`src/rules/<family>/<code>_<name>.rs`) holds the rule's
+//! documentation and, for lint rules, its check. [`ALL`] is the one list of rules; `ctxc rules`,
+//! `ctxc explain`, SARIF's `tool.driver.rules` and `docs/rules.md` are all generated from it.
+//!
+//! Registering a rule is a one-file change here: add its module name to the family's list in
+//! the `registry!` invocation below (and write the rule file).
+
+pub mod docs;
+pub mod json_schema;
+pub mod locate;
+pub mod markdown;
+pub mod secrets;
+pub mod skill_fields;
+
+/// What rule files import.
+pub mod prelude {
+    pub use super::{locate, Example, Family, Rule, Stage};
+    pub use crate::diagnostic::{Diagnostic, Severity};
+    pub use crate::lint::Context;
+}
+
+use serde::Serialize;
+
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::lint::Context;
+
+/// A group of rules; the family decides the code prefix.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Family {
+    Manifest,
+    Tools,
+    Skills,
+    Memory,
+    Templates,
+    Cache,
+    Content,
+    Budgets,
+    Settings,
+}
+
+impl Family {
+    pub const ALL: [Family; 9] = [
+        Family::Manifest,
+        Family::Tools,
+        Family::Skills,
+        Family::Memory,
+        Family::Templates,
+        Family::Cache,
+        Family::Content,
+        Family::Budgets,
+        Family::Settings,
+    ];
+
+    /// The code prefix of the family's rules.
+    pub fn prefix(self) -> &'static str {
+        match self {
+            Family::Manifest => "MAN",
+            Family::Tools => "TOOL",
+            Family::Skills => "SKILL",
+            Family::Memory => "MEM",
+            Family::Templates => "TPL",
+            Family::Cache => "CACHE",
+            Family::Content => "SEC",
+            Family::Budgets => "BUDGET",
+            Family::Settings => "SET",
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Family::Manifest => "manifest",
+            Family::Tools => "tools",
+            Family::Skills => "skills",
+            Family::Memory => "memory",
+            Family::Templates => "templates",
+            Family::Cache => "cache",
+            Family::Content => "content",
+            Family::Budgets => "budgets",
+            Family::Settings => "settings",
+        }
+    }
+
+    /// One line on what the family covers, for the docs page.
+    pub fn about(self) -> &'static str {
+        match self {
+            Family::Manifest => "The manifest and the files it references: syntax, references, names, reachability.",
+            Family::Tools => "Tool definitions as the provider receives them: names, descriptions, parameter schemas, access per mode.",
+            Family::Skills => "SKILL.md files against the Agent Skills specification (lenient by default, strict on request).",
+            Family::Memory => "Static memory files (AGENTS.md, CLAUDE.md and the files the manifest lists).",
+            Family::Templates => "minijinja templates and placeholders left in the rendered prompt.",
+            Family::Cache => "Prompt caching: what keeps the start of the prompt byte-stable between requests.",
+            Family::Content => "What the rendered prompt contains: secrets, repeated text.",
+            Family::Budgets => "Token budgets and the context window (the findings of the budget stage).",
+            Family::Settings => "Settings sanity for the reference systems (summarization, reserve, retrieval, history).",
+        }
+    }
+}
+
+/// Where a rule is checked, which decides how its findings affect the exit code.
+#[derive(Clone, Copy)]
+pub enum Stage {
+    /// Found while loading: the input cannot be loaded, exit 2 (select/ignore do not apply).
+    Load,
+    /// Found by the lint stage after measuring; this function is the check.
+    Lint(fn(&Context) -> Vec<Diagnostic>),
+    /// In a manifest, found while loading (exit 2); in zero-config linting (no manifest), found
+    /// by this check as an ordinary finding.
+    LoadOrLint(fn(&Context) -> Vec<Diagnostic>),
+    /// Found by the budget stage (`src/budgets.rs`).
+    Budgets,
+    /// Found while loading but not fatal (a warning; the run goes on).
+    LoadWarning,
+}
+
+impl Stage {
+    pub fn check(self) -> Option<fn(&Context) -> Vec<Diagnostic>> {
+        match self {
+            Stage::Lint(f) | Stage::LoadOrLint(f) => Some(f),
+            _ => None,
+        }
+    }
+
+    /// How the rule is reported, in one sentence, for its documentation.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Stage::Load => "Reported as a load error: the input cannot be loaded, exit 2. `[lint]`, `--select` and `--ignore` do not apply.",
+            Stage::Lint(_) => "Reported by the lint stage: after every mode and scenario is rendered and measured, or over the files found when there is no manifest.",
+            Stage::LoadOrLint(_) => "Reported as a load error (exit 2) when it stops the input from loading; otherwise found by the lint stage and reported as a finding.",
+            Stage::Budgets => "Reported by the budget stage, after every mode and scenario is measured.",
+            Stage::LoadWarning => "Reported while loading the manifest, as a warning; loading goes on.",
+        }
+    }
+}
+
+/// An example file for a rule's documentation. `file` names it (and decides the code fence
+/// language); `text` is its content.
+#[derive(Debug, Clone, Copy)]
+pub struct Example {
+    pub file: &'static str,
+    pub text: &'static str,
+}
+
+/// One rule: its identity, its default severity, its documentation and where it is checked.
+#[derive(Clone, Copy)]
+pub struct Rule {
+    /// Stable code: family prefix and three digits, e.g. `SKILL004`.
+    pub code: &'static str,
+    /// Short kebab-case name, e.g. `name-invalid`.
+    pub name: &'static str,
+    pub family: Family,
+    pub severity: Severity,
+    /// What it checks, in one sentence.
+    pub summary: &'static str,
+    /// Why it matters (Markdown).
+    pub why: &'static str,
+    /// An example that fails.
+    pub fails: Example,
+    /// The fixed example, which passes.
+    pub passes: Example,
+    /// Extra notes (Markdown), e.g. how the strict and lenient levels differ; may be empty.
+    pub notes: &'static str,
+    pub stage: Stage,
+}
+
+impl std::fmt::Debug for Rule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Rule").field("code", &self.code).field("name", &self.name).finish_non_exhaustive()
+    }
+}
+
+/// Declares every rule module (one file each, under the family's folder) and the list of all
+/// rules, in this order.
+macro_rules! registry {
+    ($($family:ident { $($rule:ident),* $(,)? })*) => {
+        $(pub mod $family { $(pub mod $rule;)* })*
+        /// Every rule, grouped by family, in code order.
+        pub const ALL: &[&Rule] = &[$($(&$family::$rule::RULE,)*)*];
+    };
+}
+
+registry! {
+    manifest {
+        man001_manifest_syntax,
+        man002_missing_file,
+        man003_path_outside_root,
+        man004_unreachable_step,
+        man005_unknown_flag,
+        man006_invalid_condition,
+        man007_unknown_variant,
+        man008_duplicate_id,
+        man009_unknown_name,
+        man010_invalid_value,
+        man011_unknown_model,
+        man012_unknown_rule_code,
+        man013_invalid_suppression,
+    }
+    tools {
+        tool001_invalid_tool_file,
+        tool002_invalid_name,
+        tool003_duplicate_name,
+        tool004_empty_description,
+        tool005_long_description,
+        tool006_schema_not_object,
+        tool007_required_not_in_properties,
+        tool008_invalid_schema_type,
+        tool009_writer_in_read_only_mode,
+    }
+    skills {
+        skill001_missing_frontmatter,
+        skill002_invalid_yaml,
+        skill003_name_missing,
+        skill004_name_invalid,
+        skill005_name_folder_mismatch,
+        skill006_description_missing,
+        skill007_description_too_long,
+        skill008_compatibility_invalid,
+        skill009_metadata_not_strings,
+        skill010_field_type,
+        skill011_unknown_field,
+        skill012_case_variant_keys,
+        skill013_body_too_many_lines,
+        skill014_body_too_many_tokens,
+        skill015_catalogue_entry_too_long,
+        skill016_duplicate_name,
+    }
+    memory {
+        mem001_missing_memory_file,
+        mem002_memory_too_large,
+        mem003_unresolved_import,
+    }
+    templates {
+        tpl001_template_error,
+        tpl002_undeclared_variable,
+        tpl003_leftover_placeholder,
+        tpl004_template_limits,
+    }
+    cache {
+        cache001_dynamic_before_static,
+    }
+    content {
+        sec001_openai_key,
+        sec002_anthropic_key,
+        sec003_github_token,
+        sec004_aws_key,
+        sec005_private_key,
+        sec006_generic_secret,
+        sec007_repeated_paragraph,
+    }
+    budgets {
+        budget001_over_budget,
+        budget002_near_budget,
+        budget003_summarization_on_first_turn,
+        budget004_no_room_for_response,
+    }
+    settings {
+        set101_trigger_out_of_range,
+        set102_reserve_overlaps_trigger,
+        set103_weights_sum,
+        set104_keep_exceeds_history,
+        set105_retrieval_bound_zero,
+    }
+}
+
+/// The rule with this code (case-insensitive).
+pub fn get(code: &str) -> Option<&'static Rule> {
+    ALL.iter().copied().find(|r| r.code.eq_ignore_ascii_case(code))
+}
+
+/// Whether `pattern` (a full code or a code prefix such as `SKILL` or `SKILL01`) names `code`.
+pub fn matches(pattern: &str, code: &str) -> bool {
+    code.len() >= pattern.len() && code[..pattern.len()].eq_ignore_ascii_case(pattern)
+}
+
+/// Whether a selector names at least one rule: `ALL`, a code or a code prefix.
+pub fn is_known_selector(pattern: &str) -> bool {
+    pattern.eq_ignore_ascii_case("ALL") || (!pattern.is_empty() && ALL.iter().any(|r| matches(pattern, r.code)))
+}
+
+/// The closest code to a misspelt one, for "did you mean".
+pub fn suggest(wrong: &str) -> Option<&'static str> {
+    crate::diagnostic::did_you_mean(&wrong.to_uppercase(), ALL.iter().map(|r| r.code))
+}
+
+/// Whether `code` is well formed: a family prefix and three digits.
+pub fn well_formed(code: &str, family: Family) -> bool {
+    code.strip_prefix(family.prefix()).is_some_and(|digits| digits.len() == 3 && digits.bytes().all(|b| b.is_ascii_digit()))
+}

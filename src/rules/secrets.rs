@@ -1,0 +1,204 @@
+//! Secret detection shared by the SEC001–SEC006 rules. Every file a run read is scanned (the
+//! prompt is made of them); a match is reported at its place, redacted, never printed in full.
+
+use std::ops::Range;
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use crate::diagnostic::{redact, Diagnostic};
+use crate::lint::Context;
+
+/// The kinds of secret ctxc recognises.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    OpenAi,
+    Anthropic,
+    GitHub,
+    Aws,
+    PrivateKey,
+    Generic,
+}
+
+impl Kind {
+    pub fn describe(self) -> &'static str {
+        match self {
+            Kind::OpenAi => "an OpenAI API key",
+            Kind::Anthropic => "an Anthropic API key",
+            Kind::GitHub => "a GitHub token",
+            Kind::Aws => "an AWS access key id",
+            Kind::PrivateKey => "a private key",
+            Kind::Generic => "a high-entropy secret assigned to a key, token or password",
+        }
+    }
+
+    fn pattern(self) -> &'static Regex {
+        fn re(pattern: &str) -> Regex {
+            Regex::new(pattern).expect("constant pattern") // ok: literals below, exercised by tests
+        }
+        static OPENAI: LazyLock<Regex> = LazyLock::new(|| re(r"\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}"));
+        static ANTHROPIC: LazyLock<Regex> = LazyLock::new(|| re(r"\bsk-ant-[a-z]+[0-9]{2}-[A-Za-z0-9_-]{20,}"));
+        static GITHUB: LazyLock<Regex> = LazyLock::new(|| re(r"\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})"));
+        static AWS: LazyLock<Regex> = LazyLock::new(|| re(r"\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b"));
+        static PRIVATE_KEY: LazyLock<Regex> = LazyLock::new(|| re(r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----"));
+        static GENERIC: LazyLock<Regex> = LazyLock::new(|| {
+            re(r#"(?i)\b(?:api[_-]?key|secret(?:[_-]?key)?|access[_-]?key|auth[_-]?token|access[_-]?token|token|password|passwd|client[_-]?secret)["']?[ \t]*[:=][ \t]*["']?([A-Za-z0-9+/_\-.=]{16,})"#)
+        });
+        match self {
+            Kind::OpenAi => &OPENAI,
+            Kind::Anthropic => &ANTHROPIC,
+            Kind::GitHub => &GITHUB,
+            Kind::Aws => &AWS,
+            Kind::PrivateKey => &PRIVATE_KEY,
+            Kind::Generic => &GENERIC,
+        }
+    }
+}
+
+/// Shannon entropy in bits per character.
+pub fn entropy(text: &str) -> f64 {
+    let chars: Vec<char> = text.chars().collect();
+    if chars.is_empty() {
+        return 0.0;
+    }
+    let mut counts = std::collections::BTreeMap::new();
+    for c in &chars {
+        *counts.entry(*c).or_insert(0usize) += 1;
+    }
+    let n = chars.len() as f64;
+    counts.values().map(|&k| k as f64 / n).map(|p| -p * p.log2()).sum()
+}
+
+/// Documentation placeholders (`sk-your-key-here`, `AKIA…EXAMPLE`, `xxxx`) are not secrets.
+fn looks_like_placeholder(value: &str) -> bool {
+    let lower = value.to_ascii_lowercase();
+    ["example", "xxxx", "your", "placeholder", "redacted", "dummy", "sample", "<", "${", "..."].iter().any(|w| lower.contains(w))
+}
+
+/// Random-looking: letters and digits, no placeholder words, entropy of at least 3.5 bits per
+/// character (English words and repeated characters stay below it).
+fn random_looking(value: &str) -> bool {
+    let letters = value.chars().any(|c| c.is_ascii_alphabetic());
+    let digits = value.chars().any(|c| c.is_ascii_digit());
+    letters && digits && !looks_like_placeholder(value) && entropy(value) >= 3.5
+}
+
+/// Ranges of secrets of one kind in a text.
+pub fn find(kind: Kind, text: &str) -> Vec<Range<usize>> {
+    let mut found = Vec::new();
+    for caps in kind.pattern().captures_iter(text) {
+        let Some(m) = caps.get(1).or_else(|| caps.get(0)) else { continue };
+        let value = m.as_str();
+        let keep = match kind {
+            Kind::OpenAi => !value.starts_with("sk-ant-") && random_looking(value.trim_start_matches("sk-")),
+            Kind::Anthropic => random_looking(value.trim_start_matches("sk-ant-")),
+            Kind::GitHub => random_looking(value.rsplit('_').next().unwrap_or(value)),
+            Kind::Aws => !looks_like_placeholder(value),
+            Kind::PrivateKey => true,
+            Kind::Generic => random_looking(value) && Kind::ALL_SPECIFIC.iter().all(|k| find(*k, value).is_empty()),
+        };
+        if keep {
+            found.push(m.range());
+        }
+    }
+    found
+}
+
+impl Kind {
+    const ALL_SPECIFIC: [Kind; 5] = [Kind::OpenAi, Kind::Anthropic, Kind::GitHub, Kind::Aws, Kind::PrivateKey];
+    pub const ALL: [Kind; 6] = [Kind::OpenAi, Kind::Anthropic, Kind::GitHub, Kind::Aws, Kind::PrivateKey, Kind::Generic];
+}
+
+/// The text with every secret masked: its first four characters kept, the rest replaced by `*`
+/// (line breaks kept), so byte offsets and line numbers do not change. A private key is masked
+/// from its `BEGIN` line to its `END` line (or the end of the text).
+pub fn mask(text: &str) -> std::borrow::Cow<'_, str> {
+    let mut ranges: Vec<Range<usize>> = Vec::new();
+    for kind in Kind::ALL {
+        for range in find(kind, text) {
+            let range = if kind == Kind::PrivateKey {
+                let end = text[range.end..].find("PRIVATE KEY-----").map_or(text.len(), |i| range.end + i + "PRIVATE KEY-----".len());
+                range.start..end
+            } else {
+                range
+            };
+            ranges.push(range);
+        }
+    }
+    if ranges.is_empty() {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut bytes = text.as_bytes().to_vec();
+    for range in ranges {
+        let keep = text[range.clone()].char_indices().nth(4).map_or(range.end, |(i, _)| range.start + i);
+        for b in &mut bytes[keep..range.end] {
+            // Only ASCII bytes are replaced (one for one), so the text stays valid UTF-8.
+            if b.is_ascii() && *b != b'\n' && *b != b'\r' {
+                *b = b'*';
+            }
+        }
+    }
+    std::borrow::Cow::Owned(String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
+}
+
+/// Findings for one kind across every file the run read, redacted.
+pub fn check(cx: &Context, kind: Kind) -> Vec<Diagnostic> {
+    let mut findings = Vec::new();
+    for (file, text) in cx.sources.iter() {
+        for range in find(kind, text) {
+            let secret = &text[range.clone()];
+            let shown = if kind == Kind::PrivateKey { "-----BEGIN …".to_string() } else { redact(secret) };
+            findings.push(
+                Diagnostic::error(format!("what looks like {} (`{shown}`)", kind.describe()))
+                    .in_file(file)
+                    .at(Some(range))
+                    .label("secret (not shown)")
+                    .help("remove it from the prompt sources and rotate it; the model (and anyone who can read the prompt or its logs) sees it")
+                    .redacted(),
+            );
+        }
+    }
+    findings
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const OPENAI: &str = "sk-proj-4fT9xQ2mLp8RzW1vKc7NbY3hJd6GsA0e";
+
+    #[test]
+    fn finds_keys_and_skips_placeholders() {
+        assert_eq!(find(Kind::OpenAi, &format!("key: {OPENAI}\n")).len(), 1);
+        assert!(find(Kind::OpenAi, "sk-your-secret-here-please-now").is_empty());
+        assert!(find(Kind::OpenAi, "task-budgets-2026-03-13-and-more-text").is_empty(), "needs a word boundary");
+        assert!(find(Kind::OpenAi, "sk-ant-api03-Zx8Kq2Lm9Np4Rt7Vw1Yb5Cd3Fg6Hj0Ks2Mn4Pq8").is_empty());
+        assert_eq!(find(Kind::Anthropic, "sk-ant-api03-Zx8Kq2Lm9Np4Rt7Vw1Yb5Cd3Fg6Hj0Ks2Mn4Pq8").len(), 1);
+        assert!(find(Kind::Anthropic, "sk-ant-oat01-...").is_empty());
+        assert_eq!(find(Kind::GitHub, "ghp_Zx8Kq2Lm9Np4Rt7Vw1Yb5Cd3Fg6Hj0Ks2Mn4P").len(), 1);
+        assert!(find(Kind::GitHub, "GITHUB_TOKEN=ghp_xxx").is_empty());
+        assert_eq!(find(Kind::Aws, "AKIAZ7Q3M5N2P4R6T8V0").len(), 1);
+        assert!(find(Kind::Aws, "AKIAIOSFODNN7EXAMPLE").is_empty());
+        assert_eq!(find(Kind::PrivateKey, "-----BEGIN RSA PRIVATE KEY-----\nabc").len(), 1);
+        assert_eq!(find(Kind::Generic, "api_key = \"9f8Kq2Lm4Np7Rt1VwYb5\"").len(), 1);
+        assert!(find(Kind::Generic, "max_output_tokens: 16384").is_empty());
+        assert!(find(Kind::Generic, "password: correct-horse-battery-staple").is_empty());
+        assert!(find(Kind::Generic, &format!("api_key = {OPENAI}")).is_empty(), "reported as OpenAI, not twice");
+    }
+
+    #[test]
+    fn masks_every_secret_keeping_offsets() {
+        let text = format!("a {OPENAI} b\n-----BEGIN RSA PRIVATE KEY-----\nMIIEow\n-----END RSA PRIVATE KEY-----\nafter\n");
+        let masked = mask(&text);
+        assert_eq!(masked.len(), text.len());
+        assert!(masked.starts_with("a sk-p****"), "{masked}");
+        assert!(!masked.contains("MIIEow") && masked.ends_with("*\nafter\n"), "{masked}");
+        assert!(matches!(mask("nothing here"), std::borrow::Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn entropy_of_simple_strings() {
+        assert_eq!(entropy("aaaa"), 0.0);
+        assert!((entropy("abcd") - 2.0).abs() < 1e-9);
+    }
+}

@@ -1,0 +1,37 @@
+//! SKILL004: a skill name that breaks the specification's naming rules.
+
+use crate::rules::prelude::*;
+use crate::rules::skill_fields::name_problems;
+
+pub const RULE: Rule = Rule {
+    code: "SKILL004",
+    name: "name-invalid",
+    family: Family::Skills,
+    severity: Severity::Error,
+    summary: "A skill `name` is over 64 characters, has characters other than lowercase letters, digits and hyphens, or starts, ends or doubles a hyphen.",
+    why: "The specification restricts names so they work as folder names, identifiers and activation keys everywhere; \
+          clients that validate (such as `skills-ref validate`) reject the skill.",
+    fails: Example { file: "skills/pdf-processing/SKILL.md", text: "---\nname: PDF--Processing\ndescription: Extract text from PDF files.\n---\n" },
+    passes: Example { file: "skills/pdf-processing/SKILL.md", text: "---\nname: pdf-processing\ndescription: Extract text from PDF files.\n---\n" },
+    notes: "",
+    stage: Stage::Lint(check),
+};
+
+fn check(cx: &Context) -> Vec<Diagnostic> {
+    let mut findings = Vec::new();
+    for skill in cx.skills {
+        let Some(name) = skill.string("name") else { continue };
+        let problems = name_problems(name);
+        if problems.is_empty() {
+            continue;
+        }
+        findings.push(
+            Diagnostic::error(format!("skill name `{name}` {}", problems.join("; ")))
+                .in_file(&skill.file)
+                .at(skill.value_span("name"))
+                .label("invalid name")
+                .help("names are 1–64 lowercase letters, digits and single hyphens, not at the start or end"),
+        );
+    }
+    findings
+}

@@ -1,0 +1,89 @@
+//! TPL002: a template variable that is not defined.
+
+use std::collections::BTreeSet;
+
+use crate::manifest::model::{ModuleFiles, TextFile};
+use crate::rules::prelude::*;
+
+pub const RULE: Rule = Rule {
+    code: "TPL002",
+    name: "undeclared-variable",
+    family: Family::Templates,
+    severity: Severity::Error,
+    summary: "A template uses a variable that is not defined: not one of `agent`, `mode`, `scenario`, `flags`, `tools`, `tools_description`, `vars`, or an undeclared `vars.NAME`, `flags.NAME` or `agent.FIELD`.",
+    why: "Templates run with strict undefined variables, so rendering stops at the first one. A variable inside a branch \
+          that no mode renders today (`{% if mode == \"review\" %}`) is a failure waiting for the first mode or \
+          scenario that takes the branch; the static check finds it in every branch, before any render takes it.",
+    fails: Example { file: "prompts/intro.md.j2", text: "You are {{ agent.name }}, working for {{ vars.company }}.\n" },
+    passes: Example { file: "prompts/intro.md.j2", text: "You are {{ agent.name }}, working for {{ vars.company }}.\n\n# with, in ctxc.toml:\n# [vars]\n# company = \"Acme\"\n" },
+    notes: "A template that fails to render because of an undefined variable stops loading with this code (exit 2). The \
+            lint check reads each template file itself; files it includes are checked when they render.",
+    stage: Stage::LoadOrLint(check),
+};
+
+/// What templates can read.
+const TOP_LEVEL: [&str; 7] = ["agent", "mode", "scenario", "flags", "tools", "tools_description", "vars"];
+/// Functions minijinja provides.
+const GLOBALS: [&str; 3] = ["range", "dict", "namespace"];
+const AGENT_FIELDS: [&str; 3] = ["name", "description", "model"];
+
+fn check(cx: &Context) -> Vec<Diagnostic> {
+    let Some(agent) = cx.agent() else { return Vec::new() };
+    let mut templates: Vec<&TextFile> = Vec::new();
+    for module in agent.modules.values() {
+        match module {
+            ModuleFiles::Single(f) => templates.push(f),
+            ModuleFiles::Variants(files) => templates.extend(files.values()),
+        }
+    }
+    templates.extend(agent.modes.values().filter_map(|m| m.prompt.as_ref()));
+    templates.retain(|f| f.template);
+    templates.sort_by(|a, b| a.path.cmp(&b.path));
+    templates.dedup_by(|a, b| a.path == b.path);
+    let flags: BTreeSet<&str> = agent.scenarios.values().flat_map(|s| s.flags.keys().map(String::as_str)).collect();
+    let env = minijinja::Environment::new();
+    let mut findings = Vec::new();
+    for file in templates {
+        let Ok(template) = env.template_from_named_str(&file.path, &file.text) else { continue };
+        let mut names: Vec<String> = template.undeclared_variables(true).into_iter().collect();
+        names.sort();
+        for name in names {
+            let (top, field) = match name.split_once('.') {
+                Some((top, rest)) => (top, Some(rest.split('.').next().unwrap_or(rest))),
+                None => (name.as_str(), None),
+            };
+            let problem = if GLOBALS.contains(&top) {
+                continue;
+            } else if !TOP_LEVEL.contains(&top) {
+                let mut p = format!("`{top}` is not a template variable (templates can use {})", TOP_LEVEL.join(", "));
+                if let Some(s) = crate::diagnostic::did_you_mean(top, TOP_LEVEL) {
+                    p = format!("`{top}` is not a template variable: did you mean `{s}`?");
+                }
+                p
+            } else if let Some(field) = field {
+                match top {
+                    "vars" if !agent.vars.contains_key(field) => format!("`vars.{field}` is not set under [vars]"),
+                    "flags" if !flags.contains(field) => format!("`flags.{field}` is not declared under [flags]"),
+                    "agent" if !AGENT_FIELDS.contains(&field) => format!("`agent.{field}` does not exist (agent has name, description and model)"),
+                    _ => continue,
+                }
+            } else {
+                continue;
+            };
+            let display = cx.display(&file.path);
+            let needle = match field {
+                Some(f) => format!("{top}.{f}"),
+                None => top.to_string(),
+            };
+            let span = file.text.find(&needle).map(|i| i..i + needle.len());
+            findings.push(
+                Diagnostic::error(format!("template {} uses an undefined variable: {problem}", file.path))
+                    .in_file(display)
+                    .at(span)
+                    .label("undefined")
+                    .help("templates can use agent.name, agent.description, agent.model, mode, scenario, flags, tools, tools_description and vars.NAME"),
+            );
+        }
+    }
+    findings
+}

@@ -1,0 +1,57 @@
+//! TOOL006: a parameter schema that is not an object schema.
+
+use serde_json::Value;
+
+use crate::rules::prelude::*;
+
+pub const RULE: Rule = Rule {
+    code: "TOOL006",
+    name: "schema-not-object",
+    family: Family::Tools,
+    severity: Severity::Error,
+    summary: "A tool's parameter schema is not a JSON object with `\"type\": \"object\"`.",
+    why: "Function calling passes arguments as one JSON object: OpenAI, Anthropic and MCP (`inputSchema`) all require \
+          the top-level parameter schema to be of type `object`. Anything else is rejected by the provider or \
+          produces arguments the tool cannot read.",
+    fails: Example { file: "tools/search.json", text: "[{ \"name\": \"search\", \"description\": \"Search.\", \"parameters\": { \"type\": \"string\" } }]\n" },
+    passes: Example {
+        file: "tools/search.json",
+        text: "[{ \"name\": \"search\", \"description\": \"Search.\", \"parameters\": { \"type\": \"object\", \"properties\": { \"query\": { \"type\": \"string\" } } } }]\n",
+    },
+    notes: "An empty schema `{}` is accepted as \"no parameters\".",
+    stage: Stage::Lint(check),
+};
+
+fn check(cx: &Context) -> Vec<Diagnostic> {
+    let mut findings = Vec::new();
+    for (category, tool) in cx.tools() {
+        let problem = match &tool.tool.parameters {
+            Value::Object(map) if map.is_empty() => continue,
+            Value::Object(map) => match map.get("type") {
+                Some(Value::String(t)) if t == "object" => continue,
+                Some(other) => format!("has `\"type\": {other}`"),
+                None => "has no `\"type\"`".to_string(),
+            },
+            other => format!("is {}, not a JSON object", kind(other)),
+        };
+        let d = Diagnostic::error(format!(
+            "the parameter schema of tool `{}` (category `{}`) {problem}: it must be an object schema",
+            tool.tool.name, category.name
+        ))
+        .label("not an object schema")
+        .help("wrap the parameters: `{\"type\": \"object\", \"properties\": {...}, \"required\": [...]}`");
+        findings.push(locate::at(d, locate::tool(cx, tool)));
+    }
+    findings
+}
+
+fn kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}

@@ -1,0 +1,58 @@
+//! TOOL008: a `type` that JSON Schema does not have (`dict`, `float`, …).
+
+use serde_json::Value;
+
+use crate::rules::json_schema::{self, suggest_type, TYPES};
+use crate::rules::prelude::*;
+
+pub const RULE: Rule = Rule {
+    code: "TOOL008",
+    name: "invalid-schema-type",
+    family: Family::Tools,
+    severity: Severity::Error,
+    summary: "A parameter schema uses a `type` JSON Schema does not define, such as Python's `dict`, `float`, `int`, `str` or `list`.",
+    why: "JSON Schema has seven types: string, number, integer, boolean, object, array and null. Providers reject \
+          schemas with other type names, or ignore the constraint and let the model send anything. Python-style names \
+          slip in when schemas are written by hand from type hints.",
+    fails: Example {
+        file: "tools/report.json",
+        text: "[{ \"name\": \"save_report\", \"description\": \"Save a report.\", \"parameters\": { \"type\": \"object\", \"properties\": { \"data\": { \"type\": \"dict\" }, \"score\": { \"type\": \"float\" } } } }]\n",
+    },
+    passes: Example {
+        file: "tools/report.json",
+        text: "[{ \"name\": \"save_report\", \"description\": \"Save a report.\", \"parameters\": { \"type\": \"object\", \"properties\": { \"data\": { \"type\": \"object\" }, \"score\": { \"type\": \"number\" } } } }]\n",
+    },
+    notes: "",
+    stage: Stage::Lint(check),
+};
+
+fn check(cx: &Context) -> Vec<Diagnostic> {
+    let mut findings = Vec::new();
+    for (category, tool, path, schema) in json_schema::of_tools(cx) {
+        let names: Vec<&Value> = match schema.get("type") {
+            Some(Value::Array(items)) => items.iter().collect(),
+            Some(other) => vec![other],
+            None => continue,
+        };
+        for name in names {
+            let bad = match name {
+                Value::String(s) if TYPES.contains(&s.as_str()) => continue,
+                Value::String(s) => s.clone(),
+                other => other.to_string(),
+            };
+            let mut d = Diagnostic::error(format!(
+                "tool `{}` (category `{}`) uses type `{bad}`{}, which is not a JSON Schema type",
+                tool.tool.name,
+                category.name,
+                json_schema::at(&path)
+            ))
+            .label("not a JSON Schema type");
+            d = match suggest_type(&bad) {
+                Some(s) => d.help(format!("use `\"type\": \"{s}\"`")),
+                None => d.help(format!("JSON Schema types: {}", TYPES.join(", "))),
+            };
+            findings.push(locate::at(d, locate::in_tool(cx, tool, &format!("\"{bad}\""))));
+        }
+    }
+    findings
+}

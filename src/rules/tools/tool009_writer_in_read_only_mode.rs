@@ -1,0 +1,112 @@
+//! TOOL009: a tool that writes, callable in a mode that gives its category read-only access.
+
+use crate::manifest::model::{Access, AccessLevel, CategoryTool};
+use crate::rules::prelude::*;
+
+pub const RULE: Rule = Rule {
+    code: "TOOL009",
+    name: "writer-in-read-only-mode",
+    family: Family::Tools,
+    severity: Severity::Error,
+    summary: "A tool that writes is marked read-only, so a mode that gives its category `read-only` access can call it.",
+    why: "`read-only` access promises that a mode (ask, plan) cannot change anything. ctxc decides what writes from the \
+          tool's source (MCP `readOnlyHint`, a ctxc tool's `read_only`) and the category's `read_only` list; when the \
+          list marks as read-only a tool whose source says it writes, or whose name says so (`write_…`, `delete_…`, \
+          `create_…`, …), the mode gets a writing tool. A mode that gives a category `all` access is not checked.",
+    fails: Example {
+        file: "ctxc.toml",
+        text: "[tools.filesystem]\nfiles = [\"tools/filesystem.json\"]\nread_only = [\"read_file\", \"write_file\"]\n\n[modes.ask]\ntools = { filesystem = \"read-only\" }\n",
+    },
+    passes: Example {
+        file: "ctxc.toml",
+        text: "[tools.filesystem]\nfiles = [\"tools/filesystem.json\"]\nread_only = [\"read_file\"]\n\n[modes.ask]\ntools = { filesystem = \"read-only\" }\n",
+    },
+    notes: "Writing verbs recognised in names: write, delete, remove, create, update, edit, set, save, put, post, send, \
+            insert, upload, move, rename, drop, exec, execute, run, ingest, add, modify, patch, merge, push, commit, \
+            deploy, install, append, replace, destroy, publish, submit, archive, assign, close, approve, transfer, \
+            purge, truncate, overwrite, revert, reset, restore, fork, kill. A name that starts with a reading verb \
+            (get, list, read, search, find, fetch, query, view, show, describe, count, check) is taken as reading.",
+    stage: Stage::Lint(check),
+};
+
+const WRITE_VERBS: [&str; 47] = [
+    "write", "delete", "remove", "create", "update", "edit", "set", "save", "put", "post", "send", "insert", "upload", "move",
+    "rename", "drop", "exec", "execute", "run", "ingest", "add", "modify", "patch", "merge", "push", "commit", "deploy",
+    "install", "append", "replace", "destroy", "publish", "submit", "archive", "assign", "close", "approve", "transfer",
+    "purge", "truncate", "overwrite", "revert", "reset", "restore", "fork", "kill", "dispatch",
+];
+const READ_VERBS: [&str; 12] = ["get", "list", "read", "search", "find", "fetch", "query", "view", "show", "describe", "count", "check"];
+
+/// The words of a tool name: split at `_ - . / :` and lowercase-to-uppercase changes.
+fn words(name: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut current = String::new();
+    let mut previous_lower = false;
+    for c in name.chars() {
+        if matches!(c, '_' | '-' | '.' | '/' | ':' | ' ') {
+            words.push(std::mem::take(&mut current));
+            previous_lower = false;
+            continue;
+        }
+        if c.is_uppercase() && previous_lower {
+            words.push(std::mem::take(&mut current));
+        }
+        previous_lower = c.is_lowercase();
+        current.extend(c.to_lowercase());
+    }
+    words.push(current);
+    words.retain(|w| !w.is_empty());
+    words
+}
+
+/// Why a tool looks like it writes, if it does.
+fn writing_evidence(tool: &CategoryTool) -> Option<String> {
+    if tool.tool.read_only == Some(false) {
+        return Some("its source says so: `readOnlyHint: false` or `read_only: false`".to_string());
+    }
+    let words = words(&tool.tool.name);
+    if words.first().is_some_and(|w| READ_VERBS.contains(&w.as_str())) {
+        return None;
+    }
+    words.iter().find(|w| WRITE_VERBS.contains(&w.as_str())).map(|w| format!("its name contains `{w}`"))
+}
+
+fn check(cx: &Context) -> Vec<Diagnostic> {
+    let Some(agent) = cx.agent() else { return Vec::new() };
+    let mut findings = Vec::new();
+    for (category, tool) in cx.tools().into_iter().filter(|(_, t)| !t.writes) {
+        let Some(evidence) = writing_evidence(tool) else { continue };
+        let read_only_run = cx.runs().iter().find(|run| {
+            let mode_gives_read_only = agent
+                .modes
+                .get(&run.rendered.mode)
+                .is_some_and(|m| m.access.get(&category.name) == Some(&Access::Level(AccessLevel::ReadOnly)));
+            mode_gives_read_only && run.rendered.tools.iter().any(|d| d.enabled && d.category == category.name && d.name == tool.tool.name)
+        });
+        let Some(run) = read_only_run else { continue };
+        let d = Diagnostic::error(format!(
+            "tool `{}` looks like it writes ({evidence}) but is treated as read-only, so {} mode, which gives `{}` read-only access, can call it",
+            tool.tool.name, run.rendered.mode, category.name
+        ))
+        .label("marked read-only here")
+        .help("remove it from the category's `read_only` list (or fix its source's annotation); if it really only reads, add `TOOL009` to `[lint] ignore`");
+        let place = match locate::in_manifest(cx, &tool.tool.name) {
+            (file, Some(span)) => (file, Some(span)),
+            _ => locate::tool(cx, tool),
+        };
+        findings.push(locate::at(d, place));
+    }
+    findings
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splits_names_into_words() {
+        assert_eq!(words("github.createIssue"), ["github", "create", "issue"]);
+        assert_eq!(words("todo_write"), ["todo", "write"]);
+        assert_eq!(words("get_file_blame"), ["get", "file", "blame"]);
+    }
+}

@@ -1,0 +1,168 @@
+//! The rule catalogue: codes unique and well formed, every rule documented, `docs/rules.md`
+//! generated from the registry, every code used in the source registered, and every rule with a
+//! fixture that fails (reports its code) and one that passes (does not).
+//!
+//! Regenerate `docs/rules.md` with `UPDATE_DOCS=1 cargo test --test rules`.
+
+mod common;
+
+use std::collections::BTreeSet;
+use std::path::Path;
+use std::process::Command;
+
+use ctxc::lint::{CheckReport, Options};
+use ctxc::rules::{self, Family, Stage};
+use ctxc::tokens::TokenCounter;
+
+fn repo() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+#[test]
+fn codes_are_unique_and_well_formed() {
+    let mut codes = BTreeSet::new();
+    let mut names_per_family = BTreeSet::new();
+    for rule in rules::ALL {
+        assert!(codes.insert(rule.code), "{} is registered twice", rule.code);
+        assert!(rules::well_formed(rule.code, rule.family), "{}: not {} + 3 digits", rule.code, rule.family.prefix());
+        assert!(names_per_family.insert((rule.family, rule.name)), "{}: name `{}` is used twice in its family", rule.code, rule.name);
+        assert!(
+            rule.name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-'),
+            "{}: name `{}` is not kebab-case",
+            rule.code,
+            rule.name
+        );
+        if rule.family == Family::Settings {
+            let n: u32 = rule.code[3..].parse().expect("digits");
+            assert!(n >= 100, "{}: SET001–SET099 are reserved for the preset parameter checks", rule.code);
+        }
+    }
+    // Grouped by family, in code order.
+    let order: Vec<(usize, &str)> = rules::ALL.iter().map(|r| (Family::ALL.iter().position(|f| *f == r.family).unwrap_or(99), r.code)).collect();
+    let mut sorted = order.clone();
+    sorted.sort();
+    assert_eq!(order, sorted, "rules are listed by family, then code");
+    assert!(rules::ALL.len() >= 30, "{} rules", rules::ALL.len());
+}
+
+#[test]
+fn every_rule_is_fully_documented() {
+    for rule in rules::ALL {
+        let code = rule.code;
+        assert!(rule.summary.ends_with('.') && rule.summary.len() > 20, "{code}: summary is one full sentence");
+        assert!(rule.why.trim().len() > 60, "{code}: why it matters");
+        for (what, example) in [("failing", rule.fails), ("passing", rule.passes)] {
+            assert!(!example.file.is_empty() && !example.text.trim().is_empty(), "{code}: {what} example");
+        }
+        assert!(rule.fails.text != rule.passes.text || rule.fails.file != rule.passes.file, "{code}: the examples differ");
+    }
+}
+
+#[test]
+fn docs_page_is_generated_from_the_registry() {
+    let path = repo().join("docs/rules.md");
+    let generated = rules::docs::catalogue_markdown();
+    if std::env::var_os("UPDATE_DOCS").is_some() {
+        std::fs::write(&path, &generated).expect("write docs/rules.md");
+    }
+    let checked_in = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(checked_in == generated, "docs/rules.md is stale: run `UPDATE_DOCS=1 cargo test --test rules` and commit the result");
+    for rule in rules::ALL {
+        assert!(checked_in.contains(&format!("### {} `{}`", rule.code, rule.name)), "{} has a section", rule.code);
+    }
+}
+
+/// Every code string the source uses (`.code("SKILL004")`, `"MAN010"`) is a registered rule.
+#[test]
+fn every_code_in_the_source_is_registered() {
+    let prefixes: Vec<&str> = Family::ALL.iter().map(|f| f.prefix()).collect();
+    let mut used = BTreeSet::new();
+    for entry in common::walk(&repo().join("src")).into_iter().filter(|p| p.extension().is_some_and(|e| e == "rs")) {
+        let text = std::fs::read_to_string(&entry).expect("read source");
+        for piece in text.split('"').skip(1).step_by(2) {
+            let is_code = prefixes.iter().any(|p| {
+                piece.strip_prefix(p).is_some_and(|d| d.len() == 3 && d.bytes().all(|b| b.is_ascii_digit()))
+            });
+            if is_code {
+                used.insert(piece.to_string());
+            }
+        }
+    }
+    for code in &used {
+        assert!(rules::get(code).is_some(), "{code} is used in src/ but not registered");
+    }
+    for rule in rules::ALL.iter().filter(|r| matches!(r.stage, Stage::Load | Stage::Budgets | Stage::LoadWarning)) {
+        assert!(used.contains(rule.code), "{} is registered but no stage emits it", rule.code);
+    }
+}
+
+/// A fixture folder's extra command-line options (an `args` file, one option per line).
+fn options(dir: &Path) -> Options {
+    let args = std::fs::read_to_string(dir.join("args")).unwrap_or_default();
+    let mut options = Options::default();
+    for arg in args.lines().map(str::trim).filter(|a| !a.is_empty()) {
+        match arg {
+            "--strict" => options.strict = true,
+            "--deny-warnings" => options.deny_warnings = true,
+            other => panic!("{}: unsupported fixture option {other}", dir.display()),
+        }
+    }
+    options
+}
+
+fn codes(report: &CheckReport) -> BTreeSet<String> {
+    report.diagnostics.iter().filter_map(|d| d.code.clone()).collect()
+}
+
+#[test]
+fn every_rule_has_a_failing_and_a_passing_fixture() {
+    let counter = TokenCounter::new();
+    let base = Path::new("tests/fixtures/rules");
+    let mut seen = BTreeSet::new();
+    for rule in rules::ALL {
+        let code = rule.code;
+        seen.insert(code.to_string());
+        let fail = base.join(code).join("fail");
+        let pass = base.join(code).join("pass");
+        assert!(fail.is_dir() && pass.is_dir(), "{code}: add {} and {}", fail.display(), pass.display());
+
+        let failed = ctxc::lint::check(&fail, &options(&fail), &counter);
+        assert!(codes(&failed).contains(code), "{code}: the failing fixture does not report it; it reports {:?}", codes(&failed));
+        match rule.stage {
+            Stage::Load => assert!(failed.unloadable, "{code}: a load error makes the input unloadable"),
+            Stage::Lint(_) | Stage::Budgets | Stage::LoadWarning => {
+                assert!(!failed.unloadable, "{code}: a finding, not a load error: {:?}", failed.diagnostics)
+            }
+            Stage::LoadOrLint(_) => {}
+        }
+        let shown = ctxc::cli::render_plain(&failed.diagnostics, &failed.sources);
+        insta::assert_snapshot!(format!("fail-{code}"), shown);
+
+        let passed = ctxc::lint::check(&pass, &options(&pass), &counter);
+        assert!(!codes(&passed).contains(code), "{code}: the passing fixture reports it: {:?}", passed.diagnostics);
+        assert!(!passed.unloadable, "{code}: the passing fixture loads: {:?}", passed.diagnostics);
+    }
+    let folders: BTreeSet<String> =
+        std::fs::read_dir(base).expect("fixtures").flatten().map(|e| e.file_name().to_string_lossy().into_owned()).collect();
+    let stray: Vec<&String> = folders.difference(&seen).collect();
+    assert!(stray.is_empty(), "fixture folders for unknown codes: {stray:?}");
+}
+
+#[test]
+fn explain_works_for_every_listed_code() {
+    let bin = env!("CARGO_BIN_EXE_ctxc");
+    let listed = Command::new(bin).args(["rules", "--format", "json"]).output().expect("ctxc runs");
+    assert_eq!(listed.status.code(), Some(0));
+    let list: serde_json::Value = serde_json::from_slice(&listed.stdout).expect("JSON");
+    let codes: Vec<&str> = list.as_array().expect("array").iter().map(|r| r["code"].as_str().expect("code")).collect();
+    assert_eq!(codes.len(), rules::ALL.len());
+    for code in codes {
+        let out = Command::new(bin).args(["explain", &code.to_lowercase()]).env("NO_COLOR", "1").output().expect("ctxc runs");
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(0), "{code}");
+        let rule = rules::get(code).expect("registered");
+        for part in [rule.code, rule.name, "**Why it matters.**", "**Fails**", "**Passes**"] {
+            assert!(text.contains(part), "{code}: explain lacks {part}");
+        }
+    }
+}
