@@ -64,6 +64,13 @@ impl<T: Clone> Memo<T> {
             Err(_) => value,
         }
     }
+
+    /// Records `value` for `key`, replacing what was there.
+    pub fn set(&self, key: u128, value: T) {
+        if let Ok(mut map) = self.map.lock() {
+            map.get_or_insert_with(KeyMap::default).insert(key, value);
+        }
+    }
 }
 
 #[cfg(test)]

@@ -32,9 +32,14 @@ fn codes_are_unique_and_well_formed() {
             rule.code,
             rule.name
         );
+        // SET001–SET099 are the settings stage's checks of the reference systems' window settings
+        // (src/systems/), SET1NN lint rules; the settings stage reports no other family.
+        let settings_stage = matches!(rule.stage, Stage::Settings);
         if rule.family == Family::Settings {
             let n: u32 = rule.code[3..].parse().expect("digits");
-            assert!(n >= 100, "{}: SET001–SET099 are reserved for the preset parameter checks", rule.code);
+            assert_eq!(n < 100, settings_stage, "{}: SET0NN rules, and only they, are reported by the settings stage", rule.code);
+        } else {
+            assert!(!settings_stage, "{}: only settings rules are reported by the settings stage", rule.code);
         }
     }
     // Grouped by family, in code order.
@@ -72,11 +77,14 @@ fn docs_page_is_generated_from_the_registry() {
     }
 }
 
-/// Every code string the source uses (`.code("SKILL004")`, `"MAN010"`) is a registered rule.
+/// Every code string the source uses (`.code("SKILL004")`, `"MAN010"`) is a registered rule, and
+/// every rule no lint check reports is emitted somewhere (settings-stage rules in `src/systems/`).
 #[test]
 fn every_code_in_the_source_is_registered() {
     let prefixes: Vec<&str> = Family::ALL.iter().map(|f| f.prefix()).collect();
+    let systems = repo().join("src/systems");
     let mut used = BTreeSet::new();
+    let mut used_in_systems = BTreeSet::new();
     for entry in common::walk(&repo().join("src")).into_iter().filter(|p| p.extension().is_some_and(|e| e == "rs")) {
         let text = std::fs::read_to_string(&entry).expect("read source");
         for piece in text.split('"').skip(1).step_by(2) {
@@ -85,6 +93,9 @@ fn every_code_in_the_source_is_registered() {
             });
             if is_code {
                 used.insert(piece.to_string());
+                if entry.starts_with(&systems) {
+                    used_in_systems.insert(piece.to_string());
+                }
             }
         }
     }
@@ -93,6 +104,9 @@ fn every_code_in_the_source_is_registered() {
     }
     for rule in rules::ALL.iter().filter(|r| matches!(r.stage, Stage::Load | Stage::Budgets | Stage::LoadWarning)) {
         assert!(used.contains(rule.code), "{} is registered but no stage emits it", rule.code);
+    }
+    for rule in rules::ALL.iter().filter(|r| matches!(r.stage, Stage::Settings)) {
+        assert!(used_in_systems.contains(rule.code), "{} is a settings-stage rule but src/systems/ does not emit it", rule.code);
     }
 }
 
@@ -130,7 +144,7 @@ fn every_rule_has_a_failing_and_a_passing_fixture() {
         assert!(codes(&failed).contains(code), "{code}: the failing fixture does not report it; it reports {:?}", codes(&failed));
         match rule.stage {
             Stage::Load => assert!(failed.unloadable, "{code}: a load error makes the input unloadable"),
-            Stage::Lint(_) | Stage::Budgets | Stage::LoadWarning => {
+            Stage::Lint(_) | Stage::Budgets | Stage::LoadWarning | Stage::Settings => {
                 assert!(!failed.unloadable, "{code}: a finding, not a load error: {:?}", failed.diagnostics)
             }
             Stage::LoadOrLint(_) => {}

@@ -60,7 +60,7 @@ pub struct CheckReport {
     /// Files linted zero-config (display paths).
     pub files: Vec<String>,
     /// Findings and load errors, in report order: per agent, load diagnostics, budget findings,
-    /// then lint findings by file and position.
+    /// settings findings (`src/systems/`), then lint findings by file and position.
     pub diagnostics: Vec<Diagnostic>,
     /// Findings silenced by suppression comments.
     pub suppressed: usize,

@@ -3,6 +3,7 @@
 use serde_json::Value;
 
 use crate::lint::Context;
+use crate::memo::{content_hash, Memo};
 use crate::manifest::model::{Category, CategoryTool};
 
 /// The JSON Schema type names.
@@ -50,9 +51,30 @@ fn walk<'a>(schema: &'a Value, path: String, out: &mut Vec<(String, &'a Value)>,
     }
 }
 
-/// Every subschema of every tool's parameters: (category, tool, path, subschema).
-pub fn of_tools<'a>(cx: &'a Context) -> Vec<(&'a Category, &'a CategoryTool, String, &'a Value)> {
-    cx.tools().into_iter().flat_map(|(c, t)| subschemas(&t.tool.parameters).into_iter().map(move |(p, s)| (c, t, p, s))).collect()
+/// What `finds` reports in the subschemas of every tool's parameters, one entry per finding:
+/// (category, tool, path, what it found). A schema where it finds nothing is remembered in
+/// `clean` by content (each rule keeps its own), so the tools the agents of a project share are
+/// walked once per rule.
+pub fn findings_in_tools<'a, T>(
+    cx: &'a Context,
+    clean: &Memo<bool>,
+    finds: impl Fn(&'a Value) -> Vec<T>,
+) -> Vec<(&'a Category, &'a CategoryTool, String, T)> {
+    let mut out = Vec::new();
+    for (category, tool) in cx.tools() {
+        let key = content_hash(tool.tool.parameters_json());
+        if clean.get_or_insert_with(key, || false) {
+            continue;
+        }
+        let before = out.len();
+        for (path, schema) in subschemas(&tool.tool.parameters) {
+            out.extend(finds(schema).into_iter().map(|found| (category, tool, path.clone(), found)));
+        }
+        if out.len() == before {
+            clean.set(key, true);
+        }
+    }
+    out
 }
 
 /// " at `PATH`" for a subschema below the top level, "" for the top level.

@@ -93,7 +93,7 @@ impl Family {
             Family::Cache => "Prompt caching: what keeps the start of the prompt byte-stable between requests.",
             Family::Content => "What the rendered prompt contains: secrets, repeated text.",
             Family::Budgets => "Token budgets and the context window (the findings of the budget stage).",
-            Family::Settings => "Settings sanity for the reference systems (summarization, reserve, retrieval, history).",
+            Family::Settings => "Settings sanity: the window settings of the Deep Agents, Zeph and AgentScope presets (SET0NN, the settings stage), and the summarization, reserve, retrieval and history settings (SET1NN, the lint stage).",
         }
     }
 }
@@ -112,6 +112,9 @@ pub enum Stage {
     Budgets,
     /// Found while loading but not fatal (a warning; the run goes on).
     LoadWarning,
+    /// Found by the settings stage (`src/systems/`): the reference systems' window settings,
+    /// checked against what was measured.
+    Settings,
 }
 
 impl Stage {
@@ -130,6 +133,7 @@ impl Stage {
             Stage::LoadOrLint(_) => "Reported as a load error (exit 2) when it stops the input from loading; otherwise found by the lint stage and reported as a finding.",
             Stage::Budgets => "Reported by the budget stage, after every mode and scenario is measured.",
             Stage::LoadWarning => "Reported while loading the manifest, as a warning; loading goes on.",
+            Stage::Settings => "Reported by the settings stage (`src/systems/`), after every mode and scenario is measured, for agents on the `deepagents`, `zeph` or `agentscope` preset; it points at the line that sets the value, or at the `preset` line when the value is the preset's default.",
         }
     }
 }
@@ -255,6 +259,21 @@ registry! {
         budget004_no_room_for_response,
     }
     settings {
+        set001_deepagents_trigger_out_of_range,
+        set002_deepagents_keep_not_below_trigger,
+        set003_fixed_context_reaches_trigger,
+        set004_deepagents_offload_threshold,
+        set005_zeph_shares_sum,
+        set006_zeph_fixed_outgrows_history,
+        set007_zeph_compaction_threshold,
+        set008_zeph_preserve_tail,
+        set009_zeph_prune_protect_too_large,
+        set010_zeph_tool_output_limit,
+        set011_zeph_budget_exceeds_window,
+        set012_zeph_reserve_out_of_range,
+        set013_agentscope_trigger_out_of_range,
+        set014_agentscope_reserve_not_below_trigger,
+        set015_agentscope_tool_result_limit,
         set101_trigger_out_of_range,
         set102_reserve_overlaps_trigger,
         set103_weights_sum,

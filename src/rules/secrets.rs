@@ -2,9 +2,11 @@
 //! prompt is made of them); a match is reported at its place, redacted, never printed in full.
 
 use std::ops::Range;
-use std::sync::LazyLock;
+use std::sync::{Arc, LazyLock};
 
 use regex::Regex;
+
+use crate::memo::{content_hash, Memo};
 
 use crate::diagnostic::{redact, Diagnostic};
 use crate::lint::Context;
@@ -83,8 +85,18 @@ fn random_looking(value: &str) -> bool {
     letters && digits && !looks_like_placeholder(value) && entropy(value) >= 3.5
 }
 
-/// Ranges of secrets of one kind in a text.
+/// Ranges of secrets of one kind in a text. Large texts are scanned once per content for the
+/// process: the agents of a project share most files.
 pub fn find(kind: Kind, text: &str) -> Vec<Range<usize>> {
+    static FOUND: [Memo<Arc<[Range<usize>]>>; 6] = [const { Memo::new() }; 6];
+    if text.len() < 4096 {
+        return scan(kind, text);
+    }
+    let index = Kind::ALL.iter().position(|k| *k == kind).unwrap_or(0);
+    FOUND[index].get_or_insert_with(content_hash(text), || scan(kind, text).into()).to_vec()
+}
+
+fn scan(kind: Kind, text: &str) -> Vec<Range<usize>> {
     let mut found = Vec::new();
     for caps in kind.pattern().captures_iter(text) {
         let Some(m) = caps.get(1).or_else(|| caps.get(0)) else { continue };

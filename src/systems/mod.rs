@@ -1,7 +1,7 @@
 //! The reference systems' own window settings (Deep Agents, Zeph, AgentScope): the numbers each
 //! system defines for its context window, computed per measured mode and scenario for
-//! `ctxc cost`, and the sanity checks on them for `ctxc check` (rule codes SET001…, listed in
-//! docs/settings-rules.md). One file per system.
+//! `ctxc cost`, and the sanity checks on them for `ctxc check` (rule codes SET001–SET015,
+//! registered in `src/rules/settings/` with `Stage::Settings`). One file per system.
 
 pub mod agentscope;
 pub mod deepagents;

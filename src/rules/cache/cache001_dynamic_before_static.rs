@@ -42,7 +42,16 @@ pub fn prefix_summary(cx: &Context, run: &Run) -> PrefixSummary {
     let stable_prefix_tokens = match first_dynamic {
         None => run.measured.system_prompt.tokens,
         Some(0) => 0,
-        Some(i) => cx.count(&sections[..i].iter().map(|s| s.text.as_str()).collect::<Vec<_>>().join(separator)) as i64,
+        Some(i) => {
+            let mut parts = Vec::with_capacity(2 * i);
+            for (n, section) in sections[..i].iter().enumerate() {
+                if n > 0 {
+                    parts.push(separator);
+                }
+                parts.push(section.text.as_str());
+            }
+            cx.counter.count_concat(cx.tokenizer, &parts) as i64
+        }
     };
     PrefixSummary {
         mode: run.rendered.mode.clone(),

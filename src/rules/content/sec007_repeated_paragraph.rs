@@ -1,7 +1,10 @@
 //! SEC007: the same paragraph in two sections of one prompt.
 
 use std::collections::BTreeMap;
+use std::ops::Range;
+use std::sync::Arc;
 
+use crate::memo::{content_hash, Memo};
 use crate::rules::markdown::paragraphs;
 use crate::rules::prelude::*;
 
@@ -30,24 +33,37 @@ fn normalize(paragraph: &str) -> String {
     paragraph.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
+/// The paragraphs of a section long enough to compare: the hash of each one's normalized text
+/// and its byte range. Kept per section content, since sections repeat across modes and agents.
+fn long_paragraphs(text: &str) -> Arc<[(u128, Range<usize>)]> {
+    static FOUND: Memo<Arc<[(u128, Range<usize>)]>> = Memo::new();
+    FOUND.get_or_insert_with(content_hash(text), || {
+        paragraphs(text)
+            .into_iter()
+            .filter_map(|(start, paragraph)| {
+                let key = normalize(paragraph);
+                (key.chars().count() >= MIN_CHARS).then(|| (content_hash(&key), start..start + paragraph.len()))
+            })
+            .collect()
+    })
+}
+
 fn check(cx: &Context) -> Vec<Diagnostic> {
     // First section seen per paragraph, per agent; each repeated paragraph is reported once.
-    let mut reported: BTreeMap<String, ()> = BTreeMap::new();
+    let mut reported: BTreeMap<u128, ()> = BTreeMap::new();
     let mut findings = Vec::new();
     for run in cx.runs() {
-        let mut first_seen: BTreeMap<String, &str> = BTreeMap::new();
+        let mut first_seen: BTreeMap<u128, &str> = BTreeMap::new();
         for section in &run.rendered.sections {
-            for (_, paragraph) in paragraphs(&section.text) {
-                let key = normalize(paragraph);
-                if key.chars().count() < MIN_CHARS {
-                    continue;
-                }
+            for (key, range) in long_paragraphs(&section.text).iter().cloned() {
+                let paragraph = &section.text[range];
                 match first_seen.get(&key) {
                     None => {
                         first_seen.insert(key, section.id.as_str());
                     }
                     Some(first) if *first != section.id && !reported.contains_key(&key) => {
-                        reported.insert(key.clone(), ());
+                        reported.insert(key, ());
+                        let key = normalize(paragraph);
                         let tokens = cx.count(paragraph);
                         let preview: String = key.chars().take(60).collect();
                         let first_line = paragraph.lines().next().unwrap_or(paragraph);

@@ -2,6 +2,8 @@
 
 use serde_json::Value;
 
+use crate::memo::Memo;
+
 use crate::rules::json_schema;
 use crate::rules::prelude::*;
 
@@ -26,33 +28,39 @@ pub const RULE: Rule = Rule {
     stage: Stage::Lint(check),
 };
 
+/// The names `required` lists that `properties` does not declare, with the declared names.
+fn missing_required(schema: &Value) -> Vec<(String, Vec<String>)> {
+    let Some(Value::Array(required)) = schema.get("required") else { return Vec::new() };
+    if ["allOf", "anyOf", "oneOf"].iter().any(|k| schema.get(k).is_some()) {
+        return Vec::new();
+    }
+    let properties = schema.get("properties").and_then(Value::as_object);
+    let known: Vec<String> = properties.map(|p| p.keys().cloned().collect()).unwrap_or_default();
+    required
+        .iter()
+        .filter_map(Value::as_str)
+        .filter(|name| !properties.is_some_and(|p| p.contains_key(*name)))
+        .map(|name| (name.to_string(), known.clone()))
+        .collect()
+}
+
 fn check(cx: &Context) -> Vec<Diagnostic> {
+    static CLEAN: Memo<bool> = Memo::new();
     let mut findings = Vec::new();
-    for (category, tool, path, schema) in json_schema::of_tools(cx) {
-        let Some(Value::Array(required)) = schema.get("required") else { continue };
-        if ["allOf", "anyOf", "oneOf"].iter().any(|k| schema.get(k).is_some()) {
-            continue;
-        }
-        let properties = schema.get("properties").and_then(Value::as_object);
-        for name in required.iter().filter_map(Value::as_str) {
-            if properties.is_some_and(|p| p.contains_key(name)) {
-                continue;
-            }
-            let known: Vec<&str> = properties.map(|p| p.keys().map(String::as_str).collect()).unwrap_or_default();
-            let mut d = Diagnostic::error(format!(
-                "tool `{}` (category `{}`) requires `{name}`{}, which is not among its properties",
-                tool.tool.name,
-                category.name,
-                json_schema::at(&path)
-            ))
-            .label("not a declared property");
-            d = match crate::diagnostic::did_you_mean(name, known.iter().copied()) {
-                Some(s) => d.help(format!("did you mean `{s}`?")),
-                None if known.is_empty() => d.help("declare it under `properties`"),
-                None => d.help(format!("properties: {}", known.join(", "))),
-            };
-            findings.push(locate::at(d, locate::in_tool(cx, tool, &format!("\"{name}\""))));
-        }
+    for (category, tool, path, (name, known)) in json_schema::findings_in_tools(cx, &CLEAN, missing_required) {
+        let mut d = Diagnostic::error(format!(
+            "tool `{}` (category `{}`) requires `{name}`{}, which is not among its properties",
+            tool.tool.name,
+            category.name,
+            json_schema::at(&path)
+        ))
+        .label("not a declared property");
+        d = match crate::diagnostic::did_you_mean(&name, known.iter().map(String::as_str)) {
+            Some(s) => d.help(format!("did you mean `{s}`?")),
+            None if known.is_empty() => d.help("declare it under `properties`"),
+            None => d.help(format!("properties: {}", known.join(", "))),
+        };
+        findings.push(locate::at(d, locate::in_tool(cx, tool, &format!("\"{name}\""))));
     }
     findings
 }

@@ -2,6 +2,8 @@
 
 use serde_json::Value;
 
+use crate::memo::Memo;
+
 use crate::rules::json_schema::{self, suggest_type, TYPES};
 use crate::rules::prelude::*;
 
@@ -26,33 +28,39 @@ pub const RULE: Rule = Rule {
     stage: Stage::Lint(check),
 };
 
+/// The type names in a schema's `type` that are not JSON Schema types.
+fn bad_types(schema: &Value) -> Vec<String> {
+    let names: Vec<&Value> = match schema.get("type") {
+        Some(Value::Array(items)) => items.iter().collect(),
+        Some(other) => vec![other],
+        None => return Vec::new(),
+    };
+    names
+        .into_iter()
+        .filter_map(|name| match name {
+            Value::String(s) if TYPES.contains(&s.as_str()) => None,
+            Value::String(s) => Some(s.clone()),
+            other => Some(other.to_string()),
+        })
+        .collect()
+}
+
 fn check(cx: &Context) -> Vec<Diagnostic> {
+    static CLEAN: Memo<bool> = Memo::new();
     let mut findings = Vec::new();
-    for (category, tool, path, schema) in json_schema::of_tools(cx) {
-        let names: Vec<&Value> = match schema.get("type") {
-            Some(Value::Array(items)) => items.iter().collect(),
-            Some(other) => vec![other],
-            None => continue,
+    for (category, tool, path, bad) in json_schema::findings_in_tools(cx, &CLEAN, bad_types) {
+        let mut d = Diagnostic::error(format!(
+            "tool `{}` (category `{}`) uses type `{bad}`{}, which is not a JSON Schema type",
+            tool.tool.name,
+            category.name,
+            json_schema::at(&path)
+        ))
+        .label("not a JSON Schema type");
+        d = match suggest_type(&bad) {
+            Some(s) => d.help(format!("use `\"type\": \"{s}\"`")),
+            None => d.help(format!("JSON Schema types: {}", TYPES.join(", "))),
         };
-        for name in names {
-            let bad = match name {
-                Value::String(s) if TYPES.contains(&s.as_str()) => continue,
-                Value::String(s) => s.clone(),
-                other => other.to_string(),
-            };
-            let mut d = Diagnostic::error(format!(
-                "tool `{}` (category `{}`) uses type `{bad}`{}, which is not a JSON Schema type",
-                tool.tool.name,
-                category.name,
-                json_schema::at(&path)
-            ))
-            .label("not a JSON Schema type");
-            d = match suggest_type(&bad) {
-                Some(s) => d.help(format!("use `\"type\": \"{s}\"`")),
-                None => d.help(format!("JSON Schema types: {}", TYPES.join(", "))),
-            };
-            findings.push(locate::at(d, locate::in_tool(cx, tool, &format!("\"{bad}\""))));
-        }
+        findings.push(locate::at(d, locate::in_tool(cx, tool, &format!("\"{bad}\""))));
     }
     findings
 }

@@ -1,0 +1,18 @@
+//! SET008: Zeph's preserved tail is 0 or not below the history length.
+
+use crate::rules::prelude::*;
+
+pub const RULE: Rule = Rule {
+    code: "SET008",
+    name: "zeph-preserve-tail",
+    family: Family::Settings,
+    severity: Severity::Error,
+    summary: "Zeph's `compaction_preserve_tail` is 0, or it is not below `[history] max_messages`.",
+    why: "Compaction summarizes the older messages and keeps the last `compaction_preserve_tail` of them. Keeping none \
+          loses the immediate context; keeping at least as many as the history holds means compaction can never \
+          shorten it.",
+    fails: Example { file: "ctxc.toml", text: "[history]\nmax_messages = 40\n\n[zeph]\ncompaction_preserve_tail = 40\n" },
+    passes: Example { file: "ctxc.toml", text: "[history]\nmax_messages = 40\n\n[zeph]\ncompaction_preserve_tail = 4\n" },
+    notes: "Compared with `[history] max_messages` only when it is set.",
+    stage: Stage::Settings,
+};
