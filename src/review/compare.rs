@@ -59,7 +59,8 @@ pub struct PromptChange {
     pub sections: Vec<SectionChange>,
     /// Whether the callable tools changed (their schemas' sha256).
     pub tools_changed: bool,
-    /// Unified diff of the prompt text (empty when the text did not change or is not known).
+    /// Unified diff of the prompt text, secrets masked (empty when the text did not change or is
+    /// not known).
     #[serde(skip_serializing_if = "String::is_empty")]
     pub diff: String,
 }
@@ -158,8 +159,11 @@ fn compare_prompt(agent: &str, before: Option<&PromptPin>, after: Option<&Prompt
         (Status::Unchanged, _, _) => String::new(),
         (_, Some(None), _) | (_, _, Some(None)) => String::new(),
         (_, b, a) => {
+            // Secrets are masked as everywhere ctxc reports (first four characters kept).
+            let masked = |text: Option<&str>| text.map(|t| crate::rules::secrets::mask(t).into_owned());
+            let (b, a) = (masked(b.flatten()), masked(a.flatten()));
             let name = format!("{agent} · {} · {}", any.mode, any.scenario);
-            unified_diff(b.flatten(), a.flatten(), &format!("{}: {name}", labels.before), &format!("{}: {name}", labels.after))
+            unified_diff(b.as_deref(), a.as_deref(), &format!("{}: {name}", labels.before), &format!("{}: {name}", labels.after))
         }
     };
     let system_prompt = Delta::new(before.map(|p| p.tokens), after.map(|p| p.tokens));
@@ -301,6 +305,18 @@ mod tests {
             got,
             [("a", Status::Unchanged, 0), ("b", Status::Removed, -2), ("c", Status::Changed, 1), ("d", Status::Added, 5)]
         );
+    }
+
+    #[test]
+    fn secrets_in_text_diffs_are_masked() {
+        let key = "sk-proj-4fT9xQ2mZr8LkP1vB7nW3yHc6JdE0aGs5uKqXw";
+        let before = prompt(&[("a", 1)]);
+        let mut after = prompt(&[("a", 2)]);
+        after.text = Some(format!("Use the key {key} for billing.\n"));
+        let labels = Labels { before: "HEAD".into(), after: "work tree".into() };
+        let change = compare_prompt("x", Some(&before), Some(&after), &labels);
+        assert!(change.diff.contains("+Use the key sk-p"), "{}", change.diff);
+        assert!(!change.diff.contains(key), "{}", change.diff);
     }
 
     #[test]
