@@ -8,7 +8,7 @@ use std::path::Path;
 
 use super::report::Reporter;
 use super::snapshot::load_and_pin;
-use super::{find_manifests, with_env_overrides, EXIT_FINDINGS, EXIT_INPUT, EXIT_OK};
+use super::{with_env_overrides, EXIT_FINDINGS, EXIT_INPUT, EXIT_OK};
 use crate::diagnostic::{Diagnostic, Sources};
 use crate::project::ReadError;
 use crate::review::compare::{compare, Comparison, Labels};
@@ -27,9 +27,14 @@ struct Drift {
 }
 
 pub fn run(path: &Path, set: &[String], reporter: &Reporter) -> u8 {
-    let manifests = match find_manifests(path, reporter) {
+    let manifests = match crate::discover::find_manifests(path) {
         Ok(m) => m,
-        Err(code) => return code,
+        Err(d) => {
+            let d = Diagnostic::error(format!("--locked: {}", d.message))
+                .help("`check --locked` compares agents (a ctxc.toml or ctxc.yaml) with their ctxc.lock: pass an agent directory, a manifest or a directory of agents");
+            reporter.diagnostics(&[d], &Sources::default());
+            return EXIT_INPUT;
+        }
     };
     let overrides = match with_env_overrides(set, reporter) {
         Ok(o) => o,
