@@ -136,7 +136,7 @@ pub fn check(agent: &Agent, s: &Settings, measured: &[Measured]) -> Vec<Diagnost
         },
     };
     if let Some(problem) = keep_problem {
-        out.push(finding("SET002", &s.keep, format!("Deep Agents' summarization keep {problem}: summarizing would free nothing")));
+        out.push(finding("SET002", &s.keep, format!("Deep Agents' summarization setting `keep` {problem}: summarizing would free nothing")));
     }
     let Some(worst) = largest_fixed(measured) else { return out };
     let limit = s.tool_token_limit_before_evict.value;

@@ -86,7 +86,7 @@ pub(crate) fn fixed_reaches_trigger<T>(system: &str, what: &str, setting: &Setti
             "SET003",
             setting,
             format!(
-                "the fixed context ({} tokens: system prompt + tool schemas, {} mode, scenario `{}`) reaches {system}'s {what} at {at} tokens: it would fire on the first turn",
+                "the fixed context ({} tokens: system prompt + tool schemas, {} mode, scenario `{}`) reaches the {system} {what} at {at} tokens: it would fire on the first turn",
                 worst.window.fixed, worst.mode, worst.scenario
             ),
         )
