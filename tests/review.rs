@@ -480,6 +480,7 @@ fn killing_snapshot_midway_never_leaves_a_truncated_file() {
         }
         left_temps += assert_complete(&agent);
     }
+    eprintln!("{killed_while_writing} of {} runs killed while writing; {left_temps} temporary file(s) found after the kills", offsets.len());
     assert!(killed_while_writing >= 6, "most runs were killed while writing ({killed_while_writing})");
     assert!(left_temps > 0, "some runs were killed half-way through a temporary file");
     // The next run cleans up after the killed ones and leaves a consistent state.
