@@ -27,11 +27,14 @@ pub mod systems;
 pub mod tokens;
 pub mod tools;
 pub mod yaml;
+// Prompt changes under review: snapshots, ctxc.lock, diffs between revisions.
+pub mod review;
 
 use std::path::Path;
 
 pub use diagnostic::{Diagnostic, Severity, Sources};
 pub use render::Rendered;
+pub use review::snapshot::snapshot_text;
 
 /// Why a render failed: diagnostics and the sources they point into.
 #[derive(Debug, Clone)]

@@ -6,9 +6,10 @@
 
 use serde::Serialize;
 
-use crate::manifest::model::{Agent, Reserve, StepKind};
+use crate::manifest::model::{Agent, CategoryTool, Reserve, StepKind};
 use crate::models::{ModelProfile, Tokenizer};
 use crate::render::Rendered;
+use crate::resolve::ToolDecision;
 use crate::tokens::TokenCounter;
 
 /// How tool schemas are costed, as shown next to the numbers.
@@ -212,9 +213,14 @@ pub fn cost_tool_array(texts: &[&str], counter: &TokenCounter, tokenizer: Tokeni
     (each, overhead, total)
 }
 
-fn tool_costs(agent: &Agent, rendered: &Rendered, c: &Counting) -> ToolCosts {
+/// The tools a render makes callable, in order, each with its decision.
+pub fn callable_tools<'a>(agent: &'a Agent, rendered: &'a Rendered) -> Vec<(&'a CategoryTool, &'a ToolDecision)> {
     let all_tools = agent.categories.iter().flat_map(|cat| cat.tools.iter());
-    let callable: Vec<_> = all_tools.zip(&rendered.tools).filter(|(_, d)| d.enabled).collect();
+    all_tools.zip(&rendered.tools).filter(|(_, d)| d.enabled).collect()
+}
+
+fn tool_costs(agent: &Agent, rendered: &Rendered, c: &Counting) -> ToolCosts {
+    let callable = callable_tools(agent, rendered);
     let texts: Vec<&str> = callable.iter().map(|(t, _)| t.tool.function_json()).collect();
     let (each, overhead, total) = cost_tool_array(&texts, c.counter, c.tokenizer);
     let tools: Vec<ToolCost> = callable

@@ -8,6 +8,9 @@ use std::process::{Command, Output};
 
 use ctxc::render::Rendered;
 use serde_json::Value;
+use common::copy_tree;
+
+mod common;
 
 const DEEPAGENTS: &str = "examples/agents/deepagents";
 const ZEPH: &str = "examples/agents/zeph";
@@ -136,18 +139,6 @@ fn zeph_prompt_order_project_context_root_first_and_the_skill_split() {
     let indexed = render_with(ZEPH_MANIFEST, &[], "code", "indexed");
     assert_eq!(ids(&indexed), ["base_prompt", "environment", "project_context", "repo_map", "skills", "other_skills"]);
     assert!(indexed.tools.iter().any(|t| t.name == "search_code" && t.enabled));
-}
-
-fn copy_tree(from: &Path, to: &Path) {
-    for entry in walkdir::WalkDir::new(from) {
-        let entry = entry.expect("walk");
-        let target = to.join(entry.path().strip_prefix(from).expect("inside"));
-        if entry.file_type().is_dir() {
-            std::fs::create_dir_all(&target).expect("mkdir");
-        } else {
-            std::fs::copy(entry.path(), &target).expect("copy");
-        }
-    }
 }
 
 fn project_context(manifest: &Path) -> (Vec<String>, String) {

@@ -35,6 +35,10 @@ pub struct CheckArgs {
     /// Validate SKILL.md files at the strict Agent Skills level (no fields outside the specification).
     #[arg(long)]
     strict: bool,
+    /// Also fail (exit 1) when a render drifted from its ctxc.lock (written by `ctxc snapshot`):
+    /// prints the token delta per section and a unified diff of the prompt text on stderr.
+    #[arg(long)]
+    locked: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -65,7 +69,7 @@ pub fn run(args: CheckArgs, reporter: &Reporter) -> u8 {
     let options = Options { select: args.select, ignore: args.ignore, strict: args.strict, deny_warnings: args.deny_warnings, overrides };
     let counter = TokenCounter::new();
     let report: CheckReport = crate::lint::check(&args.path, &options, &counter);
-    let code = exit_code(report.outcome());
+    let mut code = exit_code(report.outcome());
     match args.format {
         CheckFormat::Human => reporter.diagnostics(&report.diagnostics, &report.sources),
         CheckFormat::Json => print!("{}", formats::json::render(&report, code)),
@@ -80,6 +84,10 @@ pub fn run(args: CheckArgs, reporter: &Reporter) -> u8 {
                 }
             }
         }
+    }
+    // `--locked`: the render against ctxc.lock (only when every agent loaded).
+    if args.locked && code < EXIT_INPUT {
+        code = code.max(super::locked::run(&args.path, &args.set, reporter));
     }
     code
 }

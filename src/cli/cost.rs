@@ -39,6 +39,8 @@ enum CostFormat {
     Text,
     Json,
     Markdown,
+    /// One self-contained HTML file (inline CSS and SVG; light and dark themes).
+    Html,
 }
 
 pub fn run(args: CostArgs, reporter: &Reporter) -> u8 {
@@ -86,6 +88,7 @@ pub fn run(args: CostArgs, reporter: &Reporter) -> u8 {
         }
         CostFormat::Text => print!("{}", reports.iter().map(|m| text_report(m, false)).collect::<Vec<_>>().join("\n")),
         CostFormat::Markdown => print!("{}", reports.iter().map(|m| text_report(m, true)).collect::<Vec<_>>().join("\n")),
+        CostFormat::Html => print!("{}", super::html::cost_report(&reports)),
     }
     EXIT_OK
 }
@@ -147,6 +150,10 @@ fn cost_tools(args: &CostArgs, files: &[PathBuf], reporter: &Reporter) -> u8 {
             "method": crate::measure::TOOL_METHOD, "tools": tools, "overhead": overhead, "total": total,
         });
         println!("{}", serde_json::to_string_pretty(&value).unwrap_or_default());
+        return EXIT_OK;
+    }
+    if args.format == CostFormat::Html {
+        print!("{}", super::html::tools_report(&args.model, model.tokenizer.method(), &rows, overhead, total));
         return EXIT_OK;
     }
     let md = args.format == CostFormat::Markdown;

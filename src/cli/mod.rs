@@ -11,6 +11,13 @@ mod report;
 mod rules;
 mod schema;
 mod systems;
+// Prompt changes under review (issue 6).
+mod changes;
+mod completions;
+mod diff;
+mod html;
+mod locked;
+mod snapshot;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -65,6 +72,12 @@ enum Command {
     Rules(rules::RulesArgs),
     /// Print the documentation of one rule.
     Explain(explain::ExplainArgs),
+    /// Write every agent's rendered prompts (snapshot files) and ctxc.lock, for `check --locked`.
+    Snapshot(snapshot::SnapshotArgs),
+    /// Token and text changes per agent, mode and section between a git revision and the work tree.
+    Diff(diff::DiffArgs),
+    /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
+    Completions(completions::CompletionsArgs),
 }
 
 pub fn main() -> ExitCode {
@@ -85,6 +98,9 @@ pub fn main() -> ExitCode {
         Command::Schema => schema::run(),
         Command::Rules(args) => rules::run(args, &reporter),
         Command::Explain(args) => explain::run(args, &reporter),
+        Command::Snapshot(args) => snapshot::run(args, &reporter),
+        Command::Diff(args) => diff::run(args, &reporter),
+        Command::Completions(args) => completions::run(args),
     };
     ExitCode::from(code)
 }

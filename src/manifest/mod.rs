@@ -34,6 +34,9 @@ pub const MANIFEST_NAMES: [&str; 3] = ["ctxc.toml", "ctxc.yaml", "ctxc.yml"];
 /// The time used by scenarios that do not set `now`, so renders stay deterministic.
 pub const DEFAULT_NOW: &str = "2026-01-01T00:00:00Z";
 
+/// Where `ctxc snapshot` writes an agent's rendered prompts, relative to its manifest.
+pub const DEFAULT_SNAPSHOT_DIR: &str = ".ctxc/snapshots";
+
 /// Variables an enable condition may read.
 pub const CONDITION_VARIABLES: [&str; 6] = ["mode", "scenario", "flags", "connectors", "mcp_servers", "oauth"];
 
@@ -347,6 +350,25 @@ impl Validator {
         }
     }
 
+    /// `[snapshot] dir`, normalised; it must stay inside the project root.
+    fn snapshot_dir(&mut self, dir: Option<&Spanned<String>>) -> String {
+        let Some(dir) = dir else { return DEFAULT_SNAPSHOT_DIR.to_string() };
+        match self.root.normalize(&dir.value) {
+            Ok(rel) if !rel.is_empty() => rel,
+            Ok(_) => {
+                let span = self.span(dir, &dir.value);
+                self.error("[snapshot] dir must name a folder below the manifest's directory", span).help =
+                    Some(format!("the default is `{DEFAULT_SNAPSHOT_DIR}`"));
+                DEFAULT_SNAPSHOT_DIR.to_string()
+            }
+            Err(e) => {
+                let span = self.span(dir, &dir.value);
+                self.read_error(e, span);
+                DEFAULT_SNAPSHOT_DIR.to_string()
+            }
+        }
+    }
+
     fn read_error(&mut self, e: ReadError, span: Option<Range<usize>>) {
         let help = e.help();
         let d = self.coded(e.code(), e.message(), span);
@@ -411,6 +433,7 @@ impl Validator {
         let project_context = self.walk_up(raw.memory.as_ref().and_then(|m| m.walk_up.as_deref()).unwrap_or_default());
         let has_profile = profile.known || agent_raw.context_window.is_some();
         let systems = self.systems(&raw, &user_written, &preset_defaults, preset_name.as_ref(), has_profile);
+        let snapshot_dir = self.snapshot_dir(raw.snapshot.as_ref().and_then(|s| s.dir.as_ref()));
         Some(Agent {
             name: agent_raw.name.value,
             description: agent_raw.description,
@@ -431,6 +454,7 @@ impl Validator {
             budgets,
             scenarios,
             vars: raw.vars,
+            snapshot_dir,
             project_context,
             skill_locations,
             skill_bodies: std::mem::take(&mut self.skill_bodies),

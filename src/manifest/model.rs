@@ -190,6 +190,9 @@ pub struct Agent {
     pub budgets: Budgets,
     pub scenarios: IndexMap<String, Scenario>,
     pub vars: BTreeMap<String, String>,
+    /// Where `ctxc snapshot` writes rendered prompts: relative to the manifest's directory, `/`
+    /// separators, inside the project root (`[snapshot] dir`, default `.ctxc/snapshots`).
+    pub snapshot_dir: String,
     /// Files found by walking up from the manifest's directory to the project root (`[memory]
     /// walk_up`), root first.
     pub project_context: Vec<TextFile>,

@@ -79,6 +79,12 @@ impl Overlay for RawBudgets {
     }
 }
 
+impl Overlay for RawSnapshot {
+    fn overlay(&mut self, over: Self) {
+        take(&mut self.dir, over.dir);
+    }
+}
+
 impl Overlay for RawManifest {
     fn overlay(&mut self, over: Self) {
         take(&mut self.schema, over.schema);
@@ -97,6 +103,7 @@ impl Overlay for RawManifest {
         overlay_opt(&mut self.budgets, over.budgets);
         self.vars.extend(over.vars);
         overlay_opt(&mut self.project, over.project);
+        overlay_opt(&mut self.snapshot, over.snapshot);
         overlay_opt(&mut self.deepagents, over.deepagents);
         overlay_opt(&mut self.zeph, over.zeph);
         overlay_opt(&mut self.agentscope, over.agentscope);

@@ -61,6 +61,9 @@ pub struct RawManifest {
     /// Where the project root is, when it is above the manifest's directory.
     #[serde(default)]
     pub project: Option<RawProject>,
+    /// Where `ctxc snapshot` writes this agent's rendered prompts.
+    #[serde(default)]
+    pub snapshot: Option<RawSnapshot>,
     /// Deep Agents settings (preset `deepagents`), under Deep Agents' own parameter names.
     #[serde(default)]
     pub deepagents: Option<RawDeepAgents>,
@@ -524,6 +527,15 @@ pub struct RawProject {
     /// such as `../..`. Files are never read outside it.
     #[serde(default)]
     pub root: Option<Spanned<String>>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawSnapshot {
+    /// The snapshot folder, relative to the manifest's directory and inside the project root
+    /// (default `.ctxc/snapshots`). `ctxc snapshot --dir` overrides it.
+    #[serde(default)]
+    pub dir: Option<Spanned<String>>,
 }
 
 /// A release number, written as a string (`"0.7"`) or a number (`0.7`).

@@ -1,0 +1,18 @@
+//! `ctxc completions SHELL`: the shell completion script on stdout.
+
+use clap::{Args, CommandFactory};
+
+use super::{Cli, EXIT_OK};
+
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell to complete for.
+    #[arg(value_enum)]
+    shell: clap_complete::Shell,
+}
+
+pub fn run(args: CompletionsArgs) -> u8 {
+    let mut command = Cli::command();
+    clap_complete::generate(args.shell, &mut command, "ctxc", &mut std::io::stdout());
+    EXIT_OK
+}

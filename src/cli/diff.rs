@@ -1,0 +1,169 @@
+//! `ctxc diff --base REV`: the project as it was at a git revision against the work tree. Both
+//! sides are rendered and counted with the same counter; per agent, mode × scenario and section
+//! the tokens before, after and the delta, then the text diffs. The work tree and the index are
+//! never touched: the revision is read with git's plumbing into a temporary folder.
+
+use std::path::{Path, PathBuf};
+
+use clap::{Args, ValueEnum};
+
+use super::report::Reporter;
+use super::snapshot::load_and_pin;
+use super::{with_env_overrides, EXIT_FINDINGS, EXIT_INPUT, EXIT_OK};
+use crate::diagnostic::Diagnostic;
+use crate::review::compare::{compare, over_threshold, Labels, Threshold};
+use crate::review::{git, AgentPin};
+use crate::tokens::TokenCounter;
+use crate::Failure;
+
+#[derive(Debug, Args)]
+pub struct DiffArgs {
+    /// The git revision to compare the work tree with: a commit, branch or tag (`HEAD`, `origin/main`).
+    #[arg(long, value_name = "REV")]
+    base: String,
+    /// Agent directory, manifest file, or a directory of agents, inside a git work tree
+    /// (default: the current directory).
+    #[arg(default_value = ".")]
+    path: PathBuf,
+    #[arg(long, value_enum, default_value_t = DiffFormat::Text)]
+    format: DiffFormat,
+    /// Exit 1 when the total (system prompt + tool schemas) of any mode and scenario grows by
+    /// more than N tokens, or N percent with `N%` (e.g. `500`, `5%`).
+    #[arg(long, value_name = "N|N%")]
+    fail_on_increase: Option<Threshold>,
+    /// Also list what did not change (text and Markdown).
+    #[arg(long)]
+    all: bool,
+    /// Override a manifest key on both sides, e.g. `--set budgets.system_prompt=3000` (repeatable).
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    set: Vec<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum DiffFormat {
+    /// Token tables and unified diffs for the terminal.
+    Text,
+    /// A table and folded diffs for a pull request comment.
+    Markdown,
+    /// Everything, for tools (see docs/review.md).
+    Json,
+}
+
+/// Agent manifests under `path` keyed by their path relative to it (`/` separators).
+fn keyed(path: &Path, manifests: Vec<PathBuf>) -> Vec<(String, PathBuf)> {
+    manifests
+        .into_iter()
+        .map(|m| {
+            let rel = if path.is_file() { Path::new(m.file_name().unwrap_or_default()) } else { m.strip_prefix(path).unwrap_or(&m) };
+            (rel.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect::<Vec<_>>().join("/"), m)
+        })
+        .collect()
+}
+
+fn fail(reporter: &Reporter, message: String) -> u8 {
+    reporter.diagnostics(&[Diagnostic::error(message)], &Default::default());
+    EXIT_INPUT
+}
+
+/// Pins one side's agents; on failure, the rendered diagnostics.
+fn pin_side(
+    manifests: &[(String, PathBuf)],
+    overrides: &[String],
+    counter: &TokenCounter,
+    reporter: &Reporter,
+) -> Result<Vec<(String, AgentPin)>, String> {
+    let paths: Vec<PathBuf> = manifests.iter().map(|(_, m)| m.clone()).collect();
+    let results = crate::parallel::map_in_order(&paths, |m| load_and_pin(m, overrides, counter));
+    let mut pins = Vec::new();
+    let mut errors = String::new();
+    for ((key, _), result) in manifests.iter().zip(results) {
+        match result {
+            Ok((_, pin)) => pins.push((key.clone(), pin)),
+            Err(Failure { diagnostics, sources }) => errors.push_str(&reporter.render(&diagnostics, &sources)),
+        }
+    }
+    if errors.is_empty() {
+        Ok(pins)
+    } else {
+        Err(errors)
+    }
+}
+
+pub fn run(args: DiffArgs, reporter: &Reporter) -> u8 {
+    let overrides = match with_env_overrides(&args.set, reporter) {
+        Ok(o) => o,
+        Err(code) => return code,
+    };
+    let repo = match git::locate(&args.path) {
+        Ok(repo) => repo,
+        Err(message) => return fail(reporter, message),
+    };
+    let commit = match git::resolve(&repo, &args.base) {
+        Ok(commit) => commit,
+        Err(message) => return fail(reporter, message),
+    };
+    let checkout = match git::checkout(&repo, &commit, &overrides) {
+        Ok(c) => c,
+        Err(message) => return fail(reporter, format!("cannot read `{}` at {}: {message}", args.path.display(), args.base)),
+    };
+    let after = match crate::discover::find_manifests(&args.path) {
+        Ok(m) => keyed(&args.path, m),
+        Err(_) => Vec::new(),
+    };
+    let before = if checkout.exists { crate::discover::find_manifests(&checkout.path).map(|m| keyed(&checkout.path, m)).unwrap_or_default() } else { Vec::new() };
+    if before.is_empty() && after.is_empty() {
+        return fail(reporter, format!("no ctxc.toml or ctxc.yaml in `{}`, neither at {} nor in the work tree", args.path.display(), args.base));
+    }
+    let counter = TokenCounter::new();
+    let after_pins = pin_side(&after, &overrides, &counter, reporter);
+    // Paths inside the temporary checkout are shown as `REV:path`.
+    let before_pins = pin_side(&before, &overrides, &counter, reporter)
+        .map_err(|e| e.replace(&format!("{}/", checkout.root().display()), &format!("{}:", args.base)));
+    let (before_pins, after_pins) = match (before_pins, after_pins) {
+        (Ok(b), Ok(a)) => (b, a),
+        (b, a) => {
+            if let Err(e) = b {
+                eprint!("the project at {} cannot be rendered:\n{e}", args.base);
+            }
+            if let Err(e) = a {
+                eprint!("{e}");
+            }
+            return EXIT_INPUT;
+        }
+    };
+    let labels = Labels { before: args.base.clone(), after: "work tree".into() };
+    let comparison = compare(&before_pins, &after_pins, &labels);
+    let over = args.fail_on_increase.map(|t| over_threshold(&comparison, &t)).unwrap_or_default();
+    match args.format {
+        DiffFormat::Text => print!("{}", super::changes::text(&comparison, args.all)),
+        DiffFormat::Markdown => print!("{}", super::changes::markdown(&comparison, &args.base, "work tree", args.all)),
+        DiffFormat::Json => {
+            let over_json: Vec<_> = over
+                .iter()
+                .map(|(a, p)| serde_json::json!({ "path": a.path, "agent": a.agent, "mode": p.mode, "scenario": p.scenario, "total": p.total }))
+                .collect();
+            let value = serde_json::json!({
+                "base": args.base,
+                "commit": commit,
+                "head": "work tree",
+                "changed": comparison.changed(),
+                "agents": comparison.agents,
+                "fail_on_increase": args.fail_on_increase.map(|t| t.to_string()),
+                "over_threshold": over_json,
+            });
+            println!("{}", serde_json::to_string_pretty(&value).unwrap_or_default());
+        }
+    }
+    if let Some(threshold) = args.fail_on_increase.filter(|_| !over.is_empty()) {
+        let list: Vec<String> = over
+            .iter()
+            .map(|(a, p)| {
+                let pct = p.total.percent().map(|x| format!(", {x:+.1} %")).unwrap_or_default();
+                format!("{} {} · {}: {:+} tokens{pct}", a.agent, p.mode, p.scenario, p.total.delta)
+            })
+            .collect();
+        eprintln!("error: grew by more than {threshold} (--fail-on-increase): {}", list.join("; "));
+        return EXIT_FINDINGS;
+    }
+    EXIT_OK
+}

@@ -1,0 +1,110 @@
+//! `ctxc snapshot`: write the rendered prompt of every agent × mode × scenario into the agent's
+//! snapshot folder, and `ctxc.lock` next to its manifest. Nothing is written unless every agent
+//! renders; each file is written atomically.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use clap::Args;
+
+use super::report::Reporter;
+use super::{find_manifests, with_env_overrides, EXIT_INPUT, EXIT_OK};
+use crate::manifest::{self, Loaded};
+use crate::review::{self, AgentPin};
+use crate::tokens::TokenCounter;
+use crate::Failure;
+
+#[derive(Debug, Args)]
+pub struct SnapshotArgs {
+    /// Agent directory, manifest file, or a directory of agents (default: the current directory).
+    #[arg(default_value = ".")]
+    path: PathBuf,
+    /// Snapshot folder, relative to each agent's manifest directory (overrides `[snapshot] dir`;
+    /// default `.ctxc/snapshots`).
+    #[arg(long, value_name = "DIR")]
+    dir: Option<String>,
+    /// Override a manifest key for this run, e.g. `--set budgets.system_prompt=3000` (repeatable).
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    set: Vec<String>,
+}
+
+/// Testing aid (see docs/review.md): with `_CTXC_TEST_PAUSE_MS=N` in the environment, every file
+/// write pauses N milliseconds half-way through and again after it, so that a test can kill the
+/// run at any point. (Not `CTXC_…`: those variables override manifest keys.)
+pub const TEST_PAUSE_VAR: &str = "_CTXC_TEST_PAUSE_MS";
+
+/// `snapshot.dir=DIR` as a manifest override, the value quoted as a TOML string.
+pub(super) fn dir_override(dir: &str) -> String {
+    format!("snapshot.dir={}", toml::Value::String(dir.to_string()))
+}
+
+/// Loads and pins one agent; on failure, the diagnostics and their sources.
+pub(super) fn load_and_pin(manifest: &Path, overrides: &[String], counter: &TokenCounter) -> Result<(Loaded, AgentPin), Failure> {
+    let mut loaded = manifest::load_with(manifest, overrides).map_err(|f| Failure { diagnostics: f.diagnostics, sources: f.sources })?;
+    crate::tokens::warm_up(counter.engine(), loaded.agent.profile.tokenizer);
+    match review::pin_agent(&loaded, counter) {
+        Ok(pin) => Ok((loaded, pin)),
+        Err(mut diagnostics) => {
+            diagnostics.splice(0..0, std::mem::take(&mut loaded.warnings));
+            Err(Failure { diagnostics, sources: loaded.sources })
+        }
+    }
+}
+
+pub fn run(args: SnapshotArgs, reporter: &Reporter) -> u8 {
+    let manifests = match find_manifests(&args.path, reporter) {
+        Ok(m) => m,
+        Err(code) => return code,
+    };
+    let mut overrides = match with_env_overrides(&args.set, reporter) {
+        Ok(o) => o,
+        Err(code) => return code,
+    };
+    overrides.extend(args.dir.as_deref().map(dir_override));
+    let counter = TokenCounter::new();
+    let results = crate::parallel::map_in_order(&manifests, |manifest| load_and_pin(manifest, &overrides, &counter));
+    // Nothing is written unless every agent renders.
+    let mut agents = Vec::new();
+    let mut failed = false;
+    for result in results {
+        match result {
+            Ok((mut loaded, pin)) => {
+                reporter.diagnostics(&std::mem::take(&mut loaded.warnings), &loaded.sources);
+                agents.push((loaded, pin));
+            }
+            Err(failure) => {
+                reporter.diagnostics(&failure.diagnostics, &failure.sources);
+                failed = true;
+            }
+        }
+    }
+    if failed {
+        return EXIT_INPUT;
+    }
+    let pause = std::env::var(TEST_PAUSE_VAR).ok().and_then(|ms| ms.parse().ok()).map(Duration::from_millis);
+    let mut code = EXIT_OK;
+    for (loaded, pin) in &agents {
+        match review::snapshot::write(loaded, pin, &loaded.agent.snapshot_dir, pause) {
+            Ok(w) => {
+                let mut parts = vec![format!("{} written", w.written.len()), format!("{} unchanged", w.unchanged)];
+                if !w.removed.is_empty() {
+                    parts.push(format!("{} removed", w.removed.len()));
+                }
+                if w.stale_temps > 0 {
+                    parts.push(format!("{} temporary file(s) of an interrupted run cleaned up", w.stale_temps));
+                }
+                let lock = if w.lock_written { "written" } else { "unchanged" };
+                let n = pin.prompts.len();
+                println!("{}: {n} snapshot{} in {} ({}); {} {lock}", pin.agent, if n == 1 { "" } else { "s" }, w.dir, parts.join(", "), w.lock);
+                for path in &w.removed {
+                    println!("  removed {path}");
+                }
+            }
+            Err(d) => {
+                reporter.diagnostics(&[*d], &loaded.sources);
+                code = EXIT_INPUT;
+            }
+        }
+    }
+    code
+}

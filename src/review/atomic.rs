@@ -1,0 +1,110 @@
+//! Atomic file writes: the bytes go to a temporary file in the target's own folder, which is
+//! flushed to disk and then renamed over the target, so a reader (or a run killed half-way)
+//! sees the old file or the new one, never a truncated one. Temporary files are named
+//! `.NAME.ctxc-tmp-PID-N`; a run that was killed leaves one behind, and the next run removes it
+//! ([`remove_stale_temps`]) before it writes.
+
+use std::fs::{self, OpenOptions};
+use std::io::{self, Write};
+use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+/// What every temporary file name carries (after a leading dot and the target's name).
+pub const TEMP_MARKER: &str = ".ctxc-tmp-";
+
+/// Whether a file name is one of ctxc's temporary files.
+pub fn is_temp_name(name: &str) -> bool {
+    name.starts_with('.') && name.contains(TEMP_MARKER)
+}
+
+/// Writes `bytes` to `path` atomically. `pause` is a testing aid (`_CTXC_TEST_PAUSE_MS` for
+/// `ctxc snapshot`): the write stops that long half-way through the temporary file and again
+/// after the rename, so that a test can kill the process at any point.
+pub fn write(path: &Path, bytes: &[u8], pause: Option<Duration>) -> io::Result<()> {
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let temp = dir.join(format!(".{name}{TEMP_MARKER}{}-{}", std::process::id(), NEXT.fetch_add(1, Ordering::Relaxed)));
+    let result = (|| {
+        let mut file = OpenOptions::new().write(true).create_new(true).open(&temp)?;
+        let (head, tail) = bytes.split_at(bytes.len() / 2);
+        file.write_all(head)?;
+        if let Some(pause) = pause {
+            file.flush()?;
+            std::thread::sleep(pause);
+        }
+        file.write_all(tail)?;
+        file.sync_all()?;
+        drop(file);
+        fs::rename(&temp, path)
+    })();
+    if result.is_err() {
+        let _ = fs::remove_file(&temp);
+    }
+    result?;
+    sync_dir(dir);
+    if let Some(pause) = pause {
+        std::thread::sleep(pause);
+    }
+    Ok(())
+}
+
+/// Flushes a folder's entries (the rename) to disk where the platform allows it.
+fn sync_dir(dir: &Path) {
+    #[cfg(unix)]
+    if let Ok(d) = fs::File::open(dir) {
+        let _ = d.sync_all();
+    }
+    #[cfg(not(unix))]
+    let _ = dir;
+}
+
+/// Removes ctxc's temporary files left in `dir` by a run that was killed; nothing else.
+/// Returns how many were removed.
+pub fn remove_stale_temps(dir: &Path) -> io::Result<usize> {
+    let mut removed = 0;
+    let entries = match fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(0),
+        Err(e) => return Err(e),
+    };
+    for entry in entries {
+        let entry = entry?;
+        let is_file = entry.file_type().is_ok_and(|t| t.is_file());
+        if is_file && is_temp_name(&entry.file_name().to_string_lossy()) {
+            fs::remove_file(entry.path())?;
+            removed += 1;
+        }
+    }
+    Ok(removed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn replaces_the_file_and_leaves_no_temporary_file() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let target = dir.path().join("a.md");
+        fs::write(&target, "old").expect("write");
+        write(&target, b"new text", None).expect("atomic write");
+        assert_eq!(fs::read_to_string(&target).expect("read"), "new text");
+        let names: Vec<String> = fs::read_dir(dir.path()).expect("list").map(|e| e.expect("entry").file_name().to_string_lossy().into_owned()).collect();
+        assert_eq!(names, ["a.md"]);
+    }
+
+    #[test]
+    fn stale_temporary_files_are_removed_and_nothing_else() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        for name in [".a.md.ctxc-tmp-1-0", "a.md", ".hidden", "notes.ctxc-tmp-1"] {
+            fs::write(dir.path().join(name), "x").expect("write");
+        }
+        assert_eq!(remove_stale_temps(dir.path()).expect("clean"), 1);
+        let mut names: Vec<String> = fs::read_dir(dir.path()).expect("list").map(|e| e.expect("entry").file_name().to_string_lossy().into_owned()).collect();
+        names.sort();
+        assert_eq!(names, [".hidden", "a.md", "notes.ctxc-tmp-1"]);
+        assert_eq!(remove_stale_temps(&dir.path().join("missing")).expect("no folder"), 0);
+    }
+}

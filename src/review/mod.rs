@@ -1,0 +1,141 @@
+//! Prompt changes under review. An agent's renders are *pinned* ([`AgentPin`]): for every mode
+//! and scenario, the sha256 and token count of the whole prompt, of its tool schemas and of each
+//! section. `ctxc snapshot` writes the pins to `ctxc.lock` ([`lock`]) and the prompt texts to
+//! snapshot files ([`snapshot`]), atomically ([`atomic`]); `ctxc check --locked` and `ctxc diff`
+//! compare two sets of pins ([`compare`]), the latter reading the project as it was at a git
+//! revision ([`git`]).
+
+pub mod atomic;
+pub mod compare;
+pub mod git;
+pub mod lock;
+pub mod snapshot;
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use crate::diagnostic::Diagnostic;
+use crate::manifest::Loaded;
+use crate::measure::Measured;
+use crate::render::Rendered;
+use crate::tokens::TokenCounter;
+
+/// The sha256 of a text's UTF-8 bytes, in lowercase hex.
+pub fn sha256_hex(text: &str) -> String {
+    Sha256::digest(text.as_bytes()).iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// One agent's renders, pinned: what `ctxc.lock` records, and what diffs compare.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AgentPin {
+    pub agent: String,
+    pub model: Option<String>,
+    /// The tokenizer every count was made with (`o200k_base`, `cl100k_base`, `estimate`).
+    pub tokenizer: String,
+    /// Whether the counts are exact (false for estimates).
+    pub exact: bool,
+    /// Every mode × scenario, sorted by mode, then scenario.
+    pub prompts: Vec<PromptPin>,
+}
+
+/// One mode in one scenario.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PromptPin {
+    pub mode: String,
+    pub scenario: String,
+    /// Tokens of the whole system prompt, counted as a whole.
+    pub tokens: i64,
+    pub sha256: String,
+    pub tool_schemas: ToolsPin,
+    /// In pipeline order.
+    pub sections: Vec<SectionPin>,
+    /// The prompt itself, when known (always for renders; for a lock, from its snapshot file).
+    pub text: Option<String>,
+}
+
+/// The callable tools' schemas, as costed by `ctxc cost` (the compact OpenAI function array).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ToolsPin {
+    pub tools: usize,
+    pub tokens: i64,
+    pub sha256: String,
+}
+
+/// One section: what one step contributed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SectionPin {
+    pub id: String,
+    pub step: usize,
+    pub tokens: i64,
+    pub tokenizer: String,
+    pub exact: bool,
+    pub sha256: String,
+}
+
+impl PromptPin {
+    /// The fixed context this prompt brings: system prompt plus tool schemas.
+    pub fn total(&self) -> i64 {
+        self.tokens + self.tool_schemas.tokens
+    }
+}
+
+/// Renders and measures every mode in every scenario of a loaded agent and pins the results.
+/// Fails with the diagnostics of whatever could not be rendered.
+pub fn pin_agent(loaded: &Loaded, counter: &TokenCounter) -> Result<AgentPin, Vec<Diagnostic>> {
+    let agent = &loaded.agent;
+    let (runs, problems) = crate::render_all(loaded, None, None, counter);
+    if !problems.is_empty() {
+        return Err(problems);
+    }
+    let mut prompts: Vec<PromptPin> = runs.iter().map(|run| pin_prompt(loaded, &run.rendered, &run.measured)).collect();
+    prompts.sort_by(|a, b| (&a.mode, &a.scenario).cmp(&(&b.mode, &b.scenario)));
+    let profile = &agent.profile;
+    Ok(AgentPin {
+        agent: agent.name.clone(),
+        model: agent.model.clone(),
+        tokenizer: profile.tokenizer.name().to_string(),
+        exact: profile.tokenizer.is_exact(),
+        prompts,
+    })
+}
+
+/// Pins one render with its measurement.
+pub fn pin_prompt(loaded: &Loaded, rendered: &Rendered, measured: &Measured) -> PromptPin {
+    let sections = rendered
+        .sections
+        .iter()
+        .zip(&measured.sections)
+        .map(|(s, m)| SectionPin {
+            id: s.id.clone(),
+            step: s.step,
+            tokens: m.tokens.tokens,
+            tokenizer: m.tokens.tokenizer.to_string(),
+            exact: m.tokens.exact,
+            sha256: sha256_hex(&s.text),
+        })
+        .collect();
+    let callable = crate::measure::callable_tools(&loaded.agent, rendered);
+    let array = format!("[{}]", callable.iter().map(|(t, _)| t.tool.function_json()).collect::<Vec<_>>().join(","));
+    PromptPin {
+        mode: rendered.mode.clone(),
+        scenario: rendered.scenario.clone(),
+        tokens: measured.system_prompt.tokens,
+        sha256: sha256_hex(&rendered.prompt),
+        tool_schemas: ToolsPin { tools: callable.len(), tokens: measured.tool_schemas.total.tokens, sha256: sha256_hex(&array) },
+        sections,
+        text: Some(rendered.prompt.clone()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sha256_of_known_texts() {
+        assert_eq!(sha256_hex(""), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+        assert_eq!(sha256_hex("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    }
+}
