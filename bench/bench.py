@@ -159,7 +159,16 @@ dirs = ["skills"]
 
 def run_timed(cmd: list, runs: int) -> tuple:
     """Median wall seconds over `runs`, and the largest peak RSS (MiB) of this command's runs.
-    posix_spawn (vfork) keeps this Python process's own memory out of the child's peak RSS."""
+    The runs happen in a fresh interpreter (`--time-command`): a spawned child's peak RSS counts
+    the memory of the process it was spawned from, and this one holds large JSON documents."""
+    out = subprocess.run([sys.executable, os.path.abspath(__file__), "--time-command", str(runs), "--", *cmd],
+                         check=True, capture_output=True, text=True).stdout
+    seconds, peak = json.loads(out)
+    return seconds, peak
+
+
+def time_command(cmd: list, runs: int) -> None:
+    """Runs `cmd` `runs` times; prints [median wall seconds, largest peak RSS in MiB] as JSON."""
     times, peaks = [], []
     devnull = [(os.POSIX_SPAWN_OPEN, fd, os.devnull, os.O_WRONLY, 0) for fd in (1, 2)]
     for _ in range(runs):
@@ -171,7 +180,7 @@ def run_timed(cmd: list, runs: int) -> tuple:
         code = os.waitstatus_to_exitcode(status)
         if code not in (0, 1):
             sys.exit(f"{' '.join(cmd)} failed with exit {code}")
-    return statistics.median(times), max(peaks)
+    print(json.dumps([statistics.median(times), max(peaks)]))
 
 
 def ensure_python_packages() -> None:
@@ -242,6 +251,8 @@ def measure_scale(agents: int, args, ctxc: str, floor: str, work: str) -> dict:
 
 
 def main() -> None:
+    if len(sys.argv) > 3 and sys.argv[1] == "--time-command" and sys.argv[3] == "--":
+        return time_command(sys.argv[4:], int(sys.argv[2]))
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--agents", type=int, default=100, help="agents at the larger scale (the smaller has half)")
     parser.add_argument("--tools", type=int, default=300)
