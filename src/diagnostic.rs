@@ -3,11 +3,10 @@
 
 use std::collections::BTreeMap;
 use std::ops::Range;
-use std::sync::Arc;
 
 use serde::Serialize;
 
-use crate::memo::{content_hash, Memo};
+use crate::memo::SharedText;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -98,24 +97,30 @@ pub fn redact(secret: &str) -> String {
 /// the many agents of a project that read the same files hold one copy.
 #[derive(Debug, Default, Clone)]
 pub struct Sources {
-    /// Each text with its content hash, so work memoized by content never hashes it again.
-    files: BTreeMap<String, (Arc<str>, u128)>,
+    files: BTreeMap<String, SharedText>,
 }
 
 impl Sources {
     pub fn insert(&mut self, path: impl Into<String>, text: &str) {
-        static TEXTS: Memo<Arc<str>> = Memo::new();
-        let hash = content_hash(text);
-        self.files.insert(path.into(), (TEXTS.get_or_insert_with(hash, || Arc::from(text)), hash));
+        self.insert_shared(path, SharedText::new(text));
+    }
+
+    pub fn insert_shared(&mut self, path: impl Into<String>, text: SharedText) {
+        self.files.insert(path.into(), text);
     }
 
     pub fn get(&self, path: &str) -> Option<&str> {
-        self.files.get(path).map(|(text, _)| &**text)
+        self.files.get(path).map(|text| &**text)
+    }
+
+    /// Every file, by display path, sorted, as shared texts.
+    pub fn iter_shared(&self) -> impl Iterator<Item = (&str, &SharedText)> {
+        self.files.iter().map(|(path, text)| (path.as_str(), text))
     }
 
     /// Every file, by display path, sorted, with its content hash.
     pub fn iter_hashed(&self) -> impl Iterator<Item = (&str, &str, u128)> {
-        self.files.iter().map(|(path, (text, hash))| (path.as_str(), &**text, *hash))
+        self.iter_shared().map(|(path, text)| (path, &**text, text.hash()))
     }
 
     /// Replaces the text of every file for which `change` returns a new one.
@@ -133,7 +138,7 @@ impl Sources {
 
     /// Every file, by display path, sorted.
     pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
-        self.files.iter().map(|(path, (text, _))| (path.as_str(), &**text))
+        self.files.iter().map(|(path, text)| (path.as_str(), &**text))
     }
 
     /// 1-based line and column (in characters) of a byte offset in a known file.

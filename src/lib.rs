@@ -54,7 +54,7 @@ pub fn render_mode(manifest_path: &Path, mode: &str, scenario: Option<&str>) -> 
 /// Resolves and renders one mode of a loaded agent.
 pub fn render_loaded(loaded: &manifest::Loaded, mode: &str, scenario: Option<&str>) -> Result<Rendered, Vec<Diagnostic>> {
     let resolved = resolve::resolve(&loaded.agent, mode, scenario)?;
-    render::render(&resolved, &loaded.root)
+    render::render(resolved, &loaded.root)
 }
 
 /// Renders and measures every mode in every scenario of a loaded agent (or only the named

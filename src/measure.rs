@@ -11,6 +11,7 @@ use crate::models::{ModelProfile, Tokenizer};
 use crate::render::Rendered;
 use crate::resolve::ToolDecision;
 use crate::tokens::TokenCounter;
+use crate::tools::Tool;
 
 /// How tool schemas are costed, as shown next to the numbers.
 pub const TOOL_METHOD: &str = "each callable tool as compact OpenAI function JSON ({\"type\":\"function\",\"function\":{name, description, parameters}}); the array's brackets and commas counted once as overhead";
@@ -142,13 +143,13 @@ pub fn measure(agent: &Agent, rendered: &Rendered, counter: &TokenCounter) -> Me
                 title: s.title.clone(),
                 kind: s.kind,
                 sources: s.sources.clone(),
-                tokens: c.count(&s.text),
+                tokens: c.wrap(counter.count_hashed(c.tokenizer, &s.text, s.text.hash()) as i64),
                 worst_case: (s.kind == StepKind::Memories).then(|| memories_worst_case(agent, &c)),
                 budget: step.and_then(|st| st.budget.as_ref().map(|b| b.tokens)),
             }
         })
         .collect();
-    let system_prompt = c.wrap(counter.count_concat(profile.tokenizer, &prompt_parts(rendered)) as i64);
+    let system_prompt = c.wrap(counter.count_concat(profile.tokenizer, &prompt_parts(rendered, &sections, &c)) as i64);
     let joins = c.wrap(system_prompt.tokens - sections.iter().map(|s| s.tokens.tokens).sum::<i64>());
     let tool_schemas = tool_costs(agent, rendered, &c);
     let code_index = agent.scenarios.get(&rendered.scenario).and_then(|s| s.flags.get(crate::systems::zeph::CODE_INDEX_FLAG)).copied();
@@ -169,16 +170,18 @@ pub fn measure(agent: &Agent, rendered: &Rendered, counter: &TokenCounter) -> Me
     }
 }
 
-/// The prompt as the model receives it, in parts: each section, with the separator between.
-fn prompt_parts(rendered: &Rendered) -> Vec<&str> {
+/// The prompt as the model receives it, in parts with their counts: each section, with the
+/// separator between.
+fn prompt_parts<'a>(rendered: &'a Rendered, costs: &[SectionCost], c: &Counting) -> Vec<(&'a str, usize)> {
+    let separator = (rendered.separator.as_str(), c.count(&rendered.separator).tokens as usize);
     let mut parts = Vec::with_capacity(rendered.sections.len() * 2);
-    for (i, section) in rendered.sections.iter().enumerate() {
+    for (i, (section, cost)) in rendered.sections.iter().zip(costs).enumerate() {
         if i > 0 {
-            parts.push(rendered.separator.as_str());
+            parts.push(separator);
         }
-        parts.push(section.text.as_str());
+        parts.push((&*section.text, cost.tokens.tokens as usize));
     }
-    debug_assert_eq!(parts.concat(), rendered.prompt);
+    debug_assert_eq!(parts.iter().map(|p| p.0).collect::<String>(), rendered.prompt());
     parts
 }
 
@@ -195,18 +198,23 @@ fn memories_worst_case(agent: &Agent, c: &Counting) -> Count {
     c.wrap(c.count(&frame).tokens + r.max_chars as i64)
 }
 
-/// Costs a list of tool JSON texts: each counted alone, and the array `[t1,t2,…]` as a whole.
-pub fn cost_tool_array(texts: &[&str], counter: &TokenCounter, tokenizer: Tokenizer) -> (Vec<Count>, Count, Count) {
+/// Costs a list of tools as provider JSON: each counted alone, and the array `[t1,t2,…]` as a whole.
+pub fn cost_tool_array(tools: &[&Tool], counter: &TokenCounter, tokenizer: Tokenizer) -> (Vec<Count>, Count, Count) {
     let c = Counting { counter, tokenizer };
-    let each: Vec<Count> = texts.iter().map(|t| c.count(t)).collect();
-    let total = if texts.is_empty() {
+    let each: Vec<Count> =
+        tools.iter().map(|t| c.wrap(counter.count_hashed(tokenizer, t.function_json(), t.function_json_hash()) as i64)).collect();
+    let total = if tools.is_empty() {
         c.wrap(0)
     } else {
-        let mut parts = vec!["["];
-        for (i, text) in texts.iter().enumerate() {
-            parts.extend([if i == 0 { "" } else { "," }, text]);
+        let comma = (",", counter.count(tokenizer, ","));
+        let mut parts = vec![("[", counter.count(tokenizer, "["))];
+        for (i, (tool, tokens)) in tools.iter().zip(&each).enumerate() {
+            if i > 0 {
+                parts.push(comma);
+            }
+            parts.push((tool.function_json(), tokens.tokens as usize));
         }
-        parts.push("]");
+        parts.push(("]", counter.count(tokenizer, "]")));
         c.wrap(counter.count_concat(tokenizer, &parts) as i64)
     };
     let overhead = c.wrap(total.tokens - each.iter().map(|n| n.tokens).sum::<i64>());
@@ -221,8 +229,8 @@ pub fn callable_tools<'a>(agent: &'a Agent, rendered: &'a Rendered) -> Vec<(&'a 
 
 fn tool_costs(agent: &Agent, rendered: &Rendered, c: &Counting) -> ToolCosts {
     let callable = callable_tools(agent, rendered);
-    let texts: Vec<&str> = callable.iter().map(|(t, _)| t.tool.function_json()).collect();
-    let (each, overhead, total) = cost_tool_array(&texts, c.counter, c.tokenizer);
+    let tools: Vec<&Tool> = callable.iter().map(|(t, _)| t.tool.as_ref()).collect();
+    let (each, overhead, total) = cost_tool_array(&tools, c.counter, c.tokenizer);
     let tools: Vec<ToolCost> = callable
         .iter()
         .zip(each)

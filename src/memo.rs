@@ -4,13 +4,68 @@
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 /// A 128-bit hash of a text. Collisions are not a practical concern at this width (the odds for
 /// a billion distinct texts are about 1 in 10^20), so the text itself is never stored or compared.
 pub fn content_hash(text: &str) -> u128 {
     xxhash_rust::xxh3::xxh3_128(text.as_bytes())
 }
+
+/// A text held once per distinct content for the whole process, with its [`content_hash`]:
+/// the agents of a project that read the same file share one copy, and work memoized by
+/// content never hashes it again.
+#[derive(Debug, Clone)]
+pub struct SharedText {
+    text: Arc<str>,
+    hash: u128,
+}
+
+static TEXTS: Memo<Arc<str>> = Memo::new();
+
+impl SharedText {
+    pub fn new(text: &str) -> Self {
+        let hash = content_hash(text);
+        SharedText { text: TEXTS.get_or_insert_with(hash, || Arc::from(text)), hash }
+    }
+
+    /// The shared text with these bytes: the copy already held when the content is known (its
+    /// bytes are then valid UTF-8), otherwise a new one if they are valid UTF-8.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self, std::str::Utf8Error> {
+        let hash = xxhash_rust::xxh3::xxh3_128(bytes);
+        if let Some(text) = TEXTS.get(hash) {
+            return Ok(SharedText { text, hash });
+        }
+        let text = std::str::from_utf8(bytes)?;
+        Ok(SharedText { text: TEXTS.get_or_insert_with(hash, || Arc::from(text)), hash })
+    }
+
+    pub fn hash(&self) -> u128 {
+        self.hash
+    }
+}
+
+impl std::ops::Deref for SharedText {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        &self.text
+    }
+}
+
+impl serde::Serialize for SharedText {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&self.text)
+    }
+}
+
+impl PartialEq for SharedText {
+    fn eq(&self, other: &Self) -> bool {
+        self.hash == other.hash
+    }
+}
+
+impl Eq for SharedText {}
 
 /// Hashes by the key's low bits: keys are already uniformly distributed content hashes.
 #[derive(Default)]
@@ -52,10 +107,15 @@ impl<T: Clone> Memo<T> {
         Memo { map: Mutex::new(None) }
     }
 
+    /// The memoized result for `key`, if there is one.
+    pub fn get(&self, key: u128) -> Option<T> {
+        self.map.lock().ok().and_then(|m| m.as_ref().and_then(|m| m.get(&key).cloned()))
+    }
+
     /// The memoized result for `key`, computing it with `make` on a miss. The lock is not held
     /// while `make` runs, so two threads may both compute a new key; the first result is kept.
     pub fn get_or_insert_with(&self, key: u128, make: impl FnOnce() -> T) -> T {
-        if let Some(hit) = self.map.lock().ok().and_then(|m| m.as_ref().and_then(|m| m.get(&key).cloned())) {
+        if let Some(hit) = self.get(key) {
             return hit;
         }
         let value = make();

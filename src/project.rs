@@ -2,10 +2,15 @@
 //! keeps references inside the project root (no `..` escapes, no symlinks out), enforces a size
 //! limit and insists on UTF-8, reading bytes verbatim (no line-ending or Unicode normalisation).
 
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::fs;
+use std::io::Read;
 use std::path::{Component, Path, PathBuf};
+use std::sync::{Arc, Mutex};
 
 use crate::diagnostic::{line_col, Diagnostic};
+use crate::memo::SharedText;
 
 /// Largest file ctxc reads (4 MiB): prompts, tool lists and skills are far smaller, and a bigger
 /// file is almost always a mistake (a data dump or a binary).
@@ -24,6 +29,10 @@ pub struct ProjectRoot {
     /// The manifest's directory relative to the boundary, one entry per level (empty when the
     /// manifest's directory is the root).
     prefix: Vec<String>,
+    /// Directories already resolved: path as joined → path with symlinks resolved. An agent
+    /// reads many files from few directories; resolving each file's whole path again would
+    /// cost a system call per component.
+    resolved_dirs: Arc<Mutex<HashMap<PathBuf, PathBuf>>>,
 }
 
 /// A file read from the project: its path relative to the root (with `/` separators), the path
@@ -32,7 +41,7 @@ pub struct ProjectRoot {
 pub struct SourceFile {
     pub rel: String,
     pub display: String,
-    pub text: String,
+    pub text: SharedText,
 }
 
 /// Why a reference could not be read. The caller attaches the span of the reference.
@@ -95,7 +104,7 @@ impl ProjectRoot {
             path: display.display().to_string(),
             reason: e.to_string(),
         })?;
-        Ok(ProjectRoot { display, boundary: canonical.clone(), canonical, prefix: Vec::new() })
+        Ok(ProjectRoot { display, boundary: canonical.clone(), canonical, prefix: Vec::new(), resolved_dirs: Arc::default() })
     }
 
     /// The same manifest directory with the project root moved up to an ancestor: `ancestor` is
@@ -113,7 +122,7 @@ impl ProjectRoot {
             return Err(format!("`{ancestor}` climbs above the file system root"));
         };
         let prefix = self.canonical.components().skip(boundary.components().count()).map(|c| c.as_os_str().to_string_lossy().into_owned()).collect();
-        Ok(ProjectRoot { display: self.display.clone(), canonical: self.canonical.clone(), boundary: boundary.to_path_buf(), prefix })
+        Ok(ProjectRoot { boundary: boundary.to_path_buf(), prefix, ..self.clone() })
     }
 
     /// How many levels the project root is above the manifest's directory.
@@ -195,39 +204,98 @@ impl ProjectRoot {
     /// Resolves a path relative to the manifest's directory on disk, following symlinks, and
     /// checks it stays inside the project root.
     pub fn resolve(&self, rel: &str) -> Result<PathBuf, ReadError> {
-        let joined = self.canonical.join(rel);
-        let resolved = match fs::canonicalize(&joined) {
-            Ok(path) => path,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                return Err(ReadError::Missing(rel.to_string()))
-            }
-            Err(e) => return Err(ReadError::Unreadable { path: rel.to_string(), reason: e.to_string() }),
+        self.resolve_with_metadata(rel).map(|(path, _)| path)
+    }
+
+    /// [`ProjectRoot::resolve`], with the metadata of what the path leads to.
+    fn resolve_with_metadata(&self, rel: &str) -> Result<(PathBuf, fs::Metadata), ReadError> {
+        let error = |e: std::io::Error| match e.kind() {
+            std::io::ErrorKind::NotFound => ReadError::Missing(rel.to_string()),
+            _ => ReadError::Unreadable { path: rel.to_string(), reason: e.to_string() },
+        };
+        let path = Path::new(rel);
+        let (Some(parent), Some(name)) = (path.parent(), path.file_name()) else {
+            // `.` or `..` steps only: a directory.
+            let dir = self.resolve_dir(path).map_err(error)?;
+            let meta = fs::metadata(&dir).map_err(error)?;
+            return match dir.starts_with(&self.boundary) {
+                true => Ok((dir, meta)),
+                false => Err(ReadError::Escapes(rel.to_string())),
+            };
+        };
+        let joined = self.resolve_dir(parent).map_err(error)?.join(name);
+        let mut meta = fs::symlink_metadata(&joined).map_err(error)?;
+        let resolved = if meta.file_type().is_symlink() {
+            meta = fs::metadata(&joined).map_err(error)?;
+            fs::canonicalize(&joined).map_err(error)?
+        } else {
+            joined
         };
         if !resolved.starts_with(&self.boundary) {
             return Err(ReadError::Escapes(rel.to_string()));
         }
-        Ok(resolved)
+        Ok((resolved, meta))
+    }
+
+    /// A directory relative to the manifest's directory with every symlink on the way resolved,
+    /// one component at a time, reusing the directories resolved before.
+    fn resolve_dir(&self, rel: &Path) -> std::io::Result<PathBuf> {
+        let mut known = self.resolved_dirs.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut path = self.canonical.clone();
+        for component in rel.components() {
+            match component {
+                Component::CurDir => {}
+                Component::ParentDir => {
+                    path.pop();
+                }
+                Component::Normal(name) => {
+                    path.push(name);
+                    if let Some(resolved) = known.get(&path) {
+                        path = resolved.clone();
+                        continue;
+                    }
+                    let resolved = match fs::symlink_metadata(&path)?.file_type().is_symlink() {
+                        true => fs::canonicalize(&path)?,
+                        false => path.clone(),
+                    };
+                    known.insert(std::mem::replace(&mut path, resolved.clone()), resolved);
+                }
+                Component::RootDir | Component::Prefix(_) => {
+                    return Err(std::io::Error::new(std::io::ErrorKind::InvalidInput, "not a relative path"));
+                }
+            }
+        }
+        Ok(path)
     }
 
     /// Reads a file referenced from the manifest (or found by a walk) verbatim.
     pub fn read(&self, reference: &str) -> Result<SourceFile, ReadError> {
+        // Each thread reads into one buffer it keeps: most files a project's agents read have
+        // contents already held (see `SharedText`), so no new text is allocated for them.
+        thread_local!(static BUFFER: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) });
         let rel = self.normalize(reference)?;
-        let path = self.resolve(&rel)?;
-        let meta = fs::metadata(&path)
-            .map_err(|e| ReadError::Unreadable { path: rel.clone(), reason: e.to_string() })?;
+        let (path, meta) = self.resolve_with_metadata(&rel)?;
         if !meta.is_file() {
             return Err(ReadError::NotAFile(rel));
         }
         if meta.len() > MAX_FILE_BYTES {
             return Err(ReadError::TooLarge { path: rel, bytes: meta.len() });
         }
-        let bytes =
-            fs::read(&path).map_err(|e| ReadError::Unreadable { path: rel.clone(), reason: e.to_string() })?;
-        let text = String::from_utf8(bytes).map_err(|e| {
-            let valid = e.utf8_error().valid_up_to();
-            let prefix = String::from_utf8_lossy(&e.as_bytes()[..valid]).into_owned();
-            let (line, column) = line_col(&prefix, prefix.len());
-            ReadError::NotUtf8 { path: rel.clone(), line, column }
+        let unreadable = |e: std::io::Error| ReadError::Unreadable { path: rel.clone(), reason: e.to_string() };
+        let text = BUFFER.with_borrow_mut(|bytes| {
+            bytes.clear();
+            bytes.reserve(meta.len() as usize + 1);
+            let file = fs::File::open(&path).map_err(unreadable)?;
+            // A file that grew since its size was read is still held to the limit.
+            file.take(MAX_FILE_BYTES + 1).read_to_end(bytes).map_err(unreadable)?;
+            if bytes.len() as u64 > MAX_FILE_BYTES {
+                return Err(ReadError::TooLarge { path: rel.clone(), bytes: bytes.len() as u64 });
+            }
+            SharedText::from_bytes(bytes).map_err(|e| {
+                let prefix = String::from_utf8_lossy(&bytes[..e.valid_up_to()]).into_owned();
+                let (line, column) = line_col(&prefix, prefix.len());
+                ReadError::NotUtf8 { path: rel.clone(), line, column }
+            })
         })?;
         Ok(SourceFile { display: self.display_path(&rel), rel, text })
     }
@@ -277,10 +345,31 @@ mod tests {
         #[cfg(unix)]
         assert!(matches!(root.read("link.md"), Err(ReadError::Escapes(_))));
         assert_eq!(
-            root.read("bad.md").map(|f| f.text),
+            root.read("bad.md").map(|f| f.text.to_string()),
             Err(ReadError::NotUtf8 { path: "bad.md".into(), line: 2, column: 3 })
         );
         assert!(matches!(root.read("nope.md"), Err(ReadError::Missing(_))));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn linked_directories_are_followed_inside_the_root_only() {
+        let outside = tempfile::tempdir().expect("tempdir");
+        std::fs::write(outside.path().join("x.md"), "out").expect("write");
+        let project = tempfile::tempdir().expect("tempdir");
+        std::fs::create_dir(project.path().join("real")).expect("mkdir");
+        std::fs::write(project.path().join("real/x.md"), "in").expect("write");
+        std::os::unix::fs::symlink(project.path().join("real"), project.path().join("inner")).expect("symlink");
+        std::os::unix::fs::symlink(outside.path(), project.path().join("outer")).expect("symlink");
+        let root = ProjectRoot::new(project.path()).expect("root");
+        for _ in 0..2 {
+            // The second round reads through the directories resolved by the first.
+            assert_eq!(root.read("inner/x.md").map(|f| f.text.to_string()), Ok("in".to_string()));
+            assert!(matches!(root.read("outer/x.md"), Err(ReadError::Escapes(_))));
+            assert!(matches!(root.read("outer/../real/x.md"), Ok(_)), "normalized before resolving");
+            assert!(matches!(root.read("inner/nope.md"), Err(ReadError::Missing(_))));
+            assert!(matches!(root.read("real"), Err(ReadError::NotAFile(_))));
+        }
     }
 
     #[test]
@@ -295,7 +384,7 @@ mod tests {
         let root = here.with_root("../..").expect("ancestor");
         assert_eq!(root.depth(), 2);
         assert_eq!(root.dirs_from_root(), ["../..", "..", "."]);
-        assert_eq!(root.read("../../ZEPH.md").map(|f| f.text), Ok("root".to_string()));
+        assert_eq!(root.read("../../ZEPH.md").map(|f| f.text.to_string()), Ok("root".to_string()));
         assert_eq!(root.normalize("../../crates/agent/notes.md"), Ok("notes.md".to_string()));
         assert_eq!(root.normalize("../x/../../ZEPH.md"), Ok("../../ZEPH.md".to_string()));
         assert!(matches!(root.normalize("../../../outside.md"), Err(ReadError::Escapes(_))));

@@ -2,10 +2,14 @@
 //! Only files marked as templates are evaluated; memory, skills, tool descriptions, scenario
 //! values and resources are inserted as data.
 
+use std::sync::Arc;
+
 use serde::Serialize;
+use xxhash_rust::xxh3::Xxh3;
 
 use crate::diagnostic::{Diagnostic, Diagnostics};
 use crate::manifest::model::*;
+use crate::memo::{Memo, SharedText};
 use crate::project::ProjectRoot;
 use crate::resolve::{Resolved, StepDecision, ToolDecision};
 
@@ -23,11 +27,11 @@ pub struct Section {
     pub kind: StepKind,
     /// Files the text came from, relative to the project root; empty for generated text.
     pub sources: Vec<String>,
-    pub text: String,
+    pub text: SharedText,
 }
 
 /// The rendered system prompt of one agent, mode and scenario.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Rendered {
     pub agent: String,
     pub mode: String,
@@ -37,36 +41,52 @@ pub struct Rendered {
     pub steps: Vec<StepDecision>,
     pub tools: Vec<ToolDecision>,
     /// The text between two sections.
-    #[serde(skip)]
     pub separator: String,
-    /// The sections joined with the separator: exactly what the model receives.
-    pub prompt: String,
 }
 
-pub fn render(resolved: &Resolved, root: &ProjectRoot) -> Result<Rendered, Diagnostics> {
-    let Resolved { agent, mode, scenario, steps, tools } = resolved;
-    let tools_description = tools_description(agent, mode, tools);
+impl Rendered {
+    /// The sections joined with the separator: exactly what the model receives.
+    pub fn prompt(&self) -> String {
+        self.sections.iter().map(|s| &*s.text).collect::<Vec<_>>().join(&self.separator)
+    }
+}
+
+pub fn render(resolved: Resolved, root: &ProjectRoot) -> Result<Rendered, Diagnostics> {
+    let Resolved { agent, mode, scenario, steps: mut decisions, tools } = resolved;
+    let tools_description = tools_description(agent, mode, &tools);
     let env = template_env(root);
-    let context = minijinja::context! {
-        agent => minijinja::context! { name => agent.name, description => agent.description, model => agent.model },
-        mode => mode.name,
-        scenario => scenario.name,
-        flags => scenario.flags,
-        tools => tools.iter().filter(|t| t.enabled).collect::<Vec<_>>(),
-        tools_description => tools_description,
-        vars => agent.vars,
+    // Built when the first template needs it: most prompt files are plain text.
+    let context = std::cell::OnceCell::new();
+    let context = || {
+        context.get_or_init(|| {
+            minijinja::context! {
+                agent => minijinja::context! { name => agent.name, description => agent.description, model => agent.model },
+                mode => mode.name,
+                scenario => scenario.name,
+                flags => scenario.flags,
+                tools => enabled_tools_value(&tools),
+                tools_description => minijinja::Value::from(tools_description.text.clone()),
+                vars => agent.vars,
+            }
+        })
+    };
+    let file_text = |file: &TextFile| -> Result<SharedText, Diagnostic> {
+        match file.template {
+            true => render_template(&env, root, file, context()).map(|text| SharedText::new(&text)),
+            false => Ok(file.text.clone()),
+        }
     };
     let mut diagnostics = Vec::new();
     let mut sections = Vec::new();
-    let mut decisions = steps.clone();
     for (step, decision) in agent.steps.iter().zip(decisions.iter_mut()) {
         if !decision.enabled {
             continue;
         }
-        let (sources, text) = match step_text(step, resolved, &tools_description) {
-            StepText::Data(sources, text) => (sources, text),
-            StepText::File(file) => match file_text(&env, root, file, &context) {
-                Ok(text) => (vec![file.path.clone()], text),
+        let (sources, text) = match step_text(step, agent, mode, scenario, &tools_description) {
+            StepText::Data(sources, text) => (sources, SharedText::new(trim_line_breaks(&text))),
+            StepText::Shared(text) => (Vec::new(), text),
+            StepText::File(file) => match file_text(file) {
+                Ok(text) => (vec![file.path.clone()], trim_shared_line_breaks(text)),
                 Err(d) => {
                     diagnostics.push(d);
                     continue;
@@ -78,7 +98,7 @@ pub fn render(resolved: &Resolved, root: &ProjectRoot) -> Result<Rendered, Diagn
                 for part in parts {
                     match part {
                         Part::Text(t) => text.push_str(&t),
-                        Part::File(file) => match file_text(&env, root, file, &context) {
+                        Part::File(file) => match file_text(file) {
                             Ok(t) => text.push_str(trim_line_breaks(&t)),
                             Err(d) => {
                                 diagnostics.push(d);
@@ -90,10 +110,9 @@ pub fn render(resolved: &Resolved, root: &ProjectRoot) -> Result<Rendered, Diagn
                 if failed {
                     continue;
                 }
-                (sources, text)
+                (sources, SharedText::new(trim_line_breaks(&text)))
             }
         };
-        let text = trim_line_breaks(&text).to_string();
         if text.is_empty() {
             decision.enabled = false;
             decision.reason = "renders to empty text".to_string();
@@ -104,7 +123,6 @@ pub fn render(resolved: &Resolved, root: &ProjectRoot) -> Result<Rendered, Diagn
     if !diagnostics.is_empty() {
         return Err(diagnostics);
     }
-    let prompt = sections.iter().map(|s| s.text.as_str()).collect::<Vec<_>>().join(&agent.separator);
     Ok(Rendered {
         agent: agent.name.clone(),
         mode: mode.name.clone(),
@@ -112,10 +130,24 @@ pub fn render(resolved: &Resolved, root: &ProjectRoot) -> Result<Rendered, Diagn
         model: agent.model.clone(),
         sections,
         steps: decisions,
-        tools: tools.clone(),
+        tools,
         separator: agent.separator.clone(),
-        prompt,
     })
+}
+
+/// The `tools` template variable: the enabled tools' decisions. Shared between renders with the
+/// same decisions (the agents of a project mostly have the same tools).
+fn enabled_tools_value(tools: &[ToolDecision]) -> minijinja::Value {
+    static VALUES: Memo<minijinja::Value> = Memo::new();
+    let enabled: Vec<&ToolDecision> = tools.iter().filter(|t| t.enabled).collect();
+    let mut key = Xxh3::new();
+    for tool in &enabled {
+        for field in [tool.name.as_str(), &tool.category, tool.access, tool.server.as_deref().unwrap_or("\0")] {
+            key.update(&(field.len() as u64).to_le_bytes());
+            key.update(field.as_bytes());
+        }
+    }
+    VALUES.get_or_insert_with(key.digest128(), || minijinja::Value::from_serialize(&enabled))
 }
 
 /// Trailing line breaks are dropped so the separator alone decides the gap between sections.
@@ -123,9 +155,18 @@ fn trim_line_breaks(text: &str) -> &str {
     text.trim_end_matches(['\n', '\r'])
 }
 
+fn trim_shared_line_breaks(text: SharedText) -> SharedText {
+    match trim_line_breaks(&text).len() == text.len() {
+        true => text,
+        false => SharedText::new(trim_line_breaks(&text)),
+    }
+}
+
 enum StepText<'a> {
     File(&'a TextFile),
     Data(Vec<String>, String),
+    /// Generated text already held as a shared text.
+    Shared(SharedText),
     /// Generated text around files (module files among them may be templates), with the sources.
     Parts(Vec<String>, Vec<Part<'a>>),
 }
@@ -133,20 +174,6 @@ enum StepText<'a> {
 enum Part<'a> {
     Text(String),
     File(&'a TextFile),
-}
-
-/// A file's text: rendered when it is a template, verbatim otherwise.
-fn file_text(
-    env: &minijinja::Environment<'static>,
-    root: &ProjectRoot,
-    file: &TextFile,
-    context: &minijinja::Value,
-) -> Result<String, Diagnostic> {
-    if file.template {
-        render_template(env, root, file, context)
-    } else {
-        Ok(file.text.clone())
-    }
 }
 
 /// The file of the step's module in this mode (its variant, for modules with variants).
@@ -158,8 +185,7 @@ pub fn module_file<'a>(step: &Step, agent: &'a Agent, mode: &Mode) -> Option<&'a
     }
 }
 
-fn step_text<'a>(step: &'a Step, resolved: &'a Resolved, tools_description: &str) -> StepText<'a> {
-    let Resolved { agent, mode, scenario, .. } = resolved;
+fn step_text<'a>(step: &'a Step, agent: &'a Agent, mode: &'a Mode, scenario: &'a Scenario, tools: &ToolsDescription) -> StepText<'a> {
     let paths = |files: &[&TextFile]| files.iter().map(|f| f.path.clone()).collect::<Vec<_>>();
     let join = |parts: Vec<String>| parts.join("\n\n");
     match step.kind {
@@ -237,7 +263,7 @@ fn step_text<'a>(step: &'a Step, resolved: &'a Resolved, tools_description: &str
             None => StepText::Data(Vec::new(), String::new()),
         },
         StepKind::Text => StepText::Data(vec![agent.manifest.clone()], step.text.clone().unwrap_or_default()),
-        StepKind::ToolList => StepText::Data(Vec::new(), format!("## Tools\n\n{tools_description}")),
+        StepKind::ToolList => StepText::Shared(tools.section.clone()),
         StepKind::Skills => {
             let lines: Vec<String> = agent.skills.iter().map(crate::skills::catalogue_entry).collect();
             StepText::Data(
@@ -302,20 +328,36 @@ fn named_files<'a>(heading: &str, items: &[NamedText]) -> StepText<'a> {
     StepText::Data(items.iter().map(|r| r.file.path.clone()).collect(), format!("## {heading}\n\n{}", parts.join("\n\n")))
 }
 
+/// The tool descriptions of one mode: the text of `{{ tools_description }}` and of the tool list
+/// step (the same text under a heading).
+#[derive(Clone)]
+struct ToolsDescription {
+    text: Arc<str>,
+    section: SharedText,
+}
+
 /// The text that fills `{{ tools_description }}`: each callable tool's name, description and
 /// parameter schema (compact JSON), plus placeholders for tools the mode lists as unavailable.
-pub fn tools_description(agent: &Agent, mode: &Mode, decisions: &[ToolDecision]) -> String {
-    let mut blocks = Vec::new();
-    let all_tools = agent.categories.iter().flat_map(|c| &c.tools);
-    for (tool, decision) in all_tools.zip(decisions) {
-        if decision.enabled {
-            let schema = tool.tool.parameters_json();
-            blocks.push(format!("### {}\n{}\nParameters: {schema}", tool.tool.name, tool.tool.description.trim_end()));
-        } else if decision.placeholder {
-            blocks.push(format!("### {}\nUnavailable in {} mode.", tool.tool.name, mode.name));
-        }
+/// Made once per distinct tool list and mode for the process.
+fn tools_description(agent: &Agent, mode: &Mode, decisions: &[ToolDecision]) -> ToolsDescription {
+    static DESCRIPTIONS: Memo<ToolsDescription> = Memo::new();
+    let listed = || agent.categories.iter().flat_map(|c| &c.tools).zip(decisions).filter(|(_, d)| d.enabled || d.placeholder);
+    let mut key = Xxh3::new();
+    key.update(mode.name.as_bytes());
+    for (tool, decision) in listed() {
+        key.update(&[u8::from(decision.enabled)]);
+        key.update(&tool.tool.function_json_hash().to_le_bytes());
     }
-    blocks.join("\n\n")
+    DESCRIPTIONS.get_or_insert_with(key.digest128(), || {
+        let blocks: Vec<String> = listed()
+            .map(|(tool, decision)| match decision.enabled {
+                true => format!("### {}\n{}\nParameters: {}", tool.tool.name, tool.tool.description.trim_end(), tool.tool.parameters_json()),
+                false => format!("### {}\nUnavailable in {} mode.", tool.tool.name, mode.name),
+            })
+            .collect();
+        let text = blocks.join("\n\n");
+        ToolsDescription { section: SharedText::new(&format!("## Tools\n\n{text}")), text: Arc::from(text) }
+    })
 }
 
 fn template_env(root: &ProjectRoot) -> minijinja::Environment<'static> {
@@ -327,7 +369,7 @@ fn template_env(root: &ProjectRoot) -> minijinja::Environment<'static> {
     let root = root.clone();
     // Includes and imports resolve through the project root, so they cannot leave it.
     env.set_loader(move |name| match root.read(name) {
-        Ok(file) => Ok(Some(file.text)),
+        Ok(file) => Ok(Some(file.text.to_string())),
         Err(e) => Err(minijinja::Error::new(minijinja::ErrorKind::TemplateNotFound, e.message())),
     });
     env
@@ -357,7 +399,7 @@ fn template_error(root: &ProjectRoot, file: &TextFile, e: &minijinja::Error) -> 
     let path = e.name().unwrap_or(&file.path).to_string();
     let detail = e.detail().map(|d| format!(": {d}")).unwrap_or_default();
     let span = e.range().or_else(|| {
-        let text = if path == file.path { Some(file.text.as_str()) } else { None };
+        let text = if path == file.path { Some(&*file.text) } else { None };
         e.line().zip(text).map(|(line, text)| {
             let start = crate::diagnostic::offset_of(text, line, 1);
             start..start

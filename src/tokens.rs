@@ -117,6 +117,11 @@ impl TokenCounter {
     }
 
     pub fn count(&self, tokenizer: Tokenizer, text: &str) -> usize {
+        self.count_hashed(tokenizer, text, content_hash(text))
+    }
+
+    /// [`TokenCounter::count`] of a text whose [`content_hash`] the caller already has.
+    pub fn count_hashed(&self, tokenizer: Tokenizer, text: &str, hash: u128) -> usize {
         if text.is_empty() {
             return 0;
         }
@@ -124,24 +129,25 @@ impl TokenCounter {
             Tokenizer::Cl100kBase => &self.cl100k,
             Tokenizer::O200kBase | Tokenizer::Estimate => &self.o200k,
         };
-        memo.get_or_insert_with(content_hash(text), || engine(self.engine, tokenizer).count(text))
+        memo.get_or_insert_with(hash, || engine(self.engine, tokenizer).count(text))
     }
 
-    /// The exact count of the concatenation of `parts`, without encoding it again: each part's
-    /// cached count, corrected by counting only the short stretches of text around the joins
-    /// (from the last cut in one part to the first cut in the next; see [`is_cut`]).
-    pub fn count_concat(&self, tokenizer: Tokenizer, parts: &[&str]) -> usize {
+    /// The exact count of the concatenation of `parts`, each given with its own count, without
+    /// encoding the whole: the parts' counts, corrected by counting only the short stretches of
+    /// text around the joins (from the last cut in one part to the first cut in the next; see
+    /// [`is_cut`]).
+    pub fn count_concat(&self, tokenizer: Tokenizer, parts: &[(&str, usize)]) -> usize {
         let count = |text: &str| self.count(tokenizer, text) as i64;
         let mut total = 0;
         let mut join = String::new();
-        for part in parts {
+        for &(part, tokens) in parts {
             match first_cut(part).zip(last_cut(part)) {
                 Some((head, tail)) => {
                     join.push_str(&part[..head]);
                     total += count(&join);
                     join.clear();
                     // The part between its first and last cut counts the same in any context.
-                    total += count(part) - count(&part[..head]) - count(&part[tail..]);
+                    total += tokens as i64 - count(&part[..head]) - count(&part[tail..]);
                     join.push_str(&part[tail..]);
                 }
                 None => join.push_str(part),
@@ -149,6 +155,7 @@ impl TokenCounter {
         }
         (total + count(&join)).max(0) as usize
     }
+
 }
 
 /// Whether a text can be cut between bytes `prev` and `next` without changing its token count:
@@ -230,10 +237,11 @@ mod tests {
                 let parts = tricky_parts(seed, 1 + (seed % 7) as usize);
                 let parts: Vec<&str> = parts.iter().map(String::as_str).collect();
                 let whole = parts.concat();
+                let counted = |tokenizer| parts.iter().map(|part| (*part, counter.count(tokenizer, part))).collect::<Vec<_>>();
                 for tokenizer in [Tokenizer::O200kBase, Tokenizer::Cl100kBase] {
                     let direct = engine(Engine::TiktokenRs, tokenizer).count(&whole);
                     assert_eq!(counter.count(tokenizer, &whole), direct, "{:?} {tokenizer:?} {whole:?}", counter.engine());
-                    assert_eq!(counter.count_concat(tokenizer, &parts), direct, "{:?} {tokenizer:?} {parts:?}", counter.engine());
+                    assert_eq!(counter.count_concat(tokenizer, &counted(tokenizer)), direct, "{:?} {tokenizer:?} {parts:?}", counter.engine());
                 }
             }
         }

@@ -6,7 +6,7 @@ use std::sync::{Arc, OnceLock};
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::memo::{content_hash, Memo};
+use crate::memo::{content_hash, Memo, SharedText};
 
 /// One tool as the model sees it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -27,6 +27,8 @@ pub struct Tool {
 struct ToolTexts {
     parameters: String,
     function: String,
+    /// [`content_hash`] of `function`, so counting it again and again does not hash it again.
+    function_hash: u128,
 }
 
 impl Tool {
@@ -35,13 +37,13 @@ impl Tool {
     }
 
     fn texts(&self) -> &ToolTexts {
-        self.texts.get_or_init(|| ToolTexts {
-            parameters: self.parameters.to_string(),
-            function: serde_json::json!({
+        self.texts.get_or_init(|| {
+            let function = serde_json::json!({
                 "type": "function",
                 "function": { "name": self.name, "description": self.description, "parameters": self.parameters },
             })
-            .to_string(),
+            .to_string();
+            ToolTexts { parameters: self.parameters.to_string(), function_hash: content_hash(&function), function }
         })
     }
 
@@ -54,15 +56,20 @@ impl Tool {
     pub fn function_json(&self) -> &str {
         &self.texts().function
     }
+
+    /// [`content_hash`] of [`Tool::function_json`].
+    pub fn function_json_hash(&self) -> u128 {
+        self.texts().function_hash
+    }
 }
 
 /// The tools of a file, shared between the agents that use the same file content.
 pub type SharedTools = Arc<Vec<Arc<Tool>>>;
 
 /// [`parse_tool_file`], done once per distinct file content for the whole process.
-pub fn parse_tool_file_shared(text: &str) -> Result<SharedTools, (String, Option<usize>)> {
+pub fn parse_tool_file_shared(text: &SharedText) -> Result<SharedTools, (String, Option<usize>)> {
     static PARSED: Memo<Result<SharedTools, (String, Option<usize>)>> = Memo::new();
-    PARSED.get_or_insert_with(content_hash(text), || {
+    PARSED.get_or_insert_with(text.hash(), || {
         parse_tool_file(text).map(|(_, tools)| Arc::new(tools.into_iter().map(Arc::new).collect()))
     })
 }

@@ -144,7 +144,7 @@ fn zeph_prompt_order_project_context_root_first_and_the_skill_split() {
 fn project_context(manifest: &Path) -> (Vec<String>, String) {
     let r = ctxc::render_mode(manifest, "code", Some("default")).unwrap_or_else(|f| panic!("{:?}", f.diagnostics));
     let s = section(&r, "project_context");
-    (s.sources.clone(), s.text.clone())
+    (s.sources.clone(), s.text.to_string())
 }
 
 #[test]

@@ -27,7 +27,7 @@ fn snapshot_text(rendered: &Rendered) -> String {
         out.push_str(&format!("{:>2} {} [{}]\n", s.step, s.id, s.sources.join(", ")));
     }
     out.push_str("---- prompt\n");
-    out.push_str(&rendered.prompt);
+    out.push_str(&rendered.prompt());
     out
 }
 
@@ -78,8 +78,8 @@ fn zeus_connected_adds_steps_9_to_15() {
     let connected = zeus("agent", "connected");
     let numbers: Vec<usize> = connected.sections.iter().map(|s| s.step).collect();
     assert_eq!(numbers, (1..=15).collect::<Vec<_>>());
-    assert!(connected.prompt.contains("## MCP server: github"));
-    assert!(connected.prompt.contains("more memories not shown"), "9 memories are cut to the top 5 / 2000 characters");
+    assert!(connected.prompt().contains("## MCP server: github"));
+    assert!(connected.prompt().contains("more memories not shown"), "9 memories are cut to the top 5 / 2000 characters");
 }
 
 #[test]
@@ -89,7 +89,7 @@ fn zeus_ask_mode_calls_no_writing_tool() {
         let writers: Vec<&str> = ask.tools.iter().filter(|t| t.enabled && t.access == "write").map(|t| t.name.as_str()).collect();
         assert!(writers.is_empty(), "{scenario}: {writers:?}");
         for tool in ["write_file", "create_issue", "memory_save", "run_python"] {
-            assert!(!ask.prompt.contains(&format!("### {tool}\n")), "{scenario}: {tool} described in ask mode");
+            assert!(!ask.prompt().contains(&format!("### {tool}\n")), "{scenario}: {tool} described in ask mode");
         }
     }
 }
@@ -111,10 +111,10 @@ fn data_is_never_evaluated_as_a_template() {
     let rendered = ctxc::render_mode(Path::new("tests/fixtures/render/custom-yaml/ctxc.yaml"), "edit", None)
         .unwrap_or_else(|f| panic!("{:?}", f.diagnostics));
     // Memory file, skill description and tool description all carry `{{ 7*7 }}`.
-    assert_eq!(rendered.prompt.matches("{{ 7*7 }}").count(), 3);
-    assert!(!rendered.prompt.contains("49"));
+    assert_eq!(rendered.prompt().matches("{{ 7*7 }}").count(), 3);
+    assert!(!rendered.prompt().contains("49"));
     let zeus = zeus("agent", "default");
-    assert!(zeus.prompt.contains("{{first_name}}"), "skill description stays literal");
+    assert!(zeus.prompt().contains("{{first_name}}"), "skill description stays literal");
 }
 
 #[test]
@@ -123,5 +123,5 @@ fn crlf_and_unicode_are_kept_verbatim() {
     std::fs::write(dir.path().join("ctxc.toml"), "[agent]\nname = \"crlf\"\n[pipeline]\nsteps = [{ id = \"core\", kind = \"module\" }]\n[modules.core]\nsource = \"core.md\"\n").expect("write");
     std::fs::write(dir.path().join("core.md"), "Line one\r\nZweite Zeile: straße ✓\r\n").expect("write");
     let rendered = ctxc::render_mode(&dir.path().join("ctxc.toml"), "default", None).expect("renders");
-    assert_eq!(rendered.prompt, "Line one\r\nZweite Zeile: straße ✓");
+    assert_eq!(rendered.prompt(), "Line one\r\nZweite Zeile: straße ✓");
 }

@@ -139,8 +139,7 @@ fn cost_tools(args: &CostArgs, files: &[PathBuf], reporter: &Reporter) -> u8 {
         return EXIT_INPUT;
     }
     let counter = TokenCounter::new();
-    let texts: Vec<&str> = tools.iter().map(|t| t.function_json()).collect();
-    let (each, overhead, total) = cost_tool_array(&texts, &counter, model.tokenizer);
+    let (each, overhead, total) = cost_tool_array(&tools.iter().collect::<Vec<_>>(), &counter, model.tokenizer);
     let mut rows: Vec<(&str, Count)> = tools.iter().map(|t| t.name.as_str()).zip(each).collect();
     rows.sort_by(|a, b| b.1.tokens.cmp(&a.1.tokens).then(a.0.cmp(b.0)));
     if args.format == CostFormat::Json {

@@ -77,7 +77,7 @@ pub fn run(args: RenderArgs, reporter: &Reporter) -> u8 {
     match (args.format, args.steps) {
         (RenderFormat::Json, _) => println!("{}", to_json(&rendered)),
         (RenderFormat::Text, true) => print!("{}", steps_table(&rendered)),
-        (RenderFormat::Text, false) => println!("{}", rendered.prompt),
+        (RenderFormat::Text, false) => println!("{}", rendered.prompt()),
     }
     EXIT_OK
 }
@@ -108,7 +108,7 @@ pub fn to_json(rendered: &Rendered) -> String {
         "sections": rendered.sections,
         "steps": rendered.steps,
         "tools": rendered.tools,
-        "prompt": rendered.prompt,
+        "prompt": rendered.prompt(),
     });
     serde_json::to_string_pretty(&value).unwrap_or_default()
 }

@@ -5,10 +5,12 @@
 use std::collections::BTreeSet;
 use std::ops::Range;
 use std::path::Path;
+use std::sync::Arc;
 
 use serde_json::Value;
 
 use crate::diagnostic::{Diagnostic, Sources};
+use crate::memo::{Memo, SharedText};
 use crate::project::{ProjectRoot, ReadError};
 use crate::yaml::{self, Frontmatter, FrontmatterError};
 
@@ -25,20 +27,22 @@ pub struct SkillDoc {
     pub rel: String,
     /// Name of the folder holding the file.
     pub folder: String,
-    pub text: String,
-    pub front: Result<Frontmatter, FrontmatterError>,
+    pub text: SharedText,
+    /// Shared by every SKILL.md with the same text.
+    pub front: Arc<Result<Frontmatter, FrontmatterError>>,
 }
 
 impl SkillDoc {
-    pub fn new(file: String, rel: String, text: String) -> SkillDoc {
+    pub fn new(file: String, rel: String, text: SharedText) -> SkillDoc {
+        static PARSED: Memo<Arc<Result<Frontmatter, FrontmatterError>>> = Memo::new();
         let folder = rel.rsplit('/').nth(1).unwrap_or_default().to_string();
-        let front = yaml::frontmatter(&text);
+        let front = PARSED.get_or_insert_with(text.hash(), || Arc::new(yaml::frontmatter(&text)));
         SkillDoc { file, rel, folder, text, front }
     }
 
     /// The frontmatter fields, when it parsed.
     pub fn fields(&self) -> &[(String, Value)] {
-        self.front.as_ref().map_or(&[], |f| f.fields.as_slice())
+        self.front.as_ref().as_ref().map_or(&[], |f| f.fields.as_slice())
     }
 
     pub fn field(&self, key: &str) -> Option<&Value> {
@@ -52,7 +56,7 @@ impl SkillDoc {
 
     /// The Markdown after the frontmatter (the whole file when there is none).
     pub fn body(&self) -> &str {
-        match &self.front {
+        match &*self.front {
             Ok(front) => &self.text[front.body_offset.min(self.text.len())..],
             Err(_) => &self.text,
         }
@@ -65,7 +69,7 @@ impl SkillDoc {
 
     /// The frontmatter's byte range (between the fences).
     fn yaml_range(&self) -> Range<usize> {
-        match &self.front {
+        match &*self.front {
             Ok(front) => front.yaml_offset..front.body_offset,
             Err(_) => 0..0,
         }
@@ -106,7 +110,7 @@ pub struct MemoryDoc {
     pub file: String,
     /// Path relative to the project root.
     pub rel: String,
-    pub text: String,
+    pub text: SharedText,
 }
 
 /// What a zero-config walk found.
@@ -140,11 +144,11 @@ pub fn rel_of<'a>(root: &ProjectRoot, display: &'a str) -> Option<&'a str> {
 /// The SKILL.md files loading read, in path order.
 pub fn skills_in(root: &ProjectRoot, sources: &Sources) -> Vec<SkillDoc> {
     sources
-        .iter()
+        .iter_shared()
         .filter(|(display, _)| display.rsplit('/').next() == Some(SKILL_FILE))
         .filter_map(|(display, text)| {
             let rel = rel_of(root, display)?;
-            Some(SkillDoc::new(display.to_string(), rel.to_string(), text.to_string()))
+            Some(SkillDoc::new(display.to_string(), rel.to_string(), text.clone()))
         })
         .collect()
 }
@@ -198,7 +202,7 @@ pub fn discover(root: &ProjectRoot, only: Option<&str>) -> Found {
                 continue;
             }
         }
-        found.sources.insert(&display, &file.text);
+        found.sources.insert_shared(&display, file.text.clone());
         let name = Path::new(&rel).file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
         if name == SKILL_FILE {
             let mut skill = SkillDoc::new(display, rel, file.text);
@@ -223,7 +227,7 @@ mod tests {
     #[test]
     fn spans_of_keys_and_values() {
         let text = "---\nname: pdf-tools\ndescription: >-\n  Folded.\nname2: x\n---\nname: in the body\n";
-        let doc = SkillDoc::new("s/pdf/SKILL.md".into(), "s/pdf/SKILL.md".into(), text.into());
+        let doc = SkillDoc::new("s/pdf/SKILL.md".into(), "s/pdf/SKILL.md".into(), SharedText::new(text));
         assert_eq!(doc.folder, "pdf");
         assert_eq!(doc.key_span("name").map(|r| &text[r]), Some("name"));
         assert_eq!(doc.value_span("name").map(|r| &text[r]), Some("pdf-tools"));

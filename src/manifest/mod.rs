@@ -20,7 +20,7 @@ use crate::diagnostic::{did_you_mean, has_errors, Diagnostic, Diagnostics, Sourc
 use crate::models::ModelProfile;
 use crate::project::{ProjectRoot, ReadError};
 use crate::scenario::{Retrieval, Timestamp};
-use crate::memo::{content_hash, Memo};
+use crate::memo::{content_hash, Memo, SharedText};
 use crate::skills::{parse_skill, Skill, SkillError};
 use crate::tools::parse_tool_file_shared;
 use model::*;
@@ -147,7 +147,7 @@ pub fn load_with(manifest_path: &Path, overrides: &[String]) -> Result<Loaded, L
     let root = ProjectRoot::new(dir).map_err(|e| fail(e.into_diagnostic()))?;
     let manifest = root.read(&file_name).map_err(|e| fail(e.into_diagnostic().in_file(root.display_path(&file_name))))?;
     let mut sources = Sources::default();
-    sources.insert(&manifest.display, &manifest.text);
+    sources.insert_shared(&manifest.display, manifest.text.clone());
     let format = Format::of(manifest_path);
     let mut user = match parse(&manifest.text, format) {
         Ok(raw) => raw,
@@ -213,7 +213,7 @@ struct Validator {
     rel: String,
     /// Display path of the manifest.
     file: String,
-    text: String,
+    text: SharedText,
     sources: Sources,
     diagnostics: Diagnostics,
     /// Dotted keys set by overrides (--set, CTXC_ environment variables), for provenance.
@@ -279,7 +279,7 @@ impl Validator {
     fn read(&mut self, reference: &Spanned<String>, template: Option<bool>) -> Option<TextFile> {
         match self.root.read(&reference.value) {
             Ok(file) => {
-                self.sources.insert(&file.display, &file.text);
+                self.sources.insert_shared(&file.display, file.text.clone());
                 let template = template.unwrap_or(file.rel.ends_with(".j2"));
                 Some(TextFile { path: file.rel, text: file.text, template })
             }
@@ -749,7 +749,7 @@ impl Validator {
                 let Some(file) = self.read(&Spanned::new(path.clone()), Some(false)) else { continue };
                 // Skills are often shared by many agents of a project: parse each one once.
                 static PARSED: Memo<Result<Skill, SkillError>> = Memo::new();
-                let key = content_hash(&file.path).rotate_left(64) ^ content_hash(&file.text);
+                let key = content_hash(&file.path).rotate_left(64) ^ file.text.hash();
                 match PARSED.get_or_insert_with(key, || parse_skill(&file.path, &file.text)) {
                     Ok(skill) => {
                         let body = file.text.get(skill.body_offset..).unwrap_or_default();

@@ -1,6 +1,7 @@
 //! The validated agent: every reference checked and every file read. Later stages work on this
 //! in memory and never touch the file system.
 
+use crate::memo::SharedText;
 use std::collections::BTreeMap;
 use std::ops::Range;
 use std::sync::Arc;
@@ -27,7 +28,7 @@ pub struct TextFile {
     /// Path relative to the project root, `/`-separated.
     pub path: String,
     #[serde(skip)]
-    pub text: String,
+    pub text: SharedText,
     pub template: bool,
 }
 

@@ -70,7 +70,7 @@ impl Validator {
                 let reference = if dir == "." { name.value.clone() } else { format!("{dir}/{}", name.value) };
                 match self.root.read(&reference) {
                     Ok(file) => {
-                        self.sources.insert(&file.display, &file.text);
+                        self.sources.insert_shared(&file.display, file.text.clone());
                         found.push(TextFile { path: file.rel, text: file.text, template: false });
                     }
                     Err(ReadError::Missing(_) | ReadError::NotAFile(_)) => {}

@@ -118,14 +118,15 @@ pub fn pin_prompt(loaded: &Loaded, rendered: &Rendered, measured: &Measured) -> 
         .collect();
     let callable = crate::measure::callable_tools(&loaded.agent, rendered);
     let array = format!("[{}]", callable.iter().map(|(t, _)| t.tool.function_json()).collect::<Vec<_>>().join(","));
+    let prompt = rendered.prompt();
     PromptPin {
         mode: rendered.mode.clone(),
         scenario: rendered.scenario.clone(),
         tokens: measured.system_prompt.tokens,
-        sha256: sha256_hex(&rendered.prompt),
+        sha256: sha256_hex(&prompt),
         tool_schemas: ToolsPin { tools: callable.len(), tokens: measured.tool_schemas.total.tokens, sha256: sha256_hex(&array) },
         sections,
-        text: Some(rendered.prompt.clone()),
+        text: Some(prompt),
     }
 }
 

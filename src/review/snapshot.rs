@@ -284,7 +284,7 @@ fn token_table_and_prompt(rendered: &Rendered, m: &Measured) -> String {
         out.push_str(&format!("{:>2}  {label:<width$}  {:>8}{note}\n", "", format!("{approx}{tokens}")));
     }
     out.push_str("\n---- prompt\n");
-    out.push_str(&rendered.prompt);
+    out.push_str(&rendered.prompt());
     out.push('\n');
     out
 }

@@ -3,7 +3,7 @@
 use serde_json::Value;
 
 use crate::lint::Context;
-use crate::memo::{content_hash, Memo};
+use crate::memo::Memo;
 use crate::manifest::model::{Category, CategoryTool};
 
 /// The JSON Schema type names.
@@ -62,7 +62,8 @@ pub fn findings_in_tools<'a, T>(
 ) -> Vec<(&'a Category, &'a CategoryTool, String, T)> {
     let mut out = Vec::new();
     for (category, tool) in cx.tools() {
-        let key = content_hash(tool.tool.parameters_json());
+        // The function JSON holds the schema, and its hash is already known.
+        let key = tool.tool.function_json_hash();
         if clean.get_or_insert_with(key, || false) {
             continue;
         }

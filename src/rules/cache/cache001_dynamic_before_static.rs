@@ -43,12 +43,13 @@ pub fn prefix_summary(cx: &Context, run: &Run) -> PrefixSummary {
         None => run.measured.system_prompt.tokens,
         Some(0) => 0,
         Some(i) => {
+            let separator = (separator, cx.counter.count(cx.tokenizer, separator));
             let mut parts = Vec::with_capacity(2 * i);
-            for (n, section) in sections[..i].iter().enumerate() {
+            for (n, (section, cost)) in sections[..i].iter().zip(&run.measured.sections).enumerate() {
                 if n > 0 {
                     parts.push(separator);
                 }
-                parts.push(section.text.as_str());
+                parts.push((&*section.text, cost.tokens.tokens as usize));
             }
             cx.counter.count_concat(cx.tokenizer, &parts) as i64
         }

@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 use std::ops::Range;
 use std::sync::Arc;
 
-use crate::memo::{content_hash, Memo};
+use crate::memo::{content_hash, Memo, SharedText};
 use crate::rules::markdown::paragraphs;
 use crate::rules::prelude::*;
 
@@ -35,9 +35,9 @@ fn normalize(paragraph: &str) -> String {
 
 /// The paragraphs of a section long enough to compare: the hash of each one's normalized text
 /// and its byte range. Kept per section content, since sections repeat across modes and agents.
-fn long_paragraphs(text: &str) -> Arc<[(u128, Range<usize>)]> {
+fn long_paragraphs(text: &SharedText) -> Arc<[(u128, Range<usize>)]> {
     static FOUND: Memo<Arc<[(u128, Range<usize>)]>> = Memo::new();
-    FOUND.get_or_insert_with(content_hash(text), || {
+    FOUND.get_or_insert_with(text.hash(), || {
         paragraphs(text)
             .into_iter()
             .filter_map(|(start, paragraph)| {

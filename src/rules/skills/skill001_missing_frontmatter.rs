@@ -23,7 +23,7 @@ pub const RULE: Rule = Rule {
 fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
     for skill in cx.skills {
-        let message = match &skill.front {
+        let message = match &*skill.front {
             Err(FrontmatterError::Missing) => "SKILL.md has no YAML frontmatter (a `---` line, `name:` and `description:`, then `---`)",
             Err(FrontmatterError::Unterminated) => "SKILL.md frontmatter is not closed by a `---` line",
             _ => continue,

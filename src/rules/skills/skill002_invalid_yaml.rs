@@ -27,7 +27,7 @@ pub const RULE: Rule = Rule {
 fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
     for skill in cx.skills {
-        let Err(FrontmatterError::Invalid(e)) = &skill.front else { continue };
+        let Err(FrontmatterError::Invalid(e)) = &*skill.front else { continue };
         let at = e.offset.map(|o| o..o);
         findings.push(Diagnostic::error(format!("malformed YAML frontmatter: {}", e.message)).in_file(&skill.file).at(at).label("here"));
     }
