@@ -3,11 +3,11 @@
 //! repeat across modes, scenarios and agents.
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::OnceLock;
+use std::sync::{Condvar, Mutex, MutexGuard, OnceLock};
 
 use tiktoken_rs::CoreBPE;
 
-use crate::memo::{content_hash, Memo};
+use crate::memo::{content_hash, KeyMap};
 use crate::models::Tokenizer;
 
 /// Counts the tokens of a text.
@@ -93,8 +93,95 @@ pub fn default_engine() -> Engine {
 /// Shared by all threads: a lookup holds the lock briefly and encoding runs outside it.
 pub struct TokenCounter {
     engine: Engine,
-    o200k: Memo<usize>,
-    cl100k: Memo<usize>,
+    o200k: Counts,
+    cl100k: Counts,
+}
+
+/// Token counts of one encoding by content hash. A text being counted is marked as claimed, so
+/// a thread that needs it meanwhile does not count it again: it counts its other chunks first
+/// (see [`TokenCounter::count_hashed`]) and then waits for the claimed ones.
+#[derive(Default)]
+struct Counts {
+    /// `None` while the thread that claimed the text is counting it.
+    map: Mutex<KeyMap<u128, Option<usize>>>,
+    counted: Condvar,
+}
+
+enum Lookup {
+    Counted(usize),
+    /// Now claimed by the caller, who must count it and [`Claim::finish`].
+    Claimed,
+    /// Being counted by another thread.
+    Busy,
+}
+
+impl Counts {
+    fn lock(&self) -> MutexGuard<'_, KeyMap<u128, Option<usize>>> {
+        // Counting cannot leave the map inconsistent, so a poisoned lock is still usable.
+        self.map.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    fn get(&self, key: u128) -> Option<usize> {
+        self.lock().get(&key).copied().flatten()
+    }
+
+    fn lookup_or_claim(&self, key: u128) -> Lookup {
+        let mut map = self.lock();
+        match map.get(&key) {
+            Some(Some(count)) => Lookup::Counted(*count),
+            Some(None) => Lookup::Busy,
+            None => {
+                map.insert(key, None);
+                Lookup::Claimed
+            }
+        }
+    }
+
+    /// Waits for a text another thread claimed; counts it here if that thread gave it up.
+    fn wait(&self, key: u128, count: impl FnOnce() -> usize) -> usize {
+        let mut map = self.lock();
+        loop {
+            match map.get(&key) {
+                Some(Some(count)) => return *count,
+                Some(None) => map = self.counted.wait(map).unwrap_or_else(|poisoned| poisoned.into_inner()),
+                None => break,
+            }
+        }
+        drop(map);
+        let count = count();
+        self.set(key, count);
+        count
+    }
+
+    fn set(&self, key: u128, count: usize) {
+        self.lock().insert(key, Some(count));
+        self.counted.notify_all();
+    }
+}
+
+/// A claimed text. Dropped without [`Claim::finish`] (a panic while counting), it releases the
+/// claim so waiting threads count the text themselves.
+struct Claim<'a> {
+    counts: &'a Counts,
+    key: u128,
+    finished: bool,
+}
+
+impl Claim<'_> {
+    fn finish(mut self, count: usize) -> usize {
+        self.counts.set(self.key, count);
+        self.finished = true;
+        count
+    }
+}
+
+impl Drop for Claim<'_> {
+    fn drop(&mut self) {
+        if !self.finished {
+            self.counts.lock().remove(&self.key);
+            self.counts.counted.notify_all();
+        }
+    }
 }
 
 impl Default for TokenCounter {
@@ -109,7 +196,7 @@ impl TokenCounter {
     }
 
     pub fn with_engine(engine: Engine) -> Self {
-        TokenCounter { engine, o200k: Memo::new(), cl100k: Memo::new() }
+        TokenCounter { engine, o200k: Counts::default(), cl100k: Counts::default() }
     }
 
     pub fn engine(&self) -> Engine {
@@ -121,15 +208,45 @@ impl TokenCounter {
     }
 
     /// [`TokenCounter::count`] of a text whose [`content_hash`] the caller already has.
+    ///
+    /// A long text is counted as the sum of its chunks, cut where [`is_cut`] allows and chosen
+    /// by content (see [`chunks`]), each chunk counted once for the process. Texts that share
+    /// long stretches (a mode's tool list and another mode's) share those chunks' counts, and
+    /// threads that need the same new text count different chunks of it.
     pub fn count_hashed(&self, tokenizer: Tokenizer, text: &str, hash: u128) -> usize {
         if text.is_empty() {
             return 0;
         }
-        let memo = match tokenizer {
+        let counts = match tokenizer {
             Tokenizer::Cl100kBase => &self.cl100k,
             Tokenizer::O200kBase | Tokenizer::Estimate => &self.o200k,
         };
-        memo.get_or_insert_with(hash, || engine(self.engine, tokenizer).count(text))
+        let encode = |text: &str| engine(self.engine, tokenizer).count(text);
+        if text.len() <= CHUNKED_ABOVE {
+            return match counts.lookup_or_claim(hash) {
+                Lookup::Counted(count) => count,
+                Lookup::Busy => counts.wait(hash, || encode(text)),
+                Lookup::Claimed => Claim { counts, key: hash, finished: false }.finish(encode(text)),
+            };
+        }
+        if let Some(count) = counts.get(hash) {
+            return count;
+        }
+        let mut total = 0;
+        let mut busy = Vec::new();
+        for chunk in chunks(text) {
+            let key = content_hash(chunk);
+            match counts.lookup_or_claim(key) {
+                Lookup::Counted(count) => total += count,
+                Lookup::Busy => busy.push((key, chunk)),
+                Lookup::Claimed => total += Claim { counts, key, finished: false }.finish(encode(chunk)),
+            }
+        }
+        for (key, chunk) in busy {
+            total += counts.wait(key, || encode(chunk));
+        }
+        counts.set(hash, total);
+        total
     }
 
     /// The exact count of the concatenation of `parts`, each given with its own count, without
@@ -167,6 +284,60 @@ impl TokenCounter {
 /// each side are the same alone as together. BPE merges never cross pre-tokens.
 fn is_cut(prev: u8, next: u8) -> bool {
     prev.is_ascii_alphabetic() && next.is_ascii() && !next.is_ascii_alphabetic() && next != b'\''
+}
+
+/// Texts longer than this are counted in chunks.
+const CHUNKED_ABOVE: usize = 16 * 1024;
+/// Chunks are at least this long (except a text's last) and at most about `MAX_CHUNK`, unless a
+/// stretch has no cut at all.
+const MIN_CHUNK: usize = 1024;
+const MAX_CHUNK: usize = 32 * 1024;
+/// A cut ends a chunk when the rolling hash's low 9 bits are zero: about one cut in 512, which
+/// in prose and JSON (a cut every 5 to 8 bytes) makes chunks of a few KB.
+const CHUNK_MASK: u64 = (1 << 9) - 1;
+
+/// A table of random 64-bit values for the rolling hash (splitmix64 from a fixed seed).
+const GEAR: [u64; 256] = {
+    let mut table = [0u64; 256];
+    let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut i = 0;
+    while i < 256 {
+        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        table[i] = z ^ (z >> 31);
+        i += 1;
+    }
+    table
+};
+
+/// Splits a text at cuts (see [`is_cut`]) chosen by its content: a gear rolling hash of the last
+/// 64 bytes decides, so two texts with a long stretch in common cut it at the same places and
+/// share those chunks. The chunks' counts add up to the text's count.
+fn chunks(text: &str) -> impl Iterator<Item = &str> {
+    let bytes = text.as_bytes();
+    let mut start = 0;
+    let mut hash: u64 = 0;
+    let mut i = 0;
+    std::iter::from_fn(move || {
+        if start == bytes.len() {
+            return None;
+        }
+        while i < bytes.len() {
+            hash = (hash << 1).wrapping_add(GEAR[bytes[i] as usize]);
+            i += 1;
+            let len = i - start;
+            if len >= MIN_CHUNK && i < bytes.len() && is_cut(bytes[i - 1], bytes[i]) && (hash & CHUNK_MASK == 0 || len >= MAX_CHUNK) {
+                let chunk = &text[start..i];
+                start = i;
+                return Some(chunk);
+            }
+        }
+        let chunk = &text[start..];
+        start = bytes.len();
+        Some(chunk)
+    })
 }
 
 fn first_cut(text: &str) -> Option<usize> {
@@ -226,6 +397,44 @@ mod tests {
                 (0..len).map(|_| ATOMS[(next() % ATOMS.len() as u64) as usize]).collect()
             })
             .collect()
+    }
+
+    /// Long texts are counted by chunks; the sum must be the count of the whole, and a stretch
+    /// two texts share must be cut the same way in both.
+    #[test]
+    fn long_texts_counted_in_chunks_count_exactly() {
+        for seed in 1..9u64 {
+            let text: String = tricky_parts(seed, 9000).concat();
+            assert!(text.len() > 4 * CHUNKED_ABOVE, "{}", text.len());
+            let pieces: Vec<&str> = chunks(&text).collect();
+            assert!(pieces.len() > 8, "{} chunks", pieces.len());
+            assert_eq!(pieces.concat(), text);
+            for tokenizer in [Tokenizer::O200kBase, Tokenizer::Cl100kBase] {
+                let direct = engine(Engine::TiktokenRs, tokenizer).count(&text);
+                for counter in ENGINES.map(TokenCounter::with_engine) {
+                    assert_eq!(counter.count(tokenizer, &text), direct, "{:?} {tokenizer:?} seed {seed}", counter.engine());
+                }
+            }
+            let half: usize = pieces[..pieces.len() / 2].iter().map(|c| c.len()).sum::<usize>() + 7;
+            let half = (half..).find(|&i| text.is_char_boundary(i)).unwrap_or(half);
+            let shifted = format!("A different start.\n{}", &text[half..]);
+            let later: Vec<&str> = pieces[pieces.len() / 2 + 2..].to_vec();
+            let shared = chunks(&shifted).filter(|c| later.contains(c)).count();
+            assert!(shared + 3 >= later.len(), "{shared} of {} chunks shared", later.len());
+        }
+    }
+
+    /// Threads that count the same new long text at once share its chunks and agree.
+    #[test]
+    fn threads_counting_one_text_agree() {
+        let text: String = tricky_parts(42, 20000).concat();
+        let direct = engine(Engine::TiktokenRs, Tokenizer::O200kBase).count(&text);
+        let counter = TokenCounter::with_engine(Engine::BpeOpenai);
+        let counts: Vec<usize> = std::thread::scope(|scope| {
+            let workers: Vec<_> = (0..4).map(|_| scope.spawn(|| counter.count(Tokenizer::O200kBase, &text))).collect();
+            workers.into_iter().map(|w| w.join().expect("no panic")).collect()
+        });
+        assert_eq!(counts, vec![direct; 4]);
     }
 
     /// The concatenation rule, and the engines' agreement, on texts made to break them; the
