@@ -268,13 +268,47 @@ impl ProjectRoot {
         Ok(path)
     }
 
+    /// Opens a file relative to the manifest's directory, following a symlink only when it
+    /// leads to a place inside the project root. Returns the file and what it is.
+    fn open(&self, rel: &str) -> Result<(fs::File, fs::Metadata), ReadError> {
+        let error = |e: std::io::Error| match e.kind() {
+            std::io::ErrorKind::NotFound => ReadError::Missing(rel.to_string()),
+            _ => ReadError::Unreadable { path: rel.to_string(), reason: e.to_string() },
+        };
+        let path = Path::new(rel);
+        let (Some(parent), Some(name)) = (path.parent(), path.file_name()) else {
+            // `.` or `..` steps only: a directory.
+            return Err(self.resolve(rel).err().unwrap_or_else(|| ReadError::NotAFile(rel.to_string())));
+        };
+        let dir = self.resolve_dir(parent).map_err(error)?;
+        if !dir.starts_with(&self.boundary) {
+            return Err(ReadError::Escapes(rel.to_string()));
+        }
+        let joined = dir.join(name);
+        // Opening without following a final symlink spares a path lookup per file; a symlink
+        // (a failure to open it so) is resolved and checked first.
+        let file = match open_no_follow(&joined) {
+            Ok(file) => file,
+            Err(e) if fs::symlink_metadata(&joined).is_ok_and(|m| m.file_type().is_symlink()) => {
+                let target = fs::canonicalize(&joined).map_err(error)?;
+                if !target.starts_with(&self.boundary) {
+                    return Err(ReadError::Escapes(rel.to_string()));
+                }
+                open_no_follow(&target).map_err(|_| error(e))?
+            }
+            Err(e) => return Err(error(e)),
+        };
+        let meta = file.metadata().map_err(error)?;
+        Ok((file, meta))
+    }
+
     /// Reads a file referenced from the manifest (or found by a walk) verbatim.
     pub fn read(&self, reference: &str) -> Result<SourceFile, ReadError> {
         // Each thread reads into one buffer it keeps: most files a project's agents read have
         // contents already held (see `SharedText`), so no new text is allocated for them.
         thread_local!(static BUFFER: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) });
         let rel = self.normalize(reference)?;
-        let (path, meta) = self.resolve_with_metadata(&rel)?;
+        let (file, meta) = self.open(&rel)?;
         if !meta.is_file() {
             return Err(ReadError::NotAFile(rel));
         }
@@ -284,13 +318,9 @@ impl ProjectRoot {
         let unreadable = |e: std::io::Error| ReadError::Unreadable { path: rel.clone(), reason: e.to_string() };
         let text = BUFFER.with_borrow_mut(|bytes| {
             bytes.clear();
-            bytes.reserve(meta.len() as usize + 1);
-            let file = fs::File::open(&path).map_err(unreadable)?;
-            // A file that grew since its size was read is still held to the limit.
-            file.take(MAX_FILE_BYTES + 1).read_to_end(bytes).map_err(unreadable)?;
-            if bytes.len() as u64 > MAX_FILE_BYTES {
-                return Err(ReadError::TooLarge { path: rel.clone(), bytes: bytes.len() as u64 });
-            }
+            bytes.reserve(meta.len() as usize);
+            // The file as it was when its size was taken: what it has up to that size.
+            file.take(meta.len()).read_to_end(bytes).map_err(unreadable)?;
             SharedText::from_bytes(bytes).map_err(|e| {
                 let prefix = String::from_utf8_lossy(&bytes[..e.valid_up_to()]).into_owned();
                 let (line, column) = line_col(&prefix, prefix.len());
@@ -308,6 +338,11 @@ impl ProjectRoot {
         let mut found = Vec::new();
         for entry in walkdir::WalkDir::new(&abs_dir).follow_links(false).sort_by_file_name() {
             let Ok(entry) = entry else { continue };
+            if entry.file_type().is_dir() {
+                // A directory the walk entered is no symlink: reading from it needs no check.
+                let path = entry.path().to_path_buf();
+                self.resolved_dirs.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).insert(path.clone(), path);
+            }
             if entry.file_name() != file_name {
                 continue;
             }
@@ -317,6 +352,22 @@ impl ProjectRoot {
         }
         Ok(found)
     }
+}
+
+/// Opens a file for reading without following a symlink at the end of its path (on Unix; other
+/// systems check first), and without blocking on a FIFO.
+#[cfg(unix)]
+fn open_no_follow(path: &Path) -> std::io::Result<fs::File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    fs::OpenOptions::new().read(true).custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK).open(path)
+}
+
+#[cfg(not(unix))]
+fn open_no_follow(path: &Path) -> std::io::Result<fs::File> {
+    if fs::symlink_metadata(path)?.file_type().is_symlink() {
+        return Err(std::io::Error::new(std::io::ErrorKind::InvalidInput, "a symbolic link"));
+    }
+    fs::File::open(path)
 }
 
 #[cfg(test)]

@@ -174,7 +174,7 @@ fn load_with(manifest_path: &Path, overrides: &[String], reporter: &Reporter) ->
 /// One agent rendered and measured in every mode and scenario (or the ones asked for), with
 /// everything to report about it. Built on a worker thread; reported in manifest order.
 struct AgentRun {
-    loaded: Option<Loaded>,
+    loaded: bool,
     measured: Vec<crate::measure::Measured>,
     /// Loading warnings, or why it failed.
     load_diagnostics: Vec<crate::Diagnostic>,
@@ -190,11 +190,11 @@ impl AgentRun {
                 crate::tokens::warm_up(counter.engine(), loaded.agent.profile.tokenizer);
                 let (measured, problems) = crate::measure_all(&loaded, mode, scenario, counter);
                 let load_diagnostics = std::mem::take(&mut loaded.warnings);
-                let sources = loaded.sources.clone();
-                AgentRun { loaded: Some(loaded), measured, load_diagnostics, problems, sources }
+                // The loaded agent is dropped here, on the worker: only its measurements are kept.
+                AgentRun { loaded: true, measured, load_diagnostics, problems, sources: loaded.sources }
             }
             Err(failure) => AgentRun {
-                loaded: None,
+                loaded: false,
                 measured: Vec::new(),
                 load_diagnostics: failure.diagnostics,
                 problems: Vec::new(),
@@ -207,7 +207,7 @@ impl AgentRun {
     fn report_problems(&self, reporter: &Reporter) -> u8 {
         reporter.diagnostics(&self.load_diagnostics, &self.sources);
         reporter.diagnostics(&self.problems, &self.sources);
-        if self.loaded.is_none() || !self.problems.is_empty() {
+        if !self.loaded || !self.problems.is_empty() {
             EXIT_INPUT
         } else {
             EXIT_OK
