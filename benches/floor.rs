@@ -11,6 +11,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use ctxc::models::Tokenizer;
 use ctxc::tokens::{engine, Engine};
 
+// The allocator ctxc uses (src/main.rs), so the floor is measured on equal terms.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() {
     let Some(path) = std::env::args().skip(1).find(|a| a.ends_with(".json")) else {
         eprintln!("usage: floor TEXTS.json (as written by bench/reference.py --texts)");

@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, MutexGuard};
 
 /// A 128-bit hash of a text. Collisions are not a practical concern at this width (the odds for
 /// a billion distinct texts are about 1 in 10^20), so the text itself is never stored or compared.
@@ -91,9 +91,18 @@ impl Hasher for KeyHasher {
 
 pub type KeyMap<K, V> = HashMap<K, V, BuildHasherDefault<KeyHasher>>;
 
+/// Memos are split by key into this many maps, each with its own lock, so threads looking up
+/// different keys rarely wait for each other.
+pub const SHARDS: usize = 16;
+
+/// The shard of a key: its top bits (the maps hash by the low ones).
+pub fn shard_of(key: u128) -> usize {
+    (key >> 124) as usize % SHARDS
+}
+
 /// A process-wide memo from content hash to a shared result.
 pub struct Memo<T> {
-    map: Mutex<Option<KeyMap<u128, T>>>,
+    shards: [Mutex<Option<KeyMap<u128, T>>>; SHARDS],
 }
 
 impl<T: Clone> Default for Memo<T> {
@@ -104,12 +113,17 @@ impl<T: Clone> Default for Memo<T> {
 
 impl<T: Clone> Memo<T> {
     pub const fn new() -> Self {
-        Memo { map: Mutex::new(None) }
+        Memo { shards: [const { Mutex::new(None) }; SHARDS] }
+    }
+
+    fn map(&self, key: u128) -> MutexGuard<'_, Option<KeyMap<u128, T>>> {
+        // Inserting cannot leave a map inconsistent, so a poisoned lock is still usable.
+        self.shards[shard_of(key)].lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
     /// The memoized result for `key`, if there is one.
     pub fn get(&self, key: u128) -> Option<T> {
-        self.map.lock().ok().and_then(|m| m.as_ref().and_then(|m| m.get(&key).cloned()))
+        self.map(key).as_ref().and_then(|m| m.get(&key).cloned())
     }
 
     /// The memoized result for `key`, computing it with `make` on a miss. The lock is not held
@@ -119,17 +133,12 @@ impl<T: Clone> Memo<T> {
             return hit;
         }
         let value = make();
-        match self.map.lock() {
-            Ok(mut map) => map.get_or_insert_with(KeyMap::default).entry(key).or_insert(value).clone(),
-            Err(_) => value,
-        }
+        self.map(key).get_or_insert_with(KeyMap::default).entry(key).or_insert(value).clone()
     }
 
     /// Records `value` for `key`, replacing what was there.
     pub fn set(&self, key: u128, value: T) {
-        if let Ok(mut map) = self.map.lock() {
-            map.get_or_insert_with(KeyMap::default).insert(key, value);
-        }
+        self.map(key).get_or_insert_with(KeyMap::default).insert(key, value);
     }
 }
 

@@ -2,12 +2,15 @@
 //! when a model needs them, once per process; counts are cached by text, since most sections
 //! repeat across modes, scenarios and agents.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Condvar, Mutex, MutexGuard, OnceLock};
 
 use tiktoken_rs::CoreBPE;
 
-use crate::memo::{content_hash, KeyMap};
+use crate::memo::{content_hash, shard_of, KeyMap, SHARDS};
 use crate::models::Tokenizer;
 
 /// Counts the tokens of a text.
@@ -36,10 +39,63 @@ impl CountTokens for CoreBPE {
 }
 
 /// bpe-openai encoders: immutable tables, and a pre-tokenizer regex whose search caches are
-/// kept per thread by regex-automata.
+/// kept per thread by regex-automata. Pre-tokens (words with their leading space, numbers,
+/// punctuation runs) repeat endlessly in prose and JSON, so each thread remembers the count of
+/// the short ones it has encoded.
 impl CountTokens for bpe_openai::Tokenizer {
     fn count(&self, text: &str) -> usize {
-        bpe_openai::Tokenizer::count(self, text)
+        /// Longer pre-tokens are rare and counted every time.
+        const LONGEST_KEPT: usize = 32;
+        /// A thread's memory of pre-token counts is dropped when it grows past this many.
+        const MOST_KEPT: usize = 1 << 20;
+        type PieceCounts = HashMap<Box<[u8]>, u32, BuildHasherDefault<PieceHasher>>;
+        thread_local!(static KNOWN: RefCell<Vec<(usize, PieceCounts)>> = const { RefCell::new(Vec::new()) });
+        let text = self.normalize(text);
+        let id = self as *const Self as usize;
+        KNOWN.with_borrow_mut(|known| {
+            let index = match known.iter().position(|(of, _)| *of == id) {
+                Some(index) => index,
+                None => {
+                    known.push((id, PieceCounts::default()));
+                    known.len() - 1
+                }
+            };
+            let pieces = &mut known[index].1;
+            if pieces.len() > MOST_KEPT {
+                pieces.clear();
+            }
+            let mut total = 0;
+            for piece in self.split(text.as_str()).map(str::as_bytes) {
+                if piece.len() > LONGEST_KEPT {
+                    total += self.bpe.count(piece);
+                } else if let Some(count) = pieces.get(piece) {
+                    total += *count as usize;
+                } else {
+                    let count = self.bpe.count(piece);
+                    pieces.insert(piece.into(), count as u32);
+                    total += count;
+                }
+            }
+            total
+        })
+    }
+}
+
+/// A fast hash for short byte strings (the FxHash step).
+#[derive(Default)]
+struct PieceHasher(u64);
+
+impl Hasher for PieceHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(word)).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+        }
     }
 }
 
@@ -102,6 +158,11 @@ pub struct TokenCounter {
 /// (see [`TokenCounter::count_hashed`]) and then waits for the claimed ones.
 #[derive(Default)]
 struct Counts {
+    shards: [CountShard; SHARDS],
+}
+
+#[derive(Default)]
+struct CountShard {
     /// `None` while the thread that claimed the text is counting it.
     map: Mutex<KeyMap<u128, Option<usize>>>,
     counted: Condvar,
@@ -116,17 +177,21 @@ enum Lookup {
 }
 
 impl Counts {
-    fn lock(&self) -> MutexGuard<'_, KeyMap<u128, Option<usize>>> {
+    fn lock(&self, key: u128) -> MutexGuard<'_, KeyMap<u128, Option<usize>>> {
         // Counting cannot leave the map inconsistent, so a poisoned lock is still usable.
-        self.map.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+        self.shards[shard_of(key)].map.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    fn notify(&self, key: u128) {
+        self.shards[shard_of(key)].counted.notify_all();
     }
 
     fn get(&self, key: u128) -> Option<usize> {
-        self.lock().get(&key).copied().flatten()
+        self.lock(key).get(&key).copied().flatten()
     }
 
     fn lookup_or_claim(&self, key: u128) -> Lookup {
-        let mut map = self.lock();
+        let mut map = self.lock(key);
         match map.get(&key) {
             Some(Some(count)) => Lookup::Counted(*count),
             Some(None) => Lookup::Busy,
@@ -139,11 +204,13 @@ impl Counts {
 
     /// Waits for a text another thread claimed; counts it here if that thread gave it up.
     fn wait(&self, key: u128, count: impl FnOnce() -> usize) -> usize {
-        let mut map = self.lock();
+        let mut map = self.lock(key);
         loop {
             match map.get(&key) {
                 Some(Some(count)) => return *count,
-                Some(None) => map = self.counted.wait(map).unwrap_or_else(|poisoned| poisoned.into_inner()),
+                Some(None) => {
+                    map = self.shards[shard_of(key)].counted.wait(map).unwrap_or_else(|poisoned| poisoned.into_inner())
+                }
                 None => break,
             }
         }
@@ -154,8 +221,8 @@ impl Counts {
     }
 
     fn set(&self, key: u128, count: usize) {
-        self.lock().insert(key, Some(count));
-        self.counted.notify_all();
+        self.lock(key).insert(key, Some(count));
+        self.notify(key);
     }
 }
 
@@ -178,8 +245,8 @@ impl Claim<'_> {
 impl Drop for Claim<'_> {
     fn drop(&mut self) {
         if !self.finished {
-            self.counts.lock().remove(&self.key);
-            self.counts.counted.notify_all();
+            self.counts.lock(self.key).remove(&self.key);
+            self.counts.notify(self.key);
         }
     }
 }

@@ -1,10 +1,9 @@
 //! SEC007: the same paragraph in two sections of one prompt.
 
-use std::collections::BTreeMap;
 use std::ops::Range;
 use std::sync::Arc;
 
-use crate::memo::{content_hash, Memo, SharedText};
+use crate::memo::{content_hash, KeyMap, Memo, SharedText};
 use crate::rules::markdown::paragraphs;
 use crate::rules::prelude::*;
 
@@ -37,12 +36,17 @@ fn normalize(paragraph: &str) -> String {
 /// and its byte range. Kept per section content, since sections repeat across modes and agents.
 fn long_paragraphs(text: &SharedText) -> Arc<[(u128, Range<usize>)]> {
     static FOUND: Memo<Arc<[(u128, Range<usize>)]>> = Memo::new();
+    // Per paragraph too: rendered templates differ in a line or two and share the rest.
+    static KEYS: Memo<Option<u128>> = Memo::new();
     FOUND.get_or_insert_with(text.hash(), || {
         paragraphs(text)
             .into_iter()
             .filter_map(|(start, paragraph)| {
-                let key = normalize(paragraph);
-                (key.chars().count() >= MIN_CHARS).then(|| (content_hash(&key), start..start + paragraph.len()))
+                let key = KEYS.get_or_insert_with(content_hash(paragraph), || {
+                    let key = normalize(paragraph);
+                    (key.chars().count() >= MIN_CHARS).then(|| content_hash(&key))
+                });
+                key.map(|key| (key, start..start + paragraph.len()))
             })
             .collect()
     })
@@ -50,10 +54,10 @@ fn long_paragraphs(text: &SharedText) -> Arc<[(u128, Range<usize>)]> {
 
 fn check(cx: &Context) -> Vec<Diagnostic> {
     // First section seen per paragraph, per agent; each repeated paragraph is reported once.
-    let mut reported: BTreeMap<u128, ()> = BTreeMap::new();
+    let mut reported: KeyMap<u128, ()> = KeyMap::default();
     let mut findings = Vec::new();
     for run in cx.runs() {
-        let mut first_seen: BTreeMap<u128, &str> = BTreeMap::new();
+        let mut first_seen: KeyMap<u128, &str> = KeyMap::default();
         for section in &run.rendered.sections {
             for (key, range) in long_paragraphs(&section.text).iter().cloned() {
                 let paragraph = &section.text[range];

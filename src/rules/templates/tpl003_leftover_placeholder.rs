@@ -1,11 +1,13 @@
 //! TPL003: a single-brace placeholder left in the rendered prompt.
 
 use std::collections::BTreeSet;
-use std::sync::LazyLock;
+use std::ops::Range;
+use std::sync::{Arc, LazyLock};
 
 use regex::Regex;
 
 use crate::manifest::model::StepKind;
+use crate::memo::{Memo, SharedText};
 use crate::rules::markdown::mask_code;
 use crate::rules::prelude::*;
 
@@ -27,6 +29,21 @@ pub const RULE: Rule = Rule {
 
 static PLACEHOLDER: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\{([A-Za-z_][A-Za-z0-9_]*)\}").expect("constant pattern")); // ok: literal
 
+/// Where single-brace placeholders are in a text, outside code. Kept per content: sections
+/// repeat across modes and agents.
+fn placeholders(text: &SharedText) -> Arc<[Range<usize>]> {
+    static FOUND: Memo<Arc<[Range<usize>]>> = Memo::new();
+    FOUND.get_or_insert_with(text.hash(), || {
+        let masked = mask_code(text);
+        let bytes = masked.as_bytes();
+        PLACEHOLDER
+            .find_iter(&masked)
+            .filter(|m| !((m.start() > 0 && bytes[m.start() - 1] == b'{') || bytes.get(m.end()) == Some(&b'}')))
+            .map(|m| m.range())
+            .collect()
+    })
+}
+
 fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut seen = BTreeSet::new();
     let mut findings = Vec::new();
@@ -35,14 +52,8 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
             if !matches!(section.kind, StepKind::Module | StepKind::ModePrompt | StepKind::Text) {
                 continue;
             }
-            let masked = mask_code(&section.text);
-            for m in PLACEHOLDER.find_iter(&masked) {
-                let bytes = masked.as_bytes();
-                let doubled = (m.start() > 0 && bytes[m.start() - 1] == b'{') || bytes.get(m.end()) == Some(&b'}');
-                if doubled {
-                    continue;
-                }
-                let placeholder = m.as_str();
+            for range in placeholders(&section.text).iter() {
+                let placeholder = &section.text[range.clone()];
                 let preferred: Vec<String> = section.sources.iter().map(|s| cx.display(s)).collect();
                 let place = locate::in_sources(cx.sources, &preferred, placeholder);
                 let key = (place.as_ref().map(|(f, _)| f.clone()).unwrap_or_default(), placeholder.to_string());
