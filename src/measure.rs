@@ -4,12 +4,16 @@
 //! parts add up to the total. Tool schemas are costed per tool, per category and per MCP server,
 //! with the array's shared overhead counted once.
 
+use std::sync::Arc;
+
 use serde::Serialize;
+use xxhash_rust::xxh3::Xxh3;
 
 use crate::manifest::model::{Agent, CategoryTool, Reserve, StepKind};
 use crate::models::{ModelProfile, Tokenizer};
 use crate::render::Rendered;
 use crate::resolve::ToolDecision;
+use crate::memo::Memo;
 use crate::tokens::TokenCounter;
 use crate::tools::Tool;
 
@@ -200,25 +204,35 @@ fn memories_worst_case(agent: &Agent, c: &Counting) -> Count {
 
 /// Costs a list of tools as provider JSON: each counted alone, and the array `[t1,t2,…]` as a whole.
 pub fn cost_tool_array(tools: &[&Tool], counter: &TokenCounter, tokenizer: Tokenizer) -> (Vec<Count>, Count, Count) {
+    // The agents and modes of a project mostly send the same tool lists: each list is costed once.
+    static COSTED: Memo<Arc<(Vec<usize>, usize)>> = Memo::new();
     let c = Counting { counter, tokenizer };
-    let each: Vec<Count> =
-        tools.iter().map(|t| c.wrap(counter.count_hashed(tokenizer, t.function_json(), t.function_json_hash()) as i64)).collect();
-    let total = if tools.is_empty() {
-        c.wrap(0)
-    } else {
+    let mut key = Xxh3::new();
+    key.update(&[counter.engine() as u8, tokenizer as u8]);
+    for tool in tools {
+        key.update(&tool.function_json_hash().to_le_bytes());
+    }
+    let costed = COSTED.get_or_insert_with(key.digest128(), || {
+        let each: Vec<usize> = tools.iter().map(|t| counter.count_hashed(tokenizer, t.function_json(), t.function_json_hash())).collect();
+        if tools.is_empty() {
+            return Arc::new((each, 0));
+        }
         let comma = (",", counter.count(tokenizer, ","));
         let mut parts = vec![("[", counter.count(tokenizer, "["))];
         for (i, (tool, tokens)) in tools.iter().zip(&each).enumerate() {
             if i > 0 {
                 parts.push(comma);
             }
-            parts.push((tool.function_json(), tokens.tokens as usize));
+            parts.push((tool.function_json(), *tokens));
         }
         parts.push(("]", counter.count(tokenizer, "]")));
-        c.wrap(counter.count_concat(tokenizer, &parts) as i64)
-    };
-    let overhead = c.wrap(total.tokens - each.iter().map(|n| n.tokens).sum::<i64>());
-    (each, overhead, total)
+        let total = counter.count_concat(tokenizer, &parts);
+        Arc::new((each, total))
+    });
+    let (each, total) = &*costed;
+    let each: Vec<Count> = each.iter().map(|n| c.wrap(*n as i64)).collect();
+    let overhead = c.wrap(*total as i64 - each.iter().map(|n| n.tokens).sum::<i64>());
+    (each, overhead, c.wrap(*total as i64))
 }
 
 /// The tools a render makes callable, in order, each with its decision.
