@@ -1,8 +1,10 @@
 //! TPL002: a template variable that is not defined.
 
 use std::collections::BTreeSet;
+use std::sync::Arc;
 
 use crate::manifest::model::{ModuleFiles, TextFile};
+use crate::memo::Memo;
 use crate::rules::prelude::*;
 
 pub const RULE: Rule = Rule {
@@ -27,6 +29,19 @@ const TOP_LEVEL: [&str; 7] = ["agent", "mode", "scenario", "flags", "tools", "to
 const GLOBALS: [&str; 3] = ["range", "dict", "namespace"];
 const AGENT_FIELDS: [&str; 3] = ["name", "description", "model"];
 
+/// The variables a template reads without setting them, sorted (`None` when it does not
+/// compile). Kept per content: the agents of a project share their templates.
+fn undeclared_variables(file: &TextFile) -> Option<Arc<[String]>> {
+    static FOUND: Memo<Option<Arc<[String]>>> = Memo::new();
+    FOUND.get_or_insert_with(file.text.hash(), || {
+        let env = minijinja::Environment::new();
+        let template = env.template_from_named_str(&file.path, &file.text).ok()?;
+        let mut names: Vec<String> = template.undeclared_variables(true).into_iter().collect();
+        names.sort();
+        Some(names.into())
+    })
+}
+
 fn check(cx: &Context) -> Vec<Diagnostic> {
     let Some(agent) = cx.agent() else { return Vec::new() };
     let mut templates: Vec<&TextFile> = Vec::new();
@@ -41,13 +56,10 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
     templates.sort_by(|a, b| a.path.cmp(&b.path));
     templates.dedup_by(|a, b| a.path == b.path);
     let flags: BTreeSet<&str> = agent.scenarios.values().flat_map(|s| s.flags.keys().map(String::as_str)).collect();
-    let env = minijinja::Environment::new();
     let mut findings = Vec::new();
     for file in templates {
-        let Ok(template) = env.template_from_named_str(&file.path, &file.text) else { continue };
-        let mut names: Vec<String> = template.undeclared_variables(true).into_iter().collect();
-        names.sort();
-        for name in names {
+        let Some(names) = undeclared_variables(file) else { continue };
+        for name in names.iter() {
             let (top, field) = match name.split_once('.') {
                 Some((top, rest)) => (top, Some(rest.split('.').next().unwrap_or(rest))),
                 None => (name.as_str(), None),
