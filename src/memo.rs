@@ -67,7 +67,8 @@ impl PartialEq for SharedText {
 
 impl Eq for SharedText {}
 
-/// Hashes by the key's low bits: keys are already uniformly distributed content hashes.
+/// Hashes content-hash keys by their low bits (they are already uniformly distributed), and
+/// other keys, such as short byte strings, with the FxHash step.
 #[derive(Default)]
 pub struct KeyHasher(u64);
 
@@ -80,7 +81,7 @@ impl Hasher for KeyHasher {
         for chunk in bytes.chunks(8) {
             let mut word = [0u8; 8];
             word[..chunk.len()].copy_from_slice(chunk);
-            self.0 = self.0.rotate_left(5) ^ u64::from_le_bytes(word);
+            self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(word)).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
         }
     }
 

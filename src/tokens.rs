@@ -4,13 +4,13 @@
 
 use std::cell::RefCell;
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+use std::hash::BuildHasherDefault;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Condvar, Mutex, MutexGuard, OnceLock};
 
 use tiktoken_rs::CoreBPE;
 
-use crate::memo::{content_hash, shard_of, KeyMap, SHARDS};
+use crate::memo::{content_hash, shard_of, KeyHasher, KeyMap, SHARDS};
 use crate::models::Tokenizer;
 
 /// Counts the tokens of a text.
@@ -48,7 +48,7 @@ impl CountTokens for bpe_openai::Tokenizer {
         const LONGEST_KEPT: usize = 32;
         /// A thread's memory of pre-token counts is dropped when it grows past this many.
         const MOST_KEPT: usize = 1 << 20;
-        type PieceCounts = HashMap<Box<[u8]>, u32, BuildHasherDefault<PieceHasher>>;
+        type PieceCounts = HashMap<Box<[u8]>, u32, BuildHasherDefault<KeyHasher>>;
         thread_local!(static KNOWN: RefCell<Vec<(usize, PieceCounts)>> = const { RefCell::new(Vec::new()) });
         let text = self.normalize(text);
         let id = self as *const Self as usize;
@@ -78,24 +78,6 @@ impl CountTokens for bpe_openai::Tokenizer {
             }
             total
         })
-    }
-}
-
-/// A fast hash for short byte strings (the FxHash step).
-#[derive(Default)]
-struct PieceHasher(u64);
-
-impl Hasher for PieceHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let mut word = [0u8; 8];
-            word[..chunk.len()].copy_from_slice(chunk);
-            self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(word)).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-        }
     }
 }
 
