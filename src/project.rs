@@ -204,37 +204,23 @@ impl ProjectRoot {
     /// Resolves a path relative to the manifest's directory on disk, following symlinks, and
     /// checks it stays inside the project root.
     pub fn resolve(&self, rel: &str) -> Result<PathBuf, ReadError> {
-        self.resolve_with_metadata(rel).map(|(path, _)| path)
-    }
-
-    /// [`ProjectRoot::resolve`], with the metadata of what the path leads to.
-    fn resolve_with_metadata(&self, rel: &str) -> Result<(PathBuf, fs::Metadata), ReadError> {
-        let error = |e: std::io::Error| match e.kind() {
-            std::io::ErrorKind::NotFound => ReadError::Missing(rel.to_string()),
-            _ => ReadError::Unreadable { path: rel.to_string(), reason: e.to_string() },
-        };
+        let error = |e| io_error(rel, e);
         let path = Path::new(rel);
-        let (Some(parent), Some(name)) = (path.parent(), path.file_name()) else {
+        let resolved = match (path.parent(), path.file_name()) {
+            (Some(parent), Some(name)) => {
+                let joined = self.resolve_dir(parent).map_err(error)?.join(name);
+                match fs::symlink_metadata(&joined).map_err(error)?.file_type().is_symlink() {
+                    true => fs::canonicalize(&joined).map_err(error)?,
+                    false => joined,
+                }
+            }
             // `.` or `..` steps only: a directory.
-            let dir = self.resolve_dir(path).map_err(error)?;
-            let meta = fs::metadata(&dir).map_err(error)?;
-            return match dir.starts_with(&self.boundary) {
-                true => Ok((dir, meta)),
-                false => Err(ReadError::Escapes(rel.to_string())),
-            };
+            _ => self.resolve_dir(path).map_err(error)?,
         };
-        let joined = self.resolve_dir(parent).map_err(error)?.join(name);
-        let mut meta = fs::symlink_metadata(&joined).map_err(error)?;
-        let resolved = if meta.file_type().is_symlink() {
-            meta = fs::metadata(&joined).map_err(error)?;
-            fs::canonicalize(&joined).map_err(error)?
-        } else {
-            joined
-        };
-        if !resolved.starts_with(&self.boundary) {
-            return Err(ReadError::Escapes(rel.to_string()));
+        match resolved.starts_with(&self.boundary) {
+            true => Ok(resolved),
+            false => Err(ReadError::Escapes(rel.to_string())),
         }
-        Ok((resolved, meta))
     }
 
     /// A directory relative to the manifest's directory with every symlink on the way resolved,
@@ -271,10 +257,7 @@ impl ProjectRoot {
     /// Opens a file relative to the manifest's directory, following a symlink only when it
     /// leads to a place inside the project root. Returns the file and what it is.
     fn open(&self, rel: &str) -> Result<(fs::File, fs::Metadata), ReadError> {
-        let error = |e: std::io::Error| match e.kind() {
-            std::io::ErrorKind::NotFound => ReadError::Missing(rel.to_string()),
-            _ => ReadError::Unreadable { path: rel.to_string(), reason: e.to_string() },
-        };
+        let error = |e| io_error(rel, e);
         let path = Path::new(rel);
         let (Some(parent), Some(name)) = (path.parent(), path.file_name()) else {
             // `.` or `..` steps only: a directory.
@@ -351,6 +334,14 @@ impl ProjectRoot {
             found.push(self.relative_to_manifest_dir(&parts));
         }
         Ok(found)
+    }
+}
+
+/// Why `rel` could not be resolved or opened.
+fn io_error(rel: &str, e: std::io::Error) -> ReadError {
+    match e.kind() {
+        std::io::ErrorKind::NotFound => ReadError::Missing(rel.to_string()),
+        _ => ReadError::Unreadable { path: rel.to_string(), reason: e.to_string() },
     }
 }
 
