@@ -1,5 +1,5 @@
 //! The shared corpus (`../shared/corpus`, read in place, never copied into the repository;
-//! every test here skips cleanly when it is absent): each SKILL.md is flagged exactly as the
+//! its absence fails every test here): each SKILL.md is flagged exactly as the
 //! spec-check notes of `INDEX.tsv` say, and no corpus file makes ctxc panic or hang.
 
 mod common;
@@ -13,16 +13,6 @@ use std::time::{Duration, Instant};
 use ctxc::diagnostic::Severity;
 use ctxc::lint::{CheckReport, Options};
 use ctxc::tokens::TokenCounter;
-
-fn corpus() -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
-    if dir.join("INDEX.tsv").is_file() {
-        Some(dir)
-    } else {
-        eprintln!("skipped: ../shared/corpus is absent");
-        None
-    }
-}
 
 /// (path, notes) of every INDEX.tsv row of this kind.
 fn index_rows(corpus: &Path, kind: &str) -> Vec<(String, String)> {
@@ -66,7 +56,7 @@ fn spec_codes(report: &CheckReport) -> BTreeSet<String> {
 
 #[test]
 fn skills_are_flagged_as_the_index_says() {
-    let Some(corpus) = corpus() else { return };
+    let corpus = common::corpus();
     let counter = TokenCounter::new();
     let rows = index_rows(&corpus, "skill");
     assert!(rows.len() >= 40, "{} skill rows", rows.len());
@@ -149,7 +139,7 @@ fn copy_tree(from: &Path, to: &Path, keep: &dyn Fn(&Path) -> bool) -> Vec<String
 /// tools, prompts, memory files and skills together as one agent in a temporary project.
 #[test]
 fn no_corpus_file_makes_ctxc_panic_or_hang() {
-    let Some(corpus) = corpus() else { return };
+    let corpus = common::corpus();
     let limit = Duration::from_secs(300);
     let here = Path::new(env!("CARGO_MANIFEST_DIR"));
     let corpus_arg = "../shared/corpus";

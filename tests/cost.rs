@@ -6,6 +6,8 @@ use std::process::{Command, Output};
 
 use serde_json::Value;
 
+mod common;
+
 fn ctxc(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_ctxc"))
         .args(args)
@@ -125,11 +127,7 @@ fn bare_tool_files_are_costed_per_tool() {
 
 #[test]
 fn corpus_mcp_tools_are_costed() {
-    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/tools");
-    if !corpus.is_dir() {
-        eprintln!("skipped: ../shared/corpus is absent");
-        return;
-    }
+    common::corpus();
     let github = json(&["cost", "../shared/corpus/tools/github-mcp-server", "--format", "json"]);
     assert_eq!(github["tools"].as_array().expect("tools").len(), 117);
     assert!(github["total"]["tokens"].as_i64().expect("total") > 10_000);
@@ -148,21 +146,11 @@ fn models_lists_200_profiles_and_filters() {
 }
 
 /// Cross-check with OpenAI's own tokenizer (Python tiktoken, loaded offline from the rank files
-/// tiktoken-rs ships). tiktoken is installed with pip when missing; the test is skipped where
-/// that cannot be done (no Python, no package index).
+/// tiktoken-rs ships), from the test environment `scripts/test` builds.
 #[test]
+#[ignore = "needs Python tiktoken in target/venv: run by scripts/test, which installs it"]
 fn counts_match_python_tiktoken() {
-    let import = || Command::new("python3").args(["-c", "import tiktoken"]).output();
-    if !import().is_ok_and(|o| o.status.success()) {
-        let _ = Command::new("python3")
-            .args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "tiktoken"])
-            .output();
-    }
-    let probe = import();
-    if !probe.is_ok_and(|o| o.status.success()) {
-        eprintln!("skipped: python3 with tiktoken is not installed and `pip install tiktoken` failed");
-        return;
-    }
+    let python = common::python();
     for (agent, mode, scenario, encoding) in
         [("examples/agents/zeus", "agent", "connected", "o200k_base"), ("tests/fixtures/budgets/over-budget", "agent", "default", "cl100k_base")]
     {
@@ -175,7 +163,7 @@ fn counts_match_python_tiktoken() {
         texts.push(rendered["prompt"].as_str().expect("prompt").to_string());
         let mut ours: Vec<i64> = report["sections"].as_array().expect("sections").iter().map(|s| s["tokens"]["tokens"].as_i64().expect("n")).collect();
         ours.push(report["system_prompt"]["tokens"].as_i64().expect("total"));
-        let mut child = Command::new("python3")
+        let mut child = Command::new(&python)
             .args(["scripts/reference_counts.py", encoding])
             .current_dir(env!("CARGO_MANIFEST_DIR"))
             .stdin(std::process::Stdio::piped())

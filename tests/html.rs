@@ -1,13 +1,14 @@
 //! `ctxc cost --format html`: one self-contained file. Checked as text (no URL, script, link,
 //! import or external reference; a Content-Security-Policy that forbids any request) and opened
-//! in headless Chromium (Debian's `chromium`, installed here when missing and possible, skipped
-//! with the reason otherwise): it renders the expected content with no console message, and the
+//! in headless Chromium (Debian's `chromium`, which `scripts/test` installs; the test is ignored
+//! by a plain `cargo test`): it renders the expected content with no console message, and the
 //! page makes no network request (read from Chromium's own network log, with a control page that
 //! does make one to show the check can see it). Light and dark screenshots differ.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
-use std::sync::Mutex;
+use std::path::Path;
+use std::process::{Command, Output};
+
+mod common;
 
 fn repo() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -65,42 +66,6 @@ fn text_from_the_manifest_is_escaped() {
     assert!(!page.contains("<script"));
 }
 
-/// Debian's Chromium: on PATH, or installed with apt-get when running as root (bounded by a
-/// timeout). `Err` says why it cannot be had.
-fn chromium() -> Result<PathBuf, String> {
-    static INSTALL: Mutex<()> = Mutex::new(());
-    let _one_at_a_time = INSTALL.lock().unwrap_or_else(|e| e.into_inner());
-    let find = || {
-        ["chromium", "chromium-browser"].iter().find_map(|name| {
-            std::env::var_os("PATH").and_then(|paths| std::env::split_paths(&paths).map(|p| p.join(name)).find(|p| p.is_file()))
-        })
-    };
-    if let Some(found) = find() {
-        return Ok(found);
-    }
-    let root = Command::new("id").arg("-u").output().is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0");
-    if !root || !Path::new("/usr/bin/apt-get").exists() {
-        return Err("chromium is not installed, and apt-get cannot install it here (not root, or no apt-get)".into());
-    }
-    let apt = |args: &[&str]| {
-        Command::new("timeout")
-            .arg("900")
-            .arg("apt-get")
-            .args(args)
-            .env("DEBIAN_FRONTEND", "noninteractive")
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .status()
-            .is_ok_and(|s| s.success())
-    };
-    eprintln!("installing chromium with apt-get (Debian's package)…");
-    let installed = apt(&["install", "-y", "-qq", "chromium"]) || (apt(&["update", "-qq"]) && apt(&["install", "-y", "-qq", "chromium"]));
-    if !installed {
-        return Err("chromium is not installed and `apt-get install chromium` failed (no network or no package?)".into());
-    }
-    find().ok_or_else(|| "apt-get installed chromium, but no chromium binary is on PATH".into())
-}
-
 /// Runs headless Chromium on a file: the flags the machine notes require (no sandbox as root,
 /// no background networking) and every host resolving to nothing.
 fn run_chromium(chromium: &Path, profile: &Path, extra: &[&str], page: &Path) -> Output {
@@ -147,14 +112,9 @@ fn console_messages(stderr: &[u8]) -> Vec<String> {
 }
 
 #[test]
+#[ignore = "needs Debian's chromium: run by scripts/test, which installs it"]
 fn report_renders_in_headless_chromium_without_errors_or_requests() {
-    let chromium = match chromium() {
-        Ok(path) => path,
-        Err(reason) => {
-            eprintln!("skipped: {reason}");
-            return;
-        }
-    };
+    let chromium = common::require_tool("chromium");
     let dir = tempfile::tempdir().expect("tempdir");
     let page = dir.path().join("report.html");
     std::fs::write(&page, html(&["cost", "--format", "html", "examples/agents"])).expect("write report");

@@ -30,13 +30,6 @@ fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
-fn has_git() -> bool {
-    let found = Command::new("git").arg("--version").output().is_ok_and(|o| o.status.success());
-    if !found {
-        eprintln!("skipped: git is not installed");
-    }
-    found
-}
 
 fn git(args: &[&str], cwd: &Path) -> String {
     let out = Command::new("git")
@@ -98,9 +91,6 @@ fn repository_state(dir: &Path) -> (Vec<u8>, std::time::SystemTime, String) {
 
 #[test]
 fn snapshot_lock_drift_and_diff_of_one_edited_module() {
-    if !has_git() {
-        return;
-    }
     let repo = zeus_repo();
     let root = repo.path();
     let agent = root.join("agents/zeus");
@@ -207,9 +197,6 @@ fn demo_repo() -> tempfile::TempDir {
 
 #[test]
 fn diff_shows_added_and_removed_agents_modes_and_sections() {
-    if !has_git() {
-        return;
-    }
     let repo = demo_repo();
     let root = repo.path();
     let before = repository_state(root);
@@ -254,9 +241,6 @@ fn diff_shows_added_and_removed_agents_modes_and_sections() {
 
 #[test]
 fn diff_reads_a_project_root_above_path_at_the_revision() {
-    if !has_git() {
-        return;
-    }
     let dir = tempfile::tempdir().expect("tempdir");
     let root = dir.path();
     copy_tree(&repo_root().join("examples/agents/zeph"), &root.join("work/zeph"));
@@ -283,9 +267,6 @@ fn diff_reads_a_project_root_above_path_at_the_revision() {
 
 #[test]
 fn diff_outside_a_repository_or_with_an_unknown_revision_is_an_input_error() {
-    if !has_git() {
-        return;
-    }
     let repo = zeus_repo();
     let unknown = ctxc(&["diff", "--base", "no-such-branch", "agents/zeus"], repo.path());
     assert_eq!(unknown.status.code(), Some(2));
