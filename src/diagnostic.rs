@@ -187,25 +187,10 @@ pub fn did_you_mean<'a>(wrong: &str, candidates: impl IntoIterator<Item = &'a st
     let limit = (wrong.chars().count() / 3).max(2);
     candidates
         .into_iter()
-        .map(|c| (edit_distance(&wrong.to_lowercase(), &c.to_lowercase()), c))
+        .map(|c| (strsim::levenshtein(&wrong.to_lowercase(), &c.to_lowercase()), c))
         .filter(|(d, _)| *d <= limit)
         .min()
         .map(|(_, c)| c)
-}
-
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut diagonal = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let above = row[j + 1];
-            row[j + 1] = if ca == *cb { diagonal } else { 1 + diagonal.min(above).min(row[j]) };
-            diagonal = above;
-        }
-    }
-    row[b.len()]
 }
 
 #[cfg(test)]

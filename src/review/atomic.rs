@@ -1,13 +1,12 @@
 //! Atomic file writes: the bytes go to a temporary file in the target's own folder, which is
 //! flushed to disk and then renamed over the target, so a reader (or a run killed half-way)
-//! sees the old file or the new one, never a truncated one. Temporary files are named
-//! `.NAME.ctxc-tmp-PID-N`; a run that was killed leaves one behind, and the next run removes it
+//! sees the old file or the new one, never a truncated one. Temporary files (made by `tempfile`)
+//! are named `.NAME.ctxc-tmp-XXXXXX`; a run that was killed leaves one behind, and the next run removes it
 //! ([`remove_stale_temps`]) before it writes.
 
-use std::fs::{self, OpenOptions};
+use std::fs;
 use std::io::{self, Write};
 use std::path::Path;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 /// What every temporary file name carries (after a leading dot and the target's name).
@@ -22,27 +21,19 @@ pub fn is_temp_name(name: &str) -> bool {
 /// `ctxc snapshot`): the write stops that long half-way through the temporary file and again
 /// after the rename, so that a test can kill the process at any point.
 pub fn write(path: &Path, bytes: &[u8], pause: Option<Duration>) -> io::Result<()> {
-    static NEXT: AtomicUsize = AtomicUsize::new(0);
     let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let temp = dir.join(format!(".{name}{TEMP_MARKER}{}-{}", std::process::id(), NEXT.fetch_add(1, Ordering::Relaxed)));
-    let result = (|| {
-        let mut file = OpenOptions::new().write(true).create_new(true).open(&temp)?;
-        let (head, tail) = bytes.split_at(bytes.len() / 2);
-        file.write_all(head)?;
-        if let Some(pause) = pause {
-            file.flush()?;
-            std::thread::sleep(pause);
-        }
-        file.write_all(tail)?;
-        file.sync_all()?;
-        drop(file);
-        fs::rename(&temp, path)
-    })();
-    if result.is_err() {
-        let _ = fs::remove_file(&temp);
+    // Dropped on an error before the rename, which removes the temporary file.
+    let mut temp = tempfile::Builder::new().prefix(&format!(".{name}{TEMP_MARKER}")).tempfile_in(dir)?;
+    let (head, tail) = bytes.split_at(bytes.len() / 2);
+    temp.write_all(head)?;
+    if let Some(pause) = pause {
+        temp.flush()?;
+        std::thread::sleep(pause);
     }
-    result?;
+    temp.write_all(tail)?;
+    temp.as_file().sync_all()?;
+    temp.persist(path).map_err(|e| e.error)?;
     sync_dir(dir);
     if let Some(pause) = pause {
         std::thread::sleep(pause);
