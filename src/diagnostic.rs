@@ -15,6 +15,13 @@ pub enum Severity {
     Warning,
 }
 
+/// Where a value was written (a manifest line, a file), for diagnostics.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Origin {
+    pub file: String,
+    pub span: Option<Range<usize>>,
+}
+
 /// One finding, pointing at a file (by its display path) and a byte range in it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Diagnostic {

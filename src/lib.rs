@@ -6,7 +6,7 @@
 //! [`render::render`] (assemble and render every enabled step). The library never prints;
 //! [`cli`] is the edge that reports.
 
-pub mod budgets;
+pub mod checks;
 pub mod cli;
 pub mod diagnostic;
 pub mod discover;
@@ -20,7 +20,6 @@ pub mod project;
 pub mod render;
 pub mod resolve;
 pub mod rules;
-pub mod scenario;
 pub mod schema;
 pub mod skills;
 pub mod systems;

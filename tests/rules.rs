@@ -78,11 +78,11 @@ fn docs_page_is_generated_from_the_registry() {
 }
 
 /// Every code string the source uses (`.code("SKILL004")`, `"MAN010"`) is a registered rule, and
-/// every rule no lint check reports is emitted somewhere (settings-stage rules in `src/systems/`).
+/// every rule no lint check reports is emitted somewhere (settings-stage rules in `src/checks/settings/`).
 #[test]
 fn every_code_in_the_source_is_registered() {
     let prefixes: Vec<&str> = Family::ALL.iter().map(|f| f.prefix()).collect();
-    let systems = repo().join("src/systems");
+    let systems = repo().join("src/checks/settings");
     let mut used = BTreeSet::new();
     let mut used_in_systems = BTreeSet::new();
     for entry in common::walk(&repo().join("src")).into_iter().filter(|p| p.extension().is_some_and(|e| e == "rs")) {
@@ -106,7 +106,7 @@ fn every_code_in_the_source_is_registered() {
         assert!(used.contains(rule.code), "{} is registered but no stage emits it", rule.code);
     }
     for rule in rules::ALL.iter().filter(|r| matches!(r.stage, Stage::Settings)) {
-        assert!(used_in_systems.contains(rule.code), "{} is a settings-stage rule but src/systems/ does not emit it", rule.code);
+        assert!(used_in_systems.contains(rule.code), "{} is a settings-stage rule but src/checks/settings/ does not emit it", rule.code);
     }
 }
 

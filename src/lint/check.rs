@@ -60,7 +60,7 @@ pub struct CheckReport {
     /// Files linted zero-config (display paths).
     pub files: Vec<String>,
     /// Findings and load errors, in report order: per agent, load diagnostics, budget findings,
-    /// settings findings (`src/systems/`), then lint findings by file and position.
+    /// settings findings (`src/checks/settings/`), then lint findings by file and position.
     pub diagnostics: Vec<Diagnostic>,
     /// Findings silenced by suppression comments.
     pub suppressed: usize,
@@ -163,8 +163,8 @@ fn check_agent(report: &mut CheckReport, manifest: &Path, options: &Options, cou
     let (runs, render_problems) = crate::render_all(&loaded, None, None, counter);
     let mut findings = loaded.warnings.clone();
     let measured: Vec<_> = runs.iter().map(|r| r.measured.clone()).collect();
-    findings.extend(crate::budgets::check(agent, &measured));
-    findings.extend(crate::systems::check(agent, &measured));
+    findings.extend(crate::checks::budgets::check(agent, &measured));
+    findings.extend(crate::checks::settings::check(agent, &measured));
     let mut summary = AgentSummary { name: Some(agent.name.clone()), manifest: agent.manifest_display.clone(), loaded: true, prefixes: Vec::new() };
     if render_problems.is_empty() {
         let skills = files::skills_in(&loaded.root, &loaded.sources);

@@ -3,9 +3,11 @@
 //! [`model::Agent`]. Problems are collected, not thrown at the first one.
 
 pub mod env;
+pub mod lint;
 pub mod model;
 pub mod preset;
 pub mod raw;
+pub mod scenario;
 pub mod span;
 mod systems;
 
@@ -19,7 +21,7 @@ use indexmap::IndexMap;
 use crate::diagnostic::{did_you_mean, has_errors, Diagnostic, Diagnostics, Sources};
 use crate::models::ModelProfile;
 use crate::project::{ProjectRoot, ReadError};
-use crate::scenario::{Retrieval, Timestamp};
+use scenario::{Retrieval, Timestamp};
 use crate::memo::{content_hash, Memo, SharedText};
 use crate::skills::{parse_skill, Skill, SkillError};
 use crate::tools::parse_tool_file_shared;

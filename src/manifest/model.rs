@@ -3,7 +3,6 @@
 
 use crate::memo::SharedText;
 use std::collections::BTreeMap;
-use std::ops::Range;
 use std::sync::Arc;
 
 use indexmap::IndexMap;
@@ -11,16 +10,11 @@ use serde::Serialize;
 
 pub use super::raw::{AccessLevel, DisabledTools, MemoryItem, Reserve, StepKind};
 use crate::models::ModelProfile;
-use crate::scenario::{Retrieval, Timestamp};
+use super::scenario::{Retrieval, Timestamp};
 use crate::skills::Skill;
 use crate::tools::Tool;
 
-/// Where a manifest value was written, for diagnostics.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Origin {
-    pub file: String,
-    pub span: Option<Range<usize>>,
-}
+pub use crate::diagnostic::Origin;
 
 /// A file read from the project. `template` files are rendered with minijinja; all others are data.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -204,5 +198,5 @@ pub struct Agent {
     pub systems: crate::systems::Systems,
     /// `[lint]` as written (read by the lint stage).
     #[serde(skip)]
-    pub lint: crate::lint::RawLint,
+    pub lint: super::lint::RawLint,
 }

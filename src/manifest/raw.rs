@@ -75,7 +75,7 @@ pub struct RawManifest {
     pub agentscope: Option<RawAgentScope>,
     /// Lint settings: rules to run or skip, severities, the Agent Skills validation level.
     #[serde(default)]
-    pub lint: Option<crate::lint::RawLint>,
+    pub lint: Option<super::lint::RawLint>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema)]

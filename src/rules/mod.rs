@@ -108,11 +108,11 @@ pub enum Stage {
     /// In a manifest, found while loading (exit 2); in zero-config linting (no manifest), found
     /// by this check as an ordinary finding.
     LoadOrLint(fn(&Context) -> Vec<Diagnostic>),
-    /// Found by the budget stage (`src/budgets.rs`).
+    /// Found by the budget stage (`src/checks/budgets.rs`).
     Budgets,
     /// Found while loading but not fatal (a warning; the run goes on).
     LoadWarning,
-    /// Found by the settings stage (`src/systems/`): the reference systems' window settings,
+    /// Found by the settings stage (`src/checks/settings/`): the reference systems' window settings,
     /// checked against what was measured.
     Settings,
 }
@@ -133,7 +133,7 @@ impl Stage {
             Stage::LoadOrLint(_) => "Reported as a load error (exit 2) when it stops the input from loading; otherwise found by the lint stage and reported as a finding.",
             Stage::Budgets => "Reported by the budget stage, after every mode and scenario is measured.",
             Stage::LoadWarning => "Reported while loading the manifest, as a warning; loading goes on.",
-            Stage::Settings => "Reported by the settings stage (`src/systems/`), after every mode and scenario is measured, for agents on the `deepagents`, `zeph` or `agentscope` preset; it points at the line that sets the value, or at the `preset` line when the value is the preset's default.",
+            Stage::Settings => "Reported by the settings stage (`src/checks/settings/`), after every mode and scenario is measured, for agents on the `deepagents`, `zeph` or `agentscope` preset; it points at the line that sets the value, or at the `preset` line when the value is the preset's default.",
         }
     }
 }

@@ -1,7 +1,7 @@
-//! The reference systems' own window settings (Deep Agents, Zeph, AgentScope): the numbers each
-//! system defines for its context window, computed per measured mode and scenario for
-//! `ctxc cost`, and the sanity checks on them for `ctxc check` (rule codes SET001–SET015,
-//! registered in `src/rules/settings/` with `Stage::Settings`). One file per system.
+//! The reference systems' own window settings (Deep Agents, Zeph, AgentScope) and the numbers
+//! each system derives from them for its context window, which the measure stage computes per
+//! mode and scenario for `ctxc cost`. The checks on them (SET001–SET015) are a later stage:
+//! [`crate::checks::settings`]. One file per system; nothing here depends on a pipeline stage.
 
 pub mod agentscope;
 pub mod deepagents;
@@ -9,9 +9,7 @@ pub mod zeph;
 
 use serde::Serialize;
 
-use crate::diagnostic::Diagnostic;
-use crate::manifest::model::{Agent, Origin};
-use crate::measure::Measured;
+use crate::diagnostic::Origin;
 
 /// A system setting's value and where it came from.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -46,55 +44,8 @@ pub struct Systems {
     pub agentscope: Option<agentscope::Settings>,
 }
 
-/// Sanity checks on the reference systems' settings against what was measured: every mode and
-/// scenario of one agent. Findings carry codes SET001…; errors fail `ctxc check`.
-pub fn check(agent: &Agent, measured: &[Measured]) -> Vec<Diagnostic> {
-    let mut diagnostics = Vec::new();
-    if let Some(settings) = &agent.systems.deepagents {
-        diagnostics.extend(deepagents::check(agent, settings, measured));
-    }
-    if let Some(settings) = &agent.systems.zeph {
-        diagnostics.extend(zeph::check(agent, settings, measured));
-    }
-    if let Some(settings) = &agent.systems.agentscope {
-        diagnostics.extend(agentscope::check(settings, measured));
-    }
-    diagnostics
-}
-
-/// A finding about a setting: an error pointing at where the setting was written (or at the
-/// `preset` line, saying the value is the preset's default).
-pub(crate) fn finding<T>(code: &str, setting: &Setting<T>, message: String) -> Diagnostic {
-    let note = setting.note.as_ref().map(|n| format!(" ({n})")).unwrap_or_default();
-    Diagnostic::error(format!("{message}{note}"))
-        .code(code)
-        .in_file(&setting.origin.file)
-        .at(setting.origin.span.clone())
-        .label(format!("`{}`", setting.key))
-}
-
-/// The measured mode and scenario with the largest fixed context (system prompt + tool schemas).
-pub(crate) fn largest_fixed(measured: &[Measured]) -> Option<&Measured> {
-    measured.iter().max_by_key(|m| m.window.fixed)
-}
-
-/// SET003, shared by every system: the fixed context alone reaches the point where the system
-/// compacts, so compaction would fire on the first turn.
-pub(crate) fn fixed_reaches_trigger<T>(system: &str, what: &str, setting: &Setting<T>, at: u64, worst: &Measured) -> Option<Diagnostic> {
-    (worst.window.fixed >= at as i64).then(|| {
-        finding(
-            "SET003",
-            setting,
-            format!(
-                "the fixed context ({} tokens: system prompt + tool schemas, {} mode, scenario `{}`) reaches the {system} {what} at {at} tokens: it would fire on the first turn",
-                worst.window.fixed, worst.mode, worst.scenario
-            ),
-        )
-    })
-}
-
 /// `0.85` as `85 %`.
-pub(crate) fn pct(ratio: f64) -> String {
+pub fn pct(ratio: f64) -> String {
     let p = ratio * 100.0;
     if (p - p.round()).abs() < 1e-9 {
         format!("{p:.0} %")
@@ -104,6 +55,6 @@ pub(crate) fn pct(ratio: f64) -> String {
 }
 
 /// `ratio × tokens`, rounded down, as the systems compute their thresholds.
-pub(crate) fn share_of(ratio: f64, tokens: u64) -> u64 {
+pub fn share_of(ratio: f64, tokens: u64) -> u64 {
     (ratio * tokens as f64).max(0.0).floor() as u64
 }

@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-pub use crate::manifest::raw::MemoryItem;
+pub use super::raw::MemoryItem;
 
 /// A fixed point in time from RFC 3339 text, kept as its local fields and UTC offset.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

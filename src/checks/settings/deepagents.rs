@@ -1,0 +1,55 @@
+//! Deep Agents' settings checked against the measured window (SET001–SET004).
+
+use super::{finding, fixed_reaches_trigger, largest_fixed};
+use crate::diagnostic::Diagnostic;
+use crate::manifest::model::Agent;
+use crate::measure::Measured;
+use crate::systems::deepagents::{ContextSize, Settings};
+
+pub fn check(agent: &Agent, s: &Settings, measured: &[Measured]) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let max_input = agent.profile.max_input_tokens;
+    let window_note = if s.model_profile { String::new() } else { " (ctxc's fallback window: the model has no profile)".to_string() };
+    let trigger_problem = match s.trigger.value {
+        ContextSize::Fraction(f) if !(f > 0.0 && f <= 1.0) => Some(format!("must be above 0 and at most 1 (a share of max input tokens), not {f}")),
+        ContextSize::Tokens(0) | ContextSize::Messages(0) => Some("must be above 0".to_string()),
+        ContextSize::Tokens(n) if n > max_input => Some(format!(
+            "is {n} tokens, beyond the model's {max_input}-token window{window_note}: summarization would never fire before the window overflows"
+        )),
+        _ => None,
+    };
+    if let Some(problem) = trigger_problem {
+        out.push(finding("SET001", &s.trigger, format!("Deep Agents' summarization trigger {problem}")));
+    }
+    let keep_problem = match (s.keep.value, s.trigger.value) {
+        (ContextSize::Fraction(k), _) if !(0.0..1.0).contains(&k) => Some(format!("must be at least 0 and below 1, not {k}")),
+        (ContextSize::Messages(k), ContextSize::Messages(t)) if k >= t => Some(format!("keeps {k} messages but summarization fires at {t}")),
+        (keep, trigger) => match (keep.tokens(max_input), trigger.tokens(max_input)) {
+            (Some(k), Some(t)) if k >= t => Some(format!("keeps {} ({k} tokens), not less than the trigger {} ({t} tokens)", keep.describe(), trigger.describe())),
+            _ => None,
+        },
+    };
+    if let Some(problem) = keep_problem {
+        out.push(finding("SET002", &s.keep, format!("Deep Agents' summarization setting `keep` {problem}: summarizing would free nothing")));
+    }
+    let Some(worst) = largest_fixed(measured) else { return out };
+    let limit = s.tool_token_limit_before_evict.value;
+    let trigger_at = s.trigger.value.tokens(max_input);
+    if limit == 0 {
+        out.push(finding("SET004", &s.tool_token_limit_before_evict, "Deep Agents' tool_token_limit_before_evict is 0: every tool result would be offloaded".to_string()));
+    } else if let Some(at) = trigger_at.filter(|&at| worst.window.fixed + limit as i64 >= at as i64) {
+        out.push(finding(
+            "SET004",
+            &s.tool_token_limit_before_evict,
+            format!(
+                "Deep Agents keeps tool results of up to {limit} tokens (tool_token_limit_before_evict) in the context: one of them after the fixed context ({} tokens, {} mode, scenario `{}`) reaches the summarization trigger at {at} tokens",
+                worst.window.fixed, worst.mode, worst.scenario
+            ),
+        ));
+    }
+    if let Some(at) = trigger_at {
+        out.extend(fixed_reaches_trigger("Deep Agents", "summarization trigger", &s.trigger, at, worst));
+    }
+    out
+}
+
