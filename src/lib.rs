@@ -6,6 +6,7 @@
 //! [`render::render`] (assemble and render every enabled step). The library never prints;
 //! [`cli`] is the edge that reports.
 
+pub mod agent_files;
 pub mod checks;
 pub mod cli;
 pub mod diagnostic;

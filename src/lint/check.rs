@@ -8,8 +8,10 @@ use std::path::Path;
 use serde::Serialize;
 
 use super::config::{ManifestText, Options, RawLint, Selection};
-use super::files::{self, MemoryDoc};
-use super::{lint, suppress, AgentRun, Context};
+use super::{lint, AgentRun, Context};
+use crate::agent_files::{self as files, MemoryDoc};
+use crate::rules::cache::cache001_dynamic_before_static::{prefix_summary, PrefixSummary};
+use crate::rules::suppress;
 use crate::diagnostic::{Diagnostic, Severity, Sources};
 use crate::models::Tokenizer;
 use crate::project::ProjectRoot;
@@ -26,20 +28,6 @@ pub enum Outcome {
     Findings,
     /// Input that cannot be loaded, or a usage error (exit 2).
     Unloadable,
-}
-
-/// The cacheable prefix of one mode × scenario: the tokens before the first dynamic section.
-/// Fields are in alphabetical order, as they appear in JSON.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct PrefixSummary {
-    /// Whether the counts are exact (false: an estimate).
-    pub exact: bool,
-    pub mode: String,
-    /// The first dynamic step, where the stable prefix ends (`None` when the prompt has none).
-    pub prefix_ends_at: Option<String>,
-    pub scenario: String,
-    pub stable_prefix_tokens: i64,
-    pub system_prompt_tokens: i64,
 }
 
 /// One agent a check looked at (fields in alphabetical order, as in JSON).
@@ -183,7 +171,7 @@ fn check_agent(report: &mut CheckReport, manifest: &Path, options: &Options, cou
             tokenizer: agent.profile.tokenizer,
             settings,
         };
-        summary.prefixes = runs.iter().map(|run| crate::rules::cache::cache001_dynamic_before_static::prefix_summary(&cx, run)).collect();
+        summary.prefixes = runs.iter().map(|run| prefix_summary(&cx, run)).collect();
         findings.extend(lint(&cx));
     }
     report.unloadable |= !problems.is_empty() || !render_problems.is_empty();

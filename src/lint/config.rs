@@ -8,10 +8,8 @@ use crate::diagnostic::{Diagnostic, Severity};
 pub use crate::manifest::lint::{LintLevel, RawLint, SkillLevel};
 use crate::manifest::span::Spanned;
 use crate::rules;
+use crate::rules::context::{Settings, DEFAULT_MEMORY_MAX_TOKENS};
 
-/// Default token limit of one memory file (MEM002): about 32 KiB of English text, the size at
-/// which Codex stops reading project docs (`project_doc_max_bytes`).
-pub const DEFAULT_MEMORY_MAX_TOKENS: u64 = 8_000;
 
 /// Options of `ctxc check` that adjust linting.
 #[derive(Debug, Clone, Default)]
@@ -26,19 +24,6 @@ pub struct Options {
     pub deny_warnings: bool,
     /// `--set KEY=VALUE` overrides laid over each manifest.
     pub overrides: Vec<String>,
-}
-
-/// Values rules read.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Settings {
-    pub skills: SkillLevel,
-    pub memory_max_tokens: u64,
-}
-
-impl Default for Settings {
-    fn default() -> Self {
-        Settings { skills: SkillLevel::Lenient, memory_max_tokens: DEFAULT_MEMORY_MAX_TOKENS }
-    }
 }
 
 /// Which codes are reported, and at what severity.

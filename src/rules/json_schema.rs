@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use crate::lint::Context;
+use super::context::Context;
 use crate::memo::Memo;
 use crate::manifest::model::{Category, CategoryTool};
 

@@ -4,7 +4,7 @@
 use std::ops::Range;
 
 use crate::diagnostic::{Diagnostic, Sources};
-use crate::lint::Context;
+use super::context::Context;
 use crate::manifest::model::CategoryTool;
 
 /// A file (display path) and a byte range in it.

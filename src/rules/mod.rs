@@ -6,24 +6,26 @@
 //! Registering a rule is a one-file change here: add its module name to the family's list in
 //! the `registry!` invocation below (and write the rule file).
 
+pub mod context;
 pub mod docs;
 pub mod json_schema;
 pub mod locate;
 pub mod markdown;
 pub mod secrets;
 pub mod skill_fields;
+pub mod suppress;
 
 /// What rule files import.
 pub mod prelude {
     pub use super::{locate, Example, Family, Rule, Stage};
     pub use crate::diagnostic::{Diagnostic, Severity};
-    pub use crate::lint::Context;
+    pub use super::context::Context;
 }
 
 use serde::Serialize;
 
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::lint::Context;
+use context::Context;
 
 /// A group of rules; the family decides the code prefix.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]

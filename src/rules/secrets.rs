@@ -9,7 +9,7 @@ use regex::Regex;
 use crate::memo::{content_hash, Memo};
 
 use crate::diagnostic::{redact, Diagnostic};
-use crate::lint::Context;
+use super::context::Context;
 
 /// The kinds of secret ctxc recognises.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

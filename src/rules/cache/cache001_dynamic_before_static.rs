@@ -1,7 +1,8 @@
 //! CACHE001: a dynamic step placed before static steps.
 
-use crate::lint::check::PrefixSummary;
-use crate::lint::Run;
+use serde::Serialize;
+
+use crate::rules::context::Run;
 use crate::manifest::model::StepKind;
 use crate::rules::prelude::*;
 
@@ -32,6 +33,20 @@ pub const RULE: Rule = Rule {
 /// Steps whose text changes between requests.
 pub fn is_dynamic(kind: StepKind) -> bool {
     kind == StepKind::Time || kind.is_scenario_data()
+}
+
+/// The cacheable prefix of one mode × scenario: the tokens before the first dynamic section.
+/// Fields are in alphabetical order, as they appear in JSON.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PrefixSummary {
+    /// Whether the counts are exact (false: an estimate).
+    pub exact: bool,
+    pub mode: String,
+    /// The first dynamic step, where the stable prefix ends (`None` when the prompt has none).
+    pub prefix_ends_at: Option<String>,
+    pub scenario: String,
+    pub stable_prefix_tokens: i64,
+    pub system_prompt_tokens: i64,
 }
 
 /// The stable prefix of one mode × scenario.

@@ -17,5 +17,5 @@ pub const RULE: Rule = Rule {
 };
 
 fn check(cx: &Context) -> Vec<Diagnostic> {
-    crate::lint::suppress::scan(cx.sources).1
+    super::super::suppress::scan(cx.sources).1
 }

@@ -1,6 +1,6 @@
 //! SKILL011: a frontmatter field the specification does not define (strict level only).
 
-use crate::lint::SkillLevel;
+use crate::manifest::lint::SkillLevel;
 use crate::rules::prelude::*;
 use crate::rules::skill_fields::SPEC_FIELDS;
 
