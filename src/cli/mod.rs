@@ -17,6 +17,7 @@ mod completions;
 mod diff;
 mod html;
 mod locked;
+mod output;
 mod snapshot;
 
 use std::path::{Path, PathBuf};
@@ -102,7 +103,7 @@ pub fn main() -> ExitCode {
         Command::Diff(args) => diff::run(args, &reporter),
         Command::Completions(args) => completions::run(args),
     };
-    ExitCode::from(code)
+    ExitCode::from(output::exit_code(code))
 }
 
 /// Diagnostics as ctxc prints them, without colour (for tests and embedding).

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use clap::{Args, ValueEnum};
 
 use super::report::Reporter;
-use super::{find_manifests, load, EXIT_INPUT, EXIT_OK};
+use super::{find_manifests, load, output, EXIT_INPUT, EXIT_OK};
 use crate::diagnostic::Diagnostic;
 use crate::render::Rendered;
 
@@ -75,9 +75,9 @@ pub fn run(args: RenderArgs, reporter: &Reporter) -> u8 {
         }
     };
     match (args.format, args.steps) {
-        (RenderFormat::Json, _) => println!("{}", to_json(&rendered)),
-        (RenderFormat::Text, true) => print!("{}", steps_table(&rendered)),
-        (RenderFormat::Text, false) => println!("{}", rendered.prompt()),
+        (RenderFormat::Json, _) => output::println(&to_json(&rendered)),
+        (RenderFormat::Text, true) => output::print(&steps_table(&rendered)),
+        (RenderFormat::Text, false) => output::println(&rendered.prompt()),
     }
     EXIT_OK
 }

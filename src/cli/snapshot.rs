@@ -8,7 +8,7 @@ use std::time::Duration;
 use clap::Args;
 
 use super::report::Reporter;
-use super::{find_manifests, with_env_overrides, EXIT_INPUT, EXIT_OK};
+use super::{find_manifests, output, with_env_overrides, EXIT_INPUT, EXIT_OK};
 use crate::manifest::{self, Loaded};
 use crate::review::{self, AgentPin};
 use crate::tokens::TokenCounter;
@@ -95,10 +95,11 @@ pub fn run(args: SnapshotArgs, reporter: &Reporter) -> u8 {
                 }
                 let lock = if w.lock_written { "written" } else { "unchanged" };
                 let n = pin.prompts.len();
-                println!("{}: {n} snapshot{} in {} ({}); {} {lock}", pin.agent, if n == 1 { "" } else { "s" }, w.dir, parts.join(", "), w.lock);
+                let mut out = format!("{}: {n} snapshot{} in {} ({}); {} {lock}\n", pin.agent, if n == 1 { "" } else { "s" }, w.dir, parts.join(", "), w.lock);
                 for path in &w.removed {
-                    println!("  removed {path}");
+                    out.push_str(&format!("  removed {path}\n"));
                 }
+                output::print(&out);
             }
             Err(d) => {
                 reporter.diagnostics(&[*d], &loaded.sources);
