@@ -84,3 +84,46 @@ fn a_full_disk_on_stdout_is_an_error() {
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(stderr(&out), "ctxc: cannot write to standard output: No space left on device (os error 28)\n");
 }
+
+/// Only `CTXC_<SECTION>__…` variables are manifest overrides: others are left to whoever set them.
+#[test]
+fn unrelated_ctxc_variables_are_ignored() {
+    let clean = ctxc(&["check", "examples/agents/zeus"], repo(), &[]);
+    assert_eq!(clean.status.code(), Some(0), "{}", stderr(&clean));
+    for (name, value) in [("CTXC_VERSION", "1.2"), ("CTXC_", "x"), ("CTXC_BUDGETS_SYSTEM_PROMPT", "10"), ("CTXC_TOKEN", "not = [toml")] {
+        let out = ctxc(&["check", "examples/agents/zeus"], repo(), &[(name, value)]);
+        assert_eq!(out.status.code(), Some(0), "{name}: {}", stderr(&out));
+        assert_eq!(stderr(&out), stderr(&clean), "{name}");
+    }
+    let render = ctxc(&["render", "examples/agents/zeus", "--mode", "plan"], repo(), &[("CTXC_VERSION", "1.2")]);
+    assert_eq!(render.status.code(), Some(0), "{}", stderr(&render));
+}
+
+/// Not valid UTF-8 is only an error in a variable ctxc reads.
+#[cfg(unix)]
+#[test]
+fn an_unrelated_variable_that_is_not_utf8_is_ignored_too() {
+    use std::os::unix::ffi::OsStrExt;
+    let bytes = std::ffi::OsStr::from_bytes(b"\xff\xfe");
+    let unrelated = command(&["check", "examples/agents/zeus"], repo()).env("CTXC_VERSION", bytes).output().expect("ctxc runs");
+    assert_eq!(unrelated.status.code(), Some(0), "{}", stderr(&unrelated));
+    let read = command(&["check", "examples/agents/zeus"], repo()).env("CTXC_BUDGETS__SYSTEM_PROMPT", bytes).output().expect("ctxc runs");
+    assert_eq!(read.status.code(), Some(2));
+    assert!(stderr(&read).contains("environment variable `CTXC_BUDGETS__SYSTEM_PROMPT` is not valid UTF-8"), "{}", stderr(&read));
+}
+
+/// A variable shaped like a key that names none is still a usage error with a "did you mean".
+#[test]
+fn a_near_miss_of_a_real_key_still_fails_with_a_suggestion() {
+    let out = ctxc(&["check", "examples/agents/zeus"], repo(), &[("CTXC_VERSION", "1.2"), ("CTXC_BUDGET__SYSTEM_PROMPT", "10")]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(err.contains("× CTXC_BUDGET__SYSTEM_PROMPT: unknown field `budget`"), "{err}");
+    assert!(err.contains("(did you mean `budgets`?)"), "{err}");
+    assert!(!err.contains("CTXC_VERSION"), "{err}");
+    assert!(out.stdout.is_empty());
+    // And a real key still applies: the budget is now overrun.
+    let applied = ctxc(&["check", "examples/agents/zeus", "--format", "json"], repo(), &[("CTXC_BUDGETS__SYSTEM_PROMPT", "10")]);
+    assert_eq!(applied.status.code(), Some(1), "{}", stderr(&applied));
+    assert!(stdout(&applied).contains("\"code\": \"BUDGET001\""), "{}", stdout(&applied));
+}

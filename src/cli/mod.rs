@@ -124,12 +124,13 @@ fn load(manifest_path: &Path, reporter: &Reporter) -> Result<Loaded, u8> {
     load_with(manifest_path, &[], reporter)
 }
 
-/// Manifest overrides from `CTXC_…` environment variables (see [`manifest::env`]), as
-/// `KEY=VALUE`, sorted by variable name; a variable that names no key is a usage error.
+/// Manifest overrides from `CTXC_<SECTION>__…` environment variables (see [`manifest::env`]), as
+/// `KEY=VALUE`, sorted by variable name; such a variable that names no key is a usage error.
+/// Other `CTXC_…` variables are not read at all.
 fn env_overrides(reporter: &Reporter) -> Result<Vec<String>, u8> {
     let mut vars = Vec::new();
     for (name, value) in std::env::vars_os() {
-        let Some(name) = name.to_str().filter(|n| n.starts_with(manifest::env::ENV_PREFIX)).map(str::to_string) else { continue };
+        let Some(name) = name.to_str().filter(|n| manifest::env::is_override(n)).map(str::to_string) else { continue };
         let Some(value) = value.to_str().map(str::to_string) else {
             reporter.diagnostics(&[crate::Diagnostic::error(format!("environment variable `{name}` is not valid UTF-8"))], &Default::default());
             return Err(EXIT_INPUT);
