@@ -2,9 +2,13 @@
 //! `CTXC_…` variables in the environment, and secrets in what `render` prints and `snapshot`
 //! writes. Real invocations of the binary, colour off.
 
+mod common;
+
 use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
+
+use common::{project, walk};
 
 const SECRET: &str = "sk-proj-Hq3Zr8VbN2kTw5Lm9Xc4Jd7Fs1Gy6Pe0Ua2Ri";
 
@@ -126,4 +130,126 @@ fn a_near_miss_of_a_real_key_still_fails_with_a_suggestion() {
     let applied = ctxc(&["check", "examples/agents/zeus", "--format", "json"], repo(), &[("CTXC_BUDGETS__SYSTEM_PROMPT", "10")]);
     assert_eq!(applied.status.code(), Some(1), "{}", stderr(&applied));
     assert!(stdout(&applied).contains("\"code\": \"BUDGET001\""), "{}", stdout(&applied));
+}
+
+const MANIFEST: &str = "[agent]\nname = \"fixture\"\nmodel = \"gpt-4o\"\n\n[pipeline]\nsteps = [\n  { id = \"core\", kind = \"module\" },\n]\n\n[modules]\ncore = { source = \"core.md\" }\n";
+
+/// An agent whose prompt holds an OpenAI key, at core.md:3:27.
+fn leaky_agent() -> tempfile::TempDir {
+    project(&[("ctxc.toml", MANIFEST), ("core.md", &format!("You are a helpful assistant.\n\nCall the billing API with {SECRET}.\n"))])
+}
+
+/// Masked means at most the first four characters.
+fn assert_masked(text: &str) {
+    assert!(!text.contains(&SECRET[..5]), "the secret leaked: {text}");
+}
+
+#[test]
+fn render_prints_the_prompt_and_names_the_secret_masked_on_stderr() {
+    let dir = leaky_agent();
+    let out = ctxc(&["render", "."], dir.path(), &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(stdout(&out), format!("You are a helpful assistant.\n\nCall the billing API with {SECRET}.\n"), "the user's own preview, exactly");
+    assert_eq!(
+        stderr(&out),
+        "SEC001\n\n  ⚠ core.md:3:27: the prompt on stdout holds what looks like an OpenAI API key (`sk-p…`), unmasked\n  help: this output is the prompt exactly, secrets included: keep it out of logs, issues and\n        commits; remove the secret from the prompt sources and rotate it\n\n"
+    );
+    let json = ctxc(&["render", ".", "--format", "json"], dir.path(), &[]);
+    assert_eq!(json.status.code(), Some(0));
+    assert!(stdout(&json).contains(SECRET));
+    assert_eq!(stderr(&json), stderr(&out));
+    // The steps table does not show the prompt, so there is nothing to warn of.
+    let steps = ctxc(&["render", ".", "--steps"], dir.path(), &[]);
+    assert_eq!((steps.status.code(), stderr(&steps)), (Some(0), String::new()));
+}
+
+/// A secret no file holds (put together by a template) is placed in the rendered prompt itself.
+#[test]
+fn a_secret_made_by_a_template_is_located_in_the_output() {
+    let (head, tail) = SECRET.split_at(8);
+    let manifest = MANIFEST.replace("core.md", "core.md.j2");
+    let dir = project(&[("ctxc.toml", &manifest), ("core.md.j2", &format!("Intro.\n\nKey: {{{{ \"{head}\" ~ \"{tail}\" }}}}\n"))]);
+    let out = ctxc(&["render", "."], dir.path(), &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stdout(&out).contains(SECRET));
+    let err = stderr(&out);
+    assert!(err.contains("SEC001") && err.contains("⚠ <rendered prompt>:3:6: the prompt on stdout holds what looks like an OpenAI API key (`sk-p…`)"), "{err}");
+    assert_masked(&err);
+    let snapshot = ctxc(&["snapshot", "."], dir.path(), &[]);
+    assert_eq!(snapshot.status.code(), Some(1));
+    let err = stderr(&snapshot);
+    // Line 12 of the snapshot file: its header takes nine lines.
+    assert!(err.contains("× .ctxc/snapshots/default.default.md:12:6: what looks like an OpenAI API key (`sk-p…`) would be"), "{err}");
+    assert_masked(&err);
+    assert!(!dir.path().join(".ctxc").exists());
+}
+
+#[test]
+fn snapshot_refuses_to_write_a_secret_and_writes_nothing() {
+    let dir = leaky_agent();
+    let before = walk(dir.path());
+    let out = ctxc(&["snapshot", "."], dir.path(), &[]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert_eq!(stdout(&out), "");
+    assert_eq!(
+        stderr(&out),
+        "SEC001\n\n  × core.md:3:27: what looks like an OpenAI API key (`sk-p…`) would be written to .ctxc/snapshots/\n  │ default.default.md\n  help: no snapshot was written: snapshot files are meant to be committed. Remove the secret from\n        the prompt sources and rotate it, or pass --allow-secrets to write it anyway\n\n"
+    );
+    assert_eq!(walk(dir.path()), before, "no snapshot, no lock, no folder");
+    assert!(!dir.path().join(".ctxc").exists());
+}
+
+/// Several agents: one secret in one of them, found in every mode that holds it, and not one file
+/// written for any agent, not even over snapshots written before.
+#[test]
+fn one_leaking_agent_stops_the_snapshot_of_every_agent() {
+    let modes = "\n[modes.ask]\n\n[modes.plan]\n";
+    let dir = project(&[
+        ("a/ctxc.toml", &MANIFEST.replace("fixture", "a")),
+        ("a/core.md", "Clean.\n"),
+        ("b/ctxc.toml", &format!("{}{modes}", MANIFEST.replace("fixture", "b"))),
+        ("b/core.md", "Clean for now.\n"),
+    ]);
+    let first = ctxc(&["snapshot", "."], dir.path(), &[]);
+    assert_eq!(first.status.code(), Some(0), "{}", stderr(&first));
+    let snapshots: Vec<(std::path::PathBuf, Vec<u8>)> = walk(dir.path()).into_iter().map(|p| (p.clone(), std::fs::read(&p).expect("read"))).collect();
+    std::fs::write(dir.path().join("a/core.md"), "Clean, and longer now.\n").expect("write");
+    std::fs::write(dir.path().join("b/core.md"), format!("Use {SECRET} here.\n")).expect("write");
+    let out = ctxc(&["snapshot", "."], dir.path(), &[]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert_eq!(
+        stderr(&out),
+        "SEC001\n\n  × ./b/core.md:1:5: what looks like an OpenAI API key (`sk-p…`) would be written to ./b/.ctxc/\n  │ snapshots/ask.default.md and 1 other snapshot file\n  help: no snapshot was written: snapshot files are meant to be committed. Remove the secret from\n        the prompt sources and rotate it, or pass --allow-secrets to write it anyway\n\n",
+        "one secret, reported once"
+    );
+    let after: Vec<(std::path::PathBuf, Vec<u8>)> = walk(dir.path()).into_iter().map(|p| (p.clone(), std::fs::read(&p).expect("read"))).collect();
+    let changed: Vec<_> = after.iter().filter(|f| !snapshots.contains(f)).map(|(p, _)| p).collect();
+    assert_eq!(changed, [&dir.path().join("a/core.md"), &dir.path().join("b/core.md")], "only the sources changed");
+}
+
+#[test]
+fn allow_secrets_writes_the_snapshot_and_still_warns() {
+    let dir = leaky_agent();
+    let out = ctxc(&["snapshot", ".", "--allow-secrets"], dir.path(), &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(stdout(&out), "fixture: 1 snapshot in .ctxc/snapshots (1 written, 0 unchanged); ctxc.lock written\n");
+    let err = stderr(&out);
+    assert!(err.contains("⚠ core.md:3:27: what looks like an OpenAI API key (`sk-p…`) is written to .ctxc/snapshots/"), "{err}");
+    assert_masked(&err);
+    let written = std::fs::read_to_string(dir.path().join(".ctxc/snapshots/default.default.md")).expect("snapshot written");
+    assert!(written.contains(SECRET));
+}
+
+/// Only what the snapshot would hold counts: a secret in a file the prompt does not use (here a
+/// comment in the manifest, which `check` reports as SEC006) does not stop it.
+#[test]
+fn a_secret_outside_the_prompt_does_not_stop_the_snapshot() {
+    let manifest = format!("# api_key = \"9f8Kq2Lm4Np7Rt1VwYb5\"\n{MANIFEST}");
+    let dir = project(&[("ctxc.toml", &manifest), ("core.md", "Clean.\n")]);
+    let check = ctxc(&["check", "."], dir.path(), &[]);
+    assert_eq!(check.status.code(), Some(1));
+    assert!(stderr(&check).contains("SEC006"), "{}", stderr(&check));
+    let out = ctxc(&["snapshot", "."], dir.path(), &[]);
+    assert_eq!((out.status.code(), stderr(&out)), (Some(0), String::new()));
+    assert!(dir.path().join(".ctxc/snapshots/default.default.md").is_file());
 }

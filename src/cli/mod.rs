@@ -16,6 +16,7 @@ mod changes;
 mod completions;
 mod diff;
 mod html;
+mod leaks;
 mod locked;
 mod output;
 mod snapshot;
