@@ -76,13 +76,15 @@ pub fn run(args: RenderArgs, reporter: &Reporter) -> u8 {
             return EXIT_INPUT;
         }
     };
+    let prompt = rendered.prompt();
     match (args.format, args.steps) {
         (RenderFormat::Json, _) => output::println(&to_json(&rendered)),
         (RenderFormat::Text, true) => output::print(&steps_table(&rendered)),
-        (RenderFormat::Text, false) => output::println(&rendered.prompt()),
+        (RenderFormat::Text, false) => output::println(&prompt),
     }
+    // The steps table is the one output without the prompt in it.
     if args.format == RenderFormat::Json || !args.steps {
-        warn_of_secrets(&rendered.prompt(), &loaded, reporter);
+        warn_of_secrets(&prompt, &loaded, reporter);
     }
     EXIT_OK
 }
