@@ -79,6 +79,19 @@ fn a_closed_pipe_ends_the_run_quietly_with_its_own_exit_status() {
     assert_eq!(ctxc(&["check", "tests/fixtures/rules/SEC001/fail", "--format", "json"], repo(), &[]).status.code(), Some(1));
 }
 
+/// The same for stderr (`ctxc check 2>&1 | head -1`): the diagnostics stop, the verdict stays.
+#[test]
+fn a_closed_stderr_pipe_keeps_the_exit_status() {
+    for (path, expected) in [("examples/agents", 0), ("tests/fixtures/rules/SEC001/fail", 1)] {
+        assert!(!ctxc(&["check", path], repo(), &[]).stderr.is_empty(), "{path} has diagnostics to print");
+        for run in 0..3 {
+            let mut child = command(&["check", path], repo()).stdout(Stdio::null()).stderr(Stdio::piped()).spawn().expect("ctxc starts");
+            drop(child.stderr.take());
+            assert_eq!(child.wait().expect("ctxc ends").code(), Some(expected), "{path}, run {run}");
+        }
+    }
+}
+
 /// Other failures to write stdout are not quiet: one line on stderr and exit 2.
 #[cfg(target_os = "linux")]
 #[test]
