@@ -2,12 +2,13 @@
 //! annotations and step summary, the JSON shape, selection, severities, suppressions,
 //! zero-config linting, and secrets never printed in full in any format.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use common::project;
 use serde_json::Value;
-
-mod common;
 
 fn repo() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -168,17 +169,6 @@ fn select_ignore_and_deny_warnings() {
     assert_eq!(typo.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&typo.stderr);
     assert!(stderr.contains("MAN012") && stderr.contains("did you mean `CACHE001`?"), "{stderr}");
-}
-
-/// A small project written to a temporary directory.
-fn project(files: &[(&str, &str)]) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().expect("tempdir");
-    for (path, text) in files {
-        let path = dir.path().join(path);
-        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
-        std::fs::write(path, text).expect("write");
-    }
-    dir
 }
 
 const MANIFEST: &str = "[agent]\nname = \"t\"\nmodel = \"gpt-4o\"\n\n[pipeline]\nsteps = [\n  { id = \"core\", kind = \"module\" },\n  { id = \"skills\", kind = \"skills\" },\n]\n\n[modules]\ncore = { source = \"core.md\" }\n\n[skills]\ndirs = [\"skills\"]\n";

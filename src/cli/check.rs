@@ -8,7 +8,7 @@ use clap::{Args, ValueEnum};
 
 use super::formats;
 use super::report::Reporter;
-use super::{with_env_overrides, EXIT_FINDINGS, EXIT_INPUT, EXIT_OK};
+use super::{output, with_env_overrides, EXIT_FINDINGS, EXIT_INPUT, EXIT_OK};
 use crate::lint::{CheckReport, Options, Outcome};
 use crate::tokens::TokenCounter;
 
@@ -72,15 +72,15 @@ pub fn run(args: CheckArgs, reporter: &Reporter) -> u8 {
     let mut code = exit_code(report.outcome());
     match args.format {
         CheckFormat::Human => reporter.diagnostics(&report.diagnostics, &report.sources),
-        CheckFormat::Json => print!("{}", formats::json::render(&report, code)),
-        CheckFormat::Sarif => print!("{}", formats::sarif::render(&report, &formats::Paths::detect())),
+        CheckFormat::Json => output::print(&formats::json::render(&report, code)),
+        CheckFormat::Sarif => output::print(&formats::sarif::render(&report, &formats::Paths::detect())),
         CheckFormat::Github => {
             let paths = formats::Paths::detect();
-            print!("{}", formats::github::annotations(&report, &paths));
+            output::print(&formats::github::annotations(&report, &paths));
             if let Some(summary_file) = std::env::var_os("GITHUB_STEP_SUMMARY").filter(|v| !v.is_empty()) {
                 let summary = formats::github::summary(&report, &paths);
                 if let Err(e) = formats::github::append(&PathBuf::from(summary_file), &summary) {
-                    eprintln!("ctxc: cannot write the step summary to $GITHUB_STEP_SUMMARY: {e}");
+                    output::eprint(&format!("ctxc: cannot write the step summary to $GITHUB_STEP_SUMMARY: {e}\n"));
                 }
             }
         }

@@ -13,6 +13,9 @@ pub struct CompletionsArgs {
 
 pub fn run(args: CompletionsArgs) -> u8 {
     let mut command = Cli::command();
-    clap_complete::generate(args.shell, &mut command, "ctxc", &mut std::io::stdout());
+    // Generated into memory: clap_complete panics when its writer fails.
+    let mut script = Vec::new();
+    clap_complete::generate(args.shell, &mut command, "ctxc", &mut script);
+    super::output::print_with(|out| out.write_all(&script));
     EXIT_OK
 }

@@ -1,13 +1,12 @@
 //! `ctxc cost`: token accounting per mode (steps, tool schemas, window), or per tool for a bare
 //! MCP `tools/list` result / OpenAI tools array.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
 
 use super::report::Reporter;
-use super::{find_manifests, AgentRun, EXIT_INPUT, EXIT_OK};
+use super::{find_manifests, output, AgentRun, EXIT_INPUT, EXIT_OK};
 use crate::diagnostic::Diagnostic;
 use crate::measure::{cost_tool_array, Count, Measured};
 use crate::models::profile;
@@ -77,18 +76,14 @@ pub fn run(args: CostArgs, reporter: &Reporter) -> u8 {
                 overrides: &'a [String],
                 reports: &'a [Measured],
             }
-            let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-            let written = serde_json::to_writer_pretty(&mut out, &CostJson { env_overrides: &env, overrides: &args.set, reports: &reports })
-                .map_err(std::io::Error::from)
-                .and_then(|()| writeln!(out))
-                .and_then(|()| out.flush());
-            if written.is_err() {
-                return EXIT_INPUT;
-            }
+            output::print_with(|out| {
+                serde_json::to_writer_pretty(&mut *out, &CostJson { env_overrides: &env, overrides: &args.set, reports: &reports })?;
+                writeln!(out)
+            });
         }
-        CostFormat::Text => print!("{}", reports.iter().map(|m| text_report(m, false)).collect::<Vec<_>>().join("\n")),
-        CostFormat::Markdown => print!("{}", reports.iter().map(|m| text_report(m, true)).collect::<Vec<_>>().join("\n")),
-        CostFormat::Html => print!("{}", super::html::cost_report(&reports)),
+        CostFormat::Text => output::print(&reports.iter().map(|m| text_report(m, false)).collect::<Vec<_>>().join("\n")),
+        CostFormat::Markdown => output::print(&reports.iter().map(|m| text_report(m, true)).collect::<Vec<_>>().join("\n")),
+        CostFormat::Html => output::print(&super::html::cost_report(&reports)),
     }
     EXIT_OK
 }
@@ -148,11 +143,11 @@ fn cost_tools(args: &CostArgs, files: &[PathBuf], reporter: &Reporter) -> u8 {
             "model": args.model, "tokenizer": model.tokenizer.name(), "exact": model.tokenizer.is_exact(),
             "method": crate::measure::TOOL_METHOD, "tools": tools, "overhead": overhead, "total": total,
         });
-        println!("{}", serde_json::to_string_pretty(&value).unwrap_or_default());
+        output::println(&serde_json::to_string_pretty(&value).unwrap_or_default());
         return EXIT_OK;
     }
     if args.format == CostFormat::Html {
-        print!("{}", super::html::tools_report(&args.model, model.tokenizer.method(), &rows, overhead, total));
+        output::print(&super::html::tools_report(&args.model, model.tokenizer.method(), &rows, overhead, total));
         return EXIT_OK;
     }
     let md = args.format == CostFormat::Markdown;
@@ -174,7 +169,7 @@ fn cost_tools(args: &CostArgs, files: &[PathBuf], reporter: &Reporter) -> u8 {
     out.push_str(&table_row(md, &[format!("{:<width$}", "overhead"), format!("{:>8}", num(overhead)), String::new()]));
     out.push_str(&table_row(md, &[format!("{:<width$}", "total"), format!("{:>8}", num(total)), String::new()]));
     out.push_str(&format!("\nmethod: {}\n", crate::measure::TOOL_METHOD));
-    print!("{out}");
+    output::print(&out);
     EXIT_OK
 }
 

@@ -9,7 +9,7 @@ use clap::{Args, ValueEnum};
 
 use super::report::Reporter;
 use super::snapshot::load_and_pin;
-use super::{with_env_overrides, EXIT_FINDINGS, EXIT_INPUT, EXIT_OK};
+use super::{output, with_env_overrides, EXIT_FINDINGS, EXIT_INPUT, EXIT_OK};
 use crate::diagnostic::Diagnostic;
 use crate::review::compare::{compare, over_threshold, Labels, Threshold};
 use crate::review::{git, AgentPin};
@@ -123,10 +123,10 @@ pub fn run(args: DiffArgs, reporter: &Reporter) -> u8 {
         (Ok(b), Ok(a)) => (b, a),
         (b, a) => {
             if let Err(e) = b {
-                eprint!("the project at {} cannot be rendered:\n{e}", args.base);
+                output::eprint(&format!("the project at {} cannot be rendered:\n{e}", args.base));
             }
             if let Err(e) = a {
-                eprint!("{e}");
+                output::eprint(&e);
             }
             return EXIT_INPUT;
         }
@@ -135,8 +135,8 @@ pub fn run(args: DiffArgs, reporter: &Reporter) -> u8 {
     let comparison = compare(&before_pins, &after_pins, &labels);
     let over = args.fail_on_increase.map(|t| over_threshold(&comparison, &t)).unwrap_or_default();
     match args.format {
-        DiffFormat::Text => print!("{}", super::changes::text(&comparison, args.all)),
-        DiffFormat::Markdown => print!("{}", super::changes::markdown(&comparison, &args.base, "work tree", args.all)),
+        DiffFormat::Text => output::print(&super::changes::text(&comparison, args.all)),
+        DiffFormat::Markdown => output::print(&super::changes::markdown(&comparison, &args.base, "work tree", args.all)),
         DiffFormat::Json => {
             let over_json: Vec<_> = over
                 .iter()
@@ -151,7 +151,7 @@ pub fn run(args: DiffArgs, reporter: &Reporter) -> u8 {
                 "fail_on_increase": args.fail_on_increase.map(|t| t.to_string()),
                 "over_threshold": over_json,
             });
-            println!("{}", serde_json::to_string_pretty(&value).unwrap_or_default());
+            output::println(&serde_json::to_string_pretty(&value).unwrap_or_default());
         }
     }
     if let Some(threshold) = args.fail_on_increase.filter(|_| !over.is_empty()) {
@@ -162,7 +162,7 @@ pub fn run(args: DiffArgs, reporter: &Reporter) -> u8 {
                 format!("{} {} · {}: {:+} tokens{pct}", a.agent, p.mode, p.scenario, p.total.delta)
             })
             .collect();
-        eprintln!("error: grew by more than {threshold} (--fail-on-increase): {}", list.join("; "));
+        output::eprint(&format!("error: grew by more than {threshold} (--fail-on-increase): {}\n", list.join("; ")));
         return EXIT_FINDINGS;
     }
     EXIT_OK

@@ -16,7 +16,7 @@ pub struct ExplainArgs {
 pub fn run(args: ExplainArgs, reporter: &Reporter) -> u8 {
     match rules::get(args.code.trim()) {
         Some(rule) => {
-            print!("{}", docs::rule_markdown(rule, 2));
+            super::output::print(&docs::rule_markdown(rule, 2));
             EXIT_OK
         }
         None => {

@@ -58,7 +58,7 @@ pub fn run(path: &Path, set: &[String], reporter: &Reporter) -> u8 {
                 out.push_str(&format!(
                     "error: the render of {folder} drifted from its {LOCK_NAME}: review the changes above, then run `ctxc snapshot {folder}` and commit the result\n\n"
                 ));
-                eprint!("{out}");
+                super::output::eprint(&out);
                 code = code.max(EXIT_FINDINGS);
             }
             Ok(_) => {}

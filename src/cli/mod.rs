@@ -16,7 +16,9 @@ mod changes;
 mod completions;
 mod diff;
 mod html;
+mod leaks;
 mod locked;
+mod output;
 mod snapshot;
 
 use std::path::{Path, PathBuf};
@@ -102,7 +104,7 @@ pub fn main() -> ExitCode {
         Command::Diff(args) => diff::run(args, &reporter),
         Command::Completions(args) => completions::run(args),
     };
-    ExitCode::from(code)
+    ExitCode::from(output::exit_code(code))
 }
 
 /// Diagnostics as ctxc prints them, without colour (for tests and embedding).
@@ -123,12 +125,13 @@ fn load(manifest_path: &Path, reporter: &Reporter) -> Result<Loaded, u8> {
     load_with(manifest_path, &[], reporter)
 }
 
-/// Manifest overrides from `CTXC_…` environment variables (see [`manifest::env`]), as
-/// `KEY=VALUE`, sorted by variable name; a variable that names no key is a usage error.
+/// Manifest overrides from `CTXC_<SECTION>__…` environment variables (see [`manifest::env`]), as
+/// `KEY=VALUE`, sorted by variable name; such a variable that names no key is a usage error.
+/// Other `CTXC_…` variables are not read at all.
 fn env_overrides(reporter: &Reporter) -> Result<Vec<String>, u8> {
     let mut vars = Vec::new();
     for (name, value) in std::env::vars_os() {
-        let Some(name) = name.to_str().filter(|n| n.starts_with(manifest::env::ENV_PREFIX)).map(str::to_string) else { continue };
+        let Some(name) = name.to_str().filter(|n| manifest::env::is_override(n)).map(str::to_string) else { continue };
         let Some(value) = value.to_str().map(str::to_string) else {
             reporter.diagnostics(&[crate::Diagnostic::error(format!("environment variable `{name}` is not valid UTF-8"))], &Default::default());
             return Err(EXIT_INPUT);

@@ -4,9 +4,11 @@ use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 
+use super::leaks::Leaks;
 use super::report::Reporter;
-use super::{find_manifests, load, EXIT_INPUT, EXIT_OK};
-use crate::diagnostic::Diagnostic;
+use super::{find_manifests, load, output, EXIT_INPUT, EXIT_OK};
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::manifest::Loaded;
 use crate::render::Rendered;
 
 #[derive(Debug, Args)]
@@ -74,12 +76,35 @@ pub fn run(args: RenderArgs, reporter: &Reporter) -> u8 {
             return EXIT_INPUT;
         }
     };
+    let prompt = rendered.prompt();
     match (args.format, args.steps) {
-        (RenderFormat::Json, _) => println!("{}", to_json(&rendered)),
-        (RenderFormat::Text, true) => print!("{}", steps_table(&rendered)),
-        (RenderFormat::Text, false) => println!("{}", rendered.prompt()),
+        (RenderFormat::Json, _) => output::println(&to_json(&rendered)),
+        (RenderFormat::Text, true) => output::print(&steps_table(&rendered)),
+        (RenderFormat::Text, false) => output::println(&prompt),
+    }
+    // The steps table is the one output without the prompt in it.
+    if args.format == RenderFormat::Json || !args.steps {
+        warn_of_secrets(&prompt, &loaded, reporter);
     }
     EXIT_OK
+}
+
+/// The prompt is printed as asked (it is the user's own preview), but a secret in it is named on
+/// stderr, masked, since this output is the one place where ctxc shows it in full.
+fn warn_of_secrets(prompt: &str, loaded: &Loaded, reporter: &Reporter) {
+    let mut leaks = Leaks::default();
+    leaks.scan("<rendered prompt>", prompt, loaded);
+    let warnings: Vec<Diagnostic> = leaks
+        .leaks
+        .into_iter()
+        .map(|leak| {
+            let mut d = leak.finding;
+            d.severity = Severity::Warning;
+            d.message = format!("the prompt on stdout holds {}, unmasked", d.message);
+            d.help("this output is the prompt exactly, secrets included: keep it out of logs, issues and commits; remove the secret from the prompt sources and rotate it")
+        })
+        .collect();
+    reporter.diagnostics(&warnings, &leaks.sources);
 }
 
 fn pick_agent(manifests: &[PathBuf], wanted: Option<&str>) -> Result<PathBuf, Diagnostic> {

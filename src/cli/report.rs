@@ -42,7 +42,7 @@ impl Reporter {
 
     pub fn diagnostics(&self, diagnostics: &[Diagnostic], sources: &Sources) {
         if !diagnostics.is_empty() {
-            eprint!("{}", self.render(diagnostics, sources));
+            super::output::eprint(&self.render(diagnostics, sources));
         }
     }
 }

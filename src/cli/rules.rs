@@ -52,7 +52,7 @@ pub fn run(args: RulesArgs, reporter: &Reporter) -> u8 {
         return EXIT_INPUT;
     }
     match args.format {
-        RulesFormat::Text => print!("{}", table(&selected)),
+        RulesFormat::Text => super::output::print(&table(&selected)),
         RulesFormat::Json => {
             let list: Vec<JsonRule> = selected
                 .iter()
@@ -64,7 +64,7 @@ pub fn run(args: RulesArgs, reporter: &Reporter) -> u8 {
                     summary: r.summary,
                 })
                 .collect();
-            println!("{}", serde_json::to_string_pretty(&list).unwrap_or_default());
+            super::output::println(&serde_json::to_string_pretty(&list).unwrap_or_default());
         }
     }
     EXIT_OK

@@ -7,8 +7,10 @@ use std::time::Duration;
 
 use clap::Args;
 
+use super::leaks::{Leak, Leaks};
 use super::report::Reporter;
-use super::{find_manifests, with_env_overrides, EXIT_INPUT, EXIT_OK};
+use super::{find_manifests, output, with_env_overrides, EXIT_FINDINGS, EXIT_INPUT, EXIT_OK};
+use crate::diagnostic::{Diagnostic, Severity};
 use crate::manifest::{self, Loaded};
 use crate::review::{self, AgentPin};
 use crate::tokens::TokenCounter;
@@ -26,6 +28,10 @@ pub struct SnapshotArgs {
     /// Override a manifest key for this run, e.g. `--set budgets.system_prompt=3000` (repeatable).
     #[arg(long = "set", value_name = "KEY=VALUE")]
     set: Vec<String>,
+    /// Write snapshots that hold a secret (SEC001–SEC006) anyway; by default nothing is written
+    /// and the secret is reported, masked (exit 1).
+    #[arg(long)]
+    allow_secrets: bool,
 }
 
 /// Testing aid (see docs/review.md): with `_CTXC_TEST_PAUSE_MS=N` in the environment, every file
@@ -48,6 +54,37 @@ pub(super) fn load_and_pin(manifest: &Path, overrides: &[String], counter: &Toke
             diagnostics.splice(0..0, std::mem::take(&mut loaded.warnings));
             Err(Failure { diagnostics, sources: loaded.sources })
         }
+    }
+}
+
+/// The secrets in the snapshot files of every agent, as they would be written.
+fn leaks(agents: &[(Loaded, AgentPin)]) -> Leaks {
+    let mut leaks = Leaks::default();
+    for (loaded, pin) in agents {
+        for prompt in &pin.prompts {
+            let rel = format!("{}/{}", loaded.agent.snapshot_dir, review::snapshot::file_name(&prompt.mode, &prompt.scenario));
+            leaks.scan(&loaded.root.display_path(&rel), &review::snapshot::render_file(pin, prompt), loaded);
+        }
+    }
+    leaks
+}
+
+/// A secret as `snapshot` reports it: an error that stops the run, or with `--allow-secrets` a
+/// warning.
+fn leak_diagnostic(leak: Leak, allowed: bool) -> Diagnostic {
+    let mut d = leak.finding;
+    let (first, others) = leak.outputs.split_first().map_or(("", 0), |(first, rest)| (first.as_str(), rest.len()));
+    let files = match others {
+        0 => first.to_string(),
+        n => format!("{first} and {n} other snapshot file{}", if n == 1 { "" } else { "s" }),
+    };
+    if allowed {
+        d.severity = Severity::Warning;
+        d.message = format!("{} is written to {files} (--allow-secrets)", d.message);
+        d.help("snapshot files are meant to be committed: remove the secret from the prompt sources and rotate it")
+    } else {
+        d.message = format!("{} would be written to {files}", d.message);
+        d.help("no snapshot was written: snapshot files are meant to be committed. Remove the secret from the prompt sources and rotate it, or pass --allow-secrets to write it anyway")
     }
 }
 
@@ -81,6 +118,15 @@ pub fn run(args: SnapshotArgs, reporter: &Reporter) -> u8 {
     if failed {
         return EXIT_INPUT;
     }
+    // Snapshot files are committed: none is written while one would hold a secret.
+    let leaks = leaks(&agents);
+    if !leaks.is_empty() {
+        let diagnostics: Vec<Diagnostic> = leaks.leaks.into_iter().map(|leak| leak_diagnostic(leak, args.allow_secrets)).collect();
+        reporter.diagnostics(&diagnostics, &leaks.sources);
+        if !args.allow_secrets {
+            return EXIT_FINDINGS;
+        }
+    }
     let pause = std::env::var(TEST_PAUSE_VAR).ok().and_then(|ms| ms.parse().ok()).map(Duration::from_millis);
     let mut code = EXIT_OK;
     for (loaded, pin) in &agents {
@@ -95,10 +141,11 @@ pub fn run(args: SnapshotArgs, reporter: &Reporter) -> u8 {
                 }
                 let lock = if w.lock_written { "written" } else { "unchanged" };
                 let n = pin.prompts.len();
-                println!("{}: {n} snapshot{} in {} ({}); {} {lock}", pin.agent, if n == 1 { "" } else { "s" }, w.dir, parts.join(", "), w.lock);
+                let mut out = format!("{}: {n} snapshot{} in {} ({}); {} {lock}\n", pin.agent, if n == 1 { "" } else { "s" }, w.dir, parts.join(", "), w.lock);
                 for path in &w.removed {
-                    println!("  removed {path}");
+                    out.push_str(&format!("  removed {path}\n"));
                 }
+                output::print(&out);
             }
             Err(d) => {
                 reporter.diagnostics(&[*d], &loaded.sources);

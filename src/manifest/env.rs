@@ -5,14 +5,26 @@
 //! `CTXC_ZEPH__SHARES__RECENT_HISTORY=0.5` sets `zeph.shares.recent_history`. Keys are lower
 //! case. Values are read like `--set` values: a TOML value, or else a plain string. The CLI
 //! reads the environment; this module only maps names.
+//!
+//! Every manifest key has a section and a name, so an override always holds a `__`. Other
+//! `CTXC_…` variables (`CTXC_VERSION`, set by some other tool) are not ctxc's and are ignored.
 
-/// Every variable starting with this is a manifest override.
+/// The prefix of every manifest override.
 pub const ENV_PREFIX: &str = "CTXC_";
 
-/// The dotted manifest key a variable name stands for: `None` when the name does not start
-/// with [`ENV_PREFIX`], an error when it does but names no key.
+/// Whether a variable is shaped like a manifest override: [`ENV_PREFIX`], then a `__` somewhere.
+pub fn is_override(name: &str) -> bool {
+    name.strip_prefix(ENV_PREFIX).is_some_and(|rest| rest.contains("__"))
+}
+
+/// The dotted manifest key a variable name stands for: `None` when the name is not shaped like
+/// an override (see [`is_override`]), an error when it is but is malformed. Whether the key
+/// exists is left to [`super::parse_override`], which suggests the nearest one.
 pub fn env_key(name: &str) -> Option<Result<String, String>> {
-    let rest = name.strip_prefix(ENV_PREFIX)?;
+    if !is_override(name) {
+        return None;
+    }
+    let rest = &name[ENV_PREFIX.len()..];
     let segments: Vec<String> = rest.split("__").map(str::to_lowercase).collect();
     if segments.iter().any(|s| s.is_empty() || s.starts_with('_') || s.ends_with('_')) {
         return Some(Err(format!(
@@ -47,8 +59,30 @@ mod tests {
         assert_eq!(env_key("CTXC_ZEPH__SHARES__RECENT_HISTORY"), Some(Ok("zeph.shares.recent_history".to_string())));
         assert_eq!(env_key("CTXC_AGENTSCOPE__TRIGGER_RATIO"), Some(Ok("agentscope.trigger_ratio".to_string())));
         assert_eq!(env_key("PATH"), None);
-        assert!(matches!(env_key("CTXC_"), Some(Err(_))));
         assert!(matches!(env_key("CTXC_BUDGETS___SYSTEM_PROMPT"), Some(Err(_))));
+        assert!(matches!(env_key("CTXC___BUDGETS"), Some(Err(_))));
+        assert!(matches!(env_key("CTXC_BUDGETS__"), Some(Err(_))));
+    }
+
+    #[test]
+    fn only_names_with_a_section_separator_are_overrides() {
+        for unrelated in ["CTXC_", "CTXC_VERSION", "CTXC_BUDGETS_SYSTEM_PROMPT", "CTXC_X", "XCTXC_BUDGETS__SYSTEM_PROMPT", "ctxc_budgets__system_prompt"] {
+            assert!(!is_override(unrelated), "{unrelated}");
+            assert_eq!(env_key(unrelated), None, "{unrelated}");
+        }
+        for shaped in ["CTXC_BUDGETS__SYSTEM_PROMPT", "CTXC_BUDGET__SYSTEM_PROMPT", "CTXC_A__B", "CTXC___"] {
+            assert!(is_override(shaped), "{shaped}");
+        }
+        // A near miss of a real key is still read, so that parse_override can name the real one.
+        assert_eq!(env_key("CTXC_BUDGET__SYSTEM_PROMPT"), Some(Ok("budget.system_prompt".to_string())));
+        let message = super::super::parse_override("budget.system_prompt=10").expect_err("no such section");
+        assert!(message.contains("did you mean `budgets`?"), "{message}");
+    }
+
+    #[test]
+    fn unrelated_variables_do_not_stop_the_run() {
+        let vars = [("CTXC_VERSION", "1.2"), ("CTXC_", "x"), ("CTXC_BUDGETS__SYSTEM_PROMPT", "3000")].map(|(k, v)| (k.to_string(), v.to_string()));
+        assert_eq!(env_overrides(vars), Ok(vec![("CTXC_BUDGETS__SYSTEM_PROMPT".to_string(), "budgets.system_prompt=3000".to_string())]));
     }
 
     #[test]

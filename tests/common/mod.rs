@@ -59,3 +59,14 @@ pub fn python() -> PathBuf {
     assert!(python.is_file(), "{} is missing: run `scripts/test`, which creates it", python.display());
     python
 }
+
+/// A small project written to a temporary directory.
+pub fn project(files: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("tempdir");
+    for (path, text) in files {
+        let path = dir.path().join(path);
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        std::fs::write(path, text).expect("write");
+    }
+    dir
+}

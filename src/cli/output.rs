@@ -1,0 +1,84 @@
+//! The one way the CLI writes to stdout and stderr (`print!` panics on a closed pipe).
+//!
+//! A reader that goes away (`ctxc cost | head -1`) is not an error: output stops there, quietly,
+//! and the run keeps the exit status it earned, 0 for a command that succeeded and 1 when `check`
+//! found something. So, like ripgrep, a closed pipe gives no message and no panic; unlike a C
+//! program killed by SIGPIPE (141), it does not fail a `set -o pipefail` pipeline that only wanted
+//! the first lines, and it cannot turn a gate's findings into success either. Any other failure to
+//! write stdout (a full disk) is said once on stderr and makes the exit status 2.
+
+use std::io::{self, ErrorKind, Write};
+use std::sync::atomic::{AtomicU8, Ordering};
+
+use super::EXIT_INPUT;
+
+const OPEN: u8 = 0;
+/// The reader went away: later output is dropped.
+const CLOSED: u8 = 1;
+/// Writing failed for another reason: later output is dropped, and the run fails.
+const FAILED: u8 = 2;
+
+static STDOUT: AtomicU8 = AtomicU8::new(OPEN);
+
+/// Writes text to stdout.
+pub fn print(text: &str) {
+    print_with(|out| out.write_all(text.as_bytes()));
+}
+
+/// Writes text and a line break to stdout.
+pub fn println(text: &str) {
+    print_with(|out| out.write_all(text.as_bytes()).and_then(|()| out.write_all(b"\n")));
+}
+
+/// Writes to stdout through `write` (for output serialized as it is written), then flushes.
+pub fn print_with(write: impl FnOnce(&mut dyn Write) -> io::Result<()>) {
+    if STDOUT.load(Ordering::Relaxed) != OPEN {
+        return;
+    }
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    let written = write(&mut out).and_then(|()| out.flush());
+    if let Err(e) = written {
+        let state = state_after(&e);
+        STDOUT.store(state, Ordering::Relaxed);
+        if state == FAILED {
+            eprint(&format!("ctxc: cannot write to standard output: {e}\n"));
+        }
+    }
+}
+
+/// Writes text to stderr. When stderr itself cannot be written there is nobody left to tell, so
+/// the error is dropped.
+pub fn eprint(text: &str) {
+    let _ = io::stderr().lock().write_all(text.as_bytes());
+}
+
+/// The exit status of a run that ended with `code`: at least 2 when stdout could not be written.
+pub fn exit_code(code: u8) -> u8 {
+    if STDOUT.load(Ordering::Relaxed) == FAILED {
+        code.max(EXIT_INPUT)
+    } else {
+        code
+    }
+}
+
+fn state_after(error: &io::Error) -> u8 {
+    if error.kind() == ErrorKind::BrokenPipe {
+        CLOSED
+    } else {
+        FAILED
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_a_broken_pipe_is_quiet() {
+        assert_eq!(state_after(&io::Error::from(ErrorKind::BrokenPipe)), CLOSED);
+        assert_eq!(state_after(&io::Error::from(ErrorKind::StorageFull)), FAILED);
+        // serde_json hands the writer's error back unchanged, so streamed JSON is covered too.
+        let json: io::Error = serde_json::Error::io(io::Error::from(ErrorKind::BrokenPipe)).into();
+        assert_eq!(state_after(&json), CLOSED);
+    }
+}
