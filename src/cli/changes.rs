@@ -1,7 +1,7 @@
 //! A [`Comparison`] for people and tools: text (terminal, `check --locked`), Markdown (a pull
 //! request comment) and JSON. Shared by `ctxc diff` and `ctxc check --locked`.
 
-use super::cost::num;
+use super::table::num;
 use crate::measure::Count;
 use crate::review::compare::{AgentChange, Comparison, Delta, PromptChange, Status};
 

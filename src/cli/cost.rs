@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use clap::{Args, ValueEnum};
 
 use super::report::Reporter;
+use super::table::{num, table_row};
 use super::{find_manifests, output, AgentRun, EXIT_INPUT, EXIT_OK};
 use crate::diagnostic::Diagnostic;
 use crate::measure::{cost_tool_array, Count, Measured};
@@ -173,20 +174,6 @@ fn cost_tools(args: &CostArgs, files: &[PathBuf], reporter: &Reporter) -> u8 {
     EXIT_OK
 }
 
-/// A count for people: thousands separated, `~` in front of estimates.
-pub(super) fn num(c: Count) -> String {
-    let digits = c.tokens.unsigned_abs().to_string();
-    let mut grouped = String::new();
-    for (i, ch) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            grouped.push(',');
-        }
-        grouped.push(ch);
-    }
-    let sign = if c.tokens < 0 { "-" } else { "" };
-    let approx = if c.exact { "" } else { "~" };
-    format!("{approx}{sign}{grouped}")
-}
 
 fn bar(value: i64, max: i64, width: usize) -> String {
     let cells = ((value.max(0) as f64 / max.max(1) as f64) * width as f64).round() as usize;
@@ -197,13 +184,6 @@ fn percent(tokens: i64, of: u64) -> String {
     format!("{:.1}%", tokens as f64 * 100.0 / of.max(1) as f64)
 }
 
-pub(super) fn table_row(md: bool, cells: &[String]) -> String {
-    if md {
-        format!("| {} |\n", cells.iter().map(|c| c.trim()).collect::<Vec<_>>().join(" | "))
-    } else {
-        format!("{}\n", cells.join("  ").trim_end())
-    }
-}
 
 fn text_report(m: &Measured, md: bool) -> String {
     let window = m.window.max_input_tokens;

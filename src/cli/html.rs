@@ -3,7 +3,7 @@
 //! section; then per mode × scenario the sections, the tool schemas by category, MCP server and
 //! tool, and the window. Light and dark themes follow `prefers-color-scheme`. Deterministic.
 
-use super::cost::num;
+use super::table::num;
 use crate::measure::{Count, GroupCost, Measured};
 
 const CSS: &str = r#"

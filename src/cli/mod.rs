@@ -11,6 +11,7 @@ mod report;
 mod rules;
 mod schema;
 mod systems;
+mod table;
 // Prompt changes under review (issue 6).
 mod changes;
 mod completions;

@@ -1,7 +1,7 @@
 //! The reference systems' window numbers in `ctxc cost` text and Markdown: Deep Agents'
 //! offloading and summarization, Zeph's window layout table, AgentScope's compression.
 
-use super::cost::{num, table_row};
+use super::table::{num, table_row};
 use crate::measure::{Count, Measured};
 use crate::systems::{agentscope, deepagents, pct, zeph, Setting};
 
