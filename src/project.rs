@@ -97,6 +97,66 @@ impl ReadError {
     }
 }
 
+/// Why `[project] root` cannot be the project root.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RootError {
+    /// Not `.` or `..` steps.
+    NotAncestor(String),
+    /// Above the highest root allowed, `highest` (written from the manifest's directory), which
+    /// is `limit` (or its child when `limit` is the file system root).
+    OutsideRepository { ancestor: String, highest: String, limit: &'static str },
+}
+
+impl RootError {
+    pub fn message(&self) -> String {
+        match self {
+            RootError::NotAncestor(ancestor) => {
+                format!("`{ancestor}` is not an ancestor of the manifest's directory: write `.` or `..` steps such as `../..`")
+            }
+            RootError::OutsideRepository { ancestor, highest, limit } => {
+                format!("`{ancestor}` climbs out of the project: the highest root allowed here is `{highest}` ({limit})")
+            }
+        }
+    }
+
+    pub fn label(&self) -> &'static str {
+        match self {
+            RootError::NotAncestor(_) => "not an ancestor",
+            RootError::OutsideRepository { .. } => "outside the repository",
+        }
+    }
+
+    pub fn help(&self) -> &'static str {
+        match self {
+            RootError::NotAncestor(_) => "the project root is the manifest's directory or one of its parents, e.g. `root = \"../..\"`",
+            RootError::OutsideRepository { .. } => {
+                "the project root is the manifest's directory or a parent inside its repository: the top of the git work tree holding the manifest (the nearest folder above it with a `.git`), or, outside git, the folder ctxc was started in; never the file system root"
+            }
+        }
+    }
+
+    /// MAN003 for a root that leaves the repository, like any reference that leaves the project.
+    pub fn code(&self) -> Option<&'static str> {
+        match self {
+            RootError::NotAncestor(_) => None,
+            RootError::OutsideRepository { .. } => Some("MAN003"),
+        }
+    }
+}
+
+/// The highest folder a project root above `dir` (canonical) may be, and what it is: the top of
+/// the git work tree holding `dir` (the nearest folder with a `.git` folder or file, found
+/// without running git), else the folder ctxc was started in when it holds `dir`, else `dir`.
+fn highest_root(dir: &Path) -> (PathBuf, &'static str) {
+    if let Some(top) = dir.ancestors().find(|a| fs::symlink_metadata(a.join(".git")).is_ok()) {
+        return (top.to_path_buf(), "the top of the git work tree holding the manifest");
+    }
+    match std::env::current_dir().and_then(fs::canonicalize) {
+        Ok(cwd) if dir.starts_with(&cwd) => (cwd, "the folder ctxc was started in, as there is no git work tree"),
+        _ => (dir.to_path_buf(), "the manifest's directory, as it is neither in a git work tree nor below the folder ctxc was started in"),
+    }
+}
+
 impl ProjectRoot {
     pub fn new(display: impl Into<PathBuf>) -> Result<Self, ReadError> {
         let display = display.into();
@@ -108,18 +168,29 @@ impl ProjectRoot {
     }
 
     /// The same manifest directory with the project root moved up to an ancestor: `ancestor` is
-    /// `.` or `..` steps only (e.g. `../..`), relative to the manifest's directory.
-    pub fn with_root(&self, ancestor: &str) -> Result<ProjectRoot, String> {
+    /// `.` or `..` steps only (e.g. `../..`), relative to the manifest's directory, and may not
+    /// climb above [`highest_root`].
+    pub fn with_root(&self, ancestor: &str) -> Result<ProjectRoot, RootError> {
         let mut levels = 0;
         for component in Path::new(ancestor).components() {
             match component {
                 Component::ParentDir => levels += 1,
                 Component::CurDir => {}
-                _ => return Err(format!("`{ancestor}` is not an ancestor of the manifest's directory: write `.` or `..` steps such as `../..`")),
+                _ => return Err(RootError::NotAncestor(ancestor.to_string())),
             }
         }
-        let Some(boundary) = self.canonical.ancestors().nth(levels) else {
-            return Err(format!("`{ancestor}` climbs above the file system root"));
+        let (limit, what) = highest_root(&self.canonical);
+        let mut allowed = self.canonical.components().count().saturating_sub(limit.components().count());
+        if limit.parent().is_none() {
+            // The file system root is never a project root.
+            allowed = allowed.saturating_sub(1);
+        }
+        let boundary = match self.canonical.ancestors().nth(levels) {
+            Some(boundary) if levels <= allowed => boundary,
+            _ => {
+                let highest = if allowed == 0 { ".".to_string() } else { vec![".."; allowed].join("/") };
+                return Err(RootError::OutsideRepository { ancestor: ancestor.to_string(), highest, limit: what });
+            }
         };
         let prefix = self.canonical.components().skip(boundary.components().count()).map(|c| c.as_os_str().to_string_lossy().into_owned()).collect();
         Ok(ProjectRoot { boundary: boundary.to_path_buf(), prefix, ..self.clone() })
@@ -313,6 +384,15 @@ impl ProjectRoot {
         Ok(SourceFile { display: self.display_path(&rel), rel, text })
     }
 
+    /// Reads a file named on the command line (or found in a folder named there) under the rules
+    /// of [`ProjectRoot::read`], its own folder being the project: a symlink is followed only to
+    /// a file in that folder or below it.
+    pub fn read_path(path: &Path) -> Result<SourceFile, ReadError> {
+        let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        let name = path.file_name().ok_or_else(|| ReadError::NotAFile(path.display().to_string()))?;
+        ProjectRoot::new(dir)?.read(&name.to_string_lossy())
+    }
+
     /// Lists the regular files named `file_name` under a root-relative directory, sorted, never
     /// following a symlink out of the root.
     pub fn find_files(&self, dir: &str, file_name: &str) -> Result<Vec<String>, ReadError> {
@@ -348,13 +428,13 @@ fn io_error(rel: &str, e: std::io::Error) -> ReadError {
 /// Opens a file for reading without following a symlink at the end of its path (on Unix; other
 /// systems check first), and without blocking on a FIFO.
 #[cfg(unix)]
-fn open_no_follow(path: &Path) -> std::io::Result<fs::File> {
+pub(crate) fn open_no_follow(path: &Path) -> std::io::Result<fs::File> {
     use std::os::unix::fs::OpenOptionsExt;
     fs::OpenOptions::new().read(true).custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK).open(path)
 }
 
 #[cfg(not(unix))]
-fn open_no_follow(path: &Path) -> std::io::Result<fs::File> {
+pub(crate) fn open_no_follow(path: &Path) -> std::io::Result<fs::File> {
     if fs::symlink_metadata(path)?.file_type().is_symlink() {
         return Err(std::io::Error::new(std::io::ErrorKind::InvalidInput, "a symbolic link"));
     }

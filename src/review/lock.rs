@@ -7,6 +7,7 @@ use serde::Deserialize;
 
 use super::{AgentPin, PromptPin, SectionPin, ToolsPin};
 use crate::diagnostic::{Diagnostic, Sources};
+use crate::project::{ProjectRoot, ReadError, SourceFile};
 use crate::Failure;
 
 /// The lock file's name, next to the manifest.
@@ -92,6 +93,19 @@ pub fn render(pin: &AgentPin, snapshots: &str) -> String {
         out.push_str("]\n");
     }
     out
+}
+
+/// What to do about a lock or snapshot file that cannot be read.
+pub const REWRITE: &str = "remove it and run `ctxc snapshot` to write the snapshots and the lock file again";
+
+/// Reads an agent's lock file under the rules of every file ctxc reads (a regular file inside
+/// the project, within the size limit, UTF-8): `None` when there is none.
+pub fn read(root: &ProjectRoot) -> Result<Option<SourceFile>, Box<Diagnostic>> {
+    match root.read(LOCK_NAME) {
+        Ok(file) => Ok(Some(file)),
+        Err(ReadError::Missing(_)) => Ok(None),
+        Err(e) => Err(Box::new(Diagnostic::error(e.message()).in_file(root.display_path(LOCK_NAME)).help(REWRITE))),
+    }
 }
 
 /// Parses a lock file's text; `display` names it in diagnostics (which carry line and column).
