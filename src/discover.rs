@@ -58,3 +58,17 @@ fn search(dir: &Path, depth: usize, found: &mut Vec<PathBuf>) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_manifest_that_is_no_file_is_still_found() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        assert_eq!(manifest_in(dir.path()), None);
+        std::fs::create_dir(dir.path().join("ctxc.toml")).expect("mkdir");
+        assert_eq!(manifest_in(dir.path()), Some(dir.path().join("ctxc.toml")), "loading refuses it, not discovery");
+        assert!(find_manifests(&dir.path().join("nope")).is_err());
+    }
+}

@@ -157,6 +157,16 @@ fn highest_root(dir: &Path) -> (PathBuf, &'static str) {
     }
 }
 
+/// How many levels a root above `dir` may climb to stay at or below `limit` (an ancestor of
+/// `dir`), never reaching the file system root.
+fn levels_below(dir: &Path, limit: &Path) -> usize {
+    let levels = dir.components().count().saturating_sub(limit.components().count());
+    match limit.parent() {
+        Some(_) => levels,
+        None => levels.saturating_sub(1),
+    }
+}
+
 impl ProjectRoot {
     pub fn new(display: impl Into<PathBuf>) -> Result<Self, ReadError> {
         let display = display.into();
@@ -180,11 +190,7 @@ impl ProjectRoot {
             }
         }
         let (limit, what) = highest_root(&self.canonical);
-        let mut allowed = self.canonical.components().count().saturating_sub(limit.components().count());
-        if limit.parent().is_none() {
-            // The file system root is never a project root.
-            allowed = allowed.saturating_sub(1);
-        }
+        let allowed = levels_below(&self.canonical, &limit);
         let boundary = match self.canonical.ancestors().nth(levels) {
             Some(boundary) if levels <= allowed => boundary,
             _ => {
@@ -499,6 +505,7 @@ mod tests {
         let project = tempfile::tempdir().expect("tempdir");
         let agent = project.path().join("crates/agent");
         std::fs::create_dir_all(&agent).expect("mkdir");
+        std::fs::create_dir(project.path().join(".git")).expect("mkdir");
         std::fs::write(project.path().join("ZEPH.md"), "root").expect("write");
         std::fs::write(agent.join("notes.md"), "n").expect("write");
         let here = ProjectRoot::new(&agent).expect("root");
@@ -510,11 +517,69 @@ mod tests {
         assert_eq!(root.normalize("../../crates/agent/notes.md"), Ok("notes.md".to_string()));
         assert_eq!(root.normalize("../x/../../ZEPH.md"), Ok("../../ZEPH.md".to_string()));
         assert!(matches!(root.normalize("../../../outside.md"), Err(ReadError::Escapes(_))));
-        assert!(here.with_root("sub").is_err());
-        assert!(here.with_root("../elsewhere").is_err());
+        assert!(matches!(here.with_root("sub"), Err(RootError::NotAncestor(_))));
+        assert!(matches!(here.with_root("../elsewhere"), Err(RootError::NotAncestor(_))));
         let shown = ProjectRoot { display: PathBuf::from("examples/zeph/crates/agent"), ..root.clone() };
         assert_eq!(shown.display_path("../../ZEPH.md"), "examples/zeph/ZEPH.md");
         let dotted = ProjectRoot { display: PathBuf::from("."), ..root };
         assert_eq!(dotted.display_path("../../ZEPH.md"), "../../ZEPH.md");
+    }
+
+    #[test]
+    fn a_root_never_climbs_out_of_the_repository() {
+        let outer = tempfile::tempdir().expect("tempdir");
+        let project = outer.path().join("repo");
+        let agent = project.join("a/b");
+        std::fs::create_dir_all(&agent).expect("mkdir");
+        // A `.git` file (a worktree or submodule) marks the top as well as a folder.
+        std::fs::write(project.join(".git"), "gitdir: elsewhere\n").expect("write");
+        let here = ProjectRoot::new(&agent).expect("root");
+        assert_eq!(here.with_root("../..").map(|r| r.depth()), Ok(2));
+        let climbed = here.with_root("../../..").expect_err("above the top");
+        assert_eq!(
+            climbed,
+            RootError::OutsideRepository {
+                ancestor: "../../..".into(),
+                highest: "../..".into(),
+                limit: "the top of the git work tree holding the manifest"
+            }
+        );
+        assert_eq!(climbed.code(), Some("MAN003"));
+        assert!(climbed.message().contains("`../..`"), "{}", climbed.message());
+        let deep = format!("..{}", "/..".repeat(agent.components().count() + 3));
+        assert!(matches!(here.with_root(&deep), Err(RootError::OutsideRepository { .. })), "never above `/`");
+        // Outside git and outside the folder ctxc runs in (the crate, for tests): no climbing.
+        std::fs::remove_file(project.join(".git")).expect("remove");
+        assert!(std::env::current_dir().is_ok_and(|cwd| !agent.starts_with(cwd)));
+        assert_eq!(here.with_root("..").expect_err("no repository").code(), Some("MAN003"));
+        assert_eq!(here.with_root(".").map(|r| r.depth()), Ok(0));
+        // A repository (or starting folder) at `/` still keeps `/` out.
+        assert_eq!(levels_below(Path::new("/srv/app/agent"), Path::new("/")), 2);
+        assert_eq!(levels_below(Path::new("/srv/app/agent"), Path::new("/srv")), 2);
+        assert_eq!(levels_below(Path::new("/"), Path::new("/")), 0);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn paths_from_the_command_line_get_the_same_guard() {
+        let outside = tempfile::tempdir().expect("tempdir");
+        std::fs::write(outside.path().join("tools.json"), "[]").expect("write");
+        let dir = tempfile::tempdir().expect("tempdir");
+        std::fs::write(dir.path().join("ok.json"), "[]").expect("write");
+        std::os::unix::fs::symlink(dir.path().join("ok.json"), dir.path().join("beside.json")).expect("symlink");
+        std::os::unix::fs::symlink(outside.path().join("tools.json"), dir.path().join("out.json")).expect("symlink");
+        std::os::unix::fs::symlink("/dev/zero", dir.path().join("zero.json")).expect("symlink");
+        let fifo = std::ffi::CString::new(dir.path().join("fifo.json").into_os_string().into_encoded_bytes()).expect("path");
+        // SAFETY: a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o600) }, 0);
+        std::fs::File::create(dir.path().join("big.json")).and_then(|f| f.set_len(MAX_FILE_BYTES + 1)).expect("sparse file");
+        let read = |name: &str| ProjectRoot::read_path(&dir.path().join(name)).map(|f| f.text.to_string());
+        assert_eq!(read("ok.json"), Ok("[]".to_string()));
+        assert_eq!(read("beside.json"), Ok("[]".to_string()));
+        assert_eq!(read("out.json"), Err(ReadError::Escapes("out.json".into())));
+        assert_eq!(read("zero.json"), Err(ReadError::Escapes("zero.json".into())));
+        assert_eq!(read("fifo.json"), Err(ReadError::NotAFile("fifo.json".into())), "refused without blocking");
+        assert_eq!(read("big.json"), Err(ReadError::TooLarge { path: "big.json".into(), bytes: MAX_FILE_BYTES + 1 }));
+        assert_eq!(read("nope.json"), Err(ReadError::Missing("nope.json".into())));
     }
 }

@@ -363,3 +363,38 @@ pub fn checkout(repo: &Repo, commit: &str, overrides: &[String]) -> Result<Check
     }
     Ok(Checkout { dir, path, exists })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_git_would_not_store_are_refused() {
+        for bad in ["", "../x.md", "/etc/passwd", "a/../../x", ".git/config", "a/.GIT/hooks", "a\\b"] {
+            assert!(check_path(bad).is_err(), "{bad}");
+        }
+        assert_eq!(check_path("agents/zeus/ctxc.toml"), Ok(()));
+        assert_eq!(check_path("a/.github/x.md"), Ok(()));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn nothing_is_written_through_a_link_or_over_an_entry() {
+        let outside = tempfile::tempdir().expect("tempdir");
+        let into = tempfile::tempdir().expect("tempdir");
+        let repo = Repo { top: into.path().to_path_buf(), rel: String::new(), is_file: false };
+        let mut x = Extraction { repo: &repo, commit: "HEAD", into: into.path(), dirs: Default::default(), done: None, bytes: 0 };
+        // The link `zz` a tree listed before `zz/evil.md`.
+        make_link(outside.path().as_os_str().as_encoded_bytes(), &into.path().join("zz")).expect("link");
+        assert!(x.create_parents("zz/evil.md").is_err_and(|e| e.contains("`zz` is listed twice")));
+        // A file, then a folder of the same name; the same file twice.
+        let entry = |path: &str, size| Entry { mode: "100644".into(), oid: "0".repeat(40), size, path: path.into() };
+        let big = crate::project::MAX_FILE_BYTES + 1;
+        x.create_parents("a/b.md").expect("new folders");
+        x.placeholder(&entry("a/b.md", big)).expect("sparse placeholder");
+        assert!(x.create_parents("a/b.md/c.md").is_err_and(|e| e.contains("listed twice")));
+        assert!(x.placeholder(&entry("a/b.md", 1)).is_err_and(|e| e.contains("listed twice")));
+        assert!(matches!(crate::project::ProjectRoot::new(into.path()).expect("root").read("a/b.md"), Err(crate::project::ReadError::TooLarge { bytes, .. }) if bytes == big));
+        assert_eq!(std::fs::read_dir(outside.path()).expect("list").count(), 0, "nothing written outside");
+    }
+}

@@ -199,4 +199,20 @@ mod tests {
         let unknown = text.replace("exact = true\nsnapshots", "exact = true\nextra = 1\nsnapshots");
         assert!(parse(&unknown, "ctxc.lock").expect_err("unknown key").diagnostics[0].message.contains("unknown field"));
     }
+
+    #[cfg(unix)]
+    #[test]
+    fn the_lock_is_read_under_the_guard() {
+        let outside = tempfile::tempdir().expect("tempdir");
+        std::fs::write(outside.path().join("passwd"), "root:x:0:0\n").expect("write");
+        let dir = tempfile::tempdir().expect("tempdir");
+        let root = ProjectRoot::new(dir.path()).expect("root");
+        assert!(matches!(read(&root), Ok(None)));
+        std::os::unix::fs::symlink(outside.path().join("passwd"), dir.path().join(LOCK_NAME)).expect("symlink");
+        let d = read(&root).expect_err("a link out");
+        assert!(d.message.contains("points outside the project root") && !d.message.contains("root:x"), "{}", d.message);
+        std::fs::remove_file(dir.path().join(LOCK_NAME)).expect("remove");
+        std::fs::write(dir.path().join(LOCK_NAME), render(&pin(), ".ctxc/snapshots")).expect("write");
+        assert!(read(&root).is_ok_and(|f| f.is_some_and(|f| parse(&f.text, LOCK_NAME).is_ok())));
+    }
 }
