@@ -171,24 +171,13 @@ fn diff_never_writes_through_a_committed_link() {
     s.write("agent/ctxc.toml", AGENT);
     s.write("agent/core.md", "You are a helpful assistant.\n");
     // A link `zz` to the canary's folder and, in the same tree, a file `zz/evil.md`.
-    let hash = |text: &str| {
-        let mut command = Command::new("git");
-        command.args(["hash-object", "-w", "--stdin"]).current_dir(s.project()).stdin(Stdio::piped()).stdout(Stdio::piped());
-        let mut child = command.spawn().expect("git");
-        std::io::Write::write_all(&mut child.stdin.take().expect("stdin"), text.as_bytes()).expect("write");
+    let git_input = |args: &[&str], input: &str| {
+        let mut child = Command::new("git").args(args).current_dir(s.project()).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().expect("git");
+        std::io::Write::write_all(&mut child.stdin.take().expect("stdin"), input.as_bytes()).expect("write");
         String::from_utf8_lossy(&child.wait_with_output().expect("git").stdout).trim().to_string()
     };
-    let mktree = |listing: String| {
-        let mut child = Command::new("git")
-            .args(["mktree"])
-            .current_dir(s.project())
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("git");
-        std::io::Write::write_all(&mut child.stdin.take().expect("stdin"), listing.as_bytes()).expect("write");
-        String::from_utf8_lossy(&child.wait_with_output().expect("git").stdout).trim().to_string()
-    };
+    let hash = |text: &str| git_input(&["hash-object", "-w", "--stdin"], text);
+    let mktree = |listing: String| git_input(&["mktree"], &listing);
     let link = hash(s.dir.path().join("canary").to_str().expect("utf-8"));
     let evil = mktree(format!("100644 blob {}\tevil.md\n", hash("evil\n")));
     let agent = mktree(format!("100644 blob {}\tctxc.toml\n100644 blob {}\tcore.md\n", hash(AGENT), hash("Before.\n")));
@@ -200,6 +189,27 @@ fn diff_never_writes_through_a_committed_link() {
     let run = s.ctxc(&["diff", "--base", &commit, "agent"], ".", &[]);
     assert_eq!(run.0.status.code(), Some(0), "{}", run.stderr());
     assert!(run.stdout().contains("+You are a helpful assistant."), "{}", run.stdout());
+}
+
+#[test]
+fn diff_never_follows_a_committed_link_to_an_agent_folder() {
+    let s = Scratch::new();
+    std::fs::remove_dir(s.project().join(".git")).expect("rmdir");
+    s.git(&["init", "-q", "."]);
+    // Outside the project, a manifest that would print the canary's mark.
+    let elsewhere = s.dir.path().join("elsewhere");
+    std::fs::create_dir(&elsewhere).expect("mkdir");
+    let outside = "[agent]\nname = \"demo\"\n\n[pipeline]\nsteps = [{ id = \"core\", kind = \"text\", text = \"CANARY-7f3a\" }]\n";
+    std::fs::write(elsewhere.join("ctxc.toml"), outside).expect("write");
+    s.link(&elsewhere, "agent");
+    s.git(&["add", "-A"]);
+    s.git(&["commit", "-qm", "agent is a link"]);
+    std::fs::remove_file(s.project().join("agent")).expect("remove");
+    s.write("agent/ctxc.toml", AGENT);
+    s.write("agent/core.md", "Now.\n");
+    let run = s.ctxc(&["diff", "--base", "HEAD", "agent"], ".", &[]);
+    assert_eq!(run.0.status.code(), Some(0), "{}", run.stderr());
+    assert!(run.stdout().starts_with("demo (ctxc.toml): added"), "{}", run.stdout());
 }
 
 #[test]

@@ -4,7 +4,7 @@
 //! paths relative to the repository's top, so a manifest's `[project] root` above PATH still
 //! finds its files.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufRead, BufReader, Read, Seek, Write};
 use std::path::{Component, Path, PathBuf};
 use std::process::{Command, Stdio};
 
@@ -204,22 +204,22 @@ impl Extraction<'_> {
         if wanted.is_empty() {
             return Ok(());
         }
+        // The request comes from an unnamed temporary file rather than a pipe: no side waits on
+        // a full pipe, and stopping early (an error) writes nothing to a closed one.
+        let request: String = wanted.iter().map(|e| format!("{}\n", e.oid)).collect();
+        let mut requests = tempfile::tempfile().map_err(|e| format!("cannot create a temporary file: {e}"))?;
+        requests.write_all(request.as_bytes()).and_then(|()| requests.rewind()).map_err(|e| format!("cannot write a temporary file: {e}"))?;
         let mut child = git(Some(&self.repo.top))
             .args(["cat-file", "--batch"])
-            .stdin(Stdio::piped())
+            .stdin(requests)
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
             .map_err(|e| format!("cannot run git: {e}"))?;
-        let mut stdin = child.stdin.take().ok_or("git cat-file has no stdin")?;
-        let request: String = wanted.iter().map(|e| format!("{}\n", e.oid)).collect();
-        // Fed from a thread of its own, so that neither side waits on a full pipe.
-        let feeder = std::thread::spawn(move || stdin.write_all(request.as_bytes()));
         let mut out = BufReader::new(child.stdout.take().ok_or("git cat-file has no stdout")?);
         let result = wanted.iter().try_for_each(|entry| self.write_blob(&mut out, entry));
         let _ = child.kill();
         let _ = child.wait();
-        let _ = feeder.join();
         result
     }
 
@@ -341,11 +341,11 @@ pub fn checkout(repo: &Repo, commit: &str, overrides: &[String]) -> Result<Check
     let mut extraction = Extraction { repo, commit, into: dir.path(), dirs: Default::default(), done: None, bytes: 0 };
     extraction.extract(repo.dir_rel())?;
     let path = if repo.rel.is_empty() { dir.path().to_path_buf() } else { dir.path().join(&repo.rel) };
-    // PATH is what git stored there, never reached through a link.
-    let exists = match repo.is_file {
-        false => repo.rel.is_empty() || extraction.dirs.contains(&repo.rel),
-        true => std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_file()),
-    };
+    // PATH is what git stored there, never reached through a link: its folder is one the
+    // extraction created, and a manifest named as PATH is a file in it.
+    let folder = repo.dir_rel();
+    let exists = (folder.is_empty() || extraction.dirs.contains(folder))
+        && (!repo.is_file || std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_file()));
     if exists {
         let manifests = crate::discover::find_manifests(&path).unwrap_or_default();
         for manifest in manifests {
