@@ -97,6 +97,14 @@ impl Scratch {
     }
 }
 
+/// Runs git in the project with `input` on its standard input (objects and trees for hostile
+/// commits); its output.
+fn git_input(s: &Scratch, args: &[&str], input: &str) -> String {
+    let mut child = Command::new("git").args(args).current_dir(s.project()).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().expect("git");
+    std::io::Write::write_all(&mut child.stdin.take().expect("stdin"), input.as_bytes()).expect("write");
+    String::from_utf8_lossy(&child.wait_with_output().expect("git").stdout).trim().to_string()
+}
+
 /// Runs a command to its end, killing it (and failing) after [`TIME_LIMIT`].
 fn run_with_limit(mut command: Command) -> Output {
     let mut child = command.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("spawns");
@@ -171,13 +179,8 @@ fn diff_never_writes_through_a_committed_link() {
     s.write("agent/ctxc.toml", AGENT);
     s.write("agent/core.md", "You are a helpful assistant.\n");
     // A link `zz` to the canary's folder and, in the same tree, a file `zz/evil.md`.
-    let git_input = |args: &[&str], input: &str| {
-        let mut child = Command::new("git").args(args).current_dir(s.project()).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().expect("git");
-        std::io::Write::write_all(&mut child.stdin.take().expect("stdin"), input.as_bytes()).expect("write");
-        String::from_utf8_lossy(&child.wait_with_output().expect("git").stdout).trim().to_string()
-    };
-    let hash = |text: &str| git_input(&["hash-object", "-w", "--stdin"], text);
-    let mktree = |listing: String| git_input(&["mktree"], &listing);
+    let hash = |text: &str| git_input(&s, &["hash-object", "-w", "--stdin"], text);
+    let mktree = |listing: String| git_input(&s, &["mktree"], &listing);
     let link = hash(s.dir.path().join("canary").to_str().expect("utf-8"));
     let evil = mktree(format!("100644 blob {}\tevil.md\n", hash("evil\n")));
     let agent = mktree(format!("100644 blob {}\tctxc.toml\n100644 blob {}\tcore.md\n", hash(AGENT), hash("Before.\n")));
@@ -210,6 +213,26 @@ fn diff_never_follows_a_committed_link_to_an_agent_folder() {
     let run = s.ctxc(&["diff", "--base", "HEAD", "agent"], ".", &[]);
     assert_eq!(run.0.status.code(), Some(0), "{}", run.stderr());
     assert!(run.stdout().starts_with("demo (ctxc.toml): added"), "{}", run.stdout());
+}
+
+#[test]
+fn diff_reads_no_blob_over_the_limit_and_no_tree_over_the_bounds() {
+    let s = Scratch::new();
+    std::fs::remove_dir(s.project().join(".git")).expect("rmdir");
+    s.git(&["init", "-q", "."]);
+    s.write("agent/ctxc.toml", AGENT);
+    s.write("agent/core.md", &"x".repeat(5 * 1024 * 1024));
+    s.git(&["add", "-A"]);
+    s.git(&["commit", "-qm", "a big module"]);
+    s.write("agent/core.md", "Now.\n");
+    let run = s.ctxc(&["diff", "--base", "HEAD", "agent"], ".", &[]);
+    run.refused(&["the project at HEAD cannot be rendered", "`core.md` is 5242880 bytes, over the 4194304-byte limit", "HEAD:agent/ctxc.toml:8:10"]);
+    // One more file than the extraction takes, all in one tree.
+    let blob = s.git(&["hash-object", "-w", "agent/core.md"]);
+    let listing: String = (0..=100_000).map(|i| format!("100644 blob {blob}\tf{i:06}.md\n")).collect();
+    let tree = git_input(&s, &["mktree"], &listing);
+    let commit = s.git(&["commit-tree", &tree, "-m", "many files"]);
+    s.ctxc(&["diff", "--base", &commit, "."], ".", &[]).refused(&["more than 100000 files to read: pass the agent's own folder as PATH"]);
 }
 
 #[test]
