@@ -32,6 +32,14 @@ impl Scratch {
         Scratch { dir }
     }
 
+    /// A scratch folder whose project is a real git repository (for `diff --base`).
+    fn repository() -> Scratch {
+        let s = Scratch::new();
+        std::fs::remove_dir(s.project().join(".git")).expect("rmdir");
+        s.git(&["init", "-q", "."]);
+        s
+    }
+
     fn project(&self) -> PathBuf {
         self.dir.path().join("project")
     }
@@ -173,9 +181,7 @@ fn snapshotted() -> Scratch {
 
 #[test]
 fn diff_never_writes_through_a_committed_link() {
-    let s = Scratch::new();
-    std::fs::remove_dir(s.project().join(".git")).expect("rmdir");
-    s.git(&["init", "-q", "."]);
+    let s = Scratch::repository();
     s.write("agent/ctxc.toml", AGENT);
     s.write("agent/core.md", "You are a helpful assistant.\n");
     // A link `zz` to the canary's folder and, in the same tree, a file `zz/evil.md`.
@@ -196,9 +202,7 @@ fn diff_never_writes_through_a_committed_link() {
 
 #[test]
 fn diff_never_follows_a_committed_link_to_an_agent_folder() {
-    let s = Scratch::new();
-    std::fs::remove_dir(s.project().join(".git")).expect("rmdir");
-    s.git(&["init", "-q", "."]);
+    let s = Scratch::repository();
     // Outside the project, a manifest that would print the canary's mark.
     let elsewhere = s.dir.path().join("elsewhere");
     std::fs::create_dir(&elsewhere).expect("mkdir");
@@ -217,9 +221,7 @@ fn diff_never_follows_a_committed_link_to_an_agent_folder() {
 
 #[test]
 fn diff_reads_no_blob_over_the_limit_and_no_tree_over_the_bounds() {
-    let s = Scratch::new();
-    std::fs::remove_dir(s.project().join(".git")).expect("rmdir");
-    s.git(&["init", "-q", "."]);
+    let s = Scratch::repository();
     s.write("agent/ctxc.toml", AGENT);
     s.write("agent/core.md", &"x".repeat(5 * 1024 * 1024));
     s.git(&["add", "-A"]);
@@ -237,9 +239,7 @@ fn diff_reads_no_blob_over_the_limit_and_no_tree_over_the_bounds() {
 
 #[test]
 fn diff_base_with_a_root_above_the_repository_is_refused() {
-    let s = Scratch::new();
-    std::fs::remove_dir(s.project().join(".git")).expect("rmdir");
-    s.git(&["init", "-q", "."]);
+    let s = Scratch::repository();
     // Committed: a root three levels up, which in the checkout (tmp/ctxc-diff-…/agent) is the
     // scratch folder, and a module reaching the canary from there.
     s.write("agent/ctxc.toml", &AGENT.replace("core.md", "../../../canary/secret.json").replace("[agent]", "[project]\nroot = \"../../..\"\n\n[agent]"));

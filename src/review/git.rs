@@ -275,8 +275,8 @@ impl Extraction<'_> {
 /// Git never stores `..`, absolute paths or `.git` (its own folder); refuse them all the same:
 /// the checkout's `.git` marks its top (see [`checkout`]).
 fn check_path(path: &str) -> Result<(), String> {
-    let normal = |c: Component| matches!(c, Component::Normal(name) if !name.eq_ignore_ascii_case(".git"));
-    match !path.is_empty() && Path::new(path).components().all(normal) && !path.contains('\\') {
+    let normal = |part: &str| !matches!(part, "" | "." | "..") && !part.eq_ignore_ascii_case(".git") && !part.contains('\\');
+    match path.split('/').all(normal) {
         true => Ok(()),
         false => Err(format!("refusing the path `{path}` from the repository")),
     }
@@ -370,7 +370,7 @@ mod tests {
 
     #[test]
     fn paths_git_would_not_store_are_refused() {
-        for bad in ["", "../x.md", "/etc/passwd", "a/../../x", ".git/config", "a/.GIT/hooks", "a\\b"] {
+        for bad in ["", "../x.md", "/etc/passwd", "a/../../x", ".git/config", "a/.GIT/hooks", "a\\b", "a//b", "a/./b", "./a", "a/"] {
             assert!(check_path(bad).is_err(), "{bad}");
         }
         assert_eq!(check_path("agents/zeus/ctxc.toml"), Ok(()));
