@@ -97,6 +97,76 @@ impl ReadError {
     }
 }
 
+/// Why `[project] root` cannot be the project root.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RootError {
+    /// Not `.` or `..` steps.
+    NotAncestor(String),
+    /// Above the highest root allowed, `highest` (written from the manifest's directory), which
+    /// is `limit` (or its child when `limit` is the file system root).
+    OutsideRepository { ancestor: String, highest: String, limit: &'static str },
+}
+
+impl RootError {
+    pub fn message(&self) -> String {
+        match self {
+            RootError::NotAncestor(ancestor) => {
+                format!("`{ancestor}` is not an ancestor of the manifest's directory: write `.` or `..` steps such as `../..`")
+            }
+            RootError::OutsideRepository { ancestor, highest, limit } => {
+                format!("`{ancestor}` climbs out of the project: the highest root allowed here is `{highest}` ({limit})")
+            }
+        }
+    }
+
+    pub fn label(&self) -> &'static str {
+        match self {
+            RootError::NotAncestor(_) => "not an ancestor",
+            RootError::OutsideRepository { .. } => "outside the repository",
+        }
+    }
+
+    pub fn help(&self) -> &'static str {
+        match self {
+            RootError::NotAncestor(_) => "the project root is the manifest's directory or one of its parents, e.g. `root = \"../..\"`",
+            RootError::OutsideRepository { .. } => {
+                "the project root is the manifest's directory or a parent inside its repository: the top of the git work tree holding the manifest (the nearest folder above it with a `.git`), or, outside git, the folder ctxc was started in; never the file system root"
+            }
+        }
+    }
+
+    /// MAN003 for a root that leaves the repository, like any reference that leaves the project.
+    pub fn code(&self) -> Option<&'static str> {
+        match self {
+            RootError::NotAncestor(_) => None,
+            RootError::OutsideRepository { .. } => Some("MAN003"),
+        }
+    }
+}
+
+/// The highest folder a project root above `dir` (canonical) may be, and what it is: the top of
+/// the git work tree holding `dir` (the nearest folder with a `.git` folder or file, found
+/// without running git), else the folder ctxc was started in when it holds `dir`, else `dir`.
+fn highest_root(dir: &Path) -> (PathBuf, &'static str) {
+    if let Some(top) = dir.ancestors().find(|a| fs::symlink_metadata(a.join(".git")).is_ok()) {
+        return (top.to_path_buf(), "the top of the git work tree holding the manifest");
+    }
+    match std::env::current_dir().and_then(fs::canonicalize) {
+        Ok(cwd) if dir.starts_with(&cwd) => (cwd, "the folder ctxc was started in, as there is no git work tree"),
+        _ => (dir.to_path_buf(), "the manifest's directory, as it is neither in a git work tree nor below the folder ctxc was started in"),
+    }
+}
+
+/// How many levels a root above `dir` may climb to stay at or below `limit` (an ancestor of
+/// `dir`), never reaching the file system root.
+fn levels_below(dir: &Path, limit: &Path) -> usize {
+    let levels = dir.components().count().saturating_sub(limit.components().count());
+    match limit.parent() {
+        Some(_) => levels,
+        None => levels.saturating_sub(1),
+    }
+}
+
 impl ProjectRoot {
     pub fn new(display: impl Into<PathBuf>) -> Result<Self, ReadError> {
         let display = display.into();
@@ -108,18 +178,25 @@ impl ProjectRoot {
     }
 
     /// The same manifest directory with the project root moved up to an ancestor: `ancestor` is
-    /// `.` or `..` steps only (e.g. `../..`), relative to the manifest's directory.
-    pub fn with_root(&self, ancestor: &str) -> Result<ProjectRoot, String> {
+    /// `.` or `..` steps only (e.g. `../..`), relative to the manifest's directory, and may not
+    /// climb above [`highest_root`].
+    pub fn with_root(&self, ancestor: &str) -> Result<ProjectRoot, RootError> {
         let mut levels = 0;
         for component in Path::new(ancestor).components() {
             match component {
                 Component::ParentDir => levels += 1,
                 Component::CurDir => {}
-                _ => return Err(format!("`{ancestor}` is not an ancestor of the manifest's directory: write `.` or `..` steps such as `../..`")),
+                _ => return Err(RootError::NotAncestor(ancestor.to_string())),
             }
         }
-        let Some(boundary) = self.canonical.ancestors().nth(levels) else {
-            return Err(format!("`{ancestor}` climbs above the file system root"));
+        let (limit, what) = highest_root(&self.canonical);
+        let allowed = levels_below(&self.canonical, &limit);
+        let boundary = match self.canonical.ancestors().nth(levels) {
+            Some(boundary) if levels <= allowed => boundary,
+            _ => {
+                let highest = if allowed == 0 { ".".to_string() } else { vec![".."; allowed].join("/") };
+                return Err(RootError::OutsideRepository { ancestor: ancestor.to_string(), highest, limit: what });
+            }
         };
         let prefix = self.canonical.components().skip(boundary.components().count()).map(|c| c.as_os_str().to_string_lossy().into_owned()).collect();
         Ok(ProjectRoot { boundary: boundary.to_path_buf(), prefix, ..self.clone() })
@@ -313,6 +390,15 @@ impl ProjectRoot {
         Ok(SourceFile { display: self.display_path(&rel), rel, text })
     }
 
+    /// Reads a file named on the command line (or found in a folder named there) under the rules
+    /// of [`ProjectRoot::read`], its own folder being the project: a symlink is followed only to
+    /// a file in that folder or below it.
+    pub fn read_path(path: &Path) -> Result<SourceFile, ReadError> {
+        let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        let name = path.file_name().ok_or_else(|| ReadError::NotAFile(path.display().to_string()))?;
+        ProjectRoot::new(dir)?.read(&name.to_string_lossy())
+    }
+
     /// Lists the regular files named `file_name` under a root-relative directory, sorted, never
     /// following a symlink out of the root.
     pub fn find_files(&self, dir: &str, file_name: &str) -> Result<Vec<String>, ReadError> {
@@ -348,13 +434,13 @@ fn io_error(rel: &str, e: std::io::Error) -> ReadError {
 /// Opens a file for reading without following a symlink at the end of its path (on Unix; other
 /// systems check first), and without blocking on a FIFO.
 #[cfg(unix)]
-fn open_no_follow(path: &Path) -> std::io::Result<fs::File> {
+pub(crate) fn open_no_follow(path: &Path) -> std::io::Result<fs::File> {
     use std::os::unix::fs::OpenOptionsExt;
     fs::OpenOptions::new().read(true).custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK).open(path)
 }
 
 #[cfg(not(unix))]
-fn open_no_follow(path: &Path) -> std::io::Result<fs::File> {
+pub(crate) fn open_no_follow(path: &Path) -> std::io::Result<fs::File> {
     if fs::symlink_metadata(path)?.file_type().is_symlink() {
         return Err(std::io::Error::new(std::io::ErrorKind::InvalidInput, "a symbolic link"));
     }
@@ -419,6 +505,7 @@ mod tests {
         let project = tempfile::tempdir().expect("tempdir");
         let agent = project.path().join("crates/agent");
         std::fs::create_dir_all(&agent).expect("mkdir");
+        std::fs::create_dir(project.path().join(".git")).expect("mkdir");
         std::fs::write(project.path().join("ZEPH.md"), "root").expect("write");
         std::fs::write(agent.join("notes.md"), "n").expect("write");
         let here = ProjectRoot::new(&agent).expect("root");
@@ -430,11 +517,69 @@ mod tests {
         assert_eq!(root.normalize("../../crates/agent/notes.md"), Ok("notes.md".to_string()));
         assert_eq!(root.normalize("../x/../../ZEPH.md"), Ok("../../ZEPH.md".to_string()));
         assert!(matches!(root.normalize("../../../outside.md"), Err(ReadError::Escapes(_))));
-        assert!(here.with_root("sub").is_err());
-        assert!(here.with_root("../elsewhere").is_err());
+        assert!(matches!(here.with_root("sub"), Err(RootError::NotAncestor(_))));
+        assert!(matches!(here.with_root("../elsewhere"), Err(RootError::NotAncestor(_))));
         let shown = ProjectRoot { display: PathBuf::from("examples/zeph/crates/agent"), ..root.clone() };
         assert_eq!(shown.display_path("../../ZEPH.md"), "examples/zeph/ZEPH.md");
         let dotted = ProjectRoot { display: PathBuf::from("."), ..root };
         assert_eq!(dotted.display_path("../../ZEPH.md"), "../../ZEPH.md");
+    }
+
+    #[test]
+    fn a_root_never_climbs_out_of_the_repository() {
+        let outer = tempfile::tempdir().expect("tempdir");
+        let project = outer.path().join("repo");
+        let agent = project.join("a/b");
+        std::fs::create_dir_all(&agent).expect("mkdir");
+        // A `.git` file (a worktree or submodule) marks the top as well as a folder.
+        std::fs::write(project.join(".git"), "gitdir: elsewhere\n").expect("write");
+        let here = ProjectRoot::new(&agent).expect("root");
+        assert_eq!(here.with_root("../..").map(|r| r.depth()), Ok(2));
+        let climbed = here.with_root("../../..").expect_err("above the top");
+        assert_eq!(
+            climbed,
+            RootError::OutsideRepository {
+                ancestor: "../../..".into(),
+                highest: "../..".into(),
+                limit: "the top of the git work tree holding the manifest"
+            }
+        );
+        assert_eq!(climbed.code(), Some("MAN003"));
+        assert!(climbed.message().contains("`../..`"), "{}", climbed.message());
+        let deep = format!("..{}", "/..".repeat(agent.components().count() + 3));
+        assert!(matches!(here.with_root(&deep), Err(RootError::OutsideRepository { .. })), "never above `/`");
+        // Outside git and outside the folder ctxc runs in (the crate, for tests): no climbing.
+        std::fs::remove_file(project.join(".git")).expect("remove");
+        assert!(std::env::current_dir().is_ok_and(|cwd| !agent.starts_with(cwd)));
+        assert_eq!(here.with_root("..").expect_err("no repository").code(), Some("MAN003"));
+        assert_eq!(here.with_root(".").map(|r| r.depth()), Ok(0));
+        // A repository (or starting folder) at `/` still keeps `/` out.
+        assert_eq!(levels_below(Path::new("/srv/app/agent"), Path::new("/")), 2);
+        assert_eq!(levels_below(Path::new("/srv/app/agent"), Path::new("/srv")), 2);
+        assert_eq!(levels_below(Path::new("/"), Path::new("/")), 0);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn paths_from_the_command_line_get_the_same_guard() {
+        let outside = tempfile::tempdir().expect("tempdir");
+        std::fs::write(outside.path().join("tools.json"), "[]").expect("write");
+        let dir = tempfile::tempdir().expect("tempdir");
+        std::fs::write(dir.path().join("ok.json"), "[]").expect("write");
+        std::os::unix::fs::symlink(dir.path().join("ok.json"), dir.path().join("beside.json")).expect("symlink");
+        std::os::unix::fs::symlink(outside.path().join("tools.json"), dir.path().join("out.json")).expect("symlink");
+        std::os::unix::fs::symlink("/dev/zero", dir.path().join("zero.json")).expect("symlink");
+        let fifo = std::ffi::CString::new(dir.path().join("fifo.json").into_os_string().into_encoded_bytes()).expect("path");
+        // SAFETY: a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o600) }, 0);
+        std::fs::File::create(dir.path().join("big.json")).and_then(|f| f.set_len(MAX_FILE_BYTES + 1)).expect("sparse file");
+        let read = |name: &str| ProjectRoot::read_path(&dir.path().join(name)).map(|f| f.text.to_string());
+        assert_eq!(read("ok.json"), Ok("[]".to_string()));
+        assert_eq!(read("beside.json"), Ok("[]".to_string()));
+        assert_eq!(read("out.json"), Err(ReadError::Escapes("out.json".into())));
+        assert_eq!(read("zero.json"), Err(ReadError::Escapes("zero.json".into())));
+        assert_eq!(read("fifo.json"), Err(ReadError::NotAFile("fifo.json".into())), "refused without blocking");
+        assert_eq!(read("big.json"), Err(ReadError::TooLarge { path: "big.json".into(), bytes: MAX_FILE_BYTES + 1 }));
+        assert_eq!(read("nope.json"), Err(ReadError::Missing("nope.json".into())));
     }
 }

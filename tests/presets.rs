@@ -152,6 +152,8 @@ fn zeph_walks_up_to_the_project_root_and_never_past_it() {
     let outer = tempfile::tempdir().expect("tempdir");
     let project = outer.path().join("ledgerline");
     copy_tree(&repo().join(ZEPH), &project);
+    // The project is a repository of its own: `[project] root` may climb to its top, not above.
+    std::fs::create_dir(project.join(".git")).expect("mkdir");
     let manifest = project.join("services/payouts/ctxc.toml");
     let (before, text_before) = project_context(&manifest);
     // Outside the project root: ignored.

@@ -117,10 +117,10 @@ fn cost_tools(args: &CostArgs, files: &[PathBuf], reporter: &Reporter) -> u8 {
     let mut sources = crate::diagnostic::Sources::default();
     for file in files {
         let display = file.display().to_string();
-        let text = match std::fs::read_to_string(file) {
-            Ok(t) => t,
+        let text = match crate::project::ProjectRoot::read_path(file) {
+            Ok(f) => f.text,
             Err(e) => {
-                problems.push(Diagnostic::error(format!("cannot read: {e}")).in_file(display));
+                problems.push(Diagnostic::error(e.message()).in_file(display));
                 continue;
             }
         };
@@ -128,7 +128,7 @@ fn cost_tools(args: &CostArgs, files: &[PathBuf], reporter: &Reporter) -> u8 {
             Ok((_, parsed)) => tools.extend(parsed),
             Err((message, offset)) => problems.push(Diagnostic::error(message).in_file(&display).at(offset.map(|o| o..o))),
         }
-        sources.insert(display, &text);
+        sources.insert_shared(display, text);
     }
     if !problems.is_empty() {
         reporter.diagnostics(&problems, &sources);

@@ -69,21 +69,20 @@ pub fn run(path: &Path, set: &[String], reporter: &Reporter) -> u8 {
 
 fn against_lock(manifest: &Path, overrides: &[String], counter: &TokenCounter) -> Result<Drift, Failure> {
     let (loaded, current) = load_and_pin(manifest, overrides, counter)?;
-    let lock_path = loaded.root.display().join(LOCK_NAME);
     let shown = loaded.root.display_path(LOCK_NAME);
     let folder_shown = loaded.root.display_path("");
     let folder_shown = folder_shown.trim_end_matches('/').to_string();
     let fail = |d: Diagnostic| Failure { diagnostics: vec![d], sources: Sources::default() };
-    let text = match std::fs::read_to_string(&lock_path) {
-        Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+    let text = match lock::read(&loaded.root) {
+        Ok(Some(file)) => file.text,
+        Ok(None) => {
             let hint = if folder_shown.is_empty() { ".".to_string() } else { folder_shown.clone() };
             return Err(fail(
                 Diagnostic::error(format!("agent `{}` has no {LOCK_NAME} (looked for `{shown}`)", current.agent))
                     .help(format!("run `ctxc snapshot {hint}` to write the snapshots and the lock file, and commit them")),
             ));
         }
-        Err(e) => return Err(fail(Diagnostic::error(format!("cannot read `{shown}`: {e}")))),
+        Err(d) => return Err(fail(*d)),
     };
     let mut locked = lock::parse(&text, &shown)?;
     let snapshots = match loaded.root.normalize(&locked.snapshots) {
@@ -103,7 +102,8 @@ fn against_lock(manifest: &Path, overrides: &[String], counter: &TokenCounter) -
         let rel = format!("{snapshots}/{}", file_name(&prompt.mode, &prompt.scenario));
         let problem = match loaded.root.read(&rel) {
             Err(ReadError::Missing(_)) => Some("is missing".to_string()),
-            Err(e) => Some(e.message()),
+            // Not drift: a snapshot that is no regular file in the project cannot be read at all.
+            Err(e) => return Err(fail(Diagnostic::error(e.message()).in_file(loaded.root.display_path(&rel)).help(lock::REWRITE))),
             Ok(file) => match parse_file(&file.text) {
                 Ok(file) if file.sha256 == prompt.sha256 => {
                     prompt.text = Some(file.prompt);
@@ -122,3 +122,4 @@ fn against_lock(manifest: &Path, overrides: &[String], counter: &TokenCounter) -
     let comparison = compare(&[(key.clone(), locked.pin)], &[(key, current)], &labels);
     Ok(Drift { folder: folder_shown, comparison, problems })
 }
+

@@ -170,17 +170,18 @@ pub fn load_with(manifest_path: &Path, overrides: &[String]) -> Result<Loaded, L
             }
         }
     }
-    let overridden = overrides.iter().filter_map(|arg| arg.split_once('=').map(|(k, _)| k.trim().to_string())).collect();
+    let overridden: Vec<String> = overrides.iter().filter_map(|arg| arg.split_once('=').map(|(k, _)| k.trim().to_string())).collect();
     let root = match user.project.as_ref().and_then(|p| p.root.as_ref()) {
         Some(ancestor) => match root.with_root(&ancestor.value) {
             Ok(root) => root,
-            Err(message) => {
-                let span = ancestor.span.clone().or_else(|| manifest.text.find(&ancestor.value).map(|i| i..i + ancestor.value.len()));
-                let d = Diagnostic::error(format!("[project] root: {message}"))
-                    .in_file(&manifest.display)
-                    .at(span)
-                    .label("not an ancestor")
-                    .help("the project root is the manifest's directory or one of its parents, e.g. `root = \"../..\"`");
+            Err(e) => {
+                // A root from `--set` or a `CTXC_` variable has no place in the manifest: say where it came from.
+                let (what, span) = match overridden.iter().any(|k| k == "project.root") {
+                    true => ("[project] root (set by --set or CTXC_PROJECT__ROOT)", None),
+                    false => ("[project] root", ancestor.span.clone().or_else(|| manifest.text.find(&ancestor.value).map(|i| i..i + ancestor.value.len()))),
+                };
+                let mut d = Diagnostic::error(format!("{what}: {}", e.message())).in_file(&manifest.display).at(span).label(e.label()).help(e.help());
+                d.code = e.code().map(str::to_string);
                 return Err(LoadFailure { diagnostics: vec![d], sources });
             }
         },

@@ -17,6 +17,7 @@ use crate::diagnostic::Diagnostic;
 use crate::manifest::Loaded;
 use crate::measure::Measured;
 use crate::models::Tokenizer;
+use crate::project::ReadError;
 use crate::render::Rendered;
 use crate::tokens::TokenCounter;
 use crate::Failure;
@@ -106,7 +107,8 @@ pub fn parse_file(text: &str) -> Result<SnapshotFile, String> {
 pub fn is_owned(path: &Path) -> bool {
     use std::io::Read;
     let mut start = [0u8; MARKER.len()];
-    fs::File::open(path).and_then(|mut f| f.read_exact(&mut start)).is_ok() && start == MARKER.as_bytes()
+    let is_file = |f: &fs::File| f.metadata().is_ok_and(|m| m.is_file());
+    crate::project::open_no_follow(path).is_ok_and(|mut f| is_file(&f) && f.read_exact(&mut start).is_ok()) && start == MARKER.as_bytes()
 }
 
 /// What [`write`] did for one agent. Paths are shown as the user named the agent's directory.
@@ -156,15 +158,19 @@ pub fn write(loaded: &Loaded, pin: &AgentPin, dir: &str, pause: Option<Duration>
     for (d, rel) in [(&folder, dir), (&base, ".")] {
         report.stale_temps += atomic::remove_stale_temps(d).map_err(|e| io_error(rel, e))?;
     }
-    let previous = fs::read_to_string(&lock_path).ok();
+    let previous = lock::read(&loaded.root)?.map(|file| file.text);
     let previous_dir = previous.as_deref().and_then(|text| lock::parse(text, LOCK_NAME).ok()).map(|l| l.snapshots);
     for (name, prompt) in names.iter().zip(&pin.prompts) {
         let path = folder.join(name);
         let rel = format!("{dir}/{name}");
         let content = render_file(pin, prompt);
-        if fs::read(&path).is_ok_and(|old| old == content.as_bytes()) {
-            report.unchanged += 1;
-            continue;
+        match loaded.root.read(&rel) {
+            Ok(old) if *old.text == *content => {
+                report.unchanged += 1;
+                continue;
+            }
+            Ok(_) | Err(ReadError::Missing(_)) => {}
+            Err(e) => return Err(Box::new(Diagnostic::error(e.message()).in_file(shown(&rel)).help(lock::REWRITE))),
         }
         atomic::write(&path, content.as_bytes(), pause).map_err(|e| io_error(&rel, e))?;
         report.written.push(shown(&rel));
