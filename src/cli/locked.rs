@@ -13,7 +13,8 @@ use crate::diagnostic::{Diagnostic, Sources};
 use crate::project::ReadError;
 use crate::review::compare::{compare, Comparison, Labels};
 use crate::review::lock::{self, LOCK_NAME};
-use crate::review::snapshot::{file_name, parse_file};
+use crate::review::file_name;
+use crate::review::snapshot::parse_file;
 use crate::tokens::TokenCounter;
 use crate::Failure;
 

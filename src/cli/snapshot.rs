@@ -62,7 +62,7 @@ fn leaks(agents: &[(Loaded, AgentPin)]) -> Leaks {
     let mut leaks = Leaks::default();
     for (loaded, pin) in agents {
         for prompt in &pin.prompts {
-            let rel = format!("{}/{}", loaded.agent.snapshot_dir, review::snapshot::file_name(&prompt.mode, &prompt.scenario));
+            let rel = format!("{}/{}", loaded.agent.snapshot_dir, review::file_name(&prompt.mode, &prompt.scenario));
             leaks.scan(&loaded.root.display_path(&rel), &review::snapshot::render_file(pin, prompt), loaded);
         }
     }

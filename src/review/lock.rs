@@ -72,7 +72,7 @@ pub fn render(pin: &AgentPin, snapshots: &str) -> String {
             "\n[[prompt]]\nmode = {}\nscenario = {}\nsnapshot = {}\ntokens = {}\nsha256 = {}\ntool_schemas = {{ tools = {}, tokens = {}, sha256 = {} }}\nsections = [\n",
             quote(&p.mode),
             quote(&p.scenario),
-            quote(&super::snapshot::file_name(&p.mode, &p.scenario)),
+            quote(&super::file_name(&p.mode, &p.scenario)),
             p.tokens,
             quote(&p.sha256),
             t.tools,

@@ -20,6 +20,26 @@ use crate::measure::Measured;
 use crate::render::Rendered;
 use crate::tokens::TokenCounter;
 
+/// A snapshot's file name: `<mode>.<scenario>.md`, with any character other than ASCII letters,
+/// digits, `-` and `_` written as `%XX` (its UTF-8 bytes), so every name is a safe, distinct file name.
+pub fn file_name(mode: &str, scenario: &str) -> String {
+    fn encode(name: &str) -> String {
+        let mut out = String::new();
+        for c in name.chars() {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                out.push(c);
+            } else {
+                let mut buf = [0; 4];
+                for b in c.encode_utf8(&mut buf).bytes() {
+                    out.push_str(&format!("%{b:02X}"));
+                }
+            }
+        }
+        out
+    }
+    format!("{}.{}.md", encode(mode), encode(scenario))
+}
+
 /// The sha256 of a text's UTF-8 bytes, in lowercase hex.
 pub fn sha256_hex(text: &str) -> String {
     Sha256::digest(text.as_bytes()).iter().map(|b| format!("{b:02x}")).collect()

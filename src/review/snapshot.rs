@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use super::lock::{self, LOCK_NAME};
-use super::{atomic, sha256_hex, AgentPin, PromptPin};
+use super::{atomic, file_name, sha256_hex, AgentPin, PromptPin};
 use crate::diagnostic::Diagnostic;
 use crate::manifest::Loaded;
 use crate::measure::Measured;
@@ -25,26 +25,6 @@ use crate::Failure;
 /// How every snapshot file starts: the mark of a file ctxc owns.
 pub const MARKER: &str = "<!-- ctxc snapshot";
 const HEADER_END: &str = "\n-->\n";
-
-/// A snapshot's file name: `<mode>.<scenario>.md`, with any character other than ASCII letters,
-/// digits, `-` and `_` written as `%XX` (its UTF-8 bytes), so every name is a safe, distinct file name.
-pub fn file_name(mode: &str, scenario: &str) -> String {
-    fn encode(name: &str) -> String {
-        let mut out = String::new();
-        for c in name.chars() {
-            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
-                out.push(c);
-            } else {
-                let mut buf = [0; 4];
-                for b in c.encode_utf8(&mut buf).bytes() {
-                    out.push_str(&format!("%{b:02X}"));
-                }
-            }
-        }
-        out
-    }
-    format!("{}.{}.md", encode(mode), encode(scenario))
-}
 
 /// A header value on one line, quoted when it holds anything that would break the header.
 fn header_value(value: &str) -> String {
