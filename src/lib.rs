@@ -8,7 +8,7 @@
 
 pub mod agent_files;
 pub mod checks;
-pub mod cli;
+
 pub mod diagnostic;
 pub mod discover;
 pub mod lint;
@@ -19,6 +19,7 @@ pub mod models;
 pub mod parallel;
 pub mod project;
 pub mod render;
+pub mod report;
 pub mod resolve;
 pub mod rules;
 pub mod schema;

@@ -1,6 +1,8 @@
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+mod cli;
+
 fn main() -> std::process::ExitCode {
-    ctxc::cli::main()
+    cli::main()
 }

@@ -149,7 +149,7 @@ fn every_rule_has_a_failing_and_a_passing_fixture() {
             }
             Stage::LoadOrLint(_) => {}
         }
-        let shown = ctxc::cli::render_plain(&failed.diagnostics, &failed.sources);
+        let shown = ctxc::report::diagnostics::render(&failed.diagnostics, &failed.sources, false);
         insta::assert_snapshot!(format!("fail-{code}"), shown);
 
         let passed = ctxc::lint::check(&pass, &options(&pass), &counter);

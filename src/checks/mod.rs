@@ -3,3 +3,4 @@
 
 pub mod budgets;
 pub mod settings;
+pub mod leaks;

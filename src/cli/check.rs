@@ -6,11 +6,11 @@ use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 
-use super::formats;
+use ctxc::report::formats;
 use super::report::Reporter;
 use super::{output, with_env_overrides, EXIT_FINDINGS, EXIT_INPUT, EXIT_OK};
-use crate::lint::{CheckReport, Options, Outcome};
-use crate::tokens::TokenCounter;
+use ctxc::lint::{CheckReport, Options, Outcome};
+use ctxc::tokens::TokenCounter;
 
 #[derive(Debug, Args)]
 pub struct CheckArgs {
@@ -68,7 +68,7 @@ pub fn run(args: CheckArgs, reporter: &Reporter) -> u8 {
     };
     let options = Options { select: args.select, ignore: args.ignore, strict: args.strict, deny_warnings: args.deny_warnings, overrides };
     let counter = TokenCounter::new();
-    let report: CheckReport = crate::lint::check(&args.path, &options, &counter);
+    let report: CheckReport = ctxc::lint::check(&args.path, &options, &counter);
     let mut code = exit_code(report.outcome());
     match args.format {
         CheckFormat::Human => reporter.diagnostics(&report.diagnostics, &report.sources),

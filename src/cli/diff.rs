@@ -10,11 +10,11 @@ use clap::{Args, ValueEnum};
 use super::report::Reporter;
 use super::snapshot::load_and_pin;
 use super::{output, with_env_overrides, EXIT_FINDINGS, EXIT_INPUT, EXIT_OK};
-use crate::diagnostic::Diagnostic;
-use crate::review::compare::{compare, over_threshold, Labels, Threshold};
-use crate::review::{git, AgentPin};
-use crate::tokens::TokenCounter;
-use crate::Failure;
+use ctxc::diagnostic::Diagnostic;
+use ctxc::review::compare::{compare, over_threshold, Labels, Threshold};
+use ctxc::review::{git, AgentPin};
+use ctxc::tokens::TokenCounter;
+use ctxc::Failure;
 
 #[derive(Debug, Args)]
 pub struct DiffArgs {
@@ -73,7 +73,7 @@ fn pin_side(
     reporter: &Reporter,
 ) -> Result<Vec<(String, AgentPin)>, String> {
     let paths: Vec<PathBuf> = manifests.iter().map(|(_, m)| m.clone()).collect();
-    let results = crate::parallel::map_in_order(&paths, |m| load_and_pin(m, overrides, counter));
+    let results = ctxc::parallel::map_in_order(&paths, |m| load_and_pin(m, overrides, counter));
     let mut pins = Vec::new();
     let mut errors = String::new();
     for ((key, _), result) in manifests.iter().zip(results) {
@@ -106,11 +106,11 @@ pub fn run(args: DiffArgs, reporter: &Reporter) -> u8 {
         Ok(c) => c,
         Err(message) => return fail(reporter, format!("cannot read `{}` at {}: {message}", args.path.display(), args.base)),
     };
-    let after = match crate::discover::find_manifests(&args.path) {
+    let after = match ctxc::discover::find_manifests(&args.path) {
         Ok(m) => keyed(&args.path, m),
         Err(_) => Vec::new(),
     };
-    let before = if checkout.exists { crate::discover::find_manifests(&checkout.path).map(|m| keyed(&checkout.path, m)).unwrap_or_default() } else { Vec::new() };
+    let before = if checkout.exists { ctxc::discover::find_manifests(&checkout.path).map(|m| keyed(&checkout.path, m)).unwrap_or_default() } else { Vec::new() };
     if before.is_empty() && after.is_empty() {
         return fail(reporter, format!("no ctxc.toml or ctxc.yaml in `{}`, neither at {} nor in the work tree", args.path.display(), args.base));
     }
@@ -135,8 +135,8 @@ pub fn run(args: DiffArgs, reporter: &Reporter) -> u8 {
     let comparison = compare(&before_pins, &after_pins, &labels);
     let over = args.fail_on_increase.map(|t| over_threshold(&comparison, &t)).unwrap_or_default();
     match args.format {
-        DiffFormat::Text => output::print(&super::changes::text(&comparison, args.all)),
-        DiffFormat::Markdown => output::print(&super::changes::markdown(&comparison, &args.base, "work tree", args.all)),
+        DiffFormat::Text => output::print(&ctxc::report::changes::text(&comparison, args.all)),
+        DiffFormat::Markdown => output::print(&ctxc::report::changes::markdown(&comparison, &args.base, "work tree", args.all)),
         DiffFormat::Json => {
             let over_json: Vec<_> = over
                 .iter()

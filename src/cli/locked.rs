@@ -9,14 +9,14 @@ use std::path::Path;
 use super::report::Reporter;
 use super::snapshot::load_and_pin;
 use super::{with_env_overrides, EXIT_FINDINGS, EXIT_INPUT, EXIT_OK};
-use crate::diagnostic::{Diagnostic, Sources};
-use crate::project::ReadError;
-use crate::review::compare::{compare, Comparison, Labels};
-use crate::review::lock::{self, LOCK_NAME};
-use crate::review::file_name;
-use crate::review::snapshot::parse_file;
-use crate::tokens::TokenCounter;
-use crate::Failure;
+use ctxc::diagnostic::{Diagnostic, Sources};
+use ctxc::project::ReadError;
+use ctxc::review::compare::{compare, Comparison, Labels};
+use ctxc::review::lock::{self, LOCK_NAME};
+use ctxc::review::file_name;
+use ctxc::review::snapshot::parse_file;
+use ctxc::tokens::TokenCounter;
+use ctxc::Failure;
 
 /// What one agent's lock check found.
 struct Drift {
@@ -28,7 +28,7 @@ struct Drift {
 }
 
 pub fn run(path: &Path, set: &[String], reporter: &Reporter) -> u8 {
-    let manifests = match crate::discover::find_manifests(path) {
+    let manifests = match ctxc::discover::find_manifests(path) {
         Ok(m) => m,
         Err(d) => {
             let d = Diagnostic::error(format!("--locked: {}", d.message))
@@ -42,7 +42,7 @@ pub fn run(path: &Path, set: &[String], reporter: &Reporter) -> u8 {
         Err(code) => return code,
     };
     let counter = TokenCounter::new();
-    let results = crate::parallel::map_in_order(&manifests, |manifest| against_lock(manifest, &overrides, &counter));
+    let results = ctxc::parallel::map_in_order(&manifests, |manifest| against_lock(manifest, &overrides, &counter));
     let mut code = EXIT_OK;
     for result in results {
         match result {
@@ -51,7 +51,7 @@ pub fn run(path: &Path, set: &[String], reporter: &Reporter) -> u8 {
                 code = code.max(EXIT_INPUT);
             }
             Ok(drift) if drift.comparison.changed() || !drift.problems.is_empty() => {
-                let mut out = super::changes::text(&drift.comparison, false);
+                let mut out = ctxc::report::changes::text(&drift.comparison, false);
                 for problem in &drift.problems {
                     out.push_str(&format!("{problem}\n"));
                 }

@@ -4,20 +4,14 @@
 mod check;
 mod cost;
 mod explain;
-mod formats;
 mod models;
 mod render;
 mod report;
 mod rules;
 mod schema;
-mod systems;
-mod table;
 // Prompt changes under review (issue 6).
-mod changes;
 mod completions;
 mod diff;
-mod html;
-mod leaks;
 mod locked;
 mod output;
 mod snapshot;
@@ -27,8 +21,8 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
-use crate::manifest::{self, Loaded};
-use crate::tokens::TokenCounter;
+use ctxc::manifest::{self, Loaded};
+use ctxc::tokens::TokenCounter;
 use report::Reporter;
 
 /// Exit code: everything is fine.
@@ -45,8 +39,8 @@ pub struct Cli {
     #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto)]
     color: ColorChoice,
     /// Token-counting engine. Both give the same counts; bpe-openai is the faster.
-    #[arg(long, global = true, value_enum, default_value_t = crate::tokens::Engine::BpeOpenai)]
-    engine: crate::tokens::Engine,
+    #[arg(long, global = true, value_enum, default_value_t = ctxc::tokens::Engine::BpeOpenai)]
+    engine: ctxc::tokens::Engine,
     #[command(subcommand)]
     command: Command,
 }
@@ -92,7 +86,7 @@ pub fn main() -> ExitCode {
         }
     };
     let reporter = Reporter::new(cli.color);
-    crate::tokens::set_default_engine(cli.engine);
+    ctxc::tokens::set_default_engine(cli.engine);
     let code = match cli.command {
         Command::Render(args) => render::run(args, &reporter),
         Command::Check(args) => check::run(args, &reporter),
@@ -108,14 +102,9 @@ pub fn main() -> ExitCode {
     ExitCode::from(output::exit_code(code))
 }
 
-/// Diagnostics as ctxc prints them, without colour (for tests and embedding).
-pub fn render_plain(diagnostics: &[crate::diagnostic::Diagnostic], sources: &crate::diagnostic::Sources) -> String {
-    Reporter::new(ColorChoice::Never).render(diagnostics, sources)
-}
-
 /// The agents found at a path, or the exit code after reporting why none could be.
 fn find_manifests(path: &Path, reporter: &Reporter) -> Result<Vec<PathBuf>, u8> {
-    crate::discover::find_manifests(path).map_err(|d| {
+    ctxc::discover::find_manifests(path).map_err(|d| {
         reporter.diagnostics(&[d], &Default::default());
         EXIT_INPUT
     })
@@ -134,18 +123,18 @@ fn env_overrides(reporter: &Reporter) -> Result<Vec<String>, u8> {
     for (name, value) in std::env::vars_os() {
         let Some(name) = name.to_str().filter(|n| manifest::env::is_override(n)).map(str::to_string) else { continue };
         let Some(value) = value.to_str().map(str::to_string) else {
-            reporter.diagnostics(&[crate::Diagnostic::error(format!("environment variable `{name}` is not valid UTF-8"))], &Default::default());
+            reporter.diagnostics(&[ctxc::Diagnostic::error(format!("environment variable `{name}` is not valid UTF-8"))], &Default::default());
             return Err(EXIT_INPUT);
         };
         vars.push((name, value));
     }
     let found = manifest::env::env_overrides(vars).map_err(|message| {
-        reporter.diagnostics(&[crate::Diagnostic::error(message)], &Default::default());
+        reporter.diagnostics(&[ctxc::Diagnostic::error(message)], &Default::default());
         EXIT_INPUT
     })?;
     for (name, arg) in &found {
         if let Err(message) = manifest::parse_override(arg) {
-            let d = crate::Diagnostic::error(format!("{name}: {message}")).help(
+            let d = ctxc::Diagnostic::error(format!("{name}: {message}")).help(
                 "CTXC_ variables override manifest keys: CTXC_ then the key's segments in upper case separated by `__` (CTXC_BUDGETS__SYSTEM_PROMPT=3000)",
             );
             reporter.diagnostics(&[d], &Default::default());
@@ -179,20 +168,20 @@ fn load_with(manifest_path: &Path, overrides: &[String], reporter: &Reporter) ->
 /// everything to report about it. Built on a worker thread; reported in manifest order.
 struct AgentRun {
     loaded: bool,
-    measured: Vec<crate::measure::Measured>,
+    measured: Vec<ctxc::measure::Measured>,
     /// Loading warnings, or why it failed.
-    load_diagnostics: Vec<crate::Diagnostic>,
+    load_diagnostics: Vec<ctxc::Diagnostic>,
     /// Modes or scenarios that could not be rendered.
-    problems: Vec<crate::Diagnostic>,
-    sources: crate::Sources,
+    problems: Vec<ctxc::Diagnostic>,
+    sources: ctxc::Sources,
 }
 
 impl AgentRun {
     fn new(manifest: &Path, overrides: &[String], mode: Option<&str>, scenario: Option<&str>, counter: &TokenCounter) -> Self {
         match manifest::load_with(manifest, overrides) {
             Ok(mut loaded) => {
-                crate::tokens::warm_up(counter.engine(), loaded.agent.profile.tokenizer);
-                let (measured, problems) = crate::measure_all(&loaded, mode, scenario, counter);
+                ctxc::tokens::warm_up(counter.engine(), loaded.agent.profile.tokenizer);
+                let (measured, problems) = ctxc::measure_all(&loaded, mode, scenario, counter);
                 let load_diagnostics = std::mem::take(&mut loaded.warnings);
                 // The loaded agent is dropped here, on the worker: only its measurements are kept.
                 AgentRun { loaded: true, measured, load_diagnostics, problems, sources: loaded.sources }

@@ -4,12 +4,11 @@ use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 
-use super::leaks::Leaks;
+use ctxc::checks::leaks::Leaks;
 use super::report::Reporter;
 use super::{find_manifests, load, output, EXIT_INPUT, EXIT_OK};
-use crate::diagnostic::{Diagnostic, Severity};
-use crate::manifest::Loaded;
-use crate::render::Rendered;
+use ctxc::diagnostic::{Diagnostic, Severity};
+use ctxc::manifest::Loaded;
 
 #[derive(Debug, Args)]
 pub struct RenderArgs {
@@ -69,7 +68,7 @@ pub fn run(args: RenderArgs, reporter: &Reporter) -> u8 {
             return EXIT_INPUT;
         }
     };
-    let rendered = match crate::render_loaded(&loaded, &mode, args.scenario.as_deref()) {
+    let rendered = match ctxc::render_loaded(&loaded, &mode, args.scenario.as_deref()) {
         Ok(r) => r,
         Err(diagnostics) => {
             reporter.diagnostics(&diagnostics, &loaded.sources);
@@ -78,8 +77,8 @@ pub fn run(args: RenderArgs, reporter: &Reporter) -> u8 {
     };
     let prompt = rendered.prompt();
     match (args.format, args.steps) {
-        (RenderFormat::Json, _) => output::println(&to_json(&rendered)),
-        (RenderFormat::Text, true) => output::print(&steps_table(&rendered)),
+        (RenderFormat::Json, _) => output::println(&ctxc::report::prompt::to_json(&rendered)),
+        (RenderFormat::Text, true) => output::print(&ctxc::report::prompt::steps_table(&rendered)),
         (RenderFormat::Text, false) => output::println(&prompt),
     }
     // The steps table is the one output without the prompt in it.
@@ -123,28 +122,3 @@ fn pick_agent(manifests: &[PathBuf], wanted: Option<&str>) -> Result<PathBuf, Di
     }
 }
 
-/// The documented, stable JSON shape (docs/json-output.md).
-pub fn to_json(rendered: &Rendered) -> String {
-    let value = serde_json::json!({
-        "agent": rendered.agent,
-        "mode": rendered.mode,
-        "scenario": rendered.scenario,
-        "model": rendered.model,
-        "sections": rendered.sections,
-        "steps": rendered.steps,
-        "tools": rendered.tools,
-        "prompt": rendered.prompt(),
-    });
-    serde_json::to_string_pretty(&value).unwrap_or_default()
-}
-
-fn steps_table(rendered: &Rendered) -> String {
-    let width = rendered.steps.iter().map(|s| s.id.len()).max().unwrap_or(2).max(2);
-    let mut out = format!("agent {} · mode {} · scenario {}\n\n", rendered.agent, rendered.mode, rendered.scenario);
-    out.push_str(&format!("{:>3}  {:<width$}  {:<3}  decided by\n", "#", "id", "on"));
-    for step in &rendered.steps {
-        let on = if step.enabled { "on" } else { "off" };
-        out.push_str(&format!("{:>3}  {:<width$}  {:<3}  {}\n", step.step, step.id, on, step.reason));
-    }
-    out
-}

@@ -5,8 +5,8 @@ use serde::Serialize;
 
 use super::report::Reporter;
 use super::{EXIT_INPUT, EXIT_OK};
-use crate::diagnostic::Diagnostic;
-use crate::rules::{self, docs, Rule};
+use ctxc::diagnostic::Diagnostic;
+use ctxc::rules::{self, docs, Rule};
 
 #[derive(Debug, Args)]
 pub struct RulesArgs {
@@ -44,7 +44,7 @@ pub fn run(args: RulesArgs, reporter: &Reporter) -> u8 {
         let filter = args.filter.unwrap_or_default();
         let families = rules::Family::ALL.map(|f| f.name());
         let mut d = Diagnostic::error(format!("no rule matches `{filter}`"));
-        d = match rules::suggest(&filter).or_else(|| crate::diagnostic::did_you_mean(&filter, families)) {
+        d = match rules::suggest(&filter).or_else(|| ctxc::diagnostic::did_you_mean(&filter, families)) {
             Some(s) => d.help(format!("did you mean `{s}`?")),
             None => d.help(format!("filter by a code prefix (e.g. SKILL) or a family: {}", families.join(", "))),
         };

@@ -7,14 +7,14 @@ use std::time::Duration;
 
 use clap::Args;
 
-use super::leaks::{Leak, Leaks};
+use ctxc::checks::leaks::{Leak, Leaks};
 use super::report::Reporter;
 use super::{find_manifests, output, with_env_overrides, EXIT_FINDINGS, EXIT_INPUT, EXIT_OK};
-use crate::diagnostic::{Diagnostic, Severity};
-use crate::manifest::{self, Loaded};
-use crate::review::{self, AgentPin};
-use crate::tokens::TokenCounter;
-use crate::Failure;
+use ctxc::diagnostic::{Diagnostic, Severity};
+use ctxc::manifest::{self, Loaded};
+use ctxc::review::{self, AgentPin};
+use ctxc::tokens::TokenCounter;
+use ctxc::Failure;
 
 #[derive(Debug, Args)]
 pub struct SnapshotArgs {
@@ -47,7 +47,7 @@ pub(super) fn dir_override(dir: &str) -> String {
 /// Loads and pins one agent; on failure, the diagnostics and their sources.
 pub(super) fn load_and_pin(manifest: &Path, overrides: &[String], counter: &TokenCounter) -> Result<(Loaded, AgentPin), Failure> {
     let mut loaded = manifest::load_with(manifest, overrides).map_err(|f| Failure { diagnostics: f.diagnostics, sources: f.sources })?;
-    crate::tokens::warm_up(counter.engine(), loaded.agent.profile.tokenizer);
+    ctxc::tokens::warm_up(counter.engine(), loaded.agent.profile.tokenizer);
     match review::pin_agent(&loaded, counter) {
         Ok(pin) => Ok((loaded, pin)),
         Err(mut diagnostics) => {
@@ -99,7 +99,7 @@ pub fn run(args: SnapshotArgs, reporter: &Reporter) -> u8 {
     };
     overrides.extend(args.dir.as_deref().map(dir_override));
     let counter = TokenCounter::new();
-    let results = crate::parallel::map_in_order(&manifests, |manifest| load_and_pin(manifest, &overrides, &counter));
+    let results = ctxc::parallel::map_in_order(&manifests, |manifest| load_and_pin(manifest, &overrides, &counter));
     // Nothing is written unless every agent renders.
     let mut agents = Vec::new();
     let mut failed = false;

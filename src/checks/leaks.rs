@@ -6,7 +6,7 @@
 use std::ops::Range;
 
 use crate::diagnostic::{Diagnostic, Sources};
-use crate::lint::{Context, Settings};
+use crate::rules::context::{Context, Settings};
 use crate::manifest::Loaded;
 use crate::memo::SharedText;
 use crate::rules::{self, Family};
