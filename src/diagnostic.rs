@@ -185,6 +185,13 @@ pub fn offset_of(text: &str, line: usize, column: usize) -> usize {
 /// Diagnostics collected by a stage. `has_errors` decides whether the run can go on.
 pub type Diagnostics = Vec<Diagnostic>;
 
+/// Why an input could not be loaded or rendered: the diagnostics and the sources they point into.
+#[derive(Debug, Clone)]
+pub struct Failure {
+    pub diagnostics: Vec<Diagnostic>,
+    pub sources: Sources,
+}
+
 pub fn has_errors(diagnostics: &[Diagnostic]) -> bool {
     diagnostics.iter().any(|d| d.severity == Severity::Error)
 }

@@ -6,13 +6,12 @@ mod common;
 
 use std::collections::BTreeSet;
 use std::io::Read;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use ctxc::diagnostic::Severity;
 use ctxc::lint::{CheckReport, Options};
-use ctxc::tokens::TokenCounter;
 
 /// (path, notes) of every INDEX.tsv row of this kind.
 fn index_rows(corpus: &Path, kind: &str) -> Vec<(String, String)> {
@@ -57,7 +56,7 @@ fn spec_codes(report: &CheckReport) -> BTreeSet<String> {
 #[test]
 fn skills_are_flagged_as_the_index_says() {
     let corpus = common::corpus();
-    let counter = TokenCounter::new();
+    let session = ctxc::Session::default();
     let rows = index_rows(&corpus, "skill");
     assert!(rows.len() >= 40, "{} skill rows", rows.len());
     let mut flagged = 0;
@@ -65,7 +64,7 @@ fn skills_are_flagged_as_the_index_says() {
         let expected: BTreeSet<String> = expected_codes(&notes).into_iter().map(String::from).collect();
         let file = corpus.join(&path);
         for strict in [false, true] {
-            let report = ctxc::lint::check(&file, &Options { strict, ..Options::default() }, &counter);
+            let report = ctxc::lint::check(&file, &Options { strict, ..Options::default() }, &session);
             assert!(!report.unloadable, "{path}: {:?}", report.diagnostics);
             assert_eq!(spec_codes(&report), expected, "{path} (strict: {strict}): {notes}\n{:#?}", report.diagnostics);
             if expected.is_empty() {

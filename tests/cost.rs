@@ -1,7 +1,6 @@
 //! Token accounting: counts equal an independent count of the same text, parts add up to the
 //! whole, budgets fail `check` at the right lines, and bare tool files are costed per tool.
 
-use std::path::Path;
 use std::process::{Command, Output};
 
 use serde_json::Value;

@@ -44,9 +44,9 @@ fn json(args: &[&str], env: &[(&str, &str)]) -> Value {
 
 /// Loads a manifest with overrides and renders one mode and scenario.
 fn render_with(manifest: &str, overrides: &[&str], mode: &str, scenario: &str) -> Rendered {
-    let overrides: Vec<String> = overrides.iter().map(|s| s.to_string()).collect();
-    let loaded = ctxc::manifest::load_with(&repo().join(manifest), &overrides).unwrap_or_else(|f| panic!("{:?}", f.diagnostics));
-    ctxc::render_loaded(&loaded, mode, Some(scenario)).unwrap_or_else(|d| panic!("{d:?}"))
+    let session = ctxc::Session::new(overrides.iter().map(|s| s.to_string()).collect());
+    let loaded = session.load(&repo().join(manifest)).unwrap_or_else(|f| panic!("{:?}", f.diagnostics));
+    session.render(&loaded, mode, Some(scenario)).unwrap_or_else(|d| panic!("{d:?}"))
 }
 
 fn ids(rendered: &Rendered) -> Vec<&str> {

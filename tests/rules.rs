@@ -12,7 +12,6 @@ use std::process::Command;
 
 use ctxc::lint::{CheckReport, Options};
 use ctxc::rules::{self, Family, Stage};
-use ctxc::tokens::TokenCounter;
 
 fn repo() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -130,7 +129,7 @@ fn codes(report: &CheckReport) -> BTreeSet<String> {
 
 #[test]
 fn every_rule_has_a_failing_and_a_passing_fixture() {
-    let counter = TokenCounter::new();
+    let session = ctxc::Session::default();
     let base = Path::new("tests/fixtures/rules");
     let mut seen = BTreeSet::new();
     for rule in rules::ALL {
@@ -140,7 +139,7 @@ fn every_rule_has_a_failing_and_a_passing_fixture() {
         let pass = base.join(code).join("pass");
         assert!(fail.is_dir() && pass.is_dir(), "{code}: add {} and {}", fail.display(), pass.display());
 
-        let failed = ctxc::lint::check(&fail, &options(&fail), &counter);
+        let failed = ctxc::lint::check(&fail, &options(&fail), &session);
         assert!(codes(&failed).contains(code), "{code}: the failing fixture does not report it; it reports {:?}", codes(&failed));
         match rule.stage {
             Stage::Load => assert!(failed.unloadable, "{code}: a load error makes the input unloadable"),
@@ -152,7 +151,7 @@ fn every_rule_has_a_failing_and_a_passing_fixture() {
         let shown = ctxc::report::diagnostics::render(&failed.diagnostics, &failed.sources, false);
         insta::assert_snapshot!(format!("fail-{code}"), shown);
 
-        let passed = ctxc::lint::check(&pass, &options(&pass), &counter);
+        let passed = ctxc::lint::check(&pass, &options(&pass), &session);
         assert!(!codes(&passed).contains(code), "{code}: the passing fixture reports it: {:?}", passed.diagnostics);
         assert!(!passed.unloadable, "{code}: the passing fixture loads: {:?}", passed.diagnostics);
     }

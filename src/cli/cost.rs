@@ -10,7 +10,9 @@ use super::{find_manifests, output, AgentRun, EXIT_INPUT, EXIT_OK};
 use ctxc::diagnostic::Diagnostic;
 use ctxc::measure::{cost_tool_array, Count, Measured};
 use ctxc::models::profile;
+use ctxc::session::Only;
 use ctxc::tokens::TokenCounter;
+use ctxc::Session;
 
 #[derive(Debug, Args)]
 pub struct CostArgs {
@@ -54,11 +56,9 @@ pub fn run(args: CostArgs, reporter: &Reporter) -> u8 {
         Ok(env) => env,
         Err(code) => return code,
     };
-    let overrides = [env.as_slice(), args.set.as_slice()].concat();
-    let counter = TokenCounter::new();
-    let runs = ctxc::parallel::map_in_order(&manifests, |manifest| {
-        AgentRun::new(manifest, &overrides, args.mode.as_deref(), args.scenario.as_deref(), &counter)
-    });
+    let session = Session::new([env.as_slice(), args.set.as_slice()].concat());
+    let only = Only { mode: args.mode.as_deref(), scenario: args.scenario.as_deref() };
+    let runs = session.each(&manifests, |manifest| AgentRun::new(&session, manifest, only));
     let mut reports: Vec<Measured> = Vec::new();
     for run in runs {
         let code = run.report_problems(reporter);

@@ -8,13 +8,11 @@ use std::path::{Path, PathBuf};
 use clap::{Args, ValueEnum};
 
 use super::report::Reporter;
-use super::snapshot::load_and_pin;
 use super::{output, with_env_overrides, EXIT_FINDINGS, EXIT_INPUT, EXIT_OK};
 use ctxc::diagnostic::Diagnostic;
 use ctxc::review::compare::{compare, over_threshold, Labels, Threshold};
-use ctxc::review::{git, AgentPin};
-use ctxc::tokens::TokenCounter;
-use ctxc::Failure;
+use ctxc::review::{self, git, AgentPin};
+use ctxc::{Failure, Session};
 
 #[derive(Debug, Args)]
 pub struct DiffArgs {
@@ -66,14 +64,9 @@ fn fail(reporter: &Reporter, message: String) -> u8 {
 }
 
 /// Pins one side's agents; on failure, the rendered diagnostics.
-fn pin_side(
-    manifests: &[(String, PathBuf)],
-    overrides: &[String],
-    counter: &TokenCounter,
-    reporter: &Reporter,
-) -> Result<Vec<(String, AgentPin)>, String> {
+fn pin_side(manifests: &[(String, PathBuf)], session: &Session, reporter: &Reporter) -> Result<Vec<(String, AgentPin)>, String> {
     let paths: Vec<PathBuf> = manifests.iter().map(|(_, m)| m.clone()).collect();
-    let results = ctxc::parallel::map_in_order(&paths, |m| load_and_pin(m, overrides, counter));
+    let results = session.each(&paths, |m| review::pin_agent(session, m));
     let mut pins = Vec::new();
     let mut errors = String::new();
     for ((key, _), result) in manifests.iter().zip(results) {
@@ -114,10 +107,10 @@ pub fn run(args: DiffArgs, reporter: &Reporter) -> u8 {
     if before.is_empty() && after.is_empty() {
         return fail(reporter, format!("no ctxc.toml or ctxc.yaml in `{}`, neither at {} nor in the work tree", args.path.display(), args.base));
     }
-    let counter = TokenCounter::new();
-    let after_pins = pin_side(&after, &overrides, &counter, reporter);
+    let session = Session::new(overrides);
+    let after_pins = pin_side(&after, &session, reporter);
     // Paths inside the temporary checkout are shown as `REV:path`.
-    let before_pins = pin_side(&before, &overrides, &counter, reporter)
+    let before_pins = pin_side(&before, &session, reporter)
         .map_err(|e| e.replace(&format!("{}/", checkout.root().display()), &format!("{}:", args.base)));
     let (before_pins, after_pins) = match (before_pins, after_pins) {
         (Ok(b), Ok(a)) => (b, a),

@@ -7,16 +7,14 @@
 use std::path::Path;
 
 use super::report::Reporter;
-use super::snapshot::load_and_pin;
-use super::{with_env_overrides, EXIT_FINDINGS, EXIT_INPUT, EXIT_OK};
+use super::{EXIT_FINDINGS, EXIT_INPUT, EXIT_OK};
 use ctxc::diagnostic::{Diagnostic, Sources};
 use ctxc::project::ReadError;
 use ctxc::review::compare::{compare, Comparison, Labels};
 use ctxc::review::lock::{self, LOCK_NAME};
-use ctxc::review::file_name;
 use ctxc::review::snapshot::parse_file;
-use ctxc::tokens::TokenCounter;
-use ctxc::Failure;
+use ctxc::review::{self, file_name};
+use ctxc::{Failure, Session};
 
 /// What one agent's lock check found.
 struct Drift {
@@ -27,7 +25,7 @@ struct Drift {
     problems: Vec<String>,
 }
 
-pub fn run(path: &Path, set: &[String], reporter: &Reporter) -> u8 {
+pub fn run(path: &Path, session: &Session, reporter: &Reporter) -> u8 {
     let manifests = match ctxc::discover::find_manifests(path) {
         Ok(m) => m,
         Err(d) => {
@@ -37,12 +35,7 @@ pub fn run(path: &Path, set: &[String], reporter: &Reporter) -> u8 {
             return EXIT_INPUT;
         }
     };
-    let overrides = match with_env_overrides(set, reporter) {
-        Ok(o) => o,
-        Err(code) => return code,
-    };
-    let counter = TokenCounter::new();
-    let results = ctxc::parallel::map_in_order(&manifests, |manifest| against_lock(manifest, &overrides, &counter));
+    let results = session.each(&manifests, |manifest| against_lock(session, manifest));
     let mut code = EXIT_OK;
     for result in results {
         match result {
@@ -68,8 +61,8 @@ pub fn run(path: &Path, set: &[String], reporter: &Reporter) -> u8 {
     code
 }
 
-fn against_lock(manifest: &Path, overrides: &[String], counter: &TokenCounter) -> Result<Drift, Failure> {
-    let (loaded, current) = load_and_pin(manifest, overrides, counter)?;
+fn against_lock(session: &Session, manifest: &Path) -> Result<Drift, Failure> {
+    let (loaded, current) = review::pin_agent(session, manifest)?;
     let shown = loaded.root.display_path(LOCK_NAME);
     let folder_shown = loaded.root.display_path("");
     let folder_shown = folder_shown.trim_end_matches('/').to_string();

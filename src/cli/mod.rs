@@ -22,7 +22,8 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand, ValueEnum};
 
 use ctxc::manifest::{self, Loaded};
-use ctxc::tokens::TokenCounter;
+use ctxc::session::{AgentRuns, Only};
+use ctxc::Session;
 use report::Reporter;
 
 /// Exit code: everything is fine.
@@ -110,11 +111,6 @@ fn find_manifests(path: &Path, reporter: &Reporter) -> Result<Vec<PathBuf>, u8> 
     })
 }
 
-/// Loads one agent, reporting warnings; on failure reports and returns the exit code.
-fn load(manifest_path: &Path, reporter: &Reporter) -> Result<Loaded, u8> {
-    load_with(manifest_path, &[], reporter)
-}
-
 /// Manifest overrides from `CTXC_<SECTION>__…` environment variables (see [`manifest::env`]), as
 /// `KEY=VALUE`, sorted by variable name; such a variable that names no key is a usage error.
 /// Other `CTXC_…` variables are not read at all.
@@ -149,10 +145,14 @@ fn with_env_overrides(set: &[String], reporter: &Reporter) -> Result<Vec<String>
     Ok([env_overrides(reporter)?.as_slice(), set].concat())
 }
 
-/// Like [`load`], with `--set KEY=VALUE` overrides laid over the manifest. Overrides from
-/// `CTXC_…` environment variables come first, so `--set` wins over them.
-fn load_with(manifest_path: &Path, overrides: &[String], reporter: &Reporter) -> Result<Loaded, u8> {
-    match manifest::load_with(manifest_path, &with_env_overrides(overrides, reporter)?) {
+/// The run's session: `CTXC_…` variables, then `--set`, over every manifest.
+fn session(set: &[String], reporter: &Reporter) -> Result<Session, u8> {
+    Ok(Session::new(with_env_overrides(set, reporter)?))
+}
+
+/// Loads one agent, reporting warnings; on failure reports and returns the exit code.
+fn load(session: &Session, manifest_path: &Path, reporter: &Reporter) -> Result<Loaded, u8> {
+    match session.load(manifest_path) {
         Ok(loaded) => {
             reporter.diagnostics(&loaded.warnings, &loaded.sources);
             Ok(loaded)
@@ -177,13 +177,12 @@ struct AgentRun {
 }
 
 impl AgentRun {
-    fn new(manifest: &Path, overrides: &[String], mode: Option<&str>, scenario: Option<&str>, counter: &TokenCounter) -> Self {
-        match manifest::load_with(manifest, overrides) {
-            Ok(mut loaded) => {
-                ctxc::tokens::warm_up(counter.engine(), loaded.agent.profile.tokenizer);
-                let (measured, problems) = ctxc::measure_all(&loaded, mode, scenario, counter);
+    fn new(session: &Session, manifest: &Path, only: Only) -> Self {
+        match session.run(manifest, only) {
+            Ok(AgentRuns { mut loaded, runs, problems }) => {
                 let load_diagnostics = std::mem::take(&mut loaded.warnings);
                 // The loaded agent is dropped here, on the worker: only its measurements are kept.
+                let measured = runs.into_iter().map(|run| run.measured).collect();
                 AgentRun { loaded: true, measured, load_diagnostics, problems, sources: loaded.sources }
             }
             Err(failure) => AgentRun {

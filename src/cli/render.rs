@@ -6,7 +6,7 @@ use clap::{Args, ValueEnum};
 
 use ctxc::checks::leaks::Leaks;
 use super::report::Reporter;
-use super::{find_manifests, load, output, EXIT_INPUT, EXIT_OK};
+use super::{find_manifests, load, output, session, EXIT_INPUT, EXIT_OK};
 use ctxc::diagnostic::{Diagnostic, Severity};
 use ctxc::manifest::Loaded;
 
@@ -30,6 +30,9 @@ pub struct RenderArgs {
     /// Instead of the prompt, list every step: on or off, and what decided it.
     #[arg(long)]
     steps: bool,
+    /// Override a manifest key for this run, e.g. `--set agent.model=gpt-4.1` (repeatable).
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    set: Vec<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -52,7 +55,11 @@ pub fn run(args: RenderArgs, reporter: &Reporter) -> u8 {
             return EXIT_INPUT;
         }
     };
-    let loaded = match load(&manifest, reporter) {
+    let session = match session(&args.set, reporter) {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
+    let loaded = match load(&session, &manifest, reporter) {
         Ok(l) => l,
         Err(code) => return code,
     };
@@ -68,7 +75,7 @@ pub fn run(args: RenderArgs, reporter: &Reporter) -> u8 {
             return EXIT_INPUT;
         }
     };
-    let rendered = match ctxc::render_loaded(&loaded, &mode, args.scenario.as_deref()) {
+    let rendered = match session.render(&loaded, &mode, args.scenario.as_deref()) {
         Ok(r) => r,
         Err(diagnostics) => {
             reporter.diagnostics(&diagnostics, &loaded.sources);

@@ -2,7 +2,7 @@
 //! snapshot folder, and `ctxc.lock` next to its manifest. Nothing is written unless every agent
 //! renders; each file is written atomically.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::Args;
@@ -11,10 +11,9 @@ use ctxc::checks::leaks::{Leak, Leaks};
 use super::report::Reporter;
 use super::{find_manifests, output, with_env_overrides, EXIT_FINDINGS, EXIT_INPUT, EXIT_OK};
 use ctxc::diagnostic::{Diagnostic, Severity};
-use ctxc::manifest::{self, Loaded};
+use ctxc::manifest::Loaded;
 use ctxc::review::{self, AgentPin};
-use ctxc::tokens::TokenCounter;
-use ctxc::Failure;
+use ctxc::Session;
 
 #[derive(Debug, Args)]
 pub struct SnapshotArgs {
@@ -42,19 +41,6 @@ pub const TEST_PAUSE_VAR: &str = "_CTXC_TEST_PAUSE_MS";
 /// `snapshot.dir=DIR` as a manifest override, the value quoted as a TOML string.
 pub(super) fn dir_override(dir: &str) -> String {
     format!("snapshot.dir={}", toml::Value::String(dir.to_string()))
-}
-
-/// Loads and pins one agent; on failure, the diagnostics and their sources.
-pub(super) fn load_and_pin(manifest: &Path, overrides: &[String], counter: &TokenCounter) -> Result<(Loaded, AgentPin), Failure> {
-    let mut loaded = manifest::load_with(manifest, overrides).map_err(|f| Failure { diagnostics: f.diagnostics, sources: f.sources })?;
-    ctxc::tokens::warm_up(counter.engine(), loaded.agent.profile.tokenizer);
-    match review::pin_agent(&loaded, counter) {
-        Ok(pin) => Ok((loaded, pin)),
-        Err(mut diagnostics) => {
-            diagnostics.splice(0..0, std::mem::take(&mut loaded.warnings));
-            Err(Failure { diagnostics, sources: loaded.sources })
-        }
-    }
 }
 
 /// The secrets in the snapshot files of every agent, as they would be written.
@@ -98,8 +84,8 @@ pub fn run(args: SnapshotArgs, reporter: &Reporter) -> u8 {
         Err(code) => return code,
     };
     overrides.extend(args.dir.as_deref().map(dir_override));
-    let counter = TokenCounter::new();
-    let results = ctxc::parallel::map_in_order(&manifests, |manifest| load_and_pin(manifest, &overrides, &counter));
+    let session = Session::new(overrides);
+    let results = session.each(&manifests, |manifest| review::pin_agent(&session, manifest));
     // Nothing is written unless every agent renders.
     let mut agents = Vec::new();
     let mut failed = false;

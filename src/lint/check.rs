@@ -16,6 +16,7 @@ use crate::diagnostic::{Diagnostic, Severity, Sources};
 use crate::models::Tokenizer;
 use crate::project::ProjectRoot;
 use crate::rules::secrets;
+use crate::session::{AgentRuns, Only, Session};
 use crate::tokens::TokenCounter;
 
 /// How a check ended.
@@ -107,35 +108,35 @@ impl CheckReport {
 }
 
 /// Checks every agent under `path` (or lints its files zero-config).
-pub fn check(path: &Path, options: &Options, counter: &TokenCounter) -> CheckReport {
+pub fn check(path: &Path, options: &Options, session: &Session) -> CheckReport {
     let mut report = CheckReport { deny_warnings: options.deny_warnings, ..CheckReport::default() };
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     if path.is_file() && (name == files::SKILL_FILE || files::MEMORY_FILES.contains(&name.as_str())) {
         let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-        zero_config(&mut report, dir, Some(&name), options, counter);
+        zero_config(&mut report, dir, Some(&name), options, session.counter());
         return report;
     }
     match crate::discover::find_manifests(path) {
         Ok(manifests) => {
-            let parts = crate::parallel::map_in_order(&manifests, |manifest| {
+            let parts = session.each(&manifests, |manifest| {
                 let mut part = CheckReport::default();
-                check_agent(&mut part, manifest, options, counter);
+                check_agent(&mut part, manifest, options, session);
                 part
             });
             for part in parts {
                 report.merge(part);
             }
         }
-        Err(_) if path.is_dir() => zero_config(&mut report, path, None, options, counter),
+        Err(_) if path.is_dir() => zero_config(&mut report, path, None, options, session.counter()),
         Err(d) => report.usage_error(d),
     }
     report.mask_secrets();
     report
 }
 
-fn check_agent(report: &mut CheckReport, manifest: &Path, options: &Options, counter: &TokenCounter) {
-    let loaded = match crate::manifest::load_with(manifest, &options.overrides) {
-        Ok(loaded) => loaded,
+fn check_agent(report: &mut CheckReport, manifest: &Path, options: &Options, session: &Session) {
+    let AgentRuns { loaded, runs, problems: render_problems } = match session.run(manifest, Only::default()) {
+        Ok(agent) => agent,
         Err(failure) => {
             report.diagnostics.extend(failure.diagnostics);
             report.sources.extend(failure.sources);
@@ -145,10 +146,8 @@ fn check_agent(report: &mut CheckReport, manifest: &Path, options: &Options, cou
         }
     };
     let agent = &loaded.agent;
-    crate::tokens::warm_up(counter.engine(), agent.profile.tokenizer);
     let manifest_text = ManifestText { file: &agent.manifest_display, text: loaded.sources.get(&agent.manifest_display).unwrap_or("") };
     let (selection, settings, problems) = Selection::build(&agent.lint, options, Some(&manifest_text));
-    let (runs, render_problems) = crate::render_all(&loaded, None, None, counter);
     let mut findings = loaded.warnings.clone();
     let measured: Vec<_> = runs.iter().map(|r| r.measured.clone()).collect();
     findings.extend(crate::checks::budgets::check(agent, &measured));
@@ -167,7 +166,7 @@ fn check_agent(report: &mut CheckReport, manifest: &Path, options: &Options, cou
             memory: &memory,
             sources: &loaded.sources,
             root: &loaded.root,
-            counter,
+            counter: session.counter(),
             tokenizer: agent.profile.tokenizer,
             settings,
         };

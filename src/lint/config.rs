@@ -22,8 +22,6 @@ pub struct Options {
     pub strict: bool,
     /// `--deny-warnings`: warnings fail the run (exit 1).
     pub deny_warnings: bool,
-    /// `--set KEY=VALUE` overrides laid over each manifest.
-    pub overrides: Vec<String>,
 }
 
 /// Which codes are reported, and at what severity.

@@ -18,7 +18,7 @@ use std::sync::Arc;
 
 use indexmap::IndexMap;
 
-use crate::diagnostic::{did_you_mean, has_errors, Diagnostic, Diagnostics, Sources};
+use crate::diagnostic::{did_you_mean, has_errors, Diagnostic, Diagnostics, Failure, Sources};
 use crate::models::ModelProfile;
 use crate::project::{ProjectRoot, ReadError};
 use scenario::{Retrieval, Timestamp};
@@ -50,13 +50,6 @@ pub struct Loaded {
     pub sources: Sources,
     /// Non-fatal findings from loading.
     pub warnings: Diagnostics,
-}
-
-/// Why loading failed: the diagnostics, and the sources they point into.
-#[derive(Debug, Clone)]
-pub struct LoadFailure {
-    pub diagnostics: Diagnostics,
-    pub sources: Sources,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -111,7 +104,7 @@ fn unknown_name_help(message: &str) -> Option<String> {
 }
 
 /// Loads the manifest at `manifest_path`; its directory is the project root.
-pub fn load(manifest_path: &Path) -> Result<Loaded, LoadFailure> {
+pub fn load(manifest_path: &Path) -> Result<Loaded, Failure> {
     load_with(manifest_path, &[])
 }
 
@@ -142,10 +135,10 @@ pub fn parse_override(arg: &str) -> Result<RawManifest, String> {
 }
 
 /// Loads a manifest with `KEY=VALUE` overrides laid over it, in order.
-pub fn load_with(manifest_path: &Path, overrides: &[String]) -> Result<Loaded, LoadFailure> {
+pub fn load_with(manifest_path: &Path, overrides: &[String]) -> Result<Loaded, Failure> {
     let dir = manifest_path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let file_name = manifest_path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let fail = |d: Diagnostic| LoadFailure { diagnostics: vec![d], sources: Sources::default() };
+    let fail = |d: Diagnostic| Failure { diagnostics: vec![d], sources: Sources::default() };
     let root = ProjectRoot::new(dir).map_err(|e| fail(e.into_diagnostic()))?;
     let manifest = root.read(&file_name).map_err(|e| fail(e.into_diagnostic().in_file(root.display_path(&file_name))))?;
     let mut sources = Sources::default();
@@ -158,7 +151,7 @@ pub fn load_with(manifest_path: &Path, overrides: &[String]) -> Result<Loaded, L
             if let Some(help) = help {
                 d = d.help(help);
             }
-            return Err(LoadFailure { diagnostics: vec![d], sources });
+            return Err(Failure { diagnostics: vec![d], sources });
         }
     };
     for arg in overrides {
@@ -166,7 +159,7 @@ pub fn load_with(manifest_path: &Path, overrides: &[String]) -> Result<Loaded, L
             Ok(fragment) => user.overlay(fragment),
             Err(message) => {
                 let d = Diagnostic::error(format!("--set {arg}: {message}")).code("MAN001");
-                return Err(LoadFailure { diagnostics: vec![d], sources });
+                return Err(Failure { diagnostics: vec![d], sources });
             }
         }
     }
@@ -182,7 +175,7 @@ pub fn load_with(manifest_path: &Path, overrides: &[String]) -> Result<Loaded, L
                 };
                 let mut d = Diagnostic::error(format!("{what}: {}", e.message())).in_file(&manifest.display).at(span).label(e.label()).help(e.help());
                 d.code = e.code().map(str::to_string);
-                return Err(LoadFailure { diagnostics: vec![d], sources });
+                return Err(Failure { diagnostics: vec![d], sources });
             }
         },
         None => root,
@@ -206,7 +199,7 @@ pub fn load_with(manifest_path: &Path, overrides: &[String]) -> Result<Loaded, L
         Some(agent) if !has_errors(&v.diagnostics) => {
             Ok(Loaded { agent, root: v.root, sources: v.sources, warnings: v.diagnostics })
         }
-        _ => Err(LoadFailure { diagnostics: v.diagnostics, sources: v.sources }),
+        _ => Err(Failure { diagnostics: v.diagnostics, sources: v.sources }),
     }
 }
 

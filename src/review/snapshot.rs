@@ -13,14 +13,13 @@ use std::time::Duration;
 
 use super::lock::{self, LOCK_NAME};
 use super::{atomic, file_name, sha256_hex, AgentPin, PromptPin};
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, Failure};
 use crate::manifest::Loaded;
 use crate::measure::Measured;
 use crate::models::Tokenizer;
 use crate::project::ReadError;
 use crate::render::Rendered;
-use crate::tokens::TokenCounter;
-use crate::Failure;
+use crate::session::Session;
 
 /// How every snapshot file starts: the mark of a file ctxc owns.
 pub const MARKER: &str = "<!-- ctxc snapshot";
@@ -243,10 +242,10 @@ fn remove_stale_snapshots(dir: &Path, keep: &[String]) -> io::Result<Vec<String>
 /// // In a test of your own: insta::assert_snapshot!(text);
 /// ```
 pub fn snapshot_text(manifest_path: &Path, mode: &str, scenario: Option<&str>) -> Result<String, Failure> {
-    let loaded = crate::manifest::load(manifest_path).map_err(|f| Failure { diagnostics: f.diagnostics, sources: f.sources })?;
-    let rendered = crate::render_loaded(&loaded, mode, scenario)
-        .map_err(|diagnostics| Failure { diagnostics, sources: loaded.sources.clone() })?;
-    let measured = crate::measure::measure(&loaded.agent, &rendered, &TokenCounter::new());
+    let session = Session::default();
+    let loaded = session.load(manifest_path)?;
+    let rendered = session.render(&loaded, mode, scenario).map_err(|diagnostics| Failure { diagnostics, sources: loaded.sources.clone() })?;
+    let measured = crate::measure::measure(&loaded.agent, &rendered, session.counter());
     Ok(token_table_and_prompt(&rendered, &measured))
 }
 
