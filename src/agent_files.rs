@@ -13,6 +13,7 @@ use crate::diagnostic::{Diagnostic, Sources};
 use crate::memo::{Memo, SharedText};
 use crate::project::{ProjectRoot, ReadError};
 use crate::yaml::{self, Frontmatter, FrontmatterError};
+use crate::codes::Code;
 
 /// File names zero-config linting picks up.
 pub const SKILL_FILE: &str = "SKILL.md";
@@ -189,7 +190,7 @@ pub fn discover(root: &ProjectRoot, only: Option<&str>) -> Found {
             Ok(file) => file,
             Err(e @ ReadError::Escapes(_)) if is_link => {
                 let message = format!("{} (a link leading out of the directory is not followed)", e.message());
-                found.warnings.push(Diagnostic::warning(message).code("MAN003").in_file(display));
+                found.warnings.push(Diagnostic::warning(message).code(Code::MAN003).in_file(display));
                 continue;
             }
             Err(e) => {

@@ -6,6 +6,7 @@ use std::ops::Range;
 
 use serde::Serialize;
 
+pub use crate::codes::Code;
 use crate::memo::SharedText;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -27,7 +28,7 @@ pub struct Origin {
 pub struct Diagnostic {
     /// The rule's stable code (see the rule registry); `None` for input that cannot be loaded.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub code: Option<String>,
+    pub code: Option<Code>,
     pub severity: Severity,
     pub message: String,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -76,8 +77,8 @@ impl Diagnostic {
         self
     }
 
-    pub fn code(mut self, code: impl Into<String>) -> Self {
-        self.code = Some(code.into());
+    pub fn code(mut self, code: Code) -> Self {
+        self.code = Some(code);
         self
     }
 

@@ -21,6 +21,7 @@
 
 pub mod agent_files;
 pub mod checks;
+pub mod codes;
 pub mod diagnostic;
 pub mod discover;
 pub mod lint;

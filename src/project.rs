@@ -11,6 +11,7 @@ use std::sync::{Arc, Mutex};
 
 use crate::diagnostic::{line_col, Diagnostic};
 use crate::memo::SharedText;
+use crate::codes::Code;
 
 /// Largest file ctxc reads (4 MiB): prompts, tool lists and skills are far smaller, and a bigger
 /// file is almost always a mistake (a data dump or a binary).
@@ -81,10 +82,10 @@ impl ReadError {
     }
 
     /// The rule code: MAN003 for a reference that leaves the project, MAN002 otherwise.
-    pub fn code(&self) -> &'static str {
+    pub fn code(&self) -> Code {
         match self {
-            ReadError::Escapes(_) => "MAN003",
-            _ => "MAN002",
+            ReadError::Escapes(_) => Code::MAN003,
+            _ => Code::MAN002,
         }
     }
 
@@ -136,10 +137,10 @@ impl RootError {
     }
 
     /// MAN003 for a root that leaves the repository, like any reference that leaves the project.
-    pub fn code(&self) -> Option<&'static str> {
+    pub fn code(&self) -> Option<Code> {
         match self {
             RootError::NotAncestor(_) => None,
-            RootError::OutsideRepository { .. } => Some("MAN003"),
+            RootError::OutsideRepository { .. } => Some(Code::MAN003),
         }
     }
 }
@@ -544,14 +545,14 @@ mod tests {
                 limit: "the top of the git work tree holding the manifest"
             }
         );
-        assert_eq!(climbed.code(), Some("MAN003"));
+        assert_eq!(climbed.code(), Some(Code::MAN003));
         assert!(climbed.message().contains("`../..`"), "{}", climbed.message());
         let deep = format!("..{}", "/..".repeat(agent.components().count() + 3));
         assert!(matches!(here.with_root(&deep), Err(RootError::OutsideRepository { .. })), "never above `/`");
         // Outside git and outside the folder ctxc runs in (the crate, for tests): no climbing.
         std::fs::remove_file(project.join(".git")).expect("remove");
         assert!(std::env::current_dir().is_ok_and(|cwd| !agent.starts_with(cwd)));
-        assert_eq!(here.with_root("..").expect_err("no repository").code(), Some("MAN003"));
+        assert_eq!(here.with_root("..").expect_err("no repository").code(), Some(Code::MAN003));
         assert_eq!(here.with_root(".").map(|r| r.depth()), Ok(0));
         // A repository (or starting folder) at `/` still keeps `/` out.
         assert_eq!(levels_below(Path::new("/srv/app/agent"), Path::new("/")), 2);

@@ -12,6 +12,7 @@ use crate::manifest::model::*;
 use crate::memo::{Memo, SharedText};
 use crate::project::ProjectRoot;
 use crate::resolve::{Resolved, StepDecision, ToolDecision};
+use crate::codes::Code;
 
 /// Instruction budget for one template render: generous for real prompts, finite for loops.
 pub const TEMPLATE_FUEL: u64 = 200_000;
@@ -387,7 +388,7 @@ fn render_template(
             "template output is {} bytes, over the {MAX_TEMPLATE_OUTPUT}-byte limit",
             text.len()
         ))
-        .code("TPL004")
+        .code(Code::TPL004)
         .in_file(root.display_path(&file.path))),
         Ok(text) => Ok(text),
         Err(e) => Err(template_error(root, file, &e)),
@@ -406,9 +407,9 @@ fn template_error(root: &ProjectRoot, file: &TextFile, e: &minijinja::Error) -> 
         })
     });
     let code = match e.kind() {
-        minijinja::ErrorKind::UndefinedError => "TPL002",
-        minijinja::ErrorKind::OutOfFuel => "TPL004",
-        _ => "TPL001",
+        minijinja::ErrorKind::UndefinedError => Code::TPL002,
+        minijinja::ErrorKind::OutOfFuel => Code::TPL004,
+        _ => Code::TPL001,
     };
     let mut d = Diagnostic::error(format!("template error: {}{detail}", e.kind())).code(code).in_file(root.display_path(&path)).at(span);
     if e.kind() == minijinja::ErrorKind::UndefinedError {

@@ -5,6 +5,7 @@ use serde::Serialize;
 
 use crate::diagnostic::{Diagnostic, Diagnostics};
 use crate::manifest::model::*;
+use crate::codes::Code;
 
 /// Whether a step contributes to this mode and scenario, and what decided it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -111,7 +112,7 @@ fn eval_condition(condition: &Condition, context: &minijinja::Value) -> Result<b
     env.set_undefined_behavior(minijinja::UndefinedBehavior::Strict);
     let fail = |e: minijinja::Error| {
         Diagnostic::error(format!("cannot evaluate condition `{}`: {}", condition.expr, e.detail().unwrap_or("error")))
-            .code("MAN006")
+            .code(Code::MAN006)
             .in_file(&condition.origin.file)
             .at(condition.origin.span.clone())
     };

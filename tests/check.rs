@@ -305,10 +305,10 @@ fn rules_and_explain() {
     let table = String::from_utf8(out.stdout).expect("utf-8");
     assert!(table.starts_with("CODE "));
     for rule in ctxc::rules::ALL {
-        assert!(table.contains(rule.code) && table.contains(rule.name), "{}", rule.code);
+        assert!(table.contains(rule.code.as_str()) && table.contains(rule.name), "{}", rule.code);
     }
     let skills = String::from_utf8(ctxc(&["rules", "skills"]).stdout).expect("utf-8");
-    assert_eq!(skills.lines().count(), 1 + ctxc::rules::ALL.iter().filter(|r| r.code.starts_with("SKILL")).count());
+    assert_eq!(skills.lines().count(), 1 + ctxc::rules::ALL.iter().filter(|r| r.code.as_str().starts_with("SKILL")).count());
     let unknown = ctxc(&["explain", "SKILL04"]);
     assert_eq!(unknown.status.code(), Some(2));
     assert!(unknown.stdout.is_empty());

@@ -50,7 +50,7 @@ fn expected_codes(notes: &str) -> BTreeSet<&'static str> {
 /// which the index does not assess.
 fn spec_codes(report: &CheckReport) -> BTreeSet<String> {
     let assessed = |c: &str| c.starts_with("SKILL") && !matches!(c, "SKILL014" | "SKILL015" | "SKILL016");
-    report.diagnostics.iter().filter_map(|d| d.code.clone()).filter(|c| assessed(c)).collect()
+    report.diagnostics.iter().filter_map(|d| d.code).map(|c| c.as_str().to_string()).filter(|c| assessed(c)).collect()
 }
 
 #[test]

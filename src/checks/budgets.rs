@@ -4,6 +4,7 @@
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::manifest::model::{Agent, Budget, Origin};
 use crate::measure::Measured;
+use crate::codes::Code;
 
 /// One budget's worst use across the measured modes and scenarios.
 struct Use<'a> {
@@ -63,7 +64,7 @@ pub fn check(agent: &Agent, measured: &[Measured]) -> Vec<Diagnostic> {
         let verb = if severity == Severity::Error { "over" } else { "near" };
         let note = u.note.map(|n| format!(" {n}")).unwrap_or_default();
         let message = format!("{}: {approx}{} tokens{note}, {verb} its budget of {limit} ({})", u.what, u.tokens, u.where_);
-        let code = if severity == Severity::Error { "BUDGET001" } else { "BUDGET002" };
+        let code = if severity == Severity::Error { Code::BUDGET001 } else { Code::BUDGET002 };
         let mut d = located(Diagnostic::error(message).code(code), &u.budget.origin).label(format!("budget: {limit} tokens"));
         d.severity = severity;
         if severity == Severity::Warning {
@@ -91,7 +92,7 @@ fn window_checks(agent: &Agent, measured: &[Measured]) -> Vec<Diagnostic> {
                 "the fixed context ({} tokens: system prompt + tool schemas, {where_}) reaches the summarization trigger ({at} tokens = {:.0} % of {}): compaction would fire on the first turn",
                 w.fixed, ratio * 100.0, w.max_input_tokens
             ))
-            .code("BUDGET003");
+            .code(Code::BUDGET003);
             diagnostics.push(match &agent.settings.summarization_trigger_origin {
                 Some(origin) => located(d, origin),
                 None => d.in_file(&agent.manifest_display),
@@ -103,7 +104,7 @@ fn window_checks(agent: &Agent, measured: &[Measured]) -> Vec<Diagnostic> {
             "the fixed context ({} tokens, {where_}) leaves no room for the response reserve ({} tokens, {}) in a {}-token window",
             w.fixed, w.response_reserve, w.response_reserve_source, w.max_input_tokens
         ))
-        .code("BUDGET004");
+        .code(Code::BUDGET004);
         diagnostics.push(match &agent.budgets.response_reserve_origin {
             Some(origin) => located(d, origin),
             None => d.in_file(&agent.manifest_display),

@@ -47,7 +47,7 @@ impl Leaks {
             let Some(check) = rule.stage.check() else { continue };
             // A secret finding is one whose text is never shown.
             for mut finding in check(&cx).into_iter().filter(|d| d.redact) {
-                finding.code = Some(rule.code.to_string());
+                finding.code = Some(rule.code);
                 match finding.span.clone().and_then(|span| origin(text, span, &loaded.sources)) {
                     Some((file, source, span)) => {
                         self.sources.insert_shared(file, source.clone());

@@ -38,7 +38,7 @@ pub fn run(args: RulesArgs, reporter: &Reporter) -> u8 {
     let selected: Vec<&Rule> = rules::ALL
         .iter()
         .copied()
-        .filter(|r| args.filter.as_deref().is_none_or(|f| rules::matches(f, r.code) || r.family.name().eq_ignore_ascii_case(f)))
+        .filter(|r| args.filter.as_deref().is_none_or(|f| rules::matches(f, r.code.as_str()) || r.family.name().eq_ignore_ascii_case(f)))
         .collect();
     if selected.is_empty() {
         let filter = args.filter.unwrap_or_default();
@@ -57,7 +57,7 @@ pub fn run(args: RulesArgs, reporter: &Reporter) -> u8 {
             let list: Vec<JsonRule> = selected
                 .iter()
                 .map(|r| JsonRule {
-                    code: r.code,
+                    code: r.code.as_str(),
                     family: r.family.name(),
                     name: r.name,
                     severity: docs::severity_name(r.severity),
@@ -72,7 +72,7 @@ pub fn run(args: RulesArgs, reporter: &Reporter) -> u8 {
 
 fn table(selected: &[&Rule]) -> String {
     let width = |f: &dyn Fn(&Rule) -> usize, header: &str| selected.iter().map(|r| f(r)).max().unwrap_or(0).max(header.len());
-    let code_w = width(&|r| r.code.len(), "CODE");
+    let code_w = width(&|r| r.code.as_str().len(), "CODE");
     let name_w = width(&|r| r.name.len(), "NAME");
     let family_w = width(&|r| r.family.name().len(), "FAMILY");
     let severity_w = width(&|r| docs::severity_name(r.severity).len(), "SEVERITY");

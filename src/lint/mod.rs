@@ -19,7 +19,7 @@ pub fn lint(cx: &Context) -> Vec<Diagnostic> {
     for rule in crate::rules::ALL {
         let Some(check) = rule.stage.check() else { continue };
         for mut d in check(cx) {
-            d.code = Some(rule.code.to_string());
+            d.code = Some(rule.code);
             d.severity = rule.severity;
             findings.push(d);
         }

@@ -29,6 +29,7 @@ use model::*;
 use preset::Overlay;
 use raw::*;
 use span::Spanned;
+use crate::codes::Code;
 
 /// File names recognised as manifests, in order of preference.
 pub const MANIFEST_NAMES: [&str; 3] = ["ctxc.toml", "ctxc.yaml", "ctxc.yml"];
@@ -147,7 +148,7 @@ pub fn load_with(manifest_path: &Path, overrides: &[String]) -> Result<Loaded, F
     let mut user = match parse(&manifest.text, format) {
         Ok(raw) => raw,
         Err(ParseError { message, span, help }) => {
-            let mut d = Diagnostic::error(message).code("MAN001").in_file(&manifest.display).at(span).label("here");
+            let mut d = Diagnostic::error(message).code(Code::MAN001).in_file(&manifest.display).at(span).label("here");
             if let Some(help) = help {
                 d = d.help(help);
             }
@@ -158,7 +159,7 @@ pub fn load_with(manifest_path: &Path, overrides: &[String]) -> Result<Loaded, F
         match parse_override(arg) {
             Ok(fragment) => user.overlay(fragment),
             Err(message) => {
-                let d = Diagnostic::error(format!("--set {arg}: {message}")).code("MAN001");
+                let d = Diagnostic::error(format!("--set {arg}: {message}")).code(Code::MAN001);
                 return Err(Failure { diagnostics: vec![d], sources });
             }
         }
@@ -174,7 +175,7 @@ pub fn load_with(manifest_path: &Path, overrides: &[String]) -> Result<Loaded, F
                     false => ("[project] root", ancestor.span.clone().or_else(|| manifest.text.find(&ancestor.value).map(|i| i..i + ancestor.value.len()))),
                 };
                 let mut d = Diagnostic::error(format!("{what}: {}", e.message())).in_file(&manifest.display).at(span).label(e.label()).help(e.help());
-                d.code = e.code().map(str::to_string);
+                d.code = e.code();
                 return Err(Failure { diagnostics: vec![d], sources });
             }
         },
@@ -193,7 +194,7 @@ pub fn load_with(manifest_path: &Path, overrides: &[String]) -> Result<Loaded, F
     let agent = v.build(user, &manifest.rel);
     // Every load diagnostic carries a rule code; the ones not given a more precise one are MAN010.
     for d in &mut v.diagnostics {
-        d.code.get_or_insert_with(|| "MAN010".to_string());
+        d.code.get_or_insert(Code::MAN010);
     }
     match agent {
         Some(agent) if !has_errors(&v.diagnostics) => {
@@ -244,9 +245,9 @@ impl Validator {
     }
 
     /// Like `error`, with the rule code.
-    fn coded(&mut self, code: &str, message: impl Into<String>, span: Option<Range<usize>>) -> &mut Diagnostic {
+    fn coded(&mut self, code: Code, message: impl Into<String>, span: Option<Range<usize>>) -> &mut Diagnostic {
         let d = self.error(message, span);
-        d.code = Some(code.to_string());
+        d.code = Some(code);
         d
     }
 
@@ -257,10 +258,10 @@ impl Validator {
     /// Like `unknown`, with `context` naming what the name belongs to (e.g. " of module `x`").
     fn unknown_in(&mut self, what: &str, context: &str, name: &str, span: Option<Range<usize>>, known: &[&str]) {
         let code = match what {
-            "flag" => "MAN005",
-            "condition variable" => "MAN006",
-            "variant" => "MAN007",
-            _ => "MAN009",
+            "flag" => Code::MAN005,
+            "condition variable" => Code::MAN006,
+            "variant" => Code::MAN007,
+            _ => Code::MAN009,
         };
         let d = self.coded(code, format!("unknown {what} `{name}`{context}"), span);
         d.label = Some(format!("not a {what}{context}"));
@@ -317,7 +318,7 @@ impl Validator {
             .in_file(&self.file)
             .at(span)
             .help("set `model` to one `ctxc models` lists, or set `context_window` and `tokenizer` under [agent]")
-            .code("MAN011");
+            .code(Code::MAN011);
             if let Some(suggestion) = did_you_mean(model, crate::models::all().iter().map(|p| p.model.as_str())) {
                 d.help = Some(format!("did you mean `{suggestion}`? (`ctxc models` lists every known model)"));
             }
@@ -423,7 +424,7 @@ impl Validator {
         let memory = raw.memory.clone().unwrap_or_default();
         let before = self.diagnostics.len();
         let memory_files = memory.files.iter().filter_map(|f| self.read(f, Some(false))).collect();
-        self.diagnostics[before..].iter_mut().filter(|d| d.code.as_deref() == Some("MAN002")).for_each(|d| d.code = Some("MEM001".into()));
+        self.diagnostics[before..].iter_mut().filter(|d| d.code == Some(Code::MAN002)).for_each(|d| d.code = Some(Code::MEM001));
         let settings = self.settings(&raw);
         let scenarios = self.scenarios(&raw.scenarios, &flags, &connectors, &skills);
         let project_context = self.walk_up(raw.memory.as_ref().and_then(|m| m.walk_up.as_deref()).unwrap_or_default());
@@ -464,7 +465,7 @@ impl Validator {
         for step in user.pipeline.iter().flat_map(|p| &p.steps) {
             if !seen.insert(step.id.value.clone()) {
                 let span = self.span(&step.id, &step.id.value);
-                self.coded("MAN008", format!("step id `{}` is used twice", step.id.value), span).label = Some("second use".into());
+                self.coded(Code::MAN008, format!("step id `{}` is used twice", step.id.value), span).label = Some("second use".into());
             }
         }
     }
@@ -501,7 +502,7 @@ impl Validator {
         let expr = match env.compile_expression(&when.value) {
             Ok(expr) => expr,
             Err(e) => {
-                self.coded("MAN006", format!("invalid condition `{}`: {}", when.value, e.detail().unwrap_or("syntax error")), span);
+                self.coded(Code::MAN006, format!("invalid condition `{}`: {}", when.value, e.detail().unwrap_or("syntax error")), span);
                 return None;
             }
         };
@@ -566,7 +567,7 @@ impl Validator {
                 if !modules.contains_key(module_id) {
                     let span = raw.module.as_ref().map_or_else(|| self.span(&raw.id, &id), |m| self.span(m, &m.value));
                     let known: Vec<&str> = modules.keys().map(String::as_str).collect();
-                    let d = self.coded("MAN009", format!("step `{id}` uses module `{module_id}`, which is not declared"), span);
+                    let d = self.coded(Code::MAN009, format!("step `{id}` uses module `{module_id}`, which is not declared"), span);
                     d.help = Some(match did_you_mean(module_id, known.iter().copied()) {
                         Some(s) => format!("did you mean `{s}`? Or add `[modules.{module_id}]` with a `source`"),
                         None => format!("add `[modules.{module_id}]` with a `source`"),
@@ -620,7 +621,7 @@ impl Validator {
                     }
                     Some(ModuleFiles::Single(_)) => {
                         let span = self.span(variant, &variant.value);
-                        self.coded("MAN007", format!("mode `{name}` picks a variant of module `{module_id}`, which has no variants"), span);
+                        self.coded(Code::MAN007, format!("mode `{name}` picks a variant of module `{module_id}`, which has no variants"), span);
                     }
                     // A preset may pick variants for modules this agent does not have.
                     None => {}
@@ -633,7 +634,7 @@ impl Validator {
                     if !mode.variants.contains_key(module_id) {
                         let span = self.locate(&format!("modes.{name}")).or_else(|| self.locate(&name));
                         let choices: Vec<&str> = files.keys().map(String::as_str).collect();
-                        self.coded("MAN007", format!("mode `{name}` does not choose a variant of module `{module_id}`"), span).help =
+                        self.coded(Code::MAN007, format!("mode `{name}` does not choose a variant of module `{module_id}`"), span).help =
                             Some(format!("add `variants = {{ {module_id} = \"...\" }}` to the mode; variants: {}", choices.join(", ")));
                     }
                 }
@@ -697,7 +698,7 @@ impl Validator {
                     })),
                     Err((message, offset)) => {
                         let display = self.root.display_path(&text.path);
-                        self.diagnostics.push(Diagnostic::error(message).code("TOOL001").in_file(display).at(offset.map(|o| o..o)));
+                        self.diagnostics.push(Diagnostic::error(message).code(Code::TOOL001).in_file(display).at(offset.map(|o| o..o)));
                     }
                 }
             }

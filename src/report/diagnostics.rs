@@ -33,7 +33,7 @@ fn to_report(d: &Diagnostic, sources: &Sources) -> Report {
         Severity::Warning => miette::Severity::Warning,
     });
     if let Some(code) = &d.code {
-        diagnostic = diagnostic.with_code(code.clone());
+        diagnostic = diagnostic.with_code(code.as_str());
     }
     match (&d.file, text.as_deref(), &d.span) {
         (Some(_), Some(text), Some(span)) => {
@@ -50,7 +50,7 @@ fn to_report(d: &Diagnostic, sources: &Sources) -> Report {
     }
     diagnostic.message = message;
     if let Some(code) = &d.code {
-        diagnostic = diagnostic.with_code(code.clone());
+        diagnostic = diagnostic.with_code(code.as_str());
     }
     if let Some(help) = &d.help {
         diagnostic = diagnostic.with_help(secrets::mask(help).into_owned());

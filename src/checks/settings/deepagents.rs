@@ -5,6 +5,7 @@ use crate::diagnostic::Diagnostic;
 use crate::manifest::model::Agent;
 use crate::measure::Measured;
 use crate::systems::deepagents::{ContextSize, Settings};
+use crate::codes::Code;
 
 pub fn check(agent: &Agent, s: &Settings, measured: &[Measured]) -> Vec<Diagnostic> {
     let mut out = Vec::new();
@@ -19,7 +20,7 @@ pub fn check(agent: &Agent, s: &Settings, measured: &[Measured]) -> Vec<Diagnost
         _ => None,
     };
     if let Some(problem) = trigger_problem {
-        out.push(finding("SET001", &s.trigger, format!("Deep Agents' summarization trigger {problem}")));
+        out.push(finding(Code::SET001, &s.trigger, format!("Deep Agents' summarization trigger {problem}")));
     }
     let keep_problem = match (s.keep.value, s.trigger.value) {
         (ContextSize::Fraction(k), _) if !(0.0..1.0).contains(&k) => Some(format!("must be at least 0 and below 1, not {k}")),
@@ -30,16 +31,16 @@ pub fn check(agent: &Agent, s: &Settings, measured: &[Measured]) -> Vec<Diagnost
         },
     };
     if let Some(problem) = keep_problem {
-        out.push(finding("SET002", &s.keep, format!("Deep Agents' summarization setting `keep` {problem}: summarizing would free nothing")));
+        out.push(finding(Code::SET002, &s.keep, format!("Deep Agents' summarization setting `keep` {problem}: summarizing would free nothing")));
     }
     let Some(worst) = largest_fixed(measured) else { return out };
     let limit = s.tool_token_limit_before_evict.value;
     let trigger_at = s.trigger.value.tokens(max_input);
     if limit == 0 {
-        out.push(finding("SET004", &s.tool_token_limit_before_evict, "Deep Agents' tool_token_limit_before_evict is 0: every tool result would be offloaded".to_string()));
+        out.push(finding(Code::SET004, &s.tool_token_limit_before_evict, "Deep Agents' tool_token_limit_before_evict is 0: every tool result would be offloaded".to_string()));
     } else if let Some(at) = trigger_at.filter(|&at| worst.window.fixed + limit as i64 >= at as i64) {
         out.push(finding(
-            "SET004",
+            Code::SET004,
             &s.tool_token_limit_before_evict,
             format!(
                 "Deep Agents keeps tool results of up to {limit} tokens (tool_token_limit_before_evict) in the context: one of them after the fixed context ({} tokens, {} mode, scenario `{}`) reaches the summarization trigger at {at} tokens",

@@ -46,7 +46,7 @@ fn annotation(d: &Diagnostic, report: &CheckReport, paths: &Paths) -> String {
         }
     }
     if let Some(code) = &d.code {
-        properties.push(format!("title={}", escape_property(code)));
+        properties.push(format!("title={}", escape_property(code.as_str())));
     }
     let mut message = d.message.clone();
     if let Some(help) = &d.help {
@@ -96,7 +96,7 @@ pub fn summary(report: &CheckReport, paths: &Paths) -> String {
             (Some(file), None) => format!("`{}`", paths.relative(file)),
             _ => String::new(),
         };
-        out.push_str(&format!("| {severity} | {} | {location} | {} |\n", d.code.as_deref().unwrap_or(""), cell(&d.message)));
+        out.push_str(&format!("| {severity} | {} | {location} | {} |\n", d.code.map_or("", |c| c.as_str()), cell(&d.message)));
     }
     if all.len() > SUMMARY_ROWS {
         out.push_str(&format!("\n…and {} more (run `ctxc check` locally for all of them).\n", all.len() - SUMMARY_ROWS));

@@ -56,10 +56,10 @@ pub fn render(report: &CheckReport, exit_code: u8) -> String {
         .diagnostics
         .iter()
         .map(|d| {
-            let rule = d.code.as_deref().and_then(crate::rules::get);
+            let rule = d.code.map(crate::rules::rule);
             let region = region(d, &report.sources);
             Finding {
-                code: d.code.as_deref(),
+                code: d.code.map(|c| c.as_str()),
                 column: region.map(|r| r.start_column),
                 end_column: region.map(|r| r.end_column),
                 end_line: region.map(|r| r.end_line),

@@ -8,7 +8,7 @@ use serde_json::{json, Value};
 use super::{fnv1a, line_text, region, Paths};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::lint::check::{CheckReport, Outcome};
-use crate::rules::{self, docs, Rule};
+use crate::rules::{self, docs, Code, Rule};
 
 pub const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
 /// The `uriBaseId` of every location: the repository root (or the working directory).
@@ -56,7 +56,7 @@ fn location(d: &Diagnostic, report: &CheckReport, paths: &Paths) -> Option<Value
     Some(json!({ "physicalLocation": physical }))
 }
 
-fn result(d: &Diagnostic, code: &str, report: &CheckReport, paths: &Paths) -> Value {
+fn result(d: &Diagnostic, code: Code, report: &CheckReport, paths: &Paths) -> Value {
     let index = rules::ALL.iter().position(|r| r.code == code);
     let mut text = d.message.clone();
     if let Some(help) = &d.help {
@@ -73,7 +73,7 @@ fn result(d: &Diagnostic, code: &str, report: &CheckReport, paths: &Paths) -> Va
         "ruleId": code,
         "level": level(d.severity),
         "message": { "text": text },
-        "partialFingerprints": { FINGERPRINT: fnv1a(&[code, &uri, &anchor]) },
+        "partialFingerprints": { FINGERPRINT: fnv1a(&[code.as_str(), &uri, &anchor]) },
     });
     if let Some(i) = index {
         r["ruleIndex"] = json!(i);
@@ -90,7 +90,7 @@ pub fn render(report: &CheckReport, paths: &Paths) -> String {
     let mut notifications = Vec::new();
     for d in &report.diagnostics {
         match &d.code {
-            Some(code) => results.push(result(d, code, report, paths)),
+            Some(code) => results.push(result(d, *code, report, paths)),
             None => {
                 let mut n = json!({ "level": level(d.severity), "message": { "text": d.message } });
                 if let Some(loc) = location(d, report, paths) {

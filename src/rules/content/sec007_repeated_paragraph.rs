@@ -11,7 +11,7 @@ use crate::rules::prelude::*;
 pub const MIN_CHARS: usize = 80;
 
 pub const RULE: Rule = Rule {
-    code: "SEC007",
+    code: Code::SEC007,
     name: "repeated-paragraph",
     family: Family::Content,
     severity: Severity::Warning,

@@ -4,7 +4,7 @@ use crate::rules::prelude::*;
 use crate::rules::skill_fields::SPEC_FIELDS;
 
 pub const RULE: Rule = Rule {
-    code: "SKILL012",
+    code: Code::SKILL012,
     name: "case-variant-keys",
     family: Family::Skills,
     severity: Severity::Error,

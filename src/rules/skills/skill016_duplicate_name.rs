@@ -3,7 +3,7 @@
 use crate::rules::prelude::*;
 
 pub const RULE: Rule = Rule {
-    code: "SKILL016",
+    code: Code::SKILL016,
     name: "duplicate-name",
     family: Family::Skills,
     severity: Severity::Warning,

@@ -8,7 +8,7 @@ use crate::memo::Memo;
 use crate::rules::prelude::*;
 
 pub const RULE: Rule = Rule {
-    code: "TPL002",
+    code: Code::TPL002,
     name: "undeclared-variable",
     family: Family::Templates,
     severity: Severity::Error,

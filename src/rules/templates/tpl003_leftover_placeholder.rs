@@ -12,7 +12,7 @@ use crate::rules::markdown::mask_code;
 use crate::rules::prelude::*;
 
 pub const RULE: Rule = Rule {
-    code: "TPL003",
+    code: Code::TPL003,
     name: "leftover-placeholder",
     family: Family::Templates,
     severity: Severity::Warning,

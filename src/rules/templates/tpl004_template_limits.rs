@@ -3,7 +3,7 @@
 use crate::rules::prelude::*;
 
 pub const RULE: Rule = Rule {
-    code: "TPL004",
+    code: Code::TPL004,
     name: "template-limits",
     family: Family::Templates,
     severity: Severity::Error,

@@ -3,7 +3,7 @@
 use crate::rules::prelude::*;
 
 pub const RULE: Rule = Rule {
-    code: "TOOL003",
+    code: Code::TOOL003,
     name: "duplicate-name",
     family: Family::Tools,
     severity: Severity::Error,

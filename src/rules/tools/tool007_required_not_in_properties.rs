@@ -8,7 +8,7 @@ use crate::rules::json_schema;
 use crate::rules::prelude::*;
 
 pub const RULE: Rule = Rule {
-    code: "TOOL007",
+    code: Code::TOOL007,
     name: "required-not-in-properties",
     family: Family::Tools,
     severity: Severity::Error,

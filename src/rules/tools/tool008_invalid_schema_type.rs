@@ -8,7 +8,7 @@ use crate::rules::json_schema::{self, suggest_type, TYPES};
 use crate::rules::prelude::*;
 
 pub const RULE: Rule = Rule {
-    code: "TOOL008",
+    code: Code::TOOL008,
     name: "invalid-schema-type",
     family: Family::Tools,
     severity: Severity::Error,

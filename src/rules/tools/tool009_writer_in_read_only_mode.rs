@@ -4,7 +4,7 @@ use crate::manifest::model::{Access, AccessLevel, CategoryTool};
 use crate::rules::prelude::*;
 
 pub const RULE: Rule = Rule {
-    code: "TOOL009",
+    code: Code::TOOL009,
     name: "writer-in-read-only-mode",
     family: Family::Tools,
     severity: Severity::Error,
