@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use crate::diagnostic::{Diagnostic, Failure};
 use crate::manifest::{self, Loaded};
 use crate::render::Rendered;
-use crate::rules::context::Run;
+use crate::measure::Measured;
 use crate::tokens::TokenCounter;
 
 /// Which modes and scenarios to render: all of them, or only the named one of each.
@@ -17,6 +17,13 @@ use crate::tokens::TokenCounter;
 pub struct Only<'a> {
     pub mode: Option<&'a str>,
     pub scenario: Option<&'a str>,
+}
+
+/// One mode in one scenario: the rendered prompt and its measurement.
+#[derive(Debug, Clone)]
+pub struct Run {
+    pub rendered: Rendered,
+    pub measured: Measured,
 }
 
 /// One agent loaded, with every selected mode × scenario rendered and measured.
