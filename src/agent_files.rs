@@ -10,7 +10,7 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use crate::diagnostic::{Diagnostic, Sources};
-use crate::memo::{Memo, SharedText};
+use crate::memo::{Cache, Kind, SharedText};
 use crate::project::{ProjectRoot, ReadError};
 use crate::yaml::{self, Frontmatter, FrontmatterError};
 use crate::codes::Code;
@@ -35,9 +35,8 @@ pub struct SkillDoc {
 
 impl SkillDoc {
     pub fn new(file: String, rel: String, text: SharedText) -> SkillDoc {
-        static PARSED: Memo<Arc<Result<Frontmatter, FrontmatterError>>> = Memo::new();
         let folder = rel.rsplit('/').nth(1).unwrap_or_default().to_string();
-        let front = PARSED.get_or_insert_with(text.hash(), || Arc::new(yaml::frontmatter(&text)));
+        let front = Cache::get_or_insert(Kind::Frontmatter, text.hash(), || Arc::new(yaml::frontmatter(&text)));
         SkillDoc { file, rel, folder, text, front }
     }
 

@@ -13,7 +13,7 @@ use crate::manifest::model::{Agent, CategoryTool, Reserve, StepKind};
 use crate::models::{ModelProfile, Tokenizer};
 use crate::render::Rendered;
 use crate::resolve::ToolDecision;
-use crate::memo::Memo;
+use crate::memo::{Cache, Kind};
 use crate::tokens::TokenCounter;
 use crate::tools::Tool;
 
@@ -205,14 +205,13 @@ fn memories_worst_case(agent: &Agent, c: &Counting) -> Count {
 /// Costs a list of tools as provider JSON: each counted alone, and the array `[t1,t2,…]` as a whole.
 pub fn cost_tool_array(tools: &[&Tool], counter: &TokenCounter, tokenizer: Tokenizer) -> (Vec<Count>, Count, Count) {
     // The agents and modes of a project mostly send the same tool lists: each list is costed once.
-    static COSTED: Memo<Arc<(Vec<usize>, usize)>> = Memo::new();
     let c = Counting { counter, tokenizer };
     let mut key = Xxh3::new();
     key.update(&[counter.engine() as u8, tokenizer as u8]);
     for tool in tools {
         key.update(&tool.function_json_hash().to_le_bytes());
     }
-    let costed = COSTED.get_or_insert_with(key.digest128(), || {
+    let costed = Cache::get_or_insert(Kind::ToolArrayCost, key.digest128(), || {
         let each: Vec<usize> = tools.iter().map(|t| counter.count_hashed(tokenizer, t.function_json(), t.function_json_hash())).collect();
         if tools.is_empty() {
             return Arc::new((each, 0));

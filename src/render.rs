@@ -9,7 +9,7 @@ use xxhash_rust::xxh3::Xxh3;
 
 use crate::diagnostic::{Diagnostic, Diagnostics};
 use crate::manifest::model::*;
-use crate::memo::{Memo, SharedText};
+use crate::memo::{Cache, Kind, SharedText};
 use crate::project::ProjectRoot;
 use crate::resolve::{Resolved, StepDecision, ToolDecision};
 use crate::codes::Code;
@@ -139,7 +139,6 @@ pub fn render(resolved: Resolved, root: &ProjectRoot) -> Result<Rendered, Diagno
 /// The `tools` template variable: the enabled tools' decisions. Shared between renders with the
 /// same decisions (the agents of a project mostly have the same tools).
 fn enabled_tools_value(tools: &[ToolDecision]) -> minijinja::Value {
-    static VALUES: Memo<minijinja::Value> = Memo::new();
     let enabled: Vec<&ToolDecision> = tools.iter().filter(|t| t.enabled).collect();
     let mut key = Xxh3::new();
     for tool in &enabled {
@@ -148,7 +147,7 @@ fn enabled_tools_value(tools: &[ToolDecision]) -> minijinja::Value {
             key.update(field.as_bytes());
         }
     }
-    VALUES.get_or_insert_with(key.digest128(), || minijinja::Value::from_serialize(&enabled))
+    Cache::get_or_insert(Kind::ToolsValue, key.digest128(), || minijinja::Value::from_serialize(&enabled))
 }
 
 /// Trailing line breaks are dropped so the separator alone decides the gap between sections.
@@ -339,9 +338,8 @@ struct ToolsDescription {
 
 /// The text that fills `{{ tools_description }}`: each callable tool's name, description and
 /// parameter schema (compact JSON), plus placeholders for tools the mode lists as unavailable.
-/// Made once per distinct tool list and mode for the process.
+/// Made once per distinct tool list and mode in a run.
 fn tools_description(agent: &Agent, mode: &Mode, decisions: &[ToolDecision]) -> ToolsDescription {
-    static DESCRIPTIONS: Memo<ToolsDescription> = Memo::new();
     let listed = || agent.categories.iter().flat_map(|c| &c.tools).zip(decisions).filter(|(_, d)| d.enabled || d.placeholder);
     let mut key = Xxh3::new();
     key.update(mode.name.as_bytes());
@@ -349,7 +347,7 @@ fn tools_description(agent: &Agent, mode: &Mode, decisions: &[ToolDecision]) -> 
         key.update(&[u8::from(decision.enabled)]);
         key.update(&tool.tool.function_json_hash().to_le_bytes());
     }
-    DESCRIPTIONS.get_or_insert_with(key.digest128(), || {
+    Cache::get_or_insert(Kind::ToolsDescription, key.digest128(), || {
         let blocks: Vec<String> = listed()
             .map(|(tool, decision)| match decision.enabled {
                 true => format!("### {}\n{}\nParameters: {}", tool.tool.name, tool.tool.description.trim_end(), tool.tool.parameters_json()),

@@ -109,6 +109,10 @@ impl CheckReport {
 
 /// Checks every agent under `path` (or lints its files zero-config).
 pub fn check(path: &Path, options: &Options, session: &Session) -> CheckReport {
+    session.scope(|| check_in_scope(path, options, session))
+}
+
+fn check_in_scope(path: &Path, options: &Options, session: &Session) -> CheckReport {
     let mut report = CheckReport { deny_warnings: options.deny_warnings, ..CheckReport::default() };
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     if path.is_file() && (name == files::SKILL_FILE || files::MEMORY_FILES.contains(&name.as_str())) {

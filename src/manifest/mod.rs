@@ -22,8 +22,8 @@ use crate::diagnostic::{did_you_mean, has_errors, Diagnostic, Diagnostics, Failu
 use crate::models::ModelProfile;
 use crate::project::{ProjectRoot, ReadError};
 use scenario::{Retrieval, Timestamp};
-use crate::memo::{content_hash, Memo, SharedText};
-use crate::skills::{parse_skill, Skill, SkillError};
+use crate::memo::{content_hash, Cache, Kind, SharedText};
+use crate::skills::{parse_skill, Skill};
 use crate::tools::parse_tool_file_shared;
 use model::*;
 use preset::Overlay;
@@ -745,9 +745,8 @@ impl Validator {
             for path in found {
                 let Some(file) = self.read(&Spanned::new(path.clone()), Some(false)) else { continue };
                 // Skills are often shared by many agents of a project: parse each one once.
-                static PARSED: Memo<Result<Skill, SkillError>> = Memo::new();
                 let key = content_hash(&file.path).rotate_left(64) ^ file.text.hash();
-                match PARSED.get_or_insert_with(key, || parse_skill(&file.path, &file.text)) {
+                match Cache::get_or_insert(Kind::Skill, key, || parse_skill(&file.path, &file.text)) {
                     Ok(skill) => {
                         let body = file.text.get(skill.body_offset..).unwrap_or_default();
                         self.skill_bodies.insert(file.path.clone(), body.to_string());

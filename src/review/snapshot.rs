@@ -245,7 +245,7 @@ pub fn snapshot_text(manifest_path: &Path, mode: &str, scenario: Option<&str>) -
     let session = Session::default();
     let loaded = session.load(manifest_path)?;
     let rendered = session.render(&loaded, mode, scenario).map_err(|diagnostics| Failure { diagnostics, sources: loaded.sources.clone() })?;
-    let measured = crate::measure::measure(&loaded.agent, &rendered, session.counter());
+    let measured = session.scope(|| crate::measure::measure(&loaded.agent, &rendered, session.counter()));
     Ok(token_table_and_prompt(&rendered, &measured))
 }
 

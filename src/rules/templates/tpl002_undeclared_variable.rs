@@ -4,7 +4,7 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use crate::manifest::model::{ModuleFiles, TextFile};
-use crate::memo::Memo;
+use crate::memo::{Cache, Kind};
 use crate::rules::prelude::*;
 
 pub const RULE: Rule = Rule {
@@ -32,8 +32,7 @@ const AGENT_FIELDS: [&str; 3] = ["name", "description", "model"];
 /// The variables a template reads without setting them, sorted (`None` when it does not
 /// compile). Kept per content: the agents of a project share their templates.
 fn undeclared_variables(file: &TextFile) -> Option<Arc<[String]>> {
-    static FOUND: Memo<Option<Arc<[String]>>> = Memo::new();
-    FOUND.get_or_insert_with(file.text.hash(), || {
+    Cache::get_or_insert(Kind::TemplateVariables, file.text.hash(), || {
         let env = minijinja::Environment::new();
         let template = env.template_from_named_str(&file.path, &file.text).ok()?;
         let mut names: Vec<String> = template.undeclared_variables(true).into_iter().collect();
