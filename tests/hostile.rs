@@ -239,15 +239,10 @@ impl Scratch {
         self.vars.iter().fold(text.to_string(), |text, (name, value)| text.replace(&format!("{{{name}}}"), value))
     }
 
-    fn path(&self, rel: &str) -> PathBuf {
+    /// Makes room for a generated or special file, where the case's files may hold an ordinary one.
+    fn replace(&self, rel: &str) -> PathBuf {
         let path = self.project().join(rel);
         std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
-        path
-    }
-
-    /// Makes room for a special file where the case's files may hold an ordinary one.
-    fn replace(&self, rel: &str) -> PathBuf {
-        let path = self.path(rel);
         match std::fs::symlink_metadata(&path) {
             Ok(m) if m.is_dir() => std::fs::remove_dir_all(&path).expect("remove"),
             Ok(_) => std::fs::remove_file(&path).expect("remove"),
@@ -595,8 +590,7 @@ fn run_case(folder: &Path) -> Vec<String> {
     };
     assert!(!case.about.trim().is_empty(), "say what the attack is");
     let s = set_up(&case, folder);
-    let links: Vec<(PathBuf, PathBuf)> =
-        case.link.iter().map(|l| (s.project().join(&l.path), PathBuf::from(s.expand(&l.target)))).collect();
+    let links: Vec<(PathBuf, PathBuf)> = case.link.iter().map(|l| (s.project().join(&l.path), PathBuf::from(s.expand(&l.target)))).collect();
     let mut failures = Vec::new();
     for (i, run) in case.run.iter().enumerate() {
         let args: Vec<String> = run.args.iter().map(|a| s.expand(a)).collect();
@@ -778,7 +772,11 @@ fn hostile_inputs() {
     }
     let only: Vec<String> = std::env::var("HOSTILE_CASES").map(|v| v.split(',').map(str::to_string).collect()).unwrap_or_default();
     let queue: Mutex<Vec<&PathBuf>> = Mutex::new(
-        folders.iter().filter(|f| only.is_empty() || only.iter().any(|o| f.file_name().is_some_and(|n| n.to_string_lossy().contains(o.as_str())))).rev().collect(),
+        folders
+            .iter()
+            .filter(|f| only.is_empty() || only.iter().any(|o| f.file_name().is_some_and(|n| n.to_string_lossy().contains(o.as_str()))))
+            .rev()
+            .collect(),
     );
     let failures: Mutex<Vec<(String, String)>> = Mutex::new(Vec::new());
     let times: Mutex<Vec<(Duration, String)>> = Mutex::new(Vec::new());
