@@ -37,7 +37,7 @@ const MAX_RSS_MIB: u64 = 384;
 const KILL_AFTER: Duration = Duration::from_secs(20);
 /// Address space and CPU time the kernel allows a run: a blow-up fails that case instead of
 /// taking the machine down with it.
-const ADDRESS_SPACE_LIMIT: u64 = 2 << 30;
+const ADDRESS_SPACE_LIMIT: u64 = 1 << 30;
 const CPU_LIMIT_SECONDS: u64 = 10;
 /// The suite's size, as issue 12 asks.
 const MIN_CASES: usize = 60;
