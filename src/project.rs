@@ -180,7 +180,7 @@ impl ProjectRoot {
 
     /// The same manifest directory with the project root moved up to an ancestor: `ancestor` is
     /// `.` or `..` steps only (e.g. `../..`), relative to the manifest's directory, and may not
-    /// climb above [`highest_root`].
+    /// climb above the highest root allowed (the repository's top, or the start directory).
     pub fn with_root(&self, ancestor: &str) -> Result<ProjectRoot, RootError> {
         let mut levels = 0;
         for component in Path::new(ancestor).components() {

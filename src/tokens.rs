@@ -258,8 +258,8 @@ impl TokenCounter {
 
     /// [`TokenCounter::count`] of a text whose [`content_hash`] the caller already has.
     ///
-    /// A long text is counted as the sum of its chunks, cut where [`is_cut`] allows and chosen
-    /// by content (see [`chunks`]), each chunk counted once for the process. Texts that share
+    /// A long text is counted as the sum of its chunks, cut where `is_cut` allows and chosen
+    /// by content (see `chunks`), each chunk counted once for the process. Texts that share
     /// long stretches (a mode's tool list and another mode's) share those chunks' counts, and
     /// threads that need the same new text count different chunks of it.
     pub fn count_hashed(&self, tokenizer: Tokenizer, text: &str, hash: u128) -> usize {
@@ -301,7 +301,7 @@ impl TokenCounter {
     /// The exact count of the concatenation of `parts`, each given with its own count, without
     /// encoding the whole: the parts' counts, corrected by counting only the short stretches of
     /// text around the joins (from the last cut in one part to the first cut in the next; see
-    /// [`is_cut`]).
+    /// `is_cut`).
     pub fn count_concat(&self, tokenizer: Tokenizer, parts: &[(&str, usize)]) -> usize {
         let count = |text: &str| self.count(tokenizer, text) as i64;
         let mut total = 0;

@@ -1,6 +1,6 @@
-//! Stage 7 (lint): run the rule catalogue ([`crate::rules`]) over a loaded agent and every mode
+//! The lint stage: run the rule catalogue ([`crate::rules`]) over a loaded agent and every mode
 //! and scenario rendered and measured, or (zero-config) over the SKILL.md and memory files of a
-//! directory. [`check`] is the whole of `ctxc check` as a library call: load, render, measure,
+//! directory. [`check()`] is the whole of `ctxc check` as a library call: load, render, measure,
 //! budgets, lint, then `[lint]` / command-line selection and suppression comments.
 
 pub mod check;

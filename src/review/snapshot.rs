@@ -1,6 +1,6 @@
 //! Snapshot files: one readable file per agent × mode × scenario, `<mode>.<scenario>.md` in the
 //! agent's snapshot folder (`[snapshot] dir`, default `.ctxc/snapshots` next to the manifest),
-//! holding a small header and the exact prompt. [`write`] writes them and `ctxc.lock`
+//! holding a small header and the exact prompt. [`write()`] writes them and `ctxc.lock`
 //! atomically, and removes the snapshots of modes and scenarios that no longer exist: only files
 //! ctxc owns (named `*.md`, starting with [`MARKER`]), never anything else.
 //!
@@ -90,7 +90,7 @@ pub fn is_owned(path: &Path) -> bool {
     crate::project::open_no_follow(path).is_ok_and(|mut f| is_file(&f) && f.read_exact(&mut start).is_ok()) && start == MARKER.as_bytes()
 }
 
-/// What [`write`] did for one agent. Paths are shown as the user named the agent's directory.
+/// What [`write()`] did for one agent. Paths are shown as the user named the agent's directory.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Written {
     /// The snapshot folder.
