@@ -145,11 +145,17 @@ impl RootError {
     }
 }
 
+/// Whether `dir` is the top of a git work tree: it holds a `.git` folder or file (a worktree or
+/// submodule), found without running git.
+fn is_repository_top(dir: &Path) -> bool {
+    fs::symlink_metadata(dir.join(".git")).is_ok()
+}
+
 /// The highest folder a project root above `dir` (canonical) may be, and what it is: the top of
 /// the git work tree holding `dir` (the nearest folder with a `.git` folder or file, found
 /// without running git), else the folder ctxc was started in when it holds `dir`, else `dir`.
 fn highest_root(dir: &Path) -> (PathBuf, &'static str) {
-    if let Some(top) = dir.ancestors().find(|a| fs::symlink_metadata(a.join(".git")).is_ok()) {
+    if let Some(top) = dir.ancestors().find(|a| is_repository_top(a)) {
         return (top.to_path_buf(), "the top of the git work tree holding the manifest");
     }
     match std::env::current_dir().and_then(fs::canonicalize) {
@@ -166,6 +172,84 @@ fn levels_below(dir: &Path, limit: &Path) -> usize {
         Some(_) => levels,
         None => levels.saturating_sub(1),
     }
+}
+
+/// Checks where PATH, a path named on the command line, leads. It is located lexically (made
+/// absolute from the folder ctxc was started in, `..` removed, no link resolved), and then:
+///
+/// - in a repository (its nearest folder holding a `.git`, see [`repository_of`]), PATH must
+///   resolve inside that repository's top;
+/// - outside any repository, PATH must resolve inside the folder ctxc was started in when it is
+///   written below it, and otherwise must not pass through a link at all.
+///
+/// So a link committed to a repository (`agent -> ../../elsewhere`) never leads a command out of
+/// it. A PATH that cannot be resolved passes: reading it reports why.
+pub fn check_path_argument(path: &Path) -> Result<(), Diagnostic> {
+    let Ok(resolved) = fs::canonicalize(path) else { return Ok(()) };
+    // Without a starting folder (it was removed), only an absolute PATH resolved above.
+    let start = std::env::current_dir().unwrap_or_default();
+    let lexical = lexical_path(&start, path);
+    let outside = |place: String| {
+        Diagnostic::error(format!("`{}` points outside {place}: it resolves to `{}`", path.display(), resolved.display())).help(
+            "a path on the command line may be a symbolic link, or pass through one, only to a place inside the repository holding it (the nearest folder above it with a `.git`); outside git, inside the folder ctxc was started in",
+        )
+    };
+    if let Some(top) = repository_of(&lexical) {
+        return match fs::canonicalize(top) {
+            Ok(canonical_top) if resolved.starts_with(&canonical_top) => Ok(()),
+            _ => Err(outside(format!("the repository `{}`", top.display()))),
+        };
+    }
+    if !start.as_os_str().is_empty() && lexical.starts_with(&start) {
+        return match fs::canonicalize(&start) {
+            Ok(canonical_start) if resolved.starts_with(&canonical_start) => Ok(()),
+            _ => Err(outside(format!("the folder ctxc was started in (`{}`), as there is no repository", start.display()))),
+        };
+    }
+    match resolved == lexical {
+        true => Ok(()),
+        false => Err(outside("any repository and the folder ctxc was started in, through a symbolic link".to_string())),
+    }
+}
+
+/// `path` made absolute from `start` with `.` and `..` removed by the names alone (a `..` after a
+/// link goes back up the link's name, not its target's parent).
+fn lexical_path(start: &Path, path: &Path) -> PathBuf {
+    let mut lexical = PathBuf::new();
+    for component in start.join(path).components() {
+        match component {
+            Component::ParentDir => {
+                lexical.pop();
+            }
+            Component::CurDir => {}
+            other => lexical.push(other),
+        }
+    }
+    lexical
+}
+
+/// The top of the repository holding `lexical` (absolute, links unresolved): the nearest of its
+/// ancestors, itself included, holding a `.git`. A top reached through a link that lies inside an
+/// outer repository does not count (a link committed to that repository, such as `agent` leading
+/// to another checkout on the machine): the outer repository holds the path.
+fn repository_of(lexical: &Path) -> Option<&Path> {
+    let is_link = |dir: &Path| fs::symlink_metadata(dir).is_ok_and(|m| m.file_type().is_symlink());
+    let mut found: Option<&Path> = None;
+    // Whether a link lies between `found` (included) and the ancestor looked at.
+    let mut through_link = false;
+    for dir in lexical.ancestors() {
+        let top = is_repository_top(dir);
+        match found {
+            Some(_) if top && !through_link => break,
+            _ if top => {
+                found = Some(dir);
+                through_link = is_link(dir);
+            }
+            Some(_) => through_link |= is_link(dir),
+            None => {}
+        }
+    }
+    found
 }
 
 impl ProjectRoot {
@@ -558,6 +642,38 @@ mod tests {
         assert_eq!(levels_below(Path::new("/srv/app/agent"), Path::new("/")), 2);
         assert_eq!(levels_below(Path::new("/srv/app/agent"), Path::new("/srv")), 2);
         assert_eq!(levels_below(Path::new("/"), Path::new("/")), 0);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_path_argument_never_leads_out_of_its_repository() {
+        use std::os::unix::fs::symlink;
+        let scratch = tempfile::tempdir().expect("tempdir");
+        // Resolved, as the temporary folder may itself be reached through a link (macOS).
+        let scratch_path = fs::canonicalize(scratch.path()).expect("canonical");
+        let at = |p: &str| scratch_path.join(p);
+        for dir in ["repo/.git", "repo/real", "elsewhere", "other/.git", "plain/real"] {
+            std::fs::create_dir_all(at(dir)).expect("mkdir");
+        }
+        symlink(at("elsewhere"), at("repo/out")).expect("symlink");
+        symlink(at("other"), at("repo/checkout")).expect("symlink");
+        symlink("real", at("repo/inner")).expect("symlink");
+        symlink(at("repo"), at("plain/to-repo")).expect("symlink");
+        symlink(at("elsewhere"), at("plain/out")).expect("symlink");
+        let check = |p: &str| check_path_argument(&at(p)).map_err(|d| d.message);
+        assert_eq!(check("repo/real"), Ok(()));
+        assert_eq!(check("repo/inner"), Ok(()), "a link inside the repository");
+        assert_eq!(check("plain/to-repo/real"), Ok(()), "a link above the repository is the machine's, not the repository's");
+        assert_eq!(check("repo/nope"), Ok(()), "reading it says it does not exist");
+        let refused = check("repo/out").expect_err("a link out");
+        assert!(refused.contains("points outside the repository") && refused.contains("elsewhere"), "{refused}");
+        assert!(check("repo/out/..").is_err(), "`..` is taken from the name, the place is where the link leads");
+        assert!(check("repo/checkout").is_err(), "a link committed to a repository reaches no other repository");
+        // Neither in a repository nor below the folder the tests run in: no link at all.
+        assert_eq!(check("plain/real"), Ok(()));
+        assert!(check("plain/out").expect_err("through a link").contains("through a symbolic link"));
+        assert_eq!(lexical_path(Path::new("/a/b"), Path::new("../c/./d/..")), Path::new("/a/c"));
+        assert_eq!(lexical_path(Path::new("/a"), Path::new("/x/../y")), Path::new("/y"));
     }
 
     #[cfg(unix)]
