@@ -735,15 +735,17 @@ impl Validator {
     fn skills(&mut self, raw: Option<&RawSkills>) -> Vec<Skill> {
         let mut skills: Vec<Skill> = Vec::new();
         for dir in raw.iter().flat_map(|s| &s.dirs) {
+            let span = self.span(dir, &dir.value);
             let found = match self.root.find_files(&dir.value, "SKILL.md") {
                 Ok(found) => found,
                 Err(e) => {
-                    self.read_error(e, self.span(dir, &dir.value));
+                    self.read_error(e, span);
                     continue;
                 }
             };
             for path in found {
-                let Some(file) = self.read(&Spanned::new(path.clone()), Some(false)) else { continue };
+                // A file the walk found is located at the folder that led to it.
+                let Some(file) = self.read(&Spanned { value: path, span: span.clone() }, Some(false)) else { continue };
                 // Skills are often shared by many agents of a project: parse each one once.
                 let key = content_hash(&file.path).rotate_left(64) ^ file.text.hash();
                 match Cache::get_or_insert(Kind::Skill, key, || parse_skill(&file.path, &file.text)) {
