@@ -84,11 +84,6 @@ impl Validator {
         found
     }
 
-    /// Whether an override (--set or CTXC_…) set this dotted key or a table holding it.
-    fn overridden(&self, key: &str) -> bool {
-        self.overridden.iter().any(|o| key == o || key.starts_with(&format!("{o}.")))
-    }
-
     /// A setting from the user's manifest (or an override), else from the preset.
     fn pick<T: Clone>(&self, key: &str, user: Option<&Spanned<T>>, preset: Option<&Spanned<T>>, from: &PresetRef) -> Option<Setting<T>> {
         let leaf = key.rsplit('.').next().unwrap_or(key);
