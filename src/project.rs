@@ -54,6 +54,9 @@ pub enum ReadError {
     TooLarge { path: String, bytes: u64 },
     Unreadable { path: String, reason: String },
     NotUtf8 { path: String, line: usize, column: usize },
+    /// A file found by a walk whose path holds a name that is not UTF-8 (shown with `�`): it
+    /// could never be named in a manifest, a prompt or a report.
+    NameNotUtf8(String),
 }
 
 impl ReadError {
@@ -69,6 +72,7 @@ impl ReadError {
             ReadError::NotUtf8 { path, line, column } => {
                 format!("`{path}` is not valid UTF-8 (first bad byte at line {line}, column {column})")
             }
+            ReadError::NameNotUtf8(p) => format!("the path of `{p}` is not valid UTF-8 (shown with `\u{FFFD}`)"),
         }
     }
 
@@ -77,6 +81,7 @@ impl ReadError {
             ReadError::Escapes(_) => Some(
                 "references are relative to the directory holding the manifest and must stay inside it",
             ),
+            ReadError::NameNotUtf8(_) => Some("rename the folder or file so that its name is UTF-8"),
             _ => None,
         }
     }
@@ -484,9 +489,10 @@ impl ProjectRoot {
         ProjectRoot::new(dir)?.read(&name.to_string_lossy())
     }
 
-    /// Lists the regular files named `file_name` under a root-relative directory, sorted, never
-    /// following a symlink out of the root.
-    pub fn find_files(&self, dir: &str, file_name: &str) -> Result<Vec<String>, ReadError> {
+    /// Lists the files named `file_name` under a root-relative directory, sorted, never following
+    /// a symlink out of the root: each as a path relative to the manifest's directory, or
+    /// [`ReadError::NameNotUtf8`] when a name on its path is not UTF-8.
+    pub fn find_files(&self, dir: &str, file_name: &str) -> Result<Vec<Result<String, ReadError>>, ReadError> {
         let rel_dir = self.normalize(dir)?;
         let abs_dir = self.resolve(&rel_dir)?;
         let mut found = Vec::new();
@@ -502,7 +508,8 @@ impl ProjectRoot {
             }
             let Ok(rel) = entry.path().strip_prefix(&self.boundary) else { continue };
             let parts: Vec<String> = rel.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect();
-            found.push(self.relative_to_manifest_dir(&parts));
+            let path = self.relative_to_manifest_dir(&parts);
+            found.push(if rel.to_str().is_some() { Ok(path) } else { Err(ReadError::NameNotUtf8(path)) });
         }
         Ok(found)
     }
@@ -642,6 +649,22 @@ mod tests {
         assert_eq!(levels_below(Path::new("/srv/app/agent"), Path::new("/")), 2);
         assert_eq!(levels_below(Path::new("/srv/app/agent"), Path::new("/srv")), 2);
         assert_eq!(levels_below(Path::new("/"), Path::new("/")), 0);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_found_file_whose_path_is_not_utf8_is_named_so() {
+        use std::os::unix::ffi::OsStrExt;
+        let project = tempfile::tempdir().expect("tempdir");
+        for folder in [&b"ok"[..], b"d\xffx"] {
+            let dir = project.path().join("skills").join(std::ffi::OsStr::from_bytes(folder));
+            std::fs::create_dir_all(&dir).expect("mkdir");
+            std::fs::write(dir.join("SKILL.md"), "s").expect("write");
+        }
+        let root = ProjectRoot::new(project.path()).expect("root");
+        let found = root.find_files("skills", "SKILL.md").expect("walk");
+        assert_eq!(found, [Err(ReadError::NameNotUtf8("skills/d\u{FFFD}x/SKILL.md".into())), Ok("skills/ok/SKILL.md".into())]);
+        assert!(found[0].clone().unwrap_err().message().contains("not valid UTF-8"), "not `does not exist`");
     }
 
     #[cfg(unix)]

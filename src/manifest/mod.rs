@@ -752,6 +752,13 @@ impl Validator {
             };
             for path in found {
                 // A file the walk found is located at the folder that led to it.
+                let path = match path {
+                    Ok(path) => path,
+                    Err(e) => {
+                        self.read_error(e, span.clone());
+                        continue;
+                    }
+                };
                 let Some(file) = self.read(&Spanned { value: path, span: span.clone() }, Some(false)) else { continue };
                 // Skills are often shared by many agents of a project: parse each one once.
                 let key = content_hash(&file.path).rotate_left(64) ^ file.text.hash();
