@@ -7,7 +7,7 @@
 use std::path::Path;
 
 use super::report::Reporter;
-use super::{check_path, EXIT_FINDINGS, EXIT_INPUT, EXIT_OK};
+use super::{EXIT_FINDINGS, EXIT_INPUT, EXIT_OK};
 use ctxc::diagnostic::{Diagnostic, Sources};
 use ctxc::project::ReadError;
 use ctxc::review::compare::{compare, Comparison, Labels};
@@ -25,10 +25,9 @@ struct Drift {
     problems: Vec<String>,
 }
 
+/// Runs after `check` (only when every agent loaded), which has already refused a PATH leading
+/// out of its repository.
 pub fn run(path: &Path, session: &Session, reporter: &Reporter) -> u8 {
-    if let Err(code) = check_path(path, reporter) {
-        return code;
-    }
     let manifests = match ctxc::discover::find_manifests(path) {
         Ok(m) => m,
         Err(d) => {
