@@ -54,6 +54,9 @@ pub enum ReadError {
     TooLarge { path: String, bytes: u64 },
     Unreadable { path: String, reason: String },
     NotUtf8 { path: String, line: usize, column: usize },
+    /// A file found by a walk whose path holds a name that is not UTF-8 (shown with `�`): it
+    /// could never be named in a manifest, a prompt or a report.
+    NameNotUtf8(String),
 }
 
 impl ReadError {
@@ -69,6 +72,7 @@ impl ReadError {
             ReadError::NotUtf8 { path, line, column } => {
                 format!("`{path}` is not valid UTF-8 (first bad byte at line {line}, column {column})")
             }
+            ReadError::NameNotUtf8(p) => format!("the path of `{p}` is not valid UTF-8 (shown with `\u{FFFD}`)"),
         }
     }
 
@@ -77,6 +81,7 @@ impl ReadError {
             ReadError::Escapes(_) => Some(
                 "references are relative to the directory holding the manifest and must stay inside it",
             ),
+            ReadError::NameNotUtf8(_) => Some("rename the folder or file so that its name is UTF-8"),
             _ => None,
         }
     }
@@ -145,11 +150,17 @@ impl RootError {
     }
 }
 
+/// Whether `dir` is the top of a git work tree: it holds a `.git` folder or file (a worktree or
+/// submodule), found without running git.
+fn is_repository_top(dir: &Path) -> bool {
+    fs::symlink_metadata(dir.join(".git")).is_ok()
+}
+
 /// The highest folder a project root above `dir` (canonical) may be, and what it is: the top of
 /// the git work tree holding `dir` (the nearest folder with a `.git` folder or file, found
 /// without running git), else the folder ctxc was started in when it holds `dir`, else `dir`.
 fn highest_root(dir: &Path) -> (PathBuf, &'static str) {
-    if let Some(top) = dir.ancestors().find(|a| fs::symlink_metadata(a.join(".git")).is_ok()) {
+    if let Some(top) = dir.ancestors().find(|a| is_repository_top(a)) {
         return (top.to_path_buf(), "the top of the git work tree holding the manifest");
     }
     match std::env::current_dir().and_then(fs::canonicalize) {
@@ -166,6 +177,84 @@ fn levels_below(dir: &Path, limit: &Path) -> usize {
         Some(_) => levels,
         None => levels.saturating_sub(1),
     }
+}
+
+/// Checks where PATH, a path named on the command line, leads. It is located lexically (made
+/// absolute from the folder ctxc was started in, `..` removed, no link resolved), and then:
+///
+/// - in a repository (its nearest folder holding a `.git`, see [`repository_of`]), PATH must
+///   resolve inside that repository's top;
+/// - outside any repository, PATH must resolve inside the folder ctxc was started in when it is
+///   written below it, and otherwise must not pass through a link at all.
+///
+/// So a link committed to a repository (`agent -> ../../elsewhere`) never leads a command out of
+/// it. A PATH that cannot be resolved passes: reading it reports why.
+pub fn check_path_argument(path: &Path) -> Result<(), Diagnostic> {
+    let Ok(resolved) = fs::canonicalize(path) else { return Ok(()) };
+    // Without a starting folder (it was removed), only an absolute PATH resolved above.
+    let start = std::env::current_dir().unwrap_or_default();
+    let lexical = lexical_path(&start, path);
+    let outside = |place: String| {
+        Diagnostic::error(format!("`{}` points outside {place}: it resolves to `{}`", path.display(), resolved.display())).help(
+            "a path on the command line may be a symbolic link, or pass through one, only to a place inside the repository holding it (the nearest folder above it with a `.git`); outside git, inside the folder ctxc was started in",
+        )
+    };
+    if let Some(top) = repository_of(&lexical) {
+        return match fs::canonicalize(top) {
+            Ok(canonical_top) if resolved.starts_with(&canonical_top) => Ok(()),
+            _ => Err(outside(format!("the repository `{}`", top.display()))),
+        };
+    }
+    if !start.as_os_str().is_empty() && lexical.starts_with(&start) {
+        return match fs::canonicalize(&start) {
+            Ok(canonical_start) if resolved.starts_with(&canonical_start) => Ok(()),
+            _ => Err(outside(format!("the folder ctxc was started in (`{}`), as there is no repository", start.display()))),
+        };
+    }
+    match resolved == lexical {
+        true => Ok(()),
+        false => Err(outside("any repository and the folder ctxc was started in, through a symbolic link".to_string())),
+    }
+}
+
+/// `path` made absolute from `start` with `.` and `..` removed by the names alone (a `..` after a
+/// link goes back up the link's name, not its target's parent).
+fn lexical_path(start: &Path, path: &Path) -> PathBuf {
+    let mut lexical = PathBuf::new();
+    for component in start.join(path).components() {
+        match component {
+            Component::ParentDir => {
+                lexical.pop();
+            }
+            Component::CurDir => {}
+            other => lexical.push(other),
+        }
+    }
+    lexical
+}
+
+/// The top of the repository holding `lexical` (absolute, links unresolved): the nearest of its
+/// ancestors, itself included, holding a `.git`. A top reached through a link that lies inside an
+/// outer repository does not count (a link committed to that repository, such as `agent` leading
+/// to another checkout on the machine): the outer repository holds the path.
+fn repository_of(lexical: &Path) -> Option<&Path> {
+    let is_link = |dir: &Path| fs::symlink_metadata(dir).is_ok_and(|m| m.file_type().is_symlink());
+    let mut found: Option<&Path> = None;
+    // Whether a link lies between `found` (included) and the ancestor looked at.
+    let mut through_link = false;
+    for dir in lexical.ancestors() {
+        let top = is_repository_top(dir);
+        match found {
+            Some(_) if top && !through_link => break,
+            _ if top => {
+                found = Some(dir);
+                through_link = is_link(dir);
+            }
+            Some(_) => through_link |= is_link(dir),
+            None => {}
+        }
+    }
+    found
 }
 
 impl ProjectRoot {
@@ -400,9 +489,10 @@ impl ProjectRoot {
         ProjectRoot::new(dir)?.read(&name.to_string_lossy())
     }
 
-    /// Lists the regular files named `file_name` under a root-relative directory, sorted, never
-    /// following a symlink out of the root.
-    pub fn find_files(&self, dir: &str, file_name: &str) -> Result<Vec<String>, ReadError> {
+    /// Lists the files named `file_name` under a root-relative directory, sorted, never following
+    /// a symlink out of the root: each as a path relative to the manifest's directory, or
+    /// [`ReadError::NameNotUtf8`] when a name on its path is not UTF-8.
+    pub fn find_files(&self, dir: &str, file_name: &str) -> Result<Vec<Result<String, ReadError>>, ReadError> {
         let rel_dir = self.normalize(dir)?;
         let abs_dir = self.resolve(&rel_dir)?;
         let mut found = Vec::new();
@@ -418,7 +508,8 @@ impl ProjectRoot {
             }
             let Ok(rel) = entry.path().strip_prefix(&self.boundary) else { continue };
             let parts: Vec<String> = rel.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect();
-            found.push(self.relative_to_manifest_dir(&parts));
+            let path = self.relative_to_manifest_dir(&parts);
+            found.push(if rel.to_str().is_some() { Ok(path) } else { Err(ReadError::NameNotUtf8(path)) });
         }
         Ok(found)
     }
@@ -558,6 +649,54 @@ mod tests {
         assert_eq!(levels_below(Path::new("/srv/app/agent"), Path::new("/")), 2);
         assert_eq!(levels_below(Path::new("/srv/app/agent"), Path::new("/srv")), 2);
         assert_eq!(levels_below(Path::new("/"), Path::new("/")), 0);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_found_file_whose_path_is_not_utf8_is_named_so() {
+        use std::os::unix::ffi::OsStrExt;
+        let project = tempfile::tempdir().expect("tempdir");
+        for folder in [&b"ok"[..], b"d\xffx"] {
+            let dir = project.path().join("skills").join(std::ffi::OsStr::from_bytes(folder));
+            std::fs::create_dir_all(&dir).expect("mkdir");
+            std::fs::write(dir.join("SKILL.md"), "s").expect("write");
+        }
+        let root = ProjectRoot::new(project.path()).expect("root");
+        let found = root.find_files("skills", "SKILL.md").expect("walk");
+        assert_eq!(found, [Err(ReadError::NameNotUtf8("skills/d\u{FFFD}x/SKILL.md".into())), Ok("skills/ok/SKILL.md".into())]);
+        assert!(found[0].clone().unwrap_err().message().contains("not valid UTF-8"), "not `does not exist`");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_path_argument_never_leads_out_of_its_repository() {
+        use std::os::unix::fs::symlink;
+        let scratch = tempfile::tempdir().expect("tempdir");
+        // Resolved, as the temporary folder may itself be reached through a link (macOS).
+        let scratch_path = fs::canonicalize(scratch.path()).expect("canonical");
+        let at = |p: &str| scratch_path.join(p);
+        for dir in ["repo/.git", "repo/real", "elsewhere", "other/.git", "plain/real"] {
+            std::fs::create_dir_all(at(dir)).expect("mkdir");
+        }
+        symlink(at("elsewhere"), at("repo/out")).expect("symlink");
+        symlink(at("other"), at("repo/checkout")).expect("symlink");
+        symlink("real", at("repo/inner")).expect("symlink");
+        symlink(at("repo"), at("plain/to-repo")).expect("symlink");
+        symlink(at("elsewhere"), at("plain/out")).expect("symlink");
+        let check = |p: &str| check_path_argument(&at(p)).map_err(|d| d.message);
+        assert_eq!(check("repo/real"), Ok(()));
+        assert_eq!(check("repo/inner"), Ok(()), "a link inside the repository");
+        assert_eq!(check("plain/to-repo/real"), Ok(()), "a link above the repository is the machine's, not the repository's");
+        assert_eq!(check("repo/nope"), Ok(()), "reading it says it does not exist");
+        let refused = check("repo/out").expect_err("a link out");
+        assert!(refused.contains("points outside the repository") && refused.contains("elsewhere"), "{refused}");
+        assert!(check("repo/out/..").is_err(), "`..` is taken from the name, the place is where the link leads");
+        assert!(check("repo/checkout").is_err(), "a link committed to a repository reaches no other repository");
+        // Neither in a repository nor below the folder the tests run in: no link at all.
+        assert_eq!(check("plain/real"), Ok(()));
+        assert!(check("plain/out").expect_err("through a link").contains("through a symbolic link"));
+        assert_eq!(lexical_path(Path::new("/a/b"), Path::new("../c/./d/..")), Path::new("/a/c"));
+        assert_eq!(lexical_path(Path::new("/a"), Path::new("/x/../y")), Path::new("/y"));
     }
 
     #[cfg(unix)]

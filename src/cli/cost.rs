@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use clap::{Args, ValueEnum};
 
 use super::report::Reporter;
-use super::{find_manifests, output, AgentRun, EXIT_INPUT, EXIT_OK};
+use super::{check_path, find_manifests, output, AgentRun, EXIT_INPUT, EXIT_OK};
 use ctxc::diagnostic::Diagnostic;
 use ctxc::measure::{cost_tool_array, Count, Measured};
 use ctxc::models::profile;
@@ -45,6 +45,10 @@ enum CostFormat {
 }
 
 pub fn run(args: CostArgs, reporter: &Reporter) -> u8 {
+    // Tool files are looked for at PATH before agents: it is checked for both.
+    if let Err(code) = check_path(&args.path, reporter) {
+        return code;
+    }
     if let Some(files) = tool_files(&args.path) {
         return cost_tools(&args, &files, reporter);
     }

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use clap::{Args, ValueEnum};
 
 use super::report::Reporter;
-use super::{output, with_env_overrides, EXIT_FINDINGS, EXIT_INPUT, EXIT_OK};
+use super::{check_path, output, with_env_overrides, EXIT_FINDINGS, EXIT_INPUT, EXIT_OK};
 use ctxc::diagnostic::Diagnostic;
 use ctxc::review::compare::{compare, over_threshold, Labels, Threshold};
 use ctxc::review::{self, git, AgentPin};
@@ -87,6 +87,9 @@ pub fn run(args: DiffArgs, reporter: &Reporter) -> u8 {
         Ok(o) => o,
         Err(code) => return code,
     };
+    if let Err(code) = check_path(&args.path, reporter) {
+        return code;
+    }
     let repo = match git::locate(&args.path) {
         Ok(repo) => repo,
         Err(message) => return fail(reporter, message),

@@ -25,6 +25,8 @@ struct Drift {
     problems: Vec<String>,
 }
 
+/// Runs after `check` (only when every agent loaded), which has already refused a PATH leading
+/// out of its repository.
 pub fn run(path: &Path, session: &Session, reporter: &Reporter) -> u8 {
     let manifests = match ctxc::discover::find_manifests(path) {
         Ok(m) => m,

@@ -105,7 +105,16 @@ pub fn main() -> ExitCode {
 
 /// The agents found at a path, or the exit code after reporting why none could be.
 fn find_manifests(path: &Path, reporter: &Reporter) -> Result<Vec<PathBuf>, u8> {
-    ctxc::discover::find_manifests(path).map_err(|d| {
+    ctxc::project::check_path_argument(path).and_then(|()| ctxc::discover::find_manifests(path)).map_err(|d| {
+        reporter.diagnostics(&[d], &Default::default());
+        EXIT_INPUT
+    })
+}
+
+/// Checks that PATH does not lead out of its repository (see
+/// [`ctxc::project::check_path_argument`]), or the exit code after reporting where it leads.
+fn check_path(path: &Path, reporter: &Reporter) -> Result<(), u8> {
+    ctxc::project::check_path_argument(path).map_err(|d| {
         reporter.diagnostics(&[d], &Default::default());
         EXIT_INPUT
     })

@@ -114,6 +114,10 @@ pub fn check(path: &Path, options: &Options, session: &Session) -> CheckReport {
 
 fn check_in_scope(path: &Path, options: &Options, session: &Session) -> CheckReport {
     let mut report = CheckReport { deny_warnings: options.deny_warnings, ..CheckReport::default() };
+    if let Err(d) = crate::project::check_path_argument(path) {
+        report.usage_error(d);
+        return report;
+    }
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     if path.is_file() && (name == files::SKILL_FILE || files::MEMORY_FILES.contains(&name.as_str())) {
         let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));

@@ -287,6 +287,11 @@ impl Validator {
         }
     }
 
+    /// Whether an override (--set or CTXC_…) set this dotted key or a table holding it.
+    fn overridden(&self, key: &str) -> bool {
+        self.overridden.iter().any(|o| key == o || key.starts_with(&format!("{o}.")))
+    }
+
     fn origin<T>(&self, value: &Spanned<T>, text: &str) -> Origin {
         Origin { file: self.file.clone(), span: self.span(value, text) }
     }
@@ -347,21 +352,22 @@ impl Validator {
         }
     }
 
-    /// `[snapshot] dir`, normalised; it must stay inside the project root.
-    fn snapshot_dir(&mut self, dir: Option<&Spanned<String>>) -> String {
-        let Some(dir) = dir else { return DEFAULT_SNAPSHOT_DIR.to_string() };
+    /// `[snapshot] dir`, normalised (it must stay inside the project root), and where the
+    /// manifest sets it: a folder from `--dir`, `--set` or a `CTXC_` variable has no line.
+    fn snapshot_dir(&mut self, dir: Option<&Spanned<String>>) -> (String, Option<Origin>) {
+        let Some(dir) = dir else { return (DEFAULT_SNAPSHOT_DIR.to_string(), None) };
+        let origin = (!self.overridden("snapshot.dir")).then(|| self.origin(dir, &dir.value));
+        let span = origin.as_ref().and_then(|o| o.span.clone());
         match self.root.normalize(&dir.value) {
-            Ok(rel) if !rel.is_empty() => rel,
+            Ok(rel) if !rel.is_empty() => (rel, origin),
             Ok(_) => {
-                let span = self.span(dir, &dir.value);
                 self.error("[snapshot] dir must name a folder below the manifest's directory", span).help =
                     Some(format!("the default is `{DEFAULT_SNAPSHOT_DIR}`"));
-                DEFAULT_SNAPSHOT_DIR.to_string()
+                (DEFAULT_SNAPSHOT_DIR.to_string(), None)
             }
             Err(e) => {
-                let span = self.span(dir, &dir.value);
                 self.read_error(e, span);
-                DEFAULT_SNAPSHOT_DIR.to_string()
+                (DEFAULT_SNAPSHOT_DIR.to_string(), None)
             }
         }
     }
@@ -430,7 +436,7 @@ impl Validator {
         let project_context = self.walk_up(raw.memory.as_ref().and_then(|m| m.walk_up.as_deref()).unwrap_or_default());
         let has_profile = profile.known || agent_raw.context_window.is_some();
         let systems = self.systems(&raw, &user_written, &preset_defaults, preset_name.as_ref(), has_profile);
-        let snapshot_dir = self.snapshot_dir(raw.snapshot.as_ref().and_then(|s| s.dir.as_ref()));
+        let (snapshot_dir, snapshot_dir_origin) = self.snapshot_dir(raw.snapshot.as_ref().and_then(|s| s.dir.as_ref()));
         Some(Agent {
             name: agent_raw.name.value,
             description: agent_raw.description,
@@ -452,6 +458,7 @@ impl Validator {
             scenarios,
             vars: raw.vars,
             snapshot_dir,
+            snapshot_dir_origin,
             project_context,
             skill_locations,
             skill_bodies: std::mem::take(&mut self.skill_bodies),
@@ -735,15 +742,24 @@ impl Validator {
     fn skills(&mut self, raw: Option<&RawSkills>) -> Vec<Skill> {
         let mut skills: Vec<Skill> = Vec::new();
         for dir in raw.iter().flat_map(|s| &s.dirs) {
+            let span = self.span(dir, &dir.value);
             let found = match self.root.find_files(&dir.value, "SKILL.md") {
                 Ok(found) => found,
                 Err(e) => {
-                    self.read_error(e, self.span(dir, &dir.value));
+                    self.read_error(e, span);
                     continue;
                 }
             };
             for path in found {
-                let Some(file) = self.read(&Spanned::new(path.clone()), Some(false)) else { continue };
+                // A file the walk found is located at the folder that led to it.
+                let path = match path {
+                    Ok(path) => path,
+                    Err(e) => {
+                        self.read_error(e, span.clone());
+                        continue;
+                    }
+                };
+                let Some(file) = self.read(&Spanned { value: path, span: span.clone() }, Some(false)) else { continue };
                 // Skills are often shared by many agents of a project: parse each one once.
                 let key = content_hash(&file.path).rotate_left(64) ^ file.text.hash();
                 match Cache::get_or_insert(Kind::Skill, key, || parse_skill(&file.path, &file.text)) {

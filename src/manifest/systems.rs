@@ -58,15 +58,19 @@ impl Validator {
     /// root (symlinks out) are refused.
     pub(super) fn walk_up(&mut self, names: &[Spanned<String>]) -> Vec<TextFile> {
         let mut found = Vec::new();
+        let mut valid = Vec::new();
         for name in names {
             let bad = name.value.is_empty() || name.value.starts_with('/') || name.value.split(['/', '\\']).any(|part| part == "..");
             if bad {
                 let span = self.span(name, &name.value);
                 self.error(format!("walk_up name `{}` must be a relative path inside a directory, without `..`", name.value), span);
+            } else {
+                valid.push(name);
             }
         }
+        // An invalid name is reported once, above, and never looked for.
         for dir in self.root.dirs_from_root() {
-            for name in names {
+            for name in &valid {
                 let reference = if dir == "." { name.value.clone() } else { format!("{dir}/{}", name.value) };
                 match self.root.read(&reference) {
                     Ok(file) => {
@@ -82,11 +86,6 @@ impl Validator {
             }
         }
         found
-    }
-
-    /// Whether an override (--set or CTXC_…) set this dotted key or a table holding it.
-    fn overridden(&self, key: &str) -> bool {
-        self.overridden.iter().any(|o| key == o || key.starts_with(&format!("{o}.")))
     }
 
     /// A setting from the user's manifest (or an override), else from the preset.

@@ -195,7 +195,13 @@ fn create_dir(loaded: &Loaded, dir: &str) -> Result<PathBuf, Box<Diagnostic>> {
                 Err(e) => format!("cannot create `{}`: {e}", path.display()),
             },
         };
-        return Err(Box::new(Diagnostic::error(format!("snapshot folder `{dir}`: {problem}")).in_file(&loaded.agent.manifest_display)));
+        let d = Diagnostic::error(format!("snapshot folder `{dir}`: {problem}"));
+        // At `[snapshot] dir` when the manifest sets the folder.
+        let d = match &loaded.agent.snapshot_dir_origin {
+            Some(origin) => d.in_file(&origin.file).at(origin.span.clone()).label("this folder"),
+            None => d.in_file(&loaded.agent.manifest_display),
+        };
+        return Err(Box::new(d));
     }
     Ok(path)
 }
