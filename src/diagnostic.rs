@@ -113,6 +113,11 @@ impl Sources {
         self.files.get(path).map(|text| &**text)
     }
 
+    /// A file's text with its content hash (to key what is computed once per text).
+    pub fn get_shared(&self, path: &str) -> Option<&SharedText> {
+        self.files.get(path)
+    }
+
     /// Every file, by display path, sorted, as shared texts.
     pub fn iter_shared(&self) -> impl Iterator<Item = (&str, &SharedText)> {
         self.files.iter().map(|(path, text)| (path.as_str(), text))
