@@ -17,6 +17,10 @@ use crate::resolve::{Resolved, StepDecision, ToolDecision};
 pub const TEMPLATE_FUEL: u64 = 200_000;
 /// Largest text one template may produce (1 MiB).
 pub const MAX_TEMPLATE_OUTPUT: usize = 1024 * 1024;
+/// Bytes one template render (or condition) may allocate in text and lists, counted as they are
+/// made: output and captures, `~` / `+` / `*`, literals, slices and every filter's result. Fuel
+/// alone bounds instructions, and one instruction can double a string.
+pub const TEMPLATE_MEMORY: usize = 16 * 1024 * 1024;
 
 /// What one step contributes to the prompt.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -360,12 +364,32 @@ fn tools_description(agent: &Agent, mode: &Mode, decisions: &[ToolDecision]) -> 
     })
 }
 
-fn template_env(root: &ProjectRoot) -> minijinja::Environment<'static> {
+/// The environment every user template and enable condition runs in: strict undefined
+/// variables, no escaping, and the instruction limit. Run it only through [`within_limits`].
+pub(crate) fn environment() -> minijinja::Environment<'static> {
     let mut env = minijinja::Environment::new();
     env.set_undefined_behavior(minijinja::UndefinedBehavior::Strict);
     env.set_auto_escape_callback(|_| minijinja::AutoEscape::None);
     env.set_keep_trailing_newline(true);
     env.set_fuel(Some(TEMPLATE_FUEL));
+    env
+}
+
+/// Runs `f` (compiling or evaluating templates of [`environment`]) with [`TEMPLATE_MEMORY`] to
+/// spend; returns its result and whether it ran out.
+pub(crate) fn within_limits<R>(f: impl FnOnce() -> R) -> (R, bool) {
+    minijinja::budget::with_budget(TEMPLATE_MEMORY, f)
+}
+
+/// Renders one template with ctxc's environment and limits, as prompt files are rendered (without
+/// includes, which need a project). For tools that drive the template layer directly (fuzzing).
+pub fn render_template_str<S: Serialize>(name: &str, source: &str, context: S) -> Result<String, Diagnostic> {
+    let env = environment();
+    render_bounded(&env, name, source, minijinja::Value::from_serialize(context), &|path| path.to_string())
+}
+
+fn template_env(root: &ProjectRoot) -> minijinja::Environment<'static> {
+    let mut env = environment();
     let root = root.clone();
     // Includes and imports resolve through the project root, so they cannot leave it.
     env.set_loader(move |name| match root.read(name) {
@@ -381,36 +405,61 @@ fn render_template(
     file: &TextFile,
     context: &minijinja::Value,
 ) -> Result<String, Diagnostic> {
-    let result = env.render_named_str(&file.path, &file.text, context);
+    render_bounded(env, &file.path, &file.text, context.clone(), &|path| root.display_path(path))
+}
+
+/// Renders `source` (named `name`) within the limits; `display` turns a template name into the
+/// path diagnostics show.
+fn render_bounded(
+    env: &minijinja::Environment<'static>,
+    name: &str,
+    source: &str,
+    context: minijinja::Value,
+    display: &dyn Fn(&str) -> String,
+) -> Result<String, Diagnostic> {
+    let (result, exhausted) = within_limits(|| env.render_named_str(name, source, context));
     match result {
         Ok(text) if text.len() > MAX_TEMPLATE_OUTPUT => Err(Diagnostic::error(format!(
             "template output is {} bytes, over the {MAX_TEMPLATE_OUTPUT}-byte limit",
             text.len()
         ))
         .code("TPL004")
-        .in_file(root.display_path(&file.path))),
+        .in_file(display(name))),
+        // A spent budget fails the render even where the template caught the error.
+        Ok(_) if exhausted => Err(out_of_memory().in_file(display(name))),
         Ok(text) => Ok(text),
-        Err(e) => Err(template_error(root, file, &e)),
+        Err(e) => Err(template_error(name, source, &e, exhausted, display)),
     }
 }
 
-fn template_error(root: &ProjectRoot, file: &TextFile, e: &minijinja::Error) -> Diagnostic {
+fn out_of_memory() -> Diagnostic {
+    let mib = TEMPLATE_MEMORY / (1024 * 1024);
+    Diagnostic::error(format!("template error: the template uses more than its {mib} MiB of memory")).code("TPL004").help(format!(
+        "a template may make at most {mib} MiB of text and lists (output, captures, concatenation, filter results); \
+         look for a string or list that grows in a loop, or a large width or count"
+    ))
+}
+
+fn template_error(name: &str, source: &str, e: &minijinja::Error, exhausted: bool, display: &dyn Fn(&str) -> String) -> Diagnostic {
     // Errors raised inside an included template name that template.
-    let path = e.name().unwrap_or(&file.path).to_string();
+    let path = e.name().unwrap_or(name).to_string();
     let detail = e.detail().map(|d| format!(": {d}")).unwrap_or_default();
     let span = e.range().or_else(|| {
-        let text = if path == file.path { Some(&*file.text) } else { None };
+        let text = if path == name { Some(source) } else { None };
         e.line().zip(text).map(|(line, text)| {
             let start = crate::diagnostic::offset_of(text, line, 1);
             start..start
         })
     });
+    if exhausted {
+        return out_of_memory().in_file(display(&path)).at(span);
+    }
     let code = match e.kind() {
         minijinja::ErrorKind::UndefinedError => "TPL002",
         minijinja::ErrorKind::OutOfFuel => "TPL004",
         _ => "TPL001",
     };
-    let mut d = Diagnostic::error(format!("template error: {}{detail}", e.kind())).code(code).in_file(root.display_path(&path)).at(span);
+    let mut d = Diagnostic::error(format!("template error: {}{detail}", e.kind())).code(code).in_file(display(&path)).at(span);
     if e.kind() == minijinja::ErrorKind::UndefinedError {
         d = d.help(
             "templates can use agent.name, agent.description, agent.model, mode, scenario, flags, tools, tools_description and vars.NAME",

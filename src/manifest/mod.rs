@@ -501,8 +501,9 @@ impl Validator {
 
     fn condition(&mut self, when: &Spanned<String>, flags: &IndexMap<String, bool>) -> Option<Condition> {
         let span = self.span(when, &when.value);
-        let env = minijinja::Environment::new();
-        let expr = match env.compile_expression(&when.value) {
+        let env = crate::render::environment();
+        let (compiled, _) = crate::render::within_limits(|| env.compile_expression(&when.value));
+        let expr = match compiled {
             Ok(expr) => expr,
             Err(e) => {
                 self.coded("MAN006", format!("invalid condition `{}`: {}", when.value, e.detail().unwrap_or("syntax error")), span);

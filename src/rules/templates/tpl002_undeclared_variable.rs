@@ -34,9 +34,11 @@ const AGENT_FIELDS: [&str; 3] = ["name", "description", "model"];
 fn undeclared_variables(file: &TextFile) -> Option<Arc<[String]>> {
     static FOUND: Memo<Option<Arc<[String]>>> = Memo::new();
     FOUND.get_or_insert_with(file.text.hash(), || {
-        let env = minijinja::Environment::new();
-        let template = env.template_from_named_str(&file.path, &file.text).ok()?;
-        let mut names: Vec<String> = template.undeclared_variables(true).into_iter().collect();
+        let env = crate::render::environment();
+        let (names, _) = crate::render::within_limits(|| {
+            env.template_from_named_str(&file.path, &file.text).map(|template| template.undeclared_variables(true))
+        });
+        let mut names: Vec<String> = names.ok()?.into_iter().collect();
         names.sort();
         Some(names.into())
     })

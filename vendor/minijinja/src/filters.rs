@@ -275,6 +275,9 @@ mod builtins {
     ) -> Result<Value, Error> {
         let safety_aware = !matches!(state.auto_escape(), AutoEscape::None)
             && (value.is_safe() || from.is_safe() || to.is_safe());
+        // ctxc patch: a replacement can multiply the text; charge the result before making it.
+        let found = value.as_str().matches(from.as_str()).count();
+        ok!(crate::budget::charge_many(found, to.as_str().len()));
 
         if safety_aware {
             let output = value
@@ -467,19 +470,23 @@ mod builtins {
         value: &Value,
         joiner: Option<StringInput<'_>>,
     ) -> Result<Value, Error> {
-        fn join_plain(iter: impl Iterator<Item = Value>, joiner: &str) -> String {
+        // ctxc patch: the output is charged as it grows (a long joiner multiplies it).
+        fn join_plain(iter: impl Iterator<Item = Value>, joiner: &str) -> Result<String, Error> {
             let mut output = String::new();
             for (idx, item) in iter.enumerate() {
                 if idx > 0 {
+                    ok!(crate::budget::charge(joiner.len()));
                     output.push_str(joiner);
                 }
-                if let Some(string) = item.as_str() {
-                    output.push_str(string);
-                } else {
-                    write!(output, "{item}").ok();
+                match item.as_str() {
+                    Some(string) => {
+                        ok!(crate::budget::charge(string.len()));
+                        output.push_str(string);
+                    }
+                    None => output.push_str(&ok!(crate::budget::charged_format(format_args!("{item}")))),
                 }
             }
-            output
+            Ok(output)
         }
 
         fn join_safe(
@@ -490,6 +497,7 @@ mod builtins {
             let mut output = String::new();
             for (idx, item) in iter.enumerate() {
                 if idx > 0 {
+                    ok!(crate::budget::charge(joiner.len()));
                     output.push_str(joiner);
                 }
                 if item.is_safe() {
@@ -511,7 +519,7 @@ mod builtins {
         }));
 
         if matches!(state.auto_escape(), AutoEscape::None) {
-            return Ok(Value::from(join_plain(iter, joiner_str)));
+            return Ok(Value::from(ok!(join_plain(iter, joiner_str))));
         }
 
         if joiner.as_ref().is_some_and(StringInput::is_safe) {
@@ -534,7 +542,7 @@ mod builtins {
                 &joiner
             ))))
         } else {
-            Ok(Value::from(join_plain(items.into_iter(), joiner_str)))
+            Ok(Value::from(ok!(join_plain(items.into_iter(), joiner_str))))
         }
     }
 
@@ -1023,6 +1031,8 @@ mod builtins {
         if count == 0 {
             return Err(Error::new(ErrorKind::InvalidOperation, "count cannot be 0"));
         }
+        // ctxc patch: `count` lists are made, whatever the input.
+        ok!(crate::budget::charge_many(count, crate::budget::NODE_BYTES));
         let items = ok!(state.undefined_behavior().try_iter(value)).collect::<Vec<_>>();
         let len = items.len();
         let items_per_slice = len / count;
@@ -1080,6 +1090,8 @@ mod builtins {
         if count == 0 {
             return Err(Error::new(ErrorKind::InvalidOperation, "count cannot be 0"));
         }
+        // ctxc patch: the last batch is filled up to `count` values.
+        ok!(crate::budget::charge_many(count, crate::budget::NODE_BYTES));
         let mut rv = Vec::with_capacity(value.len().unwrap_or(0) / count);
         let mut tmp = Vec::with_capacity(count);
 
@@ -1231,6 +1243,10 @@ mod builtins {
         ok!(kwargs.assert_all_used());
 
         let input = strip_trailing_newline(value.as_str());
+        // ctxc patch: charge the indented text before making it.
+        let lines = input.matches('\n').count() + 1;
+        ok!(crate::budget::charge_many(lines, width));
+        ok!(crate::budget::charge(input.len()));
         let indent_with = " ".repeat(width);
         let mut output = String::new();
         let mut iterator = input.split('\n');
@@ -1814,8 +1830,9 @@ mod builtins {
     ///
     /// This is useful for debugging as it better shows what's inside an object.
     #[cfg_attr(docsrs, doc(cfg(feature = "builtins")))]
-    pub fn pprint(value: &Value) -> String {
-        format!("{value:#?}")
+    pub fn pprint(value: &Value) -> Result<String, Error> {
+        // ctxc patch: charged as it is written (pretty printing indents every nested line).
+        crate::budget::charged_format(format_args!("{value:#?}"))
     }
 
     /// Apply the given values to a [printf-style] format string.
@@ -1846,6 +1863,14 @@ mod builtins {
         let string = format_str
             .as_str()
             .ok_or_else(|| Error::new(ErrorKind::InvalidOperation, "value is not a string"))?;
+        // ctxc patch: widths and precisions pad the output; charge each number in the format
+        // string as that many bytes, and the arguments, before formatting.
+        for digits in string.split(|c: char| !c.is_ascii_digit()).filter(|d| !d.is_empty()) {
+            ok!(crate::budget::charge(digits.parse().unwrap_or(usize::MAX)));
+        }
+        for arg in format_args.iter() {
+            ok!(crate::budget::charge_value(arg));
+        }
         if format_str.is_safe() {
             let output = ok!(format_printf_with(
                 string,

@@ -428,13 +428,14 @@ mod builtins {
     /// <pre>{{ debug(variable1, variable2) }}</pre>
     /// ```
     #[cfg_attr(docsrs, doc(cfg(feature = "builtins")))]
-    pub fn debug(state: &State, args: Rest<Value>) -> String {
+    pub fn debug(state: &State, args: Rest<Value>) -> Result<String, Error> {
+        // ctxc patch: charged as it is written (pretty printing indents every nested line).
         if args.is_empty() {
-            format!("{state:#?}")
+            crate::budget::charged_format(format_args!("{state:#?}"))
         } else if args.len() == 1 {
-            format!("{:#?}", args.0[0])
+            crate::budget::charged_format(format_args!("{:#?}", args.0[0]))
         } else {
-            format!("{:#?}", &args.0[..])
+            crate::budget::charged_format(format_args!("{:#?}", &args.0[..]))
         }
     }
 

@@ -207,6 +207,7 @@
 #[macro_use]
 mod macros;
 
+pub mod budget;
 mod compiler;
 mod defaults;
 mod environment;

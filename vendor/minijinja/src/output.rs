@@ -96,30 +96,33 @@ impl<'a> Output<'a> {
     /// Writes some data to the underlying buffer contained within this output.
     #[inline]
     pub fn write_str(&mut self, s: &str) -> fmt::Result {
+        // ctxc patch: every byte written, to the output or a capture, is charged.
+        crate::budget::charge(s.len()).map_err(|_| fmt::Error)?;
         self.target().write_str(s)
     }
 
     /// Writes some formatted information into this instance.
     #[inline]
     pub fn write_fmt(&mut self, a: fmt::Arguments<'_>) -> fmt::Result {
-        self.target().write_fmt(a)
+        // Piece by piece, through `write_str`, so that each piece is charged.
+        fmt::write(self, a)
     }
 }
 
 impl fmt::Write for Output<'_> {
     #[inline]
     fn write_str(&mut self, s: &str) -> fmt::Result {
-        fmt::Write::write_str(self.target(), s)
+        Output::write_str(self, s)
     }
 
     #[inline]
     fn write_char(&mut self, c: char) -> fmt::Result {
-        fmt::Write::write_char(self.target(), c)
+        Output::write_str(self, c.encode_utf8(&mut [0; 4]))
     }
 
     #[inline]
     fn write_fmt(&mut self, args: fmt::Arguments<'_>) -> fmt::Result {
-        fmt::Write::write_fmt(self.target(), args)
+        Output::write_fmt(self, args)
     }
 }
 

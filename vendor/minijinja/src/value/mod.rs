@@ -1473,6 +1473,11 @@ impl Value {
     /// # Ok(()) }
     /// ```
     pub fn try_iter(&self) -> Result<ValueIter, Error> {
+        // ctxc patch: iterating a string makes a value per character; what collects them
+        // (`list`, `batch`, `sort`...) holds that many.
+        if let ValueRepr::String(ref s, _) = self.0 {
+            ok!(crate::budget::charge_many(s.len(), crate::budget::NODE_BYTES));
+        }
         match self.0 {
             ValueRepr::None | ValueRepr::Undefined(_) => Some(ValueIterImpl::Empty),
             ValueRepr::String(ref s, _) => {

@@ -164,6 +164,9 @@ pub fn slice(value: Value, start: Value, stop: Value, step: Value) -> Result<Val
     match value.0 {
         ValueRepr::String(..) | ValueRepr::SmallStr(_) => {
             let s = value.as_str().unwrap();
+            // ctxc patch: the result, and for a backwards step every character on the side.
+            let aside = if step > 0 { 0 } else { s.len().saturating_mul(std::mem::size_of::<char>()) };
+            ok!(crate::budget::charge(s.len().saturating_add(aside)));
             if step > 0 {
                 let (start, len) = get_offset_and_len(start, stop, || s.chars().count());
                 Ok(Value::from(
@@ -288,6 +291,9 @@ pub fn add(lhs: &Value, rhs: &Value) -> Result<Value, Error> {
     if matches!(lhs.kind(), ValueKind::Seq | ValueKind::Iterable)
         && matches!(rhs.kind(), ValueKind::Seq | ValueKind::Iterable)
     {
+        // The result holds both sides again: charge them (a list added to itself doubles).
+        ok!(crate::budget::charge_value(lhs));
+        ok!(crate::budget::charge_value(rhs));
         let values = vec![lhs.clone(), rhs.clone()];
         let depth = MergeSeq::depth_for_values(&values);
 
@@ -311,7 +317,10 @@ pub fn add(lhs: &Value, rhs: &Value) -> Result<Value, Error> {
             .ok_or_else(|| failed_op("+", lhs, rhs))
             .map(int_as_value),
         Some(CoerceResult::F64(a, b)) => Ok((a + b).into()),
-        Some(CoerceResult::Str(a, b)) => Ok(Value::from([a, b].concat())),
+        Some(CoerceResult::Str(a, b)) => {
+            ok!(crate::budget::charge(a.len().saturating_add(b.len())));
+            Ok(Value::from([a, b].concat()))
+        }
         _ => Err(impossible_op("+", lhs, rhs)),
     }
 }
@@ -337,6 +346,7 @@ pub fn mul(lhs: &Value, rhs: &Value) -> Result<Value, Error> {
                 "repeated string is too large",
             ));
         }
+        ok!(crate::budget::charge(s.len() * n));
         return Ok(Value::from(s.repeat(n)));
     } else if let Some((seq, n)) = lhs
         .as_object()
@@ -371,6 +381,8 @@ fn repeat_iterable(n: &Value, seq: &DynObject) -> Result<Value, Error> {
             "cannot repeat unsized iterables",
         )
     }));
+
+    ok!(crate::budget::charge_value_times(&Value::from_dyn_object(seq.clone()), n));
 
     // This is not optimal.  We only query the enumerator for the length once
     // but we support repeated iteration.  We could both lie about our length
@@ -459,9 +471,9 @@ pub fn neg(val: &Value) -> Result<Value, Error> {
     }
 }
 
-/// Attempts a string concatenation.
-pub fn string_concat(left: Value, right: &Value) -> Value {
-    Value::from(format!("{left}{right}"))
+/// Attempts a string concatenation, charging the budget as the result grows.
+pub fn string_concat(left: Value, right: &Value) -> Result<Value, Error> {
+    crate::budget::charged_format(format_args!("{left}{right}")).map(Value::from)
 }
 
 /// Implements a containment operation on values.

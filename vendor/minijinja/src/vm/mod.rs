@@ -393,7 +393,9 @@ impl<'env> Vm<'env> {
                     if a.is_undefined() && matches!(undefined_behavior, UndefinedBehavior::Strict) {
                         bail!(Error::from(ErrorKind::UndefinedError));
                     }
-                    stack.push(ctx_ok!(ops::slice(a, b, stop, step)));
+                    let sliced = ctx_ok!(ops::slice(a, b, stop, step));
+                    ctx_ok!(crate::budget::charge_value(&sliced));
+                    stack.push(sliced);
                 }
                 Instruction::LoadConst(value) => {
                     stack.push(value.clone());
@@ -406,7 +408,9 @@ impl<'env> Vm<'env> {
                         let value = stack.pop();
                         map.insert(key, value);
                     }
-                    stack.push(Value::from_object(map))
+                    let map = Value::from_object(map);
+                    ctx_ok!(crate::budget::charge_value(&map));
+                    stack.push(map)
                 }
                 Instruction::BuildKwargs(pair_count) => {
                     let mut map = value_map_with_capacity(*pair_count);
@@ -430,7 +434,9 @@ impl<'env> Vm<'env> {
                         v.push(stack.pop());
                     }
                     v.reverse();
-                    stack.push(Value::from_object(v))
+                    let list = Value::from_object(v);
+                    ctx_ok!(crate::budget::charge_value(&list));
+                    stack.push(list)
                 }
                 Instruction::UnpackList(count) => {
                     ctx_ok!(self.unpack_list(&mut stack, *count));
@@ -468,7 +474,7 @@ impl<'env> Vm<'env> {
                     b = stack.pop();
                     ctx_ok!(undefined_behavior.assert_value_not_undefined(&b));
                     ctx_ok!(undefined_behavior.assert_value_not_undefined(&a));
-                    stack.push(ops::string_concat(b, &a));
+                    stack.push(ctx_ok!(ops::string_concat(b, &a)));
                 }
                 Instruction::In => {
                     a = stack.pop();
@@ -628,6 +634,7 @@ impl<'env> Vm<'env> {
                     let args = stack.get_call_args(*arg_count);
                     let arg_count = args.len();
                     a = ctx_ok!(filter.call(state, args));
+                    ctx_ok!(crate::budget::charge_result(&a, args));
                     stack.drop_top(arg_count);
                     stack.push(a);
                 }
@@ -680,6 +687,7 @@ impl<'env> Vm<'env> {
                             format!("{name} is unknown"),
                         ));
                     };
+                    ctx_ok!(crate::budget::charge_result(&rv, args));
                     let arg_count = args.len();
                     stack.drop_top(arg_count);
                     stack.push(rv);
@@ -688,6 +696,7 @@ impl<'env> Vm<'env> {
                     let args = stack.get_call_args(*arg_count);
                     let arg_count = args.len();
                     a = ctx_ok!(args[0].call_method(state, name, &args[1..]));
+                    ctx_ok!(crate::budget::charge_result(&a, args));
                     stack.drop_top(arg_count);
                     stack.push(a);
                 }
@@ -695,6 +704,7 @@ impl<'env> Vm<'env> {
                     let args = stack.get_call_args(*arg_count);
                     let arg_count = args.len();
                     a = ctx_ok!(args[0].call(state, &args[1..]));
+                    ctx_ok!(crate::budget::charge_result(&a, args));
                     stack.drop_top(arg_count);
                     stack.push(a);
                 }
