@@ -146,10 +146,38 @@ impl Sources {
         self.files.iter().map(|(path, text)| (path.as_str(), &**text))
     }
 
-    /// 1-based line and column (in characters) of a byte offset in a known file.
+    /// 1-based line and column (in characters) of a byte offset in a known file. A lookup in an
+    /// index of the file's lines (made once per text), so that placing each of many findings in a
+    /// large file does not read the file again.
     pub fn line_col(&self, path: &str, offset: usize) -> Option<(usize, usize)> {
-        self.get(path).map(|text| line_col(text, offset))
+        let text = self.files.get(path)?;
+        let lines = line_index(text);
+        let offset = offset.min(text.len());
+        let line = lines.partition_point(|&(start, _)| start <= offset);
+        let (start, ascii) = lines[line - 1];
+        let column = match ascii {
+            true => offset - start,
+            false => return Some(line_col(text, offset)),
+        };
+        Some((line, column + 1))
     }
+}
+
+/// Where each line of a text starts, and whether it is ASCII (a column is then a byte count).
+fn line_index(text: &SharedText) -> std::sync::Arc<[(usize, bool)]> {
+    static INDEXES: crate::memo::Memo<std::sync::Arc<[(usize, bool)]>> = crate::memo::Memo::new();
+    INDEXES.get_or_insert_with(text.hash(), || {
+        let mut start = 0;
+        text.split_inclusive('\n')
+            .map(|line| {
+                let entry = (start, line.is_ascii());
+                start += line.len();
+                entry
+            })
+            // The empty line after a final line break (or of an empty text).
+            .chain((text.is_empty() || text.ends_with('\n')).then_some((text.len(), true)))
+            .collect()
+    })
 }
 
 /// 1-based line and column (in characters) of a byte offset; offsets past the end clamp to it.
@@ -215,6 +243,19 @@ fn edit_distance(a: &str, b: &str) -> usize {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn indexed_line_col_agrees_with_counting() {
+        let mut sources = Sources::default();
+        for (n, text) in ["", "a", "ab\n", "ab\ncd", "\n\nx\n", "é\nxé\ny\n"].iter().enumerate() {
+            let path = format!("f{n}");
+            sources.insert(path.clone(), text);
+            for offset in 0..=text.len() + 1 {
+                assert_eq!(sources.line_col(&path, offset), Some(line_col(text, offset)), "{text:?} at {offset}");
+            }
+        }
+    }
+
     use super::*;
 
     #[test]

@@ -470,3 +470,48 @@ fn template_error(name: &str, source: &str, e: &minijinja::Error, exhausted: boo
     }
     d
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn renders_a_template_on_its_own() {
+        let text = render_template_str("t.j2", "Hello {{ name }}{{ '!' * 3 }}", minijinja::context! { name => "Ada" });
+        assert_eq!(text.expect("renders"), "Hello Ada!!!");
+    }
+
+    #[test]
+    fn memory_over_the_budget_is_a_located_tpl004() {
+        let source = "line one\n{% set ns = namespace(s='x' * 1000) %}{% for i in range(30) %}{% set ns.s = ns.s ~ ns.s %}{% endfor %}";
+        let d = render_template_str("t.j2", source, ()).expect_err("over the budget");
+        assert_eq!(d.code.as_deref(), Some("TPL004"));
+        assert_eq!(d.file.as_deref(), Some("t.j2"));
+        let at = d.span.clone().expect("located").start;
+        assert_eq!(&source[at..at + 11], "ns.s ~ ns.s", "{d:?}");
+    }
+
+    #[test]
+    fn growth_under_the_budget_is_fine() {
+        let source = "{% set ns = namespace(s='x' * 1000) %}{% for i in range(10) %}{% set ns.s = ns.s ~ ns.s %}{% endfor %}{{ ns.s|length }}";
+        let text = render_template_str("t.j2", source, ());
+        assert_eq!(text.expect("renders"), "1024000");
+    }
+
+    #[test]
+    fn a_runaway_loop_is_out_of_fuel() {
+        let d = render_template_str("t.j2", "{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}", ())
+            .expect_err("out of fuel");
+        assert_eq!(d.code.as_deref(), Some("TPL004"));
+        assert!(d.message.contains("out of fuel"), "{d:?}");
+    }
+
+    #[test]
+    fn the_budget_is_given_back_after_a_render() {
+        render_template_str("t.j2", "{{ 'x' * 100000000 }}", ()).expect_err("over the budget");
+        // Outside a render nothing is charged: the same value is made freely.
+        let (value, exhausted) = within_limits(|| minijinja::budget::charge(1));
+        assert!(value.is_ok() && !exhausted);
+        assert!(minijinja::budget::charge(usize::MAX).is_ok(), "no budget outside a render");
+    }
+}

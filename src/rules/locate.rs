@@ -204,3 +204,23 @@ pub fn at(d: Diagnostic, place: Place) -> Diagnostic {
         d.in_file(file).at(span)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn indexes_tool_names_in_json_toml_and_yaml() {
+        let json = r#"[{"name": "search", "description": "Find \"name\": x"}, {"name":"fetch","x":"search"}]"#;
+        let index = index_names(json);
+        assert_eq!(index.place("search").map(|r| &json[r]), Some("\"search\""));
+        assert_eq!(index.place("fetch").map(|r| r.start), json.find("\"fetch\""));
+        assert_eq!(index.next_name_after(json.find("search").unwrap_or(0)), json.find("\"fetch\""));
+        let toml = "[[tools.web.tool]]\nname = \"web_search\"\nrename = \"x\"\n";
+        assert_eq!(index_names(toml).place("web_search").map(|r| r.start), toml.find("\"web_search\""));
+        assert_eq!(index_names(toml).place("x").map(|r| r.start), toml.find("\"x\""), "found as a quoted string only");
+        let yaml = "tools:\n  - name: lookup  # a comment\n    description: y\n";
+        assert_eq!(index_names(yaml).place("lookup").map(|r| &yaml[r]), Some("lookup"));
+        assert_eq!(index_names(yaml).place("absent"), None);
+    }
+}
