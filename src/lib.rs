@@ -39,6 +39,7 @@ pub mod schema;
 pub mod session;
 pub mod skills;
 pub mod systems;
+pub mod templates;
 pub mod tokens;
 pub mod tools;
 pub mod review;

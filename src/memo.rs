@@ -211,9 +211,11 @@ pub enum Kind {
     CleanRequired,
     /// Tool schemas in which TOOL008 found nothing (key: the function JSON).
     CleanTypes,
+    /// Where each tool name stands in a tool file (key: the file's text).
+    NameIndex,
 }
 
-const KINDS: usize = Kind::CleanTypes as usize + 1;
+const KINDS: usize = Kind::NameIndex as usize + 1;
 
 /// The memos of one run, one map per [`Kind`]. A [`crate::Session`] owns one and makes it the
 /// current cache ([`Cache::scope`]) on every thread that works for it; it is dropped with the

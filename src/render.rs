@@ -12,12 +12,6 @@ use crate::manifest::model::*;
 use crate::memo::{Cache, Kind, SharedText};
 use crate::project::ProjectRoot;
 use crate::resolve::{Resolved, StepDecision, ToolDecision};
-use crate::codes::Code;
-
-/// Instruction budget for one template render: generous for real prompts, finite for loops.
-pub const TEMPLATE_FUEL: u64 = 200_000;
-/// Largest text one template may produce (1 MiB).
-pub const MAX_TEMPLATE_OUTPUT: usize = 1024 * 1024;
 
 /// What one step contributes to the prompt.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -55,7 +49,7 @@ impl Rendered {
 pub fn render(resolved: Resolved, root: &ProjectRoot) -> Result<Rendered, Diagnostics> {
     let Resolved { agent, mode, scenario, steps: mut decisions, tools } = resolved;
     let tools_description = tools_description(agent, mode, &tools);
-    let env = template_env(root);
+    let env = crate::templates::project_environment(root);
     // Built when the first template needs it: most prompt files are plain text.
     let context = std::cell::OnceCell::new();
     let context = || {
@@ -359,64 +353,11 @@ fn tools_description(agent: &Agent, mode: &Mode, decisions: &[ToolDecision]) -> 
     })
 }
 
-fn template_env(root: &ProjectRoot) -> minijinja::Environment<'static> {
-    let mut env = minijinja::Environment::new();
-    env.set_undefined_behavior(minijinja::UndefinedBehavior::Strict);
-    env.set_auto_escape_callback(|_| minijinja::AutoEscape::None);
-    env.set_keep_trailing_newline(true);
-    env.set_fuel(Some(TEMPLATE_FUEL));
-    let root = root.clone();
-    // Includes and imports resolve through the project root, so they cannot leave it.
-    env.set_loader(move |name| match root.read(name) {
-        Ok(file) => Ok(Some(file.text.to_string())),
-        Err(e) => Err(minijinja::Error::new(minijinja::ErrorKind::TemplateNotFound, e.message())),
-    });
-    env
-}
-
 fn render_template(
     env: &minijinja::Environment<'static>,
     root: &ProjectRoot,
     file: &TextFile,
     context: &minijinja::Value,
 ) -> Result<String, Diagnostic> {
-    let result = env.render_named_str(&file.path, &file.text, context);
-    match result {
-        Ok(text) if text.len() > MAX_TEMPLATE_OUTPUT => Err(Diagnostic::error(format!(
-            "template output is {} bytes, over the {MAX_TEMPLATE_OUTPUT}-byte limit",
-            text.len()
-        ))
-        .code(Code::TPL004)
-        .in_file(root.display_path(&file.path))),
-        Ok(text) => Ok(text),
-        Err(e) => Err(template_error(root, file, &e)),
-    }
-}
-
-fn template_error(root: &ProjectRoot, file: &TextFile, e: &minijinja::Error) -> Diagnostic {
-    // Errors raised inside an included template name that template.
-    let path = e.name().unwrap_or(&file.path).to_string();
-    let detail = e.detail().map(|d| format!(": {d}")).unwrap_or_default();
-    let span = e.range().or_else(|| {
-        let text = if path == file.path { Some(&*file.text) } else { None };
-        e.line().zip(text).map(|(line, text)| {
-            let start = crate::diagnostic::offset_of(text, line, 1);
-            start..start
-        })
-    });
-    let code = match e.kind() {
-        minijinja::ErrorKind::UndefinedError => Code::TPL002,
-        minijinja::ErrorKind::OutOfFuel => Code::TPL004,
-        _ => Code::TPL001,
-    };
-    let mut d = Diagnostic::error(format!("template error: {}{detail}", e.kind())).code(code).in_file(root.display_path(&path)).at(span);
-    if e.kind() == minijinja::ErrorKind::UndefinedError {
-        d = d.help(
-            "templates can use agent.name, agent.description, agent.model, mode, scenario, flags, tools, tools_description and vars.NAME",
-        );
-    }
-    if e.kind() == minijinja::ErrorKind::OutOfFuel {
-        d = d.help(format!("a template may run at most {TEMPLATE_FUEL} instructions; look for a runaway loop"));
-    }
-    d
+    crate::templates::render_bounded(env, &file.path, &file.text, context.clone(), &|path| root.display_path(path))
 }

@@ -108,16 +108,15 @@ fn condition_context(mode: &Mode, scenario: &Scenario) -> minijinja::Value {
 }
 
 fn eval_condition(condition: &Condition, context: &minijinja::Value) -> Result<bool, Diagnostic> {
-    let mut env = minijinja::Environment::new();
-    env.set_undefined_behavior(minijinja::UndefinedBehavior::Strict);
+    let env = crate::templates::environment();
     let fail = |e: minijinja::Error| {
         Diagnostic::error(format!("cannot evaluate condition `{}`: {}", condition.expr, e.detail().unwrap_or("error")))
             .code(Code::MAN006)
             .in_file(&condition.origin.file)
             .at(condition.origin.span.clone())
     };
-    let expr = env.compile_expression(&condition.expr).map_err(fail)?;
-    expr.eval(context).map(|v| v.is_true()).map_err(fail)
+    let (value, _) = crate::templates::within_limits(|| env.compile_expression(&condition.expr).and_then(|expr| expr.eval(context)));
+    value.map(|v| v.is_true()).map_err(fail)
 }
 
 fn decide_tools(agent: &Agent, mode: &Mode, scenario: &Scenario, evaluate: &mut impl FnMut(&Condition) -> bool) -> Vec<ToolDecision> {

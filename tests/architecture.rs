@@ -10,7 +10,7 @@ use std::path::Path;
 
 /// The layers, lowest first. Every top-level module of `src/` (but `lib`) is in exactly one.
 const LAYERS: &[(&str, &[&str])] = &[
-    ("shared", &["codes", "memo", "diagnostic", "project", "yaml", "models", "tokens", "parallel", "systems", "tools", "skills", "agent_files"]),
+    ("shared", &["codes", "memo", "diagnostic", "project", "yaml", "models", "tokens", "parallel", "systems", "tools", "skills", "agent_files", "templates"]),
     ("manifest", &["manifest", "discover", "schema"]),
     ("resolve", &["resolve"]),
     ("render", &["render"]),

@@ -235,7 +235,14 @@ impl Validator {
                 return Some(i..i + needle.len() + 2);
             }
         }
-        self.text.find(needle).map(|i| i..i + needle.len())
+        // A bare value is a whole word: `t` is not the `t` of `agent`.
+        let word = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.');
+        let bytes = self.text.as_bytes();
+        self.text
+            .match_indices(needle)
+            .map(|(i, _)| i..i + needle.len())
+            .find(|r| !(r.start > 0 && word(bytes[r.start - 1])) && !bytes.get(r.end).is_some_and(|&b| word(b)))
+            .or_else(|| self.text.find(needle).map(|i| i..i + needle.len()))
     }
 
     fn error(&mut self, message: impl Into<String>, span: Option<Range<usize>>) -> &mut Diagnostic {
@@ -411,7 +418,7 @@ impl Validator {
             return None;
         };
         if agent_raw.name.value.trim().is_empty() {
-            let span = agent_raw.name.span.clone().or_else(|| self.locate("[agent]"));
+            let span = agent_raw.name.span.clone().or_else(|| yaml_key(&self.text, &["agent", "name"])).or_else(|| self.locate("[agent]"));
             self.error("the agent needs a non-empty `name`", span);
         }
         let profile = self.profile(&agent_raw);
@@ -505,8 +512,9 @@ impl Validator {
 
     fn condition(&mut self, when: &Spanned<String>, flags: &IndexMap<String, bool>) -> Option<Condition> {
         let span = self.span(when, &when.value);
-        let env = minijinja::Environment::new();
-        let expr = match env.compile_expression(&when.value) {
+        let env = crate::templates::environment();
+        let (compiled, _) = crate::templates::within_limits(|| env.compile_expression(&when.value));
+        let expr = match compiled {
             Ok(expr) => expr,
             Err(e) => {
                 self.coded(Code::MAN006, format!("invalid condition `{}`: {}", when.value, e.detail().unwrap_or("syntax error")), span);
@@ -896,6 +904,36 @@ impl Validator {
         }
         scenarios
     }
+}
+
+
+/// The value of a nested key in block-style YAML (`agent:` then an indented `name:`), or the key
+/// itself when its value is empty: a place for a value serde_yaml read without one.
+fn yaml_key(text: &str, path: &[&str]) -> Option<Range<usize>> {
+    let (mut offset, mut depth, mut indent) = (0, 0, None::<usize>);
+    for line in text.split_inclusive('\n') {
+        let content = line.trim_start_matches(' ');
+        let column = line.len() - content.len();
+        let start = offset;
+        offset += line.len();
+        if content.trim().is_empty() || content.starts_with('#') {
+            continue;
+        }
+        if indent.is_some_and(|i| column <= i) {
+            return None;
+        }
+        let Some(rest) = content.strip_prefix(path[depth]).and_then(|r| r.strip_prefix(':')) else { continue };
+        if depth + 1 == path.len() {
+            let value = rest.trim();
+            let at = start + column + path[depth].len() + 1 + (rest.len() - rest.trim_start().len());
+            return Some(match value.is_empty() {
+                true => start + column..start + column + path[depth].len(),
+                false => at..at + value.len(),
+            });
+        }
+        (depth, indent) = (depth + 1, Some(column));
+    }
+    None
 }
 
 #[cfg(test)]

@@ -33,9 +33,11 @@ const AGENT_FIELDS: [&str; 3] = ["name", "description", "model"];
 /// compile). Kept per content: the agents of a project share their templates.
 fn undeclared_variables(file: &TextFile) -> Option<Arc<[String]>> {
     Cache::get_or_insert(Kind::TemplateVariables, file.text.hash(), || {
-        let env = minijinja::Environment::new();
-        let template = env.template_from_named_str(&file.path, &file.text).ok()?;
-        let mut names: Vec<String> = template.undeclared_variables(true).into_iter().collect();
+        let env = crate::templates::environment();
+        let (names, _) = crate::templates::within_limits(|| {
+            env.template_from_named_str(&file.path, &file.text).map(|template| template.undeclared_variables(true))
+        });
+        let mut names: Vec<String> = names.ok()?.into_iter().collect();
         names.sort();
         Some(names.into())
     })
