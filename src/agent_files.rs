@@ -9,11 +9,11 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
+use crate::codes::Code;
 use crate::diagnostic::{Diagnostic, Sources};
 use crate::memo::{Cache, Kind, SharedText};
 use crate::project::{ProjectRoot, ReadError};
 use crate::yaml::{self, Frontmatter, FrontmatterError};
-use crate::codes::Code;
 
 /// File names zero-config linting picks up.
 pub const SKILL_FILE: &str = "SKILL.md";

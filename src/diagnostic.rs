@@ -207,11 +207,7 @@ pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
 
 /// Byte offset of a 1-based line and column (in characters).
 pub fn offset_of(text: &str, line: usize, column: usize) -> usize {
-    let line_start = if line <= 1 {
-        0
-    } else {
-        text.match_indices('\n').nth(line - 2).map_or(text.len(), |(i, _)| i + 1)
-    };
+    let line_start = if line <= 1 { 0 } else { text.match_indices('\n').nth(line - 2).map_or(text.len(), |(i, _)| i + 1) };
     let rest = &text[line_start..];
     let in_line = rest
         .char_indices()

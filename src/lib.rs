@@ -26,14 +26,15 @@ pub mod diagnostic;
 pub mod discover;
 pub mod lint;
 pub mod manifest;
-pub mod memo;
 pub mod measure;
+pub mod memo;
 pub mod models;
 pub mod parallel;
 pub mod project;
 pub mod render;
 pub mod report;
 pub mod resolve;
+pub mod review;
 pub mod rules;
 pub mod schema;
 pub mod session;
@@ -42,15 +43,14 @@ pub mod systems;
 pub mod templates;
 pub mod tokens;
 pub mod tools;
-pub mod review;
 pub mod yaml;
 
 use std::path::Path;
 
 pub use diagnostic::{Diagnostic, Failure, Severity, Sources};
 pub use render::Rendered;
-pub use session::Session;
 pub use review::snapshot::snapshot_text;
+pub use session::Session;
 
 /// Loads the manifest at `manifest_path` and renders one mode in one scenario (the default
 /// scenario when `None`): the whole pipeline in one call, for snapshot tests.

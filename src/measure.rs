@@ -10,10 +10,10 @@ use serde::Serialize;
 use xxhash_rust::xxh3::Xxh3;
 
 use crate::manifest::model::{Agent, CategoryTool, Reserve, StepKind};
+use crate::memo::{Cache, Kind};
 use crate::models::{ModelProfile, Tokenizer};
 use crate::render::Rendered;
 use crate::resolve::ToolDecision;
-use crate::memo::{Cache, Kind};
 use crate::tokens::TokenCounter;
 use crate::tools::Tool;
 
@@ -268,11 +268,20 @@ fn tool_costs(agent: &Agent, rendered: &Rendered, c: &Counting) -> ToolCosts {
     ToolCosts { method: TOOL_METHOD, tools, categories, servers, overhead, total }
 }
 
-fn window(agent: &Agent, profile: &ModelProfile, sections: &[SectionCost], system_prompt: &Count, tools: &ToolCosts, code_index: bool) -> Window {
+fn window(
+    agent: &Agent,
+    profile: &ModelProfile,
+    sections: &[SectionCost],
+    system_prompt: &Count,
+    tools: &ToolCosts,
+    code_index: bool,
+) -> Window {
     let max_input = profile.max_input_tokens;
     let (response_reserve, response_reserve_source) = match agent.budgets.response_reserve {
         Some(Reserve::Tokens(n)) => (n, "budgets.response_reserve".to_string()),
-        Some(Reserve::Ratio(r)) => ((max_input as f64 * r).round() as u64, format!("budgets.response_reserve ({:.0} % of the window)", r * 100.0)),
+        Some(Reserve::Ratio(r)) => {
+            ((max_input as f64 * r).round() as u64, format!("budgets.response_reserve ({:.0} % of the window)", r * 100.0))
+        }
         None => {
             let capped = profile.max_output_tokens.min(max_input / 4);
             let note = if capped < profile.max_output_tokens { ", capped at a quarter of the window" } else { "" };
@@ -280,13 +289,8 @@ fn window(agent: &Agent, profile: &ModelProfile, sections: &[SectionCost], syste
         }
     };
     let fixed = system_prompt.tokens + tools.total.tokens;
-    let dynamic_headroom: i64 =
-        sections.iter().filter_map(|s| s.worst_case.map(|w| (w.tokens - s.tokens.tokens).max(0))).sum();
-    let unbounded = sections
-        .iter()
-        .filter(|s| s.kind.is_scenario_data() && s.kind != StepKind::Memories)
-        .map(|s| s.id.clone())
-        .collect();
+    let dynamic_headroom: i64 = sections.iter().filter_map(|s| s.worst_case.map(|w| (w.tokens - s.tokens.tokens).max(0))).sum();
+    let unbounded = sections.iter().filter(|s| s.kind.is_scenario_data() && s.kind != StepKind::Memories).map(|s| s.id.clone()).collect();
     let summarization_ratio = agent.settings.summarization_trigger;
     Window {
         max_input_tokens: max_input,

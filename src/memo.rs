@@ -285,7 +285,12 @@ mod tests {
         let cache = Arc::new(Cache::default());
         let mut calls = 0;
         for _ in 0..3 {
-            Cache::scope(&cache, || Cache::get_or_insert(Kind::Placeholders, 7, || { calls += 1; calls }));
+            Cache::scope(&cache, || {
+                Cache::get_or_insert(Kind::Placeholders, 7, || {
+                    calls += 1;
+                    calls
+                })
+            });
         }
         assert_eq!(calls, 1);
         assert_eq!(Cache::get_or_insert(Kind::Placeholders, 7, || 99), 99, "outside a scope nothing is memoized");

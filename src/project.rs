@@ -9,9 +9,9 @@ use std::io::Read;
 use std::path::{Component, Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
+use crate::codes::Code;
 use crate::diagnostic::{line_col, Diagnostic};
 use crate::memo::SharedText;
-use crate::codes::Code;
 
 /// Largest file ctxc reads (4 MiB): prompts, tool lists and skills are far smaller, and a bigger
 /// file is almost always a mistake (a data dump or a binary).
@@ -51,9 +51,19 @@ pub enum ReadError {
     Escapes(String),
     Missing(String),
     NotAFile(String),
-    TooLarge { path: String, bytes: u64 },
-    Unreadable { path: String, reason: String },
-    NotUtf8 { path: String, line: usize, column: usize },
+    TooLarge {
+        path: String,
+        bytes: u64,
+    },
+    Unreadable {
+        path: String,
+        reason: String,
+    },
+    NotUtf8 {
+        path: String,
+        line: usize,
+        column: usize,
+    },
     /// A file found by a walk whose path holds a name that is not UTF-8 (shown with `�`): it
     /// could never be named in a manifest, a prompt or a report.
     NameNotUtf8(String),
@@ -65,9 +75,9 @@ impl ReadError {
             ReadError::Escapes(p) => format!("`{p}` points outside the project root"),
             ReadError::Missing(p) => format!("file `{p}` does not exist"),
             ReadError::NotAFile(p) => format!("`{p}` is not a regular file"),
-            ReadError::TooLarge { path, bytes } => format!(
-                "`{path}` is {bytes} bytes, over the {MAX_FILE_BYTES}-byte limit for files ctxc reads"
-            ),
+            ReadError::TooLarge { path, bytes } => {
+                format!("`{path}` is {bytes} bytes, over the {MAX_FILE_BYTES}-byte limit for files ctxc reads")
+            }
             ReadError::Unreadable { path, reason } => format!("cannot read `{path}`: {reason}"),
             ReadError::NotUtf8 { path, line, column } => {
                 format!("`{path}` is not valid UTF-8 (first bad byte at line {line}, column {column})")
@@ -78,9 +88,7 @@ impl ReadError {
 
     pub fn help(&self) -> Option<&'static str> {
         match self {
-            ReadError::Escapes(_) => Some(
-                "references are relative to the directory holding the manifest and must stay inside it",
-            ),
+            ReadError::Escapes(_) => Some("references are relative to the directory holding the manifest and must stay inside it"),
             ReadError::NameNotUtf8(_) => Some("rename the folder or file so that its name is UTF-8"),
             _ => None,
         }
@@ -260,10 +268,8 @@ fn repository_of(lexical: &Path) -> Option<&Path> {
 impl ProjectRoot {
     pub fn new(display: impl Into<PathBuf>) -> Result<Self, ReadError> {
         let display = display.into();
-        let canonical = fs::canonicalize(&display).map_err(|e| ReadError::Unreadable {
-            path: display.display().to_string(),
-            reason: e.to_string(),
-        })?;
+        let canonical =
+            fs::canonicalize(&display).map_err(|e| ReadError::Unreadable { path: display.display().to_string(), reason: e.to_string() })?;
         Ok(ProjectRoot { display, boundary: canonical.clone(), canonical, prefix: Vec::new(), resolved_dirs: Arc::default() })
     }
 
@@ -288,7 +294,8 @@ impl ProjectRoot {
                 return Err(RootError::OutsideRepository { ancestor: ancestor.to_string(), highest, limit: what });
             }
         };
-        let prefix = self.canonical.components().skip(boundary.components().count()).map(|c| c.as_os_str().to_string_lossy().into_owned()).collect();
+        let prefix =
+            self.canonical.components().skip(boundary.components().count()).map(|c| c.as_os_str().to_string_lossy().into_owned()).collect();
         Ok(ProjectRoot { boundary: boundary.to_path_buf(), prefix, ..self.clone() })
     }
 
@@ -307,8 +314,7 @@ impl ProjectRoot {
         if self.display.as_os_str().is_empty() || self.display == Path::new(".") {
             return rel.to_string();
         }
-        let mut parts: Vec<String> =
-            self.display.display().to_string().trim_end_matches('/').split('/').map(str::to_string).collect();
+        let mut parts: Vec<String> = self.display.display().to_string().trim_end_matches('/').split('/').map(str::to_string).collect();
         let mut rest = rel;
         // `../` steps of references above the manifest's directory eat display components
         // where they can, so `agents/x` + `../../ZEPH.md` shows as `ZEPH.md`.
@@ -352,9 +358,7 @@ impl ProjectRoot {
                         return Err(ReadError::Escapes(reference.to_string()));
                     }
                 }
-                Component::RootDir | Component::Prefix(_) => {
-                    return Err(ReadError::Escapes(reference.to_string()))
-                }
+                Component::RootDir | Component::Prefix(_) => return Err(ReadError::Escapes(reference.to_string())),
             }
         }
         Ok(self.relative_to_manifest_dir(&parts))
@@ -558,16 +562,12 @@ mod tests {
         std::fs::write(outside.path().join("secret.txt"), "s").expect("write");
         let project = tempfile::tempdir().expect("tempdir");
         #[cfg(unix)]
-        std::os::unix::fs::symlink(outside.path().join("secret.txt"), project.path().join("link.md"))
-            .expect("symlink");
+        std::os::unix::fs::symlink(outside.path().join("secret.txt"), project.path().join("link.md")).expect("symlink");
         std::fs::write(project.path().join("bad.md"), b"ok\nab\xffcd").expect("write");
         let root = ProjectRoot::new(project.path()).expect("root");
         #[cfg(unix)]
         assert!(matches!(root.read("link.md"), Err(ReadError::Escapes(_))));
-        assert_eq!(
-            root.read("bad.md").map(|f| f.text.to_string()),
-            Err(ReadError::NotUtf8 { path: "bad.md".into(), line: 2, column: 3 })
-        );
+        assert_eq!(root.read("bad.md").map(|f| f.text.to_string()), Err(ReadError::NotUtf8 { path: "bad.md".into(), line: 2, column: 3 }));
         assert!(matches!(root.read("nope.md"), Err(ReadError::Missing(_))));
     }
 

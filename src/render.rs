@@ -197,7 +197,11 @@ fn step_text<'a>(step: &'a Step, agent: &'a Agent, mode: &'a Mode, scenario: &'a
             let mut parts = vec![Part::Text(text)];
             if let Some(guidelines) = module_file(step, agent, mode) {
                 sources.push(guidelines.path.clone());
-                parts.extend([Part::Text("\n\n<memory_guidelines>\n".into()), Part::File(guidelines), Part::Text("\n</memory_guidelines>".into())]);
+                parts.extend([
+                    Part::Text("\n\n<memory_guidelines>\n".into()),
+                    Part::File(guidelines),
+                    Part::Text("\n</memory_guidelines>".into()),
+                ]);
             }
             StepText::Parts(sources, parts)
         }
@@ -250,7 +254,10 @@ fn step_text<'a>(step: &'a Step, agent: &'a Agent, mode: &'a Mode, scenario: &'a
         StepKind::OtherSkills => {
             let others: Vec<&crate::skills::Skill> = agent.skills.iter().filter(|s| !scenario.active_skills.contains(&s.name)).collect();
             let lines: Vec<String> = others.iter().map(|s| format!("- {}: {}", s.name, s.description)).collect();
-            StepText::Data(others.iter().map(|s| s.path.clone()).collect(), format!("<other_skills>\n{}\n</other_skills>", lines.join("\n")))
+            StepText::Data(
+                others.iter().map(|s| s.path.clone()).collect(),
+                format!("<other_skills>\n{}\n</other_skills>", lines.join("\n")),
+            )
         }
         StepKind::ModePrompt => match &mode.prompt {
             Some(file) => StepText::File(file),
@@ -269,10 +276,9 @@ fn step_text<'a>(step: &'a Step, agent: &'a Agent, mode: &'a Mode, scenario: &'a
             let files: Vec<&TextFile> = agent.memory_files.iter().collect();
             StepText::Data(paths(&files), join(files.iter().map(|f| trim_line_breaks(&f.text).to_string()).collect()))
         }
-        StepKind::Time => StepText::Data(
-            Vec::new(),
-            format!("## Current time\n\nIt is {} in the {} timezone.", scenario.now.human(), scenario.timezone),
-        ),
+        StepKind::Time => {
+            StepText::Data(Vec::new(), format!("## Current time\n\nIt is {} in the {} timezone.", scenario.now.human(), scenario.timezone))
+        }
         StepKind::ConnectorPrompts => {
             let files: Vec<&TextFile> = scenario.connectors.iter().filter_map(|c| agent.connectors.get(c)).collect();
             StepText::Data(paths(&files), join(files.iter().map(|f| trim_line_breaks(&f.text).to_string()).collect()))
@@ -344,7 +350,9 @@ fn tools_description(agent: &Agent, mode: &Mode, decisions: &[ToolDecision]) -> 
     Cache::get_or_insert(Kind::ToolsDescription, key.digest128(), || {
         let blocks: Vec<String> = listed()
             .map(|(tool, decision)| match decision.enabled {
-                true => format!("### {}\n{}\nParameters: {}", tool.tool.name, tool.tool.description.trim_end(), tool.tool.parameters_json()),
+                true => {
+                    format!("### {}\n{}\nParameters: {}", tool.tool.name, tool.tool.description.trim_end(), tool.tool.parameters_json())
+                }
                 false => format!("### {}\nUnavailable in {} mode.", tool.tool.name, mode.name),
             })
             .collect();

@@ -3,9 +3,9 @@
 
 use serde::Serialize;
 
+use crate::codes::Code;
 use crate::diagnostic::{Diagnostic, Diagnostics};
 use crate::manifest::model::*;
-use crate::codes::Code;
 
 /// Whether a step contributes to this mode and scenario, and what decided it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -122,7 +122,8 @@ fn eval_condition(condition: &Condition, context: &minijinja::Value) -> Result<b
 fn decide_tools(agent: &Agent, mode: &Mode, scenario: &Scenario, evaluate: &mut impl FnMut(&Condition) -> bool) -> Vec<ToolDecision> {
     let mut decisions = Vec::new();
     for category in &agent.categories {
-        let category_off = category.when.as_ref().filter(|c| !evaluate(c)).map(|c| format!("category `{}` is off: `{}` is false", category.name, c.expr));
+        let category_off =
+            category.when.as_ref().filter(|c| !evaluate(c)).map(|c| format!("category `{}` is off: `{}` is false", category.name, c.expr));
         let access = mode.access.get(&category.name).cloned().unwrap_or(Access::Level(AccessLevel::All));
         for tool in &category.tools {
             let mut placeholder = false;
@@ -136,9 +137,9 @@ fn decide_tools(agent: &Agent, mode: &Mode, scenario: &Scenario, evaluate: &mut 
                 let denied = match &access {
                     Access::Level(AccessLevel::All) => None,
                     Access::Level(AccessLevel::Disabled) => Some(format!("`{}` is disabled in {} mode", category.name, mode.name)),
-                    Access::Level(AccessLevel::ReadOnly) => tool
-                        .writes
-                        .then(|| format!("writes, and {} mode gives `{}` read-only access", mode.name, category.name)),
+                    Access::Level(AccessLevel::ReadOnly) => {
+                        tool.writes.then(|| format!("writes, and {} mode gives `{}` read-only access", mode.name, category.name))
+                    }
                     Access::Only(allowed) => (!allowed.contains(&tool.tool.name))
                         .then(|| format!("not among the `{}` tools {} mode allows", category.name, mode.name)),
                 };

@@ -10,9 +10,9 @@ use std::sync::Arc;
 
 use crate::diagnostic::{Diagnostic, Failure};
 use crate::manifest::{self, Loaded};
-use crate::render::Rendered;
 use crate::measure::Measured;
 use crate::memo::Cache;
+use crate::render::Rendered;
 use crate::tokens::TokenCounter;
 
 /// Which modes and scenarios to render: all of them, or only the named one of each.

@@ -3,8 +3,8 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::yaml::{self, Frontmatter};
 use crate::codes::Code;
+use crate::yaml::{self, Frontmatter};
 
 /// A parsed skill. Text fields are data: they are never evaluated as templates.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -94,8 +94,7 @@ mod tests {
 
     #[test]
     fn parses_name_description_and_folder() {
-        let skill = parse_skill("skills/notes/SKILL.md", "---\nname: notes\ndescription: Takes notes.\n---\n# Notes\n")
-            .expect("valid");
+        let skill = parse_skill("skills/notes/SKILL.md", "---\nname: notes\ndescription: Takes notes.\n---\n# Notes\n").expect("valid");
         assert_eq!((skill.name.as_str(), skill.folder.as_str()), ("notes", "notes"));
     }
 

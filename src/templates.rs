@@ -68,12 +68,11 @@ pub fn render_bounded(
 ) -> Result<String, Diagnostic> {
     let (result, exhausted) = within_limits(|| env.render_named_str(name, source, context));
     match result {
-        Ok(text) if text.len() > MAX_TEMPLATE_OUTPUT => Err(Diagnostic::error(format!(
-            "template output is {} bytes, over the {MAX_TEMPLATE_OUTPUT}-byte limit",
-            text.len()
-        ))
-        .code(Code::TPL004)
-        .in_file(display(name))),
+        Ok(text) if text.len() > MAX_TEMPLATE_OUTPUT => {
+            Err(Diagnostic::error(format!("template output is {} bytes, over the {MAX_TEMPLATE_OUTPUT}-byte limit", text.len()))
+                .code(Code::TPL004)
+                .in_file(display(name)))
+        }
         // A spent budget fails the render even where the template caught the error.
         Ok(_) if exhausted => Err(out_of_memory().in_file(display(name))),
         Ok(text) => Ok(text),
@@ -142,7 +141,8 @@ mod tests {
 
     #[test]
     fn growth_under_the_budget_is_fine() {
-        let source = "{% set ns = namespace(s='x' * 1000) %}{% for i in range(10) %}{% set ns.s = ns.s ~ ns.s %}{% endfor %}{{ ns.s|length }}";
+        let source =
+            "{% set ns = namespace(s='x' * 1000) %}{% for i in range(10) %}{% set ns.s = ns.s ~ ns.s %}{% endfor %}{{ ns.s|length }}";
         let text = render_template_str("t.j2", source, ());
         assert_eq!(text.expect("renders"), "1024000");
     }

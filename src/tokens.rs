@@ -88,7 +88,8 @@ fn tiktoken_encoder(tokenizer: Tokenizer) -> &'static CoreBPE {
     match tokenizer {
         Tokenizer::Cl100kBase => CL100K.get_or_init(|| tiktoken_rs::cl100k_base().expect("bundled ranks")), // ok: see above
         Tokenizer::O200kBase | Tokenizer::Estimate => {
-            O200K.get_or_init(|| tiktoken_rs::o200k_base().expect("bundled ranks")) // ok: see above
+            O200K.get_or_init(|| tiktoken_rs::o200k_base().expect("bundled ranks"))
+            // ok: see above
         }
     }
 }
@@ -190,9 +191,7 @@ impl Counts {
         loop {
             match map.get(&key) {
                 Some(Some(count)) => return *count,
-                Some(None) => {
-                    map = self.shards[shard_of(key)].counted.wait(map).unwrap_or_else(|poisoned| poisoned.into_inner())
-                }
+                Some(None) => map = self.shards[shard_of(key)].counted.wait(map).unwrap_or_else(|poisoned| poisoned.into_inner()),
                 None => break,
             }
         }
@@ -321,7 +320,6 @@ impl TokenCounter {
         }
         (total + count(&join)).max(0) as usize
     }
-
 }
 
 /// Whether a text can be cut between bytes `prev` and `next` without changing its token count:
@@ -429,9 +427,50 @@ mod tests {
     /// digits, punctuation runs, case changes, marks and non-Latin letters next to cuts.
     fn tricky_parts(seed: u64, n: usize) -> Vec<String> {
         const ATOMS: &[&str] = &[
-            "word", "Word", "WORD", "wOrD", " ", "  ", "\n", "\n\n", "\r\n", "\t", "'s", "'S", "'ll", "'", "\"", "{", "}",
-            ",", ".", "...", "/", "//", "-", "—", "123", "4567", "é", "e\u{301}", "日本", "Ω", "x", "_", "#", "## ", "- ",
-            "it's", "don't", "\"type\":\"function\"", "[", "]", "🙂", " \n ", "a1", "1a",
+            "word",
+            "Word",
+            "WORD",
+            "wOrD",
+            " ",
+            "  ",
+            "\n",
+            "\n\n",
+            "\r\n",
+            "\t",
+            "'s",
+            "'S",
+            "'ll",
+            "'",
+            "\"",
+            "{",
+            "}",
+            ",",
+            ".",
+            "...",
+            "/",
+            "//",
+            "-",
+            "—",
+            "123",
+            "4567",
+            "é",
+            "e\u{301}",
+            "日本",
+            "Ω",
+            "x",
+            "_",
+            "#",
+            "## ",
+            "- ",
+            "it's",
+            "don't",
+            "\"type\":\"function\"",
+            "[",
+            "]",
+            "🙂",
+            " \n ",
+            "a1",
+            "1a",
         ];
         let mut state = seed;
         let mut next = move || {
@@ -499,7 +538,12 @@ mod tests {
                 for tokenizer in [Tokenizer::O200kBase, Tokenizer::Cl100kBase] {
                     let direct = engine(Engine::TiktokenRs, tokenizer).count(&whole);
                     assert_eq!(counter.count(tokenizer, &whole), direct, "{:?} {tokenizer:?} {whole:?}", counter.engine());
-                    assert_eq!(counter.count_concat(tokenizer, &counted(tokenizer)), direct, "{:?} {tokenizer:?} {parts:?}", counter.engine());
+                    assert_eq!(
+                        counter.count_concat(tokenizer, &counted(tokenizer)),
+                        direct,
+                        "{:?} {tokenizer:?} {parts:?}",
+                        counter.engine()
+                    );
                 }
             }
         }

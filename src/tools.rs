@@ -122,7 +122,13 @@ fn parse_tool_value(value: &Value) -> Result<(ToolFormat, Vec<Tool>), String> {
             ctxc_tool(i, item)
         }
     };
-    let format = if is_openai { ToolFormat::OpenAi } else if is_mcp { ToolFormat::Mcp } else { ToolFormat::Ctxc };
+    let format = if is_openai {
+        ToolFormat::OpenAi
+    } else if is_mcp {
+        ToolFormat::Mcp
+    } else {
+        ToolFormat::Ctxc
+    };
     items.iter().enumerate().map(|(i, item)| parse(i, item)).collect::<Result<_, _>>().map(|t| (format, t))
 }
 

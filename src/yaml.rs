@@ -24,7 +24,10 @@ fn convert_error(err: serde_yaml::Error, text: &str) -> YamlError {
     let mut message = err.to_string();
     // serde_yaml's own alias guard ("repetition limit exceeded") has no position: the first alias is
     // where the expansion starts.
-    let offset = err.location().map(|loc| loc.index().min(text.len())).or_else(|| message.contains("repetition").then(|| first_alias(text)).flatten());
+    let offset = err
+        .location()
+        .map(|loc| loc.index().min(text.len()))
+        .or_else(|| message.contains("repetition").then(|| first_alias(text)).flatten());
     // serde_yaml appends "at line L column C"; we report the position ourselves.
     if let Some(cut) = message.rfind(" at line ") {
         message.truncate(cut);
@@ -241,11 +244,8 @@ pub fn frontmatter(text: &str) -> Result<Frontmatter, FrontmatterError> {
         e.offset = e.offset.map(|o| o + yaml_offset);
         FrontmatterError::Invalid(e)
     };
-    let value: serde_yaml::Value = if yaml.trim().is_empty() {
-        serde_yaml::Value::Mapping(Default::default())
-    } else {
-        from_str(yaml).map_err(shift)?
-    };
+    let value: serde_yaml::Value =
+        if yaml.trim().is_empty() { serde_yaml::Value::Mapping(Default::default()) } else { from_str(yaml).map_err(shift)? };
     let serde_yaml::Value::Mapping(mapping) = value else {
         return Err(shift(YamlError { message: "frontmatter must be a mapping of keys to values".into(), offset: Some(0) }));
     };
@@ -254,8 +254,8 @@ pub fn frontmatter(text: &str) -> Result<Frontmatter, FrontmatterError> {
         let serde_yaml::Value::String(key) = key else {
             return Err(shift(YamlError { message: "frontmatter keys must be strings".into(), offset: Some(0) }));
         };
-        let value = serde_json::to_value(&value)
-            .map_err(|e| shift(YamlError { message: format!("value of `{key}`: {e}"), offset: Some(0) }))?;
+        let value =
+            serde_json::to_value(&value).map_err(|e| shift(YamlError { message: format!("value of `{key}`: {e}"), offset: Some(0) }))?;
         fields.push((key, value));
     }
     Ok(Frontmatter { fields, yaml_offset, body_offset })
@@ -290,7 +290,8 @@ mod tests {
         assert_eq!(e.offset, Some(3 + MAX_FLOW_DEPTH), "{e:?}");
         assert!(e.message.contains("nested more than 128"), "{e:?}");
         // At the limit, and brackets inside quotes and comments, are fine.
-        let ok = format!("a: {}{}\nb: \"{}\" # {}\n", "[".repeat(MAX_FLOW_DEPTH), "]".repeat(MAX_FLOW_DEPTH), "[".repeat(200), "{".repeat(200));
+        let ok =
+            format!("a: {}{}\nb: \"{}\" # {}\n", "[".repeat(MAX_FLOW_DEPTH), "]".repeat(MAX_FLOW_DEPTH), "[".repeat(200), "{".repeat(200));
         assert_eq!(too_deep(&ok), None, "counted too deep");
     }
 

@@ -10,7 +10,24 @@ use std::path::Path;
 
 /// The layers, lowest first. Every top-level module of `src/` (but `lib`) is in exactly one.
 const LAYERS: &[(&str, &[&str])] = &[
-    ("shared", &["codes", "memo", "diagnostic", "project", "yaml", "models", "tokens", "parallel", "systems", "tools", "skills", "agent_files", "templates"]),
+    (
+        "shared",
+        &[
+            "codes",
+            "memo",
+            "diagnostic",
+            "project",
+            "yaml",
+            "models",
+            "tokens",
+            "parallel",
+            "systems",
+            "tools",
+            "skills",
+            "agent_files",
+            "templates",
+        ],
+    ),
     ("manifest", &["manifest", "discover", "schema"]),
     ("resolve", &["resolve"]),
     ("render", &["render"]),
@@ -63,7 +80,13 @@ fn graph(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
 }
 
 fn cycles(edges: &BTreeMap<String, BTreeSet<String>>) -> Vec<Vec<String>> {
-    fn visit(node: &str, edges: &BTreeMap<String, BTreeSet<String>>, state: &mut BTreeMap<String, bool>, stack: &mut Vec<String>, found: &mut Vec<Vec<String>>) {
+    fn visit(
+        node: &str,
+        edges: &BTreeMap<String, BTreeSet<String>>,
+        state: &mut BTreeMap<String, bool>,
+        stack: &mut Vec<String>,
+        found: &mut Vec<Vec<String>>,
+    ) {
         state.insert(node.to_string(), false);
         stack.push(node.to_string());
         for next in edges.get(node).into_iter().flatten() {

@@ -156,7 +156,8 @@ fn no_corpus_file_makes_ctxc_panic_or_hang() {
     let project = tempfile::tempdir().expect("tempdir");
     let root = project.path();
     let tools = copy_tree(&corpus.join("tools"), &root.join("tools"), &|_| true);
-    let openai_arrays = copy_tree(&corpus.join("prompts"), &root.join("prompts"), &|p| p.extension().is_some_and(|e| e == "json" || e == "md"));
+    let openai_arrays =
+        copy_tree(&corpus.join("prompts"), &root.join("prompts"), &|p| p.extension().is_some_and(|e| e == "json" || e == "md"));
     let memory = copy_tree(&corpus.join("memory"), &root.join("memory"), &|_| true);
     // Skills that parse (the two bad-YAML ones would stop loading, which the skills test covers).
     copy_tree(&corpus.join("skills"), &root.join("skills"), &|p| {

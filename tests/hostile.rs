@@ -392,7 +392,11 @@ fn copy_case(from: &Path, to: &Path) {
         }
         let target = to.join(rel);
         let kind = entry.file_type();
-        assert!(kind.is_dir() || kind.is_file(), "{}: only files and folders are committed; declare links in case.toml", entry.path().display());
+        assert!(
+            kind.is_dir() || kind.is_file(),
+            "{}: only files and folders are committed; declare links in case.toml",
+            entry.path().display()
+        );
         match kind.is_dir() {
             true => std::fs::create_dir(&target).expect("mkdir"),
             false => {
@@ -415,7 +419,10 @@ fn commit_tree(s: &Scratch, commit: &Commit, parent: Option<&str>) -> String {
             (None, None, None, Some(repeat)) => (false, repeat.repeat(entry.times).into_bytes()),
             _ => panic!("commit {}: `{}` needs exactly one of text, from, link, repeat", commit.name, entry.path),
         };
-        let blob = blobs.entry((is_link, content)).or_insert_with_key(|(_, content)| s.git(&["hash-object", "-w", "--stdin"], Some(content))).clone();
+        let blob = blobs
+            .entry((is_link, content))
+            .or_insert_with_key(|(_, content)| s.git(&["hash-object", "-w", "--stdin"], Some(content)))
+            .clone();
         let mode = if is_link { "120000" } else { "100644" };
         let count = entry.count.unwrap_or(1);
         let width = (count.max(2) - 1).to_string().len();
@@ -549,7 +556,11 @@ fn ctxc(s: &Scratch, args: &[String], run: Option<&Run>, env_bytes: &[(String, V
         if got == pid {
             break (status, usage);
         }
-        assert!(got == 0 || std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted, "wait4: {}", std::io::Error::last_os_error());
+        assert!(
+            got == 0 || std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted,
+            "wait4: {}",
+            std::io::Error::last_os_error()
+        );
         if !killed && start.elapsed() > KILL_AFTER {
             // SAFETY: the child is not reaped yet, so its process group is still ours.
             unsafe { libc::kill(-pid, libc::SIGKILL) };
@@ -590,7 +601,8 @@ fn run_case(folder: &Path) -> Vec<String> {
     };
     assert!(!case.about.trim().is_empty(), "say what the attack is");
     let s = set_up(&case, folder);
-    let links: Vec<(PathBuf, PathBuf)> = case.link.iter().map(|l| (s.project().join(&l.path), PathBuf::from(s.expand(&l.target)))).collect();
+    let links: Vec<(PathBuf, PathBuf)> =
+        case.link.iter().map(|l| (s.project().join(&l.path), PathBuf::from(s.expand(&l.target)))).collect();
     let mut failures = Vec::new();
     for (i, run) in case.run.iter().enumerate() {
         let args: Vec<String> = run.args.iter().map(|a| s.expand(a)).collect();
@@ -807,5 +819,11 @@ fn hostile_inputs() {
     failures.sort();
     let names: std::collections::BTreeSet<&str> = failures.iter().map(|(n, _)| n.as_str()).collect();
     let report: Vec<String> = failures.iter().map(|(name, message)| format!("=== {name}: {message}")).collect();
-    assert!(failures.is_empty(), "{} failing case(s): {}\n\n{}", names.len(), names.into_iter().collect::<Vec<_>>().join(", "), report.join("\n\n"));
+    assert!(
+        failures.is_empty(),
+        "{} failing case(s): {}\n\n{}",
+        names.len(),
+        names.into_iter().collect::<Vec<_>>().join(", "),
+        report.join("\n\n")
+    );
 }

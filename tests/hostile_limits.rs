@@ -155,7 +155,8 @@ fn conditions_share_the_template_limits() {
 /// A project with one skill whose SKILL.md is `text`.
 fn skill_project(text: &str) -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("tempdir");
-    let manifest = "[agent]\nname = \"a\"\n\n[pipeline]\nsteps = [{ id = \"skills\", kind = \"skills\" }]\n\n[skills]\ndirs = [\"skills\"]\n";
+    let manifest =
+        "[agent]\nname = \"a\"\n\n[pipeline]\nsteps = [{ id = \"skills\", kind = \"skills\" }]\n\n[skills]\ndirs = [\"skills\"]\n";
     std::fs::write(dir.path().join("ctxc.toml"), manifest).expect("manifest");
     std::fs::create_dir_all(dir.path().join("skills/x")).expect("skill dir");
     std::fs::write(dir.path().join("skills/x/SKILL.md"), text).expect("skill");
@@ -167,7 +168,11 @@ fn frontmatter_nested_100k_levels_stops_at_the_depth_limit() {
     let project = skill_project(&format!("---\nname: x\ndescription: hi\na: {}\n---\nBody\n", "[".repeat(100_000)));
     let run = ctxc(&["check"], project.path());
     assert_eq!(run.code, Some(2), "{}", run.stderr);
-    assert!(run.stderr.contains("SKILL002") && run.stderr.contains("nested more") && run.stderr.contains("than 128 levels"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("SKILL002") && run.stderr.contains("nested more") && run.stderr.contains("than 128 levels"),
+        "{}",
+        run.stderr
+    );
     // Column 4 + 128: the 129th bracket, where reading stopped.
     assert!(run.stderr.contains("SKILL.md:4:132"), "{}", run.stderr);
 }
@@ -211,4 +216,3 @@ fn an_empty_agent_name_in_yaml_is_located() {
     assert_eq!(run.code, Some(2), "{}", run.stderr);
     assert!(run.stderr.contains("MAN010") && run.stderr.contains("ctxc.yaml:2:9]"), "{}", run.stderr);
 }
-

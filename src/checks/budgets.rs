@@ -1,10 +1,10 @@
 //! Stage 6 (budgets): compare measured token counts with the manifest's budgets. Each overrun is
 //! reported once per budget, at its worst across modes and scenarios, pointing at the budget line.
 
+use crate::codes::Code;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::manifest::model::{Agent, Budget, Origin};
 use crate::measure::Measured;
-use crate::codes::Code;
 
 /// One budget's worst use across the measured modes and scenarios.
 struct Use<'a> {
@@ -28,7 +28,14 @@ pub fn check(agent: &Agent, measured: &[Measured]) -> Vec<Diagnostic> {
                 None => (section.tokens.tokens, None),
             };
             let sources = if section.sources.is_empty() { String::new() } else { format!(" (from {})", section.sources.join(", ")) };
-            uses.push(Use { what: format!("step `{}`{sources}", section.id), budget, tokens, exact: section.tokens.exact, where_: where_.clone(), note });
+            uses.push(Use {
+                what: format!("step `{}`{sources}", section.id),
+                budget,
+                tokens,
+                exact: section.tokens.exact,
+                where_: where_.clone(),
+                note,
+            });
         }
         let fixed = [
             (agent.budgets.system_prompt.as_ref(), "the system prompt", m.system_prompt.tokens),

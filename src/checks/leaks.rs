@@ -6,9 +6,9 @@
 use std::ops::Range;
 
 use crate::diagnostic::{Diagnostic, Sources};
-use crate::rules::context::{Context, Settings};
 use crate::manifest::Loaded;
 use crate::memo::SharedText;
+use crate::rules::context::{Context, Settings};
 use crate::rules::{self, Family};
 use crate::tokens::TokenCounter;
 

@@ -154,8 +154,13 @@ fn cost_tools(args: &CostArgs, files: &[PathBuf], reporter: &Reporter) -> u8 {
         output::print(&ctxc::report::html::tools_report(&args.model, model.tokenizer.method(), &rows, overhead, total));
         return EXIT_OK;
     }
-    output::print(&ctxc::report::cost::tools_text(&args.model, model.tokenizer.method(), &rows, overhead, total, args.format == CostFormat::Markdown));
+    output::print(&ctxc::report::cost::tools_text(
+        &args.model,
+        model.tokenizer.method(),
+        &rows,
+        overhead,
+        total,
+        args.format == CostFormat::Markdown,
+    ));
     EXIT_OK
 }
-
-

@@ -106,9 +106,16 @@ pub fn run(args: DiffArgs, reporter: &Reporter) -> u8 {
         Ok(m) => keyed(&args.path, m),
         Err(_) => Vec::new(),
     };
-    let before = if checkout.exists { ctxc::discover::find_manifests(&checkout.path).map(|m| keyed(&checkout.path, m)).unwrap_or_default() } else { Vec::new() };
+    let before = if checkout.exists {
+        ctxc::discover::find_manifests(&checkout.path).map(|m| keyed(&checkout.path, m)).unwrap_or_default()
+    } else {
+        Vec::new()
+    };
     if before.is_empty() && after.is_empty() {
-        return fail(reporter, format!("no ctxc.toml or ctxc.yaml in `{}`, neither at {} nor in the work tree", args.path.display(), args.base));
+        return fail(
+            reporter,
+            format!("no ctxc.toml or ctxc.yaml in `{}`, neither at {} nor in the work tree", args.path.display(), args.base),
+        );
     }
     let session = Session::new(overrides);
     let after_pins = pin_side(&after, &session, reporter);

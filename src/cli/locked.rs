@@ -118,4 +118,3 @@ fn against_lock(session: &Session, manifest: &Path) -> Result<Drift, Failure> {
     let comparison = compare(&[(key.clone(), locked.pin)], &[(key, current)], &labels);
     Ok(Drift { folder: folder_shown, comparison, problems })
 }
-

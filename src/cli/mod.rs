@@ -128,7 +128,8 @@ fn env_overrides(reporter: &Reporter) -> Result<Vec<String>, u8> {
     for (name, value) in std::env::vars_os() {
         let Some(name) = name.to_str().filter(|n| manifest::env::is_override(n)).map(str::to_string) else { continue };
         let Some(value) = value.to_str().map(str::to_string) else {
-            reporter.diagnostics(&[ctxc::Diagnostic::error(format!("environment variable `{name}` is not valid UTF-8"))], &Default::default());
+            reporter
+                .diagnostics(&[ctxc::Diagnostic::error(format!("environment variable `{name}` is not valid UTF-8"))], &Default::default());
             return Err(EXIT_INPUT);
         };
         vars.push((name, value));

@@ -4,9 +4,9 @@ use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 
-use ctxc::checks::leaks::Leaks;
 use super::report::Reporter;
 use super::{find_manifests, load, output, session, EXIT_INPUT, EXIT_OK};
+use ctxc::checks::leaks::Leaks;
 use ctxc::diagnostic::{Diagnostic, Severity};
 use ctxc::manifest::Loaded;
 
@@ -123,9 +123,7 @@ fn pick_agent(manifests: &[PathBuf], wanted: Option<&str>) -> Result<PathBuf, Di
         }),
         _ => {
             let names: Vec<String> = manifests.iter().filter_map(dir_name).collect();
-            Err(Diagnostic::error("this directory holds several agents: pass --agent NAME")
-                .help(format!("agents: {}", names.join(", "))))
+            Err(Diagnostic::error("this directory holds several agents: pass --agent NAME").help(format!("agents: {}", names.join(", "))))
         }
     }
 }
-

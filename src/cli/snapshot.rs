@@ -7,9 +7,9 @@ use std::time::Duration;
 
 use clap::Args;
 
-use ctxc::checks::leaks::{Leak, Leaks};
 use super::report::Reporter;
 use super::{find_manifests, output, with_env_overrides, EXIT_FINDINGS, EXIT_INPUT, EXIT_OK};
+use ctxc::checks::leaks::{Leak, Leaks};
 use ctxc::diagnostic::{Diagnostic, Severity};
 use ctxc::manifest::Loaded;
 use ctxc::review::{self, AgentPin};
@@ -127,7 +127,14 @@ pub fn run(args: SnapshotArgs, reporter: &Reporter) -> u8 {
                 }
                 let lock = if w.lock_written { "written" } else { "unchanged" };
                 let n = pin.prompts.len();
-                let mut out = format!("{}: {n} snapshot{} in {} ({}); {} {lock}\n", pin.agent, if n == 1 { "" } else { "s" }, w.dir, parts.join(", "), w.lock);
+                let mut out = format!(
+                    "{}: {n} snapshot{} in {} ({}); {} {lock}\n",
+                    pin.agent,
+                    if n == 1 { "" } else { "s" },
+                    w.dir,
+                    parts.join(", "),
+                    w.lock
+                );
                 for path in &w.removed {
                     out.push_str(&format!("  removed {path}\n"));
                 }

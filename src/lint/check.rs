@@ -10,12 +10,12 @@ use serde::Serialize;
 use super::config::{ManifestText, Options, RawLint, Selection};
 use super::{lint, AgentRun, Context};
 use crate::agent_files::{self as files, MemoryDoc};
-use crate::rules::cache::cache001_dynamic_before_static::{prefix_summary, PrefixSummary};
-use crate::rules::suppress;
 use crate::diagnostic::{Diagnostic, Severity, Sources};
 use crate::models::Tokenizer;
 use crate::project::ProjectRoot;
+use crate::rules::cache::cache001_dynamic_before_static::{prefix_summary, PrefixSummary};
 use crate::rules::secrets;
+use crate::rules::suppress;
 use crate::session::{AgentRuns, Only, Session};
 use crate::tokens::TokenCounter;
 
@@ -160,7 +160,8 @@ fn check_agent(report: &mut CheckReport, manifest: &Path, options: &Options, ses
     let measured: Vec<_> = runs.iter().map(|r| r.measured.clone()).collect();
     findings.extend(crate::checks::budgets::check(agent, &measured));
     findings.extend(crate::checks::settings::check(agent, &measured));
-    let mut summary = AgentSummary { name: Some(agent.name.clone()), manifest: agent.manifest_display.clone(), loaded: true, prefixes: Vec::new() };
+    let mut summary =
+        AgentSummary { name: Some(agent.name.clone()), manifest: agent.manifest_display.clone(), loaded: true, prefixes: Vec::new() };
     if render_problems.is_empty() {
         let skills = files::skills_in(&loaded.root, &loaded.sources);
         let memory: Vec<MemoryDoc> = agent
@@ -198,8 +199,9 @@ fn zero_config(report: &mut CheckReport, dir: &Path, only: Option<&str>, options
     let found = files::discover(&root, only);
     if found.is_empty() {
         return report.usage_error(
-            Diagnostic::error(format!("no ctxc.toml, ctxc.yaml, SKILL.md, AGENTS.md or CLAUDE.md found in `{}`", dir.display()))
-                .help("pass an agent directory (one holding ctxc.toml or ctxc.yaml), a manifest file, or a directory of skills and memory files"),
+            Diagnostic::error(format!("no ctxc.toml, ctxc.yaml, SKILL.md, AGENTS.md or CLAUDE.md found in `{}`", dir.display())).help(
+                "pass an agent directory (one holding ctxc.toml or ctxc.yaml), a manifest file, or a directory of skills and memory files",
+            ),
         );
     }
     let (selection, settings, problems) = Selection::build(&RawLint::default(), options, None);

@@ -3,14 +3,12 @@
 
 use std::ops::Range;
 
-
+use crate::codes::Code;
 use crate::diagnostic::{Diagnostic, Severity};
 pub use crate::manifest::lint::{LintLevel, RawLint, SkillLevel};
 use crate::manifest::span::Spanned;
 use crate::rules;
 use crate::rules::context::{Settings, DEFAULT_MEMORY_MAX_TOKENS};
-use crate::codes::Code;
-
 
 /// Options of `ctxc check` that adjust linting.
 #[derive(Debug, Clone, Default)]
@@ -55,8 +53,8 @@ impl Selection {
             if rules::is_known_selector(&pattern.value) {
                 return true;
             }
-            let mut d = Diagnostic::error(format!("{what} names `{}`, which is not a rule code or code prefix", pattern.value))
-                .code(Code::MAN012);
+            let mut d =
+                Diagnostic::error(format!("{what} names `{}`, which is not a rule code or code prefix", pattern.value)).code(Code::MAN012);
             d = match rules::suggest(&pattern.value) {
                 Some(s) => d.help(format!("did you mean `{s}`? (`ctxc rules` lists every code)")),
                 None => d.help("`ctxc rules` lists every code"),

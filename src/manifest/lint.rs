@@ -46,4 +46,3 @@ pub enum SkillLevel {
     /// Only the fields of the specification are allowed.
     Strict,
 }
-

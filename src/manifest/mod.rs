@@ -18,18 +18,18 @@ use std::sync::Arc;
 
 use indexmap::IndexMap;
 
+use crate::codes::Code;
 use crate::diagnostic::{did_you_mean, has_errors, Diagnostic, Diagnostics, Failure, Sources};
+use crate::memo::{content_hash, Cache, Kind, SharedText};
 use crate::models::ModelProfile;
 use crate::project::{ProjectRoot, ReadError};
-use scenario::{Retrieval, Timestamp};
-use crate::memo::{content_hash, Cache, Kind, SharedText};
 use crate::skills::{parse_skill, Skill};
 use crate::tools::parse_tool_file_shared;
 use model::*;
 use preset::Overlay;
 use raw::*;
+use scenario::{Retrieval, Timestamp};
 use span::Spanned;
-use crate::codes::Code;
 
 /// File names recognised as manifests, in order of preference.
 pub const MANIFEST_NAMES: [&str; 3] = ["ctxc.toml", "ctxc.yaml", "ctxc.yml"];
@@ -172,9 +172,16 @@ pub fn load_with(manifest_path: &Path, overrides: &[String]) -> Result<Loaded, F
                 // A root from `--set` or a `CTXC_` variable has no place in the manifest: say where it came from.
                 let (what, span) = match overridden.iter().any(|k| k == "project.root") {
                     true => ("[project] root (set by --set or CTXC_PROJECT__ROOT)", None),
-                    false => ("[project] root", ancestor.span.clone().or_else(|| manifest.text.find(&ancestor.value).map(|i| i..i + ancestor.value.len()))),
+                    false => (
+                        "[project] root",
+                        ancestor.span.clone().or_else(|| manifest.text.find(&ancestor.value).map(|i| i..i + ancestor.value.len())),
+                    ),
                 };
-                let mut d = Diagnostic::error(format!("{what}: {}", e.message())).in_file(&manifest.display).at(span).label(e.label()).help(e.help());
+                let mut d = Diagnostic::error(format!("{what}: {}", e.message()))
+                    .in_file(&manifest.display)
+                    .at(span)
+                    .label(e.label())
+                    .help(e.help());
                 d.code = e.code();
                 return Err(Failure { diagnostics: vec![d], sources });
             }
@@ -197,9 +204,7 @@ pub fn load_with(manifest_path: &Path, overrides: &[String]) -> Result<Loaded, F
         d.code.get_or_insert(Code::MAN010);
     }
     match agent {
-        Some(agent) if !has_errors(&v.diagnostics) => {
-            Ok(Loaded { agent, root: v.root, sources: v.sources, warnings: v.diagnostics })
-        }
+        Some(agent) if !has_errors(&v.diagnostics) => Ok(Loaded { agent, root: v.root, sources: v.sources, warnings: v.diagnostics }),
         _ => Err(Failure { diagnostics: v.diagnostics, sources: v.sources }),
     }
 }
@@ -314,7 +319,12 @@ impl Validator {
         if let Some(tokenizer) = &agent.tokenizer {
             match crate::models::Tokenizer::parse(&tokenizer.value) {
                 Some(t) => profile.tokenizer = t,
-                None => self.unknown("tokenizer", &tokenizer.value, self.span(tokenizer, &tokenizer.value), &["o200k_base", "cl100k_base", "estimate"]),
+                None => self.unknown(
+                    "tokenizer",
+                    &tokenizer.value,
+                    self.span(tokenizer, &tokenizer.value),
+                    &["o200k_base", "cl100k_base", "estimate"],
+                ),
             }
         }
         profile.max_input_tokens = agent.context_window.unwrap_or(profile.max_input_tokens);
@@ -490,11 +500,8 @@ impl Validator {
             let files = match (&module.source, module.variants.is_empty()) {
                 (Some(source), true) => self.read(source, module.template).map(ModuleFiles::Single),
                 (None, false) => {
-                    let variants: IndexMap<String, TextFile> = module
-                        .variants
-                        .iter()
-                        .filter_map(|(name, path)| Some((name.clone(), self.read(path, module.template)?)))
-                        .collect();
+                    let variants: IndexMap<String, TextFile> =
+                        module.variants.iter().filter_map(|(name, path)| Some((name.clone(), self.read(path, module.template)?))).collect();
                     (variants.len() == module.variants.len()).then_some(ModuleFiles::Variants(variants))
                 }
                 _ => {
@@ -636,7 +643,11 @@ impl Validator {
                     }
                     Some(ModuleFiles::Single(_)) => {
                         let span = self.span(variant, &variant.value);
-                        self.coded(Code::MAN007, format!("mode `{name}` picks a variant of module `{module_id}`, which has no variants"), span);
+                        self.coded(
+                            Code::MAN007,
+                            format!("mode `{name}` picks a variant of module `{module_id}`, which has no variants"),
+                            span,
+                        );
                     }
                     // A preset may pick variants for modules this agent does not have.
                     None => {}
@@ -848,7 +859,11 @@ impl Validator {
                     self.unknown("connector", &connector.value, self.span(connector, &connector.value), &known);
                 }
             }
-            let mcp_servers = s.mcp_servers.iter().map(|(server, cfg)| (server.clone(), cfg.prompt.as_ref().and_then(|p| self.read(p, Some(false))))).collect();
+            let mcp_servers = s
+                .mcp_servers
+                .iter()
+                .map(|(server, cfg)| (server.clone(), cfg.prompt.as_ref().and_then(|p| self.read(p, Some(false)))))
+                .collect();
             let profile = s.profile.as_ref().and_then(|p| self.read(p, Some(false)));
             let (memories, memories_source) = match &s.memories {
                 None => (Vec::new(), None),
@@ -905,7 +920,6 @@ impl Validator {
         scenarios
     }
 }
-
 
 /// The value of a nested key in block-style YAML (`agent:` then an indented `name:`), or the key
 /// itself when its value is empty: a place for a value serde_yaml read without one.

@@ -9,8 +9,8 @@ use indexmap::IndexMap;
 use serde::Serialize;
 
 pub use super::raw::{AccessLevel, DisabledTools, MemoryItem, Reserve, StepKind};
-use crate::models::ModelProfile;
 use super::scenario::{Retrieval, Timestamp};
+use crate::models::ModelProfile;
 use crate::skills::Skill;
 use crate::tools::Tool;
 

@@ -82,13 +82,18 @@ fn stacked_bar(segments: &[(String, i64, String)], scale: i64, label: &str, mark
     for (class, value, tip) in segments {
         let w = (*value).max(0) as f64 / scale.max(1) as f64 * WIDTH;
         if w > 0.0 {
-            out.push_str(&format!("<rect class=\"{class}\" x=\"{x:.2}\" y=\"0\" width=\"{w:.2}\" height=\"18\"><title>{}</title></rect>", esc(tip)));
+            out.push_str(&format!(
+                "<rect class=\"{class}\" x=\"{x:.2}\" y=\"0\" width=\"{w:.2}\" height=\"18\"><title>{}</title></rect>",
+                esc(tip)
+            ));
         }
         x += w;
     }
     if let Some(at) = marker {
         let mx = at as f64 / scale.max(1) as f64 * WIDTH;
-        out.push_str(&format!("<line class=\"marker\" x1=\"{mx:.2}\" y1=\"0\" x2=\"{mx:.2}\" y2=\"18\"><title>summarization fires here</title></line>"));
+        out.push_str(&format!(
+            "<line class=\"marker\" x1=\"{mx:.2}\" y1=\"0\" x2=\"{mx:.2}\" y2=\"18\"><title>summarization fires here</title></line>"
+        ));
     }
     out.push_str("</svg>");
     out
@@ -167,7 +172,13 @@ fn agent_section(reports: &[Measured]) -> String {
         let segments: Vec<(String, i64, String)> = m
             .sections
             .iter()
-            .map(|s| (color(&s.id), s.tokens.tokens, format!("{}: {} tokens ({} of the prompt)", s.id, count(s.tokens.tokens), pct(s.tokens.tokens, m.system_prompt.tokens))))
+            .map(|s| {
+                (
+                    color(&s.id),
+                    s.tokens.tokens,
+                    format!("{}: {} tokens ({} of the prompt)", s.id, count(s.tokens.tokens), pct(s.tokens.tokens, m.system_prompt.tokens)),
+                )
+            })
             .chain(std::iter::once(("w-reserve".to_string(), m.joins.tokens, format!("joins: {} tokens", count(m.joins.tokens)))))
             .collect();
         out.push_str(&format!(
@@ -244,7 +255,17 @@ fn mode_section(m: &Measured, color: &dyn Fn(&str) -> String) -> String {
         out.push_str("<p class=\"muted\">No callable tools in this mode and scenario.</p>");
     } else {
         let groups = |groups: &[GroupCost], class: &str| -> Vec<(String, String, i64, String)> {
-            groups.iter().map(|g| (g.name.clone(), class.to_string(), g.tokens.tokens, format!("{} ({} tool{})", count(g.tokens.tokens), g.tools, if g.tools == 1 { "" } else { "s" }))).collect()
+            groups
+                .iter()
+                .map(|g| {
+                    (
+                        g.name.clone(),
+                        class.to_string(),
+                        g.tokens.tokens,
+                        format!("{} ({} tool{})", count(g.tokens.tokens), g.tools, if g.tools == 1 { "" } else { "s" }),
+                    )
+                })
+                .collect()
         };
         let tool_scale = t.categories.iter().map(|g| g.tokens.tokens).max().unwrap_or(1);
         out.push_str("<p class=\"muted\">By category</p>");
@@ -264,7 +285,12 @@ fn mode_section(m: &Measured, color: &dyn Fn(&str) -> String) -> String {
                 esc(&tool.category),
                 esc(tool.server.as_deref().unwrap_or("")),
                 esc(&count(tool.tokens.tokens)),
-                stacked_bar(&[("w-tools".into(), tool.tokens.tokens, format!("{}: {}", tool.name, count(tool.tokens.tokens)))], tool_max, &tool.name, None)
+                stacked_bar(
+                    &[("w-tools".into(), tool.tokens.tokens, format!("{}: {}", tool.name, count(tool.tokens.tokens)))],
+                    tool_max,
+                    &tool.name,
+                    None
+                )
             ));
         }
         out.push_str("</tbody></table></details>");
@@ -279,8 +305,10 @@ fn mode_section(m: &Measured, color: &dyn Fn(&str) -> String) -> String {
         ("w-history", w.history_room.max(0), "room for history"),
         ("w-reserve", w.response_reserve as i64, "response reserve"),
     ];
-    let bar: Vec<(String, i64, String)> =
-        segments.iter().map(|(class, v, label)| (class.to_string(), *v, format!("{label}: {} tokens ({})", count(*v), pct(*v, window)))).collect();
+    let bar: Vec<(String, i64, String)> = segments
+        .iter()
+        .map(|(class, v, label)| (class.to_string(), *v, format!("{label}: {} tokens ({})", count(*v), pct(*v, window))))
+        .collect();
     let total = segments.iter().map(|(_, v, _)| *v).sum::<i64>().max(window);
     out.push_str(&stacked_bar(&bar, total, "window usage", w.summarization_at.map(|a| a as i64)));
     let mut items: Vec<(String, String)> =
@@ -290,7 +318,10 @@ fn mode_section(m: &Measured, color: &dyn Fn(&str) -> String) -> String {
     }
     out.push_str(&legend(&items));
     if w.history_room < 0 {
-        out.push_str(&format!("<p class=\"over\">The fixed context, headroom and reserve exceed the window by {} tokens.</p>", esc(&count(-w.history_room))));
+        out.push_str(&format!(
+            "<p class=\"over\">The fixed context, headroom and reserve exceed the window by {} tokens.</p>",
+            esc(&count(-w.history_room))
+        ));
     }
     if !w.unbounded.is_empty() {
         out.push_str(&format!("<p class=\"muted\">Unbounded dynamic sections (costed as rendered): {}</p>", esc(&w.unbounded.join(", "))));
@@ -307,7 +338,8 @@ fn mode_section(m: &Measured, color: &dyn Fn(&str) -> String) -> String {
 
 /// The report of `ctxc cost --format html` for bare tool files: every tool's cost, sorted.
 pub fn tools_report(model: &str, method: &str, rows: &[(&str, Count)], overhead: Count, total: Count) -> String {
-    let shown: Vec<(String, String, i64, String)> = rows.iter().map(|(name, c)| (name.to_string(), "w-tools".to_string(), c.tokens, num(*c))).collect();
+    let shown: Vec<(String, String, i64, String)> =
+        rows.iter().map(|(name, c)| (name.to_string(), "w-tools".to_string(), c.tokens, num(*c))).collect();
     let scale = rows.first().map_or(1, |(_, c)| c.tokens);
     let mut body = String::from("<div class=\"card\"><h3>Tools, most expensive first</h3>");
     body.push_str(&bar_rows(&shown, scale));

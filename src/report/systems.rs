@@ -73,27 +73,43 @@ fn zeph_layout(z: &zeph::Window, m: &Measured, md: bool) -> String {
         format!("context_budget_tokens{}", from(&z.context_budget_tokens))
     };
     let in_effect = if z.code_index { "with code index" } else { "without code index" };
-    let mut out = format!("\nzeph window layout · budget {} = {budget_note} · in effect: {in_effect} (flag code_index in scenario {})\n", n(z.budget), m.scenario);
+    let mut out = format!(
+        "\nzeph window layout · budget {} = {budget_note} · in effect: {in_effect} (flag code_index in scenario {})\n",
+        n(z.budget),
+        m.scenario
+    );
     if md {
         out.push('\n');
     }
-    out.push_str(&table_row(md, &[format!("{:<18}", "share"), format!("{:>22}", "without code index"), format!("{:>22}", "with code index")]));
+    out.push_str(&table_row(
+        md,
+        &[format!("{:<18}", "share"), format!("{:>22}", "without code index"), format!("{:>22}", "with code index")],
+    ));
     if md {
         out.push_str("|---|---:|---:|\n");
     }
-    let cell = |ratio: f64, tokens: u64| if md { format!("{} · {}", pct(ratio), n(tokens)) } else { format!("{:>6} {:>12}", pct(ratio), n(tokens)) };
-    out.push_str(&table_row(md, &[
-        format!("{:<18}", "response reserve"),
-        format!("{:>22}", cell(z.response_reserve_ratio.value, z.response_reserve)),
-        format!("{:>22}", cell(z.response_reserve_ratio.value, z.response_reserve)),
-    ]));
-    out.push_str(&table_row(md, &[
-        format!("{:<18}", "shares divide"),
-        format!("{:>22}", n(z.available)),
-        format!("{:>22}", n(z.available)),
-    ]));
+    let cell = |ratio: f64, tokens: u64| {
+        if md {
+            format!("{} · {}", pct(ratio), n(tokens))
+        } else {
+            format!("{:>6} {:>12}", pct(ratio), n(tokens))
+        }
+    };
+    out.push_str(&table_row(
+        md,
+        &[
+            format!("{:<18}", "response reserve"),
+            format!("{:>22}", cell(z.response_reserve_ratio.value, z.response_reserve)),
+            format!("{:>22}", cell(z.response_reserve_ratio.value, z.response_reserve)),
+        ],
+    ));
+    out.push_str(&table_row(
+        md,
+        &[format!("{:<18}", "shares divide"), format!("{:>22}", n(z.available)), format!("{:>22}", n(z.available))],
+    ));
     for name in ["summaries", "semantic_recall", "code_context", "recent_history"] {
-        let find = |shares: &[zeph::ShareTokens]| shares.iter().find(|s| s.name == name).map_or("-".to_string(), |s| cell(s.ratio, s.tokens));
+        let find =
+            |shares: &[zeph::ShareTokens]| shares.iter().find(|s| s.name == name).map_or("-".to_string(), |s| cell(s.ratio, s.tokens));
         let (without, with) = (find(&z.shares_without_code_index), find(&z.shares_with_code_index));
         if without == "-" && with == "-" {
             continue;
@@ -102,14 +118,27 @@ fn zeph_layout(z: &zeph::Window, m: &Measured, md: bool) -> String {
     }
     let tail = z.compaction_preserve_tail.value;
     let lines = vec![
-        ("fixed context", n(z.fixed), format!("system prompt + tool schemas, carried by the recent-history share ({} in effect)", n(z.recent_history))),
+        (
+            "fixed context",
+            n(z.fixed),
+            format!("system prompt + tool schemas, carried by the recent-history share ({} in effect)", n(z.recent_history)),
+        ),
         ("history after it", n(z.history_after_fixed), "recent-history share left for messages".to_string()),
         (
             "compaction at",
             n(z.compaction_at),
-            format!("compaction_threshold {} of the budget{}; keeps the last {tail} messages (compaction_preserve_tail{})", z.compaction_threshold.value, from(&z.compaction_threshold), from(&z.compaction_preserve_tail)),
+            format!(
+                "compaction_threshold {} of the budget{}; keeps the last {tail} messages (compaction_preserve_tail{})",
+                z.compaction_threshold.value,
+                from(&z.compaction_threshold),
+                from(&z.compaction_preserve_tail)
+            ),
         ),
-        ("prune protection", n(z.prune_protect_tokens.value), format!("recent tokens never pruned of tool output (prune_protect_tokens{})", from(&z.prune_protect_tokens))),
+        (
+            "prune protection",
+            n(z.prune_protect_tokens.value),
+            format!("recent tokens never pruned of tool output (prune_protect_tokens{})", from(&z.prune_protect_tokens)),
+        ),
         (
             "tool output cut at",
             n(z.tool_output_max_chars.value),
@@ -129,10 +158,22 @@ fn agent_scope(a: &agentscope::Window, md: bool) -> String {
     let lines = vec![
         ("context size", n(a.context_size), "the model's max input tokens".to_string()),
         ("compression at", n(a.compression_at), format!("trigger_ratio {}{}", a.trigger_ratio.value, from(&a.trigger_ratio))),
-        ("kept after", n(a.kept_after_compression), format!("reserve_ratio {}: recent messages kept after compression{}", a.reserve_ratio.value, from(&a.reserve_ratio))),
+        (
+            "kept after",
+            n(a.kept_after_compression),
+            format!("reserve_ratio {}: recent messages kept after compression{}", a.reserve_ratio.value, from(&a.reserve_ratio)),
+        ),
         ("compression call", n(a.compression_call_room), "above the trigger: room for the compression call itself".to_string()),
-        ("room before it", n(a.room_before_compression), "between the fixed context and the trigger: summary, messages, tool results".to_string()),
-        ("tool result limit", n(a.tool_result_limit.value), format!("tokens per tool result; longer ones are truncated with a marker{}", from(&a.tool_result_limit))),
+        (
+            "room before it",
+            n(a.room_before_compression),
+            "between the fixed context and the trigger: summary, messages, tool results".to_string(),
+        ),
+        (
+            "tool result limit",
+            n(a.tool_result_limit.value),
+            format!("tokens per tool result; longer ones are truncated with a marker{}", from(&a.tool_result_limit)),
+        ),
     ];
     rows(md, "agentscope context (ContextConfig)".to_string(), lines)
 }

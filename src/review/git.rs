@@ -135,7 +135,8 @@ impl Extraction<'_> {
         if !rel.is_empty() {
             ls.args(["--", rel]);
         }
-        let mut child = ls.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().map_err(|e| format!("cannot run git: {e}"))?;
+        let mut child =
+            ls.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().map_err(|e| format!("cannot run git: {e}"))?;
         let mut out = BufReader::new(child.stdout.take().ok_or("git ls-tree has no stdout")?);
         let result = (|| {
             let mut entries = Vec::new();
@@ -151,7 +152,9 @@ impl Extraction<'_> {
                 let record = String::from_utf8_lossy(&record);
                 let Some((meta, path)) = record.split_once('\t') else { continue };
                 let mut meta = meta.split_whitespace();
-                let (Some(mode), Some(kind), Some(oid), Some(size)) = (meta.next(), meta.next(), meta.next(), meta.next()) else { continue };
+                let (Some(mode), Some(kind), Some(oid), Some(size)) = (meta.next(), meta.next(), meta.next(), meta.next()) else {
+                    continue;
+                };
                 // Submodules (commits) are not part of this repository's files.
                 if kind != "blob" {
                     continue;
@@ -208,7 +211,10 @@ impl Extraction<'_> {
         // a full pipe, and stopping early (an error) writes nothing to a closed one.
         let request: String = wanted.iter().map(|e| format!("{}\n", e.oid)).collect();
         let mut requests = tempfile::tempfile().map_err(|e| format!("cannot create a temporary file: {e}"))?;
-        requests.write_all(request.as_bytes()).and_then(|()| requests.rewind()).map_err(|e| format!("cannot write a temporary file: {e}"))?;
+        requests
+            .write_all(request.as_bytes())
+            .and_then(|()| requests.rewind())
+            .map_err(|e| format!("cannot write a temporary file: {e}"))?;
         let mut child = git(Some(&self.repo.top))
             .args(["cat-file", "--batch"])
             .stdin(requests)
@@ -394,7 +400,9 @@ mod tests {
         x.placeholder(&entry("a/b.md", big)).expect("sparse placeholder");
         assert!(x.create_parents("a/b.md/c.md").is_err_and(|e| e.contains("listed twice")));
         assert!(x.placeholder(&entry("a/b.md", 1)).is_err_and(|e| e.contains("listed twice")));
-        assert!(matches!(crate::project::ProjectRoot::new(into.path()).expect("root").read("a/b.md"), Err(crate::project::ReadError::TooLarge { bytes, .. }) if bytes == big));
+        assert!(
+            matches!(crate::project::ProjectRoot::new(into.path()).expect("root").read("a/b.md"), Err(crate::project::ReadError::TooLarge { bytes, .. }) if bytes == big)
+        );
         assert_eq!(std::fs::read_dir(outside.path()).expect("list").count(), 0, "nothing written outside");
     }
 }

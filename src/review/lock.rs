@@ -121,10 +121,16 @@ pub fn parse(text: &str, display: &str) -> Result<Lock, Failure> {
         Failure { diagnostics: vec![d], sources }
     };
     // The version first, so that a lock from another format version is named as such.
-    let version = toml::from_str::<toml::Table>(text).map_err(|e| fail(format!("{LOCK_NAME} is not valid TOML: {}", e.message()), e.span()))?;
+    let version =
+        toml::from_str::<toml::Table>(text).map_err(|e| fail(format!("{LOCK_NAME} is not valid TOML: {}", e.message()), e.span()))?;
     match version.get("version").and_then(toml::Value::as_integer) {
         Some(v) if v == i64::from(LOCK_VERSION) => {}
-        Some(v) => return Err(fail(format!("{LOCK_NAME} has format version {v}; this ctxc reads version {LOCK_VERSION}"), text.find("\nversion").map(|i| i + 1..i + 8))),
+        Some(v) => {
+            return Err(fail(
+                format!("{LOCK_NAME} has format version {v}; this ctxc reads version {LOCK_VERSION}"),
+                text.find("\nversion").map(|i| i + 1..i + 8),
+            ))
+        }
         None => return Err(fail(format!("{LOCK_NAME} has no `version`"), Some(0..0))),
     }
     let raw: LockToml = toml::from_str(text).map_err(|e| fail(format!("{LOCK_NAME}: {}", e.message()), e.span()))?;

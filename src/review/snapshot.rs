@@ -250,17 +250,16 @@ fn remove_stale_snapshots(dir: &Path, keep: &[String]) -> io::Result<Vec<String>
 pub fn snapshot_text(manifest_path: &Path, mode: &str, scenario: Option<&str>) -> Result<String, Failure> {
     let session = Session::default();
     let loaded = session.load(manifest_path)?;
-    let rendered = session.render(&loaded, mode, scenario).map_err(|diagnostics| Failure { diagnostics, sources: loaded.sources.clone() })?;
+    let rendered =
+        session.render(&loaded, mode, scenario).map_err(|diagnostics| Failure { diagnostics, sources: loaded.sources.clone() })?;
     let measured = session.scope(|| crate::measure::measure(&loaded.agent, &rendered, session.counter()));
     Ok(token_table_and_prompt(&rendered, &measured))
 }
 
 fn token_table_and_prompt(rendered: &Rendered, m: &Measured) -> String {
     let approx = if m.exact { "" } else { "~" };
-    let mut out = format!(
-        "{} · {} mode · scenario {} · {} · {}\n\n",
-        m.agent, m.mode, m.scenario, m.model.model, counted_with(m.tokenizer, m.exact)
-    );
+    let mut out =
+        format!("{} · {} mode · scenario {} · {} · {}\n\n", m.agent, m.mode, m.scenario, m.model.model, counted_with(m.tokenizer, m.exact));
     let width = m.sections.iter().map(|s| s.id.len()).max().unwrap_or(0).max("system prompt".len());
     out.push_str(&format!("{:>2}  {:<width$}  {:>8}\n", "#", "section", "tokens"));
     for s in &m.sections {

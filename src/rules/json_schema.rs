@@ -3,8 +3,8 @@
 use serde_json::Value;
 
 use super::context::Context;
-use crate::memo::{Cache, Kind};
 use crate::manifest::model::{Category, CategoryTool};
+use crate::memo::{Cache, Kind};
 
 /// The JSON Schema type names.
 pub const TYPES: [&str; 7] = ["string", "number", "integer", "boolean", "object", "array", "null"];

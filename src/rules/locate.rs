@@ -4,8 +4,8 @@
 use std::ops::Range;
 use std::sync::Arc;
 
-use crate::diagnostic::{Diagnostic, Sources};
 use super::context::Context;
+use crate::diagnostic::{Diagnostic, Sources};
 use crate::manifest::model::CategoryTool;
 use crate::memo::{Cache, KeyMap, Kind, SharedText};
 
@@ -69,7 +69,8 @@ pub fn manifest_key(cx: &Context, key: &str) -> Place {
 /// name.
 pub fn step(cx: &Context, id: &str) -> Place {
     let (file, text) = manifest(cx);
-    for pattern in [format!("id = \"{id}\""), format!("id = '{id}'"), format!("id: \"{id}\""), format!("id: {id}\n"), format!("id: {id},")] {
+    for pattern in [format!("id = \"{id}\""), format!("id = '{id}'"), format!("id: \"{id}\""), format!("id: {id}\n"), format!("id: {id},")]
+    {
         if let Some(i) = text.find(&pattern) {
             let value_start = i + pattern.find(id).unwrap_or(0);
             return (file, Some(value_start..value_start + id.len()));

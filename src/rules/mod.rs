@@ -17,10 +17,10 @@ pub mod suppress;
 
 /// What rule files import.
 pub mod prelude {
+    pub use super::context::Context;
     pub use super::{locate, Example, Family, Rule, Stage};
     pub use crate::codes::Code;
     pub use crate::diagnostic::{Diagnostic, Severity};
-    pub use super::context::Context;
 }
 
 use serde::Serialize;

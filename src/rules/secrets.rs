@@ -8,8 +8,8 @@ use regex::Regex;
 
 use crate::memo::{self, content_hash, Cache};
 
-use crate::diagnostic::{redact, Diagnostic};
 use super::context::Context;
+use crate::diagnostic::{redact, Diagnostic};
 
 /// The kinds of secret ctxc recognises.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -44,7 +44,9 @@ impl Kind {
         static AWS: LazyLock<Regex> = LazyLock::new(|| re(r"\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b"));
         static PRIVATE_KEY: LazyLock<Regex> = LazyLock::new(|| re(r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----"));
         static GENERIC: LazyLock<Regex> = LazyLock::new(|| {
-            re(r#"(?i)\b(?:api[_-]?key|secret(?:[_-]?key)?|access[_-]?key|auth[_-]?token|access[_-]?token|token|password|passwd|client[_-]?secret)["']?[ \t]*[:=][ \t]*["']?([A-Za-z0-9+/_\-.=]{16,})"#)
+            re(
+                r#"(?i)\b(?:api[_-]?key|secret(?:[_-]?key)?|access[_-]?key|auth[_-]?token|access[_-]?token|token|password|passwd|client[_-]?secret)["']?[ \t]*[:=][ \t]*["']?([A-Za-z0-9+/_\-.=]{16,})"#,
+            )
         });
         match self {
             Kind::OpenAi => &OPENAI,

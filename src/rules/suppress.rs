@@ -10,14 +10,15 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use crate::diagnostic::{line_col, Diagnostic, Sources};
 use crate::codes::Code;
+use crate::diagnostic::{line_col, Diagnostic, Sources};
 
 /// Files whose comments are read: Markdown and the text formats prompts are written in.
 const EXTENSIONS: [&str; 5] = [".md", ".mdx", ".markdown", ".j2", ".txt"];
 
 static COMMENT: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"<!--[ \t]*ctxc-ignore(-file)?(?:[ \t]+([^\n]*?))?[ \t]*-->").expect("constant pattern") // ok: a literal, tested below
+    Regex::new(r"<!--[ \t]*ctxc-ignore(-file)?(?:[ \t]+([^\n]*?))?[ \t]*-->").expect("constant pattern")
+    // ok: a literal, tested below
 });
 
 #[derive(Debug, Default)]

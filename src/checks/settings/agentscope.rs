@@ -1,11 +1,11 @@
 //! AgentScope's settings checked against the measured window (SET003, SET013–SET015).
 
 use super::{finding, fixed_reaches_trigger, largest_fixed};
+use crate::codes::Code;
 use crate::diagnostic::Diagnostic;
 use crate::measure::Measured;
 use crate::systems::agentscope::{Settings, MAX_TRIGGER_RATIO};
 use crate::systems::{pct, share_of};
-use crate::codes::Code;
 
 pub fn check(s: &Settings, measured: &[Measured]) -> Vec<Diagnostic> {
     let mut out = Vec::new();
@@ -31,7 +31,11 @@ pub fn check(s: &Settings, measured: &[Measured]) -> Vec<Diagnostic> {
     let limit = s.tool_result_limit.value;
     let room = compression_at as i64 - w.fixed;
     if limit == 0 {
-        out.push(finding(Code::SET015, &s.tool_result_limit, "AgentScope's tool_result_limit is 0: every tool result would be truncated to nothing".to_string()));
+        out.push(finding(
+            Code::SET015,
+            &s.tool_result_limit,
+            "AgentScope's tool_result_limit is 0: every tool result would be truncated to nothing".to_string(),
+        ));
     } else if limit as i64 > room {
         out.push(finding(
             Code::SET015,
@@ -45,4 +49,3 @@ pub fn check(s: &Settings, measured: &[Measured]) -> Vec<Diagnostic> {
     out.extend(fixed_reaches_trigger("AgentScope", "compression trigger", &s.trigger_ratio, compression_at, worst));
     out
 }
-

@@ -7,11 +7,11 @@ mod agentscope;
 mod deepagents;
 mod zeph;
 
+use crate::codes::Code;
 use crate::diagnostic::Diagnostic;
 use crate::manifest::model::Agent;
 use crate::measure::Measured;
 use crate::systems::Setting;
-use crate::codes::Code;
 
 /// Sanity checks on the reference systems' settings against what was measured: every mode and
 /// scenario of one agent. Findings carry codes SET001…; errors fail `ctxc check`.
@@ -59,4 +59,3 @@ fn fixed_reaches_trigger<T>(system: &str, what: &str, setting: &Setting<T>, at: 
         )
     })
 }
-

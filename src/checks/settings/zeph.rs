@@ -1,12 +1,12 @@
 //! Zeph's settings checked against the measured window (SET003, SET005–SET012).
 
 use super::{finding, fixed_reaches_trigger, largest_fixed};
+use crate::codes::Code;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::manifest::model::Agent;
 use crate::measure::Measured;
 use crate::systems::zeph::*;
 use crate::systems::{pct, share_of, Setting};
-use crate::codes::Code;
 
 pub fn check(agent: &Agent, s: &Settings, measured: &[Measured]) -> Vec<Diagnostic> {
     let mut out = Vec::new();
@@ -20,7 +20,11 @@ pub fn check(agent: &Agent, s: &Settings, measured: &[Measured]) -> Vec<Diagnost
     }
     let reserve = s.response_reserve_ratio.value;
     if !(0.0..1.0).contains(&reserve) {
-        out.push(finding(Code::SET012, &s.response_reserve_ratio, format!("Zeph's response reserve ratio {reserve} must be at least 0 and below 1 (a share of the budget)")));
+        out.push(finding(
+            Code::SET012,
+            &s.response_reserve_ratio,
+            format!("Zeph's response reserve ratio {reserve} must be at least 0 and below 1 (a share of the budget)"),
+        ));
     }
     for (label, shares) in [("without a code index", &s.shares), ("with a code index", &s.shares_with_code_index)] {
         let sum: f64 = shares.iter().map(|sh| sh.ratio.value).sum();
@@ -38,7 +42,11 @@ pub fn check(agent: &Agent, s: &Settings, measured: &[Measured]) -> Vec<Diagnost
     }
     let threshold = s.compaction_threshold.value;
     if !(threshold > 0.0 && threshold < 1.0) {
-        out.push(finding(Code::SET007, &s.compaction_threshold, format!("Zeph's compaction_threshold {threshold} must be above 0 and below 1 (a share of the budget)")));
+        out.push(finding(
+            Code::SET007,
+            &s.compaction_threshold,
+            format!("Zeph's compaction_threshold {threshold} must be above 0 and below 1 (a share of the budget)"),
+        ));
     } else if threshold > 1.0 - reserve {
         out.push(finding(
             Code::SET007,
@@ -48,7 +56,11 @@ pub fn check(agent: &Agent, s: &Settings, measured: &[Measured]) -> Vec<Diagnost
     }
     let tail = s.compaction_preserve_tail.value;
     if tail == 0 {
-        out.push(finding(Code::SET008, &s.compaction_preserve_tail, "Zeph's compaction_preserve_tail is 0: compaction would keep no recent message".to_string()));
+        out.push(finding(
+            Code::SET008,
+            &s.compaction_preserve_tail,
+            "Zeph's compaction_preserve_tail is 0: compaction would keep no recent message".to_string(),
+        ));
     } else if let Some(max) = s.history_max_messages.filter(|&max| tail >= max as u64) {
         out.push(finding(
             Code::SET008,
@@ -58,7 +70,11 @@ pub fn check(agent: &Agent, s: &Settings, measured: &[Measured]) -> Vec<Diagnost
     }
     let max_chars = s.tool_output_max_chars.value;
     if max_chars == 0 {
-        out.push(finding(Code::SET010, &s.tool_output_max_chars, "Zeph's tool_output_max_chars is 0: every tool output would be cut to nothing".to_string()));
+        out.push(finding(
+            Code::SET010,
+            &s.tool_output_max_chars,
+            "Zeph's tool_output_max_chars is 0: every tool output would be cut to nothing".to_string(),
+        ));
     }
     let windows: Vec<(&Measured, &Window)> = measured.iter().filter_map(|m| m.window.zeph.as_ref().map(|z| (m, z))).collect();
     let where_ = |m: &Measured| format!("{} mode, scenario `{}`", m.mode, m.scenario);

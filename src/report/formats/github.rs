@@ -70,11 +70,7 @@ pub fn summary(report: &CheckReport, paths: &Paths) -> String {
     let (errors, warnings) = (report.errors(), report.warnings());
     let plural = |n: usize, word: &str| if n == 1 { format!("{n} {word}") } else { format!("{n} {word}s") };
     let mut out = String::from("## ctxc check\n\n");
-    let what = if report.zero_config {
-        plural(report.files.len(), "file")
-    } else {
-        plural(report.agents.len(), "agent")
-    };
+    let what = if report.zero_config { plural(report.files.len(), "file") } else { plural(report.agents.len(), "agent") };
     out.push_str(&format!("**{}, {}** in {what}", plural(errors, "error"), plural(warnings, "warning")));
     if report.suppressed > 0 {
         out.push_str(&format!(" ({} suppressed)", report.suppressed));

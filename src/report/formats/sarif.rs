@@ -51,7 +51,8 @@ fn location(d: &Diagnostic, report: &CheckReport, paths: &Paths) -> Option<Value
     let file = d.file.as_deref()?;
     let mut physical = json!({ "artifactLocation": { "uri": uri_encode(&paths.relative(file)), "uriBaseId": BASE } });
     if let Some(r) = region(d, &report.sources) {
-        physical["region"] = json!({ "startLine": r.start_line, "startColumn": r.start_column, "endLine": r.end_line, "endColumn": r.end_column });
+        physical["region"] =
+            json!({ "startLine": r.start_line, "startColumn": r.start_column, "endLine": r.end_line, "endColumn": r.end_column });
     }
     Some(json!({ "physicalLocation": physical }))
 }
@@ -129,9 +130,27 @@ fn uri_encode(path: &str) -> String {
     let mut out = String::with_capacity(path.len());
     for byte in path.bytes() {
         match byte {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' | b'/' | b'@' | b'+' | b'=' | b'!' | b'$' | b'&' | b'\'' | b'(' | b')' | b'*' | b',' | b';' | b':' => {
-                out.push(byte as char)
-            }
+            b'A'..=b'Z'
+            | b'a'..=b'z'
+            | b'0'..=b'9'
+            | b'-'
+            | b'.'
+            | b'_'
+            | b'~'
+            | b'/'
+            | b'@'
+            | b'+'
+            | b'='
+            | b'!'
+            | b'$'
+            | b'&'
+            | b'\''
+            | b'('
+            | b')'
+            | b'*'
+            | b','
+            | b';'
+            | b':' => out.push(byte as char),
             _ => out.push_str(&format!("%{byte:02X}")),
         }
     }
