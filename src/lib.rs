@@ -19,6 +19,9 @@
 //! [`skills`], [`agent_files`], [`yaml`]. The library never prints; the `ctxc` binary parses
 //! arguments and prints what the library returns.
 
+// The library returns data; only the binary writes, through one writer (src/cli/output.rs).
+#![deny(clippy::print_stdout, clippy::print_stderr)]
+
 pub mod agent_files;
 pub mod checks;
 pub mod codes;

@@ -126,7 +126,10 @@ struct Counter<'a>(&'a Cell<usize>);
 impl Counter<'_> {
     fn take<E: de::Error>(&self) -> Result<(), E> {
         match self.0.get().checked_sub(1) {
-            Some(left) => Ok(self.0.set(left)),
+            Some(left) => {
+                self.0.set(left);
+                Ok(())
+            }
             None => Err(E::custom("aliases (`*name`) expand the document to too many values")),
         }
     }

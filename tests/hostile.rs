@@ -8,6 +8,9 @@
 //! for having read or written nothing outside the project: the canary unchanged and never
 //! printed, nothing new beside it, no temporary file left, and only the declared project files
 //! changed.
+// The harness measures its children with libc (wait4, getrusage, mkfifo, kill): unsafe calls
+// with plain data, each marked where it is made.
+#![allow(unsafe_code)]
 #![cfg(unix)]
 
 use std::collections::{BTreeMap, HashMap};
@@ -410,7 +413,7 @@ fn copy_case(from: &Path, to: &Path) {
 /// would) on top of `parent` and makes it `HEAD`; its id.
 fn commit_tree(s: &Scratch, commit: &Commit, parent: Option<&str>) -> String {
     let mut blobs: HashMap<(bool, Vec<u8>), String> = HashMap::new();
-    let mut listed: Vec<(Vec<String>, &'static str, String)> = Vec::new();
+    let mut listed: Vec<TreeEntry> = Vec::new();
     for entry in &commit.files {
         let (is_link, content) = match (&entry.text, &entry.from, &entry.link, &entry.repeat) {
             (Some(text), None, None, None) => (false, s.expand(text).into_bytes()),
@@ -439,12 +442,15 @@ fn commit_tree(s: &Scratch, commit: &Commit, parent: Option<&str>) -> String {
     id
 }
 
+/// A tree entry: its path as parts, its mode and its object id.
+type TreeEntry = (Vec<String>, &'static str, String);
+
 /// A tree of the entries (paths as parts), written as a raw object: `git mktree` checks every
 /// entry's object and takes seconds for a tree of 100,000 entries. A name may be both a file or
 /// link and a folder, as git's tree format allows.
-fn make_tree(s: &Scratch, entries: &[(Vec<String>, &'static str, String)]) -> String {
+fn make_tree(s: &Scratch, entries: &[TreeEntry]) -> String {
     let mut listed: Vec<(String, &str, String)> = Vec::new();
-    let mut folders: BTreeMap<&str, Vec<(Vec<String>, &'static str, String)>> = BTreeMap::new();
+    let mut folders: BTreeMap<&str, Vec<TreeEntry>> = BTreeMap::new();
     for (parts, mode, blob) in entries {
         match parts.as_slice() {
             [name] => listed.push((name.clone(), mode, blob.clone())),
@@ -478,6 +484,8 @@ struct Outcome {
 
 /// Runs the built ctxc in the project with a clean environment (PATH and HOME kept), in a process
 /// group of its own under kernel limits, killed (with whatever it started) after [`KILL_AFTER`].
+// The child is reaped by `wait4` below (for its CPU time and peak memory), which clippy cannot see.
+#[allow(clippy::zombie_processes)]
 fn ctxc(s: &Scratch, args: &[String], run: Option<&Run>, env_bytes: &[(String, Vec<u8>)], pipe: Pipe) -> Outcome {
     let mut command = Command::new(env!("CARGO_BIN_EXE_ctxc"));
     let cwd = run.and_then(|r| r.cwd.as_deref()).unwrap_or(".");

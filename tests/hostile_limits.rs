@@ -2,6 +2,9 @@
 //! scratch project and asserts the exit code and a diagnostic with file, line and column. Work is
 //! bounded by what the diagnostics show (where a limit stopped the input) and by the peak memory
 //! of the children; a child that hangs is killed after a generous timeout and fails its case.
+// The harness measures its children with libc (wait4, getrusage, mkfifo, kill): unsafe calls
+// with plain data, each marked where it is made.
+#![allow(unsafe_code)]
 
 use std::path::Path;
 use std::process::{Command, Stdio};

@@ -31,7 +31,7 @@ pub fn lint(cx: &Context) -> Vec<Diagnostic> {
 /// Orders findings by file, position, code and message, so output is stable.
 pub fn sort(findings: &mut [Diagnostic]) {
     findings.sort_by(|a, b| {
-        let key = |d: &Diagnostic| (d.file.clone(), d.span.as_ref().map_or(0, |s| s.start), d.code.clone(), d.message.clone());
+        let key = |d: &Diagnostic| (d.file.clone(), d.span.as_ref().map_or(0, |s| s.start), d.code, d.message.clone());
         key(a).cmp(&key(b))
     });
 }

@@ -246,7 +246,7 @@ impl Validator {
         self.text
             .match_indices(needle)
             .map(|(i, _)| i..i + needle.len())
-            .find(|r| !(r.start > 0 && word(bytes[r.start - 1])) && !bytes.get(r.end).is_some_and(|&b| word(b)))
+            .find(|r| (r.start == 0 || !word(bytes[r.start - 1])) && !bytes.get(r.end).is_some_and(|&b| word(b)))
             .or_else(|| self.text.find(needle).map(|i| i..i + needle.len()))
     }
 
