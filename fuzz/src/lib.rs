@@ -1,0 +1,177 @@
+//! What the fuzz targets share: scratch folders, the checks every diagnostic must pass, and one
+//! function per target so that targets stay one line each. Run them with `scripts/fuzz.sh`.
+
+pub mod git_tree;
+
+use std::fmt::Debug;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use ctxc::manifest::{self, Format};
+use ctxc::memo::SharedText;
+use ctxc::{Diagnostic, Sources};
+
+/// The repository this crate sits in (seed projects are copied from it).
+fn repo_root() -> &'static Path {
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+}
+
+/// A new folder for this process, never removed: libFuzzer exits without unwinding, so
+/// scripts/fuzz.sh points TMPDIR at a run folder of its own and removes that.
+pub fn scratch(name: &str) -> PathBuf {
+    tempfile::Builder::new().prefix(&format!("ctxc-fuzz-{name}-")).tempdir().expect("create a scratch folder").keep()
+}
+
+/// Copies the project folder `from` (relative to the repository) into `to`.
+fn copy_project(from: &Path, to: &Path) {
+    for entry in std::fs::read_dir(from).expect("read a seed project") {
+        let entry = entry.expect("read a seed project");
+        let target = to.join(entry.file_name());
+        if entry.file_type().expect("file type").is_dir() {
+            std::fs::create_dir_all(&target).expect("copy a seed project");
+            copy_project(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).expect("copy a seed project");
+        }
+    }
+}
+
+/// A scratch copy of a project from the repository, made once per process and target.
+fn project_copy(cell: &'static OnceLock<PathBuf>, project: &str) -> &'static Path {
+    cell.get_or_init(|| {
+        let dir = scratch("project");
+        copy_project(&repo_root().join(project), &dir);
+        dir
+    })
+}
+
+/// Every located diagnostic points into a file whose text the run kept (so the report can show
+/// the line), at an offset inside it, and the report renders. Reporters clamp a span's end to the
+/// text, so an end past it (minijinja's "unexpected end" points one past) is not a fault.
+pub fn check_report(diagnostics: &[Diagnostic], sources: &Sources) {
+    for d in diagnostics {
+        let (Some(span), Some(file)) = (&d.span, &d.file) else { continue };
+        let text = sources.get(file).unwrap_or_else(|| panic!("a span into `{file}`, whose text was not kept: {d:?}"));
+        assert!(span.start <= span.end && span.start <= text.len(), "span {span:?} outside a text of {} bytes: {d:?}", text.len());
+    }
+    let _ = ctxc::cli::render_plain(diagnostics, sources);
+}
+
+/// A parser's error location lies inside the text it parsed. (Not reported through a
+/// [`Sources`]: that keeps every text for the whole process, and these checks run millions of times.)
+fn check_location(text: &str, offset: Option<usize>, error: &dyn Debug) {
+    if let Some(offset) = offset {
+        assert!(offset <= text.len(), "error at {offset}, outside a text of {} bytes: {error:?}", text.len());
+    }
+}
+
+/// Manifest text through ctxc's parser and, when it parses, through loading (validation and
+/// every file it names, in a copy of the zeus example) and rendering every mode.
+pub fn manifest(data: &[u8], format: Format) {
+    static PROJECT: OnceLock<PathBuf> = OnceLock::new();
+    let name = match format {
+        Format::Toml => "ctxc.toml",
+        Format::Yaml => "ctxc.yaml",
+    };
+    if let Ok(text) = std::str::from_utf8(data) {
+        if let Err(e) = manifest::parse(text, format) {
+            // The TOML parser always knows where it stopped. serde_yaml sometimes does not (e.g.
+            // "more than one document"), so YAML errors are only checked when located.
+            assert!(format == Format::Yaml || e.span.is_some(), "a TOML parse error without a location: {e:?}");
+            check_location(text, e.span.as_ref().map(|s| s.start), &e);
+            return;
+        }
+    }
+    let path = project_copy(&PROJECT, "examples/agents/zeus").join(name);
+    std::fs::write(&path, data).expect("write the manifest");
+    match manifest::load(&path) {
+        Err(failure) => check_report(&failure.diagnostics, &failure.sources),
+        Ok(loaded) => {
+            check_report(&loaded.warnings, &loaded.sources);
+            for mode in loaded.agent.modes.keys() {
+                if let Err(diagnostics) = ctxc::render_loaded(&loaded, mode, None) {
+                    check_report(&diagnostics, &loaded.sources);
+                }
+            }
+        }
+    }
+}
+
+/// A SKILL.md file: frontmatter, name and description, and its catalogue line.
+pub fn skill(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else { return };
+    match ctxc::skills::parse_skill("skills/fuzz/SKILL.md", text) {
+        Ok(skill) => {
+            assert!(skill.body_offset <= text.len() && text.is_char_boundary(skill.body_offset), "body offset {}", skill.body_offset);
+            let _ = ctxc::skills::catalogue_entry(&skill);
+        }
+        Err(e) => {
+            // ctxc's own checks always point somewhere; malformed YAML (SKILL002) only when serde_yaml knows where.
+            assert!(e.code == "SKILL002" || e.offset.is_some(), "a SKILL.md error without a location: {e:?}");
+            check_location(text, e.offset, &e);
+        }
+    }
+}
+
+/// A tool file (OpenAI, MCP or ctxc format); every tool's JSON texts are valid JSON.
+pub fn tools(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else { return };
+    match ctxc::tools::parse_tool_file(text) {
+        Ok((_, tools)) => {
+            for tool in &tools {
+                for json in [tool.function_json(), tool.parameters_json()] {
+                    if let Err(e) = serde_json::from_str::<serde_json::Value>(json) {
+                        panic!("tool `{}` serialises to invalid JSON ({e}): {json}", tool.name);
+                    }
+                }
+            }
+        }
+        Err((message, offset)) => check_location(text, offset, &message),
+    }
+}
+
+/// A template as the `intro` module of the custom-yaml fixture (tools, flags, vars, two modes),
+/// rendered through ctxc's own template environment by the render stage. The fixture is loaded
+/// once; only the module's text changes, so no file is written per input.
+pub fn template(data: &[u8]) {
+    static PROJECT: OnceLock<PathBuf> = OnceLock::new();
+    static LOADED: OnceLock<manifest::Loaded> = OnceLock::new();
+    let Ok(text) = std::str::from_utf8(data) else { return };
+    let base = LOADED.get_or_init(|| {
+        let dir = project_copy(&PROJECT, "tests/fixtures/render/custom-yaml");
+        manifest::load(&dir.join("ctxc.yaml")).expect("the custom-yaml fixture loads")
+    });
+    let mut loaded = base.clone();
+    let file = manifest::model::TextFile { path: "prompts/intro.md.j2".into(), text: SharedText::new(text), template: true };
+    loaded.agent.modules.insert("intro".into(), manifest::model::ModuleFiles::Single(file));
+    loaded.sources.insert(loaded.root.display_path("prompts/intro.md.j2"), text);
+    match ctxc::render_loaded(&loaded, "edit", None) {
+        Ok(rendered) => {
+            for section in &rendered.sections {
+                assert!(section.text.len() <= ctxc::render::MAX_TEMPLATE_OUTPUT, "section `{}` is {} bytes", section.id, section.text.len());
+            }
+        }
+        Err(diagnostics) => check_report(&diagnostics, &loaded.sources),
+    }
+}
+
+/// A ctxc.lock: errors are located; a lock that parses is written back by ctxc to the same lock.
+pub fn lock(data: &[u8]) {
+    use ctxc::review::lock;
+    let Ok(text) = std::str::from_utf8(data) else { return };
+    match lock::parse(text, "ctxc.lock") {
+        Err(failure) => {
+            for d in &failure.diagnostics {
+                assert!(d.span.is_some(), "a lock error without a location: {d:?}");
+            }
+            check_report(&failure.diagnostics, &failure.sources);
+        }
+        Ok(parsed) => {
+            let written = lock::render(&parsed.pin, &parsed.snapshots);
+            match lock::parse(&written, "ctxc.lock") {
+                Ok(again) => assert_eq!(again, parsed, "the lock written back differs:\n{written}"),
+                Err(failure) => panic!("ctxc cannot read the lock it wrote ({:?}):\n{written}", failure.diagnostics),
+            }
+        }
+    }
+}

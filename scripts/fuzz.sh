@@ -1,0 +1,135 @@
+#!/usr/bin/env bash
+# Fuzzes ctxc's parsers and git extraction (the cargo-fuzz crate in fuzz/), one target after
+# another, and prints per target the executions, executions per second, time, and the crashes,
+# timeouts and out-of-memory runs found (their inputs land in fuzz/artifacts/TARGET/).
+#
+#   scripts/fuzz.sh [SECONDS] [TARGET...]    SECONDS per target (default 300); default: every target
+#
+# Exit status: 0 when no target found anything, 1 otherwise. Not part of .ci/run: see docs/fuzzing.md.
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+repo=$PWD
+seconds=${1:-300}
+shift || true
+case $seconds in '' | *[!0-9]*) echo "usage: scripts/fuzz.sh [SECONDS] [TARGET...]" >&2; exit 2 ;; esac
+
+# cargo-fuzz asks for its sanitizers with nightly-only flags (-Zsanitizer=...). Only a stable
+# toolchain is installed here and none can be fetched, so RUSTC_BOOTSTRAP=1 lets stable rustc
+# accept them. The default SANITIZER=none needs no such flag (ctxc has no unsafe code, and
+# libFuzzer then runs about twice as fast); SANITIZER=address does. Only the fuzz build sees this.
+export RUSTC_BOOTSTRAP=1
+sanitizer=${SANITIZER:-none}
+
+if ! cargo fuzz --version >/dev/null 2>&1; then
+    echo "cargo-fuzz is not installed: installing it (cargo install cargo-fuzz --locked)" >&2
+    cargo install cargo-fuzz --locked
+fi
+
+mapfile -t all < <(cd fuzz && cargo fuzz list)
+if [ $# -gt 0 ]; then targets=("$@"); else targets=("${all[@]}"); fi
+for t in "${targets[@]}"; do
+    [[ " ${all[*]} " == *" $t "* ]] || { echo "unknown target \`$t\` (targets: ${all[*]})" >&2; exit 2; }
+done
+
+# Seed corpus: the repository's own inputs of each kind, named by content like libFuzzer's.
+add() { # TARGET FILE...
+    mkdir -p "fuzz/corpus/$1"
+    local target=$1 f
+    shift
+    for f in "$@"; do cp "$f" "fuzz/corpus/$target/$(sha1sum <"$f" | cut -c1-40)"; done
+}
+inputs() { find examples tests/fixtures fuzz/seeds -type f "$@" -print0 | sort -z; }
+# A project as a git_tree input (see fuzz/src/git_tree.rs): `f` PATH newline CONTENT, NUL between files.
+encode_project() {
+    local first=1 rel
+    while IFS= read -r -d '' rel; do
+        [ $first = 1 ] || printf '\0'
+        first=0
+        printf 'f%s\n' "${rel#./}"
+        cat "$1/$rel"
+    done < <(cd "$1" && find . -type f -print0 | sort -z)
+}
+seed() {
+    local t=$1 files=() d
+    case $t in
+        manifest_toml) mapfile -d '' files < <(inputs -name '*.toml' ! -path '*/rules/*/lint*') ;;
+        manifest_yaml) mapfile -d '' files < <(inputs \( -name '*.yaml' -o -name '*.yml' \)) ;;
+        skill_frontmatter) mapfile -d '' files < <(inputs -name '*.md' -path '*skills*') ;;
+        tool_json) mapfile -d '' files < <(inputs -name '*.json' ! -name 'memories.json') ;;
+        template) mapfile -d '' files < <(inputs -name '*.j2') ;;
+        lock) mapfile -d '' files < <(inputs -path 'fuzz/seeds/lock/*') ;;
+        git_tree)
+            mkdir -p "fuzz/corpus/$t"
+            for d in tests/fixtures/render/* tests/fixtures/errors/*; do
+                encode_project "$d" >"fuzz/corpus/$t/project-${d##*/}"
+            done
+            printf 'xbin/run.sh\n#!/bin/sh\n\0lAGENTS.md\nREADME.md\0fREADME.md\nhello\n\0gvendor/lib\nx' >"fuzz/corpus/$t/kinds"
+            # The shape of the extraction escape of issue 12: a link, then a folder of the same name.
+            printf 'ldocs\n.\0fdocs/a.md\nx' >"fuzz/corpus/$t/link-then-folder" ;;
+    esac
+    [ ${#files[@]} -eq 0 ] || add "$t" "${files[@]}"
+}
+
+echo "building the fuzz targets (optimised, with debug assertions and overflow checks, sanitizer: $sanitizer)" >&2
+(cd fuzz && nice -n 19 cargo fuzz build --sanitizer "$sanitizer" --debug-assertions)
+bin_dir=fuzz/target/x86_64-unknown-linux-gnu/release
+
+# Logs stay in fuzz/runs/DATE/ (ignored by git); the scratch folders the targets write go at the end.
+run_dir=fuzz/runs/$(date +%Y%m%d-%H%M%S)
+mkdir -p "$run_dir"
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/ctxc-fuzz.XXXXXX")
+trap 'rm -rf "$scratch"' EXIT
+chmod 755 "$scratch"
+results=()
+found_any=0
+for t in "${targets[@]}"; do
+    [ -x "$bin_dir/$t" ] || { echo "$bin_dir/$t was not built" >&2; exit 1; }
+    seed "$t"
+    mkdir -p "fuzz/artifacts/$t"
+    before=$(find "fuzz/artifacts/$t" -type f | wc -l)
+    flags=(-timeout=10 -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="fuzz/artifacts/$t/")
+    [ -f "fuzz/dicts/$t.dict" ] && flags+=(-dict="fuzz/dicts/$t.dict")
+    tmp=$scratch/$t
+    mkdir -p "$tmp"
+    runner=()
+    # git_tree lets ctxc write a hostile commit's files; a link to an absolute path could point
+    # anywhere, so as root the target runs as `nobody`, who can write only its own folders.
+    if [ "$t" = git_tree ] && [ "$(id -u)" = 0 ]; then
+        chown -R nobody "fuzz/corpus/$t" "fuzz/artifacts/$t" "$tmp"
+        runner=(setpriv --reuid=nobody --regid=nogroup --clear-groups --inh-caps=-all env HOME="$tmp")
+    fi
+    echo "fuzzing $t for ${seconds}s (logs: $run_dir/$t.*.log)" >&2
+    # One libFuzzer process at a time (what -jobs=1 runs, minus its extra log file; fork mode
+    # restarts jobs so often that it ran 40 times slower here). It stops at the first crash,
+    # timeout or OOM and is started again for the time left, so each of those is counted.
+    execs=0 crashes=0 timeouts=0 ooms=0 runs=0 peak_rss=0
+    start=$(date +%s)
+    while left=$((seconds - ($(date +%s) - start))) && [ "$left" -gt 0 ] && [ "$runs" -lt 20 ]; do
+        runs=$((runs + 1))
+        log=$run_dir/$t.$runs.log
+        TMPDIR=$tmp nice -n 19 "${runner[@]}" "$bin_dir/$t" "${flags[@]}" -max_total_time="$left" "fuzz/corpus/$t" >"$log" 2>&1 || true
+        # The final stats, or else the last status line (`#EXECS …`) when the run was cut short.
+        n=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+        [ -n "$n" ] || n=$(grep -oE '^#[0-9]+' "$log" | tail -1 | tr -d '#')
+        execs=$((execs + ${n:-0}))
+        rss=$(sed -n 's/^stat::peak_rss_mb: *//p' "$log" | tail -1)
+        [ "${rss:-0}" -le "$peak_rss" ] || peak_rss=$rss
+        case $(sed -n 's/^SUMMARY: libFuzzer: //p' "$log" | tail -1) in
+            '') ;;
+            timeout*) timeouts=$((timeouts + 1)) ;;
+            out-of-memory*) ooms=$((ooms + 1)) ;;
+            *) crashes=$((crashes + 1)) ;;
+        esac
+    done
+    elapsed=$(($(date +%s) - start))
+    artifacts=$(($(find "fuzz/artifacts/$t" -type f | wc -l) - before))
+    [ "$crashes$timeouts$ooms$artifacts" = 0000 ] || found_any=1
+    results+=("$(printf '%-18s %12s %9s %7ss %8s %9s %5s %10s %9s' "$t" "$execs" "$((execs / (elapsed > 0 ? elapsed : 1)))" "$elapsed" \
+        "$crashes" "$timeouts" "$ooms" "$artifacts" "$peak_rss")")
+done
+
+printf '\n%-18s %12s %9s %8s %8s %9s %5s %10s %9s\n' target executions exec/s time crashes timeouts ooms artifacts peak_rss_mb
+printf '%s\n' "${results[@]}"
+echo "artifacts: fuzz/artifacts/TARGET/; logs: $run_dir/"
+exit "$found_any"
