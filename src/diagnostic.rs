@@ -111,8 +111,8 @@ pub struct Sources {
     line_indexes: Arc<Mutex<KeyMap<u128, LineIndex>>>,
 }
 
-/// Where each line of a text starts, and whether it is ASCII (a column is then a byte count).
-type LineIndex = Arc<[(usize, bool)]>;
+/// Where each line of a text starts.
+type LineIndex = Arc<[usize]>;
 
 impl Sources {
     pub fn insert(&mut self, path: impl Into<String>, text: &str) {
@@ -164,33 +164,36 @@ impl Sources {
     /// index of the file's lines (made once per text), so that placing each of many findings in a
     /// large file does not read the file again.
     pub fn line_col(&self, path: &str, offset: usize) -> Option<(usize, usize)> {
+        let (text, line, start) = self.line_of(path, offset)?;
+        let mut offset = offset.min(text.len());
+        while !text.is_char_boundary(offset) {
+            offset -= 1;
+        }
+        Some((line, text[start..offset.max(start)].chars().count() + 1))
+    }
+
+    /// The byte range of the line holding `offset` in a known file, without its line break.
+    pub fn line_range(&self, path: &str, offset: usize) -> Option<Range<usize>> {
+        let (text, _, start) = self.line_of(path, offset)?;
+        let end = text[start..].find('\n').map_or(text.len(), |i| start + i);
+        Some(start..end)
+    }
+
+    /// A known file's text, and the 1-based number and start of the line holding `offset`.
+    fn line_of(&self, path: &str, offset: usize) -> Option<(&str, usize, usize)> {
         let text = self.files.get(path)?;
         let lines = {
             let mut indexes = self.line_indexes.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
             Arc::clone(indexes.entry(text.hash()).or_insert_with(|| line_index(text)))
         };
-        let offset = offset.min(text.len());
-        let line = lines.partition_point(|&(start, _)| start <= offset);
-        let (start, ascii) = lines[line - 1];
-        let column = match ascii {
-            true => offset - start,
-            false => return Some(line_col(text, offset)),
-        };
-        Some((line, column + 1))
+        let line = lines.partition_point(|&start| start <= offset.min(text.len()));
+        Some((text, line, lines[line - 1]))
     }
 }
 
 fn line_index(text: &str) -> LineIndex {
-    let mut start = 0;
-    text.split_inclusive('\n')
-        .map(|line| {
-            let entry = (start, line.is_ascii());
-            start += line.len();
-            entry
-        })
-        // The empty line after a final line break (or of an empty text).
-        .chain((text.is_empty() || text.ends_with('\n')).then_some((text.len(), true)))
-        .collect()
+    let after_breaks = text.match_indices('\n').map(|(i, _)| i + 1).filter(|&i| i < text.len());
+    std::iter::once(0).chain(after_breaks).chain((!text.is_empty() && text.ends_with('\n')).then_some(text.len())).collect()
 }
 
 /// 1-based line and column (in characters) of a byte offset; offsets past the end clamp to it.
@@ -258,6 +261,19 @@ mod tests {
     }
 
     use super::*;
+
+    #[test]
+    fn indexed_lines_and_columns_agree_with_counting() {
+        for text in ["", "a", "a\n", "a\nb", "héllo\nwörld\n\nend", "\n\n"] {
+            let mut sources = Sources::default();
+            sources.insert("f.md", text);
+            for offset in 0..=text.len() + 1 {
+                assert_eq!(sources.line_col("f.md", offset), Some(line_col(text, offset)), "{text:?} at {offset}");
+                let range = sources.line_range("f.md", offset).expect("known file");
+                assert!(!text[range.clone()].contains('\n') && range.start <= offset.min(text.len()), "{text:?} at {offset}: {range:?}");
+            }
+        }
+    }
 
     #[test]
     fn line_col_counts_characters_and_lines() {

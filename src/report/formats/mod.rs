@@ -6,7 +6,7 @@ pub mod sarif;
 
 use std::path::{Component, Path, PathBuf};
 
-use crate::diagnostic::{line_col, Diagnostic, Sources};
+use crate::diagnostic::{Diagnostic, Sources};
 
 /// Turns the display paths in diagnostics into paths relative to the repository root (the
 /// nearest directory above the working directory holding `.git`), or to the working directory
@@ -68,19 +68,16 @@ pub struct Region {
 
 pub fn region(d: &Diagnostic, sources: &Sources) -> Option<Region> {
     let (file, span) = (d.file.as_deref()?, d.span.as_ref()?);
-    let text = sources.get(file)?;
-    let (start_line, start_column) = line_col(text, span.start);
-    let (end_line, end_column) = line_col(text, span.end.max(span.start));
+    let (start_line, start_column) = sources.line_col(file, span.start)?;
+    let (end_line, end_column) = sources.line_col(file, span.end.max(span.start))?;
     Some(Region { start_line, start_column, end_line, end_column })
 }
 
 /// The text of a finding's first line (for fingerprints), trimmed.
 pub fn line_text<'a>(d: &Diagnostic, sources: &'a Sources) -> Option<&'a str> {
-    let text = sources.get(d.file.as_deref()?)?;
-    let start = d.span.as_ref()?.start.min(text.len());
-    let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
-    let line_end = text[start..].find('\n').map_or(text.len(), |i| start + i);
-    Some(text[line_start..line_end].trim())
+    let file = d.file.as_deref()?;
+    let line = sources.line_range(file, d.span.as_ref()?.start)?;
+    Some(sources.get(file)?[line].trim())
 }
 
 /// FNV-1a, 64 bits: a small hash that is the same on every platform and Rust version.
