@@ -190,7 +190,7 @@ fn levels_below(dir: &Path, limit: &Path) -> usize {
 /// Checks where PATH, a path named on the command line, leads. It is located lexically (made
 /// absolute from the folder ctxc was started in, `..` removed, no link resolved), and then:
 ///
-/// - in a repository (its nearest folder holding a `.git`, see [`repository_of`]), PATH must
+/// - in a repository (its nearest folder holding a `.git`, found by `repository_of`), PATH must
 ///   resolve inside that repository's top;
 /// - outside any repository, PATH must resolve inside the folder ctxc was started in when it is
 ///   written below it, and otherwise must not pass through a link at all.

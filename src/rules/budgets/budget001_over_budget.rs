@@ -1,4 +1,6 @@
 //! BUDGET001: a section, the system prompt, the tool schemas or a mode's fixed context over its budget.
+//!
+//! Found by [`crate::checks::budgets::check`] (this file holds the rule's documentation).
 
 use crate::rules::prelude::*;
 

@@ -1,4 +1,6 @@
 //! BUDGET002: a budget at least 90 % used.
+//!
+//! Found by [`crate::checks::budgets::check`] (this file holds the rule's documentation).
 
 use crate::rules::prelude::*;
 

@@ -1,4 +1,6 @@
 //! BUDGET003: the fixed context alone reaches the summarization trigger.
+//!
+//! Found by [`crate::checks::budgets::check`] (this file holds the rule's documentation).
 
 use crate::rules::prelude::*;
 

@@ -1,4 +1,6 @@
 //! BUDGET004: the fixed context leaves no room for the response reserve.
+//!
+//! Found by [`crate::checks::budgets::check`] (this file holds the rule's documentation).
 
 use crate::rules::prelude::*;
 

@@ -1,4 +1,6 @@
 //! MAN001: the manifest cannot be parsed.
+//!
+//! Found by [`crate::manifest::load_with`] (this file holds the rule's documentation).
 
 use crate::rules::prelude::*;
 

@@ -1,4 +1,6 @@
 //! MAN002: a referenced file is missing or cannot be read.
+//!
+//! Found by [`crate::project::ProjectRoot::read`] (this file holds the rule's documentation).
 
 use crate::rules::prelude::*;
 

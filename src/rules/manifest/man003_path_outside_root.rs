@@ -1,4 +1,6 @@
 //! MAN003: a reference leads outside the project root.
+//!
+//! Found by [`crate::project::ProjectRoot::read`] (this file holds the rule's documentation).
 
 use crate::rules::prelude::*;
 

@@ -1,4 +1,6 @@
 //! MAN005: a condition or scenario names a flag that is not declared.
+//!
+//! Found by [`crate::manifest::load_with`] (this file holds the rule's documentation).
 
 use crate::rules::prelude::*;
 

@@ -1,4 +1,6 @@
 //! MAN006: an enable condition cannot be compiled or evaluated.
+//!
+//! Found by [`crate::manifest::load_with`] (this file holds the rule's documentation).
 
 use crate::rules::prelude::*;
 

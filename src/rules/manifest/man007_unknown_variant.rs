@@ -1,4 +1,6 @@
 //! MAN007: a mode picks a module variant that does not exist (or none).
+//!
+//! Found by [`crate::manifest::load_with`] (this file holds the rule's documentation).
 
 use crate::rules::prelude::*;
 

@@ -1,4 +1,6 @@
 //! MAN008: a step id is used twice.
+//!
+//! Found by [`crate::manifest::load_with`] (this file holds the rule's documentation).
 
 use crate::rules::prelude::*;
 

@@ -1,4 +1,6 @@
 //! MAN009: a reference to something the manifest does not declare.
+//!
+//! Found by [`crate::manifest::load_with`] (this file holds the rule's documentation).
 
 use crate::rules::prelude::*;
 

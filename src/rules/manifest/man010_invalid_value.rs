@@ -1,4 +1,6 @@
 //! MAN010: a value the manifest's types accept but its meaning does not.
+//!
+//! Found by [`crate::manifest::load_with`] (this file holds the rule's documentation).
 
 use crate::rules::prelude::*;
 

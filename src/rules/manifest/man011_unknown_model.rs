@@ -1,4 +1,6 @@
 //! MAN011: the model is not in ctxc's model table.
+//!
+//! Found by [`crate::manifest::load_with`] (this file holds the rule's documentation).
 
 use crate::rules::prelude::*;
 

@@ -1,4 +1,6 @@
 //! MAN012: `[lint]` or the command line names a rule code that does not exist.
+//!
+//! Found by [`crate::lint::config::Selection::build`] (this file holds the rule's documentation).
 
 use crate::rules::prelude::*;
 

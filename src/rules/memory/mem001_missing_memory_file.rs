@@ -1,4 +1,6 @@
 //! MEM001: a memory file the manifest lists does not exist.
+//!
+//! Found by [`crate::manifest::load_with`] (this file holds the rule's documentation).
 
 use crate::rules::prelude::*;
 

@@ -1,4 +1,6 @@
 //! SET001: Deep Agents' summarization trigger out of range.
+//!
+//! Found by [`crate::checks::settings::check`] (this file holds the rule's documentation).
 
 use crate::rules::prelude::*;
 

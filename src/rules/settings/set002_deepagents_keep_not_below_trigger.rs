@@ -1,4 +1,6 @@
 //! SET002: Deep Agents' summarization keep not below the trigger.
+//!
+//! Found by [`crate::checks::settings::check`] (this file holds the rule's documentation).
 
 use crate::rules::prelude::*;
 

@@ -1,4 +1,6 @@
 //! SET003: the fixed context reaches a reference system's compaction trigger.
+//!
+//! Found by [`crate::checks::settings::check`] (this file holds the rule's documentation).
 
 use crate::rules::prelude::*;
 

@@ -1,4 +1,6 @@
 //! SET004: Deep Agents' offload threshold is 0 or too large.
+//!
+//! Found by [`crate::checks::settings::check`] (this file holds the rule's documentation).
 
 use crate::rules::prelude::*;
 

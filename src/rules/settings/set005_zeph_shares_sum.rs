@@ -1,4 +1,6 @@
 //! SET005: Zeph's window shares do not add up to 100 %.
+//!
+//! Found by [`crate::checks::settings::check`] (this file holds the rule's documentation).
 
 use crate::rules::prelude::*;
 

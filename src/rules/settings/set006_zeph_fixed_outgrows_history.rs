@@ -1,4 +1,6 @@
 //! SET006: the fixed context outgrows Zeph's recent-history share.
+//!
+//! Found by [`crate::checks::settings::check`] (this file holds the rule's documentation).
 
 use crate::rules::prelude::*;
 

@@ -1,4 +1,6 @@
 //! SET007: Zeph's compaction threshold out of range or inside the response reserve.
+//!
+//! Found by [`crate::checks::settings::check`] (this file holds the rule's documentation).
 
 use crate::rules::prelude::*;
 

@@ -1,4 +1,6 @@
 //! SET008: Zeph's preserved tail is 0 or not below the history length.
+//!
+//! Found by [`crate::checks::settings::check`] (this file holds the rule's documentation).
 
 use crate::rules::prelude::*;
 

@@ -1,4 +1,6 @@
 //! SET009: Zeph's prune protection covers all that compaction could see.
+//!
+//! Found by [`crate::checks::settings::check`] (this file holds the rule's documentation).
 
 use crate::rules::prelude::*;
 

@@ -1,4 +1,6 @@
 //! SET010: Zeph's tool-output limit is 0 or too large for the history share.
+//!
+//! Found by [`crate::checks::settings::check`] (this file holds the rule's documentation).
 
 use crate::rules::prelude::*;
 

@@ -1,4 +1,6 @@
 //! SET011: Zeph's budget is larger than the model's window.
+//!
+//! Found by [`crate::checks::settings::check`] (this file holds the rule's documentation).
 
 use crate::rules::prelude::*;
 

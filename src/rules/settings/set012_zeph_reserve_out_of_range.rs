@@ -1,4 +1,6 @@
 //! SET012: Zeph's response reserve ratio out of range.
+//!
+//! Found by [`crate::checks::settings::check`] (this file holds the rule's documentation).
 
 use crate::rules::prelude::*;
 

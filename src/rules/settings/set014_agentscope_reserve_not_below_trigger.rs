@@ -1,4 +1,6 @@
 //! SET014: AgentScope's reserve ratio not below the trigger ratio.
+//!
+//! Found by [`crate::checks::settings::check`] (this file holds the rule's documentation).
 
 use crate::rules::prelude::*;
 

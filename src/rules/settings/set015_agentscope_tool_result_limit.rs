@@ -1,4 +1,6 @@
 //! SET015: AgentScope's tool-result limit is 0 or larger than the room below the trigger.
+//!
+//! Found by [`crate::checks::settings::check`] (this file holds the rule's documentation).
 
 use crate::rules::prelude::*;
 

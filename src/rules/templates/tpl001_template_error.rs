@@ -1,4 +1,6 @@
 //! TPL001: a template that cannot be parsed or rendered.
+//!
+//! Found by [`crate::templates::render_bounded`] (this file holds the rule's documentation).
 
 use crate::rules::prelude::*;
 

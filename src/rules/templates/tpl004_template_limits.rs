@@ -1,4 +1,6 @@
 //! TPL004: a template that exceeds ctxc's execution limits.
+//!
+//! Found by [`crate::templates::render_bounded`] (this file holds the rule's documentation).
 
 use crate::rules::prelude::*;
 

@@ -1,4 +1,6 @@
 //! TOOL001: a tool file that is not valid JSON or not a tool format ctxc reads.
+//!
+//! Found by [`crate::tools::parse_tool_file`] (this file holds the rule's documentation).
 
 use crate::rules::prelude::*;
 
