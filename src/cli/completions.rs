@@ -1,5 +1,7 @@
 //! `ctxc completions SHELL`: the shell completion script on stdout.
 
+use std::io::Write;
+
 use clap::{Args, CommandFactory};
 
 use super::{Cli, EXIT_OK};

@@ -1,6 +1,7 @@
 //! `ctxc cost`: token accounting per mode (steps, tool schemas, window), or per tool for a bare
 //! MCP `tools/list` result / OpenAI tools array.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};

@@ -30,8 +30,9 @@ pub fn println(text: &str) {
     print_with(|out| out.write_all(text.as_bytes()).and_then(|()| out.write_all(b"\n")));
 }
 
-/// Writes to stdout through `write` (for output serialized as it is written), then flushes.
-pub fn print_with(write: impl FnOnce(&mut dyn Write) -> io::Result<()>) {
+/// Writes to stdout through `write` (for output serialized as it is written), then flushes. The
+/// writer's type is concrete so that a serializer's many small writes are inlined.
+pub fn print_with(write: impl FnOnce(&mut io::BufWriter<io::StdoutLock<'static>>) -> io::Result<()>) {
     if STDOUT.load(Ordering::Relaxed) != OPEN {
         return;
     }
