@@ -3,13 +3,16 @@
     python3 bench/bench.py                 # 50 and 100 agents x 3 modes x 300 tools x 50 skills
     python3 bench/bench.py --agents 20     # 10 and 20 agents
     python3 bench/bench.py --runs 7 --keep /tmp/ctxc-bench
+    python3 bench/bench.py --mcp-tools 60000 --only-mcp   # just the large MCP tool file
 
 For each of two scales (half of --agents, then --agents) it generates a project deterministically
 (modules of 1-8 KB, a third of them Jinja templates; tool schemas of 1-4 KB; agents share most
 files, as in a monorepo), checks that the Python reference (bench/reference.py) reports exactly
 ctxc's counts for o200k_base and cl100k_base, then times `ctxc check`, `ctxc cost --format json`,
 the reference and the floor (benches/floor.rs: build the encoder, count each distinct text once,
-on all cores). Prints median wall time, peak memory and the ratios. Installs Jinja2 and tiktoken
+on all cores). Prints median wall time, peak memory and the ratios. Then times `check`, `cost` and
+`render` on one agent whose MCP tool file holds --mcp-tools tools (60,000 in 3.5 MB: every lint
+rule must stay O(n log n) in its input; `check` once took over 60 s there). Installs Jinja2 and tiktoken
 with pip when missing; tiktoken's rank files come from the tiktoken-rs crate (no network).
 Figures are for comparison within one run: the machine is shared and noisy.
 """
@@ -157,6 +160,30 @@ dirs = ["skills"]
     return {"agents": agents, "tools": tools, "skills": skills, "bytes": total_bytes}
 
 
+def generate_mcp(out: str, tools: int) -> int:
+    """One agent with one MCP server whose `tools/list` file holds `tools` small tools; returns its size."""
+    os.makedirs(os.path.join(out, "tools"), exist_ok=True)
+    listed = [{"name": f"t{i}", "description": "Reads.", "inputSchema": {}} for i in range(tools)]
+    text = json.dumps({"tools": listed}, separators=(",", ":"))
+    with open(os.path.join(out, "tools", "mcp.json"), "w") as f:
+        f.write(text)
+    with open(os.path.join(out, "ctxc.toml"), "w") as f:
+        f.write('[agent]\nname = "mcp"\nmodel = "gpt-4o"\ncontext_window = 100000000\n\n'
+                '[pipeline]\nsteps = [{ id = "core", kind = "text", text = "You are a helpful assistant." },'
+                ' { id = "tools", kind = "tool_list" }]\n\n'
+                '[tools.mcp]\nfiles = [{ path = "tools/mcp.json", server = "github" }]\n\n'
+                '[scenarios.default]\nmcp_servers = { github = {} }\n')
+    return len(text)
+
+
+def measure_mcp(args, ctxc: str, work: str) -> dict:
+    out = os.path.join(work, f"mcp-{args.mcp_tools}")
+    size = generate_mcp(out, args.mcp_tools)
+    rows = {f"ctxc {cmd}": run_timed([ctxc, cmd, out, *extra], args.runs)
+            for cmd, extra in [("check", ["--format", "json"]), ("cost", ["--format", "json"]), ("render", [])]}
+    return {"bytes": size, "rows": rows}
+
+
 def run_timed(cmd: list, runs: int) -> tuple:
     """Median wall seconds over `runs`, and the largest peak RSS (MiB) of this command's runs.
     The runs happen in a fresh interpreter (`--time-command`): a spawned child's peak RSS counts
@@ -260,13 +287,18 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5, help="runs per ctxc and floor command (median)")
     parser.add_argument("--reference-runs", type=int, default=3, help="runs of the Python reference (median)")
     parser.add_argument("--keep", help="write the projects here and keep them")
+    parser.add_argument("--mcp-tools", type=int, default=60_000, help="tools in the large MCP tool file")
+    parser.add_argument("--only-mcp", action="store_true", help="time only the large MCP tool file")
     args = parser.parse_args()
 
-    ensure_python_packages()
     ctxc, floor = build()
     work = args.keep or tempfile.mkdtemp(prefix="ctxc-bench-")
     os.makedirs(work, exist_ok=True)
     try:
+        mcp = measure_mcp(args, ctxc, work)
+        if args.only_mcp:
+            return print_mcp(args, mcp)
+        ensure_python_packages()
         scales = {n: measure_scale(n, args, ctxc, floor, work) for n in (args.agents // 2, args.agents)}
         single = {label: run_timed([ctxc, "check", os.path.join(ROOT, "examples/agents/zeus"), *sets], args.runs)
                   for label, sets in [("one example, cl100k_base", ["--set", "agent.model=gpt-4", "--set", "agent.context_window=128000"]),
@@ -299,6 +331,13 @@ def main() -> None:
     print()
     for label, (seconds, peak) in single.items():
         print(f"ctxc check, {label:<26} {seconds * 1000:>6.0f} ms {peak:>5.0f} MiB (process start included)")
+    print_mcp(args, mcp)
+
+
+def print_mcp(args, mcp: dict) -> None:
+    print(f"\none agent, one MCP tool file: {args.mcp_tools} tools, {mcp['bytes'] / 2**20:.1f} MiB")
+    for label, (seconds, peak) in mcp["rows"].items():
+        print(f"  {label:<30} {seconds * 1000:>9.0f} ms {peak:>7.0f} MiB")
 
 
 if __name__ == "__main__":

@@ -9,8 +9,9 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
+use crate::codes::Code;
 use crate::diagnostic::{Diagnostic, Sources};
-use crate::memo::{Memo, SharedText};
+use crate::memo::{Cache, Kind, SharedText};
 use crate::project::{ProjectRoot, ReadError};
 use crate::yaml::{self, Frontmatter, FrontmatterError};
 
@@ -34,9 +35,8 @@ pub struct SkillDoc {
 
 impl SkillDoc {
     pub fn new(file: String, rel: String, text: SharedText) -> SkillDoc {
-        static PARSED: Memo<Arc<Result<Frontmatter, FrontmatterError>>> = Memo::new();
         let folder = rel.rsplit('/').nth(1).unwrap_or_default().to_string();
-        let front = PARSED.get_or_insert_with(text.hash(), || Arc::new(yaml::frontmatter(&text)));
+        let front = Cache::get_or_insert(Kind::Frontmatter, text.hash(), || Arc::new(yaml::frontmatter(&text)));
         SkillDoc { file, rel, folder, text, front }
     }
 
@@ -162,6 +162,7 @@ fn skip_dir(entry: &walkdir::DirEntry) -> bool {
 /// the root). Symbolic links are followed only when they lead to a file inside the root; a file
 /// reached twice (e.g. CLAUDE.md linking to AGENTS.md) is linted once, under its own name.
 pub fn discover(root: &ProjectRoot, only: Option<&str>) -> Found {
+    let mut found = Found::default();
     let mut candidates: Vec<(String, bool)> = Vec::new();
     match only {
         Some(rel) => candidates.push((rel.to_string(), false)),
@@ -174,14 +175,17 @@ pub fn discover(root: &ProjectRoot, only: Option<&str>) -> Found {
                     continue;
                 }
                 let Ok(rel) = entry.path().strip_prefix(base) else { continue };
+                let utf8 = rel.to_str().is_some();
                 let rel = rel.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/");
-                candidates.push((rel, entry.path_is_symlink()));
+                match utf8 {
+                    true => candidates.push((rel, entry.path_is_symlink())),
+                    false => found.problems.push(ReadError::NameNotUtf8(root.display_path(&rel)).into_diagnostic()),
+                }
             }
         }
     }
     // Regular files first, so a link to a file already read is the one skipped.
     candidates.sort_by(|a, b| a.1.cmp(&b.1).then_with(|| a.0.cmp(&b.0)));
-    let mut found = Found::default();
     let mut seen = BTreeSet::new();
     for (rel, is_link) in candidates {
         let display = root.display_path(&rel);
@@ -189,7 +193,7 @@ pub fn discover(root: &ProjectRoot, only: Option<&str>) -> Found {
             Ok(file) => file,
             Err(e @ ReadError::Escapes(_)) if is_link => {
                 let message = format!("{} (a link leading out of the directory is not followed)", e.message());
-                found.warnings.push(Diagnostic::warning(message).code("MAN003").in_file(display));
+                found.warnings.push(Diagnostic::warning(message).code(Code::MAN003).in_file(display));
                 continue;
             }
             Err(e) => {
@@ -234,5 +238,19 @@ mod tests {
         assert_eq!(doc.value_span("description").map(|r| &text[r]), Some("description"));
         assert_eq!(doc.key_span("missing"), None);
         assert_eq!(doc.body(), "name: in the body\n");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_walk_names_a_path_that_is_not_utf8() {
+        use std::os::unix::ffi::OsStrExt;
+        let project = tempfile::tempdir().expect("tempdir");
+        let dir = project.path().join(std::ffi::OsStr::from_bytes(b"d\xffx"));
+        std::fs::create_dir(&dir).expect("mkdir");
+        std::fs::write(dir.join("AGENTS.md"), "Notes.").expect("write");
+        let found = discover(&ProjectRoot::new(project.path()).expect("root"), None);
+        assert!(found.memory.is_empty());
+        let messages: Vec<&str> = found.problems.iter().map(|d| d.message.as_str()).collect();
+        assert!(matches!(messages[..], [m] if m.contains("d\u{FFFD}x/AGENTS.md` is not valid UTF-8")), "{messages:?}");
     }
 }

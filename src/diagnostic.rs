@@ -3,10 +3,12 @@
 
 use std::collections::BTreeMap;
 use std::ops::Range;
+use std::sync::{Arc, Mutex};
 
 use serde::Serialize;
 
-use crate::memo::SharedText;
+pub use crate::codes::Code;
+use crate::memo::{KeyMap, SharedText};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -27,7 +29,7 @@ pub struct Origin {
 pub struct Diagnostic {
     /// The rule's stable code (see the rule registry); `None` for input that cannot be loaded.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub code: Option<String>,
+    pub code: Option<Code>,
     pub severity: Severity,
     pub message: String,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -76,8 +78,8 @@ impl Diagnostic {
         self
     }
 
-    pub fn code(mut self, code: impl Into<String>) -> Self {
-        self.code = Some(code.into());
+    pub fn code(mut self, code: Code) -> Self {
+        self.code = Some(code);
         self
     }
 
@@ -105,7 +107,12 @@ pub fn redact(secret: &str) -> String {
 #[derive(Debug, Default, Clone)]
 pub struct Sources {
     files: BTreeMap<String, SharedText>,
+    /// Line indexes of the texts, made on first use (see [`Sources::line_col`]); shared by clones.
+    line_indexes: Arc<Mutex<KeyMap<u128, LineIndex>>>,
 }
+
+/// Where each line of a text starts, and whether it is ASCII (a column is then a byte count).
+type LineIndex = Arc<[(usize, bool)]>;
 
 impl Sources {
     pub fn insert(&mut self, path: impl Into<String>, text: &str) {
@@ -118,6 +125,11 @@ impl Sources {
 
     pub fn get(&self, path: &str) -> Option<&str> {
         self.files.get(path).map(|text| &**text)
+    }
+
+    /// A file's text with its content hash (to key what is computed once per text).
+    pub fn get_shared(&self, path: &str) -> Option<&SharedText> {
+        self.files.get(path)
     }
 
     /// Every file, by display path, sorted, as shared texts.
@@ -148,10 +160,37 @@ impl Sources {
         self.files.iter().map(|(path, text)| (path.as_str(), &**text))
     }
 
-    /// 1-based line and column (in characters) of a byte offset in a known file.
+    /// 1-based line and column (in characters) of a byte offset in a known file. A lookup in an
+    /// index of the file's lines (made once per text), so that placing each of many findings in a
+    /// large file does not read the file again.
     pub fn line_col(&self, path: &str, offset: usize) -> Option<(usize, usize)> {
-        self.get(path).map(|text| line_col(text, offset))
+        let text = self.files.get(path)?;
+        let lines = {
+            let mut indexes = self.line_indexes.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+            Arc::clone(indexes.entry(text.hash()).or_insert_with(|| line_index(text)))
+        };
+        let offset = offset.min(text.len());
+        let line = lines.partition_point(|&(start, _)| start <= offset);
+        let (start, ascii) = lines[line - 1];
+        let column = match ascii {
+            true => offset - start,
+            false => return Some(line_col(text, offset)),
+        };
+        Some((line, column + 1))
     }
+}
+
+fn line_index(text: &str) -> LineIndex {
+    let mut start = 0;
+    text.split_inclusive('\n')
+        .map(|line| {
+            let entry = (start, line.is_ascii());
+            start += line.len();
+            entry
+        })
+        // The empty line after a final line break (or of an empty text).
+        .chain((text.is_empty() || text.ends_with('\n')).then_some((text.len(), true)))
+        .collect()
 }
 
 /// 1-based line and column (in characters) of a byte offset; offsets past the end clamp to it.
@@ -168,11 +207,7 @@ pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
 
 /// Byte offset of a 1-based line and column (in characters).
 pub fn offset_of(text: &str, line: usize, column: usize) -> usize {
-    let line_start = if line <= 1 {
-        0
-    } else {
-        text.match_indices('\n').nth(line - 2).map_or(text.len(), |(i, _)| i + 1)
-    };
+    let line_start = if line <= 1 { 0 } else { text.match_indices('\n').nth(line - 2).map_or(text.len(), |(i, _)| i + 1) };
     let rest = &text[line_start..];
     let in_line = rest
         .char_indices()
@@ -184,6 +219,13 @@ pub fn offset_of(text: &str, line: usize, column: usize) -> usize {
 
 /// Diagnostics collected by a stage. `has_errors` decides whether the run can go on.
 pub type Diagnostics = Vec<Diagnostic>;
+
+/// Why an input could not be loaded or rendered: the diagnostics and the sources they point into.
+#[derive(Debug, Clone)]
+pub struct Failure {
+    pub diagnostics: Vec<Diagnostic>,
+    pub sources: Sources,
+}
 
 pub fn has_errors(diagnostics: &[Diagnostic]) -> bool {
     diagnostics.iter().any(|d| d.severity == Severity::Error)
@@ -202,6 +244,19 @@ pub fn did_you_mean<'a>(wrong: &str, candidates: impl IntoIterator<Item = &'a st
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn indexed_line_col_agrees_with_counting() {
+        let mut sources = Sources::default();
+        for (n, text) in ["", "a", "ab\n", "ab\ncd", "\n\nx\n", "é\nxé\ny\n"].iter().enumerate() {
+            let path = format!("f{n}");
+            sources.insert(path.clone(), text);
+            for offset in 0..=text.len() + 1 {
+                assert_eq!(sources.line_col(&path, offset), Some(line_col(text, offset)), "{text:?} at {offset}");
+            }
+        }
+    }
+
     use super::*;
 
     #[test]

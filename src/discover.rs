@@ -8,20 +8,22 @@ use crate::manifest::MANIFEST_NAMES;
 /// How deep a directory of agents is searched for manifests.
 const MAX_DEPTH: usize = 4;
 
-/// The manifest in `dir`, if any.
+/// The manifest in `dir`, if any: whatever bears a manifest's name (a folder or a FIFO too, so
+/// that loading refuses it rather than the agent going unnoticed).
 pub fn manifest_in(dir: &Path) -> Option<PathBuf> {
-    MANIFEST_NAMES.iter().map(|name| dir.join(name)).find(|p| p.is_file())
+    MANIFEST_NAMES.iter().map(|name| dir.join(name)).find(|p| p.symlink_metadata().is_ok())
 }
 
 /// Manifests under `path`, sorted. A file is taken as the manifest itself; a directory with a
 /// manifest is one agent; otherwise its subdirectories are searched (symlinks not followed).
 /// The folders inside an agent belong to it (prompts, skills, tools) and are not searched.
 pub fn find_manifests(path: &Path) -> Result<Vec<PathBuf>, Diagnostic> {
-    if path.is_file() {
-        return Ok(vec![path.to_path_buf()]);
-    }
     if !path.is_dir() {
-        return Err(Diagnostic::error(format!("`{}` does not exist", path.display())));
+        // Anything else that exists is taken as a manifest, for loading to accept or refuse.
+        return match path.symlink_metadata() {
+            Ok(_) => Ok(vec![path.to_path_buf()]),
+            Err(_) => Err(Diagnostic::error(format!("`{}` does not exist", path.display()))),
+        };
     }
     if let Some(manifest) = manifest_in(path) {
         return Ok(vec![manifest]);
@@ -54,5 +56,19 @@ fn search(dir: &Path, depth: usize, found: &mut Vec<PathBuf>) {
             Some(manifest) => found.push(manifest),
             None => search(&entry.path(), depth + 1, found),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_manifest_that_is_no_file_is_still_found() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        assert_eq!(manifest_in(dir.path()), None);
+        std::fs::create_dir(dir.path().join("ctxc.toml")).expect("mkdir");
+        assert_eq!(manifest_in(dir.path()), Some(dir.path().join("ctxc.toml")), "loading refuses it, not discovery");
+        assert!(find_manifests(&dir.path().join("nope")).is_err());
     }
 }

@@ -10,10 +10,10 @@ use serde::Serialize;
 use xxhash_rust::xxh3::Xxh3;
 
 use crate::manifest::model::{Agent, CategoryTool, Reserve, StepKind};
+use crate::memo::{Cache, Kind};
 use crate::models::{ModelProfile, Tokenizer};
 use crate::render::Rendered;
 use crate::resolve::ToolDecision;
-use crate::memo::Memo;
 use crate::tokens::TokenCounter;
 use crate::tools::Tool;
 
@@ -205,14 +205,13 @@ fn memories_worst_case(agent: &Agent, c: &Counting) -> Count {
 /// Costs a list of tools as provider JSON: each counted alone, and the array `[t1,t2,…]` as a whole.
 pub fn cost_tool_array(tools: &[&Tool], counter: &TokenCounter, tokenizer: Tokenizer) -> (Vec<Count>, Count, Count) {
     // The agents and modes of a project mostly send the same tool lists: each list is costed once.
-    static COSTED: Memo<Arc<(Vec<usize>, usize)>> = Memo::new();
     let c = Counting { counter, tokenizer };
     let mut key = Xxh3::new();
     key.update(&[counter.engine() as u8, tokenizer as u8]);
     for tool in tools {
         key.update(&tool.function_json_hash().to_le_bytes());
     }
-    let costed = COSTED.get_or_insert_with(key.digest128(), || {
+    let costed = Cache::get_or_insert(Kind::ToolArrayCost, key.digest128(), || {
         let each: Vec<usize> = tools.iter().map(|t| counter.count_hashed(tokenizer, t.function_json(), t.function_json_hash())).collect();
         if tools.is_empty() {
             return Arc::new((each, 0));
@@ -269,11 +268,20 @@ fn tool_costs(agent: &Agent, rendered: &Rendered, c: &Counting) -> ToolCosts {
     ToolCosts { method: TOOL_METHOD, tools, categories, servers, overhead, total }
 }
 
-fn window(agent: &Agent, profile: &ModelProfile, sections: &[SectionCost], system_prompt: &Count, tools: &ToolCosts, code_index: bool) -> Window {
+fn window(
+    agent: &Agent,
+    profile: &ModelProfile,
+    sections: &[SectionCost],
+    system_prompt: &Count,
+    tools: &ToolCosts,
+    code_index: bool,
+) -> Window {
     let max_input = profile.max_input_tokens;
     let (response_reserve, response_reserve_source) = match agent.budgets.response_reserve {
         Some(Reserve::Tokens(n)) => (n, "budgets.response_reserve".to_string()),
-        Some(Reserve::Ratio(r)) => ((max_input as f64 * r).round() as u64, format!("budgets.response_reserve ({:.0} % of the window)", r * 100.0)),
+        Some(Reserve::Ratio(r)) => {
+            ((max_input as f64 * r).round() as u64, format!("budgets.response_reserve ({:.0} % of the window)", r * 100.0))
+        }
         None => {
             let capped = profile.max_output_tokens.min(max_input / 4);
             let note = if capped < profile.max_output_tokens { ", capped at a quarter of the window" } else { "" };
@@ -281,13 +289,8 @@ fn window(agent: &Agent, profile: &ModelProfile, sections: &[SectionCost], syste
         }
     };
     let fixed = system_prompt.tokens + tools.total.tokens;
-    let dynamic_headroom: i64 =
-        sections.iter().filter_map(|s| s.worst_case.map(|w| (w.tokens - s.tokens.tokens).max(0))).sum();
-    let unbounded = sections
-        .iter()
-        .filter(|s| s.kind.is_scenario_data() && s.kind != StepKind::Memories)
-        .map(|s| s.id.clone())
-        .collect();
+    let dynamic_headroom: i64 = sections.iter().filter_map(|s| s.worst_case.map(|w| (w.tokens - s.tokens.tokens).max(0))).sum();
+    let unbounded = sections.iter().filter(|s| s.kind.is_scenario_data() && s.kind != StepKind::Memories).map(|s| s.id.clone()).collect();
     let summarization_ratio = agent.settings.summarization_trigger;
     Window {
         max_input_tokens: max_input,

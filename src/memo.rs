@@ -1,10 +1,14 @@
 //! Work keyed by content. The agents of one project share most of their files (the same tool
 //! files, skills and modules), and most sections repeat across modes and agents, so parsing and
-//! counting are done once per distinct content and shared, across threads, for the process.
+//! counting are done once per distinct content and shared across threads — for one run: the
+//! memos live in a [`Cache`] that a [`crate::Session`] owns and drops when the run ends. Texts
+//! are held once per distinct content while anything uses them ([`SharedText`]).
 
+use std::any::Any;
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard, Weak};
 
 /// A 128-bit hash of a text. Collisions are not a practical concern at this width (the odds for
 /// a billion distinct texts are about 1 in 10^20), so the text itself is never stored or compared.
@@ -12,7 +16,7 @@ pub fn content_hash(text: &str) -> u128 {
     xxhash_rust::xxh3::xxh3_128(text.as_bytes())
 }
 
-/// A text held once per distinct content for the whole process, with its [`content_hash`]:
+/// A text held once per distinct content while anything holds it, with its [`content_hash`]:
 /// the agents of a project that read the same file share one copy, and work memoized by
 /// content never hashes it again.
 #[derive(Debug, Clone)]
@@ -21,23 +25,57 @@ pub struct SharedText {
     hash: u128,
 }
 
-static TEXTS: Memo<Arc<str>> = Memo::new();
+/// Every text alive, by content hash. Entries are weak: a text no one holds any more is freed,
+/// and its entry is swept once dead entries could make up half of a shard.
+static TEXTS: [Mutex<Texts>; SHARDS] = [const { Mutex::new(Texts { map: None, live_after_sweep: 0 }) }; SHARDS];
+
+struct Texts {
+    map: Option<KeyMap<u128, Weak<str>>>,
+    live_after_sweep: usize,
+}
+
+/// The text held for `hash`, or `make()` held from now on.
+fn intern(hash: u128, make: impl FnOnce() -> Option<Arc<str>>) -> Option<Arc<str>> {
+    let mut shard = TEXTS[shard_of(hash)].lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let Texts { map, live_after_sweep } = &mut *shard;
+    let map = map.get_or_insert_with(KeyMap::default);
+    if let Some(text) = map.get(&hash).and_then(Weak::upgrade) {
+        return Some(text);
+    }
+    let text = make()?;
+    map.insert(hash, Arc::downgrade(&text));
+    if map.len() > 2 * *live_after_sweep + 1024 {
+        map.retain(|_, text| text.strong_count() > 0);
+        *live_after_sweep = map.len();
+    }
+    Some(text)
+}
 
 impl SharedText {
     pub fn new(text: &str) -> Self {
         let hash = content_hash(text);
-        SharedText { text: TEXTS.get_or_insert_with(hash, || Arc::from(text)), hash }
+        let held = intern(hash, || Some(Arc::from(text))).unwrap_or_else(|| Arc::from(text));
+        SharedText { text: held, hash }
     }
 
     /// The shared text with these bytes: the copy already held when the content is known (its
     /// bytes are then valid UTF-8), otherwise a new one if they are valid UTF-8.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, std::str::Utf8Error> {
         let hash = xxhash_rust::xxh3::xxh3_128(bytes);
-        if let Some(text) = TEXTS.get(hash) {
-            return Ok(SharedText { text, hash });
+        let mut invalid = None;
+        let held = intern(hash, || match std::str::from_utf8(bytes) {
+            Ok(text) => Some(Arc::from(text)),
+            Err(e) => {
+                invalid = Some(e);
+                None
+            }
+        });
+        match (held, invalid) {
+            (Some(text), _) => Ok(SharedText { text, hash }),
+            (None, Some(e)) => Err(e),
+            // `intern` only gives nothing when `make` did.
+            (None, None) => std::str::from_utf8(bytes).map(|text| SharedText { text: Arc::from(text), hash }),
         }
-        let text = std::str::from_utf8(bytes)?;
-        Ok(SharedText { text: TEXTS.get_or_insert_with(hash, || Arc::from(text)), hash })
     }
 
     pub fn hash(&self) -> u128 {
@@ -143,9 +181,134 @@ impl<T: Clone> Memo<T> {
     }
 }
 
+/// What a run memoizes, by content. Each kind has a map of its own, so the keys of different
+/// kinds never meet; the call site builds the key from the content's hash.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// A skill parsed for the manifest (key: its path and text).
+    Skill,
+    /// A tool file parsed (key: its text).
+    ToolFile,
+    /// A SKILL.md frontmatter parsed for linting (key: the file's text).
+    Frontmatter,
+    /// A tool list costed as the provider's array (key: engine, tokenizer, the tools).
+    ToolArrayCost,
+    /// The template value of a tool list (key: the tools and their access).
+    ToolsValue,
+    /// The tool description section of a tool list (key: the tools).
+    ToolsDescription,
+    /// A section's long paragraphs (SEC007; key: the section's text).
+    Paragraphs,
+    /// One paragraph's normalized key (SEC007; key: the paragraph).
+    ParagraphKey,
+    /// Leftover `{placeholders}` (TPL003; key: the text).
+    Placeholders,
+    /// A template's undeclared variables (TPL002; key: the template's text).
+    TemplateVariables,
+    /// The secrets of one pattern in a text (SEC001–SEC006; key: the pattern and the text).
+    Secrets,
+    /// Tool schemas in which TOOL007 found nothing (key: the function JSON).
+    CleanRequired,
+    /// Tool schemas in which TOOL008 found nothing (key: the function JSON).
+    CleanTypes,
+    /// Where each tool name stands in a tool file (key: the file's text).
+    NameIndex,
+}
+
+const KINDS: usize = Kind::NameIndex as usize + 1;
+
+/// The memos of one run, one map per [`Kind`]. A [`crate::Session`] owns one and makes it the
+/// current cache ([`Cache::scope`]) on every thread that works for it; it is dropped with the
+/// session. Outside a scope nothing is memoized: the work is simply done.
+pub struct Cache {
+    memos: [Memo<Arc<dyn Any + Send + Sync>>; KINDS],
+}
+
+impl Default for Cache {
+    fn default() -> Self {
+        Cache { memos: [const { Memo::new() }; KINDS] }
+    }
+}
+
+thread_local!(static CURRENT: RefCell<Option<Arc<Cache>>> = const { RefCell::new(None) });
+
+impl Cache {
+    /// Runs `work` with `cache` as this thread's current cache; the previous one comes back after.
+    pub fn scope<R>(cache: &Arc<Cache>, work: impl FnOnce() -> R) -> R {
+        struct Restore(Option<Arc<Cache>>);
+        impl Drop for Restore {
+            fn drop(&mut self) {
+                let previous = self.0.take();
+                CURRENT.with_borrow_mut(|current| *current = previous);
+            }
+        }
+        let _restore = Restore(CURRENT.with_borrow_mut(|current| current.replace(Arc::clone(cache))));
+        work()
+    }
+
+    fn current() -> Option<Arc<Cache>> {
+        CURRENT.with_borrow(Clone::clone)
+    }
+
+    /// The memoized value of `kind` for `key` in the current run, if any.
+    pub fn get<T: Clone + 'static>(kind: Kind, key: u128) -> Option<T> {
+        Self::current()?.memos[kind as usize].get(key).and_then(|value| value.downcast_ref::<T>().cloned())
+    }
+
+    /// Records `value` of `kind` for `key` in the current run (nothing outside a run).
+    pub fn set<T: Send + Sync + 'static>(kind: Kind, key: u128, value: T) {
+        if let Some(cache) = Self::current() {
+            cache.memos[kind as usize].set(key, Arc::new(value));
+        }
+    }
+
+    /// The memoized value of `kind` for `key`, made with `make` on a miss. The lock is not held
+    /// while `make` runs, so two threads may both make a new key; the first value is kept.
+    pub fn get_or_insert<T: Clone + Send + Sync + 'static>(kind: Kind, key: u128, make: impl FnOnce() -> T) -> T {
+        let Some(cache) = Self::current() else { return make() };
+        let memo = &cache.memos[kind as usize];
+        if let Some(hit) = memo.get(key).and_then(|value| value.downcast_ref::<T>().cloned()) {
+            return hit;
+        }
+        let value = make();
+        let kept = memo.get_or_insert_with(key, || Arc::new(value.clone()));
+        kept.downcast_ref::<T>().cloned().unwrap_or(value)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_cache_memoizes_within_its_scope_only() {
+        let cache = Arc::new(Cache::default());
+        let mut calls = 0;
+        for _ in 0..3 {
+            Cache::scope(&cache, || {
+                Cache::get_or_insert(Kind::Placeholders, 7, || {
+                    calls += 1;
+                    calls
+                })
+            });
+        }
+        assert_eq!(calls, 1);
+        assert_eq!(Cache::get_or_insert(Kind::Placeholders, 7, || 99), 99, "outside a scope nothing is memoized");
+        assert_eq!(Cache::scope(&cache, || Cache::get::<i32>(Kind::Placeholders, 7)), Some(1));
+        assert_eq!(Cache::scope(&Arc::new(Cache::default()), || Cache::get::<i32>(Kind::Placeholders, 7)), None, "another run");
+        assert_eq!(Cache::scope(&cache, || Cache::get::<i32>(Kind::Paragraphs, 7)), None, "kinds are apart");
+    }
+
+    #[test]
+    fn texts_are_shared_while_held_and_freed_after() {
+        let a = SharedText::new("a text held twice");
+        let b = SharedText::from_bytes(b"a text held twice").expect("UTF-8");
+        assert!(Arc::ptr_eq(&a.text, &b.text));
+        let weak = Arc::downgrade(&a.text);
+        drop((a, b));
+        assert!(weak.upgrade().is_none(), "no one holds it: freed");
+        assert!(SharedText::from_bytes(b"\xff").is_err());
+    }
 
     #[test]
     fn computes_once_per_content() {

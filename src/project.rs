@@ -9,6 +9,7 @@ use std::io::Read;
 use std::path::{Component, Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
+use crate::codes::Code;
 use crate::diagnostic::{line_col, Diagnostic};
 use crate::memo::SharedText;
 
@@ -50,9 +51,22 @@ pub enum ReadError {
     Escapes(String),
     Missing(String),
     NotAFile(String),
-    TooLarge { path: String, bytes: u64 },
-    Unreadable { path: String, reason: String },
-    NotUtf8 { path: String, line: usize, column: usize },
+    TooLarge {
+        path: String,
+        bytes: u64,
+    },
+    Unreadable {
+        path: String,
+        reason: String,
+    },
+    NotUtf8 {
+        path: String,
+        line: usize,
+        column: usize,
+    },
+    /// A file found by a walk whose path holds a name that is not UTF-8 (shown with `�`): it
+    /// could never be named in a manifest, a prompt or a report.
+    NameNotUtf8(String),
 }
 
 impl ReadError {
@@ -61,30 +75,30 @@ impl ReadError {
             ReadError::Escapes(p) => format!("`{p}` points outside the project root"),
             ReadError::Missing(p) => format!("file `{p}` does not exist"),
             ReadError::NotAFile(p) => format!("`{p}` is not a regular file"),
-            ReadError::TooLarge { path, bytes } => format!(
-                "`{path}` is {bytes} bytes, over the {MAX_FILE_BYTES}-byte limit for files ctxc reads"
-            ),
+            ReadError::TooLarge { path, bytes } => {
+                format!("`{path}` is {bytes} bytes, over the {MAX_FILE_BYTES}-byte limit for files ctxc reads")
+            }
             ReadError::Unreadable { path, reason } => format!("cannot read `{path}`: {reason}"),
             ReadError::NotUtf8 { path, line, column } => {
                 format!("`{path}` is not valid UTF-8 (first bad byte at line {line}, column {column})")
             }
+            ReadError::NameNotUtf8(p) => format!("the path of `{p}` is not valid UTF-8 (shown with `\u{FFFD}`)"),
         }
     }
 
     pub fn help(&self) -> Option<&'static str> {
         match self {
-            ReadError::Escapes(_) => Some(
-                "references are relative to the directory holding the manifest and must stay inside it",
-            ),
+            ReadError::Escapes(_) => Some("references are relative to the directory holding the manifest and must stay inside it"),
+            ReadError::NameNotUtf8(_) => Some("rename the folder or file so that its name is UTF-8"),
             _ => None,
         }
     }
 
     /// The rule code: MAN003 for a reference that leaves the project, MAN002 otherwise.
-    pub fn code(&self) -> &'static str {
+    pub fn code(&self) -> Code {
         match self {
-            ReadError::Escapes(_) => "MAN003",
-            _ => "MAN002",
+            ReadError::Escapes(_) => Code::MAN003,
+            _ => Code::MAN002,
         }
     }
 
@@ -97,31 +111,191 @@ impl ReadError {
     }
 }
 
+/// Why `[project] root` cannot be the project root.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RootError {
+    /// Not `.` or `..` steps.
+    NotAncestor(String),
+    /// Above the highest root allowed, `highest` (written from the manifest's directory), which
+    /// is `limit` (or its child when `limit` is the file system root).
+    OutsideRepository { ancestor: String, highest: String, limit: &'static str },
+}
+
+impl RootError {
+    pub fn message(&self) -> String {
+        match self {
+            RootError::NotAncestor(ancestor) => {
+                format!("`{ancestor}` is not an ancestor of the manifest's directory: write `.` or `..` steps such as `../..`")
+            }
+            RootError::OutsideRepository { ancestor, highest, limit } => {
+                format!("`{ancestor}` climbs out of the project: the highest root allowed here is `{highest}` ({limit})")
+            }
+        }
+    }
+
+    pub fn label(&self) -> &'static str {
+        match self {
+            RootError::NotAncestor(_) => "not an ancestor",
+            RootError::OutsideRepository { .. } => "outside the repository",
+        }
+    }
+
+    pub fn help(&self) -> &'static str {
+        match self {
+            RootError::NotAncestor(_) => "the project root is the manifest's directory or one of its parents, e.g. `root = \"../..\"`",
+            RootError::OutsideRepository { .. } => {
+                "the project root is the manifest's directory or a parent inside its repository: the top of the git work tree holding the manifest (the nearest folder above it with a `.git`), or, outside git, the folder ctxc was started in; never the file system root"
+            }
+        }
+    }
+
+    /// MAN003 for a root that leaves the repository, like any reference that leaves the project.
+    pub fn code(&self) -> Option<Code> {
+        match self {
+            RootError::NotAncestor(_) => None,
+            RootError::OutsideRepository { .. } => Some(Code::MAN003),
+        }
+    }
+}
+
+/// Whether `dir` is the top of a git work tree: it holds a `.git` folder or file (a worktree or
+/// submodule), found without running git.
+fn is_repository_top(dir: &Path) -> bool {
+    fs::symlink_metadata(dir.join(".git")).is_ok()
+}
+
+/// The highest folder a project root above `dir` (canonical) may be, and what it is: the top of
+/// the git work tree holding `dir` (the nearest folder with a `.git` folder or file, found
+/// without running git), else the folder ctxc was started in when it holds `dir`, else `dir`.
+fn highest_root(dir: &Path) -> (PathBuf, &'static str) {
+    if let Some(top) = dir.ancestors().find(|a| is_repository_top(a)) {
+        return (top.to_path_buf(), "the top of the git work tree holding the manifest");
+    }
+    match std::env::current_dir().and_then(fs::canonicalize) {
+        Ok(cwd) if dir.starts_with(&cwd) => (cwd, "the folder ctxc was started in, as there is no git work tree"),
+        _ => (dir.to_path_buf(), "the manifest's directory, as it is neither in a git work tree nor below the folder ctxc was started in"),
+    }
+}
+
+/// How many levels a root above `dir` may climb to stay at or below `limit` (an ancestor of
+/// `dir`), never reaching the file system root.
+fn levels_below(dir: &Path, limit: &Path) -> usize {
+    let levels = dir.components().count().saturating_sub(limit.components().count());
+    match limit.parent() {
+        Some(_) => levels,
+        None => levels.saturating_sub(1),
+    }
+}
+
+/// Checks where PATH, a path named on the command line, leads. It is located lexically (made
+/// absolute from the folder ctxc was started in, `..` removed, no link resolved), and then:
+///
+/// - in a repository (its nearest folder holding a `.git`, see [`repository_of`]), PATH must
+///   resolve inside that repository's top;
+/// - outside any repository, PATH must resolve inside the folder ctxc was started in when it is
+///   written below it, and otherwise must not pass through a link at all.
+///
+/// So a link committed to a repository (`agent -> ../../elsewhere`) never leads a command out of
+/// it. A PATH that cannot be resolved passes: reading it reports why.
+pub fn check_path_argument(path: &Path) -> Result<(), Diagnostic> {
+    let Ok(resolved) = fs::canonicalize(path) else { return Ok(()) };
+    // Without a starting folder (it was removed), only an absolute PATH resolved above.
+    let start = std::env::current_dir().unwrap_or_default();
+    let lexical = lexical_path(&start, path);
+    let outside = |place: String| {
+        Diagnostic::error(format!("`{}` points outside {place}: it resolves to `{}`", path.display(), resolved.display())).help(
+            "a path on the command line may be a symbolic link, or pass through one, only to a place inside the repository holding it (the nearest folder above it with a `.git`); outside git, inside the folder ctxc was started in",
+        )
+    };
+    if let Some(top) = repository_of(&lexical) {
+        return match fs::canonicalize(top) {
+            Ok(canonical_top) if resolved.starts_with(&canonical_top) => Ok(()),
+            _ => Err(outside(format!("the repository `{}`", top.display()))),
+        };
+    }
+    if !start.as_os_str().is_empty() && lexical.starts_with(&start) {
+        return match fs::canonicalize(&start) {
+            Ok(canonical_start) if resolved.starts_with(&canonical_start) => Ok(()),
+            _ => Err(outside(format!("the folder ctxc was started in (`{}`), as there is no repository", start.display()))),
+        };
+    }
+    match resolved == lexical {
+        true => Ok(()),
+        false => Err(outside("any repository and the folder ctxc was started in, through a symbolic link".to_string())),
+    }
+}
+
+/// `path` made absolute from `start` with `.` and `..` removed by the names alone (a `..` after a
+/// link goes back up the link's name, not its target's parent).
+fn lexical_path(start: &Path, path: &Path) -> PathBuf {
+    let mut lexical = PathBuf::new();
+    for component in start.join(path).components() {
+        match component {
+            Component::ParentDir => {
+                lexical.pop();
+            }
+            Component::CurDir => {}
+            other => lexical.push(other),
+        }
+    }
+    lexical
+}
+
+/// The top of the repository holding `lexical` (absolute, links unresolved): the nearest of its
+/// ancestors, itself included, holding a `.git`. A top reached through a link that lies inside an
+/// outer repository does not count (a link committed to that repository, such as `agent` leading
+/// to another checkout on the machine): the outer repository holds the path.
+fn repository_of(lexical: &Path) -> Option<&Path> {
+    let is_link = |dir: &Path| fs::symlink_metadata(dir).is_ok_and(|m| m.file_type().is_symlink());
+    let mut found: Option<&Path> = None;
+    // Whether a link lies between `found` (included) and the ancestor looked at.
+    let mut through_link = false;
+    for dir in lexical.ancestors() {
+        let top = is_repository_top(dir);
+        match found {
+            Some(_) if top && !through_link => break,
+            _ if top => {
+                found = Some(dir);
+                through_link = is_link(dir);
+            }
+            Some(_) => through_link |= is_link(dir),
+            None => {}
+        }
+    }
+    found
+}
+
 impl ProjectRoot {
     pub fn new(display: impl Into<PathBuf>) -> Result<Self, ReadError> {
         let display = display.into();
-        let canonical = fs::canonicalize(&display).map_err(|e| ReadError::Unreadable {
-            path: display.display().to_string(),
-            reason: e.to_string(),
-        })?;
+        let canonical =
+            fs::canonicalize(&display).map_err(|e| ReadError::Unreadable { path: display.display().to_string(), reason: e.to_string() })?;
         Ok(ProjectRoot { display, boundary: canonical.clone(), canonical, prefix: Vec::new(), resolved_dirs: Arc::default() })
     }
 
     /// The same manifest directory with the project root moved up to an ancestor: `ancestor` is
-    /// `.` or `..` steps only (e.g. `../..`), relative to the manifest's directory.
-    pub fn with_root(&self, ancestor: &str) -> Result<ProjectRoot, String> {
+    /// `.` or `..` steps only (e.g. `../..`), relative to the manifest's directory, and may not
+    /// climb above the highest root allowed (the repository's top, or the start directory).
+    pub fn with_root(&self, ancestor: &str) -> Result<ProjectRoot, RootError> {
         let mut levels = 0;
         for component in Path::new(ancestor).components() {
             match component {
                 Component::ParentDir => levels += 1,
                 Component::CurDir => {}
-                _ => return Err(format!("`{ancestor}` is not an ancestor of the manifest's directory: write `.` or `..` steps such as `../..`")),
+                _ => return Err(RootError::NotAncestor(ancestor.to_string())),
             }
         }
-        let Some(boundary) = self.canonical.ancestors().nth(levels) else {
-            return Err(format!("`{ancestor}` climbs above the file system root"));
+        let (limit, what) = highest_root(&self.canonical);
+        let allowed = levels_below(&self.canonical, &limit);
+        let boundary = match self.canonical.ancestors().nth(levels) {
+            Some(boundary) if levels <= allowed => boundary,
+            _ => {
+                let highest = if allowed == 0 { ".".to_string() } else { vec![".."; allowed].join("/") };
+                return Err(RootError::OutsideRepository { ancestor: ancestor.to_string(), highest, limit: what });
+            }
         };
-        let prefix = self.canonical.components().skip(boundary.components().count()).map(|c| c.as_os_str().to_string_lossy().into_owned()).collect();
+        let prefix =
+            self.canonical.components().skip(boundary.components().count()).map(|c| c.as_os_str().to_string_lossy().into_owned()).collect();
         Ok(ProjectRoot { boundary: boundary.to_path_buf(), prefix, ..self.clone() })
     }
 
@@ -140,8 +314,7 @@ impl ProjectRoot {
         if self.display.as_os_str().is_empty() || self.display == Path::new(".") {
             return rel.to_string();
         }
-        let mut parts: Vec<String> =
-            self.display.display().to_string().trim_end_matches('/').split('/').map(str::to_string).collect();
+        let mut parts: Vec<String> = self.display.display().to_string().trim_end_matches('/').split('/').map(str::to_string).collect();
         let mut rest = rel;
         // `../` steps of references above the manifest's directory eat display components
         // where they can, so `agents/x` + `../../ZEPH.md` shows as `ZEPH.md`.
@@ -185,9 +358,7 @@ impl ProjectRoot {
                         return Err(ReadError::Escapes(reference.to_string()));
                     }
                 }
-                Component::RootDir | Component::Prefix(_) => {
-                    return Err(ReadError::Escapes(reference.to_string()))
-                }
+                Component::RootDir | Component::Prefix(_) => return Err(ReadError::Escapes(reference.to_string())),
             }
         }
         Ok(self.relative_to_manifest_dir(&parts))
@@ -313,9 +484,19 @@ impl ProjectRoot {
         Ok(SourceFile { display: self.display_path(&rel), rel, text })
     }
 
-    /// Lists the regular files named `file_name` under a root-relative directory, sorted, never
-    /// following a symlink out of the root.
-    pub fn find_files(&self, dir: &str, file_name: &str) -> Result<Vec<String>, ReadError> {
+    /// Reads a file named on the command line (or found in a folder named there) under the rules
+    /// of [`ProjectRoot::read`], its own folder being the project: a symlink is followed only to
+    /// a file in that folder or below it.
+    pub fn read_path(path: &Path) -> Result<SourceFile, ReadError> {
+        let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        let name = path.file_name().ok_or_else(|| ReadError::NotAFile(path.display().to_string()))?;
+        ProjectRoot::new(dir)?.read(&name.to_string_lossy())
+    }
+
+    /// Lists the files named `file_name` under a root-relative directory, sorted, never following
+    /// a symlink out of the root: each as a path relative to the manifest's directory, or
+    /// [`ReadError::NameNotUtf8`] when a name on its path is not UTF-8.
+    pub fn find_files(&self, dir: &str, file_name: &str) -> Result<Vec<Result<String, ReadError>>, ReadError> {
         let rel_dir = self.normalize(dir)?;
         let abs_dir = self.resolve(&rel_dir)?;
         let mut found = Vec::new();
@@ -331,7 +512,8 @@ impl ProjectRoot {
             }
             let Ok(rel) = entry.path().strip_prefix(&self.boundary) else { continue };
             let parts: Vec<String> = rel.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect();
-            found.push(self.relative_to_manifest_dir(&parts));
+            let path = self.relative_to_manifest_dir(&parts);
+            found.push(if rel.to_str().is_some() { Ok(path) } else { Err(ReadError::NameNotUtf8(path)) });
         }
         Ok(found)
     }
@@ -348,13 +530,13 @@ fn io_error(rel: &str, e: std::io::Error) -> ReadError {
 /// Opens a file for reading without following a symlink at the end of its path (on Unix; other
 /// systems check first), and without blocking on a FIFO.
 #[cfg(unix)]
-fn open_no_follow(path: &Path) -> std::io::Result<fs::File> {
+pub(crate) fn open_no_follow(path: &Path) -> std::io::Result<fs::File> {
     use std::os::unix::fs::OpenOptionsExt;
     fs::OpenOptions::new().read(true).custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK).open(path)
 }
 
 #[cfg(not(unix))]
-fn open_no_follow(path: &Path) -> std::io::Result<fs::File> {
+pub(crate) fn open_no_follow(path: &Path) -> std::io::Result<fs::File> {
     if fs::symlink_metadata(path)?.file_type().is_symlink() {
         return Err(std::io::Error::new(std::io::ErrorKind::InvalidInput, "a symbolic link"));
     }
@@ -380,16 +562,12 @@ mod tests {
         std::fs::write(outside.path().join("secret.txt"), "s").expect("write");
         let project = tempfile::tempdir().expect("tempdir");
         #[cfg(unix)]
-        std::os::unix::fs::symlink(outside.path().join("secret.txt"), project.path().join("link.md"))
-            .expect("symlink");
+        std::os::unix::fs::symlink(outside.path().join("secret.txt"), project.path().join("link.md")).expect("symlink");
         std::fs::write(project.path().join("bad.md"), b"ok\nab\xffcd").expect("write");
         let root = ProjectRoot::new(project.path()).expect("root");
         #[cfg(unix)]
         assert!(matches!(root.read("link.md"), Err(ReadError::Escapes(_))));
-        assert_eq!(
-            root.read("bad.md").map(|f| f.text.to_string()),
-            Err(ReadError::NotUtf8 { path: "bad.md".into(), line: 2, column: 3 })
-        );
+        assert_eq!(root.read("bad.md").map(|f| f.text.to_string()), Err(ReadError::NotUtf8 { path: "bad.md".into(), line: 2, column: 3 }));
         assert!(matches!(root.read("nope.md"), Err(ReadError::Missing(_))));
     }
 
@@ -408,7 +586,7 @@ mod tests {
             // The second round reads through the directories resolved by the first.
             assert_eq!(root.read("inner/x.md").map(|f| f.text.to_string()), Ok("in".to_string()));
             assert!(matches!(root.read("outer/x.md"), Err(ReadError::Escapes(_))));
-            assert!(matches!(root.read("outer/../real/x.md"), Ok(_)), "normalized before resolving");
+            assert!(root.read("outer/../real/x.md").is_ok(), "normalized before resolving");
             assert!(matches!(root.read("inner/nope.md"), Err(ReadError::Missing(_))));
             assert!(matches!(root.read("real"), Err(ReadError::NotAFile(_))));
         }
@@ -419,6 +597,7 @@ mod tests {
         let project = tempfile::tempdir().expect("tempdir");
         let agent = project.path().join("crates/agent");
         std::fs::create_dir_all(&agent).expect("mkdir");
+        std::fs::create_dir(project.path().join(".git")).expect("mkdir");
         std::fs::write(project.path().join("ZEPH.md"), "root").expect("write");
         std::fs::write(agent.join("notes.md"), "n").expect("write");
         let here = ProjectRoot::new(&agent).expect("root");
@@ -430,11 +609,116 @@ mod tests {
         assert_eq!(root.normalize("../../crates/agent/notes.md"), Ok("notes.md".to_string()));
         assert_eq!(root.normalize("../x/../../ZEPH.md"), Ok("../../ZEPH.md".to_string()));
         assert!(matches!(root.normalize("../../../outside.md"), Err(ReadError::Escapes(_))));
-        assert!(here.with_root("sub").is_err());
-        assert!(here.with_root("../elsewhere").is_err());
+        assert!(matches!(here.with_root("sub"), Err(RootError::NotAncestor(_))));
+        assert!(matches!(here.with_root("../elsewhere"), Err(RootError::NotAncestor(_))));
         let shown = ProjectRoot { display: PathBuf::from("examples/zeph/crates/agent"), ..root.clone() };
         assert_eq!(shown.display_path("../../ZEPH.md"), "examples/zeph/ZEPH.md");
         let dotted = ProjectRoot { display: PathBuf::from("."), ..root };
         assert_eq!(dotted.display_path("../../ZEPH.md"), "../../ZEPH.md");
+    }
+
+    #[test]
+    fn a_root_never_climbs_out_of_the_repository() {
+        let outer = tempfile::tempdir().expect("tempdir");
+        let project = outer.path().join("repo");
+        let agent = project.join("a/b");
+        std::fs::create_dir_all(&agent).expect("mkdir");
+        // A `.git` file (a worktree or submodule) marks the top as well as a folder.
+        std::fs::write(project.join(".git"), "gitdir: elsewhere\n").expect("write");
+        let here = ProjectRoot::new(&agent).expect("root");
+        assert_eq!(here.with_root("../..").map(|r| r.depth()), Ok(2));
+        let climbed = here.with_root("../../..").expect_err("above the top");
+        assert_eq!(
+            climbed,
+            RootError::OutsideRepository {
+                ancestor: "../../..".into(),
+                highest: "../..".into(),
+                limit: "the top of the git work tree holding the manifest"
+            }
+        );
+        assert_eq!(climbed.code(), Some(Code::MAN003));
+        assert!(climbed.message().contains("`../..`"), "{}", climbed.message());
+        let deep = format!("..{}", "/..".repeat(agent.components().count() + 3));
+        assert!(matches!(here.with_root(&deep), Err(RootError::OutsideRepository { .. })), "never above `/`");
+        // Outside git and outside the folder ctxc runs in (the crate, for tests): no climbing.
+        std::fs::remove_file(project.join(".git")).expect("remove");
+        assert!(std::env::current_dir().is_ok_and(|cwd| !agent.starts_with(cwd)));
+        assert_eq!(here.with_root("..").expect_err("no repository").code(), Some(Code::MAN003));
+        assert_eq!(here.with_root(".").map(|r| r.depth()), Ok(0));
+        // A repository (or starting folder) at `/` still keeps `/` out.
+        assert_eq!(levels_below(Path::new("/srv/app/agent"), Path::new("/")), 2);
+        assert_eq!(levels_below(Path::new("/srv/app/agent"), Path::new("/srv")), 2);
+        assert_eq!(levels_below(Path::new("/"), Path::new("/")), 0);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_found_file_whose_path_is_not_utf8_is_named_so() {
+        use std::os::unix::ffi::OsStrExt;
+        let project = tempfile::tempdir().expect("tempdir");
+        for folder in [&b"ok"[..], b"d\xffx"] {
+            let dir = project.path().join("skills").join(std::ffi::OsStr::from_bytes(folder));
+            std::fs::create_dir_all(&dir).expect("mkdir");
+            std::fs::write(dir.join("SKILL.md"), "s").expect("write");
+        }
+        let root = ProjectRoot::new(project.path()).expect("root");
+        let found = root.find_files("skills", "SKILL.md").expect("walk");
+        assert_eq!(found, [Err(ReadError::NameNotUtf8("skills/d\u{FFFD}x/SKILL.md".into())), Ok("skills/ok/SKILL.md".into())]);
+        assert!(found[0].clone().unwrap_err().message().contains("not valid UTF-8"), "not `does not exist`");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_path_argument_never_leads_out_of_its_repository() {
+        use std::os::unix::fs::symlink;
+        let scratch = tempfile::tempdir().expect("tempdir");
+        // Resolved, as the temporary folder may itself be reached through a link (macOS).
+        let scratch_path = fs::canonicalize(scratch.path()).expect("canonical");
+        let at = |p: &str| scratch_path.join(p);
+        for dir in ["repo/.git", "repo/real", "elsewhere", "other/.git", "plain/real"] {
+            std::fs::create_dir_all(at(dir)).expect("mkdir");
+        }
+        symlink(at("elsewhere"), at("repo/out")).expect("symlink");
+        symlink(at("other"), at("repo/checkout")).expect("symlink");
+        symlink("real", at("repo/inner")).expect("symlink");
+        symlink(at("repo"), at("plain/to-repo")).expect("symlink");
+        symlink(at("elsewhere"), at("plain/out")).expect("symlink");
+        let check = |p: &str| check_path_argument(&at(p)).map_err(|d| d.message);
+        assert_eq!(check("repo/real"), Ok(()));
+        assert_eq!(check("repo/inner"), Ok(()), "a link inside the repository");
+        assert_eq!(check("plain/to-repo/real"), Ok(()), "a link above the repository is the machine's, not the repository's");
+        assert_eq!(check("repo/nope"), Ok(()), "reading it says it does not exist");
+        let refused = check("repo/out").expect_err("a link out");
+        assert!(refused.contains("points outside the repository") && refused.contains("elsewhere"), "{refused}");
+        assert!(check("repo/out/..").is_err(), "`..` is taken from the name, the place is where the link leads");
+        assert!(check("repo/checkout").is_err(), "a link committed to a repository reaches no other repository");
+        // Neither in a repository nor below the folder the tests run in: no link at all.
+        assert_eq!(check("plain/real"), Ok(()));
+        assert!(check("plain/out").expect_err("through a link").contains("through a symbolic link"));
+        assert_eq!(lexical_path(Path::new("/a/b"), Path::new("../c/./d/..")), Path::new("/a/c"));
+        assert_eq!(lexical_path(Path::new("/a"), Path::new("/x/../y")), Path::new("/y"));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn paths_from_the_command_line_get_the_same_guard() {
+        let outside = tempfile::tempdir().expect("tempdir");
+        std::fs::write(outside.path().join("tools.json"), "[]").expect("write");
+        let dir = tempfile::tempdir().expect("tempdir");
+        std::fs::write(dir.path().join("ok.json"), "[]").expect("write");
+        std::os::unix::fs::symlink(dir.path().join("ok.json"), dir.path().join("beside.json")).expect("symlink");
+        std::os::unix::fs::symlink(outside.path().join("tools.json"), dir.path().join("out.json")).expect("symlink");
+        std::os::unix::fs::symlink("/dev/zero", dir.path().join("zero.json")).expect("symlink");
+        let made = std::process::Command::new("mkfifo").arg(dir.path().join("fifo.json")).status().expect("mkfifo runs");
+        assert!(made.success());
+        std::fs::File::create(dir.path().join("big.json")).and_then(|f| f.set_len(MAX_FILE_BYTES + 1)).expect("sparse file");
+        let read = |name: &str| ProjectRoot::read_path(&dir.path().join(name)).map(|f| f.text.to_string());
+        assert_eq!(read("ok.json"), Ok("[]".to_string()));
+        assert_eq!(read("beside.json"), Ok("[]".to_string()));
+        assert_eq!(read("out.json"), Err(ReadError::Escapes("out.json".into())));
+        assert_eq!(read("zero.json"), Err(ReadError::Escapes("zero.json".into())));
+        assert_eq!(read("fifo.json"), Err(ReadError::NotAFile("fifo.json".into())), "refused without blocking");
+        assert_eq!(read("big.json"), Err(ReadError::TooLarge { path: "big.json".into(), bytes: MAX_FILE_BYTES + 1 }));
+        assert_eq!(read("nope.json"), Err(ReadError::Missing("nope.json".into())));
     }
 }

@@ -9,14 +9,9 @@ use xxhash_rust::xxh3::Xxh3;
 
 use crate::diagnostic::{Diagnostic, Diagnostics};
 use crate::manifest::model::*;
-use crate::memo::{Memo, SharedText};
+use crate::memo::{Cache, Kind, SharedText};
 use crate::project::ProjectRoot;
 use crate::resolve::{Resolved, StepDecision, ToolDecision};
-
-/// Instruction budget for one template render: generous for real prompts, finite for loops.
-pub const TEMPLATE_FUEL: u64 = 200_000;
-/// Largest text one template may produce (1 MiB).
-pub const MAX_TEMPLATE_OUTPUT: usize = 1024 * 1024;
 
 /// What one step contributes to the prompt.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -54,7 +49,7 @@ impl Rendered {
 pub fn render(resolved: Resolved, root: &ProjectRoot) -> Result<Rendered, Diagnostics> {
     let Resolved { agent, mode, scenario, steps: mut decisions, tools } = resolved;
     let tools_description = tools_description(agent, mode, &tools);
-    let env = template_env(root);
+    let env = crate::templates::project_environment(root);
     // Built when the first template needs it: most prompt files are plain text.
     let context = std::cell::OnceCell::new();
     let context = || {
@@ -138,7 +133,6 @@ pub fn render(resolved: Resolved, root: &ProjectRoot) -> Result<Rendered, Diagno
 /// The `tools` template variable: the enabled tools' decisions. Shared between renders with the
 /// same decisions (the agents of a project mostly have the same tools).
 fn enabled_tools_value(tools: &[ToolDecision]) -> minijinja::Value {
-    static VALUES: Memo<minijinja::Value> = Memo::new();
     let enabled: Vec<&ToolDecision> = tools.iter().filter(|t| t.enabled).collect();
     let mut key = Xxh3::new();
     for tool in &enabled {
@@ -147,7 +141,7 @@ fn enabled_tools_value(tools: &[ToolDecision]) -> minijinja::Value {
             key.update(field.as_bytes());
         }
     }
-    VALUES.get_or_insert_with(key.digest128(), || minijinja::Value::from_serialize(&enabled))
+    Cache::get_or_insert(Kind::ToolsValue, key.digest128(), || minijinja::Value::from_serialize(&enabled))
 }
 
 /// Trailing line breaks are dropped so the separator alone decides the gap between sections.
@@ -203,7 +197,11 @@ fn step_text<'a>(step: &'a Step, agent: &'a Agent, mode: &'a Mode, scenario: &'a
             let mut parts = vec![Part::Text(text)];
             if let Some(guidelines) = module_file(step, agent, mode) {
                 sources.push(guidelines.path.clone());
-                parts.extend([Part::Text("\n\n<memory_guidelines>\n".into()), Part::File(guidelines), Part::Text("\n</memory_guidelines>".into())]);
+                parts.extend([
+                    Part::Text("\n\n<memory_guidelines>\n".into()),
+                    Part::File(guidelines),
+                    Part::Text("\n</memory_guidelines>".into()),
+                ]);
             }
             StepText::Parts(sources, parts)
         }
@@ -256,7 +254,10 @@ fn step_text<'a>(step: &'a Step, agent: &'a Agent, mode: &'a Mode, scenario: &'a
         StepKind::OtherSkills => {
             let others: Vec<&crate::skills::Skill> = agent.skills.iter().filter(|s| !scenario.active_skills.contains(&s.name)).collect();
             let lines: Vec<String> = others.iter().map(|s| format!("- {}: {}", s.name, s.description)).collect();
-            StepText::Data(others.iter().map(|s| s.path.clone()).collect(), format!("<other_skills>\n{}\n</other_skills>", lines.join("\n")))
+            StepText::Data(
+                others.iter().map(|s| s.path.clone()).collect(),
+                format!("<other_skills>\n{}\n</other_skills>", lines.join("\n")),
+            )
         }
         StepKind::ModePrompt => match &mode.prompt {
             Some(file) => StepText::File(file),
@@ -275,10 +276,9 @@ fn step_text<'a>(step: &'a Step, agent: &'a Agent, mode: &'a Mode, scenario: &'a
             let files: Vec<&TextFile> = agent.memory_files.iter().collect();
             StepText::Data(paths(&files), join(files.iter().map(|f| trim_line_breaks(&f.text).to_string()).collect()))
         }
-        StepKind::Time => StepText::Data(
-            Vec::new(),
-            format!("## Current time\n\nIt is {} in the {} timezone.", scenario.now.human(), scenario.timezone),
-        ),
+        StepKind::Time => {
+            StepText::Data(Vec::new(), format!("## Current time\n\nIt is {} in the {} timezone.", scenario.now.human(), scenario.timezone))
+        }
         StepKind::ConnectorPrompts => {
             let files: Vec<&TextFile> = scenario.connectors.iter().filter_map(|c| agent.connectors.get(c)).collect();
             StepText::Data(paths(&files), join(files.iter().map(|f| trim_line_breaks(&f.text).to_string()).collect()))
@@ -338,9 +338,8 @@ struct ToolsDescription {
 
 /// The text that fills `{{ tools_description }}`: each callable tool's name, description and
 /// parameter schema (compact JSON), plus placeholders for tools the mode lists as unavailable.
-/// Made once per distinct tool list and mode for the process.
+/// Made once per distinct tool list and mode in a run.
 fn tools_description(agent: &Agent, mode: &Mode, decisions: &[ToolDecision]) -> ToolsDescription {
-    static DESCRIPTIONS: Memo<ToolsDescription> = Memo::new();
     let listed = || agent.categories.iter().flat_map(|c| &c.tools).zip(decisions).filter(|(_, d)| d.enabled || d.placeholder);
     let mut key = Xxh3::new();
     key.update(mode.name.as_bytes());
@@ -348,10 +347,12 @@ fn tools_description(agent: &Agent, mode: &Mode, decisions: &[ToolDecision]) -> 
         key.update(&[u8::from(decision.enabled)]);
         key.update(&tool.tool.function_json_hash().to_le_bytes());
     }
-    DESCRIPTIONS.get_or_insert_with(key.digest128(), || {
+    Cache::get_or_insert(Kind::ToolsDescription, key.digest128(), || {
         let blocks: Vec<String> = listed()
             .map(|(tool, decision)| match decision.enabled {
-                true => format!("### {}\n{}\nParameters: {}", tool.tool.name, tool.tool.description.trim_end(), tool.tool.parameters_json()),
+                true => {
+                    format!("### {}\n{}\nParameters: {}", tool.tool.name, tool.tool.description.trim_end(), tool.tool.parameters_json())
+                }
                 false => format!("### {}\nUnavailable in {} mode.", tool.tool.name, mode.name),
             })
             .collect();
@@ -360,64 +361,11 @@ fn tools_description(agent: &Agent, mode: &Mode, decisions: &[ToolDecision]) -> 
     })
 }
 
-fn template_env(root: &ProjectRoot) -> minijinja::Environment<'static> {
-    let mut env = minijinja::Environment::new();
-    env.set_undefined_behavior(minijinja::UndefinedBehavior::Strict);
-    env.set_auto_escape_callback(|_| minijinja::AutoEscape::None);
-    env.set_keep_trailing_newline(true);
-    env.set_fuel(Some(TEMPLATE_FUEL));
-    let root = root.clone();
-    // Includes and imports resolve through the project root, so they cannot leave it.
-    env.set_loader(move |name| match root.read(name) {
-        Ok(file) => Ok(Some(file.text.to_string())),
-        Err(e) => Err(minijinja::Error::new(minijinja::ErrorKind::TemplateNotFound, e.message())),
-    });
-    env
-}
-
 fn render_template(
     env: &minijinja::Environment<'static>,
     root: &ProjectRoot,
     file: &TextFile,
     context: &minijinja::Value,
 ) -> Result<String, Diagnostic> {
-    let result = env.render_named_str(&file.path, &file.text, context);
-    match result {
-        Ok(text) if text.len() > MAX_TEMPLATE_OUTPUT => Err(Diagnostic::error(format!(
-            "template output is {} bytes, over the {MAX_TEMPLATE_OUTPUT}-byte limit",
-            text.len()
-        ))
-        .code("TPL004")
-        .in_file(root.display_path(&file.path))),
-        Ok(text) => Ok(text),
-        Err(e) => Err(template_error(root, file, &e)),
-    }
-}
-
-fn template_error(root: &ProjectRoot, file: &TextFile, e: &minijinja::Error) -> Diagnostic {
-    // Errors raised inside an included template name that template.
-    let path = e.name().unwrap_or(&file.path).to_string();
-    let detail = e.detail().map(|d| format!(": {d}")).unwrap_or_default();
-    let span = e.range().or_else(|| {
-        let text = if path == file.path { Some(&*file.text) } else { None };
-        e.line().zip(text).map(|(line, text)| {
-            let start = crate::diagnostic::offset_of(text, line, 1);
-            start..start
-        })
-    });
-    let code = match e.kind() {
-        minijinja::ErrorKind::UndefinedError => "TPL002",
-        minijinja::ErrorKind::OutOfFuel => "TPL004",
-        _ => "TPL001",
-    };
-    let mut d = Diagnostic::error(format!("template error: {}{detail}", e.kind())).code(code).in_file(root.display_path(&path)).at(span);
-    if e.kind() == minijinja::ErrorKind::UndefinedError {
-        d = d.help(
-            "templates can use agent.name, agent.description, agent.model, mode, scenario, flags, tools, tools_description and vars.NAME",
-        );
-    }
-    if e.kind() == minijinja::ErrorKind::OutOfFuel {
-        d = d.help(format!("a template may run at most {TEMPLATE_FUEL} instructions; look for a runaway loop"));
-    }
-    d
+    crate::templates::render_bounded(env, &file.path, &file.text, context.clone(), &|path| root.display_path(path))
 }

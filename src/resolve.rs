@@ -3,6 +3,7 @@
 
 use serde::Serialize;
 
+use crate::codes::Code;
 use crate::diagnostic::{Diagnostic, Diagnostics};
 use crate::manifest::model::*;
 
@@ -107,22 +108,22 @@ fn condition_context(mode: &Mode, scenario: &Scenario) -> minijinja::Value {
 }
 
 fn eval_condition(condition: &Condition, context: &minijinja::Value) -> Result<bool, Diagnostic> {
-    let mut env = minijinja::Environment::new();
-    env.set_undefined_behavior(minijinja::UndefinedBehavior::Strict);
+    let env = crate::templates::environment();
     let fail = |e: minijinja::Error| {
         Diagnostic::error(format!("cannot evaluate condition `{}`: {}", condition.expr, e.detail().unwrap_or("error")))
-            .code("MAN006")
+            .code(Code::MAN006)
             .in_file(&condition.origin.file)
             .at(condition.origin.span.clone())
     };
-    let expr = env.compile_expression(&condition.expr).map_err(fail)?;
-    expr.eval(context).map(|v| v.is_true()).map_err(fail)
+    let (value, _) = crate::templates::within_limits(|| env.compile_expression(&condition.expr).and_then(|expr| expr.eval(context)));
+    value.map(|v| v.is_true()).map_err(fail)
 }
 
 fn decide_tools(agent: &Agent, mode: &Mode, scenario: &Scenario, evaluate: &mut impl FnMut(&Condition) -> bool) -> Vec<ToolDecision> {
     let mut decisions = Vec::new();
     for category in &agent.categories {
-        let category_off = category.when.as_ref().filter(|c| !evaluate(c)).map(|c| format!("category `{}` is off: `{}` is false", category.name, c.expr));
+        let category_off =
+            category.when.as_ref().filter(|c| !evaluate(c)).map(|c| format!("category `{}` is off: `{}` is false", category.name, c.expr));
         let access = mode.access.get(&category.name).cloned().unwrap_or(Access::Level(AccessLevel::All));
         for tool in &category.tools {
             let mut placeholder = false;
@@ -136,9 +137,9 @@ fn decide_tools(agent: &Agent, mode: &Mode, scenario: &Scenario, evaluate: &mut 
                 let denied = match &access {
                     Access::Level(AccessLevel::All) => None,
                     Access::Level(AccessLevel::Disabled) => Some(format!("`{}` is disabled in {} mode", category.name, mode.name)),
-                    Access::Level(AccessLevel::ReadOnly) => tool
-                        .writes
-                        .then(|| format!("writes, and {} mode gives `{}` read-only access", mode.name, category.name)),
+                    Access::Level(AccessLevel::ReadOnly) => {
+                        tool.writes.then(|| format!("writes, and {} mode gives `{}` read-only access", mode.name, category.name))
+                    }
                     Access::Only(allowed) => (!allowed.contains(&tool.tool.name))
                         .then(|| format!("not among the `{}` tools {} mode allows", category.name, mode.name)),
                 };

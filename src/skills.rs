@@ -3,6 +3,7 @@
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::codes::Code;
 use crate::yaml::{self, Frontmatter};
 
 /// A parsed skill. Text fields are data: they are never evaluated as templates.
@@ -28,7 +29,7 @@ pub struct SkillError {
     pub message: String,
     pub offset: Option<usize>,
     /// The rule code (SKILL001 no frontmatter, SKILL002 bad YAML, SKILL003 name, SKILL006 description).
-    pub code: &'static str,
+    pub code: Code,
 }
 
 pub fn parse_skill(path: &str, text: &str) -> Result<Skill, SkillError> {
@@ -37,18 +38,18 @@ pub fn parse_skill(path: &str, text: &str) -> Result<Skill, SkillError> {
         yaml::FrontmatterError::Missing => SkillError {
             message: "SKILL.md has no YAML frontmatter (a `---` line, `name:` and `description:`, then `---`)".into(),
             offset: Some(0),
-            code: "SKILL001",
+            code: Code::SKILL001,
         },
         yaml::FrontmatterError::Unterminated => {
-            SkillError { message: "frontmatter is not closed by a `---` line".into(), offset: Some(0), code: "SKILL001" }
+            SkillError { message: "frontmatter is not closed by a `---` line".into(), offset: Some(0), code: Code::SKILL001 }
         }
         yaml::FrontmatterError::Invalid(e) => {
-            SkillError { message: format!("malformed YAML frontmatter: {}", e.message), offset: e.offset, code: "SKILL002" }
+            SkillError { message: format!("malformed YAML frontmatter: {}", e.message), offset: e.offset, code: Code::SKILL002 }
         }
     })?;
     let field = |key: &str| fields.iter().find(|(k, _)| k == key).map(|(_, v)| v);
     let string_field = |key: &str| -> Result<String, SkillError> {
-        let code = if key == "name" { "SKILL003" } else { "SKILL006" };
+        let code = if key == "name" { Code::SKILL003 } else { Code::SKILL006 };
         match field(key) {
             Some(Value::String(s)) => Ok(s.clone()),
             Some(_) => Err(SkillError { message: format!("frontmatter `{key}` must be a string"), offset: key_offset(text, key), code }),
@@ -93,8 +94,7 @@ mod tests {
 
     #[test]
     fn parses_name_description_and_folder() {
-        let skill = parse_skill("skills/notes/SKILL.md", "---\nname: notes\ndescription: Takes notes.\n---\n# Notes\n")
-            .expect("valid");
+        let skill = parse_skill("skills/notes/SKILL.md", "---\nname: notes\ndescription: Takes notes.\n---\n# Notes\n").expect("valid");
         assert_eq!((skill.name.as_str(), skill.folder.as_str()), ("notes", "notes"));
     }
 

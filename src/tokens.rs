@@ -88,7 +88,8 @@ fn tiktoken_encoder(tokenizer: Tokenizer) -> &'static CoreBPE {
     match tokenizer {
         Tokenizer::Cl100kBase => CL100K.get_or_init(|| tiktoken_rs::cl100k_base().expect("bundled ranks")), // ok: see above
         Tokenizer::O200kBase | Tokenizer::Estimate => {
-            O200K.get_or_init(|| tiktoken_rs::o200k_base().expect("bundled ranks")) // ok: see above
+            O200K.get_or_init(|| tiktoken_rs::o200k_base().expect("bundled ranks"))
+            // ok: see above
         }
     }
 }
@@ -190,9 +191,7 @@ impl Counts {
         loop {
             match map.get(&key) {
                 Some(Some(count)) => return *count,
-                Some(None) => {
-                    map = self.shards[shard_of(key)].counted.wait(map).unwrap_or_else(|poisoned| poisoned.into_inner())
-                }
+                Some(None) => map = self.shards[shard_of(key)].counted.wait(map).unwrap_or_else(|poisoned| poisoned.into_inner()),
                 None => break,
             }
         }
@@ -258,8 +257,8 @@ impl TokenCounter {
 
     /// [`TokenCounter::count`] of a text whose [`content_hash`] the caller already has.
     ///
-    /// A long text is counted as the sum of its chunks, cut where [`is_cut`] allows and chosen
-    /// by content (see [`chunks`]), each chunk counted once for the process. Texts that share
+    /// A long text is counted as the sum of its chunks, cut where `is_cut` allows and chosen
+    /// by content (see `chunks`), each chunk counted once for the process. Texts that share
     /// long stretches (a mode's tool list and another mode's) share those chunks' counts, and
     /// threads that need the same new text count different chunks of it.
     pub fn count_hashed(&self, tokenizer: Tokenizer, text: &str, hash: u128) -> usize {
@@ -301,7 +300,7 @@ impl TokenCounter {
     /// The exact count of the concatenation of `parts`, each given with its own count, without
     /// encoding the whole: the parts' counts, corrected by counting only the short stretches of
     /// text around the joins (from the last cut in one part to the first cut in the next; see
-    /// [`is_cut`]).
+    /// `is_cut`).
     pub fn count_concat(&self, tokenizer: Tokenizer, parts: &[(&str, usize)]) -> usize {
         let count = |text: &str| self.count(tokenizer, text) as i64;
         let mut total = 0;
@@ -321,7 +320,6 @@ impl TokenCounter {
         }
         (total + count(&join)).max(0) as usize
     }
-
 }
 
 /// Whether a text can be cut between bytes `prev` and `next` without changing its token count:
@@ -429,9 +427,50 @@ mod tests {
     /// digits, punctuation runs, case changes, marks and non-Latin letters next to cuts.
     fn tricky_parts(seed: u64, n: usize) -> Vec<String> {
         const ATOMS: &[&str] = &[
-            "word", "Word", "WORD", "wOrD", " ", "  ", "\n", "\n\n", "\r\n", "\t", "'s", "'S", "'ll", "'", "\"", "{", "}",
-            ",", ".", "...", "/", "//", "-", "—", "123", "4567", "é", "e\u{301}", "日本", "Ω", "x", "_", "#", "## ", "- ",
-            "it's", "don't", "\"type\":\"function\"", "[", "]", "🙂", " \n ", "a1", "1a",
+            "word",
+            "Word",
+            "WORD",
+            "wOrD",
+            " ",
+            "  ",
+            "\n",
+            "\n\n",
+            "\r\n",
+            "\t",
+            "'s",
+            "'S",
+            "'ll",
+            "'",
+            "\"",
+            "{",
+            "}",
+            ",",
+            ".",
+            "...",
+            "/",
+            "//",
+            "-",
+            "—",
+            "123",
+            "4567",
+            "é",
+            "e\u{301}",
+            "日本",
+            "Ω",
+            "x",
+            "_",
+            "#",
+            "## ",
+            "- ",
+            "it's",
+            "don't",
+            "\"type\":\"function\"",
+            "[",
+            "]",
+            "🙂",
+            " \n ",
+            "a1",
+            "1a",
         ];
         let mut state = seed;
         let mut next = move || {
@@ -499,7 +538,12 @@ mod tests {
                 for tokenizer in [Tokenizer::O200kBase, Tokenizer::Cl100kBase] {
                     let direct = engine(Engine::TiktokenRs, tokenizer).count(&whole);
                     assert_eq!(counter.count(tokenizer, &whole), direct, "{:?} {tokenizer:?} {whole:?}", counter.engine());
-                    assert_eq!(counter.count_concat(tokenizer, &counted(tokenizer)), direct, "{:?} {tokenizer:?} {parts:?}", counter.engine());
+                    assert_eq!(
+                        counter.count_concat(tokenizer, &counted(tokenizer)),
+                        direct,
+                        "{:?} {tokenizer:?} {parts:?}",
+                        counter.engine()
+                    );
                 }
             }
         }

@@ -6,7 +6,7 @@ use std::sync::{Arc, OnceLock};
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::memo::{content_hash, Memo, SharedText};
+use crate::memo::{content_hash, Cache, Kind, SharedText};
 
 /// One tool as the model sees it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -66,10 +66,9 @@ impl Tool {
 /// The tools of a file, shared between the agents that use the same file content.
 pub type SharedTools = Arc<Vec<Arc<Tool>>>;
 
-/// [`parse_tool_file`], done once per distinct file content for the whole process.
+/// [`parse_tool_file`], done once per distinct file content in a run.
 pub fn parse_tool_file_shared(text: &SharedText) -> Result<SharedTools, (String, Option<usize>)> {
-    static PARSED: Memo<Result<SharedTools, (String, Option<usize>)>> = Memo::new();
-    PARSED.get_or_insert_with(text.hash(), || {
+    Cache::get_or_insert(Kind::ToolFile, text.hash(), || {
         parse_tool_file(text).map(|(_, tools)| Arc::new(tools.into_iter().map(Arc::new).collect()))
     })
 }
@@ -123,7 +122,13 @@ fn parse_tool_value(value: &Value) -> Result<(ToolFormat, Vec<Tool>), String> {
             ctxc_tool(i, item)
         }
     };
-    let format = if is_openai { ToolFormat::OpenAi } else if is_mcp { ToolFormat::Mcp } else { ToolFormat::Ctxc };
+    let format = if is_openai {
+        ToolFormat::OpenAi
+    } else if is_mcp {
+        ToolFormat::Mcp
+    } else {
+        ToolFormat::Ctxc
+    };
     items.iter().enumerate().map(|(i, item)| parse(i, item)).collect::<Result<_, _>>().map(|t| (format, t))
 }
 

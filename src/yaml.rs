@@ -1,7 +1,17 @@
 //! All YAML parsing lives here: YAML manifests and SKILL.md frontmatter. Errors come back with a
 //! byte offset into the text that was given, so callers can point at the right line.
 
-use serde::de::DeserializeOwned;
+use std::cell::Cell;
+
+use serde::de::{self, DeserializeOwned, DeserializeSeed, Deserializer, EnumAccess, MapAccess, SeqAccess, VariantAccess, Visitor};
+
+/// Deepest nesting of flow collections (`[` and `{`) a document may have. The YAML parser's work
+/// grows with the square of this depth (100k levels took over 20 s); serde's recursion limit
+/// (128 levels) rejects deeper documents anyway, but only after parsing them.
+pub const MAX_FLOW_DEPTH: usize = 128;
+/// Values a document may expand to through aliases: one per two bytes of text, and at least this
+/// many. A few anchors can otherwise describe billions of values ("billion laughs").
+pub const MIN_VALUE_LIMIT: usize = 10_000;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct YamlError {
@@ -11,8 +21,13 @@ pub struct YamlError {
 }
 
 fn convert_error(err: serde_yaml::Error, text: &str) -> YamlError {
-    let offset = err.location().map(|loc| loc.index().min(text.len()));
     let mut message = err.to_string();
+    // serde_yaml's own alias guard ("repetition limit exceeded") has no position: the first alias is
+    // where the expansion starts.
+    let offset = err
+        .location()
+        .map(|loc| loc.index().min(text.len()))
+        .or_else(|| message.contains("repetition").then(|| first_alias(text)).flatten());
     // serde_yaml appends "at line L column C"; we report the position ourselves.
     if let Some(cut) = message.rfind(" at line ") {
         message.truncate(cut);
@@ -22,7 +37,170 @@ fn convert_error(err: serde_yaml::Error, text: &str) -> YamlError {
 
 /// Parses a whole YAML document into a typed value.
 pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T, YamlError> {
+    check_limits(text)?;
     serde_yaml::from_str(text).map_err(|e| convert_error(e, text))
+}
+
+/// Refuses a document nested too deeply or expanding through aliases to too many values, with the
+/// place, before anything is built from it.
+fn check_limits(text: &str) -> Result<(), YamlError> {
+    if let Some(offset) = too_deep(text) {
+        return Err(YamlError { message: format!("collections nested more than {MAX_FLOW_DEPTH} levels deep"), offset: Some(offset) });
+    }
+    let remaining = Cell::new((text.len() / 2).max(MIN_VALUE_LIMIT));
+    Counter(&remaining).deserialize(serde_yaml::Deserializer::from_str(text)).map_err(|e| convert_error(e, text))
+}
+
+/// Where flow collections first nest more than [`MAX_FLOW_DEPTH`] deep. The count may be too high
+/// (a `[` inside plain or block-scalar text counts) but never too low: only comments and quoted
+/// strings that start where a value can start are skipped, and a skipped quote ends at its line.
+fn too_deep(text: &str) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let mut depth = 0usize;
+    // The last byte that was not a space on this line, and whether a space followed it.
+    let (mut last, mut spaced) = (b'\n', true);
+    let mut i = 0;
+    while i < bytes.len() {
+        let byte = bytes[i];
+        match byte {
+            b' ' | b'\t' | b'\r' => {
+                spaced = true;
+                i += 1;
+                continue;
+            }
+            b'\n' => {
+                (last, spaced) = (b'\n', true);
+                i += 1;
+                continue;
+            }
+            b'#' if spaced => {
+                i = bytes[i..].iter().position(|&b| b == b'\n').map_or(bytes.len(), |n| i + n);
+                continue;
+            }
+            b'"' | b'\'' if matches!(last, b'\n' | b'[' | b'{' | b',') || (spaced && matches!(last, b':' | b'-' | b'?')) => {
+                i = quote_end(bytes, i);
+            }
+            b'[' | b'{' => {
+                depth += 1;
+                if depth > MAX_FLOW_DEPTH {
+                    return Some(i);
+                }
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        (last, spaced) = (byte, false);
+        i += 1;
+    }
+    None
+}
+
+/// The index of the quote closing the one at `open`, or of the end of its line.
+fn quote_end(bytes: &[u8], open: usize) -> usize {
+    let quote = bytes[open];
+    let mut i = open + 1;
+    while i < bytes.len() && bytes[i] != b'\n' {
+        match bytes[i] {
+            b'\\' if quote == b'"' => i += 2,
+            b'\'' if quote == b'\'' && bytes.get(i + 1) == Some(&b'\'') => i += 2,
+            b if b == quote => return i,
+            _ => i += 1,
+        }
+    }
+    i.min(bytes.len()).saturating_sub(1).max(open)
+}
+
+/// The first alias (`*name` where a value starts).
+fn first_alias(text: &str) -> Option<usize> {
+    text.match_indices('*').map(|(i, _)| i).find(|&i| {
+        let before = text[..i].trim_end_matches([' ', '\t']);
+        let follows = text[i + 1..].chars().next().is_some_and(|c| !c.is_whitespace());
+        follows && (before.is_empty() || before.ends_with(['\n', ':', '-', '[', '{', ',', '?']))
+    })
+}
+
+/// Visits a whole document, aliases expanded, counting values down from the budget it holds; fails
+/// at the value that exhausts it.
+struct Counter<'a>(&'a Cell<usize>);
+
+impl Counter<'_> {
+    fn take<E: de::Error>(&self) -> Result<(), E> {
+        match self.0.get().checked_sub(1) {
+            Some(left) => {
+                self.0.set(left);
+                Ok(())
+            }
+            None => Err(E::custom("aliases (`*name`) expand the document to too many values")),
+        }
+    }
+}
+
+impl<'de> DeserializeSeed<'de> for Counter<'_> {
+    type Value = ();
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Counter<'_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("any YAML value")
+    }
+
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<(), E> {
+        self.take()
+    }
+
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<(), E> {
+        self.take()
+    }
+
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<(), E> {
+        self.take()
+    }
+
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<(), E> {
+        self.take()
+    }
+
+    fn visit_str<E: de::Error>(self, _: &str) -> Result<(), E> {
+        self.take()
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<(), E> {
+        self.take()
+    }
+
+    fn visit_none<E: de::Error>(self) -> Result<(), E> {
+        self.take()
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        self.deserialize(deserializer)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        self.take()?;
+        while seq.next_element_seed(Counter(self.0))?.is_some() {}
+        Ok(())
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        self.take()?;
+        while map.next_key_seed(Counter(self.0))?.is_some() {
+            map.next_value_seed(Counter(self.0))?;
+        }
+        Ok(())
+    }
+
+    fn visit_enum<A: EnumAccess<'de>>(self, data: A) -> Result<(), A::Error> {
+        // A tagged value (`!tag value`): the tag, then the value.
+        let ((), value) = data.variant_seed(Counter(self.0))?;
+        value.newtype_variant_seed(Counter(self.0))
+    }
 }
 
 /// The parts of a Markdown file with `---` YAML frontmatter.
@@ -69,11 +247,8 @@ pub fn frontmatter(text: &str) -> Result<Frontmatter, FrontmatterError> {
         e.offset = e.offset.map(|o| o + yaml_offset);
         FrontmatterError::Invalid(e)
     };
-    let value: serde_yaml::Value = if yaml.trim().is_empty() {
-        serde_yaml::Value::Mapping(Default::default())
-    } else {
-        serde_yaml::from_str(yaml).map_err(|e| shift(convert_error(e, yaml)))?
-    };
+    let value: serde_yaml::Value =
+        if yaml.trim().is_empty() { serde_yaml::Value::Mapping(Default::default()) } else { from_str(yaml).map_err(shift)? };
     let serde_yaml::Value::Mapping(mapping) = value else {
         return Err(shift(YamlError { message: "frontmatter must be a mapping of keys to values".into(), offset: Some(0) }));
     };
@@ -82,8 +257,8 @@ pub fn frontmatter(text: &str) -> Result<Frontmatter, FrontmatterError> {
         let serde_yaml::Value::String(key) = key else {
             return Err(shift(YamlError { message: "frontmatter keys must be strings".into(), offset: Some(0) }));
         };
-        let value = serde_json::to_value(&value)
-            .map_err(|e| shift(YamlError { message: format!("value of `{key}`: {e}"), offset: Some(0) }))?;
+        let value =
+            serde_json::to_value(&value).map_err(|e| shift(YamlError { message: format!("value of `{key}`: {e}"), offset: Some(0) }))?;
         fields.push((key, value));
     }
     Ok(Frontmatter { fields, yaml_offset, body_offset })
@@ -109,5 +284,40 @@ mod tests {
         let text = "---\nname: a\ndescription: [unclosed\n---\n";
         let Err(FrontmatterError::Invalid(e)) = frontmatter(text) else { panic!("expected invalid") };
         assert!(e.offset.expect("offset") >= 4, "{e:?}");
+    }
+
+    #[test]
+    fn refuses_deep_flow_nesting_where_it_passes_the_limit() {
+        let text = format!("a: {}\n", "[".repeat(100_000));
+        let e = from_str::<serde_yaml::Value>(&text).expect_err("too deep");
+        assert_eq!(e.offset, Some(3 + MAX_FLOW_DEPTH), "{e:?}");
+        assert!(e.message.contains("nested more than 128"), "{e:?}");
+        // At the limit, and brackets inside quotes and comments, are fine.
+        let ok =
+            format!("a: {}{}\nb: \"{}\" # {}\n", "[".repeat(MAX_FLOW_DEPTH), "]".repeat(MAX_FLOW_DEPTH), "[".repeat(200), "{".repeat(200));
+        assert_eq!(too_deep(&ok), None, "counted too deep");
+    }
+
+    #[test]
+    fn a_quote_inside_a_plain_value_hides_no_bracket() {
+        // `-"` in flow context is a plain value: the brackets after it nest.
+        let text = format!("a: [-\"{}\n", "[".repeat(200));
+        assert!(too_deep(&text).is_some());
+        let text = format!("a: it's {}\n", "[".repeat(200));
+        assert!(too_deep(&text).is_some());
+    }
+
+    #[test]
+    fn refuses_alias_expansion_past_the_budget_with_a_place() {
+        let mut text = String::from("a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n");
+        for i in 1..8 {
+            text.push_str(&format!("a{i}: &a{i} [{}]\n", vec![format!("*a{}", i - 1); 10].join(", ")));
+        }
+        let e = frontmatter(&format!("---\nname: x\n{text}---\n")).expect_err("expands too much");
+        let FrontmatterError::Invalid(e) = e else { panic!("{e:?}") };
+        assert!(e.offset.is_some(), "{e:?}");
+        // A few aliases are fine.
+        let fm = frontmatter("---\nname: &n x\ndescription: *n\n---\n").expect("valid");
+        assert_eq!(fm.fields[1].1, serde_json::json!("x"));
     }
 }

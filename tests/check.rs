@@ -40,11 +40,7 @@ fn sarif_schema() -> jsonschema::Validator {
     let path = common::corpus().join("spec/sarif-schema-2.1.0.json");
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let schema: Value = serde_json::from_str(&text).expect("SARIF schema is JSON");
-    jsonschema::options()
-        .with_draft(jsonschema::Draft::Draft4)
-        .should_validate_formats(true)
-        .build(&schema)
-        .expect("SARIF schema compiles")
+    jsonschema::options().with_draft(jsonschema::Draft::Draft4).should_validate_formats(true).build(&schema).expect("SARIF schema compiles")
 }
 
 fn assert_valid_sarif(validator: &jsonschema::Validator, log: &Value, what: &str) {
@@ -64,7 +60,13 @@ fn sarif_validates_against_the_schema() {
         .collect();
     targets.sort();
     targets.push(PathBuf::from("examples/agents"));
-    for extra in ["tests/fixtures/rules/SEC001/fail", "tests/fixtures/rules/SKILL016/fail", "tests/fixtures/rules/MAN001/fail", "tests/fixtures/budgets/over-budget", "src"] {
+    for extra in [
+        "tests/fixtures/rules/SEC001/fail",
+        "tests/fixtures/rules/SKILL016/fail",
+        "tests/fixtures/rules/MAN001/fail",
+        "tests/fixtures/budgets/over-budget",
+        "src",
+    ] {
         targets.push(PathBuf::from(extra));
     }
     for target in &targets {
@@ -113,8 +115,14 @@ fn json_output_has_the_documented_shape() {
     assert_eq!(json["summary"]["warnings"], 1);
     let first = &json["diagnostics"][0];
     let keys: Vec<&str> = first.as_object().expect("object").keys().map(String::as_str).collect();
-    assert_eq!(keys, ["code", "column", "end_column", "end_line", "family", "file", "help", "label", "line", "message", "rule", "severity"]);
-    assert_eq!((first["code"].as_str(), first["rule"].as_str(), first["family"].as_str()), (Some("BUDGET001"), Some("over-budget"), Some("budgets")));
+    assert_eq!(
+        keys,
+        ["code", "column", "end_column", "end_line", "family", "file", "help", "label", "line", "message", "rule", "severity"]
+    );
+    assert_eq!(
+        (first["code"].as_str(), first["rule"].as_str(), first["family"].as_str()),
+        (Some("BUDGET001"), Some("over-budget"), Some("budgets"))
+    );
     assert_eq!((first["line"].as_u64(), first["column"].as_u64()), (Some(9), Some(44)));
     let agent = &json["agents"][0];
     assert_eq!(agent["name"], "over-budget");
@@ -145,7 +153,9 @@ fn github_annotations_errors_first_and_step_summary() {
     assert!(lines[..5].iter().all(|l| l.starts_with("::error ")), "{text}");
     assert!(lines[5].starts_with("::warning "), "{text}");
     assert!(
-        lines[0].starts_with("::error file=tests/fixtures/budgets/over-budget/ctxc.toml,line=9,col=44,endLine=9,endColumn=46,title=BUDGET001::step `core`"),
+        lines[0].starts_with(
+            "::error file=tests/fixtures/budgets/over-budget/ctxc.toml,line=9,col=44,endLine=9,endColumn=46,title=BUDGET001::step `core`"
+        ),
         "{}",
         lines[0]
     );
@@ -260,13 +270,21 @@ fn zero_config_follows_links_only_inside_the_directory() {
 #[test]
 fn secrets_are_never_printed_in_full() {
     use ctxc::rules::secrets::{find, Kind};
-    for (code, kind) in [("SEC001", Kind::OpenAi), ("SEC002", Kind::Anthropic), ("SEC003", Kind::GitHub), ("SEC004", Kind::Aws), ("SEC005", Kind::PrivateKey), ("SEC006", Kind::Generic)] {
+    for (code, kind) in [
+        ("SEC001", Kind::OpenAi),
+        ("SEC002", Kind::Anthropic),
+        ("SEC003", Kind::GitHub),
+        ("SEC004", Kind::Aws),
+        ("SEC005", Kind::PrivateKey),
+        ("SEC006", Kind::Generic),
+    ] {
         let dir = format!("tests/fixtures/rules/{code}/fail");
         let text = std::fs::read_to_string(repo().join(&dir).join("core.md")).expect("fixture");
         let ranges = find(kind, &text);
         assert_eq!(ranges.len(), 1, "{code}");
         // For a private key, the key material after the header must not leak either.
-        let secret = if kind == Kind::PrivateKey { text.lines().nth(3).expect("key line").to_string() } else { text[ranges[0].clone()].to_string() };
+        let secret =
+            if kind == Kind::PrivateKey { text.lines().nth(3).expect("key line").to_string() } else { text[ranges[0].clone()].to_string() };
         for format in ["human", "json", "sarif", "github"] {
             let out = ctxc(&["check", "--format", format, &dir]);
             assert_eq!(out.status.code(), Some(1), "{code} {format}");
@@ -305,10 +323,10 @@ fn rules_and_explain() {
     let table = String::from_utf8(out.stdout).expect("utf-8");
     assert!(table.starts_with("CODE "));
     for rule in ctxc::rules::ALL {
-        assert!(table.contains(rule.code) && table.contains(rule.name), "{}", rule.code);
+        assert!(table.contains(rule.code.as_str()) && table.contains(rule.name), "{}", rule.code);
     }
     let skills = String::from_utf8(ctxc(&["rules", "skills"]).stdout).expect("utf-8");
-    assert_eq!(skills.lines().count(), 1 + ctxc::rules::ALL.iter().filter(|r| r.code.starts_with("SKILL")).count());
+    assert_eq!(skills.lines().count(), 1 + ctxc::rules::ALL.iter().filter(|r| r.code.as_str().starts_with("SKILL")).count());
     let unknown = ctxc(&["explain", "SKILL04"]);
     assert_eq!(unknown.status.code(), Some(2));
     assert!(unknown.stdout.is_empty());

@@ -6,13 +6,12 @@ mod common;
 
 use std::collections::BTreeSet;
 use std::io::Read;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use ctxc::diagnostic::Severity;
 use ctxc::lint::{CheckReport, Options};
-use ctxc::tokens::TokenCounter;
 
 /// (path, notes) of every INDEX.tsv row of this kind.
 fn index_rows(corpus: &Path, kind: &str) -> Vec<(String, String)> {
@@ -51,13 +50,13 @@ fn expected_codes(notes: &str) -> BTreeSet<&'static str> {
 /// which the index does not assess.
 fn spec_codes(report: &CheckReport) -> BTreeSet<String> {
     let assessed = |c: &str| c.starts_with("SKILL") && !matches!(c, "SKILL014" | "SKILL015" | "SKILL016");
-    report.diagnostics.iter().filter_map(|d| d.code.clone()).filter(|c| assessed(c)).collect()
+    report.diagnostics.iter().filter_map(|d| d.code).map(|c| c.as_str().to_string()).filter(|c| assessed(c)).collect()
 }
 
 #[test]
 fn skills_are_flagged_as_the_index_says() {
     let corpus = common::corpus();
-    let counter = TokenCounter::new();
+    let session = ctxc::Session::default();
     let rows = index_rows(&corpus, "skill");
     assert!(rows.len() >= 40, "{} skill rows", rows.len());
     let mut flagged = 0;
@@ -65,7 +64,7 @@ fn skills_are_flagged_as_the_index_says() {
         let expected: BTreeSet<String> = expected_codes(&notes).into_iter().map(String::from).collect();
         let file = corpus.join(&path);
         for strict in [false, true] {
-            let report = ctxc::lint::check(&file, &Options { strict, ..Options::default() }, &counter);
+            let report = ctxc::lint::check(&file, &Options { strict, ..Options::default() }, &session);
             assert!(!report.unloadable, "{path}: {:?}", report.diagnostics);
             assert_eq!(spec_codes(&report), expected, "{path} (strict: {strict}): {notes}\n{:#?}", report.diagnostics);
             if expected.is_empty() {
@@ -157,7 +156,8 @@ fn no_corpus_file_makes_ctxc_panic_or_hang() {
     let project = tempfile::tempdir().expect("tempdir");
     let root = project.path();
     let tools = copy_tree(&corpus.join("tools"), &root.join("tools"), &|_| true);
-    let openai_arrays = copy_tree(&corpus.join("prompts"), &root.join("prompts"), &|p| p.extension().is_some_and(|e| e == "json" || e == "md"));
+    let openai_arrays =
+        copy_tree(&corpus.join("prompts"), &root.join("prompts"), &|p| p.extension().is_some_and(|e| e == "json" || e == "md"));
     let memory = copy_tree(&corpus.join("memory"), &root.join("memory"), &|_| true);
     // Skills that parse (the two bad-YAML ones would stop loading, which the skills test covers).
     copy_tree(&corpus.join("skills"), &root.join("skills"), &|p| {

@@ -1,7 +1,6 @@
 //! Token accounting: counts equal an independent count of the same text, parts add up to the
 //! whole, budgets fail `check` at the right lines, and bare tool files are costed per tool.
 
-use std::path::Path;
 use std::process::{Command, Output};
 
 use serde_json::Value;
@@ -106,7 +105,18 @@ fn set_overrides_a_key_for_one_run() {
     let tight = ctxc(&["check", "examples/agents/zeus", "--set", "budgets.system_prompt=1000"]);
     assert_eq!(tight.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&tight.stderr).contains("over its budget of 1000"));
-    let small_window = json(&["cost", "examples/agents/zeus", "--mode", "plan", "--scenario", "default", "--format", "json", "--set", "agent.context_window=32000"]);
+    let small_window = json(&[
+        "cost",
+        "examples/agents/zeus",
+        "--mode",
+        "plan",
+        "--scenario",
+        "default",
+        "--format",
+        "json",
+        "--set",
+        "agent.context_window=32000",
+    ]);
     assert_eq!(small_window["overrides"][0], "agent.context_window=32000");
     assert_eq!(small_window["reports"][0]["window"]["max_input_tokens"], 32000);
     let typo = ctxc(&["check", "examples/agents/zeus", "--set", "budgets.system_promt=10"]);
@@ -151,9 +161,10 @@ fn models_lists_200_profiles_and_filters() {
 #[ignore = "needs Python tiktoken in target/venv: run by scripts/test, which installs it"]
 fn counts_match_python_tiktoken() {
     let python = common::python();
-    for (agent, mode, scenario, encoding) in
-        [("examples/agents/zeus", "agent", "connected", "o200k_base"), ("tests/fixtures/budgets/over-budget", "agent", "default", "cl100k_base")]
-    {
+    for (agent, mode, scenario, encoding) in [
+        ("examples/agents/zeus", "agent", "connected", "o200k_base"),
+        ("tests/fixtures/budgets/over-budget", "agent", "default", "cl100k_base"),
+    ] {
         let rendered = json(&["render", agent, "--mode", mode, "--scenario", scenario, "--format", "json"]);
         let cost = json(&["cost", agent, "--mode", mode, "--scenario", scenario, "--format", "json"]);
         let report = &cost["reports"][0];
@@ -161,7 +172,8 @@ fn counts_match_python_tiktoken() {
         let mut texts: Vec<String> =
             rendered["sections"].as_array().expect("sections").iter().map(|s| s["text"].as_str().expect("text").to_string()).collect();
         texts.push(rendered["prompt"].as_str().expect("prompt").to_string());
-        let mut ours: Vec<i64> = report["sections"].as_array().expect("sections").iter().map(|s| s["tokens"]["tokens"].as_i64().expect("n")).collect();
+        let mut ours: Vec<i64> =
+            report["sections"].as_array().expect("sections").iter().map(|s| s["tokens"]["tokens"].as_i64().expect("n")).collect();
         ours.push(report["system_prompt"]["tokens"].as_i64().expect("total"));
         let mut child = Command::new(&python)
             .args(["scripts/reference_counts.py", encoding])
@@ -170,7 +182,8 @@ fn counts_match_python_tiktoken() {
             .stdout(std::process::Stdio::piped())
             .spawn()
             .expect("python3 runs");
-        std::io::Write::write_all(child.stdin.as_mut().expect("stdin"), serde_json::to_string(&texts).expect("json").as_bytes()).expect("write");
+        std::io::Write::write_all(child.stdin.as_mut().expect("stdin"), serde_json::to_string(&texts).expect("json").as_bytes())
+            .expect("write");
         let out = child.wait_with_output().expect("python3 finishes");
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
         let reference: Vec<i64> = serde_json::from_slice(&out.stdout).expect("counts");

@@ -60,7 +60,8 @@ fn text_from_the_manifest_is_escaped() {
         "[agent]\nname = \"<script>alert(1)</script>\"\n[pipeline]\nsteps = [{ id = \"core\", kind = \"text\", text = \"Hi.\" }]\n",
     )
     .expect("write");
-    let out = Command::new(env!("CARGO_BIN_EXE_ctxc")).args(["cost", "--format", "html", "."]).current_dir(dir.path()).output().expect("runs");
+    let out =
+        Command::new(env!("CARGO_BIN_EXE_ctxc")).args(["cost", "--format", "html", "."]).current_dir(dir.path()).output().expect("runs");
     let page = String::from_utf8(out.stdout).expect("UTF-8");
     assert!(page.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
     assert!(!page.contains("<script"));
@@ -121,8 +122,11 @@ fn report_renders_in_headless_chromium_without_errors_or_requests() {
 
     // The instrument first: a page that does make a request, and logs to the console.
     let control = dir.path().join("control.html");
-    std::fs::write(&control, "<!DOCTYPE html><title>c</title><img src=\"http://example.invalid/x.png\"><script>console.error('boom')</script>")
-        .expect("write control");
+    std::fs::write(
+        &control,
+        "<!DOCTYPE html><title>c</title><img src=\"http://example.invalid/x.png\"><script>console.error('boom')</script>",
+    )
+    .expect("write control");
     let net_log = dir.path().join("control-net.json");
     let out = run_chromium(&chromium, &dir.path().join("p0"), &[&format!("--log-net-log={}", net_log.display()), "--dump-dom"], &control);
     assert!(out.status.success(), "chromium failed on the control page: {}", String::from_utf8_lossy(&out.stderr));
@@ -133,7 +137,14 @@ fn report_renders_in_headless_chromium_without_errors_or_requests() {
     let out = run_chromium(&chromium, &dir.path().join("p1"), &[&format!("--log-net-log={}", net_log.display()), "--dump-dom"], &page);
     assert!(out.status.success(), "chromium failed: {}", String::from_utf8_lossy(&out.stderr));
     let dom = String::from_utf8_lossy(&out.stdout);
-    for expected in ["Token cost: sales-analyst", "<h2>zeus ", "System prompt by section", "Tool schemas: 34 callable tools", "summarization at", "<svg"] {
+    for expected in [
+        "Token cost: sales-analyst",
+        "<h2>zeus ",
+        "System prompt by section",
+        "Tool schemas: 34 callable tools",
+        "summarization at",
+        "<svg",
+    ] {
         assert!(dom.contains(expected), "rendered page lacks `{expected}`");
     }
     assert_eq!(console_messages(&out.stderr), Vec::<String>::new(), "no console message (errors, CSP violations)");

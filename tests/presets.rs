@@ -6,9 +6,9 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
+use common::copy_tree;
 use ctxc::render::Rendered;
 use serde_json::Value;
-use common::copy_tree;
 
 mod common;
 
@@ -44,9 +44,9 @@ fn json(args: &[&str], env: &[(&str, &str)]) -> Value {
 
 /// Loads a manifest with overrides and renders one mode and scenario.
 fn render_with(manifest: &str, overrides: &[&str], mode: &str, scenario: &str) -> Rendered {
-    let overrides: Vec<String> = overrides.iter().map(|s| s.to_string()).collect();
-    let loaded = ctxc::manifest::load_with(&repo().join(manifest), &overrides).unwrap_or_else(|f| panic!("{:?}", f.diagnostics));
-    ctxc::render_loaded(&loaded, mode, Some(scenario)).unwrap_or_else(|d| panic!("{d:?}"))
+    let session = ctxc::Session::new(overrides.iter().map(|s| s.to_string()).collect());
+    let loaded = session.load(&repo().join(manifest)).unwrap_or_else(|f| panic!("{:?}", f.diagnostics));
+    session.render(&loaded, mode, Some(scenario)).unwrap_or_else(|d| panic!("{d:?}"))
 }
 
 fn ids(rendered: &Rendered) -> Vec<&str> {
@@ -88,7 +88,8 @@ fn human_in_the_loop_text_only_when_a_tool_interrupts() {
     let manifest = format!("{DEEPAGENTS}/ctxc.toml");
     let on = render_with(&manifest, &[], "research", "default");
     assert!(section(&on, "hitl").text.starts_with("## Approvals"));
-    let off = ["deepagents.interrupt_on.write_file=false", "deepagents.interrupt_on.edit_file=false", "deepagents.interrupt_on.execute=false"];
+    let off =
+        ["deepagents.interrupt_on.write_file=false", "deepagents.interrupt_on.edit_file=false", "deepagents.interrupt_on.execute=false"];
     let r = render_with(&manifest, &off, "research", "default");
     assert!(!ids(&r).contains(&"hitl"));
     let step = r.steps.iter().find(|s| s.id == "hitl").expect("hitl step");
@@ -113,7 +114,10 @@ fn memory_shows_each_agents_md_with_its_path_and_later_skill_locations_win() {
 
 #[test]
 fn deepagents_without_a_model_profile_uses_the_170k_fallback_and_check_flags_it() {
-    let cost = json(&["cost", DEEPAGENTS, "--mode", "research", "--scenario", "default", "--format", "json", "--set", "agent.model=acme-internal-7b"], &[]);
+    let cost = json(
+        &["cost", DEEPAGENTS, "--mode", "research", "--scenario", "default", "--format", "json", "--set", "agent.model=acme-internal-7b"],
+        &[],
+    );
     let d = &cost["reports"][0]["window"]["deepagents"];
     assert_eq!(d["model_profile"], false);
     assert_eq!(d["trigger"]["value"], serde_json::json!({ "tokens": 170000 }));
@@ -152,6 +156,8 @@ fn zeph_walks_up_to_the_project_root_and_never_past_it() {
     let outer = tempfile::tempdir().expect("tempdir");
     let project = outer.path().join("ledgerline");
     copy_tree(&repo().join(ZEPH), &project);
+    // The project is a repository of its own: `[project] root` may climb to its top, not above.
+    std::fs::create_dir(project.join(".git")).expect("mkdir");
     let manifest = project.join("services/payouts/ctxc.toml");
     let (before, text_before) = project_context(&manifest);
     // Outside the project root: ignored.
@@ -194,7 +200,11 @@ fn project_root_must_be_an_ancestor() {
     std::fs::write(dir.path().join("ctxc.toml"), "[agent]\nname = \"x\"\n[project]\nroot = \"sub\"\n").expect("write");
     let out = ctxc(&["render", dir.path().to_str().expect("utf-8")], &[]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("is not an ancestor of the manifest's directory") && stderr(&out).contains("ctxc.toml:4:8"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("is not an ancestor of the manifest's directory") && stderr(&out).contains("ctxc.toml:4:8"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 // ---- AgentScope
@@ -231,12 +241,23 @@ fn each_presets_documented_defaults_are_in_cost_json() {
     assert_eq!(plain["compaction_preserve_tail"], setting(4.into(), "preset zeph"));
     assert_eq!(plain["prune_protect_tokens"], setting(40000.into(), "preset zeph"));
     assert_eq!(plain["tool_output_max_chars"], setting(30000.into(), "preset zeph"));
-    assert_eq!((plain["budget"].as_u64(), plain["response_reserve"].as_u64(), plain["available"].as_u64()), (Some(128000), Some(25600), Some(102400)));
+    assert_eq!(
+        (plain["budget"].as_u64(), plain["response_reserve"].as_u64(), plain["available"].as_u64()),
+        (Some(128000), Some(25600), Some(102400))
+    );
     let shares = |w: &Value, key: &str| -> Vec<(String, f64, u64)> {
-        w[key].as_array().expect("shares").iter().map(|s| (s["name"].as_str().expect("n").to_string(), s["ratio"].as_f64().expect("r"), s["tokens"].as_u64().expect("t"))).collect()
+        w[key]
+            .as_array()
+            .expect("shares")
+            .iter()
+            .map(|s| (s["name"].as_str().expect("n").to_string(), s["ratio"].as_f64().expect("r"), s["tokens"].as_u64().expect("t")))
+            .collect()
     };
     let named = |v: &[(&str, f64, u64)]| v.iter().map(|(n, r, t)| (n.to_string(), *r, *t)).collect::<Vec<_>>();
-    assert_eq!(shares(plain, "shares_without_code_index"), named(&[("summaries", 0.15, 15360), ("semantic_recall", 0.25, 25600), ("recent_history", 0.6, 61440)]));
+    assert_eq!(
+        shares(plain, "shares_without_code_index"),
+        named(&[("summaries", 0.15, 15360), ("semantic_recall", 0.25, 25600), ("recent_history", 0.6, 61440)])
+    );
     assert_eq!(
         shares(plain, "shares_with_code_index"),
         named(&[("summaries", 0.1, 10240), ("semantic_recall", 0.1, 10240), ("code_context", 0.3, 30720), ("recent_history", 0.5, 51200)])
@@ -319,17 +340,36 @@ fn environment_overrides_follow_the_naming_rule_and_lose_to_set() {
     let tight = ctxc(&["check", "examples/agents/zeus"], &env);
     assert_eq!(tight.status.code(), Some(1));
     assert!(stderr(&tight).contains("over its budget of 1000"));
-    let cost = json(&["cost", "examples/agents/zeus", "--mode", "plan", "--scenario", "default", "--format", "json", "--set", "agent.context_window=32000"], &[("CTXC_AGENT__CONTEXT_WINDOW", "50000")]);
+    let cost = json(
+        &[
+            "cost",
+            "examples/agents/zeus",
+            "--mode",
+            "plan",
+            "--scenario",
+            "default",
+            "--format",
+            "json",
+            "--set",
+            "agent.context_window=32000",
+        ],
+        &[("CTXC_AGENT__CONTEXT_WINDOW", "50000")],
+    );
     assert_eq!(cost["env_overrides"], serde_json::json!(["agent.context_window=50000"]));
     assert_eq!(cost["overrides"], serde_json::json!(["agent.context_window=32000"]));
     assert_eq!(cost["reports"][0]["window"]["max_input_tokens"], 32000, "--set wins over the environment");
     let typo = ctxc(&["check", "examples/agents/zeus"], &[("CTXC_BUDGETS__SYSTEM_PROMT", "10")]);
     assert_eq!(typo.status.code(), Some(2));
-    assert!(stderr(&typo).contains("CTXC_BUDGETS__SYSTEM_PROMT") && stderr(&typo).contains("did you mean `system_prompt`?"), "{}", stderr(&typo));
+    assert!(
+        stderr(&typo).contains("CTXC_BUDGETS__SYSTEM_PROMT") && stderr(&typo).contains("did you mean `system_prompt`?"),
+        "{}",
+        stderr(&typo)
+    );
     let bad = ctxc(&["check", "examples/agents/zeus"], &[("CTXC_BUDGETS___SYSTEM_PROMPT", "10")]);
     assert_eq!(bad.status.code(), Some(2));
     // Settings from the environment are labelled as overrides in the report.
-    let z = json(&["cost", ZEPH, "--mode", "code", "--scenario", "default", "--format", "json"], &[("CTXC_ZEPH__COMPACTION_THRESHOLD", "0.7")]);
+    let z =
+        json(&["cost", ZEPH, "--mode", "code", "--scenario", "default", "--format", "json"], &[("CTXC_ZEPH__COMPACTION_THRESHOLD", "0.7")]);
     assert_eq!(z["reports"][0]["window"]["zeph"]["compaction_threshold"], serde_json::json!({ "value": 0.7, "source": "override" }));
 }
 
@@ -355,11 +395,22 @@ fn cost_reports_show_each_systems_window() {
 
 #[test]
 fn settings_findings_read_well() {
-    let out = ctxc(&["check", ZEPH, "--set", "zeph.compaction_threshold=0.9", "--set", "zeph.shares.summaries=0.2", "--set", "zeph.prune_protect_tokens=120000"], &[]);
+    let out = ctxc(
+        &[
+            "check",
+            ZEPH,
+            "--set",
+            "zeph.compaction_threshold=0.9",
+            "--set",
+            "zeph.shares.summaries=0.2",
+            "--set",
+            "zeph.prune_protect_tokens=120000",
+        ],
+        &[],
+    );
     assert_eq!(out.status.code(), Some(1));
     insta::assert_snapshot!(String::from_utf8_lossy(&out.stderr));
 }
-
 
 #[test]
 fn a_middleware_step_without_its_module_is_off_with_the_reason() {

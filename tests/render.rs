@@ -35,8 +35,8 @@ fn snapshot_every_mode(manifest: &Path) {
     let loaded = ctxc::manifest::load(manifest).unwrap_or_else(|f| panic!("{}: {:?}", manifest.display(), f.diagnostics));
     for mode in loaded.agent.modes.keys() {
         for scenario in loaded.agent.scenarios.keys() {
-            let rendered = ctxc::render_mode(manifest, mode, Some(scenario))
-                .unwrap_or_else(|f| panic!("{mode}/{scenario}: {:?}", f.diagnostics));
+            let rendered =
+                ctxc::render_mode(manifest, mode, Some(scenario)).unwrap_or_else(|f| panic!("{mode}/{scenario}: {:?}", f.diagnostics));
             insta::assert_snapshot!(format!("{}-{mode}-{scenario}", loaded.agent.name), snapshot_text(&rendered));
         }
     }
@@ -97,8 +97,7 @@ fn zeus_ask_mode_calls_no_writing_tool() {
 #[test]
 fn zeus_agent_mode_enables_every_category_when_connected() {
     let agent = zeus("agent", "connected");
-    let categories: std::collections::BTreeSet<&str> =
-        agent.tools.iter().filter(|t| t.enabled).map(|t| t.category.as_str()).collect();
+    let categories: std::collections::BTreeSet<&str> = agent.tools.iter().filter(|t| t.enabled).map(|t| t.category.as_str()).collect();
     let expected = ["browser", "builtin", "filesystem", "mcp", "memory", "oauth", "rag", "sandbox", "todo", "web_search"];
     // desktop is declared but not connected in this scenario; skills have no callable tools.
     assert_eq!(categories.into_iter().collect::<Vec<_>>(), expected);
@@ -120,7 +119,11 @@ fn data_is_never_evaluated_as_a_template() {
 #[test]
 fn crlf_and_unicode_are_kept_verbatim() {
     let dir = tempfile::tempdir().expect("tempdir");
-    std::fs::write(dir.path().join("ctxc.toml"), "[agent]\nname = \"crlf\"\n[pipeline]\nsteps = [{ id = \"core\", kind = \"module\" }]\n[modules.core]\nsource = \"core.md\"\n").expect("write");
+    std::fs::write(
+        dir.path().join("ctxc.toml"),
+        "[agent]\nname = \"crlf\"\n[pipeline]\nsteps = [{ id = \"core\", kind = \"module\" }]\n[modules.core]\nsource = \"core.md\"\n",
+    )
+    .expect("write");
     std::fs::write(dir.path().join("core.md"), "Line one\r\nZweite Zeile: straße ✓\r\n").expect("write");
     let rendered = ctxc::render_mode(&dir.path().join("ctxc.toml"), "default", None).expect("renders");
     assert_eq!(rendered.prompt(), "Line one\r\nZweite Zeile: straße ✓");

@@ -8,9 +8,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
+use common::copy_tree;
 use ctxc::review::{atomic, lock, snapshot};
 use serde_json::Value;
-use common::copy_tree;
 
 mod common;
 
@@ -30,10 +30,18 @@ fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
-
 fn git(args: &[&str], cwd: &Path) -> String {
     let out = Command::new("git")
-        .args(["-c", "user.name=ctxc tests", "-c", "user.email=tests@ctxc.invalid", "-c", "commit.gpgsign=false", "-c", "init.defaultBranch=main"])
+        .args([
+            "-c",
+            "user.name=ctxc tests",
+            "-c",
+            "user.email=tests@ctxc.invalid",
+            "-c",
+            "commit.gpgsign=false",
+            "-c",
+            "init.defaultBranch=main",
+        ])
         .args(args)
         .current_dir(cwd)
         .env("GIT_CONFIG_NOSYSTEM", "1")
@@ -97,14 +105,15 @@ fn snapshot_lock_drift_and_diff_of_one_edited_module() {
 
     let out = ctxc(&["snapshot", "agents/zeus"], root);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    assert_eq!(
-        stdout(&out),
-        "zeus: 6 snapshots in agents/zeus/.ctxc/snapshots (6 written, 0 unchanged); agents/zeus/ctxc.lock written\n"
-    );
+    assert_eq!(stdout(&out), "zeus: 6 snapshots in agents/zeus/.ctxc/snapshots (6 written, 0 unchanged); agents/zeus/ctxc.lock written\n");
     let names = files_in(&agent.join(".ctxc/snapshots"));
-    assert_eq!(names, ["agent.connected.md", "agent.default.md", "ask.connected.md", "ask.default.md", "plan.connected.md", "plan.default.md"]);
+    assert_eq!(
+        names,
+        ["agent.connected.md", "agent.default.md", "ask.connected.md", "ask.default.md", "plan.connected.md", "plan.default.md"]
+    );
     let rendered = ctxc(&["render", "--mode", "plan", "agents/zeus"], root);
-    let plan = snapshot::parse_file(&std::fs::read_to_string(agent.join(".ctxc/snapshots/plan.default.md")).expect("read")).expect("parses");
+    let plan =
+        snapshot::parse_file(&std::fs::read_to_string(agent.join(".ctxc/snapshots/plan.default.md")).expect("read")).expect("parses");
     assert_eq!(format!("{}\n", plan.prompt), stdout(&rendered), "the snapshot holds the exact prompt");
     let lock_text = std::fs::read_to_string(agent.join("ctxc.lock")).expect("lock");
     let locked = lock::parse(&lock_text, "ctxc.lock").unwrap_or_else(|f| panic!("{:?}", f.diagnostics));
@@ -115,7 +124,10 @@ fn snapshot_lock_drift_and_diff_of_one_edited_module() {
     assert!(clean.stdout.is_empty());
     assert!(!stderr(&clean).contains("drifted"), "{}", stderr(&clean));
     let again = ctxc(&["snapshot", "agents/zeus"], root);
-    assert_eq!(stdout(&again), "zeus: 6 snapshots in agents/zeus/.ctxc/snapshots (0 written, 6 unchanged); agents/zeus/ctxc.lock unchanged\n");
+    assert_eq!(
+        stdout(&again),
+        "zeus: 6 snapshots in agents/zeus/.ctxc/snapshots (0 written, 6 unchanged); agents/zeus/ctxc.lock unchanged\n"
+    );
     git(&["add", "-A"], root);
     git(&["commit", "-qm", "snapshots"], root);
 
@@ -152,7 +164,11 @@ fn snapshot_lock_drift_and_diff_of_one_edited_module() {
         assert_eq!(changed[0]["id"], "soul");
         let delta = changed[0]["tokens"]["delta"].as_i64().expect("delta");
         assert!(delta > 0);
-        assert!(markdown.contains(&format!("| zeus | {} | {} | `soul` |", prompt["mode"].as_str().expect("mode"), prompt["scenario"].as_str().expect("scenario"))));
+        assert!(markdown.contains(&format!(
+            "| zeus | {} | {} | `soul` |",
+            prompt["mode"].as_str().expect("mode"),
+            prompt["scenario"].as_str().expect("scenario")
+        )));
         assert!(markdown.contains(&format!("| +{delta} |")), "{markdown}");
         assert!(report.contains(&format!("+{delta}")), "check --locked shows the same delta");
         assert_eq!(prompt["system_prompt"]["delta"], prompt["total"]["delta"], "tools did not change");
@@ -183,7 +199,10 @@ fn demo_repo() -> tempfile::TempDir {
     for mode in ["a", "b", "c"] {
         write(&root.join(format!("agents/demo/{mode}.md")), &format!("You are in mode {mode}.\n"));
     }
-    write(&root.join("agents/gone/ctxc.toml"), "[agent]\nname = \"gone\"\n\n[pipeline]\nsteps = [{ id = \"core\", kind = \"text\", text = \"Soon removed.\" }]\n");
+    write(
+        &root.join("agents/gone/ctxc.toml"),
+        "[agent]\nname = \"gone\"\n\n[pipeline]\nsteps = [{ id = \"core\", kind = \"text\", text = \"Soon removed.\" }]\n",
+    );
     git(&["init", "-q"], root);
     git(&["add", "-A"], root);
     git(&["commit", "-qm", "base"], root);
@@ -191,7 +210,10 @@ fn demo_repo() -> tempfile::TempDir {
     write(&root.join("agents/demo/core.md"), "You are a demo agent. You answer in one short paragraph, and you cite the file you read.\n");
     write(&root.join("agents/demo/new.md"), "A new section.\n");
     std::fs::remove_dir_all(root.join("agents/gone")).expect("remove gone");
-    write(&root.join("agents/fresh/ctxc.toml"), "[agent]\nname = \"fresh\"\n\n[pipeline]\nsteps = [{ id = \"core\", kind = \"text\", text = \"Just added.\" }]\n");
+    write(
+        &root.join("agents/fresh/ctxc.toml"),
+        "[agent]\nname = \"fresh\"\n\n[pipeline]\nsteps = [{ id = \"core\", kind = \"text\", text = \"Just added.\" }]\n",
+    );
     dir
 }
 
@@ -203,15 +225,27 @@ fn diff_shows_added_and_removed_agents_modes_and_sections() {
     let json = ctxc(&["diff", "--base", "HEAD", "--format", "json", "agents"], root);
     assert_eq!(json.status.code(), Some(0), "{}", stderr(&json));
     let value: Value = serde_json::from_slice(&json.stdout).expect("JSON");
-    let agents: Vec<(&str, &str)> =
-        value["agents"].as_array().expect("agents").iter().map(|a| (a["path"].as_str().expect("path"), a["status"].as_str().expect("status"))).collect();
+    let agents: Vec<(&str, &str)> = value["agents"]
+        .as_array()
+        .expect("agents")
+        .iter()
+        .map(|a| (a["path"].as_str().expect("path"), a["status"].as_str().expect("status")))
+        .collect();
     assert_eq!(agents, [("demo/ctxc.toml", "changed"), ("fresh/ctxc.toml", "added"), ("gone/ctxc.toml", "removed")]);
     let demo = &value["agents"][0];
-    let prompts: Vec<(&str, &str)> =
-        demo["prompts"].as_array().expect("prompts").iter().map(|p| (p["mode"].as_str().expect("mode"), p["status"].as_str().expect("status"))).collect();
+    let prompts: Vec<(&str, &str)> = demo["prompts"]
+        .as_array()
+        .expect("prompts")
+        .iter()
+        .map(|p| (p["mode"].as_str().expect("mode"), p["status"].as_str().expect("status")))
+        .collect();
     assert_eq!(prompts, [("a", "changed"), ("b", "removed"), ("c", "added")]);
-    let sections: Vec<(&str, &str)> =
-        demo["prompts"][0]["sections"].as_array().expect("sections").iter().map(|s| (s["id"].as_str().expect("id"), s["status"].as_str().expect("status"))).collect();
+    let sections: Vec<(&str, &str)> = demo["prompts"][0]["sections"]
+        .as_array()
+        .expect("sections")
+        .iter()
+        .map(|s| (s["id"].as_str().expect("id"), s["status"].as_str().expect("status")))
+        .collect();
     assert_eq!(sections, [("core", "changed"), ("extra", "removed"), ("new", "added"), ("mode", "unchanged")]);
     assert_eq!(demo["prompts"][1]["total"]["after"], Value::Null);
     assert_eq!(demo["prompts"][2]["total"]["before"], Value::Null);
@@ -431,7 +465,8 @@ fn killing_snapshot_midway_never_leaves_a_truncated_file() {
     let mut left_temps = 0;
     let mut killed_while_writing = 0;
     // Offsets after the first temporary file appears; the first run is killed while rendering.
-    let offsets: [Option<u64>; 12] = [None, Some(0), Some(5), Some(15), Some(30), Some(50), Some(80), Some(120), Some(170), Some(230), Some(300), Some(400)];
+    let offsets: [Option<u64>; 12] =
+        [None, Some(0), Some(5), Some(15), Some(30), Some(50), Some(80), Some(120), Some(170), Some(230), Some(300), Some(400)];
     for (i, offset) in offsets.iter().enumerate() {
         // A different text every time, so every run rewrites every file.
         std::fs::write(&soul, format!("{original}\nRevision {i}.\n")).expect("edit");
@@ -461,7 +496,10 @@ fn killing_snapshot_midway_never_leaves_a_truncated_file() {
         }
         left_temps += assert_complete(&agent);
     }
-    eprintln!("{killed_while_writing} of {} runs killed while writing; {left_temps} temporary file(s) found after the kills", offsets.len());
+    eprintln!(
+        "{killed_while_writing} of {} runs killed while writing; {left_temps} temporary file(s) found after the kills",
+        offsets.len()
+    );
     assert!(killed_while_writing >= 6, "most runs were killed while writing ({killed_while_writing})");
     assert!(left_temps > 0, "some runs were killed half-way through a temporary file");
     // The next run cleans up after the killed ones and leaves a consistent state.

@@ -1,6 +1,6 @@
-//! The rule catalogue: codes unique and well formed, every rule documented, `docs/rules.md`
-//! generated from the registry, every code used in the source registered, and every rule with a
-//! fixture that fails (reports its code) and one that passes (does not).
+//! The rule catalogue: one rule per code, in the order of the code table, codes well formed,
+//! every rule documented, `docs/rules.md` generated from the registry, and every rule with a
+//! fixture that fails (reports its code, so some stage emits it) and one that passes (does not).
 //!
 //! Regenerate `docs/rules.md` with `UPDATE_DOCS=1 cargo test --test rules`.
 
@@ -11,20 +11,26 @@ use std::path::Path;
 use std::process::Command;
 
 use ctxc::lint::{CheckReport, Options};
-use ctxc::rules::{self, Family, Stage};
-use ctxc::tokens::TokenCounter;
+use ctxc::rules::{self, Code, Family, Stage};
 
 fn repo() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
 #[test]
-fn codes_are_unique_and_well_formed() {
-    let mut codes = BTreeSet::new();
+fn one_rule_per_code_in_table_order() {
+    let registered: Vec<Code> = rules::ALL.iter().map(|r| r.code).collect();
+    assert_eq!(registered, Code::ALL, "each module of the code table holds the rule of its code");
+    for code in Code::ALL {
+        assert_eq!(rules::rule(*code).code, *code);
+    }
+}
+
+#[test]
+fn codes_are_well_formed() {
     let mut names_per_family = BTreeSet::new();
     for rule in rules::ALL {
-        assert!(codes.insert(rule.code), "{} is registered twice", rule.code);
-        assert!(rules::well_formed(rule.code, rule.family), "{}: not {} + 3 digits", rule.code, rule.family.prefix());
+        assert!(rules::well_formed(rule.code.as_str(), rule.family), "{}: not {} + 3 digits", rule.code, rule.family.prefix());
         assert!(names_per_family.insert((rule.family, rule.name)), "{}: name `{}` is used twice in its family", rule.code, rule.name);
         assert!(
             rule.name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-'),
@@ -36,14 +42,15 @@ fn codes_are_unique_and_well_formed() {
         // (src/systems/), SET1NN lint rules; the settings stage reports no other family.
         let settings_stage = matches!(rule.stage, Stage::Settings);
         if rule.family == Family::Settings {
-            let n: u32 = rule.code[3..].parse().expect("digits");
+            let n: u32 = rule.code.as_str()[3..].parse().expect("digits");
             assert_eq!(n < 100, settings_stage, "{}: SET0NN rules, and only they, are reported by the settings stage", rule.code);
         } else {
             assert!(!settings_stage, "{}: only settings rules are reported by the settings stage", rule.code);
         }
     }
     // Grouped by family, in code order.
-    let order: Vec<(usize, &str)> = rules::ALL.iter().map(|r| (Family::ALL.iter().position(|f| *f == r.family).unwrap_or(99), r.code)).collect();
+    let order: Vec<(usize, &str)> =
+        rules::ALL.iter().map(|r| (Family::ALL.iter().position(|f| *f == r.family).unwrap_or(99), r.code.as_str())).collect();
     let mut sorted = order.clone();
     sorted.sort();
     assert_eq!(order, sorted, "rules are listed by family, then code");
@@ -77,39 +84,6 @@ fn docs_page_is_generated_from_the_registry() {
     }
 }
 
-/// Every code string the source uses (`.code("SKILL004")`, `"MAN010"`) is a registered rule, and
-/// every rule no lint check reports is emitted somewhere (settings-stage rules in `src/checks/settings/`).
-#[test]
-fn every_code_in_the_source_is_registered() {
-    let prefixes: Vec<&str> = Family::ALL.iter().map(|f| f.prefix()).collect();
-    let systems = repo().join("src/checks/settings");
-    let mut used = BTreeSet::new();
-    let mut used_in_systems = BTreeSet::new();
-    for entry in common::walk(&repo().join("src")).into_iter().filter(|p| p.extension().is_some_and(|e| e == "rs")) {
-        let text = std::fs::read_to_string(&entry).expect("read source");
-        for piece in text.split('"').skip(1).step_by(2) {
-            let is_code = prefixes.iter().any(|p| {
-                piece.strip_prefix(p).is_some_and(|d| d.len() == 3 && d.bytes().all(|b| b.is_ascii_digit()))
-            });
-            if is_code {
-                used.insert(piece.to_string());
-                if entry.starts_with(&systems) {
-                    used_in_systems.insert(piece.to_string());
-                }
-            }
-        }
-    }
-    for code in &used {
-        assert!(rules::get(code).is_some(), "{code} is used in src/ but not registered");
-    }
-    for rule in rules::ALL.iter().filter(|r| matches!(r.stage, Stage::Load | Stage::Budgets | Stage::LoadWarning)) {
-        assert!(used.contains(rule.code), "{} is registered but no stage emits it", rule.code);
-    }
-    for rule in rules::ALL.iter().filter(|r| matches!(r.stage, Stage::Settings)) {
-        assert!(used_in_systems.contains(rule.code), "{} is a settings-stage rule but src/checks/settings/ does not emit it", rule.code);
-    }
-}
-
 /// A fixture folder's extra command-line options (an `args` file, one option per line).
 fn options(dir: &Path) -> Options {
     let args = std::fs::read_to_string(dir.join("args")).unwrap_or_default();
@@ -124,24 +98,24 @@ fn options(dir: &Path) -> Options {
     options
 }
 
-fn codes(report: &CheckReport) -> BTreeSet<String> {
-    report.diagnostics.iter().filter_map(|d| d.code.clone()).collect()
+fn codes(report: &CheckReport) -> BTreeSet<Code> {
+    report.diagnostics.iter().filter_map(|d| d.code).collect()
 }
 
 #[test]
 fn every_rule_has_a_failing_and_a_passing_fixture() {
-    let counter = TokenCounter::new();
+    let session = ctxc::Session::default();
     let base = Path::new("tests/fixtures/rules");
     let mut seen = BTreeSet::new();
     for rule in rules::ALL {
         let code = rule.code;
         seen.insert(code.to_string());
-        let fail = base.join(code).join("fail");
-        let pass = base.join(code).join("pass");
+        let fail = base.join(code.as_str()).join("fail");
+        let pass = base.join(code.as_str()).join("pass");
         assert!(fail.is_dir() && pass.is_dir(), "{code}: add {} and {}", fail.display(), pass.display());
 
-        let failed = ctxc::lint::check(&fail, &options(&fail), &counter);
-        assert!(codes(&failed).contains(code), "{code}: the failing fixture does not report it; it reports {:?}", codes(&failed));
+        let failed = ctxc::lint::check(&fail, &options(&fail), &session);
+        assert!(codes(&failed).contains(&code), "{code}: the failing fixture does not report it; it reports {:?}", codes(&failed));
         match rule.stage {
             Stage::Load => assert!(failed.unloadable, "{code}: a load error makes the input unloadable"),
             Stage::Lint(_) | Stage::Budgets | Stage::LoadWarning | Stage::Settings => {
@@ -149,11 +123,11 @@ fn every_rule_has_a_failing_and_a_passing_fixture() {
             }
             Stage::LoadOrLint(_) => {}
         }
-        let shown = ctxc::cli::render_plain(&failed.diagnostics, &failed.sources);
+        let shown = ctxc::report::diagnostics::render(&failed.diagnostics, &failed.sources, false);
         insta::assert_snapshot!(format!("fail-{code}"), shown);
 
-        let passed = ctxc::lint::check(&pass, &options(&pass), &counter);
-        assert!(!codes(&passed).contains(code), "{code}: the passing fixture reports it: {:?}", passed.diagnostics);
+        let passed = ctxc::lint::check(&pass, &options(&pass), &session);
+        assert!(!codes(&passed).contains(&code), "{code}: the passing fixture reports it: {:?}", passed.diagnostics);
         assert!(!passed.unloadable, "{code}: the passing fixture loads: {:?}", passed.diagnostics);
     }
     let folders: BTreeSet<String> =
@@ -175,7 +149,7 @@ fn explain_works_for_every_listed_code() {
         let text = String::from_utf8_lossy(&out.stdout);
         assert_eq!(out.status.code(), Some(0), "{code}");
         let rule = rules::get(code).expect("registered");
-        for part in [rule.code, rule.name, "**Why it matters.**", "**Fails**", "**Passes**"] {
+        for part in [rule.code.as_str(), rule.name, "**Why it matters.**", "**Fails**", "**Passes**"] {
             assert!(text.contains(part), "{code}: explain lacks {part}");
         }
     }

@@ -43,8 +43,7 @@ fn every_example_manifest_validates_against_the_schema() {
         .collect();
     assert!(manifests.len() >= 5, "examples hold the four reference systems and more: {manifests:?}");
     for path in manifests {
-        let errors: Vec<String> =
-            validator.iter_errors(&manifest_value(&path)).map(|e| format!("{e} at {}", e.instance_path)).collect();
+        let errors: Vec<String> = validator.iter_errors(&manifest_value(&path)).map(|e| format!("{e} at {}", e.instance_path)).collect();
         assert!(errors.is_empty(), "{}: {errors:#?}", path.display());
     }
 }

@@ -54,7 +54,7 @@ pub fn check_report(diagnostics: &[Diagnostic], sources: &Sources) {
         let text = sources.get(file).unwrap_or_else(|| panic!("a span into `{file}`, whose text was not kept: {d:?}"));
         assert!(span.start <= span.end && span.start <= text.len(), "span {span:?} outside a text of {} bytes: {d:?}", text.len());
     }
-    let _ = ctxc::cli::render_plain(diagnostics, sources);
+    let _ = ctxc::report::diagnostics::render(diagnostics, sources, false);
 }
 
 /// A parser's error location lies inside the text it parsed. (Not reported through a
@@ -89,7 +89,7 @@ pub fn manifest(data: &[u8], format: Format) {
         Ok(loaded) => {
             check_report(&loaded.warnings, &loaded.sources);
             for mode in loaded.agent.modes.keys() {
-                if let Err(diagnostics) = ctxc::render_loaded(&loaded, mode, None) {
+                if let Err(diagnostics) = ctxc::Session::default().render(&loaded, mode, None) {
                     check_report(&diagnostics, &loaded.sources);
                 }
             }
@@ -107,7 +107,7 @@ pub fn skill(data: &[u8]) {
         }
         Err(e) => {
             // ctxc's own checks always point somewhere; malformed YAML (SKILL002) only when serde_yaml knows where.
-            assert!(e.code == "SKILL002" || e.offset.is_some(), "a SKILL.md error without a location: {e:?}");
+            assert!(e.code == ctxc::codes::Code::SKILL002 || e.offset.is_some(), "a SKILL.md error without a location: {e:?}");
             check_location(text, e.offset, &e);
         }
     }
@@ -145,10 +145,10 @@ pub fn template(data: &[u8]) {
     let file = manifest::model::TextFile { path: "prompts/intro.md.j2".into(), text: SharedText::new(text), template: true };
     loaded.agent.modules.insert("intro".into(), manifest::model::ModuleFiles::Single(file));
     loaded.sources.insert(loaded.root.display_path("prompts/intro.md.j2"), text);
-    match ctxc::render_loaded(&loaded, "edit", None) {
+    match ctxc::Session::default().render(&loaded, "edit", None) {
         Ok(rendered) => {
             for section in &rendered.sections {
-                assert!(section.text.len() <= ctxc::render::MAX_TEMPLATE_OUTPUT, "section `{}` is {} bytes", section.id, section.text.len());
+                assert!(section.text.len() <= ctxc::templates::MAX_TEMPLATE_OUTPUT, "section `{}` is {} bytes", section.id, section.text.len());
             }
         }
         Err(diagnostics) => check_report(&diagnostics, &loaded.sources),

@@ -1,6 +1,7 @@
 //! Stage 6 (budgets): compare measured token counts with the manifest's budgets. Each overrun is
 //! reported once per budget, at its worst across modes and scenarios, pointing at the budget line.
 
+use crate::codes::Code;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::manifest::model::{Agent, Budget, Origin};
 use crate::measure::Measured;
@@ -27,7 +28,14 @@ pub fn check(agent: &Agent, measured: &[Measured]) -> Vec<Diagnostic> {
                 None => (section.tokens.tokens, None),
             };
             let sources = if section.sources.is_empty() { String::new() } else { format!(" (from {})", section.sources.join(", ")) };
-            uses.push(Use { what: format!("step `{}`{sources}", section.id), budget, tokens, exact: section.tokens.exact, where_: where_.clone(), note });
+            uses.push(Use {
+                what: format!("step `{}`{sources}", section.id),
+                budget,
+                tokens,
+                exact: section.tokens.exact,
+                where_: where_.clone(),
+                note,
+            });
         }
         let fixed = [
             (agent.budgets.system_prompt.as_ref(), "the system prompt", m.system_prompt.tokens),
@@ -63,7 +71,7 @@ pub fn check(agent: &Agent, measured: &[Measured]) -> Vec<Diagnostic> {
         let verb = if severity == Severity::Error { "over" } else { "near" };
         let note = u.note.map(|n| format!(" {n}")).unwrap_or_default();
         let message = format!("{}: {approx}{} tokens{note}, {verb} its budget of {limit} ({})", u.what, u.tokens, u.where_);
-        let code = if severity == Severity::Error { "BUDGET001" } else { "BUDGET002" };
+        let code = if severity == Severity::Error { Code::BUDGET001 } else { Code::BUDGET002 };
         let mut d = located(Diagnostic::error(message).code(code), &u.budget.origin).label(format!("budget: {limit} tokens"));
         d.severity = severity;
         if severity == Severity::Warning {
@@ -91,7 +99,7 @@ fn window_checks(agent: &Agent, measured: &[Measured]) -> Vec<Diagnostic> {
                 "the fixed context ({} tokens: system prompt + tool schemas, {where_}) reaches the summarization trigger ({at} tokens = {:.0} % of {}): compaction would fire on the first turn",
                 w.fixed, ratio * 100.0, w.max_input_tokens
             ))
-            .code("BUDGET003");
+            .code(Code::BUDGET003);
             diagnostics.push(match &agent.settings.summarization_trigger_origin {
                 Some(origin) => located(d, origin),
                 None => d.in_file(&agent.manifest_display),
@@ -103,7 +111,7 @@ fn window_checks(agent: &Agent, measured: &[Measured]) -> Vec<Diagnostic> {
             "the fixed context ({} tokens, {where_}) leaves no room for the response reserve ({} tokens, {}) in a {}-token window",
             w.fixed, w.response_reserve, w.response_reserve_source, w.max_input_tokens
         ))
-        .code("BUDGET004");
+        .code(Code::BUDGET004);
         diagnostics.push(match &agent.budgets.response_reserve_origin {
             Some(origin) => located(d, origin),
             None => d.in_file(&agent.manifest_display),

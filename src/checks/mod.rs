@@ -2,4 +2,5 @@
 //! budgets, the reference systems' settings, and the rule catalogue.
 
 pub mod budgets;
+pub mod leaks;
 pub mod settings;

@@ -6,11 +6,10 @@ use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 
-use super::formats;
 use super::report::Reporter;
-use super::{output, with_env_overrides, EXIT_FINDINGS, EXIT_INPUT, EXIT_OK};
-use crate::lint::{CheckReport, Options, Outcome};
-use crate::tokens::TokenCounter;
+use super::{output, session, EXIT_FINDINGS, EXIT_INPUT, EXIT_OK};
+use ctxc::lint::{CheckReport, Options, Outcome};
+use ctxc::report::formats;
 
 #[derive(Debug, Args)]
 pub struct CheckArgs {
@@ -62,13 +61,12 @@ pub fn exit_code(outcome: Outcome) -> u8 {
 }
 
 pub fn run(args: CheckArgs, reporter: &Reporter) -> u8 {
-    let overrides = match with_env_overrides(&args.set, reporter) {
-        Ok(o) => o,
+    let session = match session(&args.set, reporter) {
+        Ok(s) => s,
         Err(code) => return code,
     };
-    let options = Options { select: args.select, ignore: args.ignore, strict: args.strict, deny_warnings: args.deny_warnings, overrides };
-    let counter = TokenCounter::new();
-    let report: CheckReport = crate::lint::check(&args.path, &options, &counter);
+    let options = Options { select: args.select, ignore: args.ignore, strict: args.strict, deny_warnings: args.deny_warnings };
+    let report: CheckReport = ctxc::lint::check(&args.path, &options, &session);
     let mut code = exit_code(report.outcome());
     match args.format {
         CheckFormat::Human => reporter.diagnostics(&report.diagnostics, &report.sources),
@@ -87,7 +85,7 @@ pub fn run(args: CheckArgs, reporter: &Reporter) -> u8 {
     }
     // `--locked`: the render against ctxc.lock (only when every agent loaded).
     if args.locked && code < EXIT_INPUT {
-        code = code.max(super::locked::run(&args.path, &args.set, reporter));
+        code = code.max(super::locked::run(&args.path, &session, reporter));
     }
     code
 }

@@ -8,13 +8,11 @@ use std::path::{Path, PathBuf};
 use clap::{Args, ValueEnum};
 
 use super::report::Reporter;
-use super::snapshot::load_and_pin;
-use super::{output, with_env_overrides, EXIT_FINDINGS, EXIT_INPUT, EXIT_OK};
-use crate::diagnostic::Diagnostic;
-use crate::review::compare::{compare, over_threshold, Labels, Threshold};
-use crate::review::{git, AgentPin};
-use crate::tokens::TokenCounter;
-use crate::Failure;
+use super::{check_path, output, with_env_overrides, EXIT_FINDINGS, EXIT_INPUT, EXIT_OK};
+use ctxc::diagnostic::Diagnostic;
+use ctxc::review::compare::{compare, over_threshold, Labels, Threshold};
+use ctxc::review::{self, git, AgentPin};
+use ctxc::{Failure, Session};
 
 #[derive(Debug, Args)]
 pub struct DiffArgs {
@@ -66,14 +64,9 @@ fn fail(reporter: &Reporter, message: String) -> u8 {
 }
 
 /// Pins one side's agents; on failure, the rendered diagnostics.
-fn pin_side(
-    manifests: &[(String, PathBuf)],
-    overrides: &[String],
-    counter: &TokenCounter,
-    reporter: &Reporter,
-) -> Result<Vec<(String, AgentPin)>, String> {
+fn pin_side(manifests: &[(String, PathBuf)], session: &Session, reporter: &Reporter) -> Result<Vec<(String, AgentPin)>, String> {
     let paths: Vec<PathBuf> = manifests.iter().map(|(_, m)| m.clone()).collect();
-    let results = crate::parallel::map_in_order(&paths, |m| load_and_pin(m, overrides, counter));
+    let results = session.each(&paths, |m| review::pin_agent(session, m));
     let mut pins = Vec::new();
     let mut errors = String::new();
     for ((key, _), result) in manifests.iter().zip(results) {
@@ -94,6 +87,9 @@ pub fn run(args: DiffArgs, reporter: &Reporter) -> u8 {
         Ok(o) => o,
         Err(code) => return code,
     };
+    if let Err(code) = check_path(&args.path, reporter) {
+        return code;
+    }
     let repo = match git::locate(&args.path) {
         Ok(repo) => repo,
         Err(message) => return fail(reporter, message),
@@ -106,18 +102,25 @@ pub fn run(args: DiffArgs, reporter: &Reporter) -> u8 {
         Ok(c) => c,
         Err(message) => return fail(reporter, format!("cannot read `{}` at {}: {message}", args.path.display(), args.base)),
     };
-    let after = match crate::discover::find_manifests(&args.path) {
+    let after = match ctxc::discover::find_manifests(&args.path) {
         Ok(m) => keyed(&args.path, m),
         Err(_) => Vec::new(),
     };
-    let before = if checkout.exists { crate::discover::find_manifests(&checkout.path).map(|m| keyed(&checkout.path, m)).unwrap_or_default() } else { Vec::new() };
+    let before = if checkout.exists {
+        ctxc::discover::find_manifests(&checkout.path).map(|m| keyed(&checkout.path, m)).unwrap_or_default()
+    } else {
+        Vec::new()
+    };
     if before.is_empty() && after.is_empty() {
-        return fail(reporter, format!("no ctxc.toml or ctxc.yaml in `{}`, neither at {} nor in the work tree", args.path.display(), args.base));
+        return fail(
+            reporter,
+            format!("no ctxc.toml or ctxc.yaml in `{}`, neither at {} nor in the work tree", args.path.display(), args.base),
+        );
     }
-    let counter = TokenCounter::new();
-    let after_pins = pin_side(&after, &overrides, &counter, reporter);
+    let session = Session::new(overrides);
+    let after_pins = pin_side(&after, &session, reporter);
     // Paths inside the temporary checkout are shown as `REV:path`.
-    let before_pins = pin_side(&before, &overrides, &counter, reporter)
+    let before_pins = pin_side(&before, &session, reporter)
         .map_err(|e| e.replace(&format!("{}/", checkout.root().display()), &format!("{}:", args.base)));
     let (before_pins, after_pins) = match (before_pins, after_pins) {
         (Ok(b), Ok(a)) => (b, a),
@@ -135,8 +138,8 @@ pub fn run(args: DiffArgs, reporter: &Reporter) -> u8 {
     let comparison = compare(&before_pins, &after_pins, &labels);
     let over = args.fail_on_increase.map(|t| over_threshold(&comparison, &t)).unwrap_or_default();
     match args.format {
-        DiffFormat::Text => output::print(&super::changes::text(&comparison, args.all)),
-        DiffFormat::Markdown => output::print(&super::changes::markdown(&comparison, &args.base, "work tree", args.all)),
+        DiffFormat::Text => output::print(&ctxc::report::changes::text(&comparison, args.all)),
+        DiffFormat::Markdown => output::print(&ctxc::report::changes::markdown(&comparison, &args.base, "work tree", args.all)),
         DiffFormat::Json => {
             let over_json: Vec<_> = over
                 .iter()

@@ -4,8 +4,8 @@ use clap::Args;
 
 use super::report::Reporter;
 use super::{EXIT_INPUT, EXIT_OK};
-use crate::diagnostic::Diagnostic;
-use crate::rules::{self, docs};
+use ctxc::diagnostic::Diagnostic;
+use ctxc::rules::{self, docs};
 
 #[derive(Debug, Args)]
 pub struct ExplainArgs {

@@ -7,15 +7,14 @@
 use std::path::Path;
 
 use super::report::Reporter;
-use super::snapshot::load_and_pin;
-use super::{with_env_overrides, EXIT_FINDINGS, EXIT_INPUT, EXIT_OK};
-use crate::diagnostic::{Diagnostic, Sources};
-use crate::project::ReadError;
-use crate::review::compare::{compare, Comparison, Labels};
-use crate::review::lock::{self, LOCK_NAME};
-use crate::review::snapshot::{file_name, parse_file};
-use crate::tokens::TokenCounter;
-use crate::Failure;
+use super::{EXIT_FINDINGS, EXIT_INPUT, EXIT_OK};
+use ctxc::diagnostic::{Diagnostic, Sources};
+use ctxc::project::ReadError;
+use ctxc::review::compare::{compare, Comparison, Labels};
+use ctxc::review::lock::{self, LOCK_NAME};
+use ctxc::review::snapshot::parse_file;
+use ctxc::review::{self, file_name};
+use ctxc::{Failure, Session};
 
 /// What one agent's lock check found.
 struct Drift {
@@ -26,8 +25,10 @@ struct Drift {
     problems: Vec<String>,
 }
 
-pub fn run(path: &Path, set: &[String], reporter: &Reporter) -> u8 {
-    let manifests = match crate::discover::find_manifests(path) {
+/// Runs after `check` (only when every agent loaded), which has already refused a PATH leading
+/// out of its repository.
+pub fn run(path: &Path, session: &Session, reporter: &Reporter) -> u8 {
+    let manifests = match ctxc::discover::find_manifests(path) {
         Ok(m) => m,
         Err(d) => {
             let d = Diagnostic::error(format!("--locked: {}", d.message))
@@ -36,12 +37,7 @@ pub fn run(path: &Path, set: &[String], reporter: &Reporter) -> u8 {
             return EXIT_INPUT;
         }
     };
-    let overrides = match with_env_overrides(set, reporter) {
-        Ok(o) => o,
-        Err(code) => return code,
-    };
-    let counter = TokenCounter::new();
-    let results = crate::parallel::map_in_order(&manifests, |manifest| against_lock(manifest, &overrides, &counter));
+    let results = session.each(&manifests, |manifest| against_lock(session, manifest));
     let mut code = EXIT_OK;
     for result in results {
         match result {
@@ -50,7 +46,7 @@ pub fn run(path: &Path, set: &[String], reporter: &Reporter) -> u8 {
                 code = code.max(EXIT_INPUT);
             }
             Ok(drift) if drift.comparison.changed() || !drift.problems.is_empty() => {
-                let mut out = super::changes::text(&drift.comparison, false);
+                let mut out = ctxc::report::changes::text(&drift.comparison, false);
                 for problem in &drift.problems {
                     out.push_str(&format!("{problem}\n"));
                 }
@@ -67,23 +63,22 @@ pub fn run(path: &Path, set: &[String], reporter: &Reporter) -> u8 {
     code
 }
 
-fn against_lock(manifest: &Path, overrides: &[String], counter: &TokenCounter) -> Result<Drift, Failure> {
-    let (loaded, current) = load_and_pin(manifest, overrides, counter)?;
-    let lock_path = loaded.root.display().join(LOCK_NAME);
+fn against_lock(session: &Session, manifest: &Path) -> Result<Drift, Failure> {
+    let (loaded, current) = review::pin_agent(session, manifest)?;
     let shown = loaded.root.display_path(LOCK_NAME);
     let folder_shown = loaded.root.display_path("");
     let folder_shown = folder_shown.trim_end_matches('/').to_string();
     let fail = |d: Diagnostic| Failure { diagnostics: vec![d], sources: Sources::default() };
-    let text = match std::fs::read_to_string(&lock_path) {
-        Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+    let text = match lock::read(&loaded.root) {
+        Ok(Some(file)) => file.text,
+        Ok(None) => {
             let hint = if folder_shown.is_empty() { ".".to_string() } else { folder_shown.clone() };
             return Err(fail(
                 Diagnostic::error(format!("agent `{}` has no {LOCK_NAME} (looked for `{shown}`)", current.agent))
                     .help(format!("run `ctxc snapshot {hint}` to write the snapshots and the lock file, and commit them")),
             ));
         }
-        Err(e) => return Err(fail(Diagnostic::error(format!("cannot read `{shown}`: {e}")))),
+        Err(d) => return Err(fail(*d)),
     };
     let mut locked = lock::parse(&text, &shown)?;
     let snapshots = match loaded.root.normalize(&locked.snapshots) {
@@ -103,7 +98,8 @@ fn against_lock(manifest: &Path, overrides: &[String], counter: &TokenCounter) -
         let rel = format!("{snapshots}/{}", file_name(&prompt.mode, &prompt.scenario));
         let problem = match loaded.root.read(&rel) {
             Err(ReadError::Missing(_)) => Some("is missing".to_string()),
-            Err(e) => Some(e.message()),
+            // Not drift: a snapshot that is no regular file in the project cannot be read at all.
+            Err(e) => return Err(fail(Diagnostic::error(e.message()).in_file(loaded.root.display_path(&rel)).help(lock::REWRITE))),
             Ok(file) => match parse_file(&file.text) {
                 Ok(file) if file.sha256 == prompt.sha256 => {
                     prompt.text = Some(file.prompt);

@@ -4,19 +4,14 @@
 mod check;
 mod cost;
 mod explain;
-mod formats;
 mod models;
 mod render;
 mod report;
 mod rules;
 mod schema;
-mod systems;
 // Prompt changes under review (issue 6).
-mod changes;
 mod completions;
 mod diff;
-mod html;
-mod leaks;
 mod locked;
 mod output;
 mod snapshot;
@@ -26,8 +21,9 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
-use crate::manifest::{self, Loaded};
-use crate::tokens::TokenCounter;
+use ctxc::manifest::{self, Loaded};
+use ctxc::session::{AgentRuns, Only};
+use ctxc::Session;
 use report::Reporter;
 
 /// Exit code: everything is fine.
@@ -44,8 +40,8 @@ pub struct Cli {
     #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto)]
     color: ColorChoice,
     /// Token-counting engine. Both give the same counts; bpe-openai is the faster.
-    #[arg(long, global = true, value_enum, default_value_t = crate::tokens::Engine::BpeOpenai)]
-    engine: crate::tokens::Engine,
+    #[arg(long, global = true, value_enum, default_value_t = ctxc::tokens::Engine::BpeOpenai)]
+    engine: ctxc::tokens::Engine,
     #[command(subcommand)]
     command: Command,
 }
@@ -91,7 +87,7 @@ pub fn main() -> ExitCode {
         }
     };
     let reporter = Reporter::new(cli.color);
-    crate::tokens::set_default_engine(cli.engine);
+    ctxc::tokens::set_default_engine(cli.engine);
     let code = match cli.command {
         Command::Render(args) => render::run(args, &reporter),
         Command::Check(args) => check::run(args, &reporter),
@@ -107,22 +103,21 @@ pub fn main() -> ExitCode {
     ExitCode::from(output::exit_code(code))
 }
 
-/// Diagnostics as ctxc prints them, without colour (for tests and embedding).
-pub fn render_plain(diagnostics: &[crate::diagnostic::Diagnostic], sources: &crate::diagnostic::Sources) -> String {
-    Reporter::new(ColorChoice::Never).render(diagnostics, sources)
-}
-
 /// The agents found at a path, or the exit code after reporting why none could be.
 fn find_manifests(path: &Path, reporter: &Reporter) -> Result<Vec<PathBuf>, u8> {
-    crate::discover::find_manifests(path).map_err(|d| {
+    ctxc::project::check_path_argument(path).and_then(|()| ctxc::discover::find_manifests(path)).map_err(|d| {
         reporter.diagnostics(&[d], &Default::default());
         EXIT_INPUT
     })
 }
 
-/// Loads one agent, reporting warnings; on failure reports and returns the exit code.
-fn load(manifest_path: &Path, reporter: &Reporter) -> Result<Loaded, u8> {
-    load_with(manifest_path, &[], reporter)
+/// Checks that PATH does not lead out of its repository (see
+/// [`ctxc::project::check_path_argument`]), or the exit code after reporting where it leads.
+fn check_path(path: &Path, reporter: &Reporter) -> Result<(), u8> {
+    ctxc::project::check_path_argument(path).map_err(|d| {
+        reporter.diagnostics(&[d], &Default::default());
+        EXIT_INPUT
+    })
 }
 
 /// Manifest overrides from `CTXC_<SECTION>__…` environment variables (see [`manifest::env`]), as
@@ -133,18 +128,19 @@ fn env_overrides(reporter: &Reporter) -> Result<Vec<String>, u8> {
     for (name, value) in std::env::vars_os() {
         let Some(name) = name.to_str().filter(|n| manifest::env::is_override(n)).map(str::to_string) else { continue };
         let Some(value) = value.to_str().map(str::to_string) else {
-            reporter.diagnostics(&[crate::Diagnostic::error(format!("environment variable `{name}` is not valid UTF-8"))], &Default::default());
+            reporter
+                .diagnostics(&[ctxc::Diagnostic::error(format!("environment variable `{name}` is not valid UTF-8"))], &Default::default());
             return Err(EXIT_INPUT);
         };
         vars.push((name, value));
     }
     let found = manifest::env::env_overrides(vars).map_err(|message| {
-        reporter.diagnostics(&[crate::Diagnostic::error(message)], &Default::default());
+        reporter.diagnostics(&[ctxc::Diagnostic::error(message)], &Default::default());
         EXIT_INPUT
     })?;
     for (name, arg) in &found {
         if let Err(message) = manifest::parse_override(arg) {
-            let d = crate::Diagnostic::error(format!("{name}: {message}")).help(
+            let d = ctxc::Diagnostic::error(format!("{name}: {message}")).help(
                 "CTXC_ variables override manifest keys: CTXC_ then the key's segments in upper case separated by `__` (CTXC_BUDGETS__SYSTEM_PROMPT=3000)",
             );
             reporter.diagnostics(&[d], &Default::default());
@@ -159,10 +155,14 @@ fn with_env_overrides(set: &[String], reporter: &Reporter) -> Result<Vec<String>
     Ok([env_overrides(reporter)?.as_slice(), set].concat())
 }
 
-/// Like [`load`], with `--set KEY=VALUE` overrides laid over the manifest. Overrides from
-/// `CTXC_…` environment variables come first, so `--set` wins over them.
-fn load_with(manifest_path: &Path, overrides: &[String], reporter: &Reporter) -> Result<Loaded, u8> {
-    match manifest::load_with(manifest_path, &with_env_overrides(overrides, reporter)?) {
+/// The run's session: `CTXC_…` variables, then `--set`, over every manifest.
+fn session(set: &[String], reporter: &Reporter) -> Result<Session, u8> {
+    Ok(Session::new(with_env_overrides(set, reporter)?))
+}
+
+/// Loads one agent, reporting warnings; on failure reports and returns the exit code.
+fn load(session: &Session, manifest_path: &Path, reporter: &Reporter) -> Result<Loaded, u8> {
+    match session.load(manifest_path) {
         Ok(loaded) => {
             reporter.diagnostics(&loaded.warnings, &loaded.sources);
             Ok(loaded)
@@ -178,22 +178,21 @@ fn load_with(manifest_path: &Path, overrides: &[String], reporter: &Reporter) ->
 /// everything to report about it. Built on a worker thread; reported in manifest order.
 struct AgentRun {
     loaded: bool,
-    measured: Vec<crate::measure::Measured>,
+    measured: Vec<ctxc::measure::Measured>,
     /// Loading warnings, or why it failed.
-    load_diagnostics: Vec<crate::Diagnostic>,
+    load_diagnostics: Vec<ctxc::Diagnostic>,
     /// Modes or scenarios that could not be rendered.
-    problems: Vec<crate::Diagnostic>,
-    sources: crate::Sources,
+    problems: Vec<ctxc::Diagnostic>,
+    sources: ctxc::Sources,
 }
 
 impl AgentRun {
-    fn new(manifest: &Path, overrides: &[String], mode: Option<&str>, scenario: Option<&str>, counter: &TokenCounter) -> Self {
-        match manifest::load_with(manifest, overrides) {
-            Ok(mut loaded) => {
-                crate::tokens::warm_up(counter.engine(), loaded.agent.profile.tokenizer);
-                let (measured, problems) = crate::measure_all(&loaded, mode, scenario, counter);
+    fn new(session: &Session, manifest: &Path, only: Only) -> Self {
+        match session.run(manifest, only) {
+            Ok(AgentRuns { mut loaded, runs, problems }) => {
                 let load_diagnostics = std::mem::take(&mut loaded.warnings);
                 // The loaded agent is dropped here, on the worker: only its measurements are kept.
+                let measured = runs.into_iter().map(|run| run.measured).collect();
                 AgentRun { loaded: true, measured, load_diagnostics, problems, sources: loaded.sources }
             }
             Err(failure) => AgentRun {

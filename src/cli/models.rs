@@ -11,17 +11,20 @@ pub struct ModelsArgs {
 }
 
 pub fn run(args: ModelsArgs) -> u8 {
-    let profiles = crate::models::matching(args.filter.as_deref().unwrap_or(""));
+    let profiles = ctxc::models::matching(args.filter.as_deref().unwrap_or(""));
     let width = profiles.iter().map(|p| p.model.len()).max().unwrap_or(5).max(5);
     let mut out = format!("{:<width$}  {:<26}  {:>10}  {:>10}  tokenizer\n", "model", "provider", "max input", "max output");
     for p in &profiles {
         let tokenizer = if p.tokenizer.is_exact() { p.tokenizer.name() } else { "estimate (o200k_base proxy)" };
-        out.push_str(&format!("{:<width$}  {:<26}  {:>10}  {:>10}  {tokenizer}\n", p.model, p.provider, p.max_input_tokens, p.max_output_tokens));
+        out.push_str(&format!(
+            "{:<width$}  {:<26}  {:>10}  {:>10}  {tokenizer}\n",
+            p.model, p.provider, p.max_input_tokens, p.max_output_tokens
+        ));
     }
     out.push_str(&format!(
         "\n{} profiles. Unknown models get a {}-token window and estimated counts; override with `context_window` and `tokenizer` under [agent].\n",
         profiles.len(),
-        crate::models::DEFAULT_MAX_INPUT
+        ctxc::models::DEFAULT_MAX_INPUT
     ));
     super::output::print(&out);
     EXIT_OK

@@ -4,12 +4,11 @@ use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 
-use super::leaks::Leaks;
 use super::report::Reporter;
-use super::{find_manifests, load, output, EXIT_INPUT, EXIT_OK};
-use crate::diagnostic::{Diagnostic, Severity};
-use crate::manifest::Loaded;
-use crate::render::Rendered;
+use super::{find_manifests, load, output, session, EXIT_INPUT, EXIT_OK};
+use ctxc::checks::leaks::Leaks;
+use ctxc::diagnostic::{Diagnostic, Severity};
+use ctxc::manifest::Loaded;
 
 #[derive(Debug, Args)]
 pub struct RenderArgs {
@@ -31,6 +30,9 @@ pub struct RenderArgs {
     /// Instead of the prompt, list every step: on or off, and what decided it.
     #[arg(long)]
     steps: bool,
+    /// Override a manifest key for this run, e.g. `--set agent.model=gpt-4.1` (repeatable).
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    set: Vec<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -53,7 +55,11 @@ pub fn run(args: RenderArgs, reporter: &Reporter) -> u8 {
             return EXIT_INPUT;
         }
     };
-    let loaded = match load(&manifest, reporter) {
+    let session = match session(&args.set, reporter) {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
+    let loaded = match load(&session, &manifest, reporter) {
         Ok(l) => l,
         Err(code) => return code,
     };
@@ -69,7 +75,7 @@ pub fn run(args: RenderArgs, reporter: &Reporter) -> u8 {
             return EXIT_INPUT;
         }
     };
-    let rendered = match crate::render_loaded(&loaded, &mode, args.scenario.as_deref()) {
+    let rendered = match session.render(&loaded, &mode, args.scenario.as_deref()) {
         Ok(r) => r,
         Err(diagnostics) => {
             reporter.diagnostics(&diagnostics, &loaded.sources);
@@ -78,8 +84,8 @@ pub fn run(args: RenderArgs, reporter: &Reporter) -> u8 {
     };
     let prompt = rendered.prompt();
     match (args.format, args.steps) {
-        (RenderFormat::Json, _) => output::println(&to_json(&rendered)),
-        (RenderFormat::Text, true) => output::print(&steps_table(&rendered)),
+        (RenderFormat::Json, _) => output::println(&ctxc::report::prompt::to_json(&rendered)),
+        (RenderFormat::Text, true) => output::print(&ctxc::report::prompt::steps_table(&rendered)),
         (RenderFormat::Text, false) => output::println(&prompt),
     }
     // The steps table is the one output without the prompt in it.
@@ -117,34 +123,7 @@ fn pick_agent(manifests: &[PathBuf], wanted: Option<&str>) -> Result<PathBuf, Di
         }),
         _ => {
             let names: Vec<String> = manifests.iter().filter_map(dir_name).collect();
-            Err(Diagnostic::error("this directory holds several agents: pass --agent NAME")
-                .help(format!("agents: {}", names.join(", "))))
+            Err(Diagnostic::error("this directory holds several agents: pass --agent NAME").help(format!("agents: {}", names.join(", "))))
         }
     }
-}
-
-/// The documented, stable JSON shape (docs/json-output.md).
-pub fn to_json(rendered: &Rendered) -> String {
-    let value = serde_json::json!({
-        "agent": rendered.agent,
-        "mode": rendered.mode,
-        "scenario": rendered.scenario,
-        "model": rendered.model,
-        "sections": rendered.sections,
-        "steps": rendered.steps,
-        "tools": rendered.tools,
-        "prompt": rendered.prompt(),
-    });
-    serde_json::to_string_pretty(&value).unwrap_or_default()
-}
-
-fn steps_table(rendered: &Rendered) -> String {
-    let width = rendered.steps.iter().map(|s| s.id.len()).max().unwrap_or(2).max(2);
-    let mut out = format!("agent {} · mode {} · scenario {}\n\n", rendered.agent, rendered.mode, rendered.scenario);
-    out.push_str(&format!("{:>3}  {:<width$}  {:<3}  decided by\n", "#", "id", "on"));
-    for step in &rendered.steps {
-        let on = if step.enabled { "on" } else { "off" };
-        out.push_str(&format!("{:>3}  {:<width$}  {:<3}  {}\n", step.step, step.id, on, step.reason));
-    }
-    out
 }

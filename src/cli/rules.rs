@@ -5,8 +5,8 @@ use serde::Serialize;
 
 use super::report::Reporter;
 use super::{EXIT_INPUT, EXIT_OK};
-use crate::diagnostic::Diagnostic;
-use crate::rules::{self, docs, Rule};
+use ctxc::diagnostic::Diagnostic;
+use ctxc::rules::{self, docs, Rule};
 
 #[derive(Debug, Args)]
 pub struct RulesArgs {
@@ -38,13 +38,13 @@ pub fn run(args: RulesArgs, reporter: &Reporter) -> u8 {
     let selected: Vec<&Rule> = rules::ALL
         .iter()
         .copied()
-        .filter(|r| args.filter.as_deref().is_none_or(|f| rules::matches(f, r.code) || r.family.name().eq_ignore_ascii_case(f)))
+        .filter(|r| args.filter.as_deref().is_none_or(|f| rules::matches(f, r.code.as_str()) || r.family.name().eq_ignore_ascii_case(f)))
         .collect();
     if selected.is_empty() {
         let filter = args.filter.unwrap_or_default();
         let families = rules::Family::ALL.map(|f| f.name());
         let mut d = Diagnostic::error(format!("no rule matches `{filter}`"));
-        d = match rules::suggest(&filter).or_else(|| crate::diagnostic::did_you_mean(&filter, families)) {
+        d = match rules::suggest(&filter).or_else(|| ctxc::diagnostic::did_you_mean(&filter, families)) {
             Some(s) => d.help(format!("did you mean `{s}`?")),
             None => d.help(format!("filter by a code prefix (e.g. SKILL) or a family: {}", families.join(", "))),
         };
@@ -57,7 +57,7 @@ pub fn run(args: RulesArgs, reporter: &Reporter) -> u8 {
             let list: Vec<JsonRule> = selected
                 .iter()
                 .map(|r| JsonRule {
-                    code: r.code,
+                    code: r.code.as_str(),
                     family: r.family.name(),
                     name: r.name,
                     severity: docs::severity_name(r.severity),
@@ -72,7 +72,7 @@ pub fn run(args: RulesArgs, reporter: &Reporter) -> u8 {
 
 fn table(selected: &[&Rule]) -> String {
     let width = |f: &dyn Fn(&Rule) -> usize, header: &str| selected.iter().map(|r| f(r)).max().unwrap_or(0).max(header.len());
-    let code_w = width(&|r| r.code.len(), "CODE");
+    let code_w = width(&|r| r.code.as_str().len(), "CODE");
     let name_w = width(&|r| r.name.len(), "NAME");
     let family_w = width(&|r| r.family.name().len(), "FAMILY");
     let severity_w = width(&|r| docs::severity_name(r.severity).len(), "SEVERITY");

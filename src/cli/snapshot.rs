@@ -2,19 +2,18 @@
 //! snapshot folder, and `ctxc.lock` next to its manifest. Nothing is written unless every agent
 //! renders; each file is written atomically.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::Args;
 
-use super::leaks::{Leak, Leaks};
 use super::report::Reporter;
 use super::{find_manifests, output, with_env_overrides, EXIT_FINDINGS, EXIT_INPUT, EXIT_OK};
-use crate::diagnostic::{Diagnostic, Severity};
-use crate::manifest::{self, Loaded};
-use crate::review::{self, AgentPin};
-use crate::tokens::TokenCounter;
-use crate::Failure;
+use ctxc::checks::leaks::{Leak, Leaks};
+use ctxc::diagnostic::{Diagnostic, Severity};
+use ctxc::manifest::Loaded;
+use ctxc::review::{self, AgentPin};
+use ctxc::Session;
 
 #[derive(Debug, Args)]
 pub struct SnapshotArgs {
@@ -44,25 +43,12 @@ pub(super) fn dir_override(dir: &str) -> String {
     format!("snapshot.dir={}", toml::Value::String(dir.to_string()))
 }
 
-/// Loads and pins one agent; on failure, the diagnostics and their sources.
-pub(super) fn load_and_pin(manifest: &Path, overrides: &[String], counter: &TokenCounter) -> Result<(Loaded, AgentPin), Failure> {
-    let mut loaded = manifest::load_with(manifest, overrides).map_err(|f| Failure { diagnostics: f.diagnostics, sources: f.sources })?;
-    crate::tokens::warm_up(counter.engine(), loaded.agent.profile.tokenizer);
-    match review::pin_agent(&loaded, counter) {
-        Ok(pin) => Ok((loaded, pin)),
-        Err(mut diagnostics) => {
-            diagnostics.splice(0..0, std::mem::take(&mut loaded.warnings));
-            Err(Failure { diagnostics, sources: loaded.sources })
-        }
-    }
-}
-
 /// The secrets in the snapshot files of every agent, as they would be written.
 fn leaks(agents: &[(Loaded, AgentPin)]) -> Leaks {
     let mut leaks = Leaks::default();
     for (loaded, pin) in agents {
         for prompt in &pin.prompts {
-            let rel = format!("{}/{}", loaded.agent.snapshot_dir, review::snapshot::file_name(&prompt.mode, &prompt.scenario));
+            let rel = format!("{}/{}", loaded.agent.snapshot_dir, review::file_name(&prompt.mode, &prompt.scenario));
             leaks.scan(&loaded.root.display_path(&rel), &review::snapshot::render_file(pin, prompt), loaded);
         }
     }
@@ -98,8 +84,8 @@ pub fn run(args: SnapshotArgs, reporter: &Reporter) -> u8 {
         Err(code) => return code,
     };
     overrides.extend(args.dir.as_deref().map(dir_override));
-    let counter = TokenCounter::new();
-    let results = crate::parallel::map_in_order(&manifests, |manifest| load_and_pin(manifest, &overrides, &counter));
+    let session = Session::new(overrides);
+    let results = session.each(&manifests, |manifest| review::pin_agent(&session, manifest));
     // Nothing is written unless every agent renders.
     let mut agents = Vec::new();
     let mut failed = false;
@@ -141,7 +127,14 @@ pub fn run(args: SnapshotArgs, reporter: &Reporter) -> u8 {
                 }
                 let lock = if w.lock_written { "written" } else { "unchanged" };
                 let n = pin.prompts.len();
-                let mut out = format!("{}: {n} snapshot{} in {} ({}); {} {lock}\n", pin.agent, if n == 1 { "" } else { "s" }, w.dir, parts.join(", "), w.lock);
+                let mut out = format!(
+                    "{}: {n} snapshot{} in {} ({}); {} {lock}\n",
+                    pin.agent,
+                    if n == 1 { "" } else { "s" },
+                    w.dir,
+                    parts.join(", "),
+                    w.lock
+                );
                 for path in &w.removed {
                     out.push_str(&format!("  removed {path}\n"));
                 }

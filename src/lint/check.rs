@@ -10,12 +10,13 @@ use serde::Serialize;
 use super::config::{ManifestText, Options, RawLint, Selection};
 use super::{lint, AgentRun, Context};
 use crate::agent_files::{self as files, MemoryDoc};
-use crate::rules::cache::cache001_dynamic_before_static::{prefix_summary, PrefixSummary};
-use crate::rules::suppress;
 use crate::diagnostic::{Diagnostic, Severity, Sources};
 use crate::models::Tokenizer;
 use crate::project::ProjectRoot;
+use crate::rules::cache::cache001_dynamic_before_static::{prefix_summary, PrefixSummary};
 use crate::rules::secrets;
+use crate::rules::suppress;
+use crate::session::{AgentRuns, Only, Session};
 use crate::tokens::TokenCounter;
 
 /// How a check ended.
@@ -107,35 +108,43 @@ impl CheckReport {
 }
 
 /// Checks every agent under `path` (or lints its files zero-config).
-pub fn check(path: &Path, options: &Options, counter: &TokenCounter) -> CheckReport {
+pub fn check(path: &Path, options: &Options, session: &Session) -> CheckReport {
+    session.scope(|| check_in_scope(path, options, session))
+}
+
+fn check_in_scope(path: &Path, options: &Options, session: &Session) -> CheckReport {
     let mut report = CheckReport { deny_warnings: options.deny_warnings, ..CheckReport::default() };
+    if let Err(d) = crate::project::check_path_argument(path) {
+        report.usage_error(d);
+        return report;
+    }
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     if path.is_file() && (name == files::SKILL_FILE || files::MEMORY_FILES.contains(&name.as_str())) {
         let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-        zero_config(&mut report, dir, Some(&name), options, counter);
+        zero_config(&mut report, dir, Some(&name), options, session.counter());
         return report;
     }
     match crate::discover::find_manifests(path) {
         Ok(manifests) => {
-            let parts = crate::parallel::map_in_order(&manifests, |manifest| {
+            let parts = session.each(&manifests, |manifest| {
                 let mut part = CheckReport::default();
-                check_agent(&mut part, manifest, options, counter);
+                check_agent(&mut part, manifest, options, session);
                 part
             });
             for part in parts {
                 report.merge(part);
             }
         }
-        Err(_) if path.is_dir() => zero_config(&mut report, path, None, options, counter),
+        Err(_) if path.is_dir() => zero_config(&mut report, path, None, options, session.counter()),
         Err(d) => report.usage_error(d),
     }
     report.mask_secrets();
     report
 }
 
-fn check_agent(report: &mut CheckReport, manifest: &Path, options: &Options, counter: &TokenCounter) {
-    let loaded = match crate::manifest::load_with(manifest, &options.overrides) {
-        Ok(loaded) => loaded,
+fn check_agent(report: &mut CheckReport, manifest: &Path, options: &Options, session: &Session) {
+    let AgentRuns { loaded, runs, problems: render_problems } = match session.run(manifest, Only::default()) {
+        Ok(agent) => agent,
         Err(failure) => {
             report.diagnostics.extend(failure.diagnostics);
             report.sources.extend(failure.sources);
@@ -145,15 +154,14 @@ fn check_agent(report: &mut CheckReport, manifest: &Path, options: &Options, cou
         }
     };
     let agent = &loaded.agent;
-    crate::tokens::warm_up(counter.engine(), agent.profile.tokenizer);
     let manifest_text = ManifestText { file: &agent.manifest_display, text: loaded.sources.get(&agent.manifest_display).unwrap_or("") };
     let (selection, settings, problems) = Selection::build(&agent.lint, options, Some(&manifest_text));
-    let (runs, render_problems) = crate::render_all(&loaded, None, None, counter);
     let mut findings = loaded.warnings.clone();
     let measured: Vec<_> = runs.iter().map(|r| r.measured.clone()).collect();
     findings.extend(crate::checks::budgets::check(agent, &measured));
     findings.extend(crate::checks::settings::check(agent, &measured));
-    let mut summary = AgentSummary { name: Some(agent.name.clone()), manifest: agent.manifest_display.clone(), loaded: true, prefixes: Vec::new() };
+    let mut summary =
+        AgentSummary { name: Some(agent.name.clone()), manifest: agent.manifest_display.clone(), loaded: true, prefixes: Vec::new() };
     if render_problems.is_empty() {
         let skills = files::skills_in(&loaded.root, &loaded.sources);
         let memory: Vec<MemoryDoc> = agent
@@ -167,7 +175,7 @@ fn check_agent(report: &mut CheckReport, manifest: &Path, options: &Options, cou
             memory: &memory,
             sources: &loaded.sources,
             root: &loaded.root,
-            counter,
+            counter: session.counter(),
             tokenizer: agent.profile.tokenizer,
             settings,
         };
@@ -191,8 +199,9 @@ fn zero_config(report: &mut CheckReport, dir: &Path, only: Option<&str>, options
     let found = files::discover(&root, only);
     if found.is_empty() {
         return report.usage_error(
-            Diagnostic::error(format!("no ctxc.toml, ctxc.yaml, SKILL.md, AGENTS.md or CLAUDE.md found in `{}`", dir.display()))
-                .help("pass an agent directory (one holding ctxc.toml or ctxc.yaml), a manifest file, or a directory of skills and memory files"),
+            Diagnostic::error(format!("no ctxc.toml, ctxc.yaml, SKILL.md, AGENTS.md or CLAUDE.md found in `{}`", dir.display())).help(
+                "pass an agent directory (one holding ctxc.toml or ctxc.yaml), a manifest file, or a directory of skills and memory files",
+            ),
         );
     }
     let (selection, settings, problems) = Selection::build(&RawLint::default(), options, None);

@@ -3,13 +3,12 @@
 
 use std::ops::Range;
 
-
+use crate::codes::Code;
 use crate::diagnostic::{Diagnostic, Severity};
 pub use crate::manifest::lint::{LintLevel, RawLint, SkillLevel};
 use crate::manifest::span::Spanned;
 use crate::rules;
 use crate::rules::context::{Settings, DEFAULT_MEMORY_MAX_TOKENS};
-
 
 /// Options of `ctxc check` that adjust linting.
 #[derive(Debug, Clone, Default)]
@@ -22,8 +21,6 @@ pub struct Options {
     pub strict: bool,
     /// `--deny-warnings`: warnings fail the run (exit 1).
     pub deny_warnings: bool,
-    /// `--set KEY=VALUE` overrides laid over each manifest.
-    pub overrides: Vec<String>,
 }
 
 /// Which codes are reported, and at what severity.
@@ -56,8 +53,8 @@ impl Selection {
             if rules::is_known_selector(&pattern.value) {
                 return true;
             }
-            let mut d = Diagnostic::error(format!("{what} names `{}`, which is not a rule code or code prefix", pattern.value))
-                .code("MAN012");
+            let mut d =
+                Diagnostic::error(format!("{what} names `{}`, which is not a rule code or code prefix", pattern.value)).code(Code::MAN012);
             d = match rules::suggest(&pattern.value) {
                 Some(s) => d.help(format!("did you mean `{s}`? (`ctxc rules` lists every code)")),
                 None => d.help("`ctxc rules` lists every code"),
@@ -102,19 +99,19 @@ impl Selection {
     }
 
     /// Whether a finding with this code is reported.
-    pub fn selects(&self, code: &str) -> bool {
-        let hit = |pattern: &String| pattern.eq_ignore_ascii_case("ALL") || rules::matches(pattern, code);
+    pub fn selects(&self, code: Code) -> bool {
+        let hit = |pattern: &String| pattern.eq_ignore_ascii_case("ALL") || rules::matches(pattern, code.as_str());
         self.select.as_ref().is_none_or(|s| s.iter().any(hit)) && !self.ignore.iter().any(hit)
     }
 
     /// The finding as reported: `None` when its rule is not selected, else with its severity
     /// adjusted. Findings without a code are always reported as they are.
     pub fn apply(&self, mut d: Diagnostic) -> Option<Diagnostic> {
-        let Some(code) = d.code.clone() else { return Some(d) };
-        if !self.selects(&code) {
+        let Some(code) = d.code else { return Some(d) };
+        if !self.selects(code) {
             return None;
         }
-        if let Some((_, severity)) = self.severity.iter().find(|(pattern, _)| rules::matches(pattern, &code)) {
+        if let Some((_, severity)) = self.severity.iter().find(|(pattern, _)| rules::matches(pattern, code.as_str())) {
             d.severity = *severity;
         }
         Some(d)
@@ -140,15 +137,15 @@ mod tests {
         let (selection, settings, problems) = Selection::build(&raw, &Options::default(), None);
         assert!(problems.is_empty());
         assert_eq!(settings.skills, SkillLevel::Lenient);
-        assert!(selection.selects("SKILL004") && selection.selects("TOOL002"));
-        assert!(!selection.selects("SKILL013") && !selection.selects("TOOL003"));
-        let d = |code: &str| Diagnostic::error("x").code(code);
-        assert_eq!(selection.apply(d("SKILL005")).map(|d| d.severity), Some(Severity::Warning));
-        assert_eq!(selection.apply(d("SKILL004")).map(|d| d.severity), Some(Severity::Error));
+        assert!(selection.selects(Code::SKILL004) && selection.selects(Code::TOOL002));
+        assert!(!selection.selects(Code::SKILL013) && !selection.selects(Code::TOOL003));
+        let d = |code: Code| Diagnostic::error("x").code(code);
+        assert_eq!(selection.apply(d(Code::SKILL005)).map(|d| d.severity), Some(Severity::Warning));
+        assert_eq!(selection.apply(d(Code::SKILL004)).map(|d| d.severity), Some(Severity::Error));
         let cli = Options { select: vec!["TOOL".into()], ignore: vec!["TOOL003,TOOL004".into()], strict: true, ..Options::default() };
         let (selection, settings, _) = Selection::build(&raw, &cli, None);
         assert_eq!(settings.skills, SkillLevel::Strict);
-        assert!(selection.selects("TOOL005") && !selection.selects("SKILL004") && !selection.selects("TOOL004"));
+        assert!(selection.selects(Code::TOOL005) && !selection.selects(Code::SKILL004) && !selection.selects(Code::TOOL004));
     }
 
     #[test]
@@ -156,7 +153,7 @@ mod tests {
         let raw = RawLint { ignore: spanned(&["SKIL004"]), ..RawLint::default() };
         let (_, _, problems) = Selection::build(&raw, &Options { select: vec!["NOPE1".into()], ..Options::default() }, None);
         assert_eq!(problems.len(), 2);
-        assert!(problems.iter().all(|d| d.code.as_deref() == Some("MAN012")));
+        assert!(problems.iter().all(|d| d.code == Some(Code::MAN012)));
         assert!(problems.iter().any(|d| d.help.as_deref().is_some_and(|h| h.contains("SKILL004"))), "{problems:?}");
     }
 }

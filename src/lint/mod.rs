@@ -1,6 +1,6 @@
-//! Stage 7 (lint): run the rule catalogue ([`crate::rules`]) over a loaded agent and every mode
+//! The lint stage: run the rule catalogue ([`crate::rules`]) over a loaded agent and every mode
 //! and scenario rendered and measured, or (zero-config) over the SKILL.md and memory files of a
-//! directory. [`check`] is the whole of `ctxc check` as a library call: load, render, measure,
+//! directory. [`check()`] is the whole of `ctxc check` as a library call: load, render, measure,
 //! budgets, lint, then `[lint]` / command-line selection and suppression comments.
 
 pub mod check;
@@ -19,7 +19,7 @@ pub fn lint(cx: &Context) -> Vec<Diagnostic> {
     for rule in crate::rules::ALL {
         let Some(check) = rule.stage.check() else { continue };
         for mut d in check(cx) {
-            d.code = Some(rule.code.to_string());
+            d.code = Some(rule.code);
             d.severity = rule.severity;
             findings.push(d);
         }
@@ -31,7 +31,7 @@ pub fn lint(cx: &Context) -> Vec<Diagnostic> {
 /// Orders findings by file, position, code and message, so output is stable.
 pub fn sort(findings: &mut [Diagnostic]) {
     findings.sort_by(|a, b| {
-        let key = |d: &Diagnostic| (d.file.clone(), d.span.as_ref().map_or(0, |s| s.start), d.code.clone(), d.message.clone());
+        let key = |d: &Diagnostic| (d.file.clone(), d.span.as_ref().map_or(0, |s| s.start), d.code, d.message.clone());
         key(a).cmp(&key(b))
     });
 }

@@ -66,7 +66,9 @@ mod tests {
 
     #[test]
     fn only_names_with_a_section_separator_are_overrides() {
-        for unrelated in ["CTXC_", "CTXC_VERSION", "CTXC_BUDGETS_SYSTEM_PROMPT", "CTXC_X", "XCTXC_BUDGETS__SYSTEM_PROMPT", "ctxc_budgets__system_prompt"] {
+        for unrelated in
+            ["CTXC_", "CTXC_VERSION", "CTXC_BUDGETS_SYSTEM_PROMPT", "CTXC_X", "XCTXC_BUDGETS__SYSTEM_PROMPT", "ctxc_budgets__system_prompt"]
+        {
             assert!(!is_override(unrelated), "{unrelated}");
             assert_eq!(env_key(unrelated), None, "{unrelated}");
         }
@@ -81,7 +83,8 @@ mod tests {
 
     #[test]
     fn unrelated_variables_do_not_stop_the_run() {
-        let vars = [("CTXC_VERSION", "1.2"), ("CTXC_", "x"), ("CTXC_BUDGETS__SYSTEM_PROMPT", "3000")].map(|(k, v)| (k.to_string(), v.to_string()));
+        let vars =
+            [("CTXC_VERSION", "1.2"), ("CTXC_", "x"), ("CTXC_BUDGETS__SYSTEM_PROMPT", "3000")].map(|(k, v)| (k.to_string(), v.to_string()));
         assert_eq!(env_overrides(vars), Ok(vec![("CTXC_BUDGETS__SYSTEM_PROMPT".to_string(), "budgets.system_prompt=3000".to_string())]));
     }
 

@@ -5,7 +5,6 @@ use indexmap::IndexMap;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::preset::Overlay;
 use super::span::Spanned;
 
 /// `[lint]`: which rules run and at what severity.
@@ -47,20 +46,3 @@ pub enum SkillLevel {
     /// Only the fields of the specification are allowed.
     Strict,
 }
-
-impl Overlay for RawLint {
-    fn overlay(&mut self, over: Self) {
-        if over.select.is_some() {
-            self.select = over.select;
-        }
-        self.ignore.extend(over.ignore);
-        self.severity.extend(over.severity);
-        if over.skills.is_some() {
-            self.skills = over.skills;
-        }
-        if over.memory_max_tokens.is_some() {
-            self.memory_max_tokens = over.memory_max_tokens;
-        }
-    }
-}
-

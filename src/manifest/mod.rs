@@ -18,16 +18,17 @@ use std::sync::Arc;
 
 use indexmap::IndexMap;
 
-use crate::diagnostic::{did_you_mean, has_errors, Diagnostic, Diagnostics, Sources};
+use crate::codes::Code;
+use crate::diagnostic::{did_you_mean, has_errors, Diagnostic, Diagnostics, Failure, Sources};
+use crate::memo::{content_hash, Cache, Kind, SharedText};
 use crate::models::ModelProfile;
 use crate::project::{ProjectRoot, ReadError};
-use scenario::{Retrieval, Timestamp};
-use crate::memo::{content_hash, Memo, SharedText};
-use crate::skills::{parse_skill, Skill, SkillError};
+use crate::skills::{parse_skill, Skill};
 use crate::tools::parse_tool_file_shared;
 use model::*;
 use preset::Overlay;
 use raw::*;
+use scenario::{Retrieval, Timestamp};
 use span::Spanned;
 
 /// File names recognised as manifests, in order of preference.
@@ -50,13 +51,6 @@ pub struct Loaded {
     pub sources: Sources,
     /// Non-fatal findings from loading.
     pub warnings: Diagnostics,
-}
-
-/// Why loading failed: the diagnostics, and the sources they point into.
-#[derive(Debug, Clone)]
-pub struct LoadFailure {
-    pub diagnostics: Diagnostics,
-    pub sources: Sources,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -111,7 +105,7 @@ fn unknown_name_help(message: &str) -> Option<String> {
 }
 
 /// Loads the manifest at `manifest_path`; its directory is the project root.
-pub fn load(manifest_path: &Path) -> Result<Loaded, LoadFailure> {
+pub fn load(manifest_path: &Path) -> Result<Loaded, Failure> {
     load_with(manifest_path, &[])
 }
 
@@ -142,10 +136,10 @@ pub fn parse_override(arg: &str) -> Result<RawManifest, String> {
 }
 
 /// Loads a manifest with `KEY=VALUE` overrides laid over it, in order.
-pub fn load_with(manifest_path: &Path, overrides: &[String]) -> Result<Loaded, LoadFailure> {
+pub fn load_with(manifest_path: &Path, overrides: &[String]) -> Result<Loaded, Failure> {
     let dir = manifest_path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let file_name = manifest_path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let fail = |d: Diagnostic| LoadFailure { diagnostics: vec![d], sources: Sources::default() };
+    let fail = |d: Diagnostic| Failure { diagnostics: vec![d], sources: Sources::default() };
     let root = ProjectRoot::new(dir).map_err(|e| fail(e.into_diagnostic()))?;
     let manifest = root.read(&file_name).map_err(|e| fail(e.into_diagnostic().in_file(root.display_path(&file_name))))?;
     let mut sources = Sources::default();
@@ -154,34 +148,42 @@ pub fn load_with(manifest_path: &Path, overrides: &[String]) -> Result<Loaded, L
     let mut user = match parse(&manifest.text, format) {
         Ok(raw) => raw,
         Err(ParseError { message, span, help }) => {
-            let mut d = Diagnostic::error(message).code("MAN001").in_file(&manifest.display).at(span).label("here");
+            let mut d = Diagnostic::error(message).code(Code::MAN001).in_file(&manifest.display).at(span).label("here");
             if let Some(help) = help {
                 d = d.help(help);
             }
-            return Err(LoadFailure { diagnostics: vec![d], sources });
+            return Err(Failure { diagnostics: vec![d], sources });
         }
     };
     for arg in overrides {
         match parse_override(arg) {
             Ok(fragment) => user.overlay(fragment),
             Err(message) => {
-                let d = Diagnostic::error(format!("--set {arg}: {message}")).code("MAN001");
-                return Err(LoadFailure { diagnostics: vec![d], sources });
+                let d = Diagnostic::error(format!("--set {arg}: {message}")).code(Code::MAN001);
+                return Err(Failure { diagnostics: vec![d], sources });
             }
         }
     }
-    let overridden = overrides.iter().filter_map(|arg| arg.split_once('=').map(|(k, _)| k.trim().to_string())).collect();
+    let overridden: Vec<String> = overrides.iter().filter_map(|arg| arg.split_once('=').map(|(k, _)| k.trim().to_string())).collect();
     let root = match user.project.as_ref().and_then(|p| p.root.as_ref()) {
         Some(ancestor) => match root.with_root(&ancestor.value) {
             Ok(root) => root,
-            Err(message) => {
-                let span = ancestor.span.clone().or_else(|| manifest.text.find(&ancestor.value).map(|i| i..i + ancestor.value.len()));
-                let d = Diagnostic::error(format!("[project] root: {message}"))
+            Err(e) => {
+                // A root from `--set` or a `CTXC_` variable has no place in the manifest: say where it came from.
+                let (what, span) = match overridden.iter().any(|k| k == "project.root") {
+                    true => ("[project] root (set by --set or CTXC_PROJECT__ROOT)", None),
+                    false => (
+                        "[project] root",
+                        ancestor.span.clone().or_else(|| manifest.text.find(&ancestor.value).map(|i| i..i + ancestor.value.len())),
+                    ),
+                };
+                let mut d = Diagnostic::error(format!("{what}: {}", e.message()))
                     .in_file(&manifest.display)
                     .at(span)
-                    .label("not an ancestor")
-                    .help("the project root is the manifest's directory or one of its parents, e.g. `root = \"../..\"`");
-                return Err(LoadFailure { diagnostics: vec![d], sources });
+                    .label(e.label())
+                    .help(e.help());
+                d.code = e.code();
+                return Err(Failure { diagnostics: vec![d], sources });
             }
         },
         None => root,
@@ -199,13 +201,11 @@ pub fn load_with(manifest_path: &Path, overrides: &[String]) -> Result<Loaded, L
     let agent = v.build(user, &manifest.rel);
     // Every load diagnostic carries a rule code; the ones not given a more precise one are MAN010.
     for d in &mut v.diagnostics {
-        d.code.get_or_insert_with(|| "MAN010".to_string());
+        d.code.get_or_insert(Code::MAN010);
     }
     match agent {
-        Some(agent) if !has_errors(&v.diagnostics) => {
-            Ok(Loaded { agent, root: v.root, sources: v.sources, warnings: v.diagnostics })
-        }
-        _ => Err(LoadFailure { diagnostics: v.diagnostics, sources: v.sources }),
+        Some(agent) if !has_errors(&v.diagnostics) => Ok(Loaded { agent, root: v.root, sources: v.sources, warnings: v.diagnostics }),
+        _ => Err(Failure { diagnostics: v.diagnostics, sources: v.sources }),
     }
 }
 
@@ -240,7 +240,14 @@ impl Validator {
                 return Some(i..i + needle.len() + 2);
             }
         }
-        self.text.find(needle).map(|i| i..i + needle.len())
+        // A bare value is a whole word: `t` is not the `t` of `agent`.
+        let word = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.');
+        let bytes = self.text.as_bytes();
+        self.text
+            .match_indices(needle)
+            .map(|(i, _)| i..i + needle.len())
+            .find(|r| (r.start == 0 || !word(bytes[r.start - 1])) && !bytes.get(r.end).is_some_and(|&b| word(b)))
+            .or_else(|| self.text.find(needle).map(|i| i..i + needle.len()))
     }
 
     fn error(&mut self, message: impl Into<String>, span: Option<Range<usize>>) -> &mut Diagnostic {
@@ -250,9 +257,9 @@ impl Validator {
     }
 
     /// Like `error`, with the rule code.
-    fn coded(&mut self, code: &str, message: impl Into<String>, span: Option<Range<usize>>) -> &mut Diagnostic {
+    fn coded(&mut self, code: Code, message: impl Into<String>, span: Option<Range<usize>>) -> &mut Diagnostic {
         let d = self.error(message, span);
-        d.code = Some(code.to_string());
+        d.code = Some(code);
         d
     }
 
@@ -263,10 +270,10 @@ impl Validator {
     /// Like `unknown`, with `context` naming what the name belongs to (e.g. " of module `x`").
     fn unknown_in(&mut self, what: &str, context: &str, name: &str, span: Option<Range<usize>>, known: &[&str]) {
         let code = match what {
-            "flag" => "MAN005",
-            "condition variable" => "MAN006",
-            "variant" => "MAN007",
-            _ => "MAN009",
+            "flag" => Code::MAN005,
+            "condition variable" => Code::MAN006,
+            "variant" => Code::MAN007,
+            _ => Code::MAN009,
         };
         let d = self.coded(code, format!("unknown {what} `{name}`{context}"), span);
         d.label = Some(format!("not a {what}{context}"));
@@ -292,6 +299,11 @@ impl Validator {
         }
     }
 
+    /// Whether an override (--set or CTXC_…) set this dotted key or a table holding it.
+    fn overridden(&self, key: &str) -> bool {
+        self.overridden.iter().any(|o| key == o || key.starts_with(&format!("{o}.")))
+    }
+
     fn origin<T>(&self, value: &Spanned<T>, text: &str) -> Origin {
         Origin { file: self.file.clone(), span: self.span(value, text) }
     }
@@ -307,7 +319,12 @@ impl Validator {
         if let Some(tokenizer) = &agent.tokenizer {
             match crate::models::Tokenizer::parse(&tokenizer.value) {
                 Some(t) => profile.tokenizer = t,
-                None => self.unknown("tokenizer", &tokenizer.value, self.span(tokenizer, &tokenizer.value), &["o200k_base", "cl100k_base", "estimate"]),
+                None => self.unknown(
+                    "tokenizer",
+                    &tokenizer.value,
+                    self.span(tokenizer, &tokenizer.value),
+                    &["o200k_base", "cl100k_base", "estimate"],
+                ),
             }
         }
         profile.max_input_tokens = agent.context_window.unwrap_or(profile.max_input_tokens);
@@ -323,7 +340,7 @@ impl Validator {
             .in_file(&self.file)
             .at(span)
             .help("set `model` to one `ctxc models` lists, or set `context_window` and `tokenizer` under [agent]")
-            .code("MAN011");
+            .code(Code::MAN011);
             if let Some(suggestion) = did_you_mean(model, crate::models::all().iter().map(|p| p.model.as_str())) {
                 d.help = Some(format!("did you mean `{suggestion}`? (`ctxc models` lists every known model)"));
             }
@@ -352,21 +369,22 @@ impl Validator {
         }
     }
 
-    /// `[snapshot] dir`, normalised; it must stay inside the project root.
-    fn snapshot_dir(&mut self, dir: Option<&Spanned<String>>) -> String {
-        let Some(dir) = dir else { return DEFAULT_SNAPSHOT_DIR.to_string() };
+    /// `[snapshot] dir`, normalised (it must stay inside the project root), and where the
+    /// manifest sets it: a folder from `--dir`, `--set` or a `CTXC_` variable has no line.
+    fn snapshot_dir(&mut self, dir: Option<&Spanned<String>>) -> (String, Option<Origin>) {
+        let Some(dir) = dir else { return (DEFAULT_SNAPSHOT_DIR.to_string(), None) };
+        let origin = (!self.overridden("snapshot.dir")).then(|| self.origin(dir, &dir.value));
+        let span = origin.as_ref().and_then(|o| o.span.clone());
         match self.root.normalize(&dir.value) {
-            Ok(rel) if !rel.is_empty() => rel,
+            Ok(rel) if !rel.is_empty() => (rel, origin),
             Ok(_) => {
-                let span = self.span(dir, &dir.value);
                 self.error("[snapshot] dir must name a folder below the manifest's directory", span).help =
                     Some(format!("the default is `{DEFAULT_SNAPSHOT_DIR}`"));
-                DEFAULT_SNAPSHOT_DIR.to_string()
+                (DEFAULT_SNAPSHOT_DIR.to_string(), None)
             }
             Err(e) => {
-                let span = self.span(dir, &dir.value);
                 self.read_error(e, span);
-                DEFAULT_SNAPSHOT_DIR.to_string()
+                (DEFAULT_SNAPSHOT_DIR.to_string(), None)
             }
         }
     }
@@ -410,7 +428,7 @@ impl Validator {
             return None;
         };
         if agent_raw.name.value.trim().is_empty() {
-            let span = agent_raw.name.span.clone().or_else(|| self.locate("[agent]"));
+            let span = agent_raw.name.span.clone().or_else(|| yaml_key(&self.text, &["agent", "name"])).or_else(|| self.locate("[agent]"));
             self.error("the agent needs a non-empty `name`", span);
         }
         let profile = self.profile(&agent_raw);
@@ -429,13 +447,13 @@ impl Validator {
         let memory = raw.memory.clone().unwrap_or_default();
         let before = self.diagnostics.len();
         let memory_files = memory.files.iter().filter_map(|f| self.read(f, Some(false))).collect();
-        self.diagnostics[before..].iter_mut().filter(|d| d.code.as_deref() == Some("MAN002")).for_each(|d| d.code = Some("MEM001".into()));
+        self.diagnostics[before..].iter_mut().filter(|d| d.code == Some(Code::MAN002)).for_each(|d| d.code = Some(Code::MEM001));
         let settings = self.settings(&raw);
         let scenarios = self.scenarios(&raw.scenarios, &flags, &connectors, &skills);
         let project_context = self.walk_up(raw.memory.as_ref().and_then(|m| m.walk_up.as_deref()).unwrap_or_default());
         let has_profile = profile.known || agent_raw.context_window.is_some();
         let systems = self.systems(&raw, &user_written, &preset_defaults, preset_name.as_ref(), has_profile);
-        let snapshot_dir = self.snapshot_dir(raw.snapshot.as_ref().and_then(|s| s.dir.as_ref()));
+        let (snapshot_dir, snapshot_dir_origin) = self.snapshot_dir(raw.snapshot.as_ref().and_then(|s| s.dir.as_ref()));
         Some(Agent {
             name: agent_raw.name.value,
             description: agent_raw.description,
@@ -457,6 +475,7 @@ impl Validator {
             scenarios,
             vars: raw.vars,
             snapshot_dir,
+            snapshot_dir_origin,
             project_context,
             skill_locations,
             skill_bodies: std::mem::take(&mut self.skill_bodies),
@@ -470,7 +489,7 @@ impl Validator {
         for step in user.pipeline.iter().flat_map(|p| &p.steps) {
             if !seen.insert(step.id.value.clone()) {
                 let span = self.span(&step.id, &step.id.value);
-                self.coded("MAN008", format!("step id `{}` is used twice", step.id.value), span).label = Some("second use".into());
+                self.coded(Code::MAN008, format!("step id `{}` is used twice", step.id.value), span).label = Some("second use".into());
             }
         }
     }
@@ -481,11 +500,8 @@ impl Validator {
             let files = match (&module.source, module.variants.is_empty()) {
                 (Some(source), true) => self.read(source, module.template).map(ModuleFiles::Single),
                 (None, false) => {
-                    let variants: IndexMap<String, TextFile> = module
-                        .variants
-                        .iter()
-                        .filter_map(|(name, path)| Some((name.clone(), self.read(path, module.template)?)))
-                        .collect();
+                    let variants: IndexMap<String, TextFile> =
+                        module.variants.iter().filter_map(|(name, path)| Some((name.clone(), self.read(path, module.template)?))).collect();
                     (variants.len() == module.variants.len()).then_some(ModuleFiles::Variants(variants))
                 }
                 _ => {
@@ -503,11 +519,12 @@ impl Validator {
 
     fn condition(&mut self, when: &Spanned<String>, flags: &IndexMap<String, bool>) -> Option<Condition> {
         let span = self.span(when, &when.value);
-        let env = minijinja::Environment::new();
-        let expr = match env.compile_expression(&when.value) {
+        let env = crate::templates::environment();
+        let (compiled, _) = crate::templates::within_limits(|| env.compile_expression(&when.value));
+        let expr = match compiled {
             Ok(expr) => expr,
             Err(e) => {
-                self.coded("MAN006", format!("invalid condition `{}`: {}", when.value, e.detail().unwrap_or("syntax error")), span);
+                self.coded(Code::MAN006, format!("invalid condition `{}`: {}", when.value, e.detail().unwrap_or("syntax error")), span);
                 return None;
             }
         };
@@ -572,7 +589,7 @@ impl Validator {
                 if !modules.contains_key(module_id) {
                     let span = raw.module.as_ref().map_or_else(|| self.span(&raw.id, &id), |m| self.span(m, &m.value));
                     let known: Vec<&str> = modules.keys().map(String::as_str).collect();
-                    let d = self.coded("MAN009", format!("step `{id}` uses module `{module_id}`, which is not declared"), span);
+                    let d = self.coded(Code::MAN009, format!("step `{id}` uses module `{module_id}`, which is not declared"), span);
                     d.help = Some(match did_you_mean(module_id, known.iter().copied()) {
                         Some(s) => format!("did you mean `{s}`? Or add `[modules.{module_id}]` with a `source`"),
                         None => format!("add `[modules.{module_id}]` with a `source`"),
@@ -626,7 +643,11 @@ impl Validator {
                     }
                     Some(ModuleFiles::Single(_)) => {
                         let span = self.span(variant, &variant.value);
-                        self.coded("MAN007", format!("mode `{name}` picks a variant of module `{module_id}`, which has no variants"), span);
+                        self.coded(
+                            Code::MAN007,
+                            format!("mode `{name}` picks a variant of module `{module_id}`, which has no variants"),
+                            span,
+                        );
                     }
                     // A preset may pick variants for modules this agent does not have.
                     None => {}
@@ -639,7 +660,7 @@ impl Validator {
                     if !mode.variants.contains_key(module_id) {
                         let span = self.locate(&format!("modes.{name}")).or_else(|| self.locate(&name));
                         let choices: Vec<&str> = files.keys().map(String::as_str).collect();
-                        self.coded("MAN007", format!("mode `{name}` does not choose a variant of module `{module_id}`"), span).help =
+                        self.coded(Code::MAN007, format!("mode `{name}` does not choose a variant of module `{module_id}`"), span).help =
                             Some(format!("add `variants = {{ {module_id} = \"...\" }}` to the mode; variants: {}", choices.join(", ")));
                     }
                 }
@@ -703,7 +724,7 @@ impl Validator {
                     })),
                     Err((message, offset)) => {
                         let display = self.root.display_path(&text.path);
-                        self.diagnostics.push(Diagnostic::error(message).code("TOOL001").in_file(display).at(offset.map(|o| o..o)));
+                        self.diagnostics.push(Diagnostic::error(message).code(Code::TOOL001).in_file(display).at(offset.map(|o| o..o)));
                     }
                 }
             }
@@ -740,19 +761,27 @@ impl Validator {
     fn skills(&mut self, raw: Option<&RawSkills>) -> Vec<Skill> {
         let mut skills: Vec<Skill> = Vec::new();
         for dir in raw.iter().flat_map(|s| &s.dirs) {
+            let span = self.span(dir, &dir.value);
             let found = match self.root.find_files(&dir.value, "SKILL.md") {
                 Ok(found) => found,
                 Err(e) => {
-                    self.read_error(e, self.span(dir, &dir.value));
+                    self.read_error(e, span);
                     continue;
                 }
             };
             for path in found {
-                let Some(file) = self.read(&Spanned::new(path.clone()), Some(false)) else { continue };
+                // A file the walk found is located at the folder that led to it.
+                let path = match path {
+                    Ok(path) => path,
+                    Err(e) => {
+                        self.read_error(e, span.clone());
+                        continue;
+                    }
+                };
+                let Some(file) = self.read(&Spanned { value: path, span: span.clone() }, Some(false)) else { continue };
                 // Skills are often shared by many agents of a project: parse each one once.
-                static PARSED: Memo<Result<Skill, SkillError>> = Memo::new();
                 let key = content_hash(&file.path).rotate_left(64) ^ file.text.hash();
-                match PARSED.get_or_insert_with(key, || parse_skill(&file.path, &file.text)) {
+                match Cache::get_or_insert(Kind::Skill, key, || parse_skill(&file.path, &file.text)) {
                     Ok(skill) => {
                         let body = file.text.get(skill.body_offset..).unwrap_or_default();
                         self.skill_bodies.insert(file.path.clone(), body.to_string());
@@ -830,7 +859,11 @@ impl Validator {
                     self.unknown("connector", &connector.value, self.span(connector, &connector.value), &known);
                 }
             }
-            let mcp_servers = s.mcp_servers.iter().map(|(server, cfg)| (server.clone(), cfg.prompt.as_ref().and_then(|p| self.read(p, Some(false))))).collect();
+            let mcp_servers = s
+                .mcp_servers
+                .iter()
+                .map(|(server, cfg)| (server.clone(), cfg.prompt.as_ref().and_then(|p| self.read(p, Some(false)))))
+                .collect();
             let profile = s.profile.as_ref().and_then(|p| self.read(p, Some(false)));
             let (memories, memories_source) = match &s.memories {
                 None => (Vec::new(), None),
@@ -886,6 +919,35 @@ impl Validator {
         }
         scenarios
     }
+}
+
+/// The value of a nested key in block-style YAML (`agent:` then an indented `name:`), or the key
+/// itself when its value is empty: a place for a value serde_yaml read without one.
+fn yaml_key(text: &str, path: &[&str]) -> Option<Range<usize>> {
+    let (mut offset, mut depth, mut indent) = (0, 0, None::<usize>);
+    for line in text.split_inclusive('\n') {
+        let content = line.trim_start_matches(' ');
+        let column = line.len() - content.len();
+        let start = offset;
+        offset += line.len();
+        if content.trim().is_empty() || content.starts_with('#') {
+            continue;
+        }
+        if indent.is_some_and(|i| column <= i) {
+            return None;
+        }
+        let Some(rest) = content.strip_prefix(path[depth]).and_then(|r| r.strip_prefix(':')) else { continue };
+        if depth + 1 == path.len() {
+            let value = rest.trim();
+            let at = start + column + path[depth].len() + 1 + (rest.len() - rest.trim_start().len());
+            return Some(match value.is_empty() {
+                true => start + column..start + column + path[depth].len(),
+                false => at..at + value.len(),
+            });
+        }
+        (depth, indent) = (depth + 1, Some(column));
+    }
+    None
 }
 
 #[cfg(test)]

@@ -9,8 +9,8 @@ use indexmap::IndexMap;
 use serde::Serialize;
 
 pub use super::raw::{AccessLevel, DisabledTools, MemoryItem, Reserve, StepKind};
-use crate::models::ModelProfile;
 use super::scenario::{Retrieval, Timestamp};
+use crate::models::ModelProfile;
 use crate::skills::Skill;
 use crate::tools::Tool;
 
@@ -188,6 +188,9 @@ pub struct Agent {
     /// Where `ctxc snapshot` writes rendered prompts: relative to the manifest's directory, `/`
     /// separators, inside the project root (`[snapshot] dir`, default `.ctxc/snapshots`).
     pub snapshot_dir: String,
+    /// Where `[snapshot] dir` is written in the manifest; `None` for the default or an override.
+    #[serde(skip)]
+    pub snapshot_dir_origin: Option<Origin>,
     /// Files found by walking up from the manifest's directory to the project root (`[memory]
     /// walk_up`), root first.
     pub project_context: Vec<TextFile>,

@@ -4,6 +4,7 @@
 
 use indexmap::IndexMap;
 
+use super::lint::RawLint;
 use super::raw::*;
 
 /// Names and texts of the built-in presets.
@@ -76,6 +77,22 @@ impl Overlay for RawBudgets {
         take(&mut self.tool_schemas, over.tool_schemas);
         take(&mut self.response_reserve, over.response_reserve);
         take(&mut self.warn_ratio, over.warn_ratio);
+    }
+}
+
+impl Overlay for RawLint {
+    fn overlay(&mut self, over: Self) {
+        if over.select.is_some() {
+            self.select = over.select;
+        }
+        self.ignore.extend(over.ignore);
+        self.severity.extend(over.severity);
+        if over.skills.is_some() {
+            self.skills = over.skills;
+        }
+        if over.memory_max_tokens.is_some() {
+            self.memory_max_tokens = over.memory_max_tokens;
+        }
     }
 }
 

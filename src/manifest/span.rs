@@ -2,7 +2,7 @@
 //!
 //! TOML gives exact spans (through `toml::Spanned`). serde_yaml has no span support, so YAML
 //! values carry `None` and diagnostics fall back to finding the value's text in the file
-//! (see [`super::ManifestText::locate`]).
+//! (see `ManifestText::locate` in the lint stage's configuration).
 
 use std::cell::Cell;
 use std::ops::Range;

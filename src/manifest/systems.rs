@@ -28,7 +28,11 @@ impl Validator {
         if name != "deepagents" {
             return;
         }
-        let version = user.deepagents.as_ref().and_then(|d| d.version.clone()).or_else(|| preset_raw.deepagents.as_ref().and_then(|d| d.version.clone()));
+        let version = user
+            .deepagents
+            .as_ref()
+            .and_then(|d| d.version.clone())
+            .or_else(|| preset_raw.deepagents.as_ref().and_then(|d| d.version.clone()));
         let Some(version) = version else { return };
         let text = version.value.text();
         match deepagents::layout(&text) {
@@ -58,15 +62,19 @@ impl Validator {
     /// root (symlinks out) are refused.
     pub(super) fn walk_up(&mut self, names: &[Spanned<String>]) -> Vec<TextFile> {
         let mut found = Vec::new();
+        let mut valid = Vec::new();
         for name in names {
             let bad = name.value.is_empty() || name.value.starts_with('/') || name.value.split(['/', '\\']).any(|part| part == "..");
             if bad {
                 let span = self.span(name, &name.value);
                 self.error(format!("walk_up name `{}` must be a relative path inside a directory, without `..`", name.value), span);
+            } else {
+                valid.push(name);
             }
         }
+        // An invalid name is reported once, above, and never looked for.
         for dir in self.root.dirs_from_root() {
-            for name in names {
+            for name in &valid {
                 let reference = if dir == "." { name.value.clone() } else { format!("{dir}/{}", name.value) };
                 match self.root.read(&reference) {
                     Ok(file) => {
@@ -84,11 +92,6 @@ impl Validator {
         found
     }
 
-    /// Whether an override (--set or CTXC_…) set this dotted key or a table holding it.
-    fn overridden(&self, key: &str) -> bool {
-        self.overridden.iter().any(|o| key == o || key.starts_with(&format!("{o}.")))
-    }
-
     /// A setting from the user's manifest (or an override), else from the preset.
     fn pick<T: Clone>(&self, key: &str, user: Option<&Spanned<T>>, preset: Option<&Spanned<T>>, from: &PresetRef) -> Option<Setting<T>> {
         let leaf = key.rsplit('.').next().unwrap_or(key);
@@ -102,7 +105,13 @@ impl Validator {
                     note: Some(format!("set by an override of `{key}`: --set or a CTXC_ environment variable")),
                 });
             }
-            return Some(Setting { value: value.value.clone(), source: "manifest".into(), key: key.into(), origin: self.origin(value, leaf), note: None });
+            return Some(Setting {
+                value: value.value.clone(),
+                source: "manifest".into(),
+                key: key.into(),
+                origin: self.origin(value, leaf),
+                note: None,
+            });
         }
         preset.map(|value| Setting {
             value: value.value.clone(),
@@ -115,10 +124,22 @@ impl Validator {
 
     /// A setting every preset of the system defines: its absence is a broken preset (the
     /// defaults live in the preset files only, never here).
-    fn required<T: Clone + Default>(&mut self, key: &str, user: Option<&Spanned<T>>, preset: Option<&Spanned<T>>, from: &PresetRef) -> Setting<T> {
+    fn required<T: Clone + Default>(
+        &mut self,
+        key: &str,
+        user: Option<&Spanned<T>>,
+        preset: Option<&Spanned<T>>,
+        from: &PresetRef,
+    ) -> Setting<T> {
         self.pick(key, user, preset, from).unwrap_or_else(|| {
             self.error(format!("built-in preset `{}` has no `{key}`", from.name), None);
-            Setting { value: T::default(), source: format!("preset {}", from.name), key: key.into(), origin: from.origin.clone(), note: None }
+            Setting {
+                value: T::default(),
+                source: format!("preset {}", from.name),
+                key: key.into(),
+                origin: from.origin.clone(),
+                note: None,
+            }
         })
     }
 
@@ -160,7 +181,14 @@ impl Validator {
         systems
     }
 
-    fn deepagents(&mut self, merged: &RawManifest, user: &RawManifest, preset: &RawManifest, from: &PresetRef, model_profile: bool) -> deepagents::Settings {
+    fn deepagents(
+        &mut self,
+        merged: &RawManifest,
+        user: &RawManifest,
+        preset: &RawManifest,
+        from: &PresetRef,
+        model_profile: bool,
+    ) -> deepagents::Settings {
         let (u, p) = (user.deepagents.clone().unwrap_or_default(), preset.deepagents.clone().unwrap_or_default());
         let version = match self.pick("deepagents.version", u.version.as_ref(), p.version.as_ref(), from) {
             Some(v) => v.map(v.value.text()),
@@ -188,7 +216,10 @@ impl Validator {
                 "Deep Agents' fallback without a model profile",
             )
         };
-        let mut size = |key: &str, user: Option<&Spanned<RawContextSize>>, preset: Option<&Spanned<RawContextSize>>, default: deepagents::ContextSize| {
+        let mut size = |key: &str,
+                        user: Option<&Spanned<RawContextSize>>,
+                        preset: Option<&Spanned<RawContextSize>>,
+                        default: deepagents::ContextSize| {
             match self.pick(key, user, preset, from) {
                 Some(setting) => {
                     let value = self.context_size(key, &setting.value, setting.origin.span.clone()).unwrap_or(default);
@@ -231,21 +262,28 @@ impl Validator {
 
     fn zeph(&mut self, merged: &RawManifest, user: &RawManifest, preset: &RawManifest, from: &PresetRef) -> zeph::Settings {
         let (u, p) = (user.zeph.clone().unwrap_or_default(), preset.zeph.clone().unwrap_or_default());
-        let context_budget_tokens = self.pick("zeph.context_budget_tokens", u.context_budget_tokens.as_ref(), p.context_budget_tokens.as_ref(), from).unwrap_or_else(|| Setting {
-            value: 0,
-            source: "Zeph default (0: the model's window)".into(),
-            key: "zeph.context_budget_tokens".into(),
-            origin: from.origin.clone(),
-            note: Some("not set: the model's window; set `zeph.context_budget_tokens` to change it".into()),
-        });
-        let response_reserve_ratio = self.required("zeph.response_reserve_ratio", u.response_reserve_ratio.as_ref(), p.response_reserve_ratio.as_ref(), from);
-        let compaction_threshold = self.required("zeph.compaction_threshold", u.compaction_threshold.as_ref(), p.compaction_threshold.as_ref(), from);
+        let context_budget_tokens = self
+            .pick("zeph.context_budget_tokens", u.context_budget_tokens.as_ref(), p.context_budget_tokens.as_ref(), from)
+            .unwrap_or_else(|| Setting {
+                value: 0,
+                source: "Zeph default (0: the model's window)".into(),
+                key: "zeph.context_budget_tokens".into(),
+                origin: from.origin.clone(),
+                note: Some("not set: the model's window; set `zeph.context_budget_tokens` to change it".into()),
+            });
+        let response_reserve_ratio =
+            self.required("zeph.response_reserve_ratio", u.response_reserve_ratio.as_ref(), p.response_reserve_ratio.as_ref(), from);
+        let compaction_threshold =
+            self.required("zeph.compaction_threshold", u.compaction_threshold.as_ref(), p.compaction_threshold.as_ref(), from);
         let compaction_preserve_tail =
             self.required("zeph.compaction_preserve_tail", u.compaction_preserve_tail.as_ref(), p.compaction_preserve_tail.as_ref(), from);
-        let prune_protect_tokens = self.required("zeph.prune_protect_tokens", u.prune_protect_tokens.as_ref(), p.prune_protect_tokens.as_ref(), from);
-        let tool_output_max_chars = self.required("zeph.tool_output_max_chars", u.tool_output_max_chars.as_ref(), p.tool_output_max_chars.as_ref(), from);
+        let prune_protect_tokens =
+            self.required("zeph.prune_protect_tokens", u.prune_protect_tokens.as_ref(), p.prune_protect_tokens.as_ref(), from);
+        let tool_output_max_chars =
+            self.required("zeph.tool_output_max_chars", u.tool_output_max_chars.as_ref(), p.tool_output_max_chars.as_ref(), from);
         let shares = self.shares("zeph.shares", u.shares.as_ref(), p.shares.as_ref(), from);
-        let shares_with_code_index = self.shares("zeph.shares_with_code_index", u.shares_with_code_index.as_ref(), p.shares_with_code_index.as_ref(), from);
+        let shares_with_code_index =
+            self.shares("zeph.shares_with_code_index", u.shares_with_code_index.as_ref(), p.shares_with_code_index.as_ref(), from);
         zeph::Settings {
             context_budget_tokens,
             response_reserve_ratio,
@@ -283,7 +321,12 @@ impl Validator {
         agentscope::Settings {
             trigger_ratio: self.required("agentscope.trigger_ratio", u.trigger_ratio.as_ref(), p.trigger_ratio.as_ref(), from),
             reserve_ratio: self.required("agentscope.reserve_ratio", u.reserve_ratio.as_ref(), p.reserve_ratio.as_ref(), from),
-            tool_result_limit: self.required("agentscope.tool_result_limit", u.tool_result_limit.as_ref(), p.tool_result_limit.as_ref(), from),
+            tool_result_limit: self.required(
+                "agentscope.tool_result_limit",
+                u.tool_result_limit.as_ref(),
+                p.tool_result_limit.as_ref(),
+                from,
+            ),
         }
     }
 }

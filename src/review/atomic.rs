@@ -82,7 +82,8 @@ mod tests {
         fs::write(&target, "old").expect("write");
         write(&target, b"new text", None).expect("atomic write");
         assert_eq!(fs::read_to_string(&target).expect("read"), "new text");
-        let names: Vec<String> = fs::read_dir(dir.path()).expect("list").map(|e| e.expect("entry").file_name().to_string_lossy().into_owned()).collect();
+        let names: Vec<String> =
+            fs::read_dir(dir.path()).expect("list").map(|e| e.expect("entry").file_name().to_string_lossy().into_owned()).collect();
         assert_eq!(names, ["a.md"]);
     }
 
@@ -93,7 +94,8 @@ mod tests {
             fs::write(dir.path().join(name), "x").expect("write");
         }
         assert_eq!(remove_stale_temps(dir.path()).expect("clean"), 1);
-        let mut names: Vec<String> = fs::read_dir(dir.path()).expect("list").map(|e| e.expect("entry").file_name().to_string_lossy().into_owned()).collect();
+        let mut names: Vec<String> =
+            fs::read_dir(dir.path()).expect("list").map(|e| e.expect("entry").file_name().to_string_lossy().into_owned()).collect();
         names.sort();
         assert_eq!(names, [".hidden", "a.md", "notes.ctxc-tmp-1"]);
         assert_eq!(remove_stale_temps(&dir.path().join("missing")).expect("no folder"), 0);

@@ -130,10 +130,8 @@ fn compare_agent(path: &str, before: Option<&AgentPin>, after: Option<&AgentPin>
     fn find<'a>(side: Option<&'a AgentPin>, key: (&str, &str)) -> Option<&'a PromptPin> {
         side.and_then(|a| a.prompts.iter().find(|p| (p.mode.as_str(), p.scenario.as_str()) == key))
     }
-    let prompts: Vec<PromptChange> = keys
-        .into_iter()
-        .map(|key| compare_prompt(&any.agent, find(before, key), find(after, key), labels))
-        .collect();
+    let prompts: Vec<PromptChange> =
+        keys.into_iter().map(|key| compare_prompt(&any.agent, find(before, key), find(after, key), labels)).collect();
     let status = match (before, after) {
         (None, _) => Status::Added,
         (_, None) => Status::Removed,
@@ -150,7 +148,9 @@ fn compare_prompt(agent: &str, before: Option<&PromptPin>, after: Option<&Prompt
     let status = match (before, after) {
         (None, _) => Status::Added,
         (_, None) => Status::Removed,
-        (Some(b), Some(a)) if b.sha256 == a.sha256 && b.tokens == a.tokens && !tools_changed && sections.iter().all(|s| s.status == Status::Unchanged) => {
+        (Some(b), Some(a))
+            if b.sha256 == a.sha256 && b.tokens == a.tokens && !tools_changed && sections.iter().all(|s| s.status == Status::Unchanged) =>
+        {
             Status::Unchanged
         }
         _ => Status::Changed,
@@ -258,12 +258,7 @@ impl Threshold {
 
 /// Every prompt whose total grew past the limit: (agent path, prompt).
 pub fn over_threshold<'a>(comparison: &'a Comparison, threshold: &Threshold) -> Vec<(&'a AgentChange, &'a PromptChange)> {
-    comparison
-        .agents
-        .iter()
-        .flat_map(|a| a.prompts.iter().map(move |p| (a, p)))
-        .filter(|(_, p)| threshold.exceeded_by(&p.total))
-        .collect()
+    comparison.agents.iter().flat_map(|a| a.prompts.iter().map(move |p| (a, p))).filter(|(_, p)| threshold.exceeded_by(&p.total)).collect()
 }
 
 #[cfg(test)]
@@ -301,10 +296,7 @@ mod tests {
         let after = prompt(&[("a", 1), ("c", 4), ("d", 5)]);
         let changes = compare_sections(Some(&before), Some(&after));
         let got: Vec<(&str, Status, i64)> = changes.iter().map(|s| (s.id.as_str(), s.status, s.tokens.delta)).collect();
-        assert_eq!(
-            got,
-            [("a", Status::Unchanged, 0), ("b", Status::Removed, -2), ("c", Status::Changed, 1), ("d", Status::Added, 5)]
-        );
+        assert_eq!(got, [("a", Status::Unchanged, 0), ("b", Status::Removed, -2), ("c", Status::Changed, 1), ("d", Status::Added, 5)]);
     }
 
     #[test]
@@ -335,7 +327,8 @@ mod tests {
     #[test]
     fn added_and_removed_agents_and_prompts() {
         let labels = Labels { before: "HEAD".into(), after: "work tree".into() };
-        let agent = |prompts: Vec<PromptPin>| AgentPin { agent: "x".into(), model: None, tokenizer: "o200k_base".into(), exact: true, prompts };
+        let agent =
+            |prompts: Vec<PromptPin>| AgentPin { agent: "x".into(), model: None, tokenizer: "o200k_base".into(), exact: true, prompts };
         let mut other = prompt(&[("a", 1)]);
         other.mode = "n".into();
         let before = vec![("x/ctxc.toml".to_string(), agent(vec![prompt(&[("a", 1)])])), ("gone/ctxc.toml".to_string(), agent(vec![]))];

@@ -4,7 +4,7 @@
 //! paths relative to the repository's top, so a manifest's `[project] root` above PATH still
 //! finds its files.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufRead, BufReader, Read, Seek, Write};
 use std::path::{Component, Path, PathBuf};
 use std::process::{Command, Stdio};
 
@@ -95,95 +95,242 @@ pub fn resolve(repo: &Repo, rev: &str) -> Result<String, String> {
     Ok(String::from_utf8_lossy(&out).trim().to_string())
 }
 
-/// Writes the files under `rel` (relative to the top; empty for everything) as they are at
-/// `commit` into `into`, at their paths relative to the top.
-fn extract(repo: &Repo, commit: &str, rel: &str, into: &Path) -> Result<(), String> {
-    let mut ls = git(Some(&repo.top));
-    ls.args(["ls-tree", "-r", "-z", commit]);
-    if !rel.is_empty() {
-        ls.args(["--", rel]);
-    }
-    let listing = run(&mut ls)?;
-    let mut files: Vec<(String, String, PathBuf)> = Vec::new();
-    for record in listing.split(|b| *b == 0).filter(|r| !r.is_empty()) {
-        let record = String::from_utf8_lossy(record);
-        let Some((meta, path)) = record.split_once('\t') else { continue };
-        let mut meta = meta.split(' ');
-        let (Some(mode), Some(kind), Some(oid)) = (meta.next(), meta.next(), meta.next()) else { continue };
-        // Submodules (commits) are not part of this repository's files.
-        if kind != "blob" {
-            continue;
+/// At most this many files are extracted from a revision, and at most this many bytes written:
+/// a hostile tree cannot fill the disk or run for long. Blobs over the per-file limit are not
+/// read at all (see [`Extraction::placeholder`]).
+const MAX_ENTRIES: usize = 100_000;
+const MAX_BYTES: u64 = 512 * 1024 * 1024;
+/// The longest `ls-tree` record read (mode, type, id, size and a path).
+const MAX_RECORD: u64 = 64 * 1024;
+
+/// Files of a revision written into a fresh temporary folder without ever following a link: every
+/// folder on the way is one this extraction created, and every file and link is created new
+/// (`O_EXCL`). A second name for a place already taken (git accepts a link `zz` and a file
+/// `zz/evil.md` in one tree) is an error, so nothing is ever written outside the folder.
+struct Extraction<'a> {
+    repo: &'a Repo,
+    commit: &'a str,
+    into: &'a Path,
+    /// Folders created so far, as paths relative to `into`.
+    dirs: std::collections::HashSet<String>,
+    /// The folder extracted so far (relative to the top; empty for everything), if any.
+    done: Option<String>,
+    bytes: u64,
+}
+
+/// One blob listed by `ls-tree`.
+struct Entry {
+    mode: String,
+    oid: String,
+    size: u64,
+    path: String,
+}
+
+impl Extraction<'_> {
+    /// The blobs under `rel` (relative to the top; empty for everything) at the commit, sizes
+    /// included, read as a stream that stops at the limits.
+    fn list(&self, rel: &str) -> Result<Vec<Entry>, String> {
+        let mut ls = git(Some(&self.repo.top));
+        ls.args(["ls-tree", "-r", "-l", "-z", self.commit]);
+        if !rel.is_empty() {
+            ls.args(["--", rel]);
         }
-        // Git never stores `..` or absolute paths; refuse them all the same.
-        if !Path::new(path).components().all(|c| matches!(c, Component::Normal(_))) {
-            return Err(format!("refusing the path `{path}` from the repository"));
-        }
-        files.push((mode.to_string(), oid.to_string(), into.join(path)));
-    }
-    if files.is_empty() {
-        return Ok(());
-    }
-    let mut child = git(Some(&repo.top))
-        .args(["cat-file", "--batch"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .map_err(|e| format!("cannot run git: {e}"))?;
-    let mut stdin = child.stdin.take().ok_or("git cat-file has no stdin")?;
-    let request: String = files.iter().map(|(_, oid, _)| format!("{oid}\n")).collect();
-    // Fed from a thread of its own, so that neither side waits on a full pipe.
-    let feeder = std::thread::spawn(move || stdin.write_all(request.as_bytes()));
-    let mut out = BufReader::new(child.stdout.take().ok_or("git cat-file has no stdout")?);
-    let result = (|| {
-        for (mode, oid, target) in &files {
-            let mut header = String::new();
-            out.read_line(&mut header).map_err(|e| e.to_string())?;
-            let size: usize = header
-                .split(' ')
-                .nth(2)
-                .and_then(|s| s.trim().parse().ok())
-                .ok_or_else(|| format!("git cat-file: unexpected answer for {oid}: {}", header.trim()))?;
-            let mut content = vec![0; size + 1];
-            out.read_exact(&mut content).map_err(|e| e.to_string())?;
-            content.pop();
-            if let Some(parent) = target.parent() {
-                std::fs::create_dir_all(parent).map_err(|e| e.to_string())?;
+        let mut child =
+            ls.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().map_err(|e| format!("cannot run git: {e}"))?;
+        let mut out = BufReader::new(child.stdout.take().ok_or("git ls-tree has no stdout")?);
+        let result = (|| {
+            let mut entries = Vec::new();
+            let mut record = Vec::new();
+            loop {
+                record.clear();
+                (&mut out).take(MAX_RECORD).read_until(0, &mut record).map_err(|e| e.to_string())?;
+                match record.pop() {
+                    None => return Ok(entries),
+                    Some(0) => {}
+                    Some(_) => return Err("git ls-tree: a record is too long or not terminated".to_string()),
+                }
+                let record = String::from_utf8_lossy(&record);
+                let Some((meta, path)) = record.split_once('\t') else { continue };
+                let mut meta = meta.split_whitespace();
+                let (Some(mode), Some(kind), Some(oid), Some(size)) = (meta.next(), meta.next(), meta.next(), meta.next()) else {
+                    continue;
+                };
+                // Submodules (commits) are not part of this repository's files.
+                if kind != "blob" {
+                    continue;
+                }
+                check_path(path)?;
+                let size = size.parse().map_err(|_| format!("git ls-tree: unexpected size `{size}` of `{path}`"))?;
+                if entries.len() >= MAX_ENTRIES {
+                    return Err(format!("more than {MAX_ENTRIES} files to read: pass the agent's own folder as PATH"));
+                }
+                entries.push(Entry { mode: mode.to_string(), oid: oid.to_string(), size, path: path.to_string() });
             }
-            write_entry(mode, target, &content).map_err(|e| format!("`{}`: {e}", target.display()))?;
+        })();
+        if result.is_err() {
+            let _ = child.kill();
+        }
+        let status = child.wait().map_err(|e| e.to_string())?;
+        let entries = result?;
+        if !status.success() {
+            let mut message = String::new();
+            if let Some(stderr) = child.stderr.take() {
+                let _ = stderr.take(4096).read_to_string(&mut message);
+            }
+            return Err(message.trim().to_string());
+        }
+        Ok(entries)
+    }
+
+    /// Writes the files under `rel` that are not under the folder extracted before.
+    fn extract(&mut self, rel: &str) -> Result<(), String> {
+        let listed = self.list(rel)?;
+        let already = |path: &str| match &self.done {
+            Some(done) => done.is_empty() || path.strip_prefix(done.as_str()).is_some_and(|rest| rest.starts_with('/')),
+            None => false,
+        };
+        let entries: Vec<Entry> = listed.into_iter().filter(|e| !already(&e.path)).collect();
+        self.done = Some(rel.to_string());
+        let mut wanted = Vec::new();
+        for entry in entries {
+            self.create_parents(&entry.path)?;
+            if entry.size > crate::project::MAX_FILE_BYTES {
+                self.placeholder(&entry)?;
+            } else {
+                self.bytes += entry.size;
+                if self.bytes > MAX_BYTES {
+                    return Err(format!("more than {MAX_BYTES} bytes to read: pass the agent's own folder as PATH"));
+                }
+                wanted.push(entry);
+            }
+        }
+        if wanted.is_empty() {
+            return Ok(());
+        }
+        // The request comes from an unnamed temporary file rather than a pipe: no side waits on
+        // a full pipe, and stopping early (an error) writes nothing to a closed one.
+        let request: String = wanted.iter().map(|e| format!("{}\n", e.oid)).collect();
+        let mut requests = tempfile::tempfile().map_err(|e| format!("cannot create a temporary file: {e}"))?;
+        requests
+            .write_all(request.as_bytes())
+            .and_then(|()| requests.rewind())
+            .map_err(|e| format!("cannot write a temporary file: {e}"))?;
+        let mut child = git(Some(&self.repo.top))
+            .args(["cat-file", "--batch"])
+            .stdin(requests)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| format!("cannot run git: {e}"))?;
+        let mut out = BufReader::new(child.stdout.take().ok_or("git cat-file has no stdout")?);
+        let result = wanted.iter().try_for_each(|entry| self.write_blob(&mut out, entry));
+        let _ = child.kill();
+        let _ = child.wait();
+        result
+    }
+
+    /// Creates the folders above `path` that do not exist yet. A folder must be one this
+    /// extraction created: anything else already there (a file, a link) means two entries
+    /// claim the same place.
+    fn create_parents(&mut self, path: &str) -> Result<(), String> {
+        let mut dir = String::new();
+        for part in path.split('/').collect::<Vec<_>>().split_last().map_or(&[][..], |(_, parents)| parents) {
+            dir = if dir.is_empty() { part.to_string() } else { format!("{dir}/{part}") };
+            if self.dirs.contains(&dir) {
+                continue;
+            }
+            std::fs::create_dir(self.into.join(&dir)).map_err(|e| collision(&dir, e))?;
+            self.dirs.insert(dir.clone());
         }
         Ok(())
-    })();
-    let _ = feeder.join();
-    let _ = child.kill();
-    let _ = child.wait();
-    result
+    }
+
+    /// A blob over the per-file limit is not read: an empty file of its size (sparse, so no
+    /// space is written) stands for it, which reading refuses as too large, as in the work tree.
+    fn placeholder(&self, entry: &Entry) -> Result<(), String> {
+        let file = create_new(&self.into.join(&entry.path), false).map_err(|e| collision(&entry.path, e))?;
+        file.set_len(entry.size).map_err(|e| format!("`{}`: {e}", entry.path))
+    }
+
+    /// Reads the next blob `cat-file --batch` answers with and writes it as `entry`.
+    fn write_blob(&self, out: &mut impl BufRead, entry: &Entry) -> Result<(), String> {
+        let mut header = String::new();
+        out.take(MAX_RECORD).read_line(&mut header).map_err(|e| e.to_string())?;
+        let size = header.split(' ').nth(2).and_then(|s| s.trim().parse::<u64>().ok());
+        if size != Some(entry.size) {
+            return Err(format!("git cat-file: unexpected answer for {}: {}", entry.oid, header.trim()));
+        }
+        let target = self.into.join(&entry.path);
+        let mut content = out.take(entry.size);
+        if entry.mode == "120000" {
+            let mut link = Vec::new();
+            content.read_to_end(&mut link).map_err(|e| e.to_string())?;
+            make_link(&link, &target).map_err(|e| collision(&entry.path, e))?;
+        } else {
+            let mut file = create_new(&target, entry.mode == "100755").map_err(|e| collision(&entry.path, e))?;
+            let written = std::io::copy(&mut content, &mut file).map_err(|e| format!("`{}`: {e}", entry.path))?;
+            if written != entry.size {
+                return Err(format!("git cat-file: `{}` ended early", entry.path));
+            }
+        }
+        // The line break after each blob.
+        out.read_exact(&mut [0]).map_err(|e| e.to_string())
+    }
 }
 
-fn write_entry(mode: &str, target: &Path, content: &[u8]) -> std::io::Result<()> {
-    let _ = std::fs::remove_file(target);
-    #[cfg(unix)]
-    if mode == "120000" {
-        let link = std::ffi::OsStr::from_bytes(content);
-        return std::os::unix::fs::symlink(link, target);
+/// Git never stores `..`, absolute paths or `.git` (its own folder); refuse them all the same:
+/// the checkout's `.git` marks its top (see [`checkout`]).
+fn check_path(path: &str) -> Result<(), String> {
+    let normal = |part: &str| !matches!(part, "" | "." | "..") && !part.eq_ignore_ascii_case(".git") && !part.contains('\\');
+    match path.split('/').all(normal) {
+        true => Ok(()),
+        false => Err(format!("refusing the path `{path}` from the repository")),
     }
-    std::fs::write(target, content)?;
-    #[cfg(unix)]
-    if mode == "100755" {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(target, std::fs::Permissions::from_mode(0o755))?;
-    }
-    Ok(())
 }
 
-#[cfg(unix)]
-use std::os::unix::ffi::OsStrExt;
+/// Why an entry could not be created; "already exists" means two entries claim one place.
+fn collision(path: &str, e: std::io::Error) -> String {
+    match e.kind() {
+        std::io::ErrorKind::AlreadyExists => {
+            format!("refusing the tree: `{path}` is listed twice (as a file or link and again, or as a folder too)")
+        }
+        _ => format!("`{path}`: {e}"),
+    }
+}
+
+/// Creates a new file, never following a link and never replacing anything.
+fn create_new(path: &Path, executable: bool) -> std::io::Result<std::fs::File> {
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NOFOLLOW).mode(if executable { 0o755 } else { 0o644 });
+    }
+    #[cfg(not(unix))]
+    let _ = executable;
+    options.open(path)
+}
+
+/// A symbolic link as git stores it (its target is the blob); elsewhere a file holding the target.
+fn make_link(target_text: &[u8], path: &Path) -> std::io::Result<()> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        std::os::unix::fs::symlink(std::ffi::OsStr::from_bytes(target_text), path)
+    }
+    #[cfg(not(unix))]
+    {
+        use std::io::Write;
+        create_new(path, false)?.write_all(target_text)
+    }
+}
 
 /// How many levels above its own folder a manifest's `[project] root` reaches, with the
-/// overrides laid over it (0 when it cannot be parsed: loading reports that).
+/// overrides laid over it (0 when it cannot be read or parsed: loading reports that).
 fn root_levels(manifest: &Path, overrides: &[String]) -> usize {
-    let Ok(text) = std::fs::read_to_string(manifest) else { return 0 };
-    let Ok(mut raw) = crate::manifest::parse(&text, crate::manifest::Format::of(manifest)) else { return 0 };
+    let Ok(file) = crate::project::ProjectRoot::read_path(manifest) else { return 0 };
+    let Ok(mut raw) = crate::manifest::parse(&file.text, crate::manifest::Format::of(manifest)) else { return 0 };
     for fragment in overrides.iter().filter_map(|o| crate::manifest::parse_override(o).ok()) {
         raw.overlay(fragment);
     }
@@ -192,13 +339,19 @@ fn root_levels(manifest: &Path, overrides: &[String]) -> usize {
 }
 
 /// The project under PATH as it was at `commit`: PATH's folder, widened to the project root of
-/// any manifest whose `[project] root` lies above it.
+/// any manifest whose `[project] root` lies above it. The folder gets a `.git` folder of its own,
+/// so that it is the top of its work tree: no `[project] root` climbs out of it.
 pub fn checkout(repo: &Repo, commit: &str, overrides: &[String]) -> Result<Checkout, String> {
     let dir = tempfile::Builder::new().prefix("ctxc-diff-").tempdir().map_err(|e| format!("cannot create a temporary folder: {e}"))?;
-    let mut extracted = repo.dir_rel().to_string();
-    extract(repo, commit, &extracted, dir.path())?;
+    std::fs::create_dir(dir.path().join(".git")).map_err(|e| format!("cannot create a temporary folder: {e}"))?;
+    let mut extraction = Extraction { repo, commit, into: dir.path(), dirs: Default::default(), done: None, bytes: 0 };
+    extraction.extract(repo.dir_rel())?;
     let path = if repo.rel.is_empty() { dir.path().to_path_buf() } else { dir.path().join(&repo.rel) };
-    let exists = path.exists();
+    // PATH is what git stored there, never reached through a link: its folder is one the
+    // extraction created, and a manifest named as PATH is a file in it.
+    let folder = repo.dir_rel();
+    let exists = (folder.is_empty() || extraction.dirs.contains(folder))
+        && (!repo.is_file || std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_file()));
     if exists {
         let manifests = crate::discover::find_manifests(&path).unwrap_or_default();
         for manifest in manifests {
@@ -207,12 +360,49 @@ pub fn checkout(repo: &Repo, commit: &str, overrides: &[String]) -> Result<Check
             let mut parts: Vec<String> = manifest_dir.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect();
             parts.truncate(parts.len().saturating_sub(levels));
             let needed = parts.join("/");
+            let extracted = extraction.done.as_deref().unwrap_or_default();
             let covered = extracted.is_empty() || needed == extracted || needed.starts_with(&format!("{extracted}/"));
             if !covered {
-                extract(repo, commit, &needed, dir.path())?;
-                extracted = needed;
+                extraction.extract(&needed)?;
             }
         }
     }
     Ok(Checkout { dir, path, exists })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_git_would_not_store_are_refused() {
+        for bad in ["", "../x.md", "/etc/passwd", "a/../../x", ".git/config", "a/.GIT/hooks", "a\\b", "a//b", "a/./b", "./a", "a/"] {
+            assert!(check_path(bad).is_err(), "{bad}");
+        }
+        assert_eq!(check_path("agents/zeus/ctxc.toml"), Ok(()));
+        assert_eq!(check_path("a/.github/x.md"), Ok(()));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn nothing_is_written_through_a_link_or_over_an_entry() {
+        let outside = tempfile::tempdir().expect("tempdir");
+        let into = tempfile::tempdir().expect("tempdir");
+        let repo = Repo { top: into.path().to_path_buf(), rel: String::new(), is_file: false };
+        let mut x = Extraction { repo: &repo, commit: "HEAD", into: into.path(), dirs: Default::default(), done: None, bytes: 0 };
+        // The link `zz` a tree listed before `zz/evil.md`.
+        make_link(outside.path().as_os_str().as_encoded_bytes(), &into.path().join("zz")).expect("link");
+        assert!(x.create_parents("zz/evil.md").is_err_and(|e| e.contains("`zz` is listed twice")));
+        // A file, then a folder of the same name; the same file twice.
+        let entry = |path: &str, size| Entry { mode: "100644".into(), oid: "0".repeat(40), size, path: path.into() };
+        let big = crate::project::MAX_FILE_BYTES + 1;
+        x.create_parents("a/b.md").expect("new folders");
+        x.placeholder(&entry("a/b.md", big)).expect("sparse placeholder");
+        assert!(x.create_parents("a/b.md/c.md").is_err_and(|e| e.contains("listed twice")));
+        assert!(x.placeholder(&entry("a/b.md", 1)).is_err_and(|e| e.contains("listed twice")));
+        assert!(
+            matches!(crate::project::ProjectRoot::new(into.path()).expect("root").read("a/b.md"), Err(crate::project::ReadError::TooLarge { bytes, .. }) if bytes == big)
+        );
+        assert_eq!(std::fs::read_dir(outside.path()).expect("list").count(), 0, "nothing written outside");
+    }
 }

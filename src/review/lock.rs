@@ -7,6 +7,7 @@ use serde::Deserialize;
 
 use super::{AgentPin, PromptPin, SectionPin, ToolsPin};
 use crate::diagnostic::{Diagnostic, Sources};
+use crate::project::{ProjectRoot, ReadError, SourceFile};
 use crate::Failure;
 
 /// The lock file's name, next to the manifest.
@@ -71,7 +72,7 @@ pub fn render(pin: &AgentPin, snapshots: &str) -> String {
             "\n[[prompt]]\nmode = {}\nscenario = {}\nsnapshot = {}\ntokens = {}\nsha256 = {}\ntool_schemas = {{ tools = {}, tokens = {}, sha256 = {} }}\nsections = [\n",
             quote(&p.mode),
             quote(&p.scenario),
-            quote(&super::snapshot::file_name(&p.mode, &p.scenario)),
+            quote(&super::file_name(&p.mode, &p.scenario)),
             p.tokens,
             quote(&p.sha256),
             t.tools,
@@ -94,6 +95,19 @@ pub fn render(pin: &AgentPin, snapshots: &str) -> String {
     out
 }
 
+/// What to do about a lock or snapshot file that cannot be read.
+pub const REWRITE: &str = "remove it and run `ctxc snapshot` to write the snapshots and the lock file again";
+
+/// Reads an agent's lock file under the rules of every file ctxc reads (a regular file inside
+/// the project, within the size limit, UTF-8): `None` when there is none.
+pub fn read(root: &ProjectRoot) -> Result<Option<SourceFile>, Box<Diagnostic>> {
+    match root.read(LOCK_NAME) {
+        Ok(file) => Ok(Some(file)),
+        Err(ReadError::Missing(_)) => Ok(None),
+        Err(e) => Err(Box::new(Diagnostic::error(e.message()).in_file(root.display_path(LOCK_NAME)).help(REWRITE))),
+    }
+}
+
 /// Parses a lock file's text; `display` names it in diagnostics (which carry line and column).
 pub fn parse(text: &str, display: &str) -> Result<Lock, Failure> {
     let fail = |message: String, span: Option<std::ops::Range<usize>>| {
@@ -107,10 +121,16 @@ pub fn parse(text: &str, display: &str) -> Result<Lock, Failure> {
         Failure { diagnostics: vec![d], sources }
     };
     // The version first, so that a lock from another format version is named as such.
-    let version = toml::from_str::<toml::Table>(text).map_err(|e| fail(format!("{LOCK_NAME} is not valid TOML: {}", e.message()), e.span()))?;
+    let version =
+        toml::from_str::<toml::Table>(text).map_err(|e| fail(format!("{LOCK_NAME} is not valid TOML: {}", e.message()), e.span()))?;
     match version.get("version").and_then(toml::Value::as_integer) {
         Some(v) if v == i64::from(LOCK_VERSION) => {}
-        Some(v) => return Err(fail(format!("{LOCK_NAME} has format version {v}; this ctxc reads version {LOCK_VERSION}"), text.find("\nversion").map(|i| i + 1..i + 8))),
+        Some(v) => {
+            return Err(fail(
+                format!("{LOCK_NAME} has format version {v}; this ctxc reads version {LOCK_VERSION}"),
+                text.find("\nversion").map(|i| i + 1..i + 8),
+            ))
+        }
         None => return Err(fail(format!("{LOCK_NAME} has no `version`"), Some(0..0))),
     }
     let raw: LockToml = toml::from_str(text).map_err(|e| fail(format!("{LOCK_NAME}: {}", e.message()), e.span()))?;
@@ -184,5 +204,21 @@ mod tests {
         assert!(failure.diagnostics[0].message.contains("format version 2"));
         let unknown = text.replace("exact = true\nsnapshots", "exact = true\nextra = 1\nsnapshots");
         assert!(parse(&unknown, "ctxc.lock").expect_err("unknown key").diagnostics[0].message.contains("unknown field"));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn the_lock_is_read_under_the_guard() {
+        let outside = tempfile::tempdir().expect("tempdir");
+        std::fs::write(outside.path().join("passwd"), "root:x:0:0\n").expect("write");
+        let dir = tempfile::tempdir().expect("tempdir");
+        let root = ProjectRoot::new(dir.path()).expect("root");
+        assert!(matches!(read(&root), Ok(None)));
+        std::os::unix::fs::symlink(outside.path().join("passwd"), dir.path().join(LOCK_NAME)).expect("symlink");
+        let d = read(&root).expect_err("a link out");
+        assert!(d.message.contains("points outside the project root") && !d.message.contains("root:x"), "{}", d.message);
+        std::fs::remove_file(dir.path().join(LOCK_NAME)).expect("remove");
+        std::fs::write(dir.path().join(LOCK_NAME), render(&pin(), ".ctxc/snapshots")).expect("write");
+        assert!(read(&root).is_ok_and(|f| f.is_some_and(|f| parse(&f.text, LOCK_NAME).is_ok())));
     }
 }

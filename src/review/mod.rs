@@ -14,11 +14,33 @@ pub mod snapshot;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use crate::diagnostic::Diagnostic;
+use std::path::Path;
+
+use crate::diagnostic::Failure;
 use crate::manifest::Loaded;
 use crate::measure::Measured;
 use crate::render::Rendered;
-use crate::tokens::TokenCounter;
+use crate::session::{AgentRuns, Only, Session};
+
+/// A snapshot's file name: `<mode>.<scenario>.md`, with any character other than ASCII letters,
+/// digits, `-` and `_` written as `%XX` (its UTF-8 bytes), so every name is a safe, distinct file name.
+pub fn file_name(mode: &str, scenario: &str) -> String {
+    fn encode(name: &str) -> String {
+        let mut out = String::new();
+        for c in name.chars() {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                out.push(c);
+            } else {
+                let mut buf = [0; 4];
+                for b in c.encode_utf8(&mut buf).bytes() {
+                    out.push_str(&format!("%{b:02X}"));
+                }
+            }
+        }
+        out
+    }
+    format!("{}.{}.md", encode(mode), encode(scenario))
+}
 
 /// The sha256 of a text's UTF-8 bytes, in lowercase hex.
 pub fn sha256_hex(text: &str) -> String {
@@ -81,24 +103,26 @@ impl PromptPin {
     }
 }
 
-/// Renders and measures every mode in every scenario of a loaded agent and pins the results.
-/// Fails with the diagnostics of whatever could not be rendered.
-pub fn pin_agent(loaded: &Loaded, counter: &TokenCounter) -> Result<AgentPin, Vec<Diagnostic>> {
-    let agent = &loaded.agent;
-    let (runs, problems) = crate::render_all(loaded, None, None, counter);
+/// Loads one agent, renders and measures every mode in every scenario, and pins the results.
+/// Fails with the diagnostics of whatever could not be loaded or rendered.
+pub fn pin_agent(session: &Session, manifest: &Path) -> Result<(Loaded, AgentPin), Failure> {
+    let AgentRuns { mut loaded, runs, mut problems } = session.run(manifest, Only::default())?;
     if !problems.is_empty() {
-        return Err(problems);
+        problems.splice(0..0, std::mem::take(&mut loaded.warnings));
+        return Err(Failure { diagnostics: problems, sources: loaded.sources });
     }
-    let mut prompts: Vec<PromptPin> = runs.iter().map(|run| pin_prompt(loaded, &run.rendered, &run.measured)).collect();
+    let agent = &loaded.agent;
+    let mut prompts: Vec<PromptPin> = runs.iter().map(|run| pin_prompt(&loaded, &run.rendered, &run.measured)).collect();
     prompts.sort_by(|a, b| (&a.mode, &a.scenario).cmp(&(&b.mode, &b.scenario)));
     let profile = &agent.profile;
-    Ok(AgentPin {
+    let pin = AgentPin {
         agent: agent.name.clone(),
         model: agent.model.clone(),
         tokenizer: profile.tokenizer.name().to_string(),
         exact: profile.tokenizer.is_exact(),
         prompts,
-    })
+    };
+    Ok((loaded, pin))
 }
 
 /// Pins one render with its measurement.

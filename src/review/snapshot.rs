@@ -1,6 +1,6 @@
 //! Snapshot files: one readable file per agent × mode × scenario, `<mode>.<scenario>.md` in the
 //! agent's snapshot folder (`[snapshot] dir`, default `.ctxc/snapshots` next to the manifest),
-//! holding a small header and the exact prompt. [`write`] writes them and `ctxc.lock`
+//! holding a small header and the exact prompt. [`write()`] writes them and `ctxc.lock`
 //! atomically, and removes the snapshots of modes and scenarios that no longer exist: only files
 //! ctxc owns (named `*.md`, starting with [`MARKER`]), never anything else.
 //!
@@ -12,38 +12,18 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use super::lock::{self, LOCK_NAME};
-use super::{atomic, sha256_hex, AgentPin, PromptPin};
-use crate::diagnostic::Diagnostic;
+use super::{atomic, file_name, sha256_hex, AgentPin, PromptPin};
+use crate::diagnostic::{Diagnostic, Failure};
 use crate::manifest::Loaded;
 use crate::measure::Measured;
 use crate::models::Tokenizer;
+use crate::project::ReadError;
 use crate::render::Rendered;
-use crate::tokens::TokenCounter;
-use crate::Failure;
+use crate::session::Session;
 
 /// How every snapshot file starts: the mark of a file ctxc owns.
 pub const MARKER: &str = "<!-- ctxc snapshot";
 const HEADER_END: &str = "\n-->\n";
-
-/// A snapshot's file name: `<mode>.<scenario>.md`, with any character other than ASCII letters,
-/// digits, `-` and `_` written as `%XX` (its UTF-8 bytes), so every name is a safe, distinct file name.
-pub fn file_name(mode: &str, scenario: &str) -> String {
-    fn encode(name: &str) -> String {
-        let mut out = String::new();
-        for c in name.chars() {
-            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
-                out.push(c);
-            } else {
-                let mut buf = [0; 4];
-                for b in c.encode_utf8(&mut buf).bytes() {
-                    out.push_str(&format!("%{b:02X}"));
-                }
-            }
-        }
-        out
-    }
-    format!("{}.{}.md", encode(mode), encode(scenario))
-}
 
 /// A header value on one line, quoted when it holds anything that would break the header.
 fn header_value(value: &str) -> String {
@@ -106,10 +86,11 @@ pub fn parse_file(text: &str) -> Result<SnapshotFile, String> {
 pub fn is_owned(path: &Path) -> bool {
     use std::io::Read;
     let mut start = [0u8; MARKER.len()];
-    fs::File::open(path).and_then(|mut f| f.read_exact(&mut start)).is_ok() && start == MARKER.as_bytes()
+    let is_file = |f: &fs::File| f.metadata().is_ok_and(|m| m.is_file());
+    crate::project::open_no_follow(path).is_ok_and(|mut f| is_file(&f) && f.read_exact(&mut start).is_ok()) && start == MARKER.as_bytes()
 }
 
-/// What [`write`] did for one agent. Paths are shown as the user named the agent's directory.
+/// What [`write()`] did for one agent. Paths are shown as the user named the agent's directory.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Written {
     /// The snapshot folder.
@@ -156,15 +137,19 @@ pub fn write(loaded: &Loaded, pin: &AgentPin, dir: &str, pause: Option<Duration>
     for (d, rel) in [(&folder, dir), (&base, ".")] {
         report.stale_temps += atomic::remove_stale_temps(d).map_err(|e| io_error(rel, e))?;
     }
-    let previous = fs::read_to_string(&lock_path).ok();
+    let previous = lock::read(&loaded.root)?.map(|file| file.text);
     let previous_dir = previous.as_deref().and_then(|text| lock::parse(text, LOCK_NAME).ok()).map(|l| l.snapshots);
     for (name, prompt) in names.iter().zip(&pin.prompts) {
         let path = folder.join(name);
         let rel = format!("{dir}/{name}");
         let content = render_file(pin, prompt);
-        if fs::read(&path).is_ok_and(|old| old == content.as_bytes()) {
-            report.unchanged += 1;
-            continue;
+        match loaded.root.read(&rel) {
+            Ok(old) if *old.text == *content => {
+                report.unchanged += 1;
+                continue;
+            }
+            Ok(_) | Err(ReadError::Missing(_)) => {}
+            Err(e) => return Err(Box::new(Diagnostic::error(e.message()).in_file(shown(&rel)).help(lock::REWRITE))),
         }
         atomic::write(&path, content.as_bytes(), pause).map_err(|e| io_error(&rel, e))?;
         report.written.push(shown(&rel));
@@ -210,7 +195,13 @@ fn create_dir(loaded: &Loaded, dir: &str) -> Result<PathBuf, Box<Diagnostic>> {
                 Err(e) => format!("cannot create `{}`: {e}", path.display()),
             },
         };
-        return Err(Box::new(Diagnostic::error(format!("snapshot folder `{dir}`: {problem}")).in_file(&loaded.agent.manifest_display)));
+        let d = Diagnostic::error(format!("snapshot folder `{dir}`: {problem}"));
+        // At `[snapshot] dir` when the manifest sets the folder.
+        let d = match &loaded.agent.snapshot_dir_origin {
+            Some(origin) => d.in_file(&origin.file).at(origin.span.clone()).label("this folder"),
+            None => d.in_file(&loaded.agent.manifest_display),
+        };
+        return Err(Box::new(d));
     }
     Ok(path)
 }
@@ -257,19 +248,18 @@ fn remove_stale_snapshots(dir: &Path, keep: &[String]) -> io::Result<Vec<String>
 /// // In a test of your own: insta::assert_snapshot!(text);
 /// ```
 pub fn snapshot_text(manifest_path: &Path, mode: &str, scenario: Option<&str>) -> Result<String, Failure> {
-    let loaded = crate::manifest::load(manifest_path).map_err(|f| Failure { diagnostics: f.diagnostics, sources: f.sources })?;
-    let rendered = crate::render_loaded(&loaded, mode, scenario)
-        .map_err(|diagnostics| Failure { diagnostics, sources: loaded.sources.clone() })?;
-    let measured = crate::measure::measure(&loaded.agent, &rendered, &TokenCounter::new());
+    let session = Session::default();
+    let loaded = session.load(manifest_path)?;
+    let rendered =
+        session.render(&loaded, mode, scenario).map_err(|diagnostics| Failure { diagnostics, sources: loaded.sources.clone() })?;
+    let measured = session.scope(|| crate::measure::measure(&loaded.agent, &rendered, session.counter()));
     Ok(token_table_and_prompt(&rendered, &measured))
 }
 
 fn token_table_and_prompt(rendered: &Rendered, m: &Measured) -> String {
     let approx = if m.exact { "" } else { "~" };
-    let mut out = format!(
-        "{} · {} mode · scenario {} · {} · {}\n\n",
-        m.agent, m.mode, m.scenario, m.model.model, counted_with(m.tokenizer, m.exact)
-    );
+    let mut out =
+        format!("{} · {} mode · scenario {} · {} · {}\n\n", m.agent, m.mode, m.scenario, m.model.model, counted_with(m.tokenizer, m.exact));
     let width = m.sections.iter().map(|s| s.id.len()).max().unwrap_or(0).max("system prompt".len());
     out.push_str(&format!("{:>2}  {:<width$}  {:>8}\n", "#", "section", "tokens"));
     for s in &m.sections {

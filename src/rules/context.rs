@@ -7,10 +7,9 @@ use crate::diagnostic::Sources;
 use crate::manifest::lint::SkillLevel;
 use crate::manifest::model::{Agent, Category, CategoryTool, StepKind};
 use crate::manifest::Loaded;
-use crate::measure::Measured;
 use crate::models::Tokenizer;
 use crate::project::ProjectRoot;
-use crate::render::Rendered;
+pub use crate::session::Run;
 use crate::tokens::TokenCounter;
 
 /// Default token limit of one memory file (MEM002): about 32 KiB of English text, the size at
@@ -28,13 +27,6 @@ impl Default for Settings {
     fn default() -> Self {
         Settings { skills: SkillLevel::Lenient, memory_max_tokens: DEFAULT_MEMORY_MAX_TOKENS }
     }
-}
-
-/// One mode in one scenario: the rendered prompt and its measurement.
-#[derive(Debug, Clone)]
-pub struct Run {
-    pub rendered: Rendered,
-    pub measured: Measured,
 }
 
 /// A loaded agent and every mode × scenario that rendered.
@@ -98,4 +90,3 @@ impl Context<'_> {
         }
     }
 }
-

@@ -88,5 +88,5 @@ pub fn catalogue_markdown() -> String {
 
 /// The heading anchor GitHub gives a rule's section.
 pub fn anchor(rule: &Rule) -> String {
-    format!("{}-{}", rule.code.to_lowercase(), rule.name)
+    format!("{}-{}", rule.code.as_str().to_lowercase(), rule.name)
 }

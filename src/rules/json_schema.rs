@@ -3,8 +3,8 @@
 use serde_json::Value;
 
 use super::context::Context;
-use crate::memo::Memo;
 use crate::manifest::model::{Category, CategoryTool};
+use crate::memo::{Cache, Kind};
 
 /// The JSON Schema type names.
 pub const TYPES: [&str; 7] = ["string", "number", "integer", "boolean", "object", "array", "null"];
@@ -53,18 +53,18 @@ fn walk<'a>(schema: &'a Value, path: String, out: &mut Vec<(String, &'a Value)>,
 
 /// What `finds` reports in the subschemas of every tool's parameters, one entry per finding:
 /// (category, tool, path, what it found). A schema where it finds nothing is remembered in
-/// `clean` by content (each rule keeps its own), so the tools the agents of a project share are
+/// the run's cache under `clean` (each rule has its own kind), so the tools the agents of a project share are
 /// walked once per rule.
 pub fn findings_in_tools<'a, T>(
     cx: &'a Context,
-    clean: &Memo<bool>,
+    clean: Kind,
     finds: impl Fn(&'a Value) -> Vec<T>,
 ) -> Vec<(&'a Category, &'a CategoryTool, String, T)> {
     let mut out = Vec::new();
     for (category, tool) in cx.tools() {
         // The function JSON holds the schema, and its hash is already known.
         let key = tool.tool.function_json_hash();
-        if clean.get_or_insert_with(key, || false) {
+        if Cache::get::<bool>(clean, key).unwrap_or(false) {
             continue;
         }
         let before = out.len();
@@ -72,7 +72,7 @@ pub fn findings_in_tools<'a, T>(
             out.extend(finds(schema).into_iter().map(|found| (category, tool, path.clone(), found)));
         }
         if out.len() == before {
-            clean.set(key, true);
+            Cache::set(clean, key, true);
         }
     }
     out

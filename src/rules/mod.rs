@@ -17,13 +17,15 @@ pub mod suppress;
 
 /// What rule files import.
 pub mod prelude {
-    pub use super::{locate, Example, Family, Rule, Stage};
-    pub use crate::diagnostic::{Diagnostic, Severity};
     pub use super::context::Context;
+    pub use super::{locate, Example, Family, Rule, Stage};
+    pub use crate::codes::Code;
+    pub use crate::diagnostic::{Diagnostic, Severity};
 }
 
 use serde::Serialize;
 
+pub use crate::codes::Code;
 use crate::diagnostic::{Diagnostic, Severity};
 use context::Context;
 
@@ -152,7 +154,7 @@ pub struct Example {
 #[derive(Clone, Copy)]
 pub struct Rule {
     /// Stable code: family prefix and three digits, e.g. `SKILL004`.
-    pub code: &'static str,
+    pub code: Code,
     /// Short kebab-case name, e.g. `name-invalid`.
     pub name: &'static str,
     pub family: Family,
@@ -179,114 +181,24 @@ impl std::fmt::Debug for Rule {
 /// Declares every rule module (one file each, under the family's folder) and the list of all
 /// rules, in this order.
 macro_rules! registry {
-    ($($family:ident { $($rule:ident),* $(,)? })*) => {
+    ($($family:ident { $($code:ident $rule:ident),* $(,)? })*) => {
         $(pub mod $family { $(pub mod $rule;)* })*
-        /// Every rule, grouped by family, in code order.
+        /// Every rule, grouped by family, in code order (the order of [`Code::ALL`]).
         pub const ALL: &[&Rule] = &[$($(&$family::$rule::RULE,)*)*];
     };
 }
 
-registry! {
-    manifest {
-        man001_manifest_syntax,
-        man002_missing_file,
-        man003_path_outside_root,
-        man004_unreachable_step,
-        man005_unknown_flag,
-        man006_invalid_condition,
-        man007_unknown_variant,
-        man008_duplicate_id,
-        man009_unknown_name,
-        man010_invalid_value,
-        man011_unknown_model,
-        man012_unknown_rule_code,
-        man013_invalid_suppression,
-    }
-    tools {
-        tool001_invalid_tool_file,
-        tool002_invalid_name,
-        tool003_duplicate_name,
-        tool004_empty_description,
-        tool005_long_description,
-        tool006_schema_not_object,
-        tool007_required_not_in_properties,
-        tool008_invalid_schema_type,
-        tool009_writer_in_read_only_mode,
-    }
-    skills {
-        skill001_missing_frontmatter,
-        skill002_invalid_yaml,
-        skill003_name_missing,
-        skill004_name_invalid,
-        skill005_name_folder_mismatch,
-        skill006_description_missing,
-        skill007_description_too_long,
-        skill008_compatibility_invalid,
-        skill009_metadata_not_strings,
-        skill010_field_type,
-        skill011_unknown_field,
-        skill012_case_variant_keys,
-        skill013_body_too_many_lines,
-        skill014_body_too_many_tokens,
-        skill015_catalogue_entry_too_long,
-        skill016_duplicate_name,
-    }
-    memory {
-        mem001_missing_memory_file,
-        mem002_memory_too_large,
-        mem003_unresolved_import,
-    }
-    templates {
-        tpl001_template_error,
-        tpl002_undeclared_variable,
-        tpl003_leftover_placeholder,
-        tpl004_template_limits,
-    }
-    cache {
-        cache001_dynamic_before_static,
-    }
-    content {
-        sec001_openai_key,
-        sec002_anthropic_key,
-        sec003_github_token,
-        sec004_aws_key,
-        sec005_private_key,
-        sec006_generic_secret,
-        sec007_repeated_paragraph,
-    }
-    budgets {
-        budget001_over_budget,
-        budget002_near_budget,
-        budget003_summarization_on_first_turn,
-        budget004_no_room_for_response,
-    }
-    settings {
-        set001_deepagents_trigger_out_of_range,
-        set002_deepagents_keep_not_below_trigger,
-        set003_fixed_context_reaches_trigger,
-        set004_deepagents_offload_threshold,
-        set005_zeph_shares_sum,
-        set006_zeph_fixed_outgrows_history,
-        set007_zeph_compaction_threshold,
-        set008_zeph_preserve_tail,
-        set009_zeph_prune_protect_too_large,
-        set010_zeph_tool_output_limit,
-        set011_zeph_budget_exceeds_window,
-        set012_zeph_reserve_out_of_range,
-        set013_agentscope_trigger_out_of_range,
-        set014_agentscope_reserve_not_below_trigger,
-        set015_agentscope_tool_result_limit,
-        set101_trigger_out_of_range,
-        set102_reserve_overlaps_trigger,
-        set103_weights_sum,
-        set104_keep_exceeds_history,
-        set105_retrieval_bound_zero,
-    }
+crate::codes::rule_table!(registry);
+
+/// The rule with this code (case-insensitive; a renamed code gives its rule).
+pub fn get(code: &str) -> Option<&'static Rule> {
+    Code::parse(code).map(rule)
 }
 
-/// The rule with this code (case-insensitive).
-pub fn get(code: &str) -> Option<&'static Rule> {
-    ALL.iter().copied().find(|r| r.code.eq_ignore_ascii_case(code))
+/// The rule of a code.
+pub fn rule(code: Code) -> &'static Rule {
+    // ALL is in the order of Code::ALL (a test keeps it so).
+    ALL[code as usize]
 }
 
 /// Whether `pattern` (a full code or a code prefix such as `SKILL` or `SKILL01`) names `code`.
@@ -296,12 +208,12 @@ pub fn matches(pattern: &str, code: &str) -> bool {
 
 /// Whether a selector names at least one rule: `ALL`, a code or a code prefix.
 pub fn is_known_selector(pattern: &str) -> bool {
-    pattern.eq_ignore_ascii_case("ALL") || (!pattern.is_empty() && ALL.iter().any(|r| matches(pattern, r.code)))
+    pattern.eq_ignore_ascii_case("ALL") || (!pattern.is_empty() && ALL.iter().any(|r| matches(pattern, r.code.as_str())))
 }
 
 /// The closest code to a misspelt one, for "did you mean".
 pub fn suggest(wrong: &str) -> Option<&'static str> {
-    crate::diagnostic::did_you_mean(&wrong.to_uppercase(), ALL.iter().map(|r| r.code))
+    crate::diagnostic::did_you_mean(&wrong.to_uppercase(), Code::ALL.iter().map(|c| c.as_str()))
 }
 
 /// Whether `code` is well formed: a family prefix and three digits.

@@ -6,10 +6,10 @@ use std::sync::{Arc, LazyLock};
 
 use regex::Regex;
 
-use crate::memo::{content_hash, Memo};
+use crate::memo::{self, content_hash, Cache};
 
-use crate::diagnostic::{redact, Diagnostic};
 use super::context::Context;
+use crate::diagnostic::{redact, Diagnostic};
 
 /// The kinds of secret ctxc recognises.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -44,7 +44,9 @@ impl Kind {
         static AWS: LazyLock<Regex> = LazyLock::new(|| re(r"\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b"));
         static PRIVATE_KEY: LazyLock<Regex> = LazyLock::new(|| re(r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----"));
         static GENERIC: LazyLock<Regex> = LazyLock::new(|| {
-            re(r#"(?i)\b(?:api[_-]?key|secret(?:[_-]?key)?|access[_-]?key|auth[_-]?token|access[_-]?token|token|password|passwd|client[_-]?secret)["']?[ \t]*[:=][ \t]*["']?([A-Za-z0-9+/_\-.=]{16,})"#)
+            re(
+                r#"(?i)\b(?:api[_-]?key|secret(?:[_-]?key)?|access[_-]?key|auth[_-]?token|access[_-]?token|token|password|passwd|client[_-]?secret)["']?[ \t]*[:=][ \t]*["']?([A-Za-z0-9+/_\-.=]{16,})"#,
+            )
         });
         match self {
             Kind::OpenAi => &OPENAI,
@@ -96,9 +98,11 @@ pub fn find(kind: Kind, text: &str) -> Vec<Range<usize>> {
 
 /// [`find`] for a text whose content hash is known.
 fn find_hashed(kind: Kind, text: &str, hash: u128) -> Vec<Range<usize>> {
-    static FOUND: [Memo<Arc<[Range<usize>]>>; 6] = [const { Memo::new() }; 6];
-    let index = Kind::ALL.iter().position(|k| *k == kind).unwrap_or(0);
-    FOUND[index].get_or_insert_with(hash, || scan(kind, text).into()).to_vec()
+    let index = Kind::ALL.iter().position(|k| *k == kind).unwrap_or(0) as u128;
+    // One key per pattern and text: the hash with the pattern's index in its top bits.
+    let key = hash ^ (index << 120);
+    let found: Arc<[Range<usize>]> = Cache::get_or_insert(memo::Kind::Secrets, key, || scan(kind, text).into());
+    found.to_vec()
 }
 
 fn scan(kind: Kind, text: &str) -> Vec<Range<usize>> {

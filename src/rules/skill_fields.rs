@@ -30,12 +30,8 @@ pub fn name_problems(name: &str) -> Vec<String> {
     }
     let bad: Vec<char> = name.chars().filter(|c| !(*c == '-' || (c.is_alphanumeric() && !c.is_uppercase()))).collect();
     if !bad.is_empty() {
-        let mut shown: Vec<String> = Vec::new();
-        for c in bad.iter().map(|c| format!("`{c}`")) {
-            if !shown.contains(&c) {
-                shown.push(c);
-            }
-        }
+        let mut seen = std::collections::BTreeSet::new();
+        let shown: Vec<String> = bad.iter().filter(|c| seen.insert(**c)).map(|c| format!("`{c}`")).collect();
         problems.push(format!("contains {} (only lowercase letters, digits and hyphens are allowed)", shown.join(", ")));
     }
     if name.starts_with('-') || name.ends_with('-') {

@@ -10,20 +10,22 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+use crate::codes::Code;
 use crate::diagnostic::{line_col, Diagnostic, Sources};
 
 /// Files whose comments are read: Markdown and the text formats prompts are written in.
 const EXTENSIONS: [&str; 5] = [".md", ".mdx", ".markdown", ".j2", ".txt"];
 
 static COMMENT: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"<!--[ \t]*ctxc-ignore(-file)?(?:[ \t]+([^\n]*?))?[ \t]*-->").expect("constant pattern") // ok: a literal, tested below
+    Regex::new(r"<!--[ \t]*ctxc-ignore(-file)?(?:[ \t]+([^\n]*?))?[ \t]*-->").expect("constant pattern")
+    // ok: a literal, tested below
 });
 
 #[derive(Debug, Default)]
 struct FileSuppressions {
-    whole_file: Vec<String>,
+    whole_file: Vec<Code>,
     /// 1-based line → codes silenced on it.
-    lines: BTreeMap<usize, Vec<String>>,
+    lines: BTreeMap<usize, Vec<Code>>,
 }
 
 /// Every suppression found in a run's sources.
@@ -47,7 +49,7 @@ pub fn scan(sources: &Sources) -> (Suppressions, Vec<Diagnostic>) {
             let body = caps.get(2).map_or("", |m| m.as_str());
             let codes_part = body.split(" -- ").next().unwrap_or("").trim();
             let words: Vec<&str> = codes_part.split([',', ' ', '\t']).filter(|w| !w.is_empty()).collect();
-            let (known, unknown): (Vec<&str>, Vec<&str>) = words.iter().partition(|w| crate::rules::get(w).is_some());
+            let (known, unknown): (Vec<&str>, Vec<&str>) = words.iter().partition(|w| Code::parse(w).is_some());
             if words.is_empty() {
                 findings.push(
                     Diagnostic::warning("suppression comment names no rule code")
@@ -66,7 +68,7 @@ pub fn scan(sources: &Sources) -> (Suppressions, Vec<Diagnostic>) {
                 };
                 findings.push(d);
             }
-            let codes: Vec<String> = known.iter().map(|c| c.to_ascii_uppercase()).collect();
+            let codes: Vec<Code> = known.iter().filter_map(|c| Code::parse(c)).collect();
             let entry = suppressions.by_file.entry(file.to_string()).or_default();
             if caps.get(1).is_some() {
                 entry.whole_file.extend(codes);
@@ -108,14 +110,14 @@ mod tests {
         let src = sources(text);
         let (s, findings) = scan(&src);
         assert!(findings.is_empty(), "{findings:?}");
-        let at = |code: &str, offset: usize| Diagnostic::error("x").code(code).in_file("a.md").at(Some(offset..offset + 1));
+        let at = |code: Code, offset: usize| Diagnostic::error("x").code(code).in_file("a.md").at(Some(offset..offset + 1));
         let key_line = text.find("key line").expect("present");
         let other = text.find("other").expect("present");
-        assert!(s.covers(&at("SEC001", key_line), &src));
-        assert!(s.covers(&at("SEC007", key_line), &src));
-        assert!(!s.covers(&at("SEC002", key_line), &src));
-        assert!(!s.covers(&at("SEC001", other), &src), "only the next line");
-        assert!(s.covers(&at("SKILL013", 0), &src), "whole file");
+        assert!(s.covers(&at(Code::SEC001, key_line), &src));
+        assert!(s.covers(&at(Code::SEC007, key_line), &src));
+        assert!(!s.covers(&at(Code::SEC002, key_line), &src));
+        assert!(!s.covers(&at(Code::SEC001, other), &src), "only the next line");
+        assert!(s.covers(&at(Code::SKILL013, 0), &src), "whole file");
     }
 
     #[test]

@@ -48,4 +48,3 @@ pub fn window(s: &Settings, context_size: u64, fixed: i64) -> Window {
         room_before_compression: compression_at as i64 - fixed,
     }
 }
-

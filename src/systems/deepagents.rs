@@ -23,9 +23,7 @@ pub const FALLBACK_KEEP_MESSAGES: u64 = 6;
 pub fn layout(version: &str) -> Result<&'static str, String> {
     let mut parts = version.trim().trim_start_matches('v').split('.');
     let number = |p: Option<&str>| p.and_then(|p| p.parse::<u64>().ok());
-    let unknown = || {
-        format!("ctxc knows the Deep Agents prompt layouts of release 0.4 and of 0.7 and later; `{version}` is neither")
-    };
+    let unknown = || format!("ctxc knows the Deep Agents prompt layouts of release 0.4 and of 0.7 and later; `{version}` is neither");
     match (number(parts.next()), number(parts.next())) {
         (Some(0), Some(4)) => Ok(LAYOUT_0_4),
         (Some(0), Some(minor)) if minor >= 7 => Ok(LAYOUT_0_7),
@@ -108,7 +106,6 @@ pub fn window(s: &Settings, max_input: u64) -> Window {
         interrupt_on: s.interrupt_on.clone(),
     }
 }
-
 
 #[cfg(test)]
 mod tests {

@@ -121,5 +121,3 @@ pub fn window(s: &Settings, max_input: u64, fixed: i64, code_index: bool) -> Win
         tool_output_tail_chars: max_chars - max_chars / 2,
     }
 }
-
-

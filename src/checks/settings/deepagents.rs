@@ -1,6 +1,7 @@
 //! Deep Agents' settings checked against the measured window (SET001–SET004).
 
 use super::{finding, fixed_reaches_trigger, largest_fixed};
+use crate::codes::Code;
 use crate::diagnostic::Diagnostic;
 use crate::manifest::model::Agent;
 use crate::measure::Measured;
@@ -19,27 +20,39 @@ pub fn check(agent: &Agent, s: &Settings, measured: &[Measured]) -> Vec<Diagnost
         _ => None,
     };
     if let Some(problem) = trigger_problem {
-        out.push(finding("SET001", &s.trigger, format!("Deep Agents' summarization trigger {problem}")));
+        out.push(finding(Code::SET001, &s.trigger, format!("Deep Agents' summarization trigger {problem}")));
     }
     let keep_problem = match (s.keep.value, s.trigger.value) {
         (ContextSize::Fraction(k), _) if !(0.0..1.0).contains(&k) => Some(format!("must be at least 0 and below 1, not {k}")),
-        (ContextSize::Messages(k), ContextSize::Messages(t)) if k >= t => Some(format!("keeps {k} messages but summarization fires at {t}")),
+        (ContextSize::Messages(k), ContextSize::Messages(t)) if k >= t => {
+            Some(format!("keeps {k} messages but summarization fires at {t}"))
+        }
         (keep, trigger) => match (keep.tokens(max_input), trigger.tokens(max_input)) {
-            (Some(k), Some(t)) if k >= t => Some(format!("keeps {} ({k} tokens), not less than the trigger {} ({t} tokens)", keep.describe(), trigger.describe())),
+            (Some(k), Some(t)) if k >= t => {
+                Some(format!("keeps {} ({k} tokens), not less than the trigger {} ({t} tokens)", keep.describe(), trigger.describe()))
+            }
             _ => None,
         },
     };
     if let Some(problem) = keep_problem {
-        out.push(finding("SET002", &s.keep, format!("Deep Agents' summarization setting `keep` {problem}: summarizing would free nothing")));
+        out.push(finding(
+            Code::SET002,
+            &s.keep,
+            format!("Deep Agents' summarization setting `keep` {problem}: summarizing would free nothing"),
+        ));
     }
     let Some(worst) = largest_fixed(measured) else { return out };
     let limit = s.tool_token_limit_before_evict.value;
     let trigger_at = s.trigger.value.tokens(max_input);
     if limit == 0 {
-        out.push(finding("SET004", &s.tool_token_limit_before_evict, "Deep Agents' tool_token_limit_before_evict is 0: every tool result would be offloaded".to_string()));
+        out.push(finding(
+            Code::SET004,
+            &s.tool_token_limit_before_evict,
+            "Deep Agents' tool_token_limit_before_evict is 0: every tool result would be offloaded".to_string(),
+        ));
     } else if let Some(at) = trigger_at.filter(|&at| worst.window.fixed + limit as i64 >= at as i64) {
         out.push(finding(
-            "SET004",
+            Code::SET004,
             &s.tool_token_limit_before_evict,
             format!(
                 "Deep Agents keeps tool results of up to {limit} tokens (tool_token_limit_before_evict) in the context: one of them after the fixed context ({} tokens, {} mode, scenario `{}`) reaches the summarization trigger at {at} tokens",
@@ -52,4 +65,3 @@ pub fn check(agent: &Agent, s: &Settings, measured: &[Measured]) -> Vec<Diagnost
     }
     out
 }
-

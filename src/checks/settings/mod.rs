@@ -7,6 +7,7 @@ mod agentscope;
 mod deepagents;
 mod zeph;
 
+use crate::codes::Code;
 use crate::diagnostic::Diagnostic;
 use crate::manifest::model::Agent;
 use crate::measure::Measured;
@@ -30,7 +31,7 @@ pub fn check(agent: &Agent, measured: &[Measured]) -> Vec<Diagnostic> {
 
 /// A finding about a setting: an error pointing at where the setting was written (or at the
 /// `preset` line, saying the value is the preset's default).
-fn finding<T>(code: &str, setting: &Setting<T>, message: String) -> Diagnostic {
+fn finding<T>(code: Code, setting: &Setting<T>, message: String) -> Diagnostic {
     let note = setting.note.as_ref().map(|n| format!(" ({n})")).unwrap_or_default();
     Diagnostic::error(format!("{message}{note}"))
         .code(code)
@@ -49,7 +50,7 @@ fn largest_fixed(measured: &[Measured]) -> Option<&Measured> {
 fn fixed_reaches_trigger<T>(system: &str, what: &str, setting: &Setting<T>, at: u64, worst: &Measured) -> Option<Diagnostic> {
     (worst.window.fixed >= at as i64).then(|| {
         finding(
-            "SET003",
+            Code::SET003,
             setting,
             format!(
                 "the fixed context ({} tokens: system prompt + tool schemas, {} mode, scenario `{}`) reaches the {system} {what} at {at} tokens: it would fire on the first turn",
@@ -58,4 +59,3 @@ fn fixed_reaches_trigger<T>(system: &str, what: &str, setting: &Setting<T>, at: 
         )
     })
 }
-

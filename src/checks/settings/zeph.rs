@@ -1,6 +1,7 @@
 //! Zeph's settings checked against the measured window (SET003, SET005–SET012).
 
 use super::{finding, fixed_reaches_trigger, largest_fixed};
+use crate::codes::Code;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::manifest::model::Agent;
 use crate::measure::Measured;
@@ -12,14 +13,18 @@ pub fn check(agent: &Agent, s: &Settings, measured: &[Measured]) -> Vec<Diagnost
     let max_input = agent.profile.max_input_tokens;
     if s.context_budget_tokens.value > max_input {
         out.push(finding(
-            "SET011",
+            Code::SET011,
             &s.context_budget_tokens,
             format!("Zeph's context_budget_tokens ({}) is larger than the model's window ({max_input} tokens): the layout would plan room the model does not have", s.context_budget_tokens.value),
         ));
     }
     let reserve = s.response_reserve_ratio.value;
     if !(0.0..1.0).contains(&reserve) {
-        out.push(finding("SET012", &s.response_reserve_ratio, format!("Zeph's response reserve ratio {reserve} must be at least 0 and below 1 (a share of the budget)")));
+        out.push(finding(
+            Code::SET012,
+            &s.response_reserve_ratio,
+            format!("Zeph's response reserve ratio {reserve} must be at least 0 and below 1 (a share of the budget)"),
+        ));
     }
     for (label, shares) in [("without a code index", &s.shares), ("with a code index", &s.shares_with_code_index)] {
         let sum: f64 = shares.iter().map(|sh| sh.ratio.value).sum();
@@ -29,7 +34,7 @@ pub fn check(agent: &Agent, s: &Settings, measured: &[Measured]) -> Vec<Diagnost
             let Some(at) = shares.iter().find(|sh| sh.ratio.note.is_none()).or(shares.first()) else { continue };
             let parts: Vec<String> = shares.iter().map(|sh| format!("{} {}", sh.name, pct(sh.ratio.value))).collect();
             out.push(finding(
-                "SET005",
+                Code::SET005,
                 &at.ratio,
                 format!("Zeph's shares {label} add up to {} ({}), not 100 %; each share must be at least 0", pct(sum), parts.join(" + ")),
             ));
@@ -37,27 +42,39 @@ pub fn check(agent: &Agent, s: &Settings, measured: &[Measured]) -> Vec<Diagnost
     }
     let threshold = s.compaction_threshold.value;
     if !(threshold > 0.0 && threshold < 1.0) {
-        out.push(finding("SET007", &s.compaction_threshold, format!("Zeph's compaction_threshold {threshold} must be above 0 and below 1 (a share of the budget)")));
+        out.push(finding(
+            Code::SET007,
+            &s.compaction_threshold,
+            format!("Zeph's compaction_threshold {threshold} must be above 0 and below 1 (a share of the budget)"),
+        ));
     } else if threshold > 1.0 - reserve {
         out.push(finding(
-            "SET007",
+            Code::SET007,
             &s.compaction_threshold,
             format!("Zeph's compaction_threshold {threshold} lets messages grow into the response reserve ({} of the budget) before compaction fires", pct(reserve)),
         ));
     }
     let tail = s.compaction_preserve_tail.value;
     if tail == 0 {
-        out.push(finding("SET008", &s.compaction_preserve_tail, "Zeph's compaction_preserve_tail is 0: compaction would keep no recent message".to_string()));
+        out.push(finding(
+            Code::SET008,
+            &s.compaction_preserve_tail,
+            "Zeph's compaction_preserve_tail is 0: compaction would keep no recent message".to_string(),
+        ));
     } else if let Some(max) = s.history_max_messages.filter(|&max| tail >= max as u64) {
         out.push(finding(
-            "SET008",
+            Code::SET008,
             &s.compaction_preserve_tail,
             format!("Zeph's compaction_preserve_tail keeps the last {tail} messages, but the history holds at most {max} (history.max_messages): compaction could never shorten it"),
         ));
     }
     let max_chars = s.tool_output_max_chars.value;
     if max_chars == 0 {
-        out.push(finding("SET010", &s.tool_output_max_chars, "Zeph's tool_output_max_chars is 0: every tool output would be cut to nothing".to_string()));
+        out.push(finding(
+            Code::SET010,
+            &s.tool_output_max_chars,
+            "Zeph's tool_output_max_chars is 0: every tool output would be cut to nothing".to_string(),
+        ));
     }
     let windows: Vec<(&Measured, &Window)> = measured.iter().filter_map(|m| m.window.zeph.as_ref().map(|z| (m, z))).collect();
     let where_ = |m: &Measured| format!("{} mode, scenario `{}`", m.mode, m.scenario);
@@ -73,7 +90,7 @@ pub fn check(agent: &Agent, s: &Settings, measured: &[Measured]) -> Vec<Diagnost
         if let (Some(severity), Some(setting)) = (severity, history_setting) {
             let verb = if severity == Severity::Error { "outgrows" } else { "nearly fills" };
             let mut d = finding(
-                "SET006",
+                Code::SET006,
                 setting,
                 format!(
                     "the fixed context ({} tokens: system prompt + tool schemas, {}) {verb} Zeph's recent-history share ({} tokens = {} of {} available), which carries it",
@@ -86,7 +103,7 @@ pub fn check(agent: &Agent, s: &Settings, measured: &[Measured]) -> Vec<Diagnost
         let estimate = max_chars.div_ceil(CHARS_PER_TOKEN);
         if max_chars > 0 && estimate as i64 > z.history_after_fixed {
             out.push(finding(
-                "SET010",
+                Code::SET010,
                 &s.tool_output_max_chars,
                 format!(
                     "one tool output cut at {max_chars} characters (~{estimate} tokens at {CHARS_PER_TOKEN} characters per token) does not fit in what the recent-history share leaves after the fixed context ({} tokens, {})",
@@ -101,7 +118,7 @@ pub fn check(agent: &Agent, s: &Settings, measured: &[Measured]) -> Vec<Diagnost
         let protect = s.prune_protect_tokens.value;
         if protect as i64 >= messages_at_compaction {
             out.push(finding(
-                "SET009",
+                Code::SET009,
                 &s.prune_protect_tokens,
                 format!(
                     "Zeph protects the last {protect} tokens from tool-output pruning, but compaction fires when messages reach {messages_at_compaction} tokens ({compaction_at} at compaction_threshold {threshold} − fixed context {}, {}): pruning could never free anything first",

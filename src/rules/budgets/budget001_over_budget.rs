@@ -3,7 +3,7 @@
 use crate::rules::prelude::*;
 
 pub const RULE: Rule = Rule {
-    code: "BUDGET001",
+    code: Code::BUDGET001,
     name: "over-budget",
     family: Family::Budgets,
     severity: Severity::Error,

@@ -3,7 +3,7 @@
 use crate::rules::prelude::*;
 
 pub const RULE: Rule = Rule {
-    code: "BUDGET002",
+    code: Code::BUDGET002,
     name: "near-budget",
     family: Family::Budgets,
     severity: Severity::Warning,

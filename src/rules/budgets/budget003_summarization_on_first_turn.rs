@@ -3,7 +3,7 @@
 use crate::rules::prelude::*;
 
 pub const RULE: Rule = Rule {
-    code: "BUDGET003",
+    code: Code::BUDGET003,
     name: "summarization-on-first-turn",
     family: Family::Budgets,
     severity: Severity::Error,

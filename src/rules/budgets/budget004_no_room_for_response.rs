@@ -3,7 +3,7 @@
 use crate::rules::prelude::*;
 
 pub const RULE: Rule = Rule {
-    code: "BUDGET004",
+    code: Code::BUDGET004,
     name: "no-room-for-response",
     family: Family::Budgets,
     severity: Severity::Error,

@@ -7,7 +7,7 @@ use crate::manifest::model::StepKind;
 use crate::rules::prelude::*;
 
 pub const RULE: Rule = Rule {
-    code: "CACHE001",
+    code: Code::CACHE001,
     name: "dynamic-before-static",
     family: Family::Cache,
     severity: Severity::Warning,

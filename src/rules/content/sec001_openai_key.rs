@@ -4,7 +4,7 @@ use crate::rules::prelude::*;
 use crate::rules::secrets::{self, Kind};
 
 pub const RULE: Rule = Rule {
-    code: "SEC001",
+    code: Code::SEC001,
     name: "openai-key",
     family: Family::Content,
     severity: Severity::Error,

@@ -4,7 +4,7 @@ use crate::rules::prelude::*;
 use crate::rules::secrets::{self, Kind};
 
 pub const RULE: Rule = Rule {
-    code: "SEC002",
+    code: Code::SEC002,
     name: "anthropic-key",
     family: Family::Content,
     severity: Severity::Error,

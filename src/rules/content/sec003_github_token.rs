@@ -4,7 +4,7 @@ use crate::rules::prelude::*;
 use crate::rules::secrets::{self, Kind};
 
 pub const RULE: Rule = Rule {
-    code: "SEC003",
+    code: Code::SEC003,
     name: "github-token",
     family: Family::Content,
     severity: Severity::Error,

@@ -4,7 +4,7 @@ use crate::rules::prelude::*;
 use crate::rules::secrets::{self, Kind};
 
 pub const RULE: Rule = Rule {
-    code: "SEC004",
+    code: Code::SEC004,
     name: "aws-key",
     family: Family::Content,
     severity: Severity::Error,

@@ -4,7 +4,7 @@ use crate::rules::prelude::*;
 use crate::rules::secrets::{self, Kind};
 
 pub const RULE: Rule = Rule {
-    code: "SEC005",
+    code: Code::SEC005,
     name: "private-key",
     family: Family::Content,
     severity: Severity::Error,

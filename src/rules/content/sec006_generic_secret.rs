@@ -4,7 +4,7 @@ use crate::rules::prelude::*;
 use crate::rules::secrets::{self, Kind};
 
 pub const RULE: Rule = Rule {
-    code: "SEC006",
+    code: Code::SEC006,
     name: "generic-secret",
     family: Family::Content,
     severity: Severity::Error,

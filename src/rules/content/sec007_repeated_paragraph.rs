@@ -3,7 +3,7 @@
 use std::ops::Range;
 use std::sync::Arc;
 
-use crate::memo::{content_hash, KeyMap, Memo, SharedText};
+use crate::memo::{content_hash, Cache, KeyMap, Kind, SharedText};
 use crate::rules::markdown::paragraphs;
 use crate::rules::prelude::*;
 
@@ -11,7 +11,7 @@ use crate::rules::prelude::*;
 pub const MIN_CHARS: usize = 80;
 
 pub const RULE: Rule = Rule {
-    code: "SEC007",
+    code: Code::SEC007,
     name: "repeated-paragraph",
     family: Family::Content,
     severity: Severity::Warning,
@@ -35,14 +35,12 @@ fn normalize(paragraph: &str) -> String {
 /// The paragraphs of a section long enough to compare: the hash of each one's normalized text
 /// and its byte range. Kept per section content, since sections repeat across modes and agents.
 fn long_paragraphs(text: &SharedText) -> Arc<[(u128, Range<usize>)]> {
-    static FOUND: Memo<Arc<[(u128, Range<usize>)]>> = Memo::new();
-    // Per paragraph too: rendered templates differ in a line or two and share the rest.
-    static KEYS: Memo<Option<u128>> = Memo::new();
-    FOUND.get_or_insert_with(text.hash(), || {
+    Cache::get_or_insert(Kind::Paragraphs, text.hash(), || {
         paragraphs(text)
             .into_iter()
             .filter_map(|(start, paragraph)| {
-                let key = KEYS.get_or_insert_with(content_hash(paragraph), || {
+                // Per paragraph too: rendered templates differ in a line or two and share the rest.
+                let key = Cache::get_or_insert(Kind::ParagraphKey, content_hash(paragraph), || {
                     let key = normalize(paragraph);
                     (key.chars().count() >= MIN_CHARS).then(|| content_hash(&key))
                 });

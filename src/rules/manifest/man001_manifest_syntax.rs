@@ -3,7 +3,7 @@
 use crate::rules::prelude::*;
 
 pub const RULE: Rule = Rule {
-    code: "MAN001",
+    code: Code::MAN001,
     name: "manifest-syntax",
     family: Family::Manifest,
     severity: Severity::Error,

@@ -3,7 +3,7 @@
 use crate::rules::prelude::*;
 
 pub const RULE: Rule = Rule {
-    code: "MAN002",
+    code: Code::MAN002,
     name: "missing-file",
     family: Family::Manifest,
     severity: Severity::Error,

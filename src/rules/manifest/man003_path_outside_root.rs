@@ -3,7 +3,7 @@
 use crate::rules::prelude::*;
 
 pub const RULE: Rule = Rule {
-    code: "MAN003",
+    code: Code::MAN003,
     name: "path-outside-root",
     family: Family::Manifest,
     severity: Severity::Error,

@@ -4,7 +4,7 @@ use crate::manifest::model::Step;
 use crate::rules::prelude::*;
 
 pub const RULE: Rule = Rule {
-    code: "MAN004",
+    code: Code::MAN004,
     name: "unreachable-step",
     family: Family::Manifest,
     severity: Severity::Warning,

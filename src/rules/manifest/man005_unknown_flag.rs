@@ -3,7 +3,7 @@
 use crate::rules::prelude::*;
 
 pub const RULE: Rule = Rule {
-    code: "MAN005",
+    code: Code::MAN005,
     name: "unknown-flag",
     family: Family::Manifest,
     severity: Severity::Error,

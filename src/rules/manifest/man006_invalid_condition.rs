@@ -3,7 +3,7 @@
 use crate::rules::prelude::*;
 
 pub const RULE: Rule = Rule {
-    code: "MAN006",
+    code: Code::MAN006,
     name: "invalid-condition",
     family: Family::Manifest,
     severity: Severity::Error,

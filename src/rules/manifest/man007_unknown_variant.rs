@@ -3,7 +3,7 @@
 use crate::rules::prelude::*;
 
 pub const RULE: Rule = Rule {
-    code: "MAN007",
+    code: Code::MAN007,
     name: "unknown-variant",
     family: Family::Manifest,
     severity: Severity::Error,

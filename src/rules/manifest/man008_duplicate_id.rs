@@ -3,7 +3,7 @@
 use crate::rules::prelude::*;
 
 pub const RULE: Rule = Rule {
-    code: "MAN008",
+    code: Code::MAN008,
     name: "duplicate-id",
     family: Family::Manifest,
     severity: Severity::Error,

@@ -3,7 +3,7 @@
 use crate::rules::prelude::*;
 
 pub const RULE: Rule = Rule {
-    code: "MAN009",
+    code: Code::MAN009,
     name: "unknown-name",
     family: Family::Manifest,
     severity: Severity::Error,

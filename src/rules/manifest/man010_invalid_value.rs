@@ -3,7 +3,7 @@
 use crate::rules::prelude::*;
 
 pub const RULE: Rule = Rule {
-    code: "MAN010",
+    code: Code::MAN010,
     name: "invalid-value",
     family: Family::Manifest,
     severity: Severity::Error,

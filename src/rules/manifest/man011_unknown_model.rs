@@ -3,7 +3,7 @@
 use crate::rules::prelude::*;
 
 pub const RULE: Rule = Rule {
-    code: "MAN011",
+    code: Code::MAN011,
     name: "unknown-model",
     family: Family::Manifest,
     severity: Severity::Warning,

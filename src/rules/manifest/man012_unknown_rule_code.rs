@@ -3,7 +3,7 @@
 use crate::rules::prelude::*;
 
 pub const RULE: Rule = Rule {
-    code: "MAN012",
+    code: Code::MAN012,
     name: "unknown-rule-code",
     family: Family::Manifest,
     severity: Severity::Error,

@@ -3,7 +3,7 @@
 use crate::rules::prelude::*;
 
 pub const RULE: Rule = Rule {
-    code: "MAN013",
+    code: Code::MAN013,
     name: "invalid-suppression",
     family: Family::Manifest,
     severity: Severity::Warning,

@@ -3,7 +3,7 @@
 use crate::rules::prelude::*;
 
 pub const RULE: Rule = Rule {
-    code: "MEM001",
+    code: Code::MEM001,
     name: "missing-memory-file",
     family: Family::Memory,
     severity: Severity::Error,

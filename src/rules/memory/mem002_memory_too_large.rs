@@ -3,7 +3,7 @@
 use crate::rules::prelude::*;
 
 pub const RULE: Rule = Rule {
-    code: "MEM002",
+    code: Code::MEM002,
     name: "memory-too-large",
     family: Family::Memory,
     severity: Severity::Warning,

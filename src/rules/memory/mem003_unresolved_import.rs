@@ -9,7 +9,7 @@ use crate::rules::markdown::mask_code;
 use crate::rules::prelude::*;
 
 pub const RULE: Rule = Rule {
-    code: "MEM003",
+    code: Code::MEM003,
     name: "unresolved-import",
     family: Family::Memory,
     severity: Severity::Warning,

@@ -3,7 +3,7 @@
 use crate::rules::prelude::*;
 
 pub const RULE: Rule = Rule {
-    code: "SET001",
+    code: Code::SET001,
     name: "deepagents-trigger-out-of-range",
     family: Family::Settings,
     severity: Severity::Error,

@@ -3,7 +3,7 @@
 use crate::rules::prelude::*;
 
 pub const RULE: Rule = Rule {
-    code: "SET002",
+    code: Code::SET002,
     name: "deepagents-keep-not-below-trigger",
     family: Family::Settings,
     severity: Severity::Error,

@@ -3,7 +3,7 @@
 use crate::rules::prelude::*;
 
 pub const RULE: Rule = Rule {
-    code: "SET003",
+    code: Code::SET003,
     name: "fixed-context-reaches-trigger",
     family: Family::Settings,
     severity: Severity::Error,

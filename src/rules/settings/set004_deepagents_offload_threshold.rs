@@ -3,7 +3,7 @@
 use crate::rules::prelude::*;
 
 pub const RULE: Rule = Rule {
-    code: "SET004",
+    code: Code::SET004,
     name: "deepagents-offload-threshold",
     family: Family::Settings,
     severity: Severity::Error,

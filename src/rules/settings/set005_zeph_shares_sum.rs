@@ -3,7 +3,7 @@
 use crate::rules::prelude::*;
 
 pub const RULE: Rule = Rule {
-    code: "SET005",
+    code: Code::SET005,
     name: "zeph-shares-sum",
     family: Family::Settings,
     severity: Severity::Error,

@@ -3,7 +3,7 @@
 use crate::rules::prelude::*;
 
 pub const RULE: Rule = Rule {
-    code: "SET006",
+    code: Code::SET006,
     name: "zeph-fixed-outgrows-history",
     family: Family::Settings,
     severity: Severity::Error,

@@ -3,7 +3,7 @@
 use crate::rules::prelude::*;
 
 pub const RULE: Rule = Rule {
-    code: "SET007",
+    code: Code::SET007,
     name: "zeph-compaction-threshold",
     family: Family::Settings,
     severity: Severity::Error,

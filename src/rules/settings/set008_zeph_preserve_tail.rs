@@ -3,7 +3,7 @@
 use crate::rules::prelude::*;
 
 pub const RULE: Rule = Rule {
-    code: "SET008",
+    code: Code::SET008,
     name: "zeph-preserve-tail",
     family: Family::Settings,
     severity: Severity::Error,

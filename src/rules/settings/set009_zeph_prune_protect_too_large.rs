@@ -3,7 +3,7 @@
 use crate::rules::prelude::*;
 
 pub const RULE: Rule = Rule {
-    code: "SET009",
+    code: Code::SET009,
     name: "zeph-prune-protect-too-large",
     family: Family::Settings,
     severity: Severity::Error,

@@ -3,7 +3,7 @@
 use crate::rules::prelude::*;
 
 pub const RULE: Rule = Rule {
-    code: "SET010",
+    code: Code::SET010,
     name: "zeph-tool-output-limit",
     family: Family::Settings,
     severity: Severity::Error,

@@ -3,7 +3,7 @@
 use crate::rules::prelude::*;
 
 pub const RULE: Rule = Rule {
-    code: "SET011",
+    code: Code::SET011,
     name: "zeph-budget-exceeds-window",
     family: Family::Settings,
     severity: Severity::Error,

@@ -3,7 +3,7 @@
 use crate::rules::prelude::*;
 
 pub const RULE: Rule = Rule {
-    code: "SET012",
+    code: Code::SET012,
     name: "zeph-reserve-out-of-range",
     family: Family::Settings,
     severity: Severity::Error,

@@ -3,7 +3,7 @@
 use crate::rules::prelude::*;
 
 pub const RULE: Rule = Rule {
-    code: "SET013",
+    code: Code::SET013,
     name: "agentscope-trigger-out-of-range",
     family: Family::Settings,
     severity: Severity::Error,

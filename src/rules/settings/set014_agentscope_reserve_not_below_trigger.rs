@@ -3,7 +3,7 @@
 use crate::rules::prelude::*;
 
 pub const RULE: Rule = Rule {
-    code: "SET014",
+    code: Code::SET014,
     name: "agentscope-reserve-not-below-trigger",
     family: Family::Settings,
     severity: Severity::Error,

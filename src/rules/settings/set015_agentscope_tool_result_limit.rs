@@ -3,7 +3,7 @@
 use crate::rules::prelude::*;
 
 pub const RULE: Rule = Rule {
-    code: "SET015",
+    code: Code::SET015,
     name: "agentscope-tool-result-limit",
     family: Family::Settings,
     severity: Severity::Error,

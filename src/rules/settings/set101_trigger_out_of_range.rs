@@ -3,7 +3,7 @@
 use crate::rules::prelude::*;
 
 pub const RULE: Rule = Rule {
-    code: "SET101",
+    code: Code::SET101,
     name: "trigger-out-of-range",
     family: Family::Settings,
     severity: Severity::Error,

@@ -3,7 +3,7 @@
 use crate::rules::prelude::*;
 
 pub const RULE: Rule = Rule {
-    code: "SET102",
+    code: Code::SET102,
     name: "reserve-overlaps-trigger",
     family: Family::Settings,
     severity: Severity::Warning,

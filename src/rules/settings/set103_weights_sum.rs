@@ -4,7 +4,7 @@ use crate::manifest::model::StepKind;
 use crate::rules::prelude::*;
 
 pub const RULE: Rule = Rule {
-    code: "SET103",
+    code: Code::SET103,
     name: "weights-sum",
     family: Family::Settings,
     severity: Severity::Warning,

@@ -3,7 +3,7 @@
 use crate::rules::prelude::*;
 
 pub const RULE: Rule = Rule {
-    code: "SET104",
+    code: Code::SET104,
     name: "keep-exceeds-history",
     family: Family::Settings,
     severity: Severity::Warning,

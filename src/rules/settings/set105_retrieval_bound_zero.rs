@@ -4,7 +4,7 @@ use crate::manifest::model::StepKind;
 use crate::rules::prelude::*;
 
 pub const RULE: Rule = Rule {
-    code: "SET105",
+    code: Code::SET105,
     name: "retrieval-bound-zero",
     family: Family::Settings,
     severity: Severity::Warning,

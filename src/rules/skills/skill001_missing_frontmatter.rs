@@ -4,7 +4,7 @@ use crate::rules::prelude::*;
 use crate::yaml::FrontmatterError;
 
 pub const RULE: Rule = Rule {
-    code: "SKILL001",
+    code: Code::SKILL001,
     name: "missing-frontmatter",
     family: Family::Skills,
     severity: Severity::Error,

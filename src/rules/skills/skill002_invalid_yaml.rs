@@ -4,7 +4,7 @@ use crate::rules::prelude::*;
 use crate::yaml::FrontmatterError;
 
 pub const RULE: Rule = Rule {
-    code: "SKILL002",
+    code: Code::SKILL002,
     name: "invalid-yaml",
     family: Family::Skills,
     severity: Severity::Error,

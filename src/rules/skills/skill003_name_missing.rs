@@ -5,7 +5,7 @@ use serde_json::Value;
 use crate::rules::prelude::*;
 
 pub const RULE: Rule = Rule {
-    code: "SKILL003",
+    code: Code::SKILL003,
     name: "name-missing",
     family: Family::Skills,
     severity: Severity::Error,

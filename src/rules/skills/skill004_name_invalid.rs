@@ -4,7 +4,7 @@ use crate::rules::prelude::*;
 use crate::rules::skill_fields::name_problems;
 
 pub const RULE: Rule = Rule {
-    code: "SKILL004",
+    code: Code::SKILL004,
     name: "name-invalid",
     family: Family::Skills,
     severity: Severity::Error,

@@ -3,7 +3,7 @@
 use crate::rules::prelude::*;
 
 pub const RULE: Rule = Rule {
-    code: "SKILL005",
+    code: Code::SKILL005,
     name: "name-folder-mismatch",
     family: Family::Skills,
     severity: Severity::Error,

@@ -5,7 +5,7 @@ use serde_json::Value;
 use crate::rules::prelude::*;
 
 pub const RULE: Rule = Rule {
-    code: "SKILL006",
+    code: Code::SKILL006,
     name: "description-missing",
     family: Family::Skills,
     severity: Severity::Error,

@@ -4,7 +4,7 @@ use crate::rules::prelude::*;
 use crate::rules::skill_fields::DESCRIPTION_MAX;
 
 pub const RULE: Rule = Rule {
-    code: "SKILL007",
+    code: Code::SKILL007,
     name: "description-too-long",
     family: Family::Skills,
     severity: Severity::Error,

@@ -6,7 +6,7 @@ use crate::rules::prelude::*;
 use crate::rules::skill_fields::COMPATIBILITY_MAX;
 
 pub const RULE: Rule = Rule {
-    code: "SKILL008",
+    code: Code::SKILL008,
     name: "compatibility-invalid",
     family: Family::Skills,
     severity: Severity::Error,

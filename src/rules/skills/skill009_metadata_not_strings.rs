@@ -5,7 +5,7 @@ use serde_json::Value;
 use crate::rules::prelude::*;
 
 pub const RULE: Rule = Rule {
-    code: "SKILL009",
+    code: Code::SKILL009,
     name: "metadata-not-strings",
     family: Family::Skills,
     severity: Severity::Error,

@@ -3,7 +3,7 @@
 use crate::rules::prelude::*;
 
 pub const RULE: Rule = Rule {
-    code: "SKILL010",
+    code: Code::SKILL010,
     name: "field-type",
     family: Family::Skills,
     severity: Severity::Warning,

@@ -5,7 +5,7 @@ use crate::rules::prelude::*;
 use crate::rules::skill_fields::SPEC_FIELDS;
 
 pub const RULE: Rule = Rule {
-    code: "SKILL011",
+    code: Code::SKILL011,
     name: "unknown-field",
     family: Family::Skills,
     severity: Severity::Error,

@@ -1,10 +1,11 @@
 //! SKILL012: frontmatter keys that differ only by case.
 
+use crate::memo::KeyMap;
 use crate::rules::prelude::*;
 use crate::rules::skill_fields::SPEC_FIELDS;
 
 pub const RULE: Rule = Rule {
-    code: "SKILL012",
+    code: Code::SKILL012,
     name: "case-variant-keys",
     family: Family::Skills,
     severity: Severity::Error,
@@ -20,10 +21,18 @@ pub const RULE: Rule = Rule {
 fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
     for skill in cx.skills {
-        let keys: Vec<&str> = skill.fields().iter().map(|(k, _)| k.as_str()).collect();
-        for (i, key) in keys.iter().enumerate() {
-            let twin = keys[..i].iter().find(|other| other.eq_ignore_ascii_case(key));
-            let spec = SPEC_FIELDS.iter().find(|f| f.eq_ignore_ascii_case(key) && *f != key);
+        // The first key of each spelling, by its lowercase form.
+        let mut first: KeyMap<String, &str> = KeyMap::default();
+        for (key, _) in skill.fields() {
+            let key = key.as_str();
+            let twin = match first.entry(key.to_ascii_lowercase()) {
+                std::collections::hash_map::Entry::Occupied(e) => Some(*e.get()),
+                std::collections::hash_map::Entry::Vacant(e) => {
+                    e.insert(key);
+                    None
+                }
+            };
+            let spec = SPEC_FIELDS.iter().find(|f| f.eq_ignore_ascii_case(key) && **f != key);
             let message = match (twin, spec) {
                 (Some(twin), _) => format!("frontmatter keys `{twin}` and `{key}` differ only by case"),
                 (None, Some(spec)) => format!("frontmatter key `{key}` is the specification's `{spec}` in the wrong case"),

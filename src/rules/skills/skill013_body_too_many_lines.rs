@@ -4,7 +4,7 @@ use crate::rules::prelude::*;
 use crate::rules::skill_fields::BODY_MAX_LINES;
 
 pub const RULE: Rule = Rule {
-    code: "SKILL013",
+    code: Code::SKILL013,
     name: "body-too-many-lines",
     family: Family::Skills,
     severity: Severity::Warning,

@@ -4,7 +4,7 @@ use crate::rules::prelude::*;
 use crate::rules::skill_fields::BODY_MAX_TOKENS;
 
 pub const RULE: Rule = Rule {
-    code: "SKILL014",
+    code: Code::SKILL014,
     name: "body-too-many-tokens",
     family: Family::Skills,
     severity: Severity::Warning,

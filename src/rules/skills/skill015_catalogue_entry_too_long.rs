@@ -4,7 +4,7 @@ use crate::rules::prelude::*;
 use crate::rules::skill_fields::CATALOGUE_ENTRY_MAX_TOKENS;
 
 pub const RULE: Rule = Rule {
-    code: "SKILL015",
+    code: Code::SKILL015,
     name: "catalogue-entry-too-long",
     family: Family::Skills,
     severity: Severity::Warning,

@@ -1,9 +1,10 @@
 //! SKILL016: two skills with one name.
 
+use crate::memo::KeyMap;
 use crate::rules::prelude::*;
 
 pub const RULE: Rule = Rule {
-    code: "SKILL016",
+    code: Code::SKILL016,
     name: "duplicate-name",
     family: Family::Skills,
     severity: Severity::Warning,
@@ -25,11 +26,15 @@ pub const RULE: Rule = Rule {
 
 fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
-    for (i, skill) in cx.skills.iter().enumerate() {
+    let mut first_of: KeyMap<&str, &str> = KeyMap::default();
+    for skill in cx.skills {
         let Some(name) = skill.string("name").filter(|n| !n.trim().is_empty()) else { continue };
-        let Some(first) = cx.skills[..i].iter().find(|s| s.string("name") == Some(name)) else { continue };
+        let Some(first) = first_of.get(name) else {
+            first_of.insert(name, &skill.file);
+            continue;
+        };
         findings.push(
-            Diagnostic::warning(format!("skill `{name}` is also defined in {}; only one of them can be activated by name", first.file))
+            Diagnostic::warning(format!("skill `{name}` is also defined in {first}; only one of them can be activated by name"))
                 .in_file(&skill.file)
                 .at(skill.value_span("name"))
                 .label("second definition")

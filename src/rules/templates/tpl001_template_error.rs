@@ -3,7 +3,7 @@
 use crate::rules::prelude::*;
 
 pub const RULE: Rule = Rule {
-    code: "TPL001",
+    code: Code::TPL001,
     name: "template-error",
     family: Family::Templates,
     severity: Severity::Error,

@@ -4,11 +4,11 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use crate::manifest::model::{ModuleFiles, TextFile};
-use crate::memo::Memo;
+use crate::memo::{Cache, Kind};
 use crate::rules::prelude::*;
 
 pub const RULE: Rule = Rule {
-    code: "TPL002",
+    code: Code::TPL002,
     name: "undeclared-variable",
     family: Family::Templates,
     severity: Severity::Error,
@@ -32,11 +32,12 @@ const AGENT_FIELDS: [&str; 3] = ["name", "description", "model"];
 /// The variables a template reads without setting them, sorted (`None` when it does not
 /// compile). Kept per content: the agents of a project share their templates.
 fn undeclared_variables(file: &TextFile) -> Option<Arc<[String]>> {
-    static FOUND: Memo<Option<Arc<[String]>>> = Memo::new();
-    FOUND.get_or_insert_with(file.text.hash(), || {
-        let env = minijinja::Environment::new();
-        let template = env.template_from_named_str(&file.path, &file.text).ok()?;
-        let mut names: Vec<String> = template.undeclared_variables(true).into_iter().collect();
+    Cache::get_or_insert(Kind::TemplateVariables, file.text.hash(), || {
+        let env = crate::templates::environment();
+        let (names, _) = crate::templates::within_limits(|| {
+            env.template_from_named_str(&file.path, &file.text).map(|template| template.undeclared_variables(true))
+        });
+        let mut names: Vec<String> = names.ok()?.into_iter().collect();
         names.sort();
         Some(names.into())
     })

@@ -7,12 +7,12 @@ use std::sync::{Arc, LazyLock};
 use regex::Regex;
 
 use crate::manifest::model::StepKind;
-use crate::memo::{Memo, SharedText};
+use crate::memo::{Cache, Kind, SharedText};
 use crate::rules::markdown::mask_code;
 use crate::rules::prelude::*;
 
 pub const RULE: Rule = Rule {
-    code: "TPL003",
+    code: Code::TPL003,
     name: "leftover-placeholder",
     family: Family::Templates,
     severity: Severity::Warning,
@@ -32,8 +32,7 @@ static PLACEHOLDER: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\{([A-Za-z_]
 /// Where single-brace placeholders are in a text, outside code. Kept per content: sections
 /// repeat across modes and agents.
 fn placeholders(text: &SharedText) -> Arc<[Range<usize>]> {
-    static FOUND: Memo<Arc<[Range<usize>]>> = Memo::new();
-    FOUND.get_or_insert_with(text.hash(), || {
+    Cache::get_or_insert(Kind::Placeholders, text.hash(), || {
         let masked = mask_code(text);
         let bytes = masked.as_bytes();
         PLACEHOLDER

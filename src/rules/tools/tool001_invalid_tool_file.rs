@@ -3,7 +3,7 @@
 use crate::rules::prelude::*;
 
 pub const RULE: Rule = Rule {
-    code: "TOOL001",
+    code: Code::TOOL001,
     name: "invalid-tool-file",
     family: Family::Tools,
     severity: Severity::Error,

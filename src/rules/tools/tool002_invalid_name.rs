@@ -7,7 +7,7 @@ use regex::Regex;
 use crate::rules::prelude::*;
 
 pub const RULE: Rule = Rule {
-    code: "TOOL002",
+    code: Code::TOOL002,
     name: "invalid-name",
     family: Family::Tools,
     severity: Severity::Error,

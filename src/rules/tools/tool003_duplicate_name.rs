@@ -1,9 +1,10 @@
 //! TOOL003: two tools with one name.
 
+use crate::memo::KeyMap;
 use crate::rules::prelude::*;
 
 pub const RULE: Rule = Rule {
-    code: "TOOL003",
+    code: Code::TOOL003,
     name: "duplicate-name",
     family: Family::Tools,
     severity: Severity::Error,
@@ -25,19 +26,37 @@ pub const RULE: Rule = Rule {
 
 fn check(cx: &Context) -> Vec<Diagnostic> {
     let all = cx.tools();
+    let mut first: KeyMap<&str, usize> = KeyMap::default();
+    // Per run, how many enabled tools have each name: built only when a name repeats.
+    let mut callable: Option<Vec<KeyMap<&str, usize>>> = None;
     let mut findings = Vec::new();
     for (i, (category, tool)) in all.iter().enumerate() {
-        let Some((first_category, first)) = all[..i].iter().find(|(_, t)| t.tool.name == tool.tool.name) else { continue };
-        let together = cx.runs().iter().find(|run| {
-            run.rendered.tools.iter().filter(|d| d.enabled && d.name == tool.tool.name).count() > 1
+        let name = tool.tool.name.as_str();
+        let Some(&j) = first.get(name) else {
+            first.insert(name, i);
+            continue;
+        };
+        let (first_category, first_tool) = all[j];
+        let callable = callable.get_or_insert_with(|| {
+            cx.runs()
+                .iter()
+                .map(|run| {
+                    let mut counts: KeyMap<&str, usize> = KeyMap::default();
+                    for d in run.rendered.tools.iter().filter(|d| d.enabled) {
+                        *counts.entry(d.name.as_str()).or_default() += 1;
+                    }
+                    counts
+                })
+                .collect()
         });
+        let together = cx.runs().iter().zip(callable.iter()).find(|(_, counts)| counts.get(name).is_some_and(|&n| n > 1));
         let when = match together {
-            Some(run) => format!("; both are callable in {} mode (scenario `{}`)", run.rendered.mode, run.rendered.scenario),
+            Some((run, _)) => format!("; both are callable in {} mode (scenario `{}`)", run.rendered.mode, run.rendered.scenario),
             None => String::new(),
         };
         let d = Diagnostic::error(format!(
             "tool `{}` in category `{}` has the same name as a tool in category `{}` (from {}){when}",
-            tool.tool.name, category.name, first_category.name, first.source
+            tool.tool.name, category.name, first_category.name, first_tool.source
         ))
         .label("second definition")
         .help("give each tool a unique name (e.g. prefix it with its category or server)");

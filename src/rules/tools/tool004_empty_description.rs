@@ -3,7 +3,7 @@
 use crate::rules::prelude::*;
 
 pub const RULE: Rule = Rule {
-    code: "TOOL004",
+    code: Code::TOOL004,
     name: "empty-description",
     family: Family::Tools,
     severity: Severity::Warning,

@@ -6,7 +6,7 @@ use crate::rules::prelude::*;
 pub const MAX_CHARS: usize = 1024;
 
 pub const RULE: Rule = Rule {
-    code: "TOOL005",
+    code: Code::TOOL005,
     name: "long-description",
     family: Family::Tools,
     severity: Severity::Warning,

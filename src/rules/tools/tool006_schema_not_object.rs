@@ -5,7 +5,7 @@ use serde_json::Value;
 use crate::rules::prelude::*;
 
 pub const RULE: Rule = Rule {
-    code: "TOOL006",
+    code: Code::TOOL006,
     name: "schema-not-object",
     family: Family::Tools,
     severity: Severity::Error,

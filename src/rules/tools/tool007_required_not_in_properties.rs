@@ -2,13 +2,13 @@
 
 use serde_json::Value;
 
-use crate::memo::Memo;
+use crate::memo::Kind;
 
 use crate::rules::json_schema;
 use crate::rules::prelude::*;
 
 pub const RULE: Rule = Rule {
-    code: "TOOL007",
+    code: Code::TOOL007,
     name: "required-not-in-properties",
     family: Family::Tools,
     severity: Severity::Error,
@@ -45,9 +45,8 @@ fn missing_required(schema: &Value) -> Vec<(String, Vec<String>)> {
 }
 
 fn check(cx: &Context) -> Vec<Diagnostic> {
-    static CLEAN: Memo<bool> = Memo::new();
     let mut findings = Vec::new();
-    for (category, tool, path, (name, known)) in json_schema::findings_in_tools(cx, &CLEAN, missing_required) {
+    for (category, tool, path, (name, known)) in json_schema::findings_in_tools(cx, Kind::CleanRequired, missing_required) {
         let mut d = Diagnostic::error(format!(
             "tool `{}` (category `{}`) requires `{name}`{}, which is not among its properties",
             tool.tool.name,

@@ -2,13 +2,13 @@
 
 use serde_json::Value;
 
-use crate::memo::Memo;
+use crate::memo::Kind;
 
 use crate::rules::json_schema::{self, suggest_type, TYPES};
 use crate::rules::prelude::*;
 
 pub const RULE: Rule = Rule {
-    code: "TOOL008",
+    code: Code::TOOL008,
     name: "invalid-schema-type",
     family: Family::Tools,
     severity: Severity::Error,
@@ -46,9 +46,8 @@ fn bad_types(schema: &Value) -> Vec<String> {
 }
 
 fn check(cx: &Context) -> Vec<Diagnostic> {
-    static CLEAN: Memo<bool> = Memo::new();
     let mut findings = Vec::new();
-    for (category, tool, path, bad) in json_schema::findings_in_tools(cx, &CLEAN, bad_types) {
+    for (category, tool, path, bad) in json_schema::findings_in_tools(cx, Kind::CleanTypes, bad_types) {
         let mut d = Diagnostic::error(format!(
             "tool `{}` (category `{}`) uses type `{bad}`{}, which is not a JSON Schema type",
             tool.tool.name,

@@ -1,10 +1,11 @@
 //! TOOL009: a tool that writes, callable in a mode that gives its category read-only access.
 
 use crate::manifest::model::{Access, AccessLevel, CategoryTool};
+use crate::memo::KeyMap;
 use crate::rules::prelude::*;
 
 pub const RULE: Rule = Rule {
-    code: "TOOL009",
+    code: Code::TOOL009,
     name: "writer-in-read-only-mode",
     family: Family::Tools,
     severity: Severity::Error,
@@ -74,16 +75,22 @@ fn writing_evidence(tool: &CategoryTool) -> Option<String> {
 fn check(cx: &Context) -> Vec<Diagnostic> {
     let Some(agent) = cx.agent() else { return Vec::new() };
     let mut findings = Vec::new();
+    // Per run, the (category, name) of each enabled tool: made when the first suspect appears.
+    let mut enabled: Option<Vec<KeyMap<(&str, &str), ()>>> = None;
     for (category, tool) in cx.tools().into_iter().filter(|(_, t)| !t.writes) {
         let Some(evidence) = writing_evidence(tool) else { continue };
-        let read_only_run = cx.runs().iter().find(|run| {
+        let enabled = enabled.get_or_insert_with(|| {
+            let runs = cx.runs().iter();
+            runs.map(|run| run.rendered.tools.iter().filter(|d| d.enabled).map(|d| ((d.category.as_str(), d.name.as_str()), ())).collect()).collect()
+        });
+        let read_only_run = cx.runs().iter().zip(enabled.iter()).find(|(run, enabled)| {
             let mode_gives_read_only = agent
                 .modes
                 .get(&run.rendered.mode)
                 .is_some_and(|m| m.access.get(&category.name) == Some(&Access::Level(AccessLevel::ReadOnly)));
-            mode_gives_read_only && run.rendered.tools.iter().any(|d| d.enabled && d.category == category.name && d.name == tool.tool.name)
+            mode_gives_read_only && enabled.contains_key(&(category.name.as_str(), tool.tool.name.as_str()))
         });
-        let Some(run) = read_only_run else { continue };
+        let Some((run, _)) = read_only_run else { continue };
         let d = Diagnostic::error(format!(
             "tool `{}` looks like it writes ({evidence}) but is treated as read-only, so {} mode, which gives `{}` read-only access, can call it",
             tool.tool.name, run.rendered.mode, category.name

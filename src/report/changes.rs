@@ -1,0 +1,211 @@
+//! A [`Comparison`] for people and tools: text (terminal, `check --locked`), Markdown (a pull
+//! request comment) and JSON. Shared by `ctxc diff` and `ctxc check --locked`.
+
+use super::table::num;
+use crate::measure::Count;
+use crate::review::compare::{AgentChange, Comparison, Delta, PromptChange, Status};
+
+/// GitHub refuses comments over 65,536 characters; text diffs are cut well before that.
+const MARKDOWN_DIFF_LIMIT: usize = 40_000;
+
+fn count(tokens: i64, exact: bool) -> String {
+    num(Count { tokens, tokenizer: "", exact })
+}
+
+fn side(tokens: Option<i64>, exact: bool) -> String {
+    tokens.map_or("-".to_string(), |t| count(t, exact))
+}
+
+fn signed(delta: i64, exact: bool) -> String {
+    let n = count(delta, exact);
+    if delta > 0 {
+        format!("{}+{}", if exact { "" } else { "~" }, n.trim_start_matches('~'))
+    } else {
+        n
+    }
+}
+
+fn percent(d: &Delta) -> String {
+    match (d.before, d.after, d.percent()) {
+        (None, Some(_), _) => "new".into(),
+        (Some(_), None, _) => "removed".into(),
+        (_, _, Some(p)) if d.delta != 0 => format!("{p:+.1} %"),
+        _ => String::new(),
+    }
+}
+
+fn status_word(status: Status) -> &'static str {
+    match status {
+        Status::Added => "added",
+        Status::Removed => "removed",
+        Status::Changed => "changed",
+        Status::Unchanged => "unchanged",
+    }
+}
+
+/// The rows of one prompt's table: sections (all, or only those that changed), then tool
+/// schemas, system prompt and total. Each row: label, before, after, delta, percent.
+fn rows(p: &PromptChange, exact: bool, all: bool) -> Vec<[String; 5]> {
+    let row = |label: String, d: &Delta| [label, side(d.before, exact), side(d.after, exact), signed(d.delta, exact), percent(d)];
+    let mut out: Vec<[String; 5]> =
+        p.sections.iter().filter(|s| all || s.status != Status::Unchanged).map(|s| row(s.id.clone(), &s.tokens)).collect();
+    let unchanged = p.sections.iter().filter(|s| s.status == Status::Unchanged).count();
+    if !all && unchanged > 0 && p.status == Status::Changed {
+        out.push([format!("({unchanged} unchanged)"), String::new(), String::new(), String::new(), String::new()]);
+    }
+    out.push(row("system prompt".into(), &p.system_prompt));
+    if all || p.tools_changed {
+        out.push(row("tool schemas".into(), &p.tool_schemas));
+        out.push(row("total".into(), &p.total));
+    }
+    out
+}
+
+fn prompt_name(p: &PromptChange) -> String {
+    format!("{} · {}", p.mode, p.scenario)
+}
+
+fn agent_heading(a: &AgentChange) -> String {
+    format!("{} ({}): {}", a.agent, a.path, status_word(a.status))
+}
+
+/// Text diffs with identical bodies printed once, naming every prompt that shares them.
+fn grouped_diffs(a: &AgentChange) -> Vec<(String, Vec<String>)> {
+    let mut groups: Vec<(String, Vec<String>)> = Vec::new();
+    for p in a.prompts.iter().filter(|p| !p.diff.is_empty()) {
+        let body: String = p.diff.split_inclusive('\n').skip(2).collect();
+        match groups.iter_mut().find(|(b, _)| b.split_inclusive('\n').skip(2).collect::<String>() == body) {
+            Some((_, names)) => names.push(prompt_name(p)),
+            None => groups.push((p.diff.clone(), vec![prompt_name(p)])),
+        }
+    }
+    groups
+}
+
+/// The comparison as terminal text: changed agents and prompts with their token tables, a line
+/// for what is unchanged, then the text diffs. `all` also lists unchanged sections and prompts.
+pub fn text(c: &Comparison, all: bool) -> String {
+    let mut out = String::new();
+    for a in c.agents.iter().filter(|a| all || a.status != Status::Unchanged) {
+        out.push_str(&agent_heading(a));
+        out.push('\n');
+        for note in &a.notes {
+            out.push_str(&format!("  {note}\n"));
+        }
+        let mut unchanged = Vec::new();
+        for p in &a.prompts {
+            if p.status == Status::Unchanged && !all {
+                unchanged.push(prompt_name(p));
+                continue;
+            }
+            out.push_str(&format!("\n  {} ({})\n", prompt_name(p), status_word(p.status)));
+            let table = rows(p, a.exact, all);
+            let w = table.iter().map(|r| r[0].chars().count()).max().unwrap_or(0).max(7);
+            out.push_str(&format!("    {:<w$}  {:>9}  {:>9}  {:>8}\n", "section", "before", "after", "delta"));
+            for [label, before, after, delta, pct] in table {
+                out.push_str(format!("    {label:<w$}  {before:>9}  {after:>9}  {delta:>8}  {pct}").trim_end());
+                out.push('\n');
+            }
+        }
+        if !unchanged.is_empty() {
+            out.push_str(&format!("\n  unchanged: {}\n", unchanged.join(", ")));
+        }
+        for (diff, names) in grouped_diffs(a) {
+            out.push('\n');
+            out.push_str(&diff);
+            if names.len() > 1 {
+                out.push_str(&format!("(the same change in: {})\n", names[1..].join(", ")));
+            }
+        }
+        out.push('\n');
+    }
+    let same = c.agents.iter().filter(|a| a.status == Status::Unchanged).count();
+    if same > 0 && !all {
+        out.push_str(&format!("{same} agent{} unchanged\n", if same == 1 { "" } else { "s" }));
+    }
+    out
+}
+
+/// A fence longer than any run of backticks in `text`.
+fn fence(text: &str) -> String {
+    let longest = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    "`".repeat(longest.max(2) + 1)
+}
+
+fn md_cell(text: &str) -> String {
+    text.replace('|', "\\|").replace('\n', " ")
+}
+
+/// The comparison as Markdown for a pull request comment: one table of every changed section
+/// and total, then the text diffs folded in a `<details>` block.
+pub fn markdown(c: &Comparison, before: &str, after: &str, all: bool) -> String {
+    let mut out = format!("### ctxc: prompt changes (`{}` → {})\n\n", md_cell(before), md_cell(after));
+    let shown: Vec<&AgentChange> = c.agents.iter().filter(|a| all || a.status != Status::Unchanged).collect();
+    if shown.is_empty() {
+        out.push_str("No prompt changed.\n");
+        return out;
+    }
+    out.push_str("| agent | mode | scenario | section | before | after | Δ | Δ % |\n|---|---|---|---|---:|---:|---:|---:|\n");
+    let mut unchanged = 0;
+    for a in &shown {
+        if a.status == Status::Added || a.status == Status::Removed || !a.notes.is_empty() {
+            let what = [status_word(a.status).to_string()].into_iter().chain(a.notes.iter().cloned()).collect::<Vec<_>>().join("; ");
+            out.push_str(&format!("| {} | | | *agent {}* | | | | |\n", md_cell(&a.agent), md_cell(&what)));
+        }
+        for p in &a.prompts {
+            if p.status == Status::Unchanged && !all {
+                unchanged += 1;
+                continue;
+            }
+            for [label, before, after, delta, pct] in rows(p, a.exact, all).into_iter().filter(|r| !r[0].starts_with('(')) {
+                let bold = matches!(label.as_str(), "system prompt" | "total");
+                let label = if bold { format!("**{label}**") } else { format!("`{}`", md_cell(&label)) };
+                out.push_str(&format!(
+                    "| {} | {} | {} | {label} | {before} | {after} | {delta} | {pct} |\n",
+                    md_cell(&a.agent),
+                    md_cell(&p.mode),
+                    md_cell(&p.scenario)
+                ));
+            }
+        }
+    }
+    let same_agents = c.agents.len() - shown.len();
+    if unchanged + same_agents > 0 {
+        out.push_str(&format!("\n{unchanged} more prompt(s) and {same_agents} agent(s) unchanged.\n"));
+    }
+    let diffs: Vec<(String, Vec<String>)> = shown.iter().flat_map(|a| grouped_diffs(a)).collect();
+    if !diffs.is_empty() {
+        out.push_str("\n<details><summary>Prompt text diffs</summary>\n\n");
+        let mut budget = MARKDOWN_DIFF_LIMIT;
+        for (diff, names) in diffs {
+            if diff.len() > budget {
+                out.push_str("*(more diffs left out to fit a comment: run `ctxc diff` locally)*\n\n");
+                break;
+            }
+            budget -= diff.len();
+            let f = fence(&diff);
+            out.push_str(&format!("{f}diff\n{diff}{f}\n"));
+            if names.len() > 1 {
+                out.push_str(&format!("The same change in: {}.\n", names[1..].join(", ")));
+            }
+            out.push('\n');
+        }
+        out.push_str("</details>\n");
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn signs_and_fences() {
+        assert_eq!(signed(1234, true), "+1,234");
+        assert_eq!(signed(-17, true), "-17");
+        assert_eq!(signed(5, false), "~+5");
+        assert_eq!(signed(0, true), "0");
+        assert_eq!(fence("a ``` b"), "````");
+        assert_eq!(fence("plain"), "```");
+    }
+}

@@ -1,0 +1,189 @@
+//! `ctxc cost` as text and Markdown: per mode and scenario the steps, the tool schemas by
+//! category, server and tool, and the window; and the per-tool table of bare tool files.
+
+use super::table::{num, table_row};
+use crate::measure::{Count, Measured};
+
+/// The report of one mode × scenario.
+pub fn text(m: &Measured, md: bool) -> String {
+    let window = m.window.max_input_tokens;
+    let count = |tokens: i64| Count { tokens, tokenizer: m.tokenizer, exact: m.exact };
+    let heading = format!(
+        "{} · {} mode · scenario {} · {} · {} · window {}",
+        m.agent,
+        m.mode,
+        m.scenario,
+        m.model.model,
+        m.method,
+        num(count(window as i64)).trim_start_matches('~')
+    );
+    let mut out = if md { format!("### {heading}\n\n") } else { format!("{heading}\n\n") };
+    let id_w = m.sections.iter().map(|s| s.id.len()).max().unwrap_or(4).max(13);
+    let src_w = 34;
+    let max = m.sections.iter().map(|s| s.tokens.tokens).max().unwrap_or(1);
+    out.push_str(&table_row(
+        md,
+        &[
+            format!("{:>2}", "#"),
+            format!("{:<id_w$}", "step"),
+            format!("{:<src_w$}", "source"),
+            format!("{:>13}", "tokens"),
+            format!("{:>6}", "window"),
+            format!("{:>7}", "budget"),
+            format!("{:<6}", "status"),
+            String::new(),
+        ],
+    ));
+    if md {
+        out.push_str("|---:|---|---|---:|---:|---:|---|---|\n");
+    }
+    for s in &m.sections {
+        let mut source = if s.sources.len() > 1 {
+            format!("{} (+{})", s.sources[0], s.sources.len() - 1)
+        } else {
+            s.sources.first().cloned().unwrap_or_else(|| "(generated)".into())
+        };
+        if !md && source.chars().count() > src_w {
+            source = format!("…{}", source.chars().rev().take(src_w - 1).collect::<Vec<_>>().into_iter().rev().collect::<String>());
+        }
+        let checked = s.worst_case.map_or(s.tokens.tokens, |w| w.tokens);
+        let status = match s.budget {
+            Some(b) if checked > b as i64 => "over",
+            Some(_) => "ok",
+            None => "",
+        };
+        let budget = s.budget.map_or("-".to_string(), |b| b.to_string());
+        let tokens = match s.worst_case {
+            Some(w) => format!("{} (≤{})", num(s.tokens), num(w)),
+            None => num(s.tokens),
+        };
+        out.push_str(&table_row(
+            md,
+            &[
+                format!("{:>2}", s.step),
+                format!("{:<id_w$}", s.id),
+                format!("{source:<src_w$}"),
+                format!("{tokens:>13}"),
+                format!("{:>6}", percent(s.tokens.tokens, window)),
+                format!("{budget:>7}"),
+                format!("{status:<6}"),
+                if md { String::new() } else { bar(s.tokens.tokens, max, 20) },
+            ],
+        ));
+    }
+    let joins_note = "separators, boundary merges".to_string();
+    for (label, note, c) in [("joins", joins_note.as_str(), m.joins), ("system prompt", "counted as a whole", m.system_prompt)] {
+        out.push_str(&table_row(
+            md,
+            &[
+                format!("{:>2}", ""),
+                format!("{label:<id_w$}"),
+                format!("{note:<src_w$}"),
+                format!("{:>13}", num(c)),
+                format!("{:>6}", percent(c.tokens, window)),
+                String::new(),
+                String::new(),
+                String::new(),
+            ],
+        ));
+    }
+    let t = &m.tool_schemas;
+    out.push_str(&format!("\ntool schemas: {} callable tools, {} tokens\n", t.tools.len(), num(t.total)));
+    if md {
+        out.push('\n');
+    }
+    out.push_str(&table_row(
+        md,
+        &[format!("{:<24}", "category / server"), format!("{:>5}", "tools"), format!("{:>8}", "tokens"), String::new()],
+    ));
+    if md {
+        out.push_str("|---|---:|---:|---|\n");
+    }
+    let tmax = t.categories.iter().map(|g| g.tokens.tokens).max().unwrap_or(1);
+    for (prefix, groups) in [("", &t.categories), ("mcp server ", &t.servers)] {
+        for g in groups {
+            out.push_str(&table_row(
+                md,
+                &[
+                    format!("{:<24}", format!("{prefix}{}", g.name)),
+                    format!("{:>5}", g.tools),
+                    format!("{:>8}", num(g.tokens)),
+                    if md { String::new() } else { bar(g.tokens.tokens, tmax, 20) },
+                ],
+            ));
+        }
+    }
+    out.push_str(&table_row(
+        md,
+        &[format!("{:<24}", "array overhead (once)"), format!("{:>5}", ""), format!("{:>8}", num(t.overhead)), String::new()],
+    ));
+    let mut sorted: Vec<_> = t.tools.iter().collect();
+    sorted.sort_by(|a, b| b.tokens.tokens.cmp(&a.tokens.tokens).then(a.name.cmp(&b.name)));
+    let per_tool: Vec<String> = sorted.iter().map(|tool| format!("{} {}", tool.name, num(tool.tokens))).collect();
+    if !per_tool.is_empty() {
+        out.push_str(&format!("\nper tool: {}\n", per_tool.join(", ")));
+    }
+    let w = &m.window;
+    out.push_str("\nwindow\n");
+    if md {
+        out.push_str("\n| | tokens | |\n|---|---:|---|\n");
+    }
+    let mut lines = vec![
+        ("window", window as i64, format!("{} max input tokens", m.model.model)),
+        ("response reserve", w.response_reserve as i64, w.response_reserve_source.clone()),
+        ("fixed context", w.fixed, format!("system prompt {} + tool schemas {}", num(m.system_prompt), num(t.total))),
+        ("dynamic headroom", w.dynamic_headroom, "bounded sections at their worst case, beyond this scenario".to_string()),
+        ("room for history", w.history_room, "window − reserve − fixed − headroom".to_string()),
+    ];
+    if let (Some(at), Some(r)) = (w.summarization_at, w.summarization_ratio) {
+        lines.push(("summarization at", at as i64, format!("{:.0} % of the window", r * 100.0)));
+    }
+    for (label, tokens, note) in lines {
+        out.push_str(&table_row(md, &[format!("{label:<18}"), format!("{:>9}", num(count(tokens))), note]));
+    }
+    if !w.unbounded.is_empty() {
+        out.push_str(&format!("unbounded dynamic sections (costed as rendered): {}\n", w.unbounded.join(", ")));
+    }
+    if !md {
+        let width = 60.0;
+        let cells = |n: i64| ((n.max(0) as f64 / window.max(1) as f64) * width).round() as usize;
+        let (f, r, h) = (cells(w.fixed), cells(w.response_reserve as i64), cells(w.dynamic_headroom));
+        let free = (width as usize).saturating_sub(f + r + h);
+        out.push_str(&format!(
+            "[{}{}{}{}]  █ fixed  ▓ headroom  ░ history  ▒ reserve\n",
+            "█".repeat(f),
+            "▓".repeat(h),
+            "░".repeat(free),
+            "▒".repeat(r)
+        ));
+    }
+    out.push_str(&super::systems::report(m, md));
+    out
+}
+
+/// The per-tool table of bare tool files, most expensive first.
+pub fn tools_text(model: &str, method: &str, rows: &[(&str, Count)], overhead: Count, total: Count, md: bool) -> String {
+    let mut out = format!("{} tools · {} · {}\n\n", rows.len(), model, method);
+    let width = rows.iter().map(|(n, _)| n.len()).max().unwrap_or(4).max(8);
+    let max = rows.first().map_or(1, |(_, c)| c.tokens.max(1));
+    out.push_str(&table_row(md, &[format!("{:<width$}", "tool"), format!("{:>8}", "tokens"), String::new()]));
+    if md {
+        out.push_str("|---|---:|---|\n");
+    }
+    for (name, c) in rows {
+        out.push_str(&table_row(md, &[format!("{name:<width$}"), format!("{:>8}", num(*c)), bar(c.tokens, max, 24)]));
+    }
+    out.push_str(&table_row(md, &[format!("{:<width$}", "overhead"), format!("{:>8}", num(overhead)), String::new()]));
+    out.push_str(&table_row(md, &[format!("{:<width$}", "total"), format!("{:>8}", num(total)), String::new()]));
+    out.push_str(&format!("\nmethod: {}\n", crate::measure::TOOL_METHOD));
+    out
+}
+
+fn bar(value: i64, max: i64, width: usize) -> String {
+    let cells = ((value.max(0) as f64 / max.max(1) as f64) * width as f64).round() as usize;
+    "█".repeat(cells.min(width))
+}
+
+fn percent(tokens: i64, of: u64) -> String {
+    format!("{:.1}%", tokens as f64 * 100.0 / of.max(1) as f64)
+}

@@ -1,0 +1,119 @@
+//! `ctxc check --format github`: GitHub Actions workflow commands, one annotation per finding,
+//! errors first; and a Markdown summary for `$GITHUB_STEP_SUMMARY`.
+
+use std::io::Write;
+use std::path::Path;
+
+use super::{region, Paths};
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::lint::check::CheckReport;
+
+/// Most findings listed in the step summary.
+pub const SUMMARY_ROWS: usize = 200;
+
+/// Escapes a workflow command's message.
+fn escape_data(text: &str) -> String {
+    text.replace('%', "%25").replace('\r', "%0D").replace('\n', "%0A")
+}
+
+/// Escapes a workflow command's property value.
+fn escape_property(text: &str) -> String {
+    escape_data(text).replace(':', "%3A").replace(',', "%2C")
+}
+
+fn ordered(report: &CheckReport) -> Vec<&Diagnostic> {
+    let mut all: Vec<&Diagnostic> = report.diagnostics.iter().collect();
+    // Stable: errors first, each group in report order.
+    all.sort_by_key(|d| d.severity != Severity::Error);
+    all
+}
+
+fn annotation(d: &Diagnostic, report: &CheckReport, paths: &Paths) -> String {
+    let command = match d.severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+    };
+    let mut properties = Vec::new();
+    if let Some(file) = &d.file {
+        properties.push(format!("file={}", escape_property(&paths.relative(file))));
+        if let Some(r) = region(d, &report.sources) {
+            properties.push(format!("line={}", r.start_line));
+            properties.push(format!("col={}", r.start_column));
+            properties.push(format!("endLine={}", r.end_line));
+            if r.end_line == r.start_line {
+                properties.push(format!("endColumn={}", r.end_column));
+            }
+        }
+    }
+    if let Some(code) = &d.code {
+        properties.push(format!("title={}", escape_property(code.as_str())));
+    }
+    let mut message = d.message.clone();
+    if let Some(help) = &d.help {
+        message.push_str(&format!("\nhelp: {help}"));
+    }
+    let properties = if properties.is_empty() { String::new() } else { format!(" {}", properties.join(",")) };
+    format!("::{command}{properties}::{}\n", escape_data(&message))
+}
+
+/// One annotation line per finding, errors first.
+pub fn annotations(report: &CheckReport, paths: &Paths) -> String {
+    ordered(report).into_iter().map(|d| annotation(d, report, paths)).collect()
+}
+
+fn cell(text: &str) -> String {
+    text.replace('|', "\\|").replace(['\n', '\r'], " ")
+}
+
+/// The Markdown summary: counts, then a table of findings (errors first).
+pub fn summary(report: &CheckReport, paths: &Paths) -> String {
+    let (errors, warnings) = (report.errors(), report.warnings());
+    let plural = |n: usize, word: &str| if n == 1 { format!("{n} {word}") } else { format!("{n} {word}s") };
+    let mut out = String::from("## ctxc check\n\n");
+    let what = if report.zero_config { plural(report.files.len(), "file") } else { plural(report.agents.len(), "agent") };
+    out.push_str(&format!("**{}, {}** in {what}", plural(errors, "error"), plural(warnings, "warning")));
+    if report.suppressed > 0 {
+        out.push_str(&format!(" ({} suppressed)", report.suppressed));
+    }
+    if report.unloadable {
+        out.push_str(" — some input could not be loaded");
+    }
+    out.push_str("\n\n");
+    if report.diagnostics.is_empty() {
+        out.push_str("No findings.\n");
+        return out;
+    }
+    out.push_str("| severity | code | location | message |\n|---|---|---|---|\n");
+    let all = ordered(report);
+    for d in all.iter().take(SUMMARY_ROWS) {
+        let severity = if d.severity == Severity::Error { "error" } else { "warning" };
+        let location = match (&d.file, region(d, &report.sources)) {
+            (Some(file), Some(r)) => format!("`{}:{}:{}`", paths.relative(file), r.start_line, r.start_column),
+            (Some(file), None) => format!("`{}`", paths.relative(file)),
+            _ => String::new(),
+        };
+        out.push_str(&format!("| {severity} | {} | {location} | {} |\n", d.code.map_or("", |c| c.as_str()), cell(&d.message)));
+    }
+    if all.len() > SUMMARY_ROWS {
+        out.push_str(&format!("\n…and {} more (run `ctxc check` locally for all of them).\n", all.len() - SUMMARY_ROWS));
+    }
+    out
+}
+
+/// Appends the summary to the step summary file.
+pub fn append(path: &Path, summary: &str) -> std::io::Result<()> {
+    let mut file = std::fs::OpenOptions::new().create(true).append(true).open(path)?;
+    file.write_all(summary.as_bytes())?;
+    file.write_all(b"\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes_commands() {
+        assert_eq!(escape_data("50% done\nnext"), "50%25 done%0Anext");
+        assert_eq!(escape_property("a:b,c"), "a%3Ab%2Cc");
+    }
+}

@@ -1,0 +1,91 @@
+//! `ctxc check --format json`: one pretty-printed object on stdout (docs/json-output.md).
+
+use serde::Serialize;
+
+use super::region;
+use crate::diagnostic::Severity;
+use crate::lint::check::{AgentSummary, CheckReport, Outcome};
+
+/// Version of this JSON shape; bumped only for incompatible changes.
+pub const VERSION: u32 = 1;
+
+#[derive(Serialize)]
+struct Output<'a> {
+    agents: &'a [AgentSummary],
+    diagnostics: Vec<Finding<'a>>,
+    exit_code: u8,
+    files: &'a [String],
+    outcome: Outcome,
+    summary: Summary,
+    tool: Tool,
+    version: u32,
+    zero_config: bool,
+}
+
+#[derive(Serialize)]
+struct Summary {
+    errors: usize,
+    suppressed: usize,
+    warnings: usize,
+}
+
+#[derive(Serialize)]
+struct Tool {
+    name: &'static str,
+    version: &'static str,
+}
+
+#[derive(Serialize)]
+struct Finding<'a> {
+    code: Option<&'a str>,
+    column: Option<usize>,
+    end_column: Option<usize>,
+    end_line: Option<usize>,
+    family: Option<&'static str>,
+    file: Option<&'a str>,
+    help: Option<&'a str>,
+    label: Option<&'a str>,
+    line: Option<usize>,
+    message: &'a str,
+    rule: Option<&'static str>,
+    severity: Severity,
+}
+
+pub fn render(report: &CheckReport, exit_code: u8) -> String {
+    let diagnostics = report
+        .diagnostics
+        .iter()
+        .map(|d| {
+            let rule = d.code.map(crate::rules::rule);
+            let region = region(d, &report.sources);
+            Finding {
+                code: d.code.map(|c| c.as_str()),
+                column: region.map(|r| r.start_column),
+                end_column: region.map(|r| r.end_column),
+                end_line: region.map(|r| r.end_line),
+                family: rule.map(|r| r.family.name()),
+                file: d.file.as_deref(),
+                help: d.help.as_deref(),
+                label: d.label.as_deref(),
+                line: region.map(|r| r.start_line),
+                message: &d.message,
+                rule: rule.map(|r| r.name),
+                severity: d.severity,
+            }
+        })
+        .collect();
+    let output = Output {
+        agents: &report.agents,
+        diagnostics,
+        exit_code,
+        files: &report.files,
+        outcome: report.outcome(),
+        summary: Summary { errors: report.errors(), suppressed: report.suppressed, warnings: report.warnings() },
+        tool: Tool { name: "ctxc", version: env!("CARGO_PKG_VERSION") },
+        version: VERSION,
+        zero_config: report.zero_config,
+    };
+    let mut text = serde_json::to_string_pretty(&output).unwrap_or_default();
+    text.push('\n');
+    text
+}

@@ -1,0 +1,11 @@
+//! The report stage: what the earlier stages found, as text for people and machines. Every
+//! function returns a string; the command line prints it.
+
+pub mod changes;
+pub mod cost;
+pub mod diagnostics;
+pub mod formats;
+pub mod html;
+pub mod prompt;
+mod systems;
+mod table;

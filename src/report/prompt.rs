@@ -1,0 +1,31 @@
+//! One rendered mode as `ctxc render` shows it beyond the prompt itself: the JSON of every
+//! section, step and tool, and the table of steps with what decided each.
+
+use crate::render::Rendered;
+
+/// The documented, stable JSON shape (docs/json-output.md).
+pub fn to_json(rendered: &Rendered) -> String {
+    let value = serde_json::json!({
+        "agent": rendered.agent,
+        "mode": rendered.mode,
+        "scenario": rendered.scenario,
+        "model": rendered.model,
+        "sections": rendered.sections,
+        "steps": rendered.steps,
+        "tools": rendered.tools,
+        "prompt": rendered.prompt(),
+    });
+    serde_json::to_string_pretty(&value).unwrap_or_default()
+}
+
+/// Each step on or off, and the condition or scenario fact that decided it.
+pub fn steps_table(rendered: &Rendered) -> String {
+    let width = rendered.steps.iter().map(|s| s.id.len()).max().unwrap_or(2).max(2);
+    let mut out = format!("agent {} · mode {} · scenario {}\n\n", rendered.agent, rendered.mode, rendered.scenario);
+    out.push_str(&format!("{:>3}  {:<width$}  {:<3}  decided by\n", "#", "id", "on"));
+    for step in &rendered.steps {
+        let on = if step.enabled { "on" } else { "off" };
+        out.push_str(&format!("{:>3}  {:<width$}  {:<3}  {}\n", step.step, step.id, on, step.reason));
+    }
+    out
+}

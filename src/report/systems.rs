@@ -1,0 +1,179 @@
+//! The reference systems' window numbers in `ctxc cost` text and Markdown: Deep Agents'
+//! offloading and summarization, Zeph's window layout table, AgentScope's compression.
+
+use super::table::{num, table_row};
+use crate::measure::{Count, Measured};
+use crate::systems::{agentscope, deepagents, pct, zeph, Setting};
+
+/// A configured number (not a tokenizer count): no `~`, thousands separated.
+fn n(value: impl TryInto<i64>) -> String {
+    num(Count { tokens: value.try_into().unwrap_or(i64::MAX), tokenizer: "", exact: true })
+}
+
+fn from<T>(setting: &Setting<T>) -> String {
+    format!(" · {}", setting.source)
+}
+
+/// Rows of label, tokens and note, as the window table prints them.
+fn rows(md: bool, title: String, lines: Vec<(&str, String, String)>) -> String {
+    let mut out = format!("\n{title}\n");
+    if md {
+        out.push_str("\n| | tokens | |\n|---|---:|---|\n");
+    }
+    for (label, tokens, note) in lines {
+        out.push_str(&table_row(md, &[format!("{label:<18}"), format!("{tokens:>9}"), note]));
+    }
+    out
+}
+
+pub fn report(m: &Measured, md: bool) -> String {
+    let mut out = String::new();
+    if let Some(d) = &m.window.deepagents {
+        out.push_str(&deep_agents(d, md));
+    }
+    if let Some(z) = &m.window.zeph {
+        out.push_str(&zeph_layout(z, m, md));
+    }
+    if let Some(a) = &m.window.agentscope {
+        out.push_str(&agent_scope(a, md));
+    }
+    out
+}
+
+fn deep_agents(d: &deepagents::Window, md: bool) -> String {
+    let profile = if d.model_profile { "model profile known" } else { "no model profile: fallback" };
+    let tokens_or = |t: Option<u64>, size: deepagents::ContextSize| match (t, size) {
+        (_, deepagents::ContextSize::Messages(k)) => format!("{k} msgs"),
+        (Some(t), _) => n(t),
+        (None, _) => "-".into(),
+    };
+    let mut lines = vec![
+        (
+            "offload over",
+            n(d.tool_token_limit_before_evict.value),
+            format!(
+                "tokens per tool result (tool_token_limit_before_evict, {} characters at {} per token); larger results go to the filesystem{}",
+                n(d.offload_chars),
+                deepagents::CHARS_PER_TOKEN,
+                from(&d.tool_token_limit_before_evict)
+            ),
+        ),
+        ("summarization at", tokens_or(d.summarization_at, d.trigger.value), format!("trigger: {}{}", d.trigger.value.describe(), from(&d.trigger))),
+        ("keeps", tokens_or(d.kept_tokens, d.keep.value), format!("keep: {}{}", d.keep.value.describe(), from(&d.keep))),
+    ];
+    let interrupts = if d.interrupt_on.is_empty() { "none (human-in-the-loop text off)".to_string() } else { d.interrupt_on.join(", ") };
+    lines.push(("interrupts", String::new(), format!("interrupt_on: {interrupts}")));
+    rows(md, format!("deep agents · release {} (layout {}) · {profile}", d.version, d.layout), lines)
+}
+
+fn zeph_layout(z: &zeph::Window, m: &Measured, md: bool) -> String {
+    let budget_note = if z.context_budget_tokens.value == 0 {
+        "the model's window (context_budget_tokens is 0)".to_string()
+    } else {
+        format!("context_budget_tokens{}", from(&z.context_budget_tokens))
+    };
+    let in_effect = if z.code_index { "with code index" } else { "without code index" };
+    let mut out = format!(
+        "\nzeph window layout · budget {} = {budget_note} · in effect: {in_effect} (flag code_index in scenario {})\n",
+        n(z.budget),
+        m.scenario
+    );
+    if md {
+        out.push('\n');
+    }
+    out.push_str(&table_row(
+        md,
+        &[format!("{:<18}", "share"), format!("{:>22}", "without code index"), format!("{:>22}", "with code index")],
+    ));
+    if md {
+        out.push_str("|---|---:|---:|\n");
+    }
+    let cell = |ratio: f64, tokens: u64| {
+        if md {
+            format!("{} · {}", pct(ratio), n(tokens))
+        } else {
+            format!("{:>6} {:>12}", pct(ratio), n(tokens))
+        }
+    };
+    out.push_str(&table_row(
+        md,
+        &[
+            format!("{:<18}", "response reserve"),
+            format!("{:>22}", cell(z.response_reserve_ratio.value, z.response_reserve)),
+            format!("{:>22}", cell(z.response_reserve_ratio.value, z.response_reserve)),
+        ],
+    ));
+    out.push_str(&table_row(
+        md,
+        &[format!("{:<18}", "shares divide"), format!("{:>22}", n(z.available)), format!("{:>22}", n(z.available))],
+    ));
+    for name in ["summaries", "semantic_recall", "code_context", "recent_history"] {
+        let find =
+            |shares: &[zeph::ShareTokens]| shares.iter().find(|s| s.name == name).map_or("-".to_string(), |s| cell(s.ratio, s.tokens));
+        let (without, with) = (find(&z.shares_without_code_index), find(&z.shares_with_code_index));
+        if without == "-" && with == "-" {
+            continue;
+        }
+        out.push_str(&table_row(md, &[format!("{:<18}", name.replace('_', " ")), format!("{without:>22}"), format!("{with:>22}")]));
+    }
+    let tail = z.compaction_preserve_tail.value;
+    let lines = vec![
+        (
+            "fixed context",
+            n(z.fixed),
+            format!("system prompt + tool schemas, carried by the recent-history share ({} in effect)", n(z.recent_history)),
+        ),
+        ("history after it", n(z.history_after_fixed), "recent-history share left for messages".to_string()),
+        (
+            "compaction at",
+            n(z.compaction_at),
+            format!(
+                "compaction_threshold {} of the budget{}; keeps the last {tail} messages (compaction_preserve_tail{})",
+                z.compaction_threshold.value,
+                from(&z.compaction_threshold),
+                from(&z.compaction_preserve_tail)
+            ),
+        ),
+        (
+            "prune protection",
+            n(z.prune_protect_tokens.value),
+            format!("recent tokens never pruned of tool output (prune_protect_tokens{})", from(&z.prune_protect_tokens)),
+        ),
+        (
+            "tool output cut at",
+            n(z.tool_output_max_chars.value),
+            format!(
+                "characters: the first {} and last {} are kept (tool_output_max_chars{})",
+                n(z.tool_output_head_chars),
+                n(z.tool_output_tail_chars),
+                from(&z.tool_output_max_chars)
+            ),
+        ),
+    ];
+    out.push_str(&rows(md, "zeph compaction, pruning and truncation".to_string(), lines));
+    out
+}
+
+fn agent_scope(a: &agentscope::Window, md: bool) -> String {
+    let lines = vec![
+        ("context size", n(a.context_size), "the model's max input tokens".to_string()),
+        ("compression at", n(a.compression_at), format!("trigger_ratio {}{}", a.trigger_ratio.value, from(&a.trigger_ratio))),
+        (
+            "kept after",
+            n(a.kept_after_compression),
+            format!("reserve_ratio {}: recent messages kept after compression{}", a.reserve_ratio.value, from(&a.reserve_ratio)),
+        ),
+        ("compression call", n(a.compression_call_room), "above the trigger: room for the compression call itself".to_string()),
+        (
+            "room before it",
+            n(a.room_before_compression),
+            "between the fixed context and the trigger: summary, messages, tool results".to_string(),
+        ),
+        (
+            "tool result limit",
+            n(a.tool_result_limit.value),
+            format!("tokens per tool result; longer ones are truncated with a marker{}", from(&a.tool_result_limit)),
+        ),
+    ];
+    rows(md, "agentscope context (ContextConfig)".to_string(), lines)
+}

@@ -1,0 +1,122 @@
+//! The pipeline driver. A [`Session`] is one run of ctxc over a project: it holds what every
+//! agent of the run shares (the manifest overrides, the token counter and the [`Cache`] of work
+//! memoized by content) and takes each agent through the stages once — load → resolve and
+//! render every selected mode × scenario → measure — for every command and for library users.
+//! The checks and the reports work on what it returns. Dropping the session drops its caches, so
+//! a long-lived library user holds only what its live sessions hold.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use crate::diagnostic::{Diagnostic, Failure};
+use crate::manifest::{self, Loaded};
+use crate::measure::Measured;
+use crate::memo::Cache;
+use crate::render::Rendered;
+use crate::tokens::TokenCounter;
+
+/// Which modes and scenarios to render: all of them, or only the named one of each.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Only<'a> {
+    pub mode: Option<&'a str>,
+    pub scenario: Option<&'a str>,
+}
+
+/// One mode in one scenario: the rendered prompt and its measurement.
+#[derive(Debug, Clone)]
+pub struct Run {
+    pub rendered: Rendered,
+    pub measured: Measured,
+}
+
+/// One agent loaded, with every selected mode × scenario rendered and measured.
+#[derive(Debug)]
+pub struct AgentRuns {
+    pub loaded: Loaded,
+    /// Each mode × scenario that rendered, in manifest order.
+    pub runs: Vec<Run>,
+    /// Why the others could not be rendered (and names in [`Only`] that match nothing).
+    pub problems: Vec<Diagnostic>,
+}
+
+#[derive(Default)]
+pub struct Session {
+    overrides: Vec<String>,
+    counter: TokenCounter,
+    cache: Arc<Cache>,
+}
+
+impl Session {
+    /// A session whose agents get these `KEY=VALUE` overrides, laid over each manifest in order.
+    pub fn new(overrides: Vec<String>) -> Self {
+        Session { overrides, counter: TokenCounter::new(), cache: Arc::default() }
+    }
+
+    pub fn counter(&self) -> &TokenCounter {
+        &self.counter
+    }
+
+    pub fn overrides(&self) -> &[String] {
+        &self.overrides
+    }
+
+    /// Runs `work` with this session's cache as the current one, so that what it memoizes is
+    /// kept for (and only for) this run. Every method below does so itself.
+    pub fn scope<R>(&self, work: impl FnOnce() -> R) -> R {
+        Cache::scope(&self.cache, work)
+    }
+
+    /// Loads one agent (parse, overlay the preset and the overrides, validate, read its files).
+    pub fn load(&self, manifest: &Path) -> Result<Loaded, Failure> {
+        let loaded = self.scope(|| manifest::load_with(manifest, &self.overrides))?;
+        crate::tokens::warm_up(self.counter.engine(), loaded.agent.profile.tokenizer);
+        Ok(loaded)
+    }
+
+    /// Resolves and renders one mode of a loaded agent (the default scenario when `None`).
+    pub fn render(&self, loaded: &Loaded, mode: &str, scenario: Option<&str>) -> Result<Rendered, Vec<Diagnostic>> {
+        let resolved = crate::resolve::resolve(&loaded.agent, mode, scenario)?;
+        self.scope(|| crate::render::render(resolved, &loaded.root))
+    }
+
+    /// Renders and measures every selected mode × scenario of a loaded agent.
+    pub fn measure(&self, loaded: Loaded, only: Only) -> AgentRuns {
+        self.scope(|| self.measure_in_scope(loaded, only))
+    }
+
+    fn measure_in_scope(&self, loaded: Loaded, only: Only) -> AgentRuns {
+        let agent = &loaded.agent;
+        let mut problems = Vec::new();
+        let modes: Vec<&str> = agent.modes.keys().map(String::as_str).collect();
+        let scenarios: Vec<&str> = agent.scenarios.keys().map(String::as_str).collect();
+        for (what, wanted, known) in [("mode", only.mode, modes), ("scenario", only.scenario, scenarios)] {
+            if let Some(name) = wanted.filter(|n| !known.contains(n)) {
+                problems.push(crate::resolve::unknown_name(&agent.name, what, name, known));
+            }
+        }
+        let mut runs = Vec::new();
+        for mode in agent.modes.keys().filter(|m| only.mode.is_none_or(|want| want == *m)) {
+            for scenario in agent.scenarios.keys().filter(|s| only.scenario.is_none_or(|want| want == *s)) {
+                match self.render(&loaded, mode, Some(scenario)) {
+                    Ok(rendered) => {
+                        let measured = crate::measure::measure(agent, &rendered, &self.counter);
+                        runs.push(Run { rendered, measured });
+                    }
+                    Err(d) => problems.extend(d),
+                }
+            }
+        }
+        AgentRuns { loaded, runs, problems }
+    }
+
+    /// Loads one agent, then renders and measures every selected mode × scenario.
+    pub fn run(&self, manifest: &Path, only: Only) -> Result<AgentRuns, Failure> {
+        Ok(self.measure(self.load(manifest)?, only))
+    }
+
+    /// `work` for each agent on worker threads, in this session's scope; the results in the
+    /// order of `manifests`.
+    pub fn each<T: Send>(&self, manifests: &[PathBuf], work: impl Fn(&Path) -> T + Sync) -> Vec<T> {
+        crate::parallel::map_in_order(manifests, |manifest| self.scope(|| work(manifest)))
+    }
+}
