@@ -9,15 +9,14 @@
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
-repo=$PWD
 seconds=${1:-300}
 shift || true
 case $seconds in '' | *[!0-9]*) echo "usage: scripts/fuzz.sh [SECONDS] [TARGET...]" >&2; exit 2 ;; esac
 
 # cargo-fuzz asks for its sanitizers with nightly-only flags (-Zsanitizer=...). Only a stable
 # toolchain is installed here and none can be fetched, so RUSTC_BOOTSTRAP=1 lets stable rustc
-# accept them. The default SANITIZER=none needs no such flag (ctxc has no unsafe code, and
-# libFuzzer then runs about twice as fast); SANITIZER=address does. Only the fuzz build sees this.
+# accept them. The default SANITIZER=none needs no such flag (AddressSanitizer finds memory errors,
+# which ctxc, without unsafe code, cannot make); SANITIZER=address does. Only the fuzz build sees this.
 export RUSTC_BOOTSTRAP=1
 sanitizer=${SANITIZER:-none}
 
@@ -53,7 +52,7 @@ encode_project() {
 seed() {
     local t=$1 files=() d
     case $t in
-        manifest_toml) mapfile -d '' files < <(inputs -name '*.toml' ! -path '*/rules/*/lint*') ;;
+        manifest_toml) mapfile -d '' files < <(inputs -name '*.toml') ;;
         manifest_yaml) mapfile -d '' files < <(inputs \( -name '*.yaml' -o -name '*.yml' \)) ;;
         skill_frontmatter) mapfile -d '' files < <(inputs -name '*.md' -path '*skills*') ;;
         tool_json) mapfile -d '' files < <(inputs -name '*.json' ! -name 'memories.json') ;;
@@ -65,8 +64,10 @@ seed() {
                 encode_project "$d" >"fuzz/corpus/$t/project-${d##*/}"
             done
             printf 'xbin/run.sh\n#!/bin/sh\n\0lAGENTS.md\nREADME.md\0fREADME.md\nhello\n\0gvendor/lib\nx' >"fuzz/corpus/$t/kinds"
-            # The shape of the extraction escape of issue 12: a link, then a folder of the same name.
-            printf 'ldocs\n.\0fdocs/a.md\nx' >"fuzz/corpus/$t/link-then-folder" ;;
+            # The extraction escape of issue 12 (a link, then a folder of the same name), once
+            # harmless and once writing beside the checkout, for the fuzzer to vary.
+            printf 'ldocs\n.\0fdocs/a.md\nx' >"fuzz/corpus/$t/link-then-folder"
+            printf 'ldocs\n..\0fdocs/a.md\nx' >"fuzz/corpus/$t/link-then-folder-up" ;;
     esac
     [ ${#files[@]} -eq 0 ] || add "$t" "${files[@]}"
 }
@@ -80,7 +81,7 @@ run_dir=fuzz/runs/$(date +%Y%m%d-%H%M%S)
 mkdir -p "$run_dir"
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/ctxc-fuzz.XXXXXX")
 trap 'rm -rf "$scratch"' EXIT
-chmod 755 "$scratch"
+chmod 755 "$scratch" # for git_tree's user, below
 results=()
 found_any=0
 for t in "${targets[@]}"; do
@@ -101,7 +102,7 @@ for t in "${targets[@]}"; do
     fi
     echo "fuzzing $t for ${seconds}s (logs: $run_dir/$t.*.log)" >&2
     # One libFuzzer process at a time (what -jobs=1 runs, minus its extra log file; fork mode
-    # restarts jobs so often that it ran 40 times slower here). It stops at the first crash,
+    # restarts its jobs, and ran a third fewer executions in 30 s here). It stops at the first crash,
     # timeout or OOM and is started again for the time left, so each of those is counted.
     execs=0 crashes=0 timeouts=0 ooms=0 runs=0 peak_rss=0
     start=$(date +%s)
@@ -115,12 +116,18 @@ for t in "${targets[@]}"; do
         execs=$((execs + ${n:-0}))
         rss=$(sed -n 's/^stat::peak_rss_mb: *//p' "$log" | tail -1)
         [ "${rss:-0}" -le "$peak_rss" ] || peak_rss=$rss
-        case $(sed -n 's/^SUMMARY: libFuzzer: //p' "$log" | tail -1) in
+        summary=$(sed -n 's/^SUMMARY: libFuzzer: //p' "$log" | tail -1)
+        case $summary in
             '') ;;
             timeout*) timeouts=$((timeouts + 1)) ;;
             out-of-memory*) ooms=$((ooms + 1)) ;;
             *) crashes=$((crashes + 1)) ;;
         esac
+        # An input of the corpus itself fails: starting again would stop at it again.
+        if [ -n "$summary" ] && ! grep -q INITED "$log"; then
+            echo "$t: an input of fuzz/corpus/$t fails ($summary), see $log" >&2
+            break
+        fi
     done
     elapsed=$(($(date +%s) - start))
     artifacts=$(($(find "fuzz/artifacts/$t" -type f | wc -l) - before))

@@ -165,9 +165,8 @@ fn check_outside(setup: &Setup, checkouts: &[String], data: &[u8]) {
 
 pub fn run(data: &[u8]) {
     let setup = setup();
+    // The commit's id, as `git::resolve` would give it: one git process fewer per input.
     let commit = commit(&setup.repo.top.join(".git/objects"), data);
-    let resolved = git::resolve(&setup.repo, &commit).expect("the commit just written resolves");
-    assert_eq!(resolved, commit);
     // Refusing a tree is fine; writing outside the checkout is not.
     if let Ok(checkout) = git::checkout(&setup.repo, &commit, &[]) {
         let folder = checkout.root().file_name().expect("a folder name").to_string_lossy().into_owned();
