@@ -78,8 +78,9 @@ pub fn catalogue_line(name: &str, description: &str) -> String {
 
 /// Byte offset of a top-level frontmatter key, for pointing diagnostics at it.
 pub fn key_offset(text: &str, key: &str) -> Option<usize> {
+    // YAML breaks lines at `\r` as well as `\n`.
     let mut offset = 0;
-    for line in text.split_inclusive('\n') {
+    for line in text.split_inclusive(['\n', '\r']) {
         if line.strip_prefix(key).is_some_and(|rest| rest.trim_start().starts_with(':')) {
             return Some(offset);
         }

@@ -8,7 +8,6 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use ctxc::manifest::{self, Format};
-use ctxc::memo::SharedText;
 use ctxc::{Diagnostic, Sources};
 
 /// The repository this crate sits in (seed projects are copied from it).
@@ -130,28 +129,35 @@ pub fn tools(data: &[u8]) {
     }
 }
 
-/// A template as the `intro` module of the custom-yaml fixture (tools, flags, vars, two modes),
-/// rendered through ctxc's own template environment by the render stage. The fixture is loaded
-/// once; only the module's text changes, so no file is written per input.
+/// A template through ctxc's template layer (`templates::render_template_str`: its environment,
+/// fuel, memory budget and output cap), with a context shaped like the one the render stage gives
+/// prompt files. Includes need a project and are not part of this target.
 pub fn template(data: &[u8]) {
-    static PROJECT: OnceLock<PathBuf> = OnceLock::new();
-    static LOADED: OnceLock<manifest::Loaded> = OnceLock::new();
+    use ctxc::templates::{render_template_str, MAX_TEMPLATE_OUTPUT};
+    static CONTEXT: OnceLock<serde_json::Value> = OnceLock::new();
     let Ok(text) = std::str::from_utf8(data) else { return };
-    let base = LOADED.get_or_init(|| {
-        let dir = project_copy(&PROJECT, "tests/fixtures/render/custom-yaml");
-        manifest::load(&dir.join("ctxc.yaml")).expect("the custom-yaml fixture loads")
+    let context = CONTEXT.get_or_init(|| {
+        serde_json::json!({
+            "agent": { "name": "fuzz", "description": "An agent for fuzzing.", "model": "gpt-4o" },
+            "mode": "edit",
+            "scenario": "default",
+            "flags": { "sandbox": true, "web_search": false },
+            "tools": [
+                { "name": "read_file", "category": "files", "access": "read", "enabled": true, "reason": null, "placeholder": false },
+                { "name": "github_search", "category": "mcp", "access": "read", "enabled": true, "reason": null, "placeholder": false, "server": "github" },
+            ],
+            "tools_description": "## Tools\n\n### read_file\nRead a file.\nParameters: {\"type\":\"object\"}",
+            "vars": { "team": "Platform", "empty": "" },
+        })
     });
-    let mut loaded = base.clone();
-    let file = manifest::model::TextFile { path: "prompts/intro.md.j2".into(), text: SharedText::new(text), template: true };
-    loaded.agent.modules.insert("intro".into(), manifest::model::ModuleFiles::Single(file));
-    loaded.sources.insert(loaded.root.display_path("prompts/intro.md.j2"), text);
-    match ctxc::Session::default().render(&loaded, "edit", None) {
-        Ok(rendered) => {
-            for section in &rendered.sections {
-                assert!(section.text.len() <= ctxc::templates::MAX_TEMPLATE_OUTPUT, "section `{}` is {} bytes", section.id, section.text.len());
+    match render_template_str("prompts/intro.md.j2", text, context) {
+        Ok(rendered) => assert!(rendered.len() <= MAX_TEMPLATE_OUTPUT, "a render of {} bytes", rendered.len()),
+        Err(d) => {
+            assert!(d.code.is_some_and(|c| c.as_str().starts_with("TPL")), "not a template diagnostic: {d:?}");
+            if let Some(span) = &d.span {
+                assert!(span.start <= span.end && span.start <= text.len(), "span {span:?} outside a template of {} bytes: {d:?}", text.len());
             }
         }
-        Err(diagnostics) => check_report(&diagnostics, &loaded.sources),
     }
 }
 

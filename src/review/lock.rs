@@ -39,6 +39,12 @@ struct LockToml {
     prompt: Vec<PromptToml>,
 }
 
+/// The `version` key alone, with where its value is written (any other key is read later).
+#[derive(Deserialize)]
+struct VersionToml {
+    version: Option<toml::Spanned<toml::Value>>,
+}
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct PromptToml {
@@ -122,16 +128,13 @@ pub fn parse(text: &str, display: &str) -> Result<Lock, Failure> {
     };
     // The version first, so that a lock from another format version is named as such.
     let version =
-        toml::from_str::<toml::Table>(text).map_err(|e| fail(format!("{LOCK_NAME} is not valid TOML: {}", e.message()), e.span()))?;
-    match version.get("version").and_then(toml::Value::as_integer) {
-        Some(v) if v == i64::from(LOCK_VERSION) => {}
-        Some(v) => {
-            return Err(fail(
-                format!("{LOCK_NAME} has format version {v}; this ctxc reads version {LOCK_VERSION}"),
-                text.find("\nversion").map(|i| i + 1..i + 8),
-            ))
+        toml::from_str::<VersionToml>(text).map_err(|e| fail(format!("{LOCK_NAME} is not valid TOML: {}", e.message()), e.span()))?.version;
+    match version.as_ref().map(|v| (v.get_ref().as_integer(), v.span())) {
+        Some((Some(v), _)) if v == i64::from(LOCK_VERSION) => {}
+        Some((Some(v), span)) => {
+            return Err(fail(format!("{LOCK_NAME} has format version {v}; this ctxc reads version {LOCK_VERSION}"), Some(span)))
         }
-        None => return Err(fail(format!("{LOCK_NAME} has no `version`"), Some(0..0))),
+        _ => return Err(fail(format!("{LOCK_NAME} has no `version`"), Some(0..0))),
     }
     let raw: LockToml = toml::from_str(text).map_err(|e| fail(format!("{LOCK_NAME}: {}", e.message()), e.span()))?;
     let _ = raw.version;
@@ -202,6 +205,8 @@ mod tests {
         let future = text.replace("version = 1", "version = 2");
         let failure = parse(&future, "ctxc.lock").expect_err("other version");
         assert!(failure.diagnostics[0].message.contains("format version 2"));
+        let at = future.find("version = 2").expect("written") + "version = ".len();
+        assert_eq!(failure.diagnostics[0].span, Some(at..at + 1), "at the value");
         let unknown = text.replace("exact = true\nsnapshots", "exact = true\nextra = 1\nsnapshots");
         assert!(parse(&unknown, "ctxc.lock").expect_err("unknown key").diagnostics[0].message.contains("unknown field"));
     }

@@ -1,0 +1,22 @@
+//! Inputs the fuzz targets found (see docs/fuzzing.md), minimised, each kept as a test of the
+//! library function its target calls.
+
+/// `lock`: a lock whose first line is `version = 0` (no header comment before it) gave the
+/// version mismatch no location: the line was looked for after a newline.
+#[test]
+fn lock_version_on_the_first_line_is_located() {
+    let failure = ctxc::review::lock::parse("version = 0\n\n", "ctxc.lock").expect_err("version 0 is not read");
+    let d = &failure.diagnostics[0];
+    assert!(d.message.contains("format version 0"), "{}", d.message);
+    assert_eq!(d.span, Some(10..11), "at the value: {d:?}");
+}
+
+/// `skill_frontmatter`: lines broken by a bare `\r` (a YAML line break) hid the `name` key from
+/// the search that locates "`name` must be a string".
+#[test]
+fn skill_key_after_bare_carriage_returns_is_located() {
+    let text = "---\n\r\r\rname: ####&#ch.\n- &iltr__nttion\n---\nbody\n";
+    let e = ctxc::skills::parse_skill("skills/x/SKILL.md", text).expect_err("name is not a string");
+    assert_eq!(e.code, ctxc::codes::Code::SKILL003);
+    assert_eq!(e.offset, Some(7), "{e:?}");
+}
