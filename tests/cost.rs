@@ -158,7 +158,7 @@ fn models_lists_200_profiles_and_filters() {
 /// Cross-check with OpenAI's own tokenizer (Python tiktoken, loaded offline from the rank files
 /// tiktoken-rs ships), from the test environment `scripts/test` builds.
 #[test]
-#[ignore = "needs Python tiktoken in target/venv: run by scripts/test, which installs it"]
+#[ignore = "needs Python tiktoken in target/python/tiktoken: run by scripts/test, which installs it"]
 fn counts_match_python_tiktoken() {
     let python = common::python();
     for (agent, mode, scenario, encoding) in [

@@ -52,12 +52,36 @@ pub fn require_tool(name: &str) -> PathBuf {
         .unwrap_or_else(|| panic!("`{name}` is not installed: run `scripts/test`, which installs what the tests need"))
 }
 
-/// The Python interpreter of the test environment `scripts/test` builds (`target/venv`, with
-/// the packages of `scripts/test-requirements.txt`); fails with how to get it when missing.
+/// The Python interpreter of the environment `scripts/test` builds for the tokenizer cross-check
+/// (`target/python/tiktoken`, from `scripts/python/tiktoken.txt`); fails with how to get it when
+/// missing.
 pub fn python() -> PathBuf {
-    let python = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/venv/bin/python");
+    let python = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/python/tiktoken/bin/python");
     assert!(python.is_file(), "{} is missing: run `scripts/test`, which creates it", python.display());
     python
+}
+
+/// Whether the differential tests against the real runtimes are switched off
+/// (`CTXC_SKIP_RUNTIMES=1`, for machines that cannot reach PyPI or the crates registry). A test
+/// that returns early because of it says so on stderr.
+pub fn runtimes_skipped(test: &str) -> bool {
+    let skipped = std::env::var_os("CTXC_SKIP_RUNTIMES").is_some_and(|v| v == "1");
+    if skipped {
+        eprintln!("{test}: SKIPPED because CTXC_SKIP_RUNTIMES=1: ctxc is not compared with the real runtime");
+    }
+    skipped
+}
+
+/// A file or folder `scripts/runtimes` installs under `target/runtimes/` (a runtime's Python
+/// environment, or a test-only crate's build); fails with how to get it when missing.
+pub fn runtime_path(relative: &str) -> PathBuf {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/runtimes").join(relative);
+    assert!(
+        path.exists(),
+        "{} is missing: run `scripts/runtimes` (scripts/test does), or set CTXC_SKIP_RUNTIMES=1 to skip the differential tests",
+        path.display()
+    );
+    path
 }
 
 /// A small project written to a temporary directory.
