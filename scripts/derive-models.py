@@ -8,6 +8,10 @@ Inputs (read-only, not part of this repository):
   aider_model-metadata.json  -- aider's model-metadata.json (JSONC: // comments
       and trailing commas) at commit 5dc9490bb35f9729ef2c95d00a19ccd30c26339c
 
+  Zeus's seed page (shared/seeds/000_*, "Model Profiles") -- the profiles Zeus
+      documents for its own model names; they only fill names the tables lack
+      (claude-3-5-sonnet, which litellm lists only under routers' prefixes).
+
 Only numeric facts are taken (max input / output token counts) plus the
 provider id and model id needed to key them. No prices, descriptions or other
 text are copied.
@@ -59,6 +63,13 @@ DEFAULT_OUT = "data/models.tsv"
 REGEN_CMD = "python3 scripts/derive-models.py --corpus ../shared/corpus/models --out data/models.tsv"
 
 MIN_ROWS = 200
+
+# Zeus's documented profiles (seed "Model Profiles" table): model -> (provider, max in, max out).
+# Used only for names the two tables lack; the others agree with litellm.
+SEED_PROFILES = {
+    "claude-3-5-sonnet": ("anthropic", 200000, 8192),
+}
+SEED_UPSTREAM = 'Zeus documentation, "Model Profiles" table (shared/seeds/000_*)'
 
 # litellm_provider -> accepted key prefixes (the empty prefix = bare key).
 PRIMARY_PROVIDERS = {
@@ -290,6 +301,8 @@ def main(argv: list[str]) -> int:
     for n, c in vertex.items():
         if n not in gemini_names and n not in rows:
             rows[n] = c
+    for n, (prov, max_in, max_out) in SEED_PROFILES.items():
+        rows.setdefault(n, (n, prov, n, max_in, max_out, "seed", False))
     if len(rows) < MIN_ROWS:
         for n, c in sorted(pick(collect(FALLBACK_PROVIDERS)).items()):
             if len(rows) >= MIN_ROWS:
@@ -302,9 +315,10 @@ def main(argv: list[str]) -> int:
         f"#   sha256 {sha256(lpath)}",
         f"# Source 2: {AIDER_FILE} -- {AIDER_UPSTREAM}",
         f"#   sha256 {sha256(apath)}",
+        f"# Source 3: {SEED_UPSTREAM}: {', '.join(sorted(SEED_PROFILES))}",
         "# Only numeric facts (max input / output tokens) were taken, keyed by",
         "# model id and litellm provider id; no prices or text were copied.",
-        "# litellm wins over aider on conflicts; aider only fills missing models.",
+        "# litellm wins over aider on conflicts; aider, then source 3, only fill missing models.",
         "# tokenizer: o200k_base / cl100k_base = tiktoken encoding; estimate = no",
         "# public tokenizer we can run.",
         f"# Regenerate: {REGEN_CMD}",

@@ -259,6 +259,10 @@ fn step_text<'a>(step: &'a Step, agent: &'a Agent, mode: &'a Mode, scenario: &'a
                 format!("<other_skills>\n{}\n</other_skills>", lines.join("\n")),
             )
         }
+        StepKind::ZeusSkills => StepText::Data(
+            crate::systems::zeus::shown(&agent.skills).map(|s| s.path.clone()).collect(),
+            crate::systems::zeus::skills_section(&agent.skills, &scenario.active_skills, &agent.skill_bodies),
+        ),
         StepKind::ModePrompt => match &mode.prompt {
             Some(file) => StepText::File(file),
             None => StepText::Data(Vec::new(), String::new()),
@@ -302,7 +306,8 @@ fn step_text<'a>(step: &'a Step, agent: &'a Agent, mode: &'a Mode, scenario: &'a
             }
             let mut text = String::from("## Relevant memories\n");
             for item in &selection.kept {
-                text.push_str(&format!("\n- ({}) {}", item.scope, item.text));
+                text.push('\n');
+                text.push_str(&item.line());
             }
             let cut = selection.over_top_k + selection.over_max_chars;
             if cut > 0 {

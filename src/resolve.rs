@@ -178,6 +178,9 @@ fn decide_step(
         StepKind::ModePrompt if mode.prompt.is_none() => Some(format!("{} mode has no prompt", mode.name)),
         StepKind::ToolList if !tools.iter().any(|t| t.enabled || t.placeholder) => Some("no tool is enabled".to_string()),
         StepKind::Skills if agent.skills.is_empty() => Some("the agent has no skills".to_string()),
+        StepKind::ZeusSkills if crate::systems::zeus::shown(&agent.skills).next().is_none() => {
+            Some("the agent has no enabled skills".to_string())
+        }
         StepKind::MemoryFiles if agent.memory_files.is_empty() => Some("no memory files are configured".to_string()),
         StepKind::ConnectorPrompts if scenario.connectors.is_empty() => Some(format!("scenario `{s}` connects no connector")),
         StepKind::McpPrompts if !scenario.mcp_servers.values().any(Option::is_some) => {

@@ -201,6 +201,10 @@ pub enum StepKind {
     ActiveSkills,
     /// Zeph catalogue of the other skills (name and description), inside `<other_skills>`.
     OtherSkills,
+    /// Zeus skills: the skills the scenario activates in full, each inside `<activated_skill>`,
+    /// then the others' names and descriptions inside `<available_skills>`; `enabled: false`
+    /// skills left out, the rest ordered by `priority`.
+    ZeusSkills,
 }
 
 impl StepKind {

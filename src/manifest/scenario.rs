@@ -150,7 +150,8 @@ impl Retrieval {
     }
 
     /// Ranks by score (ties keep input order), keeps the top K, then keeps memories whole while
-    /// their text fits in `max_chars` characters.
+    /// their formatted lines ([`MemoryItem::line`], one per line) fit in `max_chars` characters:
+    /// Zeus bounds the formatted length, prefixes and line breaks included.
     pub fn select(&self, items: &[MemoryItem]) -> Selection {
         let mut scored: Vec<(f64, usize, &MemoryItem)> =
             items.iter().enumerate().filter_map(|(i, item)| self.score(item).map(|s| (s, i, item))).collect();
@@ -161,7 +162,7 @@ impl Retrieval {
         let mut used = 0;
         let mut kept = Vec::new();
         for (_, _, item) in &scored {
-            let chars = item.text.chars().count();
+            let chars = item.line().chars().count() + usize::from(!kept.is_empty());
             if used + chars > self.max_chars {
                 break;
             }
@@ -170,6 +171,13 @@ impl Retrieval {
         }
         let over_max_chars = scored.len() - kept.len();
         Selection { kept, over_top_k, over_max_chars, out_of_scope }
+    }
+}
+
+impl MemoryItem {
+    /// The memory as the prompt lists it: `- (scope) text`.
+    pub fn line(&self) -> String {
+        format!("- ({}) {}", self.scope, self.text)
     }
 }
 
@@ -194,7 +202,8 @@ mod tests {
 
     #[test]
     fn ranks_with_weights_and_cuts_at_bounds() {
-        let retrieval = Retrieval { top_k: 2, max_chars: 10, ..Retrieval::default() };
+        // "- (user) bbbb" is 13 characters: the limit counts the formatted line.
+        let retrieval = Retrieval { top_k: 2, max_chars: 20, ..Retrieval::default() };
         let items = vec![
             memory("aaaa", 0.5, 0.5, "session"),  // 0.25 + 0.15 + 0.2/3
             memory("bbbb", 0.9, 0.9, "user"),     // 0.45 + 0.27 + 0.2
@@ -204,5 +213,10 @@ mod tests {
         let selection = retrieval.select(&items);
         assert_eq!(selection.kept, vec![items[1].clone()]);
         assert_eq!((selection.over_top_k, selection.over_max_chars, selection.out_of_scope), (1, 1, 1));
+        // Two lines of 13 characters and the line break between them: 27.
+        let two = Retrieval { top_k: 2, max_chars: 27, ..Retrieval::default() };
+        let items = vec![memory("aaaa", 0.9, 0.9, "user"), memory("bbbb", 0.9, 0.9, "user")];
+        assert_eq!(two.select(&items).kept.len(), 2);
+        assert_eq!(Retrieval { max_chars: 26, ..two }.select(&items).kept.len(), 1);
     }
 }

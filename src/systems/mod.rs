@@ -1,11 +1,13 @@
 //! The reference systems' own window settings (Deep Agents, Zeph, AgentScope) and the numbers
-//! each system derives from them for its context window, which the measure stage computes per
+//! each system derives from them for its context window, the text formats particular to one
+//! system (Zeus's skills), which the measure stage computes per
 //! mode and scenario for `ctxc cost`. The checks on them (SET001–SET015) are a later stage:
 //! [`crate::checks::settings`]. One file per system; nothing here depends on a pipeline stage.
 
 pub mod agentscope;
 pub mod deepagents;
 pub mod zeph;
+pub mod zeus;
 
 use serde::Serialize;
 
