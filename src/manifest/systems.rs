@@ -236,18 +236,25 @@ impl Validator {
         };
         let trigger = size("deepagents.summarization.trigger", us.trigger.as_ref(), ps.trigger.as_ref(), default_trigger);
         let keep = size("deepagents.summarization.keep", us.keep.as_ref(), ps.keep.as_ref(), default_keep);
-        // HumanInTheLoopMiddleware interrupts for `True` and for a configuration with at least one
-        // allowed decision (langchain human_in_the_loop.py, `__init__`).
-        let interrupt_on = merged
-            .deepagents
-            .iter()
-            .flat_map(|d| &d.interrupt_on)
-            .filter(|(_, on)| match on {
-                RawInterrupt::On(on) => *on,
-                RawInterrupt::Config(config) => !config.allowed_decisions.is_empty(),
-            })
-            .map(|(tool, _)| tool.clone())
-            .collect();
+        // HumanInTheLoopMiddleware interrupts for `True` and for a configuration with allowed
+        // decisions; it raises ValueError for a configuration without any (langchain 1.4.7
+        // agents/middleware/human_in_the_loop.py `__init__`).
+        let mut interrupt_on = Vec::new();
+        for (tool, on) in merged.deepagents.iter().flat_map(|d| &d.interrupt_on) {
+            match on {
+                RawInterrupt::On(on) => {
+                    if *on {
+                        interrupt_on.push(tool.clone());
+                    }
+                }
+                RawInterrupt::Config(config) if config.allowed_decisions.is_empty() => {
+                    let span = self.locate(&format!("{tool} =")).or_else(|| self.locate(tool));
+                    self.error(format!("`deepagents.interrupt_on.{tool}` has no `allowed_decisions`: Deep Agents refuses to start"), span).help =
+                        Some("list the decisions, e.g. `allowed_decisions = [\"approve\", \"reject\"]`, or write `true` or `false`".into());
+                }
+                RawInterrupt::Config(_) => interrupt_on.push(tool.clone()),
+            }
+        }
         let human_limit = (layout != deepagents::LAYOUT_0_4).then(|| {
             self.pick(
                 "deepagents.human_message_token_limit_before_evict",
@@ -276,6 +283,7 @@ impl Validator {
             model_profile,
             interrupt_on,
             mount,
+            memory: merged.memory.as_ref().is_some_and(|m| !m.files.is_empty()),
         }
     }
 

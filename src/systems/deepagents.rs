@@ -259,6 +259,9 @@ pub struct Settings {
     /// Where the backend mounts the project directory: paths in the prompt are this prefix and
     /// the path relative to the project root (`/` locally, `/memories/` in a deploy project).
     pub mount: String,
+    /// Whether `memory` is passed (`[memory] files` lists any file, even ones that do not exist):
+    /// the memory section is then there, "(No memory loaded)" when none could be read.
+    pub memory: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]

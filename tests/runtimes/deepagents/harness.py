@@ -120,7 +120,7 @@ def template_tail(template: str, slot: str) -> str:
     return template.split(slot, 1)[1]
 
 
-def texts(spec: dict, backend) -> dict[str, str]:
+def texts(spec: dict, backend, subagents: list) -> dict[str, str]:
     """Upstream's prose, for the ctxc manifest's modules."""
     out: dict[str, str] = {}
     # ctxc generates the structure around these two (src/systems/deepagents.rs); the prose is a module.
@@ -136,8 +136,9 @@ def texts(spec: dict, backend) -> dict[str, str]:
 
         out["base_prompt"] = BASE_AGENT_PROMPT
         out["todo"] = appended_text(spec, TodoListMiddleware())
-        gp = {**GENERAL_PURPOSE_SUBAGENT, "model": recorder(spec), "tools": []}
-        out["subagents"] = appended_text(spec, SubAgentMiddleware(backend=backend, subagents=[gp]))
+        # 0.4's task prompt lists the subagents: recorded with the fixture's own.
+        listed = [{**s, "model": recorder(spec), "tools": []} for s in [GENERAL_PURPOSE_SUBAGENT, *subagents]]
+        out["subagents"] = appended_text(spec, SubAgentMiddleware(backend=backend, subagents=listed))
     else:
         from deepagents.profiles.harness.harness_profiles import _harness_profile_for_model
 
@@ -176,7 +177,8 @@ def window(spec: dict, backend) -> dict:
 
 
 def read(root: Path, rel: str) -> str:
-    return (root / rel).read_text(encoding="utf-8")
+    """A file's text exactly (no newline translation, as ctxc reads it)."""
+    return (root / rel).read_bytes().decode("utf-8")
 
 
 def prompt_file(root: Path, rel: str) -> str:
@@ -208,7 +210,7 @@ def run(root: Path) -> dict:
     assert model.calls, "the model was never called"
     tools = model.bound[0] if model.bound else []
     own = {t["function"]["name"] for t in kwargs.get("tools", [])}
-    prose = texts(spec, backend)
+    prose = texts(spec, backend, kwargs.get("subagents", []))
     # The middleware's own tools (upstream's descriptions), for the manifest's built-in category.
     prose["builtin_tools"] = json.dumps([t for t in tools if t["function"]["name"] not in own], ensure_ascii=False)
     return {
