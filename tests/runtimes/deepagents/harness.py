@@ -189,6 +189,11 @@ def prompt_file(root: Path, rel: str) -> str:
 def run(root: Path) -> dict:
     spec = json.loads(read(root, "runtime.json"))
     backend = FilesystemBackend(root_dir=str(root), virtual_mode=True)
+    if spec.get("mount", "/") != "/":
+        # The deploy template's mounting: the project under a route such as /memories/.
+        from deepagents.backends.composite import CompositeBackend
+
+        backend = CompositeBackend(default=FilesystemBackend(root_dir=str(root / "upstream"), virtual_mode=True), routes={spec["mount"]: backend})
     model = recorder(spec)
     kwargs: dict[str, Any] = {"backend": backend}
     if spec.get("system_prompt") is not None:
