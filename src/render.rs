@@ -105,7 +105,7 @@ pub fn render(resolved: Resolved, root: &ProjectRoot) -> Result<Rendered, Diagno
                 if failed {
                     continue;
                 }
-                (sources, SharedText::new(trim_line_breaks(&text)))
+                (sources, SharedText::new(&text))
             }
         };
         if text.is_empty() {
@@ -162,6 +162,8 @@ enum StepText<'a> {
     /// Generated text already held as a shared text.
     Shared(SharedText),
     /// Generated text around files (module files among them may be templates), with the sources.
+    /// The generated text keeps its leading and trailing line breaks: it is a runtime's own
+    /// template (Deep Agents' skills and memory sections), which has them.
     Parts(Vec<String>, Vec<Part<'a>>),
 }
 
@@ -187,50 +189,7 @@ fn step_text<'a>(step: &'a Step, agent: &'a Agent, mode: &'a Mode, scenario: &'a
             Some(file) => StepText::File(file),
             None => StepText::Data(Vec::new(), String::new()),
         },
-        StepKind::AgentMemory => {
-            let mut sources = paths(&agent.memory_files.iter().collect::<Vec<_>>());
-            let mut text = String::from("<agent_memory>\n");
-            for file in &agent.memory_files {
-                text.push_str(&format!("{}\n\n{}\n\n", file.path, trim_line_breaks(&file.text)));
-            }
-            text.push_str("</agent_memory>");
-            let mut parts = vec![Part::Text(text)];
-            if let Some(guidelines) = module_file(step, agent, mode) {
-                sources.push(guidelines.path.clone());
-                parts.extend([
-                    Part::Text("\n\n<memory_guidelines>\n".into()),
-                    Part::File(guidelines),
-                    Part::Text("\n</memory_guidelines>".into()),
-                ]);
-            }
-            StepText::Parts(sources, parts)
-        }
-        StepKind::SkillLocations => {
-            let last = agent.skill_locations.len().saturating_sub(1);
-            let locations: Vec<String> = agent
-                .skill_locations
-                .iter()
-                .enumerate()
-                .map(|(i, dir)| format!("- `{dir}/`{}", if i == last && last > 0 { " (highest priority)" } else { "" }))
-                .collect();
-            let skills: Vec<String> = agent
-                .skills
-                .iter()
-                .map(|s| format!("- **{}**: {}\n  -> Read `{}` for full instructions", s.name, s.description, s.path))
-                .collect();
-            let mut sources: Vec<String> = agent.skills.iter().map(|s| s.path.clone()).collect();
-            let text = format!(
-                "## Skills\n\nSkill locations (a later location overrides an earlier one for a skill of the same name):\n{}\n\nAvailable skills:\n\n{}",
-                locations.join("\n"),
-                skills.join("\n")
-            );
-            let mut parts = vec![Part::Text(text)];
-            if let Some(usage) = module_file(step, agent, mode) {
-                sources.push(usage.path.clone());
-                parts.extend([Part::Text("\n\n".into()), Part::File(usage)]);
-            }
-            StepText::Parts(sources, parts)
-        }
+        StepKind::AgentMemory | StepKind::SkillLocations => deepagents_text(step, agent, mode),
         StepKind::ProjectContext => {
             let files: Vec<&TextFile> = agent.project_context.iter().collect();
             let body = join(files.iter().map(|f| trim_line_breaks(&f.text).to_string()).collect());
@@ -326,6 +285,38 @@ fn step_text<'a>(step: &'a Step, agent: &'a Agent, mode: &'a Mode, scenario: &'a
             StepText::Data(Vec::new(), format!("## Sandbox files\n\nFiles in the sandbox workspace:\n{}", lines.join("\n")))
         }
     }
+}
+
+/// Deep Agents' memory and skills sections: the structure the runtime generates
+/// ([`crate::systems::deepagents`]) around the module's text (guidelines, usage), with paths as
+/// the runtime's backend shows them.
+fn deepagents_text<'a>(step: &'a Step, agent: &'a Agent, mode: &'a Mode) -> StepText<'a> {
+    use crate::systems::deepagents as da;
+    let (layout, mount) =
+        agent.systems.deepagents.as_ref().map_or((da::LAYOUT_0_7, da::DEFAULT_MOUNT), |d| (d.layout, d.mount.as_str()));
+    let module = module_file(step, agent, mode);
+    let mut sources: Vec<String>;
+    let mut parts = Vec::new();
+    if step.kind == StepKind::AgentMemory {
+        sources = agent.memory_files.iter().map(|f| f.path.clone()).collect();
+        let files: Vec<(String, &str)> = agent.memory_files.iter().map(|f| (da::virtual_path(mount, &f.path), &*f.text)).collect();
+        parts.push(Part::Text(da::memory_block(layout, &files)));
+        if let Some(guidelines) = module {
+            sources.push(guidelines.path.clone());
+            parts.extend([Part::Text(da::MEMORY_GUIDELINES_OPEN.into()), Part::File(guidelines), Part::Text(da::MEMORY_GUIDELINES_CLOSE.into())]);
+        }
+    } else {
+        sources = agent.skills.iter().map(|s| s.path.clone()).collect();
+        let locations: Vec<String> = agent.skill_locations.iter().map(|dir| format!("{}/", da::virtual_path(mount, dir))).collect();
+        let skills: Vec<_> = agent.skills.iter().map(|s| (s, da::virtual_path(mount, &s.path))).collect();
+        let (head, tail) = da::skills_section(layout, &locations, &skills);
+        parts.push(Part::Text(head));
+        if let Some(usage) = module {
+            sources.push(usage.path.clone());
+            parts.extend([Part::File(usage), Part::Text(tail.into())]);
+        }
+    }
+    StepText::Parts(sources, parts)
 }
 
 fn named_files<'a>(heading: &str, items: &[NamedText]) -> StepText<'a> {

@@ -199,8 +199,12 @@ fn decide_step(
             .as_ref()
             .filter(|m| !agent.modules.contains_key(*m))
             .map(|m| format!("module `{m}` is not declared, so this step adds no text")),
-        StepKind::AgentMemory if agent.memory_files.is_empty() => Some("no memory files are configured".to_string()),
-        StepKind::SkillLocations if agent.skills.is_empty() => Some("the agent has no skills".to_string()),
+        // Deep Agents adds both sections whenever `memory` / `skills` is passed, even when no file
+        // or skill is found ("(No memory loaded)", "(No skills available yet…)").
+        StepKind::AgentMemory if !agent.systems.deepagents.as_ref().is_some_and(|d| d.memory) => {
+            Some("no memory files are configured".to_string())
+        }
+        StepKind::SkillLocations if agent.skill_locations.is_empty() => Some("no skill folders are configured".to_string()),
         StepKind::ProjectContext if agent.project_context.is_empty() => {
             Some("no project context file ([memory] walk_up) between the agent's directory and the project root".to_string())
         }

@@ -62,7 +62,7 @@ fn section<'a>(rendered: &'a Rendered, id: &str) -> &'a ctxc::render::Section {
 #[test]
 fn deepagents_0_4_puts_the_custom_prompt_first_then_each_middleware_in_order() {
     let r = render_with(&format!("{DEEPAGENTS}/ctxc.toml"), &[], "research", "default");
-    assert_eq!(ids(&r), ["system_prompt", "base_prompt", "todo", "memory", "skills", "filesystem", "subagents", "user_middleware", "hitl"]);
+    assert_eq!(ids(&r), ["system_prompt", "base_prompt", "todo", "memory", "skills", "filesystem", "subagents", "user_middleware"]);
     let sandbox = render_with(&format!("{DEEPAGENTS}/ctxc.toml"), &[], "research", "sandbox");
     assert_eq!(ids(&sandbox)[5..7], ["filesystem", "execute"], "a user middleware step placed after a preset step");
     let brief = render_with(&format!("{DEEPAGENTS}/ctxc.toml"), &[], "brief", "sandbox");
@@ -74,7 +74,7 @@ fn deepagents_0_7_moves_memory_last_and_drops_the_base_prompt_and_todo_list() {
     // Through the environment, the way a CI job would switch releases.
     let r = json(&["render", DEEPAGENTS, "--mode", "research", "--format", "json"], &[("CTXC_DEEPAGENTS__VERSION", "0.7")]);
     let order: Vec<&str> = r["sections"].as_array().expect("sections").iter().map(|s| s["id"].as_str().expect("id")).collect();
-    assert_eq!(order, ["system_prompt", "skills", "filesystem", "subagents", "user_middleware", "hitl", "memory"]);
+    assert_eq!(order, ["system_prompt", "filesystem", "subagents", "user_middleware", "skills", "memory"]);
     assert!(!r["prompt"].as_str().expect("prompt").contains("write_todos`\n\nFor any task"), "no to-do list text in 0.7");
     let later = render_with(&format!("{DEEPAGENTS}/ctxc.toml"), &["deepagents.version=\"1.2.0\""], "research", "default");
     assert_eq!(ids(&later).last(), Some(&"memory"), "releases after 0.7 keep the 0.7 layout");
@@ -84,16 +84,15 @@ fn deepagents_0_7_moves_memory_last_and_drops_the_base_prompt_and_todo_list() {
 }
 
 #[test]
-fn human_in_the_loop_text_only_when_a_tool_interrupts() {
+fn human_in_the_loop_adds_no_text_and_a_config_without_decisions_is_refused() {
     let manifest = format!("{DEEPAGENTS}/ctxc.toml");
     let on = render_with(&manifest, &[], "research", "default");
-    assert!(section(&on, "hitl").text.starts_with("## Approvals"));
-    let off =
-        ["deepagents.interrupt_on.write_file=false", "deepagents.interrupt_on.edit_file=false", "deepagents.interrupt_on.execute=false"];
-    let r = render_with(&manifest, &off, "research", "default");
-    assert!(!ids(&r).contains(&"hitl"));
-    let step = r.steps.iter().find(|s| s.id == "hitl").expect("hitl step");
-    assert!(!step.enabled && step.reason.contains("interrupt_on"), "{}", step.reason);
+    assert!(!ids(&on).contains(&"hitl"), "HumanInTheLoopMiddleware never touches the system prompt");
+    let cost = json(&["cost", DEEPAGENTS, "--mode", "research", "--scenario", "default", "--format", "json"], &[]);
+    assert_eq!(cost["reports"][0]["window"]["deepagents"]["interrupt_on"], serde_json::json!(["write_file", "edit_file", "execute"]));
+    let empty = ctxc(&["render", DEEPAGENTS, "--mode", "research", "--set", "deepagents.interrupt_on.execute.allowed_decisions=[]"], &[]);
+    assert_eq!(empty.status.code(), Some(2));
+    assert!(stderr(&empty).contains("`deepagents.interrupt_on.execute` has no `allowed_decisions`"), "{}", stderr(&empty));
 }
 
 #[test]
@@ -101,13 +100,14 @@ fn memory_shows_each_agents_md_with_its_path_and_later_skill_locations_win() {
     let r = render_with(&format!("{DEEPAGENTS}/ctxc.toml"), &[], "research", "default");
     let memory = section(&r, "memory");
     assert_eq!(memory.sources, ["AGENTS.md", "memories/user/AGENTS.md", "prompts/middleware/memory_guidelines.md"]);
-    assert!(memory.text.starts_with("<agent_memory>\nAGENTS.md\n\n# Policy research desk"));
-    assert!(memory.text.contains("\n\nmemories/user/AGENTS.md\n\n# About Dana"));
-    assert!(memory.text.contains("</agent_memory>\n\n<memory_guidelines>\n"));
+    // 0.4.12's format: the virtual path, one line break, the file as read.
+    assert!(memory.text.starts_with("<agent_memory>\n/AGENTS.md\n# Policy research desk"));
+    assert!(memory.text.contains("\n\n/memories/user/AGENTS.md\n# About Dana"));
+    assert!(memory.text.contains("\n</agent_memory>\n\n<memory_guidelines>\n"));
     let skills = section(&r, "skills");
     assert!(skills.sources.contains(&"skills/project/literature-search/SKILL.md".to_string()));
     assert!(!skills.sources.contains(&"skills/user/literature-search/SKILL.md".to_string()), "the project location overrides the user one");
-    assert!(skills.text.contains("- `skills/user/`\n- `skills/project/` (highest priority)"));
+    assert!(skills.text.contains("**User Skills**: `/skills/user/`\n**Project Skills**: `/skills/project/` (higher priority)"));
     assert!(skills.text.contains("**literature-search**: Search the team's sources in order"));
     assert_eq!(skills.text.matches("**literature-search**").count(), 1);
 }
@@ -282,7 +282,6 @@ fn every_validated_setting_fails_check_with_its_code() {
         (DEEPAGENTS, "deepagents.summarization.trigger.messages=0", "SET001"),
         (DEEPAGENTS, "deepagents.summarization.keep.fraction=0.9", "SET002"),
         (DEEPAGENTS, "deepagents.summarization.trigger.tokens=1500", "SET003"),
-        (DEEPAGENTS, "deepagents.tool_token_limit_before_evict=0", "SET004"),
         (DEEPAGENTS, "deepagents.tool_token_limit_before_evict=169000", "SET004"),
         (ZEPH, "zeph.shares.summaries=0.2", "SET005"),
         (ZEPH, "zeph.shares_with_code_index.code_context=-0.1", "SET005"),
@@ -423,5 +422,4 @@ fn a_middleware_step_without_its_module_is_off_with_the_reason() {
     let reason = |id: &str| r.steps.iter().find(|s| s.id == id).map(|s| s.reason.clone()).expect("step");
     assert_eq!(reason("todo"), "module `todo` is not declared, so this step adds no text");
     assert_eq!(reason("memory"), "no memory files are configured");
-    assert_eq!(reason("hitl"), "no tool interrupts for approval ([deepagents] interrupt_on)");
 }

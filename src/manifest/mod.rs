@@ -446,7 +446,12 @@ impl Validator {
             raw.skills.iter().flat_map(|s| &s.dirs).map(|d| self.root.normalize(&d.value).unwrap_or_else(|_| d.value.clone())).collect();
         let memory = raw.memory.clone().unwrap_or_default();
         let before = self.diagnostics.len();
-        let memory_files = memory.files.iter().filter_map(|f| self.read(f, Some(false))).collect();
+        // Deep Agents' MemoryMiddleware skips a memory file that does not exist (memory.py,
+        // 0.4.12 and 0.7.32): under its preset a missing file is left out, not an error.
+        let skip_missing = preset_name.as_ref().is_some_and(|p| p.value == "deepagents");
+        let present: Vec<_> =
+            memory.files.iter().filter(|f| !(skip_missing && matches!(self.root.resolve(&f.value), Err(ReadError::Missing(_))))).collect();
+        let memory_files = present.into_iter().filter_map(|f| self.read(f, Some(false))).collect();
         self.diagnostics[before..].iter_mut().filter(|d| d.code == Some(Code::MAN002)).for_each(|d| d.code = Some(Code::MEM001));
         let settings = self.settings(&raw);
         let scenarios = self.scenarios(&raw.scenarios, &flags, &connectors, &skills);

@@ -237,6 +237,8 @@ impl Overlay for RawDeepAgents {
     fn overlay(&mut self, over: Self) {
         take(&mut self.version, over.version);
         take(&mut self.tool_token_limit_before_evict, over.tool_token_limit_before_evict);
+        take(&mut self.human_message_token_limit_before_evict, over.human_message_token_limit_before_evict);
+        take(&mut self.mount, over.mount);
         self.interrupt_on.overlay(over.interrupt_on);
         overlay_opt(&mut self.summarization, over.summarization);
     }

@@ -571,11 +571,20 @@ pub struct RawDeepAgents {
     /// characters per token). Preset default: 20000.
     #[serde(default)]
     pub tool_token_limit_before_evict: Option<Spanned<u64>>,
+    /// From release 0.7: human messages over this many tokens are offloaded to the filesystem.
+    /// 0 switches it off. Default: 50000.
+    #[serde(default)]
+    pub human_message_token_limit_before_evict: Option<Spanned<u64>>,
     /// Tools that pause for human approval (`create_deep_agent(interrupt_on=...)`): tool name →
-    /// `true`/`false` or `{ allowed_decisions = [...] }`. The human-in-the-loop text is shown only
-    /// when at least one tool interrupts.
+    /// `true`/`false` or `{ allowed_decisions = [...] }` (a configuration without decisions does
+    /// not interrupt). Adds no prompt text: listed in the report's window.
     #[serde(default)]
     pub interrupt_on: IndexMap<String, RawInterrupt>,
+    /// Where the agent's backend mounts the project directory, as paths appear in the prompt:
+    /// `/` (a local FilesystemBackend, `/AGENTS.md`) or `/memories/` (the deploy template).
+    /// Default: `/`.
+    #[serde(default)]
+    pub mount: Option<Spanned<String>>,
     /// When the conversation is summarized and how much is kept.
     #[serde(default)]
     pub summarization: Option<RawDeepAgentsSummarization>,
@@ -598,6 +607,9 @@ pub struct RawInterruptConfig {
     /// Text shown to the human with the request.
     #[serde(default)]
     pub description: Option<String>,
+    /// The JSON schema of the arguments the human may edit (LangChain `InterruptOnConfig`).
+    #[serde(default)]
+    pub arguments_schema: Option<serde_json::Value>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema)]

@@ -236,14 +236,55 @@ impl Validator {
         };
         let trigger = size("deepagents.summarization.trigger", us.trigger.as_ref(), ps.trigger.as_ref(), default_trigger);
         let keep = size("deepagents.summarization.keep", us.keep.as_ref(), ps.keep.as_ref(), default_keep);
-        let interrupt_on = merged
-            .deepagents
-            .iter()
-            .flat_map(|d| &d.interrupt_on)
-            .filter(|(_, on)| !matches!(on, RawInterrupt::On(false)))
-            .map(|(tool, _)| tool.clone())
-            .collect();
-        deepagents::Settings { version, layout, tool_token_limit_before_evict: limit, trigger, keep, model_profile, interrupt_on }
+        // HumanInTheLoopMiddleware interrupts for `True` and for a configuration with allowed
+        // decisions; it raises ValueError for a configuration without any (langchain 1.4.7
+        // agents/middleware/human_in_the_loop.py `__init__`).
+        let mut interrupt_on = Vec::new();
+        for (tool, on) in merged.deepagents.iter().flat_map(|d| &d.interrupt_on) {
+            match on {
+                RawInterrupt::On(on) => {
+                    if *on {
+                        interrupt_on.push(tool.clone());
+                    }
+                }
+                RawInterrupt::Config(config) if config.allowed_decisions.is_empty() => {
+                    let span = self.locate(&format!("{tool} =")).or_else(|| self.locate(tool));
+                    self.error(format!("`deepagents.interrupt_on.{tool}` has no `allowed_decisions`: Deep Agents refuses to start"), span).help =
+                        Some("list the decisions, e.g. `allowed_decisions = [\"approve\", \"reject\"]`, or write `true` or `false`".into());
+                }
+                RawInterrupt::Config(_) => interrupt_on.push(tool.clone()),
+            }
+        }
+        let human_limit = (layout != deepagents::LAYOUT_0_4).then(|| {
+            self.pick(
+                "deepagents.human_message_token_limit_before_evict",
+                u.human_message_token_limit_before_evict.as_ref(),
+                p.human_message_token_limit_before_evict.as_ref(),
+                from,
+            )
+            .unwrap_or_else(|| Setting {
+                value: deepagents::HUMAN_MESSAGE_TOKEN_LIMIT,
+                source: "Deep Agents 0.7 default".into(),
+                key: "deepagents.human_message_token_limit_before_evict".into(),
+                origin: from.origin.clone(),
+                note: Some("Deep Agents' 0.7 default; set `deepagents.human_message_token_limit_before_evict` to change it".into()),
+            })
+        });
+        let mount = self
+            .pick("deepagents.mount", u.mount.as_ref(), p.mount.as_ref(), from)
+            .map_or_else(|| deepagents::DEFAULT_MOUNT.to_string(), |m| m.value);
+        deepagents::Settings {
+            version,
+            layout,
+            tool_token_limit_before_evict: limit,
+            human_message_token_limit_before_evict: human_limit,
+            trigger,
+            keep,
+            model_profile,
+            interrupt_on,
+            mount,
+            memory: merged.memory.as_ref().is_some_and(|m| !m.files.is_empty()),
+        }
     }
 
     /// A context size must name exactly one of fraction, tokens and messages.

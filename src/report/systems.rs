@@ -47,21 +47,28 @@ fn deep_agents(d: &deepagents::Window, md: bool) -> String {
         (Some(t), _) => n(t),
         (None, _) => "-".into(),
     };
-    let mut lines = vec![
-        (
-            "offload over",
-            n(d.tool_token_limit_before_evict.value),
-            format!(
-                "tokens per tool result (tool_token_limit_before_evict, {} characters at {} per token); larger results go to the filesystem{}",
-                n(d.offload_chars),
-                deepagents::CHARS_PER_TOKEN,
-                from(&d.tool_token_limit_before_evict)
-            ),
+    let offload = match d.offload_chars {
+        Some(chars) => format!(
+            "tokens per tool result (tool_token_limit_before_evict, {} characters at {} per token); larger results go to the filesystem{}",
+            n(chars),
+            deepagents::CHARS_PER_TOKEN,
+            from(&d.tool_token_limit_before_evict)
         ),
+        None => format!("tool_token_limit_before_evict is 0: tool results are never offloaded{}", from(&d.tool_token_limit_before_evict)),
+    };
+    let mut lines = vec![
+        ("offload over", n(d.tool_token_limit_before_evict.value), offload),
         ("summarization at", tokens_or(d.summarization_at, d.trigger.value), format!("trigger: {}{}", d.trigger.value.describe(), from(&d.trigger))),
         ("keeps", tokens_or(d.kept_tokens, d.keep.value), format!("keep: {}{}", d.keep.value.describe(), from(&d.keep))),
     ];
-    let interrupts = if d.interrupt_on.is_empty() { "none (human-in-the-loop text off)".to_string() } else { d.interrupt_on.join(", ") };
+    if let Some(human) = &d.human_message_token_limit_before_evict {
+        lines.push((
+            "human msgs over",
+            n(human.value),
+            format!("tokens per human message (human_message_token_limit_before_evict) are offloaded{}", from(human)),
+        ));
+    }
+    let interrupts = if d.interrupt_on.is_empty() { "none".to_string() } else { d.interrupt_on.join(", ") };
     lines.push(("interrupts", String::new(), format!("interrupt_on: {interrupts}")));
     rows(md, format!("deep agents · release {} (layout {}) · {profile}", d.version, d.layout), lines)
 }

@@ -1,9 +1,15 @@
 //! Deep Agents: the release layout (0.4, or 0.7 and later), offloading of large tool results,
-//! and summarization (`trigger` / `keep`, with the fallback used when the model has no profile).
+//! summarization (`trigger` / `keep`, with the fallback used when the model has no profile), and
+//! the structural text its memory and skills middleware generate around the user's files (the
+//! prose itself, guidelines and usage, comes from the manifest's modules).
+//!
+//! Every layout and string here is what a named release does, proven byte for byte by
+//! tests/runtime_deepagents.rs against the installed release (see docs/runtimes/deepagents.md).
 
 use serde::Serialize;
 
 use super::{pct, share_of, Setting};
+use crate::skills::Skill;
 
 /// Deep Agents estimates tokens as characters / 4.
 pub const CHARS_PER_TOKEN: u64 = 4;
@@ -11,12 +17,187 @@ pub const CHARS_PER_TOKEN: u64 = 4;
 pub const LAYOUT_0_4: &str = "0.4";
 pub const LAYOUT_0_7: &str = "0.7";
 
+/// 0.7 offloads human messages over this many tokens (filesystem.py 0.7.32
+/// `human_message_token_limit_before_evict: int | None = 50000`).
+pub const HUMAN_MESSAGE_TOKEN_LIMIT: u64 = 50_000;
+
 /// Default summarization with a model profile: at 85 % of max input tokens, keeping 10 %.
 pub const TRIGGER_FRACTION: f64 = 0.85;
 pub const KEEP_FRACTION: f64 = 0.10;
 /// Fallback without a model profile: at 170,000 tokens, keeping 6 messages.
 pub const FALLBACK_TRIGGER_TOKENS: u64 = 170_000;
 pub const FALLBACK_KEEP_MESSAGES: u64 = 6;
+
+/// The exact release a layout was proven against (tests/runtime_deepagents.rs), for reports.
+pub fn release(layout: &str) -> &'static str {
+    match layout {
+        LAYOUT_0_4 => "deepagents 0.4.12",
+        _ => "deepagents 0.7.32",
+    }
+}
+
+/// Where paths in the prompt are rooted when `[deepagents] mount` is not set: the backend sees
+/// the project directory as `/` (a FilesystemBackend with `virtual_mode=True`).
+pub const DEFAULT_MOUNT: &str = "/";
+
+/// The path the runtime shows for a file at `rel` (relative to the project root) under `mount`.
+pub fn virtual_path(mount: &str, rel: &str) -> String {
+    format!("{}/{}", mount.trim_end_matches('/'), rel.trim_start_matches("./"))
+}
+
+/// The `<agent_memory>` block for the memory files read (`(virtual path, text)`, in the order of
+/// `memory`; files that do not exist are left out, as the runtime skips them), and the wrapper
+/// of the guidelines. The MemoryMiddleware of 0.4.12 writes `path\ncontent` as read; 0.7.32
+/// writes `path\n\ncontent` with HTML comments removed (since 0.6.12) and trailing whitespace
+/// stripped, skips files left empty, and adds a blank line before `</agent_memory>`
+/// (memory.py `_format_agent_memory` and `MEMORY_SYSTEM_PROMPT`).
+pub fn memory_block(layout: &str, files: &[(String, &str)]) -> String {
+    let sections: Vec<String> = match layout {
+        LAYOUT_0_4 => files.iter().filter(|(_, text)| !text.is_empty()).map(|(path, text)| format!("{path}\n{text}")).collect(),
+        _ => files
+            .iter()
+            .map(|(path, text)| (path, strip_html_comments(text)))
+            .filter(|(_, text)| !text.trim_end().is_empty())
+            .map(|(path, text)| format!("{path}\n\n{}", text.trim_end()))
+            .collect(),
+    };
+    let body = if sections.is_empty() { "(No memory loaded)".to_string() } else { sections.join("\n\n") };
+    match layout {
+        LAYOUT_0_4 => format!("<agent_memory>\n{body}\n</agent_memory>"),
+        _ => format!("<agent_memory>\n{body}\n\n</agent_memory>"),
+    }
+}
+
+/// Around the memory guidelines (the module's text): the template's tags, and its final line
+/// break (both releases).
+pub const MEMORY_GUIDELINES_OPEN: &str = "\n\n<memory_guidelines>\n";
+pub const MEMORY_GUIDELINES_CLOSE: &str = "\n</memory_guidelines>\n";
+
+/// `<!-- ... -->` removed, as `_strip_html_comments` does (non-greedy, across lines); an
+/// unclosed `<!--` stays.
+fn strip_html_comments(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(start) = rest.find("<!--") {
+        match rest[start + 4..].find("-->") {
+            Some(end) => {
+                out.push_str(&rest[..start]);
+                rest = &rest[start + 4 + end + 3..];
+            }
+            None => break,
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The label of a skills source in `**Label Skills**: `: 0.4.12 capitalizes the folder name;
+/// 0.7.32 (`_derive_source_label`) names `built_in_skills` "Built-in", and a folder named
+/// `skills` after its parent (title case, `_`/`-` as spaces, leading dots dropped).
+pub fn source_label(layout: &str, source: &str) -> String {
+    let parts: Vec<&str> = source.trim_end_matches('/').split('/').filter(|p| !p.is_empty()).collect();
+    let Some(leaf) = parts.last() else { return "Unnamed".to_string() };
+    if layout != LAYOUT_0_4 {
+        if leaf.to_lowercase() == "built_in_skills" {
+            return "Built-in".to_string();
+        }
+        let parent = parts.len().checked_sub(2).map(|i| parts[i].trim_start_matches('.'));
+        if let Some(parent) = parent.filter(|p| leaf.to_lowercase() == "skills" && !p.is_empty()) {
+            return title_case(&parent.replace(['_', '-'], " "));
+        }
+    }
+    capitalize(leaf)
+}
+
+/// Python's `str.capitalize`: the first character upper case, the rest lower case.
+fn capitalize(word: &str) -> String {
+    let mut chars = word.chars();
+    chars.next().map_or(String::new(), |first| first.to_uppercase().chain(chars.flat_map(char::to_lowercase)).collect())
+}
+
+/// Python's `str.title`: every run of letters capitalized.
+fn title_case(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut in_word = false;
+    for c in text.chars() {
+        match (c.is_alphabetic(), in_word) {
+            (true, false) => out.extend(c.to_uppercase()),
+            (true, true) => out.extend(c.to_lowercase()),
+            (false, _) => out.push(c),
+        }
+        in_word = c.is_alphabetic();
+    }
+    out
+}
+
+/// The skills section up to the usage text (the module), and what follows it: header, one
+/// location line per source (the last marked "(higher priority)"), 0.7's line on source labels,
+/// and one entry per skill (`SKILLS_SYSTEM_PROMPT`, `_format_skills_locations`,
+/// `_format_skills_list` of skills.py). `sources` are the virtual paths of the skill folders,
+/// `skills` the skills with their virtual SKILL.md paths. 0.4.12's template starts and ends with
+/// line breaks; 0.7.32's does not.
+pub fn skills_section(layout: &str, sources: &[String], skills: &[(&Skill, String)]) -> (String, &'static str) {
+    let last = sources.len().saturating_sub(1);
+    let locations: Vec<String> = sources
+        .iter()
+        .enumerate()
+        .map(|(i, source)| {
+            format!("**{} Skills**: `{source}`{}", source_label(layout, source), if i == last { " (higher priority)" } else { "" })
+        })
+        .collect();
+    let list = match skills.is_empty() {
+        true => format!("(No skills available yet. You can create skills in {})", sources.join(" or ")),
+        false => skills.iter().map(|(skill, path)| skill_entry(layout, skill, path)).collect::<Vec<_>>().join("\n"),
+    };
+    const INTRO: &str = "## Skills System\n\nYou have access to a skills library that provides specialized capabilities and domain knowledge.";
+    let locations = locations.join("\n");
+    match layout {
+        LAYOUT_0_4 => (format!("\n\n{INTRO}\n\n{locations}\n\n**Available Skills:**\n\n{list}\n\n"), "\n"),
+        _ => (
+            format!(
+                "{INTRO}\n\n{locations}\n\nSources labeled \"Deepagents\" are specific to this agent tool; sources labeled \"Agents\" are shared across all agent tools on this machine.\n\n**Available Skills:**\n\n{list}\n\n"
+            ),
+            "",
+        ),
+    }
+}
+
+/// One skill: name, description (cut at 1,024 characters, MAX_SKILL_DESCRIPTION_LENGTH), the
+/// license and compatibility annotations, the allowed tools, and where to read it.
+fn skill_entry(layout: &str, skill: &Skill, path: &str) -> String {
+    let field = |key: &str| skill.fields.iter().find(|(k, _)| k == key).map(|(_, v)| v);
+    let text = |key: &str| {
+        field(key)
+            .map(|v| match v {
+                serde_json::Value::String(s) => s.trim().to_string(),
+                serde_json::Value::Null => String::new(),
+                other => other.to_string(),
+            })
+            .filter(|s| !s.is_empty())
+    };
+    let description: String = skill.description.trim().chars().take(1024).collect();
+    let annotations: Vec<String> = [("License", text("license")), ("Compatibility", text("compatibility"))]
+        .into_iter()
+        .filter_map(|(label, value)| value.map(|v| format!("{label}: {v}")))
+        .collect();
+    let mut entry = format!("- **{}**: {description}", skill.name.trim());
+    if !annotations.is_empty() {
+        entry.push_str(&format!(" ({})", annotations.join(", ")));
+    }
+    // A string is split at white space and commas in both releases; a list is read from 0.7 on.
+    let tools: Vec<String> = match field("allowed-tools") {
+        Some(serde_json::Value::String(s)) => s.split(|c: char| c.is_whitespace() || c == ',').filter(|t| !t.is_empty()).map(String::from).collect(),
+        Some(serde_json::Value::Array(items)) if layout != LAYOUT_0_4 => {
+            items.iter().filter_map(|t| t.as_str()).map(str::trim).filter(|t| !t.is_empty()).map(String::from).collect()
+        }
+        _ => Vec::new(),
+    };
+    if !tools.is_empty() {
+        entry.push_str(&format!("\n  -> Allowed tools: {}", tools.join(", ")));
+    }
+    entry.push_str(&format!("\n  -> Read `{path}` for full instructions"));
+    entry
+}
 
 /// The layout of a Deep Agents release: `0.4` for 0.4.x, `0.7` for 0.7 and every later release.
 /// Other releases are refused rather than guessed.
@@ -66,6 +247,8 @@ pub struct Settings {
     /// `0.4` or `0.7`: which step layout the preset uses.
     pub layout: &'static str,
     pub tool_token_limit_before_evict: Setting<u64>,
+    /// From 0.7 on: human messages over this many tokens are offloaded too (`None` before 0.7).
+    pub human_message_token_limit_before_evict: Option<Setting<u64>>,
     pub trigger: Setting<ContextSize>,
     pub keep: Setting<ContextSize>,
     /// Whether the model has a profile (a known model, or `context_window` set): it decides the
@@ -73,6 +256,12 @@ pub struct Settings {
     pub model_profile: bool,
     /// Tools that interrupt for human approval.
     pub interrupt_on: Vec<String>,
+    /// Where the backend mounts the project directory: paths in the prompt are this prefix and
+    /// the path relative to the project root (`/` locally, `/memories/` in a deploy project).
+    pub mount: String,
+    /// Whether `memory` is passed (`[memory] files` lists any file, even ones that do not exist):
+    /// the memory section is then there, "(No memory loaded)" when none could be read.
+    pub memory: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -81,8 +270,10 @@ pub struct Window {
     pub layout: &'static str,
     pub model_profile: bool,
     pub tool_token_limit_before_evict: Setting<u64>,
-    /// The offload threshold in characters (Deep Agents counts 4 characters per token).
-    pub offload_chars: u64,
+    /// The offload threshold in characters (Deep Agents counts 4 characters per token); `None`
+    /// when 0 switches offloading off.
+    pub offload_chars: Option<u64>,
+    pub human_message_token_limit_before_evict: Option<Setting<u64>>,
     pub trigger: Setting<ContextSize>,
     /// Summarization fires at this many tokens (`None` for a trigger in messages).
     pub summarization_at: Option<u64>,
@@ -98,7 +289,8 @@ pub fn window(s: &Settings, max_input: u64) -> Window {
         layout: s.layout,
         model_profile: s.model_profile,
         tool_token_limit_before_evict: s.tool_token_limit_before_evict.clone(),
-        offload_chars: s.tool_token_limit_before_evict.value * CHARS_PER_TOKEN,
+        offload_chars: Some(s.tool_token_limit_before_evict.value * CHARS_PER_TOKEN).filter(|&chars| chars > 0),
+        human_message_token_limit_before_evict: s.human_message_token_limit_before_evict.clone(),
         trigger: s.trigger.clone(),
         summarization_at: s.trigger.value.tokens(max_input),
         keep: s.keep.clone(),
@@ -112,13 +304,33 @@ mod tests {
     use super::*;
 
     #[test]
+    fn source_labels_follow_each_release() {
+        assert_eq!(source_label(LAYOUT_0_4, "/skills/user/"), "User");
+        assert_eq!(source_label(LAYOUT_0_4, "/memories/skills/"), "Skills");
+        assert_eq!(source_label(LAYOUT_0_7, "/memories/skills/"), "Memories");
+        assert_eq!(source_label(LAYOUT_0_7, "/home/.deep_agents/skills"), "Deep Agents");
+        assert_eq!(source_label(LAYOUT_0_7, "/x/built_in_skills/"), "Built-in");
+        assert_eq!(source_label(LAYOUT_0_7, "/"), "Unnamed");
+        assert_eq!(source_label(LAYOUT_0_7, "/skills/myTeam"), "Myteam");
+    }
+
+    #[test]
+    fn html_comments_are_stripped_from_0_7_on() {
+        let files = [("/AGENTS.md".to_string(), "a<!-- x\ny -->b <!-- open")];
+        assert_eq!(memory_block(LAYOUT_0_7, &files), "<agent_memory>\n/AGENTS.md\n\nab <!-- open\n\n</agent_memory>");
+        assert_eq!(memory_block(LAYOUT_0_4, &files), "<agent_memory>\n/AGENTS.md\na<!-- x\ny -->b <!-- open\n</agent_memory>");
+        let only_comment = [("/AGENTS.md".to_string(), "<!-- all -->\n")];
+        assert_eq!(memory_block(LAYOUT_0_7, &only_comment), "<agent_memory>\n(No memory loaded)\n\n</agent_memory>");
+    }
+
+    #[test]
     fn releases_map_to_the_two_layouts() {
         assert_eq!(layout("0.4"), Ok(LAYOUT_0_4));
         assert_eq!(layout("0.4.2"), Ok(LAYOUT_0_4));
         assert_eq!(layout("0.7"), Ok(LAYOUT_0_7));
         assert_eq!(layout("0.10.1"), Ok(LAYOUT_0_7));
         assert_eq!(layout("1.6.0"), Ok(LAYOUT_0_7));
-        assert!(layout("0.5").is_err(), "memory moved somewhere between 0.4 and 0.7: not guessed");
+        assert!(layout("0.5").is_err(), "0.5.0 moved memory after the user middleware: a layout ctxc does not model");
         assert!(layout("0.3").is_err());
         assert!(layout("latest").is_err());
     }

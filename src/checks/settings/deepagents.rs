@@ -44,13 +44,9 @@ pub fn check(agent: &Agent, s: &Settings, measured: &[Measured]) -> Vec<Diagnost
     let Some(worst) = largest_fixed(measured) else { return out };
     let limit = s.tool_token_limit_before_evict.value;
     let trigger_at = s.trigger.value.tokens(max_input);
-    if limit == 0 {
-        out.push(finding(
-            Code::SET004,
-            &s.tool_token_limit_before_evict,
-            "Deep Agents' tool_token_limit_before_evict is 0: every tool result would be offloaded".to_string(),
-        ));
-    } else if let Some(at) = trigger_at.filter(|&at| worst.window.fixed + limit as i64 >= at as i64) {
+    // 0 (Python's None too) switches eviction off: Deep Agents returns early ("eviction not
+    // configured", filesystem.py 0.4.0 L1020-1022, 0.7.0 L2839-2841), a valid setting.
+    if let Some(at) = trigger_at.filter(|&at| limit > 0 && worst.window.fixed + limit as i64 >= at as i64) {
         out.push(finding(
             Code::SET004,
             &s.tool_token_limit_before_evict,
