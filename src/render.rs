@@ -129,7 +129,15 @@ pub fn render(resolved: Resolved, root: &ProjectRoot) -> Result<Rendered, Diagno
             continue;
         }
         let separator = step.separator.clone();
-        sections.push(Section { step: step.number, id: step.id.clone(), title: step.title.clone(), kind: step.kind, sources, text, separator });
+        sections.push(Section {
+            step: step.number,
+            id: step.id.clone(),
+            title: step.title.clone(),
+            kind: step.kind,
+            sources,
+            text,
+            separator,
+        });
     }
     if !diagnostics.is_empty() {
         return Err(diagnostics);
@@ -353,7 +361,8 @@ fn step_text<'a>(step: &'a Step, agent: &'a Agent, mode: &'a Mode, scenario: &'a
             parts.push(Part::Text(list));
             StepText::Parts(sources, parts)
         }
-        StepKind::Workspace => match (module_file(step, agent, mode), agent.systems.agentscope.as_ref().and_then(|a| a.workspace.as_ref())) {
+        StepKind::Workspace => match (module_file(step, agent, mode), agent.systems.agentscope.as_ref().and_then(|a| a.workspace.as_ref()))
+        {
             (Some(file), Some(ws)) => {
                 StepText::Data(vec![file.path.clone()], crate::systems::agentscope::workspace_instructions(&file.text, ws))
             }

@@ -340,16 +340,16 @@ fn findings_point_at_the_manifest_line_or_say_the_value_is_the_presets_default()
 /// AgentScope 2.0.6 refuses `trigger_ratio = 0.9` (`lt=0.9`); 2.0.7 and later accept it (`le=0.9`).
 #[test]
 fn agentscope_trigger_bound_follows_the_release() {
-    let at = |version: &str| ctxc(&["check", AGENTSCOPE, "--set", "agentscope.trigger_ratio=0.9", "--set", &format!("agentscope.version={version}")], &[]);
+    let at = |version: &str| {
+        ctxc(&["check", AGENTSCOPE, "--set", "agentscope.trigger_ratio=0.9", "--set", &format!("agentscope.version={version}")], &[])
+    };
     let old = at("2.0.6");
     assert_eq!(old.status.code(), Some(1), "{}", stderr(&old));
     assert!(stderr(&old).contains("SET013") && stderr(&old).contains("below 0.9"), "{}", stderr(&old));
     assert_eq!(at("2.0.11").status.code(), Some(0), "{}", stderr(&at("2.0.11")));
     // Without the buffer check: runtime state not injected, so a buffer at the trigger is allowed.
-    let quiet = ctxc(
-        &["check", AGENTSCOPE, "--set", "agentscope.context_buffer_ratio=0.8", "--set", "agentscope.inject_runtime_state=false"],
-        &[],
-    );
+    let quiet =
+        ctxc(&["check", AGENTSCOPE, "--set", "agentscope.context_buffer_ratio=0.8", "--set", "agentscope.inject_runtime_state=false"], &[]);
     assert_eq!(quiet.status.code(), Some(0), "{}", stderr(&quiet));
     let unknown = ctxc(&["check", AGENTSCOPE, "--set", "agentscope.version=2.1.0"], &[]);
     assert_eq!(unknown.status.code(), Some(2));

@@ -54,7 +54,8 @@ fn write_upstream(dir: &Path, builtins: &Value) {
     let text = |key: &str| builtins[key].as_str().unwrap_or_else(|| panic!("--builtins has no {key}")).to_string();
     std::fs::write(upstream.join("skill-instruction.md"), text("skill_instruction")).expect("write");
     std::fs::write(upstream.join("workspace.md"), text("workspace_instructions")).expect("write");
-    std::fs::write(upstream.join("skill-viewer.json"), Value::Array(vec![builtins["skill_viewer_tool"].clone()]).to_string()).expect("write");
+    std::fs::write(upstream.join("skill-viewer.json"), Value::Array(vec![builtins["skill_viewer_tool"].clone()]).to_string())
+        .expect("write");
 }
 
 /// One fixture under one release: the mismatches found, each readable on its own.

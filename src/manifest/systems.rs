@@ -331,7 +331,9 @@ impl Validator {
         let context_size = match (explicit, model_class) {
             (Some(size), _) => Some(size),
             (None, Some(class)) => match release.model_classes().find(|c| c.0 == class.value) {
-                Some((name, size)) => Some(Setting { source: format!("{name}'s context_size default (agentscope {})", release.version), ..class.map(size) }),
+                Some((name, size)) => {
+                    Some(Setting { source: format!("{name}'s context_size default (agentscope {})", release.version), ..class.map(size) })
+                }
                 None => {
                     let span = u.model_class.as_ref().and_then(|c| self.span(c, &c.value));
                     let known: Vec<&str> = release.model_classes().map(|c| c.0).collect();

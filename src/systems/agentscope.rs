@@ -184,7 +184,9 @@ pub struct Window {
 pub fn window(s: &Settings, profile_window: u64, fixed: i64) -> Window {
     let (context_size, context_size_source) = match &s.context_size {
         Some(size) => (size.value, size.source.clone()),
-        None => (profile_window, "the model's max input tokens (set agentscope.model_class or context_size for AgentScope's own)".to_string()),
+        None => {
+            (profile_window, "the model's max input tokens (set agentscope.model_class or context_size for AgentScope's own)".to_string())
+        }
     };
     let compression_at = share_of(s.trigger_ratio.value, context_size);
     Window {
