@@ -177,11 +177,11 @@ pub fn measure(agent: &Agent, rendered: &Rendered, counter: &TokenCounter) -> Me
 /// The prompt as the model receives it, in parts with their counts: each section, with the
 /// separator between.
 fn prompt_parts<'a>(rendered: &'a Rendered, costs: &[SectionCost], c: &Counting) -> Vec<(&'a str, usize)> {
-    let separator = (rendered.separator.as_str(), c.count(&rendered.separator).tokens as usize);
     let mut parts = Vec::with_capacity(rendered.sections.len() * 2);
     for (i, (section, cost)) in rendered.sections.iter().zip(costs).enumerate() {
         if i > 0 {
-            parts.push(separator);
+            let separator = rendered.separator_before(i);
+            parts.push((separator, c.count(separator).tokens as usize));
         }
         parts.push((&*section.text, cost.tokens.tokens as usize));
     }

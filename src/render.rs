@@ -23,6 +23,9 @@ pub struct Section {
     /// Files the text came from, relative to the project root; empty for generated text.
     pub sources: Vec<String>,
     pub text: SharedText,
+    /// The step's own text before this section, when it has one (else the pipeline separator).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub separator: Option<String>,
 }
 
 /// The rendered system prompt of one agent, mode and scenario.
@@ -40,9 +43,21 @@ pub struct Rendered {
 }
 
 impl Rendered {
-    /// The sections joined with the separator: exactly what the model receives.
+    /// The sections joined with their separators: exactly what the model receives.
     pub fn prompt(&self) -> String {
-        self.sections.iter().map(|s| &*s.text).collect::<Vec<_>>().join(&self.separator)
+        let mut prompt = String::new();
+        for (i, section) in self.sections.iter().enumerate() {
+            if i > 0 {
+                prompt.push_str(self.separator_before(i));
+            }
+            prompt.push_str(&section.text);
+        }
+        prompt
+    }
+
+    /// The text between section `i - 1` and section `i`: the step's own separator, or the pipeline's.
+    pub fn separator_before(&self, i: usize) -> &str {
+        self.sections[i].separator.as_deref().unwrap_or(&self.separator)
     }
 }
 
@@ -113,7 +128,16 @@ pub fn render(resolved: Resolved, root: &ProjectRoot) -> Result<Rendered, Diagno
             decision.reason = "renders to empty text".to_string();
             continue;
         }
-        sections.push(Section { step: step.number, id: step.id.clone(), title: step.title.clone(), kind: step.kind, sources, text });
+        let separator = step.separator.clone();
+        sections.push(Section {
+            step: step.number,
+            id: step.id.clone(),
+            title: step.title.clone(),
+            kind: step.kind,
+            sources,
+            text,
+            separator,
+        });
     }
     if !diagnostics.is_empty() {
         return Err(diagnostics);
@@ -280,6 +304,34 @@ fn step_text<'a>(step: &'a Step, agent: &'a Agent, mode: &'a Mode, scenario: &'a
         }
         StepKind::Resources => named_files("Resources", &scenario.resources),
         StepKind::Attachments => named_files("Attachments", &scenario.attachments),
+        StepKind::AgentSkills => {
+            let entries: Vec<crate::systems::agentscope::SkillEntry> = agent
+                .skills
+                .iter()
+                .map(|s| crate::systems::agentscope::SkillEntry {
+                    name: &s.name,
+                    description: &s.description,
+                    folder: s.path.strip_suffix("/SKILL.md").unwrap_or(&s.path),
+                })
+                .collect();
+            let project_dir = agent.systems.agentscope.as_ref().and_then(|a| a.project_dir.as_deref());
+            let [open, list] = crate::systems::agentscope::skills_block(&entries, project_dir);
+            let mut sources: Vec<String> = agent.skills.iter().map(|s| s.path.clone()).collect();
+            let mut parts = vec![Part::Text(open)];
+            if let Some(instruction) = module_file(step, agent, mode) {
+                sources.push(instruction.path.clone());
+                parts.push(Part::File(instruction));
+            }
+            parts.push(Part::Text(list));
+            StepText::Parts(sources, parts)
+        }
+        StepKind::Workspace => match (module_file(step, agent, mode), agent.systems.agentscope.as_ref().and_then(|a| a.workspace.as_ref()))
+        {
+            (Some(file), Some(ws)) => {
+                StepText::Data(vec![file.path.clone()], crate::systems::agentscope::workspace_instructions(&file.text, ws))
+            }
+            _ => StepText::Data(Vec::new(), String::new()),
+        },
         StepKind::SandboxFiles => {
             let lines: Vec<String> = scenario.sandbox_files.iter().map(|f| format!("- {f}")).collect();
             StepText::Data(Vec::new(), format!("## Sandbox files\n\nFiles in the sandbox workspace:\n{}", lines.join("\n")))

@@ -210,6 +210,15 @@ fn decide_step(
         }
         StepKind::ActiveSkills if scenario.active_skills.is_empty() => Some(format!("scenario `{s}` activates no skill")),
         StepKind::OtherSkills if agent.skills.is_empty() => Some("the agent has no skills".to_string()),
+        StepKind::AgentSkills if agent.skills.is_empty() => Some("the agent has no skills".to_string()),
+        StepKind::Workspace if agent.systems.agentscope.as_ref().is_none_or(|a| a.workspace.is_none()) => {
+            Some("no workspace offloader ([agentscope.workspace])".to_string())
+        }
+        StepKind::Workspace => step
+            .module
+            .as_ref()
+            .filter(|m| !agent.modules.contains_key(*m))
+            .map(|m| format!("module `{m}` (the workspace instructions) is not declared, so this step adds no text")),
         StepKind::OtherSkills if agent.skills.iter().all(|k| scenario.active_skills.contains(&k.name)) => {
             Some(format!("scenario `{s}` activates every skill"))
         }

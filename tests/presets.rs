@@ -271,7 +271,9 @@ fn each_presets_documented_defaults_are_in_cost_json() {
     assert_eq!(a["trigger_ratio"], setting(0.8.into(), "preset agentscope"));
     assert_eq!(a["reserve_ratio"], setting(0.1.into(), "preset agentscope"));
     assert_eq!(a["tool_result_limit"], setting(50000.into(), "preset agentscope"));
-    assert_eq!((a["compression_at"].as_u64(), a["kept_after_compression"].as_u64()), (Some(104800), Some(13100)));
+    // The window is DashScopeChatModel's context_size default, not the model's 131,000 (AS-2).
+    assert_eq!(a["context_size"], 131072);
+    assert_eq!((a["compression_at"].as_u64(), a["kept_after_compression"].as_u64()), (Some(104857), Some(13107)));
 }
 
 /// Every validated setting, set to an invalid value, gives its finding (with its code) and exit 1.
@@ -299,6 +301,7 @@ fn every_validated_setting_fails_check_with_its_code() {
         (AGENTSCOPE, "agentscope.trigger_ratio=0.95", "SET013"),
         (AGENTSCOPE, "agentscope.trigger_ratio=0", "SET013"),
         (AGENTSCOPE, "agentscope.reserve_ratio=0.8", "SET014"),
+        (AGENTSCOPE, "agentscope.context_buffer_ratio=0.8", "SET014"),
         (AGENTSCOPE, "agentscope.tool_result_limit=0", "SET015"),
         (AGENTSCOPE, "agentscope.tool_result_limit=120000", "SET015"),
         (AGENTSCOPE, "agentscope.trigger_ratio=0.004", "SET003"),
@@ -330,7 +333,26 @@ fn findings_point_at_the_manifest_line_or_say_the_value_is_the_presets_default()
     let out = ctxc(&["check", AGENTSCOPE, "--set", "agentscope.trigger_ratio=0.05"], &[]);
     let err = stderr(&out);
     assert!(err.contains("SET014") && err.contains("the `agentscope` preset's default"), "{err}");
-    assert!(err.contains("ctxc.toml:12:10"), "points at `preset = \"agentscope\"`: {err}");
+    assert!(err.contains("ctxc.toml:15:10"), "points at `preset = \"agentscope\"`: {err}");
+}
+
+/// AgentScope 2.0.6 refuses `trigger_ratio = 0.9` (`lt=0.9`); 2.0.7 and later accept it (`le=0.9`).
+#[test]
+fn agentscope_trigger_bound_follows_the_release() {
+    let at = |version: &str| {
+        ctxc(&["check", AGENTSCOPE, "--set", "agentscope.trigger_ratio=0.9", "--set", &format!("agentscope.version={version}")], &[])
+    };
+    let old = at("2.0.6");
+    assert_eq!(old.status.code(), Some(1), "{}", stderr(&old));
+    assert!(stderr(&old).contains("SET013") && stderr(&old).contains("below 0.9"), "{}", stderr(&old));
+    assert_eq!(at("2.0.11").status.code(), Some(0), "{}", stderr(&at("2.0.11")));
+    // Without the buffer check: runtime state not injected, so a buffer at the trigger is allowed.
+    let quiet =
+        ctxc(&["check", AGENTSCOPE, "--set", "agentscope.context_buffer_ratio=0.8", "--set", "agentscope.inject_runtime_state=false"], &[]);
+    assert_eq!(quiet.status.code(), Some(0), "{}", stderr(&quiet));
+    let unknown = ctxc(&["check", AGENTSCOPE, "--set", "agentscope.version=2.1.0"], &[]);
+    assert_eq!(unknown.status.code(), Some(2));
+    assert!(stderr(&unknown).contains("2.0.6, 2.0.7"), "{}", stderr(&unknown));
 }
 
 #[test]

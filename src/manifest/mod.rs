@@ -587,7 +587,13 @@ impl Validator {
             // Module steps need their module; the other kinds that take one add it when declared.
             let takes_module = matches!(
                 kind,
-                StepKind::Module | StepKind::Middleware | StepKind::HumanInTheLoop | StepKind::AgentMemory | StepKind::SkillLocations
+                StepKind::Module
+                    | StepKind::Middleware
+                    | StepKind::HumanInTheLoop
+                    | StepKind::AgentMemory
+                    | StepKind::SkillLocations
+                    | StepKind::AgentSkills
+                    | StepKind::Workspace
             );
             let module = takes_module.then(|| raw.module.as_ref().map_or(id.clone(), |m| m.value.clone()));
             if let Some(module_id) = module.as_ref().filter(|_| kind == StepKind::Module) {
@@ -613,6 +619,7 @@ impl Validator {
                 kind,
                 module,
                 text: raw.text.clone(),
+                separator: raw.separator.clone(),
                 when,
                 budget: self.budget(&raw.budget),
             });

@@ -45,6 +45,8 @@ pub struct Step {
     pub module: Option<String>,
     /// For text steps: the text.
     pub text: Option<String>,
+    /// Text before this step's section, instead of the pipeline separator.
+    pub separator: Option<String>,
     pub when: Option<Condition>,
     pub budget: Option<Budget>,
 }

@@ -165,6 +165,7 @@ impl Overlay for RawStep {
         take(&mut self.budget, over.budget);
         take(&mut self.after, over.after);
         take(&mut self.before, over.before);
+        take(&mut self.separator, over.separator);
     }
 }
 
@@ -278,5 +279,12 @@ impl Overlay for RawAgentScope {
         take(&mut self.trigger_ratio, over.trigger_ratio);
         take(&mut self.reserve_ratio, over.reserve_ratio);
         take(&mut self.tool_result_limit, over.tool_result_limit);
+        take(&mut self.version, over.version);
+        take(&mut self.context_buffer_ratio, over.context_buffer_ratio);
+        take(&mut self.inject_runtime_state, over.inject_runtime_state);
+        take(&mut self.model_class, over.model_class);
+        take(&mut self.context_size, over.context_size);
+        take(&mut self.project_dir, over.project_dir);
+        take(&mut self.workspace, over.workspace);
     }
 }

@@ -128,8 +128,8 @@ pub struct RawStep {
     #[serde(default)]
     pub title: Option<String>,
     /// For `module` steps: the module id (defaults to the step id). For `middleware`,
-    /// `human_in_the_loop`, `agent_memory` and `skill_locations` steps: the optional module whose
-    /// text the step adds (defaults to the step id).
+    /// `human_in_the_loop`, `agent_memory`, `skill_locations`, `agent_skills` and `workspace` steps:
+    /// the optional module whose text the step adds (defaults to the step id).
     #[serde(default)]
     pub module: Option<Spanned<String>>,
     /// For `text` steps: the literal text.
@@ -148,6 +148,10 @@ pub struct RawStep {
     /// Place a new step before this step id.
     #[serde(default)]
     pub before: Option<Spanned<String>>,
+    /// Text placed before this step's section instead of the pipeline's `separator` (AgentScope
+    /// joins its first parts with one line break, e.g. `separator = "\n"`).
+    #[serde(default)]
+    pub separator: Option<String>,
 }
 
 /// What a pipeline step contributes to the system prompt.
@@ -205,6 +209,12 @@ pub enum StepKind {
     /// then the others' names and descriptions inside `<available_skills>`; `enabled: false`
     /// skills left out, the rest ordered by `priority`.
     ZeusSkills,
+    /// AgentScope skills: `<agent-skills>`, the module's text (the skill instruction), then each
+    /// skill's name, description and folder (absolute with `[agentscope] project_dir`).
+    AgentSkills,
+    /// AgentScope workspace instructions: the module's text with `{workdir}` and `{backend}` filled
+    /// from `[agentscope.workspace]`; off without it.
+    Workspace,
 }
 
 impl StepKind {
@@ -694,6 +704,9 @@ pub struct RawZephShares {
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawAgentScope {
+    /// The AgentScope release modelled: "2.0.6" to "2.0.11". Preset default: "2.0.11".
+    #[serde(default)]
+    pub version: Option<Spanned<String>>,
     /// Compress when the context exceeds this share of the model's context size (above 0, at
     /// most 0.9). Preset default: 0.8.
     #[serde(default)]
@@ -705,4 +718,35 @@ pub struct RawAgentScope {
     /// Most tokens one tool result may take; longer results are truncated. Preset default: 50000.
     #[serde(default)]
     pub tool_result_limit: Option<Spanned<u64>>,
+    /// `ContextConfig.context_buffer_ratio` (`InjectionConfig`'s before 2.0.8): must be below
+    /// `trigger_ratio` when runtime state is injected. Preset default: 0.2.
+    #[serde(default)]
+    pub context_buffer_ratio: Option<Spanned<f64>>,
+    /// `InjectionConfig.inject_runtime_state`. Preset default: true.
+    #[serde(default)]
+    pub inject_runtime_state: Option<Spanned<bool>>,
+    /// The model class (e.g. `DashScopeChatModel`): its `context_size` default is the window.
+    #[serde(default)]
+    pub model_class: Option<Spanned<String>>,
+    /// The model's `context_size`, when passed to the model class explicitly.
+    #[serde(default)]
+    pub context_size: Option<Spanned<u64>>,
+    /// The absolute path of the project root where the agent runs: skill `<dir>` entries are
+    /// this path joined with each skill's folder. Unset: the folder relative to the project root.
+    #[serde(default)]
+    pub project_dir: Option<Spanned<String>>,
+    /// A `LocalWorkspace` offloader, whose instructions (the `workspace` step's module) follow the skills.
+    #[serde(default)]
+    pub workspace: Option<RawAgentScopeWorkspace>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawAgentScopeWorkspace {
+    /// The workspace's absolute path (`{workdir}` in the instructions).
+    #[serde(default)]
+    pub workdir: Option<Spanned<String>>,
+    /// `{backend}` in the instructions. Default: "local" (`LocalWorkspace`).
+    #[serde(default)]
+    pub backend: Option<Spanned<String>>,
 }

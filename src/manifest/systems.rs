@@ -359,7 +359,42 @@ impl Validator {
 
     fn agentscope(&mut self, user: &RawManifest, preset: &RawManifest, from: &PresetRef) -> agentscope::Settings {
         let (u, p) = (user.agentscope.clone().unwrap_or_default(), preset.agentscope.clone().unwrap_or_default());
+        let version = self.required("agentscope.version", u.version.as_ref(), p.version.as_ref(), from);
+        let release = agentscope::release(&version.value).unwrap_or_else(|| {
+            let span = u.version.as_ref().and_then(|v| self.span(v, &v.value));
+            let known: Vec<&str> = agentscope::RELEASES.iter().map(|r| r.version).collect();
+            self.error(format!("AgentScope release `{}` is not modelled", version.value), span).help =
+                Some(format!("set `[agentscope] version` to one of {}", known.join(", ")));
+            agentscope::RELEASES[agentscope::RELEASES.len() - 1]
+        });
+        let model_class = self.pick("agentscope.model_class", u.model_class.as_ref(), p.model_class.as_ref(), from);
+        let explicit = self.pick("agentscope.context_size", u.context_size.as_ref(), p.context_size.as_ref(), from);
+        let context_size = match (explicit, model_class) {
+            (Some(size), _) => Some(size),
+            (None, Some(class)) => match release.model_classes().find(|c| c.0 == class.value) {
+                Some((name, size)) => {
+                    Some(Setting { source: format!("{name}'s context_size default (agentscope {})", release.version), ..class.map(size) })
+                }
+                None => {
+                    let span = u.model_class.as_ref().and_then(|c| self.span(c, &c.value));
+                    let known: Vec<&str> = release.model_classes().map(|c| c.0).collect();
+                    self.unknown_in("AgentScope model class", &format!(" in agentscope {}", release.version), &class.value, span, &known);
+                    None
+                }
+            },
+            (None, None) => None,
+        };
+        let workspace = u.workspace.as_ref().map(|w| agentscope::Workspace {
+            workdir: w.workdir.as_ref().map(|d| d.value.clone()).unwrap_or_default(),
+            backend: w.backend.as_ref().map_or_else(|| "local".to_string(), |b| b.value.clone()),
+        });
+        if u.workspace.as_ref().is_some_and(|w| w.workdir.is_none()) {
+            let span = self.locate("[agentscope.workspace]");
+            self.error("`[agentscope.workspace]` needs `workdir`, the workspace's absolute path".to_string(), span);
+        }
         agentscope::Settings {
+            version,
+            release,
             trigger_ratio: self.required("agentscope.trigger_ratio", u.trigger_ratio.as_ref(), p.trigger_ratio.as_ref(), from),
             reserve_ratio: self.required("agentscope.reserve_ratio", u.reserve_ratio.as_ref(), p.reserve_ratio.as_ref(), from),
             tool_result_limit: self.required(
@@ -368,6 +403,21 @@ impl Validator {
                 p.tool_result_limit.as_ref(),
                 from,
             ),
+            context_buffer_ratio: self.required(
+                "agentscope.context_buffer_ratio",
+                u.context_buffer_ratio.as_ref(),
+                p.context_buffer_ratio.as_ref(),
+                from,
+            ),
+            inject_runtime_state: self.required(
+                "agentscope.inject_runtime_state",
+                u.inject_runtime_state.as_ref(),
+                p.inject_runtime_state.as_ref(),
+                from,
+            ),
+            context_size,
+            project_dir: u.project_dir.as_ref().map(|d| d.value.clone()),
+            workspace,
         }
     }
 }

@@ -163,7 +163,7 @@ fn zeph_layout(z: &zeph::Window, m: &Measured, md: bool) -> String {
 
 fn agent_scope(a: &agentscope::Window, md: bool) -> String {
     let lines = vec![
-        ("context size", n(a.context_size), "the model's max input tokens".to_string()),
+        ("context size", n(a.context_size), a.context_size_source.clone()),
         ("compression at", n(a.compression_at), format!("trigger_ratio {}{}", a.trigger_ratio.value, from(&a.trigger_ratio))),
         (
             "kept after",

@@ -1,7 +1,11 @@
-//! AgentScope's `ContextConfig`: compression fires when the context exceeds `trigger_ratio` of
-//! the model's context size (at most 0.9: the rest is room for the compression call), keeps
-//! `reserve_ratio` of it as recent messages, and truncates tool results over `tool_result_limit`
-//! tokens.
+//! AgentScope (`agentscope` on PyPI), release by release: how `Agent._get_system_prompt` joins its
+//! parts (`agent/_agent.py`), the `<agent-skills>` block of the toolkit's `DEFAULT_SKILL_INSTRUCTION`
+//! (`tool/_toolkit.py`), the `LocalWorkspace` instructions (`workspace/_local_workspace.py`), each
+//! model class's `context_size` default (`model/*/_model.py`), and `ContextConfig`
+//! (`agent/_config.py`): compression fires at `trigger_ratio` × context size, keeps `reserve_ratio`
+//! of it as recent messages, and truncates tool results over `tool_result_limit` tokens.
+//! Releases 2.0.6 and 2.0.11 are compared byte for byte with the installed runtime
+//! (tests/runtime_agentscope.rs); 2.0.7 to 2.0.10 were read and differ from them only as `Release` says.
 
 use serde::Serialize;
 
@@ -10,18 +14,158 @@ use super::{share_of, Setting};
 /// AgentScope caps `trigger_ratio` here: the rest of the window is for the compression call.
 pub const MAX_TRIGGER_RATIO: f64 = 0.9;
 
+/// What differs between the releases ctxc models. `_get_system_prompt`, the skills template and the
+/// `ContextConfig` defaults (0.8 / 0.1 / 50,000) are the same in all of them.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Release {
+    pub version: &'static str,
+    /// `trigger_ratio = Field(gt=0, le=0.9)` from 2.0.7 on; 2.0.6 has `lt=0.9`.
+    pub trigger_may_equal_max: bool,
+    /// `ContextConfig.context_buffer_ratio` (from 2.0.8); before, `InjectionConfig.context_buffer_ratio`.
+    /// Either way it must be below `trigger_ratio` (`Agent._validate_configs`).
+    pub buffer_in_context_config: bool,
+    /// Patch number: model classes exist from the release their `since` names.
+    patch: u32,
+}
+
+pub const RELEASES: [Release; 6] = [
+    Release { version: "2.0.6", trigger_may_equal_max: false, buffer_in_context_config: false, patch: 6 },
+    Release { version: "2.0.7", trigger_may_equal_max: true, buffer_in_context_config: false, patch: 7 },
+    Release { version: "2.0.8", trigger_may_equal_max: true, buffer_in_context_config: true, patch: 8 },
+    Release { version: "2.0.9", trigger_may_equal_max: true, buffer_in_context_config: true, patch: 9 },
+    Release { version: "2.0.10", trigger_may_equal_max: true, buffer_in_context_config: true, patch: 10 },
+    Release { version: "2.0.11", trigger_may_equal_max: true, buffer_in_context_config: true, patch: 11 },
+];
+
+/// Model classes and their `context_size` constructor default, with the 2.0.x patch each first
+/// appears in (`agentscope/model/<dir>/_model.py`; `ChatModelBase` in `model/_base.py`).
+const MODEL_CLASSES: [(&str, u64, u32); 12] = [
+    ("ChatModelBase", 32_768, 6),
+    ("OpenAIChatModel", 128_000, 6),
+    ("OpenAIResponseModel", 200_000, 6),
+    ("DashScopeChatModel", 131_072, 6),
+    ("AnthropicChatModel", 200_000, 6),
+    ("DeepSeekChatModel", 65_536, 6),
+    ("GeminiChatModel", 1_048_576, 6),
+    ("OllamaChatModel", 32_768, 6),
+    ("MoonshotChatModel", 131_072, 6),
+    ("XAIChatModel", 131_072, 6),
+    ("VolcengineChatModel", 256_000, 8),
+    ("MiniMaxChatModel", 1_000_000, 9),
+];
+
+/// The release a `[agentscope] version` names.
+pub fn release(version: &str) -> Option<Release> {
+    RELEASES.iter().copied().find(|r| r.version == version)
+}
+
+impl Release {
+    /// The model classes of this release with their `context_size` default.
+    pub fn model_classes(&self) -> impl Iterator<Item = (&'static str, u64)> + '_ {
+        MODEL_CLASSES.iter().filter(|c| c.2 <= self.patch).map(|c| (c.0, c.1))
+    }
+
+    /// Whether `trigger_ratio` passes `ContextConfig`'s bound in this release.
+    pub fn trigger_in_range(&self, trigger: f64) -> bool {
+        trigger > 0.0 && if self.trigger_may_equal_max { trigger <= MAX_TRIGGER_RATIO } else { trigger < MAX_TRIGGER_RATIO }
+    }
+}
+
+/// A `LocalWorkspace` offloader: its instructions template is filled with these.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Workspace {
+    /// `os.path.abspath(workdir)` as the agent sees it.
+    pub workdir: String,
+    /// `local` for `LocalWorkspace`.
+    pub backend: String,
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Settings {
+    pub version: Setting<String>,
+    pub release: Release,
     pub trigger_ratio: Setting<f64>,
     pub reserve_ratio: Setting<f64>,
     pub tool_result_limit: Setting<u64>,
+    pub context_buffer_ratio: Setting<f64>,
+    /// `InjectionConfig.inject_runtime_state` (default true): the buffer is checked only with it
+    /// (or with the compression tool).
+    pub inject_runtime_state: Setting<bool>,
+    /// The model's `context_size`: set, or the named model class's default; `None`: the model
+    /// profile's window.
+    pub context_size: Option<Setting<u64>>,
+    /// Where the project root is when AgentScope runs: skill `<dir>` entries are absolute.
+    pub project_dir: Option<String>,
+    pub workspace: Option<Workspace>,
+}
+
+/// The exact release modelled, e.g. `agentscope 2.0.11`.
+pub fn modelled_release(s: &Settings) -> String {
+    format!("agentscope {}", s.release.version)
+}
+
+/// One skill as `DEFAULT_SKILL_INSTRUCTION` lists it.
+pub struct SkillEntry<'a> {
+    pub name: &'a str,
+    pub description: &'a str,
+    /// The skill's folder relative to the project root.
+    pub folder: &'a str,
+}
+
+/// The skills block `Toolkit.get_skill_instructions` renders from `DEFAULT_SKILL_INSTRUCTION`
+/// (tool/_toolkit.py, the same in 2.0.6–2.0.11), around its instruction text (AgentScope's own,
+/// given as a module: ctxc ships none of it): what comes before it, and one `<skill>` per skill
+/// after it, nothing escaped, `<dir>` absolute. Jinja drops the template's final line break.
+pub fn skills_block(skills: &[SkillEntry], project_dir: Option<&str>) -> [String; 2] {
+    let mut list = String::from("\n\n# Available Skills:");
+    for skill in skills {
+        let dir = match project_dir {
+            Some(root) => format!("{}/{}", root.trim_end_matches('/'), skill.folder),
+            None => skill.folder.to_string(),
+        };
+        list.push_str(&format!(
+            "\n<skill>\n<name>{}</name>\n<description>{}</description>\n<dir>{dir}</dir>\n</skill>",
+            skill.name, skill.description
+        ));
+    }
+    list.push_str("\n</agent-skills>");
+    ["<agent-skills>\n".to_string(), list]
+}
+
+/// The workspace instructions as `LocalWorkspace.__init__` makes them: `instructions.format(backend=…,
+/// workdir=…)` (Python `str.format`: `{{` and `}}` are braces; other fields are left as written,
+/// where Python would raise).
+pub fn workspace_instructions(template: &str, workspace: &Workspace) -> String {
+    let mut out = String::with_capacity(template.len() + workspace.workdir.len());
+    let mut rest = template;
+    while let Some(i) = rest.find(['{', '}']) {
+        out.push_str(&rest[..i]);
+        let tail = &rest[i..];
+        let (text, used) = if tail.starts_with("{{") {
+            ("{", 2)
+        } else if tail.starts_with("}}") {
+            ("}", 2)
+        } else if tail.starts_with("{workdir}") {
+            (workspace.workdir.as_str(), "{workdir}".len())
+        } else if tail.starts_with("{backend}") {
+            (workspace.backend.as_str(), "{backend}".len())
+        } else {
+            (&tail[..1], 1)
+        };
+        out.push_str(text);
+        rest = &tail[used..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// AgentScope's window for one mode and scenario.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Window {
-    /// The model's context size (max input tokens).
+    /// The model's `context_size`.
     pub context_size: u64,
+    /// Where it came from: `agentscope.context_size`, the model class's default, or the model profile.
+    pub context_size_source: String,
     pub trigger_ratio: Setting<f64>,
     /// Compression fires when the context exceeds this many tokens.
     pub compression_at: u64,
@@ -35,10 +179,19 @@ pub struct Window {
     pub room_before_compression: i64,
 }
 
-pub fn window(s: &Settings, context_size: u64, fixed: i64) -> Window {
+/// The window, with `profile_window` (the model profile's max input tokens) when neither
+/// `context_size` nor a model class is set.
+pub fn window(s: &Settings, profile_window: u64, fixed: i64) -> Window {
+    let (context_size, context_size_source) = match &s.context_size {
+        Some(size) => (size.value, size.source.clone()),
+        None => {
+            (profile_window, "the model's max input tokens (set agentscope.model_class or context_size for AgentScope's own)".to_string())
+        }
+    };
     let compression_at = share_of(s.trigger_ratio.value, context_size);
     Window {
         context_size,
+        context_size_source,
         trigger_ratio: s.trigger_ratio.clone(),
         compression_at,
         reserve_ratio: s.reserve_ratio.clone(),
@@ -46,5 +199,26 @@ pub fn window(s: &Settings, context_size: u64, fixed: i64) -> Window {
         compression_call_room: context_size.saturating_sub(compression_at),
         tool_result_limit: s.tool_result_limit.clone(),
         room_before_compression: compression_at as i64 - fixed,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn workspace_template_is_filled_like_python_str_format() {
+        let ws = Workspace { workdir: "/srv/ws".into(), backend: "local".into() };
+        assert_eq!(workspace_instructions("a {backend} at {workdir}: {{x}} {other} }", &ws), "a local at /srv/ws: {x} {other} }");
+    }
+
+    #[test]
+    fn releases_differ_in_the_trigger_bound_and_model_classes() {
+        let (old, new) = (release("2.0.6").unwrap(), release("2.0.11").unwrap());
+        assert!(!old.trigger_in_range(0.9) && new.trigger_in_range(0.9));
+        assert!(old.trigger_in_range(0.89) && !new.trigger_in_range(0.0));
+        assert!(!old.model_classes().any(|c| c.0 == "MiniMaxChatModel"));
+        assert_eq!(new.model_classes().find(|c| c.0 == "MiniMaxChatModel"), Some(("MiniMaxChatModel", 1_000_000)));
+        assert!(release("2.1.0").is_none());
     }
 }

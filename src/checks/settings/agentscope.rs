@@ -10,11 +10,15 @@ use crate::systems::{pct, share_of};
 pub fn check(s: &Settings, measured: &[Measured]) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     let trigger = s.trigger_ratio.value;
-    if !(trigger > 0.0 && trigger <= MAX_TRIGGER_RATIO) {
+    if !s.release.trigger_in_range(trigger) {
+        let bound = if s.release.trigger_may_equal_max { "at most" } else { "below" };
         out.push(finding(
             Code::SET013,
             &s.trigger_ratio,
-            format!("AgentScope's trigger_ratio {trigger} must be above 0 and at most {MAX_TRIGGER_RATIO}: the last 10 % of the window is room for the compression call"),
+            format!(
+                "AgentScope {}'s trigger_ratio {trigger} must be above 0 and {bound} {MAX_TRIGGER_RATIO}: the rest of the window is room for the compression call",
+                s.release.version
+            ),
         ));
     }
     let reserve = s.reserve_ratio.value;
@@ -25,9 +29,18 @@ pub fn check(s: &Settings, measured: &[Measured]) -> Vec<Diagnostic> {
             format!("AgentScope's reserve_ratio {reserve} must be above 0 and below trigger_ratio {trigger}: compression keeps that share as recent messages, so it must leave something to compress"),
         ));
     }
+    let buffer = s.context_buffer_ratio.value;
+    if s.inject_runtime_state.value && buffer >= trigger {
+        out.push(finding(
+            Code::SET014,
+            &s.context_buffer_ratio,
+            format!("AgentScope's context_buffer_ratio {buffer} must be below trigger_ratio {trigger} while runtime state is injected: the agent is told of the coming compression at trigger − buffer (Agent._validate_configs raises otherwise)"),
+        ));
+    }
     let Some(worst) = largest_fixed(measured) else { return out };
     let w = &worst.window;
-    let compression_at = share_of(trigger, w.max_input_tokens);
+    let context_size = w.agentscope.as_ref().map_or(w.max_input_tokens, |a| a.context_size);
+    let compression_at = share_of(trigger, context_size);
     let limit = s.tool_result_limit.value;
     let room = compression_at as i64 - w.fixed;
     if limit == 0 {
@@ -42,7 +55,7 @@ pub fn check(s: &Settings, measured: &[Measured]) -> Vec<Diagnostic> {
             &s.tool_result_limit,
             format!(
                 "AgentScope's tool_result_limit ({limit} tokens) is more than the room below the compression trigger ({room} tokens = {} of {} − fixed context {}, {} mode, scenario `{}`): one tool result at the limit would trigger compression by itself",
-                pct(trigger), w.max_input_tokens, w.fixed, worst.mode, worst.scenario
+                pct(trigger), context_size, w.fixed, worst.mode, worst.scenario
             ),
         ));
     }

@@ -53,16 +53,15 @@ pub struct PrefixSummary {
 pub fn prefix_summary(cx: &Context, run: &Run) -> PrefixSummary {
     let sections = &run.rendered.sections;
     let first_dynamic = sections.iter().position(|s| is_dynamic(s.kind));
-    let separator = cx.agent().map_or("\n\n", |a| a.separator.as_str());
     let stable_prefix_tokens = match first_dynamic {
         None => run.measured.system_prompt.tokens,
         Some(0) => 0,
         Some(i) => {
-            let separator = (separator, cx.counter.count(cx.tokenizer, separator));
             let mut parts = Vec::with_capacity(2 * i);
             for (n, (section, cost)) in sections[..i].iter().zip(&run.measured.sections).enumerate() {
                 if n > 0 {
-                    parts.push(separator);
+                    let separator = run.rendered.separator_before(n);
+                    parts.push((separator, cx.counter.count(cx.tokenizer, separator)));
                 }
                 parts.push((&*section.text, cost.tokens.tokens as usize));
             }

@@ -1,6 +1,6 @@
 //! MAN004: a pipeline step that no mode and scenario ever enables.
 
-use crate::manifest::model::Step;
+use crate::manifest::model::{Step, StepKind};
 use crate::rules::prelude::*;
 
 pub const RULE: Rule = Rule {
@@ -41,6 +41,10 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
             continue;
         }
         if step.kind.is_scenario_data() && !decisions.iter().all(|d| condition_false(step, &d.reason)) {
+            continue;
+        }
+        // The AgentScope preset's workspace step is meant to stay off for agents without a workspace.
+        if step.kind == StepKind::Workspace && agent.systems.agentscope.as_ref().is_some_and(|a| a.workspace.is_none()) {
             continue;
         }
         let mut reasons: Vec<&str> = decisions.iter().map(|d| d.reason.as_str()).collect();
