@@ -120,13 +120,14 @@ fn check_path(path: &Path, reporter: &Reporter) -> Result<(), u8> {
     })
 }
 
-/// Manifest overrides from `CTXC_<SECTION>__…` environment variables (see [`manifest::env`]), as
-/// `KEY=VALUE`, sorted by variable name; such a variable that names no key is a usage error.
-/// Other `CTXC_…` variables are not read at all.
+/// Manifest overrides from `CTXC_<SECTION>__…` environment variables and from Zeph's own
+/// `ZEPH_MEMORY_…` variables (see [`manifest::env`]), as `KEY=VALUE`, sorted by variable name;
+/// such a variable that names no key, or whose value does not fit the key, is a usage error.
+/// Other `CTXC_…` and `ZEPH_…` variables are not read at all.
 fn env_overrides(reporter: &Reporter) -> Result<Vec<String>, u8> {
     let mut vars = Vec::new();
     for (name, value) in std::env::vars_os() {
-        let Some(name) = name.to_str().filter(|n| manifest::env::is_override(n)).map(str::to_string) else { continue };
+        let Some(name) = name.to_str().filter(|n| manifest::env::is_override(n) || manifest::env::is_zeph_var(n)).map(str::to_string) else { continue };
         let Some(value) = value.to_str().map(str::to_string) else {
             reporter
                 .diagnostics(&[ctxc::Diagnostic::error(format!("environment variable `{name}` is not valid UTF-8"))], &Default::default());
@@ -139,10 +140,13 @@ fn env_overrides(reporter: &Reporter) -> Result<Vec<String>, u8> {
         EXIT_INPUT
     })?;
     for (name, arg) in &found {
-        if let Err(message) = manifest::parse_override(arg) {
-            let d = ctxc::Diagnostic::error(format!("{name}: {message}")).help(
-                "CTXC_ variables override manifest keys: CTXC_ then the key's segments in upper case separated by `__` (CTXC_BUDGETS__SYSTEM_PROMPT=3000)",
-            );
+        let (only, key_value) = manifest::env::only_under(arg);
+        if let Err(message) = manifest::parse_override(key_value) {
+            let help = match only {
+                Some(_) => "Zeph's variables set the [zeph] settings of agents on the zeph preset; the value must fit the setting (a number, or true/false)",
+                None => "CTXC_ variables override manifest keys: CTXC_ then the key's segments in upper case separated by `__` (CTXC_BUDGETS__SYSTEM_PROMPT=3000)",
+            };
+            let d = ctxc::Diagnostic::error(format!("{name}: {message}")).help(help);
             reporter.diagnostics(&[d], &Default::default());
             return Err(EXIT_INPUT);
         }
