@@ -4,6 +4,7 @@
 mod check;
 mod cost;
 mod explain;
+mod import;
 mod models;
 mod render;
 mod report;
@@ -76,6 +77,8 @@ enum Command {
     Diff(diff::DiffArgs),
     /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
     Completions(completions::CompletionsArgs),
+    /// Write a ctxc manifest from a runtime's own project format (e.g. a Zeph config file).
+    Import(import::ImportArgs),
 }
 
 pub fn main() -> ExitCode {
@@ -99,6 +102,7 @@ pub fn main() -> ExitCode {
         Command::Snapshot(args) => snapshot::run(args, &reporter),
         Command::Diff(args) => diff::run(args, &reporter),
         Command::Completions(args) => completions::run(args),
+        Command::Import(args) => import::run(args, &reporter),
     };
     ExitCode::from(output::exit_code(code))
 }
