@@ -144,3 +144,26 @@ fn window_numbers_equal_zeph_context_0_22_4() {
     eprintln!("window_numbers_equal_zeph_context_0_22_4: {compared} renders of {} fixtures equal Zeph's numbers", FIXTURES.len());
     assert!(compared >= FIXTURES.len());
 }
+
+#[test]
+#[ignore = "needs the real runtimes: run by scripts/test, which installs them"]
+fn imported_zeph_configs_equal_zeph_context_0_22_4() {
+    if common::runtimes_skipped("imported_zeph_configs_equal_zeph_context_0_22_4") {
+        return;
+    }
+    for case in FIXTURES.map(|(case, _)| case).into_iter().filter(|case| fixture(case).join("zeph.toml").is_file()) {
+        let dir = tempfile::tempdir().expect("tempdir");
+        common::copy_tree(&fixture(case), dir.path());
+        std::fs::remove_file(dir.path().join("ctxc.toml")).expect("the fixture's manifest is the import's output");
+        let config = dir.path().join("zeph.toml");
+        let out = Command::new(env!("CARGO_BIN_EXE_ctxc"))
+            .args(["import", "zeph", config.to_str().expect("utf-8 path")])
+            .output()
+            .expect("run ctxc import");
+        assert!(out.status.success(), "import {case}: {}", String::from_utf8_lossy(&out.stderr));
+        let written = std::fs::read_to_string(dir.path().join("ctxc.toml")).expect("ctxc.toml written");
+        let committed = std::fs::read_to_string(fixture(case).join("ctxc.toml")).expect("fixture manifest");
+        assert_eq!(written, committed, "{case}: `ctxc import zeph` no longer writes the committed fixture manifest");
+        compare(dir.path(), Some(&config), &env_of(case));
+    }
+}
