@@ -26,6 +26,7 @@ pub mod agent_files;
 pub mod checks;
 pub mod codes;
 pub mod diagnostic;
+pub mod import;
 pub mod discover;
 pub mod lint;
 pub mod manifest;

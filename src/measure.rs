@@ -156,8 +156,8 @@ pub fn measure(agent: &Agent, rendered: &Rendered, counter: &TokenCounter) -> Me
     let system_prompt = c.wrap(counter.count_concat(profile.tokenizer, &prompt_parts(rendered, &sections, &c)) as i64);
     let joins = c.wrap(system_prompt.tokens - sections.iter().map(|s| s.tokens.tokens).sum::<i64>());
     let tool_schemas = tool_costs(agent, rendered, &c);
-    let code_index = agent.scenarios.get(&rendered.scenario).and_then(|s| s.flags.get(crate::systems::zeph::CODE_INDEX_FLAG)).copied();
-    let window = window(agent, &profile, &sections, &system_prompt, &tool_schemas, code_index.unwrap_or(false));
+    let zeph = agent.systems.zeph.as_ref().map(|_| zeph_inputs(agent, rendered, counter));
+    let window = window(agent, &profile, &sections, &system_prompt, &tool_schemas, zeph);
     Measured {
         agent: rendered.agent.clone(),
         mode: rendered.mode.clone(),
@@ -187,6 +187,21 @@ fn prompt_parts<'a>(rendered: &'a Rendered, costs: &[SectionCost], c: &Counting)
     }
     debug_assert_eq!(parts.iter().map(|p| p.0).collect::<String>(), rendered.prompt());
     parts
+}
+
+/// What Zeph's budget depends on: its own counts (cl100k_base, whatever the model) of the whole
+/// system prompt and of the active-skills prompt, and the scenario's graph / memory-first flags.
+fn zeph_inputs(agent: &Agent, rendered: &Rendered, counter: &TokenCounter) -> crate::systems::zeph::Inputs {
+    use crate::systems::zeph::{count_tokens, Inputs, GRAPH_FLAG, MEMORY_FIRST_FLAG};
+    let flag = |name| agent.scenarios.get(&rendered.scenario).and_then(|s| s.flags.get(name)).copied().unwrap_or(false);
+    let skills: Vec<&str> = rendered.sections.iter().filter(|s| s.kind == StepKind::ActiveSkills).map(|s| &*s.text).collect();
+    let cl100k = |text: &str| counter.count(Tokenizer::Cl100kBase, text);
+    Inputs {
+        system_prompt_tokens: count_tokens(&rendered.prompt(), cl100k),
+        skills_tokens: count_tokens(&skills.join(&rendered.separator), cl100k),
+        graph: flag(GRAPH_FLAG),
+        memory_first: flag(MEMORY_FIRST_FLAG),
+    }
 }
 
 /// The memories section at its bound: heading, K item prefixes, the cut marker, and
@@ -274,7 +289,7 @@ fn window(
     sections: &[SectionCost],
     system_prompt: &Count,
     tools: &ToolCosts,
-    code_index: bool,
+    zeph: Option<crate::systems::zeph::Inputs>,
 ) -> Window {
     let max_input = profile.max_input_tokens;
     let (response_reserve, response_reserve_source) = match agent.budgets.response_reserve {
@@ -303,7 +318,7 @@ fn window(
         summarization_ratio,
         summarization_at: summarization_ratio.map(|r| (max_input as f64 * r).floor() as u64),
         deepagents: agent.systems.deepagents.as_ref().map(|s| crate::systems::deepagents::window(s, max_input)),
-        zeph: agent.systems.zeph.as_ref().map(|s| crate::systems::zeph::window(s, max_input, fixed, code_index)),
+        zeph: agent.systems.zeph.as_ref().zip(zeph).map(|(s, inputs)| crate::systems::zeph::window(s, max_input, inputs)),
         agentscope: agent.systems.agentscope.as_ref().map(|s| crate::systems::agentscope::window(s, max_input, fixed)),
     }
 }

@@ -133,7 +133,8 @@ fn deepagents_without_a_model_profile_uses_the_170k_fallback_and_check_flags_it(
 #[test]
 fn zeph_prompt_order_project_context_root_first_and_the_skill_split() {
     let r = render_with(ZEPH_MANIFEST, &[], "code", "default");
-    assert_eq!(ids(&r), ["base_prompt", "environment", "project_context", "skills", "other_skills"]);
+    // zeph-core 0.22.4 `assemble_final_system_prompt`: the skills come before project context and the repo map.
+    assert_eq!(ids(&r), ["base_prompt", "environment", "skills", "other_skills", "project_context"]);
     let context = section(&r, "project_context");
     assert_eq!(context.sources, ["../../ZEPH.md", "../../.zeph/config.md", "ZEPH.md", "ZEPH.local.md"]);
     assert!(context.text.starts_with("<project_context>\n# Ledgerline workspace"));
@@ -141,7 +142,7 @@ fn zeph_prompt_order_project_context_root_first_and_the_skill_split() {
     let others = section(&r, "other_skills");
     assert!(others.text.contains("- sql-migrations: ") && !others.text.contains("- rust-testing: "));
     let indexed = render_with(ZEPH_MANIFEST, &[], "code", "indexed");
-    assert_eq!(ids(&indexed), ["base_prompt", "environment", "project_context", "repo_map", "skills", "other_skills"]);
+    assert_eq!(ids(&indexed), ["base_prompt", "environment", "skills", "other_skills", "project_context", "repo_map"]);
     assert!(indexed.tools.iter().any(|t| t.name == "search_code" && t.enabled));
 }
 
@@ -237,16 +238,19 @@ fn each_presets_documented_defaults_are_in_cost_json() {
     let z = json(&["cost", ZEPH, "--mode", "code", "--format", "json"], &[]);
     let (plain, indexed) = (&z["reports"][0]["window"]["zeph"], &z["reports"][1]["window"]["zeph"]);
     assert_eq!(plain["response_reserve_ratio"], setting(0.2.into(), "preset zeph"));
-    assert_eq!(plain["compaction_threshold"], setting(0.75.into(), "preset zeph"));
-    assert_eq!(plain["compaction_preserve_tail"], setting(4.into(), "preset zeph"));
+    assert_eq!(plain["soft_compaction_threshold"], setting(0.6.into(), "preset zeph"));
+    assert_eq!(plain["compaction_threshold"], setting(0.9.into(), "preset zeph"));
+    assert_eq!(plain["compaction_preserve_tail"], setting(6.into(), "preset zeph"));
     assert_eq!(plain["prune_protect_tokens"], setting(40000.into(), "preset zeph"));
     assert_eq!(plain["tool_output_max_chars"], setting(30000.into(), "preset zeph"));
+    // zeph-context 0.22.4: the system prompt and the skills prompt (cl100k_base) come off before the shares.
     assert_eq!(
-        (plain["budget"].as_u64(), plain["response_reserve"].as_u64(), plain["available"].as_u64()),
-        (Some(128000), Some(25600), Some(102400))
+        (plain["budget"].as_u64(), plain["budget_source"].as_str(), plain["response_reserve"].as_u64()),
+        (Some(128000), Some("auto"), Some(25600))
     );
-    let shares = |w: &Value, key: &str| -> Vec<(String, f64, u64)> {
-        w[key]
+    assert_eq!((plain["system_prompt_tokens"].as_u64(), plain["skills_tokens"].as_u64(), plain["available"].as_u64()), (Some(637), Some(98), Some(101665)));
+    let shares = |w: &Value| -> Vec<(String, f64, u64)> {
+        w["shares"]
             .as_array()
             .expect("shares")
             .iter()
@@ -255,16 +259,18 @@ fn each_presets_documented_defaults_are_in_cost_json() {
     };
     let named = |v: &[(&str, f64, u64)]| v.iter().map(|(n, r, t)| (n.to_string(), *r, *t)).collect::<Vec<_>>();
     assert_eq!(
-        shares(plain, "shares_without_code_index"),
-        named(&[("summaries", 0.15, 15360), ("semantic_recall", 0.25, 25600), ("recent_history", 0.6, 61440)])
+        shares(plain),
+        named(&[
+            ("summaries", 0.08, 8133),
+            ("semantic_recall", 0.08, 8133),
+            ("cross_session", 0.04, 4066),
+            ("code_context", 0.3, 30499),
+            ("recent_history", 0.5, 50832)
+        ])
     );
-    assert_eq!(
-        shares(plain, "shares_with_code_index"),
-        named(&[("summaries", 0.1, 10240), ("semantic_recall", 0.1, 10240), ("code_context", 0.3, 30720), ("recent_history", 0.5, 51200)])
-    );
-    assert_eq!((plain["code_index"].as_bool(), indexed["code_index"].as_bool()), (Some(false), Some(true)));
-    assert_eq!((plain["recent_history"].as_u64(), indexed["recent_history"].as_u64()), (Some(61440), Some(51200)));
-    assert_eq!(plain["compaction_at"], 96000);
+    // The code index adds the repo map (a larger prompt) but keeps the shares.
+    assert_eq!((indexed["available"].as_u64(), indexed["recent_history"].as_u64()), (Some(101342), Some(50671)));
+    assert_eq!((plain["soft_compaction_at"].as_u64(), plain["compaction_at"].as_u64()), (Some(76800), Some(115200)));
 
     let a = json(&["cost", AGENTSCOPE, "--format", "json"], &[]);
     let a = &a["reports"][0]["window"]["agentscope"];
@@ -286,10 +292,10 @@ fn every_validated_setting_fails_check_with_its_code() {
         (DEEPAGENTS, "deepagents.summarization.trigger.tokens=1500", "SET003"),
         (DEEPAGENTS, "deepagents.tool_token_limit_before_evict=169000", "SET004"),
         (ZEPH, "zeph.shares.summaries=0.2", "SET005"),
-        (ZEPH, "zeph.shares_with_code_index.code_context=-0.1", "SET005"),
-        (ZEPH, "zeph.shares.recent_history=0.005", "SET006"),
+        (ZEPH, "zeph.shares_with_graph.code_context=-0.1", "SET005"),
+        (ZEPH, "zeph.context_budget_tokens=900", "SET006"),
         (ZEPH, "zeph.compaction_threshold=1.2", "SET007"),
-        (ZEPH, "zeph.compaction_threshold=0.9", "SET007"),
+        (ZEPH, "zeph.soft_compaction_threshold=0.95", "SET007"),
         (ZEPH, "zeph.compaction_threshold=0.005", "SET003"),
         (ZEPH, "zeph.compaction_preserve_tail=0", "SET008"),
         (ZEPH, "zeph.compaction_preserve_tail=40", "SET008"),
@@ -394,6 +400,30 @@ fn environment_overrides_follow_the_naming_rule_and_lose_to_set() {
     assert_eq!(z["reports"][0]["window"]["zeph"]["compaction_threshold"], serde_json::json!({ "value": 0.7, "source": "override" }));
 }
 
+/// Zeph's own variables (zeph-config 0.22.4 `env.rs`) set the Zeph agent's settings, are listed in
+/// `cost`'s `env_overrides`, leave other agents alone, and a value that does not fit exits 2.
+#[test]
+fn zeph_variables_override_zeph_agents_only() {
+    let vars = [("ZEPH_MEMORY_COMPACTION_THRESHOLD", "0.5"), ("ZEPH_MEMORY_CONTEXT_BUDGET_TOKENS", "64000")];
+    let z = json(&["cost", ZEPH, "--mode", "code", "--scenario", "default", "--format", "json"], &vars);
+    assert_eq!(
+        z["env_overrides"],
+        serde_json::json!(["@zeph zeph.compaction_threshold=0.5", "@zeph zeph.context_budget_tokens=64000"])
+    );
+    let window = &z["reports"][0]["window"]["zeph"];
+    assert_eq!(window["compaction_threshold"], serde_json::json!({ "value": 0.5, "source": "override" }));
+    assert_eq!((window["budget"].as_u64(), window["compaction_at"].as_u64()), (Some(64000), Some(32000)));
+    let other = ctxc(&["check", "examples/agents/zeus"], &vars);
+    assert!(other.status.code().is_some_and(|c| c < 2), "{}", stderr(&other));
+    for bad in ["lots", "0.5.1", "", "1e999999"] {
+        let out = ctxc(&["cost", ZEPH], &[("ZEPH_MEMORY_COMPACTION_THRESHOLD", bad)]);
+        assert_eq!(out.status.code(), Some(2), "{bad:?}: {}", stderr(&out));
+        assert!(stderr(&out).contains("ZEPH_MEMORY_COMPACTION_THRESHOLD"), "{bad:?}: {}", stderr(&out));
+    }
+    let out = ctxc(&["cost", ZEPH], &[("ZEPH_MEMORY_AUTO_BUDGET", "yes")]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+}
+
 #[test]
 fn system_tables_need_their_preset() {
     let out = ctxc(&["check", "examples/agents/zeus", "--set", "zeph.compaction_threshold=0.7"], &[]);
@@ -421,7 +451,7 @@ fn settings_findings_read_well() {
             "check",
             ZEPH,
             "--set",
-            "zeph.compaction_threshold=0.9",
+            "zeph.soft_compaction_threshold=0.95",
             "--set",
             "zeph.shares.summaries=0.2",
             "--set",

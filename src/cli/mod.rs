@@ -4,6 +4,7 @@
 mod check;
 mod cost;
 mod explain;
+mod import;
 mod models;
 mod render;
 mod report;
@@ -76,6 +77,8 @@ enum Command {
     Diff(diff::DiffArgs),
     /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
     Completions(completions::CompletionsArgs),
+    /// Write a ctxc manifest from a runtime's own project format (e.g. a Zeph config file).
+    Import(import::ImportArgs),
 }
 
 pub fn main() -> ExitCode {
@@ -99,6 +102,7 @@ pub fn main() -> ExitCode {
         Command::Snapshot(args) => snapshot::run(args, &reporter),
         Command::Diff(args) => diff::run(args, &reporter),
         Command::Completions(args) => completions::run(args),
+        Command::Import(args) => import::run(args, &reporter),
     };
     ExitCode::from(output::exit_code(code))
 }
@@ -120,13 +124,14 @@ fn check_path(path: &Path, reporter: &Reporter) -> Result<(), u8> {
     })
 }
 
-/// Manifest overrides from `CTXC_<SECTION>__…` environment variables (see [`manifest::env`]), as
-/// `KEY=VALUE`, sorted by variable name; such a variable that names no key is a usage error.
-/// Other `CTXC_…` variables are not read at all.
+/// Manifest overrides from `CTXC_<SECTION>__…` environment variables and from Zeph's own
+/// `ZEPH_MEMORY_…` variables (see [`manifest::env`]), as `KEY=VALUE`, sorted by variable name;
+/// such a variable that names no key, or whose value does not fit the key, is a usage error.
+/// Other `CTXC_…` and `ZEPH_…` variables are not read at all.
 fn env_overrides(reporter: &Reporter) -> Result<Vec<String>, u8> {
     let mut vars = Vec::new();
     for (name, value) in std::env::vars_os() {
-        let Some(name) = name.to_str().filter(|n| manifest::env::is_override(n)).map(str::to_string) else { continue };
+        let Some(name) = name.to_str().filter(|n| manifest::env::is_override(n) || manifest::env::is_zeph_var(n)).map(str::to_string) else { continue };
         let Some(value) = value.to_str().map(str::to_string) else {
             reporter
                 .diagnostics(&[ctxc::Diagnostic::error(format!("environment variable `{name}` is not valid UTF-8"))], &Default::default());
@@ -139,10 +144,13 @@ fn env_overrides(reporter: &Reporter) -> Result<Vec<String>, u8> {
         EXIT_INPUT
     })?;
     for (name, arg) in &found {
-        if let Err(message) = manifest::parse_override(arg) {
-            let d = ctxc::Diagnostic::error(format!("{name}: {message}")).help(
-                "CTXC_ variables override manifest keys: CTXC_ then the key's segments in upper case separated by `__` (CTXC_BUDGETS__SYSTEM_PROMPT=3000)",
-            );
+        let (only, key_value) = manifest::env::only_under(arg);
+        if let Err(message) = manifest::parse_override(key_value) {
+            let help = match only {
+                Some(_) => "Zeph's variables set the [zeph] settings of agents on the zeph preset; the value must fit the setting (a number, or true/false)",
+                None => "CTXC_ variables override manifest keys: CTXC_ then the key's segments in upper case separated by `__` (CTXC_BUDGETS__SYSTEM_PROMPT=3000)",
+            };
+            let d = ctxc::Diagnostic::error(format!("{name}: {message}")).help(help);
             reporter.diagnostics(&[d], &Default::default());
             return Err(EXIT_INPUT);
         }

@@ -8,6 +8,10 @@
 //!
 //! Every manifest key has a section and a name, so an override always holds a `__`. Other
 //! `CTXC_…` variables (`CTXC_VERSION`, set by some other tool) are not ctxc's and are ignored.
+//!
+//! Zeph's own variables for the settings ctxc models ([`ZEPH_VARS`]) are read too, and apply
+//! only to agents on the `zeph` preset: their overrides carry the mark `@zeph ` (see
+//! [`only_under`]), which the loader drops for other agents.
 
 /// The prefix of every manifest override.
 pub const ENV_PREFIX: &str = "CTXC_";
@@ -15,6 +19,35 @@ pub const ENV_PREFIX: &str = "CTXC_";
 /// Whether a variable is shaped like a manifest override: [`ENV_PREFIX`], then a `__` somewhere.
 pub fn is_override(name: &str) -> bool {
     name.strip_prefix(ENV_PREFIX).is_some_and(|rest| rest.contains("__"))
+}
+
+/// zeph-config 0.22.4 `src/env.rs` `apply_env_overrides_core_1`: the variables Zeph reads for the
+/// settings ctxc models, and the manifest key each sets. `ZEPH_MEMORY_COMPACTION_THRESHOLD` sets
+/// the hard threshold (Zeph's `hard_compaction_threshold`).
+pub const ZEPH_VARS: [(&str, &str); 6] = [
+    ("ZEPH_MEMORY_AUTO_BUDGET", "zeph.auto_budget"),
+    ("ZEPH_MEMORY_COMPACTION_PRESERVE_TAIL", "zeph.compaction_preserve_tail"),
+    ("ZEPH_MEMORY_COMPACTION_THRESHOLD", "zeph.compaction_threshold"),
+    ("ZEPH_MEMORY_CONTEXT_BUDGET_TOKENS", "zeph.context_budget_tokens"),
+    ("ZEPH_MEMORY_PRUNE_PROTECT_TOKENS", "zeph.prune_protect_tokens"),
+    ("ZEPH_MEMORY_SOFT_COMPACTION_THRESHOLD", "zeph.soft_compaction_threshold"),
+];
+
+/// The mark of an override that applies only to agents on the `zeph` preset.
+const ZEPH_ONLY: &str = "@zeph ";
+
+/// Whether a variable is one of Zeph's that ctxc reads.
+pub fn is_zeph_var(name: &str) -> bool {
+    ZEPH_VARS.iter().any(|(var, _)| *var == name)
+}
+
+/// An override's preset condition and its `KEY=VALUE`: `(Some("zeph"), "zeph.x=1")` for one from
+/// a Zeph variable, `(None, arg)` for any other.
+pub fn only_under(arg: &str) -> (Option<&'static str>, &str) {
+    match arg.strip_prefix(ZEPH_ONLY) {
+        Some(rest) => (Some("zeph"), rest),
+        None => (None, arg),
+    }
 }
 
 /// The dotted manifest key a variable name stands for: `None` when the name is not shaped like
@@ -34,11 +67,15 @@ pub fn env_key(name: &str) -> Option<Result<String, String>> {
     Some(Ok(segments.join(".")))
 }
 
-/// The `KEY=VALUE` overrides that environment variables give, as `(variable, KEY=VALUE)`,
-/// sorted by variable name so the result does not depend on the environment's order.
+/// The `KEY=VALUE` overrides that environment variables give, as `(variable, KEY=VALUE)` (marked
+/// `@zeph ` for Zeph's variables), sorted by variable name so the result does not depend on the environment's order.
 pub fn env_overrides(vars: impl IntoIterator<Item = (String, String)>) -> Result<Vec<(String, String)>, String> {
     let mut found = Vec::new();
     for (name, value) in vars {
+        if let Some((_, key)) = ZEPH_VARS.iter().find(|(var, _)| *var == name) {
+            found.push((name, format!("{ZEPH_ONLY}{key}={value}")));
+            continue;
+        }
         match env_key(&name) {
             None => {}
             Some(Ok(key)) => found.push((name, format!("{key}={value}"))),
@@ -102,5 +139,28 @@ mod tests {
         );
         let fragment = super::super::parse_override(&found[0].1).expect("parses");
         assert_eq!(fragment.budgets.and_then(|b| b.system_prompt).map(|b| b.value), Some(3000));
+    }
+
+    #[test]
+    fn zeph_variables_map_to_zeph_keys_and_apply_only_under_the_preset() {
+        let vars = [("ZEPH_MEMORY_COMPACTION_THRESHOLD", "0.5"), ("ZEPH_LLM_MODEL", "x"), ("ZEPH_MEMORY_AUTO_BUDGET", "false")]
+            .map(|(k, v)| (k.to_string(), v.to_string()));
+        let found = env_overrides(vars).expect("valid");
+        assert_eq!(
+            found,
+            [
+                ("ZEPH_MEMORY_AUTO_BUDGET".to_string(), "@zeph zeph.auto_budget=false".to_string()),
+                ("ZEPH_MEMORY_COMPACTION_THRESHOLD".to_string(), "@zeph zeph.compaction_threshold=0.5".to_string()),
+            ]
+        );
+        assert_eq!(only_under(&found[1].1), (Some("zeph"), "zeph.compaction_threshold=0.5"));
+        assert_eq!(only_under("budgets.system_prompt=1"), (None, "budgets.system_prompt=1"));
+        assert!(is_zeph_var("ZEPH_MEMORY_PRUNE_PROTECT_TOKENS") && !is_zeph_var("ZEPH_LLM_MODEL"));
+        for (_, key) in ZEPH_VARS {
+            super::super::parse_override(&format!("{key}=1")).map(drop).or_else(|e| {
+                // A boolean key refuses 1: the key itself exists.
+                if e.contains("expected a boolean") { Ok(()) } else { Err(e) }
+            }).expect("every mapped key is a manifest key");
+        }
     }
 }

@@ -155,7 +155,16 @@ pub fn load_with(manifest_path: &Path, overrides: &[String]) -> Result<Loaded, F
             return Err(Failure { diagnostics: vec![d], sources });
         }
     };
-    for arg in overrides {
+    // Overrides from Zeph's variables apply only to agents on the `zeph` preset.
+    let preset = user.pipeline.as_ref().and_then(|p| p.preset.as_ref()).map(|p| p.value.as_str());
+    let overrides: Vec<&str> = overrides
+        .iter()
+        .filter_map(|arg| match env::only_under(arg) {
+            (Some(only), arg) => (preset == Some(only)).then_some(arg),
+            (None, arg) => Some(arg),
+        })
+        .collect();
+    for arg in overrides.iter().copied() {
         match parse_override(arg) {
             Ok(fragment) => user.overlay(fragment),
             Err(message) => {

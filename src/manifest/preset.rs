@@ -254,14 +254,19 @@ impl Overlay for RawDeepAgentsSummarization {
 
 impl Overlay for RawZeph {
     fn overlay(&mut self, over: Self) {
+        take(&mut self.version, over.version);
         take(&mut self.context_budget_tokens, over.context_budget_tokens);
+        take(&mut self.auto_budget, over.auto_budget);
         take(&mut self.response_reserve_ratio, over.response_reserve_ratio);
+        take(&mut self.soft_compaction_threshold, over.soft_compaction_threshold);
         take(&mut self.compaction_threshold, over.compaction_threshold);
         take(&mut self.compaction_preserve_tail, over.compaction_preserve_tail);
         take(&mut self.prune_protect_tokens, over.prune_protect_tokens);
         take(&mut self.tool_output_max_chars, over.tool_output_max_chars);
         overlay_opt(&mut self.shares, over.shares);
-        overlay_opt(&mut self.shares_with_code_index, over.shares_with_code_index);
+        overlay_opt(&mut self.shares_with_graph, over.shares_with_graph);
+        overlay_opt(&mut self.shares_memory_first, over.shares_memory_first);
+        overlay_opt(&mut self.shares_memory_first_with_graph, over.shares_memory_first_with_graph);
     }
 }
 
@@ -269,7 +274,9 @@ impl Overlay for RawZephShares {
     fn overlay(&mut self, over: Self) {
         take(&mut self.summaries, over.summaries);
         take(&mut self.semantic_recall, over.semantic_recall);
+        take(&mut self.cross_session, over.cross_session);
         take(&mut self.code_context, over.code_context);
+        take(&mut self.graph_facts, over.graph_facts);
         take(&mut self.recent_history, over.recent_history);
     }
 }

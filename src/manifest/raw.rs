@@ -654,17 +654,29 @@ pub struct RawContextSize {
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawZeph {
+    /// The Zeph release whose code ctxc follows. Preset default: `0.22.4` (zeph-context 0.22.4).
+    #[serde(default)]
+    pub version: Option<Spanned<RawVersion>>,
     /// The context budget in tokens (Zeph `memory.context_budget_tokens`). 0 or unset: the
-    /// model's window, as Zeph's `auto_budget` does.
+    /// model's window when `auto_budget` is on, else 128000.
     #[serde(default)]
     pub context_budget_tokens: Option<Spanned<u64>>,
-    /// Share of the budget reserved for the response. Preset default: 0.2.
+    /// With `context_budget_tokens` 0, use the model's window (Zeph `memory.auto_budget`). Preset
+    /// default: true.
+    #[serde(default)]
+    pub auto_budget: Option<Spanned<bool>>,
+    /// Share of the budget reserved for the response (a constant in Zeph). Preset default: 0.2.
     #[serde(default)]
     pub response_reserve_ratio: Option<Spanned<f64>>,
-    /// Compact when messages exceed this fraction of the budget. Preset default: 0.75.
+    /// Soft compaction (tool-output pruning, no LLM call) above this fraction of the budget (Zeph
+    /// `memory.soft_compaction_threshold`). Preset default: 0.6.
+    #[serde(default)]
+    pub soft_compaction_threshold: Option<Spanned<f64>>,
+    /// Hard compaction (LLM summary) above this fraction of the budget (Zeph
+    /// `memory.hard_compaction_threshold`, alias `compaction_threshold`). Preset default: 0.9.
     #[serde(default)]
     pub compaction_threshold: Option<Spanned<f64>>,
-    /// Messages always kept by compaction. Preset default: 4.
+    /// Messages always kept by compaction. Preset default: 6.
     #[serde(default)]
     pub compaction_preserve_tail: Option<Spanned<u64>>,
     /// Recent tokens never touched by tool-output pruning. Preset default: 40000.
@@ -674,14 +686,22 @@ pub struct RawZeph {
     /// default: 30000.
     #[serde(default)]
     pub tool_output_max_chars: Option<Spanned<u64>>,
-    /// Shares of the budget left after the reserve, without a code index. Preset defaults:
-    /// summaries 0.15, semantic_recall 0.25, recent_history 0.6.
+    /// Shares of what is left after the reserve, the system prompt and the skills prompt (full
+    /// history). Preset defaults: summaries 0.08, semantic_recall 0.08, cross_session 0.04,
+    /// code_context 0.3, recent_history 0.5.
     #[serde(default)]
     pub shares: Option<RawZephShares>,
-    /// Shares with a code index (scenario flag `code_index`). Preset defaults: summaries 0.1,
-    /// semantic_recall 0.1, code_context 0.3, recent_history 0.5.
+    /// Shares with graph memory (scenario flag `graph_memory`). Preset defaults: 0.07, 0.07,
+    /// 0.03, 0.29, graph_facts 0.04, 0.5.
     #[serde(default)]
-    pub shares_with_code_index: Option<RawZephShares>,
+    pub shares_with_graph: Option<RawZephShares>,
+    /// Shares of the memory-first strategy (scenario flag `memory_first`): no recent history.
+    /// Preset defaults: 0.25, 0.25, 0.15, 0.35.
+    #[serde(default)]
+    pub shares_memory_first: Option<RawZephShares>,
+    /// Memory-first shares with graph memory. Preset defaults: 0.22, 0.22, 0.12, 0.38, 0.06.
+    #[serde(default)]
+    pub shares_memory_first_with_graph: Option<RawZephShares>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
@@ -693,10 +713,16 @@ pub struct RawZephShares {
     /// Relevant messages from past conversations.
     #[serde(default)]
     pub semantic_recall: Option<Spanned<f64>>,
-    /// Retrieved code chunks (with a code index).
+    /// Memories recalled from other sessions.
+    #[serde(default)]
+    pub cross_session: Option<Spanned<f64>>,
+    /// Retrieved code chunks.
     #[serde(default)]
     pub code_context: Option<Spanned<f64>>,
-    /// The most recent messages of the conversation, which also carry the system prompt.
+    /// Facts from graph memory.
+    #[serde(default)]
+    pub graph_facts: Option<Spanned<f64>>,
+    /// The most recent messages of the conversation.
     #[serde(default)]
     pub recent_history: Option<Spanned<f64>>,
 }

@@ -102,7 +102,7 @@ impl Validator {
                     source: "override".into(),
                     key: key.into(),
                     origin: Origin { file: self.file.clone(), span: None },
-                    note: Some(format!("set by an override of `{key}`: --set or a CTXC_ environment variable")),
+                    note: Some(format!("set by an override of `{key}`: --set or an environment variable (CTXC_, or ZEPH_ under the zeph preset)")),
                 });
             }
             return Some(Setting {
@@ -303,6 +303,15 @@ impl Validator {
 
     fn zeph(&mut self, merged: &RawManifest, user: &RawManifest, preset: &RawManifest, from: &PresetRef) -> zeph::Settings {
         let (u, p) = (user.zeph.clone().unwrap_or_default(), preset.zeph.clone().unwrap_or_default());
+        let version = match self.pick("zeph.version", u.version.as_ref(), p.version.as_ref(), from) {
+            Some(v) => v.map(v.value.text()),
+            None => self.required("zeph.version", None, None, from),
+        };
+        if let Err(message) = zeph::release(&version.value) {
+            let span = u.version.as_ref().and_then(|v| self.span(v, &version.value));
+            let known: Vec<String> = zeph::RELEASES.iter().map(|(v, _)| format!("\"{v}\"")).collect();
+            self.error(message, span).help = Some(format!("set `[zeph] version` to {}", known.join(" or ")));
+        }
         let context_budget_tokens = self
             .pick("zeph.context_budget_tokens", u.context_budget_tokens.as_ref(), p.context_budget_tokens.as_ref(), from)
             .unwrap_or_else(|| Setting {
@@ -312,8 +321,15 @@ impl Validator {
                 origin: from.origin.clone(),
                 note: Some("not set: the model's window; set `zeph.context_budget_tokens` to change it".into()),
             });
+        let auto_budget = self.required("zeph.auto_budget", u.auto_budget.as_ref(), p.auto_budget.as_ref(), from);
         let response_reserve_ratio =
             self.required("zeph.response_reserve_ratio", u.response_reserve_ratio.as_ref(), p.response_reserve_ratio.as_ref(), from);
+        let soft_compaction_threshold = self.required(
+            "zeph.soft_compaction_threshold",
+            u.soft_compaction_threshold.as_ref(),
+            p.soft_compaction_threshold.as_ref(),
+            from,
+        );
         let compaction_threshold =
             self.required("zeph.compaction_threshold", u.compaction_threshold.as_ref(), p.compaction_threshold.as_ref(), from);
         let compaction_preserve_tail =
@@ -322,18 +338,28 @@ impl Validator {
             self.required("zeph.prune_protect_tokens", u.prune_protect_tokens.as_ref(), p.prune_protect_tokens.as_ref(), from);
         let tool_output_max_chars =
             self.required("zeph.tool_output_max_chars", u.tool_output_max_chars.as_ref(), p.tool_output_max_chars.as_ref(), from);
-        let shares = self.shares("zeph.shares", u.shares.as_ref(), p.shares.as_ref(), from);
-        let shares_with_code_index =
-            self.shares("zeph.shares_with_code_index", u.shares_with_code_index.as_ref(), p.shares_with_code_index.as_ref(), from);
+        let shares = zeph::Layouts {
+            full_history: self.shares("zeph.shares", u.shares.as_ref(), p.shares.as_ref(), from),
+            full_history_graph: self.shares("zeph.shares_with_graph", u.shares_with_graph.as_ref(), p.shares_with_graph.as_ref(), from),
+            memory_first: self.shares("zeph.shares_memory_first", u.shares_memory_first.as_ref(), p.shares_memory_first.as_ref(), from),
+            memory_first_graph: self.shares(
+                "zeph.shares_memory_first_with_graph",
+                u.shares_memory_first_with_graph.as_ref(),
+                p.shares_memory_first_with_graph.as_ref(),
+                from,
+            ),
+        };
         zeph::Settings {
+            version,
             context_budget_tokens,
+            auto_budget,
             response_reserve_ratio,
+            soft_compaction_threshold,
             compaction_threshold,
             compaction_preserve_tail,
             prune_protect_tokens,
             tool_output_max_chars,
             shares,
-            shares_with_code_index,
             history_max_messages: merged.history.as_ref().and_then(|h| h.max_messages),
         }
     }
@@ -344,11 +370,13 @@ impl Validator {
             match name {
                 "summaries" => s.summaries.clone(),
                 "semantic_recall" => s.semantic_recall.clone(),
+                "cross_session" => s.cross_session.clone(),
                 "code_context" => s.code_context.clone(),
+                "graph_facts" => s.graph_facts.clone(),
                 _ => s.recent_history.clone(),
             }
         };
-        ["summaries", "semantic_recall", "code_context", "recent_history"]
+        ["summaries", "semantic_recall", "cross_session", "code_context", "graph_facts", "recent_history"]
             .into_iter()
             .filter_map(|name| {
                 let ratio = self.pick(&format!("{key}.{name}"), field(user, name).as_ref(), field(preset, name).as_ref(), from)?;

@@ -74,68 +74,46 @@ fn deep_agents(d: &deepagents::Window, md: bool) -> String {
 }
 
 fn zeph_layout(z: &zeph::Window, m: &Measured, md: bool) -> String {
-    let budget_note = if z.context_budget_tokens.value == 0 {
-        "the model's window (context_budget_tokens is 0)".to_string()
-    } else {
-        format!("context_budget_tokens{}", from(&z.context_budget_tokens))
+    let budget_note = match z.budget_source {
+        "configured" => format!("context_budget_tokens{}", from(&z.context_budget_tokens)),
+        "auto" => "the model's window (context_budget_tokens 0, auto_budget)".to_string(),
+        _ => "Zeph's fallback (context_budget_tokens 0, auto_budget off)".to_string(),
     };
-    let in_effect = if z.code_index { "with code index" } else { "without code index" };
-    let mut out = format!(
-        "\nzeph window layout · budget {} = {budget_note} · in effect: {in_effect} (flag code_index in scenario {})\n",
-        n(z.budget),
-        m.scenario
-    );
-    if md {
-        out.push('\n');
-    }
-    out.push_str(&table_row(
-        md,
-        &[format!("{:<18}", "share"), format!("{:>22}", "without code index"), format!("{:>22}", "with code index")],
-    ));
-    if md {
-        out.push_str("|---|---:|---:|\n");
-    }
-    let cell = |ratio: f64, tokens: u64| {
-        if md {
-            format!("{} · {}", pct(ratio), n(tokens))
-        } else {
-            format!("{:>6} {:>12}", pct(ratio), n(tokens))
-        }
+    let layout = match (z.memory_first, z.graph) {
+        (false, false) => "full history",
+        (false, true) => "full history with graph memory",
+        (true, false) => "memory first",
+        (true, true) => "memory first with graph memory",
     };
-    out.push_str(&table_row(
-        md,
-        &[
-            format!("{:<18}", "response reserve"),
-            format!("{:>22}", cell(z.response_reserve_ratio.value, z.response_reserve)),
-            format!("{:>22}", cell(z.response_reserve_ratio.value, z.response_reserve)),
-        ],
-    ));
-    out.push_str(&table_row(
-        md,
-        &[format!("{:<18}", "shares divide"), format!("{:>22}", n(z.available)), format!("{:>22}", n(z.available))],
-    ));
-    for name in ["summaries", "semantic_recall", "code_context", "recent_history"] {
-        let find =
-            |shares: &[zeph::ShareTokens]| shares.iter().find(|s| s.name == name).map_or("-".to_string(), |s| cell(s.ratio, s.tokens));
-        let (without, with) = (find(&z.shares_without_code_index), find(&z.shares_with_code_index));
-        if without == "-" && with == "-" {
-            continue;
-        }
-        out.push_str(&table_row(md, &[format!("{:<18}", name.replace('_', " ")), format!("{without:>22}"), format!("{with:>22}")]));
+    let mut lines = vec![
+        (
+            "response reserve",
+            n(z.response_reserve),
+            format!("{} of the budget (response_reserve_ratio{})", pct(z.response_reserve_ratio.value), from(&z.response_reserve_ratio)),
+        ),
+        ("system prompt", n(z.system_prompt_tokens), "subtracted before the shares (Zeph counts cl100k_base)".to_string()),
+        ("skills prompt", n(z.skills_tokens), "the active skills, subtracted again (they are in the system prompt too)".to_string()),
+        ("shares divide", n(z.available), "budget − reserve − system prompt − skills prompt".to_string()),
+    ];
+    for share in &z.shares {
+        lines.push((share.name, n(share.tokens), format!("{} of what the shares divide", pct(share.ratio))));
     }
     let tail = z.compaction_preserve_tail.value;
-    let lines = vec![
+    lines.extend([
         (
-            "fixed context",
-            n(z.fixed),
-            format!("system prompt + tool schemas, carried by the recent-history share ({} in effect)", n(z.recent_history)),
+            "soft compaction at",
+            n(z.soft_compaction_at),
+            format!(
+                "soft_compaction_threshold {} of the budget{}: prunes tool output",
+                z.soft_compaction_threshold.value,
+                from(&z.soft_compaction_threshold)
+            ),
         ),
-        ("history after it", n(z.history_after_fixed), "recent-history share left for messages".to_string()),
         (
-            "compaction at",
+            "hard compaction at",
             n(z.compaction_at),
             format!(
-                "compaction_threshold {} of the budget{}; keeps the last {tail} messages (compaction_preserve_tail{})",
+                "compaction_threshold {} of the budget{}: LLM summary; keeps the last {tail} messages (compaction_preserve_tail{})",
                 z.compaction_threshold.value,
                 from(&z.compaction_threshold),
                 from(&z.compaction_preserve_tail)
@@ -156,9 +134,16 @@ fn zeph_layout(z: &zeph::Window, m: &Measured, md: bool) -> String {
                 from(&z.tool_output_max_chars)
             ),
         ),
-    ];
-    out.push_str(&rows(md, "zeph compaction, pruning and truncation".to_string(), lines));
-    out
+    ]);
+    rows(
+        md,
+        format!(
+            "zeph window · budget {} = {budget_note} · layout: {layout} (flags graph_memory, memory_first in scenario {})",
+            n(z.budget),
+            m.scenario
+        ),
+        lines,
+    )
 }
 
 fn agent_scope(a: &agentscope::Window, md: bool) -> String {

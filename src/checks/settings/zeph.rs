@@ -6,7 +6,7 @@ use crate::diagnostic::{Diagnostic, Severity};
 use crate::manifest::model::Agent;
 use crate::measure::Measured;
 use crate::systems::zeph::*;
-use crate::systems::{pct, share_of, Setting};
+use crate::systems::pct;
 
 pub fn check(agent: &Agent, s: &Settings, measured: &[Measured]) -> Vec<Diagnostic> {
     let mut out = Vec::new();
@@ -26,7 +26,7 @@ pub fn check(agent: &Agent, s: &Settings, measured: &[Measured]) -> Vec<Diagnost
             format!("Zeph's response reserve ratio {reserve} must be at least 0 and below 1 (a share of the budget)"),
         ));
     }
-    for (label, shares) in [("without a code index", &s.shares), ("with a code index", &s.shares_with_code_index)] {
+    for (key, shares) in s.shares.all() {
         let sum: f64 = shares.iter().map(|sh| sh.ratio.value).sum();
         let negative = shares.iter().any(|sh| sh.ratio.value < 0.0);
         if negative || (sum - 1.0).abs() > 1e-6 {
@@ -36,22 +36,26 @@ pub fn check(agent: &Agent, s: &Settings, measured: &[Measured]) -> Vec<Diagnost
             out.push(finding(
                 Code::SET005,
                 &at.ratio,
-                format!("Zeph's shares {label} add up to {} ({}), not 100 %; each share must be at least 0", pct(sum), parts.join(" + ")),
+                format!("Zeph's `[zeph.{key}]` add up to {} ({}), not 100 %; each share must be at least 0", pct(sum), parts.join(" + ")),
             ));
         }
     }
-    let threshold = s.compaction_threshold.value;
-    if !(threshold > 0.0 && threshold < 1.0) {
+    let (soft, hard) = (s.soft_compaction_threshold.value, s.compaction_threshold.value);
+    for setting in [&s.soft_compaction_threshold, &s.compaction_threshold] {
+        let t = setting.value;
+        if !(t > 0.0 && t < 1.0) {
+            out.push(finding(
+                Code::SET007,
+                setting,
+                format!("Zeph's {} {t} must be above 0 and below 1 (a share of the budget)", setting.key.trim_start_matches("zeph.")),
+            ));
+        }
+    }
+    if soft > hard && soft < 1.0 && hard > 0.0 {
         out.push(finding(
             Code::SET007,
-            &s.compaction_threshold,
-            format!("Zeph's compaction_threshold {threshold} must be above 0 and below 1 (a share of the budget)"),
-        ));
-    } else if threshold > 1.0 - reserve {
-        out.push(finding(
-            Code::SET007,
-            &s.compaction_threshold,
-            format!("Zeph's compaction_threshold {threshold} lets messages grow into the response reserve ({} of the budget) before compaction fires", pct(reserve)),
+            &s.soft_compaction_threshold,
+            format!("Zeph's soft_compaction_threshold {soft} is above compaction_threshold {hard} (the hard one): hard compaction (an LLM summary) would always fire before the cheap soft pruning"),
         ));
     }
     let tail = s.compaction_preserve_tail.value;
@@ -78,60 +82,60 @@ pub fn check(agent: &Agent, s: &Settings, measured: &[Measured]) -> Vec<Diagnost
     }
     let windows: Vec<(&Measured, &Window)> = measured.iter().filter_map(|m| m.window.zeph.as_ref().map(|z| (m, z))).collect();
     let where_ = |m: &Measured| format!("{} mode, scenario `{}`", m.mode, m.scenario);
-    if let Some((m, z)) = windows.iter().min_by_key(|(_, z)| z.history_after_fixed) {
-        let history_setting = history_share_setting(s, z.code_index);
-        let severity = if z.fixed > z.recent_history as i64 {
+    if let Some((m, z)) = windows.iter().max_by_key(|(_, z)| z.system_prompt_tokens + z.skills_tokens) {
+        let fixed = z.system_prompt_tokens + z.skills_tokens;
+        let divisible = z.budget.saturating_sub(z.response_reserve);
+        let severity = if fixed >= divisible {
             Some(Severity::Error)
-        } else if z.fixed as f64 >= z.recent_history as f64 * agent.budgets.warn_ratio {
+        } else if fixed as f64 >= divisible as f64 * agent.budgets.warn_ratio {
             Some(Severity::Warning)
         } else {
             None
         };
-        if let (Some(severity), Some(setting)) = (severity, history_setting) {
-            let verb = if severity == Severity::Error { "outgrows" } else { "nearly fills" };
+        if let Some(severity) = severity {
+            let verb = if severity == Severity::Error { "leave nothing" } else { "leave little" };
             let mut d = finding(
                 Code::SET006,
-                setting,
+                &s.context_budget_tokens,
                 format!(
-                    "the fixed context ({} tokens: system prompt + tool schemas, {}) {verb} Zeph's recent-history share ({} tokens = {} of {} available), which carries it",
-                    z.fixed, where_(m), z.recent_history, pct(setting.value), z.available
+                    "the system prompt ({} tokens) and the skills prompt ({} tokens, counted again: Zeph subtracts both) {verb} of the {divisible} tokens Zeph's shares divide ({}); the shares get {} tokens",
+                    z.system_prompt_tokens, z.skills_tokens, where_(m), z.available
                 ),
             );
             d.severity = severity;
             out.push(d);
         }
+    }
+    if let Some((m, z)) = windows.iter().filter(|(_, z)| !z.memory_first).min_by_key(|(_, z)| z.recent_history) {
         let estimate = max_chars.div_ceil(CHARS_PER_TOKEN);
-        if max_chars > 0 && estimate as i64 > z.history_after_fixed {
+        if max_chars > 0 && estimate > z.recent_history {
             out.push(finding(
                 Code::SET010,
                 &s.tool_output_max_chars,
                 format!(
-                    "one tool output cut at {max_chars} characters (~{estimate} tokens at {CHARS_PER_TOKEN} characters per token) does not fit in what the recent-history share leaves after the fixed context ({} tokens, {})",
-                    z.history_after_fixed, where_(m)
+                    "one tool output cut at {max_chars} characters (~{estimate} tokens at {CHARS_PER_TOKEN} characters per token) does not fit in Zeph's recent-history share ({} tokens, {})",
+                    z.recent_history, where_(m)
                 ),
             ));
         }
     }
     if let Some(worst) = largest_fixed(measured) {
-        let compaction_at = share_of(threshold, budget(s, max_input));
-        let messages_at_compaction = compaction_at as i64 - worst.window.fixed;
+        let budget = budget(s, max_input).0;
+        // Tool-output pruning is the soft tier; the LLM summary is the hard one.
+        let soft_at = f32_share(soft, budget);
+        let messages_at_soft = soft_at as i64 - worst.window.fixed;
         let protect = s.prune_protect_tokens.value;
-        if protect as i64 >= messages_at_compaction {
+        if protect as i64 >= messages_at_soft {
             out.push(finding(
                 Code::SET009,
                 &s.prune_protect_tokens,
                 format!(
-                    "Zeph protects the last {protect} tokens from tool-output pruning, but compaction fires when messages reach {messages_at_compaction} tokens ({compaction_at} at compaction_threshold {threshold} − fixed context {}, {}): pruning could never free anything first",
+                    "Zeph protects the last {protect} tokens from tool-output pruning, but soft compaction (pruning) fires when messages reach {messages_at_soft} tokens ({soft_at} at soft_compaction_threshold {soft} − fixed context {}, {}): pruning could never free anything first",
                     worst.window.fixed, where_(worst)
                 ),
             ));
         }
-        out.extend(fixed_reaches_trigger("Zeph", "compaction threshold", &s.compaction_threshold, compaction_at, worst));
+        out.extend(fixed_reaches_trigger("Zeph", "hard compaction threshold", &s.compaction_threshold, f32_share(hard, budget), worst));
     }
     out
-}
-
-fn history_share_setting(s: &Settings, code_index: bool) -> Option<&Setting<f64>> {
-    let shares = if code_index { &s.shares_with_code_index } else { &s.shares };
-    shares.iter().find(|sh| sh.name == HISTORY_SHARE).map(|sh| &sh.ratio)
 }
