@@ -107,6 +107,8 @@ pub struct Measured {
     pub mode: String,
     pub scenario: String,
     pub model: ModelProfile,
+    /// The runtime release (or document) the agent's preset models.
+    pub modelled: Option<String>,
     pub tokenizer: &'static str,
     pub method: &'static str,
     pub exact: bool,
@@ -162,6 +164,7 @@ pub fn measure(agent: &Agent, rendered: &Rendered, counter: &TokenCounter) -> Me
         agent: rendered.agent.clone(),
         mode: rendered.mode.clone(),
         scenario: rendered.scenario.clone(),
+        modelled: rendered.modelled.clone(),
         tokenizer: profile.tokenizer.name(),
         method: profile.tokenizer.method(),
         exact: profile.tokenizer.is_exact(),

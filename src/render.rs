@@ -35,6 +35,8 @@ pub struct Rendered {
     pub mode: String,
     pub scenario: String,
     pub model: Option<String>,
+    /// The runtime release (or, for Zeus, the documentation) the agent's preset models.
+    pub modelled: Option<String>,
     pub sections: Vec<Section>,
     pub steps: Vec<StepDecision>,
     pub tools: Vec<ToolDecision>,
@@ -147,6 +149,7 @@ pub fn render(resolved: Resolved, root: &ProjectRoot) -> Result<Rendered, Diagno
         mode: mode.name.clone(),
         scenario: scenario.name.clone(),
         model: agent.model.clone(),
+        modelled: agent.systems.modelled(agent.preset.as_deref()),
         sections,
         steps: decisions,
         tools,
@@ -344,8 +347,7 @@ fn step_text<'a>(step: &'a Step, agent: &'a Agent, mode: &'a Mode, scenario: &'a
 /// the runtime's backend shows them.
 fn deepagents_text<'a>(step: &'a Step, agent: &'a Agent, mode: &'a Mode) -> StepText<'a> {
     use crate::systems::deepagents as da;
-    let (layout, mount) =
-        agent.systems.deepagents.as_ref().map_or((da::LAYOUT_0_7, da::DEFAULT_MOUNT), |d| (d.layout, d.mount.as_str()));
+    let (layout, mount) = agent.systems.deepagents.as_ref().map_or((da::LAYOUT_0_7, da::DEFAULT_MOUNT), |d| (d.layout, d.mount.as_str()));
     let module = module_file(step, agent, mode);
     let mut sources: Vec<String>;
     let mut parts = Vec::new();
@@ -355,7 +357,11 @@ fn deepagents_text<'a>(step: &'a Step, agent: &'a Agent, mode: &'a Mode) -> Step
         parts.push(Part::Text(da::memory_block(layout, &files)));
         if let Some(guidelines) = module {
             sources.push(guidelines.path.clone());
-            parts.extend([Part::Text(da::MEMORY_GUIDELINES_OPEN.into()), Part::File(guidelines), Part::Text(da::MEMORY_GUIDELINES_CLOSE.into())]);
+            parts.extend([
+                Part::Text(da::MEMORY_GUIDELINES_OPEN.into()),
+                Part::File(guidelines),
+                Part::Text(da::MEMORY_GUIDELINES_CLOSE.into()),
+            ]);
         }
     } else {
         sources = agent.skills.iter().map(|s| s.path.clone()).collect();

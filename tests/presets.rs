@@ -248,7 +248,10 @@ fn each_presets_documented_defaults_are_in_cost_json() {
         (plain["budget"].as_u64(), plain["budget_source"].as_str(), plain["response_reserve"].as_u64()),
         (Some(128000), Some("auto"), Some(25600))
     );
-    assert_eq!((plain["system_prompt_tokens"].as_u64(), plain["skills_tokens"].as_u64(), plain["available"].as_u64()), (Some(637), Some(98), Some(101665)));
+    assert_eq!(
+        (plain["system_prompt_tokens"].as_u64(), plain["skills_tokens"].as_u64(), plain["available"].as_u64()),
+        (Some(637), Some(98), Some(101665))
+    );
     let shares = |w: &Value| -> Vec<(String, f64, u64)> {
         w["shares"]
             .as_array()
@@ -406,10 +409,7 @@ fn environment_overrides_follow_the_naming_rule_and_lose_to_set() {
 fn zeph_variables_override_zeph_agents_only() {
     let vars = [("ZEPH_MEMORY_COMPACTION_THRESHOLD", "0.5"), ("ZEPH_MEMORY_CONTEXT_BUDGET_TOKENS", "64000")];
     let z = json(&["cost", ZEPH, "--mode", "code", "--scenario", "default", "--format", "json"], &vars);
-    assert_eq!(
-        z["env_overrides"],
-        serde_json::json!(["@zeph zeph.compaction_threshold=0.5", "@zeph zeph.context_budget_tokens=64000"])
-    );
+    assert_eq!(z["env_overrides"], serde_json::json!(["@zeph zeph.compaction_threshold=0.5", "@zeph zeph.context_budget_tokens=64000"]));
     let window = &z["reports"][0]["window"]["zeph"];
     assert_eq!(window["compaction_threshold"], serde_json::json!({ "value": 0.5, "source": "override" }));
     assert_eq!((window["budget"].as_u64(), window["compaction_at"].as_u64()), (Some(64000), Some(32000)));

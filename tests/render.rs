@@ -92,7 +92,10 @@ fn zeus_ask_mode_calls_no_writing_tool() {
         for tool in ["write_file", "create_issue", "memory_save", "execute_code"] {
             let listed = format!("### {tool}\n");
             if let Some(at) = ask.prompt().find(&listed) {
-                assert!(ask.prompt()[at + listed.len()..].starts_with("Unavailable in ask mode."), "{scenario}: {tool} described in ask mode");
+                assert!(
+                    ask.prompt()[at + listed.len()..].starts_with("Unavailable in ask mode."),
+                    "{scenario}: {tool} described in ask mode"
+                );
             }
         }
     }

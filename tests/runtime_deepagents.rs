@@ -35,12 +35,7 @@ fn runtime(release: &str, project: &Path) -> Value {
     let python = common::runtime_path(&format!("deepagents-{release}/bin/python"));
     let harness = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/runtimes/deepagents/harness.py");
     let out = std::process::Command::new(python).arg(harness).arg(project).output().expect("run the harness");
-    assert!(
-        out.status.success(),
-        "deepagents {release} failed on {}:\n{}",
-        project.display(),
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert!(out.status.success(), "deepagents {release} failed on {}:\n{}", project.display(), String::from_utf8_lossy(&out.stderr));
     serde_json::from_slice(&out.stdout).expect("harness JSON")
 }
 
@@ -143,7 +138,9 @@ fn compare(fixture: &Path, release: &str) -> Vec<String> {
             problems.push(format!("{label}: {what}: runtime {runtime:?}, ctxc {ours:?}"));
         }
     }
-    for (what, runtime, ours) in [("trigger", pair(&window["trigger"]), size(da.trigger.value)), ("keep", pair(&window["keep"]), size(da.keep.value))] {
+    for (what, runtime, ours) in
+        [("trigger", pair(&window["trigger"]), size(da.trigger.value)), ("keep", pair(&window["keep"]), size(da.keep.value))]
+    {
         if runtime.0 != ours.0 || (runtime.1 - ours.1).abs() > 1e-9 {
             problems.push(format!("{label}: {what}: runtime {runtime:?}, ctxc {ours:?}"));
         }

@@ -14,15 +14,8 @@ use std::process::{Command, Stdio};
 use serde_json::{json, Value};
 
 /// (fixture, the agent's directory inside it).
-const FIXTURES: [(&str, &str); 7] = [
-    ("walkup", "app"),
-    ("skills", "."),
-    ("layouts", "."),
-    ("budget", "."),
-    ("env", "."),
-    ("unusual", "."),
-    ("memory_first", "."),
-];
+const FIXTURES: [(&str, &str); 7] =
+    [("walkup", "app"), ("skills", "."), ("layouts", "."), ("budget", "."), ("env", "."), ("unusual", "."), ("memory_first", ".")];
 
 fn fixture(case: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/runtimes/zeph/fixtures").join(case)
@@ -47,12 +40,8 @@ fn ctxc_json(args: &[&str], env: &[(String, String)]) -> Value {
 /// What Zeph computes for this input, from the runtime crate's binary.
 pub fn zeph(input: &Value, env: &[(String, String)]) -> Value {
     let binary = common::runtime_path("zeph/debug/zeph-runtime");
-    let mut child = Command::new(binary)
-        .envs(env.iter().cloned())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("run zeph-runtime");
+    let mut child =
+        Command::new(binary).envs(env.iter().cloned()).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().expect("run zeph-runtime");
     std::io::Write::write_all(&mut child.stdin.take().expect("stdin"), input.to_string().as_bytes()).expect("write stdin");
     let out = child.wait_with_output().expect("zeph-runtime");
     let value: Value = serde_json::from_slice(&out.stdout).expect("zeph-runtime prints JSON");
@@ -70,9 +59,8 @@ fn differences(ctxc: &Value, zeph: &Value) -> Vec<String> {
         _ => "memory_first_graph",
     };
     let allocation = &zeph["allocations"][variant];
-    let share = |name: &str| {
-        ctxc["shares"].as_array().and_then(|s| s.iter().find(|s| s["name"] == name)).map_or(json!(0), |s| s["tokens"].clone())
-    };
+    let share =
+        |name: &str| ctxc["shares"].as_array().and_then(|s| s.iter().find(|s| s["name"] == name)).map_or(json!(0), |s| s["tokens"].clone());
     let pairs = [
         ("budget", ctxc["budget"].clone(), zeph["budget"].clone()),
         ("budget_source", ctxc["budget_source"].clone(), zeph["budget_source"].clone()),

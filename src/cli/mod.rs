@@ -131,7 +131,10 @@ fn check_path(path: &Path, reporter: &Reporter) -> Result<(), u8> {
 fn env_overrides(reporter: &Reporter) -> Result<Vec<String>, u8> {
     let mut vars = Vec::new();
     for (name, value) in std::env::vars_os() {
-        let Some(name) = name.to_str().filter(|n| manifest::env::is_override(n) || manifest::env::is_zeph_var(n)).map(str::to_string) else { continue };
+        let Some(name) = name.to_str().filter(|n| manifest::env::is_override(n) || manifest::env::is_zeph_var(n)).map(str::to_string)
+        else {
+            continue;
+        };
         let Some(value) = value.to_str().map(str::to_string) else {
             reporter
                 .diagnostics(&[ctxc::Diagnostic::error(format!("environment variable `{name}` is not valid UTF-8"))], &Default::default());

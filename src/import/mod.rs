@@ -20,8 +20,7 @@ pub struct Imported {
 pub fn write(imported: &Imported, force: bool) -> Result<(), Diagnostic> {
     let path = &imported.manifest;
     if !force && std::fs::symlink_metadata(path).is_ok() {
-        return Err(Diagnostic::error(format!("`{}` exists: not overwritten", path.display()))
-            .help("pass --force to replace it"));
+        return Err(Diagnostic::error(format!("`{}` exists: not overwritten", path.display())).help("pass --force to replace it"));
     }
     std::fs::write(path, &imported.text).map_err(|e| Diagnostic::error(format!("cannot write `{}`: {e}", path.display())))
 }

@@ -161,7 +161,10 @@ pub fn import(config: &Path) -> Result<Imported, Failure> {
     }
     if let Some(s) = parsed.tools.and_then(|t| t.summarize_output) {
         notes.push(note(
-            format!("summarize_output {} stays with Zeph: ctxc does not model tool-output summaries (an LLM call at run time)", s.get_ref()),
+            format!(
+                "summarize_output {} stays with Zeph: ctxc does not model tool-output summaries (an LLM call at run time)",
+                s.get_ref()
+            ),
             s.span(),
         ));
     }

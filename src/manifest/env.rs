@@ -157,10 +157,17 @@ mod tests {
         assert_eq!(only_under("budgets.system_prompt=1"), (None, "budgets.system_prompt=1"));
         assert!(is_zeph_var("ZEPH_MEMORY_PRUNE_PROTECT_TOKENS") && !is_zeph_var("ZEPH_LLM_MODEL"));
         for (_, key) in ZEPH_VARS {
-            super::super::parse_override(&format!("{key}=1")).map(drop).or_else(|e| {
-                // A boolean key refuses 1: the key itself exists.
-                if e.contains("expected a boolean") { Ok(()) } else { Err(e) }
-            }).expect("every mapped key is a manifest key");
+            super::super::parse_override(&format!("{key}=1"))
+                .map(drop)
+                .or_else(|e| {
+                    // A boolean key refuses 1: the key itself exists.
+                    if e.contains("expected a boolean") {
+                        Ok(())
+                    } else {
+                        Err(e)
+                    }
+                })
+                .expect("every mapped key is a manifest key");
         }
     }
 }

@@ -102,7 +102,9 @@ impl Validator {
                     source: "override".into(),
                     key: key.into(),
                     origin: Origin { file: self.file.clone(), span: None },
-                    note: Some(format!("set by an override of `{key}`: --set or an environment variable (CTXC_, or ZEPH_ under the zeph preset)")),
+                    note: Some(format!(
+                        "set by an override of `{key}`: --set or an environment variable (CTXC_, or ZEPH_ under the zeph preset)"
+                    )),
                 });
             }
             return Some(Setting {
@@ -249,7 +251,11 @@ impl Validator {
                 }
                 RawInterrupt::Config(config) if config.allowed_decisions.is_empty() => {
                     let span = self.locate(&format!("{tool} =")).or_else(|| self.locate(tool));
-                    self.error(format!("`deepagents.interrupt_on.{tool}` has no `allowed_decisions`: Deep Agents refuses to start"), span).help =
+                    self.error(
+                        format!("`deepagents.interrupt_on.{tool}` has no `allowed_decisions`: Deep Agents refuses to start"),
+                        span,
+                    )
+                    .help =
                         Some("list the decisions, e.g. `allowed_decisions = [\"approve\", \"reject\"]`, or write `true` or `false`".into());
                 }
                 RawInterrupt::Config(_) => interrupt_on.push(tool.clone()),

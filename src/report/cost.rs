@@ -17,7 +17,11 @@ pub fn text(m: &Measured, md: bool) -> String {
         m.method,
         num(count(window as i64)).trim_start_matches('~')
     );
-    let mut out = if md { format!("### {heading}\n\n") } else { format!("{heading}\n\n") };
+    let mut out = if md { format!("### {heading}\n\n") } else { format!("{heading}\n") };
+    if let Some(modelled) = &m.modelled {
+        out.push_str(&format!("preset models {modelled}\n"));
+    }
+    out.push('\n');
     let id_w = m.sections.iter().map(|s| s.id.len()).max().unwrap_or(4).max(13);
     let src_w = 34;
     let max = m.sections.iter().map(|s| s.tokens.tokens).max().unwrap_or(1);

@@ -10,6 +10,7 @@ pub fn to_json(rendered: &Rendered) -> String {
         "mode": rendered.mode,
         "scenario": rendered.scenario,
         "model": rendered.model,
+        "modelled": rendered.modelled,
         "sections": rendered.sections,
         "steps": rendered.steps,
         "tools": rendered.tools,
@@ -21,7 +22,11 @@ pub fn to_json(rendered: &Rendered) -> String {
 /// Each step on or off, and the condition or scenario fact that decided it.
 pub fn steps_table(rendered: &Rendered) -> String {
     let width = rendered.steps.iter().map(|s| s.id.len()).max().unwrap_or(2).max(2);
-    let mut out = format!("agent {} · mode {} · scenario {}\n\n", rendered.agent, rendered.mode, rendered.scenario);
+    let mut out = format!("agent {} · mode {} · scenario {}", rendered.agent, rendered.mode, rendered.scenario);
+    if let Some(modelled) = &rendered.modelled {
+        out.push_str(&format!(" · models {modelled}"));
+    }
+    out.push_str("\n\n");
     out.push_str(&format!("{:>3}  {:<width$}  {:<3}  decided by\n", "#", "id", "on"));
     for step in &rendered.steps {
         let on = if step.enabled { "on" } else { "off" };

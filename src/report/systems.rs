@@ -58,7 +58,11 @@ fn deep_agents(d: &deepagents::Window, md: bool) -> String {
     };
     let mut lines = vec![
         ("offload over", n(d.tool_token_limit_before_evict.value), offload),
-        ("summarization at", tokens_or(d.summarization_at, d.trigger.value), format!("trigger: {}{}", d.trigger.value.describe(), from(&d.trigger))),
+        (
+            "summarization at",
+            tokens_or(d.summarization_at, d.trigger.value),
+            format!("trigger: {}{}", d.trigger.value.describe(), from(&d.trigger)),
+        ),
         ("keeps", tokens_or(d.kept_tokens, d.keep.value), format!("keep: {}{}", d.keep.value.describe(), from(&d.keep))),
     ];
     if let Some(human) = &d.human_message_token_limit_before_evict {

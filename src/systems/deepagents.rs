@@ -149,7 +149,8 @@ pub fn skills_section(layout: &str, sources: &[String], skills: &[(&Skill, Strin
         true => format!("(No skills available yet. You can create skills in {})", sources.join(" or ")),
         false => skills.iter().map(|(skill, path)| skill_entry(layout, skill, path)).collect::<Vec<_>>().join("\n"),
     };
-    const INTRO: &str = "## Skills System\n\nYou have access to a skills library that provides specialized capabilities and domain knowledge.";
+    const INTRO: &str =
+        "## Skills System\n\nYou have access to a skills library that provides specialized capabilities and domain knowledge.";
     let locations = locations.join("\n");
     match layout {
         LAYOUT_0_4 => (format!("\n\n{INTRO}\n\n{locations}\n\n**Available Skills:**\n\n{list}\n\n"), "\n"),
@@ -186,7 +187,9 @@ fn skill_entry(layout: &str, skill: &Skill, path: &str) -> String {
     }
     // A string is split at white space and commas in both releases; a list is read from 0.7 on.
     let tools: Vec<String> = match field("allowed-tools") {
-        Some(serde_json::Value::String(s)) => s.split(|c: char| c.is_whitespace() || c == ',').filter(|t| !t.is_empty()).map(String::from).collect(),
+        Some(serde_json::Value::String(s)) => {
+            s.split(|c: char| c.is_whitespace() || c == ',').filter(|t| !t.is_empty()).map(String::from).collect()
+        }
         Some(serde_json::Value::Array(items)) if layout != LAYOUT_0_4 => {
             items.iter().filter_map(|t| t.as_str()).map(str::trim).filter(|t| !t.is_empty()).map(String::from).collect()
         }

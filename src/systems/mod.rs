@@ -46,6 +46,25 @@ pub struct Systems {
     pub agentscope: Option<agentscope::Settings>,
 }
 
+impl Systems {
+    /// What an agent on `preset` models, for reports: the exact runtime release its text layout
+    /// and numbers follow (proven by the differential tests under tests/runtimes/), or for Zeus,
+    /// which has no public runtime, the documentation they come from. `None` without a preset
+    /// of a reference system.
+    pub fn modelled(&self, preset: Option<&str>) -> Option<String> {
+        if let Some(s) = &self.deepagents {
+            return Some(deepagents::release(s.layout).to_string());
+        }
+        if let Some(s) = &self.zeph {
+            return Some(s.release().to_string());
+        }
+        if let Some(s) = &self.agentscope {
+            return Some(agentscope::modelled_release(s));
+        }
+        (preset == Some("zeus")).then(|| zeus::REFERENCE.to_string())
+    }
+}
+
 /// `0.85` as `85 %`.
 pub fn pct(ratio: f64) -> String {
     let p = ratio * 100.0;

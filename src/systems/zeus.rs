@@ -4,6 +4,9 @@
 
 use std::collections::BTreeMap;
 
+/// What the Zeus preset models, for reports.
+pub const REFERENCE: &str = "Zeus documentation (docs.zeus.agentspro.cn, November 2026)";
+
 use crate::skills::Skill;
 
 /// The skills section of a Zeus prompt. Skills the scenario activates are injected whole as
