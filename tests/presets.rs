@@ -128,6 +128,21 @@ fn deepagents_without_a_model_profile_uses_the_170k_fallback_and_check_flags_it(
     assert!(stderr(&check).contains("SET001") && stderr(&check).contains("beyond the model's 64000-token window"), "{}", stderr(&check));
 }
 
+// Deep Agents returns early when the limit is falsy ("eviction not configured", filesystem.py
+// 0.4.12 and 0.7.32): 0 turns offloading off, it does not offload every result (audit DA-8).
+#[test]
+fn deepagents_offload_limit_zero_turns_offloading_off() {
+    let set = "deepagents.tool_token_limit_before_evict=0";
+    let cost = json(&["cost", DEEPAGENTS, "--mode", "research", "--format", "json", "--set", set], &[]);
+    let d = &cost["reports"][0]["window"]["deepagents"];
+    assert_eq!(d["tool_token_limit_before_evict"]["value"], 0);
+    assert_eq!(d["offload_chars"], serde_json::Value::Null);
+    let text = ctxc(&["cost", DEEPAGENTS, "--mode", "research", "--set", set], &[]);
+    assert!(String::from_utf8_lossy(&text.stdout).contains("tool results are never offloaded"));
+    let check = ctxc(&["check", DEEPAGENTS, "--set", set], &[]);
+    assert!(!stderr(&check).contains("SET004"), "{}", stderr(&check));
+}
+
 // ---- Zeph
 
 #[test]
