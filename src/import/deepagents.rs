@@ -30,7 +30,8 @@ pub enum Layout {
 const DEPLOY_MOUNT: &str = "/memories/";
 
 /// Upstream texts the manifest declares as modules, one file each under `upstream/`.
-const UPSTREAM_MODULES: [&str; 7] = ["profile_suffix", "base_prompt", "todo", "filesystem", "subagents", "skills_usage", "memory_guidelines"];
+const UPSTREAM_MODULES: [&str; 7] =
+    ["profile_suffix", "base_prompt", "todo", "filesystem", "subagents", "skills_usage", "memory_guidelines"];
 
 /// Reads the project in `dir` (through the guarded reader) and makes `ctxc.toml` in it.
 pub fn import(dir: &Path, layout: Layout) -> Result<Imported, Failure> {
@@ -48,7 +49,9 @@ pub fn import(dir: &Path, layout: Layout) -> Result<Imported, Failure> {
     let spans = top_level_keys(&text);
     let span = |key: &str| spans.iter().find(|(k, _)| k == key).map(|(_, s)| s.clone());
     let note = |message: String, key: &str| Diagnostic::warning(message).in_file(&file).at(span(key));
-    let error = |message: String, key: &str| failure(Diagnostic::error(message).in_file(&file).at(span(key).or(Some(0..0))).label("here"), &sources);
+    let error = |message: String, key: &str| {
+        failure(Diagnostic::error(message).in_file(&file).at(span(key).or(Some(0..0))).label("here"), &sources)
+    };
 
     let mut notes = Vec::new();
     let mut name = None;
@@ -99,7 +102,10 @@ pub fn import(dir: &Path, layout: Layout) -> Result<Imported, Failure> {
         return Err(error("`name` (a non-empty string) is required, as `deepagents deploy` requires it".into(), "name"));
     };
     for (rel, why) in [
-        ("tools.json", "MCP tools are not carried over: the servers give their definitions at run time; list them under [tools] to count them"),
+        (
+            "tools.json",
+            "MCP tools are not carried over: the servers give their definitions at run time; list them under [tools] to count them",
+        ),
         ("deepagents.toml", "deepagents.toml (the older deploy format) is not read: agent.json is"),
     ] {
         if root.read(rel).is_ok() {
@@ -107,7 +113,10 @@ pub fn import(dir: &Path, layout: Layout) -> Result<Imported, Failure> {
         }
     }
     if let Err(ReadError::Missing(_)) = root.read("AGENTS.md") {
-        notes.push(Diagnostic::warning("AGENTS.md is missing: the runtime then loads no memory (and `deepagents deploy` refuses the project)").in_file(root.display_path("AGENTS.md")));
+        notes.push(
+            Diagnostic::warning("AGENTS.md is missing: the runtime then loads no memory (and `deepagents deploy` refuses the project)")
+                .in_file(root.display_path("AGENTS.md")),
+        );
     }
     let subagents = subagents(&root, &mut sources)?;
 
@@ -172,7 +181,10 @@ fn read_json(root: &ProjectRoot, rel: &str, sources: &mut Sources) -> Result<(St
     sources.insert(&file.display, &text);
     match serde_json::from_str::<Value>(&text) {
         Ok(Value::Object(object)) => Ok((file.display, text, object)),
-        Ok(_) => Err(Diagnostic::error("not a Deep Agents agent.json: it must hold a JSON object").in_file(&file.display).at(Some(0..0)).label("here")),
+        Ok(_) => Err(Diagnostic::error("not a Deep Agents agent.json: it must hold a JSON object")
+            .in_file(&file.display)
+            .at(Some(0..0))
+            .label("here")),
         Err(e) => {
             let message = e.to_string();
             let message = message.split(" at line ").next().unwrap_or(&message);
@@ -266,7 +278,10 @@ mod tests {
         assert!(deploy.text.contains("#   \"editor\": \"Edits\\n[agent]\"\n"), "{}", deploy.text);
         crate::manifest::parse(&deploy.text, crate::manifest::Format::Toml).expect("the manifest parses");
         let backend = deploy.notes.iter().find(|d| d.message.contains("`backend`")).expect("a note on backend");
-        assert_eq!(deploy.sources.line_col(backend.file.as_deref().expect("file"), backend.span.clone().expect("span").start), Some((4, 3)));
+        assert_eq!(
+            deploy.sources.line_col(backend.file.as_deref().expect("file"), backend.span.clone().expect("span").start),
+            Some((4, 3))
+        );
         let local = import(dir.path(), Layout::Local).expect("imports");
         assert!(!local.text.contains("mount"), "{}", local.text);
         crate::manifest::parse(&local.text, crate::manifest::Format::Toml).expect("the manifest parses");
