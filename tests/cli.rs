@@ -108,3 +108,70 @@ fn schema_command_prints_the_checked_in_schema() {
     let checked_in = std::fs::read(repo().join("schemas/ctxc.schema.json")).expect("schema file");
     assert_eq!(out.stdout, checked_in);
 }
+
+/// A Deep Agents deploy project in a temporary folder.
+fn deploy_project(agent_json: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(dir.path().join("agent.json"), agent_json).expect("write");
+    std::fs::write(dir.path().join("AGENTS.md"), "# Desk\n").expect("write");
+    dir
+}
+
+#[test]
+fn import_deepagents_writes_once_and_replaces_only_with_force() {
+    let dir = deploy_project("{\n  \"name\": \"desk\",\n  \"model\": \"anthropic:claude-opus-4-7\",\n  \"extras\": {}\n}\n");
+    let path = dir.path().to_str().expect("utf-8 path");
+    let out = ctxc(&["import", "deepagents", path], repo());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(stderr.contains("agent.json:4:3"), "the note on `extras` points at its line: {stderr}");
+    let manifest = dir.path().join("ctxc.toml");
+    let first = std::fs::read_to_string(&manifest).expect("written");
+    assert!(first.contains("mount = \"/memories/\""), "{first}");
+
+    std::fs::write(&manifest, "# mine\n").expect("write");
+    let out = ctxc(&["import", "deepagents", path, "--layout", "local"], repo());
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("exists: not overwritten"), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(std::fs::read_to_string(&manifest).expect("read"), "# mine\n", "left as it was");
+
+    let out = ctxc(&["import", "deepagents", path, "--layout", "local", "--force"], repo());
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let replaced = std::fs::read_to_string(&manifest).expect("read");
+    assert!(replaced.contains("--layout local") && !replaced.contains("mount ="), "{replaced}");
+}
+
+#[cfg(unix)]
+#[test]
+fn import_force_replaces_a_ctxc_toml_symlink_and_never_writes_through_it() {
+    let outside = tempfile::tempdir().expect("tempdir");
+    let target = outside.path().join("precious.txt");
+    std::fs::write(&target, "keep me\n").expect("write");
+    let dir = deploy_project("{\"name\": \"desk\"}");
+    std::os::unix::fs::symlink(&target, dir.path().join("ctxc.toml")).expect("symlink");
+    let path = dir.path().to_str().expect("utf-8 path");
+
+    let out = ctxc(&["import", "deepagents", path], repo());
+    assert_eq!(out.status.code(), Some(2), "a symlink counts as an existing file");
+    let out = ctxc(&["import", "deepagents", path, "--force"], repo());
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(std::fs::read_to_string(&target).expect("read"), "keep me\n", "the file outside is untouched");
+    let manifest = dir.path().join("ctxc.toml");
+    assert!(!std::fs::symlink_metadata(&manifest).expect("there").file_type().is_symlink(), "the link was replaced by a file");
+    assert!(std::fs::read_to_string(&manifest).expect("read").contains("name = \"desk\""));
+}
+
+#[test]
+fn import_deepagents_bad_agent_json_points_at_the_error() {
+    let dir = deploy_project("{\n  \"name\": \"desk\",\n  \"model\": ,\n}\n");
+    let out = ctxc(&["import", "deepagents", dir.path().to_str().expect("utf-8 path")], repo());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("agent.json:3:12"), "file:line:col of the bad value: {stderr}");
+    assert!(!dir.path().join("ctxc.toml").exists(), "no partial output");
+
+    let empty = tempfile::tempdir().expect("tempdir");
+    let out = ctxc(&["import", "deepagents", empty.path().to_str().expect("utf-8 path")], repo());
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("agent.json"), "{}", String::from_utf8_lossy(&out.stderr));
+}

@@ -30,11 +30,12 @@ fn fixtures() -> Vec<PathBuf> {
     found
 }
 
-/// Runs the harness of `release` on a project folder and returns its JSON.
-fn runtime(release: &str, project: &Path) -> Value {
+/// Runs the harness of `release` on a fixture, or on a deploy project mounted as `layout`
+/// ("deploy" or "local"), and returns its JSON.
+fn runtime(release: &str, project: &Path, layout: Option<&str>) -> Value {
     let python = common::runtime_path(&format!("deepagents-{release}/bin/python"));
     let harness = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/runtimes/deepagents/harness.py");
-    let out = std::process::Command::new(python).arg(harness).arg(project).output().expect("run the harness");
+    let out = std::process::Command::new(python).arg(harness).arg(project).args(layout).output().expect("run the harness");
     assert!(out.status.success(), "deepagents {release} failed on {}:\n{}", project.display(), String::from_utf8_lossy(&out.stderr));
     serde_json::from_slice(&out.stdout).expect("harness JSON")
 }
@@ -68,19 +69,46 @@ fn diff(expected: &str, actual: &str) -> String {
     out
 }
 
-/// What one comparison found wrong (empty when the render equals the runtime).
+fn name_of(dir: &Path) -> String {
+    dir.file_name().and_then(|n| n.to_str()).unwrap_or("?").to_string()
+}
+
+/// What one comparison of a fixture found wrong (empty when the render equals the runtime).
 fn compare(fixture: &Path, release: &str) -> Vec<String> {
-    let name = fixture.file_name().and_then(|n| n.to_str()).unwrap_or("?").to_string();
-    let ran = runtime(release, fixture);
+    let ran = runtime(release, fixture, None);
     let project = with_upstream_texts(fixture, &ran);
-    let session = ctxc::Session::new(vec![format!("deepagents.version={release}")]);
-    let runs = match session.run(&project.path().join("ctxc.toml"), Only::default()) {
-        Ok(runs) => runs,
-        Err(failure) => return vec![format!("{name} @ {release}: ctxc cannot load it: {:?}", failure.diagnostics)],
+    check(&format!("{} @ deepagents {release}", name_of(fixture)), &ran, project.path(), release)
+}
+
+/// The same for a deploy project: the runtime mounts it as `layout`, and ctxc renders the
+/// manifest `ctxc import deepagents` writes for it (with upstream's texts filled in).
+fn compare_import(project: &Path, release: &str, layout: Layout) -> Vec<String> {
+    let layout_name = match layout {
+        Layout::Deploy => "deploy",
+        Layout::Local => "local",
     };
-    let mut problems: Vec<String> = runs.problems.iter().map(|d| format!("{name} @ {release}: {}", d.message)).collect();
+    let label = format!("imported {} --layout {layout_name} @ deepagents {release}", name_of(project));
+    let ran = runtime(release, project, Some(layout_name));
+    let copy = with_upstream_texts(project, &ran);
+    let imported = match ctxc::import::deepagents::import(copy.path(), layout) {
+        Ok(imported) => imported,
+        Err(failure) => return vec![format!("{label}: the import fails: {:?}", failure.diagnostics)],
+    };
+    if let Err(d) = ctxc::import::write(&imported, false) {
+        return vec![format!("{label}: the manifest is not written: {}", d.message)];
+    }
+    check(&label, &ran, copy.path(), release)
+}
+
+/// Compares the runtime's record `ran` with ctxc's render of `project`'s ctxc.toml with `release` selected.
+fn check(label: &str, ran: &Value, project: &Path, release: &str) -> Vec<String> {
+    let session = ctxc::Session::new(vec![format!("deepagents.version={release}")]);
+    let runs = match session.run(&project.join("ctxc.toml"), Only::default()) {
+        Ok(runs) => runs,
+        Err(failure) => return vec![format!("{label}: ctxc cannot load it: {:?}", failure.diagnostics)],
+    };
+    let mut problems: Vec<String> = runs.problems.iter().map(|d| format!("{label}: {}", d.message)).collect();
     let Some(run) = runs.runs.first() else { return problems };
-    let label = format!("{name} @ deepagents {release}");
 
     let expected = ran["system_prompt"].as_str().expect("system prompt");
     let actual = run.rendered.prompt();
@@ -151,6 +179,7 @@ fn compare(fixture: &Path, release: &str) -> Vec<String> {
     problems
 }
 
+use ctxc::import::deepagents::Layout;
 use ctxc::systems::deepagents;
 
 #[test]
@@ -168,4 +197,25 @@ fn prompts_tools_and_window_equal_the_real_deep_agents() {
     }
     assert!(problems.is_empty(), "ctxc differs from the real Deep Agents:\n\n{}", problems.join("\n\n"));
     assert!(fixtures.len() >= 6, "expected at least 6 fixtures, found {}", fixtures.len());
+}
+
+#[test]
+#[ignore = "needs the real runtimes: run by scripts/test, which installs them"]
+fn imported_deploy_projects_equal_the_real_deep_agents() {
+    if common::runtimes_skipped("imported_deploy_projects_equal_the_real_deep_agents") {
+        return;
+    }
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/runtimes/deepagents/projects");
+    let mut projects: Vec<PathBuf> = std::fs::read_dir(&dir).expect("projects").flatten().map(|e| e.path()).collect();
+    projects.sort();
+    assert!(!projects.is_empty(), "no deploy project under {}", dir.display());
+    let mut problems = Vec::new();
+    for release in RELEASES {
+        for project in &projects {
+            for layout in [Layout::Deploy, Layout::Local] {
+                problems.extend(compare_import(project, release, layout));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "ctxc's imports differ from the real Deep Agents:\n\n{}", problems.join("\n\n"));
 }

@@ -2,11 +2,11 @@
 
 use std::path::PathBuf;
 
-use clap::{Args, Subcommand};
+use clap::{Args, Subcommand, ValueEnum};
 
 use super::report::Reporter;
 use super::{check_path, EXIT_INPUT, EXIT_OK};
-use ctxc::import;
+use ctxc::import::{self, deepagents::Layout};
 
 #[derive(Debug, Args)]
 pub struct ImportArgs {
@@ -24,25 +24,51 @@ enum System {
         #[arg(long)]
         force: bool,
     },
+    /// A Deep Agents deploy project (agent.json, AGENTS.md, skills/, subagents/); writes ctxc.toml in it.
+    Deepagents {
+        /// The project folder.
+        dir: PathBuf,
+        /// How the project is mounted: under /memories/ as the deploy template does, or as a local filesystem backend.
+        #[arg(long, value_enum, default_value_t = LayoutArg::Deploy)]
+        layout: LayoutArg,
+        /// Replace an existing ctxc.toml.
+        #[arg(long)]
+        force: bool,
+    },
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum LayoutArg {
+    Deploy,
+    Local,
 }
 
 pub fn run(args: ImportArgs, reporter: &Reporter) -> u8 {
-    let System::Zeph { config, force } = args.system;
-    if let Err(code) = check_path(&config, reporter) {
+    let (path, force) = match &args.system {
+        System::Zeph { config, force } => (config, *force),
+        System::Deepagents { dir, force, .. } => (dir, *force),
+    };
+    if let Err(code) = check_path(path, reporter) {
         return code;
     }
-    let imported = match import::zeph::import(&config) {
+    let imported = match args.system {
+        System::Zeph { ref config, .. } => import::zeph::import(config),
+        System::Deepagents { ref dir, layout, .. } => import::deepagents::import(
+            dir,
+            match layout {
+                LayoutArg::Deploy => Layout::Deploy,
+                LayoutArg::Local => Layout::Local,
+            },
+        ),
+    };
+    let imported = match imported {
         Ok(imported) => imported,
         Err(failure) => {
             reporter.diagnostics(&failure.diagnostics, &failure.sources);
             return EXIT_INPUT;
         }
     };
-    let mut sources = ctxc::diagnostic::Sources::default();
-    if let Ok(text) = std::fs::read_to_string(&config) {
-        sources.insert(imported.notes.first().and_then(|d| d.file.clone()).unwrap_or_default(), &text);
-    }
-    reporter.diagnostics(&imported.notes, &sources);
+    reporter.diagnostics(&imported.notes, &imported.sources);
     match import::write(&imported, force) {
         Ok(()) => {
             super::output::println(&format!("wrote {}", imported.manifest.display()));

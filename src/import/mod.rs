@@ -1,26 +1,41 @@
 //! `ctxc import SYSTEM PATH`: a ctxc manifest written from a runtime's own project format, so
 //! that its render and window equal what the runtime does. One file per system.
 
+pub mod deepagents;
 pub mod zeph;
 
 use std::path::PathBuf;
 
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, Sources};
+use crate::review::atomic;
 
-/// A manifest made from a runtime's project: where it goes, its text, and what could not be
-/// carried over (warnings and notes, with where they come from).
-#[derive(Debug, Clone, PartialEq)]
+/// A manifest made from a runtime's project: where it goes, its text, what could not be
+/// carried over (warnings and notes, with where they come from), and the files they point into.
+#[derive(Debug, Clone)]
 pub struct Imported {
     pub manifest: PathBuf,
     pub text: String,
     pub notes: Vec<Diagnostic>,
+    pub sources: Sources,
 }
 
-/// Writes the manifest; an existing file is replaced only with `force`.
+/// Writes the manifest through a temporary file in its folder: an existing file is replaced
+/// only with `force`, and a symlink at its place is then replaced, never followed.
 pub fn write(imported: &Imported, force: bool) -> Result<(), Diagnostic> {
     let path = &imported.manifest;
-    if !force && std::fs::symlink_metadata(path).is_ok() {
-        return Err(Diagnostic::error(format!("`{}` exists: not overwritten", path.display())).help("pass --force to replace it"));
-    }
-    std::fs::write(path, &imported.text).map_err(|e| Diagnostic::error(format!("cannot write `{}`: {e}", path.display())))
+    let written = match force {
+        true => atomic::write(path, imported.text.as_bytes(), None),
+        false => atomic::create(path, imported.text.as_bytes()),
+    };
+    written.map_err(|e| match e.kind() {
+        std::io::ErrorKind::AlreadyExists => {
+            Diagnostic::error(format!("`{}` exists: not overwritten", path.display())).help("pass --force to replace it")
+        }
+        _ => Diagnostic::error(format!("cannot write `{}`: {e}", path.display())),
+    })
+}
+
+/// A string as TOML writes it (quoted and escaped, on one line).
+fn toml_string(s: &str) -> String {
+    toml::Value::String(s.to_string()).to_string()
 }

@@ -10,7 +10,7 @@ use std::path::Path;
 use serde::Deserialize;
 use toml::Spanned;
 
-use super::Imported;
+use super::{toml_string, Imported};
 use crate::diagnostic::{Diagnostic, Failure, Sources};
 use crate::project::ProjectRoot;
 use crate::systems::zeph::RELEASES;
@@ -168,11 +168,7 @@ pub fn import(config: &Path) -> Result<Imported, Failure> {
             s.span(),
         ));
     }
-    Ok(Imported { manifest: dir.join("ctxc.toml"), text, notes })
-}
-
-fn toml_string(s: &str) -> String {
-    toml::Value::String(s.to_string()).to_string()
+    Ok(Imported { manifest: dir.join("ctxc.toml"), text, notes, sources })
 }
 
 /// A float as TOML writes it (`0.9`, and `1.0` rather than `1`).

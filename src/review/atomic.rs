@@ -21,6 +21,18 @@ pub fn is_temp_name(name: &str) -> bool {
 /// `ctxc snapshot`): the write stops that long half-way through the temporary file and again
 /// after the rename, so that a test can kill the process at any point.
 pub fn write(path: &Path, bytes: &[u8], pause: Option<Duration>) -> io::Result<()> {
+    put(path, bytes, pause, true)
+}
+
+/// Writes `bytes` to a new file at `path` the same way, failing with `AlreadyExists` when any
+/// entry (a symlink too) is there already: the check and the write are one step.
+pub fn create(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    put(path, bytes, None, false)
+}
+
+/// The temporary file is renamed over `path` (`replace`: a symlink there is replaced, never
+/// followed) or linked to it only when nothing is there.
+fn put(path: &Path, bytes: &[u8], pause: Option<Duration>, replace: bool) -> io::Result<()> {
     let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     // Dropped on an error before the rename, which removes the temporary file.
@@ -33,7 +45,10 @@ pub fn write(path: &Path, bytes: &[u8], pause: Option<Duration>) -> io::Result<(
     }
     temp.write_all(tail)?;
     temp.as_file().sync_all()?;
-    temp.persist(path).map_err(|e| e.error)?;
+    match replace {
+        true => temp.persist(path).map_err(|e| e.error)?,
+        false => temp.persist_noclobber(path).map_err(|e| e.error)?,
+    };
     sync_dir(dir);
     if let Some(pause) = pause {
         std::thread::sleep(pause);

@@ -1,6 +1,6 @@
 """Runs the real Deep Agents on one fixture and prints, as JSON, what the model is sent.
 
-Usage: python harness.py FIXTURE_DIR
+Usage: python harness.py FIXTURE_DIR, or python harness.py PROJECT_DIR deploy|local for a deploy project.
 
 FIXTURE_DIR/runtime.json describes the `create_deep_agent` call (see README.md beside this file).
 The agent's files are read through a FilesystemBackend rooted at FIXTURE_DIR in virtual mode, so
@@ -186,8 +186,27 @@ def prompt_file(root: Path, rel: str) -> str:
     return read(root, rel).rstrip("\r\n")
 
 
-def run(root: Path) -> dict:
-    spec = json.loads(read(root, "runtime.json"))
+def project_spec(root: Path, layout: str) -> dict:
+    """A deploy project (agent.json, AGENTS.md, skills/, subagents/<name>/) as the call that mounts
+    it: deploy as deepagents_cli deploy/templates.py (c7d529ca0) does (memory /memories/AGENTS.md,
+    skills /memories/skills/, no system prompt, each subagent's AGENTS.md its prompt), local as a
+    FilesystemBackend rooted at the project."""
+    agent = json.loads(read(root, "agent.json"))
+    model = agent.get("model") or agent["runtime"]["model"]["model_id"]
+    provider, _, name = model.rpartition(":")
+    mount = "/memories/" if layout == "deploy" else "/"
+    spec = {"model": name, "provider": provider or None, "mount": mount, "memory": [f"{mount}AGENTS.md"], "skills": [f"{mount}skills/"]}
+    subagents = sorted(p for p in (root / "subagents").glob("*/agent.json"))
+    if subagents:
+        spec["subagents"] = [
+            {"name": p.parent.name, "description": json.loads(p.read_text()).get("description", ""), "system_prompt": f"subagents/{p.parent.name}/AGENTS.md"}
+            for p in subagents
+        ]
+    return spec
+
+
+def run(root: Path, layout: str | None = None) -> dict:
+    spec = project_spec(root, layout) if layout else json.loads(read(root, "runtime.json"))
     backend = FilesystemBackend(root_dir=str(root), virtual_mode=True)
     if spec.get("mount", "/") != "/":
         # The deploy template's mounting: the project under a route such as /memories/.
@@ -228,4 +247,5 @@ def run(root: Path) -> dict:
 
 
 if __name__ == "__main__":
-    json.dump(run(Path(sys.argv[1]).resolve()), sys.stdout, ensure_ascii=False, indent=1)
+    # `harness.py DIR deploy|local` reads DIR as a deploy project instead of a fixture's runtime.json.
+    json.dump(run(Path(sys.argv[1]).resolve(), sys.argv[2] if len(sys.argv) > 2 else None), sys.stdout, ensure_ascii=False, indent=1)
