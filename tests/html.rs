@@ -141,7 +141,7 @@ fn report_renders_in_headless_chromium_without_errors_or_requests() {
         "Token cost: sales-analyst",
         "<h2>zeus ",
         "System prompt by section",
-        "Tool schemas: 34 callable tools",
+        "Tool schemas: 36 callable tools",
         "summarization at",
         "<svg",
     ] {
