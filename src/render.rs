@@ -190,7 +190,8 @@ enum StepText<'a> {
     Shared(SharedText),
     /// Generated text around files (module files among them may be templates), with the sources.
     /// The generated text keeps its leading and trailing line breaks: it is a runtime's own
-    /// template (Deep Agents' skills and memory sections), which has them.
+    /// template (Deep Agents' skills and memory sections, AgentScope's skills block), which has
+    /// them.
     Parts(Vec<String>, Vec<Part<'a>>),
 }
 

@@ -88,8 +88,8 @@ fn tiktoken_encoder(tokenizer: Tokenizer) -> &'static CoreBPE {
     match tokenizer {
         Tokenizer::Cl100kBase => CL100K.get_or_init(|| tiktoken_rs::cl100k_base().expect("bundled ranks")), // ok: see above
         Tokenizer::O200kBase | Tokenizer::Estimate => {
-            O200K.get_or_init(|| tiktoken_rs::o200k_base().expect("bundled ranks"))
             // ok: see above
+            O200K.get_or_init(|| tiktoken_rs::o200k_base().expect("bundled ranks"))
         }
     }
 }

@@ -17,8 +17,8 @@ use crate::diagnostic::{line_col, Diagnostic, Sources};
 const EXTENSIONS: [&str; 5] = [".md", ".mdx", ".markdown", ".j2", ".txt"];
 
 static COMMENT: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"<!--[ \t]*ctxc-ignore(-file)?(?:[ \t]+([^\n]*?))?[ \t]*-->").expect("constant pattern")
     // ok: a literal, tested below
+    Regex::new(r"<!--[ \t]*ctxc-ignore(-file)?(?:[ \t]+([^\n]*?))?[ \t]*-->").expect("constant pattern")
 });
 
 #[derive(Debug, Default)]
