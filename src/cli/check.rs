@@ -20,8 +20,11 @@ pub struct CheckArgs {
     #[arg(long = "set", value_name = "KEY=VALUE")]
     set: Vec<String>,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = CheckFormat::Human)]
+    #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
     format: CheckFormat,
+    /// Print findings only: no summary line, no notes.
+    #[arg(long, short)]
+    quiet: bool,
     /// Only report these rule codes or code prefixes (comma-separated or repeated; replaces `[lint] select`).
     #[arg(long, value_name = "CODES")]
     select: Vec<String>,
@@ -42,8 +45,11 @@ pub struct CheckArgs {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum CheckFormat {
-    /// Diagnostics with source snippets on stderr.
-    Human,
+    /// Diagnostics with source snippets on stderr (`human` is accepted too).
+    #[value(alias = "human")]
+    Text,
+    /// One line per finding on stdout: `file:line:col: CODE message`.
+    Concise,
     /// One JSON object on stdout (see docs/json-output.md).
     Json,
     /// SARIF 2.1.0 on stdout, for code scanning.
@@ -60,7 +66,11 @@ pub fn exit_code(outcome: Outcome) -> u8 {
     }
 }
 
-pub fn run(args: CheckArgs, reporter: &Reporter) -> u8 {
+pub fn run(mut args: CheckArgs, reporter: &Reporter) -> u8 {
+    // A path leading out of the project is reported by `lint::check` and never walked from.
+    if ctxc::project::check_path_argument(&args.path).is_ok() {
+        args.path = ctxc::discover::agent_folder(&args.path);
+    }
     let session = match session(&args.set, reporter) {
         Ok(s) => s,
         Err(code) => return code,
@@ -69,7 +79,8 @@ pub fn run(args: CheckArgs, reporter: &Reporter) -> u8 {
     let report: CheckReport = ctxc::lint::check(&args.path, &options, &session);
     let mut code = exit_code(report.outcome());
     match args.format {
-        CheckFormat::Human => reporter.diagnostics(&report.diagnostics, &report.sources),
+        CheckFormat::Text => reporter.diagnostics(&report.diagnostics, &report.sources),
+        CheckFormat::Concise => output::print(&formats::concise::render(&report)),
         CheckFormat::Json => output::print(&formats::json::render(&report, code)),
         CheckFormat::Sarif => output::print(&formats::sarif::render(&report, &formats::Paths::detect())),
         CheckFormat::Github => {
@@ -82,6 +93,10 @@ pub fn run(args: CheckArgs, reporter: &Reporter) -> u8 {
                 }
             }
         }
+    }
+    // The summary follows the findings it counts, on stderr, in the formats people read.
+    if matches!(args.format, CheckFormat::Text | CheckFormat::Concise) && !args.quiet {
+        output::eprint(&format!("ctxc check: {}\n", report.summary()));
     }
     // `--locked`: the render against ctxc.lock (only when every agent loaded).
     if args.locked && code < EXIT_INPUT {

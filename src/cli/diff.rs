@@ -82,7 +82,7 @@ fn pin_side(manifests: &[(String, PathBuf)], session: &Session, reporter: &Repor
     }
 }
 
-pub fn run(args: DiffArgs, reporter: &Reporter) -> u8 {
+pub fn run(mut args: DiffArgs, reporter: &Reporter) -> u8 {
     let overrides = match with_env_overrides(&args.set, reporter) {
         Ok(o) => o,
         Err(code) => return code,
@@ -90,6 +90,7 @@ pub fn run(args: DiffArgs, reporter: &Reporter) -> u8 {
     if let Err(code) = check_path(&args.path, reporter) {
         return code;
     }
+    args.path = ctxc::discover::agent_folder(&args.path);
     let repo = match git::locate(&args.path) {
         Ok(repo) => repo,
         Err(message) => return fail(reporter, message),

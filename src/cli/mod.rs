@@ -20,7 +20,7 @@ mod snapshot;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
 use ctxc::manifest::{self, Loaded};
 use ctxc::session::{AgentRuns, Only};
@@ -82,7 +82,9 @@ enum Command {
 }
 
 pub fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let long_version = format!("{}\npresets model:\n  {}", env!("CARGO_PKG_VERSION"), ctxc::systems::modelled_releases().join("\n  "));
+    let parsed = Cli::command().long_version(long_version).try_get_matches().and_then(|m| Cli::from_arg_matches(&m));
+    let cli = match parsed {
         Ok(cli) => cli,
         Err(e) => {
             let _ = e.print();
@@ -107,9 +109,11 @@ pub fn main() -> ExitCode {
     ExitCode::from(output::exit_code(code))
 }
 
-/// The agents found at a path, or the exit code after reporting why none could be.
+/// The agents found at a path (or, from inside an agent's folder, that agent: see
+/// [`ctxc::discover::agent_folder`]), or the exit code after reporting why none could be.
 fn find_manifests(path: &Path, reporter: &Reporter) -> Result<Vec<PathBuf>, u8> {
-    ctxc::project::check_path_argument(path).and_then(|()| ctxc::discover::find_manifests(path)).map_err(|d| {
+    let found = ctxc::project::check_path_argument(path).and_then(|()| ctxc::discover::find_manifests(&ctxc::discover::agent_folder(path)));
+    found.map_err(|d| {
         reporter.diagnostics(&[d], &Default::default());
         EXIT_INPUT
     })

@@ -37,9 +37,6 @@ fn to_report(d: &Diagnostic, sources: &Sources) -> Report {
         Severity::Error => miette::Severity::Error,
         Severity::Warning => miette::Severity::Warning,
     });
-    if let Some(code) = &d.code {
-        diagnostic = diagnostic.with_code(code.as_str());
-    }
     // Spans within the text, when their lines can be drawn; otherwise the place is named.
     let text = text.zip(d.span.as_ref()).and_then(|(text, span)| {
         let start = span.start.min(text.len());
@@ -57,7 +54,11 @@ fn to_report(d: &Diagnostic, sources: &Sources) -> Report {
         (Some(file), _, _) => message = format!("{file}: {message}"),
         _ => {}
     }
-    diagnostic.message = message;
+    // The code leads the message's line (miette would print it on a line of its own above).
+    diagnostic.message = match &d.code {
+        Some(code) => format!("{} {message}", code.as_str()),
+        None => message,
+    };
     if let Some(help) = &d.help {
         diagnostic = diagnostic.with_help(secrets::mask(help).into_owned());
     }

@@ -195,6 +195,11 @@ pub fn get(code: &str) -> Option<&'static Rule> {
     Code::parse(code).map(rule)
 }
 
+/// The rule with this code or this name (`MAN011` or `unknown-model`, case-insensitive).
+pub fn by_code_or_name(code_or_name: &str) -> Option<&'static Rule> {
+    get(code_or_name).or_else(|| ALL.iter().copied().find(|r| r.name.eq_ignore_ascii_case(code_or_name)))
+}
+
 /// The rule of a code.
 pub fn rule(code: Code) -> &'static Rule {
     // ALL is in the order of Code::ALL (a test keeps it so).
