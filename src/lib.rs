@@ -43,6 +43,7 @@ pub mod rules;
 pub mod schema;
 pub mod session;
 pub mod skills;
+pub mod starter;
 pub mod systems;
 pub mod templates;
 pub mod tokens;

@@ -34,7 +34,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("measure", &["measure"]),
     ("driver", &["session"]),
     ("checks", &["rules", "checks", "lint"]),
-    ("report", &["report", "review", "import"]),
+    ("report", &["report", "review", "import", "starter"]),
 ];
 
 fn layer_of(module: &str) -> usize {

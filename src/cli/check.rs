@@ -13,6 +13,10 @@ use ctxc::report::formats;
 
 #[derive(Debug, Args)]
 pub struct CheckArgs {
+    #[command(flatten)]
+    pub color: super::ColorOption,
+    #[command(flatten)]
+    pub counting: super::CountingOptions,
     /// Agent directory, manifest file, directory of agents, or (no manifest) a directory of skills and memory files.
     #[arg(default_value = ".")]
     path: PathBuf,

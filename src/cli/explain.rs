@@ -9,6 +9,8 @@ use ctxc::rules::{self, docs};
 
 #[derive(Debug, Args)]
 pub struct ExplainArgs {
+    #[command(flatten)]
+    pub color: super::ColorOption,
     /// A rule code or name, e.g. `SKILL004` or `unknown-model` (case-insensitive).
     code: String,
 }

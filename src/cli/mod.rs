@@ -5,6 +5,7 @@ mod check;
 mod cost;
 mod explain;
 mod import;
+mod init;
 mod models;
 mod render;
 mod report;
@@ -20,7 +21,7 @@ mod snapshot;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use clap::{CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
 use ctxc::manifest::{self, Loaded};
 use ctxc::session::{AgentRuns, Only};
@@ -37,14 +38,28 @@ pub const EXIT_INPUT: u8 = 2;
 #[derive(Debug, Parser)]
 #[command(name = "ctxc", version, about = "The agent context compiler: render, measure and check every mode's system prompt.")]
 pub struct Cli {
-    /// When to use colour in diagnostics.
-    #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto)]
-    color: ColorChoice,
-    /// Token-counting engine. Both give the same counts; bpe-openai is the faster.
-    #[arg(long, global = true, value_enum, default_value_t = ctxc::tokens::Engine::BpeOpenai)]
-    engine: ctxc::tokens::Engine,
+    #[command(flatten)]
+    color: ColorOption,
+    #[command(flatten)]
+    counting: CountingOptions,
     #[command(subcommand)]
     command: Command,
+}
+
+/// `--color`, on the commands that print diagnostics (and before any command).
+#[derive(Debug, Clone, Args)]
+pub struct ColorOption {
+    /// When to use colour in diagnostics [default: auto].
+    #[arg(long, value_enum)]
+    color: Option<ColorChoice>,
+}
+
+/// `--engine`, on the commands that count tokens (and before any command).
+#[derive(Debug, Clone, Args)]
+pub struct CountingOptions {
+    /// Token-counting engine. Both give the same counts; bpe-openai (the default) is the faster.
+    #[arg(long, value_enum)]
+    engine: Option<ctxc::tokens::Engine>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -79,6 +94,26 @@ enum Command {
     Completions(completions::CompletionsArgs),
     /// Write a ctxc manifest from a runtime's own project format (e.g. a Zeph config file).
     Import(import::ImportArgs),
+    /// Write a small working agent to start from (never overwriting a file).
+    Init(init::InitArgs),
+}
+
+impl Command {
+    /// The command's own `--color` and `--engine`, where it has them.
+    fn options(&self) -> (Option<ColorChoice>, Option<ctxc::tokens::Engine>) {
+        match self {
+            Command::Check(a) => (a.color.color, a.counting.engine),
+            Command::Cost(a) => (a.color.color, a.counting.engine),
+            Command::Snapshot(a) => (a.color.color, a.counting.engine),
+            Command::Diff(a) => (a.color.color, a.counting.engine),
+            Command::Render(a) => (a.color.color, None),
+            Command::Rules(a) => (a.color.color, None),
+            Command::Explain(a) => (a.color.color, None),
+            Command::Import(a) => (a.color.color, None),
+            Command::Init(a) => (a.color.color, None),
+            Command::Models(_) | Command::Schema | Command::Completions(_) => (None, None),
+        }
+    }
 }
 
 pub fn main() -> ExitCode {
@@ -91,8 +126,10 @@ pub fn main() -> ExitCode {
             return ExitCode::from(if e.use_stderr() { EXIT_INPUT } else { EXIT_OK });
         }
     };
-    let reporter = Reporter::new(cli.color);
-    ctxc::tokens::set_default_engine(cli.engine);
+    // An option after the command wins over the same option before it.
+    let (color, engine) = cli.command.options();
+    let reporter = Reporter::new(color.or(cli.color.color).unwrap_or(ColorChoice::Auto));
+    ctxc::tokens::set_default_engine(engine.or(cli.counting.engine).unwrap_or(ctxc::tokens::Engine::BpeOpenai));
     let code = match cli.command {
         Command::Render(args) => render::run(args, &reporter),
         Command::Check(args) => check::run(args, &reporter),
@@ -105,6 +142,7 @@ pub fn main() -> ExitCode {
         Command::Diff(args) => diff::run(args, &reporter),
         Command::Completions(args) => completions::run(args),
         Command::Import(args) => import::run(args, &reporter),
+        Command::Init(args) => init::run(args, &reporter),
     };
     ExitCode::from(output::exit_code(code))
 }

@@ -12,6 +12,8 @@ use ctxc::manifest::Loaded;
 
 #[derive(Debug, Args)]
 pub struct RenderArgs {
+    #[command(flatten)]
+    pub color: super::ColorOption,
     /// Agent directory or manifest file (default: the current directory).
     #[arg(default_value = ".")]
     path: PathBuf,

@@ -96,7 +96,7 @@ impl CheckReport {
         };
         let mut line = format!("{found} in {checked}");
         if self.suppressed > 0 {
-            line.push_str(&format!(" ({} suppressed)", self.suppressed));
+            line.push_str(&format!(", {} suppressed", self.suppressed));
         }
         if self.unloadable {
             line.push_str("; some input could not be loaded");
