@@ -34,7 +34,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("measure", &["measure"]),
     ("driver", &["session"]),
     ("checks", &["rules", "checks", "lint"]),
-    ("report", &["report", "review", "import", "starter"]),
+    ("report", &["report", "review", "import", "scaffold"]),
 ];
 
 fn layer_of(module: &str) -> usize {

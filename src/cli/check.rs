@@ -98,13 +98,17 @@ pub fn run(mut args: CheckArgs, reporter: &Reporter) -> u8 {
             }
         }
     }
-    // The summary follows the findings it counts, on stderr, in the formats people read.
-    if matches!(args.format, CheckFormat::Text | CheckFormat::Concise) && !args.quiet {
-        output::eprint(&format!("ctxc check: {}\n", report.summary()));
-    }
     // `--locked`: the render against ctxc.lock (only when every agent loaded).
+    let mut drifted = false;
     if args.locked && code < EXIT_INPUT {
-        code = code.max(super::locked::run(&args.path, &session, reporter));
+        let locked = super::locked::run(&args.path, &session, reporter);
+        drifted = locked == EXIT_FINDINGS;
+        code = code.max(locked);
+    }
+    // The summary comes last, after everything it counts, on stderr, in the formats people read.
+    if matches!(args.format, CheckFormat::Text | CheckFormat::Concise) && !args.quiet {
+        let drift = if drifted { "; drifted from ctxc.lock" } else { "" };
+        output::eprint(&format!("ctxc check: {}{drift}\n", report.summary()));
     }
     code
 }

@@ -10,7 +10,7 @@ use clap::{Args, ValueEnum};
 use super::report::Reporter;
 use super::{check_path, output, EXIT_INPUT, EXIT_OK};
 use ctxc::diagnostic::Diagnostic;
-use ctxc::starter::{agent_name, Starter};
+use ctxc::scaffold::{agent_name, Starter};
 
 /// Where the starter's manifest points its `#:schema` modeline.
 const SCHEMA_FILE: &str = ".ctxc/ctxc.schema.json";

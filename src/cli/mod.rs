@@ -1,6 +1,7 @@
 //! The command line: argument parsing and one file per command. This is the only place that
 //! prints; everything below returns data.
 
+mod add;
 mod check;
 mod cost;
 mod explain;
@@ -96,6 +97,8 @@ enum Command {
     Import(import::ImportArgs),
     /// Write a small working agent to start from (never overwriting a file).
     Init(init::InitArgs),
+    /// Add a mode, module, tool category or skill to an agent (TOML manifests).
+    Add(add::AddArgs),
 }
 
 impl Command {
@@ -111,6 +114,7 @@ impl Command {
             Command::Explain(a) => (a.color.color, None),
             Command::Import(a) => (a.color.color, None),
             Command::Init(a) => (a.color.color, None),
+            Command::Add(a) => (a.color.color, None),
             Command::Models(_) | Command::Schema | Command::Completions(_) => (None, None),
         }
     }
@@ -143,6 +147,7 @@ pub fn main() -> ExitCode {
         Command::Completions(args) => completions::run(args),
         Command::Import(args) => import::run(args, &reporter),
         Command::Init(args) => init::run(args, &reporter),
+        Command::Add(args) => add::run(args, &reporter),
     };
     ExitCode::from(output::exit_code(code))
 }
