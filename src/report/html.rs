@@ -47,7 +47,7 @@ svg .track { fill: var(--track); }
 .w-fixed { fill: var(--fixed); background: var(--fixed); } .w-tools { fill: var(--tools); background: var(--tools); }
 .w-headroom { fill: var(--headroom); background: var(--headroom); } .w-history { fill: var(--history); background: var(--history); }
 .w-reserve { fill: var(--reserve); background: var(--reserve); } .w-marker { background: var(--marker); } .marker { stroke: var(--marker); stroke-width: 3; }
-.w-schemas { fill: var(--muted); background: var(--muted); } .w-limit { background: var(--fg); } .limit { stroke: var(--fg); stroke-width: 3; stroke-dasharray: 3 2; }
+.w-schemas { fill: var(--muted); background: var(--muted); } .w-over { fill: var(--warn); } .w-limit { background: var(--fg); } .limit { stroke: var(--fg); stroke-width: 3; stroke-dasharray: 3 2; }
 details > summary { cursor: pointer; color: var(--muted); margin: 6px 0; }
 footer { margin-top: 40px; color: var(--muted); font-size: 12px; }
 "#;
@@ -400,7 +400,7 @@ fn budgets_table(c: &Costed) -> String {
             Status::Ok => "<span class=\"okay\">ok</span>".to_string(),
         };
         let scale = b.tokens.tokens.max(b.limit as i64);
-        let class = if b.status == Status::Over { "c2" } else { "w-tools" };
+        let class = if b.status == Status::Over { "w-over" } else { "w-tools" };
         let bar = marked_bar(
             &[(class.to_string(), b.tokens.tokens, format!("{}: {} tokens", b.name, num(b.tokens)))],
             scale,
