@@ -29,6 +29,7 @@ th, td { text-align: left; padding: 3px 8px; border-bottom: 1px solid var(--line
 th { color: var(--muted); font-weight: 600; font-size: 12px; }
 td.n, th.n { text-align: right; white-space: nowrap; }
 td.bar { width: 30%; }
+td.status { white-space: nowrap; }
 code { font: 12px ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
 .over { color: var(--warn); font-weight: 600; }
 .okay { color: var(--ok); }
@@ -164,7 +165,7 @@ pub fn cost_report(reports: &[&Costed], model: Option<&str>) -> String {
     }
     let over = reports.iter().flat_map(|c| &c.budgets).filter(|b| b.status == Status::Over).count();
     if over > 0 {
-        subtitle.push_str(&format!(" · {over} budget use(s) over: `ctxc check` fails on them"));
+        subtitle.push_str(&format!(" · {over} budget use(s) over: ctxc check fails on them"));
     }
     page(&format!("Token cost: {}", agents.join(", ")), &subtitle, &body)
 }
@@ -408,7 +409,7 @@ fn budgets_table(c: &Costed) -> String {
             &[(b.limit as i64, "limit", format!("limit: {} tokens", b.limit))],
         );
         out.push_str(&format!(
-            "<tr><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td>{status}</td><td class=\"bar\">{bar}</td><td class=\"muted\">{}</td></tr>",
+            "<tr><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"status\">{status}</td><td class=\"bar\">{bar}</td><td class=\"muted\">{}</td></tr>",
             esc(&b.name),
             esc(&num(b.tokens)),
             esc(&num(Count { tokens: b.limit as i64, tokenizer: b.tokens.tokenizer, exact: true })),
