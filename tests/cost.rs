@@ -218,7 +218,22 @@ fn every_budget_is_shown_with_its_status_in_every_format() {
         insta::assert_snapshot!(format!("over_budget_{format}"), String::from_utf8_lossy(&out.stdout));
     }
     let report = json(&["cost", fixture, "--format", "json"]);
-    insta::assert_snapshot!("over_budget_json", serde_json::to_string_pretty(&report["reports"][0]["budgets"]).expect("json"));
+    // One line per budget, every key in the documented order (whatever order the JSON map keeps).
+    let keys = ["kind", "id", "name", "measured", "tokens", "worst_case", "limit", "share", "status"];
+    let lines: Vec<String> = report["reports"][0]["budgets"]
+        .as_array()
+        .expect("budgets")
+        .iter()
+        .map(|b| {
+            assert_eq!(b.as_object().expect("object").len(), keys.len(), "{b}");
+            let value = |k: &str| match k {
+                "tokens" => format!("{}/{}/exact={}", b[k]["tokens"], b[k]["tokenizer"], b[k]["exact"]),
+                _ => b[k].to_string(),
+            };
+            keys.iter().map(|k| format!("{k}={}", value(k))).collect::<Vec<_>>().join(" ")
+        })
+        .collect();
+    insta::assert_snapshot!("over_budget_json", lines.join("\n"));
     let out = ctxc(&["cost", fixture, "--format", "html"]);
     assert_eq!(out.status.code(), Some(0));
     let page = String::from_utf8(out.stdout).expect("UTF-8");
