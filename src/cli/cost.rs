@@ -1,4 +1,4 @@
-//! `ctxc cost`: token accounting per mode (steps, tool schemas, window), or per tool for a bare
+//! `ctxc cost`: token accounting per mode (steps, tool schemas, window, budgets), or per tool for a bare
 //! MCP `tools/list` result / OpenAI tools array.
 
 use std::io::Write;

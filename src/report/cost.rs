@@ -1,5 +1,6 @@
 //! `ctxc cost` as text and Markdown: per mode and scenario the steps, the tool schemas by
-//! category, server and tool, and the window; and the per-tool table of bare tool files.
+//! category, server and tool, the window and every budget's status; per agent a summary across
+//! its modes; and the per-tool table of bare tool files.
 
 use serde::Serialize;
 

@@ -1,7 +1,8 @@
 //! `ctxc cost --format html`: one self-contained HTML file — inline CSS and SVG, no scripts,
-//! fonts, images or any other request — with, per agent, a stacked bar per mode × scenario by
-//! section; then per mode × scenario the sections, the tool schemas by category, MCP server and
-//! tool, and the window. Light and dark themes follow `prefers-color-scheme`. Deterministic.
+//! fonts, images or any other request — with, per agent, a stacked bar per mode × scenario of
+//! the fixed context (sections, then tool schemas) with a line at each budget; then per mode ×
+//! scenario the sections, the tool schemas by category, MCP server and tool, every budget against
+//! its limit, and the window. Light and dark themes follow `prefers-color-scheme`. Deterministic.
 
 use super::cost::Costed;
 use super::table::num;
