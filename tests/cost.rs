@@ -274,7 +274,7 @@ fn cost_and_check_agree_on_every_budget() {
     assert!(stderr.contains(&format!("the system prompt: {worst} tokens, over its budget of 3000")), "{stderr}");
     let text = String::from_utf8(ctxc(&[&["cost", "examples/agents/zeus"][..], &set].concat()).stdout).expect("UTF-8");
     assert!(text.contains("`ctxc check` fails on an over budget; `cost` only reports it and exits 0"), "{text}");
-    let summary = &text[text.find("zeus · 6 mode × scenario reports").expect("a summary across modes")..];
+    let summary = &text[text.find("zeus · summary across 6 mode × scenario reports").expect("a summary across modes")..];
     assert_eq!(summary.lines().filter(|l| l.ends_with("over: system prompt")).count(), prompts.iter().filter(|(_, s)| s == "over").count());
 }
 

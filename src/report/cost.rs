@@ -245,7 +245,7 @@ fn budgets_text(c: &Costed, md: bool) -> String {
 /// budgets near or over, so the modes compare at a glance.
 pub fn summary(reports: &[Costed], md: bool) -> String {
     let Some(first) = reports.first() else { return String::new() };
-    let heading = format!("{} · {} mode × scenario reports", first.measured.agent, reports.len());
+    let heading = format!("{} · summary across {} mode × scenario reports", first.measured.agent, reports.len());
     let mut out = if md { format!("### {heading}\n\n") } else { format!("{heading}\n\n") };
     let mode_w = reports.iter().map(|c| c.measured.mode.chars().count()).max().unwrap_or(4).max(4);
     let scenario_w = reports.iter().map(|c| c.measured.scenario.chars().count()).max().unwrap_or(8).max(8);
