@@ -33,6 +33,9 @@ pub struct RenderArgs {
     /// Override a manifest key for this run, e.g. `--set agent.model=gpt-4.1` (repeatable).
     #[arg(long = "set", value_name = "KEY=VALUE")]
     set: Vec<String>,
+    /// Model to use instead of each agent's own `model` (as `--set agent.model=MODEL`).
+    #[arg(long)]
+    model: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -55,7 +58,7 @@ pub fn run(args: RenderArgs, reporter: &Reporter) -> u8 {
             return EXIT_INPUT;
         }
     };
-    let session = match session(&args.set, reporter) {
+    let session = match session(&super::with_model(args.set.clone(), args.model.as_deref()), reporter) {
         Ok(s) => s,
         Err(code) => return code,
     };
