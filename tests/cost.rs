@@ -201,3 +201,104 @@ fn unknown_mode_or_scenario_is_an_input_error() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("did you mean `connected`?"));
 }
+
+/// The lines of an HTML report between two markers, one table row or bar a line, for review.
+fn html_part(page: &str, from: &str, to: &str) -> String {
+    let start = page.find(from).unwrap_or_else(|| panic!("no `{from}` in the page"));
+    let end = start + page[start..].find(to).unwrap_or_else(|| panic!("no `{to}` after `{from}`"));
+    page[start..end].replace("</tr>", "</tr>\n").replace("</svg>", "</svg>\n")
+}
+
+#[test]
+fn every_budget_is_shown_with_its_status_in_every_format() {
+    let fixture = "tests/fixtures/budgets/over-budget";
+    for format in ["text", "markdown"] {
+        let out = ctxc(&["cost", fixture, "--format", format]);
+        assert_eq!(out.status.code(), Some(0), "cost reports an overrun; check is the gate");
+        insta::assert_snapshot!(format!("over_budget_{format}"), String::from_utf8_lossy(&out.stdout));
+    }
+    let report = json(&["cost", fixture, "--format", "json"]);
+    // One line per budget, every key in the documented order (whatever order the JSON map keeps).
+    let keys = ["kind", "id", "name", "measured", "tokens", "worst_case", "limit", "share", "status"];
+    let lines: Vec<String> = report["reports"][0]["budgets"]
+        .as_array()
+        .expect("budgets")
+        .iter()
+        .map(|b| {
+            assert_eq!(b.as_object().expect("object").len(), keys.len(), "{b}");
+            let value = |k: &str| match k {
+                "tokens" => format!("{}/{}/exact={}", b[k]["tokens"], b[k]["tokenizer"], b[k]["exact"]),
+                _ => b[k].to_string(),
+            };
+            keys.iter().map(|k| format!("{k}={}", value(k))).collect::<Vec<_>>().join(" ")
+        })
+        .collect();
+    insta::assert_snapshot!("over_budget_json", lines.join("\n"));
+    let out = ctxc(&["cost", fixture, "--format", "html"]);
+    assert_eq!(out.status.code(), Some(0));
+    let page = String::from_utf8(out.stdout).expect("UTF-8");
+    let overview = html_part(&page, "<h3>Fixed context", "<div class=\"card\"><h3>agent mode");
+    let budgets = html_part(&page, "<h4>Budgets</h4>", "<h4>Window</h4>");
+    insta::assert_snapshot!("over_budget_html", format!("{overview}\n{budgets}"));
+}
+
+#[test]
+fn cost_and_check_agree_on_every_budget() {
+    let set = ["--set", "budgets.system_prompt=3000"];
+    let cost = json(&[&["cost", "examples/agents/zeus", "--format", "json"][..], &set].concat());
+    let prompts: Vec<(i64, String)> = cost["reports"]
+        .as_array()
+        .expect("reports")
+        .iter()
+        .map(|r| {
+            let b = r["budgets"].as_array().expect("budgets").iter().find(|b| b["kind"] == "system_prompt").expect("the budget");
+            assert_eq!(b["tokens"]["tokens"], r["system_prompt"]["tokens"]);
+            (b["tokens"]["tokens"].as_i64().expect("tokens"), b["status"].as_str().expect("status").to_string())
+        })
+        .collect();
+    for (tokens, status) in &prompts {
+        let expected = if *tokens > 3000 {
+            "over"
+        } else if *tokens >= 2700 {
+            "near"
+        } else {
+            "ok"
+        };
+        assert_eq!(status, expected, "{tokens} tokens against 3000");
+    }
+    assert!(prompts.iter().any(|(_, s)| s == "over"));
+    let worst = prompts.iter().map(|(t, _)| *t).max().expect("reports");
+    let check = ctxc(&[&["check", "examples/agents/zeus"][..], &set].concat());
+    assert_eq!(check.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&check.stderr);
+    assert!(stderr.contains(&format!("the system prompt: {worst} tokens, over its budget of 3000")), "{stderr}");
+    let text = String::from_utf8(ctxc(&[&["cost", "examples/agents/zeus"][..], &set].concat()).stdout).expect("UTF-8");
+    assert!(text.contains("`ctxc check` fails on an over budget; `cost` only reports it and exits 0"), "{text}");
+    let summary = &text[text.find("zeus · summary across 6 mode × scenario reports").expect("a summary across modes")..];
+    assert_eq!(summary.lines().filter(|l| l.ends_with("over: system prompt")).count(), prompts.iter().filter(|(_, s)| s == "over").count());
+}
+
+#[test]
+fn model_costs_the_agent_for_another_model() {
+    let args = ["cost", "examples/agents/zeus", "--mode", "ask", "--scenario", "default"];
+    let out = ctxc(&[&args[..], &["--model", "claude-sonnet-4-5"]].concat());
+    assert_eq!(out.status.code(), Some(0));
+    assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
+    insta::assert_snapshot!(String::from_utf8_lossy(&out.stdout));
+    let by_flag = json(&[&args[..], &["--format", "json", "--model", "claude-sonnet-4-5"]].concat());
+    assert_eq!(by_flag["model"], "claude-sonnet-4-5");
+    assert_eq!(by_flag["reports"][0]["model"]["model"], "claude-sonnet-4-5");
+    assert_eq!(by_flag["reports"][0]["exact"], false);
+    let by_set = json(&[&args[..], &["--format", "json", "--set", "agent.model=claude-sonnet-4-5"]].concat());
+    assert_eq!(by_flag["reports"], by_set["reports"], "--model is `--set agent.model=…`");
+    assert_ne!(by_flag["reports"], json(&[&args[..], &["--format", "json"]].concat())["reports"]);
+
+    // An unknown model: the warning and suggestion an unknown model in a manifest gets.
+    for command in [&["cost", "--mode", "ask"][..], &["check"], &["render", "--mode", "ask"]] {
+        let out = ctxc(&[command, &["examples/agents/zeus", "--model", "gpt-4oo"]].concat());
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains("unknown model `gpt-4oo`") && stderr.contains("did you mean `gpt-4o`?"), "{command:?}: {stderr}");
+    }
+    let rendered = json(&["render", "examples/agents/zeus", "--mode", "ask", "--format", "json", "--model", "gpt-4.1"]);
+    assert_eq!(rendered["model"], "gpt-4.1");
+}

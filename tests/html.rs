@@ -43,7 +43,8 @@ fn report_is_self_contained_and_deterministic() {
     for agent in ["zeus", "research-assistant", "ledgerline-coder", "sales-analyst", "support-triage"] {
         assert!(page.contains(&format!("<h2>{agent} ")), "{agent}");
     }
-    assert!(page.contains("System prompt by section, per mode and scenario"));
+    assert!(page.contains("Fixed context per mode and scenario: system prompt by section, then tool schemas"));
+    assert!(page.contains("<h4>Budgets</h4>"), "every mode card lists its budgets");
     assert!(page.contains("By MCP server"), "the Zeus example has MCP servers");
     assert!(page.contains("<svg"));
     assert_eq!(page, html(&["cost", "--format", "html", "examples/agents"]), "same inputs, same bytes");
@@ -140,7 +141,7 @@ fn report_renders_in_headless_chromium_without_errors_or_requests() {
     for expected in [
         "Token cost: sales-analyst",
         "<h2>zeus ",
-        "System prompt by section",
+        "Fixed context per mode and scenario",
         "Tool schemas: 36 callable tools",
         "summarization at",
         "<svg",

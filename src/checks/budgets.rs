@@ -1,121 +1,302 @@
-//! Stage 6 (budgets): compare measured token counts with the manifest's budgets. Each overrun is
-//! reported once per budget, at its worst across modes and scenarios, pointing at the budget line.
+//! Stage 6 (budgets): every budget of an agent evaluated against one measured mode × scenario
+//! ([`evaluate`]: what `ctxc cost` shows), and each overrun reported once per budget, at its
+//! worst across modes and scenarios, pointing at the budget line ([`check`]: what `ctxc check`
+//! reports). Both read the same evaluation, so `cost` and `check` never disagree.
+
+use serde::Serialize;
 
 use crate::codes::Code;
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::manifest::model::{Agent, Budget, Origin};
-use crate::measure::Measured;
+use crate::manifest::model::{Agent, Origin};
+use crate::measure::{Count, Measured};
 
-/// One budget's worst use across the measured modes and scenarios.
-struct Use<'a> {
-    what: String,
-    budget: &'a Budget,
-    tokens: i64,
-    exact: bool,
-    where_: String,
-    note: Option<String>,
+/// What a budget limits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BudgetKind {
+    /// `[budgets] system_prompt`: the whole system prompt.
+    SystemPrompt,
+    /// `[budgets] tool_schemas`: the tool schemas sent beside the prompt.
+    ToolSchemas,
+    /// `[modes.M] budget`: that mode's system prompt plus tool schemas.
+    Mode,
+    /// A step's `budget`: its section (bounded dynamic sections at their worst case).
+    Step,
+    /// The fixed context must leave room for the response reserve in the window.
+    ResponseReserve,
+    /// The fixed context must stay below the summarization trigger.
+    Summarization,
 }
 
-pub fn check(agent: &Agent, measured: &[Measured]) -> Vec<Diagnostic> {
+impl BudgetKind {
+    /// The two limits the window sets, as opposed to budgets the manifest writes out.
+    fn is_window(self) -> bool {
+        matches!(self, BudgetKind::ResponseReserve | BudgetKind::Summarization)
+    }
+}
+
+/// How full a budget is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    Ok,
+    /// At least `budgets.warn_ratio` full: `ctxc check` warns.
+    Near,
+    /// Over the limit (the window limits: reaching it): `ctxc check` fails.
+    Over,
+}
+
+/// One budget against one measured mode × scenario.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct BudgetStatus {
+    pub kind: BudgetKind,
+    /// The step id (kind `step`) or mode (kind `mode`); `null` for the others.
+    pub id: Option<String>,
+    /// A short name: `system prompt`, `step core`, `agent mode`, `response reserve`…
+    pub name: String,
+    /// What is counted against the limit.
+    pub measured: String,
+    pub tokens: Count,
+    /// Whether `tokens` is a bounded dynamic section at its worst case, not as rendered.
+    pub worst_case: bool,
+    pub limit: u64,
+    /// `tokens / limit`, rounded to four decimals.
+    pub share: f64,
+    pub status: Status,
+    /// Where the limit is set, for the diagnostic.
+    #[serde(skip)]
+    pub origin: Option<Origin>,
+}
+
+impl BudgetStatus {
+    fn new(kind: BudgetKind, id: Option<&str>, name: String, measured: String, tokens: Count, limit: u64, status: Status) -> Self {
+        let share = (tokens.tokens as f64 / limit.max(1) as f64 * 10_000.0).round() / 10_000.0;
+        BudgetStatus { kind, id: id.map(str::to_string), name, measured, tokens, worst_case: false, limit, share, status, origin: None }
+    }
+
+    /// Tokens over the limit (0 when within it).
+    pub fn excess(&self) -> i64 {
+        (self.tokens.tokens - self.limit as i64).max(0)
+    }
+}
+
+/// Every budget that applies to one measured mode × scenario, in a fixed order: system prompt,
+/// tool schemas, the mode, each budgeted step in pipeline order, then the window's two limits.
+pub fn evaluate(agent: &Agent, m: &Measured) -> Vec<BudgetStatus> {
     let warn_ratio = agent.budgets.warn_ratio;
-    let mut uses: Vec<Use> = Vec::new();
-    for m in measured {
-        let where_ = format!("{} mode, scenario `{}`", m.mode, m.scenario);
-        for section in &m.sections {
-            let Some(budget) = agent.steps.iter().find(|s| s.number == section.step).and_then(|s| s.budget.as_ref()) else { continue };
-            let (tokens, note) = match section.worst_case {
-                Some(w) => (w.tokens, Some("at its worst case (top K and max characters)".to_string())),
-                None => (section.tokens.tokens, None),
-            };
-            let sources = if section.sources.is_empty() { String::new() } else { format!(" (from {})", section.sources.join(", ")) };
-            uses.push(Use {
-                what: format!("step `{}`{sources}", section.id),
-                budget,
-                tokens,
-                exact: section.tokens.exact,
-                where_: where_.clone(),
-                note,
-            });
+    let fixed = Count { tokens: m.window.fixed, tokenizer: m.tokenizer, exact: m.exact };
+    let status = |tokens: i64, limit: u64| {
+        if tokens > limit as i64 {
+            Status::Over
+        } else if tokens as f64 >= limit as f64 * warn_ratio {
+            Status::Near
+        } else {
+            Status::Ok
         }
-        let fixed = [
-            (agent.budgets.system_prompt.as_ref(), "the system prompt", m.system_prompt.tokens),
-            (agent.budgets.tool_schemas.as_ref(), "the tool schemas", m.tool_schemas.total.tokens),
-        ];
-        for (budget, what, tokens) in fixed {
-            if let Some(budget) = budget {
-                uses.push(Use { what: what.to_string(), budget, tokens, exact: m.exact, where_: where_.clone(), note: None });
+    };
+    let mut out = Vec::new();
+    let mode_budget = agent.modes.get(&m.mode).and_then(|mode| mode.budget.as_ref());
+    let manifest_budgets = [
+        (BudgetKind::SystemPrompt, agent.budgets.system_prompt.as_ref(), None, "system prompt", "the system prompt", m.system_prompt),
+        (BudgetKind::ToolSchemas, agent.budgets.tool_schemas.as_ref(), None, "tool schemas", "the tool schemas", m.tool_schemas.total),
+        (BudgetKind::Mode, mode_budget, Some(m.mode.as_str()), "", "system prompt + tool schemas", fixed),
+    ];
+    for (kind, budget, id, name, measured, tokens) in manifest_budgets {
+        let Some(budget) = budget else { continue };
+        let name = id.map_or(name.to_string(), |mode| format!("{mode} mode"));
+        let mut s = BudgetStatus::new(kind, id, name, measured.into(), tokens, budget.tokens, status(tokens.tokens, budget.tokens));
+        s.origin = Some(budget.origin.clone());
+        out.push(s);
+    }
+    for section in &m.sections {
+        let Some(budget) = agent.steps.iter().find(|s| s.number == section.step).and_then(|s| s.budget.as_ref()) else { continue };
+        let (tokens, measured) = match section.worst_case {
+            Some(w) => (w, "the section at its worst case (top K and max characters)"),
+            None => (section.tokens, "the section"),
+        };
+        let name = format!("step {}", section.id);
+        let mut s = BudgetStatus::new(
+            BudgetKind::Step,
+            Some(&section.id),
+            name,
+            measured.into(),
+            tokens,
+            budget.tokens,
+            status(tokens.tokens, budget.tokens),
+        );
+        s.origin = Some(budget.origin.clone());
+        s.worst_case = section.worst_case.is_some();
+        out.push(s);
+    }
+    // The window's limits are reached, not exceeded, to fail; they give no warning.
+    let w = &m.window;
+    let room = w.max_input_tokens.saturating_sub(w.response_reserve);
+    let reached = if fixed.tokens >= room as i64 { Status::Over } else { Status::Ok };
+    let measured = "system prompt + tool schemas, within the window minus the response reserve".to_string();
+    let mut s = BudgetStatus::new(BudgetKind::ResponseReserve, None, "response reserve".into(), measured, fixed, room, reached);
+    s.origin = agent.budgets.response_reserve_origin.clone();
+    out.push(s);
+    if let (Some(at), Some(ratio)) = (w.summarization_at, w.summarization_ratio) {
+        let reached = if fixed.tokens >= at as i64 { Status::Over } else { Status::Ok };
+        let measured = format!("system prompt + tool schemas, below the trigger ({:.0} % of the window)", ratio * 100.0);
+        let mut s = BudgetStatus::new(BudgetKind::Summarization, None, "summarization".into(), measured, fixed, at, reached);
+        s.origin = agent.settings.summarization_trigger_origin.clone();
+        out.push(s);
+    }
+    out
+}
+
+/// Each budget's worst use across the measured modes and scenarios, reported when it is near or
+/// over: the manifest's budgets in manifest order, then the window's limits.
+pub fn check(agent: &Agent, measured: &[Measured]) -> Vec<Diagnostic> {
+    let mut worst: Vec<(BudgetStatus, &Measured)> = Vec::new();
+    for m in measured {
+        for s in evaluate(agent, m) {
+            match worst.iter_mut().find(|(w, _)| w.kind == s.kind && w.id == s.id) {
+                Some(w) if s.tokens.tokens > w.0.tokens.tokens => *w = (s, m),
+                Some(_) => {}
+                None => worst.push((s, m)),
             }
         }
-        if let Some(budget) = agent.modes.get(&m.mode).and_then(|mode| mode.budget.as_ref()) {
-            let what = format!("{} mode's fixed context (system prompt + tool schemas)", m.mode);
-            uses.push(Use { what, budget, tokens: m.window.fixed, exact: m.exact, where_: where_.clone(), note: None });
-        }
     }
-    let mut diagnostics = Vec::new();
-    // Worst use per budget, in manifest order.
-    uses.sort_by(|a, b| {
-        let key = |u: &Use| u.budget.origin.span.as_ref().map_or(usize::MAX, |s| s.start);
-        key(a).cmp(&key(b)).then(b.tokens.cmp(&a.tokens))
-    });
-    uses.dedup_by(|later, first| later.budget.origin == first.budget.origin && later.what == first.what);
-    for u in uses {
-        let limit = u.budget.tokens as i64;
-        let approx = if u.exact { "" } else { "~" };
-        let severity = if u.tokens > limit {
-            Severity::Error
-        } else if u.tokens as f64 >= limit as f64 * warn_ratio {
-            Severity::Warning
-        } else {
-            continue;
-        };
-        let verb = if severity == Severity::Error { "over" } else { "near" };
-        let note = u.note.map(|n| format!(" {n}")).unwrap_or_default();
-        let message = format!("{}: {approx}{} tokens{note}, {verb} its budget of {limit} ({})", u.what, u.tokens, u.where_);
-        let code = if severity == Severity::Error { Code::BUDGET001 } else { Code::BUDGET002 };
-        let mut d = located(Diagnostic::error(message).code(code), &u.budget.origin).label(format!("budget: {limit} tokens"));
-        d.severity = severity;
-        if severity == Severity::Warning {
-            d = d.help(format!("warnings start at {:.0} % of a budget (budgets.warn_ratio)", warn_ratio * 100.0));
-        }
-        diagnostics.push(d);
-    }
-    diagnostics.extend(window_checks(agent, measured));
-    diagnostics
+    worst.sort_by_key(|(s, _)| (s.kind.is_window(), s.origin.as_ref().and_then(|o| o.span.as_ref()).map_or(usize::MAX, |span| span.start)));
+    worst.iter().filter_map(|(s, m)| diagnostic(agent, s, m)).collect()
 }
 
-fn located(d: Diagnostic, origin: &Origin) -> Diagnostic {
-    d.in_file(&origin.file).at(origin.span.clone())
-}
-
-/// The fixed context must leave room for the response and must not trigger summarization by itself.
-fn window_checks(agent: &Agent, measured: &[Measured]) -> Vec<Diagnostic> {
-    let mut diagnostics = Vec::new();
-    let Some(worst) = measured.iter().max_by_key(|m| m.window.fixed) else { return diagnostics };
-    let w = &worst.window;
-    let where_ = format!("{} mode, scenario `{}`", worst.mode, worst.scenario);
-    if let (Some(at), Some(ratio)) = (w.summarization_at, w.summarization_ratio) {
-        if w.fixed >= at as i64 {
-            let d = Diagnostic::error(format!(
-                "the fixed context ({} tokens: system prompt + tool schemas, {where_}) reaches the summarization trigger ({at} tokens = {:.0} % of {}): compaction would fire on the first turn",
-                w.fixed, ratio * 100.0, w.max_input_tokens
-            ))
-            .code(Code::BUDGET003);
-            diagnostics.push(match &agent.settings.summarization_trigger_origin {
-                Some(origin) => located(d, origin),
-                None => d.in_file(&agent.manifest_display),
-            });
-        }
-    }
-    if w.fixed + w.response_reserve as i64 >= w.max_input_tokens as i64 {
-        let d = Diagnostic::error(format!(
-            "the fixed context ({} tokens, {where_}) leaves no room for the response reserve ({} tokens, {}) in a {}-token window",
-            w.fixed, w.response_reserve, w.response_reserve_source, w.max_input_tokens
+/// The finding for a budget's worst use, if it is near or over.
+fn diagnostic(agent: &Agent, s: &BudgetStatus, m: &Measured) -> Option<Diagnostic> {
+    let where_ = format!("{} mode, scenario `{}`", m.mode, m.scenario);
+    let w = &m.window;
+    let d = match (s.kind, s.status) {
+        (_, Status::Ok) => return None,
+        (BudgetKind::Summarization, _) => Diagnostic::error(format!(
+            "the fixed context ({} tokens: system prompt + tool schemas, {where_}) reaches the summarization trigger ({} tokens = {:.0} % of {}): compaction would fire on the first turn",
+            s.tokens.tokens,
+            s.limit,
+            w.summarization_ratio.unwrap_or_default() * 100.0,
+            w.max_input_tokens
         ))
-        .code(Code::BUDGET004);
-        diagnostics.push(match &agent.budgets.response_reserve_origin {
-            Some(origin) => located(d, origin),
-            None => d.in_file(&agent.manifest_display),
-        });
+        .code(Code::BUDGET003),
+        (BudgetKind::ResponseReserve, _) => Diagnostic::error(format!(
+            "the fixed context ({} tokens, {where_}) leaves no room for the response reserve ({} tokens, {}) in a {}-token window",
+            s.tokens.tokens, w.response_reserve, w.response_reserve_source, w.max_input_tokens
+        ))
+        .code(Code::BUDGET004),
+        (kind, status) => {
+            let what = match kind {
+                BudgetKind::Step => {
+                    let sources = m.sections.iter().find(|sec| Some(&sec.id) == s.id.as_ref()).map_or(&[][..], |sec| &sec.sources[..]);
+                    let sources = if sources.is_empty() { String::new() } else { format!(" (from {})", sources.join(", ")) };
+                    format!("step `{}`{sources}", s.id.as_deref().unwrap_or_default())
+                }
+                BudgetKind::Mode => format!("{} mode's fixed context (system prompt + tool schemas)", m.mode),
+                _ => s.measured.clone(),
+            };
+            let note = if s.worst_case { " at its worst case (top K and max characters)" } else { "" };
+            let approx = if s.tokens.exact { "" } else { "~" };
+            let (verb, code, severity) = match status {
+                Status::Over => ("over", Code::BUDGET001, Severity::Error),
+                _ => ("near", Code::BUDGET002, Severity::Warning),
+            };
+            let limit = s.limit;
+            let message = format!("{what}: {approx}{} tokens{note}, {verb} its budget of {limit} ({where_})", s.tokens.tokens);
+            let mut d = Diagnostic::error(message).code(code).label(format!("budget: {limit} tokens"));
+            d.severity = severity;
+            if severity == Severity::Warning {
+                d = d.help(format!("warnings start at {:.0} % of a budget (budgets.warn_ratio)", agent.budgets.warn_ratio * 100.0));
+            }
+            d
+        }
+    };
+    Some(match &s.origin {
+        Some(origin) => d.in_file(&origin.file).at(origin.span.clone()),
+        None => d.in_file(&agent.manifest_display),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::*;
+    use crate::session::{Only, Session};
+
+    /// The over-budget fixture (one mode, one scenario), with overrides.
+    fn fixture(overrides: &[&str]) -> (Agent, Measured) {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/budgets/over-budget/ctxc.toml");
+        let session = Session::new(overrides.iter().map(|o| o.to_string()).collect());
+        let mut runs = session.run(&path, Only::default()).expect("the fixture loads");
+        assert_eq!(runs.runs.len(), 1);
+        (runs.loaded.agent, runs.runs.remove(0).measured)
     }
-    diagnostics
+
+    fn status_of(overrides: &[&str], kind: BudgetKind) -> Status {
+        let (agent, m) = fixture(overrides);
+        evaluate(&agent, &m).into_iter().find(|b| b.kind == kind).expect("the budget is evaluated").status
+    }
+
+    #[test]
+    fn every_budget_is_evaluated_with_its_tokens_limit_and_status() {
+        let (agent, m) = fixture(&[]);
+        let statuses = evaluate(&agent, &m);
+        let got: Vec<_> = statuses.iter().map(|b| (b.kind, b.id.as_deref(), b.tokens.tokens, b.limit, b.status, b.worst_case)).collect();
+        use BudgetKind::*;
+        assert_eq!(
+            got,
+            [
+                (SystemPrompt, None, 100, 90, Status::Over, false),
+                (ToolSchemas, None, 88, 50, Status::Over, false),
+                (Mode, Some("agent"), 188, 200, Status::Near, false),
+                (Step, Some("core"), 67, 40, Status::Over, false),
+                (Step, Some("style"), 19, 30, Status::Ok, false),
+                (Step, Some("memories"), 2047, 300, Status::Over, true),
+                (ResponseReserve, None, 188, 8192 - 2048, Status::Ok, false),
+                (Summarization, None, 188, 163, Status::Over, false),
+            ]
+        );
+    }
+
+    #[test]
+    fn check_reports_exactly_the_budgets_near_or_over() {
+        let (agent, m) = fixture(&[]);
+        let expected: Vec<Code> = evaluate(&agent, &m)
+            .iter()
+            .filter_map(|b| match (b.kind, b.status) {
+                (_, Status::Ok) => None,
+                (BudgetKind::Summarization, _) => Some(Code::BUDGET003),
+                (BudgetKind::ResponseReserve, _) => Some(Code::BUDGET004),
+                (_, Status::Near) => Some(Code::BUDGET002),
+                (_, Status::Over) => Some(Code::BUDGET001),
+            })
+            .collect();
+        let mut found: Vec<Code> = check(&agent, std::slice::from_ref(&m)).iter().map(|d| d.code.expect("a code")).collect();
+        let mut expected_sorted = expected.clone();
+        found.sort();
+        expected_sorted.sort();
+        assert_eq!(found, expected_sorted);
+        assert_eq!(expected.len(), 6, "every budget near or over, and no other");
+    }
+
+    #[test]
+    fn a_budget_is_over_above_its_limit_and_a_window_limit_once_reached() {
+        // The system prompt takes 100 tokens; warnings start at 90 %.
+        assert_eq!(status_of(&["budgets.system_prompt=99"], BudgetKind::SystemPrompt), Status::Over);
+        assert_eq!(status_of(&["budgets.system_prompt=100"], BudgetKind::SystemPrompt), Status::Near);
+        assert_eq!(status_of(&["budgets.system_prompt=112"], BudgetKind::SystemPrompt), Status::Ok);
+        assert_eq!(status_of(&["budgets.system_prompt=112", "budgets.warn_ratio=0.8"], BudgetKind::SystemPrompt), Status::Near);
+        // The fixed context takes 188 tokens of an 8,192-token window.
+        assert_eq!(status_of(&["budgets.response_reserve=8004"], BudgetKind::ResponseReserve), Status::Over);
+        assert_eq!(status_of(&["budgets.response_reserve=8003"], BudgetKind::ResponseReserve), Status::Ok);
+    }
+
+    #[test]
+    fn the_worst_use_across_modes_is_reported_once() {
+        let (agent, m) = fixture(&["budgets.system_prompt=95"]);
+        let mut smaller = m.clone();
+        smaller.scenario = "smaller".into();
+        smaller.system_prompt.tokens = 96;
+        let found = check(&agent, &[smaller, m]);
+        let prompt: Vec<&str> = found.iter().map(|d| d.message.as_str()).filter(|msg| msg.starts_with("the system prompt")).collect();
+        assert_eq!(prompt, ["the system prompt: 100 tokens, over its budget of 95 (agent mode, scenario `default`)"]);
+    }
 }

@@ -23,6 +23,9 @@ pub struct CheckArgs {
     /// Override a manifest key for this run, e.g. `--set budgets.system_prompt=3000` (repeatable).
     #[arg(long = "set", value_name = "KEY=VALUE")]
     set: Vec<String>,
+    /// Model to use instead of each agent's own `model` (as `--set agent.model=MODEL`).
+    #[arg(long)]
+    model: Option<String>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
     format: CheckFormat,
@@ -75,7 +78,7 @@ pub fn run(mut args: CheckArgs, reporter: &Reporter) -> u8 {
     if ctxc::project::check_path_argument(&args.path).is_ok() {
         args.path = ctxc::discover::agent_folder(&args.path);
     }
-    let session = match session(&args.set, reporter) {
+    let session = match session(&super::with_model(args.set.clone(), args.model.as_deref()), reporter) {
         Ok(s) => s,
         Err(code) => return code,
     };

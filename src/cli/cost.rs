@@ -1,4 +1,4 @@
-//! `ctxc cost`: token accounting per mode (steps, tool schemas, window), or per tool for a bare
+//! `ctxc cost`: token accounting per mode (steps, tool schemas, window, budgets), or per tool for a bare
 //! MCP `tools/list` result / OpenAI tools array.
 
 use std::io::Write;
@@ -9,8 +9,9 @@ use clap::{Args, ValueEnum};
 use super::report::Reporter;
 use super::{check_path, find_manifests, output, AgentRun, EXIT_INPUT, EXIT_OK};
 use ctxc::diagnostic::Diagnostic;
-use ctxc::measure::{cost_tool_array, Count, Measured};
+use ctxc::measure::{cost_tool_array, Count};
 use ctxc::models::profile;
+use ctxc::report::cost::Costed;
 use ctxc::session::Only;
 use ctxc::tokens::TokenCounter;
 use ctxc::Session;
@@ -30,9 +31,9 @@ pub struct CostArgs {
     /// Only this scenario (default: every scenario).
     #[arg(long, short)]
     scenario: Option<String>,
-    /// Model whose tokenizer costs bare tool files (manifests use their own model).
-    #[arg(long, default_value = "gpt-4o")]
-    model: String,
+    /// Model to cost for: overrides each agent's `model` (as `--set agent.model=MODEL`); for bare tool files, the default is gpt-4o.
+    #[arg(long)]
+    model: Option<String>,
     /// Override a manifest key for this run, e.g. `--set budgets.system_prompt=3000` (repeatable).
     #[arg(long = "set", value_name = "KEY=VALUE")]
     set: Vec<String>,
@@ -65,36 +66,59 @@ pub fn run(args: CostArgs, reporter: &Reporter) -> u8 {
         Ok(env) => env,
         Err(code) => return code,
     };
-    let session = Session::new([env.as_slice(), args.set.as_slice()].concat());
+    let session = Session::new(super::with_model([env.as_slice(), args.set.as_slice()].concat(), args.model.as_deref()));
     let only = Only { mode: args.mode.as_deref(), scenario: args.scenario.as_deref() };
     let runs = session.each(&manifests, |manifest| AgentRun::new(&session, manifest, only));
-    let mut reports: Vec<Measured> = Vec::new();
+    // Per agent, its reports: the text summary compares one agent's modes.
+    let mut agents: Vec<Vec<Costed>> = Vec::new();
     for run in runs {
         let code = run.report_problems(reporter);
         if code != EXIT_OK {
             return code;
         }
-        reports.extend(run.measured);
+        agents.push(run.reports);
     }
+    let reports: Vec<&Costed> = agents.iter().flatten().collect();
     match args.format {
         CostFormat::Json => {
             // Written as it is serialized: the reports of a large project are never held as text.
             #[derive(serde::Serialize)]
             struct CostJson<'a> {
                 env_overrides: &'a [String],
+                model: Option<&'a str>,
                 overrides: &'a [String],
-                reports: &'a [Measured],
+                reports: &'a [&'a Costed],
             }
+            let json = CostJson { env_overrides: &env, model: args.model.as_deref(), overrides: &args.set, reports: &reports };
             output::print_with(|out| {
-                serde_json::to_writer_pretty(&mut *out, &CostJson { env_overrides: &env, overrides: &args.set, reports: &reports })?;
+                serde_json::to_writer_pretty(&mut *out, &json)?;
                 writeln!(out)
             });
         }
-        CostFormat::Text => output::print(&reports.iter().map(|m| ctxc::report::cost::text(m, false)).collect::<Vec<_>>().join("\n")),
-        CostFormat::Markdown => output::print(&reports.iter().map(|m| ctxc::report::cost::text(m, true)).collect::<Vec<_>>().join("\n")),
-        CostFormat::Html => output::print(&ctxc::report::html::cost_report(&reports)),
+        CostFormat::Text | CostFormat::Markdown => {
+            let md = args.format == CostFormat::Markdown;
+            let mut parts: Vec<String> = args.model.iter().map(|model| model_note(model, md)).collect();
+            for reports in &agents {
+                parts.extend(reports.iter().map(|c| ctxc::report::cost::text(c, md)));
+                if reports.len() > 1 {
+                    parts.push(ctxc::report::cost::summary(reports, md));
+                }
+            }
+            output::print(&parts.join("\n"));
+        }
+        CostFormat::Html => output::print(&ctxc::report::html::cost_report(&reports, args.model.as_deref())),
     }
     EXIT_OK
+}
+
+/// The header line saying every agent is costed for `--model`, not its own model.
+fn model_note(model: &str, md: bool) -> String {
+    let note = format!("model {model} (--model): every agent is costed for this model instead of its own `model`");
+    if md {
+        format!("> {note}\n")
+    } else {
+        format!("{note}\n")
+    }
 }
 
 /// Tool files named by PATH: a `.json`/`.snap` file that is not a manifest, or a directory
@@ -119,7 +143,8 @@ fn tool_files(path: &Path) -> Option<Vec<PathBuf>> {
 }
 
 fn cost_tools(args: &CostArgs, files: &[PathBuf], reporter: &Reporter) -> u8 {
-    let model = profile(&args.model);
+    let model_name = args.model.as_deref().unwrap_or("gpt-4o");
+    let model = profile(model_name);
     let mut tools = Vec::new();
     let mut problems = Vec::new();
     let mut sources = ctxc::diagnostic::Sources::default();
@@ -149,18 +174,18 @@ fn cost_tools(args: &CostArgs, files: &[PathBuf], reporter: &Reporter) -> u8 {
     if args.format == CostFormat::Json {
         let tools: Vec<_> = rows.iter().map(|(name, c)| serde_json::json!({ "name": name, "tokens": c })).collect();
         let value = serde_json::json!({
-            "model": args.model, "tokenizer": model.tokenizer.name(), "exact": model.tokenizer.is_exact(),
+            "model": model_name, "tokenizer": model.tokenizer.name(), "exact": model.tokenizer.is_exact(),
             "method": ctxc::measure::TOOL_METHOD, "tools": tools, "overhead": overhead, "total": total,
         });
         output::println(&serde_json::to_string_pretty(&value).unwrap_or_default());
         return EXIT_OK;
     }
     if args.format == CostFormat::Html {
-        output::print(&ctxc::report::html::tools_report(&args.model, model.tokenizer.method(), &rows, overhead, total));
+        output::print(&ctxc::report::html::tools_report(model_name, model.tokenizer.method(), &rows, overhead, total));
         return EXIT_OK;
     }
     output::print(&ctxc::report::cost::tools_text(
-        &args.model,
+        model_name,
         model.tokenizer.method(),
         &rows,
         overhead,

@@ -213,6 +213,12 @@ fn with_env_overrides(set: &[String], reporter: &Reporter) -> Result<Vec<String>
     Ok([env_overrides(reporter)?.as_slice(), set].concat())
 }
 
+/// `--model MODEL` as the last override: `agent.model` set to it (quoted, so any name stays a string).
+fn with_model(mut overrides: Vec<String>, model: Option<&str>) -> Vec<String> {
+    overrides.extend(model.map(|m| format!("agent.model={}", toml::Value::String(m.to_string()))));
+    overrides
+}
+
 /// The run's session: `CTXC_…` variables, then `--set`, over every manifest.
 fn session(set: &[String], reporter: &Reporter) -> Result<Session, u8> {
     Ok(Session::new(with_env_overrides(set, reporter)?))
@@ -236,7 +242,8 @@ fn load(session: &Session, manifest_path: &Path, reporter: &Reporter) -> Result<
 /// everything to report about it. Built on a worker thread; reported in manifest order.
 struct AgentRun {
     loaded: bool,
-    measured: Vec<ctxc::measure::Measured>,
+    /// Each mode × scenario measured, with the agent's budgets evaluated against it.
+    reports: Vec<ctxc::report::cost::Costed>,
     /// Loading warnings, or why it failed.
     load_diagnostics: Vec<ctxc::Diagnostic>,
     /// Modes or scenarios that could not be rendered.
@@ -249,13 +256,13 @@ impl AgentRun {
         match session.run(manifest, only) {
             Ok(AgentRuns { mut loaded, runs, problems }) => {
                 let load_diagnostics = std::mem::take(&mut loaded.warnings);
-                // The loaded agent is dropped here, on the worker: only its measurements are kept.
-                let measured = runs.into_iter().map(|run| run.measured).collect();
-                AgentRun { loaded: true, measured, load_diagnostics, problems, sources: loaded.sources }
+                // The loaded agent is dropped here, on the worker: only its measurements and budgets are kept.
+                let reports = runs.into_iter().map(|run| ctxc::report::cost::Costed::new(&loaded.agent, run.measured)).collect();
+                AgentRun { loaded: true, reports, load_diagnostics, problems, sources: loaded.sources }
             }
             Err(failure) => AgentRun {
                 loaded: false,
-                measured: Vec::new(),
+                reports: Vec::new(),
                 load_diagnostics: failure.diagnostics,
                 problems: Vec::new(),
                 sources: failure.sources,

@@ -35,6 +35,9 @@ pub struct RenderArgs {
     /// Override a manifest key for this run, e.g. `--set agent.model=gpt-4.1` (repeatable).
     #[arg(long = "set", value_name = "KEY=VALUE")]
     set: Vec<String>,
+    /// Model to use instead of each agent's own `model` (as `--set agent.model=MODEL`).
+    #[arg(long)]
+    model: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -50,7 +53,7 @@ pub fn run(args: RenderArgs, reporter: &Reporter) -> u8 {
         Ok(m) => m,
         Err(code) => return code,
     };
-    let session = match session(&args.set, reporter) {
+    let session = match session(&super::with_model(args.set.clone(), args.model.as_deref()), reporter) {
         Ok(s) => s,
         Err(code) => return code,
     };

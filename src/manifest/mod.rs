@@ -383,9 +383,13 @@ impl Validator {
         // An agent without a model gets the defaults quietly; a named model ctxc does not know
         // is probably a typo or a new model, so it gets a warning.
         if !profile.known && !model.is_empty() && agent.context_window.is_none() {
-            let span = agent.model.as_ref().and_then(|m| self.span(m, &m.value));
+            // A model set by `--model`, `--set` or a `CTXC_` variable has no line in the manifest.
+            let (span, from) = match self.overridden("agent.model") {
+                true => (None, " (from --model, --set agent.model or CTXC_AGENT__MODEL)"),
+                false => (agent.model.as_ref().and_then(|m| self.span(m, &m.value)), ""),
+            };
             let mut d = Diagnostic::warning(format!(
-                "unknown model `{model}`: assuming a {}-token window and estimated token counts",
+                "unknown model `{model}`{from}: assuming a {}-token window and estimated token counts",
                 crate::models::DEFAULT_MAX_INPUT
             ))
             .in_file(&self.file)

@@ -1,11 +1,41 @@
 //! `ctxc cost` as text and Markdown: per mode and scenario the steps, the tool schemas by
-//! category, server and tool, and the window; and the per-tool table of bare tool files.
+//! category, server and tool, the window and every budget's status; per agent a summary across
+//! its modes; and the per-tool table of bare tool files.
+
+use serde::Serialize;
 
 use super::table::{num, table_row};
+use crate::checks::budgets::{BudgetKind, BudgetStatus, Status};
 use crate::measure::{Count, Measured};
 
+/// What `ctxc cost` reports for one mode × scenario: its measurements and every budget's status
+/// (in JSON, the measurements' keys and `budgets`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Costed {
+    #[serde(flatten)]
+    pub measured: Measured,
+    pub budgets: Vec<BudgetStatus>,
+}
+
+impl Costed {
+    /// The budgets of an agent evaluated against one measured mode × scenario.
+    pub fn new(agent: &crate::manifest::model::Agent, measured: Measured) -> Self {
+        Costed { budgets: crate::checks::budgets::evaluate(agent, &measured), measured }
+    }
+
+    fn step_budget(&self, id: &str) -> Option<&BudgetStatus> {
+        self.budgets.iter().find(|b| b.kind == BudgetKind::Step && b.id.as_deref() == Some(id))
+    }
+
+    /// The budgets in a state, by name.
+    fn named(&self, status: Status) -> Vec<&str> {
+        self.budgets.iter().filter(|b| b.status == status).map(|b| b.name.as_str()).collect()
+    }
+}
+
 /// The report of one mode × scenario.
-pub fn text(m: &Measured, md: bool) -> String {
+pub fn text(c: &Costed, md: bool) -> String {
+    let m = &c.measured;
     let window = m.window.max_input_tokens;
     let count = |tokens: i64| Count { tokens, tokenizer: m.tokenizer, exact: m.exact };
     let heading = format!(
@@ -50,13 +80,9 @@ pub fn text(m: &Measured, md: bool) -> String {
         if !md && source.chars().count() > src_w {
             source = format!("…{}", source.chars().rev().take(src_w - 1).collect::<Vec<_>>().into_iter().rev().collect::<String>());
         }
-        let checked = s.worst_case.map_or(s.tokens.tokens, |w| w.tokens);
-        let status = match s.budget {
-            Some(b) if checked > b as i64 => "over",
-            Some(_) => "ok",
-            None => "",
-        };
-        let budget = s.budget.map_or("-".to_string(), |b| b.to_string());
+        let budgeted = c.step_budget(&s.id);
+        let status = budgeted.map_or("", |b| status_word(b.status));
+        let budget = budgeted.map_or("-".to_string(), |b| b.limit.to_string());
         let tokens = match s.worst_case {
             Some(w) => format!("{} (≤{})", num(s.tokens), num(w)),
             None => num(s.tokens),
@@ -161,7 +187,100 @@ pub fn text(m: &Measured, md: bool) -> String {
             "▒".repeat(r)
         ));
     }
+    out.push_str(&budgets_text(c, md));
     out.push_str(&super::systems::report(m, md));
+    out
+}
+
+fn status_word(status: Status) -> &'static str {
+    match status {
+        Status::Ok => "ok",
+        Status::Near => "near",
+        Status::Over => "over",
+    }
+}
+
+/// Every budget with its tokens, limit, share and status, and what an overrun means.
+fn budgets_text(c: &Costed, md: bool) -> String {
+    let over = c.named(Status::Over).len();
+    let mut out = match over {
+        0 => "\nbudgets\n".to_string(),
+        n => format!("\nbudgets: {n} over (`ctxc check` fails on an over budget; `cost` only reports it and exits 0)\n"),
+    };
+    if md {
+        out.push('\n');
+    }
+    let name_w = c.budgets.iter().map(|b| b.name.chars().count()).max().unwrap_or(6).max(16);
+    let header = ["budget", "tokens", "limit", "share", "status", "counted"];
+    let row = |cells: [String; 6]| {
+        let [name, tokens, limit, share, status, counted] = cells;
+        table_row(
+            md,
+            &[
+                format!("{name:<name_w$}"),
+                format!("{tokens:>9}"),
+                format!("{limit:>9}"),
+                format!("{share:>7}"),
+                format!("{status:<15}"),
+                counted,
+            ],
+        )
+    };
+    out.push_str(&row(header.map(String::from)));
+    if md {
+        out.push_str("|---|---:|---:|---:|---|---|\n");
+    }
+    for b in &c.budgets {
+        let limit = num(Count { tokens: b.limit as i64, tokenizer: b.tokens.tokenizer, exact: true });
+        let status = match b.status {
+            Status::Over => format!("over by {}", num(Count { tokens: b.excess(), ..b.tokens })),
+            other => status_word(other).to_string(),
+        };
+        out.push_str(&row([b.name.clone(), num(b.tokens), limit, format!("{:.1}%", b.share * 100.0), status, b.measured.clone()]));
+    }
+    out
+}
+
+/// One line per mode × scenario of one agent: prompt, tool schemas, fixed context and the
+/// budgets near or over, so the modes compare at a glance.
+pub fn summary(reports: &[Costed], md: bool) -> String {
+    let Some(first) = reports.first() else { return String::new() };
+    let heading = format!("{} · summary across {} mode × scenario reports", first.measured.agent, reports.len());
+    let mut out = if md { format!("### {heading}\n\n") } else { format!("{heading}\n\n") };
+    let mode_w = reports.iter().map(|c| c.measured.mode.chars().count()).max().unwrap_or(4).max(4);
+    let scenario_w = reports.iter().map(|c| c.measured.scenario.chars().count()).max().unwrap_or(8).max(8);
+    let row = |cells: [String; 6]| {
+        let [mode, scenario, prompt, tools, fixed, budgets] = cells;
+        table_row(
+            md,
+            &[
+                format!("{mode:<mode_w$}"),
+                format!("{scenario:<scenario_w$}"),
+                format!("{prompt:>9}"),
+                format!("{tools:>9}"),
+                format!("{fixed:>9}"),
+                budgets,
+            ],
+        )
+    };
+    out.push_str(&row(["mode", "scenario", "prompt", "tools", "fixed", "budgets"].map(String::from)));
+    if md {
+        out.push_str("|---|---|---:|---:|---:|---|\n");
+    }
+    for c in reports {
+        let m = &c.measured;
+        let fixed = Count { tokens: m.window.fixed, ..m.system_prompt };
+        let (over, near) = (c.named(Status::Over), c.named(Status::Near));
+        let mut budgets: Vec<String> = Vec::new();
+        if !over.is_empty() {
+            budgets.push(format!("over: {}", over.join(", ")));
+        }
+        if !near.is_empty() {
+            budgets.push(format!("near: {}", near.join(", ")));
+        }
+        let budgets = if budgets.is_empty() { "ok".to_string() } else { budgets.join(" · ") };
+        out.push_str(&row([m.mode.clone(), m.scenario.clone(), num(m.system_prompt), num(m.tool_schemas.total), num(fixed), budgets]));
+    }
     out
 }
 

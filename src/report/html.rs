@@ -1,10 +1,13 @@
 //! `ctxc cost --format html`: one self-contained HTML file — inline CSS and SVG, no scripts,
-//! fonts, images or any other request — with, per agent, a stacked bar per mode × scenario by
-//! section; then per mode × scenario the sections, the tool schemas by category, MCP server and
-//! tool, and the window. Light and dark themes follow `prefers-color-scheme`. Deterministic.
+//! fonts, images or any other request — with, per agent, a stacked bar per mode × scenario of
+//! the fixed context (sections, then tool schemas) with a line at each budget; then per mode ×
+//! scenario the sections, the tool schemas by category, MCP server and tool, every budget against
+//! its limit, and the window. Light and dark themes follow `prefers-color-scheme`. Deterministic.
 
+use super::cost::Costed;
 use super::table::num;
-use crate::measure::{Count, GroupCost, Measured};
+use crate::checks::budgets::{BudgetKind, Status};
+use crate::measure::{Count, GroupCost};
 
 const CSS: &str = r#"
 :root { color-scheme: light dark; --bg: #ffffff; --fg: #1b1f24; --muted: #5b636e; --line: #d5dae0; --track: #eef1f4; --card: #f8f9fb;
@@ -27,6 +30,7 @@ th, td { text-align: left; padding: 3px 8px; border-bottom: 1px solid var(--line
 th { color: var(--muted); font-weight: 600; font-size: 12px; }
 td.n, th.n { text-align: right; white-space: nowrap; }
 td.bar { width: 30%; }
+td.status { white-space: nowrap; }
 code { font: 12px ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
 .over { color: var(--warn); font-weight: 600; }
 .okay { color: var(--ok); }
@@ -45,6 +49,7 @@ svg .track { fill: var(--track); }
 .w-fixed { fill: var(--fixed); background: var(--fixed); } .w-tools { fill: var(--tools); background: var(--tools); }
 .w-headroom { fill: var(--headroom); background: var(--headroom); } .w-history { fill: var(--history); background: var(--history); }
 .w-reserve { fill: var(--reserve); background: var(--reserve); } .w-marker { background: var(--marker); } .marker { stroke: var(--marker); stroke-width: 3; }
+.w-schemas { fill: var(--muted); background: var(--muted); } .w-over { fill: var(--warn); } .w-limit { background: var(--fg); } .limit { stroke: var(--fg); stroke-width: 3; stroke-dasharray: 3 2; }
 details > summary { cursor: pointer; color: var(--muted); margin: 6px 0; }
 footer { margin-top: 40px; color: var(--muted); font-size: 12px; }
 "#;
@@ -71,8 +76,18 @@ fn pct(part: i64, whole: i64) -> String {
     format!("{:.1} %", part as f64 * 100.0 / whole.max(1) as f64)
 }
 
-/// A horizontal stacked bar: `(class, value, tooltip)` segments on a track of `scale`.
+/// A horizontal stacked bar: `(class, value, tooltip)` segments on a track of `scale`, with a
+/// marker where summarization fires.
 fn stacked_bar(segments: &[(String, i64, String)], scale: i64, label: &str, marker: Option<i64>) -> String {
+    let lines: Vec<Line> = marker.map(|at| (at, "marker", "summarization fires here".to_string())).into_iter().collect();
+    marked_bar(segments, scale, label, &lines)
+}
+
+/// A vertical line across a bar: where, its class (`marker`, `limit`) and its tooltip.
+type Line = (i64, &'static str, String);
+
+/// A stacked bar with vertical lines across it (budget limits, the summarization trigger).
+fn marked_bar(segments: &[(String, i64, String)], scale: i64, label: &str, lines: &[Line]) -> String {
     const WIDTH: f64 = 1000.0;
     let mut out = format!(
         "<svg viewBox=\"0 0 1000 18\" preserveAspectRatio=\"none\" height=\"18\" role=\"img\" aria-label=\"{}\"><rect class=\"track\" x=\"0\" y=\"0\" width=\"1000\" height=\"18\"/>",
@@ -89,10 +104,11 @@ fn stacked_bar(segments: &[(String, i64, String)], scale: i64, label: &str, mark
         }
         x += w;
     }
-    if let Some(at) = marker {
-        let mx = at as f64 / scale.max(1) as f64 * WIDTH;
+    for (at, class, tip) in lines {
+        let mx = *at as f64 / scale.max(1) as f64 * WIDTH;
         out.push_str(&format!(
-            "<line class=\"marker\" x1=\"{mx:.2}\" y1=\"0\" x2=\"{mx:.2}\" y2=\"18\"><title>summarization fires here</title></line>"
+            "<line class=\"{class}\" x1=\"{mx:.2}\" y1=\"0\" x2=\"{mx:.2}\" y2=\"18\"><title>{}</title></line>",
+            esc(tip)
         ));
     }
     out.push_str("</svg>");
@@ -128,37 +144,60 @@ fn page(title: &str, subtitle: &str, body: &str) -> String {
     )
 }
 
-/// The report of `ctxc cost --format html` for measured agents.
-pub fn cost_report(reports: &[Measured]) -> String {
+/// The report of `ctxc cost --format html` for measured agents (costed for `model` when given).
+pub fn cost_report(reports: &[&Costed], model: Option<&str>) -> String {
     let mut agents: Vec<&str> = Vec::new();
-    for m in reports {
-        if agents.last() != Some(&m.agent.as_str()) {
-            agents.push(&m.agent);
+    for c in reports {
+        if agents.last() != Some(&c.measured.agent.as_str()) {
+            agents.push(&c.measured.agent);
         }
     }
     let mut body = String::new();
     let mut start = 0;
     while start < reports.len() {
-        let end = start + reports[start..].iter().take_while(|m| m.agent == reports[start].agent).count();
+        let agent = &reports[start].measured.agent;
+        let end = start + reports[start..].iter().take_while(|c| c.measured.agent == *agent).count();
         body.push_str(&agent_section(&reports[start..end]));
         start = end;
     }
-    let subtitle = format!("{} agent(s) · {} mode × scenario report(s)", agents.len(), reports.len());
+    let mut subtitle = format!("{} agent(s) · {} mode × scenario report(s)", agents.len(), reports.len());
+    if let Some(model) = model {
+        subtitle.push_str(&format!(" · costed for {model} (--model), instead of each agent's own model"));
+    }
+    let over = reports.iter().flat_map(|c| &c.budgets).filter(|b| b.status == Status::Over).count();
+    if over > 0 {
+        subtitle.push_str(&format!(" · {over} budget use(s) over: ctxc check fails on them"));
+    }
     page(&format!("Token cost: {}", agents.join(", ")), &subtitle, &body)
 }
 
-fn agent_section(reports: &[Measured]) -> String {
-    let first = &reports[0];
+fn agent_section(reports: &[&Costed]) -> String {
+    let first = &reports[0].measured;
     let count = |tokens: i64| num(Count { tokens, tokenizer: first.tokenizer, exact: first.exact });
     // One colour per section id, in order of first appearance, so a section keeps its colour.
     let mut ids: Vec<&str> = Vec::new();
-    for s in reports.iter().flat_map(|m| &m.sections) {
+    for s in reports.iter().flat_map(|c| &c.measured.sections) {
         if !ids.contains(&s.id.as_str()) {
             ids.push(&s.id);
         }
     }
     let color = |id: &str| format!("c{}", ids.iter().position(|i| *i == id).unwrap_or(0) % COLORS);
-    let scale = reports.iter().map(|m| m.system_prompt.tokens).max().unwrap_or(1);
+    // The bars show the fixed context, with a line at each budget on it: the scale reaches the farthest.
+    let lines = |c: &Costed| -> Vec<Line> {
+        let m = &c.measured;
+        c.budgets
+            .iter()
+            .filter_map(|b| {
+                let at = match b.kind {
+                    BudgetKind::SystemPrompt | BudgetKind::Mode => b.limit as i64,
+                    BudgetKind::ToolSchemas => m.system_prompt.tokens + b.limit as i64,
+                    _ => return None,
+                };
+                Some((at, "limit", format!("{} budget: {} tokens", b.name, b.limit)))
+            })
+            .collect()
+    };
+    let scale = reports.iter().map(|c| lines(c).iter().map(|l| l.0).fold(c.measured.window.fixed, i64::max)).max().unwrap_or(1);
     let mut out = format!(
         "<h2>{} <span class=\"muted\">{} · window {} · {}</span></h2>\n",
         esc(&first.agent),
@@ -166,8 +205,11 @@ fn agent_section(reports: &[Measured]) -> String {
         esc(count(first.window.max_input_tokens as i64).trim_start_matches('~')),
         esc(first.method)
     );
-    out.push_str("<div class=\"card\"><h3>System prompt by section, per mode and scenario</h3><div class=\"rows\">");
-    for m in reports {
+    out.push_str(
+        "<div class=\"card\"><h3>Fixed context per mode and scenario: system prompt by section, then tool schemas</h3><div class=\"rows\">",
+    );
+    for c in reports {
+        let m = &c.measured;
         let name = format!("{} · {}", m.mode, m.scenario);
         let segments: Vec<(String, i64, String)> = m
             .sections
@@ -180,26 +222,39 @@ fn agent_section(reports: &[Measured]) -> String {
                 )
             })
             .chain(std::iter::once(("w-reserve".to_string(), m.joins.tokens, format!("joins: {} tokens", count(m.joins.tokens)))))
+            .chain(std::iter::once((
+                "w-schemas".to_string(),
+                m.tool_schemas.total.tokens,
+                format!("tool schemas: {} tokens ({} callable tools)", count(m.tool_schemas.total.tokens), m.tool_schemas.tools.len()),
+            )))
             .collect();
+        let over = c.budgets.iter().filter(|b| b.status == Status::Over).count();
+        let shown = format!("{} + {}", count(m.system_prompt.tokens), count(m.tool_schemas.total.tokens));
         out.push_str(&format!(
-            "<div class=\"label\">{}</div>{}<div class=\"n\">{}</div>",
+            "<div class=\"label\">{}</div>{}<div class=\"n{}\">{}</div>",
             esc(&name),
-            stacked_bar(&segments, scale, &format!("{name}: system prompt by section"), None),
-            esc(&count(m.system_prompt.tokens))
+            marked_bar(&segments, scale, &format!("{name}: system prompt by section, then tool schemas"), &lines(c)),
+            if over > 0 { " over" } else { "" },
+            esc(&shown)
         ));
     }
     out.push_str("</div>");
     let mut items: Vec<(String, String)> = ids.iter().map(|id| (color(id), id.to_string())).collect();
     items.push(("w-reserve".into(), "joins (separators, boundary merges)".into()));
+    items.push(("w-schemas".into(), "tool schemas".into()));
+    if reports.iter().any(|c| !lines(c).is_empty()) {
+        items.push(("w-limit".into(), "budget (system prompt, tool schemas after the prompt, mode)".into()));
+    }
     out.push_str(&legend(&items));
     out.push_str("</div>\n");
-    for m in reports {
-        out.push_str(&mode_section(m, &color));
+    for c in reports {
+        out.push_str(&mode_section(c, &color));
     }
     out
 }
 
-fn mode_section(m: &Measured, color: &dyn Fn(&str) -> String) -> String {
+fn mode_section(c: &Costed, color: &dyn Fn(&str) -> String) -> String {
+    let m = &c.measured;
     let count = |tokens: i64| num(Count { tokens, tokenizer: m.tokenizer, exact: m.exact });
     let window = m.window.max_input_tokens as i64;
     let mut out = format!(
@@ -219,10 +274,10 @@ fn mode_section(m: &Measured, color: &dyn Fn(&str) -> String) -> String {
             1 => s.sources[0].clone(),
             n => format!("{} (+{})", s.sources[0], n - 1),
         };
-        let checked = s.worst_case.map_or(s.tokens.tokens, |w| w.tokens);
-        let budget = match s.budget {
-            Some(b) if checked > b as i64 => format!("<span class=\"over\">{b} · over</span>"),
-            Some(b) => format!("<span class=\"okay\">{b}</span>"),
+        let budget = match c.budgets.iter().find(|b| b.kind == BudgetKind::Step && b.id.as_deref() == Some(&s.id)) {
+            Some(b) if b.status == Status::Over => format!("<span class=\"over\">{} · over</span>", b.limit),
+            Some(b) if b.status == Status::Near => format!("<span class=\"over\">{} · near</span>", b.limit),
+            Some(b) => format!("<span class=\"okay\">{}</span>", b.limit),
             None => "-".to_string(),
         };
         let tokens = match s.worst_case {
@@ -295,6 +350,7 @@ fn mode_section(m: &Measured, color: &dyn Fn(&str) -> String) -> String {
         }
         out.push_str("</tbody></table></details>");
     }
+    out.push_str(&budgets_table(c));
     // Window.
     let w = &m.window;
     out.push_str("<h4>Window</h4>");
@@ -333,6 +389,39 @@ fn mode_section(m: &Measured, color: &dyn Fn(&str) -> String) -> String {
         esc(&w.response_reserve_source)
     ));
     out.push_str("</div>\n");
+    out
+}
+
+/// Every budget: tokens against the limit, as a bar with a line at the limit.
+fn budgets_table(c: &Costed) -> String {
+    let mut out = String::from("<h4>Budgets</h4><table><thead><tr><th>budget</th><th class=\"n\">tokens</th><th class=\"n\">limit</th><th class=\"n\">share</th><th>status</th><th></th><th>counted</th></tr></thead><tbody>");
+    for b in &c.budgets {
+        let status = match b.status {
+            Status::Over => format!("<span class=\"over\">over by {}</span>", esc(&num(Count { tokens: b.excess(), ..b.tokens }))),
+            Status::Near => "<span class=\"over\">near</span>".to_string(),
+            Status::Ok => "<span class=\"okay\">ok</span>".to_string(),
+        };
+        let scale = b.tokens.tokens.max(b.limit as i64);
+        let class = if b.status == Status::Over { "w-over" } else { "w-tools" };
+        let bar = marked_bar(
+            &[(class.to_string(), b.tokens.tokens, format!("{}: {} tokens", b.name, num(b.tokens)))],
+            scale,
+            &b.name,
+            &[(b.limit as i64, "limit", format!("limit: {} tokens", b.limit))],
+        );
+        out.push_str(&format!(
+            "<tr><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"status\">{status}</td><td class=\"bar\">{bar}</td><td class=\"muted\">{}</td></tr>",
+            esc(&b.name),
+            esc(&num(b.tokens)),
+            esc(&num(Count { tokens: b.limit as i64, tokenizer: b.tokens.tokenizer, exact: true })),
+            pct(b.tokens.tokens, b.limit as i64),
+            esc(&b.measured)
+        ));
+    }
+    out.push_str("</tbody></table>\n");
+    if c.budgets.iter().any(|b| b.status == Status::Over) {
+        out.push_str("<p class=\"over\">Over budget: <code>ctxc check</code> fails (exit 1); <code>ctxc cost</code> only reports it.</p>");
+    }
     out
 }
 
