@@ -161,19 +161,22 @@ fn github_annotations_errors_first_and_step_summary() {
     );
     let written = std::fs::read_to_string(summary.path()).expect("summary");
     assert!(written.starts_with("earlier step\n## ctxc check\n"), "appended, not replaced: {written}");
-    assert!(written.contains("**5 errors, 1 warning** in 1 agent"), "{written}");
+    assert!(written.contains("**5 errors, 1 warning in 1 agent (1 mode × scenario)**"), "{written}");
     assert!(written.contains("| error | BUDGET001 | `tests/fixtures/budgets/over-budget/ctxc.toml:9:44` |"), "{written}");
 }
 
 #[test]
 fn select_ignore_and_deny_warnings() {
-    // The Zeus example has one warning: the time step before the skill catalogue (CACHE001).
+    // The Zeus example accepts its one warning (the time step before the skill catalogue,
+    // CACHE001) with `[lint] ignore`; `--set lint.ignore=[]` brings it back.
     let zeus = "examples/agents/zeus";
-    assert_eq!(ctxc(&["check", zeus]).status.code(), Some(0));
-    assert_eq!(ctxc(&["check", zeus, "--deny-warnings"]).status.code(), Some(1));
-    assert_eq!(ctxc(&["check", zeus, "--deny-warnings", "--ignore", "CACHE001"]).status.code(), Some(0));
-    assert_eq!(ctxc(&["check", zeus, "--deny-warnings", "--select", "SKILL,TOOL"]).status.code(), Some(0));
-    let selected = stdout_json(&ctxc(&["check", zeus, "--format", "json", "--select", "CACHE"]));
+    assert_eq!(ctxc(&["check", zeus, "--deny-warnings"]).status.code(), Some(0));
+    let all = ["check", zeus, "--set", "lint.ignore=[]"];
+    assert_eq!(ctxc(&all).status.code(), Some(0));
+    assert_eq!(ctxc(&[&all[..], &["--deny-warnings"]].concat()).status.code(), Some(1));
+    assert_eq!(ctxc(&[&all[..], &["--deny-warnings", "--ignore", "CACHE001"]].concat()).status.code(), Some(0));
+    assert_eq!(ctxc(&[&all[..], &["--deny-warnings", "--select", "SKILL,TOOL"]].concat()).status.code(), Some(0));
+    let selected = stdout_json(&ctxc(&[&all[..], &["--format", "json", "--select", "CACHE"]].concat()));
     assert_eq!(codes(&selected), ["CACHE001"]);
     let typo = ctxc(&["check", zeus, "--select", "CAHCE001"]);
     assert_eq!(typo.status.code(), Some(2));

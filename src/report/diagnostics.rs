@@ -33,6 +33,11 @@ fn to_report(d: &Diagnostic, sources: &Sources) -> Report {
     // findings show their lines with every secret masked.
     let text = d.file.as_deref().and_then(|f| sources.get(f)).filter(|_| !d.redact).map(secrets::mask);
     let mut message = secrets::mask(&d.message).into_owned();
+    // The code leads the message's line (miette would print it on a line of its own above); a
+    // place named in the text comes before both, as in `--format concise`.
+    if let Some(code) = &d.code {
+        message = format!("{} {message}", code.as_str());
+    }
     let mut diagnostic = MietteDiagnostic::new("").with_severity(match d.severity {
         Severity::Error => miette::Severity::Error,
         Severity::Warning => miette::Severity::Warning,
@@ -54,11 +59,7 @@ fn to_report(d: &Diagnostic, sources: &Sources) -> Report {
         (Some(file), _, _) => message = format!("{file}: {message}"),
         _ => {}
     }
-    // The code leads the message's line (miette would print it on a line of its own above).
-    diagnostic.message = match &d.code {
-        Some(code) => format!("{} {message}", code.as_str()),
-        None => message,
-    };
+    diagnostic.message = message;
     if let Some(help) = &d.help {
         diagnostic = diagnostic.with_help(secrets::mask(help).into_owned());
     }

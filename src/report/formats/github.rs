@@ -67,7 +67,7 @@ fn cell(text: &str) -> String {
 
 /// The Markdown summary: counts, then a table of findings (errors first).
 pub fn summary(report: &CheckReport, paths: &Paths) -> String {
-    let mut out = format!("## ctxc check\n\n{}\n\n", report.summary());
+    let mut out = format!("## ctxc check\n\n**{}**\n\n", report.summary());
     if report.diagnostics.is_empty() {
         out.push_str("No findings.\n");
         return out;

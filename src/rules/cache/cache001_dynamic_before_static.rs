@@ -105,7 +105,12 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         }
         let summary = prefix_summary(cx, run);
         let approx = cx.approx();
-        let line = format!("{} {approx}{} of {approx}{}", run.rendered.mode, summary.stable_prefix_tokens, summary.system_prompt_tokens);
+        let line = format!(
+            "{} {approx}{} of {approx}{}",
+            run.rendered.mode,
+            grouped(summary.stable_prefix_tokens),
+            grouped(summary.system_prompt_tokens)
+        );
         let id = sections[first].id.clone();
         match offenders.iter_mut().find(|(d, _, _)| *d == id) {
             Some((_, statics, modes)) => {
