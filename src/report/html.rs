@@ -3,6 +3,7 @@
 //! section; then per mode × scenario the sections, the tool schemas by category, MCP server and
 //! tool, and the window. Light and dark themes follow `prefers-color-scheme`. Deterministic.
 
+use super::cost::ToolRow;
 use super::table::num;
 use crate::measure::{Count, GroupCost, Measured};
 
@@ -337,10 +338,14 @@ fn mode_section(m: &Measured, color: &dyn Fn(&str) -> String) -> String {
 }
 
 /// The report of `ctxc cost --format html` for bare tool files: every tool's cost, sorted.
-pub fn tools_report(model: &str, method: &str, rows: &[(&str, Count)], overhead: Count, total: Count) -> String {
+pub fn tools_report(model: &str, method: &str, rows: &[ToolRow], overhead: Count, total: Count) -> String {
+    let label = |r: &ToolRow| match r.server {
+        Some(server) => format!("{} · {server} · {}", r.name, r.file),
+        None => format!("{} · {}", r.name, r.file),
+    };
     let shown: Vec<(String, String, i64, String)> =
-        rows.iter().map(|(name, c)| (name.to_string(), "w-tools".to_string(), c.tokens, num(*c))).collect();
-    let scale = rows.first().map_or(1, |(_, c)| c.tokens);
+        rows.iter().map(|r| (label(r), "w-tools".to_string(), r.tokens.tokens, num(r.tokens))).collect();
+    let scale = rows.first().map_or(1, |r| r.tokens.tokens);
     let mut body = String::from("<div class=\"card\"><h3>Tools, most expensive first</h3>");
     body.push_str(&bar_rows(&shown, scale));
     body.push_str(&format!(
