@@ -24,9 +24,13 @@ pub(super) fn parse(text: &str) -> Option<Result<ToolFile, ToolFileError>> {
 fn parse_lines(text: &str, lines: &[(usize, usize, &str)]) -> Result<ToolFile, ToolFileError> {
     let mut file: Option<ToolFile> = None;
     for &(line_no, at, line) in lines {
+        let line = line.trim_end();
         let value: Value = serde_json::from_str(line).map_err(|e| {
             let offset = at + crate::diagnostic::offset_of(line, e.line(), e.column());
-            ToolFileError::invalid(format!("line {line_no}: invalid JSON: {e}"), Some(offset))
+            // The position is the diagnostic's; serde's own is within the line.
+            let message = e.to_string();
+            let message = message.rfind(" at line ").map_or(message.as_str(), |cut| &message[..cut]);
+            ToolFileError::invalid(format!("line {line_no}: invalid JSON: {message}"), Some(offset))
         })?;
         let parsed = match parse_tool_value(&value) {
             Ok(parsed) => parsed,
@@ -44,4 +48,41 @@ fn parse_lines(text: &str, lines: &[(usize, usize, &str)]) -> Result<ToolFile, T
         }
     }
     file.ok_or_else(|| Shape::NotTools.error(text))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::{names, read};
+    use super::super::{parse_tool_file, ToolFormat};
+    use crate::codes::Code;
+
+    #[test]
+    fn one_record_or_tool_per_line() {
+        let bfcl = concat!(
+            r#"{"id": "simple_0", "question": [[]], "function": [{"name": "a.b", "description": "d", "parameters": {"type": "dict", "properties": {}}}]}"#,
+            "\n\n",
+            r#"{"id": "multiple_0", "question": [[]], "function": [{"name": "c"}, {"name": "d"}]}"#,
+            "\n",
+        );
+        let file = parse_tool_file(bfcl).expect("bfcl");
+        assert_eq!((file.format, file.json_lines), (ToolFormat::Bfcl, true));
+        assert_eq!(file.tools.iter().map(|t| t.name.as_str()).collect::<Vec<_>>(), ["a.b", "c", "d"]);
+        assert_eq!(file.tools[0].parameters["type"], "dict", "the schema is kept as given");
+
+        let mcp = "{\"name\": \"x\", \"inputSchema\": {}}\n{\"name\": \"y\", \"inputSchema\": {}}";
+        assert_eq!(read(mcp), Ok((ToolFormat::Mcp, names(&["x", "y"]))));
+    }
+
+    #[test]
+    fn errors_point_at_their_line() {
+        let text = "{\"name\": \"a\"}\n{\"name\": \"b\"\n";
+        let error = parse_tool_file(text).expect_err("broken line");
+        assert_eq!((error.code, error.message.as_str()), (Code::TOOL001, "line 2: invalid JSON: EOF while parsing an object"));
+        assert_eq!(error.offset, Some(text.len() - 2), "at the last character of line 2");
+
+        let error = parse_tool_file("{\"name\": \"a\"}\n\n{\"id\": 3}\n").expect_err("no tool on line 3");
+        assert_eq!((error.message.as_str(), error.offset), ("line 3: not a tool definition", Some(15)));
+        let error = parse_tool_file("{\"name\": \"a\"}\n{\"name\": 4}\n").expect_err("bad name");
+        assert_eq!(error.message, "line 2: tool #1: `name` must be a string");
+    }
 }

@@ -172,6 +172,8 @@ pub fn parse_tool_file(text: &str) -> Result<ToolFile, ToolFileError> {
     if text.trim_start().starts_with(['{', '[']) {
         return match serde_json::from_str::<Value>(text) {
             Ok(value) => parse_tool_value(&value).map_err(|e| e.error(text)),
+            // A TOML table header (`[agent]`) starts like JSON too.
+            Err(_) if toml::from_str::<toml::Table>(text).is_ok() => Err(Shape::NotTools.error(text)),
             Err(e) => jsonl::parse(text).unwrap_or_else(|| {
                 let offset = crate::diagnostic::offset_of(text, e.line(), e.column());
                 Err(ToolFileError::invalid(format!("invalid JSON: {e}"), Some(offset)))
@@ -315,35 +317,61 @@ fn ctxc_tool(index: usize, item: &Value) -> Result<Tool, String> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    #[test]
-    fn recognises_the_three_formats() {
-        let openai = r#"[{"type":"function","function":{"name":"a","description":"d","parameters":{"type":"object"}}}]"#;
-        let (format, tools) = parse_tool_file(openai).expect("openai");
-        assert_eq!((format, tools[0].name.as_str(), tools[0].read_only), (ToolFormat::OpenAi, "a", None));
+    /// The file's format and its tools' names, or the error's code and message.
+    pub(crate) fn read(text: &str) -> Result<(ToolFormat, Vec<String>), (Code, String)> {
+        parse_tool_file(text).map(|f| (f.format, f.tools.into_iter().map(|t| t.name).collect())).map_err(|e| (e.code, e.message))
+    }
 
-        let mcp = r#"{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"b","inputSchema":{"type":"object"},"annotations":{"readOnlyHint":true}}]}}"#;
-        let (format, tools) = parse_tool_file(mcp).expect("mcp");
-        assert_eq!((format, tools[0].name.as_str(), tools[0].read_only), (ToolFormat::Mcp, "b", Some(true)));
-
-        let single = r#"{"name":"d","inputSchema":{"type":"object"},"annotations":{"readOnlyHint":false}}"#;
-        let (format, tools) = parse_tool_file(single).expect("one MCP tool");
-        assert_eq!((format, tools.len(), tools[0].read_only), (ToolFormat::Mcp, 1, Some(false)));
-
-        let plain = r#"[{"name":"c","description":"x","read_only":false}]"#;
-        let (format, tools) = parse_tool_file(plain).expect("ctxc");
-        assert_eq!((format, tools[0].read_only), (ToolFormat::Ctxc, Some(false)));
-        assert_eq!(tools[0].parameters, empty_parameters());
+    pub(crate) fn names(list: &[&str]) -> Vec<String> {
+        list.iter().map(|n| n.to_string()).collect()
     }
 
     #[test]
-    fn reports_malformed_files() {
-        let (message, offset) = parse_tool_file("[\n  {\"name\": }\n]").expect_err("bad json");
-        assert!(message.starts_with("invalid JSON"), "{message}");
-        assert_eq!(offset, Some(13));
-        assert!(parse_tool_file(r#"{"tools": 3}"#).is_err());
-        assert!(parse_tool_file(r#"[{"description": "no name"}]"#).is_err());
+    fn ctxc_lists_and_single_tools() {
+        let plain = r#"[{"name":"c","description":"x","read_only":false}]"#;
+        let file = parse_tool_file(plain).expect("ctxc");
+        assert_eq!((file.format, file.tools[0].read_only, file.listing), (ToolFormat::Ctxc, Some(false), false));
+        assert_eq!(file.tools[0].parameters, empty_parameters());
+        assert_eq!(read("[]"), Ok((ToolFormat::Ctxc, vec![])));
+        // A mixed array is read item by item; the file's format is its first item's.
+        let mixed = r#"[{"name":"a","inputSchema":{}},{"type":"function","function":{"name":"b"}},{"name":"c","input_schema":{}}]"#;
+        assert_eq!(read(mixed), Ok((ToolFormat::Mcp, names(&["a", "b", "c"]))));
+    }
+
+    #[test]
+    fn reports_broken_tool_files_as_tool001() {
+        let error = parse_tool_file("[\n  {\"name\": }\n]").expect_err("bad json");
+        assert!(error.message.starts_with("invalid JSON"), "{}", error.message);
+        assert_eq!((error.code, error.offset), (Code::TOOL001, Some(13)));
+        for broken in [r#"{"tools": 3}"#, r#"[{"description": "no name"}]"#, r#"[{"name": 3}]"#, r#"["read_file"]"#] {
+            assert_eq!(read(broken).map_err(|e| e.0), Err(Code::TOOL001), "{broken}");
+        }
+        assert_eq!(
+            read(r#"[{"name": "a"}, {"description": "b"}]"#),
+            Err((Code::TOOL001, "tool #2: not a tool definition (no `name`, `function` or `functionDeclarations`)".into()))
+        );
+    }
+
+    #[test]
+    fn files_that_hold_no_tools_are_tool010() {
+        for (text, found) in [
+            ("# Notes\n\nSome text.\n", "found Markdown;"),
+            ("---\nname: skill\n---\nBody\n", "found Markdown with YAML front matter;"),
+            ("[agent]\nname = \"x\"\n", "found a ctxc manifest;"),
+            ("[editor]\ntab_width = 4\n", "found a TOML document with keys `editor`;"),
+            ("{\"name_x\": 1, \"version\": 2}", "found a JSON object with keys `name_x`, `version`;"),
+            ("\"just a string\"", "found a JSON string;"),
+            ("plain words\n", "found plain text;"),
+            ("  \n", "found an empty file;"),
+            ("{\"id\": 1}\n{\"id\": 2}\n", "found JSON Lines (line 1: a JSON object with keys `id`);"),
+        ] {
+            let (code, message) = read(text).expect_err(text);
+            assert_eq!(code, Code::TOOL010, "{text}");
+            assert!(message.contains(found), "{text}: {message}");
+            assert!(message.ends_with(EXPECTED), "{message}");
+        }
     }
 }

@@ -24,16 +24,23 @@ fn describe(text: &str) -> (String, Option<String>) {
     if text.starts_with("---\n") || text.starts_with("---\r\n") {
         return ("Markdown with YAML front matter".into(), Some("Markdown belongs in a module or skill, not in a tool list".into()));
     }
-    let structured = if text.trim_start().starts_with(['{', '[']) {
-        serde_json::from_str::<Value>(text).ok().map(|v| (v, "JSON"))
-    } else {
-        crate::yaml::from_str::<Value>(text).ok().filter(|v| v.is_object()).map(|v| (v, "YAML"))
-    };
+    let structured = serde_json::from_str::<Value>(text)
+        .ok()
+        .map(|v| (v, "JSON"))
+        .or_else(|| crate::yaml::from_str::<Value>(text).ok().filter(Value::is_object).map(|v| (v, "YAML")));
     if let Some((value, language)) = structured {
         if let Some(servers) = mcp_servers(&value) {
             return (format!("an MCP server configuration ({language}) listing {servers}"), Some(CAPTURE_HELP.into()));
         }
         return (format!("a {language} {}", shape(&value)), None);
+    }
+    let first_line = text
+        .lines()
+        .find(|l| !l.trim().is_empty())
+        .and_then(|l| serde_json::from_str::<Value>(l).ok())
+        .filter(|_| text.trim_start().starts_with(['{', '[']));
+    if let Some(value) = first_line {
+        return (format!("JSON Lines (line 1: a JSON {})", shape(&value)), None);
     }
     if let Ok(table) = toml::from_str::<toml::Table>(text) {
         if table.contains_key("agent") || table.contains_key("pipeline") {
@@ -89,5 +96,29 @@ pub(super) fn json_kind(value: &Value) -> &'static str {
         Value::String(_) => "a string",
         Value::Array(_) => "an array",
         Value::Object(_) => "an object",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::codes::Code;
+
+    #[test]
+    fn mcp_server_configurations_are_named_with_their_servers() {
+        let claude = r#"{"mcpServers": {"github": {"command": "github-mcp-server"}, "files": {"command": "npx"}}}"#;
+        let vscode = r#"{"servers": {"github": {"type": "http", "url": "https://api.githubcopilot.com/mcp/"}}}"#;
+        let settings = r#"{"editor.tabSize": 2, "mcp": {"servers": {}}}"#;
+        let yaml = "mcpServers:\n  notes:\n    command: notes-server\n";
+        for (text, found) in [
+            (claude, "an MCP server configuration (JSON) listing servers `"),
+            (vscode, "an MCP server configuration (JSON) listing server `github`"),
+            (settings, "an MCP server configuration (JSON) listing no servers"),
+            (yaml, "an MCP server configuration (YAML) listing server `notes`"),
+        ] {
+            let error = super::super::parse_tool_file(text).expect_err(text);
+            assert_eq!(error.code, Code::TOOL010);
+            assert!(error.message.contains(found), "{}", error.message);
+            assert!(error.help.as_deref().is_some_and(|h| h.contains("tools/list")), "{:?}", error.help);
+        }
     }
 }

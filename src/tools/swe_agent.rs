@@ -55,3 +55,40 @@ fn tool(name: &str, command: &Value) -> Result<Tool, String> {
     let parameters = serde_json::json!({ "type": "object", "properties": properties, "required": required });
     Ok(Tool::new(name.to_string(), description, parameters, None))
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::super::{parse_tool_file, ToolFormat};
+    use crate::codes::Code;
+
+    #[test]
+    fn converts_as_swe_agent_does() {
+        let bundle = "tools:\n  note_add:\n    signature: \"note_add <topic> [<priority>]\"\n    docstring: records a note\n    arguments:\n      - name: topic\n        type: string\n        description: what it is about\n        required: true\n      - name: priority\n        type: string\n        description: how urgent\n        required: false\n        enum: [low, high]\n      - name: lines\n        type: array\n        items:\n          type: integer\n        description: lines\n        required: false\n  note_clear:\n    signature: note_clear\n    docstring: null\nstate_command: _state\n";
+        let file = parse_tool_file(bundle).expect("bundle");
+        assert_eq!(file.format, ToolFormat::SweAgent);
+        let add = &file.tools[0];
+        assert_eq!((add.name.as_str(), add.description.as_str(), add.read_only), ("note_add", "records a note", None));
+        let expected = json!({
+            "type": "object",
+            "properties": {
+                "topic": { "type": "string", "description": "what it is about" },
+                "priority": { "type": "string", "description": "how urgent", "enum": ["low", "high"] },
+                "lines": { "type": "array", "description": "lines", "items": { "type": "integer" } },
+            },
+            "required": ["topic"],
+        });
+        assert_eq!(add.parameters, expected);
+        let clear = &file.tools[1];
+        assert_eq!((clear.description.as_str(), &clear.parameters), ("", &json!({ "type": "object", "properties": {}, "required": [] })));
+        assert!(parse_tool_file("tools: {}\n").expect("an empty bundle").tools.is_empty());
+    }
+
+    #[test]
+    fn a_broken_command_is_tool001() {
+        let text = "tools:\n  goto:\n    docstring: moves\n    arguments:\n      - name: line\n        description: where\n        required: true\n";
+        let error = parse_tool_file(text).expect_err("no type");
+        assert_eq!((error.code, error.message.as_str()), (Code::TOOL001, "tool `goto`: argument #1: missing `type`"));
+    }
+}
