@@ -172,8 +172,8 @@ pub fn parse_tool_file(text: &str) -> Result<ToolFile, ToolFileError> {
     if text.trim_start().starts_with(['{', '[']) {
         return match serde_json::from_str::<Value>(text) {
             Ok(value) => parse_tool_value(&value).map_err(|e| e.error(text)),
-            // A TOML table header (`[agent]`) starts like JSON too.
-            Err(_) if toml::from_str::<toml::Table>(text).is_ok() => Err(Shape::NotTools.error(text)),
+            // TOML that starts with a table header (`[agent]`) starts like JSON too.
+            Err(_) if toml::from_str::<toml::Table>(text).is_ok_and(|t| holds_values(&t)) => Err(Shape::NotTools.error(text)),
             Err(e) => jsonl::parse(text).unwrap_or_else(|| {
                 let offset = crate::diagnostic::offset_of(text, e.line(), e.column());
                 Err(ToolFileError::invalid(format!("invalid JSON: {e}"), Some(offset)))
@@ -185,6 +185,12 @@ pub fn parse_tool_file(text: &str) -> Result<ToolFile, ToolFileError> {
         Ok(value @ (Value::Object(_) | Value::Array(_))) => parse_tool_value(&value).map_err(|e| e.error(text)),
         _ => Err(Shape::NotTools.error(text)),
     }
+}
+
+/// Whether a TOML table holds a key with a value, not only (empty) table headers: `[ x ]` is
+/// broken JSON as much as a TOML header.
+fn holds_values(table: &toml::Table) -> bool {
+    table.values().any(|v| v.as_table().is_none_or(holds_values))
 }
 
 /// Why a value is not a tool list: a broken tool definition, or no tool shape at all.

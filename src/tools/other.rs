@@ -77,10 +77,13 @@ fn shape(value: &Value) -> String {
     }
 }
 
-/// Up to five names, quoted, then how many more.
+/// Up to five names in sorted order (the same with or without serde_json's `preserve_order`),
+/// quoted, then how many more.
 fn keys<'a>(names: impl ExactSizeIterator<Item = &'a String>) -> String {
     let total = names.len();
-    let mut shown: Vec<String> = names.take(5).map(|k| format!("`{k}`")).collect();
+    let mut sorted: Vec<&String> = names.collect();
+    sorted.sort();
+    let mut shown: Vec<String> = sorted.into_iter().take(5).map(|k| format!("`{k}`")).collect();
     if total > 5 {
         shown.push(format!("{} more", total - 5));
     }
