@@ -102,22 +102,6 @@ pub enum ToolFormat {
     Ctxc,
 }
 
-impl ToolFormat {
-    /// The format's name for people.
-    pub fn label(self) -> &'static str {
-        match self {
-            ToolFormat::OpenAi => "OpenAI Chat function tools",
-            ToolFormat::OpenAiResponses => "OpenAI Responses function tools",
-            ToolFormat::Mcp => "MCP tools/list",
-            ToolFormat::Anthropic => "Anthropic tools",
-            ToolFormat::Gemini => "Gemini functionDeclarations",
-            ToolFormat::Bfcl => "BFCL functions",
-            ToolFormat::SweAgent => "SWE-agent tool bundle",
-            ToolFormat::Ctxc => "ctxc tool list",
-        }
-    }
-}
-
 /// What a tool file holds.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ToolFile {
@@ -161,6 +145,18 @@ impl ToolFileError {
 /// What a tool file may hold, for messages.
 pub const EXPECTED: &str = "an MCP tools/list result, OpenAI (Chat or Responses), Anthropic or Gemini tool definitions, \
                             BFCL records, JSON Lines of these, or a SWE-agent tool bundle (YAML)";
+
+/// A JSON value's kind with its article, for messages.
+pub fn json_kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
 
 pub fn empty_parameters() -> Value {
     serde_json::json!({ "type": "object", "properties": {} })
@@ -264,7 +260,7 @@ fn tool_list(items: &[Value]) -> Result<(Option<ToolFormat>, Vec<Tool>), Shape> 
 fn item_tools(index: usize, item: &Value) -> Result<Option<(ToolFormat, Vec<Tool>)>, String> {
     let one = |format, tool: Result<Tool, String>| tool.map(|t| Some((format, vec![t])));
     if !item.is_object() {
-        return Err(format!("tool #{}: expected an object, found {}", index + 1, other::json_kind(item)));
+        return Err(format!("tool #{}: expected an object, found {}", index + 1, json_kind(item)));
     }
     if let Some(declarations) = gemini::declarations(item) {
         return gemini::tools(index, declarations).map(|t| Some((ToolFormat::Gemini, t)));

@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use super::{ToolFileError, EXPECTED};
+use super::{json_kind, ToolFileError, EXPECTED};
 use crate::codes::Code;
 
 /// How to get tools out of an MCP server, for the help of a server configuration.
@@ -88,18 +88,6 @@ fn keys<'a>(names: impl ExactSizeIterator<Item = &'a String>) -> String {
         shown.push(format!("{} more", total - 5));
     }
     shown.join(", ")
-}
-
-/// A JSON value's kind with its article, for messages.
-pub(super) fn json_kind(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
 }
 
 #[cfg(test)]
