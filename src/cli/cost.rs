@@ -8,14 +8,14 @@ use clap::{Args, ValueEnum};
 
 use super::report::Reporter;
 use super::{check_path, find_manifests, output, AgentRun, EXIT_INPUT, EXIT_OK};
-use ctxc::diagnostic::{has_errors, Code, Diagnostic, Severity};
+use ctxc::diagnostic::{has_errors, Code, Diagnostic};
 use ctxc::measure::{cost_tool_array, Measured};
 use ctxc::models::profile;
 use ctxc::project::ReadError;
 use ctxc::report::cost::ToolRow;
 use ctxc::session::Only;
 use ctxc::tokens::TokenCounter;
-use ctxc::tools::{Tool, ToolFormat};
+use ctxc::tools::{Tool, ToolFileError, ToolFormat};
 use ctxc::Session;
 
 #[derive(Debug, Args)]
@@ -177,7 +177,7 @@ fn cost_tools(args: &CostArgs, input: &ToolInput, reporter: &Reporter) -> u8 {
             Ok(f) => f.text,
             // A binary file in a directory is no tool file.
             Err(ReadError::NotUtf8 { .. }) if input.dir.is_some() => {
-                let d = Diagnostic::warning("not a tool file: found a binary file (not UTF-8); skipped").code(Code::TOOL010);
+                let d = Diagnostic::warning("skipped: not a tool file (found a binary file, not UTF-8)").code(Code::TOOL010);
                 problems.push(d.in_file(display));
                 continue;
             }
@@ -188,15 +188,16 @@ fn cost_tools(args: &CostArgs, input: &ToolInput, reporter: &Reporter) -> u8 {
         };
         match ctxc::tools::parse_tool_file(&text) {
             Ok(parsed) => costed.push(CostedFile::new(file, shown, parsed)),
-            Err(e) => {
-                let skipped = e.code == Code::TOOL010 && input.dir.is_some();
-                let mut d = e.into_diagnostic(&display);
-                if skipped {
-                    d.severity = Severity::Warning;
-                    d.message.push_str("; skipped");
-                }
-                problems.push(d);
+            // In a directory, a file that is no tool file is skipped with a short warning.
+            Err(ToolFileError { code: Code::TOOL010, found: Some(found), help, .. }) if input.dir.is_some() => {
+                let d =
+                    Diagnostic::warning(format!("skipped: not a tool file (found {found})")).code(Code::TOOL010).in_file(display.as_str());
+                problems.push(match help {
+                    Some(help) => d.help(help),
+                    None => d,
+                });
             }
+            Err(e) => problems.push(e.into_diagnostic(&display)),
         }
         sources.insert_shared(display, text);
     }

@@ -125,11 +125,13 @@ pub struct ToolFileError {
     /// Byte offset of the problem, when known.
     pub offset: Option<usize>,
     pub help: Option<String>,
+    /// For TOOL010, what the file holds instead ("Markdown", "an MCP server configuration …").
+    pub found: Option<String>,
 }
 
 impl ToolFileError {
     fn invalid(message: impl Into<String>, offset: Option<usize>) -> Self {
-        ToolFileError { code: Code::TOOL001, message: message.into(), offset, help: None }
+        ToolFileError { code: Code::TOOL001, message: message.into(), offset, help: None, found: None }
     }
 
     /// A diagnostic for the file shown as `display`.
@@ -367,6 +369,8 @@ pub(crate) mod tests {
             ("{\"name_x\": 1, \"version\": 2}", "found a JSON object with keys `name_x`, `version`;"),
             ("\"just a string\"", "found a JSON string;"),
             ("plain words\n", "found plain text;"),
+            ("#!/bin/sh\n# Run it\nexec x\n", "found a script;"),
+            ("# only a comment\n", "found Markdown;"),
             ("  \n", "found an empty file;"),
             ("{\"id\": 1}\n{\"id\": 2}\n", "found JSON Lines (line 1: a JSON object with keys `id`);"),
         ] {

@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use super::{json_kind, ToolFileError, EXPECTED};
+use super::{holds_values, json_kind, ToolFileError, EXPECTED};
 use crate::codes::Code;
 
 /// How to get tools out of an MCP server, for the help of a server configuration.
@@ -13,7 +13,8 @@ const CAPTURE_HELP: &str = "a server configuration says how to start MCP servers
 
 pub(super) fn not_a_tool_file(text: &str) -> ToolFileError {
     let (found, help) = describe(text);
-    ToolFileError { code: Code::TOOL010, message: format!("not a tool file: found {found}; expected {EXPECTED}"), offset: None, help }
+    let message = format!("not a tool file: found {found}; expected {EXPECTED}");
+    ToolFileError { code: Code::TOOL010, message, offset: None, help, found: Some(found) }
 }
 
 /// What `text` holds, and a hint when there is one.
@@ -42,7 +43,10 @@ fn describe(text: &str) -> (String, Option<String>) {
     if let Some(value) = first_line {
         return (format!("JSON Lines (line 1: a JSON {})", shape(&value)), None);
     }
-    if let Ok(table) = toml::from_str::<toml::Table>(text) {
+    if text.starts_with("#!") {
+        return ("a script".into(), None);
+    }
+    if let Some(table) = toml::from_str::<toml::Table>(text).ok().filter(holds_values) {
         if table.contains_key("agent") || table.contains_key("pipeline") {
             return ("a ctxc manifest".into(), Some("give a manifest to `ctxc cost` or `ctxc check` itself, not as a tool file".into()));
         }
