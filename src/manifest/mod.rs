@@ -747,9 +747,9 @@ impl Validator {
                         server: server.clone(),
                         app: app.clone(),
                     })),
-                    Err((message, offset)) => {
+                    Err(e) => {
                         let display = self.root.display_path(&text.path);
-                        self.diagnostics.push(Diagnostic::error(message).code(Code::TOOL001).in_file(display).at(offset.map(|o| o..o)));
+                        self.diagnostics.push(e.into_diagnostic(&display));
                     }
                 }
             }

@@ -315,7 +315,8 @@ pub struct RawCategory {
     /// Enable condition (minijinja expression); default: always.
     #[serde(default)]
     pub when: Option<Spanned<String>>,
-    /// Tool files: OpenAI function arrays, MCP `tools/list` results, or ctxc tool lists.
+    /// Tool files in any format ctxc recognises: MCP `tools/list` results, OpenAI, Anthropic or
+    /// Gemini tool definitions, BFCL records, JSON Lines of these, SWE-agent bundles, ctxc lists.
     #[serde(default)]
     pub files: Vec<RawToolFile>,
     /// Tools written inline.

@@ -285,19 +285,36 @@ pub fn summary(reports: &[Costed], md: bool) -> String {
 }
 
 /// The per-tool table of bare tool files, most expensive first.
-pub fn tools_text(model: &str, method: &str, rows: &[(&str, Count)], overhead: Count, total: Count, md: bool) -> String {
+/// One tool of bare tool files: its cost, the file it came from and its MCP server when known.
+#[derive(Debug, Clone, Copy)]
+pub struct ToolRow<'a> {
+    pub name: &'a str,
+    pub server: Option<&'a str>,
+    pub file: &'a str,
+    pub tokens: Count,
+}
+
+pub fn tools_text(model: &str, method: &str, rows: &[ToolRow], overhead: Count, total: Count, md: bool) -> String {
     let mut out = format!("{} tools · {} · {}\n\n", rows.len(), model, method);
-    let width = rows.iter().map(|(n, _)| n.len()).max().unwrap_or(4).max(8);
-    let max = rows.first().map_or(1, |(_, c)| c.tokens.max(1));
-    out.push_str(&table_row(md, &[format!("{:<width$}", "tool"), format!("{:>8}", "tokens"), String::new()]));
+    let width = rows.iter().map(|r| r.name.len()).max().unwrap_or(4).max(8);
+    let server_width = rows.iter().map(|r| r.server.map_or(1, str::len)).max().unwrap_or(6).max(6);
+    let file_width = rows.iter().map(|r| r.file.len()).max().unwrap_or(4).max(4);
+    let max = rows.first().map_or(1, |r| r.tokens.tokens.max(1));
+    let row = |name: &str, server: &str, file: &str, tokens: String, bar: String| {
+        table_row(
+            md,
+            &[format!("{name:<width$}"), format!("{server:<server_width$}"), format!("{file:<file_width$}"), format!("{tokens:>8}"), bar],
+        )
+    };
+    out.push_str(&row("tool", "server", "file", "tokens".into(), String::new()));
     if md {
-        out.push_str("|---|---:|---|\n");
+        out.push_str("|---|---|---|---:|---|\n");
     }
-    for (name, c) in rows {
-        out.push_str(&table_row(md, &[format!("{name:<width$}"), format!("{:>8}", num(*c)), bar(c.tokens, max, 24)]));
+    for r in rows {
+        out.push_str(&row(r.name, r.server.unwrap_or("-"), r.file, num(r.tokens), bar(r.tokens.tokens, max, 24)));
     }
-    out.push_str(&table_row(md, &[format!("{:<width$}", "overhead"), format!("{:>8}", num(overhead)), String::new()]));
-    out.push_str(&table_row(md, &[format!("{:<width$}", "total"), format!("{:>8}", num(total)), String::new()]));
+    out.push_str(&row("overhead", "", "", num(overhead), String::new()));
+    out.push_str(&row("total", "", "", num(total), String::new()));
     out.push_str(&format!("\nmethod: {}\n", crate::measure::TOOL_METHOD));
     out
 }

@@ -5,6 +5,7 @@
 //! its limit, and the window. Light and dark themes follow `prefers-color-scheme`. Deterministic.
 
 use super::cost::Costed;
+use super::cost::ToolRow;
 use super::table::num;
 use crate::checks::budgets::{BudgetKind, Status};
 use crate::measure::{Count, GroupCost};
@@ -426,10 +427,14 @@ fn budgets_table(c: &Costed) -> String {
 }
 
 /// The report of `ctxc cost --format html` for bare tool files: every tool's cost, sorted.
-pub fn tools_report(model: &str, method: &str, rows: &[(&str, Count)], overhead: Count, total: Count) -> String {
+pub fn tools_report(model: &str, method: &str, rows: &[ToolRow], overhead: Count, total: Count) -> String {
+    let label = |r: &ToolRow| match r.server {
+        Some(server) => format!("{} · {server} · {}", r.name, r.file),
+        None => format!("{} · {}", r.name, r.file),
+    };
     let shown: Vec<(String, String, i64, String)> =
-        rows.iter().map(|(name, c)| (name.to_string(), "w-tools".to_string(), c.tokens, num(*c))).collect();
-    let scale = rows.first().map_or(1, |(_, c)| c.tokens);
+        rows.iter().map(|r| (label(r), "w-tools".to_string(), r.tokens.tokens, num(r.tokens))).collect();
+    let scale = rows.first().map_or(1, |r| r.tokens.tokens);
     let mut body = String::from("<div class=\"card\"><h3>Tools, most expensive first</h3>");
     body.push_str(&bar_rows(&shown, scale));
     body.push_str(&format!(
