@@ -2,14 +2,21 @@
 //! runs in, and its limits — an instruction budget (fuel), a memory budget for everything a
 //! template makes (output, captures, concatenation, literals, filter results; a ctxc patch of
 //! minijinja, see `vendor/minijinja/PATCHES.md`) and a cap on the output. Errors are located
-//! TPL diagnostics, never a crash or a runaway.
+//! TPL diagnostics, never a crash or a runaway. Templates are written for Python's Jinja2: its
+//! string, list and dict methods work (minijinja-contrib's `pycompat`), include and import names
+//! resolve from a template root as Jinja2's `FileSystemLoader` does, and an error inside an
+//! included file is reported at that file's line with the include chain.
 
+use std::collections::{BTreeSet, HashSet};
+use std::ops::Range;
+
+use minijinja::machinery::{tokenize, Token, WhitespaceConfig};
+use minijinja::value::{Value, ValueKind};
 use serde::Serialize;
 
 use crate::codes::Code;
-use crate::diagnostic::Diagnostic;
-use crate::project::{ProjectRoot, ReadError};
-
+use crate::diagnostic::{Diagnostic, Related};
+use crate::project::{ProjectRoot, ReadError, SourceFile};
 /// Instruction budget for one template render: generous for real prompts, finite for loops.
 pub const TEMPLATE_FUEL: u64 = 200_000;
 /// Largest text one template may produce (1 MiB).
@@ -20,14 +27,68 @@ pub const MAX_TEMPLATE_OUTPUT: usize = 1024 * 1024;
 pub const TEMPLATE_MEMORY: usize = 16 * 1024 * 1024;
 
 /// The environment every user template and enable condition runs in: strict undefined
-/// variables, no escaping, and the instruction limit. Run it only through [`within_limits`].
+/// variables, no escaping, trailing newlines kept, Python's methods, and the instruction limit.
+/// Jinja2 renders the same with `Environment(undefined=StrictUndefined, autoescape=False,
+/// keep_trailing_newline=True)` (its `trim_blocks` and `lstrip_blocks` stay off in both). Run it
+/// only through [`within_limits`].
 pub fn environment() -> minijinja::Environment<'static> {
     let mut env = minijinja::Environment::new();
     env.set_undefined_behavior(minijinja::UndefinedBehavior::Strict);
     env.set_auto_escape_callback(|_| minijinja::AutoEscape::None);
     env.set_keep_trailing_newline(true);
     env.set_fuel(Some(TEMPLATE_FUEL));
+    env.set_unknown_method_callback(python_method);
     env
+}
+
+/// Python's `str`, `list` and `dict` methods (minijinja-contrib's `pycompat`), with the two whose
+/// result can outgrow their input many times over (`replace`, `join`) charged to the memory
+/// budget before they are made; a method neither has is named with the Jinja2 way to write it.
+fn python_method(state: &minijinja::State, value: &Value, method: &str, args: &[Value]) -> Result<Value, minijinja::Error> {
+    if let Some(s) = value.as_str() {
+        match (method, args) {
+            ("replace", [old, new, rest @ ..]) => {
+                let (old, new) = (old.as_str().unwrap_or_default(), new.as_str().unwrap_or_default());
+                let found = if old.is_empty() { s.chars().count() + 1 } else { s.matches(old).count() };
+                let limit = rest.first().and_then(|c| i64::try_from(c.clone()).ok()).filter(|c| *c >= 0);
+                let found = limit.map_or(found, |c| found.min(c as usize));
+                minijinja::budget::charge_many(found, new.len())?;
+            }
+            ("join", [items]) => {
+                let count = items.len().unwrap_or(0);
+                minijinja::budget::charge_many(count.saturating_sub(1), s.len())?;
+                minijinja::budget::charge_value(items)?;
+            }
+            _ => {}
+        }
+    }
+    minijinja_contrib::pycompat::unknown_method_callback(state, value, method, args).map_err(|e| match e.kind() {
+        minijinja::ErrorKind::UnknownMethod => unknown_method(value, method),
+        _ => e,
+    })
+}
+
+/// "map has no method named update", with what Jinja2 templates write instead.
+fn unknown_method(value: &Value, method: &str) -> minijinja::Error {
+    let kind = match value.kind() {
+        ValueKind::Map => "a dict (map)",
+        ValueKind::Seq => "a list",
+        ValueKind::String => "a string",
+        ValueKind::Undefined | ValueKind::None => "none",
+        _ => "this value",
+    };
+    let hint = match method {
+        "append" | "extend" | "insert" | "pop" | "remove" | "update" | "setdefault" | "clear" | "sort" | "reverse" => {
+            format!("values cannot be changed in place here, unlike in Python: build a new one (`list + [x]`, `dict(d, key=x)`) or use the `|{}` filter", if method == "reverse" || method == "sort" { method } else { "list" })
+        }
+        "center" | "ljust" | "rjust" | "zfill" => "use the `|format` filter with a width (`\"%-10s\"|format(x)`) or `|center`".to_string(),
+        "lower" | "upper" | "title" | "capitalize" | "items" | "join" | "split" | "replace" | "length" | "first" | "last" => {
+            format!("Jinja2's `|{method}` filter does the same: write `x|{method}`")
+        }
+        "strip" => "Jinja2's `|trim` filter does the same".to_string(),
+        _ => format!("ctxc supports Python's str, list and dict methods that Jinja2 templates use most (`.items()`, `.get()`, `.upper()`, `.split()`, `.strip()`, `.format()`…), not `.{method}()`; write it with a filter"),
+    };
+    minijinja::Error::new(minijinja::ErrorKind::UnknownMethod, format!("{kind} has no method `.{method}()` in ctxc's templates (Python's Jinja2 has it): {hint}"))
 }
 
 /// Runs `f` (compiling or evaluating templates of [`environment`]) with [`TEMPLATE_MEMORY`] to
@@ -43,12 +104,49 @@ pub fn render_template_str<S: Serialize>(name: &str, source: &str, context: S) -
     render_bounded(&env, name, source, minijinja::Value::from_serialize(context), &|path| path.to_string())
 }
 
-/// [`environment`] with includes and imports read through the project root.
-pub fn project_environment(root: &ProjectRoot) -> minijinja::Environment<'static> {
+/// Where include and import names of a template resolve: a folder relative to the manifest's
+/// directory (`""` for that directory itself), as Jinja2's `FileSystemLoader(root)` does.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+pub struct TemplateRoot(pub String);
+
+impl TemplateRoot {
+    /// The reference (relative to the manifest's directory) of the template named `name`.
+    pub fn reference(&self, name: &str) -> String {
+        match self.0.as_str() {
+            "" | "." => name.to_string(),
+            root => format!("{}/{name}", root.trim_end_matches('/')),
+        }
+    }
+
+    /// The name Jinja2's loader knows the file `path` (relative to the manifest's directory) by:
+    /// its path from the root, climbing with `..` when it lies outside.
+    pub fn name_of(&self, path: &str) -> String {
+        let root: Vec<&str> = self.0.split('/').filter(|p| !p.is_empty() && *p != ".").collect();
+        let file: Vec<&str> = path.split('/').collect();
+        let common = root.iter().zip(&file).take_while(|(a, b)| a == b).count();
+        let mut name = vec![".."; root.len() - common];
+        name.extend(&file[common..]);
+        name.join("/")
+    }
+
+    /// The display path of the template named `name`.
+    pub fn display(&self, root: &ProjectRoot, name: &str) -> String {
+        let reference = self.reference(name);
+        root.display_path(&root.normalize(&reference).unwrap_or(reference))
+    }
+
+    /// Reads the template named `name` through the project root (so it cannot leave it).
+    pub fn read(&self, root: &ProjectRoot, name: &str) -> Result<SourceFile, ReadError> {
+        root.read(&self.reference(name))
+    }
+}
+
+/// [`environment`] with includes and imports read through the project root, from `template_root`.
+pub fn project_environment(root: &ProjectRoot, template_root: &TemplateRoot) -> minijinja::Environment<'static> {
     let mut env = environment();
-    let root = root.clone();
+    let (root, template_root) = (root.clone(), template_root.clone());
     // Includes and imports resolve through the project root, so they cannot leave it.
-    env.set_loader(move |name| match root.read(name) {
+    env.set_loader(move |name| match template_root.read(&root, name) {
         Ok(file) => Ok(Some(file.text.to_string())),
         // minijinja words every "not found" its own way; other refusals keep their reason.
         Err(ReadError::Missing(_)) => Ok(None),
@@ -88,35 +186,153 @@ fn out_of_memory() -> Diagnostic {
     ))
 }
 
-fn template_error(name: &str, source: &str, e: &minijinja::Error, exhausted: bool, display: &dyn Fn(&str) -> String) -> Diagnostic {
-    // Errors raised inside an included template name that template.
+/// Where a minijinja error points: its template's name and the byte range in that template.
+fn place(e: &minijinja::Error, name: &str, source: &str) -> (String, Option<Range<usize>>) {
     let path = e.name().unwrap_or(name).to_string();
-    let detail = e.detail().map(|d| format!(": {d}")).unwrap_or_default();
+    let text = e.template_source().or((path == name).then_some(source));
     let span = e.range().or_else(|| {
-        let text = if path == name { Some(source) } else { None };
         e.line().zip(text).map(|(line, text)| {
             let start = crate::diagnostic::offset_of(text, line, 1);
             start..start
         })
     });
+    (path, span)
+}
+
+fn template_error(name: &str, source: &str, e: &minijinja::Error, exhausted: bool, display: &dyn Fn(&str) -> String) -> Diagnostic {
+    // An error inside an included template comes wrapped in one "error in ..." per include: the
+    // innermost is the real place, the others are the include chain.
+    let mut chain = vec![e];
+    while let Some(inner) = chain.last().and_then(|e| std::error::Error::source(*e)).and_then(|s| s.downcast_ref::<minijinja::Error>()) {
+        chain.push(inner);
+    }
+    let (real, outer) = (chain[chain.len() - 1], &chain[..chain.len() - 1]);
+    let related: Vec<Related> = outer
+        .iter()
+        .rev()
+        .map(|e| {
+            let (path, span) = place(e, name, source);
+            let message = if e.kind() == minijinja::ErrorKind::BadInclude { "included from" } else { "called from" };
+            Related { file: display(&path), span, message: message.to_string() }
+        })
+        .collect();
+    let e = real;
+    let (path, span) = place(e, name, source);
     if exhausted {
-        return out_of_memory().in_file(display(&path)).at(span);
+        return out_of_memory().in_file(display(&path)).at(span).related(related);
     }
     let code = match e.kind() {
         minijinja::ErrorKind::UndefinedError => Code::TPL002,
         minijinja::ErrorKind::OutOfFuel => Code::TPL004,
         _ => Code::TPL001,
     };
-    let mut d = Diagnostic::error(format!("template error: {}{detail}", e.kind())).code(code).in_file(display(&path)).at(span);
-    if e.kind() == minijinja::ErrorKind::UndefinedError {
-        d = d.help(
-            "templates can use agent.name, agent.description, agent.model, mode, scenario, flags, tools, tools_description and vars.NAME",
-        );
-    }
-    if e.kind() == minijinja::ErrorKind::OutOfFuel {
-        d = d.help(format!("a template may run at most {TEMPLATE_FUEL} instructions; look for a runaway loop"));
+    let detail = e.detail().map(|d| format!(": {d}")).unwrap_or_default();
+    // minijinja does not name the undefined variable; the expression it points at does.
+    let expression = span.clone().zip(e.template_source().or((path == name).then_some(source))).and_then(|(span, text)| text.get(span));
+    let message = match (e.kind(), expression) {
+        (minijinja::ErrorKind::UndefinedError, Some(expr)) => format!("template error: `{expr}` is undefined{detail}"),
+        _ => format!("template error: {}{detail}", e.kind()),
+    };
+    let mut d = Diagnostic::error(message).code(code).in_file(display(&path)).at(span).related(related);
+    match e.kind() {
+        minijinja::ErrorKind::UndefinedError => d = d.help(UNDEFINED_HELP),
+        minijinja::ErrorKind::OutOfFuel => d = d.help(format!("a template may run at most {TEMPLATE_FUEL} instructions; look for a runaway loop")),
+        minijinja::ErrorKind::TemplateNotFound => {
+            d = d.help(
+                "include and import names resolve from the template root, as with Jinja2's FileSystemLoader: the manifest's \
+                 directory, or the folder `[templates] root` (or the module's `root`) names",
+            )
+        }
+        _ => {}
     }
     d
+}
+
+const UNDEFINED_HELP: &str = "templates can use agent.name, agent.description, agent.model, mode, scenario, flags, tools, \
+     tools_description, vars.NAME and the scenario's `vars` (`[scenarios.NAME] vars = { … }` gives runtime variables sample values)";
+
+/// A variable a template (or a template it includes) reads and its context does not provide.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Unprovided {
+    pub name: String,
+    /// The display path of the file that reads it, and where.
+    pub file: String,
+    pub span: Range<usize>,
+    /// The includes that led there, outermost first.
+    pub chain: Vec<Related>,
+}
+
+/// What a static pass over a template and the templates it includes found.
+#[derive(Debug, Default)]
+pub struct Scan {
+    /// Every included or imported file read (named by a string literal), for snippets.
+    pub files: Vec<SourceFile>,
+    /// Variables read that the context does not provide, in the order met.
+    pub unprovided: Vec<Unprovided>,
+}
+
+/// The variables ctxc gives every template.
+pub const CONTEXT: [&str; 7] = ["agent", "mode", "scenario", "flags", "tools", "tools_description", "vars"];
+
+/// Names every template can use besides its context: minijinja's global functions.
+const GLOBALS: [&str; 4] = ["range", "dict", "namespace", "debug"];
+
+/// The static pass: every variable `text` (the template `path`, relative to the manifest's
+/// directory) and the files it includes or imports read without setting them, that `provided`
+/// rejects, each at its first use. A file included from several places is looked at once. Files
+/// that do not compile or cannot be read are left to the render, which reports them.
+pub fn scan(root: &ProjectRoot, template_root: &TemplateRoot, path: &str, text: &str, provided: &dyn Fn(&str) -> bool) -> Scan {
+    let mut scan = Scan::default();
+    let mut seen: HashSet<String> = HashSet::new();
+    // (template name, display path, text, include chain, names the includers set)
+    let mut todo = vec![(template_root.name_of(path), root.display_path(path), text.to_string(), Vec::new(), BTreeSet::new())];
+    while let Some((name, display, text, chain, inherited)) = todo.pop() {
+        if !seen.insert(name.clone()) {
+            continue;
+        }
+        let env = environment();
+        let (undeclared, _) = within_limits(|| env.template_from_named_str(&name, &text).map(|t| t.undeclared_variables(false)));
+        let Ok(undeclared) = undeclared else { continue };
+        let tokens: Vec<(Token<'_>, minijinja::machinery::Span)> =
+            tokenize(&text, false, Default::default(), WhitespaceConfig { keep_trailing_newline: true, ..Default::default() })
+                .map_while(Result::ok)
+                .collect();
+        // Names read as variables (not attributes), each at its first use.
+        let mut first_use: Vec<(&str, Range<usize>)> = Vec::new();
+        for (i, (token, span)) in tokens.iter().enumerate() {
+            let after_dot = i > 0 && matches!(tokens[i - 1].0, Token::Dot);
+            if let (Token::Ident(id), false) = (token, after_dot) {
+                if !first_use.iter().any(|(n, _)| n == id) {
+                    first_use.push((id, span.start_offset as usize..span.end_offset as usize));
+                }
+            }
+        }
+        // What this file binds (set, for, macro arguments…) is visible to the files it includes.
+        let mut binds = inherited.clone();
+        binds.extend(first_use.iter().map(|(n, _)| n.to_string()).filter(|n| !undeclared.contains(n)));
+        for (id, span) in &first_use {
+            if undeclared.contains(*id) && !inherited.contains(*id) && !GLOBALS.contains(id) && !provided(id) {
+                scan.unprovided.push(Unprovided { name: id.to_string(), file: display.clone(), span: span.clone(), chain: chain.clone() });
+            }
+        }
+        // `{% include "x" %}`, `{% import "x" as m %}`, `{% from "x" import m %}`, `{% extends "x" %}`.
+        for window in tokens.windows(3) {
+            let [(Token::BlockStart, _), (Token::Ident(tag), _), (Token::Str(child), span)] = window else { continue };
+            if !["include", "import", "from", "extends"].contains(tag) {
+                continue;
+            }
+            let Ok(file) = template_root.read(root, child) else { continue };
+            let mut child_chain = chain.clone();
+            child_chain.push(Related {
+                file: display.clone(),
+                span: Some(span.start_offset as usize..span.end_offset as usize),
+                message: "included from".to_string(),
+            });
+            todo.push((child.to_string(), file.display.clone(), file.text.to_string(), child_chain, binds.clone()));
+            scan.files.push(file);
+        }
+    }
+    scan
 }
 
 #[cfg(test)]

@@ -23,8 +23,7 @@ pub const RULE: Rule = Rule {
     stage: Stage::LoadOrLint(check),
 };
 
-/// What templates can read.
-const TOP_LEVEL: [&str; 7] = ["agent", "mode", "scenario", "flags", "tools", "tools_description", "vars"];
+use crate::templates::CONTEXT as TOP_LEVEL;
 /// Functions minijinja provides.
 const GLOBALS: [&str; 3] = ["range", "dict", "namespace"];
 const AGENT_FIELDS: [&str; 3] = ["name", "description", "model"];
@@ -66,6 +65,9 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
                 None => (name.as_str(), None),
             };
             let problem = if GLOBALS.contains(&top) {
+                continue;
+            } else if agent.scenarios.values().any(|s| s.vars.contains_key(top)) {
+                // A runtime variable with sample values: the load checks every scenario has one.
                 continue;
             } else if !TOP_LEVEL.contains(&top) {
                 let mut p = format!("`{top}` is not a template variable (templates can use {})", TOP_LEVEL.join(", "));
