@@ -38,7 +38,30 @@ pub fn environment() -> minijinja::Environment<'static> {
     env.set_keep_trailing_newline(true);
     env.set_fuel(Some(TEMPLATE_FUEL));
     env.set_unknown_method_callback(python_method);
+    env.add_filter("escape", escape);
+    env.add_filter("e", escape);
     env
+}
+
+/// Jinja2's `|escape` (MarkupSafe): `&`, `<`, `>`, `"` and `'` only, quotes as numeric entities.
+fn escape(value: &Value) -> Result<Value, minijinja::Error> {
+    if value.is_safe() {
+        return Ok(value.clone());
+    }
+    let text = value.to_string();
+    minijinja::budget::charge_many(text.len(), 5)?;
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&#34;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    Ok(Value::from_safe_string(out))
 }
 
 /// Python's `str`, `list` and `dict` methods (minijinja-contrib's `pycompat`), with the two whose
