@@ -111,7 +111,10 @@ fn unknown_method(value: &Value, method: &str) -> minijinja::Error {
         "strip" => "Jinja2's `|trim` filter does the same".to_string(),
         _ => format!("ctxc supports Python's str, list and dict methods that Jinja2 templates use most (`.items()`, `.get()`, `.upper()`, `.split()`, `.strip()`, `.format()`…), not `.{method}()`; write it with a filter"),
     };
-    minijinja::Error::new(minijinja::ErrorKind::UnknownMethod, format!("{kind} has no method `.{method}()` in ctxc's templates (Python's Jinja2 has it): {hint}"))
+    minijinja::Error::new(
+        minijinja::ErrorKind::UnknownMethod,
+        format!("{kind} has no method `.{method}()` in ctxc's templates (Python's Jinja2 has it): {hint}"),
+    )
 }
 
 /// Runs `f` (compiling or evaluating templates of [`environment`]) with [`TEMPLATE_MEMORY`] to
@@ -259,7 +262,9 @@ fn template_error(name: &str, source: &str, e: &minijinja::Error, exhausted: boo
     let mut d = Diagnostic::error(message).code(code).in_file(display(&path)).at(span).related(related);
     match e.kind() {
         minijinja::ErrorKind::UndefinedError => d = d.help(UNDEFINED_HELP),
-        minijinja::ErrorKind::OutOfFuel => d = d.help(format!("a template may run at most {TEMPLATE_FUEL} instructions; look for a runaway loop")),
+        minijinja::ErrorKind::OutOfFuel => {
+            d = d.help(format!("a template may run at most {TEMPLATE_FUEL} instructions; look for a runaway loop"))
+        }
         minijinja::ErrorKind::TemplateNotFound => {
             d = d.help(
                 "include and import names resolve from the template root, as with Jinja2's FileSystemLoader: the manifest's \

@@ -21,7 +21,13 @@ fn run(edit: &[(&str, &str, &str)], args: &[&str]) -> (Option<i32>, String, Stri
         assert!(text.contains(from), "{file} has no {from:?}");
         std::fs::write(&path, text.replace(from, to)).expect("write");
     }
-    let out = Command::new(env!("CARGO_BIN_EXE_ctxc")).args(args).arg(".").current_dir(dir.path()).env("NO_COLOR", "1").output().expect("ctxc runs");
+    let out = Command::new(env!("CARGO_BIN_EXE_ctxc"))
+        .args(args)
+        .arg(".")
+        .current_dir(dir.path())
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("ctxc runs");
     (out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
 }
 
@@ -44,16 +50,23 @@ fn an_include_resolved_from_the_project_folder_says_where_names_resolve() {
     let (code, stdout, stderr) = run(&[("ctxc.toml", "root = \"prompts\"", "")], &["render", "-s", "cli"]);
     assert_eq!(code, Some(2), "{stderr}");
     assert!(stdout.is_empty());
-    assert!(stderr.contains("TPL001") && stderr.contains("non-existing template") && stderr.contains("\"security_risk_assessment.j2\""), "{stderr}");
+    assert!(
+        stderr.contains("TPL001") && stderr.contains("non-existing template") && stderr.contains("\"security_risk_assessment.j2\""),
+        "{stderr}"
+    );
     assert!(stderr.contains("[prompts/system_prompt.j2:7:4]"), "at the include: {stderr}");
     assert!(stderr.contains("`[templates] root`"), "{stderr}");
 }
 
 #[test]
 fn an_undefined_variable_in_an_included_file_is_reported_there_once_with_the_include_chain() {
-    let (code, _, stderr) = run(&[("ctxc.toml", "cli_mode = true, ", ""), ("ctxc.toml", "cli_mode = false, ", "")], &["render", "-s", "cli"]);
+    let (code, _, stderr) =
+        run(&[("ctxc.toml", "cli_mode = true, ", ""), ("ctxc.toml", "cli_mode = false, ", "")], &["render", "-s", "cli"]);
     assert_eq!(code, Some(2), "{stderr}");
-    assert!(stderr.contains("TPL002") && stderr.contains("template variable `cli_mode` is undefined: no scenario gives it a value"), "{stderr}");
+    assert!(
+        stderr.contains("TPL002") && stderr.contains("template variable `cli_mode` is undefined: no scenario gives it a value"),
+        "{stderr}"
+    );
     assert!(stderr.contains("[prompts/security_risk_assessment.j2:4:7]"), "at the real line: {stderr}");
     assert!(stderr.contains("included from: prompts/system_prompt.j2:7:12"), "the include chain: {stderr}");
     assert_eq!(stderr.matches("`cli_mode` is undefined").count(), 1, "once: {stderr}");
@@ -92,8 +105,10 @@ fn an_attribute_missing_at_render_time_points_into_the_included_file_once() {
 
 #[test]
 fn a_python_method_minijinja_lacks_names_the_jinja2_way_to_write_it() {
-    let (code, _, stderr) =
-        run(&[("prompts/runtime_info.j2", "{{ runtime_info.working_dir }}", "{{ runtime_info.working_dir.zfill(3) }}")], &["render", "-s", "cli"]);
+    let (code, _, stderr) = run(
+        &[("prompts/runtime_info.j2", "{{ runtime_info.working_dir }}", "{{ runtime_info.working_dir.zfill(3) }}")],
+        &["render", "-s", "cli"],
+    );
     assert_eq!(code, Some(2), "{stderr}");
     assert!(stderr.contains("a string has no method `.zfill()`") && stderr.contains("`|format`"), "{stderr}");
     assert!(stderr.contains("[prompts/runtime_info.j2:3:"), "{stderr}");
@@ -116,8 +131,10 @@ fn a_template_root_outside_the_project_is_refused() {
 
 #[test]
 fn an_include_climbing_out_of_the_template_root_stays_in_the_project() {
-    let (code, _, stderr) =
-        run(&[("prompts/system_prompt.j2", "{% include \"runtime_info.j2\" %}", "{% include \"../../../etc/passwd\" %}")], &["render", "-s", "cli"]);
+    let (code, _, stderr) = run(
+        &[("prompts/system_prompt.j2", "{% include \"runtime_info.j2\" %}", "{% include \"../../../etc/passwd\" %}")],
+        &["render", "-s", "cli"],
+    );
     assert_eq!(code, Some(2), "{stderr}");
     assert!(stderr.contains("outside") || stderr.contains("leaves"), "refused as leaving the project: {stderr}");
     assert!(!stderr.contains("root:x:0"), "{stderr}");

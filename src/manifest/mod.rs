@@ -511,7 +511,11 @@ impl Validator {
         }
     }
 
-    fn modules(&mut self, raw: &IndexMap<String, RawModule>, template_root: &crate::templates::TemplateRoot) -> IndexMap<String, ModuleFiles> {
+    fn modules(
+        &mut self,
+        raw: &IndexMap<String, RawModule>,
+        template_root: &crate::templates::TemplateRoot,
+    ) -> IndexMap<String, ModuleFiles> {
         let mut modules = IndexMap::new();
         for (id, module) in raw {
             let files = match (&module.source, module.variants.is_empty()) {
@@ -653,7 +657,8 @@ impl Validator {
         let category_names: Vec<&str> = categories.iter().map(|c| c.name.as_str()).collect();
         let mut modes = IndexMap::new();
         for (name, mode) in raw_modes {
-            let prompt = mode.prompt.as_ref().and_then(|p| self.read(p, None)).map(|p| TextFile { template_root: template_root.clone(), ..p });
+            let prompt =
+                mode.prompt.as_ref().and_then(|p| self.read(p, None)).map(|p| TextFile { template_root: template_root.clone(), ..p });
             let mut variants = IndexMap::new();
             for (module_id, variant) in &mode.variants {
                 match modules.get(module_id) {

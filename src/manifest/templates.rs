@@ -74,7 +74,8 @@ impl Validator {
         let value = match parsed {
             Ok(value) => value,
             Err(message) => {
-                self.error(format!("cannot read key `{}` of {}: {message}", key.value, file.path), span).label = Some("key of this file".into());
+                self.error(format!("cannot read key `{}` of {}: {message}", key.value, file.path), span).label =
+                    Some("key of this file".into());
                 return None;
             }
         };
@@ -120,9 +121,8 @@ impl Validator {
             .filter(|f| f.template)
             .collect();
         templates.dedup_by(|a, b| a.path == b.path);
-        let lacking = |name: &str| -> Vec<&str> {
-            scenarios.values().filter(|s| !s.vars.contains_key(name)).map(|s| s.name.as_str()).collect()
-        };
+        let lacking =
+            |name: &str| -> Vec<&str> { scenarios.values().filter(|s| !s.vars.contains_key(name)).map(|s| s.name.as_str()).collect() };
         let mut reported = std::collections::BTreeSet::new();
         for file in templates {
             let scan = crate::templates::scan(&self.root, &file.template_root, &file.path, &file.text, &|name| {
@@ -138,7 +138,12 @@ impl Validator {
                 let missing = lacking(&u.name);
                 let which = match missing.len() == scenarios.len() {
                     true => "no scenario gives it a value".to_string(),
-                    false => format!("scenario{} {} give{} it no value", plural(missing.len()), quoted(&missing), if missing.len() == 1 { "s" } else { "" }),
+                    false => format!(
+                        "scenario{} {} give{} it no value",
+                        plural(missing.len()),
+                        quoted(&missing),
+                        if missing.len() == 1 { "s" } else { "" }
+                    ),
                 };
                 self.diagnostics.push(
                     Diagnostic::error(format!("template variable `{}` is undefined: {which}", u.name))
