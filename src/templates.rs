@@ -401,7 +401,8 @@ mod tests {
 
     #[test]
     fn python_methods_render_as_in_jinja2() {
-        let source = "{% for k, v in d.items() %}{{ k.upper() }}={{ v }} {% endfor %}{{ s.strip().split(',')|join('+') }} {{ d.get('x', 0) }}";
+        let source =
+            "{% for k, v in d.items() %}{{ k.upper() }}={{ v }} {% endfor %}{{ s.strip().split(',')|join('+') }} {{ d.get('x', 0) }}";
         let text = render_template_str("t.j2", source, minijinja::context! { d => minijinja::context! { a => 1 }, s => " a,b " });
         assert_eq!(text.expect("renders"), "A=1 a+b 0");
     }
@@ -412,12 +413,16 @@ mod tests {
             let d = render_template_str("t.j2", source, ()).expect_err("over the budget");
             assert_eq!(d.code, Some(Code::TPL004), "{source}: {d:?}");
         }
-        assert_eq!(render_template_str("t.j2", "{{ 'a-b-c'.replace('-', '+', 1) }}{{ ','.join(['x', 'y']) }}", ()).expect("renders"), "a+b-cx,y");
+        assert_eq!(
+            render_template_str("t.j2", "{{ 'a-b-c'.replace('-', '+', 1) }}{{ ','.join(['x', 'y']) }}", ()).expect("renders"),
+            "a+b-cx,y"
+        );
     }
 
     #[test]
     fn a_method_minijinja_lacks_names_the_jinja2_way() {
-        let d = render_template_str("t.j2", "{{ d.update(x=1) }}", minijinja::context! { d => minijinja::context! {} }).expect_err("no update");
+        let d =
+            render_template_str("t.j2", "{{ d.update(x=1) }}", minijinja::context! { d => minijinja::context! {} }).expect_err("no update");
         assert_eq!(d.code, Some(Code::TPL001));
         assert!(d.message.contains("a dict (map) has no method `.update()`") && d.message.contains("cannot be changed in place"), "{d:?}");
         let d = render_template_str("t.j2", "{{ 'x'.zfill(3) }}", ()).expect_err("no zfill");
@@ -426,12 +431,16 @@ mod tests {
 
     #[test]
     fn escape_is_markupsafe_s() {
-        assert_eq!(render_template_str("t.j2", "{{ s|e }}{{ s|escape|e }}", minijinja::context! { s => "<'\"&>" }).expect("renders"), "&lt;&#39;&#34;&amp;&gt;&lt;&#39;&#34;&amp;&gt;");
+        assert_eq!(
+            render_template_str("t.j2", "{{ s|e }}{{ s|escape|e }}", minijinja::context! { s => "<'\"&>" }).expect("renders"),
+            "&lt;&#39;&#34;&amp;&gt;&lt;&#39;&#34;&amp;&gt;"
+        );
     }
 
     #[test]
     fn an_undefined_variable_is_named() {
-        let d = render_template_str("t.j2", "line\n{{ user.nickname }}", minijinja::context! { user => minijinja::context! {} }).expect_err("undefined");
+        let d = render_template_str("t.j2", "line\n{{ user.nickname }}", minijinja::context! { user => minijinja::context! {} })
+            .expect_err("undefined");
         assert_eq!(d.code, Some(Code::TPL002));
         assert!(d.message.contains("`user.nickname` is undefined"), "{d:?}");
     }
@@ -451,12 +460,16 @@ mod tests {
         let dir = tempfile::tempdir().expect("tempdir");
         std::fs::create_dir(dir.path().join("p")).expect("mkdir");
         let write = |name: &str, text: &str| std::fs::write(dir.path().join("p").join(name), text).expect("write");
-        write("top.j2", "{{ agent.name }}\n{% for item in items %}{% include 'item.j2' %}{% endfor %}\n{% include 'missing.j2' ignore missing %}");
+        write(
+            "top.j2",
+            "{{ agent.name }}\n{% for item in items %}{% include 'item.j2' %}{% endfor %}\n{% include 'missing.j2' ignore missing %}",
+        );
         write("item.j2", "{{ item }} {{ range(2)|list }}\n  {{ cli_mode }} {{ cli_mode }}");
         let root = ProjectRoot::new(dir.path()).expect("root");
         let top = std::fs::read_to_string(dir.path().join("p/top.j2")).expect("read");
         let scan = scan(&root, &TemplateRoot("p".into()), "p/top.j2", &top, &|name| name == "agent");
-        let found: Vec<(&str, &str, Range<usize>)> = scan.unprovided.iter().map(|u| (u.name.as_str(), u.file.as_str(), u.span.clone())).collect();
+        let found: Vec<(&str, &str, Range<usize>)> =
+            scan.unprovided.iter().map(|u| (u.name.as_str(), u.file.as_str(), u.span.clone())).collect();
         let item = format!("{}/p/item.j2", dir.path().display());
         let top_path = format!("{}/p/top.j2", dir.path().display());
         let items = top.find("in items").expect("there") + 3;

@@ -139,3 +139,17 @@ fn an_include_climbing_out_of_the_template_root_stays_in_the_project() {
     assert!(stderr.contains("outside") || stderr.contains("leaves"), "refused as leaving the project: {stderr}");
     assert!(!stderr.contains("root:x:0"), "{stderr}");
 }
+
+#[test]
+fn json_output_lists_the_include_chain_as_related_places() {
+    let (code, stdout, stderr) = run(&[("ctxc.toml", "cli_mode = true, ", "")], &["check", "--format", "json"]);
+    assert_eq!(code, Some(2), "{stderr}");
+    let report: serde_json::Value = serde_json::from_str(&stdout).expect("JSON");
+    let finding = &report["diagnostics"][0];
+    assert_eq!(finding["file"], "prompts/security_risk_assessment.j2", "{finding}");
+    assert_eq!((finding["line"].as_u64(), finding["column"].as_u64()), (Some(4), Some(7)));
+    assert_eq!(
+        finding["related"],
+        serde_json::json!([{ "file": "prompts/system_prompt.j2", "line": 7, "column": 12, "message": "included from" }])
+    );
+}
