@@ -43,6 +43,9 @@ pub fn environment() -> minijinja::Environment<'static> {
     env
 }
 
+/// The characters MarkupSafe escapes, and how.
+const MARKUPSAFE: [(char, &str); 5] = [('&', "&amp;"), ('<', "&lt;"), ('>', "&gt;"), ('"', "&#34;"), ('\'', "&#39;")];
+
 /// Jinja2's `|escape` (MarkupSafe): `&`, `<`, `>`, `"` and `'` only, quotes as numeric entities.
 fn escape(value: &Value) -> Result<Value, minijinja::Error> {
     if value.is_safe() {
@@ -52,13 +55,9 @@ fn escape(value: &Value) -> Result<Value, minijinja::Error> {
     minijinja::budget::charge_many(text.len(), 5)?;
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&#34;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
+        match MARKUPSAFE.iter().find(|(from, _)| *from == c) {
+            Some((_, entity)) => out.push_str(entity),
+            None => out.push(c),
         }
     }
     Ok(Value::from_safe_string(out))
