@@ -304,6 +304,22 @@ pub const CONTEXT: [&str; 7] = ["agent", "mode", "scenario", "flags", "tools", "
 /// Names every template can use besides its context: minijinja's global functions.
 const GLOBALS: [&str; 4] = ["range", "dict", "namespace", "debug"];
 
+/// Whether the variable read at `tokens[i]` (with the attributes after it) is tested with
+/// `is [not] defined` / `undefined` or given a `|default`.
+fn guarded(tokens: &[(Token<'_>, minijinja::machinery::Span)], i: usize) -> bool {
+    let token = |k: usize| tokens.get(k).map(|(t, _)| t);
+    let mut j = i + 1;
+    while let (Some(Token::Dot), Some(Token::Ident(_))) = (token(j), token(j + 1)) {
+        j += 2;
+    }
+    matches!(
+        (token(j), token(j + 1), token(j + 2)),
+        (Some(Token::Ident("is")), Some(Token::Ident("defined" | "undefined")), _)
+            | (Some(Token::Ident("is")), Some(Token::Ident("not")), Some(Token::Ident("defined" | "undefined")))
+            | (Some(Token::Pipe), Some(Token::Ident("default" | "d")), _)
+    )
+}
+
 /// The static pass: every variable `text` (the template `path`, relative to the manifest's
 /// directory) and the files it includes or imports read without setting them, that `provided`
 /// rejects, each at its first use. A file included from several places is looked at once. Files
@@ -334,11 +350,19 @@ pub fn scan(root: &ProjectRoot, template_root: &TemplateRoot, path: &str, text: 
                 }
             }
         }
+        // A name tested with `is defined` or given a `|default` anywhere is one the template
+        // expects may be missing, as Jinja2 allows.
+        let guarded: HashSet<&str> = (0..tokens.len())
+            .filter_map(|i| match tokens[i].0 {
+                Token::Ident(id) if (i == 0 || !matches!(tokens[i - 1].0, Token::Dot)) && guarded(&tokens, i) => Some(id),
+                _ => None,
+            })
+            .collect();
         // What this file binds (set, for, macro arguments…) is visible to the files it includes.
         let mut binds = inherited.clone();
         binds.extend(first_use.iter().map(|(n, _)| n.to_string()).filter(|n| !undeclared.contains(n)));
         for (id, span) in &first_use {
-            if undeclared.contains(*id) && !inherited.contains(*id) && !GLOBALS.contains(id) && !provided(id) {
+            if undeclared.contains(*id) && !inherited.contains(*id) && !guarded.contains(id) && !GLOBALS.contains(id) && !provided(id) {
                 scan.unprovided.push(Unprovided { name: id.to_string(), file: display.clone(), span: span.clone(), chain: chain.clone() });
             }
         }

@@ -153,3 +153,27 @@ fn json_output_lists_the_include_chain_as_related_places() {
         serde_json::json!([{ "file": "prompts/system_prompt.j2", "line": 7, "column": 12, "message": "included from" }])
     );
 }
+
+/// The static pass raises no false alarm on the Jinja2 fixtures (loops, macros, imports,
+/// includes inside loops, `caller`, `super()`, `is defined`, `|default`…): given each case's
+/// variables, only the case written to use an undefined variable has one.
+#[test]
+fn the_static_pass_finds_only_the_undefined_variables_of_the_jinja2_fixtures() {
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/jinja");
+    let mut found = Vec::new();
+    let mut cases = 0;
+    for entry in std::fs::read_dir(&fixtures).expect("fixtures") {
+        let case = entry.expect("entry").path();
+        cases += 1;
+        let vars: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(case.join("vars.json")).expect("vars")).expect("JSON");
+        let text = std::fs::read_to_string(case.join("template.j2")).expect("template");
+        let root = ctxc::project::ProjectRoot::new(&case).expect("root");
+        let provided = |name: &str| vars.get(name).is_some();
+        let scan = ctxc::templates::scan(&root, &ctxc::templates::TemplateRoot::default(), "template.j2", &text, &provided);
+        let name = case.file_name().expect("name").to_string_lossy().into_owned();
+        found.extend(scan.unprovided.into_iter().map(|u| format!("{name}: {}", u.name)));
+    }
+    assert!(cases >= 40, "{cases} fixtures");
+    found.sort();
+    assert_eq!(found, ["undefined_strict_error: missing_variable"]);
+}
