@@ -367,6 +367,7 @@ pub fn scan(root: &ProjectRoot, template_root: &TemplateRoot, path: &str, text: 
             }
         }
         // `{% include "x" %}`, `{% import "x" as m %}`, `{% from "x" import m %}`, `{% extends "x" %}`.
+        let mut children = Vec::new();
         for window in tokens.windows(3) {
             let [(Token::BlockStart, _), (Token::Ident(tag), _), (Token::Str(child), span)] = window else { continue };
             if !["include", "import", "from", "extends"].contains(tag) {
@@ -379,9 +380,11 @@ pub fn scan(root: &ProjectRoot, template_root: &TemplateRoot, path: &str, text: 
                 span: Some(span.start_offset as usize..span.end_offset as usize),
                 message: "included from".to_string(),
             });
-            todo.push((child.to_string(), file.display.clone(), file.text.to_string(), child_chain, binds.clone()));
+            children.push((child.to_string(), file.display.clone(), file.text.to_string(), child_chain, binds.clone()));
             scan.files.push(file);
         }
+        // Depth first, in the order the file includes them.
+        todo.extend(children.into_iter().rev());
     }
     scan
 }

@@ -177,3 +177,17 @@ fn the_static_pass_finds_only_the_undefined_variables_of_the_jinja2_fixtures() {
     found.sort();
     assert_eq!(found, ["undefined_strict_error: missing_variable"]);
 }
+
+#[test]
+fn a_file_two_templates_include_is_reported_once_with_both_includes() {
+    let edits = [
+        ("ctxc.toml", "cli_mode = true, ", ""),
+        ("ctxc.toml", "examples = { source", "runtime = { source = \"prompts/runtime_info.j2\" }\nexamples = { source"),
+        ("prompts/runtime_info.j2", "<RUNTIME_INFORMATION>", "{% include \"security_risk_assessment.j2\" %}\n<RUNTIME_INFORMATION>"),
+    ];
+    let (code, _, stderr) = run(&edits, &["render", "-s", "cli"]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert_eq!(stderr.matches("`cli_mode` is undefined").count(), 1, "once: {stderr}");
+    assert!(stderr.contains("included from: prompts/system_prompt.j2:7:12"), "{stderr}");
+    assert!(stderr.contains("included from: prompts/runtime_info.j2:2:12"), "{stderr}");
+}

@@ -123,7 +123,6 @@ impl Validator {
         templates.dedup_by(|a, b| a.path == b.path);
         let lacking =
             |name: &str| -> Vec<&str> { scenarios.values().filter(|s| !s.vars.contains_key(name)).map(|s| s.name.as_str()).collect() };
-        let mut reported = std::collections::BTreeSet::new();
         for file in templates {
             let scan = crate::templates::scan(&self.root, &file.template_root, &file.path, &file.text, &|name| {
                 CONTEXT.contains(&name) || lacking(name).is_empty()
@@ -131,10 +130,8 @@ impl Validator {
             for included in scan.files {
                 self.sources.insert_shared(included.display, included.text);
             }
+            // A file several templates include is reported once, with each way it was reached.
             for u in scan.unprovided {
-                if !reported.insert((u.file.clone(), u.name.clone())) {
-                    continue;
-                }
                 let missing = lacking(&u.name);
                 let which = match missing.len() == scenarios.len() {
                     true => "no scenario gives it a value".to_string(),
@@ -145,7 +142,8 @@ impl Validator {
                         if missing.len() == 1 { "s" } else { "" }
                     ),
                 };
-                self.diagnostics.push(
+                crate::diagnostic::push_once(
+                    &mut self.diagnostics,
                     Diagnostic::error(format!("template variable `{}` is undefined: {which}", u.name))
                         .code(Code::TPL002)
                         .in_file(u.file)
