@@ -171,6 +171,9 @@ pub fn project_environment(root: &ProjectRoot, template_root: &TemplateRoot) -> 
     let mut env = environment();
     let (root, template_root) = (root.clone(), template_root.clone());
     // Includes and imports resolve through the project root, so they cannot leave it.
+    // One name per file: `a.j2`, `./a.j2` and `x/../a.j2` are loaded and compiled once, so a
+    // template cannot make minijinja compile one large file under thousands of names.
+    env.set_path_join_callback(|name, _| canonical(name));
     env.set_loader(move |name| match template_root.read(&root, name) {
         Ok(file) => Ok(Some(file.text.to_string())),
         // minijinja words every "not found" its own way; other refusals keep their reason.
@@ -178,6 +181,25 @@ pub fn project_environment(root: &ProjectRoot, template_root: &TemplateRoot) -> 
         Err(e) => Err(minijinja::Error::new(minijinja::ErrorKind::InvalidOperation, e.message())),
     });
     env
+}
+
+/// A template name with `.` and empty parts dropped and `..` applied where it can be, as
+/// Jinja2's loader reads names; absolute names stay as written (the project root refuses them).
+fn canonical(name: &str) -> std::borrow::Cow<'_, str> {
+    if name.starts_with('/') || !name.split('/').any(|part| matches!(part, "" | "." | "..")) {
+        return name.into();
+    }
+    let mut parts: Vec<&str> = Vec::new();
+    for part in name.split('/') {
+        match part {
+            "" | "." => {}
+            ".." if parts.last().is_some_and(|p| *p != "..") => {
+                parts.pop();
+            }
+            part => parts.push(part),
+        }
+    }
+    parts.join("/").into()
 }
 
 /// Renders `source` (named `name`) within the limits; `display` turns a template name into the
@@ -326,13 +348,11 @@ fn guarded(tokens: &[(Token<'_>, minijinja::machinery::Span)], i: usize) -> bool
 /// that do not compile or cannot be read are left to the render, which reports them.
 pub fn scan(root: &ProjectRoot, template_root: &TemplateRoot, path: &str, text: &str, provided: &dyn Fn(&str) -> bool) -> Scan {
     let mut scan = Scan::default();
-    let mut seen: HashSet<String> = HashSet::new();
+    // Files by their path, so each is read once whatever name reaches it (`a.j2`, `./a.j2`).
+    let mut seen: HashSet<String> = HashSet::from([path.to_string()]);
     // (template name, display path, text, include chain, names the includers set)
     let mut todo = vec![(template_root.name_of(path), root.display_path(path), text.to_string(), Vec::new(), BTreeSet::new())];
     while let Some((name, display, text, chain, inherited)) = todo.pop() {
-        if !seen.insert(name.clone()) {
-            continue;
-        }
         let env = environment();
         let (undeclared, _) = within_limits(|| env.template_from_named_str(&name, &text).map(|t| t.undeclared_variables(false)));
         let Ok(undeclared) = undeclared else { continue };
@@ -373,7 +393,11 @@ pub fn scan(root: &ProjectRoot, template_root: &TemplateRoot, path: &str, text: 
             if !["include", "import", "from", "extends"].contains(tag) {
                 continue;
             }
-            let Ok(file) = template_root.read(root, child) else { continue };
+            let Ok(reference) = root.normalize(&template_root.reference(child)) else { continue };
+            if !seen.insert(reference.clone()) {
+                continue;
+            }
+            let Ok(file) = root.read(&reference) else { continue };
             let mut child_chain = chain.clone();
             child_chain.push(Related {
                 file: display.clone(),
@@ -469,6 +493,15 @@ mod tests {
             .expect_err("undefined");
         assert_eq!(d.code, Some(Code::TPL002));
         assert!(d.message.contains("`user.nickname` is undefined"), "{d:?}");
+    }
+
+    #[test]
+    fn names_are_canonical_so_a_file_loads_once() {
+        assert_eq!(canonical("a.j2"), "a.j2");
+        assert_eq!(canonical("./x//y/../a.j2"), "x/a.j2");
+        assert_eq!(canonical("d7/../a.j2"), "a.j2");
+        assert_eq!(canonical("../../a.j2"), "../../a.j2");
+        assert_eq!(canonical("/etc/passwd"), "/etc/passwd");
     }
 
     #[test]
