@@ -58,6 +58,9 @@ pub struct RawManifest {
     /// Extra string variables available to templates as `vars.NAME`.
     #[serde(default)]
     pub vars: BTreeMap<String, String>,
+    /// How templates find the files they include and import.
+    #[serde(default)]
+    pub templates: Option<RawTemplates>,
     /// Where the project root is, when it is above the manifest's directory.
     #[serde(default)]
     pub project: Option<RawProject>,
@@ -246,6 +249,22 @@ pub struct RawModule {
     /// Render the file(s) as minijinja templates. Default: only files ending in `.j2`.
     #[serde(default)]
     pub template: Option<bool>,
+    /// The key of a YAML, TOML or JSON file that holds the text (dotted for nesting, e.g.
+    /// `agent.templates.system_template`), instead of the whole file.
+    #[serde(default)]
+    pub key: Option<Spanned<String>>,
+    /// Where this module's include and import names resolve, instead of `[templates] root`.
+    #[serde(default)]
+    pub root: Option<Spanned<String>>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawTemplates {
+    /// The folder include and import names resolve from (like Jinja2's `FileSystemLoader`),
+    /// relative to the manifest. Default: the manifest's directory.
+    #[serde(default)]
+    pub root: Option<Spanned<String>>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
@@ -499,6 +518,9 @@ pub struct RawScenario {
     /// body by `active_skills` steps.
     #[serde(default)]
     pub active_skills: Vec<Spanned<String>>,
+    /// Sample values of the runtime variables templates read (`{{ cli_mode }}`), any type.
+    #[serde(default)]
+    pub vars: IndexMap<String, serde_json::Value>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
