@@ -9,7 +9,7 @@ use clap::{Args, ValueEnum};
 use super::report::Reporter;
 use super::{check_path, find_manifests, output, AgentRun, EXIT_INPUT, EXIT_OK};
 use ctxc::diagnostic::Diagnostic;
-use ctxc::measure::{cost_tool_array, Count, Measured};
+use ctxc::measure::{cost_tool_list, Measured};
 use ctxc::models::profile;
 use ctxc::session::Only;
 use ctxc::tokens::TokenCounter;
@@ -138,30 +138,16 @@ fn cost_tools(args: &CostArgs, files: &[PathBuf], reporter: &Reporter) -> u8 {
         reporter.diagnostics(&problems, &sources);
         return EXIT_INPUT;
     }
-    let counter = TokenCounter::new();
-    let (each, overhead, total) = cost_tool_array(&tools.iter().collect::<Vec<_>>(), &counter, model.tokenizer);
-    let mut rows: Vec<(&str, Count)> = tools.iter().map(|t| t.name.as_str()).zip(each).collect();
-    rows.sort_by(|a, b| b.1.tokens.cmp(&a.1.tokens).then(a.0.cmp(b.0)));
-    if args.format == CostFormat::Json {
-        let tools: Vec<_> = rows.iter().map(|(name, c)| serde_json::json!({ "name": name, "tokens": c })).collect();
-        let value = serde_json::json!({
-            "model": args.model, "tokenizer": model.tokenizer.name(), "exact": model.tokenizer.is_exact(),
-            "method": ctxc::measure::TOOL_METHOD, "tools": tools, "overhead": overhead, "total": total,
-        });
-        output::println(&serde_json::to_string_pretty(&value).unwrap_or_default());
-        return EXIT_OK;
+    let costs = cost_tool_list(&tools.iter().collect::<Vec<_>>(), &model, &TokenCounter::new());
+    match args.format {
+        CostFormat::Json => {
+            let value = serde_json::json!({ "model": model, "tokenizer": model.tokenizer.name(), "tool_schemas": costs });
+            output::println(&serde_json::to_string_pretty(&value).unwrap_or_default());
+        }
+        CostFormat::Html => output::print(&ctxc::report::html::tools_report(&model, &costs)),
+        CostFormat::Text | CostFormat::Markdown => {
+            output::print(&ctxc::report::cost::tools_text(&model, &costs, args.format == CostFormat::Markdown))
+        }
     }
-    if args.format == CostFormat::Html {
-        output::print(&ctxc::report::html::tools_report(&args.model, model.tokenizer.method(), &rows, overhead, total));
-        return EXIT_OK;
-    }
-    output::print(&ctxc::report::cost::tools_text(
-        &args.model,
-        model.tokenizer.method(),
-        &rows,
-        overhead,
-        total,
-        args.format == CostFormat::Markdown,
-    ));
     EXIT_OK
 }

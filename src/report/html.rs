@@ -3,8 +3,9 @@
 //! section; then per mode × scenario the sections, the tool schemas by category, MCP server and
 //! tool, and the window. Light and dark themes follow `prefers-color-scheme`. Deterministic.
 
-use super::table::num;
-use crate::measure::{Count, GroupCost, Measured};
+use super::table::{num, plain};
+use crate::measure::{Count, GroupCost, Measured, ToolCosts};
+use crate::models::ModelProfile;
 
 const CSS: &str = r#"
 :root { color-scheme: light dark; --bg: #ffffff; --fg: #1b1f24; --muted: #5b636e; --line: #d5dae0; --track: #eef1f4; --card: #f8f9fb;
@@ -163,7 +164,7 @@ fn agent_section(reports: &[Measured]) -> String {
         "<h2>{} <span class=\"muted\">{} · window {} · {}</span></h2>\n",
         esc(&first.agent),
         esc(&first.model.model),
-        esc(count(first.window.max_input_tokens as i64).trim_start_matches('~')),
+        esc(&plain(first.window.max_input_tokens as i64)),
         esc(first.method)
     );
     out.push_str("<div class=\"card\"><h3>System prompt by section, per mode and scenario</h3><div class=\"rows\">");
@@ -277,7 +278,8 @@ fn mode_section(m: &Measured, color: &dyn Fn(&str) -> String) -> String {
         let mut tools: Vec<_> = t.tools.iter().collect();
         tools.sort_by(|a, b| b.tokens.tokens.cmp(&a.tokens.tokens).then(a.name.cmp(&b.name)));
         let tool_max = tools.first().map_or(1, |x| x.tokens.tokens);
-        out.push_str(&format!("<details><summary>Per tool ({}), with the array overhead of {} counted once</summary><table><thead><tr><th>tool</th><th>category</th><th>server</th><th class=\"n\">tokens</th><th></th></tr></thead><tbody>", tools.len(), esc(&count(t.overhead.tokens))));
+        out.push_str(&tool_parts(t));
+        out.push_str(&format!("<details><summary>Per tool ({})</summary><table><thead><tr><th>tool</th><th>category</th><th>server</th><th class=\"n\">tokens</th><th></th></tr></thead><tbody>", tools.len()));
         for tool in tools {
             out.push_str(&format!(
                 "<tr><td><code>{}</code></td><td>{}</td><td>{}</td><td class=\"n\">{}</td><td class=\"bar\">{}</td></tr>",
@@ -295,26 +297,40 @@ fn mode_section(m: &Measured, color: &dyn Fn(&str) -> String) -> String {
         }
         out.push_str("</tbody></table></details>");
     }
+    let r = &m.request;
+    out.push_str(&format!(
+        "<h4>Request: {} tokens</h4><p>message framing {} · system prompt {} · tool schemas {} · joins {}{}</p><p class=\"muted\">{}</p>",
+        esc(&num(r.total)),
+        esc(&num(r.framing)),
+        esc(&num(m.system_prompt)),
+        esc(&num(t.total)),
+        esc(&num(r.joins)),
+        r.per_message.map_or(String::new(), |n| format!(" · each message of the history adds {n} more")),
+        esc(r.method)
+    ));
     // Window.
     let w = &m.window;
     out.push_str("<h4>Window</h4>");
     let segments = [
         ("w-fixed", m.system_prompt.tokens, "system prompt"),
+        ("w-fixed", r.framing.tokens + r.joins.tokens, "message framing and joins"),
         ("w-tools", t.total.tokens, "tool schemas"),
         ("w-headroom", w.dynamic_headroom, "dynamic headroom (bounded sections at their worst case)"),
         ("w-history", w.history_room.max(0), "room for history"),
         ("w-reserve", w.response_reserve as i64, "response reserve"),
     ];
+    // The reserve is configured, not counted: it never carries the estimate mark.
+    let shown = |class: &str, v: i64| if class == "w-reserve" { plain(v) } else { count(v) };
     let bar: Vec<(String, i64, String)> = segments
         .iter()
-        .map(|(class, v, label)| (class.to_string(), *v, format!("{label}: {} tokens ({})", count(*v), pct(*v, window))))
+        .map(|(class, v, label)| (class.to_string(), *v, format!("{label}: {} tokens ({})", shown(class, *v), pct(*v, window))))
         .collect();
     let total = segments.iter().map(|(_, v, _)| *v).sum::<i64>().max(window);
     out.push_str(&stacked_bar(&bar, total, "window usage", w.summarization_at.map(|a| a as i64)));
     let mut items: Vec<(String, String)> =
-        segments.iter().map(|(class, v, label)| (class.to_string(), format!("{label} {}", count(*v)))).collect();
+        segments.iter().map(|(class, v, label)| (class.to_string(), format!("{label} {}", shown(class, *v)))).collect();
     if let (Some(at), Some(r)) = (w.summarization_at, w.summarization_ratio) {
-        items.push(("w-marker".into(), format!("summarization at {} ({:.0} % of the window)", count(at as i64), r * 100.0)));
+        items.push(("w-marker".into(), format!("summarization at {} ({:.0} % of the window)", plain(at as i64), r * 100.0)));
     }
     out.push_str(&legend(&items));
     if w.history_room < 0 {
@@ -328,7 +344,7 @@ fn mode_section(m: &Measured, color: &dyn Fn(&str) -> String) -> String {
     }
     out.push_str(&format!(
         "<p class=\"muted\">Window {} tokens ({}); response reserve from {}.</p>",
-        esc(count(window).trim_start_matches('~')),
+        esc(&plain(window)),
         esc(&m.model.model),
         esc(&w.response_reserve_source)
     ));
@@ -336,20 +352,32 @@ fn mode_section(m: &Measured, color: &dyn Fn(&str) -> String) -> String {
     out
 }
 
+/// The tool list's framing, preamble and joins: with the tools, they add up to the total.
+fn tool_parts(t: &ToolCosts) -> String {
+    format!(
+        "<p>framing {} <span class=\"muted\">({})</span> · preamble {} <span class=\"muted\">({})</span> · joins {} · total <b>{}</b></p><p class=\"muted\">{}</p>",
+        esc(&num(t.framing)),
+        esc(t.rendering.tool_framing_note()),
+        esc(&num(t.preamble)),
+        esc(t.rendering.preamble_note()),
+        esc(&num(t.joins)),
+        esc(&num(t.total)),
+        esc(t.method)
+    )
+}
+
 /// The report of `ctxc cost --format html` for bare tool files: every tool's cost, sorted.
-pub fn tools_report(model: &str, method: &str, rows: &[(&str, Count)], overhead: Count, total: Count) -> String {
+pub fn tools_report(model: &ModelProfile, t: &ToolCosts) -> String {
+    let mut rows: Vec<_> = t.tools.iter().collect();
+    rows.sort_by(|a, b| b.tokens.tokens.cmp(&a.tokens.tokens).then(a.name.cmp(&b.name)));
     let shown: Vec<(String, String, i64, String)> =
-        rows.iter().map(|(name, c)| (name.to_string(), "w-tools".to_string(), c.tokens, num(*c))).collect();
-    let scale = rows.first().map_or(1, |(_, c)| c.tokens);
+        rows.iter().map(|r| (r.name.clone(), "w-tools".to_string(), r.tokens.tokens, num(r.tokens))).collect();
+    let scale = rows.first().map_or(1, |r| r.tokens.tokens);
     let mut body = String::from("<div class=\"card\"><h3>Tools, most expensive first</h3>");
     body.push_str(&bar_rows(&shown, scale));
-    body.push_str(&format!(
-        "<p>Array overhead (counted once): {} · total: <b>{}</b></p><p class=\"muted\">{}</p></div>\n",
-        esc(&num(overhead)),
-        esc(&num(total)),
-        esc(crate::measure::TOOL_METHOD)
-    ));
-    page(&format!("Tool cost: {} tools", rows.len()), &format!("{model} · {method}"), &body)
+    body.push_str(&tool_parts(t));
+    body.push_str("</div>\n");
+    page(&format!("Tool cost: {} tools", rows.len()), &format!("{} · {}", model.model, model.tokenizer.method()), &body)
 }
 
 #[cfg(test)]
