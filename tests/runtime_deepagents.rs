@@ -55,20 +55,6 @@ fn with_upstream_texts(fixture: &Path, ran: &Value) -> tempfile::TempDir {
     dir
 }
 
-/// A readable line diff of two prompts (with line breaks and ends made visible).
-fn diff(expected: &str, actual: &str) -> String {
-    let mut out = String::new();
-    for change in similar::TextDiff::from_lines(expected, actual).iter_all_changes() {
-        let sign = match change.tag() {
-            similar::ChangeTag::Delete => "-runtime ",
-            similar::ChangeTag::Insert => "+ctxc    ",
-            similar::ChangeTag::Equal => continue,
-        };
-        out.push_str(&format!("{sign}{:?}\n", change.value()));
-    }
-    out
-}
-
 fn name_of(dir: &Path) -> String {
     dir.file_name().and_then(|n| n.to_str()).unwrap_or("?").to_string()
 }
@@ -117,7 +103,7 @@ fn check(label: &str, ran: &Value, project: &Path, release: &str) -> Vec<String>
             "{label}: system prompt differs ({} bytes from the runtime, {} from ctxc):\n{}",
             expected.len(),
             actual.len(),
-            diff(expected, &actual)
+            common::runtime_diff(expected, &actual)
         ));
     }
 

@@ -142,20 +142,6 @@ fn agent_cases(name: &str) -> Vec<Case> {
         .collect()
 }
 
-/// A readable line diff (line ends made visible).
-fn diff(expected: &str, actual: &str) -> String {
-    let mut out = String::new();
-    for change in similar::TextDiff::from_lines(expected, actual).iter_all_changes() {
-        let sign = match change.tag() {
-            similar::ChangeTag::Delete => "-harmony ",
-            similar::ChangeTag::Insert => "+ctxc    ",
-            similar::ChangeTag::Equal => continue,
-        };
-        out.push_str(&format!("{sign}{:?}\n", change.value()));
-    }
-    out
-}
-
 fn compare(case: &Case, ran: &Value, counter: &TokenCounter) -> Vec<String> {
     let label = &case.label;
     let mut problems = Vec::new();
@@ -163,7 +149,7 @@ fn compare(case: &Case, ran: &Value, counter: &TokenCounter) -> Vec<String> {
     let text = harmony::render(case.instructions.as_deref(), &tools);
     let expected = ran["text"].as_str().expect("text");
     if text != expected {
-        problems.push(format!("{label}: the rendering differs:\n{}", diff(expected, &text)));
+        problems.push(format!("{label}: the rendering differs:\n{}", common::runtime_diff(expected, &text)));
     }
     let p = profile(MODEL);
     let prompt_tokens = case.instructions.as_deref().map(|i| counter.count(p.tokenizer, i));

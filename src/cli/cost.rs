@@ -142,7 +142,9 @@ fn cost_tools(args: &CostArgs, files: &[PathBuf], reporter: &Reporter) -> u8 {
     match args.format {
         CostFormat::Json => {
             let mut rows: Vec<_> = costs.tools.iter().map(|t| serde_json::json!({ "name": t.name, "tokens": t.tokens })).collect();
-            rows.sort_by(|a, b| b["tokens"]["tokens"].as_i64().cmp(&a["tokens"]["tokens"].as_i64()).then(a["name"].as_str().cmp(&b["name"].as_str())));
+            rows.sort_by(|a, b| {
+                b["tokens"]["tokens"].as_i64().cmp(&a["tokens"]["tokens"].as_i64()).then(a["name"].as_str().cmp(&b["name"].as_str()))
+            });
             let value = serde_json::json!({
                 "model": args.model, "tokenizer": model.tokenizer.name(), "rendering": costs.rendering, "exact": costs.exact,
                 "method": costs.method, "tools": rows, "framing": costs.framing, "preamble": costs.preamble, "joins": costs.joins,

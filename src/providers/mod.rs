@@ -73,6 +73,14 @@ impl Rendering {
         }
     }
 
+    /// What the message framing line holds.
+    pub fn framing_note(self) -> &'static str {
+        match self {
+            Rendering::Harmony => "roles, special tokens, default system text",
+            Rendering::Anthropic | Rendering::CompactJson => "not published, not counted",
+        }
+    }
+
     /// What the preamble line holds.
     pub fn preamble_note(self) -> &'static str {
         match self {

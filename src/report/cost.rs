@@ -137,7 +137,7 @@ pub fn text(m: &Measured, md: bool) -> String {
         None => "per-message framing of the history not published".to_string(),
     };
     for (label, c, note) in [
-        ("message framing", r.framing, "roles, special tokens, default system text"),
+        ("message framing", r.framing, r.rendering.framing_note()),
         ("system prompt", m.system_prompt, "counted as a whole"),
         ("tool schemas", t.total, "as above"),
         ("joins", r.joins, "boundary merges"),
