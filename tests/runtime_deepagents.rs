@@ -107,13 +107,19 @@ fn check(label: &str, ran: &Value, project: &Path, release: &str) -> Vec<String>
         ));
     }
 
-    let tokenizer = runs.loaded.agent.profile.tokenizer;
-    let sent: Vec<(String, usize)> = ran["tools"]
+    // The tools Deep Agents sent, costed as ctxc costs the manifest's tools for this model's provider.
+    let sent_tools: Vec<ctxc::tools::Tool> = ran["tools"]
         .as_array()
         .expect("tools")
         .iter()
-        .map(|t| (t["name"].as_str().expect("name").to_string(), session.counter().count(tokenizer, &t["json"].to_string())))
+        .map(|t| {
+            let f = &t["json"]["function"];
+            let text = |k: &str| f[k].as_str().unwrap_or_default().to_string();
+            ctxc::tools::Tool::new(text("name"), text("description"), f["parameters"].clone(), None)
+        })
         .collect();
+    let sent_costs = ctxc::measure::cost_tool_list(&sent_tools.iter().collect::<Vec<_>>(), &runs.loaded.agent.profile, session.counter());
+    let sent: Vec<(String, usize)> = sent_costs.tools.iter().map(|t| (t.name.clone(), t.tokens.tokens.max(0) as usize)).collect();
     let costed: Vec<(String, usize)> =
         run.measured.tool_schemas.tools.iter().map(|t| (t.name.clone(), t.tokens.tokens.max(0) as usize)).collect();
     if sent != costed {
