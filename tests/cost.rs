@@ -83,6 +83,24 @@ fn claude_counts_are_labelled_estimates_everywhere() {
         .expect("utf-8");
     assert!(text.contains("estimate: o200k_base count as a proxy"), "{text}");
     assert!(text.contains(" ~"), "estimates carry a ~ in front: {text}");
+    // Configured numbers are never marked; counts always are; the preamble is its own line.
+    let line = |label: &str| text.lines().find(|l| l.starts_with(label)).unwrap_or_else(|| panic!("no `{label}` line: {text}"));
+    for configured in ["window  ", "response reserve", "summarization at"] {
+        assert!(!line(configured).contains('~'), "{}", line(configured));
+    }
+    for counted in ["fixed context", "room for history", "preamble (once)"] {
+        assert!(line(counted).contains('~'), "{}", line(counted));
+    }
+    assert!(line("preamble (once)").contains("~346"), "{}", line("preamble (once)"));
+    let tools = &report["tool_schemas"];
+    assert_eq!((&tools["rendering"], &tools["exact"], &tools["preamble"]["tokens"]), (&json!("anthropic"), &json!(false), &json!(346)));
+    assert_eq!(report["model"]["tool_preamble"]["auto"], 346, "the profile names the preamble and its source");
+    // gpt-oss: harmony's rendering, exact.
+    let oss = json(&["cost", "examples/agents/support-triage", "--format", "json", "--set", "agent.model=openai/gpt-oss-120b"]);
+    let oss = &oss["reports"][0];
+    assert_eq!((&oss["tool_schemas"]["exact"], &oss["request"]["exact"]), (&json!(true), &json!(true)));
+    assert_eq!(oss["request"]["per_message"], 4);
+    assert!(oss["tool_schemas"]["method"].as_str().expect("method").starts_with("exact: harmony rendering"));
 }
 
 #[test]

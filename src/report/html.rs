@@ -208,7 +208,7 @@ fn mode_section(m: &Measured, color: &dyn Fn(&str) -> String) -> String {
         esc(&m.mode),
         esc(&m.scenario),
         esc(&count(m.system_prompt.tokens)),
-        esc(&count(m.tool_schemas.total.tokens)),
+        esc(&num(m.tool_schemas.total)),
         pct(m.window.fixed, window)
     );
     // Sections.
@@ -251,7 +251,7 @@ fn mode_section(m: &Measured, color: &dyn Fn(&str) -> String) -> String {
     out.push_str("</tbody></table>\n");
     // Tool schemas.
     let t = &m.tool_schemas;
-    out.push_str(&format!("<h4>Tool schemas: {} callable tools, {} tokens</h4>", t.tools.len(), esc(&count(t.total.tokens))));
+    out.push_str(&format!("<h4>Tool schemas: {} callable tools, {} tokens</h4>", t.tools.len(), esc(&num(t.total))));
     if t.tools.is_empty() {
         out.push_str("<p class=\"muted\">No callable tools in this mode and scenario.</p>");
     } else {
@@ -263,7 +263,7 @@ fn mode_section(m: &Measured, color: &dyn Fn(&str) -> String) -> String {
                         g.name.clone(),
                         class.to_string(),
                         g.tokens.tokens,
-                        format!("{} ({} tool{})", count(g.tokens.tokens), g.tools, if g.tools == 1 { "" } else { "s" }),
+                        format!("{} ({} tool{})", num(g.tokens), g.tools, if g.tools == 1 { "" } else { "s" }),
                     )
                 })
                 .collect()
@@ -286,9 +286,9 @@ fn mode_section(m: &Measured, color: &dyn Fn(&str) -> String) -> String {
                 esc(&tool.name),
                 esc(&tool.category),
                 esc(tool.server.as_deref().unwrap_or("")),
-                esc(&count(tool.tokens.tokens)),
+                esc(&num(tool.tokens)),
                 stacked_bar(
-                    &[("w-tools".into(), tool.tokens.tokens, format!("{}: {}", tool.name, count(tool.tokens.tokens)))],
+                    &[("w-tools".into(), tool.tokens.tokens, format!("{}: {}", tool.name, num(tool.tokens)))],
                     tool_max,
                     &tool.name,
                     None
@@ -311,24 +311,29 @@ fn mode_section(m: &Measured, color: &dyn Fn(&str) -> String) -> String {
     // Window.
     let w = &m.window;
     out.push_str("<h4>Window</h4>");
+    // Each segment as its own count shows it; the reserve is configured, never marked `~`.
+    let history = Count { tokens: w.history_room.max(0), ..r.total };
     let segments = [
-        ("w-fixed", m.system_prompt.tokens, "system prompt"),
-        ("w-fixed", r.framing.tokens + r.joins.tokens, "message framing and joins"),
-        ("w-tools", t.total.tokens, "tool schemas"),
-        ("w-headroom", w.dynamic_headroom, "dynamic headroom (bounded sections at their worst case)"),
-        ("w-history", w.history_room.max(0), "room for history"),
-        ("w-reserve", w.response_reserve as i64, "response reserve"),
+        ("w-fixed", num(m.system_prompt), m.system_prompt.tokens, "system prompt"),
+        (
+            "w-fixed",
+            num(Count { tokens: r.framing.tokens + r.joins.tokens, ..r.framing }),
+            r.framing.tokens + r.joins.tokens,
+            "message framing and joins",
+        ),
+        ("w-tools", num(t.total), t.total.tokens, "tool schemas"),
+        ("w-headroom", count(w.dynamic_headroom), w.dynamic_headroom, "dynamic headroom (bounded sections at their worst case)"),
+        ("w-history", num(history), history.tokens, "room for history"),
+        ("w-reserve", plain(w.response_reserve as i64), w.response_reserve as i64, "response reserve"),
     ];
-    // The reserve is configured, not counted: it never carries the estimate mark.
-    let shown = |class: &str, v: i64| if class == "w-reserve" { plain(v) } else { count(v) };
     let bar: Vec<(String, i64, String)> = segments
         .iter()
-        .map(|(class, v, label)| (class.to_string(), *v, format!("{label}: {} tokens ({})", shown(class, *v), pct(*v, window))))
+        .map(|(class, shown, v, label)| (class.to_string(), *v, format!("{label}: {shown} tokens ({})", pct(*v, window))))
         .collect();
-    let total = segments.iter().map(|(_, v, _)| *v).sum::<i64>().max(window);
+    let total = segments.iter().map(|(_, _, v, _)| *v).sum::<i64>().max(window);
     out.push_str(&stacked_bar(&bar, total, "window usage", w.summarization_at.map(|a| a as i64)));
     let mut items: Vec<(String, String)> =
-        segments.iter().map(|(class, v, label)| (class.to_string(), format!("{label} {}", shown(class, *v)))).collect();
+        segments.iter().map(|(class, shown, _, label)| (class.to_string(), format!("{label} {shown}"))).collect();
     if let (Some(at), Some(r)) = (w.summarization_at, w.summarization_ratio) {
         items.push(("w-marker".into(), format!("summarization at {} ({:.0} % of the window)", plain(at as i64), r * 100.0)));
     }
@@ -336,7 +341,7 @@ fn mode_section(m: &Measured, color: &dyn Fn(&str) -> String) -> String {
     if w.history_room < 0 {
         out.push_str(&format!(
             "<p class=\"over\">The fixed context, headroom and reserve exceed the window by {} tokens.</p>",
-            esc(&count(-w.history_room))
+            esc(&num(Count { tokens: -w.history_room, ..r.total }))
         ));
     }
     if !w.unbounded.is_empty() {
