@@ -125,33 +125,20 @@ pub fn count_request(profile: &ModelProfile, prompt: Option<&[(&str, usize)]>, t
     let rendering = Rendering::of(profile);
     let tokenizer = profile.tokenizer;
     let count = |text: &str| counter.count(tokenizer, text);
-    let (texts, each) = &*tool_texts(rendering, tools, counter, tokenizer);
+    let costed = tool_texts(rendering, tools, counter, tokenizer);
+    let (texts, each) = &*costed;
     let tools_count: Vec<i64> = each.iter().map(|n| *n as i64).collect();
     let n = tools.len();
-    let tool_parts = |open: &str, between: &str, close: &str| -> Vec<(String, usize)> {
-        let mut parts = vec![(open.to_string(), count(open))];
-        for (i, (text, tokens)) in texts.iter().zip(each).enumerate() {
-            if i > 0 {
-                parts.push((between.to_string(), count(between)));
-            }
-            parts.push((text.clone(), *tokens));
-        }
-        parts.push((close.to_string(), count(close)));
-        parts
-    };
-    let concat = |parts: &[(String, usize)]| {
-        let borrowed: Vec<(&str, usize)> = parts.iter().map(|(t, c)| (t.as_str(), *c)).collect();
-        counter.count_concat(tokenizer, &borrowed) as i64
-    };
-    let prompt_parts: Vec<(String, usize)> = prompt.unwrap_or_default().iter().map(|(t, c)| (t.to_string(), *c)).collect();
+    let concat = |parts: &[(&str, usize)]| counter.count_concat(tokenizer, parts) as i64;
+    let prompt_parts = prompt.unwrap_or_default();
     match rendering {
         Rendering::Harmony => {
             use harmony::*;
             let fixed = (SPECIAL_TOKENS + ROLES.iter().map(|r| count(r)).sum::<usize>()) as i64;
-            let mut developer = Vec::new();
+            let mut developer: Vec<(&str, usize)> = Vec::new();
             if prompt.is_some() {
-                developer.push((INSTRUCTIONS.to_string(), count(INSTRUCTIONS)));
-                developer.extend(prompt_parts);
+                developer.push((INSTRUCTIONS, count(INSTRUCTIONS)));
+                developer.extend_from_slice(prompt_parts);
             }
             let framing = fixed + count(SYSTEM) as i64 + if prompt.is_some() { count(INSTRUCTIONS) as i64 } else { 0 };
             let without_tools = fixed + count(SYSTEM) as i64 + concat(&developer);
@@ -160,9 +147,9 @@ pub fn count_request(profile: &ModelProfile, prompt: Option<&[(&str, usize)]>, t
             }
             let break_before = if prompt.is_some() { count(SECTION_BREAK) } else { 0 };
             if prompt.is_some() {
-                developer.push((SECTION_BREAK.to_string(), count(SECTION_BREAK)));
+                developer.push((SECTION_BREAK, count(SECTION_BREAK)));
             }
-            developer.extend(tool_parts(TOOLS_OPEN, TOOL_BREAK, TOOLS_CLOSE));
+            push_tools(&mut developer, (texts, each), [TOOLS_OPEN, TOOL_BREAK, TOOLS_CLOSE], &count);
             let with_tools = fixed + count(&format!("{SYSTEM}{FUNCTIONS_CHANNEL}")) as i64 + concat(&developer);
             let tool_framing = (break_before + count(TOOLS_OPEN) + (n - 1) * count(TOOL_BREAK) + count(TOOLS_CLOSE)) as i64;
             RequestTokens {
@@ -175,13 +162,35 @@ pub fn count_request(profile: &ModelProfile, prompt: Option<&[(&str, usize)]>, t
             }
         }
         Rendering::Anthropic | Rendering::CompactJson => {
-            let without_tools = concat(&prompt_parts);
+            let without_tools = concat(prompt_parts);
             let preamble = profile.tool_preamble.filter(|_| n > 0).map_or(0, |p| p.auto as i64);
-            let (tool_framing, array) =
-                if n == 0 { (0, 0) } else { ((count("[") + count("]") + (n - 1) * count(",")) as i64, concat(&tool_parts("[", ",", "]"))) };
+            let (tool_framing, array) = if n == 0 {
+                (0, 0)
+            } else {
+                let mut array = Vec::with_capacity(2 * n + 1);
+                push_tools(&mut array, (texts, each), ["[", ",", "]"], &count);
+                ((count("[") + count("]") + (n - 1) * count(",")) as i64, concat(&array))
+            };
             RequestTokens { tools: tools_count, tool_framing, preamble, tools_total: array + preamble, framing: 0, without_tools }
         }
     }
+}
+
+/// The tool definitions with their counts, after `open`, `between` two of them, then `close`.
+fn push_tools<'a>(
+    parts: &mut Vec<(&'a str, usize)>,
+    (texts, each): (&'a [String], &[usize]),
+    [open, between, close]: [&'a str; 3],
+    count: &dyn Fn(&str) -> usize,
+) {
+    parts.push((open, count(open)));
+    for (i, (text, tokens)) in texts.iter().zip(each).enumerate() {
+        if i > 0 {
+            parts.push((between, count(between)));
+        }
+        parts.push((text.as_str(), *tokens));
+    }
+    parts.push((close, count(close)));
 }
 
 /// Each tool's text in `rendering` with its count. The agents and modes of a project mostly
