@@ -9,7 +9,7 @@ use clap::{Args, ValueEnum};
 use super::report::Reporter;
 use super::{check_path, find_manifests, output, AgentRun, EXIT_INPUT, EXIT_OK};
 use ctxc::diagnostic::{has_errors, Code, Diagnostic};
-use ctxc::measure::cost_tool_array;
+use ctxc::measure::cost_tool_list;
 use ctxc::models::profile;
 use ctxc::project::ReadError;
 use ctxc::report::cost::{Costed, ToolRow};
@@ -244,42 +244,35 @@ fn cost_tools(args: &CostArgs, input: &ToolInput, reporter: &Reporter) -> u8 {
     if exit != EXIT_OK && args.format != CostFormat::Json && (input.dir.is_none() || costed.is_empty()) {
         return exit;
     }
-    let counter = TokenCounter::new();
-    let (each, overhead, total) = cost_tool_array(&tools, &counter, model.tokenizer);
+    let costs = cost_tool_list(&tools, &model, &TokenCounter::new());
+    // `costs.tools` is in the order of `tools`: file by file.
     let sources_of = costed.iter().flat_map(|f| f.tools.iter().map(move |t| (t, f)));
     let mut rows: Vec<ToolRow> = sources_of
-        .zip(each)
-        .map(|((t, f), tokens)| ToolRow { name: &t.name, server: f.server.as_deref(), file: &f.file, tokens })
+        .zip(&costs.tools)
+        .map(|((t, f), cost)| ToolRow { name: &t.name, server: f.server.as_deref(), file: &f.file, tokens: cost.tokens })
         .collect();
     rows.sort_by(|a, b| b.tokens.tokens.cmp(&a.tokens.tokens).then(a.name.cmp(b.name)).then(a.file.cmp(b.file)));
-    if args.format == CostFormat::Json {
-        let files: Vec<_> = costed
-            .iter()
-            .map(|f| serde_json::json!({ "file": f.file, "format": f.format, "json_lines": f.json_lines, "server": f.server, "tools": f.tools.len() }))
-            .collect();
-        let tools: Vec<_> =
-            rows.iter().map(|r| serde_json::json!({ "name": r.name, "server": r.server, "file": r.file, "tokens": r.tokens })).collect();
-        let duplicates: Vec<_> = duplicates.iter().map(|(name, files)| serde_json::json!({ "name": name, "files": files })).collect();
-        let value = serde_json::json!({
-            "model": model_name, "tokenizer": model.tokenizer.name(), "exact": model.tokenizer.is_exact(),
-            "method": ctxc::measure::TOOL_METHOD, "files": files, "tools": tools, "overhead": overhead, "total": total,
-            "duplicates": duplicates, "problems": problems,
-        });
-        output::println(&serde_json::to_string_pretty(&value).unwrap_or_default());
-        return exit;
+    match args.format {
+        CostFormat::Json => {
+            let files: Vec<_> = costed
+                .iter()
+                .map(|f| serde_json::json!({ "file": f.file, "format": f.format, "json_lines": f.json_lines, "server": f.server, "tools": f.tools.len() }))
+                .collect();
+            let tools: Vec<_> =
+                rows.iter().map(|r| serde_json::json!({ "name": r.name, "server": r.server, "file": r.file, "tokens": r.tokens })).collect();
+            let duplicates: Vec<_> = duplicates.iter().map(|(name, files)| serde_json::json!({ "name": name, "files": files })).collect();
+            let value = serde_json::json!({
+                "model": model_name, "tokenizer": model.tokenizer.name(), "rendering": costs.rendering, "exact": costs.exact,
+                "method": costs.method, "files": files, "tools": tools, "framing": costs.framing, "preamble": costs.preamble,
+                "joins": costs.joins, "total": costs.total, "duplicates": duplicates, "problems": problems,
+            });
+            output::println(&serde_json::to_string_pretty(&value).unwrap_or_default());
+        }
+        CostFormat::Html => output::print(&ctxc::report::html::tools_report(&model, &costs, &rows)),
+        CostFormat::Text | CostFormat::Markdown => {
+            output::print(&ctxc::report::cost::tools_text(&model, &costs, &rows, args.format == CostFormat::Markdown))
+        }
     }
-    if args.format == CostFormat::Html {
-        output::print(&ctxc::report::html::tools_report(model_name, model.tokenizer.method(), &rows, overhead, total));
-        return exit;
-    }
-    output::print(&ctxc::report::cost::tools_text(
-        model_name,
-        model.tokenizer.method(),
-        &rows,
-        overhead,
-        total,
-        args.format == CostFormat::Markdown,
-    ));
     exit
 }
 

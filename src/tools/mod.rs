@@ -64,7 +64,7 @@ impl Tool {
         &self.texts().parameters
     }
 
-    /// The JSON a provider receives for this tool: OpenAI function format, compact, keys sorted.
+    /// This tool as compact OpenAI function JSON, keys in the file's order.
     pub fn function_json(&self) -> &str {
         &self.texts().function
     }
