@@ -90,7 +90,7 @@ fn fixture_cases() -> Vec<Case> {
     let mut cases = Vec::new();
     for file in files {
         let text = std::fs::read_to_string(&file).expect("read fixture");
-        let (_, tools) = ctxc::tools::parse_tool_file(&text).expect("a tool file");
+        let tools = ctxc::tools::parse_tool_file(&text).expect("a tool file").tools;
         let label = file.file_name().and_then(|n| n.to_str()).unwrap_or("?").to_string();
         cases.push(Case {
             label: format!("{label} with instructions"),
@@ -110,7 +110,7 @@ fn github_case() -> Case {
     files.sort();
     let tools: Vec<Tool> = files
         .iter()
-        .flat_map(|f| ctxc::tools::parse_tool_file(&std::fs::read_to_string(f).expect("read")).expect("a tool file").1)
+        .flat_map(|f| ctxc::tools::parse_tool_file(&std::fs::read_to_string(f).expect("read")).expect("a tool file").tools)
         .collect();
     assert!(tools.len() > 20, "{} GitHub tools", tools.len());
     Case { label: format!("GitHub MCP server ({} tools)", tools.len()), instructions: None, tools, measured: None }

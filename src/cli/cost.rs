@@ -258,8 +258,10 @@ fn cost_tools(args: &CostArgs, input: &ToolInput, reporter: &Reporter) -> u8 {
                 .iter()
                 .map(|f| serde_json::json!({ "file": f.file, "format": f.format, "json_lines": f.json_lines, "server": f.server, "tools": f.tools.len() }))
                 .collect();
-            let tools: Vec<_> =
-                rows.iter().map(|r| serde_json::json!({ "name": r.name, "server": r.server, "file": r.file, "tokens": r.tokens })).collect();
+            let tools: Vec<_> = rows
+                .iter()
+                .map(|r| serde_json::json!({ "name": r.name, "server": r.server, "file": r.file, "tokens": r.tokens }))
+                .collect();
             let duplicates: Vec<_> = duplicates.iter().map(|(name, files)| serde_json::json!({ "name": name, "files": files })).collect();
             let value = serde_json::json!({
                 "model": model_name, "tokenizer": model.tokenizer.name(), "rendering": costs.rendering, "exact": costs.exact,

@@ -329,7 +329,9 @@ pub struct ToolRow<'a> {
 /// The per-tool table of bare tool files (`rows` most expensive first), then the list's framing,
 /// preamble, joins and total as `model`'s provider renders it.
 pub fn tools_text(model: &ModelProfile, t: &ToolCosts, rows: &[ToolRow], md: bool) -> String {
-    let mut out = format!("{} tools · {} · {}\n\n", rows.len(), model.model, model.tokenizer.method());
+    // The rows are as exact as the rendering: the method line below says what was counted.
+    let label = if t.exact { "exact" } else { "estimate" };
+    let mut out = format!("{} tools · {} · {label} ({})\n\n", rows.len(), model.model, model.tokenizer.name());
     let width = rows.iter().map(|r| r.name.len()).max().unwrap_or(4).max(16);
     let server_width = rows.iter().map(|r| r.server.map_or(1, str::len)).max().unwrap_or(6).max(6);
     let file_width = rows.iter().map(|r| r.file.len()).max().unwrap_or(4).max(4);

@@ -474,7 +474,8 @@ pub fn tools_report(model: &ModelProfile, t: &ToolCosts, rows: &[ToolRow]) -> St
     body.push_str(&bar_rows(&shown, scale));
     body.push_str(&tool_parts(t));
     body.push_str("</div>\n");
-    page(&format!("Tool cost: {} tools", rows.len()), &format!("{} · {}", model.model, model.tokenizer.method()), &body)
+    let label = if t.exact { "exact" } else { "estimate" };
+    page(&format!("Tool cost: {} tools", rows.len()), &format!("{} · {label} ({})", model.model, model.tokenizer.name()), &body)
 }
 
 #[cfg(test)]
