@@ -38,6 +38,7 @@ macro_rules! rule_table {
                 TOOL007 tool007_required_not_in_properties,
                 TOOL008 tool008_invalid_schema_type,
                 TOOL009 tool009_writer_in_read_only_mode,
+                TOOL010 tool010_not_a_tool_file,
             }
             skills {
                 SKILL001 skill001_missing_frontmatter,

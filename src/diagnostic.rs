@@ -43,6 +43,17 @@ pub struct Diagnostic {
     /// The span holds a secret: reporters must not print its text (see [`redact`]).
     #[serde(skip)]
     pub redact: bool,
+    /// Other places that led here (the includes through which a template was reached).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub related: Vec<Related>,
+}
+
+/// A place related to a finding, with what it is (e.g. "included here").
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Related {
+    pub file: String,
+    pub span: Option<Range<usize>>,
+    pub message: String,
 }
 
 impl Diagnostic {
@@ -56,6 +67,7 @@ impl Diagnostic {
             label: None,
             help: None,
             redact: false,
+            related: Vec::new(),
         }
     }
 
@@ -85,6 +97,11 @@ impl Diagnostic {
 
     pub fn help(mut self, help: impl Into<String>) -> Self {
         self.help = Some(help.into());
+        self
+    }
+
+    pub fn related(mut self, related: Vec<Related>) -> Self {
+        self.related = related;
         self
     }
 
@@ -228,6 +245,23 @@ pub type Diagnostics = Vec<Diagnostic>;
 pub struct Failure {
     pub diagnostics: Vec<Diagnostic>,
     pub sources: Sources,
+}
+
+/// Adds `d` unless the same finding (code, message and place) is already there; then only the
+/// places that led to it are added to the one reported, so a file reached from many places is
+/// reported once.
+pub fn push_once(diagnostics: &mut Vec<Diagnostic>, d: Diagnostic) {
+    let same = |e: &&mut Diagnostic| e.code == d.code && e.message == d.message && e.file == d.file && e.span == d.span;
+    match diagnostics.iter_mut().find(|e| same(e)) {
+        Some(existing) => {
+            for r in d.related {
+                if !existing.related.contains(&r) {
+                    existing.related.push(r);
+                }
+            }
+        }
+        None => diagnostics.push(d),
+    }
 }
 
 pub fn has_errors(diagnostics: &[Diagnostic]) -> bool {

@@ -16,6 +16,7 @@
 //! [`Session`] drives an agent through stages 1–4 once per run, for every command and for
 //! library users. Below the stages sit the shared pieces they all use: [`diagnostic`],
 //! [`project`] (confined file access), [`memo`], [`tokens`], [`models`], [`systems`], [`tools`],
+//! [`providers`] (how each provider renders tools and messages),
 //! [`skills`], [`agent_files`], [`yaml`]. The library never prints; the `ctxc` binary parses
 //! arguments and prints what the library returns.
 
@@ -35,6 +36,7 @@ pub mod memo;
 pub mod models;
 pub mod parallel;
 pub mod project;
+pub mod providers;
 pub mod render;
 pub mod report;
 pub mod resolve;

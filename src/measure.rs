@@ -2,23 +2,19 @@
 //! exactly the text it contributes; the whole prompt is counted as a whole, and the difference
 //! (separators, and tokens that merge across section boundaries) is reported as `joins`, so the
 //! parts add up to the total. Tool schemas are costed per tool, per category and per MCP server,
-//! with the array's shared overhead counted once.
-
-use std::sync::Arc;
+//! rendered as the model's provider renders them (src/providers/): each tool alone, the framing
+//! around them, the provider's tool-use preamble, and the boundary `joins`; and the request's
+//! fixed part (message framing, prompt and tools) as a whole.
 
 use serde::Serialize;
-use xxhash_rust::xxh3::Xxh3;
 
 use crate::manifest::model::{Agent, CategoryTool, Reserve, StepKind};
-use crate::memo::{Cache, Kind};
 use crate::models::{ModelProfile, Tokenizer};
+use crate::providers::{count_request, Rendering, RequestTokens};
 use crate::render::Rendered;
 use crate::resolve::ToolDecision;
 use crate::tokens::TokenCounter;
 use crate::tools::Tool;
-
-/// How tool schemas are costed, as shown next to the numbers.
-pub const TOOL_METHOD: &str = "each callable tool as compact OpenAI function JSON ({\"type\":\"function\",\"function\":{name, description, parameters}}); the array's brackets and commas counted once as overhead";
 
 /// How the worst case of bounded retrieved memories is costed.
 pub const MEMORIES_WORST_CASE_METHOD: &str =
@@ -60,16 +56,45 @@ pub struct GroupCost {
     pub tokens: Count,
 }
 
+/// The callable tools as the provider renders them. The parts add up:
+/// `tools + framing + preamble + joins = total`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ToolCosts {
+    pub rendering: Rendering,
+    /// Exactly what was counted, and whether it is exact or an estimate.
     pub method: &'static str,
+    pub exact: bool,
     pub tools: Vec<ToolCost>,
     pub categories: Vec<GroupCost>,
     pub servers: Vec<GroupCost>,
-    /// Tokens of the array around the tools, counted once.
-    pub overhead: Count,
-    /// The whole array counted as one text.
+    /// The text around the definitions, counted alone: harmony's `# Tools … namespace
+    /// functions {`, `}` and the line breaks between tools; a JSON array's brackets and commas.
+    pub framing: Count,
+    /// Added once when any tool is callable: harmony's commentary-channel line in the system
+    /// message; Anthropic's tool-use system prompt (its published figure).
+    pub preamble: Count,
+    /// Boundary correction: what the tools add to the request, minus the parts above.
+    pub joins: Count,
+    /// What the tools add to the request: the request with them minus the request without.
     pub total: Count,
+}
+
+/// The fixed part of every request: message framing, system prompt and tools. The parts add
+/// up: `framing + system prompt + joins + tool schemas = total`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RequestCost {
+    pub rendering: Rendering,
+    /// What the framing count holds, and whether it is exact or an estimate.
+    pub method: &'static str,
+    pub exact: bool,
+    /// The messages' framing counted alone (0 when the provider does not publish it).
+    pub framing: Count,
+    /// Boundary correction: the request without tools minus its framing and the system prompt.
+    pub joins: Count,
+    pub total: Count,
+    /// Framing tokens each further message of the conversation history adds; `None` when the
+    /// provider does not publish its format. Not in `total`: history is what the window leaves room for.
+    pub per_message: Option<u64>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -78,7 +103,7 @@ pub struct Window {
     pub response_reserve: u64,
     /// Where the reserve comes from.
     pub response_reserve_source: String,
-    /// System prompt plus tool schemas.
+    /// The request's fixed part: message framing, system prompt and tool schemas.
     pub fixed: i64,
     /// Extra tokens the bounded dynamic sections can take beyond what this scenario renders.
     pub dynamic_headroom: i64,
@@ -117,6 +142,7 @@ pub struct Measured {
     pub joins: Count,
     pub system_prompt: Count,
     pub tool_schemas: ToolCosts,
+    pub request: RequestCost,
     pub window: Window,
 }
 
@@ -155,11 +181,16 @@ pub fn measure(agent: &Agent, rendered: &Rendered, counter: &TokenCounter) -> Me
             }
         })
         .collect();
-    let system_prompt = c.wrap(counter.count_concat(profile.tokenizer, &prompt_parts(rendered, &sections, &c)) as i64);
+    let parts = prompt_parts(rendered, &sections, &c);
+    let system_prompt = c.wrap(counter.count_concat(profile.tokenizer, &parts) as i64);
     let joins = c.wrap(system_prompt.tokens - sections.iter().map(|s| s.tokens.tokens).sum::<i64>());
-    let tool_schemas = tool_costs(agent, rendered, &c);
+    let callable = callable_tools(agent, rendered);
+    let tools: Vec<&Tool> = callable.iter().map(|(t, _)| t.tool.as_ref()).collect();
+    let counted = count_request(&profile, Some(&parts), &tools, counter);
+    let tool_schemas = tool_costs(&callable, &profile, &counted);
+    let request = request_cost(&profile, &counted, &system_prompt, &tool_schemas);
     let zeph = agent.systems.zeph.as_ref().map(|_| zeph_inputs(agent, rendered, counter));
-    let window = window(agent, &profile, &sections, &system_prompt, &tool_schemas, zeph);
+    let window = window(agent, &profile, &sections, &request, zeph);
     Measured {
         agent: rendered.agent.clone(),
         mode: rendered.mode.clone(),
@@ -173,6 +204,7 @@ pub fn measure(agent: &Agent, rendered: &Rendered, counter: &TokenCounter) -> Me
         joins,
         system_prompt,
         tool_schemas,
+        request,
         window,
     }
 }
@@ -220,36 +252,12 @@ fn memories_worst_case(agent: &Agent, c: &Counting) -> Count {
     c.wrap(c.count(&frame).tokens + r.max_chars as i64)
 }
 
-/// Costs a list of tools as provider JSON: each counted alone, and the array `[t1,t2,…]` as a whole.
-pub fn cost_tool_array(tools: &[&Tool], counter: &TokenCounter, tokenizer: Tokenizer) -> (Vec<Count>, Count, Count) {
-    // The agents and modes of a project mostly send the same tool lists: each list is costed once.
-    let c = Counting { counter, tokenizer };
-    let mut key = Xxh3::new();
-    key.update(&[counter.engine() as u8, tokenizer as u8]);
-    for tool in tools {
-        key.update(&tool.function_json_hash().to_le_bytes());
-    }
-    let costed = Cache::get_or_insert(Kind::ToolArrayCost, key.digest128(), || {
-        let each: Vec<usize> = tools.iter().map(|t| counter.count_hashed(tokenizer, t.function_json(), t.function_json_hash())).collect();
-        if tools.is_empty() {
-            return Arc::new((each, 0));
-        }
-        let comma = (",", counter.count(tokenizer, ","));
-        let mut parts = vec![("[", counter.count(tokenizer, "["))];
-        for (i, (tool, tokens)) in tools.iter().zip(&each).enumerate() {
-            if i > 0 {
-                parts.push(comma);
-            }
-            parts.push((tool.function_json(), *tokens));
-        }
-        parts.push(("]", counter.count(tokenizer, "]")));
-        let total = counter.count_concat(tokenizer, &parts);
-        Arc::new((each, total))
-    });
-    let (each, total) = &*costed;
-    let each: Vec<Count> = each.iter().map(|n| c.wrap(*n as i64)).collect();
-    let overhead = c.wrap(*total as i64 - each.iter().map(|n| n.tokens).sum::<i64>());
-    (each, overhead, c.wrap(*total as i64))
+/// Costs a bare list of tools (a tool file) as `profile`'s provider renders them in a request
+/// without a system prompt.
+pub fn cost_tool_list(tools: &[&Tool], profile: &ModelProfile, counter: &TokenCounter) -> ToolCosts {
+    let counted = count_request(profile, None, tools, counter);
+    let named: Vec<(String, String, Option<String>)> = tools.iter().map(|t| (t.name.clone(), String::new(), None)).collect();
+    tool_cost_parts(&named, profile, &counted)
 }
 
 /// The tools a render makes callable, in order, each with its decision.
@@ -258,14 +266,26 @@ pub fn callable_tools<'a>(agent: &'a Agent, rendered: &'a Rendered) -> Vec<(&'a 
     all_tools.zip(&rendered.tools).filter(|(_, d)| d.enabled).collect()
 }
 
-fn tool_costs(agent: &Agent, rendered: &Rendered, c: &Counting) -> ToolCosts {
-    let callable = callable_tools(agent, rendered);
-    let tools: Vec<&Tool> = callable.iter().map(|(t, _)| t.tool.as_ref()).collect();
-    let (each, overhead, total) = cost_tool_array(&tools, c.counter, c.tokenizer);
-    let tools: Vec<ToolCost> = callable
+fn tool_costs(callable: &[(&CategoryTool, &ToolDecision)], profile: &ModelProfile, counted: &RequestTokens) -> ToolCosts {
+    let named: Vec<(String, String, Option<String>)> =
+        callable.iter().map(|(t, d)| (t.tool.name.clone(), d.category.clone(), t.server.clone())).collect();
+    tool_cost_parts(&named, profile, counted)
+}
+
+/// The tool costs of `counted`, each tool with its (name, category, server).
+fn tool_cost_parts(named: &[(String, String, Option<String>)], profile: &ModelProfile, counted: &RequestTokens) -> ToolCosts {
+    let rendering = Rendering::of(profile);
+    let exact = rendering.is_exact(profile);
+    let wrap = |tokens: i64| Count { tokens, tokenizer: profile.tokenizer.name(), exact };
+    let tools: Vec<ToolCost> = named
         .iter()
-        .zip(each)
-        .map(|((t, d), tokens)| ToolCost { name: t.tool.name.clone(), category: d.category.clone(), server: t.server.clone(), tokens })
+        .zip(&counted.tools)
+        .map(|((name, category, server), tokens)| ToolCost {
+            name: name.clone(),
+            category: category.clone(),
+            server: server.clone(),
+            tokens: wrap(*tokens),
+        })
         .collect();
     let group = |key: &dyn Fn(&ToolCost) -> Option<String>| -> Vec<GroupCost> {
         let mut groups: Vec<GroupCost> = Vec::new();
@@ -281,17 +301,43 @@ fn tool_costs(agent: &Agent, rendered: &Rendered, c: &Counting) -> ToolCosts {
         }
         groups
     };
-    let categories = group(&|t| Some(t.category.clone()));
+    let categories = group(&|t| Some(t.category.clone()).filter(|c| !c.is_empty()));
     let servers = group(&|t| t.server.clone());
-    ToolCosts { method: TOOL_METHOD, tools, categories, servers, overhead, total }
+    let parts = counted.tools.iter().sum::<i64>() + counted.tool_framing + counted.preamble;
+    ToolCosts {
+        rendering,
+        method: rendering.method(exact),
+        exact,
+        tools,
+        categories,
+        servers,
+        framing: wrap(counted.tool_framing),
+        preamble: wrap(counted.preamble),
+        joins: wrap(counted.tools_total - parts),
+        total: wrap(counted.tools_total),
+    }
+}
+
+fn request_cost(profile: &ModelProfile, counted: &RequestTokens, system_prompt: &Count, tools: &ToolCosts) -> RequestCost {
+    let rendering = Rendering::of(profile);
+    let exact = rendering.is_exact(profile);
+    let wrap = |tokens: i64| Count { tokens, tokenizer: profile.tokenizer.name(), exact };
+    RequestCost {
+        rendering,
+        method: rendering.framing_method(exact),
+        exact,
+        framing: wrap(counted.framing),
+        joins: wrap(counted.without_tools - counted.framing - system_prompt.tokens),
+        total: wrap(counted.without_tools + tools.total.tokens),
+        per_message: rendering.per_message().map(|n| n as u64),
+    }
 }
 
 fn window(
     agent: &Agent,
     profile: &ModelProfile,
     sections: &[SectionCost],
-    system_prompt: &Count,
-    tools: &ToolCosts,
+    request: &RequestCost,
     zeph: Option<crate::systems::zeph::Inputs>,
 ) -> Window {
     let max_input = profile.max_input_tokens;
@@ -306,7 +352,7 @@ fn window(
             (capped, format!("the model's max output tokens{note}"))
         }
     };
-    let fixed = system_prompt.tokens + tools.total.tokens;
+    let fixed = request.total.tokens;
     let dynamic_headroom: i64 = sections.iter().filter_map(|s| s.worst_case.map(|w| (w.tokens - s.tokens.tokens).max(0))).sum();
     let unbounded = sections.iter().filter(|s| s.kind.is_scenario_data() && s.kind != StepKind::Memories).map(|s| s.id.clone()).collect();
     let summarization_ratio = agent.settings.summarization_trigger;

@@ -191,7 +191,7 @@ pub enum Kind {
     ToolFile,
     /// A SKILL.md frontmatter parsed for linting (key: the file's text).
     Frontmatter,
-    /// A tool list costed as the provider's array (key: engine, tokenizer, the tools).
+    /// A tool list rendered and counted as a provider renders it (key: engine, tokenizer, rendering, the tools).
     ToolArrayCost,
     /// The template value of a tool list (key: the tools and their access).
     ToolsValue,

@@ -64,6 +64,37 @@ pub struct ModelProfile {
     pub tokenizer: Tokenizer,
     /// False when the model is not in the table and defaults were used.
     pub known: bool,
+    /// Anthropic's tool-use system prompt for this model, when it has one (`data/tool-preambles.tsv`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tool_preamble: Option<ToolPreamble>,
+}
+
+/// The system prompt a provider adds once to a request with tools, as the provider publishes it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct ToolPreamble {
+    /// Tokens with `tool_choice` `auto` or `none` (what ctxc assumes: manifests do not set it).
+    pub auto: u64,
+    /// Tokens with `tool_choice` `any` or a named tool.
+    pub any_tool: u64,
+    /// Where the figure comes from.
+    pub source: &'static str,
+}
+
+/// The preamble row of `data/tool-preambles.tsv` whose prefix is the longest to begin `model`.
+fn tool_preamble(model: &str) -> Option<ToolPreamble> {
+    static TABLE: OnceLock<Vec<(&'static str, ToolPreamble)>> = OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        include_str!("../data/tool-preambles.tsv")
+            .lines()
+            .filter(|line| !line.starts_with('#') && !line.starts_with("model_prefix\t") && !line.is_empty())
+            .filter_map(|line| {
+                let [prefix, auto, any_tool, note] = line.split('\t').collect::<Vec<_>>()[..] else { return None };
+                Some((prefix, ToolPreamble { auto: auto.parse().ok()?, any_tool: any_tool.parse().ok()?, source: note }))
+            })
+            .collect()
+    });
+    let name = model.rsplit('/').next().unwrap_or(model);
+    table.iter().filter(|(prefix, _)| name.starts_with(prefix)).max_by_key(|(prefix, _)| prefix.len()).map(|(_, p)| *p)
 }
 
 /// Every profile in the table, sorted by model name.
@@ -85,6 +116,7 @@ fn parse_table(text: &str) -> Vec<ModelProfile> {
                 max_output_tokens: output.parse().ok()?,
                 tokenizer: Tokenizer::parse(tokenizer)?,
                 known: true,
+                tool_preamble: (provider == "anthropic").then(|| tool_preamble(model)).flatten(),
             })
         })
         .collect()
@@ -102,6 +134,7 @@ pub fn profile(model: &str) -> ModelProfile {
             max_output_tokens: DEFAULT_MAX_OUTPUT,
             tokenizer: Tokenizer::Estimate,
             known: false,
+            tool_preamble: None,
         },
     }
 }
@@ -131,6 +164,12 @@ mod tests {
         assert_eq!((gpt4o.max_input_tokens, gpt4o.tokenizer, gpt4o.known), (128_000, Tokenizer::O200kBase, true));
         assert_eq!(profile("gpt-4").tokenizer, Tokenizer::Cl100kBase);
         assert_eq!(profile("claude-sonnet-4-5").tokenizer, Tokenizer::Estimate);
+        let sonnet = profile("claude-sonnet-4-5").tool_preamble.expect("an Anthropic model has a tool-use preamble");
+        assert_eq!((sonnet.auto, sonnet.any_tool), (346, 313));
+        assert_eq!(profile("claude-3-opus-20240229").tool_preamble.map(|p| (p.auto, p.any_tool)), Some((530, 281)));
+        assert_eq!(tool_preamble("claude-3-5-sonnet-20240620").map(|p| p.auto), Some(294), "the longest prefix wins");
+        assert_eq!(gpt4o.tool_preamble, None);
+        assert!(all().iter().all(|p| p.provider != "anthropic" || p.tool_preamble.is_some()), "every Anthropic model has a row");
         let unknown = profile("my-local-model");
         assert_eq!((unknown.max_input_tokens, unknown.known), (DEFAULT_MAX_INPUT, false));
     }

@@ -66,7 +66,17 @@ impl Rendered {
 pub fn render(resolved: Resolved, root: &ProjectRoot) -> Result<Rendered, Diagnostics> {
     let Resolved { agent, mode, scenario, steps: mut decisions, tools } = resolved;
     let tools_description = tools_description(agent, mode, &tools);
-    let env = crate::templates::project_environment(root);
+    // One environment per template root: each caches the files it has loaded.
+    let envs = std::cell::RefCell::new(Vec::<(crate::templates::TemplateRoot, Arc<minijinja::Environment<'static>>)>::new());
+    let env_for = |template_root: &crate::templates::TemplateRoot| {
+        let mut envs = envs.borrow_mut();
+        if let Some((_, env)) = envs.iter().find(|(r, _)| r == template_root) {
+            return Arc::clone(env);
+        }
+        let env = Arc::new(crate::templates::project_environment(root, template_root));
+        envs.push((template_root.clone(), Arc::clone(&env)));
+        env
+    };
     // Built when the first template needs it: most prompt files are plain text.
     let context = std::cell::OnceCell::new();
     let context = || {
@@ -79,12 +89,13 @@ pub fn render(resolved: Resolved, root: &ProjectRoot) -> Result<Rendered, Diagno
                 tools => enabled_tools_value(&tools),
                 tools_description => minijinja::Value::from(tools_description.text.clone()),
                 vars => agent.vars,
+                ..minijinja::Value::from_serialize(&scenario.vars)
             }
         })
     };
     let file_text = |file: &TextFile| -> Result<SharedText, Diagnostic> {
         match file.template {
-            true => render_template(&env, root, file, context()).map(|text| SharedText::new(&text)),
+            true => render_template(&env_for(&file.template_root), root, file, context()).map(|text| SharedText::new(&text)),
             false => Ok(file.text.clone()),
         }
     };
@@ -100,7 +111,7 @@ pub fn render(resolved: Resolved, root: &ProjectRoot) -> Result<Rendered, Diagno
             StepText::File(file) => match file_text(file) {
                 Ok(text) => (vec![file.path.clone()], trim_shared_line_breaks(text)),
                 Err(d) => {
-                    diagnostics.push(d);
+                    crate::diagnostic::push_once(&mut diagnostics, d);
                     continue;
                 }
             },
@@ -113,7 +124,7 @@ pub fn render(resolved: Resolved, root: &ProjectRoot) -> Result<Rendered, Diagno
                         Part::File(file) => match file_text(file) {
                             Ok(t) => text.push_str(trim_line_breaks(&t)),
                             Err(d) => {
-                                diagnostics.push(d);
+                                crate::diagnostic::push_once(&mut diagnostics, d);
                                 failed = true;
                             }
                         },
@@ -422,5 +433,6 @@ fn render_template(
     file: &TextFile,
     context: &minijinja::Value,
 ) -> Result<String, Diagnostic> {
-    crate::templates::render_bounded(env, &file.path, &file.text, context.clone(), &|path| root.display_path(path))
+    let name = file.template_root.name_of(&file.path);
+    crate::templates::render_bounded(env, &name, &file.text, context.clone(), &|name| file.template_root.display(root, name))
 }

@@ -102,7 +102,8 @@ impl Session {
                         let measured = crate::measure::measure(agent, &rendered, &self.counter);
                         runs.push(Run { rendered, measured });
                     }
-                    Err(d) => problems.extend(d),
+                    // A file every mode or scenario fails in is reported once.
+                    Err(d) => d.into_iter().for_each(|d| crate::diagnostic::push_once(&mut problems, d)),
                 }
             }
         }

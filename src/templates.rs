@@ -2,14 +2,21 @@
 //! runs in, and its limits — an instruction budget (fuel), a memory budget for everything a
 //! template makes (output, captures, concatenation, literals, filter results; a ctxc patch of
 //! minijinja, see `vendor/minijinja/PATCHES.md`) and a cap on the output. Errors are located
-//! TPL diagnostics, never a crash or a runaway.
+//! TPL diagnostics, never a crash or a runaway. Templates are written for Python's Jinja2: its
+//! string, list and dict methods work (minijinja-contrib's `pycompat`), include and import names
+//! resolve from a template root as Jinja2's `FileSystemLoader` does, and an error inside an
+//! included file is reported at that file's line with the include chain.
 
+use std::collections::{BTreeSet, HashSet};
+use std::ops::Range;
+
+use minijinja::machinery::{tokenize, Token, WhitespaceConfig};
+use minijinja::value::{Value, ValueKind};
 use serde::Serialize;
 
 use crate::codes::Code;
-use crate::diagnostic::Diagnostic;
-use crate::project::{ProjectRoot, ReadError};
-
+use crate::diagnostic::{Diagnostic, Related};
+use crate::project::{ProjectRoot, ReadError, SourceFile};
 /// Instruction budget for one template render: generous for real prompts, finite for loops.
 pub const TEMPLATE_FUEL: u64 = 200_000;
 /// Largest text one template may produce (1 MiB).
@@ -20,14 +27,93 @@ pub const MAX_TEMPLATE_OUTPUT: usize = 1024 * 1024;
 pub const TEMPLATE_MEMORY: usize = 16 * 1024 * 1024;
 
 /// The environment every user template and enable condition runs in: strict undefined
-/// variables, no escaping, and the instruction limit. Run it only through [`within_limits`].
+/// variables, no escaping, trailing newlines kept, Python's methods, and the instruction limit.
+/// Jinja2 renders the same with `Environment(undefined=StrictUndefined, autoescape=False,
+/// keep_trailing_newline=True)` (its `trim_blocks` and `lstrip_blocks` stay off in both). Run it
+/// only through [`within_limits`].
 pub fn environment() -> minijinja::Environment<'static> {
     let mut env = minijinja::Environment::new();
     env.set_undefined_behavior(minijinja::UndefinedBehavior::Strict);
     env.set_auto_escape_callback(|_| minijinja::AutoEscape::None);
     env.set_keep_trailing_newline(true);
     env.set_fuel(Some(TEMPLATE_FUEL));
+    env.set_unknown_method_callback(python_method);
+    env.add_filter("escape", escape);
+    env.add_filter("e", escape);
     env
+}
+
+/// The characters MarkupSafe escapes, and how.
+const MARKUPSAFE: [(char, &str); 5] = [('&', "&amp;"), ('<', "&lt;"), ('>', "&gt;"), ('"', "&#34;"), ('\'', "&#39;")];
+
+/// Jinja2's `|escape` (MarkupSafe): `&`, `<`, `>`, `"` and `'` only, quotes as numeric entities.
+fn escape(value: &Value) -> Result<Value, minijinja::Error> {
+    if value.is_safe() {
+        return Ok(value.clone());
+    }
+    let text = value.to_string();
+    minijinja::budget::charge_many(text.len(), 5)?;
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match MARKUPSAFE.iter().find(|(from, _)| *from == c) {
+            Some((_, entity)) => out.push_str(entity),
+            None => out.push(c),
+        }
+    }
+    Ok(Value::from_safe_string(out))
+}
+
+/// Python's `str`, `list` and `dict` methods (minijinja-contrib's `pycompat`), with the two whose
+/// result can outgrow their input many times over (`replace`, `join`) charged to the memory
+/// budget before they are made; a method neither has is named with the Jinja2 way to write it.
+fn python_method(state: &minijinja::State, value: &Value, method: &str, args: &[Value]) -> Result<Value, minijinja::Error> {
+    if let Some(s) = value.as_str() {
+        match (method, args) {
+            ("replace", [old, new, rest @ ..]) => {
+                let (old, new) = (old.as_str().unwrap_or_default(), new.as_str().unwrap_or_default());
+                let found = if old.is_empty() { s.chars().count() + 1 } else { s.matches(old).count() };
+                let limit = rest.first().and_then(|c| i64::try_from(c.clone()).ok()).filter(|c| *c >= 0);
+                let found = limit.map_or(found, |c| found.min(c as usize));
+                minijinja::budget::charge_many(found, new.len())?;
+            }
+            ("join", [items]) => {
+                let count = items.len().unwrap_or(0);
+                minijinja::budget::charge_many(count.saturating_sub(1), s.len())?;
+                minijinja::budget::charge_value(items)?;
+            }
+            _ => {}
+        }
+    }
+    minijinja_contrib::pycompat::unknown_method_callback(state, value, method, args).map_err(|e| match e.kind() {
+        minijinja::ErrorKind::UnknownMethod => unknown_method(value, method),
+        _ => e,
+    })
+}
+
+/// "map has no method named update", with what Jinja2 templates write instead.
+fn unknown_method(value: &Value, method: &str) -> minijinja::Error {
+    let kind = match value.kind() {
+        ValueKind::Map => "a dict (map)",
+        ValueKind::Seq => "a list",
+        ValueKind::String => "a string",
+        ValueKind::Undefined | ValueKind::None => "none",
+        _ => "this value",
+    };
+    let hint = match method {
+        "append" | "extend" | "insert" | "pop" | "remove" | "update" | "setdefault" | "clear" | "sort" | "reverse" => {
+            format!("values cannot be changed in place here, unlike in Python: build a new one (`list + [x]`, `dict(d, key=x)`) or use the `|{}` filter", if method == "reverse" || method == "sort" { method } else { "list" })
+        }
+        "center" | "ljust" | "rjust" | "zfill" => "use the `|format` filter with a width (`\"%-10s\"|format(x)`) or `|center`".to_string(),
+        "lower" | "upper" | "title" | "capitalize" | "items" | "join" | "split" | "replace" | "length" | "first" | "last" => {
+            format!("Jinja2's `|{method}` filter does the same: write `x|{method}`")
+        }
+        "strip" => "Jinja2's `|trim` filter does the same".to_string(),
+        _ => format!("ctxc supports Python's str, list and dict methods that Jinja2 templates use most (`.items()`, `.get()`, `.upper()`, `.split()`, `.strip()`, `.format()`…), not `.{method}()`; write it with a filter"),
+    };
+    minijinja::Error::new(
+        minijinja::ErrorKind::UnknownMethod,
+        format!("{kind} has no method `.{method}()` in ctxc's templates (Python's Jinja2 has it): {hint}"),
+    )
 }
 
 /// Runs `f` (compiling or evaluating templates of [`environment`]) with [`TEMPLATE_MEMORY`] to
@@ -43,18 +129,77 @@ pub fn render_template_str<S: Serialize>(name: &str, source: &str, context: S) -
     render_bounded(&env, name, source, minijinja::Value::from_serialize(context), &|path| path.to_string())
 }
 
-/// [`environment`] with includes and imports read through the project root.
-pub fn project_environment(root: &ProjectRoot) -> minijinja::Environment<'static> {
+/// Where include and import names of a template resolve: a folder relative to the manifest's
+/// directory (`""` for that directory itself), as Jinja2's `FileSystemLoader(root)` does.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+pub struct TemplateRoot(pub String);
+
+impl TemplateRoot {
+    /// The reference (relative to the manifest's directory) of the template named `name`.
+    pub fn reference(&self, name: &str) -> String {
+        match self.0.as_str() {
+            "" | "." => name.to_string(),
+            root => format!("{}/{name}", root.trim_end_matches('/')),
+        }
+    }
+
+    /// The name Jinja2's loader knows the file `path` (relative to the manifest's directory) by:
+    /// its path from the root, climbing with `..` when it lies outside.
+    pub fn name_of(&self, path: &str) -> String {
+        let root: Vec<&str> = self.0.split('/').filter(|p| !p.is_empty() && *p != ".").collect();
+        let file: Vec<&str> = path.split('/').collect();
+        let common = root.iter().zip(&file).take_while(|(a, b)| a == b).count();
+        let mut name = vec![".."; root.len() - common];
+        name.extend(&file[common..]);
+        name.join("/")
+    }
+
+    /// The display path of the template named `name`.
+    pub fn display(&self, root: &ProjectRoot, name: &str) -> String {
+        let reference = self.reference(name);
+        root.display_path(&root.normalize(&reference).unwrap_or(reference))
+    }
+
+    /// Reads the template named `name` through the project root (so it cannot leave it).
+    pub fn read(&self, root: &ProjectRoot, name: &str) -> Result<SourceFile, ReadError> {
+        root.read(&self.reference(name))
+    }
+}
+
+/// [`environment`] with includes and imports read through the project root, from `template_root`.
+pub fn project_environment(root: &ProjectRoot, template_root: &TemplateRoot) -> minijinja::Environment<'static> {
     let mut env = environment();
-    let root = root.clone();
+    let (root, template_root) = (root.clone(), template_root.clone());
     // Includes and imports resolve through the project root, so they cannot leave it.
-    env.set_loader(move |name| match root.read(name) {
+    // One name per file: `a.j2`, `./a.j2` and `x/../a.j2` are loaded and compiled once, so a
+    // template cannot make minijinja compile one large file under thousands of names.
+    env.set_path_join_callback(|name, _| canonical(name));
+    env.set_loader(move |name| match template_root.read(&root, name) {
         Ok(file) => Ok(Some(file.text.to_string())),
         // minijinja words every "not found" its own way; other refusals keep their reason.
         Err(ReadError::Missing(_)) => Ok(None),
         Err(e) => Err(minijinja::Error::new(minijinja::ErrorKind::InvalidOperation, e.message())),
     });
     env
+}
+
+/// A template name with `.` and empty parts dropped and `..` applied where it can be, as
+/// Jinja2's loader reads names; absolute names stay as written (the project root refuses them).
+fn canonical(name: &str) -> std::borrow::Cow<'_, str> {
+    if name.starts_with('/') || !name.split('/').any(|part| matches!(part, "" | "." | "..")) {
+        return name.into();
+    }
+    let mut parts: Vec<&str> = Vec::new();
+    for part in name.split('/') {
+        match part {
+            "" | "." => {}
+            ".." if parts.last().is_some_and(|p| *p != "..") => {
+                parts.pop();
+            }
+            part => parts.push(part),
+        }
+    }
+    parts.join("/").into()
 }
 
 /// Renders `source` (named `name`) within the limits; `display` turns a template name into the
@@ -88,35 +233,184 @@ fn out_of_memory() -> Diagnostic {
     ))
 }
 
-fn template_error(name: &str, source: &str, e: &minijinja::Error, exhausted: bool, display: &dyn Fn(&str) -> String) -> Diagnostic {
-    // Errors raised inside an included template name that template.
+/// Where a minijinja error points: its template's name and the byte range in that template.
+fn place(e: &minijinja::Error, name: &str, source: &str) -> (String, Option<Range<usize>>) {
     let path = e.name().unwrap_or(name).to_string();
-    let detail = e.detail().map(|d| format!(": {d}")).unwrap_or_default();
+    let text = e.template_source().or((path == name).then_some(source));
     let span = e.range().or_else(|| {
-        let text = if path == name { Some(source) } else { None };
         e.line().zip(text).map(|(line, text)| {
             let start = crate::diagnostic::offset_of(text, line, 1);
             start..start
         })
     });
+    (path, span)
+}
+
+fn template_error(name: &str, source: &str, e: &minijinja::Error, exhausted: bool, display: &dyn Fn(&str) -> String) -> Diagnostic {
+    // An error inside an included template comes wrapped in one "error in ..." per include: the
+    // innermost is the real place, the others are the include chain.
+    let mut chain = vec![e];
+    while let Some(inner) = chain.last().and_then(|e| std::error::Error::source(*e)).and_then(|s| s.downcast_ref::<minijinja::Error>()) {
+        chain.push(inner);
+    }
+    let (real, outer) = (chain[chain.len() - 1], &chain[..chain.len() - 1]);
+    let related: Vec<Related> = outer
+        .iter()
+        .rev()
+        .map(|e| {
+            let (path, span) = place(e, name, source);
+            let message = if e.kind() == minijinja::ErrorKind::BadInclude { "included from" } else { "called from" };
+            Related { file: display(&path), span, message: message.to_string() }
+        })
+        .collect();
+    let e = real;
+    let (path, span) = place(e, name, source);
     if exhausted {
-        return out_of_memory().in_file(display(&path)).at(span);
+        return out_of_memory().in_file(display(&path)).at(span).related(related);
     }
     let code = match e.kind() {
         minijinja::ErrorKind::UndefinedError => Code::TPL002,
         minijinja::ErrorKind::OutOfFuel => Code::TPL004,
         _ => Code::TPL001,
     };
-    let mut d = Diagnostic::error(format!("template error: {}{detail}", e.kind())).code(code).in_file(display(&path)).at(span);
-    if e.kind() == minijinja::ErrorKind::UndefinedError {
-        d = d.help(
-            "templates can use agent.name, agent.description, agent.model, mode, scenario, flags, tools, tools_description and vars.NAME",
-        );
-    }
-    if e.kind() == minijinja::ErrorKind::OutOfFuel {
-        d = d.help(format!("a template may run at most {TEMPLATE_FUEL} instructions; look for a runaway loop"));
+    let detail = e.detail().map(|d| format!(": {d}")).unwrap_or_default();
+    // minijinja does not name the undefined variable; the expression it points at does.
+    let expression = span.clone().zip(e.template_source().or((path == name).then_some(source))).and_then(|(span, text)| text.get(span));
+    let message = match (e.kind(), expression) {
+        (minijinja::ErrorKind::UndefinedError, Some(expr)) => format!("template error: `{expr}` is undefined{detail}"),
+        _ => format!("template error: {}{detail}", e.kind()),
+    };
+    let mut d = Diagnostic::error(message).code(code).in_file(display(&path)).at(span).related(related);
+    match e.kind() {
+        minijinja::ErrorKind::UndefinedError => d = d.help(UNDEFINED_HELP),
+        minijinja::ErrorKind::OutOfFuel => {
+            d = d.help(format!("a template may run at most {TEMPLATE_FUEL} instructions; look for a runaway loop"))
+        }
+        minijinja::ErrorKind::TemplateNotFound => {
+            d = d.help(
+                "include and import names resolve from the template root, as with Jinja2's FileSystemLoader: the manifest's \
+                 directory, or the folder `[templates] root` (or the module's `root`) names",
+            )
+        }
+        _ => {}
     }
     d
+}
+
+const UNDEFINED_HELP: &str = "templates can use agent.name, agent.description, agent.model, mode, scenario, flags, tools, \
+     tools_description, vars.NAME and the scenario's `vars` (`[scenarios.NAME] vars = { … }` gives runtime variables sample values)";
+
+/// A variable a template (or a template it includes) reads and its context does not provide.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Unprovided {
+    pub name: String,
+    /// The display path of the file that reads it, and where.
+    pub file: String,
+    pub span: Range<usize>,
+    /// The includes that led there, outermost first.
+    pub chain: Vec<Related>,
+}
+
+/// What a static pass over a template and the templates it includes found.
+#[derive(Debug, Default)]
+pub struct Scan {
+    /// Every included or imported file read (named by a string literal), for snippets.
+    pub files: Vec<SourceFile>,
+    /// Variables read that the context does not provide, in the order met.
+    pub unprovided: Vec<Unprovided>,
+}
+
+/// The variables ctxc gives every template.
+pub const CONTEXT: [&str; 7] = ["agent", "mode", "scenario", "flags", "tools", "tools_description", "vars"];
+
+/// Names every template can use besides its context: minijinja's global functions.
+const GLOBALS: [&str; 4] = ["range", "dict", "namespace", "debug"];
+
+/// Whether the variable read at `tokens[i]` (with the attributes after it) is tested with
+/// `is [not] defined` / `undefined` or given a `|default`.
+fn guarded(tokens: &[(Token<'_>, minijinja::machinery::Span)], i: usize) -> bool {
+    let token = |k: usize| tokens.get(k).map(|(t, _)| t);
+    let mut j = i + 1;
+    while let (Some(Token::Dot), Some(Token::Ident(_))) = (token(j), token(j + 1)) {
+        j += 2;
+    }
+    matches!(
+        (token(j), token(j + 1), token(j + 2)),
+        (Some(Token::Ident("is")), Some(Token::Ident("defined" | "undefined")), _)
+            | (Some(Token::Ident("is")), Some(Token::Ident("not")), Some(Token::Ident("defined" | "undefined")))
+            | (Some(Token::Pipe), Some(Token::Ident("default" | "d")), _)
+    )
+}
+
+/// The static pass: every variable `text` (the template `path`, relative to the manifest's
+/// directory) and the files it includes or imports read without setting them, that `provided`
+/// rejects, each at its first use. A file included from several places is looked at once. Files
+/// that do not compile or cannot be read are left to the render, which reports them.
+pub fn scan(root: &ProjectRoot, template_root: &TemplateRoot, path: &str, text: &str, provided: &dyn Fn(&str) -> bool) -> Scan {
+    let mut scan = Scan::default();
+    // Files by their path, so each is read once whatever name reaches it (`a.j2`, `./a.j2`).
+    let mut seen: HashSet<String> = HashSet::from([path.to_string()]);
+    // (template name, display path, text, include chain, names the includers set)
+    let mut todo = vec![(template_root.name_of(path), root.display_path(path), text.to_string(), Vec::new(), BTreeSet::new())];
+    while let Some((name, display, text, chain, inherited)) = todo.pop() {
+        let env = environment();
+        let (undeclared, _) = within_limits(|| env.template_from_named_str(&name, &text).map(|t| t.undeclared_variables(false)));
+        let Ok(undeclared) = undeclared else { continue };
+        let tokens: Vec<(Token<'_>, minijinja::machinery::Span)> =
+            tokenize(&text, false, Default::default(), WhitespaceConfig { keep_trailing_newline: true, ..Default::default() })
+                .map_while(Result::ok)
+                .collect();
+        // Names read as variables (not attributes), each at its first use.
+        let mut first_use: Vec<(&str, Range<usize>)> = Vec::new();
+        for (i, (token, span)) in tokens.iter().enumerate() {
+            let after_dot = i > 0 && matches!(tokens[i - 1].0, Token::Dot);
+            if let (Token::Ident(id), false) = (token, after_dot) {
+                if !first_use.iter().any(|(n, _)| n == id) {
+                    first_use.push((id, span.start_offset as usize..span.end_offset as usize));
+                }
+            }
+        }
+        // A name tested with `is defined` or given a `|default` anywhere is one the template
+        // expects may be missing, as Jinja2 allows.
+        let guarded: HashSet<&str> = (0..tokens.len())
+            .filter_map(|i| match tokens[i].0 {
+                Token::Ident(id) if (i == 0 || !matches!(tokens[i - 1].0, Token::Dot)) && guarded(&tokens, i) => Some(id),
+                _ => None,
+            })
+            .collect();
+        // What this file binds (set, for, macro arguments…) is visible to the files it includes.
+        let mut binds = inherited.clone();
+        binds.extend(first_use.iter().map(|(n, _)| n.to_string()).filter(|n| !undeclared.contains(n)));
+        for (id, span) in &first_use {
+            if undeclared.contains(*id) && !inherited.contains(*id) && !guarded.contains(id) && !GLOBALS.contains(id) && !provided(id) {
+                scan.unprovided.push(Unprovided { name: id.to_string(), file: display.clone(), span: span.clone(), chain: chain.clone() });
+            }
+        }
+        // `{% include "x" %}`, `{% import "x" as m %}`, `{% from "x" import m %}`, `{% extends "x" %}`.
+        let mut children = Vec::new();
+        for window in tokens.windows(3) {
+            let [(Token::BlockStart, _), (Token::Ident(tag), _), (Token::Str(child), span)] = window else { continue };
+            if !["include", "import", "from", "extends"].contains(tag) {
+                continue;
+            }
+            let Ok(reference) = root.normalize(&template_root.reference(child)) else { continue };
+            if !seen.insert(reference.clone()) {
+                continue;
+            }
+            let Ok(file) = root.read(&reference) else { continue };
+            let mut child_chain = chain.clone();
+            child_chain.push(Related {
+                file: display.clone(),
+                span: Some(span.start_offset as usize..span.end_offset as usize),
+                message: "included from".to_string(),
+            });
+            children.push((child.to_string(), file.display.clone(), file.text.to_string(), child_chain, binds.clone()));
+            scan.files.push(file);
+        }
+        // Depth first, in the order the file includes them.
+        todo.extend(children.into_iter().rev());
+    }
+    scan
 }
 
 #[cfg(test)]
@@ -153,6 +447,95 @@ mod tests {
             .expect_err("out of fuel");
         assert_eq!(d.code, Some(Code::TPL004));
         assert!(d.message.contains("out of fuel"), "{d:?}");
+    }
+
+    #[test]
+    fn python_methods_render_as_in_jinja2() {
+        let source =
+            "{% for k, v in d.items() %}{{ k.upper() }}={{ v }} {% endfor %}{{ s.strip().split(',')|join('+') }} {{ d.get('x', 0) }}";
+        let text = render_template_str("t.j2", source, minijinja::context! { d => minijinja::context! { a => 1 }, s => " a,b " });
+        assert_eq!(text.expect("renders"), "A=1 a+b 0");
+    }
+
+    #[test]
+    fn python_replace_and_join_are_charged_before_they_are_made() {
+        for source in ["{{ ('x' * 4000).replace('x', 'y' * 100000) }}", "{{ ('y' * 1000000).join(range(10000)) }}"] {
+            let d = render_template_str("t.j2", source, ()).expect_err("over the budget");
+            assert_eq!(d.code, Some(Code::TPL004), "{source}: {d:?}");
+        }
+        assert_eq!(
+            render_template_str("t.j2", "{{ 'a-b-c'.replace('-', '+', 1) }}{{ ','.join(['x', 'y']) }}", ()).expect("renders"),
+            "a+b-cx,y"
+        );
+    }
+
+    #[test]
+    fn a_method_minijinja_lacks_names_the_jinja2_way() {
+        let d =
+            render_template_str("t.j2", "{{ d.update(x=1) }}", minijinja::context! { d => minijinja::context! {} }).expect_err("no update");
+        assert_eq!(d.code, Some(Code::TPL001));
+        assert!(d.message.contains("a dict (map) has no method `.update()`") && d.message.contains("cannot be changed in place"), "{d:?}");
+        let d = render_template_str("t.j2", "{{ 'x'.zfill(3) }}", ()).expect_err("no zfill");
+        assert!(d.message.contains("`|format`"), "{d:?}");
+    }
+
+    #[test]
+    fn escape_is_markupsafe_s() {
+        assert_eq!(
+            render_template_str("t.j2", "{{ s|e }}{{ s|escape|e }}", minijinja::context! { s => "<'\"&>" }).expect("renders"),
+            "&lt;&#39;&#34;&amp;&gt;&lt;&#39;&#34;&amp;&gt;"
+        );
+    }
+
+    #[test]
+    fn an_undefined_variable_is_named() {
+        let d = render_template_str("t.j2", "line\n{{ user.nickname }}", minijinja::context! { user => minijinja::context! {} })
+            .expect_err("undefined");
+        assert_eq!(d.code, Some(Code::TPL002));
+        assert!(d.message.contains("`user.nickname` is undefined"), "{d:?}");
+    }
+
+    #[test]
+    fn names_are_canonical_so_a_file_loads_once() {
+        assert_eq!(canonical("a.j2"), "a.j2");
+        assert_eq!(canonical("./x//y/../a.j2"), "x/a.j2");
+        assert_eq!(canonical("d7/../a.j2"), "a.j2");
+        assert_eq!(canonical("../../a.j2"), "../../a.j2");
+        assert_eq!(canonical("/etc/passwd"), "/etc/passwd");
+    }
+
+    #[test]
+    fn template_names_are_paths_from_the_root() {
+        let root = TemplateRoot("prompts".into());
+        assert_eq!(root.name_of("prompts/system.j2"), "system.j2");
+        assert_eq!(root.name_of("other/x.j2"), "../other/x.j2");
+        assert_eq!(root.reference("parts/a.j2"), "prompts/parts/a.j2");
+        assert_eq!(TemplateRoot::default().name_of("prompts/system.j2"), "prompts/system.j2");
+        assert_eq!(TemplateRoot::default().reference("a.j2"), "a.j2");
+    }
+
+    #[test]
+    fn the_static_pass_follows_includes_and_what_includers_set() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        std::fs::create_dir(dir.path().join("p")).expect("mkdir");
+        let write = |name: &str, text: &str| std::fs::write(dir.path().join("p").join(name), text).expect("write");
+        write(
+            "top.j2",
+            "{{ agent.name }}\n{% for item in items %}{% include 'item.j2' %}{% endfor %}\n{% include 'missing.j2' ignore missing %}",
+        );
+        write("item.j2", "{{ item }} {{ range(2)|list }}\n  {{ cli_mode }} {{ cli_mode }}");
+        let root = ProjectRoot::new(dir.path()).expect("root");
+        let top = std::fs::read_to_string(dir.path().join("p/top.j2")).expect("read");
+        let scan = scan(&root, &TemplateRoot("p".into()), "p/top.j2", &top, &|name| name == "agent");
+        let found: Vec<(&str, &str, Range<usize>)> =
+            scan.unprovided.iter().map(|u| (u.name.as_str(), u.file.as_str(), u.span.clone())).collect();
+        let item = format!("{}/p/item.j2", dir.path().display());
+        let top_path = format!("{}/p/top.j2", dir.path().display());
+        let items = top.find("in items").expect("there") + 3;
+        let cli_mode = "{{ item }} {{ range(2)|list }}\n  {{ ".len();
+        assert_eq!(found, vec![("items", top_path.as_str(), items..items + 5), ("cli_mode", item.as_str(), cli_mode..cli_mode + 8)]);
+        assert_eq!(scan.unprovided[1].chain.len(), 1, "included from top.j2");
+        assert_eq!(scan.files.len(), 1, "item.j2 read once");
     }
 
     #[test]

@@ -23,6 +23,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "parallel",
             "systems",
             "tools",
+            "providers",
             "skills",
             "agent_files",
             "templates",

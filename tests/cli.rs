@@ -63,7 +63,8 @@ fn json_output_has_the_documented_shape() {
     assert_eq!(out.status.code(), Some(0));
     let value: serde_json::Value = serde_json::from_slice(&out.stdout).expect("valid JSON");
     let keys: Vec<&str> = value.as_object().expect("object").keys().map(String::as_str).collect();
-    assert_eq!(keys, ["agent", "mode", "model", "modelled", "prompt", "scenario", "sections", "steps", "tools"]);
+    // serde_json keeps insertion order (preserve_order): the keys come in the order the render declares them.
+    assert_eq!(keys, ["agent", "mode", "scenario", "model", "modelled", "sections", "steps", "tools", "prompt"]);
     assert_eq!(value["modelled"], "Zeus documentation (docs.zeus.agentspro.cn, November 2026)");
     let section = &value["sections"][0];
     assert_eq!(section["step"], 1);

@@ -3,7 +3,7 @@
 
 use std::process::{Command, Output};
 
-use serde_json::Value;
+use serde_json::{json, Value};
 
 mod common;
 
@@ -58,7 +58,15 @@ fn section_counts_equal_an_independent_count_and_add_up() {
         assert_eq!(sum + report["joins"]["tokens"].as_i64().expect("joins"), total, "parts add up to the whole");
         let tools = &report["tool_schemas"];
         let per_tool: i64 = tools["tools"].as_array().expect("tools").iter().map(|t| t["tokens"]["tokens"].as_i64().expect("n")).sum();
-        assert_eq!(per_tool + tools["overhead"]["tokens"].as_i64().expect("overhead"), tools["total"]["tokens"].as_i64().expect("total"));
+        let n = |v: &serde_json::Value| v["tokens"].as_i64().expect("tokens");
+        assert_eq!(per_tool + n(&tools["framing"]) + n(&tools["preamble"]) + n(&tools["joins"]), n(&tools["total"]), "tool parts add up");
+        assert!(n(&tools["framing"]) >= 0 && n(&tools["preamble"]) >= 0, "framing and preamble are positive");
+        // gpt-4o: harmony's rendering, an estimate for OpenAI's API models, and labelled so.
+        assert_eq!((&tools["rendering"], &tools["exact"]), (&json!("harmony"), &json!(false)));
+        assert!(tools["method"].as_str().expect("method").starts_with("estimate: the harmony rendering"));
+        let request = &report["request"];
+        assert_eq!(n(&request["framing"]) + n(&report["system_prompt"]) + n(&tools["total"]) + n(&request["joins"]), n(&request["total"]));
+        assert_eq!(report["window"]["fixed"].as_i64(), Some(n(&request["total"])), "the window's fixed part is the whole request");
     }
 }
 
@@ -75,6 +83,24 @@ fn claude_counts_are_labelled_estimates_everywhere() {
         .expect("utf-8");
     assert!(text.contains("estimate: o200k_base count as a proxy"), "{text}");
     assert!(text.contains(" ~"), "estimates carry a ~ in front: {text}");
+    // Configured numbers are never marked; counts always are; the preamble is its own line.
+    let line = |label: &str| text.lines().find(|l| l.starts_with(label)).unwrap_or_else(|| panic!("no `{label}` line: {text}"));
+    for configured in ["window  ", "response reserve", "summarization at"] {
+        assert!(!line(configured).contains('~'), "{}", line(configured));
+    }
+    for counted in ["fixed context", "room for history", "preamble (once)"] {
+        assert!(line(counted).contains('~'), "{}", line(counted));
+    }
+    assert!(line("preamble (once)").contains("~346"), "{}", line("preamble (once)"));
+    let tools = &report["tool_schemas"];
+    assert_eq!((&tools["rendering"], &tools["exact"], &tools["preamble"]["tokens"]), (&json!("anthropic"), &json!(false), &json!(346)));
+    assert_eq!(report["model"]["tool_preamble"]["auto"], 346, "the profile names the preamble and its source");
+    // gpt-oss: harmony's rendering, exact.
+    let oss = json(&["cost", "examples/agents/support-triage", "--format", "json", "--set", "agent.model=openai/gpt-oss-120b"]);
+    let oss = &oss["reports"][0];
+    assert_eq!((&oss["tool_schemas"]["exact"], &oss["request"]["exact"]), (&json!(true), &json!(true)));
+    assert_eq!(oss["request"]["per_message"], 4);
+    assert!(oss["tool_schemas"]["method"].as_str().expect("method").starts_with("exact: harmony rendering"));
 }
 
 #[test]
@@ -132,7 +158,11 @@ fn bare_tool_files_are_costed_per_tool() {
     let counts: Vec<i64> = tools.iter().map(|t| t["tokens"]["tokens"].as_i64().expect("n")).collect();
     assert!(counts.windows(2).all(|w| w[0] >= w[1]), "sorted by cost: {counts:?}");
     assert!(counts.iter().all(|&n| n > 0));
-    assert_eq!(counts.iter().sum::<i64>() + cost["overhead"]["tokens"].as_i64().expect("o"), cost["total"]["tokens"].as_i64().expect("t"));
+    let n = |key: &str| cost[key]["tokens"].as_i64().expect(key);
+    assert_eq!(counts.iter().sum::<i64>() + n("framing") + n("preamble") + n("joins"), n("total"), "parts add up");
+    let claude = json(&["cost", "examples/agents/zeus/tools/mcp/github.json", "--model", "claude-sonnet-4-5", "--format", "json"]);
+    assert_eq!(claude["preamble"]["tokens"], 346, "Anthropic's tool-use system prompt, counted once");
+    assert_eq!(claude["exact"], false);
 }
 
 #[test]

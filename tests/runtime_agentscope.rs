@@ -12,8 +12,7 @@ use std::process::Command;
 
 use serde_json::Value;
 
-use ctxc::measure::cost_tool_array;
-use ctxc::models::Tokenizer;
+use ctxc::measure::cost_tool_list;
 use ctxc::tokens::TokenCounter;
 use ctxc::tools::Tool;
 
@@ -100,9 +99,9 @@ fn compare(name: &str, release: &str, builtins: &Value) -> Vec<String> {
                 Tool::new(text("name"), text("description"), f["parameters"].clone(), None)
             })
             .collect();
-        let tokenizer = Tokenizer::parse(report["tokenizer"].as_str().unwrap_or_default()).expect("tokenizer");
-        let (each, _, total) = cost_tool_array(&tools.iter().collect::<Vec<_>>(), &TokenCounter::new(), tokenizer);
-        let sent_tokens: Vec<i64> = each.iter().map(|c| c.tokens).collect();
+        let model = ctxc::models::profile(report["model"]["model"].as_str().unwrap_or_default());
+        let costs = cost_tool_list(&tools.iter().collect::<Vec<_>>(), &model, &TokenCounter::new());
+        let (sent_tokens, total): (Vec<i64>, _) = (costs.tools.iter().map(|c| c.tokens.tokens).collect(), costs.total);
         let ctxc_tokens: Vec<i64> = ctxc_tools.iter().map(|t| t["tokens"]["tokens"].as_i64().unwrap_or(-1)).collect();
         let ctxc_total = report["tool_schemas"]["total"]["tokens"].as_i64().unwrap_or(-1);
         if sent_tokens != ctxc_tokens || total.tokens != ctxc_total {

@@ -55,20 +55,6 @@ fn with_upstream_texts(fixture: &Path, ran: &Value) -> tempfile::TempDir {
     dir
 }
 
-/// A readable line diff of two prompts (with line breaks and ends made visible).
-fn diff(expected: &str, actual: &str) -> String {
-    let mut out = String::new();
-    for change in similar::TextDiff::from_lines(expected, actual).iter_all_changes() {
-        let sign = match change.tag() {
-            similar::ChangeTag::Delete => "-runtime ",
-            similar::ChangeTag::Insert => "+ctxc    ",
-            similar::ChangeTag::Equal => continue,
-        };
-        out.push_str(&format!("{sign}{:?}\n", change.value()));
-    }
-    out
-}
-
 fn name_of(dir: &Path) -> String {
     dir.file_name().and_then(|n| n.to_str()).unwrap_or("?").to_string()
 }
@@ -117,17 +103,23 @@ fn check(label: &str, ran: &Value, project: &Path, release: &str) -> Vec<String>
             "{label}: system prompt differs ({} bytes from the runtime, {} from ctxc):\n{}",
             expected.len(),
             actual.len(),
-            diff(expected, &actual)
+            common::runtime_diff(expected, &actual)
         ));
     }
 
-    let tokenizer = runs.loaded.agent.profile.tokenizer;
-    let sent: Vec<(String, usize)> = ran["tools"]
+    // The tools Deep Agents sent, costed as ctxc costs the manifest's tools for this model's provider.
+    let sent_tools: Vec<ctxc::tools::Tool> = ran["tools"]
         .as_array()
         .expect("tools")
         .iter()
-        .map(|t| (t["name"].as_str().expect("name").to_string(), session.counter().count(tokenizer, &t["json"].to_string())))
+        .map(|t| {
+            let f = &t["json"]["function"];
+            let text = |k: &str| f[k].as_str().unwrap_or_default().to_string();
+            ctxc::tools::Tool::new(text("name"), text("description"), f["parameters"].clone(), None)
+        })
         .collect();
+    let sent_costs = ctxc::measure::cost_tool_list(&sent_tools.iter().collect::<Vec<_>>(), &runs.loaded.agent.profile, session.counter());
+    let sent: Vec<(String, usize)> = sent_costs.tools.iter().map(|t| (t.name.clone(), t.tokens.tokens.max(0) as usize)).collect();
     let costed: Vec<(String, usize)> =
         run.measured.tool_schemas.tools.iter().map(|t| (t.name.clone(), t.tokens.tokens.max(0) as usize)).collect();
     if sent != costed {

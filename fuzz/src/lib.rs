@@ -112,12 +112,13 @@ pub fn skill(data: &[u8]) {
     }
 }
 
-/// A tool file (OpenAI, MCP or ctxc format); every tool's JSON texts are valid JSON.
+/// A tool file in any format ctxc reads (JSON, JSON Lines, YAML); every tool's JSON texts are
+/// valid JSON.
 pub fn tools(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else { return };
     match ctxc::tools::parse_tool_file(text) {
-        Ok((_, tools)) => {
-            for tool in &tools {
+        Ok(file) => {
+            for tool in &file.tools {
                 for json in [tool.function_json(), tool.parameters_json()] {
                     if let Err(e) = serde_json::from_str::<serde_json::Value>(json) {
                         panic!("tool `{}` serialises to invalid JSON ({e}): {json}", tool.name);
@@ -125,7 +126,7 @@ pub fn tools(data: &[u8]) {
                 }
             }
         }
-        Err((message, offset)) => check_location(text, offset, &message),
+        Err(e) => check_location(text, e.offset, &e),
     }
 }
 

@@ -84,7 +84,8 @@ impl BudgetStatus {
 /// tool schemas, the mode, each budgeted step in pipeline order, then the window's two limits.
 pub fn evaluate(agent: &Agent, m: &Measured) -> Vec<BudgetStatus> {
     let warn_ratio = agent.budgets.warn_ratio;
-    let fixed = Count { tokens: m.window.fixed, tokenizer: m.tokenizer, exact: m.exact };
+    // The fixed context is the request total: as exact as its least exact part.
+    let fixed = m.request.total;
     let status = |tokens: i64, limit: u64| {
         if tokens > limit as i64 {
             Status::Over
@@ -99,7 +100,7 @@ pub fn evaluate(agent: &Agent, m: &Measured) -> Vec<BudgetStatus> {
     let manifest_budgets = [
         (BudgetKind::SystemPrompt, agent.budgets.system_prompt.as_ref(), None, "system prompt", "the system prompt", m.system_prompt),
         (BudgetKind::ToolSchemas, agent.budgets.tool_schemas.as_ref(), None, "tool schemas", "the tool schemas", m.tool_schemas.total),
-        (BudgetKind::Mode, mode_budget, Some(m.mode.as_str()), "", "system prompt + tool schemas", fixed),
+        (BudgetKind::Mode, mode_budget, Some(m.mode.as_str()), "", "the request: system prompt, tool schemas, message framing", fixed),
     ];
     for (kind, budget, id, name, measured, tokens) in manifest_budgets {
         let Some(budget) = budget else { continue };
@@ -132,13 +133,14 @@ pub fn evaluate(agent: &Agent, m: &Measured) -> Vec<BudgetStatus> {
     let w = &m.window;
     let room = w.max_input_tokens.saturating_sub(w.response_reserve);
     let reached = if fixed.tokens >= room as i64 { Status::Over } else { Status::Ok };
-    let measured = "system prompt + tool schemas, within the window minus the response reserve".to_string();
+    let measured = "the request (system prompt, tool schemas, framing), within the window minus the response reserve".to_string();
     let mut s = BudgetStatus::new(BudgetKind::ResponseReserve, None, "response reserve".into(), measured, fixed, room, reached);
     s.origin = agent.budgets.response_reserve_origin.clone();
     out.push(s);
     if let (Some(at), Some(ratio)) = (w.summarization_at, w.summarization_ratio) {
         let reached = if fixed.tokens >= at as i64 { Status::Over } else { Status::Ok };
-        let measured = format!("system prompt + tool schemas, below the trigger ({:.0} % of the window)", ratio * 100.0);
+        let measured =
+            format!("the request (system prompt, tool schemas, framing), below the trigger ({:.0} % of the window)", ratio * 100.0);
         let mut s = BudgetStatus::new(BudgetKind::Summarization, None, "summarization".into(), measured, fixed, at, reached);
         s.origin = agent.settings.summarization_trigger_origin.clone();
         out.push(s);
@@ -170,7 +172,7 @@ fn diagnostic(agent: &Agent, s: &BudgetStatus, m: &Measured) -> Option<Diagnosti
     let d = match (s.kind, s.status) {
         (_, Status::Ok) => return None,
         (BudgetKind::Summarization, _) => Diagnostic::error(format!(
-            "the fixed context ({} tokens: system prompt + tool schemas, {where_}) reaches the summarization trigger ({} tokens = {:.0} % of {}): compaction would fire on the first turn",
+            "the fixed context ({} tokens: system prompt, tool schemas and message framing, {where_}) reaches the summarization trigger ({} tokens = {:.0} % of {}): compaction would fire on the first turn",
             grouped(s.tokens.tokens),
             grouped(s.limit),
             w.summarization_ratio.unwrap_or_default() * 100.0,
@@ -192,7 +194,7 @@ fn diagnostic(agent: &Agent, s: &BudgetStatus, m: &Measured) -> Option<Diagnosti
                     let sources = if sources.is_empty() { String::new() } else { format!(" (from {})", sources.join(", ")) };
                     format!("step `{}`{sources}", s.id.as_deref().unwrap_or_default())
                 }
-                BudgetKind::Mode => format!("{} mode's fixed context (system prompt + tool schemas)", m.mode),
+                BudgetKind::Mode => format!("{} mode's fixed context (system prompt, tool schemas, message framing)", m.mode),
                 _ => s.measured.clone(),
             };
             let note = if s.worst_case { " at its worst case (top K and max characters)" } else { "" };
@@ -248,13 +250,13 @@ mod tests {
             got,
             [
                 (SystemPrompt, None, 100, 90, Status::Over, false),
-                (ToolSchemas, None, 88, 50, Status::Over, false),
-                (Mode, Some("agent"), 188, 200, Status::Near, false),
+                (ToolSchemas, None, 91, 50, Status::Over, false),
+                (Mode, Some("agent"), 191, 200, Status::Near, false),
                 (Step, Some("core"), 67, 40, Status::Over, false),
                 (Step, Some("style"), 19, 30, Status::Ok, false),
                 (Step, Some("memories"), 2047, 300, Status::Over, true),
-                (ResponseReserve, None, 188, 8192 - 2048, Status::Ok, false),
-                (Summarization, None, 188, 163, Status::Over, false),
+                (ResponseReserve, None, 191, 8192 - 2048, Status::Ok, false),
+                (Summarization, None, 191, 163, Status::Over, false),
             ]
         );
     }
@@ -287,9 +289,9 @@ mod tests {
         assert_eq!(status_of(&["budgets.system_prompt=100"], BudgetKind::SystemPrompt), Status::Near);
         assert_eq!(status_of(&["budgets.system_prompt=112"], BudgetKind::SystemPrompt), Status::Ok);
         assert_eq!(status_of(&["budgets.system_prompt=112", "budgets.warn_ratio=0.8"], BudgetKind::SystemPrompt), Status::Near);
-        // The fixed context takes 188 tokens of an 8,192-token window.
-        assert_eq!(status_of(&["budgets.response_reserve=8004"], BudgetKind::ResponseReserve), Status::Over);
-        assert_eq!(status_of(&["budgets.response_reserve=8003"], BudgetKind::ResponseReserve), Status::Ok);
+        // The fixed context (the request: prompt, tools and framing) takes 191 tokens of an 8,192-token window.
+        assert_eq!(status_of(&["budgets.response_reserve=8001"], BudgetKind::ResponseReserve), Status::Over);
+        assert_eq!(status_of(&["budgets.response_reserve=8000"], BudgetKind::ResponseReserve), Status::Ok);
     }
 
     #[test]

@@ -10,6 +10,7 @@ pub mod raw;
 pub mod scenario;
 pub mod span;
 mod systems;
+mod templates;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
@@ -341,7 +342,7 @@ impl Validator {
             Ok(file) => {
                 self.sources.insert_shared(&file.display, file.text.clone());
                 let template = template.unwrap_or(file.rel.ends_with(".j2"));
-                Some(TextFile { path: file.rel, text: file.text, template })
+                Some(TextFile { path: file.rel, text: file.text, template, template_root: Default::default() })
             }
             Err(e) => {
                 self.read_error(e, self.span(reference, &reference.value));
@@ -490,10 +491,11 @@ impl Validator {
         let budgets = self.budgets(raw.budgets.as_ref());
         let pipeline = raw.pipeline.clone().unwrap_or_default();
         let flags: IndexMap<String, bool> = raw.flags.clone();
-        let modules = self.modules(&raw.modules);
+        let template_root = self.template_root(raw.templates.as_ref());
+        let modules = self.modules(&raw.modules, &template_root);
         let categories = self.categories(&raw.tools, &flags);
         let steps = self.steps(pipeline.steps, &raw.modules, &flags);
-        let modes = self.modes(&raw.modes, &modules, &steps, &categories);
+        let modes = self.modes(&raw.modes, &modules, &steps, &categories, &template_root);
         let connectors: IndexMap<String, TextFile> =
             raw.connectors.iter().filter_map(|(name, c)| Some((name.clone(), self.read(&c.prompt, Some(false))?))).collect();
         let skills = self.skills(raw.skills.as_ref());
@@ -510,6 +512,7 @@ impl Validator {
         self.diagnostics[before..].iter_mut().filter(|d| d.code == Some(Code::MAN002)).for_each(|d| d.code = Some(Code::MEM001));
         let settings = self.settings(&raw);
         let scenarios = self.scenarios(&raw.scenarios, &flags, &connectors, &skills);
+        self.template_variables(&modules, &modes, &scenarios);
         let project_context = self.walk_up(raw.memory.as_ref().and_then(|m| m.walk_up.as_deref()).unwrap_or_default());
         let has_profile = profile.known || agent_raw.context_window.is_some();
         let systems = self.systems(&raw, &user_written, &preset_defaults, preset_name.as_ref(), has_profile);
@@ -554,7 +557,11 @@ impl Validator {
         }
     }
 
-    fn modules(&mut self, raw: &IndexMap<String, RawModule>) -> IndexMap<String, ModuleFiles> {
+    fn modules(
+        &mut self,
+        raw: &IndexMap<String, RawModule>,
+        template_root: &crate::templates::TemplateRoot,
+    ) -> IndexMap<String, ModuleFiles> {
         let mut modules = IndexMap::new();
         for (id, module) in raw {
             let files = match (&module.source, module.variants.is_empty()) {
@@ -570,7 +577,7 @@ impl Validator {
                     None
                 }
             };
-            if let Some(files) = files {
+            if let Some(files) = files.and_then(|files| self.module_files(module, files, template_root)) {
                 modules.insert(id.clone(), files);
             }
         }
@@ -688,6 +695,7 @@ impl Validator {
         modules: &IndexMap<String, ModuleFiles>,
         steps: &[Step],
         categories: &[Category],
+        template_root: &crate::templates::TemplateRoot,
     ) -> IndexMap<String, Mode> {
         let default_mode = [("default".to_string(), RawMode::default())];
         let raw_modes: Vec<(String, RawMode)> =
@@ -695,7 +703,8 @@ impl Validator {
         let category_names: Vec<&str> = categories.iter().map(|c| c.name.as_str()).collect();
         let mut modes = IndexMap::new();
         for (name, mode) in raw_modes {
-            let prompt = mode.prompt.as_ref().and_then(|p| self.read(p, None));
+            let prompt =
+                mode.prompt.as_ref().and_then(|p| self.read(p, None)).map(|p| TextFile { template_root: template_root.clone(), ..p });
             let mut variants = IndexMap::new();
             for (module_id, variant) in &mode.variants {
                 match modules.get(module_id) {
@@ -789,9 +798,9 @@ impl Validator {
                         server: server.clone(),
                         app: app.clone(),
                     })),
-                    Err((message, offset)) => {
+                    Err(e) => {
                         let display = self.root.display_path(&text.path);
-                        self.diagnostics.push(Diagnostic::error(message).code(Code::TOOL001).in_file(display).at(offset.map(|o| o..o)));
+                        self.diagnostics.push(e.into_diagnostic(&display));
                     }
                 }
             }
@@ -957,6 +966,7 @@ impl Validator {
             };
             let resources = named(&s.resources);
             let attachments = named(&s.attachments);
+            self.scenario_vars(&s.vars);
             let skill_names: Vec<&str> = skills.iter().map(|k| k.name.as_str()).collect();
             for active in &s.active_skills {
                 if !skill_names.contains(&active.value.as_str()) {
@@ -981,6 +991,7 @@ impl Validator {
                     sandbox_files: s.sandbox_files.clone(),
                     attachments,
                     active_skills: s.active_skills.iter().map(|a| a.value.clone()).collect(),
+                    vars: s.vars.clone(),
                 },
             );
         }

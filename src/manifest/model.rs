@@ -24,6 +24,9 @@ pub struct TextFile {
     #[serde(skip)]
     pub text: SharedText,
     pub template: bool,
+    /// Where the template's include and import names resolve.
+    #[serde(skip)]
+    pub template_root: crate::templates::TemplateRoot,
 }
 
 /// An enable condition: a minijinja expression, with where it was written.
@@ -147,6 +150,8 @@ pub struct Scenario {
     pub attachments: Vec<NamedText>,
     /// Skills activated in this scenario (names), shown in full by `active_skills` steps.
     pub active_skills: Vec<String>,
+    /// Sample values of runtime template variables, read as top-level names.
+    pub vars: IndexMap<String, serde_json::Value>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]

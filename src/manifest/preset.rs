@@ -119,6 +119,7 @@ impl Overlay for RawManifest {
         self.scenarios.overlay(over.scenarios);
         overlay_opt(&mut self.budgets, over.budgets);
         self.vars.extend(over.vars);
+        take(&mut self.templates, over.templates);
         overlay_opt(&mut self.project, over.project);
         overlay_opt(&mut self.snapshot, over.snapshot);
         overlay_opt(&mut self.deepagents, over.deepagents);
@@ -174,6 +175,8 @@ impl Overlay for RawModule {
         take(&mut self.source, over.source);
         self.variants.overlay(over.variants);
         take(&mut self.template, over.template);
+        take(&mut self.key, over.key);
+        take(&mut self.root, over.root);
     }
 }
 

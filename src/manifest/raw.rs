@@ -58,6 +58,9 @@ pub struct RawManifest {
     /// Extra string variables available to templates as `vars.NAME`.
     #[serde(default)]
     pub vars: BTreeMap<String, String>,
+    /// How templates find the files they include and import.
+    #[serde(default)]
+    pub templates: Option<RawTemplates>,
     /// Where the project root is, when it is above the manifest's directory.
     #[serde(default)]
     pub project: Option<RawProject>,
@@ -246,6 +249,22 @@ pub struct RawModule {
     /// Render the file(s) as minijinja templates. Default: only files ending in `.j2`.
     #[serde(default)]
     pub template: Option<bool>,
+    /// The key of a YAML, TOML or JSON file that holds the text (dotted for nesting, e.g.
+    /// `agent.templates.system_template`), instead of the whole file.
+    #[serde(default)]
+    pub key: Option<Spanned<String>>,
+    /// Where this module's include and import names resolve, instead of `[templates] root`.
+    #[serde(default)]
+    pub root: Option<Spanned<String>>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawTemplates {
+    /// The folder include and import names resolve from (like Jinja2's `FileSystemLoader`),
+    /// relative to the manifest. Default: the manifest's directory.
+    #[serde(default)]
+    pub root: Option<Spanned<String>>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
@@ -315,7 +334,8 @@ pub struct RawCategory {
     /// Enable condition (minijinja expression); default: always.
     #[serde(default)]
     pub when: Option<Spanned<String>>,
-    /// Tool files: OpenAI function arrays, MCP `tools/list` results, or ctxc tool lists.
+    /// Tool files in any format ctxc recognises: MCP `tools/list` results, OpenAI, Anthropic or
+    /// Gemini tool definitions, BFCL records, JSON Lines of these, SWE-agent bundles, ctxc lists.
     #[serde(default)]
     pub files: Vec<RawToolFile>,
     /// Tools written inline.
@@ -498,6 +518,9 @@ pub struct RawScenario {
     /// body by `active_skills` steps.
     #[serde(default)]
     pub active_skills: Vec<Spanned<String>>,
+    /// Sample values of the runtime variables templates read (`{{ cli_mode }}`), any type.
+    #[serde(default)]
+    pub vars: IndexMap<String, serde_json::Value>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema)]

@@ -79,7 +79,7 @@ impl Validator {
                 match self.root.read(&reference) {
                     Ok(file) => {
                         self.sources.insert_shared(&file.display, file.text.clone());
-                        found.push(TextFile { path: file.rel, text: file.text, template: false });
+                        found.push(TextFile { path: file.rel, text: file.text, template: false, template_root: Default::default() });
                     }
                     Err(ReadError::Missing(_) | ReadError::NotAFile(_)) => {}
                     Err(e) => {

@@ -4,9 +4,10 @@
 
 use serde::Serialize;
 
-use super::table::{num, table_row};
+use super::table::{num, plain, table_row};
 use crate::checks::budgets::{BudgetKind, BudgetStatus, Status};
-use crate::measure::{Count, Measured};
+use crate::measure::{Count, Measured, ToolCosts};
+use crate::models::ModelProfile;
 
 /// What `ctxc cost` reports for one mode × scenario: its measurements and every budget's status
 /// (in JSON, the measurements' keys and `budgets`).
@@ -45,7 +46,7 @@ pub fn text(c: &Costed, md: bool) -> String {
         m.scenario,
         m.model.model,
         m.method,
-        num(count(window as i64)).trim_start_matches('~')
+        plain(window as i64)
     );
     let mut out = if md { format!("### {heading}\n\n") } else { format!("{heading}\n") };
     if let Some(modelled) = &m.modelled {
@@ -118,7 +119,7 @@ pub fn text(c: &Costed, md: bool) -> String {
         ));
     }
     let t = &m.tool_schemas;
-    out.push_str(&format!("\ntool schemas: {} callable tools, {} tokens\n", t.tools.len(), num(t.total)));
+    out.push_str(&format!("\ntool schemas: {} callable tools, {} tokens\nmethod: {}\n", t.tools.len(), num(t.total), t.method));
     if md {
         out.push('\n');
     }
@@ -143,33 +144,52 @@ pub fn text(c: &Costed, md: bool) -> String {
             ));
         }
     }
-    out.push_str(&table_row(
-        md,
-        &[format!("{:<24}", "array overhead (once)"), format!("{:>5}", ""), format!("{:>8}", num(t.overhead)), String::new()],
-    ));
+    out.push_str(&tool_parts(t, md, &|label, c, note| {
+        vec![format!("{label:<24}"), format!("{:>5}", ""), format!("{:>8}", num(c)), note.to_string()]
+    }));
     let mut sorted: Vec<_> = t.tools.iter().collect();
     sorted.sort_by(|a, b| b.tokens.tokens.cmp(&a.tokens.tokens).then(a.name.cmp(&b.name)));
     let per_tool: Vec<String> = sorted.iter().map(|tool| format!("{} {}", tool.name, num(tool.tokens))).collect();
     if !per_tool.is_empty() {
         out.push_str(&format!("\nper tool: {}\n", per_tool.join(", ")));
     }
+    let r = &m.request;
+    out.push_str(&format!("\nrequest (the fixed part of every call)\nmethod: {}\n", r.method));
+    if md {
+        out.push_str("\n| | tokens | |\n|---|---:|---|\n");
+    }
+    let history = match r.per_message {
+        Some(n) => format!("each message of the history adds {n} more (not in this total)"),
+        None => "per-message framing of the history not published".to_string(),
+    };
+    for (label, c, note) in [
+        ("message framing", r.framing, r.rendering.framing_note()),
+        ("system prompt", m.system_prompt, "counted as a whole"),
+        ("tool schemas", t.total, "as above"),
+        ("joins", r.joins, "boundary merges"),
+        ("total", r.total, history.as_str()),
+    ] {
+        out.push_str(&table_row(md, &[format!("{label:<18}"), format!("{:>9}", num(c)), note.to_string()]));
+    }
     let w = &m.window;
     out.push_str("\nwindow\n");
     if md {
         out.push_str("\n| | tokens | |\n|---|---:|---|\n");
     }
+    // Configured numbers are shown as they are; counts carry their `~` when estimated.
+    let counted = |tokens: i64| num(Count { exact: r.total.exact, ..count(tokens) });
     let mut lines = vec![
-        ("window", window as i64, format!("{} max input tokens", m.model.model)),
-        ("response reserve", w.response_reserve as i64, w.response_reserve_source.clone()),
-        ("fixed context", w.fixed, format!("system prompt {} + tool schemas {}", num(m.system_prompt), num(t.total))),
-        ("dynamic headroom", w.dynamic_headroom, "bounded sections at their worst case, beyond this scenario".to_string()),
-        ("room for history", w.history_room, "window − reserve − fixed − headroom".to_string()),
+        ("window", plain(window as i64), format!("{} max input tokens", m.model.model)),
+        ("response reserve", plain(w.response_reserve as i64), w.response_reserve_source.clone()),
+        ("fixed context", counted(w.fixed), "the request total above".to_string()),
+        ("dynamic headroom", num(count(w.dynamic_headroom)), "bounded sections at their worst case, beyond this scenario".to_string()),
+        ("room for history", counted(w.history_room), "window − reserve − fixed − headroom".to_string()),
     ];
     if let (Some(at), Some(r)) = (w.summarization_at, w.summarization_ratio) {
-        lines.push(("summarization at", at as i64, format!("{:.0} % of the window", r * 100.0)));
+        lines.push(("summarization at", plain(at as i64), format!("{:.0} % of the window", r * 100.0)));
     }
     for (label, tokens, note) in lines {
-        out.push_str(&table_row(md, &[format!("{label:<18}"), format!("{:>9}", num(count(tokens))), note]));
+        out.push_str(&table_row(md, &[format!("{label:<18}"), format!("{tokens:>9}"), note]));
     }
     if !w.unbounded.is_empty() {
         out.push_str(&format!("unbounded dynamic sections (costed as rendered): {}\n", w.unbounded.join(", ")));
@@ -284,21 +304,50 @@ pub fn summary(reports: &[Costed], md: bool) -> String {
     out
 }
 
-/// The per-tool table of bare tool files, most expensive first.
-pub fn tools_text(model: &str, method: &str, rows: &[(&str, Count)], overhead: Count, total: Count, md: bool) -> String {
-    let mut out = format!("{} tools · {} · {}\n\n", rows.len(), model, method);
-    let width = rows.iter().map(|(n, _)| n.len()).max().unwrap_or(4).max(8);
-    let max = rows.first().map_or(1, |(_, c)| c.tokens.max(1));
-    out.push_str(&table_row(md, &[format!("{:<width$}", "tool"), format!("{:>8}", "tokens"), String::new()]));
+/// The tool list's framing, preamble, joins and total: with the tools, they add up to the total.
+fn tool_parts(t: &ToolCosts, md: bool, cells: &dyn Fn(&str, Count, &str) -> Vec<String>) -> String {
+    [
+        ("framing (once)", t.framing, t.rendering.tool_framing_note()),
+        ("preamble (once)", t.preamble, t.rendering.preamble_note()),
+        ("joins", t.joins, "boundary merges"),
+        ("total", t.total, "what the tools add to the request"),
+    ]
+    .iter()
+    .map(|(label, c, note)| table_row(md, &cells(label, *c, note)))
+    .collect()
+}
+
+/// One tool of bare tool files: its cost, the file it came from and its MCP server when known.
+#[derive(Debug, Clone, Copy)]
+pub struct ToolRow<'a> {
+    pub name: &'a str,
+    pub server: Option<&'a str>,
+    pub file: &'a str,
+    pub tokens: Count,
+}
+
+/// The per-tool table of bare tool files (`rows` most expensive first), then the list's framing,
+/// preamble, joins and total as `model`'s provider renders it.
+pub fn tools_text(model: &ModelProfile, t: &ToolCosts, rows: &[ToolRow], md: bool) -> String {
+    // The rows are as exact as the rendering: the method line below says what was counted.
+    let label = if t.exact { "exact" } else { "estimate" };
+    let mut out = format!("{} tools · {} · {label} ({})\n\n", rows.len(), model.model, model.tokenizer.name());
+    let width = rows.iter().map(|r| r.name.len()).max().unwrap_or(4).max(16);
+    let server_width = rows.iter().map(|r| r.server.map_or(1, str::len)).max().unwrap_or(6).max(6);
+    let file_width = rows.iter().map(|r| r.file.len()).max().unwrap_or(4).max(4);
+    let max = rows.first().map_or(1, |r| r.tokens.tokens.max(1));
+    let cells = |name: &str, server: &str, file: &str, tokens: String, last: String| {
+        vec![format!("{name:<width$}"), format!("{server:<server_width$}"), format!("{file:<file_width$}"), format!("{tokens:>8}"), last]
+    };
+    out.push_str(&table_row(md, &cells("tool", "server", "file", "tokens".into(), String::new())));
     if md {
-        out.push_str("|---|---:|---|\n");
+        out.push_str("|---|---|---|---:|---|\n");
     }
-    for (name, c) in rows {
-        out.push_str(&table_row(md, &[format!("{name:<width$}"), format!("{:>8}", num(*c)), bar(c.tokens, max, 24)]));
+    for r in rows {
+        out.push_str(&table_row(md, &cells(r.name, r.server.unwrap_or("-"), r.file, num(r.tokens), bar(r.tokens.tokens, max, 24))));
     }
-    out.push_str(&table_row(md, &[format!("{:<width$}", "overhead"), format!("{:>8}", num(overhead)), String::new()]));
-    out.push_str(&table_row(md, &[format!("{:<width$}", "total"), format!("{:>8}", num(total)), String::new()]));
-    out.push_str(&format!("\nmethod: {}\n", crate::measure::TOOL_METHOD));
+    out.push_str(&tool_parts(t, md, &|label, c, note| cells(label, "", "", num(c), note.to_string())));
+    out.push_str(&format!("\nmethod: {}\n", t.method));
     out
 }
 

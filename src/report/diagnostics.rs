@@ -60,8 +60,21 @@ fn to_report(d: &Diagnostic, sources: &Sources) -> Report {
         _ => {}
     }
     diagnostic.message = message;
-    if let Some(help) = &d.help {
-        diagnostic = diagnostic.with_help(secrets::mask(help).into_owned());
+    let mut help = d.help.as_deref().map(|h| secrets::mask(h).into_owned());
+    // Places that led here (a template's include chain), one line each.
+    for r in &d.related {
+        let at = match r.span.as_ref().and_then(|span| sources.line_col(&r.file, span.start)) {
+            Some((line, column)) => format!("{}:{line}:{column}", r.file),
+            None => r.file.clone(),
+        };
+        let line = format!("{}: {at}", r.message);
+        help = Some(match help {
+            Some(h) => format!("{h}\n{line}"),
+            None => line,
+        });
+    }
+    if let Some(help) = help {
+        diagnostic = diagnostic.with_help(help);
     }
     let report = Report::new(diagnostic);
     match (&d.file, text) {

@@ -4,10 +4,11 @@
 //! scenario the sections, the tool schemas by category, MCP server and tool, every budget against
 //! its limit, and the window. Light and dark themes follow `prefers-color-scheme`. Deterministic.
 
-use super::cost::Costed;
-use super::table::num;
+use super::cost::{Costed, ToolRow};
+use super::table::{num, plain};
 use crate::checks::budgets::{BudgetKind, Status};
-use crate::measure::{Count, GroupCost};
+use crate::measure::{Count, GroupCost, ToolCosts};
+use crate::models::ModelProfile;
 
 const CSS: &str = r#"
 :root { color-scheme: light dark; --bg: #ffffff; --fg: #1b1f24; --muted: #5b636e; --line: #d5dae0; --track: #eef1f4; --card: #f8f9fb;
@@ -202,7 +203,7 @@ fn agent_section(reports: &[&Costed]) -> String {
         "<h2>{} <span class=\"muted\">{} · window {} · {}</span></h2>\n",
         esc(&first.agent),
         esc(&first.model.model),
-        esc(count(first.window.max_input_tokens as i64).trim_start_matches('~')),
+        esc(&plain(first.window.max_input_tokens as i64)),
         esc(first.method)
     );
     out.push_str(
@@ -262,7 +263,7 @@ fn mode_section(c: &Costed, color: &dyn Fn(&str) -> String) -> String {
         esc(&m.mode),
         esc(&m.scenario),
         esc(&count(m.system_prompt.tokens)),
-        esc(&count(m.tool_schemas.total.tokens)),
+        esc(&num(m.tool_schemas.total)),
         pct(m.window.fixed, window)
     );
     // Sections.
@@ -305,7 +306,7 @@ fn mode_section(c: &Costed, color: &dyn Fn(&str) -> String) -> String {
     out.push_str("</tbody></table>\n");
     // Tool schemas.
     let t = &m.tool_schemas;
-    out.push_str(&format!("<h4>Tool schemas: {} callable tools, {} tokens</h4>", t.tools.len(), esc(&count(t.total.tokens))));
+    out.push_str(&format!("<h4>Tool schemas: {} callable tools, {} tokens</h4>", t.tools.len(), esc(&num(t.total))));
     if t.tools.is_empty() {
         out.push_str("<p class=\"muted\">No callable tools in this mode and scenario.</p>");
     } else {
@@ -317,7 +318,7 @@ fn mode_section(c: &Costed, color: &dyn Fn(&str) -> String) -> String {
                         g.name.clone(),
                         class.to_string(),
                         g.tokens.tokens,
-                        format!("{} ({} tool{})", count(g.tokens.tokens), g.tools, if g.tools == 1 { "" } else { "s" }),
+                        format!("{} ({} tool{})", num(g.tokens), g.tools, if g.tools == 1 { "" } else { "s" }),
                     )
                 })
                 .collect()
@@ -332,16 +333,17 @@ fn mode_section(c: &Costed, color: &dyn Fn(&str) -> String) -> String {
         let mut tools: Vec<_> = t.tools.iter().collect();
         tools.sort_by(|a, b| b.tokens.tokens.cmp(&a.tokens.tokens).then(a.name.cmp(&b.name)));
         let tool_max = tools.first().map_or(1, |x| x.tokens.tokens);
-        out.push_str(&format!("<details><summary>Per tool ({}), with the array overhead of {} counted once</summary><table><thead><tr><th>tool</th><th>category</th><th>server</th><th class=\"n\">tokens</th><th></th></tr></thead><tbody>", tools.len(), esc(&count(t.overhead.tokens))));
+        out.push_str(&tool_parts(t));
+        out.push_str(&format!("<details><summary>Per tool ({})</summary><table><thead><tr><th>tool</th><th>category</th><th>server</th><th class=\"n\">tokens</th><th></th></tr></thead><tbody>", tools.len()));
         for tool in tools {
             out.push_str(&format!(
                 "<tr><td><code>{}</code></td><td>{}</td><td>{}</td><td class=\"n\">{}</td><td class=\"bar\">{}</td></tr>",
                 esc(&tool.name),
                 esc(&tool.category),
                 esc(tool.server.as_deref().unwrap_or("")),
-                esc(&count(tool.tokens.tokens)),
+                esc(&num(tool.tokens)),
                 stacked_bar(
-                    &[("w-tools".into(), tool.tokens.tokens, format!("{}: {}", tool.name, count(tool.tokens.tokens)))],
+                    &[("w-tools".into(), tool.tokens.tokens, format!("{}: {}", tool.name, num(tool.tokens)))],
                     tool_max,
                     &tool.name,
                     None
@@ -351,32 +353,51 @@ fn mode_section(c: &Costed, color: &dyn Fn(&str) -> String) -> String {
         out.push_str("</tbody></table></details>");
     }
     out.push_str(&budgets_table(c));
+    let r = &m.request;
+    out.push_str(&format!(
+        "<h4>Request: {} tokens</h4><p>message framing {} · system prompt {} · tool schemas {} · joins {}{}</p><p class=\"muted\">{}</p>",
+        esc(&num(r.total)),
+        esc(&num(r.framing)),
+        esc(&num(m.system_prompt)),
+        esc(&num(t.total)),
+        esc(&num(r.joins)),
+        r.per_message.map_or(String::new(), |n| format!(" · each message of the history adds {n} more")),
+        esc(r.method)
+    ));
     // Window.
     let w = &m.window;
     out.push_str("<h4>Window</h4>");
+    // Each segment as its own count shows it; the reserve is configured, never marked `~`.
+    let history = Count { tokens: w.history_room.max(0), ..r.total };
     let segments = [
-        ("w-fixed", m.system_prompt.tokens, "system prompt"),
-        ("w-tools", t.total.tokens, "tool schemas"),
-        ("w-headroom", w.dynamic_headroom, "dynamic headroom (bounded sections at their worst case)"),
-        ("w-history", w.history_room.max(0), "room for history"),
-        ("w-reserve", w.response_reserve as i64, "response reserve"),
+        ("w-fixed", num(m.system_prompt), m.system_prompt.tokens, "system prompt"),
+        (
+            "w-fixed",
+            num(Count { tokens: r.framing.tokens + r.joins.tokens, ..r.framing }),
+            r.framing.tokens + r.joins.tokens,
+            "message framing and joins",
+        ),
+        ("w-tools", num(t.total), t.total.tokens, "tool schemas"),
+        ("w-headroom", count(w.dynamic_headroom), w.dynamic_headroom, "dynamic headroom (bounded sections at their worst case)"),
+        ("w-history", num(history), history.tokens, "room for history"),
+        ("w-reserve", plain(w.response_reserve as i64), w.response_reserve as i64, "response reserve"),
     ];
     let bar: Vec<(String, i64, String)> = segments
         .iter()
-        .map(|(class, v, label)| (class.to_string(), *v, format!("{label}: {} tokens ({})", count(*v), pct(*v, window))))
+        .map(|(class, shown, v, label)| (class.to_string(), *v, format!("{label}: {shown} tokens ({})", pct(*v, window))))
         .collect();
-    let total = segments.iter().map(|(_, v, _)| *v).sum::<i64>().max(window);
+    let total = segments.iter().map(|(_, _, v, _)| *v).sum::<i64>().max(window);
     out.push_str(&stacked_bar(&bar, total, "window usage", w.summarization_at.map(|a| a as i64)));
     let mut items: Vec<(String, String)> =
-        segments.iter().map(|(class, v, label)| (class.to_string(), format!("{label} {}", count(*v)))).collect();
+        segments.iter().map(|(class, shown, _, label)| (class.to_string(), format!("{label} {shown}"))).collect();
     if let (Some(at), Some(r)) = (w.summarization_at, w.summarization_ratio) {
-        items.push(("w-marker".into(), format!("summarization at {} ({:.0} % of the window)", count(at as i64), r * 100.0)));
+        items.push(("w-marker".into(), format!("summarization at {} ({:.0} % of the window)", plain(at as i64), r * 100.0)));
     }
     out.push_str(&legend(&items));
     if w.history_room < 0 {
         out.push_str(&format!(
             "<p class=\"over\">The fixed context, headroom and reserve exceed the window by {} tokens.</p>",
-            esc(&count(-w.history_room))
+            esc(&num(Count { tokens: -w.history_room, ..r.total }))
         ));
     }
     if !w.unbounded.is_empty() {
@@ -384,7 +405,7 @@ fn mode_section(c: &Costed, color: &dyn Fn(&str) -> String) -> String {
     }
     out.push_str(&format!(
         "<p class=\"muted\">Window {} tokens ({}); response reserve from {}.</p>",
-        esc(count(window).trim_start_matches('~')),
+        esc(&plain(window)),
         esc(&m.model.model),
         esc(&w.response_reserve_source)
     ));
@@ -425,20 +446,36 @@ fn budgets_table(c: &Costed) -> String {
     out
 }
 
-/// The report of `ctxc cost --format html` for bare tool files: every tool's cost, sorted.
-pub fn tools_report(model: &str, method: &str, rows: &[(&str, Count)], overhead: Count, total: Count) -> String {
+/// The tool list's framing, preamble and joins: with the tools, they add up to the total.
+fn tool_parts(t: &ToolCosts) -> String {
+    format!(
+        "<p>framing {} <span class=\"muted\">({})</span> · preamble {} <span class=\"muted\">({})</span> · joins {} · total <b>{}</b></p><p class=\"muted\">{}</p>",
+        esc(&num(t.framing)),
+        esc(t.rendering.tool_framing_note()),
+        esc(&num(t.preamble)),
+        esc(t.rendering.preamble_note()),
+        esc(&num(t.joins)),
+        esc(&num(t.total)),
+        esc(t.method)
+    )
+}
+
+/// The report of `ctxc cost --format html` for bare tool files: every tool's cost (`rows`, most
+/// expensive first) with its server and file, then the list's framing, preamble and joins.
+pub fn tools_report(model: &ModelProfile, t: &ToolCosts, rows: &[ToolRow]) -> String {
+    let label = |r: &ToolRow| match r.server {
+        Some(server) => format!("{} · {server} · {}", r.name, r.file),
+        None => format!("{} · {}", r.name, r.file),
+    };
     let shown: Vec<(String, String, i64, String)> =
-        rows.iter().map(|(name, c)| (name.to_string(), "w-tools".to_string(), c.tokens, num(*c))).collect();
-    let scale = rows.first().map_or(1, |(_, c)| c.tokens);
+        rows.iter().map(|r| (label(r), "w-tools".to_string(), r.tokens.tokens, num(r.tokens))).collect();
+    let scale = rows.first().map_or(1, |r| r.tokens.tokens);
     let mut body = String::from("<div class=\"card\"><h3>Tools, most expensive first</h3>");
     body.push_str(&bar_rows(&shown, scale));
-    body.push_str(&format!(
-        "<p>Array overhead (counted once): {} · total: <b>{}</b></p><p class=\"muted\">{}</p></div>\n",
-        esc(&num(overhead)),
-        esc(&num(total)),
-        esc(crate::measure::TOOL_METHOD)
-    ));
-    page(&format!("Tool cost: {} tools", rows.len()), &format!("{model} · {method}"), &body)
+    body.push_str(&tool_parts(t));
+    body.push_str("</div>\n");
+    let label = if t.exact { "exact" } else { "estimate" };
+    page(&format!("Tool cost: {} tools", rows.len()), &format!("{} · {label} ({})", model.model, model.tokenizer.name()), &body)
 }
 
 #[cfg(test)]

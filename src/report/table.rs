@@ -17,6 +17,11 @@ pub(super) fn num(c: Count) -> String {
     format!("{approx}{sign}{grouped}")
 }
 
+/// A configured number (a window, a reserve): never marked as an estimate.
+pub(super) fn plain(n: i64) -> String {
+    num(Count { tokens: n, tokenizer: "", exact: true })
+}
+
 pub(super) fn table_row(md: bool, cells: &[String]) -> String {
     if md {
         format!("| {} |\n", cells.iter().map(|c| c.trim()).collect::<Vec<_>>().join(" | "))

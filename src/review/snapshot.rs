@@ -266,10 +266,13 @@ fn token_table_and_prompt(rendered: &Rendered, m: &Measured) -> String {
         out.push_str(&format!("{:>2}  {:<width$}  {:>8}\n", s.step, s.id, format!("{approx}{}", s.tokens.tokens)));
     }
     let t = &m.tool_schemas;
-    for (label, tokens, note) in [
-        ("joins", m.joins.tokens, String::new()),
-        ("system prompt", m.system_prompt.tokens, String::new()),
-        ("tool schemas", t.total.tokens, format!("  ({} tools)", t.tools.len())),
+    // Tools are counted as the provider renders them: exact only when that rendering is.
+    let tools_approx = if t.exact { "" } else { "~" };
+    let tools_note = format!("  ({} tools, {})", t.tools.len(), t.method.split(':').next().unwrap_or_default());
+    for (label, tokens, approx, note) in [
+        ("joins", m.joins.tokens, approx, String::new()),
+        ("system prompt", m.system_prompt.tokens, approx, String::new()),
+        ("tool schemas", t.total.tokens, tools_approx, tools_note),
     ] {
         out.push_str(&format!("{:>2}  {label:<width$}  {:>8}{note}\n", "", format!("{approx}{tokens}")));
     }

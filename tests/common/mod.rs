@@ -94,3 +94,18 @@ pub fn project(files: &[(&str, &str)]) -> tempfile::TempDir {
     }
     dir
 }
+
+/// A readable line diff of what a real runtime produced and what ctxc produced (only the lines
+/// that differ, line ends made visible).
+pub fn runtime_diff(expected: &str, actual: &str) -> String {
+    let mut out = String::new();
+    for change in similar::TextDiff::from_lines(expected, actual).iter_all_changes() {
+        let sign = match change.tag() {
+            similar::ChangeTag::Delete => "-runtime ",
+            similar::ChangeTag::Insert => "+ctxc    ",
+            similar::ChangeTag::Equal => continue,
+        };
+        out.push_str(&format!("{sign}{:?}\n", change.value()));
+    }
+    out
+}

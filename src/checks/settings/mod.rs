@@ -40,7 +40,8 @@ fn finding<T>(code: Code, setting: &Setting<T>, message: String) -> Diagnostic {
         .label(format!("`{}`", setting.key))
 }
 
-/// The measured mode and scenario with the largest fixed context (system prompt + tool schemas).
+/// The measured mode and scenario with the largest fixed context (the request: system prompt,
+/// tool schemas, message framing).
 fn largest_fixed(measured: &[Measured]) -> Option<&Measured> {
     measured.iter().max_by_key(|m| m.window.fixed)
 }
@@ -53,7 +54,7 @@ fn fixed_reaches_trigger<T>(system: &str, what: &str, setting: &Setting<T>, at: 
             Code::SET003,
             setting,
             format!(
-                "the fixed context ({} tokens: system prompt + tool schemas, {} mode, scenario `{}`) reaches the {system} {what} at {} tokens: it would fire on the first turn",
+                "the fixed context ({} tokens: system prompt, tool schemas and message framing, {} mode, scenario `{}`) reaches the {system} {what} at {} tokens: it would fire on the first turn",
                 grouped(worst.window.fixed),
                 worst.mode,
                 worst.scenario,

@@ -47,8 +47,19 @@ struct Finding<'a> {
     label: Option<&'a str>,
     line: Option<usize>,
     message: &'a str,
+    /// Places that led here (a template's include chain); left out when there are none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    related: Vec<RelatedPlace<'a>>,
     rule: Option<&'static str>,
     severity: Severity,
+}
+
+#[derive(Serialize)]
+struct RelatedPlace<'a> {
+    column: Option<usize>,
+    file: &'a str,
+    line: Option<usize>,
+    message: &'a str,
 }
 
 pub fn render(report: &CheckReport, exit_code: u8) -> String {
@@ -69,6 +80,14 @@ pub fn render(report: &CheckReport, exit_code: u8) -> String {
                 label: d.label.as_deref(),
                 line: region.map(|r| r.start_line),
                 message: &d.message,
+                related: d
+                    .related
+                    .iter()
+                    .map(|r| {
+                        let at = r.span.as_ref().and_then(|span| report.sources.line_col(&r.file, span.start));
+                        RelatedPlace { column: at.map(|(_, c)| c), file: &r.file, line: at.map(|(l, _)| l), message: &r.message }
+                    })
+                    .collect(),
                 rule: rule.map(|r| r.name),
                 severity: d.severity,
             }

@@ -9,7 +9,7 @@ pub const RULE: Rule = Rule {
     name: "fixed-context-reaches-trigger",
     family: Family::Settings,
     severity: Severity::Error,
-    summary: "The fixed context (system prompt + tool schemas, in the mode and scenario where it is largest) reaches the point where the preset's system compacts: Deep Agents' summarization trigger, Zeph's `compaction_threshold` or AgentScope's `trigger_ratio`.",
+    summary: "The fixed context (system prompt, tool schemas and message framing, in the mode and scenario where it is largest) reaches the point where the preset's system compacts: Deep Agents' summarization trigger, Zeph's `compaction_threshold` or AgentScope's `trigger_ratio`.",
     why: "Compaction can only shorten the conversation, never the system prompt or the tool schemas. If they alone \
           reach the trigger, compaction fires on the first turn, on every turn after it, and never gets the context \
           below the trigger. Raise the trigger or shrink the fixed context.",

@@ -12,19 +12,21 @@ pub const RULE: Rule = Rule {
     name: "undeclared-variable",
     family: Family::Templates,
     severity: Severity::Error,
-    summary: "A template uses a variable that is not defined: not one of `agent`, `mode`, `scenario`, `flags`, `tools`, `tools_description`, `vars`, or an undeclared `vars.NAME`, `flags.NAME` or `agent.FIELD`.",
+    summary: "A template (or a file it includes) uses a variable that is not defined: not one of `agent`, `mode`, `scenario`, `flags`, `tools`, `tools_description`, `vars` nor a scenario's sample `vars`, or an undeclared `vars.NAME`, `flags.NAME` or `agent.FIELD`.",
     why: "Templates run with strict undefined variables, so rendering stops at the first one. A variable inside a branch \
           that no mode renders today (`{% if mode == \"review\" %}`) is a failure waiting for the first mode or \
           scenario that takes the branch; the static check finds it in every branch, before any render takes it.",
     fails: Example { file: "prompts/intro.md.j2", text: "You are {{ agent.name }}, working for {{ vars.company }}.\n" },
     passes: Example { file: "prompts/intro.md.j2", text: "You are {{ agent.name }}, working for {{ vars.company }}.\n\n# with, in ctxc.toml:\n# [vars]\n# company = \"Acme\"\n" },
-    notes: "A template that fails to render because of an undefined variable stops loading with this code (exit 2). The \
-            lint check reads each template file itself; files it includes are checked when they render.",
+    notes: "When the manifest loads, a static pass over every template and the files it includes lists every top-level \
+            variable that some scenario does not provide, each at its first use in the file that reads it, with the \
+            include chain, and stops loading (exit 2). A render that meets an undefined attribute stops with this code \
+            too, at the line of the file (included or not) that reads it, reported once. The lint check finds \
+            undeclared `vars.NAME`, `flags.NAME` and `agent.FIELD`.",
     stage: Stage::LoadOrLint(check),
 };
 
-/// What templates can read.
-const TOP_LEVEL: [&str; 7] = ["agent", "mode", "scenario", "flags", "tools", "tools_description", "vars"];
+use crate::templates::CONTEXT as TOP_LEVEL;
 /// Functions minijinja provides.
 const GLOBALS: [&str; 3] = ["range", "dict", "namespace"];
 const AGENT_FIELDS: [&str; 3] = ["name", "description", "model"];
@@ -66,6 +68,9 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
                 None => (name.as_str(), None),
             };
             let problem = if GLOBALS.contains(&top) {
+                continue;
+            } else if agent.scenarios.values().any(|s| s.vars.contains_key(top)) {
+                // A runtime variable with sample values: the load checks every scenario has one.
                 continue;
             } else if !TOP_LEVEL.contains(&top) {
                 let mut p = format!("`{top}` is not a template variable (templates can use {})", TOP_LEVEL.join(", "));

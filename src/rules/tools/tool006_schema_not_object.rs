@@ -32,7 +32,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
                 Some(other) => format!("has `\"type\": {other}`"),
                 None => "has no `\"type\"`".to_string(),
             },
-            other => format!("is {}, not a JSON object", kind(other)),
+            other => format!("is {}, not a JSON object", crate::tools::json_kind(other)),
         };
         let d = Diagnostic::error(format!(
             "the parameter schema of tool `{}` (category `{}`) {problem}: it must be an object schema",
@@ -43,15 +43,4 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         findings.push(locate::at(d, locate::tool(cx, tool)));
     }
     findings
-}
-
-fn kind(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
 }

@@ -1,0 +1,257 @@
+//! How each provider puts a request's fixed part into the model's context: the tool list in the
+//! provider's own format, the text it adds once when tools are callable (the preamble), and the
+//! framing around the messages. Each part is counted as the text it contributes; the request is
+//! counted as a whole, and the difference (tokens that merge or split at the boundaries) is the
+//! `joins` of the tool list and of the request, so the parts add up.
+
+pub mod anthropic;
+pub mod harmony;
+
+use std::sync::Arc;
+
+use serde::Serialize;
+use xxhash_rust::xxh3::Xxh3;
+
+use crate::memo::{Cache, Kind};
+use crate::models::{ModelProfile, Tokenizer};
+use crate::tokens::TokenCounter;
+use crate::tools::Tool;
+
+/// The format a model's provider renders tools and messages in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Rendering {
+    /// OpenAI's harmony format (gpt-oss exactly; OpenAI's API models as an estimate).
+    Harmony,
+    /// Anthropic's tool definitions and published tool-use system prompt.
+    Anthropic,
+    /// Any other provider: compact OpenAI function JSON, no framing counted.
+    CompactJson,
+}
+
+impl Rendering {
+    pub fn of(profile: &ModelProfile) -> Rendering {
+        if is_gpt_oss(profile) || (profile.provider == "openai" && profile.tokenizer == Tokenizer::O200kBase) {
+            Rendering::Harmony
+        } else if profile.provider == "anthropic" {
+            Rendering::Anthropic
+        } else {
+            Rendering::CompactJson
+        }
+    }
+
+    /// Whether the counts are what the model receives, token for token: only gpt-oss, whose
+    /// format and tokenizer are both published.
+    pub fn is_exact(self, profile: &ModelProfile) -> bool {
+        self == Rendering::Harmony && is_gpt_oss(profile) && profile.tokenizer.is_exact()
+    }
+
+    /// How the tool list is costed, as shown next to the numbers.
+    pub fn method(self, exact: bool) -> &'static str {
+        match (self, exact) {
+            (Rendering::Harmony, true) => "exact: harmony rendering (openai-harmony 0.0.8), o200k_base: each tool as its `// description` lines and `type name = (_: {…}) => any;` in the developer message's `namespace functions { … }`",
+            (Rendering::Harmony, false) => "estimate: the harmony rendering gpt-oss receives (openai-harmony 0.0.8), o200k_base: OpenAI does not publish how its API renders tools",
+            (Rendering::Anthropic, _) => "estimate: each tool as compact {\"name\",\"description\",\"input_schema\"} JSON in the file's key order, o200k_base as a proxy (Anthropic's tokenizer is not public), plus Anthropic's published tool-use system prompt (tool_choice auto)",
+            (Rendering::CompactJson, _) => "estimate: each tool as compact OpenAI function JSON ({\"type\":\"function\",\"function\":{name, description, parameters}}) in the file's key order, the array's brackets and commas as framing; the provider's rendering is not published",
+        }
+    }
+
+    /// How the messages of the request are framed, as shown next to the framing count.
+    pub fn framing_method(self, exact: bool) -> &'static str {
+        match (self, exact) {
+            (Rendering::Harmony, true) => "exact: harmony's system message (its defaults), the developer message's `# Instructions` heading, role names, <|start|> <|message|> <|end|> and the <|start|>assistant generation prompt",
+            (Rendering::Harmony, false) => "estimate: harmony's framing as gpt-oss receives it (system message defaults, `# Instructions`, role names, special tokens)",
+            (Rendering::Anthropic | Rendering::CompactJson, _) => "not counted: the provider does not publish how it frames messages",
+        }
+    }
+
+    /// What the tool list's framing line holds.
+    pub fn tool_framing_note(self) -> &'static str {
+        match self {
+            Rendering::Harmony => "`# Tools`, `namespace functions {…}`, breaks between tools",
+            Rendering::Anthropic | Rendering::CompactJson => "the array's brackets and commas",
+        }
+    }
+
+    /// What the message framing line holds.
+    pub fn framing_note(self) -> &'static str {
+        match self {
+            Rendering::Harmony => "roles, special tokens, default system text",
+            Rendering::Anthropic | Rendering::CompactJson => "not published, not counted",
+        }
+    }
+
+    /// What the preamble line holds.
+    pub fn preamble_note(self) -> &'static str {
+        match self {
+            Rendering::Harmony => "the system message's commentary-channel line",
+            Rendering::Anthropic => "Anthropic's tool-use system prompt, tool_choice auto (published figure)",
+            Rendering::CompactJson => "none known for this provider",
+        }
+    }
+
+    /// Framing tokens each message of the conversation history adds, when the format is known.
+    pub fn per_message(self) -> Option<usize> {
+        (self == Rendering::Harmony).then_some(harmony::PER_MESSAGE)
+    }
+}
+
+fn is_gpt_oss(profile: &ModelProfile) -> bool {
+    profile.model.rsplit('/').next().is_some_and(|name| name.starts_with("gpt-oss"))
+}
+
+/// A request's fixed part counted in parts (tokens).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RequestTokens {
+    /// Each tool counted alone, as rendered.
+    pub tools: Vec<i64>,
+    /// The text around the tool definitions: harmony's `# Tools … namespace functions {` and `}`,
+    /// the line breaks between tools; a JSON array's brackets and commas.
+    pub tool_framing: i64,
+    /// Text added once when any tool is callable: harmony's commentary-channel line; Anthropic's
+    /// tool-use system prompt (the published figure).
+    pub preamble: i64,
+    /// What the tools add to the request: with tools minus without.
+    pub tools_total: i64,
+    /// The messages' framing, counted alone.
+    pub framing: i64,
+    /// The request without tools.
+    pub without_tools: i64,
+}
+
+/// Counts the fixed part of a request for `profile`: the prompt (in parts with their counts,
+/// `None` for a bare tool list) and the callable tools.
+pub fn count_request(profile: &ModelProfile, prompt: Option<&[(&str, usize)]>, tools: &[&Tool], counter: &TokenCounter) -> RequestTokens {
+    let rendering = Rendering::of(profile);
+    let tokenizer = profile.tokenizer;
+    let count = |text: &str| counter.count(tokenizer, text);
+    let costed = tool_texts(rendering, tools, counter, tokenizer);
+    let (texts, each) = &*costed;
+    let tools_count: Vec<i64> = each.iter().map(|n| *n as i64).collect();
+    let n = tools.len();
+    let concat = |parts: &[(&str, usize)]| counter.count_concat(tokenizer, parts) as i64;
+    let prompt_parts = prompt.unwrap_or_default();
+    match rendering {
+        Rendering::Harmony => {
+            use harmony::*;
+            let fixed = (SPECIAL_TOKENS + ROLES.iter().map(|r| count(r)).sum::<usize>()) as i64;
+            let mut developer: Vec<(&str, usize)> = Vec::new();
+            if prompt.is_some() {
+                developer.push((INSTRUCTIONS, count(INSTRUCTIONS)));
+                developer.extend_from_slice(prompt_parts);
+            }
+            let framing = fixed + count(SYSTEM) as i64 + if prompt.is_some() { count(INSTRUCTIONS) as i64 } else { 0 };
+            let without_tools = fixed + count(SYSTEM) as i64 + concat(&developer);
+            if n == 0 {
+                return RequestTokens { tools: tools_count, tool_framing: 0, preamble: 0, tools_total: 0, framing, without_tools };
+            }
+            let break_before = if prompt.is_some() { count(SECTION_BREAK) } else { 0 };
+            if prompt.is_some() {
+                developer.push((SECTION_BREAK, count(SECTION_BREAK)));
+            }
+            push_tools(&mut developer, (texts, each), [TOOLS_OPEN, TOOL_BREAK, TOOLS_CLOSE], &count);
+            let with_tools = fixed + count(&format!("{SYSTEM}{FUNCTIONS_CHANNEL}")) as i64 + concat(&developer);
+            let tool_framing = (break_before + count(TOOLS_OPEN) + (n - 1) * count(TOOL_BREAK) + count(TOOLS_CLOSE)) as i64;
+            RequestTokens {
+                tools: tools_count,
+                tool_framing,
+                preamble: count(FUNCTIONS_CHANNEL) as i64,
+                tools_total: with_tools - without_tools,
+                framing,
+                without_tools,
+            }
+        }
+        Rendering::Anthropic | Rendering::CompactJson => {
+            let without_tools = concat(prompt_parts);
+            let preamble = profile.tool_preamble.filter(|_| n > 0).map_or(0, |p| p.auto as i64);
+            let (tool_framing, array) = if n == 0 {
+                (0, 0)
+            } else {
+                let mut array = Vec::with_capacity(2 * n + 1);
+                push_tools(&mut array, (texts, each), ["[", ",", "]"], &count);
+                ((count("[") + count("]") + (n - 1) * count(",")) as i64, concat(&array))
+            };
+            RequestTokens { tools: tools_count, tool_framing, preamble, tools_total: array + preamble, framing: 0, without_tools }
+        }
+    }
+}
+
+/// The tool definitions with their counts, after `open`, `between` two of them, then `close`.
+fn push_tools<'a>(
+    parts: &mut Vec<(&'a str, usize)>,
+    (texts, each): (&'a [String], &[usize]),
+    [open, between, close]: [&'a str; 3],
+    count: &dyn Fn(&str) -> usize,
+) {
+    parts.push((open, count(open)));
+    for (i, (text, tokens)) in texts.iter().zip(each).enumerate() {
+        if i > 0 {
+            parts.push((between, count(between)));
+        }
+        parts.push((text.as_str(), *tokens));
+    }
+    parts.push((close, count(close)));
+}
+
+/// Each tool's text in `rendering` with its count. The agents and modes of a project mostly
+/// send the same tool lists: each list is rendered and counted once per run.
+fn tool_texts(rendering: Rendering, tools: &[&Tool], counter: &TokenCounter, tokenizer: Tokenizer) -> Arc<(Vec<String>, Vec<usize>)> {
+    let mut key = Xxh3::new();
+    key.update(&[counter.engine() as u8, tokenizer as u8, rendering as u8]);
+    for tool in tools {
+        key.update(&tool.function_json_hash().to_le_bytes());
+    }
+    Cache::get_or_insert(Kind::ToolArrayCost, key.digest128(), || {
+        let texts: Vec<String> = tools
+            .iter()
+            .map(|t| match rendering {
+                Rendering::Harmony => harmony::tool_text(t),
+                Rendering::Anthropic => anthropic::tool_text(t),
+                Rendering::CompactJson => t.function_json().to_string(),
+            })
+            .collect();
+        let each = texts.iter().map(|t| counter.count(tokenizer, t)).collect();
+        Arc::new((texts, each))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::models::profile;
+
+    #[test]
+    fn each_model_gets_its_providers_rendering() {
+        assert_eq!(Rendering::of(&profile("openai/gpt-oss-20b")), Rendering::Harmony);
+        assert!(Rendering::Harmony.is_exact(&profile("openai/gpt-oss-120b")));
+        assert!(!Rendering::Harmony.is_exact(&profile("gpt-4o")));
+        assert_eq!(Rendering::of(&profile("gpt-4o")), Rendering::Harmony);
+        assert_eq!(Rendering::of(&profile("claude-sonnet-4-5")), Rendering::Anthropic);
+        assert_eq!(Rendering::of(&profile("gpt-4")), Rendering::CompactJson);
+        assert_eq!(Rendering::of(&profile("gemini-2.5-pro")), Rendering::CompactJson);
+    }
+
+    #[test]
+    fn the_reference_request_is_151_tokens_and_its_parts_add_up() {
+        let tool = Tool::new(
+            "get_weather".into(),
+            "Gets the current weather in the provided location.".into(),
+            serde_json::json!({"type": "object", "properties": {"location": {"type": "string", "description": "The city and state, e.g. San Francisco, CA"}, "format": {"type": "string", "enum": ["celsius", "fahrenheit"], "default": "celsius"}}, "required": ["location"]}),
+            None,
+        );
+        let counter = TokenCounter::new();
+        let prompt = "You are a helpful agent.";
+        let p = profile("openai/gpt-oss-20b");
+        let r = count_request(&p, Some(&[(prompt, counter.count(p.tokenizer, prompt))]), &[&tool], &counter);
+        // 151 tokens with the user message "hi" (4 framing tokens and 1 of text), per the reference rendering.
+        assert_eq!(r.without_tools + r.tools_total + harmony::PER_MESSAGE as i64 + 1, 151);
+        // The tool adds 81: 55 for its text, 15 of namespace framing, 15 of channel line, and -4
+        // where the namespace's line breaks merge with the tool's.
+        assert_eq!((r.tools[0], r.tool_framing, r.preamble, r.tools_total), (55, 15, 15, 81), "{r:?}");
+        let claude = count_request(&profile("claude-sonnet-4-5"), None, &[&tool], &counter);
+        assert_eq!(claude.preamble, 346);
+        let array = format!("[{}]", anthropic::tool_text(&tool));
+        assert_eq!(claude.tools_total - claude.preamble, counter.count(Tokenizer::O200kBase, &array) as i64);
+        assert_eq!(count_request(&profile("claude-sonnet-4-5"), None, &[], &counter).tools_total, 0, "no preamble without tools");
+    }
+}

@@ -1,0 +1,53 @@
+//! Gemini function declarations: `{"functionDeclarations": [{name, description, parameters}]}`
+//! as one entry of a request's `tools`, or bare. Gemini's schemas are an OpenAPI subset with
+//! upper-case types (`"STRING"`); they are kept as given.
+
+use serde_json::Value;
+
+use super::{named_tool, Tool};
+
+/// The declarations of a Gemini tool object (REST writes `functionDeclarations`, the Python SDK
+/// `function_declarations`).
+pub(super) fn declarations(item: &Value) -> Option<&Vec<Value>> {
+    item.get("functionDeclarations").or_else(|| item.get("function_declarations")).and_then(Value::as_array)
+}
+
+pub(super) fn tools(index: usize, declarations: &[Value]) -> Result<Vec<Tool>, String> {
+    let declaration = |i: usize, d: &Value| {
+        // Newer declarations may give a full JSON Schema instead of the OpenAPI subset.
+        let key =
+            if d.get("parameters").is_none() && d.get("parametersJsonSchema").is_some() { "parametersJsonSchema" } else { "parameters" };
+        named_tool(i, d, key, None).map_err(|e| format!("Gemini tool #{}: {e}", index + 1))
+    };
+    declarations.iter().enumerate().map(|(i, d)| declaration(i, d)).collect()
+}
+
+/// Whether a bare `{name, parameters}` is a Gemini declaration: its schema type is upper-case.
+pub(super) fn is_declaration(item: &Value) -> bool {
+    item.pointer("/parameters/type").and_then(Value::as_str).is_some_and(|t| t.chars().all(|c| c.is_ascii_uppercase()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::{names, read};
+    use super::super::{parse_tool_file, ToolFormat};
+
+    #[test]
+    fn declarations_in_a_request_or_bare_keep_their_schema() {
+        let request = r#"{"contents":[],"tools":[{"functionDeclarations":[{"name":"a","parameters":{"type":"OBJECT","properties":{"city":{"type":"STRING"}}}},{"name":"b"}]},{"function_declarations":[{"name":"c"}]}]}"#;
+        let file = parse_tool_file(request).expect("gemini");
+        assert_eq!(file.format, ToolFormat::Gemini);
+        assert_eq!(file.tools.iter().map(|t| t.name.as_str()).collect::<Vec<_>>(), ["a", "b", "c"]);
+        assert_eq!(file.tools[0].parameters["properties"]["city"]["type"], "STRING");
+
+        let bare = r#"[{"name":"d","description":"x","parameters":{"type":"OBJECT","properties":{}}}]"#;
+        assert_eq!(read(bare), Ok((ToolFormat::Gemini, names(&["d"]))));
+        let one = r#"{"functionDeclarations":[{"name":"e","parametersJsonSchema":{"type":"object"}}]}"#;
+        let file = parse_tool_file(one).expect("one tool object");
+        assert_eq!(file.tools[0].parameters["type"], "object");
+        assert!(read(r#"{"functionDeclarations":[{"description":"no name"}]}"#)
+            .expect_err("no name")
+            .1
+            .contains("Gemini tool #1: tool #1: missing `name`"));
+    }
+}

@@ -1,0 +1,383 @@
+//! Tool definitions and the file formats they come in, recognised by content: MCP `tools/list`
+//! results and captures, OpenAI Chat and Responses function tools, Anthropic tool arrays, Gemini
+//! `functionDeclarations`, BFCL records, JSON Lines of any of these, SWE-agent YAML tool bundles
+//! and plain ctxc tool lists. Each format has its own file; this one recognises which applies.
+
+mod anthropic;
+mod gemini;
+mod jsonl;
+mod mcp;
+mod openai;
+mod other;
+mod swe_agent;
+
+use std::sync::{Arc, OnceLock};
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::codes::Code;
+use crate::diagnostic::Diagnostic;
+use crate::memo::{content_hash, Cache, Kind, SharedText};
+
+/// One tool as the model sees it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Tool {
+    pub name: String,
+    pub description: String,
+    /// JSON Schema of the parameters (an empty object schema when none is given).
+    pub parameters: Value,
+    /// Whether the tool only reads; `None` when its source does not say.
+    pub read_only: Option<bool>,
+    /// The tool's JSON texts, made on first use: a tool shared by many agents and modes is
+    /// serialized once.
+    #[serde(skip)]
+    texts: OnceLock<ToolTexts>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+struct ToolTexts {
+    parameters: String,
+    function: String,
+    /// [`content_hash`] of `function`, so counting it again and again does not hash it again.
+    function_hash: u128,
+}
+
+impl Tool {
+    pub fn new(name: String, description: String, parameters: Value, read_only: Option<bool>) -> Self {
+        Tool { name, description, parameters, read_only, texts: OnceLock::new() }
+    }
+
+    fn texts(&self) -> &ToolTexts {
+        self.texts.get_or_init(|| {
+            let function = serde_json::json!({
+                "type": "function",
+                "function": { "name": self.name, "description": self.description, "parameters": self.parameters },
+            })
+            .to_string();
+            ToolTexts { parameters: self.parameters.to_string(), function_hash: content_hash(&function), function }
+        })
+    }
+
+    /// The parameter schema as compact JSON.
+    pub fn parameters_json(&self) -> &str {
+        &self.texts().parameters
+    }
+
+    /// This tool as compact OpenAI function JSON, keys in the file's order.
+    pub fn function_json(&self) -> &str {
+        &self.texts().function
+    }
+
+    /// [`content_hash`] of [`Tool::function_json`].
+    pub fn function_json_hash(&self) -> u128 {
+        self.texts().function_hash
+    }
+}
+
+/// The tools of a file, shared between the agents that use the same file content.
+pub type SharedTools = Arc<Vec<Arc<Tool>>>;
+
+/// [`parse_tool_file`], done once per distinct file content in a run.
+pub fn parse_tool_file_shared(text: &SharedText) -> Result<SharedTools, ToolFileError> {
+    Cache::get_or_insert(Kind::ToolFile, text.hash(), || {
+        parse_tool_file(text).map(|file| Arc::new(file.tools.into_iter().map(Arc::new).collect()))
+    })
+}
+
+/// The format a tool file was recognised as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ToolFormat {
+    /// OpenAI Chat Completions: `{"type": "function", "function": {name, description, parameters}}`.
+    OpenAi,
+    /// OpenAI Responses API: `{"type": "function", name, description, parameters}`.
+    OpenAiResponses,
+    Mcp,
+    Anthropic,
+    Gemini,
+    /// Berkeley Function Calling Leaderboard records: `{"id", "question", "function": [...]}`.
+    Bfcl,
+    SweAgent,
+    Ctxc,
+}
+
+/// What a tool file holds.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolFile {
+    /// The format of its first tool (files that mix formats are read tool by tool).
+    pub format: ToolFormat,
+    /// One JSON value per line.
+    pub json_lines: bool,
+    /// A list under `tools` (a `tools/list` result or capture, a request body), not bare tools.
+    pub listing: bool,
+    /// The MCP server that listed the tools, when the file says (`serverInfo.name` of a capture).
+    pub server: Option<String>,
+    pub tools: Vec<Tool>,
+}
+
+/// Why a file gave no tools: a tool file that is broken ([`Code::TOOL001`]), or a file that is no
+/// tool file at all ([`Code::TOOL010`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ToolFileError {
+    pub code: Code,
+    pub message: String,
+    /// Byte offset of the problem, when known.
+    pub offset: Option<usize>,
+    pub help: Option<String>,
+    /// For TOOL010, what the file holds instead ("Markdown", "an MCP server configuration …").
+    pub found: Option<String>,
+}
+
+impl ToolFileError {
+    fn invalid(message: impl Into<String>, offset: Option<usize>) -> Self {
+        ToolFileError { code: Code::TOOL001, message: message.into(), offset, help: None, found: None }
+    }
+
+    /// A diagnostic for the file shown as `display`.
+    pub fn into_diagnostic(self, display: &str) -> Diagnostic {
+        let d = Diagnostic::error(self.message).code(self.code).in_file(display).at(self.offset.map(|o| o..o));
+        match self.help {
+            Some(help) => d.help(help),
+            None => d,
+        }
+    }
+}
+
+/// What a tool file may hold, for messages.
+pub const EXPECTED: &str = "an MCP tools/list result, OpenAI (Chat or Responses), Anthropic or Gemini tool definitions, \
+                            BFCL records, JSON Lines of these, or a SWE-agent tool bundle (YAML)";
+
+/// A JSON value's kind with its article, for messages.
+pub fn json_kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+pub fn empty_parameters() -> Value {
+    serde_json::json!({ "type": "object", "properties": {} })
+}
+
+/// Reads a tool file, recognising its format by content: JSON, JSON Lines (one tool, tool list or
+/// record per line) or YAML (a SWE-agent bundle, or any of the JSON shapes).
+pub fn parse_tool_file(text: &str) -> Result<ToolFile, ToolFileError> {
+    if text.trim_start().starts_with(['{', '[']) {
+        return match serde_json::from_str::<Value>(text) {
+            Ok(value) => parse_tool_value(&value).map_err(|e| e.error(text)),
+            // TOML that starts with a table header (`[agent]`) starts like JSON too.
+            Err(_) if toml::from_str::<toml::Table>(text).is_ok_and(|t| holds_values(&t)) => Err(Shape::NotTools.error(text)),
+            Err(e) => jsonl::parse(text).unwrap_or_else(|| {
+                let offset = crate::diagnostic::offset_of(text, e.line(), e.column());
+                Err(ToolFileError::invalid(format!("invalid JSON: {e}"), Some(offset)))
+            }),
+        };
+    }
+    // Not JSON: a YAML document (SWE-agent bundles are YAML), or no tool file at all.
+    match crate::yaml::from_str::<Value>(text) {
+        Ok(value @ (Value::Object(_) | Value::Array(_))) => parse_tool_value(&value).map_err(|e| e.error(text)),
+        _ => Err(Shape::NotTools.error(text)),
+    }
+}
+
+/// Whether a TOML table holds a key with a value, not only (empty) table headers: `[ x ]` is
+/// broken JSON as much as a TOML header.
+fn holds_values(table: &toml::Table) -> bool {
+    table.values().any(|v| v.as_table().is_none_or(holds_values))
+}
+
+/// Why a value is not a tool list: a broken tool definition, or no tool shape at all.
+enum Shape {
+    Invalid(String),
+    NotTools,
+}
+
+impl From<String> for Shape {
+    fn from(message: String) -> Self {
+        Shape::Invalid(message)
+    }
+}
+
+impl Shape {
+    fn error(self, text: &str) -> ToolFileError {
+        match self {
+            Shape::Invalid(message) => ToolFileError::invalid(message, None),
+            Shape::NotTools => other::not_a_tool_file(text),
+        }
+    }
+}
+
+fn parse_tool_value(value: &Value) -> Result<ToolFile, Shape> {
+    let file = |format, tools| ToolFile { format, json_lines: false, listing: false, server: None, tools };
+    let Value::Object(object) = value else {
+        let Value::Array(items) = value else { return Err(Shape::NotTools) };
+        let (format, tools) = tool_list(items)?;
+        return Ok(file(format.unwrap_or(ToolFormat::Ctxc), tools));
+    };
+    // A JSON-RPC response to tools/list, or its result.
+    if let Some(result) = object.get("result") {
+        return parse_tool_value(result);
+    }
+    if let Some(tools) = object.get("tools") {
+        if swe_agent::is_bundle(value) {
+            return Ok(file(ToolFormat::SweAgent, swe_agent::tools(value)?));
+        }
+        let Value::Array(items) = tools else { return Err(Shape::Invalid("`tools` must be an array".into())) };
+        // An MCP result (or a request body of any provider): its items say which format.
+        let (format, tools) = tool_list(items)?;
+        let server = mcp::server_name(value);
+        return Ok(ToolFile { server, listing: true, ..file(format.unwrap_or(ToolFormat::Mcp), tools) });
+    }
+    // One tool definition (an MCP `Tool`, an OpenAI or Anthropic entry, a Gemini tool object).
+    match item_tools(0, value)? {
+        Some((format, tools)) => Ok(file(format, tools)),
+        None => Err(Shape::NotTools),
+    }
+}
+
+/// The tools of an array whose items may each be a tool or hold several (Gemini, BFCL), and the
+/// format of the first. An item that is no tool shape at all is reported as a broken tool.
+fn tool_list(items: &[Value]) -> Result<(Option<ToolFormat>, Vec<Tool>), Shape> {
+    let mut format = None;
+    let mut tools = Vec::new();
+    for (i, item) in items.iter().enumerate() {
+        let Some((f, found)) = item_tools(i, item)? else {
+            return Err(Shape::Invalid(format!(
+                "tool #{}: not a tool definition (no `name`, `function` or `functionDeclarations`)",
+                i + 1
+            )));
+        };
+        format.get_or_insert(f);
+        tools.extend(found);
+    }
+    Ok((format, tools))
+}
+
+/// The tools one value defines, by its keys; `None` when it has none of a tool's keys.
+fn item_tools(index: usize, item: &Value) -> Result<Option<(ToolFormat, Vec<Tool>)>, String> {
+    let one = |format, tool: Result<Tool, String>| tool.map(|t| Some((format, vec![t])));
+    if !item.is_object() {
+        return Err(format!("tool #{}: expected an object, found {}", index + 1, json_kind(item)));
+    }
+    if let Some(declarations) = gemini::declarations(item) {
+        return gemini::tools(index, declarations).map(|t| Some((ToolFormat::Gemini, t)));
+    }
+    match item.get("function") {
+        Some(Value::Array(functions)) => return bfcl_tools(functions).map(|t| Some((ToolFormat::Bfcl, t))),
+        Some(function) => return one(ToolFormat::OpenAi, openai::function(index, function)),
+        None => {}
+    }
+    if item.get("inputSchema").is_some() {
+        return one(ToolFormat::Mcp, mcp::tool(index, item));
+    }
+    if item.get("input_schema").is_some() {
+        return one(ToolFormat::Anthropic, anthropic::tool(index, item));
+    }
+    if item.get("type").and_then(Value::as_str) == Some("function") {
+        return one(ToolFormat::OpenAiResponses, openai::function(index, item));
+    }
+    if item.get("name").is_none() {
+        return Ok(None);
+    }
+    // `{name, description, parameters}`: a ctxc tool, or a bare Gemini declaration (upper-case types).
+    let format = if gemini::is_declaration(item) { ToolFormat::Gemini } else { ToolFormat::Ctxc };
+    one(format, ctxc_tool(index, item))
+}
+
+/// A BFCL record's functions: `{name, description, parameters}` each, schema as given (BFCL
+/// writes `"type": "dict"`).
+fn bfcl_tools(functions: &[Value]) -> Result<Vec<Tool>, String> {
+    functions.iter().enumerate().map(|(i, f)| openai::function(i, f)).collect()
+}
+
+/// A string field; a missing `description` is empty.
+fn str_field(item: &Value, key: &str, index: usize) -> Result<String, String> {
+    match item.get(key) {
+        Some(Value::String(s)) => Ok(s.clone()),
+        Some(_) => Err(format!("tool #{}: `{key}` must be a string", index + 1)),
+        None if key == "description" => Ok(String::new()),
+        None => Err(format!("tool #{}: missing `{key}`", index + 1)),
+    }
+}
+
+/// A tool from `name`, `description` and the schema under `schema_key` (the empty object schema
+/// when absent).
+fn named_tool(index: usize, item: &Value, schema_key: &str, read_only: Option<bool>) -> Result<Tool, String> {
+    Ok(Tool::new(
+        str_field(item, "name", index)?,
+        str_field(item, "description", index)?,
+        item.get(schema_key).cloned().unwrap_or_else(empty_parameters),
+        read_only,
+    ))
+}
+
+fn ctxc_tool(index: usize, item: &Value) -> Result<Tool, String> {
+    named_tool(index, item, "parameters", item.get("read_only").and_then(Value::as_bool))
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    /// The file's format and its tools' names, or the error's code and message.
+    pub(crate) fn read(text: &str) -> Result<(ToolFormat, Vec<String>), (Code, String)> {
+        parse_tool_file(text).map(|f| (f.format, f.tools.into_iter().map(|t| t.name).collect())).map_err(|e| (e.code, e.message))
+    }
+
+    pub(crate) fn names(list: &[&str]) -> Vec<String> {
+        list.iter().map(|n| n.to_string()).collect()
+    }
+
+    #[test]
+    fn ctxc_lists_and_single_tools() {
+        let plain = r#"[{"name":"c","description":"x","read_only":false}]"#;
+        let file = parse_tool_file(plain).expect("ctxc");
+        assert_eq!((file.format, file.tools[0].read_only, file.listing), (ToolFormat::Ctxc, Some(false), false));
+        assert_eq!(file.tools[0].parameters, empty_parameters());
+        assert_eq!(read("[]"), Ok((ToolFormat::Ctxc, vec![])));
+        // A mixed array is read item by item; the file's format is its first item's.
+        let mixed = r#"[{"name":"a","inputSchema":{}},{"type":"function","function":{"name":"b"}},{"name":"c","input_schema":{}}]"#;
+        assert_eq!(read(mixed), Ok((ToolFormat::Mcp, names(&["a", "b", "c"]))));
+    }
+
+    #[test]
+    fn reports_broken_tool_files_as_tool001() {
+        let error = parse_tool_file("[\n  {\"name\": }\n]").expect_err("bad json");
+        assert!(error.message.starts_with("invalid JSON"), "{}", error.message);
+        assert_eq!((error.code, error.offset), (Code::TOOL001, Some(13)));
+        for broken in [r#"{"tools": 3}"#, r#"[{"description": "no name"}]"#, r#"[{"name": 3}]"#, r#"["read_file"]"#] {
+            assert_eq!(read(broken).map_err(|e| e.0), Err(Code::TOOL001), "{broken}");
+        }
+        assert_eq!(
+            read(r#"[{"name": "a"}, {"description": "b"}]"#),
+            Err((Code::TOOL001, "tool #2: not a tool definition (no `name`, `function` or `functionDeclarations`)".into()))
+        );
+    }
+
+    #[test]
+    fn files_that_hold_no_tools_are_tool010() {
+        for (text, found) in [
+            ("# Notes\n\nSome text.\n", "found Markdown;"),
+            ("---\nname: skill\n---\nBody\n", "found Markdown with YAML front matter;"),
+            ("[agent]\nname = \"x\"\n", "found a ctxc manifest;"),
+            ("[editor]\ntab_width = 4\n", "found a TOML document with keys `editor`;"),
+            ("{\"name_x\": 1, \"version\": 2}", "found a JSON object with keys `name_x`, `version`;"),
+            ("\"just a string\"", "found a JSON string;"),
+            ("plain words\n", "found plain text;"),
+            ("#!/bin/sh\n# Run it\nexec x\n", "found a script;"),
+            ("# only a comment\n", "found Markdown;"),
+            ("  \n", "found an empty file;"),
+            ("{\"id\": 1}\n{\"id\": 2}\n", "found JSON Lines (line 1: a JSON object with keys `id`);"),
+        ] {
+            let (code, message) = read(text).expect_err(text);
+            assert_eq!(code, Code::TOOL010, "{text}");
+            assert!(message.contains(found), "{text}: {message}");
+            assert!(message.ends_with(EXPECTED), "{message}");
+        }
+    }
+}
