@@ -11,7 +11,7 @@ fn first_hour() {
     let ctxc = trycmd::cargo::cargo_bin!("ctxc");
     common::require_tool("git");
     trycmd::TestCases::new()
-        .register_bin("ctxc", &*ctxc)
+        .register_bin("ctxc", ctxc)
         .register_bin("sh", common::require_tool("sh"))
         .env("CTXC", ctxc.display().to_string())
         .env("NO_COLOR", "1")
