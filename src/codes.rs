@@ -26,6 +26,7 @@ macro_rules! rule_table {
                 MAN011 man011_unknown_model,
                 MAN012 man012_unknown_rule_code,
                 MAN013 man013_invalid_suppression,
+                MAN014 man014_requires_newer_ctxc,
             }
             tools {
                 TOOL001 tool001_invalid_tool_file,

@@ -1,6 +1,6 @@
 //! Finding agents: a manifest file, a directory holding one, or a directory of agent folders.
 
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 
 use crate::diagnostic::Diagnostic;
 use crate::manifest::MANIFEST_NAMES;
@@ -38,6 +38,37 @@ pub fn find_manifests(path: &Path) -> Result<Vec<PathBuf>, Diagnostic> {
     Ok(found)
 }
 
+/// The folder a command works on when given PATH: PATH itself, unless PATH is a folder inside an
+/// agent with no manifest in or below it (`prompts/` of an agent), where it is the nearest agent
+/// folder above, as cargo finds the package of a subfolder. The walk stops at the top of the
+/// repository (outside git, at the folder ctxc was started in). Paths keep the user's form:
+/// `examples/agents/zeus/prompts` gives `examples/agents/zeus`, `.` gives `..`.
+pub fn agent_folder(path: &Path) -> PathBuf {
+    if !path.is_dir() || manifest_in(path).is_some() || find_manifests(path).is_ok() {
+        return path.to_path_buf();
+    }
+    let mut folder = path.to_path_buf();
+    for _ in 0..crate::project::levels_up_within_project(path) {
+        folder = parent_folder(&folder);
+        if manifest_in(&folder).is_some() {
+            return folder;
+        }
+    }
+    path.to_path_buf()
+}
+
+/// The folder above `path`, written as the user would: the last name dropped, or `..` added.
+fn parent_folder(path: &Path) -> PathBuf {
+    match path.components().next_back() {
+        Some(Component::Normal(_)) => match path.parent() {
+            Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
+            _ => PathBuf::from("."),
+        },
+        Some(Component::CurDir) | None => PathBuf::from(".."),
+        Some(_) => path.join(".."),
+    }
+}
+
 /// Collects the manifests of `dir`'s subdirectories, down to [`MAX_DEPTH`], skipping hidden and
 /// build folders and not descending into agents.
 fn search(dir: &Path, depth: usize, found: &mut Vec<PathBuf>) {
@@ -70,5 +101,12 @@ mod tests {
         std::fs::create_dir(dir.path().join("ctxc.toml")).expect("mkdir");
         assert_eq!(manifest_in(dir.path()), Some(dir.path().join("ctxc.toml")), "loading refuses it, not discovery");
         assert!(find_manifests(&dir.path().join("nope")).is_err());
+    }
+
+    #[test]
+    fn parent_folders_keep_the_users_form() {
+        for (path, parent) in [("a/b", "a"), ("a", "."), (".", ".."), ("..", "../.."), ("./a", "."), ("../a", "..")] {
+            assert_eq!(parent_folder(Path::new(path)), Path::new(parent), "{path}");
+        }
     }
 }

@@ -42,6 +42,7 @@ pub mod report;
 pub mod resolve;
 pub mod review;
 pub mod rules;
+pub mod scaffold;
 pub mod schema;
 pub mod session;
 pub mod skills;

@@ -225,6 +225,21 @@ pub fn check_path_argument(path: &Path) -> Result<(), Diagnostic> {
     }
 }
 
+/// How many folders above PATH (a folder named on the command line) a search for its enclosing
+/// agent may look: up to the top of the repository holding it, or, outside any repository, up to
+/// the folder ctxc was started in (none when PATH is not below it). The same bounds as
+/// [`check_path_argument`], so that walking up never reads outside the project.
+pub fn levels_up_within_project(path: &Path) -> usize {
+    let start = std::env::current_dir().unwrap_or_default();
+    let lexical = lexical_path(&start, path);
+    let top = match repository_of(&lexical) {
+        Some(top) => top.to_path_buf(),
+        None if !start.as_os_str().is_empty() && lexical.starts_with(&start) => start,
+        None => return 0,
+    };
+    lexical.components().count().saturating_sub(top.components().count())
+}
+
 /// `path` made absolute from `start` with `.` and `..` removed by the names alone (a `..` after a
 /// link goes back up the link's name, not its target's parent).
 fn lexical_path(start: &Path, path: &Path) -> PathBuf {

@@ -161,19 +161,27 @@ fn github_annotations_errors_first_and_step_summary() {
     );
     let written = std::fs::read_to_string(summary.path()).expect("summary");
     assert!(written.starts_with("earlier step\n## ctxc check\n"), "appended, not replaced: {written}");
-    assert!(written.contains("**5 errors, 1 warning** in 1 agent"), "{written}");
+    assert!(written.contains("**5 errors, 1 warning in 1 agent (1 mode × scenario)**"), "{written}");
     assert!(written.contains("| error | BUDGET001 | `tests/fixtures/budgets/over-budget/ctxc.toml:9:44` |"), "{written}");
 }
 
 #[test]
 fn select_ignore_and_deny_warnings() {
-    // The Zeus example has one warning: the time step before the skill catalogue (CACHE001).
+    // The Zeus example accepts its one warning (the time step before the skill catalogue,
+    // CACHE001) with `[lint] ignore`; a copy without that table has it.
     let zeus = "examples/agents/zeus";
-    assert_eq!(ctxc(&["check", zeus]).status.code(), Some(0));
-    assert_eq!(ctxc(&["check", zeus, "--deny-warnings"]).status.code(), Some(1));
-    assert_eq!(ctxc(&["check", zeus, "--deny-warnings", "--ignore", "CACHE001"]).status.code(), Some(0));
-    assert_eq!(ctxc(&["check", zeus, "--deny-warnings", "--select", "SKILL,TOOL"]).status.code(), Some(0));
-    let selected = stdout_json(&ctxc(&["check", zeus, "--format", "json", "--select", "CACHE"]));
+    assert_eq!(ctxc(&["check", zeus, "--deny-warnings"]).status.code(), Some(0));
+    let copy = tempfile::tempdir().expect("tempdir");
+    common::copy_tree(Path::new(zeus), copy.path());
+    let manifest = std::fs::read_to_string(copy.path().join("ctxc.toml")).expect("manifest");
+    let without_lint = &manifest[..manifest.find("\n[lint]").expect("the example accepts CACHE001 in [lint]")];
+    std::fs::write(copy.path().join("ctxc.toml"), without_lint).expect("write");
+    let dir = copy.path().to_str().expect("UTF-8 path");
+    assert_eq!(ctxc(&["check", dir]).status.code(), Some(0));
+    assert_eq!(ctxc(&["check", dir, "--deny-warnings"]).status.code(), Some(1));
+    assert_eq!(ctxc(&["check", dir, "--deny-warnings", "--ignore", "CACHE001"]).status.code(), Some(0));
+    assert_eq!(ctxc(&["check", dir, "--deny-warnings", "--select", "SKILL,TOOL"]).status.code(), Some(0));
+    let selected = stdout_json(&ctxc(&["check", dir, "--format", "json", "--select", "CACHE"]));
     assert_eq!(codes(&selected), ["CACHE001"]);
     let typo = ctxc(&["check", zeus, "--select", "CAHCE001"]);
     assert_eq!(typo.status.code(), Some(2));

@@ -128,9 +128,9 @@ fn budget_overruns_fail_check_at_the_budget_lines() {
 #[test]
 fn set_overrides_a_key_for_one_run() {
     assert_eq!(ctxc(&["check", "examples/agents/zeus"]).status.code(), Some(0));
-    let tight = ctxc(&["check", "examples/agents/zeus", "--set", "budgets.system_prompt=1000"]);
+    let tight = ctxc(&["check", "examples/agents/zeus", "--set", "budgets.system_prompt=1000", "--format", "concise"]);
     assert_eq!(tight.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&tight.stderr).contains("over its budget of 1000"));
+    assert!(String::from_utf8_lossy(&tight.stdout).contains("over its budget of 1,000"));
     let small_window = json(&[
         "cost",
         "examples/agents/zeus",
@@ -145,9 +145,9 @@ fn set_overrides_a_key_for_one_run() {
     ]);
     assert_eq!(small_window["overrides"][0], "agent.context_window=32000");
     assert_eq!(small_window["reports"][0]["window"]["max_input_tokens"], 32000);
-    let typo = ctxc(&["check", "examples/agents/zeus", "--set", "budgets.system_promt=10"]);
+    let typo = ctxc(&["check", "examples/agents/zeus", "--set", "budgets.system_promt=10", "--format", "concise"]);
     assert_eq!(typo.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&typo.stderr).contains("did you mean `system_prompt`?"));
+    assert!(String::from_utf8_lossy(&typo.stdout).contains("did you mean `system_prompt`?"));
 }
 
 #[test]
@@ -298,10 +298,11 @@ fn cost_and_check_agree_on_every_budget() {
     }
     assert!(prompts.iter().any(|(_, s)| s == "over"));
     let worst = prompts.iter().map(|(t, _)| *t).max().expect("reports");
-    let check = ctxc(&[&["check", "examples/agents/zeus"][..], &set].concat());
+    let check = ctxc(&[&["check", "examples/agents/zeus", "--format", "concise"][..], &set].concat());
     assert_eq!(check.status.code(), Some(1));
-    let stderr = String::from_utf8_lossy(&check.stderr);
-    assert!(stderr.contains(&format!("the system prompt: {worst} tokens, over its budget of 3000")), "{stderr}");
+    let findings = String::from_utf8_lossy(&check.stdout);
+    let expected = format!("the system prompt: {} tokens, over its budget of 3,000", ctxc::diagnostic::grouped(worst));
+    assert!(findings.contains(&expected), "{findings}");
     let text = String::from_utf8(ctxc(&[&["cost", "examples/agents/zeus"][..], &set].concat()).stdout).expect("UTF-8");
     assert!(text.contains("`ctxc check` fails on an over budget; `cost` only reports it and exits 0"), "{text}");
     let summary = &text[text.find("zeus · summary across 6 mode × scenario reports").expect("a summary across modes")..];

@@ -151,7 +151,7 @@ fn conditions_share_the_template_limits() {
     std::fs::write(dir.path().join("ctxc.toml"), manifest).expect("manifest");
     let run = ctxc(&["render"], dir.path());
     assert_eq!(run.code, Some(2), "{}", run.stderr);
-    assert!(run.stderr.contains("MAN006") && run.stderr.contains("uses more memory than its"), "{}", run.stderr);
+    assert!(run.stderr.contains("MAN006") && run.stderr.contains("uses more memory than"), "{}", run.stderr);
     assert!(run.stderr.contains("ctxc.toml:5:"), "{}", run.stderr);
 }
 

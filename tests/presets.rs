@@ -384,7 +384,7 @@ fn environment_overrides_follow_the_naming_rule_and_lose_to_set() {
     let env = [("CTXC_BUDGETS__SYSTEM_PROMPT", "1000")];
     let tight = ctxc(&["check", "examples/agents/zeus"], &env);
     assert_eq!(tight.status.code(), Some(1));
-    assert!(stderr(&tight).contains("over its budget of 1000"));
+    assert!(stderr(&tight).contains("over its budget of 1,000"));
     let cost = json(
         &[
             "cost",

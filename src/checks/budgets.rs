@@ -6,7 +6,7 @@
 use serde::Serialize;
 
 use crate::codes::Code;
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::{grouped, Diagnostic, Severity};
 use crate::manifest::model::{Agent, Origin};
 use crate::measure::{Count, Measured};
 
@@ -173,15 +173,18 @@ fn diagnostic(agent: &Agent, s: &BudgetStatus, m: &Measured) -> Option<Diagnosti
         (_, Status::Ok) => return None,
         (BudgetKind::Summarization, _) => Diagnostic::error(format!(
             "the fixed context ({} tokens: system prompt, tool schemas and message framing, {where_}) reaches the summarization trigger ({} tokens = {:.0} % of {}): compaction would fire on the first turn",
-            s.tokens.tokens,
-            s.limit,
+            grouped(s.tokens.tokens),
+            grouped(s.limit),
             w.summarization_ratio.unwrap_or_default() * 100.0,
-            w.max_input_tokens
+            grouped(w.max_input_tokens)
         ))
         .code(Code::BUDGET003),
         (BudgetKind::ResponseReserve, _) => Diagnostic::error(format!(
             "the fixed context ({} tokens, {where_}) leaves no room for the response reserve ({} tokens, {}) in a {}-token window",
-            s.tokens.tokens, w.response_reserve, w.response_reserve_source, w.max_input_tokens
+            grouped(s.tokens.tokens),
+            grouped(w.response_reserve),
+            w.response_reserve_source,
+            grouped(w.max_input_tokens)
         ))
         .code(Code::BUDGET004),
         (kind, status) => {
@@ -200,8 +203,8 @@ fn diagnostic(agent: &Agent, s: &BudgetStatus, m: &Measured) -> Option<Diagnosti
                 Status::Over => ("over", Code::BUDGET001, Severity::Error),
                 _ => ("near", Code::BUDGET002, Severity::Warning),
             };
-            let limit = s.limit;
-            let message = format!("{what}: {approx}{} tokens{note}, {verb} its budget of {limit} ({where_})", s.tokens.tokens);
+            let limit = grouped(s.limit);
+            let message = format!("{what}: {approx}{} tokens{note}, {verb} its budget of {limit} ({where_})", grouped(s.tokens.tokens));
             let mut d = Diagnostic::error(message).code(code).label(format!("budget: {limit} tokens"));
             d.severity = severity;
             if severity == Severity::Warning {

@@ -13,6 +13,10 @@ use ctxc::report::formats;
 
 #[derive(Debug, Args)]
 pub struct CheckArgs {
+    #[command(flatten)]
+    pub color: super::ColorOption,
+    #[command(flatten)]
+    pub counting: super::CountingOptions,
     /// Agent directory, manifest file, directory of agents, or (no manifest) a directory of skills and memory files.
     #[arg(default_value = ".")]
     path: PathBuf,
@@ -23,8 +27,11 @@ pub struct CheckArgs {
     #[arg(long)]
     model: Option<String>,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = CheckFormat::Human)]
+    #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
     format: CheckFormat,
+    /// Print findings only: no summary line, no notes.
+    #[arg(long, short)]
+    quiet: bool,
     /// Only report these rule codes or code prefixes (comma-separated or repeated; replaces `[lint] select`).
     #[arg(long, value_name = "CODES")]
     select: Vec<String>,
@@ -45,8 +52,11 @@ pub struct CheckArgs {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum CheckFormat {
-    /// Diagnostics with source snippets on stderr.
-    Human,
+    /// Diagnostics with source snippets on stderr (`human` is accepted too).
+    #[value(alias = "human")]
+    Text,
+    /// One line per finding on stdout: `file:line:col: CODE message`.
+    Concise,
     /// One JSON object on stdout (see docs/json-output.md).
     Json,
     /// SARIF 2.1.0 on stdout, for code scanning.
@@ -63,7 +73,11 @@ pub fn exit_code(outcome: Outcome) -> u8 {
     }
 }
 
-pub fn run(args: CheckArgs, reporter: &Reporter) -> u8 {
+pub fn run(mut args: CheckArgs, reporter: &Reporter) -> u8 {
+    // A path leading out of the project is reported by `lint::check` and never walked from.
+    if ctxc::project::check_path_argument(&args.path).is_ok() {
+        args.path = ctxc::discover::agent_folder(&args.path);
+    }
     let session = match session(&super::with_model(args.set.clone(), args.model.as_deref()), reporter) {
         Ok(s) => s,
         Err(code) => return code,
@@ -72,7 +86,8 @@ pub fn run(args: CheckArgs, reporter: &Reporter) -> u8 {
     let report: CheckReport = ctxc::lint::check(&args.path, &options, &session);
     let mut code = exit_code(report.outcome());
     match args.format {
-        CheckFormat::Human => reporter.diagnostics(&report.diagnostics, &report.sources),
+        CheckFormat::Text => reporter.diagnostics(&report.diagnostics, &report.sources),
+        CheckFormat::Concise => output::print(&formats::concise::render(&report)),
         CheckFormat::Json => output::print(&formats::json::render(&report, code)),
         CheckFormat::Sarif => output::print(&formats::sarif::render(&report, &formats::Paths::detect())),
         CheckFormat::Github => {
@@ -87,8 +102,16 @@ pub fn run(args: CheckArgs, reporter: &Reporter) -> u8 {
         }
     }
     // `--locked`: the render against ctxc.lock (only when every agent loaded).
+    let mut drifted = false;
     if args.locked && code < EXIT_INPUT {
-        code = code.max(super::locked::run(&args.path, &session, reporter));
+        let locked = super::locked::run(&args.path, &session, reporter);
+        drifted = locked == EXIT_FINDINGS;
+        code = code.max(locked);
+    }
+    // The summary comes last, after everything it counts, on stderr, in the formats people read.
+    if matches!(args.format, CheckFormat::Text | CheckFormat::Concise) && !args.quiet {
+        let drift = if drifted { "; drifted from ctxc.lock" } else { "" };
+        output::eprint(&format!("ctxc check: {}{drift}\n", report.summary()));
     }
     code
 }

@@ -20,6 +20,10 @@ use ctxc::Session;
 
 #[derive(Debug, Args)]
 pub struct CostArgs {
+    #[command(flatten)]
+    pub color: super::ColorOption,
+    #[command(flatten)]
+    pub counting: super::CountingOptions,
     /// Agent directory, manifest, directory of agents, or a tool file / directory of tool files.
     #[arg(default_value = ".")]
     path: PathBuf,

@@ -16,6 +16,10 @@ use ctxc::{Failure, Session};
 
 #[derive(Debug, Args)]
 pub struct DiffArgs {
+    #[command(flatten)]
+    pub color: super::ColorOption,
+    #[command(flatten)]
+    pub counting: super::CountingOptions,
     /// The git revision to compare the work tree with: a commit, branch or tag (`HEAD`, `origin/main`).
     #[arg(long, value_name = "REV")]
     base: String,
@@ -82,7 +86,7 @@ fn pin_side(manifests: &[(String, PathBuf)], session: &Session, reporter: &Repor
     }
 }
 
-pub fn run(args: DiffArgs, reporter: &Reporter) -> u8 {
+pub fn run(mut args: DiffArgs, reporter: &Reporter) -> u8 {
     let overrides = match with_env_overrides(&args.set, reporter) {
         Ok(o) => o,
         Err(code) => return code,
@@ -90,6 +94,7 @@ pub fn run(args: DiffArgs, reporter: &Reporter) -> u8 {
     if let Err(code) = check_path(&args.path, reporter) {
         return code;
     }
+    args.path = ctxc::discover::agent_folder(&args.path);
     let repo = match git::locate(&args.path) {
         Ok(repo) => repo,
         Err(message) => return fail(reporter, message),

@@ -10,6 +10,8 @@ use ctxc::import::{self, deepagents::Layout};
 
 #[derive(Debug, Args)]
 pub struct ImportArgs {
+    #[command(flatten)]
+    pub color: super::ColorOption,
     #[command(subcommand)]
     system: System,
 }

@@ -1,10 +1,12 @@
 //! The command line: argument parsing and one file per command. This is the only place that
 //! prints; everything below returns data.
 
+mod add;
 mod check;
 mod cost;
 mod explain;
 mod import;
+mod init;
 mod models;
 mod render;
 mod report;
@@ -20,7 +22,7 @@ mod snapshot;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
 use ctxc::manifest::{self, Loaded};
 use ctxc::session::{AgentRuns, Only};
@@ -37,14 +39,28 @@ pub const EXIT_INPUT: u8 = 2;
 #[derive(Debug, Parser)]
 #[command(name = "ctxc", version, about = "The agent context compiler: render, measure and check every mode's system prompt.")]
 pub struct Cli {
-    /// When to use colour in diagnostics.
-    #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto)]
-    color: ColorChoice,
-    /// Token-counting engine. Both give the same counts; bpe-openai is the faster.
-    #[arg(long, global = true, value_enum, default_value_t = ctxc::tokens::Engine::BpeOpenai)]
-    engine: ctxc::tokens::Engine,
+    #[command(flatten)]
+    color: ColorOption,
+    #[command(flatten)]
+    counting: CountingOptions,
     #[command(subcommand)]
     command: Command,
+}
+
+/// `--color`, on the commands that print diagnostics (and before any command).
+#[derive(Debug, Clone, Args)]
+pub struct ColorOption {
+    /// When to use colour in diagnostics [default: auto].
+    #[arg(long, value_enum)]
+    color: Option<ColorChoice>,
+}
+
+/// `--engine`, on the commands that count tokens (and before any command).
+#[derive(Debug, Clone, Args)]
+pub struct CountingOptions {
+    /// Token-counting engine. Both give the same counts; bpe-openai (the default) is the faster.
+    #[arg(long, value_enum)]
+    engine: Option<ctxc::tokens::Engine>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -79,18 +95,45 @@ enum Command {
     Completions(completions::CompletionsArgs),
     /// Write a ctxc manifest from a runtime's own project format (e.g. a Zeph config file).
     Import(import::ImportArgs),
+    /// Write a small working agent to start from (never overwriting a file).
+    Init(init::InitArgs),
+    /// Add a mode, module, tool category or skill to an agent (TOML manifests).
+    Add(add::AddArgs),
+}
+
+impl Command {
+    /// The command's own `--color` and `--engine`, where it has them.
+    fn options(&self) -> (Option<ColorChoice>, Option<ctxc::tokens::Engine>) {
+        match self {
+            Command::Check(a) => (a.color.color, a.counting.engine),
+            Command::Cost(a) => (a.color.color, a.counting.engine),
+            Command::Snapshot(a) => (a.color.color, a.counting.engine),
+            Command::Diff(a) => (a.color.color, a.counting.engine),
+            Command::Render(a) => (a.color.color, None),
+            Command::Rules(a) => (a.color.color, None),
+            Command::Explain(a) => (a.color.color, None),
+            Command::Import(a) => (a.color.color, None),
+            Command::Init(a) => (a.color.color, None),
+            Command::Add(a) => (a.color.color, None),
+            Command::Models(_) | Command::Schema | Command::Completions(_) => (None, None),
+        }
+    }
 }
 
 pub fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let long_version = format!("{}\npresets model:\n  {}", env!("CARGO_PKG_VERSION"), ctxc::systems::modelled_releases().join("\n  "));
+    let parsed = Cli::command().long_version(long_version).try_get_matches().and_then(|m| Cli::from_arg_matches(&m));
+    let cli = match parsed {
         Ok(cli) => cli,
         Err(e) => {
             let _ = e.print();
             return ExitCode::from(if e.use_stderr() { EXIT_INPUT } else { EXIT_OK });
         }
     };
-    let reporter = Reporter::new(cli.color);
-    ctxc::tokens::set_default_engine(cli.engine);
+    // An option after the command wins over the same option before it.
+    let (color, engine) = cli.command.options();
+    let reporter = Reporter::new(color.or(cli.color.color).unwrap_or(ColorChoice::Auto));
+    ctxc::tokens::set_default_engine(engine.or(cli.counting.engine).unwrap_or(ctxc::tokens::Engine::BpeOpenai));
     let code = match cli.command {
         Command::Render(args) => render::run(args, &reporter),
         Command::Check(args) => check::run(args, &reporter),
@@ -103,13 +146,17 @@ pub fn main() -> ExitCode {
         Command::Diff(args) => diff::run(args, &reporter),
         Command::Completions(args) => completions::run(args),
         Command::Import(args) => import::run(args, &reporter),
+        Command::Init(args) => init::run(args, &reporter),
+        Command::Add(args) => add::run(args, &reporter),
     };
     ExitCode::from(output::exit_code(code))
 }
 
-/// The agents found at a path, or the exit code after reporting why none could be.
+/// The agents found at a path (or, from inside an agent's folder, that agent: see
+/// [`ctxc::discover::agent_folder`]), or the exit code after reporting why none could be.
 fn find_manifests(path: &Path, reporter: &Reporter) -> Result<Vec<PathBuf>, u8> {
-    ctxc::project::check_path_argument(path).and_then(|()| ctxc::discover::find_manifests(path)).map_err(|d| {
+    let found = ctxc::project::check_path_argument(path).and_then(|()| ctxc::discover::find_manifests(&ctxc::discover::agent_folder(path)));
+    found.map_err(|d| {
         reporter.diagnostics(&[d], &Default::default());
         EXIT_INPUT
     })

@@ -1,6 +1,6 @@
 //! `ctxc models`: list the model profiles.
 
-use clap::Args;
+use clap::{Args, ValueEnum};
 
 use super::EXIT_OK;
 
@@ -8,10 +8,24 @@ use super::EXIT_OK;
 pub struct ModelsArgs {
     /// Show only models whose name or provider contains this text.
     filter: Option<String>,
+    #[arg(long, value_enum, default_value_t = ModelsFormat::Text)]
+    format: ModelsFormat,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum ModelsFormat {
+    /// A table.
+    Text,
+    /// A JSON array of profiles (see docs/json-output.md).
+    Json,
 }
 
 pub fn run(args: ModelsArgs) -> u8 {
     let profiles = ctxc::models::matching(args.filter.as_deref().unwrap_or(""));
+    if args.format == ModelsFormat::Json {
+        super::output::println(&serde_json::to_string_pretty(&profiles).unwrap_or_default());
+        return EXIT_OK;
+    }
     let width = profiles.iter().map(|p| p.model.len()).max().unwrap_or(5).max(5);
     let mut out = format!("{:<width$}  {:<26}  {:>10}  {:>10}  tokenizer\n", "model", "provider", "max input", "max output");
     for p in &profiles {

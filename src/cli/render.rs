@@ -1,6 +1,6 @@
 //! `ctxc render`: print the exact system prompt of one mode.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
 
@@ -12,6 +12,8 @@ use ctxc::manifest::Loaded;
 
 #[derive(Debug, Args)]
 pub struct RenderArgs {
+    #[command(flatten)]
+    pub color: super::ColorOption,
     /// Agent directory or manifest file (default: the current directory).
     #[arg(default_value = ".")]
     path: PathBuf,
@@ -21,7 +23,7 @@ pub struct RenderArgs {
     /// Scenario to render (default: `default`, or the first declared).
     #[arg(long, short)]
     scenario: Option<String>,
-    /// Which agent, when PATH holds several (its directory name).
+    /// Which agent, when PATH holds several: its folder's name or its `[agent] name`.
     #[arg(long)]
     agent: Option<String>,
     /// Output format.
@@ -51,16 +53,17 @@ pub fn run(args: RenderArgs, reporter: &Reporter) -> u8 {
         Ok(m) => m,
         Err(code) => return code,
     };
-    let manifest = match pick_agent(&manifests, args.agent.as_deref()) {
+    let session = match session(&super::with_model(args.set.clone(), args.model.as_deref()), reporter) {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
+    let agent_name = |manifest: &Path| session.load(manifest).ok().map(|loaded| loaded.agent.name.clone());
+    let manifest = match pick_agent(&manifests, args.agent.as_deref(), agent_name) {
         Ok(m) => m,
         Err(d) => {
             reporter.diagnostics(&[d], &Default::default());
             return EXIT_INPUT;
         }
-    };
-    let session = match session(&super::with_model(args.set.clone(), args.model.as_deref()), reporter) {
-        Ok(s) => s,
-        Err(code) => return code,
     };
     let loaded = match load(&session, &manifest, reporter) {
         Ok(l) => l,
@@ -116,14 +119,20 @@ fn warn_of_secrets(prompt: &str, loaded: &Loaded, reporter: &Reporter) {
     reporter.diagnostics(&warnings, &leaks.sources);
 }
 
-fn pick_agent(manifests: &[PathBuf], wanted: Option<&str>) -> Result<PathBuf, Diagnostic> {
+/// The agent `--agent` names: by its folder's name, or else by its `[agent] name` (which needs
+/// loading each manifest, so it is tried second).
+fn pick_agent(manifests: &[PathBuf], wanted: Option<&str>, agent_name: impl Fn(&Path) -> Option<String>) -> Result<PathBuf, Diagnostic> {
     let dir_name = |m: &PathBuf| m.parent().and_then(|p| p.file_name()).map(|n| n.to_string_lossy().into_owned());
     match (manifests, wanted) {
         ([only], None) => Ok(only.clone()),
-        (_, Some(name)) => manifests.iter().find(|m| dir_name(m).as_deref() == Some(name)).cloned().ok_or_else(|| {
-            let names: Vec<String> = manifests.iter().filter_map(dir_name).collect();
-            Diagnostic::error(format!("no agent `{name}` here")).help(format!("agents: {}", names.join(", ")))
-        }),
+        (_, Some(name)) => {
+            let by_folder = manifests.iter().find(|m| dir_name(m).as_deref() == Some(name));
+            by_folder.or_else(|| manifests.iter().find(|m| agent_name(m).as_deref() == Some(name))).cloned().ok_or_else(|| {
+                let names: Vec<String> = manifests.iter().filter_map(dir_name).collect();
+                Diagnostic::error(format!("no agent `{name}` here (by folder or by `[agent] name`)"))
+                    .help(format!("agent folders: {}", names.join(", ")))
+            })
+        }
         _ => {
             let names: Vec<String> = manifests.iter().filter_map(dir_name).collect();
             Err(Diagnostic::error("this directory holds several agents: pass --agent NAME").help(format!("agents: {}", names.join(", "))))

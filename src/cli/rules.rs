@@ -10,6 +10,8 @@ use ctxc::rules::{self, docs, Rule};
 
 #[derive(Debug, Args)]
 pub struct RulesArgs {
+    #[command(flatten)]
+    pub color: super::ColorOption,
     /// Only rules whose code starts with this (e.g. `SKILL`, `TOOL00`), or of this family (e.g. `skills`).
     filter: Option<String>,
     /// Output format.

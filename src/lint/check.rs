@@ -38,6 +38,8 @@ pub struct AgentSummary {
     pub manifest: String,
     pub name: Option<String>,
     pub prefixes: Vec<PrefixSummary>,
+    /// Modes × scenarios rendered and measured.
+    pub renders: usize,
 }
 
 /// Everything `ctxc check` reports.
@@ -78,11 +80,40 @@ impl CheckReport {
         }
     }
 
-    /// Appends another agent's report.
+    /// What was checked and what was found, in one line: "1 error, 2 warnings in 3 agents (9
+    /// modes × scenarios)", or "no problems in …".
+    pub fn summary(&self) -> String {
+        let checked = if self.zero_config {
+            plural(self.files.len(), "file")
+        } else {
+            let renders: usize = self.agents.iter().map(|a| a.renders).sum();
+            let renders = if renders == 1 { "1 mode × scenario".to_string() } else { format!("{renders} modes × scenarios") };
+            format!("{} ({renders})", plural(self.agents.len(), "agent"))
+        };
+        let found = match (self.errors(), self.warnings()) {
+            (0, 0) => "no problems".to_string(),
+            (errors, warnings) => format!("{}, {}", plural(errors, "error"), plural(warnings, "warning")),
+        };
+        let mut line = format!("{found} in {checked}");
+        if self.suppressed > 0 {
+            line.push_str(&format!(", {} suppressed", self.suppressed));
+        }
+        if self.unloadable {
+            line.push_str("; some input could not be loaded");
+        }
+        line
+    }
+
+    /// Appends another agent's report. A finding without a file (a command-line option every
+    /// agent rejects) is kept once.
     fn merge(&mut self, other: CheckReport) {
         self.agents.extend(other.agents);
         self.files.extend(other.files);
-        self.diagnostics.extend(other.diagnostics);
+        for d in other.diagnostics {
+            if d.file.is_some() || !self.diagnostics.contains(&d) {
+                self.diagnostics.push(d);
+            }
+        }
         self.suppressed += other.suppressed;
         self.sources.extend(other.sources);
         self.unloadable |= other.unloadable;
@@ -104,6 +135,15 @@ impl CheckReport {
                 }
             }
         }
+    }
+}
+
+/// "1 error", "2 errors".
+pub fn plural(n: usize, word: &str) -> String {
+    if n == 1 {
+        format!("{n} {word}")
+    } else {
+        format!("{n} {word}s")
     }
 }
 
@@ -149,7 +189,13 @@ fn check_agent(report: &mut CheckReport, manifest: &Path, options: &Options, ses
             report.diagnostics.extend(failure.diagnostics);
             report.sources.extend(failure.sources);
             report.unloadable = true;
-            report.agents.push(AgentSummary { name: None, manifest: manifest.display().to_string(), loaded: false, prefixes: Vec::new() });
+            report.agents.push(AgentSummary {
+                name: None,
+                manifest: manifest.display().to_string(),
+                loaded: false,
+                prefixes: Vec::new(),
+                renders: 0,
+            });
             return;
         }
     };
@@ -160,8 +206,13 @@ fn check_agent(report: &mut CheckReport, manifest: &Path, options: &Options, ses
     let measured: Vec<_> = runs.iter().map(|r| r.measured.clone()).collect();
     findings.extend(crate::checks::budgets::check(agent, &measured));
     findings.extend(crate::checks::settings::check(agent, &measured));
-    let mut summary =
-        AgentSummary { name: Some(agent.name.clone()), manifest: agent.manifest_display.clone(), loaded: true, prefixes: Vec::new() };
+    let mut summary = AgentSummary {
+        name: Some(agent.name.clone()),
+        manifest: agent.manifest_display.clone(),
+        loaded: true,
+        prefixes: Vec::new(),
+        renders: runs.len(),
+    };
     if render_problems.is_empty() {
         let skills = files::skills_in(&loaded.root, &loaded.sources);
         let memory: Vec<MemoryDoc> = agent

@@ -105,6 +105,45 @@ fn unknown_name_help(message: &str) -> Option<String> {
     did_you_mean(wrong, expected.iter().copied()).map(|s| format!("did you mean `{s}`?"))
 }
 
+/// Checks `[project] requires` against this ctxc's version. It is read leniently, before the
+/// manifest is parsed, so that a manifest for a newer ctxc (with keys this one does not know)
+/// gets this error rather than a parse error; a manifest that does not parse is left to [`parse`].
+fn check_requires(text: &str, format: Format) -> Result<(), Diagnostic> {
+    #[derive(serde::Deserialize)]
+    struct Lenient {
+        project: Option<LenientProject>,
+    }
+    #[derive(serde::Deserialize)]
+    struct LenientProject {
+        requires: Option<Spanned<String>>,
+    }
+    let lenient = match format {
+        Format::Toml => span::with_toml_spans(|| toml::from_str::<Lenient>(text)).ok(),
+        Format::Yaml => crate::yaml::from_str::<Lenient>(text).ok(),
+    };
+    let Some(requires) = lenient.and_then(|l| l.project).and_then(|p| p.requires) else { return Ok(()) };
+    let span = requires.span.clone().or_else(|| text.find(&requires.value).map(|i| i..i + requires.value.len()));
+    let running = env!("CARGO_PKG_VERSION");
+    let error =
+        |message: String, label: &str, help: String| Diagnostic::error(message).code(Code::MAN014).at(span.clone()).label(label).help(help);
+    let version = semver::Version::parse(running)
+        .map_err(|e| error(format!("ctxc's own version `{running}` does not parse: {e}"), "here", String::new()))?;
+    match semver::VersionReq::parse(&requires.value) {
+        Ok(req) if req.matches(&version) => Ok(()),
+        Ok(_) => Err(error(
+            format!("this manifest requires ctxc {}, and this is ctxc {running}", requires.value),
+            "required here",
+            "upgrade ctxc (see the README's install line), or lower `[project] requires` if the manifest does not need the newer version"
+                .into(),
+        )),
+        Err(e) => Err(error(
+            format!("[project] requires: `{}` is not a version requirement ({e})", requires.value),
+            "not a version requirement",
+            "write it as Cargo does: `\">=0.2\"`, `\"^0.3.1\"` or `\">=0.2, <0.4\"`".into(),
+        )),
+    }
+}
+
 /// Loads the manifest at `manifest_path`; its directory is the project root.
 pub fn load(manifest_path: &Path) -> Result<Loaded, Failure> {
     load_with(manifest_path, &[])
@@ -146,6 +185,9 @@ pub fn load_with(manifest_path: &Path, overrides: &[String]) -> Result<Loaded, F
     let mut sources = Sources::default();
     sources.insert_shared(&manifest.display, manifest.text.clone());
     let format = Format::of(manifest_path);
+    if let Err(d) = check_requires(&manifest.text, format) {
+        return Err(Failure { diagnostics: vec![d.in_file(&manifest.display)], sources });
+    }
     let mut user = match parse(&manifest.text, format) {
         Ok(raw) => raw,
         Err(ParseError { message, span, help }) => {

@@ -564,6 +564,10 @@ pub struct RawProject {
     /// such as `../..`. Files are never read outside it.
     #[serde(default)]
     pub root: Option<Spanned<String>>,
+    /// The ctxc versions this manifest is written for, in Cargo's syntax (`">=0.2"`); an older
+    /// ctxc stops with a clear error instead of misreading it.
+    #[serde(default)]
+    pub requires: Option<Spanned<String>>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema)]

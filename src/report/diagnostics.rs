@@ -33,13 +33,15 @@ fn to_report(d: &Diagnostic, sources: &Sources) -> Report {
     // findings show their lines with every secret masked.
     let text = d.file.as_deref().and_then(|f| sources.get(f)).filter(|_| !d.redact).map(secrets::mask);
     let mut message = secrets::mask(&d.message).into_owned();
+    // The code leads the message's line (miette would print it on a line of its own above); a
+    // place named in the text comes before both, as in `--format concise`.
+    if let Some(code) = &d.code {
+        message = format!("{} {message}", code.as_str());
+    }
     let mut diagnostic = MietteDiagnostic::new("").with_severity(match d.severity {
         Severity::Error => miette::Severity::Error,
         Severity::Warning => miette::Severity::Warning,
     });
-    if let Some(code) = &d.code {
-        diagnostic = diagnostic.with_code(code.as_str());
-    }
     // Spans within the text, when their lines can be drawn; otherwise the place is named.
     let text = text.zip(d.span.as_ref()).and_then(|(text, span)| {
         let start = span.start.min(text.len());

@@ -20,7 +20,7 @@ pub mod prelude {
     pub use super::context::Context;
     pub use super::{locate, Example, Family, Rule, Stage};
     pub use crate::codes::Code;
-    pub use crate::diagnostic::{Diagnostic, Severity};
+    pub use crate::diagnostic::{grouped, Diagnostic, Severity};
 }
 
 use serde::Serialize;
@@ -193,6 +193,11 @@ crate::codes::rule_table!(registry);
 /// The rule with this code (case-insensitive; a renamed code gives its rule).
 pub fn get(code: &str) -> Option<&'static Rule> {
     Code::parse(code).map(rule)
+}
+
+/// The rule with this code or this name (`MAN011` or `unknown-model`, case-insensitive).
+pub fn by_code_or_name(code_or_name: &str) -> Option<&'static Rule> {
+    get(code_or_name).or_else(|| ALL.iter().copied().find(|r| r.name.eq_ignore_ascii_case(code_or_name)))
 }
 
 /// The rule of a code.

@@ -65,6 +65,18 @@ impl Systems {
     }
 }
 
+/// The releases each preset models, one line per reference system (for `ctxc --version`).
+pub fn modelled_releases() -> Vec<String> {
+    let agentscope = agentscope::RELEASES.iter().map(|r| r.version).collect::<Vec<_>>();
+    let zeph = zeph::RELEASES.iter().map(|(_, release)| *release).collect::<Vec<_>>();
+    vec![
+        format!("deepagents: {}, {}", deepagents::release(deepagents::LAYOUT_0_4), deepagents::release(deepagents::LAYOUT_0_7)),
+        format!("agentscope: agentscope {}", agentscope.join(", ")),
+        format!("zeph: {}", zeph.join(", ")),
+        format!("zeus: {}", zeus::REFERENCE),
+    ]
+}
+
 /// `0.85` as `85 %`.
 pub fn pct(ratio: f64) -> String {
     let p = ratio * 100.0;

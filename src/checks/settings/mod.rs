@@ -8,7 +8,7 @@ mod deepagents;
 mod zeph;
 
 use crate::codes::Code;
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{grouped, Diagnostic};
 use crate::manifest::model::Agent;
 use crate::measure::Measured;
 use crate::systems::Setting;
@@ -54,8 +54,11 @@ fn fixed_reaches_trigger<T>(system: &str, what: &str, setting: &Setting<T>, at: 
             Code::SET003,
             setting,
             format!(
-                "the fixed context ({} tokens: system prompt, tool schemas and message framing, {} mode, scenario `{}`) reaches the {system} {what} at {at} tokens: it would fire on the first turn",
-                worst.window.fixed, worst.mode, worst.scenario
+                "the fixed context ({} tokens: system prompt, tool schemas and message framing, {} mode, scenario `{}`) reaches the {system} {what} at {} tokens: it would fire on the first turn",
+                grouped(worst.window.fixed),
+                worst.mode,
+                worst.scenario,
+                grouped(at)
             ),
         )
     })

@@ -67,18 +67,7 @@ fn cell(text: &str) -> String {
 
 /// The Markdown summary: counts, then a table of findings (errors first).
 pub fn summary(report: &CheckReport, paths: &Paths) -> String {
-    let (errors, warnings) = (report.errors(), report.warnings());
-    let plural = |n: usize, word: &str| if n == 1 { format!("{n} {word}") } else { format!("{n} {word}s") };
-    let mut out = String::from("## ctxc check\n\n");
-    let what = if report.zero_config { plural(report.files.len(), "file") } else { plural(report.agents.len(), "agent") };
-    out.push_str(&format!("**{}, {}** in {what}", plural(errors, "error"), plural(warnings, "warning")));
-    if report.suppressed > 0 {
-        out.push_str(&format!(" ({} suppressed)", report.suppressed));
-    }
-    if report.unloadable {
-        out.push_str(" — some input could not be loaded");
-    }
-    out.push_str("\n\n");
+    let mut out = format!("## ctxc check\n\n**{}**\n\n", report.summary());
     if report.diagnostics.is_empty() {
         out.push_str("No findings.\n");
         return out;

@@ -1,5 +1,6 @@
 //! Machine-readable outputs of `ctxc check`: JSON, SARIF 2.1.0 and GitHub Actions annotations.
 
+pub mod concise;
 pub mod github;
 pub mod json;
 pub mod sarif;

@@ -78,6 +78,21 @@ pub fn prefix_summary(cx: &Context, run: &Run) -> PrefixSummary {
     }
 }
 
+/// The exact step entry that moves `id` after the last static step, and, when the order is a
+/// preset's (the runtime's own), how to accept it instead.
+fn move_help(cx: &Context, id: &str, last_static: &str) -> String {
+    let yaml = cx.agent().is_some_and(|a| a.manifest.ends_with(".yaml") || a.manifest.ends_with(".yml"));
+    let entry = if yaml { format!("{{ id: {id}, after: {last_static} }}") } else { format!("{{ id = \"{id}\", after = \"{last_static}\" }}") };
+    let mut help = format!("to make the prefix cacheable, move `{id}` after the static steps: add `{entry}` to `[pipeline] steps`");
+    let preset = cx.agent().and_then(|a| a.preset.as_deref());
+    if let Some(preset) = preset.filter(|_| locate::step(cx, id) == locate::manifest_key(cx, "preset")) {
+        help.push_str(&format!(
+            "; this order is the `{preset}` preset's, as its runtime sends it: to keep modelling the runtime, accept it with `[lint] ignore = [\"CACHE001\"]`"
+        ));
+    }
+    help
+}
+
 fn check(cx: &Context) -> Vec<Diagnostic> {
     // Per offending dynamic step: (its id, the static steps after it, "mode: prefix of total" per mode).
     let mut offenders: Vec<(String, Vec<String>, Vec<String>)> = Vec::new();
@@ -90,7 +105,12 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         }
         let summary = prefix_summary(cx, run);
         let approx = cx.approx();
-        let line = format!("{} {approx}{} of {approx}{}", run.rendered.mode, summary.stable_prefix_tokens, summary.system_prompt_tokens);
+        let line = format!(
+            "{} {approx}{} of {approx}{}",
+            run.rendered.mode,
+            grouped(summary.stable_prefix_tokens),
+            grouped(summary.system_prompt_tokens)
+        );
         let id = sections[first].id.clone();
         match offenders.iter_mut().find(|(d, _, _)| *d == id) {
             Some((_, statics, modes)) => {
@@ -109,13 +129,14 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
     offenders
         .into_iter()
         .map(|(id, statics, modes)| {
+            let last_static = statics.last().cloned().unwrap_or_default();
             let statics = statics.iter().map(|s| format!("`{s}`")).collect::<Vec<_>>().join(", ");
             let d = Diagnostic::warning(format!(
                 "dynamic step `{id}` comes before static steps {statics}, so the cacheable prefix ends at `{id}`; stable prefix per mode (tokens before it, of the system prompt): {}",
                 modes.join(", ")
             ))
             .label("ends the cacheable prefix")
-            .help(format!("move `{id}` (and other dynamic steps) after the static steps, e.g. with `after = \"...\"` on the step"));
+            .help(move_help(cx, &id, &last_static));
             locate::at(d, locate::step(cx, &id))
         })
         .collect()

@@ -66,7 +66,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
                     Some(first) if *first != section.id && !reported.contains_key(&key) => {
                         reported.insert(key, ());
                         let key = normalize(paragraph);
-                        let tokens = cx.count(paragraph);
+                        let tokens = grouped(cx.count(paragraph));
                         let preview: String = key.chars().take(60).collect();
                         let first_line = paragraph.lines().next().unwrap_or(paragraph);
                         let preferred: Vec<String> = section.sources.iter().map(|s| cx.display(s)).collect();

@@ -24,6 +24,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
     for doc in cx.memory {
         let tokens = cx.count(&doc.text) as u64;
         if tokens > limit {
+            let (tokens, limit) = (grouped(tokens), grouped(limit));
             let first_line = doc.text.find('\n').unwrap_or(doc.text.len());
             findings.push(
                 Diagnostic::warning(format!(

@@ -27,12 +27,13 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         return Vec::new();
     }
     let d = Diagnostic::warning(format!(
-        "the response reserve ({} tokens, {}) does not fit above the summarization trigger ({at} tokens = {:.0} % of {}): a context just under the trigger plus the answer needs {} tokens",
-        w.response_reserve,
+        "the response reserve ({} tokens, {}) does not fit above the summarization trigger ({} tokens = {:.0} % of {}): a context just under the trigger plus the answer needs {} tokens",
+        grouped(w.response_reserve),
         w.response_reserve_source,
+        grouped(at),
         ratio * 100.0,
-        w.max_input_tokens,
-        at + w.response_reserve
+        grouped(w.max_input_tokens),
+        grouped(at + w.response_reserve)
     ))
     .label("reserve and trigger overlap")
     .help(format!("keep trigger_ratio + reserve share at or below 1 (here the trigger can be at most {:.2})", 1.0 - w.response_reserve as f64 / w.max_input_tokens as f64));

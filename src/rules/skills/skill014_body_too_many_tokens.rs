@@ -25,12 +25,14 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
     for skill in cx.skills.iter().filter(|s| s.front.is_ok()) {
         let tokens = cx.count(skill.body());
         if tokens > BODY_MAX_TOKENS {
+            let tokens = grouped(tokens);
             let start = skill.body_start();
             findings.push(
                 Diagnostic::warning(format!(
-                    "SKILL.md body is {}{tokens} tokens ({}); the specification recommends under {BODY_MAX_TOKENS}",
+                    "SKILL.md body is {}{tokens} tokens ({}); the specification recommends under {}",
                     cx.approx(),
-                    cx.tokenizer.name()
+                    cx.tokenizer.name(),
+                    grouped(BODY_MAX_TOKENS)
                 ))
                 .in_file(&skill.file)
                 .at(Some(start..start))

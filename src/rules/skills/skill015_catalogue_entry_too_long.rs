@@ -29,6 +29,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         let (Some(name), Some(description)) = (skill.string("name"), skill.string("description")) else { continue };
         let tokens = cx.count(&crate::skills::catalogue_line(name, description));
         if tokens > CATALOGUE_ENTRY_MAX_TOKENS {
+            let tokens = grouped(tokens);
             findings.push(
                 Diagnostic::warning(format!(
                     "the catalogue entry of skill `{name}` is {}{tokens} tokens ({}); the specification budgets about {CATALOGUE_ENTRY_MAX_TOKENS}",

@@ -28,7 +28,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         if chars <= MAX_CHARS {
             continue;
         }
-        let tokens = cx.count(&tool.tool.description);
+        let tokens = grouped(cx.count(&tool.tool.description));
         let d = Diagnostic::warning(format!(
             "tool `{}` (category `{}`) has a {chars}-character description ({}{tokens} tokens), over {MAX_CHARS} characters",
             tool.tool.name,

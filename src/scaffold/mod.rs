@@ -1,0 +1,121 @@
+//! `ctxc init` and `ctxc add`: the files of a small working agent, for each preset (here), and
+//! the manifest edits that add one mode, module, tool or skill to an agent ([`add`]).
+//!
+//! The starters' texts live under `starters/` (and, for Deep Agents' middleware stand-ins and
+//! tools, in the bundled example); `{{name}}` and `{{version}}` in them are filled in here. A test keeps every starter passing
+//! `ctxc check` with no finding.
+
+use serde::Serialize;
+
+pub mod add;
+
+/// The starters `ctxc init --preset` offers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Starter {
+    /// ctxc's own pipeline, no preset.
+    None,
+    Zeus,
+    Deepagents,
+    Zeph,
+    Agentscope,
+}
+
+/// Files every starter holds (a tool file and one skill).
+const COMMON: &[(&str, &str)] = &[
+    ("skills/release-notes/SKILL.md", include_str!("../../starters/common/skills/release-notes/SKILL.md")),
+    ("tools/workspace.json", include_str!("../../starters/common/tools/workspace.json")),
+];
+
+const NONE: &[(&str, &str)] = &[
+    ("ctxc.toml", include_str!("../../starters/none/ctxc.toml")),
+    ("prompts/modes/build.md", include_str!("../../starters/none/prompts/modes/build.md")),
+    ("prompts/modes/plan.md", include_str!("../../starters/none/prompts/modes/plan.md")),
+    ("prompts/role.md", include_str!("../../starters/none/prompts/role.md")),
+];
+
+const ZEUS: &[(&str, &str)] = &[
+    ("ctxc.toml", include_str!("../../starters/zeus/ctxc.toml")),
+    ("prompts/core.md", include_str!("../../starters/zeus/prompts/core.md")),
+    ("prompts/memory/full.md", include_str!("../../starters/zeus/prompts/memory/full.md")),
+    ("prompts/memory/simplified.md", include_str!("../../starters/zeus/prompts/memory/simplified.md")),
+    ("prompts/modes/agent.md", include_str!("../../starters/zeus/prompts/modes/agent.md")),
+    ("prompts/modes/ask.md", include_str!("../../starters/zeus/prompts/modes/ask.md")),
+    ("prompts/modes/plan.md", include_str!("../../starters/zeus/prompts/modes/plan.md")),
+    ("prompts/soul.md", include_str!("../../starters/zeus/prompts/soul.md")),
+    ("prompts/tools.md", include_str!("../../starters/zeus/prompts/tools.md")),
+    ("prompts/workflow/full.md", include_str!("../../starters/zeus/prompts/workflow/full.md")),
+    ("prompts/workflow/planning.md", include_str!("../../starters/zeus/prompts/workflow/planning.md")),
+    ("prompts/workflow/simplified.md", include_str!("../../starters/zeus/prompts/workflow/simplified.md")),
+];
+
+const DEEPAGENTS: &[(&str, &str)] = &[
+    ("AGENTS.md", include_str!("../../starters/deepagents/AGENTS.md")),
+    ("ctxc.toml", include_str!("../../starters/deepagents/ctxc.toml")),
+    ("prompts/system.md", include_str!("../../starters/deepagents/prompts/system.md")),
+    ("prompts/middleware/base.md", include_str!("../../examples/agents/deepagents/prompts/middleware/base.md")),
+    ("prompts/middleware/todo.md", include_str!("../../examples/agents/deepagents/prompts/middleware/todo.md")),
+    ("prompts/middleware/memory_guidelines.md", include_str!("../../examples/agents/deepagents/prompts/middleware/memory_guidelines.md")),
+    ("prompts/middleware/skills_usage.md", include_str!("../../examples/agents/deepagents/prompts/middleware/skills_usage.md")),
+    ("prompts/middleware/filesystem.md", include_str!("../../examples/agents/deepagents/prompts/middleware/filesystem.md")),
+    ("prompts/middleware/subagents.md", include_str!("../../examples/agents/deepagents/prompts/middleware/subagents.md")),
+    ("prompts/middleware/citation_check.md", include_str!("../../examples/agents/deepagents/prompts/middleware/citation_check.md")),
+    ("tools/planning.json", include_str!("../../examples/agents/deepagents/tools/planning.json")),
+    ("tools/filesystem.json", include_str!("../../examples/agents/deepagents/tools/filesystem.json")),
+    ("tools/subagents.json", include_str!("../../examples/agents/deepagents/tools/subagents.json")),
+];
+
+const ZEPH: &[(&str, &str)] = &[
+    ("ZEPH.md", include_str!("../../starters/zeph/ZEPH.md")),
+    ("ctxc.toml", include_str!("../../starters/zeph/ctxc.toml")),
+    ("prompts/base.md", include_str!("../../starters/zeph/prompts/base.md")),
+    ("prompts/environment.md.j2", include_str!("../../starters/zeph/prompts/environment.md.j2")),
+    ("prompts/repo_map.md", include_str!("../../starters/zeph/prompts/repo_map.md")),
+];
+
+const AGENTSCOPE: &[(&str, &str)] = &[
+    ("ctxc.toml", include_str!("../../starters/agentscope/ctxc.toml")),
+    ("prompts/skill-instruction.md", include_str!("../../starters/agentscope/prompts/skill-instruction.md")),
+    ("prompts/system.md", include_str!("../../starters/agentscope/prompts/system.md")),
+    ("prompts/workspace.md", include_str!("../../starters/agentscope/prompts/workspace.md")),
+];
+
+impl Starter {
+    pub const ALL: [Starter; 5] = [Starter::None, Starter::Zeus, Starter::Deepagents, Starter::Zeph, Starter::Agentscope];
+
+    fn own_files(self) -> &'static [(&'static str, &'static str)] {
+        match self {
+            Starter::None => NONE,
+            Starter::Zeus => ZEUS,
+            Starter::Deepagents => DEEPAGENTS,
+            Starter::Zeph => ZEPH,
+            Starter::Agentscope => AGENTSCOPE,
+        }
+    }
+
+    /// The starter's files (relative paths, `/`-separated, sorted) with `name` filled in.
+    pub fn files(self, name: &str) -> Vec<(&'static str, String)> {
+        let fill = |text: &str| text.replace("{{name}}", name).replace("{{version}}", env!("CARGO_PKG_VERSION"));
+        let mut files: Vec<(&str, String)> = COMMON.iter().chain(self.own_files()).map(|(path, text)| (*path, fill(text))).collect();
+        files.sort_by_key(|(path, _)| *path);
+        files
+    }
+}
+
+/// An agent name from a folder name: lower case, runs of other characters as one `-`.
+pub fn agent_name(folder: &str) -> String {
+    let mut name = String::new();
+    for c in folder.chars() {
+        if c.is_ascii_alphanumeric() {
+            name.push(c.to_ascii_lowercase());
+        } else if !name.is_empty() && !name.ends_with('-') {
+            name.push('-');
+        }
+    }
+    let name = name.trim_end_matches('-');
+    if name.is_empty() {
+        "agent".to_string()
+    } else {
+        name.to_string()
+    }
+}
