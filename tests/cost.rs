@@ -1,20 +1,13 @@
 //! Token accounting: counts equal an independent count of the same text, parts add up to the
 //! whole, budgets fail `check` at the right lines, and bare tool files are costed per tool.
 
-use std::process::{Command, Output};
+use std::process::Command;
 
 use serde_json::{json, Value};
 
 mod common;
 
-fn ctxc(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_ctxc"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("ctxc runs")
-}
+use common::ctxc;
 
 fn json(args: &[&str]) -> Value {
     let out = ctxc(args);

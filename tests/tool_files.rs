@@ -4,22 +4,15 @@
 //! the shared corpus all cost without error.
 
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Command;
 
 use serde_json::Value;
 
 mod common;
 
-const FORMATS: &str = "tests/fixtures/tools/formats";
+use common::ctxc;
 
-fn ctxc(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_ctxc"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("ctxc runs")
-}
+const FORMATS: &str = "tests/fixtures/tools/formats";
 
 /// The JSON on stdout, with the exit code.
 fn json(args: &[&str]) -> (Option<i32>, Value) {

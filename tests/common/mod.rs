@@ -109,3 +109,13 @@ pub fn runtime_diff(expected: &str, actual: &str) -> String {
     }
     out
 }
+
+/// Runs ctxc from the repository's root, colour off.
+pub fn ctxc(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_ctxc"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("ctxc runs")
+}
