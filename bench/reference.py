@@ -29,8 +29,8 @@ SKILLS_INTRO = "## Skills\n\nLoad a skill's full instructions when a task matche
 
 
 def compact(value) -> str:
-    """JSON as serde_json writes it: no spaces, keys sorted, non-ASCII kept."""
-    return json.dumps(value, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
+    """JSON as serde_json writes it: no spaces, keys in the file's order, non-ASCII kept."""
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
 def trim_line_breaks(text: str) -> str:
