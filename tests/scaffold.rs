@@ -79,3 +79,20 @@ fn a_module_goes_before_the_first_dynamic_step() {
         addition.manifest
     );
 }
+
+#[cfg(unix)]
+#[test]
+fn new_files_never_go_through_a_link() {
+    let outside = tempfile::tempdir().expect("tempdir");
+    let project = tempfile::tempdir().expect("tempdir");
+    std::os::unix::fs::symlink(outside.path(), project.path().join("prompts")).expect("link");
+    let files = vec![("ctxc.toml".to_string(), "x".to_string()), ("prompts/modes/plan.md".to_string(), "y".to_string())];
+    let err = ctxc::scaffold::write_new_files(project.path(), &files).expect_err("a link on the way is refused");
+    assert!(err.to_string().contains("is a link or a file"), "{err}");
+    // Checked before anything was written: neither the manifest nor a folder outside.
+    assert!(!project.path().join("ctxc.toml").exists());
+    assert_eq!(std::fs::read_dir(outside.path()).expect("read").count(), 0);
+    for bad in ["../x.md", "/etc/x.md"] {
+        assert!(ctxc::scaffold::write_new_files(project.path(), &[(bad.to_string(), String::new())]).is_err(), "{bad}");
+    }
+}

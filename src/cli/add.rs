@@ -78,14 +78,10 @@ pub fn run(args: AddArgs, reporter: &Reporter) -> u8 {
         Err(message) => return fail(Diagnostic::error(message).in_file(&display)),
     };
     let dir = manifest.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    for (rel, text) in &addition.files {
-        let path = dir.join(rel);
-        let created =
-            std::fs::create_dir_all(path.parent().unwrap_or(dir)).and_then(|()| ctxc::review::atomic::create(&path, text.as_bytes()));
-        if let Err(e) = created {
-            let why = if e.kind() == std::io::ErrorKind::AlreadyExists { "it exists already".to_string() } else { e.to_string() };
-            return fail(Diagnostic::error(format!("cannot create `{}`: {why}; the manifest was not changed", path.display())));
-        }
+    if let Err(e) = ctxc::scaffold::write_new_files(dir, &addition.files) {
+        let why =
+            if e.kind() == std::io::ErrorKind::AlreadyExists { "a file it would write exists already".to_string() } else { e.to_string() };
+        return fail(Diagnostic::error(format!("cannot add `{}`: {why}; nothing was changed", args.name)));
     }
     if let Err(e) = ctxc::review::atomic::write(manifest, addition.manifest.as_bytes(), None) {
         return fail(Diagnostic::error(format!("cannot write `{display}`: {e}")));

@@ -10,7 +10,7 @@ use clap::{Args, ValueEnum};
 use super::report::Reporter;
 use super::{check_path, output, EXIT_INPUT, EXIT_OK};
 use ctxc::diagnostic::Diagnostic;
-use ctxc::scaffold::{agent_name, Starter};
+use ctxc::scaffold::{agent_name, write_new_files, Starter};
 
 /// Where the starter's manifest points its `#:schema` modeline.
 const SCHEMA_FILE: &str = ".ctxc/ctxc.schema.json";
@@ -83,7 +83,8 @@ pub fn run(args: InitArgs, reporter: &Reporter) -> u8 {
                 .help("ctxc init never overwrites a file; pass a new folder, e.g. `ctxc init my-agent`"),
         );
     }
-    if let Err(e) = write_all(&args.dir, &files) {
+    let files: Vec<(String, String)> = files.into_iter().map(|(rel, text)| (rel.to_string(), text)).collect();
+    if let Err(e) = std::fs::create_dir_all(&args.dir).and_then(|()| write_new_files(&args.dir, &files)) {
         return fail(Diagnostic::error(format!("cannot write the agent in `{}`: {e}", args.dir.display())));
     }
     let shown = display_dir(&args.dir);
@@ -102,24 +103,6 @@ pub fn run(args: InitArgs, reporter: &Reporter) -> u8 {
     ));
     output::eprint(&report);
     EXIT_OK
-}
-
-/// Writes each file as a new file (never over one), creating folders as needed; every folder
-/// must resolve inside `dir`, so a link already in `dir` cannot lead a write elsewhere.
-fn write_all(dir: &Path, files: &[(&str, String)]) -> std::io::Result<()> {
-    fs::create_dir_all(dir)?;
-    let top = fs::canonicalize(dir)?;
-    for (rel, text) in files {
-        let path = dir.join(rel);
-        if let Some(parent) = path.parent() {
-            fs::create_dir_all(parent)?;
-            if !fs::canonicalize(parent)?.starts_with(&top) {
-                return Err(std::io::Error::other(format!("`{}` leads outside `{}` through a link", parent.display(), dir.display())));
-            }
-        }
-        ctxc::review::atomic::create(&path, text.as_bytes())?;
-    }
-    Ok(())
 }
 
 fn display_dir(dir: &Path) -> String {

@@ -5,6 +5,9 @@
 //! tools, in the bundled example); `{{name}}` and `{{version}}` in them are filled in here. A test keeps every starter passing
 //! `ctxc check` with no finding.
 
+use std::io;
+use std::path::{Component, Path};
+
 use serde::Serialize;
 
 pub mod add;
@@ -118,4 +121,36 @@ pub fn agent_name(folder: &str) -> String {
     } else {
         name.to_string()
     }
+}
+
+/// Writes new files below `dir` (paths relative to it), for `ctxc init` and `ctxc add`. Every
+/// path is checked before anything is written: no `..` or absolute part, and every folder on the
+/// way either missing (it is created) or a real folder, never a link, so nothing can lead a write
+/// outside `dir`. Each file is created new ([`crate::review::atomic::create`]): an entry already
+/// there fails with `AlreadyExists`.
+pub fn write_new_files(dir: &Path, files: &[(String, String)]) -> io::Result<()> {
+    for (rel, _) in files {
+        let rel = Path::new(rel);
+        if !rel.components().all(|c| matches!(c, Component::Normal(_))) {
+            return Err(io::Error::other(format!("`{}` is not a plain relative path", rel.display())));
+        }
+        let mut folder = dir.to_path_buf();
+        for part in rel.parent().into_iter().flat_map(Path::components) {
+            folder.push(part);
+            match folder.symlink_metadata() {
+                Ok(meta) if meta.is_dir() => {}
+                Ok(_) => return Err(io::Error::other(format!("`{}` is a link or a file, not a folder", folder.display()))),
+                Err(e) if e.kind() == io::ErrorKind::NotFound => break,
+                Err(e) => return Err(e),
+            }
+        }
+    }
+    for (rel, text) in files {
+        let path = dir.join(rel);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent)?;
+        }
+        crate::review::atomic::create(&path, text.as_bytes())?;
+    }
+    Ok(())
 }
