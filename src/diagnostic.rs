@@ -46,6 +46,51 @@ pub struct Diagnostic {
     /// Other places that led here (the includes through which a template was reached).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub related: Vec<Related>,
+    /// An edit that makes the finding go away (`ctxc check --fix`, editor code actions).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fix: Option<Fix>,
+}
+
+/// Whether a fix can be applied without review.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Applicability {
+    /// Keeps the file's meaning: applied by `--fix`.
+    Safe,
+    /// May change what the file means (a rename, a removed line): applied only with `--unsafe-fixes`.
+    Unsafe,
+}
+
+/// A fix: what it does, in a few words ("rename `Name` to `name`"), and its edits.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Fix {
+    pub title: String,
+    pub applicability: Applicability,
+    pub edits: Vec<Edit>,
+}
+
+/// Replaces a byte range of a file (by display path) with new text; an empty range inserts.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Edit {
+    pub file: String,
+    pub span: Range<usize>,
+    pub replacement: String,
+}
+
+impl Fix {
+    pub fn safe(title: impl Into<String>, edits: Vec<Edit>) -> Fix {
+        Fix { title: title.into(), applicability: Applicability::Safe, edits }
+    }
+
+    pub fn unsafe_(title: impl Into<String>, edits: Vec<Edit>) -> Fix {
+        Fix { title: title.into(), applicability: Applicability::Unsafe, edits }
+    }
+}
+
+impl Edit {
+    pub fn replace(file: impl Into<String>, span: Range<usize>, replacement: impl Into<String>) -> Edit {
+        Edit { file: file.into(), span, replacement: replacement.into() }
+    }
 }
 
 /// A place related to a finding, with what it is (e.g. "included here").
@@ -68,6 +113,7 @@ impl Diagnostic {
             help: None,
             redact: false,
             related: Vec::new(),
+            fix: None,
         }
     }
 
@@ -102,6 +148,11 @@ impl Diagnostic {
 
     pub fn related(mut self, related: Vec<Related>) -> Self {
         self.related = related;
+        self
+    }
+
+    pub fn fix(mut self, fix: Fix) -> Self {
+        self.fix = Some(fix);
         self
     }
 
