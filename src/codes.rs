@@ -110,6 +110,33 @@ macro_rules! rule_table {
                 SET105 set105_retrieval_bound_zero,
             }
             claude {
+                CLAUDE001 claude001_agent_frontmatter_missing,
+                CLAUDE002 claude002_frontmatter_yaml_invalid,
+                CLAUDE003 claude003_agent_name_missing,
+                CLAUDE004 claude004_agent_name_invalid,
+                CLAUDE005 claude005_agent_description_missing,
+                CLAUDE006 claude006_agent_description_too_short,
+                CLAUDE007 claude007_agent_model_unknown,
+                CLAUDE008 claude008_agent_permission_mode_invalid,
+                CLAUDE009 claude009_agent_bypass_permissions,
+                CLAUDE010 claude010_agent_tool_case,
+                CLAUDE011 claude011_agent_tools_format,
+                CLAUDE012 claude012_agent_tool_allowed_and_disallowed,
+                CLAUDE013 claude013_agent_color_invalid,
+                CLAUDE014 claude014_agent_memory_invalid,
+                CLAUDE015 claude015_agent_max_turns_invalid,
+                CLAUDE016 claude016_agent_unknown_field,
+                CLAUDE017 claude017_agent_prompt_empty,
+                CLAUDE018 claude018_agent_prompt_too_long,
+                CLAUDE019 claude019_agent_name_duplicate,
+                CLAUDE020 claude020_command_arguments_in_bash,
+                CLAUDE021 claude021_command_bash_not_allowed,
+                CLAUDE022 claude022_command_argument_hint_missing,
+                CLAUDE023 claude023_command_argument_hint_unused,
+                CLAUDE024 claude024_command_tool_case,
+                CLAUDE025 claude025_command_model_unknown,
+                CLAUDE026 claude026_command_unknown_field,
+                CLAUDE027 claude027_command_body_empty,
             }
             mcp {
             }
