@@ -200,20 +200,24 @@ pub fn known_model(model: &str) -> bool {
         || model.starts_with("us.anthropic.")
 }
 
-/// An error for a `model` field Claude Code does not know, with a safe fix when only the case is
-/// wrong (`Sonnet`); `None` when the value is fine or not a string.
-pub fn unknown_model(doc: &Doc, model: &Field, what: &str) -> Option<Diagnostic> {
-    let value = model.value.as_str()?.trim();
+/// An error for a `model` value Claude Code does not know (at `span`, a YAML scalar or a JSON
+/// string), with a safe fix when only the case is wrong (`Sonnet`); `None` when the value is fine
+/// or not a string.
+pub fn unknown_model(doc: &Doc, value: &Value, span: Option<Range<usize>>, what: &str) -> Option<Diagnostic> {
+    let value = value.as_str()?.trim();
     if value.is_empty() || known_model(value) {
         return None;
     }
     let d = Diagnostic::error(format!("{what} model `{value}` is not a Claude Code model"))
         .in_file(&doc.file)
-        .at(model.span())
+        .at(span.clone())
         .help("use `sonnet`, `opus`, `haiku`, `inherit` or a full model id such as `claude-sonnet-4-5`");
     let lower = value.to_ascii_lowercase();
-    Some(match (known_model(&lower), model.value_span.clone()) {
-        (true, Some(span)) => d.fix(Fix::safe(format!("write `{lower}`"), vec![Edit::replace(&doc.file, span, lower)])),
+    Some(match (known_model(&lower), span) {
+        (true, Some(span)) => {
+            let quoted = if doc.text[span.clone()].starts_with('"') { format!("\"{lower}\"") } else { lower.clone() };
+            d.fix(Fix::safe(format!("write `{lower}`"), vec![Edit::replace(&doc.file, span, quoted)]))
+        }
         _ => d,
     })
 }
@@ -236,6 +240,28 @@ pub fn at_key(d: Diagnostic, doc: &Doc, path: &[Step]) -> Diagnostic {
 /// A diagnostic in `doc` at the value of `path`.
 pub fn at_value(d: Diagnostic, doc: &Doc, path: &[Step]) -> Diagnostic {
     d.in_file(&doc.file).at(place(doc, path).map(|p| p.value))
+}
+
+/// Claude Code hook events (case-sensitive).
+pub const HOOK_EVENTS: &[&str] = &[
+    "PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest", "PermissionDenied", "UserPromptSubmit", "Notification",
+    "Stop", "StopFailure", "SubagentStart", "SubagentStop", "PreCompact", "PostCompact", "SessionStart", "SessionEnd",
+    "TeammateIdle", "TaskCreated", "TaskCompleted", "ConfigChange", "WorktreeCreate", "WorktreeRemove", "InstructionsLoaded",
+    "Elicitation", "ElicitationResult", "CwdChanged", "FileChanged",
+];
+
+/// The range to delete to remove the object member at `at`: the member and the comma after it
+/// (or, for the last member, the comma before it), so the JSON stays valid.
+pub fn remove_member(text: &str, at: &Place) -> Option<Range<usize>> {
+    let member = at.member();
+    let after = &text[member.end..];
+    let gap = after.len() - after.trim_start().len();
+    if after[gap..].starts_with(',') {
+        let rest = &after[gap + 1..];
+        return Some(member.start..member.end + gap + 1 + (rest.len() - rest.trim_start().len()));
+    }
+    let before = text[..member.start].trim_end();
+    before.ends_with(',').then(|| before.len() - 1..member.end)
 }
 
 /// The hooks of a settings value: (event, matcher group index, group, hook index, hook), for

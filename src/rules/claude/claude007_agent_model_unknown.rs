@@ -26,6 +26,9 @@ pub const RULE: Rule = Rule {
 fn check(cx: &Context) -> Vec<Diagnostic> {
     with_fields(cx, FileKind::ClaudeAgent)
         .into_iter()
-        .filter_map(|(doc, fields)| unknown_model(doc, field(&fields, "model")?, "subagent"))
+        .filter_map(|(doc, fields)| {
+            let model = field(&fields, "model")?;
+            unknown_model(doc, &model.value, model.value_span.clone(), "subagent")
+        })
         .collect()
 }

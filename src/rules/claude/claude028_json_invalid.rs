@@ -1,0 +1,37 @@
+//! CLAUDE028: a Claude Code settings, plugin or marketplace file that is not valid JSON.
+
+use crate::agent_files::FileKind;
+use crate::rules::prelude::*;
+
+pub const RULE: Rule = Rule {
+    code: Code::CLAUDE028,
+    name: "json-invalid",
+    family: Family::Claude,
+    severity: Severity::Error,
+    summary: "A `.claude/settings.json`, `.claude/settings.local.json`, `.claude-plugin/plugin.json` or `.claude-plugin/marketplace.json` is not valid JSON.",
+    why: "Claude Code reads these files as strict JSON (no comments, no trailing commas). A settings file that does \
+          not parse is skipped with at most a startup warning: its hooks do not run and its permission rules — deny \
+          rules included — do not apply; a plugin or marketplace manifest that does not parse cannot be installed. \
+          Source: https://code.claude.com/docs/en/settings and \
+          `anthropics/claude-code:plugins/plugin-dev/skills/plugin-structure/references/manifest-reference.md`.",
+    fails: Example { file: ".claude/settings.json", text: "{\n  \"permissions\": {\n    \"deny\": [\"Read(./.env)\",]\n  }\n}\n" },
+    passes: Example { file: ".claude/settings.json", text: "{\n  \"permissions\": {\n    \"deny\": [\"Read(./.env)\"]\n  }\n}\n" },
+    notes: "The other rules on these files skip a file that does not parse.",
+    stage: Stage::Lint(check),
+};
+
+fn check(cx: &Context) -> Vec<Diagnostic> {
+    let kinds = [FileKind::ClaudeSettings, FileKind::ClaudePlugin, FileKind::ClaudeMarketplace];
+    let mut findings = Vec::new();
+    for doc in cx.files.iter().filter(|d| kinds.contains(&d.kind)) {
+        if let Err((offset, message)) = &*doc.json() {
+            findings.push(
+                Diagnostic::error(format!("{} is not valid JSON: {message}", doc.rel))
+                    .in_file(&doc.file)
+                    .at(Some(*offset..*offset))
+                    .help("fix the syntax; JSON allows no comments and no comma after the last item"),
+            );
+        }
+    }
+    findings
+}
