@@ -156,6 +156,16 @@ macro_rules! rule_table {
                 CLAUDE044 claude044_permission_tool_case,
                 CLAUDE045 claude045_settings_model_unknown,
                 CLAUDE046 claude046_settings_env_secret,
+                CLAUDE047 claude047_plugin_name_missing,
+                CLAUDE048 claude048_plugin_name_invalid,
+                CLAUDE049 claude049_plugin_version_invalid,
+                CLAUDE050 claude050_plugin_path_invalid,
+                CLAUDE051 claude051_plugin_unknown_field,
+                CLAUDE052 claude052_marketplace_field_missing,
+                CLAUDE053 claude053_marketplace_source_missing,
+                CLAUDE054 claude054_marketplace_plugin_duplicate,
+                CLAUDE055 claude055_memory_import_too_deep,
+                CLAUDE056 claude056_memory_import_in_code,
             }
             mcp {
             }
