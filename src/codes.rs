@@ -168,6 +168,21 @@ macro_rules! rule_table {
                 CLAUDE056 claude056_memory_import_in_code,
             }
             mcp {
+                MCP001 mcp001_config_json_invalid,
+                MCP002 mcp002_servers_missing,
+                MCP003 mcp003_server_command_missing,
+                MCP004 mcp004_server_url_missing,
+                MCP005 mcp005_server_command_and_url,
+                MCP006 mcp006_server_type_unknown,
+                MCP007 mcp007_server_sse_deprecated,
+                MCP008 mcp008_server_args_not_strings,
+                MCP009 mcp009_server_env_not_strings,
+                MCP010 mcp010_variable_without_default,
+                MCP011 mcp011_variable_unbraced,
+                MCP012 mcp012_literal_secret,
+                MCP013 mcp013_remote_url_not_https,
+                MCP014 mcp014_command_with_arguments,
+                MCP015 mcp015_server_url_invalid,
             }
             cursor {
             }

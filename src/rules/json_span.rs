@@ -78,18 +78,6 @@ pub fn locate(text: &str, path: &[Step]) -> Option<Place> {
     Some(Place { key, value: at..value_end(b, at) })
 }
 
-/// A range inside a JSON string value (`value` with its quotes) of the part `inner` of the
-/// decoded string at `offset`, when the string has no escapes before it (else the whole value).
-pub fn inside_string(text: &str, value: Range<usize>, offset: usize, len: usize) -> Range<usize> {
-    let raw = &text[value.clone()];
-    let start = value.start + 1 + offset;
-    if raw.starts_with('"') && !raw[..(1 + offset).min(raw.len())].contains('\\') && start + len < value.end {
-        start..start + len
-    } else {
-        value
-    }
-}
-
 fn skip_ws(b: &[u8], mut i: usize) -> usize {
     while i < b.len() && b[i].is_ascii_whitespace() {
         i += 1;
