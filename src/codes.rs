@@ -183,6 +183,12 @@ macro_rules! rule_table {
                 MCP013 mcp013_remote_url_not_https,
                 MCP014 mcp014_command_with_arguments,
                 MCP015 mcp015_server_url_invalid,
+                MCP016 mcp016_tool_name_invalid,
+                MCP017 mcp017_tool_name_duplicate,
+                MCP018 mcp018_tool_schema_not_object,
+                MCP019 mcp019_tool_description_missing,
+                MCP020 mcp020_tool_annotations_contradict,
+                MCP021 mcp021_tool_annotation_invalid,
             }
             cursor {
             }

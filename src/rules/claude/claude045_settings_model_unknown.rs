@@ -14,7 +14,7 @@ pub const RULE: Rule = Rule {
     why: "`model` overrides the default model for everyone who uses the settings file. A value Claude Code does not \
           know fails when the first request is sent. Source: https://code.claude.com/docs/en/settings (\"model\") and \
           https://code.claude.com/docs/en/model-config (aliases and full names).",
-    fails: Example { file: ".claude/settings.json", text: "{\n  \"model\": \"claude-sonet\"\n}\n" },
+    fails: Example { file: ".claude/settings.json", text: "{\n  \"model\": \"sonet\"\n}\n" },
     passes: Example { file: ".claude/settings.json", text: "{\n  \"model\": \"sonnet\"\n}\n" },
     notes: "Accepted: `sonnet`, `opus`, `haiku`, `default`, `opusplan`, `sonnet[1m]`, ids starting `claude-` and \
             Bedrock/Vertex ids naming a Claude model. When only the case is wrong a safe fix writes it in lowercase.",
