@@ -132,7 +132,7 @@ macro_rules! rule_table {
                 CLAUDE020 claude020_command_arguments_in_bash,
                 CLAUDE021 claude021_command_bash_not_allowed,
                 CLAUDE022 claude022_command_argument_hint_missing,
-                CLAUDE023 claude023_command_argument_hint_unused,
+                CLAUDE023 claude023_command_allowed_tools_format,
                 CLAUDE024 claude024_command_tool_case,
                 CLAUDE025 claude025_command_model_unknown,
                 CLAUDE026 claude026_command_unknown_field,

@@ -128,6 +128,15 @@ pub fn tool_list(text: &str, field: &Field) -> Vec<(String, Option<Range<usize>>
         .collect()
 }
 
+/// Why a tool list value is not one (a comma-separated string or a list of strings), if it is not.
+pub fn tool_list_problem(value: &Value) -> Option<String> {
+    match value {
+        Value::String(_) | Value::Null => None,
+        Value::Array(items) => items.iter().find(|i| !i.is_string()).map(|i| format!("a list holding {}", crate::tools::json_kind(i))),
+        other => Some(crate::tools::json_kind(other).to_string()),
+    }
+}
+
 fn split_tools(s: &str) -> Vec<String> {
     let mut out = Vec::new();
     let (mut depth, mut current) = (0i32, String::new());

@@ -1,9 +1,8 @@
 //! CLAUDE011: a subagent tool list that is neither a comma-separated string nor a list of strings.
 
 use crate::agent_files::FileKind;
-use crate::rules::claude_files::with_fields;
+use crate::rules::claude_files::{tool_list_problem, with_fields};
 use crate::rules::prelude::*;
-use crate::tools::json_kind;
 
 pub const RULE: Rule = Rule {
     code: Code::CLAUDE011,
@@ -28,11 +27,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
     for (doc, fields) in with_fields(cx, FileKind::ClaudeAgent) {
         for list in fields.iter().filter(|f| f.key == "tools" || f.key == "disallowedTools") {
-            let bad = match &list.value {
-                serde_json::Value::String(_) | serde_json::Value::Null => None,
-                serde_json::Value::Array(items) => items.iter().find(|i| !i.is_string()).map(|i| format!("a list holding {}", json_kind(i))),
-                other => Some(json_kind(other).to_string()),
-            };
+            let bad = tool_list_problem(&list.value);
             if let Some(bad) = bad {
                 findings.push(
                     Diagnostic::error(format!("`{}` is {bad}, not a list of tool names", list.key))
