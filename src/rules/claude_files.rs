@@ -106,6 +106,25 @@ pub fn tool_case_typo(name: &str) -> Option<&'static str> {
     TOOLS.iter().copied().find(|t| *t != name && t.eq_ignore_ascii_case(name))
 }
 
+/// Errors for the built-in tools a frontmatter tool list (`tools`, `allowed-tools`…) writes in
+/// the wrong case, each with a safe fix.
+pub fn miscased_tools(doc: &Doc, list: &Field) -> Vec<Diagnostic> {
+    let mut findings = Vec::new();
+    for (entry, span) in tool_list(&doc.text, list) {
+        let tool = tool_of(&entry);
+        let Some(right) = tool_case_typo(tool) else { continue };
+        let mut d = Diagnostic::error(format!("`{tool}` in `{}` is not a tool; tool names are case-sensitive", list.key))
+            .in_file(&doc.file)
+            .at(span.clone().or_else(|| list.span()))
+            .help(format!("write `{right}`"));
+        if let Some(span) = span {
+            d = d.fix(Fix::safe(format!("write `{right}`"), vec![Edit::replace(&doc.file, span.start..span.start + tool.len(), right)]));
+        }
+        findings.push(d);
+    }
+    findings
+}
+
 /// The entries of a tool list: a comma-separated string (commas inside parentheses kept) or a
 /// list of strings; each with its byte range in `text` when it can be found from `span`.
 pub fn tool_list(text: &str, field: &Field) -> Vec<(String, Option<Range<usize>>)> {
@@ -271,6 +290,56 @@ pub fn remove_member(text: &str, at: &Place) -> Option<Range<usize>> {
     }
     let before = text[..member.start].trim_end();
     before.ends_with(',').then(|| before.len() - 1..member.end)
+}
+
+/// Calls `f` with every server of every MCP configuration that parses.
+pub fn each_server<'a>(cx: &Context<'a>, mut f: impl FnMut(&'a Doc, &str, &Value)) {
+    for (doc, json) in json_docs(cx, &[FileKind::McpConfig]) {
+        if let Ok(value) = &*json {
+            for (name, server) in mcp_servers(value) {
+                f(doc, name, server);
+            }
+        }
+    }
+}
+
+/// Calls `f` with every well-formed hook of every settings file that parses: (file, event,
+/// matcher group index, hook index, hook).
+pub fn each_hook<'a>(cx: &Context<'a>, mut f: impl FnMut(&'a Doc, &str, usize, usize, &Value)) {
+    for (doc, json) in json_docs(cx, &[FileKind::ClaudeSettings]) {
+        if let Ok(value) = &*json {
+            for (event, g, _, h, hook) in hooks(value) {
+                f(doc, event, g, h, hook);
+            }
+        }
+    }
+}
+
+/// Calls `f` with every permission rule of every settings file that parses: (file, list, index, rule).
+pub fn each_permission<'a>(cx: &Context<'a>, mut f: impl FnMut(&'a Doc, &'static str, usize, &str)) {
+    for (doc, json) in json_docs(cx, &[FileKind::ClaudeSettings]) {
+        if let Ok(value) = &*json {
+            for (list, i, rule) in permission_rules(value) {
+                f(doc, list, i, rule);
+            }
+        }
+    }
+}
+
+/// A finding for each file of `kinds` that is not valid JSON.
+pub fn json_syntax(cx: &Context, kinds: &[FileKind]) -> Vec<Diagnostic> {
+    let mut findings = Vec::new();
+    for doc in cx.files.iter().filter(|d| kinds.contains(&d.kind)) {
+        if let Err((offset, message)) = &*doc.json() {
+            findings.push(
+                Diagnostic::error(format!("{} is not valid JSON: {message}", doc.rel))
+                    .in_file(&doc.file)
+                    .at(Some(*offset..*offset))
+                    .help("fix the syntax; JSON allows no comments and no comma after the last item"),
+            );
+        }
+    }
+    findings
 }
 
 /// The hooks of a settings value: (event, matcher group index, group, hook index, hook), for

@@ -1,8 +1,7 @@
 //! CLAUDE010: a built-in tool written in the wrong case in a subagent's tool lists.
 
 use crate::agent_files::FileKind;
-use crate::diagnostic::{Edit, Fix};
-use crate::rules::claude_files::{tool_case_typo, tool_list, tool_of, with_fields};
+use crate::rules::claude_files::{miscased_tools, with_fields};
 use crate::rules::prelude::*;
 
 pub const RULE: Rule = Rule {
@@ -28,18 +27,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
     for (doc, fields) in with_fields(cx, FileKind::ClaudeAgent) {
         for list in fields.iter().filter(|f| f.key == "tools" || f.key == "disallowedTools") {
-            for (entry, span) in tool_list(&doc.text, list) {
-                let tool = tool_of(&entry);
-                let Some(right) = tool_case_typo(tool) else { continue };
-                let mut d = Diagnostic::error(format!("`{tool}` in `{}` is not a tool; tool names are case-sensitive", list.key))
-                    .in_file(&doc.file)
-                    .at(span.clone().or_else(|| list.span()))
-                    .help(format!("write `{right}`"));
-                if let Some(span) = span {
-                    d = d.fix(Fix::safe(format!("write `{right}`"), vec![Edit::replace(&doc.file, span.start..span.start + tool.len(), right)]));
-                }
-                findings.push(d);
-            }
+            findings.extend(miscased_tools(doc, list));
         }
     }
     findings

@@ -1,8 +1,7 @@
 //! CLAUDE024: a built-in tool written in the wrong case in a command's `allowed-tools`.
 
 use crate::agent_files::FileKind;
-use crate::diagnostic::{Edit, Fix};
-use crate::rules::claude_files::{field, tool_case_typo, tool_list, tool_of, with_fields};
+use crate::rules::claude_files::{field, miscased_tools, with_fields};
 use crate::rules::prelude::*;
 
 pub const RULE: Rule = Rule {
@@ -24,19 +23,7 @@ pub const RULE: Rule = Rule {
 fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
     for (doc, fields) in with_fields(cx, FileKind::ClaudeCommand) {
-        let Some(list) = field(&fields, "allowed-tools") else { continue };
-        for (entry, span) in tool_list(&doc.text, list) {
-            let tool = tool_of(&entry);
-            let Some(right) = tool_case_typo(tool) else { continue };
-            let mut d = Diagnostic::error(format!("`{tool}` in `allowed-tools` is not a tool; tool names are case-sensitive"))
-                .in_file(&doc.file)
-                .at(span.clone().or_else(|| list.span()))
-                .help(format!("write `{right}`"));
-            if let Some(span) = span {
-                d = d.fix(Fix::safe(format!("write `{right}`"), vec![Edit::replace(&doc.file, span.start..span.start + tool.len(), right)]));
-            }
-            findings.push(d);
-        }
+        findings.extend(field(&fields, "allowed-tools").map(|list| miscased_tools(doc, list)).unwrap_or_default());
     }
     findings
 }

@@ -1,6 +1,7 @@
 //! CLAUDE028: a Claude Code settings, plugin or marketplace file that is not valid JSON.
 
 use crate::agent_files::FileKind;
+use crate::rules::claude_files::json_syntax;
 use crate::rules::prelude::*;
 
 pub const RULE: Rule = Rule {
@@ -21,17 +22,5 @@ pub const RULE: Rule = Rule {
 };
 
 fn check(cx: &Context) -> Vec<Diagnostic> {
-    let kinds = [FileKind::ClaudeSettings, FileKind::ClaudePlugin, FileKind::ClaudeMarketplace];
-    let mut findings = Vec::new();
-    for doc in cx.files.iter().filter(|d| kinds.contains(&d.kind)) {
-        if let Err((offset, message)) = &*doc.json() {
-            findings.push(
-                Diagnostic::error(format!("{} is not valid JSON: {message}", doc.rel))
-                    .in_file(&doc.file)
-                    .at(Some(*offset..*offset))
-                    .help("fix the syntax; JSON allows no comments and no comma after the last item"),
-            );
-        }
-    }
-    findings
+    json_syntax(cx, &[FileKind::ClaudeSettings, FileKind::ClaudePlugin, FileKind::ClaudeMarketplace])
 }

@@ -1,7 +1,6 @@
 //! CLAUDE033: a hook without a valid `type`.
 
-use crate::agent_files::FileKind;
-use crate::rules::claude_files::{at_key, hook_path, hooks, json_docs};
+use crate::rules::claude_files::{at_key, each_hook, hook_path};
 use crate::rules::prelude::*;
 
 const TYPES: [&str; 5] = ["command", "prompt", "agent", "http", "mcp_tool"];
@@ -29,22 +28,19 @@ pub const RULE: Rule = Rule {
 
 fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
-    for (doc, json) in json_docs(cx, &[FileKind::ClaudeSettings]) {
-        let Ok(value) = &*json else { continue };
-        for (event, g, _, h, hook) in hooks(value) {
-            let message = match hook.get("type") {
-                Some(serde_json::Value::String(t)) if TYPES.contains(&t.as_str()) => continue,
-                Some(serde_json::Value::String(t)) => format!("hook type `{t}` is not `command`, `prompt`, `agent`, `http` or `mcp_tool`"),
-                Some(_) => "hook `type` is not a string".to_string(),
-                None => format!("hook #{} of `{event}` has no `type`", h + 1),
-            };
-            let path = hook_path(event, g, h, "type");
-            let d = Diagnostic::error(message).help("add `\"type\": \"command\"` for a shell command hook");
-            findings.push(match hook.get("type") {
-                Some(_) => at_key(d, doc, &path),
-                None => at_key(d, doc, &path[..5]),
-            });
-        }
-    }
+    each_hook(cx, |doc, event, g, h, hook| {
+        let message = match hook.get("type") {
+            Some(serde_json::Value::String(t)) if TYPES.contains(&t.as_str()) => return,
+            Some(serde_json::Value::String(t)) => format!("hook type `{t}` is not `command`, `prompt`, `agent`, `http` or `mcp_tool`"),
+            Some(_) => "hook `type` is not a string".to_string(),
+            None => format!("hook #{} of `{event}` has no `type`", h + 1),
+        };
+        let path = hook_path(event, g, h, "type");
+        let d = Diagnostic::error(message).help("add `\"type\": \"command\"` for a shell command hook");
+        findings.push(match hook.get("type") {
+            Some(_) => at_key(d, doc, &path),
+            None => at_key(d, doc, &path[..5]),
+        });
+    });
     findings
 }

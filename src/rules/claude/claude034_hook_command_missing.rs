@@ -1,7 +1,6 @@
 //! CLAUDE034: a command hook with no command.
 
-use crate::agent_files::FileKind;
-use crate::rules::claude_files::{at_key, hook_path, hooks, json_docs};
+use crate::rules::claude_files::{at_key, each_hook, hook_path};
 use crate::rules::prelude::*;
 
 pub const RULE: Rule = Rule {
@@ -27,19 +26,16 @@ pub const RULE: Rule = Rule {
 
 fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
-    for (doc, json) in json_docs(cx, &[FileKind::ClaudeSettings]) {
-        let Ok(value) = &*json else { continue };
-        for (event, g, _, h, hook) in hooks(value) {
-            if hook.get("type").and_then(|t| t.as_str()) != Some("command") {
-                continue;
-            }
-            if hook.get("command").and_then(|c| c.as_str()).is_some_and(|c| !c.trim().is_empty()) {
-                continue;
-            }
-            let d = Diagnostic::error(format!("command hook #{} of `{event}` has no command to run", h + 1))
-                .help("add `\"command\": \"…\"` with the shell command to run");
-            findings.push(at_key(d, doc, &hook_path(event, g, h, "type")));
+    each_hook(cx, |doc, event, g, h, hook| {
+        if hook.get("type").and_then(|t| t.as_str()) != Some("command") {
+            return;
         }
-    }
+        if hook.get("command").and_then(|c| c.as_str()).is_some_and(|c| !c.trim().is_empty()) {
+            return;
+        }
+        let d = Diagnostic::error(format!("command hook #{} of `{event}` has no command to run", h + 1))
+            .help("add `\"command\": \"…\"` with the shell command to run");
+        findings.push(at_key(d, doc, &hook_path(event, g, h, "type")));
+    });
     findings
 }

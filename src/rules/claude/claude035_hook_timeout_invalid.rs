@@ -1,7 +1,6 @@
 //! CLAUDE035: a hook `timeout` that is not a positive number of seconds.
 
-use crate::agent_files::FileKind;
-use crate::rules::claude_files::{at_value, hook_path, hooks, json_docs};
+use crate::rules::claude_files::{at_value, each_hook, hook_path};
 use crate::rules::prelude::*;
 
 pub const RULE: Rule = Rule {
@@ -27,17 +26,14 @@ pub const RULE: Rule = Rule {
 
 fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
-    for (doc, json) in json_docs(cx, &[FileKind::ClaudeSettings]) {
-        let Ok(value) = &*json else { continue };
-        for (event, g, _, h, hook) in hooks(value) {
-            let Some(timeout) = hook.get("timeout") else { continue };
-            if timeout.as_f64().is_some_and(|t| t > 0.0) {
-                continue;
-            }
-            let d = Diagnostic::error(format!("hook timeout `{timeout}` is not a positive number of seconds"))
-                .help("write the timeout in seconds as a number, e.g. `\"timeout\": 30`");
-            findings.push(at_value(d, doc, &hook_path(event, g, h, "timeout")));
+    each_hook(cx, |doc, event, g, h, hook| {
+        let Some(timeout) = hook.get("timeout") else { return };
+        if timeout.as_f64().is_some_and(|t| t > 0.0) {
+            return;
         }
-    }
+        let d = Diagnostic::error(format!("hook timeout `{timeout}` is not a positive number of seconds"))
+            .help("write the timeout in seconds as a number, e.g. `\"timeout\": 30`");
+        findings.push(at_value(d, doc, &hook_path(event, g, h, "timeout")));
+    });
     findings
 }

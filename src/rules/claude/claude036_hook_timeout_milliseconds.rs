@@ -1,8 +1,7 @@
 //! CLAUDE036: a hook timeout that looks like milliseconds.
 
-use crate::agent_files::FileKind;
 use crate::diagnostic::{Edit, Fix};
-use crate::rules::claude_files::{hook_path, hooks, json_docs, place};
+use crate::rules::claude_files::{each_hook, hook_path, place};
 use crate::rules::prelude::*;
 
 /// Seconds; a hook allowed to run this long was almost always meant in milliseconds.
@@ -31,22 +30,19 @@ pub const RULE: Rule = Rule {
 
 fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
-    for (doc, json) in json_docs(cx, &[FileKind::ClaudeSettings]) {
-        let Ok(value) = &*json else { continue };
-        for (event, g, _, h, hook) in hooks(value) {
-            let Some(seconds) = hook.get("timeout").and_then(|t| t.as_f64()).filter(|t| *t >= SUSPICIOUS) else { continue };
-            let span = place(doc, &hook_path(event, g, h, "timeout")).map(|p| p.value);
-            let minutes = (seconds / 60.0).round();
-            let mut d = Diagnostic::warning(format!("hook timeout is {} seconds ({minutes} minutes); timeouts are in seconds, not milliseconds", grouped(seconds)))
-                .in_file(&doc.file)
-                .at(span.clone())
-                .help(format!("if you meant {} seconds, write that", grouped(seconds / 1000.0)));
-            if let (Some(span), true) = (span, seconds % 1000.0 == 0.0) {
-                let fixed = (seconds / 1000.0) as u64;
-                d = d.fix(Fix::unsafe_(format!("write {fixed} (seconds)"), vec![Edit::replace(&doc.file, span, fixed.to_string())]));
-            }
-            findings.push(d);
+    each_hook(cx, |doc, event, g, h, hook| {
+        let Some(seconds) = hook.get("timeout").and_then(|t| t.as_f64()).filter(|t| *t >= SUSPICIOUS) else { return };
+        let span = place(doc, &hook_path(event, g, h, "timeout")).map(|p| p.value);
+        let minutes = (seconds / 60.0).round();
+        let mut d = Diagnostic::warning(format!("hook timeout is {} seconds ({minutes} minutes); timeouts are in seconds, not milliseconds", grouped(seconds)))
+            .in_file(&doc.file)
+            .at(span.clone())
+            .help(format!("if you meant {} seconds, write that", grouped(seconds / 1000.0)));
+        if let (Some(span), true) = (span, seconds % 1000.0 == 0.0) {
+            let fixed = (seconds / 1000.0) as u64;
+            d = d.fix(Fix::unsafe_(format!("write {fixed} (seconds)"), vec![Edit::replace(&doc.file, span, fixed.to_string())]));
         }
-    }
+        findings.push(d);
+    });
     findings
 }

@@ -2,9 +2,8 @@
 
 use std::ops::Range;
 
-use crate::agent_files::FileKind;
 use crate::diagnostic::{Edit, Fix};
-use crate::rules::claude_files::{hook_path, hooks, json_docs, place};
+use crate::rules::claude_files::{each_hook, hook_path, place};
 use crate::rules::prelude::*;
 
 /// Variables that hold a directory, whatever is appended to them.
@@ -73,30 +72,27 @@ pub fn unquoted_paths(command: &str) -> Vec<(Range<usize>, &str)> {
 
 fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
-    for (doc, json) in json_docs(cx, &[FileKind::ClaudeSettings]) {
-        let Ok(value) = &*json else { continue };
-        for (event, g, _, h, hook) in hooks(value) {
-            let Some(command) = hook.get("command").and_then(|c| c.as_str()) else { continue };
-            let Some(at) = place(doc, &hook_path(event, g, h, "command")) else { continue };
-            // Offsets into the command map onto the file only when the JSON string has no escapes.
-            let raw = &doc.text[at.value.start + 1..at.value.end.saturating_sub(1)];
-            let exact = raw == command;
-            for (word, name) in unquoted_paths(command) {
-                let text = &command[word.clone()];
-                let mut d = Diagnostic::warning(format!("`{text}` expands `${name}` without quotes: a path with spaces breaks the hook"))
-                    .in_file(&doc.file)
-                    .help(format!("quote it: `\"{text}\"` (written `\\\"{text}\\\"` inside the JSON string)"));
-                d = match exact {
-                    true => {
-                        let span = at.value.start + 1 + word.start..at.value.start + 1 + word.end;
-                        d.at(Some(span.clone())).fix(Fix::safe("quote the path", vec![Edit::replace(&doc.file, span, format!("\\\"{text}\\\""))]))
-                    }
-                    false => d.at(Some(at.value.clone())),
-                };
-                findings.push(d);
-            }
+    each_hook(cx, |doc, event, g, h, hook| {
+        let Some(command) = hook.get("command").and_then(|c| c.as_str()) else { return };
+        let Some(at) = place(doc, &hook_path(event, g, h, "command")) else { return };
+        // Offsets into the command map onto the file only when the JSON string has no escapes.
+        let raw = &doc.text[at.value.start + 1..at.value.end.saturating_sub(1)];
+        let exact = raw == command;
+        for (word, name) in unquoted_paths(command) {
+            let text = &command[word.clone()];
+            let mut d = Diagnostic::warning(format!("`{text}` expands `${name}` without quotes: a path with spaces breaks the hook"))
+                .in_file(&doc.file)
+                .help(format!("quote it: `\"{text}\"` (written `\\\"{text}\\\"` inside the JSON string)"));
+            d = match exact {
+                true => {
+                    let span = at.value.start + 1 + word.start..at.value.start + 1 + word.end;
+                    d.at(Some(span.clone())).fix(Fix::safe("quote the path", vec![Edit::replace(&doc.file, span, format!("\\\"{text}\\\""))]))
+                }
+                false => d.at(Some(at.value.clone())),
+            };
+            findings.push(d);
         }
-    }
+    });
     findings
 }
 

@@ -1,7 +1,6 @@
 //! CLAUDE038: a permission rule Claude Code cannot parse.
 
-use crate::agent_files::FileKind;
-use crate::rules::claude_files::{at_value, json_docs, permission_rules};
+use crate::rules::claude_files::{at_value, each_permission};
 use crate::rules::json_span::Step;
 use crate::rules::prelude::*;
 
@@ -55,16 +54,13 @@ pub fn problem(rule: &str) -> Option<String> {
 
 fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
-    for (doc, json) in json_docs(cx, &[FileKind::ClaudeSettings]) {
-        let Ok(value) = &*json else { continue };
-        for (list, i, rule) in permission_rules(value) {
-            if let Some(problem) = problem(rule) {
-                let d = Diagnostic::error(format!("permission rule `{rule}` in `{list}` {problem}"))
-                    .help("write `Tool` or `Tool(specifier)`, e.g. `Bash(npm run test:*)` or `Read(./.env)`");
-                findings.push(at_value(d, doc, &[Step::Key("permissions"), Step::Key(list), Step::Index(i)]));
-            }
+    each_permission(cx, |doc, list, i, rule| {
+        if let Some(problem) = problem(rule) {
+            let d = Diagnostic::error(format!("permission rule `{rule}` in `{list}` {problem}"))
+                .help("write `Tool` or `Tool(specifier)`, e.g. `Bash(npm run test:*)` or `Read(./.env)`");
+            findings.push(at_value(d, doc, &[Step::Key("permissions"), Step::Key(list), Step::Index(i)]));
         }
-    }
+    });
     findings
 }
 

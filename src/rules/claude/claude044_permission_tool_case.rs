@@ -1,8 +1,7 @@
 //! CLAUDE044: a permission rule naming a built-in tool in the wrong case.
 
-use crate::agent_files::FileKind;
 use crate::diagnostic::{Edit, Fix};
-use crate::rules::claude_files::{json_docs, permission_rules, place, tool_case_typo, tool_of};
+use crate::rules::claude_files::{each_permission, place, tool_case_typo, tool_of};
 use crate::rules::json_span::Step;
 use crate::rules::prelude::*;
 
@@ -24,22 +23,19 @@ pub const RULE: Rule = Rule {
 
 fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
-    for (doc, json) in json_docs(cx, &[FileKind::ClaudeSettings]) {
-        let Ok(value) = &*json else { continue };
-        for (list, i, rule) in permission_rules(value) {
-            let tool = tool_of(rule);
-            let Some(right) = tool_case_typo(tool) else { continue };
-            let at = place(doc, &[Step::Key("permissions"), Step::Key(list), Step::Index(i)]).map(|p| p.value);
-            let mut d = Diagnostic::error(format!("`{tool}` in permission rule `{rule}` is not a tool; tool names are case-sensitive"))
-                .in_file(&doc.file)
-                .at(at.clone())
-                .help(format!("write `{right}`"));
-            // The tool name starts right after the opening quote when the rule has no leading space.
-            if let Some(at) = at.filter(|_| rule.starts_with(tool)) {
-                d = d.fix(Fix::safe(format!("write `{right}`"), vec![Edit::replace(&doc.file, at.start + 1..at.start + 1 + tool.len(), right)]));
-            }
-            findings.push(d);
+    each_permission(cx, |doc, list, i, rule| {
+        let tool = tool_of(rule);
+        let Some(right) = tool_case_typo(tool) else { return };
+        let at = place(doc, &[Step::Key("permissions"), Step::Key(list), Step::Index(i)]).map(|p| p.value);
+        let mut d = Diagnostic::error(format!("`{tool}` in permission rule `{rule}` is not a tool; tool names are case-sensitive"))
+            .in_file(&doc.file)
+            .at(at.clone())
+            .help(format!("write `{right}`"));
+        // The tool name starts right after the opening quote when the rule has no leading space.
+        if let Some(at) = at.filter(|_| rule.starts_with(tool)) {
+            d = d.fix(Fix::safe(format!("write `{right}`"), vec![Edit::replace(&doc.file, at.start + 1..at.start + 1 + tool.len(), right)]));
         }
-    }
+        findings.push(d);
+    });
     findings
 }

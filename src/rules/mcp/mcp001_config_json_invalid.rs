@@ -1,6 +1,7 @@
 //! MCP001: an MCP server configuration that is not valid JSON.
 
 use crate::agent_files::FileKind;
+use crate::rules::claude_files::json_syntax;
 use crate::rules::prelude::*;
 
 pub const RULE: Rule = Rule {
@@ -19,16 +20,5 @@ pub const RULE: Rule = Rule {
 };
 
 fn check(cx: &Context) -> Vec<Diagnostic> {
-    let mut findings = Vec::new();
-    for doc in cx.files_of(FileKind::McpConfig) {
-        if let Err((offset, message)) = &*doc.json() {
-            findings.push(
-                Diagnostic::error(format!("{} is not valid JSON: {message}", doc.rel))
-                    .in_file(&doc.file)
-                    .at(Some(*offset..*offset))
-                    .help("fix the syntax; JSON allows no comments and no comma after the last item"),
-            );
-        }
-    }
-    findings
+    json_syntax(cx, &[FileKind::McpConfig])
 }

@@ -1,7 +1,6 @@
 //! MCP003: a local (stdio) MCP server with no command.
 
-use crate::agent_files::FileKind;
-use crate::rules::claude_files::{at_key, json_docs, mcp_servers};
+use crate::rules::claude_files::{at_key, each_server};
 use crate::rules::json_span::Step;
 use crate::rules::prelude::*;
 
@@ -26,17 +25,14 @@ pub const RULE: Rule = Rule {
 
 fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
-    for (doc, json) in json_docs(cx, &[FileKind::McpConfig]) {
-        let Ok(value) = &*json else { continue };
-        for (name, server) in mcp_servers(value) {
-            let stdio = matches!(server.get("type").and_then(|t| t.as_str()), None | Some("stdio"));
-            let has = |k: &str| server.get(k).and_then(|v| v.as_str()).is_some_and(|v| !v.trim().is_empty());
-            if stdio && server.is_object() && !has("command") && !has("url") {
-                let d = Diagnostic::error(format!("server `{name}` has no `command` to start (and no `url`)"))
-                    .help("add `\"command\"` (the program) and `\"args\"`, or `\"type\": \"http\"` with a `\"url\"` for a remote server");
-                findings.push(at_key(d, doc, &[Step::Key("mcpServers"), Step::Key(name)]));
-            }
+    each_server(cx, |doc, name, server| {
+        let stdio = matches!(server.get("type").and_then(|t| t.as_str()), None | Some("stdio"));
+        let has = |k: &str| server.get(k).and_then(|v| v.as_str()).is_some_and(|v| !v.trim().is_empty());
+        if stdio && server.is_object() && !has("command") && !has("url") {
+            let d = Diagnostic::error(format!("server `{name}` has no `command` to start (and no `url`)"))
+                .help("add `\"command\"` (the program) and `\"args\"`, or `\"type\": \"http\"` with a `\"url\"` for a remote server");
+            findings.push(at_key(d, doc, &[Step::Key("mcpServers"), Step::Key(name)]));
         }
-    }
+    });
     findings
 }

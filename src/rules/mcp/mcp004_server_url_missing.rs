@@ -1,7 +1,6 @@
 //! MCP004: a remote MCP server with no URL.
 
-use crate::agent_files::FileKind;
-use crate::rules::claude_files::{at_key, json_docs, mcp_servers};
+use crate::rules::claude_files::{at_key, each_server};
 use crate::rules::json_span::Step;
 use crate::rules::prelude::*;
 
@@ -22,15 +21,12 @@ pub const RULE: Rule = Rule {
 
 fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
-    for (doc, json) in json_docs(cx, &[FileKind::McpConfig]) {
-        let Ok(value) = &*json else { continue };
-        for (name, server) in mcp_servers(value) {
-            let Some(kind) = server.get("type").and_then(|t| t.as_str()).filter(|t| matches!(*t, "http" | "sse" | "streamable-http")) else { continue };
-            if server.get("url").and_then(|u| u.as_str()).is_none_or(|u| u.trim().is_empty()) {
-                let d = Diagnostic::error(format!("`{kind}` server `{name}` has no `url`")).help("add `\"url\": \"https://…\"` with the server's endpoint");
-                findings.push(at_key(d, doc, &[Step::Key("mcpServers"), Step::Key(name), Step::Key("type")]));
-            }
+    each_server(cx, |doc, name, server| {
+        let Some(kind) = server.get("type").and_then(|t| t.as_str()).filter(|t| matches!(*t, "http" | "sse" | "streamable-http")) else { return };
+        if server.get("url").and_then(|u| u.as_str()).is_none_or(|u| u.trim().is_empty()) {
+            let d = Diagnostic::error(format!("`{kind}` server `{name}` has no `url`")).help("add `\"url\": \"https://…\"` with the server's endpoint");
+            findings.push(at_key(d, doc, &[Step::Key("mcpServers"), Step::Key(name), Step::Key("type")]));
         }
-    }
+    });
     findings
 }

@@ -1,7 +1,6 @@
 //! MCP005: an MCP server given both a command and a URL.
 
-use crate::agent_files::FileKind;
-use crate::rules::claude_files::{at_key, json_docs, mcp_servers};
+use crate::rules::claude_files::{at_key, each_server};
 use crate::rules::json_span::Step;
 use crate::rules::prelude::*;
 
@@ -27,15 +26,12 @@ pub const RULE: Rule = Rule {
 
 fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
-    for (doc, json) in json_docs(cx, &[FileKind::McpConfig]) {
-        let Ok(value) = &*json else { continue };
-        for (name, server) in mcp_servers(value) {
-            if server.get("command").is_some() && server.get("url").is_some() {
-                let d = Diagnostic::error(format!("server `{name}` has both `command` and `url`; it is either a local program or a remote endpoint"))
-                    .help("keep `command`/`args` for a local server, or `type` and `url` for a remote one");
-                findings.push(at_key(d, doc, &[Step::Key("mcpServers"), Step::Key(name), Step::Key("url")]));
-            }
+    each_server(cx, |doc, name, server| {
+        if server.get("command").is_some() && server.get("url").is_some() {
+            let d = Diagnostic::error(format!("server `{name}` has both `command` and `url`; it is either a local program or a remote endpoint"))
+                .help("keep `command`/`args` for a local server, or `type` and `url` for a remote one");
+            findings.push(at_key(d, doc, &[Step::Key("mcpServers"), Step::Key(name), Step::Key("url")]));
         }
-    }
+    });
     findings
 }

@@ -1,8 +1,7 @@
 //! MCP006: an MCP server `type` that is not a transport.
 
-use crate::agent_files::FileKind;
 use crate::diagnostic::did_you_mean;
-use crate::rules::claude_files::{at_value, json_docs, mcp_servers};
+use crate::rules::claude_files::{at_value, each_server};
 use crate::rules::json_span::Step;
 use crate::rules::prelude::*;
 
@@ -26,21 +25,18 @@ pub const RULE: Rule = Rule {
 
 fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
-    for (doc, json) in json_docs(cx, &[FileKind::McpConfig]) {
-        let Ok(value) = &*json else { continue };
-        for (name, server) in mcp_servers(value) {
-            let Some(kind) = server.get("type") else { continue };
-            let shown = kind.as_str().map_or_else(|| kind.to_string(), str::to_string);
-            if TYPES.contains(&shown.as_str()) {
-                continue;
-            }
-            let help = match did_you_mean(&shown, TYPES) {
-                Some(s) => format!("did you mean `{s}`?"),
-                None => "use `stdio` for a local program, `http` for a remote server".to_string(),
-            };
-            let d = Diagnostic::error(format!("server `{name}` has type `{shown}`, which is not an MCP transport")).help(help);
-            findings.push(at_value(d, doc, &[Step::Key("mcpServers"), Step::Key(name), Step::Key("type")]));
+    each_server(cx, |doc, name, server| {
+        let Some(kind) = server.get("type") else { return };
+        let shown = kind.as_str().map_or_else(|| kind.to_string(), str::to_string);
+        if TYPES.contains(&shown.as_str()) {
+            return;
         }
-    }
+        let help = match did_you_mean(&shown, TYPES) {
+            Some(s) => format!("did you mean `{s}`?"),
+            None => "use `stdio` for a local program, `http` for a remote server".to_string(),
+        };
+        let d = Diagnostic::error(format!("server `{name}` has type `{shown}`, which is not an MCP transport")).help(help);
+        findings.push(at_value(d, doc, &[Step::Key("mcpServers"), Step::Key(name), Step::Key("type")]));
+    });
     findings
 }

@@ -1,7 +1,6 @@
 //! MCP007: a server on the deprecated SSE transport.
 
-use crate::agent_files::FileKind;
-use crate::rules::claude_files::{at_value, json_docs, mcp_servers};
+use crate::rules::claude_files::{at_value, each_server};
 use crate::rules::json_span::Step;
 use crate::rules::prelude::*;
 
@@ -24,15 +23,12 @@ pub const RULE: Rule = Rule {
 
 fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
-    for (doc, json) in json_docs(cx, &[FileKind::McpConfig]) {
-        let Ok(value) = &*json else { continue };
-        for (name, server) in mcp_servers(value) {
-            if server.get("type").and_then(|t| t.as_str()) == Some("sse") {
-                let d = Diagnostic::warning(format!("server `{name}` uses the deprecated SSE transport"))
-                    .help("switch to `\"type\": \"http\"` with the server's Streamable HTTP endpoint (often `/mcp` instead of `/sse`)");
-                findings.push(at_value(d, doc, &[Step::Key("mcpServers"), Step::Key(name), Step::Key("type")]));
-            }
+    each_server(cx, |doc, name, server| {
+        if server.get("type").and_then(|t| t.as_str()) == Some("sse") {
+            let d = Diagnostic::warning(format!("server `{name}` uses the deprecated SSE transport"))
+                .help("switch to `\"type\": \"http\"` with the server's Streamable HTTP endpoint (often `/mcp` instead of `/sse`)");
+            findings.push(at_value(d, doc, &[Step::Key("mcpServers"), Step::Key(name), Step::Key("type")]));
         }
-    }
+    });
     findings
 }

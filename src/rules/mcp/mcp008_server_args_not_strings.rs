@@ -1,7 +1,6 @@
 //! MCP008: server `args` that are not a list of strings.
 
-use crate::agent_files::FileKind;
-use crate::rules::claude_files::{at_value, json_docs, mcp_servers};
+use crate::rules::claude_files::{at_value, each_server};
 use crate::rules::json_span::Step;
 use crate::rules::prelude::*;
 use crate::tools::json_kind;
@@ -26,22 +25,19 @@ pub const RULE: Rule = Rule {
 
 fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
-    for (doc, json) in json_docs(cx, &[FileKind::McpConfig]) {
-        let Ok(value) = &*json else { continue };
-        for (name, server) in mcp_servers(value) {
-            let Some(args) = server.get("args") else { continue };
-            let base = [Step::Key("mcpServers"), Step::Key(name), Step::Key("args")];
-            let (problem, path) = match args {
-                serde_json::Value::Array(items) => match items.iter().position(|a| !a.is_string()) {
-                    Some(i) => (format!("argument #{} is {}", i + 1, json_kind(&items[i])), [&base[..], &[Step::Index(i)]].concat()),
-                    None => continue,
-                },
-                other => (format!("`args` is {}", json_kind(other)), base.to_vec()),
-            };
-            let d = Diagnostic::error(format!("server `{name}`: {problem}, not a string in a list"))
-                .help("write `args` as a list with one string per argument, e.g. `[\"-y\", \"server\", \"--port\", \"5432\"]`");
-            findings.push(at_value(d, doc, &path));
-        }
-    }
+    each_server(cx, |doc, name, server| {
+        let Some(args) = server.get("args") else { return };
+        let base = [Step::Key("mcpServers"), Step::Key(name), Step::Key("args")];
+        let (problem, path) = match args {
+            serde_json::Value::Array(items) => match items.iter().position(|a| !a.is_string()) {
+                Some(i) => (format!("argument #{} is {}", i + 1, json_kind(&items[i])), [&base[..], &[Step::Index(i)]].concat()),
+                None => return,
+            },
+            other => (format!("`args` is {}", json_kind(other)), base.to_vec()),
+        };
+        let d = Diagnostic::error(format!("server `{name}`: {problem}, not a string in a list"))
+            .help("write `args` as a list with one string per argument, e.g. `[\"-y\", \"server\", \"--port\", \"5432\"]`");
+        findings.push(at_value(d, doc, &path));
+    });
     findings
 }

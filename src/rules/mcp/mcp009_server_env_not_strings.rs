@@ -1,7 +1,6 @@
 //! MCP009: server `env` that is not an object of strings.
 
-use crate::agent_files::FileKind;
-use crate::rules::claude_files::{at_value, json_docs, mcp_servers};
+use crate::rules::claude_files::{at_value, each_server};
 use crate::rules::json_span::Step;
 use crate::rules::prelude::*;
 use crate::tools::json_kind;
@@ -24,25 +23,22 @@ pub const RULE: Rule = Rule {
 
 fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
-    for (doc, json) in json_docs(cx, &[FileKind::McpConfig]) {
-        let Ok(value) = &*json else { continue };
-        for (name, server) in mcp_servers(value) {
-            for key in ["env", "headers"] {
-                let Some(map) = server.get(key) else { continue };
-                let base = [Step::Key("mcpServers"), Step::Key(name), Step::Key(key)];
-                let serde_json::Value::Object(entries) = map else {
-                    let d = Diagnostic::error(format!("server `{name}`: `{key}` is {}, not an object of names and strings", json_kind(map)))
-                        .help(format!("write `\"{key}\": {{\"NAME\": \"value\"}}`"));
-                    findings.push(at_value(d, doc, &base));
-                    continue;
-                };
-                for (var, v) in entries.iter().filter(|(_, v)| !v.is_string()) {
-                    let d = Diagnostic::error(format!("server `{name}`: `{key}.{var}` is {}, not a string", json_kind(v)))
-                        .help(format!("quote the value: `\"{var}\": \"{}\"`", v.as_str().map_or_else(|| v.to_string(), str::to_string)));
-                    findings.push(at_value(d, doc, &[&base[..], &[Step::Key(var)]].concat()));
-                }
+    each_server(cx, |doc, name, server| {
+        for key in ["env", "headers"] {
+            let Some(map) = server.get(key) else { continue };
+            let base = [Step::Key("mcpServers"), Step::Key(name), Step::Key(key)];
+            let serde_json::Value::Object(entries) = map else {
+                let d = Diagnostic::error(format!("server `{name}`: `{key}` is {}, not an object of names and strings", json_kind(map)))
+                    .help(format!("write `\"{key}\": {{\"NAME\": \"value\"}}`"));
+                findings.push(at_value(d, doc, &base));
+                continue;
+            };
+            for (var, v) in entries.iter().filter(|(_, v)| !v.is_string()) {
+                let d = Diagnostic::error(format!("server `{name}`: `{key}.{var}` is {}, not a string", json_kind(v)))
+                    .help(format!("quote the value: `\"{var}\": \"{}\"`", v.as_str().map_or_else(|| v.to_string(), str::to_string)));
+                findings.push(at_value(d, doc, &[&base[..], &[Step::Key(var)]].concat()));
             }
         }
-    }
+    });
     findings
 }

@@ -1,7 +1,6 @@
 //! MCP012: a literal credential in an MCP server's `env` or `headers`.
 
-use crate::agent_files::FileKind;
-use crate::rules::claude_files::{json_docs, mcp_servers, place};
+use crate::rules::claude_files::{each_server, place};
 use crate::rules::json_span::Step;
 use crate::rules::prelude::*;
 use crate::rules::secrets;
@@ -28,27 +27,24 @@ pub const RULE: Rule = Rule {
 
 fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
-    for (doc, json) in json_docs(cx, &[FileKind::McpConfig]) {
-        let Ok(value) = &*json else { continue };
-        for (name, server) in mcp_servers(value) {
-            for key in ["env", "headers"] {
-                for (var, v) in server.get(key).and_then(|m| m.as_object()).into_iter().flatten() {
-                    let Some(v) = v.as_str().filter(|v| secrets::credential_value(var, v)) else { continue };
-                    let Some(at) = place(doc, &[Step::Key("mcpServers"), Step::Key(name), Step::Key(key), Step::Key(var)]) else { continue };
-                    if secrets::found_in(&doc.text, &at.value) {
-                        continue;
-                    }
-                    findings.push(
-                        Diagnostic::error(format!("server `{name}`: `{key}.{var}` holds what looks like a real credential (`{}`)", crate::diagnostic::redact(v)))
-                            .in_file(&doc.file)
-                            .at(Some(at.value))
-                            .label("secret (not shown)")
-                            .help(format!("rotate it and write `\"${{{}}}\"` so each user supplies their own", var.to_ascii_uppercase().replace('-', "_")))
-                            .redacted(),
-                    );
+    each_server(cx, |doc, name, server| {
+        for key in ["env", "headers"] {
+            for (var, v) in server.get(key).and_then(|m| m.as_object()).into_iter().flatten() {
+                let Some(v) = v.as_str().filter(|v| secrets::credential_value(var, v)) else { continue };
+                let Some(at) = place(doc, &[Step::Key("mcpServers"), Step::Key(name), Step::Key(key), Step::Key(var)]) else { continue };
+                if secrets::found_in(&doc.text, &at.value) {
+                    continue;
                 }
+                findings.push(
+                    Diagnostic::error(format!("server `{name}`: `{key}.{var}` holds what looks like a real credential (`{}`)", crate::diagnostic::redact(v)))
+                        .in_file(&doc.file)
+                        .at(Some(at.value))
+                        .label("secret (not shown)")
+                        .help(format!("rotate it and write `\"${{{}}}\"` so each user supplies their own", var.to_ascii_uppercase().replace('-', "_")))
+                        .redacted(),
+                );
             }
         }
-    }
+    });
     findings
 }

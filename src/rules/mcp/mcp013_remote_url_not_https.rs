@@ -1,7 +1,6 @@
 //! MCP013: a remote MCP server reached over plain HTTP.
 
-use crate::agent_files::FileKind;
-use crate::rules::claude_files::{at_value, json_docs, mcp_servers};
+use crate::rules::claude_files::{at_value, each_server};
 use crate::rules::json_span::Step;
 use crate::rules::prelude::*;
 
@@ -23,21 +22,18 @@ pub const RULE: Rule = Rule {
 
 fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
-    for (doc, json) in json_docs(cx, &[FileKind::McpConfig]) {
-        let Ok(value) = &*json else { continue };
-        for (name, server) in mcp_servers(value) {
-            let Some(url) = server.get("url").and_then(|u| u.as_str()) else { continue };
-            let Some(rest) = url.strip_prefix("http://") else { continue };
-            let host = rest.split(['/', '?', '#']).next().unwrap_or("");
-            let host = host.rsplit_once('@').map_or(host, |(_, h)| h);
-            let host = if host.starts_with('[') { host.split(']').next().map_or(host, |h| &h[1..]) } else { host.split(':').next().unwrap_or(host) };
-            if matches!(host, "localhost" | "127.0.0.1" | "::1" | "0.0.0.0" | "") || host.starts_with("${") || host.ends_with(".localhost") {
-                continue;
-            }
-            let d = Diagnostic::warning(format!("server `{name}` is reached over plain HTTP at `{host}`: tool calls and tokens travel unencrypted"))
-                .help("use the server's `https://` endpoint");
-            findings.push(at_value(d, doc, &[Step::Key("mcpServers"), Step::Key(name), Step::Key("url")]));
+    each_server(cx, |doc, name, server| {
+        let Some(url) = server.get("url").and_then(|u| u.as_str()) else { return };
+        let Some(rest) = url.strip_prefix("http://") else { return };
+        let host = rest.split(['/', '?', '#']).next().unwrap_or("");
+        let host = host.rsplit_once('@').map_or(host, |(_, h)| h);
+        let host = if host.starts_with('[') { host.split(']').next().map_or(host, |h| &h[1..]) } else { host.split(':').next().unwrap_or(host) };
+        if matches!(host, "localhost" | "127.0.0.1" | "::1" | "0.0.0.0" | "") || host.starts_with("${") || host.ends_with(".localhost") {
+            return;
         }
-    }
+        let d = Diagnostic::warning(format!("server `{name}` is reached over plain HTTP at `{host}`: tool calls and tokens travel unencrypted"))
+            .help("use the server's `https://` endpoint");
+        findings.push(at_value(d, doc, &[Step::Key("mcpServers"), Step::Key(name), Step::Key("url")]));
+    });
     findings
 }

@@ -1,8 +1,7 @@
 //! MCP014: a server `command` holding its arguments.
 
-use crate::agent_files::FileKind;
 use crate::diagnostic::{Edit, Fix};
-use crate::rules::claude_files::{json_docs, mcp_servers, place};
+use crate::rules::claude_files::{each_server, place};
 use crate::rules::json_span::Step;
 use crate::rules::prelude::*;
 
@@ -37,25 +36,22 @@ fn split(command: &str) -> Option<Vec<&str>> {
 
 fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
-    for (doc, json) in json_docs(cx, &[FileKind::McpConfig]) {
-        let Ok(value) = &*json else { continue };
-        for (name, server) in mcp_servers(value) {
-            let Some(command) = server.get("command").and_then(|c| c.as_str()) else { continue };
-            let Some(words) = split(command) else { continue };
-            let Some(at) = place(doc, &[Step::Key("mcpServers"), Step::Key(name), Step::Key("command")]) else { continue };
-            let mut d = Diagnostic::error(format!("server `{name}`: command `{command}` includes arguments; it is started as one program name"))
-                .in_file(&doc.file)
-                .at(Some(at.value.clone()))
-                .help(format!("write `\"command\": \"{}\"` and put the rest in `\"args\"`", words[0]));
-            let quoted = !command.contains(['"', '\'', '\\', '$']);
-            if server.get("args").is_none() && quoted {
-                let args: Vec<String> = words[1..].iter().map(|w| format!("\"{w}\"")).collect();
-                let replacement = format!("\"{}\", \"args\": [{}]", words[0], args.join(", "));
-                d = d.fix(Fix::unsafe_("move the arguments to `args`", vec![Edit::replace(&doc.file, at.value, replacement)]));
-            }
-            findings.push(d);
+    each_server(cx, |doc, name, server| {
+        let Some(command) = server.get("command").and_then(|c| c.as_str()) else { return };
+        let Some(words) = split(command) else { return };
+        let Some(at) = place(doc, &[Step::Key("mcpServers"), Step::Key(name), Step::Key("command")]) else { return };
+        let mut d = Diagnostic::error(format!("server `{name}`: command `{command}` includes arguments; it is started as one program name"))
+            .in_file(&doc.file)
+            .at(Some(at.value.clone()))
+            .help(format!("write `\"command\": \"{}\"` and put the rest in `\"args\"`", words[0]));
+        let quoted = !command.contains(['"', '\'', '\\', '$']);
+        if server.get("args").is_none() && quoted {
+            let args: Vec<String> = words[1..].iter().map(|w| format!("\"{w}\"")).collect();
+            let replacement = format!("\"{}\", \"args\": [{}]", words[0], args.join(", "));
+            d = d.fix(Fix::unsafe_("move the arguments to `args`", vec![Edit::replace(&doc.file, at.value, replacement)]));
         }
-    }
+        findings.push(d);
+    });
     findings
 }
 

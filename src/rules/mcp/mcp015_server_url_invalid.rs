@@ -1,7 +1,6 @@
 //! MCP015: a remote server URL that is not an http(s) URL.
 
-use crate::agent_files::FileKind;
-use crate::rules::claude_files::{at_value, json_docs, mcp_servers};
+use crate::rules::claude_files::{at_value, each_server};
 use crate::rules::json_span::Step;
 use crate::rules::prelude::*;
 
@@ -23,21 +22,18 @@ pub const RULE: Rule = Rule {
 
 fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
-    for (doc, json) in json_docs(cx, &[FileKind::McpConfig]) {
-        let Ok(value) = &*json else { continue };
-        for (name, server) in mcp_servers(value) {
-            let Some(url) = server.get("url").and_then(|u| u.as_str()).map(str::trim) else { continue };
-            if url.is_empty() || url.starts_with("${") {
-                continue;
-            }
-            let scheme = url.starts_with("https://") || url.starts_with("http://");
-            if scheme && !url.contains(char::is_whitespace) {
-                continue;
-            }
-            let problem = if scheme { "contains spaces" } else { "has no `http://` or `https://` scheme" };
-            let d = Diagnostic::error(format!("server `{name}`: url `{url}` {problem}")).help("write the full endpoint, e.g. `https://api.example.com/mcp`");
-            findings.push(at_value(d, doc, &[Step::Key("mcpServers"), Step::Key(name), Step::Key("url")]));
+    each_server(cx, |doc, name, server| {
+        let Some(url) = server.get("url").and_then(|u| u.as_str()).map(str::trim) else { return };
+        if url.is_empty() || url.starts_with("${") {
+            return;
         }
-    }
+        let scheme = url.starts_with("https://") || url.starts_with("http://");
+        if scheme && !url.contains(char::is_whitespace) {
+            return;
+        }
+        let problem = if scheme { "contains spaces" } else { "has no `http://` or `https://` scheme" };
+        let d = Diagnostic::error(format!("server `{name}`: url `{url}` {problem}")).help("write the full endpoint, e.g. `https://api.example.com/mcp`");
+        findings.push(at_value(d, doc, &[Step::Key("mcpServers"), Step::Key(name), Step::Key("url")]));
+    });
     findings
 }
