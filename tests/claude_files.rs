@@ -66,3 +66,71 @@ fn a_tool_definitions_file_named_on_the_command_line_gets_the_mcp_tool_rules() {
     let codes: Vec<&str> = stdout.lines().filter_map(|l| l.split_whitespace().nth(1)).collect();
     assert_eq!(codes, ["MCP016", "MCP019", "MCP020"], "{stdout}");
 }
+
+/// Applies every edit of every fix to the files (display paths) and returns the new texts.
+fn apply_fixes(report: &ctxc::lint::CheckReport) -> std::collections::BTreeMap<String, String> {
+    let mut edits: std::collections::BTreeMap<String, Vec<(std::ops::Range<usize>, String)>> = Default::default();
+    for fix in report.diagnostics.iter().filter_map(|d| d.fix.as_ref()) {
+        for edit in &fix.edits {
+            edits.entry(edit.file.clone()).or_default().push((edit.span.clone(), edit.replacement.clone()));
+        }
+    }
+    let mut out = std::collections::BTreeMap::new();
+    for (file, mut list) in edits {
+        let mut text = std::fs::read_to_string(&file).expect("read");
+        // From the end, so earlier offsets stay valid.
+        list.sort_by(|a, b| b.0.start.cmp(&a.0.start));
+        for (span, replacement) in list {
+            text.replace_range(span, &replacement);
+        }
+        out.insert(file, text);
+    }
+    out
+}
+
+#[test]
+fn every_attached_fix_makes_its_finding_go_away_and_changes_nothing_else() {
+    let files: &[(&str, &str, &str)] = &[
+        (
+            ".claude/agents/reviewer.md",
+            "---\nname: Code Reviewer\ndescription: Reviews changed code for bugs. Use after every change.\nmodel: Sonnet\ntools: read, Grep\n---\nYou review code.\n",
+            "---\nname: code-reviewer\ndescription: Reviews changed code for bugs. Use after every change.\nmodel: sonnet\ntools: Read, Grep\n---\nYou review code.\n",
+        ),
+        (
+            ".claude/commands/status.md",
+            "---\nallowed-tools: bash(git status:*), Read\nmodel: Haiku\n---\nSummarize the working tree.\n",
+            "---\nallowed-tools: Bash(git status:*), Read\nmodel: haiku\n---\nSummarize the working tree.\n",
+        ),
+        (
+            ".claude/settings.json",
+            "{\n  \"model\": \"Opus\",\n  \"permissions\": {\"allow\": [\"Read\", \"bash(npm test)\", \"Read\"]},\n  \"hooks\": {\n    \"stop\": [{\"matcher\": \"Bash\", \"hooks\": [{\"type\": \"command\", \"command\": \"bash $CLAUDE_PROJECT_DIR/x.sh\", \"timeout\": 5000}]}]\n  }\n}\n",
+            "{\n  \"model\": \"opus\",\n  \"permissions\": {\"allow\": [\"Read\", \"Bash(npm test)\"]},\n  \"hooks\": {\n    \"Stop\": [{\"matcher\": \"Bash\", \"hooks\": [{\"type\": \"command\", \"command\": \"bash \\\"$CLAUDE_PROJECT_DIR/x.sh\\\"\", \"timeout\": 5}]}]\n  }\n}\n",
+        ),
+        (
+            ".mcp.json",
+            "{\n  \"mcpServers\": {\n    \"files\": {\"command\": \"npx -y server-fs .\"},\n    \"api\": {\"type\": \"http\", \"url\": \"https://a.example.com/mcp\", \"headers\": {\"X-Key\": \"$KEY\"}}\n  }\n}\n",
+            "{\n  \"mcpServers\": {\n    \"files\": {\"command\": \"npx\", \"args\": [\"-y\", \"server-fs\", \".\"]},\n    \"api\": {\"type\": \"http\", \"url\": \"https://a.example.com/mcp\", \"headers\": {\"X-Key\": \"${KEY}\"}}\n  }\n}\n",
+        ),
+        (".claude-plugin/plugin.json", "{\n  \"name\": \"Review Helpers\"\n}\n", "{\n  \"name\": \"review-helpers\"\n}\n"),
+    ];
+    let project = common::project(&files.iter().map(|(path, before, _)| (*path, *before)).collect::<Vec<_>>());
+    let session = ctxc::Session::default();
+    let report = ctxc::lint::check(project.path(), &ctxc::lint::Options::default(), &session);
+    let fixed = apply_fixes(&report);
+    for (path, _, after) in files {
+        let file = project.path().join(path).display().to_string();
+        assert_eq!(fixed.get(&file).map(String::as_str), Some(*after), "{path}");
+        std::fs::write(&file, after).expect("write");
+    }
+    // The second stage, the matcher on `Stop` (an event that ignores it), now that the event's
+    // name is right: its fix removes the matcher.
+    let report = ctxc::lint::check(project.path(), &ctxc::lint::Options::default(), &session);
+    let codes: Vec<String> = report.diagnostics.iter().filter_map(|d| d.code.map(|c| c.to_string())).collect();
+    assert_eq!(codes, ["CLAUDE031"], "{:?}", report.diagnostics);
+    let fixed = apply_fixes(&report);
+    let settings = project.path().join(".claude/settings.json").display().to_string();
+    std::fs::write(&settings, &fixed[&settings]).expect("write");
+    assert!(fixed[&settings].contains("\"Stop\": [{\"hooks\": ["), "{}", fixed[&settings]);
+    let report = ctxc::lint::check(project.path(), &ctxc::lint::Options::default(), &session);
+    assert!(report.diagnostics.is_empty(), "{:?}", report.diagnostics);
+}

@@ -23,7 +23,8 @@ pub const RULE: Rule = Rule {
         file: ".claude/agents/planner.md",
         text: "---\nname: planner\ndescription: |\n  Use for plans. Examples:\n  user: \"plan the release\"\n  assistant: I'll use the planner\n---\nYou plan work.\n",
     },
-    notes: "A warning, not an error: the other CLAUDE rules read such a file as Claude Code does, one `key: value` line at a time.",
+    notes: "A warning, not an error: the other CLAUDE rules read such a file as Claude Code does, one `key: value` line at a time. \
+            An error on a command's `argument-hint: [pr-number] [priority]` line is not reported: it is the documented style.",
     stage: Stage::Lint(check),
 };
 

@@ -21,7 +21,8 @@ pub const RULE: Rule = Rule {
         file: ".claude/commands/review.md",
         text: "---\ndescription: Review a pull request\nargument-hint: [pr-number] [priority]\n---\nReview PR #$1 with priority $2.\n",
     },
-    notes: "References inside code blocks and code spans are not counted (`awk '{print $1}'` is not an argument).",
+    notes: "References inside code blocks and code spans are not counted (`awk '{print $1}'` is not an argument), nor \
+            amounts of money (`$2-5M`, `$1.50`).",
     stage: Stage::Lint(check),
 };
 
