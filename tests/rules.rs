@@ -92,10 +92,18 @@ fn options(dir: &Path) -> Options {
         match arg {
             "--strict" => options.strict = true,
             "--deny-warnings" => options.deny_warnings = true,
+            _ if arg.starts_with("--file ") => {}
             other => panic!("{}: unsupported fixture option {other}", dir.display()),
         }
     }
     options
+}
+
+/// What a fixture checks: the folder, or the file its `args` names with `--file PATH` (tool
+/// definitions are read only from a file named on the command line).
+fn target(dir: &Path) -> std::path::PathBuf {
+    let args = std::fs::read_to_string(dir.join("args")).unwrap_or_default();
+    args.lines().find_map(|a| a.trim().strip_prefix("--file ")).map_or_else(|| dir.to_path_buf(), |file| dir.join(file.trim()))
 }
 
 fn codes(report: &CheckReport) -> BTreeSet<Code> {
@@ -114,7 +122,7 @@ fn every_rule_has_a_failing_and_a_passing_fixture() {
         let pass = base.join(code.as_str()).join("pass");
         assert!(fail.is_dir() && pass.is_dir(), "{code}: add {} and {}", fail.display(), pass.display());
 
-        let failed = ctxc::lint::check(&fail, &options(&fail), &session);
+        let failed = ctxc::lint::check(&target(&fail), &options(&fail), &session);
         assert!(codes(&failed).contains(&code), "{code}: the failing fixture does not report it; it reports {:?}", codes(&failed));
         match rule.stage {
             Stage::Load => assert!(failed.unloadable, "{code}: a load error makes the input unloadable"),
@@ -126,7 +134,7 @@ fn every_rule_has_a_failing_and_a_passing_fixture() {
         let shown = ctxc::report::diagnostics::render(&failed.diagnostics, &failed.sources, false);
         insta::assert_snapshot!(format!("fail-{code}"), shown);
 
-        let passed = ctxc::lint::check(&pass, &options(&pass), &session);
+        let passed = ctxc::lint::check(&target(&pass), &options(&pass), &session);
         assert!(!codes(&passed).contains(&code), "{code}: the passing fixture reports it: {:?}", passed.diagnostics);
         assert!(!passed.unloadable, "{code}: the passing fixture loads: {:?}", passed.diagnostics);
     }

@@ -6,9 +6,11 @@
 //! Registering a rule is a one-file change here: add its module name to the family's list in
 //! the `registry!` invocation below (and write the rule file).
 
+pub mod claude_files;
 pub mod context;
 pub mod docs;
 pub mod json_schema;
+pub mod json_span;
 pub mod locate;
 pub mod markdown;
 pub mod secrets;

@@ -89,6 +89,24 @@ fn random_looking(value: &str) -> bool {
     letters && digits && !looks_like_placeholder(value) && entropy(value) >= 3.5
 }
 
+/// Whether a value given to a variable or header named like a credential (`…_TOKEN`, `…_API_KEY`,
+/// `Authorization`) is a literal secret: random-looking, not a placeholder or a `${VAR}`
+/// reference. Values another pattern recognises are left to it.
+pub fn credential_value(name: &str, value: &str) -> bool {
+    static NAME: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?i)(?:key|token|secret|password|passwd|credentials?|authorization|auth|pat)$").expect("constant pattern") // ok: literal
+    });
+    let value = value.trim();
+    let value = value.strip_prefix("Bearer ").or_else(|| value.strip_prefix("bearer ")).unwrap_or(value);
+    NAME.is_match(name.trim()) && value.len() >= 16 && !value.contains(char::is_whitespace) && random_looking(value)
+}
+
+/// Whether any SEC pattern finds a secret overlapping `range` of `text` (so another rule that
+/// looks at the same value leaves it to the SEC rule).
+pub fn found_in(text: &str, range: &Range<usize>) -> bool {
+    Kind::ALL.iter().any(|kind| find(*kind, text).iter().any(|r| r.start < range.end && range.start < r.end))
+}
+
 /// Ranges of secrets of one kind in a text. Large texts are scanned once per content for the
 /// process: the agents of a project share most files.
 pub fn find(kind: Kind, text: &str) -> Vec<Range<usize>> {

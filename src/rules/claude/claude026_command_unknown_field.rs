@@ -1,0 +1,51 @@
+//! CLAUDE026: a slash command frontmatter field Claude Code does not read.
+
+use crate::agent_files::FileKind;
+use crate::diagnostic::did_you_mean;
+use crate::rules::prelude::*;
+
+/// Command fields, and the skill fields Claude Code also reads in command files (commands and
+/// skills are loaded the same way).
+const FIELDS: [&str; 13] = [
+    "description", "allowed-tools", "argument-hint", "model", "disable-model-invocation", "name", "when_to_use", "user-invocable",
+    "context", "agent", "hooks", "effort", "hide-from-slash-command-tool",
+];
+
+pub const RULE: Rule = Rule {
+    code: Code::CLAUDE026,
+    name: "command-unknown-field",
+    family: Family::Claude,
+    severity: Severity::Warning,
+    summary: "A slash command's frontmatter has a field Claude Code does not read (such as `args`, `tools` or `tags`).",
+    why: "Command frontmatter has a small set of fields (`description`, `allowed-tools`, `argument-hint`, `model`, \
+          `disable-model-invocation`, plus the skill fields commands share); others are ignored without a word. \
+          `args:` shows no hint and `tools:` grants nothing. Source: \
+          `anthropics/claude-code:plugins/plugin-dev/skills/command-development/references/frontmatter-reference.md` \
+          and https://code.claude.com/docs/en/slash-commands (frontmatter).",
+    fails: Example { file: ".claude/commands/review.md", text: "---\ndescription: Review a pull request\nargs: [pr-number]\n---\nReview pull request #$1.\n" },
+    passes: Example {
+        file: ".claude/commands/review.md",
+        text: "---\ndescription: Review a pull request\nargument-hint: [pr-number]\n---\nReview pull request #$1.\n",
+    },
+    notes: "Only frontmatter that parses as YAML is checked.",
+    stage: Stage::Lint(check),
+};
+
+fn check(cx: &Context) -> Vec<Diagnostic> {
+    let mut findings = Vec::new();
+    for doc in cx.files_of(FileKind::ClaudeCommand) {
+        for (key, _) in doc.fields().iter().filter(|(k, _)| !FIELDS.contains(&k.as_str())) {
+            let suggestion = match key.as_str() {
+                "args" | "arguments" | "argument_hint" | "argumentHint" => Some("argument-hint"),
+                "tools" | "allowed_tools" | "allowedTools" | "tool_access" => Some("allowed-tools"),
+                _ => did_you_mean(key, FIELDS),
+            };
+            let d = Diagnostic::warning(format!("`{key}` is not a slash command field; Claude Code ignores it")).in_file(&doc.file).at(doc.key_span(key));
+            findings.push(match suggestion {
+                Some(s) => d.help(format!("did you mean `{s}`?")),
+                None => d.help("remove it; say what it means in the description or the prompt"),
+            });
+        }
+    }
+    findings
+}

@@ -1,0 +1,57 @@
+//! CLAUDE030: a hook under an event name Claude Code does not have.
+
+use crate::agent_files::FileKind;
+use crate::diagnostic::{did_you_mean, Edit, Fix};
+use crate::rules::claude_files::{json_docs, place, HOOK_EVENTS};
+use crate::rules::json_span::Step;
+use crate::rules::prelude::*;
+
+pub const RULE: Rule = Rule {
+    code: Code::CLAUDE030,
+    name: "hook-event-unknown",
+    family: Family::Claude,
+    severity: Severity::Error,
+    summary: "A key under `hooks` in a settings file is not a Claude Code hook event (names are case-sensitive: `PreToolUse`, not `preToolUse`).",
+    why: "Hooks are registered per event (`PreToolUse`, `PostToolUse`, `UserPromptSubmit`, `Stop`, `SessionStart`, …), \
+          matched by exact, case-sensitive name. Hooks under any other key never run — a guard meant to block \
+          dangerous commands silently does nothing. `Setup` was replaced by `SessionStart`. Source: \
+          https://code.claude.com/docs/en/hooks (hook events).",
+    fails: Example {
+        file: ".claude/settings.json",
+        text: "{\n  \"hooks\": {\n    \"preToolUse\": [\n      {\"matcher\": \"Bash\", \"hooks\": [{\"type\": \"command\", \"command\": \"./scripts/guard.sh\"}]}\n    ]\n  }\n}\n",
+    },
+    passes: Example {
+        file: ".claude/settings.json",
+        text: "{\n  \"hooks\": {\n    \"PreToolUse\": [\n      {\"matcher\": \"Bash\", \"hooks\": [{\"type\": \"command\", \"command\": \"./scripts/guard.sh\"}]}\n    ]\n  }\n}\n",
+    },
+    notes: "When only the case is wrong a safe fix writes the event's name as Claude Code spells it.",
+    stage: Stage::Lint(check),
+};
+
+fn check(cx: &Context) -> Vec<Diagnostic> {
+    let mut findings = Vec::new();
+    for (doc, json) in json_docs(cx, &[FileKind::ClaudeSettings]) {
+        let Some(events) = json.as_ref().as_ref().ok().and_then(|v| v.get("hooks")).and_then(|h| h.as_object()) else { continue };
+        for event in events.keys().filter(|e| !HOOK_EVENTS.contains(&e.as_str())) {
+            let key = place(doc, &[Step::Key("hooks"), Step::Key(event)]).and_then(|p| p.key);
+            let mut d = Diagnostic::error(format!("`{event}` is not a hook event; its hooks never run")).in_file(&doc.file).at(key.clone());
+            let case = HOOK_EVENTS.iter().copied().find(|e| e.eq_ignore_ascii_case(event));
+            d = match (case, event.as_str()) {
+                (_, "Setup") => d.help("`Setup` was replaced by `SessionStart`"),
+                (Some(right), _) => {
+                    let d = d.help(format!("event names are case-sensitive: write `{right}`"));
+                    match key {
+                        Some(span) => d.fix(Fix::safe(format!("write `{right}`"), vec![Edit::replace(&doc.file, span, format!("\"{right}\""))])),
+                        None => d,
+                    }
+                }
+                (None, _) => match did_you_mean(event, HOOK_EVENTS.iter().copied()) {
+                    Some(s) => d.help(format!("did you mean `{s}`?")),
+                    None => d.help("use one of the events listed at https://code.claude.com/docs/en/hooks"),
+                },
+            };
+            findings.push(d);
+        }
+    }
+    findings
+}

@@ -1,0 +1,62 @@
+//! CLAUDE050: a plugin component path that is not `./`-relative inside the plugin.
+
+use serde_json::Value;
+
+use crate::agent_files::FileKind;
+use crate::rules::claude_files::{at_value, json_docs};
+use crate::rules::json_span::Step;
+use crate::rules::prelude::*;
+
+const COMPONENTS: [&str; 7] = ["commands", "agents", "skills", "hooks", "mcpServers", "outputStyles", "lspServers"];
+
+pub const RULE: Rule = Rule {
+    code: Code::CLAUDE050,
+    name: "plugin-path-invalid",
+    family: Family::Claude,
+    severity: Severity::Error,
+    summary: "A component path in `plugin.json` (`commands`, `agents`, `skills`, `hooks`, `mcpServers`, …) is absolute, climbs out with `..`, or does not start with `./`.",
+    why: "A plugin is copied into Claude Code's plugin cache when installed, so its paths must be relative to the \
+          plugin root and start with `./`; an absolute path or `../` points at something that is not in the copy \
+          (it works on the author's machine only). Source: \
+          `anthropics/claude-code:plugins/plugin-dev/skills/plugin-structure/references/manifest-reference.md` \
+          (\"paths must be relative and start with ./\") and https://code.claude.com/docs/en/plugins-reference.",
+    fails: Example { file: ".claude-plugin/plugin.json", text: "{\n  \"name\": \"review-helpers\",\n  \"commands\": [\"commands/review.md\", \"../shared/agents\"]\n}\n" },
+    passes: Example { file: ".claude-plugin/plugin.json", text: "{\n  \"name\": \"review-helpers\",\n  \"commands\": [\"./commands/review.md\", \"./shared/agents\"]\n}\n" },
+    notes: "Inline `hooks` and `mcpServers` objects are not paths and are not checked here. `${CLAUDE_PLUGIN_ROOT}/…` is accepted.",
+    stage: Stage::Lint(check),
+};
+
+fn problem(path: &str) -> Option<&'static str> {
+    if path.starts_with('/') || path.starts_with('~') || path.chars().nth(1) == Some(':') {
+        Some("is absolute")
+    } else if path.split(['/', '\\']).any(|p| p == "..") {
+        Some("climbs out of the plugin with `..`")
+    } else if !path.starts_with("./") && !path.starts_with("${CLAUDE_PLUGIN_ROOT}") {
+        Some("does not start with `./`")
+    } else {
+        None
+    }
+}
+
+fn check(cx: &Context) -> Vec<Diagnostic> {
+    let mut findings = Vec::new();
+    for (doc, json) in json_docs(cx, &[FileKind::ClaudePlugin]) {
+        let Ok(value) = &*json else { continue };
+        for key in COMPONENTS {
+            let paths: Vec<(Option<usize>, &str)> = match value.get(key) {
+                Some(Value::String(s)) => vec![(None, s.as_str())],
+                Some(Value::Array(items)) => items.iter().enumerate().filter_map(|(i, v)| Some((Some(i), v.as_str()?))).collect(),
+                _ => continue,
+            };
+            for (i, path) in paths {
+                let Some(problem) = problem(path) else { continue };
+                let mut steps = vec![Step::Key(key)];
+                steps.extend(i.map(Step::Index));
+                let d = Diagnostic::error(format!("`{key}` path `{path}` {problem}"))
+                    .help("write paths relative to the plugin root, starting with `./` (e.g. `./commands/`)");
+                findings.push(at_value(d, doc, &steps));
+            }
+        }
+    }
+    findings
+}

@@ -1,0 +1,45 @@
+//! CLAUDE051: a plugin manifest field Claude Code does not read.
+
+use crate::agent_files::FileKind;
+use crate::diagnostic::did_you_mean;
+use crate::rules::claude_files::{at_key, json_docs};
+use crate::rules::json_span::Step;
+use crate::rules::prelude::*;
+
+const FIELDS: [&str; 18] = [
+    "$schema", "name", "version", "description", "author", "homepage", "repository", "license", "keywords", "commands", "agents",
+    "skills", "hooks", "mcpServers", "outputStyles", "lspServers", "userConfig", "channels",
+];
+
+pub const RULE: Rule = Rule {
+    code: Code::CLAUDE051,
+    name: "plugin-unknown-field",
+    family: Family::Claude,
+    severity: Severity::Warning,
+    summary: "A `plugin.json` has a field the plugin manifest does not define (such as `category`, which belongs in the marketplace entry).",
+    why: "Claude Code reads a fixed set of manifest fields (metadata such as `name`, `version`, `author`, `license`, \
+          and component paths such as `commands`, `agents`, `hooks`, `mcpServers`); anything else is ignored. \
+          Marketplace fields (`category`, `source`, `tags`) have an effect only in the marketplace entry. Source: \
+          `anthropics/claude-code:plugins/plugin-dev/skills/plugin-structure/references/manifest-reference.md` and \
+          https://code.claude.com/docs/en/plugins-reference (plugin manifest schema).",
+    fails: Example { file: ".claude-plugin/plugin.json", text: "{\n  \"name\": \"review-helpers\",\n  \"category\": \"development\"\n}\n" },
+    passes: Example { file: ".claude-plugin/plugin.json", text: "{\n  \"name\": \"review-helpers\",\n  \"keywords\": [\"development\"]\n}\n" },
+    notes: "",
+    stage: Stage::Lint(check),
+};
+
+fn check(cx: &Context) -> Vec<Diagnostic> {
+    let mut findings = Vec::new();
+    for (doc, json) in json_docs(cx, &[FileKind::ClaudePlugin]) {
+        let Ok(serde_json::Value::Object(map)) = &*json else { continue };
+        for key in map.keys().filter(|k| !FIELDS.contains(&k.as_str())) {
+            let help = match (key.as_str(), did_you_mean(key, FIELDS)) {
+                ("category" | "source" | "tags" | "strict", _) => "it is a marketplace entry field: set it in the marketplace's `plugins` list".to_string(),
+                (_, Some(s)) => format!("did you mean `{s}`?"),
+                _ => "remove it".to_string(),
+            };
+            findings.push(at_key(Diagnostic::warning(format!("`{key}` is not a plugin manifest field; it is ignored")).help(help), doc, &[Step::Key(key)]));
+        }
+    }
+    findings
+}

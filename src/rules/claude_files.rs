@@ -1,0 +1,477 @@
+//! What the CLAUDE and MCP rules share: Claude Code frontmatter read leniently (subagents with
+//! multi-line unquoted descriptions break strict YAML yet load in Claude Code), tool lists,
+//! model names, and the JSON kinds with the places of their values.
+//! Format facts: `anthropics/claude-code:plugins/plugin-dev/skills/agent-development/SKILL.md`
+//! and https://code.claude.com/docs/en/sub-agents, /settings, /hooks, /mcp.
+
+use std::ops::Range;
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use serde_json::Value;
+
+use super::json_span::{self, Place, Step};
+use crate::agent_files::{Doc, FileKind};
+use crate::diagnostic::{Diagnostic, Edit, Fix};
+use crate::yaml::FrontmatterError;
+
+use super::context::Context;
+
+/// One top-level frontmatter field: its value and where its key and value are written.
+#[derive(Debug, Clone)]
+pub struct Field {
+    pub key: String,
+    pub value: Value,
+    pub key_span: Option<Range<usize>>,
+    pub value_span: Option<Range<usize>>,
+}
+
+impl Field {
+    /// The value span, else the key span.
+    pub fn span(&self) -> Option<Range<usize>> {
+        self.value_span.clone().or_else(|| self.key_span.clone())
+    }
+}
+
+/// A file's frontmatter fields: the YAML parse when it succeeds, else `key: value` lines (the
+/// value a raw string), as Claude Code reads them. `None` without a frontmatter block.
+pub fn fields(doc: &Doc) -> Option<Vec<Field>> {
+    match &*doc.front {
+        Ok(_) => Some(
+            doc.fields()
+                .iter()
+                .map(|(key, value)| Field { key: key.clone(), value: value.clone(), key_span: doc.key_span(key), value_span: doc.value_span(key) })
+                .collect(),
+        ),
+        Err(FrontmatterError::Invalid(_)) => Some(line_fields(&doc.text)),
+        Err(_) => None,
+    }
+}
+
+/// The field named `key`.
+pub fn field<'a>(fields: &'a [Field], key: &str) -> Option<&'a Field> {
+    fields.iter().find(|f| f.key == key)
+}
+
+/// Top-level `key: value` lines of a frontmatter block that is not valid YAML.
+fn line_fields(text: &str) -> Vec<Field> {
+    let mut out = Vec::new();
+    let Some(first) = text.find('\n') else { return out };
+    let mut offset = first + 1;
+    for line in text[offset..].split_inclusive('\n') {
+        let content = line.trim_end();
+        if content == "---" {
+            break;
+        }
+        let key_len = content.find(':').unwrap_or(0);
+        let key = &content[..key_len];
+        let plain_key = !key.is_empty() && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+        if plain_key {
+            let raw = &content[key_len + 1..];
+            let start = offset + key_len + 1 + (raw.len() - raw.trim_start().len());
+            let value = raw.trim();
+            let unquoted = value.strip_prefix('"').and_then(|v| v.strip_suffix('"')).or_else(|| value.strip_prefix('\'').and_then(|v| v.strip_suffix('\'')));
+            out.push(Field {
+                key: key.to_string(),
+                value: Value::String(unquoted.unwrap_or(value).to_string()),
+                key_span: Some(offset..offset + key_len),
+                value_span: (!value.is_empty()).then(|| start..start + value.len()),
+            });
+        }
+        offset += line.len();
+    }
+    out
+}
+
+/// The files of one kind with their frontmatter fields (files without frontmatter skipped).
+pub fn with_fields<'a>(cx: &Context<'a>, kind: FileKind) -> Vec<(&'a Doc, Vec<Field>)> {
+    cx.files_of(kind).filter_map(|doc| fields(doc).map(|f| (doc, f))).collect()
+}
+
+/// The built-in tools of Claude Code, as `tools`, `allowed-tools` and permission rules name them.
+pub const TOOLS: &[&str] = &[
+    "Agent", "AskUserQuestion", "Bash", "BashOutput", "Edit", "EnterPlanMode", "EnterWorktree", "ExitPlanMode", "ExitWorktree",
+    "Glob", "Grep", "KillBash", "KillShell", "LS", "ListMcpResourcesTool", "LSP", "MultiEdit", "NotebookEdit", "NotebookRead",
+    "Read", "ReadMcpResourceTool", "SendMessage", "Skill", "SlashCommand", "Task", "TaskCreate", "TaskGet", "TaskList",
+    "TaskOutput", "TaskStop", "TaskUpdate", "TeamCreate", "TeamDelete", "TodoRead", "TodoWrite", "ToolSearch", "WebFetch",
+    "WebSearch", "Write",
+];
+
+/// Permission modes (`permissionMode` of a subagent, `permissions.defaultMode` of settings).
+pub const PERMISSION_MODES: [&str; 6] = ["default", "acceptEdits", "plan", "dontAsk", "bypassPermissions", "auto"];
+
+/// A built-in tool written in the wrong case (`bash` for `Bash`): the right spelling.
+pub fn tool_case_typo(name: &str) -> Option<&'static str> {
+    TOOLS.iter().copied().find(|t| *t != name && t.eq_ignore_ascii_case(name))
+}
+
+/// Errors for the built-in tools a frontmatter tool list (`tools`, `allowed-tools`…) writes in
+/// the wrong case, each with a safe fix.
+pub fn miscased_tools(doc: &Doc, list: &Field) -> Vec<Diagnostic> {
+    let mut findings = Vec::new();
+    for (entry, span) in tool_list(&doc.text, list) {
+        let tool = tool_of(&entry);
+        let Some(right) = tool_case_typo(tool) else { continue };
+        let mut d = Diagnostic::error(format!("`{tool}` in `{}` is not a tool; tool names are case-sensitive", list.key))
+            .in_file(&doc.file)
+            .at(span.clone().or_else(|| list.span()))
+            .help(format!("write `{right}`"));
+        if let Some(span) = span {
+            d = d.fix(Fix::safe(format!("write `{right}`"), vec![Edit::replace(&doc.file, span.start..span.start + tool.len(), right)]));
+        }
+        findings.push(d);
+    }
+    findings
+}
+
+/// The entries of a tool list: a comma-separated string (commas inside parentheses kept) or a
+/// list of strings; each with its byte range in `text` when it can be found from `span`.
+pub fn tool_list(text: &str, field: &Field) -> Vec<(String, Option<Range<usize>>)> {
+    let names: Vec<String> = match &field.value {
+        Value::String(s) => split_tools(s),
+        Value::Array(items) => items.iter().filter_map(Value::as_str).map(|s| s.trim().to_string()).collect(),
+        _ => Vec::new(),
+    };
+    // Entries are looked for from the key on, each after the previous one.
+    let mut from = field.key_span.as_ref().map_or(0, |r| r.end);
+    names
+        .into_iter()
+        .map(|name| {
+            let found = text.get(from..).and_then(|rest| rest.find(&name)).map(|i| from + i..from + i + name.len());
+            if let Some(r) = &found {
+                from = r.end;
+            }
+            (name, found)
+        })
+        .collect()
+}
+
+/// Why a tool list value is not one (a comma-separated string or a list of strings), if it is not.
+pub fn tool_list_problem(value: &Value) -> Option<String> {
+    match value {
+        Value::String(_) | Value::Null => None,
+        Value::Array(items) => items.iter().find(|i| !i.is_string()).map(|i| format!("a list holding {}", crate::tools::json_kind(i))),
+        other => Some(crate::tools::json_kind(other).to_string()),
+    }
+}
+
+fn split_tools(s: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let (mut depth, mut current) = (0i32, String::new());
+    for c in s.chars() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            ',' if depth <= 0 => {
+                out.push(std::mem::take(&mut current));
+                continue;
+            }
+            _ => {}
+        }
+        current.push(c);
+    }
+    out.push(current);
+    out.into_iter().map(|t| t.trim().trim_matches(['"', '\'']).to_string()).filter(|t| !t.is_empty()).collect()
+}
+
+/// The tool a permission rule or tool entry names: the part before `(`.
+pub fn tool_of(entry: &str) -> &str {
+    entry.split('(').next().unwrap_or(entry).trim()
+}
+
+/// The `!`command`` lines of a slash command body that Claude Code runs before sending the prompt
+/// (outside fenced code blocks): the command's range in the file (after `offset`) and its text.
+pub fn bash_injections(body: &str, offset: usize) -> Vec<(Range<usize>, &str)> {
+    static BANG: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"(?:^|[\s(])!`([^`\n]+)`").expect("constant pattern")); // ok: literal
+    let mut out = Vec::new();
+    let mut fence: Option<&str> = None;
+    let mut at = offset;
+    for line in body.split_inclusive('\n') {
+        let trimmed = line.trim_start();
+        let marker = ["```", "~~~"].into_iter().find(|m| trimmed.starts_with(m));
+        match (fence, marker) {
+            (Some(open), Some(m)) if m == open => fence = None,
+            (Some(_), _) => {}
+            (None, Some(m)) => fence = Some(m),
+            (None, None) => {
+                for caps in BANG.captures_iter(line) {
+                    if let Some(m) = caps.get(1) {
+                        out.push((at + m.start()..at + m.end(), m.as_str()));
+                    }
+                }
+            }
+        }
+        at += line.len();
+    }
+    out
+}
+
+/// `$ARGUMENTS` and positional `$1`…`$9` references in a text: (range, reference).
+pub fn argument_refs(text: &str) -> Vec<(Range<usize>, &str)> {
+    static ARGS: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\$(?:ARGUMENTS\b|\{ARGUMENTS\}|[1-9]\b)").expect("constant pattern")); // ok: literal
+    // `$2-5M`, `$1.50`, `$3,000` are amounts of money, not arguments.
+    let amount = |end: usize| {
+        let mut rest = text[end..].chars();
+        matches!(rest.next(), Some('-' | '.' | ',' | '–')) && rest.next().is_some_and(|c| c.is_ascii_digit())
+    };
+    ARGS.find_iter(text).filter(|m| m.as_str().len() != 2 || !amount(m.end())).map(|m| (m.range(), m.as_str())).collect()
+}
+
+/// Whether a model value is one Claude Code accepts: an alias or a full `claude-…` model id.
+pub fn known_model(model: &str) -> bool {
+    const ALIASES: [&str; 7] = ["sonnet", "opus", "haiku", "inherit", "default", "opusplan", "sonnet[1m]"];
+    ALIASES.contains(&model)
+        || (model.starts_with("claude-") && model.len() > 7 && model.chars().all(|c| c.is_ascii_alphanumeric() || "-.[]@:".contains(c)))
+        // Bedrock and Vertex model ids name Claude with a provider prefix.
+        || model.contains("anthropic.claude-")
+        || model.starts_with("us.anthropic.")
+}
+
+/// An error for a `model` value Claude Code does not know (at `span`, a YAML scalar or a JSON
+/// string), with a safe fix when only the case is wrong (`Sonnet`); `None` when the value is fine
+/// or not a string.
+pub fn unknown_model(doc: &Doc, value: &Value, span: Option<Range<usize>>, what: &str) -> Option<Diagnostic> {
+    let value = value.as_str()?.trim();
+    if value.is_empty() || known_model(value) {
+        return None;
+    }
+    let d = Diagnostic::error(format!("{what} model `{value}` is not a Claude Code model"))
+        .in_file(&doc.file)
+        .at(span.clone())
+        .help("use `sonnet`, `opus`, `haiku`, `inherit` or a full model id such as `claude-sonnet-4-5`");
+    let lower = value.to_ascii_lowercase();
+    Some(match (known_model(&lower), span) {
+        (true, Some(span)) => {
+            let quoted = if doc.text[span.clone()].starts_with('"') { format!("\"{lower}\"") } else { lower.clone() };
+            d.fix(Fix::safe(format!("write `{lower}`"), vec![Edit::replace(&doc.file, span, quoted)]))
+        }
+        _ => d,
+    })
+}
+
+/// The JSON files of one kind that parse, with their values.
+pub fn json_docs<'a>(cx: &Context<'a>, kinds: &'a [FileKind]) -> Vec<(&'a Doc, std::sync::Arc<Result<Value, (usize, String)>>)> {
+    cx.files.iter().filter(|d| kinds.contains(&d.kind)).map(|d| (d, d.json())).filter(|(_, v)| v.is_ok()).collect()
+}
+
+/// A JSON path written as keys, for [`at_path`].
+pub fn place(doc: &Doc, path: &[Step]) -> Option<Place> {
+    json_span::locate(&doc.text, path)
+}
+
+/// A diagnostic in `doc` at the key (or value) of `path`.
+pub fn at_key(d: Diagnostic, doc: &Doc, path: &[Step]) -> Diagnostic {
+    d.in_file(&doc.file).at(place(doc, path).map(|p| p.key_or_value()))
+}
+
+/// A diagnostic in `doc` at the value of `path`.
+pub fn at_value(d: Diagnostic, doc: &Doc, path: &[Step]) -> Diagnostic {
+    d.in_file(&doc.file).at(place(doc, path).map(|p| p.value))
+}
+
+/// Claude Code hook events (case-sensitive).
+pub const HOOK_EVENTS: &[&str] = &[
+    "PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest", "PermissionDenied", "UserPromptSubmit", "Notification",
+    "Stop", "StopFailure", "SubagentStart", "SubagentStop", "PreCompact", "PostCompact", "SessionStart", "SessionEnd",
+    "TeammateIdle", "TaskCreated", "TaskCompleted", "ConfigChange", "WorktreeCreate", "WorktreeRemove", "InstructionsLoaded",
+    "Elicitation", "ElicitationResult", "CwdChanged", "FileChanged",
+];
+
+/// The range to delete to remove the object member at `at`: the member and the comma after it
+/// (or, for the last member, the comma before it), so the JSON stays valid.
+pub fn remove_member(text: &str, at: &Place) -> Option<Range<usize>> {
+    let member = at.member();
+    let after = &text[member.end..];
+    let gap = after.len() - after.trim_start().len();
+    if after[gap..].starts_with(',') {
+        let rest = &after[gap + 1..];
+        return Some(member.start..member.end + gap + 1 + (rest.len() - rest.trim_start().len()));
+    }
+    let before = text[..member.start].trim_end();
+    before.ends_with(',').then(|| before.len() - 1..member.end)
+}
+
+/// Calls `f` with every server of every MCP configuration that parses.
+pub fn each_server<'a>(cx: &Context<'a>, mut f: impl FnMut(&'a Doc, &str, &Value)) {
+    for (doc, json) in json_docs(cx, &[FileKind::McpConfig]) {
+        if let Ok(value) = &*json {
+            for (name, server) in mcp_servers(value) {
+                f(doc, name, server);
+            }
+        }
+    }
+}
+
+/// Calls `f` with every well-formed hook of every settings file that parses: (file, event,
+/// matcher group index, hook index, hook).
+pub fn each_hook<'a>(cx: &Context<'a>, mut f: impl FnMut(&'a Doc, &str, usize, usize, &Value)) {
+    for (doc, json) in json_docs(cx, &[FileKind::ClaudeSettings]) {
+        if let Ok(value) = &*json {
+            for (event, g, _, h, hook) in hooks(value) {
+                f(doc, event, g, h, hook);
+            }
+        }
+    }
+}
+
+/// Calls `f` with every permission rule of every settings file that parses: (file, list, index, rule).
+pub fn each_permission<'a>(cx: &Context<'a>, mut f: impl FnMut(&'a Doc, &'static str, usize, &str)) {
+    for (doc, json) in json_docs(cx, &[FileKind::ClaudeSettings]) {
+        if let Ok(value) = &*json {
+            for (list, i, rule) in permission_rules(value) {
+                f(doc, list, i, rule);
+            }
+        }
+    }
+}
+
+/// A finding for each file of `kinds` that is not valid JSON.
+pub fn json_syntax(cx: &Context, kinds: &[FileKind]) -> Vec<Diagnostic> {
+    let mut findings = Vec::new();
+    for doc in cx.files.iter().filter(|d| kinds.contains(&d.kind)) {
+        if let Err((offset, message)) = &*doc.json() {
+            findings.push(
+                Diagnostic::error(format!("{} is not valid JSON: {message}", doc.rel))
+                    .in_file(&doc.file)
+                    .at(Some(*offset..*offset))
+                    .help("fix the syntax; JSON allows no comments and no comma after the last item"),
+            );
+        }
+    }
+    findings
+}
+
+/// The hooks of a settings value: (event, matcher group index, group, hook index, hook), for
+/// the well-formed parts (`hooks` an object of arrays of objects with a `hooks` array).
+pub fn hooks(settings: &Value) -> Vec<(&str, usize, &Value, usize, &Value)> {
+    let mut out = Vec::new();
+    let Some(events) = settings.get("hooks").and_then(Value::as_object) else { return out };
+    for (event, groups) in events {
+        for (g, group) in groups.as_array().into_iter().flatten().enumerate() {
+            for (h, hook) in group.get("hooks").and_then(Value::as_array).into_iter().flatten().enumerate() {
+                if hook.is_object() {
+                    out.push((event.as_str(), g, group, h, hook));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The path of one hook's field, for [`at_key`].
+pub fn hook_path<'a>(event: &'a str, group: usize, hook: usize, key: &'a str) -> [Step<'a>; 6] {
+    [Step::Key("hooks"), Step::Key(event), Step::Index(group), Step::Key("hooks"), Step::Index(hook), Step::Key(key)]
+}
+
+/// The permission rules of a settings value: (list name, index, rule).
+pub fn permission_rules(settings: &Value) -> Vec<(&'static str, usize, &str)> {
+    let mut out = Vec::new();
+    for list in ["allow", "ask", "deny"] {
+        let rules = settings.pointer(&format!("/permissions/{list}")).and_then(Value::as_array);
+        for (i, rule) in rules.into_iter().flatten().enumerate() {
+            if let Some(rule) = rule.as_str() {
+                out.push((list, i, rule));
+            }
+        }
+    }
+    out
+}
+
+/// The servers of an MCP configuration: (name, config).
+pub fn mcp_servers(config: &Value) -> Vec<(&str, &Value)> {
+    config.get("mcpServers").and_then(Value::as_object).map_or_else(Vec::new, |m| m.iter().map(|(k, v)| (k.as_str(), v)).collect())
+}
+
+/// Where a part (`part`, byte range in the decoded string `decoded`) of the JSON string at `path`
+/// is written: exactly when the string has no escapes, else the whole string.
+pub fn string_part(doc: &Doc, path: &[Step], decoded: &str, part: Range<usize>) -> Option<Range<usize>> {
+    let value = place(doc, path)?.value;
+    let raw = doc.text.get(value.start + 1..value.end.saturating_sub(1))?;
+    Some(if raw == decoded { value.start + 1 + part.start..value.start + 1 + part.end } else { value })
+}
+
+/// The strings of one MCP server where `${VAR}` is expanded (`command`, `args`, `env`, `url`,
+/// `headers`), with their paths in the file.
+pub fn server_strings<'a>(name: &'a str, server: &'a Value) -> Vec<(Vec<Step<'a>>, &'a str)> {
+    let base = [Step::Key("mcpServers"), Step::Key(name)];
+    let mut out = Vec::new();
+    for key in ["command", "url"] {
+        if let Some(s) = server.get(key).and_then(Value::as_str) {
+            out.push((join(&base, &[Step::Key(key)]), s));
+        }
+    }
+    for (i, arg) in server.get("args").and_then(Value::as_array).into_iter().flatten().enumerate() {
+        if let Some(s) = arg.as_str() {
+            out.push((join(&base, &[Step::Key("args"), Step::Index(i)]), s));
+        }
+    }
+    for key in ["env", "headers"] {
+        for (k, v) in server.get(key).and_then(Value::as_object).into_iter().flatten() {
+            if let Some(s) = v.as_str() {
+                out.push((join(&base, &[Step::Key(key), Step::Key(k)]), s));
+            }
+        }
+    }
+    out
+}
+
+/// The MCP tool definitions of a tool file (a `tools/list` result or response, a list of tools or
+/// one tool), each with its path in the file; none when the file is not in the MCP format.
+pub fn mcp_tools(doc: &Doc) -> Vec<(Vec<Step<'static>>, Value)> {
+    let json = doc.json();
+    let Ok(json) = &*json else { return Vec::new() };
+    if crate::tools::parse_tool_file(&doc.text).map(|f| f.format).ok() != Some(crate::tools::ToolFormat::Mcp) {
+        return Vec::new();
+    }
+    let (prefix, value): (Vec<Step<'static>>, &Value) = match json.get("result") {
+        Some(result) => (vec![Step::Key("result")], result),
+        None => (Vec::new(), json),
+    };
+    let (prefix, items) = match value {
+        Value::Array(items) => (prefix, items.as_slice()),
+        Value::Object(map) => match map.get("tools") {
+            Some(Value::Array(items)) => ([prefix, vec![Step::Key("tools")]].concat(), items.as_slice()),
+            _ => return vec![(prefix, value.clone())],
+        },
+        _ => return Vec::new(),
+    };
+    items.iter().enumerate().map(|(i, item)| ([prefix.clone(), vec![Step::Index(i)]].concat(), item.clone())).collect()
+}
+
+/// `path` followed by more steps.
+pub fn join<'a>(path: &[Step<'a>], more: &[Step<'a>]) -> Vec<Step<'a>> {
+    [path, more].concat()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splits_tool_lists_keeping_specifiers() {
+        assert_eq!(split_tools("Read, Bash(git add:*, git commit:*), \"Grep\""), ["Read", "Bash(git add:*, git commit:*)", "Grep"]);
+        assert_eq!(tool_case_typo("bash"), Some("Bash"));
+        assert_eq!(tool_case_typo("Bash"), None);
+    }
+
+    #[test]
+    fn reads_broken_yaml_line_by_line() {
+        let text = "---\nname: reviewer\ndescription: Use when: asked\n  user: \"x\"\nmodel: 'opus'\n---\nBody\n";
+        let fields = line_fields(text);
+        let keys: Vec<&str> = fields.iter().map(|f| f.key.as_str()).collect();
+        assert_eq!(keys, ["name", "description", "model"]);
+        assert_eq!(fields[2].value, Value::String("opus".into()));
+        assert_eq!(fields[1].value_span.clone().map(|r| &text[r]), Some("Use when: asked"));
+    }
+
+    #[test]
+    fn models() {
+        for ok in ["sonnet", "inherit", "claude-opus-4-6", "claude-3-5-haiku-20241022", "us.anthropic.claude-sonnet-4-5-v1:0"] {
+            assert!(known_model(ok), "{ok}");
+        }
+        for bad in ["fable", "gpt-4o", "Sonnet", "claude-"] {
+            assert!(!known_model(bad), "{bad}");
+        }
+    }
+}
