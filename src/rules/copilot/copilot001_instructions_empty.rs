@@ -1,0 +1,32 @@
+//! COPILOT001: an empty `.github/copilot-instructions.md`.
+
+use crate::agent_files::FileKind;
+use crate::rules::prelude::*;
+
+pub const RULE: Rule = Rule {
+    code: Code::COPILOT001,
+    name: "instructions-empty",
+    family: Family::Copilot,
+    severity: Severity::Warning,
+    summary: "`.github/copilot-instructions.md` is empty or only whitespace.",
+    why: "Copilot adds the repository instructions file to every chat and review request; an empty file gives no \
+          instructions and usually means they were lost or never written. Source: \
+          https://docs.github.com/en/copilot/how-tos/configure-custom-instructions-in-your-ide/add-repository-instructions-in-your-ide.",
+    fails: Example { file: ".github/copilot-instructions.md", text: "\n" },
+    passes: Example { file: ".github/copilot-instructions.md", text: "This is a Rust workspace. Run `cargo test` before proposing a change.\n" },
+    notes: "",
+    stage: Stage::Lint(check),
+};
+
+fn check(cx: &Context) -> Vec<Diagnostic> {
+    let mut findings = Vec::new();
+    for doc in cx.files_of(FileKind::CopilotInstructions).filter(|d| d.text.trim().is_empty()) {
+        findings.push(
+            Diagnostic::warning(format!("{} is empty", doc.rel))
+                .in_file(&doc.file)
+                .at(Some(0..0))
+                .help("write the repository's build, test and style conventions, or delete the file"),
+        );
+    }
+    findings
+}
