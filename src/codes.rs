@@ -161,6 +161,19 @@ macro_rules! rule_table {
                 COPILOT025 copilot025_model_list_in_string,
             }
             gemini {
+                GEMINI001 gemini001_settings_invalid_json,
+                GEMINI002 gemini002_settings_unknown_key,
+                GEMINI003 gemini003_context_filename_invalid,
+                GEMINI004 gemini004_import_format_invalid,
+                GEMINI005 gemini005_mcp_server_no_transport,
+                GEMINI006 gemini006_mcp_server_several_transports,
+                GEMINI007 gemini007_mcp_alias_underscore,
+                GEMINI008 gemini008_mcp_timeout_seconds,
+                GEMINI009 gemini009_mcp_tool_included_and_excluded,
+                GEMINI010 gemini010_mcp_args_not_strings,
+                GEMINI011 gemini011_gemini_md_empty,
+                GEMINI012 gemini012_import_too_deep,
+                GEMINI013 gemini013_import_cycle,
             }
             openhands {
             }

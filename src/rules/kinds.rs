@@ -272,6 +272,73 @@ pub fn copilot_agent_names<'a>(cx: &Context<'a>) -> Vec<&'a str> {
     cx.files_of(FileKind::CopilotAgent).flat_map(|d| [d.string("name"), Some(stem(d))]).flatten().collect()
 }
 
+/// The Gemini CLI settings files that parse, with their value (GEMINI001 reports the others).
+pub fn gemini_settings<'a>(cx: &Context<'a>) -> Vec<(&'a Doc, serde_json::Value)> {
+    cx.files_of(FileKind::GeminiSettings).filter_map(|d| d.json().as_ref().as_ref().ok().map(|v| (d, v.clone()))).collect()
+}
+
+/// The MCP servers of a Gemini CLI settings value, with where each one's name is written.
+pub fn gemini_servers<'v>(doc: &Doc, value: &'v serde_json::Value) -> Vec<(&'v str, &'v serde_json::Value, Option<Range<usize>>)> {
+    let Some(servers) = value.get("mcpServers").and_then(|s| s.as_object()) else { return Vec::new() };
+    let from = json_key(&doc.text, "mcpServers", 0).map_or(0, |r| r.end);
+    servers.iter().map(|(name, server)| (name.as_str(), server, json_key(&doc.text, name, from))).collect()
+}
+
+/// Gemini CLI stops expanding `@file` imports in a file imported this many levels deep
+/// (`maxDepth: 5`, memoryImportProcessor.ts).
+pub const GEMINI_IMPORT_DEPTH: usize = 5;
+
+/// What following a GEMINI.md's imports found: chains (root-relative paths, the GEMINI.md
+/// first) that go deeper than Gemini CLI expands, and chains that import a file already on them.
+/// Each starts at an import in the GEMINI.md itself (its range there).
+#[derive(Debug, Default)]
+pub struct ImportWalk {
+    pub too_deep: Vec<(Range<usize>, Vec<String>)>,
+    pub cycles: Vec<(Range<usize>, Vec<String>)>,
+}
+
+/// Follows the `@path` imports of a memory file through the project (files that do not resolve
+/// are MEM003's).
+pub fn import_walk(cx: &Context, rel: &str, text: &str) -> ImportWalk {
+    use crate::rules::memory::mem003_unresolved_import::imports;
+    fn targets(cx: &Context, rel: &str, text: &str) -> Vec<(Range<usize>, String)> {
+        let dir = rel.rsplit_once('/').map_or("", |(d, _)| d);
+        imports(text)
+            .into_iter()
+            .filter_map(|(range, path)| {
+                let joined = if dir.is_empty() { path } else { format!("{dir}/{path}") };
+                cx.root.normalize(&joined).ok().map(|target| (range, target))
+            })
+            .collect()
+    }
+    fn visit(cx: &Context, chain: &mut Vec<String>, start: &Range<usize>, walk: &mut ImportWalk, seen: &mut std::collections::BTreeSet<String>) {
+        let Some(last) = chain.last().cloned() else { return };
+        let Ok(file) = cx.root.read(&last) else { return };
+        for (_, target) in targets(cx, &last, &file.text) {
+            let mut next = chain.clone();
+            next.push(target.clone());
+            if chain.contains(&target) {
+                walk.cycles.push((start.clone(), next));
+            } else if chain.len() > GEMINI_IMPORT_DEPTH {
+                walk.too_deep.push((start.clone(), next));
+            } else if seen.insert(target) {
+                visit(cx, &mut next, start, walk, seen);
+            }
+        }
+    }
+    let mut walk = ImportWalk::default();
+    let mut seen = std::collections::BTreeSet::new();
+    for (range, target) in targets(cx, rel, text) {
+        let mut chain = vec![rel.to_string(), target.clone()];
+        if target == rel {
+            walk.cycles.push((range, chain));
+        } else if seen.insert(target) {
+            visit(cx, &mut chain, &range, &mut walk, &mut seen);
+        }
+    }
+    walk
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

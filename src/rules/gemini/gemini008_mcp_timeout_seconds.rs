@@ -1,0 +1,42 @@
+//! GEMINI008: an MCP `timeout` that looks like seconds.
+
+use crate::rules::kinds::{gemini_servers, gemini_settings, json_key};
+use crate::rules::prelude::*;
+
+pub const RULE: Rule = Rule {
+    code: Code::GEMINI008,
+    name: "mcp-timeout-not-milliseconds",
+    family: Family::Gemini,
+    severity: Severity::Warning,
+    summary: "An MCP server's `timeout` in `.gemini/settings.json` is below 1000, or not a number.",
+    why: "`timeout` is in milliseconds. A value such as `30` or `600` (seconds, as in other tools) gives the server \
+          under a second to answer each request, so its tool calls time out. Source: \
+          google-gemini/gemini-cli:docs/reference/configuration.md@5411f113 (`mcpServers.<name>.timeout`).",
+    fails: Example { file: ".gemini/settings.json", text: "{\n  \"mcpServers\": {\n    \"db\": { \"command\": \"db-mcp\", \"timeout\": 30 }\n  }\n}\n" },
+    passes: Example { file: ".gemini/settings.json", text: "{\n  \"mcpServers\": {\n    \"db\": { \"command\": \"db-mcp\", \"timeout\": 30000 }\n  }\n}\n" },
+    notes: "",
+    stage: Stage::Lint(check),
+};
+
+fn check(cx: &Context) -> Vec<Diagnostic> {
+    let mut findings = Vec::new();
+    for (doc, value) in gemini_settings(cx) {
+        for (name, server, span) in gemini_servers(doc, &value) {
+            let Some(timeout) = server.get("timeout") else { continue };
+            let message = match timeout.as_f64() {
+                Some(ms) if ms >= 1000.0 => continue,
+                Some(_) => format!("MCP server `{name}` has `timeout: {timeout}`, which is milliseconds"),
+                None => format!("MCP server `{name}` has `timeout: {timeout}`, not a number of milliseconds"),
+            };
+            let at = span.as_ref().and_then(|s| json_key(&doc.text, "timeout", s.end)).or(span);
+            findings.push(
+                Diagnostic::warning(message)
+                    .in_file(&doc.file)
+                    .at(at)
+                    .label("milliseconds")
+                    .help("write the timeout in milliseconds, e.g. `30000` for 30 seconds"),
+            );
+        }
+    }
+    findings
+}
