@@ -176,6 +176,21 @@ macro_rules! rule_table {
                 GEMINI013 gemini013_import_cycle,
             }
             openhands {
+                OPENHANDS001 openhands001_invalid_frontmatter,
+                OPENHANDS002 openhands002_type_invalid,
+                OPENHANDS003 openhands003_knowledge_not_triggered,
+                OPENHANDS004 openhands004_repo_not_always_on,
+                OPENHANDS005 openhands005_task_without_inputs,
+                OPENHANDS006 openhands006_input_invalid,
+                OPENHANDS007 openhands007_variable_undeclared,
+                OPENHANDS008 openhands008_input_unused,
+                OPENHANDS009 openhands009_triggers_not_list,
+                OPENHANDS010 openhands010_trigger_too_generic,
+                OPENHANDS011 openhands011_duplicate_trigger,
+                OPENHANDS012 openhands012_mcp_tools_no_stdio,
+                OPENHANDS013 openhands013_unknown_field,
+                OPENHANDS014 openhands014_empty_body,
+                OPENHANDS015 openhands015_readme_not_loaded,
             }
             codex {
             }
