@@ -193,6 +193,9 @@ macro_rules! rule_table {
                 OPENHANDS015 openhands015_readme_not_loaded,
             }
             codex {
+                CODEX001 codex001_chain_over_budget,
+                CODEX002 codex002_override_shadows,
+                CODEX003 codex003_empty_agents_md,
             }
             links {
             }

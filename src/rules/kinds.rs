@@ -380,6 +380,36 @@ pub fn template_variables(doc: &Doc) -> Vec<(String, Range<usize>)> {
         .collect()
 }
 
+/// Codex's default `project_doc_max_bytes`: the budget of the whole AGENTS.md chain.
+pub const CODEX_BUDGET: usize = 32 * 1024;
+
+/// The file Codex reads in each folder of the project, by folder (`""` for the root): the
+/// first that exists of `AGENTS.override.md` and `AGENTS.md`
+/// (openai/codex:codex-rs/core/src/project_doc.rs@0bd53e45). A whitespace-only one is chosen
+/// too, and then contributes nothing.
+pub fn codex_docs<'a>(cx: &Context<'a>) -> std::collections::BTreeMap<&'a str, &'a crate::agent_files::MemoryDoc> {
+    let mut docs = std::collections::BTreeMap::new();
+    for name in ["AGENTS.md", "AGENTS.override.md"] {
+        for doc in cx.memory.iter().filter(|m| m.name() == name) {
+            docs.insert(doc.rel.rsplit_once('/').map_or("", |(d, _)| d), doc);
+        }
+    }
+    docs
+}
+
+/// The folders from the root down to `dir`, root first (`""` is the root).
+pub fn folders_down_to(dir: &str) -> Vec<&str> {
+    let mut folders = vec![""];
+    folders.extend(dir.match_indices('/').map(|(i, _)| &dir[..i]).chain((!dir.is_empty()).then_some(dir)));
+    folders
+}
+
+/// A Cursor project rule in the folder that holds a `.cursorrules` (its `.cursor/rules/`), if any.
+pub fn cursor_rule_beside<'a>(cx: &Context<'a>, legacy: &Doc) -> Option<&'a Doc> {
+    let dir = legacy.rel.strip_suffix(".cursorrules").unwrap_or("");
+    cx.files_of(FileKind::CursorRule).find(|r| r.rel.strip_prefix(dir).is_some_and(|rest| rest.starts_with(".cursor/rules/")))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

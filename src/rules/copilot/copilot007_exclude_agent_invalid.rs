@@ -26,10 +26,10 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
     for doc in parsed(cx, FileKind::CopilotScopedInstructions) {
         let Some(value) = doc.field("excludeAgent") else { continue };
-        let text = value.as_str().map_or_else(|| value.to_string(), str::to_string);
-        if AGENTS.contains(&text.as_str()) {
-            continue;
-        }
+        // A list of valid names is not the documented form, but what it does is not known: left alone.
+        let names: Vec<&serde_json::Value> = value.as_array().map_or_else(|| vec![value], |list| list.iter().collect());
+        let Some(wrong) = names.into_iter().find(|n| !n.as_str().is_some_and(|s| AGENTS.contains(&s))) else { continue };
+        let text = wrong.as_str().map_or_else(|| wrong.to_string(), str::to_string);
         let help = match did_you_mean(&text, AGENTS) {
             Some(s) => format!("did you mean `{s}`?"),
             None => "use `code-review` or `coding-agent`".to_string(),

@@ -1,6 +1,7 @@
 //! CURSOR014: a `.cursorrules` file.
 
 use crate::agent_files::FileKind;
+use crate::rules::kinds::cursor_rule_beside;
 use crate::rules::prelude::*;
 
 pub const RULE: Rule = Rule {
@@ -14,16 +15,13 @@ pub const RULE: Rule = Rule {
           Sources: https://cursor.com/docs/context/rules; https://zenn.dev/reyurnible/articles/448c50c171f8fb.",
     fails: Example { file: ".cursorrules", text: "Use TypeScript strict mode.\n" },
     passes: Example { file: ".cursor/rules/typescript.mdc", text: "---\ndescription: TypeScript conventions\nglobs: **/*.ts\n---\nUse TypeScript strict mode.\n" },
-    notes: "When `.cursor/rules/` also exists, CURSOR015 reports the file instead.",
+    notes: "When `.cursor/rules/` also exists beside it, CURSOR015 reports the file instead.",
     stage: Stage::Lint(check),
 };
 
 fn check(cx: &Context) -> Vec<Diagnostic> {
-    if cx.files_of(FileKind::CursorRule).next().is_some() {
-        return Vec::new();
-    }
     let mut findings = Vec::new();
-    for doc in cx.files_of(FileKind::CursorRulesLegacy).filter(|d| !d.text.trim().is_empty()) {
+    for doc in cx.files_of(FileKind::CursorRulesLegacy).filter(|d| !d.text.trim().is_empty() && cursor_rule_beside(cx, d).is_none()) {
         findings.push(
             Diagnostic::warning(format!("{} is Cursor's deprecated rules file", doc.rel))
                 .in_file(&doc.file)

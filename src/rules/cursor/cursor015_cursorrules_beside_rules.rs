@@ -1,6 +1,7 @@
 //! CURSOR015: `.cursorrules` beside `.cursor/rules/`.
 
 use crate::agent_files::FileKind;
+use crate::rules::kinds::cursor_rule_beside;
 use crate::rules::prelude::*;
 
 pub const RULE: Rule = Rule {
@@ -8,7 +9,7 @@ pub const RULE: Rule = Rule {
     name: "cursorrules-beside-rules",
     family: Family::Cursor,
     severity: Severity::Warning,
-    summary: "A project has both the legacy `.cursorrules` file and project rules in `.cursor/rules/`.",
+    summary: "A folder has both the legacy `.cursorrules` file and project rules in `.cursor/rules/`.",
     why: "Two places for the same rules drift apart: the deprecated `.cursorrules` is always applied while the \
           project rules are scoped, so the model may get both an old and a new version of an instruction. Sources: \
           https://cursor.com/docs/context/rules; skillsaw `cursor-rules-valid` (`.cursorrules` coexisting with \
@@ -20,9 +21,9 @@ pub const RULE: Rule = Rule {
 };
 
 fn check(cx: &Context) -> Vec<Diagnostic> {
-    let Some(rule) = cx.files_of(FileKind::CursorRule).next() else { return Vec::new() };
     let mut findings = Vec::new();
     for doc in cx.files_of(FileKind::CursorRulesLegacy).filter(|d| !d.text.trim().is_empty()) {
+        let Some(rule) = cursor_rule_beside(cx, doc) else { continue };
         findings.push(
             Diagnostic::warning(format!("{} is Cursor's deprecated rules file, and the project also has `.cursor/rules/` ({})", doc.rel, rule.rel))
                 .in_file(&doc.file)

@@ -35,8 +35,13 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
                 continue;
             }
             let span = doc.key_span("inputs").and_then(|k| doc.text[k.start..].find(name).map(|i| k.start + i..k.start + i + name.len()));
+            let single = format!("{{{name}}}");
+            let message = match body.contains(&single) {
+                true => format!("input `{name}` is never used in the body: `{single}` has single braces, which are not replaced"),
+                false => format!("input `{name}` is never used in the body"),
+            };
             findings.push(
-                Diagnostic::warning(format!("input `{name}` is never used in the body"))
+                Diagnostic::warning(message)
                     .in_file(&doc.file)
                     .at(span.or_else(|| doc.key_span("inputs")))
                     .label("unused input")
