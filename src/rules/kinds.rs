@@ -176,7 +176,10 @@ pub fn glob_problem(glob: &str) -> Option<&'static str> {
 /// differs from a known one in case.
 pub fn unknown_key(file: &str, key: &str, key_span: Range<usize>, known: &[&str], product: &str) -> Diagnostic {
     let case = known.iter().find(|k| k.eq_ignore_ascii_case(key)).copied();
-    let suggestion = case.or_else(|| did_you_mean(key, known.iter().copied()));
+    // Fields of other products' agent formats (opencode's `mode`/`hidden`, Claude Code's `color`)
+    // are not typos of a near name such as `model`.
+    let foreign = ["mode", "hidden", "color", "temperature"].contains(&key);
+    let suggestion = case.or_else(|| did_you_mean(key, known.iter().copied()).filter(|_| !foreign));
     let mut d = Diagnostic::warning(format!("unknown frontmatter field `{key}`: {product} ignores it"))
         .in_file(file)
         .at(Some(key_span.clone()))

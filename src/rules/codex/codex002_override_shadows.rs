@@ -23,12 +23,14 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
     for doc in cx.memory.iter().filter(|m| m.name() == "AGENTS.md") {
         let dir = doc.rel.rsplit_once('/').map_or("", |(d, _)| d);
         let override_rel = if dir.is_empty() { "AGENTS.override.md".to_string() } else { format!("{dir}/AGENTS.override.md") };
-        if !cx.memory.iter().any(|m| m.rel == override_rel) {
-            continue;
-        }
+        let Some(shadow) = cx.memory.iter().find(|m| m.rel == override_rel) else { continue };
+        let empty = match shadow.text.trim().is_empty() {
+            true => " (and is empty, so Codex gets no instructions from this folder)",
+            false => "",
+        };
         let first = doc.text.find('\n').unwrap_or(doc.text.len());
         findings.push(
-            Diagnostic::warning(format!("Codex never reads {}: `{override_rel}` in the same folder replaces it", doc.rel))
+            Diagnostic::warning(format!("Codex never reads {}: `{override_rel}` in the same folder replaces it{empty}", doc.rel))
                 .in_file(&doc.file)
                 .at(Some(0..first))
                 .label("shadowed")

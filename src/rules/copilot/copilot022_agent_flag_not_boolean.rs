@@ -30,7 +30,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
                 continue;
             }
             findings.push(
-                Diagnostic::error(format!("`{flag}` is `{}`, not a boolean", value.as_str().map_or_else(|| value.to_string(), str::to_string)))
+                Diagnostic::error(format!("`{flag}` is `{value}`, not a boolean"))
                     .in_file(&doc.file)
                     .at(doc.value_span(flag))
                     .label("expected `true` or `false`")

@@ -45,7 +45,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
                 }
             }
             if entry.get("send").is_some_and(|s| !s.is_boolean()) {
-                problems.push("`send` is not `true` or `false`".to_string());
+                problems.push("a `send` that is not `true` or `false`".to_string());
             }
             if problems.is_empty() {
                 continue;

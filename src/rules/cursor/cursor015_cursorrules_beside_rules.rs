@@ -25,7 +25,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
     for doc in cx.files_of(FileKind::CursorRulesLegacy).filter(|d| !d.text.trim().is_empty()) {
         let Some(rule) = cursor_rule_beside(cx, doc) else { continue };
         findings.push(
-            Diagnostic::warning(format!("{} is Cursor's deprecated rules file, and the project also has `.cursor/rules/` ({})", doc.rel, rule.rel))
+            Diagnostic::warning(format!("{} is Cursor's deprecated rules file, and its folder also has `.cursor/rules/` ({})", doc.rel, rule.rel))
                 .in_file(&doc.file)
                 .at(Some(0..0))
                 .help("move what is still needed into `.cursor/rules/*.mdc` and delete `.cursorrules`"),

@@ -12,7 +12,7 @@ pub const RULE: Rule = Rule {
     why: "`.cursorrules` is read as the project's always-applied rules (by Cursor, and by OpenHands as a repository \
           microagent); an empty one gives no rules and suggests the real ones were lost. Sources: \
           https://cursor.com/docs/context/rules; All-Hands-AI/OpenHands:openhands/microagent/microagent.py@156d0686.",
-    fails: Example { file: ".cursorrules", text: "\n" },
+    fails: Example { file: ".cursorrules", text: "(an empty file, or only blank lines)\n" },
     passes: Example { file: ".cursorrules", text: "Use TypeScript strict mode.\n" },
     notes: "",
     stage: Stage::Lint(check),

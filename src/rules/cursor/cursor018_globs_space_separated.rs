@@ -1,7 +1,7 @@
 //! CURSOR018: globs separated by spaces instead of commas.
 
 use crate::diagnostic::{Edit, Fix};
-use crate::rules::kinds::{cursor_rules, string_globs};
+use crate::rules::kinds::{cursor_rules, glob_problem, string_globs};
 use crate::rules::prelude::*;
 
 pub const RULE: Rule = Rule {
@@ -24,7 +24,8 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         let Some(field) = front.get("globs") else { continue };
         for (glob, span) in string_globs(field) {
             let parts: Vec<&str> = glob.split_whitespace().collect();
-            if parts.len() < 2 || !parts.iter().all(|p| p.contains(['*', '/', '.'])) || glob.contains(" #") {
+            // A glob with a syntax error is CURSOR008's.
+            if parts.len() < 2 || !parts.iter().all(|p| p.contains(['*', '/', '.'])) || glob.contains(" #") || glob_problem(glob).is_some() {
                 continue;
             }
             findings.push(

@@ -11,7 +11,7 @@ pub const RULE: Rule = Rule {
     why: "Gemini CLI concatenates every GEMINI.md from the global one down to the current folder into the model's \
           context; an empty one adds nothing but a file separator and usually means its content was lost or moved. \
           Source: google-gemini/gemini-cli:docs/cli/gemini-md.md@5411f113.",
-    fails: Example { file: "GEMINI.md", text: "\n" },
+    fails: Example { file: "GEMINI.md", text: "(an empty file, or only blank lines)\n" },
     passes: Example { file: "GEMINI.md", text: "Run `npm test` before proposing a change.\n" },
     notes: "",
     stage: Stage::Lint(check),
