@@ -24,7 +24,10 @@ fn one_repository_with_many_kinds_of_agent_file() {
     let package = guide(300); // 15,000 bytes: the chain crosses 32,768 bytes in this file
     assert_eq!((root.len(), package.len()), (20_000, 15_000));
     let dir = project(&[
-        (".cursor/rules/web.mdc", "---\ndescription: Conventions for the web front end\nglobs: src/**/*.ts\nalwaysApply: \"false\"\n---\nUse ES modules.\n"),
+        (
+            ".cursor/rules/web.mdc",
+            "---\ndescription: Conventions for the web front end\nglobs: src/**/*.ts\nalwaysApply: \"false\"\n---\nUse ES modules.\n",
+        ),
         (".github/copilot-instructions.md", "Run `cargo test` before proposing a change.\n"),
         (".github/instructions/python.instructions.md", "---\ndescription: Python conventions\n---\nUse type hints.\n"),
         (".openhands/microagents/docker.md", "---\nname: docker\ntype: knowledge\n---\nUse multi-stage builds.\n"),
@@ -67,7 +70,12 @@ fn a_lone_agents_md_over_the_budget_fails_and_one_under_it_passes() {
     let under = project(&[("AGENTS.md", &guide(600))]); // 30,000 bytes
     let session = ctxc::Session::default();
     let codes = |dir: &Path| -> Vec<Code> {
-        ctxc::lint::check(dir, &Options::default(), &session).diagnostics.iter().filter_map(|d| d.code).filter(|c| c.as_str().starts_with("CODEX")).collect()
+        ctxc::lint::check(dir, &Options::default(), &session)
+            .diagnostics
+            .iter()
+            .filter_map(|d| d.code)
+            .filter(|c| c.as_str().starts_with("CODEX"))
+            .collect()
     };
     assert_eq!(codes(over.path()), [Code::CODEX001]);
     assert_eq!(codes(under.path()), []);

@@ -6,8 +6,8 @@
 use std::ops::Range;
 
 use crate::agent_files::{Doc, FileKind};
-use crate::rules::context::Context;
 use crate::diagnostic::{did_you_mean, Diagnostic, Edit, Fix};
+use crate::rules::context::Context;
 
 /// One top-level `key: value` line of frontmatter, with the `- item` lines below it.
 #[derive(Debug, Clone, PartialEq)]
@@ -90,7 +90,14 @@ pub fn raw_front(text: &str) -> Result<RawFront, RawError> {
                 v..v + value.len()
             }
         };
-        fields.push(RawField { key: key.to_string(), key_span, value: value.to_string(), value_span, items: Vec::new(), line_span: start..offset });
+        fields.push(RawField {
+            key: key.to_string(),
+            key_span,
+            value: value.to_string(),
+            value_span,
+            items: Vec::new(),
+            line_span: start..offset,
+        });
     }
     Err(RawError::Unterminated(0..first_end.saturating_sub(1)))
 }
@@ -186,7 +193,9 @@ pub fn unknown_key(file: &str, key: &str, key_span: Range<usize>, known: &[&str]
         .label("unknown field");
     d = match suggestion {
         Some(s) => d.help(format!("did you mean `{s}`?")),
-        None => d.help(format!("remove it; {product} reads only {}", known.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", "))),
+        None => {
+            d.help(format!("remove it; {product} reads only {}", known.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ")))
+        }
     };
     match case {
         Some(k) => d.fix(Fix::safe(format!("rename `{key}` to `{k}`"), vec![Edit::replace(file, key_span, k)])),
@@ -314,7 +323,13 @@ pub fn import_walk(cx: &Context, rel: &str, text: &str) -> ImportWalk {
             })
             .collect()
     }
-    fn visit(cx: &Context, chain: &mut Vec<String>, start: &Range<usize>, walk: &mut ImportWalk, seen: &mut std::collections::BTreeSet<String>) {
+    fn visit(
+        cx: &Context,
+        chain: &mut Vec<String>,
+        start: &Range<usize>,
+        walk: &mut ImportWalk,
+        seen: &mut std::collections::BTreeSet<String>,
+    ) {
         let Some(last) = chain.last().cloned() else { return };
         let Ok(file) = cx.root.read(&last) else { return };
         for (_, target) in targets(cx, &last, &file.text) {
@@ -369,7 +384,8 @@ pub fn microagent_inputs(doc: &Doc) -> Vec<&str> {
 /// The `{{ NAME }}` and `${NAME}` variables of a microagent's body, outside code, with spans.
 pub fn template_variables(doc: &Doc) -> Vec<(String, Range<usize>)> {
     static VARIABLE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-        regex::Regex::new(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}|\$\{([A-Za-z_][A-Za-z0-9_]*)\}").expect("constant pattern") // ok: literal
+        regex::Regex::new(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}|\$\{([A-Za-z_][A-Za-z0-9_]*)\}").expect("constant pattern")
+        // ok: literal
     });
     let start = doc.body_start();
     let masked = crate::rules::markdown::mask_code(doc.body());
@@ -423,10 +439,13 @@ mod tests {
         let front = raw_front(text).expect("frontmatter");
         let globs = front.get("globs").expect("globs");
         assert_eq!(&text[globs.value_span.clone()], "**/*.ts, **/*.{tsx,jsx}");
-        let parts: Vec<&str> = split_globs(&globs.value, globs.value_span.start).into_iter().map(|(g, r)| {
-            assert_eq!(&text[r], g);
-            g
-        }).collect();
+        let parts: Vec<&str> = split_globs(&globs.value, globs.value_span.start)
+            .into_iter()
+            .map(|(g, r)| {
+                assert_eq!(&text[r], g);
+                g
+            })
+            .collect();
         assert_eq!(parts, ["**/*.ts", "**/*.{tsx,jsx}"]);
         let items: Vec<&str> = front.get("tags").expect("tags").items.iter().map(|(i, _)| i.as_str()).collect();
         assert_eq!(items, ["a", "\"b\""]);

@@ -15,7 +15,10 @@ pub const RULE: Rule = Rule {
           (\"exceeds remaining budget … truncating\"). The instructions past the cut never reach the model. Sources: \
           openai/codex:codex-rs/core/src/project_doc.rs@0bd53e45 (`read_project_docs`), docs/agents_md.md@03465279.",
     fails: Example { file: "AGENTS.md", text: "# Contributor guide\n\n(34,566 bytes of setup, style rules and API notes)\n" },
-    passes: Example { file: "AGENTS.md", text: "# Contributor guide\n\n(12 KB of standing rules; API notes in docs/, package rules in packages/*/AGENTS.md)\n" },
+    passes: Example {
+        file: "AGENTS.md",
+        text: "# Contributor guide\n\n(12 KB of standing rules; API notes in docs/, package rules in packages/*/AGENTS.md)\n",
+    },
     notes: "Reported once, at the file where the budget runs out, with the byte where Codex cuts it and the nested \
             AGENTS.md files that are then never read. The chain is counted inside the checked folder (its root taken \
             as the repository root); the global `~/.codex/AGENTS.md` does not count against this budget. Only the \

@@ -13,7 +13,10 @@ pub const RULE: Rule = Rule {
           instructions and usually means they were lost or never written. Source: \
           https://docs.github.com/en/copilot/how-tos/configure-custom-instructions-in-your-ide/add-repository-instructions-in-your-ide.",
     fails: Example { file: ".github/copilot-instructions.md", text: "(an empty file, or only blank lines)\n" },
-    passes: Example { file: ".github/copilot-instructions.md", text: "This is a Rust workspace. Run `cargo test` before proposing a change.\n" },
+    passes: Example {
+        file: ".github/copilot-instructions.md",
+        text: "This is a Rust workspace. Run `cargo test` before proposing a change.\n",
+    },
     notes: "",
     stage: Stage::Lint(check),
 };

@@ -14,8 +14,14 @@ pub const RULE: Rule = Rule {
           the file is never applied automatically (only when attached by hand). Sources: \
           https://docs.github.com/en/copilot/how-tos/configure-custom-instructions-in-your-ide/add-repository-instructions-in-your-ide; \
           https://code.visualstudio.com/docs/copilot/customization/custom-instructions.",
-    fails: Example { file: ".github/instructions/python.instructions.md", text: "---\ndescription: Python conventions\n---\nUse type hints.\n" },
-    passes: Example { file: ".github/instructions/python.instructions.md", text: "---\ndescription: Python conventions\napplyTo: \"**/*.py\"\n---\nUse type hints.\n" },
+    fails: Example {
+        file: ".github/instructions/python.instructions.md",
+        text: "---\ndescription: Python conventions\n---\nUse type hints.\n",
+    },
+    passes: Example {
+        file: ".github/instructions/python.instructions.md",
+        text: "---\ndescription: Python conventions\napplyTo: \"**/*.py\"\n---\nUse type hints.\n",
+    },
     notes: "Use `applyTo: \"**\"` for instructions that apply to every file.",
     stage: Stage::Lint(check),
 };

@@ -38,7 +38,10 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         if let (Some(globs), Some(span)) = (globs, span) {
             let one_line = doc.text[span.clone()].starts_with('[');
             if one_line && !globs.is_empty() && globs.len() == value.as_array().map_or(0, Vec::len) {
-                d = d.fix(Fix::safe("write the globs as one string", vec![Edit::replace(&doc.file, span, format!("\"{}\"", globs.join(", ")))]));
+                d = d.fix(Fix::safe(
+                    "write the globs as one string",
+                    vec![Edit::replace(&doc.file, span, format!("\"{}\"", globs.join(", ")))],
+                ));
             }
         }
         findings.push(d);

@@ -27,7 +27,9 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         let span = doc.value_span("applyTo");
         let problem = |glob: &str| match glob {
             "" => Some("it is empty".to_string()),
-            g if g.starts_with('/') || g.starts_with("./") => Some("paths are matched relative to the repository root, without a leading `/` or `./`".to_string()),
+            g if g.starts_with('/') || g.starts_with("./") => {
+                Some("paths are matched relative to the repository root, without a leading `/` or `./`".to_string())
+            }
             g => glob_problem(g).map(str::to_string),
         };
         let found = if value.trim().is_empty() {

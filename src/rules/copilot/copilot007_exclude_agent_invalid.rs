@@ -16,8 +16,14 @@ pub const RULE: Rule = Rule {
     why: "`excludeAgent` keeps instructions away from one GitHub agent: `\"code-review\"` or `\"coding-agent\"`. Any other \
           value excludes nothing, so the instructions reach the agent they were meant to skip. Source: \
           https://docs.github.com/en/copilot/how-tos/configure-custom-instructions-in-your-ide/add-repository-instructions-in-your-ide.",
-    fails: Example { file: ".github/instructions/tests.instructions.md", text: "---\napplyTo: \"tests/**\"\nexcludeAgent: \"code-reviewer\"\n---\nKeep fixtures small.\n" },
-    passes: Example { file: ".github/instructions/tests.instructions.md", text: "---\napplyTo: \"tests/**\"\nexcludeAgent: \"code-review\"\n---\nKeep fixtures small.\n" },
+    fails: Example {
+        file: ".github/instructions/tests.instructions.md",
+        text: "---\napplyTo: \"tests/**\"\nexcludeAgent: \"code-reviewer\"\n---\nKeep fixtures small.\n",
+    },
+    passes: Example {
+        file: ".github/instructions/tests.instructions.md",
+        text: "---\napplyTo: \"tests/**\"\nexcludeAgent: \"code-review\"\n---\nKeep fixtures small.\n",
+    },
     notes: "",
     stage: Stage::Lint(check),
 };

@@ -30,5 +30,9 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         FileKind::CopilotAgent => "agent's instructions",
         _ => "instructions",
     };
-    cx.files.iter().filter(|d| kinds.contains(&d.kind) && !has_yaml_error(d)).filter_map(|d| empty_body(d, d.body_start(), what(d.kind))).collect()
+    cx.files
+        .iter()
+        .filter(|d| kinds.contains(&d.kind) && !has_yaml_error(d))
+        .filter_map(|d| empty_body(d, d.body_start(), what(d.kind)))
+        .collect()
 }

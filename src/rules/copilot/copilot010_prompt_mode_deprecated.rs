@@ -14,8 +14,14 @@ pub const RULE: Rule = Rule {
     why: "Prompt files choose the chat agent with `agent` (`ask`, `edit`, `agent` or a custom agent's name); `mode` is \
           the name it had before chat modes became custom agents (github/docs PR #41327 changed `mode: 'agent'` to \
           `agent: 'agent'`). Sources: https://code.visualstudio.com/docs/copilot/customization/prompt-files.",
-    fails: Example { file: ".github/prompts/plan.prompt.md", text: "---\ndescription: Plan a change\nmode: ask\n---\nPlan the change described below.\n" },
-    passes: Example { file: ".github/prompts/plan.prompt.md", text: "---\ndescription: Plan a change\nagent: ask\n---\nPlan the change described below.\n" },
+    fails: Example {
+        file: ".github/prompts/plan.prompt.md",
+        text: "---\ndescription: Plan a change\nmode: ask\n---\nPlan the change described below.\n",
+    },
+    passes: Example {
+        file: ".github/prompts/plan.prompt.md",
+        text: "---\ndescription: Plan a change\nagent: ask\n---\nPlan the change described below.\n",
+    },
     notes: "Unsafe fix (a rename): `mode` becomes `agent`, when the file does not set `agent` already.",
     stage: Stage::Lint(check),
 };

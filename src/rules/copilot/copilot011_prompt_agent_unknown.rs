@@ -16,8 +16,14 @@ pub const RULE: Rule = Rule {
     why: "The prompt runs in the agent it names: a built-in one (`ask`, `edit`, `agent`) or a custom agent. A name \
           that matches none does not run the prompt where its author meant. Source: \
           https://code.visualstudio.com/docs/copilot/customization/prompt-files.",
-    fails: Example { file: ".github/prompts/plan.prompt.md", text: "---\ndescription: Plan a change\nagent: asks\n---\nPlan the change described below.\n" },
-    passes: Example { file: ".github/prompts/plan.prompt.md", text: "---\ndescription: Plan a change\nagent: ask\n---\nPlan the change described below.\n" },
+    fails: Example {
+        file: ".github/prompts/plan.prompt.md",
+        text: "---\ndescription: Plan a change\nagent: asks\n---\nPlan the change described below.\n",
+    },
+    passes: Example {
+        file: ".github/prompts/plan.prompt.md",
+        text: "---\ndescription: Plan a change\nagent: ask\n---\nPlan the change described below.\n",
+    },
     notes: "Custom agents are looked up in the repository's `.github/agents/*.agent.md` and `.github/chatmodes/*.chatmode.md` \
             (by `name`, else file name); agents defined only in a user profile are not known to ctxc.",
     stage: Stage::Lint(check),

@@ -15,9 +15,16 @@ pub const RULE: Rule = Rule {
     why: "VS Code reads these fields of a prompt file and ignores the rest, so a misspelt `tool` or `agents` \
           silently leaves the prompt with the default tools or agent. Source: \
           https://code.visualstudio.com/docs/copilot/customization/prompt-files.",
-    fails: Example { file: ".github/prompts/review.prompt.md", text: "---\ndescription: Review the diff\ntool: ['search']\n---\nReview the staged changes.\n" },
-    passes: Example { file: ".github/prompts/review.prompt.md", text: "---\ndescription: Review the diff\ntools: ['search']\n---\nReview the staged changes.\n" },
-    notes: "`mode` (the old name of `agent`) is reported by COPILOT010. A field that differs from a known one only in case gets a safe fix.",
+    fails: Example {
+        file: ".github/prompts/review.prompt.md",
+        text: "---\ndescription: Review the diff\ntool: ['search']\n---\nReview the staged changes.\n",
+    },
+    passes: Example {
+        file: ".github/prompts/review.prompt.md",
+        text: "---\ndescription: Review the diff\ntools: ['search']\n---\nReview the staged changes.\n",
+    },
+    notes:
+        "`mode` (the old name of `agent`) is reported by COPILOT010. A field that differs from a known one only in case gets a safe fix.",
     stage: Stage::Lint(check),
 };
 

@@ -22,8 +22,14 @@ pub const RULE: Rule = Rule {
           running the prompt. `${input}`, `${inputs:x}`, `${input:}` or a name with spaces are not replaced, so the \
           model receives the raw text instead of the value. Source: \
           https://code.visualstudio.com/docs/copilot/customization/prompt-files (variables).",
-    fails: Example { file: ".github/prompts/component.prompt.md", text: "---\nagent: agent\n---\nCreate a component named ${input: component name}.\n" },
-    passes: Example { file: ".github/prompts/component.prompt.md", text: "---\nagent: agent\n---\nCreate a component named ${input:componentName:MyButton}.\n" },
+    fails: Example {
+        file: ".github/prompts/component.prompt.md",
+        text: "---\nagent: agent\n---\nCreate a component named ${input: component name}.\n",
+    },
+    passes: Example {
+        file: ".github/prompts/component.prompt.md",
+        text: "---\nagent: agent\n---\nCreate a component named ${input:componentName:MyButton}.\n",
+    },
     notes: "Code spans and fenced blocks are skipped.",
     stage: Stage::Lint(check),
 };

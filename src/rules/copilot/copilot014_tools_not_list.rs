@@ -14,8 +14,14 @@ pub const RULE: Rule = Rule {
           one tool name that matches nothing, so the prompt or agent runs without the tools it lists. Sources: \
           https://code.visualstudio.com/docs/copilot/customization/prompt-files; \
           https://code.visualstudio.com/docs/agents/reference/custom-agent-file-reference.",
-    fails: Example { file: ".github/agents/reviewer.agent.md", text: "---\ndescription: Reviews pull requests\ntools: search, fetch\n---\nReview the diff.\n" },
-    passes: Example { file: ".github/agents/reviewer.agent.md", text: "---\ndescription: Reviews pull requests\ntools: ['search', 'fetch']\n---\nReview the diff.\n" },
+    fails: Example {
+        file: ".github/agents/reviewer.agent.md",
+        text: "---\ndescription: Reviews pull requests\ntools: search, fetch\n---\nReview the diff.\n",
+    },
+    passes: Example {
+        file: ".github/agents/reviewer.agent.md",
+        text: "---\ndescription: Reviews pull requests\ntools: ['search', 'fetch']\n---\nReview the diff.\n",
+    },
     notes: "Safe fix: the names as a list.",
     stage: Stage::Lint(check),
 };

@@ -12,8 +12,14 @@ pub const RULE: Rule = Rule {
     why: "A tool is available or not; listing it twice changes nothing and usually hides a different tool that was \
           meant (a copy-paste slip). Sources: https://code.visualstudio.com/docs/copilot/customization/prompt-files; \
           https://code.visualstudio.com/docs/agents/reference/custom-agent-file-reference.",
-    fails: Example { file: ".github/agents/reviewer.agent.md", text: "---\ndescription: Reviews pull requests\ntools: ['search', 'fetch', 'search']\n---\nReview the diff.\n" },
-    passes: Example { file: ".github/agents/reviewer.agent.md", text: "---\ndescription: Reviews pull requests\ntools: ['search', 'fetch', 'usages']\n---\nReview the diff.\n" },
+    fails: Example {
+        file: ".github/agents/reviewer.agent.md",
+        text: "---\ndescription: Reviews pull requests\ntools: ['search', 'fetch', 'search']\n---\nReview the diff.\n",
+    },
+    passes: Example {
+        file: ".github/agents/reviewer.agent.md",
+        text: "---\ndescription: Reviews pull requests\ntools: ['search', 'fetch', 'usages']\n---\nReview the diff.\n",
+    },
     notes: "",
     stage: Stage::Lint(check),
 };

@@ -30,8 +30,14 @@ pub const RULE: Rule = Rule {
           `agents`, `user-invocable`, `disable-model-invocation`, `handoffs`, `target`, `mcp-servers`, `metadata`) \
           and ignore the rest; fields from other products' agent formats (`mode: subagent`, `hidden: true`) do \
           nothing here. Source: https://code.visualstudio.com/docs/agents/reference/custom-agent-file-reference.",
-    fails: Example { file: ".github/agents/tester.agent.md", text: "---\ndescription: Runs the end-to-end tests\nmode: subagent\n---\nRun the tests.\n" },
-    passes: Example { file: ".github/agents/tester.agent.md", text: "---\ndescription: Runs the end-to-end tests\nuser-invocable: false\n---\nRun the tests.\n" },
+    fails: Example {
+        file: ".github/agents/tester.agent.md",
+        text: "---\ndescription: Runs the end-to-end tests\nmode: subagent\n---\nRun the tests.\n",
+    },
+    passes: Example {
+        file: ".github/agents/tester.agent.md",
+        text: "---\ndescription: Runs the end-to-end tests\nuser-invocable: false\n---\nRun the tests.\n",
+    },
     notes: "`infer` (deprecated) is reported by COPILOT021. A field that differs from a known one only in case gets a safe fix.",
     stage: Stage::Lint(check),
 };

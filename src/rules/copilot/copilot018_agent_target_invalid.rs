@@ -16,8 +16,14 @@ pub const RULE: Rule = Rule {
     why: "`target` says where the agent runs: in VS Code (`vscode`) or as a GitHub Copilot coding agent \
           (`github-copilot`). Another value matches neither, so the agent is not offered where it was meant to be. \
           Source: https://code.visualstudio.com/docs/agents/reference/custom-agent-file-reference.",
-    fails: Example { file: ".github/agents/triage.agent.md", text: "---\ndescription: Triage new issues\ntarget: github\n---\nLabel the issue.\n" },
-    passes: Example { file: ".github/agents/triage.agent.md", text: "---\ndescription: Triage new issues\ntarget: github-copilot\n---\nLabel the issue.\n" },
+    fails: Example {
+        file: ".github/agents/triage.agent.md",
+        text: "---\ndescription: Triage new issues\ntarget: github\n---\nLabel the issue.\n",
+    },
+    passes: Example {
+        file: ".github/agents/triage.agent.md",
+        text: "---\ndescription: Triage new issues\ntarget: github-copilot\n---\nLabel the issue.\n",
+    },
     notes: "",
     stage: Stage::Lint(check),
 };

@@ -17,8 +17,14 @@ pub const RULE: Rule = Rule {
           there, and in VS Code the whole prompt is sent with every request. Sources: \
           the GitHub.com limit as recorded by skillsaw `copilot-agent-valid` (stbenjam/skillsaw) and agnix COP-011; \
           https://code.visualstudio.com/docs/agents/reference/custom-agent-file-reference.",
-    fails: Example { file: ".github/agents/architect.agent.md", text: "---\ndescription: Designs services\n---\n(41,000 characters of guidance and examples)\n" },
-    passes: Example { file: ".github/agents/architect.agent.md", text: "---\ndescription: Designs services\n---\n(9,000 characters; examples moved to docs/architecture/)\n" },
+    fails: Example {
+        file: ".github/agents/architect.agent.md",
+        text: "---\ndescription: Designs services\n---\n(41,000 characters of guidance and examples)\n",
+    },
+    passes: Example {
+        file: ".github/agents/architect.agent.md",
+        text: "---\ndescription: Designs services\n---\n(9,000 characters; examples moved to docs/architecture/)\n",
+    },
     notes: "Characters are counted only when the body has more than 30,000 bytes (fewer bytes cannot be more characters).",
     stage: Stage::Lint(check),
 };
@@ -34,11 +40,15 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         if chars > MAX_CHARS {
             let start = doc.body_start();
             findings.push(
-                Diagnostic::warning(format!("the agent's prompt is {} characters, over GitHub's limit of {}", grouped(chars), grouped(MAX_CHARS)))
-                    .in_file(&doc.file)
-                    .at(Some(start..start))
-                    .label("prompt starts here")
-                    .help("move reference material into files the agent reads when needed"),
+                Diagnostic::warning(format!(
+                    "the agent's prompt is {} characters, over GitHub's limit of {}",
+                    grouped(chars),
+                    grouped(MAX_CHARS)
+                ))
+                .in_file(&doc.file)
+                .at(Some(start..start))
+                .label("prompt starts here")
+                .help("move reference material into files the agent reads when needed"),
             );
         }
     }

@@ -13,8 +13,14 @@ pub const RULE: Rule = Rule {
     why: "Whether people can pick an agent and whether other agents may call it as a subagent are now two fields, \
           `user-invocable` and `disable-model-invocation`; `infer` is kept only for old files and may stop working. \
           Source: https://code.visualstudio.com/docs/agents/reference/custom-agent-file-reference.",
-    fails: Example { file: ".github/agents/linter.agent.md", text: "---\ndescription: Fixes lint errors\ninfer: false\n---\nFix lint errors.\n" },
-    passes: Example { file: ".github/agents/linter.agent.md", text: "---\ndescription: Fixes lint errors\ndisable-model-invocation: true\n---\nFix lint errors.\n" },
+    fails: Example {
+        file: ".github/agents/linter.agent.md",
+        text: "---\ndescription: Fixes lint errors\ninfer: false\n---\nFix lint errors.\n",
+    },
+    passes: Example {
+        file: ".github/agents/linter.agent.md",
+        text: "---\ndescription: Fixes lint errors\ndisable-model-invocation: true\n---\nFix lint errors.\n",
+    },
     notes: "",
     stage: Stage::Lint(check),
 };

@@ -15,8 +15,14 @@ pub const RULE: Rule = Rule {
     why: "Both fields are booleans (defaults `true` and `false`). A quoted `\"false\"` or `no` is not `false`, so the \
           agent stays visible, or callable by other agents, against the author's intent. Source: \
           https://code.visualstudio.com/docs/agents/reference/custom-agent-file-reference.",
-    fails: Example { file: ".github/agents/helper.agent.md", text: "---\ndescription: Internal helper\nuser-invocable: \"false\"\n---\nHelp.\n" },
-    passes: Example { file: ".github/agents/helper.agent.md", text: "---\ndescription: Internal helper\nuser-invocable: false\n---\nHelp.\n" },
+    fails: Example {
+        file: ".github/agents/helper.agent.md",
+        text: "---\ndescription: Internal helper\nuser-invocable: \"false\"\n---\nHelp.\n",
+    },
+    passes: Example {
+        file: ".github/agents/helper.agent.md",
+        text: "---\ndescription: Internal helper\nuser-invocable: false\n---\nHelp.\n",
+    },
     notes: "",
     stage: Stage::Lint(check),
 };

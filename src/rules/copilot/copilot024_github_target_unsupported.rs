@@ -15,8 +15,14 @@ pub const RULE: Rule = Rule {
     why: "An agent targeted at the GitHub Copilot coding agent runs on GitHub.com, where `model`, `argument-hint` and \
           `handoffs` are not supported: the agent runs with GitHub's model choice and no handoff buttons. Sources: \
           https://code.visualstudio.com/docs/agents/reference/custom-agent-file-reference; skillsaw `copilot-agent-valid`.",
-    fails: Example { file: ".github/agents/fixer.agent.md", text: "---\ndescription: Fixes failing CI\ntarget: github-copilot\nmodel: GPT-5\n---\nFix the build.\n" },
-    passes: Example { file: ".github/agents/fixer.agent.md", text: "---\ndescription: Fixes failing CI\ntarget: github-copilot\n---\nFix the build.\n" },
+    fails: Example {
+        file: ".github/agents/fixer.agent.md",
+        text: "---\ndescription: Fixes failing CI\ntarget: github-copilot\nmodel: GPT-5\n---\nFix the build.\n",
+    },
+    passes: Example {
+        file: ".github/agents/fixer.agent.md",
+        text: "---\ndescription: Fixes failing CI\ntarget: github-copilot\n---\nFix the build.\n",
+    },
     notes: "",
     stage: Stage::Lint(check),
 };

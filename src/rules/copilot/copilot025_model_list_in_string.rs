@@ -13,8 +13,14 @@ pub const RULE: Rule = Rule {
           several names with `|` or `,` matches no model, so the default model is used. Sources: \
           https://code.visualstudio.com/docs/agents/reference/custom-agent-file-reference; \
           https://code.visualstudio.com/docs/copilot/customization/prompt-files.",
-    fails: Example { file: ".github/agents/reviewer.agent.md", text: "---\ndescription: Reviews code\nmodel: GPT-4.1 | 'gpt-5'\n---\nReview.\n" },
-    passes: Example { file: ".github/agents/reviewer.agent.md", text: "---\ndescription: Reviews code\nmodel: ['GPT-4.1', 'GPT-5']\n---\nReview.\n" },
+    fails: Example {
+        file: ".github/agents/reviewer.agent.md",
+        text: "---\ndescription: Reviews code\nmodel: GPT-4.1 | 'gpt-5'\n---\nReview.\n",
+    },
+    passes: Example {
+        file: ".github/agents/reviewer.agent.md",
+        text: "---\ndescription: Reviews code\nmodel: ['GPT-4.1', 'GPT-5']\n---\nReview.\n",
+    },
     notes: "",
     stage: Stage::Lint(check),
 };
@@ -28,7 +34,9 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
             continue;
         }
         let help = match doc.kind {
-            FileKind::CopilotAgent => format!("write a list: `model: [{}]`", parts.iter().map(|p| format!("'{p}'")).collect::<Vec<_>>().join(", ")),
+            FileKind::CopilotAgent => {
+                format!("write a list: `model: [{}]`", parts.iter().map(|p| format!("'{p}'")).collect::<Vec<_>>().join(", "))
+            }
             _ => format!("name one model, e.g. `model: {}`", parts[0]),
         };
         findings.push(

@@ -13,8 +13,14 @@ pub const RULE: Rule = Rule {
     why: "Without the closing `---` line Cursor cannot tell the rule's settings from its text: the `description`, \
           `globs` and `alwaysApply` lines are not read as settings, so the rule does not apply as written. \
           Source: https://cursor.com/docs/context/rules.",
-    fails: Example { file: ".cursor/rules/python.mdc", text: "---\ndescription: Python style\nglobs: **/*.py\n# Python\n\nUse type hints.\n" },
-    passes: Example { file: ".cursor/rules/python.mdc", text: "---\ndescription: Python style\nglobs: **/*.py\n---\n# Python\n\nUse type hints.\n" },
+    fails: Example {
+        file: ".cursor/rules/python.mdc",
+        text: "---\ndescription: Python style\nglobs: **/*.py\n# Python\n\nUse type hints.\n",
+    },
+    passes: Example {
+        file: ".cursor/rules/python.mdc",
+        text: "---\ndescription: Python style\nglobs: **/*.py\n---\n# Python\n\nUse type hints.\n",
+    },
     notes: "",
     stage: Stage::Lint(check),
 };

@@ -14,8 +14,14 @@ pub const RULE: Rule = Rule {
     summary: "A Cursor project rule's frontmatter has a field other than `description`, `globs` and `alwaysApply`.",
     why: "Cursor reads three frontmatter fields and ignores the rest, so a misspelt one (`alwaysapply`, `glob`) \
           silently changes when the rule applies. Source: https://cursor.com/docs/context/rules.",
-    fails: Example { file: ".cursor/rules/react.mdc", text: "---\ndescription: React components\nglob: **/*.tsx\n---\nUse function components.\n" },
-    passes: Example { file: ".cursor/rules/react.mdc", text: "---\ndescription: React components\nglobs: **/*.tsx\n---\nUse function components.\n" },
+    fails: Example {
+        file: ".cursor/rules/react.mdc",
+        text: "---\ndescription: React components\nglob: **/*.tsx\n---\nUse function components.\n",
+    },
+    passes: Example {
+        file: ".cursor/rules/react.mdc",
+        text: "---\ndescription: React components\nglobs: **/*.tsx\n---\nUse function components.\n",
+    },
     notes: "A field that differs from a known one only in case gets a safe fix (rename it).",
     stage: Stage::Lint(check),
 };

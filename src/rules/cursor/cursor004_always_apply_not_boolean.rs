@@ -13,7 +13,10 @@ pub const RULE: Rule = Rule {
     why: "`alwaysApply` is a boolean. A quoted `\"true\"`, `yes` or `True` is not `true`, so the rule is not applied to \
           every request as its author meant. Sources: https://cursor.com/docs/context/rules; skillsaw \
           `cursor-rules-valid` (stbenjam/skillsaw docs/rules/cursor-rules-valid.md).",
-    fails: Example { file: ".cursor/rules/general.mdc", text: "---\ndescription: House rules\nalwaysApply: \"true\"\n---\nAnswer briefly.\n" },
+    fails: Example {
+        file: ".cursor/rules/general.mdc",
+        text: "---\ndescription: House rules\nalwaysApply: \"true\"\n---\nAnswer briefly.\n",
+    },
     passes: Example { file: ".cursor/rules/general.mdc", text: "---\ndescription: House rules\nalwaysApply: true\n---\nAnswer briefly.\n" },
     notes: "A quoted or capitalised `true`/`false` gets a safe fix (write it bare, in lowercase).",
     stage: Stage::Lint(check),

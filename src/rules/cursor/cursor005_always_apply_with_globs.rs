@@ -12,8 +12,14 @@ pub const RULE: Rule = Rule {
     why: "A rule's type is one of Always, Auto Attached, Agent Requested or Manual. With `alwaysApply: true` the rule \
           is in every request and its `globs` are never consulted, so either the globs are dead or the rule was meant \
           to apply only to those files. Source: https://cursor.com/docs/context/rules.",
-    fails: Example { file: ".cursor/rules/tests.mdc", text: "---\ndescription: Test conventions\nglobs: **/*.test.ts\nalwaysApply: true\n---\nUse vitest.\n" },
-    passes: Example { file: ".cursor/rules/tests.mdc", text: "---\ndescription: Test conventions\nglobs: **/*.test.ts\nalwaysApply: false\n---\nUse vitest.\n" },
+    fails: Example {
+        file: ".cursor/rules/tests.mdc",
+        text: "---\ndescription: Test conventions\nglobs: **/*.test.ts\nalwaysApply: true\n---\nUse vitest.\n",
+    },
+    passes: Example {
+        file: ".cursor/rules/tests.mdc",
+        text: "---\ndescription: Test conventions\nglobs: **/*.test.ts\nalwaysApply: false\n---\nUse vitest.\n",
+    },
     notes: "",
     stage: Stage::Lint(check),
 };

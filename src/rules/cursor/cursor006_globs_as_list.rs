@@ -14,7 +14,10 @@ pub const RULE: Rule = Rule {
           include brackets or quotes\"; the rules editor writes `globs: **/*.ts, **/*.tsx`. A list may be read \
           differently by other Cursor versions and by tools that read `.mdc` files. Sources: \
           https://cursor.com/docs/context/rules; skillsaw `cursor-rules-valid`.",
-    fails: Example { file: ".cursor/rules/web.mdc", text: "---\ndescription: Web code\nglobs: [\"**/*.ts\", \"**/*.tsx\"]\n---\nUse ESM.\n" },
+    fails: Example {
+        file: ".cursor/rules/web.mdc",
+        text: "---\ndescription: Web code\nglobs: [\"**/*.ts\", \"**/*.tsx\"]\n---\nUse ESM.\n",
+    },
     passes: Example { file: ".cursor/rules/web.mdc", text: "---\ndescription: Web code\nglobs: **/*.ts, **/*.tsx\n---\nUse ESM.\n" },
     notes: "Safe fix: the same globs, comma-separated, without quotes.",
     stage: Stage::Lint(check),

@@ -29,7 +29,9 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
     for (doc, front) in cursor_rules(cx) {
         let Some(field) = front.get("description") else { continue };
         let description = unquote(&field.value).trim();
-        let globs = front.get("globs").is_some_and(|g| !g.items.is_empty() || g.value.starts_with('[') || string_globs(g).iter().any(|(s, _)| !s.is_empty()));
+        let globs = front
+            .get("globs")
+            .is_some_and(|g| !g.items.is_empty() || g.value.starts_with('[') || string_globs(g).iter().any(|(s, _)| !s.is_empty()));
         let always = front.get("alwaysApply").is_some_and(|a| a.value == "true");
         let words = description.split_whitespace().count();
         if description.is_empty() || globs || always || words >= MIN_WORDS {

@@ -12,8 +12,14 @@ pub const RULE: Rule = Rule {
     summary: "A Cursor project rule has nothing after its frontmatter (or is empty).",
     why: "The text after the frontmatter is what Cursor adds to the model's context; a rule without it applies and \
           says nothing. Source: https://cursor.com/docs/context/rules.",
-    fails: Example { file: ".cursor/rules/style.mdc", text: "---\ndescription: Code style for the whole repository\nalwaysApply: true\n---\n" },
-    passes: Example { file: ".cursor/rules/style.mdc", text: "---\ndescription: Code style for the whole repository\nalwaysApply: true\n---\nUse 4-space indentation.\n" },
+    fails: Example {
+        file: ".cursor/rules/style.mdc",
+        text: "---\ndescription: Code style for the whole repository\nalwaysApply: true\n---\n",
+    },
+    passes: Example {
+        file: ".cursor/rules/style.mdc",
+        text: "---\ndescription: Code style for the whole repository\nalwaysApply: true\n---\nUse 4-space indentation.\n",
+    },
     notes: "",
     stage: Stage::Lint(check),
 };

@@ -15,8 +15,14 @@ pub const RULE: Rule = Rule {
     why: "Cursor's documentation asks to keep each rule under 500 lines and to split large rules into several \
           composable ones: a rule's whole text enters the context every time it applies. Source: \
           https://cursor.com/docs/context/rules (best practices).",
-    fails: Example { file: ".cursor/rules/everything.mdc", text: "---\nalwaysApply: true\n---\n(820 lines of conventions, examples and API notes)\n" },
-    passes: Example { file: ".cursor/rules/everything.mdc", text: "---\nalwaysApply: true\n---\n(120 lines of conventions; API notes moved to an Agent Requested rule)\n" },
+    fails: Example {
+        file: ".cursor/rules/everything.mdc",
+        text: "---\nalwaysApply: true\n---\n(820 lines of conventions, examples and API notes)\n",
+    },
+    passes: Example {
+        file: ".cursor/rules/everything.mdc",
+        text: "---\nalwaysApply: true\n---\n(120 lines of conventions; API notes moved to an Agent Requested rule)\n",
+    },
     notes: "",
     stage: Stage::Lint(check),
 };

@@ -14,7 +14,10 @@ pub const RULE: Rule = Rule {
           `.cursor/rules/*.mdc` can be scoped by globs or loaded on request, so they cost context only when needed. \
           Sources: https://cursor.com/docs/context/rules; https://zenn.dev/reyurnible/articles/448c50c171f8fb.",
     fails: Example { file: ".cursorrules", text: "Use TypeScript strict mode.\n" },
-    passes: Example { file: ".cursor/rules/typescript.mdc", text: "---\ndescription: TypeScript conventions\nglobs: **/*.ts\n---\nUse TypeScript strict mode.\n" },
+    passes: Example {
+        file: ".cursor/rules/typescript.mdc",
+        text: "---\ndescription: TypeScript conventions\nglobs: **/*.ts\n---\nUse TypeScript strict mode.\n",
+    },
     notes: "When `.cursor/rules/` also exists beside it, CURSOR015 reports the file instead.",
     stage: Stage::Lint(check),
 };

@@ -15,7 +15,10 @@ pub const RULE: Rule = Rule {
           https://cursor.com/docs/context/rules; skillsaw `cursor-rules-valid` (`.cursorrules` coexisting with \
           `.cursor/rules/`).",
     fails: Example { file: ".cursorrules", text: "Use TypeScript strict mode.\n(and .cursor/rules/typescript.mdc exists)\n" },
-    passes: Example { file: ".cursor/rules/typescript.mdc", text: "---\ndescription: TypeScript conventions\nglobs: **/*.ts\n---\nUse TypeScript strict mode.\n" },
+    passes: Example {
+        file: ".cursor/rules/typescript.mdc",
+        text: "---\ndescription: TypeScript conventions\nglobs: **/*.ts\n---\nUse TypeScript strict mode.\n",
+    },
     notes: "",
     stage: Stage::Lint(check),
 };
@@ -25,10 +28,13 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
     for doc in cx.files_of(FileKind::CursorRulesLegacy).filter(|d| !d.text.trim().is_empty()) {
         let Some(rule) = cursor_rule_beside(cx, doc) else { continue };
         findings.push(
-            Diagnostic::warning(format!("{} is Cursor's deprecated rules file, and its folder also has `.cursor/rules/` ({})", doc.rel, rule.rel))
-                .in_file(&doc.file)
-                .at(Some(0..0))
-                .help("move what is still needed into `.cursor/rules/*.mdc` and delete `.cursorrules`"),
+            Diagnostic::warning(format!(
+                "{} is Cursor's deprecated rules file, and its folder also has `.cursor/rules/` ({})",
+                doc.rel, rule.rel
+            ))
+            .in_file(&doc.file)
+            .at(Some(0..0))
+            .help("move what is still needed into `.cursor/rules/*.mdc` and delete `.cursorrules`"),
         );
     }
     findings

@@ -25,7 +25,8 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         for (glob, span) in string_globs(field) {
             let parts: Vec<&str> = glob.split_whitespace().collect();
             // A glob with a syntax error is CURSOR008's.
-            if parts.len() < 2 || !parts.iter().all(|p| p.contains(['*', '/', '.'])) || glob.contains(" #") || glob_problem(glob).is_some() {
+            if parts.len() < 2 || !parts.iter().all(|p| p.contains(['*', '/', '.'])) || glob.contains(" #") || glob_problem(glob).is_some()
+            {
                 continue;
             }
             findings.push(

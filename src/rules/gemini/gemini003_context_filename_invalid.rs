@@ -50,7 +50,9 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
 fn name_problem(name: &str) -> Option<String> {
     match name.trim() {
         "" => Some("an empty name".to_string()),
-        n if n.contains('/') || n.contains('\\') => Some(format!("`{n}` is a path; Gemini CLI looks for a file of this name in each folder")),
+        n if n.contains('/') || n.contains('\\') => {
+            Some(format!("`{n}` is a path; Gemini CLI looks for a file of this name in each folder"))
+        }
         _ => None,
     }
 }

@@ -13,7 +13,10 @@ pub const RULE: Rule = Rule {
           an entry with none of them cannot be connected, and its tools are missing. Source: \
           google-gemini/gemini-cli:docs/reference/configuration.md@5411f113 (`mcpServers`).",
     fails: Example { file: ".gemini/settings.json", text: "{\n  \"mcpServers\": {\n    \"github\": { \"args\": [\"serve\"] }\n  }\n}\n" },
-    passes: Example { file: ".gemini/settings.json", text: "{\n  \"mcpServers\": {\n    \"github\": { \"command\": \"github-mcp\", \"args\": [\"serve\"] }\n  }\n}\n" },
+    passes: Example {
+        file: ".gemini/settings.json",
+        text: "{\n  \"mcpServers\": {\n    \"github\": { \"command\": \"github-mcp\", \"args\": [\"serve\"] }\n  }\n}\n",
+    },
     notes: "",
     stage: Stage::Lint(check),
 };

@@ -12,8 +12,14 @@ pub const RULE: Rule = Rule {
     why: "Gemini CLI uses one transport per server, by precedence `httpUrl` > `url` > `command`; the others are \
           ignored, so a server meant to run locally may be reached over the network instead, or the reverse. \
           Source: google-gemini/gemini-cli:docs/reference/configuration.md@5411f113 (`mcpServers`).",
-    fails: Example { file: ".gemini/settings.json", text: "{\n  \"mcpServers\": {\n    \"docs\": { \"command\": \"docs-mcp\", \"url\": \"http://localhost:8080/sse\" }\n  }\n}\n" },
-    passes: Example { file: ".gemini/settings.json", text: "{\n  \"mcpServers\": {\n    \"docs\": { \"url\": \"http://localhost:8080/sse\" }\n  }\n}\n" },
+    fails: Example {
+        file: ".gemini/settings.json",
+        text: "{\n  \"mcpServers\": {\n    \"docs\": { \"command\": \"docs-mcp\", \"url\": \"http://localhost:8080/sse\" }\n  }\n}\n",
+    },
+    passes: Example {
+        file: ".gemini/settings.json",
+        text: "{\n  \"mcpServers\": {\n    \"docs\": { \"url\": \"http://localhost:8080/sse\" }\n  }\n}\n",
+    },
     notes: "",
     stage: Stage::Lint(check),
 };
@@ -27,11 +33,15 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
                 continue;
             }
             findings.push(
-                Diagnostic::warning(format!("MCP server `{name}` sets {}; Gemini CLI uses only `{}`", set.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(" and "), set[0]))
-                    .in_file(&doc.file)
-                    .at(span)
-                    .label("several transports")
-                    .help("keep the one transport the server speaks"),
+                Diagnostic::warning(format!(
+                    "MCP server `{name}` sets {}; Gemini CLI uses only `{}`",
+                    set.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(" and "),
+                    set[0]
+                ))
+                .in_file(&doc.file)
+                .at(span)
+                .label("several transports")
+                .help("keep the one transport the server speaks"),
             );
         }
     }

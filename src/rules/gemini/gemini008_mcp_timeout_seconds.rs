@@ -12,8 +12,14 @@ pub const RULE: Rule = Rule {
     why: "`timeout` is in milliseconds. A value such as `30` or `600` (seconds, as in other tools) gives the server \
           under a second to answer each request, so its tool calls time out. Source: \
           google-gemini/gemini-cli:docs/reference/configuration.md@5411f113 (`mcpServers.<name>.timeout`).",
-    fails: Example { file: ".gemini/settings.json", text: "{\n  \"mcpServers\": {\n    \"db\": { \"command\": \"db-mcp\", \"timeout\": 30 }\n  }\n}\n" },
-    passes: Example { file: ".gemini/settings.json", text: "{\n  \"mcpServers\": {\n    \"db\": { \"command\": \"db-mcp\", \"timeout\": 30000 }\n  }\n}\n" },
+    fails: Example {
+        file: ".gemini/settings.json",
+        text: "{\n  \"mcpServers\": {\n    \"db\": { \"command\": \"db-mcp\", \"timeout\": 30 }\n  }\n}\n",
+    },
+    passes: Example {
+        file: ".gemini/settings.json",
+        text: "{\n  \"mcpServers\": {\n    \"db\": { \"command\": \"db-mcp\", \"timeout\": 30000 }\n  }\n}\n",
+    },
     notes: "",
     stage: Stage::Lint(check),
 };

@@ -28,7 +28,13 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
     for (doc, value) in gemini_settings(cx) {
         for (name, server, span) in gemini_servers(doc, &value) {
-            let list = |k: &str| server.get(k).and_then(|v| v.as_array()).map(|a| a.iter().filter_map(|t| t.as_str()).collect::<Vec<_>>()).unwrap_or_default();
+            let list = |k: &str| {
+                server
+                    .get(k)
+                    .and_then(|v| v.as_array())
+                    .map(|a| a.iter().filter_map(|t| t.as_str()).collect::<Vec<_>>())
+                    .unwrap_or_default()
+            };
             let excluded = list("excludeTools");
             for tool in list("includeTools").into_iter().filter(|t| excluded.contains(t)) {
                 let at = span.as_ref().and_then(|s| json_key(&doc.text, "excludeTools", s.end)).or(span.clone());

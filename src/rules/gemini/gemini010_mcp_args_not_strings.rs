@@ -12,8 +12,14 @@ pub const RULE: Rule = Rule {
     why: "`args` is the list of command-line arguments passed to the server's `command`; one string holding the whole \
           command line, or numbers, do not reach the server as separate arguments and it fails to start. Source: \
           google-gemini/gemini-cli:docs/reference/configuration.md@5411f113 (`mcpServers`).",
-    fails: Example { file: ".gemini/settings.json", text: "{\n  \"mcpServers\": {\n    \"db\": { \"command\": \"db-mcp\", \"args\": \"--port 5432\" }\n  }\n}\n" },
-    passes: Example { file: ".gemini/settings.json", text: "{\n  \"mcpServers\": {\n    \"db\": { \"command\": \"db-mcp\", \"args\": [\"--port\", \"5432\"] }\n  }\n}\n" },
+    fails: Example {
+        file: ".gemini/settings.json",
+        text: "{\n  \"mcpServers\": {\n    \"db\": { \"command\": \"db-mcp\", \"args\": \"--port 5432\" }\n  }\n}\n",
+    },
+    passes: Example {
+        file: ".gemini/settings.json",
+        text: "{\n  \"mcpServers\": {\n    \"db\": { \"command\": \"db-mcp\", \"args\": [\"--port\", \"5432\"] }\n  }\n}\n",
+    },
     notes: "",
     stage: Stage::Lint(check),
 };

@@ -13,8 +13,14 @@ pub const RULE: Rule = Rule {
     why: "OpenHands reads microagents with `python-frontmatter`; a YAML error raises while loading, and the loader \
           stops with \"Error loading microagent from <file>\", so this microagent (and, in the V0 loader, the rest \
           of the folder) is not loaded. Source: All-Hands-AI/OpenHands:openhands/microagent/microagent.py@156d0686.",
-    fails: Example { file: ".openhands/microagents/docker.md", text: "---\nname: docker\ntriggers: [docker, container\n---\nUse multi-stage builds.\n" },
-    passes: Example { file: ".openhands/microagents/docker.md", text: "---\nname: docker\ntriggers: [docker, container]\n---\nUse multi-stage builds.\n" },
+    fails: Example {
+        file: ".openhands/microagents/docker.md",
+        text: "---\nname: docker\ntriggers: [docker, container\n---\nUse multi-stage builds.\n",
+    },
+    passes: Example {
+        file: ".openhands/microagents/docker.md",
+        text: "---\nname: docker\ntriggers: [docker, container]\n---\nUse multi-stage builds.\n",
+    },
     notes: "Other OpenHands rules skip a file whose frontmatter does not parse.",
     stage: Stage::Lint(check),
 };

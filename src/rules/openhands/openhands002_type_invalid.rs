@@ -15,8 +15,14 @@ pub const RULE: Rule = Rule {
     why: "`type` is validated against the `MicroagentType` enum; any other value fails with `Invalid \"type\" value` \
           and the microagent is not loaded. Sources: All-Hands-AI/OpenHands:openhands/microagent/types.py@156d0686, \
           openhands/microagent/microagent.py@156d0686.",
-    fails: Example { file: ".openhands/microagents/docker.md", text: "---\nname: docker\ntype: Knowledge\ntriggers: [docker]\n---\nUse multi-stage builds.\n" },
-    passes: Example { file: ".openhands/microagents/docker.md", text: "---\nname: docker\ntype: knowledge\ntriggers: [docker]\n---\nUse multi-stage builds.\n" },
+    fails: Example {
+        file: ".openhands/microagents/docker.md",
+        text: "---\nname: docker\ntype: Knowledge\ntriggers: [docker]\n---\nUse multi-stage builds.\n",
+    },
+    passes: Example {
+        file: ".openhands/microagents/docker.md",
+        text: "---\nname: docker\ntype: knowledge\ntriggers: [docker]\n---\nUse multi-stage builds.\n",
+    },
     notes: "A value that is a valid type in other letter case gets a safe fix (write it in lowercase).",
     stage: Stage::Lint(check),
 };

@@ -14,7 +14,10 @@ pub const RULE: Rule = Rule {
           therefore added to every conversation instead of only when a trigger word appears. Source: \
           All-Hands-AI/OpenHands:openhands/microagent/microagent.py@156d0686.",
     fails: Example { file: ".openhands/microagents/docker.md", text: "---\nname: docker\ntype: knowledge\n---\nUse multi-stage builds.\n" },
-    passes: Example { file: ".openhands/microagents/docker.md", text: "---\nname: docker\ntype: knowledge\ntriggers:\n  - docker\n---\nUse multi-stage builds.\n" },
+    passes: Example {
+        file: ".openhands/microagents/docker.md",
+        text: "---\nname: docker\ntype: knowledge\ntriggers:\n  - docker\n---\nUse multi-stage builds.\n",
+    },
     notes: "",
     stage: Stage::Lint(check),
 };
@@ -27,7 +30,10 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
             continue;
         }
         let (message, help) = match inferred {
-            "repo" => ("it has no `triggers`, so OpenHands loads it as an always-on repo microagent", "add `triggers:` with the words that should load it"),
+            "repo" => (
+                "it has no `triggers`, so OpenHands loads it as an always-on repo microagent",
+                "add `triggers:` with the words that should load it",
+            ),
             _ => ("it has `inputs`, so OpenHands loads it as a task microagent", "remove `inputs`, or declare `type: task`"),
         };
         findings.push(

@@ -13,8 +13,14 @@ pub const RULE: Rule = Rule {
           `type`: with `triggers` the microagent is loaded only when a trigger word appears, with `inputs` only when \
           invoked as a task — not on every conversation as declared. Source: \
           All-Hands-AI/OpenHands:openhands/microagent/microagent.py@156d0686.",
-    fails: Example { file: ".openhands/microagents/repo.md", text: "---\nname: repo\ntype: repo\ntriggers:\n  - build\n---\nRun `make test` before committing.\n" },
-    passes: Example { file: ".openhands/microagents/repo.md", text: "---\nname: repo\ntype: repo\n---\nRun `make test` before committing.\n" },
+    fails: Example {
+        file: ".openhands/microagents/repo.md",
+        text: "---\nname: repo\ntype: repo\ntriggers:\n  - build\n---\nRun `make test` before committing.\n",
+    },
+    passes: Example {
+        file: ".openhands/microagents/repo.md",
+        text: "---\nname: repo\ntype: repo\n---\nRun `make test` before committing.\n",
+    },
     notes: "",
     stage: Stage::Lint(check),
 };
@@ -28,11 +34,13 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         }
         let cause = if inferred == "task" { "inputs" } else { "triggers" };
         findings.push(
-            Diagnostic::error(format!("`type: repo` is not what OpenHands loads: it has `{cause}`, so it is a {inferred} microagent, not always on"))
-                .in_file(&doc.file)
-                .at(doc.key_span(cause))
-                .label(format!("makes it `{inferred}`"))
-                .help(format!("remove `{cause}` to keep it always on, or declare `type: {inferred}`")),
+            Diagnostic::error(format!(
+                "`type: repo` is not what OpenHands loads: it has `{cause}`, so it is a {inferred} microagent, not always on"
+            ))
+            .in_file(&doc.file)
+            .at(doc.key_span(cause))
+            .label(format!("makes it `{inferred}`"))
+            .help(format!("remove `{cause}` to keep it always on, or declare `type: {inferred}`")),
         );
     }
     findings

@@ -12,7 +12,10 @@ pub const RULE: Rule = Rule {
     why: "`inputs` is validated as `list[InputMetadata]`, and `InputMetadata` requires both `name` and `description` \
           (strings). A missing one fails validation, and OpenHands does not load the microagent. Source: \
           All-Hands-AI/OpenHands:openhands/microagent/types.py@156d0686.",
-    fails: Example { file: ".openhands/microagents/fix_test.md", text: "---\nname: fix_test\ninputs:\n  - name: TEST_NAME\n---\nFix {{ TEST_NAME }}.\n" },
+    fails: Example {
+        file: ".openhands/microagents/fix_test.md",
+        text: "---\nname: fix_test\ninputs:\n  - name: TEST_NAME\n---\nFix {{ TEST_NAME }}.\n",
+    },
     passes: Example {
         file: ".openhands/microagents/fix_test.md",
         text: "---\nname: fix_test\ninputs:\n  - name: TEST_NAME\n    description: The failing test\n---\nFix {{ TEST_NAME }}.\n",
@@ -28,7 +31,8 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         let problem = match inputs.as_array() {
             None => Some("`inputs` is not a list".to_string()),
             Some(list) => list.iter().enumerate().find_map(|(i, input)| {
-                let missing: Vec<&str> = ["name", "description"].into_iter().filter(|k| !input.get(k).is_some_and(|v| v.is_string())).collect();
+                let missing: Vec<&str> =
+                    ["name", "description"].into_iter().filter(|k| !input.get(k).is_some_and(|v| v.is_string())).collect();
                 (!missing.is_empty()).then(|| {
                     let which = input.get("name").and_then(|n| n.as_str()).map_or(format!("input {}", i + 1), |n| format!("input `{n}`"));
                     format!("{which} has no string {}", missing.iter().map(|m| format!("`{m}`")).collect::<Vec<_>>().join(" or "))

@@ -12,8 +12,14 @@ pub const RULE: Rule = Rule {
     summary: "A microagent's `triggers` is a single string or a list holding non-strings.",
     why: "`triggers` is validated as `list[str]`; a bare string or a number fails validation and OpenHands does not \
           load the microagent. Source: All-Hands-AI/OpenHands:openhands/microagent/types.py@156d0686.",
-    fails: Example { file: ".openhands/microagents/docker.md", text: "---\nname: docker\ntriggers: docker\n---\nUse multi-stage builds.\n" },
-    passes: Example { file: ".openhands/microagents/docker.md", text: "---\nname: docker\ntriggers: [docker]\n---\nUse multi-stage builds.\n" },
+    fails: Example {
+        file: ".openhands/microagents/docker.md",
+        text: "---\nname: docker\ntriggers: docker\n---\nUse multi-stage builds.\n",
+    },
+    passes: Example {
+        file: ".openhands/microagents/docker.md",
+        text: "---\nname: docker\ntriggers: [docker]\n---\nUse multi-stage builds.\n",
+    },
     notes: "A single string on the `triggers` line gets a safe fix: the same word as a one-item list.",
     stage: Stage::Lint(check),
 };
@@ -33,7 +39,10 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
             .help("write `triggers:` followed by `- word` lines, or `triggers: [word, other]`");
         if let (Some(word), Some(span)) = (triggers.as_str(), span) {
             if doc.text[span.clone()] == *word {
-                d = d.fix(Fix::safe("write a one-item list", vec![Edit::replace(&doc.file, span, format!("[{}]", serde_json::Value::from(word)))]));
+                d = d.fix(Fix::safe(
+                    "write a one-item list",
+                    vec![Edit::replace(&doc.file, span, format!("[{}]", serde_json::Value::from(word)))],
+                ));
             }
         }
         findings.push(d);

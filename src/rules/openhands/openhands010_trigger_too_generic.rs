@@ -5,8 +5,8 @@ use crate::rules::prelude::*;
 
 /// Words nearly every request contains.
 const COMMON: [&str; 24] = [
-    "the", "and", "for", "you", "can", "please", "help", "code", "file", "files", "this", "that", "with", "what", "how", "make", "use", "run",
-    "fix", "add", "get", "set", "new", "test",
+    "the", "and", "for", "you", "can", "please", "help", "code", "file", "files", "this", "that", "with", "what", "how", "make", "use",
+    "run", "fix", "add", "get", "set", "new", "test",
 ];
 
 pub const RULE: Rule = Rule {

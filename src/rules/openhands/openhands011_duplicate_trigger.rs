@@ -12,8 +12,14 @@ pub const RULE: Rule = Rule {
     why: "Triggers are matched case-insensitively, so `Docker` and `docker` are the same trigger; the repeat adds \
           nothing and often stands where a different word was meant. Source: \
           All-Hands-AI/OpenHands:openhands/microagent/microagent.py@156d0686.",
-    fails: Example { file: ".openhands/microagents/docker.md", text: "---\nname: docker\ntriggers:\n  - docker\n  - Docker\n---\nUse multi-stage builds.\n" },
-    passes: Example { file: ".openhands/microagents/docker.md", text: "---\nname: docker\ntriggers:\n  - docker\n  - container\n---\nUse multi-stage builds.\n" },
+    fails: Example {
+        file: ".openhands/microagents/docker.md",
+        text: "---\nname: docker\ntriggers:\n  - docker\n  - Docker\n---\nUse multi-stage builds.\n",
+    },
+    passes: Example {
+        file: ".openhands/microagents/docker.md",
+        text: "---\nname: docker\ntriggers:\n  - docker\n  - container\n---\nUse multi-stage builds.\n",
+    },
     notes: "",
     stage: Stage::Lint(check),
 };

@@ -14,8 +14,14 @@ pub const RULE: Rule = Rule {
     why: "`MicroagentMetadata` is a pydantic model with the default configuration, which drops unknown fields without \
           a word: a misspelt `trigger` or `input` leaves the microagent without triggers or inputs, and fields such as \
           `author` are not read. Source: All-Hands-AI/OpenHands:openhands/microagent/types.py@156d0686.",
-    fails: Example { file: ".openhands/microagents/docker.md", text: "---\nname: docker\ntrigger:\n  - docker\n---\nUse multi-stage builds.\n" },
-    passes: Example { file: ".openhands/microagents/docker.md", text: "---\nname: docker\ntriggers:\n  - docker\n---\nUse multi-stage builds.\n" },
+    fails: Example {
+        file: ".openhands/microagents/docker.md",
+        text: "---\nname: docker\ntrigger:\n  - docker\n---\nUse multi-stage builds.\n",
+    },
+    passes: Example {
+        file: ".openhands/microagents/docker.md",
+        text: "---\nname: docker\ntriggers:\n  - docker\n---\nUse multi-stage builds.\n",
+    },
     notes: "A field that differs from a known one only in case gets a safe fix (rename it).",
     stage: Stage::Lint(check),
 };

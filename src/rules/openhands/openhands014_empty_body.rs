@@ -13,11 +13,17 @@ pub const RULE: Rule = Rule {
           without MCP tools, which are a reason to ship an empty body) it loads and contributes nothing. Source: \
           All-Hands-AI/OpenHands:openhands/microagent/microagent.py@156d0686.",
     fails: Example { file: ".openhands/microagents/docker.md", text: "---\nname: docker\ntriggers: [docker]\n---\n" },
-    passes: Example { file: ".openhands/microagents/docker.md", text: "---\nname: docker\ntriggers: [docker]\n---\nUse multi-stage builds.\n" },
+    passes: Example {
+        file: ".openhands/microagents/docker.md",
+        text: "---\nname: docker\ntriggers: [docker]\n---\nUse multi-stage builds.\n",
+    },
     notes: "",
     stage: Stage::Lint(check),
 };
 
 fn check(cx: &Context) -> Vec<Diagnostic> {
-    microagents(cx).filter(|d| d.field("mcp_tools").is_none()).filter_map(|d| empty_body(d, d.body_start(), "microagent's knowledge")).collect()
+    microagents(cx)
+        .filter(|d| d.field("mcp_tools").is_none())
+        .filter_map(|d| empty_body(d, d.body_start(), "microagent's knowledge"))
+        .collect()
 }
