@@ -119,7 +119,7 @@ macro_rules! rule_table {
                 CURSOR003 cursor003_unknown_field,
                 CURSOR004 cursor004_always_apply_not_boolean,
                 CURSOR005 cursor005_always_apply_with_globs,
-                CURSOR006 cursor006_globs_as_list,
+                CURSOR006 cursor006_globs_space_separated,
                 CURSOR007 cursor007_glob_quoted,
                 CURSOR008 cursor008_glob_invalid,
                 CURSOR009 cursor009_glob_anchored,
@@ -131,7 +131,6 @@ macro_rules! rule_table {
                 CURSOR015 cursor015_cursorrules_beside_rules,
                 CURSOR016 cursor016_cursorrules_empty,
                 CURSOR017 cursor017_duplicate_field,
-                CURSOR018 cursor018_globs_space_separated,
             }
             copilot {
                 COPILOT001 copilot001_instructions_empty,

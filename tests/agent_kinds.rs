@@ -120,11 +120,11 @@ fn fixes_give_the_expected_text_and_remove_their_finding() {
     let cases: [(Code, &str, &str); 12] = [
         (Code::CURSOR003, ".cursor/rules/web.mdc", "---\ndescription: Conventions for the web front end\nalwaysApply: true\nglob: src/**/*.ts\n---\nUse ES modules.\n"),
         (Code::CURSOR004, ".cursor/rules/web.mdc", "---\ndescription: Conventions for the web front end\nalwaysApply: true\n---\nUse ES modules.\n"),
-        (Code::CURSOR006, ".cursor/rules/api.mdc", "---\ndescription: Conventions for the API handlers\nglobs: api/**/*.py, api/*.py\nalwaysApply: false\n---\nValidate input.\n"),
         (Code::CURSOR007, ".cursor/rules/web.mdc", "---\ndescription: Conventions for the web front end\nglobs: src/**/*.ts, src/**/*.tsx\nalwaysApply: false\n---\nUse ES modules.\n"),
         (Code::CURSOR009, ".cursor/rules/web.mdc", "---\ndescription: Conventions for the web front end\nglobs: src/**/*.ts, /lib/*.ts\nalwaysApply: false\n---\nUse ES modules.\n"),
+        (Code::CURSOR009, ".cursor/rules/api.mdc", "---\ndescription: Conventions for the API handlers\nglobs: [\"api/**/*.py\"]\nalwaysApply: false\n---\nValidate input.\n"),
         (Code::CURSOR010, ".cursor/rules/web.mdc", "---\ndescription: Conventions for the web front end\nglobs: src/**/*.ts, src/**/*.tsx\nalwaysApply: false\n---\nUse ES modules.\n"),
-        (Code::CURSOR018, ".cursor/rules/web.mdc", "---\ndescription: Conventions for the web front end\nglobs: src/**/*.ts, src/**/*.tsx\nalwaysApply: false\n---\nUse ES modules.\n"),
+        (Code::CURSOR006, ".cursor/rules/web.mdc", "---\ndescription: Conventions for the web front end\nglobs: src/**/*.ts, src/**/*.tsx\nalwaysApply: false\n---\nUse ES modules.\n"),
         (Code::COPILOT005, ".github/instructions/python.instructions.md", "---\napplyTo: \"**/*.py, **/*.pyi\"\n---\nUse type hints.\n"),
         (Code::COPILOT010, ".github/prompts/plan.prompt.md", "---\ndescription: Plan a change before editing\nagent: ask\n---\nPlan the change described below.\n"),
         (Code::COPILOT014, ".github/agents/reviewer.agent.md", "---\nname: reviewer\ndescription: Reviews pull requests for correctness and style\ntools: ['search', 'fetch']\n---\nReview the diff and list concrete problems.\n"),
@@ -149,5 +149,5 @@ fn renames_of_a_key_in_other_letter_case_are_safe_and_other_renames_unsafe() {
     // `applyto` → `applyTo` is safe; `title` has no fix.
     assert_eq!(fixes("COPILOT008", Code::COPILOT008), [Applicability::Safe]);
     assert_eq!(fixes("COPILOT010", Code::COPILOT010), [Applicability::Unsafe]);
-    assert_eq!(fixes("CURSOR018", Code::CURSOR018), [Applicability::Unsafe]);
+    assert_eq!(fixes("CURSOR006", Code::CURSOR006), [Applicability::Unsafe]);
 }

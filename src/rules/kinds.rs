@@ -256,21 +256,34 @@ pub fn cursor_rules<'a>(cx: &Context<'a>) -> impl Iterator<Item = (&'a Doc, RawF
 }
 
 /// The globs of a `globs` field written as a comma-separated string, each without its quotes,
-/// with its span; empty for a field written as a list (`[…]` or `- item` lines: CURSOR006).
+/// with its span; empty for a field written as a list (`[…]` or `- item` lines).
 pub fn string_globs(field: &RawField) -> Vec<(&str, Range<usize>)> {
     if field.value.starts_with('[') || field.value.is_empty() {
         return Vec::new();
     }
     let whole = unquote(&field.value);
     let start = field.value_span.start + usize::from(whole.len() != field.value.len());
-    split_globs(whole, start)
-        .into_iter()
-        .map(|(g, r)| {
-            let inner = unquote(g);
-            let shift = usize::from(inner.len() != g.len());
-            (inner, r.start + shift..r.start + shift + inner.len())
-        })
-        .collect()
+    split_globs(whole, start).into_iter().map(|(g, r)| unquoted(g, r)).collect()
+}
+
+/// Every glob of a `globs` field, in any of the forms Cursor accepts: a comma-separated string,
+/// a flow list (`["a", "b"]`) or `- item` lines; each without quotes, with its span.
+pub fn all_globs(field: &RawField) -> Vec<(&str, Range<usize>)> {
+    if let Some(inner) = field.value.strip_prefix('[').and_then(|v| v.strip_suffix(']')) {
+        let globs = split_globs(inner, field.value_span.start + 1).into_iter().map(|(g, r)| unquoted(g, r));
+        return globs.filter(|(g, _)| !g.is_empty()).collect();
+    }
+    if field.value.is_empty() {
+        return field.items.iter().map(|(g, r)| unquoted(g, r.clone())).collect();
+    }
+    string_globs(field)
+}
+
+/// A glob without one pair of surrounding quotes, and its span moved to match.
+fn unquoted(glob: &str, span: Range<usize>) -> (&str, Range<usize>) {
+    let inner = unquote(glob);
+    let shift = usize::from(inner.len() != glob.len());
+    (inner, span.start + shift..span.start + shift + inner.len())
 }
 
 /// The files of a kind whose YAML frontmatter parsed (the kind's parse rule reports the others).

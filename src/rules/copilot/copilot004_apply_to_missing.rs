@@ -1,6 +1,7 @@
 //! COPILOT004: a path-specific instructions file without `applyTo`.
 
 use crate::agent_files::FileKind;
+use crate::diagnostic::did_you_mean;
 use crate::rules::kinds::has_yaml_error;
 use crate::rules::prelude::*;
 
@@ -22,14 +23,17 @@ pub const RULE: Rule = Rule {
         file: ".github/instructions/python.instructions.md",
         text: "---\ndescription: Python conventions\napplyTo: \"**/*.py\"\n---\nUse type hints.\n",
     },
-    notes: "Use `applyTo: \"**\"` for instructions that apply to every file.",
+    notes: "Use `applyTo: \"**\"` for instructions that apply to every file. A blank file (COPILOT009) or a misspelt \
+            `applyTo` (COPILOT008) is reported by that rule instead.",
     stage: Stage::Lint(check),
 };
 
 fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
     for doc in cx.files_of(FileKind::CopilotScopedInstructions) {
-        if has_yaml_error(doc) || doc.field("applyTo").is_some() {
+        // A blank file is COPILOT009's, a misspelt `applyTo` (`applyto`, `applysTo`) COPILOT008's.
+        let misspelt = doc.fields().iter().any(|(k, _)| k != "applyTo" && did_you_mean(k, ["applyTo"]).is_some());
+        if has_yaml_error(doc) || doc.field("applyTo").is_some() || doc.text.trim().is_empty() || misspelt {
             continue;
         }
         let end = doc.text.find('\n').unwrap_or(doc.text.len());

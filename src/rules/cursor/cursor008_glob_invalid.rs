@@ -1,6 +1,6 @@
 //! CURSOR008: a glob with a syntax error.
 
-use crate::rules::kinds::{cursor_rules, glob_problem, string_globs};
+use crate::rules::kinds::{all_globs, cursor_rules, glob_problem};
 use crate::rules::prelude::*;
 
 pub const RULE: Rule = Rule {
@@ -21,7 +21,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
     for (doc, front) in cursor_rules(cx) {
         let Some(field) = front.get("globs") else { continue };
-        for (glob, span) in string_globs(field) {
+        for (glob, span) in all_globs(field) {
             if let Some(problem) = glob_problem(glob) {
                 findings.push(
                     Diagnostic::error(format!("glob `{glob}` is invalid: {problem}"))

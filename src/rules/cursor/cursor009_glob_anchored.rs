@@ -1,7 +1,7 @@
 //! CURSOR009: a glob starting with `/` or `./`.
 
 use crate::diagnostic::{Edit, Fix};
-use crate::rules::kinds::{cursor_rules, string_globs};
+use crate::rules::kinds::{all_globs, cursor_rules};
 use crate::rules::prelude::*;
 
 pub const RULE: Rule = Rule {
@@ -29,7 +29,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
     for (doc, front) in cursor_rules(cx) {
         let Some(field) = front.get("globs") else { continue };
-        for (glob, span) in string_globs(field) {
+        for (glob, span) in all_globs(field) {
             if !glob.starts_with('/') && !glob.starts_with("./") {
                 continue;
             }

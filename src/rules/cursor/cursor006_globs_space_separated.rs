@@ -1,11 +1,11 @@
-//! CURSOR018: globs separated by spaces instead of commas.
+//! CURSOR006: globs separated by spaces instead of commas.
 
 use crate::diagnostic::{Edit, Fix};
 use crate::rules::kinds::{cursor_rules, glob_problem, string_globs};
 use crate::rules::prelude::*;
 
 pub const RULE: Rule = Rule {
-    code: Code::CURSOR018,
+    code: Code::CURSOR006,
     name: "globs-space-separated",
     family: Family::Cursor,
     severity: Severity::Warning,
