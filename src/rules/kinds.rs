@@ -442,6 +442,30 @@ pub fn cursor_rule_beside<'a>(cx: &Context<'a>, legacy: &Doc) -> Option<&'a Doc>
     cx.files_of(FileKind::CursorRule).find(|r| r.rel.strip_prefix(dir).is_some_and(|rest| rest.starts_with(".cursor/rules/")))
 }
 
+/// The finding for frontmatter that does not parse or is never closed (none when it parsed or
+/// is absent).
+pub fn frontmatter_error(doc: &Doc, help: &str) -> Option<Diagnostic> {
+    use crate::yaml::FrontmatterError;
+    let (message, at) = match &*doc.front {
+        Err(FrontmatterError::Invalid(e)) => (format!("frontmatter is not valid YAML: {}", e.message), e.offset.unwrap_or(0)),
+        Err(FrontmatterError::Unterminated) => ("frontmatter is never closed with `---`".to_string(), 0),
+        _ => return None,
+    };
+    let at = at.min(doc.text.len());
+    let end = doc.text[at..].find('\n').map_or(doc.text.len(), |i| at + i);
+    Some(Diagnostic::error(message).in_file(&doc.file).at(Some(at..end)).label("here").help(help))
+}
+
+/// The finding for a file that is empty or only whitespace (display path, root-relative path).
+pub fn empty_file(file: &str, rel: &str, consequence: &str, help: &str) -> Diagnostic {
+    Diagnostic::warning(format!("{rel} is empty{consequence}")).in_file(file).at(Some(0..0)).help(help)
+}
+
+/// Where `key` of an MCP server is written (after the server's name), else the name.
+pub fn server_key(doc: &Doc, server: &Option<Range<usize>>, key: &str) -> Option<Range<usize>> {
+    server.as_ref().and_then(|s| json_key(&doc.text, key, s.end)).or_else(|| server.clone())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

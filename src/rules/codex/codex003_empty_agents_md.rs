@@ -1,6 +1,6 @@
 //! CODEX003: an empty AGENTS.md.
 
-use crate::rules::kinds::codex_docs;
+use crate::rules::kinds::{codex_docs, empty_file};
 use crate::rules::prelude::*;
 
 pub const RULE: Rule = Rule {
@@ -25,12 +25,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         if doc.name() == "AGENTS.override.md" && cx.memory.iter().any(|m| m.rel == beside) {
             continue;
         }
-        findings.push(
-            Diagnostic::warning(format!("{} is empty: Codex skips it", doc.rel))
-                .in_file(&doc.file)
-                .at(Some(0..0))
-                .help("write the folder's instructions in it, or delete it"),
-        );
+        findings.push(empty_file(&doc.file, &doc.rel, ": Codex skips it", "write the folder's instructions in it, or delete it"));
     }
     findings
 }

@@ -1,6 +1,7 @@
 //! COPILOT001: an empty `.github/copilot-instructions.md`.
 
 use crate::agent_files::FileKind;
+use crate::rules::kinds::empty_file;
 use crate::rules::prelude::*;
 
 pub const RULE: Rule = Rule {
@@ -22,14 +23,8 @@ pub const RULE: Rule = Rule {
 };
 
 fn check(cx: &Context) -> Vec<Diagnostic> {
-    let mut findings = Vec::new();
-    for doc in cx.files_of(FileKind::CopilotInstructions).filter(|d| d.text.trim().is_empty()) {
-        findings.push(
-            Diagnostic::warning(format!("{} is empty", doc.rel))
-                .in_file(&doc.file)
-                .at(Some(0..0))
-                .help("write the repository's build, test and style conventions, or delete the file"),
-        );
-    }
-    findings
+    cx.files_of(FileKind::CopilotInstructions)
+        .filter(|d| d.text.trim().is_empty())
+        .map(|d| empty_file(&d.file, &d.rel, "", "write the repository's build, test and style conventions, or delete the file"))
+        .collect()
 }

@@ -1,8 +1,8 @@
 //! COPILOT003: frontmatter that is not valid YAML.
 
 use crate::agent_files::FileKind;
+use crate::rules::kinds::frontmatter_error;
 use crate::rules::prelude::*;
-use crate::yaml::FrontmatterError;
 
 pub const RULE: Rule = Rule {
     code: Code::COPILOT003,
@@ -22,22 +22,11 @@ pub const RULE: Rule = Rule {
 
 fn check(cx: &Context) -> Vec<Diagnostic> {
     let kinds = [FileKind::CopilotScopedInstructions, FileKind::CopilotPrompt, FileKind::CopilotAgent];
-    let mut findings = Vec::new();
-    for doc in cx.files.iter().filter(|d| kinds.contains(&d.kind)) {
-        let (message, at) = match &*doc.front {
-            Err(FrontmatterError::Invalid(e)) => (format!("frontmatter is not valid YAML: {}", e.message), e.offset.unwrap_or(0)),
-            Err(FrontmatterError::Unterminated) => ("frontmatter is never closed with `---`".to_string(), 0),
-            _ => continue,
-        };
-        let at = at.min(doc.text.len());
-        let end = doc.text[at..].find('\n').map_or(doc.text.len(), |i| at + i);
-        findings.push(
-            Diagnostic::error(message)
-                .in_file(&doc.file)
-                .at(Some(at..end))
-                .label("here")
-                .help("quote values that start with `*`, `[`, `{` or contain `: `; close the frontmatter with `---`"),
-        );
-    }
-    findings
+    cx.files
+        .iter()
+        .filter(|d| kinds.contains(&d.kind))
+        .filter_map(|d| {
+            frontmatter_error(d, "quote values that start with `*`, `[`, `{` or contain `: `; close the frontmatter with `---`")
+        })
+        .collect()
 }

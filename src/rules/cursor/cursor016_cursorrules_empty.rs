@@ -1,6 +1,7 @@
 //! CURSOR016: an empty `.cursorrules`.
 
 use crate::agent_files::FileKind;
+use crate::rules::kinds::empty_file;
 use crate::rules::prelude::*;
 
 pub const RULE: Rule = Rule {
@@ -19,14 +20,8 @@ pub const RULE: Rule = Rule {
 };
 
 fn check(cx: &Context) -> Vec<Diagnostic> {
-    let mut findings = Vec::new();
-    for doc in cx.files_of(FileKind::CursorRulesLegacy).filter(|d| d.text.trim().is_empty()) {
-        findings.push(
-            Diagnostic::warning(format!("{} is empty", doc.rel))
-                .in_file(&doc.file)
-                .at(Some(0..0))
-                .help("delete it, or write the rules in `.cursor/rules/*.mdc`"),
-        );
-    }
-    findings
+    cx.files_of(FileKind::CursorRulesLegacy)
+        .filter(|d| d.text.trim().is_empty())
+        .map(|d| empty_file(&d.file, &d.rel, "", "delete it, or write the rules in `.cursor/rules/*.mdc`"))
+        .collect()
 }

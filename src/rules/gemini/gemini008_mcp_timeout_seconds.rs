@@ -1,6 +1,6 @@
 //! GEMINI008: an MCP `timeout` that looks like seconds.
 
-use crate::rules::kinds::{gemini_servers, gemini_settings, json_key};
+use crate::rules::kinds::{gemini_servers, gemini_settings, server_key};
 use crate::rules::prelude::*;
 
 pub const RULE: Rule = Rule {
@@ -34,7 +34,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
                 Some(_) => format!("MCP server `{name}` has `timeout: {timeout}`, which is milliseconds"),
                 None => format!("MCP server `{name}` has `timeout: {timeout}`, not a number of milliseconds"),
             };
-            let at = span.as_ref().and_then(|s| json_key(&doc.text, "timeout", s.end)).or(span);
+            let at = server_key(doc, &span, "timeout");
             findings.push(
                 Diagnostic::warning(message)
                     .in_file(&doc.file)

@@ -1,6 +1,6 @@
 //! GEMINI009: a tool both included and excluded.
 
-use crate::rules::kinds::{gemini_servers, gemini_settings, json_key};
+use crate::rules::kinds::{gemini_servers, gemini_settings, server_key};
 use crate::rules::prelude::*;
 
 pub const RULE: Rule = Rule {
@@ -37,7 +37,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
             };
             let excluded = list("excludeTools");
             for tool in list("includeTools").into_iter().filter(|t| excluded.contains(t)) {
-                let at = span.as_ref().and_then(|s| json_key(&doc.text, "excludeTools", s.end)).or(span.clone());
+                let at = server_key(doc, &span, "excludeTools");
                 findings.push(
                     Diagnostic::warning(format!("MCP server `{name}` both includes and excludes tool `{tool}`; it is excluded"))
                         .in_file(&doc.file)

@@ -1,6 +1,6 @@
 //! GEMINI010: MCP `args` that are not a list of strings.
 
-use crate::rules::kinds::{gemini_servers, gemini_settings, json_key};
+use crate::rules::kinds::{gemini_servers, gemini_settings, server_key};
 use crate::rules::prelude::*;
 
 pub const RULE: Rule = Rule {
@@ -32,7 +32,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
             if args.as_array().is_some_and(|a| a.iter().all(|x| x.is_string())) {
                 continue;
             }
-            let at = span.as_ref().and_then(|s| json_key(&doc.text, "args", s.end)).or(span.clone());
+            let at = server_key(doc, &span, "args");
             findings.push(
                 Diagnostic::error(format!("MCP server `{name}` has `args` that are not a list of strings"))
                     .in_file(&doc.file)

@@ -1,5 +1,6 @@
 //! GEMINI011: an empty GEMINI.md.
 
+use crate::rules::kinds::empty_file;
 use crate::rules::prelude::*;
 
 pub const RULE: Rule = Rule {
@@ -18,14 +19,9 @@ pub const RULE: Rule = Rule {
 };
 
 fn check(cx: &Context) -> Vec<Diagnostic> {
-    let mut findings = Vec::new();
-    for doc in cx.memory.iter().filter(|m| m.name() == "GEMINI.md" && m.text.trim().is_empty()) {
-        findings.push(
-            Diagnostic::warning(format!("{} is empty", doc.rel))
-                .in_file(&doc.file)
-                .at(Some(0..0))
-                .help("write the project's instructions in it, or delete it"),
-        );
-    }
-    findings
+    cx.memory
+        .iter()
+        .filter(|m| m.name() == "GEMINI.md" && m.text.trim().is_empty())
+        .map(|d| empty_file(&d.file, &d.rel, "", "write the project's instructions in it, or delete it"))
+        .collect()
 }

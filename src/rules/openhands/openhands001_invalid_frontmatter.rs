@@ -1,8 +1,8 @@
 //! OPENHANDS001: microagent frontmatter that is not valid YAML.
 
 use crate::agent_files::FileKind;
+use crate::rules::kinds::frontmatter_error;
 use crate::rules::prelude::*;
-use crate::yaml::FrontmatterError;
 
 pub const RULE: Rule = Rule {
     code: Code::OPENHANDS001,
@@ -26,22 +26,7 @@ pub const RULE: Rule = Rule {
 };
 
 fn check(cx: &Context) -> Vec<Diagnostic> {
-    let mut findings = Vec::new();
-    for doc in cx.files_of(FileKind::OpenHandsMicroagent) {
-        let (message, at) = match &*doc.front {
-            Err(FrontmatterError::Invalid(e)) => (format!("frontmatter is not valid YAML: {}", e.message), e.offset.unwrap_or(0)),
-            Err(FrontmatterError::Unterminated) => ("frontmatter is never closed with `---`".to_string(), 0),
-            _ => continue,
-        };
-        let at = at.min(doc.text.len());
-        let end = doc.text[at..].find('\n').map_or(doc.text.len(), |i| at + i);
-        findings.push(
-            Diagnostic::error(message)
-                .in_file(&doc.file)
-                .at(Some(at..end))
-                .label("here")
-                .help("fix the YAML; OpenHands does not load a microagent whose frontmatter fails to parse"),
-        );
-    }
-    findings
+    cx.files_of(FileKind::OpenHandsMicroagent)
+        .filter_map(|d| frontmatter_error(d, "fix the YAML; OpenHands does not load a microagent whose frontmatter fails to parse"))
+        .collect()
 }
