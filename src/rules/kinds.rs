@@ -302,11 +302,34 @@ pub fn gemini_settings<'a>(cx: &Context<'a>) -> Vec<(&'a Doc, serde_json::Value)
     cx.files_of(FileKind::GeminiSettings).filter_map(|d| d.json().as_ref().as_ref().ok().map(|v| (d, v.clone()))).collect()
 }
 
-/// The MCP servers of a Gemini CLI settings value, with where each one's name is written.
-pub fn gemini_servers<'v>(doc: &Doc, value: &'v serde_json::Value) -> Vec<(&'v str, &'v serde_json::Value, Option<Range<usize>>)> {
-    let Some(servers) = value.get("mcpServers").and_then(|s| s.as_object()) else { return Vec::new() };
-    let from = json_key(&doc.text, "mcpServers", 0).map_or(0, |r| r.end);
-    servers.iter().map(|(name, server)| (name.as_str(), server, json_key(&doc.text, name, from))).collect()
+/// One entry of `mcpServers` in a Gemini CLI settings file that parses.
+pub struct McpServer<'a> {
+    pub doc: &'a Doc,
+    pub name: String,
+    pub value: serde_json::Value,
+    /// Where the server's name is written.
+    pub span: Option<Range<usize>>,
+}
+
+impl McpServer<'_> {
+    /// A finding about the server, at its `key` when given and written, else at its name.
+    pub fn report(&self, finding: Diagnostic, key: Option<&str>) -> Diagnostic {
+        let at = key.and_then(|k| self.span.as_ref().and_then(|s| json_key(&self.doc.text, k, s.end))).or_else(|| self.span.clone());
+        finding.in_file(&self.doc.file).at(at)
+    }
+}
+
+/// Every MCP server of the Gemini CLI settings files that parse.
+pub fn gemini_mcp_servers<'a>(cx: &Context<'a>) -> Vec<McpServer<'a>> {
+    let mut servers = Vec::new();
+    for (doc, value) in gemini_settings(cx) {
+        let Some(map) = value.get("mcpServers").and_then(|s| s.as_object()) else { continue };
+        let from = json_key(&doc.text, "mcpServers", 0).map_or(0, |r| r.end);
+        for (name, server) in map {
+            servers.push(McpServer { doc, name: name.clone(), value: server.clone(), span: json_key(&doc.text, name, from) });
+        }
+    }
+    servers
 }
 
 /// Gemini CLI stops expanding `@file` imports in a file imported this many levels deep
@@ -459,11 +482,6 @@ pub fn frontmatter_error(doc: &Doc, help: &str) -> Option<Diagnostic> {
 /// The finding for a file that is empty or only whitespace (display path, root-relative path).
 pub fn empty_file(file: &str, rel: &str, consequence: &str, help: &str) -> Diagnostic {
     Diagnostic::warning(format!("{rel} is empty{consequence}")).in_file(file).at(Some(0..0)).help(help)
-}
-
-/// Where `key` of an MCP server is written (after the server's name), else the name.
-pub fn server_key(doc: &Doc, server: &Option<Range<usize>>, key: &str) -> Option<Range<usize>> {
-    server.as_ref().and_then(|s| json_key(&doc.text, key, s.end)).or_else(|| server.clone())
 }
 
 #[cfg(test)]

@@ -1,6 +1,6 @@
 //! GEMINI005: an MCP server with no way to reach it.
 
-use crate::rules::kinds::{gemini_servers, gemini_settings};
+use crate::rules::kinds::gemini_mcp_servers;
 use crate::rules::prelude::*;
 
 pub const RULE: Rule = Rule {
@@ -22,20 +22,14 @@ pub const RULE: Rule = Rule {
 };
 
 fn check(cx: &Context) -> Vec<Diagnostic> {
-    let mut findings = Vec::new();
-    for (doc, value) in gemini_settings(cx) {
-        for (name, server, span) in gemini_servers(doc, &value) {
-            if ["command", "url", "httpUrl"].iter().any(|k| server.get(k).is_some()) {
-                continue;
-            }
-            findings.push(
-                Diagnostic::error(format!("MCP server `{name}` has no `command`, `url` or `httpUrl`"))
-                    .in_file(&doc.file)
-                    .at(span)
-                    .label("cannot be started or reached")
-                    .help("add `command` (stdio), `url` (SSE) or `httpUrl` (streamable HTTP)"),
-            );
-        }
-    }
-    findings
+    let servers = gemini_mcp_servers(cx);
+    let unreachable = servers.iter().filter(|s| !["command", "url", "httpUrl"].iter().any(|k| s.value.get(k).is_some()));
+    unreachable
+        .map(|s| {
+            let finding = Diagnostic::error(format!("MCP server `{}` has no `command`, `url` or `httpUrl`", s.name))
+                .label("cannot be started or reached")
+                .help("add `command` (stdio), `url` (SSE) or `httpUrl` (streamable HTTP)");
+            s.report(finding, None)
+        })
+        .collect()
 }

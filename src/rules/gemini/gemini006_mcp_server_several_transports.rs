@@ -1,6 +1,6 @@
 //! GEMINI006: an MCP server with more than one transport.
 
-use crate::rules::kinds::{gemini_servers, gemini_settings};
+use crate::rules::kinds::gemini_mcp_servers;
 use crate::rules::prelude::*;
 
 pub const RULE: Rule = Rule {
@@ -26,24 +26,16 @@ pub const RULE: Rule = Rule {
 
 fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
-    for (doc, value) in gemini_settings(cx) {
-        for (name, server, span) in gemini_servers(doc, &value) {
-            let set: Vec<&str> = ["httpUrl", "url", "command"].into_iter().filter(|k| server.get(k).is_some()).collect();
-            if set.len() < 2 {
-                continue;
-            }
-            findings.push(
-                Diagnostic::warning(format!(
-                    "MCP server `{name}` sets {}; Gemini CLI uses only `{}`",
-                    set.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(" and "),
-                    set[0]
-                ))
-                .in_file(&doc.file)
-                .at(span)
-                .label("several transports")
-                .help("keep the one transport the server speaks"),
-            );
+    for s in gemini_mcp_servers(cx) {
+        let set: Vec<&str> = ["httpUrl", "url", "command"].into_iter().filter(|k| s.value.get(k).is_some()).collect();
+        if set.len() < 2 {
+            continue;
         }
+        let listed = set.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(" and ");
+        let finding = Diagnostic::warning(format!("MCP server `{}` sets {listed}; Gemini CLI uses only `{}`", s.name, set[0]))
+            .label("several transports")
+            .help("keep the one transport the server speaks");
+        findings.push(s.report(finding, None));
     }
     findings
 }

@@ -1,6 +1,6 @@
 //! GEMINI007: an underscore in an MCP server's name.
 
-use crate::rules::kinds::{gemini_servers, gemini_settings};
+use crate::rules::kinds::gemini_mcp_servers;
 use crate::rules::prelude::*;
 
 pub const RULE: Rule = Rule {
@@ -19,17 +19,16 @@ pub const RULE: Rule = Rule {
 };
 
 fn check(cx: &Context) -> Vec<Diagnostic> {
-    let mut findings = Vec::new();
-    for (doc, value) in gemini_settings(cx) {
-        for (name, _, span) in gemini_servers(doc, &value).into_iter().filter(|(n, _, _)| n.contains('_')) {
-            findings.push(
-                Diagnostic::warning(format!("MCP server name `{name}` contains `_`, which breaks tool-name parsing in policies"))
-                    .in_file(&doc.file)
-                    .at(span)
+    let servers = gemini_mcp_servers(cx);
+    servers
+        .iter()
+        .filter(|s| s.name.contains('_'))
+        .map(|s| {
+            let finding =
+                Diagnostic::warning(format!("MCP server name `{}` contains `_`, which breaks tool-name parsing in policies", s.name))
                     .label("underscore")
-                    .help(format!("rename it, e.g. `{}`", name.replace('_', "-"))),
-            );
-        }
-    }
-    findings
+                    .help(format!("rename it, e.g. `{}`", s.name.replace('_', "-")));
+            s.report(finding, None)
+        })
+        .collect()
 }

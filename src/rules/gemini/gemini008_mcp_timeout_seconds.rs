@@ -1,6 +1,6 @@
 //! GEMINI008: an MCP `timeout` that looks like seconds.
 
-use crate::rules::kinds::{gemini_servers, gemini_settings, server_key};
+use crate::rules::kinds::gemini_mcp_servers;
 use crate::rules::prelude::*;
 
 pub const RULE: Rule = Rule {
@@ -26,23 +26,16 @@ pub const RULE: Rule = Rule {
 
 fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
-    for (doc, value) in gemini_settings(cx) {
-        for (name, server, span) in gemini_servers(doc, &value) {
-            let Some(timeout) = server.get("timeout") else { continue };
-            let message = match timeout.as_f64() {
-                Some(ms) if ms >= 1000.0 => continue,
-                Some(_) => format!("MCP server `{name}` has `timeout: {timeout}`, which is milliseconds"),
-                None => format!("MCP server `{name}` has `timeout: {timeout}`, not a number of milliseconds"),
-            };
-            let at = server_key(doc, &span, "timeout");
-            findings.push(
-                Diagnostic::warning(message)
-                    .in_file(&doc.file)
-                    .at(at)
-                    .label("milliseconds")
-                    .help("write the timeout in milliseconds, e.g. `30000` for 30 seconds"),
-            );
-        }
+    for s in gemini_mcp_servers(cx) {
+        let Some(timeout) = s.value.get("timeout") else { continue };
+        let message = match timeout.as_f64() {
+            Some(ms) if ms >= 1000.0 => continue,
+            Some(_) => format!("MCP server `{}` has `timeout: {timeout}`, which is milliseconds", s.name),
+            None => format!("MCP server `{}` has `timeout: {timeout}`, not a number of milliseconds", s.name),
+        };
+        let finding =
+            Diagnostic::warning(message).label("milliseconds").help("write the timeout in milliseconds, e.g. `30000` for 30 seconds");
+        findings.push(s.report(finding, Some("timeout")));
     }
     findings
 }

@@ -1,6 +1,6 @@
 //! GEMINI009: a tool both included and excluded.
 
-use crate::rules::kinds::{gemini_servers, gemini_settings, server_key};
+use crate::rules::kinds::gemini_mcp_servers;
 use crate::rules::prelude::*;
 
 pub const RULE: Rule = Rule {
@@ -26,26 +26,17 @@ pub const RULE: Rule = Rule {
 
 fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
-    for (doc, value) in gemini_settings(cx) {
-        for (name, server, span) in gemini_servers(doc, &value) {
-            let list = |k: &str| {
-                server
-                    .get(k)
-                    .and_then(|v| v.as_array())
-                    .map(|a| a.iter().filter_map(|t| t.as_str()).collect::<Vec<_>>())
-                    .unwrap_or_default()
-            };
-            let excluded = list("excludeTools");
-            for tool in list("includeTools").into_iter().filter(|t| excluded.contains(t)) {
-                let at = server_key(doc, &span, "excludeTools");
-                findings.push(
-                    Diagnostic::warning(format!("MCP server `{name}` both includes and excludes tool `{tool}`; it is excluded"))
-                        .in_file(&doc.file)
-                        .at(at)
-                        .label("excluded here")
-                        .help("remove the tool from one of the two lists"),
-                );
-            }
+    for s in gemini_mcp_servers(cx) {
+        let list = |k: &str| -> Vec<String> {
+            let items = s.value.get(k).and_then(|v| v.as_array());
+            items.map(|a| a.iter().filter_map(|t| t.as_str().map(str::to_string)).collect()).unwrap_or_default()
+        };
+        let excluded = list("excludeTools");
+        for tool in list("includeTools").into_iter().filter(|t| excluded.contains(t)) {
+            let finding = Diagnostic::warning(format!("MCP server `{}` both includes and excludes tool `{tool}`; it is excluded", s.name))
+                .label("excluded here")
+                .help("remove the tool from one of the two lists");
+            findings.push(s.report(finding, Some("excludeTools")));
         }
     }
     findings

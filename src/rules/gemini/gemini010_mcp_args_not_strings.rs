@@ -1,6 +1,6 @@
 //! GEMINI010: MCP `args` that are not a list of strings.
 
-use crate::rules::kinds::{gemini_servers, gemini_settings, server_key};
+use crate::rules::kinds::gemini_mcp_servers;
 use crate::rules::prelude::*;
 
 pub const RULE: Rule = Rule {
@@ -25,22 +25,15 @@ pub const RULE: Rule = Rule {
 };
 
 fn check(cx: &Context) -> Vec<Diagnostic> {
-    let mut findings = Vec::new();
-    for (doc, value) in gemini_settings(cx) {
-        for (name, server, span) in gemini_servers(doc, &value) {
-            let Some(args) = server.get("args") else { continue };
-            if args.as_array().is_some_and(|a| a.iter().all(|x| x.is_string())) {
-                continue;
-            }
-            let at = server_key(doc, &span, "args");
-            findings.push(
-                Diagnostic::error(format!("MCP server `{name}` has `args` that are not a list of strings"))
-                    .in_file(&doc.file)
-                    .at(at)
-                    .label("expected [\"…\", \"…\"]")
-                    .help("write each argument as its own string, e.g. `[\"--port\", \"5432\"]`"),
-            );
-        }
-    }
-    findings
+    let servers = gemini_mcp_servers(cx);
+    let wrong =
+        servers.iter().filter(|s| s.value.get("args").is_some_and(|a| !a.as_array().is_some_and(|a| a.iter().all(|x| x.is_string()))));
+    wrong
+        .map(|s| {
+            let finding = Diagnostic::error(format!("MCP server `{}` has `args` that are not a list of strings", s.name))
+                .label("expected [\"…\", \"…\"]")
+                .help("write each argument as its own string, e.g. `[\"--port\", \"5432\"]`");
+            s.report(finding, Some("args"))
+        })
+        .collect()
 }
