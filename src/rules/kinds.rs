@@ -359,35 +359,29 @@ pub fn import_walk(cx: &Context, rel: &str, text: &str) -> ImportWalk {
             })
             .collect()
     }
-    fn visit(
-        cx: &Context,
-        chain: &mut Vec<String>,
-        start: &Range<usize>,
-        walk: &mut ImportWalk,
-        seen: &mut std::collections::BTreeSet<String>,
-    ) {
+    fn visit(cx: &Context, chain: &[String], start: &Range<usize>, walk: &mut ImportWalk, seen: &mut std::collections::BTreeSet<String>) {
         let Some(last) = chain.last().cloned() else { return };
         let Ok(file) = cx.root.read(&last) else { return };
         for (_, target) in targets(cx, &last, &file.text) {
-            let mut next = chain.clone();
+            let mut next = chain.to_vec();
             next.push(target.clone());
             if chain.contains(&target) {
                 walk.cycles.push((start.clone(), next));
             } else if chain.len() > GEMINI_IMPORT_DEPTH {
                 walk.too_deep.push((start.clone(), next));
             } else if seen.insert(target) {
-                visit(cx, &mut next, start, walk, seen);
+                visit(cx, &next, start, walk, seen);
             }
         }
     }
     let mut walk = ImportWalk::default();
     let mut seen = std::collections::BTreeSet::new();
     for (range, target) in targets(cx, rel, text) {
-        let mut chain = vec![rel.to_string(), target.clone()];
+        let chain = vec![rel.to_string(), target.clone()];
         if target == rel {
             walk.cycles.push((range, chain));
         } else if seen.insert(target) {
-            visit(cx, &mut chain, &range, &mut walk, &mut seen);
+            visit(cx, &chain, &range, &mut walk, &mut seen);
         }
     }
     walk
