@@ -11,6 +11,7 @@ pub mod context;
 pub mod docs;
 pub mod json_schema;
 pub mod json_span;
+pub mod kinds;
 pub mod locate;
 pub mod markdown;
 pub mod secrets;

@@ -1,0 +1,51 @@
+//! COPILOT015: a tool listed twice.
+
+use crate::agent_files::FileKind;
+use crate::rules::prelude::*;
+
+pub const RULE: Rule = Rule {
+    code: Code::COPILOT015,
+    name: "tools-duplicate",
+    family: Family::Copilot,
+    severity: Severity::Warning,
+    summary: "A prompt file or custom agent lists the same tool twice in `tools`.",
+    why: "A tool is available or not; listing it twice changes nothing and usually hides a different tool that was \
+          meant (a copy-paste slip). Sources: https://code.visualstudio.com/docs/copilot/customization/prompt-files; \
+          https://code.visualstudio.com/docs/agents/reference/custom-agent-file-reference.",
+    fails: Example {
+        file: ".github/agents/reviewer.agent.md",
+        text: "---\ndescription: Reviews pull requests\ntools: ['search', 'fetch', 'search']\n---\nReview the diff.\n",
+    },
+    passes: Example {
+        file: ".github/agents/reviewer.agent.md",
+        text: "---\ndescription: Reviews pull requests\ntools: ['search', 'fetch', 'usages']\n---\nReview the diff.\n",
+    },
+    notes: "",
+    stage: Stage::Lint(check),
+};
+
+fn check(cx: &Context) -> Vec<Diagnostic> {
+    let mut findings = Vec::new();
+    for doc in cx.files.iter().filter(|d| matches!(d.kind, FileKind::CopilotPrompt | FileKind::CopilotAgent) && d.front.is_ok()) {
+        let Some(tools) = doc.field("tools").and_then(|t| t.as_array()) else { continue };
+        let names: Vec<&str> = tools.iter().filter_map(|t| t.as_str()).collect();
+        let mut reported = Vec::new();
+        for (i, name) in names.iter().enumerate() {
+            if names[..i].contains(name) && !reported.contains(name) {
+                reported.push(*name);
+                let span = doc.key_span("tools").map(|k| k.start).and_then(|from| {
+                    let hits: Vec<usize> = doc.text[from..].match_indices(*name).map(|(j, _)| from + j).take(2).collect();
+                    hits.get(1).map(|&j| j..j + name.len())
+                });
+                findings.push(
+                    Diagnostic::warning(format!("tool `{name}` is listed twice"))
+                        .in_file(&doc.file)
+                        .at(span.or_else(|| doc.key_span("tools")))
+                        .label("listed again")
+                        .help("remove the second entry"),
+                );
+            }
+        }
+    }
+    findings
+}

@@ -1,0 +1,71 @@
+//! GEMINI002: a top-level settings key that is not a Gemini CLI settings category.
+
+use crate::diagnostic::did_you_mean;
+use crate::rules::kinds::{gemini_settings, json_key};
+use crate::rules::prelude::*;
+
+const TOP_LEVEL: [&str; 26] = [
+    "$schema",
+    "general",
+    "output",
+    "ui",
+    "ide",
+    "privacy",
+    "billing",
+    "model",
+    "modelConfigs",
+    "agents",
+    "context",
+    "tools",
+    "mcp",
+    "useWriteTodos",
+    "security",
+    "advanced",
+    "experimental",
+    "skills",
+    "hooksConfig",
+    "hooks",
+    "contextManagement",
+    "admin",
+    "mcpServers",
+    "telemetry",
+    "policyPaths",
+    "adminPolicyPaths",
+];
+
+pub const RULE: Rule = Rule {
+    code: Code::GEMINI002,
+    name: "settings-unknown-key",
+    family: Family::Gemini,
+    severity: Severity::Warning,
+    summary: "The project's `.gemini/settings.json` has a top-level key that is not one of Gemini CLI's settings categories.",
+    why: "Gemini CLI settings are grouped by category (`general`, `ui`, `model`, `context`, `tools`, `mcp`, \
+          `mcpServers`, `security`…). A key outside them, such as the pre-categories `contextFileName` or a typo \
+          of a category, is not where the CLI looks, so the setting does not take effect as written. Sources: \
+          google-gemini/gemini-cli:docs/reference/configuration.md@5411f113, `schemas/settings.schema.json`.",
+    fails: Example { file: ".gemini/settings.json", text: "{\n  \"contextFileName\": \"AGENTS.md\"\n}\n" },
+    passes: Example { file: ".gemini/settings.json", text: "{\n  \"context\": { \"fileName\": \"AGENTS.md\" }\n}\n" },
+    notes: "",
+    stage: Stage::Lint(check),
+};
+
+fn check(cx: &Context) -> Vec<Diagnostic> {
+    let mut findings = Vec::new();
+    for (doc, value) in gemini_settings(cx) {
+        let Some(object) = value.as_object() else { continue };
+        for key in object.keys().filter(|k| !TOP_LEVEL.contains(&k.as_str())) {
+            let help = match did_you_mean(key, TOP_LEVEL) {
+                Some(s) => format!("did you mean `{s}`?"),
+                None => "move the setting under its category (see the Gemini CLI configuration reference)".to_string(),
+            };
+            findings.push(
+                Diagnostic::warning(format!("`{key}` is not a Gemini CLI settings category"))
+                    .in_file(&doc.file)
+                    .at(json_key(&doc.text, key, 0))
+                    .label("unknown key")
+                    .help(help),
+            );
+        }
+    }
+    findings
+}
