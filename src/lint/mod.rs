@@ -4,6 +4,7 @@
 //! budgets, lint, then `[lint]` / command-line selection and suppression comments.
 
 pub mod check;
+pub mod fix;
 pub mod config;
 
 use crate::diagnostic::Diagnostic;

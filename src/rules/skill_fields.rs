@@ -1,7 +1,19 @@
-//! The Agent Skills specification's frontmatter rules, shared by the SKILL rules.
+//! The Agent Skills specification's frontmatter rules, shared by the SKILL rules, and the edits
+//! their fixes make to a frontmatter line.
+
+use std::ops::Range;
+
+use unicode_normalization::UnicodeNormalization;
+
+use crate::agent_files::Doc;
+use crate::diagnostic::Edit;
 
 /// The fields the specification defines.
 pub const SPEC_FIELDS: [&str; 6] = ["name", "description", "license", "compatibility", "metadata", "allowed-tools"];
+
+/// The fields Claude Code reads in a SKILL.md besides the specification's
+/// (https://code.claude.com/docs/en/skills): not reported at the default level.
+pub const CLAUDE_CODE_FIELDS: [&str; 7] = ["argument-hint", "disable-model-invocation", "user-invocable", "model", "context", "agent", "hooks"];
 
 /// Longest `name`, in characters.
 pub const NAME_MAX: usize = 64;
@@ -19,11 +31,14 @@ pub const CATALOGUE_ENTRY_MAX_TOKENS: usize = 100;
 /// What is wrong with a skill name, per the specification: 1–64 characters, lowercase
 /// alphanumeric characters and hyphens only, no leading, trailing or consecutive hyphens.
 /// Empty names are SKILL003's business and give no problem here.
+/// Names are compared and checked in NFKC form, as the reference validator does (`cafe` with a
+/// combining accent is `café`).
 pub fn name_problems(name: &str) -> Vec<String> {
     let mut problems = Vec::new();
     if name.is_empty() {
         return problems;
     }
+    let name = &nfkc(name);
     let length = name.chars().count();
     if length > NAME_MAX {
         problems.push(format!("is {length} characters long (at most {NAME_MAX})"));
@@ -43,6 +58,69 @@ pub fn name_problems(name: &str) -> Vec<String> {
     problems
 }
 
+/// Whether the frontmatter has `key` in another case only (`Name` for `name`).
+pub fn has_case_variant(doc: &Doc, key: &str) -> bool {
+    doc.fields().iter().any(|(k, _)| k != key && k.eq_ignore_ascii_case(key))
+}
+
+/// A name in NFKC form.
+pub fn nfkc(name: &str) -> String {
+    name.nfkc().collect()
+}
+
+/// The name in kebab case (`PDF_Processing` → `pdf-processing`), when that is a valid name.
+pub fn kebab(name: &str) -> Option<String> {
+    let lower: String = nfkc(name).chars().flat_map(char::to_lowercase).map(|c| if c.is_alphanumeric() { c } else { '-' }).collect();
+    let kebab = lower.split('-').filter(|part| !part.is_empty()).collect::<Vec<_>>().join("-");
+    (!kebab.is_empty() && name_problems(&kebab).is_empty()).then_some(kebab)
+}
+
+/// An edit replacing a key's one-line scalar value with `value`, keeping its quotes (and quoting
+/// a value YAML would read as another type); `None` when the value is not a one-line scalar
+/// without a comment, where a replacement could change more than the value.
+pub fn replace_value(doc: &Doc, key: &str, value: &str) -> Option<Edit> {
+    let span = doc.value_span(key)?;
+    let old = &doc.text[span.clone()];
+    if span == doc.key_span(key)? || old.contains(" #") || old.starts_with(['[', '{', '&', '*', '!', '|', '>']) {
+        return None;
+    }
+    let quote = match old.chars().next() {
+        Some(q @ ('"' | '\'')) if old.len() >= 2 && old.ends_with(q) => Some(q),
+        Some('"' | '\'') => return None,
+        _ if reads_as_other_type(value) => Some('"'),
+        _ => None,
+    };
+    let new = match quote {
+        Some(q) => format!("{q}{value}{q}"),
+        None => value.to_string(),
+    };
+    Some(Edit::replace(&doc.file, span, new))
+}
+
+/// Whether plain YAML would read `value` as something other than a string (`true`, `null`, `12`).
+fn reads_as_other_type(value: &str) -> bool {
+    !matches!(serde_yaml::from_str::<serde_yaml::Value>(value), Ok(serde_yaml::Value::String(_)))
+}
+
+/// The byte range of a top-level key with its value: its line and the lines below it that
+/// belong to it (indented, or a `- ` list item), up to the next key.
+pub fn field_lines(doc: &Doc, key: &str) -> Option<Range<usize>> {
+    let start = doc.key_span(key)?.start;
+    let body = doc.body_start();
+    let fence = doc.text[..body].rfind("---").unwrap_or(body);
+    let mut end = doc.text[start..].find('\n').map_or(fence, |i| start + i + 1);
+    let mut offset = end;
+    for line in doc.text[end..fence].split_inclusive('\n') {
+        offset += line.len();
+        if line.starts_with([' ', '\t', '-']) {
+            end = offset;
+        } else if !line.trim().is_empty() {
+            break;
+        }
+    }
+    Some(start..end.min(fence))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -56,5 +134,50 @@ mod tests {
             assert!(!name_problems(bad).is_empty(), "{bad}");
         }
         assert_eq!(name_problems(&"a".repeat(65)).len(), 1);
+        assert!(name_problems("cafe\u{301}").is_empty(), "NFKC composes the accent");
+    }
+
+    #[test]
+    fn kebab_case_names() {
+        assert_eq!(kebab("PDF_Processing").as_deref(), Some("pdf-processing"));
+        assert_eq!(kebab("  My  Skill!! ").as_deref(), Some("my-skill"));
+        assert_eq!(kebab("__").as_deref(), None);
+        assert_eq!(kebab(&"a".repeat(65)), None);
+    }
+
+    fn doc(text: &str) -> Doc {
+        Doc::new(crate::agent_files::FileKind::Skill, "s/SKILL.md".into(), "s/SKILL.md".into(), crate::memo::SharedText::new(text))
+    }
+
+    fn applied(text: &str, edit: Option<Edit>) -> Option<String> {
+        let edit = edit?;
+        let mut out = text.to_string();
+        out.replace_range(edit.span, &edit.replacement);
+        Some(out)
+    }
+
+    #[test]
+    fn values_are_replaced_with_their_quotes() {
+        let cases = [
+            ("---\nname: Old\n---\n", "new", Some("---\nname: new\n---\n")),
+            ("---\nname: 'Old'\n---\n", "new", Some("---\nname: 'new'\n---\n")),
+            ("---\nname: Old\n---\n", "123", Some("---\nname: \"123\"\n---\n")),
+            ("---\nname: Old # note\n---\n", "new", None),
+            ("---\nname: >-\n  Old\n---\n", "new", None),
+        ];
+        for (text, value, want) in cases {
+            let d = doc(text);
+            assert_eq!(applied(text, replace_value(&d, "name", value)).as_deref(), want, "{text}");
+        }
+    }
+
+    #[test]
+    fn a_field_spans_its_value_lines() {
+        let text = "---\nname: a\ntags:\n- x\n\n  - y\nversion: 1\nlast: >\n  folded\n\n---\nbody\n";
+        let d = doc(text);
+        let lines = |key| field_lines(&d, key).map(|r| &text[r]);
+        assert_eq!(lines("tags"), Some("tags:\n- x\n\n  - y\n"));
+        assert_eq!(lines("version"), Some("version: 1\n"));
+        assert_eq!(lines("last"), Some("last: >\n  folded\n"));
     }
 }
