@@ -1,6 +1,7 @@
 //! `ctxc check`: load every agent, render and measure every mode in every scenario, and report
 //! budget overruns and lint findings (or, with no manifest, lint the SKILL.md, AGENTS.md and
-//! CLAUDE.md files found). Exit 0 clean, 1 findings, 2 input that cannot be loaded.
+//! CLAUDE.md files found). Exit 0 clean, 1 findings, 2 input that cannot be loaded. `--fix` applies
+//! the findings' fixes ([`ctxc::lint::fix`]) and reports what remains; `--diff` only shows them.
 
 use std::path::{Path, PathBuf};
 
