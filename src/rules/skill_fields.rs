@@ -15,6 +15,10 @@ pub const SPEC_FIELDS: [&str; 6] = ["name", "description", "license", "compatibi
 /// (https://code.claude.com/docs/en/skills): not reported at the default level.
 pub const CLAUDE_CODE_FIELDS: [&str; 7] = ["argument-hint", "disable-model-invocation", "user-invocable", "model", "context", "agent", "hooks"];
 
+/// The fields Zeus reads in a SKILL.md (its documentation, Skills → "Metadata Fields"): not
+/// reported at the default level in an agent on the `zeus` preset.
+pub const ZEUS_FIELDS: [&str; 6] = ["version", "author", "tags", "triggers", "priority", "enabled"];
+
 /// Longest `name`, in characters.
 pub const NAME_MAX: usize = 64;
 /// Longest `description`, in characters.

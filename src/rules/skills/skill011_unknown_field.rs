@@ -2,7 +2,7 @@
 
 use crate::manifest::lint::SkillLevel;
 use crate::rules::prelude::*;
-use crate::rules::skill_fields::{field_lines, CLAUDE_CODE_FIELDS, SPEC_FIELDS};
+use crate::rules::skill_fields::{field_lines, CLAUDE_CODE_FIELDS, SPEC_FIELDS, ZEUS_FIELDS};
 
 pub const RULE: Rule = Rule {
     code: Code::SKILL011,
@@ -18,7 +18,9 @@ pub const RULE: Rule = Rule {
     passes: Example { file: "skills/meeting-notes/SKILL.md", text: "---\nname: meeting-notes\ndescription: Turn a transcript into notes.\nmetadata:\n  version: \"1.2\"\n---\n" },
     notes: "Levels: at the default (**lenient**) level this is a warning, and the fields Claude Code reads in a skill \
             (`argument-hint`, `disable-model-invocation`, `user-invocable`, `model`, `context`, `agent`, `hooks`: \
-            https://code.claude.com/docs/en/skills) are allowed; at the **strict** level (`--strict`, or `[lint] skills = \
+            https://code.claude.com/docs/en/skills) are allowed, and in an agent on the `zeus` preset the fields Zeus reads \
+            (`version`, `author`, `tags`, `triggers`, `priority`, `enabled`: docs.zeus.agentspro.cn, Skills → \"Metadata \
+            Fields\"); at the **strict** level (`--strict`, or `[lint] skills = \
             \"strict\"`) every field outside the specification is an error, as in the reference validator `skills-ref`. \
             `[lint] severity` overrides both. A field that differs from a specification field only by case (`Name`) is \
             SKILL012's. Fix (unsafe, drops data): the field and its value lines are removed.",
@@ -27,11 +29,12 @@ pub const RULE: Rule = Rule {
 
 fn check(cx: &Context) -> Vec<Diagnostic> {
     let strict = cx.settings.skills == SkillLevel::Strict;
+    let zeus = cx.agent().and_then(|a| a.preset.as_deref()) == Some("zeus");
     let mut findings = Vec::new();
     for skill in cx.skills {
         for (key, _) in skill.fields() {
             let known = |fields: &[&str]| fields.iter().any(|f| f.eq_ignore_ascii_case(key));
-            if known(&SPEC_FIELDS) || (!strict && known(&CLAUDE_CODE_FIELDS)) {
+            if known(&SPEC_FIELDS) || (!strict && (known(&CLAUDE_CODE_FIELDS) || (zeus && known(&ZEUS_FIELDS)))) {
                 continue;
             }
             let level = if strict { " (strict level)" } else { "" };
