@@ -125,6 +125,30 @@ pub fn field_lines(doc: &Doc, key: &str) -> Option<Range<usize>> {
     Some(start..end.min(fence))
 }
 
+/// The byte range of the one-line plain value of `key` in the mapping below the top-level
+/// `parent` (`version: 1.0` under `metadata:`); `None` when it is not written so.
+pub fn nested_value_span(doc: &Doc, parent: &str, key: &str) -> Option<Range<usize>> {
+    let lines = field_lines(doc, parent)?;
+    let mut offset = lines.start;
+    for line in doc.text[lines].split_inclusive('\n') {
+        let start = offset;
+        offset += line.len();
+        let indent = line.len() - line.trim_start_matches([' ', '\t']).len();
+        let Some(rest) = line[indent..].strip_prefix(key) else { continue };
+        let Some(value) = rest.trim_start_matches([' ', '\t']).strip_prefix(':') else { continue };
+        if indent == 0 {
+            continue;
+        }
+        let trimmed = value.trim();
+        if trimmed.is_empty() || trimmed.contains(" #") || trimmed.starts_with(['"', '\'', '[', '{', '&', '*', '!', '|', '>']) {
+            return None;
+        }
+        let value_start = start + (line.len() - value.len()) + (value.len() - value.trim_start().len());
+        return Some(value_start..value_start + trimmed.len());
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -173,6 +197,15 @@ mod tests {
             let d = doc(text);
             assert_eq!(applied(text, replace_value(&d, "name", value)).as_deref(), want, "{text}");
         }
+    }
+
+    #[test]
+    fn nested_values_are_found_below_their_parent() {
+        let text = "---\nversion: 9\nmetadata:\n  author: Ann\n  version: 1.0\n  tags: [a]\n---\n";
+        let d = doc(text);
+        assert_eq!(nested_value_span(&d, "metadata", "version").map(|r| &text[r]), Some("1.0"));
+        assert_eq!(nested_value_span(&d, "metadata", "tags"), None);
+        assert_eq!(nested_value_span(&d, "metadata", "missing"), None);
     }
 
     #[test]
