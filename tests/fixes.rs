@@ -149,7 +149,7 @@ fn a_top_level_dict_type_is_one_finding() {
     assert_eq!(
         found,
         [
-            (Some(Code::TOOL006), "the parameter schema of tool `save` (category `files`) has `\"type\": \"dict\"`: it must be an object schema"),
+            (Some(Code::TOOL006), "the parameter schema of tool `save` (category `files`) has `\"type\": \"dict\"` (JSON Schema's name is `object`): it must be an object schema"),
             (Some(Code::TOOL008), "tool `save` (category `files`) uses type `dict` at `/properties/data`, which is not a JSON Schema type"),
         ],
     );

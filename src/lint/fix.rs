@@ -50,6 +50,7 @@ pub fn plan(findings: &[Diagnostic], unsafe_fixes: bool, mut read: impl FnMut(&s
     for d in findings.iter().filter(|d| applies(d, unsafe_fixes)) {
         let Some(fix) = &d.fix else { continue };
         let mut edited: Vec<String> = fix.edits.iter().map(|e| e.file.clone()).collect();
+        edited.sort();
         edited.dedup();
         let applied = Applied { code: d.code, file: d.file.clone().unwrap_or_default(), title: fix.title.clone(), edits: edited };
         for edit in &fix.edits {
@@ -64,9 +65,11 @@ pub fn plan(findings: &[Diagnostic], unsafe_fixes: bool, mut read: impl FnMut(&s
                 e.span.start <= e.span.end && e.span.end <= t.len() && t.is_char_boundary(e.span.start) && t.is_char_boundary(e.span.end)
             })
         };
-        let overlaps = |e: &Edit, others: &[&Edit]| others.iter().any(|o| overlap(&o.span, &e.span));
+        let same_file = |a: &Edit, b: &Edit| a.file == b.file && overlap(&a.span, &b.span);
         let clash = fix.edits.iter().enumerate().any(|(i, e)| {
-            !fits(e) || overlaps(e, taken.get(&e.file).map_or(&[], Vec::as_slice)) || overlaps(e, &fix.edits[..i].iter().collect::<Vec<_>>())
+            !fits(e)
+                || taken.get(&e.file).is_some_and(|t| t.iter().any(|o| same_file(o, e)))
+                || fix.edits[..i].iter().any(|o| same_file(o, e))
         });
         if clash {
             round.skipped.push(applied);
