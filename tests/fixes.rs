@@ -130,7 +130,10 @@ fn a_fix_replaces_the_file_atomically_and_keeps_its_link_and_permissions() {
 
 #[test]
 fn one_pair_of_case_variant_keys_is_one_finding() {
-    let work = common::project(&[("skills/notes/SKILL.md", "---\nName: notes\nname: notes\ndescription: Take meeting notes from a transcript.\n---\n")]);
+    let work = common::project(&[(
+        "skills/notes/SKILL.md",
+        "---\nName: notes\nname: notes\ndescription: Take meeting notes from a transcript.\n---\n",
+    )]);
     let report = check(work.path());
     let found: Vec<(Option<Code>, &str)> = report.diagnostics.iter().map(|d| (d.code, d.message.as_str())).collect();
     assert_eq!(found, [(Some(Code::SKILL012), "frontmatter keys `Name` and `name` differ only by case")]);

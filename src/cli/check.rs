@@ -12,8 +12,8 @@ use super::{output, session, EXIT_FINDINGS, EXIT_INPUT, EXIT_OK};
 use ctxc::diagnostic::Diagnostic;
 use ctxc::lint::check::plural;
 use ctxc::lint::{fix, CheckReport, Options, Outcome};
-use ctxc::review::compare::unified_diff;
 use ctxc::report::formats;
+use ctxc::review::compare::unified_diff;
 
 #[derive(Debug, Args)]
 #[command(group(ArgGroup::new("fixing").args(["fix", "diff"])))]
@@ -169,7 +169,8 @@ fn fix_root(path: &Path) -> &Path {
 fn fix(path: &Path, unsafe_fixes: bool, check: impl FnMut() -> CheckReport) -> fix::Fixing {
     let root = fix_root(path);
     let read = |file: &str| std::fs::read_to_string(file).ok();
-    let write = |file: &str, text: &str| ctxc::review::atomic::replace_inside(root, Path::new(file), text.as_bytes()).map_err(|e| e.to_string());
+    let write =
+        |file: &str, text: &str| ctxc::review::atomic::replace_inside(root, Path::new(file), text.as_bytes()).map_err(|e| e.to_string());
     let fixing = fix::fix(check, unsafe_fixes, read, write);
     for (file, why) in &fixing.failed {
         output::eprint(&format!("ctxc: cannot fix `{file}`: {why}\n"));

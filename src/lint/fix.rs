@@ -195,7 +195,8 @@ mod tests {
 
     #[test]
     fn an_edit_that_no_longer_fits_the_file_is_skipped() {
-        let findings = [finding(Fix::safe("past the end", vec![edit(5..9, "x")])), finding(Fix::safe("inside a char", vec![edit(1..2, "x")]))];
+        let findings =
+            [finding(Fix::safe("past the end", vec![edit(5..9, "x")])), finding(Fix::safe("inside a char", vec![edit(1..2, "x")]))];
         let round = plan(&findings, false, |_| Some("é".to_string()));
         assert!(round.texts.is_empty() && round.fixed.is_empty());
         assert_eq!(round.skipped.len(), 2);

@@ -4,8 +4,8 @@
 //! budgets, lint, then `[lint]` / command-line selection and suppression comments.
 
 pub mod check;
-pub mod fix;
 pub mod config;
+pub mod fix;
 
 use crate::diagnostic::Diagnostic;
 pub use crate::rules::context::{AgentRun, Context, Run, Settings};
