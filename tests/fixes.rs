@@ -130,14 +130,19 @@ fn a_fix_replaces_the_file_atomically_and_keeps_its_link_and_permissions() {
 
 #[test]
 fn one_pair_of_case_variant_keys_is_one_finding() {
-    let work = common::project(&[(
-        "skills/notes/SKILL.md",
-        "---\nName: notes\nname: notes\ndescription: Take meeting notes from a transcript.\n---\n",
-    )]);
+    let skill = |name: &str| format!("---\nName: {name}\nname: notes\ndescription: Take meeting notes from a transcript.\n---\n");
+    let work = common::project(&[("skills/notes/SKILL.md", &skill("Notes"))]);
     let report = check(work.path());
     let found: Vec<(Option<Code>, &str)> = report.diagnostics.iter().map(|d| (d.code, d.message.as_str())).collect();
     assert_eq!(found, [(Some(Code::SKILL012), "frontmatter keys `Name` and `name` differ only by case")]);
-    assert!(report.diagnostics[0].fix.is_none(), "which of the two to keep is the author's choice");
+    assert!(report.diagnostics[0].fix.is_none(), "which of two values to keep is the author's choice");
+
+    // With the same value, the copy goes (a safe fix).
+    let work = common::project(&[("skills/notes/SKILL.md", &skill("notes"))]);
+    let out = ctxc_in(work.path(), &["check", "--fix", "."]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let fixed = std::fs::read_to_string(work.path().join("skills/notes/SKILL.md")).expect("read");
+    assert_eq!(fixed, "---\nname: notes\ndescription: Take meeting notes from a transcript.\n---\n");
 }
 
 #[test]

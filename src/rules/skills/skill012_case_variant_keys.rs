@@ -2,7 +2,7 @@
 
 use crate::memo::KeyMap;
 use crate::rules::prelude::*;
-use crate::rules::skill_fields::SPEC_FIELDS;
+use crate::rules::skill_fields::{field_lines, SPEC_FIELDS};
 
 pub const RULE: Rule = Rule {
     code: Code::SKILL012,
@@ -15,7 +15,8 @@ pub const RULE: Rule = Rule {
     fails: Example { file: "skills/notes/SKILL.md", text: "---\nname: notes\nDescription: Take meeting notes.\n---\n" },
     passes: Example { file: "skills/notes/SKILL.md", text: "---\nname: notes\ndescription: Take meeting notes.\n---\n" },
     notes: "Fix (safe): a single key in the wrong case is renamed (`Description` → `description`). Two spellings of one key \
-            are one finding, with no fix: which value to keep is the author's choice.",
+            are one finding; when they hold the same value, the fix (safe) removes the copies that are not the \
+            specification's spelling, and otherwise there is none: which value to keep is the author's choice.",
     stage: Stage::Lint(check),
 };
 
@@ -48,13 +49,31 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
                     // Point at a spelling that is not the specification's (the later one when neither is).
                     let odd = keys.iter().rev().find(|k| spec.is_none_or(|s| *k != s)).unwrap_or(&keys[keys.len() - 1]);
                     let shown: Vec<String> = keys.iter().map(|k| format!("`{k}`")).collect();
-                    Diagnostic::error(format!("frontmatter keys {} differ only by case", shown.join(" and ")))
+                    let d = Diagnostic::error(format!("frontmatter keys {} differ only by case", shown.join(" and ")))
                         .at(skill.key_span(odd))
-                        .help("keep one of them (keys are case-sensitive)")
+                        .help("keep one of them (keys are case-sensitive)");
+                    match spec.and_then(|spec| drop_copies(skill, keys, spec)) {
+                        Some(fix) => d.fix(fix),
+                        None => d,
+                    }
                 }
             };
             findings.push(finding.in_file(&skill.file));
         }
     }
     findings
+}
+
+/// Removes the other spellings of a specification field when they hold the same value as the
+/// field itself, so nothing is lost; which of two different values to keep is the author's call.
+fn drop_copies(skill: &crate::agent_files::Doc, keys: &[&str], spec: &str) -> Option<Fix> {
+    let value = skill.field(spec)?;
+    let mut edits = Vec::new();
+    for key in keys.iter().filter(|k| **k != spec) {
+        if skill.field(key) != Some(value) {
+            return None;
+        }
+        edits.push(Edit::replace(&skill.file, field_lines(skill, key)?, ""));
+    }
+    Some(Fix::safe(format!("remove the copies of `{spec}`"), edits))
 }
