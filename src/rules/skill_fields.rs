@@ -48,7 +48,9 @@ pub fn name_problems(name: &str) -> Vec<String> {
     if length > NAME_MAX {
         problems.push(format!("is {length} characters long (at most {NAME_MAX})"));
     }
-    let bad: Vec<char> = name.chars().filter(|c| !(*c == '-' || (c.is_alphanumeric() && !c.is_uppercase()))).collect();
+    // Lowercase as the reference validator means it (`name == name.lower()`): titlecase letters too.
+    let lowercase = |c: char| c.to_lowercase().eq(std::iter::once(c));
+    let bad: Vec<char> = name.chars().filter(|c| !(*c == '-' || (c.is_alphanumeric() && lowercase(*c)))).collect();
     if !bad.is_empty() {
         let mut seen = std::collections::BTreeSet::new();
         let shown: Vec<String> = bad.iter().filter(|c| seen.insert(**c)).map(|c| format!("`{c}`")).collect();
@@ -164,6 +166,12 @@ mod tests {
         }
         assert_eq!(name_problems(&"a".repeat(65)).len(), 1);
         assert!(name_problems("cafe\u{301}").is_empty(), "NFKC composes the accent");
+        for not_lowercase in ["\u{1F88}", "\u{01C5}", "\u{2160}", "НАВЫК"] {
+            assert!(!name_problems(not_lowercase).is_empty(), "{not_lowercase}");
+        }
+        for lowercase in ["技能", "мой-навык", "ß-skill", "a\u{b2}", "x\u{FF12}"] {
+            assert!(name_problems(lowercase).is_empty(), "{lowercase}");
+        }
     }
 
     #[test]
