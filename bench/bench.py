@@ -184,6 +184,47 @@ def measure_mcp(args, ctxc: str, work: str) -> dict:
     return {"bytes": size, "rows": rows}
 
 
+PEERS = os.path.join(ROOT, "target", "peers")
+SKILLS_TREE = os.path.normpath(os.path.join(ROOT, "..", "shared", "corpus", "skills"))
+
+
+def measure_lint(args, ctxc: str, work: str) -> dict:
+    """Zero-config linting: one small SKILL.md, then the corpus's tree of 46 skills beside the
+    peer linters (installed by scripts/peers into target/peers), each as its users run it."""
+    if not os.path.isdir(SKILLS_TREE):
+        sys.exit(f"{SKILLS_TREE} is missing: the lint benchmark reads ../shared/corpus beside the repository")
+    subprocess.run([os.path.join(ROOT, "scripts", "peers")], check=True)
+    small = os.path.join(work, "small", "release-notes", "SKILL.md")
+    os.makedirs(os.path.dirname(small), exist_ok=True)
+    with open(small, "w") as f:
+        f.write("---\nname: release-notes\ndescription: Summarize merged pull requests into a changelog entry. "
+                "Use when preparing a release.\n---\n\nRead the merged pull requests and write one entry per change.\n")
+    skill_dirs = sorted(os.path.dirname(os.path.join(d, "SKILL.md")) for d, _, names in os.walk(SKILLS_TREE) if "SKILL.md" in names)
+    validate_all = ("import sys, pathlib, skills_ref\n"
+                    "for d in sys.argv[1:]:\n    skills_ref.validate(pathlib.Path(d))\n")
+    bin = os.path.join(PEERS, "venv", "bin")
+    tree = {
+        "ctxc check": [ctxc, "check", SKILLS_TREE],
+        "agnix 0.59.3": [os.path.join(bin, "agnix"), SKILLS_TREE],
+        "claudelint 0.3.6": [os.path.join(bin, "claudelint"), SKILLS_TREE],
+        "skill-check 1.2.0": [os.path.join(PEERS, "npm", "node_modules", ".bin", "skill-check"), "check", SKILLS_TREE],
+        "skills-ref 0.1.1 (validate() per skill, one process)": [os.path.join(bin, "python"), "-c", validate_all, *skill_dirs],
+    }
+    return {"small": run_timed([ctxc, "check", small], args.runs * 4), "skills": len(skill_dirs),
+            "tree": {label: run_timed(cmd, args.runs) for label, cmd in tree.items()}}
+
+
+def print_lint(lint: dict) -> None:
+    seconds, peak = lint["small"]
+    print(f"\nzero-config lint, one small SKILL.md: {seconds * 1000:.1f} ms, {peak:.1f} MiB peak RSS (process start included)")
+    rows = lint["tree"]
+    ctxc = rows["ctxc check"][0]
+    print(f"the corpus's skills tree ({lint['skills']} skills), beside the peer linters:")
+    print(f"  {'linter':<52} {'median wall':>12} {'peak RSS':>10} {'vs ctxc':>9}")
+    for label, (seconds, peak) in rows.items():
+        print(f"  {label:<52} {seconds * 1000:>9.1f} ms {peak:>7.0f} MiB {seconds / ctxc:>8.2f}x")
+
+
 def run_timed(cmd: list, runs: int) -> tuple:
     """Median wall seconds over `runs`, and the largest peak RSS (MiB) of this command's runs.
     The runs happen in a fresh interpreter (`--time-command`): a spawned child's peak RSS counts
@@ -205,7 +246,8 @@ def time_command(cmd: list, runs: int) -> None:
         times.append(time.perf_counter() - start)
         peaks.append(usage.ru_maxrss / 1024)
         code = os.waitstatus_to_exitcode(status)
-        if code not in (0, 1):
+        # 0 clean, 1 findings (2 is skill-check's findings; for ctxc it is input that cannot load).
+        if code not in (0, 1) and not (code == 2 and "skill-check" in cmd[0]):
             sys.exit(f"{' '.join(cmd)} failed with exit {code}")
     print(json.dumps([statistics.median(times), max(peaks)]))
 
@@ -292,12 +334,16 @@ def main() -> None:
     parser.add_argument("--keep", help="write the projects here and keep them")
     parser.add_argument("--mcp-tools", type=int, default=60_000, help="tools in the large MCP tool file")
     parser.add_argument("--only-mcp", action="store_true", help="time only the large MCP tool file")
+    parser.add_argument("--only-lint", action="store_true", help="time only zero-config linting, beside the peer linters")
     args = parser.parse_args()
 
     ctxc, floor = build()
     work = args.keep or tempfile.mkdtemp(prefix="ctxc-bench-")
     os.makedirs(work, exist_ok=True)
     try:
+        lint = measure_lint(args, ctxc, work)
+        if args.only_lint:
+            return print_lint(lint)
         mcp = measure_mcp(args, ctxc, work)
         if args.only_mcp:
             return print_mcp(args, mcp)
@@ -335,6 +381,7 @@ def main() -> None:
     for label, (seconds, peak) in single.items():
         print(f"ctxc check, {label:<26} {seconds * 1000:>6.0f} ms {peak:>5.0f} MiB (process start included)")
     print_mcp(args, mcp)
+    print_lint(lint)
 
 
 def print_mcp(args, mcp: dict) -> None:

@@ -336,6 +336,23 @@ impl Found {
         self.skills.is_empty() && self.memory.is_empty() && self.files.is_empty() && self.problems.is_empty() && self.warnings.is_empty()
     }
 
+    fn add(&mut self, root: &ProjectRoot, kind: FileKind, rel: String, text: SharedText) {
+        let display = root.display_path(&rel);
+        self.sources.insert_shared(&display, text.clone());
+        match kind {
+            FileKind::Skill => {
+                let mut skill = SkillDoc::new(display, rel, text);
+                if skill.folder.is_empty() {
+                    // SKILL.md at the root: its folder is the root directory itself.
+                    skill.folder = root.canonical().file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+                }
+                self.skills.push(skill);
+            }
+            FileKind::Memory => self.memory.push(MemoryDoc { file: display, rel, text }),
+            kind => self.files.push(Doc::new(kind, display, rel, text)),
+        }
+    }
+
     /// Display paths of every file found, sorted.
     pub fn paths(&self) -> Vec<String> {
         let skills = self.skills.iter().map(|s| s.file.clone());
@@ -421,23 +438,19 @@ pub fn discover(root: &ProjectRoot, only: Option<(&str, FileKind)>, mut seen: BT
                 continue;
             }
         };
-        found.sources.insert_shared(&display, file.text.clone());
-        match kind {
-            FileKind::Skill => {
-                let mut skill = SkillDoc::new(display, rel, file.text);
-                if skill.folder.is_empty() {
-                    // SKILL.md at the root: its folder is the root directory itself.
-                    skill.folder = root.canonical().file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-                }
-                found.skills.push(skill);
-            }
-            FileKind::Memory => found.memory.push(MemoryDoc { file: display, rel, text: file.text }),
-            kind => found.files.push(Doc::new(kind, display, rel, file.text)),
-        }
+        found.add(root, kind, rel, file.text);
     }
     found.skills.sort_by(|a, b| a.rel.cmp(&b.rel));
     found.memory.sort_by(|a, b| a.rel.cmp(&b.rel));
     found.files.sort_by(|a, b| a.rel.cmp(&b.rel));
+    found
+}
+
+/// One file whose text is given rather than read (`ctxc check -` reads it from stdin), as if
+/// found at `rel` under the root.
+pub fn given(root: &ProjectRoot, rel: &str, kind: FileKind, text: &str) -> Found {
+    let mut found = Found::default();
+    found.add(root, kind, rel.to_string(), SharedText::new(text));
     found
 }
 

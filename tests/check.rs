@@ -254,11 +254,48 @@ fn zero_config_lints_skills_and_memory_files() {
     // One file at a time.
     let out = ctxc_in(dir.path(), &["check", "--format", "json", "skills/Notes/SKILL.md"]);
     assert_eq!(codes(&stdout_json(&out)), ["SKILL004"]);
-    // Nothing to lint is a usage error.
+    // A file of no known kind is named as such, never read as a manifest.
+    let out = ctxc_in(dir.path(), &["check", "README.md"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "ctxc check: nothing to lint: `README.md` is not a manifest or an agent file ctxc knows\n"
+    );
+    // Nothing to lint is not an error: a CI job over a repository without agent files passes.
     let empty = tempfile::tempdir().expect("tempdir");
+    std::fs::write(empty.path().join("notes.md"), "# Notes\n").expect("write");
     let out = ctxc_in(empty.path(), &["check"]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("no ctxc.toml, ctxc.yaml, SKILL.md, AGENTS.md or CLAUDE.md found"));
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "ctxc check: nothing to lint: no manifest and no agent file in `.`\n");
+}
+
+#[test]
+fn every_kind_of_agent_file_is_found_by_its_path() {
+    let dir = project(&[
+        (".claude/agents/reviewer.md", "---\nname: reviewer\ndescription: Reviews diffs.\n---\nReview.\n"),
+        (".claude/commands/ship.md", "Ship $ARGUMENTS.\n"),
+        (".claude/settings.json", "{}\n"),
+        (".cursor/rules/style.mdc", "---\ndescription: Style\n---\nUse tabs.\n"),
+        (".github/copilot-instructions.md", "Be brief.\n"),
+        (".openhands/microagents/repo.md", "Notes.\n"),
+        ("GEMINI.md", "Notes.\n"),
+        ("docs/notes.md", "not an agent file\n"),
+    ]);
+    let out = ctxc_in(dir.path(), &["check", "--format", "json"]);
+    let json = stdout_json(&out);
+    let files: Vec<&str> = json["files"].as_array().expect("files").iter().filter_map(|f| f.as_str()).collect();
+    assert_eq!(
+        files,
+        [
+            ".claude/agents/reviewer.md",
+            ".claude/commands/ship.md",
+            ".claude/settings.json",
+            ".cursor/rules/style.mdc",
+            ".github/copilot-instructions.md",
+            ".openhands/microagents/repo.md",
+            "GEMINI.md"
+        ]
+    );
 }
 
 #[cfg(unix)]
@@ -342,4 +379,89 @@ fn rules_and_explain() {
     assert!(String::from_utf8_lossy(&unknown.stderr).contains("did you mean `SKILL004`?"));
     let explained = String::from_utf8(ctxc(&["explain", "cache001"]).stdout).expect("utf-8");
     assert!(explained.starts_with("## CACHE001 `dynamic-before-static`"), "{explained}");
+}
+
+/// Runs `git` in `dir` with a fixed identity, failing the test when it fails.
+fn git(dir: &Path, args: &[&str]) {
+    let status = Command::new(common::require_tool("git"))
+        .args(["-c", "user.email=ci@example.com", "-c", "user.name=ci", "-c", "commit.gpgsign=false"])
+        .args(args)
+        .current_dir(dir)
+        .status()
+        .expect("git runs");
+    assert!(status.success(), "git {args:?}");
+}
+
+#[test]
+fn changed_since_checks_only_what_changed() {
+    let skill = |name: &str| format!("---\nname: {name}\ndescription: Summarize release notes into a changelog entry.\n---\nBody.\n");
+    let dir = project(&[("a/SKILL.md", &skill("A")), ("b/SKILL.md", &skill("b")), ("c/SKILL.md", &skill("c"))]);
+    git(dir.path(), &["init", "-q", "."]);
+    git(dir.path(), &["add", "-A"]);
+    git(dir.path(), &["commit", "-q", "-m", "first"]);
+    // Committed, uncommitted and new files count as changed; `a` (a finding, unchanged) does not.
+    std::fs::write(dir.path().join("b/SKILL.md"), skill("B")).expect("write");
+    git(dir.path(), &["commit", "-q", "-am", "second"]);
+    std::fs::write(dir.path().join("c/SKILL.md"), skill("C")).expect("write");
+    std::fs::create_dir(dir.path().join("d")).expect("mkdir");
+    std::fs::write(dir.path().join("d/SKILL.md"), skill("D")).expect("write");
+    let out = ctxc_in(dir.path(), &["check", "--changed-since", "HEAD~1", "--format", "concise", "--select", "SKILL004"]);
+    let listed: Vec<&str> = std::str::from_utf8(&out.stdout).expect("UTF-8").lines().map(|l| l.split(':').next().unwrap_or("")).collect();
+    assert_eq!(listed, ["b/SKILL.md", "c/SKILL.md", "d/SKILL.md"]);
+    assert_eq!(out.status.code(), Some(1));
+    // Nothing changed: nothing to lint, exit 0.
+    git(dir.path(), &["add", "-A"]);
+    git(dir.path(), &["commit", "-q", "-m", "third"]);
+    let out = ctxc_in(dir.path(), &["check", "--changed-since", "HEAD"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "ctxc check: nothing to lint: no agent and no agent file in `.` changed\n");
+    // A revision that is not one is a usage error.
+    let out = ctxc_in(dir.path(), &["check", "--changed-since", "--upload-pack=x"]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn changed_since_checks_the_agents_that_load_a_changed_file() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    common::copy_tree(&repo().join("examples/agents"), dir.path());
+    git(dir.path(), &["init", "-q", "."]);
+    git(dir.path(), &["add", "-A"]);
+    git(dir.path(), &["commit", "-q", "-m", "first"]);
+    let core = dir.path().join("zeus/prompts/core.md");
+    let text = std::fs::read_to_string(&core).expect("read");
+    std::fs::write(&core, format!("{text}\nOne more line.\n")).expect("write");
+    let out = ctxc_in(dir.path(), &["check", "--changed-since", "HEAD", "--format", "json"]);
+    let json = stdout_json(&out);
+    let agents: Vec<&str> = json["agents"].as_array().expect("agents").iter().filter_map(|a| a["name"].as_str()).collect();
+    assert_eq!(agents, ["zeus"]);
+}
+
+#[test]
+fn stdin_is_checked_as_the_file_it_names() {
+    let run = |args: &[&str], text: &str| {
+        use std::io::Write;
+        let mut child = Command::new(env!("CARGO_BIN_EXE_ctxc"))
+            .args(args)
+            .current_dir(repo())
+            .env("NO_COLOR", "1")
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("ctxc runs");
+        child.stdin.take().expect("stdin").write_all(text.as_bytes()).expect("write stdin");
+        child.wait_with_output().expect("ctxc ends")
+    };
+    let text = "---\nname: Notes\ndescription: Take meeting notes and file them in the wiki.\n---\nBody.\n";
+    let out = run(&["check", "-", "--stdin-filename", "skills/notes/SKILL.md", "--format", "concise", "--select", "SKILL004"], text);
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "skills/notes/SKILL.md:2:7: SKILL004 skill name `Notes` contains `N` (only lowercase letters, digits and hyphens are allowed)\n"
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let out = run(&["check", "-"], text);
+    assert_eq!(out.status.code(), Some(2), "stdin needs a name");
+    let out = run(&["check", "-", "--stdin-filename", "notes.txt"], text);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("`notes.txt` is not an agent file ctxc knows"));
 }

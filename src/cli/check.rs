@@ -49,6 +49,13 @@ pub struct CheckArgs {
     /// Validate SKILL.md files at the strict Agent Skills level (no fields outside the specification).
     #[arg(long)]
     strict: bool,
+    /// Check only what changed since this git revision: the agents that load a changed file, and
+    /// the changed agent files no agent loads (new and modified files, committed or not).
+    #[arg(long, value_name = "REV")]
+    changed_since: Option<String>,
+    /// With PATH `-`: the path the text read from stdin stands for (its kind and its folder).
+    #[arg(long, value_name = "PATH")]
+    stdin_filename: Option<PathBuf>,
     /// Also fail (exit 1) when a render drifted from its ctxc.lock (written by `ctxc snapshot`):
     /// prints the token delta per section and a unified diff of the prompt text on stderr.
     #[arg(long)]
@@ -79,6 +86,9 @@ enum CheckFormat {
     Github,
 }
 
+/// The most `ctxc check -` reads from stdin.
+const STDIN_MAX_BYTES: u64 = 16 * 1024 * 1024;
+
 pub fn exit_code(outcome: Outcome) -> u8 {
     match outcome {
         Outcome::Clean => EXIT_OK,
@@ -89,25 +99,42 @@ pub fn exit_code(outcome: Outcome) -> u8 {
 
 pub fn run(mut args: CheckArgs, reporter: &Reporter) -> u8 {
     // A path leading out of the project is reported by `lint::check` and never walked from.
-    if ctxc::project::check_path_argument(&args.path).is_ok() {
+    if args.path.as_os_str() != "-" && ctxc::project::check_path_argument(&args.path).is_ok() {
         args.path = ctxc::discover::agent_folder(&args.path);
     }
     let session = match session(&super::with_model(args.set.clone(), args.model.as_deref()), reporter) {
         Ok(s) => s,
         Err(code) => return code,
     };
-    let options = Options { select: args.select, ignore: args.ignore, strict: args.strict, deny_warnings: args.deny_warnings };
-    if args.diff {
-        return diff(&ctxc::lint::check(&args.path, &options, &session), args.unsafe_fixes, reporter);
+    let mut options =
+        Options { select: args.select, ignore: args.ignore, strict: args.strict, deny_warnings: args.deny_warnings, changed: None };
+    if let Some(rev) = &args.changed_since {
+        match ctxc::review::git::locate(&args.path).and_then(|repo| ctxc::review::git::changed_since(&repo, rev)) {
+            Ok(changed) => options.changed = Some(std::sync::Arc::new(changed)),
+            Err(e) => return reporter.usage(&format!("--changed-since {rev}: {e}")),
+        }
     }
     let mut fixed = None;
-    let report: CheckReport = match args.fix {
-        true => {
-            let fixing = fix(&args.path, args.unsafe_fixes, || ctxc::lint::check(&args.path, &options, &session));
-            fixed = Some(fixing.fixed.len());
-            fixing.report
+    let report: CheckReport = if args.path.as_os_str() == "-" {
+        if args.fix || args.diff {
+            return reporter.usage("--fix and --diff change files: `ctxc check -` reads stdin, where there is no file to change");
         }
-        false => ctxc::lint::check(&args.path, &options, &session),
+        let Some(name) = &args.stdin_filename else {
+            return reporter
+                .usage("`ctxc check -` reads one agent file from stdin: name it with --stdin-filename PATH (e.g. skills/pdf/SKILL.md)");
+        };
+        match output::read_stdin(STDIN_MAX_BYTES) {
+            Ok(text) => ctxc::lint::check_text(name, &text, &options, &session),
+            Err(e) => return reporter.usage(&format!("cannot read stdin: {e}")),
+        }
+    } else if args.diff {
+        return diff(&ctxc::lint::check(&args.path, &options, &session), args.unsafe_fixes, reporter);
+    } else if args.fix {
+        let fixing = fix(&args.path, args.unsafe_fixes, || ctxc::lint::check(&args.path, &options, &session));
+        fixed = Some(fixing.fixed.len());
+        fixing.report
+    } else {
+        ctxc::lint::check(&args.path, &options, &session)
     };
     let mut code = exit_code(report.outcome());
     match args.format {

@@ -9,7 +9,6 @@ use clap::{Args, ValueEnum};
 
 use super::report::Reporter;
 use super::{check_path, output, with_env_overrides, EXIT_FINDINGS, EXIT_INPUT, EXIT_OK};
-use ctxc::diagnostic::Diagnostic;
 use ctxc::review::compare::{compare, over_threshold, Labels, Threshold};
 use ctxc::review::{self, git, AgentPin};
 use ctxc::{Failure, Session};
@@ -62,11 +61,6 @@ fn keyed(path: &Path, manifests: Vec<PathBuf>) -> Vec<(String, PathBuf)> {
         .collect()
 }
 
-fn fail(reporter: &Reporter, message: String) -> u8 {
-    reporter.diagnostics(&[Diagnostic::error(message)], &Default::default());
-    EXIT_INPUT
-}
-
 /// Pins one side's agents; on failure, the rendered diagnostics.
 fn pin_side(manifests: &[(String, PathBuf)], session: &Session, reporter: &Reporter) -> Result<Vec<(String, AgentPin)>, String> {
     let paths: Vec<PathBuf> = manifests.iter().map(|(_, m)| m.clone()).collect();
@@ -97,15 +91,15 @@ pub fn run(mut args: DiffArgs, reporter: &Reporter) -> u8 {
     args.path = ctxc::discover::agent_folder(&args.path);
     let repo = match git::locate(&args.path) {
         Ok(repo) => repo,
-        Err(message) => return fail(reporter, message),
+        Err(message) => return reporter.usage(message),
     };
     let commit = match git::resolve(&repo, &args.base) {
         Ok(commit) => commit,
-        Err(message) => return fail(reporter, message),
+        Err(message) => return reporter.usage(message),
     };
     let checkout = match git::checkout(&repo, &commit, &overrides) {
         Ok(c) => c,
-        Err(message) => return fail(reporter, format!("cannot read `{}` at {}: {message}", args.path.display(), args.base)),
+        Err(message) => return reporter.usage(format!("cannot read `{}` at {}: {message}", args.path.display(), args.base)),
     };
     let after = match ctxc::discover::find_manifests(&args.path) {
         Ok(m) => keyed(&args.path, m),
@@ -117,10 +111,11 @@ pub fn run(mut args: DiffArgs, reporter: &Reporter) -> u8 {
         Vec::new()
     };
     if before.is_empty() && after.is_empty() {
-        return fail(
-            reporter,
-            format!("no ctxc.toml or ctxc.yaml in `{}`, neither at {} nor in the work tree", args.path.display(), args.base),
-        );
+        return reporter.usage(format!(
+            "no ctxc.toml or ctxc.yaml in `{}`, neither at {} nor in the work tree",
+            args.path.display(),
+            args.base
+        ));
     }
     let session = Session::new(overrides);
     let after_pins = pin_side(&after, &session, reporter);

@@ -47,6 +47,17 @@ pub fn print_with(write: impl FnOnce(&mut io::BufWriter<io::StdoutLock<'static>>
     }
 }
 
+/// Reads stdin as UTF-8 text, at most `limit` bytes (more is an error, not a truncation).
+pub fn read_stdin(limit: u64) -> io::Result<String> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    io::stdin().lock().take(limit + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > limit {
+        return Err(io::Error::new(ErrorKind::InvalidData, format!("more than {limit} bytes")));
+    }
+    String::from_utf8(bytes).map_err(|_| io::Error::new(ErrorKind::InvalidData, "not valid UTF-8"))
+}
+
 /// Writes text to stderr. When stderr itself cannot be written there is nobody left to tell, so
 /// the error is dropped.
 pub fn eprint(text: &str) {

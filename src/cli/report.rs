@@ -29,4 +29,10 @@ impl Reporter {
             super::output::eprint(&self.render(diagnostics, sources));
         }
     }
+
+    /// Reports a usage error (no file to point at) and gives the exit code for it.
+    pub fn usage(&self, message: impl Into<String>) -> u8 {
+        self.diagnostics(&[Diagnostic::error(message)], &Sources::default());
+        super::EXIT_INPUT
+    }
 }

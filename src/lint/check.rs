@@ -4,7 +4,7 @@
 //! file under the path that no agent loads (a path with no manifest at all: every one) is linted
 //! zero-config: SKILL.md, memory files and the other kinds of [`crate::agent_files::FileKind`].
 
-use std::path::Path;
+use std::path::{Component, Path};
 
 use serde::Serialize;
 
@@ -161,6 +161,41 @@ pub fn check(path: &Path, options: &Options, session: &Session) -> CheckReport {
     session.scope(|| check_in_scope(path, options, session))
 }
 
+/// Checks one agent file whose text is given (`ctxc check -` with `--stdin-filename`): linted as
+/// if it were at `path`, which decides its kind, its folder and what its links resolve against.
+pub fn check_text(path: &Path, text: &str, options: &Options, session: &Session) -> CheckReport {
+    session.scope(|| {
+        let mut report = CheckReport { deny_warnings: options.deny_warnings, zero_config: true, ..CheckReport::default() };
+        // Relative to the current folder, which is the root its links resolve against.
+        let rel = path.components().filter(|c| !matches!(c, Component::CurDir)).collect::<std::path::PathBuf>();
+        let inside = rel.components().all(|c| matches!(c, Component::Normal(_)));
+        let rel = rel.to_string_lossy().replace('\\', "/");
+        let root = match (inside && !rel.is_empty(), ProjectRoot::new(Path::new("."))) {
+            (true, Ok(root)) => root,
+            (false, _) => {
+                report.usage_error(Diagnostic::error(format!(
+                    "--stdin-filename `{}` must be a path inside the current folder",
+                    path.display()
+                )));
+                return report;
+            }
+            (_, Err(e)) => {
+                report.usage_error(e.into_diagnostic());
+                return report;
+            }
+        };
+        match FileKind::of_named(&rel) {
+            Some(kind) => lint_files(&mut report, &root, files::given(&root, &rel, kind, text), options, session.counter()),
+            None => {
+                report.nothing_to_lint =
+                    Some(format!("nothing to lint: `{rel}` is not an agent file ctxc knows (manifests are checked from disk)"))
+            }
+        }
+        report.mask_secrets();
+        report
+    })
+}
+
 fn check_in_scope(path: &Path, options: &Options, session: &Session) -> CheckReport {
     let mut report = CheckReport { deny_warnings: options.deny_warnings, ..CheckReport::default() };
     if let Err(d) = crate::project::check_path_argument(path) {
@@ -189,13 +224,14 @@ fn check_in_scope(path: &Path, options: &Options, session: &Session) -> CheckRep
             zero_config(&mut report, path, None, loaded, options, session.counter());
             report.zero_config = false;
         }
-        Err(_) if path.is_dir() => {
-            zero_config(&mut report, path, None, Default::default(), options, session.counter());
-            if report.files.is_empty() && !report.unloadable {
-                report.nothing_to_lint = Some(format!("nothing to lint: no manifest and no agent file in `{}`", path.display()));
-            }
-        }
+        Err(_) if path.is_dir() => zero_config(&mut report, path, None, Default::default(), options, session.counter()),
         Err(d) => report.usage_error(d),
+    }
+    if report.agents.is_empty() && report.files.is_empty() && !report.unloadable {
+        report.nothing_to_lint = Some(match options.changed {
+            Some(_) => format!("nothing to lint: no agent and no agent file in `{}` changed", path.display()),
+            None => format!("nothing to lint: no manifest and no agent file in `{}`", path.display()),
+        });
     }
     report.mask_secrets();
     report
@@ -218,8 +254,8 @@ fn check_agents(report: &mut CheckReport, manifests: &[std::path::PathBuf], opti
 }
 
 fn check_agent(report: &mut CheckReport, manifest: &Path, options: &Options, session: &Session) {
-    let AgentRuns { loaded, runs, problems: render_problems } = match session.run(manifest, Only::default()) {
-        Ok(agent) => agent,
+    let loaded = match session.load(manifest) {
+        Ok(loaded) => loaded,
         Err(failure) => {
             report.diagnostics.extend(failure.diagnostics);
             report.sources.extend(failure.sources);
@@ -234,6 +270,11 @@ fn check_agent(report: &mut CheckReport, manifest: &Path, options: &Options, ses
             return;
         }
     };
+    // `--changed-since`: an agent none of whose files changed is not checked.
+    if !loaded.sources.iter_shared().any(|(display, _)| options.keeps(display)) {
+        return;
+    }
+    let AgentRuns { loaded, runs, problems: render_problems } = session.measure(loaded, Only::default());
     let agent = &loaded.agent;
     let manifest_text = ManifestText { file: &agent.manifest_display, text: loaded.sources.get(&agent.manifest_display).unwrap_or("") };
     let (selection, settings, problems) = Selection::build(&agent.lint, options, Some(&manifest_text));
@@ -286,15 +327,28 @@ fn zero_config(
     counter: &TokenCounter,
 ) {
     report.zero_config = true;
-    let root = match ProjectRoot::new(dir) {
-        Ok(root) => root,
-        Err(e) => return report.usage_error(e.into_diagnostic()),
-    };
-    let found = files::discover(&root, only, loaded);
+    match ProjectRoot::new(dir) {
+        Ok(root) => {
+            let found = files::discover(&root, only, loaded);
+            lint_files(report, &root, found, options, counter)
+        }
+        Err(e) => report.usage_error(e.into_diagnostic()),
+    }
+}
+
+/// Lints files found or given (no manifest): every rule over them, then selection and
+/// suppression comments.
+fn lint_files(report: &mut CheckReport, root: &ProjectRoot, found: files::Found, options: &Options, counter: &TokenCounter) {
     if found.is_empty() {
         return;
     }
     let (selection, settings, problems) = Selection::build(&RawLint::default(), options, None);
+    // A text with more bytes than a token limit may be over it: the tokenizer is built on another
+    // thread while the rules that need no counts run.
+    let smallest_limit = (crate::rules::skill_fields::BODY_MAX_TOKENS as u64).min(settings.memory_max_tokens);
+    if found.skills.iter().map(|s| s.body().len()).chain(found.memory.iter().map(|m| m.text.len())).any(|len| len as u64 > smallest_limit) {
+        crate::tokens::warm_up(counter.engine(), Tokenizer::O200kBase);
+    }
     report.unloadable |= !problems.is_empty() || !found.problems.is_empty();
     report.diagnostics.extend(problems);
     report.diagnostics.extend(found.problems.iter().cloned());
@@ -304,14 +358,16 @@ fn zero_config(
         memory: &found.memory,
         files: &found.files,
         sources: &found.sources,
-        root: &root,
+        root,
         counter,
         tokenizer: Tokenizer::O200kBase,
         settings,
     };
     let mut findings = found.warnings.clone();
     findings.extend(lint(&cx));
-    report.files.extend(found.paths());
+    // Every file takes part in the rules that compare files; only the kept ones are reported.
+    findings.retain(|d| d.file.as_deref().is_none_or(|file| options.keeps(file)));
+    report.files.extend(found.paths().into_iter().filter(|file| options.keeps(file)));
     finish(report, findings, &selection, &found.sources);
     report.sources.extend(found.sources);
 }

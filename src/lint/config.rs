@@ -21,6 +21,16 @@ pub struct Options {
     pub strict: bool,
     /// `--deny-warnings`: warnings fail the run (exit 1).
     pub deny_warnings: bool,
+    /// `--changed-since`: the files changed (canonical paths). Only the agents that load one of
+    /// them are checked, and only findings in them are reported for files no agent loads.
+    pub changed: Option<std::sync::Arc<std::collections::BTreeSet<std::path::PathBuf>>>,
+}
+
+impl Options {
+    /// Whether a file (by display path) is one `--changed-since` keeps (every file without it).
+    pub fn keeps(&self, display: &str) -> bool {
+        self.changed.as_ref().is_none_or(|changed| std::fs::canonicalize(display).is_ok_and(|path| changed.contains(&path)))
+    }
 }
 
 /// Which codes are reported, and at what severity.

@@ -10,7 +10,7 @@ pub mod fix;
 use crate::diagnostic::Diagnostic;
 pub use crate::rules::context::{AgentRun, Context, Run, Settings};
 
-pub use check::{check, CheckReport, Outcome};
+pub use check::{check, check_text, CheckReport, Outcome};
 pub use config::{Options, RawLint, SkillLevel};
 
 /// Runs every lint rule. Findings carry their rule's code and default severity, sorted by file,

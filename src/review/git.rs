@@ -95,6 +95,18 @@ pub fn resolve(repo: &Repo, rev: &str) -> Result<String, String> {
     Ok(String::from_utf8_lossy(&out).trim().to_string())
 }
 
+/// The files changed in the work tree since a revision (committed, staged or not, and new files
+/// git does not ignore), as canonical paths; deleted files are left out. Only read-only commands
+/// run (`diff --name-only`, `ls-files`), with no external diff or text conversion.
+pub fn changed_since(repo: &Repo, rev: &str) -> Result<std::collections::BTreeSet<PathBuf>, String> {
+    let commit = resolve(repo, rev)?;
+    let diffed =
+        run(git(Some(&repo.top)).args(["diff", "--name-only", "-z", "--no-ext-diff", "--no-textconv", "--no-renames", &commit, "--"]))?;
+    let untracked = run(git(Some(&repo.top)).args(["ls-files", "-z", "--others", "--exclude-standard"]))?;
+    let names = diffed.split(|b| *b == 0).chain(untracked.split(|b| *b == 0)).filter(|name| !name.is_empty());
+    Ok(names.filter_map(|name| std::fs::canonicalize(repo.top.join(String::from_utf8_lossy(name).as_ref())).ok()).collect())
+}
+
 /// At most this many files are extracted from a revision, and at most this many bytes written:
 /// a hostile tree cannot fill the disk or run for long. Blobs over the per-file limit are not
 /// read at all (see [`Extraction::placeholder`]).

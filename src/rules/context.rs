@@ -58,6 +58,16 @@ impl<'a> Context<'a> {
         self.counter.count(self.tokenizer, text)
     }
 
+    /// The text's tokens when they are over `limit`. Every token of the byte-level encodings
+    /// covers at least one byte, so a text of at most `limit` bytes is not counted at all (and a
+    /// check of small files never builds a tokenizer).
+    pub fn count_over(&self, text: &str, limit: u64) -> Option<usize> {
+        if text.len() as u64 <= limit {
+            return None;
+        }
+        Some(self.count(text)).filter(|&tokens| tokens as u64 > limit)
+    }
+
     /// The agent files of one kind.
     pub fn files_of(&self, kind: FileKind) -> impl Iterator<Item = &'a Doc> {
         self.files.iter().filter(move |f| f.kind == kind)

@@ -34,18 +34,20 @@ impl Kind {
         }
     }
 
+    /// Word boundaries are ASCII ones (`(?-u:\b)`): every pattern is ASCII, and a Unicode
+    /// boundary would push the regex engine off its fast path on any non-ASCII text.
     fn pattern(self) -> &'static Regex {
         fn re(pattern: &str) -> Regex {
             Regex::new(pattern).expect("constant pattern") // ok: literals below, exercised by tests
         }
-        static OPENAI: LazyLock<Regex> = LazyLock::new(|| re(r"\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}"));
-        static ANTHROPIC: LazyLock<Regex> = LazyLock::new(|| re(r"\bsk-ant-[a-z]+[0-9]{2}-[A-Za-z0-9_-]{20,}"));
-        static GITHUB: LazyLock<Regex> = LazyLock::new(|| re(r"\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})"));
-        static AWS: LazyLock<Regex> = LazyLock::new(|| re(r"\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b"));
+        static OPENAI: LazyLock<Regex> = LazyLock::new(|| re(r"(?-u:\b)sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}"));
+        static ANTHROPIC: LazyLock<Regex> = LazyLock::new(|| re(r"(?-u:\b)sk-ant-[a-z]+[0-9]{2}-[A-Za-z0-9_-]{20,}"));
+        static GITHUB: LazyLock<Regex> = LazyLock::new(|| re(r"(?-u:\b)(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})"));
+        static AWS: LazyLock<Regex> = LazyLock::new(|| re(r"(?-u:\b)(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?-u:\b)"));
         static PRIVATE_KEY: LazyLock<Regex> = LazyLock::new(|| re(r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----"));
         static GENERIC: LazyLock<Regex> = LazyLock::new(|| {
             re(
-                r#"(?i)\b(?:api[_-]?key|secret(?:[_-]?key)?|access[_-]?key|auth[_-]?token|access[_-]?token|token|password|passwd|client[_-]?secret)["']?[ \t]*[:=][ \t]*["']?([A-Za-z0-9+/_\-.=]{16,})"#,
+                r#"(?i)(?-u:\b)(?:api[_-]?key|secret(?:[_-]?key)?|access[_-]?key|auth[_-]?token|access[_-]?token|token|password|passwd|client[_-]?secret)["']?[ \t]*[:=][ \t]*["']?([A-Za-z0-9+/_\-.=]{16,})"#,
             )
         });
         match self {

@@ -22,8 +22,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
     let limit = cx.settings.memory_max_tokens;
     let mut findings = Vec::new();
     for doc in cx.memory {
-        let tokens = cx.count(&doc.text) as u64;
-        if tokens > limit {
+        if let Some(tokens) = cx.count_over(&doc.text, limit) {
             let (tokens, limit) = (grouped(tokens), grouped(limit));
             let first_line = doc.text.find('\n').unwrap_or(doc.text.len());
             findings.push(

@@ -23,8 +23,7 @@ pub const RULE: Rule = Rule {
 fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
     for skill in cx.skills.iter().filter(|s| s.front.is_ok()) {
-        let tokens = cx.count(skill.body());
-        if tokens > BODY_MAX_TOKENS {
+        if let Some(tokens) = cx.count_over(skill.body(), BODY_MAX_TOKENS as u64) {
             let tokens = grouped(tokens);
             let start = skill.body_start();
             findings.push(

@@ -27,8 +27,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
     for skill in cx.skills {
         let (Some(name), Some(description)) = (skill.string("name"), skill.string("description")) else { continue };
-        let tokens = cx.count(&crate::skills::catalogue_line(name, description));
-        if tokens > CATALOGUE_ENTRY_MAX_TOKENS {
+        if let Some(tokens) = cx.count_over(&crate::skills::catalogue_line(name, description), CATALOGUE_ENTRY_MAX_TOKENS as u64) {
             let tokens = grouped(tokens);
             findings.push(
                 Diagnostic::warning(format!(
