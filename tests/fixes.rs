@@ -101,8 +101,9 @@ fn diff_prints_the_change_and_writes_nothing() {
 }
 
 #[test]
-fn fix_and_diff_together_are_refused_and_unsafe_fixes_needs_one_of_them() {
-    for args in [&["check", "--fix", "--diff", "."][..], &["check", "--unsafe-fixes", "."]] {
+fn fix_and_diff_together_stdin_and_unsafe_fixes_alone_are_usage_errors() {
+    let stdin = ["check", "--fix", "-", "--stdin-filename", "skills/notes/SKILL.md"];
+    for args in [&["check", "--fix", "--diff", "."][..], &["check", "--unsafe-fixes", "."], &stdin] {
         let out = ctxc_in(&std::env::temp_dir(), args);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {out:?}");
     }
