@@ -57,6 +57,7 @@ macro_rules! rule_table {
                 SKILL014 skill014_body_too_many_tokens,
                 SKILL015 skill015_catalogue_entry_too_long,
                 SKILL016 skill016_duplicate_name,
+                SKILL030 skill030_file_name_case,
             }
             memory {
                 MEM001 mem001_missing_memory_file,

@@ -64,17 +64,18 @@ pub enum Applicability {
 /// A fix: what it does, in a few words ("rename `Name` to `name`"), and its edits.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Fix {
-    pub title: String,
+    // Fields in alphabetical order, as every key of the JSON output.
     pub applicability: Applicability,
     pub edits: Vec<Edit>,
+    pub title: String,
 }
 
 /// Replaces a byte range of a file (by display path) with new text; an empty range inserts.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Edit {
     pub file: String,
-    pub span: Range<usize>,
     pub replacement: String,
+    pub span: Range<usize>,
 }
 
 impl Fix {

@@ -200,7 +200,8 @@ fn lint_table_sets_level_severity_and_ignores() {
         (out.status.code(), stdout_json(&out))
     };
     let (code, json) = run("");
-    assert_eq!((code, codes(&json)), (Some(0), vec![]), "lenient by default: `version` is allowed");
+    assert_eq!((code, codes(&json)), (Some(0), vec!["SKILL011".to_string()]), "lenient by default: `version` is a warning");
+    assert_eq!(json["diagnostics"][0]["severity"], "warning");
     let (code, json) = run("\n[lint]\nskills = \"strict\"\n");
     assert_eq!((code, codes(&json)), (Some(1), vec!["SKILL011".to_string()]));
     let (code, json) = run("\n[lint]\nskills = \"strict\"\nseverity = { SKILL011 = \"warning\" }\n");
@@ -210,7 +211,7 @@ fn lint_table_sets_level_severity_and_ignores() {
     let (code, json) = run("\n[lint]\nskills = \"strict\"\nselect = [\"TOOL\"]\n");
     assert_eq!((code, codes(&json)), (Some(0), vec![]));
     let (code, json) = run("\n[lint]\nignore = [\"SKIL011\"]\n");
-    assert_eq!((code, codes(&json)), (Some(2), vec!["MAN012".to_string()]));
+    assert_eq!((code, codes(&json)), (Some(2), vec!["MAN012".to_string(), "SKILL011".to_string()]), "the misspelt code ignores nothing");
 }
 
 #[test]

@@ -1,8 +1,9 @@
 //! The first hour of a new user, as terminal sessions (`tests/cmd/*.md`, run by trycmd in a
 //! scratch folder each): `ctxc init`, an edit, `check`, `cost`, `snapshot`, another edit and
-//! `check --locked`, from the agent's folder and from a subfolder. `sh` makes the edits and
-//! changes folder, finding ctxc through `$CTXC`; each session starts with `git init`, as a
-//! project lives in a repository (ctxc walks up to the agent only inside one).
+//! `check --locked`, from the agent's folder and from a subfolder; and fixing a skill
+//! (`check --diff`, `--fix`, `--unsafe-fixes`). `sh` makes the edits and changes folder, finding
+//! ctxc through `$CTXC`; each session starts with `git init`, as a project lives in a repository
+//! (ctxc walks up to the agent only inside one).
 
 mod common;
 

@@ -1,17 +1,22 @@
 //! `ctxc check`: load every agent, render and measure every mode in every scenario, and report
 //! budget overruns and lint findings (or, with no manifest, lint the SKILL.md, AGENTS.md and
-//! CLAUDE.md files found). Exit 0 clean, 1 findings, 2 input that cannot be loaded.
+//! CLAUDE.md files found). Exit 0 clean, 1 findings, 2 input that cannot be loaded. `--fix` applies
+//! the findings' fixes ([`ctxc::lint::fix`]) and reports what remains; `--diff` only shows them.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-use clap::{Args, ValueEnum};
+use clap::{ArgGroup, Args, ValueEnum};
 
 use super::report::Reporter;
 use super::{output, session, EXIT_FINDINGS, EXIT_INPUT, EXIT_OK};
-use ctxc::lint::{CheckReport, Options, Outcome};
+use ctxc::diagnostic::Diagnostic;
+use ctxc::lint::check::plural;
+use ctxc::lint::{fix, CheckReport, Options, Outcome};
 use ctxc::report::formats;
+use ctxc::review::compare::unified_diff;
 
 #[derive(Debug, Args)]
+#[command(group(ArgGroup::new("fixing").args(["fix", "diff"])))]
 pub struct CheckArgs {
     #[command(flatten)]
     pub color: super::ColorOption,
@@ -55,6 +60,15 @@ pub struct CheckArgs {
     /// prints the token delta per section and a unified diff of the prompt text on stderr.
     #[arg(long)]
     locked: bool,
+    /// Apply the safe fixes of the findings (files inside PATH only, written atomically), then report what remains.
+    #[arg(long)]
+    fix: bool,
+    /// With `--fix` or `--diff`: apply the unsafe fixes too (renames, removals: review the result).
+    #[arg(long, requires = "fixing")]
+    unsafe_fixes: bool,
+    /// Print a unified diff of what `--fix` would change, and write nothing (exit 1 when there is a change).
+    #[arg(long)]
+    diff: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -100,7 +114,11 @@ pub fn run(mut args: CheckArgs, reporter: &Reporter) -> u8 {
             Err(e) => return reporter.usage(&format!("--changed-since {rev}: {e}")),
         }
     }
+    let mut fixed = None;
     let report: CheckReport = if args.path.as_os_str() == "-" {
+        if args.fix || args.diff {
+            return reporter.usage("--fix and --diff change files: `ctxc check -` reads stdin, where there is no file to change");
+        }
         let Some(name) = &args.stdin_filename else {
             return reporter
                 .usage("`ctxc check -` reads one agent file from stdin: name it with --stdin-filename PATH (e.g. skills/pdf/SKILL.md)");
@@ -109,6 +127,12 @@ pub fn run(mut args: CheckArgs, reporter: &Reporter) -> u8 {
             Ok(text) => ctxc::lint::check_text(name, &text, &options, &session),
             Err(e) => return reporter.usage(&format!("cannot read stdin: {e}")),
         }
+    } else if args.diff {
+        return diff(&ctxc::lint::check(&args.path, &options, &session), args.unsafe_fixes, reporter);
+    } else if args.fix {
+        let fixing = fix(&args.path, args.unsafe_fixes, || ctxc::lint::check(&args.path, &options, &session));
+        fixed = Some(fixing.fixed.len());
+        fixing.report
     } else {
         ctxc::lint::check(&args.path, &options, &session)
     };
@@ -139,7 +163,71 @@ pub fn run(mut args: CheckArgs, reporter: &Reporter) -> u8 {
     // The summary comes last, after everything it counts, on stderr, in the formats people read.
     if matches!(args.format, CheckFormat::Text | CheckFormat::Concise) && !args.quiet {
         let drift = if drifted { "; drifted from ctxc.lock" } else { "" };
-        output::eprint(&format!("ctxc check: {}{drift}\n", report.summary()));
+        let fixes = match fixed {
+            Some(n) => format!("; {n} fixed ({} remaining)", report.diagnostics.len()),
+            None => fixable(&report.diagnostics),
+        };
+        output::eprint(&format!("ctxc check: {}{drift}{fixes}\n", report.summary()));
     }
     code
+}
+
+/// "; 2 fixable with --fix (1 more with --unsafe-fixes)", or "" when no finding has a fix.
+fn fixable(findings: &[Diagnostic]) -> String {
+    let safe = findings.iter().filter(|d| fix::applies(d, false)).count();
+    let more = findings.iter().filter(|d| fix::applies(d, true)).count() - safe;
+    match (safe, more) {
+        (0, 0) => String::new(),
+        (0, more) => format!("; {more} fixable with --fix --unsafe-fixes"),
+        (safe, 0) => format!("; {safe} fixable with --fix"),
+        (safe, more) => format!("; {safe} fixable with --fix ({more} more with --unsafe-fixes)"),
+    }
+}
+
+/// The folder fixes may write in: PATH, or the folder of a file given as PATH.
+fn fix_root(path: &Path) -> &Path {
+    match path.is_dir() {
+        true => path,
+        false => path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new(".")),
+    }
+}
+
+/// `--fix`: fixes, writes and checks again ([`fix::fix`]); notes on stderr what could not be done.
+fn fix(path: &Path, unsafe_fixes: bool, check: impl FnMut() -> CheckReport) -> fix::Fixing {
+    let root = fix_root(path);
+    let read = |file: &str| std::fs::read_to_string(file).ok();
+    let write =
+        |file: &str, text: &str| ctxc::review::atomic::replace_inside(root, Path::new(file), text.as_bytes()).map_err(|e| e.to_string());
+    let fixing = fix::fix(check, unsafe_fixes, read, write);
+    for (file, why) in &fixing.failed {
+        output::eprint(&format!("ctxc: cannot fix `{file}`: {why}\n"));
+    }
+    for skipped in &fixing.skipped {
+        let code = skipped.code.map(|c| format!("{c} ")).unwrap_or_default();
+        output::eprint(&format!("ctxc: {code}fix not applied in `{}` (it overlaps another fix): {}\n", skipped.file, skipped.title));
+    }
+    fixing
+}
+
+/// `--diff`: the changes `--fix` would make now, as a unified diff on stdout. Exit 1 when there is
+/// one (as ruff's `--diff`), 0 when nothing would change, 2 when input cannot be loaded.
+fn diff(report: &CheckReport, unsafe_fixes: bool, reporter: &Reporter) -> u8 {
+    if report.unloadable {
+        reporter.diagnostics(&report.diagnostics, &report.sources);
+        return EXIT_INPUT;
+    }
+    let round = fix::plan(&report.diagnostics, unsafe_fixes, |file| std::fs::read_to_string(file).ok());
+    let mut out = String::new();
+    for (file, after) in &round.texts {
+        let before = round.before.get(file).map(String::as_str);
+        out.push_str(&unified_diff(before, Some(after), &format!("a/{file}"), &format!("b/{file}")));
+    }
+    output::print(&out);
+    let files = round.texts.len();
+    output::eprint(&format!("ctxc check: would fix {} in {}\n", plural(round.fixed.len(), "finding"), plural(files, "file")));
+    if files == 0 {
+        EXIT_OK
+    } else {
+        EXIT_FINDINGS
+    }
 }

@@ -105,6 +105,10 @@ impl Selection {
             skills: if options.strict { SkillLevel::Strict } else { raw.skills.unwrap_or_default() },
             memory_max_tokens: raw.memory_max_tokens.unwrap_or(DEFAULT_MEMORY_MAX_TOKENS),
         };
+        // The strict level makes unknown skill fields errors, unless `[lint] severity` says otherwise.
+        if settings.skills == SkillLevel::Strict {
+            severity.push((Code::SKILL011.as_str().to_string(), Severity::Error));
+        }
         (Selection { select, ignore, severity }, settings, problems)
     }
 

@@ -5,6 +5,7 @@
 
 pub mod check;
 pub mod config;
+pub mod fix;
 
 use crate::diagnostic::Diagnostic;
 pub use crate::rules::context::{AgentRun, Context, Run, Settings};

@@ -40,9 +40,10 @@ pub enum LintLevel {
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum SkillLevel {
-    /// Fields that frameworks add (version, author, tags, …) are allowed.
+    /// Fields that frameworks add (version, author, tags, …) are warnings (SKILL011); those Claude Code reads, and
+    /// Zeus's in an agent on the zeus preset, are allowed.
     #[default]
     Lenient,
-    /// Only the fields of the specification are allowed.
+    /// Only the fields of the specification are allowed: any other is an error (SKILL011).
     Strict,
 }

@@ -21,18 +21,36 @@ pub fn is_temp_name(name: &str) -> bool {
 /// `ctxc snapshot`): the write stops that long half-way through the temporary file and again
 /// after the rename, so that a test can kill the process at any point.
 pub fn write(path: &Path, bytes: &[u8], pause: Option<Duration>) -> io::Result<()> {
-    put(path, bytes, pause, true)
+    put(path, bytes, pause, true, None)
 }
 
 /// Writes `bytes` to a new file at `path` the same way, failing with `AlreadyExists` when any
 /// entry (a symlink too) is there already: the check and the write are one step.
 pub fn create(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    put(path, bytes, None, false)
+    put(path, bytes, None, false, None)
+}
+
+/// Replaces an existing file below `root` atomically (`ctxc check --fix`). A link is followed only
+/// to a file inside `root`, which is then the file replaced (the link stays a link); a path that
+/// leads out of `root`, through a link or `..`, is refused and nothing is written.
+pub fn replace_inside(root: &Path, path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let root = fs::canonicalize(root)?;
+    let target = fs::canonicalize(path)?;
+    if !target.starts_with(&root) {
+        let message = format!("`{}` leads out of `{}` (to `{}`): not written", path.display(), root.display(), target.display());
+        return Err(io::Error::new(io::ErrorKind::PermissionDenied, message));
+    }
+    let meta = fs::metadata(&target)?;
+    if !meta.is_file() {
+        return Err(io::Error::other(format!("`{}` is not a file: not written", path.display())));
+    }
+    // The file keeps its permissions (the temporary file is made readable by its owner only).
+    put(&target, bytes, None, true, Some(meta.permissions()))
 }
 
 /// The temporary file is renamed over `path` (`replace`: a symlink there is replaced, never
 /// followed) or linked to it only when nothing is there.
-fn put(path: &Path, bytes: &[u8], pause: Option<Duration>, replace: bool) -> io::Result<()> {
+fn put(path: &Path, bytes: &[u8], pause: Option<Duration>, replace: bool, permissions: Option<fs::Permissions>) -> io::Result<()> {
     let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     // Dropped on an error before the rename, which removes the temporary file.
@@ -44,6 +62,9 @@ fn put(path: &Path, bytes: &[u8], pause: Option<Duration>, replace: bool) -> io:
         std::thread::sleep(pause);
     }
     temp.write_all(tail)?;
+    if let Some(permissions) = permissions {
+        temp.as_file().set_permissions(permissions)?;
+    }
     temp.as_file().sync_all()?;
     match replace {
         true => temp.persist(path).map_err(|e| e.error)?,
@@ -100,6 +121,34 @@ mod tests {
         let names: Vec<String> =
             fs::read_dir(dir.path()).expect("list").map(|e| e.expect("entry").file_name().to_string_lossy().into_owned()).collect();
         assert_eq!(names, ["a.md"]);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn replacing_inside_a_folder_follows_links_only_within_it() {
+        let outside = tempfile::tempdir().expect("tempdir");
+        let project = tempfile::tempdir().expect("tempdir");
+        let secret = outside.path().join("SKILL.md");
+        fs::write(&secret, "outside").expect("write");
+        fs::write(project.path().join("real.md"), "old").expect("write");
+        std::os::unix::fs::symlink(&secret, project.path().join("out.md")).expect("link");
+        std::os::unix::fs::symlink(outside.path(), project.path().join("dir")).expect("link");
+        std::os::unix::fs::symlink(project.path().join("real.md"), project.path().join("in.md")).expect("link");
+
+        let up = Path::new("..").join(outside.path().file_name().expect("name")).join("SKILL.md");
+        for refused in [Path::new("out.md"), Path::new("dir/SKILL.md"), &up] {
+            let err = replace_inside(project.path(), &project.path().join(refused), b"new").expect_err("refused");
+            assert!(err.to_string().contains("leads out of"), "{}: {err}", refused.display());
+        }
+        assert_eq!(fs::read_to_string(&secret).expect("read"), "outside");
+
+        use std::os::unix::fs::PermissionsExt;
+        fs::set_permissions(project.path().join("real.md"), fs::Permissions::from_mode(0o640)).expect("chmod");
+        replace_inside(project.path(), &project.path().join("in.md"), b"new").expect("a link inside");
+        assert_eq!(fs::read_to_string(project.path().join("real.md")).expect("read"), "new");
+        let mode = fs::metadata(project.path().join("real.md")).expect("meta").permissions().mode();
+        assert_eq!(mode & 0o777, 0o640, "the file keeps its permissions");
+        assert!(fs::symlink_metadata(project.path().join("in.md")).expect("meta").file_type().is_symlink());
     }
 
     #[test]

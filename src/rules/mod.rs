@@ -23,7 +23,7 @@ pub mod prelude {
     pub use super::context::Context;
     pub use super::{locate, Example, Family, Rule, Stage};
     pub use crate::codes::Code;
-    pub use crate::diagnostic::{grouped, Diagnostic, Severity};
+    pub use crate::diagnostic::{grouped, Diagnostic, Edit, Fix, Severity};
 }
 
 use serde::Serialize;

@@ -1,7 +1,24 @@
-//! The Agent Skills specification's frontmatter rules, shared by the SKILL rules.
+//! The Agent Skills specification's frontmatter rules, shared by the SKILL rules, and the edits
+//! their fixes make to a frontmatter line.
+
+use std::ops::Range;
+
+use unicode_normalization::UnicodeNormalization;
+
+use crate::agent_files::Doc;
+use crate::diagnostic::Edit;
 
 /// The fields the specification defines.
 pub const SPEC_FIELDS: [&str; 6] = ["name", "description", "license", "compatibility", "metadata", "allowed-tools"];
+
+/// The fields Claude Code reads in a SKILL.md besides the specification's
+/// (https://code.claude.com/docs/en/skills): not reported at the default level.
+pub const CLAUDE_CODE_FIELDS: [&str; 7] =
+    ["argument-hint", "disable-model-invocation", "user-invocable", "model", "context", "agent", "hooks"];
+
+/// The fields Zeus reads in a SKILL.md (its documentation, Skills → "Metadata Fields"): not
+/// reported at the default level in an agent on the `zeus` preset.
+pub const ZEUS_FIELDS: [&str; 6] = ["version", "author", "tags", "triggers", "priority", "enabled"];
 
 /// Longest `name`, in characters.
 pub const NAME_MAX: usize = 64;
@@ -19,16 +36,21 @@ pub const CATALOGUE_ENTRY_MAX_TOKENS: usize = 100;
 /// What is wrong with a skill name, per the specification: 1–64 characters, lowercase
 /// alphanumeric characters and hyphens only, no leading, trailing or consecutive hyphens.
 /// Empty names are SKILL003's business and give no problem here.
+/// Names are compared and checked in NFKC form, as the reference validator does (`cafe` with a
+/// combining accent is `café`).
 pub fn name_problems(name: &str) -> Vec<String> {
     let mut problems = Vec::new();
     if name.is_empty() {
         return problems;
     }
+    let name = &nfkc(name);
     let length = name.chars().count();
     if length > NAME_MAX {
         problems.push(format!("is {length} characters long (at most {NAME_MAX})"));
     }
-    let bad: Vec<char> = name.chars().filter(|c| !(*c == '-' || (c.is_alphanumeric() && !c.is_uppercase()))).collect();
+    // Lowercase as the reference validator means it (`name == name.lower()`): titlecase letters too.
+    let lowercase = |c: char| c.to_lowercase().eq(std::iter::once(c));
+    let bad: Vec<char> = name.chars().filter(|c| !(*c == '-' || (c.is_alphanumeric() && lowercase(*c)))).collect();
     if !bad.is_empty() {
         let mut seen = std::collections::BTreeSet::new();
         let shown: Vec<String> = bad.iter().filter(|c| seen.insert(**c)).map(|c| format!("`{c}`")).collect();
@@ -41,6 +63,93 @@ pub fn name_problems(name: &str) -> Vec<String> {
         problems.push("contains consecutive hyphens".to_string());
     }
     problems
+}
+
+/// Whether the frontmatter has `key` in another case only (`Name` for `name`).
+pub fn has_case_variant(doc: &Doc, key: &str) -> bool {
+    doc.fields().iter().any(|(k, _)| k != key && k.eq_ignore_ascii_case(key))
+}
+
+/// A name in NFKC form.
+pub fn nfkc(name: &str) -> String {
+    name.nfkc().collect()
+}
+
+/// The name in kebab case (`PDF_Processing` → `pdf-processing`), when that is a valid name.
+pub fn kebab(name: &str) -> Option<String> {
+    let lower: String = nfkc(name).chars().flat_map(char::to_lowercase).map(|c| if c.is_alphanumeric() { c } else { '-' }).collect();
+    let kebab = lower.split('-').filter(|part| !part.is_empty()).collect::<Vec<_>>().join("-");
+    (!kebab.is_empty() && name_problems(&kebab).is_empty()).then_some(kebab)
+}
+
+/// An edit replacing a key's one-line scalar value with `value`, keeping its quotes (and quoting
+/// a value YAML would read as another type); `None` when the value is not a one-line scalar
+/// without a comment, where a replacement could change more than the value.
+pub fn replace_value(doc: &Doc, key: &str, value: &str) -> Option<Edit> {
+    let span = doc.value_span(key)?;
+    let old = &doc.text[span.clone()];
+    if span == doc.key_span(key)? || old.contains(" #") || old.starts_with(['[', '{', '&', '*', '!', '|', '>']) {
+        return None;
+    }
+    let quote = match old.chars().next() {
+        Some(q @ ('"' | '\'')) if old.len() >= 2 && old.ends_with(q) => Some(q),
+        Some('"' | '\'') => return None,
+        _ if reads_as_other_type(value) => Some('"'),
+        _ => None,
+    };
+    let new = match quote {
+        Some(q) => format!("{q}{value}{q}"),
+        None => value.to_string(),
+    };
+    Some(Edit::replace(&doc.file, span, new))
+}
+
+/// Whether plain YAML would read `value` as something other than a string (`true`, `null`, `12`).
+fn reads_as_other_type(value: &str) -> bool {
+    !matches!(serde_yaml::from_str::<serde_yaml::Value>(value), Ok(serde_yaml::Value::String(_)))
+}
+
+/// The byte range of a top-level key with its value: its line and the lines below it that
+/// belong to it (indented, or a `- ` list item), up to the next key.
+pub fn field_lines(doc: &Doc, key: &str) -> Option<Range<usize>> {
+    let start = doc.key_span(key)?.start;
+    let body = doc.body_start();
+    let fence = doc.text[..body].rfind("---").unwrap_or(body);
+    let mut end = doc.text[start..].find('\n').map_or(fence, |i| start + i + 1);
+    let mut offset = end;
+    for line in doc.text[end..fence].split_inclusive('\n') {
+        offset += line.len();
+        if line.starts_with([' ', '\t', '-']) {
+            end = offset;
+        } else if !line.trim().is_empty() {
+            break;
+        }
+    }
+    Some(start..end.min(fence))
+}
+
+/// The byte range of the one-line plain value of `key` in the mapping below the top-level
+/// `parent` (`version: 1.0` under `metadata:`); `None` when it is not written so.
+pub fn nested_value_span(doc: &Doc, parent: &str, key: &str) -> Option<Range<usize>> {
+    let lines = field_lines(doc, parent)?;
+    let mut offset = lines.start;
+    for line in doc.text[lines].split_inclusive('\n') {
+        let start = offset;
+        offset += line.len();
+        let indent = line.len() - line.trim_start_matches([' ', '\t']).len();
+        let Some(rest) = line[indent..].strip_prefix(key) else { continue };
+        let Some(value) = rest.trim_start_matches([' ', '\t']).strip_prefix(':') else { continue };
+        if indent == 0 {
+            continue;
+        }
+        let trimmed = value.trim();
+        if trimmed.is_empty() || trimmed.contains(" #") || trimmed.starts_with(['"', '\'', '[', '{', '&', '*', '!', '|', '>']) {
+            return None;
+        }
+        let value_start = start + (line.len() - value.len()) + (value.len() - value.trim_start().len());
+        return Some(value_start..value_start + trimmed.len());
+    }
+    None
 }
 
 #[cfg(test)]
@@ -56,5 +165,65 @@ mod tests {
             assert!(!name_problems(bad).is_empty(), "{bad}");
         }
         assert_eq!(name_problems(&"a".repeat(65)).len(), 1);
+        assert!(name_problems("cafe\u{301}").is_empty(), "NFKC composes the accent");
+        for not_lowercase in ["\u{1F88}", "\u{01C5}", "\u{2160}", "НАВЫК"] {
+            assert!(!name_problems(not_lowercase).is_empty(), "{not_lowercase}");
+        }
+        for lowercase in ["技能", "мой-навык", "ß-skill", "a\u{b2}", "x\u{FF12}"] {
+            assert!(name_problems(lowercase).is_empty(), "{lowercase}");
+        }
+    }
+
+    #[test]
+    fn kebab_case_names() {
+        assert_eq!(kebab("PDF_Processing").as_deref(), Some("pdf-processing"));
+        assert_eq!(kebab("  My  Skill!! ").as_deref(), Some("my-skill"));
+        assert_eq!(kebab("__").as_deref(), None);
+        assert_eq!(kebab(&"a".repeat(65)), None);
+    }
+
+    fn doc(text: &str) -> Doc {
+        Doc::new(crate::agent_files::FileKind::Skill, "s/SKILL.md".into(), "s/SKILL.md".into(), crate::memo::SharedText::new(text))
+    }
+
+    fn applied(text: &str, edit: Option<Edit>) -> Option<String> {
+        let edit = edit?;
+        let mut out = text.to_string();
+        out.replace_range(edit.span, &edit.replacement);
+        Some(out)
+    }
+
+    #[test]
+    fn values_are_replaced_with_their_quotes() {
+        let cases = [
+            ("---\nname: Old\n---\n", "new", Some("---\nname: new\n---\n")),
+            ("---\nname: 'Old'\n---\n", "new", Some("---\nname: 'new'\n---\n")),
+            ("---\nname: Old\n---\n", "123", Some("---\nname: \"123\"\n---\n")),
+            ("---\nname: Old # note\n---\n", "new", None),
+            ("---\nname: >-\n  Old\n---\n", "new", None),
+        ];
+        for (text, value, want) in cases {
+            let d = doc(text);
+            assert_eq!(applied(text, replace_value(&d, "name", value)).as_deref(), want, "{text}");
+        }
+    }
+
+    #[test]
+    fn nested_values_are_found_below_their_parent() {
+        let text = "---\nversion: 9\nmetadata:\n  author: Ann\n  version: 1.0\n  tags: [a]\n---\n";
+        let d = doc(text);
+        assert_eq!(nested_value_span(&d, "metadata", "version").map(|r| &text[r]), Some("1.0"));
+        assert_eq!(nested_value_span(&d, "metadata", "tags"), None);
+        assert_eq!(nested_value_span(&d, "metadata", "missing"), None);
+    }
+
+    #[test]
+    fn a_field_spans_its_value_lines() {
+        let text = "---\nname: a\ntags:\n- x\n\n  - y\nversion: 1\nlast: >\n  folded\n\n---\nbody\n";
+        let d = doc(text);
+        let lines = |key| field_lines(&d, key).map(|r| &text[r]);
+        assert_eq!(lines("tags"), Some("tags:\n- x\n\n  - y\n"));
+        assert_eq!(lines("version"), Some("version: 1\n"));
+        assert_eq!(lines("last"), Some("last: >\n  folded\n"));
     }
 }

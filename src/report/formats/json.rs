@@ -3,7 +3,7 @@
 use serde::Serialize;
 
 use super::region;
-use crate::diagnostic::Severity;
+use crate::diagnostic::{Fix, Severity};
 use crate::lint::check::{AgentSummary, CheckReport, Outcome};
 
 /// Version of this JSON shape; bumped only for incompatible changes.
@@ -43,6 +43,9 @@ struct Finding<'a> {
     end_line: Option<usize>,
     family: Option<&'static str>,
     file: Option<&'a str>,
+    /// The edits that make the finding go away (`ctxc check --fix`); left out when there are none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fix: Option<&'a Fix>,
     help: Option<&'a str>,
     label: Option<&'a str>,
     line: Option<usize>,
@@ -76,6 +79,7 @@ pub fn render(report: &CheckReport, exit_code: u8) -> String {
                 end_line: region.map(|r| r.end_line),
                 family: rule.map(|r| r.family.name()),
                 file: d.file.as_deref(),
+                fix: d.fix.as_ref(),
                 help: d.help.as_deref(),
                 label: d.label.as_deref(),
                 line: region.map(|r| r.start_line),

@@ -3,6 +3,7 @@
 use serde_json::Value;
 
 use crate::rules::prelude::*;
+use crate::rules::skill_fields::has_case_variant;
 
 pub const RULE: Rule = Rule {
     code: Code::SKILL003,
@@ -22,6 +23,8 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
     for skill in cx.skills.iter().filter(|s| s.front.is_ok()) {
         let (message, at) = match skill.field("name") {
+            // `Name` in another case is SKILL012's one finding.
+            None if has_case_variant(skill, "name") => continue,
             None => ("frontmatter has no `name`".to_string(), Some(0..3.min(skill.text.len()))),
             Some(Value::String(s)) if s.trim().is_empty() => ("frontmatter `name` is empty".to_string(), skill.key_span("name")),
             Some(Value::String(_)) => continue,

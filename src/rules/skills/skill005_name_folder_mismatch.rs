@@ -1,6 +1,7 @@
 //! SKILL005: a skill whose name differs from its folder.
 
 use crate::rules::prelude::*;
+use crate::rules::skill_fields::{kebab, name_problems, nfkc, replace_value};
 
 pub const RULE: Rule = Rule {
     code: Code::SKILL005,
@@ -13,7 +14,9 @@ pub const RULE: Rule = Rule {
           disagree on what the skill is called).",
     fails: Example { file: "skills/template/SKILL.md", text: "---\nname: template-skill\ndescription: Replace with a description of the skill.\n---\n" },
     passes: Example { file: "skills/template-skill/SKILL.md", text: "---\nname: template-skill\ndescription: Replace with a description of the skill.\n---\n" },
-    notes: "",
+    notes: "Name and folder are compared in Unicode NFKC form, as `skills-ref` does. A name that is its folder's name \
+            spelt against the naming rules (`PDF_Processing` in `pdf-processing/`) is reported once, by SKILL004. \
+            Fix (unsafe, renames the skill): when the folder's name is a valid name, the skill takes it.",
     stage: Stage::Lint(check),
 };
 
@@ -21,16 +24,20 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
     for skill in cx.skills {
         let Some(name) = skill.string("name") else { continue };
-        if name.trim().is_empty() || skill.folder.is_empty() || name == skill.folder {
+        // Compared in NFKC form (as skills-ref does); a name that is the folder's misspelt
+        // (`PDF_Processing` in `pdf-processing/`) is SKILL004's one finding.
+        if name.trim().is_empty() || skill.folder.is_empty() || nfkc(name) == nfkc(&skill.folder) || kebab(name).is_some_and(|k| k == skill.folder) {
             continue;
         }
-        findings.push(
-            Diagnostic::error(format!("skill name `{name}` does not match its folder `{}`", skill.folder))
-                .in_file(&skill.file)
-                .at(skill.value_span("name"))
-                .label(format!("folder is `{}`", skill.folder))
-                .help("rename the folder or the skill so they match"),
-        );
+        let mut d = Diagnostic::error(format!("skill name `{name}` does not match its folder `{}`", skill.folder))
+            .in_file(&skill.file)
+            .at(skill.value_span("name"))
+            .label(format!("folder is `{}`", skill.folder))
+            .help("rename the folder or the skill so they match");
+        if let Some(edit) = Some(&skill.folder).filter(|f| name_problems(f).is_empty()).and_then(|f| replace_value(skill, "name", f)) {
+            d = d.fix(Fix::unsafe_(format!("rename the skill to its folder's name `{}`", skill.folder), vec![edit]));
+        }
+        findings.push(d);
     }
     findings
 }

@@ -3,6 +3,7 @@
 use serde_json::Value;
 
 use crate::rules::prelude::*;
+use crate::rules::skill_fields::nested_value_span;
 
 pub const RULE: Rule = Rule {
     code: Code::SKILL009,
@@ -15,30 +16,48 @@ pub const RULE: Rule = Rule {
           (`version: \"1.0\"`).",
     fails: Example { file: "skills/pdf-processing/SKILL.md", text: "---\nname: pdf-processing\ndescription: Extract text from PDFs.\nmetadata:\n  version: 1.0\n---\n" },
     passes: Example { file: "skills/pdf-processing/SKILL.md", text: "---\nname: pdf-processing\ndescription: Extract text from PDFs.\nmetadata:\n  version: \"1.0\"\n---\n" },
-    notes: "",
+    notes: "Fix (safe): numbers and booleans are quoted as written (`version: 1.10` becomes `version: \"1.10\"`, \
+            the text the author wrote, where YAML would read the number 1.1).",
     stage: Stage::Lint(check),
 };
 
 fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
     for skill in cx.skills {
-        let problem = match skill.field("metadata") {
+        let (problem, fix) = match skill.field("metadata") {
             None => continue,
             Some(Value::Object(map)) => {
-                let bad: Vec<String> = map.iter().filter(|(_, v)| !v.is_string()).map(|(k, v)| format!("`{k}` is `{v}`")).collect();
+                let bad: Vec<(&String, &Value)> = map.iter().filter(|(_, v)| !v.is_string()).collect();
                 if bad.is_empty() {
                     continue;
                 }
-                format!("has values that are not strings: {}", bad.join(", "))
+                let shown: Vec<String> = bad.iter().map(|(k, v)| format!("`{k}` is `{v}`")).collect();
+                (format!("has values that are not strings: {}", shown.join(", ")), quote_all(skill, &bad))
             }
-            Some(other) => format!("must be a mapping of strings to strings, not `{other}`"),
+            Some(other) => (format!("must be a mapping of strings to strings, not `{other}`"), None),
         };
-        findings.push(
-            Diagnostic::error(format!("frontmatter `metadata` {problem}"))
-                .in_file(&skill.file)
-                .at(skill.key_span("metadata"))
-                .help("quote every value, e.g. `version: \"1.0\"`"),
-        );
+        let mut d = Diagnostic::error(format!("frontmatter `metadata` {problem}"))
+            .in_file(&skill.file)
+            .at(skill.key_span("metadata"))
+            .help("quote every value, e.g. `version: \"1.0\"`");
+        if let Some(fix) = fix {
+            d = d.fix(fix);
+        }
+        findings.push(d);
     }
     findings
+}
+
+/// Quotes each number or boolean as written (`1.10` stays `"1.10"`); `None` when a value is
+/// something else (a list, a map, empty) or not written on its key's line.
+fn quote_all(skill: &crate::agent_files::Doc, bad: &[(&String, &Value)]) -> Option<Fix> {
+    let mut edits = Vec::new();
+    for (key, value) in bad {
+        if !(value.is_number() || value.is_boolean()) {
+            return None;
+        }
+        let span = nested_value_span(skill, "metadata", key)?;
+        edits.push(Edit::replace(&skill.file, span.clone(), format!("\"{}\"", &skill.text[span])));
+    }
+    Some(Fix::safe("quote the metadata values", edits))
 }

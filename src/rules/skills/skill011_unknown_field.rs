@@ -1,44 +1,52 @@
-//! SKILL011: a frontmatter field the specification does not define (strict level only).
+//! SKILL011: a frontmatter field the specification does not define.
 
 use crate::manifest::lint::SkillLevel;
 use crate::rules::prelude::*;
-use crate::rules::skill_fields::SPEC_FIELDS;
+use crate::rules::skill_fields::{field_lines, CLAUDE_CODE_FIELDS, SPEC_FIELDS, ZEUS_FIELDS};
 
 pub const RULE: Rule = Rule {
     code: Code::SKILL011,
     name: "unknown-field",
     family: Family::Skills,
-    severity: Severity::Error,
-    summary: "Strict level only: SKILL.md frontmatter has a field the Agent Skills specification does not define.",
+    severity: Severity::Warning,
+    summary: "SKILL.md frontmatter has a field the Agent Skills specification does not define (an error at the strict level).",
     why: "Skills are meant to be portable between agents. Fields that one framework adds (Zeus: `version`, `author`, \
           `tags`, `triggers`, `priority`, `enabled`) mean nothing to the others; strict validation keeps a skill to the \
           specification's `name`, `description`, `license`, `compatibility`, `metadata` and `allowed-tools` (put \
           anything else under `metadata`).",
     fails: Example { file: "skills/meeting-notes/SKILL.md", text: "---\nname: meeting-notes\ndescription: Turn a transcript into notes.\nversion: \"1.2\"\n---\n" },
     passes: Example { file: "skills/meeting-notes/SKILL.md", text: "---\nname: meeting-notes\ndescription: Turn a transcript into notes.\nmetadata:\n  version: \"1.2\"\n---\n" },
-    notes: "Levels: **lenient** (the default) allows any extra field; **strict** (`--strict`, or `[lint] skills = \"strict\"`) \
-            reports every field outside the specification. This is the only rule the level changes. A field that \
-            differs from a specification field only by case (`Name`) is SKILL012's.",
+    notes: "Levels: at the default (**lenient**) level this is a warning, and the fields Claude Code reads in a skill \
+            (`argument-hint`, `disable-model-invocation`, `user-invocable`, `model`, `context`, `agent`, `hooks`: \
+            https://code.claude.com/docs/en/skills) are allowed, and in an agent on the `zeus` preset the fields Zeus reads \
+            (`version`, `author`, `tags`, `triggers`, `priority`, `enabled`: docs.zeus.agentspro.cn, Skills → \"Metadata \
+            Fields\"); at the **strict** level (`--strict`, or `[lint] skills = \
+            \"strict\"`) every field outside the specification is an error, as in the reference validator `skills-ref`. \
+            `[lint] severity` overrides both. A field that differs from a specification field only by case (`Name`) is \
+            SKILL012's. Fix (unsafe, drops data): the field and its value lines are removed.",
     stage: Stage::Lint(check),
 };
 
 fn check(cx: &Context) -> Vec<Diagnostic> {
-    if cx.settings.skills != SkillLevel::Strict {
-        return Vec::new();
-    }
+    let strict = cx.settings.skills == SkillLevel::Strict;
+    let zeus = cx.agent().and_then(|a| a.preset.as_deref()) == Some("zeus");
     let mut findings = Vec::new();
     for skill in cx.skills {
         for (key, _) in skill.fields() {
-            if SPEC_FIELDS.contains(&key.as_str()) || SPEC_FIELDS.iter().any(|f| f.eq_ignore_ascii_case(key)) {
+            let known = |fields: &[&str]| fields.iter().any(|f| f.eq_ignore_ascii_case(key));
+            if known(&SPEC_FIELDS) || (!strict && (known(&CLAUDE_CODE_FIELDS) || (zeus && known(&ZEUS_FIELDS)))) {
                 continue;
             }
-            findings.push(
-                Diagnostic::error(format!("frontmatter field `{key}` is not in the Agent Skills specification (strict level)"))
-                    .in_file(&skill.file)
-                    .at(skill.key_span(key))
-                    .label("not a specification field")
-                    .help(format!("move it under `metadata` (as a string), or drop it; fields: {}", SPEC_FIELDS.join(", "))),
-            );
+            let level = if strict { " (strict level)" } else { "" };
+            let mut d = Diagnostic::warning(format!("frontmatter field `{key}` is not in the Agent Skills specification{level}"))
+                .in_file(&skill.file)
+                .at(skill.key_span(key))
+                .label("not a specification field")
+                .help(format!("move it under `metadata` (as a string), or drop it; fields: {}", SPEC_FIELDS.join(", ")));
+            if let Some(lines) = field_lines(skill, key) {
+                d = d.fix(Fix::unsafe_(format!("remove the field `{key}`"), vec![Edit::replace(&skill.file, lines, "")]));
+            }
+            findings.push(d);
         }
     }
     findings

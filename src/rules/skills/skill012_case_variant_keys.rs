@@ -2,7 +2,7 @@
 
 use crate::memo::KeyMap;
 use crate::rules::prelude::*;
-use crate::rules::skill_fields::SPEC_FIELDS;
+use crate::rules::skill_fields::{field_lines, SPEC_FIELDS};
 
 pub const RULE: Rule = Rule {
     code: Code::SKILL012,
@@ -14,36 +14,66 @@ pub const RULE: Rule = Rule {
           the specification is concerned, and which of two case variants an agent reads depends on its parser.",
     fails: Example { file: "skills/notes/SKILL.md", text: "---\nname: notes\nDescription: Take meeting notes.\n---\n" },
     passes: Example { file: "skills/notes/SKILL.md", text: "---\nname: notes\ndescription: Take meeting notes.\n---\n" },
-    notes: "",
+    notes: "Fix (safe): a single key in the wrong case is renamed (`Description` → `description`). Two spellings of one key \
+            are one finding; when they hold the same value, the fix (safe) removes the copies that are not the \
+            specification's spelling, and otherwise there is none: which value to keep is the author's choice.",
     stage: Stage::Lint(check),
 };
 
 fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
     for skill in cx.skills {
-        // The first key of each spelling, by its lowercase form.
-        let mut first: KeyMap<String, &str> = KeyMap::default();
+        // The keys of each spelling, by lowercase form, in file order: one finding per group.
+        let mut groups: Vec<(String, Vec<&str>)> = Vec::new();
+        let mut index: KeyMap<String, usize> = KeyMap::default();
         for (key, _) in skill.fields() {
-            let key = key.as_str();
-            let twin = match first.entry(key.to_ascii_lowercase()) {
-                std::collections::hash_map::Entry::Occupied(e) => Some(*e.get()),
-                std::collections::hash_map::Entry::Vacant(e) => {
-                    e.insert(key);
-                    None
+            let lower = key.to_ascii_lowercase();
+            let i = *index.entry(lower.clone()).or_insert_with(|| {
+                groups.push((lower, Vec::new()));
+                groups.len() - 1
+            });
+            groups[i].1.push(key.as_str());
+        }
+        for (lower, keys) in groups {
+            let spec = SPEC_FIELDS.iter().find(|f| **f == lower);
+            let finding = match (&keys[..], spec) {
+                ([key], Some(spec)) if key != spec => {
+                    let fix = Fix::safe(format!("rename `{key}` to `{spec}`"), skill.key_span(key).map(|span| Edit::replace(&skill.file, span, *spec)).into_iter().collect());
+                    Diagnostic::error(format!("frontmatter key `{key}` is the specification's `{spec}` in the wrong case"))
+                        .at(skill.key_span(key))
+                        .help(format!("write it as `{spec}` (keys are case-sensitive)"))
+                        .fix(fix)
+                }
+                ([_], _) => continue,
+                (keys, spec) => {
+                    // Point at a spelling that is not the specification's (the later one when neither is).
+                    let odd = keys.iter().rev().find(|k| spec.is_none_or(|s| *k != s)).unwrap_or(&keys[keys.len() - 1]);
+                    let shown: Vec<String> = keys.iter().map(|k| format!("`{k}`")).collect();
+                    let d = Diagnostic::error(format!("frontmatter keys {} differ only by case", shown.join(" and ")))
+                        .at(skill.key_span(odd))
+                        .help("keep one of them (keys are case-sensitive)");
+                    match spec.and_then(|spec| drop_copies(skill, keys, spec)) {
+                        Some(fix) => d.fix(fix),
+                        None => d,
+                    }
                 }
             };
-            let spec = SPEC_FIELDS.iter().find(|f| f.eq_ignore_ascii_case(key) && **f != key);
-            let message = match (twin, spec) {
-                (Some(twin), _) => format!("frontmatter keys `{twin}` and `{key}` differ only by case"),
-                (None, Some(spec)) => format!("frontmatter key `{key}` is the specification's `{spec}` in the wrong case"),
-                (None, None) => continue,
-            };
-            let help = match spec {
-                Some(spec) => format!("write it as `{spec}` (keys are case-sensitive)"),
-                None => "keep one of them (keys are case-sensitive)".to_string(),
-            };
-            findings.push(Diagnostic::error(message).in_file(&skill.file).at(skill.key_span(key)).help(help));
+            findings.push(finding.in_file(&skill.file));
         }
     }
     findings
+}
+
+/// Removes the other spellings of a specification field when they hold the same value as the
+/// field itself, so nothing is lost; which of two different values to keep is the author's call.
+fn drop_copies(skill: &crate::agent_files::Doc, keys: &[&str], spec: &str) -> Option<Fix> {
+    let value = skill.field(spec)?;
+    let mut edits = Vec::new();
+    for key in keys.iter().filter(|k| **k != spec) {
+        if skill.field(key) != Some(value) {
+            return None;
+        }
+        edits.push(Edit::replace(&skill.file, field_lines(skill, key)?, ""));
+    }
+    Some(Fix::safe(format!("remove the copies of `{spec}`"), edits))
 }

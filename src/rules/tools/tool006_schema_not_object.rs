@@ -2,6 +2,7 @@
 
 use serde_json::Value;
 
+use crate::rules::json_schema::suggest_type;
 use crate::rules::prelude::*;
 
 pub const RULE: Rule = Rule {
@@ -18,7 +19,8 @@ pub const RULE: Rule = Rule {
         file: "tools/search.json",
         text: "[{ \"name\": \"search\", \"description\": \"Search.\", \"parameters\": { \"type\": \"object\", \"properties\": { \"query\": { \"type\": \"string\" } } } }]\n",
     },
-    notes: "An empty schema `{}` is accepted as \"no parameters\".",
+    notes: "An empty schema `{}` is accepted as \"no parameters\". Any top-level `type` other than `object` is this rule's \
+            finding, even one JSON Schema does not have (`dict`): TOOL008 reports such types below the top level only.",
     stage: Stage::Lint(check),
 };
 
@@ -29,6 +31,8 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
             Value::Object(map) if map.is_empty() => continue,
             Value::Object(map) => match map.get("type") {
                 Some(Value::String(t)) if t == "object" => continue,
+                // A Python name for a mapping (`dict`) is this rule's, not TOOL008's: one finding.
+                Some(Value::String(t)) if suggest_type(t) == Some("object") => format!("has `\"type\": \"{t}\"` (JSON Schema's name is `object`)"),
                 Some(other) => format!("has `\"type\": {other}`"),
                 None => "has no `\"type\"`".to_string(),
             },

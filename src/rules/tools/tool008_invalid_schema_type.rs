@@ -24,7 +24,8 @@ pub const RULE: Rule = Rule {
         file: "tools/report.json",
         text: "[{ \"name\": \"save_report\", \"description\": \"Save a report.\", \"parameters\": { \"type\": \"object\", \"properties\": { \"data\": { \"type\": \"object\" }, \"score\": { \"type\": \"number\" } } } }]\n",
     },
-    notes: "",
+    notes: "Below the top level only: a top-level `\"type\": \"dict\"` is one defect, a parameter schema that is not an \
+            object schema, reported once by TOOL006 (whose help gives the object schema to write), not twice.",
     stage: Stage::Lint(check),
 };
 
@@ -48,6 +49,10 @@ fn bad_types(schema: &Value) -> Vec<String> {
 fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
     for (category, tool, path, bad) in json_schema::findings_in_tools(cx, Kind::CleanTypes, bad_types) {
+        // The top-level schema must be `"type": "object"`: any other type there is TOOL006's.
+        if path.is_empty() {
+            continue;
+        }
         let mut d = Diagnostic::error(format!(
             "tool `{}` (category `{}`) uses type `{bad}`{}, which is not a JSON Schema type",
             tool.tool.name,
