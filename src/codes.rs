@@ -62,7 +62,7 @@ macro_rules! rule_table {
                 SKILL019 skill019_nested_reference,
                 SKILL020 skill020_bundled_document_too_large,
                 SKILL021 skill021_reference_outside_skill,
-                SKILL022 skill022_bundled_link_escapes,
+                SKILL022 skill022_backslash_path_mention,
                 SKILL023 skill023_long_reference_without_contents,
                 SKILL024 skill024_interpreter_mismatch,
             }

@@ -144,7 +144,8 @@ pub fn sentences(text: &str) -> Vec<Sentence> {
             let piece = &content[from..end];
             let lead = piece.len() - piece.trim_start().len();
             let clean = clean(piece);
-            if !clean.is_empty() {
+            // `1.` of a numbered list is no sentence.
+            if !clean.is_empty() && !clean.chars().all(|c| c.is_ascii_digit()) {
                 found.push(Sentence { text: clean, span: start + from + lead..start + end });
             }
             from = end;

@@ -5,6 +5,19 @@
 /// kept), so byte offsets into the result are offsets into the original.
 pub fn mask_code(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
+    for (line, fenced) in fenced_lines(text) {
+        match fenced {
+            true => out.push_str(&blank(line)),
+            false => out.push_str(&mask_inline(line)),
+        }
+    }
+    out
+}
+
+/// Each line of a text (with its line break) and whether it belongs to a fenced code block
+/// (the fences included).
+pub fn fenced_lines(text: &str) -> Vec<(&str, bool)> {
+    let mut lines = Vec::new();
     let mut fence: Option<String> = None;
     for line in text.split_inclusive('\n') {
         let trimmed = line.trim_start();
@@ -15,16 +28,16 @@ pub fn mask_code(text: &str) -> String {
                 if is_fence && marker.starts_with(open.as_str()) && trimmed[marker.len()..].trim().is_empty() {
                     fence = None;
                 }
-                out.push_str(&blank(line));
+                lines.push((line, true));
             }
             None if is_fence => {
                 fence = Some(marker);
-                out.push_str(&blank(line));
+                lines.push((line, true));
             }
-            None => out.push_str(&mask_inline(line)),
+            None => lines.push((line, false)),
         }
     }
-    out
+    lines
 }
 
 /// Spaces for every character but line breaks, keeping byte length.

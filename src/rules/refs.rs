@@ -128,6 +128,9 @@ pub enum Target<'a> {
 static SCHEME: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^[A-Za-z][A-Za-z0-9+.-]+:").expect("constant pattern")); // ok: literal
 static DRIVE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^[A-Za-z]:[\\/]").expect("constant pattern")); // ok: literal
 
+/// Destinations that stand for a link still to be written (`[text](url)`).
+const PLACEHOLDER_WORDS: [&str; 10] = ["url", "link", "path", "href", "file", "filename", "target", "todo", "tbd", "xxx"];
+
 /// Folders that hold one person's or one machine's files.
 const MACHINE_PREFIXES: [&str; 7] = ["/Users/", "/home/", "/root/", "/mnt/", "/private/", "/tmp/", "/var/folders/"];
 
@@ -146,7 +149,9 @@ pub fn target(dest: &str) -> Target<'_> {
     if let Some(anchor) = dest.strip_prefix('#') {
         return Target::Anchor(anchor);
     }
-    if dest.contains(['<', '>', '{', '}', '$', '*', '[', ']', '|']) || dest.contains("...") || dest.contains('…') {
+    let word = dest.to_ascii_lowercase();
+    let placeholder_word = PLACEHOLDER_WORDS.contains(&word.as_str());
+    if placeholder_word || dest.contains(['<', '>', '{', '}', '$', '*', '[', ']', '|']) || dest.contains("...") || dest.contains('…') {
         return Target::Placeholder;
     }
     if dest.contains('\\') {
@@ -239,8 +244,9 @@ static EXPLICIT_ID: LazyLock<Regex> =
 pub fn anchors(text: &str) -> BTreeSet<String> {
     let masked = mask_code(text);
     let mut found = BTreeSet::new();
-    let mut headings: Vec<(usize, &str)> = HEADING.captures_iter(&masked).filter_map(|c| c.get(1)).map(|m| (m.start(), m.as_str())).collect();
-    headings.extend(SETEXT.captures_iter(&masked).filter_map(|c| c.get(1)).map(|m| (m.start(), m.as_str())));
+    // Found outside code blocks, read from the text itself (inline code counts in the anchor).
+    let mut headings: Vec<(usize, &str)> = HEADING.captures_iter(&masked).filter_map(|c| c.get(1)).map(|m| (m.start(), &text[m.range()])).collect();
+    headings.extend(SETEXT.captures_iter(&masked).filter_map(|c| c.get(1)).map(|m| (m.start(), &text[m.range()])));
     headings.sort_by_key(|h| h.0);
     for (_, heading) in headings {
         let slug = slug(heading);
@@ -426,10 +432,20 @@ fn self_path(dir: &str, rel: &str) -> String {
     }
 }
 
-/// Whether `text` mentions a bundled file: its path, its name, or a folder holding it (`assets/`).
+/// Whether `text` mentions a bundled file: its path, its name, a folder holding it (`assets/`),
+/// or for a module (`.py`, `.js`, `.ts`) its name without extension or its package (the folder
+/// holding it, below `scripts/`) as a word (`from helpers import`, `from validators import`).
 pub fn mentions(text: &str, rel: &str) -> bool {
     let name = rel.rsplit('/').next().unwrap_or(rel);
     if text.contains(name) {
+        return true;
+    }
+    if GLOB.find_iter(text).any(|g| glob_matches(g.as_str().trim_start_matches("./"), rel)) {
+        return true;
+    }
+    let module = [".py", ".js", ".mjs", ".cjs", ".ts"].iter().find_map(|e| name.strip_suffix(e));
+    let package = rel.rsplit('/').nth(1).filter(|p| !BUNDLE_FOLDERS.iter().any(|f| f.trim_end_matches('/') == *p));
+    if module.is_some_and(|stem| stem.len() >= 3 && has_word(text, stem) || package.is_some_and(|p| has_word(text, p))) {
         return true;
     }
     let mut folder = rel;
@@ -450,4 +466,106 @@ fn names_folder(text: &str, folder: &str) -> bool {
         !next.is_some_and(|c| c.is_alphanumeric() || matches!(c, '_' | '.' | '-'))
     });
     bare || text.contains(&format!("`{folder}`"))
+}
+
+/// Whether `word` occurs in `text` with no identifier character on either side.
+fn has_word(text: &str, word: &str) -> bool {
+    let is_ident = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+    text.match_indices(word).any(|(i, _)| !is_ident(text[..i].chars().next_back()) && !is_ident(text[i + word.len()..].chars().next()))
+}
+
+static GLOB: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"[A-Za-z0-9_./-]*\*[A-Za-z0-9_./*-]*").expect("constant pattern")); // ok: literal
+
+/// Whether a path written with `*` (any characters but `/`) and `**` (anything) matches `rel`
+/// (a path relative to the skill folder). A pattern without `/` is matched against the name.
+fn glob_matches(pattern: &str, rel: &str) -> bool {
+    if pattern.trim_matches(['*', '/', '.']).is_empty() {
+        return false;
+    }
+    let subject = if pattern.contains('/') { rel } else { rel.rsplit('/').next().unwrap_or(rel) };
+    let mut regex = String::from("^");
+    let mut chars = pattern.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '*' if chars.peek() == Some(&'*') => {
+                chars.next();
+                regex.push_str(".*");
+            }
+            '*' => regex.push_str("[^/]*"),
+            c => regex.push_str(&regex::escape(&c.to_string())),
+        }
+    }
+    regex.push('$');
+    Regex::new(&regex).is_ok_and(|r| r.is_match(subject))
+}
+
+/// Test support: a project written to a temporary folder, checked, one finding's fix applied.
+#[cfg(test)]
+pub(crate) mod fixing {
+    use crate::codes::Code;
+
+    /// Writes `files` (path, text) to a temporary project, checks it, applies the fix of the one
+    /// finding with `code` to `file`, checks again (the finding must be gone) and returns the
+    /// fixed text.
+    pub fn fixed(files: &[(&str, &str)], code: Code, file: &str) -> String {
+        let project = tempfile::tempdir().expect("tempdir");
+        for (path, text) in files {
+            let full = project.path().join(path);
+            std::fs::create_dir_all(full.parent().expect("parent")).expect("mkdir");
+            std::fs::write(full, text).expect("write");
+        }
+        let check = || crate::lint::check(project.path(), &crate::lint::Options::default(), &crate::Session::default());
+        let report = check();
+        let found: Vec<_> = report.diagnostics.iter().filter(|d| d.code == Some(code)).collect();
+        assert_eq!(found.len(), 1, "{:?}", report.diagnostics);
+        let fix = found[0].fix.as_ref().expect("a fix");
+        let path = project.path().join(file);
+        let mut text = std::fs::read_to_string(&path).expect("read");
+        let mut edits = fix.edits.clone();
+        edits.sort_by_key(|e| std::cmp::Reverse(e.span.start));
+        for edit in edits {
+            assert!(edit.file.ends_with(file), "{} edits {}", file, edit.file);
+            text.replace_range(edit.span, &edit.replacement);
+        }
+        std::fs::write(&path, &text).expect("write");
+        let after = check();
+        assert!(after.diagnostics.iter().all(|d| d.code != Some(code)), "{:?}", after.diagnostics);
+        text
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_links_outside_code() {
+        let text = "[a](docs/a.md) ![b](<img b.png> \"t\") `[c](c.md)`\n```\n[d](d.md)\n```\n[e]: e.md\n[f](x.md (y))\n";
+        let found: Vec<String> = links(text).into_iter().map(|l| l.dest).collect();
+        assert_eq!(found, ["docs/a.md", "img b.png", "e.md", "x.md"]);
+    }
+
+    #[test]
+    fn classifies_targets() {
+        assert_eq!(target("https://x.org"), Target::Url);
+        assert_eq!(target("#setup"), Target::Anchor("setup"));
+        assert_eq!(target("/Users/ana/x.md"), Target::MachinePath);
+        assert_eq!(target("C:\\x.md"), Target::MachinePath);
+        assert_eq!(target("docs\\x.md"), Target::Backslashes);
+        assert_eq!(target("url"), Target::Placeholder);
+        assert_eq!(target("<name>.md"), Target::Placeholder);
+        assert_eq!(target("/docs/x.md"), Target::RootAbsolute);
+        assert_eq!(target("my%20file.md#top"), Target::Relative { path: "my file.md".into(), anchor: Some("top") });
+    }
+
+    #[test]
+    fn mentions_by_name_folder_glob_or_module() {
+        assert!(mentions("see `references/api.md`", "references/api.md"));
+        assert!(mentions("fonts live in `assets/fonts/`.", "assets/fonts/a.ttf"));
+        assert!(!mentions("use assets/logo.png", "assets/fonts/a.ttf"));
+        assert!(mentions("read `shared/agents-*.md`", "shared/agents-core.md"));
+        assert!(mentions("from validators import X", "scripts/office/validators/base.py"));
+        assert!(mentions("from helpers import clean", "scripts/helpers.py"));
+        assert!(!mentions("the helper module", "scripts/helpers.py"));
+    }
 }

@@ -22,9 +22,13 @@ pub const RULE: Rule = Rule {
         file: "skills/pdf-tools/SKILL.md",
         text: "---\nname: pdf-tools\ndescription: Extract text from PDF files. Use when the user shares a PDF.\n---\nRun `python scripts/extract.py input.pdf`.\n",
     },
-    notes: "A file counts as mentioned when SKILL.md or another text file of the skill contains its name, or names a \
-            folder holding it on its own (`assets/`, `` `assets/fonts` ``, `scripts/*.py`). Files outside the three \
-            folders, hidden files, licences, READMEs and `__init__.py` are not checked.",
+    notes: "A file counts as mentioned when SKILL.md, another text file of the skill, a memory file or another \
+            SKILL.md contains its name or a glob matching its path (`references/api-*.md`; memory files and other skills: the \
+            name only), or names a \
+            folder holding it on its own (`assets/`, `` `assets/fonts` ``, `scripts/*.py`), or, for a Python or \
+            JavaScript module, its name without extension or its package folder as a word (`from helpers import …`). Files outside the \
+            three folders, hidden files, licences, READMEs, package files (`__init__.py`, `requirements.txt`, \
+            `package.json`…) and tests (`test_*.py`, `*.test.ts`, `tests/`) are not checked.",
     stage: Stage::Lint(check),
 };
 
@@ -33,8 +37,12 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
     for skill in cx.skills {
         let bundle = Bundle::of(cx, &skill.rel);
         for file in bundle.files.iter().filter(|f| checked(&f.rel)) {
+            let name = file.rel.rsplit('/').next().unwrap_or(&file.rel);
+            // Memory files and other skills may point into a skill too (a GEMINI.md importing its reference).
             let named = refs::mentions(&skill.text, &file.rel)
-                || bundle.texts.iter().any(|(rel, text)| *rel != file.rel && refs::mentions(text, &file.rel));
+                || bundle.texts.iter().any(|(rel, text)| *rel != file.rel && refs::mentions(text, &file.rel))
+                || cx.memory.iter().any(|m| m.text.contains(name))
+                || cx.skills.iter().any(|s| s.rel != skill.rel && s.text.contains(name));
             if named {
                 continue;
             }
@@ -60,4 +68,15 @@ fn checked(rel: &str) -> bool {
         && !upper.starts_with("LICENSE")
         && !upper.starts_with("README")
         && !matches!(name, "__init__.py" | "requirements.txt" | "package.json" | "package-lock.json" | "pyproject.toml")
+        && !is_test(rel, name)
+}
+
+/// Tests of a skill's scripts: run by its developers, not by the agent.
+fn is_test(rel: &str, name: &str) -> bool {
+    let stem = name.split('.').next().unwrap_or(name);
+    rel.split('/').any(|part| matches!(part, "tests" | "test" | "__tests__"))
+        || stem.starts_with("test_")
+        || stem.ends_with("_test")
+        || name.contains(".test.")
+        || name.contains(".spec.")
 }

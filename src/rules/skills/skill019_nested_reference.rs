@@ -21,7 +21,7 @@ pub const RULE: Rule = Rule {
         file: "skills/api-client/SKILL.md",
         text: "---\nname: api-client\ndescription: Call the billing API. Use when the user asks about invoices.\n---\nSee [the API guide](references/api.md) and [the error codes](references/errors.md).\n",
     },
-    notes: "Only Markdown and text documents (`.md`, `.mdx`, `.txt`) are checked: scripts importing helper modules are \
+    notes: "Only Markdown documents (`.md`, `.mdx`) are checked, not READMEs, changelogs or licences: scripts importing helper modules are \
             normal. A document mentioned by no file at all is SKILL018's.",
     stage: Stage::Lint(check),
 };
@@ -51,7 +51,10 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
     findings
 }
 
+/// Markdown documents for the agent (not the README, changelog or licence written for people).
 fn is_document(rel: &str) -> bool {
     let lower = rel.to_ascii_lowercase();
-    [".md", ".mdx", ".txt"].iter().any(|e| lower.ends_with(e))
+    let name = lower.rsplit('/').next().unwrap_or(&lower);
+    let for_people = ["readme", "changelog", "license", "contributing"].iter().any(|p| name.starts_with(p));
+    [".md", ".mdx"].iter().any(|e| lower.ends_with(e)) && !for_people
 }
