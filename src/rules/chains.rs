@@ -142,7 +142,7 @@ pub fn sentences(text: &str) -> Vec<Sentence> {
                 continue;
             }
             let piece = &content[from..end];
-            let lead = piece.len() - piece.trim_start().len();
+            let lead = piece.len() - strip_markers(piece).len();
             let clean = clean(piece);
             // `1.` of a numbered list is no sentence.
             if !clean.is_empty() && !clean.chars().all(|c| c.is_ascii_digit()) {
@@ -154,21 +154,24 @@ pub fn sentences(text: &str) -> Vec<Sentence> {
     found
 }
 
-/// Lowercase, without list markers, heading marks, emphasis, backticks or quotes, whitespace
-/// collapsed, trailing punctuation dropped.
-fn clean(piece: &str) -> String {
-    let mut t = piece.trim();
-    t = t.trim_start_matches('#').trim_start();
+/// The text after leading whitespace, heading marks, list and quote markers (`- `, `1. `, `> `).
+fn strip_markers(piece: &str) -> &str {
+    let mut t = piece.trim_start().trim_start_matches('#').trim_start();
     for marker in ["- [ ] ", "- [x] ", "- ", "* ", "+ ", "> "] {
         if let Some(rest) = t.strip_prefix(marker) {
             t = rest.trim_start();
         }
     }
-    if let Some((number, rest)) = t.split_once(". ") {
-        if !number.is_empty() && number.chars().all(|c| c.is_ascii_digit()) {
-            t = rest;
-        }
+    match t.split_once(". ") {
+        Some((number, rest)) if !number.is_empty() && number.chars().all(|c| c.is_ascii_digit()) => rest.trim_start(),
+        _ => t,
     }
+}
+
+/// Lowercase, without list markers, heading marks, emphasis, backticks or quotes, whitespace
+/// collapsed, trailing punctuation dropped.
+fn clean(piece: &str) -> String {
+    let t = strip_markers(piece).trim_end();
     let text: String = t.chars().filter(|c| !matches!(c, '*' | '`' | '"' | '“' | '”' | '_')).collect();
     let text = text.to_lowercase();
     let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
@@ -202,6 +205,7 @@ mod tests {
         assert_eq!(found, ["rules", "always use tabs", "never commit secrets", "do not use yarn"]);
         let s = &sentences(text)[2];
         assert_eq!(&text[s.span.clone()], "Never commit secrets!");
+        assert_eq!(&text[sentences(text)[1].span.clone()], "**Always** use `tabs`.");
     }
 
     #[test]

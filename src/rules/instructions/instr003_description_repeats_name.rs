@@ -1,6 +1,7 @@
 //! INSTR003: a routing description that only repeats the name.
 
 use crate::rules::descriptions::{descriptions, normalized};
+use crate::rules::instructions::instr001_description_too_short::MIN_WORDS;
 use crate::rules::prelude::*;
 
 pub const RULE: Rule = Rule {
@@ -18,7 +19,7 @@ pub const RULE: Rule = Rule {
         file: ".claude/agents/code-reviewer.md",
         text: "---\nname: code-reviewer\ndescription: Reviews diffs for bugs and style. Use proactively after code changes.\n---\nReview the diff.\n",
     },
-    notes: "Compared as lowercase words; `skill`, `agent`, `subagent`, `rule`, `mode`, `the`, `a` and `an` are ignored.",
+    notes: "Descriptions under three words are INSTR001's. Compared as lowercase words; `skill`, `agent`, `subagent`, `rule`, `mode`, `the`, `a` and `an` are ignored.",
     stage: Stage::Lint(check),
 };
 
@@ -32,7 +33,9 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
     for d in descriptions(cx) {
         let said = words(&d.description);
-        if said.is_empty() || said != words(&d.name) {
+        // Shorter descriptions are INSTR001's.
+        let too_short = d.description.split_whitespace().count() < MIN_WORDS;
+        if said.is_empty() || too_short || said != words(&d.name) {
             continue;
         }
         findings.push(
