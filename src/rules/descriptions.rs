@@ -36,7 +36,8 @@ pub fn descriptions<'a>(cx: &Context<'a>) -> Vec<Described<'a>> {
                 continue;
             }
             let Some((description, span)) = field(doc, "description") else { continue };
-            let stem = doc.name().split('.').next().unwrap_or_default().to_string();
+            let name = doc.name();
+            let stem = [".chatmode.md", ".agent.md", ".mdc", ".md"].iter().find_map(|e| name.strip_suffix(e)).unwrap_or(name).to_string();
             let name = field(doc, "name").map_or(stem, |(n, _)| n);
             found.push(Described { kind, file: &doc.file, name, description, span });
         }

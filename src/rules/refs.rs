@@ -128,6 +128,19 @@ pub enum Target<'a> {
 static SCHEME: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^[A-Za-z][A-Za-z0-9+.-]+:").expect("constant pattern")); // ok: literal
 static DRIVE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^[A-Za-z]:[\\/]").expect("constant pattern")); // ok: literal
 
+/// File names that stand for any file (`references/filename.md`, `path/to/your_file.py`).
+const PLACEHOLDER_STEMS: [&str; 8] = ["filename", "file", "name", "example", "foo", "bar", "xxx", "script"];
+
+/// Whether a path is an example rather than a file: `path/to/…`, or a placeholder name
+/// (`filename.ext`, `my_script.py`, `your-file.md`).
+pub fn is_placeholder_path(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    let stem = name.split('.').next().unwrap_or_default().trim_end_matches(|c: char| c.is_ascii_digit()).to_ascii_lowercase();
+    path.contains("path/to/")
+        || PLACEHOLDER_STEMS.contains(&stem.as_str())
+        || ["my_", "my-", "your", "some_", "some-"].iter().any(|p| stem.starts_with(p))
+}
+
 /// Destinations that stand for a link still to be written (`[text](url)`).
 const PLACEHOLDER_WORDS: [&str; 10] = ["url", "link", "path", "href", "file", "filename", "target", "todo", "tbd", "xxx"];
 
@@ -165,6 +178,9 @@ pub fn target(dest: &str) -> Target<'_> {
         None => (dest, None),
     };
     let path = path.split_once('?').map_or(path, |(p, _)| p);
+    if is_placeholder_path(path) {
+        return Target::Placeholder;
+    }
     Target::Relative { path: percent_decode(path), anchor }
 }
 

@@ -25,8 +25,9 @@ pub const RULE: Rule = Rule {
         file: ".github/agents/planner.agent.md",
         text: "---\ndescription: Break a feature request into ordered tasks with estimates. Use before starting a large change.\n---\nPlan the work.\n",
     },
-    notes: "Compared per kind, as lowercase words. Copies with the same name (one skill mirrored for two products) \
-            are not reported.",
+    notes: "Compared per kind, as lowercase words. Copies with the same name (one skill mirrored for two products; \
+            names compared as lowercase words, so `Thinking-Beast-Mode` and `Thinking Beast Mode` are one) are not \
+            reported.",
     stage: Stage::Lint(check),
 };
 
@@ -39,7 +40,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
             continue;
         }
         match first.get(&(d.kind, words.clone())) {
-            Some((name, file, span)) if !name.eq_ignore_ascii_case(&d.name) => findings.push(
+            Some((name, file, span)) if normalized(name) != normalized(&d.name) => findings.push(
                 Diagnostic::warning(format!("`{}` has the same description as `{name}`", d.name))
                     .in_file(d.file)
                     .at(d.span)

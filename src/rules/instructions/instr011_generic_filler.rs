@@ -1,6 +1,6 @@
 //! INSTR011: a platitude that gives the agent nothing to act on.
 
-use crate::rules::chains::sentences;
+use crate::rules::chains::{normalize_line, sentences};
 use crate::rules::prelude::*;
 use crate::rules::refs::markdown_files;
 
@@ -16,7 +16,7 @@ pub const RULE: Rule = Rule {
           same pattern (CC-MEM-005, agent-sh/agnix:knowledge-base/VALIDATION-RULES.md@029f2634).",
     fails: Example { file: "AGENTS.md", text: "# Guidelines\n\n- Write clean code.\n- Follow best practices.\n" },
     passes: Example { file: "AGENTS.md", text: "# Guidelines\n\n- Keep functions under 40 lines.\n- Run `ruff check` before committing.\n" },
-    notes: "Only whole sentences from a short list are reported: `you are a helpful assistant`, `be helpful`, `write clean \
+    notes: "Only a sentence standing alone on its line (a list item, a one-line paragraph) from a short list is reported: `you are a helpful assistant`, `be helpful`, `write clean \
             code`, `write good code`, `write clean and maintainable code`, `follow best practices`, `always follow best \
             practices`, `use best practices`, `do your best`, `be accurate`, `be smart`.",
     stage: Stage::Lint(check),
@@ -43,7 +43,11 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
     for file in markdown_files(cx) {
         for sentence in sentences(file.text) {
-            if !PLATITUDES.contains(&sentence.text.as_str()) {
+            // The whole line: a bold lead-in (`**Be accurate.** Check the docs…`) introduces real guidance.
+            let line_start = file.text[..sentence.span.start].rfind('\n').map_or(0, |i| i + 1);
+            let line_end = file.text[sentence.span.end..].find('\n').map_or(file.text.len(), |i| sentence.span.end + i);
+            let alone = normalize_line(&file.text[line_start..line_end]) == sentence.text;
+            if !alone || !PLATITUDES.contains(&sentence.text.as_str()) {
                 continue;
             }
             findings.push(

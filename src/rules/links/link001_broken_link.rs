@@ -20,7 +20,9 @@ pub const RULE: Rule = Rule {
     notes: "Inline links, images and link reference definitions are checked in every Markdown agent file, outside code \
             blocks and spans. URLs, `mailto:` and other schemes, anchors (LINK004), root-absolute paths (`/docs/x`, \
             which GitHub and a model resolve differently), templates (`<name>.md`, `{file}`, `*.md`) and paths that \
-            only differ in letter case (LINK006) are left to their own rules. Existence is checked only inside the \
+            only differ in letter case (LINK006) are left to their own rules; placeholders (`path/to/file.md`, \
+            `filename.ext`, `[text](url)`) are skipped, and so is a path that exists from the project root (the \
+            folder agents work in), though GitHub would resolve it from the file. Existence is checked only inside the \
             project; a link that leaves it is LINK002.",
     stage: Stage::Lint(check),
 };
@@ -33,7 +35,9 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
             continue;
         }
         let Resolved::Missing(rel) = refs::resolve(cx, file.dir(), &path) else { continue };
-        if refs::case_variant(cx, &rel).is_some() {
+        // Agents run at the project root: a path written from there reaches the file too.
+        let from_root = !file.dir().is_empty() && matches!(refs::resolve(cx, "", &path), Resolved::Exists(_));
+        if from_root || refs::case_variant(cx, &rel).is_some() {
             continue;
         }
         findings.push(

@@ -33,17 +33,13 @@ pub const RULE: Rule = Rule {
     stage: Stage::Lint(check),
 };
 
-/// File names that stand for any file (`references/filename.md`, `scripts/your_script.py`).
-const PLACEHOLDER_STEMS: [&str; 8] = ["filename", "file", "name", "example", "foo", "bar", "xxx", "script"];
-
 /// Interpreters a command line in a code block may start with before the script's path.
 const RUNNERS: [&str; 9] = ["python ", "python3 ", "uv run ", "bash ", "sh ", "node ", "npx ", "bun ", "ruby "];
 
 /// Whether a mention on `line` (`fenced`: in a code block) names the skill's own file: not an
 /// example or a placeholder, and in code only as a command or a "see" comment.
 fn is_own_file(path: &str, line: &str, fenced: bool) -> bool {
-    let stem = path.rsplit('/').next().unwrap_or(path).split('.').next().unwrap_or_default().to_ascii_lowercase();
-    let placeholder = PLACEHOLDER_STEMS.contains(&stem.as_str()) || ["my_", "my-", "your", "some_", "some-"].iter().any(|p| stem.starts_with(p));
+    let placeholder = refs::is_placeholder_path(path);
     let lower = line.to_ascii_lowercase();
     let example = ["example", "e.g.", "such as", "for instance", "ask the user", "user's"].iter().any(|w| lower.contains(w));
     let command = |t: &str| {
@@ -70,10 +66,10 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         let mut line_start = 0;
         let lines: Vec<(usize, &str, bool)> = fenced_lines(body)
             .into_iter()
-            .map(|(line, fenced)| {
+            .map(|(line, fence)| {
                 let start = line_start;
                 line_start += line.len();
-                (start, line, fenced)
+                (start, line, fence.is_some())
             })
             .collect();
         let mentions: Vec<_> = refs::bundle_mentions(body)

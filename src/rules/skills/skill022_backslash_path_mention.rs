@@ -5,6 +5,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use crate::diagnostic::{Edit, Fix};
+use crate::rules::markdown::fenced_lines;
 use crate::rules::prelude::*;
 
 pub const RULE: Rule = Rule {
@@ -26,7 +27,8 @@ pub const RULE: Rule = Rule {
         text: "---\nname: pdf-tools\ndescription: Extract text from PDF files. Use when the user shares a PDF.\n---\nRun `python scripts/extract.py input.pdf`.\n",
     },
     notes: "Paths starting with `scripts\\`, `references\\` or `assets\\` and ending in a file extension are reported \
-            (Markdown links are LINK007's). The fix (safe) writes `/`.",
+            (Markdown links are LINK007's), except in code blocks of Windows shells (`powershell`, `pwsh`, `cmd`, \
+            `bat`), where `\\` is the separator. The fix (safe) writes `/`.",
     stage: Stage::Lint(check),
 };
 
@@ -34,11 +36,25 @@ static MENTION: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?:^|[^A-Za-z0-9_\\/(])((?:scripts|references|assets)(?:\\[A-Za-z0-9_.-]+)+\.[A-Za-z0-9]{1,8})\b").expect("constant pattern") // ok: literal
 });
 
+/// Code blocks of Windows shells, where a backslash is the separator.
+const WINDOWS_SHELLS: [&str; 7] = ["powershell", "pwsh", "ps1", "ps", "cmd", "bat", "batch"];
+
 fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
     for skill in cx.skills {
+        let mut windows = Vec::new();
+        let mut offset = 0;
+        for (line, fence) in fenced_lines(&skill.text) {
+            if fence.is_some_and(|info| WINDOWS_SHELLS.contains(&info.to_ascii_lowercase().as_str())) {
+                windows.push(offset..offset + line.len());
+            }
+            offset += line.len();
+        }
         for caps in MENTION.captures_iter(&skill.text) {
             let Some(m) = caps.get(1) else { continue };
+            if windows.iter().any(|w| w.contains(&m.start())) {
+                continue;
+            }
             let fixed = m.as_str().replace('\\', "/");
             findings.push(
                 Diagnostic::warning(format!("`{}` uses backslashes as path separators", m.as_str()))
