@@ -515,41 +515,6 @@ fn glob_matches(pattern: &str, rel: &str) -> bool {
     Regex::new(&regex).is_ok_and(|r| r.is_match(subject))
 }
 
-/// Test support: a project written to a temporary folder, checked, one finding's fix applied.
-#[cfg(test)]
-pub(crate) mod fixing {
-    use crate::codes::Code;
-
-    /// Writes `files` (path, text) to a temporary project, checks it, applies the fix of the one
-    /// finding with `code` to `file`, checks again (the finding must be gone) and returns the
-    /// fixed text.
-    pub fn fixed(files: &[(&str, &str)], code: Code, file: &str) -> String {
-        let project = tempfile::tempdir().expect("tempdir");
-        for (path, text) in files {
-            let full = project.path().join(path);
-            std::fs::create_dir_all(full.parent().expect("parent")).expect("mkdir");
-            std::fs::write(full, text).expect("write");
-        }
-        let check = || crate::lint::check(project.path(), &crate::lint::Options::default(), &crate::Session::default());
-        let report = check();
-        let found: Vec<_> = report.diagnostics.iter().filter(|d| d.code == Some(code)).collect();
-        assert_eq!(found.len(), 1, "{:?}", report.diagnostics);
-        let fix = found[0].fix.as_ref().expect("a fix");
-        let path = project.path().join(file);
-        let mut text = std::fs::read_to_string(&path).expect("read");
-        let mut edits = fix.edits.clone();
-        edits.sort_by_key(|e| std::cmp::Reverse(e.span.start));
-        for edit in edits {
-            assert!(edit.file.ends_with(file), "{} edits {}", file, edit.file);
-            text.replace_range(edit.span, &edit.replacement);
-        }
-        std::fs::write(&path, &text).expect("write");
-        let after = check();
-        assert!(after.diagnostics.iter().all(|d| d.code != Some(code)), "{:?}", after.diagnostics);
-        text
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

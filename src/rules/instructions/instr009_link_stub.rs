@@ -51,14 +51,6 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
 #[cfg(test)]
 mod tests {
     use super::stub_target;
-    use crate::rules::prelude::Code;
-    use crate::rules::refs::fixing::fixed;
-
-    #[test]
-    fn the_fix_imports_the_file() {
-        let files = [("CLAUDE.md", "AGENTS.md\n"), ("AGENTS.md", "# Guide\n\nRun `make test`.\n")];
-        assert_eq!(fixed(&files, Code::INSTR009, "CLAUDE.md"), "@AGENTS.md\n");
-    }
 
     #[test]
     fn finds_only_bare_paths() {

@@ -43,15 +43,3 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
     }
     findings
 }
-
-#[cfg(test)]
-mod tests {
-    use crate::rules::prelude::Code;
-    use crate::rules::refs::fixing::fixed;
-
-    #[test]
-    fn the_fix_writes_the_name_as_on_disk() {
-        let files = [("AGENTS.md", "Read [the guide](docs/Style.md#rules).\n"), ("docs/style.md", "# Rules\n")];
-        assert_eq!(fixed(&files, Code::LINK006, "AGENTS.md"), "Read [the guide](docs/style.md#rules).\n");
-    }
-}

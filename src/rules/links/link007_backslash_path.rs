@@ -37,15 +37,3 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
     }
     findings
 }
-
-#[cfg(test)]
-mod tests {
-    use crate::rules::prelude::Code;
-    use crate::rules::refs::fixing::fixed;
-
-    #[test]
-    fn the_fix_writes_slashes() {
-        let files = [("AGENTS.md", "See [the guide](docs\\guide.md).\n"), ("docs/guide.md", "# Guide\n")];
-        assert_eq!(fixed(&files, Code::LINK007, "AGENTS.md"), "See [the guide](docs/guide.md).\n");
-    }
-}

@@ -70,23 +70,3 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
     }
     findings
 }
-
-#[cfg(all(test, unix))]
-mod tests {
-    use crate::rules::prelude::Code;
-
-    #[test]
-    fn reports_a_symbolic_link_leading_out_of_the_skill() {
-        let project = tempfile::tempdir().expect("tempdir");
-        let skill = project.path().join("skills/release");
-        std::fs::create_dir_all(skill.join("references")).expect("mkdir");
-        std::fs::create_dir_all(project.path().join("docs")).expect("mkdir");
-        std::fs::write(project.path().join("docs/checklist.md"), "# Checklist\n").expect("write");
-        let text = "---\nname: release\ndescription: Cut a release. Use when the user asks to publish a version.\n---\nFollow references/checklist.md.\n";
-        std::fs::write(skill.join("SKILL.md"), text).expect("write");
-        std::os::unix::fs::symlink("../../../docs/checklist.md", skill.join("references/checklist.md")).expect("link");
-        let report = crate::lint::check(project.path(), &crate::lint::Options::default(), &crate::Session::default());
-        let found: Vec<&str> = report.diagnostics.iter().filter(|d| d.code == Some(Code::SKILL021)).map(|d| d.message.as_str()).collect();
-        assert_eq!(found, ["`references/checklist.md` in the skill is a symbolic link to `docs/checklist.md`, outside the skill's folder"]);
-    }
-}

@@ -68,16 +68,3 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
     }
     findings
 }
-
-#[cfg(test)]
-mod tests {
-    use crate::rules::prelude::Code;
-    use crate::rules::refs::fixing::fixed;
-
-    #[test]
-    fn the_fix_writes_slashes() {
-        let skill = "---\nname: pdf\ndescription: Extract text from PDF files. Use when the user shares a PDF.\n---\nRun `python scripts\\extract.py`.\n";
-        let files = [("pdf/SKILL.md", skill), ("pdf/scripts/extract.py", "print(1)\n")];
-        assert!(fixed(&files, Code::SKILL022, "pdf/SKILL.md").ends_with("Run `python scripts/extract.py`.\n"));
-    }
-}
