@@ -542,7 +542,8 @@ impl ProjectRoot {
         let rel_dir = self.normalize(dir)?;
         let abs_dir = self.resolve(if rel_dir.is_empty() { "." } else { &rel_dir })?;
         let walk = walkdir::WalkDir::new(&abs_dir).follow_links(false).max_depth(max_depth).sort_by_file_name().into_iter();
-        let walk = walk.filter_entry(|e| e.depth() == 0 || !matches!(e.file_name().to_str(), Some(".git" | "node_modules" | "__pycache__")));
+        let walk =
+            walk.filter_entry(|e| e.depth() == 0 || !matches!(e.file_name().to_str(), Some(".git" | "node_modules" | "__pycache__")));
         let mut found = Vec::new();
         for entry in walk.filter_map(Result::ok).filter(|e| !e.file_type().is_dir()).take(max_entries) {
             let Ok(rel) = entry.path().strip_prefix(&self.boundary) else { continue };
@@ -551,7 +552,13 @@ impl ProjectRoot {
             let symlink = entry.path_is_symlink();
             let target = match symlink {
                 true => fs::canonicalize(entry.path()).ok().and_then(|t| {
-                    let inside = t.strip_prefix(&self.boundary).ok()?.to_str()?.split(std::path::MAIN_SEPARATOR).map(str::to_string).collect::<Vec<_>>();
+                    let inside = t
+                        .strip_prefix(&self.boundary)
+                        .ok()?
+                        .to_str()?
+                        .split(std::path::MAIN_SEPARATOR)
+                        .map(str::to_string)
+                        .collect::<Vec<_>>();
                     Some(self.relative_to_manifest_dir(&inside))
                 }),
                 false => None,

@@ -61,7 +61,11 @@ pub fn chains(cx: &Context) -> Vec<Vec<Member>> {
         // Codex reads one file per folder: AGENTS.override.md shadows AGENTS.md.
         let docs: Vec<_> = docs
             .iter()
-            .filter(|d| product != "codex" || d.name() == "AGENTS.override.md" || !docs.iter().any(|o| o.name() == "AGENTS.override.md" && folder(&o.rel) == folder(&d.rel)))
+            .filter(|d| {
+                product != "codex"
+                    || d.name() == "AGENTS.override.md"
+                    || !docs.iter().any(|o| o.name() == "AGENTS.override.md" && folder(&o.rel) == folder(&d.rel))
+            })
             .collect();
         let folders: BTreeSet<&str> = docs.iter().map(|d| folder(&d.rel)).collect();
         for leaf in &folders {
@@ -125,7 +129,13 @@ pub fn sentences(text: &str) -> Vec<Sentence> {
         let start = offset;
         offset += line.len();
         let trimmed = line.trim_start();
-        let marker = if trimmed.starts_with("```") { Some("```") } else if trimmed.starts_with("~~~") { Some("~~~") } else { None };
+        let marker = if trimmed.starts_with("```") {
+            Some("```")
+        } else if trimmed.starts_with("~~~") {
+            Some("~~~")
+        } else {
+            None
+        };
         match (fence, marker) {
             (Some(open), Some(m)) if open == m => fence = None,
             (None, Some(m)) => fence = Some(m),
@@ -179,10 +189,14 @@ fn clean(piece: &str) -> String {
 }
 
 static NEGATIVE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^(?:please |important: |note: )?(?:you )?(?:must not|mustn't|must never|should never|never|do not|don't|shall not)\s+(.+)$").expect("constant pattern") // ok: literal
+    Regex::new(
+        r"^(?:please |important: |note: )?(?:you )?(?:must not|mustn't|must never|should never|never|do not|don't|shall not)\s+(.+)$",
+    )
+    .expect("constant pattern") // ok: literal
 });
-static POSITIVE: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"^(?:please |important: |note: )?(?:you )?(?:must always|should always|always|must)\s+(.+)$").expect("constant pattern")); // ok: literal
+static POSITIVE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^(?:please |important: |note: )?(?:you )?(?:must always|should always|always|must)\s+(.+)$").expect("constant pattern")
+}); // ok: literal
 
 /// A directive: `true` for always/must, `false` for never/do not, and the action it is about.
 pub fn directive(sentence: &str) -> Option<(bool, String)> {
@@ -192,6 +206,11 @@ pub fn directive(sentence: &str) -> Option<(bool, String)> {
     };
     let action = action.trim().trim_start_matches("to ").trim();
     (action.split_whitespace().count() >= 2).then(|| (positive, action.to_string()))
+}
+
+/// A line as compared for duplicates: list markers, emphasis and case removed, whitespace collapsed.
+pub fn normalize_line(line: &str) -> String {
+    clean(line)
 }
 
 #[cfg(test)]
@@ -215,9 +234,4 @@ mod tests {
         assert_eq!(directive("never commit"), None);
         assert_eq!(directive("use tabs"), None);
     }
-}
-
-/// A line as compared for duplicates: list markers, emphasis and case removed, whitespace collapsed.
-pub fn normalize_line(line: &str) -> String {
-    clean(line)
 }

@@ -90,7 +90,10 @@ pub fn raw_field(text: &str, key: &str) -> Option<(String, Option<Range<usize>>)
                 return Some((block.join(" "), Some(offset..offset + key.len())));
             }
             let start = offset + line.find(value).unwrap_or(0);
-            let unquoted = value.strip_prefix('"').and_then(|v| v.strip_suffix('"')).or_else(|| value.strip_prefix('\'').and_then(|v| v.strip_suffix('\'')));
+            let unquoted = value
+                .strip_prefix('"')
+                .and_then(|v| v.strip_suffix('"'))
+                .or_else(|| value.strip_prefix('\'').and_then(|v| v.strip_suffix('\'')));
             return Some((unquoted.unwrap_or(value).trim().to_string(), Some(start..start + value.len())));
         }
         offset += line.len();

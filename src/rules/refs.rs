@@ -49,8 +49,7 @@ pub struct Link {
 }
 
 static INLINE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\]\(").expect("constant pattern")); // ok: literal
-static DEFINITION: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?m)^[ ]{0,3}\[[^\]\n]+\]:[ \t]*(\S+)").expect("constant pattern")); // ok: literal
+static DEFINITION: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"(?m)^[ ]{0,3}\[[^\]\n]+\]:[ \t]*(\S+)").expect("constant pattern")); // ok: literal
 
 /// The links of a Markdown text outside code blocks and spans: inline links and images, and
 /// link reference definitions.
@@ -94,7 +93,8 @@ fn inline_dest(text: &str, open: usize) -> Option<Link> {
             ' ' | '\t' if depth == 0 => {
                 // A title follows: `[x](path "title")`.
                 let title = rest[i..].trim_start();
-                return matches!(title.chars().next(), Some('"' | '\'' | '(')).then(|| Link { dest: rest[..i].to_string(), span: start..start + i });
+                return matches!(title.chars().next(), Some('"' | '\'' | '('))
+                    .then(|| Link { dest: rest[..i].to_string(), span: start..start + i });
             }
             '\n' | '\r' => return None,
             _ => {}
@@ -251,9 +251,12 @@ pub fn case_variant(cx: &Context, rel: &str) -> Option<String> {
 pub const MAX_LISTED: usize = 2000;
 
 static HEADING: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"(?m)^[ ]{0,3}#{1,6}[ \t]+(.+?)[ \t#]*$").expect("constant pattern")); // ok: literal
-static SETEXT: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"(?m)^([^\n#>\-=*|][^\n]*)\n[ ]{0,3}(=+|-{2,})[ \t]*$").expect("constant pattern")); // ok: literal
-static EXPLICIT_ID: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r#"(?i)<a\s[^>]*(?:name|id)\s*=\s*["']([^"']+)["']|\sid\s*=\s*["']([^"']+)["']|\{#([A-Za-z0-9_-]+)\}"#).expect("constant pattern")); // ok: literal
+static SETEXT: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?m)^([^\n#>\-=*|][^\n]*)\n[ ]{0,3}(=+|-{2,})[ \t]*$").expect("constant pattern")); // ok: literal
+static EXPLICIT_ID: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"(?i)<a\s[^>]*(?:name|id)\s*=\s*["']([^"']+)["']|\sid\s*=\s*["']([^"']+)["']|\{#([A-Za-z0-9_-]+)\}"#)
+        .expect("constant pattern")
+}); // ok: literal
 
 /// The anchors a Markdown text defines: GitHub's slug of every heading (duplicates numbered
 /// `-1`, `-2`…) and explicit ids (`<a name="x">`, `id="x"`, `{#x}`).
@@ -261,7 +264,8 @@ pub fn anchors(text: &str) -> BTreeSet<String> {
     let masked = mask_code(text);
     let mut found = BTreeSet::new();
     // Found outside code blocks, read from the text itself (inline code counts in the anchor).
-    let mut headings: Vec<(usize, &str)> = HEADING.captures_iter(&masked).filter_map(|c| c.get(1)).map(|m| (m.start(), &text[m.range()])).collect();
+    let mut headings: Vec<(usize, &str)> =
+        HEADING.captures_iter(&masked).filter_map(|c| c.get(1)).map(|m| (m.start(), &text[m.range()])).collect();
     headings.extend(SETEXT.captures_iter(&masked).filter_map(|c| c.get(1)).map(|m| (m.start(), &text[m.range()])));
     headings.sort_by_key(|h| h.0);
     for (_, heading) in headings {
@@ -382,7 +386,8 @@ pub fn imports(cx: &Context) -> Imports {
 pub const BUNDLE_FOLDERS: [&str; 3] = ["scripts/", "references/", "assets/"];
 
 static MENTION: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?:^|[\s`'\x22(=:])((?:\./)?(?:scripts|references|assets)/[A-Za-z0-9_][A-Za-z0-9_./-]*\.[A-Za-z0-9]{1,8})\b").expect("constant pattern") // ok: literal
+    Regex::new(r"(?:^|[\s`'\x22(=:])((?:\./)?(?:scripts|references|assets)/[A-Za-z0-9_][A-Za-z0-9_./-]*\.[A-Za-z0-9]{1,8})\b")
+        .expect("constant pattern") // ok: literal
 });
 
 /// Paths of bundled files mentioned in a text outside Markdown link destinations (in prose, code
@@ -399,8 +404,8 @@ pub fn bundle_mentions(text: &str) -> Vec<(Range<usize>, String)> {
 
 /// Extensions of bundled files read as text when looking for mentions.
 const TEXT_EXTENSIONS: [&str; 22] = [
-    ".md", ".mdx", ".txt", ".py", ".sh", ".bash", ".js", ".mjs", ".cjs", ".ts", ".json", ".yaml", ".yml", ".toml", ".html", ".xml",
-    ".rb", ".go", ".rs", ".ps1", ".sql", ".csv",
+    ".md", ".mdx", ".txt", ".py", ".sh", ".bash", ".js", ".mjs", ".cjs", ".ts", ".json", ".yaml", ".yml", ".toml", ".html", ".xml", ".rb",
+    ".go", ".rs", ".ps1", ".sql", ".csv",
 ];
 
 /// Whether a bundled file is read as text (by its extension).

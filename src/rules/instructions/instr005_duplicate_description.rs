@@ -2,6 +2,7 @@
 
 use std::collections::BTreeMap;
 
+use crate::agent_files::FileKind;
 use crate::diagnostic::Related;
 use crate::rules::descriptions::{descriptions, normalized};
 use crate::rules::prelude::*;
@@ -31,8 +32,11 @@ pub const RULE: Rule = Rule {
     stage: Stage::Lint(check),
 };
 
+/// The first item with a description: its name, file and the description's range.
+type Place = (String, String, Option<std::ops::Range<usize>>);
+
 fn check(cx: &Context) -> Vec<Diagnostic> {
-    let mut first: BTreeMap<(crate::agent_files::FileKind, String), (String, String, Option<std::ops::Range<usize>>)> = BTreeMap::new();
+    let mut first: BTreeMap<(FileKind, String), Place> = BTreeMap::new();
     let mut findings = Vec::new();
     for d in descriptions(cx) {
         let words = normalized(&d.description);
