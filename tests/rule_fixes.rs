@@ -1,6 +1,7 @@
 //! The fixes the links, skills and instructions rules attach: applied to a project, each makes its
-//! finding disappear and changes nothing else; and the symbolic-link case of SKILL021, which a
-//! fixture cannot hold (links are not committed).
+//! finding disappear and changes nothing else. Also the cases a fixture cannot hold: a symbolic
+//! link (SKILL021; links are not committed), and a SKILL.md at the root of the project checked
+//! (fixtures hold skills in folders).
 
 use std::path::Path;
 
@@ -81,4 +82,24 @@ fn skill021_reports_a_symbolic_link_leading_out_of_the_skill() {
     let report = run(project.path());
     let found: Vec<&str> = report.diagnostics.iter().filter(|d| d.code == Some(Code::SKILL021)).map(|d| d.message.as_str()).collect();
     assert_eq!(found, ["`references/checklist.md` in the skill is a symbolic link to `docs/checklist.md`, outside the skill's folder"]);
+}
+
+#[test]
+fn a_skill_at_the_project_root_bundles_only_the_specification_folders() {
+    let project = tempfile::tempdir().expect("tempdir");
+    let skill = "---\nname: tools\ndescription: Extract text from PDF files. Use when the user shares a PDF.\n---\nSee [the API guide](references/api.md).\n";
+    let files = [
+        ("SKILL.md", skill),
+        ("references/api.md", "# API\n\nEndpoints.\n"),
+        ("docs/a.md", "# A\n\nSee b.md.\n"),
+        ("docs/b.md", "# B\n\nNotes.\n"),
+    ];
+    write(project.path(), &files);
+    let report = run(project.path());
+    let bundle: Vec<_> = report
+        .diagnostics
+        .iter()
+        .filter(|d| d.code.is_some_and(|c| c.as_str().starts_with("SKILL0") && c.as_str() >= "SKILL017"))
+        .collect();
+    assert!(bundle.is_empty(), "{bundle:?}");
 }

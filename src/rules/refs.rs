@@ -5,14 +5,14 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
-use std::sync::LazyLock;
+use std::sync::{Arc, LazyLock};
 
 use regex::Regex;
 
 use super::context::Context;
 use super::markdown::mask_code;
 use crate::agent_files::FileKind;
-use crate::memo::SharedText;
+use crate::memo::{content_hash, Cache, Kind, SharedText};
 use crate::project::{Listed, ReadError};
 
 /// One Markdown file of any kind: a SKILL.md, a memory file or another Markdown agent file.
@@ -424,9 +424,21 @@ pub struct Bundle {
 }
 
 impl Bundle {
-    pub fn of(cx: &Context, skill_rel: &str) -> Bundle {
+    /// The bundle of a skill, listed and read once per run for all the rules that look at it.
+    pub fn of(cx: &Context, skill_rel: &str) -> Arc<Bundle> {
+        let text = cx.skills.iter().find(|s| s.rel == skill_rel).map_or(0, |s| s.text.hash());
+        let key = content_hash(&format!("{}\0{skill_rel}\0{text:x}", cx.root.canonical().display()));
+        Cache::get_or_insert(Kind::Bundle, key, || Arc::new(Bundle::read(cx, skill_rel)))
+    }
+
+    fn read(cx: &Context, skill_rel: &str) -> Bundle {
         let dir = skill_rel.rsplit_once('/').map_or("", |(d, _)| d).to_string();
-        let files = bundle(cx, skill_rel);
+        let mut files = bundle(cx, skill_rel);
+        if dir.is_empty() {
+            // A SKILL.md at the project root: its folder is the whole project; only the
+            // specification's folders are the bundle.
+            files.retain(|f| BUNDLE_FOLDERS.iter().any(|b| f.rel.starts_with(b)));
+        }
         let texts = files
             .iter()
             .filter(|f| !f.symlink && is_text(&f.rel) && f.bytes <= crate::project::MAX_FILE_BYTES)
