@@ -57,6 +57,14 @@ macro_rules! rule_table {
                 SKILL014 skill014_body_too_many_tokens,
                 SKILL015 skill015_catalogue_entry_too_long,
                 SKILL016 skill016_duplicate_name,
+                SKILL017 skill017_bundled_file_missing,
+                SKILL018 skill018_bundled_file_unreferenced,
+                SKILL019 skill019_nested_reference,
+                SKILL020 skill020_bundled_document_too_large,
+                SKILL021 skill021_reference_outside_skill,
+                SKILL022 skill022_backslash_path_mention,
+                SKILL023 skill023_long_reference_without_contents,
+                SKILL024 skill024_interpreter_mismatch,
                 SKILL030 skill030_file_name_case,
             }
             memory {
@@ -275,8 +283,28 @@ macro_rules! rule_table {
                 CODEX003 codex003_empty_agents_md,
             }
             links {
+                LINK001 link001_broken_link,
+                LINK002 link002_link_outside_project,
+                LINK003 link003_machine_specific_path,
+                LINK004 link004_broken_anchor,
+                LINK005 link005_import_cycle,
+                LINK006 link006_case_mismatch,
+                LINK007 link007_backslash_path,
+                LINK008 link008_empty_link,
+                LINK009 link009_import_too_deep,
             }
             instructions {
+                INSTR001 instr001_description_too_short,
+                INSTR002 instr002_placeholder_description,
+                INSTR003 instr003_description_repeats_name,
+                INSTR004 instr004_description_point_of_view,
+                INSTR005 instr005_duplicate_description,
+                INSTR006 instr006_contradictory_directives,
+                INSTR007 instr007_conflicting_tool_choice,
+                INSTR008 instr008_duplicated_instructions,
+                INSTR009 instr009_link_stub,
+                INSTR010 instr010_leftover_todo,
+                INSTR011 instr011_generic_filler,
             }
         }
     };

@@ -213,6 +213,9 @@ pub enum Kind {
     CleanTypes,
     /// Where each tool name stands in a tool file (key: the file's text).
     NameIndex,
+    /// The files bundled with a skill, and their texts (SKILL017–SKILL023; key: the project root,
+    /// the SKILL.md path and text).
+    Bundle,
     /// A JSON agent file parsed for linting (key: the file's text).
     Json,
 }

@@ -532,6 +532,55 @@ impl ProjectRoot {
         }
         Ok(found)
     }
+
+    /// Lists the files under a directory (relative to the manifest's directory), sorted, at most
+    /// `max_depth` levels down and `max_entries` entries, never entering a symlink nor `.git`,
+    /// `node_modules` or `__pycache__`. A symlink is listed with where it leads when that is inside the
+    /// project root. Paths are relative to the manifest's directory; names that are not UTF-8 are
+    /// skipped.
+    pub fn list_files(&self, dir: &str, max_depth: usize, max_entries: usize) -> Result<Vec<Listed>, ReadError> {
+        let rel_dir = self.normalize(dir)?;
+        let abs_dir = self.resolve(if rel_dir.is_empty() { "." } else { &rel_dir })?;
+        let walk = walkdir::WalkDir::new(&abs_dir).follow_links(false).max_depth(max_depth).sort_by_file_name().into_iter();
+        let walk =
+            walk.filter_entry(|e| e.depth() == 0 || !matches!(e.file_name().to_str(), Some(".git" | "node_modules" | "__pycache__")));
+        let mut found = Vec::new();
+        for entry in walk.filter_map(Result::ok).filter(|e| !e.file_type().is_dir()).take(max_entries) {
+            let Ok(rel) = entry.path().strip_prefix(&self.boundary) else { continue };
+            let Some(rel) = rel.to_str() else { continue };
+            let parts: Vec<String> = rel.split(std::path::MAIN_SEPARATOR).map(str::to_string).collect();
+            let symlink = entry.path_is_symlink();
+            let target = match symlink {
+                true => fs::canonicalize(entry.path()).ok().and_then(|t| {
+                    let inside = t
+                        .strip_prefix(&self.boundary)
+                        .ok()?
+                        .to_str()?
+                        .split(std::path::MAIN_SEPARATOR)
+                        .map(str::to_string)
+                        .collect::<Vec<_>>();
+                    Some(self.relative_to_manifest_dir(&inside))
+                }),
+                false => None,
+            };
+            let bytes = entry.metadata().map_or(0, |m| m.len());
+            found.push(Listed { rel: self.relative_to_manifest_dir(&parts), bytes, symlink, target });
+        }
+        Ok(found)
+    }
+}
+
+/// A file found by [`ProjectRoot::list_files`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Listed {
+    /// Path relative to the manifest's directory.
+    pub rel: String,
+    /// Size (of the link itself for a symlink).
+    pub bytes: u64,
+    pub symlink: bool,
+    /// For a symlink: where it leads, relative to the manifest's directory, when that exists
+    /// inside the project root.
+    pub target: Option<String>,
 }
 
 /// Why `rel` could not be resolved or opened.

@@ -5,26 +5,40 @@
 /// kept), so byte offsets into the result are offsets into the original.
 pub fn mask_code(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
-    let mut fence: Option<String> = None;
+    for (line, fence) in fenced_lines(text) {
+        match fence {
+            Some(_) => out.push_str(&blank(line)),
+            None => out.push_str(&mask_inline(line)),
+        }
+    }
+    out
+}
+
+/// Each line of a text (with its line break) and, when it belongs to a fenced code block (the
+/// fences included), the block's info string (`powershell` in ```` ```powershell ````, may be empty).
+pub fn fenced_lines(text: &str) -> Vec<(&str, Option<&str>)> {
+    let mut lines = Vec::new();
+    let mut fence: Option<(String, &str)> = None;
     for line in text.split_inclusive('\n') {
         let trimmed = line.trim_start();
         let marker: String = trimmed.chars().take_while(|c| *c == '`' || *c == '~').collect();
         let is_fence = marker.len() >= 3 && (marker.chars().all(|c| c == '`') || marker.chars().all(|c| c == '~'));
         match &fence {
-            Some(open) => {
+            Some((open, info)) => {
+                lines.push((line, Some(*info)));
                 if is_fence && marker.starts_with(open.as_str()) && trimmed[marker.len()..].trim().is_empty() {
                     fence = None;
                 }
-                out.push_str(&blank(line));
             }
             None if is_fence => {
-                fence = Some(marker);
-                out.push_str(&blank(line));
+                let info = trimmed[marker.len()..].split_whitespace().next().unwrap_or("");
+                lines.push((line, Some(info)));
+                fence = Some((marker, info));
             }
-            None => out.push_str(&mask_inline(line)),
+            None => lines.push((line, None)),
         }
     }
-    out
+    lines
 }
 
 /// Spaces for every character but line breaks, keeping byte length.

@@ -6,14 +6,17 @@
 //! Registering a rule is a one-file change here: add its module name to the family's list in
 //! the `registry!` invocation below (and write the rule file).
 
+pub mod chains;
 pub mod claude_files;
 pub mod context;
+pub mod descriptions;
 pub mod docs;
 pub mod json_schema;
 pub mod json_span;
 pub mod kinds;
 pub mod locate;
 pub mod markdown;
+pub mod refs;
 pub mod secrets;
 pub mod skill_fields;
 pub mod suppress;

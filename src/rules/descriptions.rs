@@ -1,0 +1,123 @@
+//! The descriptions an agent routes on: a skill's, a Claude Code subagent's, a Cursor rule's that
+//! the agent requests by description, a Copilot custom agent's. Read from the parsed frontmatter,
+//! or line by line when it is not strict YAML (Cursor's `globs: **/*`, multi-line subagent
+//! descriptions).
+
+use std::ops::Range;
+
+use super::context::Context;
+use crate::agent_files::{Doc, FileKind};
+
+/// One description with what it describes.
+#[derive(Debug, Clone)]
+pub struct Described<'a> {
+    pub kind: FileKind,
+    /// Display path.
+    pub file: &'a str,
+    /// The skill's or agent's name (the `name` field, else the folder or file stem).
+    pub name: String,
+    pub description: String,
+    /// The value's range (the key's when the value is on later lines).
+    pub span: Option<Range<usize>>,
+}
+
+/// Every routable description, in the order skills, subagents, Cursor rules, Copilot agents.
+pub fn descriptions<'a>(cx: &Context<'a>) -> Vec<Described<'a>> {
+    let mut found = Vec::new();
+    for skill in cx.skills {
+        if let Some((description, span)) = field(skill, "description") {
+            let name = field(skill, "name").map_or_else(|| skill.folder.clone(), |(n, _)| n);
+            found.push(Described { kind: FileKind::Skill, file: &skill.file, name, description, span });
+        }
+    }
+    for kind in [FileKind::ClaudeAgent, FileKind::CursorRule, FileKind::CopilotAgent] {
+        for doc in cx.files_of(kind) {
+            if kind == FileKind::CursorRule && !agent_requested(doc) {
+                continue;
+            }
+            let Some((description, span)) = field(doc, "description") else { continue };
+            let name = doc.name();
+            let stem = [".chatmode.md", ".agent.md", ".mdc", ".md"].iter().find_map(|e| name.strip_suffix(e)).unwrap_or(name).to_string();
+            let name = field(doc, "name").map_or(stem, |(n, _)| n);
+            found.push(Described { kind, file: &doc.file, name, description, span });
+        }
+    }
+    found
+}
+
+/// A Cursor rule the agent applies only when its description matches: not always applied and
+/// without globs.
+fn agent_requested(doc: &Doc) -> bool {
+    let always = field(doc, "alwaysApply").is_some_and(|(v, _)| v.eq_ignore_ascii_case("true"));
+    let globs = field(doc, "globs").is_some_and(|(v, _)| !v.is_empty() && v != "[]" && v != "\"\"");
+    !always && !globs
+}
+
+/// A frontmatter field as text: from the parsed YAML when it parsed, else from `key: value` lines.
+pub fn field(doc: &Doc, key: &str) -> Option<(String, Option<Range<usize>>)> {
+    if doc.front.is_ok() {
+        let value = match doc.field(key)? {
+            serde_json::Value::String(s) => s.trim().to_string(),
+            serde_json::Value::Bool(b) => b.to_string(),
+            serde_json::Value::Null => String::new(),
+            other => other.to_string(),
+        };
+        return Some((value, doc.value_span(key)));
+    }
+    raw_field(&doc.text, key)
+}
+
+/// A field of a frontmatter that is not strict YAML: `key: value` at the start of a line, the
+/// value unquoted; a block (`>`, `|` or nothing after the colon) joins the indented lines below.
+pub fn raw_field(text: &str, key: &str) -> Option<(String, Option<Range<usize>>)> {
+    let rest = text.strip_prefix("---")?;
+    let rest = rest.strip_prefix("\r\n").or_else(|| rest.strip_prefix('\n'))?;
+    let mut offset = text.len() - rest.len();
+    let mut lines = rest.split_inclusive('\n');
+    while let Some(line) = lines.next() {
+        let trimmed = line.trim_end();
+        if trimmed == "---" {
+            return None;
+        }
+        if let Some(after) = trimmed.strip_prefix(key).and_then(|r| r.strip_prefix(':')) {
+            let value = after.trim();
+            if value.is_empty() || matches!(value, ">" | ">-" | ">+" | "|" | "|-" | "|+") {
+                let block: Vec<&str> = lines
+                    .take_while(|l| l.trim_end() != "---" && (l.starts_with([' ', '\t']) || l.trim().is_empty()))
+                    .map(str::trim)
+                    .filter(|l| !l.is_empty())
+                    .collect();
+                return Some((block.join(" "), Some(offset..offset + key.len())));
+            }
+            let start = offset + line.find(value).unwrap_or(0);
+            let unquoted = value
+                .strip_prefix('"')
+                .and_then(|v| v.strip_suffix('"'))
+                .or_else(|| value.strip_prefix('\'').and_then(|v| v.strip_suffix('\'')));
+            return Some((unquoted.unwrap_or(value).trim().to_string(), Some(start..start + value.len())));
+        }
+        offset += line.len();
+    }
+    None
+}
+
+/// Lowercase words of a text, every run of other characters one space.
+pub fn normalized(text: &str) -> String {
+    text.to_lowercase().split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect::<Vec<_>>().join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_fields_of_frontmatter_that_is_not_yaml() {
+        let text = "---\ndescription: \"Use for **/*.ts files\"\nglobs: **/*.ts\nalwaysApply: false\nnotes: >\n  one\n  two\n---\nbody\n";
+        let (value, span) = raw_field(text, "description").expect("description");
+        assert_eq!(value, "Use for **/*.ts files");
+        assert_eq!(&text[span.expect("span")], "\"Use for **/*.ts files\"");
+        assert_eq!(raw_field(text, "globs").map(|f| f.0).as_deref(), Some("**/*.ts"));
+        assert_eq!(raw_field(text, "notes").map(|f| f.0).as_deref(), Some("one two"));
+        assert_eq!(raw_field(text, "body"), None);
+    }
+}

@@ -1,0 +1,47 @@
+//! INSTR001: a routing description too short to choose on.
+
+use crate::rules::descriptions::descriptions;
+use crate::rules::prelude::*;
+
+/// Descriptions with fewer words than this give a router nothing to match.
+pub const MIN_WORDS: usize = 3;
+
+pub const RULE: Rule = Rule {
+    code: Code::INSTR001,
+    name: "description-too-short",
+    family: Family::Instructions,
+    severity: Severity::Warning,
+    summary: "The description an agent routes on (skill, Claude Code subagent, agent-requested Cursor rule, Copilot custom agent) has fewer than three words.",
+    why: "The model decides from the description alone whether to load a skill, delegate to a subagent or apply a \
+          rule: it should say what the item does and when to use it (Agent Skills specification, \
+          https://agentskills.io/specification#description-field: \"Helps with PDFs.\" is its example of a poor \
+          one; Claude Code subagents: \"when to delegate\", https://code.claude.com/docs/en/sub-agents; Cursor \
+          agent-requested rules, https://cursor.com/docs/context/rules). One or two words (`PDF tools`) match \
+          almost nothing, or everything.",
+    fails: Example { file: ".claude/agents/reviewer.md", text: "---\nname: reviewer\ndescription: Reviewer\n---\nReview the diff for bugs.\n" },
+    passes: Example {
+        file: ".claude/agents/reviewer.md",
+        text: "---\nname: reviewer\ndescription: Reviews a diff for bugs and missing tests. Use after code changes, before committing.\n---\nReview the diff for bugs.\n",
+    },
+    notes: "Empty descriptions are left to the rules for missing fields. Cursor rules are checked only when the agent \
+            requests them by description (no `alwaysApply: true`, no `globs`).",
+    stage: Stage::Lint(check),
+};
+
+fn check(cx: &Context) -> Vec<Diagnostic> {
+    let mut findings = Vec::new();
+    for d in descriptions(cx) {
+        let words = d.description.split_whitespace().count();
+        if words == 0 || words >= MIN_WORDS {
+            continue;
+        }
+        findings.push(
+            Diagnostic::warning(format!("description `{}` is {words} word{} long: too short to route on", d.description, if words == 1 { "" } else { "s" }))
+                .in_file(d.file)
+                .at(d.span)
+                .label("too short")
+                .help("say what it does and when to use it, with the words a user's request would contain"),
+        );
+    }
+    findings
+}

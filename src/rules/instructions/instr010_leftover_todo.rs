@@ -1,0 +1,64 @@
+//! INSTR010: a TODO or placeholder left in an agent's instructions.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use crate::rules::markdown::mask_code;
+use crate::rules::prelude::*;
+use crate::rules::refs::markdown_files;
+
+pub const RULE: Rule = Rule {
+    code: Code::INSTR010,
+    name: "leftover-todo",
+    family: Family::Instructions,
+    severity: Severity::Warning,
+    summary: "An agent file's instructions still hold a `TODO:`/`FIXME:`/`TBD` marker or template text (`[Insert … here]`, `Lorem ipsum`).",
+    why: "Everything in a memory file, rule or skill reaches the model as an instruction: a `TODO: describe the \
+          deploy process` tells it nothing about deploying and invites it to do the TODO, and bracketed template \
+          text is read literally. Claude Code's memory guidance asks for specific instructions (\"Use 2-space \
+          indentation\" rather than \"Format code properly\", https://docs.anthropic.com/ja/docs/claude-code/memory).",
+    fails: Example { file: "AGENTS.md", text: "# Deploying\n\nTODO: describe the deploy process.\n" },
+    passes: Example { file: "AGENTS.md", text: "# Deploying\n\nRun `make deploy` from a clean main branch.\n" },
+    notes: "Markers count at the start of a line (after a list marker): `TODO:`, `TODO(…)`, `FIXME:`, `TBD`, `XXX:`; and \
+            anywhere outside code: `[Insert … here]`, `[Add … here]`, `[Your … here]`, `Lorem ipsum`. Code blocks and \
+            spans are skipped (instructions about TODO comments are fine).",
+    stage: Stage::Lint(check),
+};
+
+static MARKER: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?m)^[ \t]*(?:[-*+][ \t]+|\d+\.[ \t]+)?(?:\[ \][ \t]+)?((?:TODO|FIXME|XXX)(?::|\([^)]*\):?)|TBD\b(?::|[ \t]*$))|(?i)(\[(?:insert|add|your|describe)[^\]\n]{0,60}\bhere\]|\blorem ipsum\b)")
+        .expect("constant pattern") // ok: literal
+});
+
+fn check(cx: &Context) -> Vec<Diagnostic> {
+    let mut findings = Vec::new();
+    for file in markdown_files(cx) {
+        let masked = mask_code(file.text);
+        for caps in MARKER.captures_iter(&masked) {
+            let Some(m) = caps.get(1).or_else(|| caps.get(2)) else { continue };
+            let line_end = file.text[m.start()..].find('\n').map_or(file.text.len(), |i| m.start() + i);
+            let line = file.text[m.start()..line_end].trim_end();
+            findings.push(
+                Diagnostic::warning(format!("unfinished instruction left in the file: `{line}`"))
+                    .in_file(file.file)
+                    .at(Some(m.range()))
+                    .label("placeholder")
+                    .help("write the instruction, or remove the line"),
+            );
+        }
+    }
+    findings
+}
+
+#[cfg(test)]
+mod tests {
+    use super::MARKER;
+
+    #[test]
+    fn finds_markers_but_not_mentions() {
+        let found = |t: &str| MARKER.is_match(t);
+        assert!(found("TODO: write this\n") && found("- FIXME(ana): x\n") && found("TBD\n") && found("See [Insert link here].\n"));
+        assert!(!found("Leave TODO comments for later.\n") && !found("Use the TodoWrite tool.\n") && !found("TBD items go to the backlog.\n"));
+    }
+}

@@ -1,0 +1,569 @@
+//! References between agent files: the Markdown files rules read (every Markdown kind), the
+//! links in them (`[x](path)`, `![x](path)`, `[x]: path`), what a link's target is (a URL, an
+//! anchor, a path on one machine, a path in the project), headings and their anchors, and the
+//! files bundled with a skill.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::ops::Range;
+use std::sync::{Arc, LazyLock};
+
+use regex::Regex;
+
+use super::context::Context;
+use super::markdown::mask_code;
+use crate::agent_files::FileKind;
+use crate::memo::{content_hash, Cache, Kind, SharedText};
+use crate::project::{Listed, ReadError};
+
+/// One Markdown file of any kind: a SKILL.md, a memory file or another Markdown agent file.
+#[derive(Debug, Clone, Copy)]
+pub struct MdFile<'a> {
+    pub kind: FileKind,
+    /// Display path.
+    pub file: &'a str,
+    /// Path relative to the project root.
+    pub rel: &'a str,
+    pub text: &'a str,
+}
+
+impl MdFile<'_> {
+    /// The folder holding the file, relative to the root (`""` at the root).
+    pub fn dir(&self) -> &str {
+        self.rel.rsplit_once('/').map_or("", |(d, _)| d)
+    }
+}
+
+/// Every Markdown file the rules read, in path order within each group (skills, memory, others).
+pub fn markdown_files<'a>(cx: &Context<'a>) -> Vec<MdFile<'a>> {
+    let skills = cx.skills.iter().map(|s| MdFile { kind: FileKind::Skill, file: &s.file, rel: &s.rel, text: &s.text });
+    let memory = cx.memory.iter().map(|m| MdFile { kind: FileKind::Memory, file: &m.file, rel: &m.rel, text: &m.text });
+    let others = cx.files.iter().filter(|f| !f.kind.is_json()).map(|f| MdFile { kind: f.kind, file: &f.file, rel: &f.rel, text: &f.text });
+    skills.chain(memory).chain(others).collect()
+}
+
+/// A link in Markdown: its destination as written and the destination's byte range.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Link {
+    pub dest: String,
+    pub span: Range<usize>,
+}
+
+static INLINE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\]\(").expect("constant pattern")); // ok: literal
+static DEFINITION: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"(?m)^[ ]{0,3}\[[^\]\n]+\]:[ \t]*(\S+)").expect("constant pattern")); // ok: literal
+
+/// The links of a Markdown text outside code blocks and spans: inline links and images, and
+/// link reference definitions.
+pub fn links(text: &str) -> Vec<Link> {
+    let masked = mask_code(text);
+    let mut found = Vec::new();
+    for m in INLINE.find_iter(&masked) {
+        if let Some(link) = inline_dest(&masked, m.end()) {
+            found.push(link);
+        }
+    }
+    for caps in DEFINITION.captures_iter(&masked) {
+        let Some(dest) = caps.get(1) else { continue };
+        let (start, end) = match dest.as_str().strip_prefix('<').and_then(|d| d.strip_suffix('>')) {
+            Some(inner) => (dest.start() + 1, dest.start() + 1 + inner.len()),
+            None => (dest.start(), dest.end()),
+        };
+        found.push(Link { dest: masked[start..end].to_string(), span: start..end });
+    }
+    found.sort_by_key(|l| l.span.start);
+    found
+}
+
+/// The destination of an inline link whose `(` ends at `open`: up to the first space outside
+/// `<…>`, with balanced parentheses, or `None` when the parenthesis never closes on the line.
+fn inline_dest(text: &str, open: usize) -> Option<Link> {
+    let rest = &text[open..];
+    let skipped = rest.len() - rest.trim_start_matches([' ', '\t']).len();
+    let start = open + skipped;
+    let rest = &text[start..];
+    if let Some(inner) = rest.strip_prefix('<') {
+        let end = inner.find(['>', '\n'])?;
+        return (inner.as_bytes()[end] == b'>').then(|| Link { dest: inner[..end].to_string(), span: start + 1..start + 1 + end });
+    }
+    let mut depth = 0usize;
+    for (i, c) in rest.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' if depth == 0 => return Some(Link { dest: rest[..i].to_string(), span: start..start + i }),
+            ')' => depth -= 1,
+            ' ' | '\t' if depth == 0 => {
+                // A title follows: `[x](path "title")`.
+                let title = rest[i..].trim_start();
+                return matches!(title.chars().next(), Some('"' | '\'' | '('))
+                    .then(|| Link { dest: rest[..i].to_string(), span: start..start + i });
+            }
+            '\n' | '\r' => return None,
+            _ => {}
+        }
+    }
+    None
+}
+
+/// What a link's destination is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Target<'a> {
+    /// Nothing between the parentheses.
+    Empty,
+    /// A URL with a scheme (`https:`, `mailto:`…) or protocol-relative (`//host`).
+    Url,
+    /// A path that only exists on one machine: a home or user folder, a drive letter, `file:`.
+    MachinePath,
+    /// A path with Windows separators (`docs\guide.md`).
+    Backslashes,
+    /// `#anchor` in the same file.
+    Anchor(&'a str),
+    /// A root-absolute path (`/docs/x.md`): GitHub resolves it against the repository, a model
+    /// against the file system; not checked.
+    RootAbsolute,
+    /// A template or placeholder (`<name>.md`, `{file}`, `$DIR/x`, `*.md`): not a real path.
+    Placeholder,
+    /// A relative path (percent-decoded) and the anchor after `#`, if any.
+    Relative { path: String, anchor: Option<&'a str> },
+}
+
+static SCHEME: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^[A-Za-z][A-Za-z0-9+.-]+:").expect("constant pattern")); // ok: literal
+static DRIVE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^[A-Za-z]:[\\/]").expect("constant pattern")); // ok: literal
+
+/// File names that stand for any file (`references/filename.md`, `path/to/your_file.py`).
+const PLACEHOLDER_STEMS: [&str; 8] = ["filename", "file", "name", "example", "foo", "bar", "xxx", "script"];
+
+/// Whether a path is an example rather than a file: `path/to/…`, or a placeholder name
+/// (`filename.ext`, `my_script.py`, `your-file.md`).
+pub fn is_placeholder_path(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    let stem = name.split('.').next().unwrap_or_default().trim_end_matches(|c: char| c.is_ascii_digit()).to_ascii_lowercase();
+    path.contains("path/to/")
+        || PLACEHOLDER_STEMS.contains(&stem.as_str())
+        || ["my_", "my-", "your", "some_", "some-"].iter().any(|p| stem.starts_with(p))
+}
+
+/// Destinations that stand for a link still to be written (`[text](url)`).
+const PLACEHOLDER_WORDS: [&str; 10] = ["url", "link", "path", "href", "file", "filename", "target", "todo", "tbd", "xxx"];
+
+/// Folders that hold one person's or one machine's files.
+const MACHINE_PREFIXES: [&str; 7] = ["/Users/", "/home/", "/root/", "/mnt/", "/private/", "/tmp/", "/var/folders/"];
+
+/// Classifies a link destination.
+pub fn target(dest: &str) -> Target<'_> {
+    let dest = dest.trim();
+    if dest.is_empty() {
+        return Target::Empty;
+    }
+    if dest.starts_with("file:") || dest.starts_with('~') || DRIVE.is_match(dest) || MACHINE_PREFIXES.iter().any(|p| dest.starts_with(p)) {
+        return Target::MachinePath;
+    }
+    if SCHEME.is_match(dest) || dest.starts_with("//") {
+        return Target::Url;
+    }
+    if let Some(anchor) = dest.strip_prefix('#') {
+        return Target::Anchor(anchor);
+    }
+    let word = dest.to_ascii_lowercase();
+    let placeholder_word = PLACEHOLDER_WORDS.contains(&word.as_str());
+    if placeholder_word || dest.contains(['<', '>', '{', '}', '$', '*', '[', ']', '|']) || dest.contains("...") || dest.contains('…') {
+        return Target::Placeholder;
+    }
+    if dest.contains('\\') {
+        return Target::Backslashes;
+    }
+    if dest.starts_with('/') {
+        return Target::RootAbsolute;
+    }
+    let (path, anchor) = match dest.split_once('#') {
+        Some((path, anchor)) => (path, Some(anchor)),
+        None => (dest, None),
+    };
+    let path = path.split_once('?').map_or(path, |(p, _)| p);
+    if is_placeholder_path(path) {
+        return Target::Placeholder;
+    }
+    Target::Relative { path: percent_decode(path), anchor }
+}
+
+/// `%20` and friends decoded (invalid escapes kept as written).
+fn percent_decode(path: &str) -> String {
+    let bytes = path.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = |b: u8| (b as char).to_digit(16);
+        match (bytes[i], bytes.get(i + 1).copied().and_then(hex), bytes.get(i + 2).copied().and_then(hex)) {
+            (b'%', Some(hi), Some(lo)) => {
+                out.push((hi * 16 + lo) as u8);
+                i += 3;
+            }
+            (b, _, _) => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8(out).unwrap_or_else(|_| path.to_string())
+}
+
+/// Where a relative path from a file's folder leads.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Resolved {
+    /// An existing file or folder, as a path relative to the root.
+    Exists(String),
+    /// Nothing there: the root-relative path that is missing.
+    Missing(String),
+    /// The path leaves the project.
+    Outside,
+}
+
+/// Resolves `path` written in a file of folder `dir` (root-relative), only through the project root.
+pub fn resolve(cx: &Context, dir: &str, path: &str) -> Resolved {
+    let joined = if dir.is_empty() { path.to_string() } else { format!("{dir}/{path}") };
+    let rel = match cx.root.normalize(&joined) {
+        Ok(rel) => rel,
+        Err(_) => return Resolved::Outside,
+    };
+    if rel.is_empty() {
+        return Resolved::Exists(rel);
+    }
+    match cx.root.resolve(&rel) {
+        Ok(found) if found.exists() => Resolved::Exists(rel),
+        Ok(_) | Err(ReadError::Missing(_)) => Resolved::Missing(rel),
+        Err(ReadError::Escapes(_)) => Resolved::Outside,
+        // Unreadable on the way (permissions): not reported as missing.
+        Err(_) => Resolved::Exists(rel),
+    }
+}
+
+/// The entry of a folder whose name matches `name` but for letter case, when exactly one does.
+pub fn case_variant(cx: &Context, rel: &str) -> Option<String> {
+    let (dir, name) = rel.rsplit_once('/').unwrap_or(("", rel));
+    let listed = cx.root.list_files(if dir.is_empty() { "." } else { dir }, 1, MAX_LISTED).ok()?;
+    let mut matches = listed.iter().filter_map(|f| {
+        let entry = f.rel.rsplit('/').next()?;
+        (entry != name && entry.eq_ignore_ascii_case(name)).then(|| f.rel.clone())
+    });
+    let first = matches.next()?;
+    matches.next().is_none().then_some(first)
+}
+
+/// How many entries a folder listing reads at most.
+pub const MAX_LISTED: usize = 2000;
+
+static HEADING: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"(?m)^[ ]{0,3}#{1,6}[ \t]+(.+?)[ \t#]*$").expect("constant pattern")); // ok: literal
+static SETEXT: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?m)^([^\n#>\-=*|][^\n]*)\n[ ]{0,3}(=+|-{2,})[ \t]*$").expect("constant pattern")); // ok: literal
+static EXPLICIT_ID: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"(?i)<a\s[^>]*(?:name|id)\s*=\s*["']([^"']+)["']|\sid\s*=\s*["']([^"']+)["']|\{#([A-Za-z0-9_-]+)\}"#)
+        .expect("constant pattern")
+}); // ok: literal
+
+/// The anchors a Markdown text defines: GitHub's slug of every heading (duplicates numbered
+/// `-1`, `-2`…) and explicit ids (`<a name="x">`, `id="x"`, `{#x}`).
+pub fn anchors(text: &str) -> BTreeSet<String> {
+    let masked = mask_code(text);
+    let mut found = BTreeSet::new();
+    // Found outside code blocks, read from the text itself (inline code counts in the anchor).
+    let mut headings: Vec<(usize, &str)> =
+        HEADING.captures_iter(&masked).filter_map(|c| c.get(1)).map(|m| (m.start(), &text[m.range()])).collect();
+    headings.extend(SETEXT.captures_iter(&masked).filter_map(|c| c.get(1)).map(|m| (m.start(), &text[m.range()])));
+    headings.sort_by_key(|h| h.0);
+    for (_, heading) in headings {
+        let slug = slug(heading);
+        let mut candidate = slug.clone();
+        let mut n = 0;
+        while !found.insert(candidate.clone()) {
+            n += 1;
+            candidate = format!("{slug}-{n}");
+        }
+    }
+    for caps in EXPLICIT_ID.captures_iter(text) {
+        if let Some(id) = caps.get(1).or_else(|| caps.get(2)).or_else(|| caps.get(3)) {
+            found.insert(id.as_str().to_string());
+        }
+    }
+    found
+}
+
+/// GitHub's anchor for a heading: Markdown emphasis, code ticks and link syntax dropped,
+/// lowercased, every character but letters, digits, `-`, `_` and spaces removed, spaces made `-`.
+pub fn slug(heading: &str) -> String {
+    let text = strip_inline_links(heading);
+    text.chars()
+        .filter_map(|c| match c {
+            ' ' => Some('-'),
+            c if c.is_alphanumeric() || c == '-' || c == '_' => Some(c),
+            _ => None,
+        })
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// `[text](url)` reduced to `text`, and `<tags>` dropped.
+fn strip_inline_links(heading: &str) -> String {
+    static LINK: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\[([^\]]*)\]\([^)]*\)|<[^>]+>").expect("constant pattern")); // ok: literal
+    LINK.replace_all(heading, "$1").into_owned()
+}
+
+/// Whether a text defines `anchor` (compared as GitHub does: case-insensitively, percent-decoded).
+pub fn has_anchor(anchors: &BTreeSet<String>, anchor: &str) -> bool {
+    let wanted = percent_decode(anchor).to_lowercase();
+    anchors.contains(&wanted) || anchors.iter().any(|a| a.to_lowercase() == wanted)
+}
+
+/// The files bundled with a skill: everything in its folder but SKILL.md and the folders of
+/// other skills nested in it (bounded listing), as paths relative to the skill's folder.
+pub fn bundle(cx: &Context, skill_rel: &str) -> Vec<Listed> {
+    let dir = skill_rel.rsplit_once('/').map_or(".", |(d, _)| d);
+    let Ok(listed) = cx.root.list_files(dir, BUNDLE_DEPTH, MAX_LISTED) else { return Vec::new() };
+    let prefix = if dir == "." { String::new() } else { format!("{dir}/") };
+    let mut files: Vec<Listed> = listed
+        .into_iter()
+        .filter_map(|mut f| {
+            f.rel = f.rel.strip_prefix(&prefix)?.to_string();
+            Some(f)
+        })
+        .collect();
+    let nested: Vec<String> =
+        files.iter().filter_map(|f| f.rel.strip_suffix("SKILL.md").filter(|d| !d.is_empty()).map(str::to_string)).collect();
+    files.retain(|f| f.rel != "SKILL.md" && !nested.iter().any(|d| f.rel.starts_with(d.as_str())));
+    files
+}
+
+/// How deep below a skill's folder its bundled files are listed.
+pub const BUNDLE_DEPTH: usize = 4;
+
+/// Every link of every Markdown file with what its destination is.
+pub fn all_links<'a>(cx: &Context<'a>) -> Vec<(MdFile<'a>, Link)> {
+    markdown_files(cx).into_iter().flat_map(|f| links(f.text).into_iter().map(move |l| (f, l))).collect()
+}
+
+/// The `@path` imports between files: every memory file and each file it imports (read through
+/// the project root), with the imports that resolve to a file.
+#[derive(Debug, Default)]
+pub struct Imports {
+    /// Root-relative path → (display path, text).
+    pub files: BTreeMap<String, (String, SharedText)>,
+    /// Root-relative path → its imports that resolve: (the `@path` range, as written, target).
+    pub edges: BTreeMap<String, Vec<(Range<usize>, String, String)>>,
+}
+
+/// How many files an import graph reads at most.
+const MAX_IMPORTED: usize = 500;
+
+/// The import graph of the memory files.
+pub fn imports(cx: &Context) -> Imports {
+    let mut graph = Imports::default();
+    let mut queue: Vec<String> = Vec::new();
+    for doc in cx.memory {
+        graph.files.insert(doc.rel.clone(), (doc.file.clone(), doc.text.clone()));
+        queue.push(doc.rel.clone());
+    }
+    while let Some(rel) = queue.pop() {
+        if graph.edges.contains_key(&rel) {
+            continue;
+        }
+        let text = graph.files[&rel].1.clone();
+        let dir = rel.rsplit_once('/').map_or("", |(d, _)| d);
+        let mut edges = Vec::new();
+        for (range, path) in crate::rules::memory::mem003_unresolved_import::imports(&text) {
+            let Resolved::Exists(target) = resolve(cx, dir, &path) else { continue };
+            if !graph.files.contains_key(&target) && graph.files.len() < MAX_IMPORTED {
+                let Ok(file) = cx.root.read(&target) else { continue };
+                graph.files.insert(target.clone(), (file.display, file.text));
+            }
+            if graph.files.contains_key(&target) {
+                queue.push(target.clone());
+                edges.push((range, path, target));
+            }
+        }
+        graph.edges.insert(rel, edges);
+    }
+    graph
+}
+
+/// Folders the Agent Skills specification names for bundled files.
+pub const BUNDLE_FOLDERS: [&str; 3] = ["scripts/", "references/", "assets/"];
+
+static MENTION: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?:^|[\s`'\x22(=:])((?:\./)?(?:scripts|references|assets)/[A-Za-z0-9_][A-Za-z0-9_./-]*\.[A-Za-z0-9]{1,8})\b")
+        .expect("constant pattern") // ok: literal
+});
+
+/// Paths of bundled files mentioned in a text outside Markdown link destinations (in prose, code
+/// spans or code blocks): `scripts/x.py`, `./references/y.md`, each with its byte range.
+pub fn bundle_mentions(text: &str) -> Vec<(Range<usize>, String)> {
+    let links: Vec<Range<usize>> = links(text).into_iter().map(|l| l.span).collect();
+    MENTION
+        .captures_iter(text)
+        .filter_map(|c| c.get(1))
+        .filter(|m| !links.iter().any(|l| l.start <= m.start() && m.end() <= l.end))
+        .map(|m| (m.range(), m.as_str().trim_start_matches("./").to_string()))
+        .collect()
+}
+
+/// Extensions of bundled files read as text when looking for mentions.
+const TEXT_EXTENSIONS: [&str; 22] = [
+    ".md", ".mdx", ".txt", ".py", ".sh", ".bash", ".js", ".mjs", ".cjs", ".ts", ".json", ".yaml", ".yml", ".toml", ".html", ".xml", ".rb",
+    ".go", ".rs", ".ps1", ".sql", ".csv",
+];
+
+/// Whether a bundled file is read as text (by its extension).
+pub fn is_text(rel: &str) -> bool {
+    let lower = rel.to_ascii_lowercase();
+    TEXT_EXTENSIONS.iter().any(|e| lower.ends_with(e))
+}
+
+/// A skill with its bundled files and the text of each one read as text.
+pub struct Bundle {
+    /// The skill folder, relative to the root (`""` at the root).
+    pub dir: String,
+    pub files: Vec<Listed>,
+    /// Bundled text files (path relative to the skill folder) with their texts.
+    pub texts: Vec<(String, SharedText)>,
+}
+
+impl Bundle {
+    /// The bundle of a skill, listed and read once per run for all the rules that look at it.
+    pub fn of(cx: &Context, skill_rel: &str) -> Arc<Bundle> {
+        let text = cx.skills.iter().find(|s| s.rel == skill_rel).map_or(0, |s| s.text.hash());
+        let key = content_hash(&format!("{}\0{skill_rel}\0{text:x}", cx.root.canonical().display()));
+        Cache::get_or_insert(Kind::Bundle, key, || Arc::new(Bundle::read(cx, skill_rel)))
+    }
+
+    fn read(cx: &Context, skill_rel: &str) -> Bundle {
+        let dir = skill_rel.rsplit_once('/').map_or("", |(d, _)| d).to_string();
+        let mut files = bundle(cx, skill_rel);
+        if dir.is_empty() {
+            // A SKILL.md at the project root: its folder is the whole project; only the
+            // specification's folders are the bundle.
+            files.retain(|f| BUNDLE_FOLDERS.iter().any(|b| f.rel.starts_with(b)));
+        }
+        let texts = files
+            .iter()
+            .filter(|f| !f.symlink && is_text(&f.rel) && f.bytes <= crate::project::MAX_FILE_BYTES)
+            .filter_map(|f| cx.root.read(&self_path(&dir, &f.rel)).ok().map(|s| (f.rel.clone(), s.text)))
+            .collect();
+        Bundle { dir, files, texts }
+    }
+
+    /// A path relative to the skill folder, made relative to the root.
+    pub fn path(&self, rel: &str) -> String {
+        self_path(&self.dir, rel)
+    }
+
+    pub fn has(&self, rel: &str) -> bool {
+        self.files.iter().any(|f| f.rel == rel)
+    }
+}
+
+fn self_path(dir: &str, rel: &str) -> String {
+    if dir.is_empty() {
+        rel.to_string()
+    } else {
+        format!("{dir}/{rel}")
+    }
+}
+
+/// Whether `text` mentions a bundled file: its path, its name, a folder holding it (`assets/`),
+/// or for a module (`.py`, `.js`, `.ts`) its name without extension or its package (the folder
+/// holding it, below `scripts/`) as a word (`from helpers import`, `from validators import`).
+pub fn mentions(text: &str, rel: &str) -> bool {
+    let name = rel.rsplit('/').next().unwrap_or(rel);
+    if text.contains(name) {
+        return true;
+    }
+    if GLOB.find_iter(text).any(|g| glob_matches(g.as_str().trim_start_matches("./"), rel)) {
+        return true;
+    }
+    let module = [".py", ".js", ".mjs", ".cjs", ".ts"].iter().find_map(|e| name.strip_suffix(e));
+    let package = rel.rsplit('/').nth(1).filter(|p| !BUNDLE_FOLDERS.iter().any(|f| f.trim_end_matches('/') == *p));
+    if module.is_some_and(|stem| stem.len() >= 3 && has_word(text, stem) || package.is_some_and(|p| has_word(text, p))) {
+        return true;
+    }
+    let mut folder = rel;
+    while let Some((parent, _)) = folder.rsplit_once('/') {
+        if names_folder(text, parent) {
+            return true;
+        }
+        folder = parent;
+    }
+    false
+}
+
+/// Whether `text` names a folder on its own (`assets/` or `` `assets` ``, not `assets/logo.png`).
+fn names_folder(text: &str, folder: &str) -> bool {
+    let with_slash = format!("{folder}/");
+    let bare = text.match_indices(&with_slash).any(|(i, _)| {
+        let next = text[i + with_slash.len()..].chars().next();
+        !next.is_some_and(|c| c.is_alphanumeric() || matches!(c, '_' | '.' | '-'))
+    });
+    bare || text.contains(&format!("`{folder}`"))
+}
+
+/// Whether `word` occurs in `text` with no identifier character on either side.
+fn has_word(text: &str, word: &str) -> bool {
+    let is_ident = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+    text.match_indices(word).any(|(i, _)| !is_ident(text[..i].chars().next_back()) && !is_ident(text[i + word.len()..].chars().next()))
+}
+
+static GLOB: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"[A-Za-z0-9_./-]*\*[A-Za-z0-9_./*-]*").expect("constant pattern")); // ok: literal
+
+/// Whether a path written with `*` (any characters but `/`) and `**` (anything) matches `rel`
+/// (a path relative to the skill folder). A pattern without `/` is matched against the name.
+fn glob_matches(pattern: &str, rel: &str) -> bool {
+    if pattern.trim_matches(['*', '/', '.']).is_empty() {
+        return false;
+    }
+    let subject = if pattern.contains('/') { rel } else { rel.rsplit('/').next().unwrap_or(rel) };
+    let mut regex = String::from("^");
+    let mut chars = pattern.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '*' if chars.peek() == Some(&'*') => {
+                chars.next();
+                regex.push_str(".*");
+            }
+            '*' => regex.push_str("[^/]*"),
+            c => regex.push_str(&regex::escape(&c.to_string())),
+        }
+    }
+    regex.push('$');
+    Regex::new(&regex).is_ok_and(|r| r.is_match(subject))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_links_outside_code() {
+        let text = "[a](docs/a.md) ![b](<img b.png> \"t\") `[c](c.md)`\n```\n[d](d.md)\n```\n[e]: e.md\n[f](x.md (y))\n";
+        let found: Vec<String> = links(text).into_iter().map(|l| l.dest).collect();
+        assert_eq!(found, ["docs/a.md", "img b.png", "e.md", "x.md"]);
+    }
+
+    #[test]
+    fn classifies_targets() {
+        assert_eq!(target("https://x.org"), Target::Url);
+        assert_eq!(target("#setup"), Target::Anchor("setup"));
+        assert_eq!(target("/Users/ana/x.md"), Target::MachinePath);
+        assert_eq!(target("C:\\x.md"), Target::MachinePath);
+        assert_eq!(target("docs\\x.md"), Target::Backslashes);
+        assert_eq!(target("url"), Target::Placeholder);
+        assert_eq!(target("<name>.md"), Target::Placeholder);
+        assert_eq!(target("/docs/x.md"), Target::RootAbsolute);
+        assert_eq!(target("my%20file.md#top"), Target::Relative { path: "my file.md".into(), anchor: Some("top") });
+    }
+
+    #[test]
+    fn mentions_by_name_folder_glob_or_module() {
+        assert!(mentions("see `references/api.md`", "references/api.md"));
+        assert!(mentions("fonts live in `assets/fonts/`.", "assets/fonts/a.ttf"));
+        assert!(!mentions("use assets/logo.png", "assets/fonts/a.ttf"));
+        assert!(mentions("read `shared/agents-*.md`", "shared/agents-core.md"));
+        assert!(mentions("from validators import X", "scripts/office/validators/base.py"));
+        assert!(mentions("from helpers import clean", "scripts/helpers.py"));
+        assert!(!mentions("the helper module", "scripts/helpers.py"));
+    }
+}

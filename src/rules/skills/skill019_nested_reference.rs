@@ -1,0 +1,60 @@
+//! SKILL019: a bundled document reached only through another bundled document.
+
+use crate::rules::prelude::*;
+use crate::rules::refs::{self, Bundle};
+
+pub const RULE: Rule = Rule {
+    code: Code::SKILL019,
+    name: "nested-reference",
+    family: Family::Skills,
+    severity: Severity::Warning,
+    summary: "A bundled Markdown document is mentioned only by another bundled document, not by SKILL.md (a reference chain more than one level deep).",
+    why: "The specification asks: \"Keep file references one level deep from `SKILL.md`. Avoid deeply nested \
+          reference chains\" (Agent Skills specification, https://agentskills.io/specification#file-references; \
+          /work/shared/corpus/spec/agentskills-specification.mdx). Agents read referenced files on demand and often \
+          only partly; a document found only through another one is easily never read.",
+    fails: Example {
+        file: "skills/api-client/SKILL.md",
+        text: "---\nname: api-client\ndescription: Call the billing API. Use when the user asks about invoices.\n---\nSee [the API guide](references/api.md).\n\n# references/api.md links to references/errors.md\n",
+    },
+    passes: Example {
+        file: "skills/api-client/SKILL.md",
+        text: "---\nname: api-client\ndescription: Call the billing API. Use when the user asks about invoices.\n---\nSee [the API guide](references/api.md) and [the error codes](references/errors.md).\n",
+    },
+    notes: "Only Markdown documents (`.md`, `.mdx`) are checked, not READMEs, changelogs or licences: scripts importing helper modules are \
+            normal. A document mentioned by no file at all is SKILL018's.",
+    stage: Stage::Lint(check),
+};
+
+fn check(cx: &Context) -> Vec<Diagnostic> {
+    let mut findings = Vec::new();
+    for skill in cx.skills {
+        let bundle = Bundle::of(cx, &skill.rel);
+        for file in bundle.files.iter().filter(|f| is_document(&f.rel)) {
+            if refs::mentions(&skill.text, &file.rel) {
+                continue;
+            }
+            let Some((via, _)) = bundle.texts.iter().find(|(rel, text)| *rel != file.rel && is_document(rel) && refs::mentions(text, &file.rel))
+            else {
+                continue;
+            };
+            let body = skill.body_start();
+            findings.push(
+                Diagnostic::warning(format!("`{}` is reached only through `{via}`, two levels from SKILL.md", file.rel))
+                    .in_file(&skill.file)
+                    .at(Some(body..body))
+                    .label("nested reference")
+                    .help(format!("mention `{}` in SKILL.md, saying when to read it", file.rel)),
+            );
+        }
+    }
+    findings
+}
+
+/// Markdown documents for the agent (not the README, changelog or licence written for people).
+fn is_document(rel: &str) -> bool {
+    let lower = rel.to_ascii_lowercase();
+    let name = lower.rsplit('/').next().unwrap_or(&lower);
+    let for_people = ["readme", "changelog", "license", "contributing"].iter().any(|p| name.starts_with(p));
+    [".md", ".mdx"].iter().any(|e| lower.ends_with(e)) && !for_people
+}
