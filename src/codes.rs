@@ -124,7 +124,6 @@ macro_rules! rule_table {
                 CLAUDE003 claude003_agent_name_missing,
                 CLAUDE004 claude004_agent_name_invalid,
                 CLAUDE005 claude005_agent_description_missing,
-                CLAUDE006 claude006_agent_description_too_short,
                 CLAUDE007 claude007_agent_model_unknown,
                 CLAUDE008 claude008_agent_permission_mode_invalid,
                 CLAUDE009 claude009_agent_bypass_permissions,
@@ -210,7 +209,6 @@ macro_rules! rule_table {
                 CURSOR008 cursor008_glob_invalid,
                 CURSOR009 cursor009_glob_anchored,
                 CURSOR010 cursor010_glob_empty_entry,
-                CURSOR011 cursor011_description_too_short,
                 CURSOR012 cursor012_empty_body,
                 CURSOR013 cursor013_rule_too_long,
                 CURSOR014 cursor014_legacy_cursorrules,
@@ -258,7 +256,6 @@ macro_rules! rule_table {
                 GEMINI010 gemini010_mcp_args_not_strings,
                 GEMINI011 gemini011_gemini_md_empty,
                 GEMINI012 gemini012_import_too_deep,
-                GEMINI013 gemini013_import_cycle,
             }
             openhands {
                 OPENHANDS001 openhands001_invalid_frontmatter,
@@ -291,7 +288,6 @@ macro_rules! rule_table {
                 LINK006 link006_case_mismatch,
                 LINK007 link007_backslash_path,
                 LINK008 link008_empty_link,
-                LINK009 link009_import_too_deep,
             }
             instructions {
                 INSTR001 instr001_description_too_short,

@@ -41,7 +41,12 @@ pub fn fields(doc: &Doc) -> Option<Vec<Field>> {
         Ok(_) => Some(
             doc.fields()
                 .iter()
-                .map(|(key, value)| Field { key: key.clone(), value: value.clone(), key_span: doc.key_span(key), value_span: doc.value_span(key) })
+                .map(|(key, value)| Field {
+                    key: key.clone(),
+                    value: value.clone(),
+                    key_span: doc.key_span(key),
+                    value_span: doc.value_span(key),
+                })
                 .collect(),
         ),
         Err(FrontmatterError::Invalid(_)) => Some(line_fields(&doc.text)),
@@ -71,7 +76,10 @@ fn line_fields(text: &str) -> Vec<Field> {
             let raw = &content[key_len + 1..];
             let start = offset + key_len + 1 + (raw.len() - raw.trim_start().len());
             let value = raw.trim();
-            let unquoted = value.strip_prefix('"').and_then(|v| v.strip_suffix('"')).or_else(|| value.strip_prefix('\'').and_then(|v| v.strip_suffix('\'')));
+            let unquoted = value
+                .strip_prefix('"')
+                .and_then(|v| v.strip_suffix('"'))
+                .or_else(|| value.strip_prefix('\'').and_then(|v| v.strip_suffix('\'')));
             out.push(Field {
                 key: key.to_string(),
                 value: Value::String(unquoted.unwrap_or(value).to_string()),
@@ -91,11 +99,45 @@ pub fn with_fields<'a>(cx: &Context<'a>, kind: FileKind) -> Vec<(&'a Doc, Vec<Fi
 
 /// The built-in tools of Claude Code, as `tools`, `allowed-tools` and permission rules name them.
 pub const TOOLS: &[&str] = &[
-    "Agent", "AskUserQuestion", "Bash", "BashOutput", "Edit", "EnterPlanMode", "EnterWorktree", "ExitPlanMode", "ExitWorktree",
-    "Glob", "Grep", "KillBash", "KillShell", "LS", "ListMcpResourcesTool", "LSP", "MultiEdit", "NotebookEdit", "NotebookRead",
-    "Read", "ReadMcpResourceTool", "SendMessage", "Skill", "SlashCommand", "Task", "TaskCreate", "TaskGet", "TaskList",
-    "TaskOutput", "TaskStop", "TaskUpdate", "TeamCreate", "TeamDelete", "TodoRead", "TodoWrite", "ToolSearch", "WebFetch",
-    "WebSearch", "Write",
+    "Agent",
+    "AskUserQuestion",
+    "Bash",
+    "BashOutput",
+    "Edit",
+    "EnterPlanMode",
+    "EnterWorktree",
+    "ExitPlanMode",
+    "ExitWorktree",
+    "Glob",
+    "Grep",
+    "KillBash",
+    "KillShell",
+    "LS",
+    "ListMcpResourcesTool",
+    "LSP",
+    "MultiEdit",
+    "NotebookEdit",
+    "NotebookRead",
+    "Read",
+    "ReadMcpResourceTool",
+    "SendMessage",
+    "Skill",
+    "SlashCommand",
+    "Task",
+    "TaskCreate",
+    "TaskGet",
+    "TaskList",
+    "TaskOutput",
+    "TaskStop",
+    "TaskUpdate",
+    "TeamCreate",
+    "TeamDelete",
+    "TodoRead",
+    "TodoWrite",
+    "ToolSearch",
+    "WebFetch",
+    "WebSearch",
+    "Write",
 ];
 
 /// Permission modes (`permissionMode` of a subagent, `permissions.defaultMode` of settings).
@@ -210,7 +252,7 @@ pub fn bash_injections(body: &str, offset: usize) -> Vec<(Range<usize>, &str)> {
 /// `$ARGUMENTS` and positional `$1`…`$9` references in a text: (range, reference).
 pub fn argument_refs(text: &str) -> Vec<(Range<usize>, &str)> {
     static ARGS: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\$(?:ARGUMENTS\b|\{ARGUMENTS\}|[1-9]\b)").expect("constant pattern")); // ok: literal
-    // `$2-5M`, `$1.50`, `$3,000` are amounts of money, not arguments.
+                                                                                                                                        // `$2-5M`, `$1.50`, `$3,000` are amounts of money, not arguments.
     let amount = |end: usize| {
         let mut rest = text[end..].chars();
         matches!(rest.next(), Some('-' | '.' | ',' | '–')) && rest.next().is_some_and(|c| c.is_ascii_digit())
@@ -272,10 +314,32 @@ pub fn at_value(d: Diagnostic, doc: &Doc, path: &[Step]) -> Diagnostic {
 
 /// Claude Code hook events (case-sensitive).
 pub const HOOK_EVENTS: &[&str] = &[
-    "PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest", "PermissionDenied", "UserPromptSubmit", "Notification",
-    "Stop", "StopFailure", "SubagentStart", "SubagentStop", "PreCompact", "PostCompact", "SessionStart", "SessionEnd",
-    "TeammateIdle", "TaskCreated", "TaskCompleted", "ConfigChange", "WorktreeCreate", "WorktreeRemove", "InstructionsLoaded",
-    "Elicitation", "ElicitationResult", "CwdChanged", "FileChanged",
+    "PreToolUse",
+    "PostToolUse",
+    "PostToolUseFailure",
+    "PermissionRequest",
+    "PermissionDenied",
+    "UserPromptSubmit",
+    "Notification",
+    "Stop",
+    "StopFailure",
+    "SubagentStart",
+    "SubagentStop",
+    "PreCompact",
+    "PostCompact",
+    "SessionStart",
+    "SessionEnd",
+    "TeammateIdle",
+    "TaskCreated",
+    "TaskCompleted",
+    "ConfigChange",
+    "WorktreeCreate",
+    "WorktreeRemove",
+    "InstructionsLoaded",
+    "Elicitation",
+    "ElicitationResult",
+    "CwdChanged",
+    "FileChanged",
 ];
 
 /// The range to delete to remove the object member at `at`: the member and the comma after it

@@ -438,6 +438,10 @@ pub const CODEX_BUDGET: usize = 32 * 1024;
 /// too, and then contributes nothing.
 pub fn codex_docs<'a>(cx: &Context<'a>) -> std::collections::BTreeMap<&'a str, &'a crate::agent_files::MemoryDoc> {
     let mut docs = std::collections::BTreeMap::new();
+    // An agent's manifest loads its memory files itself: Codex's chain does not apply.
+    if cx.agent.is_some() {
+        return docs;
+    }
     for name in ["AGENTS.md", "AGENTS.override.md"] {
         for doc in cx.memory.iter().filter(|m| m.name() == name) {
             docs.insert(doc.rel.rsplit_once('/').map_or("", |(d, _)| d), doc);

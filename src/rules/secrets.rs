@@ -94,7 +94,8 @@ fn random_looking(value: &str) -> bool {
 /// reference. Values another pattern recognises are left to it.
 pub fn credential_value(name: &str, value: &str) -> bool {
     static NAME: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?i)(?:key|token|secret|password|passwd|credentials?|authorization|auth|pat)$").expect("constant pattern") // ok: literal
+        Regex::new(r"(?i)(?:key|token|secret|password|passwd|credentials?|authorization|auth|pat)$").expect("constant pattern")
+        // ok: literal
     });
     let value = value.trim();
     let value = value.strip_prefix("Bearer ").or_else(|| value.strip_prefix("bearer ")).unwrap_or(value);

@@ -21,7 +21,9 @@ pub const RULE: Rule = Rule {
 fn check(cx: &Context) -> Vec<Diagnostic> {
     let limit = cx.settings.memory_max_tokens;
     let mut findings = Vec::new();
-    for doc in cx.memory {
+    // Without a manifest, the size of an AGENTS.md chain is CODEX001's (Codex's byte budget).
+    let codex_owns = |doc: &&crate::agent_files::MemoryDoc| cx.agent.is_none() && matches!(doc.name(), "AGENTS.md" | "AGENTS.override.md");
+    for doc in cx.memory.iter().filter(|doc| !codex_owns(doc)) {
         if let Some(tokens) = cx.count_over(&doc.text, limit) {
             let (tokens, limit) = (grouped(tokens), grouped(limit));
             let first_line = doc.text.find('\n').unwrap_or(doc.text.len());
