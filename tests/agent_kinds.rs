@@ -14,14 +14,14 @@ use ctxc::lint::Options;
 use ctxc::rules::Code;
 
 /// `lines` lines of AGENTS.md guidance, 50 bytes each.
-fn guide(lines: usize) -> String {
-    (0..lines).map(|i| format!("- Rule {i:06}: keep this module small and tested.\n")).collect()
+fn guide(first: usize, lines: usize) -> String {
+    (first..first + lines).map(|i| format!("- Rule {i:06}: keep this module small and tested.\n")).collect()
 }
 
 #[test]
 fn one_repository_with_many_kinds_of_agent_file() {
-    let root = guide(400); // 20,000 bytes
-    let package = guide(300); // 15,000 bytes: the chain crosses 32,768 bytes in this file
+    let root = guide(0, 400); // 20,000 bytes
+    let package = guide(400, 300); // 15,000 bytes: the chain crosses 32,768 bytes in this file
     assert_eq!((root.len(), package.len()), (20_000, 15_000));
     let dir = project(&[
         (
@@ -66,8 +66,8 @@ pkg/AGENTS.md:256:19: CODEX001 Codex reads only the first 12,768 of this file's 
 
 #[test]
 fn a_lone_agents_md_over_the_budget_fails_and_one_under_it_passes() {
-    let over = project(&[("AGENTS.md", &guide(692))]); // 34,600 bytes
-    let under = project(&[("AGENTS.md", &guide(600))]); // 30,000 bytes
+    let over = project(&[("AGENTS.md", &guide(0, 692))]); // 34,600 bytes
+    let under = project(&[("AGENTS.md", &guide(0, 600))]); // 30,000 bytes
     let session = ctxc::Session::default();
     let codes = |dir: &Path| -> Vec<Code> {
         ctxc::lint::check(dir, &Options::default(), &session)

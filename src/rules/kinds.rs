@@ -181,7 +181,15 @@ pub fn glob_problem(glob: &str) -> Option<&'static str> {
 
 /// A finding for a frontmatter key the product does not read, with a safe fix when the key only
 /// differs from a known one in case.
-pub fn unknown_key(file: &str, key: &str, key_span: Range<usize>, known: &[&str], product: &str) -> Diagnostic {
+/// `taken` says whether a key is already written: a rename onto one would write it twice.
+pub fn unknown_key(
+    file: &str,
+    key: &str,
+    key_span: Range<usize>,
+    known: &[&str],
+    product: &str,
+    taken: impl Fn(&str) -> bool,
+) -> Diagnostic {
     let case = known.iter().find(|k| k.eq_ignore_ascii_case(key)).copied();
     // Fields of other products' agent formats (opencode's `mode`/`hidden`, Claude Code's `color`)
     // are not typos of a near name such as `model`.
@@ -197,7 +205,7 @@ pub fn unknown_key(file: &str, key: &str, key_span: Range<usize>, known: &[&str]
             d.help(format!("remove it; {product} reads only {}", known.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ")))
         }
     };
-    match case {
+    match case.filter(|k| !taken(k)) {
         Some(k) => d.fix(Fix::safe(format!("rename `{key}` to `{k}`"), vec![Edit::replace(file, key_span, k)])),
         None => d,
     }
@@ -209,7 +217,7 @@ pub fn unknown_fields(doc: &Doc, known: &[&str], product: &str) -> Vec<Diagnosti
     for (key, _) in doc.fields() {
         if !known.contains(&key.as_str()) {
             if let Some(span) = doc.key_span(key) {
-                findings.push(unknown_key(&doc.file, key, span, known, product));
+                findings.push(unknown_key(&doc.file, key, span, known, product, |k| doc.field(k).is_some()));
             }
         }
     }

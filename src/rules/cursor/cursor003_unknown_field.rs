@@ -30,7 +30,8 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
     for (doc, front) in cursor_rules(cx) {
         for field in front.fields.iter().filter(|f| !KNOWN.contains(&f.key.as_str())) {
-            findings.push(unknown_key(&doc.file, &field.key, field.key_span.clone(), &KNOWN, "Cursor"));
+            let taken = |k: &str| front.fields.iter().any(|f| f.key == k);
+            findings.push(unknown_key(&doc.file, &field.key, field.key_span.clone(), &KNOWN, "Cursor", taken));
         }
     }
     findings
