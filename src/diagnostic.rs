@@ -48,7 +48,7 @@ pub struct Diagnostic {
     pub related: Vec<Related>,
     /// An edit that makes the finding go away (`ctxc check --fix`, editor code actions).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub fix: Option<Fix>,
+    pub fix: Option<Box<Fix>>,
 }
 
 /// Whether a fix can be applied without review.
@@ -153,7 +153,7 @@ impl Diagnostic {
     }
 
     pub fn fix(mut self, fix: Fix) -> Self {
-        self.fix = Some(fix);
+        self.fix = Some(Box::new(fix));
         self
     }
 

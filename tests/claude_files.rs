@@ -79,7 +79,7 @@ fn apply_fixes(report: &ctxc::lint::CheckReport) -> std::collections::BTreeMap<S
     for (file, mut list) in edits {
         let mut text = std::fs::read_to_string(&file).expect("read");
         // From the end, so earlier offsets stay valid.
-        list.sort_by(|a, b| b.0.start.cmp(&a.0.start));
+        list.sort_by_key(|edit| std::cmp::Reverse(edit.0.start));
         for (span, replacement) in list {
             text.replace_range(span, &replacement);
         }

@@ -111,7 +111,7 @@ pub fn run(mut args: CheckArgs, reporter: &Reporter) -> u8 {
     if let Some(rev) = &args.changed_since {
         match ctxc::review::git::locate(&args.path).and_then(|repo| ctxc::review::git::changed_since(&repo, rev)) {
             Ok(changed) => options.changed = Some(std::sync::Arc::new(changed)),
-            Err(e) => return reporter.usage(&format!("--changed-since {rev}: {e}")),
+            Err(e) => return reporter.usage(format!("--changed-since {rev}: {e}")),
         }
     }
     let mut fixed = None;
@@ -125,7 +125,7 @@ pub fn run(mut args: CheckArgs, reporter: &Reporter) -> u8 {
         };
         match output::read_stdin(STDIN_MAX_BYTES) {
             Ok(text) => ctxc::lint::check_text(name, &text, &options, &session),
-            Err(e) => return reporter.usage(&format!("cannot read stdin: {e}")),
+            Err(e) => return reporter.usage(format!("cannot read stdin: {e}")),
         }
     } else if args.diff {
         return diff(&ctxc::lint::check(&args.path, &options, &session), args.unsafe_fixes, reporter);

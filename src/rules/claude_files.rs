@@ -293,7 +293,7 @@ pub fn unknown_model(doc: &Doc, value: &Value, span: Option<Range<usize>>, what:
 }
 
 /// The JSON files of one kind that parse, with their values.
-pub fn json_docs<'a>(cx: &Context<'a>, kinds: &'a [FileKind]) -> Vec<(&'a Doc, std::sync::Arc<Result<Value, (usize, String)>>)> {
+pub fn json_docs<'a>(cx: &Context<'a>, kinds: &'a [FileKind]) -> Vec<(&'a Doc, crate::agent_files::ParsedJson)> {
     cx.files.iter().filter(|d| kinds.contains(&d.kind)).map(|d| (d, d.json())).filter(|(_, v)| v.is_ok()).collect()
 }
 

@@ -79,7 +79,7 @@ pub fn render(report: &CheckReport, exit_code: u8) -> String {
                 end_line: region.map(|r| r.end_line),
                 family: rule.map(|r| r.family.name()),
                 file: d.file.as_deref(),
-                fix: d.fix.as_ref(),
+                fix: d.fix.as_deref(),
                 help: d.help.as_deref(),
                 label: d.label.as_deref(),
                 line: region.map(|r| r.start_line),
