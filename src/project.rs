@@ -11,7 +11,7 @@ use std::sync::{Arc, Mutex};
 
 use crate::codes::Code;
 use crate::diagnostic::{line_col, Diagnostic};
-use crate::memo::SharedText;
+use crate::memo::{Cache, SharedText};
 
 /// Largest file ctxc reads (4 MiB): prompts, tool lists and skills are far smaller, and a bigger
 /// file is almost always a mistake (a data dump or a binary).
@@ -477,6 +477,9 @@ impl ProjectRoot {
         // contents already held (see `SharedText`), so no new text is allocated for them.
         thread_local!(static BUFFER: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) });
         let rel = self.normalize(reference)?;
+        if let Some(text) = self.overlaid(&rel)? {
+            return Ok(SourceFile { display: self.display_path(&rel), rel, text });
+        }
         let (file, meta) = self.open(&rel)?;
         if !meta.is_file() {
             return Err(ReadError::NotAFile(rel));
@@ -497,6 +500,21 @@ impl ProjectRoot {
             })
         })?;
         Ok(SourceFile { display: self.display_path(&rel), rel, text })
+    }
+
+    /// The run's stand-in text for a file (see [`Cache::set_overlay`]), found by the file's
+    /// canonical path once its folder is known to be inside the project root.
+    fn overlaid(&self, rel: &str) -> Result<Option<SharedText>, ReadError> {
+        if !Cache::has_overlay() {
+            return Ok(None);
+        }
+        let path = Path::new(rel);
+        let (Some(parent), Some(name)) = (path.parent(), path.file_name()) else { return Ok(None) };
+        let Ok(dir) = self.resolve_dir(parent) else { return Ok(None) };
+        if !dir.starts_with(&self.boundary) {
+            return Err(ReadError::Escapes(rel.to_string()));
+        }
+        Ok(Cache::overlaid(&dir.join(name)))
     }
 
     /// Reads a file named on the command line (or found in a folder named there) under the rules
