@@ -16,6 +16,7 @@ mod schema;
 mod completions;
 mod diff;
 mod locked;
+mod lsp;
 mod output;
 mod snapshot;
 
@@ -99,6 +100,8 @@ enum Command {
     Init(init::InitArgs),
     /// Add a mode, module, tool category or skill to an agent (TOML manifests).
     Add(add::AddArgs),
+    /// Run the language server over stdio: findings as you type, token counts on hover and inline.
+    Lsp(lsp::LspArgs),
 }
 
 impl Command {
@@ -115,7 +118,7 @@ impl Command {
             Command::Import(a) => (a.color.color, None),
             Command::Init(a) => (a.color.color, None),
             Command::Add(a) => (a.color.color, None),
-            Command::Models(_) | Command::Schema | Command::Completions(_) => (None, None),
+            Command::Models(_) | Command::Schema | Command::Completions(_) | Command::Lsp(_) => (None, None),
         }
     }
 }
@@ -148,6 +151,7 @@ pub fn main() -> ExitCode {
         Command::Import(args) => import::run(args, &reporter),
         Command::Init(args) => init::run(args, &reporter),
         Command::Add(args) => add::run(args, &reporter),
+        Command::Lsp(args) => lsp::run(args),
     };
     ExitCode::from(output::exit_code(code))
 }

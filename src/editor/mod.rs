@@ -159,20 +159,17 @@ impl Workspace {
         }
     }
 
-    /// An editor opened or changed a document: its text stands in for the file from now on.
-    pub fn edit(&mut self, path: &Path, text: String) -> Vec<Published> {
+    /// An editor opened or changed a document (`Some` text: it stands in for the file from now
+    /// on) or closed it (`None`: the file on disk counts again). Returns the file's canonical
+    /// path, for [`Workspace::refresh`].
+    pub fn set_text(&mut self, path: &Path, text: Option<String>) -> PathBuf {
         let path = canonical(path);
-        self.session.overlay(path.clone(), Some(&text));
-        self.open.insert(path.clone(), text);
-        self.refresh(&[path])
-    }
-
-    /// An editor closed a document: the file on disk counts again.
-    pub fn close(&mut self, path: &Path) -> Vec<Published> {
-        let path = canonical(path);
-        self.session.overlay(path.clone(), None);
-        self.open.remove(&path);
-        self.refresh(&[path])
+        self.session.overlay(path.clone(), text.as_deref());
+        match text {
+            Some(text) => self.open.insert(path.clone(), text),
+            None => self.open.remove(&path),
+        };
+        path
     }
 
     /// Checks every unit.
@@ -360,9 +357,10 @@ fn failure_text(diagnostics: &[Diagnostic]) -> String {
     diagnostics.iter().map(|d| d.message.as_str()).collect::<Vec<_>>().join("\n")
 }
 
-/// Every file a check read, and the unit itself.
+/// Every file a check read, and the unit itself. Display paths are absolute and canonical, as
+/// the unit's path is: no file is looked up again.
 fn read_files(unit: &Path, report: &CheckReport) -> BTreeSet<PathBuf> {
-    let mut files: BTreeSet<PathBuf> = report.sources.iter().map(|(path, _)| canonical(Path::new(path))).collect();
+    let mut files: BTreeSet<PathBuf> = report.sources.iter().map(|(path, _)| PathBuf::from(path)).collect();
     files.insert(unit.to_path_buf());
     files
 }
@@ -386,7 +384,7 @@ fn place(unit: &Path, report: &CheckReport) -> BTreeMap<PathBuf, Vec<Finding>> {
             edits: fix
                 .edits
                 .iter()
-                .map(|e| TextEdit { path: canonical(Path::new(&e.file)), range: range(&e.file, &e.span), new_text: e.replacement.clone() })
+                .map(|e| TextEdit { path: PathBuf::from(&e.file), range: range(&e.file, &e.span), new_text: e.replacement.clone() })
                 .collect(),
         });
         let mut message = d.message.clone();
@@ -400,7 +398,7 @@ fn place(unit: &Path, report: &CheckReport) -> BTreeMap<PathBuf, Vec<Finding>> {
             message,
             fix,
         };
-        out.entry(canonical(Path::new(&file))).or_default().push(finding);
+        out.entry(PathBuf::from(file)).or_default().push(finding);
     }
     out
 }
