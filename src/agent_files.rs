@@ -1,12 +1,14 @@
-//! The files linted one by one: SKILL.md files and memory files (AGENTS.md, CLAUDE.md and the
-//! files a manifest lists). In a manifest they come from what loading read; without one
-//! (zero-config), from a walk of the directory.
+//! The agent files linted one by one: SKILL.md files, memory files (AGENTS.md, CLAUDE.md,
+//! GEMINI.md and the files a manifest lists) and every other kind of file an agent product
+//! reads ([`FileKind`]: Claude Code subagents and settings, Cursor rules, Copilot instructions,
+//! OpenHands microagents…). In a manifest, skills and memory files come from what loading read;
+//! without one (zero-config), and for the files no agent loads, from a walk of the directory.
 
 use std::collections::BTreeSet;
-use std::ops::Range;
-use std::path::Path;
+use std::ops::{Deref, Range};
 use std::sync::Arc;
 
+use serde::Serialize;
 use serde_json::Value;
 
 use crate::codes::Code;
@@ -15,29 +17,201 @@ use crate::memo::{Cache, Kind, SharedText};
 use crate::project::{ProjectRoot, ReadError};
 use crate::yaml::{self, Frontmatter, FrontmatterError};
 
-/// File names zero-config linting picks up.
+/// File names zero-config linting picks up as skills and memory files.
 pub const SKILL_FILE: &str = "SKILL.md";
-pub const MEMORY_FILES: [&str; 2] = ["AGENTS.md", "CLAUDE.md"];
+pub const MEMORY_FILES: [&str; 5] = ["AGENTS.md", "AGENTS.override.md", "CLAUDE.md", "CLAUDE.local.md", "GEMINI.md"];
 
-/// A SKILL.md file and its parsed frontmatter.
+/// Every kind of agent file ctxc knows, detected by its path ([`FileKind::of`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FileKind {
+    /// `SKILL.md` (Agent Skills).
+    Skill,
+    /// `AGENTS.md`, `AGENTS.override.md` (Codex and others), `CLAUDE.md`, `CLAUDE.local.md`, `GEMINI.md`.
+    Memory,
+    /// Claude Code subagent: `.claude/agents/**/*.md`.
+    ClaudeAgent,
+    /// Claude Code slash command: `.claude/commands/**/*.md`.
+    ClaudeCommand,
+    /// Claude Code settings: `.claude/settings.json`, `.claude/settings.local.json`.
+    ClaudeSettings,
+    /// Claude Code plugin manifest: `.claude-plugin/plugin.json`.
+    ClaudePlugin,
+    /// Claude Code plugin marketplace: `.claude-plugin/marketplace.json`.
+    ClaudeMarketplace,
+    /// MCP server configuration: `.mcp.json`, `.cursor/mcp.json`.
+    McpConfig,
+    /// Cursor project rule: `.cursor/rules/**/*.mdc`.
+    CursorRule,
+    /// Cursor's legacy rules file: `.cursorrules`.
+    CursorRulesLegacy,
+    /// GitHub Copilot repository instructions: `.github/copilot-instructions.md`.
+    CopilotInstructions,
+    /// GitHub Copilot path-specific instructions: `.github/instructions/**/*.instructions.md`.
+    CopilotScopedInstructions,
+    /// GitHub Copilot prompt file: `.github/prompts/**/*.prompt.md`.
+    CopilotPrompt,
+    /// GitHub Copilot custom agent or chat mode: `.github/agents/*.agent.md`, `.github/chatmodes/*.chatmode.md`.
+    CopilotAgent,
+    /// Gemini CLI settings: `.gemini/settings.json`.
+    GeminiSettings,
+    /// OpenHands microagent: `.openhands/microagents/**/*.md`.
+    OpenHandsMicroagent,
+    /// MCP or provider tool definitions (a JSON file named on the command line).
+    ToolDefinitions,
+}
+
+impl FileKind {
+    /// Every kind, in report order.
+    pub const ALL: [FileKind; 17] = [
+        FileKind::Skill,
+        FileKind::Memory,
+        FileKind::ClaudeAgent,
+        FileKind::ClaudeCommand,
+        FileKind::ClaudeSettings,
+        FileKind::ClaudePlugin,
+        FileKind::ClaudeMarketplace,
+        FileKind::McpConfig,
+        FileKind::CursorRule,
+        FileKind::CursorRulesLegacy,
+        FileKind::CopilotInstructions,
+        FileKind::CopilotScopedInstructions,
+        FileKind::CopilotPrompt,
+        FileKind::CopilotAgent,
+        FileKind::GeminiSettings,
+        FileKind::OpenHandsMicroagent,
+        FileKind::ToolDefinitions,
+    ];
+
+    /// The kind of a file by its path relative to the project root (`/`-separated), or `None`
+    /// for a file no agent product reads. Tool definitions have no fixed name: a JSON file is
+    /// one only when named on the command line ([`FileKind::of_named`]).
+    pub fn of(rel: &str) -> Option<FileKind> {
+        let name = rel.rsplit('/').next().unwrap_or(rel);
+        let dir = &rel[..rel.len() - name.len()];
+        let under = |folder: &str| dir.starts_with(folder) || dir.contains(&format!("/{folder}"));
+        let kind = if name.eq_ignore_ascii_case(SKILL_FILE) {
+            FileKind::Skill
+        } else if MEMORY_FILES.contains(&name) {
+            FileKind::Memory
+        } else if name.ends_with(".md") && under(".claude/agents/") {
+            FileKind::ClaudeAgent
+        } else if name.ends_with(".md") && under(".claude/commands/") {
+            FileKind::ClaudeCommand
+        } else if matches!(name, "settings.json" | "settings.local.json") && dir.ends_with(".claude/") {
+            FileKind::ClaudeSettings
+        } else if name == "plugin.json" && dir.ends_with(".claude-plugin/") {
+            FileKind::ClaudePlugin
+        } else if name == "marketplace.json" && dir.ends_with(".claude-plugin/") {
+            FileKind::ClaudeMarketplace
+        } else if name == ".mcp.json" || (name == "mcp.json" && dir.ends_with(".cursor/")) {
+            FileKind::McpConfig
+        } else if name.ends_with(".mdc") && under(".cursor/rules/") {
+            FileKind::CursorRule
+        } else if name == ".cursorrules" {
+            FileKind::CursorRulesLegacy
+        } else if name == "copilot-instructions.md" && dir.ends_with(".github/") {
+            FileKind::CopilotInstructions
+        } else if name.ends_with(".instructions.md") && under(".github/instructions/") {
+            FileKind::CopilotScopedInstructions
+        } else if name.ends_with(".prompt.md") && under(".github/prompts/") {
+            FileKind::CopilotPrompt
+        } else if (name.ends_with(".agent.md") && under(".github/agents/"))
+            || (name.ends_with(".chatmode.md") && under(".github/chatmodes/"))
+        {
+            FileKind::CopilotAgent
+        } else if name == "settings.json" && dir.ends_with(".gemini/") {
+            FileKind::GeminiSettings
+        } else if name.ends_with(".md") && under(".openhands/microagents/") {
+            FileKind::OpenHandsMicroagent
+        } else {
+            return None;
+        };
+        Some(kind)
+    }
+
+    /// The kind of a file named on the command line: as [`FileKind::of`], and any other JSON
+    /// file is read as tool definitions.
+    pub fn of_named(rel: &str) -> Option<FileKind> {
+        FileKind::of(rel).or_else(|| rel.ends_with(".json").then_some(FileKind::ToolDefinitions))
+    }
+
+    /// What the kind is called in messages and docs.
+    pub fn describe(self) -> &'static str {
+        match self {
+            FileKind::Skill => "Agent Skills SKILL.md",
+            FileKind::Memory => "memory file (AGENTS.md, CLAUDE.md, GEMINI.md)",
+            FileKind::ClaudeAgent => "Claude Code subagent",
+            FileKind::ClaudeCommand => "Claude Code slash command",
+            FileKind::ClaudeSettings => "Claude Code settings",
+            FileKind::ClaudePlugin => "Claude Code plugin manifest",
+            FileKind::ClaudeMarketplace => "Claude Code plugin marketplace",
+            FileKind::McpConfig => "MCP server configuration",
+            FileKind::CursorRule => "Cursor project rule",
+            FileKind::CursorRulesLegacy => "Cursor .cursorrules",
+            FileKind::CopilotInstructions => "GitHub Copilot repository instructions",
+            FileKind::CopilotScopedInstructions => "GitHub Copilot path-specific instructions",
+            FileKind::CopilotPrompt => "GitHub Copilot prompt file",
+            FileKind::CopilotAgent => "GitHub Copilot custom agent",
+            FileKind::GeminiSettings => "Gemini CLI settings",
+            FileKind::OpenHandsMicroagent => "OpenHands microagent",
+            FileKind::ToolDefinitions => "tool definitions",
+        }
+    }
+
+    /// Whether the file is JSON (the others are Markdown, most with YAML frontmatter).
+    pub fn is_json(self) -> bool {
+        matches!(
+            self,
+            FileKind::ClaudeSettings
+                | FileKind::ClaudePlugin
+                | FileKind::ClaudeMarketplace
+                | FileKind::McpConfig
+                | FileKind::GeminiSettings
+                | FileKind::ToolDefinitions
+        )
+    }
+}
+
+/// One agent file with its frontmatter parsed (Markdown kinds; a JSON file has none, and its
+/// [`Doc::json`] is parsed on first use).
 #[derive(Debug, Clone)]
-pub struct SkillDoc {
+pub struct Doc {
+    pub kind: FileKind,
     /// Display path.
     pub file: String,
     /// Path relative to the project root.
     pub rel: String,
-    /// Name of the folder holding the file.
-    pub folder: String,
     pub text: SharedText,
-    /// Shared by every SKILL.md with the same text.
+    /// Shared by every file with the same text.
     pub front: Arc<Result<Frontmatter, FrontmatterError>>,
 }
 
-impl SkillDoc {
-    pub fn new(file: String, rel: String, text: SharedText) -> SkillDoc {
-        let folder = rel.rsplit('/').nth(1).unwrap_or_default().to_string();
-        let front = Cache::get_or_insert(Kind::Frontmatter, text.hash(), || Arc::new(yaml::frontmatter(&text)));
-        SkillDoc { file, rel, folder, text, front }
+/// A JSON file's value, or where and why it does not parse (a byte offset into the text).
+pub type ParsedJson = Arc<Result<Value, (usize, String)>>;
+
+impl Doc {
+    pub fn new(kind: FileKind, file: String, rel: String, text: SharedText) -> Doc {
+        let front = match kind.is_json() {
+            true => Arc::new(Err(FrontmatterError::Missing)),
+            false => Cache::get_or_insert(Kind::Frontmatter, text.hash(), || Arc::new(yaml::frontmatter(&text))),
+        };
+        Doc { kind, file, rel, text, front }
+    }
+
+    /// The file parsed as JSON (memoized by content).
+    pub fn json(&self) -> ParsedJson {
+        Cache::get_or_insert(Kind::Json, self.text.hash(), || {
+            let text: &str = &self.text;
+            Arc::new(
+                serde_json::from_str::<Value>(text).map_err(|e| (crate::diagnostic::offset_of(text, e.line(), e.column()), e.to_string())),
+            )
+        })
+    }
+
+    /// The file's name (the last path component).
+    pub fn name(&self) -> &str {
+        self.rel.rsplit('/').next().unwrap_or(&self.rel)
     }
 
     /// The frontmatter fields, when it parsed.
@@ -103,6 +277,29 @@ impl SkillDoc {
     }
 }
 
+/// A SKILL.md file: its [`Doc`] and the folder holding it.
+#[derive(Debug, Clone)]
+pub struct SkillDoc {
+    pub doc: Doc,
+    /// Name of the folder holding the file.
+    pub folder: String,
+}
+
+impl Deref for SkillDoc {
+    type Target = Doc;
+
+    fn deref(&self) -> &Doc {
+        &self.doc
+    }
+}
+
+impl SkillDoc {
+    pub fn new(file: String, rel: String, text: SharedText) -> SkillDoc {
+        let folder = rel.rsplit('/').nth(1).unwrap_or_default().to_string();
+        SkillDoc { doc: Doc::new(FileKind::Skill, file, rel, text), folder }
+    }
+}
+
 /// A static memory file.
 #[derive(Debug, Clone)]
 pub struct MemoryDoc {
@@ -113,11 +310,20 @@ pub struct MemoryDoc {
     pub text: SharedText,
 }
 
+impl MemoryDoc {
+    /// The file's name (the last path component).
+    pub fn name(&self) -> &str {
+        self.rel.rsplit('/').next().unwrap_or(&self.rel)
+    }
+}
+
 /// What a zero-config walk found.
 #[derive(Debug, Default)]
 pub struct Found {
     pub skills: Vec<SkillDoc>,
     pub memory: Vec<MemoryDoc>,
+    /// Every other kind of agent file, in path order.
+    pub files: Vec<Doc>,
     pub sources: Sources,
     /// Files that could not be read (exit 2).
     pub problems: Vec<Diagnostic>,
@@ -127,7 +333,16 @@ pub struct Found {
 
 impl Found {
     pub fn is_empty(&self) -> bool {
-        self.skills.is_empty() && self.memory.is_empty() && self.problems.is_empty() && self.warnings.is_empty()
+        self.skills.is_empty() && self.memory.is_empty() && self.files.is_empty() && self.problems.is_empty() && self.warnings.is_empty()
+    }
+
+    /// Display paths of every file found, sorted.
+    pub fn paths(&self) -> Vec<String> {
+        let skills = self.skills.iter().map(|s| s.file.clone());
+        let mut paths: Vec<String> =
+            skills.chain(self.memory.iter().map(|m| m.file.clone())).chain(self.files.iter().map(|f| f.file.clone())).collect();
+        paths.sort();
+        paths
     }
 }
 
@@ -145,7 +360,7 @@ pub fn rel_of<'a>(root: &ProjectRoot, display: &'a str) -> Option<&'a str> {
 pub fn skills_in(root: &ProjectRoot, sources: &Sources) -> Vec<SkillDoc> {
     sources
         .iter_shared()
-        .filter(|(display, _)| display.rsplit('/').next() == Some(SKILL_FILE))
+        .filter(|(display, _)| FileKind::of(display) == Some(FileKind::Skill))
         .filter_map(|(display, text)| {
             let rel = rel_of(root, display)?;
             Some(SkillDoc::new(display.to_string(), rel.to_string(), text.clone()))
@@ -158,37 +373,42 @@ fn skip_dir(entry: &walkdir::DirEntry) -> bool {
     entry.depth() > 0 && entry.file_type().is_dir() && matches!(name.as_ref(), ".git" | "node_modules" | "target")
 }
 
-/// Walks `root` for SKILL.md, AGENTS.md and CLAUDE.md (or reads only `only`, a path relative to
-/// the root). Symbolic links are followed only when they lead to a file inside the root; a file
-/// reached twice (e.g. CLAUDE.md linking to AGENTS.md) is linted once, under its own name.
-pub fn discover(root: &ProjectRoot, only: Option<&str>) -> Found {
+/// Walks `root` for every agent file ([`FileKind::of`]), or reads only `only` (a path relative
+/// to the root, of the kind given). Symbolic links are followed only when they lead to a file
+/// inside the root; a file reached twice (e.g. CLAUDE.md linking to AGENTS.md) is linted once,
+/// under its own name. Files whose canonical path is in `seen` (read by an agent) are skipped.
+pub fn discover(root: &ProjectRoot, only: Option<(&str, FileKind)>, mut seen: BTreeSet<std::path::PathBuf>) -> Found {
     let mut found = Found::default();
-    let mut candidates: Vec<(String, bool)> = Vec::new();
+    let mut candidates: Vec<(String, FileKind, bool)> = Vec::new();
     match only {
-        Some(rel) => candidates.push((rel.to_string(), false)),
+        Some((rel, kind)) => candidates.push((rel.to_string(), kind, false)),
         None => {
             let base = root.display();
             let walk = walkdir::WalkDir::new(base).follow_links(false).sort_by_file_name().into_iter().filter_entry(|e| !skip_dir(e));
             for entry in walk.filter_map(Result::ok) {
-                let name = entry.file_name().to_string_lossy();
-                if entry.file_type().is_dir() || !(name == SKILL_FILE || MEMORY_FILES.contains(&name.as_ref())) {
+                if entry.file_type().is_dir() {
                     continue;
                 }
                 let Ok(rel) = entry.path().strip_prefix(base) else { continue };
                 let utf8 = rel.to_str().is_some();
                 let rel = rel.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/");
+                let Some(kind) = FileKind::of(&rel) else { continue };
                 match utf8 {
-                    true => candidates.push((rel, entry.path_is_symlink())),
+                    true => candidates.push((rel, kind, entry.path_is_symlink())),
                     false => found.problems.push(ReadError::NameNotUtf8(root.display_path(&rel)).into_diagnostic()),
                 }
             }
         }
     }
     // Regular files first, so a link to a file already read is the one skipped.
-    candidates.sort_by(|a, b| a.1.cmp(&b.1).then_with(|| a.0.cmp(&b.0)));
-    let mut seen = BTreeSet::new();
-    for (rel, is_link) in candidates {
+    candidates.sort_by(|a, b| a.2.cmp(&b.2).then_with(|| a.0.cmp(&b.0)));
+    for (rel, kind, is_link) in candidates {
         let display = root.display_path(&rel);
+        if let Ok(canonical) = root.resolve(&rel) {
+            if !seen.insert(canonical) {
+                continue;
+            }
+        }
         let file = match root.read(&rel) {
             Ok(file) => file,
             Err(e @ ReadError::Escapes(_)) if is_link => {
@@ -201,26 +421,23 @@ pub fn discover(root: &ProjectRoot, only: Option<&str>) -> Found {
                 continue;
             }
         };
-        if let Ok(canonical) = root.resolve(&file.rel) {
-            if !seen.insert(canonical) {
-                continue;
-            }
-        }
         found.sources.insert_shared(&display, file.text.clone());
-        let name = Path::new(&rel).file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-        if name == SKILL_FILE {
-            let mut skill = SkillDoc::new(display, rel, file.text);
-            if skill.folder.is_empty() {
-                // SKILL.md at the root: its folder is the root directory itself.
-                skill.folder = root.canonical().file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        match kind {
+            FileKind::Skill => {
+                let mut skill = SkillDoc::new(display, rel, file.text);
+                if skill.folder.is_empty() {
+                    // SKILL.md at the root: its folder is the root directory itself.
+                    skill.folder = root.canonical().file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+                }
+                found.skills.push(skill);
             }
-            found.skills.push(skill);
-        } else {
-            found.memory.push(MemoryDoc { file: display, rel, text: file.text });
+            FileKind::Memory => found.memory.push(MemoryDoc { file: display, rel, text: file.text }),
+            kind => found.files.push(Doc::new(kind, display, rel, file.text)),
         }
     }
     found.skills.sort_by(|a, b| a.rel.cmp(&b.rel));
     found.memory.sort_by(|a, b| a.rel.cmp(&b.rel));
+    found.files.sort_by(|a, b| a.rel.cmp(&b.rel));
     found
 }
 
@@ -248,7 +465,7 @@ mod tests {
         let dir = project.path().join(std::ffi::OsStr::from_bytes(b"d\xffx"));
         std::fs::create_dir(&dir).expect("mkdir");
         std::fs::write(dir.join("AGENTS.md"), "Notes.").expect("write");
-        let found = discover(&ProjectRoot::new(project.path()).expect("root"), None);
+        let found = discover(&ProjectRoot::new(project.path()).expect("root"), None, BTreeSet::new());
         assert!(found.memory.is_empty());
         let messages: Vec<&str> = found.problems.iter().map(|d| d.message.as_str()).collect();
         assert!(matches!(messages[..], [m] if m.contains("d\u{FFFD}x/AGENTS.md` is not valid UTF-8")), "{messages:?}");

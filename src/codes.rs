@@ -109,6 +109,24 @@ macro_rules! rule_table {
                 SET104 set104_keep_exceeds_history,
                 SET105 set105_retrieval_bound_zero,
             }
+            claude {
+            }
+            mcp {
+            }
+            cursor {
+            }
+            copilot {
+            }
+            gemini {
+            }
+            openhands {
+            }
+            codex {
+            }
+            links {
+            }
+            instructions {
+            }
         }
     };
 }

@@ -214,9 +214,11 @@ pub enum Kind {
     CleanTypes,
     /// Where each tool name stands in a tool file (key: the file's text).
     NameIndex,
+    /// A JSON agent file parsed for linting (key: the file's text).
+    Json,
 }
 
-const KINDS: usize = Kind::NameIndex as usize + 1;
+const KINDS: usize = Kind::Json as usize + 1;
 
 /// The memos of one run, one map per [`Kind`]. A [`crate::Session`] owns one and makes it the
 /// current cache ([`Cache::scope`]) on every thread that works for it; it is dropped with the

@@ -253,11 +253,45 @@ fn zero_config_lints_skills_and_memory_files() {
     // One file at a time.
     let out = ctxc_in(dir.path(), &["check", "--format", "json", "skills/Notes/SKILL.md"]);
     assert_eq!(codes(&stdout_json(&out)), ["SKILL004"]);
-    // Nothing to lint is a usage error.
+    // A file of no known kind is named as such, never read as a manifest.
+    let out = ctxc_in(dir.path(), &["check", "README.md"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "ctxc check: nothing to lint: `README.md` is not a manifest or an agent file ctxc knows\n");
+    // Nothing to lint is not an error: a CI job over a repository without agent files passes.
     let empty = tempfile::tempdir().expect("tempdir");
+    std::fs::write(empty.path().join("notes.md"), "# Notes\n").expect("write");
     let out = ctxc_in(empty.path(), &["check"]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("no ctxc.toml, ctxc.yaml, SKILL.md, AGENTS.md or CLAUDE.md found"));
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "ctxc check: nothing to lint: no manifest and no agent file in `.`\n");
+}
+
+#[test]
+fn every_kind_of_agent_file_is_found_by_its_path() {
+    let dir = project(&[
+        (".claude/agents/reviewer.md", "---\nname: reviewer\ndescription: Reviews diffs.\n---\nReview.\n"),
+        (".claude/commands/ship.md", "Ship $ARGUMENTS.\n"),
+        (".claude/settings.json", "{}\n"),
+        (".cursor/rules/style.mdc", "---\ndescription: Style\n---\nUse tabs.\n"),
+        (".github/copilot-instructions.md", "Be brief.\n"),
+        (".openhands/microagents/repo.md", "Notes.\n"),
+        ("GEMINI.md", "Notes.\n"),
+        ("docs/notes.md", "not an agent file\n"),
+    ]);
+    let out = ctxc_in(dir.path(), &["check", "--format", "json"]);
+    let json = stdout_json(&out);
+    let files: Vec<&str> = json["files"].as_array().expect("files").iter().filter_map(|f| f.as_str()).collect();
+    assert_eq!(
+        files,
+        [
+            ".claude/agents/reviewer.md",
+            ".claude/commands/ship.md",
+            ".claude/settings.json",
+            ".cursor/rules/style.mdc",
+            ".github/copilot-instructions.md",
+            ".openhands/microagents/repo.md",
+            "GEMINI.md"
+        ]
+    );
 }
 
 #[cfg(unix)]

@@ -37,6 +37,7 @@ impl Leaks {
             agent: None,
             skills: &[],
             memory: &[],
+            files: &[],
             sources: &scanned,
             root: &loaded.root,
             counter: &counter,

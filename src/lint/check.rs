@@ -1,7 +1,8 @@
 //! `ctxc check` as a library call. For each agent under a path: load (load errors end the agent
 //! with exit 2), render and measure every mode × scenario, run the budget stage and the lint
-//! rules, then apply `[lint]` and command-line selection and suppression comments. A path with
-//! no manifest at all is linted zero-config: every SKILL.md, AGENTS.md and CLAUDE.md under it.
+//! rules, then apply `[lint]` and command-line selection and suppression comments. Every agent
+//! file under the path that no agent loads (a path with no manifest at all: every one) is linted
+//! zero-config: SKILL.md, memory files and the other kinds of [`crate::agent_files::FileKind`].
 
 use std::path::Path;
 
@@ -9,7 +10,7 @@ use serde::Serialize;
 
 use super::config::{ManifestText, Options, RawLint, Selection};
 use super::{lint, AgentRun, Context};
-use crate::agent_files::{self as files, MemoryDoc};
+use crate::agent_files::{self as files, FileKind, MemoryDoc};
 use crate::diagnostic::{Diagnostic, Severity, Sources};
 use crate::models::Tokenizer;
 use crate::project::ProjectRoot;
@@ -48,8 +49,10 @@ pub struct CheckReport {
     /// True when there was no manifest and files were linted zero-config.
     pub zero_config: bool,
     pub agents: Vec<AgentSummary>,
-    /// Files linted zero-config (display paths).
+    /// Files linted zero-config (display paths): the agent files no agent loads.
     pub files: Vec<String>,
+    /// Why nothing was linted (no manifest and no agent file, or a file of no known kind).
+    pub nothing_to_lint: Option<String>,
     /// Findings and load errors, in report order: per agent, load diagnostics, budget findings,
     /// settings findings (`src/checks/settings/`), then lint findings by file and position.
     pub diagnostics: Vec<Diagnostic>,
@@ -83,13 +86,19 @@ impl CheckReport {
     /// What was checked and what was found, in one line: "1 error, 2 warnings in 3 agents (9
     /// modes × scenarios)", or "no problems in …".
     pub fn summary(&self) -> String {
-        let checked = if self.zero_config {
-            plural(self.files.len(), "file")
-        } else {
+        if let (Some(note), true) = (&self.nothing_to_lint, self.diagnostics.is_empty()) {
+            return note.clone();
+        }
+        let mut checked = Vec::new();
+        if !self.agents.is_empty() {
             let renders: usize = self.agents.iter().map(|a| a.renders).sum();
             let renders = if renders == 1 { "1 mode × scenario".to_string() } else { format!("{renders} modes × scenarios") };
-            format!("{} ({renders})", plural(self.agents.len(), "agent"))
-        };
+            checked.push(format!("{} ({renders})", plural(self.agents.len(), "agent")));
+        }
+        if !self.files.is_empty() || self.agents.is_empty() {
+            checked.push(plural(self.files.len(), "file"));
+        }
+        let checked = checked.join(" and ");
         let found = match (self.errors(), self.warnings()) {
             (0, 0) => "no problems".to_string(),
             (errors, warnings) => format!("{}, {}", plural(errors, "error"), plural(warnings, "warning")),
@@ -158,28 +167,54 @@ fn check_in_scope(path: &Path, options: &Options, session: &Session) -> CheckRep
         report.usage_error(d);
         return report;
     }
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    if path.is_file() && (name == files::SKILL_FILE || files::MEMORY_FILES.contains(&name.as_str())) {
+    if path.is_file() {
+        let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
         let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-        zero_config(&mut report, dir, Some(&name), options, session.counter());
+        match FileKind::of_named(&path.to_string_lossy().replace('\\', "/")) {
+            Some(kind) => zero_config(&mut report, dir, Some((&name, kind)), Default::default(), options, session.counter()),
+            None if is_manifest_name(&name) => check_agents(&mut report, &[path.to_path_buf()], options, session),
+            None => {
+                report.nothing_to_lint =
+                    Some(format!("nothing to lint: `{}` is not a manifest or an agent file ctxc knows", path.display()))
+            }
+        }
+        report.mask_secrets();
         return report;
     }
     match crate::discover::find_manifests(path) {
         Ok(manifests) => {
-            let parts = session.each(&manifests, |manifest| {
-                let mut part = CheckReport::default();
-                check_agent(&mut part, manifest, options, session);
-                part
-            });
-            for part in parts {
-                report.merge(part);
+            check_agents(&mut report, &manifests, options, session);
+            // The agent files no agent loads are linted as files.
+            let loaded = report.sources.iter_shared().filter_map(|(p, _)| std::fs::canonicalize(p).ok()).collect();
+            zero_config(&mut report, path, None, loaded, options, session.counter());
+            report.zero_config = false;
+        }
+        Err(_) if path.is_dir() => {
+            zero_config(&mut report, path, None, Default::default(), options, session.counter());
+            if report.files.is_empty() && !report.unloadable {
+                report.nothing_to_lint = Some(format!("nothing to lint: no manifest and no agent file in `{}`", path.display()));
             }
         }
-        Err(_) if path.is_dir() => zero_config(&mut report, path, None, options, session.counter()),
         Err(d) => report.usage_error(d),
     }
     report.mask_secrets();
     report
+}
+
+/// Whether a file named on the command line is read as a manifest: `.toml`, `.yaml` or `.yml`.
+fn is_manifest_name(name: &str) -> bool {
+    [".toml", ".yaml", ".yml"].iter().any(|ext| name.ends_with(ext))
+}
+
+fn check_agents(report: &mut CheckReport, manifests: &[std::path::PathBuf], options: &Options, session: &Session) {
+    let parts = session.each(manifests, |manifest| {
+        let mut part = CheckReport::default();
+        check_agent(&mut part, manifest, options, session);
+        part
+    });
+    for part in parts {
+        report.merge(part);
+    }
 }
 
 fn check_agent(report: &mut CheckReport, manifest: &Path, options: &Options, session: &Session) {
@@ -224,6 +259,7 @@ fn check_agent(report: &mut CheckReport, manifest: &Path, options: &Options, ses
             agent: Some(AgentRun { loaded: &loaded, runs: &runs }),
             skills: &skills,
             memory: &memory,
+            files: &[],
             sources: &loaded.sources,
             root: &loaded.root,
             counter: session.counter(),
@@ -241,19 +277,22 @@ fn check_agent(report: &mut CheckReport, manifest: &Path, options: &Options, ses
     report.agents.push(summary);
 }
 
-fn zero_config(report: &mut CheckReport, dir: &Path, only: Option<&str>, options: &Options, counter: &TokenCounter) {
+fn zero_config(
+    report: &mut CheckReport,
+    dir: &Path,
+    only: Option<(&str, FileKind)>,
+    loaded: std::collections::BTreeSet<std::path::PathBuf>,
+    options: &Options,
+    counter: &TokenCounter,
+) {
     report.zero_config = true;
     let root = match ProjectRoot::new(dir) {
         Ok(root) => root,
         Err(e) => return report.usage_error(e.into_diagnostic()),
     };
-    let found = files::discover(&root, only);
+    let found = files::discover(&root, only, loaded);
     if found.is_empty() {
-        return report.usage_error(
-            Diagnostic::error(format!("no ctxc.toml, ctxc.yaml, SKILL.md, AGENTS.md or CLAUDE.md found in `{}`", dir.display())).help(
-                "pass an agent directory (one holding ctxc.toml or ctxc.yaml), a manifest file, or a directory of skills and memory files",
-            ),
-        );
+        return;
     }
     let (selection, settings, problems) = Selection::build(&RawLint::default(), options, None);
     report.unloadable |= !problems.is_empty() || !found.problems.is_empty();
@@ -263,6 +302,7 @@ fn zero_config(report: &mut CheckReport, dir: &Path, only: Option<&str>, options
         agent: None,
         skills: &found.skills,
         memory: &found.memory,
+        files: &found.files,
         sources: &found.sources,
         root: &root,
         counter,
@@ -271,8 +311,7 @@ fn zero_config(report: &mut CheckReport, dir: &Path, only: Option<&str>, options
     };
     let mut findings = found.warnings.clone();
     findings.extend(lint(&cx));
-    report.files = found.skills.iter().map(|s| s.file.clone()).chain(found.memory.iter().map(|m| m.file.clone())).collect();
-    report.files.sort();
+    report.files.extend(found.paths());
     finish(report, findings, &selection, &found.sources);
     report.sources.extend(found.sources);
 }

@@ -2,7 +2,7 @@
 //! manifest was loaded), the SKILL.md and memory files, every source read, and the settings of
 //! `[lint]` that change what rules look for.
 
-use crate::agent_files::{MemoryDoc, SkillDoc};
+use crate::agent_files::{Doc, FileKind, MemoryDoc, SkillDoc};
 use crate::diagnostic::Sources;
 use crate::manifest::lint::SkillLevel;
 use crate::manifest::model::{Agent, Category, CategoryTool, StepKind};
@@ -42,6 +42,8 @@ pub struct Context<'a> {
     pub agent: Option<AgentRun<'a>>,
     pub skills: &'a [SkillDoc],
     pub memory: &'a [MemoryDoc],
+    /// The other agent files ([`FileKind`]) linted zero-config, in path order.
+    pub files: &'a [Doc],
     /// Every file read, by display path.
     pub sources: &'a Sources,
     pub root: &'a ProjectRoot,
@@ -51,9 +53,14 @@ pub struct Context<'a> {
     pub settings: Settings,
 }
 
-impl Context<'_> {
+impl<'a> Context<'a> {
     pub fn count(&self, text: &str) -> usize {
         self.counter.count(self.tokenizer, text)
+    }
+
+    /// The agent files of one kind.
+    pub fn files_of(&self, kind: FileKind) -> impl Iterator<Item = &'a Doc> {
+        self.files.iter().filter(move |f| f.kind == kind)
     }
 
     /// The loaded agent, when there is one.

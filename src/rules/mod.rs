@@ -42,10 +42,19 @@ pub enum Family {
     Content,
     Budgets,
     Settings,
+    Claude,
+    Mcp,
+    Cursor,
+    Copilot,
+    Gemini,
+    OpenHands,
+    Codex,
+    Links,
+    Instructions,
 }
 
 impl Family {
-    pub const ALL: [Family; 9] = [
+    pub const ALL: [Family; 18] = [
         Family::Manifest,
         Family::Tools,
         Family::Skills,
@@ -55,6 +64,15 @@ impl Family {
         Family::Content,
         Family::Budgets,
         Family::Settings,
+        Family::Claude,
+        Family::Mcp,
+        Family::Cursor,
+        Family::Copilot,
+        Family::Gemini,
+        Family::OpenHands,
+        Family::Codex,
+        Family::Links,
+        Family::Instructions,
     ];
 
     /// The code prefix of the family's rules.
@@ -69,6 +87,15 @@ impl Family {
             Family::Content => "SEC",
             Family::Budgets => "BUDGET",
             Family::Settings => "SET",
+            Family::Claude => "CLAUDE",
+            Family::Mcp => "MCP",
+            Family::Cursor => "CURSOR",
+            Family::Copilot => "COPILOT",
+            Family::Gemini => "GEMINI",
+            Family::OpenHands => "OPENHANDS",
+            Family::Codex => "CODEX",
+            Family::Links => "LINK",
+            Family::Instructions => "INSTR",
         }
     }
 
@@ -83,6 +110,15 @@ impl Family {
             Family::Content => "content",
             Family::Budgets => "budgets",
             Family::Settings => "settings",
+            Family::Claude => "claude",
+            Family::Mcp => "mcp",
+            Family::Cursor => "cursor",
+            Family::Copilot => "copilot",
+            Family::Gemini => "gemini",
+            Family::OpenHands => "openhands",
+            Family::Codex => "codex",
+            Family::Links => "links",
+            Family::Instructions => "instructions",
         }
     }
 
@@ -98,6 +134,15 @@ impl Family {
             Family::Content => "What the rendered prompt contains: secrets, repeated text.",
             Family::Budgets => "Token budgets and the context window (the findings of the budget stage).",
             Family::Settings => "Settings sanity: the window settings of the Deep Agents, Zeph and AgentScope presets (SET0NN, the settings stage), and the summarization, reserve, retrieval and history settings (SET1NN, the lint stage).",
+            Family::Claude => "Claude Code files: subagents, slash commands, settings (hooks and permissions), plugin manifests, CLAUDE.md.",
+            Family::Mcp => "MCP server configurations (`.mcp.json`) and MCP tool definitions wherever they appear.",
+            Family::Cursor => "Cursor project rules (`.cursor/rules/*.mdc`) and the legacy `.cursorrules`.",
+            Family::Copilot => "GitHub Copilot instructions, path-specific instructions, prompt files and custom agents.",
+            Family::Gemini => "Gemini CLI: GEMINI.md context files and `.gemini/settings.json`.",
+            Family::OpenHands => "OpenHands microagents (`.openhands/microagents/`).",
+            Family::Codex => "Codex: the AGENTS.md chain, its 32 KiB cap and AGENTS.override.md.",
+            Family::Links => "References between agent files: relative links, `@imports` and the files bundled with a skill.",
+            Family::Instructions => "What agent files tell the model: descriptions that can route, instructions that agree across the files one agent loads.",
         }
     }
 }
