@@ -514,7 +514,10 @@ impl ProjectRoot {
         if !dir.starts_with(&self.boundary) {
             return Err(ReadError::Escapes(rel.to_string()));
         }
-        Ok(Cache::overlaid(&dir.join(name)))
+        match Cache::overlaid(&dir.join(name)) {
+            Some(text) if text.len() as u64 > MAX_FILE_BYTES => Err(ReadError::TooLarge { path: rel.to_string(), bytes: text.len() as u64 }),
+            found => Ok(found),
+        }
     }
 
     /// Reads a file named on the command line (or found in a folder named there) under the rules
@@ -587,6 +590,28 @@ mod tests {
         assert!(matches!(root.normalize("../../etc/passwd"), Err(ReadError::Escapes(_))));
         assert!(matches!(root.normalize("a/../../x"), Err(ReadError::Escapes(_))));
         assert!(matches!(root.normalize("/etc/passwd"), Err(ReadError::Escapes(_))));
+    }
+
+    #[test]
+    fn an_overlaid_text_stands_in_for_the_file_inside_the_root_only() {
+        let project = tempfile::tempdir().expect("tempdir");
+        std::fs::create_dir(project.path().join("agent")).expect("mkdir");
+        std::fs::write(project.path().join("agent/core.md"), "on disk").expect("write");
+        std::fs::write(project.path().join("outside.md"), "on disk").expect("write");
+        let canonical = fs::canonicalize(project.path()).expect("canonical");
+        let cache = Arc::new(Cache::default());
+        cache.set_overlay(canonical.join("agent/core.md"), Some(SharedText::new("unsaved")));
+        cache.set_overlay(canonical.join("agent/new.md"), Some(SharedText::new("not on disk yet")));
+        cache.set_overlay(canonical.join("outside.md"), Some(SharedText::new("unsaved")));
+        let root = ProjectRoot::new(project.path().join("agent")).expect("root");
+        let read = |rel: &str| root.read(rel).map(|f| f.text.to_string());
+        assert_eq!(read("core.md"), Ok("on disk".to_string()), "outside the session's scope");
+        Cache::scope(&cache, || {
+            assert_eq!(read("core.md"), Ok("unsaved".to_string()));
+            assert_eq!(read("./core.md"), Ok("unsaved".to_string()), "by path, however written");
+            assert_eq!(read("new.md"), Ok("not on disk yet".to_string()));
+            assert!(matches!(read("../outside.md"), Err(ReadError::Escapes(_))), "still confined");
+        });
     }
 
     #[test]

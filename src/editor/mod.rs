@@ -87,6 +87,8 @@ pub struct Workspace {
     units: BTreeMap<PathBuf, Unit>,
     published: BTreeMap<PathBuf, Vec<Finding>>,
     refreshes: usize,
+    /// Units the last refresh checked.
+    last_checked: usize,
     compaction: Option<JoinHandle<Session>>,
     /// Refreshes between two replacements of the session (see the module's documentation).
     pub compact_every: usize,
@@ -119,6 +121,7 @@ impl Workspace {
             units: BTreeMap::new(),
             published: BTreeMap::new(),
             refreshes: 0,
+            last_checked: 0,
             compaction: None,
             compact_every: 500,
         };
@@ -203,6 +206,7 @@ impl Workspace {
             }
         }
         let due: Vec<PathBuf> = self.units.iter().filter(|(_, u)| !u.checked).map(|(p, _)| p.clone()).collect();
+        self.last_checked = due.len();
         let session = Arc::clone(&self.session);
         let reports = crate::parallel::map_in_order(&due, |unit| lint::check(unit, &self.options, &session));
         for (path, report) in due.into_iter().zip(reports) {
@@ -248,6 +252,11 @@ impl Workspace {
         out.sort_by(|a, b| a.path.cmp(&b.path));
         self.published = now;
         out
+    }
+
+    /// How many agents (or zero-config files) the last refresh checked again.
+    pub fn last_checked(&self) -> usize {
+        self.last_checked
     }
 
     /// The findings now shown for a file.
@@ -401,4 +410,75 @@ fn place(unit: &Path, report: &CheckReport) -> BTreeMap<PathBuf, Vec<Finding>> {
         out.entry(PathBuf::from(file)).or_default().push(finding);
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diagnostic::{Edit, Fix, Sources};
+
+    #[test]
+    fn a_fix_becomes_edits_in_editor_positions() {
+        let mut sources = Sources::default();
+        sources.insert("/p/SKILL.md", "---\nname: Bad_Name\n---\n");
+        let fix = Fix::safe("rename to `bad-name`", vec![Edit::replace("/p/SKILL.md", 10..18, "bad-name")]);
+        let finding = Diagnostic::warning("not lowercase").in_file("/p/SKILL.md").at(Some(10..18)).help("use lowercase").fix(fix);
+        let report = CheckReport { diagnostics: vec![finding], sources, ..CheckReport::default() };
+        let placed = place(Path::new("/p/ctxc.toml"), &report);
+        let found = &placed[Path::new("/p/SKILL.md")][0];
+        let range = Range { start: Position { line: 1, character: 6 }, end: Position { line: 1, character: 14 } };
+        assert_eq!(found.range, range);
+        assert_eq!(found.message, "not lowercase\nhelp: use lowercase");
+        let action = found.fix.as_ref().expect("a fix");
+        assert!(action.safe);
+        assert_eq!(action.edits, [TextEdit { path: PathBuf::from("/p/SKILL.md"), range, new_text: "bad-name".into() }]);
+    }
+
+    fn agent(dir: &Path, name: &str) {
+        let manifest = format!(
+            "[agent]\nname = \"{name}\"\nmodel = \"gpt-4o\"\n\n[pipeline]\nsteps = [{{ id = \"core\", kind = \"module\" }}]\n\n[modules]\ncore = {{ source = \"core.md\" }}\n"
+        );
+        std::fs::create_dir_all(dir.join(name)).expect("mkdir");
+        std::fs::write(dir.join(name).join("ctxc.toml"), manifest).expect("write");
+        std::fs::write(dir.join(name).join("core.md"), "You are careful.\n").expect("write");
+    }
+
+    #[test]
+    fn an_edit_rechecks_only_the_agents_that_read_the_file() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        agent(dir.path(), "a");
+        agent(dir.path(), "b");
+        let mut workspace = Workspace::new(dir.path(), Options::default(), Vec::new());
+        assert_eq!(workspace.refresh_all(), Vec::new(), "clean");
+        assert_eq!(workspace.last_checked(), 2);
+        let core = workspace.set_text(&dir.path().join("a/core.md"), Some("Use {tools_description}.\n".into()));
+        let published = workspace.refresh(std::slice::from_ref(&core));
+        assert_eq!(workspace.last_checked(), 1, "b does not read a/core.md");
+        assert_eq!(published.len(), 1);
+        assert_eq!((published[0].path.as_path(), published[0].findings[0].code), (core.as_path(), Some("TPL003")));
+        assert_eq!(std::fs::read_to_string(&core).expect("read"), "You are careful.\n", "the disk is not written");
+        let rows = workspace.hover(&core, Position::default()).expect("a hover");
+        assert!(rows.contains("| a | default | default | 5 |"), "{rows}");
+        // Closed unsaved: the file on disk counts again and the finding goes.
+        workspace.set_text(&core, None);
+        assert_eq!(workspace.refresh(std::slice::from_ref(&core)), [Published { path: core.clone(), findings: Vec::new() }]);
+    }
+
+    #[test]
+    fn the_session_is_replaced_by_a_warmed_one_and_findings_stay() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        agent(dir.path(), "a");
+        let mut workspace = Workspace::new(dir.path(), Options::default(), Vec::new());
+        workspace.compact_every = 2;
+        workspace.refresh_all();
+        let core = workspace.set_text(&dir.path().join("a/core.md"), Some("Use {tools_description}.\n".into()));
+        workspace.refresh(std::slice::from_ref(&core));
+        let before = workspace.session() as *const Session;
+        workspace.finish_compaction();
+        assert_ne!(workspace.session() as *const Session, before, "a new session");
+        assert_eq!(workspace.refresh(&[]), Vec::new(), "nothing changed");
+        let core_text = workspace.set_text(&core, Some("Now use {tools_description}.\n".into()));
+        let published = workspace.refresh(&[core_text]);
+        assert_eq!(published[0].findings[0].code, Some("TPL003"), "the new session reads the overlay");
+    }
 }
