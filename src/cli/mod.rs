@@ -19,6 +19,7 @@ mod locked;
 mod lsp;
 mod output;
 mod snapshot;
+mod watch;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -102,6 +103,8 @@ enum Command {
     Add(add::AddArgs),
     /// Run the language server over stdio: findings as you type, token counts on hover and inline.
     Lsp(lsp::LspArgs),
+    /// Check and cost again on every change, printing findings added and fixed and token deltas per mode.
+    Watch(watch::WatchArgs),
 }
 
 impl Command {
@@ -118,7 +121,7 @@ impl Command {
             Command::Import(a) => (a.color.color, None),
             Command::Init(a) => (a.color.color, None),
             Command::Add(a) => (a.color.color, None),
-            Command::Models(_) | Command::Schema | Command::Completions(_) | Command::Lsp(_) => (None, None),
+            Command::Models(_) | Command::Schema | Command::Completions(_) | Command::Lsp(_) | Command::Watch(_) => (None, None),
         }
     }
 }
@@ -152,6 +155,7 @@ pub fn main() -> ExitCode {
         Command::Init(args) => init::run(args, &reporter),
         Command::Add(args) => add::run(args, &reporter),
         Command::Lsp(args) => lsp::run(args),
+        Command::Watch(args) => watch::run(args),
     };
     ExitCode::from(output::exit_code(code))
 }

@@ -13,6 +13,7 @@
 pub mod complete;
 pub mod costs;
 pub mod position;
+pub mod watch;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
