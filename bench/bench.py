@@ -257,13 +257,17 @@ class Lsp:
 
 def lsp_edits(path: str):
     """The edit cycle of a file: text i adds a finding when i is odd and takes it away when even
-    (a leftover `{placeholder}`, TPL003), and is new each time, as typing makes it."""
+    (in a module, a leftover `{placeholder}`: TPL003), and is new each time, as typing makes it."""
     with open(path) as f:
         original = f.read()
     if path.endswith(".json"):
+        # In a tool file: a `required` name its schema does not declare (TOOL007).
         tools = json.loads(original)
+        params = tools[0]["function"]["parameters"]
+        required = list(params["required"])
         def text(i: int) -> str:
-            tools[0]["function"]["description"] = f"Edit {i}." + (" Use {tools_description}." if i % 2 else "")
+            tools[0]["function"]["description"] = f"Edit {i}."
+            params["required"] = required + (["not_declared"] if i % 2 else [])
             return json.dumps(tools, indent=2)
     else:
         def text(i: int) -> str:

@@ -95,7 +95,6 @@ impl Target {
             }
             Target::File(rel) => {
                 let within = |source: &str| source == rel || source.strip_prefix(rel.as_str()).is_some_and(|rest| rest.starts_with('/'));
-                let sections: Vec<i64> = m.sections.iter().filter(|s| s.sources.iter().any(|p| within(p))).map(|s| s.tokens.tokens).collect();
                 let tools: Vec<i64> = m
                     .tool_schemas
                     .tools
@@ -107,11 +106,10 @@ impl Target {
                     })
                     .map(|t| t.tokens.tokens)
                     .collect();
-                if sections.is_empty() && tools.is_empty() {
-                    return None;
+                if !tools.is_empty() {
+                    return Some(Row { costed, tokens: tools.iter().sum(), tools: Some(tools.len()), budget: None });
                 }
-                let counted = (!tools.is_empty()).then_some(tools.len());
-                return Some(Row { costed, tokens: sections.iter().chain(&tools).sum(), tools: counted, budget: None });
+                m.sections.iter().filter(|s| s.sources.iter().any(|p| within(p))).map(|s| s.id.as_str()).collect()
             }
             Target::Mode(_) => return None,
         };
