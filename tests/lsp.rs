@@ -236,20 +236,6 @@ fn an_editor_session() {
 
     assert_eq!(server.request("shutdown", Value::Null), Value::Null);
     server.notify("exit", Value::Null);
-    let status = wait(&mut server.child);
+    let status = common::exit_within(&mut server.child, TIMEOUT, "ctxc lsp after `exit`");
     assert!(status.success(), "{status:?}");
-}
-
-fn wait(child: &mut Child) -> std::process::ExitStatus {
-    let start = std::time::Instant::now();
-    loop {
-        if let Some(status) = child.try_wait().expect("wait") {
-            return status;
-        }
-        if start.elapsed() > TIMEOUT {
-            let _ = child.kill();
-            panic!("ctxc lsp did not exit within {TIMEOUT:?} of `exit`");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
 }
