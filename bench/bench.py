@@ -287,7 +287,7 @@ def measure_lsp(args, ctxc: str, work: str) -> dict:
     # Answered once the first check of every agent is done.
     lsp.request("textDocument/completion", {"textDocument": {"uri": uri("agent-000/ctxc.toml")}, "position": {"line": 0, "character": 0}})
     cases = {"(a) module every agent reads": "shared/core.md",
-             "(b) module one agent reads": "agent-000/prompts/module_0.md",
+             "(b) module one agent reads": "agent-000/prompts/module_1.md",
              "(c) one tool file": "agent-000/tools/cat0.json"}
     texts = {}
     for rel in cases.values():
@@ -295,12 +295,15 @@ def measure_lsp(args, ctxc: str, work: str) -> dict:
         lsp.notify("textDocument/didOpen", {"textDocument": {"uri": uri(rel), "languageId": "markdown", "version": 0, "text": original}})
     lsp.request("textDocument/completion", {"textDocument": {"uri": uri("agent-000/ctxc.toml")}, "position": {"line": 0, "character": 0}})
     version = 0
+    edits = {rel: 0 for rel in cases.values()}
     def edit(rel: str) -> float:
         nonlocal version
         version += 1
+        # Each file's own count decides whether its edit adds or removes the finding.
+        edits[rel] += 1
         start = time.perf_counter()
         lsp.notify("textDocument/didChange", {"textDocument": {"uri": uri(rel), "version": version},
-                                              "contentChanges": [{"text": texts[rel](version)}]})
+                                              "contentChanges": [{"text": texts[rel](edits[rel])}]})
         lsp.published(uri(rel))
         return time.perf_counter() - start
     latency = {label: statistics.median([edit(rel) for _ in range(args.lsp_samples)]) for label, rel in cases.items()}
