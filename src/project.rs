@@ -515,7 +515,9 @@ impl ProjectRoot {
             return Err(ReadError::Escapes(rel.to_string()));
         }
         match Cache::overlaid(&dir.join(name)) {
-            Some(text) if text.len() as u64 > MAX_FILE_BYTES => Err(ReadError::TooLarge { path: rel.to_string(), bytes: text.len() as u64 }),
+            Some(text) if text.len() as u64 > MAX_FILE_BYTES => {
+                Err(ReadError::TooLarge { path: rel.to_string(), bytes: text.len() as u64 })
+            }
             found => Ok(found),
         }
     }

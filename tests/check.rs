@@ -256,7 +256,10 @@ fn zero_config_lints_skills_and_memory_files() {
     // A file of no known kind is named as such, never read as a manifest.
     let out = ctxc_in(dir.path(), &["check", "README.md"]);
     assert_eq!(out.status.code(), Some(0));
-    assert_eq!(String::from_utf8_lossy(&out.stderr), "ctxc check: nothing to lint: `README.md` is not a manifest or an agent file ctxc knows\n");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "ctxc check: nothing to lint: `README.md` is not a manifest or an agent file ctxc knows\n"
+    );
     // Nothing to lint is not an error: a CI job over a repository without agent files passes.
     let empty = tempfile::tempdir().expect("tempdir");
     std::fs::write(empty.path().join("notes.md"), "# Notes\n").expect("write");

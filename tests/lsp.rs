@@ -116,7 +116,8 @@ impl Server {
     /// The next diagnostics published for `uri` (taken from those already received first).
     fn diagnostics_for(&mut self, uri: &str) -> Vec<Value> {
         loop {
-            let found = self.notifications.iter().position(|n| n["method"] == "textDocument/publishDiagnostics" && n["params"]["uri"] == uri);
+            let found =
+                self.notifications.iter().position(|n| n["method"] == "textDocument/publishDiagnostics" && n["params"]["uri"] == uri);
             if let Some(i) = found {
                 let n = self.notifications.remove(i);
                 return n["params"]["diagnostics"].as_array().expect("a list").clone();
@@ -179,10 +180,7 @@ fn an_editor_session() {
 
     // Edited away (still unsaved): the file's findings are cleared.
     let fixed = "You are careful.\nUse the tools well, and say which one you used and why.\n";
-    server.notify(
-        "textDocument/didChange",
-        json!({"textDocument": {"uri": core, "version": 2}, "contentChanges": [{"text": fixed}]}),
-    );
+    server.notify("textDocument/didChange", json!({"textDocument": {"uri": core, "version": 2}, "contentChanges": [{"text": fixed}]}));
     assert_eq!(server.diagnostics_for(&core), Vec::<Value>::new());
 
     // Hover in the module file: its tokens in each mode, from the unsaved text.

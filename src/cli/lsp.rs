@@ -222,7 +222,9 @@ fn respond(workspace: &mut Workspace, request: Request) -> Answer {
                 .map(|c| lsp::CompletionItem {
                     label: c.label,
                     kind: Some(if c.key { lsp::CompletionItemKind::PROPERTY } else { lsp::CompletionItemKind::VALUE }),
-                    documentation: c.detail.map(|d| lsp::Documentation::MarkupContent(lsp::MarkupContent { kind: lsp::MarkupKind::Markdown, value: d })),
+                    documentation: c
+                        .detail
+                        .map(|d| lsp::Documentation::MarkupContent(lsp::MarkupContent { kind: lsp::MarkupKind::Markdown, value: d })),
                     insert_text: Some(c.insert),
                     ..Default::default()
                 })

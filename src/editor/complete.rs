@@ -30,7 +30,8 @@ fn resolve<'a>(root: &'a Value, node: &'a Value) -> &'a Value {
     }
     for key in ["anyOf", "allOf"] {
         let Some(variants) = node.get(key).and_then(Value::as_array) else { continue };
-        let objects: Vec<&Value> = variants.iter().map(|v| resolve(root, v)).filter(|v| v.get("type") != Some(&Value::from("null"))).collect();
+        let objects: Vec<&Value> =
+            variants.iter().map(|v| resolve(root, v)).filter(|v| v.get("type") != Some(&Value::from("null"))).collect();
         if let [only] = objects[..] {
             return only;
         }

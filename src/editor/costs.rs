@@ -100,9 +100,10 @@ impl Target {
                     .tools
                     .iter()
                     .filter(|t| {
-                        agent.categories.iter().any(|c| {
-                            c.name == t.category && c.tools.iter().any(|ct| ct.tool.name == t.name && within(&ct.source))
-                        })
+                        agent
+                            .categories
+                            .iter()
+                            .any(|c| c.name == t.category && c.tools.iter().any(|ct| ct.tool.name == t.name && within(&ct.source)))
                     })
                     .map(|t| t.tokens.tokens)
                     .collect();
@@ -240,15 +241,14 @@ impl Workspace {
             Some(crate::manifest::model::ModuleFiles::Single(file)) => vec![file.path.clone()],
             Some(crate::manifest::model::ModuleFiles::Variants(files)) => files.values().map(|f| f.path.clone()).collect(),
             None => match root.normalize(word).and_then(|rel| root.resolve(&rel).map(|abs| (rel, abs))) {
-                Ok((rel, abs)) if abs.is_dir() => root.find_files(&rel, crate::agent_files::SKILL_FILE).unwrap_or_default().into_iter().flatten().collect(),
+                Ok((rel, abs)) if abs.is_dir() => {
+                    root.find_files(&rel, crate::agent_files::SKILL_FILE).unwrap_or_default().into_iter().flatten().collect()
+                }
                 Ok((rel, _)) => vec![rel],
                 Err(_) => Vec::new(),
             },
         };
-        rels.iter()
-            .filter_map(|rel| root.resolve(rel).ok())
-            .filter(|abs| abs.is_file() && abs.starts_with(&self.root))
-            .collect()
+        rels.iter().filter_map(|rel| root.resolve(rel).ok()).filter(|abs| abs.is_file() && abs.starts_with(&self.root)).collect()
     }
 }
 

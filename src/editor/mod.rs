@@ -124,7 +124,7 @@ impl Workspace {
             refreshes: 0,
             last_checked: 0,
             compaction: None,
-            compact_every: 500,
+            compact_every: 64,
         };
         workspace.discover();
         workspace

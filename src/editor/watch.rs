@@ -47,7 +47,8 @@ impl Poller {
     /// Files added, removed or modified since the last call, sorted.
     pub fn changes(&mut self) -> Vec<PathBuf> {
         let now = self.scan();
-        let mut changed: BTreeSet<PathBuf> = now.iter().filter(|(p, stamp)| self.seen.get(*p) != Some(stamp)).map(|(p, _)| p.clone()).collect();
+        let mut changed: BTreeSet<PathBuf> =
+            now.iter().filter(|(p, stamp)| self.seen.get(*p) != Some(stamp)).map(|(p, _)| p.clone()).collect();
         changed.extend(self.seen.keys().filter(|p| !now.contains_key(*p)).cloned());
         self.seen = now;
         changed.into_iter().collect()
@@ -66,12 +67,15 @@ pub struct Seen {
     pub message: String,
 }
 
+/// An agent, a mode and a scenario.
+pub type RunKey = (String, String, String);
+
 /// What one run found and counted.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Run {
     pub findings: BTreeSet<Seen>,
     /// The request's fixed part (system prompt, tool schemas, framing) by agent, mode and scenario.
-    pub tokens: BTreeMap<(String, String, String), i64>,
+    pub tokens: BTreeMap<RunKey, i64>,
 }
 
 /// How one run differs from the previous.
@@ -80,7 +84,7 @@ pub struct Changes {
     pub added: Vec<Seen>,
     pub fixed: Vec<Seen>,
     /// (agent, mode, scenario), before (`None`: new), after (`None`: gone).
-    pub tokens: Vec<((String, String, String), Option<i64>, Option<i64>)>,
+    pub tokens: Vec<(RunKey, Option<i64>, Option<i64>)>,
 }
 
 impl Run {
