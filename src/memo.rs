@@ -26,28 +26,36 @@ pub struct SharedText {
     hash: u128,
 }
 
-/// Every text alive, by content hash. Entries are weak: a text no one holds any more is freed,
-/// and its entry is swept once dead entries could make up half of a shard.
-static TEXTS: [Mutex<Texts>; SHARDS] = [const { Mutex::new(Texts { map: None, live_after_sweep: 0 }) }; SHARDS];
+/// Every text alive, by content hash. Entries are weak: a text no one holds any more is dropped,
+/// and its entry is swept once dead entries could make up half of a shard, or once the texts
+/// added since the last sweep reach [`SWEEP_BYTES`] (a weak entry keeps its text's memory until
+/// it is swept, and a long-lived session such as `ctxc lsp` makes new large texts on every edit).
+static TEXTS: [Mutex<Texts>; SHARDS] = [const { Mutex::new(Texts { map: None, live_after_sweep: 0, added_bytes: 0 }) }; SHARDS];
+
+/// Bytes of texts a shard takes before it sweeps its dead entries.
+const SWEEP_BYTES: usize = 8 << 20;
 
 struct Texts {
     map: Option<KeyMap<u128, Weak<str>>>,
     live_after_sweep: usize,
+    added_bytes: usize,
 }
 
 /// The text held for `hash`, or `make()` held from now on.
 fn intern(hash: u128, make: impl FnOnce() -> Option<Arc<str>>) -> Option<Arc<str>> {
     let mut shard = TEXTS[shard_of(hash)].lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-    let Texts { map, live_after_sweep } = &mut *shard;
+    let Texts { map, live_after_sweep, added_bytes } = &mut *shard;
     let map = map.get_or_insert_with(KeyMap::default);
     if let Some(text) = map.get(&hash).and_then(Weak::upgrade) {
         return Some(text);
     }
     let text = make()?;
     map.insert(hash, Arc::downgrade(&text));
-    if map.len() > 2 * *live_after_sweep + 1024 {
+    *added_bytes += text.len();
+    if map.len() > 2 * *live_after_sweep + 1024 || *added_bytes > SWEEP_BYTES {
         map.retain(|_, text| text.strong_count() > 0);
         *live_after_sweep = map.len();
+        *added_bytes = 0;
     }
     Some(text)
 }
