@@ -12,7 +12,12 @@ ctxc's counts for o200k_base and cl100k_base, then times `ctxc check`, `ctxc cos
 the reference and the floor (benches/floor.rs: build the encoder, count each distinct text once,
 on all cores). Prints median wall time, peak memory and the ratios. Then times `check`, `cost` and
 `render` on one agent whose MCP tool file holds --mcp-tools tools (60,000 in 3.5 MB: every lint
-rule must stay O(n log n) in its input; `check` once took over 60 s there). Installs Jinja2 and tiktoken
+rule must stay O(n log n) in its input; `check` once took over 60 s there). Then the incremental case:
+`ctxc lsp` on the --agents project with one module every agent reads (`../shared/core.md`), timed from
+each didChange to the publishDiagnostics it causes (every edit adds or removes a finding, so each one
+publishes), for an edit of (a) that shared module, (b) a module one agent reads, (c) one tool file; and
+its memory (RSS) after --lsp-edits edits spread over the three (`--only-lsp` runs just this case).
+Installs Jinja2 and tiktoken
 with pip when missing; tiktoken's rank files come from the tiktoken-rs crate (no network).
 Figures are for comparison within one run: the machine is shared and noisy.
 """
@@ -225,6 +230,144 @@ def print_lint(lint: dict) -> None:
         print(f"  {label:<52} {seconds * 1000:>9.1f} ms {peak:>7.0f} MiB {seconds / ctxc:>8.2f}x")
 
 
+SHARED_MODULE = "# Shared rules\n\nEvery agent of the project reads this module. Keep answers short and cite sources.\n"
+
+
+def add_shared_module(out: str, agents: int) -> None:
+    """Makes every agent read one module above its folder (`[project] root = ".."`)."""
+    os.makedirs(os.path.join(out, "shared"), exist_ok=True)
+    with open(os.path.join(out, "shared", "core.md"), "w") as f:
+        f.write(SHARED_MODULE)
+    for a in range(agents):
+        path = os.path.join(out, f"agent-{a:03d}", "ctxc.toml")
+        with open(path) as f:
+            text = f.read()
+        text = text.replace("steps = [\n", 'steps = [\n  { id = "shared", kind = "module" },\n', 1)
+        text = text.replace("[modules]\n", '[modules]\nshared = { source = "../shared/core.md" }\n', 1)
+        with open(path, "w") as f:
+            f.write('[project]\nroot = ".."\n\n' + text)
+
+
+class Lsp:
+    """A JSON-RPC client of `ctxc lsp`."""
+
+    def __init__(self, ctxc: str, root: str):
+        self.proc = subprocess.Popen([ctxc, "lsp"], cwd=root, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        self.next_id = 0
+
+    def send(self, message: dict) -> None:
+        body = json.dumps(message).encode()
+        self.proc.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        self.proc.stdin.flush()
+
+    def receive(self) -> dict:
+        length = None
+        while True:
+            line = self.proc.stdout.readline()
+            if not line:
+                sys.exit("ctxc lsp closed its output")
+            line = line.decode().strip()
+            if not line:
+                break
+            if line.startswith("Content-Length: "):
+                length = int(line.split(": ")[1])
+        return json.loads(self.proc.stdout.read(length))
+
+    def request(self, method: str, params) -> dict:
+        self.next_id += 1
+        self.send({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params})
+        while True:
+            message = self.receive()
+            if message.get("id") == self.next_id:
+                return message
+
+    def notify(self, method: str, params) -> None:
+        self.send({"jsonrpc": "2.0", "method": method, "params": params})
+
+    def published(self, uri: str) -> None:
+        while True:
+            message = self.receive()
+            if message.get("method") == "textDocument/publishDiagnostics" and message["params"]["uri"] == uri:
+                return
+
+    def rss_mib(self) -> float:
+        with open(f"/proc/{self.proc.pid}/status") as f:
+            kib = next(int(line.split()[1]) for line in f if line.startswith("VmRSS:"))
+        return kib / 1024
+
+
+def lsp_edits(path: str):
+    """The edit cycle of a file: text i adds a finding when i is odd and takes it away when even
+    (in a module, a leftover `{placeholder}`: TPL003), and is new each time, as typing makes it."""
+    with open(path) as f:
+        original = f.read()
+    if path.endswith(".json"):
+        # In a tool file: a `required` name its schema does not declare (TOOL007).
+        tools = json.loads(original)
+        params = tools[0]["function"]["parameters"]
+        required = list(params["required"])
+        def text(i: int) -> str:
+            tools[0]["function"]["description"] = f"Edit {i}."
+            params["required"] = required + (["not_declared"] if i % 2 else [])
+            return json.dumps(tools, indent=2)
+    else:
+        def text(i: int) -> str:
+            return original + f"\nEdit {i}." + (" Use {tools_description}.\n" if i % 2 else "\n")
+    return original, text
+
+
+def measure_lsp(args, ctxc: str, work: str) -> dict:
+    out = os.path.join(work, f"lsp-{args.agents}")
+    generate(out, args.agents, args.tools, args.skills)
+    add_shared_module(out, args.agents)
+    out = os.path.realpath(out)
+    lsp = Lsp(ctxc, out)
+    uri = lambda rel: "file://" + os.path.join(out, rel)
+    lsp.request("initialize", {"capabilities": {}, "rootUri": "file://" + out})
+    lsp.notify("initialized", {})
+    # Answered once the first check of every agent is done.
+    lsp.request("textDocument/completion", {"textDocument": {"uri": uri("agent-000/ctxc.toml")}, "position": {"line": 0, "character": 0}})
+    cases = {"(a) module every agent reads": "shared/core.md",
+             "(b) module one agent reads": "agent-000/prompts/module_1.md",
+             "(c) one tool file": "agent-000/tools/cat0.json"}
+    texts = {}
+    for rel in cases.values():
+        original, texts[rel] = lsp_edits(os.path.join(out, rel))
+        lsp.notify("textDocument/didOpen", {"textDocument": {"uri": uri(rel), "languageId": "markdown", "version": 0, "text": original}})
+    lsp.request("textDocument/completion", {"textDocument": {"uri": uri("agent-000/ctxc.toml")}, "position": {"line": 0, "character": 0}})
+    version = 0
+    edits = {rel: 0 for rel in cases.values()}
+    def edit(rel: str) -> float:
+        nonlocal version
+        version += 1
+        # Each file's own count decides whether its edit adds or removes the finding.
+        edits[rel] += 1
+        start = time.perf_counter()
+        lsp.notify("textDocument/didChange", {"textDocument": {"uri": uri(rel), "version": version},
+                                              "contentChanges": [{"text": texts[rel](edits[rel])}]})
+        lsp.published(uri(rel))
+        return time.perf_counter() - start
+    latency = {label: statistics.median([edit(rel) for _ in range(args.lsp_samples)]) for label, rel in cases.items()}
+    rss_start = lsp.rss_mib()
+    # Memory over many edits: mostly the one-agent files, the shared module every 50th edit.
+    rels = list(cases.values())
+    for i in range(args.lsp_edits):
+        edit(rels[0] if i % 50 == 0 else rels[1 + i % 2])
+    rss_end = lsp.rss_mib()
+    lsp.request("shutdown", None)
+    lsp.notify("exit", None)
+    lsp.proc.wait(timeout=60)
+    return {"latency": latency, "rss_start": rss_start, "rss_end": rss_end, "edits": args.lsp_edits + 3 * args.lsp_samples}
+
+
+def print_lsp(args, lsp: dict) -> None:
+    print(f"\nctxc lsp, {args.agents} agents (one module read by all): didChange to publishDiagnostics, "
+          f"median of {args.lsp_samples} edits each")
+    for label, seconds in lsp["latency"].items():
+        print(f"  {label:<32} {seconds * 1000:>7.1f} ms")
+    print(f"  RSS after the timed edits {lsp['rss_start']:.0f} MiB; after {lsp['edits']} edits {lsp['rss_end']:.0f} MiB")
+
+
 def run_timed(cmd: list, runs: int) -> tuple:
     """Median wall seconds over `runs`, and the largest peak RSS (MiB) of this command's runs.
     The runs happen in a fresh interpreter (`--time-command`): a spawned child's peak RSS counts
@@ -335,6 +478,9 @@ def main() -> None:
     parser.add_argument("--mcp-tools", type=int, default=60_000, help="tools in the large MCP tool file")
     parser.add_argument("--only-mcp", action="store_true", help="time only the large MCP tool file")
     parser.add_argument("--only-lint", action="store_true", help="time only zero-config linting, beside the peer linters")
+    parser.add_argument("--lsp-samples", type=int, default=21, help="timed edits per incremental case (median)")
+    parser.add_argument("--lsp-edits", type=int, default=10_000, help="edits before the language server's memory is read")
+    parser.add_argument("--only-lsp", action="store_true", help="run only the incremental (language server) case")
     args = parser.parse_args()
 
     ctxc, floor = build()
@@ -344,6 +490,9 @@ def main() -> None:
         lint = measure_lint(args, ctxc, work)
         if args.only_lint:
             return print_lint(lint)
+        if args.only_lsp:
+            return print_lsp(args, measure_lsp(args, ctxc, work))
+        lsp = measure_lsp(args, ctxc, work)
         mcp = measure_mcp(args, ctxc, work)
         if args.only_mcp:
             return print_mcp(args, mcp)
@@ -382,6 +531,7 @@ def main() -> None:
         print(f"ctxc check, {label:<26} {seconds * 1000:>6.0f} ms {peak:>5.0f} MiB (process start included)")
     print_mcp(args, mcp)
     print_lint(lint)
+    print_lsp(args, lsp)
 
 
 def print_mcp(args, mcp: dict) -> None:

@@ -28,6 +28,7 @@ pub mod checks;
 pub mod codes;
 pub mod diagnostic;
 pub mod discover;
+pub mod editor;
 pub mod import;
 pub mod lint;
 pub mod manifest;

@@ -8,7 +8,8 @@ use std::any::Any;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
-use std::sync::{Arc, Mutex, MutexGuard, Weak};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, MutexGuard, RwLock, Weak};
 
 /// A 128-bit hash of a text. Collisions are not a practical concern at this width (the odds for
 /// a billion distinct texts are about 1 in 10^20), so the text itself is never stored or compared.
@@ -25,28 +26,36 @@ pub struct SharedText {
     hash: u128,
 }
 
-/// Every text alive, by content hash. Entries are weak: a text no one holds any more is freed,
-/// and its entry is swept once dead entries could make up half of a shard.
-static TEXTS: [Mutex<Texts>; SHARDS] = [const { Mutex::new(Texts { map: None, live_after_sweep: 0 }) }; SHARDS];
+/// Every text alive, by content hash. Entries are weak: a text no one holds any more is dropped,
+/// and its entry is swept once dead entries could make up half of a shard, or once the texts
+/// added since the last sweep reach [`SWEEP_BYTES`] (a weak entry keeps its text's memory until
+/// it is swept, and a long-lived session such as `ctxc lsp` makes new large texts on every edit).
+static TEXTS: [Mutex<Texts>; SHARDS] = [const { Mutex::new(Texts { map: None, live_after_sweep: 0, added_bytes: 0 }) }; SHARDS];
+
+/// Bytes of texts a shard takes before it sweeps its dead entries.
+const SWEEP_BYTES: usize = 8 << 20;
 
 struct Texts {
     map: Option<KeyMap<u128, Weak<str>>>,
     live_after_sweep: usize,
+    added_bytes: usize,
 }
 
 /// The text held for `hash`, or `make()` held from now on.
 fn intern(hash: u128, make: impl FnOnce() -> Option<Arc<str>>) -> Option<Arc<str>> {
     let mut shard = TEXTS[shard_of(hash)].lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-    let Texts { map, live_after_sweep } = &mut *shard;
+    let Texts { map, live_after_sweep, added_bytes } = &mut *shard;
     let map = map.get_or_insert_with(KeyMap::default);
     if let Some(text) = map.get(&hash).and_then(Weak::upgrade) {
         return Some(text);
     }
     let text = make()?;
     map.insert(hash, Arc::downgrade(&text));
-    if map.len() > 2 * *live_after_sweep + 1024 {
+    *added_bytes += text.len();
+    if map.len() > 2 * *live_after_sweep + 1024 || *added_bytes > SWEEP_BYTES {
         map.retain(|_, text| text.strong_count() > 0);
         *live_after_sweep = map.len();
+        *added_bytes = 0;
     }
     Some(text)
 }
@@ -225,13 +234,18 @@ const KINDS: usize = Kind::Json as usize + 1;
 /// The memos of one run, one map per [`Kind`]. A [`crate::Session`] owns one and makes it the
 /// current cache ([`Cache::scope`]) on every thread that works for it; it is dropped with the
 /// session. Outside a scope nothing is memoized: the work is simply done.
+///
+/// It also holds the run's overlay: texts that stand in for files on disk (an editor's unsaved
+/// buffers), by canonical path, which [`crate::project::ProjectRoot::read`] serves after its
+/// confinement checks.
 pub struct Cache {
     memos: [Memo<Arc<dyn Any + Send + Sync>>; KINDS],
+    overlay: RwLock<HashMap<PathBuf, SharedText>>,
 }
 
 impl Default for Cache {
     fn default() -> Self {
-        Cache { memos: [const { Memo::new() }; KINDS] }
+        Cache { memos: [const { Memo::new() }; KINDS], overlay: RwLock::default() }
     }
 }
 
@@ -253,6 +267,31 @@ impl Cache {
 
     fn current() -> Option<Arc<Cache>> {
         CURRENT.with_borrow(Clone::clone)
+    }
+
+    /// Makes `text` stand in for the file at `path` (canonical) in this run, or (`None`) the file
+    /// on disk count again.
+    pub fn set_overlay(&self, path: PathBuf, text: Option<SharedText>) {
+        let mut overlay = self.overlay.write().unwrap_or_else(|poisoned| poisoned.into_inner());
+        match text {
+            Some(text) => overlay.insert(path, text),
+            None => overlay.remove(&path),
+        };
+    }
+
+    /// The text standing in for the file at `path` (canonical) in the current run, if any.
+    pub fn overlaid(path: &Path) -> Option<SharedText> {
+        CURRENT.with_borrow(|current| {
+            let overlay = current.as_ref()?.overlay.read().unwrap_or_else(|poisoned| poisoned.into_inner());
+            overlay.get(path).cloned()
+        })
+    }
+
+    /// Whether the current run has an overlay at all (reading skips the lookup when not).
+    pub fn has_overlay() -> bool {
+        CURRENT.with_borrow(|current| {
+            current.as_ref().is_some_and(|c| !c.overlay.read().unwrap_or_else(|poisoned| poisoned.into_inner()).is_empty())
+        })
     }
 
     /// The memoized value of `kind` for `key` in the current run, if any.

@@ -11,7 +11,7 @@ use std::sync::{Arc, Mutex};
 
 use crate::codes::Code;
 use crate::diagnostic::{line_col, Diagnostic};
-use crate::memo::SharedText;
+use crate::memo::{Cache, SharedText};
 
 /// Largest file ctxc reads (4 MiB): prompts, tool lists and skills are far smaller, and a bigger
 /// file is almost always a mistake (a data dump or a binary).
@@ -477,6 +477,9 @@ impl ProjectRoot {
         // contents already held (see `SharedText`), so no new text is allocated for them.
         thread_local!(static BUFFER: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) });
         let rel = self.normalize(reference)?;
+        if let Some(text) = self.overlaid(&rel)? {
+            return Ok(SourceFile { display: self.display_path(&rel), rel, text });
+        }
         let (file, meta) = self.open(&rel)?;
         if !meta.is_file() {
             return Err(ReadError::NotAFile(rel));
@@ -497,6 +500,26 @@ impl ProjectRoot {
             })
         })?;
         Ok(SourceFile { display: self.display_path(&rel), rel, text })
+    }
+
+    /// The run's stand-in text for a file (see [`Cache::set_overlay`]), found by the file's
+    /// canonical path once its folder is known to be inside the project root.
+    fn overlaid(&self, rel: &str) -> Result<Option<SharedText>, ReadError> {
+        if !Cache::has_overlay() {
+            return Ok(None);
+        }
+        let path = Path::new(rel);
+        let (Some(parent), Some(name)) = (path.parent(), path.file_name()) else { return Ok(None) };
+        let Ok(dir) = self.resolve_dir(parent) else { return Ok(None) };
+        if !dir.starts_with(&self.boundary) {
+            return Err(ReadError::Escapes(rel.to_string()));
+        }
+        match Cache::overlaid(&dir.join(name)) {
+            Some(text) if text.len() as u64 > MAX_FILE_BYTES => {
+                Err(ReadError::TooLarge { path: rel.to_string(), bytes: text.len() as u64 })
+            }
+            found => Ok(found),
+        }
     }
 
     /// Reads a file named on the command line (or found in a folder named there) under the rules
@@ -618,6 +641,28 @@ mod tests {
         assert!(matches!(root.normalize("../../etc/passwd"), Err(ReadError::Escapes(_))));
         assert!(matches!(root.normalize("a/../../x"), Err(ReadError::Escapes(_))));
         assert!(matches!(root.normalize("/etc/passwd"), Err(ReadError::Escapes(_))));
+    }
+
+    #[test]
+    fn an_overlaid_text_stands_in_for_the_file_inside_the_root_only() {
+        let project = tempfile::tempdir().expect("tempdir");
+        std::fs::create_dir(project.path().join("agent")).expect("mkdir");
+        std::fs::write(project.path().join("agent/core.md"), "on disk").expect("write");
+        std::fs::write(project.path().join("outside.md"), "on disk").expect("write");
+        let canonical = fs::canonicalize(project.path()).expect("canonical");
+        let cache = Arc::new(Cache::default());
+        cache.set_overlay(canonical.join("agent/core.md"), Some(SharedText::new("unsaved")));
+        cache.set_overlay(canonical.join("agent/new.md"), Some(SharedText::new("not on disk yet")));
+        cache.set_overlay(canonical.join("outside.md"), Some(SharedText::new("unsaved")));
+        let root = ProjectRoot::new(project.path().join("agent")).expect("root");
+        let read = |rel: &str| root.read(rel).map(|f| f.text.to_string());
+        assert_eq!(read("core.md"), Ok("on disk".to_string()), "outside the session's scope");
+        Cache::scope(&cache, || {
+            assert_eq!(read("core.md"), Ok("unsaved".to_string()));
+            assert_eq!(read("./core.md"), Ok("unsaved".to_string()), "by path, however written");
+            assert_eq!(read("new.md"), Ok("not on disk yet".to_string()));
+            assert!(matches!(read("../outside.md"), Err(ReadError::Escapes(_))), "still confined");
+        });
     }
 
     #[test]

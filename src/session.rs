@@ -60,6 +60,13 @@ impl Session {
         &self.overrides
     }
 
+    /// Makes `text` stand in for the file at `path` (canonical) when this session reads it, or
+    /// (`None`) the file on disk count again: an editor's unsaved buffer. The file must still be
+    /// inside the project root of the agent reading it.
+    pub fn overlay(&self, path: PathBuf, text: Option<&str>) {
+        self.cache.set_overlay(path, text.map(crate::memo::SharedText::new));
+    }
+
     /// Runs `work` with this session's cache as the current one, so that what it memoizes is
     /// kept for (and only for) this run. Every method below does so itself.
     pub fn scope<R>(&self, work: impl FnOnce() -> R) -> R {

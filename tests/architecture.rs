@@ -35,7 +35,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("measure", &["measure"]),
     ("driver", &["session"]),
     ("checks", &["rules", "checks", "lint"]),
-    ("report", &["report", "review", "import", "scaffold"]),
+    ("report", &["report", "review", "import", "scaffold", "editor"]),
 ];
 
 fn layer_of(module: &str) -> usize {

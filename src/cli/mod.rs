@@ -16,8 +16,10 @@ mod schema;
 mod completions;
 mod diff;
 mod locked;
+mod lsp;
 mod output;
 mod snapshot;
+mod watch;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -99,6 +101,10 @@ enum Command {
     Init(init::InitArgs),
     /// Add a mode, module, tool category or skill to an agent (TOML manifests).
     Add(add::AddArgs),
+    /// Run the language server over stdio: findings as you type, token counts on hover and inline.
+    Lsp(lsp::LspArgs),
+    /// Check and cost again on every change, printing findings added and fixed and token deltas per mode.
+    Watch(watch::WatchArgs),
 }
 
 impl Command {
@@ -115,7 +121,7 @@ impl Command {
             Command::Import(a) => (a.color.color, None),
             Command::Init(a) => (a.color.color, None),
             Command::Add(a) => (a.color.color, None),
-            Command::Models(_) | Command::Schema | Command::Completions(_) => (None, None),
+            Command::Models(_) | Command::Schema | Command::Completions(_) | Command::Lsp(_) | Command::Watch(_) => (None, None),
         }
     }
 }
@@ -148,6 +154,8 @@ pub fn main() -> ExitCode {
         Command::Import(args) => import::run(args, &reporter),
         Command::Init(args) => init::run(args, &reporter),
         Command::Add(args) => add::run(args, &reporter),
+        Command::Lsp(args) => lsp::run(args),
+        Command::Watch(args) => watch::run(args),
     };
     ExitCode::from(output::exit_code(code))
 }

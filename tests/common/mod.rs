@@ -119,3 +119,19 @@ pub fn ctxc(args: &[&str]) -> std::process::Output {
         .output()
         .expect("ctxc runs")
 }
+
+/// The exit status of a child expected to end by itself within `timeout`; otherwise it is
+/// killed and the test fails with `what` ("ctxc lsp after `exit`").
+pub fn exit_within(child: &mut std::process::Child, timeout: std::time::Duration, what: &str) -> std::process::ExitStatus {
+    let start = std::time::Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            return status;
+        }
+        if start.elapsed() > timeout {
+            let _ = child.kill();
+            panic!("{what}: still running after {timeout:?}");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}

@@ -1,0 +1,259 @@
+//! Token figures where the prompt is written: hovers on a manifest's steps, modules, modes, tool
+//! categories and file references (or anywhere in a prompt file) with the tokens in every mode
+//! and scenario that uses them, their share of the window and their budget; inlay hints with each
+//! step's tokens and each mode's whole prompt; and the files a reference leads to. The figures
+//! are `ctxc cost`'s: the measured sections and tools and `checks::budgets::evaluate`.
+
+use std::path::{Path, PathBuf};
+
+use super::position::{word_at, Lines, Position};
+use super::{canonical, AgentCosts, Workspace};
+use crate::checks::budgets::{BudgetKind, Status};
+use crate::diagnostic::grouped;
+use crate::report::cost::Costed;
+
+/// Agents listed in one hover at most; the rest are summed up in a line.
+const MOST_AGENTS_SHOWN: usize = 12;
+
+/// A label shown at a place in a document.
+#[derive(Debug, Clone, PartialEq)]
+pub struct InlayHint {
+    pub position: Position,
+    pub label: String,
+}
+
+/// What a hover or a hint is about, in one agent.
+#[derive(Debug, Clone, PartialEq)]
+enum Target {
+    Step(String),
+    Module(String),
+    Mode(String),
+    Category(String),
+    /// A file or folder, relative to the manifest's folder (`/` separators).
+    File(String),
+}
+
+/// One mode × scenario's figure for a target.
+struct Row<'a> {
+    costed: &'a Costed,
+    tokens: i64,
+    /// Tools counted, for tool files and categories.
+    tools: Option<usize>,
+    budget: Option<(u64, Status)>,
+}
+
+/// `to` (canonical) written relative to the folder `from` (canonical), with `..` steps when above.
+fn relative(from: &Path, to: &Path) -> String {
+    let common = from.components().zip(to.components()).take_while(|(a, b)| a == b).count();
+    let mut parts: Vec<String> = vec!["..".to_string(); from.components().count() - common];
+    parts.extend(to.components().skip(common).map(|c| c.as_os_str().to_string_lossy().into_owned()));
+    parts.join("/")
+}
+
+impl Target {
+    /// What the token under the cursor of a manifest names.
+    fn in_manifest(word: &str, costs: &AgentCosts) -> Option<Target> {
+        let agent = &costs.loaded.agent;
+        let name = word.rsplit('.').next().filter(|_| ["modules.", "modes.", "tools."].iter().any(|p| word.starts_with(p)));
+        let name = name.unwrap_or(word);
+        if agent.steps.iter().any(|s| s.id == name) {
+            Some(Target::Step(name.to_string()))
+        } else if agent.modules.contains_key(name) {
+            Some(Target::Module(name.to_string()))
+        } else if agent.modes.contains_key(name) {
+            Some(Target::Mode(name.to_string()))
+        } else if agent.categories.iter().any(|c| c.name == name) {
+            Some(Target::Category(name.to_string()))
+        } else {
+            costs.loaded.root.normalize(word).ok().filter(|rel| !rel.is_empty()).map(Target::File)
+        }
+    }
+
+    fn title(&self) -> String {
+        match self {
+            Target::Step(id) => format!("step `{id}`"),
+            Target::Module(name) => format!("module `{name}`"),
+            Target::Mode(name) => format!("`{name}` mode"),
+            Target::Category(name) => format!("tool category `{name}`"),
+            Target::File(rel) => format!("`{rel}`"),
+        }
+    }
+
+    /// Its figure in one mode × scenario, if it takes part there.
+    fn row<'a>(&self, costs: &AgentCosts, costed: &'a Costed) -> Option<Row<'a>> {
+        let agent = &costs.loaded.agent;
+        let m = &costed.measured;
+        let steps: Vec<&str> = match self {
+            Target::Step(id) => vec![id.as_str()],
+            Target::Module(name) => agent.steps.iter().filter(|s| s.module.as_deref() == Some(name)).map(|s| s.id.as_str()).collect(),
+            Target::Mode(name) if *name == m.mode => {
+                return Some(Row { costed, tokens: m.request.total.tokens, tools: Some(m.tool_schemas.tools.len()), budget: None });
+            }
+            Target::Category(name) => {
+                let group = m.tool_schemas.categories.iter().find(|g| g.name == *name)?;
+                return Some(Row { costed, tokens: group.tokens.tokens, tools: Some(group.tools), budget: None });
+            }
+            Target::File(rel) => {
+                let within = |source: &str| source == rel || source.strip_prefix(rel.as_str()).is_some_and(|rest| rest.starts_with('/'));
+                let tools: Vec<i64> = m
+                    .tool_schemas
+                    .tools
+                    .iter()
+                    .filter(|t| {
+                        agent
+                            .categories
+                            .iter()
+                            .any(|c| c.name == t.category && c.tools.iter().any(|ct| ct.tool.name == t.name && within(&ct.source)))
+                    })
+                    .map(|t| t.tokens.tokens)
+                    .collect();
+                if !tools.is_empty() {
+                    return Some(Row { costed, tokens: tools.iter().sum(), tools: Some(tools.len()), budget: None });
+                }
+                m.sections.iter().filter(|s| s.sources.iter().any(|p| within(p))).map(|s| s.id.as_str()).collect()
+            }
+            Target::Mode(_) => return None,
+        };
+        let sections: Vec<_> = m.sections.iter().filter(|s| steps.contains(&s.id.as_str())).collect();
+        if sections.is_empty() {
+            return None;
+        }
+        let budget = costed
+            .budgets
+            .iter()
+            .find(|b| b.kind == BudgetKind::Step && b.id.as_deref().is_some_and(|id| steps.contains(&id)))
+            .map(|b| (b.limit, b.status));
+        Some(Row { costed, tokens: sections.iter().map(|s| s.tokens.tokens).sum(), tools: None, budget })
+    }
+}
+
+fn tokens_text(tokens: i64, exact: bool) -> String {
+    format!("{}{}", if exact { "" } else { "~" }, grouped(tokens))
+}
+
+fn table(agent_rows: &[(String, Vec<Row>)]) -> String {
+    let mut out = String::from("| agent | mode | scenario | tokens | share of window | budget |\n|---|---|---|--:|--:|---|\n");
+    for (agent, rows) in agent_rows.iter().take(MOST_AGENTS_SHOWN) {
+        for row in rows {
+            let m = &row.costed.measured;
+            let share = row.tokens as f64 / m.window.max_input_tokens.max(1) as f64 * 100.0;
+            let mut tokens = tokens_text(row.tokens, m.exact);
+            if let Some(n) = row.tools {
+                tokens.push_str(&format!(" ({n} tools)"));
+            }
+            let budget = match row.budget {
+                Some((limit, status)) => format!("{} ({})", grouped(limit), format!("{status:?}").to_lowercase()),
+                None => "–".to_string(),
+            };
+            out.push_str(&format!("| {agent} | {} | {} | {tokens} | {share:.1} % | {budget} |\n", m.mode, m.scenario));
+        }
+    }
+    if agent_rows.len() > MOST_AGENTS_SHOWN {
+        let all: Vec<i64> = agent_rows.iter().flat_map(|(_, rows)| rows.iter().map(|r| r.tokens)).collect();
+        let (low, high) = (all.iter().min().copied().unwrap_or(0), all.iter().max().copied().unwrap_or(0));
+        out.push_str(&format!(
+            "\n… and {} more agents; across all: {} to {} tokens\n",
+            agent_rows.len() - MOST_AGENTS_SHOWN,
+            grouped(low),
+            grouped(high)
+        ));
+    }
+    out
+}
+
+impl Workspace {
+    /// Markdown for a hover at `position` in `path`: in a manifest, on what the token there
+    /// names; in any other file, on the file, in every agent that reads it.
+    pub fn hover(&mut self, path: &Path, position: Position) -> Option<String> {
+        let path = canonical(path);
+        let text = self.text(&path)?;
+        let (title, targets) = if self.agents().any(|a| a == path) {
+            let costs = self.costs(&path)?;
+            let (word, _) = word_at(&text, Lines::new(&text).offset(position))?;
+            let target = Target::in_manifest(word, &costs)?;
+            (target.title(), vec![(costs, target)])
+        } else {
+            let targets: Vec<_> = self
+                .agents_reading(&path)
+                .iter()
+                .filter_map(|manifest| {
+                    let costs = self.costs(manifest)?;
+                    let target = Target::File(relative(costs.loaded.root.canonical(), &path));
+                    Some((costs, target))
+                })
+                .collect();
+            (format!("`{}`", relative(&self.root, &path)), targets)
+        };
+        let rows: Vec<(String, Vec<Row>)> = targets
+            .iter()
+            .map(|(costs, target)| (costs.loaded.agent.name.clone(), costs.costed.iter().filter_map(|c| target.row(costs, c)).collect()))
+            .filter(|(_, rows): &(String, Vec<Row>)| !rows.is_empty())
+            .collect();
+        let agents = if rows.len() == 1 { format!("agent `{}`", rows[0].0) } else { format!("{} agents", rows.len()) };
+        (!rows.is_empty()).then(|| format!("**{title}** in {agents}\n\n{}", table(&rows)))
+    }
+
+    /// A manifest's inlay hints: the whole request's tokens per mode (in the first scenario) at
+    /// the top, and each step's tokens per mode where the step's id is written.
+    pub fn inlay_hints(&mut self, path: &Path) -> Vec<InlayHint> {
+        let path = canonical(path);
+        let (Some(text), Some(costs)) = (self.text(&path), self.costs(&path)) else { return Vec::new() };
+        let agent = &costs.loaded.agent;
+        let Some(scenario) = agent.scenarios.keys().next() else { return Vec::new() };
+        let runs: Vec<&Costed> = costs.costed.iter().filter(|c| c.measured.scenario == *scenario).collect();
+        let lines = Lines::new(&text);
+        let per_mode = |figure: &dyn Fn(&Costed) -> Option<i64>| {
+            runs.iter()
+                .map(|c| format!("{} {}", c.measured.mode, figure(c).map_or("–".to_string(), |t| tokens_text(t, c.measured.exact))))
+                .collect::<Vec<_>>()
+                .join(" · ")
+        };
+        let mut hints = vec![InlayHint {
+            position: Position::default(),
+            label: format!("tokens ({scenario}): {} ", per_mode(&|c| Some(c.measured.request.total.tokens))),
+        }];
+        for step in &agent.steps {
+            let Some(at) = id_place(&text, &step.id) else { continue };
+            let tokens = |c: &Costed| c.measured.sections.iter().find(|s| s.id == step.id).map(|s| s.tokens.tokens);
+            if runs.iter().all(|c| tokens(c).is_none()) {
+                continue;
+            }
+            let line_end = text[at..].find('\n').map_or(text.len(), |i| at + i);
+            hints.push(InlayHint { position: lines.position(line_end), label: format!("  {}", per_mode(&tokens)) });
+        }
+        hints
+    }
+
+    /// Where a reference in a manifest leads: a module's files, a referenced file, or the
+    /// SKILL.md files of a folder; never outside the workspace.
+    pub fn definition(&mut self, path: &Path, position: Position) -> Vec<PathBuf> {
+        let path = canonical(path);
+        let (Some(text), Some(costs)) = (self.text(&path), self.costs(&path)) else { return Vec::new() };
+        let Some((word, _)) = word_at(&text, Lines::new(&text).offset(position)) else { return Vec::new() };
+        let agent = &costs.loaded.agent;
+        let root = &costs.loaded.root;
+        let module = Target::in_manifest(word, &costs).and_then(|t| match t {
+            Target::Module(name) => Some(name),
+            Target::Step(id) => agent.steps.iter().find(|s| s.id == id).and_then(|s| s.module.clone()),
+            _ => None,
+        });
+        let rels: Vec<String> = match module.and_then(|m| agent.modules.get(&m)) {
+            Some(crate::manifest::model::ModuleFiles::Single(file)) => vec![file.path.clone()],
+            Some(crate::manifest::model::ModuleFiles::Variants(files)) => files.values().map(|f| f.path.clone()).collect(),
+            None => match root.normalize(word).and_then(|rel| root.resolve(&rel).map(|abs| (rel, abs))) {
+                Ok((rel, abs)) if abs.is_dir() => {
+                    root.find_files(&rel, crate::agent_files::SKILL_FILE).unwrap_or_default().into_iter().flatten().collect()
+                }
+                Ok((rel, _)) => vec![rel],
+                Err(_) => Vec::new(),
+            },
+        };
+        rels.iter().filter_map(|rel| root.resolve(rel).ok()).filter(|abs| abs.is_file() && abs.starts_with(&self.root)).collect()
+    }
+}
+
+/// Where a step's id is written in a manifest (TOML `id = "x"`, YAML `id: x`).
+fn id_place(text: &str, id: &str) -> Option<usize> {
+    let patterns = [format!("id = \"{id}\""), format!("id=\"{id}\""), format!("id: {id}"), format!("id: \"{id}\"")];
+    patterns.iter().filter_map(|p| text.find(p.as_str())).min()
+}

@@ -1,0 +1,485 @@
+//! A project as an editor sees it, for `ctxc lsp` and `ctxc watch`: open documents whose
+//! unsaved text stands in for the files on disk, every agent's findings placed in editor
+//! positions, and its costs for hovers, inlay hints and previews. Returns data only; the
+//! command line speaks the protocol.
+//!
+//! Work follows the edit: each agent (and each zero-config file or folder) is a unit that
+//! remembers the files its last check read, and a change re-checks only the units that read the
+//! changed file, in one long-lived [`Session`] whose caches keep the work done for unchanged
+//! content. So that those caches hold only what the project still uses, the session is replaced
+//! every [`Workspace::compact_every`] refreshes by one warmed on a thread of its own with the
+//! current texts of every unit: what no agent reads any more is dropped with the old one.
+
+pub mod complete;
+pub mod costs;
+pub mod position;
+pub mod watch;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+
+use crate::diagnostic::{Applicability, Diagnostic, Severity};
+use crate::lint::{self, CheckReport, Options};
+use crate::report::cost::Costed;
+use crate::session::{Only, Session};
+pub use position::{Lines, Position, Range};
+
+/// A finding placed in its file, as an editor shows it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Finding {
+    pub range: Range,
+    pub severity: Severity,
+    pub code: Option<&'static str>,
+    /// The message, with the help on a line of its own.
+    pub message: String,
+    pub fix: Option<Action>,
+}
+
+/// A fix as an editor applies it: edits to whole files by path.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Action {
+    pub title: String,
+    /// Safe to apply without review (`ctxc check --fix` applies it).
+    pub safe: bool,
+    pub edits: Vec<TextEdit>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct TextEdit {
+    pub path: PathBuf,
+    pub range: Range,
+    pub new_text: String,
+}
+
+/// The findings of one file now (empty: the file has none any more).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Published {
+    pub path: PathBuf,
+    pub findings: Vec<Finding>,
+}
+
+/// An agent's costs: the agent as loaded and every mode × scenario measured, with its budgets.
+pub struct AgentCosts {
+    pub loaded: crate::manifest::Loaded,
+    pub costed: Vec<Costed>,
+}
+
+/// One thing `ctxc check` is run on: an agent's manifest, or (without manifests) a folder or
+/// file linted zero-config.
+#[derive(Default)]
+struct Unit {
+    /// Every file its last check read (canonical paths).
+    files: BTreeSet<PathBuf>,
+    findings: BTreeMap<PathBuf, Vec<Finding>>,
+    checked: bool,
+    /// Made on first use after each check.
+    costs: Option<Option<Arc<AgentCosts>>>,
+}
+
+pub struct Workspace {
+    root: PathBuf,
+    options: Options,
+    overrides: Vec<String>,
+    session: Arc<Session>,
+    /// Open documents' texts, by canonical path.
+    open: BTreeMap<PathBuf, String>,
+    units: BTreeMap<PathBuf, Unit>,
+    published: BTreeMap<PathBuf, Vec<Finding>>,
+    refreshes: usize,
+    /// Units the last refresh checked.
+    last_checked: usize,
+    compaction: Option<JoinHandle<Session>>,
+    /// Refreshes between two replacements of the session (see the module's documentation).
+    pub compact_every: usize,
+}
+
+/// A path made canonical; a file that does not exist yet, by its canonical folder.
+pub fn canonical(path: &Path) -> PathBuf {
+    if let Ok(path) = std::fs::canonicalize(path) {
+        return path;
+    }
+    match (path.parent().and_then(|p| std::fs::canonicalize(p).ok()), path.file_name()) {
+        (Some(dir), Some(name)) => dir.join(name),
+        _ => path.to_path_buf(),
+    }
+}
+
+fn is_manifest(path: &Path) -> bool {
+    path.file_name().is_some_and(|n| crate::manifest::MANIFEST_NAMES.iter().any(|m| n == *m))
+}
+
+impl Workspace {
+    /// A workspace for the project under `root`; nothing is checked before [`Workspace::refresh_all`].
+    pub fn new(root: &Path, options: Options, overrides: Vec<String>) -> Self {
+        let mut workspace = Workspace {
+            root: canonical(root),
+            session: Arc::new(Session::new(overrides.clone())),
+            options,
+            overrides,
+            open: BTreeMap::new(),
+            units: BTreeMap::new(),
+            published: BTreeMap::new(),
+            refreshes: 0,
+            last_checked: 0,
+            compaction: None,
+            compact_every: 64,
+        };
+        workspace.discover();
+        workspace
+    }
+
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    pub fn session(&self) -> &Session {
+        &self.session
+    }
+
+    /// The agents (manifests) of the project.
+    pub fn agents(&self) -> impl Iterator<Item = &Path> {
+        self.units.keys().filter(|p| is_manifest(p)).map(PathBuf::as_path)
+    }
+
+    /// Finds the units: every agent under the root, or the root itself to lint zero-config.
+    fn discover(&mut self) {
+        let found: BTreeSet<PathBuf> = match crate::discover::find_manifests(&self.root) {
+            Ok(manifests) => manifests.iter().map(|m| canonical(m)).collect(),
+            Err(_) => BTreeSet::from([self.root.clone()]),
+        };
+        self.units.retain(|path, _| found.contains(path) || (path.is_file() && !is_manifest(path)));
+        for path in found {
+            self.units.entry(path).or_default();
+        }
+    }
+
+    /// The text of a file as the project sees it now: the open document's, else the disk's.
+    pub fn text(&self, path: &Path) -> Option<String> {
+        match self.open.get(path) {
+            Some(text) => Some(text.clone()),
+            None => std::fs::read_to_string(path).ok(),
+        }
+    }
+
+    /// An editor opened or changed a document (`Some` text: it stands in for the file from now
+    /// on) or closed it (`None`: the file on disk counts again). Returns the file's canonical
+    /// path, for [`Workspace::refresh`].
+    pub fn set_text(&mut self, path: &Path, text: Option<String>) -> PathBuf {
+        let path = canonical(path);
+        self.session.overlay(path.clone(), text.as_deref());
+        match text {
+            Some(text) => self.open.insert(path.clone(), text),
+            None => self.open.remove(&path),
+        };
+        path
+    }
+
+    /// Checks every unit.
+    pub fn refresh_all(&mut self) -> Vec<Published> {
+        self.discover();
+        self.units.values_mut().for_each(|u| u.checked = false);
+        self.refresh(&[])
+    }
+
+    /// Files changed (on disk or in the overlay): re-checks the units that read them, or whose
+    /// folder holds a file they did not read yet (a new skill), and returns the files whose
+    /// findings changed.
+    pub fn refresh(&mut self, changed: &[PathBuf]) -> Vec<Published> {
+        if changed.iter().any(|p| is_manifest(p)) {
+            self.discover();
+        }
+        for path in changed {
+            let read = self.units.values().any(|u| u.files.contains(path));
+            let mut claimed = read;
+            for (unit_path, unit) in &mut self.units {
+                let folder = if unit_path.is_dir() { Some(unit_path.as_path()) } else { unit_path.parent() };
+                let holds = !read && folder.is_some_and(|f| path.starts_with(f));
+                if unit.files.contains(path) || unit_path == path || holds {
+                    unit.checked = false;
+                    claimed = true;
+                }
+            }
+            // A file of its own outside every agent: linted zero-config while it finds something.
+            if !claimed && path.starts_with(&self.root) && path.is_file() {
+                self.units.entry(path.clone()).or_default();
+            }
+        }
+        let due: Vec<PathBuf> = self.units.iter().filter(|(_, u)| !u.checked).map(|(p, _)| p.clone()).collect();
+        self.last_checked = due.len();
+        let session = Arc::clone(&self.session);
+        let reports = crate::parallel::map_in_order(&due, |unit| lint::check(unit, &self.options, &session));
+        for (path, report) in due.into_iter().zip(reports) {
+            let unit = Unit { files: read_files(&path, &report), findings: place(&path, &report), checked: true, costs: None };
+            // A file of its own stays while `check` lints it as an agent file (of any kind it
+            // knows) and finds something.
+            let keep = is_manifest(&path) || path == self.root || (report.zero_config && !unit.findings.is_empty());
+            match keep {
+                true => self.units.insert(path, unit),
+                false => self.units.remove(&path),
+            };
+        }
+        self.refreshes += 1;
+        self.compact();
+        self.publish()
+    }
+
+    /// The findings of every file, merged across units; returns the files that changed.
+    fn publish(&mut self) -> Vec<Published> {
+        let mut now: BTreeMap<PathBuf, Vec<Finding>> = BTreeMap::new();
+        for unit in self.units.values() {
+            for (path, findings) in &unit.findings {
+                let list = now.entry(path.clone()).or_default();
+                for f in findings {
+                    // A shared file's finding comes once, not once per agent reading it.
+                    if !list.contains(f) {
+                        list.push(f.clone());
+                    }
+                }
+            }
+        }
+        let mut out = Vec::new();
+        for (path, old) in &self.published {
+            if !now.contains_key(path) && !old.is_empty() {
+                out.push(Published { path: path.clone(), findings: Vec::new() });
+            }
+        }
+        for (path, findings) in &now {
+            if self.published.get(path) != Some(findings) {
+                out.push(Published { path: path.clone(), findings: findings.clone() });
+            }
+        }
+        out.sort_by(|a, b| a.path.cmp(&b.path));
+        self.published = now;
+        out
+    }
+
+    /// How many agents (or zero-config files) the last refresh checked again.
+    pub fn last_checked(&self) -> usize {
+        self.last_checked
+    }
+
+    /// The findings now shown for a file.
+    pub fn findings(&self, path: &Path) -> &[Finding] {
+        self.published.get(path).map_or(&[], Vec::as_slice)
+    }
+
+    /// Swaps in the session warmed in the background once it is ready, or starts warming one
+    /// when enough refreshes went by.
+    fn compact(&mut self) {
+        if self.compaction.as_ref().is_some_and(JoinHandle::is_finished) {
+            if let Some(Ok(fresh)) = self.compaction.take().map(JoinHandle::join) {
+                // Texts edited while it warmed.
+                for (path, text) in &self.open {
+                    fresh.overlay(path.clone(), Some(text));
+                }
+                self.session = Arc::new(fresh);
+            }
+        } else if self.compaction.is_none() && self.refreshes >= self.compact_every {
+            self.refreshes = 0;
+            let (overrides, options, open) = (self.overrides.clone(), self.options.clone(), self.open.clone());
+            let units: Vec<PathBuf> = self.units.keys().cloned().collect();
+            self.compaction = Some(std::thread::spawn(move || {
+                let fresh = Session::new(overrides);
+                for (path, text) in open {
+                    fresh.overlay(path, Some(&text));
+                }
+                for unit in &units {
+                    lint::check(unit, &options, &fresh);
+                }
+                fresh
+            }));
+        }
+    }
+
+    /// Waits for a session being warmed and swaps it in (for measurements of memory).
+    pub fn finish_compaction(&mut self) {
+        if let Some(handle) = &self.compaction {
+            while !handle.is_finished() {
+                std::thread::sleep(std::time::Duration::from_millis(5));
+            }
+            self.compact();
+        }
+    }
+
+    /// The agent a file belongs to: the manifest itself, an agent that reads it, or the agent
+    /// whose folder holds it.
+    pub fn agent_of(&self, path: &Path) -> Option<PathBuf> {
+        let agents = || self.units.iter().filter(|(p, _)| is_manifest(p));
+        agents()
+            .find(|(p, u)| p.as_path() == path || u.files.contains(path))
+            .or_else(|| agents().find(|(p, _)| p.parent().is_some_and(|dir| path.starts_with(dir))))
+            .map(|(p, _)| p.clone())
+    }
+
+    /// The agents that read a file.
+    pub fn agents_reading(&self, path: &Path) -> Vec<PathBuf> {
+        self.units.iter().filter(|(p, u)| is_manifest(p) && u.files.contains(path)).map(|(p, _)| p.clone()).collect()
+    }
+
+    /// An agent's costs (every mode × scenario measured), made once per check of the agent.
+    pub fn costs(&mut self, manifest: &Path) -> Option<Arc<AgentCosts>> {
+        let session = Arc::clone(&self.session);
+        let unit = self.units.get_mut(manifest)?;
+        unit.costs
+            .get_or_insert_with(|| {
+                let runs = session.run(manifest, Only::default()).ok()?;
+                let costed = runs.runs.into_iter().map(|r| Costed::new(&runs.loaded.agent, r.measured)).collect();
+                Some(Arc::new(AgentCosts { loaded: runs.loaded, costed }))
+            })
+            .clone()
+    }
+
+    /// The rendered prompt of one mode and scenario (the agent's first of each by default) of
+    /// the agent a file belongs to, and its token count.
+    pub fn render(&self, path: &Path, mode: Option<&str>, scenario: Option<&str>) -> Result<Rendering, String> {
+        let manifest = self.agent_of(&canonical(path)).ok_or_else(|| format!("`{}` belongs to no agent", path.display()))?;
+        let session = &self.session;
+        let loaded = session.load(&manifest).map_err(|f| failure_text(&f.diagnostics))?;
+        let agent = &loaded.agent;
+        let mode = mode.or_else(|| agent.modes.keys().next().map(String::as_str)).ok_or("the agent has no mode")?;
+        let rendered = session.render(&loaded, mode, scenario).map_err(|d| failure_text(&d))?;
+        let measured = crate::measure::measure(agent, &rendered, session.counter());
+        Ok(Rendering {
+            agent: agent.name.clone(),
+            mode: rendered.mode.clone(),
+            scenario: rendered.scenario.clone(),
+            text: rendered.prompt(),
+            tokens: measured.system_prompt.tokens,
+            exact: measured.exact,
+        })
+    }
+}
+
+/// A rendered prompt for a preview.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Rendering {
+    pub agent: String,
+    pub mode: String,
+    pub scenario: String,
+    pub text: String,
+    pub tokens: i64,
+    pub exact: bool,
+}
+
+fn failure_text(diagnostics: &[Diagnostic]) -> String {
+    diagnostics.iter().map(|d| d.message.as_str()).collect::<Vec<_>>().join("\n")
+}
+
+/// Every file a check read, and the unit itself. Display paths are absolute and canonical, as
+/// the unit's path is: no file is looked up again.
+fn read_files(unit: &Path, report: &CheckReport) -> BTreeSet<PathBuf> {
+    let mut files: BTreeSet<PathBuf> = report.sources.iter().map(|(path, _)| PathBuf::from(path)).collect();
+    files.insert(unit.to_path_buf());
+    files
+}
+
+/// A check's findings placed in their files. One without a file is shown on the unit.
+fn place(unit: &Path, report: &CheckReport) -> BTreeMap<PathBuf, Vec<Finding>> {
+    let mut texts: BTreeMap<String, Option<Lines>> = BTreeMap::new();
+    let mut range = |file: &str, span: &std::ops::Range<usize>| {
+        let lines = texts.entry(file.to_string()).or_insert_with(|| report.sources.get(file).map(Lines::new));
+        lines.as_ref().map_or_else(Range::default, |l| l.range(span))
+    };
+    let mut out: BTreeMap<PathBuf, Vec<Finding>> = BTreeMap::new();
+    for d in &report.diagnostics {
+        let file = d.file.clone().unwrap_or_else(|| unit.display().to_string());
+        if Path::new(&file).is_dir() {
+            continue;
+        }
+        let fix = d.fix.as_ref().map(|fix| Action {
+            title: fix.title.clone(),
+            safe: fix.applicability == Applicability::Safe,
+            edits: fix
+                .edits
+                .iter()
+                .map(|e| TextEdit { path: PathBuf::from(&e.file), range: range(&e.file, &e.span), new_text: e.replacement.clone() })
+                .collect(),
+        });
+        let mut message = d.message.clone();
+        if let Some(help) = &d.help {
+            message.push_str(&format!("\nhelp: {help}"));
+        }
+        let finding = Finding {
+            range: d.span.as_ref().map_or_else(Range::default, |span| range(&file, span)),
+            severity: d.severity,
+            code: d.code.map(|c| c.as_str()),
+            message,
+            fix,
+        };
+        out.entry(PathBuf::from(file)).or_default().push(finding);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diagnostic::{Edit, Fix, Sources};
+
+    #[test]
+    fn a_fix_becomes_edits_in_editor_positions() {
+        let mut sources = Sources::default();
+        sources.insert("/p/SKILL.md", "---\nname: Bad_Name\n---\n");
+        let fix = Fix::safe("rename to `bad-name`", vec![Edit::replace("/p/SKILL.md", 10..18, "bad-name")]);
+        let finding = Diagnostic::warning("not lowercase").in_file("/p/SKILL.md").at(Some(10..18)).help("use lowercase").fix(fix);
+        let report = CheckReport { diagnostics: vec![finding], sources, ..CheckReport::default() };
+        let placed = place(Path::new("/p/ctxc.toml"), &report);
+        let found = &placed[Path::new("/p/SKILL.md")][0];
+        let range = Range { start: Position { line: 1, character: 6 }, end: Position { line: 1, character: 14 } };
+        assert_eq!(found.range, range);
+        assert_eq!(found.message, "not lowercase\nhelp: use lowercase");
+        let action = found.fix.as_ref().expect("a fix");
+        assert!(action.safe);
+        assert_eq!(action.edits, [TextEdit { path: PathBuf::from("/p/SKILL.md"), range, new_text: "bad-name".into() }]);
+    }
+
+    fn agent(dir: &Path, name: &str) {
+        let manifest = format!(
+            "[agent]\nname = \"{name}\"\nmodel = \"gpt-4o\"\n\n[pipeline]\nsteps = [{{ id = \"core\", kind = \"module\" }}]\n\n[modules]\ncore = {{ source = \"core.md\" }}\n"
+        );
+        std::fs::create_dir_all(dir.join(name)).expect("mkdir");
+        std::fs::write(dir.join(name).join("ctxc.toml"), manifest).expect("write");
+        std::fs::write(dir.join(name).join("core.md"), "You are careful.\n").expect("write");
+    }
+
+    #[test]
+    fn an_edit_rechecks_only_the_agents_that_read_the_file() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        agent(dir.path(), "a");
+        agent(dir.path(), "b");
+        let mut workspace = Workspace::new(dir.path(), Options::default(), Vec::new());
+        assert_eq!(workspace.refresh_all(), Vec::new(), "clean");
+        assert_eq!(workspace.last_checked(), 2);
+        let core = workspace.set_text(&dir.path().join("a/core.md"), Some("Use {tools_description}.\n".into()));
+        let published = workspace.refresh(std::slice::from_ref(&core));
+        assert_eq!(workspace.last_checked(), 1, "b does not read a/core.md");
+        assert_eq!(published.len(), 1);
+        assert_eq!((published[0].path.as_path(), published[0].findings[0].code), (core.as_path(), Some("TPL003")));
+        assert_eq!(std::fs::read_to_string(&core).expect("read"), "You are careful.\n", "the disk is not written");
+        let rows = workspace.hover(&core, Position::default()).expect("a hover");
+        assert!(rows.contains("| a | default | default | 5 |"), "{rows}");
+        // Closed unsaved: the file on disk counts again and the finding goes.
+        workspace.set_text(&core, None);
+        assert_eq!(workspace.refresh(std::slice::from_ref(&core)), [Published { path: core.clone(), findings: Vec::new() }]);
+    }
+
+    #[test]
+    fn the_session_is_replaced_by_a_warmed_one_and_findings_stay() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        agent(dir.path(), "a");
+        let mut workspace = Workspace::new(dir.path(), Options::default(), Vec::new());
+        workspace.compact_every = 2;
+        workspace.refresh_all();
+        let core = workspace.set_text(&dir.path().join("a/core.md"), Some("Use {tools_description}.\n".into()));
+        workspace.refresh(std::slice::from_ref(&core));
+        let before = workspace.session() as *const Session;
+        workspace.finish_compaction();
+        assert_ne!(workspace.session() as *const Session, before, "a new session");
+        assert_eq!(workspace.refresh(&[]), Vec::new(), "nothing changed");
+        let core_text = workspace.set_text(&core, Some("Now use {tools_description}.\n".into()));
+        let published = workspace.refresh(&[core_text]);
+        assert_eq!(published[0].findings[0].code, Some("TPL003"), "the new session reads the overlay");
+    }
+}
