@@ -516,25 +516,35 @@ fn glob_matches(pattern: &str, rel: &str) -> bool {
         return false;
     }
     let subject = if pattern.contains('/') { rel } else { rel.rsplit('/').next().unwrap_or(rel) };
-    let mut regex = String::from("^");
-    let mut chars = pattern.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '*' if chars.peek() == Some(&'*') => {
-                chars.next();
-                regex.push_str(".*");
-            }
-            '*' => regex.push_str("[^/]*"),
-            c => regex.push_str(&regex::escape(&c.to_string())),
+    wildcard(pattern.as_bytes(), subject.as_bytes())
+}
+
+/// `*` matches any bytes but `/`, `**` any bytes; everything else itself. Matched directly, not
+/// through a regex compiled per pattern and path (a skill's globs meet every file of its bundle).
+fn wildcard(pattern: &[u8], subject: &[u8]) -> bool {
+    match pattern {
+        [] => subject.is_empty(),
+        [b'*', b'*', rest @ ..] => (0..=subject.len()).any(|i| wildcard(rest, &subject[i..])),
+        [b'*', rest @ ..] => {
+            let run = subject.iter().position(|&b| b == b'/').unwrap_or(subject.len());
+            (0..=run).any(|i| wildcard(rest, &subject[i..]))
         }
+        [c, rest @ ..] => subject.first() == Some(c) && wildcard(rest, &subject[1..]),
     }
-    regex.push('$');
-    Regex::new(&regex).is_ok_and(|r| r.is_match(subject))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn globs_match_like_paths() {
+        assert!(glob_matches("shared/managed-agents-*.md", "shared/managed-agents-core.md"));
+        assert!(!glob_matches("shared/*.md", "shared/deep/x.md"));
+        assert!(glob_matches("shared/**/*.md", "shared/deep/x.md"));
+        assert!(glob_matches("*.py", "scripts/run.py"), "a pattern without `/` matches the name");
+        assert!(!glob_matches("**", "anything"), "a pattern of wildcards only matches nothing");
+    }
 
     #[test]
     fn finds_links_outside_code() {
