@@ -251,8 +251,9 @@ pub fn bash_injections(body: &str, offset: usize) -> Vec<(Range<usize>, &str)> {
 
 /// `$ARGUMENTS` and positional `$1`…`$9` references in a text: (range, reference).
 pub fn argument_refs(text: &str) -> Vec<(Range<usize>, &str)> {
-    static ARGS: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\$(?:ARGUMENTS\b|\{ARGUMENTS\}|[1-9]\b)").expect("constant pattern")); // ok: literal
-                                                                                                                                        // `$2-5M`, `$1.50`, `$3,000` are amounts of money, not arguments.
+    static ARGS: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"\$(?:ARGUMENTS(?-u:\b)|\{ARGUMENTS\}|[1-9](?-u:\b))").expect("constant pattern")); // ok: literal
+                                                                                                                         // `$2-5M`, `$1.50`, `$3,000` are amounts of money, not arguments.
     let amount = |end: usize| {
         let mut rest = text[end..].chars();
         matches!(rest.next(), Some('-' | '.' | ',' | '–')) && rest.next().is_some_and(|c| c.is_ascii_digit())

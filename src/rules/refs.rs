@@ -386,7 +386,7 @@ pub fn imports(cx: &Context) -> Imports {
 pub const BUNDLE_FOLDERS: [&str; 3] = ["scripts/", "references/", "assets/"];
 
 static MENTION: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?:^|[\s`'\x22(=:])((?:\./)?(?:scripts|references|assets)/[A-Za-z0-9_][A-Za-z0-9_./-]*\.[A-Za-z0-9]{1,8})\b")
+    Regex::new(r"(?:^|[\s`'\x22(=:])((?:\./)?(?:scripts|references|assets)/[A-Za-z0-9_][A-Za-z0-9_./-]*\.[A-Za-z0-9]{1,8})(?-u:\b)")
         .expect("constant pattern") // ok: literal
 });
 

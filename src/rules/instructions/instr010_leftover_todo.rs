@@ -27,7 +27,7 @@ pub const RULE: Rule = Rule {
 };
 
 static MARKER: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?m)^[ \t]*(?:[-*+][ \t]+|\d+\.[ \t]+)?(?:\[ \][ \t]+)?((?:TODO|FIXME|XXX)(?::|\([^)]*\):?)|TBD\b(?::|[ \t]*$))|(?i)(\[(?:insert|add|your|describe)[^\]\n]{0,60}\bhere\]|\blorem ipsum\b)")
+    Regex::new(r"(?m)^[ \t]*(?:[-*+][ \t]+|\d+\.[ \t]+)?(?:\[ \][ \t]+)?((?:TODO|FIXME|XXX)(?::|\([^)]*\):?)|TBD(?-u:\b)(?::|[ \t]*$))|(?i)(\[(?:insert|add|your|describe)[^\]\n]{0,60}(?-u:\b)here\]|(?-u:\b)lorem ipsum(?-u:\b))")
         .expect("constant pattern") // ok: literal
 });
 

@@ -33,7 +33,7 @@ pub const RULE: Rule = Rule {
 };
 
 static MENTION: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?:^|[^A-Za-z0-9_\\/(])((?:scripts|references|assets)(?:\\[A-Za-z0-9_.-]+)+\.[A-Za-z0-9]{1,8})\b").expect("constant pattern") // ok: literal
+    Regex::new(r"(?:^|[^A-Za-z0-9_\\/(])((?:scripts|references|assets)(?:\\[A-Za-z0-9_.-]+)+\.[A-Za-z0-9]{1,8})(?-u:\b)").expect("constant pattern") // ok: literal
 });
 
 /// Code blocks of Windows shells, where a backslash is the separator.

@@ -29,7 +29,7 @@ pub const RULE: Rule = Rule {
 };
 
 static RUN: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?m)(?:^|[\s`(])(python3?|uv run|bash|sh|zsh|node|deno run|bun|tsx|ruby)[ \t]+((?:\./)?(?:[A-Za-z0-9_.-]+/)*scripts/[A-Za-z0-9_./-]+\.(py|sh|bash|js|mjs|cjs|ts|rb))\b")
+    Regex::new(r"(?m)(?:^|[\s`(])(python3?|uv run|bash|sh|zsh|node|deno run|bun|tsx|ruby)[ \t]+((?:\./)?(?:[A-Za-z0-9_.-]+/)*scripts/[A-Za-z0-9_./-]+\.(py|sh|bash|js|mjs|cjs|ts|rb))(?-u:\b)")
         .expect("constant pattern") // ok: literal
 });
 
