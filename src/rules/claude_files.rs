@@ -2,7 +2,7 @@
 //! multi-line unquoted descriptions break strict YAML yet load in Claude Code), tool lists,
 //! model names, and the JSON kinds with the places of their values.
 //! Format facts: `anthropics/claude-code:plugins/plugin-dev/skills/agent-development/SKILL.md`
-//! and https://code.claude.com/docs/en/sub-agents, /settings, /hooks, /mcp.
+//! and <https://code.claude.com/docs/en/sub-agents>, /settings, /hooks, /mcp.
 
 use std::ops::Range;
 use std::sync::LazyLock;
@@ -298,7 +298,7 @@ pub fn json_docs<'a>(cx: &Context<'a>, kinds: &'a [FileKind]) -> Vec<(&'a Doc, c
     cx.files.iter().filter(|d| kinds.contains(&d.kind)).map(|d| (d, d.json())).filter(|(_, v)| v.is_ok()).collect()
 }
 
-/// A JSON path written as keys, for [`at_path`].
+/// Where the value at `path` (a JSON path written as keys) is written in `doc`.
 pub fn place(doc: &Doc, path: &[Step]) -> Option<Place> {
     json_span::locate(&doc.text, path)
 }

@@ -12,7 +12,7 @@ use crate::diagnostic::Edit;
 pub const SPEC_FIELDS: [&str; 6] = ["name", "description", "license", "compatibility", "metadata", "allowed-tools"];
 
 /// The fields Claude Code reads in a SKILL.md besides the specification's
-/// (https://code.claude.com/docs/en/skills): not reported at the default level.
+/// (<https://code.claude.com/docs/en/skills>): not reported at the default level.
 pub const CLAUDE_CODE_FIELDS: [&str; 7] =
     ["argument-hint", "disable-model-invocation", "user-invocable", "model", "context", "agent", "hooks"];
 
