@@ -225,6 +225,10 @@ pub enum Kind {
     /// The files bundled with a skill, and their texts (SKILL017–SKILL023; key: the project root,
     /// the SKILL.md path and text).
     Bundle,
+    /// The Markdown links of a text (LINK rules; key: the text).
+    Links,
+    /// The sentences of an instruction text (INSTR rules; key: the text).
+    Sentences,
     /// A JSON agent file parsed for linting (key: the file's text).
     Json,
 }

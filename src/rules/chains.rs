@@ -120,8 +120,15 @@ pub struct Sentence {
 static SENTENCE_END: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"[.!?;](?:\s|$)").expect("constant pattern")); // ok: literal
 
 /// The sentences of a Markdown text outside fenced code: each line split at `.`, `!`, `?` and `;`,
-/// list markers, headings and emphasis removed.
-pub fn sentences(text: &str) -> Vec<Sentence> {
+/// list markers, headings and emphasis removed. Memoized by content: the agents of a project
+/// share their skills and memory files, and several rules read the same sentences.
+pub fn sentences(text: &str) -> std::sync::Arc<Vec<Sentence>> {
+    crate::memo::Cache::get_or_insert(crate::memo::Kind::Sentences, crate::memo::content_hash(text), || {
+        std::sync::Arc::new(split_sentences(text))
+    })
+}
+
+fn split_sentences(text: &str) -> Vec<Sentence> {
     let mut found = Vec::new();
     let mut offset = 0;
     let mut fence: Option<&str> = None;
@@ -220,7 +227,7 @@ mod tests {
     #[test]
     fn splits_sentences_outside_code() {
         let text = "# Rules\n\n- **Always** use `tabs`. Never commit secrets!\n```\nnever do this.\n```\n1. Do not use yarn\n";
-        let found: Vec<String> = sentences(text).into_iter().map(|s| s.text).collect();
+        let found: Vec<String> = sentences(text).iter().map(|s| s.text.clone()).collect();
         assert_eq!(found, ["rules", "always use tabs", "never commit secrets", "do not use yarn"]);
         let s = &sentences(text)[2];
         assert_eq!(&text[s.span.clone()], "Never commit secrets!");

@@ -54,6 +54,11 @@ static DEFINITION: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"(?m)^[ ]{0,3}
 /// The links of a Markdown text outside code blocks and spans: inline links and images, and
 /// link reference definitions.
 pub fn links(text: &str) -> Vec<Link> {
+    // Memoized by content: the agents of a project share their skills and memory files.
+    crate::memo::Cache::get_or_insert(crate::memo::Kind::Links, crate::memo::content_hash(text), || find_links(text))
+}
+
+fn find_links(text: &str) -> Vec<Link> {
     let masked = mask_code(text);
     let mut found = Vec::new();
     for m in INLINE.find_iter(&masked) {

@@ -42,18 +42,20 @@ const PLATITUDES: [&str; 14] = [
 fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
     for file in markdown_files(cx) {
-        for sentence in sentences(file.text) {
+        for sentence in sentences(file.text).iter() {
             // The whole line: a bold lead-in (`**Be accurate.** Check the docs…`) introduces real guidance.
+            if !PLATITUDES.contains(&sentence.text.as_str()) {
+                continue;
+            }
             let line_start = file.text[..sentence.span.start].rfind('\n').map_or(0, |i| i + 1);
             let line_end = file.text[sentence.span.end..].find('\n').map_or(file.text.len(), |i| sentence.span.end + i);
-            let alone = normalize_line(&file.text[line_start..line_end]) == sentence.text;
-            if !alone || !PLATITUDES.contains(&sentence.text.as_str()) {
+            if normalize_line(&file.text[line_start..line_end]) != sentence.text {
                 continue;
             }
             findings.push(
                 Diagnostic::warning(format!("`{}` is a platitude: it gives the agent nothing to act on", &file.text[sentence.span.clone()]))
                     .in_file(file.file)
-                    .at(Some(sentence.span))
+                    .at(Some(sentence.span.clone()))
                     .label("generic")
                     .help("replace it with a specific, checkable instruction, or remove it"),
             );
