@@ -33,8 +33,15 @@ struct Case {
 /// The folder holding the `o200k_base.tiktoken` the tiktoken-rs crate ships, found through
 /// `cargo metadata` (the copy this build uses).
 fn encodings_dir() -> PathBuf {
+    // Only this platform's packages: the others' (e.g. ctrlc's macOS dependencies) are never
+    // downloaded for a build here, and `--offline` would fail on them.
+    let rustc = Command::new(std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into())).arg("-vV").output().expect("run rustc -vV");
+    let host = String::from_utf8_lossy(&rustc.stdout)
+        .lines()
+        .find_map(|line| line.strip_prefix("host: ").map(str::to_string))
+        .expect("rustc -vV names the host");
     let out = Command::new(env!("CARGO"))
-        .args(["metadata", "--format-version", "1", "--offline"])
+        .args(["metadata", "--format-version", "1", "--offline", "--filter-platform", &host])
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .output()
         .expect("run cargo metadata");
