@@ -229,6 +229,8 @@ pub enum Kind {
     Links,
     /// The sentences of an instruction text (INSTR rules; key: the text).
     Sentences,
+    /// Leftover TODO markers outside code (INSTR010; key: the text).
+    LeftoverMarkers,
     /// A JSON agent file parsed for linting (key: the file's text).
     Json,
 }

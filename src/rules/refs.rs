@@ -398,6 +398,10 @@ static MENTION: LazyLock<Regex> = LazyLock::new(|| {
 /// Paths of bundled files mentioned in a text outside Markdown link destinations (in prose, code
 /// spans or code blocks): `scripts/x.py`, `./references/y.md`, each with its byte range.
 pub fn bundle_mentions(text: &str) -> Vec<(Range<usize>, String)> {
+    // Every mention holds one of the folder names: most texts have none, and are not scanned.
+    if !BUNDLE_FOLDERS.iter().any(|folder| text.contains(folder)) {
+        return Vec::new();
+    }
     let links: Vec<Range<usize>> = links(text).into_iter().map(|l| l.span).collect();
     MENTION
         .captures_iter(text)

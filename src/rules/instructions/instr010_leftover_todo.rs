@@ -1,9 +1,11 @@
 //! INSTR010: a TODO or placeholder left in an agent's instructions.
 
-use std::sync::LazyLock;
+use std::ops::Range;
+use std::sync::{Arc, LazyLock};
 
 use regex::Regex;
 
+use crate::memo::{content_hash, Cache, Kind};
 use crate::rules::markdown::mask_code;
 use crate::rules::prelude::*;
 use crate::rules::refs::markdown_files;
@@ -34,21 +36,28 @@ static MARKER: LazyLock<Regex> = LazyLock::new(|| {
 fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
     for file in markdown_files(cx) {
-        let masked = mask_code(file.text);
-        for caps in MARKER.captures_iter(&masked) {
-            let Some(m) = caps.get(1).or_else(|| caps.get(2)) else { continue };
-            let line_end = file.text[m.start()..].find('\n').map_or(file.text.len(), |i| m.start() + i);
-            let line = file.text[m.start()..line_end].trim_end();
+        for m in markers(file.text).iter() {
+            let line_end = file.text[m.start..].find('\n').map_or(file.text.len(), |i| m.start + i);
+            let line = file.text[m.start..line_end].trim_end();
             findings.push(
                 Diagnostic::warning(format!("unfinished instruction left in the file: `{line}`"))
                     .in_file(file.file)
-                    .at(Some(m.range()))
+                    .at(Some(m.clone()))
                     .label("placeholder")
                     .help("write the instruction, or remove the line"),
             );
         }
     }
     findings
+}
+
+/// Where the markers are in a text, outside code. Kept per content: the agents of a project
+/// share their skills and memory files, often as copies.
+fn markers(text: &str) -> Arc<[Range<usize>]> {
+    Cache::get_or_insert(Kind::LeftoverMarkers, content_hash(text), || {
+        let masked = mask_code(text);
+        MARKER.captures_iter(&masked).filter_map(|caps| caps.get(1).or_else(|| caps.get(2))).map(|m| m.range()).collect()
+    })
 }
 
 #[cfg(test)]

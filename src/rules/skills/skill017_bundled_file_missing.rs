@@ -63,6 +63,10 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
     for skill in cx.skills.iter().filter(|s| !about_skills(&s.text)) {
         let body = skill.body();
         let offset = skill.body_start();
+        let mentions = refs::bundle_mentions(body);
+        if mentions.is_empty() {
+            continue;
+        }
         let mut line_start = 0;
         let lines: Vec<(usize, &str, bool)> = fenced_lines(body)
             .into_iter()
@@ -72,7 +76,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
                 (start, line, fence.is_some())
             })
             .collect();
-        let mentions: Vec<_> = refs::bundle_mentions(body)
+        let mentions: Vec<_> = mentions
             .into_iter()
             .filter(|(range, path)| {
                 let (_, line, fenced) = lines.iter().rev().find(|(s, _, _)| *s <= range.start).copied().unwrap_or((0, body, false));
