@@ -308,7 +308,7 @@ fn check_agent(report: &mut CheckReport, manifest: &Path, options: &Options, ses
             settings,
         };
         summary.prefixes = runs.iter().map(|run| prefix_summary(&cx, run)).collect();
-        findings.extend(lint(&cx));
+        findings.extend(lint(&cx, |code| selection.selects(code)));
     }
     report.unloadable |= !problems.is_empty() || !render_problems.is_empty();
     report.diagnostics.extend(problems);
@@ -364,7 +364,7 @@ fn lint_files(report: &mut CheckReport, root: &ProjectRoot, found: files::Found,
         settings,
     };
     let mut findings = found.warnings.clone();
-    findings.extend(lint(&cx));
+    findings.extend(lint(&cx, |code| selection.selects(code)));
     // Every file takes part in the rules that compare files; only the kept ones are reported.
     findings.retain(|d| d.file.as_deref().is_none_or(|file| options.keeps(file)));
     report.files.extend(found.paths().into_iter().filter(|file| options.keeps(file)));
