@@ -332,10 +332,12 @@ impl ProjectRoot {
         let mut parts: Vec<String> = self.display.display().to_string().trim_end_matches('/').split('/').map(str::to_string).collect();
         let mut rest = rel;
         // `../` steps of references above the manifest's directory eat display components
-        // where they can, so `agents/x` + `../../ZEPH.md` shows as `ZEPH.md`.
+        // where they can, so `agents/x` + `../../ZEPH.md` shows as `ZEPH.md`. Not a symbolic
+        // link: `link/..` is the folder above the link's target, which the path keeps naming.
         while let Some(tail) = rest.strip_prefix("../") {
             match parts.last().map(String::as_str) {
                 Some("..") | Some(".") | None => break,
+                Some(_) if fs::symlink_metadata(parts.join("/")).is_ok_and(|m| m.file_type().is_symlink()) => break,
                 Some(_) => {
                     parts.pop();
                     rest = tail;

@@ -420,6 +420,29 @@ fn changed_since_checks_only_what_changed() {
     assert_eq!(out.status.code(), Some(2));
 }
 
+/// A pull request can commit a folder that looks like a bare git repository, whose `config`
+/// names a command as `core.fsmonitor`: git must not use it, and the command must not run.
+#[test]
+fn changed_since_never_uses_a_bare_repository_committed_in_the_project() {
+    let skill = "---\nname: agents\ndescription: Summarize release notes into a changelog entry.\n---\nBody.\n";
+    let dir = project(&[("agents/SKILL.md", skill)]);
+    git(dir.path(), &["init", "-q", "."]);
+    let fake = dir.path().join("agents");
+    git(&fake, &["init", "-q", "--bare", "."]);
+    let config = std::fs::read_to_string(fake.join("config")).expect("config").replace("bare = true", "bare = false\n\tworktree = .");
+    std::fs::write(fake.join("config"), &config).expect("write");
+    git(&fake, &["--git-dir=.", "commit", "-q", "--allow-empty", "-m", "fake"]);
+    let marker = dir.path().join("ran");
+    let command = format!("touch '{}'; false", marker.display());
+    std::fs::write(fake.join("config"), format!("{config}\tfsmonitor = \"{command}\"\n")).expect("write");
+    git(dir.path(), &["add", "-A"]);
+    git(dir.path(), &["commit", "-q", "-m", "first"]);
+    let out = ctxc_in(dir.path(), &["check", "--changed-since", "HEAD", "agents"]);
+    assert!(!marker.exists(), "the committed repository's fsmonitor ran: {out:?}");
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("bare repository"), "{out:?}");
+}
+
 #[test]
 fn changed_since_checks_the_agents_that_load_a_changed_file() {
     let dir = tempfile::tempdir().expect("tempdir");

@@ -109,6 +109,52 @@ fn diff_prints_the_change_and_writes_nothing() {
 }
 
 #[test]
+fn diff_never_prints_a_secret_and_fix_still_applies_beside_one() {
+    let work = fixable_project();
+    let skill = work.path().join("skills/notes/SKILL.md");
+    let token = format!("ghp_{}", "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8");
+    let text = std::fs::read_to_string(&skill).expect("read").replace("# Notes\n", &format!("# Notes\nexport GITHUB_TOKEN={token}\n"));
+    std::fs::write(&skill, &text).expect("write");
+    let out = ctxc_in(work.path(), &["check", "--diff", "."]);
+    let diff = String::from_utf8_lossy(&out.stdout);
+    assert!(diff.contains("+description: Take") && diff.contains(" export GITHUB_TOKEN=ghp_****"), "{diff}");
+    assert!(!diff.contains(&token[4..]), "the token is printed: {diff}");
+    // The file on disk keeps its secret: `--fix` edits the real text, not the masked one.
+    ctxc_in(work.path(), &["check", "--fix", "."]);
+    assert_eq!(std::fs::read_to_string(&skill).expect("read"), text.replace("Description:", "description:"));
+}
+
+/// A PATH through a symbolic link to the manifest's folder, with `[project] root = ".."`: the
+/// memory file above it is shown through the link (`sub/link/../AGENTS.md`, which names it), not
+/// as `sub/AGENTS.md`, another file with the same finding. Fixes touch only the file checked.
+#[cfg(unix)]
+#[test]
+fn a_path_through_a_link_names_the_file_checked_and_fixes_edit_only_it() {
+    let manifest = "[agent]\nname = \"wf\"\nmodel = \"gpt-4o\"\n\n[project]\nroot = \"..\"\n\n[pipeline]\nsteps = [\n  { id = \"core\", kind = \"module\" },\n  { id = \"project\", kind = \"memory_files\" },\n]\n\n[modules]\ncore = { source = \"core.md\" }\n\n[memory]\nfiles = [\"../AGENTS.md\"]\n";
+    let work = common::project(&[
+        ("sub/ctxc.toml", manifest),
+        ("sub/core.md", "You are a helpful assistant.\n"),
+        ("AGENTS.md", "# Notes\n\nSee [the guide](docs\\guide.md).\n"),
+        ("docs/guide.md", "# Guide\n"),
+        ("sub/AGENTS.md", "# Other file\n\nSee [the guide](docs\\guide.md).\nmore\n"),
+    ]);
+    std::os::unix::fs::symlink(".", work.path().join("sub/link")).expect("symlink");
+    let out = ctxc_in(work.path(), &["check", "--format", "concise", "--quiet", "sub/link"]);
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "sub/link/../AGENTS.md:3:17: LINK007 [warning] link `docs\\guide.md` uses backslashes as path separators\n\
+         sub/link/AGENTS.md:3:17: LINK007 [warning] link `docs\\guide.md` uses backslashes as path separators\n"
+    );
+    let top = std::fs::read_to_string(work.path().join("AGENTS.md")).expect("read");
+    ctxc_in(work.path(), &["check", "--fix", "sub/link"]);
+    assert_eq!(std::fs::read_to_string(work.path().join("AGENTS.md")).expect("read"), top, "outside the checked folder");
+    assert_eq!(
+        std::fs::read_to_string(work.path().join("sub/AGENTS.md")).expect("read"),
+        "# Other file\n\nSee [the guide](docs/guide.md).\nmore\n"
+    );
+}
+
+#[test]
 fn fix_and_diff_together_stdin_and_unsafe_fixes_alone_are_usage_errors() {
     let stdin = ["check", "--fix", "-", "--stdin-filename", "skills/notes/SKILL.md"];
     for args in [&["check", "--fix", "--diff", "."][..], &["check", "--unsafe-fixes", "."], &stdin] {

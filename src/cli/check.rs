@@ -9,11 +9,12 @@ use clap::{ArgGroup, Args, ValueEnum};
 
 use super::report::Reporter;
 use super::{output, session, EXIT_FINDINGS, EXIT_INPUT, EXIT_OK};
-use ctxc::diagnostic::Diagnostic;
+use ctxc::diagnostic::{Diagnostic, Sources};
 use ctxc::lint::check::plural;
 use ctxc::lint::{fix, CheckReport, Options, Outcome};
 use ctxc::report::formats;
 use ctxc::review::compare::unified_diff;
+use ctxc::rules::secrets;
 
 #[derive(Debug, Args)]
 #[command(group(ArgGroup::new("fixing").args(["fix", "diff"])))]
@@ -98,8 +99,10 @@ pub fn exit_code(outcome: Outcome) -> u8 {
 }
 
 pub fn run(mut args: CheckArgs, reporter: &Reporter) -> u8 {
-    // A path leading out of the project is reported by `lint::check` and never walked from.
-    if args.path.as_os_str() != "-" && ctxc::project::check_path_argument(&args.path).is_ok() {
+    // A path leading out of the project is reported by `lint::check` and never walked from (nor
+    // is git run there).
+    let path_ok = args.path.as_os_str() != "-" && ctxc::project::check_path_argument(&args.path).is_ok();
+    if path_ok {
         args.path = ctxc::discover::agent_folder(&args.path);
     }
     let session = match session(&super::with_model(args.set.clone(), args.model.as_deref()), reporter) {
@@ -108,7 +111,7 @@ pub fn run(mut args: CheckArgs, reporter: &Reporter) -> u8 {
     };
     let mut options =
         Options { select: args.select, ignore: args.ignore, strict: args.strict, deny_warnings: args.deny_warnings, changed: None };
-    if let Some(rev) = &args.changed_since {
+    if let Some(rev) = args.changed_since.as_ref().filter(|_| path_ok) {
         match ctxc::review::git::locate(&args.path).and_then(|repo| ctxc::review::git::changed_since(&repo, rev)) {
             Ok(changed) => options.changed = Some(std::sync::Arc::new(changed)),
             Err(e) => return reporter.usage(format!("--changed-since {rev}: {e}")),
@@ -128,7 +131,7 @@ pub fn run(mut args: CheckArgs, reporter: &Reporter) -> u8 {
             Err(e) => return reporter.usage(format!("cannot read stdin: {e}")),
         }
     } else if args.diff {
-        return diff(&ctxc::lint::check(&args.path, &options, &session), args.unsafe_fixes, reporter);
+        return diff(fix_root(&args.path), &ctxc::lint::check(&args.path, &options, &session), args.unsafe_fixes, reporter);
     } else if args.fix {
         let fixing = fix(&args.path, args.unsafe_fixes, || ctxc::lint::check(&args.path, &options, &session));
         fixed = Some(fixing.fixed.len());
@@ -192,10 +195,25 @@ fn fix_root(path: &Path) -> &Path {
     }
 }
 
+/// The text of a file a fix edits, as `--fix` and `--diff` see it: only a regular file inside the
+/// checked folder (after links) and within the size limit for files ctxc reads, and only when it
+/// is the text the check read (compared with secrets masked, as the report holds it). A display
+/// path can name another file than the one checked (`[project] root` reached through a link): that
+/// file is neither read nor written.
+fn read_for_fix(root: &Path, file: &str, checked: &Sources) -> Option<String> {
+    let target = std::fs::canonicalize(file).ok()?;
+    let meta = std::fs::metadata(&target).ok()?;
+    if !target.starts_with(std::fs::canonicalize(root).ok()?) || !meta.is_file() || meta.len() > ctxc::project::MAX_FILE_BYTES {
+        return None;
+    }
+    let text = std::fs::read_to_string(&target).ok()?;
+    (checked.get(file)? == secrets::mask(&text)).then_some(text)
+}
+
 /// `--fix`: fixes, writes and checks again ([`fix::fix`]); notes on stderr what could not be done.
 fn fix(path: &Path, unsafe_fixes: bool, check: impl FnMut() -> CheckReport) -> fix::Fixing {
     let root = fix_root(path);
-    let read = |file: &str| std::fs::read_to_string(file).ok();
+    let read = |file: &str, checked: &Sources| read_for_fix(root, file, checked);
     let write =
         |file: &str, text: &str| ctxc::review::atomic::replace_inside(root, Path::new(file), text.as_bytes()).map_err(|e| e.to_string());
     let fixing = fix::fix(check, unsafe_fixes, read, write);
@@ -211,16 +229,17 @@ fn fix(path: &Path, unsafe_fixes: bool, check: impl FnMut() -> CheckReport) -> f
 
 /// `--diff`: the changes `--fix` would make now, as a unified diff on stdout. Exit 1 when there is
 /// one (as ruff's `--diff`), 0 when nothing would change, 2 when input cannot be loaded.
-fn diff(report: &CheckReport, unsafe_fixes: bool, reporter: &Reporter) -> u8 {
+fn diff(root: &Path, report: &CheckReport, unsafe_fixes: bool, reporter: &Reporter) -> u8 {
     if report.unloadable {
         reporter.diagnostics(&report.diagnostics, &report.sources);
         return EXIT_INPUT;
     }
-    let round = fix::plan(&report.diagnostics, unsafe_fixes, |file| std::fs::read_to_string(file).ok());
+    let round = fix::plan(&report.diagnostics, unsafe_fixes, |file| read_for_fix(root, file, &report.sources));
     let mut out = String::new();
     for (file, after) in &round.texts {
-        let before = round.before.get(file).map(String::as_str);
-        out.push_str(&unified_diff(before, Some(after), &format!("a/{file}"), &format!("b/{file}")));
+        // Secrets are never printed, not even in the lines a hunk shows around an edit.
+        let before = round.before.get(file).map(|text| secrets::mask(text));
+        out.push_str(&unified_diff(before.as_deref(), Some(&secrets::mask(after)), &format!("a/{file}"), &format!("b/{file}")));
     }
     output::print(&out);
     let files = round.texts.len();

@@ -16,6 +16,7 @@ pub mod position;
 pub mod watch;
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::thread::JoinHandle;
@@ -155,12 +156,21 @@ impl Workspace {
         }
     }
 
-    /// The text of a file as the project sees it now: the open document's, else the disk's.
+    /// The text of a file as the project sees it now: the open document's, else the disk's —
+    /// only for a regular file inside the project and within the size limit for files ctxc reads
+    /// (a request may name any path: `/dev/zero`, a link out of the project).
     pub fn text(&self, path: &Path) -> Option<String> {
-        match self.open.get(path) {
-            Some(text) => Some(text.clone()),
-            None => std::fs::read_to_string(path).ok(),
+        if let Some(text) = self.open.get(path) {
+            return Some(text.clone());
         }
+        let path = std::fs::canonicalize(path).ok()?;
+        let meta = std::fs::metadata(&path).ok()?;
+        if !path.starts_with(&self.root) || !meta.is_file() || meta.len() > crate::project::MAX_FILE_BYTES {
+            return None;
+        }
+        let mut text = String::new();
+        std::fs::File::open(&path).ok()?.take(crate::project::MAX_FILE_BYTES).read_to_string(&mut text).ok()?;
+        Some(text)
     }
 
     /// An editor opened or changed a document (`Some` text: it stands in for the file from now
@@ -442,6 +452,22 @@ mod tests {
         std::fs::create_dir_all(dir.join(name)).expect("mkdir");
         std::fs::write(dir.join(name).join("ctxc.toml"), manifest).expect("write");
         std::fs::write(dir.join(name).join("core.md"), "You are careful.\n").expect("write");
+    }
+
+    #[test]
+    fn text_reads_only_regular_files_inside_the_project() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        agent(dir.path(), "a");
+        let workspace = Workspace::new(&dir.path().join("a"), Options::default(), Vec::new());
+        assert_eq!(workspace.text(&dir.path().join("a/core.md")).as_deref(), Some("You are careful.\n"));
+        std::fs::write(dir.path().join("outside.md"), "secret\n").expect("write");
+        assert_eq!(workspace.text(&dir.path().join("outside.md")), None, "outside the project");
+        assert_eq!(workspace.text(Path::new("/dev/zero")), None, "not a regular file");
+        #[cfg(unix)]
+        {
+            std::os::unix::fs::symlink(dir.path().join("outside.md"), dir.path().join("a/link.md")).expect("symlink");
+            assert_eq!(workspace.text(&dir.path().join("a/link.md")), None, "a link out of the project");
+        }
     }
 
     #[test]

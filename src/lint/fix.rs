@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 
 use crate::codes::Code;
-use crate::diagnostic::{Applicability, Diagnostic, Edit};
+use crate::diagnostic::{Applicability, Diagnostic, Edit, Sources};
 
 use super::CheckReport;
 
@@ -114,12 +114,13 @@ pub struct Fixing {
 }
 
 /// Checks, applies the fixes, writes the files, and checks again, until no fix applies or after
-/// [`MAX_ROUNDS`] rounds. `read` and `write` take display paths; a file `write` refuses is
-/// reported in [`Fixing::failed`] and not tried again.
+/// [`MAX_ROUNDS`] rounds. `read` and `write` take display paths (`read` also the sources of the
+/// check the fixes come from); a file `write` refuses is reported in [`Fixing::failed`] and not
+/// tried again.
 pub fn fix(
     mut check: impl FnMut() -> CheckReport,
     unsafe_fixes: bool,
-    mut read: impl FnMut(&str) -> Option<String>,
+    mut read: impl FnMut(&str, &Sources) -> Option<String>,
     mut write: impl FnMut(&str, &str) -> Result<(), String>,
 ) -> Fixing {
     let mut fixing = Fixing { report: check(), ..Fixing::default() };
@@ -135,7 +136,8 @@ pub fn fix(
             .filter(|d| d.fix.as_ref().is_some_and(|f| f.edits.iter().all(|e| !refused.contains(&&e.file))))
             .cloned()
             .collect();
-        let round = plan(&findings, unsafe_fixes, &mut read);
+        let sources = &fixing.report.sources;
+        let round = plan(&findings, unsafe_fixes, |file| read(file, sources));
         fixing.skipped = round.skipped;
         if round.texts.is_empty() {
             break;

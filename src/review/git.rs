@@ -54,8 +54,12 @@ fn git(top: Option<&Path>) -> Command {
     if let Some(top) = top {
         command.arg("-C").arg(top);
     }
-    // Read-only: no optional locks (e.g. no index refresh), pathspecs taken literally.
+    // Read-only: no optional locks (e.g. no index refresh), pathspecs taken literally. A folder a
+    // pull request commits can look like a bare repository (`HEAD`, `objects/`, a `config` that
+    // names a command as `core.fsmonitor`); git would use it before the real one and run that
+    // command. Bare repositories found by searching are refused, and no fsmonitor ever runs.
     command.env("GIT_OPTIONAL_LOCKS", "0").arg("--literal-pathspecs");
+    command.args(["-c", "safe.bareRepository=explicit", "-c", "core.fsmonitor=false"]);
     command
 }
 
