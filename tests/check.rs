@@ -267,6 +267,12 @@ fn zero_config_lints_skills_and_memory_files() {
     let out = ctxc_in(empty.path(), &["check"]);
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(String::from_utf8_lossy(&out.stderr), "ctxc check: nothing to lint: no manifest and no agent file in `.`\n");
+    // Nor is `--fix` there: nothing fixed is not reported as "0 fixed (0 remaining)".
+    let out = ctxc_in(empty.path(), &["check", "--fix"]);
+    assert_eq!(
+        (out.status.code(), String::from_utf8_lossy(&out.stderr).as_ref()),
+        (Some(0), "ctxc check: nothing to lint: no manifest and no agent file in `.`\n")
+    );
 }
 
 #[test]

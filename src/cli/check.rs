@@ -167,6 +167,8 @@ pub fn run(mut args: CheckArgs, reporter: &Reporter) -> u8 {
     if matches!(args.format, CheckFormat::Text | CheckFormat::Concise) && !args.quiet {
         let drift = if drifted { "; drifted from ctxc.lock" } else { "" };
         let fixes = match fixed {
+            // Nothing was linted: nothing was fixed either, and saying so would be noise.
+            Some(_) if report.nothing_to_lint.is_some() && report.diagnostics.is_empty() => String::new(),
             Some(n) => format!("; {n} fixed ({} remaining)", report.diagnostics.len()),
             None => fixable(&report.diagnostics),
         };
