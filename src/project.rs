@@ -524,6 +524,17 @@ impl ProjectRoot {
         }
     }
 
+    /// Reads a file named by a path (absolute, or relative to the current folder) under the rules
+    /// of [`ProjectRoot::read`], when it lies inside the root once links are resolved (a path an
+    /// editor or a finding names may lead anywhere: `/dev/zero`, a link out of the project).
+    pub fn read_named(&self, path: &Path) -> Result<SourceFile, ReadError> {
+        let shown = path.display().to_string();
+        let canonical = fs::canonicalize(path).map_err(|e| io_error(&shown, e))?;
+        let inside = canonical.strip_prefix(&self.boundary).map_err(|_| ReadError::Escapes(shown))?;
+        let parts: Vec<String> = inside.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect();
+        self.read(&self.relative_to_manifest_dir(&parts))
+    }
+
     /// Reads a file named on the command line (or found in a folder named there) under the rules
     /// of [`ProjectRoot::read`], its own folder being the project: a symlink is followed only to
     /// a file in that folder or below it.
@@ -643,6 +654,19 @@ mod tests {
         assert!(matches!(root.normalize("../../etc/passwd"), Err(ReadError::Escapes(_))));
         assert!(matches!(root.normalize("a/../../x"), Err(ReadError::Escapes(_))));
         assert!(matches!(root.normalize("/etc/passwd"), Err(ReadError::Escapes(_))));
+    }
+
+    #[test]
+    fn read_named_reads_inside_the_root_only() {
+        let project = tempfile::tempdir().expect("tempdir");
+        fs::create_dir(project.path().join("p")).expect("mkdir");
+        fs::write(project.path().join("p/a.md"), "inside\n").expect("write");
+        fs::write(project.path().join("b.md"), "outside\n").expect("write");
+        let root = ProjectRoot::new(project.path().join("p")).expect("root");
+        assert_eq!(&*root.read_named(&project.path().join("p/a.md")).expect("inside").text, "inside\n");
+        assert!(matches!(root.read_named(&project.path().join("p/../b.md")), Err(ReadError::Escapes(_))));
+        assert!(matches!(root.read_named(Path::new("/dev/zero")), Err(ReadError::Escapes(_))));
+        assert!(matches!(root.read_named(&project.path().join("p/missing.md")), Err(ReadError::Missing(_))));
     }
 
     #[test]

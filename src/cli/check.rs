@@ -12,6 +12,7 @@ use super::{output, session, EXIT_FINDINGS, EXIT_INPUT, EXIT_OK};
 use ctxc::diagnostic::{Diagnostic, Sources};
 use ctxc::lint::check::plural;
 use ctxc::lint::{fix, CheckReport, Options, Outcome};
+use ctxc::project::ProjectRoot;
 use ctxc::report::formats;
 use ctxc::review::compare::unified_diff;
 use ctxc::rules::secrets;
@@ -197,25 +198,21 @@ fn fix_root(path: &Path) -> &Path {
     }
 }
 
-/// The text of a file a fix edits, as `--fix` and `--diff` see it: only a regular file inside the
-/// checked folder (after links) and within the size limit for files ctxc reads, and only when it
-/// is the text the check read (compared with secrets masked, as the report holds it). A display
-/// path can name another file than the one checked (`[project] root` reached through a link): that
-/// file is neither read nor written.
-fn read_for_fix(root: &Path, file: &str, checked: &Sources) -> Option<String> {
-    let target = std::fs::canonicalize(file).ok()?;
-    let meta = std::fs::metadata(&target).ok()?;
-    if !target.starts_with(std::fs::canonicalize(root).ok()?) || !meta.is_file() || meta.len() > ctxc::project::MAX_FILE_BYTES {
-        return None;
-    }
-    let text = std::fs::read_to_string(&target).ok()?;
-    (checked.get(file)? == secrets::mask(&text)).then_some(text)
+/// The text of a file a fix edits, as `--fix` and `--diff` see it: read by the guarded reader
+/// from inside the checked folder (after links), and only when it is the text the check read
+/// (compared with secrets masked, as the report holds it). A display path can name another file
+/// than the one checked (`[project] root` reached through a link): that file is neither read nor
+/// written.
+fn read_for_fix(root: Option<&ProjectRoot>, file: &str, checked: &Sources) -> Option<String> {
+    let text = root?.read_named(Path::new(file)).ok()?.text;
+    (checked.get(file)? == secrets::mask(&text)).then(|| text.to_string())
 }
 
 /// `--fix`: fixes, writes and checks again ([`fix::fix`]); notes on stderr what could not be done.
 fn fix(path: &Path, unsafe_fixes: bool, check: impl FnMut() -> CheckReport) -> fix::Fixing {
     let root = fix_root(path);
-    let read = |file: &str, checked: &Sources| read_for_fix(root, file, checked);
+    let reader = ProjectRoot::new(root).ok();
+    let read = |file: &str, checked: &Sources| read_for_fix(reader.as_ref(), file, checked);
     let write =
         |file: &str, text: &str| ctxc::review::atomic::replace_inside(root, Path::new(file), text.as_bytes()).map_err(|e| e.to_string());
     let fixing = fix::fix(check, unsafe_fixes, read, write);
@@ -236,7 +233,8 @@ fn diff(root: &Path, report: &CheckReport, unsafe_fixes: bool, reporter: &Report
         reporter.diagnostics(&report.diagnostics, &report.sources);
         return EXIT_INPUT;
     }
-    let round = fix::plan(&report.diagnostics, unsafe_fixes, |file| read_for_fix(root, file, &report.sources));
+    let reader = ProjectRoot::new(root).ok();
+    let round = fix::plan(&report.diagnostics, unsafe_fixes, |file| read_for_fix(reader.as_ref(), file, &report.sources));
     let mut out = String::new();
     for (file, after) in &round.texts {
         // Secrets are never printed, not even in the lines a hunk shows around an edit.

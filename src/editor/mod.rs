@@ -16,13 +16,13 @@ pub mod position;
 pub mod watch;
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 
 use crate::diagnostic::{Applicability, Diagnostic, Severity};
 use crate::lint::{self, CheckReport, Options};
+use crate::project::ProjectRoot;
 use crate::report::cost::Costed;
 use crate::session::{Only, Session};
 pub use position::{Lines, Position, Range};
@@ -156,21 +156,15 @@ impl Workspace {
         }
     }
 
-    /// The text of a file as the project sees it now: the open document's, else the disk's —
-    /// only for a regular file inside the project and within the size limit for files ctxc reads
-    /// (a request may name any path: `/dev/zero`, a link out of the project).
+    /// The text of a file as the project sees it now: the open document's, else the disk's, read
+    /// by the guarded reader from inside the project (a request may name any path: `/dev/zero`,
+    /// a link out of the project).
     pub fn text(&self, path: &Path) -> Option<String> {
         if let Some(text) = self.open.get(path) {
             return Some(text.clone());
         }
-        let path = std::fs::canonicalize(path).ok()?;
-        let meta = std::fs::metadata(&path).ok()?;
-        if !path.starts_with(&self.root) || !meta.is_file() || meta.len() > crate::project::MAX_FILE_BYTES {
-            return None;
-        }
-        let mut text = String::new();
-        std::fs::File::open(&path).ok()?.take(crate::project::MAX_FILE_BYTES).read_to_string(&mut text).ok()?;
-        Some(text)
+        let file = ProjectRoot::new(&self.root).ok()?.read_named(path).ok()?;
+        Some(file.text.to_string())
     }
 
     /// An editor opened or changed a document (`Some` text: it stands in for the file from now
