@@ -237,3 +237,45 @@ fn an_editor_session() {
     let status = common::exit_within(&mut server.child, TIMEOUT, "ctxc lsp after `exit`");
     assert!(status.success(), "{status:?}");
 }
+
+/// What the client sends is bounded (issue 27, D12): a body that is not a message (not UTF-8,
+/// nested past the JSON reader's depth) gets a parse error and the session goes on; a length
+/// over the limit stops the server at once, saying why, without allocating it.
+#[test]
+fn hostile_framing() {
+    let dir = common::project(&[("ctxc.toml", MANIFEST), ("prompts/core.md", "Be brief.\n"), ("tools/fs.json", TOOLS)]);
+    let root = std::fs::canonicalize(dir.path()).expect("canonical");
+    let mut server = Server::start(&root);
+    server.request("initialize", json!({"capabilities": {}, "rootUri": uri(&root)}));
+    server.notify("initialized", json!({}));
+    let deep = format!("{}{}", "[".repeat(50_000), "]".repeat(50_000)).into_bytes();
+    for body in [b"{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"\xff\"}".to_vec(), deep] {
+        write!(server.stdin, "Content-Length: {}\r\n\r\n", body.len()).expect("header");
+        server.stdin.write_all(&body).expect("body");
+        server.stdin.flush().expect("flush");
+        let error = std::iter::repeat_with(|| server.receive()).find(|m| m.get("method").is_none()).expect("an answer");
+        assert_eq!(error["error"]["code"], -32700, "{error}");
+        assert!(error["id"].is_null(), "{error}");
+    }
+    // Still serving.
+    assert!(server.request("shutdown", Value::Null).is_null());
+
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ctxc"))
+        .arg("lsp")
+        .current_dir(&root)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("ctxc lsp starts");
+    let mut stdin = child.stdin.take().expect("stdin");
+    // Twenty-four GiB announced, one byte sent, the stream left open: the server must not wait
+    // for the rest nor reserve room for it.
+    stdin.write_all(format!("Content-Length: {}\r\n\r\n{{", 24u64 << 30).as_bytes()).expect("header");
+    stdin.flush().expect("flush");
+    let out = child.wait_with_output().expect("ctxc lsp ends");
+    drop(stdin);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("over the") && stderr.contains("-byte limit"), "{stderr}");
+}

@@ -26,17 +26,21 @@ pub struct LspArgs {
 const RENDER: &str = "ctxc/render";
 
 pub fn run(args: LspArgs) -> u8 {
-    let (connection, io_threads) = Connection::stdio();
-    let code = match serve(&connection, args) {
-        Ok(()) => EXIT_OK,
-        Err(e) => {
+    let stdio = super::lsp_stdio::Stdio::start();
+    let served = serve(&stdio.connection, args);
+    let stopped = stdio.finish();
+    match (served, stopped) {
+        // A stream that broke off is the cause of whatever the server then failed at.
+        (_, Some(why)) => {
+            super::output::eprint(&format!("ctxc lsp: stopped reading the client: {why}\n"));
+            EXIT_INPUT
+        }
+        (Err(e), None) => {
             super::output::eprint(&format!("ctxc lsp: {e}\n"));
             EXIT_INPUT
         }
-    };
-    drop(connection);
-    let _ = io_threads.join();
-    code
+        (Ok(()), None) => EXIT_OK,
+    }
 }
 
 fn capabilities() -> lsp::ServerCapabilities {

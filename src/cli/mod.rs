@@ -17,6 +17,7 @@ mod completions;
 mod diff;
 mod locked;
 mod lsp;
+mod lsp_stdio;
 mod output;
 mod snapshot;
 mod watch;

@@ -138,8 +138,9 @@ pub fn import(dir: &Path, layout: Layout) -> Result<Imported, Failure> {
     if !subagents.is_empty() {
         out.push_str("# Subagents (each one's own AGENTS.md is its prompt, not part of this one; 0.4's subagents text lists them):\n");
         for (sub, description) in &subagents {
-            // JSON strings keep a description on the comment's line, whatever it holds.
-            let quoted = |s: &str| serde_json::to_string(s).unwrap_or_default();
+            // JSON strings keep a description on the comment's line, whatever it holds; JSON leaves
+            // DEL unescaped, and a TOML comment may not hold it.
+            let quoted = |s: &str| serde_json::to_string(s).unwrap_or_default().replace('\u{7f}', "\\u007f");
             out.push_str(&format!("#   {}: {}\n", quoted(sub), description.as_deref().map_or("(no description)".to_string(), quoted)));
         }
     }
@@ -271,11 +272,16 @@ mod tests {
             ("AGENTS.md", "# Desk\n"),
             ("subagents/editor/agent.json", "{\"description\": \"Edits\\n[agent]\"}"),
             ("subagents/editor/AGENTS.md", "You edit."),
+            // Issue 27, D15: characters a TOML comment may not hold, quoted into one.
+            ("subagents/odd\u{7f}\u{1b}/agent.json", "{\"description\": \"a\\u007fb\\u0000c\\rd\\u001b[2J\\u2028\"}"),
+            ("subagents/odd\u{7f}\u{1b}/AGENTS.md", "Odd."),
         ]);
         let deploy = import(dir.path(), Layout::Deploy).expect("imports");
         assert!(deploy.text.contains("name = 'desk \"one\"'\nmodel = \"claude-opus-4-7\"\n"), "{}", deploy.text);
         assert!(deploy.text.contains("mount = \"/memories/\"\n"), "{}", deploy.text);
         assert!(deploy.text.contains("#   \"editor\": \"Edits\\n[agent]\"\n"), "{}", deploy.text);
+        assert!(!deploy.text.chars().any(|c| c.is_control() && c != '\n'), "{}", deploy.text.escape_debug());
+        assert!(deploy.text.contains("#   \"odd\\u007f\\u001b\": \"a\\u007fb\\u0000c\\rd\\u001b[2J\u{2028}\"\n"), "{}", deploy.text);
         crate::manifest::parse(&deploy.text, crate::manifest::Format::Toml).expect("the manifest parses");
         let backend = deploy.notes.iter().find(|d| d.message.contains("`backend`")).expect("a note on backend");
         assert_eq!(

@@ -22,6 +22,14 @@ pub struct Imported {
 /// Writes the manifest through a temporary file in its folder: an existing file is replaced
 /// only with `force`, and a symlink at its place is then replaced, never followed.
 pub fn write(imported: &Imported, force: bool) -> Result<(), Diagnostic> {
+    // What the project held is quoted into the manifest; a manifest ctxc cannot read back is a
+    // bug in the import, never a file left for the user to find.
+    if let Err(e) = crate::manifest::parse(&imported.text, crate::manifest::Format::Toml) {
+        return Err(Diagnostic::error(format!(
+            "ctxc import made a manifest it cannot read back ({}): nothing was written; please report this as a bug",
+            e.message
+        )));
+    }
     let path = &imported.manifest;
     let written = match force {
         true => atomic::write(path, imported.text.as_bytes(), None),

@@ -67,6 +67,13 @@ impl Format {
             _ => Format::Toml,
         }
     }
+
+    fn name(self) -> &'static str {
+        match self {
+            Format::Toml => "TOML",
+            Format::Yaml => "YAML",
+        }
+    }
 }
 
 /// Why manifest text could not be parsed.
@@ -90,6 +97,8 @@ pub fn parse(text: &str, format: Format) -> Result<RawManifest, ParseError> {
             Err(e) => (e.message, e.offset.map(|o| o..o)),
         },
     };
+    // toml's message for some malformed input (a control character in a comment) is empty.
+    let message = if message.trim().is_empty() { format!("invalid {}", format.name()) } else { message };
     let help = unknown_name_help(&message);
     Err(ParseError { message, span, help })
 }

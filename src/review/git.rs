@@ -100,15 +100,79 @@ pub fn resolve(repo: &Repo, rev: &str) -> Result<String, String> {
 }
 
 /// The files changed in the work tree since a revision (committed, staged or not, and new files
-/// git does not ignore), as canonical paths; deleted files are left out. Only read-only commands
-/// run (`diff --name-only`, `ls-files`), with no external diff or text conversion.
+/// git does not ignore), as canonical paths; deleted files are left out. Git only lists names
+/// (`ls-tree` of the revision, `ls-files` of the index and the untracked files): it never reads
+/// the work tree's contents, so no filter, text conversion or diff driver that the work tree's
+/// attributes or the repository's config select can run. ctxc compares the contents itself, by
+/// object id; a file a clean filter or line-ending conversion would have made equal is listed as
+/// changed, which only checks it again.
 pub fn changed_since(repo: &Repo, rev: &str) -> Result<std::collections::BTreeSet<PathBuf>, String> {
     let commit = resolve(repo, rev)?;
-    let diffed =
-        run(git(Some(&repo.top)).args(["diff", "--name-only", "-z", "--no-ext-diff", "--no-textconv", "--no-renames", &commit, "--"]))?;
-    let untracked = run(git(Some(&repo.top)).args(["ls-files", "-z", "--others", "--exclude-standard"]))?;
-    let names = diffed.split(|b| *b == 0).chain(untracked.split(|b| *b == 0)).filter(|name| !name.is_empty());
-    Ok(names.filter_map(|name| std::fs::canonicalize(repo.top.join(String::from_utf8_lossy(name).as_ref())).ok()).collect())
+    let format = run(git(Some(&repo.top)).args(["rev-parse", "--show-object-format"]))?;
+    let format = ObjectFormat::parse(String::from_utf8_lossy(&format).trim())?;
+    // The whole repository: an agent under PATH may load a file from anywhere in it.
+    let at_commit: std::collections::HashMap<String, Entry> =
+        ls_tree(repo, &commit, "", MAX_LISTED)?.into_iter().map(|entry| (entry.path.clone(), entry)).collect();
+    let listed = run(git(Some(&repo.top)).args(["ls-files", "-z", "--cached", "--others", "--exclude-standard"]))?;
+    let names: std::collections::BTreeSet<String> =
+        listed.split(|b| *b == 0).filter(|name| !name.is_empty()).map(|name| String::from_utf8_lossy(name).into_owned()).collect();
+    Ok(names
+        .into_iter()
+        .filter(|name| at_commit.get(name).is_none_or(|entry| !format.same_content(&repo.top.join(name), entry)))
+        .filter_map(|name| std::fs::canonicalize(repo.top.join(name)).ok())
+        .collect())
+}
+
+/// The most files of a revision `--changed-since` compares (a monorepo's, not one agent's).
+const MAX_LISTED: usize = 2_000_000;
+
+/// The hash a repository names its objects with.
+#[derive(Clone, Copy)]
+enum ObjectFormat {
+    Sha1,
+    Sha256,
+}
+
+impl ObjectFormat {
+    fn parse(name: &str) -> Result<Self, String> {
+        match name {
+            "sha1" => Ok(Self::Sha1),
+            "sha256" => Ok(Self::Sha256),
+            other => Err(format!("git: unknown object format `{other}`")),
+        }
+    }
+
+    /// Whether the work tree's `path` holds exactly the blob `entry` (a link's target for a
+    /// link), read without following a link and only when the sizes agree. Anything else (a
+    /// folder, a FIFO, an unreadable file) counts as changed.
+    fn same_content(self, path: &Path, entry: &Entry) -> bool {
+        let Ok(meta) = std::fs::symlink_metadata(path) else { return false };
+        let content = if entry.mode == "120000" && meta.file_type().is_symlink() {
+            match std::fs::read_link(path) {
+                Ok(target) => target.into_os_string().into_encoded_bytes(),
+                Err(_) => return false,
+            }
+        } else if entry.mode != "120000" && meta.file_type().is_file() && meta.len() == entry.size {
+            match std::fs::read(path) {
+                Ok(bytes) => bytes,
+                Err(_) => return false,
+            }
+        } else {
+            return false;
+        };
+        self.blob_id(&content) == entry.oid
+    }
+
+    /// The id git gives a blob holding `content`: the hash of `blob LEN\0` and the content.
+    fn blob_id(self, content: &[u8]) -> String {
+        use sha2::Digest as _;
+        let header = format!("blob {}\0", content.len());
+        let digest: Vec<u8> = match self {
+            Self::Sha1 => sha1::Sha1::new().chain_update(header).chain_update(content).finalize().to_vec(),
+            Self::Sha256 => sha2::Sha256::new().chain_update(header).chain_update(content).finalize().to_vec(),
+        };
+        digest.iter().map(|b| format!("{b:02x}")).collect()
+    }
 }
 
 /// At most this many files are extracted from a revision, and at most this many bytes written:
@@ -143,64 +207,9 @@ struct Entry {
 }
 
 impl Extraction<'_> {
-    /// The blobs under `rel` (relative to the top; empty for everything) at the commit, sizes
-    /// included, read as a stream that stops at the limits.
-    fn list(&self, rel: &str) -> Result<Vec<Entry>, String> {
-        let mut ls = git(Some(&self.repo.top));
-        ls.args(["ls-tree", "-r", "-l", "-z", self.commit]);
-        if !rel.is_empty() {
-            ls.args(["--", rel]);
-        }
-        let mut child =
-            ls.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().map_err(|e| format!("cannot run git: {e}"))?;
-        let mut out = BufReader::new(child.stdout.take().ok_or("git ls-tree has no stdout")?);
-        let result = (|| {
-            let mut entries = Vec::new();
-            let mut record = Vec::new();
-            loop {
-                record.clear();
-                (&mut out).take(MAX_RECORD).read_until(0, &mut record).map_err(|e| e.to_string())?;
-                match record.pop() {
-                    None => return Ok(entries),
-                    Some(0) => {}
-                    Some(_) => return Err("git ls-tree: a record is too long or not terminated".to_string()),
-                }
-                let record = String::from_utf8_lossy(&record);
-                let Some((meta, path)) = record.split_once('\t') else { continue };
-                let mut meta = meta.split_whitespace();
-                let (Some(mode), Some(kind), Some(oid), Some(size)) = (meta.next(), meta.next(), meta.next(), meta.next()) else {
-                    continue;
-                };
-                // Submodules (commits) are not part of this repository's files.
-                if kind != "blob" {
-                    continue;
-                }
-                check_path(path)?;
-                let size = size.parse().map_err(|_| format!("git ls-tree: unexpected size `{size}` of `{path}`"))?;
-                if entries.len() >= MAX_ENTRIES {
-                    return Err(format!("more than {MAX_ENTRIES} files to read: pass the agent's own folder as PATH"));
-                }
-                entries.push(Entry { mode: mode.to_string(), oid: oid.to_string(), size, path: path.to_string() });
-            }
-        })();
-        if result.is_err() {
-            let _ = child.kill();
-        }
-        let status = child.wait().map_err(|e| e.to_string())?;
-        let entries = result?;
-        if !status.success() {
-            let mut message = String::new();
-            if let Some(stderr) = child.stderr.take() {
-                let _ = stderr.take(4096).read_to_string(&mut message);
-            }
-            return Err(message.trim().to_string());
-        }
-        Ok(entries)
-    }
-
     /// Writes the files under `rel` that are not under the folder extracted before.
     fn extract(&mut self, rel: &str) -> Result<(), String> {
-        let listed = self.list(rel)?;
+        let listed = ls_tree(self.repo, self.commit, rel, MAX_ENTRIES)?;
         let already = |path: &str| match &self.done {
             Some(done) => done.is_empty() || path.strip_prefix(done.as_str()).is_some_and(|rest| rest.starts_with('/')),
             None => false,
@@ -292,6 +301,61 @@ impl Extraction<'_> {
         // The line break after each blob.
         out.read_exact(&mut [0]).map_err(|e| e.to_string())
     }
+}
+
+/// The blobs under `rel` (relative to the top; empty for everything) at the commit, sizes
+/// included, read as a stream that stops at the limits.
+fn ls_tree(repo: &Repo, commit: &str, rel: &str, limit: usize) -> Result<Vec<Entry>, String> {
+    let mut ls = git(Some(&repo.top));
+    ls.args(["ls-tree", "-r", "-l", "-z", commit]);
+    if !rel.is_empty() {
+        ls.args(["--", rel]);
+    }
+    let mut child =
+        ls.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().map_err(|e| format!("cannot run git: {e}"))?;
+    let mut out = BufReader::new(child.stdout.take().ok_or("git ls-tree has no stdout")?);
+    let result = (|| {
+        let mut entries = Vec::new();
+        let mut record = Vec::new();
+        loop {
+            record.clear();
+            (&mut out).take(MAX_RECORD).read_until(0, &mut record).map_err(|e| e.to_string())?;
+            match record.pop() {
+                None => return Ok(entries),
+                Some(0) => {}
+                Some(_) => return Err("git ls-tree: a record is too long or not terminated".to_string()),
+            }
+            let record = String::from_utf8_lossy(&record);
+            let Some((meta, path)) = record.split_once('\t') else { continue };
+            let mut meta = meta.split_whitespace();
+            let (Some(mode), Some(kind), Some(oid), Some(size)) = (meta.next(), meta.next(), meta.next(), meta.next()) else {
+                continue;
+            };
+            // Submodules (commits) are not part of this repository's files.
+            if kind != "blob" {
+                continue;
+            }
+            check_path(path)?;
+            let size = size.parse().map_err(|_| format!("git ls-tree: unexpected size `{size}` of `{path}`"))?;
+            if entries.len() >= limit {
+                return Err(format!("the revision has more than {limit} files under `{rel}/`: pass the agent's own folder as PATH"));
+            }
+            entries.push(Entry { mode: mode.to_string(), oid: oid.to_string(), size, path: path.to_string() });
+        }
+    })();
+    if result.is_err() {
+        let _ = child.kill();
+    }
+    let status = child.wait().map_err(|e| e.to_string())?;
+    let entries = result?;
+    if !status.success() {
+        let mut message = String::new();
+        if let Some(stderr) = child.stderr.take() {
+            let _ = stderr.take(4096).read_to_string(&mut message);
+        }
+        return Err(message.trim().to_string());
+    }
+    Ok(entries)
 }
 
 /// Git never stores `..`, absolute paths or `.git` (its own folder); refuse them all the same:
@@ -420,5 +484,33 @@ mod tests {
             matches!(crate::project::ProjectRoot::new(into.path()).expect("root").read("a/b.md"), Err(crate::project::ReadError::TooLarge { bytes, .. }) if bytes == big)
         );
         assert_eq!(std::fs::read_dir(outside.path()).expect("list").count(), 0, "nothing written outside");
+    }
+
+    /// Issue 27, D16: `--changed-since` compares contents itself. Git would run the clean filter
+    /// the work tree's `.gitattributes` selects (here one the repository's config defines) on
+    /// every file whose stat data changed.
+    #[cfg(unix)]
+    #[test]
+    fn changed_since_runs_no_filter_and_finds_the_changes() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let top = std::fs::canonicalize(dir.path()).expect("canonical");
+        let sh = |script: &str| {
+            let status = Command::new("sh").arg("-c").arg(script).current_dir(&top).stdout(Stdio::null()).status().expect("sh");
+            assert!(status.success(), "{script}");
+        };
+        sh("git init -q . && git config user.email t@t && git config user.name t \
+            && printf 'same\\n' > same.md && printf 'before\\n' > edited.md && ln -s same.md link.md \
+            && git add . && git commit -qm base");
+        let marker = top.join("filter-ran");
+        sh(&format!(
+            "git config filter.evil.clean \"sh -c 'echo ran >> {}; cat'\" && printf '* filter=evil\\n' > .gitattributes \
+             && touch -d '2001-01-01' same.md && printf 'after\\n' > edited.md && printf 'new\\n' > new.md",
+            marker.display()
+        ));
+        let repo = locate(&top).expect("a repository");
+        let changed = changed_since(&repo, "HEAD").expect("compared");
+        let names: Vec<_> = changed.iter().map(|p| p.strip_prefix(&top).expect("inside").to_string_lossy().into_owned()).collect();
+        assert_eq!(names, [".gitattributes", "edited.md", "new.md"]);
+        assert!(!marker.exists(), "git ran the work tree's clean filter");
     }
 }
