@@ -63,11 +63,18 @@ fn name_of(dir: &Path) -> String {
 fn compare(fixture: &Path, release: &str) -> Vec<String> {
     let ran = runtime(release, fixture, None);
     let project = with_upstream_texts(fixture, &ran);
-    check(&format!("{} @ deepagents {release}", name_of(fixture)), &ran, project.path(), release)
+    check(
+        &format!("{} @ deepagents {release}", name_of(fixture)),
+        &ran,
+        project.path(),
+        release,
+        vec![format!("deepagents.version={release}")],
+    )
 }
 
-/// The same for a deploy project: the runtime mounts it as `layout`, and ctxc renders the
-/// manifest `ctxc import deepagents` writes for it (with upstream's texts filled in).
+/// The same for a deploy project as a user meets it: the runtime mounts it as `layout`, and ctxc
+/// renders what `ctxc import deepagents` and then `ctxc upstream --python` (the texts read from
+/// the installed release, the manifest's layout recorded from it) write, with no hand editing.
 fn compare_import(project: &Path, release: &str, layout: Layout) -> Vec<String> {
     let layout_name = match layout {
         Layout::Deploy => "deploy",
@@ -75,7 +82,8 @@ fn compare_import(project: &Path, release: &str, layout: Layout) -> Vec<String> 
     };
     let label = format!("imported {} --layout {layout_name} @ deepagents {release}", name_of(project));
     let ran = runtime(release, project, Some(layout_name));
-    let copy = with_upstream_texts(project, &ran);
+    let copy = tempfile::tempdir().expect("tempdir");
+    common::copy_tree(project, copy.path());
     let imported = match ctxc::import::deepagents::import(copy.path(), layout) {
         Ok(imported) => imported,
         Err(failure) => return vec![format!("{label}: the import fails: {:?}", failure.diagnostics)],
@@ -83,12 +91,17 @@ fn compare_import(project: &Path, release: &str, layout: Layout) -> Vec<String> 
     if let Err(d) = ctxc::import::write(&imported, false) {
         return vec![format!("{label}: the manifest is not written: {}", d.message)];
     }
-    check(&label, &ran, copy.path(), release)
+    let python = common::runtime_path(&format!("deepagents-{release}/bin/python"));
+    if let Err(d) = ctxc::import::upstream::update(&imported.manifest, &python) {
+        return vec![format!("{label}: ctxc upstream fails: {}", d.message)];
+    }
+    check(&label, &ran, copy.path(), release, Vec::new())
 }
 
-/// Compares the runtime's record `ran` with ctxc's render of `project`'s ctxc.toml with `release` selected.
-fn check(label: &str, ran: &Value, project: &Path, release: &str) -> Vec<String> {
-    let session = ctxc::Session::new(vec![format!("deepagents.version={release}")]);
+/// Compares the runtime's record `ran` (of `release`) with ctxc's render of `project`'s ctxc.toml,
+/// with `overrides` laid over it.
+fn check(label: &str, ran: &Value, project: &Path, release: &str, overrides: Vec<String>) -> Vec<String> {
+    let session = ctxc::Session::new(overrides);
     let runs = match session.run(&project.join("ctxc.toml"), Only::default()) {
         Ok(runs) => runs,
         Err(failure) => return vec![format!("{label}: ctxc cannot load it: {:?}", failure.diagnostics)],

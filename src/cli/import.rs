@@ -36,6 +36,10 @@ enum System {
         /// Replace an existing ctxc.toml.
         #[arg(long)]
         force: bool,
+        /// Also write the runtime's texts into upstream/, read from this interpreter's environment
+        /// (as `ctxc upstream --python PY` does).
+        #[arg(long, value_name = "PY")]
+        python: Option<PathBuf>,
     },
 }
 
@@ -74,7 +78,23 @@ pub fn run(args: ImportArgs, reporter: &Reporter) -> u8 {
     match import::write(&imported, force) {
         Ok(()) => {
             super::output::println(&format!("wrote {}", imported.manifest.display()));
-            EXIT_OK
+            match args.system {
+                System::Deepagents { python: Some(python), .. } => match super::upstream::update(&imported.manifest, Some(&python)) {
+                    Ok(()) => EXIT_OK,
+                    Err(d) => {
+                        reporter.diagnostics(&[d], &Default::default());
+                        EXIT_INPUT
+                    }
+                },
+                System::Deepagents { python: None, .. } => {
+                    super::output::eprint(&format!(
+                        "next: `ctxc upstream {} --python PY` writes the texts of the Deep Agents release installed in PY's environment into upstream/ (ctxc ships none); until then render, cost and check stop at the missing files\n",
+                        imported.manifest.parent().map_or(".".into(), |d| d.display().to_string())
+                    ));
+                    EXIT_OK
+                }
+                _ => EXIT_OK,
+            }
         }
         Err(d) => {
             reporter.diagnostics(&[d], &Default::default());

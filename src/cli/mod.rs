@@ -20,6 +20,7 @@ mod lsp;
 mod lsp_stdio;
 mod output;
 mod snapshot;
+mod upstream;
 mod watch;
 
 use std::path::{Path, PathBuf};
@@ -102,6 +103,8 @@ enum Command {
     Init(init::InitArgs),
     /// Add a mode, module, tool category or skill to an agent (TOML manifests).
     Add(add::AddArgs),
+    /// Write the runtime's own texts (Deep Agents) into `upstream/`, read from its installed release.
+    Upstream(upstream::UpstreamArgs),
     /// Run the language server over stdio: findings as you type, token counts on hover and inline.
     Lsp(lsp::LspArgs),
     /// Check and cost again on every change, printing findings added and fixed and token deltas per mode.
@@ -120,6 +123,7 @@ impl Command {
             Command::Rules(a) => (a.color.color, None),
             Command::Explain(a) => (a.color.color, None),
             Command::Import(a) => (a.color.color, None),
+            Command::Upstream(a) => (a.color.color, None),
             Command::Init(a) => (a.color.color, None),
             Command::Add(a) => (a.color.color, None),
             Command::Models(_) | Command::Schema | Command::Completions(_) | Command::Lsp(_) | Command::Watch(_) => (None, None),
@@ -153,6 +157,7 @@ pub fn main() -> ExitCode {
         Command::Diff(args) => diff::run(args, &reporter),
         Command::Completions(args) => completions::run(args),
         Command::Import(args) => import::run(args, &reporter),
+        Command::Upstream(args) => upstream::run(args, &reporter),
         Command::Init(args) => init::run(args, &reporter),
         Command::Add(args) => add::run(args, &reporter),
         Command::Lsp(args) => lsp::run(args),

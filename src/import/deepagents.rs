@@ -12,6 +12,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
+use super::upstream::DEEPAGENTS_TEXTS as UPSTREAM_MODULES;
 use super::{toml_string, Imported};
 use crate::diagnostic::{offset_of, Diagnostic, Failure, Sources};
 use crate::project::{ProjectRoot, ReadError};
@@ -28,10 +29,6 @@ pub enum Layout {
 
 /// Where the deploy template mounts the project (`MEMORIES_PREFIX`).
 const DEPLOY_MOUNT: &str = "/memories/";
-
-/// Upstream texts the manifest declares as modules, one file each under `upstream/`.
-const UPSTREAM_MODULES: [&str; 7] =
-    ["profile_suffix", "base_prompt", "todo", "filesystem", "subagents", "skills_usage", "memory_guidelines"];
 
 /// Reads the project in `dir` (through the guarded reader) and makes `ctxc.toml` in it.
 pub fn import(dir: &Path, layout: Layout) -> Result<Imported, Failure> {
@@ -123,9 +120,9 @@ pub fn import(dir: &Path, layout: Layout) -> Result<Imported, Failure> {
     let mut out = format!(
         "# Imported from agent.json by `ctxc import deepagents --layout {}`: {}\n\
          # agent.json names no Deep Agents release: \"{LAYOUT_0_7}\" is the current layout; set \"0.4\" for 0.4.x.\n\
-         # ctxc ships none of Deep Agents' prose: write your release's texts into the upstream/ files\n\
-         # below (base prompt, each middleware's text, skills usage, memory guidelines, built-in\n\
-         # tools; an empty file turns its step off). docs/runtimes/deepagents.md says where each comes from.\n",
+         # ctxc ships none of Deep Agents' prose: `ctxc upstream --python PY` writes your installed\n\
+         # release's texts into the upstream/ files below (base prompt, each middleware's text, skills\n\
+         # usage, memory guidelines, built-in tools; an empty file turns its step off).\n",
         match layout {
             Layout::Deploy => "deploy",
             Layout::Local => "local",
@@ -158,11 +155,8 @@ pub fn import(dir: &Path, layout: Layout) -> Result<Imported, Failure> {
     for module in UPSTREAM_MODULES {
         out.push_str(&format!("{module} = {{ source = \"upstream/{module}.md\" }}\n"));
     }
+    // The deploy template always passes both sources; a missing one holds nothing (see the preset).
     out.push_str("\n[tools.deepagents]\nfiles = [\"upstream/builtin_tools.json\"]\n\n[skills]\ndirs = [\"skills\"]\n\n[memory]\nfiles = [\"AGENTS.md\"]\n");
-    notes.push(Diagnostic::warning(format!(
-        "fill upstream/{{{}}}.md and upstream/builtin_tools.json with your Deep Agents release's texts before rendering (ctxc ships none)",
-        UPSTREAM_MODULES.join(",")
-    )));
     Ok(Imported { manifest: dir.join("ctxc.toml"), text: out, notes, sources })
 }
 
@@ -234,7 +228,7 @@ fn top_level_keys(text: &str) -> Vec<(String, Range<usize>)> {
 }
 
 /// The subagents (`subagents/<name>/agent.json`, sorted): name and description.
-fn subagents(root: &ProjectRoot, sources: &mut Sources) -> Result<Vec<(String, Option<String>)>, Failure> {
+pub(super) fn subagents(root: &ProjectRoot, sources: &mut Sources) -> Result<Vec<(String, Option<String>)>, Failure> {
     let found = match root.find_files("subagents", "agent.json") {
         Ok(found) => found,
         Err(ReadError::Missing(_)) => return Ok(Vec::new()),

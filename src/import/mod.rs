@@ -2,6 +2,7 @@
 //! that its render and window equal what the runtime does. One file per system.
 
 pub mod deepagents;
+pub mod upstream;
 pub mod zeph;
 
 use std::path::PathBuf;

@@ -12,7 +12,7 @@ pub mod span;
 mod systems;
 mod templates;
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::ops::Range;
 use std::path::Path;
 use std::sync::Arc;
@@ -511,14 +511,16 @@ impl Validator {
         let modes = self.modes(&raw.modes, &modules, &steps, &categories, &template_root);
         let connectors: IndexMap<String, TextFile> =
             raw.connectors.iter().filter_map(|(name, c)| Some((name.clone(), self.read(&c.prompt, Some(false))?))).collect();
-        let skills = self.skills(raw.skills.as_ref());
+        // Deep Agents lists a skills source that does not exist as one with no skills (skills.py,
+        // 0.4.12 and 0.7.32): a deploy project without `skills/` is valid.
+        let skip_missing = preset_name.as_ref().is_some_and(|p| p.value == "deepagents");
+        let skills = self.skills(raw.skills.as_ref(), skip_missing);
         let skill_locations =
             raw.skills.iter().flat_map(|s| &s.dirs).map(|d| self.root.normalize(&d.value).unwrap_or_else(|_| d.value.clone())).collect();
         let memory = raw.memory.clone().unwrap_or_default();
         let before = self.diagnostics.len();
         // Deep Agents' MemoryMiddleware skips a memory file that does not exist (memory.py,
         // 0.4.12 and 0.7.32): under its preset a missing file is left out, not an error.
-        let skip_missing = preset_name.as_ref().is_some_and(|p| p.value == "deepagents");
         let present: Vec<_> =
             memory.files.iter().filter(|f| !(skip_missing && matches!(self.root.resolve(&f.value), Err(ReadError::Missing(_))))).collect();
         let memory_files = present.into_iter().filter_map(|f| self.read(f, Some(false))).collect();
@@ -847,12 +849,16 @@ impl Validator {
         categories
     }
 
-    fn skills(&mut self, raw: Option<&RawSkills>) -> Vec<Skill> {
+    /// The skills of every folder, a later folder's skill replacing an earlier one of its name
+    /// in place. With `skip_missing`, a folder that does not exist holds no skills.
+    fn skills(&mut self, raw: Option<&RawSkills>, skip_missing: bool) -> Vec<Skill> {
         let mut skills: Vec<Skill> = Vec::new();
+        let mut by_name: HashMap<String, usize> = HashMap::new();
         for dir in raw.iter().flat_map(|s| &s.dirs) {
             let span = self.span(dir, &dir.value);
             let found = match self.root.find_files(&dir.value, "SKILL.md") {
                 Ok(found) => found,
+                Err(ReadError::Missing(_)) if skip_missing => continue,
                 Err(e) => {
                     self.read_error(e, span);
                     continue;
@@ -874,9 +880,12 @@ impl Validator {
                     Ok(skill) => {
                         let body = file.text.get(skill.body_offset..).unwrap_or_default();
                         self.skill_bodies.insert(file.path.clone(), body.to_string());
-                        match skills.iter_mut().find(|s| s.name == skill.name) {
-                            Some(existing) => *existing = skill,
-                            None => skills.push(skill),
+                        match by_name.get(&skill.name) {
+                            Some(&at) => skills[at] = skill,
+                            None => {
+                                by_name.insert(skill.name.clone(), skills.len());
+                                skills.push(skill);
+                            }
                         }
                     }
                     Err(e) => {

@@ -1,0 +1,349 @@
+//! `ctxc upstream`: a runtime's own texts (base prompt, middleware texts, skills usage, memory
+//! guidelines, harness-profile suffix) and built-in tool schemas, read from the release installed
+//! in the user's Python environment and written under the manifest's `upstream/` folder. ctxc
+//! ships none of that prose; every user of the runtime has it installed.
+//!
+//! The values are read by a script of ours ([`DEEPAGENTS_SCRIPT`]) run in the user's interpreter:
+//! isolated mode (no current folder or user site on the path), no bytecode written, a stand-in
+//! chat model that answers at once, a time limit, and its output validated before any file is
+//! written. Render stays offline: it reads the files this writes.
+
+use std::collections::BTreeMap;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde::Deserialize;
+
+use super::toml_string;
+use crate::diagnostic::{Diagnostic, Sources};
+use crate::project::ProjectRoot;
+use crate::review::atomic;
+use crate::systems::deepagents::{layout, LAYOUT_0_7};
+
+/// The script that prints a Deep Agents release's texts (`python -I - < input`).
+const DEEPAGENTS_SCRIPT: &str = include_str!("upstream/deepagents.py");
+/// The text modules a Deep Agents manifest takes from `upstream/` (an empty file turns a step off).
+pub const DEEPAGENTS_TEXTS: [&str; 7] =
+    ["profile_suffix", "base_prompt", "todo", "filesystem", "subagents", "skills_usage", "memory_guidelines"];
+/// Importing LangChain and building the agents takes seconds; a hung interpreter is stopped.
+const TIME_LIMIT: Duration = Duration::from_secs(120);
+/// The most the script may print (the texts and tool schemas are tens of KiB).
+const MAX_OUTPUT: u64 = 8 * 1024 * 1024;
+
+/// What the agent is, as far as the release's texts depend on it.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Agent {
+    /// The model's name, without a provider prefix.
+    pub model: String,
+    /// LangChain's provider name (`anthropic`, `openai`, …): 0.7 picks a harness profile by it.
+    pub provider: Option<String>,
+    /// The subagents, which 0.4's task prompt and the `task` tool list.
+    pub subagents: Vec<Subagent>,
+}
+
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Subagent {
+    pub name: String,
+    pub description: Option<String>,
+}
+
+/// One release's texts, as its script printed them.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Texts {
+    pub package: String,
+    pub version: String,
+    pub texts: BTreeMap<String, String>,
+    /// Where each text comes from in the package (for the sources file).
+    pub sources: BTreeMap<String, String>,
+    /// The tools the runtime binds, as OpenAI function tools.
+    pub builtin_tools: Vec<serde_json::Value>,
+}
+
+/// The interpreter to read the runtime from: the one given, else the active virtual environment
+/// (`VIRTUAL_ENV`, passed in by the caller), else a `.venv` beside the manifest.
+pub fn interpreter(given: Option<&Path>, virtual_env: Option<&Path>, manifest_dir: &Path) -> Result<PathBuf, Diagnostic> {
+    if let Some(given) = given {
+        return match given.is_file() {
+            true => Ok(given.to_path_buf()),
+            false => Err(Diagnostic::error(format!("--python `{}`: no such interpreter", given.display()))),
+        };
+    }
+    let in_env = |env: &Path| [env.join("bin/python"), env.join("Scripts/python.exe")].into_iter().find(|p| p.is_file());
+    virtual_env.and_then(in_env).or_else(|| in_env(&manifest_dir.join(".venv"))).ok_or_else(|| {
+        Diagnostic::error("no Python environment to read the runtime from")
+            .help("pass --python PATH (an interpreter whose environment has the runtime), activate that environment, or make a .venv beside the manifest")
+    })
+}
+
+/// Runs the Deep Agents script in `python` for `agent`.
+pub fn read_deepagents(python: &Path, agent: &Agent) -> Result<Texts, Diagnostic> {
+    let input = serde_json::to_vec(agent).map_err(|e| Diagnostic::error(e.to_string()))?;
+    let output = run_script(python, DEEPAGENTS_SCRIPT, &input)?;
+    let texts: Texts = serde_json::from_slice(&output)
+        .map_err(|e| Diagnostic::error(format!("`{}` printed something that is not the runtime's texts: {e}", python.display())))?;
+    if texts.package != "deepagents" || texts.texts.keys().any(|k| !DEEPAGENTS_TEXTS.contains(&k.as_str())) {
+        return Err(Diagnostic::error(format!("`{}` printed texts ctxc did not ask for", python.display())));
+    }
+    if let Some(bad) = texts.builtin_tools.iter().find(|t| !t["function"]["name"].is_string()) {
+        return Err(Diagnostic::error(format!("a built-in tool without a name: {bad}")));
+    }
+    Ok(texts)
+}
+
+/// Runs `script` in `python` with `input` on its stdin; its stdout, or why it failed.
+fn run_script(python: &Path, script: &str, input: &[u8]) -> Result<Vec<u8>, Diagnostic> {
+    let shown = python.display();
+    let mut child = Command::new(python)
+        .args(["-I", "-c", script])
+        .env("PYTHONDONTWRITEBYTECODE", "1")
+        // LangChain's tracing would send runs to LangSmith when the user's shell enables it.
+        .env("LANGCHAIN_TRACING_V2", "false")
+        .env("LANGSMITH_TRACING", "false")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| Diagnostic::error(format!("cannot run `{shown}`: {e}")))?;
+    let mut stdin = child.stdin.take().ok_or_else(|| Diagnostic::error("no stdin"))?;
+    stdin.write_all(input).map_err(|e| Diagnostic::error(format!("`{shown}`: {e}")))?;
+    drop(stdin);
+    let mut stdout = child.stdout.take().ok_or_else(|| Diagnostic::error("no stdout"))?;
+    let mut stderr = child.stderr.take().ok_or_else(|| Diagnostic::error("no stderr"))?;
+    let out = std::thread::spawn(move || {
+        let mut bytes = Vec::new();
+        let _ = (&mut stdout).take(MAX_OUTPUT + 1).read_to_end(&mut bytes);
+        bytes
+    });
+    let err = std::thread::spawn(move || {
+        let mut bytes = Vec::new();
+        let _ = (&mut stderr).take(64 * 1024).read_to_end(&mut bytes);
+        bytes
+    });
+    let started = Instant::now();
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break status,
+            Ok(None) if started.elapsed() > TIME_LIMIT => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(Diagnostic::error(format!("`{shown}` did not finish within {} s: stopped", TIME_LIMIT.as_secs())));
+            }
+            Ok(None) => std::thread::sleep(Duration::from_millis(20)),
+            Err(e) => return Err(Diagnostic::error(format!("`{shown}`: {e}"))),
+        }
+    };
+    let (stdout, stderr) = (out.join().unwrap_or_default(), err.join().unwrap_or_default());
+    if !status.success() {
+        let stderr = String::from_utf8_lossy(&stderr);
+        let last = stderr.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("no message").trim().to_string();
+        let missing = last.starts_with("ModuleNotFoundError");
+        let d = Diagnostic::error(format!("reading the runtime with `{shown}` failed: {last}"));
+        return Err(match missing {
+            true => d.help("install the runtime's release into that environment (e.g. `pip install deepagents==0.7.32`), or pass --python of one that has it"),
+            false => d,
+        });
+    }
+    if stdout.len() as u64 > MAX_OUTPUT {
+        return Err(Diagnostic::error(format!("`{shown}` printed more than {MAX_OUTPUT} bytes")));
+    }
+    Ok(stdout)
+}
+
+/// The files to write under `upstream/`: each text module (empty where the release adds none),
+/// the built-in tools, and `SOURCES.toml` saying where each came from.
+pub fn deepagents_files(texts: &Texts) -> Vec<(String, String)> {
+    let mut files: Vec<(String, String)> =
+        DEEPAGENTS_TEXTS.iter().map(|name| (format!("{name}.md"), texts.texts.get(*name).cloned().unwrap_or_default())).collect();
+    let tools = serde_json::to_string_pretty(&texts.builtin_tools).unwrap_or_default();
+    files.push(("builtin_tools.json".to_string(), format!("{tools}\n")));
+    let mut sources = format!(
+        "# Written by `ctxc upstream` from the installed release; run it again after an upgrade.\n\
+         package = {}\nversion = {}\n\n[sources]\n",
+        toml_string(&texts.package),
+        toml_string(&texts.version)
+    );
+    for name in DEEPAGENTS_TEXTS {
+        let source = texts.sources.get(name).map_or("not in this release: an empty file turns the step off", String::as_str);
+        sources.push_str(&format!("{name} = {}\n", toml_string(source)));
+    }
+    sources.push_str("builtin_tools = \"the tools the runtime binds to the model\"\n");
+    files.push(("SOURCES.toml".to_string(), sources));
+    files
+}
+
+/// Writes `files` into `dir` (made when missing), each replaced whole.
+pub fn write(dir: &Path, files: &[(String, String)]) -> Result<(), Diagnostic> {
+    std::fs::create_dir_all(dir).map_err(|e| Diagnostic::error(format!("cannot make `{}`: {e}", dir.display())))?;
+    for (name, text) in files {
+        let path = dir.join(name);
+        atomic::write(&path, text.as_bytes(), None).map_err(|e| Diagnostic::error(format!("cannot write `{}`: {e}", path.display())))?;
+    }
+    Ok(())
+}
+
+/// What `ctxc upstream` wrote.
+#[derive(Debug, Clone)]
+pub struct Written {
+    pub dir: PathBuf,
+    pub release: String,
+    pub files: Vec<String>,
+    /// The prompt layout written into the manifest, when it selected another than the release's.
+    pub recorded_layout: Option<&'static str>,
+}
+
+/// Reads the texts of the runtime the manifest's preset names, from `python`, and writes them
+/// under `upstream/` beside the manifest. The installed release must have the prompt layout the
+/// manifest selects.
+pub fn update(manifest: &Path, python: &Path) -> Result<Written, Diagnostic> {
+    let dir = manifest.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let shown = manifest.display().to_string();
+    let root = ProjectRoot::new(dir).map_err(|e| e.into_diagnostic())?;
+    let name = manifest.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let file = root.read(&name).map_err(|e| e.into_diagnostic().in_file(&shown))?;
+    let raw = crate::manifest::parse(&file.text, crate::manifest::Format::of(manifest))
+        .map_err(|e| Diagnostic::error(e.message).in_file(&shown).at(e.span))?;
+    let preset = raw.pipeline.as_ref().and_then(|p| p.preset.as_ref()).map(|p| p.value.as_str());
+    if preset != Some("deepagents") {
+        return Err(Diagnostic::error(format!(
+            "`ctxc upstream` reads Deep Agents' texts; this manifest's preset is {}",
+            preset.map_or("not set".to_string(), |p| format!("`{p}`"))
+        ))
+        .in_file(&shown));
+    }
+    let selected = match raw.deepagents.as_ref().and_then(|d| d.version.as_ref()) {
+        Some(version) => layout(&version.value.text()).map_err(|e| Diagnostic::error(e).in_file(&shown).at(version.span.clone()))?,
+        None => LAYOUT_0_7,
+    };
+    let model = raw.agent.as_ref().and_then(|a| a.model.as_ref()).map(|m| m.value.clone()).unwrap_or_default();
+    let model = model.split_once(':').map_or(model.as_str(), |(_, m)| m).to_string();
+    let provider = Some(crate::models::profile(&model).provider).filter(|p| !p.is_empty());
+    let mut sources = Sources::default();
+    let subagents = super::deepagents::subagents(&root, &mut sources)
+        .map_err(|f| f.diagnostics.into_iter().next().unwrap_or_else(|| Diagnostic::error("cannot read subagents/")))?
+        .into_iter()
+        .map(|(name, description)| Subagent { name, description })
+        .collect();
+    let texts = read_deepagents(python, &Agent { model, provider, subagents })?;
+    let installed = layout(&texts.version).map_err(Diagnostic::error)?;
+    let files = deepagents_files(&texts);
+    let upstream = dir.join("upstream");
+    write(&upstream, &files)?;
+    // The texts go with the layout of the release they come from: the manifest records it.
+    let recorded_layout = (installed != selected).then(|| record_layout(manifest, &file.text, installed)).transpose()?;
+    Ok(Written {
+        dir: upstream,
+        release: format!("deepagents {}", texts.version),
+        files: files.into_iter().map(|(name, _)| name).collect(),
+        recorded_layout,
+    })
+}
+
+/// Sets `[deepagents] version` of a TOML manifest to `layout`, keeping the rest of the file.
+fn record_layout(manifest: &Path, text: &str, layout: &'static str) -> Result<&'static str, Diagnostic> {
+    let shown = manifest.display().to_string();
+    let refuse = |why: &str| {
+        Diagnostic::error(format!("the installed release has the {layout} prompt layout and the manifest selects another; {why}"))
+            .in_file(&shown)
+            .help(format!("set `[deepagents] version = \"{layout}\"` by hand, or install the release the manifest selects"))
+    };
+    if crate::manifest::Format::of(manifest) != crate::manifest::Format::Toml {
+        return Err(refuse("ctxc records it only in a TOML manifest"));
+    }
+    let mut doc: toml_edit::DocumentMut = text.parse().map_err(|_| refuse("the manifest is not TOML ctxc can edit"))?;
+    let Some(table) = doc.entry("deepagents").or_insert(toml_edit::table()).as_table_like_mut() else {
+        return Err(refuse("`deepagents` is not a table"));
+    };
+    match table.get_mut("version").and_then(|item| item.as_value_mut()) {
+        // In place: the comments around the value stay.
+        Some(value) => {
+            let decor = value.decor().clone();
+            *value = layout.into();
+            *value.decor_mut() = decor;
+        }
+        None => {
+            table.insert("version", toml_edit::value(layout));
+        }
+    }
+    atomic::write(manifest, doc.to_string().as_bytes(), None).map_err(|e| Diagnostic::error(format!("cannot write `{shown}`: {e}")))?;
+    Ok(layout)
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+
+    /// An interpreter that ignores the script and prints `output` (or fails with `stderr`).
+    fn fake_python(dir: &Path, output: &str, fail: Option<&str>) -> PathBuf {
+        let path = dir.join("python");
+        let body = match fail {
+            Some(stderr) => format!("cat >/dev/null\nprintf '%s\\n' '{stderr}' >&2\nexit 1\n"),
+            None => format!("cat >/dev/null\ncat <<'JSON'\n{output}\nJSON\n"),
+        };
+        std::fs::write(&path, format!("#!/bin/sh\n{body}")).expect("write");
+        std::fs::set_permissions(&path, std::os::unix::fs::PermissionsExt::from_mode(0o755)).expect("chmod");
+        path
+    }
+
+    const MANIFEST: &str = "# mine\n[agent]\nname = \"a\"\nmodel = \"claude-sonnet-4-6\"\n\n[pipeline]\npreset = \"deepagents\"\n\n[deepagents]\nversion = \"0.7\" # kept\n";
+    const OUTPUT_0_4: &str = r#"{"package": "deepagents", "version": "0.4.12", "texts": {"base_prompt": "Base.", "todo": "Todo."}, "sources": {"base_prompt": "deepagents.graph.BASE_AGENT_PROMPT"}, "builtin_tools": [{"type": "function", "function": {"name": "ls", "parameters": {}}}]}"#;
+
+    #[test]
+    fn texts_are_written_and_the_installed_layout_recorded() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let manifest = dir.path().join("ctxc.toml");
+        std::fs::write(&manifest, MANIFEST).expect("write");
+        let written = update(&manifest, &fake_python(dir.path(), OUTPUT_0_4, None)).expect("written");
+        assert_eq!(written.release, "deepagents 0.4.12");
+        assert_eq!(written.recorded_layout, Some("0.4"));
+        let read = |rel: &str| std::fs::read_to_string(dir.path().join(rel)).expect(rel);
+        assert_eq!(read("upstream/base_prompt.md"), "Base.");
+        assert_eq!(read("upstream/profile_suffix.md"), "", "a text the release lacks turns its step off");
+        assert!(read("upstream/builtin_tools.json").contains("\"name\": \"ls\""));
+        assert!(read("upstream/SOURCES.toml").contains("version = \"0.4.12\"\n"));
+        assert!(read("upstream/SOURCES.toml").contains("base_prompt = \"deepagents.graph.BASE_AGENT_PROMPT\"\n"));
+        assert_eq!(read("ctxc.toml"), MANIFEST.replace("version = \"0.7\" # kept", "version = \"0.4\" # kept"));
+        // Again: same bytes, nothing recorded.
+        let again = update(&manifest, &fake_python(dir.path(), OUTPUT_0_4, None)).expect("written");
+        assert_eq!(again.recorded_layout, None);
+    }
+
+    #[test]
+    fn what_the_interpreter_prints_is_checked_before_anything_is_written() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let manifest = dir.path().join("ctxc.toml");
+        std::fs::write(&manifest, MANIFEST).expect("write");
+        for (output, fail, why) in [
+            ("not json", None, "not the runtime's texts"),
+            (&OUTPUT_0_4.replace("\"todo\"", "\"../../escape\""), None, "did not ask for"),
+            (&OUTPUT_0_4.replace("\"name\": \"ls\"", "\"nom\": \"ls\""), None, "without a name"),
+            ("", Some("ModuleNotFoundError: No module named deepagents"), "No module named deepagents"),
+        ] {
+            let e = update(&manifest, &fake_python(dir.path(), output, fail)).expect_err(why);
+            assert!(e.message.contains(why), "{why}: {}", e.message);
+            assert!(!dir.path().join("upstream").exists(), "{why}: nothing written");
+            assert_eq!(std::fs::read_to_string(&manifest).expect("read"), MANIFEST);
+        }
+        std::fs::write(&manifest, MANIFEST.replace("deepagents\"", "agentscope\"")).expect("write");
+        let e = update(&manifest, &fake_python(dir.path(), OUTPUT_0_4, None)).expect_err("agentscope");
+        assert!(e.message.contains("preset is `agentscope`"), "{}", e.message);
+    }
+
+    #[test]
+    fn the_interpreter_is_the_given_one_else_the_active_environment_else_dot_venv() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let (active, beside) = (dir.path().join("active"), dir.path().join("agent"));
+        for env in [active.join("bin"), beside.join(".venv/bin")] {
+            std::fs::create_dir_all(&env).expect("mkdir");
+            std::fs::write(env.join("python"), "").expect("write");
+        }
+        let given = active.join("bin/python");
+        assert_eq!(interpreter(Some(&given), None, &beside).expect("given"), given);
+        assert!(interpreter(Some(&dir.path().join("nope")), None, &beside).is_err());
+        assert_eq!(interpreter(None, Some(&active), &beside).expect("active"), active.join("bin/python"));
+        assert_eq!(interpreter(None, None, &beside).expect(".venv"), beside.join(".venv/bin/python"));
+        assert!(interpreter(None, None, dir.path()).is_err_and(|d| d.help.as_deref().is_some_and(|h| h.contains("--python"))));
+    }
+}

@@ -1,0 +1,130 @@
+"""ctxc upstream: the texts and built-in tool schemas the installed Deep Agents release puts into
+a model request, printed as one JSON object on stdout.
+
+Input (JSON on stdin): {"model": NAME, "provider": NAME or null, "subagents": [{"name", "description"}]}.
+The agent is built with a stand-in chat model that answers at once, so nothing is sent anywhere;
+nothing is written (the backend only ever lists an empty virtual folder).
+"""
+
+import importlib.metadata
+import json
+import sys
+import tempfile
+from typing import Any
+
+from langchain.agents import create_agent
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, HumanMessage
+from langchain_core.outputs import ChatGeneration, ChatResult
+from langchain_core.utils.function_calling import convert_to_openai_tool
+
+import deepagents
+from deepagents.backends.filesystem import FilesystemBackend
+from deepagents.middleware import filesystem as fs_module
+from deepagents.middleware import memory as memory_module
+from deepagents.middleware import skills as skills_module
+
+VERSION = importlib.metadata.version("deepagents")
+SERIES_0_4 = VERSION.startswith("0.4.")
+
+
+class StandIn(BaseChatModel):
+    """Answers "done" at once; keeps each call's messages and the tools bound to it."""
+
+    model_name: str
+    provider: str | None = None
+    calls: list = []
+    bound: list = []
+
+    @property
+    def _llm_type(self) -> str:
+        return "ctxc-stand-in"
+
+    def _get_ls_params(self, stop=None, **kwargs) -> dict[str, Any]:
+        params: dict[str, Any] = {"ls_model_name": self.model_name, "ls_model_type": "chat"}
+        if self.provider:
+            params["ls_provider"] = self.provider
+        return params
+
+    def bind_tools(self, tools, **kwargs):
+        self.bound.append([convert_to_openai_tool(t) for t in tools])
+        return self
+
+    def _generate(self, messages, stop=None, run_manager=None, **kwargs) -> ChatResult:
+        self.calls.append(list(messages))
+        return ChatResult(generations=[ChatGeneration(message=AIMessage(content="done"))])
+
+
+def stand_in(spec: dict) -> StandIn:
+    profile = None
+    if spec.get("provider") == "anthropic":
+        # The profile LangChain's provider package gives the model decides 0.7's harness profile.
+        from langchain_anthropic import ChatAnthropic
+
+        profile = ChatAnthropic(model=spec["model"], api_key="unused").profile
+    return StandIn(model_name=spec["model"], provider=spec.get("provider"), profile=profile, calls=[], bound=[])
+
+
+def first_system_text(messages) -> str:
+    if not messages or messages[0].type != "system":
+        return ""
+    text = messages[0].text
+    return text if isinstance(text, str) else text()
+
+
+def appended_by(spec: dict, middleware) -> str:
+    """The text one middleware alone adds to a request that has no system prompt."""
+    model = stand_in(spec)
+    create_agent(model, system_prompt=None, middleware=[middleware]).invoke({"messages": [HumanMessage(content="hi")]})
+    return first_system_text(model.calls[0])
+
+
+def after(template: str, slot: str) -> str:
+    return template.split(slot, 1)[1]
+
+
+def main() -> None:
+    spec = json.load(sys.stdin)
+    subagents = [{"name": s["name"], "description": s.get("description") or "", "system_prompt": ""} for s in spec.get("subagents", [])]
+    with tempfile.TemporaryDirectory() as empty:
+        backend = FilesystemBackend(root_dir=empty, virtual_mode=True)
+        texts: dict[str, str] = {}
+        sources: dict[str, str] = {}
+
+        def put(name: str, text: str, source: str) -> None:
+            texts[name] = text
+            sources[name] = source
+
+        put("skills_usage", after(skills_module.SKILLS_SYSTEM_PROMPT, "{skills_list}\n\n"), "deepagents.middleware.skills.SKILLS_SYSTEM_PROMPT, after {skills_list}")
+        guidelines = after(memory_module.MEMORY_SYSTEM_PROMPT, "<memory_guidelines>\n").rsplit("\n</memory_guidelines>", 1)[0]
+        put("memory_guidelines", guidelines, "deepagents.middleware.memory.MEMORY_SYSTEM_PROMPT, inside <memory_guidelines>")
+        put("filesystem", appended_by(spec, fs_module.FilesystemMiddleware(backend=backend)), "what FilesystemMiddleware adds to a request")
+        if SERIES_0_4:
+            from langchain.agents.middleware import TodoListMiddleware
+
+            from deepagents.graph import BASE_AGENT_PROMPT
+            from deepagents.middleware.subagents import GENERAL_PURPOSE_SUBAGENT, SubAgentMiddleware
+
+            put("base_prompt", BASE_AGENT_PROMPT, "deepagents.graph.BASE_AGENT_PROMPT")
+            put("todo", appended_by(spec, TodoListMiddleware()), "what TodoListMiddleware adds to a request")
+            listed = [{**s, "model": stand_in(spec), "tools": []} for s in [GENERAL_PURPOSE_SUBAGENT, *subagents]]
+            put("subagents", appended_by(spec, SubAgentMiddleware(backend=backend, subagents=listed)), "what SubAgentMiddleware adds, with the project's subagents")
+        else:
+            from deepagents.profiles.harness.harness_profiles import _harness_profile_for_model
+
+            suffix = _harness_profile_for_model(stand_in(spec), None).system_prompt_suffix
+            put("profile_suffix", suffix or "", "the model's harness profile (system_prompt_suffix)" if suffix else "the model has no harness profile suffix")
+
+        # The tools the runtime binds for an agent with these subagents and no tools of its own.
+        model = stand_in(spec)
+        agent = deepagents.create_deep_agent(model, backend=backend, subagents=subagents) if subagents else deepagents.create_deep_agent(model, backend=backend)
+        agent.invoke({"messages": [HumanMessage(content="hi")]})
+    json.dump(
+        {"package": "deepagents", "version": VERSION, "texts": texts, "sources": sources, "builtin_tools": model.bound[0] if model.bound else []},
+        sys.stdout,
+        ensure_ascii=False,
+    )
+
+
+if __name__ == "__main__":
+    main()
