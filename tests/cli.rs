@@ -129,6 +129,13 @@ fn import_deepagents_writes_once_and_replaces_only_with_force() {
     let manifest = dir.path().join("ctxc.toml");
     let first = std::fs::read_to_string(&manifest).expect("written");
     assert!(first.contains("mount = \"/memories/\""), "{first}");
+    assert!(stderr.contains("next: `ctxc upstream") && stderr.contains("--python PY"), "says how to get the texts: {stderr}");
+    // No environment with Deep Agents here: one error saying what to pass, nothing written.
+    let out = ctxc(&["upstream", path], repo());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("no Python environment") && stderr.contains("--python"), "{stderr}");
+    assert!(!dir.path().join("upstream").exists());
 
     std::fs::write(&manifest, "# mine\n").expect("write");
     let out = ctxc(&["import", "deepagents", path, "--layout", "local"], repo());
