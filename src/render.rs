@@ -379,7 +379,12 @@ fn deepagents_text<'a>(step: &'a Step, agent: &'a Agent, mode: &'a Mode) -> Step
         sources = agent.skills.iter().map(|s| s.path.clone()).collect();
         let locations: Vec<String> = agent.skill_locations.iter().map(|dir| format!("{}/", da::virtual_path(mount, dir))).collect();
         let skills: Vec<_> = agent.skills.iter().map(|s| (s, da::virtual_path(mount, &s.path))).collect();
-        let (head, tail) = da::skills_section(layout, &locations, &skills);
+        let missing: Vec<String> = agent
+            .missing_skill_locations
+            .iter()
+            .map(|dir| da::missing_source_warning(&format!("{}/", da::virtual_path(mount, dir)), mount))
+            .collect();
+        let (head, tail) = da::skills_section(layout, &locations, &missing, &skills);
         parts.push(Part::Text(head));
         if let Some(usage) = module {
             sources.push(usage.path.clone());

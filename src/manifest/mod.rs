@@ -511,12 +511,16 @@ impl Validator {
         let modes = self.modes(&raw.modes, &modules, &steps, &categories, &template_root);
         let connectors: IndexMap<String, TextFile> =
             raw.connectors.iter().filter_map(|(name, c)| Some((name.clone(), self.read(&c.prompt, Some(false))?))).collect();
-        // Deep Agents lists a skills source that does not exist as one with no skills (skills.py,
-        // 0.4.12 and 0.7.32): a deploy project without `skills/` is valid.
+        // Deep Agents lists a skills source that does not exist as one with no skills, and 0.7 warns
+        // about it in the prompt (skills.py, 0.4.12 and 0.7.32): a project without `skills/` is valid.
         let skip_missing = preset_name.as_ref().is_some_and(|p| p.value == "deepagents");
         let skills = self.skills(raw.skills.as_ref(), skip_missing);
-        let skill_locations =
+        let skill_locations: Vec<String> =
             raw.skills.iter().flat_map(|s| &s.dirs).map(|d| self.root.normalize(&d.value).unwrap_or_else(|_| d.value.clone())).collect();
+        let missing_skill_locations = match skip_missing {
+            true => skill_locations.iter().filter(|d| matches!(self.root.resolve(d), Err(ReadError::Missing(_)))).cloned().collect(),
+            false => Vec::new(),
+        };
         let memory = raw.memory.clone().unwrap_or_default();
         let before = self.diagnostics.len();
         // Deep Agents' MemoryMiddleware skips a memory file that does not exist (memory.py,
@@ -556,6 +560,7 @@ impl Validator {
             snapshot_dir_origin,
             project_context,
             skill_locations,
+            missing_skill_locations,
             skill_bodies: std::mem::take(&mut self.skill_bodies),
             systems,
             lint: raw.lint.unwrap_or_default(),

@@ -187,6 +187,9 @@ pub struct Agent {
     pub skills: Vec<Skill>,
     /// The skill directories, in order (later ones override earlier ones by skill name).
     pub skill_locations: Vec<String>,
+    /// Those of `skill_locations` that do not exist (allowed under the `deepagents` preset, whose
+    /// runtime warns about each in the prompt).
+    pub missing_skill_locations: Vec<String>,
     pub memory_files: Vec<TextFile>,
     pub settings: Settings,
     pub budgets: Budgets,
