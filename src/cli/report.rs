@@ -26,7 +26,10 @@ impl Reporter {
 
     pub fn diagnostics(&self, diagnostics: &[Diagnostic], sources: &Sources) {
         if !diagnostics.is_empty() {
-            super::output::eprint(&self.render(diagnostics, sources));
+            match self.color {
+                true => super::output::eprint_coloured(&self.render(diagnostics, sources)),
+                false => super::output::eprint(&self.render(diagnostics, sources)),
+            }
         }
     }
 
