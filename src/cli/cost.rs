@@ -93,7 +93,7 @@ pub fn run(args: CostArgs, reporter: &Reporter) -> u8 {
             }
             let json = CostJson { env_overrides: &env, model: args.model.as_deref(), overrides: &args.set, reports: &reports };
             output::print_with(|out| {
-                serde_json::to_writer_pretty(&mut *out, &json)?;
+                ctxc::report::escape::write_json(&mut *out, &json)?;
                 writeln!(out)
             });
         }

@@ -6,6 +6,7 @@
 use super::escape::{markdown_code, markdown_text, terminal_text, Untrusted};
 use super::table::num;
 use crate::measure::Count;
+use crate::rules::secrets;
 use crate::review::compare::{AgentChange, Comparison, Delta, PromptChange, Status};
 
 /// GitHub refuses comments over 65,536 characters; text diffs are cut well before that.
@@ -79,8 +80,8 @@ fn agent_heading(a: &AgentChange) -> String {
 }
 
 /// Text diffs with identical bodies printed once, naming every prompt that shares them (each
-/// named by `name`). The diffs' text is made inert (see [`terminal_text`]): a prompt's lines are
-/// the project's.
+/// named by `name`). The diffs' text is masked and made inert (see [`terminal_text`]): a
+/// prompt's lines are the project's.
 fn grouped_diffs(a: &AgentChange, name: impl Fn(&PromptChange) -> String) -> Vec<(String, Vec<String>)> {
     let mut groups: Vec<(String, Vec<String>)> = Vec::new();
     for p in a.prompts.iter().filter(|p| !p.diff.is_empty()) {
@@ -90,7 +91,8 @@ fn grouped_diffs(a: &AgentChange, name: impl Fn(&PromptChange) -> String) -> Vec
             None => groups.push((p.diff.clone(), vec![name(p)])),
         }
     }
-    groups.into_iter().map(|(diff, names)| (terminal_text(&diff).into_owned(), names)).collect()
+    // The headers name the agent, mode and scenario: a credential there is masked too.
+    groups.into_iter().map(|(diff, names)| (terminal_text(&secrets::mask(&diff)).into_owned(), names)).collect()
 }
 
 /// The comparison as terminal text: changed agents and prompts with their token tables, a line

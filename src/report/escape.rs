@@ -164,14 +164,69 @@ pub fn inert(text: &str, colour: bool) -> Option<String> {
     text.split('\n').find(|line| is_command(line)).map(|line| format!("a line that reads as a workflow command: {line:?}"))
 }
 
-/// JSON (or SARIF) made inert for a CI log. JSON escapes every control character itself and no
+/// JSON (or SARIF) made inert for a CI log. JSON escapes C0 control characters itself and no
 /// line of it starts with `::`; GitHub's runner also reads `##[` anywhere in a line as a
 /// command, which can only be inside a string here, so it is written `##\u005b`: the same
 /// string to a JSON reader.
 pub fn json(json: &str) -> Cow<'_, str> {
-    match json.contains("##[") {
-        true => Cow::Owned(json.replace("##[", "##\\u005b")),
-        false => Cow::Borrowed(json),
+    // C1 controls and bidirectional overrides, which JSON leaves as they are, can also only be
+    // inside a string: written as `\uXXXX` escapes, they reach no terminal.
+    let raw = |c: char| !matches!(c, '\n' | '\t') && (c.is_control() || is_bidi(c));
+    if !json.contains("##[") && !json.chars().any(raw) {
+        return Cow::Borrowed(json);
+    }
+    let mut out = String::with_capacity(json.len() + 16);
+    for c in json.replace("##[", "##\\u005b").chars() {
+        match raw(c) {
+            true => out.push_str(&format!("\\u{:04x}", c as u32)),
+            false => out.push(c),
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// Writes `value` as pretty JSON made inert as [`json`] makes it, as it is serialized (a large
+/// report is never held as text).
+pub fn write_json<W: std::io::Write, T: serde::Serialize + ?Sized>(writer: W, value: &T) -> std::io::Result<()> {
+    let mut serializer = serde_json::Serializer::with_formatter(writer, InertJson(serde_json::ser::PrettyFormatter::new()));
+    value.serialize(&mut serializer).map_err(std::io::Error::from)
+}
+
+/// serde_json's pretty formatter, with the text of every string made inert by [`json`] (a
+/// string's text reaches the formatter in fragments between JSON's own escapes, so a `##[`
+/// is never cut).
+struct InertJson<'a>(serde_json::ser::PrettyFormatter<'a>);
+
+impl serde_json::ser::Formatter for InertJson<'_> {
+    fn write_string_fragment<W: ?Sized + std::io::Write>(&mut self, writer: &mut W, fragment: &str) -> std::io::Result<()> {
+        writer.write_all(json(fragment).as_bytes())
+    }
+    fn begin_array<W: ?Sized + std::io::Write>(&mut self, writer: &mut W) -> std::io::Result<()> {
+        self.0.begin_array(writer)
+    }
+    fn end_array<W: ?Sized + std::io::Write>(&mut self, writer: &mut W) -> std::io::Result<()> {
+        self.0.end_array(writer)
+    }
+    fn begin_array_value<W: ?Sized + std::io::Write>(&mut self, writer: &mut W, first: bool) -> std::io::Result<()> {
+        self.0.begin_array_value(writer, first)
+    }
+    fn end_array_value<W: ?Sized + std::io::Write>(&mut self, writer: &mut W) -> std::io::Result<()> {
+        self.0.end_array_value(writer)
+    }
+    fn begin_object<W: ?Sized + std::io::Write>(&mut self, writer: &mut W) -> std::io::Result<()> {
+        self.0.begin_object(writer)
+    }
+    fn end_object<W: ?Sized + std::io::Write>(&mut self, writer: &mut W) -> std::io::Result<()> {
+        self.0.end_object(writer)
+    }
+    fn begin_object_key<W: ?Sized + std::io::Write>(&mut self, writer: &mut W, first: bool) -> std::io::Result<()> {
+        self.0.begin_object_key(writer, first)
+    }
+    fn begin_object_value<W: ?Sized + std::io::Write>(&mut self, writer: &mut W) -> std::io::Result<()> {
+        self.0.begin_object_value(writer)
+    }
+    fn end_object_value<W: ?Sized + std::io::Write>(&mut self, writer: &mut W) -> std::io::Result<()> {
+        self.0.end_object_value(writer)
     }
 }
 
@@ -306,6 +361,18 @@ mod tests {
             assert!(!prose.contains(['\n', '\r', '\u{1b}']), "{prose}");
             assert!(!prose.replace("\\|", "").contains('|') && !prose.replace("\\<", "").contains('<'), "{prose}");
         }
+    }
+
+    #[test]
+    fn json_stays_the_same_json_and_is_inert() {
+        let value = serde_json::json!({ "name": HOSTILE, "n": 1 });
+        let mut streamed = Vec::new();
+        write_json(&mut streamed, &value).expect("write");
+        let streamed = String::from_utf8(streamed).expect("UTF-8");
+        let pretty = serde_json::to_string_pretty(&value).expect("JSON");
+        assert_eq!(streamed, json(&pretty), "streamed and whole JSON are made inert alike");
+        assert_eq!(inert(&streamed, false), None, "{streamed}");
+        assert_eq!(serde_json::from_str::<serde_json::Value>(&streamed).expect("still JSON"), value);
     }
 
     #[test]
