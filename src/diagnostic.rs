@@ -350,8 +350,7 @@ impl Sources {
 
 fn line_index(text: &str) -> LineIndex {
     let after_breaks = text.match_indices('\n').map(|(i, _)| i + 1).filter(|&i| i < text.len());
-    let starts =
-        std::iter::once(0).chain(after_breaks).chain((!text.is_empty() && text.ends_with('\n')).then_some(text.len())).collect();
+    let starts = std::iter::once(0).chain(after_breaks).chain((!text.is_empty() && text.ends_with('\n')).then_some(text.len())).collect();
     let mut chars_before_block = vec![0];
     for block in text.as_bytes().chunks(BLOCK) {
         chars_before_block.push(chars_before_block.last().copied().unwrap_or(0) + chars_in(block));

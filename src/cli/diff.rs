@@ -129,10 +129,10 @@ pub fn run(mut args: DiffArgs, reporter: &Reporter) -> u8 {
         (Ok(b), Ok(a)) => (b, a),
         (b, a) => {
             if let Err(e) = b {
-                output::eprint(&format!("the project at {} cannot be rendered:\n{e}", args.base));
+                reporter.eprint(&format!("the project at {} cannot be rendered:\n{e}", args.base));
             }
             if let Err(e) = a {
-                output::eprint(&e);
+                reporter.eprint(&e);
             }
             return EXIT_INPUT;
         }

@@ -11,12 +11,12 @@ use super::report::Reporter;
 use super::{EXIT_FINDINGS, EXIT_INPUT, EXIT_OK};
 use ctxc::diagnostic::{Diagnostic, Sources};
 use ctxc::project::ReadError;
-use ctxc::rules::secrets;
 use ctxc::report::escape::Untrusted;
 use ctxc::review::compare::{compare, Comparison, Labels};
 use ctxc::review::lock::{self, LOCK_NAME};
 use ctxc::review::snapshot::parse_file;
 use ctxc::review::{self, file_name};
+use ctxc::rules::secrets;
 use ctxc::{Failure, Session};
 
 /// What one agent's lock check found.

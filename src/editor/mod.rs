@@ -497,7 +497,7 @@ mod tests {
         let mut workspace = Workspace::new(dir.path(), Options::default(), Vec::new());
         workspace.refresh_all();
         let hover = workspace.hover(&dir.path().join("core.md"), Position::default()).expect("a hover");
-        let row = hover.lines().find(|l| l.contains("img")).expect("a row naming the agent");
+        let row = hover.lines().find(|l| l.starts_with("| ") && l.contains("img")).expect("a row naming the agent");
         let cells = row.match_indices('|').filter(|(i, _)| !row[..*i].ends_with('\\')).count() - 1;
         assert_eq!(cells, 6, "{row}");
         assert!(row.starts_with("| ``<img src=x onerror=alert(1)> [x](https://evil.example) @everyone \\| `x`\\r`` |"), "{row}");

@@ -6,8 +6,8 @@
 use super::escape::{markdown_code, markdown_text, terminal_text, Untrusted};
 use super::table::num;
 use crate::measure::Count;
-use crate::rules::secrets;
 use crate::review::compare::{AgentChange, Comparison, Delta, PromptChange, Status};
+use crate::rules::secrets;
 
 /// GitHub refuses comments over 65,536 characters; text diffs are cut well before that.
 const MARKDOWN_DIFF_LIMIT: usize = 40_000;

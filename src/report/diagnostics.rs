@@ -9,8 +9,8 @@ use std::collections::BTreeMap;
 use std::ops::Range;
 
 use miette::{
-    GraphicalReportHandler, GraphicalTheme, LabeledSpan, MietteDiagnostic, MietteError, MietteSpanContents, Report, SourceCode,
-    SourceSpan, SpanContents,
+    GraphicalReportHandler, GraphicalTheme, LabeledSpan, MietteDiagnostic, MietteError, MietteSpanContents, Report, SourceCode, SourceSpan,
+    SpanContents,
 };
 
 use super::escape::{self, Untrusted};

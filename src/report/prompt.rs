@@ -23,7 +23,8 @@ pub fn to_json(rendered: &Rendered) -> String {
 /// Each step on or off, and the condition or scenario fact that decided it.
 pub fn steps_table(rendered: &Rendered) -> String {
     let width = rendered.steps.iter().map(|s| s.id.len()).max().unwrap_or(2).max(2);
-    let mut out = format!("agent {} · mode {} · scenario {}", Untrusted(&rendered.agent), Untrusted(&rendered.mode), Untrusted(&rendered.scenario));
+    let mut out =
+        format!("agent {} · mode {} · scenario {}", Untrusted(&rendered.agent), Untrusted(&rendered.mode), Untrusted(&rendered.scenario));
     if let Some(modelled) = &rendered.modelled {
         out.push_str(&format!(" · models {modelled}"));
     }

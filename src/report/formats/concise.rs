@@ -3,9 +3,9 @@
 
 use super::region;
 use crate::diagnostic::{Diagnostic, Severity};
+use crate::lint::check::CheckReport;
 use crate::report::escape::{terminal_line, Untrusted};
 use crate::rules::secrets;
-use crate::lint::check::CheckReport;
 
 pub fn render(report: &CheckReport) -> String {
     let mut all: Vec<&Diagnostic> = report.diagnostics.iter().collect();

@@ -6,9 +6,9 @@ use std::path::Path;
 
 use super::{region, Paths};
 use crate::diagnostic::{Diagnostic, Severity};
+use crate::lint::check::CheckReport;
 use crate::report::escape::{markdown_code, markdown_text, terminal_text};
 use crate::rules::secrets;
-use crate::lint::check::CheckReport;
 
 /// Most findings listed in the step summary.
 pub const SUMMARY_ROWS: usize = 200;

@@ -93,7 +93,12 @@ pub fn render(report: &CheckReport, exit_code: u8) -> String {
                     .iter()
                     .map(|r| {
                         let at = r.span.as_ref().and_then(|span| report.sources.line_col(&r.file, span.start));
-                        RelatedPlace { column: at.map(|(_, c)| c), file: secrets::mask(&r.file), line: at.map(|(l, _)| l), message: &r.message }
+                        RelatedPlace {
+                            column: at.map(|(_, c)| c),
+                            file: secrets::mask(&r.file),
+                            line: at.map(|(l, _)| l),
+                            message: &r.message,
+                        }
                     })
                     .collect(),
                 rule: rule.map(|r| r.name),
