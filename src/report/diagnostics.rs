@@ -90,7 +90,8 @@ fn excerpt<'s>(
     if [&from, &first, &last, &to].iter().any(|r| r.len() > MAX_SNIPPET_LINE) {
         return None;
     }
-    let window = sources.excerpt(file, from.start..to.end)?;
+    // With the line break after the last line: miette shows an empty last line only before one.
+    let window = sources.excerpt(file, from.start..(to.end + 1).min(len))?;
     if window.split('\n').any(|line| line.len() > MAX_SNIPPET_LINE) {
         return None;
     }

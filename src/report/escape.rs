@@ -8,11 +8,15 @@
 //! - [`terminal_line`] and [`Untrusted`]: one line of a terminal or log: every control character
 //!   (line breaks too) shown as a visible escape, a workflow command made inert, credentials masked.
 //! - [`terminal_text`]: several lines (a snippet, a diff): line breaks kept, the rest as above.
+//! - [`terminal_text_keeping_colour`]: the writer's last guard on everything ctxc prints.
 //! - [`markdown_code`]: a Markdown code span, safe in a table cell (no HTML, link or mention).
+//! - [`markdown_text`]: Markdown prose that quotes names (a message in a table cell).
 //! - [`html`]: text or an attribute value in HTML.
-//! - [`json`]: JSON for a CI log.
+//! - [`json`] and [`write_json`]: JSON for a CI log.
 //!
-//! [`inert`] says what is wrong with a text for a terminal or a log, for tests.
+//! Each is applied where untrusted text enters the output, and the writer of stdout and stderr
+//! applies [`terminal_text`] once more to what it prints. [`inert`] says what is wrong with a
+//! text for a terminal or a log, for tests.
 
 use std::borrow::Cow;
 use std::fmt;
@@ -250,9 +254,10 @@ pub fn markdown_code(text: &str) -> String {
 
 /// Untrusted text as Markdown prose, safe in a table cell (a message that quotes names): one
 /// line (see [`terminal_line`]), credentials masked, every character that could start markup
-/// (code, emphasis, a link or an image, HTML, an entity, a cell's end) escaped with a
-/// backslash, and each `@` followed by a zero-width space so that it mentions nobody. An `_`
-/// inside a word (`read_file`) is left alone: it cannot emphasise.
+/// (emphasis, a link or an image, HTML, an entity, a cell's end) escaped with a backslash, and
+/// each `@` followed by a zero-width space so that it mentions nobody. Backticks are kept: a
+/// code span they make is literal text, and a table splits its cells (at unescaped `|`) before
+/// any span is read. An `_` inside a word (`read_file`) is left alone: it cannot emphasise.
 pub fn markdown_text(text: &str) -> String {
     let masked = secrets::mask(text);
     let line = terminal_line(&masked);
@@ -264,7 +269,7 @@ pub fn markdown_text(text: &str) -> String {
         match c {
             '@' => out.push_str("@\u{200b}"),
             '_' if previous.is_alphanumeric() && next.is_alphanumeric() => out.push(c),
-            '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '|' | '&' => {
+            '\\' | '*' | '_' | '[' | ']' | '<' | '>' | '|' | '&' => {
                 out.push('\\');
                 out.push(c);
             }
@@ -357,7 +362,7 @@ mod tests {
 
     #[test]
     fn markdown_prose_has_no_markup_left() {
-        assert_eq!(markdown_text("a `b` | <i>@you</i>"), "a \\`b\\` \\| \\<i\\>@\u{200b}you\\</i\\>");
+        assert_eq!(markdown_text("a `b` | <i>@you</i>"), "a `b` \\| \\<i\\>@\u{200b}you\\</i\\>");
         for text in HOSTILE {
             let prose = markdown_text(text);
             assert!(!prose.contains(['\n', '\r', '\u{1b}']), "{prose}");
