@@ -71,9 +71,11 @@ fn hostile_report(per_file: usize) -> CheckReport {
     report
 }
 
-/// Every way `ctxc check` reports, by name, each from a fresh copy of the report (so that each
-/// format's work on the sources is counted on its own).
-fn check_formats() -> Vec<(&'static str, fn(&CheckReport) -> String)> {
+/// One way `ctxc check` reports.
+type Format = fn(&CheckReport) -> String;
+
+/// Every way `ctxc check` reports, by name.
+fn check_formats() -> Vec<(&'static str, Format)> {
     vec![
         ("text", |r| diagnostics::render(&r.diagnostics, &r.sources, false)),
         ("text in colour", |r| diagnostics::render(&r.diagnostics, &r.sources, true)),
