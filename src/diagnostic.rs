@@ -1,8 +1,9 @@
 //! Diagnostics as data. Every pipeline stage collects these instead of stopping at the first
 //! problem; reporters turn them into miette output, JSON or other formats at the edge.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use serde::Serialize;
@@ -173,15 +174,40 @@ pub fn redact(secret: &str) -> String {
 /// The text of every file a run has read, by display path, so reporters can show snippets and
 /// compute line and column numbers without reading anything again. Texts are shared by content:
 /// the many agents of a project that read the same files hold one copy.
+///
+/// Reporters reach a text through [`Sources::line_col`], [`Sources::line_range`] and
+/// [`Sources::excerpt`], which do work bounded by what they return, not by the file: each
+/// adds what it read to [`Sources::work`], so a test can tell a report that is linear in its
+/// findings from one that reads a whole file per finding ([`Sources::get`] counts the whole
+/// text).
 #[derive(Debug, Default, Clone)]
 pub struct Sources {
     files: BTreeMap<String, SharedText>,
     /// Line indexes of the texts, made on first use (see [`Sources::line_col`]); shared by clones.
-    line_indexes: Arc<Mutex<KeyMap<u128, LineIndex>>>,
+    line_indexes: Arc<Mutex<KeyMap<u128, Arc<LineIndex>>>>,
+    /// Secrets a finding redacted (a credential in an MCP server's `env`), by value: every
+    /// output masks them wherever they appear, as it masks what the SEC patterns find.
+    secrets: BTreeSet<String>,
+    /// Bytes read through this value and its clones (see the type's documentation).
+    work: Arc<AtomicUsize>,
 }
 
-/// Where each line of a text starts.
-type LineIndex = Arc<[usize]>;
+/// Where each line of a text starts, and how many characters precede every block of
+/// [`BLOCK`] bytes: a column is then counted over at most one block.
+#[derive(Debug)]
+struct LineIndex {
+    starts: Vec<usize>,
+    chars_before_block: Vec<usize>,
+}
+
+/// Bytes between two character-count checkpoints of a [`LineIndex`].
+const BLOCK: usize = 4096;
+
+/// Characters in a byte range of UTF-8 text (which need not start or end on a character
+/// boundary): the bytes that start a character.
+fn chars_in(bytes: &[u8]) -> usize {
+    bytes.iter().filter(|&&b| (b & 0xC0) != 0x80).count()
+}
 
 impl Sources {
     pub fn insert(&mut self, path: impl Into<String>, text: &str) {
@@ -192,8 +218,55 @@ impl Sources {
         self.files.insert(path.into(), text);
     }
 
+    /// A file's whole text (counted as work: see the type's documentation).
     pub fn get(&self, path: &str) -> Option<&str> {
-        self.files.get(path).map(|text| &**text)
+        let text = self.files.get(path).map(|text| &**text)?;
+        self.charge(text.len());
+        Some(text)
+    }
+
+    /// A byte range of a file's text, clamped to it and widened to character boundaries.
+    pub fn excerpt(&self, path: &str, range: Range<usize>) -> Option<&str> {
+        let text = &**self.files.get(path)?;
+        let mut start = range.start.min(text.len());
+        let mut end = range.end.min(text.len()).max(start);
+        while !text.is_char_boundary(start) {
+            start -= 1;
+        }
+        while !text.is_char_boundary(end) {
+            end += 1;
+        }
+        self.charge(end - start);
+        Some(&text[start..end])
+    }
+
+    /// Whether a file is known, without reading it.
+    pub fn contains(&self, path: &str) -> bool {
+        self.files.contains_key(path)
+    }
+
+    /// A file's length in bytes.
+    pub fn len_of(&self, path: &str) -> Option<usize> {
+        self.files.get(path).map(|text| text.len())
+    }
+
+    /// Bytes read through this value and its clones so far.
+    pub fn work(&self) -> usize {
+        self.work.load(Ordering::Relaxed)
+    }
+
+    fn charge(&self, bytes: usize) {
+        self.work.fetch_add(bytes, Ordering::Relaxed);
+    }
+
+    /// Registers a secret a finding redacted (by value), so that every output masks it.
+    pub fn register_secret(&mut self, value: &str) {
+        self.secrets.insert(value.to_string());
+    }
+
+    /// The secrets findings redacted, by value.
+    pub fn secrets(&self) -> &BTreeSet<String> {
+        &self.secrets
     }
 
     /// A file's text with its content hash (to key what is computed once per text).
@@ -222,6 +295,7 @@ impl Sources {
 
     pub fn extend(&mut self, other: Sources) {
         self.files.extend(other.files);
+        self.secrets.extend(other.secrets);
     }
 
     /// Every file, by display path, sorted.
@@ -231,38 +305,57 @@ impl Sources {
 
     /// 1-based line and column (in characters) of a byte offset in a known file. A lookup in an
     /// index of the file's lines (made once per text), so that placing each of many findings in a
-    /// large file does not read the file again.
+    /// large file does not read the file again; the column is counted from the nearest
+    /// checkpoint, over at most [`BLOCK`] bytes.
     pub fn line_col(&self, path: &str, offset: usize) -> Option<(usize, usize)> {
-        let (text, line, start) = self.line_of(path, offset)?;
+        let (text, index, line) = self.line_of(path, offset)?;
         let mut offset = offset.min(text.len());
         while !text.is_char_boundary(offset) {
             offset -= 1;
         }
-        Some((line, text[start..offset.max(start)].chars().count() + 1))
+        let start = index.starts[line - 1].min(offset);
+        let chars_before = |at: usize| {
+            let block = at / BLOCK;
+            self.charge(at - block * BLOCK);
+            index.chars_before_block[block] + chars_in(&text.as_bytes()[block * BLOCK..at])
+        };
+        Some((line, chars_before(offset) - chars_before(start) + 1))
     }
 
     /// The byte range of the line holding `offset` in a known file, without its line break.
     pub fn line_range(&self, path: &str, offset: usize) -> Option<Range<usize>> {
-        let (text, _, start) = self.line_of(path, offset)?;
-        let end = text[start..].find('\n').map_or(text.len(), |i| start + i);
-        Some(start..end)
+        let (text, index, line) = self.line_of(path, offset)?;
+        let start = index.starts[line - 1];
+        let end = match index.starts.get(line) {
+            Some(&next) if next > start && text.as_bytes()[next - 1] == b'\n' => next - 1,
+            _ => text.len(),
+        };
+        Some(start..end.max(start))
     }
 
-    /// A known file's text, and the 1-based number and start of the line holding `offset`.
-    fn line_of(&self, path: &str, offset: usize) -> Option<(&str, usize, usize)> {
+    /// A known file's text, its line index, and the 1-based number of the line holding `offset`.
+    fn line_of(&self, path: &str, offset: usize) -> Option<(&str, Arc<LineIndex>, usize)> {
         let text = self.files.get(path)?;
-        let lines = {
+        let index = {
             let mut indexes = self.line_indexes.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-            Arc::clone(indexes.entry(text.hash()).or_insert_with(|| line_index(text)))
+            Arc::clone(indexes.entry(text.hash()).or_insert_with(|| {
+                self.charge(text.len());
+                Arc::new(line_index(text))
+            }))
         };
-        let line = lines.partition_point(|&start| start <= offset.min(text.len()));
-        Some((text, line, lines[line - 1]))
+        let line = index.starts.partition_point(|&start| start <= offset.min(text.len()));
+        Some((text, index, line))
     }
 }
 
 fn line_index(text: &str) -> LineIndex {
     let after_breaks = text.match_indices('\n').map(|(i, _)| i + 1).filter(|&i| i < text.len());
-    std::iter::once(0).chain(after_breaks).chain((!text.is_empty() && text.ends_with('\n')).then_some(text.len())).collect()
+    let starts = std::iter::once(0).chain(after_breaks).chain((!text.is_empty() && text.ends_with('\n')).then_some(text.len())).collect();
+    let mut chars_before_block = vec![0];
+    for block in text.as_bytes().chunks(BLOCK) {
+        chars_before_block.push(chars_before_block.last().copied().unwrap_or(0) + chars_in(block));
+    }
+    LineIndex { starts, chars_before_block }
 }
 
 /// 1-based line and column (in characters) of a byte offset; offsets past the end clamp to it.

@@ -173,6 +173,17 @@ struct Run {
     /// Fragments neither stream may hold.
     #[serde(default)]
     absent: Vec<String>,
+    /// Regular expressions neither stream may match (as it is).
+    #[serde(default)]
+    absent_regex: Vec<String>,
+    /// Neither stream holds anything a terminal or a CI log would act on: no control character
+    /// but line breaks and tabs (no ESC, BEL or lone CR), no line whose first characters after
+    /// white space are `::` and none holding `##[` (GitHub's workflow commands).
+    #[serde(default)]
+    inert: bool,
+    /// Fragments project files may not hold after the run.
+    #[serde(default)]
+    lacks: BTreeMap<String, Vec<String>>,
     /// Project paths this run may and must create, change or remove (each with what is below it).
     #[serde(default)]
     changes: Vec<String>,
@@ -711,6 +722,23 @@ fn check_run(s: &Scratch, run: &Run, out: &Outcome) -> Vec<String> {
             problems.push(format!("`{fragment}` was printed"));
         }
     }
+    for pattern in &run.absent_regex {
+        let re = regex::Regex::new(pattern).expect("absent_regex");
+        if re.is_match(&out.stdout) || re.is_match(&out.stderr) {
+            problems.push(format!("the output matches `{pattern}`"));
+        }
+    }
+    if run.inert {
+        for (name, stream) in [("stdout", &out.stdout), ("stderr", &out.stderr)] {
+            problems.extend(executable(stream).map(|why| format!("{name} holds {why}")));
+        }
+    }
+    for (file, fragments) in &run.lacks {
+        let text = std::fs::read_to_string(s.project().join(file)).unwrap_or_default();
+        for fragment in fragments.iter().filter(|f| text.contains(&s.expand(f))) {
+            problems.push(format!("`{file}` holds `{fragment}`"));
+        }
+    }
     let located = run.stderr.iter().chain(&run.stderr_is).chain(&run.stdout).any(|f| is_located(f))
         || run.stderr_regex.iter().any(|r| is_located(&r.replace(r"\d+", "1").replace('\\', "")));
     if run.exit != 0 && !located && run.unlocated.is_none() {
@@ -725,6 +753,18 @@ fn check_run(s: &Scratch, run: &Run, out: &Outcome) -> Vec<String> {
         problems.push(format!("{} MiB of memory, over {rss_bound} MiB", out.max_rss_kib / 1024));
     }
     problems
+}
+
+/// What in `text` a terminal or GitHub's runner would act on, if anything: a control character
+/// other than a line break or a tab, or a line that reads as a workflow command (the runner
+/// splits lines at `\n` and at a lone `\r`, trims them, and reads `::command` at the start or
+/// `##[command]` anywhere).
+fn executable(text: &str) -> Option<String> {
+    if let Some((at, c)) = text.char_indices().find(|(_, c)| c.is_control() && !matches!(c, '\n' | '\t')) {
+        return Some(format!("a raw {c:?} at byte {at}"));
+    }
+    let line = text.split('\n').find(|line| line.trim_start().starts_with("::") || line.contains("##["))?;
+    Some(format!("a line that reads as a workflow command: {line:?}"))
 }
 
 /// Nothing read or written outside the project: the canary and the other outside files as they

@@ -192,7 +192,7 @@ fn an_editor_session() {
     assert_eq!(rendered["text"], fixed.trim_end(), "plan mode has no tools: the prompt is the unsaved module");
     assert_eq!(rendered["mode"], "plan");
     for mode in ["agent", "plan"] {
-        let row = format!("| demo | {mode} | default | {module_tokens} | 0.0 % | 1,000 (ok) |");
+        let row = format!("| `demo` | `{mode}` | `default` | {module_tokens} | 0.0 % | 1,000 (ok) |");
         assert!(markdown.contains(&row), "no `{row}` in:\n{markdown}");
     }
 

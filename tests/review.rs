@@ -165,7 +165,7 @@ fn snapshot_lock_drift_and_diff_of_one_edited_module() {
         let delta = changed[0]["tokens"]["delta"].as_i64().expect("delta");
         assert!(delta > 0);
         assert!(markdown.contains(&format!(
-            "| zeus | {} | {} | `soul` |",
+            "| `zeus` | `{}` | `{}` | `soul` |",
             prompt["mode"].as_str().expect("mode"),
             prompt["scenario"].as_str().expect("scenario")
         )));

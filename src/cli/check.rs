@@ -13,6 +13,7 @@ use ctxc::diagnostic::{Diagnostic, Sources};
 use ctxc::lint::check::plural;
 use ctxc::lint::{fix, CheckReport, Options, Outcome};
 use ctxc::project::ProjectRoot;
+use ctxc::report::escape::Untrusted;
 use ctxc::report::formats;
 use ctxc::review::compare::unified_diff;
 use ctxc::rules::secrets;
@@ -144,11 +145,11 @@ pub fn run(mut args: CheckArgs, reporter: &Reporter) -> u8 {
     match args.format {
         CheckFormat::Text => reporter.diagnostics(&report.diagnostics, &report.sources),
         CheckFormat::Concise => output::print(&formats::concise::render(&report)),
-        CheckFormat::Json => output::print(&formats::json::render(&report, code)),
-        CheckFormat::Sarif => output::print(&formats::sarif::render(&report, &formats::Paths::detect())),
+        CheckFormat::Json => output::print_json(&formats::json::render(&report, code)),
+        CheckFormat::Sarif => output::print_json(&formats::sarif::render(&report, &formats::Paths::detect())),
         CheckFormat::Github => {
             let paths = formats::Paths::detect();
-            output::print(&formats::github::annotations(&report, &paths));
+            output::print_exact(&formats::github::annotations(&report, &paths));
             if let Some(summary_file) = std::env::var_os("GITHUB_STEP_SUMMARY").filter(|v| !v.is_empty()) {
                 let summary = formats::github::summary(&report, &paths);
                 if let Err(e) = formats::github::append(&PathBuf::from(summary_file), &summary) {
@@ -160,7 +161,7 @@ pub fn run(mut args: CheckArgs, reporter: &Reporter) -> u8 {
     // `--locked`: the render against ctxc.lock (only when every agent loaded).
     let mut drifted = false;
     if args.locked && code < EXIT_INPUT {
-        let locked = super::locked::run(&args.path, &session, reporter);
+        let locked = super::locked::run(&args.path, &session, report.sources.secrets(), reporter);
         drifted = locked == EXIT_FINDINGS;
         code = code.max(locked);
     }
@@ -205,7 +206,7 @@ fn fix_root(path: &Path) -> &Path {
 /// written.
 fn read_for_fix(root: Option<&ProjectRoot>, file: &str, checked: &Sources) -> Option<String> {
     let text = root?.read_named(Path::new(file)).ok()?.text;
-    (checked.get(file)? == secrets::mask(&text)).then(|| text.to_string())
+    (checked.get(file)? == secrets::mask_with(&text, checked.secrets())).then(|| text.to_string())
 }
 
 /// `--fix`: fixes, writes and checks again ([`fix::fix`]); notes on stderr what could not be done.
@@ -217,11 +218,15 @@ fn fix(path: &Path, unsafe_fixes: bool, check: impl FnMut() -> CheckReport) -> f
         |file: &str, text: &str| ctxc::review::atomic::replace_inside(root, Path::new(file), text.as_bytes()).map_err(|e| e.to_string());
     let fixing = fix::fix(check, unsafe_fixes, read, write);
     for (file, why) in &fixing.failed {
-        output::eprint(&format!("ctxc: cannot fix `{file}`: {why}\n"));
+        output::eprint(&format!("ctxc: cannot fix `{}`: {}\n", Untrusted(file), Untrusted(why)));
     }
     for skipped in &fixing.skipped {
         let code = skipped.code.map(|c| format!("{c} ")).unwrap_or_default();
-        output::eprint(&format!("ctxc: {code}fix not applied in `{}` (it overlaps another fix): {}\n", skipped.file, skipped.title));
+        output::eprint(&format!(
+            "ctxc: {code}fix not applied in `{}` (it overlaps another fix): {}\n",
+            Untrusted(&skipped.file),
+            Untrusted(&skipped.title)
+        ));
     }
     fixing
 }
@@ -238,8 +243,10 @@ fn diff(root: &Path, report: &CheckReport, unsafe_fixes: bool, reporter: &Report
     let mut out = String::new();
     for (file, after) in &round.texts {
         // Secrets are never printed, not even in the lines a hunk shows around an edit.
-        let before = round.before.get(file).map(|text| secrets::mask(text));
-        out.push_str(&unified_diff(before.as_deref(), Some(&secrets::mask(after)), &format!("a/{file}"), &format!("b/{file}")));
+        let masked = |text: &str| secrets::mask_with(text, report.sources.secrets()).into_owned();
+        let before = round.before.get(file).map(|text| masked(text));
+        let diff = unified_diff(before.as_deref(), Some(&masked(after)), &format!("a/{file}"), &format!("b/{file}"));
+        out.push_str(&ctxc::report::escape::terminal_text(&diff));
     }
     output::print(&out);
     let files = round.texts.len();

@@ -93,7 +93,7 @@ pub fn run(args: CostArgs, reporter: &Reporter) -> u8 {
             }
             let json = CostJson { env_overrides: &env, model: args.model.as_deref(), overrides: &args.set, reports: &reports };
             output::print_with(|out| {
-                serde_json::to_writer_pretty(&mut *out, &json)?;
+                ctxc::report::escape::write_json(&mut *out, &json)?;
                 writeln!(out)
             });
         }
@@ -272,7 +272,7 @@ fn cost_tools(args: &CostArgs, input: &ToolInput, reporter: &Reporter) -> u8 {
                 "method": costs.method, "files": files, "tools": tools, "framing": costs.framing, "preamble": costs.preamble,
                 "joins": costs.joins, "total": costs.total, "duplicates": duplicates, "problems": problems,
             });
-            output::println(&serde_json::to_string_pretty(&value).unwrap_or_default());
+            output::print_json(&format!("{}\n", serde_json::to_string_pretty(&value).unwrap_or_default()));
         }
         CostFormat::Html => output::print(&ctxc::report::html::tools_report(&model, &costs, &rows)),
         CostFormat::Text | CostFormat::Markdown => {

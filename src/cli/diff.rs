@@ -9,6 +9,7 @@ use clap::{Args, ValueEnum};
 
 use super::report::Reporter;
 use super::{check_path, output, with_env_overrides, EXIT_FINDINGS, EXIT_INPUT, EXIT_OK};
+use ctxc::report::escape::Untrusted;
 use ctxc::review::compare::{compare, over_threshold, Labels, Threshold};
 use ctxc::review::{self, git, AgentPin};
 use ctxc::{Failure, Session};
@@ -99,7 +100,9 @@ pub fn run(mut args: DiffArgs, reporter: &Reporter) -> u8 {
     };
     let checkout = match git::checkout(&repo, &commit, &overrides) {
         Ok(c) => c,
-        Err(message) => return reporter.usage(format!("cannot read `{}` at {}: {message}", args.path.display(), args.base)),
+        Err(message) => {
+            return reporter.usage(format!("cannot read `{}` at {}: {message}", Untrusted(&args.path.display().to_string()), args.base))
+        }
     };
     let after = match ctxc::discover::find_manifests(&args.path) {
         Ok(m) => keyed(&args.path, m),
@@ -126,10 +129,10 @@ pub fn run(mut args: DiffArgs, reporter: &Reporter) -> u8 {
         (Ok(b), Ok(a)) => (b, a),
         (b, a) => {
             if let Err(e) = b {
-                output::eprint(&format!("the project at {} cannot be rendered:\n{e}", args.base));
+                reporter.eprint(&format!("the project at {} cannot be rendered:\n{e}", args.base));
             }
             if let Err(e) = a {
-                output::eprint(&e);
+                reporter.eprint(&e);
             }
             return EXIT_INPUT;
         }
@@ -154,7 +157,7 @@ pub fn run(mut args: DiffArgs, reporter: &Reporter) -> u8 {
                 "fail_on_increase": args.fail_on_increase.map(|t| t.to_string()),
                 "over_threshold": over_json,
             });
-            output::println(&serde_json::to_string_pretty(&value).unwrap_or_default());
+            output::print_json(&format!("{}\n", serde_json::to_string_pretty(&value).unwrap_or_default()));
         }
     }
     if let Some(threshold) = args.fail_on_increase.filter(|_| !over.is_empty()) {
@@ -162,7 +165,7 @@ pub fn run(mut args: DiffArgs, reporter: &Reporter) -> u8 {
             .iter()
             .map(|(a, p)| {
                 let pct = p.total.percent().map(|x| format!(", {x:+.1} %")).unwrap_or_default();
-                format!("{} {} · {}: {:+} tokens{pct}", a.agent, p.mode, p.scenario, p.total.delta)
+                format!("{} {} · {}: {:+} tokens{pct}", Untrusted(&a.agent), Untrusted(&p.mode), Untrusted(&p.scenario), p.total.delta)
             })
             .collect();
         output::eprint(&format!("error: grew by more than {threshold} (--fail-on-increase): {}\n", list.join("; ")));

@@ -4,16 +4,19 @@
 //! section and a unified diff of the prompt text, and exits 1. A missing or unreadable lock
 //! exits 2 and says to run `ctxc snapshot`.
 
+use std::collections::BTreeSet;
 use std::path::Path;
 
 use super::report::Reporter;
 use super::{EXIT_FINDINGS, EXIT_INPUT, EXIT_OK};
 use ctxc::diagnostic::{Diagnostic, Sources};
 use ctxc::project::ReadError;
+use ctxc::report::escape::Untrusted;
 use ctxc::review::compare::{compare, Comparison, Labels};
 use ctxc::review::lock::{self, LOCK_NAME};
 use ctxc::review::snapshot::parse_file;
 use ctxc::review::{self, file_name};
+use ctxc::rules::secrets;
 use ctxc::{Failure, Session};
 
 /// What one agent's lock check found.
@@ -27,7 +30,8 @@ struct Drift {
 
 /// Runs after `check` (only when every agent loaded), which has already refused a PATH leading
 /// out of its repository.
-pub fn run(path: &Path, session: &Session, reporter: &Reporter) -> u8 {
+/// The secrets `check`'s findings redacted are masked in the diffs, as the SEC patterns' are.
+pub fn run(path: &Path, session: &Session, redacted: &BTreeSet<String>, reporter: &Reporter) -> u8 {
     let manifests = match ctxc::discover::find_manifests(path) {
         Ok(m) => m,
         Err(d) => {
@@ -45,12 +49,15 @@ pub fn run(path: &Path, session: &Session, reporter: &Reporter) -> u8 {
                 reporter.diagnostics(&failure.diagnostics, &failure.sources);
                 code = code.max(EXIT_INPUT);
             }
-            Ok(drift) if drift.comparison.changed() || !drift.problems.is_empty() => {
+            Ok(mut drift) if drift.comparison.changed() || !drift.problems.is_empty() => {
+                for prompt in drift.comparison.agents.iter_mut().flat_map(|a| &mut a.prompts) {
+                    prompt.diff = secrets::mask_with(&prompt.diff, redacted).into_owned();
+                }
                 let mut out = ctxc::report::changes::text(&drift.comparison, false);
                 for problem in &drift.problems {
-                    out.push_str(&format!("{problem}\n"));
+                    out.push_str(&format!("{}\n", Untrusted(problem)));
                 }
-                let folder = if drift.folder.is_empty() { ".".to_string() } else { drift.folder.clone() };
+                let folder = if drift.folder.is_empty() { ".".to_string() } else { Untrusted(&drift.folder).to_string() };
                 out.push_str(&format!(
                     "error: the render of {folder} drifted from its {LOCK_NAME}: review the changes above, then run `ctxc snapshot {folder}` and commit the result\n\n"
                 ));

@@ -11,6 +11,7 @@ use std::io::{self, ErrorKind, Write};
 use std::sync::atomic::{AtomicU8, Ordering};
 
 use super::EXIT_INPUT;
+use ctxc::report::escape;
 
 const OPEN: u8 = 0;
 /// The reader went away: later output is dropped.
@@ -20,14 +21,28 @@ const FAILED: u8 = 2;
 
 static STDOUT: AtomicU8 = AtomicU8::new(OPEN);
 
-/// Writes text to stdout.
+/// Writes human text to stdout: the last guard of [`escape::terminal_text`] on it, after every
+/// name and quote in it was escaped where it entered the text, so that nothing a pull request
+/// wrote can drive a terminal or start a CI workflow command (a wrapped line included).
 pub fn print(text: &str) {
+    print_exact(&escape::terminal_text(text));
+}
+
+/// [`print`] and a line break.
+pub fn println(text: &str) {
+    print(text);
+    print_exact("\n");
+}
+
+/// Writes text exactly as it is: a rendered prompt (the user's own preview), workflow commands
+/// ctxc made, or text whose format escapes it by itself.
+pub fn print_exact(text: &str) {
     print_with(|out| out.write_all(text.as_bytes()));
 }
 
-/// Writes text and a line break to stdout.
-pub fn println(text: &str) {
-    print_with(|out| out.write_all(text.as_bytes()).and_then(|()| out.write_all(b"\n")));
+/// Writes JSON (or SARIF), made inert for a CI log by [`escape::json`].
+pub fn print_json(json: &str) {
+    print_exact(&escape::json(json));
 }
 
 /// Writes to stdout through `write` (for output serialized as it is written), then flushes. The
@@ -42,7 +57,7 @@ pub fn print_with(write: impl FnOnce(&mut io::BufWriter<io::StdoutLock<'static>>
         let state = state_after(&e);
         STDOUT.store(state, Ordering::Relaxed);
         if state == FAILED {
-            eprint(&format!("ctxc: cannot write to standard output: {e}\n"));
+            eprint_exact(&format!("ctxc: cannot write to standard output: {e}\n"));
         }
     }
 }
@@ -58,9 +73,18 @@ pub fn read_stdin(limit: u64) -> io::Result<String> {
     String::from_utf8(bytes).map_err(|_| io::Error::new(ErrorKind::InvalidData, "not valid UTF-8"))
 }
 
-/// Writes text to stderr. When stderr itself cannot be written there is nobody left to tell, so
-/// the error is dropped.
+/// Writes human text to stderr, guarded as [`print`]. When stderr itself cannot be written
+/// there is nobody left to tell, so the error is dropped.
 pub fn eprint(text: &str) {
+    eprint_exact(&escape::terminal_text(text));
+}
+
+/// [`eprint`] for diagnostics in colour: the colour sequences ctxc made are kept.
+pub fn eprint_coloured(text: &str) {
+    eprint_exact(&escape::terminal_text_keeping_colour(text));
+}
+
+fn eprint_exact(text: &str) {
     let _ = io::stderr().lock().write_all(text.as_bytes());
 }
 

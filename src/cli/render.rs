@@ -90,9 +90,10 @@ pub fn run(args: RenderArgs, reporter: &Reporter) -> u8 {
     };
     let prompt = rendered.prompt();
     match (args.format, args.steps) {
-        (RenderFormat::Json, _) => output::println(&ctxc::report::prompt::to_json(&rendered)),
+        (RenderFormat::Json, _) => output::print_json(&format!("{}\n", ctxc::report::prompt::to_json(&rendered))),
         (RenderFormat::Text, true) => output::print(&ctxc::report::prompt::steps_table(&rendered)),
-        (RenderFormat::Text, false) => output::println(&prompt),
+        // The prompt exactly, as the model gets it: the user's own preview.
+        (RenderFormat::Text, false) => output::print_exact(&format!("{prompt}\n")),
     }
     // The steps table is the one output without the prompt in it.
     if args.format == RenderFormat::Json || !args.steps {

@@ -26,7 +26,15 @@ impl Reporter {
 
     pub fn diagnostics(&self, diagnostics: &[Diagnostic], sources: &Sources) {
         if !diagnostics.is_empty() {
-            super::output::eprint(&self.render(diagnostics, sources));
+            self.eprint(&self.render(diagnostics, sources));
+        }
+    }
+
+    /// Writes diagnostics rendered by [`Reporter::render`] to stderr, their colour kept.
+    pub fn eprint(&self, rendered: &str) {
+        match self.color {
+            true => super::output::eprint_coloured(rendered),
+            false => super::output::eprint(rendered),
         }
     }
 

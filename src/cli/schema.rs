@@ -3,6 +3,6 @@
 use super::EXIT_OK;
 
 pub fn run() -> u8 {
-    super::output::print(&ctxc::schema::manifest_schema());
+    super::output::print_json(&ctxc::schema::manifest_schema());
     EXIT_OK
 }

@@ -12,6 +12,7 @@ use super::{find_manifests, output, with_env_overrides, EXIT_FINDINGS, EXIT_INPU
 use ctxc::checks::leaks::{Leak, Leaks};
 use ctxc::diagnostic::{Diagnostic, Severity};
 use ctxc::manifest::Loaded;
+use ctxc::report::escape::Untrusted;
 use ctxc::review::{self, AgentPin};
 use ctxc::Session;
 
@@ -133,14 +134,14 @@ pub fn run(args: SnapshotArgs, reporter: &Reporter) -> u8 {
                 let n = pin.prompts.len();
                 let mut out = format!(
                     "{}: {n} snapshot{} in {} ({}); {} {lock}\n",
-                    pin.agent,
+                    Untrusted(&pin.agent),
                     if n == 1 { "" } else { "s" },
-                    w.dir,
+                    Untrusted(&w.dir),
                     parts.join(", "),
-                    w.lock
+                    Untrusted(&w.lock)
                 );
                 for path in &w.removed {
-                    out.push_str(&format!("  removed {path}\n"));
+                    out.push_str(&format!("  removed {}\n", Untrusted(path)));
                 }
                 output::print(&out);
             }

@@ -11,6 +11,7 @@ use super::{canonical, AgentCosts, Workspace};
 use crate::checks::budgets::{BudgetKind, Status};
 use crate::diagnostic::grouped;
 use crate::report::cost::Costed;
+use crate::report::escape::markdown_code;
 
 /// Agents listed in one hover at most; the rest are summed up in a line.
 const MOST_AGENTS_SHOWN: usize = 12;
@@ -71,11 +72,11 @@ impl Target {
 
     fn title(&self) -> String {
         match self {
-            Target::Step(id) => format!("step `{id}`"),
-            Target::Module(name) => format!("module `{name}`"),
-            Target::Mode(name) => format!("`{name}` mode"),
-            Target::Category(name) => format!("tool category `{name}`"),
-            Target::File(rel) => format!("`{rel}`"),
+            Target::Step(id) => format!("step {}", markdown_code(id)),
+            Target::Module(name) => format!("module {}", markdown_code(name)),
+            Target::Mode(name) => format!("{} mode", markdown_code(name)),
+            Target::Category(name) => format!("tool category {}", markdown_code(name)),
+            Target::File(rel) => markdown_code(rel),
         }
     }
 
@@ -145,7 +146,12 @@ fn table(agent_rows: &[(String, Vec<Row>)]) -> String {
                 Some((limit, status)) => format!("{} ({})", grouped(limit), format!("{status:?}").to_lowercase()),
                 None => "–".to_string(),
             };
-            out.push_str(&format!("| {agent} | {} | {} | {tokens} | {share:.1} % | {budget} |\n", m.mode, m.scenario));
+            out.push_str(&format!(
+                "| {} | {} | {} | {tokens} | {share:.1} % | {budget} |\n",
+                markdown_code(agent),
+                markdown_code(&m.mode),
+                markdown_code(&m.scenario)
+            ));
         }
     }
     if agent_rows.len() > MOST_AGENTS_SHOWN {
@@ -182,14 +188,14 @@ impl Workspace {
                     Some((costs, target))
                 })
                 .collect();
-            (format!("`{}`", relative(&self.root, &path)), targets)
+            (markdown_code(&relative(&self.root, &path)), targets)
         };
         let rows: Vec<(String, Vec<Row>)> = targets
             .iter()
             .map(|(costs, target)| (costs.loaded.agent.name.clone(), costs.costed.iter().filter_map(|c| target.row(costs, c)).collect()))
             .filter(|(_, rows): &(String, Vec<Row>)| !rows.is_empty())
             .collect();
-        let agents = if rows.len() == 1 { format!("agent `{}`", rows[0].0) } else { format!("{} agents", rows.len()) };
+        let agents = if rows.len() == 1 { format!("agent {}", markdown_code(&rows[0].0)) } else { format!("{} agents", rows.len()) };
         (!rows.is_empty()).then(|| format!("**{title}** in {agents}\n\n{}", table(&rows)))
     }
 

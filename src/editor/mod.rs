@@ -479,10 +479,29 @@ mod tests {
         assert_eq!((published[0].path.as_path(), published[0].findings[0].code), (core.as_path(), Some("TPL003")));
         assert_eq!(std::fs::read_to_string(&core).expect("read"), "You are careful.\n", "the disk is not written");
         let rows = workspace.hover(&core, Position::default()).expect("a hover");
-        assert!(rows.contains("| a | default | default | 5 |"), "{rows}");
+        assert!(rows.contains("| `a` | `default` | `default` | 5 |"), "{rows}");
         // Closed unsaved: the file on disk counts again and the finding goes.
         workspace.set_text(&core, None);
         assert_eq!(workspace.refresh(std::slice::from_ref(&core)), [Published { path: core.clone(), findings: Vec::new() }]);
+    }
+
+    #[test]
+    fn hovers_keep_hostile_names_in_code_spans() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let name = "<img src=x onerror=alert(1)> [x](https://evil.example) @everyone | `x`\r";
+        let manifest = format!(
+            "[agent]\nname = {name:?}\n\n[pipeline]\nsteps = [{{ id = \"core\", kind = \"module\" }}]\n\n[modules]\ncore = {{ source = \"core.md\" }}\n\n[modes.{name:?}]\n"
+        );
+        std::fs::write(dir.path().join("ctxc.toml"), manifest).expect("write");
+        std::fs::write(dir.path().join("core.md"), "You are careful.\n").expect("write");
+        let mut workspace = Workspace::new(dir.path(), Options::default(), Vec::new());
+        workspace.refresh_all();
+        let hover = workspace.hover(&dir.path().join("core.md"), Position::default()).expect("a hover");
+        let row = hover.lines().find(|l| l.starts_with("| ") && l.contains("img")).expect("a row naming the agent");
+        let cells = row.match_indices('|').filter(|(i, _)| !row[..*i].ends_with('\\')).count() - 1;
+        assert_eq!(cells, 6, "{row}");
+        assert!(row.starts_with("| ``<img src=x onerror=alert(1)> [x](https://evil.example) @everyone \\| `x`\\r`` |"), "{row}");
+        assert!(!hover.contains('\r'), "{hover}");
     }
 
     #[test]

@@ -133,17 +133,10 @@ impl CheckReport {
         self.unloadable = true;
     }
 
-    /// Masks every secret in the source texts and in every message, label and help, so no output
-    /// format can print one (a line quoted by any finding, or a preview in a message).
+    /// Masks every secret in the source texts and in every message, label, help and related
+    /// place, the values redacting findings reported included (see [`secrets::mask_report`]).
     fn mask_secrets(&mut self) {
-        secrets::mask_sources(&mut self.sources);
-        for d in &mut self.diagnostics {
-            for text in [Some(&mut d.message), d.label.as_mut(), d.help.as_mut()].into_iter().flatten() {
-                if let std::borrow::Cow::Owned(m) = secrets::mask(text) {
-                    *text = m;
-                }
-            }
-        }
+        secrets::mask_report(&mut self.sources, &mut self.diagnostics);
     }
 }
 

@@ -1,9 +1,13 @@
 //! A [`Comparison`] for people and tools: text (terminal, `check --locked`), Markdown (a pull
-//! request comment) and JSON. Shared by `ctxc diff` and `ctxc check --locked`.
+//! request comment) and JSON. Shared by `ctxc diff` and `ctxc check --locked`. Names (agents,
+//! modes, scenarios, sections, paths) and the diffs' text come from the project: they are
+//! escaped for the terminal ([`Untrusted`]) or put in code spans and fences for Markdown.
 
+use super::escape::{markdown_code, markdown_text, terminal_text, Untrusted};
 use super::table::num;
 use crate::measure::Count;
 use crate::review::compare::{AgentChange, Comparison, Delta, PromptChange, Status};
+use crate::rules::secrets;
 
 /// GitHub refuses comments over 65,536 characters; text diffs are cut well before that.
 const MARKDOWN_DIFF_LIMIT: usize = 40_000;
@@ -61,25 +65,34 @@ fn rows(p: &PromptChange, exact: bool, all: bool) -> Vec<[String; 5]> {
     out
 }
 
+/// A prompt's name for the terminal.
 fn prompt_name(p: &PromptChange) -> String {
-    format!("{} · {}", p.mode, p.scenario)
+    format!("{} · {}", Untrusted(&p.mode), Untrusted(&p.scenario))
+}
+
+/// A prompt's name for Markdown.
+fn prompt_code(p: &PromptChange) -> String {
+    format!("{} · {}", markdown_code(&p.mode), markdown_code(&p.scenario))
 }
 
 fn agent_heading(a: &AgentChange) -> String {
-    format!("{} ({}): {}", a.agent, a.path, status_word(a.status))
+    format!("{} ({}): {}", Untrusted(&a.agent), Untrusted(&a.path), status_word(a.status))
 }
 
-/// Text diffs with identical bodies printed once, naming every prompt that shares them.
-fn grouped_diffs(a: &AgentChange) -> Vec<(String, Vec<String>)> {
+/// Text diffs with identical bodies printed once, naming every prompt that shares them (each
+/// named by `name`). The diffs' text is masked and made inert (see [`terminal_text`]): a
+/// prompt's lines are the project's.
+fn grouped_diffs(a: &AgentChange, name: impl Fn(&PromptChange) -> String) -> Vec<(String, Vec<String>)> {
     let mut groups: Vec<(String, Vec<String>)> = Vec::new();
     for p in a.prompts.iter().filter(|p| !p.diff.is_empty()) {
         let body: String = p.diff.split_inclusive('\n').skip(2).collect();
         match groups.iter_mut().find(|(b, _)| b.split_inclusive('\n').skip(2).collect::<String>() == body) {
-            Some((_, names)) => names.push(prompt_name(p)),
-            None => groups.push((p.diff.clone(), vec![prompt_name(p)])),
+            Some((_, names)) => names.push(name(p)),
+            None => groups.push((p.diff.clone(), vec![name(p)])),
         }
     }
-    groups
+    // The headers name the agent, mode and scenario: a credential there is masked too.
+    groups.into_iter().map(|(diff, names)| (terminal_text(&secrets::mask(&diff)).into_owned(), names)).collect()
 }
 
 /// The comparison as terminal text: changed agents and prompts with their token tables, a line
@@ -90,7 +103,7 @@ pub fn text(c: &Comparison, all: bool) -> String {
         out.push_str(&agent_heading(a));
         out.push('\n');
         for note in &a.notes {
-            out.push_str(&format!("  {note}\n"));
+            out.push_str(&format!("  {}\n", Untrusted(note)));
         }
         let mut unchanged = Vec::new();
         for p in &a.prompts {
@@ -99,7 +112,10 @@ pub fn text(c: &Comparison, all: bool) -> String {
                 continue;
             }
             out.push_str(&format!("\n  {} ({})\n", prompt_name(p), status_word(p.status)));
-            let table = rows(p, a.exact, all);
+            let mut table = rows(p, a.exact, all);
+            for row in &mut table {
+                row[0] = Untrusted(&row[0]).to_string();
+            }
             let w = table.iter().map(|r| r[0].chars().count()).max().unwrap_or(0).max(7);
             out.push_str(&format!("    {:<w$}  {:>9}  {:>9}  {:>8}\n", "section", "before", "after", "delta"));
             for [label, before, after, delta, pct] in table {
@@ -110,7 +126,7 @@ pub fn text(c: &Comparison, all: bool) -> String {
         if !unchanged.is_empty() {
             out.push_str(&format!("\n  unchanged: {}\n", unchanged.join(", ")));
         }
-        for (diff, names) in grouped_diffs(a) {
+        for (diff, names) in grouped_diffs(a, prompt_name) {
             out.push('\n');
             out.push_str(&diff);
             if names.len() > 1 {
@@ -132,14 +148,10 @@ fn fence(text: &str) -> String {
     "`".repeat(longest.max(2) + 1)
 }
 
-fn md_cell(text: &str) -> String {
-    text.replace('|', "\\|").replace('\n', " ")
-}
-
 /// The comparison as Markdown for a pull request comment: one table of every changed section
 /// and total, then the text diffs folded in a `<details>` block.
 pub fn markdown(c: &Comparison, before: &str, after: &str, all: bool) -> String {
-    let mut out = format!("### ctxc: prompt changes (`{}` → {})\n\n", md_cell(before), md_cell(after));
+    let mut out = format!("### ctxc: prompt changes ({} → {})\n\n", markdown_code(before), markdown_text(after));
     let shown: Vec<&AgentChange> = c.agents.iter().filter(|a| all || a.status != Status::Unchanged).collect();
     if shown.is_empty() {
         out.push_str("No prompt changed.\n");
@@ -150,7 +162,7 @@ pub fn markdown(c: &Comparison, before: &str, after: &str, all: bool) -> String 
     for a in &shown {
         if a.status == Status::Added || a.status == Status::Removed || !a.notes.is_empty() {
             let what = [status_word(a.status).to_string()].into_iter().chain(a.notes.iter().cloned()).collect::<Vec<_>>().join("; ");
-            out.push_str(&format!("| {} | | | *agent {}* | | | | |\n", md_cell(&a.agent), md_cell(&what)));
+            out.push_str(&format!("| {} | | | *agent {}* | | | | |\n", markdown_code(&a.agent), markdown_text(&what)));
         }
         for p in &a.prompts {
             if p.status == Status::Unchanged && !all {
@@ -159,12 +171,12 @@ pub fn markdown(c: &Comparison, before: &str, after: &str, all: bool) -> String 
             }
             for [label, before, after, delta, pct] in rows(p, a.exact, all).into_iter().filter(|r| !r[0].starts_with('(')) {
                 let bold = matches!(label.as_str(), "system prompt" | "total");
-                let label = if bold { format!("**{label}**") } else { format!("`{}`", md_cell(&label)) };
+                let label = if bold { format!("**{label}**") } else { markdown_code(&label) };
                 out.push_str(&format!(
                     "| {} | {} | {} | {label} | {before} | {after} | {delta} | {pct} |\n",
-                    md_cell(&a.agent),
-                    md_cell(&p.mode),
-                    md_cell(&p.scenario)
+                    markdown_code(&a.agent),
+                    markdown_code(&p.mode),
+                    markdown_code(&p.scenario)
                 ));
             }
         }
@@ -173,7 +185,7 @@ pub fn markdown(c: &Comparison, before: &str, after: &str, all: bool) -> String 
     if unchanged + same_agents > 0 {
         out.push_str(&format!("\n{unchanged} more prompt(s) and {same_agents} agent(s) unchanged.\n"));
     }
-    let diffs: Vec<(String, Vec<String>)> = shown.iter().flat_map(|a| grouped_diffs(a)).collect();
+    let diffs: Vec<(String, Vec<String>)> = shown.iter().flat_map(|a| grouped_diffs(a, prompt_code)).collect();
     if !diffs.is_empty() {
         out.push_str("\n<details><summary>Prompt text diffs</summary>\n\n");
         let mut budget = MARKDOWN_DIFF_LIMIT;

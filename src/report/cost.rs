@@ -4,6 +4,7 @@
 
 use serde::Serialize;
 
+use super::escape::{markdown_text, Untrusted};
 use super::table::{num, plain, table_row};
 use crate::checks::budgets::{BudgetKind, BudgetStatus, Status};
 use crate::measure::{Count, Measured, ToolCosts};
@@ -48,7 +49,7 @@ pub fn text(c: &Costed, md: bool) -> String {
         m.method,
         plain(window as i64)
     );
-    let mut out = if md { format!("### {heading}\n\n") } else { format!("{heading}\n") };
+    let mut out = heading_line(&heading, md);
     if let Some(modelled) = &m.modelled {
         out.push_str(&format!("preset models {modelled}\n"));
     }
@@ -151,7 +152,7 @@ pub fn text(c: &Costed, md: bool) -> String {
     sorted.sort_by(|a, b| b.tokens.tokens.cmp(&a.tokens.tokens).then(a.name.cmp(&b.name)));
     let per_tool: Vec<String> = sorted.iter().map(|tool| format!("{} {}", tool.name, num(tool.tokens))).collect();
     if !per_tool.is_empty() {
-        out.push_str(&format!("\nper tool: {}\n", per_tool.join(", ")));
+        out.push_str(&format!("\nper tool: {}\n", names(&per_tool.join(", "), md)));
     }
     let r = &m.request;
     out.push_str(&format!("\nrequest (the fixed part of every call)\nmethod: {}\n", r.method));
@@ -192,7 +193,7 @@ pub fn text(c: &Costed, md: bool) -> String {
         out.push_str(&table_row(md, &[format!("{label:<18}"), format!("{tokens:>9}"), note]));
     }
     if !w.unbounded.is_empty() {
-        out.push_str(&format!("unbounded dynamic sections (costed as rendered): {}\n", w.unbounded.join(", ")));
+        out.push_str(&format!("unbounded dynamic sections (costed as rendered): {}\n", names(&w.unbounded.join(", "), md)));
     }
     if !md {
         let width = 60.0;
@@ -210,6 +211,22 @@ pub fn text(c: &Costed, md: bool) -> String {
     out.push_str(&budgets_text(c, md));
     out.push_str(&super::systems::report(m, md));
     out
+}
+
+/// A list of names in a line of the report.
+fn names(list: &str, md: bool) -> String {
+    match md {
+        true => markdown_text(list),
+        false => Untrusted(list).to_string(),
+    }
+}
+
+/// A report's heading (it names the agent, mode and scenario): a Markdown heading, or a line.
+fn heading_line(heading: &str, md: bool) -> String {
+    match md {
+        true => format!("### {}\n\n", markdown_text(heading)),
+        false => format!("{}\n", Untrusted(heading)),
+    }
 }
 
 fn status_word(status: Status) -> &'static str {
@@ -266,7 +283,10 @@ fn budgets_text(c: &Costed, md: bool) -> String {
 pub fn summary(reports: &[Costed], md: bool) -> String {
     let Some(first) = reports.first() else { return String::new() };
     let heading = format!("{} · summary across {} mode × scenario reports", first.measured.agent, reports.len());
-    let mut out = if md { format!("### {heading}\n\n") } else { format!("{heading}\n\n") };
+    let mut out = heading_line(&heading, md);
+    if !md {
+        out.push('\n');
+    }
     let mode_w = reports.iter().map(|c| c.measured.mode.chars().count()).max().unwrap_or(4).max(4);
     let scenario_w = reports.iter().map(|c| c.measured.scenario.chars().count()).max().unwrap_or(8).max(8);
     let row = |cells: [String; 6]| {

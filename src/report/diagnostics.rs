@@ -1,7 +1,19 @@
-//! Diagnostics for people: miette's graphical report, with every secret masked.
+//! Diagnostics for people: miette's graphical report, with every secret masked and every text
+//! that came from a file or a name made inert for a terminal or a CI log ([`super::escape`]).
+//!
+//! A finding's snippet is cut from its file first (the lines it covers and one on each side,
+//! found through the line index of [`Sources`]): the work per finding is bounded by the lines it
+//! shows, never by the size of its file.
 
-use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, MietteDiagnostic, NamedSource, Report};
+use std::collections::BTreeMap;
+use std::ops::Range;
 
+use miette::{
+    GraphicalReportHandler, GraphicalTheme, LabeledSpan, MietteDiagnostic, MietteError, MietteSpanContents, Report, SourceCode, SourceSpan,
+    SpanContents,
+};
+
+use super::escape::{self, Untrusted};
 use crate::diagnostic::{Diagnostic, Severity, Sources};
 use crate::rules::secrets;
 
@@ -17,22 +29,94 @@ const MAX_SNIPPET_LINE: usize = 10_000;
 pub fn render(diagnostics: &[Diagnostic], sources: &Sources, color: bool) -> String {
     let theme = if color { GraphicalTheme::unicode() } else { GraphicalTheme::unicode_nocolor() };
     let handler = GraphicalReportHandler::new_themed(theme).with_width(WIDTH);
+    // The secrets the patterns find in each file, found once per file for the whole report.
+    let mut secrets_of: BTreeMap<&str, Vec<Range<usize>>> = BTreeMap::new();
     let mut out = String::new();
     for d in diagnostics {
-        let report = to_report(d, sources);
+        let report = to_report(d, sources, &mut secrets_of);
         if handler.render_report(&mut out, report.as_ref()).is_err() {
-            out.push_str(&d.message);
+            out.push_str(&escape::terminal_text(&secrets::mask_with(&d.message, sources.secrets())));
         }
         out.push('\n');
     }
     out
 }
 
-fn to_report(d: &Diagnostic, sources: &Sources) -> Report {
-    // A secret's line is never shown: the finding names its place instead of quoting it. Other
-    // findings show their lines with every secret masked.
-    let text = d.file.as_deref().and_then(|f| sources.get(f)).filter(|_| !d.redact).map(secrets::mask);
-    let mut message = secrets::mask(&d.message).into_owned();
+/// The lines of a file a snippet shows, cut from it, with the file's line number of its first
+/// line: miette numbers the lines from there.
+struct Excerpt {
+    name: String,
+    text: String,
+    first_line: usize,
+}
+
+impl SourceCode for Excerpt {
+    fn read_span<'a>(&'a self, span: &SourceSpan, before: usize, after: usize) -> Result<Box<dyn SpanContents<'a> + 'a>, MietteError> {
+        let inner = self.text.read_span(span, before, after)?;
+        Ok(Box::new(MietteSpanContents::new_named(
+            self.name.clone(),
+            inner.data(),
+            *inner.span(),
+            inner.line() + self.first_line,
+            inner.column(),
+            inner.line_count(),
+        )))
+    }
+}
+
+/// The excerpt a finding on `span` of `file` shows (the lines it covers, one more on each side),
+/// secrets masked and made inert, with the span's place in it; `None` when a line is too long to
+/// draw.
+fn excerpt<'s>(
+    file: &'s str,
+    span: &Range<usize>,
+    sources: &Sources,
+    secrets_of: &mut BTreeMap<&'s str, Vec<Range<usize>>>,
+) -> Option<(Excerpt, usize, usize)> {
+    let len = sources.len_of(file)?;
+    let start = span.start.min(len);
+    let end = span.end.min(len).max(start);
+    let first = sources.line_range(file, start)?;
+    let last = sources.line_range(file, end)?;
+    let from = match first.start {
+        0 => first.clone(),
+        at => sources.line_range(file, at - 1)?,
+    };
+    let to = match last.end {
+        at if at >= len => last.clone(),
+        at => sources.line_range(file, at + 1)?,
+    };
+    // Every line shown is short: the lines between `first` and `last` are measured as they are cut.
+    if [&from, &first, &last, &to].iter().any(|r| r.len() > MAX_SNIPPET_LINE) {
+        return None;
+    }
+    // With the line break after the last line: miette shows an empty last line only before one.
+    let window = sources.excerpt(file, from.start..(to.end + 1).min(len))?;
+    if window.split('\n').any(|line| line.len() > MAX_SNIPPET_LINE) {
+        return None;
+    }
+    let found = match secrets_of.get(file) {
+        Some(found) => found,
+        None => {
+            let found = sources.get_shared(file).map(secrets::file_ranges).unwrap_or_default();
+            secrets_of.entry(file).or_insert(found)
+        }
+    };
+    let masked = secrets::mask_window(window, from.start, found, sources.secrets());
+    let (text, marks) = escape::terminal_text_marking(&masked, &[start - from.start, end - from.start]);
+    let (line, _) = sources.line_col(file, from.start)?;
+    let excerpt = Excerpt { name: Untrusted(file).to_string(), text, first_line: line - 1 };
+    Some((excerpt, marks[0], marks[1] - marks[0]))
+}
+
+/// A text ctxc wrote around names and quotes (a message, a label, a help): secrets masked,
+/// lines kept, made inert.
+fn shown(text: &str, sources: &Sources) -> String {
+    escape::terminal_text(&secrets::mask_with(text, sources.secrets())).into_owned()
+}
+
+fn to_report<'s>(d: &'s Diagnostic, sources: &Sources, secrets_of: &mut BTreeMap<&'s str, Vec<Range<usize>>>) -> Report {
+    let mut message = shown(&d.message, sources);
     // The code leads the message's line (miette would print it on a line of its own above); a
     // place named in the text comes before both, as in `--format concise`.
     if let Some(code) = &d.code {
@@ -42,32 +126,34 @@ fn to_report(d: &Diagnostic, sources: &Sources) -> Report {
         Severity::Error => miette::Severity::Error,
         Severity::Warning => miette::Severity::Warning,
     });
-    // Spans within the text, when their lines can be drawn; otherwise the place is named.
-    let text = text.zip(d.span.as_ref()).and_then(|(text, span)| {
-        let start = span.start.min(text.len());
-        let end = span.end.min(text.len()).max(start);
-        short_lines_around(&text, start, end).then_some((text, start, end - start))
-    });
-    match (&d.file, &text, &d.span) {
-        (Some(_), Some((_, start, len)), _) => {
-            diagnostic = diagnostic.with_label(LabeledSpan::new(d.label.as_deref().map(|l| secrets::mask(l).into_owned()), *start, *len));
+    // A secret's line is never shown: the finding names its place instead of quoting it. Other
+    // findings show their lines, when they can be drawn; otherwise the place is named.
+    let cut = match (&d.file, &d.span) {
+        (Some(file), Some(span)) if !d.redact => excerpt(file, span, sources, secrets_of),
+        _ => None,
+    };
+    let mut source = None;
+    match (&d.file, cut, &d.span) {
+        (Some(_), Some((excerpt, start, len)), _) => {
+            diagnostic = diagnostic.with_label(LabeledSpan::new(d.label.as_deref().map(|l| shown(l, sources)), start, len));
+            source = Some(excerpt);
         }
-        (Some(file), _, Some(span)) if sources.get(file).is_some() => {
+        (Some(file), None, Some(span)) if sources.contains(file) => {
             let (line, column) = sources.line_col(file, span.start).unwrap_or((1, 1));
-            message = format!("{file}:{line}:{column}: {message}");
+            message = format!("{}:{line}:{column}: {message}", Untrusted(file));
         }
-        (Some(file), _, _) => message = format!("{file}: {message}"),
+        (Some(file), _, _) => message = format!("{}: {message}", Untrusted(file)),
         _ => {}
     }
     diagnostic.message = message;
-    let mut help = d.help.as_deref().map(|h| secrets::mask(h).into_owned());
+    let mut help = d.help.as_deref().map(|h| shown(h, sources));
     // Places that led here (a template's include chain), one line each.
     for r in &d.related {
         let at = match r.span.as_ref().and_then(|span| sources.line_col(&r.file, span.start)) {
-            Some((line, column)) => format!("{}:{line}:{column}", r.file),
-            None => r.file.clone(),
+            Some((line, column)) => format!("{}:{line}:{column}", Untrusted(&r.file)),
+            None => Untrusted(&r.file).to_string(),
         };
-        let line = format!("{}: {at}", r.message);
+        let line = format!("{}: {at}", shown(&r.message, sources));
         help = Some(match help {
             Some(h) => format!("{h}\n{line}"),
             None => line,
@@ -77,23 +163,10 @@ fn to_report(d: &Diagnostic, sources: &Sources) -> Report {
         diagnostic = diagnostic.with_help(help);
     }
     let report = Report::new(diagnostic);
-    match (&d.file, text) {
-        (Some(file), Some((text, _, _))) => report.with_source_code(NamedSource::new(file, text.into_owned())),
-        _ => report,
+    match source {
+        Some(excerpt) => report.with_source_code(excerpt),
+        None => report,
     }
-}
-
-/// Whether the lines a snippet shows for `start..end` (the lines it covers and one on each side)
-/// are at most [`MAX_SNIPPET_LINE`] bytes long.
-fn short_lines_around(text: &str, start: usize, end: usize) -> bool {
-    let bytes = text.as_bytes();
-    let line_start = |at: usize| bytes[..at].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-    let line_end = |at: usize| bytes[at..].iter().position(|&b| b == b'\n').map_or(bytes.len(), |i| at + i);
-    let first = line_start(start);
-    let from = if first == 0 { 0 } else { line_start(first - 1) };
-    let last = line_end(end);
-    let to = if last == bytes.len() { last } else { line_end(last + 1) };
-    bytes[from..to].split(|&b| b == b'\n').all(|line| line.len() <= MAX_SNIPPET_LINE)
 }
 
 #[cfg(test)]

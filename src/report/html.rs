@@ -57,21 +57,8 @@ footer { margin-top: 40px; color: var(--muted); font-size: 12px; }
 
 const COLORS: usize = 16;
 
-/// Text made safe for HTML content and attribute values.
-fn esc(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
+/// Text made safe for HTML content and attribute values (see [`super::escape::html`]).
+use super::escape::html as esc;
 
 fn pct(part: i64, whole: i64) -> String {
     format!("{:.1} %", part as f64 * 100.0 / whole.max(1) as f64)

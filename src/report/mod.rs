@@ -4,6 +4,7 @@
 pub mod changes;
 pub mod cost;
 pub mod diagnostics;
+pub mod escape;
 pub mod formats;
 pub mod html;
 pub mod prompt;

@@ -1,5 +1,6 @@
 //! Numbers and table rows as the text and Markdown reports print them.
 
+use super::escape::{markdown_text, Untrusted};
 use crate::measure::Count;
 
 /// A count for people: thousands separated, `~` in front of estimates.
@@ -22,10 +23,13 @@ pub(super) fn plain(n: i64) -> String {
     num(Count { tokens: n, tokenizer: "", exact: true })
 }
 
+/// One row of a table, its cells joined: for the terminal, each made inert ([`Untrusted`]: a
+/// cell may hold a name from the project); for Markdown, each escaped as prose
+/// ([`markdown_text`]).
 pub(super) fn table_row(md: bool, cells: &[String]) -> String {
     if md {
-        format!("| {} |\n", cells.iter().map(|c| c.trim()).collect::<Vec<_>>().join(" | "))
+        format!("| {} |\n", cells.iter().map(|c| markdown_text(c.trim())).collect::<Vec<_>>().join(" | "))
     } else {
-        format!("{}\n", cells.join("  ").trim_end())
+        format!("{}\n", cells.iter().map(|c| Untrusted(c).to_string()).collect::<Vec<_>>().join("  ").trim_end())
     }
 }

@@ -1,15 +1,17 @@
 //! Secret detection shared by the SEC001–SEC006 rules. Every file a run read is scanned (the
 //! prompt is made of them); a match is reported at its place, redacted, never printed in full.
 
+use std::borrow::Cow;
+use std::collections::BTreeSet;
 use std::ops::Range;
 use std::sync::{Arc, LazyLock};
 
 use regex::Regex;
 
-use crate::memo::{self, content_hash, Cache};
+use crate::memo::{self, content_hash, Cache, SharedText};
 
 use super::context::Context;
-use crate::diagnostic::{redact, Diagnostic};
+use crate::diagnostic::{redact, Diagnostic, Sources};
 
 /// The kinds of secret ctxc recognises.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -154,19 +156,22 @@ impl Kind {
 /// The text with every secret masked: its first four characters kept, the rest replaced by `*`
 /// (line breaks kept), so byte offsets and line numbers do not change. A private key is masked
 /// from its `BEGIN` line to its `END` line (or the end of the text).
-pub fn mask(text: &str) -> std::borrow::Cow<'_, str> {
-    mask_found(text, |kind| find(kind, text))
+pub fn mask(text: &str) -> Cow<'_, str> {
+    mask_ranges(text, &ranges(text, |kind| find(kind, text)))
 }
 
-/// Masks the secrets in every file of `sources` (see [`mask`]).
-pub fn mask_sources(sources: &mut crate::diagnostic::Sources) {
-    sources.rewrite(|text, hash| match mask_found(text, |kind| find_hashed(kind, text, hash)) {
-        std::borrow::Cow::Owned(masked) => Some(masked),
-        std::borrow::Cow::Borrowed(_) => None,
-    });
+/// [`mask`], and every occurrence of the secrets findings redacted (see
+/// [`Sources::register_secret`]): for text made from the sources, such as a diff or a
+/// rendered prompt.
+pub fn mask_with<'a>(text: &'a str, redacted: &BTreeSet<String>) -> Cow<'a, str> {
+    let mut found = ranges(text, |kind| find(kind, text));
+    found.extend(occurrences(text, redacted));
+    mask_ranges(text, &found)
 }
 
-fn mask_found(text: &str, find: impl Fn(Kind) -> Vec<Range<usize>>) -> std::borrow::Cow<'_, str> {
+/// Where the SEC patterns find a secret in `text` (a private key from its `BEGIN` line to its
+/// `END` line), `find` giving each kind's matches.
+fn ranges(text: &str, find: impl Fn(Kind) -> Vec<Range<usize>>) -> Vec<Range<usize>> {
     let mut ranges: Vec<Range<usize>> = Vec::new();
     for kind in Kind::ALL {
         for range in find(kind) {
@@ -179,12 +184,97 @@ fn mask_found(text: &str, find: impl Fn(Kind) -> Vec<Range<usize>>) -> std::borr
             ranges.push(range);
         }
     }
+    ranges
+}
+
+/// Every place a redacted secret appears in `text`.
+fn occurrences(text: &str, redacted: &BTreeSet<String>) -> Vec<Range<usize>> {
+    redacted.iter().flat_map(|value| text.match_indices(value.as_str()).map(|(i, v)| i..i + v.len())).collect()
+}
+
+/// The secrets of a known file, for masking parts of it: what the SEC patterns find in the whole
+/// text (so that a private key's body is masked in a window that does not show its `BEGIN`
+/// line). The redacted secrets are not among them: they hold no line break, so a window made of
+/// whole lines finds them itself ([`mask_window`]).
+pub fn file_ranges(text: &SharedText) -> Vec<Range<usize>> {
+    ranges(text, |kind| find_hashed(kind, text, text.hash()))
+}
+
+/// `window` (the bytes of a file from `offset`) with the file's secrets masked: `file_ranges`
+/// from [`file_ranges`], and the redacted secrets found in the window.
+pub fn mask_window<'a>(window: &'a str, offset: usize, file_ranges: &[Range<usize>], redacted: &BTreeSet<String>) -> Cow<'a, str> {
+    let end = offset + window.len();
+    // A secret cut by the window's start shows none of its characters.
+    let mut found: Vec<(Range<usize>, usize)> = file_ranges
+        .iter()
+        .filter(|r| r.start < end && offset < r.end)
+        .map(|r| (r.start.max(offset) - offset..r.end.min(end) - offset, if r.start < offset { 0 } else { SHOWN }))
+        .collect();
+    found.extend(occurrences(window, redacted).into_iter().map(|r| (r, SHOWN)));
+    mask_ranges_keeping(window, &found)
+}
+
+/// Masks the secrets in every file of `sources` (see [`mask`]).
+pub fn mask_sources(sources: &mut Sources) {
+    let redacted = sources.secrets().clone();
+    sources.rewrite(|text, hash| {
+        let mut found = ranges(text, |kind| find_hashed(kind, text, hash));
+        found.extend(occurrences(text, &redacted));
+        match mask_ranges(text, &found) {
+            Cow::Owned(masked) => Some(masked),
+            Cow::Borrowed(_) => None,
+        }
+    });
+}
+
+/// Masks every secret of a report: the values its findings redacted are registered in `sources`
+/// (by their span), then every source text, message, label, help, related place and fix title
+/// is masked, so that no output format can print one (a line quoted by another finding on the
+/// same line, a preview in a message, a name).
+pub fn mask_report(sources: &mut Sources, diagnostics: &mut [Diagnostic]) {
+    for d in diagnostics.iter().filter(|d| d.redact) {
+        let value = d.file.as_deref().zip(d.span.clone()).and_then(|(file, span)| sources.get_shared(file)?.get(span).map(str::to_string));
+        // A span may hold the value's quotes (a JSON string): the value is what is masked.
+        let value = value.as_deref().map(|v| v.trim_matches(['"', '\''])).map(str::to_string);
+        // Short values would mask ordinary words elsewhere; every credential rule asks for more.
+        if let Some(value) = value.filter(|v| v.len() >= MIN_REDACTED && !v.contains('\n')) {
+            sources.register_secret(&value);
+        }
+    }
+    mask_sources(sources);
+    let redacted = sources.secrets().clone();
+    for d in diagnostics.iter_mut() {
+        let texts = [Some(&mut d.message), d.label.as_mut(), d.help.as_mut()].into_iter().flatten();
+        let related = d.related.iter_mut().flat_map(|r| [&mut r.message, &mut r.file]);
+        let fix = d.fix.iter_mut().map(|f| &mut f.title);
+        for text in texts.chain(related).chain(fix) {
+            if let Cow::Owned(m) = mask_with(text, &redacted) {
+                *text = m;
+            }
+        }
+    }
+}
+
+/// The shortest value a finding's redaction registers for masking elsewhere.
+const MIN_REDACTED: usize = 8;
+
+fn mask_ranges<'a>(text: &'a str, ranges: &[Range<usize>]) -> Cow<'a, str> {
+    let ranges: Vec<(Range<usize>, usize)> = ranges.iter().map(|r| (r.clone(), SHOWN)).collect();
+    mask_ranges_keeping(text, &ranges)
+}
+
+/// The characters of a secret a mask keeps.
+const SHOWN: usize = 4;
+
+/// Masks each range of `text`, keeping its first characters (as many as paired with it).
+fn mask_ranges_keeping<'a>(text: &'a str, ranges: &[(Range<usize>, usize)]) -> Cow<'a, str> {
     if ranges.is_empty() {
-        return std::borrow::Cow::Borrowed(text);
+        return Cow::Borrowed(text);
     }
     let mut bytes = text.as_bytes().to_vec();
-    for range in ranges {
-        let keep = text[range.clone()].char_indices().nth(4).map_or(range.end, |(i, _)| range.start + i);
+    for (range, shown) in ranges {
+        let Some(secret) = text.get(range.clone()) else { continue };
+        let keep = secret.char_indices().nth(*shown).map_or(range.end, |(i, _)| range.start + i);
         for b in &mut bytes[keep..range.end] {
             // Only ASCII bytes are replaced (one for one), so the text stays valid UTF-8.
             if b.is_ascii() && *b != b'\n' && *b != b'\r' {
@@ -192,7 +282,7 @@ fn mask_found(text: &str, find: impl Fn(Kind) -> Vec<Range<usize>>) -> std::borr
             }
         }
     }
-    std::borrow::Cow::Owned(String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
+    Cow::Owned(String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
 }
 
 /// Findings for one kind across every file the run read, redacted.

@@ -7,18 +7,27 @@ use std::path::Path;
 use super::{region, Paths};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::lint::check::CheckReport;
+use crate::report::escape::{markdown_code, markdown_text, terminal_text};
+use crate::rules::secrets;
 
 /// Most findings listed in the step summary.
 pub const SUMMARY_ROWS: usize = 200;
 
-/// Escapes a workflow command's message.
-fn escape_data(text: &str) -> String {
+/// The runner's own escapes of a workflow command's message: `%`, and the line breaks (a lone
+/// `\r` too), so that the message stays on the command's line.
+fn runner_escapes(text: &str) -> String {
     text.replace('%', "%25").replace('\r', "%0D").replace('\n', "%0A")
 }
 
-/// Escapes a workflow command's property value.
+/// Escapes a workflow command's message: the runner's escapes, then every other control
+/// character shown as an escape (see [`terminal_text`]).
+fn escape_data(text: &str) -> String {
+    terminal_text(&runner_escapes(text)).into_owned()
+}
+
+/// Escapes a workflow command's property value (its `:` and `,` too).
 fn escape_property(text: &str) -> String {
-    escape_data(text).replace(':', "%3A").replace(',', "%2C")
+    terminal_text(&runner_escapes(text).replace(':', "%3A").replace(',', "%2C")).into_owned()
 }
 
 fn ordered(report: &CheckReport) -> Vec<&Diagnostic> {
@@ -35,7 +44,7 @@ fn annotation(d: &Diagnostic, report: &CheckReport, paths: &Paths) -> String {
     };
     let mut properties = Vec::new();
     if let Some(file) = &d.file {
-        properties.push(format!("file={}", escape_property(&paths.relative(file))));
+        properties.push(format!("file={}", escape_property(&secrets::mask(&paths.relative(file)))));
         if let Some(r) = region(d, &report.sources) {
             properties.push(format!("line={}", r.start_line));
             properties.push(format!("col={}", r.start_column));
@@ -52,6 +61,7 @@ fn annotation(d: &Diagnostic, report: &CheckReport, paths: &Paths) -> String {
     if let Some(help) = &d.help {
         message.push_str(&format!("\nhelp: {help}"));
     }
+    let message = secrets::mask_with(&message, report.sources.secrets());
     let properties = if properties.is_empty() { String::new() } else { format!(" {}", properties.join(",")) };
     format!("::{command}{properties}::{}\n", escape_data(&message))
 }
@@ -59,10 +69,6 @@ fn annotation(d: &Diagnostic, report: &CheckReport, paths: &Paths) -> String {
 /// One annotation line per finding, errors first.
 pub fn annotations(report: &CheckReport, paths: &Paths) -> String {
     ordered(report).into_iter().map(|d| annotation(d, report, paths)).collect()
-}
-
-fn cell(text: &str) -> String {
-    text.replace('|', "\\|").replace(['\n', '\r'], " ")
 }
 
 /// The Markdown summary: counts, then a table of findings (errors first).
@@ -77,11 +83,12 @@ pub fn summary(report: &CheckReport, paths: &Paths) -> String {
     for d in all.iter().take(SUMMARY_ROWS) {
         let severity = if d.severity == Severity::Error { "error" } else { "warning" };
         let location = match (&d.file, region(d, &report.sources)) {
-            (Some(file), Some(r)) => format!("`{}:{}:{}`", paths.relative(file), r.start_line, r.start_column),
-            (Some(file), None) => format!("`{}`", paths.relative(file)),
+            (Some(file), Some(r)) => markdown_code(&format!("{}:{}:{}", paths.relative(file), r.start_line, r.start_column)),
+            (Some(file), None) => markdown_code(&paths.relative(file)),
             _ => String::new(),
         };
-        out.push_str(&format!("| {severity} | {} | {location} | {} |\n", d.code.map_or("", |c| c.as_str()), cell(&d.message)));
+        let message = markdown_text(&secrets::mask_with(&d.message, report.sources.secrets()));
+        out.push_str(&format!("| {severity} | {} | {location} | {message} |\n", d.code.map_or("", |c| c.as_str())));
     }
     if all.len() > SUMMARY_ROWS {
         out.push_str(&format!("\n…and {} more (run `ctxc check` locally for all of them).\n", all.len() - SUMMARY_ROWS));

@@ -1,10 +1,13 @@
 //! `ctxc check --format json`: one pretty-printed object on stdout (docs/json-output.md).
 
+use std::borrow::Cow;
+
 use serde::Serialize;
 
 use super::region;
 use crate::diagnostic::{Fix, Severity};
 use crate::lint::check::{AgentSummary, CheckReport, Outcome};
+use crate::rules::secrets;
 
 /// Version of this JSON shape; bumped only for incompatible changes.
 pub const VERSION: u32 = 1;
@@ -42,7 +45,8 @@ struct Finding<'a> {
     end_column: Option<usize>,
     end_line: Option<usize>,
     family: Option<&'static str>,
-    file: Option<&'a str>,
+    /// Credentials in a path are masked, as in a message.
+    file: Option<Cow<'a, str>>,
     /// The edits that make the finding go away (`ctxc check --fix`); left out when there are none.
     #[serde(skip_serializing_if = "Option::is_none")]
     fix: Option<&'a Fix>,
@@ -60,7 +64,7 @@ struct Finding<'a> {
 #[derive(Serialize)]
 struct RelatedPlace<'a> {
     column: Option<usize>,
-    file: &'a str,
+    file: Cow<'a, str>,
     line: Option<usize>,
     message: &'a str,
 }
@@ -78,7 +82,7 @@ pub fn render(report: &CheckReport, exit_code: u8) -> String {
                 end_column: region.map(|r| r.end_column),
                 end_line: region.map(|r| r.end_line),
                 family: rule.map(|r| r.family.name()),
-                file: d.file.as_deref(),
+                file: d.file.as_deref().map(secrets::mask),
                 fix: d.fix.as_deref(),
                 help: d.help.as_deref(),
                 label: d.label.as_deref(),
@@ -89,7 +93,12 @@ pub fn render(report: &CheckReport, exit_code: u8) -> String {
                     .iter()
                     .map(|r| {
                         let at = r.span.as_ref().and_then(|span| report.sources.line_col(&r.file, span.start));
-                        RelatedPlace { column: at.map(|(_, c)| c), file: &r.file, line: at.map(|(l, _)| l), message: &r.message }
+                        RelatedPlace {
+                            column: at.map(|(_, c)| c),
+                            file: secrets::mask(&r.file),
+                            line: at.map(|(l, _)| l),
+                            message: &r.message,
+                        }
                     })
                     .collect(),
                 rule: rule.map(|r| r.name),

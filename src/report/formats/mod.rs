@@ -78,7 +78,7 @@ pub fn region(d: &Diagnostic, sources: &Sources) -> Option<Region> {
 pub fn line_text<'a>(d: &Diagnostic, sources: &'a Sources) -> Option<&'a str> {
     let file = d.file.as_deref()?;
     let line = sources.line_range(file, d.span.as_ref()?.start)?;
-    Some(sources.get(file)?[line].trim())
+    Some(sources.excerpt(file, line)?.trim())
 }
 
 /// FNV-1a, 64 bits: a small hash that is the same on every platform and Rust version.

@@ -8,7 +8,7 @@ use serde_json::{json, Value};
 use super::{fnv1a, line_text, region, Paths};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::lint::check::{CheckReport, Outcome};
-use crate::rules::{self, docs, Code, Rule};
+use crate::rules::{self, docs, secrets, Code, Rule};
 
 pub const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
 /// The `uriBaseId` of every location: the repository root (or the working directory).
@@ -49,7 +49,7 @@ fn descriptor(rule: &Rule) -> Value {
 
 fn location(d: &Diagnostic, report: &CheckReport, paths: &Paths) -> Option<Value> {
     let file = d.file.as_deref()?;
-    let mut physical = json!({ "artifactLocation": { "uri": uri_encode(&paths.relative(file)), "uriBaseId": BASE } });
+    let mut physical = json!({ "artifactLocation": { "uri": uri_encode(&secrets::mask(&paths.relative(file))), "uriBaseId": BASE } });
     if let Some(r) = region(d, &report.sources) {
         physical["region"] =
             json!({ "startLine": r.start_line, "startColumn": r.start_column, "endLine": r.end_line, "endColumn": r.end_column });
@@ -63,7 +63,7 @@ fn result(d: &Diagnostic, code: Code, report: &CheckReport, paths: &Paths) -> Va
     if let Some(help) = &d.help {
         text.push_str(&format!("\nhelp: {help}"));
     }
-    let uri = d.file.as_deref().map(|f| paths.relative(f)).unwrap_or_default();
+    let uri = d.file.as_deref().map(|f| secrets::mask(&paths.relative(f)).into_owned()).unwrap_or_default();
     // Stable across edits elsewhere: the rule, the file and the text of the flagged line (or,
     // without a line, the message with its numbers left out).
     let anchor = match line_text(d, &report.sources) {

