@@ -54,8 +54,15 @@ const MODEL_CLASSES: [(&str, u64, u32); 12] = [
     ("MiniMaxChatModel", 1_000_000, 9),
 ];
 
-/// The release a `[agentscope] version` names.
+/// Post-releases and the release whose modelled code they keep. 2.0.7.post1 against 2.0.7 (both
+/// wheels from PyPI, compared file by file): it changes media handling in the formatters, Gemini's
+/// and OpenAI Responses' request code and a reminder after the last ReAct iteration; the
+/// prompt, tool, context-size and compression code ctxc models is the same.
+const POST_RELEASES: [(&str, &str); 1] = [("2.0.7.post1", "2.0.7")];
+
+/// The release a `[agentscope] version` names (a post-release as the release it keeps).
 pub fn release(version: &str) -> Option<Release> {
+    let version = POST_RELEASES.iter().find(|(post, _)| *post == version).map_or(version, |(_, base)| base);
     RELEASES.iter().copied().find(|r| r.version == version)
 }
 
@@ -210,6 +217,13 @@ mod tests {
     fn workspace_template_is_filled_like_python_str_format() {
         let ws = Workspace { workdir: "/srv/ws".into(), backend: "local".into() };
         assert_eq!(workspace_instructions("a {backend} at {workdir}: {{x}} {other} }", &ws), "a local at /srv/ws: {x} {other} }");
+    }
+
+    #[test]
+    fn a_post_release_is_the_release_it_keeps() {
+        assert_eq!(release("2.0.7.post1").map(|r| r.version), Some("2.0.7"));
+        assert!(release("2.0.4.post1").is_none(), "not modelled");
+        assert!(release("2.0.7.post2").is_none(), "not compared");
     }
 
     #[test]
