@@ -338,7 +338,7 @@ fn ls_tree(repo: &Repo, commit: &str, rel: &str, limit: usize) -> Result<Vec<Ent
             check_path(path)?;
             let size = size.parse().map_err(|_| format!("git ls-tree: unexpected size `{size}` of `{path}`"))?;
             if entries.len() >= limit {
-                return Err(format!("the revision has more than {limit} files under `{rel}/`: pass the agent's own folder as PATH"));
+                return Err(format!("more than {limit} files to read: pass the agent's own folder as PATH"));
             }
             entries.push(Entry { mode: mode.to_string(), oid: oid.to_string(), size, path: path.to_string() });
         }
