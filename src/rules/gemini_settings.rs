@@ -60,8 +60,8 @@ mod tests {
         let text = "{\n  // where context comes from\n  \"context\": { \"fileName\": \"AGENTS.md\" /* shared */ },\n  \"ui\": {}\n}\n";
         let settings = parse(text).expect("comments are allowed");
         assert_eq!(settings.value["context"]["fileName"], "AGENTS.md");
-        let keys: Vec<&str> = settings.top_level.iter().map(|(k, r)| &text[r.clone()]).map(|k| k.trim_matches('"')).collect();
-        assert_eq!(keys, ["context", "ui"]);
+        let keys: Vec<(&str, &str)> = settings.top_level.iter().map(|(k, r)| (k.as_str(), &text[r.clone()])).collect();
+        assert_eq!(keys, [("context", "\"context\""), ("ui", "\"ui\"")]);
         let (at, message) = parse("{\n  \"ui\": {},\n}\n").expect_err("a trailing comma is an error");
         assert!(at > 0 && !message.is_empty(), "{at} {message}");
         assert!(parse("").is_err() && parse("// only a comment\n").is_err());
