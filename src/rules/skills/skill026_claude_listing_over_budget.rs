@@ -34,7 +34,8 @@ pub const RULE: Rule = Rule {
             installed together; skills Claude Code does not list (`disable-model-invocation: true`) and folders under \
             `.agents/` or `.codex/` (Codex's) are left out. Each entry is counted as `- name: description` and a line \
             break. Other installed skills share the same budget, so a folder under it can still be cut in use; a model \
-            with a 1,000,000-token window has five times the room. The finding points at the longest description.",
+            with a 1,000,000-token window has five times the room. The finding points at the longest description. Skills an agent's manifest loads are listed by that agent, not \
+            checked here.",
     stage: Stage::Lint(check),
 };
 
@@ -50,6 +51,10 @@ fn entry_chars(skill: &crate::agent_files::SkillDoc) -> Option<usize> {
 }
 
 fn check(cx: &Context) -> Vec<Diagnostic> {
+    // An agent's manifest decides how its own skills are listed (SKILL015 measures that catalogue).
+    if cx.agent.is_some() {
+        return Vec::new();
+    }
     let claude_lists = |folder: &str| !under(folder, ".agents") && !under(folder, ".codex");
     listings(cx.skills, claude_lists, entry_chars)
         .iter()

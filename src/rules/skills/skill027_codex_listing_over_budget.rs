@@ -33,7 +33,8 @@ pub const RULE: Rule = Rule {
     notes: "Skills are counted per folder holding them (`.agents/skills/`, a plugin's `skills/`); folders under \
             `.claude/` (Claude Code's) are left out. Each line is counted with the skill's path from the project \
             root; Codex writes the absolute path, so the real list is longer. Skills installed elsewhere share the \
-            same budget. The finding points at the longest description.",
+            same budget. The finding points at the longest description. Skills an agent's manifest loads are listed by that agent, not \
+            checked here.",
     stage: Stage::Lint(check),
 };
 
@@ -46,6 +47,10 @@ fn entry_tokens(skill: &crate::agent_files::SkillDoc) -> Option<usize> {
 }
 
 fn check(cx: &Context) -> Vec<Diagnostic> {
+    // An agent's manifest decides how its own skills are listed (SKILL015 measures that catalogue).
+    if cx.agent.is_some() {
+        return Vec::new();
+    }
     listings(cx.skills, |folder| !under(folder, ".claude"), entry_tokens)
         .iter()
         .filter_map(|listing| {
