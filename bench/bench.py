@@ -4,6 +4,7 @@
     python3 bench/bench.py --agents 20     # 10 and 20 agents
     python3 bench/bench.py --runs 7 --keep /tmp/ctxc-bench
     python3 bench/bench.py --mcp-tools 60000 --only-mcp   # just the large MCP tool file
+    python3 bench/bench.py --only-lint --runs 3           # zero-config lint beside agnix and the other peers
 
 For each of two scales (half of --agents, then --agents) it generates a project deterministically
 (modules of 1-8 KB, a third of them Jinja templates; tool schemas of 1-4 KB; agents share most
@@ -17,6 +18,10 @@ rule must stay O(n log n) in its input; `check` once took over 60 s there). Then
 each didChange to the publishDiagnostics it causes (every edit adds or removes a finding, so each one
 publishes), for an edit of (a) that shared module, (b) a module one agent reads, (c) one tool file; and
 its memory (RSS) after --lsp-edits edits spread over the three (`--only-lsp` runs just this case).
+The lint case (`--only-lint`) times `ctxc check` with no manifest on one small SKILL.md, on the
+corpus's skills tree beside the peer linters (scripts/peers installs them under target/peers), and on
+a generated repository of --mixed-files agent files of every kind beside agnix: median wall and CPU
+(user + system) time, peak memory, and each peer's ratio to ctxc.
 Installs Jinja2 and tiktoken
 with pip when missing; tiktoken's rank files come from the tiktoken-rs crate (no network).
 Figures are for comparison within one run: the machine is shared and noisy.
@@ -190,44 +195,105 @@ def measure_mcp(args, ctxc: str, work: str) -> dict:
 
 
 PEERS = os.path.join(ROOT, "target", "peers")
-SKILLS_TREE = os.path.normpath(os.path.join(ROOT, "..", "shared", "corpus", "skills"))
+
+
+def mixed_repository(out: str, files: int) -> dict:
+    """A repository of `files` agent files of every kind, spread over packages as in a monorepo
+    (deterministic): skills, subagents, commands, settings, MCP configurations, Cursor rules,
+    Copilot instructions and prompts, Gemini settings, OpenHands microagents and memory files.
+    Returns how many files of each kind it wrote."""
+    rng = random.Random(26)
+    kinds = {}
+
+    def write(rel: str, text: str, kind: str) -> None:
+        path = os.path.join(out, rel)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w") as f:
+            f.write(text)
+        kinds[kind] = kinds.get(kind, 0) + 1
+
+    def frontmatter(fields: dict, body_sentences: int) -> str:
+        head = "".join(f"{k}: {v}\n" for k, v in fields.items())
+        body = "\n".join(f"- {sentence(rng, rng.randint(6, 16))}" for _ in range(body_sentences))
+        return f"---\n{head}---\n# {sentence(rng, 3)[:-1]}\n\n{body}\n"
+
+    written, package = 0, 0
+    while written < files:
+        root = f"packages/pkg-{package:03d}/"
+        name = lambda: f"{rng.choice(WORDS)}-{rng.choice(WORDS)}-{rng.randint(0, 99)}"
+        for _ in range(4):
+            skill = name()
+            write(f"{root}.claude/skills/{skill}/SKILL.md",
+                  frontmatter({"name": skill, "description": sentence(rng, 18) + " Use when " + sentence(rng, 8).lower()}, 12), "skill")
+        agent = name()
+        write(f"{root}.claude/agents/{agent}.md",
+              frontmatter({"name": agent, "description": sentence(rng, 14), "tools": "Read, Grep, Glob, Bash", "model": "sonnet"}, 10), "subagent")
+        write(f"{root}.claude/commands/{name()}.md",
+              frontmatter({"description": sentence(rng, 8), "argument-hint": "[issue-number]", "allowed-tools": "Bash(git status:*), Read"}, 6), "command")
+        write(f"{root}.cursor/rules/{name()}.mdc",
+              frontmatter({"description": sentence(rng, 8), "globs": "src/**/*.ts", "alwaysApply": "false"}, 8), "cursor rule")
+        write(f"{root}.github/instructions/{name()}.instructions.md", frontmatter({"applyTo": "'**/*.py'"}, 8), "copilot instructions")
+        write(f"{root}.github/prompts/{name()}.prompt.md", frontmatter({"description": sentence(rng, 8), "agent": "agent"}, 6), "copilot prompt")
+        write(f"{root}.openhands/microagents/{name()}.md",
+              frontmatter({"name": name(), "type": "knowledge", "triggers": f"[{rng.choice(WORDS)}-{package}]"}, 6), "openhands microagent")
+        write(f"{root}AGENTS.md", paragraph_text(rng, 3000), "memory")
+        write(f"{root}CLAUDE.md", "@AGENTS.md\n\n" + paragraph_text(rng, 800), "memory")
+        settings = {"permissions": {"allow": ["Bash(npm test:*)", "Read"], "deny": ["Bash(rm -rf:*)"]},
+                    "hooks": {"PostToolUse": [{"matcher": "Edit|Write", "hooks": [{"type": "command", "command": "npx prettier --write ."}]}]}}
+        write(f"{root}.claude/settings.json", json.dumps(settings, indent=2), "claude settings")
+        write(f"{root}.mcp.json", json.dumps({"mcpServers": {"docs": {"command": "npx", "args": ["-y", "docs-mcp"]}}}, indent=2), "mcp")
+        write(f"{root}.gemini/settings.json", json.dumps({"context": {"fileName": ["AGENTS.md", "GEMINI.md"]}}, indent=2), "gemini settings")
+        write(f"{root}GEMINI.md", paragraph_text(rng, 600), "memory")
+        written, package = sum(kinds.values()), package + 1
+    return kinds
 
 
 def measure_lint(args, ctxc: str, work: str) -> dict:
-    """Zero-config linting: one small SKILL.md, then the corpus's tree of 46 skills beside the
-    peer linters (installed by scripts/peers into target/peers), each as its users run it."""
-    if not os.path.isdir(SKILLS_TREE):
-        sys.exit(f"{SKILLS_TREE} is missing: the lint benchmark reads ../shared/corpus beside the repository")
+    """Zero-config linting: one small SKILL.md; the corpus's tree of skills beside the peer linters
+    (installed by scripts/peers into target/peers), each as its users run it; and a generated
+    repository of --mixed-files agent files of every kind beside agnix, the peer that reads them all."""
+    skills_tree = os.path.join(args.corpus, "skills")
+    if not os.path.isdir(skills_tree):
+        sys.exit(f"{skills_tree} is missing: the lint benchmark reads the shared corpus (--corpus, default ../shared/corpus)")
     subprocess.run([os.path.join(ROOT, "scripts", "peers")], check=True)
     small = os.path.join(work, "small", "release-notes", "SKILL.md")
     os.makedirs(os.path.dirname(small), exist_ok=True)
     with open(small, "w") as f:
         f.write("---\nname: release-notes\ndescription: Summarize merged pull requests into a changelog entry. "
                 "Use when preparing a release.\n---\n\nRead the merged pull requests and write one entry per change.\n")
-    skill_dirs = sorted(os.path.dirname(os.path.join(d, "SKILL.md")) for d, _, names in os.walk(SKILLS_TREE) if "SKILL.md" in names)
+    skill_dirs = sorted(os.path.dirname(os.path.join(d, "SKILL.md")) for d, _, names in os.walk(skills_tree) if "SKILL.md" in names)
     validate_all = ("import sys, pathlib, skills_ref\n"
                     "for d in sys.argv[1:]:\n    skills_ref.validate(pathlib.Path(d))\n")
     bin = os.path.join(PEERS, "venv", "bin")
+    agnix = os.path.join(bin, "agnix")
     tree = {
-        "ctxc check": [ctxc, "check", SKILLS_TREE],
-        "agnix 0.59.3": [os.path.join(bin, "agnix"), SKILLS_TREE],
-        "claudelint 0.3.6": [os.path.join(bin, "claudelint"), SKILLS_TREE],
-        "skill-check 1.2.0": [os.path.join(PEERS, "npm", "node_modules", ".bin", "skill-check"), "check", SKILLS_TREE],
+        "ctxc check": [ctxc, "check", skills_tree],
+        "agnix 0.59.3": [agnix, skills_tree],
+        "claudelint 0.3.6": [os.path.join(bin, "claudelint"), skills_tree],
+        "skill-check 1.2.0": [os.path.join(PEERS, "npm", "node_modules", ".bin", "skill-check"), "check", skills_tree],
         "skills-ref 0.1.1 (validate() per skill, one process)": [os.path.join(bin, "python"), "-c", validate_all, *skill_dirs],
     }
+    mixed = os.path.join(work, f"mixed-{args.mixed_files}")
+    kinds = mixed_repository(mixed, args.mixed_files)
+    repo = {"ctxc check": [ctxc, "check", mixed], "agnix 0.59.3": [agnix, mixed]}
     return {"small": run_timed([ctxc, "check", small], args.runs * 4), "skills": len(skill_dirs),
-            "tree": {label: run_timed(cmd, args.runs) for label, cmd in tree.items()}}
+            "tree": {label: run_timed_cpu(cmd, args.runs) for label, cmd in tree.items()},
+            "mixed": {"kinds": kinds, "rows": {label: run_timed_cpu(cmd, args.runs) for label, cmd in repo.items()}}}
 
 
 def print_lint(lint: dict) -> None:
     seconds, peak = lint["small"]
     print(f"\nzero-config lint, one small SKILL.md: {seconds * 1000:.1f} ms, {peak:.1f} MiB peak RSS (process start included)")
-    rows = lint["tree"]
-    ctxc = rows["ctxc check"][0]
-    print(f"the corpus's skills tree ({lint['skills']} skills), beside the peer linters:")
-    print(f"  {'linter':<52} {'median wall':>12} {'peak RSS':>10} {'vs ctxc':>9}")
-    for label, (seconds, peak) in rows.items():
-        print(f"  {label:<52} {seconds * 1000:>9.1f} ms {peak:>7.0f} MiB {seconds / ctxc:>8.2f}x")
+    kinds = lint["mixed"]["kinds"]
+    for title, rows in [(f"the corpus's skills tree ({lint['skills']} skills), beside the peer linters:", lint["tree"]),
+                        (f"a generated repository of {sum(kinds.values())} agent files "
+                         f"({', '.join(f'{n} {k}' for k, n in sorted(kinds.items()))}), beside agnix:", lint["mixed"]["rows"])]:
+        print(title)
+        wall, _, cpu = rows["ctxc check"]
+        print(f"  {'linter':<52} {'median wall':>12} {'median CPU':>11} {'peak RSS':>10} {'wall vs ctxc':>13} {'CPU vs ctxc':>12}")
+        for label, (seconds, peak, cpu_seconds) in rows.items():
+            print(f"  {label:<52} {seconds * 1000:>9.1f} ms {cpu_seconds * 1000:>8.1f} ms {peak:>7.0f} MiB "
+                  f"{seconds / wall:>12.2f}x {cpu_seconds / cpu:>11.2f}x")
 
 
 SHARED_MODULE = "# Shared rules\n\nEvery agent of the project reads this module. Keep answers short and cite sources.\n"
@@ -369,18 +435,25 @@ def print_lsp(args, lsp: dict) -> None:
 
 
 def run_timed(cmd: list, runs: int) -> tuple:
-    """Median wall seconds over `runs`, and the largest peak RSS (MiB) of this command's runs.
+    """Median wall seconds over `runs`, and the largest peak RSS (MiB) of this command's runs."""
+    seconds, peak, _ = run_timed_cpu(cmd, runs)
+    return seconds, peak
+
+
+def run_timed_cpu(cmd: list, runs: int) -> tuple:
+    """As `run_timed`, and the median CPU seconds (user + system) of the runs.
     The runs happen in a fresh interpreter (`--time-command`): a spawned child's peak RSS counts
     the memory of the process it was spawned from, and this one holds large JSON documents."""
     out = subprocess.run([sys.executable, os.path.abspath(__file__), "--time-command", str(runs), "--", *cmd],
                          check=True, capture_output=True, text=True).stdout
-    seconds, peak = json.loads(out)
-    return seconds, peak
+    seconds, peak, cpu = json.loads(out)
+    return seconds, peak, cpu
 
 
 def time_command(cmd: list, runs: int) -> None:
-    """Runs `cmd` `runs` times; prints [median wall seconds, largest peak RSS in MiB] as JSON."""
-    times, peaks = [], []
+    """Runs `cmd` `runs` times; prints [median wall seconds, largest peak RSS in MiB, median CPU
+    seconds] as JSON."""
+    times, peaks, cpus = [], [], []
     devnull = [(os.POSIX_SPAWN_OPEN, fd, os.devnull, os.O_WRONLY, 0) for fd in (1, 2)]
     for _ in range(runs):
         start = time.perf_counter()
@@ -388,11 +461,12 @@ def time_command(cmd: list, runs: int) -> None:
         _, status, usage = os.wait4(pid, 0)
         times.append(time.perf_counter() - start)
         peaks.append(usage.ru_maxrss / 1024)
+        cpus.append(usage.ru_utime + usage.ru_stime)
         code = os.waitstatus_to_exitcode(status)
         # 0 clean, 1 findings (2 is skill-check's findings; for ctxc it is input that cannot load).
         if code not in (0, 1) and not (code == 2 and "skill-check" in cmd[0]):
             sys.exit(f"{' '.join(cmd)} failed with exit {code}")
-    print(json.dumps([statistics.median(times), max(peaks)]))
+    print(json.dumps([statistics.median(times), max(peaks), statistics.median(cpus)]))
 
 
 def ensure_python_packages() -> None:
@@ -478,6 +552,9 @@ def main() -> None:
     parser.add_argument("--mcp-tools", type=int, default=60_000, help="tools in the large MCP tool file")
     parser.add_argument("--only-mcp", action="store_true", help="time only the large MCP tool file")
     parser.add_argument("--only-lint", action="store_true", help="time only zero-config linting, beside the peer linters")
+    parser.add_argument("--mixed-files", type=int, default=1_000, help="agent files in the generated repository of mixed kinds (lint case)")
+    parser.add_argument("--corpus", default=os.path.normpath(os.path.join(ROOT, "..", "shared", "corpus")),
+                        help="the shared corpus (its skills tree is linted beside the peers)")
     parser.add_argument("--lsp-samples", type=int, default=21, help="timed edits per incremental case (median)")
     parser.add_argument("--lsp-edits", type=int, default=10_000, help="edits before the language server's memory is read")
     parser.add_argument("--only-lsp", action="store_true", help="run only the incremental (language server) case")

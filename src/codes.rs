@@ -65,6 +65,9 @@ macro_rules! rule_table {
                 SKILL022 skill022_backslash_path_mention,
                 SKILL023 skill023_long_reference_without_contents,
                 SKILL024 skill024_interpreter_mismatch,
+                SKILL025 skill025_description_xml_tag,
+                SKILL026 skill026_claude_listing_over_budget,
+                SKILL027 skill027_codex_listing_over_budget,
                 SKILL030 skill030_file_name_case,
             }
             memory {
@@ -174,6 +177,8 @@ macro_rules! rule_table {
                 CLAUDE054 claude054_marketplace_plugin_duplicate,
                 CLAUDE055 claude055_memory_import_too_deep,
                 CLAUDE056 claude056_memory_import_in_code,
+                CLAUDE057 claude057_tool_removed,
+                CLAUDE058 claude058_hook_variable_never_set,
             }
             mcp {
                 MCP001 mcp001_config_json_invalid,
@@ -215,6 +220,7 @@ macro_rules! rule_table {
                 CURSOR015 cursor015_cursorrules_beside_rules,
                 CURSOR016 cursor016_cursorrules_empty,
                 CURSOR017 cursor017_duplicate_field,
+                CURSOR018 cursor018_cursorrules_inside_cursor_folder,
             }
             copilot {
                 COPILOT001 copilot001_instructions_empty,

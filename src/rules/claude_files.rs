@@ -112,10 +112,8 @@ pub const TOOLS: &[&str] = &[
     "Grep",
     "KillBash",
     "KillShell",
-    "LS",
     "ListMcpResourcesTool",
     "LSP",
-    "MultiEdit",
     "NotebookEdit",
     "NotebookRead",
     "Read",
@@ -140,6 +138,16 @@ pub const TOOLS: &[&str] = &[
     "Write",
 ];
 
+/// Tools Claude Code had and no longer has, with what does their work now. A list naming one
+/// grants or denies nothing (<https://code.claude.com/docs/en/settings>, tools available to
+/// Claude, lists neither; `MultiEdit` was folded into `Edit` in 2.0, anthropics/claude-code#11125).
+pub const REMOVED_TOOLS: [(&str, &str); 2] = [("LS", "`Glob` (or `Bash(ls:*)`)"), ("MultiEdit", "`Edit`")];
+
+/// A removed tool this name spells, in any case: its name and what replaces it.
+pub fn removed_tool(name: &str) -> Option<(&'static str, &'static str)> {
+    REMOVED_TOOLS.iter().copied().find(|(tool, _)| tool.eq_ignore_ascii_case(name))
+}
+
 /// Permission modes (`permissionMode` of a subagent, `permissions.defaultMode` of settings).
 pub const PERMISSION_MODES: [&str; 6] = ["default", "acceptEdits", "plan", "dontAsk", "bypassPermissions", "auto"];
 
@@ -163,6 +171,23 @@ pub fn miscased_tools(doc: &Doc, list: &Field) -> Vec<Diagnostic> {
             d = d.fix(Fix::safe(format!("write `{right}`"), vec![Edit::replace(&doc.file, span.start..span.start + tool.len(), right)]));
         }
         findings.push(d);
+    }
+    findings
+}
+
+/// Warnings for the removed tools ([`REMOVED_TOOLS`]) a frontmatter tool list names, in any case.
+pub fn removed_tools_in(doc: &Doc, list: &Field) -> Vec<Diagnostic> {
+    let mut findings = Vec::new();
+    for (entry, span) in tool_list(&doc.text, list) {
+        let written = tool_of(&entry);
+        let Some((tool, instead)) = removed_tool(written) else { continue };
+        let what = if written == tool { format!("`{tool}`") } else { format!("`{written}` (`{tool}`)") };
+        findings.push(
+            Diagnostic::warning(format!("{what} in `{}` is a tool Claude Code no longer has; the entry does nothing", list.key))
+                .in_file(&doc.file)
+                .at(span.or_else(|| list.span()))
+                .help(format!("remove it; {instead} does its work now")),
+        );
     }
     findings
 }
@@ -410,8 +435,13 @@ pub fn json_syntax(cx: &Context, kinds: &[FileKind]) -> Vec<Diagnostic> {
 /// The hooks of a settings value: (event, matcher group index, group, hook index, hook), for
 /// the well-formed parts (`hooks` an object of arrays of objects with a `hooks` array).
 pub fn hooks(settings: &Value) -> Vec<(&str, usize, &Value, usize, &Value)> {
+    settings.get("hooks").map_or_else(Vec::new, event_hooks)
+}
+
+/// The hooks of a `hooks` value (an object of events), as [`hooks`] gives them.
+fn event_hooks(events: &Value) -> Vec<(&str, usize, &Value, usize, &Value)> {
     let mut out = Vec::new();
-    let Some(events) = settings.get("hooks").and_then(Value::as_object) else { return out };
+    let Some(events) = events.as_object() else { return out };
     for (event, groups) in events {
         for (g, group) in groups.as_array().into_iter().flatten().enumerate() {
             for (h, hook) in group.get("hooks").and_then(Value::as_array).into_iter().flatten().enumerate() {
@@ -419,6 +449,55 @@ pub fn hooks(settings: &Value) -> Vec<(&str, usize, &Value, usize, &Value)> {
                     out.push((event.as_str(), g, group, h, hook));
                 }
             }
+        }
+    }
+    out
+}
+
+/// One hook's shell command, wherever it is written: a settings file, or the `hooks` field of a
+/// skill's, subagent's or command's frontmatter (YAML, same shape).
+#[derive(Debug, Clone)]
+pub struct HookCommand<'a> {
+    pub doc: &'a Doc,
+    pub command: String,
+    /// Where the command is written (the JSON string, the YAML scalar), else the `hooks` key.
+    pub span: Option<Range<usize>>,
+    /// Where the command's first character is written, when the file spells the command byte for
+    /// byte (no escapes), so offsets into the command are offsets into the file.
+    pub exact_start: Option<usize>,
+    /// Whether the command is a JSON string (a settings file), where an edit must escape quotes.
+    pub in_json: bool,
+}
+
+/// Every hook command of the settings files that parse and of the skill, subagent and command
+/// frontmatter that has `hooks`.
+pub fn hook_commands<'a>(cx: &Context<'a>) -> Vec<HookCommand<'a>> {
+    let mut out = Vec::new();
+    each_hook(cx, |doc, event, g, h, hook| {
+        let Some(command) = hook.get("command").and_then(Value::as_str) else { return };
+        let at = place(doc, &hook_path(event, g, h, "command"));
+        let exact_start = at
+            .as_ref()
+            .filter(|p| doc.text.get(p.value.start + 1..p.value.end.saturating_sub(1)) == Some(command))
+            .map(|p| p.value.start + 1);
+        out.push(HookCommand { doc, command: command.to_string(), span: at.map(|p| p.value), exact_start, in_json: true });
+    });
+    let frontmatter =
+        cx.skills.iter().map(|s| &s.doc).chain(cx.files_of(FileKind::ClaudeAgent)).chain(cx.files_of(FileKind::ClaudeCommand));
+    for doc in frontmatter {
+        let Some(events) = doc.field("hooks") else { continue };
+        let hooks_key = doc.key_span("hooks");
+        // Commands are looked for in order, each after the previous one, inside the frontmatter.
+        let mut from = hooks_key.as_ref().map_or(0, |k| k.end);
+        let end = doc.body_start();
+        for (_, _, _, _, hook) in event_hooks(events) {
+            let Some(command) = hook.get("command").and_then(Value::as_str).filter(|c| !c.is_empty()) else { continue };
+            let found = doc.text.get(from..end).and_then(|t| t.find(command)).map(|i| from + i);
+            if let Some(start) = found {
+                from = start + command.len();
+            }
+            let span = found.map(|s| s..s + command.len()).or_else(|| hooks_key.clone());
+            out.push(HookCommand { doc, command: command.to_string(), span, exact_start: found, in_json: false });
         }
     }
     out
@@ -518,6 +597,10 @@ mod tests {
         assert_eq!(split_tools("Read, Bash(git add:*, git commit:*), \"Grep\""), ["Read", "Bash(git add:*, git commit:*)", "Grep"]);
         assert_eq!(tool_case_typo("bash"), Some("Bash"));
         assert_eq!(tool_case_typo("Bash"), None);
+        // A removed tool is not a spelling to fix towards.
+        assert_eq!(tool_case_typo("ls"), None);
+        assert_eq!(tool_case_typo("multiedit"), None);
+        assert_eq!(removed_tool("ls").map(|(t, _)| t), Some("LS"));
     }
 
     #[test]

@@ -307,7 +307,7 @@ pub fn copilot_agent_names<'a>(cx: &Context<'a>) -> Vec<&'a str> {
 
 /// The Gemini CLI settings files that parse, with their value (GEMINI001 reports the others).
 pub fn gemini_settings<'a>(cx: &Context<'a>) -> Vec<(&'a Doc, serde_json::Value)> {
-    cx.files_of(FileKind::GeminiSettings).filter_map(|d| d.json().as_ref().as_ref().ok().map(|v| (d, v.clone()))).collect()
+    cx.files_of(FileKind::GeminiSettings).filter_map(|d| super::gemini_settings::parse(&d.text).ok().map(|s| (d, s.value))).collect()
 }
 
 /// One entry of `mcpServers` in a Gemini CLI settings file that parses.

@@ -11,6 +11,7 @@ pub mod claude_files;
 pub mod context;
 pub mod descriptions;
 pub mod docs;
+pub mod gemini_settings;
 pub mod json_schema;
 pub mod json_span;
 pub mod kinds;

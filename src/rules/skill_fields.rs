@@ -5,8 +5,8 @@ use std::ops::Range;
 
 use unicode_normalization::UnicodeNormalization;
 
-use crate::agent_files::Doc;
-use crate::diagnostic::Edit;
+use crate::agent_files::{Doc, SkillDoc};
+use crate::diagnostic::{grouped, Diagnostic, Edit};
 
 /// The fields the specification defines.
 pub const SPEC_FIELDS: [&str; 6] = ["name", "description", "license", "compatibility", "metadata", "allowed-tools"];
@@ -150,6 +150,67 @@ pub fn nested_value_span(doc: &Doc, parent: &str, key: &str) -> Option<Range<usi
         return Some(value_start..value_start + trimmed.len());
     }
     None
+}
+
+/// The skills one folder holds (`.claude/skills/`, `.agents/skills/`, a plugin's `skills/`): the
+/// set a product lists together, each skill with what its listing entry costs.
+#[derive(Debug)]
+pub struct Listing<'a> {
+    /// The folder holding the skills' folders, relative to the project root (`""` for the root).
+    pub folder: String,
+    pub entries: Vec<(&'a SkillDoc, usize)>,
+}
+
+impl Listing<'_> {
+    pub fn total(&self) -> usize {
+        self.entries.iter().map(|(_, cost)| cost).sum()
+    }
+
+    /// A finding at the description of the costliest entry (the first of equals), where cutting
+    /// gains most: the listing of `total` is over `budget` (`unit`: "characters" or "tokens").
+    pub fn over_budget(&self, product: &str, budget: usize, unit: &str, consequence: &str, help: &str) -> Option<Diagnostic> {
+        let total = self.total();
+        let (largest, cost) = self.entries.iter().fold(None::<&(&SkillDoc, usize)>, |best, e| match best {
+            Some(b) if b.1 >= e.1 => Some(b),
+            _ => Some(e),
+        })?;
+        let folder = if self.folder.is_empty() { "the project root".to_string() } else { format!("`{}`", self.folder) };
+        (total > budget).then(|| {
+            Diagnostic::warning(format!(
+                "the {} skills in {folder} take {} {unit} of {product}'s skill listing, over its budget of {}: {consequence}",
+                self.entries.len(),
+                grouped(total),
+                grouped(budget)
+            ))
+            .in_file(&largest.file)
+            .at(largest.key_span("description"))
+            .label(format!("the longest entry: {} {unit}", grouped(*cost)))
+            .help(help.to_string())
+        })
+    }
+}
+
+/// The skill listings of the folders `lists` accepts, in path order, each entry costed by `cost`
+/// (`None` leaves a skill out of the listing).
+pub fn listings<'a>(skills: &'a [SkillDoc], lists: impl Fn(&str) -> bool, cost: impl Fn(&SkillDoc) -> Option<usize>) -> Vec<Listing<'a>> {
+    let mut by_folder: std::collections::BTreeMap<String, Vec<(&SkillDoc, usize)>> = std::collections::BTreeMap::new();
+    for skill in skills {
+        // `a/skills/pdf/SKILL.md` is listed with the other skills of `a/skills/`.
+        let mut parts = skill.rel.rsplitn(3, '/');
+        let folder = match (parts.next(), parts.next(), parts.next()) {
+            (_, Some(_), Some(parent)) => format!("{parent}/"),
+            _ => String::new(),
+        };
+        if let Some(c) = lists(&folder).then(|| cost(skill)).flatten() {
+            by_folder.entry(folder).or_default().push((skill, c));
+        }
+    }
+    by_folder.into_iter().map(|(folder, entries)| Listing { folder, entries }).collect()
+}
+
+/// Whether a folder path has `dir` as one of its components (`.claude` in `x/.claude/skills/`).
+pub fn under(folder: &str, dir: &str) -> bool {
+    folder.split('/').any(|part| part == dir)
 }
 
 #[cfg(test)]

@@ -19,7 +19,8 @@ pub const RULE: Rule = Rule {
         file: ".claude/agents/reviewer.md",
         text: "---\nname: reviewer\ndescription: Reviews pull requests for correctness. Use after every change.\ntools: Read, Grep, Glob\n---\nYou review code.\n",
     },
-    notes: "A safe fix writes the tool's name as Claude Code spells it.",
+    notes: "A safe fix writes the tool's name as Claude Code spells it. A tool Claude Code has removed is never the \
+            spelling offered (`ls` is not rewritten to `LS`): CLAUDE057 reports it.",
     stage: Stage::Lint(check),
 };
 

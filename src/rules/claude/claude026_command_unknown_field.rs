@@ -2,6 +2,7 @@
 
 use crate::agent_files::FileKind;
 use crate::diagnostic::did_you_mean;
+use crate::rules::claude_files::with_fields;
 use crate::rules::prelude::*;
 
 /// Command fields, and the skill fields Claude Code also reads in command files (commands and
@@ -27,20 +28,22 @@ pub const RULE: Rule = Rule {
         file: ".claude/commands/review.md",
         text: "---\ndescription: Review a pull request\nargument-hint: [pr-number]\n---\nReview pull request #$1.\n",
     },
-    notes: "Only frontmatter that parses as YAML is checked.",
+    notes: "Frontmatter that is not valid YAML (CLAUDE002, typically the documented `argument-hint: [pr-number] [priority]`) \
+            is read as Claude Code reads it, one top-level `key: value` line at a time, so its fields are still checked.",
     stage: Stage::Lint(check),
 };
 
 fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
-    for doc in cx.files_of(FileKind::ClaudeCommand) {
-        for (key, _) in doc.fields().iter().filter(|(k, _)| !FIELDS.contains(&k.as_str())) {
+    for (doc, fields) in with_fields(cx, FileKind::ClaudeCommand) {
+        for field in fields.iter().filter(|f| !FIELDS.contains(&f.key.as_str())) {
+            let key = &field.key;
             let suggestion = match key.as_str() {
                 "args" | "arguments" | "argument_hint" | "argumentHint" => Some("argument-hint"),
                 "tools" | "allowed_tools" | "allowedTools" | "tool_access" => Some("allowed-tools"),
                 _ => did_you_mean(key, FIELDS),
             };
-            let d = Diagnostic::warning(format!("`{key}` is not a slash command field; Claude Code ignores it")).in_file(&doc.file).at(doc.key_span(key));
+            let d = Diagnostic::warning(format!("`{key}` is not a slash command field; Claude Code ignores it")).in_file(&doc.file).at(field.key_span.clone());
             findings.push(match suggestion {
                 Some(s) => d.help(format!("did you mean `{s}`?")),
                 None => d.help("remove it; say what it means in the description or the prompt"),

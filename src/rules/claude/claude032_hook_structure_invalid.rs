@@ -3,7 +3,7 @@
 use serde_json::Value;
 
 use crate::agent_files::FileKind;
-use crate::rules::claude_files::{at_key, json_docs};
+use crate::rules::claude_files::{at_key, json_docs, HOOK_EVENTS};
 use crate::rules::json_span::Step;
 use crate::rules::prelude::*;
 use crate::tools::json_kind;
@@ -27,7 +27,8 @@ pub const RULE: Rule = Rule {
         file: ".claude/settings.json",
         text: "{\n  \"hooks\": {\n    \"PostToolUse\": [\n      {\"matcher\": \"Edit|Write\", \"hooks\": [{\"type\": \"command\", \"command\": \"npx prettier --write .\"}]}\n    ]\n  }\n}\n",
     },
-    notes: "",
+    notes: "A key that is not a hook event is CLAUDE030's finding alone: its value is not checked here, so one bad key \
+            gives one finding.",
     stage: Stage::Lint(check),
 };
 
@@ -42,7 +43,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
             findings.push(error(format!("`hooks` is {}, not an object of hook events", json_kind(hooks)), &[Step::Key("hooks")]));
             continue;
         };
-        for (event, groups) in events {
+        for (event, groups) in events.iter().filter(|(event, _)| HOOK_EVENTS.contains(&event.as_str())) {
             let Value::Array(groups) = groups else {
                 findings.push(error(format!("`{event}` is {}, not a list of matcher groups", json_kind(groups)), &[Step::Key("hooks"), Step::Key(event)]));
                 continue;

@@ -3,7 +3,7 @@
 use std::ops::Range;
 
 use crate::diagnostic::{Edit, Fix};
-use crate::rules::claude_files::{each_hook, hook_path, place};
+use crate::rules::claude_files::hook_commands;
 use crate::rules::prelude::*;
 
 /// Variables that hold a directory, whatever is appended to them.
@@ -14,7 +14,7 @@ pub const RULE: Rule = Rule {
     name: "hook-unquoted-expansion",
     family: Family::Claude,
     severity: Severity::Warning,
-    summary: "A hook command uses a path from a variable (`$CLAUDE_PROJECT_DIR/…`, `${CLAUDE_PLUGIN_ROOT}/…`) outside double quotes.",
+    summary: "A hook command (in settings, or in a skill's, subagent's or command's frontmatter `hooks`) uses a path from a variable (`$CLAUDE_PROJECT_DIR/…`, `${CLAUDE_PLUGIN_ROOT}/…`) outside double quotes.",
     why: "The shell splits an unquoted expansion at spaces. In a checkout under `/Users/Ana Lima/code`, \
           `$CLAUDE_PROJECT_DIR/.claude/hooks/check.sh` runs `/Users/Ana` with an argument — the hook fails on that \
           machine only, and a `PreToolUse` guard that fails does not block anything. The docs quote it: \
@@ -29,8 +29,10 @@ pub const RULE: Rule = Rule {
         text: "{\n  \"hooks\": {\n    \"PostToolUse\": [\n      {\"matcher\": \"Edit\", \"hooks\": [{\"type\": \"command\", \"command\": \"\\\"$CLAUDE_PROJECT_DIR\\\"/.claude/hooks/lint.sh\"}]}\n    ]\n  }\n}\n",
     },
     notes: "Reported: `$VAR` or `${VAR}` outside quotes when the word goes on with a path (`/…`) or the variable is \
-            `CLAUDE_PROJECT_DIR`, `CLAUDE_PLUGIN_ROOT`, `HOME` or `PWD`. The attached safe fix wraps the whole word in \
-            double quotes (escaped inside the JSON string).",
+            `CLAUDE_PROJECT_DIR`, `CLAUDE_PLUGIN_ROOT`, `HOME` or `PWD`. Hooks in frontmatter (a plugin skill's \
+            `hooks:` running `${CLAUDE_PLUGIN_ROOT}/scripts/…`) are checked the same way. In a settings file the attached \
+            safe fix wraps the whole word in double quotes (escaped inside the JSON string); in YAML there is no fix, \
+            since the value may need requoting too.",
     stage: Stage::Lint(check),
 };
 
@@ -72,33 +74,37 @@ pub fn unquoted_paths(command: &str) -> Vec<(Range<usize>, &str)> {
 
 fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
-    each_hook(cx, |doc, event, g, h, hook| {
-        let Some(command) = hook.get("command").and_then(|c| c.as_str()) else { return };
-        let Some(at) = place(doc, &hook_path(event, g, h, "command")) else { return };
-        // Offsets into the command map onto the file only when the JSON string has no escapes.
-        let raw = &doc.text[at.value.start + 1..at.value.end.saturating_sub(1)];
-        let exact = raw == command;
-        for (word, name) in unquoted_paths(command) {
-            let text = &command[word.clone()];
-            let mut d = Diagnostic::warning(format!("`{text}` expands `${name}` without quotes: a path with spaces breaks the hook"))
-                .in_file(&doc.file)
-                .help(format!("quote it: `\"{text}\"` (written `\\\"{text}\\\"` inside the JSON string)"));
-            d = match exact {
-                true => {
-                    let span = at.value.start + 1 + word.start..at.value.start + 1 + word.end;
-                    d.at(Some(span.clone())).fix(Fix::safe("quote the path", vec![Edit::replace(&doc.file, span, format!("\\\"{text}\\\""))]))
-                }
-                false => d.at(Some(at.value.clone())),
+    for hook in hook_commands(cx) {
+        for (word, name) in unquoted_paths(&hook.command) {
+            let text = &hook.command[word.clone()];
+            let help = match hook.in_json {
+                true => format!("quote it: `\"{text}\"` (written `\\\"{text}\\\"` inside the JSON string)"),
+                false => format!("quote it: `\"{text}\"` (and the whole YAML value in single quotes)"),
             };
-            findings.push(d);
+            let d = Diagnostic::warning(format!("`{text}` expands `${name}` without quotes: a path with spaces breaks the hook"))
+                .in_file(&hook.doc.file)
+                .help(help);
+            findings.push(match hook.exact_start {
+                Some(start) => {
+                    let span = start + word.start..start + word.end;
+                    let d = d.at(Some(span.clone()));
+                    // In YAML the quotes may need the value requoted too: no automatic edit there.
+                    match hook.in_json {
+                        true => d.fix(Fix::safe("quote the path", vec![Edit::replace(&hook.doc.file, span, format!("\\\"{text}\\\""))])),
+                        false => d,
+                    }
+                }
+                None => d.at(hook.span.clone()),
+            });
         }
-    });
+    }
     findings
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::claude_files::hook_path;
 
     #[test]
     fn finds_unquoted_path_expansions() {

@@ -2,6 +2,7 @@
 
 use crate::agent_files::FileKind;
 use crate::rules::kinds::cursor_rule_beside;
+use crate::rules::cursor::cursor018_cursorrules_inside_cursor_folder::inside_cursor_folder;
 use crate::rules::prelude::*;
 
 pub const RULE: Rule = Rule {
@@ -24,7 +25,7 @@ pub const RULE: Rule = Rule {
 
 fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
-    for doc in cx.files_of(FileKind::CursorRulesLegacy).filter(|d| !d.text.trim().is_empty() && cursor_rule_beside(cx, d).is_none()) {
+    for doc in cx.files_of(FileKind::CursorRulesLegacy).filter(|d| !d.text.trim().is_empty() && !inside_cursor_folder(d) && cursor_rule_beside(cx, d).is_none()) {
         findings.push(
             Diagnostic::warning(format!("{} is Cursor's deprecated rules file", doc.rel))
                 .in_file(&doc.file)

@@ -2,6 +2,7 @@
 
 use crate::agent_files::FileKind;
 use crate::rules::kinds::empty_file;
+use crate::rules::cursor::cursor018_cursorrules_inside_cursor_folder::inside_cursor_folder;
 use crate::rules::prelude::*;
 
 pub const RULE: Rule = Rule {
@@ -21,7 +22,7 @@ pub const RULE: Rule = Rule {
 
 fn check(cx: &Context) -> Vec<Diagnostic> {
     cx.files_of(FileKind::CursorRulesLegacy)
-        .filter(|d| d.text.trim().is_empty())
+        .filter(|d| d.text.trim().is_empty() && !inside_cursor_folder(d))
         .map(|d| empty_file(&d.file, &d.rel, "", "delete it, or write the rules in `.cursor/rules/*.mdc`"))
         .collect()
 }

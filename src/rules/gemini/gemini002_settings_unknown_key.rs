@@ -1,7 +1,8 @@
 //! GEMINI002: a top-level settings key that is not a Gemini CLI settings category.
 
+use crate::agent_files::FileKind;
 use crate::diagnostic::did_you_mean;
-use crate::rules::kinds::{gemini_settings, json_key};
+use crate::rules::gemini_settings;
 use crate::rules::prelude::*;
 
 const TOP_LEVEL: [&str; 26] = [
@@ -45,15 +46,15 @@ pub const RULE: Rule = Rule {
           google-gemini/gemini-cli:docs/reference/configuration.md@5411f113, `schemas/settings.schema.json`.",
     fails: Example { file: ".gemini/settings.json", text: "{\n  \"contextFileName\": \"AGENTS.md\"\n}\n" },
     passes: Example { file: ".gemini/settings.json", text: "{\n  \"context\": { \"fileName\": \"AGENTS.md\" }\n}\n" },
-    notes: "",
+    notes: "The finding points at the top-level key itself, never at a nested key of the same name.",
     stage: Stage::Lint(check),
 };
 
 fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
-    for (doc, value) in gemini_settings(cx) {
-        let Some(object) = value.as_object() else { continue };
-        for key in object.keys().filter(|k| !TOP_LEVEL.contains(&k.as_str())) {
+    for doc in cx.files_of(FileKind::GeminiSettings) {
+        let Ok(settings) = gemini_settings::parse(&doc.text) else { continue };
+        for (key, span) in settings.top_level.iter().filter(|(k, _)| !TOP_LEVEL.contains(&k.as_str())) {
             let help = match did_you_mean(key, TOP_LEVEL) {
                 Some(s) => format!("did you mean `{s}`?"),
                 None => "move the setting under its category (see the Gemini CLI configuration reference)".to_string(),
@@ -61,7 +62,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
             findings.push(
                 Diagnostic::warning(format!("`{key}` is not a Gemini CLI settings category"))
                     .in_file(&doc.file)
-                    .at(json_key(&doc.text, key, 0))
+                    .at(Some(span.clone()))
                     .label("unknown key")
                     .help(help),
             );

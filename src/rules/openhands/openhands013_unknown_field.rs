@@ -3,17 +3,37 @@
 use crate::rules::kinds::{microagents, unknown_fields};
 use crate::rules::prelude::*;
 
-const KNOWN: [&str; 7] = ["name", "type", "version", "agent", "triggers", "inputs", "mcp_tools"];
+/// The fields of OpenHands' `MicroagentMetadata`, and the Agent Skills fields the current SDK
+/// reads from every skill file, legacy microagents included (`_create_skill_from_metadata`).
+const KNOWN: [&str; 13] = [
+    "name",
+    "type",
+    "version",
+    "agent",
+    "triggers",
+    "inputs",
+    "mcp_tools",
+    "description",
+    "license",
+    "compatibility",
+    "metadata",
+    "allowed-tools",
+    "allowed_tools",
+];
 
 pub const RULE: Rule = Rule {
     code: Code::OPENHANDS013,
     name: "unknown-field",
     family: Family::OpenHands,
     severity: Severity::Warning,
-    summary: "A microagent's frontmatter has a field other than `name`, `type`, `version`, `agent`, `triggers`, `inputs` and `mcp_tools`.",
-    why: "`MicroagentMetadata` is a pydantic model with the default configuration, which drops unknown fields without \
-          a word: a misspelt `trigger` or `input` leaves the microagent without triggers or inputs, and fields such as \
-          `author` are not read. Source: All-Hands-AI/OpenHands:openhands/microagent/types.py@156d0686.",
+    summary: "A microagent's frontmatter has a field OpenHands does not read (not one of `name`, `type`, `version`, `agent`, `triggers`, `inputs`, `mcp_tools` or the Agent Skills fields).",
+    why: "OpenHands drops unknown frontmatter fields without a word: a misspelt `trigger` or `input` leaves the \
+          microagent without triggers or inputs, and fields such as `author` are not read. The fields it reads are \
+          those of `MicroagentMetadata` and, in the current SDK, the Agent Skills fields (`description`, `license`, \
+          `compatibility`, `metadata`, `allowed-tools`), read from every skill file, legacy microagents included. \
+          Sources: All-Hands-AI/OpenHands:openhands/microagent/types.py@156d0686; \
+          OpenHands/software-agent-sdk:openhands-sdk/openhands/sdk/context/skills/skill.py@c10f86fa \
+          (`_create_skill_from_metadata`).",
     fails: Example {
         file: ".openhands/microagents/docker.md",
         text: "---\nname: docker\ntrigger:\n  - docker\n---\nUse multi-stage builds.\n",

@@ -1,0 +1,66 @@
+//! SKILL027: a folder of skills whose listing is over Codex's skills context budget.
+
+use crate::rules::prelude::*;
+use crate::rules::skill_fields::{listings, under};
+
+/// Codex's budget for the skill list: 2% of the context window, in tokens of about 4 bytes; for
+/// the 272,000-token window of its GPT-5 Codex models, 5,440 tokens.
+pub const BUDGET_TOKENS: usize = 5_440;
+const BYTES_PER_TOKEN: usize = 4;
+
+pub const RULE: Rule = Rule {
+    code: Code::SKILL027,
+    name: "codex-listing-over-budget",
+    family: Family::Skills,
+    severity: Severity::Warning,
+    summary: "The skills of one folder list in more than 5,440 tokens, Codex's skills context budget (2% of a 272,000-token window), so Codex shortens or drops their descriptions.",
+    why: "Codex lists every skill as `- name: description (file: path)` in the prompt. The list has a budget of 2% of \
+          the model's context window, counted at about 4 bytes a token (8,000 characters when the window is not \
+          known); 5,440 tokens for the 272,000-token window of the GPT-5 Codex models. Over it, Codex shares the room \
+          left among the descriptions, cutting each short; when even the names and paths do not fit, it removes \
+          every description and leaves skills out of the list. Only a line in its log says so. Source: \
+          openai/codex:codex-rs/core-skills/src/render.rs (`SKILL_METADATA_CONTEXT_WINDOW_PERCENT = 2`, \
+          `DEFAULT_SKILL_METADATA_CHAR_BUDGET = 8_000`, `render_skill_lines_from_lines`); openai/codex#24299 \
+          (`budget_limit=5440`, 103 of 119 descriptions truncated).",
+    fails: Example {
+        file: ".agents/skills/*/SKILL.md",
+        text: "(60 skills in `.agents/skills/`, each with a 300-character description: about 6,300 tokens listed)\n",
+    },
+    passes: Example {
+        file: ".agents/skills/pdf/SKILL.md",
+        text: "---\nname: pdf\ndescription: Extract text and tables from PDF files and fill PDF forms. Use when the user gives a PDF.\n---\n",
+    },
+    notes: "Skills are counted per folder holding them (`.agents/skills/`, a plugin's `skills/`); folders under \
+            `.claude/` (Claude Code's) are left out. Each line is counted with the skill's path from the project \
+            root; Codex writes the absolute path, so the real list is longer. Skills installed elsewhere share the \
+            same budget. The finding points at the longest description. Skills an agent's manifest loads are listed by that agent, not \
+            checked here.",
+    stage: Stage::Lint(check),
+};
+
+/// What one skill's line costs in Codex's list, in approximate tokens.
+fn entry_tokens(skill: &crate::agent_files::SkillDoc) -> Option<usize> {
+    let description = skill.string("description")?;
+    let name = skill.string("name").unwrap_or(&skill.folder);
+    let bytes = format!("- {name}: {description} (file: {})\n", skill.rel).len();
+    Some(bytes.div_ceil(BYTES_PER_TOKEN))
+}
+
+fn check(cx: &Context) -> Vec<Diagnostic> {
+    // An agent's manifest decides how its own skills are listed (SKILL015 measures that catalogue).
+    if cx.agent.is_some() {
+        return Vec::new();
+    }
+    listings(cx.skills, |folder| !under(folder, ".claude"), entry_tokens)
+        .iter()
+        .filter_map(|listing| {
+            listing.over_budget(
+                "Codex",
+                BUDGET_TOKENS,
+                "tokens",
+                "Codex shortens every description to fit, and drops them all (and then skills) when the names alone do not fit",
+                "shorten the longest descriptions (what the skill does, when to use it), or disable the skills this project does not need",
+            )
+        })
+        .collect()
+}
