@@ -225,8 +225,10 @@ pub enum Kind {
     /// The files bundled with a skill, and their texts (SKILL017–SKILL023; key: the project root,
     /// the SKILL.md path and text).
     Bundle,
-    /// The Markdown links of a text (LINK rules; key: the text).
-    Links,
+    /// A Markdown text parsed: links, code, emphasis, headings (key: the text).
+    Markdown,
+    /// The wildcard paths a text writes (`shared/*.md`), compiled (SKILL018, SKILL019; key: the text).
+    MentionGlobs,
     /// The sentences of an instruction text (INSTR rules; key: the text).
     Sentences,
     /// Leftover TODO markers outside code (INSTR010; key: the text).
