@@ -235,9 +235,11 @@ pub enum Kind {
     LeftoverMarkers,
     /// A JSON agent file parsed for linting (key: the file's text).
     Json,
+    /// Where every value of a JSON text is written (key: the text).
+    JsonIndex,
 }
 
-const KINDS: usize = Kind::Json as usize + 1;
+const KINDS: usize = Kind::JsonIndex as usize + 1;
 
 /// The memos of one run, one map per [`Kind`]. A [`crate::Session`] owns one and makes it the
 /// current cache ([`Cache::scope`]) on every thread that works for it; it is dropped with the
