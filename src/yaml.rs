@@ -224,6 +224,8 @@ pub struct Frontmatter {
     pub fields: Vec<(String, serde_json::Value)>,
     /// Where each top-level key and value is written, in document order.
     pub spans: Vec<FieldSpan>,
+    /// Each key's first entry in `spans`, so that locating every key costs a lookup each.
+    span_of: std::collections::HashMap<String, usize>,
     /// Byte offset where the YAML text starts in the file.
     pub yaml_offset: usize,
     /// Byte offset where the body (after the closing `---` line) starts.
@@ -278,13 +280,17 @@ pub fn frontmatter(text: &str) -> Result<Frontmatter, FrontmatterError> {
         fields.push((key, value));
     }
     let spans = field_spans(yaml, yaml_offset);
-    Ok(Frontmatter { fields, spans, yaml_offset, body_offset })
+    let mut span_of = std::collections::HashMap::new();
+    for (i, span) in spans.iter().enumerate() {
+        span_of.entry(span.key.clone()).or_insert(i);
+    }
+    Ok(Frontmatter { fields, spans, span_of, yaml_offset, body_offset })
 }
 
 impl Frontmatter {
     /// Where a top-level key is written.
     pub fn field_span(&self, key: &str) -> Option<&FieldSpan> {
-        self.spans.iter().find(|s| s.key == key)
+        self.spans.get(*self.span_of.get(key)?)
     }
 }
 

@@ -88,6 +88,11 @@ fn input(family: &str, n: usize) -> Vec<(String, String)> {
                 ]
             })
             .collect(),
+        // One skill with many fields nobody reads, each located by its key.
+        "SKILL011" => {
+            let fields: String = (0..n * 4).map(|i| format!("field{i}: value {i}\n")).collect();
+            vec![("skills/wide/SKILL.md".to_string(), format!("---\nname: wide\ndescription: Has many fields.\n{fields}---\nBody.\n"))]
+        }
         // Memory files with links to missing files, broken anchors, empty links and a run of
         // unclosed links each (small files: a large one warms the tokenizer on another thread,
         // whose allocations would count).
@@ -188,7 +193,8 @@ fn every_rule_family_scales_at_most_n_log_n() {
     let bound = 2.0 * ((2 * N) as f64).ln() / (N as f64).ln() * 1.2;
     let mut failures = Vec::new();
     let only = std::env::var("SCALING_SELECT").ok();
-    for family in ["SKILL", "LINK", "MEM", "CURSOR", "CLAUDE", "COPILOT", "INSTR", "SEC", "CODEX", "OPENHANDS", "GEMINI", "MCP"] {
+    for family in ["SKILL", "SKILL011", "LINK", "MEM", "CURSOR", "CLAUDE", "COPILOT", "INSTR", "SEC", "CODEX", "OPENHANDS", "GEMINI", "MCP"]
+    {
         let select = only.clone().unwrap_or(family.to_string());
         if only.as_ref().is_some_and(|code| !code.starts_with(family)) {
             continue;
