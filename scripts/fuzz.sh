@@ -68,6 +68,39 @@ seed() {
             # harmless and once writing beside the checkout, for the fuzzer to vary.
             printf 'ldocs\n.\0fdocs/a.md\nx' >"fuzz/corpus/$t/link-then-folder"
             printf 'ldocs\n..\0fdocs/a.md\nx' >"fuzz/corpus/$t/link-then-folder-up" ;;
+        check_tree)
+            # Each file of the shared corpus and of the rule fixtures as the file of its kind in the
+            # tree (fuzz/src/check_tree.rs: a first byte picking the path, never NUL).
+            mkdir -p "fuzz/corpus/$t"
+            local n=0 k f
+            while IFS= read -r -d '' f; do
+                case $f in
+                    */SKILL.md) k=0 ;;
+                    */references/*) k=1 ;;
+                    *.py | *.sh) k=2 ;;
+                    */AGENTS.md | */AGENTS.override.md) k=3 ;;
+                    */CLAUDE.md) k=4 ;;
+                    */GEMINI.md) k=5 ;;
+                    */.claude/agents/*) k=6 ;;
+                    */.claude/commands/*) k=7 ;;
+                    */.claude/settings*.json) k=8 ;;
+                    */plugin.json) k=9 ;;
+                    */marketplace.json) k=10 ;;
+                    */.mcp.json | */mcp.json) k=11 ;;
+                    *.mdc) k=12 ;;
+                    */.cursorrules) k=13 ;;
+                    */copilot-instructions.md) k=14 ;;
+                    *.instructions.md) k=15 ;;
+                    *.prompt.md) k=16 ;;
+                    *.agent.md | *.chatmode.md) k=17 ;;
+                    */.gemini/settings.json) k=18 ;;
+                    */microagents/*) k=19 ;;
+                    *.json) k=$((8 + n % 4)) ;;
+                    *) k=$((n % 21)) ;;
+                esac
+                n=$((n + 1))
+                { printf "\\$(printf %03o $((k + 21)))"; cat "$f"; } >"fuzz/corpus/$t/seed-$n"
+            done < <(find "${CORPUS:-../shared/corpus}" tests/fixtures/rules -type f \( -name '*.md' -o -name '*.mdc' -o -name '*.json' -o -name '.cursorrules' -o -name '*.py' \) -size -8k -print0 | sort -z) ;;
     esac
     [ ${#files[@]} -eq 0 ] || add "$t" "${files[@]}"
 }

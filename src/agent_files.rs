@@ -241,39 +241,20 @@ impl Doc {
         self.text.len() - self.body().len()
     }
 
-    /// The frontmatter's byte range (between the fences).
-    fn yaml_range(&self) -> Range<usize> {
-        match &*self.front {
-            Ok(front) => front.yaml_offset..front.body_offset,
-            Err(_) => 0..0,
-        }
+    /// Where a top-level frontmatter key and its value are written (from the YAML parser's marks).
+    fn field_span(&self, key: &str) -> Option<&crate::yaml::FieldSpan> {
+        self.front.as_ref().as_ref().ok()?.field_span(key)
     }
 
     /// Byte range of a top-level frontmatter key.
     pub fn key_span(&self, key: &str) -> Option<Range<usize>> {
-        let range = self.yaml_range();
-        let mut offset = range.start;
-        for line in self.text[range.clone()].split_inclusive('\n') {
-            if line.strip_prefix(key).is_some_and(|rest| rest.trim_start_matches([' ', '\t']).starts_with(':')) {
-                return Some(offset..offset + key.len());
-            }
-            offset += line.len();
-        }
-        None
+        self.field_span(key).map(|f| f.key_span.clone())
     }
 
-    /// Byte range of a key's value on its line (the key itself when the value starts below it).
+    /// Byte range of a key's value on its line (the key itself when the value starts below it
+    /// or is empty).
     pub fn value_span(&self, key: &str) -> Option<Range<usize>> {
-        let key_span = self.key_span(key)?;
-        let line_end = self.text[key_span.end..].find(['\n', '\r']).map_or(self.text.len(), |i| key_span.end + i);
-        let after_colon = self.text[key_span.end..line_end].find(':').map_or(line_end, |i| key_span.end + i + 1);
-        let value = &self.text[after_colon..line_end];
-        let start = after_colon + (value.len() - value.trim_start().len());
-        let end = after_colon + value.trim_end().len();
-        match self.text[start..end].trim() {
-            "" | ">" | ">-" | "|" | "|-" | ">+" | "|+" => Some(key_span),
-            _ => Some(start..end),
-        }
+        self.field_span(key).map(|f| f.value_span.clone())
     }
 }
 
@@ -329,11 +310,18 @@ pub struct Found {
     pub problems: Vec<Diagnostic>,
     /// Links not followed because they lead out of the directory.
     pub warnings: Vec<Diagnostic>,
+    /// Files whose reading failed inside ctxc (MAN015: a bug; exit 2).
+    pub failed: Vec<Diagnostic>,
 }
 
 impl Found {
     pub fn is_empty(&self) -> bool {
-        self.skills.is_empty() && self.memory.is_empty() && self.files.is_empty() && self.problems.is_empty() && self.warnings.is_empty()
+        self.skills.is_empty()
+            && self.memory.is_empty()
+            && self.files.is_empty()
+            && self.problems.is_empty()
+            && self.warnings.is_empty()
+            && self.failed.is_empty()
     }
 
     fn add(&mut self, root: &ProjectRoot, kind: FileKind, rel: String, text: SharedText) {
@@ -360,6 +348,28 @@ impl Found {
             skills.chain(self.memory.iter().map(|m| m.file.clone())).chain(self.files.iter().map(|f| f.file.clone())).collect();
         paths.sort();
         paths
+    }
+}
+
+/// What a panic said (its message when it was a string).
+pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    match (payload.downcast_ref::<&str>(), payload.downcast_ref::<String>()) {
+        (Some(message), _) => message.to_string(),
+        (_, Some(message)) => message.clone(),
+        _ => "no message".to_string(),
+    }
+}
+
+/// The finding for a panic (a bug in ctxc) while `during` (`rule SKILL017`, `reading the file`)
+/// on a file (MAN015).
+pub fn internal_error(file: &str, during: &str, message: &str) -> Diagnostic {
+    let d = Diagnostic::error(format!("internal error in ctxc ({during}): {message}"))
+        .code(Code::MAN015)
+        .label("ctxc failed while checking this file")
+        .help("this is a bug in ctxc, not in the file: please report it with this message and the file; the other files were checked");
+    match file.is_empty() {
+        true => d,
+        false => d.in_file(file).at(Some(0..0)),
     }
 }
 
@@ -402,7 +412,16 @@ pub fn discover(root: &ProjectRoot, only: Option<(&str, FileKind)>, mut seen: BT
         None => {
             let base = root.display();
             let walk = walkdir::WalkDir::new(base).follow_links(false).sort_by_file_name().into_iter().filter_entry(|e| !skip_dir(e));
-            for entry in walk.filter_map(Result::ok) {
+            for entry in walk {
+                let entry = match entry {
+                    Ok(entry) => entry,
+                    Err(e) => {
+                        // A folder the walk cannot enter (permissions, a path too long for the
+                        // system) is named, never skipped in silence.
+                        found.problems.push(walk_error(root, base, &e));
+                        continue;
+                    }
+                };
                 if entry.file_type().is_dir() {
                     continue;
                 }
@@ -433,17 +452,39 @@ pub fn discover(root: &ProjectRoot, only: Option<(&str, FileKind)>, mut seen: BT
                 found.warnings.push(Diagnostic::warning(message).code(Code::MAN003).in_file(display));
                 continue;
             }
+            Err(ReadError::Missing(_)) if is_link => {
+                // A dangling link: the product reads nothing there either; the rest is checked.
+                let message = format!("`{display}` is a symbolic link to a file that does not exist: nothing is read from it");
+                let help = "point the link at an existing file, or delete it";
+                found.warnings.push(Diagnostic::warning(message).code(Code::MAN002).in_file(display).help(help));
+                continue;
+            }
             Err(e) => {
                 found.problems.push(e.into_diagnostic().in_file(display));
                 continue;
             }
         };
-        found.add(root, kind, rel, file.text);
+        // A panic reading one file (a bug) costs only that file.
+        let added = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| found.add(root, kind, rel, file.text)));
+        if let Err(payload) = added {
+            found.failed.push(internal_error(&display, "reading the file", &panic_message(&*payload)));
+        }
     }
     found.skills.sort_by(|a, b| a.rel.cmp(&b.rel));
     found.memory.sort_by(|a, b| a.rel.cmp(&b.rel));
     found.files.sort_by(|a, b| a.rel.cmp(&b.rel));
     found
+}
+
+/// The problem for a part of the tree a walk could not read, at the deepest path it names.
+fn walk_error(root: &ProjectRoot, base: &std::path::Path, e: &walkdir::Error) -> Diagnostic {
+    let path = e.path().map(|p| p.strip_prefix(base).unwrap_or(p));
+    let rel = path.map(|p| p.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/")).unwrap_or_default();
+    let reason = e.io_error().map_or_else(|| e.to_string(), ToString::to_string);
+    let display = root.display_path(&rel);
+    ReadError::Unreadable { path: display.clone(), reason: format!("{reason}; the files below it were not checked") }
+        .into_diagnostic()
+        .in_file(display)
 }
 
 /// One file whose text is given rather than read (`ctxc check -` reads it from stdin), as if
@@ -467,6 +508,12 @@ mod tests {
         assert_eq!(doc.value_span("name").map(|r| &text[r]), Some("pdf-tools"));
         assert_eq!(doc.value_span("description").map(|r| &text[r]), Some("description"));
         assert_eq!(doc.key_span("missing"), None);
+        // The shapes that crashed `value_span`: an empty value followed by a space.
+        for key in ["globs", "description", "applyTo"] {
+            let text = format!("---\n{key}: \nname: x\n---\nBody\n");
+            let doc = Doc::new(FileKind::CursorRule, "r.mdc".into(), "r.mdc".into(), SharedText::new(&text));
+            assert_eq!(doc.value_span(key).map(|r| &text[r]), Some(key));
+        }
         assert_eq!(doc.body(), "name: in the body\n");
     }
 

@@ -27,6 +27,7 @@ macro_rules! rule_table {
                 MAN012 man012_unknown_rule_code,
                 MAN013 man013_invalid_suppression,
                 MAN014 man014_requires_newer_ctxc,
+                MAN015 man015_internal_error,
             }
             tools {
                 TOOL001 tool001_invalid_tool_file,

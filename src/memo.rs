@@ -225,17 +225,21 @@ pub enum Kind {
     /// The files bundled with a skill, and their texts (SKILL017–SKILL023; key: the project root,
     /// the SKILL.md path and text).
     Bundle,
-    /// The Markdown links of a text (LINK rules; key: the text).
-    Links,
+    /// A Markdown text parsed: links, code, emphasis, headings (key: the text).
+    Markdown,
+    /// The wildcard paths a text writes (`shared/*.md`), compiled (SKILL018, SKILL019; key: the text).
+    MentionGlobs,
     /// The sentences of an instruction text (INSTR rules; key: the text).
     Sentences,
     /// Leftover TODO markers outside code (INSTR010; key: the text).
     LeftoverMarkers,
     /// A JSON agent file parsed for linting (key: the file's text).
     Json,
+    /// Where every value of a JSON text is written (key: the text).
+    JsonIndex,
 }
 
-const KINDS: usize = Kind::Json as usize + 1;
+const KINDS: usize = Kind::JsonIndex as usize + 1;
 
 /// The memos of one run, one map per [`Kind`]. A [`crate::Session`] owns one and makes it the
 /// current cache ([`Cache::scope`]) on every thread that works for it; it is dropped with the

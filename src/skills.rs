@@ -34,7 +34,7 @@ pub struct SkillError {
 
 pub fn parse_skill(path: &str, text: &str) -> Result<Skill, SkillError> {
     let folder = path.rsplit('/').nth(1).unwrap_or("").to_string();
-    let Frontmatter { fields, body_offset, .. } = yaml::frontmatter(text).map_err(|e| match e {
+    let front = yaml::frontmatter(text).map_err(|e| match e {
         yaml::FrontmatterError::Missing => SkillError {
             message: "SKILL.md has no YAML frontmatter (a `---` line, `name:` and `description:`, then `---`)".into(),
             offset: Some(0),
@@ -47,12 +47,14 @@ pub fn parse_skill(path: &str, text: &str) -> Result<Skill, SkillError> {
             SkillError { message: format!("malformed YAML frontmatter: {}", e.message), offset: e.offset, code: Code::SKILL002 }
         }
     })?;
+    let Frontmatter { fields, body_offset, .. } = &front;
+    let key_offset = |key: &str| front.field_span(key).map(|f| f.key_span.start);
     let field = |key: &str| fields.iter().find(|(k, _)| k == key).map(|(_, v)| v);
     let string_field = |key: &str| -> Result<String, SkillError> {
         let code = if key == "name" { Code::SKILL003 } else { Code::SKILL006 };
         match field(key) {
             Some(Value::String(s)) => Ok(s.clone()),
-            Some(_) => Err(SkillError { message: format!("frontmatter `{key}` must be a string"), offset: key_offset(text, key), code }),
+            Some(_) => Err(SkillError { message: format!("frontmatter `{key}` must be a string"), offset: key_offset(key), code }),
             None => Err(SkillError { message: format!("frontmatter has no `{key}`"), offset: Some(0), code }),
         }
     };
@@ -62,7 +64,7 @@ pub fn parse_skill(path: &str, text: &str) -> Result<Skill, SkillError> {
         path: path.to_string(),
         folder,
         fields: fields.clone(),
-        body_offset,
+        body_offset: *body_offset,
     })
 }
 
@@ -74,19 +76,6 @@ pub fn catalogue_entry(skill: &Skill) -> String {
 /// The catalogue line of a name and description.
 pub fn catalogue_line(name: &str, description: &str) -> String {
     format!("- {name}: {description}")
-}
-
-/// Byte offset of a top-level frontmatter key, for pointing diagnostics at it.
-pub fn key_offset(text: &str, key: &str) -> Option<usize> {
-    // YAML breaks lines at `\r` as well as `\n`.
-    let mut offset = 0;
-    for line in text.split_inclusive(['\n', '\r']) {
-        if line.strip_prefix(key).is_some_and(|rest| rest.trim_start().starts_with(':')) {
-            return Some(offset);
-        }
-        offset += line.len();
-    }
-    None
 }
 
 #[cfg(test)]

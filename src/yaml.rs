@@ -2,6 +2,9 @@
 //! byte offset into the text that was given, so callers can point at the right line.
 
 use std::cell::Cell;
+use std::ops::Range;
+
+use saphyr_parser::{Event, Parser, ScalarStyle, Span};
 
 use serde::de::{self, DeserializeOwned, DeserializeSeed, Deserializer, EnumAccess, MapAccess, SeqAccess, VariantAccess, Visitor};
 
@@ -203,11 +206,26 @@ impl<'de> Visitor<'de> for Counter<'_> {
     }
 }
 
+/// Where a top-level frontmatter key and its value are written (byte ranges into the file).
+#[derive(Debug, Clone, PartialEq)]
+pub struct FieldSpan {
+    pub key: String,
+    pub key_span: Range<usize>,
+    /// The value as written on the key's line (a quoted value with its quotes, a flow collection
+    /// whole); the key's span when the value starts below it (block scalars and collections) or
+    /// is empty.
+    pub value_span: Range<usize>,
+}
+
 /// The parts of a Markdown file with `---` YAML frontmatter.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Frontmatter {
     /// Top-level keys in document order, with values converted to JSON values.
     pub fields: Vec<(String, serde_json::Value)>,
+    /// Where each top-level key and value is written, in document order.
+    pub spans: Vec<FieldSpan>,
+    /// Each key's first entry in `spans`, so that locating every key costs a lookup each.
+    span_of: std::collections::HashMap<String, usize>,
     /// Byte offset where the YAML text starts in the file.
     pub yaml_offset: usize,
     /// Byte offset where the body (after the closing `---` line) starts.
@@ -261,7 +279,112 @@ pub fn frontmatter(text: &str) -> Result<Frontmatter, FrontmatterError> {
             serde_json::to_value(&value).map_err(|e| shift(YamlError { message: format!("value of `{key}`: {e}"), offset: Some(0) }))?;
         fields.push((key, value));
     }
-    Ok(Frontmatter { fields, yaml_offset, body_offset })
+    let spans = field_spans(yaml, yaml_offset);
+    let mut span_of = std::collections::HashMap::new();
+    for (i, span) in spans.iter().enumerate() {
+        span_of.entry(span.key.clone()).or_insert(i);
+    }
+    Ok(Frontmatter { fields, spans, span_of, yaml_offset, body_offset })
+}
+
+impl Frontmatter {
+    /// Where a top-level key is written.
+    pub fn field_span(&self, key: &str) -> Option<&FieldSpan> {
+        self.spans.get(*self.span_of.get(key)?)
+    }
+}
+
+/// Character offsets (what the event parser's markers count) turned into byte offsets.
+struct CharOffsets(Option<Vec<usize>>);
+
+impl CharOffsets {
+    fn of(text: &str) -> CharOffsets {
+        CharOffsets((!text.is_ascii()).then(|| text.char_indices().map(|(i, _)| i).chain([text.len()]).collect()))
+    }
+
+    fn byte(&self, char_index: usize) -> usize {
+        match &self.0 {
+            None => char_index,
+            Some(bytes) => bytes.get(char_index).or(bytes.last()).copied().unwrap_or(0),
+        }
+    }
+
+    fn range(&self, span: Span, shift: usize) -> Range<usize> {
+        shift + self.byte(span.start.index())..shift + self.byte(span.end.index()).max(self.byte(span.start.index()))
+    }
+}
+
+/// The key and value spans of a YAML mapping's top-level entries, from the event parser's markers
+/// (`shift`: where `yaml` starts in the file). Empty when the text is not a mapping the parser
+/// accepts (serde_yaml decides validity; a disagreement only costs the positions).
+fn field_spans(yaml: &str, shift: usize) -> Vec<FieldSpan> {
+    let offsets = CharOffsets::of(yaml);
+    let mut spans = Vec::new();
+    // Nesting depth of collections (1: inside the top-level mapping), and the entry being read:
+    // its key, the key's line, and where a collection value started.
+    let mut depth = 0usize;
+    let mut open: Option<(FieldSpan, usize, Option<Span>)> = None;
+    for event in Parser::new_from_str(yaml) {
+        let Ok((event, span)) = event else { return Vec::new() };
+        match event {
+            Event::MappingStart(..) | Event::SequenceStart(..) => {
+                if depth == 0 && !matches!(event, Event::MappingStart(..)) {
+                    return Vec::new();
+                }
+                if let (1, Some((_, _, start))) = (depth, open.as_mut()) {
+                    *start = Some(span);
+                }
+                depth += 1;
+            }
+            Event::MappingEnd | Event::SequenceEnd => {
+                depth = depth.saturating_sub(1);
+                if depth != 1 {
+                    continue;
+                }
+                if let Some((mut field, line, Some(start))) = open.take() {
+                    // A flow collection (`[a, b]`) on the key's line is the value; a block one starts below.
+                    if start.start.line() == line {
+                        // The closing bracket's event runs on over the spaces and comment after it.
+                        let end = offsets.range(span, shift).start + 1;
+                        field.value_span = offsets.range(start, shift).start..end;
+                    }
+                    spans.push(field);
+                }
+            }
+            Event::Scalar(value, style, ..) if depth == 1 => match open.take() {
+                None => {
+                    let key_span = offsets.range(span, shift);
+                    open = Some((FieldSpan { key: value.into_owned(), value_span: key_span.clone(), key_span }, span.start.line(), None));
+                }
+                Some((mut field, line, _)) => {
+                    let mut range = offsets.range(span, shift);
+                    // A quoted scalar's span runs on over the spaces and comment after its closing quote
+                    // (an anchor or a tag may come before the opening one).
+                    let open = yaml[range.start - shift..range.end - shift].find(['"', '\'']);
+                    if let (true, Some(open)) = (matches!(style, ScalarStyle::SingleQuoted | ScalarStyle::DoubleQuoted), open) {
+                        range.end = quote_end(yaml.as_bytes(), range.start - shift + open) + 1 + shift;
+                    }
+                    let block = matches!(style, ScalarStyle::Literal | ScalarStyle::Folded);
+                    if span.start.line() == line && !block && !range.is_empty() {
+                        field.value_span = range;
+                    }
+                    spans.push(field);
+                }
+            },
+            Event::Alias(..) if depth == 1 => match open.take() {
+                Some((mut field, line, _)) => {
+                    if span.start.line() == line {
+                        field.value_span = offsets.range(span, shift);
+                    }
+                    spans.push(field);
+                }
+                // An alias as a key: no name to give it.
+                None => return Vec::new(),
+            },
+            _ => {}
+        }
+    }
+    spans
 }
 
 #[cfg(test)]
@@ -275,6 +398,24 @@ mod tests {
         assert_eq!(fm.fields[0], ("name".to_string(), serde_json::json!("a")));
         assert_eq!(fm.fields[1].1, serde_json::json!("b {{ 7*7 }}"));
         assert_eq!(&text[fm.body_offset..], "Body\n");
+    }
+
+    #[test]
+    fn spans_of_keys_and_values_come_from_the_parser() {
+        let text = "---\nglobs: \ndescription: \"Héllo\" # note\ntags: [a, b]\nlist:\n  - x\nbody: >-\n  Folded.\nname: 'ü x'\n---\n";
+        let fm = frontmatter(text).expect("valid");
+        let span = |key: &str| fm.field_span(key).map(|f| (&text[f.key_span.clone()], &text[f.value_span.clone()]));
+        // An empty value followed by a space (older Cursor files write `globs: `): the key.
+        assert_eq!(span("globs"), Some(("globs", "globs")));
+        assert_eq!(span("description"), Some(("description", "\"Héllo\"")));
+        assert_eq!(span("tags"), Some(("tags", "[a, b]")));
+        assert_eq!(span("list"), Some(("list", "list")), "a block list starts below its key");
+        assert_eq!(span("body"), Some(("body", "body")), "so does a block scalar");
+        assert_eq!(span("name"), Some(("name", "'ü x'")));
+        assert_eq!(fm.spans.len(), fm.fields.len());
+        let text = "---\nhandoffs:\n  - label: a\n    agent: b\n  - {label: c}\nafter: [x]  # c\n---\n";
+        let keys: Vec<&str> = frontmatter(text).expect("valid").spans.iter().map(|f| &text[f.value_span.clone()]).collect();
+        assert_eq!(keys, ["handoffs", "[x]"], "nested collections end where they end");
     }
 
     #[test]

@@ -84,8 +84,14 @@ fn skill021_reports_a_symbolic_link_leading_out_of_the_skill() {
     assert_eq!(found, ["`references/checklist.md` in the skill is a symbolic link to `docs/checklist.md`, outside the skill's folder"]);
 }
 
+/// The bundle findings (SKILL017 and after) of a check, as (code, message).
+fn bundle_findings(report: &CheckReport) -> Vec<(Code, String)> {
+    let bundle = |c: &Code| c.as_str().starts_with("SKILL0") && c.as_str() >= "SKILL017";
+    report.diagnostics.iter().filter_map(|d| d.code.filter(bundle).map(|c| (c, d.message.clone()))).collect()
+}
+
 #[test]
-fn a_skill_at_the_project_root_bundles_only_the_specification_folders() {
+fn a_skill_at_the_top_of_a_repository_bundles_only_the_specification_folders() {
     let project = tempfile::tempdir().expect("tempdir");
     let skill = "---\nname: tools\ndescription: Extract text from PDF files. Use when the user shares a PDF.\n---\nSee [the API guide](references/api.md).\n";
     let files = [
@@ -95,11 +101,27 @@ fn a_skill_at_the_project_root_bundles_only_the_specification_folders() {
         ("docs/b.md", "# B\n\nNotes.\n"),
     ];
     write(project.path(), &files);
-    let report = run(project.path());
-    let bundle: Vec<_> = report
-        .diagnostics
-        .iter()
-        .filter(|d| d.code.is_some_and(|c| c.as_str().starts_with("SKILL0") && c.as_str() >= "SKILL017"))
-        .collect();
+    std::fs::create_dir(project.path().join(".git")).expect("mkdir");
+    let bundle = bundle_findings(&run(project.path()));
     assert!(bundle.is_empty(), "{bundle:?}");
+}
+
+#[test]
+fn a_skills_findings_do_not_depend_on_the_folder_checked() {
+    // SKILL019 and SKILL020 appeared only when a parent folder was checked.
+    let project = tempfile::tempdir().expect("tempdir");
+    let skill =
+        "---\nname: tools\ndescription: Extract text from PDF files. Use when the user shares a PDF.\n---\nRead [the guide](guide.md).\n";
+    let large = format!("# Manual\n\n{}", "Every page of the manual says a great deal about the tools. ".repeat(12_000));
+    let files = [
+        ("skills/tools/SKILL.md", skill),
+        ("skills/tools/guide.md", "# Guide\n\nThen read manual.md.\n"),
+        ("skills/tools/manual.md", &large),
+    ];
+    write(project.path(), &files);
+    let from_parent = bundle_findings(&run(project.path()));
+    let codes: Vec<Code> = from_parent.iter().map(|(c, _)| *c).collect();
+    assert_eq!(codes, [Code::SKILL019, Code::SKILL020], "{from_parent:?}");
+    assert_eq!(bundle_findings(&run(&project.path().join("skills/tools"))), from_parent);
+    assert_eq!(bundle_findings(&run(&project.path().join("skills"))), from_parent);
 }

@@ -117,6 +117,11 @@ fn every_rule_has_a_failing_and_a_passing_fixture() {
     let mut seen = BTreeSet::new();
     for rule in rules::ALL {
         let code = rule.code;
+        // No input reports an internal error once its bug is fixed: the guard is tested with a
+        // rule that panics (src/lint/mod.rs).
+        if matches!(rule.stage, Stage::Internal) {
+            continue;
+        }
         seen.insert(code.to_string());
         let fail = base.join(code.as_str()).join("fail");
         let pass = base.join(code.as_str()).join("pass");
@@ -129,7 +134,7 @@ fn every_rule_has_a_failing_and_a_passing_fixture() {
             Stage::Lint(_) | Stage::Budgets | Stage::LoadWarning | Stage::Settings => {
                 assert!(!failed.unloadable, "{code}: a finding, not a load error: {:?}", failed.diagnostics)
             }
-            Stage::LoadOrLint(_) => {}
+            Stage::LoadOrLint(_) | Stage::Internal => {}
         }
         let shown = ctxc::report::diagnostics::render(&failed.diagnostics, &failed.sources, false);
         insta::assert_snapshot!(format!("fail-{code}"), shown);

@@ -1,6 +1,7 @@
 //! What the fuzz targets share: scratch folders, the checks every diagnostic must pass, and one
 //! function per target so that targets stay one line each. Run them with `scripts/fuzz.sh`.
 
+pub mod check_tree;
 pub mod git_tree;
 
 use std::fmt::Debug;

@@ -11,6 +11,7 @@ use serde::Serialize;
 use super::config::{ManifestText, Options, RawLint, Selection};
 use super::{lint, AgentRun, Context};
 use crate::agent_files::{self as files, FileKind, MemoryDoc};
+use crate::codes::Code;
 use crate::diagnostic::{Diagnostic, Severity, Sources};
 use crate::models::Tokenizer;
 use crate::project::ProjectRoot;
@@ -237,9 +238,17 @@ fn is_manifest_name(name: &str) -> bool {
 
 fn check_agents(report: &mut CheckReport, manifests: &[std::path::PathBuf], options: &Options, session: &Session) {
     let parts = session.each(manifests, |manifest| {
-        let mut part = CheckReport::default();
-        check_agent(&mut part, manifest, options, session);
-        part
+        // A panic loading, rendering or measuring one agent costs only that agent.
+        super::guarded(|| {
+            let mut part = CheckReport::default();
+            check_agent(&mut part, manifest, options, session);
+            part
+        })
+        .unwrap_or_else(|message| CheckReport {
+            diagnostics: vec![files::internal_error(&manifest.display().to_string(), "checking the agent", &message)],
+            unloadable: true,
+            ..CheckReport::default()
+        })
     });
     for part in parts {
         report.merge(part);
@@ -357,6 +366,7 @@ fn lint_files(report: &mut CheckReport, root: &ProjectRoot, found: files::Found,
         settings,
     };
     let mut findings = found.warnings.clone();
+    findings.extend(found.failed.iter().cloned());
     findings.extend(lint(&cx, |code| selection.selects(code)));
     // Every file takes part in the rules that compare files; only the kept ones are reported.
     findings.retain(|d| d.file.as_deref().is_none_or(|file| options.keeps(file)));
@@ -369,6 +379,12 @@ fn lint_files(report: &mut CheckReport, root: &ProjectRoot, found: files::Found,
 fn finish(report: &mut CheckReport, findings: Vec<Diagnostic>, selection: &Selection, sources: &Sources) {
     let (suppressions, _) = suppress::scan(sources);
     for d in findings {
+        // A bug in ctxc is reported whatever the selection, and the check did not finish: exit 2.
+        if d.code == Some(Code::MAN015) {
+            report.unloadable = true;
+            report.diagnostics.push(d);
+            continue;
+        }
         let Some(d) = selection.apply(d) else { continue };
         if suppressions.covers(&d, sources) {
             report.suppressed += 1;

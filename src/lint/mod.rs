@@ -16,19 +16,65 @@ pub use config::{Options, RawLint, SkillLevel};
 
 /// Runs the lint rules whose code is `selected` (a rule no one asked for is not run: `--select
 /// BUDGET` costs only the budget rules). Findings carry their rule's code and default severity,
-/// sorted by file, position and code.
+/// sorted by file, position and code. A rule that panics costs only itself on the files it
+/// fails on: those get an internal-error finding (MAN015), and its findings on the others are kept.
 pub fn lint(cx: &Context, selected: impl Fn(Code) -> bool) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
     for rule in crate::rules::ALL.iter().filter(|rule| selected(rule.code)) {
         let Some(check) = rule.stage.check() else { continue };
-        for mut d in check(cx) {
-            d.code = Some(rule.code);
-            d.severity = rule.severity;
+        for mut d in run_rule(cx, rule.code, check) {
+            if d.code != Some(Code::MAN015) {
+                d.code = Some(rule.code);
+                d.severity = rule.severity;
+            }
             findings.push(d);
         }
     }
     sort(&mut findings);
     findings
+}
+
+/// One rule's findings; when it panics, its findings file by file (see [`isolate`]).
+fn run_rule(cx: &Context, code: Code, check: fn(&Context) -> Vec<Diagnostic>) -> Vec<Diagnostic> {
+    guarded(|| check(cx)).unwrap_or_else(|message| isolate(cx, code, check, &message))
+}
+
+/// Runs `work`, turning a panic into its message.
+pub fn guarded<T>(work: impl FnOnce() -> T) -> Result<T, String> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(work)).map_err(|payload| crate::agent_files::panic_message(&*payload))
+}
+
+/// After `check` panicked on the whole context: runs it on each file alone, keeping its findings
+/// on the files it passes and reporting an internal error on each file it fails on (on the
+/// manifest, or the first file, when it fails only on the files together).
+fn isolate(cx: &Context, code: Code, check: fn(&Context) -> Vec<Diagnostic>, message: &str) -> Vec<Diagnostic> {
+    let during = format!("rule {code}");
+    let mut found = Vec::new();
+    let mut failed = false;
+    let mut alone = |one: Context, file: &str| match guarded(|| check(&one)) {
+        Ok(findings) => found.extend(findings),
+        Err(message) => {
+            failed = true;
+            found.push(crate::agent_files::internal_error(file, &during, &message));
+        }
+    };
+    let empty = Context { skills: &[], memory: &[], files: &[], ..*cx };
+    for (i, skill) in cx.skills.iter().enumerate() {
+        alone(Context { skills: &cx.skills[i..=i], ..empty }, &skill.file);
+    }
+    for (i, memory) in cx.memory.iter().enumerate() {
+        alone(Context { memory: &cx.memory[i..=i], ..empty }, &memory.file);
+    }
+    for (i, file) in cx.files.iter().enumerate() {
+        alone(Context { files: &cx.files[i..=i], ..empty }, &file.file);
+    }
+    if !failed {
+        let manifest = cx.agent.as_ref().map(|a| a.loaded.agent.manifest_display.clone());
+        let first = cx.skills.first().map(|s| s.file.clone()).or_else(|| cx.memory.first().map(|m| m.file.clone()));
+        let file = manifest.or(first).or_else(|| cx.files.first().map(|f| f.file.clone())).unwrap_or_default();
+        found.push(crate::agent_files::internal_error(&file, &during, message));
+    }
+    found
 }
 
 /// Orders findings by file, position, code and message, so output is stable.
@@ -37,4 +83,53 @@ pub fn sort(findings: &mut [Diagnostic]) {
         let key = |d: &Diagnostic| (d.file.clone(), d.span.as_ref().map_or(0, |s| s.start), d.code, d.message.clone());
         key(a).cmp(&key(b))
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::agent_files::discover;
+    use crate::project::ProjectRoot;
+    use crate::tokens::TokenCounter;
+
+    /// A rule with a bug: it fails on any memory file that says "boom".
+    fn fails_on_boom(cx: &Context) -> Vec<Diagnostic> {
+        let seen = |m: &crate::agent_files::MemoryDoc| {
+            assert!(!m.text.contains("boom"), "index out of range");
+            Diagnostic::warning("seen").in_file(&m.file)
+        };
+        cx.memory.iter().map(seen).collect()
+    }
+
+    #[test]
+    fn a_panicking_rule_costs_only_the_files_it_fails_on() {
+        let project = tempfile::tempdir().expect("tempdir");
+        for (dir, text) in [("a", "fine"), ("b", "boom"), ("c", "fine")] {
+            std::fs::create_dir(project.path().join(dir)).expect("mkdir");
+            std::fs::write(project.path().join(dir).join("AGENTS.md"), text).expect("write");
+        }
+        let root = ProjectRoot::new(project.path()).expect("root");
+        let found = discover(&root, None, Default::default());
+        let counter = TokenCounter::new();
+        let cx = Context {
+            agent: None,
+            skills: &found.skills,
+            memory: &found.memory,
+            files: &found.files,
+            sources: &found.sources,
+            root: &root,
+            counter: &counter,
+            tokenizer: crate::models::Tokenizer::O200kBase,
+            settings: Default::default(),
+        };
+        let findings = run_rule(&cx, Code::MEM001, fails_on_boom);
+        let found: Vec<(Option<Code>, &str, &str)> =
+            findings.iter().map(|d| (d.code, d.file.as_deref().unwrap_or(""), d.message.as_str())).collect();
+        assert_eq!(found.len(), 3, "{found:?}");
+        assert!(found[0].1.ends_with("a/AGENTS.md") && found[0].2 == "seen", "{found:?}");
+        assert_eq!(found[1].0, Some(Code::MAN015));
+        assert!(found[1].1.ends_with("b/AGENTS.md") && found[1].2.contains("rule MEM001") && found[1].2.contains("index out of range"));
+        assert_eq!(findings[1].span, Some(0..0), "located at the start of the file");
+        assert!(found[2].1.ends_with("c/AGENTS.md") && found[2].2 == "seen", "{found:?}");
+    }
 }

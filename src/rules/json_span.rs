@@ -2,7 +2,11 @@
 //! a path of object keys and array indices. serde_json keeps no positions, and findings in
 //! settings, `.mcp.json` and tool files point at the key or value they are about.
 
+use std::collections::HashMap;
 use std::ops::Range;
+use std::sync::Arc;
+
+use crate::memo::{content_hash, Cache, Kind};
 
 /// One step of a path into a JSON document.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -30,52 +34,110 @@ impl Place {
     }
 }
 
-/// The place of the value at `path` in `text` (the first member when a key is repeated).
+/// The place of the value at `path` in `text` (the first member when a key is repeated). The text
+/// is indexed once (memoized by content), so locating each of many members costs a lookup per
+/// step, not a scan of the document.
 pub fn locate(text: &str, path: &[Step]) -> Option<Place> {
-    let b = text.as_bytes();
-    let mut at = skip_ws(b, 0);
-    let mut key = None;
+    let index = Cache::get_or_insert(Kind::JsonIndex, content_hash(text), || Arc::new(Index::of(text)));
+    let mut node = index.nodes.first()?;
     for step in path {
-        match (step, b.get(at)?) {
-            (Step::Key(wanted), b'{') => {
-                let mut i = skip_ws(b, at + 1);
-                loop {
-                    if b.get(i)? != &b'"' {
-                        return None;
-                    }
-                    let key_end = string_end(b, i);
-                    let value_start = skip_ws(b, skip_ws(b, key_end) + 1);
-                    if serde_json::from_str::<String>(&text[i..key_end]).ok().as_deref() == Some(*wanted) {
-                        key = Some(i..key_end);
-                        at = value_start;
-                        break;
-                    }
-                    i = skip_ws(b, value_end(b, value_start));
-                    if b.get(i)? != &b',' {
-                        return None;
-                    }
-                    i = skip_ws(b, i + 1);
-                }
-            }
-            (Step::Index(wanted), b'[') => {
-                let mut i = skip_ws(b, at + 1);
-                for _ in 0..*wanted {
-                    i = skip_ws(b, value_end(b, i));
-                    if b.get(i)? != &b',' {
-                        return None;
-                    }
-                    i = skip_ws(b, i + 1);
-                }
-                if matches!(b.get(i), None | Some(b']')) {
-                    return None;
-                }
-                key = None;
-                at = i;
-            }
+        let child = match (step, &node.children) {
+            (Step::Key(wanted), Children::Object(members)) => members.get(*wanted)?,
+            (Step::Index(wanted), Children::Array(items)) => items.get(*wanted)?,
             _ => return None,
-        }
+        };
+        node = &index.nodes[*child];
     }
-    Some(Place { key, value: at..value_end(b, at) })
+    Some(node.place.clone())
+}
+
+/// Every value of a JSON text with its place; objects map their keys, arrays list their items
+/// (indices into `nodes`; the root is the first). Text that is not JSON is indexed as far as it
+/// reads as JSON.
+#[derive(Default)]
+struct Index {
+    nodes: Vec<Node>,
+}
+
+struct Node {
+    place: Place,
+    children: Children,
+}
+
+enum Children {
+    Scalar,
+    Object(HashMap<String, usize>),
+    Array(Vec<usize>),
+}
+
+/// How deep the index follows nested values (serde_json refuses documents nested past 128).
+const MAX_DEPTH: usize = 256;
+
+impl Index {
+    fn of(text: &str) -> Index {
+        let mut index = Index::default();
+        let b = text.as_bytes();
+        let start = skip_ws(b, 0);
+        if start < b.len() {
+            index.add(text, None, start, 0);
+        }
+        index
+    }
+
+    /// Adds the value starting at `at` (with its key), and what it holds; returns its node.
+    fn add(&mut self, text: &str, key: Option<Range<usize>>, at: usize, depth: usize) -> usize {
+        let b = text.as_bytes();
+        let id = self.nodes.len();
+        self.nodes.push(Node { place: Place { key, value: at..value_end(b, at) }, children: Children::Scalar });
+        let children = match b.get(at) {
+            Some(b'{') if depth < MAX_DEPTH => Children::Object(self.members(text, at, depth)),
+            Some(b'[') if depth < MAX_DEPTH => Children::Array(self.items(text, at, depth)),
+            _ => Children::Scalar,
+        };
+        self.nodes[id].children = children;
+        id
+    }
+
+    fn members(&mut self, text: &str, at: usize, depth: usize) -> HashMap<String, usize> {
+        let b = text.as_bytes();
+        let mut members = HashMap::new();
+        let mut i = skip_ws(b, at + 1);
+        while b.get(i) == Some(&b'"') {
+            let key_end = string_end(b, i);
+            let raw = &text[i..key_end];
+            let name = match raw.contains('\\') {
+                true => serde_json::from_str::<String>(raw).ok(),
+                false => raw.get(1..raw.len().saturating_sub(1).max(1)).map(str::to_string),
+            };
+            let value_start = skip_ws(b, skip_ws(b, key_end) + 1);
+            let node = self.add(text, Some(i..key_end), value_start, depth + 1);
+            if let Some(name) = name {
+                members.entry(name).or_insert(node);
+            }
+            i = skip_ws(b, self.nodes[node].place.value.end);
+            if b.get(i) != Some(&b',') {
+                break;
+            }
+            i = skip_ws(b, i + 1);
+        }
+        members
+    }
+
+    fn items(&mut self, text: &str, at: usize, depth: usize) -> Vec<usize> {
+        let b = text.as_bytes();
+        let mut items = Vec::new();
+        let mut i = skip_ws(b, at + 1);
+        while i < b.len() && b[i] != b']' {
+            let node = self.add(text, None, i, depth + 1);
+            items.push(node);
+            i = skip_ws(b, self.nodes[node].place.value.end);
+            if b.get(i) != Some(&b',') {
+                break;
+            }
+            i = skip_ws(b, i + 1);
+        }
+        items
+    }
 }
 
 fn skip_ws(b: &[u8], mut i: usize) -> usize {

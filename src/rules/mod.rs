@@ -171,6 +171,9 @@ pub enum Stage {
     /// Found by the settings stage (`src/checks/settings/`): the reference systems' window settings,
     /// checked against what was measured.
     Settings,
+    /// Reported when a rule or the reading of a file panics (a bug in ctxc): the other rules and
+    /// files are still checked, exit 2.
+    Internal,
 }
 
 impl Stage {
@@ -189,6 +192,7 @@ impl Stage {
             Stage::LoadOrLint(_) => "Reported as a load error (exit 2) when it stops the input from loading; otherwise found by the lint stage and reported as a finding.",
             Stage::Budgets => "Reported by the budget stage, after every mode and scenario is measured.",
             Stage::LoadWarning => "Reported while loading the manifest, as a warning; loading goes on.",
+            Stage::Internal => "Reported when a rule, or the reading of a file, fails inside ctxc (a bug): the other rules and files are still checked and reported, exit 2. `[lint]`, `--select` and `--ignore` do not apply.",
             Stage::Settings => "Reported by the settings stage (`src/checks/settings/`), after every mode and scenario is measured, for agents on the `deepagents`, `zeph` or `agentscope` preset; it points at the line that sets the value, or at the `preset` line when the value is the preset's default.",
         }
     }

@@ -10,7 +10,7 @@ use std::sync::{Arc, LazyLock};
 use regex::Regex;
 
 use super::context::Context;
-use super::markdown::mask_code;
+use super::markdown;
 use crate::agent_files::FileKind;
 use crate::memo::{content_hash, Cache, Kind, SharedText};
 use crate::project::{Listed, ReadError};
@@ -41,71 +41,12 @@ pub fn markdown_files<'a>(cx: &Context<'a>) -> Vec<MdFile<'a>> {
     skills.chain(memory).chain(others).collect()
 }
 
-/// A link in Markdown: its destination as written and the destination's byte range.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Link {
-    pub dest: String,
-    pub span: Range<usize>,
-}
-
-static INLINE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\]\(").expect("constant pattern")); // ok: literal
-static DEFINITION: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"(?m)^[ ]{0,3}\[[^\]\n]+\]:[ \t]*(\S+)").expect("constant pattern")); // ok: literal
+pub use super::markdown::Link;
 
 /// The links of a Markdown text outside code blocks and spans: inline links and images, and
 /// link reference definitions.
 pub fn links(text: &str) -> Vec<Link> {
-    // Memoized by content: the agents of a project share their skills and memory files.
-    crate::memo::Cache::get_or_insert(crate::memo::Kind::Links, crate::memo::content_hash(text), || find_links(text))
-}
-
-fn find_links(text: &str) -> Vec<Link> {
-    let masked = mask_code(text);
-    let mut found = Vec::new();
-    for m in INLINE.find_iter(&masked) {
-        if let Some(link) = inline_dest(&masked, m.end()) {
-            found.push(link);
-        }
-    }
-    for caps in DEFINITION.captures_iter(&masked) {
-        let Some(dest) = caps.get(1) else { continue };
-        let (start, end) = match dest.as_str().strip_prefix('<').and_then(|d| d.strip_suffix('>')) {
-            Some(inner) => (dest.start() + 1, dest.start() + 1 + inner.len()),
-            None => (dest.start(), dest.end()),
-        };
-        found.push(Link { dest: masked[start..end].to_string(), span: start..end });
-    }
-    found.sort_by_key(|l| l.span.start);
-    found
-}
-
-/// The destination of an inline link whose `(` ends at `open`: up to the first space outside
-/// `<…>`, with balanced parentheses, or `None` when the parenthesis never closes on the line.
-fn inline_dest(text: &str, open: usize) -> Option<Link> {
-    let rest = &text[open..];
-    let skipped = rest.len() - rest.trim_start_matches([' ', '\t']).len();
-    let start = open + skipped;
-    let rest = &text[start..];
-    if let Some(inner) = rest.strip_prefix('<') {
-        let end = inner.find(['>', '\n'])?;
-        return (inner.as_bytes()[end] == b'>').then(|| Link { dest: inner[..end].to_string(), span: start + 1..start + 1 + end });
-    }
-    let mut depth = 0usize;
-    for (i, c) in rest.char_indices() {
-        match c {
-            '(' => depth += 1,
-            ')' if depth == 0 => return Some(Link { dest: rest[..i].to_string(), span: start..start + i }),
-            ')' => depth -= 1,
-            ' ' | '\t' if depth == 0 => {
-                // A title follows: `[x](path "title")`.
-                let title = rest[i..].trim_start();
-                return matches!(title.chars().next(), Some('"' | '\'' | '('))
-                    .then(|| Link { dest: rest[..i].to_string(), span: start..start + i });
-            }
-            '\n' | '\r' => return None,
-            _ => {}
-        }
-    }
-    None
+    markdown::parse(text).links.clone()
 }
 
 /// What a link's destination is.
@@ -255,9 +196,6 @@ pub fn case_variant(cx: &Context, rel: &str) -> Option<String> {
 /// How many entries a folder listing reads at most.
 pub const MAX_LISTED: usize = 2000;
 
-static HEADING: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"(?m)^[ ]{0,3}#{1,6}[ \t]+(.+?)[ \t#]*$").expect("constant pattern")); // ok: literal
-static SETEXT: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?m)^([^\n#>\-=*|][^\n]*)\n[ ]{0,3}(=+|-{2,})[ \t]*$").expect("constant pattern")); // ok: literal
 static EXPLICIT_ID: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r#"(?i)<a\s[^>]*(?:name|id)\s*=\s*["']([^"']+)["']|\sid\s*=\s*["']([^"']+)["']|\{#([A-Za-z0-9_-]+)\}"#)
         .expect("constant pattern")
@@ -266,14 +204,8 @@ static EXPLICIT_ID: LazyLock<Regex> = LazyLock::new(|| {
 /// The anchors a Markdown text defines: GitHub's slug of every heading (duplicates numbered
 /// `-1`, `-2`…) and explicit ids (`<a name="x">`, `id="x"`, `{#x}`).
 pub fn anchors(text: &str) -> BTreeSet<String> {
-    let masked = mask_code(text);
     let mut found = BTreeSet::new();
-    // Found outside code blocks, read from the text itself (inline code counts in the anchor).
-    let mut headings: Vec<(usize, &str)> =
-        HEADING.captures_iter(&masked).filter_map(|c| c.get(1)).map(|m| (m.start(), &text[m.range()])).collect();
-    headings.extend(SETEXT.captures_iter(&masked).filter_map(|c| c.get(1)).map(|m| (m.start(), &text[m.range()])));
-    headings.sort_by_key(|h| h.0);
-    for (_, heading) in headings {
+    for heading in &markdown::parse(text).headings {
         let slug = slug(heading);
         let mut candidate = slug.clone();
         let mut n = 0;
@@ -402,11 +334,20 @@ pub fn bundle_mentions(text: &str) -> Vec<(Range<usize>, String)> {
     if !BUNDLE_FOLDERS.iter().any(|folder| text.contains(folder)) {
         return Vec::new();
     }
-    let links: Vec<Range<usize>> = links(text).into_iter().map(|l| l.span).collect();
+    let markdown = markdown::parse(text);
+    // Emphasis delimiters read as spaces: `**scripts/run.py**` mentions `scripts/run.py`.
+    let prose = markdown::mask_emphasis(text);
+    let mut links = markdown.links.iter().map(|l| &l.span).peekable();
     MENTION
-        .captures_iter(text)
+        .captures_iter(&prose)
         .filter_map(|c| c.get(1))
-        .filter(|m| !links.iter().any(|l| l.start <= m.start() && m.end() <= l.end))
+        .filter(|m| {
+            // Mentions and links both come in order: one pass over the links.
+            while links.peek().is_some_and(|l| l.end < m.end()) {
+                links.next();
+            }
+            !links.peek().is_some_and(|l| l.start <= m.start() && m.end() <= l.end)
+        })
         .map(|m| (m.range(), m.as_str().trim_start_matches("./").to_string()))
         .collect()
 }
@@ -435,7 +376,12 @@ pub struct Bundle {
 impl Bundle {
     /// The bundle of a skill, listed and read once per run for all the rules that look at it.
     pub fn of(cx: &Context, skill_rel: &str) -> Arc<Bundle> {
-        let text = cx.skills.iter().find(|s| s.rel == skill_rel).map_or(0, |s| s.text.hash());
+        // Skills come in path order: found by bisection, not a search of every skill per skill.
+        let skill = match cx.skills.binary_search_by(|s| s.rel.as_str().cmp(skill_rel)) {
+            Ok(i) => cx.skills.get(i),
+            Err(_) => cx.skills.iter().find(|s| s.rel == skill_rel),
+        };
+        let text = skill.map_or(0, |s| s.text.hash());
         let key = content_hash(&format!("{}\0{skill_rel}\0{text:x}", cx.root.canonical().display()));
         Cache::get_or_insert(Kind::Bundle, key, || Arc::new(Bundle::read(cx, skill_rel)))
     }
@@ -443,9 +389,10 @@ impl Bundle {
     fn read(cx: &Context, skill_rel: &str) -> Bundle {
         let dir = skill_rel.rsplit_once('/').map_or("", |(d, _)| d).to_string();
         let mut files = bundle(cx, skill_rel);
-        if dir.is_empty() {
-            // A SKILL.md at the project root: its folder is the whole project; only the
-            // specification's folders are the bundle.
+        if matches!(resolve(cx, &dir, ".git"), Resolved::Exists(_)) {
+            // A SKILL.md at the root of a repository: its folder is a whole project; only the
+            // specification's folders are the bundle. Decided by the folder, not by where the
+            // check started, so a skill's findings are the same whatever PATH is given.
             files.retain(|f| BUNDLE_FOLDERS.iter().any(|b| f.rel.starts_with(b)));
         }
         let texts = files
@@ -482,7 +429,7 @@ pub fn mentions(text: &str, rel: &str) -> bool {
     if text.contains(name) {
         return true;
     }
-    if GLOB.find_iter(text).any(|g| glob_matches(g.as_str().trim_start_matches("./"), rel)) {
+    if MentionGlobs::of(text).matches(rel) {
         return true;
     }
     let module = [".py", ".js", ".mjs", ".cjs", ".ts"].iter().find_map(|e| name.strip_suffix(e));
@@ -518,27 +465,50 @@ fn has_word(text: &str, word: &str) -> bool {
 
 static GLOB: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"[A-Za-z0-9_./-]*\*[A-Za-z0-9_./*-]*").expect("constant pattern")); // ok: literal
 
-/// Whether a path written with `*` (any characters but `/`) and `**` (anything) matches `rel`
-/// (a path relative to the skill folder). A pattern without `/` is matched against the name.
-fn glob_matches(pattern: &str, rel: &str) -> bool {
-    if pattern.trim_matches(['*', '/', '.']).is_empty() {
-        return false;
-    }
-    let subject = if pattern.contains('/') { rel } else { rel.rsplit('/').next().unwrap_or(rel) };
-    wildcard(pattern.as_bytes(), subject.as_bytes())
+/// The paths a text writes with wildcards (`shared/*.md`, `**/*.py`), outside emphasis, compiled
+/// once per text: `*` matches within one folder, `**` across folders; a pattern without `/`
+/// is matched against a file's name. Matching is linear in the path (globset's regexes).
+#[derive(Default)]
+struct MentionGlobs {
+    paths: Option<globset::GlobSet>,
+    names: Option<globset::GlobSet>,
 }
 
-/// `*` matches any bytes but `/`, `**` any bytes; everything else itself. Matched directly, not
-/// through a regex compiled per pattern and path (a skill's globs meet every file of its bundle).
-fn wildcard(pattern: &[u8], subject: &[u8]) -> bool {
-    match pattern {
-        [] => subject.is_empty(),
-        [b'*', b'*', rest @ ..] => (0..=subject.len()).any(|i| wildcard(rest, &subject[i..])),
-        [b'*', rest @ ..] => {
-            let run = subject.iter().position(|&b| b == b'/').unwrap_or(subject.len());
-            (0..=run).any(|i| wildcard(rest, &subject[i..]))
+impl MentionGlobs {
+    fn of(text: &str) -> Arc<MentionGlobs> {
+        // Most texts write no `*` at all.
+        if !text.contains('*') {
+            return Arc::default();
         }
-        [c, rest @ ..] => subject.first() == Some(c) && wildcard(rest, &subject[1..]),
+        Cache::get_or_insert(Kind::MentionGlobs, content_hash(text), || Arc::new(MentionGlobs::read(text)))
+    }
+
+    fn read(text: &str) -> MentionGlobs {
+        let prose = markdown::mask_emphasis(text);
+        let mut patterns: Vec<&str> = GLOB
+            .find_iter(&prose)
+            .map(|g| g.as_str().trim_start_matches("./"))
+            // A pattern of wildcards, dots and slashes only would match anything.
+            .filter(|p| !p.trim_matches(['*', '/', '.']).is_empty())
+            .collect();
+        patterns.sort_unstable();
+        patterns.dedup();
+        let set = |with_slash: bool| {
+            let mut set = globset::GlobSetBuilder::new();
+            for pattern in patterns.iter().filter(|p| p.contains('/') == with_slash) {
+                if let Ok(glob) = globset::GlobBuilder::new(pattern).literal_separator(true).build() {
+                    set.add(glob);
+                }
+            }
+            set.build().ok().filter(|s| !s.is_empty())
+        };
+        MentionGlobs { paths: set(true), names: set(false) }
+    }
+
+    /// Whether a path relative to the skill folder matches one of the patterns.
+    fn matches(&self, rel: &str) -> bool {
+        let name = rel.rsplit('/').next().unwrap_or(rel);
+        self.paths.as_ref().is_some_and(|s| s.is_match(rel)) || self.names.as_ref().is_some_and(|s| s.is_match(name))
     }
 }
 
@@ -548,18 +518,21 @@ mod tests {
 
     #[test]
     fn globs_match_like_paths() {
-        assert!(glob_matches("shared/managed-agents-*.md", "shared/managed-agents-core.md"));
-        assert!(!glob_matches("shared/*.md", "shared/deep/x.md"));
-        assert!(glob_matches("shared/**/*.md", "shared/deep/x.md"));
-        assert!(glob_matches("*.py", "scripts/run.py"), "a pattern without `/` matches the name");
-        assert!(!glob_matches("**", "anything"), "a pattern of wildcards only matches nothing");
+        let matches = |pattern: &str, rel: &str| MentionGlobs::read(&format!("`{pattern}`")).matches(rel);
+        assert!(matches("shared/managed-agents-*.md", "shared/managed-agents-core.md"));
+        assert!(!matches("shared/*.md", "shared/deep/x.md"));
+        assert!(matches("shared/**/*.md", "shared/deep/x.md"));
+        assert!(matches("*.py", "scripts/run.py"), "a pattern without `/` matches the name");
+        assert!(!matches("**", "anything"), "a pattern of wildcards only matches nothing");
     }
 
     #[test]
-    fn finds_links_outside_code() {
-        let text = "[a](docs/a.md) ![b](<img b.png> \"t\") `[c](c.md)`\n```\n[d](d.md)\n```\n[e]: e.md\n[f](x.md (y))\n";
-        let found: Vec<String> = links(text).into_iter().map(|l| l.dest).collect();
-        assert_eq!(found, ["docs/a.md", "img b.png", "e.md", "x.md"]);
+    fn bold_is_not_a_wildcard() {
+        // The shape of the false alarms: bold text ending in a word the bundled files start with.
+        let text = "**Pick the right bundle** before you start.\n";
+        assert!(!mentions(text, "rules/bundle-core.md"));
+        assert!(mentions("Read `rules/bundle-*.md`.", "rules/bundle-core.md"));
+        assert_eq!(bundle_mentions("Run **scripts/run.py** now.")[0].1, "scripts/run.py");
     }
 
     #[test]

@@ -83,12 +83,12 @@ pub fn kebab(name: &str) -> Option<String> {
 }
 
 /// An edit replacing a key's one-line scalar value with `value`, keeping its quotes (and quoting
-/// a value YAML would read as another type); `None` when the value is not a one-line scalar
-/// without a comment, where a replacement could change more than the value.
+/// a value YAML would read as another type) and any comment after it; `None` when the value is not
+/// a one-line scalar, where a replacement could change more than the value.
 pub fn replace_value(doc: &Doc, key: &str, value: &str) -> Option<Edit> {
     let span = doc.value_span(key)?;
     let old = &doc.text[span.clone()];
-    if span == doc.key_span(key)? || old.contains(" #") || old.starts_with(['[', '{', '&', '*', '!', '|', '>']) {
+    if span == doc.key_span(key)? || old.starts_with(['[', '{', '&', '*', '!', '|', '>']) {
         return None;
     }
     let quote = match old.chars().next() {
@@ -260,7 +260,8 @@ mod tests {
             ("---\nname: Old\n---\n", "new", Some("---\nname: new\n---\n")),
             ("---\nname: 'Old'\n---\n", "new", Some("---\nname: 'new'\n---\n")),
             ("---\nname: Old\n---\n", "123", Some("---\nname: \"123\"\n---\n")),
-            ("---\nname: Old # note\n---\n", "new", None),
+            ("---\nname: Old # note\n---\n", "new", Some("---\nname: new # note\n---\n")),
+            ("---\nname: \"a # b\"  # note\n---\n", "new", Some("---\nname: \"new\"  # note\n---\n")),
             ("---\nname: >-\n  Old\n---\n", "new", None),
         ];
         for (text, value, want) in cases {
