@@ -12,7 +12,6 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use super::upstream::DEEPAGENTS_TEXTS as UPSTREAM_MODULES;
 use super::{toml_string, Imported};
 use crate::diagnostic::{offset_of, Diagnostic, Failure, Sources};
 use crate::project::{ProjectRoot, ReadError};
@@ -29,6 +28,11 @@ pub enum Layout {
 
 /// Where the deploy template mounts the project (`MEMORIES_PREFIX`).
 const DEPLOY_MOUNT: &str = "/memories/";
+
+/// The text modules the manifest takes from `upstream/`, one file each (`ctxc upstream` writes
+/// them; an empty file turns its step off).
+pub const UPSTREAM_MODULES: [&str; 7] =
+    ["profile_suffix", "base_prompt", "todo", "filesystem", "subagents", "skills_usage", "memory_guidelines"];
 
 /// Reads the project in `dir` (through the guarded reader) and makes `ctxc.toml` in it.
 pub fn import(dir: &Path, layout: Layout) -> Result<Imported, Failure> {

@@ -16,6 +16,7 @@ use std::time::{Duration, Instant};
 
 use serde::Deserialize;
 
+use super::deepagents::UPSTREAM_MODULES as DEEPAGENTS_TEXTS;
 use super::toml_string;
 use crate::diagnostic::{Diagnostic, Sources};
 use crate::project::ProjectRoot;
@@ -24,9 +25,6 @@ use crate::systems::deepagents::{layout, LAYOUT_0_7};
 
 /// The script that prints a Deep Agents release's texts (`python -I - < input`).
 const DEEPAGENTS_SCRIPT: &str = include_str!("upstream/deepagents.py");
-/// The text modules a Deep Agents manifest takes from `upstream/` (an empty file turns a step off).
-pub const DEEPAGENTS_TEXTS: [&str; 7] =
-    ["profile_suffix", "base_prompt", "todo", "filesystem", "subagents", "skills_usage", "memory_guidelines"];
 /// Importing LangChain and building the agents takes seconds; a hung interpreter is stopped.
 const TIME_LIMIT: Duration = Duration::from_secs(120);
 /// The most the script may print (the texts and tool schemas are tens of KiB).
