@@ -124,10 +124,11 @@ fn range_step_backwards(
         Some(stop) if stop < 0 => (end as i64 + stop).max(0) as usize,
         Some(stop) => stop as usize,
     };
+    // ctxc patch: without overflow (a stop past the start, a step near `usize::MAX`).
     let length = if stop == 0 {
-        (start + step) / step
+        start / step + 1
     } else {
-        (start - stop + step - 1) / step
+        start.saturating_sub(stop).div_ceil(step)
     };
     (stop..=start).rev().step_by(step).take(length)
 }
@@ -179,7 +180,7 @@ pub fn slice(value: Value, start: Value, stop: Value, step: Value) -> Result<Val
             } else {
                 let chars: Vec<char> = s.chars().collect();
                 Ok(Value::from(
-                    range_step_backwards(start, stop, -step as usize, chars.len())
+                    range_step_backwards(start, stop, step.unsigned_abs() as usize, chars.len())
                         .map(move |i| chars[i])
                         .collect::<String>(),
                 ))
@@ -198,7 +199,7 @@ pub fn slice(value: Value, start: Value, stop: Value, step: Value) -> Result<Val
                 ))
             } else {
                 Ok(Value::from_bytes(
-                    range_step_backwards(start, stop, -step as usize, b.len())
+                    range_step_backwards(start, stop, step.unsigned_abs() as usize, b.len())
                         .map(|i| b[i])
                         .collect::<Vec<u8>>(),
                 ))
@@ -221,7 +222,7 @@ pub fn slice(value: Value, start: Value, stop: Value, step: Value) -> Result<Val
                     if let Some(iter) = obj.try_iter() {
                         let vec: Vec<Value> = iter.collect();
                         Box::new(
-                            range_step_backwards(start, stop, -step as usize, vec.len())
+                            range_step_backwards(start, stop, step.unsigned_abs() as usize, vec.len())
                                 .map(move |i| vec[i].clone()),
                         )
                     } else {
@@ -484,11 +485,13 @@ pub fn contains(container: &Value, value: &Value) -> Result<Value, Error> {
         return Ok(Value::from(false));
     }
     let rv = if let Some(s) = container.as_str() {
-        if let Some(s2) = value.as_str() {
-            s.contains(s2)
-        } else {
-            s.contains(&value.to_string())
-        }
+        // ctxc patch: a substring search scans both strings.
+        let needle = match value.as_str() {
+            Some(s2) => std::borrow::Cow::Borrowed(s2),
+            None => std::borrow::Cow::Owned(value.to_string()),
+        };
+        ok!(crate::budget::charge_work(s.len().saturating_add(needle.len())));
+        s.contains(needle.as_ref())
     } else if let ValueRepr::Object(ref obj) = container.0 {
         match obj.repr() {
             ObjectRepr::Plain => false,
