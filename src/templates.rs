@@ -529,6 +529,78 @@ mod tests {
     }
 
     #[test]
+    fn python_methods_with_hostile_arguments_end_as_in_python() {
+        let source = "{{ 'abc'.count('') }} {{ ''.count('') }} {{ 'xxyxx'.strip('x') }} {{ ('a' * 100000).strip('b' * 100000 ~ 'a')|length }} \
+                      {{ 'a-b'.lstrip('-a') }} {{ 'a-b'.rstrip('b-') }} {{ 'ab'.startswith(['x', 'a']) }}";
+        assert_eq!(render_template_str("t.j2", source, ()).expect("renders"), "4 1 y 0 b a True");
+    }
+
+    #[test]
+    fn integer_and_format_edge_cases_are_errors_not_panics() {
+        for (source, expected) in [
+            ("{{ 10 is divisibleby 0 }}", Err("division by zero")),
+            ("{{ (-170141183460469231731687303715884105727 - 1) is divisibleby -1 }}", Ok("True")),
+            ("{{ '%.70000f'|format(1.5) }}", Err("width or precision 70000")),
+            ("{{ '%.70000e'|format(1.5) }}", Err("width or precision 70000")),
+            ("{{ '{:.70000f}'.format(1.5) }}", Err("width or precision 70000")),
+            ("{{ '{:999999999}'.format('x') }}", Err("width or precision 999999999")),
+            ("{{ '{:.10000e}'.format(1.5)|length }}", Ok("10006")),
+            ("{{ 'abc'[::-9223372036854775807 - 1] }}", Ok("c")),
+            ("{{ 'abc'[0:2:-1] }}|{{ [1, 2, 3][0:2:-1]|list }}", Ok("|[]")),
+            ("{{ range(9223372036854775807, -9223372036854775807 - 1, -9223372036854775807 - 1)|list }}", Ok("[9223372036854775807, -1]")),
+        ] {
+            match (render_template_str("t.j2", source, ()), expected) {
+                (Ok(text), Ok(expected)) => assert_eq!(text, expected, "{source}"),
+                (Err(d), Err(expected)) => assert!(d.message.contains(expected) && d.span.is_some(), "{source}: {d:?}"),
+                (got, _) => panic!("{source}: {got:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn widths_are_charged_before_they_are_made() {
+        // 2,000 fields of one 1 MB argument, or of a 10,000 wide padding: each is charged first.
+        for source in ["{{ ('{0}' * 2000).format('x' * 1000000) }}", "{{ ('%10000s' * 2000)|format(*range(2000)) }}"] {
+            let d = render_template_str("t.j2", source, ()).expect_err("over the budget");
+            assert!(d.code == Some(Code::TPL004) && d.message.contains("16 MiB of memory"), "{source}: {d:?}");
+        }
+    }
+
+    #[test]
+    fn work_over_the_budget_is_a_located_tpl004() {
+        for (source, at) in [
+            ("{% set s = 'x' * 14000000 %}{% for i in range(100000) %}{% if 'y' in s %}{% endif %}{% endfor %}", "'y' in s"),
+            ("{% set l = range(100000)|list %}{% for i in range(100000) %}{{ l.count(5) }}{% endfor %}", "l.count(5)"),
+            ("{% set s = 'x' * 4000000 %}{% for i in range(100000) %}{{ s is startingwith('y') }}{% endfor %}", "s is startingwith('y')"),
+        ] {
+            let d = render_template_str("t.j2", source, ()).expect_err("over the budget");
+            assert!(d.code == Some(Code::TPL004) && d.message.contains("64 MiB of text and values"), "{source}: {d:?}");
+            let span = d.span.clone().expect("located");
+            // At the expression (the call's own span inside it, or its `if` around it).
+            let found = &source[span.clone()];
+            assert!(!found.is_empty() && (at.contains(found) || found.contains(at)) && found.len() < at.len() + 5, "{source}: {span:?}");
+        }
+    }
+
+    #[test]
+    fn a_real_prompt_spends_little_of_the_work_budget() {
+        // 300 tools, each looked up in a 100 KB description: far under the budget.
+        let tools: Vec<String> = (0..300).map(|i| format!("tool_{i}")).collect();
+        let description = "x".repeat(100_000);
+        let source = "{% for t in tools %}{% if t in description %}{{ t }}{% endif %}{% endfor %}done";
+        let text = render_template_str("t.j2", source, minijinja::context! { tools, description });
+        assert_eq!(text.expect("renders"), "done");
+    }
+
+    #[test]
+    fn spans_are_valid_ranges_of_the_text() {
+        assert_eq!(valid_span(7..6, Some("0123456789")), 6..7);
+        assert_eq!(valid_span(7..60, Some("0123456789")), 7..10);
+        assert_eq!(valid_span(2..4, Some("aé")), 1..3, "inside the text, on character boundaries");
+        assert_eq!(valid_span(9..3, None), 3..9);
+    }
+
+    #[test]
     fn a_method_minijinja_lacks_names_the_jinja2_way() {
         let d =
             render_template_str("t.j2", "{{ d.update(x=1) }}", minijinja::context! { d => minijinja::context! {} }).expect_err("no update");
@@ -602,7 +674,7 @@ mod tests {
         render_template_str("t.j2", "{{ 'x' * 100000000 }}", ()).expect_err("over the budget");
         // Outside a render nothing is charged: the same value is made freely.
         let (value, exhausted) = within_limits(|| minijinja::budget::charge(1));
-        assert!(value.is_ok() && !exhausted);
+        assert!(value.is_ok() && exhausted.is_none());
         assert!(minijinja::budget::charge(usize::MAX).is_ok(), "no budget outside a render");
     }
 }
