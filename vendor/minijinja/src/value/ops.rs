@@ -516,6 +516,15 @@ mod tests {
     use similar_asserts::assert_eq;
 
     #[test]
+    fn test_slice_at_integer_limits() {
+        // ctxc patch: a step of i64::MIN and a stop past the start no longer overflow.
+        let s = || Value::from("abc");
+        let min = Value::from(i64::MIN);
+        assert_eq!(slice(s(), Value::from(()), Value::from(()), min).unwrap(), Value::from("c"));
+        assert_eq!(slice(s(), Value::from(0), Value::from(2), Value::from(-1)).unwrap(), Value::from(""));
+    }
+
+    #[test]
     fn test_neg() {
         let err = neg(&Value::from(i128::MIN)).unwrap_err();
         assert_eq!(err.to_string(), "invalid operation: overflow");
@@ -723,11 +732,11 @@ mod tests {
     #[test]
     fn test_concat() {
         assert_eq!(
-            string_concat(Value::from("foo"), &Value::from(42)),
+            string_concat(Value::from("foo"), &Value::from(42)).unwrap(),
             Value::from("foo42")
         );
         assert_eq!(
-            string_concat(Value::from(23), &Value::from(42)),
+            string_concat(Value::from(23), &Value::from(42)).unwrap(),
             Value::from("2342")
         );
     }
