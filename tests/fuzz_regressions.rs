@@ -20,3 +20,13 @@ fn skill_key_after_bare_carriage_returns_is_located() {
     assert_eq!(e.code, ctxc::codes::Code::SKILL003);
     assert_eq!(e.offset, Some(7), "{e:?}");
 }
+
+/// `template` (found by a generator of hostile arguments run against the patched engine, the
+/// target's own input): a backwards slice of an empty list or string indexed its first item and
+/// panicked; `'a'.count('')` never returned.
+#[test]
+fn template_backwards_slice_of_nothing_and_count_of_nothing() {
+    let render = |source| ctxc::templates::render_template_str("prompts/intro.md.j2", source, ());
+    assert_eq!(render("{{ [][true:0:-1]|list }}{{ ''[::-1] }}").expect("renders"), "[]");
+    assert_eq!(render("{{ 'a'.count('') }}").expect("renders"), "2");
+}

@@ -124,8 +124,11 @@ fn range_step_backwards(
         Some(stop) if stop < 0 => (end as i64 + stop).max(0) as usize,
         Some(stop) => stop as usize,
     };
-    // ctxc patch: without overflow (a stop past the start, a step near `usize::MAX`).
-    let length = if stop == 0 {
+    // ctxc patch: without overflow (a stop past the start, a step near `usize::MAX`), and
+    // nothing from an empty value (`[][::-1]` indexed its first item).
+    let length = if end == 0 {
+        0
+    } else if stop == 0 {
         start / step + 1
     } else {
         start.saturating_sub(stop).div_ceil(step)
@@ -522,6 +525,8 @@ mod tests {
         let min = Value::from(i64::MIN);
         assert_eq!(slice(s(), Value::from(()), Value::from(()), min).unwrap(), Value::from("c"));
         assert_eq!(slice(s(), Value::from(0), Value::from(2), Value::from(-1)).unwrap(), Value::from(""));
+        let empty = slice(Value::from(""), Value::from(true), Value::from(0), Value::from(-1));
+        assert_eq!(empty.unwrap(), Value::from(""));
     }
 
     #[test]
