@@ -30,3 +30,12 @@ fn template_backwards_slice_of_nothing_and_count_of_nothing() {
     assert_eq!(render("{{ [][true:0:-1]|list }}{{ ''[::-1] }}").expect("renders"), "[]");
     assert_eq!(render("{{ 'a'.count('') }}").expect("renders"), "2");
 }
+
+/// `template`: `{% import … as -m %}` (an expression, not a name, after `as`) reached
+/// `unreachable!()` in minijinja's code generator.
+#[test]
+fn template_import_as_an_expression_is_a_syntax_error() {
+    let source = "{% import 'macros.j2' as- m %}";
+    let d = ctxc::templates::render_template_str("prompts/intro.md.j2", source, ()).expect_err("not a name");
+    assert!(d.message.contains("syntax error") && d.span.is_some(), "{d:?}");
+}
