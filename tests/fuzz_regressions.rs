@@ -39,3 +39,12 @@ fn template_import_as_an_expression_is_a_syntax_error() {
     let d = ctxc::templates::render_template_str("prompts/intro.md.j2", source, ()).expect_err("not a name");
     assert!(d.message.contains("syntax error") && d.span.is_some(), "{d:?}");
 }
+
+/// `template`: a non-ASCII character inside a `[key]` of a `str.format()` field was stepped over
+/// byte by byte, and the key sliced inside the character.
+#[test]
+fn template_format_key_with_a_non_ascii_character() {
+    let source = "{{ '{a[\u{5a4}]}'.format(a={'\u{5a4}': 'x'}) }}";
+    let text = ctxc::templates::render_template_str("prompts/intro.md.j2", source, ());
+    assert_eq!(text.expect("renders"), "x");
+}

@@ -1031,7 +1031,8 @@ fn parse_till<'s>(cursor: &mut Cursor<'s>, end_delim: u8) -> Result<&'s str, Err
                 ),
             ));
         } else {
-            cursor.advance(1);
+            // ctxc patch: a whole character (one byte split a non-ASCII one and panicked).
+            cursor.advance(cursor.rest().chars().next().map_or(1, char::len_utf8));
         }
     }
     // don't include the closing delimiter
