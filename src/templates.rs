@@ -10,6 +10,7 @@
 use std::collections::{BTreeSet, HashSet};
 use std::ops::Range;
 
+use minijinja::budget::{Limits, Spent};
 use minijinja::machinery::{tokenize, Token, WhitespaceConfig};
 use minijinja::value::{Value, ValueKind};
 use serde::Serialize;
@@ -25,6 +26,10 @@ pub const MAX_TEMPLATE_OUTPUT: usize = 1024 * 1024;
 /// made: output and captures, `~` / `+` / `*`, literals, slices and every filter's result. Fuel
 /// alone bounds instructions, and one instruction can double a string.
 pub const TEMPLATE_MEMORY: usize = 16 * 1024 * 1024;
+/// Work one template render (or condition) may do besides its instructions: a unit per byte a
+/// call, a substring test, a comparison or a hash reads, and per value an iteration yields.
+/// Fuel alone counts `s in t` on a 14 MB `t` as one instruction.
+pub const TEMPLATE_WORK: u64 = 64 * 1024 * 1024;
 
 /// The environment every user template and enable condition runs in: strict undefined
 /// variables, no escaping, trailing newlines kept, Python's methods, and the instruction limit.
@@ -63,12 +68,39 @@ fn escape(value: &Value) -> Result<Value, minijinja::Error> {
     Ok(Value::from_safe_string(out))
 }
 
-/// Python's `str`, `list` and `dict` methods (minijinja-contrib's `pycompat`), with the two whose
-/// result can outgrow their input many times over (`replace`, `join`) charged to the memory
-/// budget before they are made; a method neither has is named with the Jinja2 way to write it.
+/// Python's `str`, `list` and `dict` methods (minijinja-contrib's `pycompat`), with the arguments
+/// pycompat does not survive handled here first: `count('')` (pycompat loops forever), `strip`
+/// with many characters (pycompat tests each character against each), and the methods whose
+/// result can outgrow their input many times over (`replace`, `join`, `splitlines`) charged to
+/// the memory budget before they are made. A method neither has is named with the Jinja2 way to
+/// write it. (Every call is also charged the work of reading its strings, by minijinja.)
 fn python_method(state: &minijinja::State, value: &Value, method: &str, args: &[Value]) -> Result<Value, minijinja::Error> {
     if let Some(s) = value.as_str() {
         match (method, args) {
+            // Python counts the empty string between every two characters and at both ends.
+            ("count", [needle]) if needle.as_str() == Some("") => return Ok(Value::from(s.chars().count() + 1)),
+            ("strip" | "lstrip" | "rstrip", [chars]) if chars.as_str().is_some() => {
+                let mut set: Vec<char> = chars.as_str().unwrap_or_default().chars().collect();
+                set.sort_unstable();
+                set.dedup();
+                let listed = |c: char| set.binary_search(&c).is_ok();
+                let stripped = match method {
+                    "strip" => s.trim_matches(listed),
+                    "lstrip" => s.trim_start_matches(listed),
+                    _ => s.trim_end_matches(listed),
+                };
+                return Ok(Value::from(stripped));
+            }
+            ("startswith" | "endswith", [affixes]) if affixes.as_str().is_none() => {
+                // Each string of a tuple is compared in turn.
+                let work = affixes
+                    .try_iter()
+                    .into_iter()
+                    .flatten()
+                    .fold(0, |work: usize, affix| work.saturating_add(minijinja::budget::call_work([&affix])));
+                minijinja::budget::charge_work(work)?;
+            }
+            ("splitlines", _) => minijinja::budget::charge_many(s.matches('\n').count() + 1, minijinja::budget::NODE_BYTES)?,
             ("replace", [old, new, rest @ ..]) => {
                 let (old, new) = (old.as_str().unwrap_or_default(), new.as_str().unwrap_or_default());
                 let found = if old.is_empty() { s.chars().count() + 1 } else { s.matches(old).count() };
@@ -116,10 +148,10 @@ fn unknown_method(value: &Value, method: &str) -> minijinja::Error {
     )
 }
 
-/// Runs `f` (compiling or evaluating templates of [`environment`]) with [`TEMPLATE_MEMORY`] to
-/// spend; returns its result and whether it ran out.
-pub fn within_limits<R>(f: impl FnOnce() -> R) -> (R, bool) {
-    minijinja::budget::with_budget(TEMPLATE_MEMORY, f)
+/// Runs `f` (compiling or evaluating templates of [`environment`]) with [`TEMPLATE_MEMORY`] and
+/// [`TEMPLATE_WORK`] to spend; returns its result and which of them ran out, if one did.
+pub fn within_limits<R>(f: impl FnOnce() -> R) -> (R, Option<Spent>) {
+    minijinja::budget::with_budget(Limits { memory: TEMPLATE_MEMORY, work: TEMPLATE_WORK }, f)
 }
 
 /// Renders one template with ctxc's environment and limits, as prompt files are rendered (without
@@ -211,33 +243,51 @@ pub fn render_bounded(
     context: minijinja::Value,
     display: &dyn Fn(&str) -> String,
 ) -> Result<String, Diagnostic> {
-    let (result, exhausted) = within_limits(|| env.render_named_str(name, source, context));
-    match result {
-        Ok(text) if text.len() > MAX_TEMPLATE_OUTPUT => {
+    let (result, spent) = within_limits(|| env.render_named_str(name, source, context));
+    match (result, spent) {
+        (Ok(text), None) if text.len() > MAX_TEMPLATE_OUTPUT => {
             Err(Diagnostic::error(format!("template output is {} bytes, over the {MAX_TEMPLATE_OUTPUT}-byte limit", text.len()))
                 .code(Code::TPL004)
                 .in_file(display(name)))
         }
+        (Ok(text), None) => Ok(text),
         // A spent budget fails the render even where the template caught the error.
-        Ok(_) if exhausted => Err(out_of_memory().in_file(display(name))),
-        Ok(text) => Ok(text),
-        Err(e) => Err(template_error(name, source, &e, exhausted, display)),
+        (Ok(_), Some(spent)) => Err(over_budget(spent).in_file(display(name))),
+        (Err(e), spent) => Err(template_error(name, source, &e, spent, display)),
     }
 }
 
-fn out_of_memory() -> Diagnostic {
-    let mib = TEMPLATE_MEMORY / (1024 * 1024);
-    Diagnostic::error(format!("template error: the template uses more than its {mib} MiB of memory")).code(Code::TPL004).help(format!(
-        "a template may make at most {mib} MiB of text and lists (output, captures, concatenation, filter results); \
-         look for a string or list that grows in a loop, or a large width or count"
-    ))
+/// The TPL004 of a render that ran out of memory or work.
+pub fn over_budget(spent: Spent) -> Diagnostic {
+    match spent {
+        Spent::Memory => {
+            let mib = TEMPLATE_MEMORY / (1024 * 1024);
+            Diagnostic::error(format!("template error: the template uses more than its {mib} MiB of memory")).code(Code::TPL004).help(
+                format!(
+                    "a template may make at most {mib} MiB of text and lists (output, captures, concatenation, filter results); \
+                     look for a string or list that grows in a loop, or a large width or count"
+                ),
+            )
+        }
+        Spent::Work => {
+            let mib = TEMPLATE_WORK / (1024 * 1024);
+            Diagnostic::error(format!("template error: the template reads more than its {mib} MiB of text and values"))
+                .code(Code::TPL004)
+                .help(format!(
+                    "besides its {TEMPLATE_FUEL} instructions, a template may scan, compare or hash at most {mib} MiB of text and \
+                     step over at most that many values (substring tests, filters and methods on long strings, lookups in long lists); \
+                     look for a test on a long string inside a loop"
+                ))
+        }
+    }
 }
 
-/// Where a minijinja error points: its template's name and the byte range in that template.
+/// Where a minijinja error points: its template's name and the byte range in that template,
+/// a valid one (see [`valid_span`]). Every template error becomes a diagnostic through here.
 fn place(e: &minijinja::Error, name: &str, source: &str) -> (String, Option<Range<usize>>) {
     let path = e.name().unwrap_or(name).to_string();
     let text = e.template_source().or((path == name).then_some(source));
-    let span = e.range().or_else(|| {
+    let span = e.range().map(|span| valid_span(span, text)).or_else(|| {
         e.line().zip(text).map(|(line, text)| {
             let start = crate::diagnostic::offset_of(text, line, 1);
             start..start
@@ -246,7 +296,16 @@ fn place(e: &minijinja::Error, name: &str, source: &str) -> (String, Option<Rang
     (path, span)
 }
 
-fn template_error(name: &str, source: &str, e: &minijinja::Error, exhausted: bool, display: &dyn Fn(&str) -> String) -> Diagnostic {
+/// `span` in order (minijinja reports some errors at the end of a block as `7..6`, which an
+/// editor refuses as a range) and, when the text is known, inside it on character boundaries.
+fn valid_span(span: Range<usize>, text: Option<&str>) -> Range<usize> {
+    let (start, end) = (span.start.min(span.end), span.start.max(span.end));
+    let Some(text) = text else { return start..end };
+    let floor = |offset: usize| (0..=offset.min(text.len())).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(0);
+    floor(start)..floor(end)
+}
+
+fn template_error(name: &str, source: &str, e: &minijinja::Error, spent: Option<Spent>, display: &dyn Fn(&str) -> String) -> Diagnostic {
     // An error inside an included template comes wrapped in one "error in ..." per include: the
     // innermost is the real place, the others are the include chain.
     let mut chain = vec![e];
@@ -265,8 +324,8 @@ fn template_error(name: &str, source: &str, e: &minijinja::Error, exhausted: boo
         .collect();
     let e = real;
     let (path, span) = place(e, name, source);
-    if exhausted {
-        return out_of_memory().in_file(display(&path)).at(span).related(related);
+    if let Some(spent) = spent {
+        return over_budget(spent).in_file(display(&path)).at(span).related(related);
     }
     let code = match e.kind() {
         minijinja::ErrorKind::UndefinedError => Code::TPL002,
@@ -470,6 +529,81 @@ mod tests {
     }
 
     #[test]
+    fn python_methods_with_hostile_arguments_end_as_in_python() {
+        let source =
+            "{{ 'abc'.count('') }} {{ ''.count('') }} {{ 'xxyxx'.strip('x') }} {{ ('a' * 100000).strip('b' * 100000 ~ 'a')|length }} \
+                      {{ 'a-b'.lstrip('-a') }} {{ 'a-b'.rstrip('b-') }} {{ 'ab'.startswith(['x', 'a']) }}";
+        assert_eq!(render_template_str("t.j2", source, ()).expect("renders"), "4 1 y 0 b a True");
+    }
+
+    #[test]
+    fn integer_and_format_edge_cases_are_errors_not_panics() {
+        for (source, expected) in [
+            ("{{ 10 is divisibleby 0 }}", Err("division by zero")),
+            ("{{ (-170141183460469231731687303715884105727 - 1) is divisibleby -1 }}", Ok("True")),
+            ("{{ '%.70000f'|format(1.5) }}", Err("width or precision 70000")),
+            ("{{ '%.70000e'|format(1.5) }}", Err("width or precision 70000")),
+            ("{{ '{:.70000f}'.format(1.5) }}", Err("width or precision 70000")),
+            ("{{ '{:999999999}'.format('x') }}", Err("width or precision 999999999")),
+            ("{{ '{:.10000e}'.format(1.5)|length }}", Ok("10006")),
+            ("{{ 'abc'[::-9223372036854775807 - 1] }}", Ok("c")),
+            ("{{ 'abc'[0:2:-1] }}|{{ [1, 2, 3][0:2:-1]|list }}", Ok("|[]")),
+            ("{{ [][true:0:-1]|list }}{{ ''[::-1] }}", Ok("[]")),
+            ("{{ range(9223372036854775807, -9223372036854775807 - 1, -9223372036854775807 - 1)|list }}", Ok("[9223372036854775807, -1]")),
+        ] {
+            match (render_template_str("t.j2", source, ()), expected) {
+                (Ok(text), Ok(expected)) => assert_eq!(text, expected, "{source}"),
+                (Err(d), Err(expected)) => assert!(d.message.contains(expected) && d.span.is_some(), "{source}: {d:?}"),
+                (got, _) => panic!("{source}: {got:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn widths_are_charged_before_they_are_made() {
+        // 2,000 fields of one 1 MB argument, or of a 10,000 wide padding: each is charged first.
+        for source in ["{{ ('{0}' * 2000).format('x' * 1000000) }}", "{{ ('%10000s' * 2000)|format(*range(2000)) }}"] {
+            let d = render_template_str("t.j2", source, ()).expect_err("over the budget");
+            assert!(d.code == Some(Code::TPL004) && d.message.contains("16 MiB of memory"), "{source}: {d:?}");
+        }
+    }
+
+    #[test]
+    fn work_over_the_budget_is_a_located_tpl004() {
+        for (source, at) in [
+            ("{% set s = 'x' * 14000000 %}{% for i in range(100000) %}{% if 'y' in s %}{% endif %}{% endfor %}", "'y' in s"),
+            ("{% set l = range(100000)|list %}{% for i in range(100000) %}{{ l.count(5) }}{% endfor %}", "l.count(5)"),
+            ("{% set s = 'x' * 4000000 %}{% for i in range(100000) %}{{ s is startingwith('y') }}{% endfor %}", "s is startingwith('y')"),
+        ] {
+            let d = render_template_str("t.j2", source, ()).expect_err("over the budget");
+            assert!(d.code == Some(Code::TPL004) && d.message.contains("64 MiB of text and values"), "{source}: {d:?}");
+            let span = d.span.clone().expect("located");
+            // At the expression (the call's own span inside it, or its `if` around it).
+            let found = &source[span.clone()];
+            assert!(!found.is_empty() && (at.contains(found) || found.contains(at)) && found.len() < at.len() + 5, "{source}: {span:?}");
+        }
+    }
+
+    #[test]
+    fn a_real_prompt_spends_little_of_the_work_budget() {
+        // 300 tools, each looked up in a 100 KB description: far under the budget.
+        let tools: Vec<String> = (0..300).map(|i| format!("tool_{i}")).collect();
+        let description = "x".repeat(100_000);
+        let source = "{% for t in tools %}{% if t in description %}{{ t }}{% endif %}{% endfor %}done";
+        let text = render_template_str("t.j2", source, minijinja::context! { tools, description });
+        assert_eq!(text.expect("renders"), "done");
+    }
+
+    #[test]
+    #[allow(clippy::reversed_empty_ranges)] // minijinja's inverted spans are what is tested
+    fn spans_are_valid_ranges_of_the_text() {
+        assert_eq!(valid_span(7..6, Some("0123456789")), 6..7);
+        assert_eq!(valid_span(7..60, Some("0123456789")), 7..10);
+        assert_eq!(valid_span(2..4, Some("aé")), 1..3, "inside the text, on character boundaries");
+        assert_eq!(valid_span(9..3, None), 3..9);
+    }
+
+    #[test]
     fn a_method_minijinja_lacks_names_the_jinja2_way() {
         let d =
             render_template_str("t.j2", "{{ d.update(x=1) }}", minijinja::context! { d => minijinja::context! {} }).expect_err("no update");
@@ -543,7 +677,7 @@ mod tests {
         render_template_str("t.j2", "{{ 'x' * 100000000 }}", ()).expect_err("over the budget");
         // Outside a render nothing is charged: the same value is made freely.
         let (value, exhausted) = within_limits(|| minijinja::budget::charge(1));
-        assert!(value.is_ok() && !exhausted);
+        assert!(value.is_ok() && exhausted.is_none());
         assert!(minijinja::budget::charge(usize::MAX).is_ok(), "no budget outside a render");
     }
 }

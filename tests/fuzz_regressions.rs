@@ -20,3 +20,31 @@ fn skill_key_after_bare_carriage_returns_is_located() {
     assert_eq!(e.code, ctxc::codes::Code::SKILL003);
     assert_eq!(e.offset, Some(7), "{e:?}");
 }
+
+/// `template` (found by a generator of hostile arguments run against the patched engine, the
+/// target's own input): a backwards slice of an empty list or string indexed its first item and
+/// panicked; `'a'.count('')` never returned.
+#[test]
+fn template_backwards_slice_of_nothing_and_count_of_nothing() {
+    let render = |source| ctxc::templates::render_template_str("prompts/intro.md.j2", source, ());
+    assert_eq!(render("{{ [][true:0:-1]|list }}{{ ''[::-1] }}").expect("renders"), "[]");
+    assert_eq!(render("{{ 'a'.count('') }}").expect("renders"), "2");
+}
+
+/// `template`: `{% import … as -m %}` (an expression, not a name, after `as`) reached
+/// `unreachable!()` in minijinja's code generator.
+#[test]
+fn template_import_as_an_expression_is_a_syntax_error() {
+    let source = "{% import 'macros.j2' as- m %}";
+    let d = ctxc::templates::render_template_str("prompts/intro.md.j2", source, ()).expect_err("not a name");
+    assert!(d.message.contains("syntax error") && d.span.is_some(), "{d:?}");
+}
+
+/// `template`: a non-ASCII character inside a `[key]` of a `str.format()` field was stepped over
+/// byte by byte, and the key sliced inside the character.
+#[test]
+fn template_format_key_with_a_non_ascii_character() {
+    let source = "{{ '{a[\u{5a4}]}'.format(a={'\u{5a4}': 'x'}) }}";
+    let text = ctxc::templates::render_template_str("prompts/intro.md.j2", source, ());
+    assert_eq!(text.expect("renders"), "x");
+}

@@ -582,12 +582,14 @@ mod builtins {
 
         // Materialize into a sequence (like `lines`) so negative indexing and
         // slicing work, e.g. `("1.2.3"|split("."))[-1]`.
-        Ok(match (split, maxsplits) {
-            (None, None) => Value::from_iter(string.split_whitespace().map(wrap)),
-            (Some(sep), None) => Value::from_iter(string.split(sep.as_ref()).map(wrap)),
-            (None, Some(n)) => Value::from_iter(splitn_whitespace(&string, n).map(wrap)),
-            (Some(sep), Some(n)) => Value::from_iter(string.splitn(n, sep.as_ref()).map(wrap)),
-        })
+        // ctxc patch: each piece is charged as it is made.
+        use crate::budget::charged_list;
+        match (split, maxsplits) {
+            (None, None) => charged_list(string.split_whitespace().map(wrap)),
+            (Some(sep), None) => charged_list(string.split(sep.as_ref()).map(wrap)),
+            (None, Some(n)) => charged_list(splitn_whitespace(&string, n).map(wrap)),
+            (Some(sep), Some(n)) => charged_list(string.splitn(n, sep.as_ref()).map(wrap)),
+        }
     }
 
     /// Splits a string into lines.
@@ -603,13 +605,14 @@ mod builtins {
     pub fn lines(value: &Value) -> Result<Value, Error> {
         let string = Arc::<str>::try_from(value.clone())?;
         let preserve_safety = value.kind() == ValueKind::String && value.is_safe();
-        Ok(Value::from_iter(string.lines().map(|line| {
+        // ctxc patch: each line is charged as it is made.
+        crate::budget::charged_list(string.lines().map(|line| {
             if preserve_safety {
                 Value::from_safe_string(line.to_string())
             } else {
                 Value::from(line)
             }
-        })))
+        }))
     }
 
     /// If the value is undefined it will return the passed default value,
@@ -1863,14 +1866,6 @@ mod builtins {
         let string = format_str
             .as_str()
             .ok_or_else(|| Error::new(ErrorKind::InvalidOperation, "value is not a string"))?;
-        // ctxc patch: widths and precisions pad the output; charge each number in the format
-        // string as that many bytes, and the arguments, before formatting.
-        for digits in string.split(|c: char| !c.is_ascii_digit()).filter(|d| !d.is_empty()) {
-            ok!(crate::budget::charge(digits.parse().unwrap_or(usize::MAX)));
-        }
-        for arg in format_args.iter() {
-            ok!(crate::budget::charge_value(arg));
-        }
         if format_str.is_safe() {
             let output = ok!(format_printf_with(
                 string,

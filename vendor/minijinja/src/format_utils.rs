@@ -160,6 +160,12 @@ struct FormatSpec {
 impl FormatSpec {
     // Format the given value according to this spec
     fn format(&self, val: &Value) -> Result<String, Error> {
+        // ctxc patch: the field's text is at most the value's text, its padding and its
+        // digits; charge them before making it (a field may use one argument many times).
+        ok!(crate::budget::charge(
+            self.width.unwrap_or(0) + self.precision.unwrap_or(0)
+        ));
+        ok!(crate::budget::charge_value(val));
         if let Ok(boolean) = bool::try_from(val.clone()) {
             self.format_bool(boolean)
         } else if let Some((number, is_negative)) = Self::cast_to_abs_integer(val) {
@@ -930,6 +936,10 @@ impl<'s> Tokenizer<'s> {
     }
 }
 
+/// ctxc patch: the largest width or precision a format string may ask for. Rust's formatting
+/// panics on a precision near or over `u16::MAX` (`{:.65535e}` too), and a width is padding.
+const MAX_WIDTH_OR_PRECISION: usize = 10_000;
+
 fn parse_number(cursor: &mut Cursor) -> Result<Option<usize>, Error> {
     let digit_count = cursor
         .rest_bytes()
@@ -950,6 +960,15 @@ fn parse_number(cursor: &mut Cursor) -> Result<Option<usize>, Error> {
             )
             .with_source(e)
         }));
+        if num > MAX_WIDTH_OR_PRECISION {
+            return Err(Error::new(
+                ErrorKind::InvalidOperation,
+                format!(
+                    "width or precision {num} in the format string at offset {} is over the limit of {MAX_WIDTH_OR_PRECISION}",
+                    cursor.position()
+                ),
+            ));
+        }
         Ok(Some(num))
     }
 }
@@ -1012,7 +1031,8 @@ fn parse_till<'s>(cursor: &mut Cursor<'s>, end_delim: u8) -> Result<&'s str, Err
                 ),
             ));
         } else {
-            cursor.advance(1);
+            // ctxc patch: a whole character (one byte split a non-ASCII one and panicked).
+            cursor.advance(cursor.rest().chars().next().map_or(1, char::len_utf8));
         }
     }
     // don't include the closing delimiter

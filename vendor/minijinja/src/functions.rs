@@ -266,6 +266,8 @@ impl BoxedFunction {
 
     /// Invokes the function.
     pub fn invoke(&self, state: &State, args: &[Value]) -> Result<Value, Error> {
+        // ctxc patch: every filter, test and function call is charged its work.
+        ok!(crate::budget::charge_work(crate::budget::call_work(args)));
         (self.0)(state, args)
     }
 
@@ -360,13 +362,15 @@ mod builtins {
                     None => (0, lower),
                 };
 
+                // ctxc patch: in i128, so that no bound or step overflows.
+                let (start, end, step) = (start as i128, end as i128, step as i128);
                 let len = if start <= end {
                     0
                 } else {
-                    ((start - end + (-step) - 1) / (-step)) as usize
+                    ((start - end - step - 1) / -step) as usize
                 };
 
-                let iter = (0..len).map(move |i| start + (i as isize) * step);
+                let iter = (0..len).map(move |i| (start + (i as i128) * step) as isize);
                 to_result(iter)
             }
         }

@@ -111,6 +111,7 @@ mod builtins {
 
     use std::borrow::Cow;
 
+    use crate::error::ErrorKind;
     use crate::value::ops::{coerce, CoerceResult};
     use crate::value::ValueKind;
 
@@ -150,11 +151,17 @@ mod builtins {
     /// {{ 42 is divisibleby(2) }} -> true
     /// ```
     #[cfg_attr(docsrs, doc(cfg(feature = "builtins")))]
-    pub fn is_divisibleby(v: &Value, other: &Value) -> bool {
+    pub fn is_divisibleby(v: &Value, other: &Value) -> Result<bool, Error> {
+        // ctxc patch: a zero divisor is an error (as in Jinja2) instead of a panic, and
+        // `i128::MIN % -1`, which overflows, is 0.
         match coerce(v, other, false) {
-            Some(CoerceResult::I128(a, b)) => (a % b) == 0,
-            Some(CoerceResult::F64(a, b)) => (a % b) == 0.0,
-            _ => false,
+            Some(CoerceResult::I128(_, 0)) => Err(Error::new(
+                ErrorKind::InvalidOperation,
+                "division by zero in divisibleby",
+            )),
+            Some(CoerceResult::I128(a, b)) => Ok(a.checked_rem(b).unwrap_or(0) == 0),
+            Some(CoerceResult::F64(a, b)) => Ok((a % b) == 0.0),
+            _ => Ok(false),
         }
     }
 

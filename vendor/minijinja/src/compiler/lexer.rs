@@ -838,7 +838,7 @@ impl<'s> Tokenizer<'s> {
                         return Ok(ControlFlow::Break((Token::BlockEnd, span)));
                     }
                 }
-                BlockSentinel::Variable => {
+                BlockSentinel::Variable if self.stack.len() > 1 => {
                     if matches!(rest.get(..1), Some("-" | "+"))
                         && rest[1..].starts_with(self.variable_end())
                     {
@@ -857,6 +857,9 @@ impl<'s> Tokenizer<'s> {
                         return Ok(ControlFlow::Break((Token::VariableEnd, self.span(old_loc))));
                     }
                 }
+                // ctxc patch: a standalone expression is a variable block with nothing below
+                // it; its `}}` is text, not an end (popping the last state panicked).
+                BlockSentinel::Variable => {}
                 // line statements are handled above
                 #[cfg(feature = "custom_syntax")]
                 BlockSentinel::LineStatement => {}

@@ -1206,7 +1206,8 @@ impl<'a> Parser<'a> {
     fn parse_import(&mut self) -> Result<ast::Import<'a>, Error> {
         let expr = ok!(self.parse_expr());
         expect_token!(self, Token::Ident("as"), "as");
-        let name = ok!(self.parse_expr());
+        // ctxc patch: a name, as in Jinja2 (any expression reached `unreachable!` in codegen).
+        let name = ok!(self.parse_assign_name(false));
         ok!(self.skip_context_marker());
         Ok(ast::Import { expr, name })
     }

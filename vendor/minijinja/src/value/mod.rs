@@ -505,6 +505,8 @@ impl fmt::Debug for ValueRepr {
 
 impl Hash for Value {
     fn hash<H: Hasher>(&self, state: &mut H) {
+        // ctxc patch: hashing reads the whole text.
+        crate::budget::note_work(crate::budget::call_work([self]));
         match self.0 {
             ValueRepr::None | ValueRepr::Undefined(_) => 0u8.hash(state),
             ValueRepr::String(ref s, _) => s.hash(state),
@@ -532,8 +534,18 @@ impl Hash for Value {
 #[derive(Clone)]
 pub struct Value(pub(crate) ValueRepr);
 
+/// ctxc patch: the work of comparing two values (their texts up to the shorter one's length).
+fn note_comparison(a: &Value, b: &Value) {
+    let text = |v: &Value| match v.0 {
+        ValueRepr::Bytes(ref b) => b.len(),
+        _ => v.as_str().map_or(0, str::len),
+    };
+    crate::budget::note_work(crate::budget::VALUE_WORK + text(a).min(text(b)));
+}
+
 impl PartialEq for Value {
     fn eq(&self, other: &Self) -> bool {
+        note_comparison(self, other);
         match (&self.0, &other.0) {
             (&ValueRepr::None, &ValueRepr::None) => true,
             (&ValueRepr::Undefined(_), &ValueRepr::Undefined(_)) => true,
@@ -713,6 +725,7 @@ fn cmp_uncoercible_numbers(left: &Value, right: &Value) -> Ordering {
 
 impl Ord for Value {
     fn cmp(&self, other: &Self) -> Ordering {
+        note_comparison(self, other);
         let kind_ordering = self.kind().cmp(&other.kind());
         if matches!(kind_ordering, Ordering::Less | Ordering::Greater) {
             return kind_ordering;
@@ -1363,7 +1376,11 @@ impl Value {
     /// ```
     pub fn len(&self) -> Option<usize> {
         match self.0 {
-            ValueRepr::String(ref s, _) => Some(s.chars().count()),
+            ValueRepr::String(ref s, _) => {
+                // ctxc patch: counting characters walks the text.
+                crate::budget::note_work(s.len());
+                Some(s.chars().count())
+            }
             ValueRepr::SmallStr(ref s) => Some(s.as_str().chars().count()),
             ValueRepr::Bytes(ref b) => Some(b.len()),
             ValueRepr::Object(ref dy) => dy.enumerator_len(),
@@ -1666,6 +1683,10 @@ impl Value {
                     // as if nth() was called.  This lets one slice an array and
                     // then index into it.
                     if let Some(idx) = index(key, || dy.enumerator_len()) {
+                        // ctxc patch: reaching the item may step over every one before it.
+                        crate::budget::note_work(
+                            dy.enumerator_len().map_or(idx, |len| idx.min(len)).saturating_mul(crate::budget::VALUE_WORK),
+                        );
                         if let Some(mut iter) = dy.try_iter() {
                             if let Some(rv) = iter.nth(idx) {
                                 return Some(rv);
@@ -1680,6 +1701,8 @@ impl Value {
                 }
             },
             ValueRepr::String(ref s, _) => {
+                // ctxc patch: indexing walks the characters.
+                crate::budget::note_work(s.len());
                 let idx = some!(index(key, || Some(s.chars().count())));
                 s.chars().nth(idx).map(Value::from)
             }
@@ -1761,6 +1784,10 @@ impl Value {
     /// the environment's unknown method callback, and finally a callable value
     /// stored under `name` on the object.
     pub fn call_method(&self, state: &State, name: &str, args: &[Value]) -> Result<Value, Error> {
+        // ctxc patch: every method call is charged its work (the value's text and the arguments').
+        ok!(crate::budget::charge_work(crate::budget::call_work(
+            std::iter::once(self).chain(args)
+        )));
         match self._call_method(state, name, args) {
             Ok(rv) => Ok(rv),
             Err(mut err) => {
@@ -1940,6 +1967,11 @@ impl Iterator for ValueIter {
     type Item = Value;
 
     fn next(&mut self) -> Option<Self::Item> {
+        // ctxc patch: a unit of work per value; once the work budget is spent the iteration
+        // ends early (the evaluation fails at its next instruction, so no result is used).
+        if !crate::budget::note_work(crate::budget::VALUE_WORK) {
+            return None;
+        }
         match self.imp {
             ValueIterImpl::Empty => None,
             ValueIterImpl::Chars(ref mut offset, ref mut len, ref s) => {

@@ -124,10 +124,14 @@ fn range_step_backwards(
         Some(stop) if stop < 0 => (end as i64 + stop).max(0) as usize,
         Some(stop) => stop as usize,
     };
-    let length = if stop == 0 {
-        (start + step) / step
+    // ctxc patch: without overflow (a stop past the start, a step near `usize::MAX`), and
+    // nothing from an empty value (`[][::-1]` indexed its first item).
+    let length = if end == 0 {
+        0
+    } else if stop == 0 {
+        start / step + 1
     } else {
-        (start - stop + step - 1) / step
+        start.saturating_sub(stop).div_ceil(step)
     };
     (stop..=start).rev().step_by(step).take(length)
 }
@@ -179,7 +183,7 @@ pub fn slice(value: Value, start: Value, stop: Value, step: Value) -> Result<Val
             } else {
                 let chars: Vec<char> = s.chars().collect();
                 Ok(Value::from(
-                    range_step_backwards(start, stop, -step as usize, chars.len())
+                    range_step_backwards(start, stop, step.unsigned_abs() as usize, chars.len())
                         .map(move |i| chars[i])
                         .collect::<String>(),
                 ))
@@ -198,7 +202,7 @@ pub fn slice(value: Value, start: Value, stop: Value, step: Value) -> Result<Val
                 ))
             } else {
                 Ok(Value::from_bytes(
-                    range_step_backwards(start, stop, -step as usize, b.len())
+                    range_step_backwards(start, stop, step.unsigned_abs() as usize, b.len())
                         .map(|i| b[i])
                         .collect::<Vec<u8>>(),
                 ))
@@ -221,7 +225,7 @@ pub fn slice(value: Value, start: Value, stop: Value, step: Value) -> Result<Val
                     if let Some(iter) = obj.try_iter() {
                         let vec: Vec<Value> = iter.collect();
                         Box::new(
-                            range_step_backwards(start, stop, -step as usize, vec.len())
+                            range_step_backwards(start, stop, step.unsigned_abs() as usize, vec.len())
                                 .map(move |i| vec[i].clone()),
                         )
                     } else {
@@ -484,11 +488,13 @@ pub fn contains(container: &Value, value: &Value) -> Result<Value, Error> {
         return Ok(Value::from(false));
     }
     let rv = if let Some(s) = container.as_str() {
-        if let Some(s2) = value.as_str() {
-            s.contains(s2)
-        } else {
-            s.contains(&value.to_string())
-        }
+        // ctxc patch: a substring search scans both strings.
+        let needle = match value.as_str() {
+            Some(s2) => std::borrow::Cow::Borrowed(s2),
+            None => std::borrow::Cow::Owned(value.to_string()),
+        };
+        ok!(crate::budget::charge_work(s.len().saturating_add(needle.len())));
+        s.contains(needle.as_ref())
     } else if let ValueRepr::Object(ref obj) = container.0 {
         match obj.repr() {
             ObjectRepr::Plain => false,
@@ -511,6 +517,17 @@ mod tests {
     use super::*;
 
     use similar_asserts::assert_eq;
+
+    #[test]
+    fn test_slice_at_integer_limits() {
+        // ctxc patch: a step of i64::MIN and a stop past the start no longer overflow.
+        let s = || Value::from("abc");
+        let min = Value::from(i64::MIN);
+        assert_eq!(slice(s(), Value::from(()), Value::from(()), min).unwrap(), Value::from("c"));
+        assert_eq!(slice(s(), Value::from(0), Value::from(2), Value::from(-1)).unwrap(), Value::from(""));
+        let empty = slice(Value::from(""), Value::from(true), Value::from(0), Value::from(-1));
+        assert_eq!(empty.unwrap(), Value::from(""));
+    }
 
     #[test]
     fn test_neg() {
@@ -720,11 +737,11 @@ mod tests {
     #[test]
     fn test_concat() {
         assert_eq!(
-            string_concat(Value::from("foo"), &Value::from(42)),
+            string_concat(Value::from("foo"), &Value::from(42)).unwrap(),
             Value::from("foo42")
         );
         assert_eq!(
-            string_concat(Value::from(23), &Value::from(42)),
+            string_concat(Value::from(23), &Value::from(42)).unwrap(),
             Value::from("2342")
         );
     }

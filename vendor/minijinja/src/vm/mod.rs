@@ -319,6 +319,9 @@ impl<'env> Vm<'env> {
             if let Some(ref tracker) = state.fuel_tracker {
                 ctx_ok!(tracker.track(instr));
             }
+            // ctxc patch: work spent where it cannot fail (comparisons, hashing, iteration)
+            // stops the evaluation here.
+            ctx_ok!(crate::budget::check());
 
             match instr {
                 Instruction::Swap => {
