@@ -83,44 +83,50 @@ def after(template: str, slot: str) -> str:
     return template.split(slot, 1)[1]
 
 
+def texts(spec: dict, backend, subagents: list) -> tuple[dict[str, str], dict[str, str]]:
+    """The release's prose for the manifest's modules, and where each piece comes from."""
+    out: dict[str, str] = {}
+    sources: dict[str, str] = {}
+
+    def put(name: str, text: str, source: str) -> None:
+        out[name] = text
+        sources[name] = source
+
+    put("skills_usage", after(skills_module.SKILLS_SYSTEM_PROMPT, "{skills_list}\n\n"), "deepagents.middleware.skills.SKILLS_SYSTEM_PROMPT, after {skills_list}")
+    guidelines = after(memory_module.MEMORY_SYSTEM_PROMPT, "<memory_guidelines>\n").rsplit("\n</memory_guidelines>", 1)[0]
+    put("memory_guidelines", guidelines, "deepagents.middleware.memory.MEMORY_SYSTEM_PROMPT, inside <memory_guidelines>")
+    put("filesystem", appended_by(spec, fs_module.FilesystemMiddleware(backend=backend)), "what FilesystemMiddleware adds to a request")
+    if SERIES_0_4:
+        from langchain.agents.middleware import TodoListMiddleware
+
+        from deepagents.graph import BASE_AGENT_PROMPT
+        from deepagents.middleware.subagents import GENERAL_PURPOSE_SUBAGENT, SubAgentMiddleware
+
+        put("base_prompt", BASE_AGENT_PROMPT, "deepagents.graph.BASE_AGENT_PROMPT")
+        put("todo", appended_by(spec, TodoListMiddleware()), "what TodoListMiddleware adds to a request")
+        # 0.4's task prompt lists the subagents.
+        listed = [{**s, "model": stand_in(spec), "tools": []} for s in [GENERAL_PURPOSE_SUBAGENT, *subagents]]
+        put("subagents", appended_by(spec, SubAgentMiddleware(backend=backend, subagents=listed)), "what SubAgentMiddleware adds, with the project's subagents")
+    else:
+        from deepagents.profiles.harness.harness_profiles import _harness_profile_for_model
+
+        suffix = _harness_profile_for_model(stand_in(spec), None).system_prompt_suffix
+        put("profile_suffix", suffix or "", "the model's harness profile (system_prompt_suffix)" if suffix else "the model has no harness profile suffix")
+    return out, sources
+
+
 def main() -> None:
     spec = json.load(sys.stdin)
     subagents = [{"name": s["name"], "description": s.get("description") or "", "system_prompt": ""} for s in spec.get("subagents", [])]
     with tempfile.TemporaryDirectory() as empty:
         backend = FilesystemBackend(root_dir=empty, virtual_mode=True)
-        texts: dict[str, str] = {}
-        sources: dict[str, str] = {}
-
-        def put(name: str, text: str, source: str) -> None:
-            texts[name] = text
-            sources[name] = source
-
-        put("skills_usage", after(skills_module.SKILLS_SYSTEM_PROMPT, "{skills_list}\n\n"), "deepagents.middleware.skills.SKILLS_SYSTEM_PROMPT, after {skills_list}")
-        guidelines = after(memory_module.MEMORY_SYSTEM_PROMPT, "<memory_guidelines>\n").rsplit("\n</memory_guidelines>", 1)[0]
-        put("memory_guidelines", guidelines, "deepagents.middleware.memory.MEMORY_SYSTEM_PROMPT, inside <memory_guidelines>")
-        put("filesystem", appended_by(spec, fs_module.FilesystemMiddleware(backend=backend)), "what FilesystemMiddleware adds to a request")
-        if SERIES_0_4:
-            from langchain.agents.middleware import TodoListMiddleware
-
-            from deepagents.graph import BASE_AGENT_PROMPT
-            from deepagents.middleware.subagents import GENERAL_PURPOSE_SUBAGENT, SubAgentMiddleware
-
-            put("base_prompt", BASE_AGENT_PROMPT, "deepagents.graph.BASE_AGENT_PROMPT")
-            put("todo", appended_by(spec, TodoListMiddleware()), "what TodoListMiddleware adds to a request")
-            listed = [{**s, "model": stand_in(spec), "tools": []} for s in [GENERAL_PURPOSE_SUBAGENT, *subagents]]
-            put("subagents", appended_by(spec, SubAgentMiddleware(backend=backend, subagents=listed)), "what SubAgentMiddleware adds, with the project's subagents")
-        else:
-            from deepagents.profiles.harness.harness_profiles import _harness_profile_for_model
-
-            suffix = _harness_profile_for_model(stand_in(spec), None).system_prompt_suffix
-            put("profile_suffix", suffix or "", "the model's harness profile (system_prompt_suffix)" if suffix else "the model has no harness profile suffix")
-
+        prose, sources = texts(spec, backend, subagents)
         # The tools the runtime binds for an agent with these subagents and no tools of its own.
         model = stand_in(spec)
         agent = deepagents.create_deep_agent(model, backend=backend, subagents=subagents) if subagents else deepagents.create_deep_agent(model, backend=backend)
         agent.invoke({"messages": [HumanMessage(content="hi")]})
     json.dump(
-        {"package": "deepagents", "version": VERSION, "texts": texts, "sources": sources, "builtin_tools": model.bound[0] if model.bound else []},
+        {"package": "deepagents", "version": VERSION, "texts": prose, "sources": sources, "builtin_tools": model.bound[0] if model.bound else []},
         sys.stdout,
         ensure_ascii=False,
     )

@@ -13,79 +13,34 @@ modules (never committed in ctxc; the Rust test writes them into a copy of the f
 """
 
 import importlib.metadata
+import importlib.util
 import json
 import sys
 from pathlib import Path
 from typing import Any
 
-from langchain.agents import create_agent
 from langchain.agents.middleware import AgentMiddleware
-from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, HumanMessage
-from langchain_core.outputs import ChatGeneration, ChatResult
-from langchain_core.utils.function_calling import convert_to_openai_tool
+from langchain_core.messages import HumanMessage
 
 import deepagents
 from deepagents.backends.filesystem import FilesystemBackend
 from deepagents.middleware import filesystem as fs_module
-from deepagents.middleware import memory as memory_module
-from deepagents.middleware import skills as skills_module
 from deepagents.middleware import summarization as summarization_module
 
 RELEASE = importlib.metadata.version("deepagents")
-LAYOUT_0_4 = RELEASE.startswith("0.4.")
 
 
-class Recorder(BaseChatModel):
-    """A chat model that records each call and answers "done" without calling tools."""
-
-    model_name: str
-    provider: str | None = None
-    calls: list = []
-    bound: list = []
-
-    @property
-    def _llm_type(self) -> str:
-        return "recorder"
-
-    def _get_ls_params(self, stop=None, **kwargs) -> dict[str, Any]:
-        params: dict[str, Any] = {"ls_model_name": self.model_name, "ls_model_type": "chat"}
-        if self.provider:
-            params["ls_provider"] = self.provider
-        return params
-
-    def bind_tools(self, tools, **kwargs):
-        self.bound.append([convert_to_openai_tool(t) for t in tools])
-        return self
-
-    def _generate(self, messages, stop=None, run_manager=None, **kwargs) -> ChatResult:
-        self.calls.append(list(messages))
-        return ChatResult(generations=[ChatGeneration(message=AIMessage(content="done"))])
-
-
-def model_profile(name: str, provider: str | None) -> dict | None:
-    """The profile LangChain's own provider package gives the model (none for unknown models)."""
-    if provider != "anthropic":
-        return None
-    from langchain_anthropic import ChatAnthropic
-
-    return ChatAnthropic(model=name, api_key="unused").profile
-
-
-def recorder(spec: dict) -> Recorder:
-    return Recorder(
-        model_name=spec["model"],
-        provider=spec.get("provider"),
-        profile=model_profile(spec["model"], spec.get("provider")),
-        calls=[],
-        bound=[],
-    )
+# The stand-in model and the texts are those `ctxc upstream` reads from a release
+# (src/import/upstream/deepagents.py): the fixtures exercise that script too.
+_spec = importlib.util.spec_from_file_location("ctxc_upstream", Path(__file__).resolve().parents[3] / "src/import/upstream/deepagents.py")
+upstream = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(upstream)
+recorder = upstream.stand_in
 
 
 def system_text(messages) -> str:
-    first = messages[0]
-    assert first.type == "system", f"the first message is {first.type}, not the system prompt"
-    return first.text if isinstance(first.text, str) else first.text()
+    assert messages and messages[0].type == "system", "the first message is not the system prompt"
+    return upstream.first_system_text(messages)
 
 
 class AppendText(AgentMiddleware):
@@ -104,48 +59,6 @@ class AppendText(AgentMiddleware):
         from deepagents.middleware._utils import append_to_system_message
 
         return handler(request.override(system_message=append_to_system_message(request.system_message, self._text)))
-
-
-def appended_text(spec: dict, middleware) -> str:
-    """What one middleware alone appends to an empty system prompt, recorded from a real call."""
-    model = recorder(spec)
-    agent = create_agent(model, system_prompt=None, middleware=[middleware])
-    agent.invoke({"messages": [HumanMessage(content="hi")]})
-    messages = model.calls[0]
-    return system_text(messages) if messages and messages[0].type == "system" else ""
-
-
-def template_tail(template: str, slot: str) -> str:
-    """The prose after a template's last slot (skills usage, memory guidelines)."""
-    return template.split(slot, 1)[1]
-
-
-def texts(spec: dict, backend, subagents: list) -> dict[str, str]:
-    """Upstream's prose, for the ctxc manifest's modules."""
-    out: dict[str, str] = {}
-    # ctxc generates the structure around these two (src/systems/deepagents.rs); the prose is a module.
-    out["skills_usage"] = template_tail(skills_module.SKILLS_SYSTEM_PROMPT, "{skills_list}\n\n")
-    guidelines = template_tail(memory_module.MEMORY_SYSTEM_PROMPT, "<memory_guidelines>\n")
-    out["memory_guidelines"] = guidelines.rsplit("\n</memory_guidelines>", 1)[0]
-    out["filesystem"] = appended_text(spec, fs_module.FilesystemMiddleware(backend=backend))
-    if LAYOUT_0_4:
-        from langchain.agents.middleware import TodoListMiddleware
-
-        from deepagents.graph import BASE_AGENT_PROMPT
-        from deepagents.middleware.subagents import GENERAL_PURPOSE_SUBAGENT, SubAgentMiddleware
-
-        out["base_prompt"] = BASE_AGENT_PROMPT
-        out["todo"] = appended_text(spec, TodoListMiddleware())
-        # 0.4's task prompt lists the subagents: recorded with the fixture's own.
-        listed = [{**s, "model": recorder(spec), "tools": []} for s in [GENERAL_PURPOSE_SUBAGENT, *subagents]]
-        out["subagents"] = appended_text(spec, SubAgentMiddleware(backend=backend, subagents=listed))
-    else:
-        from deepagents.profiles.harness.harness_profiles import _harness_profile_for_model
-
-        suffix = _harness_profile_for_model(recorder(spec), None).system_prompt_suffix
-        if suffix is not None:
-            out["profile_suffix"] = suffix
-    return out
 
 
 def window(spec: dict, backend) -> dict:
@@ -234,7 +147,7 @@ def run(root: Path, layout: str | None = None) -> dict:
     assert model.calls, "the model was never called"
     tools = model.bound[0] if model.bound else []
     own = {t["function"]["name"] for t in kwargs.get("tools", [])}
-    prose = texts(spec, backend, kwargs.get("subagents", []))
+    prose, _ = upstream.texts(spec, backend, kwargs.get("subagents", []))
     # The middleware's own tools (upstream's descriptions), for the manifest's built-in category.
     prose["builtin_tools"] = json.dumps([t for t in tools if t["function"]["name"] not in own], ensure_ascii=False)
     return {
