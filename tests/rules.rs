@@ -287,8 +287,7 @@ fn documented_examples_run() {
     let session = ctxc::Session::default();
     let mut wrong = Vec::new();
     // An internal error's example is a bug in ctxc, which no file can show once it is fixed.
-    let runnable =
-        rules::ALL.iter().filter(|r| !EXAMPLES_NOT_ONE_FILE.contains(&r.code.as_str()) && !matches!(r.stage, Stage::Internal));
+    let runnable = rules::ALL.iter().filter(|r| !EXAMPLES_NOT_ONE_FILE.contains(&r.code.as_str()) && !matches!(r.stage, Stage::Internal));
     for rule in runnable {
         for (example, should_report) in [(&rule.fails, true), (&rule.passes, false)] {
             if example_reports(&session, example, rule.code) != should_report {
