@@ -306,7 +306,7 @@ impl Sources {
     /// 1-based line and column (in characters) of a byte offset in a known file. A lookup in an
     /// index of the file's lines (made once per text), so that placing each of many findings in a
     /// large file does not read the file again; the column is counted from the nearest
-    /// checkpoint, over at most [`BLOCK`] bytes.
+    /// checkpoint, over at most `BLOCK` bytes.
     pub fn line_col(&self, path: &str, offset: usize) -> Option<(usize, usize)> {
         let (text, index, line) = self.line_of(path, offset)?;
         let mut offset = offset.min(text.len());

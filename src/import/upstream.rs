@@ -3,7 +3,7 @@
 //! in the user's Python environment and written under the manifest's `upstream/` folder. ctxc
 //! ships none of that prose; every user of the runtime has it installed.
 //!
-//! The values are read by a script of ours ([`DEEPAGENTS_SCRIPT`]) run in the user's interpreter:
+//! The values are read by a script of ours (`upstream/deepagents.py`) run in the user's interpreter:
 //! isolated mode (no current folder or user site on the path), no bytecode written, a stand-in
 //! chat model that answers at once, a time limit, and its output validated before any file is
 //! written. Render stays offline: it reads the files this writes.
