@@ -118,7 +118,9 @@ fn eval_condition(condition: &Condition, context: &minijinja::Value) -> Result<b
     let (value, spent) = crate::templates::within_limits(|| env.compile_expression(&condition.expr).and_then(|expr| expr.eval(context)));
     match spent {
         // A spent budget fails the condition even where its value came out.
-        Some(spent) => Err(crate::templates::over_budget(spent).in_file(&condition.origin.file).at(condition.origin.span.clone())),
+        Some(spent) => {
+            Err(crate::templates::over_budget(spent).code(Code::MAN006).in_file(&condition.origin.file).at(condition.origin.span.clone()))
+        }
         None => value.map(|v| v.is_true()).map_err(fail),
     }
 }

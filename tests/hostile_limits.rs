@@ -84,9 +84,15 @@ fn assert_template_over_limit(template: &str, at: &str) {
     assert!(run.stderr.contains(&format!("intro.md.j2:{at}]")), "expected intro.md.j2:{at}: {}", run.stderr);
 }
 
+/// A width is refused before anything of its size is made (issue 27, D3).
 #[test]
 fn a_huge_format_width_stops_at_the_filter() {
-    assert_template_over_limit("{{ '%999999999s' | format('x') }}\n", "1:20");
+    let project = template_project("{{ '%999999999s' | format('x') }}\n");
+    let run = ctxc(&["render"], project.path());
+    assert_eq!(run.code, Some(2), "{}", run.stderr);
+    assert!(run.stdout.is_empty(), "no partial output: {}", run.stdout);
+    assert!(run.stderr.contains("width or precision 999999999") && run.stderr.contains("over the limit of 10000"), "{}", run.stderr);
+    assert!(run.stderr.contains("intro.md.j2:1:20]"), "{}", run.stderr);
 }
 
 #[test]
@@ -151,7 +157,7 @@ fn conditions_share_the_template_limits() {
     std::fs::write(dir.path().join("ctxc.toml"), manifest).expect("manifest");
     let run = ctxc(&["render"], dir.path());
     assert_eq!(run.code, Some(2), "{}", run.stderr);
-    assert!(run.stderr.contains("MAN006") && run.stderr.contains("uses more memory than"), "{}", run.stderr);
+    assert!(run.stderr.contains("MAN006") && run.stderr.contains("more than its 16 MiB of memory"), "{}", run.stderr);
     assert!(run.stderr.contains("ctxc.toml:5:"), "{}", run.stderr);
 }
 
