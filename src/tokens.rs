@@ -90,6 +90,7 @@ fn tiktoken_encoder(tokenizer: Tokenizer) -> &'static CoreBPE {
         Tokenizer::O200kBase | Tokenizer::Estimate => {
             // ok: see above
             O200K.get_or_init(|| tiktoken_rs::o200k_base().expect("bundled ranks"))
+            // ok: ranks compiled into tiktoken-rs
         }
     }
 }

@@ -173,8 +173,18 @@ pub fn deepagents_files(texts: &Texts) -> Vec<(String, String)> {
 }
 
 /// Writes `files` into `dir` (made when missing), each replaced whole.
+/// The folder must be a real folder (a link is refused, never followed, so nothing is written
+/// outside the project); each file is replaced whole, a link in its place replaced, not followed.
 pub fn write(dir: &Path, files: &[(String, String)]) -> Result<(), Diagnostic> {
-    std::fs::create_dir_all(dir).map_err(|e| Diagnostic::error(format!("cannot make `{}`: {e}", dir.display())))?;
+    let shown = dir.display();
+    match std::fs::symlink_metadata(dir) {
+        Ok(meta) if meta.is_dir() => {}
+        Ok(_) => return Err(Diagnostic::error(format!("`{shown}` is not a folder (a link is not followed): nothing written"))),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            std::fs::create_dir(dir).map_err(|e| Diagnostic::error(format!("cannot make `{shown}`: {e}")))?
+        }
+        Err(e) => return Err(Diagnostic::error(format!("`{shown}`: {e}"))),
+    }
     for (name, text) in files {
         let path = dir.join(name);
         atomic::write(&path, text.as_bytes(), None).map_err(|e| Diagnostic::error(format!("cannot write `{}`: {e}", path.display())))?;
@@ -265,7 +275,9 @@ fn record_layout(manifest: &Path, text: &str, layout: &'static str) -> Result<&'
             table.insert("version", toml_edit::value(layout));
         }
     }
-    atomic::write(manifest, doc.to_string().as_bytes(), None).map_err(|e| Diagnostic::error(format!("cannot write `{shown}`: {e}")))?;
+    let dir = manifest.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    atomic::replace_inside(dir, manifest, doc.to_string().as_bytes())
+        .map_err(|e| Diagnostic::error(format!("cannot write `{shown}`: {e}")))?;
     Ok(layout)
 }
 
@@ -327,6 +339,18 @@ mod tests {
         std::fs::write(&manifest, MANIFEST.replace("deepagents\"", "agentscope\"")).expect("write");
         let e = update(&manifest, &fake_python(dir.path(), OUTPUT_0_4, None)).expect_err("agentscope");
         assert!(e.message.contains("preset is `agentscope`"), "{}", e.message);
+    }
+
+    #[test]
+    fn an_upstream_link_out_of_the_project_is_refused() {
+        let (dir, outside) = (tempfile::tempdir().expect("tempdir"), tempfile::tempdir().expect("tempdir"));
+        let manifest = dir.path().join("ctxc.toml");
+        std::fs::write(&manifest, MANIFEST).expect("write");
+        std::os::unix::fs::symlink(outside.path(), dir.path().join("upstream")).expect("symlink");
+        let e = update(&manifest, &fake_python(dir.path(), OUTPUT_0_4, None)).expect_err("a link");
+        assert!(e.message.contains("is not a folder"), "{}", e.message);
+        assert_eq!(std::fs::read_dir(outside.path()).expect("list").count(), 0, "nothing written outside");
+        assert_eq!(std::fs::read_to_string(&manifest).expect("read"), MANIFEST);
     }
 
     #[test]

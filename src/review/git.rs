@@ -144,7 +144,7 @@ impl ObjectFormat {
 
     /// Whether the work tree's `path` holds exactly the blob `entry` (a link's target for a
     /// link), read without following a link and only when the sizes agree. Anything else (a
-    /// folder, a FIFO, an unreadable file) counts as changed.
+    /// folder, a FIFO, an unreadable file, one over the size ctxc reads) counts as changed.
     fn same_content(self, path: &Path, entry: &Entry) -> bool {
         let Ok(meta) = std::fs::symlink_metadata(path) else { return false };
         let content = if entry.mode == "120000" && meta.file_type().is_symlink() {
@@ -152,7 +152,11 @@ impl ObjectFormat {
                 Ok(target) => target.into_os_string().into_encoded_bytes(),
                 Err(_) => return false,
             }
-        } else if entry.mode != "120000" && meta.file_type().is_file() && meta.len() == entry.size {
+        } else if entry.mode != "120000"
+            && meta.file_type().is_file()
+            && meta.len() == entry.size
+            && entry.size <= crate::project::MAX_FILE_BYTES
+        {
             match std::fs::read(path) {
                 Ok(bytes) => bytes,
                 Err(_) => return false,

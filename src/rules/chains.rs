@@ -203,6 +203,7 @@ static NEGATIVE: LazyLock<Regex> = LazyLock::new(|| {
 });
 static POSITIVE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"^(?:please |important: |note: )?(?:you )?(?:must always|should always|always|must)\s+(.+)$").expect("constant pattern")
+    // ok: literal
 }); // ok: literal
 
 /// A directive: `true` for always/must, `false` for never/do not, and the action it is about.

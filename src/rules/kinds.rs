@@ -424,6 +424,7 @@ pub fn template_variables(doc: &Doc) -> Vec<(String, Range<usize>)> {
     static VARIABLE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
         regex::Regex::new(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}|\$\{([A-Za-z_][A-Za-z0-9_]*)\}").expect("constant pattern")
         // ok: literal
+        // ok: literal
     });
     let start = doc.body_start();
     let masked = crate::rules::markdown::mask_code(doc.body());

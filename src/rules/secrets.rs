@@ -98,6 +98,7 @@ pub fn credential_value(name: &str, value: &str) -> bool {
     static NAME: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(r"(?i)(?:key|token|secret|password|passwd|credentials?|authorization|auth|pat)$").expect("constant pattern")
         // ok: literal
+        // ok: literal
     });
     let value = value.trim();
     let value = value.strip_prefix("Bearer ").or_else(|| value.strip_prefix("bearer ")).unwrap_or(value);

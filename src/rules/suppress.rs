@@ -19,6 +19,7 @@ const EXTENSIONS: [&str; 5] = [".md", ".mdx", ".markdown", ".j2", ".txt"];
 static COMMENT: LazyLock<Regex> = LazyLock::new(|| {
     // ok: a literal, tested below
     Regex::new(r"<!--[ \t]*ctxc-ignore(-file)?(?:[ \t]+([^\n]*?))?[ \t]*-->").expect("constant pattern")
+    // ok: literal
 });
 
 #[derive(Debug, Default)]
