@@ -64,7 +64,9 @@ pub struct Texts {
 /// (`VIRTUAL_ENV`, passed in by the caller), else a `.venv` beside the manifest.
 pub fn interpreter(given: Option<&Path>, virtual_env: Option<&Path>, manifest_dir: &Path) -> Result<PathBuf, Diagnostic> {
     if let Some(given) = given {
-        return match given.is_file() {
+        // A bare name (`python3`) is looked up on PATH when it runs.
+        let bare = given.components().count() == 1 && given.parent().is_some_and(|p| p.as_os_str().is_empty());
+        return match bare || given.is_file() {
             true => Ok(given.to_path_buf()),
             false => Err(Diagnostic::error(format!("--python `{}`: no such interpreter", given.display()))),
         };
@@ -364,6 +366,7 @@ mod tests {
         let given = active.join("bin/python");
         assert_eq!(interpreter(Some(&given), None, &beside).expect("given"), given);
         assert!(interpreter(Some(&dir.path().join("nope")), None, &beside).is_err());
+        assert_eq!(interpreter(Some(Path::new("python3")), None, &beside).expect("on PATH"), Path::new("python3"));
         assert_eq!(interpreter(None, Some(&active), &beside).expect("active"), active.join("bin/python"));
         assert_eq!(interpreter(None, None, &beside).expect(".venv"), beside.join(".venv/bin/python"));
         assert!(interpreter(None, None, dir.path()).is_err_and(|d| d.help.as_deref().is_some_and(|h| h.contains("--python"))));
