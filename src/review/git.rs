@@ -157,8 +157,11 @@ impl ObjectFormat {
             && meta.len() == entry.size
             && entry.size <= crate::project::MAX_FILE_BYTES
         {
-            match std::fs::read(path) {
-                Ok(bytes) => bytes,
+            // The project's own open (no final link followed, no FIFO waited on), and no more
+            // than the blob's size read: a file swapped since the look above cannot hang or grow this.
+            let mut bytes = Vec::new();
+            match crate::project::open_no_follow(path).and_then(|file| file.take(entry.size + 1).read_to_end(&mut bytes)) {
+                Ok(_) => bytes,
                 Err(_) => return false,
             }
         } else {
