@@ -48,3 +48,35 @@ fn a_folder_past_path_max_is_reported_not_skipped() {
     assert!(file.contains(&"d".repeat(200)), "located at the folder it could not read: {file}");
     assert!(report.files.iter().any(|f| f.ends_with("AGENTS.md")), "the rest is checked: {:?}", report.files);
 }
+
+#[test]
+fn a_skill_folder_listed_by_a_manifest_reports_what_it_could_not_read() {
+    // The project root itself lies deep, so a folder inside a skill crosses PATH_MAX while the
+    // manifest, the skill and its SKILL.md stay readable.
+    let base = tempfile::tempdir().expect("tempdir");
+    deep_tree(base.path(), &"p".repeat(200), 18);
+    let mut project = base.path().to_path_buf();
+    for _ in 0..18 {
+        project.push("p".repeat(200));
+    }
+    let write = |rel: &str, text: &str| {
+        let path = project.join(rel);
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        std::fs::write(path, text).expect("write");
+    };
+    write(
+        "ctxc.toml",
+        "[agent]\nname = \"a\"\nmodel = \"gpt-4o\"\n\n[pipeline]\nsteps = [{ id = \"core\", kind = \"module\" }, { id = \"skills\", kind = \"skills\" }]\n\n[modules]\ncore = { source = \"core.md\" }\n\n[skills]\ndirs = [\"skills\"]\n",
+    );
+    write("core.md", "You help.\n");
+    write(
+        "skills/pdf/SKILL.md",
+        "---\nname: pdf\ndescription: Read PDF files. Use when the user shares a PDF.\n---\nRun `python scripts/extract.py`.\n",
+    );
+    let room = 4096usize.saturating_sub(project.join("skills/pdf/scripts").as_os_str().len() + 2);
+    deep_tree(&project.join("skills/pdf"), &"s".repeat(room.clamp(1, 255)), 2);
+    let report = check(&project, &Options::default(), &ctxc::Session::default());
+    let unread: Vec<&ctxc::Diagnostic> = report.diagnostics.iter().filter(|d| d.message.contains("were not checked")).collect();
+    assert_eq!(unread.len(), 1, "the unread part is reported once: {:?}", report.diagnostics);
+    assert!(unread[0].file.as_deref().unwrap_or_default().contains("skills/pdf/"), "{:?}", unread[0]);
+}

@@ -272,7 +272,7 @@ fn cost_tools(args: &CostArgs, input: &ToolInput, reporter: &Reporter) -> u8 {
                 "method": costs.method, "files": files, "tools": tools, "framing": costs.framing, "preamble": costs.preamble,
                 "joins": costs.joins, "total": costs.total, "duplicates": duplicates, "problems": problems,
             });
-            output::print_json(&format!("{}\n", serde_json::to_string_pretty(&value).unwrap_or_default()));
+            output::print_json(&ctxc::report::escape::json_text(&value));
         }
         CostFormat::Html => output::print(&ctxc::report::html::tools_report(&model, &costs, &rows)),
         CostFormat::Text | CostFormat::Markdown => {

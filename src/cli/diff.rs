@@ -157,7 +157,7 @@ pub fn run(mut args: DiffArgs, reporter: &Reporter) -> u8 {
                 "fail_on_increase": args.fail_on_increase.map(|t| t.to_string()),
                 "over_threshold": over_json,
             });
-            output::print_json(&format!("{}\n", serde_json::to_string_pretty(&value).unwrap_or_default()));
+            output::print_json(&ctxc::report::escape::json_text(&value));
         }
     }
     if let Some(threshold) = args.fail_on_increase.filter(|_| !over.is_empty()) {

@@ -23,7 +23,7 @@ enum ModelsFormat {
 pub fn run(args: ModelsArgs) -> u8 {
     let profiles = ctxc::models::matching(args.filter.as_deref().unwrap_or(""));
     if args.format == ModelsFormat::Json {
-        super::output::print_json(&format!("{}\n", serde_json::to_string_pretty(&profiles).unwrap_or_default()));
+        super::output::print_json(&ctxc::report::escape::json_text(&profiles));
         return EXIT_OK;
     }
     let width = profiles.iter().map(|p| p.model.len()).max().unwrap_or(5).max(5);

@@ -90,7 +90,7 @@ pub fn run(args: RenderArgs, reporter: &Reporter) -> u8 {
     };
     let prompt = rendered.prompt();
     match (args.format, args.steps) {
-        (RenderFormat::Json, _) => output::print_json(&format!("{}\n", ctxc::report::prompt::to_json(&rendered))),
+        (RenderFormat::Json, _) => output::print_json(&ctxc::report::prompt::to_json(&rendered)),
         (RenderFormat::Text, true) => output::print(&ctxc::report::prompt::steps_table(&rendered)),
         // The prompt exactly, as the model gets it: the user's own preview.
         (RenderFormat::Text, false) => output::print_exact(&format!("{prompt}\n")),

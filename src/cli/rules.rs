@@ -66,7 +66,7 @@ pub fn run(args: RulesArgs, reporter: &Reporter) -> u8 {
                     summary: r.summary,
                 })
                 .collect();
-            super::output::print_json(&format!("{}\n", serde_json::to_string_pretty(&list).unwrap_or_default()));
+            super::output::print_json(&ctxc::report::escape::json_text(&list));
         }
     }
     EXIT_OK

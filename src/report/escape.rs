@@ -189,48 +189,110 @@ pub fn json(json: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
-/// Writes `value` as pretty JSON made inert as [`json`] makes it, as it is serialized (a large
-/// report is never held as text).
+/// Writes `value` as pretty JSON for a CI log: the text of every string (object keys too) with
+/// its credentials masked (see [`secrets::mask`]), then made inert as [`json`] makes it. Written
+/// as it is serialized: a large report is never held as text, only one string at a time.
 pub fn write_json<W: std::io::Write, T: serde::Serialize + ?Sized>(writer: W, value: &T) -> std::io::Result<()> {
-    let mut serializer = serde_json::Serializer::with_formatter(writer, InertJson(serde_json::ser::PrettyFormatter::new()));
+    write_inert_json(writer, value, true)
+}
+
+/// [`write_json`] as text, with a final line break: the one way ctxc's JSON and SARIF are made.
+pub fn json_text<T: serde::Serialize + ?Sized>(value: &T) -> String {
+    inert_json_text(value, true)
+}
+
+/// [`json_text`] with credentials left as they are: for `render`, whose output is the prompt
+/// exactly (it warns of each secret on stderr instead).
+pub fn exact_json_text<T: serde::Serialize + ?Sized>(value: &T) -> String {
+    inert_json_text(value, false)
+}
+
+fn write_inert_json<W: std::io::Write, T: serde::Serialize + ?Sized>(writer: W, value: &T, mask: bool) -> std::io::Result<()> {
+    let formatter = InertJson { pretty: serde_json::ser::PrettyFormatter::new(), string: None, mask };
+    let mut serializer = serde_json::Serializer::with_formatter(writer, formatter);
     value.serialize(&mut serializer).map_err(std::io::Error::from)
 }
 
-/// serde_json's pretty formatter, with the text of every string made inert by [`json`] (a
-/// string's text reaches the formatter in fragments between JSON's own escapes, so a `##[`
-/// is never cut).
-struct InertJson<'a>(serde_json::ser::PrettyFormatter<'a>);
+fn inert_json_text<T: serde::Serialize + ?Sized>(value: &T, mask: bool) -> String {
+    let mut out = Vec::new();
+    // Writing to memory fails only for a value serde_json cannot express (a map with non-string
+    // keys), which ctxc's reports do not hold; it would show as truncated JSON, not a panic.
+    let _ = write_inert_json(&mut out, value, mask);
+    out.push(b'\n');
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// serde_json's pretty formatter, each string collected whole (serde_json hands it over in
+/// fragments between its own escapes), masked and made inert, then written with JSON's escapes.
+struct InertJson<'a> {
+    pretty: serde_json::ser::PrettyFormatter<'a>,
+    /// The text of the string being written, unescaped.
+    string: Option<String>,
+    /// Whether credentials are masked.
+    mask: bool,
+}
 
 impl serde_json::ser::Formatter for InertJson<'_> {
-    fn write_string_fragment<W: ?Sized + std::io::Write>(&mut self, writer: &mut W, fragment: &str) -> std::io::Result<()> {
-        writer.write_all(json(fragment).as_bytes())
+    fn begin_string<W: ?Sized + std::io::Write>(&mut self, _writer: &mut W) -> std::io::Result<()> {
+        self.string = Some(String::new());
+        Ok(())
+    }
+    fn write_string_fragment<W: ?Sized + std::io::Write>(&mut self, _writer: &mut W, fragment: &str) -> std::io::Result<()> {
+        self.string.get_or_insert_with(String::new).push_str(fragment);
+        Ok(())
+    }
+    fn write_char_escape<W: ?Sized + std::io::Write>(
+        &mut self,
+        _writer: &mut W,
+        escape: serde_json::ser::CharEscape,
+    ) -> std::io::Result<()> {
+        use serde_json::ser::CharEscape;
+        let c = match escape {
+            CharEscape::Quote => '"',
+            CharEscape::ReverseSolidus => '\\',
+            CharEscape::Solidus => '/',
+            CharEscape::Backspace => '\u{8}',
+            CharEscape::FormFeed => '\u{c}',
+            CharEscape::LineFeed => '\n',
+            CharEscape::CarriageReturn => '\r',
+            CharEscape::Tab => '\t',
+            CharEscape::AsciiControl(byte) => char::from(byte),
+        };
+        self.string.get_or_insert_with(String::new).push(c);
+        Ok(())
+    }
+    fn end_string<W: ?Sized + std::io::Write>(&mut self, writer: &mut W) -> std::io::Result<()> {
+        let text = self.string.take().unwrap_or_default();
+        let text = if self.mask { secrets::mask(&text) } else { Cow::Borrowed(text.as_str()) };
+        let quoted = serde_json::to_string(&*text).map_err(std::io::Error::from)?;
+        writer.write_all(json(&quoted).as_bytes())
     }
     fn begin_array<W: ?Sized + std::io::Write>(&mut self, writer: &mut W) -> std::io::Result<()> {
-        self.0.begin_array(writer)
+        self.pretty.begin_array(writer)
     }
     fn end_array<W: ?Sized + std::io::Write>(&mut self, writer: &mut W) -> std::io::Result<()> {
-        self.0.end_array(writer)
+        self.pretty.end_array(writer)
     }
     fn begin_array_value<W: ?Sized + std::io::Write>(&mut self, writer: &mut W, first: bool) -> std::io::Result<()> {
-        self.0.begin_array_value(writer, first)
+        self.pretty.begin_array_value(writer, first)
     }
     fn end_array_value<W: ?Sized + std::io::Write>(&mut self, writer: &mut W) -> std::io::Result<()> {
-        self.0.end_array_value(writer)
+        self.pretty.end_array_value(writer)
     }
     fn begin_object<W: ?Sized + std::io::Write>(&mut self, writer: &mut W) -> std::io::Result<()> {
-        self.0.begin_object(writer)
+        self.pretty.begin_object(writer)
     }
     fn end_object<W: ?Sized + std::io::Write>(&mut self, writer: &mut W) -> std::io::Result<()> {
-        self.0.end_object(writer)
+        self.pretty.end_object(writer)
     }
     fn begin_object_key<W: ?Sized + std::io::Write>(&mut self, writer: &mut W, first: bool) -> std::io::Result<()> {
-        self.0.begin_object_key(writer, first)
+        self.pretty.begin_object_key(writer, first)
     }
     fn begin_object_value<W: ?Sized + std::io::Write>(&mut self, writer: &mut W) -> std::io::Result<()> {
-        self.0.begin_object_value(writer)
+        self.pretty.begin_object_value(writer)
     }
     fn end_object_value<W: ?Sized + std::io::Write>(&mut self, writer: &mut W) -> std::io::Result<()> {
-        self.0.end_object_value(writer)
+        self.pretty.end_object_value(writer)
     }
 }
 
@@ -376,10 +438,27 @@ mod tests {
         let mut streamed = Vec::new();
         write_json(&mut streamed, &value).expect("write");
         let streamed = String::from_utf8(streamed).expect("UTF-8");
-        let pretty = serde_json::to_string_pretty(&value).expect("JSON");
+        // The one credential among the hostile names is masked; it has nothing to escape, so
+        // masking the whole text masks it alike.
+        let pretty = secrets::mask(&serde_json::to_string_pretty(&value).expect("JSON")).into_owned();
         assert_eq!(streamed, json(&pretty), "streamed and whole JSON are made inert alike");
         assert_eq!(inert(&streamed, false), None, "{streamed}");
-        assert_eq!(serde_json::from_str::<serde_json::Value>(&streamed).expect("still JSON"), value);
+        let read = serde_json::from_str::<serde_json::Value>(&streamed).expect("still JSON");
+        assert_eq!(read, serde_json::from_str::<serde_json::Value>(&pretty).expect("JSON"));
+    }
+
+    #[test]
+    fn json_masks_credentials_in_every_string() {
+        let key = "AKIAABCDEFGHIJKLMNOP";
+        let pem = "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA\"quoted\"\n-----END RSA PRIVATE KEY-----";
+        let value = serde_json::json!({ "agents": [{ "name": key, "mode": "plan" }], key: 1, "prompt": pem });
+        let text = json_text(&value);
+        assert!(!text.contains(key) && !text.contains("MIIEow"), "{text}");
+        let read: serde_json::Value = serde_json::from_str(&text).expect("still JSON");
+        assert_eq!(read["agents"][0]["name"], "AKIA****************");
+        assert_eq!(read["agents"][0]["mode"], "plan");
+        assert!(read.get("AKIA****************").is_some(), "keys are masked too: {text}");
+        assert_eq!(read["prompt"].as_str().map(str::len), Some(pem.len()), "masking keeps lengths");
     }
 
     #[test]

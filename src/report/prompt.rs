@@ -4,7 +4,8 @@
 use super::escape::Untrusted;
 use crate::render::Rendered;
 
-/// The documented, stable JSON shape (docs/json-output.md).
+/// The documented, stable JSON shape (docs/json-output.md); the prompt exactly, as `render`
+/// prints it, secrets included.
 pub fn to_json(rendered: &Rendered) -> String {
     let value = serde_json::json!({
         "agent": rendered.agent,
@@ -17,7 +18,7 @@ pub fn to_json(rendered: &Rendered) -> String {
         "tools": rendered.tools,
         "prompt": rendered.prompt(),
     });
-    serde_json::to_string_pretty(&value).unwrap_or_default()
+    super::escape::exact_json_text(&value)
 }
 
 /// Each step on or off, and the condition or scenario fact that decided it.

@@ -117,7 +117,5 @@ pub fn render(report: &CheckReport, exit_code: u8) -> String {
         version: VERSION,
         zero_config: report.zero_config,
     };
-    let mut text = serde_json::to_string_pretty(&output).unwrap_or_default();
-    text.push('\n');
-    text
+    crate::report::escape::json_text(&output)
 }

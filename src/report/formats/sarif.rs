@@ -120,9 +120,7 @@ pub fn render(report: &CheckReport, paths: &Paths) -> String {
             "results": results,
         }],
     });
-    let mut text = serde_json::to_string_pretty(&log).unwrap_or_default();
-    text.push('\n');
-    text
+    crate::report::escape::json_text(&log)
 }
 
 /// Percent-encodes what may not appear in a relative URI reference.
