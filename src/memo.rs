@@ -8,8 +8,7 @@ use std::any::Any;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
-use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, MutexGuard, RwLock, Weak};
+use std::sync::{Arc, Mutex, MutexGuard, Weak};
 
 /// A 128-bit hash of a text. Collisions are not a practical concern at this width (the odds for
 /// a billion distinct texts are about 1 in 10^20), so the text itself is never stored or compared.
@@ -243,19 +242,16 @@ const KINDS: usize = Kind::JsonIndex as usize + 1;
 
 /// The memos of one run, one map per [`Kind`]. A [`crate::Session`] owns one and makes it the
 /// current cache ([`Cache::scope`]) on every thread that works for it; it is dropped with the
-/// session. Outside a scope nothing is memoized: the work is simply done.
-///
-/// It also holds the run's overlay: texts that stand in for files on disk (an editor's unsaved
-/// buffers), by canonical path, which [`crate::project::ProjectRoot::read`] serves after its
-/// confinement checks.
+/// session. Outside a scope nothing is memoized: the work is simply done, with the same result
+/// (what a file reads as, an editor's unsaved text included, is the reader's: see
+/// [`crate::project::Overlay`]).
 pub struct Cache {
     memos: [Memo<Arc<dyn Any + Send + Sync>>; KINDS],
-    overlay: RwLock<HashMap<PathBuf, SharedText>>,
 }
 
 impl Default for Cache {
     fn default() -> Self {
-        Cache { memos: [const { Memo::new() }; KINDS], overlay: RwLock::default() }
+        Cache { memos: [const { Memo::new() }; KINDS] }
     }
 }
 
@@ -277,31 +273,6 @@ impl Cache {
 
     fn current() -> Option<Arc<Cache>> {
         CURRENT.with_borrow(Clone::clone)
-    }
-
-    /// Makes `text` stand in for the file at `path` (canonical) in this run, or (`None`) the file
-    /// on disk count again.
-    pub fn set_overlay(&self, path: PathBuf, text: Option<SharedText>) {
-        let mut overlay = self.overlay.write().unwrap_or_else(|poisoned| poisoned.into_inner());
-        match text {
-            Some(text) => overlay.insert(path, text),
-            None => overlay.remove(&path),
-        };
-    }
-
-    /// The text standing in for the file at `path` (canonical) in the current run, if any.
-    pub fn overlaid(path: &Path) -> Option<SharedText> {
-        CURRENT.with_borrow(|current| {
-            let overlay = current.as_ref()?.overlay.read().unwrap_or_else(|poisoned| poisoned.into_inner());
-            overlay.get(path).cloned()
-        })
-    }
-
-    /// Whether the current run has an overlay at all (reading skips the lookup when not).
-    pub fn has_overlay() -> bool {
-        CURRENT.with_borrow(|current| {
-            current.as_ref().is_some_and(|c| !c.overlay.read().unwrap_or_else(|poisoned| poisoned.into_inner()).is_empty())
-        })
     }
 
     /// The memoized value of `kind` for `key` in the current run, if any.

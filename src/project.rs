@@ -7,11 +7,11 @@ use std::collections::HashMap;
 use std::fs;
 use std::io::Read;
 use std::path::{Component, Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, RwLock};
 
 use crate::codes::Code;
 use crate::diagnostic::{line_col, Diagnostic};
-use crate::memo::{Cache, SharedText};
+use crate::memo::SharedText;
 
 /// Largest file ctxc reads (4 MiB): prompts, tool lists and skills are far smaller, and a bigger
 /// file is almost always a mistake (a data dump or a binary).
@@ -34,6 +34,34 @@ pub struct ProjectRoot {
     /// reads many files from few directories; resolving each file's whole path again would
     /// cost a system call per component.
     resolved_dirs: Arc<Mutex<HashMap<PathBuf, PathBuf>>>,
+    /// Texts standing in for files on disk in this run (an editor's unsaved buffers).
+    overlay: UnsavedTexts,
+}
+
+/// Texts that stand in for files on disk (an editor's unsaved buffers), by canonical path. A
+/// [`crate::Session`] holds one and every root it opens reads through it: a root made without it
+/// reads the disk, visibly, since it was never given one.
+#[derive(Debug, Clone, Default)]
+pub struct UnsavedTexts(Arc<RwLock<HashMap<PathBuf, SharedText>>>);
+
+impl UnsavedTexts {
+    /// Makes `text` stand in for the file at `path` (canonical), or (`None`) the file on disk
+    /// count again.
+    pub fn set(&self, path: PathBuf, text: Option<SharedText>) {
+        let mut texts = self.0.write().unwrap_or_else(|poisoned| poisoned.into_inner());
+        match text {
+            Some(text) => texts.insert(path, text),
+            None => texts.remove(&path),
+        };
+    }
+
+    fn get(&self, path: &Path) -> Option<SharedText> {
+        self.0.read().unwrap_or_else(|poisoned| poisoned.into_inner()).get(path).cloned()
+    }
+
+    fn is_empty(&self) -> bool {
+        self.0.read().unwrap_or_else(|poisoned| poisoned.into_inner()).is_empty()
+    }
 }
 
 /// A file read from the project: its path relative to the root (with `/` separators), the path
@@ -281,11 +309,18 @@ fn repository_of(lexical: &Path) -> Option<&Path> {
 }
 
 impl ProjectRoot {
+    /// The project of the manifest directory `display`, read from disk.
     pub fn new(display: impl Into<PathBuf>) -> Result<Self, ReadError> {
+        Self::with_overlay(display, UnsavedTexts::default())
+    }
+
+    /// The project of the manifest directory `display`, with `overlay`'s texts standing in for
+    /// files on disk.
+    pub fn with_overlay(display: impl Into<PathBuf>, overlay: UnsavedTexts) -> Result<Self, ReadError> {
         let display = display.into();
         let canonical =
             fs::canonicalize(&display).map_err(|e| ReadError::Unreadable { path: display.display().to_string(), reason: e.to_string() })?;
-        Ok(ProjectRoot { display, boundary: canonical.clone(), canonical, prefix: Vec::new(), resolved_dirs: Arc::default() })
+        Ok(ProjectRoot { display, boundary: canonical.clone(), canonical, prefix: Vec::new(), resolved_dirs: Arc::default(), overlay })
     }
 
     /// The same manifest directory with the project root moved up to an ancestor: `ancestor` is
@@ -504,10 +539,10 @@ impl ProjectRoot {
         Ok(SourceFile { display: self.display_path(&rel), rel, text })
     }
 
-    /// The run's stand-in text for a file (see [`Cache::set_overlay`]), found by the file's
-    /// canonical path once its folder is known to be inside the project root.
+    /// The run's stand-in text for a file (see [`UnsavedTexts`]), found by the file's canonical path
+    /// once its folder is known to be inside the project root.
     fn overlaid(&self, rel: &str) -> Result<Option<SharedText>, ReadError> {
-        if !Cache::has_overlay() {
+        if self.overlay.is_empty() {
             return Ok(None);
         }
         let path = Path::new(rel);
@@ -516,7 +551,7 @@ impl ProjectRoot {
         if !dir.starts_with(&self.boundary) {
             return Err(ReadError::Escapes(rel.to_string()));
         }
-        match Cache::overlaid(&dir.join(name)) {
+        match self.overlay.get(&dir.join(name)) {
             Some(text) if text.len() as u64 > MAX_FILE_BYTES => {
                 Err(ReadError::TooLarge { path: rel.to_string(), bytes: text.len() as u64 })
             }
@@ -676,19 +711,20 @@ mod tests {
         std::fs::write(project.path().join("agent/core.md"), "on disk").expect("write");
         std::fs::write(project.path().join("outside.md"), "on disk").expect("write");
         let canonical = fs::canonicalize(project.path()).expect("canonical");
-        let cache = Arc::new(Cache::default());
-        cache.set_overlay(canonical.join("agent/core.md"), Some(SharedText::new("unsaved")));
-        cache.set_overlay(canonical.join("agent/new.md"), Some(SharedText::new("not on disk yet")));
-        cache.set_overlay(canonical.join("outside.md"), Some(SharedText::new("unsaved")));
-        let root = ProjectRoot::new(project.path().join("agent")).expect("root");
+        let overlay = UnsavedTexts::default();
+        overlay.set(canonical.join("agent/core.md"), Some(SharedText::new("unsaved")));
+        overlay.set(canonical.join("agent/new.md"), Some(SharedText::new("not on disk yet")));
+        overlay.set(canonical.join("outside.md"), Some(SharedText::new("unsaved")));
+        let plain = ProjectRoot::new(project.path().join("agent")).expect("root");
+        assert_eq!(plain.read("core.md").map(|f| f.text.to_string()), Ok("on disk".to_string()), "a root without the overlay");
+        let root = ProjectRoot::with_overlay(project.path().join("agent"), overlay.clone()).expect("root");
         let read = |rel: &str| root.read(rel).map(|f| f.text.to_string());
-        assert_eq!(read("core.md"), Ok("on disk".to_string()), "outside the session's scope");
-        Cache::scope(&cache, || {
-            assert_eq!(read("core.md"), Ok("unsaved".to_string()));
-            assert_eq!(read("./core.md"), Ok("unsaved".to_string()), "by path, however written");
-            assert_eq!(read("new.md"), Ok("not on disk yet".to_string()));
-            assert!(matches!(read("../outside.md"), Err(ReadError::Escapes(_))), "still confined");
-        });
+        assert_eq!(read("core.md"), Ok("unsaved".to_string()));
+        assert_eq!(read("./core.md"), Ok("unsaved".to_string()), "by path, however written");
+        assert_eq!(read("new.md"), Ok("not on disk yet".to_string()));
+        assert!(matches!(read("../outside.md"), Err(ReadError::Escapes(_))), "still confined");
+        overlay.set(canonical.join("agent/core.md"), None);
+        assert_eq!(read("core.md"), Ok("on disk".to_string()), "dropped: the disk again");
     }
 
     #[test]

@@ -12,6 +12,7 @@ use crate::diagnostic::{Diagnostic, Failure};
 use crate::manifest::{self, Loaded};
 use crate::measure::Measured;
 use crate::memo::Cache;
+use crate::project::{ProjectRoot, UnsavedTexts};
 use crate::render::Rendered;
 use crate::tokens::TokenCounter;
 
@@ -44,12 +45,13 @@ pub struct Session {
     overrides: Vec<String>,
     counter: TokenCounter,
     cache: Arc<Cache>,
+    overlay: UnsavedTexts,
 }
 
 impl Session {
     /// A session whose agents get these `KEY=VALUE` overrides, laid over each manifest in order.
     pub fn new(overrides: Vec<String>) -> Self {
-        Session { overrides, counter: TokenCounter::new(), cache: Arc::default() }
+        Session { overrides, counter: TokenCounter::new(), cache: Arc::default(), overlay: UnsavedTexts::default() }
     }
 
     pub fn counter(&self) -> &TokenCounter {
@@ -64,7 +66,12 @@ impl Session {
     /// (`None`) the file on disk count again: an editor's unsaved buffer. The file must still be
     /// inside the project root of the agent reading it.
     pub fn overlay(&self, path: PathBuf, text: Option<&str>) {
-        self.cache.set_overlay(path, text.map(crate::memo::SharedText::new));
+        self.overlay.set(path, text.map(crate::memo::SharedText::new));
+    }
+
+    /// The project of the manifest directory `dir`, read as this session sees it (its overlay).
+    pub fn project_root(&self, dir: &Path) -> Result<ProjectRoot, crate::project::ReadError> {
+        ProjectRoot::with_overlay(dir, self.overlay.clone())
     }
 
     /// Runs `work` with this session's cache as the current one, so that what it memoizes is
@@ -75,7 +82,7 @@ impl Session {
 
     /// Loads one agent (parse, overlay the preset and the overrides, validate, read its files).
     pub fn load(&self, manifest: &Path) -> Result<Loaded, Failure> {
-        let loaded = self.scope(|| manifest::load_with(manifest, &self.overrides))?;
+        let loaded = self.scope(|| manifest::load_with(manifest, &self.overrides, &self.overlay))?;
         crate::tokens::warm_up(self.counter.engine(), loaded.agent.profile.tokenizer);
         Ok(loaded)
     }

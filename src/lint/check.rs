@@ -164,7 +164,7 @@ pub fn check_text(path: &Path, text: &str, options: &Options, session: &Session)
         let rel = path.components().filter(|c| !matches!(c, Component::CurDir)).collect::<std::path::PathBuf>();
         let inside = rel.components().all(|c| matches!(c, Component::Normal(_)));
         let rel = rel.to_string_lossy().replace('\\', "/");
-        let root = match (inside && !rel.is_empty(), ProjectRoot::new(Path::new("."))) {
+        let root = match (inside && !rel.is_empty(), session.project_root(Path::new("."))) {
             (true, Ok(root)) => root,
             (false, _) => {
                 report.usage_error(Diagnostic::error(format!(
@@ -200,7 +200,7 @@ fn check_in_scope(path: &Path, options: &Options, session: &Session) -> CheckRep
         let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
         let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
         match FileKind::of_named(&path.to_string_lossy().replace('\\', "/")) {
-            Some(kind) => zero_config(&mut report, dir, Some((&name, kind)), Default::default(), options, session.counter()),
+            Some(kind) => zero_config(&mut report, dir, Some((&name, kind)), Default::default(), options, session),
             None if is_manifest_name(&name) => check_agents(&mut report, &[path.to_path_buf()], options, session),
             None => {
                 report.nothing_to_lint =
@@ -215,10 +215,10 @@ fn check_in_scope(path: &Path, options: &Options, session: &Session) -> CheckRep
             check_agents(&mut report, &manifests, options, session);
             // The agent files no agent loads are linted as files.
             let loaded = report.sources.iter_shared().filter_map(|(p, _)| std::fs::canonicalize(p).ok()).collect();
-            zero_config(&mut report, path, None, loaded, options, session.counter());
+            zero_config(&mut report, path, None, loaded, options, session);
             report.zero_config = false;
         }
-        Err(_) if path.is_dir() => zero_config(&mut report, path, None, Default::default(), options, session.counter()),
+        Err(_) if path.is_dir() => zero_config(&mut report, path, None, Default::default(), options, session),
         Err(d) => report.usage_error(d),
     }
     if report.agents.is_empty() && report.files.is_empty() && !report.unloadable {
@@ -326,13 +326,13 @@ fn zero_config(
     only: Option<(&str, FileKind)>,
     loaded: std::collections::BTreeSet<std::path::PathBuf>,
     options: &Options,
-    counter: &TokenCounter,
+    session: &Session,
 ) {
     report.zero_config = true;
-    match ProjectRoot::new(dir) {
+    match session.project_root(dir) {
         Ok(root) => {
             let found = files::discover(&root, only, loaded);
-            lint_files(report, &root, found, options, counter)
+            lint_files(report, &root, found, options, session.counter())
         }
         Err(e) => report.usage_error(e.into_diagnostic()),
     }

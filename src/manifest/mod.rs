@@ -23,7 +23,7 @@ use crate::codes::Code;
 use crate::diagnostic::{did_you_mean, has_errors, Diagnostic, Diagnostics, Failure, Sources};
 use crate::memo::{content_hash, Cache, Kind, SharedText};
 use crate::models::ModelProfile;
-use crate::project::{ProjectRoot, ReadError};
+use crate::project::{ProjectRoot, ReadError, UnsavedTexts};
 use crate::skills::{parse_skill, Skill};
 use crate::tools::parse_tool_file_shared;
 use model::*;
@@ -159,7 +159,7 @@ fn check_requires(text: &str, format: Format) -> Result<(), Diagnostic> {
 
 /// Loads the manifest at `manifest_path`; its directory is the project root.
 pub fn load(manifest_path: &Path) -> Result<Loaded, Failure> {
-    load_with(manifest_path, &[])
+    load_with(manifest_path, &[], &UnsavedTexts::default())
 }
 
 /// Parses one `KEY=VALUE` override into a manifest fragment. KEY is a dotted path of table keys
@@ -188,12 +188,13 @@ pub fn parse_override(arg: &str) -> Result<RawManifest, String> {
     })
 }
 
-/// Loads a manifest with `KEY=VALUE` overrides laid over it, in order.
-pub fn load_with(manifest_path: &Path, overrides: &[String]) -> Result<Loaded, Failure> {
+/// Loads a manifest with `KEY=VALUE` overrides laid over it, in order, reading its files through
+/// `overlay` (an editor's unsaved texts).
+pub fn load_with(manifest_path: &Path, overrides: &[String], overlay: &UnsavedTexts) -> Result<Loaded, Failure> {
     let dir = manifest_path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let file_name = manifest_path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let fail = |d: Diagnostic| Failure { diagnostics: vec![d], sources: Sources::default() };
-    let root = ProjectRoot::new(dir).map_err(|e| fail(e.into_diagnostic()))?;
+    let root = ProjectRoot::with_overlay(dir, overlay.clone()).map_err(|e| fail(e.into_diagnostic()))?;
     let manifest = root.read(&file_name).map_err(|e| fail(e.into_diagnostic().in_file(root.display_path(&file_name))))?;
     let mut sources = Sources::default();
     sources.insert_shared(&manifest.display, manifest.text.clone());
