@@ -43,8 +43,10 @@ impl<'a> Lines<'a> {
         Position { line: line as u32, character: character as u32 }
     }
 
+    /// The range of a byte span, in order whatever the span's (an editor refuses a range that
+    /// ends before it starts, such as a template engine's `7..6` at the end of a block).
     pub fn range(&self, span: &std::ops::Range<usize>) -> Range {
-        Range { start: self.position(span.start), end: self.position(span.end) }
+        Range { start: self.position(span.start.min(span.end)), end: self.position(span.start.max(span.end)) }
     }
 
     /// The byte offset of a position; a column past the line's end is its end, a line past the
@@ -89,6 +91,16 @@ pub fn word_at(text: &str, offset: usize) -> Option<(&str, std::ops::Range<usize
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_span_given_backwards_becomes_a_range_in_order() {
+        let lines = Lines::new("{% if x %}\nbody é\n");
+        for span in [7..6, 6..7, 14..11, 100..0, 17..16] {
+            let range = lines.range(&span);
+            assert!(range.start <= range.end, "{span:?} -> {range:?}");
+        }
+        assert_eq!(lines.range(&(7..6)), lines.range(&(6..7)));
+    }
 
     #[test]
     fn columns_are_utf16_units() {
