@@ -3,7 +3,7 @@
 //! no two modules (nor two files of one folder) depend on each other. Read from the source: a
 //! `crate::NAME` path outside comments is a dependency on NAME.
 
-mod common;
+use crate::common;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;

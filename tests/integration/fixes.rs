@@ -3,7 +3,7 @@
 //! leave every other finding as it was. Also: `--diff` writes nothing, writes are atomic and
 //! keep links and permissions, and one defect gives one finding (the regressions of issue 17).
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

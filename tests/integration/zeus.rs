@@ -2,7 +2,7 @@
 //! the seed page (`../shared/seeds/000_*`) and the Zeus documentation pages it links (System
 //! prompt, Tools, Skills); each test names the passage it checks.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::Command;

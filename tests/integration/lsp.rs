@@ -2,7 +2,7 @@
 //! text that makes a finding and then takes it away), hover, inlay hints, definition,
 //! completion, code action, `ctxc/render`, shutdown and exit.
 
-mod common;
+use crate::common;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};

@@ -5,9 +5,9 @@ use std::process::Command;
 
 use serde_json::{json, Value};
 
-mod common;
+use crate::common;
 
-use common::ctxc;
+use crate::common::ctxc;
 
 fn json(args: &[&str]) -> Value {
     let out = ctxc(args);

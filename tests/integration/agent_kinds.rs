@@ -3,12 +3,11 @@
 //! and the fixes the CURSOR, COPILOT, GEMINI, OPENHANDS and CODEX rules attach: applied to
 //! their failing fixtures, each gives the expected text and its finding disappears.
 
-mod common;
 
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use common::{copy_tree, project};
+use crate::common::{copy_tree, project};
 use ctxc::diagnostic::Applicability;
 use ctxc::lint::Options;
 use ctxc::rules::Code;

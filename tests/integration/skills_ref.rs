@@ -6,7 +6,7 @@
 //! reference: 0 for a valid skill, non-zero for an invalid one. The agreement figures are the
 //! ones docs/lint.md states ("Conformance with skills-ref").
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::path::Path;

@@ -8,11 +8,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use common::copy_tree;
+use crate::common::copy_tree;
 use ctxc::review::{atomic, lock, snapshot};
 use serde_json::Value;
 
-mod common;
 
 fn repo_root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))

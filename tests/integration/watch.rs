@@ -2,7 +2,7 @@
 //! fixed, with token deltas per mode), `--exec` runs after each run without errors, and Ctrl-C
 //! (SIGINT) stops it with exit 0.
 
-mod common;
+use crate::common;
 
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};

@@ -4,7 +4,7 @@
 //!
 //! Regenerate `docs/rules.md` with `UPDATE_DOCS=1 cargo test --test rules`.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 use std::path::Path;

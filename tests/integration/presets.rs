@@ -6,11 +6,10 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
-use common::copy_tree;
+use crate::common::copy_tree;
 use ctxc::render::Rendered;
 use serde_json::Value;
 
-mod common;
 
 const DEEPAGENTS: &str = "examples/agents/deepagents";
 const ZEPH: &str = "examples/agents/zeph";

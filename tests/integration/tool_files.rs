@@ -8,9 +8,9 @@ use std::process::Command;
 
 use serde_json::Value;
 
-mod common;
+use crate::common;
 
-use common::ctxc;
+use crate::common::ctxc;
 
 const FORMATS: &str = "tests/fixtures/tools/formats";
 

@@ -5,6 +5,7 @@
 //! ctxc through `$CTXC`; each session starts with `git init`, as a project lives in a repository
 //! (ctxc walks up to the agent only inside one).
 
+#[path = "../common/mod.rs"]
 mod common;
 
 #[test]

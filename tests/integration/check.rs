@@ -2,12 +2,12 @@
 //! annotations and step summary, the JSON shape, selection, severities, suppressions,
 //! zero-config linting, and secrets never printed in full in any format.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use common::project;
+use crate::common::project;
 use serde_json::Value;
 
 fn repo() -> &'static Path {

@@ -2,7 +2,7 @@
 //! defect is reported once, by its CLAUDE or MCP rule, in the concise format, and the exit code
 //! says there are errors.
 
-mod common;
+use crate::common;
 
 use std::process::Command;
 

@@ -4,7 +4,7 @@
 //! included file (at that file's line, once, with the include chain), every undefined variable
 //! at once, and a Python method minijinja lacks (with the Jinja2 way to write it).
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::Command;

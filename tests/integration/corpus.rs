@@ -2,7 +2,7 @@
 //! its absence fails every test here): each SKILL.md is flagged exactly as the
 //! spec-check notes of `INDEX.tsv` say, and no corpus file makes ctxc panic or hang.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 use std::io::Read;

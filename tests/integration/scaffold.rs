@@ -1,7 +1,7 @@
 //! `ctxc init` and `ctxc add`: every starter, as written, passes `check` with no finding at all,
 //! and so does a starter after each kind of `add`.
 
-mod common;
+use crate::common;
 
 use ctxc::lint::{check, Options};
 use ctxc::scaffold::add::{add, Part};
