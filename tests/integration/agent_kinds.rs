@@ -3,7 +3,6 @@
 //! and the fixes the CURSOR, COPILOT, GEMINI, OPENHANDS and CODEX rules attach: applied to
 //! their failing fixtures, each gives the expected text and its finding disappears.
 
-
 use std::collections::BTreeMap;
 use std::path::Path;
 

@@ -21,7 +21,7 @@ fn repo() -> &'static Path {
 /// diagnostic with file, line and column on stderr.
 #[test]
 fn unloadable_input_gets_a_diagnostic_and_exit_2() {
-    insta::glob!("fixtures/errors", "*/ctxc.{toml,yaml}", |manifest| {
+    insta::glob!("../fixtures/errors", "*/ctxc.{toml,yaml}", |manifest| {
         let dir = manifest.parent().expect("fixture folder");
         let rel = dir.strip_prefix(repo()).expect("inside the repo");
         let out = ctxc(&["render", rel.to_str().expect("utf-8 path")], repo());
@@ -31,16 +31,6 @@ fn unloadable_input_gets_a_diagnostic_and_exit_2() {
         assert!(stderr.contains("╭─["), "diagnostic points into a file: {stderr}");
         insta::assert_snapshot!(stderr);
     });
-}
-
-#[test]
-fn typo_in_a_key_names_the_key_the_line_and_the_fix() {
-    let out = ctxc(&["render", "tests/fixtures/errors/unknown-key"], repo());
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(stderr.contains("unknown field `sorce`"), "{stderr}");
-    assert!(stderr.contains("ctxc.toml:8:1"), "{stderr}");
-    assert!(stderr.contains("did you mean `source`?"), "{stderr}");
 }
 
 #[test]
@@ -95,12 +85,6 @@ fn usage_errors() {
     }
     let text = [several, no_mode, bad_mode, nothing].map(|o| String::from_utf8_lossy(&o.stderr).into_owned()).join("\n");
     insta::assert_snapshot!(text);
-}
-
-#[test]
-fn check_passes_on_the_examples() {
-    let out = ctxc(&["check", "examples/agents"], repo());
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
 }
 
 #[test]

@@ -10,7 +10,6 @@ use crate::common::copy_tree;
 use ctxc::render::Rendered;
 use serde_json::Value;
 
-
 const DEEPAGENTS: &str = "examples/agents/deepagents";
 const ZEPH: &str = "examples/agents/zeph";
 const ZEPH_MANIFEST: &str = "examples/agents/zeph/services/payouts/ctxc.toml";

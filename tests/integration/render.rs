@@ -45,12 +45,12 @@ fn snapshot_every_mode(manifest: &Path) {
 #[test]
 fn example_agents() {
     // `**`: the Zeph example's agent sits two levels below its project root.
-    insta::glob!("../examples/agents", "**/ctxc.{toml,yaml}", snapshot_every_mode);
+    insta::glob!("../../examples/agents", "**/ctxc.{toml,yaml}", snapshot_every_mode);
 }
 
 #[test]
 fn render_fixtures() {
-    insta::glob!("fixtures/render", "*/ctxc.{toml,yaml}", snapshot_every_mode);
+    insta::glob!("../fixtures/render", "*/ctxc.{toml,yaml}", snapshot_every_mode);
 }
 
 const ZEUS: &str = "examples/agents/zeus/ctxc.toml";

@@ -12,7 +12,6 @@ use crate::common::copy_tree;
 use ctxc::review::{atomic, lock, snapshot};
 use serde_json::Value;
 
-
 fn repo_root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }

@@ -2,9 +2,7 @@
 //! every rule documented, `docs/rules.md` generated from the registry, and every rule with a
 //! fixture that fails (reports its code, so some stage emits it) and one that passes (does not).
 //!
-//! Regenerate `docs/rules.md` with `UPDATE_DOCS=1 cargo test --test rules`.
-
-use crate::common;
+//! Regenerate `docs/rules.md` with `UPDATE_DOCS=1 cargo test --test integration rules::`.
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -78,7 +76,10 @@ fn docs_page_is_generated_from_the_registry() {
         std::fs::write(&path, &generated).expect("write docs/rules.md");
     }
     let checked_in = std::fs::read_to_string(&path).unwrap_or_default();
-    assert!(checked_in == generated, "docs/rules.md is stale: run `UPDATE_DOCS=1 cargo test --test rules` and commit the result");
+    assert!(
+        checked_in == generated,
+        "docs/rules.md is stale: run `UPDATE_DOCS=1 cargo test --test integration rules::` and commit the result"
+    );
     for rule in rules::ALL {
         assert!(checked_in.contains(&format!("### {} `{}`", rule.code, rule.name)), "{} has a section", rule.code);
     }

@@ -1,5 +1,5 @@
 //! The checked-in JSON Schema must match the manifest types. Regenerate with
-//! `UPDATE_SCHEMA=1 cargo test --test schema` (or `cargo run -- schema > schemas/ctxc.schema.json`).
+//! `UPDATE_SCHEMA=1 cargo test --test integration schema::` (or `cargo run -- schema > schemas/ctxc.schema.json`).
 
 use std::path::Path;
 
@@ -13,7 +13,7 @@ fn checked_in_schema_is_current() {
     let checked_in = std::fs::read_to_string(&path).unwrap_or_default();
     assert!(
         checked_in == generated,
-        "schemas/ctxc.schema.json is stale: run `UPDATE_SCHEMA=1 cargo test --test schema` and commit the result"
+        "schemas/ctxc.schema.json is stale: run `UPDATE_SCHEMA=1 cargo test --test integration schema::` and commit the result"
     );
 }
 

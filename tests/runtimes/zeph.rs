@@ -6,7 +6,7 @@
 //! lines set for both programs). The system prompt itself is not compared byte for byte: it is
 //! assembled by zeph-core, which the crate cannot link (see docs/runtimes/zeph.md).
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -120,9 +120,6 @@ pub fn compare(dir: &Path, config: Option<&Path>, env: &[(String, String)]) -> u
 #[test]
 #[ignore = "needs the real runtimes: run by scripts/test, which installs them"]
 fn window_numbers_equal_zeph_context_0_22_4() {
-    if common::runtimes_skipped("window_numbers_equal_zeph_context_0_22_4") {
-        return;
-    }
     let mut compared = 0;
     for (case, agent) in FIXTURES {
         let config = fixture(case).join("zeph.toml");
@@ -136,9 +133,6 @@ fn window_numbers_equal_zeph_context_0_22_4() {
 #[test]
 #[ignore = "needs the real runtimes: run by scripts/test, which installs them"]
 fn imported_zeph_configs_equal_zeph_context_0_22_4() {
-    if common::runtimes_skipped("imported_zeph_configs_equal_zeph_context_0_22_4") {
-        return;
-    }
     for case in FIXTURES.map(|(case, _)| case).into_iter().filter(|case| fixture(case).join("zeph.toml").is_file()) {
         let dir = tempfile::tempdir().expect("tempdir");
         common::copy_tree(&fixture(case), dir.path());

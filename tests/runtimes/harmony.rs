@@ -5,7 +5,7 @@
 //! of a gpt-oss request rendered by harmony must equal ctxc's byte for byte, and its token counts
 //! (system prompt, tools, framing, total) must equal ctxc's exactly.
 
-mod common;
+use crate::common;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -181,9 +181,6 @@ fn compare(case: &Case, ran: &Value, counter: &TokenCounter) -> Vec<String> {
 #[test]
 #[ignore = "needs the real runtimes: run by scripts/test, which installs them"]
 fn gpt_oss_requests_equal_openai_harmony() {
-    if common::runtimes_skipped("gpt_oss_requests_equal_openai_harmony") {
-        return;
-    }
     let mut cases = fixture_cases();
     cases.push(github_case());
     for agent in ["zeus", "support-triage", "deepagents"] {

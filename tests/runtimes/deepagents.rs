@@ -8,7 +8,7 @@
 //! descriptions, profile suffixes) is never committed: the harness prints it from the installed
 //! release and the test writes it into a temporary copy of the fixture, as a user pastes it.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 
@@ -190,9 +190,6 @@ use ctxc::systems::deepagents;
 #[test]
 #[ignore = "needs the real runtimes: run by scripts/test, which installs them"]
 fn prompts_tools_and_window_equal_the_real_deep_agents() {
-    if common::runtimes_skipped("prompts_tools_and_window_equal_the_real_deep_agents") {
-        return;
-    }
     let fixtures = fixtures();
     let mut problems = Vec::new();
     for release in RELEASES {
@@ -207,9 +204,6 @@ fn prompts_tools_and_window_equal_the_real_deep_agents() {
 #[test]
 #[ignore = "needs the real runtimes: run by scripts/test, which installs them"]
 fn imported_deploy_projects_equal_the_real_deep_agents() {
-    if common::runtimes_skipped("imported_deploy_projects_equal_the_real_deep_agents") {
-        return;
-    }
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/runtimes/deepagents/projects");
     let mut projects: Vec<PathBuf> = std::fs::read_dir(&dir).expect("projects").flatten().map(|e| e.path()).collect();
     projects.sort();
