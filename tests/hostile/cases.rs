@@ -27,8 +27,9 @@ use serde::Deserialize;
 /// What the canary holds: a tool list, so that a read of it as a tool file, a lock, a manifest or
 /// a prompt would show its mark.
 const CANARY: &str = r#"[{"type":"function","function":{"name":"canary_7f3a","description":"CANARY-7f3a: never read","parameters":{"type":"object","properties":{}}}}]"#;
-/// The canary's mark: no output may hold it.
-const MARK: &str = "7f3a";
+/// The canary's mark as its name and its description hold it (either case): no output may hold
+/// it. (The bare `7f3a` also turns up in commit ids, which some outputs name.)
+const MARKS: [&str; 2] = ["canary_7f3a", "canary-7f3a"];
 /// CPU time (user + system, ctxc and the git it waited for) a run may take unless its case says
 /// otherwise: every case is well under a second of work, so only super-linear work reaches it.
 const CPU_SECONDS: f64 = 5.0;
@@ -563,30 +564,7 @@ fn ctxc(s: &Scratch, args: &[String], run: Option<&Run>, env_bytes: &[(String, V
         }
         _ => drain(stderr.map(|p| Box::new(p) as Box<dyn Read + Send>)),
     };
-    let pid = child.id() as libc::pid_t;
-    let start = Instant::now();
-    let mut killed = false;
-    let (status, usage) = loop {
-        let mut status = 0;
-        // SAFETY: plain data, filled in by wait4.
-        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-        // SAFETY: waits for our own child, which nothing else reaps.
-        let got = unsafe { libc::wait4(pid, &mut status, libc::WNOHANG, &mut usage) };
-        if got == pid {
-            break (status, usage);
-        }
-        assert!(
-            got == 0 || std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted,
-            "wait4: {}",
-            std::io::Error::last_os_error()
-        );
-        if !killed && start.elapsed() > KILL_AFTER {
-            // SAFETY: the child is not reaped yet, so its process group is still ours.
-            unsafe { libc::kill(-pid, libc::SIGKILL) };
-            killed = true;
-        }
-        std::thread::sleep(Duration::from_millis(2));
-    };
+    let crate::Ended { status, usage, killed } = crate::wait_measured(child.id() as libc::pid_t, KILL_AFTER);
     let time = |t: libc::timeval| Duration::from_secs(t.tv_sec as u64) + Duration::from_micros(t.tv_usec as u64);
     let text = |bytes: Vec<u8>| String::from_utf8_lossy(&bytes).into_owned();
     Outcome {
@@ -790,7 +768,8 @@ fn check_confinement(
     if !left.is_empty() {
         problems.push(format!("left in the temporary folder: {left:?}"));
     }
-    if out.stdout.contains(MARK) || out.stderr.contains(MARK) {
+    let printed = [&out.stdout, &out.stderr].map(|text| text.to_ascii_lowercase());
+    if printed.iter().any(|text| MARKS.iter().any(|mark| text.contains(mark))) {
         problems.push("the canary was printed".to_string());
     }
     for (path, target) in links {

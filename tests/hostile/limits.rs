@@ -2,17 +2,15 @@
 //! scratch project and asserts the exit code and a diagnostic with file, line and column. Work is
 //! bounded by what the diagnostics show (where a limit stopped the input) and by the peak memory
 //! of the children; a child that hangs is killed after a generous timeout and fails its case.
-// The harness measures its children with libc (wait4, getrusage, mkfifo, kill): unsafe calls
-// with plain data, each marked where it is made.
-#![allow(unsafe_code)]
 
+use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Long enough for a debug build on a loaded machine; only a hang reaches it.
 const KILL_AFTER: Duration = Duration::from_secs(120);
-/// Peak resident memory any child of this test binary may reach. The attacks below took from
+/// Peak resident memory each child may reach. The attacks below took from
 /// 300 MB to over 10 GB before they were bounded.
 const MAX_CHILD_RSS_MIB: i64 = 256;
 
@@ -25,7 +23,7 @@ struct Run {
 fn ctxc(args: &[&str], project: &Path) -> Run {
     let out_path = project.join(".stdout");
     let err_path = project.join(".stderr");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ctxc"))
+    let child = Command::new(env!("CARGO_BIN_EXE_ctxc"))
         .args(args)
         .arg(project)
         .env("NO_COLOR", "1")
@@ -33,35 +31,15 @@ fn ctxc(args: &[&str], project: &Path) -> Run {
         .stdin(Stdio::null())
         .stdout(std::fs::File::create(&out_path).expect("stdout file"))
         .stderr(std::fs::File::create(&err_path).expect("stderr file"))
+        .process_group(0)
         .spawn()
         .expect("ctxc runs");
-    let start = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("wait") {
-            break status;
-        }
-        if start.elapsed() > KILL_AFTER {
-            child.kill().ok();
-            child.wait().ok();
-            panic!("ctxc {args:?} still ran after {KILL_AFTER:?}: killed");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    assert_children_stayed_small();
+    let ended = crate::wait_measured(child.id() as libc::pid_t, KILL_AFTER);
+    assert!(!ended.killed, "ctxc {args:?} still ran after {KILL_AFTER:?}: killed");
+    let mib = ended.usage.ru_maxrss / 1024;
+    assert!(mib <= MAX_CHILD_RSS_MIB, "ctxc {args:?} peaked at {mib} MiB");
     let read = |p: &Path| std::fs::read_to_string(p).expect("output");
-    Run { code: status.code(), stdout: read(&out_path), stderr: read(&err_path) }
-}
-
-/// The largest peak RSS of any child this process has waited for.
-fn assert_children_stayed_small() {
-    let mut usage = std::mem::MaybeUninit::<libc::rusage>::zeroed();
-    // SAFETY: getrusage fills the struct it is given.
-    let usage = unsafe {
-        assert_eq!(libc::getrusage(libc::RUSAGE_CHILDREN, usage.as_mut_ptr()), 0);
-        usage.assume_init()
-    };
-    let mib = usage.ru_maxrss / 1024;
-    assert!(mib <= MAX_CHILD_RSS_MIB, "a ctxc child peaked at {mib} MiB");
+    Run { code: libc::WIFEXITED(ended.status).then(|| libc::WEXITSTATUS(ended.status)), stdout: read(&out_path), stderr: read(&err_path) }
 }
 
 /// A project whose only step is the module `intro.md.j2` with this text.
