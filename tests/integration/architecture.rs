@@ -315,3 +315,36 @@ fn the_check_sees_a_cycle_between_siblings_at_any_depth() {
     assert_eq!(edges["rules/claude/agents"], BTreeSet::from(["rules/claude/hooks".to_string()]));
     assert_eq!(cycles(&edges), [["rules/claude/agents", "rules/claude/hooks", "rules/claude/agents"]]);
 }
+
+/// The test binaries, each `tests/<name>/main.rs` (docs/architecture.md, "Tests", says what goes
+/// in which). Every link target costs CI a link on two cores, so a new subject is a module of one
+/// of these, not a new file `tests/<name>.rs`.
+const TEST_BINARIES: [&str; 4] = ["cmd", "hostile", "integration", "runtimes"];
+
+#[test]
+fn the_tests_are_four_binaries_and_every_test_file_is_compiled() {
+    let tests = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
+    let entries: Vec<std::path::PathBuf> = std::fs::read_dir(&tests).expect("tests/").map(|e| e.expect("entry").path()).collect();
+    let loose: Vec<_> = entries.iter().filter(|p| p.extension().is_some_and(|e| e == "rs")).collect();
+    assert!(loose.is_empty(), "test files outside the four binaries (make each a module of one): {loose:?}");
+    let mut binaries: Vec<String> = entries
+        .iter()
+        .filter(|p| p.join("main.rs").is_file())
+        .map(|p| p.file_name().expect("name").to_string_lossy().into_owned())
+        .collect();
+    binaries.sort();
+    assert_eq!(binaries, TEST_BINARIES);
+    // A module file its `main.rs` does not declare would never be compiled, its tests never run.
+    let mut orphans = Vec::new();
+    for binary in TEST_BINARIES {
+        let folder = tests.join(binary);
+        let main = std::fs::read_to_string(folder.join("main.rs")).expect("main.rs");
+        for file in std::fs::read_dir(&folder).expect("folder").map(|e| e.expect("entry").path()) {
+            let Some(module) = file.file_stem().map(|s| s.to_string_lossy().into_owned()) else { continue };
+            if file.extension().is_some_and(|e| e == "rs") && module != "main" && !main.contains(&format!("mod {module};")) {
+                orphans.push(file);
+            }
+        }
+    }
+    assert!(orphans.is_empty(), "module files no `main.rs` declares: {orphans:?}");
+}
