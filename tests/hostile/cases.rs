@@ -564,7 +564,7 @@ fn ctxc(s: &Scratch, args: &[String], run: Option<&Run>, env_bytes: &[(String, V
         }
         _ => drain(stderr.map(|p| Box::new(p) as Box<dyn Read + Send>)),
     };
-    let crate::Ended { status, usage, killed } = crate::wait_measured(child.id() as libc::pid_t, KILL_AFTER);
+    let crate::Ended { status, usage, killed } = crate::wait_measured(&mut child, KILL_AFTER);
     let time = |t: libc::timeval| Duration::from_secs(t.tv_sec as u64) + Duration::from_micros(t.tv_usec as u64);
     let text = |bytes: Vec<u8>| String::from_utf8_lossy(&bytes).into_owned();
     Outcome {

@@ -23,7 +23,7 @@ struct Run {
 fn ctxc(args: &[&str], project: &Path) -> Run {
     let out_path = project.join(".stdout");
     let err_path = project.join(".stderr");
-    let child = Command::new(env!("CARGO_BIN_EXE_ctxc"))
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ctxc"))
         .args(args)
         .arg(project)
         .env("NO_COLOR", "1")
@@ -34,7 +34,7 @@ fn ctxc(args: &[&str], project: &Path) -> Run {
         .process_group(0)
         .spawn()
         .expect("ctxc runs");
-    let ended = crate::wait_measured(child.id() as libc::pid_t, KILL_AFTER);
+    let ended = crate::wait_measured(&mut child, KILL_AFTER);
     assert!(!ended.killed, "ctxc {args:?} still ran after {KILL_AFTER:?}: killed");
     let mib = ended.usage.ru_maxrss / 1024;
     assert!(mib <= MAX_CHILD_RSS_MIB, "ctxc {args:?} peaked at {mib} MiB");

@@ -21,10 +21,11 @@ struct Ended {
     killed: bool,
 }
 
-/// Waits for `pid`, a child of this process leading its own process group, killing the group
-/// once it has run for `kill_after`.
+/// Waits for `child`, which leads its own process group, killing the group once it has run for
+/// `kill_after`.
 #[allow(unsafe_code)]
-fn wait_measured(pid: libc::pid_t, kill_after: Duration) -> Ended {
+fn wait_measured(child: &mut std::process::Child, kill_after: Duration) -> Ended {
+    let pid = child.id() as libc::pid_t;
     let start = Instant::now();
     let mut killed = false;
     loop {
