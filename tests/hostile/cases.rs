@@ -836,7 +836,7 @@ fn hostile_inputs() {
             });
         }
     });
-    // The slowest cases, for `cargo test --test hostile -- --nocapture`.
+    // The slowest cases, for `cargo test --test hostile cases:: -- --nocapture`.
     let mut times = times.into_inner().expect("times");
     times.sort();
     for (time, name) in times.iter().rev().take(10) {
