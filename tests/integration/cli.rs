@@ -68,12 +68,6 @@ fn json_output_has_the_documented_shape() {
 }
 
 #[test]
-fn steps_option_lists_every_step_with_its_reason() {
-    let out = ctxc(&["render", "--mode", "ask", "--steps", "examples/agents/zeus"], repo());
-    insta::assert_snapshot!(String::from_utf8_lossy(&out.stdout));
-}
-
-#[test]
 fn usage_errors() {
     let several = ctxc(&["render", "tests/fixtures/render", "--mode", "plan"], repo());
     let no_mode = ctxc(&["render", "examples/agents/zeus"], repo());
