@@ -496,7 +496,7 @@ def compare(ctxc_json: str, reference: dict) -> int:
             "system_prompt": report["system_prompt"]["tokens"],
         }
         # The reference renders tools as compact JSON; other renderings (harmony for gpt-4o) are
-        # proven against their own runtime by the tests (tests/runtime_harmony.rs).
+        # proven against their own runtime by the tests (tests/runtimes/harmony.rs).
         if report["tool_schemas"]["rendering"] == "compact_json":
             ours["tools"] = [[t["name"], t["tokens"]["tokens"]] for t in report["tool_schemas"]["tools"]]
             ours["tool_total"] = report["tool_schemas"]["total"]["tokens"]

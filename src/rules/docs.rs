@@ -1,5 +1,5 @@
 //! The rules' documentation as Markdown: one section per rule (what `ctxc explain` prints) and
-//! the whole catalogue (`docs/rules.md`, checked for staleness by `tests/rules.rs`).
+//! the whole catalogue (`docs/rules.md`, checked for staleness by `tests/integration/rules.rs`).
 
 use super::{Example, Family, Rule, ALL};
 use crate::diagnostic::Severity;
@@ -56,7 +56,7 @@ pub fn rule_markdown(rule: &Rule, level: usize) -> String {
 pub fn catalogue_markdown() -> String {
     let mut out = String::from(
         "# Rules\n\n\
-         <!-- Generated from the rule registry (src/rules/) by `UPDATE_DOCS=1 cargo test --test rules`. Do not edit by hand. -->\n\n\
+         <!-- Generated from the rule registry (src/rules/) by `UPDATE_DOCS=1 cargo test --test integration rules::`. Do not edit by hand. -->\n\n\
          Every finding `ctxc check` reports has one of these codes. `ctxc rules` lists them and `ctxc explain CODE`\n\
          prints one. How to select, ignore, re-grade and suppress them is in [lint.md](lint.md).\n\n\
          | code | name | family | default severity | summary |\n|---|---|---|---|---|\n",

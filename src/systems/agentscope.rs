@@ -5,7 +5,7 @@
 //! (`agent/_config.py`): compression fires at `trigger_ratio` × context size, keeps `reserve_ratio`
 //! of it as recent messages, and truncates tool results over `tool_result_limit` tokens.
 //! Releases 2.0.6 and 2.0.11 are compared byte for byte with the installed runtime
-//! (tests/runtime_agentscope.rs); 2.0.7 to 2.0.10 were read and differ from them only as `Release` says.
+//! (tests/runtimes/agentscope.rs); 2.0.7 to 2.0.10 were read and differ from them only as `Release` says.
 
 use serde::Serialize;
 

@@ -4,7 +4,7 @@
 //! prose itself, guidelines and usage, comes from the manifest's modules).
 //!
 //! Every layout and string here is what a named release does, proven byte for byte by
-//! tests/runtime_deepagents.rs against the installed release (see docs/runtimes/deepagents.md).
+//! tests/runtimes/deepagents.rs against the installed release (see docs/runtimes/deepagents.md).
 
 use serde::Serialize;
 
@@ -28,7 +28,7 @@ pub const KEEP_FRACTION: f64 = 0.10;
 pub const FALLBACK_TRIGGER_TOKENS: u64 = 170_000;
 pub const FALLBACK_KEEP_MESSAGES: u64 = 6;
 
-/// The exact release a layout was proven against (tests/runtime_deepagents.rs), for reports.
+/// The exact release a layout was proven against (tests/runtimes/deepagents.rs), for reports.
 pub fn release(layout: &str) -> &'static str {
     match layout {
         LAYOUT_0_4 => "deepagents 0.4.12",

@@ -61,24 +61,13 @@ pub fn python() -> PathBuf {
     python
 }
 
-/// Whether the differential tests against the real runtimes are switched off
-/// (`CTXC_SKIP_RUNTIMES=1`, for machines that cannot reach PyPI or the crates registry). A test
-/// that returns early because of it says so on stderr.
-pub fn runtimes_skipped(test: &str) -> bool {
-    let skipped = std::env::var_os("CTXC_SKIP_RUNTIMES").is_some_and(|v| v == "1");
-    if skipped {
-        eprintln!("{test}: SKIPPED because CTXC_SKIP_RUNTIMES=1: ctxc is not compared with the real runtime");
-    }
-    skipped
-}
-
 /// A file or folder `scripts/runtimes` installs under `target/runtimes/` (a runtime's Python
 /// environment, or a test-only crate's build); fails with how to get it when missing.
 pub fn runtime_path(relative: &str) -> PathBuf {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/runtimes").join(relative);
     assert!(
         path.exists(),
-        "{} is missing: run `scripts/runtimes` (scripts/test does), or set CTXC_SKIP_RUNTIMES=1 to skip the differential tests",
+        "{} is missing: run `scripts/runtimes` (scripts/test does) before the differential tests; with CTXC_SKIP_RUNTIMES=1, scripts/test leaves them ignored",
         path.display()
     );
     path

@@ -1,0 +1,240 @@
+//! Linear time by construction (issues 26 and 27): for each rule family, a hostile input of size n
+//! and 2n, checked with only that family selected; the work, counted as heap allocations and bytes
+//! allocated by the whole check (not clocks), may grow at most as n log n. A rule that compares
+//! every file with every other one, or rescans a text per finding, allocates per pair and fails here.
+//!
+//! Allocation is a proxy for work: a loop that only compares borrowed text does not show in it.
+//! The inputs are shaped so that the quadratic code paths found so far (bundle lookups, mentions,
+//! link extraction, cross-file comparisons) build strings per step.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use ctxc::lint::{check, Options};
+
+struct Counting;
+
+static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
+static BYTES: AtomicU64 = AtomicU64::new(0);
+
+// The test binary's allocator: the system's, counting what it is asked for.
+#[allow(unsafe_code)]
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        BYTES.fetch_add(layout.size() as u64, Ordering::Relaxed);
+        // SAFETY: the layout is passed on unchanged.
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: `ptr` came from `alloc` above with this layout.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        BYTES.fetch_add(new_size as u64, Ordering::Relaxed);
+        // SAFETY: as for `alloc` and `dealloc`.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+/// Writes the files of a project (path, text) under `dir`.
+fn write(dir: &Path, files: &[(String, String)]) {
+    for (path, text) in files {
+        let full = dir.join(path);
+        std::fs::create_dir_all(full.parent().expect("a parent")).expect("mkdir");
+        std::fs::write(full, text).expect("write");
+    }
+}
+
+/// Allocations and bytes of one check of `files` with `family` selected.
+fn work(family: &str, files: &[(String, String)]) -> (u64, u64) {
+    let project = tempfile::tempdir().expect("tempdir");
+    std::fs::create_dir(project.path().join(".git")).expect("mkdir");
+    write(project.path(), files);
+    let options = Options { select: vec![family.to_string()], ..Options::default() };
+    let session = ctxc::Session::default();
+    let (allocations, bytes) = (ALLOCATIONS.load(Ordering::Relaxed), BYTES.load(Ordering::Relaxed));
+    let report = check(project.path(), &options, &session);
+    let spent = (ALLOCATIONS.load(Ordering::Relaxed) - allocations, BYTES.load(Ordering::Relaxed) - bytes);
+    assert!(!report.unloadable, "{family}: {:?}", report.diagnostics.first());
+    spent
+}
+
+/// Hostile inputs of size `n`, per family.
+fn input(family: &str, n: usize) -> Vec<(String, String)> {
+    let front = |name: &str, description: &str| format!("---\nname: {name}\ndescription: {description}\n---\n");
+    match family {
+        // Many skills, each bundling scripts and references that mention each other, with bold
+        // text that once read as a wildcard.
+        "SKILL" => (0..n)
+            .flat_map(|i| {
+                let skill = format!(
+                    "{}**Use the bundle** with `scripts/run{i}.py` and `references/*.md`.\n",
+                    front(&format!("skill{i}"), &format!("Does task {i}. Use when the user asks for task {i}."))
+                );
+                [
+                    (format!("skills/skill{i}/SKILL.md"), skill),
+                    (format!("skills/skill{i}/scripts/run{i}.py"), format!("print({i})\n")),
+                    (format!("skills/skill{i}/scripts/unused{i}.py"), "pass\n".to_string()),
+                    (format!("skills/skill{i}/references/guide{i}.md"), format!("# Guide {i}\n\nSee details{i}.md.\n")),
+                    (format!("skills/skill{i}/references/details{i}.md"), "# Details\n".to_string()),
+                ]
+            })
+            .collect(),
+        // One skill with many fields nobody reads, each located by its key.
+        "SKILL011" => {
+            let fields: String = (0..n * 4).map(|i| format!("field{i}: value {i}\n")).collect();
+            vec![("skills/wide/SKILL.md".to_string(), format!("---\nname: wide\ndescription: Has many fields.\n{fields}---\nBody.\n"))]
+        }
+        // Memory files with links to missing files, broken anchors, empty links and a run of
+        // unclosed links each (small files: a large one warms the tokenizer on another thread,
+        // whose allocations would count).
+        "LINK" => (0..n)
+            .map(|i| {
+                let links =
+                    format!("# Notes {i}\n\n[doc](docs/d{i}.md) [anchor](#missing-{i}) [x]() [y](../../out.md)\n{}\n", "[a](".repeat(64));
+                (format!("d{i}/AGENTS.md"), links)
+            })
+            .collect(),
+        // Imports: a chain and a fan of `@path` imports.
+        "MEM" => {
+            let mut files: Vec<(String, String)> = (0..n).map(|i| (format!("docs/m{i}.md"), format!("@docs/m{}.md\n", i + 1))).collect();
+            files.push(("CLAUDE.md".to_string(), (0..n).map(|i| format!("@docs/m{i}.md\n")).collect()));
+            files
+        }
+        // Cursor rules with many globs each, and legacy files beside them.
+        "CURSOR" => (0..n)
+            .map(|i| {
+                let globs: Vec<String> = (0..8).map(|g| format!("src/{i}/**/*.{g}ts")).collect();
+                (
+                    format!(".cursor/rules/r{i}.mdc"),
+                    format!("---\ndescription: Rule {i}\nglobs: {}\nalwaysApply: false\n---\nUse strict mode.\n", globs.join(", ")),
+                )
+            })
+            .collect(),
+        // Claude Code subagents and commands with tools and duplicate names.
+        "CLAUDE" => (0..n)
+            .flat_map(|i| {
+                [
+                    (
+                        format!(".claude/agents/a{i}.md"),
+                        format!("---\nname: agent-{}\ndescription: Reviews part {i}.\ntools: Read, Grep, LS\n---\nReview.\n", i % 7),
+                    ),
+                    (format!(".claude/commands/c{i}.md"), format!("---\ndescription: Command {i}\n---\nRun $ARGUMENTS for {i}.\n")),
+                ]
+            })
+            .collect(),
+        // Copilot prompts, instructions and agents that name each other.
+        "COPILOT" => (0..n)
+            .flat_map(|i| {
+                [
+                    (
+                        format!(".github/prompts/p{i}.prompt.md"),
+                        format!("---\nagent: review{}\ndescription: Prompt {i}\n---\nUse ${{input:x{i}}}.\n", i + 1),
+                    ),
+                    (format!(".github/instructions/i{i}.instructions.md"), format!("---\napplyTo: \"src/{i}/**\"\n---\nRule {i}.\n")),
+                    (format!(".github/agents/review{i}.agent.md"), format!("---\ndescription: Agent {i}\n---\nReview.\n")),
+                ]
+            })
+            .collect(),
+        // Instructions: descriptions repeated across many files, leftover markers.
+        "INSTR" => (0..n)
+            .map(|i| {
+                (
+                    format!("skills/s{i}/SKILL.md"),
+                    format!("{}TODO: finish step {i}.\nAlways use tabs. Never use tabs.\n", front(&format!("s{i}"), "Helps with things.")),
+                )
+            })
+            .collect(),
+        // Repeated paragraphs and secret-looking strings across memory files.
+        "SEC" => (0..n)
+            .map(|i| {
+                let paragraph =
+                    "This paragraph is long enough to be compared with every other paragraph of every other file in the project.";
+                (format!("d{i}/AGENTS.md"), format!("{paragraph}\n\nKey {i}: AKIA{:016}\n", i))
+            })
+            .collect(),
+        // Codex's chain: AGENTS.md in nested folders.
+        "CODEX" => {
+            (0..n).map(|i| (format!("{}/AGENTS.md", vec!["d"; i % 20 + 1].join("/") + &i.to_string()), format!("Rule {i}.\n"))).collect()
+        }
+        // OpenHands microagents with triggers and inputs.
+        "OPENHANDS" => (0..n)
+            .map(|i| {
+                (
+                    format!(".openhands/microagents/m{i}.md"),
+                    format!("---\nname: m{i}\ntype: knowledge\ntriggers:\n- t{}\n---\nUse {{{{ X{i} }}}}.\n", i % 5),
+                )
+            })
+            .collect(),
+        // Gemini CLI and MCP: many servers in one settings file.
+        "GEMINI" | "MCP" => {
+            let servers: Vec<String> =
+                (0..n).map(|i| format!("\"s{i}\": {{\"command\": \"npx s{i} --flag\", \"env\": {{\"K\": \"$K{i}\"}}}}")).collect();
+            let json = format!("{{\"mcpServers\": {{{}}}}}", servers.join(", "));
+            vec![(".gemini/settings.json".to_string(), json.clone()), (".mcp.json".to_string(), json)]
+        }
+        other => panic!("no input for {other}"),
+    }
+}
+
+/// Set in the process that `every_rule_family_scales_at_most_n_log_n` starts for its measurement.
+const MEASURING_ALONE: &str = "CTXC_SCALING_ALONE";
+
+#[test]
+fn every_rule_family_scales_at_most_n_log_n() {
+    if std::env::var_os(MEASURING_ALONE).is_none() {
+        measure_in_a_process_of_its_own();
+        return;
+    }
+    const N: usize = 150;
+    // n log n from n to 2n: 2 · log(2n) / log(n), about 2.3 here; a margin for fixed costs that
+    // happen to fall on one side; quadratic work gives 4.
+    let bound = 2.0 * ((2 * N) as f64).ln() / (N as f64).ln() * 1.2;
+    let mut failures = Vec::new();
+    let only = std::env::var("SCALING_SELECT").ok();
+    for family in ["SKILL", "SKILL011", "LINK", "MEM", "CURSOR", "CLAUDE", "COPILOT", "INSTR", "SEC", "CODEX", "OPENHANDS", "GEMINI", "MCP"]
+    {
+        let select = only.clone().unwrap_or(family.to_string());
+        if only.as_ref().is_some_and(|code| !code.starts_with(family)) {
+            continue;
+        }
+        // Once before counting: lazily built tables (patterns, statics) are not the input's work.
+        work(&select, &input(family, N));
+        let small = work(&select, &input(family, N));
+        let large = work(&select, &input(family, 2 * N));
+        let ratios = (large.0 as f64 / small.0 as f64, large.1 as f64 / small.1 as f64);
+        eprintln!(
+            "{family:10} allocations {:>9} → {:>9} (×{:.2}), bytes {:>11} → {:>11} (×{:.2})",
+            small.0, large.0, ratios.0, small.1, large.1, ratios.1
+        );
+        if ratios.0 > bound || ratios.1 > bound {
+            failures
+                .push(format!("{family}: ×{:.2} allocations, ×{:.2} bytes for twice the input (at most ×{bound:.2})", ratios.0, ratios.1));
+        }
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
+}
+
+/// Runs this test again in a process of its own with one test thread: the allocator counts the
+/// whole process, and this binary's other tests allocate on their own threads.
+fn measure_in_a_process_of_its_own() {
+    let module = module_path!().split_once("::").map_or(module_path!(), |(_, inside)| inside);
+    let name = format!("{module}::every_rule_family_scales_at_most_n_log_n");
+    let output = std::process::Command::new(std::env::current_exe().expect("the test binary"))
+        .args([name.as_str(), "--exact", "--include-ignored", "--test-threads=1", "--nocapture"])
+        .env(MEASURING_ALONE, "1")
+        .output()
+        .expect("the test binary runs");
+    let (stdout, stderr) = (String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
+    eprint!("{stderr}");
+    assert!(output.status.success(), "the measurement failed:\n{stdout}\n{stderr}");
+    assert!(stdout.contains("test result: ok. 1 passed"), "the measurement did not run exactly {name}:\n{stdout}");
+}

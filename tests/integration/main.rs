@@ -1,0 +1,35 @@
+//! The integration tests that run in this one process: the library called directly, and the
+//! binary run on scratch projects a test builds first (one file per subject below). The other
+//! test binaries are `cmd` (the CLI as terminal sessions, run by trycmd), `hostile` (hostile
+//! input, each run measured in a process of its own) and `runtimes` (differential tests against
+//! the real runtimes); docs/architecture.md ("Tests") says which goes where.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod agent_kinds;
+mod architecture;
+mod check;
+mod claude_files;
+mod cli;
+mod corpus;
+mod cost;
+mod fixes;
+mod fuzz_regressions;
+mod html;
+mod integrations;
+mod lsp;
+mod output;
+mod presets;
+mod render;
+mod review;
+mod rule_fixes;
+mod rules;
+mod scaffold;
+mod schema;
+mod skills_ref;
+mod snapshot_api;
+mod templates;
+mod tool_files;
+mod watch;
+mod zeus;

@@ -1,0 +1,145 @@
+//! Differential test against AgentScope itself: each fixture under tests/runtimes/agentscope/fixtures
+//! is built as a real agent by the installed runtime (tests/runtimes/agentscope/run_agent.py, a
+//! recording model, no network) and rendered by ctxc from its ctxc.toml. The system prompt must be
+//! byte-identical, the tools the same names in the same order at the same token cost, and the
+//! window numbers (context size, compression trigger, tokens kept, tool-result limit) equal, for
+//! every pinned release (tests/runtimes/python/agentscope-*.txt).
+
+use crate::common;
+
+use std::path::Path;
+use std::process::Command;
+
+use serde_json::Value;
+
+use ctxc::measure::cost_tool_list;
+use ctxc::tokens::TokenCounter;
+use ctxc::tools::Tool;
+
+/// The releases compared; 2.0.6 is the last with `trigger_ratio < 0.9` (2.0.7+ allow 0.9).
+const RELEASES: [&str; 2] = ["2.0.6", "2.0.11"];
+
+/// Where fixtures name the project root; replaced by the temporary copy's absolute path.
+const PROJECT_DIR: &str = "/srv/agent";
+
+fn fixtures() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/runtimes/agentscope/fixtures")
+}
+
+fn run_json(command: &mut Command, what: &str) -> Value {
+    let out = command.output().unwrap_or_else(|e| panic!("{what}: {e}"));
+    assert!(out.status.success(), "{what} failed:\n{}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{what}: not JSON ({e}):\n{}", String::from_utf8_lossy(&out.stdout)))
+}
+
+fn python(release: &str, arg: &Path) -> Value {
+    let python = common::runtime_path(&format!("agentscope-{release}/bin/python"));
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/runtimes/agentscope/run_agent.py");
+    let value = run_json(Command::new(python).arg(script).arg(arg), &format!("agentscope {release} on {}", arg.display()));
+    assert_eq!(value["release"], release, "the environment holds another release");
+    value
+}
+
+fn ctxc(args: &[&str], dir: &Path, release: &str) -> Value {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_ctxc"));
+    command.args(args).arg(dir).env("CTXC_AGENTSCOPE__VERSION", release).env("NO_COLOR", "1");
+    run_json(&mut command, &format!("ctxc {} {}", args.join(" "), dir.display()))
+}
+
+/// AgentScope's own texts, which the fixtures refer to as modules and tool files under upstream/.
+fn write_upstream(dir: &Path, builtins: &Value) {
+    let upstream = dir.join("upstream");
+    std::fs::create_dir_all(&upstream).expect("mkdir");
+    let text = |key: &str| builtins[key].as_str().unwrap_or_else(|| panic!("--builtins has no {key}")).to_string();
+    std::fs::write(upstream.join("skill-instruction.md"), text("skill_instruction")).expect("write");
+    std::fs::write(upstream.join("workspace.md"), text("workspace_instructions")).expect("write");
+    std::fs::write(upstream.join("skill-viewer.json"), Value::Array(vec![builtins["skill_viewer_tool"].clone()]).to_string())
+        .expect("write");
+}
+
+/// One fixture under one release: the mismatches found, each readable on its own.
+fn compare(name: &str, release: &str, builtins: &Value) -> Vec<String> {
+    let temp = tempfile::tempdir().expect("tempdir");
+    let dir = temp.path().canonicalize().expect("canonical");
+    common::copy_tree(&fixtures().join(name), &dir);
+    write_upstream(&dir, builtins);
+    let manifest = dir.join("ctxc.toml");
+    let text = std::fs::read_to_string(&manifest).expect("manifest").replace(PROJECT_DIR, &dir.display().to_string());
+    std::fs::write(&manifest, text).expect("write");
+
+    let runtime = python(release, &dir);
+    let render = ctxc(&["render", "--format", "json"], &dir, release);
+    let cost = ctxc(&["cost", "--format", "json"], &dir, release);
+    let mut problems = Vec::new();
+    let label = format!("{name} @ agentscope {release}");
+
+    let (want, got) = (runtime["system_prompt"].as_str().unwrap_or_default(), render["prompt"].as_str().unwrap_or_default());
+    if want != got {
+        problems.push(format!(
+            "{label}: system prompt differs ({} bytes from AgentScope, {} from ctxc)\n{}",
+            want.len(),
+            got.len(),
+            ctxc::review::compare::unified_diff(Some(want), Some(got), "agentscope", "ctxc")
+        ));
+    }
+
+    let report = &cost["reports"][0];
+    let sent: Vec<&Value> = runtime["tools"].as_array().expect("tools").iter().map(|t| &t["function"]).collect();
+    let sent_names: Vec<&str> = sent.iter().map(|f| f["name"].as_str().unwrap_or_default()).collect();
+    let ctxc_tools = report["tool_schemas"]["tools"].as_array().expect("tool costs");
+    let ctxc_names: Vec<&str> = ctxc_tools.iter().map(|t| t["name"].as_str().unwrap_or_default()).collect();
+    if sent_names != ctxc_names {
+        problems.push(format!("{label}: tools differ: AgentScope sends {sent_names:?}, ctxc lists {ctxc_names:?}"));
+    } else {
+        // The tools AgentScope sent, counted as ctxc counts the manifest's tools.
+        let tools: Vec<Tool> = sent
+            .iter()
+            .map(|f| {
+                let text = |k: &str| f[k].as_str().unwrap_or_default().to_string();
+                Tool::new(text("name"), text("description"), f["parameters"].clone(), None)
+            })
+            .collect();
+        let model = ctxc::models::profile(report["model"]["model"].as_str().unwrap_or_default());
+        let costs = cost_tool_list(&tools.iter().collect::<Vec<_>>(), &model, &TokenCounter::new());
+        let (sent_tokens, total): (Vec<i64>, _) = (costs.tools.iter().map(|c| c.tokens.tokens).collect(), costs.total);
+        let ctxc_tokens: Vec<i64> = ctxc_tools.iter().map(|t| t["tokens"]["tokens"].as_i64().unwrap_or(-1)).collect();
+        let ctxc_total = report["tool_schemas"]["total"]["tokens"].as_i64().unwrap_or(-1);
+        if sent_tokens != ctxc_tokens || total.tokens != ctxc_total {
+            problems.push(format!(
+                "{label}: tool tokens differ: AgentScope's tools cost {sent_tokens:?} (total {}), ctxc counts {ctxc_tokens:?} (total {ctxc_total})",
+                total.tokens
+            ));
+        }
+    }
+
+    let window = &report["window"]["agentscope"];
+    for (runtime_key, ctxc_key) in [
+        ("context_size", "context_size"),
+        ("compression_at", "compression_at"),
+        ("kept_after_compression", "kept_after_compression"),
+        ("tool_result_limit", "tool_result_limit"),
+    ] {
+        let ours = window[ctxc_key].get("value").unwrap_or(&window[ctxc_key]);
+        if runtime[runtime_key] != *ours {
+            problems.push(format!("{label}: {runtime_key} is {} in AgentScope, {ours} in ctxc", runtime[runtime_key]));
+        }
+    }
+    problems
+}
+
+#[test]
+#[ignore = "needs the real runtimes: run by scripts/test, which installs them"]
+fn ctxc_renders_what_agentscope_sends() {
+    let mut names: Vec<String> =
+        std::fs::read_dir(fixtures()).expect("fixtures").map(|e| e.expect("entry").file_name().to_string_lossy().into_owned()).collect();
+    names.sort();
+    assert!(names.len() >= 6, "expected at least 6 fixtures, found {names:?}");
+    let mut problems = Vec::new();
+    for release in RELEASES {
+        let builtins = python(release, Path::new("--builtins"));
+        for name in &names {
+            problems.extend(compare(name, release, &builtins));
+        }
+    }
+    assert!(problems.is_empty(), "ctxc differs from AgentScope in {} place(s):\n\n{}", problems.len(), problems.join("\n\n"));
+}

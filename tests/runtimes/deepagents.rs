@@ -1,0 +1,220 @@
+//! Differential tests against the real Deep Agents (tests/runtimes/deepagents/): for each fixture
+//! and each pinned release, the runtime builds the agent with a recording model
+//! (tests/runtimes/deepagents/harness.py) and ctxc renders the fixture's manifest with that
+//! release selected. The system prompt must be byte-identical, the tools the same names in the
+//! same order at the same token cost, and the window numbers equal.
+//!
+//! Upstream's prose (base prompt, middleware texts, skills usage, memory guidelines, tool
+//! descriptions, profile suffixes) is never committed: the harness prints it from the installed
+//! release and the test writes it into a temporary copy of the fixture, as a user pastes it.
+
+use crate::common;
+
+use std::path::{Path, PathBuf};
+
+use ctxc::session::Only;
+use serde_json::Value;
+
+/// The releases compared, each installed by scripts/runtimes from tests/runtimes/python/.
+const RELEASES: [&str; 2] = ["0.4.12", "0.7.32"];
+
+/// Module files every fixture may declare; a release without the text gets an empty file (the
+/// step is then off, as the middleware adds nothing).
+const TEXTS: [&str; 7] = ["base_prompt", "todo", "filesystem", "subagents", "skills_usage", "memory_guidelines", "profile_suffix"];
+
+fn fixtures() -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/runtimes/deepagents/fixtures");
+    let mut found: Vec<PathBuf> =
+        std::fs::read_dir(&dir).expect("fixtures").flatten().map(|e| e.path()).filter(|p| p.join("runtime.json").is_file()).collect();
+    found.sort();
+    found
+}
+
+/// Runs the harness of `release` on a fixture, or on a deploy project mounted as `layout`
+/// ("deploy" or "local"), and returns its JSON.
+fn runtime(release: &str, project: &Path, layout: Option<&str>) -> Value {
+    let python = common::runtime_path(&format!("deepagents-{release}/bin/python"));
+    let harness = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/runtimes/deepagents/harness.py");
+    let out = std::process::Command::new(python).arg(harness).arg(project).args(layout).output().expect("run the harness");
+    assert!(out.status.success(), "deepagents {release} failed on {}:\n{}", project.display(), String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).expect("harness JSON")
+}
+
+/// A copy of `fixture` with upstream's texts of this release written under `upstream/`.
+fn with_upstream_texts(fixture: &Path, ran: &Value) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("tempdir");
+    common::copy_tree(fixture, dir.path());
+    let upstream = dir.path().join("upstream");
+    std::fs::create_dir_all(&upstream).expect("mkdir");
+    for name in TEXTS {
+        let text = ran["texts"][name].as_str().unwrap_or("");
+        std::fs::write(upstream.join(format!("{name}.md")), text).expect("write text");
+    }
+    let tools = ran["texts"]["builtin_tools"].as_str().expect("builtin tools");
+    std::fs::write(upstream.join("builtin_tools.json"), tools).expect("write tools");
+    dir
+}
+
+fn name_of(dir: &Path) -> String {
+    dir.file_name().and_then(|n| n.to_str()).unwrap_or("?").to_string()
+}
+
+/// What one comparison of a fixture found wrong (empty when the render equals the runtime).
+fn compare(fixture: &Path, release: &str) -> Vec<String> {
+    let ran = runtime(release, fixture, None);
+    let project = with_upstream_texts(fixture, &ran);
+    check(
+        &format!("{} @ deepagents {release}", name_of(fixture)),
+        &ran,
+        project.path(),
+        release,
+        vec![format!("deepagents.version={release}")],
+    )
+}
+
+/// The same for a deploy project as a user meets it: the runtime mounts it as `layout`, and ctxc
+/// renders what `ctxc import deepagents` and then `ctxc upstream --python` (the texts read from
+/// the installed release, the manifest's layout recorded from it) write, with no hand editing.
+fn compare_import(project: &Path, release: &str, layout: Layout) -> Vec<String> {
+    let layout_name = match layout {
+        Layout::Deploy => "deploy",
+        Layout::Local => "local",
+    };
+    let label = format!("imported {} --layout {layout_name} @ deepagents {release}", name_of(project));
+    let ran = runtime(release, project, Some(layout_name));
+    let copy = tempfile::tempdir().expect("tempdir");
+    common::copy_tree(project, copy.path());
+    let imported = match ctxc::import::deepagents::import(copy.path(), layout) {
+        Ok(imported) => imported,
+        Err(failure) => return vec![format!("{label}: the import fails: {:?}", failure.diagnostics)],
+    };
+    if let Err(d) = ctxc::import::write(&imported, false) {
+        return vec![format!("{label}: the manifest is not written: {}", d.message)];
+    }
+    let python = common::runtime_path(&format!("deepagents-{release}/bin/python"));
+    if let Err(d) = ctxc::import::upstream::update(&imported.manifest, &python) {
+        return vec![format!("{label}: ctxc upstream fails: {}", d.message)];
+    }
+    check(&label, &ran, copy.path(), release, Vec::new())
+}
+
+/// Compares the runtime's record `ran` (of `release`) with ctxc's render of `project`'s ctxc.toml,
+/// with `overrides` laid over it.
+fn check(label: &str, ran: &Value, project: &Path, release: &str, overrides: Vec<String>) -> Vec<String> {
+    let session = ctxc::Session::new(overrides);
+    let runs = match session.run(&project.join("ctxc.toml"), Only::default()) {
+        Ok(runs) => runs,
+        Err(failure) => return vec![format!("{label}: ctxc cannot load it: {:?}", failure.diagnostics)],
+    };
+    let mut problems: Vec<String> = runs.problems.iter().map(|d| format!("{label}: {}", d.message)).collect();
+    let Some(run) = runs.runs.first() else { return problems };
+
+    let expected = ran["system_prompt"].as_str().expect("system prompt");
+    let actual = run.rendered.prompt();
+    if expected != actual {
+        problems.push(format!(
+            "{label}: system prompt differs ({} bytes from the runtime, {} from ctxc):\n{}",
+            expected.len(),
+            actual.len(),
+            common::runtime_diff(expected, &actual)
+        ));
+    }
+
+    // The tools Deep Agents sent, costed as ctxc costs the manifest's tools for this model's provider.
+    let sent_tools: Vec<ctxc::tools::Tool> = ran["tools"]
+        .as_array()
+        .expect("tools")
+        .iter()
+        .map(|t| {
+            let f = &t["json"]["function"];
+            let text = |k: &str| f[k].as_str().unwrap_or_default().to_string();
+            ctxc::tools::Tool::new(text("name"), text("description"), f["parameters"].clone(), None)
+        })
+        .collect();
+    let sent_costs = ctxc::measure::cost_tool_list(&sent_tools.iter().collect::<Vec<_>>(), &runs.loaded.agent.profile, session.counter());
+    let sent: Vec<(String, usize)> = sent_costs.tools.iter().map(|t| (t.name.clone(), t.tokens.tokens.max(0) as usize)).collect();
+    let costed: Vec<(String, usize)> =
+        run.measured.tool_schemas.tools.iter().map(|t| (t.name.clone(), t.tokens.tokens.max(0) as usize)).collect();
+    if sent != costed {
+        problems.push(format!("{label}: tools (name, tokens) differ:\n runtime {sent:?}\n ctxc    {costed:?}"));
+    }
+
+    let window = &ran["window"];
+    let Some(da) = &run.measured.window.deepagents else {
+        problems.push(format!("{label}: ctxc reports no Deep Agents window"));
+        return problems;
+    };
+    let size = |s: deepagents::ContextSize| match s {
+        deepagents::ContextSize::Fraction(f) => ("fraction", f),
+        deepagents::ContextSize::Tokens(n) => ("tokens", n as f64),
+        deepagents::ContextSize::Messages(n) => ("messages", n as f64),
+    };
+    let pair = |v: &Value| (v["kind"].as_str().unwrap_or("?").to_string(), v["value"].as_f64().unwrap_or(f64::NAN));
+    let numbers = [
+        ("model has a profile", Some(u64::from(window["model_profile"].as_bool() == Some(true))), Some(u64::from(da.model_profile))),
+        ("summarization at (tokens)", window["trigger"]["tokens"].as_u64(), da.summarization_at),
+        ("kept (tokens)", window["keep"]["tokens"].as_u64(), da.kept_tokens),
+        ("tool_token_limit_before_evict", window["tool_token_limit_before_evict"].as_u64(), Some(da.tool_token_limit_before_evict.value)),
+        (
+            "offload over (characters)",
+            window["tool_token_limit_before_evict"].as_u64().map(|t| t * window["chars_per_token"].as_u64().unwrap_or(0)),
+            da.offload_chars,
+        ),
+        (
+            "human_message_token_limit_before_evict",
+            window["human_message_token_limit_before_evict"].as_u64(),
+            da.human_message_token_limit_before_evict.as_ref().map(|s| s.value),
+        ),
+    ];
+    for (what, runtime, ours) in numbers {
+        if runtime != ours {
+            problems.push(format!("{label}: {what}: runtime {runtime:?}, ctxc {ours:?}"));
+        }
+    }
+    for (what, runtime, ours) in
+        [("trigger", pair(&window["trigger"]), size(da.trigger.value)), ("keep", pair(&window["keep"]), size(da.keep.value))]
+    {
+        if runtime.0 != ours.0 || (runtime.1 - ours.1).abs() > 1e-9 {
+            problems.push(format!("{label}: {what}: runtime {runtime:?}, ctxc {ours:?}"));
+        }
+    }
+    if ran["release"].as_str() != Some(&format!("deepagents {release}")) {
+        problems.push(format!("{label}: the environment runs {}", ran["release"]));
+    }
+    problems
+}
+
+use ctxc::import::deepagents::Layout;
+use ctxc::systems::deepagents;
+
+#[test]
+#[ignore = "needs the real runtimes: run by scripts/test, which installs them"]
+fn prompts_tools_and_window_equal_the_real_deep_agents() {
+    let fixtures = fixtures();
+    let mut problems = Vec::new();
+    for release in RELEASES {
+        for fixture in &fixtures {
+            problems.extend(compare(fixture, release));
+        }
+    }
+    assert!(problems.is_empty(), "ctxc differs from the real Deep Agents:\n\n{}", problems.join("\n\n"));
+    assert!(fixtures.len() >= 6, "expected at least 6 fixtures, found {}", fixtures.len());
+}
+
+#[test]
+#[ignore = "needs the real runtimes: run by scripts/test, which installs them"]
+fn imported_deploy_projects_equal_the_real_deep_agents() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/runtimes/deepagents/projects");
+    let mut projects: Vec<PathBuf> = std::fs::read_dir(&dir).expect("projects").flatten().map(|e| e.path()).collect();
+    projects.sort();
+    assert!(!projects.is_empty(), "no deploy project under {}", dir.display());
+    let mut problems = Vec::new();
+    for release in RELEASES {
+        for project in &projects {
+            for layout in [Layout::Deploy, Layout::Local] {
+                problems.extend(compare_import(project, release, layout));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "ctxc's imports differ from the real Deep Agents:\n\n{}", problems.join("\n\n"));
+}

@@ -1,0 +1,15 @@
+//! Differential tests against the real runtimes `scripts/runtimes` installs under
+//! `target/runtimes/` (one module per runtime; the harness each runs beside it in its folder).
+//! Every test here is ignored by a plain `cargo test` and run by `scripts/test`
+//! (`--include-ignored`); run without its runtime installed, a test fails and says how to install
+//! it. With `CTXC_SKIP_RUNTIMES=1`, `scripts/test` installs no runtime and runs this binary
+//! without `--include-ignored`, so its tests are reported as ignored, never as passed.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod agentscope;
+mod deepagents;
+mod harmony;
+mod jinja;
+mod zeph;

@@ -1,0 +1,151 @@
+//! Differential tests against Zeph itself: for each fixture under tests/runtimes/zeph/fixtures/,
+//! ctxc's Zeph window (`ctxc cost --format json`) is compared, number by number, with what Zeph's
+//! own code computes (the test-only crate tests/runtimes/zeph, which links zeph-context and
+//! zeph-config 0.22.4 from the crates registry) for the same system prompt and skills prompt.
+//! A fixture may hold `zeph.toml` (a Zeph config file the runtime loads) and `env` (KEY=VALUE
+//! lines set for both programs). The system prompt itself is not compared byte for byte: it is
+//! assembled by zeph-core, which the crate cannot link (see docs/runtimes/zeph.md).
+
+use crate::common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use serde_json::{json, Value};
+
+/// (fixture, the agent's directory inside it).
+const FIXTURES: [(&str, &str); 7] =
+    [("walkup", "app"), ("skills", "."), ("layouts", "."), ("budget", "."), ("env", "."), ("unusual", "."), ("memory_first", ".")];
+
+fn fixture(case: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/runtimes/zeph/fixtures").join(case)
+}
+
+/// The fixture's `env` file as variables.
+fn env_of(case: &str) -> Vec<(String, String)> {
+    std::fs::read_to_string(fixture(case).join("env"))
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| l.split_once('='))
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect()
+}
+
+fn ctxc_json(args: &[&str], env: &[(String, String)]) -> Value {
+    let out = Command::new(env!("CARGO_BIN_EXE_ctxc")).args(args).envs(env.iter().cloned()).output().expect("run ctxc");
+    assert!(out.status.code().is_some_and(|c| c < 2), "ctxc {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("ctxc {args:?}: {e}"))
+}
+
+/// What Zeph computes for this input, from the runtime crate's binary.
+pub fn zeph(input: &Value, env: &[(String, String)]) -> Value {
+    let binary = common::runtime_path("zeph/debug/zeph-runtime");
+    let mut child =
+        Command::new(binary).envs(env.iter().cloned()).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().expect("run zeph-runtime");
+    std::io::Write::write_all(&mut child.stdin.take().expect("stdin"), input.to_string().as_bytes()).expect("write stdin");
+    let out = child.wait_with_output().expect("zeph-runtime");
+    let value: Value = serde_json::from_slice(&out.stdout).expect("zeph-runtime prints JSON");
+    assert!(out.status.success(), "zeph-runtime failed: {value}");
+    value
+}
+
+/// Every window number ctxc reports for Zeph next to Zeph's, as `name: ctxc vs zeph` lines for
+/// those that differ.
+fn differences(ctxc: &Value, zeph: &Value) -> Vec<String> {
+    let variant = match (ctxc["memory_first"].as_bool(), ctxc["graph"].as_bool()) {
+        (Some(false), Some(false)) => "full_history",
+        (Some(false), Some(true)) => "full_history_graph",
+        (Some(true), Some(false)) => "memory_first",
+        _ => "memory_first_graph",
+    };
+    let allocation = &zeph["allocations"][variant];
+    let share =
+        |name: &str| ctxc["shares"].as_array().and_then(|s| s.iter().find(|s| s["name"] == name)).map_or(json!(0), |s| s["tokens"].clone());
+    let pairs = [
+        ("budget", ctxc["budget"].clone(), zeph["budget"].clone()),
+        ("budget_source", ctxc["budget_source"].clone(), zeph["budget_source"].clone()),
+        ("response_reserve", ctxc["response_reserve"].clone(), allocation["response_reserve"].clone()),
+        ("system_prompt", ctxc["system_prompt_tokens"].clone(), allocation["system_prompt"].clone()),
+        ("skills", ctxc["skills_tokens"].clone(), allocation["skills"].clone()),
+        ("summaries", share("summaries"), allocation["summaries"].clone()),
+        ("semantic_recall", share("semantic_recall"), allocation["semantic_recall"].clone()),
+        ("cross_session", share("cross_session"), allocation["cross_session"].clone()),
+        ("code_context", share("code_context"), allocation["code_context"].clone()),
+        ("graph_facts", share("graph_facts"), allocation["graph_facts"].clone()),
+        ("recent_history", share("recent_history"), allocation["recent_history"].clone()),
+        ("soft_compaction_at", ctxc["soft_compaction_at"].clone(), zeph["soft_compaction_at"].clone()),
+        ("hard_compaction_at", ctxc["compaction_at"].clone(), zeph["hard_compaction_at"].clone()),
+        ("compaction_preserve_tail", ctxc["compaction_preserve_tail"]["value"].clone(), zeph["compaction_preserve_tail"].clone()),
+        ("prune_protect_tokens", ctxc["prune_protect_tokens"]["value"].clone(), zeph["prune_protect_tokens"].clone()),
+    ];
+    pairs.into_iter().filter(|(_, a, b)| a != b).map(|(name, a, b)| format!("  {name}: ctxc {a} vs zeph {b} ({variant})")).collect()
+}
+
+/// Compares every mode and scenario of the agent at `dir` with Zeph, `config` being the Zeph
+/// config file the runtime loads (None: Zeph's defaults). Returns how many were compared.
+pub fn compare(dir: &Path, config: Option<&Path>, env: &[(String, String)]) -> usize {
+    let dir_arg = dir.to_str().expect("utf-8 path");
+    let cost = ctxc_json(&["cost", dir_arg, "--format", "json"], env);
+    let reports = cost["reports"].as_array().expect("reports");
+    assert!(!reports.is_empty(), "no reports for {dir_arg}");
+    let mut failures = Vec::new();
+    for report in reports {
+        let (mode, scenario) = (report["mode"].as_str().expect("mode"), report["scenario"].as_str().expect("scenario"));
+        let rendered = ctxc_json(&["render", dir_arg, "--mode", mode, "--scenario", scenario, "--format", "json"], env);
+        let sections = rendered["sections"].as_array().expect("sections");
+        let skills: Vec<&str> =
+            sections.iter().filter(|s| s["kind"] == "active_skills").map(|s| s["text"].as_str().expect("text")).collect();
+        let input = json!({
+            "config": config.map(|c| c.to_str().expect("utf-8 path")),
+            "model_window": report["window"]["max_input_tokens"],
+            "system_prompt": rendered["prompt"],
+            "skills_prompt": skills.join("\n\n"),
+        });
+        let zeph = zeph(&input, env);
+        let ours = &report["window"]["zeph"];
+        assert!(ours.is_object(), "no zeph window in ctxc's report for {dir_arg}");
+        if config.is_some() {
+            // The config's graph / strategy settings are the scenario flags ctxc's manifest sets.
+            assert_eq!((&ours["graph"], &ours["memory_first"]), (&zeph["graph_enabled"], &zeph["memory_first"]), "{dir_arg}");
+        }
+        let diff = differences(ours, &zeph);
+        if !diff.is_empty() {
+            failures.push(format!("{dir_arg} · mode {mode} · scenario {scenario}:\n{}", diff.join("\n")));
+        }
+    }
+    assert!(failures.is_empty(), "ctxc's Zeph window differs from zeph-context 0.22.4:\n{}", failures.join("\n"));
+    reports.len()
+}
+
+#[test]
+#[ignore = "needs the real runtimes: run by scripts/test, which installs them"]
+fn window_numbers_equal_zeph_context_0_22_4() {
+    let mut compared = 0;
+    for (case, agent) in FIXTURES {
+        let config = fixture(case).join("zeph.toml");
+        let config = config.is_file().then_some(config);
+        compared += compare(&fixture(case).join(agent), config.as_deref(), &env_of(case));
+    }
+    eprintln!("window_numbers_equal_zeph_context_0_22_4: {compared} renders of {} fixtures equal Zeph's numbers", FIXTURES.len());
+    assert!(compared >= FIXTURES.len());
+}
+
+#[test]
+#[ignore = "needs the real runtimes: run by scripts/test, which installs them"]
+fn imported_zeph_configs_equal_zeph_context_0_22_4() {
+    for case in FIXTURES.map(|(case, _)| case).into_iter().filter(|case| fixture(case).join("zeph.toml").is_file()) {
+        let dir = tempfile::tempdir().expect("tempdir");
+        common::copy_tree(&fixture(case), dir.path());
+        std::fs::remove_file(dir.path().join("ctxc.toml")).expect("the fixture's manifest is the import's output");
+        let config = dir.path().join("zeph.toml");
+        let out = Command::new(env!("CARGO_BIN_EXE_ctxc"))
+            .args(["import", "zeph", config.to_str().expect("utf-8 path")])
+            .output()
+            .expect("run ctxc import");
+        assert!(out.status.success(), "import {case}: {}", String::from_utf8_lossy(&out.stderr));
+        let written = std::fs::read_to_string(dir.path().join("ctxc.toml")).expect("ctxc.toml written");
+        let committed = std::fs::read_to_string(fixture(case).join("ctxc.toml")).expect("fixture manifest");
+        assert_eq!(written, committed, "{case}: `ctxc import zeph` no longer writes the committed fixture manifest");
+        compare(dir.path(), Some(&config), &env_of(case));
+    }
+}
