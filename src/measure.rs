@@ -8,8 +8,9 @@
 
 use serde::Serialize;
 
+use crate::counts::{Plan, PlanCounts, Provider, Recorded};
 use crate::manifest::model::{Agent, CategoryTool, Reserve, StepKind};
-use crate::models::{ModelProfile, Tokenizer};
+use crate::models::{Calibration, ModelProfile, Tokenizer};
 use crate::providers::{count_request, Rendering, RequestTokens};
 use crate::render::Rendered;
 use crate::resolve::ToolDecision;
@@ -62,7 +63,7 @@ pub struct GroupCost {
 pub struct ToolCosts {
     pub rendering: Rendering,
     /// Exactly what was counted, and whether it is exact or an estimate.
-    pub method: &'static str,
+    pub method: String,
     pub exact: bool,
     pub tools: Vec<ToolCost>,
     pub categories: Vec<GroupCost>,
@@ -85,7 +86,7 @@ pub struct ToolCosts {
 pub struct RequestCost {
     pub rendering: Rendering,
     /// What the framing count holds, and whether it is exact or an estimate.
-    pub method: &'static str,
+    pub method: String,
     pub exact: bool,
     /// The messages' framing counted alone (0 when the provider does not publish it).
     pub framing: Count,
@@ -97,7 +98,7 @@ pub struct RequestCost {
     pub per_message: Option<u64>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct Window {
     pub max_input_tokens: u64,
     pub response_reserve: u64,
@@ -135,8 +136,12 @@ pub struct Measured {
     /// The runtime release (or document) the agent's preset models.
     pub modelled: Option<String>,
     pub tokenizer: &'static str,
-    pub method: &'static str,
+    pub method: String,
     pub exact: bool,
+    /// Whether the counts come from `ctxc.counts` (only for models whose provider has a counting
+    /// endpoint, when the project has the file).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub recorded: Option<Recording>,
     pub sections: Vec<SectionCost>,
     /// Whole prompt minus the sum of sections: separators and boundary merges.
     pub joins: Count,
@@ -146,28 +151,72 @@ pub struct Measured {
     pub window: Window,
 }
 
+/// How a mode × scenario stands against the project's recorded counts.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "status", rename_all = "snake_case")]
+pub enum Recording {
+    /// Every request was recorded: the counts are the endpoint's.
+    Exact { endpoint: &'static str, date: String, requests: usize },
+    /// Some requests are not recorded (a text changed since): the counts are estimates.
+    Missing { endpoint: &'static str, missing: usize, requests: usize },
+}
+
 struct Counting<'a> {
     counter: &'a TokenCounter,
     tokenizer: Tokenizer,
+    /// For a model without a public tokenizer: how its o200k_base counts are scaled.
+    calibration: Option<Calibration>,
 }
 
 impl Counting<'_> {
+    /// The text counted, in the model's tokens.
     fn count(&self, text: &str) -> Count {
-        self.wrap(self.counter.count(self.tokenizer, text) as i64)
+        self.wrap(self.scale(self.counter.count(self.tokenizer, text) as i64))
     }
 
+    /// A tokenizer's count in the model's tokens: itself when exact, calibrated when estimated.
+    fn scale(&self, counted: i64) -> i64 {
+        self.calibration.map_or(counted, |c| c.scale(counted))
+    }
+
+    /// A figure already in the model's tokens (a scaled count, or a difference of them).
     fn wrap(&self, tokens: i64) -> Count {
         Count { tokens, tokenizer: self.tokenizer.name(), exact: self.tokenizer.is_exact() }
     }
 }
 
+/// Every counted figure of a request in the model's tokens: each part scaled by the model's
+/// calibration, the provider's published preamble (already in the model's tokens) kept.
+fn calibrated(counted: RequestTokens, c: &Counting) -> RequestTokens {
+    if c.calibration.is_none() {
+        return counted;
+    }
+    RequestTokens {
+        tools: counted.tools.iter().map(|n| c.scale(*n)).collect(),
+        tool_framing: c.scale(counted.tool_framing),
+        preamble: counted.preamble,
+        tools_total: c.scale(counted.tools_total - counted.preamble) + counted.preamble,
+        framing: c.scale(counted.framing),
+        without_tools: c.scale(counted.without_tools),
+    }
+}
+
 pub fn measure(agent: &Agent, rendered: &Rendered, counter: &TokenCounter) -> Measured {
+    measure_with(agent, rendered, counter, None)
+}
+
+/// [`measure`], with the counts `recorded` in the project's `ctxc.counts` used where they cover
+/// the whole request (the model's provider has a counting endpoint).
+pub fn measure_with(agent: &Agent, rendered: &Rendered, counter: &TokenCounter, recorded: Option<&Recorded>) -> Measured {
     let profile = agent.profile.clone();
-    let c = Counting { counter, tokenizer: profile.tokenizer };
+    let c = Counting { counter, tokenizer: profile.tokenizer, calibration: profile.estimate_calibration() };
+    // The tokenizer's own counts of each section: the concatenation below is counted from them.
+    let counted: Vec<usize> = rendered.sections.iter().map(|s| counter.count_hashed(c.tokenizer, &s.text, s.text.hash())).collect();
     let sections: Vec<SectionCost> = rendered
         .sections
         .iter()
-        .map(|s| {
+        .zip(&counted)
+        .map(|(s, counted)| {
             let step = agent.steps.iter().find(|st| st.number == s.step);
             SectionCost {
                 step: s.step,
@@ -175,50 +224,99 @@ pub fn measure(agent: &Agent, rendered: &Rendered, counter: &TokenCounter) -> Me
                 title: s.title.clone(),
                 kind: s.kind,
                 sources: s.sources.clone(),
-                tokens: c.wrap(counter.count_hashed(c.tokenizer, &s.text, s.text.hash()) as i64),
+                tokens: c.wrap(c.scale(*counted as i64)),
                 worst_case: (s.kind == StepKind::Memories).then(|| memories_worst_case(agent, &c)),
                 budget: step.and_then(|st| st.budget.as_ref().map(|b| b.tokens)),
             }
         })
         .collect();
-    let parts = prompt_parts(rendered, &sections, &c);
-    let system_prompt = c.wrap(counter.count_concat(profile.tokenizer, &parts) as i64);
+    let parts = prompt_parts(rendered, &counted, &c);
+    let system_prompt = c.wrap(c.scale(counter.count_concat(profile.tokenizer, &parts) as i64));
     let joins = c.wrap(system_prompt.tokens - sections.iter().map(|s| s.tokens.tokens).sum::<i64>());
     let callable = callable_tools(agent, rendered);
     let tools: Vec<&Tool> = callable.iter().map(|(t, _)| t.tool.as_ref()).collect();
-    let counted = count_request(&profile, Some(&parts), &tools, counter);
-    let tool_schemas = tool_costs(&callable, &profile, &counted);
-    let request = request_cost(&profile, &counted, &system_prompt, &tool_schemas);
-    let zeph = agent.systems.zeph.as_ref().map(|_| zeph_inputs(agent, rendered, counter));
-    let window = window(agent, &profile, &sections, &request, zeph);
-    Measured {
+    let request_tokens = calibrated(count_request(&profile, Some(&parts), &tools, counter), &c);
+    let tool_schemas = tool_costs(&callable, &profile, &request_tokens);
+    let request = request_cost(&profile, &request_tokens, &system_prompt, &tool_schemas);
+    let mut m = Measured {
         agent: rendered.agent.clone(),
         mode: rendered.mode.clone(),
         scenario: rendered.scenario.clone(),
         modelled: rendered.modelled.clone(),
         tokenizer: profile.tokenizer.name(),
-        method: profile.tokenizer.method(),
+        method: profile.method().to_string(),
         exact: profile.tokenizer.is_exact(),
+        recorded: None,
         model: profile,
         sections,
         joins,
         system_prompt,
         tool_schemas,
         request,
-        window,
+        window: Window::default(),
+    };
+    if let (Some(recorded), Some(provider)) = (recorded, Provider::of(&m.model)) {
+        let plan = count_plan(provider, &m.model.model, rendered, &tools);
+        let requests = plan.requests().count();
+        match plan.counts(recorded) {
+            Ok(counts) => use_recorded(&mut m, provider, &counts, requests),
+            Err(missing) => {
+                m.method = format!("{} (not recorded: {missing} of {requests} requests; `ctxc counts sync` records them)", m.method);
+                m.recorded = Some(Recording::Missing { endpoint: provider.endpoint(), missing, requests });
+            }
+        }
     }
+    let zeph = agent.systems.zeph.as_ref().map(|_| zeph_inputs(agent, rendered, counter));
+    m.window = window(agent, &m.model, &m.sections, &m.request, zeph);
+    m
 }
 
-/// The prompt as the model receives it, in parts with their counts: each section, with the
-/// separator between.
-fn prompt_parts<'a>(rendered: &'a Rendered, costs: &[SectionCost], c: &Counting) -> Vec<(&'a str, usize)> {
+/// The requests that count one render exactly at `provider`'s endpoint ([`Plan`]).
+pub fn count_plan(provider: Provider, model: &str, rendered: &Rendered, tools: &[&Tool]) -> Plan {
+    let sections: Vec<(&str, &str)> =
+        rendered.sections.iter().enumerate().map(|(i, s)| (if i == 0 { "" } else { rendered.separator_before(i) }, &*s.text)).collect();
+    Plan::new(provider, model, &sections, tools)
+}
+
+/// Replaces the estimated counts of `m` by the recorded ones: each section (with the separator
+/// before it) and the system prompt, the tools as a whole and the request; what the endpoint
+/// cannot tell apart (each tool, the tool list's framing and preamble) stays estimated, and the
+/// tools' joins make the estimated parts add up to the exact total.
+fn use_recorded(m: &mut Measured, provider: Provider, counts: &PlanCounts, requests: usize) {
+    let label = format!("exact: {}, recorded {}", provider.endpoint(), counts.date);
+    let exact = |tokens: i64| Count { tokens, tokenizer: provider.endpoint(), exact: true };
+    for (section, tokens) in m.sections.iter_mut().zip(&counts.sections) {
+        section.tokens = exact(*tokens);
+    }
+    m.joins = exact(0);
+    m.system_prompt = exact(counts.system_prompt);
+    let t = &mut m.tool_schemas;
+    let parts: i64 = t.tools.iter().map(|tool| tool.tokens.tokens).sum::<i64>() + t.framing.tokens + t.preamble.tokens;
+    t.total = exact(counts.tools_total);
+    t.joins = Count { tokens: counts.tools_total - parts, ..t.joins };
+    t.method =
+        format!("{label} (the request with the tools minus the request without); each tool, the framing and the preamble: {}", t.method);
+    let r = &mut m.request;
+    r.framing = exact(counts.bare);
+    r.joins = exact(0);
+    r.total = exact(counts.total);
+    r.exact = true;
+    r.method = format!("{label}; framing: the request with no system prompt and a one-character user message, that message included");
+    m.method = label;
+    m.exact = true;
+    m.recorded = Some(Recording::Exact { endpoint: provider.endpoint(), date: counts.date.clone(), requests });
+}
+
+/// The prompt as the model receives it, in parts with the tokenizer's counts of them: each
+/// section, with the separator between.
+fn prompt_parts<'a>(rendered: &'a Rendered, counted: &[usize], c: &Counting) -> Vec<(&'a str, usize)> {
     let mut parts = Vec::with_capacity(rendered.sections.len() * 2);
-    for (i, (section, cost)) in rendered.sections.iter().zip(costs).enumerate() {
+    for (i, (section, tokens)) in rendered.sections.iter().zip(counted).enumerate() {
         if i > 0 {
             let separator = rendered.separator_before(i);
-            parts.push((separator, c.count(separator).tokens as usize));
+            parts.push((separator, c.counter.count(c.tokenizer, separator)));
         }
-        parts.push((&*section.text, cost.tokens.tokens as usize));
+        parts.push((&*section.text, *tokens));
     }
     debug_assert_eq!(parts.iter().map(|p| p.0).collect::<String>(), rendered.prompt());
     parts
@@ -255,7 +353,8 @@ fn memories_worst_case(agent: &Agent, c: &Counting) -> Count {
 /// Costs a bare list of tools (a tool file) as `profile`'s provider renders them in a request
 /// without a system prompt.
 pub fn cost_tool_list(tools: &[&Tool], profile: &ModelProfile, counter: &TokenCounter) -> ToolCosts {
-    let counted = count_request(profile, None, tools, counter);
+    let c = Counting { counter, tokenizer: profile.tokenizer, calibration: profile.estimate_calibration() };
+    let counted = calibrated(count_request(profile, None, tools, counter), &c);
     let named: Vec<(String, String, Option<String>)> = tools.iter().map(|t| (t.name.clone(), String::new(), None)).collect();
     tool_cost_parts(&named, profile, &counted)
 }
@@ -306,7 +405,7 @@ fn tool_cost_parts(named: &[(String, String, Option<String>)], profile: &ModelPr
     let parts = counted.tools.iter().sum::<i64>() + counted.tool_framing + counted.preamble;
     ToolCosts {
         rendering,
-        method: rendering.method(exact),
+        method: rendering.method(exact).to_string(),
         exact,
         tools,
         categories,
@@ -324,7 +423,7 @@ fn request_cost(profile: &ModelProfile, counted: &RequestTokens, system_prompt: 
     let wrap = |tokens: i64| Count { tokens, tokenizer: profile.tokenizer.name(), exact };
     RequestCost {
         rendering,
-        method: rendering.framing_method(exact),
+        method: rendering.framing_method(exact).to_string(),
         exact,
         framing: wrap(counted.framing),
         joins: wrap(counted.without_tools - counted.framing - system_prompt.tokens),

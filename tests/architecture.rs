@@ -24,6 +24,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "systems",
             "tools",
             "providers",
+            "counts",
             "skills",
             "agent_files",
             "templates",
