@@ -185,19 +185,28 @@ impl Counting<'_> {
     }
 }
 
-/// Every counted figure of a request in the model's tokens: each part scaled by the model's
-/// calibration, the provider's published preamble (already in the model's tokens) kept.
-fn calibrated(counted: RequestTokens, c: &Counting) -> RequestTokens {
+/// Every counted figure of a request in the model's tokens. Each part is scaled by the model's
+/// calibration, and so is each boundary correction (a whole minus its parts), never a whole: the
+/// parts still add up, and joins that are 0 stay 0. The provider's published preamble is in the
+/// model's tokens already. `prompt` is the system prompt's count by the tokenizer and as scaled
+/// (both 0 for a bare tool list).
+fn calibrated(counted: RequestTokens, prompt: (i64, i64), c: &Counting) -> RequestTokens {
     if c.calibration.is_none() {
         return counted;
     }
+    let (prompt_counted, prompt_scaled) = prompt;
+    let tools: Vec<i64> = counted.tools.iter().map(|n| c.scale(*n)).collect();
+    let tool_framing = c.scale(counted.tool_framing);
+    let tool_joins = counted.tools_total - counted.tools.iter().sum::<i64>() - counted.tool_framing - counted.preamble;
+    let framing = c.scale(counted.framing);
+    let request_joins = counted.without_tools - counted.framing - prompt_counted;
     RequestTokens {
-        tools: counted.tools.iter().map(|n| c.scale(*n)).collect(),
-        tool_framing: c.scale(counted.tool_framing),
+        tools_total: tools.iter().sum::<i64>() + tool_framing + counted.preamble + c.scale(tool_joins),
+        tools,
+        tool_framing,
         preamble: counted.preamble,
-        tools_total: c.scale(counted.tools_total - counted.preamble) + counted.preamble,
-        framing: c.scale(counted.framing),
-        without_tools: c.scale(counted.without_tools),
+        framing,
+        without_tools: framing + prompt_scaled + c.scale(request_joins),
     }
 }
 
@@ -231,11 +240,13 @@ pub fn measure_with(agent: &Agent, rendered: &Rendered, counter: &TokenCounter, 
         })
         .collect();
     let parts = prompt_parts(rendered, &counted, &c);
-    let system_prompt = c.wrap(c.scale(counter.count_concat(profile.tokenizer, &parts) as i64));
-    let joins = c.wrap(system_prompt.tokens - sections.iter().map(|s| s.tokens.tokens).sum::<i64>());
+    let prompt_counted = counter.count_concat(profile.tokenizer, &parts) as i64;
+    // Scaled as its sections plus its scaled joins, so that the parts add up after scaling.
+    let joins = c.wrap(c.scale(prompt_counted - counted.iter().sum::<usize>() as i64));
+    let system_prompt = c.wrap(sections.iter().map(|s| s.tokens.tokens).sum::<i64>() + joins.tokens);
     let callable = callable_tools(agent, rendered);
     let tools: Vec<&Tool> = callable.iter().map(|(t, _)| t.tool.as_ref()).collect();
-    let request_tokens = calibrated(count_request(&profile, Some(&parts), &tools, counter), &c);
+    let request_tokens = calibrated(count_request(&profile, Some(&parts), &tools, counter), (prompt_counted, system_prompt.tokens), &c);
     let tool_schemas = tool_costs(&callable, &profile, &request_tokens);
     let request = request_cost(&profile, &request_tokens, &system_prompt, &tool_schemas);
     let mut m = Measured {
@@ -303,6 +314,7 @@ fn use_recorded(m: &mut Measured, provider: Provider, counts: &PlanCounts, reque
     r.exact = true;
     r.method = format!("{label}; framing: the request with no system prompt and a one-character user message, that message included");
     m.method = label;
+    m.tokenizer = provider.endpoint();
     m.exact = true;
     m.recorded = Some(Recording::Exact { endpoint: provider.endpoint(), date: counts.date.clone(), requests });
 }
@@ -354,7 +366,7 @@ fn memories_worst_case(agent: &Agent, c: &Counting) -> Count {
 /// without a system prompt.
 pub fn cost_tool_list(tools: &[&Tool], profile: &ModelProfile, counter: &TokenCounter) -> ToolCosts {
     let c = Counting { counter, tokenizer: profile.tokenizer, calibration: profile.estimate_calibration() };
-    let counted = calibrated(count_request(profile, None, tools, counter), &c);
+    let counted = calibrated(count_request(profile, None, tools, counter), (0, 0), &c);
     let named: Vec<(String, String, Option<String>)> = tools.iter().map(|t| (t.name.clone(), String::new(), None)).collect();
     tool_cost_parts(&named, profile, &counted)
 }

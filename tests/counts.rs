@@ -372,6 +372,14 @@ fn recorded_counts_are_used_offline_labelled_exact_and_fall_back_labelled() {
     assert!(shown.contains(&format!("exact: Anthropic count_tokens, recorded {DATE}")), "{shown}");
     let prompt_line = shown.lines().find(|l| l.contains("system prompt") && l.contains("counted as a whole")).expect("prompt line");
     assert!(!prompt_line.contains('~'), "{prompt_line}");
+    for format in ["markdown", "html"] {
+        let out = ctxc(&["cost", path(&triage), "--format", format]).output().expect("runs");
+        assert!(text(&out.stdout).contains(&format!("exact: Anthropic count_tokens, recorded {DATE}")), "{format}");
+    }
+    let snapshot = ctxc(&["snapshot", path(&triage)]).output().expect("runs");
+    assert_eq!(snapshot.status.code(), Some(0), "{}", text(&snapshot.stderr));
+    let pinned = std::fs::read_to_string(triage.join(".ctxc/snapshots/triage.default.md")).expect("a snapshot file");
+    assert!(pinned.contains("tokenizer: Anthropic count_tokens (exact)"), "{pinned}");
     // `check --require-exact` is satisfied.
     let check = ctxc(&["check", path(&triage), "--require-exact", "--format", "concise"]).output().expect("runs");
     assert!(!text(&check.stdout).contains("BUDGET005"), "{}", text(&check.stdout));

@@ -285,3 +285,35 @@ fn id_place(text: &str, id: &str) -> Option<usize> {
     let patterns = [format!("id = \"{id}\""), format!("id=\"{id}\""), format!("id: {id}"), format!("id: \"{id}\"")];
     patterns.iter().filter_map(|p| text.find(p.as_str())).min()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lint::Options;
+
+    /// A gpt-4o agent with one tool: its prompt is counted exactly (o200k_base), its tools and so
+    /// its request total are estimates (OpenAI does not publish how its API renders tools).
+    fn agent_with_a_tool(dir: &Path) {
+        let manifest = "[agent]\nname = \"a\"\nmodel = \"gpt-4o\"\n\n[pipeline]\nsteps = [{ id = \"core\", kind = \"module\" }]\n\n[modules]\ncore = { source = \"core.md\" }\n\n[tools.files]\nfiles = [\"tools.json\"]\n";
+        let tools = r#"[{"type": "function", "function": {"name": "lookup", "description": "Look a word up.", "parameters": {"type": "object", "properties": {"word": {"type": "string"}}}}}]"#;
+        std::fs::write(dir.join("ctxc.toml"), manifest).expect("write");
+        std::fs::write(dir.join("core.md"), "You are careful.\n").expect("write");
+        std::fs::write(dir.join("tools.json"), tools).expect("write");
+    }
+
+    #[test]
+    fn hovers_and_hints_carry_a_tilde_exactly_where_cost_does() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        agent_with_a_tool(dir.path());
+        let mut workspace = Workspace::new(dir.path(), Options::default(), Vec::new());
+        workspace.refresh_all();
+        let manifest = dir.path().join("ctxc.toml");
+        let hints = workspace.inlay_hints(&manifest);
+        assert!(hints[0].label.starts_with("tokens (default): default ~"), "the request total is an estimate: {:?}", hints[0].label);
+        assert!(hints.iter().skip(1).all(|h| !h.label.contains('~')), "the prompt's sections are exact: {hints:?}");
+        let hover = workspace.hover(&dir.path().join("core.md"), Position::default()).expect("a hover on a prompt file");
+        assert!(hover.contains("| `a` | `default` | `default` | 4 |"), "an exact section: {hover}");
+        let tools = workspace.hover(&dir.path().join("tools.json"), Position::default()).expect("a hover on a tool file");
+        assert!(tools.contains(" | ~"), "estimated tools: {tools}");
+    }
+}

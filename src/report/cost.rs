@@ -103,9 +103,11 @@ pub fn text(c: &Costed, md: bool) -> String {
             ],
         ));
     }
-    let joins_note = "separators, boundary merges".to_string();
-    let prompt_note = with_band(m, m.system_prompt, "counted as a whole");
-    for (label, note, c) in [("joins", joins_note.as_str(), m.joins), ("system prompt", prompt_note.as_str(), m.system_prompt)] {
+    let rows = [
+        ("joins", "separators, boundary merges", m.joins, None),
+        ("system prompt", "counted as a whole", m.system_prompt, band(m, m.system_prompt)),
+    ];
+    for (label, note, c, band) in rows {
         out.push_str(&table_row(
             md,
             &[
@@ -116,7 +118,7 @@ pub fn text(c: &Costed, md: bool) -> String {
                 format!("{:>6}", percent(c.tokens, window)),
                 String::new(),
                 String::new(),
-                String::new(),
+                band.unwrap_or_default(),
             ],
         ));
     }
@@ -169,7 +171,7 @@ pub fn text(c: &Costed, md: bool) -> String {
         ("system prompt", m.system_prompt, "counted as a whole"),
         ("tool schemas", t.total, "as above"),
         ("joins", r.joins, "boundary merges"),
-        ("total", r.total, with_band(m, r.total, &history).as_str()),
+        ("total", r.total, band(m, r.total).map_or(history.clone(), |b| format!("{b} · {history}")).as_str()),
     ] {
         out.push_str(&table_row(md, &[format!("{label:<18}"), format!("{:>9}", num(c)), note.to_string()]));
     }
@@ -214,16 +216,11 @@ pub fn text(c: &Costed, md: bool) -> String {
     out
 }
 
-/// A note, after the band an estimate's calibration gives `count` when it has one:
-/// `±10 %: 5,310 to 6,490 · note`.
-fn with_band(m: &Measured, count: Count, note: &str) -> String {
-    match m.model.estimate_calibration().filter(|_| !count.exact) {
-        Some(c) => {
-            let (low, high) = c.band(count.tokens);
-            format!("±{} %: {} to {} · {note}", c.band_percent, plain(low), plain(high))
-        }
-        None => note.to_string(),
-    }
+/// The band an estimate's calibration gives `count`, when it has one: `±10 %: 5,310 to 6,490`.
+fn band(m: &Measured, count: Count) -> Option<String> {
+    let c = m.model.estimate_calibration().filter(|_| !count.exact)?;
+    let (low, high) = c.band(count.tokens);
+    Some(format!("±{} %: {} to {}", c.band_percent, plain(low), plain(high)))
 }
 
 /// A list of names in a line of the report.
