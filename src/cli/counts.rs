@@ -215,6 +215,11 @@ fn sync_file(path: &Path, file: &mut CountsFile, args: &SyncArgs, date: &str, pa
     for skipped in &file.skipped {
         out.push_str(&format!("{}: no counting endpoint for this model; nothing to record\n", Untrusted(skipped)));
     }
+    // Agents none of whose models have an endpoint: no file to speak of.
+    if file.needed.is_empty() && file.recorded.is_empty() {
+        output::print(&out);
+        return Ok(EXIT_OK);
+    }
     if args.dry_run {
         out.push_str(&format!(
             "{}: {} of {} requests to send ({} recorded already)\n",
