@@ -356,6 +356,33 @@ mod tests {
     }
 
     #[test]
+    fn an_estimate_whose_band_crosses_the_limit_is_at_risk() {
+        let claude = "agent.model=\"claude-sonnet-4-5\"";
+        let (_, m) = fixture(&[claude, "budgets.system_prompt=100000"]);
+        let prompt = m.system_prompt.tokens;
+        assert!(!m.system_prompt.exact);
+        // Within the estimate, inside the band (±10 %): at risk, a warning naming the band.
+        let limit = prompt + prompt / 20;
+        let (agent, m) = fixture(&[claude, &format!("budgets.system_prompt={limit}"), "budgets.warn_ratio=0.99"]);
+        let s = evaluate(&agent, &m).into_iter().find(|b| b.kind == BudgetKind::SystemPrompt).expect("evaluated");
+        assert_eq!(s.status, Status::AtRisk);
+        let band = s.band.expect("a calibrated estimate has a band");
+        assert_eq!((band.percent, band.low < prompt, band.high > limit), (10, true, true));
+        let found = check(&agent, std::slice::from_ref(&m));
+        let d = found.iter().find(|d| d.message.starts_with("the system prompt: ~")).expect("a finding");
+        assert_eq!((d.code, d.severity), (Some(Code::BUDGET002), Severity::Warning));
+        assert!(d.message.contains("±10 %") && d.message.contains("at risk"), "{}", d.message);
+        // Beyond the band: ok; an exact count has no band.
+        let far = prompt + prompt / 5;
+        assert_eq!(
+            status_of(&[claude, &format!("budgets.system_prompt={far}"), "budgets.warn_ratio=0.99"], BudgetKind::SystemPrompt),
+            Status::Ok
+        );
+        let (agent, exact) = fixture(&["budgets.system_prompt=100000"]);
+        assert!(evaluate(&agent, &exact).iter().all(|b| b.band.is_none()));
+    }
+
+    #[test]
     fn every_budget_is_evaluated_with_its_tokens_limit_and_status() {
         let (agent, m) = fixture(&[]);
         let statuses = evaluate(&agent, &m);
