@@ -217,8 +217,75 @@ pub fn measure(agent: &Agent, rendered: &Rendered, counter: &TokenCounter) -> Me
 /// [`measure`], with the counts `recorded` in the project's `ctxc.counts` used where they cover
 /// the whole request (the model's provider has a counting endpoint).
 pub fn measure_with(agent: &Agent, rendered: &Rendered, counter: &TokenCounter, recorded: Option<&Recorded>) -> Measured {
+    let calibration = agent.profile.estimate_calibration();
+    let mut m = estimate(agent, rendered, counter, calibration);
+    if let (Some(recorded), Some(provider)) = (recorded, Provider::of(&m.model)) {
+        let callable = callable_tools(agent, rendered);
+        let tools: Vec<&Tool> = callable.iter().map(|(t, _)| t.tool.as_ref()).collect();
+        let plan = count_plan(provider, &m.model.model, rendered, &tools);
+        let requests = plan.requests().count();
+        match plan.counts(recorded) {
+            Ok(counts) => use_recorded(&mut m, provider, &counts, requests),
+            Err(missing) => {
+                let not_recorded = format!("not recorded: {missing} of {requests} requests; `ctxc counts sync` records them");
+                m.method = format!("{} ({not_recorded})", m.method);
+                if let Some((own, sections)) = recorded_ratio(&plan, recorded, rendered, counter, &agent.profile) {
+                    let band = calibration.map_or(OWN_RATIO_BAND, |c| c.band_percent);
+                    let own = Calibration { factor_per_mille: own, band_percent: band, ..OWN_RATIO };
+                    m = estimate(agent, rendered, counter, Some(own));
+                    m.model.calibration = Some(own);
+                    m.method = format!(
+                        "estimate: o200k_base count × {:.2}, the ratio recorded for this render's first {sections} section(s), ±{band} % ({not_recorded})",
+                        f64::from(own.factor_per_mille) / 1000.0
+                    );
+                }
+                m.recorded = Some(Recording::Missing { endpoint: provider.endpoint(), missing, requests });
+            }
+        }
+    }
+    let zeph = agent.systems.zeph.as_ref().map(|_| zeph_inputs(agent, rendered, counter));
+    m.window = window(agent, &m.model, &m.sections, &m.request, zeph);
+    m
+}
+
+/// The band of an estimate at a project's own recorded ratio, for a family without a measured one.
+const OWN_RATIO_BAND: u32 = 10;
+
+/// A calibration from a project's own recorded ratio (its factor and band set where it is made).
+const OWN_RATIO: Calibration = Calibration {
+    generation: "recorded",
+    factor_per_mille: 1000,
+    band_percent: OWN_RATIO_BAND,
+    method: "estimate: o200k_base count × the ratio recorded for this render",
+};
+
+/// The fewest o200k_base tokens a recorded prefix must hold for its ratio to stand for the rest.
+const LEAST_TOKENS_FOR_A_RATIO: i64 = 100;
+
+/// This project's own ratio for a render not wholly recorded: the longest prefix of its system
+/// prompt whose request is recorded (with the bare request), its recorded tokens over its
+/// o200k_base count, in thousandths; and how many sections that prefix holds.
+fn recorded_ratio(
+    plan: &Plan,
+    recorded: &Recorded,
+    rendered: &Rendered,
+    counter: &TokenCounter,
+    profile: &ModelProfile,
+) -> Option<(u32, usize)> {
+    let bare = recorded.get(&plan.bare)?.tokens as i64;
+    let (k, prefix) = plan.prefixes.iter().enumerate().rev().find_map(|(i, r)| recorded.get(r).map(|e| (i + 1, e.tokens as i64)))?;
+    let c = Counting { counter, tokenizer: profile.tokenizer, calibration: None };
+    let counted: Vec<usize> = rendered.sections[..k].iter().map(|s| counter.count_hashed(c.tokenizer, &s.text, s.text.hash())).collect();
+    let parts = prompt_parts(rendered, &counted, &c);
+    let o200k = counter.count_concat(profile.tokenizer, &parts) as i64;
+    (o200k >= LEAST_TOKENS_FOR_A_RATIO && prefix > bare).then(|| (((prefix - bare) * 1000 + o200k / 2) / o200k) as u32).map(|r| (r, k))
+}
+
+/// The estimated (or, for a public tokenizer, exact) accounting of one render, its window left
+/// to compute: every count made with the model's tokenizer and scaled by `calibration`.
+fn estimate(agent: &Agent, rendered: &Rendered, counter: &TokenCounter, calibration: Option<Calibration>) -> Measured {
     let profile = agent.profile.clone();
-    let c = Counting { counter, tokenizer: profile.tokenizer, calibration: profile.estimate_calibration() };
+    let c = Counting { counter, tokenizer: profile.tokenizer, calibration };
     // The tokenizer's own counts of each section: the concatenation below is counted from them.
     let counted: Vec<usize> = rendered.sections.iter().map(|s| counter.count_hashed(c.tokenizer, &s.text, s.text.hash())).collect();
     let sections: Vec<SectionCost> = rendered
@@ -249,7 +316,7 @@ pub fn measure_with(agent: &Agent, rendered: &Rendered, counter: &TokenCounter, 
     let request_tokens = calibrated(count_request(&profile, Some(&parts), &tools, counter), (prompt_counted, system_prompt.tokens), &c);
     let tool_schemas = tool_costs(&callable, &profile, &request_tokens);
     let request = request_cost(&profile, &request_tokens, &system_prompt, &tool_schemas);
-    let mut m = Measured {
+    Measured {
         agent: rendered.agent.clone(),
         mode: rendered.mode.clone(),
         scenario: rendered.scenario.clone(),
@@ -265,21 +332,7 @@ pub fn measure_with(agent: &Agent, rendered: &Rendered, counter: &TokenCounter, 
         tool_schemas,
         request,
         window: Window::default(),
-    };
-    if let (Some(recorded), Some(provider)) = (recorded, Provider::of(&m.model)) {
-        let plan = count_plan(provider, &m.model.model, rendered, &tools);
-        let requests = plan.requests().count();
-        match plan.counts(recorded) {
-            Ok(counts) => use_recorded(&mut m, provider, &counts, requests),
-            Err(missing) => {
-                m.method = format!("{} (not recorded: {missing} of {requests} requests; `ctxc counts sync` records them)", m.method);
-                m.recorded = Some(Recording::Missing { endpoint: provider.endpoint(), missing, requests });
-            }
-        }
     }
-    let zeph = agent.systems.zeph.as_ref().map(|_| zeph_inputs(agent, rendered, counter));
-    m.window = window(agent, &m.model, &m.sections, &m.request, zeph);
-    m
 }
 
 /// The requests that count one render exactly at `provider`'s endpoint ([`Plan`]).
@@ -319,8 +372,8 @@ fn use_recorded(m: &mut Measured, provider: Provider, counts: &PlanCounts, reque
     m.recorded = Some(Recording::Exact { endpoint: provider.endpoint(), date: counts.date.clone(), requests });
 }
 
-/// The prompt as the model receives it, in parts with the tokenizer's counts of them: each
-/// section, with the separator between.
+/// The prompt as the model receives it (or its first sections, as many as `counted` counts), in
+/// parts with the tokenizer's counts of them: each section, with the separator between.
 fn prompt_parts<'a>(rendered: &'a Rendered, counted: &[usize], c: &Counting) -> Vec<(&'a str, usize)> {
     let mut parts = Vec::with_capacity(rendered.sections.len() * 2);
     for (i, (section, tokens)) in rendered.sections.iter().zip(counted).enumerate() {
@@ -330,7 +383,7 @@ fn prompt_parts<'a>(rendered: &'a Rendered, counted: &[usize], c: &Counting) -> 
         }
         parts.push((&*section.text, *tokens));
     }
-    debug_assert_eq!(parts.iter().map(|p| p.0).collect::<String>(), rendered.prompt());
+    debug_assert!(counted.len() < rendered.sections.len() || parts.iter().map(|p| p.0).collect::<String>() == rendered.prompt());
     parts
 }
 

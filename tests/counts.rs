@@ -391,7 +391,13 @@ fn recorded_counts_are_used_offline_labelled_exact_and_fall_back_labelled() {
     for m in measured(&cost_json(&triage)) {
         assert_eq!(m["recorded"]["status"], "missing");
         assert_eq!(m["exact"], false);
-        assert!(m["method"].as_str().expect("method").contains("not recorded"), "{}", m["method"]);
+        let method = m["method"].as_str().expect("method");
+        assert!(method.contains("not recorded"), "{method}");
+        // The first section (the role) is still recorded: the estimate takes this project's own
+        // ratio from it instead of the published one.
+        assert!(method.contains("the ratio recorded for this render's first 1 section(s), ±10 %"), "{method}");
+        assert_eq!(m["model"]["calibration"]["generation"], "recorded");
+        assert!(m["sections"].as_array().expect("sections").iter().all(|s| s["tokens"]["exact"] == false));
     }
     let check = ctxc(&["check", path(&triage), "--require-exact", "--format", "concise"]).output().expect("runs");
     assert_eq!(check.status.code(), Some(1));
