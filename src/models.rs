@@ -133,7 +133,7 @@ fn longest_prefix<'t, T>(table: &'t [(&'static str, T)], model: &str) -> Option<
 
 /// How a count made with o200k_base stands for a model whose tokenizer ctxc cannot run: the
 /// model's tokens per o200k_base token for its tokenizer generation, and the band around the
-/// estimate that holds the published measurements (`data/tokenizer-generations.tsv`).
+/// estimate that holds the measurements cited in docs/counting.md (`data/tokenizer-generations.tsv`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Calibration {
     /// The tokenizer generation (`claude-3`, `claude-4.7`, `gemma-3`…).
@@ -183,7 +183,7 @@ pub fn calibration(model: &str) -> Option<Calibration> {
                 let factor_per_mille = (factor.parse::<f64>().ok()? * 1000.0).round() as u32;
                 let band_percent = band.parse().ok()?;
                 let method = format!(
-                    "estimate: o200k_base count × {factor} for the {tokenizer}, ±{band_percent} % (published measurements, docs/counting.md)"
+                    "estimate: o200k_base count × {factor} for the {tokenizer}, ±{band_percent} % (measurements cited in docs/counting.md)"
                 );
                 Some(Generation { name, factor_per_mille, band_percent, method })
             })

@@ -323,7 +323,7 @@ mod tests {
         };
         let file = render_file(&pin, &pin.prompts[0]);
         assert!(file.contains("agent: \"odd\\nname\"\n"), "{file}");
-        assert!(file.contains("tokenizer: estimate: o200k_base count as a proxy"), "{file}");
+        assert!(file.contains("tokenizer: estimate: o200k_base count, uncalibrated"), "{file}");
         assert_eq!(parse_file(&file).map(|f| f.prompt), Ok(prompt));
         for cut in [10, file.len() / 2, file.len() - 1] {
             assert!(parse_file(&file[..cut]).is_err(), "cut at {cut}");
