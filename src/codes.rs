@@ -99,6 +99,7 @@ macro_rules! rule_table {
                 BUDGET002 budget002_near_budget,
                 BUDGET003 budget003_summarization_on_first_turn,
                 BUDGET004 budget004_no_room_for_response,
+                BUDGET005 budget005_count_not_recorded,
             }
             settings {
                 SET001 set001_deepagents_trigger_out_of_range,

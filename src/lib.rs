@@ -16,7 +16,8 @@
 //! [`Session`] drives an agent through stages 1–4 once per run, for every command and for
 //! library users. Below the stages sit the shared pieces they all use: [`diagnostic`],
 //! [`project`] (confined file access), [`memo`], [`tokens`], [`models`], [`systems`], [`tools`],
-//! [`providers`] (how each provider renders tools and messages),
+//! [`providers`] (how each provider renders tools and messages), [`counts`] (counts recorded
+//! from the providers' counting endpoints),
 //! [`skills`], [`agent_files`], [`yaml`]. The library never prints; the `ctxc` binary parses
 //! arguments and prints what the library returns.
 
@@ -26,6 +27,7 @@
 pub mod agent_files;
 pub mod checks;
 pub mod codes;
+pub mod counts;
 pub mod diagnostic;
 pub mod discover;
 pub mod editor;

@@ -8,8 +8,9 @@
 
 use serde::Serialize;
 
+use crate::counts::{Plan, PlanCounts, Provider, Recorded};
 use crate::manifest::model::{Agent, CategoryTool, Reserve, StepKind};
-use crate::models::{ModelProfile, Tokenizer};
+use crate::models::{Calibration, ModelProfile, Tokenizer};
 use crate::providers::{count_request, Rendering, RequestTokens};
 use crate::render::Rendered;
 use crate::resolve::ToolDecision;
@@ -62,7 +63,7 @@ pub struct GroupCost {
 pub struct ToolCosts {
     pub rendering: Rendering,
     /// Exactly what was counted, and whether it is exact or an estimate.
-    pub method: &'static str,
+    pub method: String,
     pub exact: bool,
     pub tools: Vec<ToolCost>,
     pub categories: Vec<GroupCost>,
@@ -85,7 +86,7 @@ pub struct ToolCosts {
 pub struct RequestCost {
     pub rendering: Rendering,
     /// What the framing count holds, and whether it is exact or an estimate.
-    pub method: &'static str,
+    pub method: String,
     pub exact: bool,
     /// The messages' framing counted alone (0 when the provider does not publish it).
     pub framing: Count,
@@ -97,7 +98,7 @@ pub struct RequestCost {
     pub per_message: Option<u64>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct Window {
     pub max_input_tokens: u64,
     pub response_reserve: u64,
@@ -135,8 +136,12 @@ pub struct Measured {
     /// The runtime release (or document) the agent's preset models.
     pub modelled: Option<String>,
     pub tokenizer: &'static str,
-    pub method: &'static str,
+    pub method: String,
     pub exact: bool,
+    /// Whether the counts come from `ctxc.counts` (only for models whose provider has a counting
+    /// endpoint, when the project has the file).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub recorded: Option<Recording>,
     pub sections: Vec<SectionCost>,
     /// Whole prompt minus the sum of sections: separators and boundary merges.
     pub joins: Count,
@@ -146,28 +151,148 @@ pub struct Measured {
     pub window: Window,
 }
 
+/// How a mode × scenario stands against the project's recorded counts.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "status", rename_all = "snake_case")]
+pub enum Recording {
+    /// Every request was recorded: the counts are the endpoint's.
+    Exact { endpoint: &'static str, date: String, requests: usize },
+    /// Some requests are not recorded (a text changed since): the counts are estimates.
+    Missing { endpoint: &'static str, missing: usize, requests: usize },
+}
+
 struct Counting<'a> {
     counter: &'a TokenCounter,
     tokenizer: Tokenizer,
+    /// For a model without a public tokenizer: how its o200k_base counts are scaled.
+    calibration: Option<Calibration>,
 }
 
 impl Counting<'_> {
+    /// The text counted, in the model's tokens.
     fn count(&self, text: &str) -> Count {
-        self.wrap(self.counter.count(self.tokenizer, text) as i64)
+        self.wrap(self.scale(self.counter.count(self.tokenizer, text) as i64))
     }
 
+    /// A tokenizer's count in the model's tokens: itself when exact, calibrated when estimated.
+    fn scale(&self, counted: i64) -> i64 {
+        self.calibration.map_or(counted, |c| c.scale(counted))
+    }
+
+    /// A figure already in the model's tokens (a scaled count, or a difference of them).
     fn wrap(&self, tokens: i64) -> Count {
         Count { tokens, tokenizer: self.tokenizer.name(), exact: self.tokenizer.is_exact() }
     }
 }
 
+/// Every counted figure of a request in the model's tokens. Each part is scaled by the model's
+/// calibration, and so is each boundary correction (a whole minus its parts), never a whole: the
+/// parts still add up, and joins that are 0 stay 0. The provider's published preamble is in the
+/// model's tokens already. `prompt` is the system prompt's count by the tokenizer and as scaled
+/// (both 0 for a bare tool list).
+fn calibrated(counted: RequestTokens, prompt: (i64, i64), c: &Counting) -> RequestTokens {
+    if c.calibration.is_none() {
+        return counted;
+    }
+    let (prompt_counted, prompt_scaled) = prompt;
+    let tools: Vec<i64> = counted.tools.iter().map(|n| c.scale(*n)).collect();
+    let tool_framing = c.scale(counted.tool_framing);
+    let tool_joins = counted.tools_total - counted.tools.iter().sum::<i64>() - counted.tool_framing - counted.preamble;
+    let framing = c.scale(counted.framing);
+    let request_joins = counted.without_tools - counted.framing - prompt_counted;
+    RequestTokens {
+        tools_total: tools.iter().sum::<i64>() + tool_framing + counted.preamble + c.scale(tool_joins),
+        tools,
+        tool_framing,
+        preamble: counted.preamble,
+        framing,
+        without_tools: framing + prompt_scaled + c.scale(request_joins),
+    }
+}
+
 pub fn measure(agent: &Agent, rendered: &Rendered, counter: &TokenCounter) -> Measured {
+    measure_with(agent, rendered, counter, None)
+}
+
+/// [`measure`], with the counts `recorded` in the project's `ctxc.counts` used where they cover
+/// the whole request (the model's provider has a counting endpoint).
+pub fn measure_with(agent: &Agent, rendered: &Rendered, counter: &TokenCounter, recorded: Option<&Recorded>) -> Measured {
+    let calibration = agent.profile.estimate_calibration();
+    let mut m = estimate(agent, rendered, counter, calibration);
+    if let (Some(recorded), Some(provider)) = (recorded, Provider::of(&m.model)) {
+        let callable = callable_tools(agent, rendered);
+        let tools: Vec<&Tool> = callable.iter().map(|(t, _)| t.tool.as_ref()).collect();
+        let plan = count_plan(provider, &m.model.model, rendered, &tools);
+        let requests = plan.requests().count();
+        match plan.counts(recorded) {
+            Ok(counts) => use_recorded(&mut m, provider, &counts, requests),
+            Err(missing) => {
+                let not_recorded = format!("not recorded: {missing} of {requests} requests; `ctxc counts sync` records them");
+                m.method = format!("{} ({not_recorded})", m.method);
+                if let Some((own, sections)) = recorded_ratio(&plan, recorded, rendered, counter, &agent.profile) {
+                    let band = calibration.map_or(OWN_RATIO_BAND, |c| c.band_percent);
+                    let own = Calibration { factor_per_mille: own, band_percent: band, ..OWN_RATIO };
+                    m = estimate(agent, rendered, counter, Some(own));
+                    m.model.calibration = Some(own);
+                    m.method = format!(
+                        "estimate: o200k_base count × {:.2}, the ratio recorded for this render's first {sections} section(s), ±{band} % ({not_recorded})",
+                        f64::from(own.factor_per_mille) / 1000.0
+                    );
+                }
+                m.recorded = Some(Recording::Missing { endpoint: provider.endpoint(), missing, requests });
+            }
+        }
+    }
+    let zeph = agent.systems.zeph.as_ref().map(|_| zeph_inputs(agent, rendered, counter));
+    m.window = window(agent, &m.model, &m.sections, &m.request, zeph);
+    m
+}
+
+/// The band of an estimate at a project's own recorded ratio, for a family without a measured one.
+const OWN_RATIO_BAND: u32 = 10;
+
+/// A calibration from a project's own recorded ratio (its factor and band set where it is made).
+const OWN_RATIO: Calibration = Calibration {
+    generation: "recorded",
+    factor_per_mille: 1000,
+    band_percent: OWN_RATIO_BAND,
+    method: "estimate: o200k_base count × the ratio recorded for this render",
+};
+
+/// The fewest o200k_base tokens a recorded prefix must hold for its ratio to stand for the rest.
+const LEAST_TOKENS_FOR_A_RATIO: i64 = 100;
+
+/// This project's own ratio for a render not wholly recorded: the longest prefix of its system
+/// prompt whose request is recorded (with the bare request), its recorded tokens over its
+/// o200k_base count, in thousandths; and how many sections that prefix holds.
+fn recorded_ratio(
+    plan: &Plan,
+    recorded: &Recorded,
+    rendered: &Rendered,
+    counter: &TokenCounter,
+    profile: &ModelProfile,
+) -> Option<(u32, usize)> {
+    let bare = recorded.get(&plan.bare)?.tokens as i64;
+    let (k, prefix) = plan.prefixes.iter().enumerate().rev().find_map(|(i, r)| recorded.get(r).map(|e| (i + 1, e.tokens as i64)))?;
+    let c = Counting { counter, tokenizer: profile.tokenizer, calibration: None };
+    let counted: Vec<usize> = rendered.sections[..k].iter().map(|s| counter.count_hashed(c.tokenizer, &s.text, s.text.hash())).collect();
+    let parts = prompt_parts(rendered, &counted, &c);
+    let o200k = counter.count_concat(profile.tokenizer, &parts) as i64;
+    (o200k >= LEAST_TOKENS_FOR_A_RATIO && prefix > bare).then(|| (((prefix - bare) * 1000 + o200k / 2) / o200k) as u32).map(|r| (r, k))
+}
+
+/// The estimated (or, for a public tokenizer, exact) accounting of one render, its window left
+/// to compute: every count made with the model's tokenizer and scaled by `calibration`.
+fn estimate(agent: &Agent, rendered: &Rendered, counter: &TokenCounter, calibration: Option<Calibration>) -> Measured {
     let profile = agent.profile.clone();
-    let c = Counting { counter, tokenizer: profile.tokenizer };
+    let c = Counting { counter, tokenizer: profile.tokenizer, calibration };
+    // The tokenizer's own counts of each section: the concatenation below is counted from them.
+    let counted: Vec<usize> = rendered.sections.iter().map(|s| counter.count_hashed(c.tokenizer, &s.text, s.text.hash())).collect();
     let sections: Vec<SectionCost> = rendered
         .sections
         .iter()
-        .map(|s| {
+        .zip(&counted)
+        .map(|(s, counted)| {
             let step = agent.steps.iter().find(|st| st.number == s.step);
             SectionCost {
                 step: s.step,
@@ -175,52 +300,90 @@ pub fn measure(agent: &Agent, rendered: &Rendered, counter: &TokenCounter) -> Me
                 title: s.title.clone(),
                 kind: s.kind,
                 sources: s.sources.clone(),
-                tokens: c.wrap(counter.count_hashed(c.tokenizer, &s.text, s.text.hash()) as i64),
+                tokens: c.wrap(c.scale(*counted as i64)),
                 worst_case: (s.kind == StepKind::Memories).then(|| memories_worst_case(agent, &c)),
                 budget: step.and_then(|st| st.budget.as_ref().map(|b| b.tokens)),
             }
         })
         .collect();
-    let parts = prompt_parts(rendered, &sections, &c);
-    let system_prompt = c.wrap(counter.count_concat(profile.tokenizer, &parts) as i64);
-    let joins = c.wrap(system_prompt.tokens - sections.iter().map(|s| s.tokens.tokens).sum::<i64>());
+    let parts = prompt_parts(rendered, &counted, &c);
+    let prompt_counted = counter.count_concat(profile.tokenizer, &parts) as i64;
+    // Scaled as its sections plus its scaled joins, so that the parts add up after scaling.
+    let joins = c.wrap(c.scale(prompt_counted - counted.iter().sum::<usize>() as i64));
+    let system_prompt = c.wrap(sections.iter().map(|s| s.tokens.tokens).sum::<i64>() + joins.tokens);
     let callable = callable_tools(agent, rendered);
     let tools: Vec<&Tool> = callable.iter().map(|(t, _)| t.tool.as_ref()).collect();
-    let counted = count_request(&profile, Some(&parts), &tools, counter);
-    let tool_schemas = tool_costs(&callable, &profile, &counted);
-    let request = request_cost(&profile, &counted, &system_prompt, &tool_schemas);
-    let zeph = agent.systems.zeph.as_ref().map(|_| zeph_inputs(agent, rendered, counter));
-    let window = window(agent, &profile, &sections, &request, zeph);
+    let request_tokens = calibrated(count_request(&profile, Some(&parts), &tools, counter), (prompt_counted, system_prompt.tokens), &c);
+    let tool_schemas = tool_costs(&callable, &profile, &request_tokens);
+    let request = request_cost(&profile, &request_tokens, &system_prompt, &tool_schemas);
     Measured {
         agent: rendered.agent.clone(),
         mode: rendered.mode.clone(),
         scenario: rendered.scenario.clone(),
         modelled: rendered.modelled.clone(),
         tokenizer: profile.tokenizer.name(),
-        method: profile.tokenizer.method(),
+        method: profile.method().to_string(),
         exact: profile.tokenizer.is_exact(),
+        recorded: None,
         model: profile,
         sections,
         joins,
         system_prompt,
         tool_schemas,
         request,
-        window,
+        window: Window::default(),
     }
 }
 
-/// The prompt as the model receives it, in parts with their counts: each section, with the
-/// separator between.
-fn prompt_parts<'a>(rendered: &'a Rendered, costs: &[SectionCost], c: &Counting) -> Vec<(&'a str, usize)> {
+/// The requests that count one render exactly at `provider`'s endpoint ([`Plan`]).
+pub fn count_plan(provider: Provider, model: &str, rendered: &Rendered, tools: &[&Tool]) -> Plan {
+    let sections: Vec<(&str, &str)> =
+        rendered.sections.iter().enumerate().map(|(i, s)| (if i == 0 { "" } else { rendered.separator_before(i) }, &*s.text)).collect();
+    Plan::new(provider, model, &sections, tools)
+}
+
+/// Replaces the estimated counts of `m` by the recorded ones: each section (with the separator
+/// before it) and the system prompt, the tools as a whole and the request; what the endpoint
+/// cannot tell apart (each tool, the tool list's framing and preamble) stays estimated, and the
+/// tools' joins make the estimated parts add up to the exact total.
+fn use_recorded(m: &mut Measured, provider: Provider, counts: &PlanCounts, requests: usize) {
+    let label = format!("exact: {}, recorded {}", provider.endpoint(), counts.date);
+    let exact = |tokens: i64| Count { tokens, tokenizer: provider.endpoint(), exact: true };
+    for (section, tokens) in m.sections.iter_mut().zip(&counts.sections) {
+        section.tokens = exact(*tokens);
+    }
+    m.joins = exact(0);
+    m.system_prompt = exact(counts.system_prompt);
+    let t = &mut m.tool_schemas;
+    let parts: i64 = t.tools.iter().map(|tool| tool.tokens.tokens).sum::<i64>() + t.framing.tokens + t.preamble.tokens;
+    t.total = exact(counts.tools_total);
+    t.joins = Count { tokens: counts.tools_total - parts, ..t.joins };
+    t.method =
+        format!("{label} (the request with the tools minus the request without); each tool, the framing and the preamble: {}", t.method);
+    let r = &mut m.request;
+    r.framing = exact(counts.bare);
+    r.joins = exact(0);
+    r.total = exact(counts.total);
+    r.exact = true;
+    r.method = format!("{label}; framing: the request with no system prompt and a one-character user message, that message included");
+    m.method = label;
+    m.tokenizer = provider.endpoint();
+    m.exact = true;
+    m.recorded = Some(Recording::Exact { endpoint: provider.endpoint(), date: counts.date.clone(), requests });
+}
+
+/// The prompt as the model receives it (or its first sections, as many as `counted` counts), in
+/// parts with the tokenizer's counts of them: each section, with the separator between.
+fn prompt_parts<'a>(rendered: &'a Rendered, counted: &[usize], c: &Counting) -> Vec<(&'a str, usize)> {
     let mut parts = Vec::with_capacity(rendered.sections.len() * 2);
-    for (i, (section, cost)) in rendered.sections.iter().zip(costs).enumerate() {
+    for (i, (section, tokens)) in rendered.sections.iter().zip(counted).enumerate() {
         if i > 0 {
             let separator = rendered.separator_before(i);
-            parts.push((separator, c.count(separator).tokens as usize));
+            parts.push((separator, c.counter.count(c.tokenizer, separator)));
         }
-        parts.push((&*section.text, cost.tokens.tokens as usize));
+        parts.push((&*section.text, *tokens));
     }
-    debug_assert_eq!(parts.iter().map(|p| p.0).collect::<String>(), rendered.prompt());
+    debug_assert!(counted.len() < rendered.sections.len() || parts.iter().map(|p| p.0).collect::<String>() == rendered.prompt());
     parts
 }
 
@@ -255,7 +418,8 @@ fn memories_worst_case(agent: &Agent, c: &Counting) -> Count {
 /// Costs a bare list of tools (a tool file) as `profile`'s provider renders them in a request
 /// without a system prompt.
 pub fn cost_tool_list(tools: &[&Tool], profile: &ModelProfile, counter: &TokenCounter) -> ToolCosts {
-    let counted = count_request(profile, None, tools, counter);
+    let c = Counting { counter, tokenizer: profile.tokenizer, calibration: profile.estimate_calibration() };
+    let counted = calibrated(count_request(profile, None, tools, counter), (0, 0), &c);
     let named: Vec<(String, String, Option<String>)> = tools.iter().map(|t| (t.name.clone(), String::new(), None)).collect();
     tool_cost_parts(&named, profile, &counted)
 }
@@ -306,7 +470,7 @@ fn tool_cost_parts(named: &[(String, String, Option<String>)], profile: &ModelPr
     let parts = counted.tools.iter().sum::<i64>() + counted.tool_framing + counted.preamble;
     ToolCosts {
         rendering,
-        method: rendering.method(exact),
+        method: rendering.method(exact).to_string(),
         exact,
         tools,
         categories,
@@ -324,7 +488,7 @@ fn request_cost(profile: &ModelProfile, counted: &RequestTokens, system_prompt: 
     let wrap = |tokens: i64| Count { tokens, tokenizer: profile.tokenizer.name(), exact };
     RequestCost {
         rendering,
-        method: rendering.framing_method(exact),
+        method: rendering.framing_method(exact).to_string(),
         exact,
         framing: wrap(counted.framing),
         joins: wrap(counted.without_tools - counted.framing - system_prompt.tokens),

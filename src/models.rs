@@ -49,7 +49,9 @@ impl Tokenizer {
         match self {
             Tokenizer::O200kBase => "exact: tiktoken o200k_base",
             Tokenizer::Cl100kBase => "exact: tiktoken cl100k_base",
-            Tokenizer::Estimate => "estimate: o200k_base count as a proxy (this model's tokenizer is not public)",
+            Tokenizer::Estimate => {
+                "estimate: o200k_base count, uncalibrated (this model's tokenizer is not public, and no measurement of its family is known)"
+            }
         }
     }
 }
@@ -67,6 +69,27 @@ pub struct ModelProfile {
     /// Anthropic's tool-use system prompt for this model, when it has one (`data/tool-preambles.tsv`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tool_preamble: Option<ToolPreamble>,
+    /// The name as the manifest wrote it, when it is another way of writing `model` (a gateway
+    /// prefix, a Bedrock or Vertex id, dots for dashes).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub written_as: Option<String>,
+    /// For an estimated tokenizer: how its count is calibrated from o200k_base, when its
+    /// family's tokenizer generation is known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub calibration: Option<Calibration>,
+}
+
+impl ModelProfile {
+    /// The calibration that turns this model's o200k_base counts into estimates of its own:
+    /// only when its tokenizer is an estimate (a manifest's `tokenizer` may say otherwise).
+    pub fn estimate_calibration(&self) -> Option<Calibration> {
+        self.calibration.filter(|_| self.tokenizer == Tokenizer::Estimate)
+    }
+
+    /// How this model's counts are made, as shown next to the numbers.
+    pub fn method(&self) -> &'static str {
+        self.estimate_calibration().map_or(self.tokenizer.method(), |c| c.method)
+    }
 }
 
 /// The system prompt a provider adds once to a request with tools, as the provider publishes it.
@@ -84,17 +107,94 @@ pub struct ToolPreamble {
 fn tool_preamble(model: &str) -> Option<ToolPreamble> {
     static TABLE: OnceLock<Vec<(&'static str, ToolPreamble)>> = OnceLock::new();
     let table = TABLE.get_or_init(|| {
-        include_str!("../data/tool-preambles.tsv")
-            .lines()
-            .filter(|line| !line.starts_with('#') && !line.starts_with("model_prefix\t") && !line.is_empty())
-            .filter_map(|line| {
-                let [prefix, auto, any_tool, note] = line.split('\t').collect::<Vec<_>>()[..] else { return None };
+        data_rows(include_str!("../data/tool-preambles.tsv"))
+            .filter_map(|cols| {
+                let [prefix, auto, any_tool, note] = cols[..] else { return None };
                 Some((prefix, ToolPreamble { auto: auto.parse().ok()?, any_tool: any_tool.parse().ok()?, source: note }))
             })
             .collect()
     });
+    longest_prefix(table, model).copied()
+}
+
+/// The rows of one of ctxc's TSV tables, split into columns: comments, the header (its first
+/// column is a name, never a value) and blank lines left out.
+fn data_rows(text: &'static str) -> impl Iterator<Item = Vec<&'static str>> {
+    let mut lines = text.lines().filter(|line| !line.starts_with('#') && !line.is_empty());
+    lines.next(); // the header
+    lines.map(|line| line.split('\t').collect())
+}
+
+/// The value of the row whose prefix is the longest to begin `model` (the name after its last `/`).
+fn longest_prefix<'t, T>(table: &'t [(&'static str, T)], model: &str) -> Option<&'t T> {
     let name = model.rsplit('/').next().unwrap_or(model);
-    table.iter().filter(|(prefix, _)| name.starts_with(prefix)).max_by_key(|(prefix, _)| prefix.len()).map(|(_, p)| *p)
+    table.iter().filter(|(prefix, _)| name.starts_with(prefix)).max_by_key(|(prefix, _)| prefix.len()).map(|(_, value)| value)
+}
+
+/// How a count made with o200k_base stands for a model whose tokenizer ctxc cannot run: the
+/// model's tokens per o200k_base token for its tokenizer generation, and the band around the
+/// estimate that holds the measurements cited in docs/counting.md (`data/tokenizer-generations.tsv`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Calibration {
+    /// The tokenizer generation (`claude-3`, `claude-4.7`, `gemma-3`…).
+    pub generation: &'static str,
+    /// Model tokens per o200k_base token, in thousandths.
+    #[serde(rename = "factor", serialize_with = "thousandths")]
+    pub factor_per_mille: u32,
+    /// The estimate is within ± this percentage of the true count for the measured texts.
+    pub band_percent: u32,
+    /// How counts are made, as shown next to the numbers.
+    pub method: &'static str,
+}
+
+fn thousandths<S: serde::Serializer>(value: &u32, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_f64(f64::from(*value) / 1000.0)
+}
+
+impl Calibration {
+    /// An o200k_base count in the model's tokens, rounded to the nearest.
+    pub fn scale(&self, o200k: i64) -> i64 {
+        (o200k * i64::from(self.factor_per_mille) + 500).div_euclid(1000)
+    }
+
+    /// The lowest and highest counts the band allows around an estimate of `tokens`.
+    pub fn band(&self, tokens: i64) -> (i64, i64) {
+        let spread = (tokens.abs() * i64::from(self.band_percent) + 50) / 100;
+        (tokens - spread, tokens + spread)
+    }
+}
+
+/// A row of `data/tokenizer-generations.tsv`, with its method line written out.
+struct Generation {
+    name: &'static str,
+    factor_per_mille: u32,
+    band_percent: u32,
+    method: String,
+}
+
+/// The calibration of a model's tokenizer generation, when its family has one.
+pub fn calibration(model: &str) -> Option<Calibration> {
+    static GENERATIONS: OnceLock<Vec<Generation>> = OnceLock::new();
+    static MODELS: OnceLock<Vec<(&'static str, &'static str)>> = OnceLock::new();
+    let generations = GENERATIONS.get_or_init(|| {
+        data_rows(include_str!("../data/tokenizer-generations.tsv"))
+            .filter_map(|cols| {
+                let [name, factor, band, tokenizer] = cols[..] else { return None };
+                let factor_per_mille = (factor.parse::<f64>().ok()? * 1000.0).round() as u32;
+                let band_percent = band.parse().ok()?;
+                let method = format!(
+                    "estimate: o200k_base count × {factor} for the {tokenizer}, ±{band_percent} % (measurements cited in docs/counting.md)"
+                );
+                Some(Generation { name, factor_per_mille, band_percent, method })
+            })
+            .collect()
+    });
+    let models = MODELS.get_or_init(|| {
+        data_rows(include_str!("../data/tokenizer-models.tsv")).filter_map(|cols| Some((*cols.first()?, *cols.get(1)?))).collect()
+    });
+    let wanted = longest_prefix(models, model)?;
+    let g = generations.iter().find(|g| g.name == *wanted)?;
+    Some(Calibration { generation: g.name, factor_per_mille: g.factor_per_mille, band_percent: g.band_percent, method: &g.method })
 }
 
 /// Every profile in the table, sorted by model name.
@@ -103,31 +203,38 @@ pub fn all() -> &'static [ModelProfile] {
     TABLE.get_or_init(|| parse_table(include_str!("../data/models.tsv")))
 }
 
-fn parse_table(text: &str) -> Vec<ModelProfile> {
-    text.lines()
-        .filter(|line| !line.starts_with('#') && !line.starts_with("model\t") && !line.is_empty())
-        .filter_map(|line| {
-            let cols: Vec<&str> = line.split('\t').collect();
+fn parse_table(text: &'static str) -> Vec<ModelProfile> {
+    data_rows(text)
+        .filter_map(|cols| {
             let [model, provider, input, output, tokenizer] = cols[..] else { return None };
+            let tokenizer = Tokenizer::parse(tokenizer)?;
             Some(ModelProfile {
                 model: model.to_string(),
                 provider: provider.to_string(),
                 max_input_tokens: input.parse().ok()?,
                 max_output_tokens: output.parse().ok()?,
-                tokenizer: Tokenizer::parse(tokenizer)?,
+                tokenizer,
                 known: true,
                 tool_preamble: (provider == "anthropic").then(|| tool_preamble(model)).flatten(),
+                calibration: (!tokenizer.is_exact()).then(|| calibration(model)).flatten(),
+                written_as: None,
             })
         })
         .collect()
 }
 
-/// The profile of a model; unknown models get the documented defaults with `known: false`.
+/// The profile of a model as users write it: a table id, or a provider's or gateway's name for
+/// it ([`resolve`]); unknown models get the documented defaults with `known: false`.
 pub fn profile(model: &str) -> ModelProfile {
-    let table = all();
-    match table.binary_search_by(|p| p.model.as_str().cmp(model)) {
-        Ok(i) => table[i].clone(),
-        Err(_) => ModelProfile {
+    match resolve(model) {
+        Some(found) => {
+            let mut p = found.clone();
+            if p.model != model {
+                p.written_as = Some(model.to_string());
+            }
+            p
+        }
+        None => ModelProfile {
             model: if model.is_empty() { "(no model set)".to_string() } else { model.to_string() },
             provider: "unknown".to_string(),
             max_input_tokens: DEFAULT_MAX_INPUT,
@@ -135,8 +242,108 @@ pub fn profile(model: &str) -> ModelProfile {
             tokenizer: Tokenizer::Estimate,
             known: false,
             tool_preamble: None,
+            written_as: None,
+            calibration: None,
         },
     }
+}
+
+/// The table's profile for a model name as users write it. The name is tried as written, then
+/// as each way of writing a model id names it:
+///
+/// - a routing prefix (`anthropic/claude-sonnet-4-5`, `openrouter/openai/gpt-4o`,
+///   `models/gemini-2.5-pro`, a Vertex resource path): the last path segment;
+/// - a Bedrock id (`anthropic.claude-sonnet-4-5-20250929-v1:0`, with a region such as `us.` or
+///   `global.`): without the region, the vendor and the version;
+/// - a Vertex id (`claude-sonnet-4-5@20250929`): the date joined with `-`, then without it;
+/// - Claude versions with dots (`claude-sonnet-4.5`, `claude-3.5-sonnet`): dashes, as Anthropic
+///   writes them; an Ollama tag (`gpt-oss:120b`): a dash;
+/// - a dated or `-latest` name the table lacks: the undated name;
+/// - a bare name the table keeps under an organisation (`gpt-oss-120b`): that row, when only one
+///   row ends so.
+pub fn resolve(model: &str) -> Option<&'static ModelProfile> {
+    let table = all();
+    let exact = |name: &str| table.binary_search_by(|p| p.model.as_str().cmp(name)).ok().map(|i| &table[i]);
+    if let Some(p) = exact(model) {
+        return Some(p);
+    }
+    candidates(model).iter().find_map(|name| exact(name).or_else(|| by_last_segment(name)))
+}
+
+/// Vendors whose Bedrock ids are `VENDOR.MODEL`.
+const BEDROCK_VENDORS: &[&str] = &["anthropic", "meta", "mistral", "cohere", "deepseek", "openai", "qwen", "google", "amazon"];
+
+/// The names `model` may stand for, most specific first (see [`resolve`]).
+fn candidates(model: &str) -> Vec<String> {
+    let lower = model.trim().to_ascii_lowercase();
+    let mut name = lower.rsplit('/').next().unwrap_or(&lower).to_string();
+    // Bedrock: `[region.]vendor.model[-vN][:N]`.
+    let segments: Vec<&str> = name.splitn(3, '.').collect();
+    let vendor_at = segments.iter().take(2).position(|s| BEDROCK_VENDORS.contains(s));
+    if let Some(i) = vendor_at.filter(|i| segments.len() > i + 1) {
+        let rest = segments[i + 1..].join(".");
+        let unversioned = match rest.rsplit_once(':') {
+            Some((head, tail)) if tail.chars().all(|c| c.is_ascii_digit()) => head,
+            _ => &rest,
+        };
+        name = strip_version(unversioned).to_string();
+    }
+    let mut out = Vec::new();
+    let mut push = |n: String| {
+        if !n.is_empty() && !out.contains(&n) {
+            out.push(n);
+        }
+    };
+    let forms: Vec<String> = match name.split_once('@') {
+        Some((head, date)) => vec![format!("{head}-{date}"), head.to_string()],
+        None => match name.split_once(':') {
+            Some((head, tag)) => vec![format!("{head}-{tag}"), head.to_string()],
+            None => vec![name.clone()],
+        },
+    };
+    for form in forms {
+        let form = if form.starts_with("claude") { form.replace('.', "-") } else { form };
+        let undated = strip_date(&form).to_string();
+        let unlabelled = form.strip_suffix("-latest").unwrap_or(&form).to_string();
+        push(form);
+        push(undated);
+        push(unlabelled);
+    }
+    out
+}
+
+/// `name` without a Bedrock version suffix (`-v1`, `-v2`, or gpt-oss's `-1`).
+fn strip_version(name: &str) -> &str {
+    let Some((head, version)) = name.rsplit_once('-') else { return name };
+    let number = version.strip_prefix('v').unwrap_or(version);
+    let is_version = !number.is_empty() && number.chars().all(|c| c.is_ascii_digit());
+    if is_version && (version.starts_with('v') || head.starts_with("gpt-oss")) {
+        head
+    } else {
+        name
+    }
+}
+
+/// `name` without a trailing date, written `-YYYYMMDD` or `-YYYY-MM-DD`.
+fn strip_date(name: &str) -> &str {
+    let digits = |s: &str, n: usize| s.len() == n && s.chars().all(|c| c.is_ascii_digit());
+    if let Some((head, date)) = name.rsplit_once('-') {
+        if digits(date, 8) {
+            return head;
+        }
+    }
+    let parts: Vec<&str> = name.rsplitn(4, '-').collect();
+    if parts.len() == 4 && digits(parts[0], 2) && digits(parts[1], 2) && digits(parts[2], 4) {
+        return parts[3];
+    }
+    name
+}
+
+/// The one row kept under an organisation (`openai/gpt-oss-120b`) whose last segment is `name`.
+fn by_last_segment(name: &str) -> Option<&'static ModelProfile> {
+    let mut rows = all().iter().filter(|p| p.model.rsplit_once('/').is_some_and(|(_, last)| last == name));
+    let first = rows.next()?;
+    rows.next().is_none().then_some(first)
 }
 
 /// Profiles whose name or provider contains `filter` (case-insensitive).
@@ -171,6 +378,75 @@ mod tests {
         assert_eq!(gpt4o.tool_preamble, None);
         assert!(all().iter().all(|p| p.provider != "anthropic" || p.tool_preamble.is_some()), "every Anthropic model has a row");
         let unknown = profile("my-local-model");
+        assert_eq!(unknown.written_as, None);
         assert_eq!((unknown.max_input_tokens, unknown.known), (DEFAULT_MAX_INPUT, false));
+    }
+
+    #[test]
+    fn model_names_as_users_write_them_resolve_to_their_profiles() {
+        for (written, model) in [
+            ("anthropic/claude-sonnet-4-5", "claude-sonnet-4-5"),
+            ("claude-sonnet-4.5", "claude-sonnet-4-5"),
+            ("Claude-Sonnet-4.5", "claude-sonnet-4-5"),
+            ("claude-3.5-sonnet", "claude-3-5-sonnet"),
+            ("claude-3-5-sonnet-latest", "claude-3-5-sonnet"),
+            ("anthropic.claude-sonnet-4-5-20250929-v1:0", "claude-sonnet-4-5-20250929"),
+            ("us.anthropic.claude-opus-4-1-20250805-v1:0", "claude-opus-4-1-20250805"),
+            ("global.anthropic.claude-haiku-4-5-20251001-v1:0", "claude-haiku-4-5-20251001"),
+            ("bedrock/anthropic.claude-opus-4-7-v1", "claude-opus-4-7"),
+            ("claude-sonnet-4-5@20250929", "claude-sonnet-4-5-20250929"),
+            ("claude-opus-4-6@20990101", "claude-opus-4-6"),
+            ("vertex_ai/claude-opus-4-7@20260416", "claude-opus-4-7-20260416"),
+            ("projects/p/locations/us-east5/publishers/anthropic/models/claude-sonnet-4-5@20250929", "claude-sonnet-4-5-20250929"),
+            ("claude-haiku-4-5-20991231", "claude-haiku-4-5"),
+            ("openai/gpt-4o", "gpt-4o"),
+            ("openrouter/openai/gpt-4.1", "gpt-4.1"),
+            ("gemini/gemini-2.5-pro", "gemini-2.5-pro"),
+            ("models/gemini-2.5-flash", "gemini-2.5-flash"),
+            ("google/gemini-2.5-pro", "gemini-2.5-pro"),
+            ("gpt-oss-120b", "openai/gpt-oss-120b"),
+            ("gpt-oss:20b", "openai/gpt-oss-20b"),
+            ("openai.gpt-oss-120b-1:0", "openai/gpt-oss-120b"),
+            ("gpt-4o-2024-08-06", "gpt-4o-2024-08-06"),
+            ("gpt-4o-2099-01-01", "gpt-4o"),
+        ] {
+            let p = profile(written);
+            assert!(p.known, "{written} should resolve");
+            assert_eq!(p.model, model, "{written}");
+            assert_eq!(p.written_as.as_deref(), (written != model).then_some(written), "{written}");
+        }
+        let sonnet = profile("anthropic/claude-sonnet-4-5");
+        assert_eq!((sonnet.provider.as_str(), sonnet.max_input_tokens), ("anthropic", 200_000));
+        assert!(sonnet.tool_preamble.is_some(), "an alias keeps the profile's tool-use preamble");
+        // Names that only look like aliases stay unknown rather than resolving to a neighbour.
+        for unknown in ["claude-sonnet-9", "anthropic/", "gpt-oss", "x.y.z", "@", "gemini-2.5-pro-ultra", ""] {
+            assert!(!profile(unknown).known, "{unknown} should stay unknown");
+        }
+    }
+
+    #[test]
+    fn estimated_families_are_calibrated_by_tokenizer_generation() {
+        let generation = |model: &str| profile(model).calibration.map(|c| c.generation);
+        assert_eq!(generation("claude-sonnet-4-5"), Some("claude-3"));
+        assert_eq!(generation("claude-opus-4-6"), Some("claude-3"));
+        assert_eq!(generation("claude-opus-4-7"), Some("claude-4.7"), "Opus 4.7 brought a new tokenizer");
+        assert_eq!(generation("us.anthropic.claude-opus-4-7-v1:0"), Some("claude-4.7"), "aliases keep the generation");
+        assert_eq!(generation("gemini-2.5-pro"), Some("gemma-3"));
+        assert_eq!(generation("gpt-4o"), None, "exact tokenizers need none");
+        assert_eq!(generation("grok-4"), None, "no measurement of this family: uncalibrated");
+        assert!(profile("grok-4").method().contains("uncalibrated"));
+        let sonnet = profile("claude-sonnet-4-5").calibration.expect("calibrated");
+        assert_eq!((sonnet.factor_per_mille, sonnet.band_percent), (1200, 10));
+        assert_eq!(sonnet.scale(4_917), 5_900);
+        assert_eq!(sonnet.band(5_900), (5_310, 6_490));
+        assert!(profile("claude-sonnet-4-5").method().contains("× 1.20") && profile("claude-sonnet-4-5").method().contains("±10 %"));
+        // Every model the table estimates from a family with a measured tokenizer is calibrated.
+        for p in all().iter().filter(|p| ["anthropic", "gemini", "deepseek", "mistral"].contains(&p.provider.as_str())) {
+            assert!(p.calibration.is_some(), "{} has no tokenizer generation", p.model);
+        }
+        let defined: Vec<&str> = data_rows(include_str!("../data/tokenizer-generations.tsv")).map(|c| c[0]).collect();
+        for row in data_rows(include_str!("../data/tokenizer-models.tsv")) {
+            assert!(defined.contains(&row[1]), "{} names an undefined generation {}", row[0], row[1]);
+        }
     }
 }

@@ -113,7 +113,7 @@ impl Session {
             for scenario in agent.scenarios.keys().filter(|s| only.scenario.is_none_or(|want| want == *s)) {
                 match self.render(&loaded, mode, Some(scenario)) {
                     Ok(rendered) => {
-                        let measured = crate::measure::measure(agent, &rendered, &self.counter);
+                        let measured = crate::measure::measure_with(agent, &rendered, &self.counter, loaded.recorded.as_deref());
                         runs.push(Run { rendered, measured });
                     }
                     // A file every mode or scenario fails in is reported once.
@@ -122,6 +122,11 @@ impl Session {
             }
         }
         AgentRuns { loaded, runs, problems }
+    }
+
+    /// Measures one render of a loaded agent, with the counts recorded beside its manifest.
+    pub fn measure_render(&self, loaded: &Loaded, rendered: &Rendered) -> Measured {
+        self.scope(|| crate::measure::measure_with(&loaded.agent, rendered, &self.counter, loaded.recorded.as_deref()))
     }
 
     /// Loads one agent, then renders and measures every selected mode × scenario.

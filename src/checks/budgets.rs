@@ -42,8 +42,31 @@ pub enum Status {
     Ok,
     /// At least `budgets.warn_ratio` full: `ctxc check` warns.
     Near,
+    /// Within the limit as estimated, but the estimate's band reaches past it (a model without a
+    /// public tokenizer): `ctxc check` warns.
+    AtRisk,
     /// Over the limit (the window limits: reaching it): `ctxc check` fails.
     Over,
+}
+
+/// The range an estimated count may be in: the estimate ± its calibration's band.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Band {
+    pub percent: u32,
+    pub low: i64,
+    pub high: i64,
+}
+
+impl Status {
+    /// The status as reports name it.
+    pub fn word(self) -> &'static str {
+        match self {
+            Status::Ok => "ok",
+            Status::Near => "near",
+            Status::AtRisk => "at risk",
+            Status::Over => "over",
+        }
+    }
 }
 
 /// One budget against one measured mode × scenario.
@@ -62,6 +85,9 @@ pub struct BudgetStatus {
     pub limit: u64,
     /// `tokens / limit`, rounded to four decimals.
     pub share: f64,
+    /// For an estimate with a band: the lowest and highest counts it allows.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub band: Option<Band>,
     pub status: Status,
     /// Where the limit is set, for the diagnostic.
     #[serde(skip)]
@@ -71,7 +97,19 @@ pub struct BudgetStatus {
 impl BudgetStatus {
     fn new(kind: BudgetKind, id: Option<&str>, name: String, measured: String, tokens: Count, limit: u64, status: Status) -> Self {
         let share = (tokens.tokens as f64 / limit.max(1) as f64 * 10_000.0).round() / 10_000.0;
-        BudgetStatus { kind, id: id.map(str::to_string), name, measured, tokens, worst_case: false, limit, share, status, origin: None }
+        BudgetStatus {
+            kind,
+            id: id.map(str::to_string),
+            name,
+            measured,
+            tokens,
+            worst_case: false,
+            limit,
+            share,
+            band: None,
+            status,
+            origin: None,
+        }
     }
 
     /// Tokens over the limit (0 when within it).
@@ -84,18 +122,43 @@ impl BudgetStatus {
 /// tool schemas, the mode, each budgeted step in pipeline order, then the window's two limits.
 pub fn evaluate(agent: &Agent, m: &Measured) -> Vec<BudgetStatus> {
     let warn_ratio = agent.budgets.warn_ratio;
+    let calibration = m.model.estimate_calibration();
+    let band = |tokens: Count| {
+        calibration.filter(|_| !tokens.exact).map(|c| {
+            let (low, high) = c.band(tokens.tokens);
+            Band { percent: c.band_percent, low, high }
+        })
+    };
     // The fixed context is the request total: as exact as its least exact part.
     let fixed = m.request.total;
-    let status = |tokens: i64, limit: u64| {
-        if tokens > limit as i64 {
+    // A manifest's budget: over when the count exceeds it, at risk when only the band does.
+    let status = |tokens: Count, limit: u64| {
+        if tokens.tokens > limit as i64 {
             Status::Over
-        } else if tokens as f64 >= limit as f64 * warn_ratio {
+        } else if band(tokens).is_some_and(|b| b.high > limit as i64) {
+            Status::AtRisk
+        } else if tokens.tokens as f64 >= limit as f64 * warn_ratio {
             Status::Near
         } else {
             Status::Ok
         }
     };
+    // The window's limits are reached, not exceeded, to fail; they give no warning but the band's.
+    let reached = |tokens: Count, limit: u64| {
+        if tokens.tokens >= limit as i64 {
+            Status::Over
+        } else if band(tokens).is_some_and(|b| b.high >= limit as i64) {
+            Status::AtRisk
+        } else {
+            Status::Ok
+        }
+    };
     let mut out = Vec::new();
+    let mut push = |mut s: BudgetStatus, origin: Option<Origin>| {
+        s.band = band(s.tokens);
+        s.origin = origin;
+        out.push(s);
+    };
     let mode_budget = agent.modes.get(&m.mode).and_then(|mode| mode.budget.as_ref());
     let manifest_budgets = [
         (BudgetKind::SystemPrompt, agent.budgets.system_prompt.as_ref(), None, "system prompt", "the system prompt", m.system_prompt),
@@ -105,9 +168,8 @@ pub fn evaluate(agent: &Agent, m: &Measured) -> Vec<BudgetStatus> {
     for (kind, budget, id, name, measured, tokens) in manifest_budgets {
         let Some(budget) = budget else { continue };
         let name = id.map_or(name.to_string(), |mode| format!("{mode} mode"));
-        let mut s = BudgetStatus::new(kind, id, name, measured.into(), tokens, budget.tokens, status(tokens.tokens, budget.tokens));
-        s.origin = Some(budget.origin.clone());
-        out.push(s);
+        let s = BudgetStatus::new(kind, id, name, measured.into(), tokens, budget.tokens, status(tokens, budget.tokens));
+        push(s, Some(budget.origin.clone()));
     }
     for section in &m.sections {
         let Some(budget) = agent.steps.iter().find(|s| s.number == section.step).and_then(|s| s.budget.as_ref()) else { continue };
@@ -123,27 +185,21 @@ pub fn evaluate(agent: &Agent, m: &Measured) -> Vec<BudgetStatus> {
             measured.into(),
             tokens,
             budget.tokens,
-            status(tokens.tokens, budget.tokens),
+            status(tokens, budget.tokens),
         );
-        s.origin = Some(budget.origin.clone());
         s.worst_case = section.worst_case.is_some();
-        out.push(s);
+        push(s, Some(budget.origin.clone()));
     }
-    // The window's limits are reached, not exceeded, to fail; they give no warning.
     let w = &m.window;
     let room = w.max_input_tokens.saturating_sub(w.response_reserve);
-    let reached = if fixed.tokens >= room as i64 { Status::Over } else { Status::Ok };
     let measured = "the request (system prompt, tool schemas, framing), within the window minus the response reserve".to_string();
-    let mut s = BudgetStatus::new(BudgetKind::ResponseReserve, None, "response reserve".into(), measured, fixed, room, reached);
-    s.origin = agent.budgets.response_reserve_origin.clone();
-    out.push(s);
+    let s = BudgetStatus::new(BudgetKind::ResponseReserve, None, "response reserve".into(), measured, fixed, room, reached(fixed, room));
+    push(s, agent.budgets.response_reserve_origin.clone());
     if let (Some(at), Some(ratio)) = (w.summarization_at, w.summarization_ratio) {
-        let reached = if fixed.tokens >= at as i64 { Status::Over } else { Status::Ok };
         let measured =
             format!("the request (system prompt, tool schemas, framing), below the trigger ({:.0} % of the window)", ratio * 100.0);
-        let mut s = BudgetStatus::new(BudgetKind::Summarization, None, "summarization".into(), measured, fixed, at, reached);
-        s.origin = agent.settings.summarization_trigger_origin.clone();
-        out.push(s);
+        let s = BudgetStatus::new(BudgetKind::Summarization, None, "summarization".into(), measured, fixed, at, reached(fixed, at));
+        push(s, agent.settings.summarization_trigger_origin.clone());
     }
     out
 }
@@ -165,12 +221,71 @@ pub fn check(agent: &Agent, measured: &[Measured]) -> Vec<Diagnostic> {
     worst.iter().filter_map(|(s, m)| diagnostic(agent, s, m)).collect()
 }
 
+/// `ctxc check --require-exact`: one finding for an agent whose model has a counting endpoint
+/// (Claude, Gemini) when some mode × scenario is not counted from `ctxc.counts`, naming them.
+pub fn not_recorded(agent: &Agent, measured: &[Measured]) -> Option<Diagnostic> {
+    use crate::measure::Recording;
+    let provider = crate::counts::Provider::of(&agent.profile)?;
+    let mut missing = 0;
+    let mut requests = 0;
+    let mut renders = Vec::new();
+    for m in measured {
+        match &m.recorded {
+            Some(Recording::Exact { .. }) => continue,
+            Some(Recording::Missing { missing: n, requests: of, .. }) => {
+                missing += n;
+                requests += of;
+            }
+            None => {}
+        }
+        renders.push(format!("{} mode, scenario `{}`", m.mode, m.scenario));
+    }
+    if renders.is_empty() {
+        return None;
+    }
+    let what = match requests {
+        0 => format!("there is no {} beside the manifest", crate::counts::FILE_NAME),
+        _ => format!("{missing} of {requests} requests are not recorded in {}", crate::counts::FILE_NAME),
+    };
+    let shown: Vec<&str> = renders.iter().take(5).map(String::as_str).collect();
+    let more = if renders.len() > shown.len() { format!(" and {} more", renders.len() - shown.len()) } else { String::new() };
+    Some(
+        Diagnostic::error(format!(
+            "`{}` is counted by an estimate, not by {}: {what} ({}{more})",
+            agent.profile.model,
+            provider.endpoint(),
+            shown.join("; ")
+        ))
+        .code(Code::BUDGET005)
+        .in_file(&agent.manifest_display)
+        .help("record the counts with `ctxc counts sync` (it needs the provider's API key) and commit ctxc.counts"),
+    )
+}
+
 /// The finding for a budget's worst use, if it is near or over.
 fn diagnostic(agent: &Agent, s: &BudgetStatus, m: &Measured) -> Option<Diagnostic> {
     let where_ = format!("{} mode, scenario `{}`", m.mode, m.scenario);
     let w = &m.window;
     let d = match (s.kind, s.status) {
         (_, Status::Ok) => return None,
+        (_, Status::AtRisk) => {
+            let band = s.band.unwrap_or(Band { percent: 0, low: s.tokens.tokens, high: s.tokens.tokens });
+            let what = match s.kind {
+                BudgetKind::Step => format!("step `{}`", s.id.as_deref().unwrap_or_default()),
+                BudgetKind::Mode => format!("{} mode's fixed context", m.mode),
+                _ => s.measured.clone(),
+            };
+            let limit = grouped(s.limit);
+            Diagnostic::warning(format!(
+                "{what}: ~{} tokens (±{} %: up to {}), at risk of its limit of {limit} ({where_})",
+                grouped(s.tokens.tokens),
+                band.percent,
+                grouped(band.high)
+            ))
+            .code(Code::BUDGET002)
+            .label(format!("limit: {limit} tokens"))
+            .help("the model's tokenizer is not public, and the estimate's band (docs/counting.md) reaches past the limit")
+        }
         (BudgetKind::Summarization, _) => Diagnostic::error(format!(
             "the fixed context ({} tokens: system prompt, tool schemas and message framing, {where_}) reaches the summarization trigger ({} tokens = {:.0} % of {}): compaction would fire on the first turn",
             grouped(s.tokens.tokens),
@@ -241,6 +356,33 @@ mod tests {
     }
 
     #[test]
+    fn an_estimate_whose_band_crosses_the_limit_is_at_risk() {
+        let claude = "agent.model=\"claude-sonnet-4-5\"";
+        let (_, m) = fixture(&[claude, "budgets.system_prompt=100000"]);
+        let prompt = m.system_prompt.tokens;
+        assert!(!m.system_prompt.exact);
+        // Within the estimate, inside the band (±10 %): at risk, a warning naming the band.
+        let limit = prompt + prompt / 20;
+        let (agent, m) = fixture(&[claude, &format!("budgets.system_prompt={limit}"), "budgets.warn_ratio=0.99"]);
+        let s = evaluate(&agent, &m).into_iter().find(|b| b.kind == BudgetKind::SystemPrompt).expect("evaluated");
+        assert_eq!(s.status, Status::AtRisk);
+        let band = s.band.expect("a calibrated estimate has a band");
+        assert_eq!((band.percent, band.low < prompt, band.high > limit), (10, true, true));
+        let found = check(&agent, std::slice::from_ref(&m));
+        let d = found.iter().find(|d| d.message.starts_with("the system prompt: ~")).expect("a finding");
+        assert_eq!((d.code, d.severity), (Some(Code::BUDGET002), Severity::Warning));
+        assert!(d.message.contains("±10 %") && d.message.contains("at risk"), "{}", d.message);
+        // Beyond the band: ok; an exact count has no band.
+        let far = prompt + prompt / 5;
+        assert_eq!(
+            status_of(&[claude, &format!("budgets.system_prompt={far}"), "budgets.warn_ratio=0.99"], BudgetKind::SystemPrompt),
+            Status::Ok
+        );
+        let (agent, exact) = fixture(&["budgets.system_prompt=100000"]);
+        assert!(evaluate(&agent, &exact).iter().all(|b| b.band.is_none()));
+    }
+
+    #[test]
     fn every_budget_is_evaluated_with_its_tokens_limit_and_status() {
         let (agent, m) = fixture(&[]);
         let statuses = evaluate(&agent, &m);
@@ -268,6 +410,7 @@ mod tests {
             .iter()
             .filter_map(|b| match (b.kind, b.status) {
                 (_, Status::Ok) => None,
+                (_, Status::AtRisk) => Some(Code::BUDGET002),
                 (BudgetKind::Summarization, _) => Some(Code::BUDGET003),
                 (BudgetKind::ResponseReserve, _) => Some(Code::BUDGET004),
                 (_, Status::Near) => Some(Code::BUDGET002),

@@ -63,6 +63,10 @@ pub struct CheckArgs {
     /// prints the token delta per section and a unified diff of the prompt text on stderr.
     #[arg(long)]
     locked: bool,
+    /// Fail (BUDGET005) when a Claude or Gemini count is an estimate because `ctxc.counts` does not
+    /// record it (`ctxc counts sync` records the counts).
+    #[arg(long)]
+    require_exact: bool,
     /// Apply the safe fixes of the findings (files inside PATH only, written atomically), then report what remains.
     #[arg(long)]
     fix: bool,
@@ -111,8 +115,14 @@ pub fn run(mut args: CheckArgs, reporter: &Reporter) -> u8 {
         Ok(s) => s,
         Err(code) => return code,
     };
-    let mut options =
-        Options { select: args.select, ignore: args.ignore, strict: args.strict, deny_warnings: args.deny_warnings, changed: None };
+    let mut options = Options {
+        select: args.select,
+        ignore: args.ignore,
+        strict: args.strict,
+        deny_warnings: args.deny_warnings,
+        changed: None,
+        require_exact: args.require_exact,
+    };
     if let Some(rev) = args.changed_since.as_ref().filter(|_| path_ok) {
         match ctxc::review::git::locate(&args.path).and_then(|repo| ctxc::review::git::changed_since(&repo, rev)) {
             Ok(changed) => options.changed = Some(std::sync::Arc::new(changed)),

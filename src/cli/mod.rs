@@ -4,6 +4,7 @@
 mod add;
 mod check;
 mod cost;
+mod counts;
 mod explain;
 mod import;
 mod init;
@@ -83,6 +84,8 @@ enum Command {
     Check(check::CheckArgs),
     /// Token costs per mode: steps, tool schemas per category, server and tool, and the window.
     Cost(cost::CostArgs),
+    /// Record exact Claude and Gemini counts from the providers' counting endpoints (ctxc.counts).
+    Counts(counts::CountsArgs),
     /// List the model profiles (window, max output, tokenizer).
     Models(models::ModelsArgs),
     /// Print the JSON Schema of the manifest.
@@ -126,7 +129,9 @@ impl Command {
             Command::Upstream(a) => (a.color.color, None),
             Command::Init(a) => (a.color.color, None),
             Command::Add(a) => (a.color.color, None),
-            Command::Models(_) | Command::Schema | Command::Completions(_) | Command::Lsp(_) | Command::Watch(_) => (None, None),
+            Command::Models(_) | Command::Counts(_) | Command::Schema | Command::Completions(_) | Command::Lsp(_) | Command::Watch(_) => {
+                (None, None)
+            }
         }
     }
 }
@@ -149,6 +154,7 @@ pub fn main() -> ExitCode {
         Command::Render(args) => render::run(args, &reporter),
         Command::Check(args) => check::run(args, &reporter),
         Command::Cost(args) => cost::run(args, &reporter),
+        Command::Counts(args) => counts::run(args, &reporter),
         Command::Models(args) => models::run(args),
         Command::Schema => schema::run(),
         Command::Rules(args) => rules::run(args, &reporter),

@@ -29,7 +29,13 @@ pub fn run(args: ModelsArgs) -> u8 {
     let width = profiles.iter().map(|p| p.model.len()).max().unwrap_or(5).max(5);
     let mut out = format!("{:<width$}  {:<26}  {:>10}  {:>10}  tokenizer\n", "model", "provider", "max input", "max output");
     for p in &profiles {
-        let tokenizer = if p.tokenizer.is_exact() { p.tokenizer.name() } else { "estimate (o200k_base proxy)" };
+        let tokenizer = match (p.tokenizer.is_exact(), p.estimate_calibration()) {
+            (true, _) => p.tokenizer.name().to_string(),
+            (false, Some(c)) => {
+                format!("estimate: o200k_base × {:.2} ±{} % ({})", f64::from(c.factor_per_mille) / 1000.0, c.band_percent, c.generation)
+            }
+            (false, None) => "estimate: o200k_base, uncalibrated".to_string(),
+        };
         out.push_str(&format!(
             "{:<width$}  {:<26}  {:>10}  {:>10}  {tokenizer}\n",
             p.model, p.provider, p.max_input_tokens, p.max_output_tokens

@@ -10,6 +10,7 @@ use super::position::{word_at, Lines, Position};
 use super::{canonical, AgentCosts, Workspace};
 use crate::checks::budgets::{BudgetKind, Status};
 use crate::diagnostic::grouped;
+use crate::measure::Count;
 use crate::report::cost::Costed;
 use crate::report::escape::markdown_code;
 
@@ -38,6 +39,8 @@ enum Target {
 struct Row<'a> {
     costed: &'a Costed,
     tokens: i64,
+    /// Whether `tokens` is exact, as `ctxc cost` marks the same figure (`~` when not).
+    exact: bool,
     /// Tools counted, for tool files and categories.
     tools: Option<usize>,
     budget: Option<(u64, Status)>,
@@ -88,11 +91,24 @@ impl Target {
             Target::Step(id) => vec![id.as_str()],
             Target::Module(name) => agent.steps.iter().filter(|s| s.module.as_deref() == Some(name)).map(|s| s.id.as_str()).collect(),
             Target::Mode(name) if *name == m.mode => {
-                return Some(Row { costed, tokens: m.request.total.tokens, tools: Some(m.tool_schemas.tools.len()), budget: None });
+                let total = m.request.total;
+                return Some(Row {
+                    costed,
+                    tokens: total.tokens,
+                    exact: total.exact,
+                    tools: Some(m.tool_schemas.tools.len()),
+                    budget: None,
+                });
             }
             Target::Category(name) => {
                 let group = m.tool_schemas.categories.iter().find(|g| g.name == *name)?;
-                return Some(Row { costed, tokens: group.tokens.tokens, tools: Some(group.tools), budget: None });
+                return Some(Row {
+                    costed,
+                    tokens: group.tokens.tokens,
+                    exact: group.tokens.exact,
+                    tools: Some(group.tools),
+                    budget: None,
+                });
             }
             Target::File(rel) => {
                 let within = |source: &str| source == rel || source.strip_prefix(rel.as_str()).is_some_and(|rest| rest.starts_with('/'));
@@ -109,7 +125,8 @@ impl Target {
                     .map(|t| t.tokens.tokens)
                     .collect();
                 if !tools.is_empty() {
-                    return Some(Row { costed, tokens: tools.iter().sum(), tools: Some(tools.len()), budget: None });
+                    let exact = m.tool_schemas.exact;
+                    return Some(Row { costed, tokens: tools.iter().sum(), exact, tools: Some(tools.len()), budget: None });
                 }
                 m.sections.iter().filter(|s| s.sources.iter().any(|p| within(p))).map(|s| s.id.as_str()).collect()
             }
@@ -124,12 +141,17 @@ impl Target {
             .iter()
             .find(|b| b.kind == BudgetKind::Step && b.id.as_deref().is_some_and(|id| steps.contains(&id)))
             .map(|b| (b.limit, b.status));
-        Some(Row { costed, tokens: sections.iter().map(|s| s.tokens.tokens).sum(), tools: None, budget })
+        let exact = sections.iter().all(|s| s.tokens.exact);
+        Some(Row { costed, tokens: sections.iter().map(|s| s.tokens.tokens).sum(), exact, tools: None, budget })
     }
 }
 
 fn tokens_text(tokens: i64, exact: bool) -> String {
     format!("{}{}", if exact { "" } else { "~" }, grouped(tokens))
+}
+
+fn count_text(count: Count) -> String {
+    tokens_text(count.tokens, count.exact)
 }
 
 fn table(agent_rows: &[(String, Vec<Row>)]) -> String {
@@ -138,12 +160,12 @@ fn table(agent_rows: &[(String, Vec<Row>)]) -> String {
         for row in rows {
             let m = &row.costed.measured;
             let share = row.tokens as f64 / m.window.max_input_tokens.max(1) as f64 * 100.0;
-            let mut tokens = tokens_text(row.tokens, m.exact);
+            let mut tokens = tokens_text(row.tokens, row.exact);
             if let Some(n) = row.tools {
                 tokens.push_str(&format!(" ({n} tools)"));
             }
             let budget = match row.budget {
-                Some((limit, status)) => format!("{} ({})", grouped(limit), format!("{status:?}").to_lowercase()),
+                Some((limit, status)) => format!("{} ({})", grouped(limit), status.word()),
                 None => "–".to_string(),
             };
             out.push_str(&format!(
@@ -208,19 +230,19 @@ impl Workspace {
         let Some(scenario) = agent.scenarios.keys().next() else { return Vec::new() };
         let runs: Vec<&Costed> = costs.costed.iter().filter(|c| c.measured.scenario == *scenario).collect();
         let lines = Lines::new(&text);
-        let per_mode = |figure: &dyn Fn(&Costed) -> Option<i64>| {
+        let per_mode = |figure: &dyn Fn(&Costed) -> Option<Count>| {
             runs.iter()
-                .map(|c| format!("{} {}", c.measured.mode, figure(c).map_or("–".to_string(), |t| tokens_text(t, c.measured.exact))))
+                .map(|c| format!("{} {}", c.measured.mode, figure(c).map_or("–".to_string(), count_text)))
                 .collect::<Vec<_>>()
                 .join(" · ")
         };
         let mut hints = vec![InlayHint {
             position: Position::default(),
-            label: format!("tokens ({scenario}): {} ", per_mode(&|c| Some(c.measured.request.total.tokens))),
+            label: format!("tokens ({scenario}): {} ", per_mode(&|c| Some(c.measured.request.total))),
         }];
         for step in &agent.steps {
             let Some(at) = id_place(&text, &step.id) else { continue };
-            let tokens = |c: &Costed| c.measured.sections.iter().find(|s| s.id == step.id).map(|s| s.tokens.tokens);
+            let tokens = |c: &Costed| c.measured.sections.iter().find(|s| s.id == step.id).map(|s| s.tokens);
             if runs.iter().all(|c| tokens(c).is_none()) {
                 continue;
             }
@@ -262,4 +284,36 @@ impl Workspace {
 fn id_place(text: &str, id: &str) -> Option<usize> {
     let patterns = [format!("id = \"{id}\""), format!("id=\"{id}\""), format!("id: {id}"), format!("id: \"{id}\"")];
     patterns.iter().filter_map(|p| text.find(p.as_str())).min()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lint::Options;
+
+    /// A gpt-4o agent with one tool: its prompt is counted exactly (o200k_base), its tools and so
+    /// its request total are estimates (OpenAI does not publish how its API renders tools).
+    fn agent_with_a_tool(dir: &Path) {
+        let manifest = "[agent]\nname = \"a\"\nmodel = \"gpt-4o\"\n\n[pipeline]\nsteps = [{ id = \"core\", kind = \"module\" }]\n\n[modules]\ncore = { source = \"core.md\" }\n\n[tools.files]\nfiles = [\"tools.json\"]\n";
+        let tools = r#"[{"type": "function", "function": {"name": "lookup", "description": "Look a word up.", "parameters": {"type": "object", "properties": {"word": {"type": "string"}}}}}]"#;
+        std::fs::write(dir.join("ctxc.toml"), manifest).expect("write");
+        std::fs::write(dir.join("core.md"), "You are careful.\n").expect("write");
+        std::fs::write(dir.join("tools.json"), tools).expect("write");
+    }
+
+    #[test]
+    fn hovers_and_hints_carry_a_tilde_exactly_where_cost_does() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        agent_with_a_tool(dir.path());
+        let mut workspace = Workspace::new(dir.path(), Options::default(), Vec::new());
+        workspace.refresh_all();
+        let manifest = dir.path().join("ctxc.toml");
+        let hints = workspace.inlay_hints(&manifest);
+        assert!(hints[0].label.starts_with("tokens (default): default ~"), "the request total is an estimate: {:?}", hints[0].label);
+        assert!(hints.iter().skip(1).all(|h| !h.label.contains('~')), "the prompt's sections are exact: {hints:?}");
+        let hover = workspace.hover(&dir.path().join("core.md"), Position::default()).expect("a hover on a prompt file");
+        assert!(hover.contains("| `a` | `default` | `default` | 4 |"), "an exact section: {hover}");
+        let tools = workspace.hover(&dir.path().join("tools.json"), Position::default()).expect("a hover on a tool file");
+        assert!(tools.contains(" | ~"), "estimated tools: {tools}");
+    }
 }

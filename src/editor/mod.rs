@@ -344,7 +344,7 @@ impl Workspace {
         let agent = &loaded.agent;
         let mode = mode.or_else(|| agent.modes.keys().next().map(String::as_str)).ok_or("the agent has no mode")?;
         let rendered = session.render(&loaded, mode, scenario).map_err(|d| failure_text(&d))?;
-        let measured = crate::measure::measure(agent, &rendered, session.counter());
+        let measured = session.measure_render(&loaded, &rendered);
         Ok(Rendering {
             agent: agent.name.clone(),
             mode: rendered.mode.clone(),

@@ -283,6 +283,9 @@ fn check_agent(report: &mut CheckReport, manifest: &Path, options: &Options, ses
     let mut findings = loaded.warnings.clone();
     let measured: Vec<_> = runs.iter().map(|r| r.measured.clone()).collect();
     findings.extend(crate::checks::budgets::check(agent, &measured));
+    if options.require_exact {
+        findings.extend(crate::checks::budgets::not_recorded(agent, &measured));
+    }
     findings.extend(crate::checks::settings::check(agent, &measured));
     let mut summary = AgentSummary {
         name: Some(agent.name.clone()),

@@ -24,6 +24,8 @@ pub struct Options {
     /// `--changed-since`: the files changed (canonical paths). Only the agents that load one of
     /// them are checked, and only findings in them are reported for files no agent loads.
     pub changed: Option<std::sync::Arc<std::collections::BTreeSet<std::path::PathBuf>>>,
+    /// `--require-exact`: a Claude or Gemini render not counted from `ctxc.counts` is a finding.
+    pub require_exact: bool,
 }
 
 impl Options {

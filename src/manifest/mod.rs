@@ -52,6 +52,8 @@ pub struct Loaded {
     pub sources: Sources,
     /// Non-fatal findings from loading.
     pub warnings: Diagnostics,
+    /// The counts recorded in `ctxc.counts` beside the manifest, when there is one.
+    pub recorded: Option<std::sync::Arc<crate::counts::Recorded>>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -269,8 +271,11 @@ pub fn load_with(manifest_path: &Path, overrides: &[String], overlay: &UnsavedTe
     for d in &mut v.diagnostics {
         d.code.get_or_insert(Code::MAN010);
     }
+    let recorded = v.recorded_counts();
     match agent {
-        Some(agent) if !has_errors(&v.diagnostics) => Ok(Loaded { agent, root: v.root, sources: v.sources, warnings: v.diagnostics }),
+        Some(agent) if !has_errors(&v.diagnostics) => {
+            Ok(Loaded { agent, root: v.root, sources: v.sources, warnings: v.diagnostics, recorded })
+        }
         _ => Err(Failure { diagnostics: v.diagnostics, sources: v.sources }),
     }
 }
@@ -291,6 +296,35 @@ struct Validator {
 }
 
 impl Validator {
+    /// The counts of `ctxc.counts` beside the manifest: `None` when there is none; a file that
+    /// does not parse is an error at its line and column.
+    fn recorded_counts(&mut self) -> Option<std::sync::Arc<crate::counts::Recorded>> {
+        let file = match self.root.read(crate::counts::FILE_NAME) {
+            Ok(file) => file,
+            Err(ReadError::Missing(_)) => return None,
+            Err(e) => {
+                let shown = self.root.display_path(crate::counts::FILE_NAME);
+                self.diagnostics.push(e.into_diagnostic().in_file(&shown));
+                return None;
+            }
+        };
+        match crate::counts::Recorded::parse(&file.text) {
+            Ok(recorded) => Some(std::sync::Arc::new(recorded)),
+            Err(e) => {
+                let at = crate::diagnostic::offset_of(&file.text, e.line, e.column);
+                self.sources.insert_shared(&file.display, file.text.clone());
+                let d = Diagnostic::error(format!("{}: {}", crate::counts::FILE_NAME, e.message))
+                    .code(Code::MAN001)
+                    .in_file(&file.display)
+                    .at(Some(at..at))
+                    .label("here")
+                    .help("the file is written by `ctxc counts sync`: run it again, or resolve the merge line by line");
+                self.diagnostics.push(d);
+                None
+            }
+        }
+    }
+
     /// The span of a value: exact from TOML; for YAML, the first place its text occurs.
     fn span<T>(&self, value: &Spanned<T>, text: &str) -> Option<Range<usize>> {
         value.span.clone().or_else(|| self.locate(text))

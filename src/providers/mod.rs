@@ -51,8 +51,8 @@ impl Rendering {
         match (self, exact) {
             (Rendering::Harmony, true) => "exact: harmony rendering (openai-harmony 0.0.8), o200k_base: each tool as its `// description` lines and `type name = (_: {…}) => any;` in the developer message's `namespace functions { … }`",
             (Rendering::Harmony, false) => "estimate: the harmony rendering gpt-oss receives (openai-harmony 0.0.8), o200k_base: OpenAI does not publish how its API renders tools",
-            (Rendering::Anthropic, _) => "estimate: each tool as compact {\"name\",\"description\",\"input_schema\"} JSON in the file's key order, o200k_base as a proxy (Anthropic's tokenizer is not public), plus Anthropic's published tool-use system prompt (tool_choice auto)",
-            (Rendering::CompactJson, _) => "estimate: each tool as compact OpenAI function JSON ({\"type\":\"function\",\"function\":{name, description, parameters}}) in the file's key order, the array's brackets and commas as framing; the provider's rendering is not published",
+            (Rendering::Anthropic, _) => "estimate: each tool as compact {\"name\",\"description\",\"input_schema\"} JSON in the file's key order, counted with o200k_base and calibrated to the model's tokenizer generation (Anthropic's tokenizer is not public), plus Anthropic's published tool-use system prompt (tool_choice auto)",
+            (Rendering::CompactJson, _) => "estimate: each tool as compact OpenAI function JSON ({\"type\":\"function\",\"function\":{name, description, parameters}}) in the file's key order, the array's brackets and commas as framing, counted as the prompt is; the provider's rendering is not published",
         }
     }
 

@@ -83,7 +83,7 @@ pub fn text(c: &Costed, md: bool) -> String {
             source = format!("…{}", source.chars().rev().take(src_w - 1).collect::<Vec<_>>().into_iter().rev().collect::<String>());
         }
         let budgeted = c.step_budget(&s.id);
-        let status = budgeted.map_or("", |b| status_word(b.status));
+        let status = budgeted.map_or("", |b| b.status.word());
         let budget = budgeted.map_or("-".to_string(), |b| b.limit.to_string());
         let tokens = match s.worst_case {
             Some(w) => format!("{} (≤{})", num(s.tokens), num(w)),
@@ -103,8 +103,11 @@ pub fn text(c: &Costed, md: bool) -> String {
             ],
         ));
     }
-    let joins_note = "separators, boundary merges".to_string();
-    for (label, note, c) in [("joins", joins_note.as_str(), m.joins), ("system prompt", "counted as a whole", m.system_prompt)] {
+    let rows = [
+        ("joins", "separators, boundary merges", m.joins, None),
+        ("system prompt", "counted as a whole", m.system_prompt, band(m, m.system_prompt)),
+    ];
+    for (label, note, c, band) in rows {
         out.push_str(&table_row(
             md,
             &[
@@ -115,7 +118,7 @@ pub fn text(c: &Costed, md: bool) -> String {
                 format!("{:>6}", percent(c.tokens, window)),
                 String::new(),
                 String::new(),
-                String::new(),
+                band.unwrap_or_default(),
             ],
         ));
     }
@@ -168,7 +171,7 @@ pub fn text(c: &Costed, md: bool) -> String {
         ("system prompt", m.system_prompt, "counted as a whole"),
         ("tool schemas", t.total, "as above"),
         ("joins", r.joins, "boundary merges"),
-        ("total", r.total, history.as_str()),
+        ("total", r.total, band(m, r.total).map_or(history.clone(), |b| format!("{b} · {history}")).as_str()),
     ] {
         out.push_str(&table_row(md, &[format!("{label:<18}"), format!("{:>9}", num(c)), note.to_string()]));
     }
@@ -213,6 +216,13 @@ pub fn text(c: &Costed, md: bool) -> String {
     out
 }
 
+/// The band an estimate's calibration gives `count`, when it has one: `±10 %: 5,310 to 6,490`.
+fn band(m: &Measured, count: Count) -> Option<String> {
+    let c = m.model.estimate_calibration().filter(|_| !count.exact)?;
+    let (low, high) = c.band(count.tokens);
+    Some(format!("±{} %: {} to {}", c.band_percent, plain(low), plain(high)))
+}
+
 /// A list of names in a line of the report.
 fn names(list: &str, md: bool) -> String {
     match md {
@@ -226,14 +236,6 @@ fn heading_line(heading: &str, md: bool) -> String {
     match md {
         true => format!("### {}\n\n", markdown_text(heading)),
         false => format!("{}\n", Untrusted(heading)),
-    }
-}
-
-fn status_word(status: Status) -> &'static str {
-    match status {
-        Status::Ok => "ok",
-        Status::Near => "near",
-        Status::Over => "over",
     }
 }
 
@@ -271,7 +273,7 @@ fn budgets_text(c: &Costed, md: bool) -> String {
         let limit = num(Count { tokens: b.limit as i64, tokenizer: b.tokens.tokenizer, exact: true });
         let status = match b.status {
             Status::Over => format!("over by {}", num(Count { tokens: b.excess(), ..b.tokens })),
-            other => status_word(other).to_string(),
+            other => other.word().to_string(),
         };
         out.push_str(&row([b.name.clone(), num(b.tokens), limit, format!("{:.1}%", b.share * 100.0), status, b.measured.clone()]));
     }
@@ -310,13 +312,12 @@ pub fn summary(reports: &[Costed], md: bool) -> String {
     for c in reports {
         let m = &c.measured;
         let fixed = Count { tokens: m.window.fixed, ..m.system_prompt };
-        let (over, near) = (c.named(Status::Over), c.named(Status::Near));
         let mut budgets: Vec<String> = Vec::new();
-        if !over.is_empty() {
-            budgets.push(format!("over: {}", over.join(", ")));
-        }
-        if !near.is_empty() {
-            budgets.push(format!("near: {}", near.join(", ")));
+        for status in [Status::Over, Status::AtRisk, Status::Near] {
+            let named = c.named(status);
+            if !named.is_empty() {
+                budgets.push(format!("{}: {}", status.word(), named.join(", ")));
+            }
         }
         let budgets = if budgets.is_empty() { "ok".to_string() } else { budgets.join(" · ") };
         out.push_str(&row([m.mode.clone(), m.scenario.clone(), num(m.system_prompt), num(m.tool_schemas.total), num(fixed), budgets]));

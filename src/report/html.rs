@@ -191,7 +191,7 @@ fn agent_section(reports: &[&Costed]) -> String {
         esc(&first.agent),
         esc(&first.model.model),
         esc(&plain(first.window.max_input_tokens as i64)),
-        esc(first.method)
+        esc(&first.method)
     );
     out.push_str(
         "<div class=\"card\"><h3>Fixed context per mode and scenario: system prompt by section, then tool schemas</h3><div class=\"rows\">",
@@ -264,7 +264,9 @@ fn mode_section(c: &Costed, color: &dyn Fn(&str) -> String) -> String {
         };
         let budget = match c.budgets.iter().find(|b| b.kind == BudgetKind::Step && b.id.as_deref() == Some(&s.id)) {
             Some(b) if b.status == Status::Over => format!("<span class=\"over\">{} · over</span>", b.limit),
-            Some(b) if b.status == Status::Near => format!("<span class=\"over\">{} · near</span>", b.limit),
+            Some(b) if matches!(b.status, Status::Near | Status::AtRisk) => {
+                format!("<span class=\"over\">{} · {}</span>", b.limit, b.status.word())
+            }
             Some(b) => format!("<span class=\"okay\">{}</span>", b.limit),
             None => "-".to_string(),
         };
@@ -349,7 +351,7 @@ fn mode_section(c: &Costed, color: &dyn Fn(&str) -> String) -> String {
         esc(&num(t.total)),
         esc(&num(r.joins)),
         r.per_message.map_or(String::new(), |n| format!(" · each message of the history adds {n} more")),
-        esc(r.method)
+        esc(&r.method)
     ));
     // Window.
     let w = &m.window;
@@ -406,7 +408,7 @@ fn budgets_table(c: &Costed) -> String {
     for b in &c.budgets {
         let status = match b.status {
             Status::Over => format!("<span class=\"over\">over by {}</span>", esc(&num(Count { tokens: b.excess(), ..b.tokens }))),
-            Status::Near => "<span class=\"over\">near</span>".to_string(),
+            Status::Near | Status::AtRisk => format!("<span class=\"over\">{}</span>", b.status.word()),
             Status::Ok => "<span class=\"okay\">ok</span>".to_string(),
         };
         let scale = b.tokens.tokens.max(b.limit as i64);
@@ -443,7 +445,7 @@ fn tool_parts(t: &ToolCosts) -> String {
         esc(t.rendering.preamble_note()),
         esc(&num(t.joins)),
         esc(&num(t.total)),
-        esc(t.method)
+        esc(&t.method)
     )
 }
 

@@ -115,13 +115,12 @@ pub fn pin_agent(session: &Session, manifest: &Path) -> Result<(Loaded, AgentPin
     let mut prompts: Vec<PromptPin> = runs.iter().map(|run| pin_prompt(&loaded, &run.rendered, &run.measured)).collect();
     prompts.sort_by(|a, b| (&a.mode, &a.scenario).cmp(&(&b.mode, &b.scenario)));
     let profile = &agent.profile;
-    let pin = AgentPin {
-        agent: agent.name.clone(),
-        model: agent.model.clone(),
-        tokenizer: profile.tokenizer.name().to_string(),
-        exact: profile.tokenizer.is_exact(),
-        prompts,
-    };
+    // Counted alike in every render (all recorded from an endpoint, or all by the tokenizer):
+    // that; otherwise the profile's tokenizer, an estimate.
+    let first = runs.first().map(|r| (r.measured.tokenizer, r.measured.exact));
+    let alike = first.filter(|first| runs.iter().all(|r| (r.measured.tokenizer, r.measured.exact) == *first));
+    let (tokenizer, exact) = alike.unwrap_or((profile.tokenizer.name(), profile.tokenizer.is_exact()));
+    let pin = AgentPin { agent: agent.name.clone(), model: agent.model.clone(), tokenizer: tokenizer.to_string(), exact, prompts };
     Ok((loaded, pin))
 }
 

@@ -34,9 +34,11 @@ fn header_value(value: &str) -> String {
     }
 }
 
-/// How counts were made, for people: `o200k_base (exact)` or the estimate's method.
-fn counted_with(tokenizer: &str, exact: bool) -> String {
+/// How counts were made, for people: `o200k_base (exact)` or the estimate's method (for
+/// `model`'s tokenizer generation when it is calibrated).
+fn counted_with(tokenizer: &str, exact: bool, model: &str) -> String {
     match Tokenizer::parse(tokenizer) {
+        Some(Tokenizer::Estimate) if !exact => crate::models::profile(model).method().to_string(),
         Some(t) if !exact => t.method().to_string(),
         _ => format!("{tokenizer} ({})", if exact { "exact" } else { "estimate" }),
     }
@@ -52,7 +54,7 @@ pub fn render_file(pin: &AgentPin, prompt: &PromptPin) -> String {
         header_value(&prompt.mode),
         header_value(&prompt.scenario),
         header_value(pin.model.as_deref().unwrap_or("(none)")),
-        counted_with(&pin.tokenizer, pin.exact),
+        counted_with(&pin.tokenizer, pin.exact, pin.model.as_deref().unwrap_or_default()),
         prompt.tokens,
         t.tokens,
         t.tools,
@@ -252,14 +254,20 @@ pub fn snapshot_text(manifest_path: &Path, mode: &str, scenario: Option<&str>) -
     let loaded = session.load(manifest_path)?;
     let rendered =
         session.render(&loaded, mode, scenario).map_err(|diagnostics| Failure { diagnostics, sources: loaded.sources.clone() })?;
-    let measured = session.scope(|| crate::measure::measure(&loaded.agent, &rendered, session.counter()));
+    let measured = session.measure_render(&loaded, &rendered);
     Ok(token_table_and_prompt(&rendered, &measured))
 }
 
 fn token_table_and_prompt(rendered: &Rendered, m: &Measured) -> String {
     let approx = if m.exact { "" } else { "~" };
-    let mut out =
-        format!("{} · {} mode · scenario {} · {} · {}\n\n", m.agent, m.mode, m.scenario, m.model.model, counted_with(m.tokenizer, m.exact));
+    let mut out = format!(
+        "{} · {} mode · scenario {} · {} · {}\n\n",
+        m.agent,
+        m.mode,
+        m.scenario,
+        m.model.model,
+        counted_with(m.tokenizer, m.exact, &m.model.model)
+    );
     let width = m.sections.iter().map(|s| s.id.len()).max().unwrap_or(0).max("system prompt".len());
     out.push_str(&format!("{:>2}  {:<width$}  {:>8}\n", "#", "section", "tokens"));
     for s in &m.sections {
@@ -315,7 +323,7 @@ mod tests {
         };
         let file = render_file(&pin, &pin.prompts[0]);
         assert!(file.contains("agent: \"odd\\nname\"\n"), "{file}");
-        assert!(file.contains("tokenizer: estimate: o200k_base count as a proxy"), "{file}");
+        assert!(file.contains("tokenizer: estimate: o200k_base count, uncalibrated"), "{file}");
         assert_eq!(parse_file(&file).map(|f| f.prompt), Ok(prompt));
         for cut in [10, file.len() / 2, file.len() - 1] {
             assert!(parse_file(&file[..cut]).is_err(), "cut at {cut}");

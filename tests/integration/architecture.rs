@@ -26,6 +26,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "systems",
             "tools",
             "providers",
+            "counts",
             "skills",
             "agent_files",
             "templates",

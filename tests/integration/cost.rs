@@ -74,7 +74,7 @@ fn claude_counts_are_labelled_estimates_everywhere() {
     }
     let text = String::from_utf8(ctxc(&["cost", "examples/agents/support-triage", "--mode", "reply", "--scenario", "default"]).stdout)
         .expect("utf-8");
-    assert!(text.contains("estimate: o200k_base count as a proxy"), "{text}");
+    assert!(text.contains("estimate: o200k_base count × 1.20 for the Claude 3 to Claude 4.6 tokenizer, ±10 %"), "{text}");
     assert!(text.contains(" ~"), "estimates carry a ~ in front: {text}");
     // Configured numbers are never marked; counts always are; the preamble is its own line.
     let line = |label: &str| text.lines().find(|l| l.starts_with(label)).unwrap_or_else(|| panic!("no `{label}` line: {text}"));

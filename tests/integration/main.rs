@@ -14,6 +14,7 @@ mod claude_files;
 mod cli;
 mod corpus;
 mod cost;
+mod counts;
 mod fixes;
 mod fuzz_regressions;
 mod html;

@@ -93,6 +93,7 @@ fn options(dir: &Path) -> Options {
         match arg {
             "--strict" => options.strict = true,
             "--deny-warnings" => options.deny_warnings = true,
+            "--require-exact" => options.require_exact = true,
             _ if arg.starts_with("--file ") => {}
             other => panic!("{}: unsupported fixture option {other}", dir.display()),
         }
@@ -224,6 +225,7 @@ const EXAMPLES_NOT_ONE_FILE: &[&str] = &[
     "BUDGET002",
     "BUDGET003",
     "BUDGET004",
+    "BUDGET005",
     "SET001",
     "SET002",
     "SET003",

@@ -1,0 +1,556 @@
+//! `ctxc counts sync` and the recorded counts (issue 30), against a local server that
+//! implements Anthropic's `POST /v1/messages/count_tokens` and Gemini's
+//! `models/{model}:countTokens` as documented: it checks each request's headers and body shape,
+//! counts with a deterministic function, and can answer 429, 5xx, or slowly. Self-contained: the
+//! server is plain `std::net`, the projects are copies of the bundled examples in a temporary folder.
+
+use std::collections::VecDeque;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+const KEY: &str = "sk-test-counting-key-0123456789";
+const DATE: &str = "2026-11-26";
+
+/// One request the server received.
+#[derive(Debug, Clone)]
+struct Received {
+    path: String,
+    body: Value,
+    raw: String,
+}
+
+#[derive(Default)]
+struct State {
+    received: Vec<Received>,
+    /// Statuses answered before any count, one per request, in order (429 with `retry-after: 0`).
+    script: VecDeque<u16>,
+    /// Requests for this model are refused with 400.
+    refuse_model: Option<String>,
+    /// Shape errors found in the requests (a test fails when there is one).
+    shape_errors: Vec<String>,
+}
+
+struct Server {
+    base: String,
+    state: Arc<Mutex<State>>,
+}
+
+impl Server {
+    fn start() -> Server {
+        let listener = TcpListener::bind("127.0.0.1:0").expect("bind a local port");
+        let base = format!("http://{}", listener.local_addr().expect("address"));
+        let state = Arc::new(Mutex::new(State::default()));
+        let shared = Arc::clone(&state);
+        std::thread::spawn(move || {
+            for stream in listener.incoming().flatten() {
+                let state = Arc::clone(&shared);
+                std::thread::spawn(move || answer(stream, &state));
+            }
+        });
+        Server { base, state }
+    }
+
+    fn received(&self) -> Vec<Received> {
+        self.state.lock().expect("state").received.clone()
+    }
+
+    fn shape_errors(&self) -> Vec<String> {
+        self.state.lock().expect("state").shape_errors.clone()
+    }
+}
+
+/// The deterministic count: a quarter of the characters of what a request holds, rounded up,
+/// plus framing, plus a tool-use prompt when there are tools (like the real endpoints' shape).
+fn count(system: &str, tools: &[Value]) -> u64 {
+    let quarter = |n: usize| n.div_ceil(4) as u64;
+    let tools_cost: u64 = tools.iter().map(|t| quarter(t.to_string().chars().count())).sum();
+    8 + quarter(system.chars().count()) + if tools.is_empty() { 0 } else { 300 + tools_cost }
+}
+
+fn answer(mut stream: TcpStream, state: &Mutex<State>) {
+    let mut reader = BufReader::new(stream.try_clone().expect("clone"));
+    let mut request_line = String::new();
+    if reader.read_line(&mut request_line).is_err() {
+        return;
+    }
+    let path = request_line.split_whitespace().nth(1).unwrap_or_default().to_string();
+    let mut headers = Vec::new();
+    loop {
+        let mut line = String::new();
+        if reader.read_line(&mut line).unwrap_or(0) == 0 || line == "\r\n" {
+            break;
+        }
+        if let Some((name, value)) = line.trim_end().split_once(':') {
+            headers.push((name.trim().to_ascii_lowercase(), value.trim().to_string()));
+        }
+    }
+    let header = |name: &str| headers.iter().find(|(n, _)| n == name).map(|(_, v)| v.clone());
+    let length: usize = header("content-length").and_then(|l| l.parse().ok()).unwrap_or(0);
+    let mut body = vec![0; length];
+    if reader.read_exact(&mut body).is_err() {
+        return;
+    }
+    let raw = String::from_utf8_lossy(&body).into_owned();
+    let parsed: Value = serde_json::from_str(&raw).unwrap_or(Value::Null);
+    let (status, reply, retry_after) = {
+        let mut s = state.lock().expect("state");
+        s.received.push(Received { path: path.clone(), body: parsed.clone(), raw: raw.clone() });
+        let checked = if path == "/v1/messages/count_tokens" {
+            anthropic(&parsed, &header)
+        } else if let Some(model) = path.strip_prefix("/v1beta/models/").and_then(|p| p.strip_suffix(":countTokens")) {
+            gemini(model, &parsed, &header)
+        } else {
+            Err(format!("unknown path {path}"))
+        };
+        let model = parsed["model"].as_str().or(parsed["generateContentRequest"]["model"].as_str()).unwrap_or_default().to_string();
+        match (checked, s.script.pop_front()) {
+            (Err(e), _) => {
+                s.shape_errors.push(e.clone());
+                (400, format!("{{\"error\":{}}}", Value::String(e)), None)
+            }
+            (Ok(_), Some(429)) => (429, "{\"error\":\"rate limited\"}".to_string(), Some("0")),
+            (Ok(_), Some(status)) => (status, "{\"error\":\"overloaded\"}".to_string(), None),
+            (Ok(_), None) if s.refuse_model.as_deref().is_some_and(|m| model.ends_with(m)) => {
+                (400, format!("{{\"error\":\"model not allowed; key {KEY}\"}}"), None)
+            }
+            (Ok(reply), None) => (200, reply, None),
+        }
+    };
+    let reason = if status == 200 { "OK" } else { "Error" };
+    let mut response =
+        format!("HTTP/1.1 {status} {reason}\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n", reply.len());
+    if let Some(after) = retry_after {
+        response.push_str(&format!("retry-after: {after}\r\n"));
+    }
+    response.push_str("\r\n");
+    response.push_str(&reply);
+    let _ = stream.write_all(response.as_bytes());
+}
+
+/// Anthropic's documented request: `x-api-key`, `anthropic-version`, a JSON body with `model`,
+/// `messages` (here one user message), optional `system` and `tools` of `{name, description,
+/// input_schema}`, and no `max_tokens`.
+fn anthropic(body: &Value, header: &dyn Fn(&str) -> Option<String>) -> Result<String, String> {
+    if header("x-api-key").as_deref() != Some(KEY) {
+        return Err("x-api-key missing or wrong".into());
+    }
+    if header("anthropic-version").as_deref() != Some("2023-06-01") {
+        return Err("anthropic-version missing".into());
+    }
+    if header("content-type").as_deref() != Some("application/json") {
+        return Err("content-type is not application/json".into());
+    }
+    let object = body.as_object().ok_or("the body is not a JSON object")?;
+    for key in object.keys() {
+        if !["model", "system", "messages", "tools"].contains(&key.as_str()) {
+            return Err(format!("unexpected key {key}"));
+        }
+    }
+    body["model"].as_str().filter(|m| m.starts_with("claude")).ok_or("model is not a Claude id")?;
+    let messages = body["messages"].as_array().ok_or("messages missing")?;
+    if messages.len() != 1 || messages[0]["role"] != "user" || !messages[0]["content"].is_string() {
+        return Err("messages is not one user message".into());
+    }
+    let system = match body.get("system") {
+        None => "",
+        Some(s) => s.as_str().ok_or("system is not a string")?,
+    };
+    let tools = match body.get("tools") {
+        None => Vec::new(),
+        Some(t) => t.as_array().ok_or("tools is not an array")?.clone(),
+    };
+    for tool in &tools {
+        let keys: Vec<&String> = tool.as_object().ok_or("a tool is not an object")?.keys().collect();
+        if keys != ["name", "description", "input_schema"] || !tool["input_schema"].is_object() {
+            return Err(format!("a tool is not {{name, description, input_schema}}: {keys:?}"));
+        }
+    }
+    Ok(format!("{{\"input_tokens\":{}}}", count(system, &tools)))
+}
+
+/// Gemini's documented request: `x-goog-api-key`, a body `{"generateContentRequest": {model,
+/// contents, systemInstruction, tools}}` with `model` the path's model as `models/…`.
+fn gemini(model: &str, body: &Value, header: &dyn Fn(&str) -> Option<String>) -> Result<String, String> {
+    if header("x-goog-api-key").as_deref() != Some(KEY) {
+        return Err("x-goog-api-key missing or wrong".into());
+    }
+    let request = &body["generateContentRequest"];
+    if body.as_object().map(|o| o.len()) != Some(1) || !request.is_object() {
+        return Err("the body is not {generateContentRequest}".into());
+    }
+    if request["model"].as_str() != Some(&format!("models/{model}")) {
+        return Err("generateContentRequest.model is not the path's model".into());
+    }
+    let contents = request["contents"].as_array().ok_or("contents missing")?;
+    if contents.len() != 1 || contents[0]["role"] != "user" || !contents[0]["parts"][0]["text"].is_string() {
+        return Err("contents is not one user message".into());
+    }
+    let system = match request.get("systemInstruction") {
+        None => "",
+        Some(s) => s["parts"][0]["text"].as_str().ok_or("systemInstruction is not {parts: [{text}]}")?,
+    };
+    let tools = match request.get("tools") {
+        None => Vec::new(),
+        Some(t) => t[0]["functionDeclarations"].as_array().ok_or("tools is not [{functionDeclarations}]")?.clone(),
+    };
+    for tool in &tools {
+        if !tool["name"].is_string() || !tool["parameters"].is_object() {
+            return Err("a function declaration lacks name or parameters".into());
+        }
+    }
+    Ok(format!("{{\"totalTokens\":{}}}", count(system, &tools)))
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("mkdir");
+    for entry in std::fs::read_dir(from).expect("read dir").flatten() {
+        let target = to.join(entry.file_name());
+        if entry.file_type().expect("type").is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).expect("copy");
+        }
+    }
+}
+
+/// The bundled examples, copied into a fresh folder.
+fn examples() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let agents = dir.path().join("agents");
+    copy_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/agents"), &agents);
+    (dir, agents)
+}
+
+/// `ctxc` with no provider key or base URL from the environment that runs the tests.
+fn ctxc(args: &[&str]) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_ctxc"));
+    // Started above the copies, so that an example's `[project] root = "../.."` stays inside.
+    command.args(args).current_dir(std::env::temp_dir());
+    for var in ["ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "GEMINI_API_KEY", "GOOGLE_API_KEY", "GOOGLE_GEMINI_BASE_URL"] {
+        command.env_remove(var);
+    }
+    command.env("NO_COLOR", "1").env("_CTXC_TEST_DATE", DATE);
+    command
+}
+
+fn sync(server: &Server, args: &[&str]) -> Output {
+    let mut all = vec!["counts", "sync"];
+    all.extend_from_slice(args);
+    ctxc(&all)
+        .env("ANTHROPIC_API_KEY", KEY)
+        .env("ANTHROPIC_BASE_URL", &server.base)
+        .env("GEMINI_API_KEY", KEY)
+        .env("GOOGLE_GEMINI_BASE_URL", &server.base)
+        .output()
+        .expect("ctxc runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn path(p: &Path) -> &str {
+    p.to_str().expect("UTF-8 path")
+}
+
+fn cost_json(dir: &Path) -> Value {
+    let out = ctxc(&["cost", path(dir), "--format", "json"]).output().expect("ctxc runs");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    serde_json::from_slice(&out.stdout).expect("JSON")
+}
+
+/// Every measured mode × scenario of a `cost --format json` answer.
+fn measured(json: &Value) -> Vec<Value> {
+    let mut found = Vec::new();
+    let mut stack = vec![json.clone()];
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::Object(o) if o.contains_key("system_prompt") && o.contains_key("sections") => found.push(Value::Object(o)),
+            Value::Object(o) => stack.extend(o.into_iter().map(|(_, v)| v)),
+            Value::Array(a) => stack.extend(a),
+            _ => {}
+        }
+    }
+    found
+}
+
+#[test]
+fn sync_records_the_bundled_examples_in_a_byte_stable_file_from_documented_requests() {
+    let server = Server::start();
+    let (_dir, agents) = examples();
+    let started = Instant::now();
+    let out = sync(&server, &[path(&agents)]);
+    let elapsed = started.elapsed();
+    assert_eq!(out.status.code(), Some(0), "stdout: {}\nstderr: {}", text(&out.stdout), text(&out.stderr));
+    assert_eq!(server.shape_errors(), Vec::<String>::new());
+    let sent = server.received().len();
+    let mut files = Vec::new();
+    for agent in ["support-triage", "deepagents"] {
+        let file = agents.join(agent).join("ctxc.counts");
+        let written = std::fs::read_to_string(&file).expect("a counts file beside each Claude manifest");
+        files.push(written);
+    }
+    let entries: usize = files.iter().map(|f| f.lines().filter(|l| !l.starts_with('#')).count()).sum();
+    assert_eq!(entries, sent, "one entry per request sent, every request different");
+    for file in &files {
+        let lines: Vec<&str> = file.lines().filter(|l| !l.starts_with('#')).collect();
+        let mut sorted = lines.clone();
+        sorted.sort();
+        assert_eq!(lines, sorted, "entries are sorted");
+        for line in lines {
+            let fields: Vec<&str> = line.split('\t').collect();
+            assert_eq!(fields.len(), 5, "{line}");
+            assert_eq!((fields[0], fields[1], fields[4]), ("anthropic", "claude-sonnet-4-5", DATE), "{line}");
+            assert_eq!(fields[2].len(), 64);
+        }
+    }
+    // The request bodies: Anthropic's shape (checked by the server), a system prompt that grows
+    // section by section, and the tools only in the last request of each render.
+    let bodies = server.received();
+    assert!(bodies.iter().all(|r| r.path == "/v1/messages/count_tokens"));
+    assert!(bodies.iter().any(|r| r.body.get("system").is_none()), "the bare request");
+    assert!(
+        bodies.iter().any(|r| r.body.get("tools").is_some_and(|t| t.as_array().is_some_and(|a| a.len() == 3))),
+        "triage mode's three tools"
+    );
+    assert!(!text(&out.stdout).contains(KEY) && !text(&out.stderr).contains(KEY), "the key is never printed");
+    let size: usize = files.iter().map(String::len).sum();
+    eprintln!("counts sync of examples/agents: {sent} requests sent in {:.2} s; ctxc.counts files {size} bytes", elapsed.as_secs_f64());
+
+    // A second run sends nothing and leaves the bytes as they are.
+    let again = sync(&server, &[path(&agents)]);
+    assert_eq!(again.status.code(), Some(0), "{}", text(&again.stderr));
+    assert_eq!(server.received().len(), sent, "only unrecorded requests are sent");
+    for (agent, before) in ["support-triage", "deepagents"].iter().zip(&files) {
+        assert_eq!(&std::fs::read_to_string(agents.join(agent).join("ctxc.counts")).expect("read"), before);
+    }
+    // Another copy elsewhere (another machine) records the same bytes.
+    let other_server = Server::start();
+    let (_other_dir, other) = examples();
+    assert_eq!(sync(&other_server, &[path(&other)]).status.code(), Some(0));
+    for (agent, before) in ["support-triage", "deepagents"].iter().zip(&files) {
+        assert_eq!(&std::fs::read_to_string(other.join(agent).join("ctxc.counts")).expect("read"), before, "byte-stable across copies");
+    }
+}
+
+#[test]
+fn recorded_counts_are_used_offline_labelled_exact_and_fall_back_labelled() {
+    let server = Server::start();
+    let (_dir, agents) = examples();
+    let triage = agents.join("support-triage");
+    assert_eq!(sync(&server, &[path(&triage)]).status.code(), Some(0));
+    // Offline: no key, no server (`ctxc` gets neither).
+    let json = cost_json(&triage);
+    let runs = measured(&json);
+    assert!(!runs.is_empty());
+    for m in &runs {
+        assert_eq!(m["recorded"]["status"], "exact", "{}", m["recorded"]);
+        assert_eq!(m["method"], format!("exact: Anthropic count_tokens, recorded {DATE}"));
+        assert_eq!(m["exact"], true);
+        let sections: i64 = m["sections"].as_array().expect("sections").iter().map(|s| s["tokens"]["tokens"].as_i64().expect("n")).sum();
+        let prompt = m["system_prompt"]["tokens"].as_i64().expect("n");
+        assert_eq!(sections + m["joins"]["tokens"].as_i64().expect("n"), prompt, "sections + joins = system prompt");
+        assert!(m["sections"].as_array().expect("sections").iter().all(|s| s["tokens"]["exact"] == true));
+        let r = &m["request"];
+        let parts = r["framing"]["tokens"].as_i64().expect("n") + prompt + m["tool_schemas"]["total"]["tokens"].as_i64().expect("n");
+        assert_eq!(parts, r["total"]["tokens"].as_i64().expect("n"), "framing + prompt + tools = the recorded request");
+        // The total is one of the answers the server gave.
+        assert!(server.received().iter().any(|rec| {
+            let system = rec.body["system"].as_str().unwrap_or_default();
+            let tools = rec.body["tools"].as_array().cloned().unwrap_or_default();
+            count(system, &tools) as i64 == r["total"]["tokens"].as_i64().unwrap_or(-1)
+        }));
+    }
+    let cost = ctxc(&["cost", path(&triage), "--mode", "triage", "--scenario", "default"]).output().expect("runs");
+    let shown = text(&cost.stdout);
+    assert!(shown.contains(&format!("exact: Anthropic count_tokens, recorded {DATE}")), "{shown}");
+    let prompt_line = shown.lines().find(|l| l.contains("system prompt") && l.contains("counted as a whole")).expect("prompt line");
+    assert!(!prompt_line.contains('~'), "{prompt_line}");
+    for format in ["markdown", "html"] {
+        let out = ctxc(&["cost", path(&triage), "--format", format]).output().expect("runs");
+        assert!(text(&out.stdout).contains(&format!("exact: Anthropic count_tokens, recorded {DATE}")), "{format}");
+    }
+    let snapshot = ctxc(&["snapshot", path(&triage)]).output().expect("runs");
+    assert_eq!(snapshot.status.code(), Some(0), "{}", text(&snapshot.stderr));
+    let pinned = std::fs::read_to_string(triage.join(".ctxc/snapshots/triage.default.md")).expect("a snapshot file");
+    assert!(pinned.contains("tokenizer: Anthropic count_tokens (exact)"), "{pinned}");
+    // `check --require-exact` is satisfied.
+    let check = ctxc(&["check", path(&triage), "--require-exact", "--format", "concise"]).output().expect("runs");
+    assert!(!text(&check.stdout).contains("BUDGET005"), "{}", text(&check.stdout));
+
+    // A prompt changed since: the estimate, labelled, and `--require-exact` fails.
+    let policies = triage.join("prompts/policies.md");
+    let edited = std::fs::read_to_string(&policies).expect("read") + "\nOne more rule.\n";
+    std::fs::write(&policies, edited).expect("write");
+    for m in measured(&cost_json(&triage)) {
+        assert_eq!(m["recorded"]["status"], "missing");
+        assert_eq!(m["exact"], false);
+        let method = m["method"].as_str().expect("method");
+        assert!(method.contains("not recorded"), "{method}");
+        // The first section (the role) is still recorded: the estimate takes this project's own
+        // ratio from it instead of the published one.
+        assert!(method.contains("the ratio recorded for this render's first 1 section(s), ±10 %"), "{method}");
+        assert_eq!(m["model"]["calibration"]["generation"], "recorded");
+        assert!(m["sections"].as_array().expect("sections").iter().all(|s| s["tokens"]["exact"] == false));
+    }
+    let check = ctxc(&["check", path(&triage), "--require-exact", "--format", "concise"]).output().expect("runs");
+    assert_eq!(check.status.code(), Some(1));
+    assert!(text(&check.stdout).contains("BUDGET005"), "{}", text(&check.stdout));
+
+    // Without the file: calibrated estimates with their band.
+    std::fs::remove_file(triage.join("ctxc.counts")).expect("remove");
+    for m in measured(&cost_json(&triage)) {
+        assert!(m.get("recorded").is_none());
+        assert_eq!(m["model"]["calibration"]["band_percent"], 10);
+        assert!(m["method"].as_str().expect("method").contains("× 1.20"), "{}", m["method"]);
+    }
+    let cost = ctxc(&["cost", path(&triage), "--mode", "triage", "--scenario", "default"]).output().expect("runs");
+    assert!(text(&cost.stdout).contains("±10 %"), "{}", text(&cost.stdout));
+    let check = ctxc(&["check", path(&triage), "--require-exact", "--format", "concise"]).output().expect("runs");
+    assert!(text(&check.stdout).contains("no ctxc.counts"), "{}", text(&check.stdout));
+}
+
+#[test]
+fn gemini_requests_carry_the_system_instruction_and_the_path_names_the_model() {
+    let server = Server::start();
+    let (_dir, agents) = examples();
+    let triage = agents.join("support-triage");
+    let out = sync(&server, &[path(&triage), "--model", "gemini/gemini-2.5-pro"]);
+    assert_eq!(out.status.code(), Some(0), "{}{}", text(&out.stdout), text(&out.stderr));
+    assert_eq!(server.shape_errors(), Vec::<String>::new());
+    let received = server.received();
+    assert!(received.iter().all(|r| r.path == "/v1beta/models/gemini-2.5-pro:countTokens"));
+    assert!(received.iter().any(|r| r.body["generateContentRequest"]["systemInstruction"]["parts"][0]["text"].is_string()));
+    assert!(received.iter().any(|r| r.body["generateContentRequest"]["tools"][0]["functionDeclarations"].is_array()));
+    let file = std::fs::read_to_string(triage.join("ctxc.counts")).expect("written");
+    assert!(file.lines().filter(|l| !l.starts_with('#')).all(|l| l.starts_with("gemini\tgemini-2.5-pro\t")));
+}
+
+#[test]
+fn secrets_are_never_sent_unless_allowed() {
+    let server = Server::start();
+    let (_dir, agents) = examples();
+    let triage = agents.join("support-triage");
+    let secret = "sk-ant-api03-Zq8vN2xK4pL7mR1tY6wB3cF9hJ5dG0sA";
+    let policies = triage.join("prompts/policies.md");
+    let text_with_secret = std::fs::read_to_string(&policies).expect("read") + &format!("\nUse the key {secret} for the status page.\n");
+    std::fs::write(&policies, text_with_secret).expect("write");
+    let out = sync(&server, &[path(&triage)]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("SEC002"), "{}", text(&out.stderr));
+    assert!(!text(&out.stderr).contains(secret), "the secret is masked");
+    assert!(server.received().iter().all(|r| !r.raw.contains(secret)), "a text with a secret is never sent");
+    let out = sync(&server, &[path(&triage), "--allow-secrets"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(server.received().iter().any(|r| r.raw.contains(secret)));
+}
+
+#[test]
+fn rate_limits_and_server_errors_are_retried_and_final_failures_named() {
+    let server = Server::start();
+    server.state.lock().expect("state").script = VecDeque::from([429, 429, 503, 500]);
+    let (_dir, agents) = examples();
+    let triage = agents.join("support-triage");
+    let out = sync(&server, &[path(&triage), "--jobs", "2"]);
+    assert_eq!(out.status.code(), Some(0), "{}{}", text(&out.stdout), text(&out.stderr));
+    let recorded = std::fs::read_to_string(triage.join("ctxc.counts")).expect("written");
+    let entries = recorded.lines().filter(|l| !l.starts_with('#')).count();
+    assert_eq!(server.received().len(), entries + 4, "each refused request sent again");
+
+    // A model the endpoint refuses: each failure names its agent and mode; the key is not shown.
+    let refusing = Server::start();
+    refusing.state.lock().expect("state").refuse_model = Some("claude-opus-4-1".into());
+    let out = sync(&refusing, &[path(&triage), "--model", "claude-opus-4-1"]);
+    assert_eq!(out.status.code(), Some(1));
+    let shown = text(&out.stdout);
+    assert!(shown.contains("failed: support-triage · triage mode · scenario"), "{shown}");
+    assert!(shown.contains("HTTP 400"), "{shown}");
+    assert!(!shown.contains(KEY) && !text(&out.stderr).contains(KEY), "the key is never printed: {shown}");
+    // 400 is final: one attempt per request.
+    let sent = refusing.received().len();
+    let failed = shown.lines().filter(|l| l.starts_with("failed:")).count();
+    assert_eq!(sent, failed);
+}
+
+#[test]
+fn dry_run_sends_nothing_and_a_missing_key_is_named() {
+    let server = Server::start();
+    let (_dir, agents) = examples();
+    let out = sync(&server, &[path(&agents), "--dry-run"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(server.received().is_empty());
+    let shown = text(&out.stdout);
+    assert!(shown.contains("support-triage:") && shown.contains("requests to send"), "{shown}");
+    assert!(shown.contains("zeus (gpt-4o): no counting endpoint"), "{shown}");
+    assert!(!agents.join("support-triage/ctxc.counts").exists());
+    let out = ctxc(&["counts", "sync", path(&agents.join("support-triage"))]).output().expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("ANTHROPIC_API_KEY"), "{}", text(&out.stderr));
+}
+
+#[test]
+fn prune_drops_counts_nothing_uses_and_a_bad_file_is_an_error_at_its_line() {
+    let server = Server::start();
+    let (_dir, agents) = examples();
+    let triage = agents.join("support-triage");
+    assert_eq!(sync(&server, &[path(&triage)]).status.code(), Some(0));
+    let lines = |file: &str| file.lines().filter(|l| !l.starts_with('#')).count();
+    let before = lines(&std::fs::read_to_string(triage.join("ctxc.counts")).expect("read"));
+    let role = triage.join("prompts/policies.md");
+    std::fs::write(&role, std::fs::read_to_string(&role).expect("read") + "\nAnother rule.\n").expect("write");
+    assert_eq!(sync(&server, &[path(&triage)]).status.code(), Some(0));
+    let grown = lines(&std::fs::read_to_string(triage.join("ctxc.counts")).expect("read"));
+    assert!(grown > before, "the changed requests are added");
+    assert_eq!(sync(&server, &[path(&triage), "--prune"]).status.code(), Some(0));
+    let pruned = lines(&std::fs::read_to_string(triage.join("ctxc.counts")).expect("read"));
+    assert_eq!(pruned, before, "as many entries as the agent's requests");
+
+    std::fs::write(triage.join("ctxc.counts"), "anthropic\tclaude-sonnet-4-5\tnot-a-hash\t12\t2026-11-26\n").expect("write");
+    let out = ctxc(&["cost", path(&triage)]).output().expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("ctxc.counts:1:"), "{}", text(&out.stderr));
+}
+
+#[test]
+fn a_killed_sync_leaves_the_previous_file_intact() {
+    let server = Server::start();
+    let (_dir, agents) = examples();
+    let triage = agents.join("support-triage");
+    assert_eq!(sync(&server, &[path(&triage)]).status.code(), Some(0));
+    let counts = triage.join("ctxc.counts");
+    let before = std::fs::read(&counts).expect("read");
+    let policies = triage.join("prompts/policies.md");
+    std::fs::write(&policies, std::fs::read_to_string(&policies).expect("read") + "\nA rule added later.\n").expect("write");
+    let mut child = ctxc(&["counts", "sync", path(&triage)])
+        .env("ANTHROPIC_API_KEY", KEY)
+        .env("ANTHROPIC_BASE_URL", &server.base)
+        .env("_CTXC_TEST_PAUSE_MS", "3000")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("spawn");
+    // Killed half-way through writing the temporary file.
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let temp_written = || {
+        std::fs::read_dir(&triage)
+            .expect("read dir")
+            .flatten()
+            .any(|e| e.file_name().to_string_lossy().starts_with(".ctxc.counts.ctxc-tmp-"))
+    };
+    while !temp_written() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(temp_written(), "the write started");
+    child.kill().expect("kill");
+    child.wait().expect("wait");
+    assert_eq!(std::fs::read(&counts).expect("read"), before, "the previous file, whole");
+    // The next run finishes the job.
+    assert_eq!(sync(&server, &[path(&triage)]).status.code(), Some(0));
+    assert_ne!(std::fs::read(&counts).expect("read"), before);
+}
