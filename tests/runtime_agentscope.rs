@@ -46,26 +46,26 @@ fn ctxc(args: &[&str], dir: &Path, release: &str) -> Value {
     run_json(&mut command, &format!("ctxc {} {}", args.join(" "), dir.display()))
 }
 
-/// AgentScope's own texts, which the fixtures refer to as modules and tool files under upstream/.
-fn write_upstream(dir: &Path, builtins: &Value) {
-    let upstream = dir.join("upstream");
-    std::fs::create_dir_all(&upstream).expect("mkdir");
-    let text = |key: &str| builtins[key].as_str().unwrap_or_else(|| panic!("--builtins has no {key}")).to_string();
-    std::fs::write(upstream.join("skill-instruction.md"), text("skill_instruction")).expect("write");
-    std::fs::write(upstream.join("workspace.md"), text("workspace_instructions")).expect("write");
-    std::fs::write(upstream.join("skill-viewer.json"), Value::Array(vec![builtins["skill_viewer_tool"].clone()]).to_string())
-        .expect("write");
+/// AgentScope's own texts, which the fixtures refer to as modules and tool files under upstream/:
+/// written by `ctxc upstream --python` from the installed release, as a user does.
+fn write_upstream(dir: &Path, release: &str) {
+    let python = common::runtime_path(&format!("agentscope-{release}/bin/python"));
+    let out =
+        Command::new(env!("CARGO_BIN_EXE_ctxc")).arg("upstream").arg(dir).arg("--python").arg(python).output().expect("ctxc upstream");
+    assert!(out.status.success(), "ctxc upstream with agentscope {release} failed:\n{}", String::from_utf8_lossy(&out.stderr));
+    let manifest = std::fs::read_to_string(dir.join("ctxc.toml")).expect("manifest");
+    assert!(manifest.contains(&format!("version = \"{release}\"")), "the installed release is recorded:\n{manifest}");
 }
 
 /// One fixture under one release: the mismatches found, each readable on its own.
-fn compare(name: &str, release: &str, builtins: &Value) -> Vec<String> {
+fn compare(name: &str, release: &str) -> Vec<String> {
     let temp = tempfile::tempdir().expect("tempdir");
     let dir = temp.path().canonicalize().expect("canonical");
     common::copy_tree(&fixtures().join(name), &dir);
-    write_upstream(&dir, builtins);
     let manifest = dir.join("ctxc.toml");
     let text = std::fs::read_to_string(&manifest).expect("manifest").replace(PROJECT_DIR, &dir.display().to_string());
     std::fs::write(&manifest, text).expect("write");
+    write_upstream(&dir, release);
 
     let runtime = python(release, &dir);
     let render = ctxc(&["render", "--format", "json"], &dir, release);
@@ -139,10 +139,18 @@ fn ctxc_renders_what_agentscope_sends() {
     assert!(names.len() >= 6, "expected at least 6 fixtures, found {names:?}");
     let mut problems = Vec::new();
     for release in RELEASES {
-        let builtins = python(release, Path::new("--builtins"));
         for name in &names {
-            problems.extend(compare(name, release, &builtins));
+            problems.extend(compare(name, release));
         }
     }
     assert!(problems.is_empty(), "ctxc differs from AgentScope in {} place(s):\n\n{}", problems.len(), problems.join("\n\n"));
+}
+
+/// The README's per-release table names each release compared here and its fixture count.
+#[test]
+fn readme_names_each_agentscope_release_compared() {
+    let fixtures = std::fs::read_dir(fixtures()).expect("fixtures").count();
+    for release in RELEASES {
+        common::assert_readme_release_row(&format!("agentscope {release}"), fixtures);
+    }
 }

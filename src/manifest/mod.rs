@@ -533,8 +533,15 @@ impl Validator {
         let scenarios = self.scenarios(&raw.scenarios, &flags, &connectors, &skills);
         self.template_variables(&modules, &modes, &scenarios);
         let project_context = self.walk_up(raw.memory.as_ref().and_then(|m| m.walk_up.as_deref()).unwrap_or_default());
-        let has_profile = profile.known || agent_raw.context_window.is_some();
-        let systems = self.systems(&raw, &user_written, &preset_defaults, preset_name.as_ref(), has_profile);
+        // Deep Agents sizes its window from LangChain's profile of the model, not ctxc's table.
+        let model_name = agent_raw.model.as_ref().map_or("", |m| m.value.as_str());
+        let runtime_model = crate::systems::deepagents::ModelWindow::of(
+            model_name.split_once(':').map_or(model_name, |(_, m)| m),
+            &profile.provider,
+            agent_raw.context_window,
+            agent_raw.max_output_tokens,
+        );
+        let systems = self.systems(&raw, &user_written, &preset_defaults, preset_name.as_ref(), &runtime_model);
         let (snapshot_dir, snapshot_dir_origin) = self.snapshot_dir(raw.snapshot.as_ref().and_then(|s| s.dir.as_ref()));
         Some(Agent {
             name: agent_raw.name.value,

@@ -54,6 +54,18 @@ const MODEL_CLASSES: [(&str, u64, u32); 12] = [
     ("MiniMaxChatModel", 1_000_000, 9),
 ];
 
+/// The AgentScope model class that serves a provider of ctxc's model table (`model/_<provider>/`).
+pub fn model_class_for(provider: &str) -> Option<&'static str> {
+    match provider {
+        "openai" => Some("OpenAIChatModel"),
+        "anthropic" => Some("AnthropicChatModel"),
+        "gemini" => Some("GeminiChatModel"),
+        "deepseek" => Some("DeepSeekChatModel"),
+        "xai" => Some("XAIChatModel"),
+        _ => None,
+    }
+}
+
 /// Post-releases and the release whose modelled code they keep. 2.0.7.post1 against 2.0.7 (both
 /// wheels from PyPI, compared file by file): it changes media handling in the formatters, Gemini's
 /// and OpenAI Responses' request code and a reminder after the last ReAct iteration; the
