@@ -112,6 +112,13 @@ fn compare(name: &str, release: &str) -> Vec<String> {
         }
     }
 
+    // The model's context size is the window of the whole report, the general block included.
+    if report["window"]["max_input_tokens"] != runtime["context_size"] {
+        problems.push(format!(
+            "{label}: cost's window is {} where AgentScope's context_size is {}",
+            report["window"]["max_input_tokens"], runtime["context_size"]
+        ));
+    }
     let window = &report["window"]["agentscope"];
     for (runtime_key, ctxc_key) in [
         ("context_size", "context_size"),
