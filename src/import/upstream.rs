@@ -22,7 +22,7 @@ use super::toml_string;
 use crate::diagnostic::{Diagnostic, Sources};
 use crate::project::ProjectRoot;
 use crate::review::atomic;
-use crate::systems::deepagents::{layout, LAYOUT_0_7};
+use crate::systems::deepagents::{layout, LAYOUT_0_4};
 
 /// A runtime whose texts ctxc reads: its preset and package, the script that prints them, and the
 /// files under `upstream/` the manifest refers to.
@@ -260,7 +260,8 @@ pub fn update(manifest: &Path, python: &Path) -> Result<Written, Diagnostic> {
                 Some(version) => {
                     layout(&version.value.text()).map_err(|e| Diagnostic::error(e).in_file(&shown).at(version.span.clone()))?
                 }
-                None => LAYOUT_0_7,
+                // The preset's default (presets/deepagents.toml).
+                None => LAYOUT_0_4,
             };
             // LangChain's provider name, which picks the model class (its profile) and 0.7's harness profile.
             let provider = match crate::systems::deepagents::langchain_profile(&model) {

@@ -55,6 +55,13 @@ pub fn profiles_source() -> &'static str {
 
 const PROFILES: &str = include_str!("../../data/deepagents-profiles.tsv");
 
+/// The provider package and release the table took `provider`'s profiles from
+/// (`langchain-anthropic 1.7.7`).
+fn package_of(provider: &str) -> &'static str {
+    let package = format!("langchain-{}", provider.replace('_', "-"));
+    profiles_source().split(", ").find(|p| p.split(' ').next() == Some(package.as_str())).unwrap_or("LangChain's provider package")
+}
+
 fn profiles() -> &'static [LangchainProfile] {
     static TABLE: std::sync::OnceLock<Vec<LangchainProfile>> = std::sync::OnceLock::new();
     TABLE.get_or_init(|| {
@@ -115,7 +122,7 @@ impl ModelWindow {
         let class = profile.map(|p| p.provider.as_str()).or_else(|| langchain_provider(provider));
         let (max_input_tokens, max_input_source) = match (context_window, profile) {
             (Some(n), _) => (Some(n), "[agent] context_window".to_string()),
-            (None, Some(p)) => (Some(p.max_input_tokens), format!("LangChain's {} profile ({})", p.provider, profiles_source())),
+            (None, Some(p)) => (Some(p.max_input_tokens), format!("LangChain's profile of the model ({})", package_of(&p.provider))),
             (None, None) => (None, format!("LangChain has no profile for `{model}`: Deep Agents' fallback")),
         };
         let (max_tokens, max_tokens_source) = match (max_output_tokens, profile) {
