@@ -52,8 +52,11 @@ const DEEPAGENTS: Runtime = Runtime {
 const AGENTSCOPE: Runtime = Runtime {
     package: "agentscope",
     script: include_str!("upstream/agentscope.py"),
-    texts: &["skill_instruction", "workspace"],
-    text_file: |name| format!("{}.md", name.replace('_', "-")),
+    texts: &["skill_instruction", "workspace", "compression_tool"],
+    text_file: |name| match name {
+        "compression_tool" => "compression-tool.json".to_string(),
+        name => format!("{}.md", name.replace('_', "-")),
+    },
     tools_file: "skill-viewer.json",
     install: "pip install agentscope==2.0.11",
 };

@@ -506,7 +506,7 @@ impl Validator {
         let flags: IndexMap<String, bool> = raw.flags.clone();
         let template_root = self.template_root(raw.templates.as_ref());
         let modules = self.modules(&raw.modules, &template_root);
-        let categories = self.categories(&raw.tools, &flags);
+        let mut categories = self.categories(&raw.tools, &flags);
         let steps = self.steps(pipeline.steps, &raw.modules, &flags);
         let modes = self.modes(&raw.modes, &modules, &steps, &categories, &template_root);
         let connectors: IndexMap<String, TextFile> =
@@ -542,6 +542,12 @@ impl Validator {
             agent_raw.max_output_tokens,
         );
         let systems = self.systems(&raw, &user_written, &preset_defaults, preset_name.as_ref(), &runtime_model);
+        // AgentScope adds its compression tool to the toolkit on every reply, after the agent's tools.
+        if systems.agentscope.as_ref().is_some_and(|s| s.compression_tool_enabled.value) {
+            let file = RawToolFile::Path(crate::systems::agentscope::COMPRESSION_TOOL_FILE.to_string());
+            let raw_category = RawCategory { title: Some("AgentScope's compression tool".into()), files: vec![file], ..Default::default() };
+            categories.extend(self.categories(&IndexMap::from([("agentscope_compression".to_string(), raw_category)]), &flags));
+        }
         let (snapshot_dir, snapshot_dir_origin) = self.snapshot_dir(raw.snapshot.as_ref().and_then(|s| s.dir.as_ref()));
         Some(Agent {
             name: agent_raw.name.value,

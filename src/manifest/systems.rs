@@ -440,7 +440,22 @@ impl Validator {
             let span = self.locate("[agentscope.workspace]");
             self.error("`[agentscope.workspace]` needs `workdir`, the workspace's absolute path".to_string(), span);
         }
+        let compression_tool_enabled = self.required(
+            "agentscope.compression_tool_enabled",
+            u.compression_tool_enabled.as_ref(),
+            p.compression_tool_enabled.as_ref(),
+            from,
+        );
+        if compression_tool_enabled.value && !release.compression_tool {
+            let span = u.compression_tool_enabled.as_ref().and_then(|c| self.span(c, &c.value.to_string()));
+            self.error(
+                format!("`compression_tool_enabled` is not in agentscope {} (ContextConfig has it from 2.0.8)", release.version),
+                span,
+            )
+            .help = Some("set `[agentscope] version` to 2.0.8 or later, or remove `compression_tool_enabled`".into());
+        }
         agentscope::Settings {
+            compression_tool_enabled,
             version,
             release,
             trigger_ratio: self.required("agentscope.trigger_ratio", u.trigger_ratio.as_ref(), p.trigger_ratio.as_ref(), from),
