@@ -376,7 +376,7 @@ fn window(
         history_room: max_input as i64 - response_reserve as i64 - fixed - dynamic_headroom,
         summarization_ratio,
         summarization_at: summarization_ratio.map(|r| (max_input as f64 * r).floor() as u64),
-        deepagents: agent.systems.deepagents.as_ref().map(|s| crate::systems::deepagents::window(s)),
+        deepagents: agent.systems.deepagents.as_ref().map(crate::systems::deepagents::window),
         zeph: agent.systems.zeph.as_ref().zip(zeph).map(|(s, inputs)| crate::systems::zeph::window(s, max_input, inputs)),
         agentscope: agent.systems.agentscope.as_ref().map(|s| crate::systems::agentscope::window(s, max_input, fixed)),
     }
