@@ -101,6 +101,9 @@ pub struct RequestCost {
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct Window {
     pub max_input_tokens: u64,
+    /// Where the window comes from: the model's max input tokens, or the runtime's own size of
+    /// the context (AgentScope's `context_size`).
+    pub max_input_source: String,
     pub response_reserve: u64,
     /// Where the reserve comes from.
     pub response_reserve_source: String,
@@ -504,7 +507,13 @@ fn window(
     request: &RequestCost,
     zeph: Option<crate::systems::zeph::Inputs>,
 ) -> Window {
-    let max_input = profile.max_input_tokens;
+    // An AgentScope model's `context_size` (set, or its class's default) is the context the
+    // runtime works within: the window of the whole report.
+    let agentscope_size = agent.systems.agentscope.as_ref().and_then(|s| s.context_size.as_ref());
+    let (max_input, max_input_source) = match agentscope_size {
+        Some(size) => (size.value, format!("AgentScope's context_size · {}", size.source)),
+        None => (profile.max_input_tokens, format!("{} max input tokens", profile.model)),
+    };
     let (response_reserve, response_reserve_source) = match agent.budgets.response_reserve {
         Some(Reserve::Tokens(n)) => (n, "budgets.response_reserve".to_string()),
         Some(Reserve::Ratio(r)) => {
@@ -522,6 +531,7 @@ fn window(
     let summarization_ratio = agent.settings.summarization_trigger;
     Window {
         max_input_tokens: max_input,
+        max_input_source,
         response_reserve,
         response_reserve_source,
         fixed,
@@ -530,7 +540,7 @@ fn window(
         history_room: max_input as i64 - response_reserve as i64 - fixed - dynamic_headroom,
         summarization_ratio,
         summarization_at: summarization_ratio.map(|r| (max_input as f64 * r).floor() as u64),
-        deepagents: agent.systems.deepagents.as_ref().map(|s| crate::systems::deepagents::window(s, max_input)),
+        deepagents: agent.systems.deepagents.as_ref().map(crate::systems::deepagents::window),
         zeph: agent.systems.zeph.as_ref().zip(zeph).map(|(s, inputs)| crate::systems::zeph::window(s, max_input, inputs)),
         agentscope: agent.systems.agentscope.as_ref().map(|s| crate::systems::agentscope::window(s, max_input, fixed)),
     }

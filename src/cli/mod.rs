@@ -106,7 +106,7 @@ enum Command {
     Init(init::InitArgs),
     /// Add a mode, module, tool category or skill to an agent (TOML manifests).
     Add(add::AddArgs),
-    /// Write the runtime's own texts (Deep Agents) into `upstream/`, read from its installed release.
+    /// Write the runtime's own texts (Deep Agents, AgentScope) into `upstream/`, read from its installed release.
     Upstream(upstream::UpstreamArgs),
     /// Run the language server over stdio: findings as you type, token counts on hover and inline.
     Lsp(lsp::LspArgs),

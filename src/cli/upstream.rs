@@ -1,4 +1,4 @@
-//! `ctxc upstream [PATH] [--python PY]`: writes the runtime's own texts under each agent's
+//! `ctxc upstream [PATH] [--python PY]`: writes the runtime's own texts (Deep Agents, AgentScope) under each agent's
 //! `upstream/`, read from the release installed in a Python environment.
 
 use std::path::{Path, PathBuf};
@@ -43,11 +43,8 @@ pub fn update(manifest: &Path, python: Option<&Path>) -> Result<(), ctxc::diagno
     let python = ctxc::import::upstream::interpreter(python, virtual_env.as_deref(), dir)?;
     let written = ctxc::import::upstream::update(manifest, &python)?;
     super::output::println(&format!("wrote {} from {} ({})", written.dir.display(), written.release, written.files.join(", ")));
-    if let Some(layout) = written.recorded_layout {
-        super::output::println(&format!(
-            "{}: [deepagents] version = \"{layout}\", the layout of the installed release",
-            manifest.display()
-        ));
+    if let Some(setting) = written.recorded {
+        super::output::println(&format!("{}: {setting}, the installed release", manifest.display()));
     }
     Ok(())
 }

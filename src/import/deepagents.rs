@@ -91,7 +91,7 @@ pub fn import(dir: &Path, layout: Layout) -> Result<Imported, Failure> {
             "description" => notes.push(note("`description` is not carried over: the platform lists the agent by it, and it is not part of the prompt".into(), key)),
             "agent_id" => notes.push(note("`agent_id` is not carried over: it names the deployed agent, not its prompt".into(), key)),
             "backend" => notes.push(note(
-                "`backend` is not carried over: the manifest models the mounting chosen by --layout; a sandbox backend adds the `execute` tool and its filesystem text, which you paste from your release".into(),
+                "`backend` is not carried over: the manifest models the mounting chosen by --layout; a sandbox backend adds the `execute` tool and its own filesystem text, which `ctxc upstream` does not write (it reads the runtime with a local filesystem backend): add them under [tools] and [modules] yourself".into(),
                 key,
             )),
             "permissions" => notes.push(note("`permissions` is not carried over: who may run the agent changes no prompt text".into(), key)),

@@ -3,7 +3,8 @@
 //! in the user's Python environment and written under the manifest's `upstream/` folder. ctxc
 //! ships none of that prose; every user of the runtime has it installed.
 //!
-//! The values are read by a script of ours (`upstream/deepagents.py`) run in the user's interpreter:
+//! The values are read by a script of ours per runtime (`upstream/deepagents.py`,
+//! `upstream/agentscope.py`) run in the user's interpreter:
 //! isolated mode (no current folder or user site on the path), no bytecode written, a stand-in
 //! chat model that answers at once, a time limit, and its output validated before any file is
 //! written. Render stays offline: it reads the files this writes.
@@ -21,10 +22,44 @@ use super::toml_string;
 use crate::diagnostic::{Diagnostic, Sources};
 use crate::project::ProjectRoot;
 use crate::review::atomic;
-use crate::systems::deepagents::{layout, LAYOUT_0_7};
+use crate::systems::deepagents::{layout, LAYOUT_0_4};
 
-/// The script that prints a Deep Agents release's texts (`python -I - < input`).
-const DEEPAGENTS_SCRIPT: &str = include_str!("upstream/deepagents.py");
+/// A runtime whose texts ctxc reads: its preset and package, the script that prints them, and the
+/// files under `upstream/` the manifest refers to.
+struct Runtime {
+    package: &'static str,
+    script: &'static str,
+    /// The texts the script prints; a text the release lacks is an empty file.
+    texts: &'static [&'static str],
+    /// The file under `upstream/` of a text.
+    text_file: fn(&str) -> String,
+    /// The file of the built-in tool schemas.
+    tools_file: &'static str,
+    /// What to install when the package is missing.
+    install: &'static str,
+}
+
+const DEEPAGENTS: Runtime = Runtime {
+    package: "deepagents",
+    script: include_str!("upstream/deepagents.py"),
+    texts: &DEEPAGENTS_TEXTS,
+    text_file: |name| format!("{name}.md"),
+    tools_file: "builtin_tools.json",
+    install: "pip install deepagents==0.7.32",
+};
+
+/// The files the AgentScope fixtures and manifests refer to (docs/runtimes/agentscope.md).
+const AGENTSCOPE: Runtime = Runtime {
+    package: "agentscope",
+    script: include_str!("upstream/agentscope.py"),
+    texts: &["skill_instruction", "workspace", "compression_tool"],
+    text_file: |name| match name {
+        "compression_tool" => "compression-tool.json".to_string(),
+        name => format!("{}.md", name.replace('_', "-")),
+    },
+    tools_file: "skill-viewer.json",
+    install: "pip install agentscope==2.0.11",
+};
 /// Importing LangChain and building the agents takes seconds; a hung interpreter is stopped.
 const TIME_LIMIT: Duration = Duration::from_secs(120);
 /// The most the script may print (the texts and tool schemas are tens of KiB).
@@ -78,13 +113,13 @@ pub fn interpreter(given: Option<&Path>, virtual_env: Option<&Path>, manifest_di
     })
 }
 
-/// Runs the Deep Agents script in `python` for `agent`.
-pub fn read_deepagents(python: &Path, agent: &Agent) -> Result<Texts, Diagnostic> {
+/// Runs `runtime`'s script in `python` for `agent` and checks what it printed.
+fn read(runtime: &Runtime, python: &Path, agent: &Agent) -> Result<Texts, Diagnostic> {
     let input = serde_json::to_vec(agent).map_err(|e| Diagnostic::error(e.to_string()))?;
-    let output = run_script(python, DEEPAGENTS_SCRIPT, &input)?;
+    let output = run_script(python, runtime, &input)?;
     let texts: Texts = serde_json::from_slice(&output)
         .map_err(|e| Diagnostic::error(format!("`{}` printed something that is not the runtime's texts: {e}", python.display())))?;
-    if texts.package != "deepagents" || texts.texts.keys().any(|k| !DEEPAGENTS_TEXTS.contains(&k.as_str())) {
+    if texts.package != runtime.package || texts.texts.keys().any(|k| !runtime.texts.contains(&k.as_str())) {
         return Err(Diagnostic::error(format!("`{}` printed texts ctxc did not ask for", python.display())));
     }
     if let Some(bad) = texts.builtin_tools.iter().find(|t| !t["function"]["name"].is_string()) {
@@ -93,11 +128,11 @@ pub fn read_deepagents(python: &Path, agent: &Agent) -> Result<Texts, Diagnostic
     Ok(texts)
 }
 
-/// Runs `script` in `python` with `input` on its stdin; its stdout, or why it failed.
-fn run_script(python: &Path, script: &str, input: &[u8]) -> Result<Vec<u8>, Diagnostic> {
+/// Runs `runtime`'s script in `python` with `input` on its stdin; its stdout, or why it failed.
+fn run_script(python: &Path, runtime: &Runtime, input: &[u8]) -> Result<Vec<u8>, Diagnostic> {
     let shown = python.display();
     let mut child = Command::new(python)
-        .args(["-I", "-c", script])
+        .args(["-I", "-c", runtime.script])
         .env("PYTHONDONTWRITEBYTECODE", "1")
         // LangChain's tracing would send runs to LangSmith when the user's shell enables it.
         .env("LANGCHAIN_TRACING_V2", "false")
@@ -142,7 +177,10 @@ fn run_script(python: &Path, script: &str, input: &[u8]) -> Result<Vec<u8>, Diag
         let missing = last.starts_with("ModuleNotFoundError");
         let d = Diagnostic::error(format!("reading the runtime with `{shown}` failed: {last}"));
         return Err(match missing {
-            true => d.help("install the runtime's release into that environment (e.g. `pip install deepagents==0.7.32`), or pass --python of one that has it"),
+            true => d.help(format!(
+                "install the runtime's release into that environment (e.g. `{}`), or pass --python of one that has it",
+                runtime.install
+            )),
             false => d,
         });
     }
@@ -152,21 +190,21 @@ fn run_script(python: &Path, script: &str, input: &[u8]) -> Result<Vec<u8>, Diag
     Ok(stdout)
 }
 
-/// The files to write under `upstream/`: each text module (empty where the release adds none),
-/// the built-in tools, and `SOURCES.toml` saying where each came from.
-pub fn deepagents_files(texts: &Texts) -> Vec<(String, String)> {
+/// The files to write under `upstream/`: each text (empty where the release adds none), the
+/// built-in tools, and `SOURCES.toml` saying where each came from.
+fn files(runtime: &Runtime, texts: &Texts) -> Vec<(String, String)> {
     let mut files: Vec<(String, String)> =
-        DEEPAGENTS_TEXTS.iter().map(|name| (format!("{name}.md"), texts.texts.get(*name).cloned().unwrap_or_default())).collect();
+        runtime.texts.iter().map(|name| ((runtime.text_file)(name), texts.texts.get(*name).cloned().unwrap_or_default())).collect();
     let tools = serde_json::to_string_pretty(&texts.builtin_tools).unwrap_or_default();
-    files.push(("builtin_tools.json".to_string(), format!("{tools}\n")));
+    files.push((runtime.tools_file.to_string(), format!("{tools}\n")));
     let mut sources = format!(
         "# Written by `ctxc upstream` from the installed release; run it again after an upgrade.\n\
          package = {}\nversion = {}\n\n[sources]\n",
         toml_string(&texts.package),
         toml_string(&texts.version)
     );
-    for name in DEEPAGENTS_TEXTS {
-        let source = texts.sources.get(name).map_or("not in this release: an empty file turns the step off", String::as_str);
+    for name in runtime.texts {
+        let source = texts.sources.get(*name).map_or("not in this release: an empty file turns the step off", String::as_str);
         sources.push_str(&format!("{name} = {}\n", toml_string(source)));
     }
     sources.push_str("builtin_tools = \"the tools the runtime binds to the model\"\n");
@@ -200,13 +238,14 @@ pub struct Written {
     pub dir: PathBuf,
     pub release: String,
     pub files: Vec<String>,
-    /// The prompt layout written into the manifest, when it selected another than the release's.
-    pub recorded_layout: Option<&'static str>,
+    /// The setting written into the manifest (`[deepagents] version = "0.4"`), when it selected
+    /// another release than the installed one.
+    pub recorded: Option<String>,
 }
 
 /// Reads the texts of the runtime the manifest's preset names, from `python`, and writes them
-/// under `upstream/` beside the manifest. The installed release must have the prompt layout the
-/// manifest selects.
+/// under `upstream/` beside the manifest. The manifest then selects the installed release (its
+/// prompt layout for Deep Agents, its version for AgentScope), which the texts belong to.
 pub fn update(manifest: &Path, python: &Path) -> Result<Written, Diagnostic> {
     let dir = manifest.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let shown = manifest.display().to_string();
@@ -216,71 +255,99 @@ pub fn update(manifest: &Path, python: &Path) -> Result<Written, Diagnostic> {
     let raw = crate::manifest::parse(&file.text, crate::manifest::Format::of(manifest))
         .map_err(|e| Diagnostic::error(e.message).in_file(&shown).at(e.span))?;
     let preset = raw.pipeline.as_ref().and_then(|p| p.preset.as_ref()).map(|p| p.value.as_str());
-    if preset != Some("deepagents") {
-        return Err(Diagnostic::error(format!(
-            "`ctxc upstream` reads Deep Agents' texts; this manifest's preset is {}",
-            preset.map_or("not set".to_string(), |p| format!("`{p}`"))
-        ))
-        .in_file(&shown));
-    }
-    let selected = match raw.deepagents.as_ref().and_then(|d| d.version.as_ref()) {
-        Some(version) => layout(&version.value.text()).map_err(|e| Diagnostic::error(e).in_file(&shown).at(version.span.clone()))?,
-        None => LAYOUT_0_7,
-    };
     let model = raw.agent.as_ref().and_then(|a| a.model.as_ref()).map(|m| m.value.clone()).unwrap_or_default();
     let model = model.split_once(':').map_or(model.as_str(), |(_, m)| m).to_string();
-    let provider = Some(crate::models::profile(&model).provider).filter(|p| !p.is_empty());
-    let mut sources = Sources::default();
-    let subagents = super::deepagents::subagents(&root, &mut sources)
-        .map_err(|f| f.diagnostics.into_iter().next().unwrap_or_else(|| Diagnostic::error("cannot read subagents/")))?
-        .into_iter()
-        .map(|(name, description)| Subagent { name, description })
-        .collect();
-    let texts = read_deepagents(python, &Agent { model, provider, subagents })?;
-    let installed = layout(&texts.version).map_err(Diagnostic::error)?;
-    let files = deepagents_files(&texts);
+    let (runtime, texts, selected, installed) = match preset {
+        Some("deepagents") => {
+            let selected = match raw.deepagents.as_ref().and_then(|d| d.version.as_ref()) {
+                Some(version) => {
+                    layout(&version.value.text()).map_err(|e| Diagnostic::error(e).in_file(&shown).at(version.span.clone()))?
+                }
+                // The preset's default (presets/deepagents.toml).
+                None => LAYOUT_0_4,
+            };
+            // LangChain's provider name, which picks the model class (its profile) and 0.7's harness profile.
+            let provider = match crate::systems::deepagents::langchain_profile(&model) {
+                Some(profile) => Some(profile.provider.clone()),
+                None => crate::systems::deepagents::langchain_provider(&crate::models::profile(&model).provider).map(String::from),
+            };
+            let mut sources = Sources::default();
+            let subagents = super::deepagents::subagents(&root, &mut sources)
+                .map_err(|f| f.diagnostics.into_iter().next().unwrap_or_else(|| Diagnostic::error("cannot read subagents/")))?
+                .into_iter()
+                .map(|(name, description)| Subagent { name, description })
+                .collect();
+            let texts = read(&DEEPAGENTS, python, &Agent { model, provider, subagents })?;
+            let installed = layout(&texts.version).map_err(Diagnostic::error)?;
+            (&DEEPAGENTS, texts, Some(selected.to_string()), installed.to_string())
+        }
+        Some("agentscope") => {
+            let selected = raw.agentscope.as_ref().and_then(|a| a.version.as_ref()).map(|v| v.value.clone());
+            let texts = read(&AGENTSCOPE, python, &Agent { model, provider: None, subagents: Vec::new() })?;
+            let Some(release) = crate::systems::agentscope::release(&texts.version) else {
+                let known: Vec<&str> = crate::systems::agentscope::RELEASES.iter().map(|r| r.version).collect();
+                return Err(Diagnostic::error(format!("the installed agentscope {} is not a release ctxc models", texts.version))
+                    .help(format!("install one of {} (`{}`)", known.join(", "), AGENTSCOPE.install)));
+            };
+            // A post-release ctxc accepts is recorded as itself: the manifest names what is installed.
+            let installed = if texts.version == release.version { release.version.to_string() } else { texts.version.clone() };
+            (&AGENTSCOPE, texts, selected, installed)
+        }
+        _ => {
+            return Err(Diagnostic::error(format!(
+                "`ctxc upstream` reads the texts of the `deepagents` and `agentscope` presets; this manifest's preset is {}",
+                preset.map_or("not set".to_string(), |p| format!("`{p}`"))
+            ))
+            .in_file(&shown))
+        }
+    };
+    let files = files(runtime, &texts);
     let upstream = dir.join("upstream");
     write(&upstream, &files)?;
-    // The texts go with the layout of the release they come from: the manifest records it.
-    let recorded_layout = (installed != selected).then(|| record_layout(manifest, &file.text, installed)).transpose()?;
+    // The texts go with the release they come from: the manifest records it.
+    let recorded = (selected.as_deref() != Some(installed.as_str()))
+        .then(|| record_version(manifest, &file.text, runtime.package, &installed))
+        .transpose()?;
     Ok(Written {
         dir: upstream,
-        release: format!("deepagents {}", texts.version),
+        release: format!("{} {}", runtime.package, texts.version),
         files: files.into_iter().map(|(name, _)| name).collect(),
-        recorded_layout,
+        recorded,
     })
 }
 
-/// Sets `[deepagents] version` of a TOML manifest to `layout`, keeping the rest of the file.
-fn record_layout(manifest: &Path, text: &str, layout: &'static str) -> Result<&'static str, Diagnostic> {
+/// Sets `[table] version` of a TOML manifest to `version`, keeping the rest of the file; says
+/// what it set.
+fn record_version(manifest: &Path, text: &str, table_name: &str, version: &str) -> Result<String, Diagnostic> {
     let shown = manifest.display().to_string();
+    let setting = format!("[{table_name}] version = \"{version}\"");
     let refuse = |why: &str| {
-        Diagnostic::error(format!("the installed release has the {layout} prompt layout and the manifest selects another; {why}"))
+        Diagnostic::error(format!("the texts are those of the installed release and the manifest selects another; {why}"))
             .in_file(&shown)
-            .help(format!("set `[deepagents] version = \"{layout}\"` by hand, or install the release the manifest selects"))
+            .help(format!("set `{setting}` by hand, or install the release the manifest selects"))
     };
     if crate::manifest::Format::of(manifest) != crate::manifest::Format::Toml {
         return Err(refuse("ctxc records it only in a TOML manifest"));
     }
     let mut doc: toml_edit::DocumentMut = text.parse().map_err(|_| refuse("the manifest is not TOML ctxc can edit"))?;
-    let Some(table) = doc.entry("deepagents").or_insert(toml_edit::table()).as_table_like_mut() else {
-        return Err(refuse("`deepagents` is not a table"));
+    let Some(table) = doc.entry(table_name).or_insert(toml_edit::table()).as_table_like_mut() else {
+        return Err(refuse(&format!("`{table_name}` is not a table")));
     };
     match table.get_mut("version").and_then(|item| item.as_value_mut()) {
         // In place: the comments around the value stay.
         Some(value) => {
             let decor = value.decor().clone();
-            *value = layout.into();
+            *value = version.into();
             *value.decor_mut() = decor;
         }
         None => {
-            table.insert("version", toml_edit::value(layout));
+            table.insert("version", toml_edit::value(version));
         }
     }
     let dir = manifest.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     atomic::replace_inside(dir, manifest, doc.to_string().as_bytes())
         .map_err(|e| Diagnostic::error(format!("cannot write `{shown}`: {e}")))?;
-    Ok(layout)
+    Ok(setting)
 }
 
 #[cfg(all(test, unix))]
@@ -309,7 +376,7 @@ mod tests {
         std::fs::write(&manifest, MANIFEST).expect("write");
         let written = update(&manifest, &fake_python(dir.path(), OUTPUT_0_4, None)).expect("written");
         assert_eq!(written.release, "deepagents 0.4.12");
-        assert_eq!(written.recorded_layout, Some("0.4"));
+        assert_eq!(written.recorded.as_deref(), Some("[deepagents] version = \"0.4\""));
         let read = |rel: &str| std::fs::read_to_string(dir.path().join(rel)).expect(rel);
         assert_eq!(read("upstream/base_prompt.md"), "Base.");
         assert_eq!(read("upstream/profile_suffix.md"), "", "a text the release lacks turns its step off");
@@ -319,7 +386,7 @@ mod tests {
         assert_eq!(read("ctxc.toml"), MANIFEST.replace("version = \"0.7\" # kept", "version = \"0.4\" # kept"));
         // Again: same bytes, nothing recorded.
         let again = update(&manifest, &fake_python(dir.path(), OUTPUT_0_4, None)).expect("written");
-        assert_eq!(again.recorded_layout, None);
+        assert_eq!(again.recorded, None);
     }
 
     #[test]
@@ -340,7 +407,34 @@ mod tests {
         }
         std::fs::write(&manifest, MANIFEST.replace("deepagents\"", "agentscope\"")).expect("write");
         let e = update(&manifest, &fake_python(dir.path(), OUTPUT_0_4, None)).expect_err("agentscope");
-        assert!(e.message.contains("preset is `agentscope`"), "{}", e.message);
+        assert!(e.message.contains("ctxc did not ask for"), "the Deep Agents texts are not AgentScope's: {}", e.message);
+        std::fs::write(&manifest, MANIFEST.replace("deepagents\"", "zeph\"")).expect("write");
+        let e = update(&manifest, &fake_python(dir.path(), OUTPUT_0_4, None)).expect_err("zeph");
+        assert!(e.message.contains("preset is `zeph`"), "{}", e.message);
+    }
+
+    #[test]
+    fn agentscope_texts_are_written_and_the_installed_release_recorded() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let manifest = dir.path().join("ctxc.toml");
+        let text = "[agent]\nname = \"a\"\n\n[pipeline]\npreset = \"agentscope\"\n";
+        std::fs::write(&manifest, text).expect("write");
+        let output = |version: &str| {
+            format!(
+                r#"{{"package": "agentscope", "version": "{version}", "texts": {{"skill_instruction": "Use Skill.", "workspace": "At {{workdir}}."}}, "sources": {{}}, "builtin_tools": [{{"type": "function", "function": {{"name": "Skill", "parameters": {{}}}}}}]}}"#
+            )
+        };
+        let e = update(&manifest, &fake_python(dir.path(), &output("2.0.4"), None)).expect_err("not modelled");
+        assert!(e.message.contains("agentscope 2.0.4 is not a release ctxc models"), "{}", e.message);
+        assert!(!dir.path().join("upstream").exists());
+        let written = update(&manifest, &fake_python(dir.path(), &output("2.0.7.post1"), None)).expect("written");
+        assert_eq!(written.release, "agentscope 2.0.7.post1");
+        let read = |rel: &str| std::fs::read_to_string(dir.path().join(rel)).expect(rel);
+        assert_eq!(read("upstream/skill-instruction.md"), "Use Skill.");
+        assert_eq!(read("upstream/workspace.md"), "At {workdir}.");
+        assert!(read("upstream/skill-viewer.json").contains("\"name\": \"Skill\""));
+        assert_eq!(read("ctxc.toml"), format!("{text}\n[agentscope]\nversion = \"2.0.7.post1\"\n"));
+        assert_eq!(update(&manifest, &fake_python(dir.path(), &output("2.0.7.post1"), None)).expect("again").recorded, None);
     }
 
     #[test]

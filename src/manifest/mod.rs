@@ -541,7 +541,7 @@ impl Validator {
         let flags: IndexMap<String, bool> = raw.flags.clone();
         let template_root = self.template_root(raw.templates.as_ref());
         let modules = self.modules(&raw.modules, &template_root);
-        let categories = self.categories(&raw.tools, &flags);
+        let mut categories = self.categories(&raw.tools, &flags);
         let steps = self.steps(pipeline.steps, &raw.modules, &flags);
         let modes = self.modes(&raw.modes, &modules, &steps, &categories, &template_root);
         let connectors: IndexMap<String, TextFile> =
@@ -568,8 +568,21 @@ impl Validator {
         let scenarios = self.scenarios(&raw.scenarios, &flags, &connectors, &skills);
         self.template_variables(&modules, &modes, &scenarios);
         let project_context = self.walk_up(raw.memory.as_ref().and_then(|m| m.walk_up.as_deref()).unwrap_or_default());
-        let has_profile = profile.known || agent_raw.context_window.is_some();
-        let systems = self.systems(&raw, &user_written, &preset_defaults, preset_name.as_ref(), has_profile);
+        // Deep Agents sizes its window from LangChain's profile of the model, not ctxc's table.
+        let model_name = agent_raw.model.as_ref().map_or("", |m| m.value.as_str());
+        let runtime_model = crate::systems::deepagents::ModelWindow::of(
+            model_name.split_once(':').map_or(model_name, |(_, m)| m),
+            &profile.provider,
+            agent_raw.context_window,
+            agent_raw.max_output_tokens,
+        );
+        let systems = self.systems(&raw, &user_written, &preset_defaults, preset_name.as_ref(), &runtime_model);
+        // AgentScope adds its compression tool to the toolkit on every reply, after the agent's tools.
+        if systems.agentscope.as_ref().is_some_and(|s| s.compression_tool_enabled.value) {
+            let file = RawToolFile::Path(crate::systems::agentscope::COMPRESSION_TOOL_FILE.to_string());
+            let raw_category = RawCategory { title: Some("AgentScope's compression tool".into()), files: vec![file], ..Default::default() };
+            categories.extend(self.categories(&IndexMap::from([("agentscope_compression".to_string(), raw_category)]), &flags));
+        }
         let (snapshot_dir, snapshot_dir_origin) = self.snapshot_dir(raw.snapshot.as_ref().and_then(|s| s.dir.as_ref()));
         Some(Agent {
             name: agent_raw.name.value,

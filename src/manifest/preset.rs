@@ -292,6 +292,7 @@ impl Overlay for RawAgentScope {
         take(&mut self.version, over.version);
         take(&mut self.context_buffer_ratio, over.context_buffer_ratio);
         take(&mut self.inject_runtime_state, over.inject_runtime_state);
+        take(&mut self.compression_tool_enabled, over.compression_tool_enabled);
         take(&mut self.model_class, over.model_class);
         take(&mut self.context_size, over.context_size);
         take(&mut self.project_dir, over.project_dir);

@@ -778,6 +778,10 @@ pub struct RawAgentScope {
     /// `InjectionConfig.inject_runtime_state`. Preset default: true.
     #[serde(default)]
     pub inject_runtime_state: Option<Spanned<bool>>,
+    /// `ContextConfig.compression_tool_enabled` (from 2.0.8): every request carries AgentScope's
+    /// compression tool, read from `upstream/compression-tool.json`. Preset default: false.
+    #[serde(default)]
+    pub compression_tool_enabled: Option<Spanned<bool>>,
     /// The model class (e.g. `DashScopeChatModel`): its `context_size` default is the window.
     #[serde(default)]
     pub model_class: Option<Spanned<String>>,

@@ -153,7 +153,7 @@ impl Validator {
         user: &RawManifest,
         preset: &RawManifest,
         preset_name: Option<&Spanned<String>>,
-        model_profile: bool,
+        model: &deepagents::ModelWindow,
     ) -> Systems {
         let name = preset_name.map(|p| p.value.clone()).unwrap_or_default();
         for table in SYSTEM_TABLES {
@@ -175,9 +175,9 @@ impl Validator {
         let from = PresetRef { name: name.clone(), origin };
         let mut systems = Systems::default();
         match name.as_str() {
-            "deepagents" => systems.deepagents = Some(self.deepagents(merged, user, preset, &from, model_profile)),
+            "deepagents" => systems.deepagents = Some(self.deepagents(merged, user, preset, &from, model)),
             "zeph" => systems.zeph = Some(self.zeph(merged, user, preset, &from)),
-            "agentscope" => systems.agentscope = Some(self.agentscope(user, preset, &from)),
+            "agentscope" => systems.agentscope = Some(self.agentscope(merged, user, preset, &from)),
             _ => {}
         }
         systems
@@ -189,7 +189,7 @@ impl Validator {
         user: &RawManifest,
         preset: &RawManifest,
         from: &PresetRef,
-        model_profile: bool,
+        model: &deepagents::ModelWindow,
     ) -> deepagents::Settings {
         let (u, p) = (user.deepagents.clone().unwrap_or_default(), preset.deepagents.clone().unwrap_or_default());
         let version = match self.pick("deepagents.version", u.version.as_ref(), p.version.as_ref(), from) {
@@ -205,7 +205,7 @@ impl Validator {
             from,
         );
         let (us, ps) = (u.summarization.unwrap_or_default(), p.summarization.unwrap_or_default());
-        let (default_trigger, default_keep, why) = if model_profile {
+        let (default_trigger, default_keep, why) = if model.max_input_tokens.is_some() {
             (
                 deepagents::ContextSize::Fraction(deepagents::TRIGGER_FRACTION),
                 deepagents::ContextSize::Fraction(deepagents::KEEP_FRACTION),
@@ -286,7 +286,7 @@ impl Validator {
             human_message_token_limit_before_evict: human_limit,
             trigger,
             keep,
-            model_profile,
+            model: model.clone(),
             interrupt_on,
             mount,
             memory: merged.memory.as_ref().is_some_and(|m| !m.files.is_empty()),
@@ -391,7 +391,7 @@ impl Validator {
             .collect()
     }
 
-    fn agentscope(&mut self, user: &RawManifest, preset: &RawManifest, from: &PresetRef) -> agentscope::Settings {
+    fn agentscope(&mut self, merged: &RawManifest, user: &RawManifest, preset: &RawManifest, from: &PresetRef) -> agentscope::Settings {
         let (u, p) = (user.agentscope.clone().unwrap_or_default(), preset.agentscope.clone().unwrap_or_default());
         let version = self.required("agentscope.version", u.version.as_ref(), p.version.as_ref(), from);
         let release = agentscope::release(&version.value).unwrap_or_else(|| {
@@ -401,8 +401,22 @@ impl Validator {
                 Some(format!("set `[agentscope] version` to one of {}", known.join(", ")));
             agentscope::RELEASES[agentscope::RELEASES.len() - 1]
         });
-        let model_class = self.pick("agentscope.model_class", u.model_class.as_ref(), p.model_class.as_ref(), from);
-        let explicit = self.pick("agentscope.context_size", u.context_size.as_ref(), p.context_size.as_ref(), from);
+        let mut model_class = self.pick("agentscope.model_class", u.model_class.as_ref(), p.model_class.as_ref(), from);
+        let mut explicit = self.pick("agentscope.context_size", u.context_size.as_ref(), p.context_size.as_ref(), from);
+        // `--model` (an override of `agent.model`) costs the agent on another model: its provider's
+        // model class, with that class's default, unless the class or size is overridden too.
+        if self.overridden("agent.model") && !self.overridden("agentscope.model_class") && !self.overridden("agentscope.context_size") {
+            let model = merged.agent.as_ref().and_then(|a| a.model.as_ref()).map_or("", |m| m.value.as_str());
+            let class = agentscope::model_class_for(&crate::models::profile(model).provider);
+            explicit = None;
+            model_class = class.map(|class| Setting {
+                value: class.to_string(),
+                source: format!("the model class of `{model}` (--model)"),
+                key: "agentscope.model_class".into(),
+                origin: from.origin.clone(),
+                note: None,
+            });
+        }
         let context_size = match (explicit, model_class) {
             (Some(size), _) => Some(size),
             (None, Some(class)) => match release.model_classes().find(|c| c.0 == class.value) {
@@ -426,7 +440,22 @@ impl Validator {
             let span = self.locate("[agentscope.workspace]");
             self.error("`[agentscope.workspace]` needs `workdir`, the workspace's absolute path".to_string(), span);
         }
+        let compression_tool_enabled = self.required(
+            "agentscope.compression_tool_enabled",
+            u.compression_tool_enabled.as_ref(),
+            p.compression_tool_enabled.as_ref(),
+            from,
+        );
+        if compression_tool_enabled.value && !release.compression_tool {
+            let span = u.compression_tool_enabled.as_ref().and_then(|c| self.span(c, &c.value.to_string()));
+            self.error(
+                format!("`compression_tool_enabled` is not in agentscope {} (ContextConfig has it from 2.0.8)", release.version),
+                span,
+            )
+            .help = Some("set `[agentscope] version` to 2.0.8 or later, or remove `compression_tool_enabled`".into());
+        }
         agentscope::Settings {
+            compression_tool_enabled,
             version,
             release,
             trigger_ratio: self.required("agentscope.trigger_ratio", u.trigger_ratio.as_ref(), p.trigger_ratio.as_ref(), from),

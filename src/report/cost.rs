@@ -183,7 +183,7 @@ pub fn text(c: &Costed, md: bool) -> String {
     // Configured numbers are shown as they are; counts carry their `~` when estimated.
     let counted = |tokens: i64| num(Count { exact: r.total.exact, ..count(tokens) });
     let mut lines = vec![
-        ("window", plain(window as i64), format!("{} max input tokens", m.model.model)),
+        ("window", plain(window as i64), w.max_input_source.clone()),
         ("response reserve", plain(w.response_reserve as i64), w.response_reserve_source.clone()),
         ("fixed context", counted(w.fixed), "the request total above".to_string()),
         ("dynamic headroom", num(count(w.dynamic_headroom)), "bounded sections at their worst case, beyond this scenario".to_string()),

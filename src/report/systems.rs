@@ -56,15 +56,30 @@ fn deep_agents(d: &deepagents::Window, md: bool) -> String {
         ),
         None => format!("tool_token_limit_before_evict is 0: tool results are never offloaded{}", from(&d.tool_token_limit_before_evict)),
     };
+    let m = &d.model;
+    let counted = format!("counted at {} characters per token ({})", m.chars_per_token, m.chars_per_token_source);
+    let trigger_note = format!("trigger: {}{}", d.trigger.value.describe(), from(&d.trigger));
     let mut lines = vec![
+        ("max input", m.max_input_tokens.map_or_else(|| "-".into(), n), m.max_input_source.clone()),
         ("offload over", n(d.tool_token_limit_before_evict.value), offload),
-        (
-            "summarization at",
-            tokens_or(d.summarization_at, d.trigger.value),
-            format!("trigger: {}{}", d.trigger.value.describe(), from(&d.trigger)),
-        ),
-        ("keeps", tokens_or(d.kept_tokens, d.keep.value), format!("keep: {}{}", d.keep.value.describe(), from(&d.keep))),
     ];
+    let summarization_note = match (d.summarization_by, d.input_budget) {
+        ("input budget", Some(_)) => {
+            lines.push(("trigger at", tokens_or(d.trigger_at, d.trigger.value), format!("{trigger_note}; not reached first")));
+            format!(
+                "input budget: {} of max input − {} max output tokens ({}); {counted}",
+                crate::systems::pct(deepagents::BUDGET_FRACTION),
+                n(m.max_tokens),
+                m.max_tokens_source
+            )
+        }
+        (_, Some(budget)) => format!("{trigger_note}; below the input budget {}; {counted}", n(budget)),
+        (_, None) => format!("{trigger_note}; {counted}"),
+    };
+    lines.extend([
+        ("summarization at", tokens_or(d.summarization_at, d.trigger.value), summarization_note),
+        ("keeps", tokens_or(d.kept_tokens, d.keep.value), format!("keep: {}{}", d.keep.value.describe(), from(&d.keep))),
+    ]);
     if let Some(human) = &d.human_message_token_limit_before_evict {
         lines.push((
             "human msgs over",

@@ -24,17 +24,19 @@ pub struct Release {
     /// `ContextConfig.context_buffer_ratio` (from 2.0.8); before, `InjectionConfig.context_buffer_ratio`.
     /// Either way it must be below `trigger_ratio` (`Agent._validate_configs`).
     pub buffer_in_context_config: bool,
+    /// `ContextConfig.compression_tool_enabled` exists (from 2.0.8).
+    pub compression_tool: bool,
     /// Patch number: model classes exist from the release their `since` names.
     patch: u32,
 }
 
 pub const RELEASES: [Release; 6] = [
-    Release { version: "2.0.6", trigger_may_equal_max: false, buffer_in_context_config: false, patch: 6 },
-    Release { version: "2.0.7", trigger_may_equal_max: true, buffer_in_context_config: false, patch: 7 },
-    Release { version: "2.0.8", trigger_may_equal_max: true, buffer_in_context_config: true, patch: 8 },
-    Release { version: "2.0.9", trigger_may_equal_max: true, buffer_in_context_config: true, patch: 9 },
-    Release { version: "2.0.10", trigger_may_equal_max: true, buffer_in_context_config: true, patch: 10 },
-    Release { version: "2.0.11", trigger_may_equal_max: true, buffer_in_context_config: true, patch: 11 },
+    Release { version: "2.0.6", trigger_may_equal_max: false, buffer_in_context_config: false, compression_tool: false, patch: 6 },
+    Release { version: "2.0.7", trigger_may_equal_max: true, buffer_in_context_config: false, compression_tool: false, patch: 7 },
+    Release { version: "2.0.8", trigger_may_equal_max: true, buffer_in_context_config: true, compression_tool: true, patch: 8 },
+    Release { version: "2.0.9", trigger_may_equal_max: true, buffer_in_context_config: true, compression_tool: true, patch: 9 },
+    Release { version: "2.0.10", trigger_may_equal_max: true, buffer_in_context_config: true, compression_tool: true, patch: 10 },
+    Release { version: "2.0.11", trigger_may_equal_max: true, buffer_in_context_config: true, compression_tool: true, patch: 11 },
 ];
 
 /// Model classes and their `context_size` constructor default, with the 2.0.x patch each first
@@ -53,6 +55,21 @@ const MODEL_CLASSES: [(&str, u64, u32); 12] = [
     ("VolcengineChatModel", 256_000, 8),
     ("MiniMaxChatModel", 1_000_000, 9),
 ];
+
+/// Where the compression tool's schema is, beside the manifest (written by `ctxc upstream`).
+pub const COMPRESSION_TOOL_FILE: &str = "upstream/compression-tool.json";
+
+/// The AgentScope model class that serves a provider of ctxc's model table (`model/_<provider>/`).
+pub fn model_class_for(provider: &str) -> Option<&'static str> {
+    match provider {
+        "openai" => Some("OpenAIChatModel"),
+        "anthropic" => Some("AnthropicChatModel"),
+        "gemini" => Some("GeminiChatModel"),
+        "deepseek" => Some("DeepSeekChatModel"),
+        "xai" => Some("XAIChatModel"),
+        _ => None,
+    }
+}
 
 /// Post-releases and the release whose modelled code they keep. 2.0.7.post1 against 2.0.7 (both
 /// wheels from PyPI, compared file by file): it changes media handling in the formatters, Gemini's
@@ -98,6 +115,8 @@ pub struct Settings {
     /// `InjectionConfig.inject_runtime_state` (default true): the buffer is checked only with it
     /// (or with the compression tool).
     pub inject_runtime_state: Setting<bool>,
+    /// `ContextConfig.compression_tool_enabled`: the compression tool is in every request.
+    pub compression_tool_enabled: Setting<bool>,
     /// The model's `context_size`: set, or the named model class's default; `None`: the model
     /// profile's window.
     pub context_size: Option<Setting<u64>>,

@@ -124,3 +124,17 @@ pub fn exit_within(child: &mut std::process::Child, timeout: std::time::Duration
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
 }
+
+/// Checks the README's "Proven per release" row of `release` (e.g. `deepagents 0.7.32`): it
+/// exists and names `fixtures` fixtures, so the table stays what the differential tests compare.
+pub fn assert_readme_release_row(release: &str, fixtures: usize) {
+    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).expect("README.md");
+    let row = readme.lines().find(|l| l.starts_with(&format!("| {release} |")));
+    let Some(row) = row else { panic!("README.md's \"Proven per release\" table has no row `| {release} | …`") };
+    let cells: Vec<&str> = row.split('|').map(str::trim).collect();
+    assert_eq!(
+        cells.get(2).copied(),
+        Some(fixtures.to_string().as_str()),
+        "README.md: {release} is compared on {fixtures} fixtures: {row}"
+    );
+}

@@ -46,26 +46,44 @@ fn ctxc(args: &[&str], dir: &Path, release: &str) -> Value {
     run_json(&mut command, &format!("ctxc {} {}", args.join(" "), dir.display()))
 }
 
-/// AgentScope's own texts, which the fixtures refer to as modules and tool files under upstream/.
-fn write_upstream(dir: &Path, builtins: &Value) {
-    let upstream = dir.join("upstream");
-    std::fs::create_dir_all(&upstream).expect("mkdir");
-    let text = |key: &str| builtins[key].as_str().unwrap_or_else(|| panic!("--builtins has no {key}")).to_string();
-    std::fs::write(upstream.join("skill-instruction.md"), text("skill_instruction")).expect("write");
-    std::fs::write(upstream.join("workspace.md"), text("workspace_instructions")).expect("write");
-    std::fs::write(upstream.join("skill-viewer.json"), Value::Array(vec![builtins["skill_viewer_tool"].clone()]).to_string())
-        .expect("write");
+/// AgentScope's own texts, which the fixtures refer to as modules and tool files under upstream/:
+/// written by `ctxc upstream --python` from the installed release, as a user does.
+fn write_upstream(dir: &Path, release: &str) {
+    let python = common::runtime_path(&format!("agentscope-{release}/bin/python"));
+    let out =
+        Command::new(env!("CARGO_BIN_EXE_ctxc")).arg("upstream").arg(dir).arg("--python").arg(python).output().expect("ctxc upstream");
+    assert!(out.status.success(), "ctxc upstream with agentscope {release} failed:\n{}", String::from_utf8_lossy(&out.stderr));
+    let manifest = std::fs::read_to_string(dir.join("ctxc.toml")).expect("manifest");
+    assert!(manifest.contains(&format!("version = \"{release}\"")), "the installed release is recorded:\n{manifest}");
+}
+
+/// The `since` release a fixture's agentscope.json names (it uses a setting added then), if any.
+fn compared_from(name: &str) -> Option<String> {
+    let spec: Value =
+        serde_json::from_str(&std::fs::read_to_string(fixtures().join(name).join("agentscope.json")).expect("agentscope.json"))
+            .expect("agentscope.json is JSON");
+    spec["since"].as_str().map(String::from)
+}
+
+/// The fixtures compared under `release`, sorted: those without a `since` later than it.
+fn compared_under(release: &str) -> Vec<String> {
+    let patch = |v: &str| v.rsplit('.').next().and_then(|p| p.parse::<u32>().ok()).unwrap_or(0);
+    let mut names: Vec<String> =
+        std::fs::read_dir(fixtures()).expect("fixtures").map(|e| e.expect("entry").file_name().to_string_lossy().into_owned()).collect();
+    names.retain(|name| compared_from(name).is_none_or(|since| patch(release) >= patch(&since)));
+    names.sort();
+    names
 }
 
 /// One fixture under one release: the mismatches found, each readable on its own.
-fn compare(name: &str, release: &str, builtins: &Value) -> Vec<String> {
+fn compare(name: &str, release: &str) -> Vec<String> {
     let temp = tempfile::tempdir().expect("tempdir");
     let dir = temp.path().canonicalize().expect("canonical");
     common::copy_tree(&fixtures().join(name), &dir);
-    write_upstream(&dir, builtins);
     let manifest = dir.join("ctxc.toml");
     let text = std::fs::read_to_string(&manifest).expect("manifest").replace(PROJECT_DIR, &dir.display().to_string());
     std::fs::write(&manifest, text).expect("write");
+    write_upstream(&dir, release);
 
     let runtime = python(release, &dir);
     let render = ctxc(&["render", "--format", "json"], &dir, release);
@@ -112,6 +130,13 @@ fn compare(name: &str, release: &str, builtins: &Value) -> Vec<String> {
         }
     }
 
+    // The model's context size is the window of the whole report, the general block included.
+    if report["window"]["max_input_tokens"] != runtime["context_size"] {
+        problems.push(format!(
+            "{label}: cost's window is {} where AgentScope's context_size is {}",
+            report["window"]["max_input_tokens"], runtime["context_size"]
+        ));
+    }
     let window = &report["window"]["agentscope"];
     for (runtime_key, ctxc_key) in [
         ("context_size", "context_size"),
@@ -130,16 +155,61 @@ fn compare(name: &str, release: &str, builtins: &Value) -> Vec<String> {
 #[test]
 #[ignore = "needs the real runtimes: run by scripts/test, which installs them"]
 fn ctxc_renders_what_agentscope_sends() {
-    let mut names: Vec<String> =
-        std::fs::read_dir(fixtures()).expect("fixtures").map(|e| e.expect("entry").file_name().to_string_lossy().into_owned()).collect();
-    names.sort();
-    assert!(names.len() >= 6, "expected at least 6 fixtures, found {names:?}");
     let mut problems = Vec::new();
     for release in RELEASES {
-        let builtins = python(release, Path::new("--builtins"));
+        let names = compared_under(release);
+        assert!(names.len() >= 6, "expected at least 6 fixtures for {release}, found {names:?}");
         for name in &names {
-            problems.extend(compare(name, release, &builtins));
+            problems.extend(compare(name, release));
         }
     }
     assert!(problems.is_empty(), "ctxc differs from AgentScope in {} place(s):\n\n{}", problems.len(), problems.join("\n\n"));
+}
+
+/// The README's per-release table names each release compared here and its fixture count.
+#[test]
+fn readme_names_each_agentscope_release_compared() {
+    for release in RELEASES {
+        common::assert_readme_release_row(&format!("agentscope {release}"), compared_under(release).len());
+    }
+}
+
+/// `ctxc cost` for an AgentScope agent without the runtime: `--model` costs it on that model's
+/// class (its `context_size` default, the window of the whole report), and the compression tool
+/// is refused where the release has no such setting.
+#[test]
+fn model_override_and_compression_tool_follow_the_release() {
+    let manifest = "[agent]\nname = \"a\"\nmodel = \"gpt-4o\"\n\n[pipeline]\npreset = \"agentscope\"\n\n[modules]\nsystem_prompt = { source = \"system.md\" }\n\n[agentscope]\nmodel_class = \"OllamaChatModel\"\ncompression_tool_enabled = true\n";
+    let tool = r#"[{"type": "function", "function": {"name": "CompressContext", "description": "Compress.", "parameters": {"type": "object", "properties": {}}}}]"#;
+    let dir = common::project(&[("ctxc.toml", manifest), ("system.md", "Answer briefly."), ("upstream/compression-tool.json", tool)]);
+    let cost = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_ctxc"))
+            .arg("cost")
+            .arg(dir.path())
+            .args(args)
+            .args(["--format", "json"])
+            .output()
+            .expect("ctxc");
+        (
+            out.status.code(),
+            serde_json::from_slice::<Value>(&out.stdout).unwrap_or(Value::Null),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (code, own, _) = cost(&[]);
+    assert_eq!(code, Some(0));
+    let report = &own["reports"][0];
+    assert_eq!(report["window"]["max_input_tokens"], 32768, "OllamaChatModel's default is the report's window");
+    assert_eq!(report["window"]["agentscope"]["context_size"], 32768);
+    let tools: Vec<&str> = report["tool_schemas"]["tools"].as_array().expect("tools").iter().filter_map(|t| t["name"].as_str()).collect();
+    assert_eq!(tools, ["CompressContext"], "compression_tool_enabled adds the tool");
+
+    let (_, other, _) = cost(&["--model", "claude-sonnet-4-5"]);
+    let window = &other["reports"][0]["window"];
+    assert_eq!(window["agentscope"]["context_size"], 200000, "AnthropicChatModel's default: {window}");
+    assert_eq!(window["max_input_tokens"], 200000);
+
+    let (code, _, stderr) = cost(&["--set", "agentscope.version=2.0.6"]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("`compression_tool_enabled` is not in agentscope 2.0.6"), "{stderr}");
 }

@@ -152,7 +152,18 @@ fn check(label: &str, ran: &Value, project: &Path, release: &str, overrides: Vec
     let pair = |v: &Value| (v["kind"].as_str().unwrap_or("?").to_string(), v["value"].as_f64().unwrap_or(f64::NAN));
     let numbers = [
         ("model has a profile", Some(u64::from(window["model_profile"].as_bool() == Some(true))), Some(u64::from(da.model_profile))),
-        ("summarization at (tokens)", window["trigger"]["tokens"].as_u64(), da.summarization_at),
+        ("max input tokens", window["max_input_tokens"].as_u64(), da.model.max_input_tokens),
+        ("trigger at (tokens)", window["trigger"]["tokens"].as_u64(), da.trigger_at),
+        ("input budget (tokens)", window["input_budget"].as_u64(), da.input_budget),
+        // The point the runtime acts on first: its trigger, or its input budget when lower.
+        (
+            "summarization at (tokens)",
+            match (window["trigger"]["tokens"].as_u64(), window["input_budget"].as_u64()) {
+                (Some(t), Some(b)) => Some(t.min(b)),
+                (t, b) => t.or(b),
+            },
+            da.summarization_at,
+        ),
         ("kept (tokens)", window["keep"]["tokens"].as_u64(), da.kept_tokens),
         ("tool_token_limit_before_evict", window["tool_token_limit_before_evict"].as_u64(), Some(da.tool_token_limit_before_evict.value)),
         (
@@ -170,6 +181,10 @@ fn check(label: &str, ran: &Value, project: &Path, release: &str, overrides: Vec
         if runtime != ours {
             problems.push(format!("{label}: {what}: runtime {runtime:?}, ctxc {ours:?}"));
         }
+    }
+    let chars = window["summary_chars_per_token"].as_f64();
+    if chars != Some(da.model.chars_per_token) {
+        problems.push(format!("{label}: summarization counts characters per token: runtime {chars:?}, ctxc {}", da.model.chars_per_token));
     }
     for (what, runtime, ours) in
         [("trigger", pair(&window["trigger"]), size(da.trigger.value)), ("keep", pair(&window["keep"]), size(da.keep.value))]
@@ -217,4 +232,36 @@ fn imported_deploy_projects_equal_the_real_deep_agents() {
         }
     }
     assert!(problems.is_empty(), "ctxc's imports differ from the real Deep Agents:\n\n{}", problems.join("\n\n"));
+}
+
+/// data/deepagents-profiles.tsv is what the pinned model classes give, in both environments.
+#[test]
+#[ignore = "needs the real runtimes: run by scripts/test, which installs them"]
+fn deepagents_profile_table_is_what_the_installed_model_classes_give() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let committed = std::fs::read_to_string(root.join("data/deepagents-profiles.tsv")).expect("the table");
+    for release in RELEASES {
+        let python = common::runtime_path(&format!("deepagents-{release}/bin/python"));
+        let out = std::process::Command::new(python)
+            .arg("-I")
+            .arg(root.join("scripts/derive-deepagents-profiles.py"))
+            .env("PYTHONDONTWRITEBYTECODE", "1")
+            .output()
+            .expect("run the script");
+        assert!(out.status.success(), "deepagents {release}: {}", String::from_utf8_lossy(&out.stderr));
+        let derived = String::from_utf8(out.stdout).expect("UTF-8");
+        assert!(
+            derived == committed,
+            "deepagents {release}: regenerate data/deepagents-profiles.tsv:\n{}",
+            common::runtime_diff(&committed, &derived)
+        );
+    }
+}
+
+/// The README's per-release table names each release compared here and its fixture count.
+#[test]
+fn readme_names_each_deepagents_release_compared() {
+    for release in RELEASES {
+        common::assert_readme_release_row(&format!("deepagents {release}"), fixtures().len());
+    }
 }

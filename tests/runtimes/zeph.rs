@@ -149,3 +149,9 @@ fn imported_zeph_configs_equal_zeph_context_0_22_4() {
         compare(dir.path(), Some(&config), &env_of(case));
     }
 }
+
+/// The README's per-release table names the release compared here and its fixture count.
+#[test]
+fn readme_names_the_zeph_release_compared() {
+    common::assert_readme_release_row("zeph-context 0.22.4", FIXTURES.len());
+}

@@ -30,7 +30,7 @@ pub fn check(s: &Settings, measured: &[Measured]) -> Vec<Diagnostic> {
         ));
     }
     let buffer = s.context_buffer_ratio.value;
-    if s.inject_runtime_state.value && buffer >= trigger {
+    if (s.inject_runtime_state.value || s.compression_tool_enabled.value) && buffer >= trigger {
         out.push(finding(
             Code::SET014,
             &s.context_buffer_ratio,

@@ -9,8 +9,12 @@ use crate::systems::deepagents::{ContextSize, Settings};
 
 pub fn check(agent: &Agent, s: &Settings, measured: &[Measured]) -> Vec<Diagnostic> {
     let mut out = Vec::new();
-    let max_input = agent.profile.max_input_tokens;
-    let window_note = if s.model_profile { String::new() } else { " (ctxc's fallback window: the model has no profile)".to_string() };
+    // Deep Agents' window (LangChain's profile); without one, the model's window as ctxc knows it.
+    let max_input = s.model.max_input_tokens.unwrap_or(agent.profile.max_input_tokens);
+    let window_note = match s.model.max_input_tokens {
+        Some(_) => String::new(),
+        None => " (ctxc's window: LangChain has no profile for the model)".to_string(),
+    };
     let trigger_problem = match s.trigger.value {
         ContextSize::Fraction(f) if !(f > 0.0 && f <= 1.0) => Some(format!("must be above 0 and at most 1 (a share of max input tokens), not {f}")),
         ContextSize::Tokens(0) | ContextSize::Messages(0) => Some("must be above 0".to_string()),
@@ -27,7 +31,7 @@ pub fn check(agent: &Agent, s: &Settings, measured: &[Measured]) -> Vec<Diagnost
         (ContextSize::Messages(k), ContextSize::Messages(t)) if k >= t => {
             Some(format!("keeps {k} messages but summarization fires at {t}"))
         }
-        (keep, trigger) => match (keep.tokens(max_input), trigger.tokens(max_input)) {
+        (keep, trigger) => match (keep.tokens(Some(max_input)), trigger.tokens(Some(max_input))) {
             (Some(k), Some(t)) if k >= t => {
                 Some(format!("keeps {} ({k} tokens), not less than the trigger {} ({t} tokens)", keep.describe(), trigger.describe()))
             }
@@ -43,7 +47,7 @@ pub fn check(agent: &Agent, s: &Settings, measured: &[Measured]) -> Vec<Diagnost
     }
     let Some(worst) = largest_fixed(measured) else { return out };
     let limit = s.tool_token_limit_before_evict.value;
-    let trigger_at = s.trigger.value.tokens(max_input);
+    let trigger_at = s.trigger.value.tokens(Some(max_input));
     // 0 (Python's None too) switches eviction off: Deep Agents returns early ("eviction not
     // configured", filesystem.py 0.4.0 L1020-1022, 0.7.0 L2839-2841), a valid setting.
     if let Some(at) = trigger_at.filter(|&at| limit > 0 && worst.window.fixed + limit as i64 >= at as i64) {

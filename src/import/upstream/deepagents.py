@@ -1,7 +1,8 @@
 """ctxc upstream: the texts and built-in tool schemas the installed Deep Agents release puts into
 a model request, printed as one JSON object on stdout.
 
-Input (JSON on stdin): {"model": NAME, "provider": NAME or null, "subagents": [{"name", "description"}]}.
+Input (JSON on stdin): {"model": NAME, "provider": LangChain's provider name or null,
+"subagents": [{"name", "description"}]}; "max_tokens" (the model's max output) is optional.
 The agent is built with a stand-in chat model that answers at once, so nothing is sent anywhere;
 nothing is written (the backend only ever lists an empty virtual folder).
 """
@@ -55,13 +56,34 @@ class StandIn(BaseChatModel):
         return ChatResult(generations=[ChatGeneration(message=AIMessage(content="done"))])
 
 
-def stand_in(spec: dict) -> StandIn:
-    profile = None
-    if spec.get("provider") == "anthropic":
-        # The profile LangChain's provider package gives the model decides 0.7's harness profile.
-        from langchain_anthropic import ChatAnthropic
+# LangChain's model class per provider, and the keyword of its API key (a placeholder: nothing is sent).
+MODEL_CLASSES = {
+    "anthropic": ("langchain_anthropic", "ChatAnthropic", "api_key"),
+    "openai": ("langchain_openai", "ChatOpenAI", "api_key"),
+    "google_genai": ("langchain_google_genai", "ChatGoogleGenerativeAI", "google_api_key"),
+}
 
-        profile = ChatAnthropic(model=spec["model"], api_key="unused").profile
+
+def provider_model(spec: dict):
+    """The provider's real model class for the model, as `init_chat_model` builds it; None for a
+    provider LangChain has no package for here."""
+    known = MODEL_CLASSES.get(spec.get("provider") or "")
+    if known is None:
+        return None
+    module, class_name, key = known
+    # Deep Agents needs the provider's package for this model: without it the import fails here, as it would there.
+    model_class = getattr(__import__(module, fromlist=[class_name]), class_name)
+    options = {key: "unused"}
+    if spec.get("max_tokens") is not None:
+        options["max_tokens"] = spec["max_tokens"]
+    return model_class(model=spec["model"], **options)
+
+
+def stand_in(spec: dict) -> StandIn:
+    # The profile LangChain's provider package gives the model decides the summarization
+    # defaults and 0.7's harness profile.
+    real = provider_model(spec)
+    profile = real.profile if real is not None else None
     return StandIn(model_name=spec["model"], provider=spec.get("provider"), profile=profile, calls=[], bound=[])
 
 

@@ -1,7 +1,8 @@
 """Builds a real AgentScope agent from a fixture and prints, as JSON, what its model is sent.
 
 Usage: run_agent.py FIXTURE_DIR    the agent described by FIXTURE_DIR/agentscope.json
-       run_agent.py --builtins     AgentScope's own texts a ctxc manifest refers to as modules
+(AgentScope's own texts, which the manifests refer to under upstream/, are written by
+`ctxc upstream --python`: src/import/upstream/agentscope.py.)
 
 FIXTURE_DIR/agentscope.json names the agent's constructor arguments (paths relative to the fixture):
   system_prompt   file whose text (without trailing line breaks) is `Agent(system_prompt=...)`
@@ -32,9 +33,7 @@ from agentscope.message import UserMsg
 from agentscope.middleware import MiddlewareBase
 from agentscope.permission import PermissionBehavior, PermissionDecision
 from agentscope.tool import Toolkit, ToolBase, ToolChunk
-from agentscope.tool import _toolkit
 from agentscope.workspace import LocalWorkspace
-from agentscope.workspace import _utils as workspace_utils
 
 
 class Recorded(Exception):
@@ -153,28 +152,8 @@ async def run(fixture):
     }
 
 
-def builtins():
-    """AgentScope's own texts, which ctxc ships none of: the instruction inside the skills block
-    (between `<agent-skills>` and the list, the skill viewer's name filled in), the skill viewer
-    tool, and the workspace instructions template."""
-    template = _toolkit.DEFAULT_SKILL_INSTRUCTION
-    head, rest = template.split("<agent-skills>\n", 1)
-    instruction, _ = rest.split("\n\n# Available Skills:", 1)
-    viewer = Toolkit().builtin_skill_viewer
-    return {
-        "release": agentscope.__version__,
-        "skill_instruction": instruction.replace("{{ skill_viewer }}", viewer.tool.name),
-        "skill_viewer_tool": viewer.get_tool_schema(),
-        "workspace_instructions": workspace_utils.DEFAULT_WORKSPACE_INSTRUCTIONS,
-    }
-
-
 def main():
-    if sys.argv[1:] == ["--builtins"]:
-        out = builtins()
-    else:
-        out = asyncio.run(run(os.path.abspath(sys.argv[1])))
-    json.dump(out, OUT, ensure_ascii=False, indent=1)
+    json.dump(asyncio.run(run(os.path.abspath(sys.argv[1]))), OUT, ensure_ascii=False, indent=1)
 
 
 if __name__ == "__main__":

@@ -14,9 +14,11 @@ modules (never committed in ctxc; the Rust test writes them into a copy of the f
 
 import importlib.metadata
 import importlib.util
+import inspect
 import json
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 from langchain.agents.middleware import AgentMiddleware
@@ -62,10 +64,18 @@ class AppendText(AgentMiddleware):
 
 
 def window(spec: dict, backend) -> dict:
-    model = recorder(spec)
+    # The provider's real model class (its profile, its default max tokens, its token counting);
+    # a model LangChain has no class for is the stand-in without a profile.
+    model = upstream.provider_model(spec) or recorder(spec)
+    summarization = summarization_module.create_summarization_middleware(model, backend)
+    # 0.7's input budget, as it computes it for a request to this model with no settings of its own.
+    budget = summarization._input_budget(SimpleNamespace(model=model, model_settings={})) if hasattr(summarization, "_input_budget") else None
+    counter = summarization.token_counter
+    chars = getattr(counter, "keywords", {}).get("chars_per_token")
+    if chars is None:
+        chars = inspect.signature(getattr(counter, "func", counter)).parameters["chars_per_token"].default
     # deepagents wraps LangChain's SummarizationMiddleware, which holds trigger and keep.
-    middleware = summarization_module.create_summarization_middleware(model, backend)
-    middleware = getattr(middleware, "_lc_helper", middleware)
+    middleware = getattr(summarization, "_lc_helper", summarization)
     max_input = middleware._get_profile_limits()
 
     def size(pair):
@@ -81,6 +91,8 @@ def window(spec: dict, backend) -> dict:
         "max_input_tokens": max_input,
         "trigger": size(trigger),
         "keep": size(middleware.keep),
+        "input_budget": budget,
+        "summary_chars_per_token": chars,
         "tool_token_limit_before_evict": fs._tool_token_limit_before_evict,
         "chars_per_token": fs_module.NUM_CHARS_PER_TOKEN,
     }

@@ -1,4 +1,4 @@
-"""Renders requests with the real openai-harmony (tests/runtime_harmony.rs).
+"""Renders requests with the real openai-harmony (tests/runtimes/harmony.rs).
 
 Reads {"cases": [{"instructions": str | null, "tools": [{"name", "description", "parameters"}]}]}
 on stdin. For each case it renders the fixed part of a gpt-oss request as ctxc costs it: the

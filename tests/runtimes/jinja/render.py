@@ -1,4 +1,4 @@
-"""Renders every template fixture with Python's Jinja2, in one process, for tests/runtime_jinja.rs.
+"""Renders every template fixture with Python's Jinja2, in one process, for tests/runtimes/jinja.rs.
 
 Usage: render.py FIXTURES_DIR. Prints a JSON object: case name -> {"text": output} or
 {"error": "ExceptionType: message"}. The environment is the one ctxc's templates match

@@ -1,0 +1,64 @@
+"""ctxc upstream: AgentScope's own texts a ctxc manifest refers to under upstream/, printed as one
+JSON object on stdout: the instruction inside the skills block (`DEFAULT_SKILL_INSTRUCTION`
+between `<agent-skills>` and the list, with the skill viewer's name filled in), the `LocalWorkspace`
+instructions template, the skill viewer tool's schema, and the compression tool's schema.
+
+Input (JSON on stdin) is read and ignored: the texts do not depend on the agent. Nothing is sent
+anywhere and nothing is written.
+"""
+
+import asyncio
+import contextlib
+import importlib.metadata
+import json
+import sys
+
+# AgentScope logs to stdout while importing: keep stdout for the JSON alone.
+with contextlib.redirect_stdout(sys.stderr):
+    from agentscope.agent import _agent as agent_module
+    from agentscope.tool import Toolkit, _toolkit
+    from agentscope.workspace import _utils as workspace_utils
+
+    VIEWER = Toolkit().builtin_skill_viewer
+
+
+def compression_tool() -> list:
+    """The tool `compression_tool_enabled` adds (2.0.8 and later; none before), as the toolkit
+    gives its schema: an agent with a placeholder model (never called) builds it."""
+    if not hasattr(agent_module, "_COMPRESSION_TOOL_NAME"):
+        return []
+    from agentscope import credential, model
+
+    with contextlib.redirect_stdout(sys.stderr):
+        stand_in = model.OpenAIChatModel(credential=credential.OpenAICredential(api_key="unused"), model="unused", stream=False)
+        agent = agent_module.Agent(name="ctxc", system_prompt="", model=stand_in)
+        return asyncio.run(Toolkit(tools=[agent._compression_tool]).get_tool_schemas())
+
+
+def main() -> None:
+    json.load(sys.stdin)
+    template = _toolkit.DEFAULT_SKILL_INSTRUCTION
+    instruction = template.split("<agent-skills>\n", 1)[1].split("\n\n# Available Skills:", 1)[0]
+    json.dump(
+        {
+            "package": "agentscope",
+            "version": importlib.metadata.version("agentscope"),
+            "texts": {
+                "skill_instruction": instruction.replace("{{ skill_viewer }}", VIEWER.tool.name),
+                "workspace": workspace_utils.DEFAULT_WORKSPACE_INSTRUCTIONS,
+                "compression_tool": json.dumps(compression_tool(), ensure_ascii=False, indent=2) + "\n",
+            },
+            "sources": {
+                "skill_instruction": "agentscope.tool._toolkit.DEFAULT_SKILL_INSTRUCTION, inside <agent-skills> before the list",
+                "workspace": "agentscope.workspace._utils.DEFAULT_WORKSPACE_INSTRUCTIONS",
+                "compression_tool": "the tool Agent adds with ContextConfig.compression_tool_enabled (an empty list before 2.0.8)",
+            },
+            "builtin_tools": [VIEWER.get_tool_schema()],
+        },
+        sys.stdout,
+        ensure_ascii=False,
+    )
+
+
+if __name__ == "__main__":
+    main()
