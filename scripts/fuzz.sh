@@ -125,7 +125,9 @@ for t in "${targets[@]}"; do
     # A template may make 16 MiB (src/templates.rs): far less than 512 MB means a broken bound.
     rss_limit=2048
     [ "$t" = template ] && rss_limit=512
-    flags=(-timeout=10 -rss_limit_mb=$rss_limit -print_final_stats=1 -artifact_prefix="fuzz/artifacts/$t/")
+    # The timeout is libFuzzer's, in wall-clock seconds: on a machine busy with builds a niced
+    # unit can starve past it (FUZZ_TIMEOUT raises it; rerun an artifact alone to tell).
+    flags=(-timeout="${FUZZ_TIMEOUT:-10}" -rss_limit_mb=$rss_limit -print_final_stats=1 -artifact_prefix="fuzz/artifacts/$t/")
     [ -f "fuzz/dicts/$t.dict" ] && flags+=(-dict="fuzz/dicts/$t.dict")
     tmp=$scratch/$t
     mkdir -p "$tmp"
