@@ -349,7 +349,7 @@ fn lint_files(report: &mut CheckReport, root: &ProjectRoot, found: files::Found,
     // thread while the rules that need no counts run.
     let smallest_limit = (crate::rules::skill_fields::BODY_MAX_TOKENS as u64).min(settings.memory_max_tokens);
     if found.skills.iter().map(|s| s.body().len()).chain(found.memory.iter().map(|m| m.text.len())).any(|len| len as u64 > smallest_limit) {
-        crate::tokens::warm_up(counter.engine(), Tokenizer::O200kBase);
+        crate::tokens::warm_up(Tokenizer::O200kBase);
     }
     report.unloadable |= !problems.is_empty() || !found.problems.is_empty();
     report.diagnostics.extend(problems);
