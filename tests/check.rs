@@ -465,6 +465,30 @@ fn changed_since_checks_the_agents_that_load_a_changed_file() {
     assert_eq!(agents, ["zeus"]);
 }
 
+/// `--files` (the pre-commit hook): the agents that load one of the files, and the agent files
+/// named that no agent loads; nothing else.
+#[test]
+fn files_checks_only_the_files_named_and_the_agents_that_load_them() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    common::copy_tree(&repo().join("examples/agents"), dir.path());
+    let out = ctxc_in(dir.path(), &["check", "--format", "json", "--files", "zeus/prompts/core.md"]);
+    let json = stdout_json(&out);
+    let agents: Vec<&str> = json["agents"].as_array().expect("agents").iter().filter_map(|a| a["name"].as_str()).collect();
+    assert_eq!(agents, ["zeus"]);
+    let skill = "---\nname: Loose\ndescription: Summarize release notes into a changelog entry.\n---\nBody.\n";
+    for name in ["loose", "other"] {
+        std::fs::create_dir_all(dir.path().join(name)).expect("mkdir");
+        std::fs::write(dir.path().join(name).join("SKILL.md"), skill).expect("write");
+    }
+    std::fs::write(dir.path().join("notes.txt"), "Not an agent file.\n").expect("write");
+    let out = ctxc_in(dir.path(), &["check", "--format", "concise", "--select", "SKILL004", "--files", "loose/SKILL.md", "notes.txt"]);
+    let listed: Vec<&str> = std::str::from_utf8(&out.stdout).expect("UTF-8").lines().map(|l| l.split(':').next().unwrap_or("")).collect();
+    assert_eq!(listed, ["loose/SKILL.md"], "{out:?}");
+    let out = ctxc_in(dir.path(), &["check", "--files", "missing.md"]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--files missing.md"), "{out:?}");
+}
+
 #[test]
 fn stdin_is_checked_as_the_file_it_names() {
     let run = |args: &[&str], text: &str| {

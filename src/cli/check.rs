@@ -23,8 +23,6 @@ use ctxc::rules::secrets;
 pub struct CheckArgs {
     #[command(flatten)]
     pub color: super::ColorOption,
-    #[command(flatten)]
-    pub counting: super::CountingOptions,
     /// Agent directory, manifest file, directory of agents, or (no manifest) a directory of skills and memory files.
     #[arg(default_value = ".")]
     path: PathBuf,
@@ -56,6 +54,10 @@ pub struct CheckArgs {
     /// the changed agent files no agent loads (new and modified files, committed or not).
     #[arg(long, value_name = "REV")]
     changed_since: Option<String>,
+    /// Check only these files and the agents that load them, as `--changed-since` does (for
+    /// pre-commit, which passes the files a commit changes).
+    #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with = "changed_since")]
+    files: Vec<PathBuf>,
     /// With PATH `-`: the path the text read from stdin stands for (its kind and its folder).
     #[arg(long, value_name = "PATH")]
     stdin_filename: Option<PathBuf>,
@@ -118,6 +120,16 @@ pub fn run(mut args: CheckArgs, reporter: &Reporter) -> u8 {
             Ok(changed) => options.changed = Some(std::sync::Arc::new(changed)),
             Err(e) => return reporter.usage(format!("--changed-since {rev}: {e}")),
         }
+    }
+    if path_ok && !args.files.is_empty() {
+        let mut changed = std::collections::BTreeSet::new();
+        for file in &args.files {
+            match std::fs::canonicalize(file) {
+                Ok(file) => changed.insert(file),
+                Err(e) => return reporter.usage(format!("--files {}: {e}", file.display())),
+            };
+        }
+        options.changed = Some(std::sync::Arc::new(changed));
     }
     let mut fixed = None;
     let report: CheckReport = if args.path.as_os_str() == "-" {
