@@ -63,14 +63,16 @@ release)
         tar -xzf "$download/$archive" -C "$dest/bin" "$binary"
     fi
     installed=$dest/bin/$binary
+    chmod +x "$installed"
     ;;
 wheel)
     python=$(command -v python3 || command -v python) || fail "CTXC_FROM=wheel needs Python"
     "$python" -m venv "$dest/venv"
     if [[ -d $dest/venv/Scripts ]]; then bin=$dest/venv/Scripts; else bin=$dest/venv/bin; fi
     "$bin/python" -m pip install --quiet --disable-pip-version-check "${CTXC_WHEEL:-ctxc-cli==$version}"
-    installed=$(ls "$bin"/ctxc "$bin"/ctxc.exe 2>/dev/null | head -1)
-    [[ -n $installed ]] || fail "the wheel installed no ctxc"
+    installed=$bin/ctxc
+    [[ -f $installed ]] || installed=$bin/ctxc.exe
+    [[ -f $installed ]] || fail "the wheel installed no ctxc"
     ;;
 *) fail "CTXC_FROM is ${CTXC_FROM}: use release or wheel" ;;
 esac

@@ -74,6 +74,13 @@ pub struct CheckArgs {
     /// Print a unified diff of what `--fix` would change, and write nothing (exit 1 when there is a change).
     #[arg(long)]
     diff: bool,
+    /// Report only the findings this file does not record (written by `--update-baseline`): for a
+    /// repository that adopts ctxc with findings it will fix later.
+    #[arg(long, value_name = "FILE")]
+    baseline: Option<PathBuf>,
+    /// Record every finding of this run in the `--baseline` file, replacing what it held.
+    #[arg(long, requires = "baseline")]
+    update_baseline: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -100,6 +107,22 @@ pub fn exit_code(outcome: Outcome) -> u8 {
         Outcome::Findings => EXIT_FINDINGS,
         Outcome::Unloadable => EXIT_INPUT,
     }
+}
+
+/// `--baseline FILE` (and `--update-baseline`): writes the report's findings to FILE when asked,
+/// then leaves out of the report those FILE records.
+fn apply_baseline(file: &Path, update: bool, report: &mut CheckReport) -> Result<(), String> {
+    let shown = file.display();
+    let folder = file.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let root = folder.canonicalize().map_err(|e| format!("--baseline {shown}: {e}"))?;
+    if update {
+        ctxc::review::atomic::write(file, ctxc::lint::baseline::render(report, &root).as_bytes(), None)
+            .map_err(|e| format!("--update-baseline: cannot write {shown}: {e}"))?;
+    }
+    let read = ProjectRoot::read_path(file).map_err(|e| format!("--baseline: {}", e.message()))?;
+    let baseline = ctxc::lint::baseline::Baseline::parse(file, &read.text)?;
+    report.baselined = baseline.apply(report, &root);
+    Ok(())
 }
 
 pub fn run(mut args: CheckArgs, reporter: &Reporter) -> u8 {
@@ -132,7 +155,7 @@ pub fn run(mut args: CheckArgs, reporter: &Reporter) -> u8 {
         options.changed = Some(std::sync::Arc::new(changed));
     }
     let mut fixed = None;
-    let report: CheckReport = if args.path.as_os_str() == "-" {
+    let mut report: CheckReport = if args.path.as_os_str() == "-" {
         if args.fix || args.diff {
             return reporter.usage("--fix and --diff change files: `ctxc check -` reads stdin, where there is no file to change");
         }
@@ -153,6 +176,11 @@ pub fn run(mut args: CheckArgs, reporter: &Reporter) -> u8 {
     } else {
         ctxc::lint::check(&args.path, &options, &session)
     };
+    if let Some(file) = &args.baseline {
+        if let Err(message) = apply_baseline(file, args.update_baseline, &mut report) {
+            return reporter.usage(message);
+        }
+    }
     let mut code = exit_code(report.outcome());
     match args.format {
         CheckFormat::Text => reporter.diagnostics(&report.diagnostics, &report.sources),

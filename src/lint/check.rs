@@ -59,6 +59,8 @@ pub struct CheckReport {
     pub diagnostics: Vec<Diagnostic>,
     /// Findings silenced by suppression comments.
     pub suppressed: usize,
+    /// Findings left out because `--baseline` records them.
+    pub baselined: usize,
     pub sources: Sources,
     /// Something could not be loaded (or the command was misused).
     pub unloadable: bool,
@@ -107,6 +109,9 @@ impl CheckReport {
         let mut line = format!("{found} in {checked}");
         if self.suppressed > 0 {
             line.push_str(&format!(", {} suppressed", self.suppressed));
+        }
+        if self.baselined > 0 {
+            line.push_str(&format!(", {} in the baseline", self.baselined));
         }
         if self.unloadable {
             line.push_str("; some input could not be loaded");
