@@ -170,7 +170,7 @@ pub fn call_work<'a>(args: impl IntoIterator<Item = &'a Value>) -> usize {
 
 /// Charges `count` values of `each` bytes, failing on overflow.
 pub fn charge_many(count: usize, each: usize) -> Result<(), Error> {
-    charge(count.checked_mul(each).unwrap_or(usize::MAX))
+    charge(count.saturating_mul(each))
 }
 
 fn active() -> bool {

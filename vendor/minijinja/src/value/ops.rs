@@ -131,7 +131,9 @@ fn range_step_backwards(
     } else if stop == 0 {
         start / step + 1
     } else {
-        start.saturating_sub(stop).div_ceil(step)
+        // `div_ceil`, which minijinja's minimum Rust (1.70) lacks.
+        let span = start.saturating_sub(stop);
+        span / step + usize::from(span % step != 0)
     };
     (stop..=start).rev().step_by(step).take(length)
 }
