@@ -527,12 +527,9 @@ def measure_scale(agents: int, args, ctxc: str, floor: str, work: str) -> dict:
     rows["ctxc check (o200k_base)"] = run_timed([ctxc, "check", out, *o200k], args.runs)
     rows["ctxc check (cl100k_base)"] = run_timed([ctxc, "check", out, *cl100k], args.runs)
     rows["ctxc cost --format json"] = run_timed([ctxc, "cost", out, "--format", "json", *o200k], args.runs)
-    rows["ctxc cost, tiktoken-rs engine"] = run_timed(
-        [ctxc, "--engine", "tiktoken-rs", "cost", out, "--format", "json", *o200k], args.runs)
     rows["reference (Jinja2 + tiktoken)"] = run_timed([*reference_cmd, "--model", "gpt-4o"], args.reference_runs)
     subprocess.run([*reference_cmd, "--model", "gpt-4o", "--texts", texts], check=True, capture_output=True)
     rows["floor (o200k_base)"] = run_timed([floor, texts], args.runs)
-    rows["floor, tiktoken-rs engine"] = run_timed([floor, texts, "--engine", "tiktoken-rs"], args.runs)
     with open(texts, encoding="utf-8") as f:
         distinct = json.load(f)["o200k_base"]
     return {"size": size, "rows": rows, "compared": compared,
@@ -597,9 +594,7 @@ def main() -> None:
         check = rows["ctxc check (o200k_base)"][0]
         print(f"reference / ctxc cost: {rows['reference (Jinja2 + tiktoken)'][0] / ctxc_cost:.1f}x    "
               f"ctxc cost / floor: {ctxc_cost / rows['floor (o200k_base)'][0]:.2f}x    "
-              f"ctxc check / floor: {check / rows['floor (o200k_base)'][0]:.2f}x    "
-              f"with tiktoken-rs, ctxc cost / floor: "
-              f"{rows['ctxc cost, tiktoken-rs engine'][0] / rows['floor, tiktoken-rs engine'][0]:.2f}x")
+              f"ctxc check / floor: {check / rows['floor (o200k_base)'][0]:.2f}x")
     print(f"\ndoubling {args.agents // 2} -> {args.agents} agents costs:")
     for label in large["rows"]:
         print(f"  {label:<32} {large['rows'][label][0] / small['rows'][label][0]:.2f}x time")

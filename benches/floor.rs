@@ -3,13 +3,13 @@
 //! (every section and tool schema, written by bench/reference.py), on all cores. Nothing else:
 //! no files are found or parsed, nothing is rendered, nothing is reported.
 //!
-//!     cargo bench --bench floor -- TEXTS.json [--engine tiktoken-rs]
+//!     cargo bench --bench floor -- TEXTS.json
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use ctxc::models::Tokenizer;
-use ctxc::tokens::{engine, Engine};
+use ctxc::tokens::encoder;
 
 // The allocator ctxc uses (src/main.rs), so the floor is measured on equal terms.
 #[global_allocator]
@@ -27,7 +27,6 @@ fn main() {
             std::process::exit(2);
         }
     };
-    let with = if std::env::args().any(|a| a == "tiktoken-rs") { Engine::TiktokenRs } else { Engine::BpeOpenai };
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     for (encoding, texts) in &texts {
         let tokenizer = match encoding.as_str() {
@@ -45,7 +44,7 @@ fn main() {
                     scope.spawn(|| {
                         let mut sum = 0;
                         while let Some(text) = texts.get(next.fetch_add(1, Ordering::Relaxed)) {
-                            sum += engine(with, tokenizer).count(text);
+                            sum += encoder(tokenizer).count(text);
                         }
                         sum
                     })

@@ -83,7 +83,7 @@ impl Session {
     /// Loads one agent (parse, overlay the preset and the overrides, validate, read its files).
     pub fn load(&self, manifest: &Path) -> Result<Loaded, Failure> {
         let loaded = self.scope(|| manifest::load_with(manifest, &self.overrides, &self.overlay))?;
-        crate::tokens::warm_up(self.counter.engine(), loaded.agent.profile.tokenizer);
+        crate::tokens::warm_up(loaded.agent.profile.tokenizer);
         Ok(loaded)
     }
 

@@ -1,33 +1,22 @@
 //! Token counting behind a small trait, so the engine can be swapped. Encoders are built only
 //! when a model needs them, once per process; counts are cached by text, since most sections
 //! repeat across modes, scenarios and agents.
+//!
+//! One engine counts: tiktoken-rs, a port of OpenAI's tiktoken, tested against the Python
+//! original. A second engine (bpe-openai) once counted about twice as fast, but each engine embeds
+//! its own tables and bpe-openai's were 47 MB of the binary's 69 (docs/packaging.md).
 
-use std::cell::RefCell;
-use std::collections::HashMap;
-use std::hash::BuildHasherDefault;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Condvar, Mutex, MutexGuard, OnceLock};
 
 use tiktoken_rs::CoreBPE;
 
-use crate::memo::{content_hash, shard_of, KeyHasher, KeyMap, SHARDS};
+use crate::memo::{content_hash, shard_of, KeyMap, SHARDS};
 use crate::models::Tokenizer;
 
 /// Counts the tokens of a text.
 pub trait CountTokens: Send + Sync {
     fn count(&self, text: &str) -> usize;
-}
-
-/// The implementation that counts. Both give the same counts for o200k_base and cl100k_base
-/// (tested against each other and against OpenAI's Python tiktoken); bpe-openai builds its
-/// encoders and counts about twice as fast, at the cost of a larger binary.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
-pub enum Engine {
-    /// The bpe-openai crate (GitHub's linear-time BPE with tiktoken's pre-tokenization).
-    #[default]
-    BpeOpenai,
-    /// The tiktoken-rs crate (a port of OpenAI's tiktoken).
-    TiktokenRs,
 }
 
 /// tiktoken-rs encoders. `CoreBPE` keeps a regex per thread (up to 128), so threads never
@@ -38,101 +27,33 @@ impl CountTokens for CoreBPE {
     }
 }
 
-/// bpe-openai encoders: immutable tables, and a pre-tokenizer regex whose search caches are
-/// kept per thread by regex-automata. Pre-tokens (words with their leading space, numbers,
-/// punctuation runs) repeat endlessly in prose and JSON, so each thread remembers the count of
-/// the short ones it has encoded.
-impl CountTokens for bpe_openai::Tokenizer {
-    fn count(&self, text: &str) -> usize {
-        /// Longer pre-tokens are rare and counted every time.
-        const LONGEST_KEPT: usize = 32;
-        /// A thread's memory of pre-token counts is dropped when it grows past this many.
-        const MOST_KEPT: usize = 1 << 20;
-        type PieceCounts = HashMap<Box<[u8]>, u32, BuildHasherDefault<KeyHasher>>;
-        thread_local!(static KNOWN: RefCell<Vec<(usize, PieceCounts)>> = const { RefCell::new(Vec::new()) });
-        let text = self.normalize(text);
-        let id = self as *const Self as usize;
-        KNOWN.with_borrow_mut(|known| {
-            let index = match known.iter().position(|(of, _)| *of == id) {
-                Some(index) => index,
-                None => {
-                    known.push((id, PieceCounts::default()));
-                    known.len() - 1
-                }
-            };
-            let pieces = &mut known[index].1;
-            if pieces.len() > MOST_KEPT {
-                pieces.clear();
-            }
-            let mut total = 0;
-            for piece in self.split(text.as_str()).map(str::as_bytes) {
-                if piece.len() > LONGEST_KEPT {
-                    total += self.bpe.count(piece);
-                } else if let Some(count) = pieces.get(piece) {
-                    total += *count as usize;
-                } else {
-                    let count = self.bpe.count(piece);
-                    pieces.insert(piece.into(), count as u32);
-                    total += count;
-                }
-            }
-            total
-        })
-    }
-}
-
-fn tiktoken_encoder(tokenizer: Tokenizer) -> &'static CoreBPE {
+/// The encoder for a tokenizer (estimates use the o200k_base proxy), built on first use.
+pub fn encoder(tokenizer: Tokenizer) -> &'static dyn CountTokens {
     static O200K: OnceLock<CoreBPE> = OnceLock::new();
     static CL100K: OnceLock<CoreBPE> = OnceLock::new();
     // The rank data is compiled into tiktoken-rs, so building cannot fail on any input.
     match tokenizer {
         Tokenizer::Cl100kBase => CL100K.get_or_init(|| tiktoken_rs::cl100k_base().expect("bundled ranks")), // ok: see above
         Tokenizer::O200kBase | Tokenizer::Estimate => {
-            // ok: see above
-            O200K.get_or_init(|| tiktoken_rs::o200k_base().expect("bundled ranks"))
             // ok: ranks compiled into tiktoken-rs
+            O200K.get_or_init(|| tiktoken_rs::o200k_base().expect("bundled ranks"))
         }
-    }
-}
-
-/// The encoder for a tokenizer (estimates use the o200k_base proxy), built on first use.
-pub fn engine(engine: Engine, tokenizer: Tokenizer) -> &'static dyn CountTokens {
-    match (engine, tokenizer) {
-        (Engine::TiktokenRs, _) => tiktoken_encoder(tokenizer),
-        (Engine::BpeOpenai, Tokenizer::Cl100kBase) => bpe_openai::cl100k_base(),
-        (Engine::BpeOpenai, Tokenizer::O200kBase | Tokenizer::Estimate) => bpe_openai::o200k_base(),
     }
 }
 
 /// Starts building an encoder on a thread of its own, so that loading and rendering go on
 /// meanwhile; the first count waits for it. Does nothing once started.
-pub fn warm_up(with: Engine, tokenizer: Tokenizer) {
-    static STARTED: [AtomicBool; 4] = [const { AtomicBool::new(false) }; 4];
-    let index = 2 * usize::from(with == Engine::TiktokenRs) + usize::from(tokenizer == Tokenizer::Cl100kBase);
-    if !STARTED[index].swap(true, Ordering::Relaxed) {
-        std::thread::spawn(move || engine(with, tokenizer));
-    }
-}
-
-/// The engine counters use unless told otherwise; the command line sets it once at start.
-static DEFAULT_ENGINE: AtomicBool = AtomicBool::new(false);
-
-pub fn set_default_engine(engine: Engine) {
-    DEFAULT_ENGINE.store(engine == Engine::TiktokenRs, Ordering::Relaxed);
-}
-
-pub fn default_engine() -> Engine {
-    if DEFAULT_ENGINE.load(Ordering::Relaxed) {
-        Engine::TiktokenRs
-    } else {
-        Engine::BpeOpenai
+pub fn warm_up(tokenizer: Tokenizer) {
+    static STARTED: [AtomicBool; 2] = [const { AtomicBool::new(false) }; 2];
+    if !STARTED[usize::from(tokenizer == Tokenizer::Cl100kBase)].swap(true, Ordering::Relaxed) {
+        std::thread::spawn(move || encoder(tokenizer));
     }
 }
 
 /// Counts texts with a cache per encoder, keyed by a hash of the text (see [`crate::memo`]).
 /// Shared by all threads: a lookup holds the lock briefly and encoding runs outside it.
+#[derive(Default)]
 pub struct TokenCounter {
-    engine: Engine,
     o200k: Counts,
     cl100k: Counts,
 }
@@ -233,23 +154,9 @@ impl Drop for Claim<'_> {
     }
 }
 
-impl Default for TokenCounter {
-    fn default() -> Self {
-        TokenCounter::with_engine(default_engine())
-    }
-}
-
 impl TokenCounter {
     pub fn new() -> Self {
         Self::default()
-    }
-
-    pub fn with_engine(engine: Engine) -> Self {
-        TokenCounter { engine, o200k: Counts::default(), cl100k: Counts::default() }
-    }
-
-    pub fn engine(&self) -> Engine {
-        self.engine
     }
 
     pub fn count(&self, tokenizer: Tokenizer, text: &str) -> usize {
@@ -270,7 +177,7 @@ impl TokenCounter {
             Tokenizer::Cl100kBase => &self.cl100k,
             Tokenizer::O200kBase | Tokenizer::Estimate => &self.o200k,
         };
-        let encode = |text: &str| engine(self.engine, tokenizer).count(text);
+        let encode = |text: &str| encoder(tokenizer).count(text);
         if text.len() <= CHUNKED_ABOVE {
             return match counts.lookup_or_claim(hash) {
                 Lookup::Counted(count) => count,
@@ -401,8 +308,6 @@ mod tests {
     use super::*;
 
     /// Expected counts are from OpenAI's reference tiktoken (Python, via scripts/offline_tiktoken.py).
-    const ENGINES: [Engine; 2] = [Engine::BpeOpenai, Engine::TiktokenRs];
-
     #[test]
     fn counts_match_the_reference_tokenizer() {
         let cases: &[(&str, usize, usize)] = &[
@@ -416,11 +321,10 @@ mod tests {
             ("日本語のテキスト", 6, 8),
             ("", 0, 0),
         ];
-        for counter in ENGINES.map(TokenCounter::with_engine) {
-            for (text, o200k, cl100k) in cases {
-                assert_eq!(counter.count(Tokenizer::O200kBase, text), *o200k, "{:?} o200k {text:?}", counter.engine());
-                assert_eq!(counter.count(Tokenizer::Cl100kBase, text), *cl100k, "{:?} cl100k {text:?}", counter.engine());
-            }
+        let counter = TokenCounter::new();
+        for (text, o200k, cl100k) in cases {
+            assert_eq!(counter.count(Tokenizer::O200kBase, text), *o200k, "o200k {text:?}");
+            assert_eq!(counter.count(Tokenizer::Cl100kBase, text), *cl100k, "cl100k {text:?}");
         }
     }
 
@@ -499,10 +403,8 @@ mod tests {
             assert!(pieces.len() > 8, "{} chunks", pieces.len());
             assert_eq!(pieces.concat(), text);
             for tokenizer in [Tokenizer::O200kBase, Tokenizer::Cl100kBase] {
-                let direct = engine(Engine::TiktokenRs, tokenizer).count(&text);
-                for counter in ENGINES.map(TokenCounter::with_engine) {
-                    assert_eq!(counter.count(tokenizer, &text), direct, "{:?} {tokenizer:?} seed {seed}", counter.engine());
-                }
+                let direct = encoder(tokenizer).count(&text);
+                assert_eq!(TokenCounter::new().count(tokenizer, &text), direct, "{tokenizer:?} seed {seed}");
             }
             let half: usize = pieces[..pieces.len() / 2].iter().map(|c| c.len()).sum::<usize>() + 7;
             let half = (half..).find(|&i| text.is_char_boundary(i)).unwrap_or(half);
@@ -517,8 +419,8 @@ mod tests {
     #[test]
     fn threads_counting_one_text_agree() {
         let text: String = tricky_parts(42, 20000).concat();
-        let direct = engine(Engine::TiktokenRs, Tokenizer::O200kBase).count(&text);
-        let counter = TokenCounter::with_engine(Engine::BpeOpenai);
+        let direct = encoder(Tokenizer::O200kBase).count(&text);
+        let counter = TokenCounter::new();
         let counts: Vec<usize> = std::thread::scope(|scope| {
             let workers: Vec<_> = (0..4).map(|_| scope.spawn(|| counter.count(Tokenizer::O200kBase, &text))).collect();
             workers.into_iter().map(|w| w.join().expect("no panic")).collect()
@@ -526,26 +428,20 @@ mod tests {
         assert_eq!(counts, vec![direct; 4]);
     }
 
-    /// The concatenation rule, and the engines' agreement, on texts made to break them; the
-    /// reference is tiktoken-rs counting the whole text.
+    /// The concatenation rule on texts made to break it; the reference is the encoder counting
+    /// the whole text.
     #[test]
     fn counting_a_concatenation_by_its_parts_is_exact() {
-        for counter in ENGINES.map(TokenCounter::with_engine) {
-            for seed in 1..600u64 {
-                let parts = tricky_parts(seed, 1 + (seed % 7) as usize);
-                let parts: Vec<&str> = parts.iter().map(String::as_str).collect();
-                let whole = parts.concat();
-                let counted = |tokenizer| parts.iter().map(|part| (*part, counter.count(tokenizer, part))).collect::<Vec<_>>();
-                for tokenizer in [Tokenizer::O200kBase, Tokenizer::Cl100kBase] {
-                    let direct = engine(Engine::TiktokenRs, tokenizer).count(&whole);
-                    assert_eq!(counter.count(tokenizer, &whole), direct, "{:?} {tokenizer:?} {whole:?}", counter.engine());
-                    assert_eq!(
-                        counter.count_concat(tokenizer, &counted(tokenizer)),
-                        direct,
-                        "{:?} {tokenizer:?} {parts:?}",
-                        counter.engine()
-                    );
-                }
+        let counter = TokenCounter::new();
+        for seed in 1..600u64 {
+            let parts = tricky_parts(seed, 1 + (seed % 7) as usize);
+            let parts: Vec<&str> = parts.iter().map(String::as_str).collect();
+            let whole = parts.concat();
+            let counted = |tokenizer| parts.iter().map(|part| (*part, counter.count(tokenizer, part))).collect::<Vec<_>>();
+            for tokenizer in [Tokenizer::O200kBase, Tokenizer::Cl100kBase] {
+                let direct = encoder(tokenizer).count(&whole);
+                assert_eq!(counter.count(tokenizer, &whole), direct, "{tokenizer:?} {whole:?}");
+                assert_eq!(counter.count_concat(tokenizer, &counted(tokenizer)), direct, "{tokenizer:?} {parts:?}");
             }
         }
     }

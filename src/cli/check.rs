@@ -23,8 +23,6 @@ use ctxc::rules::secrets;
 pub struct CheckArgs {
     #[command(flatten)]
     pub color: super::ColorOption,
-    #[command(flatten)]
-    pub counting: super::CountingOptions,
     /// Agent directory, manifest file, directory of agents, or (no manifest) a directory of skills and memory files.
     #[arg(default_value = ".")]
     path: PathBuf,
@@ -56,6 +54,10 @@ pub struct CheckArgs {
     /// the changed agent files no agent loads (new and modified files, committed or not).
     #[arg(long, value_name = "REV")]
     changed_since: Option<String>,
+    /// Check only these files and the agents that load them, as `--changed-since` does (for
+    /// pre-commit, which passes the files a commit changes).
+    #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with = "changed_since")]
+    files: Vec<PathBuf>,
     /// With PATH `-`: the path the text read from stdin stands for (its kind and its folder).
     #[arg(long, value_name = "PATH")]
     stdin_filename: Option<PathBuf>,
@@ -76,6 +78,13 @@ pub struct CheckArgs {
     /// Print a unified diff of what `--fix` would change, and write nothing (exit 1 when there is a change).
     #[arg(long)]
     diff: bool,
+    /// Report only the findings this file does not record (written by `--update-baseline`): for a
+    /// repository that adopts ctxc with findings it will fix later.
+    #[arg(long, value_name = "FILE")]
+    baseline: Option<PathBuf>,
+    /// Record every finding of this run in the `--baseline` file, replacing what it held.
+    #[arg(long, requires = "baseline")]
+    update_baseline: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -104,6 +113,22 @@ pub fn exit_code(outcome: Outcome) -> u8 {
     }
 }
 
+/// `--baseline FILE` (and `--update-baseline`): writes the report's findings to FILE when asked,
+/// then leaves out of the report those FILE records.
+fn apply_baseline(file: &Path, update: bool, report: &mut CheckReport) -> Result<(), String> {
+    let shown = file.display();
+    let folder = file.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let root = folder.canonicalize().map_err(|e| format!("--baseline {shown}: {e}"))?;
+    if update {
+        ctxc::review::atomic::write(file, ctxc::lint::baseline::render(report, &root).as_bytes(), None)
+            .map_err(|e| format!("--update-baseline: cannot write {shown}: {e}"))?;
+    }
+    let read = ProjectRoot::read_path(file).map_err(|e| format!("--baseline: {}", e.message()))?;
+    let baseline = ctxc::lint::baseline::Baseline::parse(file, &read.text)?;
+    report.baselined = baseline.apply(report, &root);
+    Ok(())
+}
+
 pub fn run(mut args: CheckArgs, reporter: &Reporter) -> u8 {
     // A path leading out of the project is reported by `lint::check` and never walked from (nor
     // is git run there).
@@ -129,8 +154,18 @@ pub fn run(mut args: CheckArgs, reporter: &Reporter) -> u8 {
             Err(e) => return reporter.usage(format!("--changed-since {rev}: {e}")),
         }
     }
+    if path_ok && !args.files.is_empty() {
+        let mut changed = std::collections::BTreeSet::new();
+        for file in &args.files {
+            match std::fs::canonicalize(file) {
+                Ok(file) => changed.insert(file),
+                Err(e) => return reporter.usage(format!("--files {}: {e}", file.display())),
+            };
+        }
+        options.changed = Some(std::sync::Arc::new(changed));
+    }
     let mut fixed = None;
-    let report: CheckReport = if args.path.as_os_str() == "-" {
+    let mut report: CheckReport = if args.path.as_os_str() == "-" {
         if args.fix || args.diff {
             return reporter.usage("--fix and --diff change files: `ctxc check -` reads stdin, where there is no file to change");
         }
@@ -151,6 +186,11 @@ pub fn run(mut args: CheckArgs, reporter: &Reporter) -> u8 {
     } else {
         ctxc::lint::check(&args.path, &options, &session)
     };
+    if let Some(file) = &args.baseline {
+        if let Err(message) = apply_baseline(file, args.update_baseline, &mut report) {
+            return reporter.usage(message);
+        }
+    }
     let mut code = exit_code(report.outcome());
     match args.format {
         CheckFormat::Text => reporter.diagnostics(&report.diagnostics, &report.sources),

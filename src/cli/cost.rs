@@ -22,8 +22,6 @@ use ctxc::Session;
 pub struct CostArgs {
     #[command(flatten)]
     pub color: super::ColorOption,
-    #[command(flatten)]
-    pub counting: super::CountingOptions,
     /// Agent directory, manifest, directory of agents, or a tool file / directory of tool files.
     #[arg(default_value = ".")]
     path: PathBuf,

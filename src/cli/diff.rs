@@ -18,8 +18,6 @@ use ctxc::{Failure, Session};
 pub struct DiffArgs {
     #[command(flatten)]
     pub color: super::ColorOption,
-    #[command(flatten)]
-    pub counting: super::CountingOptions,
     /// The git revision to compare the work tree with: a commit, branch or tag (`HEAD`, `origin/main`).
     #[arg(long, value_name = "REV")]
     base: String,

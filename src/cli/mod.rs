@@ -46,8 +46,6 @@ pub const EXIT_INPUT: u8 = 2;
 pub struct Cli {
     #[command(flatten)]
     color: ColorOption,
-    #[command(flatten)]
-    counting: CountingOptions,
     #[command(subcommand)]
     command: Command,
 }
@@ -58,14 +56,6 @@ pub struct ColorOption {
     /// When to use colour in diagnostics [default: auto].
     #[arg(long, value_enum)]
     color: Option<ColorChoice>,
-}
-
-/// `--engine`, on the commands that count tokens (and before any command).
-#[derive(Debug, Clone, Args)]
-pub struct CountingOptions {
-    /// Token-counting engine. Both give the same counts; bpe-openai (the default) is the faster.
-    #[arg(long, value_enum)]
-    engine: Option<ctxc::tokens::Engine>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -115,23 +105,21 @@ enum Command {
 }
 
 impl Command {
-    /// The command's own `--color` and `--engine`, where it has them.
-    fn options(&self) -> (Option<ColorChoice>, Option<ctxc::tokens::Engine>) {
+    /// The command's own `--color`, where it has one.
+    fn color(&self) -> Option<ColorChoice> {
         match self {
-            Command::Check(a) => (a.color.color, a.counting.engine),
-            Command::Cost(a) => (a.color.color, a.counting.engine),
-            Command::Snapshot(a) => (a.color.color, a.counting.engine),
-            Command::Diff(a) => (a.color.color, a.counting.engine),
-            Command::Render(a) => (a.color.color, None),
-            Command::Rules(a) => (a.color.color, None),
-            Command::Explain(a) => (a.color.color, None),
-            Command::Import(a) => (a.color.color, None),
-            Command::Upstream(a) => (a.color.color, None),
-            Command::Init(a) => (a.color.color, None),
-            Command::Add(a) => (a.color.color, None),
-            Command::Models(_) | Command::Counts(_) | Command::Schema | Command::Completions(_) | Command::Lsp(_) | Command::Watch(_) => {
-                (None, None)
-            }
+            Command::Check(a) => a.color.color,
+            Command::Cost(a) => a.color.color,
+            Command::Snapshot(a) => a.color.color,
+            Command::Diff(a) => a.color.color,
+            Command::Render(a) => a.color.color,
+            Command::Rules(a) => a.color.color,
+            Command::Explain(a) => a.color.color,
+            Command::Import(a) => a.color.color,
+            Command::Upstream(a) => a.color.color,
+            Command::Init(a) => a.color.color,
+            Command::Add(a) => a.color.color,
+            Command::Models(_) | Command::Counts(_) | Command::Schema | Command::Completions(_) | Command::Lsp(_) | Command::Watch(_) => None,
         }
     }
 }
@@ -147,9 +135,7 @@ pub fn main() -> ExitCode {
         }
     };
     // An option after the command wins over the same option before it.
-    let (color, engine) = cli.command.options();
-    let reporter = Reporter::new(color.or(cli.color.color).unwrap_or(ColorChoice::Auto));
-    ctxc::tokens::set_default_engine(engine.or(cli.counting.engine).unwrap_or(ctxc::tokens::Engine::BpeOpenai));
+    let reporter = Reporter::new(cli.command.color().or(cli.color.color).unwrap_or(ColorChoice::Auto));
     let code = match cli.command {
         Command::Render(args) => render::run(args, &reporter),
         Command::Check(args) => check::run(args, &reporter),

@@ -20,8 +20,6 @@ use ctxc::Session;
 pub struct SnapshotArgs {
     #[command(flatten)]
     pub color: super::ColorOption,
-    #[command(flatten)]
-    pub counting: super::CountingOptions,
     /// Agent directory, manifest file, or a directory of agents (default: the current directory).
     #[arg(default_value = ".")]
     path: PathBuf,

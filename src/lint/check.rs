@@ -59,6 +59,8 @@ pub struct CheckReport {
     pub diagnostics: Vec<Diagnostic>,
     /// Findings silenced by suppression comments.
     pub suppressed: usize,
+    /// Findings left out because `--baseline` records them.
+    pub baselined: usize,
     pub sources: Sources,
     /// Something could not be loaded (or the command was misused).
     pub unloadable: bool,
@@ -107,6 +109,9 @@ impl CheckReport {
         let mut line = format!("{found} in {checked}");
         if self.suppressed > 0 {
             line.push_str(&format!(", {} suppressed", self.suppressed));
+        }
+        if self.baselined > 0 {
+            line.push_str(&format!(", {} in the baseline", self.baselined));
         }
         if self.unloadable {
             line.push_str("; some input could not be loaded");
@@ -352,7 +357,7 @@ fn lint_files(report: &mut CheckReport, root: &ProjectRoot, found: files::Found,
     // thread while the rules that need no counts run.
     let smallest_limit = (crate::rules::skill_fields::BODY_MAX_TOKENS as u64).min(settings.memory_max_tokens);
     if found.skills.iter().map(|s| s.body().len()).chain(found.memory.iter().map(|m| m.text.len())).any(|len| len as u64 > smallest_limit) {
-        crate::tokens::warm_up(counter.engine(), Tokenizer::O200kBase);
+        crate::tokens::warm_up(Tokenizer::O200kBase);
     }
     report.unloadable |= !problems.is_empty() || !found.problems.is_empty();
     report.diagnostics.extend(problems);

@@ -21,7 +21,7 @@ pub struct Options {
     pub strict: bool,
     /// `--deny-warnings`: warnings fail the run (exit 1).
     pub deny_warnings: bool,
-    /// `--changed-since`: the files changed (canonical paths). Only the agents that load one of
+    /// `--changed-since` or `--files`: the files changed (canonical paths). Only the agents that load one of
     /// them are checked, and only findings in them are reported for files no agent loads.
     pub changed: Option<std::sync::Arc<std::collections::BTreeSet<std::path::PathBuf>>>,
     /// `--require-exact`: a Claude or Gemini render not counted from `ctxc.counts` is a finding.

@@ -3,6 +3,7 @@
 //! directory. [`check()`] is the whole of `ctxc check` as a library call: load, render, measure,
 //! budgets, lint, then `[lint]` / command-line selection and suppression comments.
 
+pub mod baseline;
 pub mod check;
 pub mod config;
 pub mod fix;

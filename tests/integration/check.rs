@@ -465,6 +465,72 @@ fn changed_since_checks_the_agents_that_load_a_changed_file() {
     assert_eq!(agents, ["zeus"]);
 }
 
+/// `--files` (the pre-commit hook): the agents that load one of the files, and the agent files
+/// named that no agent loads; nothing else.
+#[test]
+fn files_checks_only_the_files_named_and_the_agents_that_load_them() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    common::copy_tree(&repo().join("examples/agents"), dir.path());
+    let out = ctxc_in(dir.path(), &["check", "--format", "json", "--files", "zeus/prompts/core.md"]);
+    let json = stdout_json(&out);
+    let agents: Vec<&str> = json["agents"].as_array().expect("agents").iter().filter_map(|a| a["name"].as_str()).collect();
+    assert_eq!(agents, ["zeus"]);
+    let skill = "---\nname: Loose\ndescription: Summarize release notes into a changelog entry.\n---\nBody.\n";
+    for name in ["loose", "other"] {
+        std::fs::create_dir_all(dir.path().join(name)).expect("mkdir");
+        std::fs::write(dir.path().join(name).join("SKILL.md"), skill).expect("write");
+    }
+    std::fs::write(dir.path().join("notes.txt"), "Not an agent file.\n").expect("write");
+    let out = ctxc_in(dir.path(), &["check", "--format", "concise", "--select", "SKILL004", "--files", "loose/SKILL.md", "notes.txt"]);
+    let listed: Vec<&str> = std::str::from_utf8(&out.stdout).expect("UTF-8").lines().map(|l| l.split(':').next().unwrap_or("")).collect();
+    assert_eq!(listed, ["loose/SKILL.md"], "{out:?}");
+    let out = ctxc_in(dir.path(), &["check", "--files", "missing.md"]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--files missing.md"), "{out:?}");
+}
+
+/// `--baseline`: the findings `--update-baseline` recorded are not reported again, after the
+/// lines above them moved and from another folder too; a new finding is, and so is the same
+/// finding in another file.
+#[test]
+fn baseline_reports_only_findings_it_does_not_record() {
+    let skill = |name: &str, extra: &str| {
+        format!("---\n{extra}name: {name}\ndescription: Summarize release notes into a changelog entry.\n---\nBody.\n")
+    };
+    let dir = project(&[("a/SKILL.md", &skill("A", ""))]);
+    let listed = |out: &std::process::Output| -> Vec<String> {
+        std::str::from_utf8(&out.stdout).expect("UTF-8").lines().map(|l| l.split(':').next().unwrap_or("").to_string()).collect()
+    };
+    let check = ["check", "--format", "concise", "--select", "SKILL004", "--baseline", "ctxc-baseline.json"];
+    let out = ctxc_in(dir.path(), &[&check[..], &["--update-baseline"]].concat());
+    assert_eq!((out.status.code(), listed(&out)), (Some(0), vec![]), "{out:?}");
+    let recorded = std::fs::read_to_string(dir.path().join("ctxc-baseline.json")).expect("baseline written");
+    assert!(recorded.contains("\"code\": \"SKILL004\"") && recorded.contains("\"file\": \"a/SKILL.md\""), "{recorded}");
+    // The finding moves down a line: still recorded.
+    std::fs::write(dir.path().join("a/SKILL.md"), skill("A", "license: MIT\n")).expect("write");
+    let out = ctxc_in(dir.path(), &check);
+    assert_eq!((out.status.code(), listed(&out)), (Some(0), vec![]), "{out:?}");
+    // A new finding, and the recorded one in another file, are reported.
+    for folder in ["b", "c"] {
+        std::fs::create_dir(dir.path().join(folder)).expect("mkdir");
+    }
+    std::fs::write(dir.path().join("b/SKILL.md"), skill("B", "")).expect("write");
+    std::fs::write(dir.path().join("c/SKILL.md"), skill("A", "")).expect("write");
+    let out = ctxc_in(dir.path(), &check);
+    assert_eq!((out.status.code(), listed(&out)), (Some(1), vec!["b/SKILL.md".to_string(), "c/SKILL.md".to_string()]), "{out:?}");
+    // Run from the parent folder: paths are taken relative to the baseline's folder.
+    let name = dir.path().file_name().expect("name").to_string_lossy().into_owned();
+    let baseline = format!("{name}/ctxc-baseline.json");
+    let parent = dir.path().parent().expect("parent");
+    let out = ctxc_in(parent, &["check", "--format", "concise", "--select", "SKILL004", "--baseline", &baseline, &name]);
+    assert_eq!(listed(&out).len(), 2, "{out:?}");
+    // A file that is no baseline is a usage error that says where.
+    std::fs::write(dir.path().join("ctxc-baseline.json"), "{\"ctxc_baseline\": 1,\n \"findings\": 3}").expect("write");
+    let out = ctxc_in(dir.path(), &check);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("ctxc-baseline.json:2:"), "{out:?}");
+}
+
 #[test]
 fn stdin_is_checked_as_the_file_it_names() {
     let run = |args: &[&str], text: &str| {

@@ -1,7 +1,8 @@
 //! The CI integrations: shell completions for every shell clap_complete knows (syntax-checked
-//! by bash, and by zsh and fish in the ignored test `scripts/test` runs), the pre-commit hooks and the GitHub Actions workflow
-//! example — valid YAML of the expected shape, and every ctxc command line in them parses with
-//! ctxc's own argument parser.
+//! by bash, and by zsh and fish in the ignored test `scripts/test` runs), the pre-commit hooks, the
+//! GitHub Action (action.yml) and the workflow example that uses it — valid YAML of the expected
+//! shape, and every ctxc command line in them parses with ctxc's own argument parser. (actionlint
+//! checks the Action and the workflows, and the install script runs, in scripts/package-check.)
 
 use std::path::Path;
 use std::process::Command;
@@ -75,73 +76,102 @@ fn assert_parses(words: &[String]) {
     assert!(out.status.success(), "`{}` does not parse: {}", words.join(" "), String::from_utf8_lossy(&out.stderr));
 }
 
+fn yaml(path: &str) -> Value {
+    let text = std::fs::read_to_string(repo().join(path)).expect(path);
+    serde_yaml::from_str(&text).expect("YAML")
+}
+
+/// The ctxc command lines of the Action's steps: each line running `"$CTXC" …`, with the
+/// variables a step sets given example values.
+fn action_commands(action: &Value) -> Vec<Vec<String>> {
+    let mut commands = Vec::new();
+    for step in action["runs"]["steps"].as_sequence().expect("steps") {
+        let Some(script) = step["run"].as_str() else { continue };
+        let script = script
+            .replace(r#""$CTXC""#, "ctxc")
+            .replace(r#""${args[@]}""#, "--deny-warnings")
+            .replace(r#""$CHECK_PATH""#, ".")
+            .replace(r#""$BASE""#, "HEAD")
+            .replace(r#"${FAIL_ON_INCREASE:+--fail-on-increase "$FAIL_ON_INCREASE"}"#, "--fail-on-increase 10%");
+        commands.extend(ctxc_lines(&script));
+    }
+    commands
+}
+
 #[test]
-fn github_actions_workflow_example_is_a_valid_workflow() {
-    let text = std::fs::read_to_string(repo().join("docs/ci/github-actions.yml")).expect("workflow");
-    let workflow: Value = serde_yaml::from_str(&text).expect("YAML");
-    assert!(workflow["name"].is_string());
+fn the_action_is_composite_and_its_commands_parse() {
+    let action = yaml("action.yml");
+    assert_eq!(action["runs"]["using"], "composite");
+    let text = std::fs::read_to_string(repo().join("action.yml")).expect("action");
+    let inputs = action["inputs"].as_mapping().expect("inputs");
+    // Every `inputs.NAME` the steps read is declared.
+    for used in text.split("inputs.").skip(1) {
+        let name: String = used.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '-').collect();
+        assert!(inputs.contains_key(name.as_str()), "inputs.{name} is not declared");
+    }
+    let joined: Vec<String> = action_commands(&action).iter().map(|c| c.join(" ")).collect();
+    assert_eq!(
+        joined,
+        [
+            "ctxc check --format github --deny-warnings .",
+            "ctxc check --format sarif --deny-warnings .",
+            "ctxc diff --base HEAD --format markdown --fail-on-increase 10% .",
+        ]
+    );
+    for command in action_commands(&action) {
+        assert_parses(&command);
+    }
+    // The install script is the one scripts/package-check runs against local artefacts.
+    assert!(text.contains("$GITHUB_ACTION_PATH/.github/action/install-ctxc.sh"));
+    assert!(repo().join(".github/action/install-ctxc.sh").is_file());
+}
+
+#[test]
+fn github_actions_workflow_example_uses_the_action() {
+    let workflow = yaml("docs/ci/github-actions.yml");
+    let action = yaml("action.yml");
     let on = &workflow["on"];
     assert!(on.get("pull_request").is_some() && on.get("push").is_some(), "runs on pushes and pull requests: {on:?}");
-    let jobs = workflow["jobs"].as_mapping().expect("jobs");
-    assert_eq!(jobs.len(), 2);
-    let mut commands = Vec::new();
-    let mut uses = Vec::new();
-    for (name, job) in jobs {
-        assert_eq!(job["runs-on"], "ubuntu-latest", "{name:?}");
-        for step in job["steps"].as_sequence().expect("steps") {
-            match (step.get("uses"), step.get("run")) {
-                (Some(action), None) => uses.push(action.as_str().expect("action").to_string()),
-                (None, Some(run)) => commands.extend(ctxc_lines(run.as_str().expect("script"))),
-                _ => panic!("a step has either `uses` or `run`: {step:?}"),
-            }
-        }
+    let job = &workflow["jobs"]["check"];
+    assert_eq!(job["runs-on"], "ubuntu-latest");
+    assert_eq!(job["permissions"]["security-events"], "write", "SARIF upload needs it");
+    assert_eq!(job["permissions"]["pull-requests"], "write", "the comment needs it");
+    let steps = job["steps"].as_sequence().expect("steps");
+    assert_eq!(steps[0]["with"]["fetch-depth"], 0, "diff needs the base commit");
+    let uses = steps[1]["uses"].as_str().expect("the action");
+    assert!(uses.ends_with("/ctxc@v0.1.0"), "{uses}");
+    let with = steps[1]["with"].as_mapping().expect("inputs");
+    for (key, _) in with {
+        assert!(action["inputs"].get(key).is_some(), "{key:?} is no input of action.yml");
     }
-    for action in ["actions/checkout@v4", "github/codeql-action/upload-sarif@v3", "marocchino/sticky-pull-request-comment@v2"] {
-        assert!(uses.iter().any(|u| u == action), "{action}");
-    }
-    // Variables named CTXC_… would be read by ctxc as manifest overrides.
-    let mut env_keys: Vec<String> = Vec::new();
-    let mut collect =
-        |env: &Value| env_keys.extend(env.as_mapping().into_iter().flatten().filter_map(|(k, _)| k.as_str().map(str::to_string)));
-    collect(&workflow["env"]);
-    for job in jobs.values() {
-        collect(&job["env"]);
-        job["steps"].as_sequence().into_iter().flatten().for_each(|step| collect(&step["env"]));
-    }
-    assert!(env_keys.contains(&"INSTALL_CTXC_FROM".to_string()) && env_keys.contains(&"BASE".to_string()), "{env_keys:?}");
-    assert!(!env_keys.iter().any(|k| k.starts_with("CTXC_")), "{env_keys:?}");
-    let joined: Vec<String> = commands.iter().map(|c| c.join(" ")).collect();
-    for expected in [
-        "ctxc check --format github .",
-        "ctxc check --format sarif .",
-        "ctxc check --locked .",
-        "ctxc diff --base $BASE --format markdown --fail-on-increase 10% .",
-    ] {
-        assert!(joined.iter().any(|c| c == expected), "{expected} in {joined:?}");
-    }
-    for command in &commands {
-        assert_parses(command);
-    }
-    assert_eq!(workflow["jobs"]["check"]["permissions"]["security-events"], "write", "SARIF upload needs it");
-    assert_eq!(workflow["jobs"]["diff"]["permissions"]["pull-requests"], "write", "the comment needs it");
-    assert_eq!(workflow["jobs"]["diff"]["steps"][0]["with"]["fetch-depth"], 0, "diff needs the base commit");
+    let args: Vec<String> = ["ctxc", "check", "--format", "github"]
+        .into_iter()
+        .map(str::to_string)
+        .chain(with["args"].as_str().expect("args").split_whitespace().map(str::to_string))
+        .collect();
+    assert_parses(&args);
 }
 
 #[test]
 fn pre_commit_hooks() {
-    let text = std::fs::read_to_string(repo().join(".pre-commit-hooks.yaml")).expect("hooks");
-    let hooks: Value = serde_yaml::from_str(&text).expect("YAML");
+    let hooks = yaml(".pre-commit-hooks.yaml");
     let hooks = hooks.as_sequence().expect("a list of hooks");
     let ids: Vec<&str> = hooks.iter().map(|h| h["id"].as_str().expect("id")).collect();
-    assert_eq!(ids, ["ctxc-check", "ctxc-check-locked"]);
+    assert_eq!(ids, ["ctxc-check-files", "ctxc-check", "ctxc-check-locked"]);
     for hook in hooks {
         for key in ["name", "entry", "language", "files"] {
             assert!(hook[key].is_string(), "{key} in {hook:?}");
         }
-        assert_eq!(hook["language"], "rust");
-        assert_eq!(hook["pass_filenames"], false);
-        let entry: Vec<String> = hook["entry"].as_str().expect("entry").split_whitespace().map(str::to_string).collect();
+        // The wheel: no Rust toolchain on a contributor's machine.
+        assert_eq!(hook["language"], "python");
+        let mut entry: Vec<String> = hook["entry"].as_str().expect("entry").split_whitespace().map(str::to_string).collect();
+        if hook["pass_filenames"] == true {
+            entry.extend(["ctxc.toml".to_string(), "prompts/system.md".to_string()]);
+        }
         assert_parses(&entry);
     }
-    assert_eq!(hooks[1]["entry"], "ctxc check --locked");
+    assert_eq!(hooks[0]["entry"], "ctxc check --files");
+    assert_eq!(hooks[0]["pass_filenames"], true);
+    assert_eq!(hooks[1]["pass_filenames"], false);
+    assert_eq!(hooks[2]["entry"], "ctxc check --locked");
 }

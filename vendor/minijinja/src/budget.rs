@@ -71,7 +71,11 @@ impl Drop for Restore {
 
 /// Runs `f` within `limits`; returns its result and which limit ran out, if one did.
 pub fn with_budget<R>(limits: Limits, f: impl FnOnce() -> R) -> (R, Option<Spent>) {
-    let fresh = Budget { memory: limits.memory, work: limits.work, spent: None };
+    let fresh = Budget {
+        memory: limits.memory,
+        work: limits.work,
+        spent: None,
+    };
     let _restore = Restore(BUDGET.with(|b| b.replace(Some(fresh))));
     let rv = f();
     let spent = BUDGET.with(|b| b.get()).and_then(|b| b.spent);
@@ -90,13 +94,22 @@ fn over(spent: Spent) -> Error {
 pub fn charge(bytes: usize) -> Result<(), Error> {
     BUDGET.with(|b| match b.get() {
         None => Ok(()),
-        Some(Budget { spent: Some(spent), .. }) => Err(over(spent)),
+        Some(Budget {
+            spent: Some(spent), ..
+        }) => Err(over(spent)),
         Some(budget) if bytes <= budget.memory => {
-            b.set(Some(Budget { memory: budget.memory - bytes, ..budget }));
+            b.set(Some(Budget {
+                memory: budget.memory - bytes,
+                ..budget
+            }));
             Ok(())
         }
         Some(budget) => {
-            b.set(Some(Budget { memory: 0, spent: Some(Spent::Memory), ..budget }));
+            b.set(Some(Budget {
+                memory: 0,
+                spent: Some(Spent::Memory),
+                ..budget
+            }));
             Err(over(Spent::Memory))
         }
     })
@@ -110,11 +123,18 @@ pub fn note_work(units: usize) -> bool {
         None => true,
         Some(Budget { spent: Some(_), .. }) => false,
         Some(budget) if units as u64 <= budget.work => {
-            b.set(Some(Budget { work: budget.work - units as u64, ..budget }));
+            b.set(Some(Budget {
+                work: budget.work - units as u64,
+                ..budget
+            }));
             true
         }
         Some(budget) => {
-            b.set(Some(Budget { work: 0, spent: Some(Spent::Work), ..budget }));
+            b.set(Some(Budget {
+                work: 0,
+                spent: Some(Spent::Work),
+                ..budget
+            }));
             false
         }
     })
@@ -150,7 +170,7 @@ pub fn call_work<'a>(args: impl IntoIterator<Item = &'a Value>) -> usize {
 
 /// Charges `count` values of `each` bytes, failing on overflow.
 pub fn charge_many(count: usize, each: usize) -> Result<(), Error> {
-    charge(count.checked_mul(each).unwrap_or(usize::MAX))
+    charge(count.saturating_mul(each))
 }
 
 fn active() -> bool {
@@ -231,7 +251,9 @@ pub fn charged_format(args: fmt::Arguments<'_>) -> Result<String, Error> {
     match fmt::write(&mut out, args) {
         Ok(()) => Ok(out.0),
         // A spent budget, or a value that failed to format itself.
-        Err(_) => check().and_then(|()| Err(Error::new(ErrorKind::WriteFailure, "formatting failed"))),
+        Err(_) => {
+            check().and_then(|()| Err(Error::new(ErrorKind::WriteFailure, "formatting failed")))
+        }
     }
 }
 

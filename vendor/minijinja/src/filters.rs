@@ -483,7 +483,9 @@ mod builtins {
                         ok!(crate::budget::charge(string.len()));
                         output.push_str(string);
                     }
-                    None => output.push_str(&ok!(crate::budget::charged_format(format_args!("{item}")))),
+                    None => {
+                        output.push_str(&ok!(crate::budget::charged_format(format_args!("{item}"))))
+                    }
                 }
             }
             Ok(output)

@@ -1493,7 +1493,10 @@ impl Value {
         // ctxc patch: iterating a string makes a value per character; what collects them
         // (`list`, `batch`, `sort`...) holds that many.
         if let ValueRepr::String(ref s, _) = self.0 {
-            ok!(crate::budget::charge_many(s.len(), crate::budget::NODE_BYTES));
+            ok!(crate::budget::charge_many(
+                s.len(),
+                crate::budget::NODE_BYTES
+            ));
         }
         match self.0 {
             ValueRepr::None | ValueRepr::Undefined(_) => Some(ValueIterImpl::Empty),
@@ -1685,7 +1688,9 @@ impl Value {
                     if let Some(idx) = index(key, || dy.enumerator_len()) {
                         // ctxc patch: reaching the item may step over every one before it.
                         crate::budget::note_work(
-                            dy.enumerator_len().map_or(idx, |len| idx.min(len)).saturating_mul(crate::budget::VALUE_WORK),
+                            dy.enumerator_len()
+                                .map_or(idx, |len| idx.min(len))
+                                .saturating_mul(crate::budget::VALUE_WORK),
                         );
                         if let Some(mut iter) = dy.try_iter() {
                             if let Some(rv) = iter.nth(idx) {

@@ -131,7 +131,9 @@ fn range_step_backwards(
     } else if stop == 0 {
         start / step + 1
     } else {
-        start.saturating_sub(stop).div_ceil(step)
+        // `div_ceil`, which minijinja's minimum Rust (1.70) lacks.
+        let span = start.saturating_sub(stop);
+        span / step + usize::from(span % step != 0)
     };
     (stop..=start).rev().step_by(step).take(length)
 }
@@ -169,7 +171,11 @@ pub fn slice(value: Value, start: Value, stop: Value, step: Value) -> Result<Val
         ValueRepr::String(..) | ValueRepr::SmallStr(_) => {
             let s = value.as_str().unwrap();
             // ctxc patch: the result, and for a backwards step every character on the side.
-            let aside = if step > 0 { 0 } else { s.len().saturating_mul(std::mem::size_of::<char>()) };
+            let aside = if step > 0 {
+                0
+            } else {
+                s.len().saturating_mul(std::mem::size_of::<char>())
+            };
             ok!(crate::budget::charge(s.len().saturating_add(aside)));
             if step > 0 {
                 let (start, len) = get_offset_and_len(start, stop, || s.chars().count());
@@ -225,8 +231,13 @@ pub fn slice(value: Value, start: Value, stop: Value, step: Value) -> Result<Val
                     if let Some(iter) = obj.try_iter() {
                         let vec: Vec<Value> = iter.collect();
                         Box::new(
-                            range_step_backwards(start, stop, step.unsigned_abs() as usize, vec.len())
-                                .map(move |i| vec[i].clone()),
+                            range_step_backwards(
+                                start,
+                                stop,
+                                step.unsigned_abs() as usize,
+                                vec.len(),
+                            )
+                            .map(move |i| vec[i].clone()),
                         )
                     } else {
                         Box::new(None.into_iter())
@@ -386,7 +397,10 @@ fn repeat_iterable(n: &Value, seq: &DynObject) -> Result<Value, Error> {
         )
     }));
 
-    ok!(crate::budget::charge_value_times(&Value::from_dyn_object(seq.clone()), n));
+    ok!(crate::budget::charge_value_times(
+        &Value::from_dyn_object(seq.clone()),
+        n
+    ));
 
     // This is not optimal.  We only query the enumerator for the length once
     // but we support repeated iteration.  We could both lie about our length
@@ -493,7 +507,9 @@ pub fn contains(container: &Value, value: &Value) -> Result<Value, Error> {
             Some(s2) => std::borrow::Cow::Borrowed(s2),
             None => std::borrow::Cow::Owned(value.to_string()),
         };
-        ok!(crate::budget::charge_work(s.len().saturating_add(needle.len())));
+        ok!(crate::budget::charge_work(
+            s.len().saturating_add(needle.len())
+        ));
         s.contains(needle.as_ref())
     } else if let ValueRepr::Object(ref obj) = container.0 {
         match obj.repr() {
@@ -523,9 +539,20 @@ mod tests {
         // ctxc patch: a step of i64::MIN and a stop past the start no longer overflow.
         let s = || Value::from("abc");
         let min = Value::from(i64::MIN);
-        assert_eq!(slice(s(), Value::from(()), Value::from(()), min).unwrap(), Value::from("c"));
-        assert_eq!(slice(s(), Value::from(0), Value::from(2), Value::from(-1)).unwrap(), Value::from(""));
-        let empty = slice(Value::from(""), Value::from(true), Value::from(0), Value::from(-1));
+        assert_eq!(
+            slice(s(), Value::from(()), Value::from(()), min).unwrap(),
+            Value::from("c")
+        );
+        assert_eq!(
+            slice(s(), Value::from(0), Value::from(2), Value::from(-1)).unwrap(),
+            Value::from("")
+        );
+        let empty = slice(
+            Value::from(""),
+            Value::from(true),
+            Value::from(0),
+            Value::from(-1),
+        );
         assert_eq!(empty.unwrap(), Value::from(""));
     }
 
