@@ -84,6 +84,8 @@ pub fn is_placeholder_path(path: &str) -> bool {
     let stem = name.split('.').next().unwrap_or_default().trim_end_matches(|c: char| c.is_ascii_digit()).to_ascii_lowercase();
     path.contains("path/to/")
         || PLACEHOLDER_STEMS.contains(&stem.as_str())
+        // `script_name.py`, `example-file.md`: made only of placeholder words.
+        || stem.split(['_', '-']).all(|word| PLACEHOLDER_STEMS.contains(&word))
         || ["my_", "my-", "your", "some_", "some-"].iter().any(|p| stem.starts_with(p))
 }
 
