@@ -3,7 +3,7 @@
 //! anchor, a path on one machine, a path in the project), headings and their anchors, and the
 //! files bundled with a skill.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::ops::Range;
 use std::sync::{Arc, LazyLock};
 
@@ -84,6 +84,8 @@ pub fn is_placeholder_path(path: &str) -> bool {
     let stem = name.split('.').next().unwrap_or_default().trim_end_matches(|c: char| c.is_ascii_digit()).to_ascii_lowercase();
     path.contains("path/to/")
         || PLACEHOLDER_STEMS.contains(&stem.as_str())
+        // `script_name.py`, `example-file.md`: made only of placeholder words.
+        || stem.split(['_', '-']).all(|word| PLACEHOLDER_STEMS.contains(&word))
         || ["my_", "my-", "your", "some_", "some-"].iter().any(|p| stem.starts_with(p))
 }
 
@@ -421,57 +423,144 @@ fn self_path(dir: &str, rel: &str) -> String {
     }
 }
 
-/// Whether `text` mentions a bundled file: its path, its name, a folder holding it (`assets/`),
-/// or for a module (`.py`, `.js`, `.ts`) its name without extension or its package (the folder
-/// holding it, below `scripts/`) as a word (`from helpers import`, `from validators import`).
-pub fn mentions(text: &str, rel: &str) -> bool {
-    let name = rel.rsplit('/').next().unwrap_or(rel);
-    if text.contains(name) {
-        return true;
-    }
-    if MentionGlobs::of(text).matches(rel) {
-        return true;
-    }
-    let module = [".py", ".js", ".mjs", ".cjs", ".ts"].iter().find_map(|e| name.strip_suffix(e));
-    let package = rel.rsplit('/').nth(1).filter(|p| !BUNDLE_FOLDERS.iter().any(|f| f.trim_end_matches('/') == *p));
-    if module.is_some_and(|stem| stem.len() >= 3 && has_word(text, stem) || package.is_some_and(|p| has_word(text, p))) {
-        return true;
-    }
-    let mut folder = rel;
-    while let Some((parent, _)) = folder.rsplit_once('/') {
-        if names_folder(text, parent) {
-            return true;
+/// Which texts of a skill mention which of its bundled files. A text mentions a file when it holds
+/// its name, a wildcard pattern matching it (`references/api-*.md`), a folder holding it on its
+/// own (`assets/` or `` `assets` ``, not `assets/logo.png`), or for a module (`.py`, `.js`, `.ts`)
+/// its stem or its package (the folder holding it, below `scripts/`) as a word (`from helpers
+/// import`). Built without testing every text against every file: one pass over each text finds every key a
+/// mention needs (file names, module stems and packages, `folder/` and `` `folder` ``), and each
+/// distinct wildcard pattern is matched once per file. Work is linear in the texts and files plus
+/// the mentions found.
+pub struct Mentioners {
+    /// Per key (`n:` a file name, `w:` a word, `f:` a folder), the texts holding it, in order.
+    by_key: HashMap<String, Vec<usize>>,
+    /// Distinct wildcard patterns with `/` and without, each with the texts writing it.
+    paths: Option<(globset::GlobSet, Vec<Vec<usize>>)>,
+    names: Option<(globset::GlobSet, Vec<Vec<usize>>)>,
+}
+
+/// What a key found in a text stands for.
+#[derive(Clone, Copy)]
+enum Key<'a> {
+    Name(&'a str),
+    Word(&'a str),
+    FolderSlash(&'a str),
+    FolderTick(&'a str),
+}
+
+impl Mentioners {
+    pub fn new(texts: &[&str], files: &[&str]) -> Mentioners {
+        let mut keys: Vec<(String, Key)> = Vec::new();
+        let mut folders = HashSet::new();
+        for rel in files {
+            let name = rel.rsplit('/').next().unwrap_or(rel);
+            keys.push((name.to_string(), Key::Name(name)));
+            let (stem, package) = module_words(rel);
+            for word in stem.into_iter().chain(package) {
+                keys.push((word.to_string(), Key::Word(word)));
+            }
+            let mut folder = *rel;
+            while let Some((parent, _)) = folder.rsplit_once('/') {
+                if folders.insert(parent) {
+                    keys.push((format!("{parent}/"), Key::FolderSlash(parent)));
+                    keys.push((format!("`{parent}`"), Key::FolderTick(parent)));
+                }
+                folder = parent;
+            }
         }
-        folder = parent;
+        let mut by_key: HashMap<String, Vec<usize>> = HashMap::new();
+        let mut add = |key: String, text: usize| {
+            let list = by_key.entry(key).or_default();
+            if list.last() != Some(&text) {
+                list.push(text);
+            }
+        };
+        let is_ident = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+        let is_path = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || matches!(c, '_' | '.' | '-'));
+        if let Ok(automaton) = aho_corasick::AhoCorasick::new(keys.iter().map(|(k, _)| k)) {
+            for (i, text) in texts.iter().enumerate() {
+                for m in automaton.find_overlapping_iter(*text) {
+                    let (before, after) = (text[..m.start()].chars().next_back(), text[m.end()..].chars().next());
+                    match keys[m.pattern().as_usize()].1 {
+                        Key::Name(name) => add(format!("n:{name}"), i),
+                        Key::Word(word) if !is_ident(before) && !is_ident(after) => add(format!("w:{word}"), i),
+                        Key::FolderSlash(folder) if !is_path(after) => add(format!("f:{folder}"), i),
+                        Key::FolderTick(folder) => add(format!("f:{folder}"), i),
+                        Key::Word(_) | Key::FolderSlash(_) => {}
+                    }
+                }
+            }
+        }
+        // Each distinct pattern once, with the texts that write it.
+        let mut patterns: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+        let globs: Vec<Arc<MentionGlobs>> = texts.iter().map(|t| MentionGlobs::of(t)).collect();
+        for (i, g) in globs.iter().enumerate() {
+            for pattern in g.patterns.iter() {
+                let owners = patterns.entry(pattern.as_str()).or_default();
+                owners.push(i);
+            }
+        }
+        let set = |with_slash: bool| {
+            let mut set = globset::GlobSetBuilder::new();
+            let mut owners = Vec::new();
+            for (pattern, texts) in patterns.iter().filter(|(p, _)| p.contains('/') == with_slash) {
+                if let Some(glob) = MentionGlobs::glob(pattern) {
+                    set.add(glob);
+                    owners.push(texts.clone());
+                }
+            }
+            set.build().ok().filter(|s| !s.is_empty()).map(|s| (s, owners))
+        };
+        Mentioners { paths: set(true), names: set(false), by_key }
     }
-    false
+
+    /// The first text (in the order given) that mentions `rel` and that `keep` accepts.
+    pub fn first(&self, rel: &str, keep: impl Fn(usize) -> bool) -> Option<usize> {
+        let name = rel.rsplit('/').next().unwrap_or(rel);
+        let (stem, package) = module_words(rel);
+        let mut lists: Vec<&[usize]> = Vec::new();
+        let mut key = |k: String| {
+            if let Some(list) = self.by_key.get(&k) {
+                lists.push(list);
+            }
+        };
+        key(format!("n:{name}"));
+        for word in stem.into_iter().chain(package) {
+            key(format!("w:{word}"));
+        }
+        let mut folder = rel;
+        while let Some((parent, _)) = folder.rsplit_once('/') {
+            key(format!("f:{parent}"));
+            folder = parent;
+        }
+        for (globs, path) in [(&self.paths, rel), (&self.names, name)] {
+            if let Some((set, owners)) = globs {
+                lists.extend(set.matches(path).into_iter().filter_map(|i| owners.get(i)).map(Vec::as_slice));
+            }
+        }
+        // Each list is in text order: its first accepted text is its earliest.
+        lists.iter().filter_map(|list| list.iter().copied().find(|t| keep(*t))).min()
+    }
 }
 
-/// Whether `text` names a folder on its own (`assets/` or `` `assets` ``, not `assets/logo.png`).
-fn names_folder(text: &str, folder: &str) -> bool {
-    let with_slash = format!("{folder}/");
-    let bare = text.match_indices(&with_slash).any(|(i, _)| {
-        let next = text[i + with_slash.len()..].chars().next();
-        !next.is_some_and(|c| c.is_alphanumeric() || matches!(c, '_' | '.' | '-'))
-    });
-    bare || text.contains(&format!("`{folder}`"))
-}
-
-/// Whether `word` occurs in `text` with no identifier character on either side.
-fn has_word(text: &str, word: &str) -> bool {
-    let is_ident = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
-    text.match_indices(word).any(|(i, _)| !is_ident(text[..i].chars().next_back()) && !is_ident(text[i + word.len()..].chars().next()))
+/// A module's stem (`helpers` of `scripts/helpers.py`, three characters or more) and its package
+/// (the folder holding it, below `scripts/`), the words that name it in code.
+fn module_words(rel: &str) -> (Option<&str>, Option<&str>) {
+    let name = rel.rsplit('/').next().unwrap_or(rel);
+    let module = [".py", ".js", ".mjs", ".cjs", ".ts"].iter().find_map(|e| name.strip_suffix(e));
+    let package = module.and(rel.rsplit('/').nth(1)).filter(|p| !BUNDLE_FOLDERS.iter().any(|f| f.trim_end_matches('/') == *p));
+    (module.filter(|stem| stem.len() >= 3), package)
 }
 
 static GLOB: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"[A-Za-z0-9_./-]*\*[A-Za-z0-9_./*-]*").expect("constant pattern")); // ok: literal
 
-/// The paths a text writes with wildcards (`shared/*.md`, `**/*.py`), outside emphasis, compiled
-/// once per text: `*` matches within one folder, `**` across folders; a pattern without `/`
-/// is matched against a file's name. Matching is linear in the path (globset's regexes).
+/// The paths a text writes with wildcards (`shared/*.md`, `**/*.py`), outside emphasis, read
+/// once per text: `*` matches within one folder, `**` across folders; a pattern without `/` is
+/// matched against a file's name. Matching is linear in the path (globset's regexes).
 #[derive(Default)]
 struct MentionGlobs {
-    paths: Option<globset::GlobSet>,
-    names: Option<globset::GlobSet>,
+    /// The distinct patterns, sorted.
+    patterns: Vec<String>,
 }
 
 impl MentionGlobs {
@@ -493,22 +582,12 @@ impl MentionGlobs {
             .collect();
         patterns.sort_unstable();
         patterns.dedup();
-        let set = |with_slash: bool| {
-            let mut set = globset::GlobSetBuilder::new();
-            for pattern in patterns.iter().filter(|p| p.contains('/') == with_slash) {
-                if let Ok(glob) = globset::GlobBuilder::new(pattern).literal_separator(true).build() {
-                    set.add(glob);
-                }
-            }
-            set.build().ok().filter(|s| !s.is_empty())
-        };
-        MentionGlobs { paths: set(true), names: set(false) }
+        MentionGlobs { patterns: patterns.into_iter().map(str::to_string).collect() }
     }
 
-    /// Whether a path relative to the skill folder matches one of the patterns.
-    fn matches(&self, rel: &str) -> bool {
-        let name = rel.rsplit('/').next().unwrap_or(rel);
-        self.paths.as_ref().is_some_and(|s| s.is_match(rel)) || self.names.as_ref().is_some_and(|s| s.is_match(name))
+    /// A pattern as a glob: `*` within one folder, `**` across folders.
+    fn glob(pattern: &str) -> Option<globset::Glob> {
+        globset::GlobBuilder::new(pattern).literal_separator(true).build().ok()
     }
 }
 
@@ -516,11 +595,16 @@ impl MentionGlobs {
 mod tests {
     use super::*;
 
+    /// Whether one text mentions one file.
+    fn mentions(text: &str, rel: &str) -> bool {
+        Mentioners::new(&[text], &[rel]).first(rel, |_| true).is_some()
+    }
+
     #[test]
     fn globs_match_like_paths() {
-        let matches = |pattern: &str, rel: &str| MentionGlobs::read(&format!("`{pattern}`")).matches(rel);
+        let matches = |pattern: &str, rel: &str| mentions(&format!("`{pattern}`"), rel);
         assert!(matches("shared/managed-agents-*.md", "shared/managed-agents-core.md"));
-        assert!(!matches("shared/*.md", "shared/deep/x.md"));
+        assert!(!matches("shared/a*.md", "shared/deep/ax.md"), "`*` stays within one folder");
         assert!(matches("shared/**/*.md", "shared/deep/x.md"));
         assert!(matches("*.py", "scripts/run.py"), "a pattern without `/` matches the name");
         assert!(!matches("**", "anything"), "a pattern of wildcards only matches nothing");

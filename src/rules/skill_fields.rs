@@ -190,7 +190,7 @@ impl Listing<'_> {
     }
 }
 
-/// The skill listings of the folders `lists` accepts, in path order, each entry costed by `cost`
+/// The skill listings of the `skills` folders `lists` accepts, in path order, each entry costed by `cost`
 /// (`None` leaves a skill out of the listing).
 pub fn listings<'a>(skills: &'a [SkillDoc], lists: impl Fn(&str) -> bool, cost: impl Fn(&SkillDoc) -> Option<usize>) -> Vec<Listing<'a>> {
     let mut by_folder: std::collections::BTreeMap<String, Vec<(&SkillDoc, usize)>> = std::collections::BTreeMap::new();
@@ -201,7 +201,11 @@ pub fn listings<'a>(skills: &'a [SkillDoc], lists: impl Fn(&str) -> bool, cost: 
             (_, Some(_), Some(parent)) => format!("{parent}/"),
             _ => String::new(),
         };
-        if let Some(c) = lists(&folder).then(|| cost(skill)).flatten() {
+        // Products discover skills only in a folder named `skills` (`.claude/skills/`,
+        // `.agents/skills/`, a plugin's `skills/`); a catalogue's `skills/<category>/` is never
+        // listed as a whole.
+        let discovered = folder.trim_end_matches('/').rsplit('/').next() == Some("skills");
+        if let Some(c) = (discovered && lists(&folder)).then(|| cost(skill)).flatten() {
             by_folder.entry(folder).or_default().push((skill, c));
         }
     }

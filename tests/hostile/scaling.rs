@@ -88,6 +88,31 @@ fn input(family: &str, n: usize) -> Vec<(String, String)> {
                 ]
             })
             .collect(),
+        // Many skills, each mentioning a script it does not bundle on one of many lines: each
+        // missing file was looked for in every other skill's folder.
+        "SKILL017" => (0..n)
+            .map(|i| {
+                let lines: String = (0..8).map(|l| format!("Step {l} of task {i}.\n")).collect();
+                (
+                    format!("skills/k{i}/SKILL.md"),
+                    format!("{}{lines}Run `python scripts/gone{i}.py`.\n", front(&format!("k{i}"), "Does a task. Use when asked.")),
+                )
+            })
+            .collect(),
+        // One skill bundling many files: a chain of references, each mentioned only by the one
+        // before it, and scripts nothing mentions. Which text mentions which file was a search of
+        // every text per file.
+        "SKILL018" | "SKILL019" => {
+            let mut files = vec![(
+                "skills/big/SKILL.md".to_string(),
+                format!("{}Start with `references/r0.md`.\n", front("big", "Has a big bundle. Use when asked.")),
+            )];
+            for i in 0..n {
+                files.push((format!("skills/big/references/r{i}.md"), format!("# Part {i}\n\nThen read `references/r{}.md`.\n", i + 1)));
+                files.push((format!("skills/big/scripts/s{i}.py"), format!("print({i})\n")));
+            }
+            files
+        }
         // One skill with many fields nobody reads, each located by its key.
         "SKILL011" => {
             let fields: String = (0..n * 4).map(|i| format!("field{i}: value {i}\n")).collect();
@@ -200,8 +225,24 @@ fn every_rule_family_scales_at_most_n_log_n() {
     let bound = 2.0 * ((2 * N) as f64).ln() / (N as f64).ln() * 1.2;
     let mut failures = Vec::new();
     let only = std::env::var("SCALING_SELECT").ok();
-    for family in ["SKILL", "SKILL011", "LINK", "MEM", "CURSOR", "CLAUDE", "COPILOT", "INSTR", "SEC", "CODEX", "OPENHANDS", "GEMINI", "MCP"]
-    {
+    for family in [
+        "SKILL",
+        "SKILL011",
+        "SKILL017",
+        "SKILL018",
+        "SKILL019",
+        "LINK",
+        "MEM",
+        "CURSOR",
+        "CLAUDE",
+        "COPILOT",
+        "INSTR",
+        "SEC",
+        "CODEX",
+        "OPENHANDS",
+        "GEMINI",
+        "MCP",
+    ] {
         let select = only.clone().unwrap_or(family.to_string());
         if only.as_ref().is_some_and(|code| !code.starts_with(family)) {
             continue;

@@ -1,5 +1,6 @@
 //! MEM003: an `@path` import in a memory file that does not resolve.
 
+use std::collections::HashSet;
 use std::sync::LazyLock;
 
 use regex::Regex;
@@ -23,7 +24,10 @@ pub const RULE: Rule = Rule {
     notes: "An import is an `@` at the start of a line or after whitespace, outside code spans and blocks, followed by \
             a path that contains `/` or ends in a document extension (`.md`, `.mdx`, `.txt`, `.json`, `.yaml`, `.yml`, \
             `.toml`, `.rst`) — so `@user` mentions and `@decorator.calls` are not imports. Home-directory imports \
-            (`@~/…`) are not checked.",
+            (`@~/…`) are not checked. Without a manifest, an AGENTS.md is checked only when a product expands its \
+            imports: a CLAUDE.md or GEMINI.md imports it, or `.gemini/settings.json` sets `context.fileName` to it \
+            (Codex and Copilot read AGENTS.md as plain text, and Claude Code reads only CLAUDE.md and what it \
+            imports, https://code.claude.com/docs/en/memory).",
     stage: Stage::Lint(check),
 };
 
@@ -47,9 +51,47 @@ pub fn imports(text: &str) -> Vec<(std::ops::Range<usize>, String)> {
     found
 }
 
+/// Whether `rel` is an AGENTS.md (Codex's, Copilot's: read without expanding imports).
+fn is_agents_md(rel: &str) -> bool {
+    rel.rsplit('/').next().is_some_and(|name| name.eq_ignore_ascii_case("AGENTS.md"))
+}
+
+/// Whether Gemini CLI's project settings make it read AGENTS.md (`context.fileName`), and so
+/// expand its imports.
+fn gemini_reads_agents_md(cx: &Context) -> bool {
+    let Ok(file) = cx.root.read(".gemini/settings.json") else { return false };
+    let Ok(settings) = crate::rules::gemini_settings::parse(&file.text) else { return false };
+    let names = &settings.value["context"]["fileName"];
+    let named = |v: &serde_json::Value| v.as_str().is_some_and(is_agents_md);
+    named(names) || names.as_array().is_some_and(|list| list.iter().any(named))
+}
+
+/// The AGENTS.md files whose imports some product expands: with a manifest, every memory file is
+/// the agent's and imported as Claude Code does; without one, an AGENTS.md that a CLAUDE.md or
+/// GEMINI.md imports (directly or through other files), or every one when Gemini CLI is set to
+/// read AGENTS.md.
+fn expanded_agents_md(cx: &Context) -> Option<HashSet<String>> {
+    if cx.agent.is_some() || !cx.memory.iter().any(|m| is_agents_md(&m.rel)) || gemini_reads_agents_md(cx) {
+        return None;
+    }
+    let graph = crate::rules::refs::imports(cx);
+    let mut reached: HashSet<String> = HashSet::new();
+    let mut queue: Vec<&str> = cx.memory.iter().map(|m| m.rel.as_str()).filter(|rel| !is_agents_md(rel)).collect();
+    while let Some(rel) = queue.pop() {
+        for (_, _, target) in graph.edges.get(rel).into_iter().flatten() {
+            if reached.insert(target.clone()) {
+                queue.push(target);
+            }
+        }
+    }
+    Some(reached)
+}
+
 fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
-    for doc in cx.memory {
+    // `None`: every memory file's imports are expanded.
+    let expanded = expanded_agents_md(cx);
+    for doc in cx.memory.iter().filter(|m| !is_agents_md(&m.rel) || expanded.as_ref().is_none_or(|set| set.contains(&m.rel))) {
         let dir = doc.rel.rsplit_once('/').map_or("", |(d, _)| d);
         for (range, path) in imports(&doc.text) {
             let joined = if dir.is_empty() { path.clone() } else { format!("{dir}/{path}") };

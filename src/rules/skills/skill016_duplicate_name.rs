@@ -20,17 +20,24 @@ pub const RULE: Rule = Rule {
         file: "skills/notes/SKILL.md",
         text: "---\nname: notes\ndescription: Take meeting notes.\n---\n\n# and team-skills/notes-v2/SKILL.md says `name: notes-v2`\n",
     },
-    notes: "",
+    notes: "Without a manifest, two skills collide only when one agent installs both: skills whose skills folders \
+            sit in the same project folder (`.claude/skills/`, `.agents/skills/`, `.github/skills/` and `skills/` of \
+            one folder). Same-named skills of two example agents (`examples/a/skills/x`, `examples/b/skills/x`) or of \
+            two Claude Code plugins (whose skills are namespaced `plugin:skill`, \
+            https://code.claude.com/docs/en/plugins) are never listed together. With a manifest, every \
+            skill of its `[skills] dirs` is one set.",
     stage: Stage::Lint(check),
 };
 
 fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
-    let mut first_of: KeyMap<&str, &str> = KeyMap::default();
+    let mut first_of: KeyMap<(&str, &str), &str> = KeyMap::default();
     for skill in cx.skills {
         let Some(name) = skill.string("name").filter(|n| !n.trim().is_empty()) else { continue };
-        let Some(first) = first_of.get(name) else {
-            first_of.insert(name, &skill.file);
+        // An agent's manifest installs all its skills together.
+        let scope = if cx.agent.is_some() { "" } else { installed_with(&skill.rel) };
+        let Some(first) = first_of.get(&(scope, name)) else {
+            first_of.insert((scope, name), &skill.file);
             continue;
         };
         findings.push(
@@ -42,4 +49,33 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         );
     }
     findings
+}
+
+/// The project folder that installs a skill with its neighbours: the folder holding its skills
+/// folder, past a product's dot-folder (`a/.claude/skills/pdf/SKILL.md` and `a/skills/x/SKILL.md`
+/// are both installed with `a`).
+fn installed_with(rel: &str) -> &str {
+    let mut parts = rel.rsplitn(4, '/');
+    let (_, _, _, holder) = (parts.next(), parts.next(), parts.next(), parts.next());
+    let holder = holder.unwrap_or("");
+    match holder.rsplit_once('/') {
+        Some((parent, last)) if last.starts_with('.') => parent,
+        None if holder.starts_with('.') => "",
+        _ => holder,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::installed_with;
+
+    #[test]
+    fn skills_are_installed_with_their_project_folder() {
+        assert_eq!(installed_with("a/.claude/skills/pdf/SKILL.md"), "a");
+        assert_eq!(installed_with("a/skills/pdf/SKILL.md"), "a");
+        assert_eq!(installed_with(".agents/skills/pdf/SKILL.md"), "");
+        assert_eq!(installed_with("skills/pdf/SKILL.md"), "");
+        assert_eq!(installed_with("pdf/SKILL.md"), "");
+        assert_eq!(installed_with("examples/b/skills/pdf/SKILL.md"), "examples/b");
+    }
 }

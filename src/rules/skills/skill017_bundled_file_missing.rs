@@ -1,5 +1,7 @@
 //! SKILL017: a file SKILL.md mentions in `scripts/`, `references/` or `assets/` that the skill does not bundle.
 
+use std::collections::HashSet;
+
 use crate::rules::markdown::fenced_lines;
 use crate::rules::prelude::*;
 use crate::rules::refs::{self, Bundle, Resolved};
@@ -29,7 +31,10 @@ pub const RULE: Rule = Rule {
             either: mentions on a line giving examples (`example`, `e.g.`, `such as`), placeholder names \
             (`references/filename.md`, `scripts/your_script.py`), paths in code blocks other than a command running \
             the file or a `# see …` comment, lines about the user's files (`ask the user`, `user's`), paths that exist \
-            in another skill of the project, and skills about writing skills (naming `SKILL.md` three times or more).",
+            in another skill of the project, files the skill's own steps write (after a shell `>` redirection or \
+            `into`: `… > scripts/prompt.md`, \"paste the JSON into `scripts/out.json`\"), paths in code blocks after a \
+            `cd` into another folder (commands that run in a repository the skill clones: `git clone …` then `cd \
+            LLaVA`), and skills about writing skills (naming `SKILL.md` three times or more).",
     stage: Stage::Lint(check),
 };
 
@@ -60,6 +65,9 @@ fn about_skills(text: &str) -> bool {
 
 fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
+    // Every skill's bundled files, relative to their skill's folder: a mention of another skill's
+    // file of the collection (`other-skill`'s `references/x.md`) is looked up once, not per skill.
+    let mut other_skills: Option<HashSet<String>> = None;
     for skill in cx.skills.iter().filter(|s| !about_skills(&s.text)) {
         let body = skill.body();
         let offset = skill.body_start();
@@ -67,35 +75,44 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         if mentions.is_empty() {
             continue;
         }
+        let mut starts = Vec::new();
+        let mut fences = Vec::new();
         let mut line_start = 0;
-        let lines: Vec<(usize, &str, bool)> = fenced_lines(body)
-            .into_iter()
-            .map(|(line, fence)| {
-                let start = line_start;
-                line_start += line.len();
-                (start, line, fence.is_some())
-            })
-            .collect();
+        for (line, fence) in fenced_lines(body) {
+            starts.push(line_start);
+            fences.push((line, fence.is_some()));
+            line_start += line.len();
+        }
+        // Commands after a `cd` into another folder (a cloned repository) run that folder's files.
+        let moved_at = starts.iter().zip(&fences).find(|(_, (line, fenced))| *fenced && leaves_skill(line)).map_or(usize::MAX, |(s, _)| *s);
+        // Files the skill's own steps write (`… > scripts/prompt.md`, "paste it into `x.json`") exist once they run.
+        let written: HashSet<&str> = mentions.iter().filter(|(range, _)| is_written(&body[..range.start])).map(|(_, p)| p.as_str()).collect();
         let mentions: Vec<_> = mentions
-            .into_iter()
+            .iter()
             .filter(|(range, path)| {
-                let (_, line, fenced) = lines.iter().rev().find(|(s, _, _)| *s <= range.start).copied().unwrap_or((0, body, false));
-                is_own_file(path, line, fenced)
+                let i = starts.partition_point(|s| *s <= range.start).saturating_sub(1);
+                let (line, fenced) = fences.get(i).copied().unwrap_or((body, false));
+                is_own_file(path, line, fenced) && !(fenced && range.start > moved_at) && !written.contains(path.as_str())
             })
             .collect();
         if mentions.is_empty() {
             continue;
         }
         let bundle = Bundle::of(cx, &skill.rel);
+        let bundled: HashSet<&str> = bundle.files.iter().map(|f| f.rel.as_str()).collect();
         let mut reported = std::collections::BTreeSet::new();
         for (range, path) in mentions {
-            let exists = |rel: String| matches!(refs::resolve(cx, "", &rel), Resolved::Exists(_));
-            // The project's own file, or a file of another skill of the collection (`other-skill`'s `references/x.md`).
-            let in_other_skill = || cx.skills.iter().filter_map(|s| s.rel.rsplit_once('/')).any(|(d, _)| exists(format!("{d}/{path}")));
-            if bundle.has(&path) || exists(path.clone()) || !reported.insert(path.clone()) || in_other_skill() {
+            let exists = |rel: &str| matches!(refs::resolve(cx, "", rel), Resolved::Exists(_));
+            if bundled.contains(path.as_str()) || exists(path) || !reported.insert(path.clone()) {
                 continue;
             }
-            let name = path.rsplit('/').next().unwrap_or(&path);
+            let in_other_skill = other_skills.get_or_insert_with(|| {
+                cx.skills.iter().flat_map(|s| Bundle::of(cx, &s.rel).files.iter().map(|f| f.rel.clone()).collect::<Vec<_>>()).collect()
+            });
+            if in_other_skill.contains(path) {
+                continue;
+            }
+            let name = path.rsplit('/').next().unwrap_or(path);
             let elsewhere: Vec<&str> =
                 bundle.files.iter().filter(|f| f.rel.rsplit('/').next().is_some_and(|n| n.eq_ignore_ascii_case(name))).map(|f| f.rel.as_str()).collect();
             let help = match elsewhere.as_slice() {
@@ -112,4 +129,34 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         }
     }
     findings
+}
+
+/// Whether a code line changes to a folder other than the skill's (`cd LLaVA` after a `git
+/// clone`); `cd` into the skill's own folder (`cd "$CLAUDE_SKILL_DIR"`) stays in the bundle.
+fn leaves_skill(line: &str) -> bool {
+    let command = line.trim_start().trim_start_matches(['$', '>']).trim_start();
+    command.strip_prefix("cd ").is_some_and(|dir| !dir.to_ascii_lowercase().contains("skill"))
+}
+
+/// Whether the text before a mention makes it the file a step writes: a shell redirection
+/// (`… > scripts/out.md`) or an instruction to put something `into` it. A quoted line (`> see
+/// scripts/x.py`) and an arrow (`->`) are not redirections.
+fn is_written(before: &str) -> bool {
+    let line = before.rsplit('\n').next().unwrap_or(before).trim_end_matches(['`', ' ', '\t']);
+    let command = line.trim_start_matches(['>', ' ']);
+    let redirect = !command.is_empty() && (line.ends_with(" >") || line.ends_with(">>"));
+    redirect || line.rsplit(|c: char| !c.is_alphanumeric()).next().is_some_and(|w| w.eq_ignore_ascii_case("into"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{is_written, leaves_skill};
+
+    #[test]
+    fn written_files_and_other_folders() {
+        assert!(is_written("node scripts/gen.mjs > ") && is_written("- **SAVE**: Paste the JSON result into `"));
+        assert!(!is_written("> ") && !is_written("Step -> `") && !is_written("**Reference:** See `"));
+        assert!(leaves_skill("cd LLaVA\n") && leaves_skill("$ cd ../repo\n"));
+        assert!(!leaves_skill("cd \"$CLAUDE_SKILL_DIR\"\n") && !leaves_skill("python scripts/cd.py\n"));
+    }
 }

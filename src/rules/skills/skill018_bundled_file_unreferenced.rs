@@ -1,7 +1,10 @@
 //! SKILL018: a file in `scripts/`, `references/` or `assets/` that nothing in the skill mentions.
 
+use std::collections::HashMap;
+use std::sync::Arc;
+
 use crate::rules::prelude::*;
-use crate::rules::refs::{self, Bundle};
+use crate::rules::refs::{self, Bundle, Mentioners};
 
 pub const RULE: Rule = Rule {
     code: Code::SKILL018,
@@ -34,29 +37,73 @@ pub const RULE: Rule = Rule {
 
 fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
-    for skill in cx.skills {
-        let bundle = Bundle::of(cx, &skill.rel);
-        for file in bundle.files.iter().filter(|f| checked(&f.rel)) {
-            let name = file.rel.rsplit('/').next().unwrap_or(&file.rel);
-            // Memory files and other skills may point into a skill too (a GEMINI.md importing its reference).
-            let named = refs::mentions(&skill.text, &file.rel)
-                || bundle.texts.iter().any(|(rel, text)| *rel != file.rel && refs::mentions(text, &file.rel))
-                || cx.memory.iter().any(|m| m.text.contains(name))
-                || cx.skills.iter().any(|s| s.rel != skill.rel && s.text.contains(name));
-            if named {
+    let bundles: Vec<Arc<Bundle>> = cx.skills.iter().map(|skill| Bundle::of(cx, &skill.rel)).collect();
+    // Memory files and other skills may point into a skill too (a GEMINI.md importing its
+    // reference): every checked file's name looked up in them in one pass over each.
+    let names: Vec<&str> =
+        bundles.iter().flat_map(|b| b.files.iter().filter(|f| checked(&f.rel))).map(|f| f.rel.rsplit('/').next().unwrap_or(&f.rel)).collect();
+    let outside = NamedOutside::new(cx, &names);
+    for (index, (skill, bundle)) in cx.skills.iter().zip(&bundles).enumerate() {
+        let files: Vec<&str> = bundle.files.iter().map(|f| f.rel.as_str()).filter(|rel| checked(rel)).collect();
+        if files.is_empty() {
+            continue;
+        }
+        // Text 0 is SKILL.md, then the bundle's texts in order.
+        let texts: Vec<&str> = std::iter::once(&*skill.text).chain(bundle.texts.iter().map(|(_, text)| &**text)).collect();
+        let own: HashMap<&str, usize> = bundle.texts.iter().enumerate().map(|(i, (rel, _))| (rel.as_str(), i + 1)).collect();
+        let mentioners = Mentioners::new(&texts, &files);
+        for rel in files {
+            let me = own.get(rel).copied();
+            let name = rel.rsplit('/').next().unwrap_or(rel);
+            if mentioners.first(rel, |t| Some(t) != me).is_some() || outside.names(name, index) {
                 continue;
             }
             let body = skill.body_start();
             findings.push(
-                Diagnostic::warning(format!("`{}` is bundled with the skill, but nothing in it mentions the file", file.rel))
+                Diagnostic::warning(format!("`{rel}` is bundled with the skill, but nothing in it mentions the file"))
                     .in_file(&skill.file)
                     .at(Some(body..body))
                     .label("SKILL.md never mentions it")
-                    .help(format!("say in SKILL.md when to use `{}`, or delete the file", file.rel)),
+                    .help(format!("say in SKILL.md when to use `{rel}`, or delete the file")),
             );
         }
     }
     findings
+}
+
+/// Which bundled file names the memory files and the SKILL.md files hold, found in one pass over
+/// each text.
+struct NamedOutside<'a> {
+    /// Per name: whether a memory file holds it, and up to two skills (by index) whose SKILL.md does.
+    found: HashMap<&'a str, (bool, [Option<usize>; 2])>,
+}
+
+impl<'a> NamedOutside<'a> {
+    fn new(cx: &Context, names: &[&'a str]) -> NamedOutside<'a> {
+        let mut found: HashMap<&str, (bool, [Option<usize>; 2])> = HashMap::new();
+        let Ok(automaton) = aho_corasick::AhoCorasick::new(names) else { return NamedOutside { found } };
+        let memory = cx.memory.iter().map(|m| (None, &*m.text));
+        let skills = cx.skills.iter().enumerate().map(|(i, s)| (Some(i), &*s.text));
+        for (skill, text) in memory.chain(skills) {
+            for m in automaton.find_overlapping_iter(text) {
+                let entry = found.entry(names[m.pattern().as_usize()]).or_default();
+                match skill {
+                    None => entry.0 = true,
+                    Some(i) => match entry.1 {
+                        [None, _] => entry.1[0] = Some(i),
+                        [Some(first), None] if first != i => entry.1[1] = Some(i),
+                        _ => {}
+                    },
+                }
+            }
+        }
+        NamedOutside { found }
+    }
+
+    /// Whether a memory file, or the SKILL.md of a skill other than `skill`, holds `name`.
+    fn names(&self, name: &str, skill: usize) -> bool {
+        self.found.get(name).is_some_and(|(memory, skills)| *memory || skills.iter().flatten().any(|s| *s != skill))
+    }
 }
 
 /// Files in the specification's folders, but not hidden files, licences, READMEs or package markers.

@@ -1,7 +1,10 @@
 //! SKILL019: a bundled document reached only through another bundled document.
 
+use std::collections::HashMap;
+
+use crate::memo::SharedText;
 use crate::rules::prelude::*;
-use crate::rules::refs::{self, Bundle};
+use crate::rules::refs::{Bundle, Mentioners};
 
 pub const RULE: Rule = Rule {
     code: Code::SKILL019,
@@ -30,21 +33,29 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
     for skill in cx.skills {
         let bundle = Bundle::of(cx, &skill.rel);
-        for file in bundle.files.iter().filter(|f| is_document(&f.rel)) {
-            if refs::mentions(&skill.text, &file.rel) {
-                continue;
-            }
-            let Some((via, _)) = bundle.texts.iter().find(|(rel, text)| *rel != file.rel && is_document(rel) && refs::mentions(text, &file.rel))
-            else {
+        let files: Vec<&str> = bundle.files.iter().map(|f| f.rel.as_str()).filter(|rel| is_document(rel)).collect();
+        if files.is_empty() {
+            continue;
+        }
+        // Text 0 is SKILL.md, then the bundle's documents in order.
+        let documents: Vec<&(String, SharedText)> = bundle.texts.iter().filter(|(rel, _)| is_document(rel)).collect();
+        let texts: Vec<&str> = std::iter::once(&*skill.text).chain(documents.iter().map(|(_, text)| &**text)).collect();
+        let own: HashMap<&str, usize> = documents.iter().enumerate().map(|(i, (rel, _))| (rel.as_str(), i + 1)).collect();
+        let mentioners = Mentioners::new(&texts, &files);
+        for rel in files {
+            let me = own.get(rel).copied();
+            // The earliest text mentioning it: SKILL.md when it does, otherwise the first document.
+            let Some(via) = mentioners.first(rel, |t| Some(t) != me).and_then(|t| t.checked_sub(1)).and_then(|i| documents.get(i)) else {
                 continue;
             };
+            let via = &via.0;
             let body = skill.body_start();
             findings.push(
-                Diagnostic::warning(format!("`{}` is reached only through `{via}`, two levels from SKILL.md", file.rel))
+                Diagnostic::warning(format!("`{rel}` is reached only through `{via}`, two levels from SKILL.md"))
                     .in_file(&skill.file)
                     .at(Some(body..body))
                     .label("nested reference")
-                    .help(format!("mention `{}` in SKILL.md, saying when to read it", file.rel)),
+                    .help(format!("mention `{rel}` in SKILL.md, saying when to read it")),
             );
         }
     }

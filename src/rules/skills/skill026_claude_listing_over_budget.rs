@@ -31,7 +31,8 @@ pub const RULE: Rule = Rule {
         text: "---\nname: pdf\ndescription: Extract text and tables from PDF files and fill PDF forms. Use when the user gives a PDF.\n---\n",
     },
     notes: "Skills are counted per folder holding them (`.claude/skills/`, a plugin's `skills/`), the set that is \
-            installed together; skills Claude Code does not list (`disable-model-invocation: true`) and folders under \
+            installed together (a folder not named `skills`, such as a catalogue's `skills/<category>/`, is never \
+            listed as a whole); skills Claude Code does not list (`disable-model-invocation: true`) and folders under \
             `.agents/` or `.codex/` (Codex's) are left out. Each entry is counted as `- name: description` and a line \
             break. Other installed skills share the same budget, so a folder under it can still be cut in use; a model \
             with a 1,000,000-token window has five times the room. The finding points at the longest description. Skills an agent's manifest loads are listed by that agent, not \

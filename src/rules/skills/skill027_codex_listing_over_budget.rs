@@ -30,7 +30,8 @@ pub const RULE: Rule = Rule {
         file: ".agents/skills/pdf/SKILL.md",
         text: "---\nname: pdf\ndescription: Extract text and tables from PDF files and fill PDF forms. Use when the user gives a PDF.\n---\n",
     },
-    notes: "Skills are counted per folder holding them (`.agents/skills/`, a plugin's `skills/`); folders under \
+    notes: "Skills are counted per folder holding them (`.agents/skills/`, a plugin's `skills/`; a folder not named `skills`, such as a \
+            catalogue's `skills/<category>/`, is never listed as a whole); folders under \
             `.claude/` (Claude Code's) are left out. Each line is counted with the skill's path from the project \
             root; Codex writes the absolute path, so the real list is longer. Skills installed elsewhere share the \
             same budget. The finding points at the longest description. Skills an agent's manifest loads are listed by that agent, not \
