@@ -119,7 +119,9 @@ impl Command {
             Command::Upstream(a) => a.color.color,
             Command::Init(a) => a.color.color,
             Command::Add(a) => a.color.color,
-            Command::Models(_) | Command::Counts(_) | Command::Schema | Command::Completions(_) | Command::Lsp(_) | Command::Watch(_) => None,
+            Command::Models(_) | Command::Counts(_) | Command::Schema | Command::Completions(_) | Command::Lsp(_) | Command::Watch(_) => {
+                None
+            }
         }
     }
 }
