@@ -95,11 +95,14 @@ mod tests {
     #[test]
     fn a_span_given_backwards_becomes_a_range_in_order() {
         let lines = Lines::new("{% if x %}\nbody é\n");
-        for span in [7..6, 6..7, 14..11, 100..0, 17..16] {
+        // Spans as a template engine may give them, end before start.
+        for (start, end) in [(7, 6), (6, 7), (14, 11), (100, 0), (17, 16)] {
+            let span = start..end;
             let range = lines.range(&span);
             assert!(range.start <= range.end, "{span:?} -> {range:?}");
         }
-        assert_eq!(lines.range(&(7..6)), lines.range(&(6..7)));
+        let backwards = std::ops::Range { start: 7, end: 6 };
+        assert_eq!(lines.range(&backwards), lines.range(&(6..7)));
     }
 
     #[test]
