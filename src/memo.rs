@@ -244,7 +244,7 @@ const KINDS: usize = Kind::JsonIndex as usize + 1;
 /// current cache ([`Cache::scope`]) on every thread that works for it; it is dropped with the
 /// session. Outside a scope nothing is memoized: the work is simply done, with the same result
 /// (what a file reads as, an editor's unsaved text included, is the reader's: see
-/// [`crate::project::Overlay`]).
+/// [`crate::project::UnsavedTexts`]).
 pub struct Cache {
     memos: [Memo<Arc<dyn Any + Send + Sync>>; KINDS],
 }
