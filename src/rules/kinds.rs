@@ -356,7 +356,7 @@ pub struct ImportWalk {
 /// Follows the `@path` imports of a memory file through the project (files that do not resolve
 /// are MEM003's).
 pub fn import_walk(cx: &Context, rel: &str, text: &str) -> ImportWalk {
-    use crate::rules::memory::mem003_unresolved_import::imports;
+    use crate::rules::refs::import_paths as imports;
     fn targets(cx: &Context, rel: &str, text: &str) -> Vec<(Range<usize>, String)> {
         let dir = rel.rsplit_once('/').map_or("", |(d, _)| d);
         imports(text)

@@ -287,6 +287,27 @@ pub struct Imports {
     pub edges: BTreeMap<String, Vec<(Range<usize>, String, String)>>,
 }
 
+/// Document extensions an `@path` import may end in (a path without `/` needs one).
+const EXTENSIONS: [&str; 9] = [".md", ".mdx", ".markdown", ".txt", ".json", ".yaml", ".yml", ".toml", ".rst"];
+
+static IMPORT: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"(?m)(?:^|[ \t])@([A-Za-z0-9_./~-]+)").expect("constant pattern")); // ok: literal
+
+/// The `@path` imports of a Markdown text, with their byte ranges (the `@` included).
+pub fn import_paths(text: &str) -> Vec<(std::ops::Range<usize>, String)> {
+    let masked = markdown::mask_code(text);
+    let mut found = Vec::new();
+    for caps in IMPORT.captures_iter(&masked) {
+        let Some(m) = caps.get(1) else { continue };
+        let path = m.as_str().trim_end_matches(['.', ',', ':', ';']);
+        let looks_like_path = path.contains('/') || EXTENSIONS.iter().any(|e| path.to_ascii_lowercase().ends_with(e));
+        if path.is_empty() || !looks_like_path || path.starts_with('~') {
+            continue;
+        }
+        found.push((m.start() - 1..m.start() + path.len(), path.to_string()));
+    }
+    found
+}
+
 /// How many files an import graph reads at most.
 const MAX_IMPORTED: usize = 500;
 
@@ -305,7 +326,7 @@ pub fn imports(cx: &Context) -> Imports {
         let text = graph.files[&rel].1.clone();
         let dir = rel.rsplit_once('/').map_or("", |(d, _)| d);
         let mut edges = Vec::new();
-        for (range, path) in crate::rules::memory::mem003_unresolved_import::imports(&text) {
+        for (range, path) in import_paths(&text) {
             let Resolved::Exists(target) = resolve(cx, dir, &path) else { continue };
             if !graph.files.contains_key(&target) && graph.files.len() < MAX_IMPORTED {
                 let Ok(file) = cx.root.read(&target) else { continue };

@@ -2,7 +2,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::rules::memory::mem003_unresolved_import::imports;
+use crate::rules::refs::import_paths as imports;
 use crate::rules::prelude::*;
 
 /// Claude Code follows imports at most this many hops from the memory file.

@@ -1,12 +1,7 @@
 //! MEM003: an `@path` import in a memory file that does not resolve.
 
 use std::collections::HashSet;
-use std::sync::LazyLock;
-
-use regex::Regex;
-
 use crate::project::ReadError;
-use crate::rules::markdown::mask_code;
 use crate::rules::prelude::*;
 
 pub const RULE: Rule = Rule {
@@ -30,26 +25,6 @@ pub const RULE: Rule = Rule {
             imports, https://code.claude.com/docs/en/memory).",
     stage: Stage::Lint(check),
 };
-
-const EXTENSIONS: [&str; 9] = [".md", ".mdx", ".markdown", ".txt", ".json", ".yaml", ".yml", ".toml", ".rst"];
-
-static IMPORT: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"(?m)(?:^|[ \t])@([A-Za-z0-9_./~-]+)").expect("constant pattern")); // ok: literal
-
-/// The `@path` imports of a Markdown text, with their byte ranges (the `@` included).
-pub fn imports(text: &str) -> Vec<(std::ops::Range<usize>, String)> {
-    let masked = mask_code(text);
-    let mut found = Vec::new();
-    for caps in IMPORT.captures_iter(&masked) {
-        let Some(m) = caps.get(1) else { continue };
-        let path = m.as_str().trim_end_matches(['.', ',', ':', ';']);
-        let looks_like_path = path.contains('/') || EXTENSIONS.iter().any(|e| path.to_ascii_lowercase().ends_with(e));
-        if path.is_empty() || !looks_like_path || path.starts_with('~') {
-            continue;
-        }
-        found.push((m.start() - 1..m.start() + path.len(), path.to_string()));
-    }
-    found
-}
 
 /// Whether `rel` is an AGENTS.md (Codex's, Copilot's: read without expanding imports).
 fn is_agents_md(rel: &str) -> bool {
@@ -93,7 +68,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
     let expanded = expanded_agents_md(cx);
     for doc in cx.memory.iter().filter(|m| !is_agents_md(&m.rel) || expanded.as_ref().is_none_or(|set| set.contains(&m.rel))) {
         let dir = doc.rel.rsplit_once('/').map_or("", |(d, _)| d);
-        for (range, path) in imports(&doc.text) {
+        for (range, path) in crate::rules::refs::import_paths(&doc.text) {
             let joined = if dir.is_empty() { path.clone() } else { format!("{dir}/{path}") };
             let problem = match cx.root.normalize(&joined).and_then(|rel| cx.root.resolve(&rel).map(|p| (rel, p))) {
                 Ok((_, resolved)) if resolved.is_file() => continue,
@@ -116,14 +91,12 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-
     #[test]
     fn finds_imports_but_not_mentions_or_code() {
         let text = "@AGENTS.md\nSee @docs/style.md, and ask @octocat.\nmail me@example.com\n```\n@pytest.fixture\n@x/y.md\n```\n`@a/b.md`\n@~/notes.md\n";
-        let paths: Vec<String> = imports(text).into_iter().map(|(_, p)| p).collect();
+        let paths: Vec<String> = crate::rules::refs::import_paths(text).into_iter().map(|(_, p)| p).collect();
         assert_eq!(paths, ["AGENTS.md", "docs/style.md"]);
-        let (range, _) = &imports(text)[0];
+        let (range, _) = &crate::rules::refs::import_paths(text)[0];
         assert_eq!(&text[range.clone()], "@AGENTS.md");
     }
 }
