@@ -14,7 +14,6 @@ use clap::{Args, Subcommand};
 
 use ctxc::checks::leaks::Leaks;
 use ctxc::counts::{CountRequest, Entry, Provider, Recorded, Retry};
-use ctxc::diagnostic::Severity;
 use ctxc::report::escape::Untrusted;
 use ctxc::session::Only;
 use ctxc::{Diagnostic, Session};
@@ -194,16 +193,13 @@ fn plan_agent(session: &Session, manifest: &Path, allow_secrets: bool) -> Result
 /// A secret in a request as `counts sync` reports it: an error (the render's requests are not
 /// sent), or with `--allow-secrets` a warning.
 fn leak_diagnostic(leak: &ctxc::checks::leaks::Leak, allowed: bool) -> Diagnostic {
-    let mut d = leak.finding.clone();
-    let outputs = leak.outputs.join("; ");
-    if allowed {
-        d.severity = Severity::Warning;
-        d.message = format!("{} is sent in {outputs} (--allow-secrets)", d.message);
-        d.help("the text goes to the provider's endpoint: remove the secret from the prompt sources and rotate it")
-    } else {
-        d.message = format!("{} would be sent in {outputs}", d.message);
-        d.help("nothing of that render was sent: remove the secret from the prompt sources and rotate it, or pass --allow-secrets")
-    }
+    super::secret_leak(
+        leak.finding.clone(),
+        allowed,
+        &format!("sent in {}", leak.outputs.join("; ")),
+        "the text goes to the provider's endpoint: remove the secret from the prompt sources and rotate it",
+        "nothing of that render was sent: remove the secret from the prompt sources and rotate it, or pass --allow-secrets",
+    )
 }
 
 /// Sends what one counts file lacks and writes it; the exit code, or a message for a usage
@@ -273,8 +269,9 @@ fn sync_file(path: &Path, file: &mut CountsFile, args: &SyncArgs, date: &str, pa
     }
     let pruned = if args.prune { file.recorded.retain_used(file.needed.values().map(|n| &n.request)) } else { 0 };
     let text = file.recorded.to_text();
-    let unchanged = std::fs::read_to_string(path).is_ok_and(|old| old == text);
-    if !unchanged && (sent > 0 || pruned > 0) {
+    // The file as read (through the project's reader) lacked what was sent or held what was
+    // pruned: written only then.
+    if sent > 0 || pruned > 0 {
         remove_stale_temps(path);
         ctxc::review::atomic::write(path, text.as_bytes(), pause).map_err(|e| format!("{shown}: cannot write: {e}"))?;
     }

@@ -289,3 +289,16 @@ impl AgentRun {
         }
     }
 }
+
+/// A secret a command would put somewhere (`done`: "written to …", "sent in …"): an error that
+/// keeps it there, or with `--allow-secrets` a warning that it went; each with its own help.
+fn secret_leak(mut d: ctxc::Diagnostic, allowed: bool, done: &str, help_allowed: &str, help_refused: &str) -> ctxc::Diagnostic {
+    if allowed {
+        d.severity = ctxc::diagnostic::Severity::Warning;
+        d.message = format!("{} is {done} (--allow-secrets)", d.message);
+        d.help(help_allowed)
+    } else {
+        d.message = format!("{} would be {done}", d.message);
+        d.help(help_refused)
+    }
+}

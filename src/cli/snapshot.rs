@@ -10,7 +10,7 @@ use clap::Args;
 use super::report::Reporter;
 use super::{find_manifests, output, with_env_overrides, EXIT_FINDINGS, EXIT_INPUT, EXIT_OK};
 use ctxc::checks::leaks::{Leak, Leaks};
-use ctxc::diagnostic::{Diagnostic, Severity};
+use ctxc::diagnostic::Diagnostic;
 use ctxc::manifest::Loaded;
 use ctxc::report::escape::Untrusted;
 use ctxc::review::{self, AgentPin};
@@ -61,20 +61,18 @@ fn leaks(agents: &[(Loaded, AgentPin)]) -> Leaks {
 /// A secret as `snapshot` reports it: an error that stops the run, or with `--allow-secrets` a
 /// warning.
 fn leak_diagnostic(leak: Leak, allowed: bool) -> Diagnostic {
-    let mut d = leak.finding;
     let (first, others) = leak.outputs.split_first().map_or(("", 0), |(first, rest)| (first.as_str(), rest.len()));
     let files = match others {
         0 => first.to_string(),
         n => format!("{first} and {n} other snapshot file{}", if n == 1 { "" } else { "s" }),
     };
-    if allowed {
-        d.severity = Severity::Warning;
-        d.message = format!("{} is written to {files} (--allow-secrets)", d.message);
-        d.help("snapshot files are meant to be committed: remove the secret from the prompt sources and rotate it")
-    } else {
-        d.message = format!("{} would be written to {files}", d.message);
-        d.help("no snapshot was written: snapshot files are meant to be committed. Remove the secret from the prompt sources and rotate it, or pass --allow-secrets to write it anyway")
-    }
+    super::secret_leak(
+        leak.finding,
+        allowed,
+        &format!("written to {files}"),
+        "snapshot files are meant to be committed: remove the secret from the prompt sources and rotate it",
+        "no snapshot was written: snapshot files are meant to be committed. Remove the secret from the prompt sources and rotate it, or pass --allow-secrets to write it anyway",
+    )
 }
 
 pub fn run(args: SnapshotArgs, reporter: &Reporter) -> u8 {

@@ -6,7 +6,7 @@
 //! folder or machine. A finding without a place in a file is fingerprinted by its message.
 //! Findings with the same fingerprint are counted, so a second copy of a recorded finding is new.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
@@ -63,12 +63,13 @@ impl Baseline {
     /// baseline's folder, canonical.
     pub fn apply(mut self, report: &mut CheckReport, root: &Path) -> usize {
         let before = report.diagnostics.len();
+        let files = relative_files(report, root);
         let sources = &report.sources;
         report.diagnostics.retain(|d| {
             if d.code.is_none() {
                 return true;
             }
-            match self.counts.get_mut(&fingerprint(d, sources, root)) {
+            match self.counts.get_mut(&fingerprint(d, sources, &files)) {
                 Some(count) if *count > 0 => {
                     *count -= 1;
                     false
@@ -83,6 +84,7 @@ impl Baseline {
 /// The baseline recording every finding of the report (sorted, so the file changes only where
 /// the findings do); `root` is the baseline's folder, canonical.
 pub fn render(report: &CheckReport, root: &Path) -> String {
+    let files = relative_files(report, root);
     let mut findings: Vec<Entry> = report
         .diagnostics
         .iter()
@@ -90,9 +92,9 @@ pub fn render(report: &CheckReport, root: &Path) -> String {
             let code = d.code?;
             Some(Entry {
                 code: code.as_str().to_string(),
-                file: d.file.as_deref().map(|file| relative(file, root)),
+                file: d.file.as_ref().and_then(|file| files.get(file).cloned()),
                 message: d.message.clone(),
-                fingerprint: fingerprint(d, &report.sources, root),
+                fingerprint: fingerprint(d, &report.sources, &files),
             })
         })
         .collect();
@@ -105,12 +107,12 @@ pub fn render(report: &CheckReport, root: &Path) -> String {
 }
 
 /// A finding's fingerprint: 16 bytes of SHA-256, in hex.
-fn fingerprint(d: &Diagnostic, sources: &Sources, root: &Path) -> String {
+fn fingerprint(d: &Diagnostic, sources: &Sources, files: &HashMap<String, String>) -> String {
     let mut hash = Sha256::new();
     hash.update(d.code.map(|c| c.as_str()).unwrap_or_default());
     hash.update([0u8]);
     let file = d.file.as_deref();
-    hash.update(file.map(|f| relative(f, root)).unwrap_or_default());
+    hash.update(file.and_then(|f| files.get(f)).map_or("", String::as_str));
     hash.update([0u8]);
     // A secret's text is not hashed into a file others read: its message stands for it.
     let pointed = match (file, &d.span) {
@@ -122,6 +124,18 @@ fn fingerprint(d: &Diagnostic, sources: &Sources, root: &Path) -> String {
         None => hash.update(&d.message),
     }
     hash.finalize()[..16].iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Each file the report's findings name, relative to the baseline's folder (`root`): resolved
+/// once per file, not once per finding.
+fn relative_files(report: &CheckReport, root: &Path) -> HashMap<String, String> {
+    let mut files = HashMap::new();
+    for file in report.diagnostics.iter().filter_map(|d| d.file.as_ref()) {
+        if !files.contains_key(file) {
+            files.insert(file.clone(), relative(file, root));
+        }
+    }
+    files
 }
 
 /// A display path relative to the baseline's folder (`root`, canonical), with `/`, when it is
