@@ -257,6 +257,10 @@ fn step_text<'a>(step: &'a Step, agent: &'a Agent, mode: &'a Mode, scenario: &'a
                 format!("<other_skills>\n{}\n</other_skills>", lines.join("\n")),
             )
         }
+        StepKind::BudgetHint => StepText::Data(
+            vec![agent.manifest.clone()],
+            agent.systems.zeph.as_ref().and_then(crate::systems::zeph::budget_hint).unwrap_or_default(),
+        ),
         StepKind::ZeusSkills => StepText::Data(
             crate::systems::zeus::shown(&agent.skills).map(|s| s.path.clone()).collect(),
             crate::systems::zeus::skills_section(&agent.skills, &scenario.active_skills, &agent.skill_bodies),

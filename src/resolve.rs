@@ -225,6 +225,9 @@ fn decide_step(
             .as_ref()
             .filter(|m| !agent.modules.contains_key(*m))
             .map(|m| format!("module `{m}` (the workspace instructions) is not declared, so this step adds no text")),
+        StepKind::BudgetHint if agent.systems.zeph.as_ref().and_then(crate::systems::zeph::budget_hint).is_none() => {
+            Some("Zeph adds no budget hint (`[zeph] budget_hint_enabled` is false, or no cost cap and no tool iterations)".to_string())
+        }
         StepKind::OtherSkills if agent.skills.iter().all(|k| scenario.active_skills.contains(&k.name)) => {
             Some(format!("scenario `{s}` activates every skill"))
         }

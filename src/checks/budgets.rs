@@ -221,8 +221,9 @@ pub fn check(agent: &Agent, measured: &[Measured]) -> Vec<Diagnostic> {
     worst.iter().filter_map(|(s, m)| diagnostic(agent, s, m)).collect()
 }
 
-/// `ctxc check --require-exact`: one finding for an agent whose model has a counting endpoint
-/// (Claude, Gemini) when some mode × scenario is not counted from `ctxc.counts`, naming them.
+/// `ctxc check --require-exact` or `[budgets] require_exact`: one finding for an agent whose model
+/// has a counting endpoint (Claude, Gemini) when some mode × scenario is not counted from
+/// `ctxc.counts`, naming them, at the manifest's `require_exact` (else at its `model`).
 pub fn not_recorded(agent: &Agent, measured: &[Measured]) -> Option<Diagnostic> {
     use crate::measure::Recording;
     let provider = crate::counts::Provider::of(&agent.profile)?;
@@ -258,6 +259,7 @@ pub fn not_recorded(agent: &Agent, measured: &[Measured]) -> Option<Diagnostic> 
         ))
         .code(Code::BUDGET005)
         .in_file(&agent.manifest_display)
+        .at(agent.budgets.require_exact.as_ref().or(agent.model_origin.as_ref()).and_then(|o| o.span.clone()))
         .help("record the counts with `ctxc counts sync` (it needs the provider's API key) and commit ctxc.counts"),
     )
 }

@@ -28,11 +28,21 @@ struct Config {
     index: Option<Index>,
     #[serde(default)]
     tools: Option<Tools>,
+    #[serde(default)]
+    cost: Option<Cost>,
 }
 
 #[derive(Debug, Deserialize)]
 struct Agent {
     name: Option<String>,
+    max_tool_iterations: Option<u64>,
+    budget_hint_enabled: Option<bool>,
+}
+
+#[derive(Debug, Deserialize)]
+struct Cost {
+    enabled: Option<bool>,
+    max_daily_cents: Option<u64>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -108,7 +118,7 @@ pub fn import(config: &Path) -> Result<Imported, Failure> {
          # `repo_map` with your release's texts to count the whole prompt.\n\n[agent]\n",
         RELEASES[0].0
     );
-    let agent_name = parsed.agent.and_then(|a| a.name).unwrap_or_else(|| "zeph".to_string());
+    let agent_name = parsed.agent.as_ref().and_then(|a| a.name.clone()).unwrap_or_else(|| "zeph".to_string());
     text.push_str(&format!("name = {}\n", toml_string(&agent_name)));
     if let Some(model) = parsed.llm.and_then(|l| l.providers.into_iter().next()).and_then(|p| p.model) {
         text.push_str(&format!("model = {}\n", toml_string(&model)));
@@ -137,20 +147,25 @@ pub fn import(config: &Path) -> Result<Imported, Failure> {
     }
 
     text.push_str(&format!("\n[zeph]\nversion = \"{}\"\n", RELEASES[0].0));
-    if let Some(m) = memory {
-        let settings: [(&str, Option<String>); 6] = [
-            ("context_budget_tokens", m.context_budget_tokens.map(|v| v.to_string())),
-            ("auto_budget", m.auto_budget.map(|v| v.to_string())),
-            ("soft_compaction_threshold", m.soft_compaction_threshold.map(toml_float)),
-            ("compaction_threshold", m.hard_compaction_threshold.map(toml_float)),
-            ("compaction_preserve_tail", m.compaction_preserve_tail.map(|v| v.to_string())),
-            ("prune_protect_tokens", m.prune_protect_tokens.map(|v| v.to_string())),
-        ];
-        for (key, value) in settings {
-            if let Some(value) = value {
-                text.push_str(&format!("{key} = {value}\n"));
-            }
+    let (agent, cost) = (parsed.agent.as_ref(), parsed.cost.as_ref());
+    let settings: [(&str, Option<String>); 10] = [
+        ("context_budget_tokens", memory.and_then(|m| m.context_budget_tokens).map(|v| v.to_string())),
+        ("auto_budget", memory.and_then(|m| m.auto_budget).map(|v| v.to_string())),
+        ("soft_compaction_threshold", memory.and_then(|m| m.soft_compaction_threshold).map(toml_float)),
+        ("compaction_threshold", memory.and_then(|m| m.hard_compaction_threshold).map(toml_float)),
+        ("compaction_preserve_tail", memory.and_then(|m| m.compaction_preserve_tail).map(|v| v.to_string())),
+        ("prune_protect_tokens", memory.and_then(|m| m.prune_protect_tokens).map(|v| v.to_string())),
+        ("budget_hint_enabled", agent.and_then(|a| a.budget_hint_enabled).map(|v| v.to_string())),
+        ("max_tool_iterations", agent.and_then(|a| a.max_tool_iterations).map(|v| v.to_string())),
+        ("cost_enabled", cost.and_then(|c| c.enabled).map(|v| v.to_string())),
+        ("max_daily_cents", cost.and_then(|c| c.max_daily_cents).map(|v| v.to_string())),
+    ];
+    for (key, value) in settings {
+        if let Some(value) = value {
+            text.push_str(&format!("{key} = {value}\n"));
         }
+    }
+    if let Some(m) = memory {
         let unmodelled = "ctxc does not model it: it filters recalled memories at run time and changes no window number";
         if let Some(t) = &m.cross_session_score_threshold {
             notes.push(note(format!("cross_session_score_threshold {} stays with Zeph: {unmodelled}", t.get_ref()), t.span()));

@@ -470,6 +470,7 @@ impl Validator {
             response_reserve: raw.response_reserve.as_ref().map(|r| r.value),
             response_reserve_origin: raw.response_reserve.as_ref().map(|r| self.origin(r, "response_reserve")),
             warn_ratio,
+            require_exact: raw.require_exact.as_ref().filter(|r| r.value).map(|r| self.origin(r, "require_exact")),
         }
     }
 
@@ -587,6 +588,7 @@ impl Validator {
         Some(Agent {
             name: agent_raw.name.value,
             description: agent_raw.description,
+            model_origin: agent_raw.model.as_ref().filter(|_| !self.overridden("agent.model")).map(|m| self.origin(m, &m.value)),
             model: agent_raw.model.map(|m| m.value),
             profile,
             preset: preset_name.map(|p| p.value),

@@ -72,6 +72,9 @@ pub struct Budgets {
     pub response_reserve_origin: Option<Origin>,
     /// Warn when a budget is at least this full.
     pub warn_ratio: f64,
+    /// `require_exact = true`: where the manifest asks for recorded counts (BUDGET005 points there).
+    #[serde(skip)]
+    pub require_exact: Option<Origin>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -170,6 +173,9 @@ pub struct Agent {
     pub name: String,
     pub description: Option<String>,
     pub model: Option<String>,
+    /// Where `model` is written; `None` when it is not, or comes from an override.
+    #[serde(skip)]
+    pub model_origin: Option<Origin>,
     /// The model's profile with the manifest's overrides applied.
     pub profile: ModelProfile,
     pub preset: Option<String>,

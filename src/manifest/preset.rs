@@ -29,7 +29,9 @@ pub fn preset_text(name: &str) -> Option<&'static str> {
     PRESETS.iter().find(|(n, _)| *n == name).map(|(_, text)| *text)
 }
 
-/// Lays `over` on top of `self`; values present in `over` win.
+/// Lays `over` on top of `self`; values present in `over` win. The implementations for tables
+/// destructure `over` naming every field, so a field added to a table without its overlay does
+/// not compile (a `--set` of it would otherwise be dropped whenever the table already exists).
 pub trait Overlay {
     fn overlay(&mut self, over: Self);
 }
@@ -73,80 +75,104 @@ replace_overlay!(bool, RawAccess, RawConnector, RawScenario, RawInterrupt, super
 
 impl Overlay for RawBudgets {
     fn overlay(&mut self, over: Self) {
-        take(&mut self.system_prompt, over.system_prompt);
-        take(&mut self.tool_schemas, over.tool_schemas);
-        take(&mut self.response_reserve, over.response_reserve);
-        take(&mut self.warn_ratio, over.warn_ratio);
+        let Self { system_prompt, tool_schemas, response_reserve, warn_ratio, require_exact } = over;
+        take(&mut self.system_prompt, system_prompt);
+        take(&mut self.tool_schemas, tool_schemas);
+        take(&mut self.response_reserve, response_reserve);
+        take(&mut self.warn_ratio, warn_ratio);
+        take(&mut self.require_exact, require_exact);
     }
 }
 
 impl Overlay for RawLint {
     fn overlay(&mut self, over: Self) {
-        if over.select.is_some() {
-            self.select = over.select;
-        }
-        self.ignore.extend(over.ignore);
-        self.severity.extend(over.severity);
-        if over.skills.is_some() {
-            self.skills = over.skills;
-        }
-        if over.memory_max_tokens.is_some() {
-            self.memory_max_tokens = over.memory_max_tokens;
-        }
+        let Self { select, ignore, severity, skills, memory_max_tokens } = over;
+        take(&mut self.select, select);
+        self.ignore.extend(ignore);
+        self.severity.extend(severity);
+        take(&mut self.skills, skills);
+        take(&mut self.memory_max_tokens, memory_max_tokens);
     }
 }
 
 impl Overlay for RawSnapshot {
     fn overlay(&mut self, over: Self) {
-        take(&mut self.dir, over.dir);
+        let Self { dir } = over;
+        take(&mut self.dir, dir);
     }
 }
 
 impl Overlay for RawManifest {
     fn overlay(&mut self, over: Self) {
-        take(&mut self.schema, over.schema);
-        overlay_opt(&mut self.agent, over.agent);
-        overlay_opt(&mut self.pipeline, over.pipeline);
-        self.modules.overlay(over.modules);
-        self.modes.overlay(over.modes);
-        self.flags.overlay(over.flags);
-        self.connectors.overlay(over.connectors);
-        self.tools.overlay(over.tools);
-        take(&mut self.skills, over.skills);
-        overlay_opt(&mut self.memory, over.memory);
-        overlay_opt(&mut self.history, over.history);
-        overlay_opt(&mut self.summarization, over.summarization);
-        self.scenarios.overlay(over.scenarios);
-        overlay_opt(&mut self.budgets, over.budgets);
-        self.vars.extend(over.vars);
-        take(&mut self.templates, over.templates);
-        overlay_opt(&mut self.project, over.project);
-        overlay_opt(&mut self.snapshot, over.snapshot);
-        overlay_opt(&mut self.deepagents, over.deepagents);
-        overlay_opt(&mut self.zeph, over.zeph);
-        overlay_opt(&mut self.agentscope, over.agentscope);
-        overlay_opt(&mut self.lint, over.lint);
+        let Self {
+            schema,
+            agent,
+            pipeline,
+            modules,
+            modes,
+            flags,
+            connectors,
+            tools,
+            skills,
+            memory,
+            history,
+            summarization,
+            scenarios,
+            budgets,
+            vars,
+            templates,
+            project,
+            snapshot,
+            deepagents,
+            zeph,
+            agentscope,
+            lint,
+        } = over;
+        take(&mut self.schema, schema);
+        overlay_opt(&mut self.agent, agent);
+        overlay_opt(&mut self.pipeline, pipeline);
+        self.modules.overlay(modules);
+        self.modes.overlay(modes);
+        self.flags.overlay(flags);
+        self.connectors.overlay(connectors);
+        self.tools.overlay(tools);
+        take(&mut self.skills, skills);
+        overlay_opt(&mut self.memory, memory);
+        overlay_opt(&mut self.history, history);
+        overlay_opt(&mut self.summarization, summarization);
+        self.scenarios.overlay(scenarios);
+        overlay_opt(&mut self.budgets, budgets);
+        self.vars.extend(vars);
+        take(&mut self.templates, templates);
+        overlay_opt(&mut self.project, project);
+        overlay_opt(&mut self.snapshot, snapshot);
+        overlay_opt(&mut self.deepagents, deepagents);
+        overlay_opt(&mut self.zeph, zeph);
+        overlay_opt(&mut self.agentscope, agentscope);
+        overlay_opt(&mut self.lint, lint);
     }
 }
 
 impl Overlay for RawAgent {
     fn overlay(&mut self, over: Self) {
-        if !over.name.value.is_empty() {
-            self.name = over.name;
+        let Self { name, description, model, context_window, max_output_tokens, tokenizer } = over;
+        if !name.value.is_empty() {
+            self.name = name;
         }
-        take(&mut self.description, over.description);
-        take(&mut self.model, over.model);
-        take(&mut self.context_window, over.context_window);
-        take(&mut self.max_output_tokens, over.max_output_tokens);
-        take(&mut self.tokenizer, over.tokenizer);
+        take(&mut self.description, description);
+        take(&mut self.model, model);
+        take(&mut self.context_window, context_window);
+        take(&mut self.max_output_tokens, max_output_tokens);
+        take(&mut self.tokenizer, tokenizer);
     }
 }
 
 impl Overlay for RawPipeline {
     fn overlay(&mut self, over: Self) {
-        take(&mut self.preset, over.preset);
-        take(&mut self.separator, over.separator);
-        for step in over.steps {
+        let Self { preset, separator, steps } = over;
+        take(&mut self.preset, preset);
+        take(&mut self.separator, separator);
+        for step in steps {
             match self.steps.iter_mut().find(|s| s.id.value == step.id.value) {
                 Some(existing) => existing.overlay(step),
                 None => self.steps.push(step),
@@ -157,145 +183,195 @@ impl Overlay for RawPipeline {
 
 impl Overlay for RawStep {
     fn overlay(&mut self, over: Self) {
-        self.id = over.id;
-        take(&mut self.kind, over.kind);
-        take(&mut self.title, over.title);
-        take(&mut self.module, over.module);
-        take(&mut self.text, over.text);
-        take(&mut self.when, over.when);
-        take(&mut self.budget, over.budget);
-        take(&mut self.after, over.after);
-        take(&mut self.before, over.before);
-        take(&mut self.separator, over.separator);
+        let Self { id, kind, title, module, text, when, budget, after, before, separator } = over;
+        self.id = id;
+        take(&mut self.kind, kind);
+        take(&mut self.title, title);
+        take(&mut self.module, module);
+        take(&mut self.text, text);
+        take(&mut self.when, when);
+        take(&mut self.budget, budget);
+        take(&mut self.after, after);
+        take(&mut self.before, before);
+        take(&mut self.separator, separator);
     }
 }
 
 impl Overlay for RawModule {
     fn overlay(&mut self, over: Self) {
-        take(&mut self.source, over.source);
-        self.variants.overlay(over.variants);
-        take(&mut self.template, over.template);
-        take(&mut self.key, over.key);
-        take(&mut self.root, over.root);
+        let Self { source, variants, template, key, root } = over;
+        take(&mut self.source, source);
+        self.variants.overlay(variants);
+        take(&mut self.template, template);
+        take(&mut self.key, key);
+        take(&mut self.root, root);
     }
 }
 
 impl Overlay for RawMode {
     fn overlay(&mut self, over: Self) {
-        take(&mut self.description, over.description);
-        take(&mut self.prompt, over.prompt);
-        self.variants.overlay(over.variants);
-        self.tools.overlay(over.tools);
-        take(&mut self.disabled_tools, over.disabled_tools);
-        take(&mut self.budget, over.budget);
+        let Self { description, prompt, variants, tools, disabled_tools, budget } = over;
+        take(&mut self.description, description);
+        take(&mut self.prompt, prompt);
+        self.variants.overlay(variants);
+        self.tools.overlay(tools);
+        take(&mut self.disabled_tools, disabled_tools);
+        take(&mut self.budget, budget);
     }
 }
 
 impl Overlay for RawCategory {
     fn overlay(&mut self, over: Self) {
-        take(&mut self.title, over.title);
-        take(&mut self.when, over.when);
-        self.files.extend(over.files);
-        self.tool.extend(over.tool);
-        self.read_only.extend(over.read_only);
+        let Self { title, when, files, tool, read_only } = over;
+        take(&mut self.title, title);
+        take(&mut self.when, when);
+        self.files.extend(files);
+        self.tool.extend(tool);
+        self.read_only.extend(read_only);
     }
 }
 
 impl Overlay for RawMemory {
     fn overlay(&mut self, over: Self) {
-        self.files.extend(over.files);
-        overlay_opt(&mut self.retrieval, over.retrieval);
-        take(&mut self.walk_up, over.walk_up);
+        let Self { files, retrieval, walk_up } = over;
+        self.files.extend(files);
+        overlay_opt(&mut self.retrieval, retrieval);
+        take(&mut self.walk_up, walk_up);
     }
 }
 
 impl Overlay for RawRetrieval {
     fn overlay(&mut self, over: Self) {
-        take(&mut self.top_k, over.top_k);
-        take(&mut self.max_chars, over.max_chars);
-        take(&mut self.scopes, over.scopes);
-        take(&mut self.weights, over.weights);
+        let Self { top_k, max_chars, scopes, weights } = over;
+        take(&mut self.top_k, top_k);
+        take(&mut self.max_chars, max_chars);
+        take(&mut self.scopes, scopes);
+        take(&mut self.weights, weights);
     }
 }
 
 impl Overlay for RawHistory {
     fn overlay(&mut self, over: Self) {
-        take(&mut self.max_messages, over.max_messages);
+        let Self { max_messages } = over;
+        take(&mut self.max_messages, max_messages);
     }
 }
 
 impl Overlay for RawSummarization {
     fn overlay(&mut self, over: Self) {
-        take(&mut self.trigger_ratio, over.trigger_ratio);
-        take(&mut self.keep_messages, over.keep_messages);
+        let Self { trigger_ratio, keep_messages } = over;
+        take(&mut self.trigger_ratio, trigger_ratio);
+        take(&mut self.keep_messages, keep_messages);
     }
 }
 
 impl Overlay for RawProject {
     fn overlay(&mut self, over: Self) {
-        take(&mut self.root, over.root);
+        let Self { root, requires } = over;
+        take(&mut self.root, root);
+        take(&mut self.requires, requires);
     }
 }
 
 impl Overlay for RawDeepAgents {
     fn overlay(&mut self, over: Self) {
-        take(&mut self.version, over.version);
-        take(&mut self.tool_token_limit_before_evict, over.tool_token_limit_before_evict);
-        take(&mut self.human_message_token_limit_before_evict, over.human_message_token_limit_before_evict);
-        take(&mut self.mount, over.mount);
-        self.interrupt_on.overlay(over.interrupt_on);
-        overlay_opt(&mut self.summarization, over.summarization);
+        let Self { version, tool_token_limit_before_evict, human_message_token_limit_before_evict, mount, interrupt_on, summarization } =
+            over;
+        take(&mut self.version, version);
+        take(&mut self.tool_token_limit_before_evict, tool_token_limit_before_evict);
+        take(&mut self.human_message_token_limit_before_evict, human_message_token_limit_before_evict);
+        take(&mut self.mount, mount);
+        self.interrupt_on.overlay(interrupt_on);
+        overlay_opt(&mut self.summarization, summarization);
     }
 }
 
 impl Overlay for RawDeepAgentsSummarization {
     fn overlay(&mut self, over: Self) {
-        take(&mut self.trigger, over.trigger);
-        take(&mut self.keep, over.keep);
+        let Self { trigger, keep } = over;
+        take(&mut self.trigger, trigger);
+        take(&mut self.keep, keep);
     }
 }
 
 impl Overlay for RawZeph {
     fn overlay(&mut self, over: Self) {
-        take(&mut self.version, over.version);
-        take(&mut self.context_budget_tokens, over.context_budget_tokens);
-        take(&mut self.auto_budget, over.auto_budget);
-        take(&mut self.response_reserve_ratio, over.response_reserve_ratio);
-        take(&mut self.soft_compaction_threshold, over.soft_compaction_threshold);
-        take(&mut self.compaction_threshold, over.compaction_threshold);
-        take(&mut self.compaction_preserve_tail, over.compaction_preserve_tail);
-        take(&mut self.prune_protect_tokens, over.prune_protect_tokens);
-        take(&mut self.tool_output_max_chars, over.tool_output_max_chars);
-        overlay_opt(&mut self.shares, over.shares);
-        overlay_opt(&mut self.shares_with_graph, over.shares_with_graph);
-        overlay_opt(&mut self.shares_memory_first, over.shares_memory_first);
-        overlay_opt(&mut self.shares_memory_first_with_graph, over.shares_memory_first_with_graph);
+        let Self {
+            version,
+            context_budget_tokens,
+            auto_budget,
+            response_reserve_ratio,
+            soft_compaction_threshold,
+            compaction_threshold,
+            compaction_preserve_tail,
+            prune_protect_tokens,
+            tool_output_max_chars,
+            shares,
+            shares_with_graph,
+            shares_memory_first,
+            shares_memory_first_with_graph,
+            budget_hint_enabled,
+            max_tool_iterations,
+            cost_enabled,
+            max_daily_cents,
+        } = over;
+        take(&mut self.version, version);
+        take(&mut self.context_budget_tokens, context_budget_tokens);
+        take(&mut self.auto_budget, auto_budget);
+        take(&mut self.response_reserve_ratio, response_reserve_ratio);
+        take(&mut self.soft_compaction_threshold, soft_compaction_threshold);
+        take(&mut self.compaction_threshold, compaction_threshold);
+        take(&mut self.compaction_preserve_tail, compaction_preserve_tail);
+        take(&mut self.prune_protect_tokens, prune_protect_tokens);
+        take(&mut self.tool_output_max_chars, tool_output_max_chars);
+        take(&mut self.budget_hint_enabled, budget_hint_enabled);
+        take(&mut self.max_tool_iterations, max_tool_iterations);
+        take(&mut self.cost_enabled, cost_enabled);
+        take(&mut self.max_daily_cents, max_daily_cents);
+        overlay_opt(&mut self.shares, shares);
+        overlay_opt(&mut self.shares_with_graph, shares_with_graph);
+        overlay_opt(&mut self.shares_memory_first, shares_memory_first);
+        overlay_opt(&mut self.shares_memory_first_with_graph, shares_memory_first_with_graph);
     }
 }
 
 impl Overlay for RawZephShares {
     fn overlay(&mut self, over: Self) {
-        take(&mut self.summaries, over.summaries);
-        take(&mut self.semantic_recall, over.semantic_recall);
-        take(&mut self.cross_session, over.cross_session);
-        take(&mut self.code_context, over.code_context);
-        take(&mut self.graph_facts, over.graph_facts);
-        take(&mut self.recent_history, over.recent_history);
+        let Self { summaries, semantic_recall, cross_session, code_context, graph_facts, recent_history } = over;
+        take(&mut self.summaries, summaries);
+        take(&mut self.semantic_recall, semantic_recall);
+        take(&mut self.cross_session, cross_session);
+        take(&mut self.code_context, code_context);
+        take(&mut self.graph_facts, graph_facts);
+        take(&mut self.recent_history, recent_history);
     }
 }
 
 impl Overlay for RawAgentScope {
     fn overlay(&mut self, over: Self) {
-        take(&mut self.trigger_ratio, over.trigger_ratio);
-        take(&mut self.reserve_ratio, over.reserve_ratio);
-        take(&mut self.tool_result_limit, over.tool_result_limit);
-        take(&mut self.version, over.version);
-        take(&mut self.context_buffer_ratio, over.context_buffer_ratio);
-        take(&mut self.inject_runtime_state, over.inject_runtime_state);
-        take(&mut self.compression_tool_enabled, over.compression_tool_enabled);
-        take(&mut self.model_class, over.model_class);
-        take(&mut self.context_size, over.context_size);
-        take(&mut self.project_dir, over.project_dir);
-        take(&mut self.workspace, over.workspace);
+        let Self {
+            trigger_ratio,
+            reserve_ratio,
+            tool_result_limit,
+            version,
+            context_buffer_ratio,
+            inject_runtime_state,
+            compression_tool_enabled,
+            model_class,
+            context_size,
+            project_dir,
+            workspace,
+        } = over;
+        take(&mut self.trigger_ratio, trigger_ratio);
+        take(&mut self.reserve_ratio, reserve_ratio);
+        take(&mut self.tool_result_limit, tool_result_limit);
+        take(&mut self.version, version);
+        take(&mut self.context_buffer_ratio, context_buffer_ratio);
+        take(&mut self.inject_runtime_state, inject_runtime_state);
+        take(&mut self.compression_tool_enabled, compression_tool_enabled);
+        take(&mut self.model_class, model_class);
+        take(&mut self.context_size, context_size);
+        take(&mut self.project_dir, project_dir);
+        take(&mut self.workspace, workspace);
     }
 }

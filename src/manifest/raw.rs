@@ -218,6 +218,10 @@ pub enum StepKind {
     /// AgentScope workspace instructions: the module's text with `{workdir}` and `{backend}` filled
     /// from `[agentscope.workspace]`; off without it.
     Workspace,
+    /// Zeph budget hint: `<budget>` with the daily cost budget left (when cost tracking has a
+    /// limit) and the tool calls left this turn, as Zeph appends it to the volatile end of the
+    /// system prompt on every turn; off with `[zeph] budget_hint_enabled = false`.
+    BudgetHint,
 }
 
 impl StepKind {
@@ -446,6 +450,11 @@ pub struct RawBudgets {
     /// Warn when a budget is at least this full (default 0.9).
     #[serde(default)]
     pub warn_ratio: Option<f64>,
+    /// Counts of a model with a counting endpoint (Claude, Gemini) must come from `ctxc.counts`:
+    /// a render counted by an estimate is a finding (BUDGET005), as with `check --require-exact`.
+    /// Default: false.
+    #[serde(default)]
+    pub require_exact: Option<Spanned<bool>>,
 }
 
 /// A response reserve: tokens, or a share of the window.
@@ -713,6 +722,22 @@ pub struct RawZeph {
     /// default: 30000.
     #[serde(default)]
     pub tool_output_max_chars: Option<Spanned<u64>>,
+    /// Append the `<budget>` hint to the system prompt (Zeph `agent.budget_hint_enabled`).
+    /// Preset default: true.
+    #[serde(default)]
+    pub budget_hint_enabled: Option<Spanned<bool>>,
+    /// Tool-call iterations per turn, at most 100 (Zeph `agent.max_tool_iterations`): the hint's
+    /// `max_tool_calls`, and its `remaining_tool_calls` at a turn's first call. Preset default: 10.
+    #[serde(default)]
+    pub max_tool_iterations: Option<Spanned<u64>>,
+    /// Cost tracking (Zeph `cost.enabled`): with a daily limit, the hint carries the budget left.
+    /// Preset default: true.
+    #[serde(default)]
+    pub cost_enabled: Option<Spanned<bool>>,
+    /// Daily spending cap in US cents, 0 for none (Zeph `cost.max_daily_cents`); a fresh day's
+    /// whole cap is what the hint shows as left. Preset default: 2500.
+    #[serde(default)]
+    pub max_daily_cents: Option<Spanned<u64>>,
     /// Shares of what is left after the reserve, the system prompt and the skills prompt (full
     /// history). Preset defaults: summaries 0.08, semantic_recall 0.08, cross_session 0.04,
     /// code_context 0.3, recent_history 0.5.

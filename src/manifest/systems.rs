@@ -344,6 +344,23 @@ impl Validator {
             self.required("zeph.prune_protect_tokens", u.prune_protect_tokens.as_ref(), p.prune_protect_tokens.as_ref(), from);
         let tool_output_max_chars =
             self.required("zeph.tool_output_max_chars", u.tool_output_max_chars.as_ref(), p.tool_output_max_chars.as_ref(), from);
+        let budget_hint_enabled =
+            self.required("zeph.budget_hint_enabled", u.budget_hint_enabled.as_ref(), p.budget_hint_enabled.as_ref(), from);
+        let max_tool_iterations =
+            self.required("zeph.max_tool_iterations", u.max_tool_iterations.as_ref(), p.max_tool_iterations.as_ref(), from);
+        if max_tool_iterations.value > zeph::MAX_TOOL_ITERATIONS {
+            let span = u.max_tool_iterations.as_ref().and_then(|v| v.span.clone());
+            self.error(
+                format!(
+                    "`zeph.max_tool_iterations` is {}; Zeph refuses more than {}",
+                    max_tool_iterations.value,
+                    zeph::MAX_TOOL_ITERATIONS
+                ),
+                span,
+            );
+        }
+        let cost_enabled = self.required("zeph.cost_enabled", u.cost_enabled.as_ref(), p.cost_enabled.as_ref(), from);
+        let max_daily_cents = self.required("zeph.max_daily_cents", u.max_daily_cents.as_ref(), p.max_daily_cents.as_ref(), from);
         let shares = zeph::Layouts {
             full_history: self.shares("zeph.shares", u.shares.as_ref(), p.shares.as_ref(), from),
             full_history_graph: self.shares("zeph.shares_with_graph", u.shares_with_graph.as_ref(), p.shares_with_graph.as_ref(), from),
@@ -365,6 +382,10 @@ impl Validator {
             compaction_preserve_tail,
             prune_protect_tokens,
             tool_output_max_chars,
+            budget_hint_enabled,
+            max_tool_iterations,
+            cost_enabled,
+            max_daily_cents,
             shares,
             history_max_messages: merged.history.as_ref().and_then(|h| h.max_messages),
         }

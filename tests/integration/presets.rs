@@ -147,7 +147,21 @@ fn deepagents_offload_limit_zero_turns_offloading_off() {
 fn zeph_prompt_order_project_context_root_first_and_the_skill_split() {
     let r = render_with(ZEPH_MANIFEST, &[], "code", "default");
     // zeph-core 0.22.4 `assemble_final_system_prompt`: the skills come before project context and the repo map.
-    assert_eq!(ids(&r), ["base_prompt", "environment", "skills", "other_skills", "project_context"]);
+    assert_eq!(ids(&r), ["base_prompt", "environment", "skills", "other_skills", "project_context", "budget_hint"]);
+    // zeph-core 0.22.4 with Zeph's defaults: a 2,500-cent daily cap and 10 tool iterations.
+    assert_eq!(
+        &*section(&r, "budget_hint").text,
+        "<budget>\n<remaining_cost_cents>2500.00</remaining_cost_cents>\n<total_budget_cents>2500.00</total_budget_cents>\n<remaining_tool_calls>10</remaining_tool_calls>\n<max_tool_calls>10</max_tool_calls>\n</budget>"
+    );
+    let off = render_with(ZEPH_MANIFEST, &["zeph.budget_hint_enabled=false"], "code", "default");
+    assert!(!ids(&off).contains(&"budget_hint"));
+    let refused = ctxc::Session::new(vec!["zeph.max_tool_iterations=101".into()]).load(&repo().join(ZEPH_MANIFEST)).expect_err("101 > 100");
+    assert!(refused.diagnostics.iter().any(|d| d.message.contains("Zeph refuses more than 100")), "{:?}", refused.diagnostics);
+    let tools_only = render_with(ZEPH_MANIFEST, &["zeph.max_daily_cents=0", "zeph.max_tool_iterations=3"], "code", "default");
+    assert_eq!(
+        &*section(&tools_only, "budget_hint").text,
+        "<budget>\n<remaining_tool_calls>3</remaining_tool_calls>\n<max_tool_calls>3</max_tool_calls>\n</budget>"
+    );
     let context = section(&r, "project_context");
     assert_eq!(context.sources, ["../../ZEPH.md", "../../.zeph/config.md", "ZEPH.md", "ZEPH.local.md"]);
     assert!(context.text.starts_with("<project_context>\n# Ledgerline workspace"));
@@ -155,7 +169,7 @@ fn zeph_prompt_order_project_context_root_first_and_the_skill_split() {
     let others = section(&r, "other_skills");
     assert!(others.text.contains("- sql-migrations: ") && !others.text.contains("- rust-testing: "));
     let indexed = render_with(ZEPH_MANIFEST, &[], "code", "indexed");
-    assert_eq!(ids(&indexed), ["base_prompt", "environment", "skills", "other_skills", "project_context", "repo_map"]);
+    assert_eq!(ids(&indexed), ["base_prompt", "environment", "skills", "other_skills", "project_context", "repo_map", "budget_hint"]);
     assert!(indexed.tools.iter().any(|t| t.name == "search_code" && t.enabled));
 }
 
@@ -263,7 +277,7 @@ fn each_presets_documented_defaults_are_in_cost_json() {
     );
     assert_eq!(
         (plain["system_prompt_tokens"].as_u64(), plain["skills_tokens"].as_u64(), plain["available"].as_u64()),
-        (Some(637), Some(98), Some(101665))
+        (Some(697), Some(98), Some(101605))
     );
     let shares = |w: &Value| -> Vec<(String, f64, u64)> {
         w["shares"]
@@ -277,15 +291,15 @@ fn each_presets_documented_defaults_are_in_cost_json() {
     assert_eq!(
         shares(plain),
         named(&[
-            ("summaries", 0.08, 8133),
-            ("semantic_recall", 0.08, 8133),
-            ("cross_session", 0.04, 4066),
-            ("code_context", 0.3, 30499),
-            ("recent_history", 0.5, 50832)
+            ("summaries", 0.08, 8128),
+            ("semantic_recall", 0.08, 8128),
+            ("cross_session", 0.04, 4064),
+            ("code_context", 0.3, 30481),
+            ("recent_history", 0.5, 50802)
         ])
     );
     // The code index adds the repo map (a larger prompt) but keeps the shares.
-    assert_eq!((indexed["available"].as_u64(), indexed["recent_history"].as_u64()), (Some(101342), Some(50671)));
+    assert_eq!((indexed["available"].as_u64(), indexed["recent_history"].as_u64()), (Some(101282), Some(50641)));
     assert_eq!((plain["soft_compaction_at"].as_u64(), plain["compaction_at"].as_u64()), (Some(76800), Some(115200)));
 
     let a = json(&["cost", AGENTSCOPE, "--format", "json"], &[]);

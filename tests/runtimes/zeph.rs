@@ -81,6 +81,30 @@ fn differences(ctxc: &Value, zeph: &Value) -> Vec<String> {
     pairs.into_iter().filter(|(_, a, b)| a != b).map(|(name, a, b)| format!("  {name}: ctxc {a} vs zeph {b} ({variant})")).collect()
 }
 
+/// The `<budget>` block zeph-core 0.22.4 appends at a turn's first call, from the config values
+/// Zeph loaded. zeph-core and zeph-agent-context (which writes the block, `BudgetHint::format_xml`)
+/// pull sqlx and qdrant-client and are not linked: the values are Zeph's, the layout is read from
+/// their source (cited in src/systems/zeph.rs) and written here independently of ctxc's code.
+fn budget_hint(zeph: &Value) -> String {
+    let tools = zeph["max_tool_iterations"].as_u64().expect("max_tool_iterations");
+    let cents = zeph["max_daily_cents"].as_u64().expect("max_daily_cents");
+    let cost = zeph["cost_enabled"] == true && cents > 0;
+    if zeph["budget_hint_enabled"] != true || (!cost && tools == 0) {
+        return String::new();
+    }
+    let mut lines = vec!["<budget>".to_string()];
+    if cost {
+        lines.push(format!("<remaining_cost_cents>{cents}.00</remaining_cost_cents>"));
+        lines.push(format!("<total_budget_cents>{cents}.00</total_budget_cents>"));
+    }
+    if tools > 0 {
+        lines.push(format!("<remaining_tool_calls>{tools}</remaining_tool_calls>"));
+        lines.push(format!("<max_tool_calls>{tools}</max_tool_calls>"));
+    }
+    lines.push("</budget>".to_string());
+    lines.join("\n")
+}
+
 /// Compares every mode and scenario of the agent at `dir` with Zeph, `config` being the Zeph
 /// config file the runtime loads (None: Zeph's defaults). Returns how many were compared.
 pub fn compare(dir: &Path, config: Option<&Path>, env: &[(String, String)]) -> usize {
@@ -108,7 +132,11 @@ pub fn compare(dir: &Path, config: Option<&Path>, env: &[(String, String)]) -> u
             // The config's graph / strategy settings are the scenario flags ctxc's manifest sets.
             assert_eq!((&ours["graph"], &ours["memory_first"]), (&zeph["graph_enabled"], &zeph["memory_first"]), "{dir_arg}");
         }
-        let diff = differences(ours, &zeph);
+        let mut diff = differences(ours, &zeph);
+        let hint = sections.iter().find(|s| s["kind"] == "budget_hint").map_or("", |s| s["text"].as_str().expect("text"));
+        if hint != budget_hint(&zeph) {
+            diff.push(format!("  budget hint: ctxc {hint:?} vs zeph {:?}", budget_hint(&zeph)));
+        }
         if !diff.is_empty() {
             failures.push(format!("{dir_arg} · mode {mode} · scenario {scenario}:\n{}", diff.join("\n")));
         }

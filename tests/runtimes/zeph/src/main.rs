@@ -152,6 +152,11 @@ fn main() {
         "summarize_output": config.tools.summarize_output,
         "index_enabled": config.index.enabled,
         "repo_map_tokens": config.index.repo_map_tokens,
+        // What zeph-core's `<budget>` hint is made of at a turn's first call (see tests/runtimes/zeph.rs).
+        "budget_hint_enabled": config.agent.budget_hint_enabled,
+        "max_tool_iterations": config.agent.max_tool_iterations,
+        "cost_enabled": config.cost.enabled,
+        "max_daily_cents": config.cost.max_daily_cents,
     });
     println!("{}", serde_json::to_string_pretty(&out).expect("json"));
 }
