@@ -334,7 +334,7 @@ fn send_all(missing: &[&Needed], keys: &BTreeMap<Provider, String>, jobs: usize)
                 }
                 let finished = done.fetch_add(1, Ordering::Relaxed) + 1;
                 if progress {
-                    output::eprint(&format!("\rcounting: {finished}/{} requests", missing.len()));
+                    output::eprint(&format!("\r{}", progress_bar(finished, missing.len())));
                 }
             });
         }
@@ -343,6 +343,13 @@ fn send_all(missing: &[&Needed], keys: &BTreeMap<Provider, String>, jobs: usize)
         output::eprint("\n");
     }
     answers.into_iter().map(|slot| slot.into_inner().ok().flatten().unwrap_or_else(|| Err("not sent".to_string()))).collect()
+}
+
+/// The terminal's progress line: a bar of 30 cells, then `finished/total requests`.
+fn progress_bar(finished: usize, total: usize) -> String {
+    const CELLS: usize = 30;
+    let filled = (finished * CELLS).checked_div(total).unwrap_or(CELLS).min(CELLS);
+    format!("counting [{}{}] {finished}/{total} requests", "#".repeat(filled), "-".repeat(CELLS - filled))
 }
 
 /// One request, with its retries: the count, or why it failed for good.
@@ -387,5 +394,17 @@ fn clipped(body: &str) -> String {
     match line.char_indices().nth(200) {
         Some((i, _)) => format!("{}…", &line[..i]),
         None => line,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::progress_bar;
+
+    #[test]
+    fn the_progress_bar_fills_with_the_requests_answered() {
+        assert_eq!(progress_bar(0, 53), format!("counting [{}] 0/53 requests", "-".repeat(30)));
+        assert_eq!(progress_bar(27, 53), format!("counting [{}{}] 27/53 requests", "#".repeat(15), "-".repeat(15)));
+        assert_eq!(progress_bar(53, 53), format!("counting [{}] 53/53 requests", "#".repeat(30)));
     }
 }
