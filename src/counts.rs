@@ -168,13 +168,21 @@ impl CountRequest {
 /// system prompt, one whose system prompt ends with each section in turn (the last is the whole
 /// prompt), and the whole prompt with the callable tools. Differences of their counts give each
 /// section (with the separator before it), the system prompt and the tools, so that the parts
-/// add up to the whole exactly. A prompt of `n` sections with tools costs `n + 2` requests.
+/// add up to the whole exactly. With two tools or more, the whole prompt with the first `k`
+/// tools for each `k` gives each tool after the first (what adding it costs), and the second
+/// tool alone then followed by the first gives the first: what is left of the tools' total is
+/// the provider's tool-use prompt and the list's framing, counted once. A prompt of `n` sections
+/// costs `n + 1` requests, `n + 2` with one tool, `n + t + 3` with `t ≥ 2` tools.
 #[derive(Debug, Clone)]
 pub struct Plan {
     pub bare: CountRequest,
     pub prefixes: Vec<CountRequest>,
     /// `None` when no tool is callable.
     pub with_tools: Option<CountRequest>,
+    /// The whole prompt with the first `k` tools, `k` from 1 to all but one (none for one tool).
+    pub tool_prefixes: Vec<CountRequest>,
+    /// The second tool alone, then the second and the first (none for fewer than two tools).
+    pub swapped: Vec<CountRequest>,
 }
 
 impl Plan {
@@ -189,12 +197,22 @@ impl Plan {
             prefixes.push(CountRequest::new(provider, model, Some(&prompt), &[]));
         }
         let with_tools = (!tools.is_empty()).then(|| CountRequest::new(provider, model, Some(&prompt), tools));
-        Plan { bare: CountRequest::new(provider, model, None, &[]), prefixes, with_tools }
+        let (tool_prefixes, swapped) = match tools {
+            [first, second, ..] => (
+                (1..tools.len()).map(|k| CountRequest::new(provider, model, Some(&prompt), &tools[..k])).collect(),
+                vec![
+                    CountRequest::new(provider, model, Some(&prompt), &[*second]),
+                    CountRequest::new(provider, model, Some(&prompt), &[*second, *first]),
+                ],
+            ),
+            _ => (Vec::new(), Vec::new()),
+        };
+        Plan { bare: CountRequest::new(provider, model, None, &[]), prefixes, with_tools, tool_prefixes, swapped }
     }
 
     /// Every request of the plan.
     pub fn requests(&self) -> impl Iterator<Item = &CountRequest> {
-        std::iter::once(&self.bare).chain(&self.prefixes).chain(&self.with_tools)
+        std::iter::once(&self.bare).chain(&self.prefixes).chain(&self.with_tools).chain(&self.tool_prefixes).chain(&self.swapped)
     }
 
     /// The parts, from recorded counts; `Err` with how many of the plan's requests are not recorded.
@@ -211,7 +229,22 @@ impl Plan {
         let sections: Vec<i64> = (1..=n).map(|k| counts[k] - counts[k - 1]).collect();
         let without_tools = counts[n];
         let total = if self.with_tools.is_some() { counts[n + 1] } else { without_tools };
-        Ok(PlanCounts { bare, sections, system_prompt: without_tools - bare, tools_total: total - without_tools, total, date })
+        let tools = match counts.get(n + 2..).filter(|_| self.with_tools.is_some()).unwrap_or_default() {
+            [] => None,
+            rest => {
+                // rest: the first k tools for k = 1 .. t − 1, then the second alone and the second and first.
+                let (prefixes, swapped) = rest.split_at(rest.len() - 2);
+                let first = swapped[1] - swapped[0];
+                let mut each = vec![first];
+                let mut previous = prefixes[0];
+                for &with_k in prefixes[1..].iter().chain([&total]) {
+                    each.push(with_k - previous);
+                    previous = with_k;
+                }
+                Some(ToolSplit { fixed: prefixes[0] - without_tools - first, each })
+            }
+        };
+        Ok(PlanCounts { bare, sections, system_prompt: without_tools - bare, tools_total: total - without_tools, tools, total, date })
     }
 }
 
@@ -226,9 +259,19 @@ pub struct PlanCounts {
     pub system_prompt: i64,
     /// What the tools add: definitions and the provider's tool-use prompt.
     pub tools_total: i64,
+    /// `tools_total` split by tool (with two tools or more).
+    pub tools: Option<ToolSplit>,
     pub total: i64,
     /// The latest date among the counts used.
     pub date: String,
+}
+
+/// What each tool adds, in the order sent, and what the list adds once (the provider's tool-use
+/// prompt and the list's framing): `fixed` + the sum of `each` = the tools' total.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ToolSplit {
+    pub each: Vec<i64>,
+    pub fixed: i64,
 }
 
 /// One recorded count.
@@ -428,6 +471,35 @@ mod tests {
         assert_eq!(counts.sections.iter().sum::<i64>(), counts.system_prompt);
         assert_eq!(counts.bare + counts.system_prompt + counts.tools_total, counts.total);
         assert_eq!((counts.tools_total, counts.total), (463, 480));
+    }
+
+    #[test]
+    fn each_tool_and_the_tool_prompt_from_differences_add_up_to_the_tools() {
+        let named = |name: &str| Tool::new(name.into(), format!("{name} things."), json!({"type": "object"}), None);
+        let (a, b, c) = (named("alpha"), named("beta"), named("gamma"));
+        let plan = Plan::new(Provider::Anthropic, "claude-sonnet-4-5", &[("", "One.")], &[&a, &b, &c]);
+        // bare, one prefix, with tools; [a], [a, b]; [b], [b, a].
+        assert_eq!(plan.requests().count(), 7);
+        let tools_of = |r: &CountRequest| -> Vec<String> {
+            let body: Value = serde_json::from_str(&r.body).expect("json");
+            body["tools"].as_array().map_or(Vec::new(), |t| t.iter().map(|t| t["name"].as_str().expect("name").to_string()).collect())
+        };
+        let sent: Vec<Vec<String>> = plan.requests().map(tools_of).collect();
+        let names = |n: &[&str]| n.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(sent[3..], [names(&["alpha"]), names(&["alpha", "beta"]), names(&["beta"]), names(&["beta", "alpha"])]);
+        // A server whose tool-use prompt costs 300, each tool 20 + its position's comma (1 after the first).
+        let answers = [8, 20, 20 + 300 + 20 + 21 + 21, 20 + 300 + 20, 20 + 300 + 20 + 21, 20 + 300 + 20, 20 + 300 + 20 + 21];
+        let mut recorded = Recorded::default();
+        for (request, tokens) in plan.requests().zip(answers) {
+            recorded.insert(request, Entry { tokens, date: "2026-11-27".into() });
+        }
+        let counts = plan.counts(&recorded).expect("all recorded");
+        let split = counts.tools.expect("three tools are split");
+        assert_eq!(split.each, vec![21, 21, 21]);
+        assert_eq!(split.fixed, 299);
+        assert_eq!(split.fixed + split.each.iter().sum::<i64>(), counts.tools_total);
+        let one = Plan::new(Provider::Anthropic, "claude-sonnet-4-5", &[("", "One.")], &[&a]);
+        assert_eq!((one.requests().count(), one.tool_prefixes.len(), one.swapped.len()), (3, 0, 0));
     }
 
     #[test]

@@ -346,9 +346,10 @@ pub fn count_plan(provider: Provider, model: &str, rendered: &Rendered, tools: &
 }
 
 /// Replaces the estimated counts of `m` by the recorded ones: each section (with the separator
-/// before it) and the system prompt, the tools as a whole and the request; what the endpoint
-/// cannot tell apart (each tool, the tool list's framing and preamble) stays estimated, and the
-/// tools' joins make the estimated parts add up to the exact total.
+/// before it), the system prompt, the tools and the request. With two tools or more each tool is
+/// exact too, and the tool-use prompt and the list's framing are one exact figure (the preamble
+/// row); with one tool, the tool, framing and preamble stay estimated and the tools' joins make
+/// them add up to the exact total.
 fn use_recorded(m: &mut Measured, provider: Provider, counts: &PlanCounts, requests: usize) {
     let label = format!("exact: {}, recorded {}", provider.endpoint(), counts.date);
     let exact = |tokens: i64| Count { tokens, tokenizer: provider.endpoint(), exact: true };
@@ -358,11 +359,36 @@ fn use_recorded(m: &mut Measured, provider: Provider, counts: &PlanCounts, reque
     m.joins = exact(0);
     m.system_prompt = exact(counts.system_prompt);
     let t = &mut m.tool_schemas;
-    let parts: i64 = t.tools.iter().map(|tool| tool.tokens.tokens).sum::<i64>() + t.framing.tokens + t.preamble.tokens;
     t.total = exact(counts.tools_total);
-    t.joins = Count { tokens: counts.tools_total - parts, ..t.joins };
-    t.method =
-        format!("{label} (the request with the tools minus the request without); each tool, the framing and the preamble: {}", t.method);
+    match &counts.tools {
+        Some(split) => {
+            for (tool, tokens) in t.tools.iter_mut().zip(&split.each) {
+                tool.tokens = exact(*tokens);
+            }
+            for group in t.categories.iter_mut() {
+                group.tokens = exact(t.tools.iter().filter(|tool| tool.category == group.name).map(|tool| tool.tokens.tokens).sum());
+            }
+            for group in t.servers.iter_mut() {
+                let tokens = t.tools.iter().filter(|tool| tool.server.as_ref() == Some(&group.name)).map(|tool| tool.tokens.tokens).sum();
+                group.tokens = exact(tokens);
+            }
+            t.framing = exact(0);
+            t.preamble = exact(split.fixed);
+            t.joins = exact(0);
+            t.exact = true;
+            t.method = format!(
+                "{label}: each tool is what adding it to the request costs (the first tool: added after the second); the tool-use prompt and the list's framing are one figure, under preamble"
+            );
+        }
+        None => {
+            let parts: i64 = t.tools.iter().map(|tool| tool.tokens.tokens).sum::<i64>() + t.framing.tokens + t.preamble.tokens;
+            t.joins = Count { tokens: counts.tools_total - parts, ..t.joins };
+            t.method = format!(
+                "{label} (the request with the tools minus the request without); the tool, the framing and the preamble: {}",
+                t.method
+            );
+        }
+    }
     let r = &mut m.request;
     r.framing = exact(counts.bare);
     r.joins = exact(0);

@@ -366,6 +366,25 @@ fn recorded_counts_are_used_offline_labelled_exact_and_fall_back_labelled() {
             let tools = rec.body["tools"].as_array().cloned().unwrap_or_default();
             count(system, &tools) as i64 == r["total"]["tokens"].as_i64().unwrap_or(-1)
         }));
+        // Each tool exact too: the server charges 300 for the tool prompt and a quarter of each
+        // definition's characters, and that is what the differences give back.
+        let t = &m["tool_schemas"];
+        let tools = t["tools"].as_array().expect("tools");
+        assert!(tools.len() >= 2, "the example has several tools");
+        let full = server
+            .received()
+            .into_iter()
+            .filter_map(|rec| rec.body["tools"].as_array().cloned())
+            .find(|sent| sent.len() == tools.len() && sent.iter().zip(tools).all(|(a, b)| a["name"] == b["name"]))
+            .expect("the request with every tool");
+        for (tool, sent) in tools.iter().zip(&full) {
+            assert_eq!(tool["tokens"]["exact"], true, "{tool}");
+            assert_eq!(tool["tokens"]["tokens"].as_u64(), Some(sent.to_string().chars().count().div_ceil(4) as u64), "{tool}");
+        }
+        assert_eq!(
+            (t["preamble"]["tokens"].as_i64(), t["framing"]["tokens"].as_i64(), t["joins"]["tokens"].as_i64()),
+            (Some(300), Some(0), Some(0))
+        );
     }
     let cost = ctxc(&["cost", path(&triage), "--mode", "triage", "--scenario", "default"]).output().expect("runs");
     let shown = text(&cost.stdout);
