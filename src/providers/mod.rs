@@ -5,6 +5,7 @@
 //! `joins` of the tool list and of the request, so the parts add up.
 
 pub mod anthropic;
+pub mod chat_template;
 pub mod harmony;
 
 use std::sync::Arc;
