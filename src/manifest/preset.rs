@@ -139,6 +139,7 @@ impl Overlay for RawAgent {
         take(&mut self.context_window, over.context_window);
         take(&mut self.max_output_tokens, over.max_output_tokens);
         take(&mut self.tokenizer, over.tokenizer);
+        take(&mut self.chat_template, over.chat_template);
     }
 }
 

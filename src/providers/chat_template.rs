@@ -64,7 +64,7 @@ impl ChatTemplate {
     /// The template (or templates) of a `tokenizer_config.json` and its special tokens; `Ok(None)`
     /// when the configuration has no `chat_template`.
     pub fn from_tokenizer_config(file: &str, text: &str) -> Result<Option<ChatTemplate>, Diagnostic> {
-        let error = |at: usize, message: String| Diagnostic::error(message).code(Code::MAN001).in_file(file).at(Some(at..at));
+        let error = |at: usize, message: String| Diagnostic::error(message).code(Code::MAN010).in_file(file).at(Some(at..at));
         let ast = jsonc_parser::parse_to_ast(text, &Default::default(), &strict_json())
             .map_err(|e| error(e.range().start.min(text.len()), format!("invalid tokenizer configuration: {}", e.kind())))?;
         let Some(jsonc_parser::ast::Value::Object(object)) = ast.value else {
@@ -105,7 +105,7 @@ impl ChatTemplate {
             Some((config_file, config_text)) => {
                 let value: Json = serde_json::from_str(config_text).map_err(|e| {
                     let at = crate::diagnostic::offset_of(config_text, e.line(), e.column());
-                    Diagnostic::error(format!("invalid tokenizer configuration: {e}")).code(Code::MAN001).in_file(config_file).at(Some(at..at))
+                    Diagnostic::error(format!("invalid tokenizer configuration: {e}")).code(Code::MAN010).in_file(config_file).at(Some(at..at))
                 })?;
                 special_tokens(&value)
             }
@@ -118,6 +118,18 @@ impl ChatTemplate {
         };
         template.compile()?;
         Ok(template)
+    }
+
+    /// The chat template of a tokenizer folder, as transformers loads one: its `chat_template.jinja`
+    /// when there is one (special tokens from the configuration), else the `chat_template` of its
+    /// `tokenizer_config.json`. Each file is given as (display path, text); `Ok(None)` when
+    /// neither holds a template.
+    pub fn from_files(config: Option<(&str, &str)>, jinja: Option<(&str, &str)>) -> Result<Option<ChatTemplate>, Diagnostic> {
+        match (jinja, config) {
+            (Some((file, text)), config) => ChatTemplate::from_jinja(file, text, config).map(Some),
+            (None, Some((file, text))) => ChatTemplate::from_tokenizer_config(file, text),
+            (None, None) => Ok(None),
+        }
     }
 
     /// The template transformers' `get_chat_template` chooses: the only one; of named ones,
@@ -133,7 +145,7 @@ impl ChatTemplate {
                 "the tokenizer configuration has several chat templates ({}) and none named `default`",
                 names.join(", ")
             ))
-            .code(Code::MAN001)
+            .code(Code::MAN010)
             .in_file(&self.file)
         })
     }
@@ -207,6 +219,30 @@ impl ChatTemplate {
             .collect::<Result<_, Diagnostic>>()?;
         Ok(RequestTexts { without_tools, with_tools, bare: self.render(&bare, None, true)?, each_tool })
     }
+}
+
+/// The fixed part of a request counted from its renders (`count`: the tokenizer's count of a
+/// text). The system prompt's framing is the rendered request without it, each piece counted
+/// alone; a tool costs what a second copy of it adds to a list; the tool list's framing is what
+/// one tool adds beyond its own cost; a chat template has no preamble apart from that framing.
+pub fn count_request(texts: &RequestTexts, prompt: Option<&str>, count: &dyn Fn(&str) -> usize) -> super::RequestTokens {
+    let n = |text: &str| count(text) as i64;
+    let without_tools = n(&texts.without_tools);
+    let framing = match prompt.map(|p| (p, texts.without_tools.find(p).or_else(|| texts.without_tools.find(p.trim())))) {
+        Some((p, Some(at))) => {
+            let p = if texts.without_tools[at..].starts_with(p) { p } else { p.trim() };
+            n(&texts.without_tools[..at]) + n(&texts.without_tools[at + p.len()..])
+        }
+        Some((p, None)) => without_tools - n(p),
+        None => without_tools,
+    };
+    let tools: Vec<i64> = texts.each_tool.iter().map(|(once, twice)| n(twice) - n(once)).collect();
+    let tool_framing = match (texts.each_tool.first(), tools.first()) {
+        (Some((once, _)), Some(own)) => n(once) - n(&texts.bare) - own,
+        _ => 0,
+    };
+    let tools_total = texts.with_tools.as_deref().map_or(0, |with| n(with) - without_tools);
+    super::RequestTokens { tools, tool_framing, preamble: 0, tools_total, framing, without_tools }
 }
 
 /// A tool as transformers passes it to a chat template (`get_json_schema`'s form).
