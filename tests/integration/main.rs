@@ -11,6 +11,7 @@ mod agent_kinds;
 mod architecture;
 mod check;
 mod claude_files;
+mod chat_template;
 mod cli;
 mod corpus;
 mod cost;
