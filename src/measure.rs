@@ -441,14 +441,24 @@ pub fn callable_tools<'a>(agent: &'a Agent, rendered: &'a Rendered) -> Vec<(&'a 
     crate::render::callable(agent, &rendered.tools).collect()
 }
 
-fn tool_costs(callable: &[(&CategoryTool, &ToolDecision)], profile: &ModelProfile, rendering: Rendering, counted: &RequestTokens) -> ToolCosts {
+fn tool_costs(
+    callable: &[(&CategoryTool, &ToolDecision)],
+    profile: &ModelProfile,
+    rendering: Rendering,
+    counted: &RequestTokens,
+) -> ToolCosts {
     let named: Vec<(String, String, Option<String>)> =
         callable.iter().map(|(t, d)| (t.tool.name.clone(), d.category.clone(), t.server.clone())).collect();
     tool_cost_parts(&named, profile, rendering, counted)
 }
 
 /// The tool costs of `counted`, each tool with its (name, category, server).
-fn tool_cost_parts(named: &[(String, String, Option<String>)], profile: &ModelProfile, rendering: Rendering, counted: &RequestTokens) -> ToolCosts {
+fn tool_cost_parts(
+    named: &[(String, String, Option<String>)],
+    profile: &ModelProfile,
+    rendering: Rendering,
+    counted: &RequestTokens,
+) -> ToolCosts {
     let exact = rendering.is_exact(profile);
     let wrap = |tokens: i64| Count { tokens, tokenizer: profile.tokenizer.name(), exact };
     let tools: Vec<ToolCost> = named
@@ -492,7 +502,13 @@ fn tool_cost_parts(named: &[(String, String, Option<String>)], profile: &ModelPr
     }
 }
 
-fn request_cost(profile: &ModelProfile, rendering: Rendering, counted: &RequestTokens, system_prompt: &Count, tools: &ToolCosts) -> RequestCost {
+fn request_cost(
+    profile: &ModelProfile,
+    rendering: Rendering,
+    counted: &RequestTokens,
+    system_prompt: &Count,
+    tools: &ToolCosts,
+) -> RequestCost {
     let exact = rendering.is_exact(profile);
     let wrap = |tokens: i64| Count { tokens, tokenizer: profile.tokenizer.name(), exact };
     RequestCost {

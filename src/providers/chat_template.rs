@@ -105,7 +105,10 @@ impl ChatTemplate {
             Some((config_file, config_text)) => {
                 let value: Json = serde_json::from_str(config_text).map_err(|e| {
                     let at = crate::diagnostic::offset_of(config_text, e.line(), e.column());
-                    Diagnostic::error(format!("invalid tokenizer configuration: {e}")).code(Code::MAN010).in_file(config_file).at(Some(at..at))
+                    Diagnostic::error(format!("invalid tokenizer configuration: {e}"))
+                        .code(Code::MAN010)
+                        .in_file(config_file)
+                        .at(Some(at..at))
                 })?;
                 special_tokens(&value)
             }
@@ -183,7 +186,9 @@ impl ChatTemplate {
         let messages: Vec<Json> = messages
             .iter()
             .map(|m| match m {
-                Json::Object(fields) => Json::Object(fields.iter().filter(|(_, v)| !v.is_null()).map(|(k, v)| (k.clone(), v.clone())).collect()),
+                Json::Object(fields) => {
+                    Json::Object(fields.iter().filter(|(_, v)| !v.is_null()).map(|(k, v)| (k.clone(), v.clone())).collect())
+                }
                 other => other.clone(),
             })
             .collect();
@@ -394,7 +399,10 @@ fn strftime_now(format: String) -> Result<Value, minijinja::Error> {
             other => {
                 return Err(minijinja::Error::new(
                     minijinja::ErrorKind::InvalidOperation,
-                    format!("strftime_now: `%{}` is not supported (ctxc renders the date {RENDER_DATE})", other.map(String::from).unwrap_or_default()),
+                    format!(
+                        "strftime_now: `%{}` is not supported (ctxc renders the date {RENDER_DATE})",
+                        other.map(String::from).unwrap_or_default()
+                    ),
                 ))
             }
         };
@@ -602,7 +610,8 @@ mod tests {
 
     #[test]
     fn tojson_writes_as_python_json_dumps() {
-        let data = Value::from_serialize(json!({"b": 1, "a": [1.5, 1e20, 1e-5, 0.1, 2.0, "é\"\n\u{1}"], "c": {}, "d": [], "e": null, "f": true}));
+        let data =
+            Value::from_serialize(json!({"b": 1, "a": [1.5, 1e20, 1e-5, 0.1, 2.0, "é\"\n\u{1}"], "c": {}, "d": [], "e": null, "f": true}));
         let ctx = minijinja::context! { d => data };
         assert_eq!(
             render("{{ d|tojson }}", ctx.clone()).expect("renders"),
@@ -630,7 +639,10 @@ mod tests {
         let config = r#"{"bos_token": {"__type": "AddedToken", "content": "<s>"}, "eos_token": "</s>", "add_bos_token": true, "boi_token": "<img>",
 "chat_template": "{{ bos_token }}{% for m in messages %}\n{{ m['content'] }}{% endfor %}{{ eos_token }}"}"#;
         let t = ChatTemplate::from_tokenizer_config("tokenizer_config.json", config).expect("valid").expect("has a template");
-        assert_eq!(t.special_tokens, [("bos_token".into(), "<s>".into()), ("eos_token".into(), "</s>".into()), ("boi_token".into(), "<img>".into())]);
+        assert_eq!(
+            t.special_tokens,
+            [("bos_token".into(), "<s>".into()), ("eos_token".into(), "</s>".into()), ("boi_token".into(), "<img>".into())]
+        );
         let text = t.render(&[json!({"role": "user", "content": "hi"})], None, true).expect("renders");
         assert_eq!(text, "<s>hi</s>");
         let broken = config.replace("{% endfor %}", "{% endfor");
@@ -658,14 +670,23 @@ mod tests {
             "{% set ns = namespace(s='x') %}{% for i in range(40) %}{% set ns.s = ns.s ~ ns.s %}{% endfor %}",
         ] {
             let t = ChatTemplate::from_jinja("chat_template.jinja", source, None).expect("compiles");
-            let d = t.render(&[json!({"role": "user", "content": "hi"}), json!({"role": "user", "content": "hi"})], None, true).expect_err("over a limit");
+            let d = t
+                .render(&[json!({"role": "user", "content": "hi"}), json!({"role": "user", "content": "hi"})], None, true)
+                .expect_err("over a limit");
             assert_eq!((d.code, d.file.as_deref()), (Some(Code::TPL004), Some("chat_template.jinja")), "{source}: {d:?}");
         }
     }
 
     #[test]
     fn python_float_repr() {
-        for (f, text) in [(1.0, "1.0"), (0.0001, "0.0001"), (1e16, "1e+16"), (123456789012345.6, "123456789012345.6"), (-2.5e-7, "-2.5e-07"), (1e15, "1000000000000000.0")] {
+        for (f, text) in [
+            (1.0, "1.0"),
+            (0.0001, "0.0001"),
+            (1e16, "1e+16"),
+            (123456789012345.6, "123456789012345.6"),
+            (-2.5e-7, "-2.5e-07"),
+            (1e15, "1000000000000000.0"),
+        ] {
             assert_eq!(python_float(f), text);
         }
     }

@@ -23,7 +23,12 @@ fn project(config: &str) -> tempfile::TempDir {
 }
 
 fn cost(dir: &std::path::Path) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_ctxc")).args(["cost", "--format", "json", "."]).current_dir(dir).env("NO_COLOR", "1").output().expect("ctxc runs")
+    Command::new(env!("CARGO_BIN_EXE_ctxc"))
+        .args(["cost", "--format", "json", "."])
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("ctxc runs")
 }
 
 #[test]

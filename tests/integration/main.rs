@@ -9,9 +9,9 @@ mod common;
 
 mod agent_kinds;
 mod architecture;
+mod chat_template;
 mod check;
 mod claude_files;
-mod chat_template;
 mod cli;
 mod corpus;
 mod cost;

@@ -121,7 +121,11 @@ fn corpus_cases() -> Vec<Case> {
         tools.sort_by(|a, b| a.name.cmp(&b.name));
         tools.dedup_by(|a, b| a.name == b.name);
         assert!(!tools.is_empty(), "no tools read from the corpus's {set}");
-        cases.push(Case { label: format!("{set} ({} tools)", tools.len()), prompt: Some("You are a careful agent.".into()), tools: Some(tools.clone()) });
+        cases.push(Case {
+            label: format!("{set} ({} tools)", tools.len()),
+            prompt: Some("You are a careful agent.".into()),
+            tools: Some(tools.clone()),
+        });
         cases.push(Case { label: format!("{set} ({} tools), no system prompt", tools.len()), prompt: None, tools: Some(tools) });
     }
     cases
@@ -160,14 +164,34 @@ fn chat_templates_render_as_transformers_apply_chat_template() {
     let scratch = tempfile::tempdir().expect("tempdir");
     let models = [
         npm_model("Llama 3.2", "tokenizer-llama3_2"),
-        jinja_model("Llama 3.1", "meta-llama-Llama-3.1-8B-Instruct.jinja", json!({"bos_token": "<|begin_of_text|>", "eos_token": "<|eot_id|>"}), scratch.path()),
+        jinja_model(
+            "Llama 3.1",
+            "meta-llama-Llama-3.1-8B-Instruct.jinja",
+            json!({"bos_token": "<|begin_of_text|>", "eos_token": "<|eot_id|>"}),
+            scratch.path(),
+        ),
         npm_model("Qwen 2.5", "tokenizer-qwen2_5"),
         npm_model("Qwen 3", "tokenizer-qwen3"),
-        jinja_model("Mistral Nemo 2407 (Tekken)", "mistralai-Mistral-Nemo-Instruct-2407.jinja", json!({"bos_token": "<s>", "eos_token": "</s>", "unk_token": "<unk>"}), scratch.path()),
-        jinja_model("Mistral Small 3.2", "Mistral-Small-3.2-24B-Instruct-2506.jinja", json!({"bos_token": "<s>", "eos_token": "</s>", "unk_token": "<unk>"}), scratch.path()),
+        jinja_model(
+            "Mistral Nemo 2407 (Tekken)",
+            "mistralai-Mistral-Nemo-Instruct-2407.jinja",
+            json!({"bos_token": "<s>", "eos_token": "</s>", "unk_token": "<unk>"}),
+            scratch.path(),
+        ),
+        jinja_model(
+            "Mistral Small 3.2",
+            "Mistral-Small-3.2-24B-Instruct-2506.jinja",
+            json!({"bos_token": "<s>", "eos_token": "</s>", "unk_token": "<unk>"}),
+            scratch.path(),
+        ),
         npm_model("Gemma 3", "tokenizer-gemma3"),
         npm_model("DeepSeek V3", "tokenizer-deepseek_v3"),
-        jinja_model("DeepSeek V3.1", "deepseek-ai-DeepSeek-V3.1.jinja", json!({"bos_token": {"__type": "AddedToken", "content": "<｜begin▁of▁sentence｜>"}, "eos_token": "<｜end▁of▁sentence｜>"}), scratch.path()),
+        jinja_model(
+            "DeepSeek V3.1",
+            "deepseek-ai-DeepSeek-V3.1.jinja",
+            json!({"bos_token": {"__type": "AddedToken", "content": "<｜begin▁of▁sentence｜>"}, "eos_token": "<｜end▁of▁sentence｜>"}),
+            scratch.path(),
+        ),
     ];
     let mut cases = agent_cases();
     cases.extend(corpus_cases());
@@ -182,7 +206,9 @@ fn chat_templates_render_as_transformers_apply_chat_template() {
             let label = format!("{} · {}", model.name, case.label);
             match (ran.get("text").and_then(Value::as_str), ours) {
                 (Some(expected), Ok(text)) if expected == text => compared += 1,
-                (Some(expected), Ok(text)) => problems.push(format!("{label}: the rendering differs:\n{}", common::runtime_diff(expected, &text))),
+                (Some(expected), Ok(text)) => {
+                    problems.push(format!("{label}: the rendering differs:\n{}", common::runtime_diff(expected, &text)))
+                }
                 // Both refuse (the template's own `raise_exception`), but never a plain request.
                 (None, Err(_)) if case.tools.is_some() => compared += 1,
                 (None, Err(d)) => problems.push(format!("{label}: both fail on a request without tools: {} / {d:?}", ran["error"])),
