@@ -474,10 +474,8 @@ impl JsonWriter {
         match value.kind() {
             ValueKind::None => self.push("null"),
             ValueKind::Bool => self.push(if value.is_true() { "true" } else { "false" }),
-            ValueKind::Number => match f64::try_from(value.clone()) {
-                Ok(f) if value.as_i64().is_none() && !is_integer_repr(value) => self.push(&python_float(f)),
-                _ => self.push(&value.to_string()),
-            },
+            ValueKind::Number if value.is_integer() => self.push(&value.to_string()),
+            ValueKind::Number => self.push(&python_float(f64::try_from(value.clone())?)),
             ValueKind::String => {
                 let text = string_literal(value.as_str().unwrap_or_default(), self.ensure_ascii);
                 self.push(&text)
@@ -534,11 +532,6 @@ impl JsonWriter {
             )),
         }
     }
-}
-
-/// Whether a number value is an integer (minijinja keeps 128-bit integers apart from floats).
-fn is_integer_repr(value: &Value) -> bool {
-    i128::try_from(value.clone()).is_ok() && value.to_string().bytes().all(|b| b.is_ascii_digit() || b == b'-')
 }
 
 /// A float as Python's `repr` writes it: the shortest digits that read back, in positional
