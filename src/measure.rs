@@ -316,9 +316,18 @@ fn estimate(agent: &Agent, rendered: &Rendered, counter: &TokenCounter, calibrat
     let system_prompt = c.wrap(sections.iter().map(|s| s.tokens.tokens).sum::<i64>() + joins.tokens);
     let callable = callable_tools(agent, rendered);
     let tools: Vec<&Tool> = callable.iter().map(|(t, _)| t.tool.as_ref()).collect();
-    let request_tokens = calibrated(count_request(&profile, Some(&parts), &tools, counter), (prompt_counted, system_prompt.tokens), &c);
-    let tool_schemas = tool_costs(&callable, &profile, &request_tokens);
-    let request = request_cost(&profile, &request_tokens, &system_prompt, &tool_schemas);
+    // Through the model's chat template when the agent names one, else the provider's rendering.
+    let (rendering, counted) = match &rendered.request {
+        Some(texts) => {
+            let prompt = Some(rendered.prompt()).filter(|p| !p.is_empty());
+            let count = |text: &str| counter.count(profile.tokenizer, text);
+            (Rendering::ChatTemplate, crate::providers::chat_template::count_request(texts, prompt.as_deref(), &count))
+        }
+        None => (Rendering::of(&profile), count_request(&profile, Some(&parts), &tools, counter)),
+    };
+    let request_tokens = calibrated(counted, (prompt_counted, system_prompt.tokens), &c);
+    let tool_schemas = tool_costs(&callable, &profile, rendering, &request_tokens);
+    let request = request_cost(&profile, rendering, &request_tokens, &system_prompt, &tool_schemas);
     Measured {
         agent: rendered.agent.clone(),
         mode: rendered.mode.clone(),
@@ -450,24 +459,32 @@ pub fn cost_tool_list(tools: &[&Tool], profile: &ModelProfile, counter: &TokenCo
     let c = Counting { counter, tokenizer: profile.tokenizer, calibration: profile.estimate_calibration() };
     let counted = calibrated(count_request(profile, None, tools, counter), (0, 0), &c);
     let named: Vec<(String, String, Option<String>)> = tools.iter().map(|t| (t.name.clone(), String::new(), None)).collect();
-    tool_cost_parts(&named, profile, &counted)
+    tool_cost_parts(&named, profile, Rendering::of(profile), &counted)
 }
 
 /// The tools a render makes callable, in order, each with its decision.
 pub fn callable_tools<'a>(agent: &'a Agent, rendered: &'a Rendered) -> Vec<(&'a CategoryTool, &'a ToolDecision)> {
-    let all_tools = agent.categories.iter().flat_map(|cat| cat.tools.iter());
-    all_tools.zip(&rendered.tools).filter(|(_, d)| d.enabled).collect()
+    crate::render::callable(agent, &rendered.tools).collect()
 }
 
-fn tool_costs(callable: &[(&CategoryTool, &ToolDecision)], profile: &ModelProfile, counted: &RequestTokens) -> ToolCosts {
+fn tool_costs(
+    callable: &[(&CategoryTool, &ToolDecision)],
+    profile: &ModelProfile,
+    rendering: Rendering,
+    counted: &RequestTokens,
+) -> ToolCosts {
     let named: Vec<(String, String, Option<String>)> =
         callable.iter().map(|(t, d)| (t.tool.name.clone(), d.category.clone(), t.server.clone())).collect();
-    tool_cost_parts(&named, profile, counted)
+    tool_cost_parts(&named, profile, rendering, counted)
 }
 
 /// The tool costs of `counted`, each tool with its (name, category, server).
-fn tool_cost_parts(named: &[(String, String, Option<String>)], profile: &ModelProfile, counted: &RequestTokens) -> ToolCosts {
-    let rendering = Rendering::of(profile);
+fn tool_cost_parts(
+    named: &[(String, String, Option<String>)],
+    profile: &ModelProfile,
+    rendering: Rendering,
+    counted: &RequestTokens,
+) -> ToolCosts {
     let exact = rendering.is_exact(profile);
     let wrap = |tokens: i64| Count { tokens, tokenizer: profile.tokenizer.name(), exact };
     let tools: Vec<ToolCost> = named
@@ -511,8 +528,13 @@ fn tool_cost_parts(named: &[(String, String, Option<String>)], profile: &ModelPr
     }
 }
 
-fn request_cost(profile: &ModelProfile, counted: &RequestTokens, system_prompt: &Count, tools: &ToolCosts) -> RequestCost {
-    let rendering = Rendering::of(profile);
+fn request_cost(
+    profile: &ModelProfile,
+    rendering: Rendering,
+    counted: &RequestTokens,
+    system_prompt: &Count,
+    tools: &ToolCosts,
+) -> RequestCost {
     let exact = rendering.is_exact(profile);
     let wrap = |tokens: i64| Count { tokens, tokenizer: profile.tokenizer.name(), exact };
     RequestCost {

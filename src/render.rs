@@ -42,6 +42,9 @@ pub struct Rendered {
     pub tools: Vec<ToolDecision>,
     /// The text between two sections.
     pub separator: String,
+    /// The request rendered through the model's chat template (`[agent] chat_template`), as
+    /// measure counts it; `None` without a template.
+    pub request: Option<Arc<crate::providers::chat_template::RequestTexts>>,
 }
 
 impl Rendered {
@@ -155,7 +158,7 @@ pub fn render(resolved: Resolved, root: &ProjectRoot) -> Result<Rendered, Diagno
     if !diagnostics.is_empty() {
         return Err(diagnostics);
     }
-    Ok(Rendered {
+    let mut rendered = Rendered {
         agent: agent.name.clone(),
         mode: mode.name.clone(),
         scenario: scenario.name.clone(),
@@ -165,7 +168,20 @@ pub fn render(resolved: Resolved, root: &ProjectRoot) -> Result<Rendered, Diagno
         steps: decisions,
         tools,
         separator: agent.separator.clone(),
-    })
+        request: None,
+    };
+    if let Some(template) = &agent.chat_template {
+        let callable: Vec<&crate::tools::Tool> = callable(agent, &rendered.tools).map(|(t, _)| t.tool.as_ref()).collect();
+        let prompt = rendered.prompt();
+        let texts = template.request_texts(Some(prompt.as_str()).filter(|p| !p.is_empty()), &callable).map_err(|d| vec![d])?;
+        rendered.request = Some(Arc::new(texts));
+    }
+    Ok(rendered)
+}
+
+/// The tools a render makes callable, in order, each with its decision.
+pub fn callable<'a>(agent: &'a Agent, tools: &'a [ToolDecision]) -> impl Iterator<Item = (&'a CategoryTool, &'a ToolDecision)> {
+    agent.categories.iter().flat_map(|category| category.tools.iter()).zip(tools).filter(|(_, d)| d.enabled)
 }
 
 /// The `tools` template variable: the enabled tools' decisions. Shared between renders with the

@@ -74,7 +74,7 @@ fn escape(value: &Value) -> Result<Value, minijinja::Error> {
 /// result can outgrow their input many times over (`replace`, `join`, `splitlines`) charged to
 /// the memory budget before they are made. A method neither has is named with the Jinja2 way to
 /// write it. (Every call is also charged the work of reading its strings, by minijinja.)
-fn python_method(state: &minijinja::State, value: &Value, method: &str, args: &[Value]) -> Result<Value, minijinja::Error> {
+pub(crate) fn python_method(state: &minijinja::State, value: &Value, method: &str, args: &[Value]) -> Result<Value, minijinja::Error> {
     if let Some(s) = value.as_str() {
         match (method, args) {
             // Python counts the empty string between every two characters and at both ends.
@@ -303,6 +303,12 @@ fn valid_span(span: Range<usize>, text: Option<&str>) -> Range<usize> {
     let Some(text) = text else { return start..end };
     let floor = |offset: usize| (0..=offset.min(text.len())).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(0);
     floor(start)..floor(end)
+}
+
+/// The located diagnostic of an error compiling or rendering `source` (named `name`) outside a
+/// project: its span is in `source`.
+pub fn render_error(name: &str, source: &str, e: &minijinja::Error) -> Diagnostic {
+    template_error(name, source, e, None, &|path| path.to_string())
 }
 
 fn template_error(name: &str, source: &str, e: &minijinja::Error, spent: Option<Spent>, display: &dyn Fn(&str) -> String) -> Diagnostic {

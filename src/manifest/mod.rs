@@ -399,6 +399,58 @@ impl Validator {
         }
     }
 
+    /// The agent's `chat_template`, read and compiled: a tokenizer configuration's template, or a
+    /// `.jinja` file with the special tokens of the `tokenizer_config.json` beside it (as
+    /// transformers loads a tokenizer folder).
+    fn chat_template(&mut self, reference: &Spanned<String>) -> Option<Arc<crate::providers::chat_template::ChatTemplate>> {
+        use crate::providers::chat_template::ChatTemplate;
+        let span = self.span(reference, &reference.value);
+        let file = match self.root.read(&reference.value) {
+            Ok(file) => file,
+            Err(e) => {
+                self.read_error(e, span);
+                return None;
+            }
+        };
+        self.sources.insert_shared(&file.display, file.text.clone());
+        let loaded = if file.rel.ends_with(".json") {
+            ChatTemplate::from_files(Some((&file.display, &file.text)), None)
+        } else {
+            let beside = match reference.value.rsplit_once('/') {
+                Some((dir, _)) => format!("{dir}/tokenizer_config.json"),
+                None => "tokenizer_config.json".to_string(),
+            };
+            let config = match self.root.read(&beside) {
+                Ok(config) => Some(config),
+                Err(ReadError::Missing(_)) => None,
+                Err(e) => {
+                    self.read_error(e, span);
+                    return None;
+                }
+            };
+            if let Some(config) = &config {
+                self.sources.insert_shared(&config.display, config.text.clone());
+            }
+            ChatTemplate::from_files(config.as_ref().map(|c| (c.display.as_str(), &*c.text)), Some((&file.display, &file.text)))
+        };
+        let loaded = loaded.and_then(|t| {
+            t.ok_or_else(|| {
+                Diagnostic::error(format!("{} has no `chat_template`", file.display))
+                    .code(Code::MAN010)
+                    .in_file(&self.file)
+                    .at(span.clone())
+                    .help("name the model's `chat_template.jinja`, or a tokenizer_config.json that holds its chat template")
+            })
+        });
+        match loaded {
+            Ok(template) => Some(Arc::new(template)),
+            Err(d) => {
+                self.diagnostics.push(d);
+                None
+            }
+        }
+    }
+
     /// Whether an override (--set or CTXC_…) set this dotted key or a table holding it.
     fn overridden(&self, key: &str) -> bool {
         self.overridden.iter().any(|o| key == o || key.starts_with(&format!("{o}.")))
@@ -537,6 +589,7 @@ impl Validator {
             self.error("the agent needs a non-empty `name`", span);
         }
         let profile = self.profile(&agent_raw);
+        let chat_template = agent_raw.chat_template.as_ref().and_then(|reference| self.chat_template(reference));
         let budgets = self.budgets(raw.budgets.as_ref());
         let pipeline = raw.pipeline.clone().unwrap_or_default();
         let flags: IndexMap<String, bool> = raw.flags.clone();
@@ -609,6 +662,7 @@ impl Validator {
             snapshot_dir,
             snapshot_dir_origin,
             project_context,
+            chat_template,
             skill_locations,
             missing_skill_locations,
             skill_bodies: std::mem::take(&mut self.skill_bodies),

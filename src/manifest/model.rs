@@ -210,6 +210,9 @@ pub struct Agent {
     /// Files found by walking up from the manifest's directory to the project root (`[memory]
     /// walk_up`), root first.
     pub project_context: Vec<TextFile>,
+    /// The model's chat template (`[agent] chat_template`): the request is rendered through it.
+    #[serde(skip)]
+    pub chat_template: Option<Arc<crate::providers::chat_template::ChatTemplate>>,
     /// The body (text after the frontmatter) of each skill, by SKILL.md path.
     #[serde(skip)]
     pub skill_bodies: BTreeMap<String, String>,

@@ -155,7 +155,7 @@ impl Overlay for RawManifest {
 
 impl Overlay for RawAgent {
     fn overlay(&mut self, over: Self) {
-        let Self { name, description, model, context_window, max_output_tokens, tokenizer } = over;
+        let Self { name, description, model, context_window, max_output_tokens, tokenizer, chat_template } = over;
         if !name.value.is_empty() {
             self.name = name;
         }
@@ -164,6 +164,7 @@ impl Overlay for RawAgent {
         take(&mut self.context_window, context_window);
         take(&mut self.max_output_tokens, max_output_tokens);
         take(&mut self.tokenizer, tokenizer);
+        take(&mut self.chat_template, chat_template);
     }
 }
 

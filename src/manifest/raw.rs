@@ -102,6 +102,12 @@ pub struct RawAgent {
     /// Override the tokenizer: `o200k_base`, `cl100k_base` or `estimate`.
     #[serde(default)]
     pub tokenizer: Option<Spanned<String>>,
+    /// The model's chat template, to count the request as the model receives it (system prompt,
+    /// tools and framing placed by the template): a `tokenizer_config.json` (its `chat_template`
+    /// and special tokens) or a `chat_template.jinja` (with the special tokens of the
+    /// `tokenizer_config.json` beside it, when there is one).
+    #[serde(default)]
+    pub chat_template: Option<Spanned<String>>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema)]

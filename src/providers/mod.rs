@@ -5,6 +5,7 @@
 //! `joins` of the tool list and of the request, so the parts add up.
 
 pub mod anthropic;
+pub mod chat_template;
 pub mod harmony;
 
 use std::sync::Arc;
@@ -27,6 +28,9 @@ pub enum Rendering {
     Anthropic,
     /// Any other provider: compact OpenAI function JSON, no framing counted.
     CompactJson,
+    /// The model's own chat template (an open model's `tokenizer_config.json` or
+    /// `chat_template.jinja`), rendered as transformers' `apply_chat_template` renders it.
+    ChatTemplate,
 }
 
 impl Rendering {
@@ -43,7 +47,12 @@ impl Rendering {
     /// Whether the counts are what the model receives, token for token: only gpt-oss, whose
     /// format and tokenizer are both published.
     pub fn is_exact(self, profile: &ModelProfile) -> bool {
-        self == Rendering::Harmony && is_gpt_oss(profile) && profile.tokenizer.is_exact()
+        match self {
+            Rendering::Harmony => is_gpt_oss(profile) && profile.tokenizer.is_exact(),
+            // The request's text is the model's own; its count is as exact as the tokenizer.
+            Rendering::ChatTemplate => profile.tokenizer.is_exact(),
+            Rendering::Anthropic | Rendering::CompactJson => false,
+        }
     }
 
     /// How the tool list is costed, as shown next to the numbers.
@@ -52,6 +61,8 @@ impl Rendering {
             (Rendering::Harmony, true) => "exact: harmony rendering (openai-harmony 0.0.8), o200k_base: each tool as its `// description` lines and `type name = (_: {…}) => any;` in the developer message's `namespace functions { … }`",
             (Rendering::Harmony, false) => "estimate: the harmony rendering gpt-oss receives (openai-harmony 0.0.8), o200k_base: OpenAI does not publish how its API renders tools",
             (Rendering::Anthropic, _) => "estimate: each tool as compact {\"name\",\"description\",\"input_schema\"} JSON in the file's key order, counted with o200k_base and calibrated to the model's tokenizer generation (Anthropic's tokenizer is not public), plus Anthropic's published tool-use system prompt (tool_choice auto)",
+            (Rendering::ChatTemplate, true) => "exact: the model's chat template rendered as transformers' apply_chat_template renders it, each tool where the template places it (its cost: what a second copy adds to a list)",
+            (Rendering::ChatTemplate, false) => "estimate: the model's chat template rendered as transformers' apply_chat_template renders it, each tool where the template places it (its cost: what a second copy adds to a list), counted with a tokenizer that is not the model's",
             (Rendering::CompactJson, _) => "estimate: each tool as compact OpenAI function JSON ({\"type\":\"function\",\"function\":{name, description, parameters}}) in the file's key order, the array's brackets and commas as framing, counted as the prompt is; the provider's rendering is not published",
         }
     }
@@ -61,6 +72,8 @@ impl Rendering {
         match (self, exact) {
             (Rendering::Harmony, true) => "exact: harmony's system message (its defaults), the developer message's `# Instructions` heading, role names, <|start|> <|message|> <|end|> and the <|start|>assistant generation prompt",
             (Rendering::Harmony, false) => "estimate: harmony's framing as gpt-oss receives it (system message defaults, `# Instructions`, role names, special tokens)",
+            (Rendering::ChatTemplate, true) => "exact: the model's chat template around the system prompt, an empty user message and the generation prompt (special tokens and roles)",
+            (Rendering::ChatTemplate, false) => "estimate: the model's chat template around the system prompt, an empty user message and the generation prompt, counted with a tokenizer that is not the model's",
             (Rendering::Anthropic | Rendering::CompactJson, _) => "not counted: the provider does not publish how it frames messages",
         }
     }
@@ -69,6 +82,7 @@ impl Rendering {
     pub fn tool_framing_note(self) -> &'static str {
         match self {
             Rendering::Harmony => "`# Tools`, `namespace functions {…}`, breaks between tools",
+            Rendering::ChatTemplate => "the chat template's text around the tool list",
             Rendering::Anthropic | Rendering::CompactJson => "the array's brackets and commas",
         }
     }
@@ -77,6 +91,7 @@ impl Rendering {
     pub fn framing_note(self) -> &'static str {
         match self {
             Rendering::Harmony => "roles, special tokens, default system text",
+            Rendering::ChatTemplate => "the chat template's roles, special tokens and fixed text, an empty user turn",
             Rendering::Anthropic | Rendering::CompactJson => "not published, not counted",
         }
     }
@@ -86,7 +101,7 @@ impl Rendering {
         match self {
             Rendering::Harmony => "the system message's commentary-channel line",
             Rendering::Anthropic => "Anthropic's tool-use system prompt, tool_choice auto (published figure)",
-            Rendering::CompactJson => "none known for this provider",
+            Rendering::CompactJson | Rendering::ChatTemplate => "none known for this provider",
         }
     }
 
@@ -161,7 +176,7 @@ pub fn count_request(profile: &ModelProfile, prompt: Option<&[(&str, usize)]>, t
                 without_tools,
             }
         }
-        Rendering::Anthropic | Rendering::CompactJson => {
+        Rendering::Anthropic | Rendering::CompactJson | Rendering::ChatTemplate => {
             let without_tools = concat(prompt_parts);
             let preamble = profile.tool_preamble.filter(|_| n > 0).map_or(0, |p| p.auto as i64);
             let (tool_framing, array) = if n == 0 {
@@ -207,7 +222,7 @@ fn tool_texts(rendering: Rendering, tools: &[&Tool], counter: &TokenCounter, tok
             .map(|t| match rendering {
                 Rendering::Harmony => harmony::tool_text(t),
                 Rendering::Anthropic => anthropic::tool_text(t),
-                Rendering::CompactJson => t.function_json().to_string(),
+                Rendering::CompactJson | Rendering::ChatTemplate => t.function_json().to_string(),
             })
             .collect();
         let each = texts.iter().map(|t| counter.count(tokenizer, t)).collect();

@@ -9,6 +9,7 @@ mod common;
 
 mod agent_kinds;
 mod architecture;
+mod chat_template;
 mod check;
 mod claude_files;
 mod cli;

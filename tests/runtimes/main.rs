@@ -9,6 +9,7 @@
 mod common;
 
 mod agentscope;
+mod chat_template;
 mod deepagents;
 mod harmony;
 mod jinja;

@@ -1,0 +1,67 @@
+//! `[agent] chat_template`: the request is rendered through the model's own template and its
+//! framing and tools are counted from it; a template error is a located diagnostic, exit 2.
+
+use std::process::Command;
+
+use serde_json::Value;
+
+use crate::common;
+
+/// A Qwen-style template: the system prompt, the tools as `<tools>` JSON lines, the turns.
+const CONFIG: &str = r#"{"eos_token": "<|im_end|>", "pad_token": "<|endoftext|>", "bos_token": null,
+"chat_template": "{%- if tools %}<|im_start|>system\n{{ messages[0]['content'] if messages[0]['role'] == 'system' else '' }}\n<tools>{% for tool in tools %}\n{{ tool|tojson }}{% endfor %}\n</tools><|im_end|>\n{%- elif messages[0]['role'] == 'system' %}<|im_start|>system\n{{ messages[0]['content'] }}<|im_end|>\n{%- endif %}\n{%- for m in messages if m['role'] != 'system' %}<|im_start|>{{ m['role'] }}\n{{ m['content'] }}<|im_end|>\n{% endfor %}{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}"}"#;
+
+const TOOLS: &str = r#"[{"type": "function", "function": {"name": "lookup", "description": "Looks a word up.", "parameters": {"type": "object", "properties": {"word": {"type": "string"}}, "required": ["word"]}}}]"#;
+
+fn project(config: &str) -> tempfile::TempDir {
+    common::project(&[
+        ("ctxc.toml", "[agent]\nname = \"helper\"\nmodel = \"qwen/qwen3-32b\"\nchat_template = \"model/tokenizer_config.json\"\n\n[modules.core]\nsource = \"core.md\"\n\n[tools.main]\nfiles = [\"tools.json\"]\n"),
+        ("core.md", "You are a careful assistant. Answer in one sentence.\n"),
+        ("tools.json", TOOLS),
+        ("model/tokenizer_config.json", config),
+    ])
+}
+
+fn cost(dir: &std::path::Path) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_ctxc"))
+        .args(["cost", "--format", "json", "."])
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("ctxc runs")
+}
+
+#[test]
+fn the_request_is_counted_through_the_models_chat_template() {
+    let dir = project(CONFIG);
+    let out = cost(dir.path());
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let report: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let report = &report["reports"][0];
+    let (tools, request) = (&report["tool_schemas"], &report["request"]);
+    assert_eq!((&tools["rendering"], &request["rendering"]), (&Value::from("chat_template"), &Value::from("chat_template")), "{report}");
+    let n = |v: &Value| v["tokens"].as_i64().expect("tokens");
+    let per_tool: i64 = tools["tools"].as_array().expect("tools").iter().map(|t| t["tokens"]["tokens"].as_i64().expect("n")).sum();
+    assert!(per_tool > 20 && n(&tools["framing"]) > 0, "the tool's JSON line and the <tools> block: {tools}");
+    assert_eq!(per_tool + n(&tools["framing"]) + n(&tools["preamble"]) + n(&tools["joins"]), n(&tools["total"]), "tool parts add up");
+    // Framing: the special tokens and roles around the prompt and the empty user turn, counted.
+    assert!(n(&request["framing"]) > 10, "{request}");
+    assert_eq!(n(&request["framing"]) + n(&report["system_prompt"]) + n(&request["joins"]) + n(&tools["total"]), n(&request["total"]));
+    assert!(request["method"].as_str().expect("method").contains("chat template"), "{request}");
+}
+
+#[test]
+fn a_template_error_is_located_in_the_configuration() {
+    let broken = CONFIG.replace("{% endfor %}{% if", "{% endfor %}{% if %}{% if");
+    let dir = project(&broken);
+    let out = cost(dir.path());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    // The line of the configuration file the template's error is on (the template is inside a JSON string).
+    let line = broken.lines().position(|l| l.contains("{% if %}")).expect("there") + 1;
+    assert!(stderr.contains(&format!("tokenizer_config.json:{line}:")), "{stderr}");
+    let raised = CONFIG.replace("{%- for m in", "{{ raise_exception('Conversation roles must alternate') }}{%- for m in");
+    let out = cost(project(&raised).path());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.code() == Some(2) && stderr.contains("Conversation roles must alternate"), "{stderr}");
+}
