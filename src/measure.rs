@@ -10,8 +10,8 @@ use serde::Serialize;
 
 use crate::counts::{Plan, PlanCounts, Provider, Recorded};
 use crate::manifest::model::{Agent, CategoryTool, Reserve, StepKind};
-use crate::models::{Calibration, ModelProfile, Tokenizer};
 use crate::memo::Cache;
+use crate::models::{Calibration, ModelProfile, Tokenizer};
 use crate::providers::{count_request, Rendering, RequestTokens};
 use crate::render::Rendered;
 use crate::resolve::ToolDecision;
@@ -321,7 +321,8 @@ fn estimate(agent: &Agent, rendered: &Rendered, counter: &TokenCounter, calibrat
     let system_prompt = c.wrap(sections.iter().map(|s| s.tokens.tokens).sum::<i64>() + joins.tokens);
     let callable = callable_tools(agent, rendered);
     let tools: Vec<&Tool> = callable.iter().map(|(t, _)| t.tool.as_ref()).collect();
-    let request_tokens = calibrated(count_request(&profile, Some(&parts), &tools, counter, cache), (prompt_counted, system_prompt.tokens), &c);
+    let request_tokens =
+        calibrated(count_request(&profile, Some(&parts), &tools, counter, cache), (prompt_counted, system_prompt.tokens), &c);
     let tool_schemas = tool_costs(&callable, &profile, &request_tokens);
     let request = request_cost(&profile, &request_tokens, &system_prompt, &tool_schemas);
     Measured {

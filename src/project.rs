@@ -732,7 +732,8 @@ mod tests {
         overlay.set(canonical.join("outside.md"), Some(SharedText::new("unsaved")));
         let plain = ProjectRoot::new(project.path().join("agent")).expect("root");
         assert_eq!(plain.read("core.md").map(|f| f.text.to_string()), Ok("on disk".to_string()), "a root without the overlay");
-        let root = ProjectRoot::in_run(project.path().join("agent"), RunState { overlay: overlay.clone(), cache: Arc::default() }).expect("root");
+        let root =
+            ProjectRoot::in_run(project.path().join("agent"), RunState { overlay: overlay.clone(), cache: Arc::default() }).expect("root");
         let read = |rel: &str| root.read(rel).map(|f| f.text.to_string());
         assert_eq!(read("core.md"), Ok("unsaved".to_string()));
         assert_eq!(read("./core.md"), Ok("unsaved".to_string()), "by path, however written");

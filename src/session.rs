@@ -109,7 +109,8 @@ impl Session {
             for scenario in agent.scenarios.keys().filter(|s| only.scenario.is_none_or(|want| want == *s)) {
                 match self.render(&loaded, mode, Some(scenario)) {
                     Ok(rendered) => {
-                        let measured = crate::measure::measure_with(agent, &rendered, &self.counter, loaded.recorded.as_deref(), self.cache());
+                        let measured =
+                            crate::measure::measure_with(agent, &rendered, &self.counter, loaded.recorded.as_deref(), self.cache());
                         runs.push(Run { rendered, measured });
                     }
                     // A file every mode or scenario fails in is reported once.

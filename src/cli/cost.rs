@@ -83,7 +83,12 @@ pub fn run(args: CostArgs, reporter: &Reporter) -> u8 {
                 overrides: &'a [String],
                 reports: &'a [&'a Costed],
             }
-            let json = CostJson { env_overrides: &env, model: args.overrides.model.as_deref(), overrides: &args.overrides.set.set, reports: &reports };
+            let json = CostJson {
+                env_overrides: &env,
+                model: args.overrides.model.as_deref(),
+                overrides: &args.overrides.set.set,
+                reports: &reports,
+            };
             output::print_with(|out| {
                 ctxc::report::escape::write_json(&mut *out, &json)?;
                 writeln!(out)

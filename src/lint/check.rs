@@ -13,8 +13,8 @@ use super::{lint, AgentRun, Context};
 use crate::agent_files::{self as files, FileKind, MemoryDoc};
 use crate::codes::Code;
 use crate::diagnostic::{Diagnostic, Severity, Sources};
-use crate::models::Tokenizer;
 use crate::memo::Cache;
+use crate::models::Tokenizer;
 use crate::project::ProjectRoot;
 use crate::rules::cache::cache001_dynamic_before_static::{prefix_summary, PrefixSummary};
 use crate::rules::secrets;
@@ -167,10 +167,8 @@ pub fn check_text(path: &Path, text: &str, options: &Options, session: &Session)
     let root = match (inside && !rel.is_empty(), session.project_root(Path::new("."))) {
         (true, Ok(root)) => root,
         (false, _) => {
-            report.usage_error(Diagnostic::error(format!(
-                "--stdin-filename `{}` must be a path inside the current folder",
-                path.display()
-            )));
+            report
+                .usage_error(Diagnostic::error(format!("--stdin-filename `{}` must be a path inside the current folder", path.display())));
             return report;
         }
         (_, Err(e)) => {

@@ -110,7 +110,8 @@ pub fn cost_tool_files(input: &ToolFiles, model: ModelProfile, counter: &TokenCo
             }
             // In a directory, a file that is no tool file is skipped with a short warning.
             Err(ToolFileError { code: Code::TOOL010, found: Some(found), help, .. }) if in_dir => {
-                let d = Diagnostic::warning(format!("skipped: not a tool file (found {found})")).code(Code::TOOL010).in_file(display.as_str());
+                let d =
+                    Diagnostic::warning(format!("skipped: not a tool file (found {found})")).code(Code::TOOL010).in_file(display.as_str());
                 problems.push(match help {
                     Some(help) => d.help(help),
                     None => d,
@@ -129,7 +130,9 @@ pub fn cost_tool_files(input: &ToolFiles, model: ModelProfile, counter: &TokenCo
     }
     if files.is_empty() && !has_errors(&problems) {
         let dir = input.dir.as_deref().unwrap_or(Path::new(".")).display();
-        problems.push(Diagnostic::error(format!("no tool file found in `{dir}`")).help(format!("a tool file holds {}", crate::tools::EXPECTED)));
+        problems.push(
+            Diagnostic::error(format!("no tool file found in `{dir}`")).help(format!("a tool file holds {}", crate::tools::EXPECTED)),
+        );
     }
     let tools: Vec<&Tool> = files.iter().flat_map(|f| &f.tools).collect();
     let costs = cost_tool_list(&tools, &model, counter, cache);

@@ -202,7 +202,13 @@ fn push_tools<'a>(
 
 /// Each tool's text in `rendering` with its count. The agents and modes of a project mostly
 /// send the same tool lists: each list is rendered and counted once per run.
-fn tool_texts(rendering: Rendering, tools: &[&Tool], counter: &TokenCounter, tokenizer: Tokenizer, cache: &Cache) -> Arc<(Vec<String>, Vec<usize>)> {
+fn tool_texts(
+    rendering: Rendering,
+    tools: &[&Tool],
+    counter: &TokenCounter,
+    tokenizer: Tokenizer,
+    cache: &Cache,
+) -> Arc<(Vec<String>, Vec<usize>)> {
     let mut key = Xxh3::new();
     key.update(&[tokenizer as u8, rendering as u8]);
     for tool in tools {
@@ -259,6 +265,10 @@ mod tests {
         assert_eq!(claude.preamble, 346);
         let array = format!("[{}]", anthropic::tool_text(&tool));
         assert_eq!(claude.tools_total - claude.preamble, counter.count(Tokenizer::O200kBase, &array) as i64);
-        assert_eq!(count_request(&profile("claude-sonnet-4-5"), None, &[], &counter, &Cache::default()).tools_total, 0, "no preamble without tools");
+        assert_eq!(
+            count_request(&profile("claude-sonnet-4-5"), None, &[], &counter, &Cache::default()).tools_total,
+            0,
+            "no preamble without tools"
+        );
     }
 }

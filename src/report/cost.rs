@@ -8,9 +8,9 @@ use super::escape::{markdown_text, Untrusted};
 use super::table::{num, plain, table_row};
 use crate::checks::budgets::{BudgetKind, BudgetStatus, Status};
 use crate::measure::{Count, Duplicate, Measured, ToolCosts, ToolFilesCost};
+use crate::models::ModelProfile;
 use crate::providers::Rendering;
 use crate::tools::ToolFormat;
-use crate::models::ModelProfile;
 
 /// What `ctxc cost` reports for one mode × scenario: its measurements and every budget's status
 /// (in JSON, the measurements' keys and `budgets`).
@@ -428,7 +428,13 @@ impl<'a> ToolFilesJson<'a> {
         let files = cost
             .files
             .iter()
-            .map(|f| ToolFileJson { file: &f.file, format: f.format, json_lines: f.json_lines, server: f.server.as_deref(), tools: f.tools.len() })
+            .map(|f| ToolFileJson {
+                file: &f.file,
+                format: f.format,
+                json_lines: f.json_lines,
+                server: f.server.as_deref(),
+                tools: f.tools.len(),
+            })
             .collect();
         let c = &cost.costs;
         ToolFilesJson {

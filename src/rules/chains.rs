@@ -123,9 +123,7 @@ static SENTENCE_END: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"[.!?;](?:\s
 /// list markers, headings and emphasis removed. Memoized by content: the agents of a project
 /// share their skills and memory files, and several rules read the same sentences.
 pub fn sentences(cache: &crate::memo::Cache, text: &str) -> std::sync::Arc<Vec<Sentence>> {
-    cache.get_or_insert(crate::memo::Kind::Sentences, crate::memo::content_hash(text), || {
-        std::sync::Arc::new(split_sentences(text))
-    })
+    cache.get_or_insert(crate::memo::Kind::Sentences, crate::memo::content_hash(text), || std::sync::Arc::new(split_sentences(text)))
 }
 
 fn split_sentences(text: &str) -> Vec<Sentence> {

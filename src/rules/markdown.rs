@@ -249,7 +249,8 @@ mod tests {
     #[test]
     fn finds_links_definitions_and_fenced_lines() {
         let text = "---\ndescription: see [x](front.md)\n---\n[a](docs/a.md) ![b](<img b.png> \"t\") `[c](c.md)`\n```sh\n[d](d.md)\n```\n\n[e]: e.md\n[f](x.md (y)) [g][e] [h]()\n";
-        let found: Vec<(String, &str)> = parse(&Cache::default(), text).links.iter().map(|l| (l.dest.clone(), &text[l.span.clone()])).collect();
+        let found: Vec<(String, &str)> =
+            parse(&Cache::default(), text).links.iter().map(|l| (l.dest.clone(), &text[l.span.clone()])).collect();
         let dests: Vec<&str> = found
             .iter()
             .map(|(d, s)| {
