@@ -141,3 +141,19 @@ impl Session {
         crate::parallel::map_in_order(manifests, |manifest| work(manifest))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_roots_of_a_session_share_its_cache_and_a_root_alone_has_its_own() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let session = Session::default();
+        let a = session.project_root(dir.path()).expect("root");
+        let b = session.project_root(dir.path()).expect("root");
+        assert!(Arc::ptr_eq(a.cache(), session.cache()) && Arc::ptr_eq(b.cache(), session.cache()));
+        let alone = ProjectRoot::new(dir.path()).expect("root");
+        assert!(!Arc::ptr_eq(alone.cache(), session.cache()), "no ambient cache: a root alone memoizes for itself");
+    }
+}

@@ -377,6 +377,12 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn repeated_names_pair_each_later_use_with_the_first() {
+        assert_eq!(super::repeated_names(["a", "b", "a", "c", "b", "a"]), [(0, 2), (1, 4), (0, 5)]);
+        assert!(super::repeated_names(["a", "b"]).is_empty());
+    }
+
+    #[test]
     fn files_that_hold_no_tools_are_tool010() {
         for (text, found) in [
             ("# Notes\n\nSome text.\n", "found Markdown;"),
