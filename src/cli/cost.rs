@@ -19,7 +19,8 @@ use ctxc::Session;
 pub struct CostArgs {
     #[command(flatten)]
     pub color: super::ColorOption,
-    /// Agent directory, manifest, directory of agents, or a tool file / directory of tool files.
+    /// Agent directory, manifest, directory of agents, or a tool file / directory of tool files
+    /// (costed for gpt-4o unless `--model` names another model).
     #[arg(default_value = ".")]
     path: PathBuf,
     /// Only this mode.
@@ -28,7 +29,6 @@ pub struct CostArgs {
     /// Only this scenario (default: every scenario).
     #[arg(long, short)]
     scenario: Option<String>,
-    // `--model` for bare tool files: gpt-4o when not given.
     #[command(flatten)]
     overrides: super::AgentOverrides,
     #[arg(long, value_enum, default_value_t = CostFormat::Text)]
