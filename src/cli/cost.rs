@@ -19,8 +19,7 @@ use ctxc::Session;
 pub struct CostArgs {
     #[command(flatten)]
     pub color: super::ColorOption,
-    /// Agent directory, manifest, directory of agents, or a tool file / directory of tool files
-    /// (costed for gpt-4o unless `--model` names another model).
+    /// Agent directory, manifest, directory of agents, or a tool file / directory of tool files (for gpt-4o unless --model).
     #[arg(default_value = ".")]
     path: PathBuf,
     /// Only this mode.
