@@ -185,23 +185,25 @@ pub struct Doc {
     pub text: SharedText,
     /// Shared by every file with the same text.
     pub front: Arc<Result<Frontmatter, FrontmatterError>>,
+    /// The run's cache, where what is read from the text (its JSON, its Markdown) is memoized.
+    pub cache: Arc<Cache>,
 }
 
 /// A JSON file's value, or where and why it does not parse (a byte offset into the text).
 pub type ParsedJson = Arc<Result<Value, (usize, String)>>;
 
 impl Doc {
-    pub fn new(kind: FileKind, file: String, rel: String, text: SharedText) -> Doc {
+    pub fn new(kind: FileKind, file: String, rel: String, text: SharedText, cache: &Arc<Cache>) -> Doc {
         let front = match kind.is_json() {
             true => Arc::new(Err(FrontmatterError::Missing)),
-            false => Cache::get_or_insert(Kind::Frontmatter, text.hash(), || Arc::new(yaml::frontmatter(&text))),
+            false => cache.get_or_insert(Kind::Frontmatter, text.hash(), || Arc::new(yaml::frontmatter(&text))),
         };
-        Doc { kind, file, rel, text, front }
+        Doc { kind, file, rel, text, front, cache: Arc::clone(cache) }
     }
 
-    /// The file parsed as JSON (memoized by content).
+    /// The file parsed as JSON (memoized by content in its run).
     pub fn json(&self) -> ParsedJson {
-        Cache::get_or_insert(Kind::Json, self.text.hash(), || {
+        self.cache.get_or_insert(Kind::Json, self.text.hash(), || {
             let text: &str = &self.text;
             Arc::new(
                 serde_json::from_str::<Value>(text).map_err(|e| (crate::diagnostic::offset_of(text, e.line(), e.column()), e.to_string())),
@@ -275,9 +277,9 @@ impl Deref for SkillDoc {
 }
 
 impl SkillDoc {
-    pub fn new(file: String, rel: String, text: SharedText) -> SkillDoc {
+    pub fn new(file: String, rel: String, text: SharedText, cache: &Arc<Cache>) -> SkillDoc {
         let folder = rel.rsplit('/').nth(1).unwrap_or_default().to_string();
-        SkillDoc { doc: Doc::new(FileKind::Skill, file, rel, text), folder }
+        SkillDoc { doc: Doc::new(FileKind::Skill, file, rel, text, cache), folder }
     }
 }
 
@@ -329,7 +331,7 @@ impl Found {
         self.sources.insert_shared(&display, text.clone());
         match kind {
             FileKind::Skill => {
-                let mut skill = SkillDoc::new(display, rel, text);
+                let mut skill = SkillDoc::new(display, rel, text, root.cache());
                 if skill.folder.is_empty() {
                     // SKILL.md at the root: its folder is the root directory itself.
                     skill.folder = root.canonical().file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
@@ -337,7 +339,7 @@ impl Found {
                 self.skills.push(skill);
             }
             FileKind::Memory => self.memory.push(MemoryDoc { file: display, rel, text }),
-            kind => self.files.push(Doc::new(kind, display, rel, text)),
+            kind => self.files.push(Doc::new(kind, display, rel, text, root.cache())),
         }
     }
 
@@ -390,7 +392,7 @@ pub fn skills_in(root: &ProjectRoot, sources: &Sources) -> Vec<SkillDoc> {
         .filter(|(display, _)| FileKind::of(display) == Some(FileKind::Skill))
         .filter_map(|(display, text)| {
             let rel = rel_of(root, display)?;
-            Some(SkillDoc::new(display.to_string(), rel.to_string(), text.clone()))
+            Some(SkillDoc::new(display.to_string(), rel.to_string(), text.clone(), root.cache()))
         })
         .collect()
 }
@@ -502,7 +504,7 @@ mod tests {
     #[test]
     fn spans_of_keys_and_values() {
         let text = "---\nname: pdf-tools\ndescription: >-\n  Folded.\nname2: x\n---\nname: in the body\n";
-        let doc = SkillDoc::new("s/pdf/SKILL.md".into(), "s/pdf/SKILL.md".into(), SharedText::new(text));
+        let doc = SkillDoc::new("s/pdf/SKILL.md".into(), "s/pdf/SKILL.md".into(), SharedText::new(text), &Arc::default());
         assert_eq!(doc.folder, "pdf");
         assert_eq!(doc.key_span("name").map(|r| &text[r]), Some("name"));
         assert_eq!(doc.value_span("name").map(|r| &text[r]), Some("pdf-tools"));
@@ -511,7 +513,7 @@ mod tests {
         // The shapes that crashed `value_span`: an empty value followed by a space.
         for key in ["globs", "description", "applyTo"] {
             let text = format!("---\n{key}: \nname: x\n---\nBody\n");
-            let doc = Doc::new(FileKind::CursorRule, "r.mdc".into(), "r.mdc".into(), SharedText::new(&text));
+            let doc = Doc::new(FileKind::CursorRule, "r.mdc".into(), "r.mdc".into(), SharedText::new(&text), &Arc::default());
             assert_eq!(doc.value_span(key).map(|r| &text[r]), Some(key));
         }
         assert_eq!(doc.body(), "name: in the body\n");

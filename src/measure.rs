@@ -10,6 +10,7 @@ use serde::Serialize;
 
 use crate::counts::{Plan, PlanCounts, Provider, Recorded};
 use crate::manifest::model::{Agent, CategoryTool, Reserve, StepKind};
+use crate::memo::Cache;
 use crate::models::{Calibration, ModelProfile, Tokenizer};
 use crate::providers::{count_request, Rendering, RequestTokens};
 use crate::render::Rendered;
@@ -213,15 +214,19 @@ fn calibrated(counted: RequestTokens, prompt: (i64, i64), c: &Counting) -> Reque
     }
 }
 
+mod tool_files;
+pub use tool_files::{cost_tool_files, CostedFile, Duplicate, ToolFiles, ToolFilesCost};
+
 pub fn measure(agent: &Agent, rendered: &Rendered, counter: &TokenCounter) -> Measured {
-    measure_with(agent, rendered, counter, None)
+    measure_with(agent, rendered, counter, None, &Cache::default())
 }
 
 /// [`measure`], with the counts `recorded` in the project's `ctxc.counts` used where they cover
-/// the whole request (the model's provider has a counting endpoint).
-pub fn measure_with(agent: &Agent, rendered: &Rendered, counter: &TokenCounter, recorded: Option<&Recorded>) -> Measured {
+/// the whole request (the model's provider has a counting endpoint), and what is counted once per
+/// run memoized in `cache`.
+pub fn measure_with(agent: &Agent, rendered: &Rendered, counter: &TokenCounter, recorded: Option<&Recorded>, cache: &Cache) -> Measured {
     let calibration = agent.profile.estimate_calibration();
-    let mut m = estimate(agent, rendered, counter, calibration);
+    let mut m = estimate(agent, rendered, counter, calibration, cache);
     if let (Some(recorded), Some(provider)) = (recorded, Provider::of(&m.model)) {
         let callable = callable_tools(agent, rendered);
         let tools: Vec<&Tool> = callable.iter().map(|(t, _)| t.tool.as_ref()).collect();
@@ -235,7 +240,7 @@ pub fn measure_with(agent: &Agent, rendered: &Rendered, counter: &TokenCounter, 
                 if let Some((own, sections)) = recorded_ratio(&plan, recorded, rendered, counter, &agent.profile) {
                     let band = calibration.map_or(OWN_RATIO_BAND, |c| c.band_percent);
                     let own = Calibration { factor_per_mille: own, band_percent: band, ..OWN_RATIO };
-                    m = estimate(agent, rendered, counter, Some(own));
+                    m = estimate(agent, rendered, counter, Some(own), cache);
                     m.model.calibration = Some(own);
                     m.method = format!(
                         "estimate: o200k_base count × {:.2}, the ratio recorded for this render's first {sections} section(s), ±{band} % ({not_recorded})",
@@ -286,7 +291,7 @@ fn recorded_ratio(
 
 /// The estimated (or, for a public tokenizer, exact) accounting of one render, its window left
 /// to compute: every count made with the model's tokenizer and scaled by `calibration`.
-fn estimate(agent: &Agent, rendered: &Rendered, counter: &TokenCounter, calibration: Option<Calibration>) -> Measured {
+fn estimate(agent: &Agent, rendered: &Rendered, counter: &TokenCounter, calibration: Option<Calibration>, cache: &Cache) -> Measured {
     let profile = agent.profile.clone();
     let c = Counting { counter, tokenizer: profile.tokenizer, calibration };
     // The tokenizer's own counts of each section: the concatenation below is counted from them.
@@ -323,7 +328,7 @@ fn estimate(agent: &Agent, rendered: &Rendered, counter: &TokenCounter, calibrat
             let count = |text: &str| counter.count(profile.tokenizer, text);
             (Rendering::ChatTemplate, crate::providers::chat_template::count_request(texts, prompt.as_deref(), &count))
         }
-        None => (Rendering::of(&profile), count_request(&profile, Some(&parts), &tools, counter)),
+        None => (Rendering::of(&profile), count_request(&profile, Some(&parts), &tools, counter, cache)),
     };
     let request_tokens = calibrated(counted, (prompt_counted, system_prompt.tokens), &c);
     let tool_schemas = tool_costs(&callable, &profile, rendering, &request_tokens);
@@ -454,10 +459,10 @@ fn memories_worst_case(agent: &Agent, c: &Counting) -> Count {
 }
 
 /// Costs a bare list of tools (a tool file) as `profile`'s provider renders them in a request
-/// without a system prompt.
-pub fn cost_tool_list(tools: &[&Tool], profile: &ModelProfile, counter: &TokenCounter) -> ToolCosts {
+/// without a system prompt (each tool list rendered and counted once per `cache`).
+pub fn cost_tool_list(tools: &[&Tool], profile: &ModelProfile, counter: &TokenCounter, cache: &Cache) -> ToolCosts {
     let c = Counting { counter, tokenizer: profile.tokenizer, calibration: profile.estimate_calibration() };
-    let counted = calibrated(count_request(profile, None, tools, counter), (0, 0), &c);
+    let counted = calibrated(count_request(profile, None, tools, counter, cache), (0, 0), &c);
     let named: Vec<(String, String, Option<String>)> = tools.iter().map(|t| (t.name.clone(), String::new(), None)).collect();
     tool_cost_parts(&named, profile, Rendering::of(profile), &counted)
 }

@@ -5,7 +5,6 @@
 //! are held once per distinct content while anything uses them ([`SharedText`]).
 
 use std::any::Any;
-use std::cell::RefCell;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::{Arc, Mutex, MutexGuard, Weak};
@@ -147,7 +146,7 @@ pub fn shard_of(key: u128) -> usize {
     (key >> 124) as usize % SHARDS
 }
 
-/// A process-wide memo from content hash to a shared result.
+/// A memo from content hash to a shared result (each [`Kind`] of a [`Cache`] is one).
 pub struct Memo<T> {
     shards: [Mutex<Option<KeyMap<u128, T>>>; SHARDS],
 }
@@ -240,11 +239,11 @@ pub enum Kind {
 
 const KINDS: usize = Kind::JsonIndex as usize + 1;
 
-/// The memos of one run, one map per [`Kind`]. A [`crate::Session`] owns one and makes it the
-/// current cache ([`Cache::scope`]) on every thread that works for it; it is dropped with the
-/// session. Outside a scope nothing is memoized: the work is simply done, with the same result
-/// (what a file reads as, an editor's unsaved text included, is the reader's: see
-/// [`crate::project::UnsavedTexts`]).
+/// The memos of one run, one map per [`Kind`]. A [`crate::Session`] owns one and hands it to
+/// every [`crate::project::ProjectRoot`] it opens, so the stages reach it through the root (or the
+/// rule context) they already take; it is dropped with the session. A root opened outside a
+/// session has a cache of its own, which lives as long as the root: memoizing never changes a
+/// result, only how often the work is done.
 pub struct Cache {
     memos: [Memo<Arc<dyn Any + Send + Sync>>; KINDS],
 }
@@ -255,43 +254,27 @@ impl Default for Cache {
     }
 }
 
-thread_local!(static CURRENT: RefCell<Option<Arc<Cache>>> = const { RefCell::new(None) });
+impl std::fmt::Debug for Cache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Cache")
+    }
+}
 
 impl Cache {
-    /// Runs `work` with `cache` as this thread's current cache; the previous one comes back after.
-    pub fn scope<R>(cache: &Arc<Cache>, work: impl FnOnce() -> R) -> R {
-        struct Restore(Option<Arc<Cache>>);
-        impl Drop for Restore {
-            fn drop(&mut self) {
-                let previous = self.0.take();
-                CURRENT.with_borrow_mut(|current| *current = previous);
-            }
-        }
-        let _restore = Restore(CURRENT.with_borrow_mut(|current| current.replace(Arc::clone(cache))));
-        work()
+    /// The memoized value of `kind` for `key`, if any.
+    pub fn get<T: Clone + 'static>(&self, kind: Kind, key: u128) -> Option<T> {
+        self.memos[kind as usize].get(key).and_then(|value| value.downcast_ref::<T>().cloned())
     }
 
-    fn current() -> Option<Arc<Cache>> {
-        CURRENT.with_borrow(Clone::clone)
-    }
-
-    /// The memoized value of `kind` for `key` in the current run, if any.
-    pub fn get<T: Clone + 'static>(kind: Kind, key: u128) -> Option<T> {
-        Self::current()?.memos[kind as usize].get(key).and_then(|value| value.downcast_ref::<T>().cloned())
-    }
-
-    /// Records `value` of `kind` for `key` in the current run (nothing outside a run).
-    pub fn set<T: Send + Sync + 'static>(kind: Kind, key: u128, value: T) {
-        if let Some(cache) = Self::current() {
-            cache.memos[kind as usize].set(key, Arc::new(value));
-        }
+    /// Records `value` of `kind` for `key`.
+    pub fn set<T: Send + Sync + 'static>(&self, kind: Kind, key: u128, value: T) {
+        self.memos[kind as usize].set(key, Arc::new(value));
     }
 
     /// The memoized value of `kind` for `key`, made with `make` on a miss. The lock is not held
     /// while `make` runs, so two threads may both make a new key; the first value is kept.
-    pub fn get_or_insert<T: Clone + Send + Sync + 'static>(kind: Kind, key: u128, make: impl FnOnce() -> T) -> T {
-        let Some(cache) = Self::current() else { return make() };
-        let memo = &cache.memos[kind as usize];
+    pub fn get_or_insert<T: Clone + Send + Sync + 'static>(&self, kind: Kind, key: u128, make: impl FnOnce() -> T) -> T {
+        let memo = &self.memos[kind as usize];
         if let Some(hit) = memo.get(key).and_then(|value| value.downcast_ref::<T>().cloned()) {
             return hit;
         }
@@ -306,22 +289,20 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_cache_memoizes_within_its_scope_only() {
-        let cache = Arc::new(Cache::default());
+    fn a_cache_memoizes_per_kind_and_per_cache() {
+        let cache = Cache::default();
         let mut calls = 0;
         for _ in 0..3 {
-            Cache::scope(&cache, || {
-                Cache::get_or_insert(Kind::Placeholders, 7, || {
-                    calls += 1;
-                    calls
-                })
+            cache.get_or_insert(Kind::Placeholders, 7, || {
+                calls += 1;
+                calls
             });
         }
         assert_eq!(calls, 1);
-        assert_eq!(Cache::get_or_insert(Kind::Placeholders, 7, || 99), 99, "outside a scope nothing is memoized");
-        assert_eq!(Cache::scope(&cache, || Cache::get::<i32>(Kind::Placeholders, 7)), Some(1));
-        assert_eq!(Cache::scope(&Arc::new(Cache::default()), || Cache::get::<i32>(Kind::Placeholders, 7)), None, "another run");
-        assert_eq!(Cache::scope(&cache, || Cache::get::<i32>(Kind::Paragraphs, 7)), None, "kinds are apart");
+        assert_eq!(cache.get::<i32>(Kind::Placeholders, 7), Some(1));
+        assert_eq!(Cache::default().get::<i32>(Kind::Placeholders, 7), None, "another run");
+        assert_eq!(cache.get::<i32>(Kind::Paragraphs, 7), None, "kinds are apart");
+        assert_eq!(cache.get::<String>(Kind::Placeholders, 7), None, "another type is a miss");
     }
 
     #[test]

@@ -11,7 +11,7 @@ use std::sync::{Arc, Mutex, RwLock};
 
 use crate::codes::Code;
 use crate::diagnostic::{line_col, Diagnostic};
-use crate::memo::SharedText;
+use crate::memo::{Cache, SharedText};
 
 /// Largest file ctxc reads (4 MiB): prompts, tool lists and skills are far smaller, and a bigger
 /// file is almost always a mistake (a data dump or a binary).
@@ -34,8 +34,18 @@ pub struct ProjectRoot {
     /// reads many files from few directories; resolving each file's whole path again would
     /// cost a system call per component.
     resolved_dirs: Arc<Mutex<HashMap<PathBuf, PathBuf>>>,
-    /// Texts standing in for files on disk in this run (an editor's unsaved buffers).
-    overlay: UnsavedTexts,
+    /// What the roots of this run share: the editor's unsaved texts, the memoized work.
+    run: RunState,
+}
+
+/// What every root of one run shares: the texts that stand in for files on disk (an editor's
+/// unsaved buffers) and the [`Cache`] of work memoized by content. A [`crate::Session`] holds one
+/// and opens each root with it; a root opened with [`ProjectRoot::new`] gets a state of its own
+/// (no unsaved texts, a new cache), so what a read sees is always the root's, never ambient.
+#[derive(Debug, Clone, Default)]
+pub struct RunState {
+    pub overlay: UnsavedTexts,
+    pub cache: Arc<Cache>,
 }
 
 /// Texts that stand in for files on disk (an editor's unsaved buffers), by canonical path. A
@@ -309,18 +319,18 @@ fn repository_of(lexical: &Path) -> Option<&Path> {
 }
 
 impl ProjectRoot {
-    /// The project of the manifest directory `display`, read from disk.
+    /// The project of the manifest directory `display`, read from disk, with a cache of its own.
     pub fn new(display: impl Into<PathBuf>) -> Result<Self, ReadError> {
-        Self::with_overlay(display, UnsavedTexts::default())
+        Self::in_run(display, RunState::default())
     }
 
-    /// The project of the manifest directory `display`, with `overlay`'s texts standing in for
-    /// files on disk.
-    pub fn with_overlay(display: impl Into<PathBuf>, overlay: UnsavedTexts) -> Result<Self, ReadError> {
+    /// The project of the manifest directory `display` in a run: `run`'s unsaved texts stand in
+    /// for files on disk, and what is memoized goes to `run`'s cache.
+    pub fn in_run(display: impl Into<PathBuf>, run: RunState) -> Result<Self, ReadError> {
         let display = display.into();
         let canonical =
             fs::canonicalize(&display).map_err(|e| ReadError::Unreadable { path: display.display().to_string(), reason: e.to_string() })?;
-        Ok(ProjectRoot { display, boundary: canonical.clone(), canonical, prefix: Vec::new(), resolved_dirs: Arc::default(), overlay })
+        Ok(ProjectRoot { display, boundary: canonical.clone(), canonical, prefix: Vec::new(), resolved_dirs: Arc::default(), run })
     }
 
     /// The same manifest directory with the project root moved up to an ancestor: `ancestor` is
@@ -539,10 +549,15 @@ impl ProjectRoot {
         Ok(SourceFile { display: self.display_path(&rel), rel, text })
     }
 
+    /// The cache of the run this root belongs to (see [`RunState`]).
+    pub fn cache(&self) -> &Arc<Cache> {
+        &self.run.cache
+    }
+
     /// The run's stand-in text for a file (see [`UnsavedTexts`]), found by the file's canonical path
     /// once its folder is known to be inside the project root.
     fn overlaid(&self, rel: &str) -> Result<Option<SharedText>, ReadError> {
-        if self.overlay.is_empty() {
+        if self.run.overlay.is_empty() {
             return Ok(None);
         }
         let path = Path::new(rel);
@@ -551,7 +566,7 @@ impl ProjectRoot {
         if !dir.starts_with(&self.boundary) {
             return Err(ReadError::Escapes(rel.to_string()));
         }
-        match self.overlay.get(&dir.join(name)) {
+        match self.run.overlay.get(&dir.join(name)) {
             Some(text) if text.len() as u64 > MAX_FILE_BYTES => {
                 Err(ReadError::TooLarge { path: rel.to_string(), bytes: text.len() as u64 })
             }
@@ -717,7 +732,8 @@ mod tests {
         overlay.set(canonical.join("outside.md"), Some(SharedText::new("unsaved")));
         let plain = ProjectRoot::new(project.path().join("agent")).expect("root");
         assert_eq!(plain.read("core.md").map(|f| f.text.to_string()), Ok("on disk".to_string()), "a root without the overlay");
-        let root = ProjectRoot::with_overlay(project.path().join("agent"), overlay.clone()).expect("root");
+        let root =
+            ProjectRoot::in_run(project.path().join("agent"), RunState { overlay: overlay.clone(), cache: Arc::default() }).expect("root");
         let read = |rel: &str| root.read(rel).map(|f| f.text.to_string());
         assert_eq!(read("core.md"), Ok("unsaved".to_string()));
         assert_eq!(read("./core.md"), Ok("unsaved".to_string()), "by path, however written");

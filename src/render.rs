@@ -68,7 +68,7 @@ impl Rendered {
 
 pub fn render(resolved: Resolved, root: &ProjectRoot) -> Result<Rendered, Diagnostics> {
     let Resolved { agent, mode, scenario, steps: mut decisions, tools } = resolved;
-    let tools_description = tools_description(agent, mode, &tools);
+    let tools_description = tools_description(agent, mode, &tools, root.cache());
     // One environment per template root: each caches the files it has loaded.
     let envs = std::cell::RefCell::new(Vec::<(crate::templates::TemplateRoot, Arc<minijinja::Environment<'static>>)>::new());
     let env_for = |template_root: &crate::templates::TemplateRoot| {
@@ -89,7 +89,7 @@ pub fn render(resolved: Resolved, root: &ProjectRoot) -> Result<Rendered, Diagno
                 mode => mode.name,
                 scenario => scenario.name,
                 flags => scenario.flags,
-                tools => enabled_tools_value(&tools),
+                tools => enabled_tools_value(&tools, root.cache()),
                 tools_description => minijinja::Value::from(tools_description.text.clone()),
                 vars => agent.vars,
                 ..minijinja::Value::from_serialize(&scenario.vars)
@@ -186,7 +186,7 @@ pub fn callable<'a>(agent: &'a Agent, tools: &'a [ToolDecision]) -> impl Iterato
 
 /// The `tools` template variable: the enabled tools' decisions. Shared between renders with the
 /// same decisions (the agents of a project mostly have the same tools).
-fn enabled_tools_value(tools: &[ToolDecision]) -> minijinja::Value {
+fn enabled_tools_value(tools: &[ToolDecision], cache: &Cache) -> minijinja::Value {
     let enabled: Vec<&ToolDecision> = tools.iter().filter(|t| t.enabled).collect();
     let mut key = Xxh3::new();
     for tool in &enabled {
@@ -195,7 +195,7 @@ fn enabled_tools_value(tools: &[ToolDecision]) -> minijinja::Value {
             key.update(field.as_bytes());
         }
     }
-    Cache::get_or_insert(Kind::ToolsValue, key.digest128(), || minijinja::Value::from_serialize(&enabled))
+    cache.get_or_insert(Kind::ToolsValue, key.digest128(), || minijinja::Value::from_serialize(&enabled))
 }
 
 /// Trailing line breaks are dropped so the separator alone decides the gap between sections.
@@ -430,7 +430,7 @@ struct ToolsDescription {
 /// The text that fills `{{ tools_description }}`: each callable tool's name, description and
 /// parameter schema (compact JSON), plus placeholders for tools the mode lists as unavailable.
 /// Made once per distinct tool list and mode in a run.
-fn tools_description(agent: &Agent, mode: &Mode, decisions: &[ToolDecision]) -> ToolsDescription {
+fn tools_description(agent: &Agent, mode: &Mode, decisions: &[ToolDecision], cache: &Cache) -> ToolsDescription {
     let listed = || agent.categories.iter().flat_map(|c| &c.tools).zip(decisions).filter(|(_, d)| d.enabled || d.placeholder);
     let mut key = Xxh3::new();
     key.update(mode.name.as_bytes());
@@ -438,7 +438,7 @@ fn tools_description(agent: &Agent, mode: &Mode, decisions: &[ToolDecision]) -> 
         key.update(&[u8::from(decision.enabled)]);
         key.update(&tool.tool.function_json_hash().to_le_bytes());
     }
-    Cache::get_or_insert(Kind::ToolsDescription, key.digest128(), || {
+    cache.get_or_insert(Kind::ToolsDescription, key.digest128(), || {
         let blocks: Vec<String> = listed()
             .map(|(tool, decision)| match decision.enabled {
                 true => {

@@ -12,7 +12,7 @@ use crate::diagnostic::{Diagnostic, Failure};
 use crate::manifest::{self, Loaded};
 use crate::measure::Measured;
 use crate::memo::Cache;
-use crate::project::{ProjectRoot, UnsavedTexts};
+use crate::project::{ProjectRoot, RunState};
 use crate::render::Rendered;
 use crate::tokens::TokenCounter;
 
@@ -44,14 +44,14 @@ pub struct AgentRuns {
 pub struct Session {
     overrides: Vec<String>,
     counter: TokenCounter,
-    cache: Arc<Cache>,
-    overlay: UnsavedTexts,
+    /// The editor's unsaved texts and the cache, handed to every root the session opens.
+    run: RunState,
 }
 
 impl Session {
     /// A session whose agents get these `KEY=VALUE` overrides, laid over each manifest in order.
     pub fn new(overrides: Vec<String>) -> Self {
-        Session { overrides, counter: TokenCounter::new(), cache: Arc::default(), overlay: UnsavedTexts::default() }
+        Session { overrides, counter: TokenCounter::new(), run: RunState::default() }
     }
 
     pub fn counter(&self) -> &TokenCounter {
@@ -66,23 +66,23 @@ impl Session {
     /// (`None`) the file on disk count again: an editor's unsaved buffer. The file must still be
     /// inside the project root of the agent reading it.
     pub fn overlay(&self, path: PathBuf, text: Option<&str>) {
-        self.overlay.set(path, text.map(crate::memo::SharedText::new));
+        self.run.overlay.set(path, text.map(crate::memo::SharedText::new));
     }
 
-    /// The project of the manifest directory `dir`, read as this session sees it (its overlay).
+    /// The project of the manifest directory `dir`, read as this session sees it (its unsaved
+    /// texts), memoizing in the session's cache.
     pub fn project_root(&self, dir: &Path) -> Result<ProjectRoot, crate::project::ReadError> {
-        ProjectRoot::with_overlay(dir, self.overlay.clone())
+        ProjectRoot::in_run(dir, self.run.clone())
     }
 
-    /// Runs `work` with this session's cache as the current one, so that what it memoizes is
-    /// kept for (and only for) this run. Every method below does so itself.
-    pub fn scope<R>(&self, work: impl FnOnce() -> R) -> R {
-        Cache::scope(&self.cache, work)
+    /// The cache of work memoized by content in this run: kept for (and only for) this session.
+    pub fn cache(&self) -> &Arc<Cache> {
+        &self.run.cache
     }
 
     /// Loads one agent (parse, overlay the preset and the overrides, validate, read its files).
     pub fn load(&self, manifest: &Path) -> Result<Loaded, Failure> {
-        let loaded = self.scope(|| manifest::load_with(manifest, &self.overrides, &self.overlay))?;
+        let loaded = manifest::load_with(manifest, &self.overrides, &self.run)?;
         crate::tokens::warm_up(loaded.agent.profile.tokenizer);
         Ok(loaded)
     }
@@ -90,15 +90,11 @@ impl Session {
     /// Resolves and renders one mode of a loaded agent (the default scenario when `None`).
     pub fn render(&self, loaded: &Loaded, mode: &str, scenario: Option<&str>) -> Result<Rendered, Vec<Diagnostic>> {
         let resolved = crate::resolve::resolve(&loaded.agent, mode, scenario)?;
-        self.scope(|| crate::render::render(resolved, &loaded.root))
+        crate::render::render(resolved, &loaded.root)
     }
 
     /// Renders and measures every selected mode × scenario of a loaded agent.
     pub fn measure(&self, loaded: Loaded, only: Only) -> AgentRuns {
-        self.scope(|| self.measure_in_scope(loaded, only))
-    }
-
-    fn measure_in_scope(&self, loaded: Loaded, only: Only) -> AgentRuns {
         let agent = &loaded.agent;
         let mut problems = Vec::new();
         let modes: Vec<&str> = agent.modes.keys().map(String::as_str).collect();
@@ -113,7 +109,8 @@ impl Session {
             for scenario in agent.scenarios.keys().filter(|s| only.scenario.is_none_or(|want| want == *s)) {
                 match self.render(&loaded, mode, Some(scenario)) {
                     Ok(rendered) => {
-                        let measured = crate::measure::measure_with(agent, &rendered, &self.counter, loaded.recorded.as_deref());
+                        let measured =
+                            crate::measure::measure_with(agent, &rendered, &self.counter, loaded.recorded.as_deref(), self.cache());
                         runs.push(Run { rendered, measured });
                     }
                     // A file every mode or scenario fails in is reported once.
@@ -126,7 +123,7 @@ impl Session {
 
     /// Measures one render of a loaded agent, with the counts recorded beside its manifest.
     pub fn measure_render(&self, loaded: &Loaded, rendered: &Rendered) -> Measured {
-        self.scope(|| crate::measure::measure_with(&loaded.agent, rendered, &self.counter, loaded.recorded.as_deref()))
+        crate::measure::measure_with(&loaded.agent, rendered, &self.counter, loaded.recorded.as_deref(), self.cache())
     }
 
     /// Loads one agent, then renders and measures every selected mode × scenario.
@@ -134,9 +131,29 @@ impl Session {
         Ok(self.measure(self.load(manifest)?, only))
     }
 
-    /// `work` for each agent on worker threads, in this session's scope; the results in the
-    /// order of `manifests`.
+    /// Costs bare tool files (no manifest) for `model`, counted with this session's counter.
+    pub fn cost_tool_files(&self, files: &crate::measure::ToolFiles, model: crate::models::ModelProfile) -> crate::measure::ToolFilesCost {
+        crate::measure::cost_tool_files(files, model, &self.counter, self.cache())
+    }
+
+    /// `work` for each agent on worker threads; the results in the order of `manifests`.
     pub fn each<T: Send>(&self, manifests: &[PathBuf], work: impl Fn(&Path) -> T + Sync) -> Vec<T> {
-        crate::parallel::map_in_order(manifests, |manifest| self.scope(|| work(manifest)))
+        crate::parallel::map_in_order(manifests, |manifest| work(manifest))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_roots_of_a_session_share_its_cache_and_a_root_alone_has_its_own() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let session = Session::default();
+        let a = session.project_root(dir.path()).expect("root");
+        let b = session.project_root(dir.path()).expect("root");
+        assert!(Arc::ptr_eq(a.cache(), session.cache()) && Arc::ptr_eq(b.cache(), session.cache()));
+        let alone = ProjectRoot::new(dir.path()).expect("root");
+        assert!(!Arc::ptr_eq(alone.cache(), session.cache()), "no ambient cache: a root alone memoizes for itself");
     }
 }

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use clap::{Args, ValueEnum};
 
 use super::report::Reporter;
-use super::{find_manifests, load, output, session, EXIT_INPUT, EXIT_OK};
+use super::{find_manifests, load, output, EXIT_INPUT, EXIT_OK};
 use ctxc::diagnostic::Diagnostic;
 use ctxc::scaffold::add::{add, Part};
 
@@ -52,7 +52,7 @@ pub fn run(args: AddArgs, reporter: &Reporter) -> u8 {
                 .help("pass the folder of the one agent to add to"),
         );
     };
-    let session = match session(&[], reporter) {
+    let session = match super::AgentOverrides::default().session(reporter) {
         Ok(s) => s,
         Err(code) => return code,
     };

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use clap::{ArgGroup, Args, ValueEnum};
 
 use super::report::Reporter;
-use super::{output, session, EXIT_FINDINGS, EXIT_INPUT, EXIT_OK};
+use super::{output, EXIT_FINDINGS, EXIT_INPUT, EXIT_OK};
 use ctxc::diagnostic::{Diagnostic, Sources};
 use ctxc::lint::check::plural;
 use ctxc::lint::{fix, CheckReport, Options, Outcome};
@@ -26,12 +26,8 @@ pub struct CheckArgs {
     /// Agent directory, manifest file, directory of agents, or (no manifest) a directory of skills and memory files.
     #[arg(default_value = ".")]
     path: PathBuf,
-    /// Override a manifest key for this run, e.g. `--set budgets.system_prompt=3000` (repeatable).
-    #[arg(long = "set", value_name = "KEY=VALUE")]
-    set: Vec<String>,
-    /// Model to use instead of each agent's own `model` (as `--set agent.model=MODEL`).
-    #[arg(long)]
-    model: Option<String>,
+    #[command(flatten)]
+    overrides: super::AgentOverrides,
     /// Output format.
     #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
     format: CheckFormat,
@@ -136,7 +132,7 @@ pub fn run(mut args: CheckArgs, reporter: &Reporter) -> u8 {
     if path_ok {
         args.path = ctxc::discover::agent_folder(&args.path);
     }
-    let session = match session(&super::with_model(args.set.clone(), args.model.as_deref()), reporter) {
+    let session = match args.overrides.session(reporter) {
         Ok(s) => s,
         Err(code) => return code,
     };

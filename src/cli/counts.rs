@@ -20,7 +20,7 @@ use ctxc::{Diagnostic, Session};
 
 use super::report::Reporter;
 use super::snapshot::TEST_PAUSE_VAR;
-use super::{find_manifests, output, with_env_overrides, with_model, EXIT_FINDINGS, EXIT_INPUT, EXIT_OK};
+use super::{find_manifests, output, EXIT_FINDINGS, EXIT_INPUT, EXIT_OK};
 
 /// Testing aid: the date recorded instead of today's (UTC), so that a test's file is the same on
 /// every day. (Not `CTXC_…`: those variables override manifest keys.)
@@ -47,12 +47,8 @@ struct SyncArgs {
     /// Agent directory, manifest file, or directory of agents.
     #[arg(default_value = ".")]
     path: PathBuf,
-    /// Override a manifest key for this run (repeatable).
-    #[arg(long = "set", value_name = "KEY=VALUE")]
-    set: Vec<String>,
-    /// Count for this model instead of each agent's own `model`.
-    #[arg(long)]
-    model: Option<String>,
+    #[command(flatten)]
+    overrides: super::AgentOverrides,
     /// Say how many requests would be sent, and for which agents; send nothing.
     #[arg(long)]
     dry_run: bool,
@@ -103,11 +99,10 @@ fn sync(args: SyncArgs, reporter: &Reporter) -> u8 {
         Ok(m) => m,
         Err(code) => return code,
     };
-    let overrides = match with_env_overrides(&args.set, reporter) {
-        Ok(o) => with_model(o, args.model.as_deref()),
+    let session = match args.overrides.session(reporter) {
+        Ok(s) => s,
         Err(code) => return code,
     };
-    let session = Session::new(overrides);
     let plans = session.each(&manifests, |manifest| plan_agent(&session, manifest, args.allow_secrets));
     let mut files: BTreeMap<PathBuf, CountsFile> = BTreeMap::new();
     let mut code = EXIT_OK;

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use clap::{Args, ValueEnum};
 
 use super::report::Reporter;
-use super::{check_path, output, with_env_overrides, EXIT_FINDINGS, EXIT_INPUT, EXIT_OK};
+use super::{check_path, output, EXIT_FINDINGS, EXIT_INPUT, EXIT_OK};
 use ctxc::report::escape::Untrusted;
 use ctxc::review::compare::{compare, over_threshold, Labels, Threshold};
 use ctxc::review::{self, git, AgentPin};
@@ -34,9 +34,8 @@ pub struct DiffArgs {
     /// Also list what did not change (text and Markdown).
     #[arg(long)]
     all: bool,
-    /// Override a manifest key on both sides, e.g. `--set budgets.system_prompt=3000` (repeatable).
-    #[arg(long = "set", value_name = "KEY=VALUE")]
-    set: Vec<String>,
+    #[command(flatten)]
+    set: super::SetArgs,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -80,7 +79,7 @@ fn pin_side(manifests: &[(String, PathBuf)], session: &Session, reporter: &Repor
 }
 
 pub fn run(mut args: DiffArgs, reporter: &Reporter) -> u8 {
-    let overrides = match with_env_overrides(&args.set, reporter) {
+    let overrides = match args.set.with_env(reporter) {
         Ok(o) => o,
         Err(code) => return code,
     };

@@ -17,9 +17,8 @@ use super::{EXIT_INPUT, EXIT_OK};
 
 #[derive(Debug, Args)]
 pub struct LspArgs {
-    /// Override a manifest value (KEY=VALUE, e.g. `agent.model=gpt-4`), as on other commands.
-    #[arg(long = "set", value_name = "KEY=VALUE")]
-    set: Vec<String>,
+    #[command(flatten)]
+    set: super::SetArgs,
 }
 
 /// The custom request of a preview pane: the rendered prompt of one mode and scenario.
@@ -72,7 +71,7 @@ fn serve(connection: &Connection, args: LspArgs) -> Result<(), Box<dyn std::erro
         .map_or_else(std::env::current_dir, Ok)?;
     let result = json!({"capabilities": capabilities(), "serverInfo": {"name": "ctxc", "version": env!("CARGO_PKG_VERSION")}});
     connection.initialize_finish(id, result)?;
-    let mut workspace = Workspace::new(&root, ctxc::lint::Options::default(), args.set);
+    let mut workspace = Workspace::new(&root, ctxc::lint::Options::default(), args.set.set);
     publish(connection, workspace.refresh_all())?;
     while let Ok(first) = connection.receiver.recv() {
         let mut batch = vec![first];

@@ -216,20 +216,49 @@ fn env_overrides(reporter: &Reporter) -> Result<Vec<String>, u8> {
     Ok(found.into_iter().map(|(_, arg)| arg).collect())
 }
 
-/// `--set` overrides after those from `CTXC_…` variables, so that `--set` wins.
-fn with_env_overrides(set: &[String], reporter: &Reporter) -> Result<Vec<String>, u8> {
-    Ok([env_overrides(reporter)?.as_slice(), set].concat())
+/// `--set KEY=VALUE`: manifest keys overridden for this run, on every command that reads manifests.
+#[derive(Debug, Clone, Default, Args)]
+pub struct SetArgs {
+    /// Override a manifest key for this run, e.g. `--set budgets.system_prompt=3000` (repeatable).
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub set: Vec<String>,
 }
 
-/// `--model MODEL` as the last override: `agent.model` set to it (quoted, so any name stays a string).
-fn with_model(mut overrides: Vec<String>, model: Option<&str>) -> Vec<String> {
-    overrides.extend(model.map(|m| format!("agent.model={}", toml::Value::String(m.to_string()))));
-    overrides
+impl SetArgs {
+    /// The `CTXC_…` variables' overrides, then `--set`, so that `--set` wins.
+    fn with_env(&self, reporter: &Reporter) -> Result<Vec<String>, u8> {
+        Ok([env_overrides(reporter)?.as_slice(), &self.set].concat())
+    }
 }
 
-/// The run's session: `CTXC_…` variables, then `--set`, over every manifest.
-fn session(set: &[String], reporter: &Reporter) -> Result<Session, u8> {
-    Ok(Session::new(with_env_overrides(set, reporter)?))
+/// `--set` and `--model`: what the commands that render and measure agents override in each
+/// manifest. Options that change how every agent is costed belong here.
+#[derive(Debug, Clone, Default, Args)]
+pub struct AgentOverrides {
+    #[command(flatten)]
+    pub set: SetArgs,
+    /// Model to use instead of each agent's own `model` (as `--set agent.model=MODEL`).
+    #[arg(long)]
+    pub model: Option<String>,
+}
+
+impl AgentOverrides {
+    /// The `CTXC_…` variables' overrides, then `--set`, then `--model`.
+    fn with_env(&self, reporter: &Reporter) -> Result<Vec<String>, u8> {
+        Ok(self.after(self.set.with_env(reporter)?))
+    }
+
+    /// `overrides` then `--model` as the last one: `agent.model` set to it (quoted, so any name
+    /// stays a string).
+    fn after(&self, mut overrides: Vec<String>) -> Vec<String> {
+        overrides.extend(self.model.as_deref().map(|m| format!("agent.model={}", toml::Value::String(m.to_string()))));
+        overrides
+    }
+
+    /// The run's session: `CTXC_…` variables, then `--set`, then `--model`, over every manifest.
+    fn session(&self, reporter: &Reporter) -> Result<Session, u8> {
+        Ok(Session::new(self.with_env(reporter)?))
+    }
 }
 
 /// Loads one agent, reporting warnings; on failure reports and returns the exit code.

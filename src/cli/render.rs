@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use clap::{Args, ValueEnum};
 
 use super::report::Reporter;
-use super::{find_manifests, load, output, session, EXIT_INPUT, EXIT_OK};
+use super::{find_manifests, load, output, EXIT_INPUT, EXIT_OK};
 use ctxc::checks::leaks::Leaks;
 use ctxc::diagnostic::{Diagnostic, Severity};
 use ctxc::manifest::Loaded;
@@ -32,12 +32,8 @@ pub struct RenderArgs {
     /// Instead of the prompt, list every step: on or off, and what decided it.
     #[arg(long)]
     steps: bool,
-    /// Override a manifest key for this run, e.g. `--set agent.model=gpt-4.1` (repeatable).
-    #[arg(long = "set", value_name = "KEY=VALUE")]
-    set: Vec<String>,
-    /// Model to use instead of each agent's own `model` (as `--set agent.model=MODEL`).
-    #[arg(long)]
-    model: Option<String>,
+    #[command(flatten)]
+    overrides: super::AgentOverrides,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -53,7 +49,7 @@ pub fn run(args: RenderArgs, reporter: &Reporter) -> u8 {
         Ok(m) => m,
         Err(code) => return code,
     };
-    let session = match session(&super::with_model(args.set.clone(), args.model.as_deref()), reporter) {
+    let session = match args.overrides.session(reporter) {
         Ok(s) => s,
         Err(code) => return code,
     };

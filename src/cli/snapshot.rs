@@ -8,7 +8,7 @@ use std::time::Duration;
 use clap::Args;
 
 use super::report::Reporter;
-use super::{find_manifests, output, with_env_overrides, EXIT_FINDINGS, EXIT_INPUT, EXIT_OK};
+use super::{find_manifests, output, EXIT_FINDINGS, EXIT_INPUT, EXIT_OK};
 use ctxc::checks::leaks::{Leak, Leaks};
 use ctxc::diagnostic::Diagnostic;
 use ctxc::manifest::Loaded;
@@ -27,9 +27,8 @@ pub struct SnapshotArgs {
     /// default `.ctxc/snapshots`).
     #[arg(long, value_name = "DIR")]
     dir: Option<String>,
-    /// Override a manifest key for this run, e.g. `--set budgets.system_prompt=3000` (repeatable).
-    #[arg(long = "set", value_name = "KEY=VALUE")]
-    set: Vec<String>,
+    #[command(flatten)]
+    set: super::SetArgs,
     /// Write snapshots that hold a secret (SEC001–SEC006) anyway; by default nothing is written
     /// and the secret is reported, masked (exit 1).
     #[arg(long)]
@@ -80,7 +79,7 @@ pub fn run(args: SnapshotArgs, reporter: &Reporter) -> u8 {
         Ok(m) => m,
         Err(code) => return code,
     };
-    let mut overrides = match with_env_overrides(&args.set, reporter) {
+    let mut overrides = match args.set.with_env(reporter) {
         Ok(o) => o,
         Err(code) => return code,
     };

@@ -25,9 +25,8 @@ pub struct WatchArgs {
     /// A shell command to run after each run that finds no error.
     #[arg(long, value_name = "CMD")]
     exec: Option<String>,
-    /// Override a manifest value (KEY=VALUE, e.g. `agent.model=gpt-4`), as on other commands.
-    #[arg(long = "set", value_name = "KEY=VALUE")]
-    set: Vec<String>,
+    #[command(flatten)]
+    set: super::SetArgs,
     /// How often files are looked at, in milliseconds.
     #[arg(long, default_value_t = 200, value_name = "MS")]
     poll: u64,
@@ -54,7 +53,7 @@ pub fn run(args: WatchArgs) -> u8 {
         return EXIT_INPUT;
     }
     let poll = Duration::from_millis(args.poll.max(10));
-    let mut workspace = Workspace::new(&root, ctxc::lint::Options::default(), args.set.clone());
+    let mut workspace = Workspace::new(&root, ctxc::lint::Options::default(), args.set.set.clone());
     let mut poller = Poller::new(workspace.root());
     workspace.refresh_all();
     let mut last = workspace.run_summary();

@@ -13,6 +13,7 @@ use super::{lint, AgentRun, Context};
 use crate::agent_files::{self as files, FileKind, MemoryDoc};
 use crate::codes::Code;
 use crate::diagnostic::{Diagnostic, Severity, Sources};
+use crate::memo::Cache;
 use crate::models::Tokenizer;
 use crate::project::ProjectRoot;
 use crate::rules::cache::cache001_dynamic_before_static::{prefix_summary, PrefixSummary};
@@ -141,8 +142,8 @@ impl CheckReport {
 
     /// Masks every secret in the source texts and in every message, label, help and related
     /// place, the values redacting findings reported included (see [`secrets::mask_report`]).
-    fn mask_secrets(&mut self) {
-        secrets::mask_report(&mut self.sources, &mut self.diagnostics);
+    fn mask_secrets(&mut self, cache: &Cache) {
+        secrets::mask_report(&mut self.sources, &mut self.diagnostics, cache);
     }
 }
 
@@ -155,47 +156,39 @@ pub fn plural(n: usize, word: &str) -> String {
     }
 }
 
-/// Checks every agent under `path` (or lints its files zero-config).
-pub fn check(path: &Path, options: &Options, session: &Session) -> CheckReport {
-    session.scope(|| check_in_scope(path, options, session))
-}
-
 /// Checks one agent file whose text is given (`ctxc check -` with `--stdin-filename`): linted as
 /// if it were at `path`, which decides its kind, its folder and what its links resolve against.
 pub fn check_text(path: &Path, text: &str, options: &Options, session: &Session) -> CheckReport {
-    session.scope(|| {
-        let mut report = CheckReport { deny_warnings: options.deny_warnings, zero_config: true, ..CheckReport::default() };
-        // Relative to the current folder, which is the root its links resolve against.
-        let rel = path.components().filter(|c| !matches!(c, Component::CurDir)).collect::<std::path::PathBuf>();
-        let inside = rel.components().all(|c| matches!(c, Component::Normal(_)));
-        let rel = rel.to_string_lossy().replace('\\', "/");
-        let root = match (inside && !rel.is_empty(), session.project_root(Path::new("."))) {
-            (true, Ok(root)) => root,
-            (false, _) => {
-                report.usage_error(Diagnostic::error(format!(
-                    "--stdin-filename `{}` must be a path inside the current folder",
-                    path.display()
-                )));
-                return report;
-            }
-            (_, Err(e)) => {
-                report.usage_error(e.into_diagnostic());
-                return report;
-            }
-        };
-        match FileKind::of_named(&rel) {
-            Some(kind) => lint_files(&mut report, &root, files::given(&root, &rel, kind, text), options, session.counter()),
-            None => {
-                report.nothing_to_lint =
-                    Some(format!("nothing to lint: `{rel}` is not an agent file ctxc knows (manifests are checked from disk)"))
-            }
+    let mut report = CheckReport { deny_warnings: options.deny_warnings, zero_config: true, ..CheckReport::default() };
+    // Relative to the current folder, which is the root its links resolve against.
+    let rel = path.components().filter(|c| !matches!(c, Component::CurDir)).collect::<std::path::PathBuf>();
+    let inside = rel.components().all(|c| matches!(c, Component::Normal(_)));
+    let rel = rel.to_string_lossy().replace('\\', "/");
+    let root = match (inside && !rel.is_empty(), session.project_root(Path::new("."))) {
+        (true, Ok(root)) => root,
+        (false, _) => {
+            report
+                .usage_error(Diagnostic::error(format!("--stdin-filename `{}` must be a path inside the current folder", path.display())));
+            return report;
         }
-        report.mask_secrets();
-        report
-    })
+        (_, Err(e)) => {
+            report.usage_error(e.into_diagnostic());
+            return report;
+        }
+    };
+    match FileKind::of_named(&rel) {
+        Some(kind) => lint_files(&mut report, &root, files::given(&root, &rel, kind, text), options, session.counter()),
+        None => {
+            report.nothing_to_lint =
+                Some(format!("nothing to lint: `{rel}` is not an agent file ctxc knows (manifests are checked from disk)"))
+        }
+    }
+    report.mask_secrets(session.cache());
+    report
 }
 
-fn check_in_scope(path: &Path, options: &Options, session: &Session) -> CheckReport {
+/// Checks every agent under `path` (or lints its files zero-config).
+pub fn check(path: &Path, options: &Options, session: &Session) -> CheckReport {
     let mut report = CheckReport { deny_warnings: options.deny_warnings, ..CheckReport::default() };
     if let Err(d) = crate::project::check_path_argument(path) {
         report.usage_error(d);
@@ -212,7 +205,7 @@ fn check_in_scope(path: &Path, options: &Options, session: &Session) -> CheckRep
                     Some(format!("nothing to lint: `{}` is not a manifest or an agent file ctxc knows", path.display()))
             }
         }
-        report.mask_secrets();
+        report.mask_secrets(session.cache());
         return report;
     }
     match crate::discover::find_manifests(path) {
@@ -232,7 +225,7 @@ fn check_in_scope(path: &Path, options: &Options, session: &Session) -> CheckRep
             None => format!("nothing to lint: no manifest and no agent file in `{}`", path.display()),
         });
     }
-    report.mask_secrets();
+    report.mask_secrets(session.cache());
     report
 }
 

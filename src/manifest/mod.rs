@@ -21,9 +21,9 @@ use indexmap::IndexMap;
 
 use crate::codes::Code;
 use crate::diagnostic::{did_you_mean, has_errors, Diagnostic, Diagnostics, Failure, Sources};
-use crate::memo::{content_hash, Cache, Kind, SharedText};
+use crate::memo::{content_hash, Kind, SharedText};
 use crate::models::ModelProfile;
-use crate::project::{ProjectRoot, ReadError, UnsavedTexts};
+use crate::project::{ProjectRoot, ReadError, RunState};
 use crate::skills::{parse_skill, Skill};
 use crate::tools::parse_tool_file_shared;
 use model::*;
@@ -90,7 +90,7 @@ pub struct ParseError {
 /// Parses manifest text into raw types. Unknown keys get a "did you mean".
 pub fn parse(text: &str, format: Format) -> Result<RawManifest, ParseError> {
     let (message, span) = match format {
-        Format::Toml => match span::with_toml_spans(|| toml::from_str::<RawManifest>(text)) {
+        Format::Toml => match toml::from_str::<RawManifest>(text) {
             Ok(raw) => return Ok(raw),
             Err(e) => (e.message().to_string(), e.span()),
         },
@@ -133,7 +133,7 @@ fn check_requires(text: &str, format: Format) -> Result<(), Diagnostic> {
         return Ok(());
     }
     let lenient = match format {
-        Format::Toml => span::with_toml_spans(|| toml::from_str::<Lenient>(text)).ok(),
+        Format::Toml => toml::from_str::<Lenient>(text).ok(),
         Format::Yaml => crate::yaml::from_str::<Lenient>(text).ok(),
     };
     let Some(requires) = lenient.and_then(|l| l.project).and_then(|p| p.requires) else { return Ok(()) };
@@ -161,7 +161,7 @@ fn check_requires(text: &str, format: Format) -> Result<(), Diagnostic> {
 
 /// Loads the manifest at `manifest_path`; its directory is the project root.
 pub fn load(manifest_path: &Path) -> Result<Loaded, Failure> {
-    load_with(manifest_path, &[], &UnsavedTexts::default())
+    load_with(manifest_path, &[], &RunState::default())
 }
 
 /// Parses one `KEY=VALUE` override into a manifest fragment. KEY is a dotted path of table keys
@@ -190,13 +190,13 @@ pub fn parse_override(arg: &str) -> Result<RawManifest, String> {
     })
 }
 
-/// Loads a manifest with `KEY=VALUE` overrides laid over it, in order, reading its files through
-/// `overlay` (an editor's unsaved texts).
-pub fn load_with(manifest_path: &Path, overrides: &[String], overlay: &UnsavedTexts) -> Result<Loaded, Failure> {
+/// Loads a manifest with `KEY=VALUE` overrides laid over it, in order, reading its files as `run`
+/// sees them (an editor's unsaved texts) and memoizing in its cache.
+pub fn load_with(manifest_path: &Path, overrides: &[String], run: &RunState) -> Result<Loaded, Failure> {
     let dir = manifest_path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let file_name = manifest_path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let fail = |d: Diagnostic| Failure { diagnostics: vec![d], sources: Sources::default() };
-    let root = ProjectRoot::with_overlay(dir, overlay.clone()).map_err(|e| fail(e.into_diagnostic()))?;
+    let root = ProjectRoot::in_run(dir, run.clone()).map_err(|e| fail(e.into_diagnostic()))?;
     let manifest = root.read(&file_name).map_err(|e| fail(e.into_diagnostic().in_file(root.display_path(&file_name))))?;
     let mut sources = Sources::default();
     sources.insert_shared(&manifest.display, manifest.text.clone());
@@ -559,9 +559,9 @@ impl Validator {
         self.check_duplicate_steps(&user);
         if let Some(name) = &preset_name {
             match preset::preset_text(&name.value) {
-                // Parsed without span capture: preset spans would point into the preset, so
+                // Parsed without spans: preset spans would point into the preset, so
                 // diagnostics about preset values fall back to locating text in the manifest.
-                Some(text) => match toml::from_str::<RawManifest>(text) {
+                Some(text) => match span::from_toml_without_spans::<RawManifest>(text) {
                     Ok(preset) => {
                         raw = preset;
                         self.apply_layout(&name.value, &mut raw, &user);
@@ -914,7 +914,7 @@ impl Validator {
                 };
                 let reference = Spanned::new(path.clone());
                 let Some(text) = self.read(&reference, Some(false)) else { continue };
-                match parse_tool_file_shared(&text.text) {
+                match parse_tool_file_shared(&text.text, self.root.cache()) {
                     Ok(parsed) => tools.extend(parsed.iter().map(|tool| CategoryTool {
                         writes: !(tool.read_only.unwrap_or(false) || category.read_only.contains(&tool.name)),
                         tool: tool.clone(),
@@ -985,7 +985,7 @@ impl Validator {
                 let Some(file) = self.read(&Spanned { value: path, span: span.clone() }, Some(false)) else { continue };
                 // Skills are often shared by many agents of a project: parse each one once.
                 let key = content_hash(&file.path).rotate_left(64) ^ file.text.hash();
-                match Cache::get_or_insert(Kind::Skill, key, || parse_skill(&file.path, &file.text)) {
+                match self.root.cache().get_or_insert(Kind::Skill, key, || parse_skill(&file.path, &file.text)) {
                     Ok(skill) => {
                         let body = file.text.get(skill.body_offset..).unwrap_or_default();
                         self.skill_bodies.insert(file.path.clone(), body.to_string());
@@ -1166,7 +1166,7 @@ mod tests {
     #[test]
     fn presets_parse() {
         for (name, text) in preset::PRESETS {
-            toml::from_str::<RawManifest>(text).unwrap_or_else(|e| panic!("preset {name}: {e}"));
+            span::from_toml_without_spans::<RawManifest>(text).unwrap_or_else(|e| panic!("preset {name}: {e}"));
         }
         Timestamp::parse(DEFAULT_NOW).expect("DEFAULT_NOW parses");
     }

@@ -4,23 +4,26 @@
 //! values carry `None` and diagnostics fall back to finding the value's text in the file
 //! (see `ManifestText::locate` in the lint stage's configuration).
 
-use std::cell::Cell;
 use std::ops::Range;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Deserializer};
 
-thread_local! {
-    /// Set while the TOML deserializer runs: only it understands `toml::Spanned`.
-    static TOML_SPANS: Cell<bool> = const { Cell::new(false) };
+/// Whether `D` is one of the `toml` crate's deserializers: only they understand `toml::Spanned`
+/// (serde_yaml's would fail on it). The span mode is a property of the deserializer a value is
+/// read with, never a toggle kept beside it; the tests below hold this to the `toml` in use.
+fn reads_toml_spans<'de, D: Deserializer<'de>>() -> bool {
+    let name = std::any::type_name::<D>();
+    let name = name.trim_start_matches('&').trim_start_matches("mut ");
+    name.starts_with("toml::de::") || name.starts_with("toml_edit::de::")
 }
 
-/// Runs `f` with span capture on; used around TOML deserialization only.
-pub(crate) fn with_toml_spans<T>(f: impl FnOnce() -> T) -> T {
-    TOML_SPANS.with(|flag| flag.set(true));
-    let result = f();
-    TOML_SPANS.with(|flag| flag.set(false));
-    result
+/// TOML text read into `T` with no spans, through a table (whose values hold no position, and
+/// whose keys keep the text's order: toml's `preserve_order`): for
+/// built-in texts (presets, layouts), whose spans would point into a text that is not the
+/// manifest's, so that diagnostics about their values fall back to locating text in the manifest.
+pub(crate) fn from_toml_without_spans<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, toml::de::Error> {
+    toml::from_str::<toml::Table>(text)?.try_into()
 }
 
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -37,7 +40,7 @@ impl<T> Spanned<T> {
 
 impl<'de, T: Deserialize<'de>> Deserialize<'de> for Spanned<T> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        if TOML_SPANS.with(Cell::get) {
+        if reads_toml_spans::<D>() {
             let spanned = toml::Spanned::<T>::deserialize(deserializer)?;
             let span = spanned.span();
             Ok(Spanned { value: spanned.into_inner(), span: Some(span) })
@@ -58,5 +61,31 @@ impl<T: JsonSchema> JsonSchema for Spanned<T> {
 
     fn is_referenceable() -> bool {
         T::is_referenceable()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Spanned;
+
+    #[derive(serde::Deserialize)]
+    struct Doc {
+        name: Spanned<String>,
+        list: Vec<Spanned<u32>>,
+    }
+
+    #[test]
+    fn toml_values_carry_their_spans_and_yaml_values_none() {
+        let text = "name = \"abc\"\nlist = [1, 22]\n";
+        let doc: Doc = toml::from_str(text).expect("toml");
+        assert_eq!(doc.name.span.map(|s| &text[s]), Some("\"abc\""));
+        assert_eq!(doc.list[1].span.clone().map(|s| &text[s]), Some("22"));
+        let doc: Doc = serde_yaml::from_str("name: abc\nlist: [1, 22]\n").expect("yaml");
+        assert_eq!((doc.name.value.as_str(), doc.name.span), ("abc", None));
+        assert_eq!(doc.list[1].value, 22);
+        let doc: Doc = serde_json::from_str(r#"{"name": "abc", "list": [1]}"#).expect("json");
+        assert_eq!(doc.name.span, None);
+        let doc: Doc = super::from_toml_without_spans(text).expect("toml");
+        assert_eq!((doc.name.value.as_str(), doc.name.span, doc.list[1].span.clone()), ("abc", None, None));
     }
 }

@@ -38,7 +38,7 @@ impl Validator {
         match deepagents::layout(&text) {
             Ok(layout) => {
                 if let Some(fragment) = preset::layout_text(name, layout) {
-                    match toml::from_str::<RawManifest>(fragment) {
+                    match super::span::from_toml_without_spans::<RawManifest>(fragment) {
                         Ok(steps) => {
                             if let Some(pipeline) = preset_raw.pipeline.as_mut() {
                                 pipeline.steps = steps.pipeline.map(|p| p.steps).unwrap_or_default();

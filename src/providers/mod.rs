@@ -135,12 +135,19 @@ pub struct RequestTokens {
 }
 
 /// Counts the fixed part of a request for `profile`: the prompt (in parts with their counts,
-/// `None` for a bare tool list) and the callable tools.
-pub fn count_request(profile: &ModelProfile, prompt: Option<&[(&str, usize)]>, tools: &[&Tool], counter: &TokenCounter) -> RequestTokens {
+/// `None` for a bare tool list) and the callable tools; each tool list is rendered and counted
+/// once per `cache`.
+pub fn count_request(
+    profile: &ModelProfile,
+    prompt: Option<&[(&str, usize)]>,
+    tools: &[&Tool],
+    counter: &TokenCounter,
+    cache: &Cache,
+) -> RequestTokens {
     let rendering = Rendering::of(profile);
     let tokenizer = profile.tokenizer;
     let count = |text: &str| counter.count(tokenizer, text);
-    let costed = tool_texts(rendering, tools, counter, tokenizer);
+    let costed = tool_texts(rendering, tools, counter, tokenizer, cache);
     let (texts, each) = &*costed;
     let tools_count: Vec<i64> = each.iter().map(|n| *n as i64).collect();
     let n = tools.len();
@@ -210,13 +217,19 @@ fn push_tools<'a>(
 
 /// Each tool's text in `rendering` with its count. The agents and modes of a project mostly
 /// send the same tool lists: each list is rendered and counted once per run.
-fn tool_texts(rendering: Rendering, tools: &[&Tool], counter: &TokenCounter, tokenizer: Tokenizer) -> Arc<(Vec<String>, Vec<usize>)> {
+fn tool_texts(
+    rendering: Rendering,
+    tools: &[&Tool],
+    counter: &TokenCounter,
+    tokenizer: Tokenizer,
+    cache: &Cache,
+) -> Arc<(Vec<String>, Vec<usize>)> {
     let mut key = Xxh3::new();
     key.update(&[tokenizer as u8, rendering as u8]);
     for tool in tools {
         key.update(&tool.function_json_hash().to_le_bytes());
     }
-    Cache::get_or_insert(Kind::ToolArrayCost, key.digest128(), || {
+    cache.get_or_insert(Kind::ToolArrayCost, key.digest128(), || {
         let texts: Vec<String> = tools
             .iter()
             .map(|t| match rendering {
@@ -257,16 +270,20 @@ mod tests {
         let counter = TokenCounter::new();
         let prompt = "You are a helpful agent.";
         let p = profile("openai/gpt-oss-20b");
-        let r = count_request(&p, Some(&[(prompt, counter.count(p.tokenizer, prompt))]), &[&tool], &counter);
+        let r = count_request(&p, Some(&[(prompt, counter.count(p.tokenizer, prompt))]), &[&tool], &counter, &Cache::default());
         // 151 tokens with the user message "hi" (4 framing tokens and 1 of text), per the reference rendering.
         assert_eq!(r.without_tools + r.tools_total + harmony::PER_MESSAGE as i64 + 1, 151);
         // The tool adds 81: 55 for its text, 15 of namespace framing, 15 of channel line, and -4
         // where the namespace's line breaks merge with the tool's.
         assert_eq!((r.tools[0], r.tool_framing, r.preamble, r.tools_total), (55, 15, 15, 81), "{r:?}");
-        let claude = count_request(&profile("claude-sonnet-4-5"), None, &[&tool], &counter);
+        let claude = count_request(&profile("claude-sonnet-4-5"), None, &[&tool], &counter, &Cache::default());
         assert_eq!(claude.preamble, 346);
         let array = format!("[{}]", anthropic::tool_text(&tool));
         assert_eq!(claude.tools_total - claude.preamble, counter.count(Tokenizer::O200kBase, &array) as i64);
-        assert_eq!(count_request(&profile("claude-sonnet-4-5"), None, &[], &counter).tools_total, 0, "no preamble without tools");
+        assert_eq!(
+            count_request(&profile("claude-sonnet-4-5"), None, &[], &counter, &Cache::default()).tools_total,
+            0,
+            "no preamble without tools"
+        );
     }
 }

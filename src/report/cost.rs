@@ -7,8 +7,10 @@ use serde::Serialize;
 use super::escape::{markdown_text, Untrusted};
 use super::table::{num, plain, table_row};
 use crate::checks::budgets::{BudgetKind, BudgetStatus, Status};
-use crate::measure::{Count, Measured, ToolCosts};
+use crate::measure::{Count, Duplicate, Measured, ToolCosts, ToolFilesCost};
 use crate::models::ModelProfile;
+use crate::providers::Rendering;
+use crate::tools::ToolFormat;
 
 /// What `ctxc cost` reports for one mode × scenario: its measurements and every budget's status
 /// (in JSON, the measurements' keys and `budgets`).
@@ -38,8 +40,6 @@ impl Costed {
 /// The report of one mode × scenario.
 pub fn text(c: &Costed, md: bool) -> String {
     let m = &c.measured;
-    let window = m.window.max_input_tokens;
-    let count = |tokens: i64| Count { tokens, tokenizer: m.tokenizer, exact: m.exact };
     let heading = format!(
         "{} · {} mode · scenario {} · {} · {} · window {}",
         m.agent,
@@ -47,13 +47,28 @@ pub fn text(c: &Costed, md: bool) -> String {
         m.scenario,
         m.model.model,
         m.method,
-        plain(window as i64)
+        plain(m.window.max_input_tokens as i64)
     );
     let mut out = heading_line(&heading, md);
     if let Some(modelled) = &m.modelled {
         out.push_str(&format!("preset models {modelled}\n"));
     }
     out.push('\n');
+    out.push_str(&sections_text(c, md));
+    out.push_str(&tool_schemas_text(m, md));
+    out.push_str(&request_text(m, md));
+    out.push_str(&window_text(m, md));
+    out.push_str(&budgets_text(c, md));
+    out.push_str(&super::systems::report(m, md));
+    out
+}
+
+/// The table of sections: each step's source, tokens, share of the window and budget, then the
+/// joins and the system prompt as a whole.
+fn sections_text(c: &Costed, md: bool) -> String {
+    let m = &c.measured;
+    let window = m.window.max_input_tokens;
+    let mut out = String::new();
     let id_w = m.sections.iter().map(|s| s.id.len()).max().unwrap_or(4).max(13);
     let src_w = 34;
     let max = m.sections.iter().map(|s| s.tokens.tokens).max().unwrap_or(1);
@@ -122,6 +137,13 @@ pub fn text(c: &Costed, md: bool) -> String {
             ],
         ));
     }
+    out
+}
+
+/// The tool schemas by category and MCP server, the list's framing, preamble and joins, and
+/// each tool's count.
+fn tool_schemas_text(m: &Measured, md: bool) -> String {
+    let mut out = String::new();
     let t = &m.tool_schemas;
     out.push_str(&format!("\ntool schemas: {} callable tools, {} tokens\nmethod: {}\n", t.tools.len(), num(t.total), t.method));
     if md {
@@ -157,7 +179,14 @@ pub fn text(c: &Costed, md: bool) -> String {
     if !per_tool.is_empty() {
         out.push_str(&format!("\nper tool: {}\n", names(&per_tool.join(", "), md)));
     }
+    out
+}
+
+/// The fixed part of every request: message framing, system prompt, tool schemas, joins, total.
+fn request_text(m: &Measured, md: bool) -> String {
+    let mut out = String::new();
     let r = &m.request;
+    let t = &m.tool_schemas;
     out.push_str(&format!("\nrequest (the fixed part of every call)\nmethod: {}\n", r.method));
     if md {
         out.push_str("\n| | tokens | |\n|---|---:|---|\n");
@@ -175,6 +204,16 @@ pub fn text(c: &Costed, md: bool) -> String {
     ] {
         out.push_str(&table_row(md, &[format!("{label:<18}"), format!("{:>9}", num(c)), note.to_string()]));
     }
+    out
+}
+
+/// The window: its size, the reserve, the fixed context, the headroom and the room left for
+/// history (with a bar in the terminal).
+fn window_text(m: &Measured, md: bool) -> String {
+    let mut out = String::new();
+    let window = m.window.max_input_tokens;
+    let count = |tokens: i64| Count { tokens, tokenizer: m.tokenizer, exact: m.exact };
+    let r = &m.request;
     let w = &m.window;
     out.push_str("\nwindow\n");
     if md {
@@ -211,8 +250,6 @@ pub fn text(c: &Costed, md: bool) -> String {
             "▒".repeat(r)
         ));
     }
-    out.push_str(&budgets_text(c, md));
-    out.push_str(&super::systems::report(m, md));
     out
 }
 
@@ -339,12 +376,83 @@ fn tool_parts(t: &ToolCosts, md: bool, cells: &dyn Fn(&str, Count, &str) -> Vec<
 }
 
 /// One tool of bare tool files: its cost, the file it came from and its MCP server when known.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, Serialize)]
 pub struct ToolRow<'a> {
     pub name: &'a str,
     pub server: Option<&'a str>,
     pub file: &'a str,
     pub tokens: Count,
+}
+
+/// Each tool of bare tool files with its cost, most expensive first (then by name and file).
+pub fn tool_rows(cost: &ToolFilesCost) -> Vec<ToolRow<'_>> {
+    let mut rows: Vec<ToolRow> = cost
+        .tools()
+        .zip(&cost.costs.tools)
+        .map(|((t, f), c)| ToolRow { name: &t.name, server: f.server.as_deref(), file: &f.file, tokens: c.tokens })
+        .collect();
+    rows.sort_by(|a, b| b.tokens.tokens.cmp(&a.tokens.tokens).then(a.name.cmp(b.name)).then(a.file.cmp(b.file)));
+    rows
+}
+
+/// `ctxc cost --format json` of bare tool files (see docs/json-output.md), for `model` as asked.
+#[derive(Serialize)]
+pub struct ToolFilesJson<'a> {
+    model: &'a str,
+    tokenizer: &'static str,
+    rendering: Rendering,
+    exact: bool,
+    method: &'a str,
+    files: Vec<ToolFileJson<'a>>,
+    tools: &'a [ToolRow<'a>],
+    framing: Count,
+    preamble: Count,
+    joins: Count,
+    total: Count,
+    duplicates: &'a [Duplicate],
+    problems: &'a [crate::diagnostic::Diagnostic],
+}
+
+/// One file of [`ToolFilesJson`]: how it was read and how many tools it gave.
+#[derive(Serialize)]
+struct ToolFileJson<'a> {
+    file: &'a str,
+    format: ToolFormat,
+    json_lines: bool,
+    server: Option<&'a str>,
+    tools: usize,
+}
+
+impl<'a> ToolFilesJson<'a> {
+    pub fn new(model: &'a str, cost: &'a ToolFilesCost, rows: &'a [ToolRow<'a>]) -> Self {
+        let files = cost
+            .files
+            .iter()
+            .map(|f| ToolFileJson {
+                file: &f.file,
+                format: f.format,
+                json_lines: f.json_lines,
+                server: f.server.as_deref(),
+                tools: f.tools.len(),
+            })
+            .collect();
+        let c = &cost.costs;
+        ToolFilesJson {
+            model,
+            tokenizer: cost.model.tokenizer.name(),
+            rendering: c.rendering,
+            exact: c.exact,
+            method: &c.method,
+            files,
+            tools: rows,
+            framing: c.framing,
+            preamble: c.preamble,
+            joins: c.joins,
+            total: c.total,
+            duplicates: &cost.duplicates,
+            problems: &cost.problems,
+        }
+    }
 }
 
 /// The per-tool table of bare tool files (`rows` most expensive first), then the list's framing,

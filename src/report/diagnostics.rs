@@ -98,7 +98,7 @@ fn excerpt<'s>(
     let found = match secrets_of.get(file) {
         Some(found) => found,
         None => {
-            let found = sources.get_shared(file).map(secrets::file_ranges).unwrap_or_default();
+            let found = sources.get_shared(file).map(|text| secrets::file_ranges(text)).unwrap_or_default();
             secrets_of.entry(file).or_insert(found)
         }
     };

@@ -7,7 +7,7 @@
 use super::cost::{Costed, ToolRow};
 use super::table::{num, plain};
 use crate::checks::budgets::{BudgetKind, Status};
-use crate::measure::{Count, GroupCost, ToolCosts};
+use crate::measure::{Count, GroupCost, Measured, ToolCosts};
 use crate::models::ModelProfile;
 
 const CSS: &str = r#"
@@ -253,7 +253,22 @@ fn mode_section(c: &Costed, color: &dyn Fn(&str) -> String) -> String {
         esc(&num(m.tool_schemas.total)),
         pct(m.window.fixed, window)
     );
-    // Sections.
+    out.push_str(&sections_table(c, color));
+    out.push_str(&tool_schemas(m));
+    out.push_str(&budgets_table(c));
+    out.push_str(&request(m));
+    out.push_str(&window_bar(m));
+    out.push_str("</div>\n");
+    out
+}
+
+/// The table of sections: each step's source, tokens, shares and budget, then the joins and the
+/// system prompt as a whole.
+fn sections_table(c: &Costed, color: &dyn Fn(&str) -> String) -> String {
+    let m = &c.measured;
+    let count = |tokens: i64| num(Count { tokens, tokenizer: m.tokenizer, exact: m.exact });
+    let window = m.window.max_input_tokens as i64;
+    let mut out = String::new();
     out.push_str("<h4>Sections</h4><table><thead><tr><th class=\"n\">#</th><th>step</th><th>source</th><th class=\"n\">tokens</th><th class=\"n\">prompt</th><th class=\"n\">window</th><th class=\"n\">budget</th><th></th></tr></thead><tbody>");
     let max = m.sections.iter().map(|s| s.tokens.tokens).max().unwrap_or(1);
     for s in &m.sections {
@@ -293,7 +308,12 @@ fn mode_section(c: &Costed, color: &dyn Fn(&str) -> String) -> String {
         ));
     }
     out.push_str("</tbody></table>\n");
-    // Tool schemas.
+    out
+}
+
+/// The tool schemas by category and MCP server, the list's parts, and each tool's bar.
+fn tool_schemas(m: &Measured) -> String {
+    let mut out = String::new();
     let t = &m.tool_schemas;
     out.push_str(&format!("<h4>Tool schemas: {} callable tools, {} tokens</h4>", t.tools.len(), esc(&num(t.total))));
     if t.tools.is_empty() {
@@ -341,9 +361,14 @@ fn mode_section(c: &Costed, color: &dyn Fn(&str) -> String) -> String {
         }
         out.push_str("</tbody></table></details>");
     }
-    out.push_str(&budgets_table(c));
+    out
+}
+
+/// The fixed part of every request and how it was counted.
+fn request(m: &Measured) -> String {
     let r = &m.request;
-    out.push_str(&format!(
+    let t = &m.tool_schemas;
+    format!(
         "<h4>Request: {} tokens</h4><p>message framing {} · system prompt {} · tool schemas {} · joins {}{}</p><p class=\"muted\">{}</p>",
         esc(&num(r.total)),
         esc(&num(r.framing)),
@@ -352,10 +377,18 @@ fn mode_section(c: &Costed, color: &dyn Fn(&str) -> String) -> String {
         esc(&num(r.joins)),
         r.per_message.map_or(String::new(), |n| format!(" · each message of the history adds {n} more")),
         esc(&r.method)
-    ));
-    // Window.
+    )
+}
+
+/// The window as one bar: fixed context, tool schemas, headroom, history and the reserve, with
+/// the summarization trigger.
+fn window_bar(m: &Measured) -> String {
+    let count = |tokens: i64| num(Count { tokens, tokenizer: m.tokenizer, exact: m.exact });
+    let window = m.window.max_input_tokens as i64;
+    let r = &m.request;
+    let t = &m.tool_schemas;
     let w = &m.window;
-    out.push_str("<h4>Window</h4>");
+    let mut out = String::from("<h4>Window</h4>");
     // Each segment as its own count shows it; the reserve is configured, never marked `~`.
     let history = Count { tokens: w.history_room.max(0), ..r.total };
     let segments = [
@@ -398,7 +431,6 @@ fn mode_section(c: &Costed, color: &dyn Fn(&str) -> String) -> String {
         esc(&m.model.model),
         esc(&w.response_reserve_source)
     ));
-    out.push_str("</div>\n");
     out
 }
 

@@ -122,10 +122,8 @@ static SENTENCE_END: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"[.!?;](?:\s
 /// The sentences of a Markdown text outside fenced code: each line split at `.`, `!`, `?` and `;`,
 /// list markers, headings and emphasis removed. Memoized by content: the agents of a project
 /// share their skills and memory files, and several rules read the same sentences.
-pub fn sentences(text: &str) -> std::sync::Arc<Vec<Sentence>> {
-    crate::memo::Cache::get_or_insert(crate::memo::Kind::Sentences, crate::memo::content_hash(text), || {
-        std::sync::Arc::new(split_sentences(text))
-    })
+pub fn sentences(cache: &crate::memo::Cache, text: &str) -> std::sync::Arc<Vec<Sentence>> {
+    cache.get_or_insert(crate::memo::Kind::Sentences, crate::memo::content_hash(text), || std::sync::Arc::new(split_sentences(text)))
 }
 
 fn split_sentences(text: &str) -> Vec<Sentence> {
@@ -228,11 +226,11 @@ mod tests {
     #[test]
     fn splits_sentences_outside_code() {
         let text = "# Rules\n\n- **Always** use `tabs`. Never commit secrets!\n```\nnever do this.\n```\n1. Do not use yarn\n";
-        let found: Vec<String> = sentences(text).iter().map(|s| s.text.clone()).collect();
+        let found: Vec<String> = sentences(&crate::memo::Cache::default(), text).iter().map(|s| s.text.clone()).collect();
         assert_eq!(found, ["rules", "always use tabs", "never commit secrets", "do not use yarn"]);
-        let s = &sentences(text)[2];
+        let s = &sentences(&crate::memo::Cache::default(), text)[2];
         assert_eq!(&text[s.span.clone()], "Never commit secrets!");
-        assert_eq!(&text[sentences(text)[1].span.clone()], "**Always** use `tabs`.");
+        assert_eq!(&text[sentences(&crate::memo::Cache::default(), text)[1].span.clone()], "**Always** use `tabs`.");
     }
 
     #[test]

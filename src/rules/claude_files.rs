@@ -325,7 +325,7 @@ pub fn json_docs<'a>(cx: &Context<'a>, kinds: &'a [FileKind]) -> Vec<(&'a Doc, c
 
 /// Where the value at `path` (a JSON path written as keys) is written in `doc`.
 pub fn place(doc: &Doc, path: &[Step]) -> Option<Place> {
-    json_span::locate(&doc.text, path)
+    json_span::locate(&doc.cache, &doc.text, path)
 }
 
 /// A diagnostic in `doc` at the key (or value) of `path`.

@@ -4,7 +4,7 @@ use serde_json::Value;
 
 use super::context::Context;
 use crate::manifest::model::{Category, CategoryTool};
-use crate::memo::{Cache, Kind};
+use crate::memo::Kind;
 
 /// The JSON Schema type names.
 pub const TYPES: [&str; 7] = ["string", "number", "integer", "boolean", "object", "array", "null"];
@@ -64,7 +64,7 @@ pub fn findings_in_tools<'a, T>(
     for (category, tool) in cx.tools() {
         // The function JSON holds the schema, and its hash is already known.
         let key = tool.tool.function_json_hash();
-        if Cache::get::<bool>(clean, key).unwrap_or(false) {
+        if cx.root.cache().get::<bool>(clean, key).unwrap_or(false) {
             continue;
         }
         let before = out.len();
@@ -72,7 +72,7 @@ pub fn findings_in_tools<'a, T>(
             out.extend(finds(schema).into_iter().map(|found| (category, tool, path.clone(), found)));
         }
         if out.len() == before {
-            Cache::set(clean, key, true);
+            cx.root.cache().set(clean, key, true);
         }
     }
     out

@@ -37,8 +37,8 @@ impl Place {
 /// The place of the value at `path` in `text` (the first member when a key is repeated). The text
 /// is indexed once (memoized by content), so locating each of many members costs a lookup per
 /// step, not a scan of the document.
-pub fn locate(text: &str, path: &[Step]) -> Option<Place> {
-    let index = Cache::get_or_insert(Kind::JsonIndex, content_hash(text), || Arc::new(Index::of(text)));
+pub fn locate(cache: &Cache, text: &str, path: &[Step]) -> Option<Place> {
+    let index = cache.get_or_insert(Kind::JsonIndex, content_hash(text), || Arc::new(Index::of(text)));
     let mut node = index.nodes.first()?;
     for step in path {
         let child = match (step, &node.children) {
@@ -203,13 +203,13 @@ mod tests {
     #[test]
     fn finds_keys_values_and_items() {
         let text = r#"{ "a": {"b\"": 1, "c": [true, {"d": "x,y"}, 3]}, "e": null }"#;
-        let place = locate(text, &[Step::Key("a"), Step::Key("c"), Step::Index(1), Step::Key("d")]).expect("found");
+        let place = locate(&Cache::default(), text, &[Step::Key("a"), Step::Key("c"), Step::Index(1), Step::Key("d")]).expect("found");
         assert_eq!((&text[place.key.clone().expect("key")], &text[place.value]), ("\"d\"", "\"x,y\""));
-        assert_eq!(locate(text, &[Step::Key("a"), Step::Key("b\"")]).map(|p| &text[p.value]), Some("1"));
-        assert_eq!(locate(text, &[Step::Key("a"), Step::Key("c"), Step::Index(2)]).map(|p| &text[p.value]), Some("3"));
-        assert_eq!(locate(text, &[Step::Key("e")]).map(|p| &text[p.member()]), Some("\"e\": null"));
-        assert_eq!(locate(text, &[Step::Key("a"), Step::Key("c"), Step::Index(3)]), None);
-        assert_eq!(locate(text, &[Step::Key("zz")]), None);
-        assert_eq!(locate("[1,", &[Step::Index(1)]), None, "broken JSON gives no place, never a panic");
+        assert_eq!(locate(&Cache::default(), text, &[Step::Key("a"), Step::Key("b\"")]).map(|p| &text[p.value]), Some("1"));
+        assert_eq!(locate(&Cache::default(), text, &[Step::Key("a"), Step::Key("c"), Step::Index(2)]).map(|p| &text[p.value]), Some("3"));
+        assert_eq!(locate(&Cache::default(), text, &[Step::Key("e")]).map(|p| &text[p.member()]), Some("\"e\": null"));
+        assert_eq!(locate(&Cache::default(), text, &[Step::Key("a"), Step::Key("c"), Step::Index(3)]), None);
+        assert_eq!(locate(&Cache::default(), text, &[Step::Key("zz")]), None);
+        assert_eq!(locate(&Cache::default(), "[1,", &[Step::Index(1)]), None, "broken JSON gives no place, never a panic");
     }
 }

@@ -359,7 +359,7 @@ pub fn import_walk(cx: &Context, rel: &str, text: &str) -> ImportWalk {
     use crate::rules::refs::import_paths as imports;
     fn targets(cx: &Context, rel: &str, text: &str) -> Vec<(Range<usize>, String)> {
         let dir = rel.rsplit_once('/').map_or("", |(d, _)| d);
-        imports(text)
+        imports(cx.root.cache(), text)
             .into_iter()
             .filter_map(|(range, path)| {
                 let joined = if dir.is_empty() { path } else { format!("{dir}/{path}") };
@@ -427,7 +427,7 @@ pub fn template_variables(doc: &Doc) -> Vec<(String, Range<usize>)> {
         // ok: literal
     });
     let start = doc.body_start();
-    let masked = crate::rules::markdown::mask_code(doc.body());
+    let masked = crate::rules::markdown::mask_code(&doc.cache, doc.body());
     VARIABLE
         .captures_iter(&masked)
         .filter_map(|c| {

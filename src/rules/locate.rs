@@ -84,7 +84,7 @@ pub fn step(cx: &Context, id: &str) -> Place {
 /// Where a tool is defined: its name in its source file.
 pub fn tool(cx: &Context, tool: &CategoryTool) -> Place {
     let file = cx.display(&tool.source);
-    let span = cx.sources.get_shared(&file).and_then(|text| names_in(text).place(&tool.tool.name));
+    let span = cx.sources.get_shared(&file).and_then(|text| names_in(cx.root.cache(), text).place(&tool.tool.name));
     (file, span)
 }
 
@@ -93,7 +93,7 @@ pub fn tool(cx: &Context, tool: &CategoryTool) -> Place {
 pub fn in_tool(cx: &Context, t: &CategoryTool, needle: &str) -> Place {
     let file = cx.display(&t.source);
     let Some(text) = cx.sources.get_shared(&file) else { return (file, None) };
-    let index = names_in(text);
+    let index = names_in(cx.root.cache(), text);
     let at = index.place(&t.tool.name);
     let from = at.as_ref().map_or(0, |r| r.start);
     let to = index.next_name_after(from).unwrap_or(text.len());
@@ -136,8 +136,8 @@ impl NameIndex {
     }
 }
 
-fn names_in(text: &SharedText) -> Arc<NameIndex> {
-    Cache::get_or_insert(Kind::NameIndex, text.hash(), || Arc::new(index_names(text)))
+fn names_in(cache: &Cache, text: &SharedText) -> Arc<NameIndex> {
+    cache.get_or_insert(Kind::NameIndex, text.hash(), || Arc::new(index_names(text)))
 }
 
 fn index_names(text: &str) -> NameIndex {

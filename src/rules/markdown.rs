@@ -32,8 +32,8 @@ pub struct Markdown {
 }
 
 /// The text parsed (memoized by content: the agents of a project share their files).
-pub fn parse(text: &str) -> Arc<Markdown> {
-    Cache::get_or_insert(Kind::Markdown, content_hash(text), || Arc::new(read(text)))
+pub fn parse(cache: &Cache, text: &str) -> Arc<Markdown> {
+    cache.get_or_insert(Kind::Markdown, content_hash(text), || Arc::new(read(text)))
 }
 
 fn read(text: &str) -> Markdown {
@@ -166,21 +166,21 @@ fn blank_ranges<'a>(text: &str, ranges: impl Iterator<Item = &'a Range<usize>>) 
 }
 
 /// The text with code blocks and inline code spans blanked.
-pub fn mask_code(text: &str) -> String {
-    blank_ranges(text, parse(text).code.iter().map(|(r, _)| r))
+pub fn mask_code(cache: &Cache, text: &str) -> String {
+    blank_ranges(text, parse(cache, text).code.iter().map(|(r, _)| r))
 }
 
 /// The text with emphasis delimiters blanked: `**bold**` is read as `  bold  `, so prose
 /// scanned for paths and wildcards never takes a delimiter for a `*`.
-pub fn mask_emphasis(text: &str) -> String {
-    blank_ranges(text, parse(text).emphasis.iter())
+pub fn mask_emphasis(cache: &Cache, text: &str) -> String {
+    blank_ranges(text, parse(cache, text).emphasis.iter())
 }
 
 /// Each line of a text (with its line break) and, when it belongs to a code block (the fences
 /// included), the block's info string's first word (`powershell` in ```` ```powershell ````;
 /// empty for an indented block or a fence without one).
-pub fn fenced_lines(text: &str) -> Vec<(&str, Option<&str>)> {
-    let markdown = parse(text);
+pub fn fenced_lines<'t>(cache: &Cache, text: &'t str) -> Vec<(&'t str, Option<&'t str>)> {
+    let markdown = parse(cache, text);
     // The info string read from the text itself (the parser's copy lives in the memo).
     let info_of = |block: &Range<usize>| {
         let line = text[block.start..].lines().next().unwrap_or("").trim_start();
@@ -233,7 +233,7 @@ mod tests {
     #[test]
     fn masks_code_keeping_offsets() {
         let text = "use {x} here `{y}` and\n```python\nprint(f\"{z}\")\n```\n{w}\n";
-        let masked = mask_code(text);
+        let masked = mask_code(&Cache::default(), text);
         assert_eq!(masked.len(), text.len());
         assert!(masked.contains("{x}") && masked.contains("{w}"));
         assert!(!masked.contains("{y}") && !masked.contains("{z}"));
@@ -242,14 +242,15 @@ mod tests {
     #[test]
     fn tells_emphasis_from_wildcards() {
         let text = "**Use the bundle** and `rules/bundle-*.md`, or *one* of shared/*.md\n";
-        let masked = mask_emphasis(text);
+        let masked = mask_emphasis(&Cache::default(), text);
         assert_eq!(masked, "  Use the bundle   and `rules/bundle-*.md`, or  one  of shared/*.md\n");
     }
 
     #[test]
     fn finds_links_definitions_and_fenced_lines() {
         let text = "---\ndescription: see [x](front.md)\n---\n[a](docs/a.md) ![b](<img b.png> \"t\") `[c](c.md)`\n```sh\n[d](d.md)\n```\n\n[e]: e.md\n[f](x.md (y)) [g][e] [h]()\n";
-        let found: Vec<(String, &str)> = parse(text).links.iter().map(|l| (l.dest.clone(), &text[l.span.clone()])).collect();
+        let found: Vec<(String, &str)> =
+            parse(&Cache::default(), text).links.iter().map(|l| (l.dest.clone(), &text[l.span.clone()])).collect();
         let dests: Vec<&str> = found
             .iter()
             .map(|(d, s)| {
@@ -258,9 +259,9 @@ mod tests {
             })
             .collect();
         assert_eq!(dests, ["docs/a.md", "img b.png", "e.md", "x.md", ""]);
-        let fenced: Vec<Option<&str>> = fenced_lines(text).into_iter().map(|(_, info)| info).collect();
+        let fenced: Vec<Option<&str>> = fenced_lines(&Cache::default(), text).into_iter().map(|(_, info)| info).collect();
         assert_eq!(fenced[3..8], [None, Some("sh"), Some("sh"), Some("sh"), None]);
-        assert_eq!(parse("# Run `cargo test` *fast*\nTitle\n===\n").headings, ["Run cargo test fast", "Title"]);
+        assert_eq!(parse(&Cache::default(), "# Run `cargo test` *fast*\nTitle\n===\n").headings, ["Run cargo test fast", "Title"]);
     }
 
     #[test]

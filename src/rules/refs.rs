@@ -45,8 +45,8 @@ pub use super::markdown::Link;
 
 /// The links of a Markdown text outside code blocks and spans: inline links and images, and
 /// link reference definitions.
-pub fn links(text: &str) -> Vec<Link> {
-    markdown::parse(text).links.clone()
+pub fn links(cache: &Cache, text: &str) -> Vec<Link> {
+    markdown::parse(cache, text).links.clone()
 }
 
 /// What a link's destination is.
@@ -205,9 +205,9 @@ static EXPLICIT_ID: LazyLock<Regex> = LazyLock::new(|| {
 
 /// The anchors a Markdown text defines: GitHub's slug of every heading (duplicates numbered
 /// `-1`, `-2`…) and explicit ids (`<a name="x">`, `id="x"`, `{#x}`).
-pub fn anchors(text: &str) -> BTreeSet<String> {
+pub fn anchors(cache: &Cache, text: &str) -> BTreeSet<String> {
     let mut found = BTreeSet::new();
-    for heading in &markdown::parse(text).headings {
+    for heading in &markdown::parse(cache, text).headings {
         let slug = slug(heading);
         let mut candidate = slug.clone();
         let mut n = 0;
@@ -274,7 +274,7 @@ pub const BUNDLE_DEPTH: usize = 4;
 
 /// Every link of every Markdown file with what its destination is.
 pub fn all_links<'a>(cx: &Context<'a>) -> Vec<(MdFile<'a>, Link)> {
-    markdown_files(cx).into_iter().flat_map(|f| links(f.text).into_iter().map(move |l| (f, l))).collect()
+    markdown_files(cx).into_iter().flat_map(|f| links(cx.root.cache(), f.text).into_iter().map(move |l| (f, l))).collect()
 }
 
 /// The `@path` imports between files: every memory file and each file it imports (read through
@@ -293,8 +293,8 @@ const EXTENSIONS: [&str; 9] = [".md", ".mdx", ".markdown", ".txt", ".json", ".ya
 static IMPORT: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"(?m)(?:^|[ \t])@([A-Za-z0-9_./~-]+)").expect("constant pattern")); // ok: literal
 
 /// The `@path` imports of a Markdown text, with their byte ranges (the `@` included).
-pub fn import_paths(text: &str) -> Vec<(std::ops::Range<usize>, String)> {
-    let masked = markdown::mask_code(text);
+pub fn import_paths(cache: &Cache, text: &str) -> Vec<(std::ops::Range<usize>, String)> {
+    let masked = markdown::mask_code(cache, text);
     let mut found = Vec::new();
     for caps in IMPORT.captures_iter(&masked) {
         let Some(m) = caps.get(1) else { continue };
@@ -326,7 +326,7 @@ pub fn imports(cx: &Context) -> Imports {
         let text = graph.files[&rel].1.clone();
         let dir = rel.rsplit_once('/').map_or("", |(d, _)| d);
         let mut edges = Vec::new();
-        for (range, path) in import_paths(&text) {
+        for (range, path) in import_paths(cx.root.cache(), &text) {
             let Resolved::Exists(target) = resolve(cx, dir, &path) else { continue };
             if !graph.files.contains_key(&target) && graph.files.len() < MAX_IMPORTED {
                 let Ok(file) = cx.root.read(&target) else { continue };
@@ -352,14 +352,14 @@ static MENTION: LazyLock<Regex> = LazyLock::new(|| {
 
 /// Paths of bundled files mentioned in a text outside Markdown link destinations (in prose, code
 /// spans or code blocks): `scripts/x.py`, `./references/y.md`, each with its byte range.
-pub fn bundle_mentions(text: &str) -> Vec<(Range<usize>, String)> {
+pub fn bundle_mentions(cache: &Cache, text: &str) -> Vec<(Range<usize>, String)> {
     // Every mention holds one of the folder names: most texts have none, and are not scanned.
     if !BUNDLE_FOLDERS.iter().any(|folder| text.contains(folder)) {
         return Vec::new();
     }
-    let markdown = markdown::parse(text);
+    let markdown = markdown::parse(cache, text);
     // Emphasis delimiters read as spaces: `**scripts/run.py**` mentions `scripts/run.py`.
-    let prose = markdown::mask_emphasis(text);
+    let prose = markdown::mask_emphasis(cache, text);
     let mut links = markdown.links.iter().map(|l| &l.span).peekable();
     MENTION
         .captures_iter(&prose)
@@ -406,7 +406,7 @@ impl Bundle {
         };
         let text = skill.map_or(0, |s| s.text.hash());
         let key = content_hash(&format!("{}\0{skill_rel}\0{text:x}", cx.root.canonical().display()));
-        Cache::get_or_insert(Kind::Bundle, key, || Arc::new(Bundle::read(cx, skill_rel)))
+        cx.root.cache().get_or_insert(Kind::Bundle, key, || Arc::new(Bundle::read(cx, skill_rel)))
     }
 
     fn read(cx: &Context, skill_rel: &str) -> Bundle {
@@ -470,7 +470,7 @@ enum Key<'a> {
 }
 
 impl Mentioners {
-    pub fn new(texts: &[&str], files: &[&str]) -> Mentioners {
+    pub fn new(cache: &Cache, texts: &[&str], files: &[&str]) -> Mentioners {
         let mut keys: Vec<(String, Key)> = Vec::new();
         let mut folders = HashSet::new();
         for rel in files {
@@ -514,7 +514,7 @@ impl Mentioners {
         }
         // Each distinct pattern once, with the texts that write it.
         let mut patterns: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
-        let globs: Vec<Arc<MentionGlobs>> = texts.iter().map(|t| MentionGlobs::of(t)).collect();
+        let globs: Vec<Arc<MentionGlobs>> = texts.iter().map(|t| MentionGlobs::of(cache, t)).collect();
         for (i, g) in globs.iter().enumerate() {
             for pattern in g.patterns.iter() {
                 let owners = patterns.entry(pattern.as_str()).or_default();
@@ -585,16 +585,16 @@ struct MentionGlobs {
 }
 
 impl MentionGlobs {
-    fn of(text: &str) -> Arc<MentionGlobs> {
+    fn of(cache: &Cache, text: &str) -> Arc<MentionGlobs> {
         // Most texts write no `*` at all.
         if !text.contains('*') {
             return Arc::default();
         }
-        Cache::get_or_insert(Kind::MentionGlobs, content_hash(text), || Arc::new(MentionGlobs::read(text)))
+        cache.get_or_insert(Kind::MentionGlobs, content_hash(text), || Arc::new(MentionGlobs::read(cache, text)))
     }
 
-    fn read(text: &str) -> MentionGlobs {
-        let prose = markdown::mask_emphasis(text);
+    fn read(cache: &Cache, text: &str) -> MentionGlobs {
+        let prose = markdown::mask_emphasis(cache, text);
         let mut patterns: Vec<&str> = GLOB
             .find_iter(&prose)
             .map(|g| g.as_str().trim_start_matches("./"))
@@ -618,7 +618,7 @@ mod tests {
 
     /// Whether one text mentions one file.
     fn mentions(text: &str, rel: &str) -> bool {
-        Mentioners::new(&[text], &[rel]).first(rel, |_| true).is_some()
+        Mentioners::new(&Cache::default(), &[text], &[rel]).first(rel, |_| true).is_some()
     }
 
     #[test]
@@ -637,7 +637,7 @@ mod tests {
         let text = "**Pick the right bundle** before you start.\n";
         assert!(!mentions(text, "rules/bundle-core.md"));
         assert!(mentions("Read `rules/bundle-*.md`.", "rules/bundle-core.md"));
-        assert_eq!(bundle_mentions("Run **scripts/run.py** now.")[0].1, "scripts/run.py");
+        assert_eq!(bundle_mentions(&Cache::default(), "Run **scripts/run.py** now.")[0].1, "scripts/run.py");
     }
 
     #[test]

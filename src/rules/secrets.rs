@@ -8,7 +8,7 @@ use std::sync::{Arc, LazyLock};
 
 use regex::Regex;
 
-use crate::memo::{self, content_hash, Cache, SharedText};
+use crate::memo::{self, content_hash, Cache};
 
 use super::context::Context;
 use crate::diagnostic::{redact, Diagnostic, Sources};
@@ -107,25 +107,31 @@ pub fn credential_value(name: &str, value: &str) -> bool {
 
 /// Whether any SEC pattern finds a secret overlapping `range` of `text` (so another rule that
 /// looks at the same value leaves it to the SEC rule).
-pub fn found_in(text: &str, range: &Range<usize>) -> bool {
-    Kind::ALL.iter().any(|kind| find(*kind, text).iter().any(|r| r.start < range.end && range.start < r.end))
+pub fn found_in(cache: &Cache, text: &str, range: &Range<usize>) -> bool {
+    let found = |kind| match text.len() < MEMOIZED_FROM {
+        true => scan(kind, text),
+        false => find_hashed(kind, text, content_hash(text), cache),
+    };
+    Kind::ALL.iter().any(|kind| found(*kind).iter().any(|r| r.start < range.end && range.start < r.end))
 }
 
-/// Ranges of secrets of one kind in a text. Large texts are scanned once per content for the
-/// process: the agents of a project share most files.
+/// Texts at least this long are scanned once per content and run (a smaller one costs less to
+/// scan than to hash and look up).
+const MEMOIZED_FROM: usize = 4096;
+
+/// Ranges of secrets of one kind in a text (scanned each time: for one text, such as a line of
+/// output; the files of a run are scanned once per content through its cache).
 pub fn find(kind: Kind, text: &str) -> Vec<Range<usize>> {
-    if text.len() < 4096 {
-        return scan(kind, text);
-    }
-    find_hashed(kind, text, content_hash(text))
+    scan(kind, text)
 }
 
-/// [`find`] for a text whose content hash is known.
-fn find_hashed(kind: Kind, text: &str, hash: u128) -> Vec<Range<usize>> {
+/// [`find`] for a text whose content hash is known, once per content in the run of `cache`: the
+/// agents of a project share most files.
+fn find_hashed(kind: Kind, text: &str, hash: u128, cache: &Cache) -> Vec<Range<usize>> {
     let index = Kind::ALL.iter().position(|k| *k == kind).unwrap_or(0) as u128;
     // One key per pattern and text: the hash with the pattern's index in its top bits.
     let key = hash ^ (index << 120);
-    let found: Arc<[Range<usize>]> = Cache::get_or_insert(memo::Kind::Secrets, key, || scan(kind, text).into());
+    let found: Arc<[Range<usize>]> = cache.get_or_insert(memo::Kind::Secrets, key, || scan(kind, text).into());
     found.to_vec()
 }
 
@@ -197,8 +203,8 @@ fn occurrences(text: &str, redacted: &BTreeSet<String>) -> Vec<Range<usize>> {
 /// text (so that a private key's body is masked in a window that does not show its `BEGIN`
 /// line). The redacted secrets are not among them: they hold no line break, so a window made of
 /// whole lines finds them itself ([`mask_window`]).
-pub fn file_ranges(text: &SharedText) -> Vec<Range<usize>> {
-    ranges(text, |kind| find_hashed(kind, text, text.hash()))
+pub fn file_ranges(text: &str) -> Vec<Range<usize>> {
+    ranges(text, |kind| scan(kind, text))
 }
 
 /// `window` (the bytes of a file from `offset`) with the file's secrets masked: `file_ranges`
@@ -215,11 +221,12 @@ pub fn mask_window<'a>(window: &'a str, offset: usize, file_ranges: &[Range<usiz
     mask_ranges_keeping(window, &found)
 }
 
-/// Masks the secrets in every file of `sources` (see [`mask`]).
-pub fn mask_sources(sources: &mut Sources) {
+/// Masks the secrets in every file of `sources` (see [`mask`]), scanning each content once per
+/// run of `cache`.
+pub fn mask_sources(sources: &mut Sources, cache: &Cache) {
     let redacted = sources.secrets().clone();
     sources.rewrite(|text, hash| {
-        let mut found = ranges(text, |kind| find_hashed(kind, text, hash));
+        let mut found = ranges(text, |kind| find_hashed(kind, text, hash, cache));
         found.extend(occurrences(text, &redacted));
         match mask_ranges(text, &found) {
             Cow::Owned(masked) => Some(masked),
@@ -232,7 +239,7 @@ pub fn mask_sources(sources: &mut Sources) {
 /// (by their span), then every source text, message, label, help, related place and fix title
 /// is masked, so that no output format can print one (a line quoted by another finding on the
 /// same line, a preview in a message, a name).
-pub fn mask_report(sources: &mut Sources, diagnostics: &mut [Diagnostic]) {
+pub fn mask_report(sources: &mut Sources, diagnostics: &mut [Diagnostic], cache: &Cache) {
     for d in diagnostics.iter().filter(|d| d.redact) {
         let value = d.file.as_deref().zip(d.span.clone()).and_then(|(file, span)| sources.get_shared(file)?.get(span).map(str::to_string));
         // A span may hold the value's quotes (a JSON string): the value is what is masked.
@@ -242,7 +249,7 @@ pub fn mask_report(sources: &mut Sources, diagnostics: &mut [Diagnostic]) {
             sources.register_secret(&value);
         }
     }
-    mask_sources(sources);
+    mask_sources(sources, cache);
     let redacted = sources.secrets().clone();
     for d in diagnostics.iter_mut() {
         let texts = [Some(&mut d.message), d.label.as_mut(), d.help.as_mut()].into_iter().flatten();
@@ -290,7 +297,7 @@ fn mask_ranges_keeping<'a>(text: &'a str, ranges: &[(Range<usize>, usize)]) -> C
 pub fn check(cx: &Context, kind: Kind) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
     for (file, text, hash) in cx.sources.iter_hashed() {
-        for range in find_hashed(kind, text, hash) {
+        for range in find_hashed(kind, text, hash, cx.root.cache()) {
             let secret = &text[range.clone()];
             let shown = if kind == Kind::PrivateKey { "-----BEGIN …".to_string() } else { redact(secret) };
             findings.push(

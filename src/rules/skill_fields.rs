@@ -248,7 +248,13 @@ mod tests {
     }
 
     fn doc(text: &str) -> Doc {
-        Doc::new(crate::agent_files::FileKind::Skill, "s/SKILL.md".into(), "s/SKILL.md".into(), crate::memo::SharedText::new(text))
+        Doc::new(
+            crate::agent_files::FileKind::Skill,
+            "s/SKILL.md".into(),
+            "s/SKILL.md".into(),
+            crate::memo::SharedText::new(text),
+            &std::sync::Arc::default(),
+        )
     }
 
     fn applied(text: &str, edit: Option<Edit>) -> Option<String> {

@@ -78,11 +78,28 @@ impl Tool {
 /// The tools of a file, shared between the agents that use the same file content.
 pub type SharedTools = Arc<Vec<Arc<Tool>>>;
 
-/// [`parse_tool_file`], done once per distinct file content in a run.
-pub fn parse_tool_file_shared(text: &SharedText) -> Result<SharedTools, ToolFileError> {
-    Cache::get_or_insert(Kind::ToolFile, text.hash(), || {
+/// [`parse_tool_file`], done once per distinct file content in a run (its `cache`).
+pub fn parse_tool_file_shared(text: &SharedText, cache: &Cache) -> Result<SharedTools, ToolFileError> {
+    cache.get_or_insert(Kind::ToolFile, text.hash(), || {
         parse_tool_file(text).map(|file| Arc::new(file.tools.into_iter().map(Arc::new).collect()))
     })
+}
+
+/// Each later use of a name with the index of its first use, as `(first, later)`, in the order of
+/// the later uses: two tools of one name collide in a request (TOOL003, and `ctxc cost` of tool
+/// files).
+pub fn repeated_names<'a>(names: impl IntoIterator<Item = &'a str>) -> Vec<(usize, usize)> {
+    let mut first: crate::memo::KeyMap<&str, usize> = crate::memo::KeyMap::default();
+    let mut repeats = Vec::new();
+    for (i, name) in names.into_iter().enumerate() {
+        match first.get(name) {
+            Some(&j) => repeats.push((j, i)),
+            None => {
+                first.insert(name, i);
+            }
+        }
+    }
+    repeats
 }
 
 /// The format a tool file was recognised as.
@@ -357,6 +374,12 @@ pub(crate) mod tests {
             read(r#"[{"name": "a"}, {"description": "b"}]"#),
             Err((Code::TOOL001, "tool #2: not a tool definition (no `name`, `function` or `functionDeclarations`)".into()))
         );
+    }
+
+    #[test]
+    fn repeated_names_pair_each_later_use_with_the_first() {
+        assert_eq!(super::repeated_names(["a", "b", "a", "c", "b", "a"]), [(0, 2), (1, 4), (0, 5)]);
+        assert!(super::repeated_names(["a", "b"]).is_empty());
     }
 
     #[test]

@@ -67,7 +67,7 @@ fn hostile_report(per_file: usize) -> CheckReport {
             }
         }
     }
-    secrets::mask_report(&mut report.sources, &mut report.diagnostics);
+    secrets::mask_report(&mut report.sources, &mut report.diagnostics, &ctxc::memo::Cache::default());
     report
 }
 

@@ -118,7 +118,7 @@ fn compare(name: &str, release: &str) -> Vec<String> {
             })
             .collect();
         let model = ctxc::models::profile(report["model"]["model"].as_str().unwrap_or_default());
-        let costs = cost_tool_list(&tools.iter().collect::<Vec<_>>(), &model, &TokenCounter::new());
+        let costs = cost_tool_list(&tools.iter().collect::<Vec<_>>(), &model, &TokenCounter::new(), &ctxc::memo::Cache::default());
         let (sent_tokens, total): (Vec<i64>, _) = (costs.tools.iter().map(|c| c.tokens.tokens).collect(), costs.total);
         let ctxc_tokens: Vec<i64> = ctxc_tools.iter().map(|t| t["tokens"]["tokens"].as_i64().unwrap_or(-1)).collect();
         let ctxc_total = report["tool_schemas"]["total"]["tokens"].as_i64().unwrap_or(-1);

@@ -131,7 +131,12 @@ fn check(label: &str, ran: &Value, project: &Path, release: &str, overrides: Vec
             ctxc::tools::Tool::new(text("name"), text("description"), f["parameters"].clone(), None)
         })
         .collect();
-    let sent_costs = ctxc::measure::cost_tool_list(&sent_tools.iter().collect::<Vec<_>>(), &runs.loaded.agent.profile, session.counter());
+    let sent_costs = ctxc::measure::cost_tool_list(
+        &sent_tools.iter().collect::<Vec<_>>(),
+        &runs.loaded.agent.profile,
+        session.counter(),
+        session.cache(),
+    );
     let sent: Vec<(String, usize)> = sent_costs.tools.iter().map(|t| (t.name.clone(), t.tokens.tokens.max(0) as usize)).collect();
     let costed: Vec<(String, usize)> =
         run.measured.tool_schemas.tools.iter().map(|t| (t.name.clone(), t.tokens.tokens.max(0) as usize)).collect();

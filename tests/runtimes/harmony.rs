@@ -161,7 +161,7 @@ fn compare(case: &Case, ran: &Value, counter: &TokenCounter) -> Vec<String> {
     let p = profile(MODEL);
     let prompt_tokens = case.instructions.as_deref().map(|i| counter.count(p.tokenizer, i));
     let parts = case.instructions.as_deref().zip(prompt_tokens).map(|part| vec![part]);
-    let counted = count_request(&p, parts.as_deref(), &tools, counter);
+    let counted = count_request(&p, parts.as_deref(), &tools, counter, &ctxc::memo::Cache::default());
     let n = |key: &str| ran[key].as_i64().expect("count");
     let prompt = prompt_tokens.unwrap_or(0) as i64;
     // (system prompt, framing and joins, tools, total): harmony's, then ctxc's.

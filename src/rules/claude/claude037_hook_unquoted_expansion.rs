@@ -132,6 +132,6 @@ mod tests {
 
     fn place_in(text: &str) -> usize {
         let path = hook_path("Stop", 0, 0, "command");
-        crate::rules::json_span::locate(text, &path).expect("found").value.start + 1
+        crate::rules::json_span::locate(&crate::memo::Cache::default(), text, &path).expect("found").value.start + 1
     }
 }

@@ -31,7 +31,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         for (name, value) in env {
             let Some(value) = value.as_str().filter(|v| secrets::credential_value(name, v)) else { continue };
             let Some(at) = place(doc, &[Step::Key("env"), Step::Key(name)]) else { continue };
-            if secrets::found_in(&doc.text, &at.value) {
+            if secrets::found_in(cx.root.cache(), &doc.text, &at.value) {
                 continue;
             }
             findings.push(

@@ -32,7 +32,7 @@ fn imported(cx: &Context, rel: &str, cache: &mut BTreeMap<String, Vec<String>>) 
     }
     let dir = rel.rsplit_once('/').map_or("", |(d, _)| d);
     let found: Vec<String> = match cx.root.read(rel) {
-        Ok(file) => imports(&file.text)
+        Ok(file) => imports(cx.root.cache(), &file.text)
             .into_iter()
             .filter_map(|(_, path)| cx.root.normalize(&if dir.is_empty() { path.clone() } else { format!("{dir}/{path}") }).ok())
             .filter(|p| cx.root.resolve(p).is_ok_and(|r| r.is_file()))
@@ -68,7 +68,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut cache = BTreeMap::new();
     for doc in cx.memory.iter().filter(|m| m.name().starts_with("CLAUDE")) {
         let dir = doc.rel.rsplit_once('/').map_or("", |(d, _)| d);
-        for (range, path) in imports(&doc.text) {
+        for (range, path) in imports(cx.root.cache(), &doc.text) {
             let Ok(first) = cx.root.normalize(&if dir.is_empty() { path.clone() } else { format!("{dir}/{path}") }) else { continue };
             if !cx.root.resolve(&first).is_ok_and(|r| r.is_file()) {
                 continue;

@@ -34,13 +34,13 @@ fn normalize(paragraph: &str) -> String {
 
 /// The paragraphs of a section long enough to compare: the hash of each one's normalized text
 /// and its byte range. Kept per section content, since sections repeat across modes and agents.
-fn long_paragraphs(text: &SharedText) -> Arc<[(u128, Range<usize>)]> {
-    Cache::get_or_insert(Kind::Paragraphs, text.hash(), || {
+fn long_paragraphs(cache: &Cache, text: &SharedText) -> Arc<[(u128, Range<usize>)]> {
+    cache.get_or_insert(Kind::Paragraphs, text.hash(), || {
         paragraphs(text)
             .into_iter()
             .filter_map(|(start, paragraph)| {
                 // Per paragraph too: rendered templates differ in a line or two and share the rest.
-                let key = Cache::get_or_insert(Kind::ParagraphKey, content_hash(paragraph), || {
+                let key = cache.get_or_insert(Kind::ParagraphKey, content_hash(paragraph), || {
                     let key = normalize(paragraph);
                     (key.chars().count() >= MIN_CHARS).then(|| content_hash(&key))
                 });
@@ -57,7 +57,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
     for run in cx.runs() {
         let mut first_seen: KeyMap<u128, &str> = KeyMap::default();
         for section in &run.rendered.sections {
-            for (key, range) in long_paragraphs(&section.text).iter().cloned() {
+            for (key, range) in long_paragraphs(cx.root.cache(), &section.text).iter().cloned() {
                 let paragraph = &section.text[range];
                 match first_seen.get(&key) {
                     None => {

@@ -38,7 +38,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
     for doc in parsed(cx, FileKind::CopilotPrompt) {
         let start = doc.body_start();
-        let masked = mask_code(doc.body());
+        let masked = mask_code(cx.root.cache(), doc.body());
         for caps in INPUT.captures_iter(&masked) {
             let Some(whole) = caps.get(0) else { continue };
             let text = whole.as_str();

@@ -33,7 +33,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         // Action → (positive?, file, span) of its first occurrence in the chain.
         let mut seen: BTreeMap<(String, bool), (&str, std::ops::Range<usize>)> = BTreeMap::new();
         for member in &chain {
-            for sentence in sentences(&member.text).iter() {
+            for sentence in sentences(cx.root.cache(), &member.text).iter() {
                 let Some((positive, action)) = directive(&sentence.text) else { continue };
                 if let Some((file, span)) = seen.get(&(action.clone(), !positive)) {
                     if reported.insert((member.file.clone(), sentence.span.start)) {

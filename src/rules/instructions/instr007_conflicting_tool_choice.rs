@@ -56,7 +56,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
     for chain in chains::chains(cx) {
         let mut chosen: Vec<(&str, String, &str, std::ops::Range<usize>)> = Vec::new();
         for member in &chain {
-            for sentence in sentences(&member.text).iter() {
+            for sentence in sentences(cx.root.cache(), &member.text).iter() {
                 let Some((group, tool)) = choice(&sentence.text) else { continue };
                 if let Some((_, other, file, span)) = chosen.iter().find(|(g, t, _, _)| *g == group && *t != tool) {
                     if reported.insert((member.file.clone(), sentence.span.start)) {

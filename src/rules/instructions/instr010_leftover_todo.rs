@@ -37,7 +37,7 @@ static MARKER: LazyLock<Regex> = LazyLock::new(|| {
 fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
     for file in markdown_files(cx) {
-        for m in markers(file.text).iter() {
+        for m in markers(cx.root.cache(), file.text).iter() {
             let line_end = file.text[m.start..].find('\n').map_or(file.text.len(), |i| m.start + i);
             let line = file.text[m.start..line_end].trim_end();
             findings.push(
@@ -54,9 +54,9 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
 
 /// Where the markers are in a text, outside code. Kept per content: the agents of a project
 /// share their skills and memory files, often as copies.
-fn markers(text: &str) -> Arc<[Range<usize>]> {
-    Cache::get_or_insert(Kind::LeftoverMarkers, content_hash(text), || {
-        let masked = mask_code(text);
+fn markers(cache: &Cache, text: &str) -> Arc<[Range<usize>]> {
+    cache.get_or_insert(Kind::LeftoverMarkers, content_hash(text), || {
+        let masked = mask_code(cache, text);
         MARKER.captures_iter(&masked).filter_map(|caps| caps.get(1).or_else(|| caps.get(2))).map(|m| m.range()).collect()
     })
 }

@@ -42,7 +42,7 @@ const PLATITUDES: [&str; 14] = [
 fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
     for file in markdown_files(cx) {
-        for sentence in sentences(file.text).iter() {
+        for sentence in sentences(cx.root.cache(), file.text).iter() {
             // The whole line: a bold lead-in (`**Be accurate.** Check the docs…`) introduces real guidance.
             if !PLATITUDES.contains(&sentence.text.as_str()) {
                 continue;

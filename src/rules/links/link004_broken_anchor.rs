@@ -28,11 +28,11 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
     for (file, link) in refs::all_links(cx) {
         let (anchor, defined): (&str, BTreeSet<String>) = match refs::target(&link.dest) {
-            Target::Anchor(anchor) => (anchor, refs::anchors(file.text)),
+            Target::Anchor(anchor) => (anchor, refs::anchors(cx.root.cache(), file.text)),
             Target::Relative { path, anchor: Some(anchor) } if is_markdown(&path) => {
                 let Resolved::Exists(rel) = refs::resolve(cx, file.dir(), &path) else { continue };
                 let Ok(target) = cx.root.read(&rel) else { continue };
-                (anchor, refs::anchors(&target.text))
+                (anchor, refs::anchors(cx.root.cache(), &target.text))
             }
             _ => continue,
         };
@@ -70,8 +70,8 @@ mod tests {
     fn slugs_follow_github() {
         assert_eq!(slug("Running `cargo test` (fast)"), "running-cargo-test-fast");
         assert_eq!(slug("[API](x.md) & CLI"), "api--cli");
-        assert!(has_anchor(&anchors("## A job named in `if:` must run\n"), "a-job-named-in-if-must-run"));
-        let found = anchors("# Setup\n## Setup\nTitle\n=====\n<a name=\"custom\"></a>\n```\n# not a heading\n```\n");
+        assert!(has_anchor(&anchors(&crate::memo::Cache::default(), "## A job named in `if:` must run\n"), "a-job-named-in-if-must-run"));
+        let found = anchors(&crate::memo::Cache::default(), "# Setup\n## Setup\nTitle\n=====\n<a name=\"custom\"></a>\n```\n# not a heading\n```\n");
         assert!(has_anchor(&found, "setup") && has_anchor(&found, "setup-1") && has_anchor(&found, "title"));
         assert!(has_anchor(&found, "custom") && has_anchor(&found, "Setup"));
         assert!(!has_anchor(&found, "not-a-heading"));

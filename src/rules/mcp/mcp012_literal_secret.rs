@@ -32,7 +32,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
             for (var, v) in server.get(key).and_then(|m| m.as_object()).into_iter().flatten() {
                 let Some(v) = v.as_str().filter(|v| secrets::credential_value(var, v)) else { continue };
                 let Some(at) = place(doc, &[Step::Key("mcpServers"), Step::Key(name), Step::Key(key), Step::Key(var)]) else { continue };
-                if secrets::found_in(&doc.text, &at.value) {
+                if secrets::found_in(cx.root.cache(), &doc.text, &at.value) {
                     continue;
                 }
                 findings.push(

@@ -68,7 +68,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
     let expanded = expanded_agents_md(cx);
     for doc in cx.memory.iter().filter(|m| !is_agents_md(&m.rel) || expanded.as_ref().is_none_or(|set| set.contains(&m.rel))) {
         let dir = doc.rel.rsplit_once('/').map_or("", |(d, _)| d);
-        for (range, path) in crate::rules::refs::import_paths(&doc.text) {
+        for (range, path) in crate::rules::refs::import_paths(cx.root.cache(), &doc.text) {
             let joined = if dir.is_empty() { path.clone() } else { format!("{dir}/{path}") };
             let problem = match cx.root.normalize(&joined).and_then(|rel| cx.root.resolve(&rel).map(|p| (rel, p))) {
                 Ok((_, resolved)) if resolved.is_file() => continue,
@@ -94,9 +94,9 @@ mod tests {
     #[test]
     fn finds_imports_but_not_mentions_or_code() {
         let text = "@AGENTS.md\nSee @docs/style.md, and ask @octocat.\nmail me@example.com\n```\n@pytest.fixture\n@x/y.md\n```\n`@a/b.md`\n@~/notes.md\n";
-        let paths: Vec<String> = crate::rules::refs::import_paths(text).into_iter().map(|(_, p)| p).collect();
+        let paths: Vec<String> = crate::rules::refs::import_paths(&crate::memo::Cache::default(), text).into_iter().map(|(_, p)| p).collect();
         assert_eq!(paths, ["AGENTS.md", "docs/style.md"]);
-        let (range, _) = &crate::rules::refs::import_paths(text)[0];
+        let (range, _) = &crate::rules::refs::import_paths(&crate::memo::Cache::default(), text)[0];
         assert_eq!(&text[range.clone()], "@AGENTS.md");
     }
 }

@@ -71,14 +71,14 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
     for skill in cx.skills.iter().filter(|s| !about_skills(&s.text)) {
         let body = skill.body();
         let offset = skill.body_start();
-        let mentions = refs::bundle_mentions(body);
+        let mentions = refs::bundle_mentions(cx.root.cache(), body);
         if mentions.is_empty() {
             continue;
         }
         let mut starts = Vec::new();
         let mut fences = Vec::new();
         let mut line_start = 0;
-        for (line, fence) in fenced_lines(body) {
+        for (line, fence) in fenced_lines(cx.root.cache(), body) {
             starts.push(line_start);
             fences.push((line, fence.is_some()));
             line_start += line.len();

@@ -51,7 +51,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         // Text 0 is SKILL.md, then the bundle's texts in order.
         let texts: Vec<&str> = std::iter::once(&*skill.text).chain(bundle.texts.iter().map(|(_, text)| &**text)).collect();
         let own: HashMap<&str, usize> = bundle.texts.iter().enumerate().map(|(i, (rel, _))| (rel.as_str(), i + 1)).collect();
-        let mentioners = Mentioners::new(&texts, &files);
+        let mentioners = Mentioners::new(cx.root.cache(), &texts, &files);
         for rel in files {
             let me = own.get(rel).copied();
             let name = rel.rsplit('/').next().unwrap_or(rel);

@@ -41,7 +41,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         let documents: Vec<&(String, SharedText)> = bundle.texts.iter().filter(|(rel, _)| is_document(rel)).collect();
         let texts: Vec<&str> = std::iter::once(&*skill.text).chain(documents.iter().map(|(_, text)| &**text)).collect();
         let own: HashMap<&str, usize> = documents.iter().enumerate().map(|(i, (rel, _))| (rel.as_str(), i + 1)).collect();
-        let mentioners = Mentioners::new(&texts, &files);
+        let mentioners = Mentioners::new(cx.root.cache(), &texts, &files);
         for rel in files {
             let me = own.get(rel).copied();
             // The earliest text mentioning it: SKILL.md when it does, otherwise the first document.

@@ -45,7 +45,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
     for skill in cx.skills.iter().filter(|s| s.text.contains('\\')) {
         let mut windows = Vec::new();
         let mut offset = 0;
-        for (line, fence) in fenced_lines(&skill.text) {
+        for (line, fence) in fenced_lines(cx.root.cache(), &skill.text) {
             if fence.is_some_and(|info| WINDOWS_SHELLS.contains(&info.to_ascii_lowercase().as_str())) {
                 windows.push(offset..offset + line.len());
             }

@@ -33,8 +33,8 @@ const AGENT_FIELDS: [&str; 3] = ["name", "description", "model"];
 
 /// The variables a template reads without setting them, sorted (`None` when it does not
 /// compile). Kept per content: the agents of a project share their templates.
-fn undeclared_variables(file: &TextFile) -> Option<Arc<[String]>> {
-    Cache::get_or_insert(Kind::TemplateVariables, file.text.hash(), || {
+fn undeclared_variables(cache: &Cache, file: &TextFile) -> Option<Arc<[String]>> {
+    cache.get_or_insert(Kind::TemplateVariables, file.text.hash(), || {
         let env = crate::templates::environment();
         let (names, _) = crate::templates::within_limits(|| {
             env.template_from_named_str(&file.path, &file.text).map(|template| template.undeclared_variables(true))
@@ -61,7 +61,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
     let flags: BTreeSet<&str> = agent.scenarios.values().flat_map(|s| s.flags.keys().map(String::as_str)).collect();
     let mut findings = Vec::new();
     for file in templates {
-        let Some(names) = undeclared_variables(file) else { continue };
+        let Some(names) = undeclared_variables(cx.root.cache(), file) else { continue };
         for name in names.iter() {
             let (top, field) = match name.split_once('.') {
                 Some((top, rest)) => (top, Some(rest.split('.').next().unwrap_or(rest))),

@@ -31,9 +31,9 @@ static PLACEHOLDER: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\{([A-Za-z_]
 
 /// Where single-brace placeholders are in a text, outside code. Kept per content: sections
 /// repeat across modes and agents.
-fn placeholders(text: &SharedText) -> Arc<[Range<usize>]> {
-    Cache::get_or_insert(Kind::Placeholders, text.hash(), || {
-        let masked = mask_code(text);
+fn placeholders(cache: &Cache, text: &SharedText) -> Arc<[Range<usize>]> {
+    cache.get_or_insert(Kind::Placeholders, text.hash(), || {
+        let masked = mask_code(cache, text);
         let bytes = masked.as_bytes();
         PLACEHOLDER
             .find_iter(&masked)
@@ -51,7 +51,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
             if !matches!(section.kind, StepKind::Module | StepKind::ModePrompt | StepKind::Text) {
                 continue;
             }
-            for range in placeholders(&section.text).iter() {
+            for range in placeholders(cx.root.cache(), &section.text).iter() {
                 let placeholder = &section.text[range.clone()];
                 let preferred: Vec<String> = section.sources.iter().map(|s| cx.display(s)).collect();
                 let place = locate::in_sources(cx.sources, &preferred, placeholder);

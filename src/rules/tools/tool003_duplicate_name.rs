@@ -26,16 +26,12 @@ pub const RULE: Rule = Rule {
 
 fn check(cx: &Context) -> Vec<Diagnostic> {
     let all = cx.tools();
-    let mut first: KeyMap<&str, usize> = KeyMap::default();
     // Per run, how many enabled tools have each name: built only when a name repeats.
     let mut callable: Option<Vec<KeyMap<&str, usize>>> = None;
     let mut findings = Vec::new();
-    for (i, (category, tool)) in all.iter().enumerate() {
+    for (j, i) in crate::tools::repeated_names(all.iter().map(|(_, tool)| tool.tool.name.as_str())) {
+        let (category, tool) = all[i];
         let name = tool.tool.name.as_str();
-        let Some(&j) = first.get(name) else {
-            first.insert(name, i);
-            continue;
-        };
         let (first_category, first_tool) = all[j];
         let callable = callable.get_or_insert_with(|| {
             cx.runs()
