@@ -39,14 +39,13 @@ struct JsonRule {
 pub fn run(args: RulesArgs, reporter: &Reporter) -> u8 {
     let selected: Vec<&Rule> = rules::ALL
         .iter()
-        .copied()
         .filter(|r| args.filter.as_deref().is_none_or(|f| rules::matches(f, r.code.as_str()) || r.family.name().eq_ignore_ascii_case(f)))
         .collect();
     if selected.is_empty() {
         let filter = args.filter.unwrap_or_default();
-        let families = rules::Family::ALL.map(|f| f.name());
+        let families: Vec<&str> = rules::Family::ALL.iter().map(|f| f.name()).collect();
         let mut d = Diagnostic::error(format!("no rule matches `{filter}`"));
-        d = match rules::suggest(&filter).or_else(|| ctxc::diagnostic::did_you_mean(&filter, families)) {
+        d = match rules::suggest(&filter).or_else(|| ctxc::diagnostic::did_you_mean(&filter, families.iter().copied())) {
             Some(s) => d.help(format!("did you mean `{s}`?")),
             None => d.help(format!("filter by a code prefix (e.g. SKILL) or a family: {}", families.join(", "))),
         };

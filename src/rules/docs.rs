@@ -72,8 +72,8 @@ pub fn catalogue_markdown() -> String {
             rule.summary.replace('|', "\\|")
         ));
     }
-    for family in Family::ALL {
-        let rules: Vec<&&Rule> = ALL.iter().filter(|r| r.family == family).collect();
+    for &family in Family::ALL {
+        let rules: Vec<&Rule> = ALL.iter().filter(|r| r.family == family).collect();
         if rules.is_empty() {
             continue;
         }

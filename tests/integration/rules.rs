@@ -303,3 +303,24 @@ fn documented_examples_run() {
         assert!(rules::get(code).is_some(), "{code} is not a rule");
     }
 }
+
+/// A finding's severity is its rule's, decided once in the rule's definition: checks build their
+/// findings with `Diagnostic::finding` and never choose a severity the lint stage would replace.
+#[test]
+fn checks_choose_no_severity() {
+    // secrets.rs also scans the rendered output (src/checks/leaks.rs) and suppress.rs reports
+    // MAN013 itself: both run outside the lint stage, which is what sets a rule's severity.
+    let outside_lint = ["secrets.rs", "suppress.rs"];
+    let mut choosing = Vec::new();
+    for file in crate::common::walk(&repo().join("src/rules")) {
+        if outside_lint.iter().any(|name| file.ends_with(name)) {
+            continue;
+        }
+        let text = std::fs::read_to_string(&file).expect("read");
+        let code = text.split("#[cfg(test)]").next().unwrap_or_default();
+        if code.contains("Diagnostic::error(") || code.contains("Diagnostic::warning(") {
+            choosing.push(file.display().to_string());
+        }
+    }
+    assert!(choosing.is_empty(), "checks that choose a severity (use Diagnostic::finding): {choosing:?}");
+}

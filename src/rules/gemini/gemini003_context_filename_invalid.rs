@@ -2,13 +2,10 @@
 
 use serde_json::Value;
 
-use crate::rules::kinds::{gemini_settings, json_key};
+use crate::rules::gemini::{gemini_settings, json_key};
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::GEMINI003,
-    name: "context-filename-invalid",
-    family: Family::Gemini,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "`context.fileName` in `.gemini/settings.json` is not a non-empty file name or a list of them, or names a path.",
     why: "`context.fileName` replaces `GEMINI.md` as the name of the context files Gemini CLI loads from every folder \
@@ -36,7 +33,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         if let Some(problem) = problem {
             let context = json_key(&doc.text, "context", 0).map_or(0, |r| r.end);
             findings.push(
-                Diagnostic::error(format!("`context.fileName` is invalid: {problem}"))
+                Diagnostic::finding(format!("`context.fileName` is invalid: {problem}"))
                     .in_file(&doc.file)
                     .at(json_key(&doc.text, "fileName", context))
                     .label("invalid")

@@ -1,6 +1,12 @@
 //! The Agent Skills specification's frontmatter rules, shared by the SKILL rules, and the edits
 //! their fixes make to a frontmatter line.
 
+// The rule files of this folder, one per code of the family in the table (src/codes.rs).
+rule_modules!();
+
+/// What the family covers, in one line, for `docs/rules.md`.
+pub const ABOUT: &str = "SKILL.md files against the Agent Skills specification (lenient by default, strict on request).";
+
 use std::ops::Range;
 
 use unicode_normalization::UnicodeNormalization;
@@ -176,7 +182,7 @@ impl Listing<'_> {
         })?;
         let folder = if self.folder.is_empty() { "the project root".to_string() } else { format!("`{}`", self.folder) };
         (total > budget).then(|| {
-            Diagnostic::warning(format!(
+            Diagnostic::finding(format!(
                 "the {} skills in {folder} take {} {unit} of {product}'s skill listing, over its budget of {}: {consequence}",
                 self.entries.len(),
                 grouped(total),
