@@ -12,6 +12,9 @@ use serde::{Serialize, Serializer};
 /// A family is a module (`src/rules/<family>/mod.rs`) and a [`crate::rules::Family`] variant; a
 /// rule's module is its code in lowercase and its name in snake case (`skill004_name_invalid`
 /// is SKILL004, `name-invalid`), so code, name and family are written here and nowhere else.
+/// A rule in preview is marked after its module, `CODE module (Preview)`: it runs only when
+/// preview is on (`ctxc check --preview`, `[lint] preview = true`); a new rule can ship so and
+/// become stable by deleting the mark.
 macro_rules! rule_table {
     ($callback:ident) => {
         $callback! {
@@ -319,7 +322,7 @@ macro_rules! rule_table {
 pub(crate) use rule_table;
 
 macro_rules! define_codes {
-    ($($family:ident $variant:ident { $($code:ident $module:ident),* $(,)? })*) => {
+    ($($family:ident $variant:ident { $($code:ident $module:ident $(($lifecycle:ident))?),* $(,)? })*) => {
         /// A rule's stable code: its family prefix and three digits.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum Code {

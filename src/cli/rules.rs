@@ -6,7 +6,7 @@ use serde::Serialize;
 use super::report::Reporter;
 use super::{EXIT_INPUT, EXIT_OK};
 use ctxc::diagnostic::Diagnostic;
-use ctxc::rules::{self, docs, Rule};
+use ctxc::rules::{self, docs, Lifecycle, Rule};
 
 #[derive(Debug, Args)]
 pub struct RulesArgs {
@@ -32,6 +32,9 @@ struct JsonRule {
     code: &'static str,
     family: &'static str,
     name: &'static str,
+    /// Only for a rule in preview.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    preview: bool,
     severity: &'static str,
     summary: &'static str,
 }
@@ -63,6 +66,7 @@ pub fn run(args: RulesArgs, reporter: &Reporter) -> u8 {
                     name: r.name,
                     severity: docs::severity_name(r.severity),
                     summary: r.summary,
+                    preview: r.lifecycle == Lifecycle::Preview,
                 })
                 .collect();
             super::output::print_json(&ctxc::report::escape::json_text(&list));
@@ -85,7 +89,7 @@ fn table(selected: &[&Rule]) -> String {
             r.name,
             r.family.name(),
             docs::severity_name(r.severity),
-            r.summary
+            docs::summary_line(r)
         ));
     }
     out

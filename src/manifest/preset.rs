@@ -93,6 +93,7 @@ impl Overlay for RawLint {
         if over.memory_max_tokens.is_some() {
             self.memory_max_tokens = over.memory_max_tokens;
         }
+        take(&mut self.preview, over.preview);
     }
 }
 

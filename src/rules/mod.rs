@@ -114,7 +114,25 @@ pub struct Rule {
     /// Short kebab-case name, e.g. `name-invalid` (the module name after the code).
     pub name: &'static str,
     pub family: Family,
+    pub lifecycle: Lifecycle,
     pub definition: &'static Definition,
+}
+
+/// Whether a rule runs by default. Like ruff's rule groups: a new rule can ship in preview, run
+/// by those who ask for it, and become stable once its findings have been judged on real files.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Lifecycle {
+    Stable,
+    /// Runs only when preview is on (`ctxc check --preview`, `[lint] preview = true`).
+    Preview,
+}
+
+impl Lifecycle {
+    /// Whether a rule of this lifecycle runs, with preview on or off.
+    pub fn runs(self, preview: bool) -> bool {
+        self == Lifecycle::Stable || preview
+    }
 }
 
 impl std::ops::Deref for Rule {
@@ -131,11 +149,21 @@ impl std::fmt::Debug for Rule {
     }
 }
 
+/// A rule's lifecycle from the table: stable unless marked, e.g. `(Preview)`.
+macro_rules! lifecycle {
+    () => {
+        Lifecycle::Stable
+    };
+    ($marked:ident) => {
+        Lifecycle::$marked
+    };
+}
+
 /// Declares every family module (`src/rules/<family>/mod.rs`, the family's helpers), the rule
 /// modules in it (one file each, declared by the `rule_modules!()` line of the family's
 /// `mod.rs`, so the table stays the one list), and the list of all rules, in this order.
 macro_rules! registry {
-    ($($family:ident $variant:ident { $($code:ident $rule:ident),* $(,)? })*) => {
+    ($($family:ident $variant:ident { $($code:ident $rule:ident $(($lifecycle:ident))?),* $(,)? })*) => {
         $(
             // Redefined before each family module: the family's `mod.rs` sees its own rules.
             macro_rules! rule_modules {
@@ -190,6 +218,7 @@ macro_rules! registry {
                 }
             },
             family: Family::$variant,
+            lifecycle: lifecycle!($($lifecycle)?),
             definition: &$family::$rule::RULE,
         },)*)*];
     };

@@ -129,6 +129,8 @@ fn every_rule_has_a_failing_and_a_passing_fixture() {
         let pass = base.join(code.as_str()).join("pass");
         assert!(fail.is_dir() && pass.is_dir(), "{code}: add {} and {}", fail.display(), pass.display());
 
+        // A rule in preview runs in its fixtures.
+        let options = |dir: &Path| Options { preview: rule.lifecycle == rules::Lifecycle::Preview, ..options(dir) };
         let failed = ctxc::lint::check(&target(&fail), &options(&fail), &session);
         assert!(codes(&failed).contains(&code), "{code}: the failing fixture does not report it; it reports {:?}", codes(&failed));
         match rule.stage {
@@ -282,7 +284,9 @@ fn example_reports(session: &ctxc::Session, example: &rules::Example, code: Code
     let path = project.path().join(example.file);
     std::fs::create_dir_all(path.parent().expect("a file in a folder")).expect("mkdir");
     std::fs::write(&path, example.text).expect("write");
-    codes(&ctxc::lint::check(project.path(), &Options::default(), session)).contains(&code)
+    // A rule in preview runs when preview is on; its examples are checked the same way.
+    let options = Options { preview: rules::rule(code).lifecycle == rules::Lifecycle::Preview, ..Options::default() };
+    codes(&ctxc::lint::check(project.path(), &options, session)).contains(&code)
 }
 
 #[test]
