@@ -5,12 +5,6 @@
 //! Format facts: `anthropics/claude-code:plugins/plugin-dev/skills/agent-development/SKILL.md`
 //! and <https://code.claude.com/docs/en/sub-agents>, /settings, /hooks, /mcp.
 
-// The rule files of this folder, one per code of the family in the table (src/codes.rs).
-rule_modules!();
-
-/// What the family covers, in one line, for `docs/rules.md`.
-pub const ABOUT: &str = "Claude Code files: subagents, slash commands, settings (hooks and permissions), plugin manifests, CLAUDE.md.";
-
 use std::ops::Range;
 use std::sync::LazyLock;
 
@@ -18,12 +12,18 @@ use regex::Regex;
 
 use serde_json::Value;
 
-use crate::rules::json_span::{json_docs, place, Step};
 use crate::agent_files::{Doc, FileKind};
 use crate::diagnostic::{Diagnostic, Edit, Fix};
+use crate::rules::json_span::{json_docs, place, Step};
 use crate::yaml::FrontmatterError;
 
 use super::context::Context;
+
+// The rule files of this folder, one per code of the family in the table (src/codes.rs).
+rule_modules!();
+
+/// What the family covers, in one line, for `docs/rules.md`.
+pub const ABOUT: &str = "Claude Code files: subagents, slash commands, settings (hooks and permissions), plugin manifests, CLAUDE.md.";
 
 /// One top-level frontmatter field: its value and where its key and value are written.
 #[derive(Debug, Clone)]

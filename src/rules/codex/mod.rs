@@ -1,12 +1,12 @@
 //! The Codex family: the AGENTS.md chain Codex reads, its cap and AGENTS.override.md.
 
+use crate::rules::context::Context;
+
 // The rule files of this folder, one per code of the family in the table (src/codes.rs).
 rule_modules!();
 
 /// What the family covers, in one line, for `docs/rules.md`.
 pub const ABOUT: &str = "Codex: the AGENTS.md chain, its 32 KiB cap and AGENTS.override.md.";
-
-use crate::rules::context::Context;
 
 /// Codex's default `project_doc_max_bytes`: the budget of the whole AGENTS.md chain.
 pub const CODEX_BUDGET: usize = 32 * 1024;

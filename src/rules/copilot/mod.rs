@@ -1,13 +1,13 @@
 //! The Copilot family: GitHub Copilot instructions, prompt files and custom agents.
 
+use crate::agent_files::{Doc, FileKind};
+use crate::rules::context::Context;
+
 // The rule files of this folder, one per code of the family in the table (src/codes.rs).
 rule_modules!();
 
 /// What the family covers, in one line, for `docs/rules.md`.
 pub const ABOUT: &str = "GitHub Copilot instructions, path-specific instructions, prompt files and custom agents.";
-
-use crate::agent_files::{Doc, FileKind};
-use crate::rules::context::Context;
 
 /// The files of a kind whose YAML frontmatter parsed (the kind's parse rule reports the others).
 pub fn parsed<'a>(cx: &Context<'a>, kind: FileKind) -> impl Iterator<Item = &'a Doc> {

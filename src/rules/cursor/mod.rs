@@ -2,17 +2,17 @@
 //! Cursor reads a rule's frontmatter line by line (`globs: **/*.ts` is the documented style and
 //! is not YAML), so [`raw_front`] is the one lenient frontmatter reader ctxc keeps.
 
-// The rule files of this folder, one per code of the family in the table (src/codes.rs).
-rule_modules!();
-
-/// What the family covers, in one line, for `docs/rules.md`.
-pub const ABOUT: &str = "Cursor project rules (`.cursor/rules/*.mdc`) and the legacy `.cursorrules`.";
-
 use std::ops::Range;
 
 use crate::agent_files::{Doc, FileKind};
 use crate::rules::context::Context;
 use crate::rules::globs::split_globs;
+
+// The rule files of this folder, one per code of the family in the table (src/codes.rs).
+rule_modules!();
+
+/// What the family covers, in one line, for `docs/rules.md`.
+pub const ABOUT: &str = "Cursor project rules (`.cursor/rules/*.mdc`) and the legacy `.cursorrules`.";
 
 /// One top-level `key: value` line of frontmatter, with the `- item` lines below it.
 #[derive(Debug, Clone, PartialEq)]

@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use crate::rules::gemini::{gemini_settings, json_key};
+use crate::rules::gemini::gemini_settings;
 use crate::rules::prelude::*;
 
 pub const RULE: Definition = Definition {
@@ -20,8 +20,8 @@ pub const RULE: Definition = Definition {
 
 fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
-    for (doc, value) in gemini_settings(cx) {
-        let Some(names) = value.get("context").and_then(|c| c.get("fileName")) else { continue };
+    for (doc, settings) in gemini_settings(cx) {
+        let Some(names) = settings.value.get("context").and_then(|c| c.get("fileName")) else { continue };
         let problem = match names {
             Value::String(s) => name_problem(s),
             Value::Array(items) if !items.is_empty() => items.iter().find_map(|i| match i {
@@ -31,11 +31,10 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
             other => Some(format!("`{other}` is not a file name or a list of file names")),
         };
         if let Some(problem) = problem {
-            let context = json_key(&doc.text, "context", 0).map_or(0, |r| r.end);
             findings.push(
                 Diagnostic::finding(format!("`context.fileName` is invalid: {problem}"))
                     .in_file(&doc.file)
-                    .at(json_key(&doc.text, "fileName", context))
+                    .at(settings.key_span(&["context", "fileName"]))
                     .label("invalid")
                     .help("use a file name, or a list of names, e.g. `[\"AGENTS.md\", \"GEMINI.md\"]`"),
             );

@@ -5,12 +5,7 @@
 //! `stripJsonComments`), so comments are allowed; trailing commas and the other JSON5 forms are
 //! not. Parsed by `jsonc-parser`, which keeps the position of every key.
 
-// The rule files of this folder, one per code of the family in the table (src/codes.rs).
-rule_modules!();
-
-/// What the family covers, in one line, for `docs/rules.md`.
-pub const ABOUT: &str = "Gemini CLI: GEMINI.md context files and `.gemini/settings.json`.";
-
+use std::collections::BTreeMap;
 use std::ops::Range;
 
 use jsonc_parser::common::Ranged;
@@ -21,18 +16,44 @@ use crate::agent_files::{Doc, FileKind};
 use crate::diagnostic::Diagnostic;
 use crate::rules::context::Context;
 
-/// A settings file that parses: its value and where each top-level key is written.
+// The rule files of this folder, one per code of the family in the table (src/codes.rs).
+rule_modules!();
+
+/// What the family covers, in one line, for `docs/rules.md`.
+pub const ABOUT: &str = "Gemini CLI: GEMINI.md context files and `.gemini/settings.json`.";
+
+/// A settings file that parses: its value and where its keys are written.
 #[derive(Debug, Clone)]
 pub struct Settings {
     pub value: Value,
     /// Top-level keys with the range of the key (quotes included), in file order.
     pub top_level: Vec<(String, Range<usize>)>,
+    /// The range of every key up to [`KEY_DEPTH`] objects deep, by its path of keys (the first
+    /// one written when a key is written twice).
+    keys: BTreeMap<Vec<String>, Range<usize>>,
 }
 
+/// How deep [`Settings`] keeps the places of keys: as deep as the rules point
+/// (`mcpServers.NAME.timeout`), and no deeper, so a deeply nested file costs no more than its size.
+const KEY_DEPTH: usize = 3;
+
 impl Settings {
-    /// Where the top-level `key` is written.
-    pub fn key_span(&self, key: &str) -> Option<Range<usize>> {
-        self.top_level.iter().find(|(k, _)| k == key).map(|(_, r)| r.clone())
+    /// Where the key at `path` is written, e.g. `["context", "fileName"]`.
+    pub fn key_span(&self, path: &[&str]) -> Option<Range<usize>> {
+        self.keys.get(&path.iter().map(|k| k.to_string()).collect::<Vec<_>>()).cloned()
+    }
+}
+
+/// Records the place of each key of `object` (at `path`) and, below [`KEY_DEPTH`], of the keys of
+/// the objects it holds.
+fn collect_keys(object: &jsonc_parser::ast::Object, path: &mut Vec<String>, keys: &mut BTreeMap<Vec<String>, Range<usize>>) {
+    for property in &object.properties {
+        path.push(property.name.as_str().to_string());
+        keys.entry(path.clone()).or_insert(property.name.range().start..property.name.range().end);
+        if let (true, Some(inner)) = (path.len() < KEY_DEPTH, property.value.as_object()) {
+            collect_keys(inner, path, keys);
+        }
+        path.pop();
     }
 }
 
@@ -60,27 +81,16 @@ pub fn parse_settings(text: &str) -> Result<Settings, (usize, String)> {
     let top_level = ast.as_object().map_or_else(Vec::new, |object| {
         object.properties.iter().map(|p| (p.name.as_str().to_string(), p.name.range().start..p.name.range().end)).collect()
     });
-    Ok(Settings { value: ast.into(), top_level })
-}
-
-/// A JSON string's key range in a JSON text: the first `"key"` followed by `:` after `from`.
-pub fn json_key(text: &str, key: &str, from: usize) -> Option<Range<usize>> {
-    let needle = format!("\"{key}\"");
-    let mut at = from;
-    while let Some(i) = text.get(at..).and_then(|t| t.find(&needle)) {
-        let start = at + i;
-        let end = start + needle.len();
-        if text[end..].trim_start().starts_with(':') {
-            return Some(start..end);
-        }
-        at = end;
+    let mut keys = BTreeMap::new();
+    if let Some(object) = ast.as_object() {
+        collect_keys(object, &mut Vec::new(), &mut keys);
     }
-    None
+    Ok(Settings { value: ast.into(), top_level, keys })
 }
 
-/// The Gemini CLI settings files that parse, with their value (GEMINI001 reports the others).
-pub fn gemini_settings<'a>(cx: &Context<'a>) -> Vec<(&'a Doc, serde_json::Value)> {
-    cx.files_of(FileKind::GeminiSettings).filter_map(|d| crate::rules::gemini::parse_settings(&d.text).ok().map(|s| (d, s.value))).collect()
+/// The Gemini CLI settings files that parse, with their settings (GEMINI001 reports the others).
+pub fn gemini_settings<'a>(cx: &Context<'a>) -> Vec<(&'a Doc, Settings)> {
+    cx.files_of(FileKind::GeminiSettings).filter_map(|d| parse_settings(&d.text).ok().map(|s| (d, s))).collect()
 }
 
 /// One entry of `mcpServers` in a Gemini CLI settings file that parses.
@@ -90,12 +100,14 @@ pub struct McpServer<'a> {
     pub value: serde_json::Value,
     /// Where the server's name is written.
     pub span: Option<Range<usize>>,
+    /// Where each key of the server's object is written.
+    keys: BTreeMap<String, Range<usize>>,
 }
 
 impl McpServer<'_> {
     /// A finding about the server, at its `key` when given and written, else at its name.
     pub fn report(&self, finding: Diagnostic, key: Option<&str>) -> Diagnostic {
-        let at = key.and_then(|k| self.span.as_ref().and_then(|s| json_key(&self.doc.text, k, s.end))).or_else(|| self.span.clone());
+        let at = key.and_then(|k| self.keys.get(k).cloned()).or_else(|| self.span.clone());
         finding.in_file(&self.doc.file).at(at)
     }
 }
@@ -103,11 +115,22 @@ impl McpServer<'_> {
 /// Every MCP server of the Gemini CLI settings files that parse.
 pub fn gemini_mcp_servers<'a>(cx: &Context<'a>) -> Vec<McpServer<'a>> {
     let mut servers = Vec::new();
-    for (doc, value) in gemini_settings(cx) {
-        let Some(map) = value.get("mcpServers").and_then(|s| s.as_object()) else { continue };
-        let from = json_key(&doc.text, "mcpServers", 0).map_or(0, |r| r.end);
+    for (doc, settings) in gemini_settings(cx) {
+        let Some(map) = settings.value.get("mcpServers").and_then(|s| s.as_object()) else { continue };
+        let mut keys: BTreeMap<&str, BTreeMap<String, Range<usize>>> = BTreeMap::new();
+        for (path, span) in settings.keys.range(vec!["mcpServers".to_string()]..) {
+            match path.as_slice() {
+                [top, name, key] if top == "mcpServers" => {
+                    keys.entry(name.as_str()).or_default().insert(key.clone(), span.clone());
+                }
+                [top, ..] if top != "mcpServers" => break,
+                _ => {}
+            }
+        }
         for (name, server) in map {
-            servers.push(McpServer { doc, name: name.clone(), value: server.clone(), span: json_key(&doc.text, name, from) });
+            let span = settings.key_span(&["mcpServers", name]);
+            let keys = keys.remove(name.as_str()).unwrap_or_default();
+            servers.push(McpServer { doc, name: name.clone(), value: server.clone(), span, keys });
         }
     }
     servers
@@ -180,6 +203,14 @@ mod tests {
         let keys: Vec<(&str, &str)> = settings.top_level.iter().map(|(k, r)| (k.as_str(), &text[r.clone()])).collect();
         assert_eq!(keys, [("context", "\"context\""), ("ui", "\"ui\"")]);
         let (at, message) = parse_settings("{\n  \"ui\": {},\n}\n").expect_err("a trailing comma is an error");
+        // A key's place comes from the parser: not a mention in a comment, not a nested key of
+        // the same name written first (where the text search that came before pointed).
+        let text = "{\n  // set \"importFormat\": \"flat\" to flatten\n  \"mcpServers\": { \"a\": { \"env\": { \"timeout\": \"1\" }, \"timeout\": 5 } },\n  \"context\": { \"importFormat\": \"list\" }\n}\n";
+        let settings = parse_settings(text).expect("parses");
+        let key = |path: &[&str]| settings.key_span(path).map(|r| (r.start, &text[r]));
+        assert_eq!(key(&["context", "importFormat"]), Some((text.rfind("\"importFormat\"").expect("key"), "\"importFormat\"")));
+        assert_eq!(key(&["mcpServers", "a", "timeout"]), Some((text.rfind("\"timeout\"").expect("key"), "\"timeout\"")));
+        assert_eq!(key(&["mcpServers", "a", "env", "timeout"]), None, "deeper than the rules point");
         assert!(at > 0 && !message.is_empty(), "{at} {message}");
         assert!(parse_settings("").is_err() && parse_settings("// only a comment\n").is_err());
     }

@@ -3,16 +3,17 @@
 //! or line by line when it is not strict YAML (Cursor's `globs: **/*`, multi-line subagent
 //! descriptions).
 
-// The rule files of this folder, one per code of the family in the table (src/codes.rs).
-rule_modules!();
-
-/// What the family covers, in one line, for `docs/rules.md`.
-pub const ABOUT: &str = "What agent files tell the model: descriptions that can route, instructions that agree across the files one agent loads.";
-
 use std::ops::Range;
 
 use super::context::Context;
 use crate::agent_files::{Doc, FileKind};
+
+// The rule files of this folder, one per code of the family in the table (src/codes.rs).
+rule_modules!();
+
+/// What the family covers, in one line, for `docs/rules.md`.
+pub const ABOUT: &str =
+    "What agent files tell the model: descriptions that can route, instructions that agree across the files one agent loads.";
 
 /// One description with what it describes.
 #[derive(Debug, Clone)]

@@ -1,16 +1,16 @@
 //! The MCP family: server configurations (`.mcp.json`) and MCP tool definitions.
 
+use serde_json::Value;
+
+use crate::agent_files::{Doc, FileKind};
+use crate::rules::context::Context;
+use crate::rules::json_span::{join, json_docs, Step};
+
 // The rule files of this folder, one per code of the family in the table (src/codes.rs).
 rule_modules!();
 
 /// What the family covers, in one line, for `docs/rules.md`.
 pub const ABOUT: &str = "MCP server configurations (`.mcp.json`) and MCP tool definitions wherever they appear.";
-
-use serde_json::Value;
-
-use crate::agent_files::{Doc, FileKind};
-use crate::rules::context::Context;
-use crate::rules::json_span::{json_docs, join, Step};
 
 /// Calls `f` with every server of every MCP configuration that parses.
 pub fn each_server<'a>(cx: &Context<'a>, mut f: impl FnMut(&'a Doc, &str, &Value)) {

@@ -1,16 +1,16 @@
 //! The OpenHands family: microagents (`.openhands/microagents/`).
 
-// The rule files of this folder, one per code of the family in the table (src/codes.rs).
-rule_modules!();
-
-/// What the family covers, in one line, for `docs/rules.md`.
-pub const ABOUT: &str = "OpenHands microagents (`.openhands/microagents/`).";
-
 use std::ops::Range;
 
 use crate::agent_files::{Doc, FileKind};
 use crate::rules::context::Context;
 use crate::rules::frontmatter::has_yaml_error;
+
+// The rule files of this folder, one per code of the family in the table (src/codes.rs).
+rule_modules!();
+
+/// What the family covers, in one line, for `docs/rules.md`.
+pub const ABOUT: &str = "OpenHands microagents (`.openhands/microagents/`).";
 
 /// The microagent type OpenHands infers from the fields, whatever `type` says: `inputs` make a
 /// task, else `triggers` a knowledge microagent, else it is a repository microagent

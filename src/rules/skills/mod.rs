@@ -1,18 +1,18 @@
 //! The Agent Skills specification's frontmatter rules, shared by the SKILL rules, and the edits
 //! their fixes make to a frontmatter line.
 
-// The rule files of this folder, one per code of the family in the table (src/codes.rs).
-rule_modules!();
-
-/// What the family covers, in one line, for `docs/rules.md`.
-pub const ABOUT: &str = "SKILL.md files against the Agent Skills specification (lenient by default, strict on request).";
-
 use std::ops::Range;
 
 use unicode_normalization::UnicodeNormalization;
 
 use crate::agent_files::{Doc, SkillDoc};
 use crate::diagnostic::{grouped, Diagnostic, Edit};
+
+// The rule files of this folder, one per code of the family in the table (src/codes.rs).
+rule_modules!();
+
+/// What the family covers, in one line, for `docs/rules.md`.
+pub const ABOUT: &str = "SKILL.md files against the Agent Skills specification (lenient by default, strict on request).";
 
 /// The fields the specification defines.
 pub const SPEC_FIELDS: [&str; 6] = ["name", "description", "license", "compatibility", "metadata", "allowed-tools"];

@@ -1,16 +1,16 @@
 //! Walking a tool's parameter schema (JSON Schema) for the TOOL rules.
 
-// The rule files of this folder, one per code of the family in the table (src/codes.rs).
-rule_modules!();
-
-/// What the family covers, in one line, for `docs/rules.md`.
-pub const ABOUT: &str = "Tool definitions as the provider receives them: names, descriptions, parameter schemas, access per mode.";
-
 use serde_json::Value;
 
 use super::context::Context;
 use crate::manifest::model::{Category, CategoryTool};
 use crate::memo::{Cache, Kind};
+
+// The rule files of this folder, one per code of the family in the table (src/codes.rs).
+rule_modules!();
+
+/// What the family covers, in one line, for `docs/rules.md`.
+pub const ABOUT: &str = "Tool definitions as the provider receives them: names, descriptions, parameter schemas, access per mode.";
 
 /// The JSON Schema type names.
 pub const TYPES: [&str; 7] = ["string", "number", "integer", "boolean", "object", "array", "null"];
