@@ -8,11 +8,17 @@ use std::fmt;
 
 use serde::{Serialize, Serializer};
 
-/// Calls `$callback!` with the whole table: `family { CODE module, … } …`, in code order.
+/// Calls `$callback!` with the whole table, in code order: `family Variant { CODE module, … } …`.
+/// A family is a module (`src/rules/<family>/mod.rs`) and a [`crate::rules::Family`] variant; a
+/// rule's module is its code in lowercase and its name in snake case (`skill004_name_invalid`
+/// is SKILL004, `name-invalid`), so code, name and family are written here and nowhere else.
+/// A rule in preview is marked after its module, `CODE module (Preview)`: it runs only when
+/// preview is on (`ctxc check --preview`, `[lint] preview = true`); a new rule can ship so and
+/// become stable by deleting the mark.
 macro_rules! rule_table {
     ($callback:ident) => {
         $callback! {
-            manifest {
+            manifest Manifest {
                 MAN001 man001_manifest_syntax,
                 MAN002 man002_missing_file,
                 MAN003 man003_path_outside_root,
@@ -29,7 +35,7 @@ macro_rules! rule_table {
                 MAN014 man014_requires_newer_ctxc,
                 MAN015 man015_internal_error,
             }
-            tools {
+            tools Tools {
                 TOOL001 tool001_invalid_tool_file,
                 TOOL002 tool002_invalid_name,
                 TOOL003 tool003_duplicate_name,
@@ -41,7 +47,7 @@ macro_rules! rule_table {
                 TOOL009 tool009_writer_in_read_only_mode,
                 TOOL010 tool010_not_a_tool_file,
             }
-            skills {
+            skills Skills {
                 SKILL001 skill001_missing_frontmatter,
                 SKILL002 skill002_invalid_yaml,
                 SKILL003 skill003_name_missing,
@@ -71,21 +77,21 @@ macro_rules! rule_table {
                 SKILL027 skill027_codex_listing_over_budget,
                 SKILL030 skill030_file_name_case,
             }
-            memory {
+            memory Memory {
                 MEM001 mem001_missing_memory_file,
                 MEM002 mem002_memory_too_large,
                 MEM003 mem003_unresolved_import,
             }
-            templates {
+            templates Templates {
                 TPL001 tpl001_template_error,
                 TPL002 tpl002_undeclared_variable,
                 TPL003 tpl003_leftover_placeholder,
                 TPL004 tpl004_template_limits,
             }
-            cache {
+            cache Cache {
                 CACHE001 cache001_dynamic_before_static,
             }
-            content {
+            content Content {
                 SEC001 sec001_openai_key,
                 SEC002 sec002_anthropic_key,
                 SEC003 sec003_github_token,
@@ -94,14 +100,14 @@ macro_rules! rule_table {
                 SEC006 sec006_generic_secret,
                 SEC007 sec007_repeated_paragraph,
             }
-            budgets {
+            budgets Budgets {
                 BUDGET001 budget001_over_budget,
                 BUDGET002 budget002_near_budget,
                 BUDGET003 budget003_summarization_on_first_turn,
                 BUDGET004 budget004_no_room_for_response,
                 BUDGET005 budget005_count_not_recorded,
             }
-            settings {
+            settings Settings {
                 SET001 set001_deepagents_trigger_out_of_range,
                 SET002 set002_deepagents_keep_not_below_trigger,
                 SET003 set003_fixed_context_reaches_trigger,
@@ -123,7 +129,7 @@ macro_rules! rule_table {
                 SET104 set104_keep_exceeds_history,
                 SET105 set105_retrieval_bound_zero,
             }
-            claude {
+            claude Claude {
                 CLAUDE001 claude001_agent_frontmatter_missing,
                 CLAUDE002 claude002_frontmatter_yaml_invalid,
                 CLAUDE003 claude003_agent_name_missing,
@@ -182,7 +188,7 @@ macro_rules! rule_table {
                 CLAUDE057 claude057_tool_removed,
                 CLAUDE058 claude058_hook_variable_never_set,
             }
-            mcp {
+            mcp Mcp {
                 MCP001 mcp001_config_json_invalid,
                 MCP002 mcp002_servers_missing,
                 MCP003 mcp003_server_command_missing,
@@ -205,7 +211,7 @@ macro_rules! rule_table {
                 MCP020 mcp020_tool_annotations_contradict,
                 MCP021 mcp021_tool_annotation_invalid,
             }
-            cursor {
+            cursor Cursor {
                 CURSOR001 cursor001_frontmatter_missing,
                 CURSOR002 cursor002_frontmatter_unterminated,
                 CURSOR003 cursor003_unknown_field,
@@ -224,7 +230,7 @@ macro_rules! rule_table {
                 CURSOR017 cursor017_duplicate_field,
                 CURSOR018 cursor018_cursorrules_inside_cursor_folder,
             }
-            copilot {
+            copilot Copilot {
                 COPILOT001 copilot001_instructions_empty,
                 COPILOT002 copilot002_instructions_frontmatter,
                 COPILOT003 copilot003_invalid_frontmatter,
@@ -251,7 +257,7 @@ macro_rules! rule_table {
                 COPILOT024 copilot024_github_target_unsupported,
                 COPILOT025 copilot025_model_list_in_string,
             }
-            gemini {
+            gemini Gemini {
                 GEMINI001 gemini001_settings_invalid_json,
                 GEMINI002 gemini002_settings_unknown_key,
                 GEMINI003 gemini003_context_filename_invalid,
@@ -259,13 +265,13 @@ macro_rules! rule_table {
                 GEMINI005 gemini005_mcp_server_no_transport,
                 GEMINI006 gemini006_mcp_server_several_transports,
                 GEMINI007 gemini007_mcp_alias_underscore,
-                GEMINI008 gemini008_mcp_timeout_seconds,
+                GEMINI008 gemini008_mcp_timeout_not_milliseconds,
                 GEMINI009 gemini009_mcp_tool_included_and_excluded,
                 GEMINI010 gemini010_mcp_args_not_strings,
                 GEMINI011 gemini011_gemini_md_empty,
                 GEMINI012 gemini012_import_too_deep,
             }
-            openhands {
+            openhands OpenHands {
                 OPENHANDS001 openhands001_invalid_frontmatter,
                 OPENHANDS002 openhands002_type_invalid,
                 OPENHANDS003 openhands003_knowledge_not_triggered,
@@ -282,22 +288,22 @@ macro_rules! rule_table {
                 OPENHANDS014 openhands014_empty_body,
                 OPENHANDS015 openhands015_readme_not_loaded,
             }
-            codex {
+            codex Codex {
                 CODEX001 codex001_chain_over_budget,
                 CODEX002 codex002_override_shadows,
                 CODEX003 codex003_empty_agents_md,
             }
-            links {
+            links Links {
                 LINK001 link001_broken_link,
                 LINK002 link002_link_outside_project,
                 LINK003 link003_machine_specific_path,
                 LINK004 link004_broken_anchor,
                 LINK005 link005_import_cycle,
-                LINK006 link006_case_mismatch,
+                LINK006 link006_link_case_mismatch,
                 LINK007 link007_backslash_path,
                 LINK008 link008_empty_link,
             }
-            instructions {
+            instructions Instructions {
                 INSTR001 instr001_description_too_short,
                 INSTR002 instr002_placeholder_description,
                 INSTR003 instr003_description_repeats_name,
@@ -316,7 +322,7 @@ macro_rules! rule_table {
 pub(crate) use rule_table;
 
 macro_rules! define_codes {
-    ($($family:ident { $($code:ident $module:ident),* $(,)? })*) => {
+    ($($family:ident $variant:ident { $($code:ident $module:ident $(($lifecycle:ident))?),* $(,)? })*) => {
         /// A rule's stable code: its family prefix and three digits.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum Code {

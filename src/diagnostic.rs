@@ -123,6 +123,13 @@ impl Diagnostic {
         Diagnostic { severity: Severity::Warning, ..Diagnostic::error(message) }
     }
 
+    /// A lint rule's finding. Its code and severity are its rule's (the rule's `Definition`
+    /// decides, and the lint stage sets them), so a check never chooses a severity; until then it
+    /// reads as a warning.
+    pub fn finding(message: impl Into<String>) -> Self {
+        Diagnostic::warning(message)
+    }
+
     pub fn in_file(mut self, file: impl Into<String>) -> Self {
         self.file = Some(file.into());
         self

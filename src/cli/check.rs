@@ -46,6 +46,9 @@ pub struct CheckArgs {
     /// Validate SKILL.md files at the strict Agent Skills level (no fields outside the specification).
     #[arg(long)]
     strict: bool,
+    /// Run the rules in preview too (as `[lint] preview = true`).
+    #[arg(long)]
+    preview: bool,
     /// Check only what changed since this git revision: the agents that load a changed file, and
     /// the changed agent files no agent loads (new and modified files, committed or not).
     #[arg(long, value_name = "REV")]
@@ -143,6 +146,7 @@ pub fn run(mut args: CheckArgs, reporter: &Reporter) -> u8 {
         deny_warnings: args.deny_warnings,
         changed: None,
         require_exact: args.require_exact,
+        preview: args.preview,
     };
     if let Some(rev) = args.changed_since.as_ref().filter(|_| path_ok) {
         match ctxc::review::git::locate(&args.path).and_then(|repo| ctxc::review::git::changed_since(&repo, rev)) {

@@ -6,7 +6,7 @@ use serde::Serialize;
 use super::report::Reporter;
 use super::{EXIT_INPUT, EXIT_OK};
 use ctxc::diagnostic::Diagnostic;
-use ctxc::rules::{self, docs, Rule};
+use ctxc::rules::{self, docs, Lifecycle, Rule};
 
 #[derive(Debug, Args)]
 pub struct RulesArgs {
@@ -32,6 +32,9 @@ struct JsonRule {
     code: &'static str,
     family: &'static str,
     name: &'static str,
+    /// Only for a rule in preview.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    preview: bool,
     severity: &'static str,
     summary: &'static str,
 }
@@ -39,14 +42,13 @@ struct JsonRule {
 pub fn run(args: RulesArgs, reporter: &Reporter) -> u8 {
     let selected: Vec<&Rule> = rules::ALL
         .iter()
-        .copied()
         .filter(|r| args.filter.as_deref().is_none_or(|f| rules::matches(f, r.code.as_str()) || r.family.name().eq_ignore_ascii_case(f)))
         .collect();
     if selected.is_empty() {
         let filter = args.filter.unwrap_or_default();
-        let families = rules::Family::ALL.map(|f| f.name());
+        let families: Vec<&str> = rules::Family::ALL.iter().map(|f| f.name()).collect();
         let mut d = Diagnostic::error(format!("no rule matches `{filter}`"));
-        d = match rules::suggest(&filter).or_else(|| ctxc::diagnostic::did_you_mean(&filter, families)) {
+        d = match rules::suggest(&filter).or_else(|| ctxc::diagnostic::did_you_mean(&filter, families.iter().copied())) {
             Some(s) => d.help(format!("did you mean `{s}`?")),
             None => d.help(format!("filter by a code prefix (e.g. SKILL) or a family: {}", families.join(", "))),
         };
@@ -64,6 +66,7 @@ pub fn run(args: RulesArgs, reporter: &Reporter) -> u8 {
                     name: r.name,
                     severity: docs::severity_name(r.severity),
                     summary: r.summary,
+                    preview: r.lifecycle == Lifecycle::Preview,
                 })
                 .collect();
             super::output::print_json(&ctxc::report::escape::json_text(&list));
@@ -86,7 +89,7 @@ fn table(selected: &[&Rule]) -> String {
             r.name,
             r.family.name(),
             docs::severity_name(r.severity),
-            r.summary
+            docs::summary_line(r)
         ));
     }
     out

@@ -348,7 +348,7 @@ fn lint_files(report: &mut CheckReport, root: &ProjectRoot, found: files::Found,
     let (selection, settings, problems) = Selection::build(&RawLint::default(), options, None);
     // A text with more bytes than a token limit may be over it: the tokenizer is built on another
     // thread while the rules that need no counts run.
-    let smallest_limit = (crate::rules::skill_fields::BODY_MAX_TOKENS as u64).min(settings.memory_max_tokens);
+    let smallest_limit = (crate::rules::skills::BODY_MAX_TOKENS as u64).min(settings.memory_max_tokens);
     if found.skills.iter().map(|s| s.body().len()).chain(found.memory.iter().map(|m| m.text.len())).any(|len| len as u64 > smallest_limit) {
         crate::tokens::warm_up(Tokenizer::O200kBase);
     }

@@ -1,5 +1,6 @@
 //! Which rules run and how severe their findings are: `[lint]` in the manifest, and the
-//! command-line options of `ctxc check` (`--select`, `--ignore`, `--strict`, `--deny-warnings`).
+//! command-line options of `ctxc check` (`--select`, `--ignore`, `--strict`, `--deny-warnings`,
+//! `--preview`).
 
 use std::ops::Range;
 
@@ -26,6 +27,8 @@ pub struct Options {
     pub changed: Option<std::sync::Arc<std::collections::BTreeSet<std::path::PathBuf>>>,
     /// `--require-exact`: a Claude or Gemini render not counted from `ctxc.counts` is a finding.
     pub require_exact: bool,
+    /// `--preview`: rules in preview run too (as `[lint] preview = true`).
+    pub preview: bool,
 }
 
 impl Options {
@@ -42,6 +45,8 @@ pub struct Selection {
     ignore: Vec<String>,
     /// Severity overrides, longest pattern first.
     severity: Vec<(String, Severity)>,
+    /// Whether rules in preview run.
+    preview: bool,
 }
 
 /// Where `[lint]` was written, for pointing at unknown codes.
@@ -111,11 +116,20 @@ impl Selection {
         if settings.skills == SkillLevel::Strict {
             severity.push((Code::SKILL011.as_str().to_string(), Severity::Error));
         }
-        (Selection { select, ignore, severity }, settings, problems)
+        let preview = options.preview || raw.preview.unwrap_or(false);
+        (Selection { select, ignore, severity, preview }, settings, problems)
     }
 
-    /// Whether a finding with this code is reported.
+    /// Whether a finding with this code is reported: its rule is selected, not ignored, and
+    /// stable unless preview is on.
     pub fn selects(&self, code: Code) -> bool {
+        self.selects_rule(code, rules::rule(code).lifecycle)
+    }
+
+    fn selects_rule(&self, code: Code, lifecycle: rules::Lifecycle) -> bool {
+        if !lifecycle.runs(self.preview) {
+            return false;
+        }
         let hit = |pattern: &String| pattern.eq_ignore_ascii_case("ALL") || rules::matches(pattern, code.as_str());
         self.select.as_ref().is_none_or(|s| s.iter().any(hit)) && !self.ignore.iter().any(hit)
     }
@@ -162,6 +176,22 @@ mod tests {
         let (selection, settings, _) = Selection::build(&raw, &cli, None);
         assert_eq!(settings.skills, SkillLevel::Strict);
         assert!(selection.selects(Code::TOOL005) && !selection.selects(Code::SKILL004) && !selection.selects(Code::TOOL004));
+    }
+
+    #[test]
+    fn preview_rules_run_only_with_preview_on() {
+        use crate::rules::Lifecycle::{Preview, Stable};
+        let ignored = RawLint { ignore: spanned(&["SKILL004"]), ..RawLint::default() };
+        let on_the_command_line = Options { preview: true, ..Options::default() };
+        let in_the_manifest = RawLint { preview: Some(true), ..ignored.clone() };
+        let (off, _, _) = Selection::build(&ignored, &Options::default(), None);
+        let (cli, _, _) = Selection::build(&ignored, &on_the_command_line, None);
+        let (manifest, _, _) = Selection::build(&in_the_manifest, &Options::default(), None);
+        assert!(off.selects_rule(Code::SKILL005, Stable) && !off.selects_rule(Code::SKILL005, Preview));
+        for on in [cli, manifest] {
+            assert!(on.selects_rule(Code::SKILL005, Preview) && on.selects_rule(Code::SKILL005, Stable));
+            assert!(!on.selects_rule(Code::SKILL004, Preview), "an ignored rule stays ignored");
+        }
     }
 
     #[test]

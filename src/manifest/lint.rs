@@ -26,6 +26,9 @@ pub struct RawLint {
     /// Token limit of one memory file such as AGENTS.md (MEM002; default 8000).
     #[serde(default)]
     pub memory_max_tokens: Option<u64>,
+    /// Run the rules in preview too (default false; `ctxc rules` marks them).
+    #[serde(default)]
+    pub preview: Option<bool>,
 }
 
 /// A severity set in `[lint] severity`.

@@ -86,12 +86,13 @@ impl Overlay for RawBudgets {
 
 impl Overlay for RawLint {
     fn overlay(&mut self, over: Self) {
-        let Self { select, ignore, severity, skills, memory_max_tokens } = over;
+        let Self { select, ignore, severity, skills, memory_max_tokens, preview } = over;
         take(&mut self.select, select);
         self.ignore.extend(ignore);
         self.severity.extend(severity);
         take(&mut self.skills, skills);
         take(&mut self.memory_max_tokens, memory_max_tokens);
+        take(&mut self.preview, preview);
     }
 }
 

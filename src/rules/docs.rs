@@ -1,13 +1,24 @@
 //! The rules' documentation as Markdown: one section per rule (what `ctxc explain` prints) and
 //! the whole catalogue (`docs/rules.md`, checked for staleness by `tests/integration/rules.rs`).
 
-use super::{Example, Family, Rule, ALL};
+use super::{Example, Family, Lifecycle, Rule, ALL};
 use crate::diagnostic::Severity;
 
 pub fn severity_name(severity: Severity) -> &'static str {
     match severity {
         Severity::Error => "error",
         Severity::Warning => "warning",
+    }
+}
+
+/// What a preview rule's documentation adds after its severity.
+const PREVIEW_NOTE: &str = " · **Preview:** runs only with `ctxc check --preview` or `[lint] preview = true`";
+
+/// A rule's summary for a list of rules, marked `(preview)` for a rule in preview.
+pub fn summary_line(rule: &Rule) -> String {
+    match rule.lifecycle {
+        Lifecycle::Stable => rule.summary.to_string(),
+        Lifecycle::Preview => format!("(preview) {}", rule.summary),
     }
 }
 
@@ -37,9 +48,10 @@ pub fn rule_markdown(rule: &Rule, level: usize) -> String {
     let hashes = "#".repeat(level);
     let mut out = format!("{hashes} {} `{}`\n\n", rule.code, rule.name);
     out.push_str(&format!(
-        "**Family:** {} · **Default severity:** {}\n\n{}\n\n{}\n\n",
+        "**Family:** {} · **Default severity:** {}{}\n\n{}\n\n{}\n\n",
         rule.family.name(),
         severity_name(rule.severity),
+        if rule.lifecycle == Lifecycle::Preview { PREVIEW_NOTE } else { "" },
         rule.summary,
         rule.stage.describe()
     ));
@@ -69,11 +81,11 @@ pub fn catalogue_markdown() -> String {
             rule.name,
             rule.family.name(),
             severity_name(rule.severity),
-            rule.summary.replace('|', "\\|")
+            summary_line(rule).replace('|', "\\|")
         ));
     }
-    for family in Family::ALL {
-        let rules: Vec<&&Rule> = ALL.iter().filter(|r| r.family == family).collect();
+    for &family in Family::ALL {
+        let rules: Vec<&Rule> = ALL.iter().filter(|r| r.family == family).collect();
         if rules.is_empty() {
             continue;
         }
@@ -89,4 +101,18 @@ pub fn catalogue_markdown() -> String {
 /// The heading anchor GitHub gives a rule's section.
 pub fn anchor(rule: &Rule) -> String {
     format!("{}-{}", rule.code.as_str().to_lowercase(), rule.name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_rule_in_preview_says_so() {
+        let stable = ALL[0];
+        let preview = Rule { lifecycle: Lifecycle::Preview, ..stable };
+        assert!(!rule_markdown(&stable, 2).contains("Preview") && summary_line(&stable) == stable.summary);
+        assert!(rule_markdown(&preview, 2).contains("**Preview:** runs only with `ctxc check --preview`"));
+        assert_eq!(summary_line(&preview), format!("(preview) {}", stable.summary));
+    }
 }

@@ -6,7 +6,10 @@ use std::collections::HashMap;
 use std::ops::Range;
 use std::sync::Arc;
 
+use crate::agent_files::{Doc, FileKind};
+use crate::diagnostic::Diagnostic;
 use crate::memo::{content_hash, Cache, Kind};
+use crate::rules::context::Context;
 
 /// One step of a path into a JSON document.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -194,6 +197,69 @@ fn value_end(b: &[u8], i: usize) -> usize {
             j
         }
     }
+}
+
+/// The JSON files of one kind that parse, with their values.
+pub fn json_docs<'a>(cx: &Context<'a>, kinds: &'a [FileKind]) -> Vec<(&'a Doc, crate::agent_files::ParsedJson)> {
+    cx.files.iter().filter(|d| kinds.contains(&d.kind)).map(|d| (d, d.json())).filter(|(_, v)| v.is_ok()).collect()
+}
+
+/// Where the value at `path` (a JSON path written as keys) is written in `doc`.
+pub fn place(doc: &Doc, path: &[Step]) -> Option<Place> {
+    locate(&doc.cache, &doc.text, path)
+}
+
+/// A diagnostic in `doc` at the key (or value) of `path`.
+pub fn at_key(d: Diagnostic, doc: &Doc, path: &[Step]) -> Diagnostic {
+    d.in_file(&doc.file).at(place(doc, path).map(|p| p.key_or_value()))
+}
+
+/// A diagnostic in `doc` at the value of `path`.
+pub fn at_value(d: Diagnostic, doc: &Doc, path: &[Step]) -> Diagnostic {
+    d.in_file(&doc.file).at(place(doc, path).map(|p| p.value))
+}
+
+/// The range to delete to remove the object member at `at`: the member and the comma after it
+/// (or, for the last member, the comma before it), so the JSON stays valid.
+pub fn remove_member(text: &str, at: &Place) -> Option<Range<usize>> {
+    let member = at.member();
+    let after = &text[member.end..];
+    let gap = after.len() - after.trim_start().len();
+    if after[gap..].starts_with(',') {
+        let rest = &after[gap + 1..];
+        return Some(member.start..member.end + gap + 1 + (rest.len() - rest.trim_start().len()));
+    }
+    let before = text[..member.start].trim_end();
+    before.ends_with(',').then(|| before.len() - 1..member.end)
+}
+
+/// A finding for each file of `kinds` that is not valid JSON.
+pub fn json_syntax(cx: &Context, kinds: &[FileKind]) -> Vec<Diagnostic> {
+    let mut findings = Vec::new();
+    for doc in cx.files.iter().filter(|d| kinds.contains(&d.kind)) {
+        if let Err((offset, message)) = &*doc.json() {
+            findings.push(
+                Diagnostic::finding(format!("{} is not valid JSON: {message}", doc.rel))
+                    .in_file(&doc.file)
+                    .at(Some(*offset..*offset))
+                    .help("fix the syntax; JSON allows no comments and no comma after the last item"),
+            );
+        }
+    }
+    findings
+}
+
+/// Where a part (`part`, byte range in the decoded string `decoded`) of the JSON string at `path`
+/// is written: exactly when the string has no escapes, else the whole string.
+pub fn string_part(doc: &Doc, path: &[Step], decoded: &str, part: Range<usize>) -> Option<Range<usize>> {
+    let value = place(doc, path)?.value;
+    let raw = doc.text.get(value.start + 1..value.end.saturating_sub(1))?;
+    Some(if raw == decoded { value.start + 1 + part.start..value.start + 1 + part.end } else { value })
+}
+
+/// `path` followed by more steps.
+pub fn join<'a>(path: &[Step<'a>], more: &[Step<'a>]) -> Vec<Step<'a>> {
+    [path, more].concat()
 }
 
 #[cfg(test)]

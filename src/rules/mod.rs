@@ -1,31 +1,29 @@
 //! The rule catalogue: every check ctxc can report, with a stable code, a default severity and
-//! its documentation. One file per rule (`src/rules/<family>/<code>_<name>.rs`) holds the rule's
-//! documentation and, for lint rules, its check. [`ALL`] is the one list of rules; `ctxc rules`,
+//! its documentation. A family of rules is a module (`src/rules/<family>/mod.rs`, with the
+//! helpers only its rules use); one file per rule (`src/rules/<family>/<code>_<name>.rs`) holds
+//! the rule's [`Definition`]: its documentation and, for lint rules, its check. Readers more than
+//! one family uses are the files beside this one. [`ALL`] is the one list of rules; `ctxc rules`,
 //! `ctxc explain`, SARIF's `tool.driver.rules` and `docs/rules.md` are all generated from it.
 //!
-//! Registering a rule is a one-file change here: add its module name to the family's list in
-//! the `registry!` invocation below (and write the rule file).
+//! Registering a rule is one line in the table of `src/codes.rs` (its code and module) and the
+//! rule file; code, name and family come from that line.
 
 pub mod chains;
-pub mod claude_files;
 pub mod context;
-pub mod descriptions;
 pub mod docs;
-pub mod gemini_settings;
-pub mod json_schema;
+pub mod frontmatter;
+pub mod globs;
 pub mod json_span;
-pub mod kinds;
 pub mod locate;
 pub mod markdown;
 pub mod refs;
 pub mod secrets;
-pub mod skill_fields;
 pub mod suppress;
 
 /// What rule files import.
 pub mod prelude {
     pub use super::context::Context;
-    pub use super::{locate, Example, Family, Rule, Stage};
+    pub use super::{locate, Definition, Example, Stage};
     pub use crate::codes::Code;
     pub use crate::diagnostic::{grouped, Diagnostic, Edit, Fix, Severity};
 }
@@ -35,124 +33,6 @@ use serde::Serialize;
 pub use crate::codes::Code;
 use crate::diagnostic::{Diagnostic, Severity};
 use context::Context;
-
-/// A group of rules; the family decides the code prefix.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Family {
-    Manifest,
-    Tools,
-    Skills,
-    Memory,
-    Templates,
-    Cache,
-    Content,
-    Budgets,
-    Settings,
-    Claude,
-    Mcp,
-    Cursor,
-    Copilot,
-    Gemini,
-    OpenHands,
-    Codex,
-    Links,
-    Instructions,
-}
-
-impl Family {
-    pub const ALL: [Family; 18] = [
-        Family::Manifest,
-        Family::Tools,
-        Family::Skills,
-        Family::Memory,
-        Family::Templates,
-        Family::Cache,
-        Family::Content,
-        Family::Budgets,
-        Family::Settings,
-        Family::Claude,
-        Family::Mcp,
-        Family::Cursor,
-        Family::Copilot,
-        Family::Gemini,
-        Family::OpenHands,
-        Family::Codex,
-        Family::Links,
-        Family::Instructions,
-    ];
-
-    /// The code prefix of the family's rules.
-    pub fn prefix(self) -> &'static str {
-        match self {
-            Family::Manifest => "MAN",
-            Family::Tools => "TOOL",
-            Family::Skills => "SKILL",
-            Family::Memory => "MEM",
-            Family::Templates => "TPL",
-            Family::Cache => "CACHE",
-            Family::Content => "SEC",
-            Family::Budgets => "BUDGET",
-            Family::Settings => "SET",
-            Family::Claude => "CLAUDE",
-            Family::Mcp => "MCP",
-            Family::Cursor => "CURSOR",
-            Family::Copilot => "COPILOT",
-            Family::Gemini => "GEMINI",
-            Family::OpenHands => "OPENHANDS",
-            Family::Codex => "CODEX",
-            Family::Links => "LINK",
-            Family::Instructions => "INSTR",
-        }
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Family::Manifest => "manifest",
-            Family::Tools => "tools",
-            Family::Skills => "skills",
-            Family::Memory => "memory",
-            Family::Templates => "templates",
-            Family::Cache => "cache",
-            Family::Content => "content",
-            Family::Budgets => "budgets",
-            Family::Settings => "settings",
-            Family::Claude => "claude",
-            Family::Mcp => "mcp",
-            Family::Cursor => "cursor",
-            Family::Copilot => "copilot",
-            Family::Gemini => "gemini",
-            Family::OpenHands => "openhands",
-            Family::Codex => "codex",
-            Family::Links => "links",
-            Family::Instructions => "instructions",
-        }
-    }
-
-    /// One line on what the family covers, for the docs page.
-    pub fn about(self) -> &'static str {
-        match self {
-            Family::Manifest => "The manifest and the files it references: syntax, references, names, reachability.",
-            Family::Tools => "Tool definitions as the provider receives them: names, descriptions, parameter schemas, access per mode.",
-            Family::Skills => "SKILL.md files against the Agent Skills specification (lenient by default, strict on request).",
-            Family::Memory => "Static memory files (AGENTS.md, CLAUDE.md and the files the manifest lists).",
-            Family::Templates => "minijinja templates and placeholders left in the rendered prompt.",
-            Family::Cache => "Prompt caching: what keeps the start of the prompt byte-stable between requests.",
-            Family::Content => "What the rendered prompt contains: secrets, repeated text.",
-            Family::Budgets => "Token budgets and the context window (the findings of the budget stage).",
-            Family::Settings => "Settings sanity: the window settings of the Deep Agents, Zeph and AgentScope presets (SET0NN, the settings stage), and the summarization, reserve, retrieval and history settings (SET1NN, the lint stage).",
-            Family::Claude => "Claude Code files: subagents, slash commands, settings (hooks and permissions), plugin manifests, CLAUDE.md.",
-            Family::Mcp => "MCP server configurations (`.mcp.json`) and MCP tool definitions wherever they appear.",
-            Family::Cursor => "Cursor project rules (`.cursor/rules/*.mdc`) and the legacy `.cursorrules`.",
-            Family::Copilot => "GitHub Copilot instructions, path-specific instructions, prompt files and custom agents.",
-            Family::Gemini => "Gemini CLI: GEMINI.md context files and `.gemini/settings.json`.",
-            Family::OpenHands => "OpenHands microagents (`.openhands/microagents/`).",
-            Family::Codex => "Codex: the AGENTS.md chain, its 32 KiB cap and AGENTS.override.md.",
-            Family::Links => "References between agent files: relative links, `@imports` and the files bundled with a skill.",
-            Family::Instructions => "What agent files tell the model: descriptions that can route, instructions that agree across the files one agent loads.",
-        }
-    }
-}
 
 /// Where a rule is checked, which decides how its findings affect the exit code.
 #[derive(Clone, Copy)]
@@ -206,14 +86,12 @@ pub struct Example {
     pub text: &'static str,
 }
 
-/// One rule: its identity, its default severity, its documentation and where it is checked.
+/// What a rule's file defines: its default severity, its documentation and where it is checked.
+/// Its identity (code, name, family, lifecycle) is the table's (`src/codes.rs`).
 #[derive(Clone, Copy)]
-pub struct Rule {
-    /// Stable code: family prefix and three digits, e.g. `SKILL004`.
-    pub code: Code,
-    /// Short kebab-case name, e.g. `name-invalid`.
-    pub name: &'static str,
-    pub family: Family,
+pub struct Definition {
+    /// The severity of its findings, unless `[lint] severity` says otherwise. A check does not
+    /// choose one: the lint stage gives every finding its rule's.
     pub severity: Severity,
     /// What it checks, in one sentence.
     pub summary: &'static str,
@@ -228,20 +106,145 @@ pub struct Rule {
     pub stage: Stage,
 }
 
+/// One rule as registered: its identity from the table and its file's [`Definition`].
+#[derive(Clone, Copy)]
+pub struct Rule {
+    /// Stable code: family prefix and three digits, e.g. `SKILL004`.
+    pub code: Code,
+    /// Short kebab-case name, e.g. `name-invalid` (the module name after the code).
+    pub name: &'static str,
+    pub family: Family,
+    pub lifecycle: Lifecycle,
+    pub definition: &'static Definition,
+}
+
+/// Whether a rule runs by default. Like ruff's rule groups: a new rule can ship in preview, run
+/// by those who ask for it, and become stable once its findings have been judged on real files.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Lifecycle {
+    Stable,
+    /// Runs only when preview is on (`ctxc check --preview`, `[lint] preview = true`).
+    Preview,
+}
+
+impl Lifecycle {
+    /// Whether a rule of this lifecycle runs, with preview on or off.
+    pub fn runs(self, preview: bool) -> bool {
+        self == Lifecycle::Stable || preview
+    }
+}
+
+impl std::ops::Deref for Rule {
+    type Target = Definition;
+
+    fn deref(&self) -> &Definition {
+        self.definition
+    }
+}
+
 impl std::fmt::Debug for Rule {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Rule").field("code", &self.code).field("name", &self.name).finish_non_exhaustive()
     }
 }
 
-/// Declares every rule module (one file each, under the family's folder) and the list of all
-/// rules, in this order.
-macro_rules! registry {
-    ($($family:ident { $($code:ident $rule:ident),* $(,)? })*) => {
-        $(pub mod $family { $(pub mod $rule;)* })*
-        /// Every rule, grouped by family, in code order (the order of [`Code::ALL`]).
-        pub const ALL: &[&Rule] = &[$($(&$family::$rule::RULE,)*)*];
+/// A rule's lifecycle from the table: stable unless marked, e.g. `(Preview)`.
+macro_rules! lifecycle {
+    () => {
+        Lifecycle::Stable
     };
+    ($marked:ident) => {
+        Lifecycle::$marked
+    };
+}
+
+/// Declares every family module (`src/rules/<family>/mod.rs`, the family's helpers), the rule
+/// modules in it (one file each, declared by the `rule_modules!()` line of the family's
+/// `mod.rs`, so the table stays the one list), and the list of all rules, in this order.
+macro_rules! registry {
+    ($($family:ident $variant:ident { $($code:ident $rule:ident $(($lifecycle:ident))?),* $(,)? })*) => {
+        $(
+            // Redefined before each family module: the family's `mod.rs` sees its own rules.
+            macro_rules! rule_modules {
+                () => { $(pub mod $rule;)* };
+            }
+            pub mod $family;
+        )*
+
+        /// A group of rules: a module of `src/rules/` and a code prefix.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+        #[serde(rename_all = "lowercase")]
+        pub enum Family {
+            $($variant,)*
+        }
+
+        impl Family {
+            /// Every family, in the table's order.
+            pub const ALL: &[Family] = &[$(Family::$variant,)*];
+
+            /// The code prefix of the family's rules.
+            pub fn prefix(self) -> &'static str {
+                match self {
+                    $(Family::$variant => const { prefix_of(&[$(stringify!($code)),*]) },)*
+                }
+            }
+
+            /// The family's module name, e.g. `openhands`.
+            pub fn name(self) -> &'static str {
+                match self {
+                    $(Family::$variant => stringify!($family),)*
+                }
+            }
+
+            /// One line on what the family covers (its module's `ABOUT`).
+            pub fn about(self) -> &'static str {
+                match self {
+                    $(Family::$variant => $family::ABOUT,)*
+                }
+            }
+        }
+
+        /// Every rule, grouped by family, in code order (the order of [`Code::ALL`]).
+        pub const ALL: &[Rule] = &[$($(Rule {
+            code: Code::$code,
+            name: {
+                const MODULE: &str = stringify!($rule);
+                const SKIP: usize = stringify!($code).len() + 1;
+                const NAME: [u8; MODULE.len() - SKIP] = kebab_name(MODULE, SKIP);
+                match std::str::from_utf8(&NAME) {
+                    Ok(name) => name,
+                    Err(_) => panic!("module names are ASCII"),
+                }
+            },
+            family: Family::$variant,
+            lifecycle: lifecycle!($($lifecycle)?),
+            definition: &$family::$rule::RULE,
+        },)*)*];
+    };
+}
+
+/// A family's code prefix: its codes without their digits (all share it; a test checks).
+const fn prefix_of(codes: &[&'static str]) -> &'static str {
+    let code = codes[0];
+    let mut digits = 0;
+    while digits < code.len() && code.as_bytes()[code.len() - 1 - digits].is_ascii_digit() {
+        digits += 1;
+    }
+    code.split_at(code.len() - digits).0
+}
+
+/// A rule's name from its module name: what follows the code and `_` (`skip` bytes), with `-`
+/// for `_`.
+const fn kebab_name<const N: usize>(module: &str, skip: usize) -> [u8; N] {
+    let bytes = module.as_bytes();
+    let mut name = [0; N];
+    let mut i = 0;
+    while i < N {
+        name[i] = if bytes[skip + i] == b'_' { b'-' } else { bytes[skip + i] };
+        i += 1;
+    }
+    name
 }
 
 crate::codes::rule_table!(registry);
@@ -253,13 +256,13 @@ pub fn get(code: &str) -> Option<&'static Rule> {
 
 /// The rule with this code or this name (`MAN011` or `unknown-model`, case-insensitive).
 pub fn by_code_or_name(code_or_name: &str) -> Option<&'static Rule> {
-    get(code_or_name).or_else(|| ALL.iter().copied().find(|r| r.name.eq_ignore_ascii_case(code_or_name)))
+    get(code_or_name).or_else(|| ALL.iter().find(|r| r.name.eq_ignore_ascii_case(code_or_name)))
 }
 
 /// The rule of a code.
 pub fn rule(code: Code) -> &'static Rule {
     // ALL is in the order of Code::ALL (a test keeps it so).
-    ALL[code as usize]
+    &ALL[code as usize]
 }
 
 /// Whether `pattern` (a full code or a code prefix such as `SKILL` or `SKILL01`) names `code`.

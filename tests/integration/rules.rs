@@ -129,6 +129,8 @@ fn every_rule_has_a_failing_and_a_passing_fixture() {
         let pass = base.join(code.as_str()).join("pass");
         assert!(fail.is_dir() && pass.is_dir(), "{code}: add {} and {}", fail.display(), pass.display());
 
+        // A rule in preview runs in its fixtures.
+        let options = |dir: &Path| Options { preview: rule.lifecycle == rules::Lifecycle::Preview, ..options(dir) };
         let failed = ctxc::lint::check(&target(&fail), &options(&fail), &session);
         assert!(codes(&failed).contains(&code), "{code}: the failing fixture does not report it; it reports {:?}", codes(&failed));
         match rule.stage {
@@ -282,7 +284,9 @@ fn example_reports(session: &ctxc::Session, example: &rules::Example, code: Code
     let path = project.path().join(example.file);
     std::fs::create_dir_all(path.parent().expect("a file in a folder")).expect("mkdir");
     std::fs::write(&path, example.text).expect("write");
-    codes(&ctxc::lint::check(project.path(), &Options::default(), session)).contains(&code)
+    // A rule in preview runs when preview is on; its examples are checked the same way.
+    let options = Options { preview: rules::rule(code).lifecycle == rules::Lifecycle::Preview, ..Options::default() };
+    codes(&ctxc::lint::check(project.path(), &options, session)).contains(&code)
 }
 
 #[test]
@@ -302,4 +306,25 @@ fn documented_examples_run() {
     for code in EXAMPLES_NOT_ONE_FILE {
         assert!(rules::get(code).is_some(), "{code} is not a rule");
     }
+}
+
+/// A finding's severity is its rule's, decided once in the rule's definition: checks build their
+/// findings with `Diagnostic::finding` and never choose a severity the lint stage would replace.
+#[test]
+fn checks_choose_no_severity() {
+    // secrets.rs also scans the rendered output (src/checks/leaks.rs) and suppress.rs reports
+    // MAN013 itself: both run outside the lint stage, which is what sets a rule's severity.
+    let outside_lint = ["secrets.rs", "suppress.rs"];
+    let mut choosing = Vec::new();
+    for file in crate::common::walk(&repo().join("src/rules")) {
+        if outside_lint.iter().any(|name| file.ends_with(name)) {
+            continue;
+        }
+        let text = std::fs::read_to_string(&file).expect("read");
+        let code = text.split("#[cfg(test)]").next().unwrap_or_default();
+        if code.contains("Diagnostic::error(") || code.contains("Diagnostic::warning(") {
+            choosing.push(file.display().to_string());
+        }
+    }
+    assert!(choosing.is_empty(), "checks that choose a severity (use Diagnostic::finding): {choosing:?}");
 }

@@ -86,7 +86,7 @@ fn result(d: &Diagnostic, code: Code, report: &CheckReport, paths: &Paths) -> Va
 }
 
 pub fn render(report: &CheckReport, paths: &Paths) -> String {
-    let rules: Vec<Value> = rules::ALL.iter().map(|r| descriptor(r)).collect();
+    let rules: Vec<Value> = rules::ALL.iter().map(descriptor).collect();
     let mut results = Vec::new();
     let mut notifications = Vec::new();
     for d in &report.diagnostics {

@@ -4,10 +4,7 @@
 
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::BUDGET001,
-    name: "over-budget",
-    family: Family::Budgets,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "A step's section, the system prompt, the tool schemas or a mode's fixed context takes more tokens than its budget, in some mode and scenario.",
     why: "Budgets are the team's agreement on what each part of the prompt may cost. Every token of fixed context is paid \

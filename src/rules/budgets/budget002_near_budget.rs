@@ -4,10 +4,7 @@
 
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::BUDGET002,
-    name: "near-budget",
-    family: Family::Budgets,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "A budget is at least `budgets.warn_ratio` (default 90 %) used, in some mode and scenario.",
     why: "A budget that is nearly full will be exceeded by the next small edit, usually in a pull request about something \

@@ -4,10 +4,7 @@
 
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::BUDGET003,
-    name: "summarization-on-first-turn",
-    family: Family::Budgets,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "The fixed context (system prompt plus tool schemas) of some mode reaches the summarization trigger (`[summarization] trigger_ratio` of the window).",
     why: "Summarization fires when the context reaches the trigger. If the prompt and tool schemas alone reach it, \

@@ -4,10 +4,7 @@
 
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::BUDGET004,
-    name: "no-room-for-response",
-    family: Family::Budgets,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "The fixed context of some mode plus the response reserve fills the model's whole window.",
     why: "The model's answer has to fit in the window beside the prompt. When the system prompt and tool schemas leave \

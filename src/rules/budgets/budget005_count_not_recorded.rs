@@ -5,10 +5,7 @@
 
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::BUDGET005,
-    name: "count-not-recorded",
-    family: Family::Budgets,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "With `--require-exact` or `[budgets] require_exact`, a Claude or Gemini agent has a mode or scenario whose counts are not recorded in `ctxc.counts`.",
     why: "Claude's and Gemini's tokenizers are not public: without the counts the provider's endpoint recorded, ctxc \

@@ -6,10 +6,7 @@ use crate::rules::context::Run;
 use crate::manifest::model::StepKind;
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::CACHE001,
-    name: "dynamic-before-static",
-    family: Family::Cache,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "A dynamic step (time, profile, memories, resources, attachments, sandbox files, connector or MCP prompts) comes before static steps in the rendered prompt.",
     why: "Providers cache the longest byte-identical prefix of a prompt (OpenAI automatically, Anthropic at cache \
@@ -131,7 +128,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         .map(|(id, statics, modes)| {
             let last_static = statics.last().cloned().unwrap_or_default();
             let statics = statics.iter().map(|s| format!("`{s}`")).collect::<Vec<_>>().join(", ");
-            let d = Diagnostic::warning(format!(
+            let d = Diagnostic::finding(format!(
                 "dynamic step `{id}` comes before static steps {statics}, so the cacheable prefix ends at `{id}`; stable prefix per mode (tokens before it, of the system prompt): {}",
                 modes.join(", ")
             ))

@@ -4,10 +4,7 @@ use crate::agent_files::FileKind;
 use crate::rules::prelude::*;
 use crate::yaml::FrontmatterError;
 
-pub const RULE: Rule = Rule {
-    code: Code::CLAUDE001,
-    name: "agent-frontmatter-missing",
-    family: Family::Claude,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "A file in `.claude/agents/` has no `---` frontmatter block (or the block is never closed).",
     why: "Claude Code reads a subagent's `name` and `description` from its YAML frontmatter; a Markdown file without \
@@ -32,7 +29,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
             _ => continue,
         };
         findings.push(
-            Diagnostic::error(format!("subagent {} {what}", doc.rel))
+            Diagnostic::finding(format!("subagent {} {what}", doc.rel))
                 .in_file(&doc.file)
                 .at(Some(0..doc.text.find('\n').unwrap_or(doc.text.len())))
                 .help("start the file with a `---` block holding `name` and `description`, closed by `---`"),

@@ -4,10 +4,7 @@ use crate::agent_files::FileKind;
 use crate::rules::prelude::*;
 use crate::yaml::FrontmatterError;
 
-pub const RULE: Rule = Rule {
-    code: Code::CLAUDE002,
-    name: "frontmatter-yaml-invalid",
-    family: Family::Claude,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "The frontmatter of a subagent or slash command is not valid YAML (Claude Code may still read it line by line).",
     why: "Claude Code loads many subagents whose frontmatter breaks strict YAML — typically a multi-line unquoted \
@@ -38,7 +35,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
                 continue;
             }
             findings.push(
-                Diagnostic::warning(format!("frontmatter of {} is not valid YAML: {}", doc.rel, e.message))
+                Diagnostic::finding(format!("frontmatter of {} is not valid YAML: {}", doc.rel, e.message))
                     .in_file(&doc.file)
                     .at(e.offset.map(|o| o..o))
                     .help("quote the value or write it as a block scalar (`description: |` and indented lines)"),

@@ -1,13 +1,10 @@
 //! CLAUDE003: a subagent without a `name`.
 
 use crate::agent_files::FileKind;
-use crate::rules::claude_files::{field, with_fields};
+use crate::rules::claude::{field, with_fields};
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::CLAUDE003,
-    name: "agent-name-missing",
-    family: Family::Claude,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "A subagent's frontmatter has no `name` (or an empty one).",
     why: "`name` is required: it is the identifier Claude Code delegates to (`Use the reviewer subagent…`) and the key \
@@ -31,7 +28,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         }
         let stem = doc.name().trim_end_matches(".md");
         findings.push(
-            Diagnostic::error(format!("subagent {} has no name", doc.rel))
+            Diagnostic::finding(format!("subagent {} has no name", doc.rel))
                 .in_file(&doc.file)
                 .at(name.and_then(|f| f.key_span.clone()).or(Some(0..3)))
                 .help(format!("add `name: {stem}` (lowercase letters, digits and hyphens) to the frontmatter")),

@@ -2,13 +2,10 @@
 
 use crate::agent_files::FileKind;
 use crate::diagnostic::{Edit, Fix};
-use crate::rules::claude_files::{field, with_fields};
+use crate::rules::claude::{field, with_fields};
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::CLAUDE004,
-    name: "agent-name-invalid",
-    family: Family::Claude,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "A subagent's `name` is not a string of lowercase letters, digits and hyphens starting and ending with a letter or digit.",
     why: "The docs define `name` as a \"unique identifier using lowercase letters and hyphens\", and Anthropic's plugin \
@@ -50,7 +47,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
     for (doc, fields) in with_fields(cx, FileKind::ClaudeAgent) {
         let Some(name) = field(&fields, "name") else { continue };
         let Some(value) = name.value.as_str().filter(|s| !s.trim().is_empty() && !valid(s)) else { continue };
-        let mut d = Diagnostic::error(format!("subagent name `{value}` is not lowercase letters, digits and hyphens"))
+        let mut d = Diagnostic::finding(format!("subagent name `{value}` is not lowercase letters, digits and hyphens"))
             .in_file(&doc.file)
             .at(name.span())
             .help("use a name like `code-reviewer`: lowercase letters, digits and hyphens");

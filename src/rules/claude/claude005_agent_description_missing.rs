@@ -1,13 +1,10 @@
 //! CLAUDE005: a subagent without a `description`.
 
 use crate::agent_files::FileKind;
-use crate::rules::claude_files::{field, with_fields};
+use crate::rules::claude::{field, with_fields};
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::CLAUDE005,
-    name: "agent-description-missing",
-    family: Family::Claude,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "A subagent's frontmatter has no `description` (or an empty one).",
     why: "Claude decides when to delegate to a subagent from its `description` alone; it is a required field, and a \
@@ -30,7 +27,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
             continue;
         }
         findings.push(
-            Diagnostic::error(format!("subagent {} has no description", doc.rel))
+            Diagnostic::finding(format!("subagent {} has no description", doc.rel))
                 .in_file(&doc.file)
                 .at(description.and_then(|f| f.key_span.clone()).or(Some(0..3)))
                 .help("add a `description` saying what the agent does and when to use it"),

@@ -1,13 +1,10 @@
 //! CLAUDE007: a subagent `model` Claude Code does not know.
 
 use crate::agent_files::FileKind;
-use crate::rules::claude_files::{field, unknown_model, with_fields};
+use crate::rules::claude::{field, unknown_model, with_fields};
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::CLAUDE007,
-    name: "agent-model-unknown",
-    family: Family::Claude,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "A subagent's `model` is not `sonnet`, `opus`, `haiku`, `inherit` or a full Claude model id.",
     why: "Claude Code accepts a model alias (`sonnet`, `opus`, `haiku`), `inherit` (the conversation's model, the \

@@ -1,13 +1,10 @@
 //! CLAUDE008: a subagent `permissionMode` that is not one of the modes.
 
 use crate::agent_files::FileKind;
-use crate::rules::claude_files::{field, with_fields, PERMISSION_MODES};
+use crate::rules::claude::{field, with_fields, PERMISSION_MODES};
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::CLAUDE008,
-    name: "agent-permission-mode-invalid",
-    family: Family::Claude,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "A subagent's `permissionMode` is not `default`, `acceptEdits`, `plan`, `dontAsk`, `bypassPermissions` or `auto`.",
     why: "`permissionMode` decides whether the subagent asks before editing files or running commands. A value \
@@ -30,7 +27,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         if PERMISSION_MODES.contains(&value.as_str()) {
             continue;
         }
-        let mut d = Diagnostic::error(format!("permissionMode `{value}` is not a permission mode"))
+        let mut d = Diagnostic::finding(format!("permissionMode `{value}` is not a permission mode"))
             .in_file(&doc.file)
             .at(mode.span())
             .help(format!("use one of {}", PERMISSION_MODES.map(|m| format!("`{m}`")).join(", ")));

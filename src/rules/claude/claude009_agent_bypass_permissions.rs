@@ -1,13 +1,10 @@
 //! CLAUDE009: a subagent that runs with every permission check off.
 
 use crate::agent_files::FileKind;
-use crate::rules::claude_files::{field, with_fields};
+use crate::rules::claude::{field, with_fields};
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::CLAUDE009,
-    name: "agent-bypass-permissions",
-    family: Family::Claude,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "A subagent sets `permissionMode: bypassPermissions`.",
     why: "In `bypassPermissions` mode every tool call runs without asking — file writes, shell commands, network \
@@ -28,7 +25,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
     for (doc, fields) in with_fields(cx, FileKind::ClaudeAgent) {
         let Some(mode) = field(&fields, "permissionMode").filter(|m| m.value.as_str() == Some("bypassPermissions")) else { continue };
         findings.push(
-            Diagnostic::warning(format!("subagent {} runs with `bypassPermissions`: no tool call asks for approval", doc.rel))
+            Diagnostic::finding(format!("subagent {} runs with `bypassPermissions`: no tool call asks for approval", doc.rel))
                 .in_file(&doc.file)
                 .at(mode.span())
                 .help("use `acceptEdits`, or keep the default mode and allow the commands the agent needs in settings.json"),

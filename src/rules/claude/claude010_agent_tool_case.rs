@@ -1,13 +1,10 @@
 //! CLAUDE010: a built-in tool written in the wrong case in a subagent's tool lists.
 
 use crate::agent_files::FileKind;
-use crate::rules::claude_files::{miscased_tools, with_fields};
+use crate::rules::claude::{miscased_tools, with_fields};
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::CLAUDE010,
-    name: "agent-tool-case",
-    family: Family::Claude,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "A subagent's `tools` or `disallowedTools` names a built-in tool in the wrong case (`bash` for `Bash`).",
     why: "Tool names are matched exactly. `tools: read, grep` grants nothing — the subagent starts without the tools \

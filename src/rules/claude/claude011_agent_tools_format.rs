@@ -1,13 +1,10 @@
 //! CLAUDE011: a subagent tool list that is neither a comma-separated string nor a list of strings.
 
 use crate::agent_files::FileKind;
-use crate::rules::claude_files::{tool_list_problem, with_fields};
+use crate::rules::claude::{tool_list_problem, with_fields};
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::CLAUDE011,
-    name: "agent-tools-format",
-    family: Family::Claude,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "A subagent's `tools` or `disallowedTools` is not a comma-separated string or a list of tool names.",
     why: "Claude Code reads `tools` as a comma-separated allowlist (`tools: Read, Grep, Glob`) or a YAML list of \
@@ -30,7 +27,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
             let bad = tool_list_problem(&list.value);
             if let Some(bad) = bad {
                 findings.push(
-                    Diagnostic::error(format!("`{}` is {bad}, not a list of tool names", list.key))
+                    Diagnostic::finding(format!("`{}` is {bad}, not a list of tool names", list.key))
                         .in_file(&doc.file)
                         .at(list.key_span.clone())
                         .help("write the tools as `Read, Grep, Glob` or as a YAML list of names"),

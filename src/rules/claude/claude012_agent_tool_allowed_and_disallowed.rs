@@ -1,13 +1,10 @@
 //! CLAUDE012: a tool both granted and taken away in one subagent.
 
 use crate::agent_files::FileKind;
-use crate::rules::claude_files::{field, tool_list, with_fields};
+use crate::rules::claude::{field, tool_list, with_fields};
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::CLAUDE012,
-    name: "agent-tool-allowed-and-disallowed",
-    family: Family::Claude,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "A subagent lists the same tool in both `tools` and `disallowedTools`.",
     why: "`disallowedTools` is removed from the tools the agent gets, so a tool in both lists is not available — \
@@ -31,7 +28,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         for (tool, span) in tool_list(&doc.text, denied) {
             if granted.contains(&tool) {
                 findings.push(
-                    Diagnostic::warning(format!("`{tool}` is in both `tools` and `disallowedTools`, so the agent does not get it"))
+                    Diagnostic::finding(format!("`{tool}` is in both `tools` and `disallowedTools`, so the agent does not get it"))
                         .in_file(&doc.file)
                         .at(span.or_else(|| denied.span()))
                         .help("remove it from one of the two lists"),

@@ -1,15 +1,12 @@
 //! CLAUDE013: a subagent `color` Claude Code does not offer.
 
 use crate::agent_files::FileKind;
-use crate::rules::claude_files::{field, with_fields};
+use crate::rules::claude::{field, with_fields};
 use crate::rules::prelude::*;
 
 const COLORS: [&str; 9] = ["red", "blue", "green", "yellow", "purple", "orange", "pink", "cyan", "magenta"];
 
-pub const RULE: Rule = Rule {
-    code: Code::CLAUDE013,
-    name: "agent-color-invalid",
-    family: Family::Claude,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "A subagent's `color` is not one of the colors Claude Code shows agents in.",
     why: "`color` picks the background the agent's name is shown in while it works. Claude Code offers a fixed \
@@ -32,7 +29,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         let value = color.value.as_str().map_or_else(|| color.value.to_string(), str::to_string);
         if !COLORS.contains(&value.as_str()) {
             findings.push(
-                Diagnostic::warning(format!("color `{value}` is not one Claude Code shows agents in"))
+                Diagnostic::finding(format!("color `{value}` is not one Claude Code shows agents in"))
                     .in_file(&doc.file)
                     .at(color.span())
                     .help(format!("use one of {}", COLORS.join(", "))),

@@ -1,15 +1,12 @@
 //! CLAUDE014: a subagent `memory` scope that does not exist.
 
 use crate::agent_files::FileKind;
-use crate::rules::claude_files::{field, with_fields};
+use crate::rules::claude::{field, with_fields};
 use crate::rules::prelude::*;
 
 const SCOPES: [&str; 3] = ["user", "project", "local"];
 
-pub const RULE: Rule = Rule {
-    code: Code::CLAUDE014,
-    name: "agent-memory-invalid",
-    family: Family::Claude,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "A subagent's `memory` is not `user`, `project` or `local`.",
     why: "`memory` gives a subagent a persistent memory folder in one scope: `user` (every project), `project` \
@@ -31,7 +28,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         let value = memory.value.as_str().map_or_else(|| memory.value.to_string(), str::to_string);
         if !SCOPES.contains(&value.as_str()) {
             findings.push(
-                Diagnostic::error(format!("memory scope `{value}` is not `user`, `project` or `local`"))
+                Diagnostic::finding(format!("memory scope `{value}` is not `user`, `project` or `local`"))
                     .in_file(&doc.file)
                     .at(memory.span())
                     .help("use `project` to share the agent's memory through the repository, `user` or `local` otherwise"),

@@ -1,13 +1,10 @@
 //! CLAUDE015: a subagent `maxTurns` that is not a positive whole number.
 
 use crate::agent_files::FileKind;
-use crate::rules::claude_files::{field, with_fields};
+use crate::rules::claude::{field, with_fields};
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::CLAUDE015,
-    name: "agent-max-turns-invalid",
-    family: Family::Claude,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "A subagent's `maxTurns` is not a positive whole number.",
     why: "`maxTurns` caps how many agentic turns the subagent may take before it stops. Zero, a negative number, a \
@@ -31,7 +28,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         if !positive {
             let value = turns.value.as_str().map_or_else(|| turns.value.to_string(), str::to_string);
             findings.push(
-                Diagnostic::error(format!("maxTurns `{value}` is not a positive whole number"))
+                Diagnostic::finding(format!("maxTurns `{value}` is not a positive whole number"))
                     .in_file(&doc.file)
                     .at(turns.span())
                     .help("write the largest number of turns the agent may take, e.g. `maxTurns: 20`"),

@@ -9,10 +9,7 @@ const FIELDS: [&str; 16] = [
     "memory", "background", "effort", "isolation", "color", "capabilities",
 ];
 
-pub const RULE: Rule = Rule {
-    code: Code::CLAUDE016,
-    name: "agent-unknown-field",
-    family: Family::Claude,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "A subagent's frontmatter has a field Claude Code does not read (often a misspelling such as `allowed-tools` or `disallowed_tools`).",
     why: "Claude Code reads a fixed set of subagent fields (`name`, `description`, `tools`, `disallowedTools`, \
@@ -38,7 +35,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
                 ("allowed-tools" | "allowedTools" | "allowed_tools", _) => Some("tools"),
                 (_, found) => found,
             };
-            let mut d = Diagnostic::warning(format!("`{key}` is not a subagent field; Claude Code ignores it"))
+            let mut d = Diagnostic::finding(format!("`{key}` is not a subagent field; Claude Code ignores it"))
                 .in_file(&doc.file)
                 .at(doc.key_span(key));
             d = match suggestion {

@@ -3,10 +3,7 @@
 use crate::agent_files::FileKind;
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::CLAUDE017,
-    name: "agent-prompt-empty",
-    family: Family::Claude,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "A subagent has frontmatter but nothing after it: no system prompt.",
     why: "The Markdown after a subagent's frontmatter is its system prompt — the only instructions it gets, since a \
@@ -27,7 +24,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
     for doc in cx.files_of(FileKind::ClaudeAgent).filter(|d| d.front.is_ok() && d.body().trim().is_empty()) {
         let end = doc.body_start();
         findings.push(
-            Diagnostic::error(format!("subagent {} has no system prompt after its frontmatter", doc.rel))
+            Diagnostic::finding(format!("subagent {} has no system prompt after its frontmatter", doc.rel))
                 .in_file(&doc.file)
                 .at(Some(end.saturating_sub(4)..end))
                 .help("write the agent's instructions below the closing `---`"),

@@ -3,10 +3,7 @@
 use crate::agent_files::FileKind;
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::CLAUDE018,
-    name: "agent-prompt-too-long",
-    family: Family::Claude,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "A subagent's file is larger than `[lint] memory_max_tokens` (default 8000 tokens).",
     why: "A subagent's whole file becomes the system prompt of every run it is delegated, in a fresh context window \
@@ -32,7 +29,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         if tokens > limit {
             let first_line = doc.text.find('\n').unwrap_or(doc.text.len());
             findings.push(
-                Diagnostic::warning(format!(
+                Diagnostic::finding(format!(
                     "subagent {} is {}{} tokens ({}), over the budget of {}",
                     doc.rel,
                     cx.approx(),

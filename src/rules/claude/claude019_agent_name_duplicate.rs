@@ -3,13 +3,10 @@
 use std::collections::BTreeMap;
 
 use crate::agent_files::FileKind;
-use crate::rules::claude_files::{field, with_fields};
+use crate::rules::claude::{field, with_fields};
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::CLAUDE019,
-    name: "agent-name-duplicate",
-    family: Family::Claude,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "Two subagent files in the same `.claude/agents/` tree declare the same `name`.",
     why: "Claude Code identifies a subagent by its `name`, not its file name; when two project agents share one, only \
@@ -34,7 +31,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         let project = doc.rel.find(".claude/agents/").map_or("", |i| &doc.rel[..i]).to_string();
         match first.get(&(project.clone(), value.to_string())) {
             Some(original) => findings.push(
-                Diagnostic::error(format!("subagent name `{value}` is also declared by {original}; only one of them is loaded"))
+                Diagnostic::finding(format!("subagent name `{value}` is also declared by {original}; only one of them is loaded"))
                     .in_file(&doc.file)
                     .at(name.span())
                     .help("give each subagent its own name"),

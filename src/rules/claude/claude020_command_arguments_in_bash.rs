@@ -1,13 +1,10 @@
 //! CLAUDE020: command arguments substituted into a `!` shell line.
 
 use crate::agent_files::FileKind;
-use crate::rules::claude_files::{argument_refs, bash_injections};
+use crate::rules::claude::{argument_refs, bash_injections};
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::CLAUDE020,
-    name: "command-arguments-in-bash",
-    family: Family::Claude,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "A slash command puts `$ARGUMENTS` or `$1`…`$9` inside a `!`command`` line, which Claude Code runs in a shell.",
     why: "Claude Code replaces `$ARGUMENTS` and `$1`, `$2`… with what the user typed after the command, then runs each \
@@ -32,7 +29,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         for (range, command) in bash_injections(doc.body(), doc.body_start()) {
             for (arg, name) in argument_refs(command) {
                 findings.push(
-                    Diagnostic::warning(format!("`{name}` is substituted into the shell command `{command}`: an argument can run any command"))
+                    Diagnostic::finding(format!("`{name}` is substituted into the shell command `{command}`: an argument can run any command"))
                         .in_file(&doc.file)
                         .at(Some(range.start + arg.start..range.start + arg.end))
                         .help("keep user input out of `!` lines; mention the argument in the prompt and let the model run the command"),

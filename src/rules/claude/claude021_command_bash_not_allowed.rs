@@ -1,13 +1,10 @@
 //! CLAUDE021: a `!` shell line that `allowed-tools` does not grant.
 
 use crate::agent_files::FileKind;
-use crate::rules::claude_files::{bash_injections, field, fields, tool_list, tool_of};
+use crate::rules::claude::{bash_injections, field, fields, tool_list, tool_of};
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::CLAUDE021,
-    name: "command-bash-not-allowed",
-    family: Family::Claude,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "A slash command runs a `!`command`` line but its `allowed-tools` list grants no `Bash` at all.",
     why: "Claude Code runs `!`…`` lines only when the command's `allowed-tools` allows that Bash command (`Bash`, \
@@ -37,7 +34,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
             let command = command.trim();
             let first_word = command.split_whitespace().next().unwrap_or(command);
             findings.push(
-                Diagnostic::error(format!("shell line `{command}` will not run: `allowed-tools` grants no `Bash`"))
+                Diagnostic::finding(format!("shell line `{command}` will not run: `allowed-tools` grants no `Bash`"))
                     .in_file(&doc.file)
                     .at(Some(range))
                     .help(format!("add `Bash({first_word}:*)` (or a narrower rule) to `allowed-tools`")),

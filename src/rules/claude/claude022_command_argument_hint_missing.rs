@@ -1,14 +1,11 @@
 //! CLAUDE022: positional arguments without an `argument-hint`.
 
 use crate::agent_files::FileKind;
-use crate::rules::claude_files::{argument_refs, field, fields};
+use crate::rules::claude::{argument_refs, field, fields};
 use crate::rules::markdown::mask_code;
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::CLAUDE022,
-    name: "command-argument-hint-missing",
-    family: Family::Claude,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "A slash command uses positional arguments (`$1`, `$2`, …) in its prose but has no `argument-hint`.",
     why: "With positional arguments the order matters: `/review 42 high` and `/review high 42` mean different things. \
@@ -37,7 +34,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         let Some((range, name)) = argument_refs(&prose).into_iter().find(|(_, n)| n.len() == 2) else { continue };
         let start = doc.body_start();
         findings.push(
-            Diagnostic::warning(format!("the command uses positional argument `{name}` but has no `argument-hint`"))
+            Diagnostic::finding(format!("the command uses positional argument `{name}` but has no `argument-hint`"))
                 .in_file(&doc.file)
                 .at(Some(start + range.start..start + range.end))
                 .help("add `argument-hint:` naming each argument in order, e.g. `argument-hint: [pr-number] [priority]`"),

@@ -1,13 +1,10 @@
 //! CLAUDE023: a slash command `allowed-tools` that is not a tool list.
 
 use crate::agent_files::FileKind;
-use crate::rules::claude_files::{field, tool_list_problem, with_fields};
+use crate::rules::claude::{field, tool_list_problem, with_fields};
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::CLAUDE023,
-    name: "command-allowed-tools-format",
-    family: Family::Claude,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "A slash command's `allowed-tools` is not a comma-separated string or a list of tool rules.",
     why: "`allowed-tools` is read as a comma-separated string (`Read, Bash(git status:*)`) or a YAML list of rules. A \
@@ -27,7 +24,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         let Some(list) = field(&fields, "allowed-tools") else { continue };
         if let Some(bad) = tool_list_problem(&list.value) {
             findings.push(
-                Diagnostic::error(format!("`allowed-tools` is {bad}, not a list of tool rules"))
+                Diagnostic::finding(format!("`allowed-tools` is {bad}, not a list of tool rules"))
                     .in_file(&doc.file)
                     .at(list.key_span.clone())
                     .help("write `allowed-tools: Read, Bash(git status:*)` or a YAML list of rules"),

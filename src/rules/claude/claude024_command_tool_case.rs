@@ -1,13 +1,10 @@
 //! CLAUDE024: a built-in tool written in the wrong case in a command's `allowed-tools`.
 
 use crate::agent_files::FileKind;
-use crate::rules::claude_files::{field, miscased_tools, with_fields};
+use crate::rules::claude::{field, miscased_tools, with_fields};
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::CLAUDE024,
-    name: "command-tool-case",
-    family: Family::Claude,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "A slash command's `allowed-tools` names a built-in tool in the wrong case (`bash(git:*)` for `Bash(git:*)`).",
     why: "`allowed-tools` entries are permission rules, matched against tool names exactly. A miscased entry grants \

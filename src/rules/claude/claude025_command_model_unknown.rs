@@ -1,13 +1,10 @@
 //! CLAUDE025: a slash command `model` Claude Code does not know.
 
 use crate::agent_files::FileKind;
-use crate::rules::claude_files::{field, unknown_model, with_fields};
+use crate::rules::claude::{field, unknown_model, with_fields};
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::CLAUDE025,
-    name: "command-model-unknown",
-    family: Family::Claude,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "A slash command's `model` is not `sonnet`, `opus`, `haiku` or a full Claude model id.",
     why: "A command's `model` switches the model for that command only. Claude Code accepts an alias (`sonnet`, \

@@ -2,7 +2,7 @@
 
 use crate::agent_files::FileKind;
 use crate::diagnostic::did_you_mean;
-use crate::rules::claude_files::with_fields;
+use crate::rules::claude::with_fields;
 use crate::rules::prelude::*;
 
 /// Command fields, and the skill fields Claude Code also reads in command files (commands and
@@ -12,10 +12,7 @@ const FIELDS: [&str; 13] = [
     "context", "agent", "hooks", "effort", "hide-from-slash-command-tool",
 ];
 
-pub const RULE: Rule = Rule {
-    code: Code::CLAUDE026,
-    name: "command-unknown-field",
-    family: Family::Claude,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "A slash command's frontmatter has a field Claude Code does not read (such as `args`, `tools` or `tags`).",
     why: "Command frontmatter has a small set of fields (`description`, `allowed-tools`, `argument-hint`, `model`, \
@@ -43,7 +40,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
                 "tools" | "allowed_tools" | "allowedTools" | "tool_access" => Some("allowed-tools"),
                 _ => did_you_mean(key, FIELDS),
             };
-            let d = Diagnostic::warning(format!("`{key}` is not a slash command field; Claude Code ignores it")).in_file(&doc.file).at(field.key_span.clone());
+            let d = Diagnostic::finding(format!("`{key}` is not a slash command field; Claude Code ignores it")).in_file(&doc.file).at(field.key_span.clone());
             findings.push(match suggestion {
                 Some(s) => d.help(format!("did you mean `{s}`?")),
                 None => d.help("remove it; say what it means in the description or the prompt"),

@@ -3,10 +3,7 @@
 use crate::agent_files::FileKind;
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::CLAUDE027,
-    name: "command-body-empty",
-    family: Family::Claude,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "A slash command file has nothing after its frontmatter: no prompt to send.",
     why: "The Markdown body of a command file is the prompt Claude Code sends when the command runs; frontmatter alone \
@@ -24,7 +21,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
     for doc in cx.files_of(FileKind::ClaudeCommand).filter(|d| d.front.is_ok() && d.body().trim().is_empty()) {
         let end = doc.body_start();
         findings.push(
-            Diagnostic::error(format!("command {} has no prompt after its frontmatter", doc.rel))
+            Diagnostic::finding(format!("command {} has no prompt after its frontmatter", doc.rel))
                 .in_file(&doc.file)
                 .at(Some(end.saturating_sub(4)..end))
                 .help("write the prompt the command sends below the closing `---`"),

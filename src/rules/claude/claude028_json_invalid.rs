@@ -1,13 +1,10 @@
 //! CLAUDE028: a Claude Code settings, plugin or marketplace file that is not valid JSON.
 
 use crate::agent_files::FileKind;
-use crate::rules::claude_files::json_syntax;
+use crate::rules::json_span::json_syntax;
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::CLAUDE028,
-    name: "json-invalid",
-    family: Family::Claude,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "A `.claude/settings.json`, `.claude/settings.local.json`, `.claude-plugin/plugin.json` or `.claude-plugin/marketplace.json` is not valid JSON.",
     why: "Claude Code reads these files as strict JSON (no comments, no trailing commas). A settings file that does \

@@ -2,7 +2,7 @@
 
 use crate::agent_files::FileKind;
 use crate::diagnostic::did_you_mean;
-use crate::rules::claude_files::{at_key, json_docs};
+use crate::rules::json_span::{at_key, json_docs};
 use crate::rules::json_span::Step;
 use crate::rules::prelude::*;
 
@@ -18,10 +18,7 @@ const KEYS: &[&str] = &[
     "subagentStatusLine", "teammateMode", "terminalProgressBarEnabled", "theme", "verbose", "worktree",
 ];
 
-pub const RULE: Rule = Rule {
-    code: Code::CLAUDE029,
-    name: "settings-unknown-key",
-    family: Family::Claude,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "A Claude Code settings file has a top-level key Claude Code does not read (such as `instructions`, `tools` or `allowedTools`).",
     why: "Claude Code ignores settings keys it does not know. Instructions written into `settings.json` never reach the \
@@ -46,7 +43,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
                 (_, Some(s)) => format!("did you mean `{s}`?"),
                 _ => "remove it".to_string(),
             };
-            findings.push(at_key(Diagnostic::warning(format!("`{key}` is not a Claude Code setting; it is ignored")).help(help), doc, &[Step::Key(key)]));
+            findings.push(at_key(Diagnostic::finding(format!("`{key}` is not a Claude Code setting; it is ignored")).help(help), doc, &[Step::Key(key)]));
         }
     }
     findings

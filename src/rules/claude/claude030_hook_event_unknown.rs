@@ -2,14 +2,12 @@
 
 use crate::agent_files::FileKind;
 use crate::diagnostic::{did_you_mean, Edit, Fix};
-use crate::rules::claude_files::{json_docs, place, HOOK_EVENTS};
+use crate::rules::claude::HOOK_EVENTS;
+use crate::rules::json_span::{json_docs, place};
 use crate::rules::json_span::Step;
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::CLAUDE030,
-    name: "hook-event-unknown",
-    family: Family::Claude,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "A key under `hooks` in a settings file is not a Claude Code hook event (names are case-sensitive: `PreToolUse`, not `preToolUse`).",
     why: "Hooks are registered per event (`PreToolUse`, `PostToolUse`, `UserPromptSubmit`, `Stop`, `SessionStart`, …), \
@@ -34,7 +32,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         let Some(events) = json.as_ref().as_ref().ok().and_then(|v| v.get("hooks")).and_then(|h| h.as_object()) else { continue };
         for event in events.keys().filter(|e| !HOOK_EVENTS.contains(&e.as_str())) {
             let key = place(doc, &[Step::Key("hooks"), Step::Key(event)]).and_then(|p| p.key);
-            let mut d = Diagnostic::error(format!("`{event}` is not a hook event; its hooks never run")).in_file(&doc.file).at(key.clone());
+            let mut d = Diagnostic::finding(format!("`{event}` is not a hook event; its hooks never run")).in_file(&doc.file).at(key.clone());
             let case = HOOK_EVENTS.iter().copied().find(|e| e.eq_ignore_ascii_case(event));
             d = match (case, event.as_str()) {
                 (_, "Setup") => d.help("`Setup` was replaced by `SessionStart`"),

@@ -2,17 +2,14 @@
 
 use crate::agent_files::FileKind;
 use crate::diagnostic::{Edit, Fix};
-use crate::rules::claude_files::{json_docs, place, remove_member};
+use crate::rules::json_span::{json_docs, place, remove_member};
 use crate::rules::json_span::Step;
 use crate::rules::prelude::*;
 
 /// Events that run on every occurrence: a matcher is not consulted.
 const NO_MATCHER: [&str; 3] = ["UserPromptSubmit", "Stop", "SubagentStop"];
 
-pub const RULE: Rule = Rule {
-    code: Code::CLAUDE031,
-    name: "hook-matcher-ignored",
-    family: Family::Claude,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "A hook group on `UserPromptSubmit`, `Stop` or `SubagentStop` has a `matcher`, which those events ignore.",
     why: "Matchers select tools (`PreToolUse`, `PostToolUse`, …) or a trigger (`SessionStart`: `startup`, `resume`…). \
@@ -41,7 +38,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
             for (g, group) in events.get(event).and_then(|v| v.as_array()).into_iter().flatten().enumerate() {
                 let Some(matcher) = group.get("matcher").and_then(|m| m.as_str()).filter(|m| !matches!(*m, "" | "*" | ".*")) else { continue };
                 let Some(at) = place(doc, &[Step::Key("hooks"), Step::Key(event), Step::Index(g), Step::Key("matcher")]) else { continue };
-                let mut d = Diagnostic::warning(format!("`{event}` hooks ignore `matcher`; `{matcher}` does not limit when this hook runs"))
+                let mut d = Diagnostic::finding(format!("`{event}` hooks ignore `matcher`; `{matcher}` does not limit when this hook runs"))
                     .in_file(&doc.file)
                     .at(at.key.clone())
                     .help("remove the matcher, or filter inside the hook script");

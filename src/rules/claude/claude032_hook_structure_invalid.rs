@@ -3,15 +3,13 @@
 use serde_json::Value;
 
 use crate::agent_files::FileKind;
-use crate::rules::claude_files::{at_key, json_docs, HOOK_EVENTS};
+use crate::rules::claude::HOOK_EVENTS;
+use crate::rules::json_span::{at_key, json_docs};
 use crate::rules::json_span::Step;
 use crate::rules::prelude::*;
 use crate::tools::json_kind;
 
-pub const RULE: Rule = Rule {
-    code: Code::CLAUDE032,
-    name: "hook-structure-invalid",
-    family: Family::Claude,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "The `hooks` setting is not an object of events, each a list of matcher groups holding a `hooks` list.",
     why: "Claude Code reads hooks in three levels: `\"hooks\": {\"PreToolUse\": [{\"matcher\": \"Bash\", \"hooks\": \
@@ -37,7 +35,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
     for (doc, json) in json_docs(cx, &[FileKind::ClaudeSettings]) {
         let Some(hooks) = json.as_ref().as_ref().ok().and_then(|v| v.get("hooks")) else { continue };
         let error = |message: String, path: &[Step]| {
-            at_key(Diagnostic::error(message).help("write `\"Event\": [{\"matcher\": \"…\", \"hooks\": [{\"type\": \"command\", \"command\": \"…\"}]}]`"), doc, path)
+            at_key(Diagnostic::finding(message).help("write `\"Event\": [{\"matcher\": \"…\", \"hooks\": [{\"type\": \"command\", \"command\": \"…\"}]}]`"), doc, path)
         };
         let Value::Object(events) = hooks else {
             findings.push(error(format!("`hooks` is {}, not an object of hook events", json_kind(hooks)), &[Step::Key("hooks")]));

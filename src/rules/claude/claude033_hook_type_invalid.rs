@@ -1,14 +1,13 @@
 //! CLAUDE033: a hook without a valid `type`.
 
-use crate::rules::claude_files::{at_key, each_hook, hook_path};
+use crate::rules::claude::{each_hook, hook_path};
+
+use crate::rules::json_span::at_key;
 use crate::rules::prelude::*;
 
 const TYPES: [&str; 5] = ["command", "prompt", "agent", "http", "mcp_tool"];
 
-pub const RULE: Rule = Rule {
-    code: Code::CLAUDE033,
-    name: "hook-type-invalid",
-    family: Family::Claude,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "A hook has no `type`, or one that is not `command`, `prompt`, `agent`, `http` or `mcp_tool`.",
     why: "Every hook names its kind: `command` runs a shell command, `prompt` and `agent` ask a model, `http` posts \
@@ -36,7 +35,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
             None => format!("hook #{} of `{event}` has no `type`", h + 1),
         };
         let path = hook_path(event, g, h, "type");
-        let d = Diagnostic::error(message).help("add `\"type\": \"command\"` for a shell command hook");
+        let d = Diagnostic::finding(message).help("add `\"type\": \"command\"` for a shell command hook");
         findings.push(match hook.get("type") {
             Some(_) => at_key(d, doc, &path),
             None => at_key(d, doc, &path[..5]),

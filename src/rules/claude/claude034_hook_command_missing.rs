@@ -1,12 +1,11 @@
 //! CLAUDE034: a command hook with no command.
 
-use crate::rules::claude_files::{at_key, each_hook, hook_path};
+use crate::rules::claude::{each_hook, hook_path};
+
+use crate::rules::json_span::at_key;
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::CLAUDE034,
-    name: "hook-command-missing",
-    family: Family::Claude,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "A hook of type `command` has no `command` string (or an empty one).",
     why: "A `command` hook runs its `command` in a shell; without one there is nothing to run and the settings fail \
@@ -33,7 +32,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         if hook.get("command").and_then(|c| c.as_str()).is_some_and(|c| !c.trim().is_empty()) {
             return;
         }
-        let d = Diagnostic::error(format!("command hook #{} of `{event}` has no command to run", h + 1))
+        let d = Diagnostic::finding(format!("command hook #{} of `{event}` has no command to run", h + 1))
             .help("add `\"command\": \"…\"` with the shell command to run");
         findings.push(at_key(d, doc, &hook_path(event, g, h, "type")));
     });

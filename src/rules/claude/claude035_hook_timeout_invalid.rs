@@ -1,12 +1,11 @@
 //! CLAUDE035: a hook `timeout` that is not a positive number of seconds.
 
-use crate::rules::claude_files::{at_value, each_hook, hook_path};
+use crate::rules::claude::{each_hook, hook_path};
+
+use crate::rules::json_span::at_value;
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::CLAUDE035,
-    name: "hook-timeout-invalid",
-    family: Family::Claude,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "A hook's `timeout` is zero, negative or not a number.",
     why: "`timeout` is how many seconds Claude Code lets a hook run before cancelling it (default 600 for commands). \
@@ -31,7 +30,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         if timeout.as_f64().is_some_and(|t| t > 0.0) {
             return;
         }
-        let d = Diagnostic::error(format!("hook timeout `{timeout}` is not a positive number of seconds"))
+        let d = Diagnostic::finding(format!("hook timeout `{timeout}` is not a positive number of seconds"))
             .help("write the timeout in seconds as a number, e.g. `\"timeout\": 30`");
         findings.push(at_value(d, doc, &hook_path(event, g, h, "timeout")));
     });

@@ -1,16 +1,14 @@
 //! CLAUDE036: a hook timeout that looks like milliseconds.
 
 use crate::diagnostic::{Edit, Fix};
-use crate::rules::claude_files::{each_hook, hook_path, place};
+use crate::rules::claude::{each_hook, hook_path};
+use crate::rules::json_span::place;
 use crate::rules::prelude::*;
 
 /// Seconds; a hook allowed to run this long was almost always meant in milliseconds.
 const SUSPICIOUS: f64 = 1000.0;
 
-pub const RULE: Rule = Rule {
-    code: Code::CLAUDE036,
-    name: "hook-timeout-milliseconds",
-    family: Family::Claude,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "A hook's `timeout` is 1000 or more — seconds, so over 16 minutes; it was probably meant in milliseconds.",
     why: "Hook timeouts are in seconds (default 600). `\"timeout\": 5000` lets a hung hook block the session for \
@@ -34,7 +32,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         let Some(seconds) = hook.get("timeout").and_then(|t| t.as_f64()).filter(|t| *t >= SUSPICIOUS) else { return };
         let span = place(doc, &hook_path(event, g, h, "timeout")).map(|p| p.value);
         let minutes = (seconds / 60.0).round();
-        let mut d = Diagnostic::warning(format!("hook timeout is {} seconds ({minutes} minutes); timeouts are in seconds, not milliseconds", grouped(seconds)))
+        let mut d = Diagnostic::finding(format!("hook timeout is {} seconds ({minutes} minutes); timeouts are in seconds, not milliseconds", grouped(seconds)))
             .in_file(&doc.file)
             .at(span.clone())
             .help(format!("if you meant {} seconds, write that", grouped(seconds / 1000.0)));

@@ -3,16 +3,13 @@
 use std::ops::Range;
 
 use crate::diagnostic::{Edit, Fix};
-use crate::rules::claude_files::hook_commands;
+use crate::rules::claude::hook_commands;
 use crate::rules::prelude::*;
 
 /// Variables that hold a directory, whatever is appended to them.
 const PATH_VARIABLES: [&str; 4] = ["CLAUDE_PROJECT_DIR", "CLAUDE_PLUGIN_ROOT", "HOME", "PWD"];
 
-pub const RULE: Rule = Rule {
-    code: Code::CLAUDE037,
-    name: "hook-unquoted-expansion",
-    family: Family::Claude,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "A hook command (in settings, or in a skill's, subagent's or command's frontmatter `hooks`) uses a path from a variable (`$CLAUDE_PROJECT_DIR/…`, `${CLAUDE_PLUGIN_ROOT}/…`) outside double quotes.",
     why: "The shell splits an unquoted expansion at spaces. In a checkout under `/Users/Ana Lima/code`, \
@@ -81,7 +78,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
                 true => format!("quote it: `\"{text}\"` (written `\\\"{text}\\\"` inside the JSON string)"),
                 false => format!("quote it: `\"{text}\"` (and the whole YAML value in single quotes)"),
             };
-            let d = Diagnostic::warning(format!("`{text}` expands `${name}` without quotes: a path with spaces breaks the hook"))
+            let d = Diagnostic::finding(format!("`{text}` expands `${name}` without quotes: a path with spaces breaks the hook"))
                 .in_file(&hook.doc.file)
                 .help(help);
             findings.push(match hook.exact_start {
@@ -104,7 +101,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::claude_files::hook_path;
+    use crate::rules::claude::hook_path;
 
     #[test]
     fn finds_unquoted_path_expansions() {

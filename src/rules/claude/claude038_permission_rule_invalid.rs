@@ -1,13 +1,12 @@
 //! CLAUDE038: a permission rule Claude Code cannot parse.
 
-use crate::rules::claude_files::{at_value, each_permission};
+use crate::rules::claude::each_permission;
+
+use crate::rules::json_span::at_value;
 use crate::rules::json_span::Step;
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::CLAUDE038,
-    name: "permission-rule-invalid",
-    family: Family::Claude,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "A rule in `permissions.allow`, `ask` or `deny` is not `Tool` or `Tool(specifier)`: unbalanced parentheses, text after `)`, an empty specifier, `:*` before the end, or a `WebFetch` rule without `domain:`.",
     why: "Permission rules have one syntax: a tool name, optionally followed by one parenthesised specifier \
@@ -56,7 +55,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
     each_permission(cx, |doc, list, i, rule| {
         if let Some(problem) = problem(rule) {
-            let d = Diagnostic::error(format!("permission rule `{rule}` in `{list}` {problem}"))
+            let d = Diagnostic::finding(format!("permission rule `{rule}` in `{list}` {problem}"))
                 .help("write `Tool` or `Tool(specifier)`, e.g. `Bash(npm run test:*)` or `Read(./.env)`");
             findings.push(at_value(d, doc, &[Step::Key("permissions"), Step::Key(list), Step::Index(i)]));
         }

@@ -1,14 +1,12 @@
 //! CLAUDE039: the same permission rule allowed and denied (or asked).
 
 use crate::agent_files::FileKind;
-use crate::rules::claude_files::{at_value, json_docs, permission_rules};
+use crate::rules::claude::permission_rules;
+use crate::rules::json_span::{at_value, json_docs};
 use crate::rules::json_span::Step;
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::CLAUDE039,
-    name: "permission-rule-conflict",
-    family: Family::Claude,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "The same permission rule is in `allow` and in `deny` or `ask` of one settings file.",
     why: "Claude Code checks `deny` first, then `ask`, then `allow`, and the first match wins. A rule listed in \
@@ -28,7 +26,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         let rules = permission_rules(value);
         for (i, rule) in rules.iter().filter(|(list, _, _)| *list == "allow").map(|(_, i, r)| (i, r.trim())) {
             let Some((winner, _, _)) = rules.iter().find(|(list, _, r)| *list != "allow" && r.trim() == rule) else { continue };
-            let d = Diagnostic::error(format!("`{rule}` is in both `allow` and `{winner}`; `{winner}` wins, so the allow rule never applies"))
+            let d = Diagnostic::finding(format!("`{rule}` is in both `allow` and `{winner}`; `{winner}` wins, so the allow rule never applies"))
                 .help("keep the rule in one list only");
             findings.push(at_value(d, doc, &[Step::Key("permissions"), Step::Key("allow"), Step::Index(*i)]));
         }

@@ -2,14 +2,12 @@
 
 use crate::agent_files::FileKind;
 use crate::diagnostic::{Edit, Fix};
-use crate::rules::claude_files::{json_docs, permission_rules, place};
+use crate::rules::claude::permission_rules;
+use crate::rules::json_span::{json_docs, place};
 use crate::rules::json_span::Step;
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::CLAUDE040,
-    name: "permission-rule-duplicate",
-    family: Family::Claude,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "A permission rule appears twice in the same `allow`, `ask` or `deny` list.",
     why: "A repeated rule changes nothing, but it makes the list longer to review and is often a leftover of an \
@@ -35,7 +33,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
             // The item and the comma before it (a duplicate is never the first item).
             let before = doc.text[..at.value.start].trim_end();
             let span = before.strip_suffix(',').map(|b| b.len()..at.value.end);
-            let mut d = Diagnostic::warning(format!("`{rule}` is listed twice in `{list}`"))
+            let mut d = Diagnostic::finding(format!("`{rule}` is listed twice in `{list}`"))
                 .in_file(&doc.file)
                 .at(Some(at.value.clone()))
                 .help("remove the second copy");

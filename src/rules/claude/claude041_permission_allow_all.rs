@@ -1,14 +1,12 @@
 //! CLAUDE041: committed settings that allow every shell command.
 
 use crate::agent_files::FileKind;
-use crate::rules::claude_files::{at_value, json_docs, permission_rules};
+use crate::rules::claude::permission_rules;
+use crate::rules::json_span::{at_value, json_docs};
 use crate::rules::json_span::Step;
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::CLAUDE041,
-    name: "permission-allow-all",
-    family: Family::Claude,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "The committed `.claude/settings.json` allows every shell command (`Bash`, `Bash(*)`, `Bash(:*)`).",
     why: "`.claude/settings.json` is shared with everyone who clones the repository. Allowing `Bash` without a \
@@ -31,7 +29,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         }
         for (list, i, rule) in permission_rules(value) {
             if list == "allow" && matches!(rule.trim(), "Bash" | "Bash(*)" | "Bash(:*)" | "Bash(**)") {
-                let d = Diagnostic::warning(format!("`{rule}` in the shared settings lets Claude run any shell command without asking"))
+                let d = Diagnostic::finding(format!("`{rule}` in the shared settings lets Claude run any shell command without asking"))
                     .help("allow specific commands (`Bash(npm run test:*)`), or move this rule to `.claude/settings.local.json`");
                 findings.push(at_value(d, doc, &[Step::Key("permissions"), Step::Key("allow"), Step::Index(i)]));
             }

@@ -2,14 +2,12 @@
 
 use crate::agent_files::FileKind;
 use crate::diagnostic::did_you_mean;
-use crate::rules::claude_files::{at_value, json_docs, PERMISSION_MODES};
+use crate::rules::claude::PERMISSION_MODES;
+use crate::rules::json_span::{at_value, json_docs};
 use crate::rules::json_span::Step;
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::CLAUDE042,
-    name: "permission-mode-invalid",
-    family: Family::Claude,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "`permissions.defaultMode` is not `default`, `acceptEdits`, `plan`, `dontAsk`, `bypassPermissions` or `auto`.",
     why: "`defaultMode` sets the permission mode sessions start in. Values are case-sensitive; an unknown one is \
@@ -34,7 +32,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
             Some(s) => format!("did you mean `{s}`?"),
             None => format!("use one of {}", PERMISSION_MODES.map(|m| format!("`{m}`")).join(", ")),
         };
-        let d = Diagnostic::error(format!("defaultMode `{value}` is not a permission mode")).help(help);
+        let d = Diagnostic::finding(format!("defaultMode `{value}` is not a permission mode")).help(help);
         findings.push(at_value(d, doc, &[Step::Key("permissions"), Step::Key("defaultMode")]));
     }
     findings

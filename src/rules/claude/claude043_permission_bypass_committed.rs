@@ -1,14 +1,11 @@
 //! CLAUDE043: committed settings that start every session with permission checks off.
 
 use crate::agent_files::FileKind;
-use crate::rules::claude_files::{at_value, json_docs};
+use crate::rules::json_span::{at_value, json_docs};
 use crate::rules::json_span::Step;
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::CLAUDE043,
-    name: "permission-bypass-committed",
-    family: Family::Claude,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "The committed `.claude/settings.json` sets `permissions.defaultMode` to `bypassPermissions`.",
     why: "In `bypassPermissions` mode Claude runs every tool without asking. Set in the shared `.claude/settings.json`, \
@@ -27,7 +24,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
     for (doc, json) in json_docs(cx, &[FileKind::ClaudeSettings]) {
         let Ok(value) = &*json else { continue };
         if doc.name() == "settings.json" && value.pointer("/permissions/defaultMode").and_then(|m| m.as_str()) == Some("bypassPermissions") {
-            let d = Diagnostic::warning("the shared settings start every session in `bypassPermissions`: no tool call asks for approval")
+            let d = Diagnostic::finding("the shared settings start every session in `bypassPermissions`: no tool call asks for approval")
                 .help("use `acceptEdits` here; set `bypassPermissions` only in `.claude/settings.local.json` inside a sandbox");
             findings.push(at_value(d, doc, &[Step::Key("permissions"), Step::Key("defaultMode")]));
         }

@@ -1,14 +1,12 @@
 //! CLAUDE044: a permission rule naming a built-in tool in the wrong case.
 
 use crate::diagnostic::{Edit, Fix};
-use crate::rules::claude_files::{each_permission, place, tool_case_typo, tool_of};
+use crate::rules::claude::{each_permission, tool_case_typo, tool_of};
+use crate::rules::json_span::place;
 use crate::rules::json_span::Step;
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::CLAUDE044,
-    name: "permission-tool-case",
-    family: Family::Claude,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "A permission rule names a built-in tool in the wrong case (`bash(npm test)` for `Bash(npm test)`).",
     why: "Permission rules match tool names exactly. `bash(rm -rf:*)` in `deny` blocks nothing — the dangerous command \
@@ -27,7 +25,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         let tool = tool_of(rule);
         let Some(right) = tool_case_typo(tool) else { return };
         let at = place(doc, &[Step::Key("permissions"), Step::Key(list), Step::Index(i)]).map(|p| p.value);
-        let mut d = Diagnostic::error(format!("`{tool}` in permission rule `{rule}` is not a tool; tool names are case-sensitive"))
+        let mut d = Diagnostic::finding(format!("`{tool}` in permission rule `{rule}` is not a tool; tool names are case-sensitive"))
             .in_file(&doc.file)
             .at(at.clone())
             .help(format!("write `{right}`"));

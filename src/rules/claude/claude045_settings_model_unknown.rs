@@ -1,14 +1,12 @@
 //! CLAUDE045: a settings `model` Claude Code does not know.
 
 use crate::agent_files::FileKind;
-use crate::rules::claude_files::{json_docs, place, unknown_model};
+use crate::rules::claude::unknown_model;
+use crate::rules::json_span::{json_docs, place};
 use crate::rules::json_span::Step;
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::CLAUDE045,
-    name: "settings-model-unknown",
-    family: Family::Claude,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "The `model` setting is not a Claude model alias (`sonnet`, `opus`, `haiku`, …) or a full Claude model id.",
     why: "`model` overrides the default model for everyone who uses the settings file. A value Claude Code does not \

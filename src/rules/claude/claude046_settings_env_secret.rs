@@ -1,15 +1,12 @@
 //! CLAUDE046: a literal credential in the `env` of committed settings.
 
 use crate::agent_files::FileKind;
-use crate::rules::claude_files::{json_docs, place};
+use crate::rules::json_span::{json_docs, place};
 use crate::rules::json_span::Step;
 use crate::rules::prelude::*;
 use crate::rules::secrets;
 
-pub const RULE: Rule = Rule {
-    code: Code::CLAUDE046,
-    name: "settings-env-secret",
-    family: Family::Claude,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "A settings file's `env` gives a variable named like a credential (`…_TOKEN`, `…_API_KEY`, `…_SECRET`) a literal, random-looking value.",
     why: "`env` values are set for every Claude Code session and every command it runs, and `.claude/settings.json` \
@@ -35,7 +32,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
                 continue;
             }
             findings.push(
-                Diagnostic::error(format!("`{name}` is set to what looks like a real credential (`{}`)", crate::diagnostic::redact(value)))
+                Diagnostic::finding(format!("`{name}` is set to what looks like a real credential (`{}`)", crate::diagnostic::redact(value)))
                     .in_file(&doc.file)
                     .at(Some(at.value))
                     .label("secret (not shown)")

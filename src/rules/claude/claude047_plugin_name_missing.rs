@@ -1,13 +1,10 @@
 //! CLAUDE047: a plugin manifest without a name.
 
 use crate::agent_files::FileKind;
-use crate::rules::claude_files::json_docs;
+use crate::rules::json_span::json_docs;
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::CLAUDE047,
-    name: "plugin-name-missing",
-    family: Family::Claude,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "A `.claude-plugin/plugin.json` has no `name` string.",
     why: "`name` is the one required field of a plugin manifest: it identifies the plugin (`name@marketplace`) and \
@@ -29,7 +26,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         }
         let folder = doc.rel.trim_end_matches(".claude-plugin/plugin.json").trim_end_matches('/').rsplit('/').next().unwrap_or("my-plugin");
         findings.push(
-            Diagnostic::error(format!("plugin manifest {} has no `name`", doc.rel))
+            Diagnostic::finding(format!("plugin manifest {} has no `name`", doc.rel))
                 .in_file(&doc.file)
                 .at(Some(0..1))
                 .help(format!("add `\"name\": \"{}\"` (kebab-case)", if folder.is_empty() { "my-plugin" } else { folder })),

@@ -3,14 +3,11 @@
 use crate::agent_files::FileKind;
 use crate::diagnostic::{Edit, Fix};
 use crate::rules::claude::claude004_agent_name_invalid::slug;
-use crate::rules::claude_files::{json_docs, place};
+use crate::rules::json_span::{json_docs, place};
 use crate::rules::json_span::Step;
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::CLAUDE048,
-    name: "plugin-name-invalid",
-    family: Family::Claude,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "A plugin's `name` (in `plugin.json` or a marketplace entry) is not kebab-case: lowercase letters and digits in hyphen-separated words, starting with a letter.",
     why: "Plugin names must match `^[a-z][a-z0-9]*(-[a-z0-9]+)*$`: they become part of every command's and agent's \
@@ -46,7 +43,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         };
         for (path, name) in names.into_iter().filter(|(_, n)| !n.trim().is_empty() && !kebab(n)) {
             let span = place(doc, &path).map(|p| p.value);
-            let mut d = Diagnostic::error(format!("plugin name `{name}` is not kebab-case"))
+            let mut d = Diagnostic::finding(format!("plugin name `{name}` is not kebab-case"))
                 .in_file(&doc.file)
                 .at(span.clone())
                 .help("use lowercase letters and digits in hyphen-separated words, e.g. `review-helpers`");

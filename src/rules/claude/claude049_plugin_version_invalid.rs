@@ -1,14 +1,11 @@
 //! CLAUDE049: a plugin version that is not semantic versioning.
 
 use crate::agent_files::FileKind;
-use crate::rules::claude_files::{at_value, json_docs};
+use crate::rules::json_span::{at_value, json_docs};
 use crate::rules::json_span::Step;
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::CLAUDE049,
-    name: "plugin-version-invalid",
-    family: Family::Claude,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "The `version` of a plugin manifest (or of a marketplace entry) is not a semantic version such as `1.2.0`.",
     why: "Claude Code compares plugin versions to decide when an installed plugin needs updating; the manifest \
@@ -50,7 +47,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
                 continue;
             }
             let shown = version.as_str().map_or_else(|| version.to_string(), str::to_string);
-            let d = Diagnostic::error(format!("plugin version `{shown}` is not a semantic version"))
+            let d = Diagnostic::finding(format!("plugin version `{shown}` is not a semantic version"))
                 .help("write `MAJOR.MINOR.PATCH` as a string, e.g. `\"1.2.0\"`");
             findings.push(at_value(d, doc, &path));
         }

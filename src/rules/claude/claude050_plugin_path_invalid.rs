@@ -3,16 +3,13 @@
 use serde_json::Value;
 
 use crate::agent_files::FileKind;
-use crate::rules::claude_files::{at_value, json_docs};
+use crate::rules::json_span::{at_value, json_docs};
 use crate::rules::json_span::Step;
 use crate::rules::prelude::*;
 
 const COMPONENTS: [&str; 7] = ["commands", "agents", "skills", "hooks", "mcpServers", "outputStyles", "lspServers"];
 
-pub const RULE: Rule = Rule {
-    code: Code::CLAUDE050,
-    name: "plugin-path-invalid",
-    family: Family::Claude,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "A component path in `plugin.json` (`commands`, `agents`, `skills`, `hooks`, `mcpServers`, …) is absolute, climbs out with `..`, or does not start with `./`.",
     why: "A plugin is copied into Claude Code's plugin cache when installed, so its paths must be relative to the \
@@ -52,7 +49,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
                 let Some(problem) = problem(path) else { continue };
                 let mut steps = vec![Step::Key(key)];
                 steps.extend(i.map(Step::Index));
-                let d = Diagnostic::error(format!("`{key}` path `{path}` {problem}"))
+                let d = Diagnostic::finding(format!("`{key}` path `{path}` {problem}"))
                     .help("write paths relative to the plugin root, starting with `./` (e.g. `./commands/`)");
                 findings.push(at_value(d, doc, &steps));
             }

@@ -2,7 +2,7 @@
 
 use crate::agent_files::FileKind;
 use crate::diagnostic::did_you_mean;
-use crate::rules::claude_files::{at_key, json_docs};
+use crate::rules::json_span::{at_key, json_docs};
 use crate::rules::json_span::Step;
 use crate::rules::prelude::*;
 
@@ -11,10 +11,7 @@ const FIELDS: [&str; 18] = [
     "skills", "hooks", "mcpServers", "outputStyles", "lspServers", "userConfig", "channels",
 ];
 
-pub const RULE: Rule = Rule {
-    code: Code::CLAUDE051,
-    name: "plugin-unknown-field",
-    family: Family::Claude,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "A `plugin.json` has a field the plugin manifest does not define (such as `category`, which belongs in the marketplace entry).",
     why: "Claude Code reads a fixed set of manifest fields (metadata such as `name`, `version`, `author`, `license`, \
@@ -38,7 +35,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
                 (_, Some(s)) => format!("did you mean `{s}`?"),
                 _ => "remove it".to_string(),
             };
-            findings.push(at_key(Diagnostic::warning(format!("`{key}` is not a plugin manifest field; it is ignored")).help(help), doc, &[Step::Key(key)]));
+            findings.push(at_key(Diagnostic::finding(format!("`{key}` is not a plugin manifest field; it is ignored")).help(help), doc, &[Step::Key(key)]));
         }
     }
     findings

@@ -1,14 +1,11 @@
 //! CLAUDE052: a marketplace manifest without its required fields.
 
 use crate::agent_files::FileKind;
-use crate::rules::claude_files::{at_key, json_docs};
+use crate::rules::json_span::{at_key, json_docs};
 use crate::rules::json_span::Step;
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::CLAUDE052,
-    name: "marketplace-field-missing",
-    family: Family::Claude,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "A `.claude-plugin/marketplace.json` lacks `name`, `owner` or `plugins`, or a plugin entry lacks `name` or `source`.",
     why: "`/plugin marketplace add` reads the marketplace's `name` (the `@marketplace` part of every plugin id), its \
@@ -32,7 +29,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         for key in ["name", "owner", "plugins"] {
             if value.get(key).is_none() {
                 findings.push(
-                    Diagnostic::error(format!("marketplace {} has no `{key}`", doc.rel))
+                    Diagnostic::finding(format!("marketplace {} has no `{key}`", doc.rel))
                         .in_file(&doc.file)
                         .at(Some(0..1))
                         .help("a marketplace needs `name`, `owner` ({\"name\": …}) and a `plugins` list"),
@@ -42,7 +39,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         for (i, plugin) in value.get("plugins").and_then(|p| p.as_array()).into_iter().flatten().enumerate() {
             for key in ["name", "source"].into_iter().filter(|k| plugin.get(k).is_none()) {
                 let label = plugin.get("name").and_then(|n| n.as_str()).map_or_else(|| format!("#{}", i + 1), |n| format!("`{n}`"));
-                let d = Diagnostic::error(format!("marketplace plugin entry {label} has no `{key}`"))
+                let d = Diagnostic::finding(format!("marketplace plugin entry {label} has no `{key}`"))
                     .help("each entry needs `name` and `source` (a `./` path in this repository or an object such as {\"source\": \"github\", \"repo\": \"owner/repo\"})");
                 findings.push(at_key(d, doc, &[Step::Key("plugins"), Step::Index(i)]));
             }

@@ -2,14 +2,11 @@
 
 use crate::agent_files::FileKind;
 use crate::project::ReadError;
-use crate::rules::claude_files::{at_value, json_docs};
+use crate::rules::json_span::{at_value, json_docs};
 use crate::rules::json_span::Step;
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::CLAUDE053,
-    name: "marketplace-source-missing",
-    family: Family::Claude,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "A marketplace plugin entry's relative `source` (`./plugins/x`) names a folder that does not exist in the repository, or leaves it.",
     why: "A relative `source` is resolved from the marketplace's root (the folder holding `.claude-plugin/`, or \
@@ -50,7 +47,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
                 Err(ReadError::Missing(rel)) => format!("`{rel}` does not exist"),
                 Err(e) => e.message(),
             };
-            let d = Diagnostic::error(format!("plugin source `{source}` cannot be installed: {problem}"))
+            let d = Diagnostic::finding(format!("plugin source `{source}` cannot be installed: {problem}"))
                 .help("point `source` at the plugin's folder, relative to the marketplace root and starting with `./`");
             findings.push(at_value(d, doc, &[Step::Key("plugins"), Step::Index(i), Step::Key("source")]));
         }

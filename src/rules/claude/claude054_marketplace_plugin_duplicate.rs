@@ -1,14 +1,11 @@
 //! CLAUDE054: two marketplace entries with the same plugin name.
 
 use crate::agent_files::FileKind;
-use crate::rules::claude_files::{at_value, json_docs};
+use crate::rules::json_span::{at_value, json_docs};
 use crate::rules::json_span::Step;
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::CLAUDE054,
-    name: "marketplace-plugin-duplicate",
-    family: Family::Claude,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "Two entries in a marketplace's `plugins` list have the same `name`.",
     why: "A plugin is installed as `name@marketplace`, so names must be unique within a marketplace; with two entries \
@@ -36,7 +33,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         for (i, name) in names.iter().enumerate() {
             let Some(name) = name else { continue };
             if let Some(first) = names[..i].iter().position(|n| n == &Some(*name)) {
-                let d = Diagnostic::error(format!("plugin `{name}` is listed twice (also entry #{})", first + 1)).help("give each plugin its own name");
+                let d = Diagnostic::finding(format!("plugin `{name}` is listed twice (also entry #{})", first + 1)).help("give each plugin its own name");
                 findings.push(at_value(d, doc, &[Step::Key("plugins"), Step::Index(i), Step::Key("name")]));
             }
         }

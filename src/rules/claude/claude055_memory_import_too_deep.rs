@@ -8,10 +8,7 @@ use crate::rules::prelude::*;
 /// Claude Code follows imports at most this many hops from the memory file.
 const MAX_HOPS: usize = 5;
 
-pub const RULE: Rule = Rule {
-    code: Code::CLAUDE055,
-    name: "memory-import-too-deep",
-    family: Family::Claude,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "A CLAUDE.md (or CLAUDE.local.md) reaches a file through a chain of more than 5 `@path` imports.",
     why: "Imported files can import others, but Claude Code stops at a depth of 5 hops: the file at the sixth hop \
@@ -76,7 +73,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
             let mut chain = vec![doc.rel.clone(), first];
             let Some(deep) = too_deep(cx, &mut chain, &mut cache) else { continue };
             findings.push(
-                Diagnostic::warning(format!(
+                Diagnostic::finding(format!(
                     "import chain {} is {} hops deep; Claude Code stops after {MAX_HOPS}, so `{}` is not loaded",
                     deep.join(" → "),
                     deep.len() - 1,

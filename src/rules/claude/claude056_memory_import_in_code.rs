@@ -6,10 +6,7 @@ use regex::Regex;
 
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::CLAUDE056,
-    name: "memory-import-in-code",
-    family: Family::Claude,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "A line of a CLAUDE.md consists only of an `@path` import inside backticks (`` `@docs/style.md` ``), and the file exists.",
     why: "Claude Code does not evaluate imports inside Markdown code spans or code blocks, so `` `@docs/style.md` `` on \
@@ -40,7 +37,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
             let exists = cx.root.normalize(&joined).and_then(|rel| cx.root.resolve(&rel)).is_ok_and(|p| p.is_file());
             if exists {
                 findings.push(
-                    Diagnostic::warning(format!("`@{}` is inside a code span, so Claude Code does not import it", path.as_str()))
+                    Diagnostic::finding(format!("`@{}` is inside a code span, so Claude Code does not import it", path.as_str()))
                         .in_file(&doc.file)
                         .at(Some(span.range()))
                         .help("remove the backticks to import the file"),

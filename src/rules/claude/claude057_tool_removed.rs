@@ -1,13 +1,10 @@
 //! CLAUDE057: a subagent or command tool list naming a tool Claude Code has removed.
 
 use crate::agent_files::FileKind;
-use crate::rules::claude_files::{removed_tools_in, with_fields};
+use crate::rules::claude::{removed_tools_in, with_fields};
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::CLAUDE057,
-    name: "tool-removed",
-    family: Family::Claude,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "A subagent's `tools` or `disallowedTools`, or a command's `allowed-tools`, names a tool Claude Code has removed (`LS`, `MultiEdit`).",
     why: "Claude Code dropped `LS` (listing files is `Glob`'s or `Bash`'s work) and `MultiEdit` (folded into `Edit`, which \

@@ -1,16 +1,13 @@
 //! CLAUDE058: a hook command reading an environment variable Claude Code never sets.
 
-use crate::rules::claude_files::hook_commands;
+use crate::rules::claude::hook_commands;
 use crate::rules::prelude::*;
 
 /// Variables hook commands in the wild read but Claude Code does not set, with where the value
 /// really is.
 const NEVER_SET: [(&str, &str); 1] = [("CLAUDE_FILE_PATHS", "`jq -r '.tool_input.file_path'` on the JSON the hook reads from stdin")];
 
-pub const RULE: Rule = Rule {
-    code: Code::CLAUDE058,
-    name: "hook-variable-never-set",
-    family: Family::Claude,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "A hook command reads `$CLAUDE_FILE_PATHS`, a variable Claude Code never sets.",
     why: "Claude Code passes a hook what it is about as JSON on stdin (`tool_name`, `tool_input.file_path`, …); the \
@@ -44,7 +41,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
                     }
                     let span = hook.exact_start.map(|s| s + i..s + i + form.len()).or_else(|| hook.span.clone());
                     findings.push(
-                        Diagnostic::warning(format!("`{form}` is never set by Claude Code: the hook gets an empty value"))
+                        Diagnostic::finding(format!("`{form}` is never set by Claude Code: the hook gets an empty value"))
                             .in_file(&hook.doc.file)
                             .at(span)
                             .help(format!("read the path with {instead}")),

@@ -1,12 +1,9 @@
 //! CODEX001: the AGENTS.md chain over Codex's 32 KiB budget.
 
-use crate::rules::kinds::{codex_docs, folders_down_to, CODEX_BUDGET};
+use crate::rules::codex::{codex_docs, folders_down_to, CODEX_BUDGET};
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::CODEX001,
-    name: "chain-over-budget",
-    family: Family::Codex,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "The AGENTS.md files Codex reads from the project root down to a folder add up to more than 32 KiB (`project_doc_max_bytes`).",
     why: "Codex reads one file per folder (`AGENTS.override.md`, else `AGENTS.md`) from the repository root down to the \
@@ -64,7 +61,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         help.push_str("; move reference material to linked files or nested AGENTS.md files, or raise `project_doc_max_bytes`");
         let start = (0..=keep.min(doc.text.len())).rev().find(|i| doc.text.is_char_boundary(*i)).unwrap_or(0);
         let end = doc.text[start..].find('\n').map_or(doc.text.len(), |i| start + i);
-        findings.push(Diagnostic::error(message).in_file(&doc.file).at(Some(start..end)).label("Codex stops reading here").help(help));
+        findings.push(Diagnostic::finding(message).in_file(&doc.file).at(Some(start..end)).label("Codex stops reading here").help(help));
     }
     findings
 }

@@ -2,10 +2,7 @@
 
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::CODEX002,
-    name: "override-shadows",
-    family: Family::Codex,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "A folder has both `AGENTS.override.md` and `AGENTS.md`; Codex reads only the override.",
     why: "In each folder Codex takes the first file that exists of `AGENTS.override.md` and `AGENTS.md` — at most one \
@@ -30,7 +27,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         };
         let first = doc.text.find('\n').unwrap_or(doc.text.len());
         findings.push(
-            Diagnostic::warning(format!("Codex never reads {}: `{override_rel}` in the same folder replaces it{empty}", doc.rel))
+            Diagnostic::finding(format!("Codex never reads {}: `{override_rel}` in the same folder replaces it{empty}", doc.rel))
                 .in_file(&doc.file)
                 .at(Some(0..first))
                 .label("shadowed")

@@ -1,12 +1,11 @@
 //! CODEX003: an empty AGENTS.md.
 
-use crate::rules::kinds::{codex_docs, empty_file};
+use crate::rules::codex::codex_docs;
+
+use crate::rules::frontmatter::empty_file;
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::CODEX003,
-    name: "empty-agents-md",
-    family: Family::Codex,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "The AGENTS.md (or AGENTS.override.md) Codex reads in a folder is empty or only whitespace.",
     why: "Codex skips a whitespace-only project doc, so the folder contributes no instructions; an \

@@ -3,10 +3,7 @@
 use crate::rules::prelude::*;
 use crate::rules::secrets::{self, Kind};
 
-pub const RULE: Rule = Rule {
-    code: Code::SEC001,
-    name: "openai-key",
-    family: Family::Content,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "A file the prompt is built from contains what looks like an OpenAI API key (`sk-…`, `sk-proj-…`).",
     why: "Whatever is in the prompt is sent to the model provider with every request, lands in logs and traces, and can \

@@ -3,10 +3,7 @@
 use crate::rules::prelude::*;
 use crate::rules::secrets::{self, Kind};
 
-pub const RULE: Rule = Rule {
-    code: Code::SEC002,
-    name: "anthropic-key",
-    family: Family::Content,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "A file the prompt is built from contains what looks like an Anthropic API key (`sk-ant-api03-…`).",
     why: "A key in the prompt is sent to the provider on every request, kept in logs, and can be coaxed out of the \

@@ -3,10 +3,7 @@
 use crate::rules::prelude::*;
 use crate::rules::secrets::{self, Kind};
 
-pub const RULE: Rule = Rule {
-    code: Code::SEC003,
-    name: "github-token",
-    family: Family::Content,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "A file the prompt is built from contains what looks like a GitHub token (`ghp_…`, `gho_…`, `ghs_…`, `github_pat_…`).",
     why: "A token in the prompt grants whoever reads the prompt, its logs or the repository the token's access to your \

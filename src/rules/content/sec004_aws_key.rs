@@ -3,10 +3,7 @@
 use crate::rules::prelude::*;
 use crate::rules::secrets::{self, Kind};
 
-pub const RULE: Rule = Rule {
-    code: Code::SEC004,
-    name: "aws-key",
-    family: Family::Content,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "A file the prompt is built from contains what looks like an AWS access key id (`AKIA…`, `ASIA…`).",
     why: "An access key id is half of an AWS credential and usually travels with its secret. In a prompt it is sent to \

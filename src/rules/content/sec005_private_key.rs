@@ -3,10 +3,7 @@
 use crate::rules::prelude::*;
 use crate::rules::secrets::{self, Kind};
 
-pub const RULE: Rule = Rule {
-    code: Code::SEC005,
-    name: "private-key",
-    family: Family::Content,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "A file the prompt is built from contains a PEM private key (`-----BEGIN … PRIVATE KEY-----`).",
     why: "A private key in a prompt is sent to the provider with every request and is readable by anyone with the \

@@ -3,10 +3,7 @@
 use crate::rules::prelude::*;
 use crate::rules::secrets::{self, Kind};
 
-pub const RULE: Rule = Rule {
-    code: Code::SEC006,
-    name: "generic-secret",
-    family: Family::Content,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "A file the prompt is built from assigns a random-looking value to something named like a credential (`api_key`, `token`, `secret`, `password`, `client_secret`, …).",
     why: "Not every credential has a recognisable prefix. A long random value right after `password:` or `api_key =` is \

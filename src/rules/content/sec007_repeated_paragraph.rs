@@ -10,10 +10,7 @@ use crate::rules::prelude::*;
 /// Paragraphs shorter than this (after collapsing whitespace) are not compared.
 pub const MIN_CHARS: usize = 80;
 
-pub const RULE: Rule = Rule {
-    code: Code::SEC007,
-    name: "repeated-paragraph",
-    family: Family::Content,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "The same paragraph (80 characters or more, whitespace collapsed) appears in two different sections of one rendered prompt.",
     why: "Prompts assembled from many files drift into repeating themselves: the same rule in the core prompt, the mode \
@@ -70,7 +67,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
                         let preview: String = key.chars().take(60).collect();
                         let first_line = paragraph.lines().next().unwrap_or(paragraph);
                         let preferred: Vec<String> = section.sources.iter().map(|s| cx.display(s)).collect();
-                        let d = Diagnostic::warning(format!(
+                        let d = Diagnostic::finding(format!(
                             "the same paragraph is in steps `{first}` and `{}` ({} mode; {}{tokens} tokens each time): \"{preview}…\"",
                             section.id,
                             run.rendered.mode,

@@ -1,13 +1,10 @@
 //! COPILOT001: an empty `.github/copilot-instructions.md`.
 
 use crate::agent_files::FileKind;
-use crate::rules::kinds::empty_file;
+use crate::rules::frontmatter::empty_file;
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::COPILOT001,
-    name: "instructions-empty",
-    family: Family::Copilot,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "`.github/copilot-instructions.md` is empty or only whitespace.",
     why: "Copilot adds the repository instructions file to every chat and review request; an empty file gives no \

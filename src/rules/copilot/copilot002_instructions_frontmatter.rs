@@ -3,10 +3,7 @@
 use crate::agent_files::FileKind;
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::COPILOT002,
-    name: "instructions-frontmatter",
-    family: Family::Copilot,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "`.github/copilot-instructions.md` starts with a frontmatter block that sets `applyTo` or `excludeAgent`.",
     why: "The repository-wide instructions file is plain Markdown that applies to every request; `applyTo` and \
@@ -25,7 +22,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
     for doc in cx.files_of(FileKind::CopilotInstructions) {
         let Some(key) = ["applyTo", "excludeAgent"].into_iter().find(|k| doc.key_span(k).is_some()) else { continue };
         findings.push(
-            Diagnostic::warning(format!("`{key}` has no effect in the repository-wide instructions file"))
+            Diagnostic::finding(format!("`{key}` has no effect in the repository-wide instructions file"))
                 .in_file(&doc.file)
                 .at(doc.key_span(key))
                 .label("not read here")

@@ -1,13 +1,10 @@
 //! COPILOT003: frontmatter that is not valid YAML.
 
 use crate::agent_files::FileKind;
-use crate::rules::kinds::frontmatter_error;
+use crate::rules::frontmatter::frontmatter_error;
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::COPILOT003,
-    name: "invalid-frontmatter",
-    family: Family::Copilot,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "The frontmatter of a Copilot instructions, prompt or custom agent file is not valid YAML, or is never closed.",
     why: "VS Code and GitHub read these files' settings (`applyTo`, `agent`, `tools`, `description`…) from YAML \

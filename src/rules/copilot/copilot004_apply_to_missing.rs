@@ -2,13 +2,10 @@
 
 use crate::agent_files::FileKind;
 use crate::diagnostic::did_you_mean;
-use crate::rules::kinds::has_yaml_error;
+use crate::rules::frontmatter::has_yaml_error;
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::COPILOT004,
-    name: "apply-to-missing",
-    family: Family::Copilot,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "A `.github/instructions/*.instructions.md` file has no `applyTo` in its frontmatter.",
     why: "Path-specific instructions are attached to a request when a file it touches matches `applyTo`; without it \
@@ -38,7 +35,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         }
         let end = doc.text.find('\n').unwrap_or(doc.text.len());
         findings.push(
-            Diagnostic::warning(format!("{} has no `applyTo`: Copilot never attaches it automatically", doc.rel))
+            Diagnostic::finding(format!("{} has no `applyTo`: Copilot never attaches it automatically", doc.rel))
                 .in_file(&doc.file)
                 .at(Some(0..end))
                 .help("add frontmatter with `applyTo: \"GLOB\"` (`\"**\"` for every file)"),

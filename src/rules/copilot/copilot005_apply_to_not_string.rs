@@ -2,14 +2,11 @@
 
 use crate::agent_files::FileKind;
 use crate::diagnostic::{Edit, Fix};
-use crate::rules::kinds::parsed;
+use crate::rules::copilot::parsed;
 use crate::rules::prelude::*;
 use serde_json::Value;
 
-pub const RULE: Rule = Rule {
-    code: Code::COPILOT005,
-    name: "apply-to-not-string",
-    family: Family::Copilot,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "A path-specific instructions file writes `applyTo` as a list or another non-string value.",
     why: "`applyTo` is one glob string; several globs are separated by commas inside it (`\"**/*.ts,**/*.tsx\"`). \
@@ -29,7 +26,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
             continue;
         }
         let span = doc.value_span("applyTo");
-        let mut d = Diagnostic::warning(format!("`applyTo` is {}, not a glob string", describe(value)))
+        let mut d = Diagnostic::finding(format!("`applyTo` is {}, not a glob string", describe(value)))
             .in_file(&doc.file)
             .at(span.clone())
             .label("expected a string")

@@ -1,13 +1,11 @@
 //! COPILOT006: an `applyTo` glob that matches nothing.
 
 use crate::agent_files::FileKind;
-use crate::rules::kinds::{glob_problem, parsed, split_globs};
+use crate::rules::copilot::parsed;
+use crate::rules::globs::{glob_problem, split_globs};
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::COPILOT006,
-    name: "apply-to-invalid-glob",
-    family: Family::Copilot,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "An `applyTo` glob is empty, has a syntax error (unclosed `[` or `{`), or starts with `/` or `./`.",
     why: "Copilot attaches path-specific instructions when a file's path relative to the repository root matches \
@@ -39,7 +37,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         };
         if let Some((glob, why)) = found {
             findings.push(
-                Diagnostic::error(format!("`applyTo` glob `{glob}` matches no file: {why}"))
+                Diagnostic::finding(format!("`applyTo` glob `{glob}` matches no file: {why}"))
                     .in_file(&doc.file)
                     .at(span)
                     .label("invalid glob")

@@ -2,15 +2,12 @@
 
 use crate::agent_files::FileKind;
 use crate::diagnostic::did_you_mean;
-use crate::rules::kinds::parsed;
+use crate::rules::copilot::parsed;
 use crate::rules::prelude::*;
 
 const AGENTS: [&str; 2] = ["code-review", "coding-agent"];
 
-pub const RULE: Rule = Rule {
-    code: Code::COPILOT007,
-    name: "exclude-agent-invalid",
-    family: Family::Copilot,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "A path-specific instructions file sets `excludeAgent` to something other than `code-review` or `coding-agent`.",
     why: "`excludeAgent` keeps instructions away from one GitHub agent: `\"code-review\"` or `\"coding-agent\"`. Any other \
@@ -41,7 +38,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
             None => "use `code-review` or `coding-agent`".to_string(),
         };
         findings.push(
-            Diagnostic::error(format!("`excludeAgent` is `{text}`, which names no Copilot agent"))
+            Diagnostic::finding(format!("`excludeAgent` is `{text}`, which names no Copilot agent"))
                 .in_file(&doc.file)
                 .at(doc.value_span("excludeAgent"))
                 .label("unknown agent")

@@ -1,15 +1,13 @@
 //! COPILOT008: a frontmatter field path-specific instructions do not use.
 
 use crate::agent_files::FileKind;
-use crate::rules::kinds::{parsed, unknown_fields};
+use crate::rules::copilot::parsed;
+use crate::rules::frontmatter::unknown_fields;
 use crate::rules::prelude::*;
 
 const KNOWN: [&str; 4] = ["applyTo", "excludeAgent", "description", "name"];
 
-pub const RULE: Rule = Rule {
-    code: Code::COPILOT008,
-    name: "instructions-unknown-field",
-    family: Family::Copilot,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "A `.instructions.md` file's frontmatter has a field other than `applyTo`, `excludeAgent`, `description` and `name`.",
     why: "Copilot reads `applyTo` and `excludeAgent`; VS Code also shows `name` and `description`. Anything else is \

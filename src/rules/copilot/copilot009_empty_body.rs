@@ -1,13 +1,10 @@
 //! COPILOT009: a Copilot instructions, prompt or agent file with nothing after its frontmatter.
 
 use crate::agent_files::FileKind;
-use crate::rules::kinds::{empty_body, has_yaml_error};
+use crate::rules::frontmatter::{empty_body, has_yaml_error};
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::COPILOT009,
-    name: "empty-body",
-    family: Family::Copilot,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "A path-specific instructions file, prompt file or custom agent has no text after its frontmatter.",
     why: "The Markdown body is the instructions (or the prompt, or the agent's system prompt); with settings only, \

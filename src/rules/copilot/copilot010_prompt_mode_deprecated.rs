@@ -2,13 +2,10 @@
 
 use crate::agent_files::FileKind;
 use crate::diagnostic::{Edit, Fix};
-use crate::rules::kinds::parsed;
+use crate::rules::copilot::parsed;
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::COPILOT010,
-    name: "prompt-mode-deprecated",
-    family: Family::Copilot,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "A prompt file sets `mode`, the old name of `agent`.",
     why: "Prompt files choose the chat agent with `agent` (`ask`, `edit`, `agent` or a custom agent's name); `mode` is \
@@ -30,7 +27,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
     for doc in parsed(cx, FileKind::CopilotPrompt) {
         let Some(span) = doc.key_span("mode") else { continue };
-        let mut d = Diagnostic::warning("`mode` is the old name of `agent` in prompt files")
+        let mut d = Diagnostic::finding("`mode` is the old name of `agent` in prompt files")
             .in_file(&doc.file)
             .at(Some(span.clone()))
             .label("renamed to `agent`")

@@ -2,15 +2,12 @@
 
 use crate::agent_files::FileKind;
 use crate::diagnostic::did_you_mean;
-use crate::rules::kinds::{copilot_agent_names, parsed};
+use crate::rules::copilot::{copilot_agent_names, parsed};
 use crate::rules::prelude::*;
 
 const BUILT_IN: [&str; 3] = ["ask", "edit", "agent"];
 
-pub const RULE: Rule = Rule {
-    code: Code::COPILOT011,
-    name: "prompt-agent-unknown",
-    family: Family::Copilot,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "A prompt file's `agent` (or old `mode`) is neither `ask`, `edit`, `agent` nor the name of a custom agent in the repository.",
     why: "The prompt runs in the agent it names: a built-in one (`ask`, `edit`, `agent`) or a custom agent. A name \
@@ -43,7 +40,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
             None => "use `ask`, `edit`, `agent`, or the name of a custom agent in `.github/agents/`".to_string(),
         };
         findings.push(
-            Diagnostic::warning(format!("`{key}: {name}` names no built-in or custom agent"))
+            Diagnostic::finding(format!("`{key}: {name}` names no built-in or custom agent"))
                 .in_file(&doc.file)
                 .at(doc.value_span(key))
                 .label("unknown agent")

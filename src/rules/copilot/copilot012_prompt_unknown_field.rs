@@ -1,15 +1,13 @@
 //! COPILOT012: a frontmatter field prompt files do not have.
 
 use crate::agent_files::FileKind;
-use crate::rules::kinds::{parsed, unknown_fields};
+use crate::rules::copilot::parsed;
+use crate::rules::frontmatter::unknown_fields;
 use crate::rules::prelude::*;
 
 const KNOWN: [&str; 7] = ["description", "name", "argument-hint", "agent", "mode", "model", "tools"];
 
-pub const RULE: Rule = Rule {
-    code: Code::COPILOT012,
-    name: "prompt-unknown-field",
-    family: Family::Copilot,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "A prompt file's frontmatter has a field other than `description`, `name`, `argument-hint`, `agent`, `model` and `tools`.",
     why: "VS Code reads these fields of a prompt file and ignores the rest, so a misspelt `tool` or `agents` \

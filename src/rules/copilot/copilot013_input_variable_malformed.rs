@@ -5,17 +5,14 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use crate::agent_files::FileKind;
-use crate::rules::kinds::parsed;
+use crate::rules::copilot::parsed;
 use crate::rules::markdown::mask_code;
 use crate::rules::prelude::*;
 
 static INPUT: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\$\{\s*inputs?\s*(?::([^}\n]*))?\}").expect("constant pattern")); // ok: literal
 static NAME: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^[A-Za-z_][A-Za-z0-9_-]*(?::.*)?$").expect("constant pattern")); // ok: literal
 
-pub const RULE: Rule = Rule {
-    code: Code::COPILOT013,
-    name: "input-variable-malformed",
-    family: Family::Copilot,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "A prompt file has an input variable that is not `${input:name}` or `${input:name:placeholder}`.",
     why: "VS Code asks the user for each `${input:name}` (with an optional placeholder after a second colon) before \
@@ -47,7 +44,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
                 continue;
             }
             findings.push(
-                Diagnostic::error(format!("`{text}` is not an input variable VS Code replaces"))
+                Diagnostic::finding(format!("`{text}` is not an input variable VS Code replaces"))
                     .in_file(&doc.file)
                     .at(Some(start + whole.start()..start + whole.end()))
                     .label("malformed variable")

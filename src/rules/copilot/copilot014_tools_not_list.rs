@@ -4,10 +4,7 @@ use crate::agent_files::FileKind;
 use crate::diagnostic::{Edit, Fix};
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::COPILOT014,
-    name: "tools-not-list",
-    family: Family::Copilot,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "A prompt file or custom agent writes `tools` as a single string instead of a list of tool names.",
     why: "`tools` is a list of tool or tool-set names (`['search', 'edit/editFiles']`). A comma-separated string is \
@@ -33,7 +30,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         let names: Vec<&str> = text.split(',').map(str::trim).filter(|n| !n.is_empty()).collect();
         let list = format!("[{}]", names.iter().map(|n| format!("'{n}'")).collect::<Vec<_>>().join(", "));
         let span = doc.value_span("tools");
-        let mut d = Diagnostic::warning(format!("`tools` is the string `{text}`, not a list"))
+        let mut d = Diagnostic::finding(format!("`tools` is the string `{text}`, not a list"))
             .in_file(&doc.file)
             .at(span.clone())
             .label("expected a list")

@@ -3,10 +3,7 @@
 use crate::agent_files::FileKind;
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::COPILOT015,
-    name: "tools-duplicate",
-    family: Family::Copilot,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "A prompt file or custom agent lists the same tool twice in `tools`.",
     why: "A tool is available or not; listing it twice changes nothing and usually hides a different tool that was \
@@ -38,7 +35,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
                     hits.get(1).map(|&j| j..j + name.len())
                 });
                 findings.push(
-                    Diagnostic::warning(format!("tool `{name}` is listed twice"))
+                    Diagnostic::finding(format!("tool `{name}` is listed twice"))
                         .in_file(&doc.file)
                         .at(span.or_else(|| doc.key_span("tools")))
                         .label("listed again")

@@ -1,13 +1,10 @@
 //! COPILOT016: a custom agent without a description.
 
 use crate::agent_files::FileKind;
-use crate::rules::kinds::parsed;
+use crate::rules::copilot::parsed;
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::COPILOT016,
-    name: "agent-description-missing",
-    family: Family::Copilot,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "A Copilot custom agent (`.agent.md`, `.chatmode.md`) has no `description`, or an empty one.",
     why: "The description is what the agent picker shows and what a coordinating agent reads to decide whether to \
@@ -30,7 +27,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         }
         let at = doc.key_span("description").or(Some(0..doc.text.find('\n').unwrap_or(0)));
         findings.push(
-            Diagnostic::warning(format!("custom agent {} has no description", doc.rel))
+            Diagnostic::finding(format!("custom agent {} has no description", doc.rel))
                 .in_file(&doc.file)
                 .at(at)
                 .label("no description")

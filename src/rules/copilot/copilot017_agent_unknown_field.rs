@@ -1,7 +1,8 @@
 //! COPILOT017: a frontmatter field custom agents do not have.
 
 use crate::agent_files::FileKind;
-use crate::rules::kinds::{parsed, unknown_fields};
+use crate::rules::copilot::parsed;
+use crate::rules::frontmatter::unknown_fields;
 use crate::rules::prelude::*;
 
 const KNOWN: [&str; 13] = [
@@ -20,10 +21,7 @@ const KNOWN: [&str; 13] = [
     "infer",
 ];
 
-pub const RULE: Rule = Rule {
-    code: Code::COPILOT017,
-    name: "agent-unknown-field",
-    family: Family::Copilot,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "A Copilot custom agent's frontmatter has a field the custom agent format does not define.",
     why: "VS Code and GitHub read a fixed set of fields (`description`, `name`, `tools`, `model`, `argument-hint`, \

@@ -2,15 +2,12 @@
 
 use crate::agent_files::FileKind;
 use crate::diagnostic::did_you_mean;
-use crate::rules::kinds::parsed;
+use crate::rules::copilot::parsed;
 use crate::rules::prelude::*;
 
 pub const TARGETS: [&str; 2] = ["vscode", "github-copilot"];
 
-pub const RULE: Rule = Rule {
-    code: Code::COPILOT018,
-    name: "agent-target-invalid",
-    family: Family::Copilot,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "A custom agent's `target` is neither `vscode` nor `github-copilot`.",
     why: "`target` says where the agent runs: in VS Code (`vscode`) or as a GitHub Copilot coding agent \
@@ -38,7 +35,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         }
         let help = did_you_mean(&text, TARGETS).map_or("use `vscode` or `github-copilot`".to_string(), |s| format!("did you mean `{s}`?"));
         findings.push(
-            Diagnostic::error(format!("`target` is `{text}`, not `vscode` or `github-copilot`"))
+            Diagnostic::finding(format!("`target` is `{text}`, not `vscode` or `github-copilot`"))
                 .in_file(&doc.file)
                 .at(doc.value_span("target"))
                 .label("unknown target")

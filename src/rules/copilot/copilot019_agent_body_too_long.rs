@@ -1,16 +1,13 @@
 //! COPILOT019: a custom agent prompt over 30,000 characters.
 
 use crate::agent_files::FileKind;
-use crate::rules::kinds::parsed;
+use crate::rules::copilot::parsed;
 use crate::rules::prelude::*;
 
 /// GitHub's limit on a custom agent's prompt, in characters.
 const MAX_CHARS: usize = 30_000;
 
-pub const RULE: Rule = Rule {
-    code: Code::COPILOT019,
-    name: "agent-body-too-long",
-    family: Family::Copilot,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "A Copilot custom agent's prompt (the body after the frontmatter) is longer than 30,000 characters.",
     why: "GitHub.com custom agents accept a prompt of at most 30,000 characters; a longer agent file cannot be used \
@@ -40,7 +37,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         if chars > MAX_CHARS {
             let start = doc.body_start();
             findings.push(
-                Diagnostic::warning(format!(
+                Diagnostic::finding(format!(
                     "the agent's prompt is {} characters, over GitHub's limit of {}",
                     grouped(chars),
                     grouped(MAX_CHARS)

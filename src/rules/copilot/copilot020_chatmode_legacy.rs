@@ -3,10 +3,7 @@
 use crate::agent_files::FileKind;
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::COPILOT020,
-    name: "chatmode-legacy",
-    family: Family::Copilot,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "A custom chat mode is defined in `.github/chatmodes/*.chatmode.md`, the format custom agents replaced.",
     why: "VS Code 1.106 renamed chat modes to custom agents: `.github/agents/NAME.agent.md`. Chat mode files are still \
@@ -24,7 +21,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
     for doc in cx.files_of(FileKind::CopilotAgent).filter(|d| d.name().ends_with(".chatmode.md")) {
         let stem = doc.name().trim_end_matches(".chatmode.md");
         findings.push(
-            Diagnostic::warning(format!("{} is a chat mode, the old format of custom agents", doc.rel))
+            Diagnostic::finding(format!("{} is a chat mode, the old format of custom agents", doc.rel))
                 .in_file(&doc.file)
                 .at(Some(0..0))
                 .help(format!("move it to `.github/agents/{stem}.agent.md`")),

@@ -1,13 +1,10 @@
 //! COPILOT021: the deprecated `infer` field of a custom agent.
 
 use crate::agent_files::FileKind;
-use crate::rules::kinds::parsed;
+use crate::rules::copilot::parsed;
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::COPILOT021,
-    name: "agent-infer-deprecated",
-    family: Family::Copilot,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "A custom agent sets `infer`, which is deprecated in favour of `user-invocable` and `disable-model-invocation`.",
     why: "Whether people can pick an agent and whether other agents may call it as a subagent are now two fields, \
@@ -29,7 +26,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
     for doc in parsed(cx, FileKind::CopilotAgent).filter(|d| d.field("infer").is_some()) {
         findings.push(
-            Diagnostic::warning("`infer` is deprecated")
+            Diagnostic::finding("`infer` is deprecated")
                 .in_file(&doc.file)
                 .at(doc.key_span("infer"))
                 .label("deprecated field")

@@ -1,15 +1,12 @@
 //! COPILOT022: a custom agent flag that is not a boolean.
 
 use crate::agent_files::FileKind;
-use crate::rules::kinds::parsed;
+use crate::rules::copilot::parsed;
 use crate::rules::prelude::*;
 
 const FLAGS: [&str; 2] = ["user-invocable", "disable-model-invocation"];
 
-pub const RULE: Rule = Rule {
-    code: Code::COPILOT022,
-    name: "agent-flag-not-boolean",
-    family: Family::Copilot,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "A custom agent's `user-invocable` or `disable-model-invocation` is not `true` or `false`.",
     why: "Both fields are booleans (defaults `true` and `false`). A quoted `\"false\"` or `no` is not `false`, so the \
@@ -36,7 +33,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
                 continue;
             }
             findings.push(
-                Diagnostic::error(format!("`{flag}` is `{value}`, not a boolean"))
+                Diagnostic::finding(format!("`{flag}` is `{value}`, not a boolean"))
                     .in_file(&doc.file)
                     .at(doc.value_span(flag))
                     .label("expected `true` or `false`")

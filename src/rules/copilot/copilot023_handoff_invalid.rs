@@ -1,13 +1,10 @@
 //! COPILOT023: a handoff without `label` or `agent`.
 
 use crate::agent_files::FileKind;
-use crate::rules::kinds::parsed;
+use crate::rules::copilot::parsed;
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::COPILOT023,
-    name: "handoff-invalid",
-    family: Family::Copilot,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "A custom agent's `handoffs` entry lacks a `label` or an `agent`, or sets `send` to a non-boolean.",
     why: "A handoff is a button shown after the agent answers: `label` is its text, `agent` the agent it switches to, \
@@ -29,7 +26,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         let Some(handoffs) = doc.field("handoffs") else { continue };
         let Some(list) = handoffs.as_array() else {
             findings.push(
-                Diagnostic::error("`handoffs` is not a list")
+                Diagnostic::finding("`handoffs` is not a list")
                     .in_file(&doc.file)
                     .at(doc.key_span("handoffs"))
                     .help("write `handoffs:` followed by `- label: …` / `agent: …` entries"),
@@ -51,7 +48,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
                 continue;
             }
             findings.push(
-                Diagnostic::error(format!("handoff {} has {}", i + 1, problems.join(" and ")))
+                Diagnostic::finding(format!("handoff {} has {}", i + 1, problems.join(" and ")))
                     .in_file(&doc.file)
                     .at(doc.key_span("handoffs"))
                     .label("in this list")

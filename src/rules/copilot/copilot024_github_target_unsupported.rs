@@ -1,15 +1,12 @@
 //! COPILOT024: fields GitHub.com custom agents ignore, on an agent targeted at GitHub.
 
 use crate::agent_files::FileKind;
-use crate::rules::kinds::parsed;
+use crate::rules::copilot::parsed;
 use crate::rules::prelude::*;
 
 const VSCODE_ONLY: [&str; 3] = ["model", "argument-hint", "handoffs"];
 
-pub const RULE: Rule = Rule {
-    code: Code::COPILOT024,
-    name: "github-target-unsupported",
-    family: Family::Copilot,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "A custom agent with `target: github-copilot` sets `model`, `argument-hint` or `handoffs`, which GitHub.com ignores.",
     why: "An agent targeted at the GitHub Copilot coding agent runs on GitHub.com, where `model`, `argument-hint` and \
@@ -32,7 +29,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
     for doc in parsed(cx, FileKind::CopilotAgent).filter(|d| d.string("target") == Some("github-copilot")) {
         for key in VSCODE_ONLY.into_iter().filter(|k| doc.field(k).is_some()) {
             findings.push(
-                Diagnostic::warning(format!("`{key}` is ignored by agents that target `github-copilot`"))
+                Diagnostic::finding(format!("`{key}` is ignored by agents that target `github-copilot`"))
                     .in_file(&doc.file)
                     .at(doc.key_span(key))
                     .label("not supported on GitHub.com")

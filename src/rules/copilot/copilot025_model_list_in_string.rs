@@ -3,10 +3,7 @@
 use crate::agent_files::FileKind;
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::COPILOT025,
-    name: "model-list-in-string",
-    family: Family::Copilot,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "A custom agent or prompt file writes several models in one `model` string (`GPT-4.1 | 'gpt-5'`, `a, b`).",
     why: "`model` names one model, or, in custom agents, a YAML list of models tried in order. One string holding \
@@ -40,7 +37,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
             _ => format!("name one model, e.g. `model: {}`", parts[0]),
         };
         findings.push(
-            Diagnostic::warning(format!("`model` is one string naming {} models: `{model}`", parts.len()))
+            Diagnostic::finding(format!("`model` is one string naming {} models: `{model}`", parts.len()))
                 .in_file(&doc.file)
                 .at(doc.value_span("model"))
                 .label("one string")

@@ -1,13 +1,10 @@
 //! CURSOR001: a `.mdc` rule without frontmatter.
 
 use crate::agent_files::FileKind;
-use crate::rules::kinds::{raw_front, RawError};
+use crate::rules::cursor::{raw_front, RawError};
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::CURSOR001,
-    name: "frontmatter-missing",
-    family: Family::Cursor,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "A Cursor project rule (`.cursor/rules/*.mdc`) does not start with a `---` frontmatter block.",
     why: "Cursor decides when a project rule applies from its frontmatter alone: `alwaysApply: true` (Always), `globs` \
@@ -30,7 +27,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         }
         let first = doc.text.find('\n').unwrap_or(doc.text.len());
         findings.push(
-            Diagnostic::warning(format!("{} has no frontmatter: Cursor applies it only when mentioned with @", doc.rel))
+            Diagnostic::finding(format!("{} has no frontmatter: Cursor applies it only when mentioned with @", doc.rel))
                 .in_file(&doc.file)
                 .at(Some(0..first))
                 .label("no `---` frontmatter")

@@ -1,13 +1,10 @@
 //! CURSOR002: a `.mdc` frontmatter block that is never closed.
 
 use crate::agent_files::FileKind;
-use crate::rules::kinds::{raw_front, RawError};
+use crate::rules::cursor::{raw_front, RawError};
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::CURSOR002,
-    name: "frontmatter-unterminated",
-    family: Family::Cursor,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "A Cursor project rule opens its frontmatter with `---` and never closes it.",
     why: "Without the closing `---` line Cursor cannot tell the rule's settings from its text: the `description`, \
@@ -30,7 +27,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
     for doc in cx.files_of(FileKind::CursorRule) {
         if let Err(RawError::Unterminated(span)) = raw_front(&doc.text) {
             findings.push(
-                Diagnostic::error(format!("the frontmatter of {} is never closed", doc.rel))
+                Diagnostic::finding(format!("the frontmatter of {} is never closed", doc.rel))
                     .in_file(&doc.file)
                     .at(Some(span))
                     .label("opened here, no closing `---`")

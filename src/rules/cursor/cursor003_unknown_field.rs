@@ -1,15 +1,14 @@
 //! CURSOR003: a frontmatter field Cursor does not read.
 
-use crate::rules::kinds::{cursor_rules, unknown_key};
+use crate::rules::cursor::cursor_rules;
+
+use crate::rules::frontmatter::unknown_key;
 use crate::rules::prelude::*;
 
 /// The frontmatter fields of a Cursor project rule.
 pub const KNOWN: [&str; 3] = ["description", "globs", "alwaysApply"];
 
-pub const RULE: Rule = Rule {
-    code: Code::CURSOR003,
-    name: "unknown-field",
-    family: Family::Cursor,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "A Cursor project rule's frontmatter has a field other than `description`, `globs` and `alwaysApply`.",
     why: "Cursor reads three frontmatter fields and ignores the rest, so a misspelt one (`alwaysapply`, `glob`) \

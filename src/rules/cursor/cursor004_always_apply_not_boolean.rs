@@ -1,13 +1,10 @@
 //! CURSOR004: `alwaysApply` that is not `true` or `false`.
 
 use crate::diagnostic::{Edit, Fix};
-use crate::rules::kinds::{cursor_rules, unquote};
+use crate::rules::cursor::{cursor_rules, unquote};
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::CURSOR004,
-    name: "always-apply-not-boolean",
-    family: Family::Cursor,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "A Cursor project rule's `alwaysApply` is not the bare word `true` or `false`.",
     why: "`alwaysApply` is a boolean. A quoted `\"true\"`, `yes` or `True` is not `true`, so the rule is not applied to \
@@ -31,7 +28,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
             continue;
         }
         let bare = unquote(value).to_ascii_lowercase();
-        let mut d = Diagnostic::error(format!("`alwaysApply` is `{value}`, not a boolean"))
+        let mut d = Diagnostic::finding(format!("`alwaysApply` is `{value}`, not a boolean"))
             .in_file(&doc.file)
             .at(Some(field.value_span.clone()))
             .label("expected `true` or `false`")

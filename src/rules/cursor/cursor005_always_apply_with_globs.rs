@@ -1,12 +1,9 @@
 //! CURSOR005: `alwaysApply: true` together with `globs`.
 
-use crate::rules::kinds::{cursor_rules, string_globs};
+use crate::rules::cursor::{cursor_rules, string_globs};
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::CURSOR005,
-    name: "always-apply-with-globs",
-    family: Family::Cursor,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "A Cursor project rule sets `alwaysApply: true` and also lists `globs`.",
     why: "A rule's type is one of Always, Auto Attached, Agent Requested or Manual. With `alwaysApply: true` the rule \
@@ -32,7 +29,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         let has_globs = listed || string_globs(globs).iter().any(|(g, _)| !g.is_empty());
         if always.value == "true" && has_globs {
             findings.push(
-                Diagnostic::warning("`alwaysApply: true` makes Cursor ignore this rule's `globs`")
+                Diagnostic::finding("`alwaysApply: true` makes Cursor ignore this rule's `globs`")
                     .in_file(&doc.file)
                     .at(Some(globs.value_span.clone()))
                     .label("never consulted")

@@ -1,13 +1,11 @@
 //! CURSOR006: globs separated by spaces instead of commas.
 
 use crate::diagnostic::{Edit, Fix};
-use crate::rules::kinds::{cursor_rules, glob_problem, string_globs};
+use crate::rules::cursor::{cursor_rules, string_globs};
+use crate::rules::globs::glob_problem;
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::CURSOR006,
-    name: "globs-space-separated",
-    family: Family::Cursor,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "An entry of a Cursor project rule's `globs` holds several globs separated by spaces.",
     why: "Cursor splits `globs` at commas only: `*.ts *.tsx` is one glob containing a space, which matches no file. \
@@ -30,7 +28,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
                 continue;
             }
             findings.push(
-                Diagnostic::warning(format!("`{glob}` is one glob with spaces in it; Cursor separates globs with commas"))
+                Diagnostic::finding(format!("`{glob}` is one glob with spaces in it; Cursor separates globs with commas"))
                     .in_file(&doc.file)
                     .at(Some(span.clone()))
                     .label("spaces, not commas")

@@ -1,13 +1,11 @@
 //! CURSOR007: globs quoted one by one in a comma-separated `globs`.
 
 use crate::diagnostic::{Edit, Fix};
-use crate::rules::kinds::{cursor_rules, split_globs, unquote};
+use crate::rules::cursor::{cursor_rules, unquote};
+use crate::rules::globs::split_globs;
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::CURSOR007,
-    name: "glob-quoted",
-    family: Family::Cursor,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "A Cursor project rule quotes the globs of a comma-separated `globs` one by one (`\"a\", \"b\"`) without list brackets.",
     why: "`globs` is either a comma-separated string (`src/**/*.ts, src/**/*.tsx`, the style Cursor's rules editor \
@@ -39,7 +37,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         }
         let joined = bare.join(", ");
         findings.push(
-            Diagnostic::warning(format!("the globs are quoted one by one: `{}`", field.value))
+            Diagnostic::finding(format!("the globs are quoted one by one: `{}`", field.value))
                 .in_file(&doc.file)
                 .at(Some(field.value_span.clone()))
                 .label("quoted globs without list brackets")

@@ -1,12 +1,11 @@
 //! CURSOR008: a glob with a syntax error.
 
-use crate::rules::kinds::{all_globs, cursor_rules, glob_problem};
+use crate::rules::cursor::{all_globs, cursor_rules};
+
+use crate::rules::globs::glob_problem;
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::CURSOR008,
-    name: "glob-invalid",
-    family: Family::Cursor,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "A glob in a Cursor project rule's `globs` has a syntax error (an unclosed `[` or `{`, a stray `}`, an empty `{}`).",
     why: "An Auto Attached rule is added when a file in the conversation matches one of its globs. A glob that does \
@@ -24,7 +23,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         for (glob, span) in all_globs(field) {
             if let Some(problem) = glob_problem(glob) {
                 findings.push(
-                    Diagnostic::error(format!("glob `{glob}` is invalid: {problem}"))
+                    Diagnostic::finding(format!("glob `{glob}` is invalid: {problem}"))
                         .in_file(&doc.file)
                         .at(Some(span))
                         .label("invalid glob")

@@ -1,13 +1,10 @@
 //! CURSOR009: a glob starting with `/` or `./`.
 
 use crate::diagnostic::{Edit, Fix};
-use crate::rules::kinds::{all_globs, cursor_rules};
+use crate::rules::cursor::{all_globs, cursor_rules};
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::CURSOR009,
-    name: "glob-anchored",
-    family: Family::Cursor,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "A glob in a Cursor project rule starts with `/` or `./`.",
     why: "Cursor matches `globs` against paths relative to the workspace (`src/app.ts`), which never start with `/` \
@@ -33,7 +30,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
             if !glob.starts_with('/') && !glob.starts_with("./") {
                 continue;
             }
-            let mut d = Diagnostic::warning(format!(
+            let mut d = Diagnostic::finding(format!(
                 "glob `{glob}` starts with `{}` and matches no workspace path",
                 &glob[..glob.find('/').unwrap_or(0) + 1]
             ))

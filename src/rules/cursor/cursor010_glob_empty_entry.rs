@@ -1,13 +1,10 @@
 //! CURSOR010: an empty entry in a comma-separated `globs`.
 
 use crate::diagnostic::{Edit, Fix};
-use crate::rules::kinds::{cursor_rules, string_globs};
+use crate::rules::cursor::{cursor_rules, string_globs};
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::CURSOR010,
-    name: "glob-empty-entry",
-    family: Family::Cursor,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "A Cursor project rule's `globs` has an empty entry (`a,,b` or a trailing comma).",
     why: "Globs are separated by commas; an empty entry between two commas or after the last one is a typo, and \
@@ -29,7 +26,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         }
         let kept: Vec<&str> = globs.iter().map(|(g, _)| *g).filter(|g| !g.is_empty()).collect();
         let span = field.value_span.clone();
-        let mut d = Diagnostic::warning(format!("`globs` has an empty entry: `{}`", field.value))
+        let mut d = Diagnostic::finding(format!("`globs` has an empty entry: `{}`", field.value))
             .in_file(&doc.file)
             .at(Some(span.clone()))
             .label("empty entry between commas")

@@ -1,13 +1,11 @@
 //! CURSOR012: a Cursor rule with no text.
 
 use crate::agent_files::FileKind;
-use crate::rules::kinds::{empty_body, raw_front, RawError};
+use crate::rules::cursor::{raw_front, RawError};
+use crate::rules::frontmatter::empty_body;
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::CURSOR012,
-    name: "empty-body",
-    family: Family::Cursor,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "A Cursor project rule has nothing after its frontmatter (or is empty).",
     why: "The text after the frontmatter is what Cursor adds to the model's context; a rule without it applies and \

@@ -6,10 +6,7 @@ use crate::rules::prelude::*;
 /// Cursor's documented limit for one rule.
 const MAX_LINES: usize = 500;
 
-pub const RULE: Rule = Rule {
-    code: Code::CURSOR013,
-    name: "rule-too-long",
-    family: Family::Cursor,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "A Cursor project rule or `.cursorrules` file is longer than 500 lines.",
     why: "Cursor's documentation asks to keep each rule under 500 lines and to split large rules into several \
@@ -34,7 +31,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         if lines > MAX_LINES {
             let first = doc.text.find('\n').unwrap_or(doc.text.len());
             findings.push(
-                Diagnostic::warning(format!("{} is {} lines long; Cursor recommends under {MAX_LINES} per rule", doc.rel, grouped(lines)))
+                Diagnostic::finding(format!("{} is {} lines long; Cursor recommends under {MAX_LINES} per rule", doc.rel, grouped(lines)))
                     .in_file(&doc.file)
                     .at(Some(0..first))
                     .help("split it into smaller rules, each with the globs or description that says when it applies"),

@@ -1,14 +1,11 @@
 //! CURSOR014: a `.cursorrules` file.
 
 use crate::agent_files::FileKind;
-use crate::rules::kinds::cursor_rule_beside;
+use crate::rules::cursor::cursor_rule_beside;
 use crate::rules::cursor::cursor018_cursorrules_inside_cursor_folder::inside_cursor_folder;
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::CURSOR014,
-    name: "legacy-cursorrules",
-    family: Family::Cursor,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "The project has a `.cursorrules` file, which Cursor deprecated in favour of project rules in `.cursor/rules/`.",
     why: "`.cursorrules` is the legacy, always-applied rules file (deprecated since Cursor 0.45); project rules in \
@@ -27,7 +24,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
     for doc in cx.files_of(FileKind::CursorRulesLegacy).filter(|d| !d.text.trim().is_empty() && !inside_cursor_folder(d) && cursor_rule_beside(cx, d).is_none()) {
         findings.push(
-            Diagnostic::warning(format!("{} is Cursor's deprecated rules file", doc.rel))
+            Diagnostic::finding(format!("{} is Cursor's deprecated rules file", doc.rel))
                 .in_file(&doc.file)
                 .at(Some(0..0))
                 .help("move its rules to `.cursor/rules/*.mdc` files, each with `description`, `globs` or `alwaysApply`"),

@@ -1,14 +1,11 @@
 //! CURSOR015: `.cursorrules` beside `.cursor/rules/`.
 
 use crate::agent_files::FileKind;
-use crate::rules::kinds::cursor_rule_beside;
+use crate::rules::cursor::cursor_rule_beside;
 use crate::rules::cursor::cursor018_cursorrules_inside_cursor_folder::inside_cursor_folder;
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::CURSOR015,
-    name: "cursorrules-beside-rules",
-    family: Family::Cursor,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "A folder has both the legacy `.cursorrules` file and project rules in `.cursor/rules/`.",
     why: "Two places for the same rules drift apart: the deprecated `.cursorrules` is always applied while the \
@@ -29,7 +26,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
     for doc in cx.files_of(FileKind::CursorRulesLegacy).filter(|d| !d.text.trim().is_empty() && !inside_cursor_folder(d)) {
         let Some(rule) = cursor_rule_beside(cx, doc) else { continue };
         findings.push(
-            Diagnostic::warning(format!(
+            Diagnostic::finding(format!(
                 "{} is Cursor's deprecated rules file, and its folder also has `.cursor/rules/` ({})",
                 doc.rel, rule.rel
             ))

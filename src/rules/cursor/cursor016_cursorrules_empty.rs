@@ -1,14 +1,11 @@
 //! CURSOR016: an empty `.cursorrules`.
 
 use crate::agent_files::FileKind;
-use crate::rules::kinds::empty_file;
+use crate::rules::frontmatter::empty_file;
 use crate::rules::cursor::cursor018_cursorrules_inside_cursor_folder::inside_cursor_folder;
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::CURSOR016,
-    name: "cursorrules-empty",
-    family: Family::Cursor,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "A `.cursorrules` file is empty or only whitespace.",
     why: "`.cursorrules` is read as the project's always-applied rules (by Cursor, and by OpenHands as a repository \

@@ -1,12 +1,9 @@
 //! CURSOR017: a frontmatter field written twice.
 
-use crate::rules::kinds::cursor_rules;
+use crate::rules::cursor::cursor_rules;
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::CURSOR017,
-    name: "duplicate-field",
-    family: Family::Cursor,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "A Cursor project rule's frontmatter sets the same field twice.",
     why: "Only one of the two values is used, and which one depends on the reader; the other is a setting the \
@@ -24,7 +21,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
             if let Some(first) = front.fields[..i].iter().find(|f| f.key == field.key) {
                 let (line, _) = crate::diagnostic::line_col(&doc.text, first.key_span.start);
                 findings.push(
-                    Diagnostic::warning(format!("`{}` is set twice (first on line {line})", field.key))
+                    Diagnostic::finding(format!("`{}` is set twice (first on line {line})", field.key))
                         .in_file(&doc.file)
                         .at(Some(field.key_span.clone()))
                         .label("set again")

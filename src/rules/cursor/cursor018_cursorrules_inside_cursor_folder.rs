@@ -3,10 +3,7 @@
 use crate::agent_files::{Doc, FileKind};
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::CURSOR018,
-    name: "cursorrules-inside-cursor-folder",
-    family: Family::Cursor,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "A `.cursorrules` file is inside a `.cursor/` folder, where Cursor never reads it.",
     why: "Cursor reads the legacy `.cursorrules` from the root of the project and project rules from \
@@ -33,7 +30,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         .filter(|d| inside_cursor_folder(d))
         .map(|d| {
             let root = d.rel.strip_suffix(".cursor/.cursorrules").unwrap_or_default();
-            Diagnostic::warning(format!("{} is inside `.cursor/`, where Cursor never reads a `.cursorrules` file", d.rel))
+            Diagnostic::finding(format!("{} is inside `.cursor/`, where Cursor never reads a `.cursorrules` file", d.rel))
                 .in_file(&d.file)
                 .at(Some(0..0))
                 .help(format!("move the rules into `{root}.cursor/rules/*.mdc` files (or, legacy, to `{root}.cursorrules`)"))

@@ -1,13 +1,10 @@
 //! GEMINI001: `.gemini/settings.json` that is not valid JSON.
 
 use crate::agent_files::FileKind;
-use crate::rules::gemini_settings;
+use crate::rules::gemini::parse_settings;
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::GEMINI001,
-    name: "settings-invalid-json",
-    family: Family::Gemini,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "The project's `.gemini/settings.json` is not valid JSON (comments allowed, as Gemini CLI strips them).",
     why: "Gemini CLI merges the project settings over the user's; a file that does not parse contributes none of its \
@@ -24,9 +21,9 @@ pub const RULE: Rule = Rule {
 fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
     for doc in cx.files_of(FileKind::GeminiSettings) {
-        if let Err((at, message)) = gemini_settings::parse(&doc.text) {
+        if let Err((at, message)) = parse_settings(&doc.text) {
             findings.push(
-                Diagnostic::error(format!("{} is not valid JSON: {message}", doc.rel))
+                Diagnostic::finding(format!("{} is not valid JSON: {message}", doc.rel))
                     .in_file(&doc.file)
                     .at(Some(at..at))
                     .label("here")

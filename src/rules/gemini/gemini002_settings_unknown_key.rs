@@ -2,7 +2,7 @@
 
 use crate::agent_files::FileKind;
 use crate::diagnostic::did_you_mean;
-use crate::rules::gemini_settings;
+use crate::rules::gemini::parse_settings;
 use crate::rules::prelude::*;
 
 const TOP_LEVEL: [&str; 26] = [
@@ -34,10 +34,7 @@ const TOP_LEVEL: [&str; 26] = [
     "adminPolicyPaths",
 ];
 
-pub const RULE: Rule = Rule {
-    code: Code::GEMINI002,
-    name: "settings-unknown-key",
-    family: Family::Gemini,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "The project's `.gemini/settings.json` has a top-level key that is not one of Gemini CLI's settings categories.",
     why: "Gemini CLI settings are grouped by category (`general`, `ui`, `model`, `context`, `tools`, `mcp`, \
@@ -53,14 +50,14 @@ pub const RULE: Rule = Rule {
 fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
     for doc in cx.files_of(FileKind::GeminiSettings) {
-        let Ok(settings) = gemini_settings::parse(&doc.text) else { continue };
+        let Ok(settings) = parse_settings(&doc.text) else { continue };
         for (key, span) in settings.top_level.iter().filter(|(k, _)| !TOP_LEVEL.contains(&k.as_str())) {
             let help = match did_you_mean(key, TOP_LEVEL) {
                 Some(s) => format!("did you mean `{s}`?"),
                 None => "move the setting under its category (see the Gemini CLI configuration reference)".to_string(),
             };
             findings.push(
-                Diagnostic::warning(format!("`{key}` is not a Gemini CLI settings category"))
+                Diagnostic::finding(format!("`{key}` is not a Gemini CLI settings category"))
                     .in_file(&doc.file)
                     .at(Some(span.clone()))
                     .label("unknown key")

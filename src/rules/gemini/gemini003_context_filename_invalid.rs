@@ -2,13 +2,10 @@
 
 use serde_json::Value;
 
-use crate::rules::kinds::{gemini_settings, json_key};
+use crate::rules::gemini::gemini_settings;
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::GEMINI003,
-    name: "context-filename-invalid",
-    family: Family::Gemini,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "`context.fileName` in `.gemini/settings.json` is not a non-empty file name or a list of them, or names a path.",
     why: "`context.fileName` replaces `GEMINI.md` as the name of the context files Gemini CLI loads from every folder \
@@ -23,8 +20,8 @@ pub const RULE: Rule = Rule {
 
 fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
-    for (doc, value) in gemini_settings(cx) {
-        let Some(names) = value.get("context").and_then(|c| c.get("fileName")) else { continue };
+    for (doc, settings) in gemini_settings(cx) {
+        let Some(names) = settings.value.get("context").and_then(|c| c.get("fileName")) else { continue };
         let problem = match names {
             Value::String(s) => name_problem(s),
             Value::Array(items) if !items.is_empty() => items.iter().find_map(|i| match i {
@@ -34,11 +31,10 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
             other => Some(format!("`{other}` is not a file name or a list of file names")),
         };
         if let Some(problem) = problem {
-            let context = json_key(&doc.text, "context", 0).map_or(0, |r| r.end);
             findings.push(
-                Diagnostic::error(format!("`context.fileName` is invalid: {problem}"))
+                Diagnostic::finding(format!("`context.fileName` is invalid: {problem}"))
                     .in_file(&doc.file)
-                    .at(json_key(&doc.text, "fileName", context))
+                    .at(settings.key_span(&["context", "fileName"]))
                     .label("invalid")
                     .help("use a file name, or a list of names, e.g. `[\"AGENTS.md\", \"GEMINI.md\"]`"),
             );

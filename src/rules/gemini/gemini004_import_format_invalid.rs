@@ -1,12 +1,9 @@
 //! GEMINI004: `context.importFormat` other than `tree` or `flat`.
 
-use crate::rules::kinds::{gemini_settings, json_key};
+use crate::rules::gemini::gemini_settings;
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::GEMINI004,
-    name: "import-format-invalid",
-    family: Family::Gemini,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "`context.importFormat` in `.gemini/settings.json` is neither `\"tree\"` nor `\"flat\"`.",
     why: "`importFormat` decides how `@file` imports of GEMINI.md are laid out in the context: `tree` (the default, \
@@ -20,15 +17,15 @@ pub const RULE: Rule = Rule {
 
 fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
-    for (doc, value) in gemini_settings(cx) {
-        let Some(format) = value.get("context").and_then(|c| c.get("importFormat")) else { continue };
+    for (doc, settings) in gemini_settings(cx) {
+        let Some(format) = settings.value.get("context").and_then(|c| c.get("importFormat")) else { continue };
         if matches!(format.as_str(), Some("tree" | "flat")) {
             continue;
         }
         findings.push(
-            Diagnostic::error(format!("`context.importFormat` is `{format}`, not `\"tree\"` or `\"flat\"`"))
+            Diagnostic::finding(format!("`context.importFormat` is `{format}`, not `\"tree\"` or `\"flat\"`"))
                 .in_file(&doc.file)
-                .at(json_key(&doc.text, "importFormat", 0))
+                .at(settings.key_span(&["context", "importFormat"]))
                 .label("unknown format")
                 .help("use `\"tree\"` (the default) or `\"flat\"`"),
         );

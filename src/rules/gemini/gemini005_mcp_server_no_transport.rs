@@ -1,12 +1,9 @@
 //! GEMINI005: an MCP server with no way to reach it.
 
-use crate::rules::kinds::gemini_mcp_servers;
+use crate::rules::gemini::gemini_mcp_servers;
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::GEMINI005,
-    name: "mcp-server-no-transport",
-    family: Family::Gemini,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "An entry of `mcpServers` in `.gemini/settings.json` has none of `command`, `url` and `httpUrl`.",
     why: "Gemini CLI starts a stdio server from `command`, or connects to `url` (SSE) or `httpUrl` (streamable HTTP); \
@@ -26,7 +23,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
     let unreachable = servers.iter().filter(|s| !["command", "url", "httpUrl"].iter().any(|k| s.value.get(k).is_some()));
     unreachable
         .map(|s| {
-            let finding = Diagnostic::error(format!("MCP server `{}` has no `command`, `url` or `httpUrl`", s.name))
+            let finding = Diagnostic::finding(format!("MCP server `{}` has no `command`, `url` or `httpUrl`", s.name))
                 .label("cannot be started or reached")
                 .help("add `command` (stdio), `url` (SSE) or `httpUrl` (streamable HTTP)");
             s.report(finding, None)

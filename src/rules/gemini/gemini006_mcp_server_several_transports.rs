@@ -1,12 +1,9 @@
 //! GEMINI006: an MCP server with more than one transport.
 
-use crate::rules::kinds::gemini_mcp_servers;
+use crate::rules::gemini::gemini_mcp_servers;
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::GEMINI006,
-    name: "mcp-server-several-transports",
-    family: Family::Gemini,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "An entry of `mcpServers` in `.gemini/settings.json` sets more than one of `httpUrl`, `url` and `command`.",
     why: "Gemini CLI uses one transport per server, by precedence `httpUrl` > `url` > `command`; the others are \
@@ -32,7 +29,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
             continue;
         }
         let listed = set.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(" and ");
-        let finding = Diagnostic::warning(format!("MCP server `{}` sets {listed}; Gemini CLI uses only `{}`", s.name, set[0]))
+        let finding = Diagnostic::finding(format!("MCP server `{}` sets {listed}; Gemini CLI uses only `{}`", s.name, set[0]))
             .label("several transports")
             .help("keep the one transport the server speaks");
         findings.push(s.report(finding, None));

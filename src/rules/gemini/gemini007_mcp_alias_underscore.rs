@@ -1,12 +1,9 @@
 //! GEMINI007: an underscore in an MCP server's name.
 
-use crate::rules::kinds::gemini_mcp_servers;
+use crate::rules::gemini::gemini_mcp_servers;
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::GEMINI007,
-    name: "mcp-alias-underscore",
-    family: Family::Gemini,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "The name of an MCP server in `.gemini/settings.json` contains `_`.",
     why: "Gemini CLI names a server's tools `mcp_<server>_<tool>` and its policy engine splits that name at \
@@ -25,7 +22,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         .filter(|s| s.name.contains('_'))
         .map(|s| {
             let finding =
-                Diagnostic::warning(format!("MCP server name `{}` contains `_`, which breaks tool-name parsing in policies", s.name))
+                Diagnostic::finding(format!("MCP server name `{}` contains `_`, which breaks tool-name parsing in policies", s.name))
                     .label("underscore")
                     .help(format!("rename it, e.g. `{}`", s.name.replace('_', "-")));
             s.report(finding, None)

@@ -1,12 +1,9 @@
 //! GEMINI009: a tool both included and excluded.
 
-use crate::rules::kinds::gemini_mcp_servers;
+use crate::rules::gemini::gemini_mcp_servers;
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::GEMINI009,
-    name: "mcp-tool-included-and-excluded",
-    family: Family::Gemini,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "An MCP server in `.gemini/settings.json` lists the same tool in `includeTools` and `excludeTools`.",
     why: "`includeTools` keeps only the listed tools and `excludeTools` removes tools; when a tool is in both, \
@@ -33,7 +30,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         };
         let excluded = list("excludeTools");
         for tool in list("includeTools").into_iter().filter(|t| excluded.contains(t)) {
-            let finding = Diagnostic::warning(format!("MCP server `{}` both includes and excludes tool `{tool}`; it is excluded", s.name))
+            let finding = Diagnostic::finding(format!("MCP server `{}` both includes and excludes tool `{tool}`; it is excluded", s.name))
                 .label("excluded here")
                 .help("remove the tool from one of the two lists");
             findings.push(s.report(finding, Some("excludeTools")));

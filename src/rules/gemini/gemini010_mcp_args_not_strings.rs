@@ -1,12 +1,9 @@
 //! GEMINI010: MCP `args` that are not a list of strings.
 
-use crate::rules::kinds::gemini_mcp_servers;
+use crate::rules::gemini::gemini_mcp_servers;
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::GEMINI010,
-    name: "mcp-args-not-strings",
-    family: Family::Gemini,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "An MCP server's `args` in `.gemini/settings.json` is not a list of strings.",
     why: "`args` is the list of command-line arguments passed to the server's `command`; one string holding the whole \
@@ -30,7 +27,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         servers.iter().filter(|s| s.value.get("args").is_some_and(|a| !a.as_array().is_some_and(|a| a.iter().all(|x| x.is_string()))));
     wrong
         .map(|s| {
-            let finding = Diagnostic::error(format!("MCP server `{}` has `args` that are not a list of strings", s.name))
+            let finding = Diagnostic::finding(format!("MCP server `{}` has `args` that are not a list of strings", s.name))
                 .label("expected [\"…\", \"…\"]")
                 .help("write each argument as its own string, e.g. `[\"--port\", \"5432\"]`");
             s.report(finding, Some("args"))

@@ -1,12 +1,9 @@
 //! GEMINI011: an empty GEMINI.md.
 
-use crate::rules::kinds::empty_file;
+use crate::rules::frontmatter::empty_file;
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::GEMINI011,
-    name: "gemini-md-empty",
-    family: Family::Gemini,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "A GEMINI.md context file is empty or only whitespace.",
     why: "Gemini CLI concatenates every GEMINI.md from the global one down to the current folder into the model's \

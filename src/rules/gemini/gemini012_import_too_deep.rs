@@ -1,12 +1,9 @@
 //! GEMINI012: GEMINI.md imports nested deeper than Gemini CLI follows.
 
-use crate::rules::kinds::{import_walk, GEMINI_IMPORT_DEPTH};
+use crate::rules::gemini::{import_walk, GEMINI_IMPORT_DEPTH};
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::GEMINI012,
-    name: "import-too-deep",
-    family: Family::Gemini,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "A chain of `@file` imports starting in a GEMINI.md goes more than five files deep.",
     why: "Gemini CLI expands `@file.md` imports recursively but stops at depth 5 (`maxDepth: 5`: \"Maximum import \
@@ -25,7 +22,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         for (range, chain) in import_walk(cx, &doc.rel, &doc.text).too_deep {
             let ignored = chain.last().cloned().unwrap_or_default();
             findings.push(
-                Diagnostic::warning(format!(
+                Diagnostic::finding(format!(
                     "imports nest more than {GEMINI_IMPORT_DEPTH} deep: {}; Gemini CLI does not import `{ignored}`",
                     chain.join(" → ")
                 ))

@@ -1,15 +1,12 @@
 //! INSTR001: a routing description too short to choose on.
 
-use crate::rules::descriptions::descriptions;
+use crate::rules::instructions::descriptions;
 use crate::rules::prelude::*;
 
 /// Descriptions with fewer words than this give a router nothing to match.
 pub const MIN_WORDS: usize = 3;
 
-pub const RULE: Rule = Rule {
-    code: Code::INSTR001,
-    name: "description-too-short",
-    family: Family::Instructions,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "The description an agent routes on (skill, Claude Code subagent, agent-requested Cursor rule, Copilot custom agent) has fewer than three words.",
     why: "The model decides from the description alone whether to load a skill, delegate to a subagent or apply a \
@@ -36,7 +33,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
             continue;
         }
         findings.push(
-            Diagnostic::warning(format!("description `{}` is {words} word{} long: too short to route on", d.description, if words == 1 { "" } else { "s" }))
+            Diagnostic::finding(format!("description `{}` is {words} word{} long: too short to route on", d.description, if words == 1 { "" } else { "s" }))
                 .in_file(d.file)
                 .at(d.span)
                 .label("too short")

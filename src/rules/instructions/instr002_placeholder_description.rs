@@ -1,12 +1,9 @@
 //! INSTR002: a routing description that is still template text.
 
-use crate::rules::descriptions::{descriptions, normalized};
+use crate::rules::instructions::{descriptions, normalized};
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::INSTR002,
-    name: "placeholder-description",
-    family: Family::Instructions,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "A skill's, subagent's, agent-requested Cursor rule's or Copilot agent's description is placeholder text (`TODO`, `Replace with description…`, `[description]`).",
     why: "A template's placeholder left in the description means the item never routes: the model reads \
@@ -59,7 +56,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
             continue;
         }
         findings.push(
-            Diagnostic::error(format!("description `{}` is placeholder text", d.description))
+            Diagnostic::finding(format!("description `{}` is placeholder text", d.description))
                 .in_file(d.file)
                 .at(d.span)
                 .label("placeholder")

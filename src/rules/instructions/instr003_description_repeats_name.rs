@@ -1,13 +1,10 @@
 //! INSTR003: a routing description that only repeats the name.
 
-use crate::rules::descriptions::{descriptions, normalized};
+use crate::rules::instructions::{descriptions, normalized};
 use crate::rules::instructions::instr001_description_too_short::MIN_WORDS;
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::INSTR003,
-    name: "description-repeats-name",
-    family: Family::Instructions,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "A description says no more than the name it describes (`name: code-reviewer`, `description: Code reviewer`).",
     why: "The name is already shown to the model next to the description; a description that restates it adds \
@@ -39,7 +36,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
             continue;
         }
         findings.push(
-            Diagnostic::warning(format!("description `{}` only repeats the name `{}`", d.description, d.name))
+            Diagnostic::finding(format!("description `{}` only repeats the name `{}`", d.description, d.name))
                 .in_file(d.file)
                 .at(d.span)
                 .label("says nothing the name does not")

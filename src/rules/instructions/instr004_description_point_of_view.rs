@@ -1,13 +1,10 @@
 //! INSTR004: a skill description written in the first or second person.
 
-use crate::rules::descriptions::descriptions;
+use crate::rules::instructions::descriptions;
 use crate::rules::prelude::*;
 use crate::agent_files::FileKind;
 
-pub const RULE: Rule = Rule {
-    code: Code::INSTR004,
-    name: "description-point-of-view",
-    family: Family::Instructions,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "A skill's description opens in the first or second person (`I can help…`, `You can use this…`, `We…`).",
     why: "A skill's description is injected into the system prompt next to every other skill's, and the model \
@@ -38,7 +35,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
             continue;
         };
         findings.push(
-            Diagnostic::warning(format!("skill description opens with `{}`: write it in the third person", &d.description.trim_start()[..opening.len()]))
+            Diagnostic::finding(format!("skill description opens with `{}`: write it in the third person", &d.description.trim_start()[..opening.len()]))
                 .in_file(d.file)
                 .at(d.span)
                 .label("first or second person")

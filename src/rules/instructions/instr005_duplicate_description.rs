@@ -4,13 +4,10 @@ use std::collections::BTreeMap;
 
 use crate::agent_files::FileKind;
 use crate::diagnostic::Related;
-use crate::rules::descriptions::{descriptions, normalized};
+use crate::rules::instructions::{descriptions, normalized};
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::INSTR005,
-    name: "duplicate-description",
-    family: Family::Instructions,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "Two skills, subagents, agent-requested Cursor rules or Copilot agents with different names have the same description.",
     why: "The model picks between items by their descriptions: two identical ones cannot be told apart, so the \
@@ -45,7 +42,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         }
         match first.get(&(d.kind, words.clone())) {
             Some((name, file, span)) if normalized(name) != normalized(&d.name) => findings.push(
-                Diagnostic::warning(format!("`{}` has the same description as `{name}`", d.name))
+                Diagnostic::finding(format!("`{}` has the same description as `{name}`", d.name))
                     .in_file(d.file)
                     .at(d.span)
                     .label("same description")

@@ -6,10 +6,7 @@ use crate::diagnostic::Related;
 use crate::rules::chains::{self, directive, sentences};
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::INSTR006,
-    name: "contradictory-directives",
-    family: Family::Instructions,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "The memory files one agent loads together say both `always X` (or `must X`) and `never X` (or `do not X`) about the same action.",
     why: "Claude Code concatenates every CLAUDE.md from the project root down to the working folder, with their \
@@ -39,7 +36,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
                     if reported.insert((member.file.clone(), sentence.span.start)) {
                         let (says, other) = if positive { ("always", "never") } else { ("never", "always") };
                         findings.push(
-                            Diagnostic::warning(format!("`{}` contradicts an earlier directive: one says {other} `{action}`, this one {says}", &member.text[sentence.span.clone()]))
+                            Diagnostic::finding(format!("`{}` contradicts an earlier directive: one says {other} `{action}`, this one {says}", &member.text[sentence.span.clone()]))
                                 .in_file(&member.file)
                                 .at(Some(sentence.span.clone()))
                                 .label("opposite directive")

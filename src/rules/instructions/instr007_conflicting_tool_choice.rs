@@ -8,10 +8,7 @@ use crate::diagnostic::Related;
 use crate::rules::chains::{self, sentences};
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::INSTR007,
-    name: "conflicting-tool-choice",
-    family: Family::Instructions,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "The memory files one agent loads prescribe two different tools for one job (`always use npm` and `use pnpm only`; `use tabs` and `use spaces`).",
     why: "Every memory file on the way to the working folder reaches the model at once (Claude Code: \
@@ -61,7 +58,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
                 if let Some((_, other, file, span)) = chosen.iter().find(|(g, t, _, _)| *g == group && *t != tool) {
                     if reported.insert((member.file.clone(), sentence.span.start)) {
                         findings.push(
-                            Diagnostic::warning(format!("`{}` conflicts with `{other}` prescribed before it ({group})", &member.text[sentence.span.clone()]))
+                            Diagnostic::finding(format!("`{}` conflicts with `{other}` prescribed before it ({group})", &member.text[sentence.span.clone()]))
                                 .in_file(&member.file)
                                 .at(Some(sentence.span.clone()))
                                 .label("conflicting choice")

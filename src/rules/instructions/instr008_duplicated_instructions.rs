@@ -9,10 +9,7 @@ use crate::rules::prelude::*;
 /// Lines shorter than this (after collapsing whitespace) are not compared.
 pub const MIN_CHARS: usize = 40;
 
-pub const RULE: Rule = Rule {
-    code: Code::INSTR008,
-    name: "duplicated-instructions",
-    family: Family::Instructions,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "Two memory files one agent loads together (a root AGENTS.md and a nested one, CLAUDE.md and a file it imports) share instruction lines of 40 characters or more.",
     why: "Every file in the chain reaches the model (Claude Code: https://docs.anthropic.com/ja/docs/claude-code/memory; \
@@ -80,7 +77,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         let (span, first) = shared[0];
         let count = shared.len();
         findings.push(
-            Diagnostic::warning(format!(
+            Diagnostic::finding(format!(
                 "{} repeats {count} instruction line{} of {} (both are loaded together)",
                 later.rel,
                 if count == 1 { "" } else { "s" },

@@ -3,10 +3,7 @@
 use crate::diagnostic::{Edit, Fix};
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::INSTR009,
-    name: "link-stub",
-    family: Family::Instructions,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "A memory file contains nothing but a file name such as `AGENTS.md` — a symbolic link that became a text file.",
     why: "Repositories often make CLAUDE.md or GEMINI.md a symbolic link to AGENTS.md. Where links are not checked out \
@@ -35,7 +32,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         let Some(target) = stub_target(&doc.text) else { continue };
         let start = doc.text.find(target).unwrap_or(0);
         let span = start..start + target.len();
-        let mut d = Diagnostic::error(format!("{} holds only the text `{target}`: a symbolic link checked out as a file", doc.name()))
+        let mut d = Diagnostic::finding(format!("{} holds only the text `{target}`: a symbolic link checked out as a file", doc.name()))
             .in_file(&doc.file)
             .at(Some(span.clone()))
             .label("not an import")

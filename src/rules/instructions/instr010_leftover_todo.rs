@@ -10,10 +10,7 @@ use crate::rules::markdown::mask_code;
 use crate::rules::prelude::*;
 use crate::rules::refs::markdown_files;
 
-pub const RULE: Rule = Rule {
-    code: Code::INSTR010,
-    name: "leftover-todo",
-    family: Family::Instructions,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "An agent file's instructions still hold a `TODO:`/`FIXME:`/`TBD` marker or template text (`[Insert … here]`, `Lorem ipsum`).",
     why: "Everything in a memory file, rule or skill reaches the model as an instruction: a `TODO: describe the \
@@ -41,7 +38,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
             let line_end = file.text[m.start..].find('\n').map_or(file.text.len(), |i| m.start + i);
             let line = file.text[m.start..line_end].trim_end();
             findings.push(
-                Diagnostic::warning(format!("unfinished instruction left in the file: `{line}`"))
+                Diagnostic::finding(format!("unfinished instruction left in the file: `{line}`"))
                     .in_file(file.file)
                     .at(Some(m.clone()))
                     .label("placeholder")

@@ -4,10 +4,7 @@ use crate::rules::chains::{normalize_line, sentences};
 use crate::rules::prelude::*;
 use crate::rules::refs::markdown_files;
 
-pub const RULE: Rule = Rule {
-    code: Code::INSTR011,
-    name: "generic-filler",
-    family: Family::Instructions,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "An instruction in an agent file is a generic platitude (`Write clean code.`, `Follow best practices.`, `You are a helpful assistant.`).",
     why: "Models already try to be helpful and write good code; a sentence saying so costs tokens on every request \
@@ -53,7 +50,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
                 continue;
             }
             findings.push(
-                Diagnostic::warning(format!("`{}` is a platitude: it gives the agent nothing to act on", &file.text[sentence.span.clone()]))
+                Diagnostic::finding(format!("`{}` is a platitude: it gives the agent nothing to act on", &file.text[sentence.span.clone()]))
                     .in_file(file.file)
                     .at(Some(sentence.span.clone()))
                     .label("generic")

@@ -3,10 +3,7 @@
 use crate::rules::prelude::*;
 use crate::rules::refs::{self, Resolved, Target};
 
-pub const RULE: Rule = Rule {
-    code: Code::LINK001,
-    name: "broken-link",
-    family: Family::Links,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "A relative Markdown link or image in an agent file points at a file that does not exist in the project.",
     why: "Agents follow the links in their instructions with a file-read tool: a link to a moved or renamed file \
@@ -41,7 +38,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
             continue;
         }
         findings.push(
-            Diagnostic::warning(format!("link to `{}` points at `{rel}`, which does not exist", link.dest))
+            Diagnostic::finding(format!("link to `{}` points at `{rel}`, which does not exist", link.dest))
                 .in_file(file.file)
                 .at(Some(link.span))
                 .label("no such file")

@@ -3,10 +3,7 @@
 use crate::rules::prelude::*;
 use crate::rules::refs::{self, Resolved, Target};
 
-pub const RULE: Rule = Rule {
-    code: Code::LINK002,
-    name: "link-outside-project",
-    family: Family::Links,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "A relative link in an agent file climbs with `..` above the project being checked.",
     why: "A link that leaves the project points at whatever happens to sit next to the checkout on the author's \
@@ -29,7 +26,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
             continue;
         }
         findings.push(
-            Diagnostic::warning(format!("link to `{}` leaves the project", link.dest))
+            Diagnostic::finding(format!("link to `{}` leaves the project", link.dest))
                 .in_file(file.file)
                 .at(Some(link.span))
                 .label("outside the project")

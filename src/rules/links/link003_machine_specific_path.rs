@@ -3,10 +3,7 @@
 use crate::rules::prelude::*;
 use crate::rules::refs::{self, Target};
 
-pub const RULE: Rule = Rule {
-    code: Code::LINK003,
-    name: "machine-specific-path",
-    family: Family::Links,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "A Markdown link in an agent file points at an absolute path on one machine (a home folder, `~`, a drive letter or `file:`).",
     why: "`/Users/ana/project/docs/api.md`, `~/notes.md`, `C:\\work\\x.md` and `file:///…` links work only on the \
@@ -31,7 +28,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
             continue;
         }
         findings.push(
-            Diagnostic::warning(format!("link to `{}` only works on one machine", link.dest))
+            Diagnostic::finding(format!("link to `{}` only works on one machine", link.dest))
                 .in_file(file.file)
                 .at(Some(link.span))
                 .label("absolute path on one machine")

@@ -5,10 +5,7 @@ use std::collections::BTreeSet;
 use crate::rules::prelude::*;
 use crate::rules::refs::{self, Resolved, Target};
 
-pub const RULE: Rule = Rule {
-    code: Code::LINK004,
-    name: "broken-anchor",
-    family: Family::Links,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "A link's `#anchor` names no heading (and no explicit id) of the Markdown file it points at.",
     why: "Section links (`[setup](#local-setup)`, `[api](docs/api.md#errors)`) tell the agent which part of a file \
@@ -42,7 +39,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         let end = link.span.end;
         let start = end - anchor.len() - 1;
         findings.push(
-            Diagnostic::warning(format!("anchor `#{anchor}` of link `{}` names no heading in the file it points at", link.dest))
+            Diagnostic::finding(format!("anchor `#{anchor}` of link `{}` names no heading in the file it points at", link.dest))
                 .in_file(file.file)
                 .at(Some(start..end))
                 .label("no such heading")

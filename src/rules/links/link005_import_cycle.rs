@@ -6,10 +6,7 @@ use crate::diagnostic::Related;
 use crate::rules::prelude::*;
 use crate::rules::refs::{self, Imports};
 
-pub const RULE: Rule = Rule {
-    code: Code::LINK005,
-    name: "import-cycle",
-    family: Family::Links,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "Memory files import each other in a cycle (`CLAUDE.md` imports `@docs/rules.md`, which imports `@../CLAUDE.md`).",
     why: "Claude Code and Gemini CLI expand `@path` imports recursively and stop at a file already on the way: Gemini \
@@ -54,7 +51,7 @@ fn visit<'g>(graph: &'g Imports, node: &'g str, marks: &mut BTreeMap<&'g str, Ma
                 let (file, _) = &graph.files[node];
                 let (target_file, _) = &graph.files[target];
                 out.push(
-                    Diagnostic::warning(format!("import `@{written}` closes a cycle: {}", cycle.join(" → ")))
+                    Diagnostic::finding(format!("import `@{written}` closes a cycle: {}", cycle.join(" → ")))
                         .in_file(file)
                         .at(Some(range.clone()))
                         .label("leads back to a file already importing this one")

@@ -4,10 +4,7 @@ use crate::diagnostic::{Edit, Fix};
 use crate::rules::prelude::*;
 use crate::rules::refs::{self, Target};
 
-pub const RULE: Rule = Rule {
-    code: Code::LINK007,
-    name: "backslash-path",
-    family: Family::Links,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "A Markdown link's path uses backslashes (`docs\\guide.md`) instead of `/`.",
     why: "Link destinations are URLs, whose separator is `/` (CommonMark, https://spec.commonmark.org/0.31.2/#links); \
@@ -27,7 +24,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         }
         let fixed = link.dest.replace('\\', "/");
         findings.push(
-            Diagnostic::warning(format!("link `{}` uses backslashes as path separators", link.dest))
+            Diagnostic::finding(format!("link `{}` uses backslashes as path separators", link.dest))
                 .in_file(file.file)
                 .at(Some(link.span.clone()))
                 .label("use `/`")

@@ -3,10 +3,7 @@
 use crate::rules::prelude::*;
 use crate::rules::refs::{self, Target};
 
-pub const RULE: Rule = Rule {
-    code: Code::LINK008,
-    name: "empty-link",
-    family: Family::Links,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "A Markdown link or image has an empty destination (`[the guide]()`).",
     why: "An empty destination is a link to nothing: CommonMark renders it as a link to the page itself \
@@ -26,7 +23,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         }
         let at = link.span.start.saturating_sub(1)..link.span.end + 1;
         findings.push(
-            Diagnostic::warning("link has an empty destination")
+            Diagnostic::finding("link has an empty destination")
                 .in_file(file.file)
                 .at(Some(at))
                 .label("no target")

@@ -4,10 +4,7 @@
 
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::MAN001,
-    name: "manifest-syntax",
-    family: Family::Manifest,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "The manifest is not valid TOML or YAML, has an unknown key, or a value of the wrong type (also for `--set`).",
     why: "ctxc cannot know what the agent is made of until the manifest parses. Unknown keys are errors rather than \

@@ -4,10 +4,7 @@
 
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::MAN002,
-    name: "missing-file",
-    family: Family::Manifest,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "A file the manifest references is missing, is not a regular file, is not UTF-8, or is over the 4 MiB limit.",
     why: "A prompt assembled from a missing file is a different prompt from the one reviewed. ctxc refuses to render \

@@ -4,10 +4,7 @@
 
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::MAN003,
-    name: "path-outside-root",
-    family: Family::Manifest,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "A file reference is absolute, climbs out of the project with `..`, or is a symbolic link that leads out of it.",
     why: "Every file in the prompt must live in the repository that is reviewed, so a checkout renders the same prompt \

@@ -3,10 +3,7 @@
 use crate::manifest::model::{Step, StepKind};
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::MAN004,
-    name: "unreachable-step",
-    family: Family::Manifest,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "A pipeline step contributes nothing in every mode and scenario the manifest declares.",
     why: "A step that never renders is dead configuration: usually a condition that names the wrong mode, a flag no \
@@ -52,7 +49,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         reasons.dedup();
         let shown = reasons.iter().take(3).map(|r| r.to_string()).collect::<Vec<_>>().join("; ");
         let more = if reasons.len() > 3 { format!("; and {} more reasons", reasons.len() - 3) } else { String::new() };
-        let d = Diagnostic::warning(format!(
+        let d = Diagnostic::finding(format!(
             "step `{}` is never enabled in any mode or scenario ({} renders): {shown}{more}",
             step.id,
             runs.len()

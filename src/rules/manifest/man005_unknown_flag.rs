@@ -4,10 +4,7 @@
 
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::MAN005,
-    name: "unknown-flag",
-    family: Family::Manifest,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "An enable condition (`flags.NAME`) or a scenario's `flags` names a flag that `[flags]` does not declare.",
     why: "An undeclared flag is always undefined, so the condition that reads it silently decides the same way in every \

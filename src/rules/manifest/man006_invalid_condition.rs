@@ -4,10 +4,7 @@
 
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::MAN006,
-    name: "invalid-condition",
-    family: Family::Manifest,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "An enable condition (`when`) is not a valid minijinja expression, reads a variable conditions do not have, or fails to evaluate.",
     why: "Conditions decide which steps and tool categories reach the model in each mode. One that cannot be evaluated \

@@ -4,10 +4,7 @@
 
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::MAN007,
-    name: "unknown-variant",
-    family: Family::Manifest,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "A mode names a variant its module does not have, picks a variant of a module without variants, or picks none for a module that needs one.",
     why: "Modes differ by the module variants they use (full, simplified, planning). A wrong variant name would leave \

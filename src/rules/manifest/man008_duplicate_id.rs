@@ -4,10 +4,7 @@
 
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::MAN008,
-    name: "duplicate-id",
-    family: Family::Manifest,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "Two pipeline steps in the manifest have the same id.",
     why: "Step ids link budgets, reports, snapshots and preset overrides to a step. With two steps of one id, an \

@@ -4,10 +4,7 @@
 
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::MAN009,
-    name: "unknown-name",
-    family: Family::Manifest,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "A step, module, tool category, tool, connector, preset or tokenizer is named but not declared.",
     why: "Names tie the manifest together: a step's module, a mode's tool categories, a scenario's connectors. A name \

@@ -4,10 +4,7 @@
 
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::MAN010,
-    name: "invalid-value",
-    family: Family::Manifest,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "A manifest value is invalid in context: no `[agent]` or an empty name, a module with both or neither of `source` and `variants`, a step without `kind`, a text step without `text`, a bad `now`, a malformed memories file, a response reserve share of 1 or more.",
     why: "These values parse but cannot describe a working agent, so ctxc stops at the first render rather than guess. \

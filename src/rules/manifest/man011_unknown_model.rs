@@ -4,10 +4,7 @@
 
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::MAN011,
-    name: "unknown-model",
-    family: Family::Manifest,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "`[agent] model` is not a model ctxc knows, so a 64,000-token window and estimated counts are assumed.",
     why: "Budgets, the response reserve and the summarization trigger are all fractions of the model's window; with the \

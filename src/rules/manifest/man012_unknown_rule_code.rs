@@ -4,10 +4,7 @@
 
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::MAN012,
-    name: "unknown-rule-code",
-    family: Family::Manifest,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "`[lint] select`, `ignore` or `severity`, or `--select` / `--ignore`, names something that is neither a rule code nor a code prefix.",
     why: "A misspelt code in `ignore` silences nothing and one in `select` selects nothing, and neither would ever be \

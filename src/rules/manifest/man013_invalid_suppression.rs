@@ -2,10 +2,7 @@
 
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::MAN013,
-    name: "invalid-suppression",
-    family: Family::Manifest,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "A `<!-- ctxc-ignore … -->` or `<!-- ctxc-ignore-file … -->` comment names no rule code, or a code that does not exist.",
     why: "Suppressions must say what they silence, so a reviewer can see what was accepted and a new kind of problem is \

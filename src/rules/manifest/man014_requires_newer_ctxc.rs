@@ -5,10 +5,7 @@
 
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::MAN014,
-    name: "requires-newer-ctxc",
-    family: Family::Manifest,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "`[project] requires` names ctxc versions that do not include the one running, or is not a version requirement.",
     why: "A manifest written for a newer ctxc may use keys, step kinds or presets an older one does not know, and an \

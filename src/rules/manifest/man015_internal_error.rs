@@ -5,10 +5,7 @@
 
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::MAN015,
-    name: "internal-error",
-    family: Family::Manifest,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "A rule, or the reading of a file, failed inside ctxc: a bug in ctxc, reported at the file it was checking.",
     why: "One file of an unexpected shape must not cost the whole run: the failure is caught, the rest of the rules \

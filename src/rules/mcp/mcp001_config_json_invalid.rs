@@ -1,13 +1,10 @@
 //! MCP001: an MCP server configuration that is not valid JSON.
 
 use crate::agent_files::FileKind;
-use crate::rules::claude_files::json_syntax;
+use crate::rules::json_span::json_syntax;
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::MCP001,
-    name: "config-json-invalid",
-    family: Family::Mcp,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "A `.mcp.json` or `.cursor/mcp.json` is not valid JSON.",
     why: "Claude Code and Cursor read MCP configurations as strict JSON; a file with a comment or a trailing comma does \

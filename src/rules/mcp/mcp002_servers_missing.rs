@@ -1,14 +1,11 @@
 //! MCP002: an MCP configuration without an `mcpServers` object.
 
 use crate::agent_files::FileKind;
-use crate::rules::claude_files::{at_key, json_docs};
+use crate::rules::json_span::{at_key, json_docs};
 use crate::rules::json_span::Step;
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::MCP002,
-    name: "servers-missing",
-    family: Family::Mcp,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "A `.mcp.json` or `.cursor/mcp.json` has no `mcpServers` object (for example VS Code's `servers` key instead).",
     why: "Claude Code and Cursor read servers from the top-level `mcpServers` object. VS Code's `.vscode/mcp.json` \
@@ -28,14 +25,14 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         match value.get("mcpServers") {
             Some(serde_json::Value::Object(_)) => continue,
             Some(other) => findings.push(at_key(
-                Diagnostic::error(format!("`mcpServers` is {}, not an object of servers", crate::tools::json_kind(other)))
+                Diagnostic::finding(format!("`mcpServers` is {}, not an object of servers", crate::tools::json_kind(other)))
                     .help("write `\"mcpServers\": {\"name\": {…}}`"),
                 doc,
                 &[Step::Key("mcpServers")],
             )),
             None => {
                 let key = if value.get("servers").is_some() { Some("servers") } else { None };
-                let d = Diagnostic::error(format!("{} has no `mcpServers` object; no server is configured", doc.rel));
+                let d = Diagnostic::finding(format!("{} has no `mcpServers` object; no server is configured", doc.rel));
                 findings.push(match key {
                     Some(key) => at_key(d.help("rename `servers` (VS Code's key) to `mcpServers`"), doc, &[Step::Key(key)]),
                     None => d.in_file(&doc.file).at(Some(0..1)).help("put the servers under a top-level `\"mcpServers\"` object"),

@@ -1,13 +1,12 @@
 //! MCP003: a local (stdio) MCP server with no command.
 
-use crate::rules::claude_files::{at_key, each_server};
+use crate::rules::json_span::at_key;
+
+use crate::rules::mcp::each_server;
 use crate::rules::json_span::Step;
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::MCP003,
-    name: "server-command-missing",
-    family: Family::Mcp,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "An MCP server without `type` (or with `type: \"stdio\"`) has no `command`, and no `url` either.",
     why: "A stdio server is a program the client starts: `command` (with `args` and `env`) is what it runs. Without a \
@@ -29,7 +28,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         let stdio = matches!(server.get("type").and_then(|t| t.as_str()), None | Some("stdio"));
         let has = |k: &str| server.get(k).and_then(|v| v.as_str()).is_some_and(|v| !v.trim().is_empty());
         if stdio && server.is_object() && !has("command") && !has("url") {
-            let d = Diagnostic::error(format!("server `{name}` has no `command` to start (and no `url`)"))
+            let d = Diagnostic::finding(format!("server `{name}` has no `command` to start (and no `url`)"))
                 .help("add `\"command\"` (the program) and `\"args\"`, or `\"type\": \"http\"` with a `\"url\"` for a remote server");
             findings.push(at_key(d, doc, &[Step::Key("mcpServers"), Step::Key(name)]));
         }

@@ -1,13 +1,12 @@
 //! MCP004: a remote MCP server with no URL.
 
-use crate::rules::claude_files::{at_key, each_server};
+use crate::rules::json_span::at_key;
+
+use crate::rules::mcp::each_server;
 use crate::rules::json_span::Step;
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::MCP004,
-    name: "server-url-missing",
-    family: Family::Mcp,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "An MCP server of type `http`, `sse` or `streamable-http` has no `url`.",
     why: "A remote server is reached at its `url`; `type: \"http\"` without one has no address, and the client \
@@ -24,7 +23,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
     each_server(cx, |doc, name, server| {
         let Some(kind) = server.get("type").and_then(|t| t.as_str()).filter(|t| matches!(*t, "http" | "sse" | "streamable-http")) else { return };
         if server.get("url").and_then(|u| u.as_str()).is_none_or(|u| u.trim().is_empty()) {
-            let d = Diagnostic::error(format!("`{kind}` server `{name}` has no `url`")).help("add `\"url\": \"https://…\"` with the server's endpoint");
+            let d = Diagnostic::finding(format!("`{kind}` server `{name}` has no `url`")).help("add `\"url\": \"https://…\"` with the server's endpoint");
             findings.push(at_key(d, doc, &[Step::Key("mcpServers"), Step::Key(name), Step::Key("type")]));
         }
     });

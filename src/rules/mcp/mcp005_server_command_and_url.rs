@@ -1,13 +1,12 @@
 //! MCP005: an MCP server given both a command and a URL.
 
-use crate::rules::claude_files::{at_key, each_server};
+use crate::rules::json_span::at_key;
+
+use crate::rules::mcp::each_server;
 use crate::rules::json_span::Step;
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::MCP005,
-    name: "server-command-and-url",
-    family: Family::Mcp,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "An MCP server has both a `command` (a local stdio server) and a `url` (a remote server).",
     why: "A server is either a program the client starts (stdio: `command`, `args`, `env`) or an endpoint it connects \
@@ -28,7 +27,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
     each_server(cx, |doc, name, server| {
         if server.get("command").is_some() && server.get("url").is_some() {
-            let d = Diagnostic::error(format!("server `{name}` has both `command` and `url`; it is either a local program or a remote endpoint"))
+            let d = Diagnostic::finding(format!("server `{name}` has both `command` and `url`; it is either a local program or a remote endpoint"))
                 .help("keep `command`/`args` for a local server, or `type` and `url` for a remote one");
             findings.push(at_key(d, doc, &[Step::Key("mcpServers"), Step::Key(name), Step::Key("url")]));
         }

@@ -1,16 +1,14 @@
 //! MCP006: an MCP server `type` that is not a transport.
 
 use crate::diagnostic::did_you_mean;
-use crate::rules::claude_files::{at_value, each_server};
+use crate::rules::json_span::at_value;
+use crate::rules::mcp::each_server;
 use crate::rules::json_span::Step;
 use crate::rules::prelude::*;
 
 const TYPES: [&str; 4] = ["stdio", "http", "sse", "streamable-http"];
 
-pub const RULE: Rule = Rule {
-    code: Code::MCP006,
-    name: "server-type-unknown",
-    family: Family::Mcp,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "An MCP server's `type` is not `stdio`, `http`, `sse` or `streamable-http`.",
     why: "`type` picks the transport: `stdio` for a local program, `http` (Streamable HTTP) or the deprecated `sse` \
@@ -35,7 +33,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
             Some(s) => format!("did you mean `{s}`?"),
             None => "use `stdio` for a local program, `http` for a remote server".to_string(),
         };
-        let d = Diagnostic::error(format!("server `{name}` has type `{shown}`, which is not an MCP transport")).help(help);
+        let d = Diagnostic::finding(format!("server `{name}` has type `{shown}`, which is not an MCP transport")).help(help);
         findings.push(at_value(d, doc, &[Step::Key("mcpServers"), Step::Key(name), Step::Key("type")]));
     });
     findings

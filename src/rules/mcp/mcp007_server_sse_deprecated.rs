@@ -1,13 +1,12 @@
 //! MCP007: a server on the deprecated SSE transport.
 
-use crate::rules::claude_files::{at_value, each_server};
+use crate::rules::json_span::at_value;
+
+use crate::rules::mcp::each_server;
 use crate::rules::json_span::Step;
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::MCP007,
-    name: "server-sse-deprecated",
-    family: Family::Mcp,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "An MCP server uses `type: \"sse\"`, the deprecated HTTP+SSE transport.",
     why: "The MCP specification replaced the HTTP+SSE transport with Streamable HTTP in 2025-03-26, and Claude Code's \
@@ -25,7 +24,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
     each_server(cx, |doc, name, server| {
         if server.get("type").and_then(|t| t.as_str()) == Some("sse") {
-            let d = Diagnostic::warning(format!("server `{name}` uses the deprecated SSE transport"))
+            let d = Diagnostic::finding(format!("server `{name}` uses the deprecated SSE transport"))
                 .help("switch to `\"type\": \"http\"` with the server's Streamable HTTP endpoint (often `/mcp` instead of `/sse`)");
             findings.push(at_value(d, doc, &[Step::Key("mcpServers"), Step::Key(name), Step::Key("type")]));
         }

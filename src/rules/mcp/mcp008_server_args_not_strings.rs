@@ -1,14 +1,13 @@
 //! MCP008: server `args` that are not a list of strings.
 
-use crate::rules::claude_files::{at_value, each_server};
+use crate::rules::json_span::at_value;
+
+use crate::rules::mcp::each_server;
 use crate::rules::json_span::Step;
 use crate::rules::prelude::*;
 use crate::tools::json_kind;
 
-pub const RULE: Rule = Rule {
-    code: Code::MCP008,
-    name: "server-args-not-strings",
-    family: Family::Mcp,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "An MCP server's `args` is not a list of strings (a single string, or a list holding numbers or objects).",
     why: "`args` is passed to the program as its argument vector, one string per argument. A single string \
@@ -35,7 +34,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
             },
             other => (format!("`args` is {}", json_kind(other)), base.to_vec()),
         };
-        let d = Diagnostic::error(format!("server `{name}`: {problem}, not a string in a list"))
+        let d = Diagnostic::finding(format!("server `{name}`: {problem}, not a string in a list"))
             .help("write `args` as a list with one string per argument, e.g. `[\"-y\", \"server\", \"--port\", \"5432\"]`");
         findings.push(at_value(d, doc, &path));
     });

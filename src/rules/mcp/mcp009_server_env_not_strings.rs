@@ -1,14 +1,13 @@
 //! MCP009: server `env` that is not an object of strings.
 
-use crate::rules::claude_files::{at_value, each_server};
+use crate::rules::json_span::at_value;
+
+use crate::rules::mcp::each_server;
 use crate::rules::json_span::Step;
 use crate::rules::prelude::*;
 use crate::tools::json_kind;
 
-pub const RULE: Rule = Rule {
-    code: Code::MCP009,
-    name: "server-env-not-strings",
-    family: Family::Mcp,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "An MCP server's `env` or `headers` is not an object whose values are all strings.",
     why: "`env` becomes the server process's environment and `headers` the HTTP headers of each request: both are maps \
@@ -28,13 +27,13 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
             let Some(map) = server.get(key) else { continue };
             let base = [Step::Key("mcpServers"), Step::Key(name), Step::Key(key)];
             let serde_json::Value::Object(entries) = map else {
-                let d = Diagnostic::error(format!("server `{name}`: `{key}` is {}, not an object of names and strings", json_kind(map)))
+                let d = Diagnostic::finding(format!("server `{name}`: `{key}` is {}, not an object of names and strings", json_kind(map)))
                     .help(format!("write `\"{key}\": {{\"NAME\": \"value\"}}`"));
                 findings.push(at_value(d, doc, &base));
                 continue;
             };
             for (var, v) in entries.iter().filter(|(_, v)| !v.is_string()) {
-                let d = Diagnostic::error(format!("server `{name}`: `{key}.{var}` is {}, not a string", json_kind(v)))
+                let d = Diagnostic::finding(format!("server `{name}`: `{key}.{var}` is {}, not a string", json_kind(v)))
                     .help(format!("quote the value: `\"{var}\": \"{}\"`", v.as_str().map_or_else(|| v.to_string(), str::to_string)));
                 findings.push(at_value(d, doc, &[&base[..], &[Step::Key(var)]].concat()));
             }

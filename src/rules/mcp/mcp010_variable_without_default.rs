@@ -5,13 +5,11 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use crate::agent_files::FileKind;
-use crate::rules::claude_files::{json_docs, mcp_servers, server_strings, string_part};
+use crate::rules::json_span::{json_docs, string_part};
+use crate::rules::mcp::{mcp_servers, server_strings};
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::MCP010,
-    name: "variable-without-default",
-    family: Family::Mcp,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "A `.mcp.json` value uses `${VAR}` without a default (`${VAR:-default}`) for a variable that is not a credential.",
     why: "Claude Code expands `${VAR}` in `.mcp.json` from the environment of whoever starts it. When the variable is \
@@ -55,7 +53,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
                     }
                     let span = string_part(doc, &path, text, whole.range());
                     findings.push(
-                        Diagnostic::warning(format!("`${{{}}}` in server `{name}` has no default; without the variable the server breaks", var.as_str()))
+                        Diagnostic::finding(format!("`${{{}}}` in server `{name}` has no default; without the variable the server breaks", var.as_str()))
                             .in_file(&doc.file)
                             .at(span)
                             .help(format!("write `${{{}:-default}}` with the value to use when it is not set", var.as_str())),

@@ -6,14 +6,12 @@ use regex::Regex;
 
 use crate::agent_files::FileKind;
 use crate::diagnostic::{Edit, Fix};
-use crate::rules::claude_files::{json_docs, mcp_servers, server_strings, string_part};
+use crate::rules::json_span::{json_docs, string_part};
+use crate::rules::mcp::{mcp_servers, server_strings};
 use crate::rules::json_span::Step;
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::MCP011,
-    name: "variable-unbraced",
-    family: Family::Mcp,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "A `.mcp.json` `command`, `url`, `env` or `headers` value writes a variable as `$VAR`; only `${VAR}` is expanded.",
     why: "Claude Code expands exactly two forms in `.mcp.json`: `${VAR}` and `${VAR:-default}`. `$VAR` is passed \
@@ -47,7 +45,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
                 for caps in BARE.captures_iter(text) {
                     let (Some(whole), Some(var)) = (caps.get(0), caps.get(1)) else { continue };
                     let span = string_part(doc, &path, text, whole.range());
-                    let mut d = Diagnostic::error(format!("`{}` in server `{name}` is not expanded; write `${{{}}}`", whole.as_str(), var.as_str()))
+                    let mut d = Diagnostic::finding(format!("`{}` in server `{name}` is not expanded; write `${{{}}}`", whole.as_str(), var.as_str()))
                         .in_file(&doc.file)
                         .at(span.clone())
                         .help("Claude Code expands only `${VAR}` and `${VAR:-default}` in .mcp.json");

@@ -1,14 +1,13 @@
 //! MCP012: a literal credential in an MCP server's `env` or `headers`.
 
-use crate::rules::claude_files::{each_server, place};
+use crate::rules::json_span::place;
+
+use crate::rules::mcp::each_server;
 use crate::rules::json_span::Step;
 use crate::rules::prelude::*;
 use crate::rules::secrets;
 
-pub const RULE: Rule = Rule {
-    code: Code::MCP012,
-    name: "literal-secret",
-    family: Family::Mcp,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "An MCP server's `env` variable or header named like a credential (`…_TOKEN`, `…_API_KEY`, `Authorization`) holds a literal, random-looking value.",
     why: "`.mcp.json` is meant to be committed so the team shares its servers; a token written into it is shared with \
@@ -36,7 +35,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
                     continue;
                 }
                 findings.push(
-                    Diagnostic::error(format!("server `{name}`: `{key}.{var}` holds what looks like a real credential (`{}`)", crate::diagnostic::redact(v)))
+                    Diagnostic::finding(format!("server `{name}`: `{key}.{var}` holds what looks like a real credential (`{}`)", crate::diagnostic::redact(v)))
                         .in_file(&doc.file)
                         .at(Some(at.value))
                         .label("secret (not shown)")

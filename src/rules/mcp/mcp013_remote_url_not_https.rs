@@ -1,13 +1,12 @@
 //! MCP013: a remote MCP server reached over plain HTTP.
 
-use crate::rules::claude_files::{at_value, each_server};
+use crate::rules::json_span::at_value;
+
+use crate::rules::mcp::each_server;
 use crate::rules::json_span::Step;
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::MCP013,
-    name: "remote-url-not-https",
-    family: Family::Mcp,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "A remote MCP server's `url` uses `http://` for a host other than localhost.",
     why: "Over plain HTTP every tool call, its results and the request headers (usually a bearer token) travel \
@@ -31,7 +30,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         if matches!(host, "localhost" | "127.0.0.1" | "::1" | "0.0.0.0" | "") || host.starts_with("${") || host.ends_with(".localhost") {
             return;
         }
-        let d = Diagnostic::warning(format!("server `{name}` is reached over plain HTTP at `{host}`: tool calls and tokens travel unencrypted"))
+        let d = Diagnostic::finding(format!("server `{name}` is reached over plain HTTP at `{host}`: tool calls and tokens travel unencrypted"))
             .help("use the server's `https://` endpoint");
         findings.push(at_value(d, doc, &[Step::Key("mcpServers"), Step::Key(name), Step::Key("url")]));
     });

@@ -1,14 +1,12 @@
 //! MCP014: a server `command` holding its arguments.
 
 use crate::diagnostic::{Edit, Fix};
-use crate::rules::claude_files::{each_server, place};
+use crate::rules::json_span::place;
+use crate::rules::mcp::each_server;
 use crate::rules::json_span::Step;
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::MCP014,
-    name: "command-with-arguments",
-    family: Family::Mcp,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "An MCP server's `command` is a whole command line (`npx -y @scope/server`) instead of a program with its arguments in `args`.",
     why: "The client starts `command` as a program, without a shell: `\"command\": \"npx -y @scope/server\"` looks for a \
@@ -40,7 +38,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         let Some(command) = server.get("command").and_then(|c| c.as_str()) else { return };
         let Some(words) = split(command) else { return };
         let Some(at) = place(doc, &[Step::Key("mcpServers"), Step::Key(name), Step::Key("command")]) else { return };
-        let mut d = Diagnostic::error(format!("server `{name}`: command `{command}` includes arguments; it is started as one program name"))
+        let mut d = Diagnostic::finding(format!("server `{name}`: command `{command}` includes arguments; it is started as one program name"))
             .in_file(&doc.file)
             .at(Some(at.value.clone()))
             .help(format!("write `\"command\": \"{}\"` and put the rest in `\"args\"`", words[0]));

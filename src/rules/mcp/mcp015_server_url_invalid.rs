@@ -1,13 +1,12 @@
 //! MCP015: a remote server URL that is not an http(s) URL.
 
-use crate::rules::claude_files::{at_value, each_server};
+use crate::rules::json_span::at_value;
+
+use crate::rules::mcp::each_server;
 use crate::rules::json_span::Step;
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::MCP015,
-    name: "server-url-invalid",
-    family: Family::Mcp,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "An MCP server's `url` does not start with `http://` or `https://` (after any leading `${VAR}`).",
     why: "Remote MCP servers are HTTP endpoints. A URL without a scheme (`api.example.com/mcp`), with another one \
@@ -32,7 +31,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
             return;
         }
         let problem = if scheme { "contains spaces" } else { "has no `http://` or `https://` scheme" };
-        let d = Diagnostic::error(format!("server `{name}`: url `{url}` {problem}")).help("write the full endpoint, e.g. `https://api.example.com/mcp`");
+        let d = Diagnostic::finding(format!("server `{name}`: url `{url}` {problem}")).help("write the full endpoint, e.g. `https://api.example.com/mcp`");
         findings.push(at_value(d, doc, &[Step::Key("mcpServers"), Step::Key(name), Step::Key("url")]));
     });
     findings

@@ -1,14 +1,12 @@
 //! MCP016: an MCP tool name outside the specification's format.
 
 use crate::agent_files::FileKind;
-use crate::rules::claude_files::{join, mcp_tools};
+use crate::rules::json_span::join;
+use crate::rules::mcp::mcp_tools;
 use crate::rules::json_span::Step;
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::MCP016,
-    name: "tool-name-invalid",
-    family: Family::Mcp,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "An MCP tool's `name` is empty, longer than 128 characters, or has characters other than ASCII letters, digits, `_`, `-` and `.`.",
     why: "The MCP specification says tool names should be 1–128 characters of `A-Z a-z 0-9 _ - .`, case-sensitive, \
@@ -37,9 +35,9 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
             } else {
                 continue;
             };
-            let at = crate::rules::claude_files::place(doc, &join(&path, &[Step::Key("name")])).map(|p| p.value);
+            let at = crate::rules::json_span::place(doc, &join(&path, &[Step::Key("name")])).map(|p| p.value);
             findings.push(
-                Diagnostic::error(format!("tool name `{name}` {problem}"))
+                Diagnostic::finding(format!("tool name `{name}` {problem}"))
                     .in_file(&doc.file)
                     .at(at)
                     .help("use 1–128 ASCII letters, digits, `_`, `-` or `.`, e.g. `search_issues`"),

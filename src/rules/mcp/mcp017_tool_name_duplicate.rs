@@ -1,14 +1,12 @@
 //! MCP017: two MCP tools with the same name in one listing.
 
 use crate::agent_files::FileKind;
-use crate::rules::claude_files::{at_value, join, mcp_tools};
+use crate::rules::json_span::{at_value, join};
+use crate::rules::mcp::mcp_tools;
 use crate::rules::json_span::Step;
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::MCP017,
-    name: "tool-name-duplicate",
-    family: Family::Mcp,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "Two tools in one MCP tool listing have the same `name`.",
     why: "A client calls a tool by name (`tools/call` with `name`), so names must be unique within a server; with two \
@@ -34,7 +32,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         for (i, (path, _)) in tools.iter().enumerate() {
             let Some(name) = names[i] else { continue };
             if let Some(first) = names[..i].iter().position(|n| *n == Some(name)) {
-                let d = Diagnostic::error(format!("tool `{name}` is defined twice (also tool #{})", first + 1)).help("give each tool its own name");
+                let d = Diagnostic::finding(format!("tool `{name}` is defined twice (also tool #{})", first + 1)).help("give each tool its own name");
                 findings.push(at_value(d, doc, &join(path, &[Step::Key("name")])));
             }
         }

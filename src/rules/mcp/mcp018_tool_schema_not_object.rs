@@ -1,14 +1,12 @@
 //! MCP018: an MCP tool's input or output schema whose root is not an object schema.
 
 use crate::agent_files::FileKind;
-use crate::rules::claude_files::{at_key, join, mcp_tools};
+use crate::rules::json_span::{at_key, join};
+use crate::rules::mcp::mcp_tools;
 use crate::rules::json_span::Step;
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::MCP018,
-    name: "tool-schema-not-object",
-    family: Family::Mcp,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "An MCP tool's `inputSchema` or `outputSchema` does not have `\"type\": \"object\"` at its root.",
     why: "The MCP schema fixes both roots: `inputSchema` and `outputSchema` are objects with `type: \"object\"` \
@@ -37,7 +35,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
                     continue;
                 }
                 let what = found.map_or_else(|| "no `type`".to_string(), |t| format!("`type` {t}"));
-                let d = Diagnostic::error(format!("tool `{name}`: `{key}` has {what}; its root must be `\"type\": \"object\"`"))
+                let d = Diagnostic::finding(format!("tool `{name}`: `{key}` has {what}; its root must be `\"type\": \"object\"`"))
                     .help("make the root an object schema: `{\"type\": \"object\", \"properties\": {…}}`");
                 findings.push(at_key(d, doc, &join(&path, &[Step::Key(key)])));
             }

@@ -1,14 +1,12 @@
 //! MCP019: an MCP tool without a description.
 
 use crate::agent_files::FileKind;
-use crate::rules::claude_files::{at_value, join, mcp_tools};
+use crate::rules::json_span::{at_value, join};
+use crate::rules::mcp::mcp_tools;
 use crate::rules::json_span::Step;
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::MCP019,
-    name: "tool-description-missing",
-    family: Family::Mcp,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "An MCP tool has no `description` (or an empty one).",
     why: "The specification makes `description` optional, but it is what the model reads to decide whether and how to \
@@ -29,7 +27,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
                 continue;
             }
             let name = tool.get("name").and_then(|n| n.as_str()).unwrap_or("?");
-            let d = Diagnostic::warning(format!("tool `{name}` has no description; the model sees only its name"))
+            let d = Diagnostic::finding(format!("tool `{name}` has no description; the model sees only its name"))
                 .help("describe what the tool does and when to use it");
             findings.push(at_value(d, doc, &join(&path, &[Step::Key("name")])));
         }

@@ -1,14 +1,12 @@
 //! MCP020: MCP tool annotations that contradict each other.
 
 use crate::agent_files::FileKind;
-use crate::rules::claude_files::{at_key, join, mcp_tools};
+use crate::rules::json_span::{at_key, join};
+use crate::rules::mcp::mcp_tools;
 use crate::rules::json_span::Step;
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::MCP020,
-    name: "tool-annotations-contradict",
-    family: Family::Mcp,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "An MCP tool's annotations set `readOnlyHint: true` together with `destructiveHint: true`.",
     why: "`destructiveHint` is only meaningful when `readOnlyHint` is false: a tool that modifies nothing cannot \
@@ -35,7 +33,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
             let hint = |k: &str| tool.pointer(&format!("/annotations/{k}")).and_then(|v| v.as_bool());
             if hint("readOnlyHint") == Some(true) && hint("destructiveHint") == Some(true) {
                 let name = tool.get("name").and_then(|n| n.as_str()).unwrap_or("?");
-                let d = Diagnostic::warning(format!("tool `{name}` is annotated both read-only and destructive"))
+                let d = Diagnostic::finding(format!("tool `{name}` is annotated both read-only and destructive"))
                     .help("set `readOnlyHint: false` if the tool changes anything, else drop `destructiveHint`");
                 findings.push(at_key(d, doc, &join(&path, &[Step::Key("annotations"), Step::Key("destructiveHint")])));
             }

@@ -2,16 +2,14 @@
 
 use crate::agent_files::FileKind;
 use crate::diagnostic::did_you_mean;
-use crate::rules::claude_files::{at_key, join, mcp_tools};
+use crate::rules::json_span::{at_key, join};
+use crate::rules::mcp::mcp_tools;
 use crate::rules::json_span::Step;
 use crate::rules::prelude::*;
 
 const HINTS: [&str; 4] = ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"];
 
-pub const RULE: Rule = Rule {
-    code: Code::MCP021,
-    name: "tool-annotation-invalid",
-    family: Family::Mcp,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "An MCP tool's `annotations` has a key that is not `title` or one of the four hints, or a hint that is not a boolean.",
     why: "`ToolAnnotations` defines `title` and four boolean hints: `readOnlyHint`, `destructiveHint`, \
@@ -47,7 +45,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
                     Some(s) => format!("did you mean `{s}`?"),
                     None => "annotations are `title` and the booleans readOnlyHint, destructiveHint, idempotentHint, openWorldHint".to_string(),
                 };
-                findings.push(at_key(Diagnostic::warning(message).help(help), doc, &join(&path, &[Step::Key("annotations"), Step::Key(key)])));
+                findings.push(at_key(Diagnostic::finding(message).help(help), doc, &join(&path, &[Step::Key("annotations"), Step::Key(key)])));
             }
         }
     }

@@ -4,10 +4,7 @@
 
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::MEM001,
-    name: "missing-memory-file",
-    family: Family::Memory,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "A file in `[memory] files` (AGENTS.md and friends) is missing or cannot be read.",
     why: "Project memory carries the conventions an agent must follow. If the file is gone (renamed, moved to a \

@@ -2,10 +2,7 @@
 
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::MEM002,
-    name: "memory-too-large",
-    family: Family::Memory,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "A memory file (AGENTS.md, CLAUDE.md, or one in `[memory] files`) is larger than `[lint] memory_max_tokens` (default 8000 tokens).",
     why: "Memory files are inserted whole into every conversation. Harnesses cap them: Codex stops reading project docs at \
@@ -28,7 +25,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
             let (tokens, limit) = (grouped(tokens), grouped(limit));
             let first_line = doc.text.find('\n').unwrap_or(doc.text.len());
             findings.push(
-                Diagnostic::warning(format!(
+                Diagnostic::finding(format!(
                     "{} is {}{tokens} tokens ({}), over the memory file budget of {limit}",
                     doc.rel,
                     cx.approx(),

@@ -4,10 +4,7 @@ use std::collections::HashSet;
 use crate::project::ReadError;
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::MEM003,
-    name: "unresolved-import",
-    family: Family::Memory,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "A memory file imports `@path` (Claude Code's import syntax) and the path does not exist or leaves the project.",
     why: "Claude Code replaces `@path/to/file` with that file's content; a path that does not resolve is dropped without \
@@ -35,7 +32,7 @@ fn is_agents_md(rel: &str) -> bool {
 /// expand its imports.
 fn gemini_reads_agents_md(cx: &Context) -> bool {
     let Ok(file) = cx.root.read(".gemini/settings.json") else { return false };
-    let Ok(settings) = crate::rules::gemini_settings::parse(&file.text) else { return false };
+    let Ok(settings) = crate::rules::gemini::parse_settings(&file.text) else { return false };
     let names = &settings.value["context"]["fileName"];
     let named = |v: &serde_json::Value| v.as_str().is_some_and(is_agents_md);
     named(names) || names.as_array().is_some_and(|list| list.iter().any(named))
@@ -78,7 +75,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
                 Err(e) => e.message(),
             };
             findings.push(
-                Diagnostic::warning(format!("import `@{path}` in {} does not resolve: {problem}", doc.rel))
+                Diagnostic::finding(format!("import `@{path}` in {} does not resolve: {problem}", doc.rel))
                     .in_file(&doc.file)
                     .at(Some(range))
                     .label("unresolved import")

@@ -1,13 +1,10 @@
 //! OPENHANDS001: microagent frontmatter that is not valid YAML.
 
 use crate::agent_files::FileKind;
-use crate::rules::kinds::frontmatter_error;
+use crate::rules::frontmatter::frontmatter_error;
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::OPENHANDS001,
-    name: "invalid-frontmatter",
-    family: Family::OpenHands,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "An OpenHands microagent's frontmatter is not valid YAML, or is never closed.",
     why: "OpenHands reads microagents with `python-frontmatter`; a YAML error raises while loading, and the loader \

@@ -1,15 +1,12 @@
 //! OPENHANDS002: a microagent `type` outside knowledge, repo and task.
 
 use crate::diagnostic::{did_you_mean, Edit, Fix};
-use crate::rules::kinds::microagents;
+use crate::rules::openhands::microagents;
 use crate::rules::prelude::*;
 
 const TYPES: [&str; 3] = ["knowledge", "repo", "task"];
 
-pub const RULE: Rule = Rule {
-    code: Code::OPENHANDS002,
-    name: "type-invalid",
-    family: Family::OpenHands,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "An OpenHands microagent's `type` is not `knowledge`, `repo` or `task`.",
     why: "`type` is validated against the `MicroagentType` enum; any other value fails with `Invalid \"type\" value` \
@@ -37,7 +34,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         }
         let lower = text.to_ascii_lowercase();
         let help = did_you_mean(&text, TYPES).map_or("use `knowledge`, `repo` or `task`".to_string(), |s| format!("did you mean `{s}`?"));
-        let mut d = Diagnostic::error(format!("`type` is `{text}`; OpenHands accepts only `knowledge`, `repo` and `task`"))
+        let mut d = Diagnostic::finding(format!("`type` is `{text}`; OpenHands accepts only `knowledge`, `repo` and `task`"))
             .in_file(&doc.file)
             .at(doc.value_span("type"))
             .label("invalid type")

@@ -1,12 +1,9 @@
 //! OPENHANDS003: `type: knowledge` that OpenHands loads as another type.
 
-use crate::rules::kinds::{microagents, openhands_inferred_type};
+use crate::rules::openhands::{microagents, openhands_inferred_type};
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::OPENHANDS003,
-    name: "knowledge-not-triggered",
-    family: Family::OpenHands,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "A microagent declares `type: knowledge` but has no `triggers` (or has `inputs`), so OpenHands loads it as another type.",
     why: "OpenHands ignores the declared type and infers it: `inputs` make a task microagent, `triggers` a knowledge \
@@ -37,7 +34,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
             _ => ("it has `inputs`, so OpenHands loads it as a task microagent", "remove `inputs`, or declare `type: task`"),
         };
         findings.push(
-            Diagnostic::error(format!("`type: knowledge` is not what OpenHands loads: {message}"))
+            Diagnostic::finding(format!("`type: knowledge` is not what OpenHands loads: {message}"))
                 .in_file(&doc.file)
                 .at(doc.value_span("type"))
                 .label(format!("loaded as `{inferred}`"))

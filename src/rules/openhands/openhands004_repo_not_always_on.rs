@@ -1,12 +1,9 @@
 //! OPENHANDS004: `type: repo` that OpenHands loads as another type.
 
-use crate::rules::kinds::{microagents, openhands_inferred_type};
+use crate::rules::openhands::{microagents, openhands_inferred_type};
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::OPENHANDS004,
-    name: "repo-not-always-on",
-    family: Family::OpenHands,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "A microagent declares `type: repo` but has `triggers` or `inputs`, so OpenHands loads it as a knowledge or task microagent.",
     why: "Repository microagents are always in the context. OpenHands infers the type from the fields, not from \
@@ -34,7 +31,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         }
         let cause = if inferred == "task" { "inputs" } else { "triggers" };
         findings.push(
-            Diagnostic::error(format!(
+            Diagnostic::finding(format!(
                 "`type: repo` is not what OpenHands loads: it has `{cause}`, so it is a {inferred} microagent, not always on"
             ))
             .in_file(&doc.file)

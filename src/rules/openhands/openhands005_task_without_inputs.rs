@@ -1,12 +1,9 @@
 //! OPENHANDS005: `type: task` without inputs.
 
-use crate::rules::kinds::{microagents, openhands_inferred_type};
+use crate::rules::openhands::{microagents, openhands_inferred_type};
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::OPENHANDS005,
-    name: "task-without-inputs",
-    family: Family::OpenHands,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "A microagent declares `type: task` but has no `inputs`, so OpenHands loads it as a knowledge or repo microagent.",
     why: "A task microagent is one with `inputs` (OpenHands infers the type from the fields and adds the `/<name>` \
@@ -30,7 +27,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
             continue;
         }
         findings.push(
-            Diagnostic::error(format!("`type: task` is not what OpenHands loads: without `inputs` it is a {inferred} microagent"))
+            Diagnostic::finding(format!("`type: task` is not what OpenHands loads: without `inputs` it is a {inferred} microagent"))
                 .in_file(&doc.file)
                 .at(doc.value_span("type"))
                 .label(format!("loaded as `{inferred}`"))

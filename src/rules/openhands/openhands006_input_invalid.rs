@@ -1,12 +1,9 @@
 //! OPENHANDS006: a task input without `name` or `description`.
 
-use crate::rules::kinds::microagents;
+use crate::rules::openhands::microagents;
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::OPENHANDS006,
-    name: "input-invalid",
-    family: Family::OpenHands,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "A microagent's `inputs` is not a list of entries that each have a string `name` and `description`.",
     why: "`inputs` is validated as `list[InputMetadata]`, and `InputMetadata` requires both `name` and `description` \
@@ -41,7 +38,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         };
         if let Some(problem) = problem {
             findings.push(
-                Diagnostic::error(format!("{problem}; OpenHands rejects the microagent"))
+                Diagnostic::finding(format!("{problem}; OpenHands rejects the microagent"))
                     .in_file(&doc.file)
                     .at(doc.key_span("inputs"))
                     .label("invalid inputs")

@@ -1,12 +1,9 @@
 //! OPENHANDS007: a variable in a task microagent that no input declares.
 
-use crate::rules::kinds::{microagent_inputs, microagents, template_variables};
+use crate::rules::openhands::{microagent_inputs, microagents, template_variables};
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::OPENHANDS007,
-    name: "variable-undeclared",
-    family: Family::OpenHands,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "A task microagent's body uses a variable (`{{ NAME }}` or `${NAME}`) that none of its `inputs` declares.",
     why: "When a task microagent runs, OpenHands asks the user for each declared input; a variable no input declares \
@@ -38,7 +35,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
                 continue;
             }
             findings.push(
-                Diagnostic::warning(format!("variable `{name}` is not declared in `inputs`; OpenHands never asks for it"))
+                Diagnostic::finding(format!("variable `{name}` is not declared in `inputs`; OpenHands never asks for it"))
                     .in_file(&doc.file)
                     .at(Some(span))
                     .label("undeclared")

@@ -1,12 +1,9 @@
 //! OPENHANDS008: a task input the body never uses.
 
-use crate::rules::kinds::{microagent_inputs, microagents, template_variables};
+use crate::rules::openhands::{microagent_inputs, microagents, template_variables};
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::OPENHANDS008,
-    name: "input-unused",
-    family: Family::OpenHands,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "A task microagent declares an input that its body never uses as `{{ NAME }}` or `${NAME}`.",
     why: "OpenHands asks the user for every declared input; one the body never refers to makes the user type a \
@@ -41,7 +38,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
                 false => format!("input `{name}` is never used in the body"),
             };
             findings.push(
-                Diagnostic::warning(message)
+                Diagnostic::finding(message)
                     .in_file(&doc.file)
                     .at(span.or_else(|| doc.key_span("inputs")))
                     .label("unused input")

@@ -1,13 +1,10 @@
 //! OPENHANDS009: `triggers` that is not a list of strings.
 
 use crate::diagnostic::{Edit, Fix};
-use crate::rules::kinds::microagents;
+use crate::rules::openhands::microagents;
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::OPENHANDS009,
-    name: "triggers-not-list",
-    family: Family::OpenHands,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "A microagent's `triggers` is a single string or a list holding non-strings.",
     why: "`triggers` is validated as `list[str]`; a bare string or a number fails validation and OpenHands does not \
@@ -32,7 +29,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
             continue;
         }
         let span = doc.value_span("triggers");
-        let mut d = Diagnostic::error(format!("`triggers` is `{triggers}`, not a list of strings"))
+        let mut d = Diagnostic::finding(format!("`triggers` is `{triggers}`, not a list of strings"))
             .in_file(&doc.file)
             .at(span.clone())
             .label("expected a list")

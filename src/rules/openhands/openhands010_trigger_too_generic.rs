@@ -1,6 +1,6 @@
 //! OPENHANDS010: a trigger that matches almost every message.
 
-use crate::rules::kinds::microagents;
+use crate::rules::openhands::microagents;
 use crate::rules::prelude::*;
 
 /// Words nearly every request contains.
@@ -9,10 +9,7 @@ const COMMON: [&str; 24] = [
     "run", "fix", "add", "get", "set", "new", "test",
 ];
 
-pub const RULE: Rule = Rule {
-    code: Code::OPENHANDS010,
-    name: "trigger-too-generic",
-    family: Family::OpenHands,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "A knowledge microagent has a trigger of fewer than two letters, or a word almost every request contains (`the`, `code`, `help`, `test`…).",
     why: "OpenHands loads a knowledge microagent when a trigger occurs anywhere in the user's message, \
@@ -40,7 +37,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
                 doc.text[from..doc.body_start().max(from)].find(trigger).map(|i| from + i..from + i + trigger.len())
             });
             findings.push(
-                Diagnostic::warning(format!("trigger `{trigger}` occurs in almost every message, so the microagent loads nearly always"))
+                Diagnostic::finding(format!("trigger `{trigger}` occurs in almost every message, so the microagent loads nearly always"))
                     .in_file(&doc.file)
                     .at(span.or_else(|| doc.key_span("triggers")))
                     .label("too generic")

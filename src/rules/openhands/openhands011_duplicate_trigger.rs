@@ -1,12 +1,9 @@
 //! OPENHANDS011: a trigger listed twice.
 
-use crate::rules::kinds::microagents;
+use crate::rules::openhands::microagents;
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::OPENHANDS011,
-    name: "duplicate-trigger",
-    family: Family::OpenHands,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "A microagent lists the same trigger twice (ignoring letter case).",
     why: "Triggers are matched case-insensitively, so `Docker` and `docker` are the same trigger; the repeat adds \
@@ -32,7 +29,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         for (i, word) in words.iter().enumerate() {
             if let Some(first) = words[..i].iter().find(|w| w.eq_ignore_ascii_case(word)) {
                 findings.push(
-                    Diagnostic::warning(format!("trigger `{word}` repeats `{first}` (triggers ignore case)"))
+                    Diagnostic::finding(format!("trigger `{word}` repeats `{first}` (triggers ignore case)"))
                         .in_file(&doc.file)
                         .at(doc.key_span("triggers"))
                         .label("duplicate trigger")

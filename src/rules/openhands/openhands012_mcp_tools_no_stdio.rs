@@ -1,12 +1,9 @@
 //! OPENHANDS012: `mcp_tools` without stdio servers.
 
-use crate::rules::kinds::microagents;
+use crate::rules::openhands::microagents;
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::OPENHANDS012,
-    name: "mcp-tools-no-stdio",
-    family: Family::OpenHands,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "A microagent has `mcp_tools` without any `stdio_servers`.",
     why: "Microagents may bring MCP tools, but only stdio servers: loading fails with \"has MCP tools configuration but \
@@ -29,7 +26,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
             continue;
         }
         findings.push(
-            Diagnostic::error("`mcp_tools` has no `stdio_servers`; OpenHands refuses to load the microagent")
+            Diagnostic::finding("`mcp_tools` has no `stdio_servers`; OpenHands refuses to load the microagent")
                 .in_file(&doc.file)
                 .at(doc.key_span("mcp_tools"))
                 .label("no stdio servers")

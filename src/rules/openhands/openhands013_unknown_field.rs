@@ -1,6 +1,8 @@
 //! OPENHANDS013: a frontmatter field OpenHands ignores.
 
-use crate::rules::kinds::{microagents, unknown_fields};
+use crate::rules::frontmatter::unknown_fields;
+
+use crate::rules::openhands::microagents;
 use crate::rules::prelude::*;
 
 /// The fields of OpenHands' `MicroagentMetadata`, and the Agent Skills fields the current SDK
@@ -21,10 +23,7 @@ const KNOWN: [&str; 13] = [
     "allowed_tools",
 ];
 
-pub const RULE: Rule = Rule {
-    code: Code::OPENHANDS013,
-    name: "unknown-field",
-    family: Family::OpenHands,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "A microagent's frontmatter has a field OpenHands does not read (not one of `name`, `type`, `version`, `agent`, `triggers`, `inputs`, `mcp_tools` or the Agent Skills fields).",
     why: "OpenHands drops unknown frontmatter fields without a word: a misspelt `trigger` or `input` leaves the \

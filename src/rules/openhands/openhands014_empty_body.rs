@@ -1,12 +1,11 @@
 //! OPENHANDS014: a microagent with no text.
 
-use crate::rules::kinds::{empty_body, microagents};
+use crate::rules::frontmatter::empty_body;
+
+use crate::rules::openhands::microagents;
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::OPENHANDS014,
-    name: "empty-body",
-    family: Family::OpenHands,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "An OpenHands microagent without `mcp_tools` has nothing after its frontmatter.",
     why: "A microagent's body is the knowledge or task text added to the conversation when it loads; without it (and \

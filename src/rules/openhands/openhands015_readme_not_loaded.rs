@@ -3,10 +3,7 @@
 use crate::agent_files::FileKind;
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::OPENHANDS015,
-    name: "readme-not-loaded",
-    family: Family::OpenHands,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "A `README.md` in `.openhands/microagents/` has microagent frontmatter (`triggers`, `type`, `inputs`), but OpenHands never loads README files.",
     why: "The loader reads every `*.md` under `.openhands/microagents/` except `README.md`; a README with triggers or a \
@@ -23,7 +20,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
     for doc in cx.files_of(FileKind::OpenHandsMicroagent).filter(|d| d.name() == "README.md") {
         let Some(key) = ["triggers", "type", "inputs"].into_iter().find(|k| doc.field(k).is_some()) else { continue };
         findings.push(
-            Diagnostic::warning(format!("{} sets `{key}` but OpenHands skips README.md files", doc.rel))
+            Diagnostic::finding(format!("{} sets `{key}` but OpenHands skips README.md files", doc.rel))
                 .in_file(&doc.file)
                 .at(doc.key_span(key))
                 .label("never loaded")

@@ -4,10 +4,7 @@
 
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::SET001,
-    name: "deepagents-trigger-out-of-range",
-    family: Family::Settings,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "Deep Agents' summarization `trigger` is out of range: a fraction outside (0, 1], a count of tokens or messages that is 0, or more tokens than the model's window.",
     why: "A trigger beyond the window never fires: the conversation overflows first, and Deep Agents falls back to \

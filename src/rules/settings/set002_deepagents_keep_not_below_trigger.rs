@@ -4,10 +4,7 @@
 
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::SET002,
-    name: "deepagents-keep-not-below-trigger",
-    family: Family::Settings,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "Deep Agents' summarization `keep` is not below `trigger` (or a `keep` fraction is not at least 0 and below 1): summarizing would free nothing.",
     why: "Summarization replaces the older messages with a summary and keeps the most recent `keep` of the \

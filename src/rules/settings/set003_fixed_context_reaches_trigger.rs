@@ -4,10 +4,7 @@
 
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::SET003,
-    name: "fixed-context-reaches-trigger",
-    family: Family::Settings,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "The fixed context (system prompt, tool schemas and message framing, in the mode and scenario where it is largest) reaches the point where the preset's system compacts: Deep Agents' summarization trigger, Zeph's `compaction_threshold` or AgentScope's `trigger_ratio`.",
     why: "Compaction can only shorten the conversation, never the system prompt or the tool schemas. If they alone \

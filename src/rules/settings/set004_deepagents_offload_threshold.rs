@@ -4,10 +4,7 @@
 
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::SET004,
-    name: "deepagents-offload-threshold",
-    family: Family::Settings,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "One tool result just under Deep Agents' `tool_token_limit_before_evict`, after the fixed context, reaches the summarization trigger.",
     why: "Deep Agents keeps tool results under `tool_token_limit_before_evict` tokens (4 characters per token) in the \

@@ -4,10 +4,7 @@
 
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::SET005,
-    name: "zeph-shares-sum",
-    family: Family::Settings,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "Zeph's shares (`[zeph.shares]`, `[zeph.shares_with_graph]`, `[zeph.shares_memory_first]` or `[zeph.shares_memory_first_with_graph]`) do not add up to 100 %, or one of them is negative.",
     why: "The shares divide what the budget leaves after the response reserve, the system prompt and the skills prompt. If they add up to more (or less) \

@@ -4,10 +4,7 @@
 
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::SET006,
-    name: "zeph-fixed-outgrows-history",
-    family: Family::Settings,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "The system prompt and the skills prompt leave nothing (or little) of what Zeph's shares divide, in the mode and scenario where they are largest.",
     why: "Zeph (zeph-context 0.22.4 `ContextBudget::allocate_with_opts`) subtracts the tokens of the whole system \

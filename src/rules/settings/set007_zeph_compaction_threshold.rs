@@ -4,10 +4,7 @@
 
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::SET007,
-    name: "zeph-compaction-threshold",
-    family: Family::Settings,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "Zeph's `soft_compaction_threshold` or `compaction_threshold` is outside (0, 1), or the soft one is above the hard one.",
     why: "Both thresholds are shares of the budget: above the soft one Zeph prunes old tool output (no LLM call), \

@@ -4,10 +4,7 @@
 
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::SET008,
-    name: "zeph-preserve-tail",
-    family: Family::Settings,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "Zeph's `compaction_preserve_tail` is 0, or it is not below `[history] max_messages`.",
     why: "Compaction summarizes the older messages and keeps the last `compaction_preserve_tail` of them. Keeping none \

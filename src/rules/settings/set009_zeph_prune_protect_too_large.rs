@@ -4,10 +4,7 @@
 
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::SET009,
-    name: "zeph-prune-protect-too-large",
-    family: Family::Settings,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "Zeph's `prune_protect_tokens` is at least what the messages can hold when soft compaction (pruning) fires (`soft_compaction_threshold` × budget − the largest fixed context).",
     why: "Before compacting with the LLM, Zeph prunes old tool output, but never within the most recent \

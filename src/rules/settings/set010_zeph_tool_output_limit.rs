@@ -4,10 +4,7 @@
 
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::SET010,
-    name: "zeph-tool-output-limit",
-    family: Family::Settings,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "Zeph's `tool_output_max_chars` is 0, or one tool output cut at that limit does not fit in what the recent-history share leaves after the fixed context.",
     why: "Zeph cuts a longer tool output to `tool_output_max_chars` (keeping its start and its end). If one output at \

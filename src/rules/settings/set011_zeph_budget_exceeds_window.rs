@@ -4,10 +4,7 @@
 
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::SET011,
-    name: "zeph-budget-exceeds-window",
-    family: Family::Settings,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "Zeph's `context_budget_tokens` is larger than the model's window (max input tokens).",
     why: "The budget is what Zeph's layout divides. A budget larger than the window plans room the model cannot take, \

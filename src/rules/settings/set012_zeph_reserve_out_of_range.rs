@@ -4,10 +4,7 @@
 
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::SET012,
-    name: "zeph-reserve-out-of-range",
-    family: Family::Settings,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "Zeph's `response_reserve_ratio` is outside [0, 1): negative, or 1 or more.",
     why: "The reserve is the share of the budget kept for the answer; the shares divide the rest. At 1 or more nothing \

@@ -4,10 +4,7 @@
 
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::SET013,
-    name: "agentscope-trigger-out-of-range",
-    family: Family::Settings,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "AgentScope's `trigger_ratio` is outside (0, 0.9]: 0 or less, or above AgentScope's cap of 0.9.",
     why: "AgentScope compresses when the context exceeds `trigger_ratio` of the model's context size, and caps the \

@@ -4,10 +4,7 @@
 
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::SET014,
-    name: "agentscope-reserve-not-below-trigger",
-    family: Family::Settings,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "AgentScope's `reserve_ratio` is 0 or less, or not below `trigger_ratio`; or its `context_buffer_ratio` is not below `trigger_ratio` while runtime state is injected.",
     why: "Compression keeps `reserve_ratio` of the context size as recent messages. At or above the trigger it leaves \

@@ -4,10 +4,7 @@
 
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::SET015,
-    name: "agentscope-tool-result-limit",
-    family: Family::Settings,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "AgentScope's `tool_result_limit` is 0, or larger than the room between the fixed context and the compression trigger.",
     why: "AgentScope truncates tool results over `tool_result_limit` tokens. Above the room below the trigger, one result \

@@ -2,10 +2,7 @@
 
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::SET101,
-    name: "trigger-out-of-range",
-    family: Family::Settings,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "`[summarization] trigger_ratio` is not between 0 and 1 (exclusive): summarization would never fire, or fire always.",
     why: "The trigger is a share of the model's max input tokens (Zeus and Deep Agents summarize at 0.85). At 1 or above \
@@ -23,7 +20,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
     if ratio > 0.0 && ratio < 1.0 {
         return Vec::new();
     }
-    let d = Diagnostic::error(format!(
+    let d = Diagnostic::finding(format!(
         "summarization trigger_ratio {ratio} is not a share of the window between 0 and 1: {}",
         if ratio >= 1.0 { "the window overflows before summarization fires" } else { "every turn would be summarized" }
     ))

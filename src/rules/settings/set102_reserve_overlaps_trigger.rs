@@ -2,10 +2,7 @@
 
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::SET102,
-    name: "reserve-overlaps-trigger",
-    family: Family::Settings,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "The response reserve is at or above what the summarization trigger leaves free: trigger × window + reserve is more than the window.",
     why: "Summarization keeps the context below the trigger; the reserve is the room the answer needs on top of it. If \
@@ -26,7 +23,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
     if !(ratio > 0.0 && ratio < 1.0) || at + w.response_reserve <= w.max_input_tokens {
         return Vec::new();
     }
-    let d = Diagnostic::warning(format!(
+    let d = Diagnostic::finding(format!(
         "the response reserve ({} tokens, {}) does not fit above the summarization trigger ({} tokens = {:.0} % of {}): a context just under the trigger plus the answer needs {} tokens",
         grouped(w.response_reserve),
         w.response_reserve_source,

@@ -3,10 +3,7 @@
 use crate::manifest::model::StepKind;
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::SET103,
-    name: "weights-sum",
-    family: Family::Settings,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "The ranking weights of retrieved memories (`[memory.retrieval] weights`: similarity, confidence, scope) are negative or do not add up to 1.",
     why: "The rank is a weighted sum (Zeus: 0.5 × similarity + 0.3 × confidence + 0.2 × scope priority). Weights that do \
@@ -30,7 +27,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
     } else {
         return Vec::new();
     };
-    let d = Diagnostic::warning(format!(
+    let d = Diagnostic::finding(format!(
         "memory ranking weights (similarity {}, confidence {}, scope {}) {problem}, not 1",
         r.weight_similarity, r.weight_confidence, r.weight_scope
     ))

@@ -2,10 +2,7 @@
 
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::SET104,
-    name: "keep-exceeds-history",
-    family: Family::Settings,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "`[summarization] keep_messages` is larger than `[history] max_messages`.",
     why: "Summarization keeps the last N messages verbatim, but the history only ever holds `max_messages` of them \
@@ -23,7 +20,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
     if keep <= history {
         return Vec::new();
     }
-    let d = Diagnostic::warning(format!("summarization keeps the last {keep} messages, but the history holds at most {history}"))
+    let d = Diagnostic::finding(format!("summarization keeps the last {keep} messages, but the history holds at most {history}"))
         .label("more than the history holds")
         .help("keep fewer messages than `[history] max_messages`");
     vec![locate::at(d, locate::manifest_key(cx, "keep_messages"))]

@@ -3,10 +3,7 @@
 use crate::manifest::model::StepKind;
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::SET105,
-    name: "retrieval-bound-zero",
-    family: Family::Settings,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "The pipeline has a `memories` step, but `[memory.retrieval] top_k` or `max_chars` is 0, so no memory can ever be shown.",
     why: "A bound of zero turns the memories step off in every scenario while it still looks configured; usually a value \
@@ -24,7 +21,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         .into_iter()
         .filter(|(_, v)| *v == 0)
         .map(|(key, _)| {
-            let d = Diagnostic::warning(format!("memory retrieval `{key}` is 0: the memories step can never show a memory"))
+            let d = Diagnostic::finding(format!("memory retrieval `{key}` is 0: the memories step can never show a memory"))
                 .label("zero")
                 .help("set a positive bound, or remove the memories step");
             locate::at(d, locate::manifest_key(cx, key))

@@ -3,10 +3,7 @@
 use crate::rules::prelude::*;
 use crate::yaml::FrontmatterError;
 
-pub const RULE: Rule = Rule {
-    code: Code::SKILL001,
-    name: "missing-frontmatter",
-    family: Family::Skills,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "A SKILL.md does not start with YAML frontmatter (a `---` line, the fields, a closing `---` line).",
     why: "The Agent Skills specification requires frontmatter with `name` and `description`: that is what goes into the \
@@ -29,7 +26,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
             _ => continue,
         };
         let first_line = skill.text.find('\n').unwrap_or(skill.text.len());
-        findings.push(Diagnostic::error(message).in_file(&skill.file).at(Some(0..first_line)).label("expected `---` frontmatter"));
+        findings.push(Diagnostic::finding(message).in_file(&skill.file).at(Some(0..first_line)).label("expected `---` frontmatter"));
     }
     findings
 }

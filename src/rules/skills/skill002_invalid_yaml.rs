@@ -3,10 +3,7 @@
 use crate::rules::prelude::*;
 use crate::yaml::FrontmatterError;
 
-pub const RULE: Rule = Rule {
-    code: Code::SKILL002,
-    name: "invalid-yaml",
-    family: Family::Skills,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "SKILL.md frontmatter is not valid YAML, or not a mapping of keys to values.",
     why: "Agents parse the frontmatter with a YAML parser and skip the skill when it fails, usually without a word. The \
@@ -29,7 +26,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
     for skill in cx.skills {
         let Err(FrontmatterError::Invalid(e)) = &*skill.front else { continue };
         let at = e.offset.map(|o| o..o);
-        findings.push(Diagnostic::error(format!("malformed YAML frontmatter: {}", e.message)).in_file(&skill.file).at(at).label("here"));
+        findings.push(Diagnostic::finding(format!("malformed YAML frontmatter: {}", e.message)).in_file(&skill.file).at(at).label("here"));
     }
     findings
 }

@@ -3,12 +3,9 @@
 use serde_json::Value;
 
 use crate::rules::prelude::*;
-use crate::rules::skill_fields::has_case_variant;
+use crate::rules::skills::has_case_variant;
 
-pub const RULE: Rule = Rule {
-    code: Code::SKILL003,
-    name: "name-missing",
-    family: Family::Skills,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "SKILL.md frontmatter has no `name`, or a `name` that is not a string or is empty.",
     why: "`name` is required: it is how the agent lists, activates and refers to the skill.",
@@ -30,7 +27,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
             Some(Value::String(_)) => continue,
             Some(other) => (format!("frontmatter `name` must be a string, not `{other}`"), skill.value_span("name")),
         };
-        findings.push(Diagnostic::error(message).in_file(&skill.file).at(at).help("add `name: FOLDER-NAME` (lowercase letters, digits and hyphens)"));
+        findings.push(Diagnostic::finding(message).in_file(&skill.file).at(at).help("add `name: FOLDER-NAME` (lowercase letters, digits and hyphens)"));
     }
     findings
 }

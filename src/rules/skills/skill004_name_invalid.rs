@@ -1,12 +1,9 @@
 //! SKILL004: a skill name that breaks the specification's naming rules.
 
 use crate::rules::prelude::*;
-use crate::rules::skill_fields::{kebab, name_problems, replace_value};
+use crate::rules::skills::{kebab, name_problems, replace_value};
 
-pub const RULE: Rule = Rule {
-    code: Code::SKILL004,
-    name: "name-invalid",
-    family: Family::Skills,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "A skill `name` is over 64 characters, has characters other than lowercase letters, digits and hyphens, or starts, ends or doubles a hyphen.",
     why: "The specification restricts names so they work as folder names, identifiers and activation keys everywhere; \
@@ -27,7 +24,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         if problems.is_empty() {
             continue;
         }
-        let mut d = Diagnostic::error(format!("skill name `{name}` {}", problems.join("; ")))
+        let mut d = Diagnostic::finding(format!("skill name `{name}` {}", problems.join("; ")))
             .in_file(&skill.file)
             .at(skill.value_span("name"))
             .label("invalid name")

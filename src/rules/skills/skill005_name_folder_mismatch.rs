@@ -1,12 +1,9 @@
 //! SKILL005: a skill whose name differs from its folder.
 
 use crate::rules::prelude::*;
-use crate::rules::skill_fields::{kebab, name_problems, nfkc, replace_value};
+use crate::rules::skills::{kebab, name_problems, nfkc, replace_value};
 
-pub const RULE: Rule = Rule {
-    code: Code::SKILL005,
-    name: "name-folder-mismatch",
-    family: Family::Skills,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "A skill's `name` is not the name of the folder that holds its SKILL.md.",
     why: "The specification requires the name to match the parent directory. Agents find a skill's files by its name; \
@@ -29,7 +26,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         if name.trim().is_empty() || skill.folder.is_empty() || nfkc(name) == nfkc(&skill.folder) || kebab(name).is_some_and(|k| k == skill.folder) {
             continue;
         }
-        let mut d = Diagnostic::error(format!("skill name `{name}` does not match its folder `{}`", skill.folder))
+        let mut d = Diagnostic::finding(format!("skill name `{name}` does not match its folder `{}`", skill.folder))
             .in_file(&skill.file)
             .at(skill.value_span("name"))
             .label(format!("folder is `{}`", skill.folder))

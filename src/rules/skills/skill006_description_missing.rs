@@ -3,12 +3,9 @@
 use serde_json::Value;
 
 use crate::rules::prelude::*;
-use crate::rules::skill_fields::has_case_variant;
+use crate::rules::skills::has_case_variant;
 
-pub const RULE: Rule = Rule {
-    code: Code::SKILL006,
-    name: "description-missing",
-    family: Family::Skills,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "SKILL.md frontmatter has no `description`, or one that is not a string or is empty.",
     why: "The description is the only part of a skill the agent sees before activating it; it decides whether the skill \
@@ -35,7 +32,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
             Some(other) => (format!("frontmatter `description` must be a string, not `{other}`"), skill.value_span("description")),
         };
         findings.push(
-            Diagnostic::error(message).in_file(&skill.file).at(at).help("describe what the skill does and when to use it (1–1024 characters)"),
+            Diagnostic::finding(message).in_file(&skill.file).at(at).help("describe what the skill does and when to use it (1–1024 characters)"),
         );
     }
     findings

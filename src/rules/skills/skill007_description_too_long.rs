@@ -1,12 +1,9 @@
 //! SKILL007: a description over 1024 characters.
 
 use crate::rules::prelude::*;
-use crate::rules::skill_fields::DESCRIPTION_MAX;
+use crate::rules::skills::DESCRIPTION_MAX;
 
-pub const RULE: Rule = Rule {
-    code: Code::SKILL007,
-    name: "description-too-long",
-    family: Family::Skills,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "A skill `description` is longer than 1024 characters.",
     why: "Every skill's description is loaded into the catalogue at startup, in every conversation, whether the skill is \
@@ -28,7 +25,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         let chars = description.chars().count();
         if chars > DESCRIPTION_MAX {
             findings.push(
-                Diagnostic::error(format!("skill description is {chars} characters long, over the specification's {DESCRIPTION_MAX}"))
+                Diagnostic::finding(format!("skill description is {chars} characters long, over the specification's {DESCRIPTION_MAX}"))
                     .in_file(&skill.file)
                     .at(skill.key_span("description"))
                     .label(format!("{chars} characters"))

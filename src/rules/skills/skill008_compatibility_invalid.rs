@@ -3,12 +3,9 @@
 use serde_json::Value;
 
 use crate::rules::prelude::*;
-use crate::rules::skill_fields::COMPATIBILITY_MAX;
+use crate::rules::skills::COMPATIBILITY_MAX;
 
-pub const RULE: Rule = Rule {
-    code: Code::SKILL008,
-    name: "compatibility-invalid",
-    family: Family::Skills,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "A skill's optional `compatibility` is not a string, is empty, or is longer than 500 characters.",
     why: "`compatibility` states environment requirements (product, packages, network). The specification allows 1–500 \
@@ -32,7 +29,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
             Some(other) => format!("must be a string, not `{other}`"),
         };
         findings.push(
-            Diagnostic::error(format!("frontmatter `compatibility` {problem}"))
+            Diagnostic::finding(format!("frontmatter `compatibility` {problem}"))
                 .in_file(&skill.file)
                 .at(skill.key_span("compatibility"))
                 .help("state environment requirements in 1–500 characters, or leave the field out"),

@@ -3,12 +3,9 @@
 use serde_json::Value;
 
 use crate::rules::prelude::*;
-use crate::rules::skill_fields::nested_value_span;
+use crate::rules::skills::nested_value_span;
 
-pub const RULE: Rule = Rule {
-    code: Code::SKILL009,
-    name: "metadata-not-strings",
-    family: Family::Skills,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "A skill's optional `metadata` is not a mapping, or has values that are not strings (numbers, lists, nested maps).",
     why: "The specification defines `metadata` as a map from string keys to string values so every client can read it \
@@ -36,7 +33,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
             }
             Some(other) => (format!("must be a mapping of strings to strings, not `{other}`"), None),
         };
-        let mut d = Diagnostic::error(format!("frontmatter `metadata` {problem}"))
+        let mut d = Diagnostic::finding(format!("frontmatter `metadata` {problem}"))
             .in_file(&skill.file)
             .at(skill.key_span("metadata"))
             .help("quote every value, e.g. `version: \"1.0\"`");

@@ -1,12 +1,9 @@
 //! SKILL010: `license` or `allowed-tools` that is not a string.
 
 use crate::rules::prelude::*;
-use crate::rules::skill_fields::field_lines;
+use crate::rules::skills::field_lines;
 
-pub const RULE: Rule = Rule {
-    code: Code::SKILL010,
-    name: "field-type",
-    family: Family::Skills,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "A skill's optional `license` or `allowed-tools` is not a string (for example a YAML list of tools).",
     why: "The specification defines both as strings; `allowed-tools` is one space-separated string \
@@ -25,7 +22,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         for key in ["license", "allowed-tools"] {
             let Some(value) = skill.field(key).filter(|v| !v.is_string()) else { continue };
             let help = if key == "allowed-tools" { "write the tools as one space-separated string, e.g. `allowed-tools: Bash(git:*) Read`" } else { "write the license name or file as a string" };
-            let mut d = Diagnostic::warning(format!("frontmatter `{key}` must be a string, not `{value}`")).in_file(&skill.file).at(skill.key_span(key)).help(help);
+            let mut d = Diagnostic::finding(format!("frontmatter `{key}` must be a string, not `{value}`")).in_file(&skill.file).at(skill.key_span(key)).help(help);
             if let Some(edit) = (key == "allowed-tools").then(|| joined(skill, value)).flatten() {
                 d = d.fix(Fix::safe("write the tools as one space-separated string", vec![edit]));
             }

@@ -2,12 +2,9 @@
 
 use crate::manifest::lint::SkillLevel;
 use crate::rules::prelude::*;
-use crate::rules::skill_fields::{field_lines, CLAUDE_CODE_FIELDS, SPEC_FIELDS, ZEUS_FIELDS};
+use crate::rules::skills::{field_lines, CLAUDE_CODE_FIELDS, SPEC_FIELDS, ZEUS_FIELDS};
 
-pub const RULE: Rule = Rule {
-    code: Code::SKILL011,
-    name: "unknown-field",
-    family: Family::Skills,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "SKILL.md frontmatter has a field the Agent Skills specification does not define (an error at the strict level).",
     why: "Skills are meant to be portable between agents. Fields that one framework adds (Zeus: `version`, `author`, \
@@ -38,7 +35,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
                 continue;
             }
             let level = if strict { " (strict level)" } else { "" };
-            let mut d = Diagnostic::warning(format!("frontmatter field `{key}` is not in the Agent Skills specification{level}"))
+            let mut d = Diagnostic::finding(format!("frontmatter field `{key}` is not in the Agent Skills specification{level}"))
                 .in_file(&skill.file)
                 .at(skill.key_span(key))
                 .label("not a specification field")

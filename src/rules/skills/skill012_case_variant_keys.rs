@@ -2,12 +2,9 @@
 
 use crate::memo::KeyMap;
 use crate::rules::prelude::*;
-use crate::rules::skill_fields::{field_lines, SPEC_FIELDS};
+use crate::rules::skills::{field_lines, SPEC_FIELDS};
 
-pub const RULE: Rule = Rule {
-    code: Code::SKILL012,
-    name: "case-variant-keys",
-    family: Family::Skills,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "Two frontmatter keys differ only by case (`name` and `Name`), or a key is a specification field in the wrong case (`Description`).",
     why: "YAML keys are case-sensitive, so `Description:` is not `description:`: the skill has no description as far as \
@@ -39,7 +36,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
             let finding = match (&keys[..], spec) {
                 ([key], Some(spec)) if key != spec => {
                     let fix = Fix::safe(format!("rename `{key}` to `{spec}`"), skill.key_span(key).map(|span| Edit::replace(&skill.file, span, *spec)).into_iter().collect());
-                    Diagnostic::error(format!("frontmatter key `{key}` is the specification's `{spec}` in the wrong case"))
+                    Diagnostic::finding(format!("frontmatter key `{key}` is the specification's `{spec}` in the wrong case"))
                         .at(skill.key_span(key))
                         .help(format!("write it as `{spec}` (keys are case-sensitive)"))
                         .fix(fix)
@@ -49,7 +46,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
                     // Point at a spelling that is not the specification's (the later one when neither is).
                     let odd = keys.iter().rev().find(|k| spec.is_none_or(|s| *k != s)).unwrap_or(&keys[keys.len() - 1]);
                     let shown: Vec<String> = keys.iter().map(|k| format!("`{k}`")).collect();
-                    let d = Diagnostic::error(format!("frontmatter keys {} differ only by case", shown.join(" and ")))
+                    let d = Diagnostic::finding(format!("frontmatter keys {} differ only by case", shown.join(" and ")))
                         .at(skill.key_span(odd))
                         .help("keep one of them (keys are case-sensitive)");
                     match spec.and_then(|spec| drop_copies(skill, keys, spec)) {

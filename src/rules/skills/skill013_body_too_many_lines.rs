@@ -1,12 +1,9 @@
 //! SKILL013: a SKILL.md body over 500 lines.
 
 use crate::rules::prelude::*;
-use crate::rules::skill_fields::BODY_MAX_LINES;
+use crate::rules::skills::BODY_MAX_LINES;
 
-pub const RULE: Rule = Rule {
-    code: Code::SKILL013,
-    name: "body-too-many-lines",
-    family: Family::Skills,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "The Markdown body of a SKILL.md (after the frontmatter) is longer than 500 lines.",
     why: "An activated skill's whole SKILL.md enters the context. The specification recommends keeping it under 500 \
@@ -28,7 +25,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         if lines > BODY_MAX_LINES {
             let start = skill.body_start();
             findings.push(
-                Diagnostic::warning(format!("SKILL.md body is {lines} lines long; the specification recommends under {BODY_MAX_LINES}"))
+                Diagnostic::finding(format!("SKILL.md body is {lines} lines long; the specification recommends under {BODY_MAX_LINES}"))
                     .in_file(&skill.file)
                     .at(Some(start..start))
                     .label("body starts here")

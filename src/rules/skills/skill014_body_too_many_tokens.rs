@@ -1,12 +1,9 @@
 //! SKILL014: a SKILL.md body over 5000 tokens.
 
 use crate::rules::prelude::*;
-use crate::rules::skill_fields::BODY_MAX_TOKENS;
+use crate::rules::skills::BODY_MAX_TOKENS;
 
-pub const RULE: Rule = Rule {
-    code: Code::SKILL014,
-    name: "body-too-many-tokens",
-    family: Family::Skills,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "The Markdown body of a SKILL.md is larger than 5000 tokens (with the agent's tokenizer; o200k_base without a manifest).",
     why: "The specification recommends instructions under 5000 tokens: the body is loaded whole on activation and stays \
@@ -27,7 +24,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
             let tokens = grouped(tokens);
             let start = skill.body_start();
             findings.push(
-                Diagnostic::warning(format!(
+                Diagnostic::finding(format!(
                     "SKILL.md body is {}{tokens} tokens ({}); the specification recommends under {}",
                     cx.approx(),
                     cx.tokenizer.name(),

@@ -1,12 +1,9 @@
 //! SKILL015: a catalogue entry over about 100 tokens.
 
 use crate::rules::prelude::*;
-use crate::rules::skill_fields::CATALOGUE_ENTRY_MAX_TOKENS;
+use crate::rules::skills::CATALOGUE_ENTRY_MAX_TOKENS;
 
-pub const RULE: Rule = Rule {
-    code: Code::SKILL015,
-    name: "catalogue-entry-too-long",
-    family: Family::Skills,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "A skill's catalogue entry (`- name: description`, as the skills step renders it) takes more than 100 tokens.",
     why: "Every skill's entry is in the system prompt of every conversation. The specification budgets about 100 tokens \
@@ -30,7 +27,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         if let Some(tokens) = cx.count_over(&crate::skills::catalogue_line(name, description), CATALOGUE_ENTRY_MAX_TOKENS as u64) {
             let tokens = grouped(tokens);
             findings.push(
-                Diagnostic::warning(format!(
+                Diagnostic::finding(format!(
                     "the catalogue entry of skill `{name}` is {}{tokens} tokens ({}); the specification budgets about {CATALOGUE_ENTRY_MAX_TOKENS}",
                     cx.approx(),
                     cx.tokenizer.name()

@@ -3,10 +3,7 @@
 use crate::memo::KeyMap;
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::SKILL016,
-    name: "duplicate-name",
-    family: Family::Skills,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "Two SKILL.md files declare the same skill `name`.",
     why: "Skills are activated by name, so only one of the two can be reached. In a manifest the skill from the later \
@@ -41,7 +38,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
             continue;
         };
         findings.push(
-            Diagnostic::warning(format!("skill `{name}` is also defined in {first}; only one of them can be activated by name"))
+            Diagnostic::finding(format!("skill `{name}` is also defined in {first}; only one of them can be activated by name"))
                 .in_file(&skill.file)
                 .at(skill.value_span("name"))
                 .label("second definition")

@@ -6,10 +6,7 @@ use crate::rules::markdown::fenced_lines;
 use crate::rules::prelude::*;
 use crate::rules::refs::{self, Bundle, Resolved};
 
-pub const RULE: Rule = Rule {
-    code: Code::SKILL017,
-    name: "bundled-file-missing",
-    family: Family::Skills,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "SKILL.md mentions a bundled file (`scripts/…`, `references/…`, `assets/…`) that is not in the skill's folder.",
     why: "Skills bundle their scripts, references and assets next to SKILL.md, and the agent opens them by the relative \
@@ -120,7 +117,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
                 _ => format!("add `{path}` to the skill's folder, or fix the path"),
             };
             findings.push(
-                Diagnostic::error(format!("SKILL.md mentions `{path}`, which is not in the skill's folder"))
+                Diagnostic::finding(format!("SKILL.md mentions `{path}`, which is not in the skill's folder"))
                     .in_file(&skill.file)
                     .at(Some(offset + range.start..offset + range.end))
                     .label("not bundled")

@@ -6,10 +6,7 @@ use std::sync::Arc;
 use crate::rules::prelude::*;
 use crate::rules::refs::{self, Bundle, Mentioners};
 
-pub const RULE: Rule = Rule {
-    code: Code::SKILL018,
-    name: "bundled-file-unreferenced",
-    family: Family::Skills,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "A file in the skill's `scripts/`, `references/` or `assets/` folder is mentioned neither by SKILL.md nor by any other file of the skill.",
     why: "The agent learns about bundled files only from SKILL.md (and the files it points to): resources are loaded \
@@ -60,7 +57,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
             }
             let body = skill.body_start();
             findings.push(
-                Diagnostic::warning(format!("`{rel}` is bundled with the skill, but nothing in it mentions the file"))
+                Diagnostic::finding(format!("`{rel}` is bundled with the skill, but nothing in it mentions the file"))
                     .in_file(&skill.file)
                     .at(Some(body..body))
                     .label("SKILL.md never mentions it")

@@ -6,10 +6,7 @@ use crate::memo::SharedText;
 use crate::rules::prelude::*;
 use crate::rules::refs::{Bundle, Mentioners};
 
-pub const RULE: Rule = Rule {
-    code: Code::SKILL019,
-    name: "nested-reference",
-    family: Family::Skills,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "A bundled Markdown document is mentioned only by another bundled document, not by SKILL.md (a reference chain more than one level deep).",
     why: "The specification asks: \"Keep file references one level deep from `SKILL.md`. Avoid deeply nested \
@@ -51,7 +48,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
             let via = &via.0;
             let body = skill.body_start();
             findings.push(
-                Diagnostic::warning(format!("`{rel}` is reached only through `{via}`, two levels from SKILL.md"))
+                Diagnostic::finding(format!("`{rel}` is reached only through `{via}`, two levels from SKILL.md"))
                     .in_file(&skill.file)
                     .at(Some(body..body))
                     .label("nested reference")

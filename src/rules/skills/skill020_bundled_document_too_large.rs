@@ -6,10 +6,7 @@ use crate::rules::refs::Bundle;
 /// Claude Code's Read tool refuses (or cuts) a file over this many tokens.
 pub const READ_MAX_TOKENS: usize = 25_000;
 
-pub const RULE: Rule = Rule {
-    code: Code::SKILL020,
-    name: "bundled-document-too-large",
-    family: Family::Skills,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "A document bundled with a skill (`.md`, `.mdx`, `.txt`, `.rst`) is over 25,000 tokens, more than an agent's file-read tool returns at once.",
     why: "Reference files are read on demand, and \"smaller files mean less use of context\" (Agent Skills \
@@ -45,7 +42,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
                 continue;
             }
             findings.push(
-                Diagnostic::warning(format!(
+                Diagnostic::finding(format!(
                     "`{rel}` is {}{} tokens, over the {} an agent's file read returns at once",
                     cx.approx(),
                     grouped(tokens as u64),

@@ -4,10 +4,7 @@
 use crate::rules::prelude::*;
 use crate::rules::refs::{self, Bundle, Resolved, Target};
 
-pub const RULE: Rule = Rule {
-    code: Code::SKILL021,
-    name: "reference-outside-skill",
-    family: Family::Skills,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "A SKILL.md links (with `../`) to a file of the project outside the skill's own folder, or a file in the folder is a symbolic link leading out of it.",
     why: "A skill is a self-contained folder: it is installed by copying that folder (into `~/.claude/skills/`, a \
@@ -45,7 +42,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
                 continue;
             }
             findings.push(
-                Diagnostic::warning(format!("link to `{}` leaves the skill's folder (`{rel}`)", link.dest))
+                Diagnostic::finding(format!("link to `{}` leaves the skill's folder (`{rel}`)", link.dest))
                     .in_file(&skill.file)
                     .at(Some(link.span))
                     .label("outside the skill")
@@ -60,7 +57,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
             };
             let body = skill.body_start();
             findings.push(
-                Diagnostic::warning(format!("`{}` in the skill is a symbolic link {leads}", file.rel))
+                Diagnostic::finding(format!("`{}` in the skill is a symbolic link {leads}", file.rel))
                     .in_file(&skill.file)
                     .at(Some(body..body))
                     .label("link leaves the skill")

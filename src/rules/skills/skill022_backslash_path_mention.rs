@@ -8,10 +8,7 @@ use crate::diagnostic::{Edit, Fix};
 use crate::rules::markdown::fenced_lines;
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::SKILL022,
-    name: "backslash-path-mention",
-    family: Family::Skills,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "SKILL.md names a bundled file with backslashes (`scripts\\extract.py`) instead of `/`.",
     why: "File references in a skill are \"relative paths from the skill root\" (Agent Skills specification, \
@@ -58,7 +55,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
             }
             let fixed = m.as_str().replace('\\', "/");
             findings.push(
-                Diagnostic::warning(format!("`{}` uses backslashes as path separators", m.as_str()))
+                Diagnostic::finding(format!("`{}` uses backslashes as path separators", m.as_str()))
                     .in_file(&skill.file)
                     .at(Some(m.range()))
                     .label("use `/`")

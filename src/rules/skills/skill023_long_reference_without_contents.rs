@@ -6,10 +6,7 @@ use crate::rules::refs::Bundle;
 /// Reference files longer than this should open with a table of contents.
 pub const TOC_MIN_LINES: usize = 100;
 
-pub const RULE: Rule = Rule {
-    code: Code::SKILL023,
-    name: "long-reference-without-contents",
-    family: Family::Skills,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "A Markdown reference bundled with a skill is over 100 lines and does not open with a table of contents.",
     why: "Agents often read only the start of a reference file (a preview, the first lines) and decide from it \
@@ -40,7 +37,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
                 continue;
             }
             findings.push(
-                Diagnostic::warning(format!("`{rel}` is {lines} lines long and has no table of contents at the top"))
+                Diagnostic::finding(format!("`{rel}` is {lines} lines long and has no table of contents at the top"))
                     .in_file(cx.display(&bundle.path(rel)))
                     .at(Some(0..0))
                     .label("no table of contents")

@@ -6,10 +6,7 @@ use regex::Regex;
 
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::SKILL024,
-    name: "interpreter-mismatch",
-    family: Family::Skills,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "SKILL.md runs a bundled script with an interpreter for another language (`python scripts/build.sh`, `node scripts/x.py`).",
     why: "The agent copies the command SKILL.md gives: `python scripts/setup.sh` fails with a syntax error on the \
@@ -62,7 +59,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
                 continue;
             }
             findings.push(
-                Diagnostic::error(format!("`{}` runs `{}`, a {} script", interpreter.as_str(), script.as_str(), language_of_extension(extension.as_str())))
+                Diagnostic::finding(format!("`{}` runs `{}`, a {} script", interpreter.as_str(), script.as_str(), language_of_extension(extension.as_str())))
                     .in_file(&skill.file)
                     .at(Some(interpreter.start()..script.end()))
                     .label("wrong interpreter")

@@ -9,10 +9,7 @@ use crate::rules::prelude::*;
 /// An opening, closing or self-closing tag: `<example>`, `</example>`, `<br/>`, `<T>`.
 static TAG: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"</?[A-Za-z][A-Za-z0-9_.:-]*(?:\s[^<>]*)?/?>").expect("constant pattern")); // ok: literal
 
-pub const RULE: Rule = Rule {
-    code: Code::SKILL025,
-    name: "description-xml-tag",
-    family: Family::Skills,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "A skill's `description` contains an XML tag (`<example>`, `</commentary>`), which Claude's skill upload rejects.",
     why: "Claude's skill requirements say the description \"cannot contain XML tags\": a skill whose description has one \
@@ -42,7 +39,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         let from = skill.key_span("description").map_or(0, |k| k.end);
         let written = skill.text.get(from..skill.body_start()).and_then(|t| t.find(tag.as_str())).map(|i| from + i..from + i + tag.len());
         findings.push(
-            Diagnostic::warning(format!("the description of skill `{}` contains the XML tag `{}`", skill.folder, tag.as_str()))
+            Diagnostic::finding(format!("the description of skill `{}` contains the XML tag `{}`", skill.folder, tag.as_str()))
                 .in_file(&skill.file)
                 .at(written.or_else(|| skill.key_span("description")))
                 .label("XML tag")

@@ -1,7 +1,7 @@
 //! SKILL026: a folder of skills whose listing is over Claude Code's skill listing budget.
 
 use crate::rules::prelude::*;
-use crate::rules::skill_fields::{listings, under};
+use crate::rules::skills::{listings, under};
 
 /// Claude Code's listing budget when the window is 200,000 tokens: 1% of it, the documented
 /// fallback of 8,000 characters.
@@ -9,10 +9,7 @@ pub const BUDGET_CHARS: usize = 8_000;
 /// Each entry's description (with `when_to_use`) is cut at this many characters whatever the budget.
 pub const ENTRY_DESCRIPTION_MAX_CHARS: usize = 1_536;
 
-pub const RULE: Rule = Rule {
-    code: Code::SKILL026,
-    name: "claude-listing-over-budget",
-    family: Family::Skills,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "The skills of one folder list in more than 8,000 characters, Claude Code's skill listing budget (1% of a 200,000-token window), so their descriptions are shortened.",
     why: "Claude Code puts every skill's name and description in context so the model knows what it can use. The \

@@ -1,17 +1,14 @@
 //! SKILL027: a folder of skills whose listing is over Codex's skills context budget.
 
 use crate::rules::prelude::*;
-use crate::rules::skill_fields::{listings, under};
+use crate::rules::skills::{listings, under};
 
 /// Codex's budget for the skill list: 2% of the context window, in tokens of about 4 bytes; for
 /// the 272,000-token window of its GPT-5 Codex models, 5,440 tokens.
 pub const BUDGET_TOKENS: usize = 5_440;
 const BYTES_PER_TOKEN: usize = 4;
 
-pub const RULE: Rule = Rule {
-    code: Code::SKILL027,
-    name: "codex-listing-over-budget",
-    family: Family::Skills,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "The skills of one folder list in more than 5,440 tokens, Codex's skills context budget (2% of a 272,000-token window), so Codex shortens or drops their descriptions.",
     why: "Codex lists every skill as `- name: description (file: path)` in the prompt. The list has a budget of 2% of \

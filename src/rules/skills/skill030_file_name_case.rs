@@ -3,10 +3,7 @@
 use crate::agent_files::SKILL_FILE;
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::SKILL030,
-    name: "file-name-case",
-    family: Family::Skills,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "A skill's file is named in another case than `SKILL.md` (for example `skill.md`).",
     why: "The specification names the file one way: \"A skill is a directory containing, at minimum, a `SKILL.md` file\" \
@@ -25,7 +22,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         .iter()
         .filter(|skill| skill.name() != SKILL_FILE)
         .map(|skill| {
-            Diagnostic::warning(format!("skill file is named `{}`, not `{SKILL_FILE}`", skill.name()))
+            Diagnostic::finding(format!("skill file is named `{}`, not `{SKILL_FILE}`", skill.name()))
                 .in_file(&skill.file)
                 .help(format!("rename it to `{SKILL_FILE}`: clients look for that exact name"))
         })

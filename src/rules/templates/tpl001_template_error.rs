@@ -4,10 +4,7 @@
 
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::TPL001,
-    name: "template-error",
-    family: Family::Templates,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "A template (a `.j2` file, or one marked `template = true`) has a syntax error, or fails to render (a missing include, a bad filter call).",
     why: "A template that does not render means the section it makes is missing or wrong in every prompt that uses it. \

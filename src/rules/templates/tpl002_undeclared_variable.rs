@@ -7,10 +7,7 @@ use crate::manifest::model::{ModuleFiles, TextFile};
 use crate::memo::{Cache, Kind};
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::TPL002,
-    name: "undeclared-variable",
-    family: Family::Templates,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "A template (or a file it includes) uses a variable that is not defined: not one of `agent`, `mode`, `scenario`, `flags`, `tools`, `tools_description`, `vars` nor a scenario's sample `vars`, or an undeclared `vars.NAME`, `flags.NAME` or `agent.FIELD`.",
     why: "Templates run with strict undefined variables, so rendering stops at the first one. A variable inside a branch \
@@ -95,7 +92,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
             };
             let span = file.text.find(&needle).map(|i| i..i + needle.len());
             findings.push(
-                Diagnostic::error(format!("template {} uses an undefined variable: {problem}", file.path))
+                Diagnostic::finding(format!("template {} uses an undefined variable: {problem}", file.path))
                     .in_file(display)
                     .at(span)
                     .label("undefined")

@@ -11,10 +11,7 @@ use crate::memo::{Cache, Kind, SharedText};
 use crate::rules::markdown::mask_code;
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::TPL003,
-    name: "leftover-placeholder",
-    family: Family::Templates,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "A prompt section still contains a single-brace placeholder such as `{tools_description}` after rendering.",
     why: "Prompts ported from Python (`str.format`) use `{name}` placeholders; ctxc's templates use `{{ name }}`, and only \
@@ -60,7 +57,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
                     continue;
                 }
                 let name = &placeholder[1..placeholder.len() - 1];
-                let d = Diagnostic::warning(format!(
+                let d = Diagnostic::finding(format!(
                     "`{placeholder}` is left in the prompt of step `{}` ({} mode): nothing fills single-brace placeholders",
                     section.id, run.rendered.mode
                 ))

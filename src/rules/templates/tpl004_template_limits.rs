@@ -4,10 +4,7 @@
 
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::TPL004,
-    name: "template-limits",
-    family: Family::Templates,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "A template runs more than 200,000 instructions (a runaway loop), makes more than 16 MiB of text and lists, reads more than 64 MiB of text and values, or produces more than 1 MiB of text.",
     why: "Templates are code running in CI on every change, often on a pull request's content. Limits keep a loop over \

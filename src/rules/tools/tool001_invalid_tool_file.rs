@@ -4,10 +4,7 @@
 
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::TOOL001,
-    name: "invalid-tool-file",
-    family: Family::Tools,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "A tool file is not valid JSON, or a tool in it is broken (no name, a name or description that is not a string).",
     why: "Tool schemas are sent with every request and cost tokens beside the prompt; a file that cannot be read would \

@@ -6,10 +6,7 @@ use regex::Regex;
 
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::TOOL002,
-    name: "invalid-name",
-    family: Family::Tools,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "A tool name does not match the naming rule of the agent's provider (OpenAI, Anthropic and most others: 1–64 of `a-z A-Z 0-9 _ -`; Gemini: also `.` and `:`, starting with a letter or `_`).",
     why: "The provider rejects the whole request when one tool name is invalid, so an MCP server that names its tools \
@@ -37,7 +34,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         .into_iter()
         .filter(|(_, t)| !pattern.is_match(&t.tool.name))
         .map(|(category, tool)| {
-            let d = Diagnostic::error(format!(
+            let d = Diagnostic::finding(format!(
                 "tool name `{}` (category `{}`) is not valid for {who} tool calling: names must be {rule}",
                 tool.tool.name, category.name
             ))

@@ -3,10 +3,7 @@
 use crate::memo::KeyMap;
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::TOOL003,
-    name: "duplicate-name",
-    family: Family::Tools,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "Two tools have the same name, in one category or across categories.",
     why: "The model calls tools by name. Providers reject a request with two tools of one name, and where they do not, \
@@ -50,7 +47,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
             Some((run, _)) => format!("; both are callable in {} mode (scenario `{}`)", run.rendered.mode, run.rendered.scenario),
             None => String::new(),
         };
-        let d = Diagnostic::error(format!(
+        let d = Diagnostic::finding(format!(
             "tool `{}` in category `{}` has the same name as a tool in category `{}` (from {}){when}",
             tool.tool.name, category.name, first_category.name, first_tool.source
         ))

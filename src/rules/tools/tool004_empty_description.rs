@@ -2,10 +2,7 @@
 
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::TOOL004,
-    name: "empty-description",
-    family: Family::Tools,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "A tool has no description, or only whitespace.",
     why: "The description is all the model knows about when to call a tool and what it does; a tool without one is \
@@ -21,7 +18,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         .into_iter()
         .filter(|(_, t)| t.tool.description.trim().is_empty())
         .map(|(category, tool)| {
-            let d = Diagnostic::warning(format!("tool `{}` (category `{}`) has no description", tool.tool.name, category.name))
+            let d = Diagnostic::finding(format!("tool `{}` (category `{}`) has no description", tool.tool.name, category.name))
                 .label("no description")
                 .help("say what the tool does and when to use it");
             locate::at(d, locate::tool(cx, tool))

@@ -5,10 +5,7 @@ use crate::rules::prelude::*;
 /// Longest description, in characters.
 pub const MAX_CHARS: usize = 1024;
 
-pub const RULE: Rule = Rule {
-    code: Code::TOOL005,
-    name: "long-description",
-    family: Family::Tools,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "A tool description is longer than 1,024 characters.",
     why: "Tool descriptions are sent with every request in every mode that enables the tool, so a long one is paid for \
@@ -29,7 +26,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
             continue;
         }
         let tokens = grouped(cx.count(&tool.tool.description));
-        let d = Diagnostic::warning(format!(
+        let d = Diagnostic::finding(format!(
             "tool `{}` (category `{}`) has a {chars}-character description ({}{tokens} tokens), over {MAX_CHARS} characters",
             tool.tool.name,
             category.name,

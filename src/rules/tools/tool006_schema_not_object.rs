@@ -2,13 +2,10 @@
 
 use serde_json::Value;
 
-use crate::rules::json_schema::suggest_type;
+use crate::rules::tools::suggest_type;
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::TOOL006,
-    name: "schema-not-object",
-    family: Family::Tools,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "A tool's parameter schema is not a JSON object with `\"type\": \"object\"`.",
     why: "Function calling passes arguments as one JSON object: OpenAI, Anthropic and MCP (`inputSchema`) all require \
@@ -38,7 +35,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
             },
             other => format!("is {}, not a JSON object", crate::tools::json_kind(other)),
         };
-        let d = Diagnostic::error(format!(
+        let d = Diagnostic::finding(format!(
             "the parameter schema of tool `{}` (category `{}`) {problem}: it must be an object schema",
             tool.tool.name, category.name
         ))

@@ -4,13 +4,10 @@ use serde_json::Value;
 
 use crate::memo::Kind;
 
-use crate::rules::json_schema;
+use crate::rules::tools;
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::TOOL007,
-    name: "required-not-in-properties",
-    family: Family::Tools,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "A parameter schema's `required` list names a property that its `properties` does not declare.",
     why: "The model fills in what `properties` describes. A required property it has never seen makes every call fail \
@@ -46,12 +43,12 @@ fn missing_required(schema: &Value) -> Vec<(String, Vec<String>)> {
 
 fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
-    for (category, tool, path, (name, known)) in json_schema::findings_in_tools(cx, Kind::CleanRequired, missing_required) {
-        let mut d = Diagnostic::error(format!(
+    for (category, tool, path, (name, known)) in tools::findings_in_tools(cx, Kind::CleanRequired, missing_required) {
+        let mut d = Diagnostic::finding(format!(
             "tool `{}` (category `{}`) requires `{name}`{}, which is not among its properties",
             tool.tool.name,
             category.name,
-            json_schema::at(&path)
+            tools::at(&path)
         ))
         .label("not a declared property");
         d = match crate::diagnostic::did_you_mean(&name, known.iter().map(String::as_str)) {

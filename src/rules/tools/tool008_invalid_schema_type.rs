@@ -4,13 +4,10 @@ use serde_json::Value;
 
 use crate::memo::Kind;
 
-use crate::rules::json_schema::{self, suggest_type, TYPES};
+use crate::rules::tools::{self, suggest_type, TYPES};
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::TOOL008,
-    name: "invalid-schema-type",
-    family: Family::Tools,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "A parameter schema uses a `type` JSON Schema does not define, such as Python's `dict`, `float`, `int`, `str` or `list`.",
     why: "JSON Schema has seven types: string, number, integer, boolean, object, array and null. Providers reject \
@@ -48,16 +45,16 @@ fn bad_types(schema: &Value) -> Vec<String> {
 
 fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
-    for (category, tool, path, bad) in json_schema::findings_in_tools(cx, Kind::CleanTypes, bad_types) {
+    for (category, tool, path, bad) in tools::findings_in_tools(cx, Kind::CleanTypes, bad_types) {
         // The top-level schema must be `"type": "object"`: any other type there is TOOL006's.
         if path.is_empty() {
             continue;
         }
-        let mut d = Diagnostic::error(format!(
+        let mut d = Diagnostic::finding(format!(
             "tool `{}` (category `{}`) uses type `{bad}`{}, which is not a JSON Schema type",
             tool.tool.name,
             category.name,
-            json_schema::at(&path)
+            tools::at(&path)
         ))
         .label("not a JSON Schema type");
         d = match suggest_type(&bad) {

@@ -4,10 +4,7 @@ use crate::manifest::model::{Access, AccessLevel, CategoryTool};
 use crate::memo::KeyMap;
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::TOOL009,
-    name: "writer-in-read-only-mode",
-    family: Family::Tools,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "A tool that writes is marked read-only, so a mode that gives its category `read-only` access can call it.",
     why: "`read-only` access promises that a mode (ask, plan) cannot change anything. ctxc decides what writes from the \
@@ -91,7 +88,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
             mode_gives_read_only && enabled.contains_key(&(category.name.as_str(), tool.tool.name.as_str()))
         });
         let Some((run, _)) = read_only_run else { continue };
-        let d = Diagnostic::error(format!(
+        let d = Diagnostic::finding(format!(
             "tool `{}` looks like it writes ({evidence}) but is treated as read-only, so {} mode, which gives `{}` read-only access, can call it",
             tool.tool.name, run.rendered.mode, category.name
         ))

@@ -4,10 +4,7 @@
 
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::TOOL010,
-    name: "not-a-tool-file",
-    family: Family::Tools,
+pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "A file given as a tool file (in `[tools.X] files`, or to `ctxc cost`) is neither a tool file nor a manifest.",
     why: "ctxc recognises tool files by their content: MCP `tools/list` results and captures, OpenAI Chat and Responses \

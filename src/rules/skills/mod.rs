@@ -8,6 +8,12 @@ use unicode_normalization::UnicodeNormalization;
 use crate::agent_files::{Doc, SkillDoc};
 use crate::diagnostic::{grouped, Diagnostic, Edit};
 
+// The rule files of this folder, one per code of the family in the table (src/codes.rs).
+rule_modules!();
+
+/// What the family covers, in one line, for `docs/rules.md`.
+pub const ABOUT: &str = "SKILL.md files against the Agent Skills specification (lenient by default, strict on request).";
+
 /// The fields the specification defines.
 pub const SPEC_FIELDS: [&str; 6] = ["name", "description", "license", "compatibility", "metadata", "allowed-tools"];
 
@@ -176,7 +182,7 @@ impl Listing<'_> {
         })?;
         let folder = if self.folder.is_empty() { "the project root".to_string() } else { format!("`{}`", self.folder) };
         (total > budget).then(|| {
-            Diagnostic::warning(format!(
+            Diagnostic::finding(format!(
                 "the {} skills in {folder} take {} {unit} of {product}'s skill listing, over its budget of {}: {consequence}",
                 self.entries.len(),
                 grouped(total),

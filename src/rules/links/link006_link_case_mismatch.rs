@@ -4,10 +4,7 @@ use crate::diagnostic::{Edit, Fix};
 use crate::rules::prelude::*;
 use crate::rules::refs::{self, Resolved, Target};
 
-pub const RULE: Rule = Rule {
-    code: Code::LINK006,
-    name: "link-case-mismatch",
-    family: Family::Links,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "A relative link names a file that exists only with different letter case (`docs/Style.md` for `docs/style.md`).",
     why: "macOS and Windows file systems ignore case, so the link works for its author; Linux, CI runners, containers \
@@ -28,7 +25,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         let Some(actual) = refs::case_variant(cx, &rel) else { continue };
         let wrong = rel.rsplit('/').next().unwrap_or(&rel);
         let right = actual.rsplit('/').next().unwrap_or(&actual);
-        let mut d = Diagnostic::warning(format!("link to `{}` names `{wrong}`, but the file is `{right}`", link.dest))
+        let mut d = Diagnostic::finding(format!("link to `{}` names `{wrong}`, but the file is `{right}`", link.dest))
             .in_file(file.file)
             .at(Some(link.span.clone()))
             .label("wrong letter case")

@@ -6,6 +6,12 @@ use super::context::Context;
 use crate::manifest::model::{Category, CategoryTool};
 use crate::memo::Kind;
 
+// The rule files of this folder, one per code of the family in the table (src/codes.rs).
+rule_modules!();
+
+/// What the family covers, in one line, for `docs/rules.md`.
+pub const ABOUT: &str = "Tool definitions as the provider receives them: names, descriptions, parameter schemas, access per mode.";
+
 /// The JSON Schema type names.
 pub const TYPES: [&str; 7] = ["string", "number", "integer", "boolean", "object", "array", "null"];
 

@@ -8,6 +8,13 @@ use std::ops::Range;
 use super::context::Context;
 use crate::agent_files::{Doc, FileKind};
 
+// The rule files of this folder, one per code of the family in the table (src/codes.rs).
+rule_modules!();
+
+/// What the family covers, in one line, for `docs/rules.md`.
+pub const ABOUT: &str =
+    "What agent files tell the model: descriptions that can route, instructions that agree across the files one agent loads.";
+
 /// One description with what it describes.
 #[derive(Debug, Clone)]
 pub struct Described<'a> {

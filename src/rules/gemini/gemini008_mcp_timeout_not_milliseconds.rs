@@ -1,12 +1,9 @@
 //! GEMINI008: an MCP `timeout` that looks like seconds.
 
-use crate::rules::kinds::gemini_mcp_servers;
+use crate::rules::gemini::gemini_mcp_servers;
 use crate::rules::prelude::*;
 
-pub const RULE: Rule = Rule {
-    code: Code::GEMINI008,
-    name: "mcp-timeout-not-milliseconds",
-    family: Family::Gemini,
+pub const RULE: Definition = Definition {
     severity: Severity::Warning,
     summary: "An MCP server's `timeout` in `.gemini/settings.json` is below 1000, or not a number.",
     why: "`timeout` is in milliseconds. A value such as `30` or `600` (seconds, as in other tools) gives the server \
@@ -34,7 +31,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
             None => format!("MCP server `{}` has `timeout: {timeout}`, not a number of milliseconds", s.name),
         };
         let finding =
-            Diagnostic::warning(message).label("milliseconds").help("write the timeout in milliseconds, e.g. `30000` for 30 seconds");
+            Diagnostic::finding(message).label("milliseconds").help("write the timeout in milliseconds, e.g. `30000` for 30 seconds");
         findings.push(s.report(finding, Some("timeout")));
     }
     findings

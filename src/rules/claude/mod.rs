@@ -1,6 +1,7 @@
-//! What the CLAUDE and MCP rules share: Claude Code frontmatter read leniently (subagents with
-//! multi-line unquoted descriptions break strict YAML yet load in Claude Code), tool lists,
-//! model names, and the JSON kinds with the places of their values.
+//! The Claude Code family: subagents, slash commands, settings (hooks and permissions), plugin
+//! manifests. Its helpers: frontmatter read leniently (subagents with multi-line unquoted
+//! descriptions break strict YAML yet load in Claude Code), tool lists, model names, hooks and
+//! permission rules.
 //! Format facts: `anthropics/claude-code:plugins/plugin-dev/skills/agent-development/SKILL.md`
 //! and <https://code.claude.com/docs/en/sub-agents>, /settings, /hooks, /mcp.
 
@@ -11,12 +12,18 @@ use regex::Regex;
 
 use serde_json::Value;
 
-use super::json_span::{self, Place, Step};
 use crate::agent_files::{Doc, FileKind};
 use crate::diagnostic::{Diagnostic, Edit, Fix};
+use crate::rules::json_span::{json_docs, place, Step};
 use crate::yaml::FrontmatterError;
 
 use super::context::Context;
+
+// The rule files of this folder, one per code of the family in the table (src/codes.rs).
+rule_modules!();
+
+/// What the family covers, in one line, for `docs/rules.md`.
+pub const ABOUT: &str = "Claude Code files: subagents, slash commands, settings (hooks and permissions), plugin manifests, CLAUDE.md.";
 
 /// One top-level frontmatter field: its value and where its key and value are written.
 #[derive(Debug, Clone)]
@@ -163,7 +170,7 @@ pub fn miscased_tools(doc: &Doc, list: &Field) -> Vec<Diagnostic> {
     for (entry, span) in tool_list(&doc.text, list) {
         let tool = tool_of(&entry);
         let Some(right) = tool_case_typo(tool) else { continue };
-        let mut d = Diagnostic::error(format!("`{tool}` in `{}` is not a tool; tool names are case-sensitive", list.key))
+        let mut d = Diagnostic::finding(format!("`{tool}` in `{}` is not a tool; tool names are case-sensitive", list.key))
             .in_file(&doc.file)
             .at(span.clone().or_else(|| list.span()))
             .help(format!("write `{right}`"));
@@ -183,7 +190,7 @@ pub fn removed_tools_in(doc: &Doc, list: &Field) -> Vec<Diagnostic> {
         let Some((tool, instead)) = removed_tool(written) else { continue };
         let what = if written == tool { format!("`{tool}`") } else { format!("`{written}` (`{tool}`)") };
         findings.push(
-            Diagnostic::warning(format!("{what} in `{}` is a tool Claude Code no longer has; the entry does nothing", list.key))
+            Diagnostic::finding(format!("{what} in `{}` is a tool Claude Code no longer has; the entry does nothing", list.key))
                 .in_file(&doc.file)
                 .at(span.or_else(|| list.span()))
                 .help(format!("remove it; {instead} does its work now")),
@@ -304,7 +311,7 @@ pub fn unknown_model(doc: &Doc, value: &Value, span: Option<Range<usize>>, what:
     if value.is_empty() || known_model(value) {
         return None;
     }
-    let d = Diagnostic::error(format!("{what} model `{value}` is not a Claude Code model"))
+    let d = Diagnostic::finding(format!("{what} model `{value}` is not a Claude Code model"))
         .in_file(&doc.file)
         .at(span.clone())
         .help("use `sonnet`, `opus`, `haiku`, `inherit` or a full model id such as `claude-sonnet-4-5`");
@@ -316,26 +323,6 @@ pub fn unknown_model(doc: &Doc, value: &Value, span: Option<Range<usize>>, what:
         }
         _ => d,
     })
-}
-
-/// The JSON files of one kind that parse, with their values.
-pub fn json_docs<'a>(cx: &Context<'a>, kinds: &'a [FileKind]) -> Vec<(&'a Doc, crate::agent_files::ParsedJson)> {
-    cx.files.iter().filter(|d| kinds.contains(&d.kind)).map(|d| (d, d.json())).filter(|(_, v)| v.is_ok()).collect()
-}
-
-/// Where the value at `path` (a JSON path written as keys) is written in `doc`.
-pub fn place(doc: &Doc, path: &[Step]) -> Option<Place> {
-    json_span::locate(&doc.cache, &doc.text, path)
-}
-
-/// A diagnostic in `doc` at the key (or value) of `path`.
-pub fn at_key(d: Diagnostic, doc: &Doc, path: &[Step]) -> Diagnostic {
-    d.in_file(&doc.file).at(place(doc, path).map(|p| p.key_or_value()))
-}
-
-/// A diagnostic in `doc` at the value of `path`.
-pub fn at_value(d: Diagnostic, doc: &Doc, path: &[Step]) -> Diagnostic {
-    d.in_file(&doc.file).at(place(doc, path).map(|p| p.value))
 }
 
 /// Claude Code hook events (case-sensitive).
@@ -368,31 +355,6 @@ pub const HOOK_EVENTS: &[&str] = &[
     "FileChanged",
 ];
 
-/// The range to delete to remove the object member at `at`: the member and the comma after it
-/// (or, for the last member, the comma before it), so the JSON stays valid.
-pub fn remove_member(text: &str, at: &Place) -> Option<Range<usize>> {
-    let member = at.member();
-    let after = &text[member.end..];
-    let gap = after.len() - after.trim_start().len();
-    if after[gap..].starts_with(',') {
-        let rest = &after[gap + 1..];
-        return Some(member.start..member.end + gap + 1 + (rest.len() - rest.trim_start().len()));
-    }
-    let before = text[..member.start].trim_end();
-    before.ends_with(',').then(|| before.len() - 1..member.end)
-}
-
-/// Calls `f` with every server of every MCP configuration that parses.
-pub fn each_server<'a>(cx: &Context<'a>, mut f: impl FnMut(&'a Doc, &str, &Value)) {
-    for (doc, json) in json_docs(cx, &[FileKind::McpConfig]) {
-        if let Ok(value) = &*json {
-            for (name, server) in mcp_servers(value) {
-                f(doc, name, server);
-            }
-        }
-    }
-}
-
 /// Calls `f` with every well-formed hook of every settings file that parses: (file, event,
 /// matcher group index, hook index, hook).
 pub fn each_hook<'a>(cx: &Context<'a>, mut f: impl FnMut(&'a Doc, &str, usize, usize, &Value)) {
@@ -414,22 +376,6 @@ pub fn each_permission<'a>(cx: &Context<'a>, mut f: impl FnMut(&'a Doc, &'static
             }
         }
     }
-}
-
-/// A finding for each file of `kinds` that is not valid JSON.
-pub fn json_syntax(cx: &Context, kinds: &[FileKind]) -> Vec<Diagnostic> {
-    let mut findings = Vec::new();
-    for doc in cx.files.iter().filter(|d| kinds.contains(&d.kind)) {
-        if let Err((offset, message)) = &*doc.json() {
-            findings.push(
-                Diagnostic::error(format!("{} is not valid JSON: {message}", doc.rel))
-                    .in_file(&doc.file)
-                    .at(Some(*offset..*offset))
-                    .help("fix the syntax; JSON allows no comments and no comma after the last item"),
-            );
-        }
-    }
-    findings
 }
 
 /// The hooks of a settings value: (event, matcher group index, group, hook index, hook), for
@@ -520,72 +466,6 @@ pub fn permission_rules(settings: &Value) -> Vec<(&'static str, usize, &str)> {
         }
     }
     out
-}
-
-/// The servers of an MCP configuration: (name, config).
-pub fn mcp_servers(config: &Value) -> Vec<(&str, &Value)> {
-    config.get("mcpServers").and_then(Value::as_object).map_or_else(Vec::new, |m| m.iter().map(|(k, v)| (k.as_str(), v)).collect())
-}
-
-/// Where a part (`part`, byte range in the decoded string `decoded`) of the JSON string at `path`
-/// is written: exactly when the string has no escapes, else the whole string.
-pub fn string_part(doc: &Doc, path: &[Step], decoded: &str, part: Range<usize>) -> Option<Range<usize>> {
-    let value = place(doc, path)?.value;
-    let raw = doc.text.get(value.start + 1..value.end.saturating_sub(1))?;
-    Some(if raw == decoded { value.start + 1 + part.start..value.start + 1 + part.end } else { value })
-}
-
-/// The strings of one MCP server where `${VAR}` is expanded (`command`, `args`, `env`, `url`,
-/// `headers`), with their paths in the file.
-pub fn server_strings<'a>(name: &'a str, server: &'a Value) -> Vec<(Vec<Step<'a>>, &'a str)> {
-    let base = [Step::Key("mcpServers"), Step::Key(name)];
-    let mut out = Vec::new();
-    for key in ["command", "url"] {
-        if let Some(s) = server.get(key).and_then(Value::as_str) {
-            out.push((join(&base, &[Step::Key(key)]), s));
-        }
-    }
-    for (i, arg) in server.get("args").and_then(Value::as_array).into_iter().flatten().enumerate() {
-        if let Some(s) = arg.as_str() {
-            out.push((join(&base, &[Step::Key("args"), Step::Index(i)]), s));
-        }
-    }
-    for key in ["env", "headers"] {
-        for (k, v) in server.get(key).and_then(Value::as_object).into_iter().flatten() {
-            if let Some(s) = v.as_str() {
-                out.push((join(&base, &[Step::Key(key), Step::Key(k)]), s));
-            }
-        }
-    }
-    out
-}
-
-/// The MCP tool definitions of a tool file (a `tools/list` result or response, a list of tools or
-/// one tool), each with its path in the file; none when the file is not in the MCP format.
-pub fn mcp_tools(doc: &Doc) -> Vec<(Vec<Step<'static>>, Value)> {
-    let json = doc.json();
-    let Ok(json) = &*json else { return Vec::new() };
-    if crate::tools::parse_tool_file(&doc.text).map(|f| f.format).ok() != Some(crate::tools::ToolFormat::Mcp) {
-        return Vec::new();
-    }
-    let (prefix, value): (Vec<Step<'static>>, &Value) = match json.get("result") {
-        Some(result) => (vec![Step::Key("result")], result),
-        None => (Vec::new(), json),
-    };
-    let (prefix, items) = match value {
-        Value::Array(items) => (prefix, items.as_slice()),
-        Value::Object(map) => match map.get("tools") {
-            Some(Value::Array(items)) => ([prefix, vec![Step::Key("tools")]].concat(), items.as_slice()),
-            _ => return vec![(prefix, value.clone())],
-        },
-        _ => return Vec::new(),
-    };
-    items.iter().enumerate().map(|(i, item)| ([prefix.clone(), vec![Step::Index(i)]].concat(), item.clone())).collect()
-}
-
-/// `path` followed by more steps.
-pub fn join<'a>(path: &[Step<'a>], more: &[Step<'a>]) -> Vec<Step<'a>> {
-    [path, more].concat()
 }
 
 #[cfg(test)]

@@ -1,0 +1,56 @@
+//! The OpenHands family: microagents (`.openhands/microagents/`).
+
+use std::ops::Range;
+
+use crate::agent_files::{Doc, FileKind};
+use crate::rules::context::Context;
+use crate::rules::frontmatter::has_yaml_error;
+
+// The rule files of this folder, one per code of the family in the table (src/codes.rs).
+rule_modules!();
+
+/// What the family covers, in one line, for `docs/rules.md`.
+pub const ABOUT: &str = "OpenHands microagents (`.openhands/microagents/`).";
+
+/// The microagent type OpenHands infers from the fields, whatever `type` says: `inputs` make a
+/// task, else `triggers` a knowledge microagent, else it is a repository microagent
+/// (All-Hands-AI/OpenHands:openhands/microagent/microagent.py@156d0686).
+pub fn openhands_inferred_type(doc: &Doc) -> &'static str {
+    let non_empty = |k: &str| doc.field(k).and_then(|v| v.as_array()).is_some_and(|a| !a.is_empty());
+    match (non_empty("inputs"), non_empty("triggers")) {
+        (true, _) => "task",
+        (false, true) => "knowledge",
+        _ => "repo",
+    }
+}
+
+/// OpenHands microagents whose frontmatter parsed or is absent (OPENHANDS001 reports the
+/// others); `README.md` files, which OpenHands skips, are left out.
+pub fn microagents<'a>(cx: &Context<'a>) -> impl Iterator<Item = &'a Doc> {
+    cx.files_of(FileKind::OpenHandsMicroagent).filter(|d| !has_yaml_error(d) && d.name() != "README.md")
+}
+
+/// The input names a microagent declares.
+pub fn microagent_inputs(doc: &Doc) -> Vec<&str> {
+    let inputs = doc.field("inputs").and_then(|i| i.as_array());
+    inputs.map(|list| list.iter().filter_map(|i| i.get("name").and_then(|n| n.as_str())).collect()).unwrap_or_default()
+}
+
+/// The `{{ NAME }}` and `${NAME}` variables of a microagent's body, outside code, with spans.
+pub fn template_variables(doc: &Doc) -> Vec<(String, Range<usize>)> {
+    static VARIABLE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}|\$\{([A-Za-z_][A-Za-z0-9_]*)\}").expect("constant pattern")
+        // ok: literal
+        // ok: literal
+    });
+    let start = doc.body_start();
+    let masked = crate::rules::markdown::mask_code(&doc.cache, doc.body());
+    VARIABLE
+        .captures_iter(&masked)
+        .filter_map(|c| {
+            let whole = c.get(0)?;
+            let name = c.get(1).or_else(|| c.get(2))?;
+            Some((name.as_str().to_string(), start + whole.start()..start + whole.end()))
+        })
+        .collect()
+}
