@@ -5,6 +5,7 @@
     python3 bench/bench.py --runs 7 --keep /tmp/ctxc-bench
     python3 bench/bench.py --mcp-tools 60000 --only-mcp   # just the large MCP tool file
     python3 bench/bench.py --only-lint --runs 3           # zero-config lint beside agnix and the other peers
+    python3 bench/bench.py --ctxc /tmp/ctxc-before        # another build of ctxc (the floor is built from this tree)
 
 For each of two scales (half of --agents, then --agents) it generates a project deterministically
 (modules of 1-8 KB, a third of them Jinja templates; tool schemas of 1-4 KB; agents share most
@@ -476,14 +477,19 @@ def ensure_python_packages() -> None:
         subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", *missing], check=True)
 
 
-def build() -> tuple:
-    """Builds ctxc and the floor in release mode; returns their paths."""
-    subprocess.run(["cargo", "build", "--release", "--quiet"], cwd=ROOT, check=True)
+def build(ctxc: str, floor: bool) -> tuple:
+    """Builds ctxc (unless a binary is given) and, when `floor`, the floor in release mode; returns
+    their paths (the floor's None when not built)."""
+    if not ctxc:
+        subprocess.run(["cargo", "build", "--release", "--quiet"], cwd=ROOT, check=True)
+        ctxc = os.path.join(ROOT, "target", "release", "ctxc")
+    if not floor:
+        return ctxc, None
     out = subprocess.run(["cargo", "bench", "--bench", "floor", "--no-run", "--message-format=json", "--quiet"],
                          cwd=ROOT, check=True, capture_output=True, text=True).stdout
     floor = [json.loads(line)["executable"] for line in out.splitlines()
              if '"executable":"' in line and json.loads(line).get("target", {}).get("name") == "floor"][-1]
-    return os.path.join(ROOT, "target", "release", "ctxc"), floor
+    return ctxc, floor
 
 
 def compare(ctxc_json: str, reference: dict) -> int:
@@ -545,6 +551,8 @@ def main() -> None:
     parser.add_argument("--skills", type=int, default=50)
     parser.add_argument("--runs", type=int, default=5, help="runs per ctxc and floor command (median)")
     parser.add_argument("--reference-runs", type=int, default=3, help="runs of the Python reference (median)")
+    parser.add_argument("--ctxc", help="time this ctxc binary (e.g. a build kept from before a change) instead of building one; "
+                        "the floor is still built from this tree")
     parser.add_argument("--keep", help="write the projects here and keep them")
     parser.add_argument("--mcp-tools", type=int, default=60_000, help="tools in the large MCP tool file")
     parser.add_argument("--only-mcp", action="store_true", help="time only the large MCP tool file")
@@ -557,7 +565,8 @@ def main() -> None:
     parser.add_argument("--only-lsp", action="store_true", help="run only the incremental (language server) case")
     args = parser.parse_args()
 
-    ctxc, floor = build()
+    # Only the scales case runs the floor (a release build of its own).
+    ctxc, floor = build(args.ctxc, not (args.only_lint or args.only_lsp or args.only_mcp))
     work = args.keep or tempfile.mkdtemp(prefix="ctxc-bench-")
     os.makedirs(work, exist_ok=True)
     try:

@@ -2,9 +2,12 @@
 //! when a model needs them, once per process; counts are cached by text, since most sections
 //! repeat across modes, scenarios and agents.
 //!
-//! One engine counts: tiktoken-rs, a port of OpenAI's tiktoken, tested against the Python
-//! original. A second engine (bpe-openai) once counted about twice as fast, but each engine embeds
-//! its own tables and bpe-openai's were 47 MB of the binary's 69 (docs/packaging.md).
+//! One engine counts o200k_base and cl100k_base: [`bpe::Bpe`], which counts as OpenAI's tiktoken
+//! encodes, from rank tables `build.rs` takes from tiktoken-rs (a port of tiktoken, tested against
+//! the Python original). Building a tiktoken-rs encoder cost about 100 ms at every start; this one
+//! keeps only the table counting needs (README, Benchmark). A second engine (bpe-openai) once
+//! counted about twice as fast, but each engine embeds its own tables and bpe-openai's were 47 MB
+//! of the binary's 69 (docs/packaging.md).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Condvar, Mutex, MutexGuard, OnceLock};
@@ -14,30 +17,34 @@ use tiktoken_rs::CoreBPE;
 use crate::memo::{content_hash, shard_of, KeyMap, SHARDS};
 use crate::models::Tokenizer;
 
+mod bpe;
+
 /// Counts the tokens of a text.
 pub trait CountTokens: Send + Sync {
     fn count(&self, text: &str) -> usize;
 }
 
-/// tiktoken-rs encoders. `CoreBPE` keeps a regex per thread (up to 128), so threads never
-/// share pre-tokenizer state or wait on a lock.
+/// tiktoken-rs encoders (for encodings ctxc does not bundle a table of). `CoreBPE` keeps a regex
+/// per thread (up to 128), so threads never share pre-tokenizer state or wait on a lock.
 impl CountTokens for CoreBPE {
     fn count(&self, text: &str) -> usize {
         self.encode_ordinary(text).len()
     }
 }
 
+impl CountTokens for bpe::Bpe {
+    fn count(&self, text: &str) -> usize {
+        bpe::Bpe::count(self, text)
+    }
+}
+
 /// The encoder for a tokenizer (estimates use the o200k_base proxy), built on first use.
 pub fn encoder(tokenizer: Tokenizer) -> &'static dyn CountTokens {
-    static O200K: OnceLock<CoreBPE> = OnceLock::new();
-    static CL100K: OnceLock<CoreBPE> = OnceLock::new();
-    // The rank data is compiled into tiktoken-rs, so building cannot fail on any input.
+    static O200K: OnceLock<bpe::Bpe> = OnceLock::new();
+    static CL100K: OnceLock<bpe::Bpe> = OnceLock::new();
     match tokenizer {
-        Tokenizer::Cl100kBase => CL100K.get_or_init(|| tiktoken_rs::cl100k_base().expect("bundled ranks")), // ok: see above
-        Tokenizer::O200kBase | Tokenizer::Estimate => {
-            // ok: ranks compiled into tiktoken-rs
-            O200K.get_or_init(|| tiktoken_rs::o200k_base().expect("bundled ranks"))
-        }
+        Tokenizer::Cl100kBase => CL100K.get_or_init(bpe::Bpe::cl100k_base),
+        Tokenizer::O200kBase | Tokenizer::Estimate => O200K.get_or_init(bpe::Bpe::o200k_base),
     }
 }
 

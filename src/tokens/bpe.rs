@@ -1,0 +1,232 @@
+//! Counting the tokens of OpenAI's byte-level BPE encodings (o200k_base, cl100k_base) the way
+//! tiktoken encodes: the text is split into pre-tokens by the encoding's pattern, and each
+//! pre-token that is not a token itself is merged from its bytes, lowest-ranked adjacent pair
+//! first (the leftmost of equal ones), until no adjacent pair is a token.
+//!
+//! It only counts, so it keeps one table (token bytes to rank), built at start from the compact
+//! rank file `build.rs` writes from tiktoken-rs: no base64 to decode, no key to allocate, no
+//! decoder or sorted token list to build, which is most of what building a tiktoken-rs encoder
+//! costs.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use fancy_regex::Regex;
+use rustc_hash::FxHashMap;
+
+type Rank = u32;
+
+/// The rank of a pair that is not a token.
+const NONE: Rank = Rank::MAX;
+
+/// Pre-tokens this long or longer are merged with a heap (n log n); shorter ones by scanning
+/// their pairs after each merge, which is quicker for the few bytes most of them hold.
+const HEAP_FROM: usize = 64;
+
+/// cl100k_base's pre-token pattern, as tiktoken defines it (o200k_base's is tiktoken-rs's
+/// `O200K_BASE_PAT_STR`).
+const CL100K_PATTERN: &str =
+    r"'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+| ?[^\s\p{L}\p{N}]++[\r\n]*+|\s++$|\s*[\r\n]|\s+(?!\S)|\s";
+
+/// One encoding: its tokens' ranks and its pre-token pattern.
+pub struct Bpe {
+    ranks: FxHashMap<&'static [u8], Rank>,
+    pretokens: Regex,
+}
+
+impl Bpe {
+    pub fn o200k_base() -> Bpe {
+        Bpe::new(include_bytes!(concat!(env!("OUT_DIR"), "/o200k_base.ranks")), tiktoken_rs::O200K_BASE_PAT_STR)
+    }
+
+    pub fn cl100k_base() -> Bpe {
+        Bpe::new(include_bytes!(concat!(env!("OUT_DIR"), "/cl100k_base.ranks")), CL100K_PATTERN)
+    }
+
+    /// From a rank table as `build.rs` writes it (each token's length in one byte, then its
+    /// bytes, in rank order) and a pre-token pattern.
+    fn new(table: &'static [u8], pattern: &str) -> Bpe {
+        let mut ranks = FxHashMap::with_capacity_and_hasher(table.len() / 4, Default::default());
+        let mut at = 0;
+        let mut rank = 0;
+        while let Some(&len) = table.get(at) {
+            let end = at + 1 + usize::from(len);
+            ranks.insert(&table[at + 1..end], rank);
+            at = end;
+            rank += 1;
+        }
+        // ok: the patterns are the constants above, compiled by the tests
+        let pretokens = Regex::new(pattern).expect("constant pattern");
+        Bpe { ranks, pretokens }
+    }
+
+    fn rank(&self, bytes: &[u8]) -> Rank {
+        self.ranks.get(bytes).copied().unwrap_or(NONE)
+    }
+
+    pub fn count(&self, text: &str) -> usize {
+        let mut tokens = 0;
+        for found in self.pretokens.find_iter(text) {
+            // ok: the patterns need no more backtracking than the regex's limit on any text (as in tiktoken)
+            let piece = found.expect("pre-token pattern within its backtracking limit").as_str().as_bytes();
+            tokens += match (piece.len(), self.ranks.contains_key(piece)) {
+                // Every single byte is a token of these encodings.
+                (1, _) | (_, true) => 1,
+                (len, false) if len < HEAP_FROM => self.merge_by_scanning(piece),
+                _ => self.merge_with_heap(piece),
+            };
+        }
+        tokens
+    }
+
+    /// The tokens `piece` (two bytes or more) merges into: after each merge, the pairs are
+    /// scanned again for the lowest rank.
+    fn merge_by_scanning(&self, piece: &[u8]) -> usize {
+        // `starts[i]` is where part i begins; the last entry is the piece's end.
+        let mut starts: Vec<usize> = (0..=piece.len()).collect();
+        // `pairs[i]`: the rank of parts i and i + 1 joined.
+        let pair = |starts: &[usize], i: usize| match starts.get(i + 2) {
+            Some(&end) => self.rank(&piece[starts[i]..end]),
+            None => NONE,
+        };
+        let mut pairs: Vec<Rank> = (0..piece.len() - 1).map(|i| pair(&starts, i)).collect();
+        loop {
+            let mut lowest = (NONE, 0);
+            for (i, &rank) in pairs.iter().enumerate() {
+                if rank < lowest.0 {
+                    lowest = (rank, i);
+                }
+            }
+            let (rank, i) = lowest;
+            if rank == NONE {
+                return starts.len() - 1;
+            }
+            starts.remove(i + 1);
+            pairs.remove(i);
+            if i < pairs.len() {
+                pairs[i] = pair(&starts, i);
+            }
+            if i > 0 {
+                pairs[i - 1] = pair(&starts, i - 1);
+            }
+        }
+    }
+
+    /// The tokens a long `piece` merges into, the same merges in the same order as
+    /// [`Bpe::merge_by_scanning`], with the candidate pairs in a heap: a pair whose parts changed
+    /// since it was pushed is skipped when it comes out.
+    fn merge_with_heap(&self, piece: &[u8]) -> usize {
+        let n = piece.len();
+        // For a byte where a part starts: where that part ends, where the part before it starts,
+        // and the rank of that part joined with the next (NONE when not a token, or when the
+        // byte no longer starts a part).
+        let mut end: Vec<usize> = (1..=n).collect();
+        let mut before: Vec<Option<usize>> = (0..n).map(|i| i.checked_sub(1)).collect();
+        let mut pair_rank = vec![NONE; n];
+        let mut heap = BinaryHeap::new();
+        for start in 0..n - 1 {
+            let rank = self.rank(&piece[start..start + 2]);
+            if rank != NONE {
+                pair_rank[start] = rank;
+                heap.push(Reverse((rank, start)));
+            }
+        }
+        let mut parts = n;
+        while let Some(Reverse((rank, start))) = heap.pop() {
+            // A part only grows, so the pair at `start` never returns to a rank it had.
+            if pair_rank[start] != rank {
+                continue;
+            }
+            let right = end[start];
+            end[start] = end[right];
+            pair_rank[right] = NONE;
+            if end[start] < n {
+                before[end[start]] = Some(start);
+            }
+            parts -= 1;
+            for at in std::iter::once(start).chain(before[start]) {
+                let next = end[at];
+                pair_rank[at] = if next < n { self.rank(&piece[at..end[next]]) } else { NONE };
+                if pair_rank[at] != NONE {
+                    heap.push(Reverse((pair_rank[at], at)));
+                }
+            }
+        }
+        parts
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tiktoken(name: &str) -> tiktoken_rs::CoreBPE {
+        match name {
+            "o200k_base" => tiktoken_rs::o200k_base(),
+            _ => tiktoken_rs::cl100k_base(),
+        }
+        .expect("bundled ranks")
+    }
+
+    /// Texts whose pre-tokens are long and not tokens (the heap path), short and not tokens
+    /// (the scanning path), and tokens; in several scripts.
+    fn texts() -> Vec<String> {
+        let mut texts: Vec<String> = [
+            "hello world",
+            "Line one\r\nLine two\r\n\r\n   \t  x",
+            "Grüße aus Köln – straße ✓ 日本語のテキスト 🙂🙂🙂",
+            "supercalifragilisticexpialidocious antidisestablishmentarianism",
+            "it's don't WE'LL They'Re 12345678 3.14159 x=y+z;",
+            "\"type\":\"function\",\"parameters\":{\"properties\":{}}",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        let mut state: u64 = 0x2545_F491_4F6C_DD1D;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        // Long runs of one kind: letters, digits, punctuation, spaces, mixed scripts.
+        for alphabet in ["abcdefghijklmnopqrstuvwxyz", "aeiou", "0123456789", "-=_+*#/.,;:!?", " \t", "éàüßœ", "日本語テキスト", "qzxjkv"]
+        {
+            let chars: Vec<char> = alphabet.chars().collect();
+            for len in [2, 7, 63, 64, 65, 300, 2000] {
+                texts.push((0..len).map(|_| chars[(next() % chars.len() as u64) as usize]).collect());
+            }
+        }
+        for len in [100, 1000, 5000] {
+            texts.push("a".repeat(len));
+            texts.push(" ".repeat(len) + "x");
+            texts.push("ab".repeat(len / 2));
+        }
+        texts
+    }
+
+    #[test]
+    fn counts_as_tiktoken_encodes() {
+        for name in ["o200k_base", "cl100k_base"] {
+            let ours = if name == "o200k_base" { Bpe::o200k_base() } else { Bpe::cl100k_base() };
+            let theirs = tiktoken(name);
+            assert_eq!(ours.ranks.len(), theirs.encode_ordinary("").len() + if name == "o200k_base" { 199_998 } else { 100_256 });
+            for text in texts() {
+                assert_eq!(ours.count(&text), theirs.encode_ordinary(&text).len(), "{name}: {text:?}");
+            }
+        }
+    }
+
+    /// The two ways of merging agree on every piece, including the long ones each would take.
+    #[test]
+    fn scanning_and_heap_merge_alike() {
+        let bpe = Bpe::o200k_base();
+        for text in texts() {
+            let bytes = text.as_bytes();
+            for len in [2, 5, 17, 63, 64, 200].into_iter().filter(|&len| len <= bytes.len()) {
+                let piece = &bytes[..len];
+                assert_eq!(bpe.merge_by_scanning(piece), bpe.merge_with_heap(piece), "{piece:?}");
+            }
+        }
+    }
+}
