@@ -1,5 +1,5 @@
 //! `ctxc simulate` for people: a table of model calls (each turn's last call and every call the
-//! policy acted on; every call with `verbose`), the summary, and an SVG chart of the context
+//! policy acted on beyond trimming history; every call with `verbose`), the summary, and an SVG chart of the context
 //! over the calls with the window, the trigger and each summarization marked.
 
 use super::escape::html as escape_html;
@@ -25,7 +25,9 @@ fn describe(e: &Event) -> String {
             n(*threshold),
             kept_from.as_ref().map(|k| format!(" from {k}")).unwrap_or_default()
         ),
-        Event::NothingToSummarize { count, threshold } => format!("at the trigger ({} ≥ {}) but nothing to summarize", n(*count), n(*threshold)),
+        Event::NothingToSummarize { count, threshold } => {
+            format!("at the trigger ({} ≥ {}) but nothing to summarize", n(*count), n(*threshold))
+        }
         Event::OverBudget { count, budget } => format!("still over the input budget ({} > {})", n(*count), n(*budget)),
         Event::HistoryTrimmed { dropped, kept } => format!("history trimmed: {dropped} dropped, {kept} kept"),
     }
@@ -53,20 +55,25 @@ pub fn text(s: &Simulation, verbose: bool) -> String {
     }
     out.push('\n');
     let approx = if s.exact { "" } else { "~" };
-    out.push_str(&table_row(false, &[
-        format!("{:>5}", "turn"),
-        format!("{:>5}", "call"),
-        format!("{:>5}", "msgs"),
-        format!("{:>9}", "runtime"),
-        format!("{:>9}", "sent"),
-        format!("{:>9}", "tokens"),
-        format!("{:>7}", "window"),
-        "events".into(),
-    ]));
+    out.push_str(&table_row(
+        false,
+        &[
+            format!("{:>5}", "turn"),
+            format!("{:>5}", "call"),
+            format!("{:>5}", "msgs"),
+            format!("{:>9}", "runtime"),
+            format!("{:>9}", "sent"),
+            format!("{:>9}", "tokens"),
+            format!("{:>7}", "window"),
+            "events".into(),
+        ],
+    ));
     let last_of_turn = |i: usize| s.calls.get(i + 1).is_none_or(|next| next.turn != s.calls[i].turn);
     let mut hidden = 0;
     for (i, c) in s.calls.iter().enumerate() {
-        if !verbose && c.events.is_empty() && !last_of_turn(i) {
+        // A history limit trims on every call once reached: only verbose shows those calls.
+        let acted = c.events.iter().any(|e| !matches!(e, Event::HistoryTrimmed { .. }));
+        if !verbose && !acted && !last_of_turn(i) {
             hidden += 1;
             continue;
         }
@@ -96,16 +103,19 @@ pub fn text(s: &Simulation, verbose: bool) -> String {
 fn row(c: &Call, window: u64, approx: &str) -> String {
     let share = if window == 0 { 0.0 } else { c.tokens as f64 * 100.0 / window as f64 };
     let events: Vec<String> = c.events.iter().map(describe).collect();
-    table_row(false, &[
-        format!("{:>5}", c.turn),
-        format!("{:>5}", c.index),
-        format!("{:>5}", c.messages.len()),
-        format!("{:>9}", n(c.runtime_count)),
-        format!("{:>9}", n(c.runtime_sent)),
-        format!("{:>9}", format!("{approx}{}", n(c.tokens))),
-        format!("{:>6.1}%", share),
-        events.join("; "),
-    ])
+    table_row(
+        false,
+        &[
+            format!("{:>5}", c.turn),
+            format!("{:>5}", c.index),
+            format!("{:>5}", c.messages.len()),
+            format!("{:>9}", n(c.runtime_count)),
+            format!("{:>9}", n(c.runtime_sent)),
+            format!("{:>9}", format!("{approx}{}", n(c.tokens))),
+            format!("{:>6.1}%", share),
+            events.join("; "),
+        ],
+    )
 }
 
 /// The chart of one simulation: tokens per call (ctxc's count), the count without the policy
@@ -118,12 +128,18 @@ pub fn chart_svg(s: &Simulation) -> String {
     let top = calls.iter().map(|c| c.tokens.max(c.tokens_without_policy)).chain([s.summary.window]).max().unwrap_or(1).max(1) as f64 * 1.05;
     let x = |i: usize| PAD + (W - 2.0 * PAD) * if calls.len() > 1 { i as f64 / (calls.len() - 1) as f64 } else { 0.5 };
     let y = |v: u64| H - PAD - (H - 2.0 * PAD) * v as f64 / top;
-    let line = |values: &mut dyn Iterator<Item = u64>| values.enumerate().map(|(i, v)| format!("{:.1},{:.1}", x(i), y(v))).collect::<Vec<_>>().join(" ");
+    let line = |values: &mut dyn Iterator<Item = u64>| {
+        values.enumerate().map(|(i, v)| format!("{:.1},{:.1}", x(i), y(v))).collect::<Vec<_>>().join(" ")
+    };
     let mut svg = format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {W} {H}\" role=\"img\" aria-label=\"{}\" class=\"simulation\">\n",
         escape_html(&format!("context of {} ({}) over {} model calls", s.agent, s.mode, calls.len()))
     );
-    svg.push_str(&format!("<line x1=\"{PAD}\" y1=\"{0:.1}\" x2=\"{1}\" y2=\"{0:.1}\" stroke=\"currentColor\" stroke-opacity=\"0.4\"/>\n", H - PAD, W - PAD));
+    svg.push_str(&format!(
+        "<line x1=\"{PAD}\" y1=\"{0:.1}\" x2=\"{1}\" y2=\"{0:.1}\" stroke=\"currentColor\" stroke-opacity=\"0.4\"/>\n",
+        H - PAD,
+        W - PAD
+    ));
     let mut hline = |v: u64, label: &str, colour: &str| {
         svg.push_str(&format!(
             "<line x1=\"{PAD}\" y1=\"{0:.1}\" x2=\"{1}\" y2=\"{0:.1}\" stroke=\"{colour}\" stroke-dasharray=\"6 4\"/><text x=\"{1}\" y=\"{2:.1}\" text-anchor=\"end\" font-size=\"11\" fill=\"{colour}\">{3} {4}</text>\n",
@@ -143,7 +159,10 @@ pub fn chart_svg(s: &Simulation) -> String {
             "<polyline fill=\"none\" stroke=\"#888\" stroke-dasharray=\"3 3\" points=\"{}\"/>\n",
             line(&mut calls.iter().map(|c| c.tokens_without_policy))
         ));
-        svg.push_str(&format!("<polyline fill=\"none\" stroke=\"#2471a3\" stroke-width=\"2\" points=\"{}\"/>\n", line(&mut calls.iter().map(|c| c.tokens))));
+        svg.push_str(&format!(
+            "<polyline fill=\"none\" stroke=\"#2471a3\" stroke-width=\"2\" points=\"{}\"/>\n",
+            line(&mut calls.iter().map(|c| c.tokens))
+        ));
     }
     for (i, c) in calls.iter().enumerate() {
         for e in &c.events {

@@ -167,7 +167,11 @@ pub fn workload(file: &str, text: &str) -> Result<Conversation, Failure> {
         if *o.at.get_ref() == 0 || *o.at.get_ref() > raw.turns {
             return Err(failure(file, text, format!("`at` must be a turn from 1 to {}", raw.turns), Some(o.at.span())));
         }
-        let too_big = [o.user_chars, o.assistant_chars].into_iter().flatten().chain(o.tool_result_chars.iter().flatten().copied()).any(|n| n > MAX_CHARS);
+        let too_big = [o.user_chars, o.assistant_chars]
+            .into_iter()
+            .flatten()
+            .chain(o.tool_result_chars.iter().flatten().copied())
+            .any(|n| n > MAX_CHARS);
         if too_big || o.tool_result_chars.as_ref().is_some_and(|r| r.len() as u64 > MAX_CALLS) {
             return Err(failure(file, text, "a turn over the size limits".into(), Some(o.at.span())));
         }
@@ -193,7 +197,14 @@ pub fn workload(file: &str, text: &str) -> Result<Conversation, Failure> {
 /// One turn of a workload: the user's message, one assistant message per tool call (each calling
 /// the tool once, followed by its result), then the answer.
 fn workload_turn(t: u64, user: u64, results: &[u64], assistant: u64, tool: &str) -> Turn {
-    let user = Message { id: format!("u{t}"), role: Role::User, content: filler(&format!("u{t}"), user), tool_calls: vec![], tool_call_id: None, name: None };
+    let user = Message {
+        id: format!("u{t}"),
+        role: Role::User,
+        content: filler(&format!("u{t}"), user),
+        tool_calls: vec![],
+        tool_call_id: None,
+        name: None,
+    };
     let mut steps = Vec::new();
     for (i, &chars) in results.iter().enumerate() {
         let k = i + 1;
@@ -201,17 +212,40 @@ fn workload_turn(t: u64, user: u64, results: &[u64], assistant: u64, tool: &str)
         let mut args = Map::new();
         args.insert("query".into(), Value::String(format!("turn {t} call {k}")));
         let call = ToolCall { id: id.clone(), name: tool.to_string(), args };
-        steps.push(Message { id: format!("a{t}.{k}"), role: Role::Assistant, content: String::new(), tool_calls: vec![call], tool_call_id: None, name: None });
-        steps.push(Message { id: id.clone(), role: Role::Tool, content: filler(&id, chars), tool_calls: vec![], tool_call_id: Some(id), name: Some(tool.to_string()) });
+        steps.push(Message {
+            id: format!("a{t}.{k}"),
+            role: Role::Assistant,
+            content: String::new(),
+            tool_calls: vec![call],
+            tool_call_id: None,
+            name: None,
+        });
+        steps.push(Message {
+            id: id.clone(),
+            role: Role::Tool,
+            content: filler(&id, chars),
+            tool_calls: vec![],
+            tool_call_id: Some(id),
+            name: Some(tool.to_string()),
+        });
     }
     let k = results.len() + 1;
     let answer = format!("a{t}.{k}");
-    steps.push(Message { id: answer.clone(), role: Role::Assistant, content: filler(&answer, assistant), tool_calls: vec![], tool_call_id: None, name: None });
+    steps.push(Message {
+        id: answer.clone(),
+        role: Role::Assistant,
+        content: filler(&answer, assistant),
+        tool_calls: vec![],
+        tool_call_id: None,
+        name: None,
+    });
     Turn { user, steps }
 }
 
-const WORDS: [&str; 16] =
-    ["context", "agent", "window", "summary", "tool", "result", "model", "token", "the", "of", "and", "prompt", "history", "call", "turn", "runtime"];
+const WORDS: [&str; 16] = [
+    "context", "agent", "window", "summary", "tool", "result", "model", "token", "the", "of", "and", "prompt", "history", "call", "turn",
+    "runtime",
+];
 
 /// `chars` characters of ASCII text starting with `[tag] `, in lines of at most 80 characters
 /// (the words follow from the tag, so every message differs and the same spec gives the same text).
@@ -400,7 +434,14 @@ fn read_message(value: Value, out: &mut Vec<Message>) -> Result<(), String> {
                             let call = b.get("tool_use_id").and_then(Value::as_str).ok_or("a tool_result without `tool_use_id`")?;
                             let content = text_of(b.get("content").unwrap_or(&Value::Null))?;
                             let name = tool_name(out, call);
-                            out.push(Message { id: call.to_string(), role: Role::Tool, content, tool_calls: vec![], tool_call_id: Some(call.to_string()), name });
+                            out.push(Message {
+                                id: call.to_string(),
+                                role: Role::Tool,
+                                content,
+                                tool_calls: vec![],
+                                tool_call_id: Some(call.to_string()),
+                                name,
+                            });
                         } else {
                             texts.push(text_of(&Value::Array(vec![b.clone()]))?);
                         }
@@ -424,7 +465,8 @@ fn read_message(value: Value, out: &mut Vec<Message>) -> Result<(), String> {
                     let name = b.get("name").and_then(Value::as_str).ok_or("a tool_use without `name`")?;
                     calls.push(ToolCall { id: call, name: name.to_string(), args: args_of(b.get("input"))? });
                 }
-                content = Value::Array(blocks.iter().filter(|b| b.get("type").and_then(Value::as_str) != Some("tool_use")).cloned().collect());
+                content =
+                    Value::Array(blocks.iter().filter(|b| b.get("type").and_then(Value::as_str) != Some("tool_use")).cloned().collect());
             }
             for call in o.get("tool_calls").and_then(Value::as_array).into_iter().flatten() {
                 let c = call.as_object().ok_or("a tool call is not an object")?;
@@ -440,7 +482,14 @@ fn read_message(value: Value, out: &mut Vec<Message>) -> Result<(), String> {
         "tool" => {
             let call = string_field(&o, "tool_call_id").ok_or("a tool message without `tool_call_id`")?;
             let name = string_field(&o, "name").or_else(|| tool_name(out, &call));
-            out.push(Message { id: call.clone(), role: Role::Tool, content: text_of(o.get("content").unwrap_or(&Value::Null))?, tool_calls: vec![], tool_call_id: Some(call), name });
+            out.push(Message {
+                id: call.clone(),
+                role: Role::Tool,
+                content: text_of(o.get("content").unwrap_or(&Value::Null))?,
+                tool_calls: vec![],
+                tool_call_id: Some(call),
+                name,
+            });
             Ok(())
         }
         other => Err(format!("unknown role `{other}`")),

@@ -193,7 +193,10 @@ impl DeepAgents {
         let mut cut = Vec::new();
         for m in messages.iter_mut().take(cutoff) {
             let long = |m: &Message| {
-                m.tool_calls.iter().any(|c| TRUNCATED_TOOLS.contains(&c.name.as_str()) && c.args.values().any(|v| v.as_str().is_some_and(|s| s.chars().count() > MAX_ARG_LENGTH)))
+                m.tool_calls.iter().any(|c| {
+                    TRUNCATED_TOOLS.contains(&c.name.as_str())
+                        && c.args.values().any(|v| v.as_str().is_some_and(|s| s.chars().count() > MAX_ARG_LENGTH))
+                })
             };
             if m.role == Role::Assistant && long(m) {
                 let owned = m.to_mut();
@@ -214,7 +217,10 @@ impl DeepAgents {
     fn preview(&self, content: &str, subject: &str) -> (String, String) {
         let lines = split_lines(content);
         let clip = |shown: &[&str]| -> (Vec<String>, bool) {
-            (shown.iter().map(|l| l.chars().take(PREVIEW_LINE_CHARS).collect()).collect(), shown.iter().any(|l| l.chars().count() > PREVIEW_LINE_CHARS))
+            (
+                shown.iter().map(|l| l.chars().take(PREVIEW_LINE_CHARS).collect()).collect(),
+                shown.iter().any(|l| l.chars().count() > PREVIEW_LINE_CHARS),
+            )
         };
         let (text, omitted, clipped) = if lines.len() <= 2 * PREVIEW_LINES {
             let (shown, clipped) = clip(&lines);
@@ -223,7 +229,11 @@ impl DeepAgents {
             let (head, head_clipped) = clip(&lines[..PREVIEW_LINES]);
             let (tail, tail_clipped) = clip(&lines[lines.len() - PREVIEW_LINES..]);
             let marker = format!("... [{} lines truncated] ...", lines.len() - 2 * PREVIEW_LINES);
-            (format!("{}\n{marker}\n{}", self.numbered(&head, 1), self.numbered(&tail, lines.len() - PREVIEW_LINES + 1)), true, head_clipped || tail_clipped)
+            (
+                format!("{}\n{marker}\n{}", self.numbered(&head, 1), self.numbered(&tail, lines.len() - PREVIEW_LINES + 1)),
+                true,
+                head_clipped || tail_clipped,
+            )
         };
         let mut note = match omitted {
             true => format!("Here is a preview showing the head and tail of the {subject}"),
@@ -328,7 +338,11 @@ fn safe_cutoff(messages: &[Cow<Message>], cutoff: usize) -> usize {
 impl Policy for DeepAgents {
     fn info(&self) -> PolicyInfo {
         let trigger_rule = match (self.trigger, self.budget()) {
-            (t, Some(b)) => format!("{} reached, or a request over the input budget of {b} (95 % of max input tokens less {} output)", t.describe(), self.max_tokens),
+            (t, Some(b)) => format!(
+                "{} reached, or a request over the input budget of {b} (95 % of max input tokens less {} output)",
+                t.describe(),
+                self.max_tokens
+            ),
             (t, None) => format!("{} reached", t.describe()),
         };
         let mut rules = Vec::new();
@@ -348,12 +362,17 @@ impl Policy for DeepAgents {
         };
         PolicyInfo {
             system: self.release.to_string(),
-            counter: format!("LangChain's approximate counter: characters / {} per message, rounded up, + 3; tools as JSON", self.chars_per_token),
+            counter: format!(
+                "LangChain's approximate counter: characters / {} per message, rounded up, + 3; tools as JSON",
+                self.chars_per_token
+            ),
             window: self.window,
             trigger,
             trigger_rule,
             keep: match self.keep {
-                ContextSize::Fraction(_) if self.max_input.is_none() => format!("the last {DEFAULT_MESSAGES_TO_KEEP} messages (no profile for the share)"),
+                ContextSize::Fraction(_) if self.max_input.is_none() => {
+                    format!("the last {DEFAULT_MESSAGES_TO_KEEP} messages (no profile for the share)")
+                }
                 k => format!("the last {}", k.describe()),
             },
             rules,
@@ -389,7 +408,12 @@ impl Policy for DeepAgents {
                 // A random file name of fixed length (a uuid4).
                 let path = format!("/conversation_history/{}.md", "0".repeat(36));
                 let content = self.offloaded_human(last, &path);
-                events.push(Event::HumanMessageOffloaded { message: last.id.clone(), chars, replacement_chars: content.chars().count() as u64, path });
+                events.push(Event::HumanMessageOffloaded {
+                    message: last.id.clone(),
+                    chars,
+                    replacement_chars: content.chars().count() as u64,
+                    path,
+                });
                 self.offloaded_humans.insert(last.id.clone(), Message { content, ..last.clone() });
             }
             for m in messages.iter_mut() {

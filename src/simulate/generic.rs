@@ -90,7 +90,7 @@ impl Policy for Generic<'_> {
             trigger: self.trigger.map(|(_, at)| at),
             trigger_rule: match self.trigger {
                 Some((ratio, at)) => format!("{} of max input tokens ({at})", crate::systems::pct(ratio)),
-                None => "none: [summarization] trigger is not set".into(),
+                None => "none: [summarization] trigger_ratio is not set".into(),
             },
             keep: format!("the last {} messages", self.keep),
             rules,

@@ -64,17 +64,29 @@ pub fn tools_tokens<'a>(tools: impl Iterator<Item = (&'a str, &'a str, &'a Value
     }
 }
 
-/// The schema with a title on each property that has none, as pydantic derives it from the field
-/// name (`file_path` → `File Path`): LangChain counts a tool's pydantic schema, where a provider
-/// gets the schema without titles.
+/// The schema as pydantic writes it, which LangChain counts (a provider gets it without titles
+/// and with nested models inlined): a title on each property that has none, derived from the
+/// field name (`file_path` → `File Path`), and a list of objects (`todos: list[Todo]`) as a
+/// reference to a model in `$defs`, named after the field in the singular (pydantic names it
+/// after its class, which the provider's schema no longer says).
 fn with_titles(parameters: &Value) -> Value {
     let mut schema = parameters.clone();
+    let mut defs = Map::new();
     if let Some(Value::Object(properties)) = schema.get_mut("properties") {
         for (name, property) in properties.iter_mut() {
-            if let Value::Object(p) = property {
-                p.entry("title").or_insert_with(|| Value::String(pydantic_title(name)));
+            let Value::Object(p) = property else { continue };
+            p.entry("title").or_insert_with(|| Value::String(pydantic_title(name)));
+            if let Some(items) = p.get_mut("items").filter(|i| i.get("properties").is_some()) {
+                let model = pydantic_title(name).trim_end_matches('s').to_string();
+                let mut def = with_titles(items);
+                def.as_object_mut().map(|d| d.insert("title".into(), Value::String(model.clone())));
+                defs.insert(model.clone(), def);
+                *items = serde_json::json!({ "$ref": format!("#/$defs/{model}") });
             }
         }
+    }
+    if let (false, Value::Object(s)) = (defs.is_empty(), &mut schema) {
+        s.insert("$defs".into(), Value::Object(defs));
     }
     schema
 }
@@ -98,7 +110,13 @@ fn pydantic_title(name: &str) -> String {
 pub fn json_dumps_len(value: &Value) -> u64 {
     match value {
         Value::Null => 4,
-        Value::Bool(b) => if *b { 4 } else { 5 },
+        Value::Bool(b) => {
+            if *b {
+                4
+            } else {
+                5
+            }
+        }
         Value::Number(n) => n.to_string().len() as u64,
         Value::String(s) => json_string_len(s),
         Value::Array(items) => 2 + items.iter().map(json_dumps_len).sum::<u64>() + 2 * items.len().saturating_sub(1) as u64,
@@ -154,7 +172,9 @@ fn py_repr(value: &Value) -> String {
         },
         Value::String(s) => py_str(s),
         Value::Array(items) => format!("[{}]", items.iter().map(py_repr).collect::<Vec<_>>().join(", ")),
-        Value::Object(o) => format!("{{{}}}", o.iter().map(|(k, v)| format!("{}: {}", py_str(k), py_repr(v))).collect::<Vec<_>>().join(", ")),
+        Value::Object(o) => {
+            format!("{{{}}}", o.iter().map(|(k, v)| format!("{}: {}", py_str(k), py_repr(v))).collect::<Vec<_>>().join(", "))
+        }
     }
 }
 
@@ -202,8 +222,11 @@ mod tests {
             name: None,
         };
         // repr: [{'name': 'search', 'args': {'query': "it's", 'n': 2.0, 'ok': True}, 'id': 'c1', 'type': 'tool_call'}]
-        assert_eq!(tool_calls_repr(&m), "[{'name': 'search', 'args': {'query': \"it's\", 'n': 2.0, 'ok': True}, 'id': 'c1', 'type': 'tool_call'}]");
-        assert_eq!(message_chars(&m), 106 + 9);
+        assert_eq!(
+            tool_calls_repr(&m),
+            "[{'name': 'search', 'args': {'query': \"it's\", 'n': 2.0, 'ok': True}, 'id': 'c1', 'type': 'tool_call'}]"
+        );
+        assert_eq!(message_chars(&m), 102 + "assistant".len() as u64);
         assert_eq!(message_tokens(10, 4.0), 6);
         assert_eq!(message_tokens(10, 3.3), 7);
         assert_eq!(json_dumps_len(&serde_json::json!({"a": [1, "é"], "b": null})), r#"{"a": [1, "\u00e9"], "b": null}"#.len() as u64);

@@ -169,7 +169,13 @@ fn policy_for<'a>(agent: &Agent, rendered: &Rendered, measured: &Measured, count
 
 /// Replays `conversation` through the policy of `rendered`'s agent. Each call's true count is
 /// the measured fixed context plus each history message's tokens and framing.
-pub fn simulate(agent: &Agent, rendered: &Rendered, measured: &Measured, counter: &TokenCounter, conversation: &Conversation) -> Simulation {
+pub fn simulate(
+    agent: &Agent,
+    rendered: &Rendered,
+    measured: &Measured,
+    counter: &TokenCounter,
+    conversation: &Conversation,
+) -> Simulation {
     let mut policy = policy_for(agent, rendered, measured, counter);
     let info = policy.info();
     let tokenizer = agent.profile.tokenizer;
