@@ -571,7 +571,7 @@ mod tests {
     #[test]
     fn bad_transcripts_say_where() {
         let e = transcript("t.json", "[{\"role\":\"user\",\"content\":\"a\"},\n {\"role\":\"wizard\"}]", 1).unwrap_err();
-        assert_eq!(e.diagnostics[0].span.clone().map(|s| s.start), Some(34));
+        assert_eq!(e.diagnostics[0].span.clone().map(|s| s.start), Some(33), "the second message");
         assert!(e.diagnostics[0].message.contains("unknown role"));
         let e = transcript("t.json", "[{\"role\":\"user\",\n \"content\": }]", 1).unwrap_err();
         assert!(e.diagnostics[0].span.is_some());

@@ -53,8 +53,7 @@ impl<'c> Generic<'c> {
     }
 
     fn tokens(&self, m: &Message) -> u64 {
-        let calls: String = m.tool_calls.iter().map(|c| format!("{}{}", c.name, serde_json::Value::Object(c.args.clone()))).collect();
-        (self.counter.count(self.tokenizer, &m.content) + self.counter.count(self.tokenizer, &calls)) as u64 + self.per_message
+        super::message_tokens(self.counter, self.tokenizer, self.per_message, m)
     }
 
     fn count(&self, messages: &[Cow<Message>]) -> u64 {

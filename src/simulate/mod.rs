@@ -181,10 +181,7 @@ pub fn simulate(
     let tokenizer = agent.profile.tokenizer;
     let per_message = measured.request.per_message.unwrap_or(0);
     let fixed_tokens = measured.request.total.tokens.max(0) as u64;
-    let true_tokens = |m: &Message| -> u64 {
-        let calls: String = m.tool_calls.iter().map(|c| format!("{}{}", c.name, serde_json::Value::Object(c.args.clone()))).collect();
-        (counter.count(tokenizer, &m.content) + counter.count(tokenizer, &calls)) as u64 + per_message
-    };
+    let true_tokens = |m: &Message| message_tokens(counter, tokenizer, per_message, m);
     let mut state: Vec<Message> = Vec::new();
     // ctxc's count of every message as written, for the count without a policy.
     let mut unmanaged = 0u64;
@@ -238,6 +235,13 @@ pub fn simulate(
         calls,
         summary,
     }
+}
+
+/// ctxc's count of one history message: its text, its tool calls (name and arguments as JSON)
+/// and the provider's framing per message.
+fn message_tokens(counter: &TokenCounter, tokenizer: crate::models::Tokenizer, per_message: u64, m: &Message) -> u64 {
+    let calls: String = m.tool_calls.iter().map(|c| format!("{}{}", c.name, serde_json::Value::Object(c.args.clone()))).collect();
+    (counter.count(tokenizer, &m.content) + counter.count(tokenizer, &calls)) as u64 + per_message
 }
 
 fn summarize(calls: &[Call], turns: usize, window: u64) -> Summary {

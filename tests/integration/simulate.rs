@@ -25,7 +25,7 @@ fn run(agent: &str, overrides: Vec<String>, conversation: &Conversation) -> Simu
 #[test]
 fn deep_agents_offloads_the_large_result_and_summarizes_at_its_trigger_keeping_its_share() {
     let conversation = sample();
-    let sim = run("deepagents", vec!["deepagents.version=0.7.32".into(), "agent.context_window=60000".into()], &conversation);
+    let sim = run("deepagents", vec!["deepagents.version=0.7.32".into(), "agent.context_window=100000".into()], &conversation);
     assert_eq!(sim.policy.system, "deepagents 0.7.32");
     let offloads: Vec<(usize, &Event)> = sim
         .calls
@@ -35,7 +35,11 @@ fn deep_agents_offloads_the_large_result_and_summarizes_at_its_trigger_keeping_i
         .collect();
     assert_eq!(offloads.len(), 1, "only turn 12's 120,000-character result is over 80,000");
     assert!(matches!(offloads[0], (12, Event::ToolResultOffloaded { chars: 120_000, .. })));
-    let first = sim.summary.first_summarization_turn.expect("a 60,000-token window summarizes");
+    // claude-sonnet-4-5 reserves 64,000 output tokens: 0.7 summarizes over its input budget,
+    // int(0.95 × 100,000) − 64,000 = 31,000, long before the 85 % trigger.
+    assert_eq!(sim.policy.trigger, Some(31_001));
+    sim.summary.first_summarization_turn.expect("summarizes");
+    let mut summarized_before = false;
     let trigger = sim.policy.trigger.expect("a trigger in tokens");
     for c in &sim.calls {
         let summarized = c.events.iter().any(|e| matches!(e, Event::Summarized { .. }));
@@ -45,7 +49,8 @@ fn deep_agents_offloads_the_large_result_and_summarizes_at_its_trigger_keeping_i
             assert_eq!(c.messages[0], "summary");
             assert!(c.runtime_sent < trigger, "what is sent after summarizing is under the trigger");
         }
-        assert!(c.turn < first || c.messages[0] == "summary", "the summary stays first after the first summarization");
+        summarized_before |= summarized;
+        assert_eq!(summarized_before, c.messages[0] == "summary", "call {}: the summary stays first from the first summarization on", c.index);
     }
     assert!(sim.summary.summarizations >= 3, "{:?}", sim.summary);
     assert_eq!(sim.summary.window_exceeded_turn, None);
