@@ -50,7 +50,12 @@ fn deep_agents_offloads_the_large_result_and_summarizes_at_its_trigger_keeping_i
             assert!(c.runtime_sent < trigger, "what is sent after summarizing is under the trigger");
         }
         summarized_before |= summarized;
-        assert_eq!(summarized_before, c.messages[0] == "summary", "call {}: the summary stays first from the first summarization on", c.index);
+        assert_eq!(
+            summarized_before,
+            c.messages[0] == "summary",
+            "call {}: the summary stays first from the first summarization on",
+            c.index
+        );
     }
     assert!(sim.summary.summarizations >= 3, "{:?}", sim.summary);
     assert_eq!(sim.summary.window_exceeded_turn, None);
