@@ -20,8 +20,10 @@ fn describe(e: &Event) -> String {
         }
         Event::ArgumentsTruncated { messages } => format!("arguments truncated in {}", messages.join(", ")),
         Event::Summarized { by, count, threshold, summarized, kept_from, kept, .. } => format!(
-            "summarized {summarized} messages ({by}: {} ≥ {}), kept {kept}{}",
+            "summarized {summarized} messages ({by}: {} {} {}), kept {kept}{}",
             n(*count),
+            // The trigger fires at its count, the input budget above it.
+            if by == "input budget" { ">" } else { "≥" },
             n(*threshold),
             kept_from.as_ref().map(|k| format!(" from {k}")).unwrap_or_default()
         ),
