@@ -138,6 +138,7 @@ struct RawOverride {
 const MAX_TURNS: u64 = 10_000;
 const MAX_CALLS: u64 = 64;
 const MAX_CHARS: u64 = 4 << 20;
+const MAX_TOTAL_CHARS: u64 = 64 << 20;
 
 /// Reads a workload spec (TOML) and makes its conversation. `file` is the path shown.
 pub fn workload(file: &str, text: &str) -> Result<Conversation, Failure> {
@@ -154,6 +155,9 @@ pub fn workload(file: &str, text: &str) -> Result<Conversation, Failure> {
         if biggest > MAX_CHARS {
             return Err(failure(file, text, format!("a size over {MAX_CHARS} characters"), Some(size.span())));
         }
+    }
+    if raw.summary_chars > MAX_CHARS {
+        return Err(failure(file, text, format!("`summary_chars` over {MAX_CHARS}"), None));
     }
     if raw.turns == 0 || raw.turns > MAX_TURNS {
         return Err(failure(file, text, format!("`turns` must be 1 to {MAX_TURNS}"), None));
@@ -175,6 +179,22 @@ pub fn workload(file: &str, text: &str) -> Result<Conversation, Failure> {
         if too_big || o.tool_result_chars.as_ref().is_some_and(|r| r.len() as u64 > MAX_CALLS) {
             return Err(failure(file, text, "a turn over the size limits".into(), Some(o.at.span())));
         }
+    }
+    // The whole conversation at its largest stays within a bound too (64 Mi characters).
+    let most = |size: Option<&toml::Spanned<Size>>, default: u64| match size.map(|s| *s.get_ref()) {
+        Some(Size::Fixed(n)) | Some(Size::Range { max: n, .. }) => n,
+        None => default,
+    };
+    let per_turn = most(Some(&raw.user_chars), 0)
+        + most(Some(&raw.assistant_chars), 0)
+        + most(raw.tool_calls.as_ref(), 0) * most(raw.tool_result_chars.as_ref(), 200);
+    let overrides: u64 = raw
+        .overrides
+        .iter()
+        .map(|o| o.user_chars.unwrap_or(0) + o.assistant_chars.unwrap_or(0) + o.tool_result_chars.iter().flatten().sum::<u64>())
+        .sum();
+    if per_turn.saturating_mul(raw.turns).saturating_add(overrides) > MAX_TOTAL_CHARS {
+        return Err(failure(file, text, format!("the workload can reach more than {MAX_TOTAL_CHARS} characters in all"), None));
     }
     let mut rng = SplitMix(raw.seed);
     let mut turns = Vec::with_capacity(raw.turns as usize);
@@ -293,6 +313,9 @@ impl SplitMix {
 /// LangChain's (`type` human/ai/tool, or `{"type", "data"}` as `messages_to_dict` writes).
 /// System messages are left out: the system prompt is the agent's.
 pub fn transcript(file: &str, text: &str, summary_chars: u64) -> Result<Conversation, Failure> {
+    if summary_chars > MAX_CHARS {
+        return Err(failure(file, text, format!("a summary over {MAX_CHARS} characters (--summary-chars)"), None));
+    }
     let trimmed = text.trim_start();
     let (values, format) = if trimmed.starts_with('[') || (trimmed.starts_with('{') && !is_jsonl(text)) {
         let value: Value = serde_json::from_str(text).map_err(|e| json_failure(file, text, &e, 0))?;
@@ -544,6 +567,8 @@ mod tests {
         let e = workload("w.toml", "turns = 2\nuser_chars = 1\nassistant_chars = 1\nbogus = 3\n").unwrap_err();
         assert!(e.diagnostics[0].message.contains("unknown field"), "{}", e.diagnostics[0].message);
         assert!(workload("w.toml", "turns = 2\nuser_chars = 1\nassistant_chars = 1\n[[turn]]\nat = 3\n").is_err());
+        let huge = "turns = 10000\nuser_chars = 4000000\nassistant_chars = 1\n";
+        assert!(workload("w.toml", huge).unwrap_err().diagnostics[0].message.contains("in all"), "refused before anything is made");
     }
 
     #[test]
