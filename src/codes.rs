@@ -106,6 +106,7 @@ macro_rules! rule_table {
                 BUDGET003 budget003_summarization_on_first_turn,
                 BUDGET004 budget004_no_room_for_response,
                 BUDGET005 budget005_count_not_recorded,
+                BUDGET006 budget006_workload_over_policy,
             }
             settings Settings {
                 SET001 set001_deepagents_trigger_out_of_range,

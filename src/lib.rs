@@ -48,6 +48,7 @@ pub mod rules;
 pub mod scaffold;
 pub mod schema;
 pub mod session;
+pub mod simulate;
 pub mod skills;
 pub mod systems;
 pub mod templates;

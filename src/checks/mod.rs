@@ -4,3 +4,4 @@
 pub mod budgets;
 pub mod leaks;
 pub mod settings;
+pub mod workloads;

@@ -13,6 +13,7 @@ mod render;
 mod report;
 mod rules;
 mod schema;
+mod simulate;
 // Prompt changes under review (issue 6).
 mod completions;
 mod diff;
@@ -74,6 +75,8 @@ enum Command {
     Check(check::CheckArgs),
     /// Token costs per mode: steps, tool schemas per category, server and tool, and the window.
     Cost(cost::CostArgs),
+    /// Replay a transcript or a workload through the runtime's own context policy, model call by model call.
+    Simulate(simulate::SimulateArgs),
     /// Record exact Claude and Gemini counts from the providers' counting endpoints (ctxc.counts).
     Counts(counts::CountsArgs),
     /// List the model profiles (window, max output, tokenizer).
@@ -110,6 +113,7 @@ impl Command {
         match self {
             Command::Check(a) => a.color.color,
             Command::Cost(a) => a.color.color,
+            Command::Simulate(a) => a.color.color,
             Command::Snapshot(a) => a.color.color,
             Command::Diff(a) => a.color.color,
             Command::Render(a) => a.color.color,
@@ -142,6 +146,7 @@ pub fn main() -> ExitCode {
         Command::Render(args) => render::run(args, &reporter),
         Command::Check(args) => check::run(args, &reporter),
         Command::Cost(args) => cost::run(args, &reporter),
+        Command::Simulate(args) => simulate::run(args, &reporter),
         Command::Counts(args) => counts::run(args, &reporter),
         Command::Models(args) => models::run(args),
         Command::Schema => schema::run(),

@@ -1072,6 +1072,15 @@ impl Validator {
                 .map(|(server, cfg)| (server.clone(), cfg.prompt.as_ref().and_then(|p| self.read(p, Some(false)))))
                 .collect();
             let profile = s.profile.as_ref().and_then(|p| self.read(p, Some(false)));
+            let workload = s.workload.as_ref().and_then(|w| {
+                let file = self.read(w, Some(false))?;
+                Some(ScenarioWorkload {
+                    file,
+                    origin: self.origin(w, &w.value),
+                    summarize_not_before: s.summarize_not_before.as_ref().map(|n| n.value),
+                    summarize_not_before_origin: s.summarize_not_before.as_ref().map(|n| self.origin(n, &n.value.to_string())),
+                })
+            });
             let (memories, memories_source) = match &s.memories {
                 None => (Vec::new(), None),
                 Some(RawMemories::Inline(items)) => (items.clone(), Some(self.rel.clone())),
@@ -1108,6 +1117,7 @@ impl Validator {
                 name.clone(),
                 Scenario {
                     name,
+                    workload,
                     description: s.description.clone(),
                     now,
                     timezone: s.timezone.clone().unwrap_or_else(|| "UTC".to_string()),

@@ -132,9 +132,24 @@ pub struct NamedText {
     pub file: TextFile,
 }
 
+/// A scenario's workload, which `ctxc check` simulates (BUDGET006).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ScenarioWorkload {
+    pub file: TextFile,
+    /// Where `workload` is written.
+    #[serde(skip)]
+    pub origin: Origin,
+    /// The first summarization must come at this turn or later.
+    pub summarize_not_before: Option<u64>,
+    #[serde(skip)]
+    pub summarize_not_before_origin: Option<Origin>,
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Scenario {
     pub name: String,
+    /// The workload `ctxc check` replays in this scenario.
+    pub workload: Option<ScenarioWorkload>,
     pub description: Option<String>,
     pub now: Timestamp,
     pub timezone: String,

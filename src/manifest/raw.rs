@@ -536,6 +536,13 @@ pub struct RawScenario {
     /// Sample values of the runtime variables templates read (`{{ cli_mode }}`), any type.
     #[serde(default)]
     pub vars: IndexMap<String, serde_json::Value>,
+    /// A workload spec (docs/simulate.md) that `ctxc check` replays through the runtime's context
+    /// policy in this scenario: it fails when a request exceeds the window (BUDGET006).
+    #[serde(default)]
+    pub workload: Option<Spanned<String>>,
+    /// With `workload`: `ctxc check` also fails when the workload summarizes before this turn.
+    #[serde(default)]
+    pub summarize_not_before: Option<Spanned<u64>>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema)]

@@ -8,5 +8,6 @@ pub mod escape;
 pub mod formats;
 pub mod html;
 pub mod prompt;
+pub mod simulate;
 mod systems;
 mod table;

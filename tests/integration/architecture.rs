@@ -37,6 +37,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("render", &["render"]),
     ("measure", &["measure"]),
     ("driver", &["session"]),
+    ("simulate", &["simulate"]),
     ("checks", &["rules", "checks", "lint"]),
     ("report", &["report", "review", "import", "scaffold", "editor"]),
 ];

@@ -29,6 +29,7 @@ mod rule_fixes;
 mod rules;
 mod scaffold;
 mod schema;
+mod simulate;
 mod skills_ref;
 mod snapshot_api;
 mod templates;

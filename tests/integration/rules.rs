@@ -228,6 +228,7 @@ const EXAMPLES_NOT_ONE_FILE: &[&str] = &[
     "BUDGET003",
     "BUDGET004",
     "BUDGET005",
+    "BUDGET006",
     "SET001",
     "SET002",
     "SET003",

@@ -270,3 +270,101 @@ fn readme_names_each_deepagents_release_compared() {
         common::assert_readme_release_row(&format!("deepagents {release}"), fixtures().len());
     }
 }
+
+/// `ctxc simulate` against the real runtime: each fixture under tests/runtimes/deepagents/simulate/
+/// has a workload; the runtime replays it with a scripted model (simulate.py beside this file)
+/// and ctxc simulates it on the fixture's manifest. Per model call, the count the runtime's
+/// summarization decided on, the history it sent (message ids, `summary` first after a
+/// summarization) and the tool results it offloaded must be the same.
+#[test]
+#[ignore = "needs the Deep Agents runtimes (scripts/runtimes)"]
+fn simulate_matches_the_runtime_call_by_call() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/runtimes/deepagents/simulate");
+    let mut fixtures: Vec<PathBuf> =
+        std::fs::read_dir(&dir).expect("fixtures").flatten().map(|e| e.path()).filter(|p| p.join("workload.toml").is_file()).collect();
+    fixtures.sort();
+    assert!(fixtures.len() >= 3, "three workloads at least");
+    let mut problems = Vec::new();
+    let mut figures = Vec::new();
+    for fixture in &fixtures {
+        let text = std::fs::read_to_string(fixture.join("workload.toml")).expect("workload");
+        let conversation = ctxc::simulate::conversation::workload("workload.toml", &text).expect("a valid workload");
+        for release in RELEASES {
+            let label = format!("{} @ deepagents {release}", name_of(fixture));
+            let project = with_upstream_texts(fixture, &runtime(release, fixture, None));
+            let conversation_file = project.path().join("conversation.json");
+            std::fs::write(&conversation_file, serde_json::to_string(&conversation).expect("json")).expect("write");
+            let python = common::runtime_path(&format!("deepagents-{release}/bin/python"));
+            let harness = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/runtimes/deepagents/simulate.py");
+            // The runtime writes offloaded results and history into its backend: the temporary copy.
+            let out = std::process::Command::new(python)
+                .arg(harness)
+                .arg(project.path())
+                .arg(&conversation_file)
+                .output()
+                .expect("run the harness");
+            assert!(out.status.success(), "{label}: the runtime failed:\n{}", String::from_utf8_lossy(&out.stderr));
+            let ran: Vec<Value> = serde_json::from_slice(&out.stdout).expect("harness JSON");
+
+            let session = ctxc::Session::new(vec![format!("deepagents.version={release}")]);
+            let runs = session.run(&project.path().join("ctxc.toml"), Only::default()).expect("ctxc loads the fixture");
+            let run = runs.runs.first().expect("one mode");
+            let simulated = ctxc::simulate::simulate(&runs.loaded.agent, &run.rendered, &run.measured, session.counter(), &conversation);
+            if ran.len() != simulated.calls.len() {
+                problems.push(format!("{label}: {} model calls in the runtime, {} in ctxc", ran.len(), simulated.calls.len()));
+                continue;
+            }
+            let mut events = (Vec::new(), Vec::new());
+            let mut summaries = 0;
+            for (r, c) in ran.iter().zip(&simulated.calls) {
+                let ids: Vec<&str> = r["messages"].as_array().expect("ids").iter().filter_map(Value::as_str).collect();
+                let offloaded: Vec<&str> = r["offloaded"].as_array().expect("offloaded").iter().filter_map(Value::as_str).collect();
+                let ctxc_offloaded: Vec<&str> = c
+                    .messages
+                    .iter()
+                    .map(String::as_str)
+                    .filter(|id| {
+                        simulated.calls[..c.index]
+                            .iter()
+                            .flat_map(|c| &c.events)
+                            .any(|e| matches!(e, ctxc::simulate::Event::ToolResultOffloaded { message, .. } if message == id))
+                    })
+                    .collect();
+                if r["count"].as_u64() != Some(c.runtime_count) {
+                    problems.push(format!(
+                        "{label}: call {} (turn {}): the runtime counted {}, ctxc {}",
+                        c.index, c.turn, r["count"], c.runtime_count
+                    ));
+                }
+                if ids != c.messages.iter().map(String::as_str).collect::<Vec<_>>() {
+                    problems.push(format!("{label}: call {} (turn {}): the runtime sent {ids:?}, ctxc {:?}", c.index, c.turn, c.messages));
+                }
+                if offloaded != ctxc_offloaded {
+                    problems.push(format!("{label}: call {}: offloaded {offloaded:?} in the runtime, {ctxc_offloaded:?} in ctxc", c.index));
+                }
+                let runtime_summaries = r["summaries"].as_u64().expect("summaries");
+                if runtime_summaries > summaries {
+                    events.0.push(c.turn);
+                }
+                summaries = runtime_summaries;
+                if c.events.iter().any(|e| matches!(e, ctxc::simulate::Event::Summarized { .. })) {
+                    events.1.push(c.turn);
+                }
+            }
+            if events.0 != events.1 {
+                problems.push(format!("{label}: summarized at turns {:?} in the runtime, {:?} in ctxc", events.0, events.1));
+            }
+            figures.push(format!("{label}: {} calls; summarized at turns {:?} (ctxc {:?})", ran.len(), events.0, events.1));
+        }
+    }
+    eprintln!("{}", figures.join("\n"));
+    // The first few problems of each fixture and release.
+    let mut shown: Vec<&String> = Vec::new();
+    for p in &problems {
+        let label = p.split(':').next().unwrap_or_default();
+        if shown.iter().filter(|s| s.starts_with(label)).count() < 4 {
+            shown.push(p);
+        }
+    }
+    assert!(problems.is_empty(), "{} problems:\n{}", problems.len(), shown.iter().map(|s| s.as_str()).collect::<Vec<_>>().join("\n"));
+}

@@ -1,0 +1,473 @@
+//! Deep Agents' context policy, as deepagents 0.7.32 and 0.4.12 run it (with langchain 1.4.7):
+//! - `FilesystemMiddleware.wrap_tool_call`: a tool result over 4 × `tool_token_limit_before_evict`
+//!   characters (tools other than ls, glob, grep, read_file, edit_file, write_file, delete) is
+//!   written to `/large_tool_results/<id>` and replaced by a head-and-tail preview
+//!   (`_message_eviction.py` in 0.7, `filesystem.py` in 0.4);
+//! - 0.7's `FilesystemMiddleware.wrap_model_call`: the last message, a user message over
+//!   4 × `human_message_token_limit_before_evict` characters, is offloaded the same way and stays
+//!   replaced in every later request;
+//! - `SummarizationMiddleware.wrap_model_call` (`deepagents/middleware/summarization.py`, with
+//!   LangChain's `SummarizationMiddleware` for trigger and keep): the effective history (the last
+//!   summary, then the messages after its cutoff) is counted with LangChain's approximate counter
+//!   together with the system message and the tools; old `write_file`/`edit_file` arguments are
+//!   cut; at the trigger (or, from 0.7, over the input budget `int(0.95 × max input) − max
+//!   output`) everything before the cutoff `keep` gives is replaced by one summary message.
+
+use std::borrow::Cow;
+use std::collections::BTreeMap;
+
+use super::conversation::{filler, Message, Role};
+use super::langchain::{message_chars, message_tokens, system_tokens, tools_tokens};
+use super::{Event, Policy, PolicyInfo, Request};
+use crate::manifest::model::Agent;
+use crate::render::Rendered;
+use crate::systems::deepagents::{self as da, ContextSize, Settings, CHARS_PER_TOKEN, LAYOUT_0_4};
+
+/// Tool results of these tools are never offloaded (`TOOLS_EXCLUDED_FROM_EVICTION`).
+const NOT_EVICTED: [&str; 7] = ["ls", "glob", "grep", "read_file", "edit_file", "write_file", "delete"];
+/// LangChain keeps this many messages when a share of a window it does not know is asked for
+/// (`_DEFAULT_MESSAGES_TO_KEEP`).
+const DEFAULT_MESSAGES_TO_KEEP: u64 = 20;
+/// Argument truncation: only these tools' string arguments over this many characters, cut to
+/// their first 20 characters and the marker (`_truncate_tool_call`).
+const TRUNCATED_TOOLS: [&str; 2] = ["write_file", "edit_file"];
+const MAX_ARG_LENGTH: usize = 2000;
+const ARG_TRUNCATION: &str = "...(argument truncated)";
+/// Lines a preview shows from the head and the tail, and characters per line.
+const PREVIEW_LINES: usize = 5;
+const PREVIEW_LINE_CHARS: usize = 1000;
+
+/// The summary event the middleware keeps in state: where the kept messages start, and the
+/// summary message that stands before them.
+struct SummaryEvent {
+    cutoff: usize,
+    summary: Message,
+}
+
+pub struct DeepAgents {
+    layout: &'static str,
+    release: &'static str,
+    chars_per_token: f64,
+    max_input: Option<u64>,
+    max_tokens: u64,
+    trigger: ContextSize,
+    keep: ContextSize,
+    evict_chars: Option<u64>,
+    human_evict_chars: Option<u64>,
+    fixed: u64,
+    window: u64,
+    event: Option<SummaryEvent>,
+    /// User messages offloaded, by id: the replacement every later request carries.
+    offloaded_humans: BTreeMap<String, Message>,
+    summaries: usize,
+}
+
+impl DeepAgents {
+    pub fn new(agent: &Agent, s: &Settings, rendered: &Rendered) -> Self {
+        let cpt = s.model.chars_per_token;
+        let prompt = rendered.prompt();
+        let tools = crate::measure::callable_tools(agent, rendered);
+        let fixed = if prompt.is_empty() { 0 } else { system_tokens(&prompt, cpt) }
+            + tools_tokens(tools.iter().map(|(t, _)| (t.tool.name.as_str(), t.tool.description.as_str(), &t.tool.parameters)), cpt);
+        let limit = s.tool_token_limit_before_evict.value;
+        DeepAgents {
+            layout: s.layout,
+            release: da::release(s.layout),
+            chars_per_token: cpt,
+            max_input: s.model.max_input_tokens,
+            max_tokens: s.model.max_tokens,
+            trigger: s.trigger.value,
+            keep: s.keep.value,
+            evict_chars: (limit > 0).then_some(limit * CHARS_PER_TOKEN),
+            human_evict_chars: s.human_message_token_limit_before_evict.as_ref().map(|h| h.value * CHARS_PER_TOKEN).filter(|&c| c > 0),
+            fixed,
+            window: s.model.max_input_tokens.unwrap_or(agent.profile.max_input_tokens),
+            event: None,
+            offloaded_humans: BTreeMap::new(),
+            summaries: 0,
+        }
+    }
+
+    fn tokens(&self, m: &Message) -> u64 {
+        message_tokens(message_chars(m), self.chars_per_token)
+    }
+
+    fn count(&self, messages: &[Cow<Message>]) -> u64 {
+        messages.iter().map(|m| self.tokens(m)).sum()
+    }
+
+    /// `int(max × fraction)`, at least 1, as LangChain computes a share.
+    fn share(&self, fraction: f64) -> Option<u64> {
+        self.max_input.map(|m| ((m as f64 * fraction) as u64).max(1))
+    }
+
+    /// The trigger in tokens (`None` for a count of messages or a share of an unknown window).
+    fn trigger_tokens(&self) -> Option<u64> {
+        match self.trigger {
+            ContextSize::Fraction(f) => self.share(f),
+            ContextSize::Tokens(n) => Some(n),
+            ContextSize::Messages(_) => None,
+        }
+    }
+
+    /// 0.7's input budget: 95 % of max input tokens less the model's max output.
+    fn budget(&self) -> Option<u64> {
+        match self.layout {
+            LAYOUT_0_4 => None,
+            _ => self.max_input.map(|m| ((m as f64 * 0.95) as u64).saturating_sub(self.max_tokens)),
+        }
+    }
+
+    /// Where the kept messages start (`_determine_cutoff_index`), never splitting a tool call
+    /// from its results.
+    fn cutoff(&self, messages: &[Cow<Message>]) -> usize {
+        let keep_messages = |n: u64| if messages.len() as u64 <= n { 0 } else { safe_cutoff(messages, messages.len() - n as usize) };
+        let target = match self.keep {
+            ContextSize::Messages(n) => return keep_messages(n),
+            ContextSize::Tokens(n) => n.max(1),
+            ContextSize::Fraction(f) => match self.share(f) {
+                Some(t) => t,
+                None => return keep_messages(DEFAULT_MESSAGES_TO_KEEP),
+            },
+        };
+        if messages.is_empty() || self.count(messages) <= target {
+            return 0;
+        }
+        // LangChain's binary search for the earliest start whose suffix fits the target.
+        let len = messages.len();
+        let tokens: Vec<u64> = messages.iter().map(|m| self.tokens(m)).collect();
+        let mut suffix = vec![0u64; len + 1];
+        for i in (0..len).rev() {
+            suffix[i] = suffix[i + 1] + tokens[i];
+        }
+        let (mut left, mut right, mut candidate) = (0, len, len);
+        for _ in 0..(usize::BITS - len.leading_zeros() + 1) {
+            if left >= right {
+                break;
+            }
+            let mid = (left + right) / 2;
+            if suffix[mid] <= target {
+                candidate = mid;
+                right = mid;
+            } else {
+                left = mid + 1;
+            }
+        }
+        if candidate == len {
+            candidate = left;
+        }
+        if candidate >= len {
+            if len == 1 {
+                return 0;
+            }
+            candidate = len - 1;
+        }
+        safe_cutoff(messages, candidate)
+    }
+
+    /// Old `write_file`/`edit_file` arguments cut for this request (`_truncate_args`): with a
+    /// profile from 85 % of the window keeping the last 10 % of it, without one from 20 messages
+    /// keeping the last 20 (`compute_summarization_defaults`).
+    fn truncate_args<'a>(&self, messages: &mut [Cow<'a, Message>], total: u64) -> Vec<String> {
+        let cutoff = match self.max_input {
+            Some(_) => {
+                if total < self.share(da::TRIGGER_FRACTION).unwrap_or(u64::MAX) {
+                    return Vec::new();
+                }
+                let target = self.share(da::KEEP_FRACTION).unwrap_or(1);
+                let mut kept = 0;
+                let mut cutoff = 0;
+                for i in (0..messages.len()).rev() {
+                    let t = self.tokens(&messages[i]);
+                    if kept + t > target {
+                        cutoff = i + 1;
+                        break;
+                    }
+                    kept += t;
+                }
+                cutoff
+            }
+            None if messages.len() < 20 => return Vec::new(),
+            None => messages.len() - 20,
+        };
+        let mut cut = Vec::new();
+        for m in messages.iter_mut().take(cutoff) {
+            let long = |m: &Message| {
+                m.tool_calls.iter().any(|c| {
+                    TRUNCATED_TOOLS.contains(&c.name.as_str())
+                        && c.args.values().any(|v| v.as_str().is_some_and(|s| s.chars().count() > MAX_ARG_LENGTH))
+                })
+            };
+            if m.role == Role::Assistant && long(m) {
+                let owned = m.to_mut();
+                for call in owned.tool_calls.iter_mut().filter(|c| TRUNCATED_TOOLS.contains(&c.name.as_str())) {
+                    for value in call.args.values_mut() {
+                        if let Some(s) = value.as_str().filter(|s| s.chars().count() > MAX_ARG_LENGTH) {
+                            *value = serde_json::Value::String(s.chars().take(20).collect::<String>() + ARG_TRUNCATION);
+                        }
+                    }
+                }
+                cut.push(owned.id.clone());
+            }
+        }
+        cut
+    }
+
+    /// The preview that replaces an offloaded text (`_create_content_preview` and the note).
+    fn preview(&self, content: &str, subject: &str) -> (String, String) {
+        let lines = split_lines(content);
+        let clip = |shown: &[&str]| -> (Vec<String>, bool) {
+            (
+                shown.iter().map(|l| l.chars().take(PREVIEW_LINE_CHARS).collect()).collect(),
+                shown.iter().any(|l| l.chars().count() > PREVIEW_LINE_CHARS),
+            )
+        };
+        let (text, omitted, clipped) = if lines.len() <= 2 * PREVIEW_LINES {
+            let (shown, clipped) = clip(&lines);
+            (self.numbered(&shown, 1), false, clipped)
+        } else {
+            let (head, head_clipped) = clip(&lines[..PREVIEW_LINES]);
+            let (tail, tail_clipped) = clip(&lines[lines.len() - PREVIEW_LINES..]);
+            let marker = format!("... [{} lines truncated] ...", lines.len() - 2 * PREVIEW_LINES);
+            (
+                format!("{}\n{marker}\n{}", self.numbered(&head, 1), self.numbered(&tail, lines.len() - PREVIEW_LINES + 1)),
+                true,
+                head_clipped || tail_clipped,
+            )
+        };
+        let mut note = match omitted {
+            true => format!("Here is a preview showing the head and tail of the {subject}"),
+            false => format!("Here is a preview of the {subject}"),
+        };
+        let caveats: Vec<String> = [
+            (omitted, "lines of the form `... [N lines truncated] ...` indicate omitted lines in the middle of the content".to_string()),
+            (clipped, format!("the output contains lines longer than {PREVIEW_LINE_CHARS} characters; this preview shows only their first {PREVIEW_LINE_CHARS} characters")),
+        ]
+        .into_iter()
+        .filter_map(|(applies, c)| applies.then_some(c))
+        .collect();
+        if !caveats.is_empty() {
+            note.push_str(&format!(" ({})", caveats.join("; ")));
+        }
+        (note + ":", text)
+    }
+
+    /// Lines with their numbers (`format_content_with_line_numbers`): right-aligned to the
+    /// widest marker and two spaces in 0.7, six columns and a tab in 0.4.
+    fn numbered(&self, lines: &[String], start: usize) -> String {
+        let width = (start + lines.len().saturating_sub(1)).to_string().len();
+        lines
+            .iter()
+            .enumerate()
+            .map(|(i, line)| match self.layout {
+                LAYOUT_0_4 => format!("{:6}\t{line}", start + i),
+                _ => format!("{:>width$}  {line}", start + i),
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    fn offloaded_tool(&self, m: &Message, path: &str) -> String {
+        let id = m.tool_call_id.as_deref().unwrap_or_default();
+        let (note, sample) = self.preview(&m.content, "result");
+        let (id, note) = match self.layout {
+            LAYOUT_0_4 => (id.to_string(), "Here is a preview showing the head and tail of the result (lines of the form `... [N lines truncated] ...` indicate omitted lines in the middle of the content):".to_string()),
+            _ if id.chars().count() > 32 => (id.chars().take(32).collect::<String>() + "...", note),
+            _ => (id.to_string(), note),
+        };
+        format!("Tool result too large, the result of this tool call {id} was saved in the filesystem at this path: {path}\n\nYou can read the result from the filesystem by using the read_file tool, but make sure to only read part of the result at a time.\n\nYou can do this by specifying an offset and limit in the read_file tool call. For example, to read the first 100 lines, you can use the read_file tool with offset=0 and limit=100.\n\n{note}\n\n{sample}\n")
+    }
+
+    fn offloaded_human(&self, m: &Message, path: &str) -> String {
+        let (note, sample) = self.preview(&m.content, "content");
+        format!("Message content too large and was saved to the filesystem at: {path}\n\nYou can read the full content using the read_file tool with pagination (offset and limit parameters).\n\n{note}\n\n{sample}\n")
+    }
+
+    /// The summary message: the summary and where the history was saved (the file is named
+    /// after a random session id of fixed length: `session_` and 32 hex digits in 0.7, 8 in 0.4).
+    fn summary_message(&self, text: &str) -> Message {
+        let id = match self.layout {
+            LAYOUT_0_4 => "0".repeat(8),
+            _ => "0".repeat(32),
+        };
+        let content = format!("You are in the middle of a conversation that has been summarized.\n\nThe full conversation history has been saved to /conversation_history/session_{id}.md should you need to refer back to it for details.\n\nA condensed summary follows:\n\n<summary>\n{text}\n</summary>");
+        Message { id: "summary".into(), role: Role::User, content, tool_calls: vec![], tool_call_id: None, name: None }
+    }
+}
+
+/// Python's `str.splitlines()`.
+fn split_lines(text: &str) -> Vec<&str> {
+    let mut lines = Vec::new();
+    let mut start = 0;
+    let mut chars = text.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        if matches!(c, '\n' | '\r' | '\u{b}' | '\u{c}' | '\u{1c}' | '\u{1d}' | '\u{1e}' | '\u{85}' | '\u{2028}' | '\u{2029}') {
+            lines.push(&text[start..i]);
+            let mut end = i + c.len_utf8();
+            if c == '\r' && chars.peek().map(|&(_, n)| n) == Some('\n') {
+                chars.next();
+                end += 1;
+            }
+            start = end;
+        }
+    }
+    if start < text.len() {
+        lines.push(&text[start..]);
+    }
+    lines
+}
+
+/// `_find_safe_cutoff_point`: a cutoff on a tool result moves back to the assistant message
+/// that made the call (or past the results when there is none).
+fn safe_cutoff(messages: &[Cow<Message>], cutoff: usize) -> usize {
+    if cutoff >= messages.len() || messages[cutoff].role != Role::Tool {
+        return cutoff;
+    }
+    let mut ids = Vec::new();
+    let mut end = cutoff;
+    while end < messages.len() && messages[end].role == Role::Tool {
+        ids.extend(messages[end].tool_call_id.clone());
+        end += 1;
+    }
+    (0..cutoff)
+        .rev()
+        .find(|&i| messages[i].role == Role::Assistant && messages[i].tool_calls.iter().any(|c| !c.id.is_empty() && ids.contains(&c.id)))
+        .unwrap_or(end)
+}
+
+impl Policy for DeepAgents {
+    fn info(&self) -> PolicyInfo {
+        let trigger_rule = match (self.trigger, self.budget()) {
+            (t, Some(b)) => format!(
+                "{} reached, or a request over the input budget of {b} (95 % of max input tokens less {} output)",
+                t.describe(),
+                self.max_tokens
+            ),
+            (t, None) => format!("{} reached", t.describe()),
+        };
+        let mut rules = Vec::new();
+        if let Some(c) = self.evict_chars {
+            rules.push(format!("tool results over {c} characters offloaded to /large_tool_results/"));
+        }
+        if let Some(c) = self.human_evict_chars {
+            rules.push(format!("a user message over {c} characters offloaded to /conversation_history/"));
+        }
+        rules.push(match self.max_input {
+            Some(_) => "write_file/edit_file arguments over 2000 characters cut in messages older than the last 10 % of the window, from 85 % of it".into(),
+            None => "write_file/edit_file arguments over 2000 characters cut in messages older than the last 20, from 20 messages".into(),
+        });
+        let trigger = match (self.trigger_tokens(), self.budget()) {
+            (Some(t), Some(b)) => Some(t.min(b + 1)),
+            (t, b) => t.or(b.map(|b| b + 1)),
+        };
+        PolicyInfo {
+            system: self.release.to_string(),
+            counter: format!(
+                "LangChain's approximate counter: characters / {} per message, rounded up, + 3; tools as JSON",
+                self.chars_per_token
+            ),
+            window: self.window,
+            trigger,
+            trigger_rule,
+            keep: match self.keep {
+                ContextSize::Fraction(_) if self.max_input.is_none() => {
+                    format!("the last {DEFAULT_MESSAGES_TO_KEEP} messages (no profile for the share)")
+                }
+                k => format!("the last {}", k.describe()),
+            },
+            rules,
+        }
+    }
+
+    fn fixed(&self) -> u64 {
+        self.fixed
+    }
+
+    fn tool_result(&mut self, message: Message) -> (Message, Option<Event>) {
+        let tool = message.name.clone().unwrap_or_default();
+        let chars = message.content.chars().count() as u64;
+        match self.evict_chars {
+            Some(limit) if chars > limit && !NOT_EVICTED.contains(&tool.as_str()) => {
+                let id = message.tool_call_id.clone().unwrap_or_default();
+                let path = format!("/large_tool_results/{}", id.replace(['.', '/', '\\'], "_"));
+                let content = self.offloaded_tool(&message, &path);
+                let replacement_chars = content.chars().count() as u64;
+                let event = Event::ToolResultOffloaded { message: message.id.clone(), tool, chars, replacement_chars, path };
+                (Message { content, ..message }, Some(event))
+            }
+            _ => (message, None),
+        }
+    }
+
+    fn request<'a>(&mut self, state: &'a [Message], summary_chars: u64, events: &mut Vec<Event>) -> Request<'a> {
+        let mut messages: Vec<Cow<'a, Message>> = state.iter().map(Cow::Borrowed).collect();
+        // 0.7: the last message, a user message over the limit, is offloaded once and stays replaced.
+        if let (Some(limit), Some(last)) = (self.human_evict_chars, state.last()) {
+            let chars = last.content.chars().count() as u64;
+            if last.role == Role::User && chars > limit && !self.offloaded_humans.contains_key(&last.id) {
+                // A random file name of fixed length (a uuid4).
+                let path = format!("/conversation_history/{}.md", "0".repeat(36));
+                let content = self.offloaded_human(last, &path);
+                events.push(Event::HumanMessageOffloaded {
+                    message: last.id.clone(),
+                    chars,
+                    replacement_chars: content.chars().count() as u64,
+                    path,
+                });
+                self.offloaded_humans.insert(last.id.clone(), Message { content, ..last.clone() });
+            }
+            for m in messages.iter_mut() {
+                if let Some(replaced) = self.offloaded_humans.get(&m.id) {
+                    *m = Cow::Owned(replaced.clone());
+                }
+            }
+        }
+        let mut effective: Vec<Cow<'a, Message>> = match &self.event {
+            None => messages,
+            Some(e) => std::iter::once(Cow::Owned(e.summary.clone())).chain(messages.into_iter().skip(e.cutoff)).collect(),
+        };
+        let mut total = self.fixed + self.count(&effective);
+        let cut = self.truncate_args(&mut effective, total);
+        if !cut.is_empty() {
+            events.push(Event::ArgumentsTruncated { messages: cut });
+            total = self.fixed + self.count(&effective);
+        }
+        let by_trigger = match self.trigger {
+            ContextSize::Messages(n) => effective.len() as u64 >= n,
+            _ => self.trigger_tokens().is_some_and(|t| total >= t),
+        };
+        let budget = self.budget();
+        let over_budget = budget.is_some_and(|b| total > b);
+        if !by_trigger && !over_budget {
+            return Request { messages: effective, runtime_count: total, runtime_sent: total };
+        }
+        let (by, threshold) = match by_trigger {
+            true => ("trigger", self.trigger_tokens().unwrap_or(effective.len() as u64)),
+            false => ("input budget", budget.unwrap_or_default()),
+        };
+        let cutoff = self.cutoff(&effective);
+        if cutoff == 0 {
+            events.push(Event::NothingToSummarize { count: total, threshold });
+            if let Some(b) = budget.filter(|&b| total > b) {
+                events.push(Event::OverBudget { count: total, budget: b });
+            }
+            return Request { messages: effective, runtime_count: total, runtime_sent: total };
+        }
+        self.summaries += 1;
+        let summary = self.summary_message(&filler(&format!("summary {}", self.summaries), summary_chars));
+        let state_cutoff = match &self.event {
+            Some(e) => e.cutoff + cutoff - 1,
+            None => cutoff,
+        };
+        self.event = Some(SummaryEvent { cutoff: state_cutoff, summary: summary.clone() });
+        let kept_from = effective.get(cutoff).map(|m| m.id.clone());
+        let kept = effective.len() - cutoff;
+        let request: Vec<Cow<'a, Message>> = std::iter::once(Cow::Owned(summary)).chain(effective.into_iter().skip(cutoff)).collect();
+        let sent = self.fixed + self.count(&request);
+        events.push(Event::Summarized { by: by.into(), count: total, threshold, summarized: cutoff, kept_from, kept, summary_chars });
+        if let Some(b) = budget.filter(|&b| sent > b) {
+            events.push(Event::OverBudget { count: sent, budget: b });
+        }
+        Request { messages: request, runtime_count: total, runtime_sent: sent }
+    }
+}

@@ -1,0 +1,142 @@
+//! The policy a manifest declares itself (`[history] max_messages`, `[summarization] trigger` and
+//! `keep_messages`), which is also Zeus's (its preset: the last 30 messages, summarization at 85 %
+//! of max input tokens keeping the last 5). Zeus has no public code: its count is taken to be the
+//! model's, which ctxc counts.
+//!
+//! Each request holds at most `max_messages` of the history (the last ones, a summary among them);
+//! when a request reaches the trigger, every message but the last `keep` is replaced by a summary.
+
+use std::borrow::Cow;
+
+use super::conversation::{filler, Message, Role};
+use super::{Event, Policy, PolicyInfo, Request};
+use crate::manifest::model::Agent;
+use crate::measure::Measured;
+use crate::models::Tokenizer;
+use crate::tokens::TokenCounter;
+
+pub struct Generic<'c> {
+    system: String,
+    counter: &'c TokenCounter,
+    tokenizer: Tokenizer,
+    per_message: u64,
+    fixed: u64,
+    window: u64,
+    max_messages: Option<usize>,
+    trigger: Option<(f64, u64)>,
+    keep: usize,
+    /// The summary and the state index the kept messages start at.
+    summary: Option<(Message, usize)>,
+    summaries: usize,
+}
+
+impl<'c> Generic<'c> {
+    pub fn new(agent: &Agent, measured: &Measured, counter: &'c TokenCounter) -> Self {
+        let window = measured.window.max_input_tokens;
+        let s = &agent.settings;
+        Generic {
+            system: match agent.preset.as_deref() {
+                Some("zeus") => crate::systems::zeus::REFERENCE.to_string(),
+                _ => "the manifest's [history] and [summarization]".to_string(),
+            },
+            counter,
+            tokenizer: agent.profile.tokenizer,
+            per_message: measured.request.per_message.unwrap_or(0),
+            fixed: measured.request.total.tokens.max(0) as u64,
+            window,
+            max_messages: s.history_messages,
+            trigger: s.summarization_trigger.map(|r| (r, crate::systems::share_of(r, window))),
+            keep: s.summarization_keep.unwrap_or(0),
+            summary: None,
+            summaries: 0,
+        }
+    }
+
+    fn tokens(&self, m: &Message) -> u64 {
+        super::message_tokens(self.counter, self.tokenizer, self.per_message, m)
+    }
+
+    fn count(&self, messages: &[Cow<Message>]) -> u64 {
+        self.fixed + messages.iter().map(|m| self.tokens(m)).sum::<u64>()
+    }
+
+    /// The history as the runtime holds it: the summary, the messages after it, the last
+    /// `max_messages` of them.
+    fn history<'a>(&self, state: &'a [Message], events: &mut Vec<Event>) -> Vec<Cow<'a, Message>> {
+        let mut history: Vec<Cow<'a, Message>> = match &self.summary {
+            Some((summary, from)) => std::iter::once(Cow::Owned(summary.clone())).chain(state[*from..].iter().map(Cow::Borrowed)).collect(),
+            None => state.iter().map(Cow::Borrowed).collect(),
+        };
+        if let Some(max) = self.max_messages.filter(|&max| history.len() > max) {
+            let dropped = history.len() - max;
+            history.drain(..dropped);
+            events.push(Event::HistoryTrimmed { dropped, kept: max });
+        }
+        history
+    }
+}
+
+impl Policy for Generic<'_> {
+    fn info(&self) -> PolicyInfo {
+        let mut rules = Vec::new();
+        if let Some(max) = self.max_messages {
+            rules.push(format!("history: the last {max} messages"));
+        }
+        PolicyInfo {
+            system: self.system.clone(),
+            counter: "the model's tokenizer (ctxc's count)".into(),
+            window: self.window,
+            trigger: self.trigger.map(|(_, at)| at),
+            trigger_rule: match self.trigger {
+                Some((ratio, at)) => format!("{} of max input tokens ({at})", crate::systems::pct(ratio)),
+                None => "none: [summarization] trigger_ratio is not set".into(),
+            },
+            keep: format!("the last {} messages", self.keep),
+            rules,
+        }
+    }
+
+    fn fixed(&self) -> u64 {
+        self.fixed
+    }
+
+    fn tool_result(&mut self, message: Message) -> (Message, Option<Event>) {
+        (message, None)
+    }
+
+    fn request<'a>(&mut self, state: &'a [Message], summary_chars: u64, events: &mut Vec<Event>) -> Request<'a> {
+        let history = self.history(state, events);
+        let total = self.count(&history);
+        let Some((_, threshold)) = self.trigger.filter(|&(_, at)| total >= at) else {
+            return Request { messages: history, runtime_count: total, runtime_sent: total };
+        };
+        if history.len() <= self.keep {
+            events.push(Event::NothingToSummarize { count: total, threshold });
+            return Request { messages: history, runtime_count: total, runtime_sent: total };
+        }
+        self.summaries += 1;
+        let summary = Message {
+            id: "summary".into(),
+            role: Role::User,
+            content: filler(&format!("summary {}", self.summaries), summary_chars),
+            tool_calls: vec![],
+            tool_call_id: None,
+            name: None,
+        };
+        let summarized = history.len() - self.keep;
+        let from = state.len() - self.keep;
+        self.summary = Some((summary.clone(), from));
+        let kept: Vec<Cow<'a, Message>> = std::iter::once(Cow::Owned(summary)).chain(state[from..].iter().map(Cow::Borrowed)).collect();
+        let sent = self.count(&kept);
+        events.push(Event::Summarized {
+            by: "trigger".into(),
+            count: total,
+            threshold,
+            summarized,
+            kept_from: state.get(from).map(|m| m.id.clone()),
+            kept: self.keep,
+            summary_chars,
+        });
+        Request { messages: kept, runtime_count: total, runtime_sent: sent }
+    }
+}

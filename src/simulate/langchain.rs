@@ -1,0 +1,235 @@
+//! LangChain's approximate token counter (`count_tokens_approximately`, langchain-core 1.7.2), the
+//! count Deep Agents' summarization decides with: per message, the characters of its content,
+//! role, name, tool call id and (for an AI message with tool calls) Python's `repr` of the calls,
+//! divided by `chars_per_token` and rounded up, plus 3; the tools as `json.dumps` of their name,
+//! description and parameters, divided and rounded up once.
+
+use serde_json::{Map, Value};
+
+use super::conversation::{Message, Role};
+
+/// Tokens LangChain adds per message (`extra_tokens_per_message`).
+const EXTRA_TOKENS_PER_MESSAGE: u64 = 3;
+
+/// Characters LangChain counts for one message.
+pub fn message_chars(m: &Message) -> u64 {
+    let mut chars = m.content.chars().count();
+    if m.role == Role::Assistant && !m.tool_calls.is_empty() {
+        chars += tool_calls_repr(m).chars().count();
+    }
+    if let Some(id) = &m.tool_call_id {
+        chars += id.chars().count();
+    }
+    chars += role(m.role).len();
+    chars += m.name.as_deref().map_or(0, |n| n.chars().count());
+    chars as u64
+}
+
+/// The OpenAI role LangChain counts (`_get_message_openai_role`).
+pub fn role(role: Role) -> &'static str {
+    match role {
+        Role::User => "user",
+        Role::Assistant => "assistant",
+        Role::Tool => "tool",
+    }
+}
+
+/// Tokens of `chars` characters counted as one message.
+pub fn message_tokens(chars: u64, chars_per_token: f64) -> u64 {
+    (chars as f64 / chars_per_token).ceil() as u64 + EXTRA_TOKENS_PER_MESSAGE
+}
+
+/// Tokens of the system prompt counted as a system message.
+pub fn system_tokens(prompt: &str, chars_per_token: f64) -> u64 {
+    message_tokens((prompt.chars().count() + "system".len()) as u64, chars_per_token)
+}
+
+/// Tokens of the tools: `json.dumps({"name", "description", "parameters"})` of each, summed,
+/// divided once. The parameters are the tool's schema as pydantic writes it, each property with
+/// its title.
+pub fn tools_tokens<'a>(tools: impl Iterator<Item = (&'a str, &'a str, &'a Value)>, chars_per_token: f64) -> u64 {
+    let chars: u64 = tools
+        .map(|(name, description, parameters)| {
+            let mut tool = Map::new();
+            tool.insert("name".into(), Value::String(name.into()));
+            tool.insert("description".into(), Value::String(description.into()));
+            tool.insert("parameters".into(), with_titles(parameters));
+            json_dumps_len(&Value::Object(tool))
+        })
+        .sum();
+    if chars == 0 {
+        0
+    } else {
+        (chars as f64 / chars_per_token).ceil() as u64
+    }
+}
+
+/// The schema as pydantic writes it, which LangChain counts (a provider gets it without titles
+/// and with nested models inlined): a title on each property that has none, derived from the
+/// field name (`file_path` → `File Path`), and a list of objects (`todos: list[Todo]`) as a
+/// reference to a model in `$defs`, named after the field in the singular (pydantic names it
+/// after its class, which the provider's schema no longer says).
+fn with_titles(parameters: &Value) -> Value {
+    let mut schema = parameters.clone();
+    let mut defs = Map::new();
+    if let Some(Value::Object(properties)) = schema.get_mut("properties") {
+        for (name, property) in properties.iter_mut() {
+            let Value::Object(p) = property else { continue };
+            p.entry("title").or_insert_with(|| Value::String(pydantic_title(name)));
+            if let Some(items) = p.get_mut("items").filter(|i| i.get("properties").is_some()) {
+                let model = pydantic_title(name).trim_end_matches('s').to_string();
+                let mut def = with_titles(items);
+                def.as_object_mut().map(|d| d.insert("title".into(), Value::String(model.clone())));
+                defs.insert(model.clone(), def);
+                *items = serde_json::json!({ "$ref": format!("#/$defs/{model}") });
+            }
+        }
+    }
+    if let (false, Value::Object(s)) = (defs.is_empty(), &mut schema) {
+        s.insert("$defs".into(), Value::Object(defs));
+    }
+    schema
+}
+
+/// Python's `name.replace("_", " ").title()`.
+fn pydantic_title(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    let mut in_word = false;
+    for c in name.replace('_', " ").chars() {
+        match (c.is_alphabetic(), in_word) {
+            (true, false) => out.extend(c.to_uppercase()),
+            (true, true) => out.extend(c.to_lowercase()),
+            (false, _) => out.push(c),
+        }
+        in_word = c.is_alphabetic();
+    }
+    out
+}
+
+/// Length of Python's `json.dumps(value)`: `", "` and `": "` separators, non-ASCII escaped.
+pub fn json_dumps_len(value: &Value) -> u64 {
+    match value {
+        Value::Null => 4,
+        Value::Bool(b) => {
+            if *b {
+                4
+            } else {
+                5
+            }
+        }
+        Value::Number(n) => n.to_string().len() as u64,
+        Value::String(s) => json_string_len(s),
+        Value::Array(items) => 2 + items.iter().map(json_dumps_len).sum::<u64>() + 2 * items.len().saturating_sub(1) as u64,
+        Value::Object(o) => {
+            2 + o.iter().map(|(k, v)| json_string_len(k) + 2 + json_dumps_len(v)).sum::<u64>() + 2 * o.len().saturating_sub(1) as u64
+        }
+    }
+}
+
+fn json_string_len(s: &str) -> u64 {
+    2 + s
+        .chars()
+        .map(|c| match c {
+            '"' | '\\' | '\n' | '\r' | '\t' | '\u{8}' | '\u{c}' => 2,
+            c if (c as u32) < 0x20 => 6,
+            c if c.is_ascii() => 1,
+            c if (c as u32) > 0xFFFF => 12,
+            _ => 6,
+        })
+        .sum::<u64>()
+}
+
+/// Python's `repr` of the message's `tool_calls` (a list of `ToolCall` dicts: name, args, id,
+/// type).
+fn tool_calls_repr(m: &Message) -> String {
+    let calls: Vec<String> = m
+        .tool_calls
+        .iter()
+        .map(|c| {
+            format!(
+                "{{'name': {}, 'args': {}, 'id': {}, 'type': 'tool_call'}}",
+                py_str(&c.name),
+                py_repr(&Value::Object(c.args.clone())),
+                if c.id.is_empty() { "None".to_string() } else { py_str(&c.id) }
+            )
+        })
+        .collect();
+    format!("[{}]", calls.join(", "))
+}
+
+/// Python's `repr` of a JSON value as `json.loads` gives it.
+fn py_repr(value: &Value) -> String {
+    match value {
+        Value::Null => "None".into(),
+        Value::Bool(true) => "True".into(),
+        Value::Bool(false) => "False".into(),
+        Value::Number(n) => match (n.as_i64(), n.as_u64(), n.as_f64()) {
+            (Some(i), _, _) => i.to_string(),
+            (_, Some(u), _) => u.to_string(),
+            (_, _, Some(f)) if f.fract() == 0.0 && f.abs() < 1e16 => format!("{f:.1}"),
+            (_, _, Some(f)) => format!("{f:?}"),
+            _ => n.to_string(),
+        },
+        Value::String(s) => py_str(s),
+        Value::Array(items) => format!("[{}]", items.iter().map(py_repr).collect::<Vec<_>>().join(", ")),
+        Value::Object(o) => {
+            format!("{{{}}}", o.iter().map(|(k, v)| format!("{}: {}", py_str(k), py_repr(v))).collect::<Vec<_>>().join(", "))
+        }
+    }
+}
+
+/// Python's `repr` of a string: single quotes unless it holds one and no double quote.
+fn py_str(s: &str) -> String {
+    let quote = if s.contains('\'') && !s.contains('"') { '"' } else { '\'' };
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push(quote);
+    for c in s.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if c == quote => {
+                out.push('\\');
+                out.push(c);
+            }
+            c if (c as u32) < 0x20 || (0x7f..0xa0).contains(&(c as u32)) => out.push_str(&format!("\\x{:02x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push(quote);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::simulate::conversation::ToolCall;
+
+    /// Figures from Python 3.11 with langchain-core 1.7.2.
+    #[test]
+    fn counts_as_langchain_does() {
+        let mut args = Map::new();
+        args.insert("query".into(), Value::String("it's".into()));
+        args.insert("n".into(), serde_json::json!(2.0));
+        args.insert("ok".into(), Value::Bool(true));
+        let m = Message {
+            id: "a".into(),
+            role: Role::Assistant,
+            content: String::new(),
+            tool_calls: vec![ToolCall { id: "c1".into(), name: "search".into(), args }],
+            tool_call_id: None,
+            name: None,
+        };
+        // repr: [{'name': 'search', 'args': {'query': "it's", 'n': 2.0, 'ok': True}, 'id': 'c1', 'type': 'tool_call'}]
+        assert_eq!(
+            tool_calls_repr(&m),
+            "[{'name': 'search', 'args': {'query': \"it's\", 'n': 2.0, 'ok': True}, 'id': 'c1', 'type': 'tool_call'}]"
+        );
+        assert_eq!(message_chars(&m), 102 + "assistant".len() as u64);
+        assert_eq!(message_tokens(10, 4.0), 6);
+        assert_eq!(message_tokens(10, 3.3), 7);
+        assert_eq!(json_dumps_len(&serde_json::json!({"a": [1, "é"], "b": null})), r#"{"a": [1, "\u00e9"], "b": null}"#.len() as u64);
+        assert_eq!(pydantic_title("file_path"), "File Path");
+    }
+}

@@ -1,0 +1,270 @@
+//! The simulate stage: a conversation (a transcript or a workload) replayed through the context
+//! policy of the runtime the agent's preset models, model call by model call. It takes a
+//! rendered and measured agent (the fixed context: system prompt and tools) and returns, for each
+//! call, the runtime's own count (as the runtime counts), the true count (ctxc's tokenizer), and
+//! what the policy did: tool results offloaded, arguments truncated, history summarized or
+//! trimmed. The policies follow the upstream code of each modelled release
+//! (`deepagents.rs`, `generic.rs`); tests/runtimes/ replays the same conversations through the
+//! real runtimes and compares call by call.
+
+pub mod conversation;
+mod deepagents;
+mod generic;
+mod langchain;
+
+use std::borrow::Cow;
+
+use serde::Serialize;
+
+use crate::manifest::model::Agent;
+use crate::measure::Measured;
+use crate::render::Rendered;
+use crate::tokens::TokenCounter;
+use conversation::{Conversation, Message, Role};
+
+/// The policy a simulation applied, as reports describe it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PolicyInfo {
+    /// `deepagents 0.7.32`, `zeus (documentation)`, `[summarization] of the manifest`.
+    pub system: String,
+    /// How the runtime counts tokens for its decisions.
+    pub counter: String,
+    /// The window the requests are checked against (max input tokens).
+    pub window: u64,
+    /// The runtime's count at which it summarizes (`None`: it never does on a count).
+    pub trigger: Option<u64>,
+    /// What the trigger is, in the runtime's words.
+    pub trigger_rule: String,
+    /// What is kept when summarizing.
+    pub keep: String,
+    /// Other rules that applied (offload thresholds, history limits, budgets).
+    pub rules: Vec<String>,
+}
+
+/// One model call.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Call {
+    /// 1-based, over the conversation.
+    pub index: usize,
+    pub turn: usize,
+    /// 1-based within the turn.
+    pub step: usize,
+    /// The runtime's count of the request before its policy acted (what it decides on).
+    pub runtime_count: u64,
+    /// The runtime's count of the request it sends.
+    pub runtime_sent: u64,
+    /// The runtime's count of the fixed context (system prompt and tools).
+    pub runtime_fixed: u64,
+    /// ctxc's count (the model's tokenizer) of the request sent: fixed context and history.
+    pub fixed_tokens: u64,
+    pub history_tokens: u64,
+    pub tokens: u64,
+    /// ctxc's count of the same call with every message kept as written (no policy).
+    pub tokens_without_policy: u64,
+    /// The history sent, by message id (`summary` for a summary message).
+    pub messages: Vec<String>,
+    pub events: Vec<Event>,
+}
+
+/// What a policy did before a call (or to a tool result as it arrived).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Event {
+    /// A tool result over the limit was written to a file and replaced by a preview.
+    ToolResultOffloaded { message: String, tool: String, chars: u64, replacement_chars: u64, path: String },
+    /// A user message over the limit was written to a file and replaced by a preview (Deep Agents 0.7).
+    HumanMessageOffloaded { message: String, chars: u64, replacement_chars: u64, path: String },
+    /// Large string arguments of older `write_file`/`edit_file` calls cut for this request.
+    ArgumentsTruncated { messages: Vec<String> },
+    /// Older messages replaced by a summary message.
+    Summarized {
+        /// `trigger` or `input budget`.
+        by: String,
+        /// The runtime's count that fired it, and the threshold.
+        count: u64,
+        threshold: u64,
+        /// Messages summarized (a previous summary among them counts as one).
+        summarized: usize,
+        /// The first message kept after the summary (`None`: nothing kept).
+        kept_from: Option<String>,
+        kept: usize,
+        summary_chars: u64,
+    },
+    /// The policy would summarize, but nothing older than what it keeps is there.
+    NothingToSummarize { count: u64, threshold: u64 },
+    /// The request is still over the runtime's input budget after the policy (Deep Agents 0.7
+    /// then clips the last tool results or raises `ContextOverflowError`).
+    OverBudget { count: u64, budget: u64 },
+    /// Messages beyond the history limit left out.
+    HistoryTrimmed { dropped: usize, kept: usize },
+}
+
+/// The session in figures.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Summary {
+    pub turns: usize,
+    pub calls: usize,
+    /// The turn of the first summarization.
+    pub first_summarization_turn: Option<usize>,
+    pub summarizations: usize,
+    pub offloads: usize,
+    /// The call with the largest request (ctxc's count), its turn and size.
+    pub largest_request: LargestRequest,
+    pub window: u64,
+    /// The first turn whose request exceeds the window.
+    pub window_exceeded_turn: Option<usize>,
+    /// The first turn whose request would exceed the window with no policy at all.
+    pub window_exceeded_without_policy_turn: Option<usize>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct LargestRequest {
+    pub call: usize,
+    pub turn: usize,
+    pub tokens: u64,
+    pub runtime_count: u64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Simulation {
+    pub agent: String,
+    pub mode: String,
+    pub scenario: String,
+    pub model: String,
+    /// Where the conversation comes from (`workload`, `transcript (json)`).
+    pub source: String,
+    pub tokenizer: &'static str,
+    pub exact: bool,
+    pub policy: PolicyInfo,
+    pub calls: Vec<Call>,
+    pub summary: Summary,
+}
+
+/// What a policy decided for one model call.
+struct Request<'a> {
+    messages: Vec<Cow<'a, Message>>,
+    runtime_count: u64,
+    runtime_sent: u64,
+}
+
+/// A runtime's context policy, stepped by the driver.
+trait Policy {
+    fn info(&self) -> PolicyInfo;
+    /// The runtime's count of the fixed context.
+    fn fixed(&self) -> u64;
+    /// A tool result as the runtime stores it (offloaded or truncated), with what happened.
+    fn tool_result(&mut self, message: Message) -> (Message, Option<Event>);
+    /// The request of one model call over the history `state` (every message so far, as stored).
+    fn request<'a>(&mut self, state: &'a [Message], summary_chars: u64, events: &mut Vec<Event>) -> Request<'a>;
+}
+
+/// The policy of `agent`'s runtime: Deep Agents' from its settings, Zeus's, or the manifest's
+/// own `[summarization]` and `[history]`.
+fn policy_for<'a>(agent: &Agent, rendered: &Rendered, measured: &Measured, counter: &'a TokenCounter) -> Box<dyn Policy + 'a> {
+    if let Some(settings) = &agent.systems.deepagents {
+        return Box::new(deepagents::DeepAgents::new(agent, settings, rendered));
+    }
+    Box::new(generic::Generic::new(agent, measured, counter))
+}
+
+/// Replays `conversation` through the policy of `rendered`'s agent. Each call's true count is
+/// the measured fixed context plus each history message's tokens and framing.
+pub fn simulate(
+    agent: &Agent,
+    rendered: &Rendered,
+    measured: &Measured,
+    counter: &TokenCounter,
+    conversation: &Conversation,
+) -> Simulation {
+    let mut policy = policy_for(agent, rendered, measured, counter);
+    let info = policy.info();
+    let tokenizer = agent.profile.tokenizer;
+    let per_message = measured.request.per_message.unwrap_or(0);
+    let fixed_tokens = measured.request.total.tokens.max(0) as u64;
+    let true_tokens = |m: &Message| message_tokens(counter, tokenizer, per_message, m);
+    let mut state: Vec<Message> = Vec::new();
+    // ctxc's count of every message as written, for the count without a policy.
+    let mut unmanaged = 0u64;
+    let mut calls = Vec::new();
+    for (t, turn) in conversation.turns.iter().enumerate() {
+        unmanaged += true_tokens(&turn.user);
+        state.push(turn.user.clone());
+        let mut step = 0;
+        let mut pending = Vec::new();
+        for message in &turn.steps {
+            if message.role == Role::Tool {
+                unmanaged += true_tokens(message);
+                let (stored, event) = policy.tool_result(message.clone());
+                pending.extend(event);
+                state.push(stored);
+                continue;
+            }
+            // A model call answers with this assistant message.
+            step += 1;
+            let mut events = std::mem::take(&mut pending);
+            let request = policy.request(&state, conversation.summary_chars, &mut events);
+            let history_tokens: u64 = request.messages.iter().map(|m| true_tokens(m)).sum();
+            calls.push(Call {
+                index: calls.len() + 1,
+                turn: t + 1,
+                step,
+                runtime_count: request.runtime_count,
+                runtime_sent: request.runtime_sent,
+                runtime_fixed: policy.fixed(),
+                fixed_tokens,
+                history_tokens,
+                tokens: fixed_tokens + history_tokens,
+                tokens_without_policy: fixed_tokens + unmanaged,
+                messages: request.messages.iter().map(|m| m.id.clone()).collect(),
+                events,
+            });
+            unmanaged += true_tokens(message);
+            state.push(message.clone());
+        }
+    }
+    let summary = summarize(&calls, conversation.turns.len(), info.window);
+    Simulation {
+        agent: agent.name.clone(),
+        mode: rendered.mode.clone(),
+        scenario: rendered.scenario.clone(),
+        model: agent.profile.model.clone(),
+        source: conversation.source.clone(),
+        tokenizer: measured.tokenizer,
+        exact: measured.exact,
+        policy: info,
+        calls,
+        summary,
+    }
+}
+
+/// ctxc's count of one history message: its text, its tool calls (name and arguments as JSON)
+/// and the provider's framing per message.
+fn message_tokens(counter: &TokenCounter, tokenizer: crate::models::Tokenizer, per_message: u64, m: &Message) -> u64 {
+    let calls: String = m.tool_calls.iter().map(|c| format!("{}{}", c.name, serde_json::Value::Object(c.args.clone()))).collect();
+    (counter.count(tokenizer, &m.content) + counter.count(tokenizer, &calls)) as u64 + per_message
+}
+
+fn summarize(calls: &[Call], turns: usize, window: u64) -> Summary {
+    let summarized = |c: &&Call| c.events.iter().any(|e| matches!(e, Event::Summarized { .. }));
+    let largest = calls.iter().max_by_key(|c| (c.tokens, std::cmp::Reverse(c.index)));
+    Summary {
+        turns,
+        calls: calls.len(),
+        first_summarization_turn: calls.iter().find(summarized).map(|c| c.turn),
+        summarizations: calls.iter().filter(summarized).count(),
+        offloads: calls
+            .iter()
+            .flat_map(|c| &c.events)
+            .filter(|e| matches!(e, Event::ToolResultOffloaded { .. } | Event::HumanMessageOffloaded { .. }))
+            .count(),
+        largest_request: largest.map_or(LargestRequest { call: 0, turn: 0, tokens: 0, runtime_count: 0 }, |c| LargestRequest {
+            call: c.index,
+            turn: c.turn,
+            tokens: c.tokens,
+            runtime_count: c.runtime_sent,
+        }),
+        window,
+        window_exceeded_turn: calls.iter().find(|c| c.tokens > window).map(|c| c.turn),
+        window_exceeded_without_policy_turn: calls.iter().find(|c| c.tokens_without_policy > window).map(|c| c.turn),
+    }
+}

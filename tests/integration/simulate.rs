@@ -1,0 +1,129 @@
+//! `ctxc simulate`: the library on the bundled examples with the sample workload, and the binary's
+//! text, JSON and input errors. The runtimes themselves are compared in tests/runtimes/deepagents.rs.
+
+use crate::common;
+
+use std::path::Path;
+
+use ctxc::session::Only;
+use ctxc::simulate::conversation::{transcript, workload, Conversation};
+use ctxc::simulate::{simulate, Event, Simulation};
+
+fn sample() -> Conversation {
+    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/workloads/long-chat.toml")).expect("sample");
+    workload("long-chat.toml", &text).expect("the sample workload is valid")
+}
+
+fn run(agent: &str, overrides: Vec<String>, conversation: &Conversation) -> Simulation {
+    let session = ctxc::Session::new(overrides);
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/agents").join(agent).join("ctxc.toml");
+    let runs = session.run(&manifest, Only::default()).expect("the example loads");
+    let run = runs.runs.first().expect("a mode");
+    simulate(&runs.loaded.agent, &run.rendered, &run.measured, session.counter(), conversation)
+}
+
+#[test]
+fn deep_agents_offloads_the_large_result_and_summarizes_at_its_trigger_keeping_its_share() {
+    let conversation = sample();
+    let sim = run("deepagents", vec!["deepagents.version=0.7.32".into(), "agent.context_window=100000".into()], &conversation);
+    assert_eq!(sim.policy.system, "deepagents 0.7.32");
+    let offloads: Vec<(usize, &Event)> = sim
+        .calls
+        .iter()
+        .flat_map(|c| c.events.iter().map(move |e| (c.turn, e)))
+        .filter(|(_, e)| matches!(e, Event::ToolResultOffloaded { .. }))
+        .collect();
+    assert_eq!(offloads.len(), 1, "only turn 12's 120,000-character result is over 80,000");
+    assert!(matches!(offloads[0], (12, Event::ToolResultOffloaded { chars: 120_000, .. })));
+    // claude-sonnet-4-5 reserves 64,000 output tokens: 0.7 summarizes over its input budget,
+    // int(0.95 × 100,000) − 64,000 = 31,000, long before the 85 % trigger.
+    assert_eq!(sim.policy.trigger, Some(31_001));
+    sim.summary.first_summarization_turn.expect("summarizes");
+    let mut summarized_before = false;
+    let trigger = sim.policy.trigger.expect("a trigger in tokens");
+    for c in &sim.calls {
+        let summarized = c.events.iter().any(|e| matches!(e, Event::Summarized { .. }));
+        // The runtime summarizes exactly when its own count reaches the trigger (or budget).
+        assert_eq!(summarized, c.runtime_count >= trigger, "call {}: {} against {trigger}", c.index, c.runtime_count);
+        if summarized {
+            assert_eq!(c.messages[0], "summary");
+            assert!(c.runtime_sent < trigger, "what is sent after summarizing is under the trigger");
+        }
+        summarized_before |= summarized;
+        assert_eq!(
+            summarized_before,
+            c.messages[0] == "summary",
+            "call {}: the summary stays first from the first summarization on",
+            c.index
+        );
+    }
+    assert!(sim.summary.summarizations >= 3, "{:?}", sim.summary);
+    assert_eq!(sim.summary.window_exceeded_turn, None);
+    assert!(sim.summary.window_exceeded_without_policy_turn.is_some());
+}
+
+#[test]
+fn zeus_keeps_thirty_messages_and_the_same_spec_gives_the_same_figures() {
+    let conversation = sample();
+    let sim = run("zeus", Vec::new(), &conversation);
+    assert!(sim.calls.iter().all(|c| c.messages.len() <= 30), "history: the last 30 messages");
+    assert!(sim.calls.iter().any(|c| c.events.iter().any(|e| matches!(e, Event::HistoryTrimmed { kept: 30, .. }))));
+    assert_eq!(sim, run("zeus", Vec::new(), &conversation), "deterministic");
+    // Without the history limit, the 85 % trigger keeps the last 5 messages.
+    let sim = run("zeus", vec!["history.max_messages=100000".into(), "agent.context_window=40000".into()], &conversation);
+    let summarized = sim.calls.iter().find(|c| c.events.iter().any(|e| matches!(e, Event::Summarized { .. }))).expect("summarizes");
+    assert_eq!(summarized.messages.len(), 6, "the summary and the last 5 messages");
+}
+
+#[test]
+fn a_transcript_replays_one_call_per_assistant_message() {
+    let text = r#"[{"role":"user","content":"find the report"},
+        {"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"search","arguments":"{\"q\":\"report\"}"}}]},
+        {"role":"tool","tool_call_id":"c1","content":"found it"},
+        {"role":"assistant","content":"here it is"},
+        {"role":"user","content":"thanks"},{"role":"assistant","content":"you're welcome"}]"#;
+    let conversation = transcript("t.json", text, 100).expect("valid");
+    let sim = run("deepagents", Vec::new(), &conversation);
+    let shape: Vec<(usize, usize, Vec<String>)> = sim.calls.iter().map(|c| (c.turn, c.step, c.messages.clone())).collect();
+    assert_eq!(
+        shape,
+        vec![
+            (1, 1, vec!["m0".to_string()]),
+            (1, 2, vec!["m0".into(), "m1".into(), "c1".into()]),
+            (2, 1, vec!["m0".into(), "m1".into(), "c1".into(), "m3".into(), "m4".into()]),
+        ]
+    );
+    assert!(sim.calls.windows(2).all(|w| w[1].runtime_count > w[0].runtime_count));
+}
+
+#[test]
+fn the_cli_prints_the_table_json_and_html_and_refuses_bad_input() {
+    let ok = common::ctxc(&[
+        "simulate",
+        "examples/agents/deepagents",
+        "--workload",
+        "examples/workloads/long-chat.toml",
+        "--set",
+        "agent.context_window=60000",
+    ]);
+    assert!(ok.status.success(), "{}", String::from_utf8_lossy(&ok.stderr));
+    let text = String::from_utf8_lossy(&ok.stdout);
+    assert!(text.contains("first summarization: turn "), "{text}");
+    assert!(text.contains("offloaded call_12_1 (120,000 chars"), "{text}");
+    let json = common::ctxc(&["simulate", "examples/agents/zeus", "--workload", "examples/workloads/long-chat.toml", "--format", "json"]);
+    let value: serde_json::Value = serde_json::from_slice(&json.stdout).expect("JSON");
+    assert_eq!(value["simulations"][0]["summary"]["calls"], 157);
+    assert!(value["simulations"][0]["calls"][0]["runtime_count"].is_u64());
+    let html = common::ctxc(&["simulate", "examples/agents/zeus", "--workload", "examples/workloads/long-chat.toml", "--format", "html"]);
+    let page = String::from_utf8_lossy(&html.stdout);
+    assert!(page.contains("<svg") && page.contains("window 128,000"), "the chart with its window line");
+
+    let dir = tempfile::tempdir().expect("tempdir");
+    let bad = dir.path().join("w.toml");
+    std::fs::write(&bad, "turns = 3\nuser_chars = { min = 9, max = 1 }\nassistant_chars = 5\n").expect("write");
+    let out = common::ctxc(&["simulate", "examples/agents/zeus", "--workload", bad.to_str().expect("utf-8")]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("w.toml:2:14") || stderr.contains("`min` is above `max`"), "{stderr}");
+}
