@@ -51,6 +51,7 @@ pub mod session;
 pub mod skills;
 pub mod systems;
 pub mod templates;
+pub mod tokenizer_files;
 pub mod tokens;
 pub mod tools;
 pub mod yaml;

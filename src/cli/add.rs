@@ -52,7 +52,7 @@ pub fn run(args: AddArgs, reporter: &Reporter) -> u8 {
                 .help("pass the folder of the one agent to add to"),
         );
     };
-    let session = match session(&[], reporter) {
+    let session = match session(&[], &Default::default(), reporter) {
         Ok(s) => s,
         Err(code) => return code,
     };

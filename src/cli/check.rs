@@ -29,6 +29,8 @@ pub struct CheckArgs {
     /// Override a manifest key for this run, e.g. `--set budgets.system_prompt=3000` (repeatable).
     #[arg(long = "set", value_name = "KEY=VALUE")]
     set: Vec<String>,
+    #[command(flatten)]
+    pub tokenizers: super::TokenizerOptions,
     /// Model to use instead of each agent's own `model` (as `--set agent.model=MODEL`).
     #[arg(long)]
     model: Option<String>,
@@ -136,7 +138,7 @@ pub fn run(mut args: CheckArgs, reporter: &Reporter) -> u8 {
     if path_ok {
         args.path = ctxc::discover::agent_folder(&args.path);
     }
-    let session = match session(&super::with_model(args.set.clone(), args.model.as_deref()), reporter) {
+    let session = match session(&super::with_model(args.set.clone(), args.model.as_deref()), &args.tokenizers, reporter) {
         Ok(s) => s,
         Err(code) => return code,
     };

@@ -16,7 +16,6 @@ use ctxc::report::cost::{Costed, ToolRow};
 use ctxc::session::Only;
 use ctxc::tokens::TokenCounter;
 use ctxc::tools::{Tool, ToolFileError, ToolFormat};
-use ctxc::Session;
 
 #[derive(Debug, Args)]
 pub struct CostArgs {
@@ -39,6 +38,8 @@ pub struct CostArgs {
     set: Vec<String>,
     #[arg(long, value_enum, default_value_t = CostFormat::Text)]
     format: CostFormat,
+    #[command(flatten)]
+    pub tokenizers: super::TokenizerOptions,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -66,7 +67,7 @@ pub fn run(args: CostArgs, reporter: &Reporter) -> u8 {
         Ok(env) => env,
         Err(code) => return code,
     };
-    let session = Session::new(super::with_model([env.as_slice(), args.set.as_slice()].concat(), args.model.as_deref()));
+    let session = args.tokenizers.session(super::with_model([env.as_slice(), args.set.as_slice()].concat(), args.model.as_deref()));
     let only = Only { mode: args.mode.as_deref(), scenario: args.scenario.as_deref() };
     let runs = session.each(&manifests, |manifest| AgentRun::new(&session, manifest, only));
     // Per agent, its reports: the text summary compares one agent's modes.

@@ -37,6 +37,8 @@ pub struct DiffArgs {
     /// Override a manifest key on both sides, e.g. `--set budgets.system_prompt=3000` (repeatable).
     #[arg(long = "set", value_name = "KEY=VALUE")]
     set: Vec<String>,
+    #[command(flatten)]
+    pub tokenizers: super::TokenizerOptions,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -118,7 +120,7 @@ pub fn run(mut args: DiffArgs, reporter: &Reporter) -> u8 {
             args.base
         ));
     }
-    let session = Session::new(overrides);
+    let session = args.tokenizers.session(overrides);
     let after_pins = pin_side(&after, &session, reporter);
     // Paths inside the temporary checkout are shown as `REV:path`.
     let before_pins = pin_side(&before, &session, reporter)

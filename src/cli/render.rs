@@ -35,6 +35,8 @@ pub struct RenderArgs {
     /// Override a manifest key for this run, e.g. `--set agent.model=gpt-4.1` (repeatable).
     #[arg(long = "set", value_name = "KEY=VALUE")]
     set: Vec<String>,
+    #[command(flatten)]
+    pub tokenizers: super::TokenizerOptions,
     /// Model to use instead of each agent's own `model` (as `--set agent.model=MODEL`).
     #[arg(long)]
     model: Option<String>,
@@ -53,7 +55,7 @@ pub fn run(args: RenderArgs, reporter: &Reporter) -> u8 {
         Ok(m) => m,
         Err(code) => return code,
     };
-    let session = match session(&super::with_model(args.set.clone(), args.model.as_deref()), reporter) {
+    let session = match session(&super::with_model(args.set.clone(), args.model.as_deref()), &args.tokenizers, reporter) {
         Ok(s) => s,
         Err(code) => return code,
     };

@@ -14,7 +14,6 @@ use ctxc::diagnostic::Diagnostic;
 use ctxc::manifest::Loaded;
 use ctxc::report::escape::Untrusted;
 use ctxc::review::{self, AgentPin};
-use ctxc::Session;
 
 #[derive(Debug, Args)]
 pub struct SnapshotArgs {
@@ -30,6 +29,8 @@ pub struct SnapshotArgs {
     /// Override a manifest key for this run, e.g. `--set budgets.system_prompt=3000` (repeatable).
     #[arg(long = "set", value_name = "KEY=VALUE")]
     set: Vec<String>,
+    #[command(flatten)]
+    pub tokenizers: super::TokenizerOptions,
     /// Write snapshots that hold a secret (SEC001–SEC006) anyway; by default nothing is written
     /// and the secret is reported, masked (exit 1).
     #[arg(long)]
@@ -85,7 +86,7 @@ pub fn run(args: SnapshotArgs, reporter: &Reporter) -> u8 {
         Err(code) => return code,
     };
     overrides.extend(args.dir.as_deref().map(dir_override));
-    let session = Session::new(overrides);
+    let session = args.tokenizers.session(overrides);
     let results = session.each(&manifests, |manifest| review::pin_agent(&session, manifest));
     // Nothing is written unless every agent renders.
     let mut agents = Vec::new();

@@ -197,7 +197,8 @@ fn push_tools<'a>(
 /// send the same tool lists: each list is rendered and counted once per run.
 fn tool_texts(rendering: Rendering, tools: &[&Tool], counter: &TokenCounter, tokenizer: Tokenizer) -> Arc<(Vec<String>, Vec<usize>)> {
     let mut key = Xxh3::new();
-    key.update(&[tokenizer as u8, rendering as u8]);
+    key.update(tokenizer.name().as_bytes());
+    key.update(&[0, rendering as u8]);
     for tool in tools {
         key.update(&tool.function_json_hash().to_le_bytes());
     }
