@@ -67,6 +67,8 @@ pub struct Vocabulary {
     pub ranks: Option<usize>,
     /// The family's split pattern, for rank files.
     pub pattern: Option<&'static str>,
+    /// Whether the family's tokenizer normalizes text to NFC first (for rank files: Qwen's does).
+    pub nfc: bool,
     /// The hash of the probe text's ids (see [`fingerprint`]).
     pub fingerprint: &'static str,
     /// Where installed Python packages ship a file of it, relative to `site-packages`.
@@ -85,13 +87,14 @@ pub fn vocabularies() -> &'static [Vocabulary] {
         lines
             .filter_map(|line| {
                 let cols: Vec<&'static str> = line.split('\t').collect();
-                let [name, generation, ranks, pattern, fingerprint, packaged, description] = cols[..] else { return None };
+                let [name, generation, ranks, pattern, normalize, fingerprint, packaged, description] = cols[..] else { return None };
                 let dash = |s: &'static str| (s != "-").then_some(s);
                 Some(Vocabulary {
                     name,
                     generation,
                     ranks: dash(ranks).and_then(|r| r.parse().ok()),
                     pattern: dash(pattern),
+                    nfc: normalize == "NFC",
                     fingerprint,
                     packaged: dash(packaged).map_or_else(Vec::new, |p| p.split(',').collect()),
                     description,
@@ -122,10 +125,11 @@ impl std::fmt::Debug for TokenizerFile {
 
 enum Engine {
     /// Ranks counted by tiktoken-rs; `offset` is added to each rank to make the model's id
-    /// (Tekken numbers its special tokens first).
+    /// (Tekken numbers its special tokens first); `nfc`: text normalized to NFC first.
     Ranks {
         bpe: CoreBPE,
         offset: u32,
+        nfc: bool,
     },
     HuggingFace(Box<tokenizers::Tokenizer>),
 }
@@ -133,7 +137,7 @@ enum Engine {
 impl Engine {
     fn ids(&self, text: &str) -> Result<Vec<u32>, String> {
         match self {
-            Engine::Ranks { bpe, offset } => Ok(bpe.encode_ordinary(text).into_iter().map(|id| id + offset).collect()),
+            Engine::Ranks { bpe, offset, nfc } => Ok(bpe.encode_ordinary(&nfc_if(*nfc, text)).into_iter().map(|id| id + offset).collect()),
             Engine::HuggingFace(t) => t.encode_fast(text, false).map(|e| e.get_ids().to_vec()).map_err(|e| e.to_string()),
         }
     }
@@ -145,7 +149,7 @@ impl CountTokens for TokenizerFile {
     /// `tokenizers`' `encode(s, add_special_tokens=False)` count it.
     fn count(&self, text: &str) -> usize {
         match &self.engine {
-            Engine::Ranks { bpe, .. } => bpe.encode_ordinary(text).len(),
+            Engine::Ranks { bpe, nfc, .. } => bpe.encode_ordinary(&nfc_if(*nfc, text)).len(),
             // A loaded tokenizer.json encoded the probe text, so encoding cannot fail on its
             // configuration; an input it still refuses counts as one token per byte, an upper bound.
             Engine::HuggingFace(t) => t.encode_fast(text, false).map_or(text.len(), |e| e.len()),
@@ -222,6 +226,15 @@ pub fn check_fits(file: &TokenizerFile, shown: &str, profile: &ModelProfile) -> 
     Err(format!("{holds}, but {} uses another tokenizer; {expected}", profile.model))
 }
 
+/// `text` in NFC when `nfc`; NFC text as it is, without a copy.
+fn nfc_if(nfc: bool, text: &str) -> std::borrow::Cow<'_, str> {
+    use unicode_normalization::{is_nfc_quick, IsNormalized, UnicodeNormalization};
+    match nfc && is_nfc_quick(text.chars()) != IsNormalized::Yes {
+        true => std::borrow::Cow::Owned(text.nfc().collect()),
+        false => std::borrow::Cow::Borrowed(text),
+    }
+}
+
 /// The probe's ids hashed: the first 16 hex digits of the sha256 of the ids, comma-separated.
 pub fn fingerprint(ids: &[u32]) -> String {
     let text = ids.iter().map(u32::to_string).collect::<Vec<_>>().join(",");
@@ -261,7 +274,7 @@ fn engines(bytes: &[u8]) -> Result<(Format, Vec<(Engine, Option<&'static Vocabul
     for vocabulary in candidates {
         let pattern = vocabulary.pattern.unwrap_or_default();
         let bpe = core_bpe(ranks.clone(), pattern)?;
-        out.push((Engine::Ranks { bpe, offset: 0 }, Some(vocabulary)));
+        out.push((Engine::Ranks { bpe, offset: 0, nfc: vocabulary.nfc }, Some(vocabulary)));
     }
     Ok((Format::RankFile, out))
 }
@@ -317,7 +330,7 @@ fn tekken(value: &Value) -> Result<Engine, String> {
         }
     }
     let offset = u32::try_from(specials).map_err(|_| "Tekken's special-token count is too large")?;
-    Ok(Engine::Ranks { bpe: core_bpe(ranks, pattern)?, offset })
+    Ok(Engine::Ranks { bpe: core_bpe(ranks, pattern)?, offset, nfc: false })
 }
 
 #[cfg(test)]

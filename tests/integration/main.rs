@@ -31,6 +31,7 @@ mod schema;
 mod skills_ref;
 mod snapshot_api;
 mod templates;
+mod tokenizer_files;
 mod tool_files;
 mod watch;
 mod zeus;

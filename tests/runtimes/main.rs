@@ -12,4 +12,5 @@ mod agentscope;
 mod deepagents;
 mod harmony;
 mod jinja;
+mod tokenizer_files;
 mod zeph;
