@@ -107,6 +107,12 @@ pub struct TokenizerFileUsed {
     /// How the file was chosen: `--tokenizer`, the manifest's `tokenizer`, the Hugging Face
     /// cache or a Python package.
     pub found: String,
+    /// Found beside it in the Hugging Face cache: `tokenizer_config.json` (its `chat_template`)
+    /// and `chat_template.jinja`, the model's request format (not read by the counting).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tokenizer_config: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub chat_template: Option<String>,
 }
 
 impl ModelProfile {
@@ -233,9 +239,12 @@ pub fn calibration(model: &str) -> Option<Calibration> {
     Some(Calibration { generation: g.name, factor_per_mille: g.factor_per_mille, band_percent: g.band_percent, method: &g.method })
 }
 
+/// A model's tokenizer generation and, when known, its Hugging Face repository.
+type TokenizerOf = (&'static str, Option<&'static str>);
+
 /// The rows of `data/tokenizer-models.tsv`: model prefix, then (generation, Hugging Face repository).
-fn tokenizer_models() -> &'static [(&'static str, (&'static str, Option<&'static str>))] {
-    static MODELS: OnceLock<Vec<(&'static str, (&'static str, Option<&'static str>))>> = OnceLock::new();
+fn tokenizer_models() -> &'static [(&'static str, TokenizerOf)] {
+    static MODELS: OnceLock<Vec<(&'static str, TokenizerOf)>> = OnceLock::new();
     MODELS.get_or_init(|| {
         data_rows(include_str!("../data/tokenizer-models.tsv"))
             .filter_map(|cols| Some((*cols.first()?, (*cols.get(1)?, cols.get(2).copied().filter(|r| *r != "-")))))

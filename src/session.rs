@@ -91,6 +91,7 @@ impl Session {
     /// cannot be used: the counts stay estimates).
     fn use_tokenizer_file(&self, loaded: &mut Loaded) -> Result<(), Failure> {
         let agent = &mut loaded.agent;
+        let mut templates = (None, None);
         let (path, shown, found, origin) = match &agent.tokenizer_file {
             Some(named) => {
                 let found = if named.from_command_line { "given by --tokenizer" } else { "named by the manifest's `tokenizer`" };
@@ -101,6 +102,8 @@ impl Session {
                     return Ok(());
                 };
                 let shown = found.path.display().to_string();
+                let text = |p: Option<PathBuf>| p.map(|p| p.display().to_string());
+                templates = (text(found.tokenizer_config), text(found.chat_template));
                 match crate::project::locate_path(&found.path, &shown, MAX_TOKENIZER_BYTES) {
                     Ok(path) => (path, shown, format!("found in the {}", found.place), None),
                     Err(e) => {
@@ -129,6 +132,8 @@ impl Session {
                     description: vocabulary.description,
                     fingerprint: file.fingerprint.clone(),
                     found,
+                    tokenizer_config: templates.0,
+                    chat_template: templates.1,
                 });
                 Ok(())
             }

@@ -241,9 +241,12 @@ pub fn fingerprint(ids: &[u32]) -> String {
     Sha256::digest(text.as_bytes()).iter().take(8).map(|b| format!("{b:02x}")).collect()
 }
 
+/// An engine, and the vocabulary it must turn out to be (any, for `None`).
+type Candidate = (Engine, Option<&'static Vocabulary>);
+
 /// The engines a file may stand for, each with the vocabulary it must then be: one for JSON
 /// files; for a rank file, one per known vocabulary with that many ranks (their split patterns).
-fn engines(bytes: &[u8]) -> Result<(Format, Vec<(Engine, Option<&'static Vocabulary>)>), String> {
+fn engines(bytes: &[u8]) -> Result<(Format, Vec<Candidate>), String> {
     let start = bytes.iter().position(|b| !b.is_ascii_whitespace());
     if start.is_some_and(|i| bytes[i] == b'{') {
         let value: Value = serde_json::from_slice(bytes).map_err(|e| format!("not valid JSON: {e}"))?;

@@ -17,7 +17,11 @@ fn cost(dir: &std::path::Path, extra: &[&str]) -> (Option<i32>, String) {
     args.extend_from_slice(extra);
     let out = ctxc(&args);
     // The diagnostic as one line: miette wraps it and draws a margin.
-    let stderr = String::from_utf8_lossy(&out.stderr).lines().map(|l| l.trim_start_matches([' ', '│', '×']).trim_end()).collect::<Vec<_>>().join(" ");
+    let stderr = String::from_utf8_lossy(&out.stderr)
+        .lines()
+        .map(|l| l.trim_start_matches([' ', '│', '×']).trim_end())
+        .collect::<Vec<_>>()
+        .join(" ");
     (out.status.code(), stderr)
 }
 

@@ -78,9 +78,10 @@ fn agent_texts(file: &Path, model: &str) -> Vec<Counted> {
 
 /// Every tool of the shared corpus's tool files, as compact function JSON, counted with the file.
 fn corpus_texts(counter: &TokenCounter, tokenizer: Tokenizer) -> Vec<Counted> {
-    let mut files: Vec<PathBuf> =
-        walk(&common::corpus().join("tools")).into_iter().filter(|p| p.extension().is_some_and(|e| e == "json" || e == "snap")).collect();
-    files.sort();
+    let files: Vec<PathBuf> = common::walk(&common::corpus().join("tools"))
+        .into_iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "json" || e == "snap"))
+        .collect();
     let mut out = Vec::new();
     for file in files {
         let Ok(parsed) = ctxc::tools::parse_tool_file(&std::fs::read_to_string(&file).expect("read")) else { continue };
@@ -91,19 +92,6 @@ fn corpus_texts(counter: &TokenCounter, tokenizer: Tokenizer) -> Vec<Counted> {
         }
     }
     assert!(out.len() > 100, "{} corpus tools", out.len());
-    out
-}
-
-fn walk(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    for entry in std::fs::read_dir(dir).expect("read dir").flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            out.extend(walk(&path));
-        } else {
-            out.push(path);
-        }
-    }
     out
 }
 
