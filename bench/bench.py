@@ -6,6 +6,7 @@
     python3 bench/bench.py --mcp-tools 60000 --only-mcp   # just the large MCP tool file
     python3 bench/bench.py --only-lint --runs 3           # zero-config lint beside agnix and the other peers
     python3 bench/bench.py --ctxc /tmp/ctxc-before        # another build of ctxc (the floor is built from this tree)
+    python3 bench/bench.py --only-tokenizer FILE --tokenizer-model MODEL   # a model's own tokenizer file against o200k_base
 
 For each of two scales (half of --agents, then --agents) it generates a project deterministically
 (modules of 1-8 KB, a third of them Jinja templates; tool schemas of 1-4 KB; agents share most
@@ -23,6 +24,9 @@ The lint case (`--only-lint`) times `ctxc check` with no manifest on one small S
 corpus's skills tree beside the peer linters (scripts/peers installs them under target/peers), and on
 a generated repository of --mixed-files agent files of every kind beside agnix: median wall and CPU
 (user + system) time, peak memory, and each peer's ratio to ctxc.
+The tokenizer case (`--only-tokenizer FILE`) times `ctxc cost --format json` on the --agents project
+counted with o200k_base and with the model's own tokenizer file (`--tokenizer FILE --model MODEL`),
+and on one example agent with and without the file (what loading it once costs).
 Installs Jinja2 and tiktoken
 with pip when missing; tiktoken's rank files come from the tiktoken-rs crate (no network).
 Figures are for comparison within one run: the machine is shared and noisy.
@@ -542,6 +546,29 @@ def measure_scale(agents: int, args, ctxc: str, floor: str, work: str) -> dict:
             "distinct_mib": sum(len(t.encode()) for t in distinct) / (1024 * 1024)}
 
 
+def measure_tokenizer(args, ctxc: str, work: str) -> None:
+    """Counting with a model's own tokenizer file against o200k_base, and the file's loading."""
+    out = os.path.join(work, f"project-{args.agents}")
+    generate(out, args.agents, args.tools, args.skills)
+    own = ["--model", args.tokenizer_model, "--tokenizer", args.only_tokenizer]
+    rows = {
+        "cost, o200k_base (gpt-4o)": run_timed([ctxc, "cost", out, "--format", "json", "--model", "gpt-4o"], args.runs),
+        f"cost, own file ({args.tokenizer_model})": run_timed([ctxc, "cost", out, "--format", "json", *own], args.runs),
+    }
+    example = os.path.join(ROOT, "examples", "agents", "agentscope")
+    one = {
+        "one agent, o200k_base": run_timed([ctxc, "cost", example, "--model", "gpt-4o"], args.runs),
+        "one agent, own file": run_timed([ctxc, "cost", example, *own], args.runs),
+    }
+    size = os.path.getsize(args.only_tokenizer) / 2**20
+    print(f"{args.agents} agents; tokenizer file {args.only_tokenizer} ({size:.1f} MiB)")
+    for label, (seconds, peak) in {**rows, **one}.items():
+        print(f"  {label:<40} {seconds * 1000:>9.0f} ms {peak:>7.0f} MiB")
+    ratio = rows[f"cost, own file ({args.tokenizer_model})"][0] / rows["cost, o200k_base (gpt-4o)"][0]
+    print(f"own file / o200k_base: {ratio:.2f}x; loading the file once: "
+          f"{(one['one agent, own file'][0] - one['one agent, o200k_base'][0]) * 1000:.0f} ms")
+
+
 def main() -> None:
     if len(sys.argv) > 3 and sys.argv[1] == "--time-command" and sys.argv[3] == "--":
         return time_command(sys.argv[4:], int(sys.argv[2]))
@@ -563,6 +590,8 @@ def main() -> None:
     parser.add_argument("--lsp-samples", type=int, default=21, help="timed edits per incremental case (median)")
     parser.add_argument("--lsp-edits", type=int, default=10_000, help="edits before the language server's memory is read")
     parser.add_argument("--only-lsp", action="store_true", help="run only the incremental (language server) case")
+    parser.add_argument("--only-tokenizer", metavar="FILE", help="time only counting with this model's own tokenizer file")
+    parser.add_argument("--tokenizer-model", default="qwen/qwen3-32b", help="the model --only-tokenizer's file is for")
     args = parser.parse_args()
 
     # Only the scales case runs the floor (a release build of its own).
@@ -570,6 +599,8 @@ def main() -> None:
     work = args.keep or tempfile.mkdtemp(prefix="ctxc-bench-")
     os.makedirs(work, exist_ok=True)
     try:
+        if args.only_tokenizer:
+            return measure_tokenizer(args, ctxc, work)
         lint = measure_lint(args, ctxc, work)
         if args.only_lint:
             return print_lint(lint)

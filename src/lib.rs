@@ -52,6 +52,7 @@ pub mod simulate;
 pub mod skills;
 pub mod systems;
 pub mod templates;
+pub mod tokenizer_files;
 pub mod tokens;
 pub mod tools;
 pub mod yaml;

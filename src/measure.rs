@@ -339,7 +339,7 @@ fn estimate(agent: &Agent, rendered: &Rendered, counter: &TokenCounter, calibrat
         scenario: rendered.scenario.clone(),
         modelled: rendered.modelled.clone(),
         tokenizer: profile.tokenizer.name(),
-        method: profile.method().to_string(),
+        method: profile.method_label(),
         exact: profile.tokenizer.is_exact(),
         recorded: None,
         model: profile,

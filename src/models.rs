@@ -11,8 +11,7 @@ pub const DEFAULT_MAX_INPUT: u64 = 64_000;
 pub const DEFAULT_MAX_OUTPUT: u64 = 8_192;
 
 /// How tokens are counted for a model.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Tokenizer {
     /// OpenAI's o200k_base encoding (exact).
     O200kBase,
@@ -20,6 +19,15 @@ pub enum Tokenizer {
     Cl100kBase,
     /// No public tokenizer: a labelled estimate (see [`Tokenizer::method`]).
     Estimate,
+    /// The model's own tokenizer file, loaded for the run (exact), by its vocabulary's name
+    /// (`data/tokenizer-vocabularies.tsv`); the run's token counter holds the file.
+    Own(&'static str),
+}
+
+impl Serialize for Tokenizer {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.name())
+    }
 }
 
 impl Tokenizer {
@@ -37,6 +45,7 @@ impl Tokenizer {
             Tokenizer::O200kBase => "o200k_base",
             Tokenizer::Cl100kBase => "cl100k_base",
             Tokenizer::Estimate => "estimate",
+            Tokenizer::Own(vocabulary) => vocabulary,
         }
     }
 
@@ -49,6 +58,7 @@ impl Tokenizer {
         match self {
             Tokenizer::O200kBase => "exact: tiktoken o200k_base",
             Tokenizer::Cl100kBase => "exact: tiktoken cl100k_base",
+            Tokenizer::Own(_) => "exact: the model's own tokenizer file",
             Tokenizer::Estimate => {
                 "estimate: o200k_base count, uncalibrated (this model's tokenizer is not public, and no measurement of its family is known)"
             }
@@ -77,6 +87,32 @@ pub struct ModelProfile {
     /// family's tokenizer generation is known.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub calibration: Option<Calibration>,
+    /// The tokenizer file counts are made with, when the model's own was loaded.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tokenizer_file: Option<TokenizerFileUsed>,
+}
+
+/// The model's own tokenizer file a run counts with: which file, what it holds, where it was found.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct TokenizerFileUsed {
+    /// The file, as given or found.
+    pub path: String,
+    /// `tokenizer.json`, `tiktoken rank file` or `Tekken JSON`.
+    pub format: &'static str,
+    /// The vocabulary's name (`llama-3`, `qwen-2.5`…) and what it is.
+    pub vocabulary: &'static str,
+    pub description: &'static str,
+    /// The hash of the ids the file gives ctxc's probe text (src/tokenizer_files/mod.rs).
+    pub fingerprint: String,
+    /// How the file was chosen: `--tokenizer`, the manifest's `tokenizer`, the Hugging Face
+    /// cache or a Python package.
+    pub found: String,
+    /// Found beside it in the Hugging Face cache: `tokenizer_config.json` (its `chat_template`)
+    /// and `chat_template.jinja`, the model's request format (not read by the counting).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tokenizer_config: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub chat_template: Option<String>,
 }
 
 impl ModelProfile {
@@ -89,6 +125,16 @@ impl ModelProfile {
     /// How this model's counts are made, as shown next to the numbers.
     pub fn method(&self) -> &'static str {
         self.estimate_calibration().map_or(self.tokenizer.method(), |c| c.method)
+    }
+
+    /// [`ModelProfile::method`], naming the tokenizer file when one was loaded.
+    pub fn method_label(&self) -> String {
+        match &self.tokenizer_file {
+            Some(f) => {
+                format!("exact: the {} tokenizer from {} ({}, fingerprint {}, {})", f.vocabulary, f.path, f.format, f.fingerprint, f.found)
+            }
+            None => self.method().to_string(),
+        }
     }
 }
 
@@ -175,7 +221,6 @@ struct Generation {
 /// The calibration of a model's tokenizer generation, when its family has one.
 pub fn calibration(model: &str) -> Option<Calibration> {
     static GENERATIONS: OnceLock<Vec<Generation>> = OnceLock::new();
-    static MODELS: OnceLock<Vec<(&'static str, &'static str)>> = OnceLock::new();
     let generations = GENERATIONS.get_or_init(|| {
         data_rows(include_str!("../data/tokenizer-generations.tsv"))
             .filter_map(|cols| {
@@ -189,12 +234,32 @@ pub fn calibration(model: &str) -> Option<Calibration> {
             })
             .collect()
     });
-    let models = MODELS.get_or_init(|| {
-        data_rows(include_str!("../data/tokenizer-models.tsv")).filter_map(|cols| Some((*cols.first()?, *cols.get(1)?))).collect()
-    });
-    let wanted = longest_prefix(models, model)?;
-    let g = generations.iter().find(|g| g.name == *wanted)?;
+    let wanted = generation(model)?;
+    let g = generations.iter().find(|g| g.name == wanted)?;
     Some(Calibration { generation: g.name, factor_per_mille: g.factor_per_mille, band_percent: g.band_percent, method: &g.method })
+}
+
+/// A model's tokenizer generation and, when known, its Hugging Face repository.
+type TokenizerOf = (&'static str, Option<&'static str>);
+
+/// The rows of `data/tokenizer-models.tsv`: model prefix, then (generation, Hugging Face repository).
+fn tokenizer_models() -> &'static [(&'static str, TokenizerOf)] {
+    static MODELS: OnceLock<Vec<(&'static str, TokenizerOf)>> = OnceLock::new();
+    MODELS.get_or_init(|| {
+        data_rows(include_str!("../data/tokenizer-models.tsv"))
+            .filter_map(|cols| Some((*cols.first()?, (*cols.get(1)?, cols.get(2).copied().filter(|r| *r != "-")))))
+            .collect()
+    })
+}
+
+/// The tokenizer generation of a model (`data/tokenizer-models.tsv`), when its family's is known.
+pub fn generation(model: &str) -> Option<&'static str> {
+    longest_prefix(tokenizer_models(), model).map(|(generation, _)| *generation)
+}
+
+/// The Hugging Face repository of a model's tokenizer, when the table names one.
+pub fn repository(model: &str) -> Option<&'static str> {
+    longest_prefix(tokenizer_models(), model).and_then(|(_, repository)| *repository)
 }
 
 /// Every profile in the table, sorted by model name.
@@ -218,6 +283,7 @@ fn parse_table(text: &'static str) -> Vec<ModelProfile> {
                 tool_preamble: (provider == "anthropic").then(|| tool_preamble(model)).flatten(),
                 calibration: (!tokenizer.is_exact()).then(|| calibration(model)).flatten(),
                 written_as: None,
+                tokenizer_file: None,
             })
         })
         .collect()
@@ -244,6 +310,7 @@ pub fn profile(model: &str) -> ModelProfile {
             tool_preamble: None,
             written_as: None,
             calibration: None,
+            tokenizer_file: None,
         },
     }
 }

@@ -554,6 +554,21 @@ impl ProjectRoot {
         &self.run.cache
     }
 
+    /// Where a referenced file is on disk, checked as [`ProjectRoot::read`] checks it (inside the
+    /// root, a regular file, at most `limit` bytes) without reading it: for files read whole
+    /// later, once per run (a tokenizer file). The path has every link resolved.
+    pub fn locate(&self, reference: &str, limit: u64) -> Result<PathBuf, ReadError> {
+        let rel = self.normalize(reference)?;
+        let (_, meta) = self.open(&rel)?;
+        if !meta.is_file() {
+            return Err(ReadError::NotAFile(rel));
+        }
+        if meta.len() > limit {
+            return Err(over_limit(&rel, meta.len(), limit));
+        }
+        self.resolve(&rel)
+    }
+
     /// The run's stand-in text for a file (see [`UnsavedTexts`]), found by the file's canonical path
     /// once its folder is known to be inside the project root.
     fn overlaid(&self, rel: &str) -> Result<Option<SharedText>, ReadError> {
@@ -675,6 +690,43 @@ fn io_error(rel: &str, e: std::io::Error) -> ReadError {
         std::io::ErrorKind::NotFound => ReadError::Missing(rel.to_string()),
         _ => ReadError::Unreadable { path: rel.to_string(), reason: e.to_string() },
     }
+}
+
+/// The bytes of a file named by `path` (shown as `shown`): opened without following a final
+/// link and without blocking, a regular file of at most `limit` bytes, read as it was when its
+/// size was taken.
+pub fn read_bytes(path: &Path, shown: &str, limit: u64) -> Result<Vec<u8>, ReadError> {
+    let file = open_no_follow(path).map_err(|e| io_error(shown, e))?;
+    let meta = file.metadata().map_err(|e| io_error(shown, e))?;
+    if !meta.is_file() {
+        return Err(ReadError::NotAFile(shown.to_string()));
+    }
+    if meta.len() > limit {
+        return Err(over_limit(shown, meta.len(), limit));
+    }
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    file.take(meta.len()).read_to_end(&mut bytes).map_err(|e| io_error(shown, e))?;
+    Ok(bytes)
+}
+
+/// A file named outside any project (on the command line, or found where a tool keeps it: a
+/// Hugging Face cache links its files to blobs), its links resolved, checked as
+/// [`read_bytes`] checks it: a regular file of at most `limit` bytes.
+pub fn locate_path(path: &Path, shown: &str, limit: u64) -> Result<PathBuf, ReadError> {
+    let resolved = fs::canonicalize(path).map_err(|e| io_error(shown, e))?;
+    let meta = open_no_follow(&resolved).and_then(|file| file.metadata()).map_err(|e| io_error(shown, e))?;
+    if !meta.is_file() {
+        return Err(ReadError::NotAFile(shown.to_string()));
+    }
+    if meta.len() > limit {
+        return Err(over_limit(shown, meta.len(), limit));
+    }
+    Ok(resolved)
+}
+
+/// A file over a limit other than [`MAX_FILE_BYTES`].
+fn over_limit(shown: &str, bytes: u64, limit: u64) -> ReadError {
+    ReadError::Unreadable { path: shown.to_string(), reason: format!("{bytes} bytes, over the {limit}-byte limit for this kind of file") }
 }
 
 /// Opens a file for reading without following a symlink at the end of its path (on Unix; other

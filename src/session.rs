@@ -5,8 +5,9 @@
 //! The checks and the reports work on what it returns. Dropping the session drops its caches, so
 //! a long-lived library user holds only what its live sessions hold.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::diagnostic::{Diagnostic, Failure};
 use crate::manifest::{self, Loaded};
@@ -14,6 +15,8 @@ use crate::measure::Measured;
 use crate::memo::Cache;
 use crate::project::{ProjectRoot, RunState};
 use crate::render::Rendered;
+use crate::tokenizer_files::discover::{self, Discovery, Places};
+use crate::tokenizer_files::{TokenizerFile, MAX_TOKENIZER_BYTES};
 use crate::tokens::TokenCounter;
 
 /// Which modes and scenarios to render: all of them, or only the named one of each.
@@ -46,12 +49,109 @@ pub struct Session {
     counter: TokenCounter,
     /// The editor's unsaved texts and the cache, handed to every root the session opens.
     run: RunState,
+    /// Where to look for a model's tokenizer file when none is named; `None`: nowhere.
+    places: Option<Places>,
+    /// The tokenizer files of this run, by path: each read and parsed once, whichever agent asks first.
+    tokenizer_files: Mutex<HashMap<PathBuf, Arc<LoadedFile>>>,
 }
+
+/// A tokenizer file being loaded, or loaded (or why it could not be).
+type LoadedFile = OnceLock<Result<Arc<TokenizerFile>, String>>;
 
 impl Session {
     /// A session whose agents get these `KEY=VALUE` overrides, laid over each manifest in order.
     pub fn new(overrides: Vec<String>) -> Self {
-        Session { overrides, counter: TokenCounter::new(), run: RunState::default() }
+        Session { overrides, ..Session::default() }
+    }
+
+    /// This session, looking for models' tokenizer files in `places` when an agent names none.
+    pub fn with_discovery(mut self, places: Places) -> Self {
+        self.places = Some(places);
+        self
+    }
+
+    /// Where this session looks for tokenizer files, when it does.
+    pub fn places(&self) -> Option<&Places> {
+        self.places.as_ref()
+    }
+
+    /// The tokenizer file at `path` (links resolved), read and parsed on the first call of the run.
+    pub fn tokenizer_file(&self, path: &Path, shown: &str) -> Result<Arc<TokenizerFile>, String> {
+        let slot =
+            self.tokenizer_files.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).entry(path.to_path_buf()).or_default().clone();
+        slot.get_or_init(|| {
+            let bytes = crate::project::read_bytes(path, shown, MAX_TOKENIZER_BYTES).map_err(|e| e.message())?;
+            TokenizerFile::load(&bytes).map(Arc::new).map_err(|e| format!("`{shown}` is {e}"))
+        })
+        .clone()
+    }
+
+    /// Counts `loaded`'s agent with its model's own tokenizer file: the one it names (an error
+    /// when that file cannot be used), else the one discovery finds (a warning when that one
+    /// cannot be used: the counts stay estimates).
+    fn use_tokenizer_file(&self, loaded: &mut Loaded) -> Result<(), Failure> {
+        let agent = &mut loaded.agent;
+        let mut templates = (None, None);
+        let (path, shown, found, origin) = match &agent.tokenizer_file {
+            Some(named) => {
+                let found = if named.from_command_line { "given by --tokenizer" } else { "named by the manifest's `tokenizer`" };
+                (named.path.clone(), named.shown.clone(), found.to_string(), Some(named.origin.clone()))
+            }
+            None if agent.profile.tokenizer == crate::models::Tokenizer::Estimate => {
+                let Some(Discovery::Found(found)) = self.places.as_ref().map(|p| discover::find(&agent.profile.model, p)) else {
+                    return Ok(());
+                };
+                let shown = found.path.display().to_string();
+                let text = |p: Option<PathBuf>| p.map(|p| p.display().to_string());
+                templates = (text(found.tokenizer_config), text(found.chat_template));
+                match crate::project::locate_path(&found.path, &shown, MAX_TOKENIZER_BYTES) {
+                    Ok(path) => (path, shown, format!("found in the {}", found.place), None),
+                    Err(e) => {
+                        loaded.warnings.push(Diagnostic::warning(format!(
+                            "tokenizer file {}: {}; counts stay estimates",
+                            found.place,
+                            e.message()
+                        )));
+                        return Ok(());
+                    }
+                }
+            }
+            None => return Ok(()),
+        };
+        let file = self.tokenizer_file(&path, &shown);
+        let fits = file.and_then(|f| crate::tokenizer_files::check_fits(&f, &shown, &agent.profile).map(|()| f));
+        match fits {
+            Ok(file) => {
+                let vocabulary = file.vocabulary;
+                self.counter.add_file(vocabulary.name, file.clone(), file.cuts_safely());
+                agent.profile.tokenizer = crate::models::Tokenizer::Own(vocabulary.name);
+                agent.profile.tokenizer_file = Some(crate::models::TokenizerFileUsed {
+                    path: shown,
+                    format: file.format.name(),
+                    vocabulary: vocabulary.name,
+                    description: vocabulary.description,
+                    fingerprint: file.fingerprint.clone(),
+                    found,
+                    tokenizer_config: templates.0,
+                    chat_template: templates.1,
+                });
+                Ok(())
+            }
+            Err(message) => match origin {
+                Some(origin) => {
+                    let d = Diagnostic::error(format!("tokenizer file: {message}"))
+                        .in_file(&origin.file)
+                        .at(origin.span)
+                        .code(crate::codes::Code::MAN010)
+                        .help("give the model's own tokenizer file, or leave `tokenizer` out to count a labelled estimate");
+                    Err(Failure { diagnostics: vec![d], sources: loaded.sources.clone() })
+                }
+                None => {
+                    loaded.warnings.push(Diagnostic::warning(format!("tokenizer file {found}: {message}; counts stay estimates")));
+                    Ok(())
+                }
+            },
+        }
     }
 
     pub fn counter(&self) -> &TokenCounter {
@@ -82,7 +182,8 @@ impl Session {
 
     /// Loads one agent (parse, overlay the preset and the overrides, validate, read its files).
     pub fn load(&self, manifest: &Path) -> Result<Loaded, Failure> {
-        let loaded = manifest::load_with(manifest, &self.overrides, &self.run)?;
+        let mut loaded = manifest::load_with(manifest, &self.overrides, &self.run)?;
+        self.use_tokenizer_file(&mut loaded)?;
         crate::tokens::warm_up(loaded.agent.profile.tokenizer);
         Ok(loaded)
     }

@@ -10,7 +10,7 @@
 //! of the binary's 69 (docs/packaging.md).
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Condvar, Mutex, MutexGuard, OnceLock};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock, RwLock};
 
 use tiktoken_rs::CoreBPE;
 
@@ -44,7 +44,9 @@ pub fn encoder(tokenizer: Tokenizer) -> &'static dyn CountTokens {
     static CL100K: OnceLock<bpe::Bpe> = OnceLock::new();
     match tokenizer {
         Tokenizer::Cl100kBase => CL100K.get_or_init(bpe::Bpe::cl100k_base),
-        Tokenizer::O200kBase | Tokenizer::Estimate => O200K.get_or_init(bpe::Bpe::o200k_base),
+        // A model's own file is held by the run's `TokenCounter`, which counts with it; here it
+        // stands for nothing better than the proxy.
+        Tokenizer::O200kBase | Tokenizer::Estimate | Tokenizer::Own(_) => O200K.get_or_init(bpe::Bpe::o200k_base),
     }
 }
 
@@ -63,6 +65,18 @@ pub fn warm_up(tokenizer: Tokenizer) {
 pub struct TokenCounter {
     o200k: Counts,
     cl100k: Counts,
+    /// The models' own tokenizer files the run loaded ([`TokenCounter::add_file`]).
+    files: RwLock<Vec<Arc<FileCounts>>>,
+}
+
+/// A tokenizer file's encoder and its counts. `cuts_safely`: whether texts may be cut where
+/// [`is_cut`] allows (its split pattern ends letter runs as o200k_base's does); otherwise long
+/// texts and concatenations are counted whole.
+struct FileCounts {
+    name: &'static str,
+    encoder: Arc<dyn CountTokens>,
+    cuts_safely: bool,
+    counts: Counts,
 }
 
 /// Token counts of one encoding by content hash. A text being counted is marked as claimed, so
@@ -170,6 +184,20 @@ impl TokenCounter {
         self.count_hashed(tokenizer, text, content_hash(text))
     }
 
+    /// Counts [`Tokenizer::Own`]`(name)` with `encoder` from now on (the first file added under a
+    /// name stays: files of one vocabulary count alike).
+    pub fn add_file(&self, name: &'static str, encoder: Arc<dyn CountTokens>, cuts_safely: bool) {
+        let mut files = self.files.write().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if files.iter().all(|f| f.name != name) {
+            files.push(Arc::new(FileCounts { name, encoder, cuts_safely, counts: Counts::default() }));
+        }
+    }
+
+    fn file(&self, tokenizer: Tokenizer) -> Option<Arc<FileCounts>> {
+        let Tokenizer::Own(name) = tokenizer else { return None };
+        self.files.read().unwrap_or_else(|poisoned| poisoned.into_inner()).iter().find(|f| f.name == name).cloned()
+    }
+
     /// [`TokenCounter::count`] of a text whose [`content_hash`] the caller already has.
     ///
     /// A long text is counted as the sum of its chunks, cut where `is_cut` allows and chosen
@@ -180,12 +208,14 @@ impl TokenCounter {
         if text.is_empty() {
             return 0;
         }
-        let counts = match tokenizer {
-            Tokenizer::Cl100kBase => &self.cl100k,
-            Tokenizer::O200kBase | Tokenizer::Estimate => &self.o200k,
+        let file = self.file(tokenizer);
+        let (counts, chunked) = match (&file, tokenizer) {
+            (Some(file), _) => (&file.counts, file.cuts_safely),
+            (None, Tokenizer::Cl100kBase) => (&self.cl100k, true),
+            (None, _) => (&self.o200k, true),
         };
-        let encode = |text: &str| encoder(tokenizer).count(text);
-        if text.len() <= CHUNKED_ABOVE {
+        let encode = |text: &str| file.as_ref().map_or_else(|| encoder(tokenizer).count(text), |f| f.encoder.count(text));
+        if text.len() <= CHUNKED_ABOVE || !chunked {
             return match counts.lookup_or_claim(hash) {
                 Lookup::Counted(count) => count,
                 Lookup::Busy => counts.wait(hash, || encode(text)),
@@ -217,6 +247,9 @@ impl TokenCounter {
     /// text around the joins (from the last cut in one part to the first cut in the next; see
     /// `is_cut`).
     pub fn count_concat(&self, tokenizer: Tokenizer, parts: &[(&str, usize)]) -> usize {
+        if self.file(tokenizer).is_some_and(|f| !f.cuts_safely) {
+            return self.count(tokenizer, &parts.iter().map(|(part, _)| *part).collect::<String>());
+        }
         let count = |text: &str| self.count(tokenizer, text) as i64;
         let mut total = 0;
         let mut join = String::new();

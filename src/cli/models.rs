@@ -2,7 +2,20 @@
 
 use clap::{Args, ValueEnum};
 
+use ctxc::tokenizer_files::discover::{self, Discovery, Places};
+
 use super::EXIT_OK;
+
+/// Where discovery looks, for people.
+fn looked_in(places: &Places) -> String {
+    let mut out = Vec::new();
+    if let Some(home) = &places.hf_home {
+        out.push(format!("the Hugging Face cache {}", home.join("hub").display()));
+    }
+    out.extend(places.python.iter().map(|p| format!("the Python packages of {}", p.display())));
+    out.push("a file given by --tokenizer or the manifest's `tokenizer`".into());
+    out.join(", ")
+}
 
 #[derive(Debug, Args)]
 pub struct ModelsArgs {
@@ -10,6 +23,8 @@ pub struct ModelsArgs {
     filter: Option<String>,
     #[arg(long, value_enum, default_value_t = ModelsFormat::Text)]
     format: ModelsFormat,
+    #[command(flatten)]
+    tokenizers: super::TokenizerOptions,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -20,21 +35,51 @@ enum ModelsFormat {
     Json,
 }
 
+/// A profile with how this machine would count it: the tokenizer file discovery finds for it.
+#[derive(serde::Serialize)]
+struct OnThisMachine<'a> {
+    #[serde(flatten)]
+    profile: &'a ctxc::models::ModelProfile,
+    /// For a model whose family's tokenizer file ctxc can load: where it was found, or where
+    /// ctxc looked.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tokenizer_file: Option<Discovery>,
+}
+
 pub fn run(args: ModelsArgs) -> u8 {
     let profiles = ctxc::models::matching(args.filter.as_deref().unwrap_or(""));
+    let places = args.tokenizers.places();
+    let found: Vec<Option<Discovery>> = profiles
+        .iter()
+        .map(|p| match p.tokenizer {
+            ctxc::models::Tokenizer::Estimate => Some(discover::find(&p.model, &places)).filter(|d| *d != Discovery::NoFile),
+            _ => None,
+        })
+        .collect();
     if args.format == ModelsFormat::Json {
-        super::output::print_json(&ctxc::report::escape::json_text(&profiles));
+        let rows: Vec<OnThisMachine> = profiles
+            .iter()
+            .zip(&found)
+            .map(|(profile, tokenizer_file)| OnThisMachine { profile, tokenizer_file: tokenizer_file.clone() })
+            .collect();
+        super::output::print_json(&ctxc::report::escape::json_text(&rows));
         return EXIT_OK;
     }
     let width = profiles.iter().map(|p| p.model.len()).max().unwrap_or(5).max(5);
     let mut out = format!("{:<width$}  {:<26}  {:>10}  {:>10}  tokenizer\n", "model", "provider", "max input", "max output");
-    for p in &profiles {
+    for (p, found) in profiles.iter().zip(&found) {
         let tokenizer = match (p.tokenizer.is_exact(), p.estimate_calibration()) {
             (true, _) => p.tokenizer.name().to_string(),
             (false, Some(c)) => {
                 format!("estimate: o200k_base × {:.2} ±{} % ({})", f64::from(c.factor_per_mille) / 1000.0, c.band_percent, c.generation)
             }
             (false, None) => "estimate: o200k_base, uncalibrated".to_string(),
+        };
+        // Its own tokenizer file, when this machine has one: exact (once the file loads and fits).
+        let tokenizer = match found {
+            Some(Discovery::Found(f)) => format!("exact: its own tokenizer file {} ({})", f.path.display(), f.place),
+            Some(_) => format!("{tokenizer}; its tokenizer file: not found"),
+            None => tokenizer,
         };
         out.push_str(&format!(
             "{:<width$}  {:<26}  {:>10}  {:>10}  {tokenizer}\n",
@@ -46,6 +91,7 @@ pub fn run(args: ModelsArgs) -> u8 {
         profiles.len(),
         ctxc::models::DEFAULT_MAX_INPUT
     ));
+    out.push_str(&format!("Tokenizer files are looked for in {}.\n", looked_in(&places)));
     super::output::print(&out);
     EXIT_OK
 }

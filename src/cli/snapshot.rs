@@ -14,7 +14,6 @@ use ctxc::diagnostic::Diagnostic;
 use ctxc::manifest::Loaded;
 use ctxc::report::escape::Untrusted;
 use ctxc::review::{self, AgentPin};
-use ctxc::Session;
 
 #[derive(Debug, Args)]
 pub struct SnapshotArgs {
@@ -29,6 +28,8 @@ pub struct SnapshotArgs {
     dir: Option<String>,
     #[command(flatten)]
     set: super::SetArgs,
+    #[command(flatten)]
+    pub tokenizers: super::TokenizerOptions,
     /// Write snapshots that hold a secret (SEC001–SEC006) anyway; by default nothing is written
     /// and the secret is reported, masked (exit 1).
     #[arg(long)]
@@ -84,7 +85,7 @@ pub fn run(args: SnapshotArgs, reporter: &Reporter) -> u8 {
         Err(code) => return code,
     };
     overrides.extend(args.dir.as_deref().map(dir_override));
-    let session = Session::new(overrides);
+    let session = args.tokenizers.session(overrides);
     let results = session.each(&manifests, |manifest| review::pin_agent(&session, manifest));
     // Nothing is written unless every agent renders.
     let mut agents = Vec::new();

@@ -464,13 +464,17 @@ impl Validator {
         budget.as_ref().map(|b| Budget { tokens: b.value, origin: self.origin(b, &b.value.to_string()) })
     }
 
-    /// The model's profile with the manifest's overrides; warns when the model is unknown.
-    fn profile(&mut self, agent: &RawAgent) -> ModelProfile {
+    /// The model's profile with the manifest's overrides, and the tokenizer file it names;
+    /// warns when the model is unknown.
+    fn profile(&mut self, agent: &RawAgent) -> (ModelProfile, Option<TokenizerFileRef>) {
         let model = agent.model.as_ref().map_or("", |m| m.value.as_str());
         let mut profile = crate::models::profile(model);
+        let mut tokenizer_file = None;
         if let Some(tokenizer) = &agent.tokenizer {
             match crate::models::Tokenizer::parse(&tokenizer.value) {
                 Some(t) => profile.tokenizer = t,
+                // A file's name has a dot or a slash; an encoding's never does.
+                None if tokenizer.value.contains(['.', '/', '\\']) => tokenizer_file = self.tokenizer_file(tokenizer),
                 None => self.unknown(
                     "tokenizer",
                     &tokenizer.value,
@@ -502,7 +506,39 @@ impl Validator {
             }
             self.diagnostics.push(d);
         }
-        profile
+        (profile, tokenizer_file)
+    }
+
+    /// The tokenizer file `tokenizer` names, checked where it is: one named in the manifest
+    /// through the project's reader (inside the project, a regular file, no link out); one set by
+    /// `--tokenizer` (or `--set`, a `CTXC_` variable) relative to the current folder, anywhere.
+    /// Either way a regular file of at most [`MAX_TOKENIZER_BYTES`]; it is read once per run by
+    /// the session.
+    fn tokenizer_file(&mut self, tokenizer: &Spanned<String>) -> Option<TokenizerFileRef> {
+        use crate::tokenizer_files::MAX_TOKENIZER_BYTES;
+        let from_command_line = self.overridden("agent.tokenizer");
+        let located = match from_command_line {
+            true => {
+                let path = std::path::Path::new(&tokenizer.value);
+                crate::project::locate_path(path, &tokenizer.value, MAX_TOKENIZER_BYTES)
+            }
+            false => self.root.locate(&tokenizer.value, MAX_TOKENIZER_BYTES),
+        };
+        let span = if from_command_line { None } else { self.span(tokenizer, &tokenizer.value) };
+        match located {
+            Ok(path) => Some(TokenizerFileRef {
+                path,
+                shown: tokenizer.value.clone(),
+                from_command_line,
+                origin: Origin { file: self.file.clone(), span },
+            }),
+            Err(e) => {
+                let what = if from_command_line { "--tokenizer" } else { "`tokenizer`" };
+                let d = self.coded(e.code(), format!("tokenizer file ({what}): {}", e.message()), span);
+                d.help = Some("name a model's tokenizer.json, tiktoken rank file or Tekken JSON".into());
+                None
+            }
+        }
     }
 
     fn budgets(&mut self, raw: Option<&RawBudgets>) -> Budgets {
@@ -588,7 +624,7 @@ impl Validator {
             let span = agent_raw.name.span.clone().or_else(|| yaml_key(&self.text, &["agent", "name"])).or_else(|| self.locate("[agent]"));
             self.error("the agent needs a non-empty `name`", span);
         }
-        let profile = self.profile(&agent_raw);
+        let (profile, tokenizer_file) = self.profile(&agent_raw);
         let chat_template = agent_raw.chat_template.as_ref().and_then(|reference| self.chat_template(reference));
         let budgets = self.budgets(raw.budgets.as_ref());
         let pipeline = raw.pipeline.clone().unwrap_or_default();
@@ -644,6 +680,7 @@ impl Validator {
             model_origin: agent_raw.model.as_ref().filter(|_| !self.overridden("agent.model")).map(|m| self.origin(m, &m.value)),
             model: agent_raw.model.map(|m| m.value),
             profile,
+            tokenizer_file,
             preset: preset_name.map(|p| p.value),
             manifest: manifest_rel.to_string(),
             manifest_display: self.file.clone(),

@@ -182,6 +182,20 @@ pub struct Settings {
     pub summarization_keep: Option<usize>,
 }
 
+/// A tokenizer file named for an agent, located and checked (not read yet).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TokenizerFileRef {
+    /// The file on disk, links resolved.
+    pub path: std::path::PathBuf,
+    /// As written.
+    pub shown: String,
+    /// Set by `--tokenizer` (or `--set`, a `CTXC_` variable) rather than the manifest.
+    pub from_command_line: bool,
+    /// Where the manifest names it (no span when the command line does).
+    #[serde(skip)]
+    pub origin: Origin,
+}
+
 /// A loaded, validated agent.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Agent {
@@ -193,6 +207,9 @@ pub struct Agent {
     pub model_origin: Option<Origin>,
     /// The model's profile with the manifest's overrides applied.
     pub profile: ModelProfile,
+    /// The model's own tokenizer file, when `tokenizer` (or `--tokenizer`) names one: the session
+    /// loads it (once per run) and counts with it.
+    pub tokenizer_file: Option<TokenizerFileRef>,
     pub preset: Option<String>,
     /// Manifest path relative to the project root.
     pub manifest: String,

@@ -99,7 +99,9 @@ pub struct RawAgent {
     /// Override the model profile's max output tokens.
     #[serde(default)]
     pub max_output_tokens: Option<u64>,
-    /// Override the tokenizer: `o200k_base`, `cl100k_base` or `estimate`.
+    /// Override the tokenizer: `o200k_base`, `cl100k_base` or `estimate`; or the path (inside the
+    /// project) of the model's own tokenizer file: a `tokenizer.json`, a tiktoken rank file
+    /// (Llama 3/4 `tokenizer.model`, Qwen `*.tiktoken`) or a Mistral Tekken JSON.
     #[serde(default)]
     pub tokenizer: Option<Spanned<String>>,
     /// The model's chat template, to count the request as the model receives it (system prompt,

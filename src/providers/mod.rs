@@ -225,7 +225,8 @@ fn tool_texts(
     cache: &Cache,
 ) -> Arc<(Vec<String>, Vec<usize>)> {
     let mut key = Xxh3::new();
-    key.update(&[tokenizer as u8, rendering as u8]);
+    key.update(tokenizer.name().as_bytes());
+    key.update(&[0, rendering as u8]);
     for tool in tools {
         key.update(&tool.function_json_hash().to_le_bytes());
     }

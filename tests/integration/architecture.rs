@@ -22,6 +22,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "yaml",
             "models",
             "tokens",
+            "tokenizer_files",
             "parallel",
             "systems",
             "tools",

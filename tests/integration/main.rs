@@ -33,6 +33,7 @@ mod simulate;
 mod skills_ref;
 mod snapshot_api;
 mod templates;
+mod tokenizer_files;
 mod tool_files;
 mod watch;
 mod zeus;

@@ -13,4 +13,5 @@ mod chat_template;
 mod deepagents;
 mod harmony;
 mod jinja;
+mod tokenizer_files;
 mod zeph;

