@@ -32,8 +32,6 @@ pub struct CostArgs {
     overrides: super::AgentOverrides,
     #[arg(long, value_enum, default_value_t = CostFormat::Text)]
     format: CostFormat,
-    #[command(flatten)]
-    pub tokenizers: super::TokenizerOptions,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
