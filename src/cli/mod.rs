@@ -380,3 +380,15 @@ fn secret_leak(mut d: ctxc::Diagnostic, allowed: bool, done: &str, help_allowed:
         d.help(help_refused)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    /// clap checks a command's arguments only when it is parsed; this checks every command's at
+    /// once (two flattened structs giving the same flag panicked at run time).
+    #[test]
+    fn every_command_line_is_well_formed() {
+        super::Cli::command().debug_assert();
+    }
+}
