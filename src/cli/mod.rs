@@ -309,7 +309,6 @@ impl AgentOverrides {
     }
 }
 
-
 /// Loads one agent, reporting warnings; on failure reports and returns the exit code.
 fn load(session: &Session, manifest_path: &Path, reporter: &Reporter) -> Result<Loaded, u8> {
     match session.load(manifest_path) {

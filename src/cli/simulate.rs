@@ -126,7 +126,8 @@ pub fn run(args: SimulateArgs, reporter: &Reporter) -> u8 {
                 model: Option<&'a str>,
                 simulations: &'a [Simulation],
             }
-            let json = SimulateJson { overrides: &args.overrides.set.set, model: args.overrides.model.as_deref(), simulations: &simulations };
+            let json =
+                SimulateJson { overrides: &args.overrides.set.set, model: args.overrides.model.as_deref(), simulations: &simulations };
             output::print_with(|out| {
                 ctxc::report::escape::write_json(&mut *out, &json)?;
                 writeln!(out)
