@@ -2,7 +2,7 @@
 //! when a model needs them, once per process; counts are cached by text, since most sections
 //! repeat across modes, scenarios and agents.
 //!
-//! One engine counts o200k_base and cl100k_base: [`bpe::Bpe`], which counts as OpenAI's tiktoken
+//! One engine counts o200k_base and cl100k_base: `bpe::Bpe`, which counts as OpenAI's tiktoken
 //! encodes, from rank tables `build.rs` takes from tiktoken-rs (a port of tiktoken, tested against
 //! the Python original). Building a tiktoken-rs encoder cost about 100 ms at every start; this one
 //! keeps only the table counting needs (README, Benchmark). A second engine (bpe-openai) once

@@ -449,7 +449,7 @@ pub fn hook_commands<'a>(cx: &Context<'a>) -> Vec<HookCommand<'a>> {
     out
 }
 
-/// The path of one hook's field, for [`at_key`].
+/// The path of one hook's field, for [`at_key`](crate::rules::json_span::at_key).
 pub fn hook_path<'a>(event: &'a str, group: usize, hook: usize, key: &'a str) -> [Step<'a>; 6] {
     [Step::Key("hooks"), Step::Key(event), Step::Index(group), Step::Key("hooks"), Step::Index(hook), Step::Key(key)]
 }
