@@ -66,17 +66,32 @@ impl Bpe {
 
     pub fn count(&self, text: &str) -> usize {
         let mut tokens = 0;
+        let mut counted = 0;
         for found in self.pretokens.find_iter(text) {
-            // ok: the patterns need no more backtracking than the regex's limit on any text (as in tiktoken)
-            let piece = found.expect("pre-token pattern within its backtracking limit").as_str().as_bytes();
-            tokens += match (piece.len(), self.ranks.contains_key(piece)) {
-                // Every single byte is a token of these encodings.
-                (1, _) | (_, true) => 1,
-                (len, false) if len < HEAP_FROM => self.merge_by_scanning(piece),
-                _ => self.merge_with_heap(piece),
-            };
+            match found {
+                Ok(m) => {
+                    tokens += self.piece_tokens(m.as_str().as_bytes());
+                    counted = m.end();
+                }
+                // The regex gave up (its backtracking limit): the rest is merged as one piece, so
+                // a hostile text still gets a count, in n log n, instead of a panic.
+                Err(_) => {
+                    tokens += self.piece_tokens(&text.as_bytes()[counted..]);
+                    break;
+                }
+            }
         }
         tokens
+    }
+
+    fn piece_tokens(&self, piece: &[u8]) -> usize {
+        match (piece.len(), self.ranks.contains_key(piece)) {
+            (0, _) => 0,
+            // Every single byte is a token of these encodings.
+            (1, _) | (_, true) => 1,
+            (len, false) if len < HEAP_FROM => self.merge_by_scanning(piece),
+            _ => self.merge_with_heap(piece),
+        }
     }
 
     /// The tokens `piece` (two bytes or more) merges into: after each merge, the pairs are

@@ -39,6 +39,7 @@ pub fn microagent_inputs(doc: &Doc) -> Vec<&str> {
 /// The `{{ NAME }}` and `${NAME}` variables of a microagent's body, outside code, with spans.
 pub fn template_variables(doc: &Doc) -> Vec<(String, Range<usize>)> {
     static VARIABLE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        // ok: a constant pattern, compiled whenever the tests run
         regex::Regex::new(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}|\$\{([A-Za-z_][A-Za-z0-9_]*)\}").expect("constant pattern")
         // ok: literal
         // ok: literal
