@@ -65,11 +65,10 @@ fn read_conversation(args: &SimulateArgs, reporter: &Reporter) -> Result<Convers
         reporter.diagnostics(&[ctxc::Diagnostic::error(message).in_file(&shown)], &Default::default());
         EXIT_INPUT
     };
-    let size = std::fs::metadata(path).map_err(|e| fail(format!("cannot read {shown}: {e}")))?.len();
-    if size > MAX_INPUT_BYTES {
-        return Err(fail(format!("{shown} is over {} MiB", MAX_INPUT_BYTES >> 20)));
-    }
-    let text = std::fs::read_to_string(path).map_err(|e| fail(format!("cannot read {shown}: {e}")))?;
+    // A regular file of bounded size, read without blocking (a FIFO or a device is refused).
+    let resolved = std::fs::canonicalize(path).map_err(|e| fail(format!("cannot read {shown}: {e}")))?;
+    let bytes = ctxc::project::read_bytes(&resolved, &shown, MAX_INPUT_BYTES).map_err(|e| fail(e.message()))?;
+    let text = String::from_utf8(bytes).map_err(|_| fail(format!("{shown} is not UTF-8 text")))?;
     let read = match is_workload {
         true => conversation::workload(&shown, &text),
         false => conversation::transcript(&shown, &text, args.summary_chars),

@@ -93,17 +93,7 @@ fn with_titles(parameters: &Value) -> Value {
 
 /// Python's `name.replace("_", " ").title()`.
 fn pydantic_title(name: &str) -> String {
-    let mut out = String::with_capacity(name.len());
-    let mut in_word = false;
-    for c in name.replace('_', " ").chars() {
-        match (c.is_alphabetic(), in_word) {
-            (true, false) => out.extend(c.to_uppercase()),
-            (true, true) => out.extend(c.to_lowercase()),
-            (false, _) => out.push(c),
-        }
-        in_word = c.is_alphabetic();
-    }
-    out
+    crate::systems::deepagents::title_case(&name.replace('_', " "))
 }
 
 /// Length of Python's `json.dumps(value)`: `", "` and `": "` separators, non-ASCII escaped.

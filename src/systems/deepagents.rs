@@ -229,7 +229,7 @@ fn capitalize(word: &str) -> String {
 }
 
 /// Python's `str.title`: every run of letters capitalized.
-fn title_case(text: &str) -> String {
+pub(crate) fn title_case(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut in_word = false;
     for c in text.chars() {

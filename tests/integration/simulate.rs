@@ -126,4 +126,9 @@ fn the_cli_prints_the_table_json_and_html_and_refuses_bad_input() {
     assert!(out.stdout.is_empty());
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("w.toml:2:14") || stderr.contains("`min` is above `max`"), "{stderr}");
+    // A FIFO is refused, not waited on (nothing writes to it: a read would block forever).
+    let fifo = dir.path().join("w.fifo");
+    assert!(std::process::Command::new("mkfifo").arg(&fifo).status().expect("mkfifo").success());
+    let out = common::ctxc(&["simulate", "examples/agents/zeus", "--workload", fifo.to_str().expect("utf-8")]);
+    assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
 }
