@@ -11,6 +11,7 @@ use crate::diagnostic::{Diagnostic, Diagnostics};
 use crate::manifest::model::*;
 use crate::memo::{Cache, Kind, SharedText};
 use crate::project::ProjectRoot;
+use crate::providers::chat_template::{ChatTemplate, RequestTexts};
 use crate::resolve::{Resolved, StepDecision, ToolDecision};
 
 /// What one step contributes to the prompt.
@@ -44,7 +45,7 @@ pub struct Rendered {
     pub separator: String,
     /// The request rendered through the model's chat template (`[agent] chat_template`), as
     /// measure counts it; `None` without a template.
-    pub request: Option<Arc<crate::providers::chat_template::RequestTexts>>,
+    pub request: Option<Arc<RequestTexts>>,
 }
 
 impl Rendered {
@@ -82,20 +83,7 @@ pub fn render(resolved: Resolved, root: &ProjectRoot) -> Result<Rendered, Diagno
     };
     // Built when the first template needs it: most prompt files are plain text.
     let context = std::cell::OnceCell::new();
-    let context = || {
-        context.get_or_init(|| {
-            minijinja::context! {
-                agent => minijinja::context! { name => agent.name, description => agent.description, model => agent.model },
-                mode => mode.name,
-                scenario => scenario.name,
-                flags => scenario.flags,
-                tools => enabled_tools_value(&tools, root.cache()),
-                tools_description => minijinja::Value::from(tools_description.text.clone()),
-                vars => agent.vars,
-                ..minijinja::Value::from_serialize(&scenario.vars)
-            }
-        })
-    };
+    let context = || context.get_or_init(|| template_context(agent, mode, scenario, &tools, &tools_description, root.cache()));
     let file_text = |file: &TextFile| -> Result<SharedText, Diagnostic> {
         match file.template {
             true => render_template(&env_for(&file.template_root), root, file, context()).map(|text| SharedText::new(&text)),
@@ -118,26 +106,10 @@ pub fn render(resolved: Resolved, root: &ProjectRoot) -> Result<Rendered, Diagno
                     continue;
                 }
             },
-            StepText::Parts(sources, parts) => {
-                let mut text = String::new();
-                let mut failed = false;
-                for part in parts {
-                    match part {
-                        Part::Text(t) => text.push_str(&t),
-                        Part::File(file) => match file_text(file) {
-                            Ok(t) => text.push_str(trim_line_breaks(&t)),
-                            Err(d) => {
-                                crate::diagnostic::push_once(&mut diagnostics, d);
-                                failed = true;
-                            }
-                        },
-                    }
-                }
-                if failed {
-                    continue;
-                }
-                (sources, SharedText::new(&text))
-            }
+            StepText::Parts(sources, parts) => match parts_text(parts, &file_text, &mut diagnostics) {
+                Some(text) => (sources, SharedText::new(&text)),
+                None => continue,
+            },
         };
         if text.is_empty() {
             decision.enabled = false;
@@ -171,12 +143,60 @@ pub fn render(resolved: Resolved, root: &ProjectRoot) -> Result<Rendered, Diagno
         request: None,
     };
     if let Some(template) = &agent.chat_template {
-        let callable: Vec<&crate::tools::Tool> = callable(agent, &rendered.tools).map(|(t, _)| t.tool.as_ref()).collect();
-        let prompt = rendered.prompt();
-        let texts = template.request_texts(Some(prompt.as_str()).filter(|p| !p.is_empty()), &callable).map_err(|d| vec![d])?;
-        rendered.request = Some(Arc::new(texts));
+        rendered.request = Some(Arc::new(request_texts(template, agent, &rendered)?));
     }
     Ok(rendered)
+}
+
+/// The variables a prompt template sees.
+fn template_context(
+    agent: &Agent,
+    mode: &Mode,
+    scenario: &Scenario,
+    tools: &[ToolDecision],
+    tools_description: &ToolsDescription,
+    cache: &Cache,
+) -> minijinja::Value {
+    minijinja::context! {
+        agent => minijinja::context! { name => agent.name, description => agent.description, model => agent.model },
+        mode => mode.name,
+        scenario => scenario.name,
+        flags => scenario.flags,
+        tools => enabled_tools_value(tools, cache),
+        tools_description => minijinja::Value::from(tools_description.text.clone()),
+        vars => agent.vars,
+        ..minijinja::Value::from_serialize(&scenario.vars)
+    }
+}
+
+/// A section made of generated text around files; `None` when a file failed (its diagnostic pushed).
+fn parts_text(
+    parts: Vec<Part<'_>>,
+    file_text: &dyn Fn(&TextFile) -> Result<SharedText, Diagnostic>,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<String> {
+    let mut text = String::new();
+    let mut failed = false;
+    for part in parts {
+        match part {
+            Part::Text(t) => text.push_str(&t),
+            Part::File(file) => match file_text(file) {
+                Ok(t) => text.push_str(trim_line_breaks(&t)),
+                Err(d) => {
+                    crate::diagnostic::push_once(diagnostics, d);
+                    failed = true;
+                }
+            },
+        }
+    }
+    (!failed).then_some(text)
+}
+
+/// The request as the model's chat template writes it: the prompt and the callable tools.
+fn request_texts(template: &ChatTemplate, agent: &Agent, rendered: &Rendered) -> Result<RequestTexts, Diagnostics> {
+    let callable: Vec<&crate::tools::Tool> = callable(agent, &rendered.tools).map(|(t, _)| t.tool.as_ref()).collect();
+    let prompt = rendered.prompt();
+    template.request_texts(Some(prompt.as_str()).filter(|p| !p.is_empty()), &callable).map_err(|d| vec![d])
 }
 
 /// The tools a render makes callable, in order, each with its decision.
@@ -250,29 +270,8 @@ fn step_text<'a>(step: &'a Step, agent: &'a Agent, mode: &'a Mode, scenario: &'a
             let body = join(files.iter().map(|f| trim_line_breaks(&f.text).to_string()).collect());
             StepText::Data(paths(&files), format!("<project_context>\n{body}\n</project_context>"))
         }
-        StepKind::ActiveSkills => {
-            let active: Vec<&crate::skills::Skill> =
-                scenario.active_skills.iter().filter_map(|name| agent.skills.iter().find(|s| &s.name == name)).collect();
-            let blocks: Vec<String> = active
-                .iter()
-                .map(|s| {
-                    let body = agent.skill_bodies.get(&s.path).map_or("", |b| trim_line_breaks(b.trim_start_matches(['\n', '\r'])));
-                    format!("<skill name=\"{}\">\n{body}\n</skill>", s.name)
-                })
-                .collect();
-            StepText::Data(
-                active.iter().map(|s| s.path.clone()).collect(),
-                format!("<available_skills>\n{}\n</available_skills>", blocks.join("\n")),
-            )
-        }
-        StepKind::OtherSkills => {
-            let others: Vec<&crate::skills::Skill> = agent.skills.iter().filter(|s| !scenario.active_skills.contains(&s.name)).collect();
-            let lines: Vec<String> = others.iter().map(|s| format!("- {}: {}", s.name, s.description)).collect();
-            StepText::Data(
-                others.iter().map(|s| s.path.clone()).collect(),
-                format!("<other_skills>\n{}\n</other_skills>", lines.join("\n")),
-            )
-        }
+        StepKind::ActiveSkills => active_skills_text(agent, scenario),
+        StepKind::OtherSkills => other_skills_text(agent, scenario),
         StepKind::BudgetHint => StepText::Data(
             vec![agent.manifest.clone()],
             agent.systems.zeph.as_ref().and_then(crate::systems::zeph::budget_hint).unwrap_or_default(),
@@ -305,61 +304,15 @@ fn step_text<'a>(step: &'a Step, agent: &'a Agent, mode: &'a Mode, scenario: &'a
             let files: Vec<&TextFile> = scenario.connectors.iter().filter_map(|c| agent.connectors.get(c)).collect();
             StepText::Data(paths(&files), join(files.iter().map(|f| trim_line_breaks(&f.text).to_string()).collect()))
         }
-        StepKind::McpPrompts => {
-            let servers: Vec<(&String, &TextFile)> =
-                scenario.mcp_servers.iter().filter_map(|(name, file)| file.as_ref().map(|f| (name, f))).collect();
-            StepText::Data(
-                servers.iter().map(|(_, f)| f.path.clone()).collect(),
-                join(servers.iter().map(|(name, f)| format!("## MCP server: {name}\n\n{}", trim_line_breaks(&f.text))).collect()),
-            )
-        }
+        StepKind::McpPrompts => mcp_prompts_text(scenario),
         StepKind::Profile => match &scenario.profile {
             Some(file) => StepText::Data(vec![file.path.clone()], format!("## User profile\n\n{}", trim_line_breaks(&file.text))),
             None => StepText::Data(Vec::new(), String::new()),
         },
-        StepKind::Memories => {
-            let selection = agent.settings.retrieval.select(&scenario.memories);
-            if selection.kept.is_empty() {
-                return StepText::Data(Vec::new(), String::new());
-            }
-            let mut text = String::from("## Relevant memories\n");
-            for item in &selection.kept {
-                text.push('\n');
-                text.push_str(&item.line());
-            }
-            let cut = selection.over_top_k + selection.over_max_chars;
-            if cut > 0 {
-                let r = &agent.settings.retrieval;
-                text.push_str(&format!(
-                    "\n\n[{cut} more memories not shown: limits are {} memories and {} characters]",
-                    r.top_k, r.max_chars
-                ));
-            }
-            StepText::Data(scenario.memories_source.iter().cloned().collect(), text)
-        }
+        StepKind::Memories => memories_text(agent, scenario),
         StepKind::Resources => named_files("Resources", &scenario.resources),
         StepKind::Attachments => named_files("Attachments", &scenario.attachments),
-        StepKind::AgentSkills => {
-            let entries: Vec<crate::systems::agentscope::SkillEntry> = agent
-                .skills
-                .iter()
-                .map(|s| crate::systems::agentscope::SkillEntry {
-                    name: &s.name,
-                    description: &s.description,
-                    folder: s.path.strip_suffix("/SKILL.md").unwrap_or(&s.path),
-                })
-                .collect();
-            let project_dir = agent.systems.agentscope.as_ref().and_then(|a| a.project_dir.as_deref());
-            let [open, list] = crate::systems::agentscope::skills_block(&entries, project_dir);
-            let mut sources: Vec<String> = agent.skills.iter().map(|s| s.path.clone()).collect();
-            let mut parts = vec![Part::Text(open)];
-            if let Some(instruction) = module_file(step, agent, mode) {
-                sources.push(instruction.path.clone());
-                parts.push(Part::File(instruction));
-            }
-            parts.push(Part::Text(list));
-            StepText::Parts(sources, parts)
-        }
+        StepKind::AgentSkills => agentscope_skills_text(step, agent, mode),
         StepKind::Workspace => match (module_file(step, agent, mode), agent.systems.agentscope.as_ref().and_then(|a| a.workspace.as_ref()))
         {
             (Some(file), Some(ws)) => {
@@ -372,6 +325,82 @@ fn step_text<'a>(step: &'a Step, agent: &'a Agent, mode: &'a Mode, scenario: &'a
             StepText::Data(Vec::new(), format!("## Sandbox files\n\nFiles in the sandbox workspace:\n{}", lines.join("\n")))
         }
     }
+}
+
+/// The active skills' bodies, each in its `<skill>` block.
+fn active_skills_text<'a>(agent: &'a Agent, scenario: &'a Scenario) -> StepText<'a> {
+    let active: Vec<&crate::skills::Skill> =
+        scenario.active_skills.iter().filter_map(|name| agent.skills.iter().find(|s| &s.name == name)).collect();
+    let blocks: Vec<String> = active
+        .iter()
+        .map(|s| {
+            let body = agent.skill_bodies.get(&s.path).map_or("", |b| trim_line_breaks(b.trim_start_matches(['\n', '\r'])));
+            format!("<skill name=\"{}\">\n{body}\n</skill>", s.name)
+        })
+        .collect();
+    StepText::Data(
+        active.iter().map(|s| s.path.clone()).collect(),
+        format!("<available_skills>\n{}\n</available_skills>", blocks.join("\n")),
+    )
+}
+
+/// One line per skill the scenario did not activate.
+fn other_skills_text<'a>(agent: &'a Agent, scenario: &'a Scenario) -> StepText<'a> {
+    let others: Vec<&crate::skills::Skill> = agent.skills.iter().filter(|s| !scenario.active_skills.contains(&s.name)).collect();
+    let lines: Vec<String> = others.iter().map(|s| format!("- {}: {}", s.name, s.description)).collect();
+    StepText::Data(others.iter().map(|s| s.path.clone()).collect(), format!("<other_skills>\n{}\n</other_skills>", lines.join("\n")))
+}
+
+/// Each MCP server's prompt file under its own heading.
+fn mcp_prompts_text(scenario: &Scenario) -> StepText<'_> {
+    let servers: Vec<(&String, &TextFile)> =
+        scenario.mcp_servers.iter().filter_map(|(name, file)| file.as_ref().map(|f| (name, f))).collect();
+    StepText::Data(
+        servers.iter().map(|(_, f)| f.path.clone()).collect(),
+        servers.iter().map(|(name, f)| format!("## MCP server: {name}\n\n{}", trim_line_breaks(&f.text))).collect::<Vec<_>>().join("\n\n"),
+    )
+}
+
+/// The memories retrieval keeps, and a line saying how many its limits cut.
+fn memories_text<'a>(agent: &'a Agent, scenario: &'a Scenario) -> StepText<'a> {
+    let selection = agent.settings.retrieval.select(&scenario.memories);
+    if selection.kept.is_empty() {
+        return StepText::Data(Vec::new(), String::new());
+    }
+    let mut text = String::from("## Relevant memories\n");
+    for item in &selection.kept {
+        text.push('\n');
+        text.push_str(&item.line());
+    }
+    let cut = selection.over_top_k + selection.over_max_chars;
+    if cut > 0 {
+        let r = &agent.settings.retrieval;
+        text.push_str(&format!("\n\n[{cut} more memories not shown: limits are {} memories and {} characters]", r.top_k, r.max_chars));
+    }
+    StepText::Data(scenario.memories_source.iter().cloned().collect(), text)
+}
+
+/// AgentScope's skills block: its opening, the module's instruction file, then the skill list.
+fn agentscope_skills_text<'a>(step: &'a Step, agent: &'a Agent, mode: &'a Mode) -> StepText<'a> {
+    let entries: Vec<crate::systems::agentscope::SkillEntry> = agent
+        .skills
+        .iter()
+        .map(|s| crate::systems::agentscope::SkillEntry {
+            name: &s.name,
+            description: &s.description,
+            folder: s.path.strip_suffix("/SKILL.md").unwrap_or(&s.path),
+        })
+        .collect();
+    let project_dir = agent.systems.agentscope.as_ref().and_then(|a| a.project_dir.as_deref());
+    let [open, list] = crate::systems::agentscope::skills_block(&entries, project_dir);
+    let mut sources: Vec<String> = agent.skills.iter().map(|s| s.path.clone()).collect();
+    let mut parts = vec![Part::Text(open)];
+    if let Some(instruction) = module_file(step, agent, mode) {
+        sources.push(instruction.path.clone());
+        parts.push(Part::File(instruction));
+    }
+    parts.push(Part::Text(list));
+    StepText::Parts(sources, parts)
 }
 
 /// Deep Agents' memory and skills sections: the structure the runtime generates

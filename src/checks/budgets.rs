@@ -9,6 +9,7 @@ use crate::codes::Code;
 use crate::diagnostic::{grouped, Diagnostic, Severity};
 use crate::manifest::model::{Agent, Origin};
 use crate::measure::{Count, Measured};
+use crate::models::Calibration;
 
 /// What a budget limits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -118,44 +119,55 @@ impl BudgetStatus {
     }
 }
 
-/// Every budget that applies to one measured mode × scenario, in a fixed order: system prompt,
-/// tool schemas, the mode, each budgeted step in pipeline order, then the window's two limits.
-pub fn evaluate(agent: &Agent, m: &Measured) -> Vec<BudgetStatus> {
-    let warn_ratio = agent.budgets.warn_ratio;
-    let calibration = m.model.estimate_calibration();
-    let band = |tokens: Count| {
-        calibration.filter(|_| !tokens.exact).map(|c| {
+/// How a count stands against a limit, with the estimate's calibration band.
+struct Judge {
+    warn_ratio: f64,
+    calibration: Option<Calibration>,
+}
+
+impl Judge {
+    /// The range an estimate's true count lies in (none for an exact count).
+    fn band(&self, tokens: Count) -> Option<Band> {
+        self.calibration.filter(|_| !tokens.exact).map(|c| {
             let (low, high) = c.band(tokens.tokens);
             Band { percent: c.band_percent, low, high }
         })
-    };
-    // The fixed context is the request total: as exact as its least exact part.
-    let fixed = m.request.total;
-    // A manifest's budget: over when the count exceeds it, at risk when only the band does.
-    let status = |tokens: Count, limit: u64| {
+    }
+
+    /// A manifest's budget: over when the count exceeds it, at risk when only the band does.
+    fn status(&self, tokens: Count, limit: u64) -> Status {
         if tokens.tokens > limit as i64 {
             Status::Over
-        } else if band(tokens).is_some_and(|b| b.high > limit as i64) {
+        } else if self.band(tokens).is_some_and(|b| b.high > limit as i64) {
             Status::AtRisk
-        } else if tokens.tokens as f64 >= limit as f64 * warn_ratio {
+        } else if tokens.tokens as f64 >= limit as f64 * self.warn_ratio {
             Status::Near
         } else {
             Status::Ok
         }
-    };
-    // The window's limits are reached, not exceeded, to fail; they give no warning but the band's.
-    let reached = |tokens: Count, limit: u64| {
+    }
+
+    /// The window's limits are reached, not exceeded, to fail; they give no warning but the band's.
+    fn reached(&self, tokens: Count, limit: u64) -> Status {
         if tokens.tokens >= limit as i64 {
             Status::Over
-        } else if band(tokens).is_some_and(|b| b.high >= limit as i64) {
+        } else if self.band(tokens).is_some_and(|b| b.high >= limit as i64) {
             Status::AtRisk
         } else {
             Status::Ok
         }
-    };
+    }
+}
+
+/// Every budget that applies to one measured mode × scenario, in a fixed order: system prompt,
+/// tool schemas, the mode, each budgeted step in pipeline order, then the window's two limits.
+pub fn evaluate(agent: &Agent, m: &Measured) -> Vec<BudgetStatus> {
+    let judge = Judge { warn_ratio: agent.budgets.warn_ratio, calibration: m.model.estimate_calibration() };
+    // The fixed context is the request total: as exact as its least exact part.
+    let fixed = m.request.total;
     let mut out = Vec::new();
     let mut push = |mut s: BudgetStatus, origin: Option<Origin>| {
-        s.band = band(s.tokens);
+        s.band = judge.band(s.tokens);
         s.origin = origin;
         out.push(s);
     };
@@ -168,7 +180,7 @@ pub fn evaluate(agent: &Agent, m: &Measured) -> Vec<BudgetStatus> {
     for (kind, budget, id, name, measured, tokens) in manifest_budgets {
         let Some(budget) = budget else { continue };
         let name = id.map_or(name.to_string(), |mode| format!("{mode} mode"));
-        let s = BudgetStatus::new(kind, id, name, measured.into(), tokens, budget.tokens, status(tokens, budget.tokens));
+        let s = BudgetStatus::new(kind, id, name, measured.into(), tokens, budget.tokens, judge.status(tokens, budget.tokens));
         push(s, Some(budget.origin.clone()));
     }
     for section in &m.sections {
@@ -185,7 +197,7 @@ pub fn evaluate(agent: &Agent, m: &Measured) -> Vec<BudgetStatus> {
             measured.into(),
             tokens,
             budget.tokens,
-            status(tokens, budget.tokens),
+            judge.status(tokens, budget.tokens),
         );
         s.worst_case = section.worst_case.is_some();
         push(s, Some(budget.origin.clone()));
@@ -193,12 +205,13 @@ pub fn evaluate(agent: &Agent, m: &Measured) -> Vec<BudgetStatus> {
     let w = &m.window;
     let room = w.max_input_tokens.saturating_sub(w.response_reserve);
     let measured = "the request (system prompt, tool schemas, framing), within the window minus the response reserve".to_string();
-    let s = BudgetStatus::new(BudgetKind::ResponseReserve, None, "response reserve".into(), measured, fixed, room, reached(fixed, room));
+    let s =
+        BudgetStatus::new(BudgetKind::ResponseReserve, None, "response reserve".into(), measured, fixed, room, judge.reached(fixed, room));
     push(s, agent.budgets.response_reserve_origin.clone());
     if let (Some(at), Some(ratio)) = (w.summarization_at, w.summarization_ratio) {
         let measured =
             format!("the request (system prompt, tool schemas, framing), below the trigger ({:.0} % of the window)", ratio * 100.0);
-        let s = BudgetStatus::new(BudgetKind::Summarization, None, "summarization".into(), measured, fixed, at, reached(fixed, at));
+        let s = BudgetStatus::new(BudgetKind::Summarization, None, "summarization".into(), measured, fixed, at, judge.reached(fixed, at));
         push(s, agent.settings.summarization_trigger_origin.clone());
     }
     out

@@ -139,31 +139,19 @@ pub fn run(mut args: CheckArgs, reporter: &Reporter) -> u8 {
         Ok(s) => s,
         Err(code) => return code,
     };
-    let mut options = Options {
+    let changed = match changed_files(&args, path_ok) {
+        Ok(changed) => changed,
+        Err(message) => return reporter.usage(message),
+    };
+    let options = Options {
         select: args.select,
         ignore: args.ignore,
         strict: args.strict,
         deny_warnings: args.deny_warnings,
-        changed: None,
+        changed,
         require_exact: args.require_exact,
         preview: args.preview,
     };
-    if let Some(rev) = args.changed_since.as_ref().filter(|_| path_ok) {
-        match ctxc::review::git::locate(&args.path).and_then(|repo| ctxc::review::git::changed_since(&repo, rev)) {
-            Ok(changed) => options.changed = Some(std::sync::Arc::new(changed)),
-            Err(e) => return reporter.usage(format!("--changed-since {rev}: {e}")),
-        }
-    }
-    if path_ok && !args.files.is_empty() {
-        let mut changed = std::collections::BTreeSet::new();
-        for file in &args.files {
-            match std::fs::canonicalize(file) {
-                Ok(file) => changed.insert(file),
-                Err(e) => return reporter.usage(format!("--files {}: {e}", file.display())),
-            };
-        }
-        options.changed = Some(std::sync::Arc::new(changed));
-    }
     let mut fixed = None;
     let mut report: CheckReport = if args.path.as_os_str() == "-" {
         if args.fix || args.diff {
@@ -192,22 +180,7 @@ pub fn run(mut args: CheckArgs, reporter: &Reporter) -> u8 {
         }
     }
     let mut code = exit_code(report.outcome());
-    match args.format {
-        CheckFormat::Text => reporter.diagnostics(&report.diagnostics, &report.sources),
-        CheckFormat::Concise => output::print(&formats::concise::render(&report)),
-        CheckFormat::Json => output::print_json(&formats::json::render(&report, code)),
-        CheckFormat::Sarif => output::print_json(&formats::sarif::render(&report, &formats::Paths::detect())),
-        CheckFormat::Github => {
-            let paths = formats::Paths::detect();
-            output::print_exact(&formats::github::annotations(&report, &paths));
-            if let Some(summary_file) = std::env::var_os("GITHUB_STEP_SUMMARY").filter(|v| !v.is_empty()) {
-                let summary = formats::github::summary(&report, &paths);
-                if let Err(e) = formats::github::append(&PathBuf::from(summary_file), &summary) {
-                    output::eprint(&format!("ctxc: cannot write the step summary to $GITHUB_STEP_SUMMARY: {e}\n"));
-                }
-            }
-        }
-    }
+    print_report(args.format, &report, code, reporter);
     // `--locked`: the render against ctxc.lock (only when every agent loaded).
     let mut drifted = false;
     if args.locked && code < EXIT_INPUT {
@@ -227,6 +200,45 @@ pub fn run(mut args: CheckArgs, reporter: &Reporter) -> u8 {
         output::eprint(&format!("ctxc check: {}{drift}{fixes}\n", report.summary()));
     }
     code
+}
+
+/// The files `--changed-since REV` or `--files` limit findings to (none: every file).
+fn changed_files(args: &CheckArgs, path_ok: bool) -> Result<Option<std::sync::Arc<std::collections::BTreeSet<PathBuf>>>, String> {
+    let mut changed = None;
+    if let Some(rev) = args.changed_since.as_ref().filter(|_| path_ok) {
+        let files = ctxc::review::git::locate(&args.path)
+            .and_then(|repo| ctxc::review::git::changed_since(&repo, rev))
+            .map_err(|e| format!("--changed-since {rev}: {e}"))?;
+        changed = Some(std::sync::Arc::new(files));
+    }
+    if path_ok && !args.files.is_empty() {
+        let mut files = std::collections::BTreeSet::new();
+        for file in &args.files {
+            files.insert(std::fs::canonicalize(file).map_err(|e| format!("--files {}: {e}", file.display()))?);
+        }
+        changed = Some(std::sync::Arc::new(files));
+    }
+    Ok(changed)
+}
+
+/// The report in the chosen format; `github` also appends the step summary.
+fn print_report(format: CheckFormat, report: &CheckReport, code: u8, reporter: &Reporter) {
+    match format {
+        CheckFormat::Text => reporter.diagnostics(&report.diagnostics, &report.sources),
+        CheckFormat::Concise => output::print(&formats::concise::render(report)),
+        CheckFormat::Json => output::print_json(&formats::json::render(report, code)),
+        CheckFormat::Sarif => output::print_json(&formats::sarif::render(report, &formats::Paths::detect())),
+        CheckFormat::Github => {
+            let paths = formats::Paths::detect();
+            output::print_exact(&formats::github::annotations(report, &paths));
+            if let Some(summary_file) = std::env::var_os("GITHUB_STEP_SUMMARY").filter(|v| !v.is_empty()) {
+                let summary = formats::github::summary(report, &paths);
+                if let Err(e) = formats::github::append(&PathBuf::from(summary_file), &summary) {
+                    output::eprint(&format!("ctxc: cannot write the step summary to $GITHUB_STEP_SUMMARY: {e}\n"));
+                }
+            }
+        }
+    }
 }
 
 /// "; 2 fixable with --fix (1 more with --unsafe-fixes)", or "" when no finding has a fix.

@@ -212,43 +212,11 @@ fn sync_file(path: &Path, file: &mut CountsFile, args: &SyncArgs, date: &str, pa
         return Ok(EXIT_OK);
     }
     if args.dry_run {
-        out.push_str(&format!(
-            "{}: {} of {} requests to send ({} recorded already)\n",
-            Untrusted(&shown),
-            missing.len(),
-            file.needed.len(),
-            file.needed.len() - missing.len()
-        ));
-        let mut per_agent: BTreeMap<&str, usize> = BTreeMap::new();
-        for needed in &missing {
-            let agent = needed.uses[0].split(" · ").next().unwrap_or_default();
-            *per_agent.entry(agent).or_default() += 1;
-        }
-        for (agent, n) in per_agent {
-            out.push_str(&format!("  {}: {n}\n", Untrusted(agent)));
-        }
+        out.push_str(&dry_run_summary(&shown, file, &missing));
         output::print(&out);
         return Ok(EXIT_OK);
     }
-    let mut keys: BTreeMap<Provider, String> = BTreeMap::new();
-    for needed in &missing {
-        let provider = needed.request.provider;
-        if keys.contains_key(&provider) {
-            continue;
-        }
-        let variables = provider.key_variables();
-        let key = variables.iter().find_map(|v| std::env::var(v).ok().filter(|k| !k.trim().is_empty()));
-        let Some(key) = key else {
-            return Err(format!(
-                "{}: {} requests need {}, and no key is set: set {}",
-                shown,
-                missing.iter().filter(|n| n.request.provider == provider).count(),
-                provider.endpoint(),
-                variables.join(" or ")
-            ));
-        };
-        keys.insert(provider, key.trim().to_string());
-    }
+    let keys = provider_keys(&shown, &missing)?;
     let started = Instant::now();
     let answers = send_all(&missing, &keys, args.jobs.into());
     let mut failures = Vec::new();
@@ -280,7 +248,59 @@ fn sync_file(path: &Path, file: &mut CountsFile, args: &SyncArgs, date: &str, pa
         file.recorded.len(),
         text.len()
     ));
-    for (needed, reason) in &failures {
+    out.push_str(&failure_lines(&failures, &keys));
+    output::print(&out);
+    Ok(if failures.is_empty() { EXIT_OK } else { EXIT_FINDINGS })
+}
+
+/// What `--dry-run` prints for one file: the requests to send, in all and per agent.
+fn dry_run_summary(shown: &str, file: &CountsFile, missing: &[&Needed]) -> String {
+    let mut out = format!(
+        "{}: {} of {} requests to send ({} recorded already)\n",
+        Untrusted(shown),
+        missing.len(),
+        file.needed.len(),
+        file.needed.len() - missing.len()
+    );
+    let mut per_agent: BTreeMap<&str, usize> = BTreeMap::new();
+    for needed in missing {
+        let agent = needed.uses[0].split(" · ").next().unwrap_or_default();
+        *per_agent.entry(agent).or_default() += 1;
+    }
+    for (agent, n) in per_agent {
+        out.push_str(&format!("  {}: {n}\n", Untrusted(agent)));
+    }
+    out
+}
+
+/// The API key of each provider the missing requests go to, from its environment variables.
+fn provider_keys(shown: &str, missing: &[&Needed]) -> Result<BTreeMap<Provider, String>, String> {
+    let mut keys: BTreeMap<Provider, String> = BTreeMap::new();
+    for needed in missing {
+        let provider = needed.request.provider;
+        if keys.contains_key(&provider) {
+            continue;
+        }
+        let variables = provider.key_variables();
+        let key = variables.iter().find_map(|v| std::env::var(v).ok().filter(|k| !k.trim().is_empty()));
+        let Some(key) = key else {
+            return Err(format!(
+                "{}: {} requests need {}, and no key is set: set {}",
+                shown,
+                missing.iter().filter(|n| n.request.provider == provider).count(),
+                provider.endpoint(),
+                variables.join(" or ")
+            ));
+        };
+        keys.insert(provider, key.trim().to_string());
+    }
+    Ok(keys)
+}
+
+/// One line per failed request, with the keys masked out of the reason.
+fn failure_lines(failures: &[(&&Needed, String)], keys: &BTreeMap<Provider, String>) -> String {
+    let mut out = String::new();
+    for (needed, reason) in failures {
         let others = match needed.uses.len() {
             1 => String::new(),
             n => format!(" (and {} other render{})", n - 1, if n == 2 { "" } else { "s" }),
@@ -292,8 +312,7 @@ fn sync_file(path: &Path, file: &mut CountsFile, args: &SyncArgs, date: &str, pa
         }
         out.push_str(&format!("failed: {}{others}: {}\n", Untrusted(&needed.uses[0]), Untrusted(&reason)));
     }
-    output::print(&out);
-    Ok(if failures.is_empty() { EXIT_OK } else { EXIT_FINDINGS })
+    out
 }
 
 /// Removes what a killed run left of its write of `path` (a temporary file beside it).

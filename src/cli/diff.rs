@@ -10,7 +10,7 @@ use clap::{Args, ValueEnum};
 use super::report::Reporter;
 use super::{check_path, output, EXIT_FINDINGS, EXIT_INPUT, EXIT_OK};
 use ctxc::report::escape::Untrusted;
-use ctxc::review::compare::{compare, over_threshold, Labels, Threshold};
+use ctxc::review::compare::{compare, over_threshold, AgentChange, Comparison, Labels, PromptChange, Threshold};
 use ctxc::review::{self, git, AgentPin};
 use ctxc::{Failure, Session};
 
@@ -80,6 +80,32 @@ fn pin_side(manifests: &[(String, PathBuf)], session: &Session, reporter: &Repor
     }
 }
 
+/// The base commit's id and its files in a temporary checkout.
+fn base_checkout(args: &DiffArgs, overrides: &[String]) -> Result<(String, git::Checkout), String> {
+    let repo = git::locate(&args.path)?;
+    let commit = git::resolve(&repo, &args.base)?;
+    let checkout = git::checkout(&repo, &commit, overrides)
+        .map_err(|message| format!("cannot read `{}` at {}: {message}", Untrusted(&args.path.display().to_string()), args.base))?;
+    Ok((commit, checkout))
+}
+
+/// `--format json`: the comparison with its base and the renders over `--fail-on-increase`.
+fn json_report(args: &DiffArgs, commit: &str, comparison: &Comparison, over: &[(&AgentChange, &PromptChange)]) -> serde_json::Value {
+    let over_json: Vec<_> = over
+        .iter()
+        .map(|(a, p)| serde_json::json!({ "path": a.path, "agent": a.agent, "mode": p.mode, "scenario": p.scenario, "total": p.total }))
+        .collect();
+    serde_json::json!({
+        "base": args.base,
+        "commit": commit,
+        "head": "work tree",
+        "changed": comparison.changed(),
+        "agents": comparison.agents,
+        "fail_on_increase": args.fail_on_increase.map(|t| t.to_string()),
+        "over_threshold": over_json,
+    })
+}
+
 pub fn run(mut args: DiffArgs, reporter: &Reporter) -> u8 {
     let overrides = match args.set.with_env(reporter) {
         Ok(o) => o,
@@ -89,19 +115,9 @@ pub fn run(mut args: DiffArgs, reporter: &Reporter) -> u8 {
         return code;
     }
     args.path = ctxc::discover::agent_folder(&args.path);
-    let repo = match git::locate(&args.path) {
-        Ok(repo) => repo,
+    let (commit, checkout) = match base_checkout(&args, &overrides) {
+        Ok(found) => found,
         Err(message) => return reporter.usage(message),
-    };
-    let commit = match git::resolve(&repo, &args.base) {
-        Ok(commit) => commit,
-        Err(message) => return reporter.usage(message),
-    };
-    let checkout = match git::checkout(&repo, &commit, &overrides) {
-        Ok(c) => c,
-        Err(message) => {
-            return reporter.usage(format!("cannot read `{}` at {}: {message}", Untrusted(&args.path.display().to_string()), args.base))
-        }
     };
     let after = match ctxc::discover::find_manifests(&args.path) {
         Ok(m) => keyed(&args.path, m),
@@ -142,22 +158,7 @@ pub fn run(mut args: DiffArgs, reporter: &Reporter) -> u8 {
     match args.format {
         DiffFormat::Text => output::print(&ctxc::report::changes::text(&comparison, args.all)),
         DiffFormat::Markdown => output::print(&ctxc::report::changes::markdown(&comparison, &args.base, "work tree", args.all)),
-        DiffFormat::Json => {
-            let over_json: Vec<_> = over
-                .iter()
-                .map(|(a, p)| serde_json::json!({ "path": a.path, "agent": a.agent, "mode": p.mode, "scenario": p.scenario, "total": p.total }))
-                .collect();
-            let value = serde_json::json!({
-                "base": args.base,
-                "commit": commit,
-                "head": "work tree",
-                "changed": comparison.changed(),
-                "agents": comparison.agents,
-                "fail_on_increase": args.fail_on_increase.map(|t| t.to_string()),
-                "over_threshold": over_json,
-            });
-            output::print_json(&ctxc::report::escape::json_text(&value));
-        }
+        DiffFormat::Json => output::print_json(&ctxc::report::escape::json_text(&json_report(&args, &commit, &comparison, &over))),
     }
     if let Some(threshold) = args.fail_on_increase.filter(|_| !over.is_empty()) {
         let list: Vec<String> = over

@@ -201,113 +201,131 @@ fn at(p: lsp::Position) -> Position {
 
 fn respond(workspace: &mut Workspace, request: Request) -> Answer {
     match request.method.as_str() {
-        req::HoverRequest::METHOD => {
-            let p: lsp::HoverParams = params(request)?;
-            let doc = p.text_document_position_params;
-            let hover = workspace.hover(&file(&doc.text_document.uri)?, at(doc.position)).map(|markdown| lsp::Hover {
-                contents: lsp::HoverContents::Markup(lsp::MarkupContent { kind: lsp::MarkupKind::Markdown, value: markdown }),
-                range: None,
-            });
-            Ok(to_json(&hover))
-        }
-        req::GotoDefinition::METHOD => {
-            let p: lsp::GotoDefinitionParams = params(request)?;
-            let doc = p.text_document_position_params;
-            let targets = workspace.definition(&file(&doc.text_document.uri)?, at(doc.position));
-            let locations: Vec<lsp::Location> = targets
-                .iter()
-                .filter_map(|path| Url::from_file_path(path).ok())
-                .map(|uri| lsp::Location { uri, range: lsp::Range::default() })
-                .collect();
-            Ok(to_json(&lsp::GotoDefinitionResponse::Array(locations)))
-        }
-        req::Completion::METHOD => {
-            let p: lsp::CompletionParams = params(request)?;
-            let doc = p.text_document_position;
-            let path = file(&doc.text_document.uri)?;
-            let yaml = path.extension().is_some_and(|e| e == "yaml" || e == "yml");
-            let text = workspace.text(&editor::canonical(&path)).unwrap_or_default();
-            let offset = editor::Lines::new(&text).offset(at(doc.position));
-            let items: Vec<lsp::CompletionItem> = editor::complete::complete(&text, offset, yaml)
-                .into_iter()
-                .map(|c| lsp::CompletionItem {
-                    label: c.label,
-                    kind: Some(if c.key { lsp::CompletionItemKind::PROPERTY } else { lsp::CompletionItemKind::VALUE }),
-                    documentation: c
-                        .detail
-                        .map(|d| lsp::Documentation::MarkupContent(lsp::MarkupContent { kind: lsp::MarkupKind::Markdown, value: d })),
-                    insert_text: Some(c.insert),
-                    ..Default::default()
-                })
-                .collect();
-            Ok(to_json(&items))
-        }
-        req::CodeActionRequest::METHOD => {
-            let p: lsp::CodeActionParams = params(request)?;
-            let path = editor::canonical(&file(&p.text_document.uri)?);
-            let wanted = Range { start: at(p.range.start), end: at(p.range.end) };
-            let actions: Vec<lsp::CodeActionOrCommand> = workspace
-                .findings(&path)
-                .iter()
-                .filter(|f| f.range.overlaps(&wanted))
-                .filter_map(|f| Some((f, f.fix.as_ref()?)))
-                .map(|(f, fix)| {
-                    let mut changes: std::collections::HashMap<Url, Vec<lsp::TextEdit>> = std::collections::HashMap::new();
-                    for e in &fix.edits {
-                        if let Ok(uri) = Url::from_file_path(&e.path) {
-                            changes.entry(uri).or_default().push(lsp::TextEdit { range: range(e.range), new_text: e.new_text.clone() });
-                        }
-                    }
-                    lsp::CodeActionOrCommand::CodeAction(lsp::CodeAction {
-                        title: fix.title.clone(),
-                        kind: Some(lsp::CodeActionKind::QUICKFIX),
-                        diagnostics: Some(vec![diagnostic(f)]),
-                        edit: Some(lsp::WorkspaceEdit { changes: Some(changes), ..Default::default() }),
-                        is_preferred: Some(fix.safe),
-                        ..Default::default()
-                    })
-                })
-                .collect();
-            Ok(to_json(&actions))
-        }
-        req::InlayHintRequest::METHOD => {
-            let p: lsp::InlayHintParams = params(request)?;
-            let hints: Vec<lsp::InlayHint> = workspace
-                .inlay_hints(&file(&p.text_document.uri)?)
-                .into_iter()
-                .filter(|h| h.position.line >= p.range.start.line && h.position.line <= p.range.end.line)
-                .map(|h| lsp::InlayHint {
-                    position: position(h.position),
-                    label: lsp::InlayHintLabel::String(h.label),
-                    kind: None,
-                    text_edits: None,
-                    tooltip: None,
-                    padding_left: None,
-                    padding_right: None,
-                    data: None,
-                })
-                .collect();
-            Ok(to_json(&hints))
-        }
-        RENDER => {
-            #[derive(serde::Deserialize)]
-            struct RenderParams {
-                uri: Option<Url>,
-                path: Option<PathBuf>,
-                mode: Option<String>,
-                scenario: Option<String>,
-            }
-            let p: RenderParams = params(request)?;
-            let path = match (p.uri, p.path) {
-                (Some(uri), _) => file(&uri)?,
-                (None, Some(path)) => path,
-                (None, None) => return Err((ErrorCode::InvalidParams, "give `uri` or `path`".into())),
-            };
-            let rendering = workspace.render(&path, p.mode.as_deref(), p.scenario.as_deref()).map_err(|e| (ErrorCode::RequestFailed, e))?;
-            Ok(to_json(&rendering))
-        }
+        req::HoverRequest::METHOD => hover(workspace, request),
+        req::GotoDefinition::METHOD => definition(workspace, request),
+        req::Completion::METHOD => completion(workspace, request),
+        req::CodeActionRequest::METHOD => code_actions(workspace, request),
+        req::InlayHintRequest::METHOD => inlay_hints(workspace, request),
+        RENDER => render(workspace, request),
         other => Err((ErrorCode::MethodNotFound, format!("ctxc lsp does not handle `{other}`"))),
     }
+}
+
+/// Markdown on what the position names (in a manifest) or on the file (anywhere else).
+fn hover(workspace: &mut Workspace, request: Request) -> Answer {
+    let p: lsp::HoverParams = params(request)?;
+    let doc = p.text_document_position_params;
+    let hover = workspace.hover(&file(&doc.text_document.uri)?, at(doc.position)).map(|markdown| lsp::Hover {
+        contents: lsp::HoverContents::Markup(lsp::MarkupContent { kind: lsp::MarkupKind::Markdown, value: markdown }),
+        range: None,
+    });
+    Ok(to_json(&hover))
+}
+
+/// The files a reference in a manifest leads to.
+fn definition(workspace: &mut Workspace, request: Request) -> Answer {
+    let p: lsp::GotoDefinitionParams = params(request)?;
+    let doc = p.text_document_position_params;
+    let targets = workspace.definition(&file(&doc.text_document.uri)?, at(doc.position));
+    let locations: Vec<lsp::Location> = targets
+        .iter()
+        .filter_map(|path| Url::from_file_path(path).ok())
+        .map(|uri| lsp::Location { uri, range: lsp::Range::default() })
+        .collect();
+    Ok(to_json(&lsp::GotoDefinitionResponse::Array(locations)))
+}
+
+/// Manifest keys and values that fit at the position.
+fn completion(workspace: &mut Workspace, request: Request) -> Answer {
+    let p: lsp::CompletionParams = params(request)?;
+    let doc = p.text_document_position;
+    let path = file(&doc.text_document.uri)?;
+    let yaml = path.extension().is_some_and(|e| e == "yaml" || e == "yml");
+    let text = workspace.text(&editor::canonical(&path)).unwrap_or_default();
+    let offset = editor::Lines::new(&text).offset(at(doc.position));
+    let items: Vec<lsp::CompletionItem> = editor::complete::complete(&text, offset, yaml)
+        .into_iter()
+        .map(|c| lsp::CompletionItem {
+            label: c.label,
+            kind: Some(if c.key { lsp::CompletionItemKind::PROPERTY } else { lsp::CompletionItemKind::VALUE }),
+            documentation: c
+                .detail
+                .map(|d| lsp::Documentation::MarkupContent(lsp::MarkupContent { kind: lsp::MarkupKind::Markdown, value: d })),
+            insert_text: Some(c.insert),
+            ..Default::default()
+        })
+        .collect();
+    Ok(to_json(&items))
+}
+
+/// The fixes of the findings in the range, as quick fixes.
+fn code_actions(workspace: &mut Workspace, request: Request) -> Answer {
+    let p: lsp::CodeActionParams = params(request)?;
+    let path = editor::canonical(&file(&p.text_document.uri)?);
+    let wanted = Range { start: at(p.range.start), end: at(p.range.end) };
+    let actions: Vec<lsp::CodeActionOrCommand> = workspace
+        .findings(&path)
+        .iter()
+        .filter(|f| f.range.overlaps(&wanted))
+        .filter_map(|f| Some((f, f.fix.as_ref()?)))
+        .map(|(f, fix)| {
+            let mut changes: std::collections::HashMap<Url, Vec<lsp::TextEdit>> = std::collections::HashMap::new();
+            for e in &fix.edits {
+                if let Ok(uri) = Url::from_file_path(&e.path) {
+                    changes.entry(uri).or_default().push(lsp::TextEdit { range: range(e.range), new_text: e.new_text.clone() });
+                }
+            }
+            lsp::CodeActionOrCommand::CodeAction(lsp::CodeAction {
+                title: fix.title.clone(),
+                kind: Some(lsp::CodeActionKind::QUICKFIX),
+                diagnostics: Some(vec![diagnostic(f)]),
+                edit: Some(lsp::WorkspaceEdit { changes: Some(changes), ..Default::default() }),
+                is_preferred: Some(fix.safe),
+                ..Default::default()
+            })
+        })
+        .collect();
+    Ok(to_json(&actions))
+}
+
+/// Token counts per mode beside the manifest's steps, for the lines in the range.
+fn inlay_hints(workspace: &mut Workspace, request: Request) -> Answer {
+    let p: lsp::InlayHintParams = params(request)?;
+    let hints: Vec<lsp::InlayHint> = workspace
+        .inlay_hints(&file(&p.text_document.uri)?)
+        .into_iter()
+        .filter(|h| h.position.line >= p.range.start.line && h.position.line <= p.range.end.line)
+        .map(|h| lsp::InlayHint {
+            position: position(h.position),
+            label: lsp::InlayHintLabel::String(h.label),
+            kind: None,
+            text_edits: None,
+            tooltip: None,
+            padding_left: None,
+            padding_right: None,
+            data: None,
+        })
+        .collect();
+    Ok(to_json(&hints))
+}
+
+/// `ctxc/render`: the rendered prompt of a mode and scenario.
+fn render(workspace: &mut Workspace, request: Request) -> Answer {
+    #[derive(serde::Deserialize)]
+    struct RenderParams {
+        uri: Option<Url>,
+        path: Option<PathBuf>,
+        mode: Option<String>,
+        scenario: Option<String>,
+    }
+    let p: RenderParams = params(request)?;
+    let path = match (p.uri, p.path) {
+        (Some(uri), _) => file(&uri)?,
+        (None, Some(path)) => path,
+        (None, None) => return Err((ErrorCode::InvalidParams, "give `uri` or `path`".into())),
+    };
+    let rendering = workspace.render(&path, p.mode.as_deref(), p.scenario.as_deref()).map_err(|e| (ErrorCode::RequestFailed, e))?;
+    Ok(to_json(&rendering))
 }
 
 /// An answer as JSON (one that cannot be serialized is `null`).

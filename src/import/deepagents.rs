@@ -47,14 +47,25 @@ pub fn import(dir: &Path, layout: Layout) -> Result<Imported, Failure> {
         failure(d, &sources)
     })?;
     let (file, text, object) = agent;
-    let spans = top_level_keys(&text);
-    let span = |key: &str| spans.iter().find(|(k, _)| k == key).map(|(_, s)| s.clone());
-    let note = |message: String, key: &str| Diagnostic::warning(message).in_file(&file).at(span(key));
-    let error = |message: String, key: &str| {
-        failure(Diagnostic::error(message).in_file(&file).at(span(key).or(Some(0..0))).label("here"), &sources)
-    };
-
     let mut notes = Vec::new();
+    let (name, model) = agent_fields(&file, &text, &object, &mut notes).map_err(|d| failure(d, &sources))?;
+    notes.extend(project_notes(&root));
+    let subagents = subagents(&root, &mut sources)?;
+    let out = manifest_text(layout, &name, model.as_deref(), &subagents);
+    Ok(Imported { manifest: dir.join("ctxc.toml"), text: out, notes, sources })
+}
+
+/// The agent's name and model from agent.json's keys, with a note for each key not carried over.
+fn agent_fields(
+    file: &str,
+    text: &str,
+    object: &serde_json::Map<String, Value>,
+    notes: &mut Vec<Diagnostic>,
+) -> Result<(String, Option<String>), Diagnostic> {
+    let spans = top_level_keys(text);
+    let span = |key: &str| spans.iter().find(|(k, _)| k == key).map(|(_, s)| s.clone());
+    let note = |message: String, key: &str| Diagnostic::warning(message).in_file(file).at(span(key));
+    let error = |message: String, key: &str| Diagnostic::error(message).in_file(file).at(span(key).or(Some(0..0))).label("here");
     let mut name = None;
     let mut model = None;
     let mut seen: Vec<&str> = Vec::new();
@@ -79,29 +90,41 @@ pub fn import(dir: &Path, layout: Layout) -> Result<Imported, Failure> {
                 if object.contains_key("model") {
                     return Err(error("use either top-level `model` or `runtime`, not both (as `deepagents deploy` requires)".into(), key));
                 }
-                match runtime.get("model").and_then(|m| m.get("model_id")).and_then(Value::as_str).map(str::trim).filter(|s| !s.is_empty()) {
+                match runtime.get("model").and_then(|m| m.get("model_id")).and_then(Value::as_str).map(str::trim).filter(|s| !s.is_empty())
+                {
                     Some(s) => model = Some(s.to_string()),
                     None => notes.push(note("`runtime` names no `model.model_id`: the manifest has no model".into(), key)),
                 }
                 let other: Vec<&str> = runtime.keys().map(String::as_str).filter(|k| *k != "model").collect();
                 if !other.is_empty() {
-                    notes.push(note(format!("runtime settings {} stay with the platform: ctxc does not model them", other.join(", ")), key));
+                    notes
+                        .push(note(format!("runtime settings {} stay with the platform: ctxc does not model them", other.join(", ")), key));
                 }
             }
-            "description" => notes.push(note("`description` is not carried over: the platform lists the agent by it, and it is not part of the prompt".into(), key)),
-            "agent_id" => notes.push(note("`agent_id` is not carried over: it names the deployed agent, not its prompt".into(), key)),
-            "backend" => notes.push(note(
-                "`backend` is not carried over: the manifest models the mounting chosen by --layout; a sandbox backend adds the `execute` tool and its own filesystem text, which `ctxc upstream` does not write (it reads the runtime with a local filesystem backend): add them under [tools] and [modules] yourself".into(),
-                key,
-            )),
-            "permissions" => notes.push(note("`permissions` is not carried over: who may run the agent changes no prompt text".into(), key)),
-            "extras" => notes.push(note("`extras` is not carried over: ctxc does not model it".into(), key)),
-            other => notes.push(note(format!("`{other}` is not a key `deepagents deploy` reads: not carried over"), key)),
+            other => notes.push(note(not_carried_over(other), key)),
         }
     }
-    let Some(name) = name else {
-        return Err(error("`name` (a non-empty string) is required, as `deepagents deploy` requires it".into(), "name"));
-    };
+    match name {
+        Some(name) => Ok((name, model)),
+        None => Err(error("`name` (a non-empty string) is required, as `deepagents deploy` requires it".into(), "name")),
+    }
+}
+
+/// Why an agent.json key other than name, model and runtime is not carried over.
+fn not_carried_over(key: &str) -> String {
+    match key {
+        "description" => "`description` is not carried over: the platform lists the agent by it, and it is not part of the prompt".into(),
+        "agent_id" => "`agent_id` is not carried over: it names the deployed agent, not its prompt".into(),
+        "backend" => "`backend` is not carried over: the manifest models the mounting chosen by --layout; a sandbox backend adds the `execute` tool and its own filesystem text, which `ctxc upstream` does not write (it reads the runtime with a local filesystem backend): add them under [tools] and [modules] yourself".into(),
+        "permissions" => "`permissions` is not carried over: who may run the agent changes no prompt text".into(),
+        "extras" => "`extras` is not carried over: ctxc does not model it".into(),
+        other => format!("`{other}` is not a key `deepagents deploy` reads: not carried over"),
+    }
+}
+
+/// Notes on the project's other files: what is not read, and a missing AGENTS.md.
+fn project_notes(root: &ProjectRoot) -> Vec<Diagnostic> {
+    let mut notes = Vec::new();
     for (rel, why) in [
         (
             "tools.json",
@@ -119,8 +142,11 @@ pub fn import(dir: &Path, layout: Layout) -> Result<Imported, Failure> {
                 .in_file(root.display_path("AGENTS.md")),
         );
     }
-    let subagents = subagents(&root, &mut sources)?;
+    notes
+}
 
+/// The manifest: a header saying what was imported and how, then the agent's tables.
+fn manifest_text(layout: Layout, name: &str, model: Option<&str>, subagents: &[(String, Option<String>)]) -> String {
     let mut out = format!(
         "# Imported from agent.json by `ctxc import deepagents --layout {}`: {}\n\
          # agent.json names no Deep Agents release: \"{LAYOUT_0_7}\" is the current layout; set \"0.4\" for 0.4.x.\n\
@@ -138,17 +164,17 @@ pub fn import(dir: &Path, layout: Layout) -> Result<Imported, Failure> {
     );
     if !subagents.is_empty() {
         out.push_str("# Subagents (each one's own AGENTS.md is its prompt, not part of this one; 0.4's subagents text lists them):\n");
-        for (sub, description) in &subagents {
+        for (sub, description) in subagents {
             // JSON strings keep a description on the comment's line, whatever it holds; JSON leaves
             // DEL unescaped, and a TOML comment may not hold it.
             let quoted = |s: &str| serde_json::to_string(s).unwrap_or_default().replace('\u{7f}', "\\u007f");
             out.push_str(&format!("#   {}: {}\n", quoted(sub), description.as_deref().map_or("(no description)".to_string(), quoted)));
         }
     }
-    out.push_str(&format!("\n[agent]\nname = {}\n", toml_string(&name)));
-    if let Some(model) = &model {
+    out.push_str(&format!("\n[agent]\nname = {}\n", toml_string(name)));
+    if let Some(model) = model {
         // `provider:model` (init_chat_model's form): ctxc names models without the provider.
-        let bare = model.split_once(':').map_or(model.as_str(), |(_, m)| m);
+        let bare = model.split_once(':').map_or(model, |(_, m)| m);
         out.push_str(&format!("model = {}\n", toml_string(bare)));
     }
     out.push_str(&format!("\n[pipeline]\npreset = \"deepagents\"\n\n[deepagents]\nversion = \"{LAYOUT_0_7}\"\n"));
@@ -161,7 +187,7 @@ pub fn import(dir: &Path, layout: Layout) -> Result<Imported, Failure> {
     }
     // The deploy template always passes both sources; a missing one holds nothing (see the preset).
     out.push_str("\n[tools.deepagents]\nfiles = [\"upstream/builtin_tools.json\"]\n\n[skills]\ndirs = [\"skills\"]\n\n[memory]\nfiles = [\"AGENTS.md\"]\n");
-    Ok(Imported { manifest: dir.join("ctxc.toml"), text: out, notes, sources })
+    out
 }
 
 fn failure(d: Diagnostic, sources: &Sources) -> Failure {

@@ -110,7 +110,6 @@ pub fn import(config: &Path) -> Result<Imported, Failure> {
     })?;
     let note = |message: String, span: Range<usize>| Diagnostic::warning(message).in_file(&file.display).at(Some(span));
     let mut notes = Vec::new();
-    let memory = parsed.memory.as_ref();
 
     let mut text = format!(
         "# Imported from {name} by `ctxc import zeph`: Zeph's window settings (release {}), the rest left to\n\
@@ -120,13 +119,26 @@ pub fn import(config: &Path) -> Result<Imported, Failure> {
     );
     let agent_name = parsed.agent.as_ref().and_then(|a| a.name.clone()).unwrap_or_else(|| "zeph".to_string());
     text.push_str(&format!("name = {}\n", toml_string(&agent_name)));
-    if let Some(model) = parsed.llm.and_then(|l| l.providers.into_iter().next()).and_then(|p| p.model) {
+    if let Some(model) = parsed.llm.as_ref().and_then(|l| l.providers.first()).and_then(|p| p.model.clone()) {
         text.push_str(&format!("model = {}\n", toml_string(&model)));
     }
     text.push_str("\n[pipeline]\npreset = \"zeph\"\n");
 
+    let flags = flags(&parsed, &note, &mut notes);
+    if !flags.is_empty() {
+        text.push_str(&format!("\n[flags]\n{}\n", flags.join("\n")));
+    }
+    text.push_str(&format!("\n[zeph]\nversion = \"{}\"\n", RELEASES[0].0));
+    text.push_str(&settings(&parsed));
+    notes.extend(unmodelled(&parsed, &note));
+    Ok(Imported { manifest: dir.join("ctxc.toml"), text, notes, sources })
+}
+
+/// The scenario flags the config implies; a note for a strategy the flags model only in part.
+fn flags(parsed: &Config, note: &dyn Fn(String, Range<usize>) -> Diagnostic, notes: &mut Vec<Diagnostic>) -> Vec<&'static str> {
+    let memory = parsed.memory.as_ref();
     let mut flags = Vec::new();
-    if parsed.index.and_then(|i| i.enabled) == Some(true) {
+    if parsed.index.as_ref().and_then(|i| i.enabled) == Some(true) {
         flags.push("code_index = true");
     }
     if memory.and_then(|m| m.graph.as_ref()).and_then(|g| g.enabled) == Some(true) {
@@ -142,12 +154,12 @@ pub fn import(config: &Path) -> Result<Imported, Failure> {
             _ => {}
         }
     }
-    if !flags.is_empty() {
-        text.push_str(&format!("\n[flags]\n{}\n", flags.join("\n")));
-    }
+    flags
+}
 
-    text.push_str(&format!("\n[zeph]\nversion = \"{}\"\n", RELEASES[0].0));
-    let (agent, cost) = (parsed.agent.as_ref(), parsed.cost.as_ref());
+/// The `[zeph]` settings the config sets, one `key = value` line each.
+fn settings(parsed: &Config) -> String {
+    let (memory, agent, cost) = (parsed.memory.as_ref(), parsed.agent.as_ref(), parsed.cost.as_ref());
     let settings: [(&str, Option<String>); 10] = [
         ("context_budget_tokens", memory.and_then(|m| m.context_budget_tokens).map(|v| v.to_string())),
         ("auto_budget", memory.and_then(|m| m.auto_budget).map(|v| v.to_string())),
@@ -160,12 +172,13 @@ pub fn import(config: &Path) -> Result<Imported, Failure> {
         ("cost_enabled", cost.and_then(|c| c.enabled).map(|v| v.to_string())),
         ("max_daily_cents", cost.and_then(|c| c.max_daily_cents).map(|v| v.to_string())),
     ];
-    for (key, value) in settings {
-        if let Some(value) = value {
-            text.push_str(&format!("{key} = {value}\n"));
-        }
-    }
-    if let Some(m) = memory {
+    settings.into_iter().filter_map(|(key, value)| value.map(|v| format!("{key} = {v}\n"))).collect()
+}
+
+/// Notes for the settings that stay with Zeph: ctxc models no window number they change.
+fn unmodelled(parsed: &Config, note: &dyn Fn(String, Range<usize>) -> Diagnostic) -> Vec<Diagnostic> {
+    let mut notes = Vec::new();
+    if let Some(m) = &parsed.memory {
         let unmodelled = "ctxc does not model it: it filters recalled memories at run time and changes no window number";
         if let Some(t) = &m.cross_session_score_threshold {
             notes.push(note(format!("cross_session_score_threshold {} stays with Zeph: {unmodelled}", t.get_ref()), t.span()));
@@ -174,7 +187,7 @@ pub fn import(config: &Path) -> Result<Imported, Failure> {
             notes.push(note(format!("recall_limit {} stays with Zeph: {unmodelled}", l.get_ref()), l.span()));
         }
     }
-    if let Some(s) = parsed.tools.and_then(|t| t.summarize_output) {
+    if let Some(s) = parsed.tools.as_ref().and_then(|t| t.summarize_output.as_ref()) {
         notes.push(note(
             format!(
                 "summarize_output {} stays with Zeph: ctxc does not model tool-output summaries (an LLM call at run time)",
@@ -183,7 +196,7 @@ pub fn import(config: &Path) -> Result<Imported, Failure> {
             s.span(),
         ));
     }
-    Ok(Imported { manifest: dir.join("ctxc.toml"), text, notes, sources })
+    notes
 }
 
 /// A float as TOML writes it (`0.9`, and `1.0` rather than `1`).

@@ -9,8 +9,21 @@ use crate::systems::pct;
 use crate::systems::zeph::*;
 
 pub fn check(agent: &Agent, s: &Settings, measured: &[Measured]) -> Vec<Diagnostic> {
+    let mut out = values(s, agent.profile.max_input_tokens);
+    out.extend(window(agent, s, measured));
+    out.extend(compaction(s, agent.profile.max_input_tokens, measured));
+    out
+}
+
+/// Where a measurement was taken, as findings name it.
+fn place(m: &Measured) -> String {
+    format!("{} mode, scenario `{}`", m.mode, m.scenario)
+}
+
+/// Each setting against the range Zeph accepts and against the others (SET005, SET007, SET008,
+/// SET010–SET012).
+fn values(s: &Settings, max_input: u64) -> Vec<Diagnostic> {
     let mut out = Vec::new();
-    let max_input = agent.profile.max_input_tokens;
     if s.context_budget_tokens.value > max_input {
         out.push(finding(
             Code::SET011,
@@ -80,8 +93,14 @@ pub fn check(agent: &Agent, s: &Settings, measured: &[Measured]) -> Vec<Diagnost
             "Zeph's tool_output_max_chars is 0: every tool output would be cut to nothing".to_string(),
         ));
     }
+    out
+}
+
+/// The fixed context against the shares Zeph divides, and one tool output against the history share (SET006, SET010).
+fn window(agent: &Agent, s: &Settings, measured: &[Measured]) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let max_chars = s.tool_output_max_chars.value;
     let windows: Vec<(&Measured, &Window)> = measured.iter().filter_map(|m| m.window.zeph.as_ref().map(|z| (m, z))).collect();
-    let where_ = |m: &Measured| format!("{} mode, scenario `{}`", m.mode, m.scenario);
     if let Some((m, z)) = windows.iter().max_by_key(|(_, z)| z.system_prompt_tokens + z.skills_tokens) {
         let fixed = z.system_prompt_tokens + z.skills_tokens;
         let divisible = z.budget.saturating_sub(z.response_reserve);
@@ -99,7 +118,7 @@ pub fn check(agent: &Agent, s: &Settings, measured: &[Measured]) -> Vec<Diagnost
                 &s.context_budget_tokens,
                 format!(
                     "the system prompt ({} tokens) and the skills prompt ({} tokens, counted again: Zeph subtracts both) {verb} of the {divisible} tokens Zeph's shares divide ({}); the shares get {} tokens",
-                    z.system_prompt_tokens, z.skills_tokens, where_(m), z.available
+                    z.system_prompt_tokens, z.skills_tokens, place(m), z.available
                 ),
             );
             d.severity = severity;
@@ -114,11 +133,18 @@ pub fn check(agent: &Agent, s: &Settings, measured: &[Measured]) -> Vec<Diagnost
                 &s.tool_output_max_chars,
                 format!(
                     "one tool output cut at {max_chars} characters (~{estimate} tokens at {CHARS_PER_TOKEN} characters per token) does not fit in Zeph's recent-history share ({} tokens, {})",
-                    z.recent_history, where_(m)
+                    z.recent_history, place(m)
                 ),
             ));
         }
     }
+    out
+}
+
+/// Where soft and hard compaction fire against the largest fixed context (SET009, the hard trigger).
+fn compaction(s: &Settings, max_input: u64, measured: &[Measured]) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let (soft, hard) = (s.soft_compaction_threshold.value, s.compaction_threshold.value);
     if let Some(worst) = largest_fixed(measured) {
         let budget = budget(s, max_input).0;
         // Tool-output pruning is the soft tier; the LLM summary is the hard one.
@@ -131,7 +157,7 @@ pub fn check(agent: &Agent, s: &Settings, measured: &[Measured]) -> Vec<Diagnost
                 &s.prune_protect_tokens,
                 format!(
                     "Zeph protects the last {protect} tokens from tool-output pruning, but soft compaction (pruning) fires when messages reach {messages_at_soft} tokens ({soft_at} at soft_compaction_threshold {soft} − fixed context {}, {}): pruning could never free anything first",
-                    worst.window.fixed, where_(worst)
+                    worst.window.fixed, place(worst)
                 ),
             ));
         }
