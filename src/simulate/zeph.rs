@@ -189,7 +189,11 @@ impl<'c> Zeph<'c> {
             return;
         }
         if cooling {
-            events.push(Event::CompactionSkipped { count, threshold: self.hard_at, reason: "cooldown after the last hard compaction".into() });
+            events.push(Event::CompactionSkipped {
+                count,
+                threshold: self.hard_at,
+                reason: "cooldown after the last hard compaction".into(),
+            });
             return;
         }
         let held = self.held(state, end);
@@ -282,7 +286,12 @@ impl Policy for Zeph<'_> {
                 .into(),
             window: self.window,
             trigger: Some(self.hard_at + 1),
-            trigger_rule: format!("hard compaction above {} of the {} budget ({}), at a turn's start", pct(self.hard_at), self.budget, self.hard_at),
+            trigger_rule: format!(
+                "hard compaction above {} of the {} budget ({}), at a turn's start",
+                pct(self.hard_at),
+                self.budget,
+                self.hard_at
+            ),
             keep: format!("the last {} messages (a tool call with its results)", self.preserve_tail),
             rules: vec![
                 format!(
@@ -385,4 +394,20 @@ fn ceil_boundary(s: &str, mut i: usize) -> usize {
         i += 1;
     }
     i
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_cut_output_keeps_whole_characters_at_both_ends() {
+        // 3-byte characters: the halves end and start on character boundaries, as Zeph's do.
+        let output = "€".repeat(100);
+        let cut = truncate(&output, 100);
+        let (head, rest) = cut.split_once("\n\n... [truncated ").expect("marker");
+        assert_eq!(head, "€".repeat(16));
+        assert!(rest.starts_with("204 chars, showing first and last ~50 chars] ...\n\n"), "{rest}");
+        assert!(rest.contains(&format!("\n\n{}\n[warning: full output (300 bytes)", "€".repeat(16))), "{rest}");
+    }
 }

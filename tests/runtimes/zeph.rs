@@ -257,7 +257,15 @@ fn simulate_matches_zeph_call_by_call() {
         }
         for c in ctxc_calls {
             let index = c["index"].as_u64().expect("index") as usize;
-            actual.push_str(&call_line(index, &c["turn"], &c["step"], &c["runtime_count"], &c["runtime_sent"], &c["messages"], &c["events"]));
+            actual.push_str(&call_line(
+                index,
+                &c["turn"],
+                &c["step"],
+                &c["runtime_count"],
+                &c["runtime_sent"],
+                &c["messages"],
+                &c["events"],
+            ));
             let kinds = c["events"].as_array().expect("events").iter().map(|e| e["kind"].as_str().expect("kind").to_string());
             ctxc_events.push((index, kinds.collect()));
         }
@@ -268,7 +276,17 @@ fn simulate_matches_zeph_call_by_call() {
             event_calls(&ctxc_events)
         );
         if expected != actual {
-            failures.push(format!("{case} (-runtime +ctxc):\n{}", common::runtime_diff(&expected, &actual)));
+            // The first calls that differ, each as Zeph's line then ctxc's (the whole diff when
+            // the number of calls differs).
+            let pairs: Vec<String> = expected
+                .lines()
+                .zip(actual.lines())
+                .filter(|(r, c)| r != c)
+                .take(5)
+                .map(|(r, c)| format!("  zeph: {r}\n  ctxc: {c}"))
+                .collect();
+            let shown = if runtime_calls.len() == ctxc_calls.len() { pairs.join("\n") } else { common::runtime_diff(&expected, &actual) };
+            failures.push(format!("{case}:\n{shown}"));
         }
     }
     assert!(failures.is_empty(), "ctxc's simulation differs from Zeph's policy:\n{}", failures.join("\n"));

@@ -17,7 +17,7 @@ mod simulate;
 
 use std::io::Read;
 
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 use zeph_common::memory::TokenCounting;
 use zeph_config::{Config, ContextStrategy};
 use zeph_context::budget::{BudgetAllocation, ContextBudget};
@@ -123,9 +123,8 @@ fn main() {
     let skills_prompt = input["skills_prompt"].as_str().unwrap_or("");
     let graph = memory.graph.enabled;
     let context_budget = ContextBudget::new(budget, CONTEXT_BUDGET_RESERVE_RATIO).with_graph_enabled(graph);
-    let allocate = |graph, memory_first| {
-        allocation(&context_budget.allocate_with_opts(system_prompt, skills_prompt, &tc, graph, 0, memory_first))
-    };
+    let allocate =
+        |graph, memory_first| allocation(&context_budget.allocate_with_opts(system_prompt, skills_prompt, &tc, graph, 0, memory_first));
     // `Adaptive` starts as full history (zeph-context `assembler.rs` `resolve_effective_strategy`).
     let memory_first = memory.context_strategy == ContextStrategy::MemoryFirst;
 

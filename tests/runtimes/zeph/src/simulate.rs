@@ -22,7 +22,7 @@
 //! cut (zeph-core `tool_execution/mod.rs` `maybe_summarize_tool_output`, zeph-tools
 //! `truncate_tool_output_at`). This is written from Zeph's source, not from ctxc's code.
 
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 use zeph_config::Config;
 use zeph_context::manager::{CompactionState, CompactionTier, ContextManager};
 use zeph_context::summarization::extract_overflow_ref;
@@ -220,10 +220,7 @@ impl Session<'_> {
                 let content = format!("[conversation summary — {compacted} messages compacted]\n{summary}");
                 self.messages.drain(1..end);
                 self.ids.drain(1..end);
-                self.messages.insert(
-                    1,
-                    Message { role: Role::System, content, parts: vec![], metadata: MessageMetadata::agent_only() },
-                );
+                self.messages.insert(1, Message { role: Role::System, content, parts: vec![], metadata: MessageMetadata::agent_only() });
                 self.ids.insert(1, vec!["summary".to_string()]);
                 self.cached = self.recount();
                 let kept_from = self.ids.get(2).and_then(|ids| ids.first()).cloned();
@@ -353,7 +350,8 @@ pub fn run(
                         output.len()
                     )
                 };
-                results.push((MessagePart::ToolResult { tool_use_id: str_of(m, "tool_call_id"), content, is_error: false }, str_of(m, "id")));
+                results
+                    .push((MessagePart::ToolResult { tool_use_id: str_of(m, "tool_call_id"), content, is_error: false }, str_of(m, "id")));
                 continue;
             }
             if !results.is_empty() {
