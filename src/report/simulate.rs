@@ -22,8 +22,8 @@ fn describe(e: &Event) -> String {
         Event::Summarized { by, count, threshold, summarized, kept_from, kept, .. } => format!(
             "summarized {summarized} messages ({by}: {} {} {}), kept {kept}{}",
             n(*count),
-            // The trigger fires at its count, the input budget above it.
-            if by == "input budget" { ">" } else { "≥" },
+            // The trigger fires at its count, an input budget or Zeph's threshold above it.
+            if by == "trigger" { "≥" } else { ">" },
             n(*threshold),
             kept_from.as_ref().map(|k| format!(" from {k}")).unwrap_or_default()
         ),
@@ -32,6 +32,19 @@ fn describe(e: &Event) -> String {
         }
         Event::OverBudget { count, budget } => format!("still over the input budget ({} > {})", n(*count), n(*budget)),
         Event::HistoryTrimmed { dropped, kept } => format!("history trimmed: {dropped} dropped, {kept} kept"),
+        Event::ToolResultTruncated { message, bytes, replacement_bytes, .. } => {
+            format!("truncated {message} ({} bytes → {} bytes)", n(*bytes), n(*replacement_bytes))
+        }
+        Event::ToolResultsPruned { messages, freed } => format!("pruned {} ({} tokens)", messages.join(", "), n(*freed)),
+        Event::SoftCompaction { count, threshold, freed } => {
+            format!("soft compaction ({} > {}), freed {}", n(*count), n(*threshold), n(*freed))
+        }
+        Event::CompactionSkipped { count, threshold, reason } => {
+            format!("compaction skipped ({} > {}): {reason}", n(*count), n(*threshold))
+        }
+        Event::CompactionExhausted { count, threshold, reason } => {
+            format!("compaction stopped for the session ({} > {}): {reason}", n(*count), n(*threshold))
+        }
     }
 }
 

@@ -4,13 +4,14 @@
 //! call, the runtime's own count (as the runtime counts), the true count (ctxc's tokenizer), and
 //! what the policy did: tool results offloaded, arguments truncated, history summarized or
 //! trimmed. The policies follow the upstream code of each modelled release
-//! (`deepagents.rs`, `generic.rs`); tests/runtimes/ replays the same conversations through the
+//! (`deepagents.rs`, `zeph.rs`, `generic.rs`); tests/runtimes/ replays the same conversations through the
 //! real runtimes and compares call by call.
 
 pub mod conversation;
 mod deepagents;
 mod generic;
 mod langchain;
+mod zeph;
 
 use std::borrow::Cow;
 
@@ -97,6 +98,17 @@ pub enum Event {
     OverBudget { count: u64, budget: u64 },
     /// Messages beyond the history limit left out.
     HistoryTrimmed { dropped: usize, kept: usize },
+    /// A tool result over the limit cut to its head and tail around a marker (Zeph).
+    ToolResultTruncated { message: String, tool: String, bytes: u64, replacement_bytes: u64 },
+    /// Earlier tool results replaced by a short notice, freeing `freed` of the runtime's tokens
+    /// (Zeph's tool loop).
+    ToolResultsPruned { messages: Vec<String>, freed: u64 },
+    /// Zeph's soft compaction ran (above its threshold) and freed `freed` tokens.
+    SoftCompaction { count: u64, threshold: u64, freed: u64 },
+    /// Compaction was due but did not run (Zeph: the cooldown after a hard compaction).
+    CompactionSkipped { count: u64, threshold: u64, reason: String },
+    /// Zeph stopped compacting for the rest of the session.
+    CompactionExhausted { count: u64, threshold: u64, reason: String },
 }
 
 /// The session in figures.
@@ -158,11 +170,14 @@ trait Policy {
     fn request<'a>(&mut self, state: &'a [Message], summary_chars: u64, events: &mut Vec<Event>) -> Request<'a>;
 }
 
-/// The policy of `agent`'s runtime: Deep Agents' from its settings, Zeus's, or the manifest's
+/// The policy of `agent`'s runtime: Deep Agents' or Zeph's from its settings, Zeus's, or the manifest's
 /// own `[summarization]` and `[history]`.
 fn policy_for<'a>(agent: &Agent, rendered: &Rendered, measured: &Measured, counter: &'a TokenCounter) -> Box<dyn Policy + 'a> {
     if let Some(settings) = &agent.systems.deepagents {
         return Box::new(deepagents::DeepAgents::new(agent, settings, rendered));
+    }
+    if let (Some(settings), Some(window)) = (&agent.systems.zeph, &measured.window.zeph) {
+        return Box::new(zeph::Zeph::new(settings, window, measured.window.max_input_tokens, counter));
     }
     Box::new(generic::Generic::new(agent, measured, counter))
 }

@@ -269,7 +269,7 @@ fn each_presets_documented_defaults_are_in_cost_json() {
     assert_eq!(plain["compaction_threshold"], setting(0.9.into(), "preset zeph"));
     assert_eq!(plain["compaction_preserve_tail"], setting(6.into(), "preset zeph"));
     assert_eq!(plain["prune_protect_tokens"], setting(40000.into(), "preset zeph"));
-    assert_eq!(plain["tool_output_max_chars"], setting(30000.into(), "preset zeph"));
+    assert_eq!(plain["tool_output_max_chars"], setting(50000.into(), "preset zeph"));
     // zeph-context 0.22.4: the system prompt and the skills prompt (cl100k_base) come off before the shares.
     assert_eq!(
         (plain["budget"].as_u64(), plain["budget_source"].as_str(), plain["response_reserve"].as_u64()),

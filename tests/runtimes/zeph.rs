@@ -183,3 +183,111 @@ fn imported_zeph_configs_equal_zeph_context_0_22_4() {
 fn readme_names_the_zeph_release_compared() {
     common::assert_readme_release_row("zeph-context 0.22.4", FIXTURES.len());
 }
+
+/// The workloads of `simulate_matches_zeph_call_by_call`, each a folder under
+/// tests/runtimes/zeph/simulate/ with a manifest, a workload and (optionally) the same settings
+/// as a Zeph config file.
+const SIMULATIONS: [&str; 4] = ["long-chat", "tool-heavy", "defaults", "cooldown"];
+
+/// One model call as a line: the running count Zeph decides with, the request recounted, the
+/// history sent by message id, and what the policy did before the call (each event's kind and
+/// figures; `runtime` and `ctxc` calls are written the same way, so they compare as text).
+fn call_line(index: usize, turn: &Value, step: &Value, count: &Value, sent: &Value, messages: &Value, events: &Value) -> String {
+    let ids: Vec<&str> = messages.as_array().expect("messages").iter().filter_map(Value::as_str).collect();
+    let events: Vec<String> = events.as_array().expect("events").iter().map(event_text).collect();
+    format!("call {index} (turn {turn}.{step}): count {count}, sent {sent}; [{}]; {}\n", ids.join(" "), events.join("; "))
+}
+
+/// An event's kind and the figures both sides give (not ctxc's prose: reasons, tool names).
+fn event_text(e: &Value) -> String {
+    let keys = ["message", "bytes", "messages", "count", "threshold", "freed", "summarized", "kept_from", "kept"];
+    let figures: Vec<String> = keys.iter().filter(|k| !e[**k].is_null()).map(|k| format!("{k}={}", e[*k])).collect();
+    format!("{} {}", e["kind"].as_str().expect("kind"), figures.join(" "))
+}
+
+/// The calls at which each kind of event happens, as `kind: [calls]` lines.
+fn event_calls(lines: &[(usize, Vec<String>)]) -> String {
+    let mut kinds: std::collections::BTreeMap<&str, Vec<usize>> = std::collections::BTreeMap::new();
+    for (call, events) in lines {
+        for e in events {
+            kinds.entry(e.as_str()).or_default().push(*call);
+        }
+    }
+    kinds.iter().map(|(k, calls)| format!("{k} {calls:?}")).collect::<Vec<_>>().join(", ")
+}
+
+/// `ctxc simulate` against Zeph's own context policy: each workload is replayed by the runtime
+/// crate (its `simulate.rs`: Zeph's config loader, `ContextManager` tiers and compaction states
+/// and message types linked, the steps of zeph-core and zeph-agent-context that cannot be linked
+/// transcribed from their 0.22.4 source) and by ctxc, and every model call must read the same.
+#[test]
+#[ignore = "needs the real runtimes: run by scripts/test, which installs them"]
+fn simulate_matches_zeph_call_by_call() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/runtimes/zeph/simulate");
+    let mut failures = Vec::new();
+    for case in SIMULATIONS {
+        let dir = root.join(case);
+        let (dir_arg, workload) = (dir.to_str().expect("utf-8 path"), dir.join("workload.toml"));
+        let out = ctxc_json(&["simulate", dir_arg, "--workload", workload.to_str().expect("utf-8 path"), "--format", "json"], &[]);
+        let simulation = &out["simulations"][0];
+        assert_eq!(simulation["policy"]["system"], "zeph-context 0.22.4", "{case}: ctxc simulates another policy");
+        let conversation = ctxc::simulate::conversation::workload("workload.toml", &std::fs::read_to_string(&workload).expect("workload"))
+            .expect("a valid workload");
+        // What the model writes when Zeph compacts: the same texts ctxc's simulation assumes.
+        let summaries: Vec<String> =
+            (1..=100).map(|n| ctxc::simulate::conversation::filler(&format!("summary {n}"), conversation.summary_chars)).collect();
+        let rendered = ctxc_json(&["render", dir_arg, "--format", "json"], &[]);
+        let config = dir.join("zeph.toml");
+        let input = json!({
+            "config": config.is_file().then(|| config.to_str().expect("utf-8 path").to_string()),
+            "model_window": simulation["policy"]["window"],
+            "system_prompt": rendered["prompt"],
+            "conversation": conversation,
+            "summaries": summaries,
+        });
+        let ran = zeph(&input, &[]);
+        let runtime_calls = ran["calls"].as_array().expect("calls");
+        let ctxc_calls = simulation["calls"].as_array().expect("calls");
+        let (mut expected, mut actual) = (String::new(), String::new());
+        let (mut runtime_events, mut ctxc_events) = (Vec::new(), Vec::new());
+        for (i, r) in runtime_calls.iter().enumerate() {
+            expected.push_str(&call_line(i + 1, &r["turn"], &r["step"], &r["count"], &r["sent"], &r["messages"], &r["events"]));
+            let kinds = r["events"].as_array().expect("events").iter().map(|e| e["kind"].as_str().expect("kind").to_string());
+            runtime_events.push((i + 1, kinds.collect()));
+        }
+        for c in ctxc_calls {
+            let index = c["index"].as_u64().expect("index") as usize;
+            actual.push_str(&call_line(
+                index,
+                &c["turn"],
+                &c["step"],
+                &c["runtime_count"],
+                &c["runtime_sent"],
+                &c["messages"],
+                &c["events"],
+            ));
+            let kinds = c["events"].as_array().expect("events").iter().map(|e| e["kind"].as_str().expect("kind").to_string());
+            ctxc_events.push((index, kinds.collect()));
+        }
+        eprintln!(
+            "{case}: {} calls; Zeph's code: {}\n{case}: ctxc: {}",
+            runtime_calls.len(),
+            event_calls(&runtime_events),
+            event_calls(&ctxc_events)
+        );
+        if expected != actual {
+            // The first calls that differ, each as Zeph's line then ctxc's (the whole diff when
+            // the number of calls differs).
+            let pairs: Vec<String> = expected
+                .lines()
+                .zip(actual.lines())
+                .filter(|(r, c)| r != c)
+                .take(5)
+                .map(|(r, c)| format!("  zeph: {r}\n  ctxc: {c}"))
+                .collect();
+            let shown = if runtime_calls.len() == ctxc_calls.len() { pairs.join("\n") } else { common::runtime_diff(&expected, &actual) };
+            failures.push(format!("{case}:\n{shown}"));
+        }
+    }
+    assert!(failures.is_empty(), "ctxc's simulation differs from Zeph's policy:\n{}", failures.join("\n"));
+}

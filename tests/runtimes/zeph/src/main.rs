@@ -9,10 +9,15 @@
 //! `config` null: Zeph's defaults (plus the environment overrides). `model_window`: what the
 //! provider reports as its context window (null: it reports none).
 //! `zeph-runtime --dump-defaults` prints Zeph's default config file instead.
+//! With `"conversation"` (ctxc's `Conversation` as JSON) and `"summaries"` (the texts the model
+//! writes when Zeph compacts), it replays the conversation through Zeph's context policy and
+//! prints one object per model call instead (see simulate.rs).
+
+mod simulate;
 
 use std::io::Read;
 
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 use zeph_common::memory::TokenCounting;
 use zeph_config::{Config, ContextStrategy};
 use zeph_context::budget::{BudgetAllocation, ContextBudget};
@@ -27,7 +32,8 @@ const MAX_INPUT_LEN: usize = 65_536;
 /// zeph-memory 0.22.4's `TokenCounter::count_tokens` without its cache (zeph-memory itself pulls
 /// sqlx and qdrant-client): cl100k_base with special tokens, chars/4 (Zeph's own
 /// `estimate_tokens`) above 64 KiB.
-struct Cl100k(tiktoken_rs::CoreBPE);
+/// Counts are kept by text, as zeph-memory's cache keeps them (a replay counts a text often).
+struct Cl100k(tiktoken_rs::CoreBPE, std::sync::Mutex<std::collections::HashMap<String, usize>>);
 
 impl TokenCounting for Cl100k {
     fn count_tokens(&self, text: &str) -> usize {
@@ -36,7 +42,8 @@ impl TokenCounting for Cl100k {
         } else if text.len() > MAX_INPUT_LEN {
             zeph_common::text::estimate_tokens(text)
         } else {
-            self.0.encode_with_special_tokens(text).len()
+            let mut cache = self.1.lock().expect("one thread");
+            *cache.entry(text.to_string()).or_insert_with(|| self.0.encode_with_special_tokens(text).len())
         }
     }
 
@@ -105,14 +112,19 @@ fn main() {
         (memory.context_budget_tokens, "configured")
     };
 
-    let tc = Cl100k(tiktoken_rs::cl100k_base().expect("bundled cl100k_base"));
+    let tc = Cl100k(tiktoken_rs::cl100k_base().expect("bundled cl100k_base"), Default::default());
     let system_prompt = input["system_prompt"].as_str().unwrap_or("");
+    if input["conversation"].is_object() {
+        let summaries = input["summaries"].as_array().expect("summaries").iter().map(|s| s.as_str().expect("text").to_string()).collect();
+        let calls = simulate::run(&config, budget, CONTEXT_BUDGET_RESERVE_RATIO, system_prompt, &input["conversation"], &tc, summaries);
+        println!("{}", serde_json::to_string_pretty(&json!({ "release": "zeph-context 0.22.4", "calls": calls })).expect("json"));
+        return;
+    }
     let skills_prompt = input["skills_prompt"].as_str().unwrap_or("");
     let graph = memory.graph.enabled;
     let context_budget = ContextBudget::new(budget, CONTEXT_BUDGET_RESERVE_RATIO).with_graph_enabled(graph);
-    let allocate = |graph, memory_first| {
-        allocation(&context_budget.allocate_with_opts(system_prompt, skills_prompt, &tc, graph, 0, memory_first))
-    };
+    let allocate =
+        |graph, memory_first| allocation(&context_budget.allocate_with_opts(system_prompt, skills_prompt, &tc, graph, 0, memory_first));
     // `Adaptive` starts as full history (zeph-context `assembler.rs` `resolve_effective_strategy`).
     let memory_first = memory.context_strategy == ContextStrategy::MemoryFirst;
 
@@ -150,6 +162,7 @@ fn main() {
         "cross_session_score_threshold": memory.cross_session_score_threshold,
         "recall_limit": memory.semantic.recall_limit,
         "summarize_output": config.tools.summarize_output,
+        "tool_overflow_threshold": config.tools.overflow.threshold,
         "index_enabled": config.index.enabled,
         "repo_map_tokens": config.index.repo_map_tokens,
         // What zeph-core's `<budget>` hint is made of at a turn's first call (see tests/runtimes/zeph.rs).

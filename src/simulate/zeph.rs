@@ -1,0 +1,413 @@
+//! Zeph's context policy, as zeph-core and zeph-agent-context 0.22.4 run it over zeph-context's
+//! `ContextManager` (the crates that decide are cited per rule; docs/runtimes/zeph.md says which
+//! the differential test links):
+//! - Zeph counts with zeph-memory's `TokenCounter`: cl100k_base (characters / 4 over 64 KiB) per
+//!   message part, plus 20 tokens per tool call (with its id, name and JSON input) and 15 per
+//!   tool result (with its call id); a message without parts counts its text. The tools are
+//!   not part of the count, the system prompt is (`cached_prompt_tokens`).
+//! - A tool output longer than `[tools.overflow] threshold` bytes is cut to its first and last
+//!   halves with a marker (zeph-tools `truncate_tool_output_at`), then a notice that it could
+//!   not be saved (no memory backend offline; zeph-core `maybe_summarize_tool_output`).
+//! - At each turn, before the user message is added, the count is taken afresh and
+//!   `maybe_compact` runs (zeph-agent-context `service.rs`): above `soft_compaction_threshold` ×
+//!   budget the soft tier prunes tool outputs outside the last `prune_protect_tokens`; above
+//!   `compaction_threshold` × budget the hard tier first prunes, then replaces every message
+//!   between the system prompt and the last `compaction_preserve_tail` (never starting the tail
+//!   between a tool call and its results) by one summary message. After a hard compaction, hard
+//!   compaction waits `compaction_cooldown_turns` turns; when it cannot help (too few messages,
+//!   nothing freed, still above the threshold) it stops for the session.
+//! - After each tool step, the tool loop replaces every tool result of more than 20 tokens
+//!   outside the last 2 × `tool_call_cutoff` + 2 messages by `[pruned]` (zeph-core
+//!   `prune_stale_tool_outputs`) without lowering its running count, then runs the soft tier
+//!   again (`maybe_soft_compact_mid_iteration`).
+//!
+//! Both pruning tiers free only `ToolOutput` parts (the text tool protocol); results of native
+//! tool calls are `ToolResult` parts, which only the tool loop's pruning touches, so the soft
+//! tier frees nothing here and is reported as it fires.
+
+use std::borrow::Cow;
+use std::collections::BTreeSet;
+
+use super::conversation::{filler, Message, Role};
+use super::{Event, Policy, PolicyInfo, Request};
+use crate::models::Tokenizer;
+use crate::systems::zeph::{count_tokens, Settings, Window};
+use crate::tokens::TokenCounter;
+
+/// zeph-memory 0.22.4 `token_counter.rs`: tokens added per tool call and per tool result part.
+const TOOL_USE_OVERHEAD: u64 = 20;
+const TOOL_RESULT_OVERHEAD: u64 = 15;
+/// zeph-config 0.22.4 `memory.compaction_cooldown_turns` and `memory.tool_call_cutoff` defaults
+/// (not manifest settings yet).
+const COOLDOWN_TURNS: u8 = 2;
+const TOOL_CALL_CUTOFF: usize = 6;
+/// `prune_stale_tool_outputs` leaves results of at most this many tokens alone, and writes this
+/// in place of the others (no overflow reference without a memory backend).
+const STALE_MIN_TOKENS: u64 = 20;
+const PRUNED: &str = "[pruned]";
+
+/// zeph-context 0.22.4 `manager.rs` `CompactionState`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Compaction {
+    Ready,
+    CompactedThisTurn,
+    Cooling(u8),
+    Exhausted,
+}
+
+/// One message as Zeph holds it: the results of one step's tool calls are one user message.
+struct Held {
+    /// State indices (a summary has none).
+    range: std::ops::Range<usize>,
+    tool_use: bool,
+    tokens: u64,
+}
+
+pub struct Zeph<'c> {
+    counter: &'c TokenCounter,
+    release: &'static str,
+    window: u64,
+    budget: u64,
+    soft_at: u64,
+    hard_at: u64,
+    preserve_tail: usize,
+    prune_protect: u64,
+    overflow_bytes: usize,
+    system_tokens: u64,
+    compaction: Compaction,
+    /// The summary, its tokens, and the state index the messages after it start at.
+    summary: Option<(Message, u64, usize)>,
+    /// Tool results the tool loop replaced by `[pruned]`, by id.
+    pruned: BTreeSet<String>,
+    /// Zeph's count of each state message as it now stands.
+    tokens: Vec<u64>,
+    /// Zeph's running count (`cached_prompt_tokens`): taken afresh at each turn, then raised by
+    /// each message added.
+    cached: u64,
+    summaries: usize,
+}
+
+impl<'c> Zeph<'c> {
+    pub fn new(settings: &Settings, zeph: &Window, max_input: u64, counter: &'c TokenCounter) -> Self {
+        Zeph {
+            counter,
+            release: settings.release(),
+            window: max_input,
+            budget: zeph.budget,
+            soft_at: zeph.soft_compaction_at,
+            hard_at: zeph.compaction_at,
+            preserve_tail: settings.compaction_preserve_tail.value as usize,
+            prune_protect: settings.prune_protect_tokens.value,
+            overflow_bytes: settings.tool_output_max_chars.value as usize,
+            system_tokens: zeph.system_prompt_tokens,
+            compaction: Compaction::Ready,
+            summary: None,
+            pruned: BTreeSet::new(),
+            tokens: Vec::new(),
+            cached: 0,
+            summaries: 0,
+        }
+    }
+
+    fn count(&self, text: &str) -> u64 {
+        count_tokens(text, |t| self.counter.count(Tokenizer::Cl100kBase, t))
+    }
+
+    /// zeph-memory `count_message_tokens`: a user message or a final answer has no parts and
+    /// counts its text; a tool-calling answer counts its text part (if any) and each call; a
+    /// tool result its part.
+    fn message_tokens(&self, m: &Message) -> u64 {
+        match m.role {
+            Role::Tool => TOOL_RESULT_OVERHEAD + self.count(m.tool_call_id.as_deref().unwrap_or("")) + self.count(&m.content),
+            _ if m.tool_calls.is_empty() => self.count(&m.content),
+            _ => {
+                let text = if m.content.trim().is_empty() { 0 } else { self.count(&m.content) };
+                text + m
+                    .tool_calls
+                    .iter()
+                    .map(|c| {
+                        let input = serde_json::Value::Object(c.args.clone()).to_string();
+                        TOOL_USE_OVERHEAD + self.count(&c.id) + self.count(&c.name) + self.count(&input)
+                    })
+                    .sum::<u64>()
+            }
+        }
+    }
+
+    /// Counts the state messages not counted yet, and returns their sum.
+    fn count_new(&mut self, state: &[Message]) -> u64 {
+        let new: Vec<u64> = state[self.tokens.len()..].iter().map(|m| self.message_tokens(m)).collect();
+        self.tokens.extend(&new);
+        new.iter().sum()
+    }
+
+    fn from(&self) -> usize {
+        self.summary.as_ref().map_or(0, |s| s.2)
+    }
+
+    /// The history Zeph holds of `state[..end]` after the system prompt (the summary first).
+    fn held(&self, state: &[Message], end: usize) -> Vec<Held> {
+        let mut held: Vec<Held> = Vec::new();
+        if let Some((_, tokens, _)) = &self.summary {
+            held.push(Held { range: 0..0, tool_use: false, tokens: *tokens });
+        }
+        for i in self.from()..end {
+            let results = state[i].role == Role::Tool;
+            match held.last_mut() {
+                Some(last) if results && last.range.end == i && i > 0 && state[i - 1].role == Role::Tool => {
+                    last.range.end = i + 1;
+                    last.tokens += self.tokens[i];
+                }
+                _ => held.push(Held { range: i..i + 1, tool_use: !state[i].tool_calls.is_empty(), tokens: self.tokens[i] }),
+            }
+        }
+        held
+    }
+
+    /// Zeph's count of the system prompt and `held`.
+    fn total(&self, held: &[Held]) -> u64 {
+        self.system_tokens + held.iter().map(|h| h.tokens).sum::<u64>()
+    }
+
+    /// `maybe_compact` at the start of a turn, over `state[..end]` (the user message is not in
+    /// it yet). `self.cached` is the fresh count.
+    fn maybe_compact(&mut self, state: &[Message], end: usize, summary_chars: u64, events: &mut Vec<Event>) {
+        if self.compaction == Compaction::Exhausted || self.compaction == Compaction::CompactedThisTurn {
+            return;
+        }
+        let cooling = matches!(self.compaction, Compaction::Cooling(_));
+        if let Compaction::Cooling(left) = self.compaction {
+            self.compaction = if left <= 1 { Compaction::Ready } else { Compaction::Cooling(left - 1) };
+        }
+        let count = self.cached;
+        if count <= self.soft_at {
+            return;
+        }
+        if count <= self.hard_at {
+            // Soft tier: pruning frees no `ToolResult` part (see the module's comment).
+            events.push(Event::SoftCompaction { count, threshold: self.soft_at, freed: 0 });
+            return;
+        }
+        if cooling {
+            events.push(Event::CompactionSkipped {
+                count,
+                threshold: self.hard_at,
+                reason: "cooldown after the last hard compaction".into(),
+            });
+            return;
+        }
+        let held = self.held(state, end);
+        // Zeph's list: the system prompt, then `held`.
+        let len = held.len() + 1;
+        let exhausted = |this: &mut Self, events: &mut Vec<Event>, reason: &str| {
+            this.compaction = Compaction::Exhausted;
+            events.push(Event::CompactionExhausted { count, threshold: this.hard_at, reason: reason.into() });
+        };
+        if len.saturating_sub(self.preserve_tail + 1) <= 1 {
+            return exhausted(self, events, "too few messages to compact");
+        }
+        // `adjust_compact_end_for_tool_pairs`: the tail never starts at a tool call's results.
+        let mut compact_end = len - self.preserve_tail;
+        while compact_end > 1 && held[compact_end - 2].tool_use {
+            compact_end -= 1;
+        }
+        if compact_end <= 1 {
+            return exhausted(self, events, "too few messages to compact");
+        }
+        let compacted = compact_end - 1;
+        self.summaries += 1;
+        let content = format!(
+            "[conversation summary — {compacted} messages compacted]\n{}",
+            filler(&format!("summary {}", self.summaries), summary_chars)
+        );
+        let tokens = self.count(&content);
+        let from = held.get(compact_end - 1).map_or(end, |h| h.range.start);
+        let summary = Message { id: "summary".into(), role: Role::User, content, tool_calls: vec![], tool_call_id: None, name: None };
+        self.summary = Some((summary, tokens, from));
+        let after = self.total(&self.held(state, end));
+        events.push(Event::Summarized {
+            by: "hard compaction".into(),
+            count,
+            threshold: self.hard_at,
+            summarized: compacted,
+            kept_from: state.get(from).filter(|_| from < end).map(|m| m.id.clone()),
+            kept: len - compact_end,
+            summary_chars,
+        });
+        self.cached = after;
+        if after >= count {
+            exhausted(self, events, "the compaction freed nothing");
+        } else if after > self.hard_at {
+            exhausted(self, events, "still above the hard threshold after compacting");
+        } else {
+            self.compaction = Compaction::CompactedThisTurn;
+        }
+    }
+
+    /// `prune_stale_tool_outputs` after a tool step: results outside the last messages become
+    /// `[pruned]`. The running count is left as it was.
+    fn prune_stale(&mut self, state: &[Message], events: &mut Vec<Event>) {
+        let held = self.held(state, state.len());
+        let keep_recent = 2 * TOOL_CALL_CUTOFF + 2;
+        let len = held.len() + 1;
+        if len <= keep_recent + 1 {
+            return;
+        }
+        let replacement = self.count(PRUNED);
+        let mut pruned = Vec::new();
+        let mut freed = 0;
+        for h in &held[..len - keep_recent - 1] {
+            for i in h.range.clone() {
+                let m = &state[i];
+                if m.role != Role::Tool || self.pruned.contains(&m.id) {
+                    continue;
+                }
+                let body = self.count(&m.content);
+                if body > STALE_MIN_TOKENS {
+                    freed += body - replacement;
+                    self.tokens[i] -= body - replacement;
+                    self.pruned.insert(m.id.clone());
+                    pruned.push(m.id.clone());
+                }
+            }
+        }
+        if !pruned.is_empty() {
+            events.push(Event::ToolResultsPruned { messages: pruned, freed });
+        }
+    }
+}
+
+impl Policy for Zeph<'_> {
+    fn info(&self) -> PolicyInfo {
+        let pct = |n: u64| crate::systems::pct(n as f64 / self.budget.max(1) as f64);
+        PolicyInfo {
+            system: self.release.to_string(),
+            counter: "zeph-memory's TokenCounter: cl100k_base per message part, +20 per tool call, +15 per tool result; tools not counted"
+                .into(),
+            window: self.window,
+            trigger: Some(self.hard_at + 1),
+            trigger_rule: format!(
+                "hard compaction above {} of the {} budget ({}), at a turn's start",
+                pct(self.hard_at),
+                self.budget,
+                self.hard_at
+            ),
+            keep: format!("the last {} messages (a tool call with its results)", self.preserve_tail),
+            rules: vec![
+                format!(
+                    "soft compaction above {} ({}): prunes tool outputs outside the last {} tokens; none of native tool results",
+                    pct(self.soft_at),
+                    self.soft_at,
+                    self.prune_protect
+                ),
+                format!("hard compaction waits {COOLDOWN_TURNS} turns after one, and stops for the session when it cannot help"),
+                format!("tool outputs over {} bytes cut to their first and last halves", self.overflow_bytes),
+                format!(
+                    "after each tool step, tool results over {STALE_MIN_TOKENS} tokens outside the last {} messages become {PRUNED}",
+                    2 * TOOL_CALL_CUTOFF + 2
+                ),
+            ],
+        }
+    }
+
+    fn fixed(&self) -> u64 {
+        self.system_tokens
+    }
+
+    fn tool_result(&mut self, message: Message) -> (Message, Option<Event>) {
+        let bytes = message.content.len();
+        if bytes <= self.overflow_bytes {
+            return (message, None);
+        }
+        let content = truncate(&message.content, self.overflow_bytes);
+        let event = Event::ToolResultTruncated {
+            message: message.id.clone(),
+            tool: message.name.clone().unwrap_or_default(),
+            bytes: bytes as u64,
+            replacement_bytes: content.len() as u64,
+        };
+        (Message { content, ..message }, Some(event))
+    }
+
+    fn request<'a>(&mut self, state: &'a [Message], summary_chars: u64, events: &mut Vec<Event>) -> Request<'a> {
+        let added = self.count_new(state);
+        let end = state.len();
+        let turn_start = state.last().is_some_and(|m| m.role == Role::User);
+        if turn_start {
+            // `advance_turn`, the system prompt rebuilt (the count taken afresh), `maybe_compact`,
+            // then the user message added.
+            if self.compaction == Compaction::CompactedThisTurn {
+                self.compaction = Compaction::Cooling(COOLDOWN_TURNS);
+            }
+            self.cached = self.total(&self.held(state, end - 1));
+            self.maybe_compact(state, end - 1, summary_chars, events);
+            self.cached += self.tokens[end - 1];
+        } else {
+            self.cached += added;
+            self.prune_stale(state, events);
+            if self.compaction != Compaction::CompactedThisTurn && self.cached > self.soft_at {
+                events.push(Event::SoftCompaction { count: self.cached, threshold: self.soft_at, freed: 0 });
+            }
+        }
+        let held = self.held(state, end);
+        let mut messages: Vec<Cow<'a, Message>> = Vec::new();
+        if let Some((summary, _, _)) = &self.summary {
+            messages.push(Cow::Owned(summary.clone()));
+        }
+        for m in &state[self.from()..] {
+            if self.pruned.contains(&m.id) {
+                messages.push(Cow::Owned(Message { content: PRUNED.into(), ..m.clone() }));
+            } else {
+                messages.push(Cow::Borrowed(m));
+            }
+        }
+        // The running count when the model is called (what the next decision starts from), and the
+        // request recounted: they differ once the tool loop has pruned.
+        Request { messages, runtime_count: self.cached, runtime_sent: self.total(&held) }
+    }
+}
+
+/// zeph-tools 0.22.4 `truncate_tool_output_at` (the first and last `max / 2` bytes, on character
+/// boundaries, around a marker) and zeph-core's notice that the whole output was not saved.
+fn truncate(output: &str, max: usize) -> String {
+    let half = max / 2;
+    let head_end = floor_boundary(output, half);
+    let tail_start = ceil_boundary(output, output.len() - half);
+    let cut = tail_start - head_end;
+    format!(
+        "{}\n\n... [truncated {cut} chars, showing first and last ~{half} chars] ...\n\n{}\n[warning: full output ({} bytes) could not be saved — no memory backend or conversation available]",
+        &output[..head_end],
+        &output[tail_start..],
+        output.len()
+    )
+}
+
+fn floor_boundary(s: &str, mut i: usize) -> usize {
+    while !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+fn ceil_boundary(s: &str, mut i: usize) -> usize {
+    while !s.is_char_boundary(i) {
+        i += 1;
+    }
+    i
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_cut_output_keeps_whole_characters_at_both_ends() {
+        // 3-byte characters: the halves end and start on character boundaries, as Zeph's do.
+        let output = "€".repeat(100);
+        let cut = truncate(&output, 100);
+        let (head, rest) = cut.split_once("\n\n... [truncated ").expect("marker");
+        assert_eq!(head, "€".repeat(16));
+        assert!(rest.starts_with("204 chars, showing first and last ~50 chars] ...\n\n"), "{rest}");
+        assert!(rest.contains(&format!("\n\n{}\n[warning: full output (300 bytes)", "€".repeat(16))), "{rest}");
+    }
+}
