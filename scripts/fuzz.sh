@@ -105,8 +105,14 @@ seed() {
     [ ${#files[@]} -eq 0 ] || add "$t" "${files[@]}"
 }
 
-echo "building the fuzz targets (optimised, with debug assertions and overflow checks, sanitizer: $sanitizer)" >&2
-(cd fuzz && nice -n 19 cargo fuzz build --sanitizer "$sanitizer" --debug-assertions)
+# FUZZ_SKIP_BUILD=1 fuzzes the targets as last built (a second script beside a running one, whose
+# build would otherwise wait for the first one's lock and rebuild after any source change).
+if [ "${FUZZ_SKIP_BUILD:-0}" = 1 ]; then
+    echo "FUZZ_SKIP_BUILD=1: fuzzing the targets as last built" >&2
+else
+    echo "building the fuzz targets (optimised, with debug assertions and overflow checks, sanitizer: $sanitizer)" >&2
+    (cd fuzz && nice -n 19 cargo fuzz build --sanitizer "$sanitizer" --debug-assertions)
+fi
 bin_dir=fuzz/target/x86_64-unknown-linux-gnu/release
 
 # Logs stay in fuzz/runs/DATE/ (ignored by git); the scratch folders the targets write go at the end.
