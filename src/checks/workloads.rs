@@ -4,30 +4,40 @@
 //! context policies.
 
 use crate::diagnostic::{Code, Diagnostic};
-use crate::manifest::model::{Agent, Origin};
+use crate::manifest::model::{Agent, Origin, ScenarioWorkload};
 use crate::session::Run;
 use crate::simulate::conversation::workload;
+use crate::simulate::Simulation;
 use crate::tokens::TokenCounter;
 
 fn at(origin: &Origin, message: String) -> Diagnostic {
     Diagnostic::error(message).in_file(&origin.file).at(origin.span.clone()).code(Code::BUDGET006)
 }
 
+/// The workload `run`'s scenario declares, if it declares one, replayed through the runtime's
+/// policy in `run`'s mode: the simulation, or why the workload cannot be read.
+pub fn simulate<'a>(agent: &'a Agent, run: &Run, counter: &TokenCounter) -> Option<(&'a ScenarioWorkload, Result<Simulation, String>)> {
+    let spec = agent.scenarios.get(&run.rendered.scenario).and_then(|s| s.workload.as_ref())?;
+    let simulation = match workload(&spec.file.path, &spec.file.text) {
+        Ok(conversation) => Ok(crate::simulate::simulate(agent, &run.rendered, &run.measured, counter, &conversation)),
+        Err(failure) => Err(failure.diagnostics.first().map_or_else(String::new, |d| d.message.clone())),
+    };
+    Some((spec, simulation))
+}
+
 /// One finding per scenario and kind: the first mode that fails.
 pub fn check(agent: &Agent, runs: &[Run], counter: &TokenCounter) -> Vec<Diagnostic> {
     let mut findings: Vec<Diagnostic> = Vec::new();
     for run in runs {
-        let Some(spec) = agent.scenarios.get(&run.rendered.scenario).and_then(|s| s.workload.as_ref()) else { continue };
-        let conversation = match workload(&spec.file.path, &spec.file.text) {
-            Ok(c) => c,
-            Err(failure) => {
-                let why = failure.diagnostics.first().map_or_else(String::new, |d| d.message.clone());
+        let Some((spec, simulation)) = simulate(agent, run, counter) else { continue };
+        let sim = match simulation {
+            Ok(sim) => sim,
+            Err(why) => {
                 let d = at(&spec.origin, format!("the workload {} cannot be read: {why}", spec.file.path));
                 crate::diagnostic::push_once(&mut findings, d);
                 continue;
             }
         };
-        let sim = crate::simulate::simulate(agent, &run.rendered, &run.measured, counter, &conversation);
         let where_ = format!("{} mode, scenario `{}`, {}", sim.mode, sim.scenario, sim.policy.system);
         let already = |findings: &[Diagnostic], what: &str| {
             findings.iter().any(|d| d.message.contains(what) && d.message.contains(&format!("scenario `{}`", sim.scenario)))

@@ -61,7 +61,9 @@ pub fn run(args: CostArgs, reporter: &Reporter) -> u8 {
     };
     let session = args.overrides.tokenizers.session(args.overrides.after([env.as_slice(), args.overrides.set.set.as_slice()].concat()));
     let only = Only { mode: args.mode.as_deref(), scenario: args.scenario.as_deref() };
-    let runs = session.each(&manifests, |manifest| AgentRun::new(&session, manifest, only));
+    // The HTML report charts each declared workload; the other formats do not simulate.
+    let workloads = args.format == CostFormat::Html;
+    let runs = session.each(&manifests, |manifest| AgentRun::new(&session, manifest, only, workloads));
     // Per agent, its reports: the text summary compares one agent's modes.
     let mut agents: Vec<Vec<Costed>> = Vec::new();
     for run in runs {

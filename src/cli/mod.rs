@@ -337,12 +337,20 @@ struct AgentRun {
 }
 
 impl AgentRun {
-    fn new(session: &Session, manifest: &Path, only: Only) -> Self {
+    /// With `workloads`, each mode × scenario also replays the workload its scenario declares.
+    fn new(session: &Session, manifest: &Path, only: Only, workloads: bool) -> Self {
+        use ctxc::report::cost::Costed;
         match session.run(manifest, only) {
             Ok(AgentRuns { mut loaded, runs, problems }) => {
                 let load_diagnostics = std::mem::take(&mut loaded.warnings);
                 // The loaded agent is dropped here, on the worker: only its measurements and budgets are kept.
-                let reports = runs.into_iter().map(|run| ctxc::report::cost::Costed::new(&loaded.agent, run.measured)).collect();
+                let reports = runs
+                    .into_iter()
+                    .map(|run| match workloads {
+                        true => Costed::with_workload(&loaded.agent, run, session.counter()),
+                        false => Costed::new(&loaded.agent, run.measured),
+                    })
+                    .collect();
                 AgentRun { loaded: true, reports, load_diagnostics, problems, sources: loaded.sources }
             }
             Err(failure) => AgentRun {

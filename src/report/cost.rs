@@ -19,12 +19,31 @@ pub struct Costed {
     #[serde(flatten)]
     pub measured: Measured,
     pub budgets: Vec<BudgetStatus>,
+    /// The workload the scenario declares, replayed in this mode (see [`Costed::with_workload`]).
+    #[serde(skip)]
+    pub workload: Option<Workload>,
+}
+
+/// A scenario's workload (its path as the manifest gives it) and its simulation.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Workload {
+    pub path: String,
+    pub simulation: crate::simulate::Simulation,
 }
 
 impl Costed {
     /// The budgets of an agent evaluated against one measured mode × scenario.
     pub fn new(agent: &crate::manifest::model::Agent, measured: Measured) -> Self {
-        Costed { budgets: crate::checks::budgets::evaluate(agent, &measured), measured }
+        Costed { budgets: crate::checks::budgets::evaluate(agent, &measured), measured, workload: None }
+    }
+
+    /// [`Costed::new`] for `run`, with the simulation of the workload its scenario declares (the
+    /// HTML report charts it). A workload that cannot be read is left out: `ctxc check` reports
+    /// it (BUDGET006).
+    pub fn with_workload(agent: &crate::manifest::model::Agent, run: crate::session::Run, counter: &crate::tokens::TokenCounter) -> Self {
+        let workload = crate::checks::workloads::simulate(agent, &run, counter)
+            .and_then(|(spec, simulation)| Some(Workload { path: spec.file.path.clone(), simulation: simulation.ok()? }));
+        Costed { workload, ..Costed::new(agent, run.measured) }
     }
 
     fn step_budget(&self, id: &str) -> Option<&BudgetStatus> {

@@ -11,3 +11,4 @@ pub mod prompt;
 pub mod simulate;
 mod systems;
 mod table;
+mod template;

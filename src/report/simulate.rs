@@ -1,8 +1,10 @@
 //! `ctxc simulate` for people: a table of model calls (each turn's last call and every call the
 //! policy acted on beyond trimming history; every call with `verbose`), the summary, and an SVG chart of the context
-//! over the calls with the window, the trigger and each summarization marked.
+//! over the calls with the window and the trigger as lines and the policy's events marked
+//! (`templates/chart.html`, also drawn in the cost report).
 
-use super::escape::html as escape_html;
+use serde::Serialize;
+
 use super::table::{plain, table_row};
 use crate::simulate::{Call, Event, Simulation};
 
@@ -97,22 +99,40 @@ pub fn text(s: &Simulation, verbose: bool) -> String {
     if hidden > 0 {
         out.push_str(&format!("({hidden} calls where nothing happened not shown: --verbose shows every call)\n"));
     }
-    let sm = &s.summary;
-    let turn = |t: Option<usize>| t.map_or("never".to_string(), |t| format!("turn {t}"));
-    out.push_str(&format!(
-        "\nfirst summarization: {} · summarizations: {} · offloads: {}\nlargest request: call {} (turn {}), {approx}{} tokens ({} as the runtime counts) of a {} window\nwindow exceeded: {} · without the policy: {}\n",
-        turn(sm.first_summarization_turn),
-        sm.summarizations,
-        sm.offloads,
-        sm.largest_request.call,
-        sm.largest_request.turn,
-        n(sm.largest_request.tokens),
-        n(sm.largest_request.runtime_count),
-        n(sm.window),
-        turn(sm.window_exceeded_turn),
-        turn(sm.window_exceeded_without_policy_turn),
-    ));
+    out.push('\n');
+    for line in summary(s) {
+        out.push_str(&line);
+        out.push('\n');
+    }
     out
+}
+
+/// The simulation in three lines: summarizations and offloads, the largest request, the window.
+pub(super) fn summary(s: &Simulation) -> [String; 3] {
+    let sm = &s.summary;
+    let approx = if s.exact { "" } else { "~" };
+    let turn = |t: Option<usize>| t.map_or("never".to_string(), |t| format!("turn {t}"));
+    [
+        format!(
+            "first summarization: {} · summarizations: {} · offloads: {}",
+            turn(sm.first_summarization_turn),
+            sm.summarizations,
+            sm.offloads
+        ),
+        format!(
+            "largest request: call {} (turn {}), {approx}{} tokens ({} as the runtime counts) of a {} window",
+            sm.largest_request.call,
+            sm.largest_request.turn,
+            n(sm.largest_request.tokens),
+            n(sm.largest_request.runtime_count),
+            n(sm.window),
+        ),
+        format!(
+            "window exceeded: {} · without the policy: {}",
+            turn(sm.window_exceeded_turn),
+            turn(sm.window_exceeded_without_policy_turn)
+        ),
+    ]
 }
 
 fn row(c: &Call, window: u64, approx: &str) -> String {
@@ -133,90 +153,125 @@ fn row(c: &Call, window: u64, approx: &str) -> String {
     )
 }
 
-/// The chart of one simulation: tokens per call (ctxc's count), the count without the policy
-/// dashed, the window and the trigger as lines, each summarization and offload marked.
-pub fn chart_svg(s: &Simulation) -> String {
-    const W: f64 = 720.0;
-    const H: f64 = 260.0;
-    const PAD: f64 = 40.0;
-    let calls = &s.calls;
-    let top = calls.iter().map(|c| c.tokens.max(c.tokens_without_policy)).chain([s.summary.window]).max().unwrap_or(1).max(1) as f64 * 1.05;
-    let x = |i: usize| PAD + (W - 2.0 * PAD) * if calls.len() > 1 { i as f64 / (calls.len() - 1) as f64 } else { 0.5 };
-    let y = |v: u64| H - PAD - (H - 2.0 * PAD) * v as f64 / top;
-    let line = |values: &mut dyn Iterator<Item = u64>| {
-        values.enumerate().map(|(i, v)| format!("{:.1},{:.1}", x(i), y(v))).collect::<Vec<_>>().join(" ")
-    };
-    let mut svg = format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {W} {H}\" role=\"img\" aria-label=\"{}\" class=\"simulation\">\n",
-        escape_html(&format!("context of {} ({}) over {} model calls", s.agent, s.mode, calls.len()))
-    );
-    svg.push_str(&format!(
-        "<line x1=\"{PAD}\" y1=\"{0:.1}\" x2=\"{1}\" y2=\"{0:.1}\" stroke=\"currentColor\" stroke-opacity=\"0.4\"/>\n",
-        H - PAD,
-        W - PAD
-    ));
-    let mut hline = |v: u64, label: &str, colour: &str| {
-        svg.push_str(&format!(
-            "<line x1=\"{PAD}\" y1=\"{0:.1}\" x2=\"{1}\" y2=\"{0:.1}\" stroke=\"{colour}\" stroke-dasharray=\"6 4\"/><text x=\"{1}\" y=\"{2:.1}\" text-anchor=\"end\" font-size=\"11\" fill=\"{colour}\">{3} {4}</text>\n",
-            y(v),
-            W - PAD,
-            y(v) - 4.0,
-            escape_html(label),
-            n(v)
-        ));
-    };
-    hline(s.summary.window, "window", "#c0392b");
-    if let Some(t) = s.policy.trigger {
-        hline(t, "trigger (runtime count)", "#d68910");
-    }
-    if !calls.is_empty() {
-        svg.push_str(&format!(
-            "<polyline fill=\"none\" stroke=\"#888\" stroke-dasharray=\"3 3\" points=\"{}\"/>\n",
-            line(&mut calls.iter().map(|c| c.tokens_without_policy))
-        ));
-        svg.push_str(&format!(
-            "<polyline fill=\"none\" stroke=\"#2471a3\" stroke-width=\"2\" points=\"{}\"/>\n",
-            line(&mut calls.iter().map(|c| c.tokens))
-        ));
-    }
-    for (i, c) in calls.iter().enumerate() {
-        for e in &c.events {
-            let (colour, r) = match e {
-                Event::Summarized { .. } => ("#d68910", 5.0),
-                Event::ToolResultOffloaded { .. } | Event::HumanMessageOffloaded { .. } => ("#7d3c98", 3.5),
-                _ => continue,
-            };
-            svg.push_str(&format!(
-                "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"{r}\" fill=\"{colour}\"><title>turn {}, call {}: {}</title></circle>\n",
-                x(i),
-                y(c.tokens),
-                c.turn,
-                c.index,
-                escape_html(&describe(e))
-            ));
+/// The chart of one simulation, as `templates/chart.html` draws it: tokens per call (ctxc's
+/// count), the count without the policy dashed, the window and the trigger as lines, a marker at
+/// each event of the policy (large at a summarization). Coordinates in the units of its viewBox.
+#[derive(Serialize)]
+pub(super) struct Chart {
+    label: String,
+    width: String,
+    height: String,
+    left: String,
+    right: String,
+    bottom: String,
+    /// The window and the trigger.
+    levels: Vec<Level>,
+    without_policy: String,
+    with_policy: String,
+    markers: Vec<Marker>,
+    caption_y: String,
+    calls: usize,
+    turns: usize,
+}
+
+/// A horizontal line at a count, with its label.
+#[derive(Serialize)]
+struct Level {
+    y: String,
+    text_y: String,
+    colour: &'static str,
+    text: String,
+}
+
+/// A point on the context line where the policy acted.
+#[derive(Serialize)]
+struct Marker {
+    x: String,
+    y: String,
+    r: &'static str,
+    colour: &'static str,
+    tip: String,
+}
+
+impl Chart {
+    pub(super) fn new(s: &Simulation) -> Chart {
+        const W: f64 = 720.0;
+        const H: f64 = 260.0;
+        const PAD: f64 = 40.0;
+        let calls = &s.calls;
+        let top =
+            calls.iter().map(|c| c.tokens.max(c.tokens_without_policy)).chain([s.summary.window]).max().unwrap_or(1).max(1) as f64 * 1.05;
+        let x = |i: usize| PAD + (W - 2.0 * PAD) * if calls.len() > 1 { i as f64 / (calls.len() - 1) as f64 } else { 0.5 };
+        let y = |v: u64| H - PAD - (H - 2.0 * PAD) * v as f64 / top;
+        let line = |value: fn(&Call) -> u64| {
+            calls.iter().enumerate().map(|(i, c)| format!("{:.1},{:.1}", x(i), y(value(c)))).collect::<Vec<_>>().join(" ")
+        };
+        let level = |v: u64, label: &str, colour| Level {
+            y: format!("{:.1}", y(v)),
+            text_y: format!("{:.1}", y(v) - 4.0),
+            colour,
+            text: format!("{label} {}", n(v)),
+        };
+        let mut levels = vec![level(s.summary.window, "window", "#c0392b")];
+        levels.extend(s.policy.trigger.map(|t| level(t, "trigger (runtime count)", "#d68910")));
+        let mut markers = Vec::new();
+        for (i, c) in calls.iter().enumerate() {
+            for e in &c.events {
+                // A summarization is the trigger firing; history trimmed is not marked (a history
+                // limit trims on every call once reached); any other event the policy reports is.
+                let (colour, r) = match e {
+                    Event::HistoryTrimmed { .. } => continue,
+                    Event::Summarized { .. } => ("#d68910", "5"),
+                    _ => ("#7d3c98", "3.5"),
+                };
+                markers.push(Marker {
+                    x: format!("{:.1}", x(i)),
+                    y: format!("{:.1}", y(c.tokens)),
+                    r,
+                    colour,
+                    tip: format!("turn {}, call {}: {}", c.turn, c.index, describe(e)),
+                });
+            }
+        }
+        Chart {
+            label: format!("context of {} ({}) over {} model calls", s.agent, s.mode, calls.len()),
+            width: W.to_string(),
+            height: H.to_string(),
+            left: PAD.to_string(),
+            right: (W - PAD).to_string(),
+            bottom: format!("{:.1}", H - PAD),
+            levels,
+            without_policy: line(|c| c.tokens_without_policy),
+            with_policy: line(|c| c.tokens),
+            markers,
+            caption_y: format!("{:.1}", H - 12.0),
+            calls: calls.len(),
+            turns: s.summary.turns,
         }
     }
-    svg.push_str(&format!(
-        "<text x=\"{PAD}\" y=\"{:.1}\" font-size=\"11\" fill=\"currentColor\">model calls 1–{} (turns 1–{}); tokens, ctxc's count; dashed grey: without the policy</text>\n</svg>\n",
-        H - 12.0,
-        calls.len(),
-        s.summary.turns
-    ));
-    svg
+}
+
+#[derive(Serialize)]
+struct SimulationView {
+    title: String,
+    chart: Chart,
+    text: String,
+}
+
+#[derive(Serialize)]
+struct SimulatePage {
+    simulations: Vec<SimulationView>,
 }
 
 /// A self-contained HTML page: each simulation's chart and its text report.
 pub fn html(simulations: &[Simulation]) -> String {
-    let mut body = String::new();
-    for s in simulations {
-        body.push_str(&format!(
-            "<section><h2>{}</h2>\n{}<pre>{}</pre></section>\n",
-            escape_html(&format!("{} · {} · {}", s.agent, s.mode, s.policy.system)),
-            chart_svg(s),
-            escape_html(&text(s, false))
-        ));
-    }
-    format!(
-        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>ctxc simulate</title>\n<style>body{{font-family:system-ui,sans-serif;margin:2rem;color:#222;background:#fff}}svg.simulation{{max-width:100%;height:auto;color:#222}}pre{{font-size:12px;overflow-x:auto}}@media (prefers-color-scheme: dark){{body{{color:#ddd;background:#181818}}svg.simulation{{color:#ddd}}}}</style></head>\n<body><h1>Context over the conversation</h1>\n{body}</body></html>\n"
-    )
+    let simulations = simulations
+        .iter()
+        .map(|s| SimulationView {
+            title: format!("{} · {} · {}", s.agent, s.mode, s.policy.system),
+            chart: Chart::new(s),
+            text: text(s, false),
+        })
+        .collect();
+    super::template::render("simulate.html", &SimulatePage { simulations })
 }

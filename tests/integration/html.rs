@@ -3,7 +3,8 @@
 //! in headless Chromium (Debian's `chromium`, which `scripts/test` installs; the test is ignored
 //! by a plain `cargo test`): it renders the expected content with no console message, and the
 //! page makes no network request (read from Chromium's own network log, with a control page that
-//! does make one to show the check can see it). Light and dark screenshots differ.
+//! does make one to show the check can see it). Light and dark screenshots differ. A scenario's
+//! declared workload is charted in its mode's card, in the browser's DOM too.
 
 use std::path::Path;
 use std::process::{Command, Output};
@@ -51,6 +52,51 @@ fn report_is_self_contained_and_deterministic() {
     let tools = html(&["cost", "--format", "html", "examples/agents/zeus/tools/mcp/github.json"]);
     assert_self_contained(&tools);
     assert!(tools.contains("Tool cost: 7 tools"));
+}
+
+/// An agent whose scenario declares a workload (BUDGET006's passing example): it summarizes once.
+const WORKLOAD_AGENT: &str = "tests/fixtures/rules/BUDGET006/pass";
+
+/// What a chart of the workload of [`WORKLOAD_AGENT`] shows, read from `ctxc simulate --format
+/// json` of the same workload: its model calls (the points of each line), and its markers (one
+/// per event of the policy but history trimming).
+fn expected_chart() -> (usize, usize) {
+    let workload = format!("{WORKLOAD_AGENT}/long-chat.toml");
+    let out = ctxc(&["simulate", WORKLOAD_AGENT, "--workload", &workload, "--format", "json"]);
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("simulate JSON");
+    let calls = json["simulations"][0]["calls"].as_array().expect("calls");
+    let markers = calls.iter().flat_map(|c| c["events"].as_array().expect("events")).filter(|e| e["kind"] != "history_trimmed").count();
+    (calls.len(), markers)
+}
+
+/// The number of points of each line (`polyline`) of an SVG.
+fn line_points(svg: &str) -> Vec<usize> {
+    svg.split("<polyline ")
+        .skip(1)
+        .map(|l| l.split_once("points=\"").expect("points").1.split('"').next().unwrap_or("").split(' ').count())
+        .collect()
+}
+
+#[test]
+fn a_declared_workload_is_charted_in_its_mode_card() {
+    let page = html(&["cost", "--format", "html", WORKLOAD_AGENT]);
+    assert_self_contained(&page);
+    assert!(page.contains("<h4>Conversation: workload long-chat.toml · the manifest&#39;s [history] and [summarization]</h4>\n<svg viewBox=\"0 0 720 260\""), "{page}");
+    assert_eq!(page.matches("class=\"simulation\"").count(), 1, "one chart: one mode × scenario declares a workload");
+    assert_eq!(page.matches("<polyline ").count(), 2, "the context with and without the policy");
+    assert!(page.contains(">window 128,000</text>") && page.contains(">trigger (runtime count) 108,800</text>"), "{page}");
+    let (calls, markers) = expected_chart();
+    assert_eq!(markers, 1, "the workload summarizes once");
+    assert_eq!(page.matches("<circle ").count(), markers);
+    assert_eq!(line_points(&page), [calls, calls]);
+    assert!(page.contains("<title>turn 35, call 35: summarized "), "{page}");
+    assert!(page.contains("<p class=\"muted\">first summarization: turn 35 · summarizations: 1 · offloads: 0</p>"), "{page}");
+    // The same chart as `ctxc simulate` draws: one template.
+    let workload = format!("{WORKLOAD_AGENT}/long-chat.toml");
+    let simulated = html(&["simulate", WORKLOAD_AGENT, "--workload", &workload, "--format", "html"]);
+    let chart = |page: &str| page[page.find("<svg viewBox=\"0 0 720").expect("chart")..].split_once("</svg>").expect("end").0.to_string();
+    assert_eq!(chart(&page), chart(&simulated));
+    assert!(!html(&["cost", "--format", "html", "examples/agents"]).contains("class=\"simulation\""), "no workload, no chart");
 }
 
 #[test]
@@ -149,6 +195,23 @@ fn report_renders_in_headless_chromium_without_errors_or_requests() {
         assert!(dom.contains(expected), "rendered page lacks `{expected}`");
     }
     assert_eq!(console_messages(&out.stderr), Vec::<String>::new(), "no console message (errors, CSP violations)");
+    assert_eq!(page_requests(&net_log), Vec::<String>::new(), "no request leaves the page");
+
+    // The chart of a declared workload, as the browser parsed it: an SVG with the two lines of
+    // the context, the window and trigger lines, and a marker per event of the policy.
+    let charted = dir.path().join("workload.html");
+    std::fs::write(&charted, html(&["cost", "--format", "html", WORKLOAD_AGENT])).expect("write report");
+    let net_log = dir.path().join("workload-net.json");
+    let out = run_chromium(&chromium, &dir.path().join("p2"), &[&format!("--log-net-log={}", net_log.display()), "--dump-dom"], &charted);
+    assert!(out.status.success(), "chromium failed: {}", String::from_utf8_lossy(&out.stderr));
+    let dom = String::from_utf8_lossy(&out.stdout);
+    let svg = &dom[dom.find("class=\"simulation\"").expect("the chart is in the DOM")..];
+    let svg = svg.split_once("</svg>").expect("the chart's SVG is closed").0;
+    let (calls, markers) = expected_chart();
+    assert_eq!(line_points(svg), [calls, calls], "{svg}");
+    assert_eq!(svg.matches("<circle ").count(), markers, "{svg}");
+    assert!(svg.contains("window 128,000") && svg.contains("trigger (runtime count) 108,800"), "{svg}");
+    assert_eq!(console_messages(&out.stderr), Vec::<String>::new(), "no console message");
     assert_eq!(page_requests(&net_log), Vec::<String>::new(), "no request leaves the page");
 
     // Both themes render; the dark one differs from the light one.
