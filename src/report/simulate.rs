@@ -32,6 +32,10 @@ fn describe(e: &Event) -> String {
         }
         Event::OverBudget { count, budget } => format!("still over the input budget ({} > {})", n(*count), n(*budget)),
         Event::HistoryTrimmed { dropped, kept } => format!("history trimmed: {dropped} dropped, {kept} kept"),
+        Event::ToolResultTruncated { message, chars, replacement_chars, .. } => {
+            format!("truncated {message} ({} chars → {} chars)", n(*chars), n(*replacement_chars))
+        }
+        Event::RuntimeStateInjected { fields, chars } => format!("hint added ({}, {} chars)", fields.join(", "), n(*chars)),
     }
 }
 

@@ -4,9 +4,10 @@
 //! call, the runtime's own count (as the runtime counts), the true count (ctxc's tokenizer), and
 //! what the policy did: tool results offloaded, arguments truncated, history summarized or
 //! trimmed. The policies follow the upstream code of each modelled release
-//! (`deepagents.rs`, `generic.rs`); tests/runtimes/ replays the same conversations through the
+//! (`deepagents.rs`, `agentscope.rs`, `generic.rs`); tests/runtimes/ replays the same conversations through the
 //! real runtimes and compares call by call.
 
+mod agentscope;
 pub mod conversation;
 mod deepagents;
 mod generic;
@@ -97,6 +98,12 @@ pub enum Event {
     OverBudget { count: u64, budget: u64 },
     /// Messages beyond the history limit left out.
     HistoryTrimmed { dropped: usize, kept: usize },
+    /// A tool result over the limit cut to its head and a truncation marker, the rest dropped
+    /// (AgentScope without an offloader; with one, the rest is offloaded: `tool_result_offloaded`).
+    ToolResultTruncated { message: String, tool: String, chars: u64, replacement_chars: u64 },
+    /// The runtime added a hint to the history before the call (AgentScope's runtime state:
+    /// `current-time`, `timezone`, `context-length`), of `chars` characters.
+    RuntimeStateInjected { fields: Vec<String>, chars: u64 },
 }
 
 /// The session in figures.
@@ -158,11 +165,14 @@ trait Policy {
     fn request<'a>(&mut self, state: &'a [Message], summary_chars: u64, events: &mut Vec<Event>) -> Request<'a>;
 }
 
-/// The policy of `agent`'s runtime: Deep Agents' from its settings, Zeus's, or the manifest's
+/// The policy of `agent`'s runtime: Deep Agents' or AgentScope's from its settings, Zeus's, or the manifest's
 /// own `[summarization]` and `[history]`.
 fn policy_for<'a>(agent: &Agent, rendered: &Rendered, measured: &Measured, counter: &'a TokenCounter) -> Box<dyn Policy + 'a> {
     if let Some(settings) = &agent.systems.deepagents {
         return Box::new(deepagents::DeepAgents::new(agent, settings, rendered));
+    }
+    if let Some(settings) = &agent.systems.agentscope {
+        return Box::new(agentscope::AgentScope::new(agent, settings, rendered, measured));
     }
     Box::new(generic::Generic::new(agent, measured, counter))
 }

@@ -17,10 +17,10 @@ use ctxc::tokens::TokenCounter;
 use ctxc::tools::Tool;
 
 /// The releases compared; 2.0.6 is the last with `trigger_ratio < 0.9` (2.0.7+ allow 0.9).
-const RELEASES: [&str; 2] = ["2.0.6", "2.0.11"];
+pub(crate) const RELEASES: [&str; 2] = ["2.0.6", "2.0.11"];
 
 /// Where fixtures name the project root; replaced by the temporary copy's absolute path.
-const PROJECT_DIR: &str = "/srv/agent";
+pub(crate) const PROJECT_DIR: &str = "/srv/agent";
 
 fn fixtures() -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/runtimes/agentscope/fixtures")
@@ -48,7 +48,7 @@ fn ctxc(args: &[&str], dir: &Path, release: &str) -> Value {
 
 /// AgentScope's own texts, which the fixtures refer to as modules and tool files under upstream/:
 /// written by `ctxc upstream --python` from the installed release, as a user does.
-fn write_upstream(dir: &Path, release: &str) {
+pub(crate) fn write_upstream(dir: &Path, release: &str) {
     let python = common::runtime_path(&format!("agentscope-{release}/bin/python"));
     let out =
         Command::new(env!("CARGO_BIN_EXE_ctxc")).arg("upstream").arg(dir).arg("--python").arg(python).output().expect("ctxc upstream");
