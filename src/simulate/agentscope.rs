@@ -317,8 +317,9 @@ impl AgentScope {
         }
         let (i, kept_from) = match self.split(self.reserve_ratio * self.size()) {
             Some(at) if at.0 > 0 || at.1 > 0 => at,
-            // Nothing to compress with this reserve: the runtime retries with none.
-            _ => self.split(0.0).unwrap_or((self.context.len() - 1, self.context[self.context.len() - 1].blocks.len())),
+            // Nothing to compress with this reserve: the runtime retries with none (which every
+            // count reaches, so the split is found).
+            _ => self.split(0.0).unwrap_or((0, 0)),
         };
         let mut reserved: Vec<Msg> = self.context.split_off(i);
         let boundary = &mut reserved[0];
@@ -355,7 +356,12 @@ impl AgentScope {
         if !self.inject {
             return;
         }
-        let recorded = self.context.iter().filter(|m| m.reply.is_some()).flat_map(|m| &m.blocks).any(|b| matches!(b.kind, Kind::Hint(h) if self.hints[h].time));
+        let recorded = self
+            .context
+            .iter()
+            .filter(|m| m.reply.is_some())
+            .flat_map(|m| &m.blocks)
+            .any(|b| matches!(b.kind, Kind::Hint(h) if self.hints[h].time));
         // Each group of fields with its bytes (the two time fields with the line break between them).
         let mut fields: Vec<(&[&str], u64)> = Vec::new();
         if !recorded {
@@ -392,7 +398,14 @@ impl AgentScope {
 
 /// The hint as a history message: a user text of its length.
 fn hint_message(index: usize, bytes: u64) -> Message {
-    Message { id: "hint".into(), role: Role::User, content: filler(&format!("hint {}", index + 1), bytes), tool_calls: vec![], tool_call_id: None, name: None }
+    Message {
+        id: "hint".into(),
+        role: Role::User,
+        content: filler(&format!("hint {}", index + 1), bytes),
+        tool_calls: vec![],
+        tool_call_id: None,
+        name: None,
+    }
 }
 
 /// Moves the split of a boundary message's blocks (`kept_from`: the first block kept) past every
@@ -437,7 +450,9 @@ impl Policy for AgentScope {
                 "tool results over {} tokens truncated to that share of their characters, the rest offloaded to {w}/sessions/",
                 self.tool_result_limit
             ),
-            None => format!("tool results over {} tokens truncated to that share of their characters (no offloader)", self.tool_result_limit),
+            None => {
+                format!("tool results over {} tokens truncated to that share of their characters (no offloader)", self.tool_result_limit)
+            }
         }];
         if self.inject {
             rules.push(format!(
@@ -476,7 +491,8 @@ impl Policy for AgentScope {
         let kept = ((self.tool_result_limit as f64 / n as f64 * chars as f64) as u64).min(chars);
         let call = message.tool_call_id.clone().unwrap_or_default();
         let path = self.offload_path(&call);
-        let offloaded = path.as_ref().map(|p| format!(" You can refer to the file in '{p}' for the truncated content if needed.")).unwrap_or_default();
+        let offloaded =
+            path.as_ref().map(|p| format!(" You can refer to the file in '{p}' for the truncated content if needed.")).unwrap_or_default();
         let head: String = message.content.chars().take(kept as usize).collect();
         let content = format!("{head}\n<<<TRUNCATED>>>\n<system-reminder>The remaining content has been omitted for limited context.{offloaded}</system-reminder>");
         let tool = message.name.clone().unwrap_or_default();

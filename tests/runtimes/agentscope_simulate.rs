@@ -118,9 +118,11 @@ fn compare(fixture: &Path, release: &str) -> (Vec<String>, String) {
         }
         compressions = runtime_compressions;
         let truncated = strings(&r["truncated"]);
-        for id in truncated.iter().filter(|id| !truncated_seen.contains(id)) {
-            runtime.truncated.push(turn);
-            truncated_seen.push(id.clone());
+        for id in &truncated {
+            if !truncated_seen.contains(id) {
+                runtime.truncated.push(turn);
+                truncated_seen.push(id.clone());
+            }
         }
         let ctxc_truncated: Vec<String> = ctxc_sent.iter().filter(|id| truncated_by_ctxc.contains(id)).cloned().collect();
         if truncated != ctxc_truncated {
