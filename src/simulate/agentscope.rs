@@ -211,7 +211,7 @@ impl AgentScope {
                     self.context.push(Msg { reply: None, blocks: vec![Block { kind: Kind::User, message: Some(i), call: None, bytes }] });
                 }
                 Role::Assistant => {
-                    let text = (!m.content.is_empty()).then(|| Block { kind: Kind::Text, message: Some(i), call: None, bytes });
+                    let text = (!m.content.is_empty()).then_some(Block { kind: Kind::Text, message: Some(i), call: None, bytes });
                     let calls = m.tool_calls.iter().enumerate().map(|(n, c)| Block {
                         kind: Kind::Call(n),
                         message: Some(i),

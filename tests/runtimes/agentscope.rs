@@ -57,20 +57,20 @@ pub(crate) fn write_upstream(dir: &Path, release: &str) {
     assert!(manifest.contains(&format!("version = \"{release}\"")), "the installed release is recorded:\n{manifest}");
 }
 
-/// The `since` release a fixture's agentscope.json names (it uses a setting added then), if any.
-fn compared_from(name: &str) -> Option<String> {
-    let spec: Value =
-        serde_json::from_str(&std::fs::read_to_string(fixtures().join(name).join("agentscope.json")).expect("agentscope.json"))
-            .expect("agentscope.json is JSON");
-    spec["since"].as_str().map(String::from)
+/// Whether `release` has what the fixture in `dir` uses: the `since` release its agentscope.json
+/// names (a setting added then), if any, is not later.
+pub(crate) fn compared_in(dir: &Path, release: &str) -> bool {
+    let spec: Value = serde_json::from_str(&std::fs::read_to_string(dir.join("agentscope.json")).expect("agentscope.json"))
+        .expect("agentscope.json is JSON");
+    let patch = |v: &str| v.rsplit('.').next().and_then(|p| p.parse::<u32>().ok()).unwrap_or(0);
+    spec["since"].as_str().is_none_or(|since| patch(release) >= patch(since))
 }
 
-/// The fixtures compared under `release`, sorted: those without a `since` later than it.
+/// The fixtures compared under `release`, sorted.
 fn compared_under(release: &str) -> Vec<String> {
-    let patch = |v: &str| v.rsplit('.').next().and_then(|p| p.parse::<u32>().ok()).unwrap_or(0);
     let mut names: Vec<String> =
         std::fs::read_dir(fixtures()).expect("fixtures").map(|e| e.expect("entry").file_name().to_string_lossy().into_owned()).collect();
-    names.retain(|name| compared_from(name).is_none_or(|since| patch(release) >= patch(&since)));
+    names.retain(|name| compared_in(&fixtures().join(name), release));
     names.sort();
     names
 }
