@@ -1,5 +1,6 @@
 //! `ctxc simulate`: the library on the bundled examples with the sample workload, and the binary's
-//! text, JSON and input errors. The runtimes themselves are compared in tests/runtimes/deepagents.rs.
+//! text, JSON and input errors. The runtimes themselves are compared in tests/runtimes/deepagents.rs
+//! and tests/runtimes/agentscope_simulate.rs.
 
 use crate::common;
 
