@@ -6,7 +6,7 @@
 use serde::Serialize;
 
 use super::table::{plain, table_row};
-use crate::simulate::{Call, Event, Simulation};
+use crate::simulate::{Call, Event, Simulation, TruncatedSize};
 
 fn n(v: u64) -> String {
     plain(v as i64)
@@ -34,9 +34,10 @@ fn describe(e: &Event) -> String {
         }
         Event::OverBudget { count, budget } => format!("still over the input budget ({} > {})", n(*count), n(*budget)),
         Event::HistoryTrimmed { dropped, kept } => format!("history trimmed: {dropped} dropped, {kept} kept"),
-        Event::ToolResultTruncated { message, bytes, replacement_bytes, .. } => {
-            format!("truncated {message} ({} bytes → {} bytes)", n(*bytes), n(*replacement_bytes))
-        }
+        Event::ToolResultTruncated { message, size, .. } => match size {
+            TruncatedSize::Chars { chars, replacement_chars } => format!("truncated {message} ({} chars → {} chars)", n(*chars), n(*replacement_chars)),
+            TruncatedSize::Bytes { bytes, replacement_bytes } => format!("truncated {message} ({} bytes → {} bytes)", n(*bytes), n(*replacement_bytes)),
+        },
         Event::ToolResultsPruned { messages, freed } => format!("pruned {} ({} tokens)", messages.join(", "), n(*freed)),
         Event::SoftCompaction { count, threshold, freed } => {
             format!("soft compaction ({} > {}), freed {}", n(*count), n(*threshold), n(*freed))
@@ -47,6 +48,7 @@ fn describe(e: &Event) -> String {
         Event::CompactionExhausted { count, threshold, reason } => {
             format!("compaction stopped for the session ({} > {}): {reason}", n(*count), n(*threshold))
         }
+        Event::RuntimeStateInjected { fields, chars } => format!("hint added ({}, {} chars)", fields.join(", "), n(*chars)),
     }
 }
 

@@ -54,7 +54,7 @@ pub fn tools_tokens<'a>(tools: impl Iterator<Item = (&'a str, &'a str, &'a Value
             tool.insert("name".into(), Value::String(name.into()));
             tool.insert("description".into(), Value::String(description.into()));
             tool.insert("parameters".into(), with_titles(parameters));
-            json_dumps_len(&Value::Object(tool))
+            json_dumps_len(&Value::Object(tool), true)
         })
         .sum();
     if chars == 0 {
@@ -96,8 +96,9 @@ fn pydantic_title(name: &str) -> String {
     crate::systems::deepagents::title_case(&name.replace('_', " "))
 }
 
-/// Length of Python's `json.dumps(value)`: `", "` and `": "` separators, non-ASCII escaped.
-pub fn json_dumps_len(value: &Value) -> u64 {
+/// Length in bytes of Python's `json.dumps(value, ensure_ascii=...)`: `", "` and `": "`
+/// separators, non-ASCII escaped or written as UTF-8.
+pub fn json_dumps_len(value: &Value, ensure_ascii: bool) -> u64 {
     match value {
         Value::Null => 4,
         Value::Bool(b) => {
@@ -108,21 +109,25 @@ pub fn json_dumps_len(value: &Value) -> u64 {
             }
         }
         Value::Number(n) => n.to_string().len() as u64,
-        Value::String(s) => json_string_len(s),
-        Value::Array(items) => 2 + items.iter().map(json_dumps_len).sum::<u64>() + 2 * items.len().saturating_sub(1) as u64,
+        Value::String(s) => json_string_len(s, ensure_ascii),
+        Value::Array(items) => {
+            2 + items.iter().map(|v| json_dumps_len(v, ensure_ascii)).sum::<u64>() + 2 * items.len().saturating_sub(1) as u64
+        }
         Value::Object(o) => {
-            2 + o.iter().map(|(k, v)| json_string_len(k) + 2 + json_dumps_len(v)).sum::<u64>() + 2 * o.len().saturating_sub(1) as u64
+            2 + o.iter().map(|(k, v)| json_string_len(k, ensure_ascii) + 2 + json_dumps_len(v, ensure_ascii)).sum::<u64>()
+                + 2 * o.len().saturating_sub(1) as u64
         }
     }
 }
 
-fn json_string_len(s: &str) -> u64 {
+fn json_string_len(s: &str, ensure_ascii: bool) -> u64 {
     2 + s
         .chars()
         .map(|c| match c {
             '"' | '\\' | '\n' | '\r' | '\t' | '\u{8}' | '\u{c}' => 2,
             c if (c as u32) < 0x20 => 6,
             c if c.is_ascii() => 1,
+            c if !ensure_ascii => c.len_utf8() as u64,
             c if (c as u32) > 0xFFFF => 12,
             _ => 6,
         })
@@ -219,7 +224,8 @@ mod tests {
         assert_eq!(message_chars(&m), 102 + "assistant".len() as u64);
         assert_eq!(message_tokens(10, 4.0), 6);
         assert_eq!(message_tokens(10, 3.3), 7);
-        assert_eq!(json_dumps_len(&serde_json::json!({"a": [1, "é"], "b": null})), r#"{"a": [1, "\u00e9"], "b": null}"#.len() as u64);
+        assert_eq!(json_dumps_len(&serde_json::json!({"a": [1, "é"], "b": null}), true), r#"{"a": [1, "\u00e9"], "b": null}"#.len() as u64);
+        assert_eq!(json_dumps_len(&serde_json::json!({"a": ["é\n"]}), false), "{\"a\": [\"é\\n\"]}".len() as u64);
         assert_eq!(pydantic_title("file_path"), "File Path");
     }
 }

@@ -4,9 +4,10 @@
 //! call, the runtime's own count (as the runtime counts), the true count (ctxc's tokenizer), and
 //! what the policy did: tool results offloaded, arguments truncated, history summarized or
 //! trimmed. The policies follow the upstream code of each modelled release
-//! (`deepagents.rs`, `zeph.rs`, `generic.rs`); tests/runtimes/ replays the same conversations through the
+//! (`deepagents.rs`, `agentscope.rs`, `zeph.rs`, `generic.rs`); tests/runtimes/ replays the same conversations through the
 //! real runtimes and compares call by call.
 
+mod agentscope;
 pub mod conversation;
 mod deepagents;
 mod generic;
@@ -98,8 +99,15 @@ pub enum Event {
     OverBudget { count: u64, budget: u64 },
     /// Messages beyond the history limit left out.
     HistoryTrimmed { dropped: usize, kept: usize },
-    /// A tool result over the limit cut to its head and tail around a marker (Zeph).
-    ToolResultTruncated { message: String, tool: String, bytes: u64, replacement_bytes: u64 },
+    /// A tool result over the limit cut to its head (and, for Zeph, its tail) around a marker, the
+    /// rest dropped (Zeph; AgentScope without an offloader: with one, the rest is offloaded,
+    /// `tool_result_offloaded`). Sizes in the runtime's own unit.
+    ToolResultTruncated {
+        message: String,
+        tool: String,
+        #[serde(flatten)]
+        size: TruncatedSize,
+    },
     /// Earlier tool results replaced by a short notice, freeing `freed` of the runtime's tokens
     /// (Zeph's tool loop).
     ToolResultsPruned { messages: Vec<String>, freed: u64 },
@@ -109,6 +117,19 @@ pub enum Event {
     CompactionSkipped { count: u64, threshold: u64, reason: String },
     /// Zeph stopped compacting for the rest of the session.
     CompactionExhausted { count: u64, threshold: u64, reason: String },
+    /// The runtime added a hint to the history before the call (AgentScope's runtime state:
+    /// `current-time`, `timezone`, `context-length`), of `chars` characters.
+    RuntimeStateInjected { fields: Vec<String>, chars: u64 },
+}
+
+/// A truncated tool result's size before and after, in the unit its runtime measures.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum TruncatedSize {
+    /// AgentScope cuts by characters.
+    Chars { chars: u64, replacement_chars: u64 },
+    /// Zeph cuts by bytes (its `[tools.overflow] threshold`).
+    Bytes { bytes: u64, replacement_bytes: u64 },
 }
 
 /// The session in figures.
@@ -170,11 +191,14 @@ trait Policy {
     fn request<'a>(&mut self, state: &'a [Message], summary_chars: u64, events: &mut Vec<Event>) -> Request<'a>;
 }
 
-/// The policy of `agent`'s runtime: Deep Agents' or Zeph's from its settings, Zeus's, or the manifest's
+/// The policy of `agent`'s runtime: Deep Agents', AgentScope's or Zeph's from its settings, Zeus's, or the manifest's
 /// own `[summarization]` and `[history]`.
 fn policy_for<'a>(agent: &Agent, rendered: &Rendered, measured: &Measured, counter: &'a TokenCounter) -> Box<dyn Policy + 'a> {
     if let Some(settings) = &agent.systems.deepagents {
         return Box::new(deepagents::DeepAgents::new(agent, settings, rendered));
+    }
+    if let Some(settings) = &agent.systems.agentscope {
+        return Box::new(agentscope::AgentScope::new(agent, settings, rendered, measured));
     }
     if let (Some(settings), Some(window)) = (&agent.systems.zeph, &measured.window.zeph) {
         return Box::new(zeph::Zeph::new(settings, window, measured.window.max_input_tokens, counter));

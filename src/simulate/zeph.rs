@@ -29,7 +29,7 @@ use std::borrow::Cow;
 use std::collections::BTreeSet;
 
 use super::conversation::{filler, Message, Role};
-use super::{Event, Policy, PolicyInfo, Request};
+use super::{Event, Policy, PolicyInfo, Request, TruncatedSize};
 use crate::models::Tokenizer;
 use crate::systems::zeph::{count_tokens, Settings, Window};
 use crate::tokens::TokenCounter;
@@ -323,8 +323,7 @@ impl Policy for Zeph<'_> {
         let event = Event::ToolResultTruncated {
             message: message.id.clone(),
             tool: message.name.clone().unwrap_or_default(),
-            bytes: bytes as u64,
-            replacement_bytes: content.len() as u64,
+            size: TruncatedSize::Bytes { bytes: bytes as u64, replacement_bytes: content.len() as u64 },
         };
         (Message { content, ..message }, Some(event))
     }

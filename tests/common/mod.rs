@@ -99,6 +99,20 @@ pub fn runtime_diff(expected: &str, actual: &str) -> String {
     out
 }
 
+/// The first `per_label` problems of each label (the text before a problem's first `:`, a fixture
+/// and release), one a line: a differential test's failure stays readable when one difference
+/// repeats on every call.
+pub fn first_problems(problems: &[String], per_label: usize) -> String {
+    let mut shown: Vec<&str> = Vec::new();
+    for p in problems {
+        let label = p.split(':').next().unwrap_or_default();
+        if shown.iter().filter(|s| s.starts_with(label)).count() < per_label {
+            shown.push(p);
+        }
+    }
+    shown.join("\n")
+}
+
 /// Runs ctxc from the repository's root, colour off.
 pub fn ctxc(args: &[&str]) -> std::process::Output {
     std::process::Command::new(env!("CARGO_BIN_EXE_ctxc"))

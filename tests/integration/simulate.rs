@@ -1,5 +1,6 @@
 //! `ctxc simulate`: the library on the bundled examples with the sample workload, and the binary's
-//! text, JSON and input errors. The runtimes themselves are compared in tests/runtimes/deepagents.rs.
+//! text, JSON and input errors. The runtimes themselves are compared in tests/runtimes/deepagents.rs
+//! and tests/runtimes/agentscope_simulate.rs.
 
 use crate::common;
 
@@ -7,7 +8,7 @@ use std::path::Path;
 
 use ctxc::session::Only;
 use ctxc::simulate::conversation::{transcript, workload, Conversation};
-use ctxc::simulate::{simulate, Event, Simulation};
+use ctxc::simulate::{simulate, Event, Simulation, TruncatedSize};
 
 fn sample() -> Conversation {
     let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/workloads/long-chat.toml")).expect("sample");
@@ -73,6 +74,58 @@ fn zeus_keeps_thirty_messages_and_the_same_spec_gives_the_same_figures() {
     let sim = run("zeus", vec!["history.max_messages=100000".into(), "agent.context_window=40000".into()], &conversation);
     let summarized = sim.calls.iter().find(|c| c.events.iter().any(|e| matches!(e, Event::Summarized { .. }))).expect("summarizes");
     assert_eq!(summarized.messages.len(), 6, "the summary and the last 5 messages");
+}
+
+/// The AgentScope example with its documented workload: the 260,000-character table of turn 15
+/// is truncated to the 50,000-token limit's share, the context is compressed at 80 % of
+/// DashScopeChatModel's 131,072 (as AgentScope counts), and the hints come where the policy says.
+#[test]
+fn agentscope_truncates_the_large_result_compresses_at_its_trigger_and_hints() {
+    let text =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/workloads/agentscope-analyst.toml")).expect("sample");
+    let conversation = workload("agentscope-analyst.toml", &text).expect("valid");
+    for release in ["2.0.6", "2.0.11"] {
+        let sim = run("agentscope", vec![format!("agentscope.version={release}")], &conversation);
+        assert_eq!(sim.policy.system, format!("agentscope {release}"));
+        assert_eq!((sim.policy.window, sim.policy.trigger), (131_072, Some(104_858)), "ceil(0.8 × 131,072)");
+        let truncated: Vec<(usize, &Event)> = sim
+            .calls
+            .iter()
+            .flat_map(|c| c.events.iter().map(move |e| (c.turn, e)))
+            .filter(|(_, e)| matches!(e, Event::ToolResultTruncated { .. }))
+            .collect();
+        // 260,000 bytes are 65,000 tokens: int(50,000 / 65,000 × 260,000) characters kept, then the marker.
+        assert!(
+            matches!(truncated[..], [(15, Event::ToolResultTruncated { size: TruncatedSize::Chars { chars: 260_000, replacement_chars: 200_111 }, .. })]),
+            "{truncated:?}"
+        );
+        let compressed: Vec<&ctxc::simulate::Call> =
+            sim.calls.iter().filter(|c| c.events.iter().any(|e| matches!(e, Event::Summarized { .. }))).collect();
+        assert!(compressed.len() >= 3, "{:?}", sim.summary);
+        for c in &compressed {
+            assert!(
+                c.runtime_count >= 104_858 && c.runtime_sent < c.runtime_count,
+                "call {}: {} → {}",
+                c.index,
+                c.runtime_count,
+                c.runtime_sent
+            );
+            assert_eq!(c.messages[0], "summary");
+            assert_eq!(c.messages.last().map(String::as_str), Some("hint"), "the time again: the compression removed its hint");
+        }
+        let below: Vec<&ctxc::simulate::Call> = sim.calls.iter().filter(|c| c.runtime_count < 104_858).collect();
+        assert!(below.iter().all(|c| !c.events.iter().any(|e| matches!(e, Event::Summarized { .. }))));
+        // The count hint: only at a reply's first call, only over (0.8 − 0.2) × 131,072.
+        for c in &sim.calls {
+            let hinted = c
+                .events
+                .iter()
+                .any(|e| matches!(e, Event::RuntimeStateInjected { fields, .. } if fields.iter().any(|f| f == "context-length")));
+            assert!(!hinted || (c.step == 1 && c.runtime_sent > 78_643), "call {}", c.index);
+        }
+        assert_eq!(sim.summary.window_exceeded_turn, None);
+        assert!(sim.summary.window_exceeded_without_policy_turn.is_some());
+    }
 }
 
 #[test]

@@ -17,10 +17,10 @@ use ctxc::tokens::TokenCounter;
 use ctxc::tools::Tool;
 
 /// The releases compared; 2.0.6 is the last with `trigger_ratio < 0.9` (2.0.7+ allow 0.9).
-const RELEASES: [&str; 2] = ["2.0.6", "2.0.11"];
+pub(crate) const RELEASES: [&str; 2] = ["2.0.6", "2.0.11"];
 
 /// Where fixtures name the project root; replaced by the temporary copy's absolute path.
-const PROJECT_DIR: &str = "/srv/agent";
+pub(crate) const PROJECT_DIR: &str = "/srv/agent";
 
 fn fixtures() -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/runtimes/agentscope/fixtures")
@@ -48,7 +48,7 @@ fn ctxc(args: &[&str], dir: &Path, release: &str) -> Value {
 
 /// AgentScope's own texts, which the fixtures refer to as modules and tool files under upstream/:
 /// written by `ctxc upstream --python` from the installed release, as a user does.
-fn write_upstream(dir: &Path, release: &str) {
+pub(crate) fn write_upstream(dir: &Path, release: &str) {
     let python = common::runtime_path(&format!("agentscope-{release}/bin/python"));
     let out =
         Command::new(env!("CARGO_BIN_EXE_ctxc")).arg("upstream").arg(dir).arg("--python").arg(python).output().expect("ctxc upstream");
@@ -57,20 +57,20 @@ fn write_upstream(dir: &Path, release: &str) {
     assert!(manifest.contains(&format!("version = \"{release}\"")), "the installed release is recorded:\n{manifest}");
 }
 
-/// The `since` release a fixture's agentscope.json names (it uses a setting added then), if any.
-fn compared_from(name: &str) -> Option<String> {
-    let spec: Value =
-        serde_json::from_str(&std::fs::read_to_string(fixtures().join(name).join("agentscope.json")).expect("agentscope.json"))
-            .expect("agentscope.json is JSON");
-    spec["since"].as_str().map(String::from)
+/// Whether `release` has what the fixture in `dir` uses: the `since` release its agentscope.json
+/// names (a setting added then), if any, is not later.
+pub(crate) fn compared_in(dir: &Path, release: &str) -> bool {
+    let spec: Value = serde_json::from_str(&std::fs::read_to_string(dir.join("agentscope.json")).expect("agentscope.json"))
+        .expect("agentscope.json is JSON");
+    let patch = |v: &str| v.rsplit('.').next().and_then(|p| p.parse::<u32>().ok()).unwrap_or(0);
+    spec["since"].as_str().is_none_or(|since| patch(release) >= patch(since))
 }
 
-/// The fixtures compared under `release`, sorted: those without a `since` later than it.
+/// The fixtures compared under `release`, sorted.
 fn compared_under(release: &str) -> Vec<String> {
-    let patch = |v: &str| v.rsplit('.').next().and_then(|p| p.parse::<u32>().ok()).unwrap_or(0);
     let mut names: Vec<String> =
         std::fs::read_dir(fixtures()).expect("fixtures").map(|e| e.expect("entry").file_name().to_string_lossy().into_owned()).collect();
-    names.retain(|name| compared_from(name).is_none_or(|since| patch(release) >= patch(&since)));
+    names.retain(|name| compared_in(&fixtures().join(name), release));
     names.sort();
     names
 }

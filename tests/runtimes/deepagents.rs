@@ -358,13 +358,5 @@ fn simulate_matches_the_runtime_call_by_call() {
         }
     }
     eprintln!("{}", figures.join("\n"));
-    // The first few problems of each fixture and release.
-    let mut shown: Vec<&String> = Vec::new();
-    for p in &problems {
-        let label = p.split(':').next().unwrap_or_default();
-        if shown.iter().filter(|s| s.starts_with(label)).count() < 4 {
-            shown.push(p);
-        }
-    }
-    assert!(problems.is_empty(), "{} problems:\n{}", problems.len(), shown.iter().map(|s| s.as_str()).collect::<Vec<_>>().join("\n"));
+    assert!(problems.is_empty(), "{} problems:\n{}", problems.len(), common::first_problems(&problems, 4));
 }

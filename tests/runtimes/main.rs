@@ -9,6 +9,7 @@
 mod common;
 
 mod agentscope;
+mod agentscope_simulate;
 mod chat_template;
 mod deepagents;
 mod harmony;

@@ -1,0 +1,173 @@
+//! `ctxc simulate` against the real AgentScope: each fixture under
+//! tests/runtimes/agentscope/simulate/ has a workload; the runtime replays it with a scripted model
+//! (tests/runtimes/agentscope/simulate.py) and `ctxc simulate --format json` simulates it on the
+//! fixture's manifest, for each pinned release. Per model call, the count the compression decided
+//! on, the count of the request sent, the history sent (message ids, `summary` first after a
+//! compression, `hint` for each runtime-state hint) and the tool results sent truncated must be
+//! the same; so must the turns where the context was compressed.
+
+use crate::agentscope::{compared_in, write_upstream, PROJECT_DIR, RELEASES};
+use crate::common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::Value;
+
+fn fixtures() -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/runtimes/agentscope/simulate");
+    let mut found: Vec<PathBuf> =
+        std::fs::read_dir(&dir).expect("fixtures").flatten().map(|e| e.path()).filter(|p| p.join("workload.toml").is_file()).collect();
+    found.sort();
+    found
+}
+
+fn json_of(out: std::process::Output, what: &str) -> Value {
+    assert!(out.status.success(), "{what} failed:\n{}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{what}: not JSON ({e})"))
+}
+
+fn strings(v: &Value) -> Vec<String> {
+    v.as_array().map(|a| a.iter().filter_map(Value::as_str).map(String::from).collect()).unwrap_or_default()
+}
+
+/// The turns of each event on both sides, for the figures printed.
+#[derive(Default, PartialEq, Debug)]
+struct Turns {
+    compressed: Vec<u64>,
+    truncated: Vec<u64>,
+    hinted: Vec<u64>,
+}
+
+/// One fixture under one release: the mismatches found, and the figures.
+fn compare(fixture: &Path, release: &str) -> (Vec<String>, String) {
+    let name = fixture.file_name().and_then(|n| n.to_str()).unwrap_or("?");
+    let label = format!("{name} @ agentscope {release}");
+    let temp = tempfile::tempdir().expect("tempdir");
+    let dir = temp.path().canonicalize().expect("canonical");
+    common::copy_tree(fixture, &dir);
+    let manifest = dir.join("ctxc.toml");
+    let text = std::fs::read_to_string(&manifest).expect("manifest").replace(PROJECT_DIR, &dir.display().to_string());
+    std::fs::write(&manifest, text).expect("write");
+    write_upstream(&dir, release);
+
+    let workload = std::fs::read_to_string(dir.join("workload.toml")).expect("workload");
+    let conversation = ctxc::simulate::conversation::workload("workload.toml", &workload).expect("a valid workload");
+    let conversation_file = dir.join("conversation.json");
+    std::fs::write(&conversation_file, serde_json::to_string(&conversation).expect("json")).expect("write");
+
+    let python = common::runtime_path(&format!("agentscope-{release}/bin/python"));
+    let harness = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/runtimes/agentscope/simulate.py");
+    let ran = json_of(Command::new(python).arg(harness).arg(&dir).arg(&conversation_file).output().expect("run"), &label);
+    assert_eq!(ran["release"], release, "{label}: the environment holds another release");
+    let simulated = json_of(
+        Command::new(env!("CARGO_BIN_EXE_ctxc"))
+            .arg("simulate")
+            .arg(&dir)
+            .arg("--workload")
+            .arg(dir.join("workload.toml"))
+            .args(["--format", "json"])
+            .env("CTXC_AGENTSCOPE__VERSION", release)
+            .env("NO_COLOR", "1")
+            .output()
+            .expect("ctxc"),
+        &format!("ctxc simulate {label}"),
+    );
+    let simulation = &simulated["simulations"][0];
+    let mut problems = Vec::new();
+    if simulation["policy"]["system"] != format!("agentscope {release}") {
+        problems.push(format!("{label}: ctxc simulated {}", simulation["policy"]["system"]));
+    }
+    let runtime_calls = ran["calls"].as_array().expect("calls");
+    let ctxc_calls = simulation["calls"].as_array().expect("calls");
+    if runtime_calls.len() != ctxc_calls.len() {
+        problems.push(format!("{label}: {} model calls in AgentScope, {} in ctxc", runtime_calls.len(), ctxc_calls.len()));
+        return (problems, String::new());
+    }
+    let (mut runtime, mut ours) = (Turns::default(), Turns::default());
+    let mut compressions = 0;
+    let mut truncated_seen: Vec<String> = Vec::new();
+    let mut truncated_by_ctxc: Vec<String> = Vec::new();
+    for (r, c) in runtime_calls.iter().zip(ctxc_calls) {
+        let at = format!("{label}: call {} (turn {})", c["index"], c["turn"]);
+        let turn = c["turn"].as_u64().unwrap_or(0);
+        for (what, theirs, mine) in [("counted", &r["count"], &c["runtime_count"]), ("sent", &r["sent"], &c["runtime_sent"])] {
+            if theirs != mine {
+                problems.push(format!("{at}: AgentScope {what} {theirs} tokens, ctxc {mine}"));
+            }
+        }
+        let (sent, ctxc_sent) = (strings(&r["messages"]), strings(&c["messages"]));
+        if sent != ctxc_sent {
+            problems.push(format!("{at}: AgentScope sent {sent:?}\n  ctxc sent {ctxc_sent:?}"));
+        }
+        let events = c["events"].as_array().expect("events");
+        for e in events {
+            match e["kind"].as_str() {
+                Some("summarized") => ours.compressed.push(turn),
+                Some("tool_result_truncated" | "tool_result_offloaded") => {
+                    ours.truncated.push(turn);
+                    truncated_by_ctxc.extend(e["message"].as_str().map(String::from));
+                }
+                Some("runtime_state_injected") => ours.hinted.push(turn),
+                _ => {}
+            }
+        }
+        let runtime_compressions = r["compressions"].as_u64().unwrap_or(0);
+        if runtime_compressions > compressions {
+            runtime.compressed.push(turn);
+        }
+        compressions = runtime_compressions;
+        let truncated = strings(&r["truncated"]);
+        for id in &truncated {
+            if !truncated_seen.contains(id) {
+                runtime.truncated.push(turn);
+                truncated_seen.push(id.clone());
+            }
+        }
+        let ctxc_truncated: Vec<String> = ctxc_sent.iter().filter(|id| truncated_by_ctxc.contains(id)).cloned().collect();
+        if truncated != ctxc_truncated {
+            problems.push(format!("{at}: truncated results sent: AgentScope {truncated:?}, ctxc {ctxc_truncated:?}"));
+        }
+        // Each hint stands in the history until compressed: count the new ones.
+        let hints = |ids: &[String]| ids.iter().filter(|id| *id == "hint").count();
+        if hints(&sent) > 0 && r["messages"].as_array().and_then(|m| m.last()).and_then(Value::as_str) == Some("hint") {
+            runtime.hinted.push(turn);
+        }
+    }
+    for (what, theirs, mine) in
+        [("compressed", &runtime.compressed, &ours.compressed), ("truncated a tool result", &runtime.truncated, &ours.truncated)]
+    {
+        if theirs != mine {
+            problems.push(format!("{label}: {what} at turns {theirs:?} in AgentScope, {mine:?} in ctxc"));
+        }
+    }
+    let figures = format!(
+        "{label}: {} calls; compressed at turns {:?} (ctxc {:?}); tool results truncated at turns {:?} (ctxc {:?}); hints at turns {:?} (ctxc {:?})",
+        runtime_calls.len(),
+        runtime.compressed,
+        ours.compressed,
+        runtime.truncated,
+        ours.truncated,
+        runtime.hinted,
+        ours.hinted
+    );
+    (problems, figures)
+}
+
+#[test]
+#[ignore = "needs the AgentScope runtimes (scripts/runtimes)"]
+fn simulate_matches_agentscope_call_by_call() {
+    let fixtures = fixtures();
+    assert!(fixtures.len() >= 3, "three workloads at least, found {fixtures:?}");
+    let mut problems = Vec::new();
+    let mut figures = Vec::new();
+    for release in RELEASES {
+        for fixture in fixtures.iter().filter(|f| compared_in(f, release)) {
+            let (p, f) = compare(fixture, release);
+            problems.extend(p);
+            figures.push(f);
+        }
+    }
+    eprintln!("{}", figures.join("\n"));
+    assert!(problems.is_empty(), "{} problems:\n{}", problems.len(), common::first_problems(&problems, 4));
+}
