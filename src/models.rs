@@ -66,6 +66,9 @@ impl Tokenizer {
     }
 }
 
+/// The vocabulary google-genai's `LocalTokenizer` counts Gemini 2.x and 3 with.
+pub const GEMINI_LOCAL_VOCABULARY: &str = "gemma-3";
+
 /// A model's limits and tokenizer.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ModelProfile {
@@ -97,7 +100,7 @@ pub struct ModelProfile {
 pub struct TokenizerFileUsed {
     /// The file, as given or found.
     pub path: String,
-    /// `tokenizer.json`, `tiktoken rank file` or `Tekken JSON`.
+    /// `tokenizer.json`, `tiktoken rank file`, `Tekken JSON` or `SentencePiece model`.
     pub format: &'static str,
     /// The vocabulary's name (`llama-3`, `qwen-2.5`…) and what it is.
     pub vocabulary: &'static str,
@@ -127,11 +130,23 @@ impl ModelProfile {
         self.estimate_calibration().map_or(self.tokenizer.method(), |c| c.method)
     }
 
+    /// Whether this is a Gemini model counted with the Gemma 3 file, as google-genai's
+    /// `LocalTokenizer` counts Gemini 2.x and 3.
+    pub fn counts_as_genai_local_tokenizer(&self) -> bool {
+        self.provider == "gemini" && self.tokenizer == Tokenizer::Own(GEMINI_LOCAL_VOCABULARY)
+    }
+
     /// [`ModelProfile::method`], naming the tokenizer file when one was loaded.
     pub fn method_label(&self) -> String {
         match &self.tokenizer_file {
             Some(f) => {
-                format!("exact: the {} tokenizer from {} ({}, fingerprint {}, {})", f.vocabulary, f.path, f.format, f.fingerprint, f.found)
+                let what =
+                    format!("the {} tokenizer from {} ({}, fingerprint {}, {})", f.vocabulary, f.path, f.format, f.fingerprint, f.found);
+                match self.counts_as_genai_local_tokenizer() {
+                    // Gemini's own tokenizer is not public: the count is the method google-genai offers.
+                    true => format!("google-genai LocalTokenizer's count (not Gemini's server count): {what}"),
+                    false => format!("exact: {what}"),
+                }
             }
             None => self.method().to_string(),
         }

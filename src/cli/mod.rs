@@ -77,12 +77,13 @@ impl TokenizerOptions {
     }
 
     /// Where to look for tokenizer files a manifest does not name: the Hugging Face cache
-    /// (`HF_HOME`, else `~/.cache/huggingface`), `--python`, then the active `VIRTUAL_ENV`.
+    /// (`HF_HOME`, else `~/.cache/huggingface`), google-genai's cache in the temporary folder,
+    /// `--python`, then the active `VIRTUAL_ENV`.
     pub fn places(&self) -> ctxc::tokenizer_files::discover::Places {
         let var = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty()).map(PathBuf::from);
         let hf_home = var("HF_HOME").or_else(|| var("HOME").map(|home| home.join(".cache/huggingface")));
         let python = self.python.iter().cloned().chain(var("VIRTUAL_ENV")).collect();
-        ctxc::tokenizer_files::discover::Places { hf_home, python }
+        ctxc::tokenizer_files::discover::Places { hf_home, python, temp_dir: Some(std::env::temp_dir()) }
     }
 
     /// A session with these options over `overrides`.

@@ -6,6 +6,7 @@
 
 pub mod anthropic;
 pub mod chat_template;
+pub mod gemini;
 pub mod harmony;
 
 use std::sync::Arc;
@@ -31,6 +32,9 @@ pub enum Rendering {
     /// The model's own chat template (an open model's `tokenizer_config.json` or
     /// `chat_template.jinja`), rendered as transformers' `apply_chat_template` renders it.
     ChatTemplate,
+    /// Gemini counted as google-genai's `LocalTokenizer` counts it: the Gemma 3 tokenizer, each
+    /// tool as the texts of its declaration (see [`gemini`]).
+    GeminiLocal,
 }
 
 impl Rendering {
@@ -39,6 +43,8 @@ impl Rendering {
             Rendering::Harmony
         } else if profile.provider == "anthropic" {
             Rendering::Anthropic
+        } else if profile.counts_as_genai_local_tokenizer() {
+            Rendering::GeminiLocal
         } else {
             Rendering::CompactJson
         }
@@ -51,7 +57,8 @@ impl Rendering {
             Rendering::Harmony => is_gpt_oss(profile) && profile.tokenizer.is_exact(),
             // The request's text is the model's own; its count is as exact as the tokenizer.
             Rendering::ChatTemplate => profile.tokenizer.is_exact(),
-            Rendering::Anthropic | Rendering::CompactJson => false,
+            // LocalTokenizer's count exactly, which is not the count Gemini's servers make.
+            Rendering::Anthropic | Rendering::CompactJson | Rendering::GeminiLocal => false,
         }
     }
 
@@ -63,6 +70,7 @@ impl Rendering {
             (Rendering::Anthropic, _) => "estimate: each tool as compact {\"name\",\"description\",\"input_schema\"} JSON in the file's key order, counted with o200k_base and calibrated to the model's tokenizer generation (Anthropic's tokenizer is not public), plus Anthropic's published tool-use system prompt (tool_choice auto)",
             (Rendering::ChatTemplate, true) => "exact: the model's chat template rendered as transformers' apply_chat_template renders it, each tool where the template places it (its cost: what a second copy adds to a list)",
             (Rendering::ChatTemplate, false) => "estimate: the model's chat template rendered as transformers' apply_chat_template renders it, each tool where the template places it (its cost: what a second copy adds to a list), counted with a tokenizer that is not the model's",
+            (Rendering::GeminiLocal, _) => "google-genai LocalTokenizer's method (google-genai 3.6.1), not Gemini's server count: each tool as the texts of its function declaration (name, description, property names and descriptions, formats, enum values, required names, example strings), each counted alone with the Gemma 3 tokenizer and added",
             (Rendering::CompactJson, _) => "estimate: each tool as compact OpenAI function JSON ({\"type\":\"function\",\"function\":{name, description, parameters}}) in the file's key order, the array's brackets and commas as framing, counted as the prompt is; the provider's rendering is not published",
         }
     }
@@ -75,6 +83,7 @@ impl Rendering {
             (Rendering::ChatTemplate, true) => "exact: the model's chat template around the system prompt, an empty user message and the generation prompt (special tokens and roles)",
             (Rendering::ChatTemplate, false) => "estimate: the model's chat template around the system prompt, an empty user message and the generation prompt, counted with a tokenizer that is not the model's",
             (Rendering::Anthropic | Rendering::CompactJson, _) => "not counted: the provider does not publish how it frames messages",
+            (Rendering::GeminiLocal, _) => "not counted: google-genai's LocalTokenizer counts texts only, no framing",
         }
     }
 
@@ -84,6 +93,7 @@ impl Rendering {
             Rendering::Harmony => "`# Tools`, `namespace functions {…}`, breaks between tools",
             Rendering::ChatTemplate => "the chat template's text around the tool list",
             Rendering::Anthropic | Rendering::CompactJson => "the array's brackets and commas",
+            Rendering::GeminiLocal => "none: LocalTokenizer adds the declarations' texts, nothing around them",
         }
     }
 
@@ -93,6 +103,7 @@ impl Rendering {
             Rendering::Harmony => "roles, special tokens, default system text",
             Rendering::ChatTemplate => "the chat template's roles, special tokens and fixed text, an empty user turn",
             Rendering::Anthropic | Rendering::CompactJson => "not published, not counted",
+            Rendering::GeminiLocal => "none in LocalTokenizer's count",
         }
     }
 
@@ -101,7 +112,7 @@ impl Rendering {
         match self {
             Rendering::Harmony => "the system message's commentary-channel line",
             Rendering::Anthropic => "Anthropic's tool-use system prompt, tool_choice auto (published figure)",
-            Rendering::CompactJson | Rendering::ChatTemplate => "none known for this provider",
+            Rendering::CompactJson | Rendering::ChatTemplate | Rendering::GeminiLocal => "none known for this provider",
         }
     }
 
@@ -183,6 +194,10 @@ pub fn count_request(
                 without_tools,
             }
         }
+        Rendering::GeminiLocal => {
+            let tools_total = tools_count.iter().sum();
+            RequestTokens { tools: tools_count, tool_framing: 0, preamble: 0, tools_total, framing: 0, without_tools: concat(prompt_parts) }
+        }
         Rendering::Anthropic | Rendering::CompactJson | Rendering::ChatTemplate => {
             let without_tools = concat(prompt_parts);
             let preamble = profile.tool_preamble.filter(|_| n > 0).map_or(0, |p| p.auto as i64);
@@ -231,12 +246,18 @@ fn tool_texts(
         key.update(&tool.function_json_hash().to_le_bytes());
     }
     cache.get_or_insert(Kind::ToolArrayCost, key.digest128(), || {
+        if rendering == Rendering::GeminiLocal {
+            // Each text of a declaration counted alone; shown one to a line.
+            let declarations: Vec<Vec<&str>> = tools.iter().map(|t| gemini::declaration_texts(t)).collect();
+            let each = declarations.iter().map(|texts| texts.iter().map(|t| counter.count(tokenizer, t)).sum()).collect();
+            return Arc::new((declarations.iter().map(|texts| texts.join("\n")).collect(), each));
+        }
         let texts: Vec<String> = tools
             .iter()
             .map(|t| match rendering {
                 Rendering::Harmony => harmony::tool_text(t),
                 Rendering::Anthropic => anthropic::tool_text(t),
-                Rendering::CompactJson | Rendering::ChatTemplate => t.function_json().to_string(),
+                Rendering::CompactJson | Rendering::ChatTemplate | Rendering::GeminiLocal => t.function_json().to_string(),
             })
             .collect();
         let each = texts.iter().map(|t| counter.count(tokenizer, t)).collect();

