@@ -22,6 +22,17 @@ mod bpe;
 /// Counts the tokens of a text.
 pub trait CountTokens: Send + Sync {
     fn count(&self, text: &str) -> usize;
+
+    /// The stretches of `text` the encoder counts apart, in order, when it splits texts by their
+    /// length (llama-models does); `None` when it counts the text as one.
+    fn segments<'a>(&self, _text: &'a str) -> Option<Vec<&'a str>> {
+        None
+    }
+
+    /// Whether the concatenation of `parts` is counted as one text (see [`CountTokens::segments`]).
+    fn counted_as_one(&self, _parts: &[&str]) -> bool {
+        true
+    }
 }
 
 /// tiktoken-rs encoders (for encodings ctxc does not bundle a table of). `CoreBPE` keeps a regex
@@ -245,6 +256,15 @@ impl TokenCounter {
             (None, Tokenizer::Cl100kBase) => (&self.cl100k, Cuts::ANY),
             (None, _) => (&self.o200k, Cuts::ANY),
         };
+        // A text its encoder splits by length is the sum of its segments, each counted (and cut) alone.
+        if let Some(segments) = file.as_ref().and_then(|f| f.encoder.segments(text)) {
+            if let Some(count) = counts.get(hash) {
+                return count;
+            }
+            let total = segments.iter().map(|segment| self.count(tokenizer, segment)).sum();
+            counts.set(hash, total);
+            return total;
+        }
         let encode = |text: &str| file.as_ref().map_or_else(|| encoder(tokenizer).count(text), |f| f.encoder.count(text));
         if text.len() <= CHUNKED_ABOVE || !cuts.any() {
             return match counts.lookup_or_claim(hash) {
@@ -278,8 +298,10 @@ impl TokenCounter {
     /// text around the joins (from the last cut in one part to the first cut in the next; see
     /// `is_cut`).
     pub fn count_concat(&self, tokenizer: Tokenizer, parts: &[(&str, usize)]) -> usize {
-        let cuts = self.file(tokenizer).map_or(Cuts::ANY, |f| f.cuts);
-        if !cuts.any() {
+        let file = self.file(tokenizer);
+        let cuts = file.as_ref().map_or(Cuts::ANY, |f| f.cuts);
+        let texts = || parts.iter().map(|(part, _)| *part).collect::<Vec<_>>();
+        if !cuts.any() || file.is_some_and(|f| !f.encoder.counted_as_one(&texts())) {
             return self.count(tokenizer, &parts.iter().map(|(part, _)| *part).collect::<String>());
         }
         let count = |text: &str| self.count(tokenizer, text) as i64;

@@ -128,13 +128,15 @@ enum Engine {
     /// Ranks counted by tiktoken-rs; `offset` is added to each rank to make the model's id
     /// (Tekken numbers its special tokens first); `nfc`: text normalized to NFC first;
     /// `specials`: the family's special tokens are found in text (see [`special_tokens`]), and
-    /// `cuts` keeps them whole.
+    /// `cuts` keeps them whole; `windows`: long texts split as llama-models splits them (see
+    /// [`llama_segments`]).
     Ranks {
         bpe: CoreBPE,
         offset: u32,
         nfc: bool,
         specials: bool,
         cuts: Cuts,
+        windows: bool,
     },
     HuggingFace(Box<HuggingFace>),
 }
@@ -205,6 +207,9 @@ impl CountTokens for TokenizerFile {
     /// format encodes message content) and mistral-common's Tekken `encode` (no special tokens).
     fn count(&self, text: &str) -> usize {
         match &self.engine {
+            Engine::Ranks { windows: true, .. } if self.segments(text).is_some() => {
+                self.segments(text).unwrap_or_default().iter().map(|segment| self.count(segment)).sum()
+            }
             Engine::Ranks { bpe, nfc, specials: true, .. } => bpe.encode_with_special_tokens(&nfc_if(*nfc, text)).len(),
             Engine::Ranks { bpe, nfc, specials: false, .. } => bpe.encode_ordinary(&nfc_if(*nfc, text)).len(),
             // A loaded tokenizer.json encoded the probe text, so encoding cannot fail on its
@@ -212,6 +217,88 @@ impl CountTokens for TokenizerFile {
             Engine::HuggingFace(hf) => hf.count(text).unwrap_or(text.len()),
         }
     }
+
+    fn segments<'a>(&self, text: &'a str) -> Option<Vec<&'a str>> {
+        match self.engine {
+            Engine::Ranks { windows: true, .. } if text.len() > MAX_RUN_CHARS => Some(llama_segments(text)).filter(|s| s.len() > 1),
+            _ => None,
+        }
+    }
+
+    fn counted_as_one(&self, parts: &[&str]) -> bool {
+        match self.engine {
+            Engine::Ranks { windows: true, .. } => llama_one_segment(parts),
+            _ => true,
+        }
+    }
+}
+
+/// llama-models encodes a text in windows of this many characters (`TIKTOKEN_MAX_ENCODE_CHARS`)…
+const WINDOW_CHARS: usize = 400_000;
+/// …and cuts each window before a character that would make a run of more than this many
+/// whitespace or non-whitespace characters (`MAX_NO_WHITESPACES_CHARS`).
+const MAX_RUN_CHARS: usize = 25_000;
+
+/// Python's `str.isspace`: Unicode's White_Space and the information separators U+001C–U+001F.
+fn python_space(c: char) -> bool {
+    c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c)
+}
+
+/// The stretches llama-models' `Tokenizer.encode` encodes apart (llama3/tokenizer.py and
+/// llama4/tokenizer.py, 0.3.0): windows of [`WINDOW_CHARS`] characters, each cut by
+/// `_split_whitespaces_or_nonwhitespaces` so that no stretch holds a run of more than
+/// [`MAX_RUN_CHARS`] whitespace or non-whitespace characters.
+fn llama_segments(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut window_start = 0;
+    let mut chars_in_window = 0;
+    let mut slice_start = 0;
+    let mut run = 0;
+    let mut run_is_space = false;
+    for (at, c) in text.char_indices() {
+        if chars_in_window == WINDOW_CHARS {
+            out.push(&text[slice_start..at]);
+            (window_start, chars_in_window, slice_start) = (at, 0, at);
+        }
+        let is_space = python_space(c);
+        if at == window_start {
+            (run_is_space, run) = (is_space, 0);
+        }
+        if is_space != run_is_space {
+            (run_is_space, run) = (is_space, 1);
+        } else {
+            run += 1;
+            if run > MAX_RUN_CHARS {
+                out.push(&text[slice_start..at]);
+                (slice_start, run) = (at, 1);
+            }
+        }
+        chars_in_window += 1;
+    }
+    out.push(&text[slice_start..]);
+    out
+}
+
+/// Whether llama-models encodes the concatenation of `parts` whole: at most one window, no run
+/// longer than [`MAX_RUN_CHARS`].
+fn llama_one_segment(parts: &[&str]) -> bool {
+    let bytes: usize = parts.iter().map(|p| p.len()).sum();
+    if bytes <= MAX_RUN_CHARS {
+        return true;
+    }
+    if parts.iter().map(|p| p.chars().count()).sum::<usize>() > WINDOW_CHARS {
+        return false;
+    }
+    let (mut run, mut run_is_space) = (0, None);
+    for c in parts.iter().flat_map(|p| p.chars()) {
+        let is_space = python_space(c);
+        run = if run_is_space == Some(is_space) { run + 1 } else { 1 };
+        run_is_space = Some(is_space);
+        if run > MAX_RUN_CHARS {
+            return false;
+        }
+    }
+    true
 }
 
 impl TokenizerFile {
@@ -342,7 +429,9 @@ fn engines(bytes: &[u8]) -> Result<(Format, Vec<Candidate>), String> {
         let cuts = Cuts::except_before(specials.iter().flat_map(|s| cut_inside(s)));
         let bpe = core_bpe(ranks.clone(), &specials, pattern)?;
         let specials = !specials.is_empty();
-        out.push((Engine::Ranks { bpe, offset: 0, nfc: vocabulary.nfc, specials, cuts }, Some(vocabulary)));
+        // llama-models splits long texts; the other families' encoders do not.
+        let windows = vocabulary.name.starts_with("llama-");
+        out.push((Engine::Ranks { bpe, offset: 0, nfc: vocabulary.nfc, specials, cuts, windows }, Some(vocabulary)));
     }
     Ok((Format::RankFile, out))
 }
@@ -517,7 +606,7 @@ fn tekken(value: &Value) -> Result<Engine, String> {
         }
     }
     let offset = u32::try_from(specials).map_err(|_| "Tekken's special-token count is too large")?;
-    Ok(Engine::Ranks { bpe: core_bpe(ranks, &[], pattern)?, offset, nfc: false, specials: false, cuts: Cuts::ANY })
+    Ok(Engine::Ranks { bpe: core_bpe(ranks, &[], pattern)?, offset, nfc: false, specials: false, cuts: Cuts::ANY, windows: false })
 }
 
 #[cfg(test)]
@@ -717,5 +806,18 @@ mod tests {
             let whole = parts.concat();
             assert_eq!(counter.count_concat(own, &counted), file.ids(&whole).expect("encodes").len(), "{parts:?}");
         }
+    }
+
+    /// llama-models' splitting: runs of more than 25,000 characters of one kind, windows of
+    /// 400,000 characters (Python's `isspace` counts U+001C as whitespace).
+    #[test]
+    fn long_texts_split_as_llama_models_splits_them() {
+        let lens = |text: &str| llama_segments(text).iter().map(|s| s.chars().count()).collect::<Vec<_>>();
+        assert_eq!(lens(&"x".repeat(60_000)), [25_000, 25_000, 10_000]);
+        assert_eq!(lens(&format!("{}{}", "x".repeat(20_000), "\u{1c}".repeat(30_000))), [45_000, 5_000]);
+        assert_eq!(lens(&"ab ".repeat(200_000)), [400_000, 200_000]);
+        assert!(llama_one_segment(&["x".repeat(20_000).as_str(), "y".repeat(5_000).as_str()]));
+        assert!(!llama_one_segment(&["x".repeat(20_000).as_str(), "y".repeat(5_001).as_str()]));
+        assert!(!llama_one_segment(&["ab ".repeat(133_334).as_str()]));
     }
 }

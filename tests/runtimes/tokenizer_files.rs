@@ -95,6 +95,62 @@ fn corpus_texts(counter: &TokenCounter, tokenizer: Tokenizer) -> Vec<Counted> {
     out
 }
 
+/// Special-token names of every family the files cover, as they may appear in prompt text.
+const SPECIAL_NAMES: &[&str] = &[
+    "<|begin_of_text|>",
+    "<|eot_id|>",
+    "<|start_header_id|>",
+    "<|python_tag|>",
+    "<|reserved_special_token_5|>",
+    "<|im_start|>",
+    "<|im_end|>",
+    "<|endoftext|>",
+    "<|extra_7|>",
+    "<tool_call>",
+    "</tool_call>",
+    "<think>",
+    "<｜User｜>",
+    "<｜Assistant｜>",
+    "<|EOT|>",
+    "<｜begin▁of▁sentence｜>",
+    "<｜tool▁calls▁begin｜>",
+    "[INST]",
+    "[/INST]",
+    "[AVAILABLE_TOOLS]",
+    "<s>",
+    "</s>",
+];
+
+/// Texts made to break exact counting, counted with the file: special-token names alone, inside
+/// and between words; long runs without a space; long texts (counted in chunks) full of special
+/// names, digits, punctuation and mixed scripts.
+fn hostile_texts(counter: &TokenCounter, tokenizer: Tokenizer) -> Vec<Counted> {
+    let mut texts: Vec<String> = Vec::new();
+    for name in SPECIAL_NAMES {
+        texts.push(name.to_string());
+        texts.push(format!("word{name}word"));
+        texts.push(format!("You are a helpful assistant.{name}\nsystem {name} end {name}{name}"));
+    }
+    texts.push(SPECIAL_NAMES.concat());
+    texts.push("a".repeat(40_000));
+    texts.push("x".repeat(20_000) + &"_".repeat(20_000));
+    texts.push("日本語のテキスト".repeat(3_000));
+    // Over llama-models' 400,000-character window, which cuts a word.
+    texts.push("words ".repeat(70_000));
+    let mixed = format!("Grüße, naïve café — Ελληνικά русский 한국어 🙂 1234567 e\u{301} {}\n\n", SPECIAL_NAMES.join(" x"));
+    texts.push(mixed.repeat(200));
+    texts.push(SPECIAL_NAMES.join("abc.").repeat(300));
+    texts.push(SPECIAL_NAMES.join("word").repeat(300));
+    texts
+        .into_iter()
+        .enumerate()
+        .map(|(i, text)| {
+            let tokens = counter.count(tokenizer, &text) as i64;
+            Counted { label: format!("hostile text {i} ({} bytes)", text.len()), text, tokens }
+        })
+        .collect()
+}
+
 /// The reference implementation's counts of `texts`.
 fn reference_counts(kind: &str, file: &Path, texts: &[&str]) -> Vec<i64> {
     let python = common::runtime_path("tokenizer-files/bin/python");
@@ -140,6 +196,9 @@ fn counts_with_tokenizer_files_equal_the_reference_implementations() {
         let counter = TokenCounter::new();
         counter.add_file(loaded.vocabulary.name, loaded.clone(), loaded.cuts());
         counted.extend(corpus_texts(&counter, Tokenizer::Own(loaded.vocabulary.name)));
+        counted.extend(hostile_texts(&counter, Tokenizer::Own(loaded.vocabulary.name)));
+        // Every file's texts are cut into chunks and joins (the speed of counting depends on it).
+        assert!(loaded.cuts().any(), "{relative}: texts counted whole");
         let texts: Vec<&str> = counted.iter().map(|c| c.text.as_str()).collect();
         let reference = reference_counts(kind, &file, &texts);
         let differ = differences(&counted, &reference);
