@@ -131,7 +131,7 @@ enum Engine {
     /// `cuts` keeps them whole; `windows`: long texts split as llama-models splits them (see
     /// [`llama_segments`]).
     Ranks {
-        bpe: CoreBPE,
+        bpe: Box<CoreBPE>,
         offset: u32,
         nfc: bool,
         specials: bool,
@@ -427,7 +427,7 @@ fn engines(bytes: &[u8]) -> Result<(Format, Vec<Candidate>), String> {
         let pattern = vocabulary.pattern.unwrap_or_default();
         let specials = special_tokens(vocabulary.name);
         let cuts = Cuts::except_before(specials.iter().flat_map(|s| cut_inside(s)));
-        let bpe = core_bpe(ranks.clone(), &specials, pattern)?;
+        let bpe = Box::new(core_bpe(ranks.clone(), &specials, pattern)?);
         let specials = !specials.is_empty();
         // llama-models splits long texts; the other families' encoders do not.
         let windows = vocabulary.name.starts_with("llama-");
@@ -606,7 +606,14 @@ fn tekken(value: &Value) -> Result<Engine, String> {
         }
     }
     let offset = u32::try_from(specials).map_err(|_| "Tekken's special-token count is too large")?;
-    Ok(Engine::Ranks { bpe: core_bpe(ranks, &[], pattern)?, offset, nfc: false, specials: false, cuts: Cuts::ANY, windows: false })
+    Ok(Engine::Ranks {
+        bpe: Box::new(core_bpe(ranks, &[], pattern)?),
+        offset,
+        nfc: false,
+        specials: false,
+        cuts: Cuts::ANY,
+        windows: false,
+    })
 }
 
 #[cfg(test)]
