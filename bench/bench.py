@@ -595,7 +595,7 @@ def main() -> None:
     args = parser.parse_args()
 
     # Only the scales case runs the floor (a release build of its own).
-    ctxc, floor = build(args.ctxc, not (args.only_lint or args.only_lsp or args.only_mcp))
+    ctxc, floor = build(args.ctxc, not (args.only_lint or args.only_lsp or args.only_mcp or args.only_tokenizer))
     work = args.keep or tempfile.mkdtemp(prefix="ctxc-bench-")
     os.makedirs(work, exist_ok=True)
     try:

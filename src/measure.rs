@@ -332,7 +332,10 @@ fn estimate(agent: &Agent, rendered: &Rendered, counter: &TokenCounter, calibrat
     };
     let request_tokens = calibrated(counted, (prompt_counted, system_prompt.tokens), &c);
     let tool_schemas = tool_costs(&callable, &profile, rendering, &request_tokens);
-    let request = request_cost(&profile, rendering, &request_tokens, &system_prompt, &tool_schemas);
+    let mut request = request_cost(&profile, rendering, &request_tokens, &system_prompt, &tool_schemas);
+    if let (Rendering::ChatTemplate, Some(template)) = (rendering, &agent.chat_template) {
+        request.method = format!("{} (the template of {})", request.method, template.source());
+    }
     Measured {
         agent: rendered.agent.clone(),
         mode: rendered.mode.clone(),

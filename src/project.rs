@@ -724,6 +724,21 @@ pub fn locate_path(path: &Path, shown: &str, limit: u64) -> Result<PathBuf, Read
     Ok(resolved)
 }
 
+/// The text of a file named outside any project (a model's chat template given on the command
+/// line or found beside its tokenizer file), shown as `shown`: links followed (a Hugging Face
+/// cache links its files), then read as [`ProjectRoot::read`] reads a file of its own folder (a
+/// regular file, never a FIFO or a device, at most [`MAX_FILE_BYTES`], UTF-8).
+pub fn read_outside(path: &Path, shown: &str) -> Result<SharedText, ReadError> {
+    let resolved = locate_path(path, shown, MAX_FILE_BYTES)?;
+    let shown_in = |e: ReadError| match e {
+        ReadError::NotUtf8 { line, column, .. } => ReadError::NotUtf8 { path: shown.to_string(), line, column },
+        ReadError::Missing(_) => ReadError::Missing(shown.to_string()),
+        ReadError::NotAFile(_) => ReadError::NotAFile(shown.to_string()),
+        other => other,
+    };
+    ProjectRoot::read_path(&resolved).map(|file| file.text).map_err(shown_in)
+}
+
 /// A file over a limit other than [`MAX_FILE_BYTES`].
 fn over_limit(shown: &str, bytes: u64, limit: u64) -> ReadError {
     ReadError::Unreadable { path: shown.to_string(), reason: format!("{bytes} bytes, over the {limit}-byte limit for this kind of file") }

@@ -13,6 +13,7 @@ use crate::diagnostic::{Diagnostic, Failure};
 use crate::manifest::{self, Loaded};
 use crate::measure::Measured;
 use crate::memo::Cache;
+use crate::models::ModelProfile;
 use crate::project::{ProjectRoot, RunState};
 use crate::render::Rendered;
 use crate::tokenizer_files::discover::{self, Discovery, Places};
@@ -88,10 +89,11 @@ impl Session {
 
     /// Counts `loaded`'s agent with its model's own tokenizer file: the one it names (an error
     /// when that file cannot be used), else the one discovery finds (a warning when that one
-    /// cannot be used: the counts stay estimates).
+    /// cannot be used: the counts stay estimates), with the chat template found beside it when
+    /// the agent names none.
     fn use_tokenizer_file(&self, loaded: &mut Loaded) -> Result<(), Failure> {
         let agent = &mut loaded.agent;
-        let mut templates = (None, None);
+        let mut discovered = None;
         let (path, shown, found, origin) = match &agent.tokenizer_file {
             Some(named) => {
                 let found = if named.from_command_line { "given by --tokenizer" } else { "named by the manifest's `tokenizer`" };
@@ -102,10 +104,12 @@ impl Session {
                     return Ok(());
                 };
                 let shown = found.path.display().to_string();
-                let text = |p: Option<PathBuf>| p.map(|p| p.display().to_string());
-                templates = (text(found.tokenizer_config), text(found.chat_template));
                 match crate::project::locate_path(&found.path, &shown, MAX_TOKENIZER_BYTES) {
-                    Ok(path) => (path, shown, format!("found in the {}", found.place), None),
+                    Ok(path) => {
+                        let how = format!("found in the {}", found.place);
+                        discovered = Some(found);
+                        (path, shown, how, None)
+                    }
                     Err(e) => {
                         loaded.warnings.push(Diagnostic::warning(format!(
                             "tokenizer file {}: {}; counts stay estimates",
@@ -118,23 +122,11 @@ impl Session {
             }
             None => return Ok(()),
         };
-        let file = self.tokenizer_file(&path, &shown);
-        let fits = file.and_then(|f| crate::tokenizer_files::check_fits(&f, &shown, &agent.profile).map(|()| f));
-        match fits {
-            Ok(file) => {
-                let vocabulary = file.vocabulary;
-                self.counter.add_file(vocabulary.name, file.clone(), file.cuts_safely());
-                agent.profile.tokenizer = crate::models::Tokenizer::Own(vocabulary.name);
-                agent.profile.tokenizer_file = Some(crate::models::TokenizerFileUsed {
-                    path: shown,
-                    format: file.format.name(),
-                    vocabulary: vocabulary.name,
-                    description: vocabulary.description,
-                    fingerprint: file.fingerprint.clone(),
-                    found,
-                    tokenizer_config: templates.0,
-                    chat_template: templates.1,
-                });
+        match self.count_with_file(&mut agent.profile, &path, &shown, found.clone()) {
+            Ok(()) => {
+                if let Some(found) = discovered {
+                    self.use_found_template(loaded, &found);
+                }
                 Ok(())
             }
             Err(message) => match origin {
@@ -151,6 +143,74 @@ impl Session {
                     Ok(())
                 }
             },
+        }
+    }
+
+    /// Counts `profile`'s model with the tokenizer file at `path` (located, links resolved;
+    /// `shown` as the user knows it; `found`: how it was chosen) from now on, when it loads and is
+    /// the model's; `Err` says why not, for people.
+    pub fn count_with_file(&self, profile: &mut ModelProfile, path: &Path, shown: &str, found: String) -> Result<(), String> {
+        let file = self.tokenizer_file(path, shown)?;
+        crate::tokenizer_files::check_fits(&file, shown, profile)?;
+        let vocabulary = file.vocabulary;
+        self.counter.add_file(vocabulary.name, file.clone(), file.cuts());
+        profile.tokenizer = crate::models::Tokenizer::Own(vocabulary.name);
+        profile.tokenizer_file = Some(crate::models::TokenizerFileUsed {
+            path: shown.to_string(),
+            format: file.format.name(),
+            vocabulary: vocabulary.name,
+            description: vocabulary.description,
+            fingerprint: file.fingerprint.clone(),
+            found,
+            tokenizer_config: None,
+            chat_template: None,
+        });
+        Ok(())
+    }
+
+    /// The model's chat template found beside its tokenizer file (`chat_template.jinja`, else the
+    /// `chat_template` of `tokenizer_config.json`, as transformers loads a folder): the agent's
+    /// request is rendered through it unless the agent names one. The files are named in
+    /// `model.tokenizer_file`; one that cannot be read or compiled is a warning and the request
+    /// keeps the provider's rendering.
+    fn use_found_template(&self, loaded: &mut Loaded, found: &discover::Found) {
+        let read = |path: &Option<PathBuf>| -> Result<Option<(String, crate::memo::SharedText)>, Diagnostic> {
+            let Some(path) = path else { return Ok(None) };
+            let shown = path.display().to_string();
+            crate::project::read_outside(path, &shown).map(|text| Some((shown, text))).map_err(|e| e.into_diagnostic())
+        };
+        let agent = &mut loaded.agent;
+        if let Some(used) = agent.profile.tokenizer_file.as_mut() {
+            let text = |p: &Option<PathBuf>| p.as_ref().map(|p| p.display().to_string());
+            used.tokenizer_config = text(&found.tokenizer_config);
+            used.chat_template = text(&found.chat_template);
+        }
+        if agent.chat_template.is_some() {
+            return;
+        }
+        let files = read(&found.tokenizer_config).and_then(|config| Ok((config, read(&found.chat_template)?)));
+        let compiled = files.and_then(|(config, jinja)| {
+            for (shown, text) in config.iter().chain(&jinja) {
+                loaded.sources.insert_shared(shown, text.clone());
+            }
+            fn as_pair((shown, text): &(String, crate::memo::SharedText)) -> (&str, &str) {
+                (shown, text)
+            }
+            crate::providers::chat_template::ChatTemplate::from_files(config.as_ref().map(as_pair), jinja.as_ref().map(as_pair))
+        });
+        match compiled {
+            Ok(Some(template)) => {
+                let how = format!("found beside the tokenizer file in the {}", found.place);
+                agent.chat_template = Some(Arc::new(template.found(&how)));
+            }
+            Ok(None) => {}
+            Err(d) => {
+                let message = format!(
+                    "chat template beside the tokenizer file ({}): {}; the request keeps the provider's rendering",
+                    found.place, d.message
+                );
+                loaded.warnings.push(Diagnostic::warning(message));
+            }
         }
     }
 
@@ -232,8 +292,9 @@ impl Session {
         Ok(self.measure(self.load(manifest)?, only))
     }
 
-    /// Costs bare tool files (no manifest) for `model`, counted with this session's counter.
-    pub fn cost_tool_files(&self, files: &crate::measure::ToolFiles, model: crate::models::ModelProfile) -> crate::measure::ToolFilesCost {
+    /// Costs bare tool files (no manifest) for `model`, counted with this session's counter (and
+    /// with a tokenizer file [`Session::count_with_file`] set on the profile).
+    pub fn cost_tool_files(&self, files: &crate::measure::ToolFiles, model: ModelProfile) -> crate::measure::ToolFilesCost {
         crate::measure::cost_tool_files(files, model, &self.counter, self.cache())
     }
 

@@ -22,6 +22,17 @@ mod bpe;
 /// Counts the tokens of a text.
 pub trait CountTokens: Send + Sync {
     fn count(&self, text: &str) -> usize;
+
+    /// The stretches of `text` the encoder counts apart, in order, when it splits texts by their
+    /// length (llama-models does); `None` when it counts the text as one.
+    fn segments<'a>(&self, _text: &'a str) -> Option<Vec<&'a str>> {
+        None
+    }
+
+    /// Whether the concatenation of `parts` is counted as one text (see [`CountTokens::segments`]).
+    fn counted_as_one(&self, _parts: &[&str]) -> bool {
+        true
+    }
 }
 
 /// tiktoken-rs encoders (for encodings ctxc does not bundle a table of). `CoreBPE` keeps a regex
@@ -69,14 +80,45 @@ pub struct TokenCounter {
     files: RwLock<Vec<Arc<FileCounts>>>,
 }
 
-/// A tokenizer file's encoder and its counts. `cuts_safely`: whether texts may be cut where
-/// [`is_cut`] allows (its split pattern ends letter runs as o200k_base's does); otherwise long
-/// texts and concatenations are counted whole.
+/// A tokenizer file's encoder, where its texts may be cut, and its counts.
 struct FileCounts {
     name: &'static str,
     encoder: Arc<dyn CountTokens>,
-    cuts_safely: bool,
+    cuts: Cuts,
     counts: Counts,
+}
+
+/// Where an encoder's texts may be cut without changing their counts: where [`is_cut`] allows,
+/// except before the ASCII bytes of a set (those that follow a letter inside one of a file's
+/// special tokens, which a cut there would break). [`Cuts::NONE`] excludes every ASCII byte: long
+/// texts and concatenations are then counted whole.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Cuts {
+    /// Bit `b` set: no cut before byte `b`.
+    never_before: u128,
+}
+
+impl Cuts {
+    /// Every cut [`is_cut`] allows (o200k_base, cl100k_base, rank files, Tekken).
+    pub const ANY: Cuts = Cuts { never_before: 0 };
+    /// No cut at all.
+    pub const NONE: Cuts = Cuts { never_before: u128::MAX };
+
+    /// [`Cuts::ANY`] less the cuts before `bytes` (non-ASCII bytes are never cut before anyway).
+    pub fn except_before(bytes: impl IntoIterator<Item = u8>) -> Cuts {
+        let never_before = bytes.into_iter().filter(u8::is_ascii).fold(0, |set, b| set | 1u128 << b);
+        Cuts { never_before }
+    }
+
+    /// Whether any cut is allowed.
+    pub fn any(self) -> bool {
+        self != Cuts::NONE
+    }
+
+    /// Whether a text may be cut between bytes `prev` and `next`.
+    pub(crate) fn allows(self, prev: u8, next: u8) -> bool {
+        is_cut(prev, next) && self.never_before & (1u128 << next) == 0
+    }
 }
 
 /// Token counts of one encoding by content hash. A text being counted is marked as claimed, so
@@ -184,12 +226,12 @@ impl TokenCounter {
         self.count_hashed(tokenizer, text, content_hash(text))
     }
 
-    /// Counts [`Tokenizer::Own`]`(name)` with `encoder` from now on (the first file added under a
-    /// name stays: files of one vocabulary count alike).
-    pub fn add_file(&self, name: &'static str, encoder: Arc<dyn CountTokens>, cuts_safely: bool) {
+    /// Counts [`Tokenizer::Own`]`(name)` with `encoder`, its texts cut only where `cuts` allows,
+    /// from now on (the first file added under a name stays: files of one vocabulary count alike).
+    pub fn add_file(&self, name: &'static str, encoder: Arc<dyn CountTokens>, cuts: Cuts) {
         let mut files = self.files.write().unwrap_or_else(|poisoned| poisoned.into_inner());
         if files.iter().all(|f| f.name != name) {
-            files.push(Arc::new(FileCounts { name, encoder, cuts_safely, counts: Counts::default() }));
+            files.push(Arc::new(FileCounts { name, encoder, cuts, counts: Counts::default() }));
         }
     }
 
@@ -209,13 +251,22 @@ impl TokenCounter {
             return 0;
         }
         let file = self.file(tokenizer);
-        let (counts, chunked) = match (&file, tokenizer) {
-            (Some(file), _) => (&file.counts, file.cuts_safely),
-            (None, Tokenizer::Cl100kBase) => (&self.cl100k, true),
-            (None, _) => (&self.o200k, true),
+        let (counts, cuts) = match (&file, tokenizer) {
+            (Some(file), _) => (&file.counts, file.cuts),
+            (None, Tokenizer::Cl100kBase) => (&self.cl100k, Cuts::ANY),
+            (None, _) => (&self.o200k, Cuts::ANY),
         };
+        // A text its encoder splits by length is the sum of its segments, each counted (and cut) alone.
+        if let Some(segments) = file.as_ref().and_then(|f| f.encoder.segments(text)) {
+            if let Some(count) = counts.get(hash) {
+                return count;
+            }
+            let total = segments.iter().map(|segment| self.count(tokenizer, segment)).sum();
+            counts.set(hash, total);
+            return total;
+        }
         let encode = |text: &str| file.as_ref().map_or_else(|| encoder(tokenizer).count(text), |f| f.encoder.count(text));
-        if text.len() <= CHUNKED_ABOVE || !chunked {
+        if text.len() <= CHUNKED_ABOVE || !cuts.any() {
             return match counts.lookup_or_claim(hash) {
                 Lookup::Counted(count) => count,
                 Lookup::Busy => counts.wait(hash, || encode(text)),
@@ -227,7 +278,7 @@ impl TokenCounter {
         }
         let mut total = 0;
         let mut busy = Vec::new();
-        for chunk in chunks(text) {
+        for chunk in chunks(text, cuts) {
             let key = content_hash(chunk);
             match counts.lookup_or_claim(key) {
                 Lookup::Counted(count) => total += count,
@@ -247,14 +298,17 @@ impl TokenCounter {
     /// text around the joins (from the last cut in one part to the first cut in the next; see
     /// `is_cut`).
     pub fn count_concat(&self, tokenizer: Tokenizer, parts: &[(&str, usize)]) -> usize {
-        if self.file(tokenizer).is_some_and(|f| !f.cuts_safely) {
+        let file = self.file(tokenizer);
+        let cuts = file.as_ref().map_or(Cuts::ANY, |f| f.cuts);
+        let texts = || parts.iter().map(|(part, _)| *part).collect::<Vec<_>>();
+        if !cuts.any() || file.is_some_and(|f| !f.encoder.counted_as_one(&texts())) {
             return self.count(tokenizer, &parts.iter().map(|(part, _)| *part).collect::<String>());
         }
         let count = |text: &str| self.count(tokenizer, text) as i64;
         let mut total = 0;
         let mut join = String::new();
         for &(part, tokens) in parts {
-            match first_cut(part).zip(last_cut(part)) {
+            match first_cut(part, cuts).zip(last_cut(part, cuts)) {
                 Some((head, tail)) => {
                     join.push_str(&part[..head]);
                     total += count(&join);
@@ -310,7 +364,7 @@ const GEAR: [u64; 256] = {
 /// Splits a text at cuts (see [`is_cut`]) chosen by its content: a gear rolling hash of the last
 /// 64 bytes decides, so two texts with a long stretch in common cut it at the same places and
 /// share those chunks. The chunks' counts add up to the text's count.
-fn chunks(text: &str) -> impl Iterator<Item = &str> {
+fn chunks(text: &str, cuts: Cuts) -> impl Iterator<Item = &str> {
     let bytes = text.as_bytes();
     let mut start = 0;
     let mut hash: u64 = 0;
@@ -323,7 +377,7 @@ fn chunks(text: &str) -> impl Iterator<Item = &str> {
             hash = (hash << 1).wrapping_add(GEAR[bytes[i] as usize]);
             i += 1;
             let len = i - start;
-            if len >= MIN_CHUNK && i < bytes.len() && is_cut(bytes[i - 1], bytes[i]) && (hash & CHUNK_MASK == 0 || len >= MAX_CHUNK) {
+            if len >= MIN_CHUNK && i < bytes.len() && cuts.allows(bytes[i - 1], bytes[i]) && (hash & CHUNK_MASK == 0 || len >= MAX_CHUNK) {
                 let chunk = &text[start..i];
                 start = i;
                 return Some(chunk);
@@ -335,12 +389,12 @@ fn chunks(text: &str) -> impl Iterator<Item = &str> {
     })
 }
 
-fn first_cut(text: &str) -> Option<usize> {
-    text.as_bytes().windows(2).position(|w| is_cut(w[0], w[1])).map(|i| i + 1)
+fn first_cut(text: &str, cuts: Cuts) -> Option<usize> {
+    text.as_bytes().windows(2).position(|w| cuts.allows(w[0], w[1])).map(|i| i + 1)
 }
 
-fn last_cut(text: &str) -> Option<usize> {
-    text.as_bytes().windows(2).rposition(|w| is_cut(w[0], w[1])).map(|i| i + 1)
+fn last_cut(text: &str, cuts: Cuts) -> Option<usize> {
+    text.as_bytes().windows(2).rposition(|w| cuts.allows(w[0], w[1])).map(|i| i + 1)
 }
 
 #[cfg(test)]
@@ -439,7 +493,7 @@ mod tests {
         for seed in 1..9u64 {
             let text: String = tricky_parts(seed, 9000).concat();
             assert!(text.len() > 4 * CHUNKED_ABOVE, "{}", text.len());
-            let pieces: Vec<&str> = chunks(&text).collect();
+            let pieces: Vec<&str> = chunks(&text, Cuts::ANY).collect();
             assert!(pieces.len() > 8, "{} chunks", pieces.len());
             assert_eq!(pieces.concat(), text);
             for tokenizer in [Tokenizer::O200kBase, Tokenizer::Cl100kBase] {
@@ -450,7 +504,7 @@ mod tests {
             let half = (half..).find(|&i| text.is_char_boundary(i)).unwrap_or(half);
             let shifted = format!("A different start.\n{}", &text[half..]);
             let later: Vec<&str> = pieces[pieces.len() / 2 + 2..].to_vec();
-            let shared = chunks(&shifted).filter(|c| later.contains(c)).count();
+            let shared = chunks(&shifted, Cuts::ANY).filter(|c| later.contains(c)).count();
             assert!(shared + 3 >= later.len(), "{shared} of {} chunks shared", later.len());
         }
     }

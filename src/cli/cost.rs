@@ -162,7 +162,21 @@ fn is_manifest_file(path: &Path) -> bool {
 /// describes the run, the problems in it.
 fn cost_tools(args: &CostArgs, input: &ToolFiles, reporter: &Reporter) -> u8 {
     let model_name = args.overrides.model.as_deref().unwrap_or("gpt-4o");
-    let cost = Session::default().cost_tool_files(input, profile(model_name));
+    let session = Session::default();
+    let mut model = profile(model_name);
+    if let Some(path) = &args.overrides.tokenizers.tokenizer {
+        // As for agents: the file must be the model's, or nothing is costed.
+        let shown = path.display().to_string();
+        let located = ctxc::project::locate_path(path, &shown, ctxc::tokenizer_files::MAX_TOKENIZER_BYTES).map_err(|e| e.message());
+        if let Err(message) = located.and_then(|path| session.count_with_file(&mut model, &path, &shown, "given by --tokenizer".into())) {
+            let d = ctxc::Diagnostic::error(format!("tokenizer file (--tokenizer): {message}"))
+                .code(Code::MAN010)
+                .help("give the model's own tokenizer file (with --model), or leave --tokenizer out to count a labelled estimate");
+            reporter.diagnostics(&[d], &ctxc::Sources::default());
+            return EXIT_INPUT;
+        }
+    }
+    let cost = session.cost_tool_files(input, model);
     let exit = if cost.failed() { EXIT_INPUT } else { EXIT_OK };
     reporter.diagnostics(&cost.problems, &cost.sources);
     if exit != EXIT_OK && args.format != CostFormat::Json && (input.dir.is_none() || cost.files.is_empty()) {

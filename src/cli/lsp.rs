@@ -22,6 +22,9 @@ pub struct LspArgs {
     /// The model's own tokenizer file, as on other commands (as `--set agent.tokenizer=PATH`).
     #[arg(long, value_name = "PATH")]
     tokenizer: Option<PathBuf>,
+    /// The model's chat template, as on other commands (as `--set agent.chat_template=PATH`).
+    #[arg(long, value_name = "PATH")]
+    chat_template: Option<PathBuf>,
 }
 
 /// The custom request of a preview pane: the rendered prompt of one mode and scenario.
@@ -75,10 +78,8 @@ fn serve(connection: &Connection, args: LspArgs) -> Result<(), Box<dyn std::erro
     let result = json!({"capabilities": capabilities(), "serverInfo": {"name": "ctxc", "version": env!("CARGO_PKG_VERSION")}});
     connection.initialize_finish(id, result)?;
     let mut set = args.set.set;
-    if let Some(path) = &args.tokenizer {
-        let path = std::path::absolute(path).unwrap_or_else(|_| path.clone());
-        set.push(format!("agent.tokenizer={}", toml::Value::String(path.display().to_string())));
-    }
+    set.extend(super::file_override("agent.tokenizer", args.tokenizer.as_deref()));
+    set.extend(super::file_override("agent.chat_template", args.chat_template.as_deref()));
     let mut workspace = Workspace::new(&root, ctxc::lint::Options::default(), set);
     publish(connection, workspace.refresh_all())?;
     while let Ok(first) = connection.receiver.recv() {

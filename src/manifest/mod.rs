@@ -401,26 +401,34 @@ impl Validator {
 
     /// The agent's `chat_template`, read and compiled: a tokenizer configuration's template, or a
     /// `.jinja` file with the special tokens of the `tokenizer_config.json` beside it (as
-    /// transformers loads a tokenizer folder).
+    /// transformers loads a tokenizer folder). One named in the manifest is read inside the
+    /// project; one set by `--chat-template` (or `--set`, a `CTXC_` variable) anywhere, links
+    /// followed, under the same rules otherwise (a regular UTF-8 file under the size limit).
     fn chat_template(&mut self, reference: &Spanned<String>) -> Option<Arc<crate::providers::chat_template::ChatTemplate>> {
         use crate::providers::chat_template::ChatTemplate;
-        let span = self.span(reference, &reference.value);
-        let file = match self.root.read(&reference.value) {
+        let from_command_line = self.overridden("agent.chat_template");
+        let span = if from_command_line { None } else { self.span(reference, &reference.value) };
+        let read = |this: &Self, reference: &str| match from_command_line {
+            true => crate::project::read_outside(Path::new(reference), reference).map(|text| (reference.to_string(), text)),
+            false => this.root.read(reference).map(|file| (file.display, file.text)),
+        };
+        let (display, text) = match read(self, &reference.value) {
             Ok(file) => file,
             Err(e) => {
                 self.read_error(e, span);
                 return None;
             }
         };
-        self.sources.insert_shared(&file.display, file.text.clone());
-        let loaded = if file.rel.ends_with(".json") {
-            ChatTemplate::from_files(Some((&file.display, &file.text)), None)
+        self.sources.insert_shared(&display, text.clone());
+        let loaded = if reference.value.ends_with(".json") {
+            ChatTemplate::from_files(Some((&display, &text)), None)
         } else {
-            let beside = match reference.value.rsplit_once('/') {
-                Some((dir, _)) => format!("{dir}/tokenizer_config.json"),
-                None => "tokenizer_config.json".to_string(),
+            let beside = match (from_command_line, reference.value.rsplit_once('/')) {
+                (true, _) => Path::new(&reference.value).with_file_name("tokenizer_config.json").display().to_string(),
+                (false, Some((dir, _))) => format!("{dir}/tokenizer_config.json"),
+                (false, None) => "tokenizer_config.json".to_string(),
             };
-            let config = match self.root.read(&beside) {
+            let config = match read(self, &beside) {
                 Ok(config) => Some(config),
                 Err(ReadError::Missing(_)) => None,
                 Err(e) => {
@@ -428,22 +436,26 @@ impl Validator {
                     return None;
                 }
             };
-            if let Some(config) = &config {
-                self.sources.insert_shared(&config.display, config.text.clone());
+            if let Some((config_display, config_text)) = &config {
+                self.sources.insert_shared(config_display, config_text.clone());
             }
-            ChatTemplate::from_files(config.as_ref().map(|c| (c.display.as_str(), &*c.text)), Some((&file.display, &file.text)))
+            ChatTemplate::from_files(config.as_ref().map(|(d, t)| (d.as_str(), &**t)), Some((&display, &text)))
         };
         let loaded = loaded.and_then(|t| {
             t.ok_or_else(|| {
-                Diagnostic::error(format!("{} has no `chat_template`", file.display))
+                Diagnostic::error(format!("{display} has no `chat_template`"))
                     .code(Code::MAN010)
                     .in_file(&self.file)
                     .at(span.clone())
                     .help("name the model's `chat_template.jinja`, or a tokenizer_config.json that holds its chat template")
             })
         });
+        let found = match from_command_line {
+            true => "given by --chat-template",
+            false => "named by the manifest's `chat_template`",
+        };
         match loaded {
-            Ok(template) => Some(Arc::new(template)),
+            Ok(template) => Some(Arc::new(template.found(found))),
             Err(d) => {
                 self.diagnostics.push(d);
                 None

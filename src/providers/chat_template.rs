@@ -44,6 +44,8 @@ pub struct ChatTemplate {
     /// The variables transformers passes besides the conversation: `bos_token`, `eos_token`… as
     /// the tokenizer configuration sets them.
     pub special_tokens: Vec<(String, String)>,
+    /// How it was chosen, for the label of the counts made with it (see [`ChatTemplate::found`]).
+    pub found: String,
 }
 
 /// The texts a request is counted from (see [`ChatTemplate::request_texts`]).
@@ -92,7 +94,7 @@ impl ChatTemplate {
             jsonc_parser::ast::Value::NullKeyword(_) => return Ok(None),
             other => return Err(error(other.range().start, "`chat_template` must be a string or a list of named templates".to_string())),
         };
-        let template = ChatTemplate { file: file.to_string(), templates, special_tokens };
+        let template = ChatTemplate { file: file.to_string(), templates, special_tokens, found: String::new() };
         template.compile()?;
         Ok(Some(template))
     }
@@ -118,6 +120,7 @@ impl ChatTemplate {
             file: file.to_string(),
             templates: vec![Named { name: None, source: text.to_string(), offsets: None }],
             special_tokens,
+            found: String::new(),
         };
         template.compile()?;
         Ok(template)
@@ -132,6 +135,21 @@ impl ChatTemplate {
             (Some((file, text)), config) => ChatTemplate::from_jinja(file, text, config).map(Some),
             (None, Some((file, text))) => ChatTemplate::from_tokenizer_config(file, text),
             (None, None) => Ok(None),
+        }
+    }
+
+    /// This template, saying how it was chosen: `named by the manifest's `chat_template``,
+    /// `given by --chat-template`, `found beside the tokenizer file in the Hugging Face cache (…)`.
+    pub fn found(mut self, how: &str) -> ChatTemplate {
+        self.found = how.to_string();
+        self
+    }
+
+    /// Where the template comes from, for labels: its file and how it was chosen.
+    pub fn source(&self) -> String {
+        match self.found.is_empty() {
+            true => self.file.clone(),
+            false => format!("{}, {}", self.file, self.found),
         }
     }
 

@@ -83,8 +83,7 @@ pub fn find(model: &str, places: &Places) -> Discovery {
             for packaged in vocabularies.iter().flat_map(|v| &v.packaged) {
                 let path = site.join(packaged);
                 if path.is_file() {
-                    let place = format!("Python package ({})", site.display());
-                    return Discovery::Found(Found { path, place, tokenizer_config: None, chat_template: None });
+                    return Discovery::Found(Found::beside(path, format!("Python package ({})", site.display())));
                 }
             }
             looked.push(format!("{} (Python packages)", site.display()));
@@ -111,14 +110,31 @@ fn hf_snapshot(repo_dir: &Path, repository: &str) -> Option<Found> {
         return None;
     }
     let dir = snapshots.join(revision);
-    let beside = |name: &str| Some(dir.join(name)).filter(|p| p.is_file());
-    let path = ["tokenizer.json", "tekken.json", "original/tokenizer.model", "tokenizer.model"].iter().find_map(|name| beside(name))?;
-    Some(Found {
-        path,
-        place: format!("Hugging Face cache ({repository})"),
-        tokenizer_config: beside("tokenizer_config.json"),
-        chat_template: beside("chat_template.jinja"),
-    })
+    let path = ["tokenizer.json", "tekken.json", "original/tokenizer.model", "tokenizer.model"].iter().map(|name| dir.join(name)).find(|p| p.is_file())?;
+    Some(Found::beside(path, format!("Hugging Face cache ({repository})")))
+}
+
+impl Found {
+    /// The tokenizer file at `path`, with the template files in its folder (for
+    /// `original/tokenizer.model`, the snapshot's top, where transformers keeps them).
+    fn beside(path: PathBuf, place: String) -> Found {
+        let folder = path.parent().map(|dir| if dir.ends_with("original") { dir.parent().unwrap_or(dir) } else { dir });
+        let file = |name: &str| folder.map(|dir| dir.join(name)).filter(|p| p.is_file());
+        Found { tokenizer_config: file("tokenizer_config.json"), chat_template: file("chat_template.jinja"), path, place }
+    }
+
+    /// The file the model's chat template would be read from: `chat_template.jinja`, else a
+    /// `tokenizer_config.json` that has a `chat_template` (`None` when neither does, or the
+    /// configuration cannot be read).
+    pub fn template_file(&self) -> Option<&Path> {
+        if let Some(jinja) = &self.chat_template {
+            return Some(jinja);
+        }
+        let config = self.tokenizer_config.as_deref()?;
+        let text = crate::project::read_outside(config, &config.display().to_string()).ok()?;
+        let value: serde_json::Value = serde_json::from_str(&text).ok()?;
+        value.get("chat_template").is_some_and(|t| !t.is_null()).then_some(config)
+    }
 }
 
 /// The site-packages folders of a Python environment, given as its folder or as an interpreter

