@@ -8,8 +8,25 @@ use crate::agent_files::{Doc, FileKind};
 use crate::rules::context::Context;
 use crate::rules::globs::split_globs;
 
-// The rule files of this folder, one per code of the family in the table (src/codes.rs).
-rule_modules!();
+// The rule files of this folder, one per code of the family in the table (src/codes.rs; a test
+// checks the two lists agree).
+pub mod cursor001_frontmatter_missing;
+pub mod cursor002_frontmatter_unterminated;
+pub mod cursor003_unknown_field;
+pub mod cursor004_always_apply_not_boolean;
+pub mod cursor005_always_apply_with_globs;
+pub mod cursor006_globs_space_separated;
+pub mod cursor007_glob_quoted;
+pub mod cursor008_glob_invalid;
+pub mod cursor009_glob_anchored;
+pub mod cursor010_glob_empty_entry;
+pub mod cursor012_empty_body;
+pub mod cursor013_rule_too_long;
+pub mod cursor014_legacy_cursorrules;
+pub mod cursor015_cursorrules_beside_rules;
+pub mod cursor016_cursorrules_empty;
+pub mod cursor017_duplicate_field;
+pub mod cursor018_cursorrules_inside_cursor_folder;
 
 /// What the family covers, in one line, for `docs/rules.md`.
 pub const ABOUT: &str = "Cursor project rules (`.cursor/rules/*.mdc`) and the legacy `.cursorrules`.";

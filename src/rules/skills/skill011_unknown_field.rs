@@ -11,8 +11,14 @@ pub const RULE: Definition = Definition {
           `tags`, `triggers`, `priority`, `enabled`) mean nothing to the others; strict validation keeps a skill to the \
           specification's `name`, `description`, `license`, `compatibility`, `metadata` and `allowed-tools` (put \
           anything else under `metadata`).",
-    fails: Example { file: "skills/meeting-notes/SKILL.md", text: "---\nname: meeting-notes\ndescription: Turn a transcript into notes.\nversion: \"1.2\"\n---\n" },
-    passes: Example { file: "skills/meeting-notes/SKILL.md", text: "---\nname: meeting-notes\ndescription: Turn a transcript into notes.\nmetadata:\n  version: \"1.2\"\n---\n" },
+    fails: Example {
+        file: "skills/meeting-notes/SKILL.md",
+        text: "---\nname: meeting-notes\ndescription: Turn a transcript into notes.\nversion: \"1.2\"\n---\n",
+    },
+    passes: Example {
+        file: "skills/meeting-notes/SKILL.md",
+        text: "---\nname: meeting-notes\ndescription: Turn a transcript into notes.\nmetadata:\n  version: \"1.2\"\n---\n",
+    },
     notes: "Levels: at the default (**lenient**) level this is a warning, and the fields Claude Code reads in a skill \
             (`argument-hint`, `disable-model-invocation`, `user-invocable`, `model`, `context`, `agent`, `hooks`: \
             https://code.claude.com/docs/en/skills) are allowed, and in an agent on the `zeus` preset the fields Zeus reads \

@@ -4,8 +4,8 @@ use serde_json::Value;
 
 use crate::memo::Kind;
 
-use crate::rules::tools;
 use crate::rules::prelude::*;
+use crate::rules::tools;
 
 pub const RULE: Definition = Definition {
     severity: Severity::Error,
