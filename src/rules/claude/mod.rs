@@ -14,6 +14,7 @@ use serde_json::Value;
 
 use crate::agent_files::{Doc, FileKind};
 use crate::diagnostic::{Diagnostic, Edit, Fix};
+use crate::rules::frontmatter::{raw_front, unquote};
 use crate::rules::json_span::{json_docs, place, Step};
 use crate::yaml::FrontmatterError;
 
@@ -99,7 +100,7 @@ impl Field {
 }
 
 /// A file's frontmatter fields: the YAML parse when it succeeds, else `key: value` lines (the
-/// value a raw string), as Claude Code reads them. `None` without a frontmatter block.
+/// value a raw string, read by the one lenient reader), as Claude Code reads them. `None` without a frontmatter block.
 pub fn fields(doc: &Doc) -> Option<Vec<Field>> {
     match &*doc.front {
         Ok(_) => Some(
@@ -123,37 +124,20 @@ pub fn field<'a>(fields: &'a [Field], key: &str) -> Option<&'a Field> {
     fields.iter().find(|f| f.key == key)
 }
 
-/// Top-level `key: value` lines of a frontmatter block that is not valid YAML.
+/// Top-level `key: value` lines of a frontmatter block that is not valid YAML, each value a raw
+/// string without its quotes (the span of an empty value is none).
 fn line_fields(text: &str) -> Vec<Field> {
-    let mut out = Vec::new();
-    let Some(first) = text.find('\n') else { return out };
-    let mut offset = first + 1;
-    for line in text[offset..].split_inclusive('\n') {
-        let content = line.trim_end();
-        if content == "---" {
-            break;
-        }
-        let key_len = content.find(':').unwrap_or(0);
-        let key = &content[..key_len];
-        let plain_key = !key.is_empty() && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
-        if plain_key {
-            let raw = &content[key_len + 1..];
-            let start = offset + key_len + 1 + (raw.len() - raw.trim_start().len());
-            let value = raw.trim();
-            let unquoted = value
-                .strip_prefix('"')
-                .and_then(|v| v.strip_suffix('"'))
-                .or_else(|| value.strip_prefix('\'').and_then(|v| v.strip_suffix('\'')));
-            out.push(Field {
-                key: key.to_string(),
-                value: Value::String(unquoted.unwrap_or(value).to_string()),
-                key_span: Some(offset..offset + key_len),
-                value_span: (!value.is_empty()).then(|| start..start + value.len()),
-            });
-        }
-        offset += line.len();
-    }
-    out
+    let Ok(front) = raw_front(text) else { return Vec::new() };
+    front
+        .fields
+        .into_iter()
+        .map(|f| Field {
+            value: Value::String(unquote(&f.value).to_string()),
+            value_span: (!f.value.is_empty()).then_some(f.value_span),
+            key_span: Some(f.key_span),
+            key: f.key,
+        })
+        .collect()
 }
 
 /// The files of one kind with their frontmatter fields (files without frontmatter skipped).
