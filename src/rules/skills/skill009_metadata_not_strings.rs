@@ -3,7 +3,6 @@
 use serde_json::Value;
 
 use crate::rules::prelude::*;
-use crate::rules::skills::nested_value_span;
 
 pub const RULE: Definition = Definition {
     severity: Severity::Error,
@@ -59,7 +58,7 @@ fn quote_all(skill: &crate::agent_files::Doc, bad: &[(&String, &Value)]) -> Opti
         if !(value.is_number() || value.is_boolean()) {
             return None;
         }
-        let span = nested_value_span(skill, "metadata", key)?;
+        let span = skill.plain_member_span("metadata", key)?;
         edits.push(Edit::replace(&skill.file, span.clone(), format!("\"{}\"", &skill.text[span])));
     }
     Some(Fix::safe("quote the metadata values", edits))

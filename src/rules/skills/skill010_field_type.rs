@@ -1,7 +1,6 @@
 //! SKILL010: `license` or `allowed-tools` that is not a string.
 
 use crate::rules::prelude::*;
-use crate::rules::skills::field_lines;
 
 pub const RULE: Definition = Definition {
     severity: Severity::Warning,
@@ -54,7 +53,7 @@ fn joined(skill: &crate::agent_files::Doc, value: &serde_json::Value) -> Option<
     if tools.is_empty() {
         return None;
     }
-    let lines = field_lines(skill, "allowed-tools")?;
+    let lines = skill.entry_lines("allowed-tools")?;
     let ending = if skill.text[lines.clone()].ends_with("\r\n") { "\r\n" } else { "\n" };
     Some(Edit::replace(&skill.file, lines, format!("allowed-tools: {}{ending}", tools.join(" "))))
 }

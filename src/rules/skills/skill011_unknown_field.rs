@@ -2,7 +2,7 @@
 
 use crate::manifest::lint::SkillLevel;
 use crate::rules::prelude::*;
-use crate::rules::skills::{field_lines, CLAUDE_CODE_FIELDS, SPEC_FIELDS, ZEUS_FIELDS};
+use crate::rules::skills::{CLAUDE_CODE_FIELDS, SPEC_FIELDS, ZEUS_FIELDS};
 
 pub const RULE: Definition = Definition {
     severity: Severity::Warning,
@@ -46,7 +46,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
                 .at(skill.key_span(key))
                 .label("not a specification field")
                 .help(format!("move it under `metadata` (as a string), or drop it; fields: {}", SPEC_FIELDS.join(", ")));
-            if let Some(lines) = field_lines(skill, key) {
+            if let Some(lines) = skill.entry_lines(key) {
                 d = d.fix(Fix::unsafe_(format!("remove the field `{key}`"), vec![Edit::replace(&skill.file, lines, "")]));
             }
             findings.push(d);

@@ -2,7 +2,7 @@
 
 use crate::memo::KeyMap;
 use crate::rules::prelude::*;
-use crate::rules::skills::{field_lines, SPEC_FIELDS};
+use crate::rules::skills::SPEC_FIELDS;
 
 pub const RULE: Definition = Definition {
     severity: Severity::Error,
@@ -74,7 +74,7 @@ fn drop_copies(skill: &crate::agent_files::Doc, keys: &[&str], spec: &str) -> Op
         if skill.field(key) != Some(value) {
             return None;
         }
-        edits.push(Edit::replace(&skill.file, field_lines(skill, key)?, ""));
+        edits.push(Edit::replace(&skill.file, skill.entry_lines(key)?, ""));
     }
     Some(Fix::safe(format!("remove the copies of `{spec}`"), edits))
 }

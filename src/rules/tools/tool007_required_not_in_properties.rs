@@ -56,7 +56,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
             None if known.is_empty() => d.help("declare it under `properties`"),
             None => d.help(format!("properties: {}", known.join(", "))),
         };
-        findings.push(locate::at(d, locate::in_tool(cx, tool, &format!("\"{name}\""))));
+        findings.push(locate::at(d, locate::in_tool(cx, tool, &name)));
     }
     findings
 }

@@ -61,7 +61,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
             Some(s) => d.help(format!("use `\"type\": \"{s}\"`")),
             None => d.help(format!("JSON Schema types: {}", TYPES.join(", "))),
         };
-        findings.push(locate::at(d, locate::in_tool(cx, tool, &format!("\"{bad}\""))));
+        findings.push(locate::at(d, locate::in_tool(cx, tool, &bad)));
     }
     findings
 }
