@@ -457,8 +457,9 @@ fn field_spans(yaml: &str, shift: usize) -> Vec<FieldSpan> {
     spans
 }
 
-/// A value written in a YAML document: the key it is the value of (none in a sequence), its text
-/// (empty for a collection or an alias), where it is written, and whether it is quoted.
+/// A key or a value written in a document: for a value, the key it is the value of (none in a
+/// sequence) and its text (empty for a collection or an alias); for a key, its name. With where it
+/// is written, and whether it is quoted.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Written {
     pub key: Option<String>,
@@ -467,9 +468,10 @@ pub struct Written {
     /// at its key.
     pub span: Range<usize>,
     pub quoted: bool,
+    pub is_key: bool,
 }
 
-/// Every value of a YAML text with its place, in document order, from the event parser's marks.
+/// Every key and value of a YAML text with its place, in document order, from the event parser's marks.
 /// Empty when the text nests too deeply or is not YAML the parser reads to the end (validity is
 /// serde_yaml's to decide; a disagreement only costs the places).
 pub fn written_values(text: &str) -> Vec<Written> {
@@ -497,12 +499,15 @@ pub fn written_values(text: &str) -> Vec<Written> {
                     range.end = quote_end(text.as_bytes(), range.start + quote) + 1;
                 }
                 match stack.last_mut() {
-                    Some(open @ Open { mapping: true, key: None, .. }) => open.key = Some((value.into_owned(), range)),
+                    Some(open @ Open { mapping: true, key: None, .. }) => {
+                        values.push(Written { key: None, value: value.to_string(), span: range.clone(), quoted, is_key: true });
+                        open.key = Some((value.into_owned(), range));
+                    }
                     Some(open) => {
                         let key = open.key.take().map(|(k, _)| k);
-                        values.push(Written { key, value: value.into_owned(), span: range, quoted });
+                        values.push(Written { key, value: value.into_owned(), span: range, quoted, is_key: false });
                     }
-                    None => values.push(Written { key: None, value: value.into_owned(), span: range, quoted }),
+                    None => values.push(Written { key: None, value: value.into_owned(), span: range, quoted, is_key: false }),
                 }
             }
             Event::Alias(..) => match stack.last_mut() {
@@ -510,7 +515,7 @@ pub fn written_values(text: &str) -> Vec<Written> {
                 Some(open) => {
                     let key = open.key.take();
                     let span = key.as_ref().map_or(range, |(_, at)| at.clone());
-                    values.push(Written { key: key.map(|(k, _)| k), value: String::new(), span, quoted: false });
+                    values.push(Written { key: key.map(|(k, _)| k), value: String::new(), span, quoted: false, is_key: false });
                 }
                 None => {}
             },
@@ -527,7 +532,7 @@ pub fn written_values(text: &str) -> Vec<Written> {
                                 _ => range.start..range.start,
                             };
                             value = flow.then_some(values.len());
-                            values.push(Written { key: key.map(|(k, _)| k), value: String::new(), span, quoted: false });
+                            values.push(Written { key: key.map(|(k, _)| k), value: String::new(), span, quoted: false, is_key: false });
                         }
                     }
                 }
