@@ -469,6 +469,8 @@ pub struct Written {
     pub span: Range<usize>,
     pub quoted: bool,
     pub is_key: bool,
+    /// How many collections hold it: 1 for the keys and values of a top-level mapping.
+    pub depth: usize,
 }
 
 /// Every key and value of a YAML text with its place, in document order, from the event parser's marks.
@@ -490,7 +492,7 @@ pub fn written_values(text: &str) -> Vec<Written> {
     let mut stack: Vec<Open> = Vec::new();
     for event in Parser::new_from_str(text) {
         let Ok((event, span)) = event else { return Vec::new() };
-        let range = offsets.range(span, 0);
+        let (range, depth) = (offsets.range(span, 0), stack.len());
         match event {
             Event::Scalar(value, style, ..) => {
                 let mut range = range;
@@ -500,14 +502,14 @@ pub fn written_values(text: &str) -> Vec<Written> {
                 }
                 match stack.last_mut() {
                     Some(open @ Open { mapping: true, key: None, .. }) => {
-                        values.push(Written { key: None, value: value.to_string(), span: range.clone(), quoted, is_key: true });
+                        values.push(Written { key: None, value: value.to_string(), span: range.clone(), quoted, is_key: true, depth });
                         open.key = Some((value.into_owned(), range));
                     }
                     Some(open) => {
                         let key = open.key.take().map(|(k, _)| k);
-                        values.push(Written { key, value: value.into_owned(), span: range, quoted, is_key: false });
+                        values.push(Written { key, value: value.into_owned(), span: range, quoted, is_key: false, depth });
                     }
-                    None => values.push(Written { key: None, value: value.into_owned(), span: range, quoted, is_key: false }),
+                    None => values.push(Written { key: None, value: value.into_owned(), span: range, quoted, is_key: false, depth: 0 }),
                 }
             }
             Event::Alias(..) => match stack.last_mut() {
@@ -515,7 +517,7 @@ pub fn written_values(text: &str) -> Vec<Written> {
                 Some(open) => {
                     let key = open.key.take();
                     let span = key.as_ref().map_or(range, |(_, at)| at.clone());
-                    values.push(Written { key: key.map(|(k, _)| k), value: String::new(), span, quoted: false, is_key: false });
+                    values.push(Written { key: key.map(|(k, _)| k), value: String::new(), span, quoted: false, is_key: false, depth });
                 }
                 None => {}
             },
@@ -532,7 +534,14 @@ pub fn written_values(text: &str) -> Vec<Written> {
                                 _ => range.start..range.start,
                             };
                             value = flow.then_some(values.len());
-                            values.push(Written { key: key.map(|(k, _)| k), value: String::new(), span, quoted: false, is_key: false });
+                            values.push(Written {
+                                key: key.map(|(k, _)| k),
+                                value: String::new(),
+                                span,
+                                quoted: false,
+                                is_key: false,
+                                depth,
+                            });
                         }
                     }
                 }

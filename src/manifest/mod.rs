@@ -609,7 +609,8 @@ impl Validator {
             return None;
         };
         if agent_raw.name.value.trim().is_empty() {
-            let span = agent_raw.name.span.clone().or_else(|| yaml_key(&self.text, &["agent", "name"])).or_else(|| self.locate("[agent]"));
+            let places = self.places.get_or_init(|| crate::places::Values::of(&self.text));
+            let span = agent_raw.name.span.clone().or_else(|| places.at_path(&["agent", "name"])).or_else(|| places.at_path(&["agent"]));
             self.error("the agent needs a non-empty `name`", span);
         }
         let (profile, tokenizer_file) = self.profile(&agent_raw);
@@ -1163,35 +1164,6 @@ impl Validator {
         }
         scenarios
     }
-}
-
-/// The value of a nested key in block-style YAML (`agent:` then an indented `name:`), or the key
-/// itself when its value is empty: a place for a value serde_yaml read without one.
-fn yaml_key(text: &str, path: &[&str]) -> Option<Range<usize>> {
-    let (mut offset, mut depth, mut indent) = (0, 0, None::<usize>);
-    for line in text.split_inclusive('\n') {
-        let content = line.trim_start_matches(' ');
-        let column = line.len() - content.len();
-        let start = offset;
-        offset += line.len();
-        if content.trim().is_empty() || content.starts_with('#') {
-            continue;
-        }
-        if indent.is_some_and(|i| column <= i) {
-            return None;
-        }
-        let Some(rest) = content.strip_prefix(path[depth]).and_then(|r| r.strip_prefix(':')) else { continue };
-        if depth + 1 == path.len() {
-            let value = rest.trim();
-            let at = start + column + path[depth].len() + 1 + (rest.len() - rest.trim_start().len());
-            return Some(match value.is_empty() {
-                true => start + column..start + column + path[depth].len(),
-                false => at..at + value.len(),
-            });
-        }
-        (depth, indent) = (depth + 1, Some(column));
-    }
-    None
 }
 
 #[cfg(test)]
