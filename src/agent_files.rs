@@ -258,6 +258,22 @@ impl Doc {
     pub fn value_span(&self, key: &str) -> Option<Range<usize>> {
         self.field_span(key).map(|f| f.value_span.clone())
     }
+
+    /// Byte range of the one-line plain value of `key` in the block mapping under the top-level
+    /// `parent` (`version: 1.0` under `metadata:`); `None` when it is not written so.
+    pub fn plain_member_span(&self, parent: &str, key: &str) -> Option<Range<usize>> {
+        self.field_span(parent)?.plain_members.iter().find(|(k, _)| k == key).map(|(_, span)| span.clone())
+    }
+
+    /// Byte range of a top-level frontmatter entry with all its lines: from its key to the end of
+    /// the line where its value ends (the newline included), what deleting the field removes.
+    pub fn entry_lines(&self, key: &str) -> Option<Range<usize>> {
+        let field = self.field_span(key)?;
+        // A block scalar's mark runs on over the blank lines after it.
+        let last = field.key_span.start + self.text.get(field.key_span.start..field.end)?.trim_end().len();
+        let end = self.text[last..].find('\n').map_or(self.text.len(), |i| last + i + 1);
+        Some(field.key_span.start..end.min(self.body_start()))
+    }
 }
 
 /// A SKILL.md file: its [`Doc`] and the folder holding it.

@@ -18,8 +18,9 @@
 //! [`project`] (confined file access), [`memo`], [`tokens`], [`models`], [`systems`], [`tools`],
 //! [`providers`] (how each provider renders tools and messages), [`counts`] (counts recorded
 //! from the providers' counting endpoints),
-//! [`skills`], [`agent_files`], [`yaml`]. The library never prints; the `ctxc` binary parses
-//! arguments and prints what the library returns.
+//! [`skills`], [`agent_files`], [`yaml`], [`places`] (where each key and value of a JSON, TOML or
+//! YAML text is written). The library never prints; the `ctxc` binary parses arguments and prints
+//! what the library returns.
 
 // The library returns data; only the binary writes, through one writer (src/cli/output.rs).
 #![deny(clippy::print_stdout, clippy::print_stderr)]
@@ -38,6 +39,7 @@ pub mod measure;
 pub mod memo;
 pub mod models;
 pub mod parallel;
+pub mod places;
 pub mod project;
 pub mod providers;
 pub mod render;

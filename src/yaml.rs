@@ -215,6 +215,12 @@ pub struct FieldSpan {
     /// whole); the key's span when the value starts below it (block scalars and collections) or
     /// is empty.
     pub value_span: Range<usize>,
+    /// Where the last thing written in the value ends (the key's end when the value is empty):
+    /// the entry runs from `key_span.start` to here, whatever lines its value takes.
+    pub end: usize,
+    /// When the value is a block mapping: each of its keys whose value is a plain scalar on the
+    /// key's line (no anchor, no tag), with that value's range (`version: 1.0` under `metadata:`).
+    pub plain_members: Vec<(String, Range<usize>)>,
 }
 
 /// The parts of a Markdown file with `---` YAML frontmatter.
@@ -320,71 +326,238 @@ impl CharOffsets {
 fn field_spans(yaml: &str, shift: usize) -> Vec<FieldSpan> {
     let offsets = CharOffsets::of(yaml);
     let mut spans = Vec::new();
-    // Nesting depth of collections (1: inside the top-level mapping), and the entry being read:
-    // its key, the key's line, and where a collection value started.
-    let mut depth = 0usize;
+    // Whether each open collection is a flow one (`[`, `{`); the first is the top-level mapping.
+    let mut flow: Vec<bool> = Vec::new();
+    // Whether the entry's value is a block mapping, and the key of its member being read (with its line).
+    let (mut block_mapping, mut member): (bool, Option<(String, usize)>) = (false, None);
+    // The entry being read: its key, the key's line, and where a collection value started.
     let mut open: Option<(FieldSpan, usize, Option<Span>)> = None;
     for event in Parser::new_from_str(yaml) {
         let Ok((event, span)) = event else { return Vec::new() };
+        let depth = flow.len();
         match event {
             Event::MappingStart(..) | Event::SequenceStart(..) => {
                 if depth == 0 && !matches!(event, Event::MappingStart(..)) {
                     return Vec::new();
                 }
+                let at = offsets.range(span, 0).start;
+                let is_flow = matches!(yaml.as_bytes().get(at), Some(b'[' | b'{'));
                 if let (1, Some((_, _, start))) = (depth, open.as_mut()) {
                     *start = Some(span);
+                    (block_mapping, member) = (!is_flow && matches!(event, Event::MappingStart(..)), None);
                 }
-                depth += 1;
+                if depth == 2 {
+                    member = None;
+                }
+                flow.push(is_flow);
             }
             Event::MappingEnd | Event::SequenceEnd => {
-                depth = depth.saturating_sub(1);
-                if depth != 1 {
+                // A block collection's end is marked where the next token starts; a flow one's event
+                // starts at its closing bracket (and runs on over the spaces and comment after it).
+                let closing = flow.pop().unwrap_or(false).then(|| offsets.range(span, shift).start + 1);
+                if let (Some(end), Some((field, ..))) = (closing, open.as_mut()) {
+                    field.end = field.end.max(end);
+                }
+                if depth != 2 {
                     continue;
                 }
                 if let Some((mut field, line, Some(start))) = open.take() {
                     // A flow collection (`[a, b]`) on the key's line is the value; a block one starts below.
-                    if start.start.line() == line {
-                        // The closing bracket's event runs on over the spaces and comment after it.
-                        let end = offsets.range(span, shift).start + 1;
+                    if let (true, Some(end)) = (start.start.line() == line, closing) {
                         field.value_span = offsets.range(start, shift).start..end;
                     }
                     spans.push(field);
                 }
             }
-            Event::Scalar(value, style, ..) if depth == 1 => match open.take() {
-                None => {
-                    let key_span = offsets.range(span, shift);
-                    open = Some((FieldSpan { key: value.into_owned(), value_span: key_span.clone(), key_span }, span.start.line(), None));
+            Event::Scalar(value, style, anchor, tag) => {
+                let mut range = offsets.range(span, shift);
+                // A quoted scalar's span runs on over the spaces and comment after its closing quote
+                // (an anchor or a tag may come before the opening one).
+                let quote = yaml[range.start - shift..range.end - shift].find(['"', '\'']);
+                if let (true, Some(quote)) = (matches!(style, ScalarStyle::SingleQuoted | ScalarStyle::DoubleQuoted), quote) {
+                    range.end = quote_end(yaml.as_bytes(), range.start - shift + quote) + 1 + shift;
                 }
-                Some((mut field, line, _)) => {
-                    let mut range = offsets.range(span, shift);
-                    // A quoted scalar's span runs on over the spaces and comment after its closing quote
-                    // (an anchor or a tag may come before the opening one).
-                    let open = yaml[range.start - shift..range.end - shift].find(['"', '\'']);
-                    if let (true, Some(open)) = (matches!(style, ScalarStyle::SingleQuoted | ScalarStyle::DoubleQuoted), open) {
-                        range.end = quote_end(yaml.as_bytes(), range.start - shift + open) + 1 + shift;
+                if depth != 1 {
+                    if let (false, Some((field, ..))) = (range.is_empty(), open.as_mut()) {
+                        field.end = field.end.max(range.end);
+                        if depth == 2 && block_mapping {
+                            match member.take() {
+                                None => member = Some((value.into_owned(), span.start.line())),
+                                Some((key, line)) => {
+                                    let plain = style == ScalarStyle::Plain && anchor == 0 && tag.is_none();
+                                    if plain && !key.is_empty() && span.start.line() == line {
+                                        field.plain_members.push((key, range));
+                                    }
+                                }
+                            }
+                        }
+                    } else if depth == 2 && block_mapping {
+                        // An empty key or value.
+                        member = match member.take() {
+                            None => Some((value.into_owned(), span.start.line())),
+                            Some(_) => None,
+                        };
                     }
-                    let block = matches!(style, ScalarStyle::Literal | ScalarStyle::Folded);
-                    if span.start.line() == line && !block && !range.is_empty() {
-                        field.value_span = range;
-                    }
-                    spans.push(field);
+                    continue;
                 }
-            },
-            Event::Alias(..) if depth == 1 => match open.take() {
-                Some((mut field, line, _)) => {
-                    if span.start.line() == line {
-                        field.value_span = offsets.range(span, shift);
+                match open.take() {
+                    None => {
+                        let key_span = offsets.range(span, shift);
+                        let field = FieldSpan {
+                            key: value.into_owned(),
+                            value_span: key_span.clone(),
+                            end: key_span.end,
+                            key_span,
+                            plain_members: Vec::new(),
+                        };
+                        open = Some((field, span.start.line(), None));
                     }
-                    spans.push(field);
+                    Some((mut field, line, _)) => {
+                        let block = matches!(style, ScalarStyle::Literal | ScalarStyle::Folded);
+                        if span.start.line() == line && !block && !range.is_empty() {
+                            field.value_span = range.clone();
+                        }
+                        if !range.is_empty() {
+                            field.end = field.end.max(range.end);
+                        }
+                        spans.push(field);
+                    }
                 }
-                // An alias as a key: no name to give it.
-                None => return Vec::new(),
-            },
+            }
+            Event::Alias(..) => {
+                let range = offsets.range(span, shift);
+                if depth != 1 {
+                    if let Some((field, ..)) = open.as_mut() {
+                        field.end = field.end.max(range.end);
+                    }
+                    if depth == 2 && block_mapping {
+                        // An alias as a member's key (unnamed here) or as its value.
+                        member = match member.take() {
+                            None => Some((String::new(), span.start.line())),
+                            Some(_) => None,
+                        };
+                    }
+                    continue;
+                }
+                match open.take() {
+                    Some((mut field, line, _)) => {
+                        if span.start.line() == line {
+                            field.value_span = range.clone();
+                        }
+                        field.end = field.end.max(range.end);
+                        spans.push(field);
+                    }
+                    // An alias as a key: no name to give it.
+                    None => return Vec::new(),
+                }
+            }
             _ => {}
         }
     }
     spans
+}
+
+/// A key or a value written in a document: for a value, the key it is the value of (none in a
+/// sequence) and its text (empty for a collection or an alias); for a key, its name. With where it
+/// is written, and whether it is quoted.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Written {
+    pub key: Option<String>,
+    pub value: String,
+    /// A quoted scalar with its quotes; a flow collection whole; a block collection or an alias
+    /// at its key.
+    pub span: Range<usize>,
+    pub quoted: bool,
+    pub is_key: bool,
+    /// How many collections hold it: 1 for the keys and values of a top-level mapping.
+    pub depth: usize,
+}
+
+/// Every key and value of a YAML text with its place, in document order, from the event parser's marks.
+/// Empty when the text nests too deeply or is not YAML the parser reads to the end (validity is
+/// serde_yaml's to decide; a disagreement only costs the places).
+pub fn written_values(text: &str) -> Vec<Written> {
+    if too_deep(text).is_some() {
+        return Vec::new();
+    }
+    let offsets = CharOffsets::of(text);
+    let mut values = Vec::new();
+    // Per open collection: whether it is a mapping, the key read and waiting for its value, and the
+    // entry of a flow collection that is a value (finished at its closing bracket).
+    struct Open {
+        mapping: bool,
+        key: Option<(String, Range<usize>)>,
+        value: Option<usize>,
+    }
+    let mut stack: Vec<Open> = Vec::new();
+    for event in Parser::new_from_str(text) {
+        let Ok((event, span)) = event else { return Vec::new() };
+        let (range, depth) = (offsets.range(span, 0), stack.len());
+        match event {
+            Event::Scalar(value, style, ..) => {
+                let mut range = range;
+                let quoted = matches!(style, ScalarStyle::SingleQuoted | ScalarStyle::DoubleQuoted);
+                if let (true, Some(quote)) = (quoted, text[range.clone()].find(['"', '\''])) {
+                    range.end = quote_end(text.as_bytes(), range.start + quote) + 1;
+                }
+                match stack.last_mut() {
+                    Some(open @ Open { mapping: true, key: None, .. }) => {
+                        values.push(Written { key: None, value: value.to_string(), span: range.clone(), quoted, is_key: true, depth });
+                        open.key = Some((value.into_owned(), range));
+                    }
+                    Some(open) => {
+                        let key = open.key.take().map(|(k, _)| k);
+                        values.push(Written { key, value: value.into_owned(), span: range, quoted, is_key: false, depth });
+                    }
+                    None => values.push(Written { key: None, value: value.into_owned(), span: range, quoted, is_key: false, depth: 0 }),
+                }
+            }
+            Event::Alias(..) => match stack.last_mut() {
+                Some(open @ Open { mapping: true, key: None, .. }) => open.key = Some((String::new(), range)),
+                Some(open) => {
+                    let key = open.key.take();
+                    let span = key.as_ref().map_or(range, |(_, at)| at.clone());
+                    values.push(Written { key: key.map(|(k, _)| k), value: String::new(), span, quoted: false, is_key: false, depth });
+                }
+                None => {}
+            },
+            Event::MappingStart(..) | Event::SequenceStart(..) => {
+                let flow = matches!(text.as_bytes().get(range.start), Some(b'[' | b'{'));
+                let mut value = None;
+                if let Some(open) = stack.last_mut() {
+                    match open.key.take() {
+                        // A collection as a key: no name to give it.
+                        None if open.mapping => open.key = Some((String::new(), range.clone())),
+                        key => {
+                            let span = match (&key, flow) {
+                                (Some((_, at)), false) => at.clone(),
+                                _ => range.start..range.start,
+                            };
+                            value = flow.then_some(values.len());
+                            values.push(Written {
+                                key: key.map(|(k, _)| k),
+                                value: String::new(),
+                                span,
+                                quoted: false,
+                                is_key: false,
+                                depth,
+                            });
+                        }
+                    }
+                }
+                stack.push(Open { mapping: matches!(event, Event::MappingStart(..)), key: None, value });
+            }
+            Event::MappingEnd | Event::SequenceEnd => {
+                // A flow collection's end event starts at its closing bracket.
+                if let Some(Open { value: Some(i), .. }) = stack.pop() {
+                    values[i].span.end = (range.start + 1).max(values[i].span.start);
+                }
+            }
+            _ => {}
+        }
+    }
+    values.sort_by_key(|w| w.span.start);
+    values
 }
 
 #[cfg(test)]
@@ -416,6 +589,21 @@ mod tests {
         let text = "---\nhandoffs:\n  - label: a\n    agent: b\n  - {label: c}\nafter: [x]  # c\n---\n";
         let keys: Vec<&str> = frontmatter(text).expect("valid").spans.iter().map(|f| &text[f.value_span.clone()]).collect();
         assert_eq!(keys, ["handoffs", "[x]"], "nested collections end where they end");
+    }
+
+    #[test]
+    fn entries_end_where_their_values_end() {
+        let text = "---\nlist:\n  - x\n  - \"y\" # c\n\n# a comment\nblock: |\n  a\n\nflow: {a: [1]}  # c\nempty:\nmeta:\n  v: 1.0\n  q: \"2\"\n  n: &a 3\n  t: !x 4\n  *a : 5\n  e:\n  w: 6 # c\n  deep: {x: 1}\n  z: 7\n---\n";
+        let fm = frontmatter(text).expect("valid");
+        let entry = |key: &str| fm.field_span(key).map(|f| &text[f.key_span.start..f.end]);
+        assert_eq!(entry("list"), Some("list:\n  - x\n  - \"y\""), "the comments after the value are not in it");
+        assert_eq!(entry("block").map(str::trim_end), Some("block: |\n  a"));
+        assert_eq!(entry("flow"), Some("flow: {a: [1]}"));
+        assert_eq!(entry("empty"), Some("empty"));
+        let members: Vec<(&str, &str)> =
+            fm.field_span("meta").expect("meta").plain_members.iter().map(|(k, r)| (k.as_str(), &text[r.clone()])).collect();
+        assert_eq!(members, [("v", "1.0"), ("w", "6"), ("z", "7")], "plain one-line values only, paired with their keys");
+        assert!(fm.field_span("list").expect("list").plain_members.is_empty());
     }
 
     #[test]

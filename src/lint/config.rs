@@ -57,7 +57,7 @@ pub struct ManifestText<'a> {
 
 impl ManifestText<'_> {
     fn locate(&self, value: &Spanned<String>) -> Option<Range<usize>> {
-        value.span.clone().or_else(|| crate::rules::locate::quoted_or_bare(self.text, &value.value))
+        value.span.clone().or_else(|| crate::places::Values::of(self.text).written(&value.value))
     }
 }
 

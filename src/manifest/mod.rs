@@ -265,6 +265,7 @@ pub fn load_with(manifest_path: &Path, overrides: &[String], run: &RunState) -> 
         diagnostics: Vec::new(),
         overridden,
         skill_bodies: BTreeMap::new(),
+        places: Default::default(),
     };
     let agent = v.build(user, &manifest.rel);
     // Every load diagnostic carries a rule code; the ones not given a more precise one are MAN010.
@@ -293,6 +294,8 @@ struct Validator {
     overridden: Vec<String>,
     /// Skill bodies by SKILL.md path, filled while reading skills.
     skill_bodies: BTreeMap<String, String>,
+    /// Where the manifest's keys and values are written, read when first asked.
+    places: std::cell::OnceCell<crate::places::Values>,
 }
 
 impl Validator {
@@ -325,29 +328,14 @@ impl Validator {
         }
     }
 
-    /// The span of a value: exact from TOML; for YAML, the first place its text occurs.
+    /// The span of a value: exact from TOML; for YAML, the first place its parser reports it written.
     fn span<T>(&self, value: &Spanned<T>, text: &str) -> Option<Range<usize>> {
         value.span.clone().or_else(|| self.locate(text))
     }
 
-    /// Finds a value's text in the manifest, preferring a quoted occurrence.
-    fn locate(&self, needle: &str) -> Option<Range<usize>> {
-        if needle.is_empty() {
-            return None;
-        }
-        for quote in ['"', '\''] {
-            if let Some(i) = self.text.find(&format!("{quote}{needle}{quote}")) {
-                return Some(i..i + needle.len() + 2);
-            }
-        }
-        // A bare value is a whole word: `t` is not the `t` of `agent`.
-        let word = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.');
-        let bytes = self.text.as_bytes();
-        self.text
-            .match_indices(needle)
-            .map(|(i, _)| i..i + needle.len())
-            .find(|r| (r.start == 0 || !word(bytes[r.start - 1])) && !bytes.get(r.end).is_some_and(|&b| word(b)))
-            .or_else(|| self.text.find(needle).map(|i| i..i + needle.len()))
+    /// Where a value (else a key) is written in the manifest, as its parser reports it.
+    fn locate(&self, text: &str) -> Option<Range<usize>> {
+        self.places.get_or_init(|| crate::places::Values::of(&self.text)).written(text)
     }
 
     fn error(&mut self, message: impl Into<String>, span: Option<Range<usize>>) -> &mut Diagnostic {
@@ -633,7 +621,8 @@ impl Validator {
             return None;
         };
         if agent_raw.name.value.trim().is_empty() {
-            let span = agent_raw.name.span.clone().or_else(|| yaml_key(&self.text, &["agent", "name"])).or_else(|| self.locate("[agent]"));
+            let places = self.places.get_or_init(|| crate::places::Values::of(&self.text));
+            let span = agent_raw.name.span.clone().or_else(|| places.at_path(&["agent", "name"])).or_else(|| places.at_path(&["agent"]));
             self.error("the agent needs a non-empty `name`", span);
         }
         let (profile, tokenizer_file) = self.profile(&agent_raw);
@@ -1187,35 +1176,6 @@ impl Validator {
         }
         scenarios
     }
-}
-
-/// The value of a nested key in block-style YAML (`agent:` then an indented `name:`), or the key
-/// itself when its value is empty: a place for a value serde_yaml read without one.
-fn yaml_key(text: &str, path: &[&str]) -> Option<Range<usize>> {
-    let (mut offset, mut depth, mut indent) = (0, 0, None::<usize>);
-    for line in text.split_inclusive('\n') {
-        let content = line.trim_start_matches(' ');
-        let column = line.len() - content.len();
-        let start = offset;
-        offset += line.len();
-        if content.trim().is_empty() || content.starts_with('#') {
-            continue;
-        }
-        if indent.is_some_and(|i| column <= i) {
-            return None;
-        }
-        let Some(rest) = content.strip_prefix(path[depth]).and_then(|r| r.strip_prefix(':')) else { continue };
-        if depth + 1 == path.len() {
-            let value = rest.trim();
-            let at = start + column + path[depth].len() + 1 + (rest.len() - rest.trim_start().len());
-            return Some(match value.is_empty() {
-                true => start + column..start + column + path[depth].len(),
-                false => at..at + value.len(),
-            });
-        }
-        (depth, indent) = (depth + 1, Some(column));
-    }
-    None
 }
 
 #[cfg(test)]

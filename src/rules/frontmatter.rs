@@ -1,5 +1,8 @@
 //! Findings shared by the families whose files are Markdown with frontmatter (Cursor, Copilot,
-//! Gemini, OpenHands, Codex): unknown fields, empty bodies and files, frontmatter that does not parse.
+//! Gemini, OpenHands, Codex): unknown fields, empty bodies and files, frontmatter that does not parse;
+//! and [`raw_front`], the one lenient frontmatter reader, for the products that read frontmatter
+//! line by line rather than as YAML: Cursor (`globs: **/*.ts` is its documented style), and Claude
+//! Code, which loads subagents whose multi-line unquoted descriptions are not YAML.
 
 use std::ops::Range;
 
@@ -86,4 +89,107 @@ pub fn frontmatter_error(doc: &Doc, help: &str) -> Option<Diagnostic> {
 /// The finding for a file that is empty or only whitespace (display path, root-relative path).
 pub fn empty_file(file: &str, rel: &str, consequence: &str, help: &str) -> Diagnostic {
     Diagnostic::finding(format!("{rel} is empty{consequence}")).in_file(file).at(Some(0..0)).help(help)
+}
+
+/// One top-level `key: value` line of frontmatter, with the `- item` lines below it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RawField {
+    pub key: String,
+    pub key_span: Range<usize>,
+    /// The value as written on the key's line, trimmed (quotes kept).
+    pub value: String,
+    /// Where the value is (the key's span when the value is empty).
+    pub value_span: Range<usize>,
+    /// `- item` lines of a block list under the key, trimmed, with their spans.
+    pub items: Vec<(String, Range<usize>)>,
+    /// The whole field, from the key to the end of its last line (line break included).
+    pub line_span: Range<usize>,
+}
+
+/// Frontmatter read as lines.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RawFront {
+    pub fields: Vec<RawField>,
+    /// Byte offset where the body (after the closing `---`) starts.
+    pub body_start: usize,
+}
+
+impl RawFront {
+    pub fn get(&self, key: &str) -> Option<&RawField> {
+        self.fields.iter().find(|f| f.key == key)
+    }
+}
+
+/// Why frontmatter could not be read.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RawError {
+    /// The file does not start with `---`.
+    Missing,
+    /// An opening `---` with no closing one (the byte range of the opening line).
+    Unterminated(Range<usize>),
+}
+
+/// Reads frontmatter as `key: raw value` lines; nothing in a value is interpreted.
+pub fn raw_front(text: &str) -> Result<RawFront, RawError> {
+    let first_end = text.find('\n').map_or(text.len(), |i| i + 1);
+    if text[..first_end].trim_end() != "---" {
+        return Err(RawError::Missing);
+    }
+    let mut fields: Vec<RawField> = Vec::new();
+    let mut offset = first_end;
+    for line in text[first_end..].split_inclusive('\n') {
+        let start = offset;
+        offset += line.len();
+        let content = line.trim_end_matches(['\n', '\r']);
+        if content.trim_end() == "---" {
+            return Ok(RawFront { fields, body_start: offset });
+        }
+        let indented = content.starts_with([' ', '\t']);
+        let trimmed = content.trim();
+        if indented || trimmed.starts_with('-') {
+            if let (Some(field), Some(item)) = (fields.last_mut(), trimmed.strip_prefix('-')) {
+                let item = item.trim();
+                let item_start = start + content.find(item).unwrap_or(0);
+                field.items.push((item.to_string(), item_start..item_start + item.len()));
+            }
+            if let Some(field) = fields.last_mut() {
+                field.line_span.end = offset;
+            }
+            continue;
+        }
+        let Some(colon) = content.find(':') else { continue };
+        let key = &content[..colon];
+        if key.is_empty() || trimmed.starts_with('#') || !key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') {
+            continue;
+        }
+        let after = &content[colon + 1..];
+        let value = after.trim();
+        let key_span = start..start + key.len();
+        let value_span = match value.is_empty() {
+            true => key_span.clone(),
+            false => {
+                let v = start + colon + 1 + (after.len() - after.trim_start().len());
+                v..v + value.len()
+            }
+        };
+        fields.push(RawField {
+            key: key.to_string(),
+            key_span,
+            value: value.to_string(),
+            value_span,
+            items: Vec::new(),
+            line_span: start..offset,
+        });
+    }
+    Err(RawError::Unterminated(0..first_end.saturating_sub(1)))
+}
+
+/// A value without one pair of matching surrounding quotes.
+pub fn unquote(value: &str) -> &str {
+    for q in ['"', '\''] {
+        if value.len() >= 2 && value.starts_with(q) && value.ends_with(q) {
+            return &value[1..value.len() - 1];
+        }
+    }
+    value
 }

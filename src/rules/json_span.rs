@@ -1,10 +1,15 @@
 //! Where a value of a JSON file is written: the byte ranges of a member's key and value, found by
-//! a path of object keys and array indices. serde_json keeps no positions, and findings in
-//! settings, `.mcp.json` and tool files point at the key or value they are about.
+//! a path of object keys and array indices. serde_json keeps no positions, so the places come from
+//! jsonc-parser's syntax tree; findings in settings, `.mcp.json` and tool files point at the key or
+//! value they are about.
 
 use std::collections::HashMap;
 use std::ops::Range;
 use std::sync::Arc;
+
+use jsonc_parser::ast;
+use jsonc_parser::common::Ranged;
+use jsonc_parser::{CollectOptions, ParseOptions, ParseResult};
 
 use crate::agent_files::{Doc, FileKind};
 use crate::diagnostic::Diagnostic;
@@ -55,8 +60,8 @@ pub fn locate(cache: &Cache, text: &str, path: &[Step]) -> Option<Place> {
 }
 
 /// Every value of a JSON text with its place; objects map their keys, arrays list their items
-/// (indices into `nodes`; the root is the first). Text that is not JSON is indexed as far as it
-/// reads as JSON.
+/// (indices into `nodes`; the root is the first). Read by jsonc-parser, which keeps the range of
+/// every key and value; a text it cannot read has no places.
 #[derive(Default)]
 struct Index {
     nodes: Vec<Node>,
@@ -73,129 +78,43 @@ enum Children {
     Array(Vec<usize>),
 }
 
-/// How deep the index follows nested values (serde_json refuses documents nested past 128).
-const MAX_DEPTH: usize = 256;
+fn range(ranged: &impl Ranged) -> Range<usize> {
+    let range = ranged.range();
+    range.start..range.end.max(range.start)
+}
 
 impl Index {
     fn of(text: &str) -> Index {
         let mut index = Index::default();
-        let b = text.as_bytes();
-        let start = skip_ws(b, 0);
-        if start < b.len() {
-            index.add(text, None, start, 0);
+        // Comments and the JSON5 forms are read too: places are asked of files that parsed as
+        // their product reads them, which is never less than strict JSON. The parser refuses
+        // nesting past 512 levels, so the recursion below is bounded.
+        if let Ok(ParseResult { value: Some(root), .. }) =
+            jsonc_parser::parse_to_ast(text, &CollectOptions::default(), &ParseOptions::default())
+        {
+            index.add(None, &root);
         }
         index
     }
 
-    /// Adds the value starting at `at` (with its key), and what it holds; returns its node.
-    fn add(&mut self, text: &str, key: Option<Range<usize>>, at: usize, depth: usize) -> usize {
-        let b = text.as_bytes();
+    /// Adds `value` (with its key's range) and what it holds; returns its node.
+    fn add(&mut self, key: Option<Range<usize>>, value: &ast::Value) -> usize {
         let id = self.nodes.len();
-        self.nodes.push(Node { place: Place { key, value: at..value_end(b, at) }, children: Children::Scalar });
-        let children = match b.get(at) {
-            Some(b'{') if depth < MAX_DEPTH => Children::Object(self.members(text, at, depth)),
-            Some(b'[') if depth < MAX_DEPTH => Children::Array(self.items(text, at, depth)),
+        self.nodes.push(Node { place: Place { key, value: range(value) }, children: Children::Scalar });
+        let children = match value {
+            ast::Value::Object(object) => {
+                let mut members = HashMap::new();
+                for property in &object.properties {
+                    let node = self.add(Some(range(&property.name)), &property.value);
+                    members.entry(property.name.as_str().to_string()).or_insert(node);
+                }
+                Children::Object(members)
+            }
+            ast::Value::Array(array) => Children::Array(array.elements.iter().map(|item| self.add(None, item)).collect()),
             _ => Children::Scalar,
         };
         self.nodes[id].children = children;
         id
-    }
-
-    fn members(&mut self, text: &str, at: usize, depth: usize) -> HashMap<String, usize> {
-        let b = text.as_bytes();
-        let mut members = HashMap::new();
-        let mut i = skip_ws(b, at + 1);
-        while b.get(i) == Some(&b'"') {
-            let key_end = string_end(b, i);
-            let raw = &text[i..key_end];
-            let name = match raw.contains('\\') {
-                true => serde_json::from_str::<String>(raw).ok(),
-                false => raw.get(1..raw.len().saturating_sub(1).max(1)).map(str::to_string),
-            };
-            let value_start = skip_ws(b, skip_ws(b, key_end) + 1);
-            let node = self.add(text, Some(i..key_end), value_start, depth + 1);
-            if let Some(name) = name {
-                members.entry(name).or_insert(node);
-            }
-            i = skip_ws(b, self.nodes[node].place.value.end);
-            if b.get(i) != Some(&b',') {
-                break;
-            }
-            i = skip_ws(b, i + 1);
-        }
-        members
-    }
-
-    fn items(&mut self, text: &str, at: usize, depth: usize) -> Vec<usize> {
-        let b = text.as_bytes();
-        let mut items = Vec::new();
-        let mut i = skip_ws(b, at + 1);
-        while i < b.len() && b[i] != b']' {
-            let node = self.add(text, None, i, depth + 1);
-            items.push(node);
-            i = skip_ws(b, self.nodes[node].place.value.end);
-            if b.get(i) != Some(&b',') {
-                break;
-            }
-            i = skip_ws(b, i + 1);
-        }
-        items
-    }
-}
-
-fn skip_ws(b: &[u8], mut i: usize) -> usize {
-    while i < b.len() && b[i].is_ascii_whitespace() {
-        i += 1;
-    }
-    i
-}
-
-/// The end (exclusive) of the string starting with the quote at `i`.
-fn string_end(b: &[u8], mut i: usize) -> usize {
-    i += 1;
-    while i < b.len() {
-        match b[i] {
-            b'\\' => i += 2,
-            b'"' => return i + 1,
-            _ => i += 1,
-        }
-    }
-    b.len()
-}
-
-/// The end (exclusive) of the value starting at `i`.
-fn value_end(b: &[u8], i: usize) -> usize {
-    match b.get(i) {
-        Some(b'"') => string_end(b, i),
-        Some(b'{' | b'[') => {
-            let mut depth = 0usize;
-            let mut j = i;
-            while j < b.len() {
-                match b[j] {
-                    b'"' => {
-                        j = string_end(b, j);
-                        continue;
-                    }
-                    b'{' | b'[' => depth += 1,
-                    b'}' | b']' => {
-                        depth -= 1;
-                        if depth == 0 {
-                            return j + 1;
-                        }
-                    }
-                    _ => {}
-                }
-                j += 1;
-            }
-            b.len()
-        }
-        _ => {
-            let mut j = i;
-            while j < b.len() && !matches!(b[j], b',' | b'}' | b']') && !b[j].is_ascii_whitespace() {
-                j += 1;
-            }
-            j
-        }
     }
 }
 
@@ -277,5 +196,9 @@ mod tests {
         assert_eq!(locate(&Cache::default(), text, &[Step::Key("a"), Step::Key("c"), Step::Index(3)]), None);
         assert_eq!(locate(&Cache::default(), text, &[Step::Key("zz")]), None);
         assert_eq!(locate(&Cache::default(), "[1,", &[Step::Index(1)]), None, "broken JSON gives no place, never a panic");
+        let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+        assert_eq!(locate(&Cache::default(), &deep, &[Step::Index(0)]), None, "nesting past the parser's limit gives no place");
+        let commented = "{\n  // a comment\n  \"a\": [1, 2,],\n}";
+        assert_eq!(locate(&Cache::default(), commented, &[Step::Key("a"), Step::Index(1)]).map(|p| &commented[p.value]), Some("2"));
     }
 }

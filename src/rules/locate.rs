@@ -1,5 +1,5 @@
-//! Pointing findings at the text they are about: a value in the manifest, a step, a tool in its
-//! file, or any text in the files a run read.
+//! Pointing findings at what they are about: a value in the manifest, a step, a tool in its file
+//! (places the files' parsers report), or a rendered text in the files a run read.
 
 use std::ops::Range;
 use std::sync::Arc;
@@ -7,24 +7,11 @@ use std::sync::Arc;
 use super::context::Context;
 use crate::diagnostic::{Diagnostic, Sources};
 use crate::manifest::model::CategoryTool;
-use crate::memo::{Cache, KeyMap, Kind, SharedText};
+use crate::memo::{content_hash, Cache, Kind};
+use crate::places::Values;
 
 /// A file (display path) and a byte range in it.
 pub type Place = (String, Option<Range<usize>>);
-
-/// The range of `needle` in `text`, preferring a quoted occurrence (`"needle"` or `'needle'`,
-/// the quotes included) over a bare one.
-pub fn quoted_or_bare(text: &str, needle: &str) -> Option<Range<usize>> {
-    if needle.is_empty() {
-        return None;
-    }
-    for quote in ['"', '\''] {
-        if let Some(i) = text.find(&format!("{quote}{needle}{quote}")) {
-            return Some(i..i + needle.len() + 2);
-        }
-    }
-    text.find(needle).map(|i| i..i + needle.len())
-}
 
 /// The first of `preferred` files (display paths), then of all sources, that contains `needle`.
 pub fn in_sources(sources: &Sources, preferred: &[String], needle: &str) -> Option<(String, Range<usize>)> {
@@ -39,160 +26,62 @@ pub fn manifest<'a>(cx: &Context<'a>) -> (String, &'a str) {
     (file, text)
 }
 
-/// A value written in the manifest (first quoted occurrence, else bare).
-pub fn in_manifest(cx: &Context, needle: &str) -> Place {
+/// A value written in the manifest: the first string written so, else the first value.
+pub fn in_manifest(cx: &Context, value: &str) -> Place {
     let (file, text) = manifest(cx);
-    let span = quoted_or_bare(text, needle);
+    let span = values_in(cx.root.cache(), text).written(value);
     (file, span)
 }
 
-/// A `key = value` / `key: value` line in the manifest: the range of the value.
+/// The value of the first `key` (at any depth) in the manifest.
 pub fn manifest_key(cx: &Context, key: &str) -> Place {
     let (file, text) = manifest(cx);
-    let mut offset = 0;
-    for line in text.split_inclusive('\n') {
-        let trimmed = line.trim_start();
-        if let Some(rest) = trimmed.strip_prefix(key) {
-            let rest_trimmed = rest.trim_start();
-            if let Some(value) = rest_trimmed.strip_prefix(['=', ':']) {
-                let start = offset + (line.len() - value.len()) + (value.len() - value.trim_start().len());
-                let end = offset + line.trim_end().len();
-                return (file, Some(start..end.max(start)));
-            }
-        }
-        offset += line.len();
-    }
-    (file, None)
+    let span = values_in(cx.root.cache(), text).first(|w| w.key.as_deref() == Some(key));
+    (file, span)
 }
 
-/// Where a pipeline step is declared: its id in the manifest, else (a preset's step) the preset
-/// name.
+/// Where a pipeline step is declared: its id in the manifest (without quotes), else (a preset's
+/// step) the preset name.
 pub fn step(cx: &Context, id: &str) -> Place {
     let (file, text) = manifest(cx);
-    for pattern in [format!("id = \"{id}\""), format!("id = '{id}'"), format!("id: \"{id}\""), format!("id: {id}\n"), format!("id: {id},")]
-    {
-        if let Some(i) = text.find(&pattern) {
-            let value_start = i + pattern.find(id).unwrap_or(0);
-            return (file, Some(value_start..value_start + id.len()));
-        }
+    let written = values_in(cx.root.cache(), text).first(|w| w.key.as_deref() == Some("id") && w.value == id);
+    match written {
+        Some(span) => (file, Some(unquoted(text, span))),
+        None => manifest_key(cx, "preset"),
     }
-    // A step from the preset: point at `preset = "..."`.
-    let _ = text;
-    manifest_key(cx, "preset")
+}
+
+/// A quoted value's range without its quotes.
+fn unquoted(text: &str, span: Range<usize>) -> Range<usize> {
+    let quoted = text.get(span.clone()).is_some_and(|v| v.len() >= 2 && v.starts_with(['"', '\'']) && v.ends_with(['"', '\'']));
+    match quoted {
+        true => span.start + 1..span.end - 1,
+        false => span,
+    }
 }
 
 /// Where a tool is defined: its name in its source file.
 pub fn tool(cx: &Context, tool: &CategoryTool) -> Place {
     let file = cx.display(&tool.source);
-    let span = cx.sources.get_shared(&file).and_then(|text| names_in(cx.root.cache(), text).place(&tool.tool.name));
+    let span = cx.sources.get_shared(&file).and_then(|text| values_in(cx.root.cache(), text).tool_name(&tool.tool.name));
     (file, span)
 }
 
-/// The first occurrence of `needle` in a tool's file within the tool's own text (from its name to
-/// the next tool's name), else the tool's name.
-pub fn in_tool(cx: &Context, t: &CategoryTool, needle: &str) -> Place {
+/// The first string `value` written in a tool's own part of its file (from its name to the next
+/// tool's name), else the tool's name.
+pub fn in_tool(cx: &Context, t: &CategoryTool, value: &str) -> Place {
     let file = cx.display(&t.source);
     let Some(text) = cx.sources.get_shared(&file) else { return (file, None) };
-    let index = names_in(cx.root.cache(), text);
-    let at = index.place(&t.tool.name);
+    let index = values_in(cx.root.cache(), text);
+    let at = index.tool_name(&t.tool.name);
     let from = at.as_ref().map_or(0, |r| r.start);
     let to = index.next_name_after(from).unwrap_or(text.len());
-    match text.get(from..to).and_then(|own| own.find(needle)) {
-        Some(i) => (file, Some(from + i..from + i + needle.len())),
-        None => (file, at),
-    }
+    let own = index.values.iter().find(|w| w.quoted && w.value == value && (from..to).contains(&w.span.start));
+    (file, own.map(|w| w.span.clone()).or(at))
 }
 
-/// Where the tool names of one file are written, found in one pass over it so that locating each
-/// of many tools costs a lookup, not a search of the file.
-#[derive(Default)]
-struct NameIndex {
-    /// The first `"name": "X"` (JSON), `name = "X"` (TOML) or `name: X` (YAML) of each name `X`,
-    /// the quotes included when there are some.
-    named: KeyMap<String, Range<usize>>,
-    /// The first occurrence of each quoted string (`"X"`, quotes included), for names written
-    /// under another key.
-    quoted: KeyMap<String, Range<usize>>,
-    /// The starts of every `named` occurrence, sorted.
-    starts: Vec<usize>,
-}
-
-impl NameIndex {
-    fn place(&self, name: &str) -> Option<Range<usize>> {
-        let quoted = format!("\"{name}\"");
-        self.named.get(&quoted).or_else(|| self.quoted.get(&quoted)).or_else(|| self.named.get(name)).cloned()
-    }
-
-    fn add_named(&mut self, text: &str, key_end: usize) {
-        if let Some(value) = key_value(text, key_end) {
-            self.starts.push(value.start);
-            self.named.entry(text[value.clone()].to_string()).or_insert(value);
-        }
-    }
-
-    fn next_name_after(&self, offset: usize) -> Option<usize> {
-        let i = self.starts.partition_point(|&s| s <= offset);
-        self.starts.get(i).copied()
-    }
-}
-
-fn names_in(cache: &Cache, text: &SharedText) -> Arc<NameIndex> {
-    cache.get_or_insert(Kind::NameIndex, text.hash(), || Arc::new(index_names(text)))
-}
-
-fn index_names(text: &str) -> NameIndex {
-    let mut index = NameIndex::default();
-    let bytes = text.as_bytes();
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'"' => {
-                let end = closing_quote(bytes, i + 1);
-                if &text[i..end] == "\"name\"" {
-                    index.add_named(text, end);
-                }
-                index.quoted.entry(text[i..end].to_string()).or_insert(i..end);
-                i = end;
-            }
-            b'n' if text[i..].starts_with("name") && (i == 0 || !is_word(bytes[i - 1])) => {
-                index.add_named(text, i + 4);
-                i += 4;
-            }
-            _ => i += 1,
-        }
-    }
-    index.starts.sort_unstable();
-    index
-}
-
-/// The end (exclusive, after the quote) of a double-quoted string whose text starts at `from`.
-fn closing_quote(bytes: &[u8], mut from: usize) -> usize {
-    while from < bytes.len() {
-        match bytes[from] {
-            b'\\' => from += 2,
-            b'"' => return from + 1,
-            b'\n' => return from,
-            _ => from += 1,
-        }
-    }
-    bytes.len()
-}
-
-fn is_word(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_' || b == b'-'
-}
-
-/// After a `name` key (ending at `after`): the range of its value when a `:` or `=` follows on
-/// the same line; a quoted value with its quotes, a bare one to the end of the line or a `,` / `}`.
-fn key_value(text: &str, after: usize) -> Option<Range<usize>> {
-    let value = text[after..].trim_start_matches([' ', '\t']).strip_prefix([':', '='])?.trim_start_matches([' ', '\t']);
-    let start = text.len() - value.len();
-    if value.starts_with('"') {
-        return Some(start..closing_quote(text.as_bytes(), start + 1));
-    }
-    let len = value.find(['\n', '\r', ',', '}', '#']).unwrap_or(value.len());
-    let bare = value[..len].trim_end();
-    (!bare.is_empty()).then(|| start..start + bare.len())
+fn values_in(cache: &Cache, text: &str) -> Arc<Values> {
+    cache.get_or_insert(Kind::NameIndex, content_hash(text), || Arc::new(Values::of(text)))
 }
 
 /// The diagnostic placed at a file and range.
@@ -210,17 +99,9 @@ mod tests {
     use super::*;
 
     #[test]
-    fn indexes_tool_names_in_json_toml_and_yaml() {
-        let json = r#"[{"name": "search", "description": "Find \"name\": x"}, {"name":"fetch","x":"search"}]"#;
-        let index = index_names(json);
-        assert_eq!(index.place("search").map(|r| &json[r]), Some("\"search\""));
-        assert_eq!(index.place("fetch").map(|r| r.start), json.find("\"fetch\""));
-        assert_eq!(index.next_name_after(json.find("search").unwrap_or(0)), json.find("\"fetch\""));
-        let toml = "[[tools.web.tool]]\nname = \"web_search\"\nrename = \"x\"\n";
-        assert_eq!(index_names(toml).place("web_search").map(|r| r.start), toml.find("\"web_search\""));
-        assert_eq!(index_names(toml).place("x").map(|r| r.start), toml.find("\"x\""), "found as a quoted string only");
-        let yaml = "tools:\n  - name: lookup  # a comment\n    description: y\n";
-        assert_eq!(index_names(yaml).place("lookup").map(|r| &yaml[r]), Some("lookup"));
-        assert_eq!(index_names(yaml).place("absent"), None);
+    fn a_quoted_step_id_is_placed_without_its_quotes() {
+        let text = "[[pipeline]]\nid = \"intro\"\n";
+        let span = Values::of(text).first(|w| w.key.as_deref() == Some("id")).expect("id");
+        assert_eq!(&text[unquoted(text, span)], "intro");
     }
 }

@@ -5,8 +5,8 @@
 //! one family uses are the files beside this one. [`ALL`] is the one list of rules; `ctxc rules`,
 //! `ctxc explain`, SARIF's `tool.driver.rules` and `docs/rules.md` are all generated from it.
 //!
-//! Registering a rule is one line in the table of `src/codes.rs` (its code and module) and the
-//! rule file; code, name and family come from that line.
+//! Registering a rule is one line in the table of `src/codes.rs` (its code and module), the rule
+//! file and its `mod` line in the family's `mod.rs`; code, name and family come from the table.
 
 pub mod chains;
 pub mod context;
@@ -19,6 +19,26 @@ pub mod markdown;
 pub mod refs;
 pub mod secrets;
 pub mod suppress;
+
+// The families of the table (src/codes.rs), one folder each.
+pub mod budgets;
+pub mod cache;
+pub mod claude;
+pub mod codex;
+pub mod content;
+pub mod copilot;
+pub mod cursor;
+pub mod gemini;
+pub mod instructions;
+pub mod links;
+pub mod manifest;
+pub mod mcp;
+pub mod memory;
+pub mod openhands;
+pub mod settings;
+pub mod skills;
+pub mod templates;
+pub mod tools;
 
 /// What rule files import.
 pub mod prelude {
@@ -159,18 +179,13 @@ macro_rules! lifecycle {
     };
 }
 
-/// Declares every family module (`src/rules/<family>/mod.rs`, the family's helpers), the rule
-/// modules in it (one file each, declared by the `rule_modules!()` line of the family's
-/// `mod.rs`, so the table stays the one list), and the list of all rules, in this order.
+/// Expands the table into the [`Family`] enum and the list of all rules. The family modules
+/// (above) and their rule files (in each family's `mod.rs`) are declared with ordinary `mod`
+/// lines, so that `cargo fmt` reaches them; a family or rule the table names but no module
+/// defines does not compile, and a test (`rule_files_are_the_table`) finds a file the table does
+/// not name.
 macro_rules! registry {
     ($($family:ident $variant:ident { $($code:ident $rule:ident $(($lifecycle:ident))?),* $(,)? })*) => {
-        $(
-            // Redefined before each family module: the family's `mod.rs` sees its own rules.
-            macro_rules! rule_modules {
-                () => { $(pub mod $rule;)* };
-            }
-            pub mod $family;
-        )*
 
         /// A group of rules: a module of `src/rules/` and a code prefix.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]

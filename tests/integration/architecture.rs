@@ -20,6 +20,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "diagnostic",
             "project",
             "yaml",
+            "places",
             "models",
             "tokens",
             "tokenizer_files",

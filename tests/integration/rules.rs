@@ -24,6 +24,38 @@ fn one_rule_per_code_in_table_order() {
     }
 }
 
+/// A family's `mod.rs` declares its rule files with `mod` lines (so `cargo fmt` reaches them); a
+/// rule of the table without its file does not compile, and this finds a file the table does not name.
+#[test]
+fn rule_files_are_the_table() {
+    let mut folders: Vec<String> = std::fs::read_dir(repo().join("src/rules"))
+        .expect("src/rules")
+        .map(|entry| entry.expect("folder entry"))
+        .filter(|entry| entry.path().is_dir())
+        .map(|entry| entry.file_name().to_string_lossy().into_owned())
+        .collect();
+    folders.sort();
+    let mut families: Vec<String> = Family::ALL.iter().map(|f| f.name().to_string()).collect();
+    families.sort();
+    assert_eq!(folders, families, "the folders of src/rules are the families of src/codes.rs");
+    for family in Family::ALL {
+        let folder = repo().join("src/rules").join(family.name());
+        let mut files: Vec<String> = std::fs::read_dir(&folder)
+            .expect("family folder")
+            .map(|entry| entry.expect("folder entry").file_name().to_string_lossy().into_owned())
+            .filter(|name| name != "mod.rs")
+            .collect();
+        files.sort();
+        let mut modules: Vec<String> = rules::ALL
+            .iter()
+            .filter(|r| r.family == *family)
+            .map(|r| format!("{}_{}.rs", r.code.as_str().to_lowercase(), r.name.replace('-', "_")))
+            .collect();
+        modules.sort();
+        assert_eq!(files, modules, "{}: the rule files of the folder are the family's modules in src/codes.rs", family.name());
+    }
+}
+
 #[test]
 fn codes_are_well_formed() {
     let mut names_per_family = BTreeSet::new();

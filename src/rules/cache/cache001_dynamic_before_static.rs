@@ -2,8 +2,8 @@
 
 use serde::Serialize;
 
-use crate::rules::context::Run;
 use crate::manifest::model::StepKind;
+use crate::rules::context::Run;
 use crate::rules::prelude::*;
 
 pub const RULE: Definition = Definition {
@@ -79,7 +79,8 @@ pub fn prefix_summary(cx: &Context, run: &Run) -> PrefixSummary {
 /// preset's (the runtime's own), how to accept it instead.
 fn move_help(cx: &Context, id: &str, last_static: &str) -> String {
     let yaml = cx.agent().is_some_and(|a| a.manifest.ends_with(".yaml") || a.manifest.ends_with(".yml"));
-    let entry = if yaml { format!("{{ id: {id}, after: {last_static} }}") } else { format!("{{ id = \"{id}\", after = \"{last_static}\" }}") };
+    let entry =
+        if yaml { format!("{{ id: {id}, after: {last_static} }}") } else { format!("{{ id = \"{id}\", after = \"{last_static}\" }}") };
     let mut help = format!("to make the prefix cacheable, move `{id}` after the static steps: add `{entry}` to `[pipeline] steps`");
     let preset = cx.agent().and_then(|a| a.preset.as_deref());
     if let Some(preset) = preset.filter(|_| locate::step(cx, id) == locate::manifest_key(cx, "preset")) {

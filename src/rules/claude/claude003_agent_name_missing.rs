@@ -10,7 +10,10 @@ pub const RULE: Definition = Definition {
     why: "`name` is required: it is the identifier Claude Code delegates to (`Use the reviewer subagent…`) and the key \
           that lets a project agent override a user agent of the same name. Without it the file is not loaded as a \
           subagent. Source: https://code.claude.com/docs/en/sub-agents (\"Required: name, description\").",
-    fails: Example { file: ".claude/agents/reviewer.md", text: "---\ndescription: Reviews pull requests for correctness. Use after every change.\n---\nYou review code.\n" },
+    fails: Example {
+        file: ".claude/agents/reviewer.md",
+        text: "---\ndescription: Reviews pull requests for correctness. Use after every change.\n---\nYou review code.\n",
+    },
     passes: Example {
         file: ".claude/agents/reviewer.md",
         text: "---\nname: reviewer\ndescription: Reviews pull requests for correctness. Use after every change.\n---\nYou review code.\n",

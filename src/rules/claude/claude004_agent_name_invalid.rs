@@ -13,10 +13,15 @@ pub const RULE: Definition = Definition {
           underscores are what users and other agents type to delegate (`@agent-…`), and break across tools. Sources: \
           https://code.claude.com/docs/en/sub-agents, \
           `anthropics/claude-code:plugins/plugin-dev/skills/agent-development/SKILL.md` (identifier rules).",
-    fails: Example { file: ".claude/agents/reviewer.md", text: "---\nname: Code Reviewer\ndescription: Reviews pull requests for correctness. Use after every change.\n---\nYou review code.\n" },
+    fails: Example {
+        file: ".claude/agents/reviewer.md",
+        text:
+            "---\nname: Code Reviewer\ndescription: Reviews pull requests for correctness. Use after every change.\n---\nYou review code.\n",
+    },
     passes: Example {
         file: ".claude/agents/reviewer.md",
-        text: "---\nname: code-reviewer\ndescription: Reviews pull requests for correctness. Use after every change.\n---\nYou review code.\n",
+        text:
+            "---\nname: code-reviewer\ndescription: Reviews pull requests for correctness. Use after every change.\n---\nYou review code.\n",
     },
     notes: "The attached fix (unsafe: it renames the agent) lowercases the name and turns spaces and underscores into hyphens.",
     stage: Stage::Lint(check),
@@ -24,9 +29,7 @@ pub const RULE: Definition = Definition {
 
 pub fn valid(name: &str) -> bool {
     let edge = |c: Option<char>| c.is_some_and(|c| c.is_ascii_lowercase() || c.is_ascii_digit());
-    name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
-        && edge(name.chars().next())
-        && edge(name.chars().last())
+    name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-') && edge(name.chars().next()) && edge(name.chars().last())
 }
 
 /// The name made valid: lowercase, runs of other characters turned into one hyphen.

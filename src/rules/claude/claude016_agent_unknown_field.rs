@@ -5,8 +5,22 @@ use crate::diagnostic::did_you_mean;
 use crate::rules::prelude::*;
 
 const FIELDS: [&str; 16] = [
-    "name", "description", "tools", "disallowedTools", "model", "permissionMode", "maxTurns", "skills", "mcpServers", "hooks",
-    "memory", "background", "effort", "isolation", "color", "capabilities",
+    "name",
+    "description",
+    "tools",
+    "disallowedTools",
+    "model",
+    "permissionMode",
+    "maxTurns",
+    "skills",
+    "mcpServers",
+    "hooks",
+    "memory",
+    "background",
+    "effort",
+    "isolation",
+    "color",
+    "capabilities",
 ];
 
 pub const RULE: Definition = Definition {

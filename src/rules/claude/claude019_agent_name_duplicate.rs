@@ -12,7 +12,10 @@ pub const RULE: Definition = Definition {
     why: "Claude Code identifies a subagent by its `name`, not its file name; when two project agents share one, only \
           one of them is loaded and the other is never delegated to. Source: https://code.claude.com/docs/en/sub-agents \
           (\"name: unique identifier\").",
-    fails: Example { file: ".claude/agents/review-fast.md", text: "---\nname: reviewer\ndescription: Quick review of small diffs. Use for one-line changes.\n---\nYou skim diffs.\n" },
+    fails: Example {
+        file: ".claude/agents/review-fast.md",
+        text: "---\nname: reviewer\ndescription: Quick review of small diffs. Use for one-line changes.\n---\nYou skim diffs.\n",
+    },
     passes: Example {
         file: ".claude/agents/review-fast.md",
         text: "---\nname: quick-reviewer\ndescription: Quick review of small diffs. Use for one-line changes.\n---\nYou skim diffs.\n",

@@ -29,10 +29,12 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         for (range, command) in bash_injections(doc.body(), doc.body_start()) {
             for (arg, name) in argument_refs(command) {
                 findings.push(
-                    Diagnostic::finding(format!("`{name}` is substituted into the shell command `{command}`: an argument can run any command"))
-                        .in_file(&doc.file)
-                        .at(Some(range.start + arg.start..range.start + arg.end))
-                        .help("keep user input out of `!` lines; mention the argument in the prompt and let the model run the command"),
+                    Diagnostic::finding(format!(
+                        "`{name}` is substituted into the shell command `{command}`: an argument can run any command"
+                    ))
+                    .in_file(&doc.file)
+                    .at(Some(range.start + arg.start..range.start + arg.end))
+                    .help("keep user input out of `!` lines; mention the argument in the prompt and let the model run the command"),
                 );
             }
         }

@@ -13,8 +13,14 @@ pub const RULE: Definition = Definition {
           instead of the output it was written around. Source: \
           `anthropics/claude-code:plugins/plugin-dev/skills/command-development/SKILL.md` (\"bash execution requires \
           allowed-tools\") and https://code.claude.com/docs/en/slash-commands.",
-    fails: Example { file: ".claude/commands/lint.md", text: "---\nallowed-tools: Read, Edit\n---\nLint output: !`npm run lint`\n\nFix each problem it reports.\n" },
-    passes: Example { file: ".claude/commands/lint.md", text: "---\nallowed-tools: Read, Edit, Bash(npm run lint)\n---\nLint output: !`npm run lint`\n\nFix each problem it reports.\n" },
+    fails: Example {
+        file: ".claude/commands/lint.md",
+        text: "---\nallowed-tools: Read, Edit\n---\nLint output: !`npm run lint`\n\nFix each problem it reports.\n",
+    },
+    passes: Example {
+        file: ".claude/commands/lint.md",
+        text: "---\nallowed-tools: Read, Edit, Bash(npm run lint)\n---\nLint output: !`npm run lint`\n\nFix each problem it reports.\n",
+    },
     notes: "Only commands whose `allowed-tools` holds no `Bash` entry are reported: whether a narrower `Bash(…)` rule \
             covers a line is left alone, since Claude Code also runs some read-only commands (`git status`) without a \
             rule. `!` lines inside fenced code blocks are not checked.",

@@ -13,7 +13,10 @@ pub const RULE: Definition = Definition {
           [priority]`); without it nobody knows which argument goes where. Source: \
           `anthropics/claude-code:plugins/plugin-dev/skills/command-development/references/frontmatter-reference.md` \
           (argument-hint) and https://code.claude.com/docs/en/slash-commands.",
-    fails: Example { file: ".claude/commands/review.md", text: "---\ndescription: Review a pull request\n---\nReview PR #$1 with priority $2.\n" },
+    fails: Example {
+        file: ".claude/commands/review.md",
+        text: "---\ndescription: Review a pull request\n---\nReview PR #$1 with priority $2.\n",
+    },
     passes: Example {
         file: ".claude/commands/review.md",
         text: "---\ndescription: Review a pull request\nargument-hint: [pr-number] [priority]\n---\nReview PR #$1 with priority $2.\n",

@@ -12,8 +12,14 @@ pub const RULE: Definition = Definition {
           stops for approvals and its `!` lines fail. Source: \
           `anthropics/claude-code:plugins/plugin-dev/skills/command-development/references/frontmatter-reference.md` \
           (allowed-tools: string or array).",
-    fails: Example { file: ".claude/commands/status.md", text: "---\nallowed-tools:\n  Bash: true\n  Read: true\n---\nSummarize the working tree.\n" },
-    passes: Example { file: ".claude/commands/status.md", text: "---\nallowed-tools: Bash(git status:*), Read\n---\nSummarize the working tree.\n" },
+    fails: Example {
+        file: ".claude/commands/status.md",
+        text: "---\nallowed-tools:\n  Bash: true\n  Read: true\n---\nSummarize the working tree.\n",
+    },
+    passes: Example {
+        file: ".claude/commands/status.md",
+        text: "---\nallowed-tools: Bash(git status:*), Read\n---\nSummarize the working tree.\n",
+    },
     notes: "",
     stage: Stage::Lint(check),
 };

@@ -11,8 +11,14 @@ pub const RULE: Definition = Definition {
           nothing, so the command stops to ask (or its `!` lines fail) for tools it was written to use. Source: \
           `anthropics/claude-code:plugins/plugin-dev/skills/command-development/references/frontmatter-reference.md` \
           (allowed-tools) and https://code.claude.com/docs/en/settings (tools available to Claude).",
-    fails: Example { file: ".claude/commands/status.md", text: "---\nallowed-tools: read, bash(git status:*)\n---\nSummarize the working tree.\n" },
-    passes: Example { file: ".claude/commands/status.md", text: "---\nallowed-tools: Read, Bash(git status:*)\n---\nSummarize the working tree.\n" },
+    fails: Example {
+        file: ".claude/commands/status.md",
+        text: "---\nallowed-tools: read, bash(git status:*)\n---\nSummarize the working tree.\n",
+    },
+    passes: Example {
+        file: ".claude/commands/status.md",
+        text: "---\nallowed-tools: Read, Bash(git status:*)\n---\nSummarize the working tree.\n",
+    },
     notes: "A safe fix writes the tool's name as Claude Code spells it. A tool Claude Code has removed is never the \
             spelling offered (`ls` is not rewritten to `LS`): CLAUDE057 reports it.",
     stage: Stage::Lint(check),

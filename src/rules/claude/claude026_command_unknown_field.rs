@@ -8,8 +8,19 @@ use crate::rules::prelude::*;
 /// Command fields, and the skill fields Claude Code also reads in command files (commands and
 /// skills are loaded the same way).
 const FIELDS: [&str; 13] = [
-    "description", "allowed-tools", "argument-hint", "model", "disable-model-invocation", "name", "when_to_use", "user-invocable",
-    "context", "agent", "hooks", "effort", "hide-from-slash-command-tool",
+    "description",
+    "allowed-tools",
+    "argument-hint",
+    "model",
+    "disable-model-invocation",
+    "name",
+    "when_to_use",
+    "user-invocable",
+    "context",
+    "agent",
+    "hooks",
+    "effort",
+    "hide-from-slash-command-tool",
 ];
 
 pub const RULE: Definition = Definition {
@@ -20,7 +31,10 @@ pub const RULE: Definition = Definition {
           `args:` shows no hint and `tools:` grants nothing. Source: \
           `anthropics/claude-code:plugins/plugin-dev/skills/command-development/references/frontmatter-reference.md` \
           and https://code.claude.com/docs/en/slash-commands (frontmatter).",
-    fails: Example { file: ".claude/commands/review.md", text: "---\ndescription: Review a pull request\nargs: [pr-number]\n---\nReview pull request #$1.\n" },
+    fails: Example {
+        file: ".claude/commands/review.md",
+        text: "---\ndescription: Review a pull request\nargs: [pr-number]\n---\nReview pull request #$1.\n",
+    },
     passes: Example {
         file: ".claude/commands/review.md",
         text: "---\ndescription: Review a pull request\nargument-hint: [pr-number]\n---\nReview pull request #$1.\n",
@@ -40,7 +54,9 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
                 "tools" | "allowed_tools" | "allowedTools" | "tool_access" => Some("allowed-tools"),
                 _ => did_you_mean(key, FIELDS),
             };
-            let d = Diagnostic::finding(format!("`{key}` is not a slash command field; Claude Code ignores it")).in_file(&doc.file).at(field.key_span.clone());
+            let d = Diagnostic::finding(format!("`{key}` is not a slash command field; Claude Code ignores it"))
+                .in_file(&doc.file)
+                .at(field.key_span.clone());
             findings.push(match suggestion {
                 Some(s) => d.help(format!("did you mean `{s}`?")),
                 None => d.help("remove it; say what it means in the description or the prompt"),

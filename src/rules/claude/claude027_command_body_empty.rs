@@ -11,7 +11,10 @@ pub const RULE: Definition = Definition {
           `anthropics/claude-code:plugins/plugin-dev/skills/command-development/SKILL.md` (\"the body is the prompt\") \
           and https://code.claude.com/docs/en/slash-commands.",
     fails: Example { file: ".claude/commands/review.md", text: "---\ndescription: Review the staged changes for bugs\n---\n" },
-    passes: Example { file: ".claude/commands/review.md", text: "---\ndescription: Review the staged changes for bugs\n---\nReview the staged changes. List bugs first, then style issues.\n" },
+    passes: Example {
+        file: ".claude/commands/review.md",
+        text: "---\ndescription: Review the staged changes for bugs\n---\nReview the staged changes. List bugs first, then style issues.\n",
+    },
     notes: "",
     stage: Stage::Lint(check),
 };

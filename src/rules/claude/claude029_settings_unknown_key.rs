@@ -2,25 +2,72 @@
 
 use crate::agent_files::FileKind;
 use crate::diagnostic::did_you_mean;
-use crate::rules::json_span::{at_key, json_docs};
 use crate::rules::json_span::Step;
+use crate::rules::json_span::{at_key, json_docs};
 use crate::rules::prelude::*;
 
 const KEYS: &[&str] = &[
-    "$schema", "agent", "allowManagedHooksOnly", "allowManagedMcpServersOnly", "allowManagedPermissionRulesOnly", "allowedMcpServers",
-    "alwaysThinkingEnabled", "apiKeyHelper", "attribution", "autoMemoryEnabled", "autoUpdatesChannel", "availableModels",
-    "awsAuthRefresh", "awsCredentialExport", "cleanupPeriodDays", "companyAnnouncements", "deniedMcpServers",
-    "disableAllHooks", "disabledMcpjsonServers", "effortLevel", "enableAllProjectMcpServers", "enabledMcpjsonServers",
-    "enabledPlugins", "env", "extraKnownMarketplaces", "fastMode", "feedbackSurveyRate", "fileSuggestion", "forceLoginMethod",
-    "forceLoginOrgUUID", "hooks", "includeCoAuthoredBy", "includeGitInstructions", "language", "model", "otelHeadersHelper",
-    "outputStyle", "permissions", "plansDirectory", "prUrlTemplate", "respectGitignore", "sandbox", "showTurnDuration",
-    "skipWebFetchPreflight", "spinnerTipsEnabled", "spinnerTipsOverride", "spinnerVerbs", "statusLine", "strictKnownMarketplaces",
-    "subagentStatusLine", "teammateMode", "terminalProgressBarEnabled", "theme", "verbose", "worktree",
+    "$schema",
+    "agent",
+    "allowManagedHooksOnly",
+    "allowManagedMcpServersOnly",
+    "allowManagedPermissionRulesOnly",
+    "allowedMcpServers",
+    "alwaysThinkingEnabled",
+    "apiKeyHelper",
+    "attribution",
+    "autoMemoryEnabled",
+    "autoUpdatesChannel",
+    "availableModels",
+    "awsAuthRefresh",
+    "awsCredentialExport",
+    "cleanupPeriodDays",
+    "companyAnnouncements",
+    "deniedMcpServers",
+    "disableAllHooks",
+    "disabledMcpjsonServers",
+    "effortLevel",
+    "enableAllProjectMcpServers",
+    "enabledMcpjsonServers",
+    "enabledPlugins",
+    "env",
+    "extraKnownMarketplaces",
+    "fastMode",
+    "feedbackSurveyRate",
+    "fileSuggestion",
+    "forceLoginMethod",
+    "forceLoginOrgUUID",
+    "hooks",
+    "includeCoAuthoredBy",
+    "includeGitInstructions",
+    "language",
+    "model",
+    "otelHeadersHelper",
+    "outputStyle",
+    "permissions",
+    "plansDirectory",
+    "prUrlTemplate",
+    "respectGitignore",
+    "sandbox",
+    "showTurnDuration",
+    "skipWebFetchPreflight",
+    "spinnerTipsEnabled",
+    "spinnerTipsOverride",
+    "spinnerVerbs",
+    "statusLine",
+    "strictKnownMarketplaces",
+    "subagentStatusLine",
+    "teammateMode",
+    "terminalProgressBarEnabled",
+    "theme",
+    "verbose",
+    "worktree",
 ];
 
 pub const RULE: Definition = Definition {
     severity: Severity::Warning,
-    summary: "A Claude Code settings file has a top-level key Claude Code does not read (such as `instructions`, `tools` or `allowedTools`).",
+    summary:
+        "A Claude Code settings file has a top-level key Claude Code does not read (such as `instructions`, `tools` or `allowedTools`).",
     why: "Claude Code ignores settings keys it does not know. Instructions written into `settings.json` never reach the \
           model (they belong in CLAUDE.md), and a made-up `tools` or `allowedTools` block grants or restricts nothing \
           (permissions go under `permissions.allow`/`deny`). Source: https://code.claude.com/docs/en/settings \
@@ -38,12 +85,18 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         for key in map.keys().filter(|k| !KEYS.contains(&k.as_str())) {
             let help = match (key.as_str(), did_you_mean(key, KEYS.iter().copied())) {
                 ("instructions" | "rules" | "systemPrompt" | "customInstructions", _) => "instructions belong in CLAUDE.md".to_string(),
-                ("tools" | "allowedTools" | "allowed_tools" | "disallowedTools", _) => "grant or block tools with `permissions.allow` and `permissions.deny`".to_string(),
+                ("tools" | "allowedTools" | "allowed_tools" | "disallowedTools", _) => {
+                    "grant or block tools with `permissions.allow` and `permissions.deny`".to_string()
+                }
                 ("mcpServers", _) => "project MCP servers go in `.mcp.json` at the project root".to_string(),
                 (_, Some(s)) => format!("did you mean `{s}`?"),
                 _ => "remove it".to_string(),
             };
-            findings.push(at_key(Diagnostic::finding(format!("`{key}` is not a Claude Code setting; it is ignored")).help(help), doc, &[Step::Key(key)]));
+            findings.push(at_key(
+                Diagnostic::finding(format!("`{key}` is not a Claude Code setting; it is ignored")).help(help),
+                doc,
+                &[Step::Key(key)],
+            ));
         }
     }
     findings

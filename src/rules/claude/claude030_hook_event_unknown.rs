@@ -3,8 +3,8 @@
 use crate::agent_files::FileKind;
 use crate::diagnostic::{did_you_mean, Edit, Fix};
 use crate::rules::claude::HOOK_EVENTS;
-use crate::rules::json_span::{json_docs, place};
 use crate::rules::json_span::Step;
+use crate::rules::json_span::{json_docs, place};
 use crate::rules::prelude::*;
 
 pub const RULE: Definition = Definition {
@@ -32,14 +32,17 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         let Some(events) = json.as_ref().as_ref().ok().and_then(|v| v.get("hooks")).and_then(|h| h.as_object()) else { continue };
         for event in events.keys().filter(|e| !HOOK_EVENTS.contains(&e.as_str())) {
             let key = place(doc, &[Step::Key("hooks"), Step::Key(event)]).and_then(|p| p.key);
-            let mut d = Diagnostic::finding(format!("`{event}` is not a hook event; its hooks never run")).in_file(&doc.file).at(key.clone());
+            let mut d =
+                Diagnostic::finding(format!("`{event}` is not a hook event; its hooks never run")).in_file(&doc.file).at(key.clone());
             let case = HOOK_EVENTS.iter().copied().find(|e| e.eq_ignore_ascii_case(event));
             d = match (case, event.as_str()) {
                 (_, "Setup") => d.help("`Setup` was replaced by `SessionStart`"),
                 (Some(right), _) => {
                     let d = d.help(format!("event names are case-sensitive: write `{right}`"));
                     match key {
-                        Some(span) => d.fix(Fix::safe(format!("write `{right}`"), vec![Edit::replace(&doc.file, span, format!("\"{right}\""))])),
+                        Some(span) => {
+                            d.fix(Fix::safe(format!("write `{right}`"), vec![Edit::replace(&doc.file, span, format!("\"{right}\""))]))
+                        }
                         None => d,
                     }
                 }

@@ -2,8 +2,8 @@
 
 use crate::agent_files::FileKind;
 use crate::diagnostic::{Edit, Fix};
-use crate::rules::json_span::{json_docs, place, remove_member};
 use crate::rules::json_span::Step;
+use crate::rules::json_span::{json_docs, place, remove_member};
 use crate::rules::prelude::*;
 
 /// Events that run on every occurrence: a matcher is not consulted.
@@ -36,12 +36,15 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         let Some(events) = json.as_ref().as_ref().ok().and_then(|v| v.get("hooks")).and_then(|h| h.as_object()) else { continue };
         for event in NO_MATCHER {
             for (g, group) in events.get(event).and_then(|v| v.as_array()).into_iter().flatten().enumerate() {
-                let Some(matcher) = group.get("matcher").and_then(|m| m.as_str()).filter(|m| !matches!(*m, "" | "*" | ".*")) else { continue };
+                let Some(matcher) = group.get("matcher").and_then(|m| m.as_str()).filter(|m| !matches!(*m, "" | "*" | ".*")) else {
+                    continue;
+                };
                 let Some(at) = place(doc, &[Step::Key("hooks"), Step::Key(event), Step::Index(g), Step::Key("matcher")]) else { continue };
-                let mut d = Diagnostic::finding(format!("`{event}` hooks ignore `matcher`; `{matcher}` does not limit when this hook runs"))
-                    .in_file(&doc.file)
-                    .at(at.key.clone())
-                    .help("remove the matcher, or filter inside the hook script");
+                let mut d =
+                    Diagnostic::finding(format!("`{event}` hooks ignore `matcher`; `{matcher}` does not limit when this hook runs"))
+                        .in_file(&doc.file)
+                        .at(at.key.clone())
+                        .help("remove the matcher, or filter inside the hook script");
                 if let Some(span) = remove_member(&doc.text, &at) {
                     d = d.fix(Fix::unsafe_("remove the matcher", vec![Edit::replace(&doc.file, span, "")]));
                 }

@@ -4,8 +4,8 @@ use serde_json::Value;
 
 use crate::agent_files::FileKind;
 use crate::rules::claude::HOOK_EVENTS;
-use crate::rules::json_span::{at_key, json_docs};
 use crate::rules::json_span::Step;
+use crate::rules::json_span::{at_key, json_docs};
 use crate::rules::prelude::*;
 use crate::tools::json_kind;
 
@@ -35,7 +35,12 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
     for (doc, json) in json_docs(cx, &[FileKind::ClaudeSettings]) {
         let Some(hooks) = json.as_ref().as_ref().ok().and_then(|v| v.get("hooks")) else { continue };
         let error = |message: String, path: &[Step]| {
-            at_key(Diagnostic::finding(message).help("write `\"Event\": [{\"matcher\": \"…\", \"hooks\": [{\"type\": \"command\", \"command\": \"…\"}]}]`"), doc, path)
+            at_key(
+                Diagnostic::finding(message)
+                    .help("write `\"Event\": [{\"matcher\": \"…\", \"hooks\": [{\"type\": \"command\", \"command\": \"…\"}]}]`"),
+                doc,
+                path,
+            )
         };
         let Value::Object(events) = hooks else {
             findings.push(error(format!("`hooks` is {}, not an object of hook events", json_kind(hooks)), &[Step::Key("hooks")]));
@@ -43,7 +48,10 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         };
         for (event, groups) in events.iter().filter(|(event, _)| HOOK_EVENTS.contains(&event.as_str())) {
             let Value::Array(groups) = groups else {
-                findings.push(error(format!("`{event}` is {}, not a list of matcher groups", json_kind(groups)), &[Step::Key("hooks"), Step::Key(event)]));
+                findings.push(error(
+                    format!("`{event}` is {}, not a list of matcher groups", json_kind(groups)),
+                    &[Step::Key("hooks"), Step::Key(event)],
+                ));
                 continue;
             };
             for (g, group) in groups.iter().enumerate() {

@@ -32,10 +32,13 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         let Some(seconds) = hook.get("timeout").and_then(|t| t.as_f64()).filter(|t| *t >= SUSPICIOUS) else { return };
         let span = place(doc, &hook_path(event, g, h, "timeout")).map(|p| p.value);
         let minutes = (seconds / 60.0).round();
-        let mut d = Diagnostic::finding(format!("hook timeout is {} seconds ({minutes} minutes); timeouts are in seconds, not milliseconds", grouped(seconds)))
-            .in_file(&doc.file)
-            .at(span.clone())
-            .help(format!("if you meant {} seconds, write that", grouped(seconds / 1000.0)));
+        let mut d = Diagnostic::finding(format!(
+            "hook timeout is {} seconds ({minutes} minutes); timeouts are in seconds, not milliseconds",
+            grouped(seconds)
+        ))
+        .in_file(&doc.file)
+        .at(span.clone())
+        .help(format!("if you meant {} seconds, write that", grouped(seconds / 1000.0)));
         if let (Some(span), true) = (span, seconds % 1000.0 == 0.0) {
             let fixed = (seconds / 1000.0) as u64;
             d = d.fix(Fix::unsafe_(format!("write {fixed} (seconds)"), vec![Edit::replace(&doc.file, span, fixed.to_string())]));

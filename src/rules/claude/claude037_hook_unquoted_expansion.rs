@@ -45,7 +45,10 @@ pub fn unquoted_paths(command: &str) -> Vec<(Range<usize>, &str)> {
             (Some(_), _) => {}
             (None, b'"' | b'\'') => quote = Some(c),
             (None, b' ' | b'\t' | b'\n' | b';' | b'&' | b'|' | b'(' | b')' | b'<' | b'>') => word_start = i + 1,
-            (None, b'$') if i == word_start || b[word_start..i].iter().all(|c| c.is_ascii_alphanumeric() || *c == b'_' || *c == b'/' || *c == b'.') => {
+            (None, b'$')
+                if i == word_start
+                    || b[word_start..i].iter().all(|c| c.is_ascii_alphanumeric() || *c == b'_' || *c == b'/' || *c == b'.') =>
+            {
                 let braced = b.get(i + 1) == Some(&b'{');
                 let name_start = i + 1 + braced as usize;
                 let name_len = b[name_start..].iter().take_while(|c| c.is_ascii_alphanumeric() || **c == b'_').count();

@@ -69,7 +69,16 @@ mod tests {
 
     #[test]
     fn rule_syntax() {
-        for ok in ["Bash", "Bash(npm run test:*)", "Bash(git * main)", "Read(./secrets/**)", "WebFetch(domain:a.com)", "mcp__github", "mcp__*", "Bash(echo (a))"] {
+        for ok in [
+            "Bash",
+            "Bash(npm run test:*)",
+            "Bash(git * main)",
+            "Read(./secrets/**)",
+            "WebFetch(domain:a.com)",
+            "mcp__github",
+            "mcp__*",
+            "Bash(echo (a))",
+        ] {
             assert_eq!(problem(ok), None, "{ok}");
         }
         for bad in ["Bash(rm", "Bash(ls))x", "Bash()", "Bash(npm:* test)", "WebFetch(a.com)", "Bash git", "(x)"] {

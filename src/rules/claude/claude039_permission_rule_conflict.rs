@@ -2,8 +2,8 @@
 
 use crate::agent_files::FileKind;
 use crate::rules::claude::permission_rules;
-use crate::rules::json_span::{at_value, json_docs};
 use crate::rules::json_span::Step;
+use crate::rules::json_span::{at_value, json_docs};
 use crate::rules::prelude::*;
 
 pub const RULE: Definition = Definition {
@@ -26,8 +26,10 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         let rules = permission_rules(value);
         for (i, rule) in rules.iter().filter(|(list, _, _)| *list == "allow").map(|(_, i, r)| (i, r.trim())) {
             let Some((winner, _, _)) = rules.iter().find(|(list, _, r)| *list != "allow" && r.trim() == rule) else { continue };
-            let d = Diagnostic::finding(format!("`{rule}` is in both `allow` and `{winner}`; `{winner}` wins, so the allow rule never applies"))
-                .help("keep the rule in one list only");
+            let d = Diagnostic::finding(format!(
+                "`{rule}` is in both `allow` and `{winner}`; `{winner}` wins, so the allow rule never applies"
+            ))
+            .help("keep the rule in one list only");
             findings.push(at_value(d, doc, &[Step::Key("permissions"), Step::Key("allow"), Step::Index(*i)]));
         }
     }

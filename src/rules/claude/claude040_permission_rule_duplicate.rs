@@ -3,8 +3,8 @@
 use crate::agent_files::FileKind;
 use crate::diagnostic::{Edit, Fix};
 use crate::rules::claude::permission_rules;
-use crate::rules::json_span::{json_docs, place};
 use crate::rules::json_span::Step;
+use crate::rules::json_span::{json_docs, place};
 use crate::rules::prelude::*;
 
 pub const RULE: Definition = Definition {
@@ -13,8 +13,14 @@ pub const RULE: Definition = Definition {
     why: "A repeated rule changes nothing, but it makes the list longer to review and is often a leftover of an \
           edit that meant to change one of the copies (a narrower path, a different command). Source: \
           https://code.claude.com/docs/en/iam (permission rules).",
-    fails: Example { file: ".claude/settings.json", text: "{\n  \"permissions\": {\n    \"allow\": [\"Bash(npm test)\", \"Read\", \"Bash(npm test)\"]\n  }\n}\n" },
-    passes: Example { file: ".claude/settings.json", text: "{\n  \"permissions\": {\n    \"allow\": [\"Bash(npm test)\", \"Read\"]\n  }\n}\n" },
+    fails: Example {
+        file: ".claude/settings.json",
+        text: "{\n  \"permissions\": {\n    \"allow\": [\"Bash(npm test)\", \"Read\", \"Bash(npm test)\"]\n  }\n}\n",
+    },
+    passes: Example {
+        file: ".claude/settings.json",
+        text: "{\n  \"permissions\": {\n    \"allow\": [\"Bash(npm test)\", \"Read\"]\n  }\n}\n",
+    },
     notes: "The attached safe fix removes the later copy.",
     stage: Stage::Lint(check),
 };

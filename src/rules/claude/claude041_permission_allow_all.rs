@@ -2,8 +2,8 @@
 
 use crate::agent_files::FileKind;
 use crate::rules::claude::permission_rules;
-use crate::rules::json_span::{at_value, json_docs};
 use crate::rules::json_span::Step;
+use crate::rules::json_span::{at_value, json_docs};
 use crate::rules::prelude::*;
 
 pub const RULE: Definition = Definition {
@@ -15,7 +15,10 @@ pub const RULE: Definition = Definition {
           rules in the git-ignored `.claude/settings.local.json`. Source: https://code.claude.com/docs/en/iam and \
           https://code.claude.com/docs/en/settings (settings files and their scope).",
     fails: Example { file: ".claude/settings.json", text: "{\n  \"permissions\": {\n    \"allow\": [\"Bash\", \"Read\"]\n  }\n}\n" },
-    passes: Example { file: ".claude/settings.json", text: "{\n  \"permissions\": {\n    \"allow\": [\"Bash(npm run test:*)\", \"Bash(git status)\", \"Read\"]\n  }\n}\n" },
+    passes: Example {
+        file: ".claude/settings.json",
+        text: "{\n  \"permissions\": {\n    \"allow\": [\"Bash(npm run test:*)\", \"Bash(git status)\", \"Read\"]\n  }\n}\n",
+    },
     notes: "`settings.local.json` is personal and not reported.",
     stage: Stage::Lint(check),
 };

@@ -3,8 +3,8 @@
 use crate::agent_files::FileKind;
 use crate::diagnostic::did_you_mean;
 use crate::rules::claude::PERMISSION_MODES;
-use crate::rules::json_span::{at_value, json_docs};
 use crate::rules::json_span::Step;
+use crate::rules::json_span::{at_value, json_docs};
 use crate::rules::prelude::*;
 
 pub const RULE: Definition = Definition {

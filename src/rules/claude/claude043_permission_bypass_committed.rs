@@ -1,8 +1,8 @@
 //! CLAUDE043: committed settings that start every session with permission checks off.
 
 use crate::agent_files::FileKind;
-use crate::rules::json_span::{at_value, json_docs};
 use crate::rules::json_span::Step;
+use crate::rules::json_span::{at_value, json_docs};
 use crate::rules::prelude::*;
 
 pub const RULE: Definition = Definition {
@@ -23,7 +23,8 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
     for (doc, json) in json_docs(cx, &[FileKind::ClaudeSettings]) {
         let Ok(value) = &*json else { continue };
-        if doc.name() == "settings.json" && value.pointer("/permissions/defaultMode").and_then(|m| m.as_str()) == Some("bypassPermissions") {
+        if doc.name() == "settings.json" && value.pointer("/permissions/defaultMode").and_then(|m| m.as_str()) == Some("bypassPermissions")
+        {
             let d = Diagnostic::finding("the shared settings start every session in `bypassPermissions`: no tool call asks for approval")
                 .help("use `acceptEdits` here; set `bypassPermissions` only in `.claude/settings.local.json` inside a sandbox");
             findings.push(at_value(d, doc, &[Step::Key("permissions"), Step::Key("defaultMode")]));

@@ -13,8 +13,14 @@ pub const RULE: Definition = Definition {
           stays allowed — and the same typo in `allow` makes Claude ask every time. Source: \
           https://code.claude.com/docs/en/iam (permission rules) and https://code.claude.com/docs/en/settings (tools \
           available to Claude).",
-    fails: Example { file: ".claude/settings.json", text: "{\n  \"permissions\": {\n    \"deny\": [\"bash(rm -rf:*)\", \"read(./.env)\"]\n  }\n}\n" },
-    passes: Example { file: ".claude/settings.json", text: "{\n  \"permissions\": {\n    \"deny\": [\"Bash(rm -rf:*)\", \"Read(./.env)\"]\n  }\n}\n" },
+    fails: Example {
+        file: ".claude/settings.json",
+        text: "{\n  \"permissions\": {\n    \"deny\": [\"bash(rm -rf:*)\", \"read(./.env)\"]\n  }\n}\n",
+    },
+    passes: Example {
+        file: ".claude/settings.json",
+        text: "{\n  \"permissions\": {\n    \"deny\": [\"Bash(rm -rf:*)\", \"Read(./.env)\"]\n  }\n}\n",
+    },
     notes: "A safe fix writes the tool's name as Claude Code spells it.",
     stage: Stage::Lint(check),
 };
@@ -31,7 +37,8 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
             .help(format!("write `{right}`"));
         // The tool name starts right after the opening quote when the rule has no leading space.
         if let Some(at) = at.filter(|_| rule.starts_with(tool)) {
-            d = d.fix(Fix::safe(format!("write `{right}`"), vec![Edit::replace(&doc.file, at.start + 1..at.start + 1 + tool.len(), right)]));
+            d = d
+                .fix(Fix::safe(format!("write `{right}`"), vec![Edit::replace(&doc.file, at.start + 1..at.start + 1 + tool.len(), right)]));
         }
         findings.push(d);
     });

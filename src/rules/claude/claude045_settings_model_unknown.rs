@@ -2,8 +2,8 @@
 
 use crate::agent_files::FileKind;
 use crate::rules::claude::unknown_model;
-use crate::rules::json_span::{json_docs, place};
 use crate::rules::json_span::Step;
+use crate::rules::json_span::{json_docs, place};
 use crate::rules::prelude::*;
 
 pub const RULE: Definition = Definition {

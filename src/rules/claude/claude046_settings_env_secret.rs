@@ -1,8 +1,8 @@
 //! CLAUDE046: a literal credential in the `env` of committed settings.
 
 use crate::agent_files::FileKind;
-use crate::rules::json_span::{json_docs, place};
 use crate::rules::json_span::Step;
+use crate::rules::json_span::{json_docs, place};
 use crate::rules::prelude::*;
 use crate::rules::secrets;
 
@@ -32,12 +32,15 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
                 continue;
             }
             findings.push(
-                Diagnostic::finding(format!("`{name}` is set to what looks like a real credential (`{}`)", crate::diagnostic::redact(value)))
-                    .in_file(&doc.file)
-                    .at(Some(at.value))
-                    .label("secret (not shown)")
-                    .help("remove it, rotate it, and set the variable in your shell or fetch it at runtime")
-                    .redacted(),
+                Diagnostic::finding(format!(
+                    "`{name}` is set to what looks like a real credential (`{}`)",
+                    crate::diagnostic::redact(value)
+                ))
+                .in_file(&doc.file)
+                .at(Some(at.value))
+                .label("secret (not shown)")
+                .help("remove it, rotate it, and set the variable in your shell or fetch it at runtime")
+                .redacted(),
             );
         }
     }

@@ -12,7 +12,10 @@ pub const RULE: Definition = Definition {
           installed. Source: `anthropics/claude-code:plugins/plugin-dev/skills/plugin-structure/references/manifest-reference.md` \
           (\"name: required\") and https://code.claude.com/docs/en/plugins-reference.",
     fails: Example { file: ".claude-plugin/plugin.json", text: "{\n  \"description\": \"Review helpers\",\n  \"version\": \"1.0.0\"\n}\n" },
-    passes: Example { file: ".claude-plugin/plugin.json", text: "{\n  \"name\": \"review-helpers\",\n  \"description\": \"Review helpers\",\n  \"version\": \"1.0.0\"\n}\n" },
+    passes: Example {
+        file: ".claude-plugin/plugin.json",
+        text: "{\n  \"name\": \"review-helpers\",\n  \"description\": \"Review helpers\",\n  \"version\": \"1.0.0\"\n}\n",
+    },
     notes: "",
     stage: Stage::Lint(check),
 };

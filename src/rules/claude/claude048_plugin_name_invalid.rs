@@ -3,8 +3,8 @@
 use crate::agent_files::FileKind;
 use crate::diagnostic::{Edit, Fix};
 use crate::rules::claude::claude004_agent_name_invalid::slug;
-use crate::rules::json_span::{json_docs, place};
 use crate::rules::json_span::Step;
+use crate::rules::json_span::{json_docs, place};
 use crate::rules::prelude::*;
 
 pub const RULE: Definition = Definition {
@@ -22,7 +22,9 @@ pub const RULE: Definition = Definition {
 
 pub fn kebab(name: &str) -> bool {
     let mut words = name.split('-');
-    words.next().is_some_and(|w| w.starts_with(|c: char| c.is_ascii_lowercase()) && w.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit()))
+    words
+        .next()
+        .is_some_and(|w| w.starts_with(|c: char| c.is_ascii_lowercase()) && w.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit()))
         && words.all(|w| !w.is_empty() && w.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit()))
 }
 
@@ -31,7 +33,9 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
     for (doc, json) in json_docs(cx, &[FileKind::ClaudePlugin, FileKind::ClaudeMarketplace]) {
         let Ok(value) = &*json else { continue };
         let names: Vec<(Vec<Step>, &str)> = match doc.kind {
-            FileKind::ClaudePlugin => value.get("name").and_then(|n| n.as_str()).map(|n| (vec![Step::Key("name")], n)).into_iter().collect(),
+            FileKind::ClaudePlugin => {
+                value.get("name").and_then(|n| n.as_str()).map(|n| (vec![Step::Key("name")], n)).into_iter().collect()
+            }
             _ => value
                 .get("plugins")
                 .and_then(|p| p.as_array())

@@ -1,8 +1,8 @@
 //! CLAUDE049: a plugin version that is not semantic versioning.
 
 use crate::agent_files::FileKind;
-use crate::rules::json_span::{at_value, json_docs};
 use crate::rules::json_span::Step;
+use crate::rules::json_span::{at_value, json_docs};
 use crate::rules::prelude::*;
 
 pub const RULE: Definition = Definition {

@@ -3,8 +3,8 @@
 use serde_json::Value;
 
 use crate::agent_files::FileKind;
-use crate::rules::json_span::{at_value, json_docs};
 use crate::rules::json_span::Step;
+use crate::rules::json_span::{at_value, json_docs};
 use crate::rules::prelude::*;
 
 const COMPONENTS: [&str; 7] = ["commands", "agents", "skills", "hooks", "mcpServers", "outputStyles", "lspServers"];

@@ -1,8 +1,8 @@
 //! CLAUDE052: a marketplace manifest without its required fields.
 
 use crate::agent_files::FileKind;
-use crate::rules::json_span::{at_key, json_docs};
 use crate::rules::json_span::Step;
+use crate::rules::json_span::{at_key, json_docs};
 use crate::rules::prelude::*;
 
 pub const RULE: Definition = Definition {

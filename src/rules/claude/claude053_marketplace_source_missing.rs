@@ -2,8 +2,8 @@
 
 use crate::agent_files::FileKind;
 use crate::project::ReadError;
-use crate::rules::json_span::{at_value, json_docs};
 use crate::rules::json_span::Step;
+use crate::rules::json_span::{at_value, json_docs};
 use crate::rules::prelude::*;
 
 pub const RULE: Definition = Definition {
@@ -31,7 +31,8 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
     for (doc, json) in json_docs(cx, &[FileKind::ClaudeMarketplace]) {
         let Ok(value) = &*json else { continue };
         // The marketplace root: the folder that holds `.claude-plugin/`.
-        let root = doc.rel.trim_end_matches("marketplace.json").trim_end_matches('/').trim_end_matches(".claude-plugin").trim_end_matches('/');
+        let root =
+            doc.rel.trim_end_matches("marketplace.json").trim_end_matches('/').trim_end_matches(".claude-plugin").trim_end_matches('/');
         let plugin_root = value.pointer("/metadata/pluginRoot").and_then(|p| p.as_str()).unwrap_or("");
         for (i, plugin) in value.get("plugins").and_then(|p| p.as_array()).into_iter().flatten().enumerate() {
             let Some(source) = plugin.get("source").and_then(|s| s.as_str()) else { continue };

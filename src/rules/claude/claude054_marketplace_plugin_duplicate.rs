@@ -1,8 +1,8 @@
 //! CLAUDE054: two marketplace entries with the same plugin name.
 
 use crate::agent_files::FileKind;
-use crate::rules::json_span::{at_value, json_docs};
 use crate::rules::json_span::Step;
+use crate::rules::json_span::{at_value, json_docs};
 use crate::rules::prelude::*;
 
 pub const RULE: Definition = Definition {
@@ -33,7 +33,8 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         for (i, name) in names.iter().enumerate() {
             let Some(name) = name else { continue };
             if let Some(first) = names[..i].iter().position(|n| n == &Some(*name)) {
-                let d = Diagnostic::finding(format!("plugin `{name}` is listed twice (also entry #{})", first + 1)).help("give each plugin its own name");
+                let d = Diagnostic::finding(format!("plugin `{name}` is listed twice (also entry #{})", first + 1))
+                    .help("give each plugin its own name");
                 findings.push(at_value(d, doc, &[Step::Key("plugins"), Step::Index(i), Step::Key("name")]));
             }
         }

@@ -2,8 +2,8 @@
 
 use std::collections::BTreeMap;
 
-use crate::rules::refs::import_paths as imports;
 use crate::rules::prelude::*;
+use crate::rules::refs::import_paths as imports;
 
 /// Claude Code follows imports at most this many hops from the memory file.
 const MAX_HOPS: usize = 5;
@@ -15,7 +15,10 @@ pub const RULE: Definition = Definition {
           and everything it imports is not loaded, without a warning. Flatten the chain (import the deep file from \
           nearer the top). Source: https://code.claude.com/docs/en/memory (\"imported files can recursively import \
           additional files, with a max-depth of 5 hops\").",
-    fails: Example { file: "CLAUDE.md", text: "@docs/a.md\n\n(docs/a.md imports b.md, which imports c.md … down to f.md, six hops away)\n" },
+    fails: Example {
+        file: "CLAUDE.md",
+        text: "@docs/a.md\n\n(docs/a.md imports b.md, which imports c.md … down to f.md, six hops away)\n",
+    },
     passes: Example { file: "CLAUDE.md", text: "@docs/a.md\n@docs/f.md\n\n(docs/a.md imports b.md … e.md; f.md is imported directly)\n" },
     notes: "Imports are found as MEM003 finds them (outside code, paths that look like files) and followed only through \
             files that exist inside the project; a cycle is not followed twice.",

@@ -14,13 +14,71 @@ use serde_json::Value;
 
 use crate::agent_files::{Doc, FileKind};
 use crate::diagnostic::{Diagnostic, Edit, Fix};
+use crate::rules::frontmatter::{raw_front, unquote};
 use crate::rules::json_span::{json_docs, place, Step};
 use crate::yaml::FrontmatterError;
 
 use super::context::Context;
 
-// The rule files of this folder, one per code of the family in the table (src/codes.rs).
-rule_modules!();
+// The rule files of this folder, one per code of the family in the table (src/codes.rs; a test
+// checks the two lists agree).
+pub mod claude001_agent_frontmatter_missing;
+pub mod claude002_frontmatter_yaml_invalid;
+pub mod claude003_agent_name_missing;
+pub mod claude004_agent_name_invalid;
+pub mod claude005_agent_description_missing;
+pub mod claude007_agent_model_unknown;
+pub mod claude008_agent_permission_mode_invalid;
+pub mod claude009_agent_bypass_permissions;
+pub mod claude010_agent_tool_case;
+pub mod claude011_agent_tools_format;
+pub mod claude012_agent_tool_allowed_and_disallowed;
+pub mod claude013_agent_color_invalid;
+pub mod claude014_agent_memory_invalid;
+pub mod claude015_agent_max_turns_invalid;
+pub mod claude016_agent_unknown_field;
+pub mod claude017_agent_prompt_empty;
+pub mod claude018_agent_prompt_too_long;
+pub mod claude019_agent_name_duplicate;
+pub mod claude020_command_arguments_in_bash;
+pub mod claude021_command_bash_not_allowed;
+pub mod claude022_command_argument_hint_missing;
+pub mod claude023_command_allowed_tools_format;
+pub mod claude024_command_tool_case;
+pub mod claude025_command_model_unknown;
+pub mod claude026_command_unknown_field;
+pub mod claude027_command_body_empty;
+pub mod claude028_json_invalid;
+pub mod claude029_settings_unknown_key;
+pub mod claude030_hook_event_unknown;
+pub mod claude031_hook_matcher_ignored;
+pub mod claude032_hook_structure_invalid;
+pub mod claude033_hook_type_invalid;
+pub mod claude034_hook_command_missing;
+pub mod claude035_hook_timeout_invalid;
+pub mod claude036_hook_timeout_milliseconds;
+pub mod claude037_hook_unquoted_expansion;
+pub mod claude038_permission_rule_invalid;
+pub mod claude039_permission_rule_conflict;
+pub mod claude040_permission_rule_duplicate;
+pub mod claude041_permission_allow_all;
+pub mod claude042_permission_mode_invalid;
+pub mod claude043_permission_bypass_committed;
+pub mod claude044_permission_tool_case;
+pub mod claude045_settings_model_unknown;
+pub mod claude046_settings_env_secret;
+pub mod claude047_plugin_name_missing;
+pub mod claude048_plugin_name_invalid;
+pub mod claude049_plugin_version_invalid;
+pub mod claude050_plugin_path_invalid;
+pub mod claude051_plugin_unknown_field;
+pub mod claude052_marketplace_field_missing;
+pub mod claude053_marketplace_source_missing;
+pub mod claude054_marketplace_plugin_duplicate;
+pub mod claude055_memory_import_too_deep;
+pub mod claude056_memory_import_in_code;
+pub mod claude057_tool_removed;
+pub mod claude058_hook_variable_never_set;
 
 /// What the family covers, in one line, for `docs/rules.md`.
 pub const ABOUT: &str = "Claude Code files: subagents, slash commands, settings (hooks and permissions), plugin manifests, CLAUDE.md.";
@@ -42,7 +100,7 @@ impl Field {
 }
 
 /// A file's frontmatter fields: the YAML parse when it succeeds, else `key: value` lines (the
-/// value a raw string), as Claude Code reads them. `None` without a frontmatter block.
+/// value a raw string, read by the one lenient reader), as Claude Code reads them. `None` without a frontmatter block.
 pub fn fields(doc: &Doc) -> Option<Vec<Field>> {
     match &*doc.front {
         Ok(_) => Some(
@@ -66,37 +124,20 @@ pub fn field<'a>(fields: &'a [Field], key: &str) -> Option<&'a Field> {
     fields.iter().find(|f| f.key == key)
 }
 
-/// Top-level `key: value` lines of a frontmatter block that is not valid YAML.
+/// Top-level `key: value` lines of a frontmatter block that is not valid YAML, each value a raw
+/// string without its quotes (the span of an empty value is none).
 fn line_fields(text: &str) -> Vec<Field> {
-    let mut out = Vec::new();
-    let Some(first) = text.find('\n') else { return out };
-    let mut offset = first + 1;
-    for line in text[offset..].split_inclusive('\n') {
-        let content = line.trim_end();
-        if content == "---" {
-            break;
-        }
-        let key_len = content.find(':').unwrap_or(0);
-        let key = &content[..key_len];
-        let plain_key = !key.is_empty() && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
-        if plain_key {
-            let raw = &content[key_len + 1..];
-            let start = offset + key_len + 1 + (raw.len() - raw.trim_start().len());
-            let value = raw.trim();
-            let unquoted = value
-                .strip_prefix('"')
-                .and_then(|v| v.strip_suffix('"'))
-                .or_else(|| value.strip_prefix('\'').and_then(|v| v.strip_suffix('\'')));
-            out.push(Field {
-                key: key.to_string(),
-                value: Value::String(unquoted.unwrap_or(value).to_string()),
-                key_span: Some(offset..offset + key_len),
-                value_span: (!value.is_empty()).then(|| start..start + value.len()),
-            });
-        }
-        offset += line.len();
-    }
-    out
+    let Ok(front) = raw_front(text) else { return Vec::new() };
+    front
+        .fields
+        .into_iter()
+        .map(|f| Field {
+            value: Value::String(unquote(&f.value).to_string()),
+            value_span: (!f.value.is_empty()).then_some(f.value_span),
+            key_span: Some(f.key_span),
+            key: f.key,
+        })
+        .collect()
 }
 
 /// The files of one kind with their frontmatter fields (files without frontmatter skipped).

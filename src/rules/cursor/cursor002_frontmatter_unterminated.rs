@@ -1,7 +1,7 @@
 //! CURSOR002: a `.mdc` frontmatter block that is never closed.
 
 use crate::agent_files::FileKind;
-use crate::rules::cursor::{raw_front, RawError};
+use crate::rules::frontmatter::{raw_front, RawError};
 use crate::rules::prelude::*;
 
 pub const RULE: Definition = Definition {

@@ -1,7 +1,8 @@
 //! CURSOR004: `alwaysApply` that is not `true` or `false`.
 
 use crate::diagnostic::{Edit, Fix};
-use crate::rules::cursor::{cursor_rules, unquote};
+use crate::rules::cursor::cursor_rules;
+use crate::rules::frontmatter::unquote;
 use crate::rules::prelude::*;
 
 pub const RULE: Definition = Definition {

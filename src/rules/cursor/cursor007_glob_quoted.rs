@@ -1,7 +1,8 @@
 //! CURSOR007: globs quoted one by one in a comma-separated `globs`.
 
 use crate::diagnostic::{Edit, Fix};
-use crate::rules::cursor::{cursor_rules, unquote};
+use crate::rules::cursor::cursor_rules;
+use crate::rules::frontmatter::unquote;
 use crate::rules::globs::split_globs;
 use crate::rules::prelude::*;
 

@@ -1,8 +1,8 @@
 //! CURSOR012: a Cursor rule with no text.
 
 use crate::agent_files::FileKind;
-use crate::rules::cursor::{raw_front, RawError};
 use crate::rules::frontmatter::empty_body;
+use crate::rules::frontmatter::{raw_front, RawError};
 use crate::rules::prelude::*;
 
 pub const RULE: Definition = Definition {

@@ -1,8 +1,8 @@
 //! CURSOR014: a `.cursorrules` file.
 
 use crate::agent_files::FileKind;
-use crate::rules::cursor::cursor_rule_beside;
 use crate::rules::cursor::cursor018_cursorrules_inside_cursor_folder::inside_cursor_folder;
+use crate::rules::cursor::cursor_rule_beside;
 use crate::rules::prelude::*;
 
 pub const RULE: Definition = Definition {
@@ -22,7 +22,10 @@ pub const RULE: Definition = Definition {
 
 fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
-    for doc in cx.files_of(FileKind::CursorRulesLegacy).filter(|d| !d.text.trim().is_empty() && !inside_cursor_folder(d) && cursor_rule_beside(cx, d).is_none()) {
+    for doc in cx
+        .files_of(FileKind::CursorRulesLegacy)
+        .filter(|d| !d.text.trim().is_empty() && !inside_cursor_folder(d) && cursor_rule_beside(cx, d).is_none())
+    {
         findings.push(
             Diagnostic::finding(format!("{} is Cursor's deprecated rules file", doc.rel))
                 .in_file(&doc.file)

@@ -1,8 +1,8 @@
 //! CURSOR015: `.cursorrules` beside `.cursor/rules/`.
 
 use crate::agent_files::FileKind;
-use crate::rules::cursor::cursor_rule_beside;
 use crate::rules::cursor::cursor018_cursorrules_inside_cursor_folder::inside_cursor_folder;
+use crate::rules::cursor::cursor_rule_beside;
 use crate::rules::prelude::*;
 
 pub const RULE: Definition = Definition {

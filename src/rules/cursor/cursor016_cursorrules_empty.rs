@@ -1,8 +1,8 @@
 //! CURSOR016: an empty `.cursorrules`.
 
 use crate::agent_files::FileKind;
-use crate::rules::frontmatter::empty_file;
 use crate::rules::cursor::cursor018_cursorrules_inside_cursor_folder::inside_cursor_folder;
+use crate::rules::frontmatter::empty_file;
 use crate::rules::prelude::*;
 
 pub const RULE: Definition = Definition {

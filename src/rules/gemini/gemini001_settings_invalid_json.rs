@@ -12,8 +12,14 @@ pub const RULE: Definition = Definition {
           `/* */` comments before parsing (`stripJsonComments` in `packages/cli/src/config/settings.ts`), so comments are \
           fine; a comma after the last item is not. Sources: \
           google-gemini/gemini-cli:docs/reference/configuration.md@5411f113, packages/cli/src/config/settings.ts.",
-    fails: Example { file: ".gemini/settings.json", text: "{\n  // shared with Codex\n  \"context\": { \"fileName\": \"AGENTS.md\", }\n}\n" },
-    passes: Example { file: ".gemini/settings.json", text: "{\n  // shared with Codex\n  \"context\": { \"fileName\": \"AGENTS.md\" }\n}\n" },
+    fails: Example {
+        file: ".gemini/settings.json",
+        text: "{\n  // shared with Codex\n  \"context\": { \"fileName\": \"AGENTS.md\", }\n}\n",
+    },
+    passes: Example {
+        file: ".gemini/settings.json",
+        text: "{\n  // shared with Codex\n  \"context\": { \"fileName\": \"AGENTS.md\" }\n}\n",
+    },
     notes: "Other GEMINI rules skip a settings file that does not parse, and read one with comments as the CLI does.",
     stage: Stage::Lint(check),
 };

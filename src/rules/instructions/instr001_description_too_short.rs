@@ -33,11 +33,15 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
             continue;
         }
         findings.push(
-            Diagnostic::finding(format!("description `{}` is {words} word{} long: too short to route on", d.description, if words == 1 { "" } else { "s" }))
-                .in_file(d.file)
-                .at(d.span)
-                .label("too short")
-                .help("say what it does and when to use it, with the words a user's request would contain"),
+            Diagnostic::finding(format!(
+                "description `{}` is {words} word{} long: too short to route on",
+                d.description,
+                if words == 1 { "" } else { "s" }
+            ))
+            .in_file(d.file)
+            .at(d.span)
+            .label("too short")
+            .help("say what it does and when to use it, with the words a user's request would contain"),
         );
     }
     findings

@@ -1,7 +1,7 @@
 //! INSTR003: a routing description that only repeats the name.
 
-use crate::rules::instructions::{descriptions, normalized};
 use crate::rules::instructions::instr001_description_too_short::MIN_WORDS;
+use crate::rules::instructions::{descriptions, normalized};
 use crate::rules::prelude::*;
 
 pub const RULE: Definition = Definition {

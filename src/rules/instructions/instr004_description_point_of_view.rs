@@ -1,8 +1,8 @@
 //! INSTR004: a skill description written in the first or second person.
 
+use crate::agent_files::FileKind;
 use crate::rules::instructions::descriptions;
 use crate::rules::prelude::*;
-use crate::agent_files::FileKind;
 
 pub const RULE: Definition = Definition {
     severity: Severity::Warning,
@@ -31,15 +31,19 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
     for d in descriptions(cx).into_iter().filter(|d| d.kind == FileKind::Skill) {
         let lower = d.description.trim_start().to_lowercase();
-        let Some(opening) = OPENINGS.iter().find(|o| lower.strip_prefix(**o).is_some_and(|rest| rest.starts_with([' ', '\'', '’']))) else {
+        let Some(opening) = OPENINGS.iter().find(|o| lower.strip_prefix(**o).is_some_and(|rest| rest.starts_with([' ', '\'', '’'])))
+        else {
             continue;
         };
         findings.push(
-            Diagnostic::finding(format!("skill description opens with `{}`: write it in the third person", &d.description.trim_start()[..opening.len()]))
-                .in_file(d.file)
-                .at(d.span)
-                .label("first or second person")
-                .help("start with what the skill does (`Processes Excel files…`) and when to use it"),
+            Diagnostic::finding(format!(
+                "skill description opens with `{}`: write it in the third person",
+                &d.description.trim_start()[..opening.len()]
+            ))
+            .in_file(d.file)
+            .at(d.span)
+            .label("first or second person")
+            .help("start with what the skill does (`Processes Excel files…`) and when to use it"),
         );
     }
     findings

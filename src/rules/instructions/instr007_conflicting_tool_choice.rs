@@ -58,12 +58,19 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
                 if let Some((_, other, file, span)) = chosen.iter().find(|(g, t, _, _)| *g == group && *t != tool) {
                     if reported.insert((member.file.clone(), sentence.span.start)) {
                         findings.push(
-                            Diagnostic::finding(format!("`{}` conflicts with `{other}` prescribed before it ({group})", &member.text[sentence.span.clone()]))
-                                .in_file(&member.file)
-                                .at(Some(sentence.span.clone()))
-                                .label("conflicting choice")
-                                .help("prescribe one tool in the chain, or say where each applies")
-                                .related(vec![Related { file: file.to_string(), span: Some(span.clone()), message: format!("`{other}` is prescribed here") }]),
+                            Diagnostic::finding(format!(
+                                "`{}` conflicts with `{other}` prescribed before it ({group})",
+                                &member.text[sentence.span.clone()]
+                            ))
+                            .in_file(&member.file)
+                            .at(Some(sentence.span.clone()))
+                            .label("conflicting choice")
+                            .help("prescribe one tool in the chain, or say where each applies")
+                            .related(vec![Related {
+                                file: file.to_string(),
+                                span: Some(span.clone()),
+                                message: format!("`{other}` is prescribed here"),
+                            }]),
                         );
                     }
                     continue;

@@ -87,7 +87,11 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
             .at(Some(span.clone()))
             .label("also in the other file")
             .help("keep each instruction in one file of the chain")
-            .related(vec![Related { file: earlier.file.clone(), span: Some(first.clone()), message: "first written here".into() }]),
+            .related(vec![Related {
+                file: earlier.file.clone(),
+                span: Some(first.clone()),
+                message: "first written here".into(),
+            }]),
         );
     }
     findings

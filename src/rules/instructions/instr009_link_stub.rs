@@ -23,7 +23,8 @@ fn stub_target(text: &str) -> Option<&str> {
     let t = text.trim();
     let lower = t.to_ascii_lowercase();
     let plain = !t.is_empty() && !t.contains(char::is_whitespace) && !t.starts_with('@') && !t.starts_with('/');
-    (plain && (lower.ends_with(".md") || lower.ends_with(".mdc")) && t.chars().all(|c| c.is_alphanumeric() || "._-/".contains(c))).then_some(t)
+    (plain && (lower.ends_with(".md") || lower.ends_with(".mdc")) && t.chars().all(|c| c.is_alphanumeric() || "._-/".contains(c)))
+        .then_some(t)
 }
 
 fn check(cx: &Context) -> Vec<Diagnostic> {

@@ -66,7 +66,9 @@ mod tests {
     fn finds_markers_but_not_mentions() {
         let found = |t: &str| MARKER.is_match(t);
         assert!(found("TODO: write this\n") && found("- FIXME(ana): x\n") && found("TBD\n") && found("See [Insert link here].\n"));
-        assert!(!found("Leave TODO comments for later.\n") && !found("Use the TodoWrite tool.\n") && !found("TBD items go to the backlog.\n"));
+        assert!(
+            !found("Leave TODO comments for later.\n") && !found("Use the TodoWrite tool.\n") && !found("TBD items go to the backlog.\n")
+        );
         assert!(found("Lorem ipsum dolor sit amet.\n") && !found("- [ ] No placeholder text remaining (Lorem ipsum, TODO, etc.)\n"));
     }
 }

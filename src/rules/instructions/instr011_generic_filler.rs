@@ -50,11 +50,14 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
                 continue;
             }
             findings.push(
-                Diagnostic::finding(format!("`{}` is a platitude: it gives the agent nothing to act on", &file.text[sentence.span.clone()]))
-                    .in_file(file.file)
-                    .at(Some(sentence.span.clone()))
-                    .label("generic")
-                    .help("replace it with a specific, checkable instruction, or remove it"),
+                Diagnostic::finding(format!(
+                    "`{}` is a platitude: it gives the agent nothing to act on",
+                    &file.text[sentence.span.clone()]
+                ))
+                .in_file(file.file)
+                .at(Some(sentence.span.clone()))
+                .label("generic")
+                .help("replace it with a specific, checkable instruction, or remove it"),
             );
         }
     }

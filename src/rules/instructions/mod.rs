@@ -7,9 +7,21 @@ use std::ops::Range;
 
 use super::context::Context;
 use crate::agent_files::{Doc, FileKind};
+use crate::rules::frontmatter::{raw_front, unquote};
 
-// The rule files of this folder, one per code of the family in the table (src/codes.rs).
-rule_modules!();
+// The rule files of this folder, one per code of the family in the table (src/codes.rs; a test
+// checks the two lists agree).
+pub mod instr001_description_too_short;
+pub mod instr002_placeholder_description;
+pub mod instr003_description_repeats_name;
+pub mod instr004_description_point_of_view;
+pub mod instr005_duplicate_description;
+pub mod instr006_contradictory_directives;
+pub mod instr007_conflicting_tool_choice;
+pub mod instr008_duplicated_instructions;
+pub mod instr009_link_stub;
+pub mod instr010_leftover_todo;
+pub mod instr011_generic_filler;
 
 /// What the family covers, in one line, for `docs/rules.md`.
 pub const ABOUT: &str =
@@ -74,38 +86,18 @@ pub fn field(doc: &Doc, key: &str) -> Option<(String, Option<Range<usize>>)> {
     raw_field(&doc.text, key)
 }
 
-/// A field of a frontmatter that is not strict YAML: `key: value` at the start of a line, the
-/// value unquoted; a block (`>`, `|` or nothing after the colon) joins the indented lines below.
+/// A field of a frontmatter that is not strict YAML, read by the one lenient reader: the value
+/// unquoted; a block (`>`, `|` or nothing after the colon) joins the lines below the key, at the
+/// key's span.
 pub fn raw_field(text: &str, key: &str) -> Option<(String, Option<Range<usize>>)> {
-    let rest = text.strip_prefix("---")?;
-    let rest = rest.strip_prefix("\r\n").or_else(|| rest.strip_prefix('\n'))?;
-    let mut offset = text.len() - rest.len();
-    let mut lines = rest.split_inclusive('\n');
-    while let Some(line) = lines.next() {
-        let trimmed = line.trim_end();
-        if trimmed == "---" {
-            return None;
-        }
-        if let Some(after) = trimmed.strip_prefix(key).and_then(|r| r.strip_prefix(':')) {
-            let value = after.trim();
-            if value.is_empty() || matches!(value, ">" | ">-" | ">+" | "|" | "|-" | "|+") {
-                let block: Vec<&str> = lines
-                    .take_while(|l| l.trim_end() != "---" && (l.starts_with([' ', '\t']) || l.trim().is_empty()))
-                    .map(str::trim)
-                    .filter(|l| !l.is_empty())
-                    .collect();
-                return Some((block.join(" "), Some(offset..offset + key.len())));
-            }
-            let start = offset + line.find(value).unwrap_or(0);
-            let unquoted = value
-                .strip_prefix('"')
-                .and_then(|v| v.strip_suffix('"'))
-                .or_else(|| value.strip_prefix('\'').and_then(|v| v.strip_suffix('\'')));
-            return Some((unquoted.unwrap_or(value).trim().to_string(), Some(start..start + value.len())));
-        }
-        offset += line.len();
+    let front = raw_front(text).ok()?;
+    let field = front.get(key)?;
+    if field.value.is_empty() || matches!(field.value.as_str(), ">" | ">-" | ">+" | "|" | "|-" | "|+") {
+        let below = text[field.line_span.clone()].split_inclusive('\n').skip(1);
+        let block: Vec<&str> = below.map(str::trim).filter(|l| !l.is_empty()).collect();
+        return Some((block.join(" "), Some(field.key_span.clone())));
     }
-    None
+    Some((unquote(&field.value).trim().to_string(), Some(field.value_span.clone())))
 }
 
 /// Lowercase words of a text, every run of other characters one space.

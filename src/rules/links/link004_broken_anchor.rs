@@ -68,7 +68,10 @@ mod tests {
         assert_eq!(slug("Running `cargo test` (fast)"), "running-cargo-test-fast");
         assert_eq!(slug("[API](x.md) & CLI"), "api--cli");
         assert!(has_anchor(&anchors(&crate::memo::Cache::default(), "## A job named in `if:` must run\n"), "a-job-named-in-if-must-run"));
-        let found = anchors(&crate::memo::Cache::default(), "# Setup\n## Setup\nTitle\n=====\n<a name=\"custom\"></a>\n```\n# not a heading\n```\n");
+        let found = anchors(
+            &crate::memo::Cache::default(),
+            "# Setup\n## Setup\nTitle\n=====\n<a name=\"custom\"></a>\n```\n# not a heading\n```\n",
+        );
         assert!(has_anchor(&found, "setup") && has_anchor(&found, "setup-1") && has_anchor(&found, "title"));
         assert!(has_anchor(&found, "custom") && has_anchor(&found, "Setup"));
         assert!(!has_anchor(&found, "not-a-heading"));

@@ -10,8 +10,14 @@ pub const RULE: Definition = Definition {
     why: "Names tie the manifest together: a step's module, a mode's tool categories, a scenario's connectors. A name \
           that matches nothing means part of the agent is silently missing; the message lists the known names or the \
           closest one.",
-    fails: Example { file: "ctxc.toml", text: "[modes.ask]\ntools = { filesytem = \"read-only\" }\n\n[tools.filesystem]\nfiles = [\"tools/filesystem.json\"]\n" },
-    passes: Example { file: "ctxc.toml", text: "[modes.ask]\ntools = { filesystem = \"read-only\" }\n\n[tools.filesystem]\nfiles = [\"tools/filesystem.json\"]\n" },
+    fails: Example {
+        file: "ctxc.toml",
+        text: "[modes.ask]\ntools = { filesytem = \"read-only\" }\n\n[tools.filesystem]\nfiles = [\"tools/filesystem.json\"]\n",
+    },
+    passes: Example {
+        file: "ctxc.toml",
+        text: "[modes.ask]\ntools = { filesystem = \"read-only\" }\n\n[tools.filesystem]\nfiles = [\"tools/filesystem.json\"]\n",
+    },
     notes: "",
     stage: Stage::Load,
 };

@@ -10,8 +10,14 @@ pub const RULE: Definition = Definition {
     why: "Claude Code and Cursor read MCP configurations as strict JSON; a file with a comment or a trailing comma does \
           not parse, and none of its servers start — the agent runs without the tools the project set up. Source: \
           https://code.claude.com/docs/en/mcp (project scope, `.mcp.json`) and https://docs.cursor.com/context/mcp.",
-    fails: Example { file: ".mcp.json", text: "{\n  \"mcpServers\": {\n    \"docs\": {\"type\": \"http\", \"url\": \"https://docs.example.com/mcp\"},\n  }\n}\n" },
-    passes: Example { file: ".mcp.json", text: "{\n  \"mcpServers\": {\n    \"docs\": {\"type\": \"http\", \"url\": \"https://docs.example.com/mcp\"}\n  }\n}\n" },
+    fails: Example {
+        file: ".mcp.json",
+        text: "{\n  \"mcpServers\": {\n    \"docs\": {\"type\": \"http\", \"url\": \"https://docs.example.com/mcp\"},\n  }\n}\n",
+    },
+    passes: Example {
+        file: ".mcp.json",
+        text: "{\n  \"mcpServers\": {\n    \"docs\": {\"type\": \"http\", \"url\": \"https://docs.example.com/mcp\"}\n  }\n}\n",
+    },
     notes: "The other MCP rules skip a file that does not parse.",
     stage: Stage::Lint(check),
 };

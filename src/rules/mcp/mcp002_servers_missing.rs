@@ -1,8 +1,8 @@
 //! MCP002: an MCP configuration without an `mcpServers` object.
 
 use crate::agent_files::FileKind;
-use crate::rules::json_span::{at_key, json_docs};
 use crate::rules::json_span::Step;
+use crate::rules::json_span::{at_key, json_docs};
 use crate::rules::prelude::*;
 
 pub const RULE: Definition = Definition {
@@ -12,8 +12,14 @@ pub const RULE: Definition = Definition {
           uses `servers`, and a file copied from there (or with servers at the top level) configures nothing: no \
           server starts. Source: https://code.claude.com/docs/en/mcp (`.mcp.json` format) and \
           https://docs.cursor.com/context/mcp.",
-    fails: Example { file: ".mcp.json", text: "{\n  \"servers\": {\n    \"docs\": {\"type\": \"http\", \"url\": \"https://docs.example.com/mcp\"}\n  }\n}\n" },
-    passes: Example { file: ".mcp.json", text: "{\n  \"mcpServers\": {\n    \"docs\": {\"type\": \"http\", \"url\": \"https://docs.example.com/mcp\"}\n  }\n}\n" },
+    fails: Example {
+        file: ".mcp.json",
+        text: "{\n  \"servers\": {\n    \"docs\": {\"type\": \"http\", \"url\": \"https://docs.example.com/mcp\"}\n  }\n}\n",
+    },
+    passes: Example {
+        file: ".mcp.json",
+        text: "{\n  \"mcpServers\": {\n    \"docs\": {\"type\": \"http\", \"url\": \"https://docs.example.com/mcp\"}\n  }\n}\n",
+    },
     notes: "",
     stage: Stage::Lint(check),
 };

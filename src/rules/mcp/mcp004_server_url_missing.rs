@@ -2,8 +2,8 @@
 
 use crate::rules::json_span::at_key;
 
-use crate::rules::mcp::each_server;
 use crate::rules::json_span::Step;
+use crate::rules::mcp::each_server;
 use crate::rules::prelude::*;
 
 pub const RULE: Definition = Definition {
@@ -12,8 +12,14 @@ pub const RULE: Definition = Definition {
     why: "A remote server is reached at its `url`; `type: \"http\"` without one has no address, and the client \
           drops the server. Source: https://code.claude.com/docs/en/mcp (remote HTTP and SSE servers) and \
           https://modelcontextprotocol.io/specification/2025-11-25/basic/transports.",
-    fails: Example { file: ".mcp.json", text: "{\n  \"mcpServers\": {\n    \"docs\": {\"type\": \"http\", \"endpoint\": \"https://docs.example.com/mcp\"}\n  }\n}\n" },
-    passes: Example { file: ".mcp.json", text: "{\n  \"mcpServers\": {\n    \"docs\": {\"type\": \"http\", \"url\": \"https://docs.example.com/mcp\"}\n  }\n}\n" },
+    fails: Example {
+        file: ".mcp.json",
+        text: "{\n  \"mcpServers\": {\n    \"docs\": {\"type\": \"http\", \"endpoint\": \"https://docs.example.com/mcp\"}\n  }\n}\n",
+    },
+    passes: Example {
+        file: ".mcp.json",
+        text: "{\n  \"mcpServers\": {\n    \"docs\": {\"type\": \"http\", \"url\": \"https://docs.example.com/mcp\"}\n  }\n}\n",
+    },
     notes: "",
     stage: Stage::Lint(check),
 };
@@ -21,9 +27,12 @@ pub const RULE: Definition = Definition {
 fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
     each_server(cx, |doc, name, server| {
-        let Some(kind) = server.get("type").and_then(|t| t.as_str()).filter(|t| matches!(*t, "http" | "sse" | "streamable-http")) else { return };
+        let Some(kind) = server.get("type").and_then(|t| t.as_str()).filter(|t| matches!(*t, "http" | "sse" | "streamable-http")) else {
+            return;
+        };
         if server.get("url").and_then(|u| u.as_str()).is_none_or(|u| u.trim().is_empty()) {
-            let d = Diagnostic::finding(format!("`{kind}` server `{name}` has no `url`")).help("add `\"url\": \"https://…\"` with the server's endpoint");
+            let d = Diagnostic::finding(format!("`{kind}` server `{name}` has no `url`"))
+                .help("add `\"url\": \"https://…\"` with the server's endpoint");
             findings.push(at_key(d, doc, &[Step::Key("mcpServers"), Step::Key(name), Step::Key("type")]));
         }
     });

@@ -2,8 +2,8 @@
 
 use crate::rules::json_span::at_key;
 
-use crate::rules::mcp::each_server;
 use crate::rules::json_span::Step;
+use crate::rules::mcp::each_server;
 use crate::rules::prelude::*;
 
 pub const RULE: Definition = Definition {
@@ -27,8 +27,10 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
     each_server(cx, |doc, name, server| {
         if server.get("command").is_some() && server.get("url").is_some() {
-            let d = Diagnostic::finding(format!("server `{name}` has both `command` and `url`; it is either a local program or a remote endpoint"))
-                .help("keep `command`/`args` for a local server, or `type` and `url` for a remote one");
+            let d = Diagnostic::finding(format!(
+                "server `{name}` has both `command` and `url`; it is either a local program or a remote endpoint"
+            ))
+            .help("keep `command`/`args` for a local server, or `type` and `url` for a remote one");
             findings.push(at_key(d, doc, &[Step::Key("mcpServers"), Step::Key(name), Step::Key("url")]));
         }
     });

@@ -2,8 +2,8 @@
 
 use crate::diagnostic::did_you_mean;
 use crate::rules::json_span::at_value;
-use crate::rules::mcp::each_server;
 use crate::rules::json_span::Step;
+use crate::rules::mcp::each_server;
 use crate::rules::prelude::*;
 
 const TYPES: [&str; 4] = ["stdio", "http", "sse", "streamable-http"];
@@ -15,8 +15,14 @@ pub const RULE: Definition = Definition {
           for a remote server. Any other value fails the configuration's validation and the server is not started. \
           Source: https://code.claude.com/docs/en/mcp (server types) and \
           https://modelcontextprotocol.io/specification/2025-11-25/basic/transports.",
-    fails: Example { file: ".mcp.json", text: "{\n  \"mcpServers\": {\n    \"docs\": {\"type\": \"https\", \"url\": \"https://docs.example.com/mcp\"}\n  }\n}\n" },
-    passes: Example { file: ".mcp.json", text: "{\n  \"mcpServers\": {\n    \"docs\": {\"type\": \"http\", \"url\": \"https://docs.example.com/mcp\"}\n  }\n}\n" },
+    fails: Example {
+        file: ".mcp.json",
+        text: "{\n  \"mcpServers\": {\n    \"docs\": {\"type\": \"https\", \"url\": \"https://docs.example.com/mcp\"}\n  }\n}\n",
+    },
+    passes: Example {
+        file: ".mcp.json",
+        text: "{\n  \"mcpServers\": {\n    \"docs\": {\"type\": \"http\", \"url\": \"https://docs.example.com/mcp\"}\n  }\n}\n",
+    },
     notes: "`streamable-http` is accepted for Cursor configurations.",
     stage: Stage::Lint(check),
 };

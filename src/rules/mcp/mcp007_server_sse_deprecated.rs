@@ -2,8 +2,8 @@
 
 use crate::rules::json_span::at_value;
 
-use crate::rules::mcp::each_server;
 use crate::rules::json_span::Step;
+use crate::rules::mcp::each_server;
 use crate::rules::prelude::*;
 
 pub const RULE: Definition = Definition {
@@ -14,8 +14,14 @@ pub const RULE: Definition = Definition {
           it stops working when they do. Source: \
           https://modelcontextprotocol.io/specification/2025-11-25/basic/transports (backwards compatibility) and \
           https://code.claude.com/docs/en/mcp (\"SSE servers (deprecated)\").",
-    fails: Example { file: ".mcp.json", text: "{\n  \"mcpServers\": {\n    \"docs\": {\"type\": \"sse\", \"url\": \"https://docs.example.com/sse\"}\n  }\n}\n" },
-    passes: Example { file: ".mcp.json", text: "{\n  \"mcpServers\": {\n    \"docs\": {\"type\": \"http\", \"url\": \"https://docs.example.com/mcp\"}\n  }\n}\n" },
+    fails: Example {
+        file: ".mcp.json",
+        text: "{\n  \"mcpServers\": {\n    \"docs\": {\"type\": \"sse\", \"url\": \"https://docs.example.com/sse\"}\n  }\n}\n",
+    },
+    passes: Example {
+        file: ".mcp.json",
+        text: "{\n  \"mcpServers\": {\n    \"docs\": {\"type\": \"http\", \"url\": \"https://docs.example.com/mcp\"}\n  }\n}\n",
+    },
     notes: "",
     stage: Stage::Lint(check),
 };

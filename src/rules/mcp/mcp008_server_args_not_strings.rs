@@ -2,8 +2,8 @@
 
 use crate::rules::json_span::at_value;
 
-use crate::rules::mcp::each_server;
 use crate::rules::json_span::Step;
+use crate::rules::mcp::each_server;
 use crate::rules::prelude::*;
 use crate::tools::json_kind;
 

@@ -2,8 +2,8 @@
 
 use crate::rules::json_span::at_value;
 
-use crate::rules::mcp::each_server;
 use crate::rules::json_span::Step;
+use crate::rules::mcp::each_server;
 use crate::rules::prelude::*;
 use crate::tools::json_kind;
 
@@ -14,8 +14,14 @@ pub const RULE: Definition = Definition {
           of names to string values. A number or boolean (`\"DEBUG\": true`, `\"PORT\": 8080`) or a list fails the \
           configuration's validation and the server is not started. Quote the value. Source: \
           https://code.claude.com/docs/en/mcp (`.mcp.json` format).",
-    fails: Example { file: ".mcp.json", text: "{\n  \"mcpServers\": {\n    \"db\": {\"command\": \"db-mcp\", \"env\": {\"PORT\": 5432, \"DEBUG\": true}}\n  }\n}\n" },
-    passes: Example { file: ".mcp.json", text: "{\n  \"mcpServers\": {\n    \"db\": {\"command\": \"db-mcp\", \"env\": {\"PORT\": \"5432\", \"DEBUG\": \"true\"}}\n  }\n}\n" },
+    fails: Example {
+        file: ".mcp.json",
+        text: "{\n  \"mcpServers\": {\n    \"db\": {\"command\": \"db-mcp\", \"env\": {\"PORT\": 5432, \"DEBUG\": true}}\n  }\n}\n",
+    },
+    passes: Example {
+        file: ".mcp.json",
+        text: "{\n  \"mcpServers\": {\n    \"db\": {\"command\": \"db-mcp\", \"env\": {\"PORT\": \"5432\", \"DEBUG\": \"true\"}}\n  }\n}\n",
+    },
     notes: "",
     stage: Stage::Lint(check),
 };

@@ -23,7 +23,8 @@ pub const RULE: Definition = Definition {
     },
     passes: Example {
         file: ".mcp.json",
-        text: "{\n  \"mcpServers\": {\n    \"api\": {\"type\": \"http\", \"url\": \"${API_BASE_URL:-https://api.example.com}/mcp\"}\n  }\n}\n",
+        text:
+            "{\n  \"mcpServers\": {\n    \"api\": {\"type\": \"http\", \"url\": \"${API_BASE_URL:-https://api.example.com}/mcp\"}\n  }\n}\n",
     },
     notes: "Only `.mcp.json` (Claude Code's syntax) is checked. Variables named like credentials (`…_TOKEN`, `…_KEY`, \
             `…_SECRET`, `…_PASSWORD`) are not reported: they have no sensible default and must be set.",
@@ -53,10 +54,13 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
                     }
                     let span = string_part(doc, &path, text, whole.range());
                     findings.push(
-                        Diagnostic::finding(format!("`${{{}}}` in server `{name}` has no default; without the variable the server breaks", var.as_str()))
-                            .in_file(&doc.file)
-                            .at(span)
-                            .help(format!("write `${{{}:-default}}` with the value to use when it is not set", var.as_str())),
+                        Diagnostic::finding(format!(
+                            "`${{{}}}` in server `{name}` has no default; without the variable the server breaks",
+                            var.as_str()
+                        ))
+                        .in_file(&doc.file)
+                        .at(span)
+                        .help(format!("write `${{{}:-default}}` with the value to use when it is not set", var.as_str())),
                     );
                 }
             }

@@ -6,9 +6,9 @@ use regex::Regex;
 
 use crate::agent_files::FileKind;
 use crate::diagnostic::{Edit, Fix};
+use crate::rules::json_span::Step;
 use crate::rules::json_span::{json_docs, string_part};
 use crate::rules::mcp::{mcp_servers, server_strings};
-use crate::rules::json_span::Step;
 use crate::rules::prelude::*;
 
 pub const RULE: Definition = Definition {
@@ -45,10 +45,14 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
                 for caps in BARE.captures_iter(text) {
                     let (Some(whole), Some(var)) = (caps.get(0), caps.get(1)) else { continue };
                     let span = string_part(doc, &path, text, whole.range());
-                    let mut d = Diagnostic::finding(format!("`{}` in server `{name}` is not expanded; write `${{{}}}`", whole.as_str(), var.as_str()))
-                        .in_file(&doc.file)
-                        .at(span.clone())
-                        .help("Claude Code expands only `${VAR}` and `${VAR:-default}` in .mcp.json");
+                    let mut d = Diagnostic::finding(format!(
+                        "`{}` in server `{name}` is not expanded; write `${{{}}}`",
+                        whole.as_str(),
+                        var.as_str()
+                    ))
+                    .in_file(&doc.file)
+                    .at(span.clone())
+                    .help("Claude Code expands only `${VAR}` and `${VAR:-default}` in .mcp.json");
                     if let Some(span) = span.filter(|s| doc.text[s.clone()] == *whole.as_str()) {
                         d = d.fix(Fix::safe("add braces", vec![Edit::replace(&doc.file, span, format!("${{{}}}", var.as_str()))]));
                     }

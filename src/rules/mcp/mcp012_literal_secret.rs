@@ -2,8 +2,8 @@
 
 use crate::rules::json_span::place;
 
-use crate::rules::mcp::each_server;
 use crate::rules::json_span::Step;
+use crate::rules::mcp::each_server;
 use crate::rules::prelude::*;
 use crate::rules::secrets;
 
@@ -35,12 +35,18 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
                     continue;
                 }
                 findings.push(
-                    Diagnostic::finding(format!("server `{name}`: `{key}.{var}` holds what looks like a real credential (`{}`)", crate::diagnostic::redact(v)))
-                        .in_file(&doc.file)
-                        .at(Some(at.value))
-                        .label("secret (not shown)")
-                        .help(format!("rotate it and write `\"${{{}}}\"` so each user supplies their own", var.to_ascii_uppercase().replace('-', "_")))
-                        .redacted(),
+                    Diagnostic::finding(format!(
+                        "server `{name}`: `{key}.{var}` holds what looks like a real credential (`{}`)",
+                        crate::diagnostic::redact(v)
+                    ))
+                    .in_file(&doc.file)
+                    .at(Some(at.value))
+                    .label("secret (not shown)")
+                    .help(format!(
+                        "rotate it and write `\"${{{}}}\"` so each user supplies their own",
+                        var.to_ascii_uppercase().replace('-', "_")
+                    ))
+                    .redacted(),
                 );
             }
         }

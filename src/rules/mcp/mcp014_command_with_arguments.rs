@@ -2,8 +2,8 @@
 
 use crate::diagnostic::{Edit, Fix};
 use crate::rules::json_span::place;
-use crate::rules::mcp::each_server;
 use crate::rules::json_span::Step;
+use crate::rules::mcp::each_server;
 use crate::rules::prelude::*;
 
 pub const RULE: Definition = Definition {
@@ -38,10 +38,11 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         let Some(command) = server.get("command").and_then(|c| c.as_str()) else { return };
         let Some(words) = split(command) else { return };
         let Some(at) = place(doc, &[Step::Key("mcpServers"), Step::Key(name), Step::Key("command")]) else { return };
-        let mut d = Diagnostic::finding(format!("server `{name}`: command `{command}` includes arguments; it is started as one program name"))
-            .in_file(&doc.file)
-            .at(Some(at.value.clone()))
-            .help(format!("write `\"command\": \"{}\"` and put the rest in `\"args\"`", words[0]));
+        let mut d =
+            Diagnostic::finding(format!("server `{name}`: command `{command}` includes arguments; it is started as one program name"))
+                .in_file(&doc.file)
+                .at(Some(at.value.clone()))
+                .help(format!("write `\"command\": \"{}\"` and put the rest in `\"args\"`", words[0]));
         let quoted = !command.contains(['"', '\'', '\\', '$']);
         if server.get("args").is_none() && quoted {
             let args: Vec<String> = words[1..].iter().map(|w| format!("\"{w}\"")).collect();

@@ -2,8 +2,8 @@
 
 use crate::rules::json_span::at_value;
 
-use crate::rules::mcp::each_server;
 use crate::rules::json_span::Step;
+use crate::rules::mcp::each_server;
 use crate::rules::prelude::*;
 
 pub const RULE: Definition = Definition {
@@ -13,8 +13,14 @@ pub const RULE: Definition = Definition {
           (`ws://`, `file://`) or with spaces cannot be connected to, and the server is dropped. Source: \
           https://modelcontextprotocol.io/specification/2025-11-25/basic/transports (Streamable HTTP) and \
           https://code.claude.com/docs/en/mcp.",
-    fails: Example { file: ".mcp.json", text: "{\n  \"mcpServers\": {\n    \"docs\": {\"type\": \"http\", \"url\": \"docs.example.com/mcp\"}\n  }\n}\n" },
-    passes: Example { file: ".mcp.json", text: "{\n  \"mcpServers\": {\n    \"docs\": {\"type\": \"http\", \"url\": \"https://docs.example.com/mcp\"}\n  }\n}\n" },
+    fails: Example {
+        file: ".mcp.json",
+        text: "{\n  \"mcpServers\": {\n    \"docs\": {\"type\": \"http\", \"url\": \"docs.example.com/mcp\"}\n  }\n}\n",
+    },
+    passes: Example {
+        file: ".mcp.json",
+        text: "{\n  \"mcpServers\": {\n    \"docs\": {\"type\": \"http\", \"url\": \"https://docs.example.com/mcp\"}\n  }\n}\n",
+    },
     notes: "A URL that starts with a variable (`${API_URL}/mcp`) is not checked.",
     stage: Stage::Lint(check),
 };
@@ -31,7 +37,8 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
             return;
         }
         let problem = if scheme { "contains spaces" } else { "has no `http://` or `https://` scheme" };
-        let d = Diagnostic::finding(format!("server `{name}`: url `{url}` {problem}")).help("write the full endpoint, e.g. `https://api.example.com/mcp`");
+        let d = Diagnostic::finding(format!("server `{name}`: url `{url}` {problem}"))
+            .help("write the full endpoint, e.g. `https://api.example.com/mcp`");
         findings.push(at_value(d, doc, &[Step::Key("mcpServers"), Step::Key(name), Step::Key("url")]));
     });
     findings

@@ -2,8 +2,8 @@
 
 use crate::agent_files::FileKind;
 use crate::rules::json_span::join;
-use crate::rules::mcp::mcp_tools;
 use crate::rules::json_span::Step;
+use crate::rules::mcp::mcp_tools;
 use crate::rules::prelude::*;
 
 pub const RULE: Definition = Definition {

@@ -1,9 +1,9 @@
 //! MCP017: two MCP tools with the same name in one listing.
 
 use crate::agent_files::FileKind;
+use crate::rules::json_span::Step;
 use crate::rules::json_span::{at_value, join};
 use crate::rules::mcp::mcp_tools;
-use crate::rules::json_span::Step;
 use crate::rules::prelude::*;
 
 pub const RULE: Definition = Definition {
@@ -32,7 +32,8 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         for (i, (path, _)) in tools.iter().enumerate() {
             let Some(name) = names[i] else { continue };
             if let Some(first) = names[..i].iter().position(|n| *n == Some(name)) {
-                let d = Diagnostic::finding(format!("tool `{name}` is defined twice (also tool #{})", first + 1)).help("give each tool its own name");
+                let d = Diagnostic::finding(format!("tool `{name}` is defined twice (also tool #{})", first + 1))
+                    .help("give each tool its own name");
                 findings.push(at_value(d, doc, &join(path, &[Step::Key("name")])));
             }
         }

@@ -1,9 +1,9 @@
 //! MCP018: an MCP tool's input or output schema whose root is not an object schema.
 
 use crate::agent_files::FileKind;
+use crate::rules::json_span::Step;
 use crate::rules::json_span::{at_key, join};
 use crate::rules::mcp::mcp_tools;
-use crate::rules::json_span::Step;
 use crate::rules::prelude::*;
 
 pub const RULE: Definition = Definition {

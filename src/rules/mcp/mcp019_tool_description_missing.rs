@@ -1,9 +1,9 @@
 //! MCP019: an MCP tool without a description.
 
 use crate::agent_files::FileKind;
+use crate::rules::json_span::Step;
 use crate::rules::json_span::{at_value, join};
 use crate::rules::mcp::mcp_tools;
-use crate::rules::json_span::Step;
 use crate::rules::prelude::*;
 
 pub const RULE: Definition = Definition {

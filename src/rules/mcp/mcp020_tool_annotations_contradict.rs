@@ -1,9 +1,9 @@
 //! MCP020: MCP tool annotations that contradict each other.
 
 use crate::agent_files::FileKind;
+use crate::rules::json_span::Step;
 use crate::rules::json_span::{at_key, join};
 use crate::rules::mcp::mcp_tools;
-use crate::rules::json_span::Step;
 use crate::rules::prelude::*;
 
 pub const RULE: Definition = Definition {

@@ -2,9 +2,9 @@
 
 use crate::agent_files::FileKind;
 use crate::diagnostic::did_you_mean;
+use crate::rules::json_span::Step;
 use crate::rules::json_span::{at_key, join};
 use crate::rules::mcp::mcp_tools;
-use crate::rules::json_span::Step;
 use crate::rules::prelude::*;
 
 const HINTS: [&str; 4] = ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"];
@@ -43,9 +43,15 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
                 };
                 let help = match did_you_mean(key, HINTS).filter(|_| !HINTS.contains(&key.as_str())) {
                     Some(s) => format!("did you mean `{s}`?"),
-                    None => "annotations are `title` and the booleans readOnlyHint, destructiveHint, idempotentHint, openWorldHint".to_string(),
+                    None => {
+                        "annotations are `title` and the booleans readOnlyHint, destructiveHint, idempotentHint, openWorldHint".to_string()
+                    }
                 };
-                findings.push(at_key(Diagnostic::finding(message).help(help), doc, &join(&path, &[Step::Key("annotations"), Step::Key(key)])));
+                findings.push(at_key(
+                    Diagnostic::finding(message).help(help),
+                    doc,
+                    &join(&path, &[Step::Key("annotations"), Step::Key(key)]),
+                ));
             }
         }
     }

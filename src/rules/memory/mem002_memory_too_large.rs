@@ -4,7 +4,8 @@ use crate::rules::prelude::*;
 
 pub const RULE: Definition = Definition {
     severity: Severity::Warning,
-    summary: "A memory file (AGENTS.md, CLAUDE.md, or one in `[memory] files`) is larger than `[lint] memory_max_tokens` (default 8000 tokens).",
+    summary:
+        "A memory file (AGENTS.md, CLAUDE.md, or one in `[memory] files`) is larger than `[lint] memory_max_tokens` (default 8000 tokens).",
     why: "Memory files are inserted whole into every conversation. Harnesses cap them: Codex stops reading project docs at \
           32 KiB (`project_doc_max_bytes`), about 8000 tokens of English, and silently drops the rest. A memory file \
           over its budget pushes out history and usually mixes standing rules with reference material that belongs \

@@ -1,8 +1,8 @@
 //! MEM003: an `@path` import in a memory file that does not resolve.
 
-use std::collections::HashSet;
 use crate::project::ReadError;
 use crate::rules::prelude::*;
+use std::collections::HashSet;
 
 pub const RULE: Definition = Definition {
     severity: Severity::Warning,
@@ -91,7 +91,8 @@ mod tests {
     #[test]
     fn finds_imports_but_not_mentions_or_code() {
         let text = "@AGENTS.md\nSee @docs/style.md, and ask @octocat.\nmail me@example.com\n```\n@pytest.fixture\n@x/y.md\n```\n`@a/b.md`\n@~/notes.md\n";
-        let paths: Vec<String> = crate::rules::refs::import_paths(&crate::memo::Cache::default(), text).into_iter().map(|(_, p)| p).collect();
+        let paths: Vec<String> =
+            crate::rules::refs::import_paths(&crate::memo::Cache::default(), text).into_iter().map(|(_, p)| p).collect();
         assert_eq!(paths, ["AGENTS.md", "docs/style.md"]);
         let (range, _) = &crate::rules::refs::import_paths(&crate::memo::Cache::default(), text)[0];
         assert_eq!(&text[range.clone()], "@AGENTS.md");

@@ -10,8 +10,14 @@ pub const RULE: Definition = Definition {
     why: "AgentScope truncates tool results over `tool_result_limit` tokens. Above the room below the trigger, one result \
           at the limit sets off compression by itself (AgentScope's documentation warns that a limit set too high lets \
           one result fill the context); at 0 every result is truncated to nothing.",
-    fails: Example { file: "ctxc.toml", text: "# model gpt-4o: compression at 80 % of 128,000 = 102,400 tokens\n[agentscope]\ntool_result_limit = 120000\n" },
-    passes: Example { file: "ctxc.toml", text: "# model gpt-4o: compression at 80 % of 128,000 = 102,400 tokens\n[agentscope]\ntool_result_limit = 50000\n" },
+    fails: Example {
+        file: "ctxc.toml",
+        text: "# model gpt-4o: compression at 80 % of 128,000 = 102,400 tokens\n[agentscope]\ntool_result_limit = 120000\n",
+    },
+    passes: Example {
+        file: "ctxc.toml",
+        text: "# model gpt-4o: compression at 80 % of 128,000 = 102,400 tokens\n[agentscope]\ntool_result_limit = 50000\n",
+    },
     notes: "The room is taken in the mode and scenario with the largest fixed context.",
     stage: Stage::Settings,
 };

@@ -1,15 +1,41 @@
 //! The Agent Skills specification's frontmatter rules, shared by the SKILL rules, and the edits
 //! their fixes make to a frontmatter line.
 
-use std::ops::Range;
-
 use unicode_normalization::UnicodeNormalization;
 
 use crate::agent_files::{Doc, SkillDoc};
 use crate::diagnostic::{grouped, Diagnostic, Edit};
 
-// The rule files of this folder, one per code of the family in the table (src/codes.rs).
-rule_modules!();
+// The rule files of this folder, one per code of the family in the table (src/codes.rs; a test
+// checks the two lists agree).
+pub mod skill001_missing_frontmatter;
+pub mod skill002_invalid_yaml;
+pub mod skill003_name_missing;
+pub mod skill004_name_invalid;
+pub mod skill005_name_folder_mismatch;
+pub mod skill006_description_missing;
+pub mod skill007_description_too_long;
+pub mod skill008_compatibility_invalid;
+pub mod skill009_metadata_not_strings;
+pub mod skill010_field_type;
+pub mod skill011_unknown_field;
+pub mod skill012_case_variant_keys;
+pub mod skill013_body_too_many_lines;
+pub mod skill014_body_too_many_tokens;
+pub mod skill015_catalogue_entry_too_long;
+pub mod skill016_duplicate_name;
+pub mod skill017_bundled_file_missing;
+pub mod skill018_bundled_file_unreferenced;
+pub mod skill019_nested_reference;
+pub mod skill020_bundled_document_too_large;
+pub mod skill021_reference_outside_skill;
+pub mod skill022_backslash_path_mention;
+pub mod skill023_long_reference_without_contents;
+pub mod skill024_interpreter_mismatch;
+pub mod skill025_description_xml_tag;
+pub mod skill026_claude_listing_over_budget;
+pub mod skill027_codex_listing_over_budget;
+pub mod skill030_file_name_case;
 
 /// What the family covers, in one line, for `docs/rules.md`.
 pub const ABOUT: &str = "SKILL.md files against the Agent Skills specification (lenient by default, strict on request).";
@@ -113,49 +139,6 @@ pub fn replace_value(doc: &Doc, key: &str, value: &str) -> Option<Edit> {
 /// Whether plain YAML would read `value` as something other than a string (`true`, `null`, `12`).
 fn reads_as_other_type(value: &str) -> bool {
     !matches!(serde_yaml::from_str::<serde_yaml::Value>(value), Ok(serde_yaml::Value::String(_)))
-}
-
-/// The byte range of a top-level key with its value: its line and the lines below it that
-/// belong to it (indented, or a `- ` list item), up to the next key.
-pub fn field_lines(doc: &Doc, key: &str) -> Option<Range<usize>> {
-    let start = doc.key_span(key)?.start;
-    let body = doc.body_start();
-    let fence = doc.text[..body].rfind("---").unwrap_or(body);
-    let mut end = doc.text[start..].find('\n').map_or(fence, |i| start + i + 1);
-    let mut offset = end;
-    for line in doc.text[end..fence].split_inclusive('\n') {
-        offset += line.len();
-        if line.starts_with([' ', '\t', '-']) {
-            end = offset;
-        } else if !line.trim().is_empty() {
-            break;
-        }
-    }
-    Some(start..end.min(fence))
-}
-
-/// The byte range of the one-line plain value of `key` in the mapping below the top-level
-/// `parent` (`version: 1.0` under `metadata:`); `None` when it is not written so.
-pub fn nested_value_span(doc: &Doc, parent: &str, key: &str) -> Option<Range<usize>> {
-    let lines = field_lines(doc, parent)?;
-    let mut offset = lines.start;
-    for line in doc.text[lines].split_inclusive('\n') {
-        let start = offset;
-        offset += line.len();
-        let indent = line.len() - line.trim_start_matches([' ', '\t']).len();
-        let Some(rest) = line[indent..].strip_prefix(key) else { continue };
-        let Some(value) = rest.trim_start_matches([' ', '\t']).strip_prefix(':') else { continue };
-        if indent == 0 {
-            continue;
-        }
-        let trimmed = value.trim();
-        if trimmed.is_empty() || trimmed.contains(" #") || trimmed.starts_with(['"', '\'', '[', '{', '&', '*', '!', '|', '>']) {
-            return None;
-        }
-        let value_start = start + (line.len() - value.len()) + (value.len() - value.trim_start().len());
-        return Some(value_start..value_start + trimmed.len());
-    }
-    None
 }
 
 /// The skills one folder holds (`.claude/skills/`, `.agents/skills/`, a plugin's `skills/`): the
@@ -290,16 +273,16 @@ mod tests {
     fn nested_values_are_found_below_their_parent() {
         let text = "---\nversion: 9\nmetadata:\n  author: Ann\n  version: 1.0\n  tags: [a]\n---\n";
         let d = doc(text);
-        assert_eq!(nested_value_span(&d, "metadata", "version").map(|r| &text[r]), Some("1.0"));
-        assert_eq!(nested_value_span(&d, "metadata", "tags"), None);
-        assert_eq!(nested_value_span(&d, "metadata", "missing"), None);
+        assert_eq!(d.plain_member_span("metadata", "version").map(|r| &text[r]), Some("1.0"));
+        assert_eq!(d.plain_member_span("metadata", "tags"), None);
+        assert_eq!(d.plain_member_span("metadata", "missing"), None);
     }
 
     #[test]
     fn a_field_spans_its_value_lines() {
         let text = "---\nname: a\ntags:\n- x\n\n  - y\nversion: 1\nlast: >\n  folded\n\n---\nbody\n";
         let d = doc(text);
-        let lines = |key| field_lines(&d, key).map(|r| &text[r]);
+        let lines = |key| d.entry_lines(key).map(|r| &text[r]);
         assert_eq!(lines("tags"), Some("tags:\n- x\n\n  - y\n"));
         assert_eq!(lines("version"), Some("version: 1\n"));
         assert_eq!(lines("last"), Some("last: >\n  folded\n"));

@@ -11,7 +11,8 @@ pub const RULE: Definition = Definition {
     fails: Example { file: "skills/pdf-processing/SKILL.md", text: "# PDF processing\n\nExtract text from PDF files.\n" },
     passes: Example {
         file: "skills/pdf-processing/SKILL.md",
-        text: "---\nname: pdf-processing\ndescription: Extract text from PDF files. Use when the user mentions PDFs.\n---\n# PDF processing\n",
+        text:
+            "---\nname: pdf-processing\ndescription: Extract text from PDF files. Use when the user mentions PDFs.\n---\n# PDF processing\n",
     },
     notes: "In a manifest, such a skill stops loading (exit 2); in zero-config linting it is a finding.",
     stage: Stage::LoadOrLint(check),

@@ -10,7 +10,10 @@ pub const RULE: Definition = Definition {
     summary: "SKILL.md frontmatter has no `name`, or a `name` that is not a string or is empty.",
     why: "`name` is required: it is how the agent lists, activates and refers to the skill.",
     fails: Example { file: "skills/pdf-processing/SKILL.md", text: "---\ndescription: Extract text from PDF files.\n---\n" },
-    passes: Example { file: "skills/pdf-processing/SKILL.md", text: "---\nname: pdf-processing\ndescription: Extract text from PDF files.\n---\n" },
+    passes: Example {
+        file: "skills/pdf-processing/SKILL.md",
+        text: "---\nname: pdf-processing\ndescription: Extract text from PDF files.\n---\n",
+    },
     notes: "In a manifest, a skill whose `name` is missing or not a string stops loading (exit 2); an empty name, and \
             everything in zero-config linting, is a finding.",
     stage: Stage::LoadOrLint(check),
@@ -27,7 +30,12 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
             Some(Value::String(_)) => continue,
             Some(other) => (format!("frontmatter `name` must be a string, not `{other}`"), skill.value_span("name")),
         };
-        findings.push(Diagnostic::finding(message).in_file(&skill.file).at(at).help("add `name: FOLDER-NAME` (lowercase letters, digits and hyphens)"));
+        findings.push(
+            Diagnostic::finding(message)
+                .in_file(&skill.file)
+                .at(at)
+                .help("add `name: FOLDER-NAME` (lowercase letters, digits and hyphens)"),
+        );
     }
     findings
 }

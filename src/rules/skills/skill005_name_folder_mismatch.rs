@@ -9,8 +9,14 @@ pub const RULE: Definition = Definition {
     why: "The specification requires the name to match the parent directory. Agents find a skill's files by its name; \
           with a mismatch, the catalogue names a skill whose folder cannot be found by that name (or two tools \
           disagree on what the skill is called).",
-    fails: Example { file: "skills/template/SKILL.md", text: "---\nname: template-skill\ndescription: Replace with a description of the skill.\n---\n" },
-    passes: Example { file: "skills/template-skill/SKILL.md", text: "---\nname: template-skill\ndescription: Replace with a description of the skill.\n---\n" },
+    fails: Example {
+        file: "skills/template/SKILL.md",
+        text: "---\nname: template-skill\ndescription: Replace with a description of the skill.\n---\n",
+    },
+    passes: Example {
+        file: "skills/template-skill/SKILL.md",
+        text: "---\nname: template-skill\ndescription: Replace with a description of the skill.\n---\n",
+    },
     notes: "Name and folder are compared in Unicode NFKC form, as `skills-ref` does. A name that is its folder's name \
             spelt against the naming rules (`PDF_Processing` in `pdf-processing/`) is reported once, by SKILL004. \
             Fix (unsafe, renames the skill): when the folder's name is a valid name, the skill takes it.",
@@ -23,7 +29,11 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         let Some(name) = skill.string("name") else { continue };
         // Compared in NFKC form (as skills-ref does); a name that is the folder's misspelt
         // (`PDF_Processing` in `pdf-processing/`) is SKILL004's one finding.
-        if name.trim().is_empty() || skill.folder.is_empty() || nfkc(name) == nfkc(&skill.folder) || kebab(name).is_some_and(|k| k == skill.folder) {
+        if name.trim().is_empty()
+            || skill.folder.is_empty()
+            || nfkc(name) == nfkc(&skill.folder)
+            || kebab(name).is_some_and(|k| k == skill.folder)
+        {
             continue;
         }
         let mut d = Diagnostic::finding(format!("skill name `{name}` does not match its folder `{}`", skill.folder))

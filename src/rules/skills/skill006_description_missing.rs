@@ -27,12 +27,17 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
             // `Description` in another case is SKILL012's one finding.
             None if has_case_variant(skill, "description") => continue,
             None => ("frontmatter has no `description`".to_string(), Some(0..3.min(skill.text.len()))),
-            Some(Value::String(s)) if s.trim().is_empty() => ("frontmatter `description` is empty".to_string(), skill.key_span("description")),
+            Some(Value::String(s)) if s.trim().is_empty() => {
+                ("frontmatter `description` is empty".to_string(), skill.key_span("description"))
+            }
             Some(Value::String(_)) => continue,
             Some(other) => (format!("frontmatter `description` must be a string, not `{other}`"), skill.value_span("description")),
         };
         findings.push(
-            Diagnostic::finding(message).in_file(&skill.file).at(at).help("describe what the skill does and when to use it (1–1024 characters)"),
+            Diagnostic::finding(message)
+                .in_file(&skill.file)
+                .at(at)
+                .help("describe what the skill does and when to use it (1–1024 characters)"),
         );
     }
     findings

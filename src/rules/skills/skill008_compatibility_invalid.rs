@@ -10,8 +10,14 @@ pub const RULE: Definition = Definition {
     summary: "A skill's optional `compatibility` is not a string, is empty, or is longer than 500 characters.",
     why: "`compatibility` states environment requirements (product, packages, network). The specification allows 1–500 \
           characters; more is a sign of instructions that belong in the body.",
-    fails: Example { file: "skills/remember/SKILL.md", text: "---\nname: remember\ndescription: Save facts for later.\ncompatibility: \"\"\n---\n" },
-    passes: Example { file: "skills/remember/SKILL.md", text: "---\nname: remember\ndescription: Save facts for later.\ncompatibility: Requires a writable home directory\n---\n" },
+    fails: Example {
+        file: "skills/remember/SKILL.md",
+        text: "---\nname: remember\ndescription: Save facts for later.\ncompatibility: \"\"\n---\n",
+    },
+    passes: Example {
+        file: "skills/remember/SKILL.md",
+        text: "---\nname: remember\ndescription: Save facts for later.\ncompatibility: Requires a writable home directory\n---\n",
+    },
     notes: "",
     stage: Stage::Lint(check),
 };

@@ -3,7 +3,6 @@
 use serde_json::Value;
 
 use crate::rules::prelude::*;
-use crate::rules::skills::nested_value_span;
 
 pub const RULE: Definition = Definition {
     severity: Severity::Error,
@@ -11,8 +10,14 @@ pub const RULE: Definition = Definition {
     why: "The specification defines `metadata` as a map from string keys to string values so every client can read it \
           the same way. YAML turns `version: 1.0` into a number and `tags: [a, b]` into a list; quote the value \
           (`version: \"1.0\"`).",
-    fails: Example { file: "skills/pdf-processing/SKILL.md", text: "---\nname: pdf-processing\ndescription: Extract text from PDFs.\nmetadata:\n  version: 1.0\n---\n" },
-    passes: Example { file: "skills/pdf-processing/SKILL.md", text: "---\nname: pdf-processing\ndescription: Extract text from PDFs.\nmetadata:\n  version: \"1.0\"\n---\n" },
+    fails: Example {
+        file: "skills/pdf-processing/SKILL.md",
+        text: "---\nname: pdf-processing\ndescription: Extract text from PDFs.\nmetadata:\n  version: 1.0\n---\n",
+    },
+    passes: Example {
+        file: "skills/pdf-processing/SKILL.md",
+        text: "---\nname: pdf-processing\ndescription: Extract text from PDFs.\nmetadata:\n  version: \"1.0\"\n---\n",
+    },
     notes: "Fix (safe): numbers and booleans are quoted as written (`version: 1.10` becomes `version: \"1.10\"`, \
             the text the author wrote, where YAML would read the number 1.1).",
     stage: Stage::Lint(check),
@@ -53,7 +58,7 @@ fn quote_all(skill: &crate::agent_files::Doc, bad: &[(&String, &Value)]) -> Opti
         if !(value.is_number() || value.is_boolean()) {
             return None;
         }
-        let span = nested_value_span(skill, "metadata", key)?;
+        let span = skill.plain_member_span("metadata", key)?;
         edits.push(Edit::replace(&skill.file, span.clone(), format!("\"{}\"", &skill.text[span])));
     }
     Some(Fix::safe("quote the metadata values", edits))

@@ -2,7 +2,7 @@
 
 use crate::manifest::lint::SkillLevel;
 use crate::rules::prelude::*;
-use crate::rules::skills::{field_lines, CLAUDE_CODE_FIELDS, SPEC_FIELDS, ZEUS_FIELDS};
+use crate::rules::skills::{CLAUDE_CODE_FIELDS, SPEC_FIELDS, ZEUS_FIELDS};
 
 pub const RULE: Definition = Definition {
     severity: Severity::Warning,
@@ -11,8 +11,14 @@ pub const RULE: Definition = Definition {
           `tags`, `triggers`, `priority`, `enabled`) mean nothing to the others; strict validation keeps a skill to the \
           specification's `name`, `description`, `license`, `compatibility`, `metadata` and `allowed-tools` (put \
           anything else under `metadata`).",
-    fails: Example { file: "skills/meeting-notes/SKILL.md", text: "---\nname: meeting-notes\ndescription: Turn a transcript into notes.\nversion: \"1.2\"\n---\n" },
-    passes: Example { file: "skills/meeting-notes/SKILL.md", text: "---\nname: meeting-notes\ndescription: Turn a transcript into notes.\nmetadata:\n  version: \"1.2\"\n---\n" },
+    fails: Example {
+        file: "skills/meeting-notes/SKILL.md",
+        text: "---\nname: meeting-notes\ndescription: Turn a transcript into notes.\nversion: \"1.2\"\n---\n",
+    },
+    passes: Example {
+        file: "skills/meeting-notes/SKILL.md",
+        text: "---\nname: meeting-notes\ndescription: Turn a transcript into notes.\nmetadata:\n  version: \"1.2\"\n---\n",
+    },
     notes: "Levels: at the default (**lenient**) level this is a warning, and the fields Claude Code reads in a skill \
             (`argument-hint`, `disable-model-invocation`, `user-invocable`, `model`, `context`, `agent`, `hooks`: \
             https://code.claude.com/docs/en/skills) are allowed, and in an agent on the `zeus` preset the fields Zeus reads \
@@ -40,7 +46,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
                 .at(skill.key_span(key))
                 .label("not a specification field")
                 .help(format!("move it under `metadata` (as a string), or drop it; fields: {}", SPEC_FIELDS.join(", ")));
-            if let Some(lines) = field_lines(skill, key) {
+            if let Some(lines) = skill.entry_lines(key) {
                 d = d.fix(Fix::unsafe_(format!("remove the field `{key}`"), vec![Edit::replace(&skill.file, lines, "")]));
             }
             findings.push(d);

@@ -2,11 +2,12 @@
 
 use crate::memo::KeyMap;
 use crate::rules::prelude::*;
-use crate::rules::skills::{field_lines, SPEC_FIELDS};
+use crate::rules::skills::SPEC_FIELDS;
 
 pub const RULE: Definition = Definition {
     severity: Severity::Error,
-    summary: "Two frontmatter keys differ only by case (`name` and `Name`), or a key is a specification field in the wrong case (`Description`).",
+    summary:
+        "Two frontmatter keys differ only by case (`name` and `Name`), or a key is a specification field in the wrong case (`Description`).",
     why: "YAML keys are case-sensitive, so `Description:` is not `description:`: the skill has no description as far as \
           the specification is concerned, and which of two case variants an agent reads depends on its parser.",
     fails: Example { file: "skills/notes/SKILL.md", text: "---\nname: notes\nDescription: Take meeting notes.\n---\n" },
@@ -35,7 +36,10 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
             let spec = SPEC_FIELDS.iter().find(|f| **f == lower);
             let finding = match (&keys[..], spec) {
                 ([key], Some(spec)) if key != spec => {
-                    let fix = Fix::safe(format!("rename `{key}` to `{spec}`"), skill.key_span(key).map(|span| Edit::replace(&skill.file, span, *spec)).into_iter().collect());
+                    let fix = Fix::safe(
+                        format!("rename `{key}` to `{spec}`"),
+                        skill.key_span(key).map(|span| Edit::replace(&skill.file, span, *spec)).into_iter().collect(),
+                    );
                     Diagnostic::finding(format!("frontmatter key `{key}` is the specification's `{spec}` in the wrong case"))
                         .at(skill.key_span(key))
                         .help(format!("write it as `{spec}` (keys are case-sensitive)"))
@@ -70,7 +74,7 @@ fn drop_copies(skill: &crate::agent_files::Doc, keys: &[&str], spec: &str) -> Op
         if skill.field(key) != Some(value) {
             return None;
         }
-        edits.push(Edit::replace(&skill.file, field_lines(skill, key)?, ""));
+        edits.push(Edit::replace(&skill.file, skill.entry_lines(key)?, ""));
     }
     Some(Fix::safe(format!("remove the copies of `{spec}`"), edits))
 }

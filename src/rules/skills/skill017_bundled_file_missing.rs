@@ -83,7 +83,8 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         // Commands after a `cd` into another folder (a cloned repository) run that folder's files.
         let moved_at = starts.iter().zip(&fences).find(|(_, (line, fenced))| *fenced && leaves_skill(line)).map_or(usize::MAX, |(s, _)| *s);
         // Files the skill's own steps write (`… > scripts/prompt.md`, "paste it into `x.json`") exist once they run.
-        let written: HashSet<&str> = mentions.iter().filter(|(range, _)| is_written(&body[..range.start])).map(|(_, p)| p.as_str()).collect();
+        let written: HashSet<&str> =
+            mentions.iter().filter(|(range, _)| is_written(&body[..range.start])).map(|(_, p)| p.as_str()).collect();
         let mentions: Vec<_> = mentions
             .iter()
             .filter(|(range, path)| {
@@ -110,8 +111,12 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
                 continue;
             }
             let name = path.rsplit('/').next().unwrap_or(path);
-            let elsewhere: Vec<&str> =
-                bundle.files.iter().filter(|f| f.rel.rsplit('/').next().is_some_and(|n| n.eq_ignore_ascii_case(name))).map(|f| f.rel.as_str()).collect();
+            let elsewhere: Vec<&str> = bundle
+                .files
+                .iter()
+                .filter(|f| f.rel.rsplit('/').next().is_some_and(|n| n.eq_ignore_ascii_case(name)))
+                .map(|f| f.rel.as_str())
+                .collect();
             let help = match elsewhere.as_slice() {
                 [one] => format!("the skill bundles `{one}`: fix the path (names are case-sensitive on Linux)"),
                 _ => format!("add `{path}` to the skill's folder, or fix the path"),

@@ -37,8 +37,11 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
     let bundles: Vec<Arc<Bundle>> = cx.skills.iter().map(|skill| Bundle::of(cx, &skill.rel)).collect();
     // Memory files and other skills may point into a skill too (a GEMINI.md importing its
     // reference): every checked file's name looked up in them in one pass over each.
-    let names: Vec<&str> =
-        bundles.iter().flat_map(|b| b.files.iter().filter(|f| checked(&f.rel))).map(|f| f.rel.rsplit('/').next().unwrap_or(&f.rel)).collect();
+    let names: Vec<&str> = bundles
+        .iter()
+        .flat_map(|b| b.files.iter().filter(|f| checked(&f.rel)))
+        .map(|f| f.rel.rsplit('/').next().unwrap_or(&f.rel))
+        .collect();
     let outside = NamedOutside::new(cx, &names);
     for (index, (skill, bundle)) in cx.skills.iter().zip(&bundles).enumerate() {
         let files: Vec<&str> = bundle.files.iter().map(|f| f.rel.as_str()).filter(|rel| checked(rel)).collect();

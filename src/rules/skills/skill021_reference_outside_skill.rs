@@ -34,7 +34,8 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         let Some((dir, _)) = skill.rel.rsplit_once('/') else { continue };
         let inside = |rel: &str| rel == dir || rel.starts_with(&format!("{dir}/"));
         // Inside another skill of the collection: skills link to each other.
-        let in_a_skill = |rel: &str| cx.skills.iter().filter_map(|s| s.rel.rsplit_once('/')).any(|(d, _)| rel == d || rel.starts_with(&format!("{d}/")));
+        let in_a_skill =
+            |rel: &str| cx.skills.iter().filter_map(|s| s.rel.rsplit_once('/')).any(|(d, _)| rel == d || rel.starts_with(&format!("{d}/")));
         for link in refs::links(cx.root.cache(), &skill.text) {
             let Target::Relative { path, .. } = refs::target(&link.dest) else { continue };
             let Resolved::Exists(rel) = refs::resolve(cx, dir, &path) else { continue };

@@ -30,7 +30,8 @@ pub const RULE: Definition = Definition {
 };
 
 static MENTION: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?:^|[^A-Za-z0-9_\\/(])((?:scripts|references|assets)(?:\\[A-Za-z0-9_.-]+)+\.[A-Za-z0-9]{1,8})(?-u:\b)").expect("constant pattern") // ok: literal
+    Regex::new(r"(?:^|[^A-Za-z0-9_\\/(])((?:scripts|references|assets)(?:\\[A-Za-z0-9_.-]+)+\.[A-Za-z0-9]{1,8})(?-u:\b)")
+        .expect("constant pattern") // ok: literal
 });
 
 /// Code blocks of Windows shells, where a backslash is the separator.

@@ -31,7 +31,9 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
     for skill in cx.skills {
         let bundle = Bundle::of(cx, &skill.rel);
-        for (rel, text) in bundle.texts.iter().filter(|(rel, _)| rel.starts_with("references/") && rel.to_ascii_lowercase().ends_with(".md")) {
+        for (rel, text) in
+            bundle.texts.iter().filter(|(rel, _)| rel.starts_with("references/") && rel.to_ascii_lowercase().ends_with(".md"))
+        {
             let lines = text.lines().count();
             if lines <= TOC_MIN_LINES || has_contents(text) {
                 continue;
@@ -53,7 +55,10 @@ fn has_contents(text: &str) -> bool {
     let named = head.iter().any(|line| {
         let t = line.trim().trim_start_matches('#').trim().trim_matches('*').trim().to_ascii_lowercase();
         let is_title = line.trim_start().starts_with('#') || line.trim_start().starts_with("**");
-        is_title && ["contents", "table of contents", "toc", "index", "sections", "overview", "quick navigation", "navigation"].iter().any(|n| t.starts_with(n))
+        is_title
+            && ["contents", "table of contents", "toc", "index", "sections", "overview", "quick navigation", "navigation"]
+                .iter()
+                .any(|n| t.starts_with(n))
     });
     let anchor_items = head.iter().filter(|line| {
         let t = line.trim_start();

@@ -59,11 +59,16 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
                 continue;
             }
             findings.push(
-                Diagnostic::finding(format!("`{}` runs `{}`, a {} script", interpreter.as_str(), script.as_str(), language_of_extension(extension.as_str())))
-                    .in_file(&skill.file)
-                    .at(Some(interpreter.start()..script.end()))
-                    .label("wrong interpreter")
-                    .help("run the script with the interpreter of its language"),
+                Diagnostic::finding(format!(
+                    "`{}` runs `{}`, a {} script",
+                    interpreter.as_str(),
+                    script.as_str(),
+                    language_of_extension(extension.as_str())
+                ))
+                .in_file(&skill.file)
+                .at(Some(interpreter.start()..script.end()))
+                .label("wrong interpreter")
+                .help("run the script with the interpreter of its language"),
             );
         }
     }

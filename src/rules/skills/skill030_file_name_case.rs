@@ -10,8 +10,14 @@ pub const RULE: Definition = Definition {
           (https://agentskills.io/specification). Clients that look the file up by that exact name on a case-sensitive \
           file system do not find `skill.md`, and the skill silently does not exist for them; the reference validator \
           accepts `skill.md` but rejects any other case (`Skill.md`: \"Missing required file: SKILL.md\").",
-    fails: Example { file: "skills/release-notes/skill.md", text: "---\nname: release-notes\ndescription: Draft release notes from merged pull requests.\n---\n" },
-    passes: Example { file: "skills/release-notes/SKILL.md", text: "---\nname: release-notes\ndescription: Draft release notes from merged pull requests.\n---\n" },
+    fails: Example {
+        file: "skills/release-notes/skill.md",
+        text: "---\nname: release-notes\ndescription: Draft release notes from merged pull requests.\n---\n",
+    },
+    passes: Example {
+        file: "skills/release-notes/SKILL.md",
+        text: "---\nname: release-notes\ndescription: Draft release notes from merged pull requests.\n---\n",
+    },
     notes: "ctxc lints the file whatever its case (as `skills-ref` reads `skill.md`), and says to rename it. No automatic fix: \
             fixes edit text, and this one renames a file.",
     stage: Stage::Lint(check),

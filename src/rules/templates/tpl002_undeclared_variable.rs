@@ -79,7 +79,9 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
                 match top {
                     "vars" if !agent.vars.contains_key(field) => format!("`vars.{field}` is not set under [vars]"),
                     "flags" if !flags.contains(field) => format!("`flags.{field}` is not declared under [flags]"),
-                    "agent" if !AGENT_FIELDS.contains(&field) => format!("`agent.{field}` does not exist (agent has name, description and model)"),
+                    "agent" if !AGENT_FIELDS.contains(&field) => {
+                        format!("`agent.{field}` does not exist (agent has name, description and model)")
+                    }
                     _ => continue,
                 }
             } else {

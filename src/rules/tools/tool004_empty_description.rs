@@ -8,7 +8,10 @@ pub const RULE: Definition = Definition {
     why: "The description is all the model knows about when to call a tool and what it does; a tool without one is \
           called by guesswork from its name, or never.",
     fails: Example { file: "ctxc.toml", text: "[[tools.files.tool]]\nname = \"read_file\"\n" },
-    passes: Example { file: "ctxc.toml", text: "[[tools.files.tool]]\nname = \"read_file\"\ndescription = \"Read a UTF-8 text file from the workspace.\"\n" },
+    passes: Example {
+        file: "ctxc.toml",
+        text: "[[tools.files.tool]]\nname = \"read_file\"\ndescription = \"Read a UTF-8 text file from the workspace.\"\n",
+    },
     notes: "",
     stage: Stage::Lint(check),
 };

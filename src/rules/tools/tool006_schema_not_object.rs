@@ -2,8 +2,8 @@
 
 use serde_json::Value;
 
-use crate::rules::tools::suggest_type;
 use crate::rules::prelude::*;
+use crate::rules::tools::suggest_type;
 
 pub const RULE: Definition = Definition {
     severity: Severity::Error,
@@ -29,7 +29,9 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
             Value::Object(map) => match map.get("type") {
                 Some(Value::String(t)) if t == "object" => continue,
                 // A Python name for a mapping (`dict`) is this rule's, not TOOL008's: one finding.
-                Some(Value::String(t)) if suggest_type(t) == Some("object") => format!("has `\"type\": \"{t}\"` (JSON Schema's name is `object`)"),
+                Some(Value::String(t)) if suggest_type(t) == Some("object") => {
+                    format!("has `\"type\": \"{t}\"` (JSON Schema's name is `object`)")
+                }
                 Some(other) => format!("has `\"type\": {other}`"),
                 None => "has no `\"type\"`".to_string(),
             },

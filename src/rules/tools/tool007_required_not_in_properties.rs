@@ -4,8 +4,8 @@ use serde_json::Value;
 
 use crate::memo::Kind;
 
-use crate::rules::tools;
 use crate::rules::prelude::*;
+use crate::rules::tools;
 
 pub const RULE: Definition = Definition {
     severity: Severity::Error,
@@ -56,7 +56,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
             None if known.is_empty() => d.help("declare it under `properties`"),
             None => d.help(format!("properties: {}", known.join(", "))),
         };
-        findings.push(locate::at(d, locate::in_tool(cx, tool, &format!("\"{name}\""))));
+        findings.push(locate::at(d, locate::in_tool(cx, tool, &name)));
     }
     findings
 }

@@ -4,8 +4,8 @@ use serde_json::Value;
 
 use crate::memo::Kind;
 
-use crate::rules::tools::{self, suggest_type, TYPES};
 use crate::rules::prelude::*;
+use crate::rules::tools::{self, suggest_type, TYPES};
 
 pub const RULE: Definition = Definition {
     severity: Severity::Error,
@@ -61,7 +61,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
             Some(s) => d.help(format!("use `\"type\": \"{s}\"`")),
             None => d.help(format!("JSON Schema types: {}", TYPES.join(", "))),
         };
-        findings.push(locate::at(d, locate::in_tool(cx, tool, &format!("\"{bad}\""))));
+        findings.push(locate::at(d, locate::in_tool(cx, tool, &bad)));
     }
     findings
 }

@@ -28,10 +28,53 @@ pub const RULE: Definition = Definition {
 };
 
 const WRITE_VERBS: [&str; 47] = [
-    "write", "delete", "remove", "create", "update", "edit", "set", "save", "put", "post", "send", "insert", "upload", "move",
-    "rename", "drop", "exec", "execute", "run", "ingest", "add", "modify", "patch", "merge", "push", "commit", "deploy",
-    "install", "append", "replace", "destroy", "publish", "submit", "archive", "assign", "close", "approve", "transfer",
-    "purge", "truncate", "overwrite", "revert", "reset", "restore", "fork", "kill", "dispatch",
+    "write",
+    "delete",
+    "remove",
+    "create",
+    "update",
+    "edit",
+    "set",
+    "save",
+    "put",
+    "post",
+    "send",
+    "insert",
+    "upload",
+    "move",
+    "rename",
+    "drop",
+    "exec",
+    "execute",
+    "run",
+    "ingest",
+    "add",
+    "modify",
+    "patch",
+    "merge",
+    "push",
+    "commit",
+    "deploy",
+    "install",
+    "append",
+    "replace",
+    "destroy",
+    "publish",
+    "submit",
+    "archive",
+    "assign",
+    "close",
+    "approve",
+    "transfer",
+    "purge",
+    "truncate",
+    "overwrite",
+    "revert",
+    "reset",
+    "restore",
+    "fork",
+    "kill",
+    "dispatch",
 ];
 const READ_VERBS: [&str; 12] = ["get", "list", "read", "search", "find", "fetch", "query", "view", "show", "describe", "count", "check"];
 
@@ -78,7 +121,8 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         let Some(evidence) = writing_evidence(tool) else { continue };
         let enabled = enabled.get_or_insert_with(|| {
             let runs = cx.runs().iter();
-            runs.map(|run| run.rendered.tools.iter().filter(|d| d.enabled).map(|d| ((d.category.as_str(), d.name.as_str()), ())).collect()).collect()
+            runs.map(|run| run.rendered.tools.iter().filter(|d| d.enabled).map(|d| ((d.category.as_str(), d.name.as_str()), ())).collect())
+                .collect()
         });
         let read_only_run = cx.runs().iter().zip(enabled.iter()).find(|(run, enabled)| {
             let mode_gives_read_only = agent
