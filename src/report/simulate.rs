@@ -35,8 +35,12 @@ fn describe(e: &Event) -> String {
         Event::OverBudget { count, budget } => format!("still over the input budget ({} > {})", n(*count), n(*budget)),
         Event::HistoryTrimmed { dropped, kept } => format!("history trimmed: {dropped} dropped, {kept} kept"),
         Event::ToolResultTruncated { message, size, .. } => match size {
-            TruncatedSize::Chars { chars, replacement_chars } => format!("truncated {message} ({} chars → {} chars)", n(*chars), n(*replacement_chars)),
-            TruncatedSize::Bytes { bytes, replacement_bytes } => format!("truncated {message} ({} bytes → {} bytes)", n(*bytes), n(*replacement_bytes)),
+            TruncatedSize::Chars { chars, replacement_chars } => {
+                format!("truncated {message} ({} chars → {} chars)", n(*chars), n(*replacement_chars))
+            }
+            TruncatedSize::Bytes { bytes, replacement_bytes } => {
+                format!("truncated {message} ({} bytes → {} bytes)", n(*bytes), n(*replacement_bytes))
+            }
         },
         Event::ToolResultsPruned { messages, freed } => format!("pruned {} ({} tokens)", messages.join(", "), n(*freed)),
         Event::SoftCompaction { count, threshold, freed } => {

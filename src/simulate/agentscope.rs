@@ -499,11 +499,9 @@ impl Policy for AgentScope {
         let replacement_chars = content.chars().count() as u64;
         let event = match path {
             Some(path) => Event::ToolResultOffloaded { message: message.id.clone(), tool, chars, replacement_chars, path },
-            None => Event::ToolResultTruncated {
-                message: message.id.clone(),
-                tool,
-                size: TruncatedSize::Chars { chars, replacement_chars },
-            },
+            None => {
+                Event::ToolResultTruncated { message: message.id.clone(), tool, size: TruncatedSize::Chars { chars, replacement_chars } }
+            }
         };
         (Message { content, ..message }, Some(event))
     }

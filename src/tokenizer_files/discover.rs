@@ -110,7 +110,10 @@ fn hf_snapshot(repo_dir: &Path, repository: &str) -> Option<Found> {
         return None;
     }
     let dir = snapshots.join(revision);
-    let path = ["tokenizer.json", "tekken.json", "original/tokenizer.model", "tokenizer.model"].iter().map(|name| dir.join(name)).find(|p| p.is_file())?;
+    let path = ["tokenizer.json", "tekken.json", "original/tokenizer.model", "tokenizer.model"]
+        .iter()
+        .map(|name| dir.join(name))
+        .find(|p| p.is_file())?;
     Some(Found::beside(path, format!("Hugging Face cache ({repository})")))
 }
 

@@ -96,7 +96,10 @@ fn agentscope_truncates_the_large_result_compresses_at_its_trigger_and_hints() {
             .collect();
         // 260,000 bytes are 65,000 tokens: int(50,000 / 65,000 × 260,000) characters kept, then the marker.
         assert!(
-            matches!(truncated[..], [(15, Event::ToolResultTruncated { size: TruncatedSize::Chars { chars: 260_000, replacement_chars: 200_111 }, .. })]),
+            matches!(
+                truncated[..],
+                [(15, Event::ToolResultTruncated { size: TruncatedSize::Chars { chars: 260_000, replacement_chars: 200_111 }, .. })]
+            ),
             "{truncated:?}"
         );
         let compressed: Vec<&ctxc::simulate::Call> =
