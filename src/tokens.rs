@@ -397,6 +397,20 @@ fn last_cut(text: &str, cuts: Cuts) -> Option<usize> {
     text.as_bytes().windows(2).rposition(|w| cuts.allows(w[0], w[1])).map(|i| i + 1)
 }
 
+/// `n` texts of up to `max_parts − 1` pieces of `atoms` each, drawn by a xorshift generator from
+/// `seed` (the same texts on every run): the counting tests' stress inputs.
+#[cfg(test)]
+pub(crate) fn random_texts(atoms: &[&str], max_parts: u64, seed: u64, n: usize) -> Vec<String> {
+    let mut state = seed;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    (0..n).map(|_| (0..(next() % max_parts) as usize).map(|_| atoms[(next() % atoms.len() as u64) as usize]).collect()).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -471,19 +485,7 @@ mod tests {
             "a1",
             "1a",
         ];
-        let mut state = seed;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
-        (0..n)
-            .map(|_| {
-                let len = (next() % 12) as usize;
-                (0..len).map(|_| ATOMS[(next() % ATOMS.len() as u64) as usize]).collect()
-            })
-            .collect()
+        random_texts(ATOMS, 12, seed, n)
     }
 
     /// Long texts are counted by chunks; the sum must be the count of the whole, and a stretch

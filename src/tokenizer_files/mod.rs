@@ -757,14 +757,7 @@ mod tests {
             "1a",
             "x<|EOT|>y",
         ];
-        let mut state = seed;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
-        (0..n).map(|_| (0..(next() % 9) as usize).map(|_| ATOMS[(next() % ATOMS.len() as u64) as usize]).collect()).collect()
+        crate::tokens::random_texts(ATOMS, 9, seed, n)
     }
 
     /// Counting a tokenizer.json piece by piece gives what the crate's `encode` gives.

@@ -48,3 +48,14 @@ fn template_format_key_with_a_non_ascii_character() {
     let text = ctxc::templates::render_template_str("prompts/intro.md.j2", source, ());
     assert_eq!(text.expect("renders"), "x");
 }
+
+/// `template`: an empty sequence repeated a huge number of times (the artifact's
+/// `0*() * 2999 * 999999 * 9999999999 * …`) stepped through nothing that many times, charged
+/// nothing, and never ended.
+#[test]
+fn template_empty_sequence_repeated_endlessly() {
+    let render = |source| ctxc::templates::render_template_str("prompts/intro.md.j2", source, ());
+    let artifact = "{} {{  4 *0*() * 2999*999999*9999999999*999*99999999*999999999999*999*4* 2}}";
+    assert_eq!(render(artifact).expect("renders"), "{} []");
+    assert_eq!(render("{{ ([] * 99999999999999)|length }}{{ ([1] * 0)|list }}").expect("renders"), "0[]");
+}

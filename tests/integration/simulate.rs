@@ -188,3 +188,41 @@ fn the_cli_prints_the_table_json_and_html_and_refuses_bad_input() {
     let out = common::ctxc(&["simulate", "examples/agents/zeus", "--workload", fifo.to_str().expect("utf-8")]);
     assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
 }
+
+/// Every bundled example replays its documented sample workload (docs/simulate.md: the
+/// runtime's own for Deep Agents, AgentScope and Zeph, the generic long chat for the others)
+/// through its runtime's policy, as a table and as a page with one chart per mode.
+#[test]
+fn every_bundled_example_simulates_its_documented_sample() {
+    let samples = [
+        ("agentscope", "agentscope-analyst.toml", "agentscope 2.0"),
+        ("deepagents", "long-chat.toml", "deepagents 0."),
+        ("openhands-style", "long-chat.toml", ""),
+        ("support-triage", "long-chat.toml", ""),
+        ("zeph", "zeph-coding-session.toml", "zeph-context 0.22.4"),
+        ("zeus", "long-chat.toml", ""),
+    ];
+    let bundled: Vec<String> = std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/agents"))
+        .expect("examples")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(bundled.len(), samples.len(), "a new example needs its sample here: {bundled:?}");
+    for (agent, workload, policy) in samples {
+        let path = format!("examples/agents/{agent}");
+        let workload = format!("examples/workloads/{workload}");
+        let text = common::ctxc(&["simulate", &path, "--workload", &workload]);
+        assert!(text.status.success(), "{agent}: {}", String::from_utf8_lossy(&text.stderr));
+        let table = String::from_utf8_lossy(&text.stdout);
+        assert!(
+            table.contains(policy) && table.contains("first summarization: ") && table.contains("largest request: "),
+            "{agent}: {table}"
+        );
+        let html = common::ctxc(&["simulate", &path, "--workload", &workload, "--format", "html"]);
+        assert!(html.status.success(), "{agent}: {}", String::from_utf8_lossy(&html.stderr));
+        let page = String::from_utf8_lossy(&html.stdout);
+        let json = common::ctxc(&["simulate", &path, "--workload", &workload, "--format", "json"]);
+        let value: serde_json::Value = serde_json::from_slice(&json.stdout).expect("JSON");
+        let charts = value["simulations"].as_array().expect("simulations").len();
+        assert_eq!(page.matches("<svg").count(), charts, "{agent}: one chart per agent and mode");
+    }
+}

@@ -397,6 +397,13 @@ fn repeat_iterable(n: &Value, seq: &DynObject) -> Result<Value, Error> {
         )
     }));
 
+    // ctxc patch: nothing repeated is nothing, made at once. The lazy repetition below steps `n`
+    // times through an empty sequence and charges nothing for it, so `() * 9999999999 * …`
+    // (found by the `template` fuzz target) never ended.
+    if len == 0 || n == 0 {
+        return Ok(Value::from(Vec::<Value>::new()));
+    }
+
     ok!(crate::budget::charge_value_times(
         &Value::from_dyn_object(seq.clone()),
         n
