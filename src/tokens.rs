@@ -88,7 +88,7 @@ struct FileCounts {
     counts: Counts,
 }
 
-/// Where an encoder's texts may be cut without changing their counts: where [`is_cut`] allows,
+/// Where an encoder's texts may be cut without changing their counts: where `is_cut` allows,
 /// except before the ASCII bytes of a set (those that follow a letter inside one of a file's
 /// special tokens, which a cut there would break). [`Cuts::NONE`] excludes every ASCII byte: long
 /// texts and concatenations are then counted whole.
@@ -99,7 +99,7 @@ pub struct Cuts {
 }
 
 impl Cuts {
-    /// Every cut [`is_cut`] allows (o200k_base, cl100k_base, rank files, Tekken).
+    /// Every cut `is_cut` allows (o200k_base, cl100k_base, rank files, Tekken).
     pub const ANY: Cuts = Cuts { never_before: 0 };
     /// No cut at all.
     pub const NONE: Cuts = Cuts { never_before: u128::MAX };

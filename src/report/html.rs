@@ -6,7 +6,7 @@
 //! simulate` draws it). Light and dark themes follow `prefers-color-scheme`. Deterministic.
 //!
 //! The markup is in `templates/cost.html` and `templates/tools.html` (rendered by
-//! [`super::template::render`]): this module builds what they show, a view model of display
+//! `super::template::render`): this module builds what they show, a view model of display
 //! strings.
 
 use serde::Serialize;

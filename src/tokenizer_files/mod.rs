@@ -314,7 +314,7 @@ impl TokenizerFile {
     /// letter and an ASCII non-letter other than an apostrophe for rank files and Tekken, whose
     /// split patterns end every letter run there and never look back; for a tokenizer.json, the
     /// same when its normalizer and pre-tokenizer are ones known to keep those cuts, except
-    /// inside its added tokens (see [`cuts_of`]).
+    /// inside its added tokens (see `cuts_of`).
     pub fn cuts(&self) -> Cuts {
         match &self.engine {
             Engine::Ranks { cuts, .. } => *cuts,
