@@ -33,12 +33,10 @@ pub(super) fn render<T: Serialize>(name: &str, view: &T) -> String {
         out.write_str(&super::escape::html(&value.to_string())).map_err(minijinja::Error::from)
     });
     for (template, source) in TEMPLATES {
-        // The templates are constants of this crate: a syntax error in one fails every report test.
+        // ok: the templates are constants of this crate; a syntax error in one fails every report test.
         env.add_template(template, source).expect("the report's templates compile");
-        // ok: constant templates
     }
-    // The view models are plain data and the templates are checked by the report tests: a render
-    // error is a bug in this module, never something a project can cause.
+    // The view models are plain data and the templates are checked by the report tests:
+    // ok: a render error is a bug in this module, never something a project can cause.
     env.get_template(name).and_then(|t| t.render(view)).expect("the report's templates render")
-    // ok: fixed templates, plain data
 }

@@ -338,14 +338,7 @@ impl AgentScope {
         if let Some(workdir) = &self.workdir {
             bytes += CONTEXT_OFFLOAD_REMINDER_BYTES + format!("{workdir}/sessions/{SESSION_ID}/context.jsonl").len() as u64;
         }
-        let summary = Message {
-            id: "summary".into(),
-            role: Role::User,
-            content: filler(&format!("summary {}", self.summaries), bytes),
-            tool_calls: vec![],
-            tool_call_id: None,
-            name: None,
-        };
+        let summary = Message::summary(filler(&format!("summary {}", self.summaries), bytes));
         self.summary = Some((summary, bytes));
         events.push(Event::Summarized { by: "trigger".into(), count, threshold, summarized, kept_from: kept_from_id, kept, summary_chars });
     }

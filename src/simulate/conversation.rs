@@ -43,6 +43,14 @@ pub struct Message {
     pub name: Option<String>,
 }
 
+impl Message {
+    /// The summary a runtime puts in place of the history it summarized (id `summary`, sent as
+    /// a user message by every modelled runtime).
+    pub fn summary(content: String) -> Message {
+        Message { id: "summary".into(), role: Role::User, content, tool_calls: vec![], tool_call_id: None, name: None }
+    }
+}
+
 /// One user turn: the user's message, then what the agent loop adds (assistant messages, each
 /// followed by the results of its tool calls). The runtime calls the model once before each
 /// assistant message.

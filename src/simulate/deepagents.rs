@@ -291,7 +291,7 @@ impl DeepAgents {
             _ => "0".repeat(32),
         };
         let content = format!("You are in the middle of a conversation that has been summarized.\n\nThe full conversation history has been saved to /conversation_history/session_{id}.md should you need to refer back to it for details.\n\nA condensed summary follows:\n\n<summary>\n{text}\n</summary>");
-        Message { id: "summary".into(), role: Role::User, content, tool_calls: vec![], tool_call_id: None, name: None }
+        Message::summary(content)
     }
 }
 

@@ -8,7 +8,7 @@
 
 use std::borrow::Cow;
 
-use super::conversation::{filler, Message, Role};
+use super::conversation::{filler, Message};
 use super::{Event, Policy, PolicyInfo, Request};
 use crate::manifest::model::Agent;
 use crate::measure::Measured;
@@ -115,14 +115,7 @@ impl Policy for Generic<'_> {
             return Request { messages: history, runtime_count: total, runtime_sent: total };
         }
         self.summaries += 1;
-        let summary = Message {
-            id: "summary".into(),
-            role: Role::User,
-            content: filler(&format!("summary {}", self.summaries), summary_chars),
-            tool_calls: vec![],
-            tool_call_id: None,
-            name: None,
-        };
+        let summary = Message::summary(filler(&format!("summary {}", self.summaries), summary_chars));
         let summarized = history.len() - self.keep;
         let from = state.len() - self.keep;
         self.summary = Some((summary.clone(), from));

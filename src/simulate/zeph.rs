@@ -222,7 +222,7 @@ impl<'c> Zeph<'c> {
         );
         let tokens = self.count(&content);
         let from = held.get(compact_end - 1).map_or(end, |h| h.range.start);
-        let summary = Message { id: "summary".into(), role: Role::User, content, tool_calls: vec![], tool_call_id: None, name: None };
+        let summary = Message::summary(content);
         self.summary = Some((summary, tokens, from));
         let after = self.total(&self.held(state, end));
         events.push(Event::Summarized {

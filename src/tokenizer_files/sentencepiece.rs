@@ -389,6 +389,7 @@ impl<'a> Fields<'a> {
                 let n = usize::try_from(self.varint()?).map_err(|_| self.error("has a field too long"))?;
                 Wire::Bytes(self.take(n)?)
             }
+            // ok: `take(4)` returns exactly four bytes or an error.
             5 => Wire::Fixed32(u32::from_le_bytes(self.take(4)?.try_into().expect("four bytes taken"))),
             other => return Err(self.error(&format!("has a field of wire type {other}"))),
         };

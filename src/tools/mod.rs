@@ -338,7 +338,7 @@ fn ctxc_tool(index: usize, item: &Value) -> Result<Tool, String> {
 }
 
 #[cfg(test)]
-pub(crate) mod tests {
+mod tests {
     use super::*;
 
     /// The file's format and its tools' names, or the error's code and message.
