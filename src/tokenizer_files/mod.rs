@@ -16,6 +16,7 @@
 pub mod discover;
 pub mod sentencepiece;
 
+use std::convert::Infallible;
 use std::sync::{Mutex, OnceLock};
 
 use serde::Serialize;
@@ -144,7 +145,7 @@ enum Engine {
         windows: bool,
     },
     HuggingFace(Box<HuggingFace>),
-    SentencePiece(Box<sentencepiece::Model>),
+    SentencePiece(Box<SentencePiece>),
 }
 
 impl Engine {
@@ -155,7 +156,7 @@ impl Engine {
                 Ok(bpe.encode_ordinary(&nfc_if(*nfc, text)).into_iter().map(|id| id + offset).collect())
             }
             Engine::HuggingFace(hf) => hf.tokenizer.encode_fast(text, false).map(|e| e.get_ids().to_vec()).map_err(|e| e.to_string()),
-            Engine::SentencePiece(m) => Ok(m.encode(text)),
+            Engine::SentencePiece(sp) => Ok(sp.model.encode(text)),
         }
     }
 }
@@ -169,8 +170,43 @@ struct HuggingFace {
     tokenizer: tokenizers::Tokenizer,
     /// Where texts may be cut (see [`cuts_of`]).
     cuts: Cuts,
-    /// The model's token count of each piece counted so far, by content hash.
-    pieces: [Mutex<KeyMap<u128, usize>>; SHARDS],
+    pieces: PieceCounts,
+}
+
+/// A SentencePiece model, counted word by word (see [`sentencepiece::Model::words`]), each
+/// distinct word encoded once per run.
+struct SentencePiece {
+    model: sentencepiece::Model,
+    words: PieceCounts,
+}
+
+/// The model's token count of each piece counted so far, by content hash.
+#[derive(Default)]
+struct PieceCounts([Mutex<KeyMap<u128, usize>>; SHARDS]);
+
+impl PieceCounts {
+    /// The count of `piece`, from `count` the first time.
+    fn get_or_count<E>(&self, piece: &str, count: impl FnOnce() -> Result<usize, E>) -> Result<usize, E> {
+        let key = content_hash(piece);
+        let shard = &self.0[shard_of(key)];
+        if let Some(&known) = shard.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).get(&key) {
+            return Ok(known);
+        }
+        let counted = count()?;
+        shard.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).insert(key, counted);
+        Ok(counted)
+    }
+}
+
+impl SentencePiece {
+    fn count(&self, text: &str) -> usize {
+        let normalized = self.model.normalize(text);
+        let count = |word: &str| {
+            let Ok(count) = self.words.get_or_count(word, || Ok::<_, Infallible>(self.model.encode_normalized(word).len()));
+            count
+        };
+        self.model.words(&normalized).map(count).sum()
+    }
 }
 
 impl HuggingFace {
@@ -188,17 +224,7 @@ impl HuggingFace {
                 total += tokens.len();
                 continue;
             }
-            let key = content_hash(piece);
-            let shard = &self.pieces[shard_of(key)];
-            let known = shard.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).get(&key).copied();
-            total += match known {
-                Some(count) => count,
-                None => {
-                    let count = t.get_model().tokenize(piece)?.len();
-                    shard.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).insert(key, count);
-                    count
-                }
-            };
+            total += self.pieces.get_or_count(piece, || t.get_model().tokenize(piece).map(|tokens| tokens.len()))?;
         }
         Ok(total)
     }
@@ -222,7 +248,7 @@ impl CountTokens for TokenizerFile {
             // A loaded tokenizer.json encoded the probe text, so encoding cannot fail on its
             // configuration; an input it still refuses counts as one token per byte, an upper bound.
             Engine::HuggingFace(hf) => hf.count(text).unwrap_or(text.len()),
-            Engine::SentencePiece(m) => m.encode(text).len(),
+            Engine::SentencePiece(sp) => sp.count(text),
         }
     }
 
@@ -408,7 +434,10 @@ fn engines(bytes: &[u8]) -> Result<(Format, Vec<Candidate>), String> {
     // A ModelProto opens with its first piece (field 1, length-delimited: byte 0x0A) and is binary.
     if bytes.first() == Some(&0x0A) && std::str::from_utf8(bytes).is_err() {
         let model = sentencepiece::Model::parse(bytes)?;
-        return Ok((Format::SentencePiece, vec![(Engine::SentencePiece(Box::new(model)), None)]));
+        return Ok((
+            Format::SentencePiece,
+            vec![(Engine::SentencePiece(Box::new(SentencePiece { model, words: PieceCounts::default() })), None)],
+        ));
     }
     let start = bytes.iter().position(|b| !b.is_ascii_whitespace());
     if start.is_some_and(|i| bytes[i] == b'{') {

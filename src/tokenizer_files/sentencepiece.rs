@@ -14,7 +14,7 @@ use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
 use aho_corasick::{AhoCorasick, Anchored, Input, MatchKind, StartKind};
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 /// U+2581, the character sentencepiece writes for a space.
 const SPACE: &str = "\u{2581}";
@@ -45,6 +45,13 @@ pub struct Model {
     user_defined: Option<AhoCorasick>,
     add_dummy_prefix: bool,
     escape_whitespaces: bool,
+    /// The characters some piece joins to a following space: a space after one of them may be
+    /// inside a piece, so the text is not cut there (see [`Model::words`]).
+    joined_to_space: FxHashSet<char>,
+    /// Whether a stretch that starts with a space can never begin with an unknown piece (the
+    /// space is a piece, or unknown pieces fall back to bytes): without it, a cut could split a
+    /// run of unknown pieces that counts as one.
+    cuttable: bool,
 }
 
 impl Model {
@@ -107,7 +114,10 @@ impl Model {
             user_defined: None,
             add_dummy_prefix,
             escape_whitespaces: escape,
+            joined_to_space: FxHashSet::default(),
+            cuttable: false,
         };
+        let space = if escape { '\u{2581}' } else { ' ' };
         let mut bytes = [u32::MAX; 256];
         let mut user_defined = Vec::new();
         for (id, (piece, score, kind)) in pieces.into_iter().enumerate() {
@@ -124,6 +134,10 @@ impl Model {
                     _ => return Err(format!("a SentencePiece model with the byte piece `{piece}` it cannot use")),
                 },
                 Kind::Normal | Kind::Control | Kind::Unused => {}
+            }
+            if matches!(kind, Kind::Normal | Kind::UserDefined | Kind::Unused) {
+                let chars: Vec<char> = piece.chars().collect();
+                model.joined_to_space.extend(chars.windows(2).filter(|w| w[1] == space && w[0] != space).map(|w| w[0]));
             }
             let map = match kind {
                 Kind::Normal | Kind::UserDefined | Kind::Unused => &mut model.pieces,
@@ -144,6 +158,7 @@ impl Model {
             }
             model.bytes = Some(Box::new(bytes));
         }
+        model.cuttable = model.bytes.is_some() || model.pieces.contains_key(space.encode_utf8(&mut [0; 4]) as &str);
         if !user_defined.is_empty() {
             let matcher = AhoCorasick::builder()
                 .match_kind(MatchKind::LeftmostLongest)
@@ -157,11 +172,15 @@ impl Model {
 
     /// The ids of `text`, as `SentencePieceProcessor.encode(text)` gives them (no BOS or EOS).
     pub fn encode(&self, text: &str) -> Vec<u32> {
-        let mut ids = Vec::new();
-        if text.is_empty() {
-            return ids;
-        }
+        self.encode_normalized(&self.normalize(text))
+    }
+
+    /// `text` as the model encodes it: the dummy prefix in front, spaces written as U+2581.
+    pub fn normalize(&self, text: &str) -> String {
         let mut normalized = String::with_capacity(text.len() + 8);
+        if text.is_empty() {
+            return normalized;
+        }
         if self.add_dummy_prefix {
             normalized.push_str(if self.escape_whitespaces { SPACE } else { " " });
         }
@@ -169,8 +188,41 @@ impl Model {
             true => normalized.push_str(&text.replace(' ', SPACE)),
             false => normalized.push_str(text),
         }
+        normalized
+    }
+
+    /// The stretches of a normalized text that encode apart: cut before a space that follows a
+    /// character no piece joins to a space. No piece, and so no merge, spans such a cut, and
+    /// BPE merges the pairs inside one stretch whatever the others hold, so the ids of the whole
+    /// are the ids of its stretches in order (the word split sentencepiece trains with; the
+    /// models' files are checked for it when loaded, see `joined_to_space`).
+    pub fn words<'t>(&'t self, normalized: &'t str) -> impl Iterator<Item = &'t str> + 't {
+        let space = if self.escape_whitespaces { '\u{2581}' } else { ' ' };
+        let joined = &self.joined_to_space;
+        let cuttable = self.cuttable;
+        let mut rest = normalized;
+        std::iter::from_fn(move || {
+            if rest.is_empty() {
+                return None;
+            }
+            let mut previous = None;
+            let cut = rest.char_indices().find(|&(at, c)| {
+                let cut = at > 0 && cuttable && c == space && previous.is_some_and(|p| p != space && !joined.contains(&p));
+                previous = Some(c);
+                cut
+            });
+            let end = cut.map_or(rest.len(), |(at, _)| at);
+            let (word, after) = rest.split_at(end);
+            rest = after;
+            Some(word)
+        })
+    }
+
+    /// The ids of an already normalized text (or one of its [`Model::words`]).
+    pub fn encode_normalized(&self, normalized: &str) -> Vec<u32> {
+        let mut ids = Vec::new();
         let mut previous_unknown = false;
-        for piece in self.merge(&normalized) {
+        for piece in self.merge(normalized) {
             let id = self.id(piece);
             let unknown = id == self.unknown;
             match (&self.bytes, unknown) {
@@ -452,6 +504,30 @@ mod tests {
         assert_eq!(m.encode("a a"), vec![m.id("▁a"), m.id("▁a")]);
         let plain = model(&["▁", "a", "▁a"], &[], false);
         assert_eq!(plain.encode("a a"), vec![plain.id("a"), plain.id("▁a")]);
+    }
+
+    /// The ids of a text are the ids of its words in order: where a piece joins a character to
+    /// a following space (`>▁<`), where spaces repeat, where unknown characters follow a space,
+    /// and, in a model that has no `▁` and no byte fallback, where a cut would split a run of
+    /// unknown pieces (it is then never cut).
+    #[test]
+    fn encoding_word_by_word_equals_encoding_whole() {
+        const ATOMS: &[&str] = &[" ", "  ", "a", "b", "ab", ">", "<", "> <", "é", "x", "\n", "<x>", "▁"];
+        let joined = model(&["▁", "a", "b", "ab", "▁a", "▁▁", "▁ab", ">", "<", ">▁", ">▁<", "▁<", "x"], &["<x>"], true);
+        let mut pieces = vec![("<unk>".to_string(), 0.0, Kind::Unknown)];
+        pieces.extend(["a", "b", "ab", "a▁b"].iter().enumerate().map(|(i, p)| (p.to_string(), -(i as f32), Kind::Normal)));
+        let unknown_runs = Model::build(pieces, false, false, true).expect("a model");
+        assert!(joined.cuttable && !unknown_runs.cuttable);
+        let words = |m: &Model, text: &str| {
+            let normalized = m.normalize(text);
+            m.words(&normalized).flat_map(|w| m.encode_normalized(w)).collect::<Vec<_>>()
+        };
+        assert_eq!(joined.words(&joined.normalize("a > <b  ab")).collect::<Vec<_>>(), ["▁a", "▁>▁<b", "▁▁ab"]);
+        for text in crate::tokens::random_texts(ATOMS, 12, 11, 2_000) {
+            for m in [&joined, &unknown_runs] {
+                assert_eq!(words(m, &text), m.encode(&text), "{text:?}");
+            }
+        }
     }
 
     #[test]
