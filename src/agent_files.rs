@@ -265,6 +265,11 @@ impl Doc {
         self.field_span(parent)?.plain_members.iter().find(|(k, _)| k == key).map(|(_, span)| span.clone())
     }
 
+    /// Byte range of item `index` of the sequence that is `key`'s value (see `FieldSpan::items`).
+    pub fn item_span(&self, key: &str, index: usize) -> Option<Range<usize>> {
+        self.field_span(key)?.items.get(index).cloned()
+    }
+
     /// Byte range of a top-level frontmatter entry with all its lines: from its key to the end of
     /// the line where its value ends (the newline included), what deleting the field removes.
     pub fn entry_lines(&self, key: &str) -> Option<Range<usize>> {

@@ -391,6 +391,41 @@ pub const CONTEXT: [&str; 7] = ["agent", "mode", "scenario", "flags", "tools", "
 /// Names every template can use besides its context: minijinja's global functions.
 const GLOBALS: [&str; 4] = ["range", "dict", "namespace", "debug"];
 
+/// A template's tokens as far as it tokenizes, each with its span.
+fn tokens_of(text: &str) -> Vec<(Token<'_>, minijinja::machinery::Span)> {
+    tokenize(text, false, Default::default(), WhitespaceConfig { keep_trailing_newline: true, ..Default::default() })
+        .map_while(Result::ok)
+        .collect()
+}
+
+fn range_of(span: minijinja::machinery::Span) -> Range<usize> {
+    span.start_offset as usize..span.end_offset as usize
+}
+
+/// The names read as variables (an identifier not after a dot), with their token's index.
+fn variable_reads<'a, 't>(tokens: &'a [(Token<'t>, minijinja::machinery::Span)]) -> impl Iterator<Item = (usize, &'t str)> + 'a {
+    tokens.iter().enumerate().filter_map(|(i, (token, _))| match token {
+        Token::Ident(id) if i == 0 || !matches!(tokens[i - 1].0, Token::Dot) => Some((i, *id)),
+        _ => None,
+    })
+}
+
+/// Where a template first reads the variable `name` (`name.attribute`, with `attribute`), from
+/// its tokens: never a mention in its text outside a tag.
+pub fn first_read(text: &str, name: &str, attribute: Option<&str>) -> Option<Range<usize>> {
+    let tokens = tokens_of(text);
+    let found = variable_reads(&tokens).filter(|&(_, id)| id == name).find_map(|(i, _)| match attribute {
+        None => Some(range_of(tokens[i].1)),
+        Some(attribute) => match (tokens.get(i + 1), tokens.get(i + 2)) {
+            (Some((Token::Dot, _)), Some((Token::Ident(a), end))) if *a == attribute => {
+                Some(tokens[i].1.start_offset as usize..end.end_offset as usize)
+            }
+            _ => None,
+        },
+    });
+    found
+}
+
 /// Whether the variable read at `tokens[i]` (with the attributes after it) is tested with
 /// `is [not] defined` / `undefined` or given a `|default`.
 fn guarded(tokens: &[(Token<'_>, minijinja::machinery::Span)], i: usize) -> bool {
@@ -421,28 +456,17 @@ pub fn scan(root: &ProjectRoot, template_root: &TemplateRoot, path: &str, text: 
         let env = environment();
         let (undeclared, _) = within_limits(|| env.template_from_named_str(&name, &text).map(|t| t.undeclared_variables(false)));
         let Ok(undeclared) = undeclared else { continue };
-        let tokens: Vec<(Token<'_>, minijinja::machinery::Span)> =
-            tokenize(&text, false, Default::default(), WhitespaceConfig { keep_trailing_newline: true, ..Default::default() })
-                .map_while(Result::ok)
-                .collect();
+        let tokens = tokens_of(&text);
         // Names read as variables (not attributes), each at its first use.
         let mut first_use: Vec<(&str, Range<usize>)> = Vec::new();
-        for (i, (token, span)) in tokens.iter().enumerate() {
-            let after_dot = i > 0 && matches!(tokens[i - 1].0, Token::Dot);
-            if let (Token::Ident(id), false) = (token, after_dot) {
-                if !first_use.iter().any(|(n, _)| n == id) {
-                    first_use.push((id, span.start_offset as usize..span.end_offset as usize));
-                }
+        for (i, id) in variable_reads(&tokens) {
+            if !first_use.iter().any(|(n, _)| *n == id) {
+                first_use.push((id, range_of(tokens[i].1)));
             }
         }
         // A name tested with `is defined` or given a `|default` anywhere is one the template
         // expects may be missing, as Jinja2 allows.
-        let guarded: HashSet<&str> = (0..tokens.len())
-            .filter_map(|i| match tokens[i].0 {
-                Token::Ident(id) if (i == 0 || !matches!(tokens[i - 1].0, Token::Dot)) && guarded(&tokens, i) => Some(id),
-                _ => None,
-            })
-            .collect();
+        let guarded: HashSet<&str> = variable_reads(&tokens).filter(|&(i, _)| guarded(&tokens, i)).map(|(_, id)| id).collect();
         // What this file binds (set, for, macro arguments…) is visible to the files it includes.
         let mut binds = inherited.clone();
         binds.extend(first_use.iter().map(|(n, _)| n.to_string()).filter(|n| !undeclared.contains(n)));
@@ -481,6 +505,16 @@ pub fn scan(root: &ProjectRoot, template_root: &TemplateRoot, path: &str, text: 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_variable_is_found_where_a_tag_reads_it_not_where_the_text_mentions_it() {
+        let text = "Write vars.company and agent.x here.\n{{ x.vars.company }} {{ vars.name }} {{ vars.company|upper }}";
+        let at = |name, attribute| first_read(text, name, attribute).map(|r| (r.start, &text[r]));
+        assert_eq!(at("vars", Some("company")), Some((77, "vars.company")));
+        assert_eq!(at("vars", None), Some((61, "vars")));
+        assert_eq!(at("agent", Some("x")), None, "a mention outside a tag is not a read");
+        assert_eq!(at("company", None), None, "an attribute is not a variable");
+    }
 
     #[test]
     fn renders_a_template_on_its_own() {

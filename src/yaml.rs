@@ -221,6 +221,10 @@ pub struct FieldSpan {
     /// When the value is a block mapping: each of its keys whose value is a plain scalar on the
     /// key's line (no anchor, no tag), with that value's range (`version: 1.0` under `metadata:`).
     pub plain_members: Vec<(String, Range<usize>)>,
+    /// When the value is a sequence: where each item is written, in order (a scalar whole, a
+    /// quoted one with its quotes, an anchored one with its anchor; a collection or an alias where
+    /// it starts).
+    pub items: Vec<Range<usize>>,
 }
 
 /// The parts of a Markdown file with `---` YAML frontmatter.
@@ -330,6 +334,8 @@ fn field_spans(yaml: &str, shift: usize) -> Vec<FieldSpan> {
     let mut flow: Vec<bool> = Vec::new();
     // Whether the entry's value is a block mapping, and the key of its member being read (with its line).
     let (mut block_mapping, mut member): (bool, Option<(String, usize)>) = (false, None);
+    // Whether the entry's value is a sequence (its items are then recorded).
+    let mut sequence = false;
     // The entry being read: its key, the key's line, and where a collection value started.
     let mut open: Option<(FieldSpan, usize, Option<Span>)> = None;
     for event in Parser::new_from_str(yaml) {
@@ -345,6 +351,10 @@ fn field_spans(yaml: &str, shift: usize) -> Vec<FieldSpan> {
                 if let (1, Some((_, _, start))) = (depth, open.as_mut()) {
                     *start = Some(span);
                     (block_mapping, member) = (!is_flow && matches!(event, Event::MappingStart(..)), None);
+                    sequence = matches!(event, Event::SequenceStart(..));
+                }
+                if let (2, true, Some((field, ..))) = (depth, sequence, open.as_mut()) {
+                    field.items.push(at + shift..at + shift + 1);
                 }
                 if depth == 2 {
                     member = None;
@@ -376,6 +386,9 @@ fn field_spans(yaml: &str, shift: usize) -> Vec<FieldSpan> {
                 let quote = yaml[range.start - shift..range.end - shift].find(['"', '\'']);
                 if let (true, Some(quote)) = (matches!(style, ScalarStyle::SingleQuoted | ScalarStyle::DoubleQuoted), quote) {
                     range.end = quote_end(yaml.as_bytes(), range.start - shift + quote) + 1 + shift;
+                }
+                if let (2, true, Some((field, ..))) = (depth, sequence, open.as_mut()) {
+                    field.items.push(range.clone());
                 }
                 if depth != 1 {
                     if let (false, Some((field, ..))) = (range.is_empty(), open.as_mut()) {
@@ -409,6 +422,7 @@ fn field_spans(yaml: &str, shift: usize) -> Vec<FieldSpan> {
                             end: key_span.end,
                             key_span,
                             plain_members: Vec::new(),
+                            items: Vec::new(),
                         };
                         open = Some((field, span.start.line(), None));
                     }
@@ -426,6 +440,9 @@ fn field_spans(yaml: &str, shift: usize) -> Vec<FieldSpan> {
             }
             Event::Alias(..) => {
                 let range = offsets.range(span, shift);
+                if let (2, true, Some((field, ..))) = (depth, sequence, open.as_mut()) {
+                    field.items.push(range.clone());
+                }
                 if depth != 1 {
                     if let Some((field, ..)) = open.as_mut() {
                         field.end = field.end.max(range.end);
@@ -589,6 +606,19 @@ mod tests {
         let text = "---\nhandoffs:\n  - label: a\n    agent: b\n  - {label: c}\nafter: [x]  # c\n---\n";
         let keys: Vec<&str> = frontmatter(text).expect("valid").spans.iter().map(|f| &text[f.value_span.clone()]).collect();
         assert_eq!(keys, ["handoffs", "[x]"], "nested collections end where they end");
+    }
+
+    #[test]
+    fn sequence_items_are_where_they_are_written_in_order() {
+        let text = "---\ntools: ['search', fetch, \"search\" , {a: 1}, [b], ~, &x y, *x]\nlist:\n  - a # c\n  - - nested\n  -\n  - 'z'\nname: x\n---\n";
+        let fm = frontmatter(text).expect("valid");
+        let items = |key: &str| fm.field_span(key).expect("a field").items.iter().map(|r| &text[r.clone()]).collect::<Vec<_>>();
+        assert_eq!(items("tools"), ["'search'", "fetch", "\"search\"", "{", "[", "~", "&x y", "*x"]);
+        // A null item written as nothing is an empty range where it would be.
+        assert_eq!(items("list"), ["a", "-", "", "'z'"]);
+        assert!(items("name").is_empty());
+        let json = fm.fields.iter().find(|(k, _)| k == "tools").map(|(_, v)| v.as_array().map(Vec::len));
+        assert_eq!(json, Some(Some(8)), "one item span per item of the value");
     }
 
     #[test]

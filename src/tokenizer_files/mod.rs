@@ -199,13 +199,16 @@ impl PieceCounts {
 }
 
 impl SentencePiece {
+    /// The first word gets the dummy prefix and is encoded as it comes; the others are cached.
     fn count(&self, text: &str) -> usize {
-        let normalized = self.model.normalize(text);
-        let count = |word: &str| {
-            let Ok(count) = self.words.get_or_count(word, || Ok::<_, Infallible>(self.model.encode_normalized(word).len()));
+        let count = |(i, word): (usize, &str)| {
+            if i == 0 {
+                return self.model.encode_word(word, true).len();
+            }
+            let Ok(count) = self.words.get_or_count(word, || Ok::<_, Infallible>(self.model.encode_word(word, false).len()));
             count
         };
-        self.model.words(&normalized).map(count).sum()
+        self.model.words(text).enumerate().map(count).sum()
     }
 }
 

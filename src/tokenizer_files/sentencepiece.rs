@@ -172,54 +172,64 @@ impl Model {
 
     /// The ids of `text`, as `SentencePieceProcessor.encode(text)` gives them (no BOS or EOS).
     pub fn encode(&self, text: &str) -> Vec<u32> {
-        self.encode_normalized(&self.normalize(text))
+        self.encode_word(text, true)
     }
 
-    /// `text` as the model encodes it: the dummy prefix in front, spaces written as U+2581.
-    pub fn normalize(&self, text: &str) -> String {
-        let mut normalized = String::with_capacity(text.len() + 8);
-        if text.is_empty() {
-            return normalized;
+    /// The ids of `word`, one of a text's [`Model::words`] (or a whole text); `first`: it opens
+    /// the text, and so gets the dummy prefix.
+    pub fn encode_word(&self, word: &str, first: bool) -> Vec<u32> {
+        let mut normalized = String::with_capacity(word.len() + 8);
+        if word.is_empty() {
+            return Vec::new();
         }
-        if self.add_dummy_prefix {
+        if first && self.add_dummy_prefix {
             normalized.push_str(if self.escape_whitespaces { SPACE } else { " " });
         }
         match self.escape_whitespaces {
-            true => normalized.push_str(&text.replace(' ', SPACE)),
-            false => normalized.push_str(text),
+            true => normalized.push_str(&word.replace(' ', SPACE)),
+            false => normalized.push_str(word),
         }
-        normalized
+        self.encode_normalized(&normalized)
     }
 
-    /// The stretches of a normalized text that encode apart: cut before a space that follows a
-    /// character no piece joins to a space. No piece, and so no merge, spans such a cut, and
-    /// BPE merges the pairs inside one stretch whatever the others hold, so the ids of the whole
-    /// are the ids of its stretches in order (the word split sentencepiece trains with; the
-    /// models' files are checked for it when loaded, see `joined_to_space`).
-    pub fn words<'t>(&'t self, normalized: &'t str) -> impl Iterator<Item = &'t str> + 't {
-        let space = if self.escape_whitespaces { '\u{2581}' } else { ' ' };
-        let joined = &self.joined_to_space;
-        let cuttable = self.cuttable;
-        let mut rest = normalized;
+    /// The stretches of `text` that encode apart: it is cut before a space that follows a
+    /// character no piece joins to a space (nor a space, nor a `▁` written in the text). No
+    /// piece, and so no merge, spans such a cut, and BPE merges the pairs inside one stretch
+    /// whatever the others hold, so the ids of the whole are the ids of its stretches in order
+    /// (the word split sentencepiece trains with; each model's pieces are checked for it when
+    /// loaded, see `joined_to_space`).
+    pub fn words<'t>(&'t self, text: &'t str) -> impl Iterator<Item = &'t str> + 't {
+        let mut rest = text;
         std::iter::from_fn(move || {
             if rest.is_empty() {
                 return None;
             }
-            let mut previous = None;
-            let cut = rest.char_indices().find(|&(at, c)| {
-                let cut = at > 0 && cuttable && c == space && previous.is_some_and(|p| p != space && !joined.contains(&p));
-                previous = Some(c);
-                cut
-            });
-            let end = cut.map_or(rest.len(), |(at, _)| at);
+            let end = self.first_cut(rest).unwrap_or(rest.len());
             let (word, after) = rest.split_at(end);
             rest = after;
             Some(word)
         })
     }
 
-    /// The ids of an already normalized text (or one of its [`Model::words`]).
-    pub fn encode_normalized(&self, normalized: &str) -> Vec<u32> {
+    /// The first place after `text`'s first character where [`Model::words`] cuts it.
+    fn first_cut(&self, text: &str) -> Option<usize> {
+        if !self.cuttable {
+            return None;
+        }
+        let mut from = text.chars().next()?.len_utf8();
+        while let Some(at) = text[from..].find(' ').map(|i| from + i) {
+            let previous = text[..at].chars().next_back()?;
+            let space_before = previous == ' ' || (self.escape_whitespaces && previous == '\u{2581}');
+            if !space_before && !self.joined_to_space.contains(&previous) {
+                return Some(at);
+            }
+            from = at + 1;
+        }
+        None
+    }
+
+    /// The ids of a normalized text.
+    fn encode_normalized(&self, normalized: &str) -> Vec<u32> {
         let mut ids = Vec::new();
         let mut previous_unknown = false;
         for piece in self.merge(normalized) {
@@ -518,11 +528,9 @@ mod tests {
         pieces.extend(["a", "b", "ab", "a▁b"].iter().enumerate().map(|(i, p)| (p.to_string(), -(i as f32), Kind::Normal)));
         let unknown_runs = Model::build(pieces, false, false, true).expect("a model");
         assert!(joined.cuttable && !unknown_runs.cuttable);
-        let words = |m: &Model, text: &str| {
-            let normalized = m.normalize(text);
-            m.words(&normalized).flat_map(|w| m.encode_normalized(w)).collect::<Vec<_>>()
-        };
-        assert_eq!(joined.words(&joined.normalize("a > <b  ab")).collect::<Vec<_>>(), ["▁a", "▁>▁<b", "▁▁ab"]);
+        let words = |m: &Model, text: &str| m.words(text).enumerate().flat_map(|(i, w)| m.encode_word(w, i == 0)).collect::<Vec<_>>();
+        assert_eq!(joined.words("a > <b  ab").collect::<Vec<_>>(), ["a", " > <b", "  ab"]);
+        assert_eq!(joined.words("a▁ b").collect::<Vec<_>>(), ["a▁ b"], "a `▁` in the text is a space to the model");
         for text in crate::tokens::random_texts(ATOMS, 12, 11, 2_000) {
             for m in [&joined, &unknown_runs] {
                 assert_eq!(words(m, &text), m.encode(&text), "{text:?}");

@@ -25,15 +25,13 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
     for doc in cx.files.iter().filter(|d| matches!(d.kind, FileKind::CopilotPrompt | FileKind::CopilotAgent) && d.front.is_ok()) {
         let Some(tools) = doc.field("tools").and_then(|t| t.as_array()) else { continue };
-        let names: Vec<&str> = tools.iter().filter_map(|t| t.as_str()).collect();
+        let names: Vec<Option<&str>> = tools.iter().map(|t| t.as_str()).collect();
         let mut reported = Vec::new();
         for (i, name) in names.iter().enumerate() {
-            if names[..i].contains(name) && !reported.contains(name) {
-                reported.push(*name);
-                let span = doc.key_span("tools").map(|k| k.start).and_then(|from| {
-                    let hits: Vec<usize> = doc.text[from..].match_indices(*name).map(|(j, _)| from + j).take(2).collect();
-                    hits.get(1).map(|&j| j..j + name.len())
-                });
+            let Some(name) = *name else { continue };
+            if names[..i].contains(&Some(name)) && !reported.contains(&name) {
+                reported.push(name);
+                let span = doc.item_span("tools", i);
                 findings.push(
                     Diagnostic::finding(format!("tool `{name}` is listed twice"))
                         .in_file(&doc.file)

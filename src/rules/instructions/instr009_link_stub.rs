@@ -18,20 +18,20 @@ pub const RULE: Definition = Definition {
     stage: Stage::Lint(check),
 };
 
-/// Whether a text is only a relative path to a Markdown file.
-fn stub_target(text: &str) -> Option<&str> {
+/// The relative path to a Markdown file that is all of a text (surrounding whitespace aside),
+/// with where it starts.
+fn stub_target(text: &str) -> Option<(usize, &str)> {
     let t = text.trim();
     let lower = t.to_ascii_lowercase();
     let plain = !t.is_empty() && !t.contains(char::is_whitespace) && !t.starts_with('@') && !t.starts_with('/');
     (plain && (lower.ends_with(".md") || lower.ends_with(".mdc")) && t.chars().all(|c| c.is_alphanumeric() || "._-/".contains(c)))
-        .then_some(t)
+        .then_some((text.len() - text.trim_start().len(), t))
 }
 
 fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
     for doc in cx.memory {
-        let Some(target) = stub_target(&doc.text) else { continue };
-        let start = doc.text.find(target).unwrap_or(0);
+        let Some((start, target)) = stub_target(&doc.text) else { continue };
         let span = start..start + target.len();
         let mut d = Diagnostic::finding(format!("{} holds only the text `{target}`: a symbolic link checked out as a file", doc.name()))
             .in_file(&doc.file)
@@ -52,8 +52,8 @@ mod tests {
 
     #[test]
     fn finds_only_bare_paths() {
-        assert_eq!(stub_target("AGENTS.md"), Some("AGENTS.md"));
-        assert_eq!(stub_target("../AGENTS.md\n"), Some("../AGENTS.md"));
+        assert_eq!(stub_target("AGENTS.md"), Some((0, "AGENTS.md")));
+        assert_eq!(stub_target("\n ../AGENTS.md\n"), Some((2, "../AGENTS.md")));
         assert_eq!(stub_target("@AGENTS.md"), None);
         assert_eq!(stub_target("See AGENTS.md"), None);
         assert_eq!(stub_target("# Title"), None);

@@ -88,11 +88,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
                 continue;
             };
             let display = cx.display(&file.path);
-            let needle = match field {
-                Some(f) => format!("{top}.{f}"),
-                None => top.to_string(),
-            };
-            let span = file.text.find(&needle).map(|i| i..i + needle.len());
+            let span = crate::templates::first_read(&file.text, top, field);
             findings.push(
                 Diagnostic::finding(format!("template {} uses an undefined variable: {problem}", file.path))
                     .in_file(display)
