@@ -270,6 +270,11 @@ impl Doc {
         self.field_span(key)?.items.get(index).cloned()
     }
 
+    /// Where each item of the sequence that is `key`'s value is written (none for another value).
+    pub fn item_spans(&self, key: &str) -> Vec<Range<usize>> {
+        self.field_span(key).map(|f| f.items.clone()).unwrap_or_default()
+    }
+
     /// Byte range of a top-level frontmatter entry with all its lines: from its key to the end of
     /// the line where its value ends (the newline included), what deleting the field removes.
     pub fn entry_lines(&self, key: &str) -> Option<Range<usize>> {

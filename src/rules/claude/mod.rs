@@ -90,6 +90,10 @@ pub struct Field {
     pub value: Value,
     pub key_span: Option<Range<usize>>,
     pub value_span: Option<Range<usize>>,
+    /// Where each item of a sequence value is written (see `FieldSpan::items`).
+    pub items: Vec<Range<usize>>,
+    /// The whole entry, from its key to the end of its value's last line.
+    pub entry: Option<Range<usize>>,
 }
 
 impl Field {
@@ -111,6 +115,8 @@ pub fn fields(doc: &Doc) -> Option<Vec<Field>> {
                     value: value.clone(),
                     key_span: doc.key_span(key),
                     value_span: doc.value_span(key),
+                    items: doc.item_spans(key),
+                    entry: doc.entry_lines(key),
                 })
                 .collect(),
         ),
@@ -134,8 +140,10 @@ fn line_fields(text: &str) -> Vec<Field> {
         .map(|f| Field {
             value: Value::String(unquote(&f.value).to_string()),
             value_span: (!f.value.is_empty()).then_some(f.value_span),
+            entry: Some(f.line_span),
             key_span: Some(f.key_span),
             key: f.key,
+            items: Vec::new(),
         })
         .collect()
 }
@@ -241,25 +249,37 @@ pub fn removed_tools_in(doc: &Doc, list: &Field) -> Vec<Diagnostic> {
 }
 
 /// The entries of a tool list: a comma-separated string (commas inside parentheses kept) or a
-/// list of strings; each with its byte range in `text` when it can be found from `span`.
+/// list of strings; each with its byte range in `text`: within the item written for it, or within
+/// the string, each entry after the previous one (none when the text is written otherwise, as
+/// with escapes).
 pub fn tool_list(text: &str, field: &Field) -> Vec<(String, Option<Range<usize>>)> {
-    let names: Vec<String> = match &field.value {
-        Value::String(s) => split_tools(s),
-        Value::Array(items) => items.iter().filter_map(Value::as_str).map(|s| s.trim().to_string()).collect(),
-        _ => Vec::new(),
+    let within = |written: Option<&Range<usize>>, from: usize, name: &str| {
+        let written = written?;
+        let at = text.get(written.start.max(from)..written.end)?.find(name)? + written.start.max(from);
+        Some(at..at + name.len())
     };
-    // Entries are looked for from the key on, each after the previous one.
-    let mut from = field.key_span.as_ref().map_or(0, |r| r.end);
-    names
-        .into_iter()
-        .map(|name| {
-            let found = text.get(from..).and_then(|rest| rest.find(&name)).map(|i| from + i..from + i + name.len());
-            if let Some(r) = &found {
-                from = r.end;
-            }
-            (name, found)
-        })
-        .collect()
+    match &field.value {
+        Value::Array(items) => items
+            .iter()
+            .enumerate()
+            .filter_map(|(i, item)| {
+                let name = item.as_str()?.trim();
+                Some((name.to_string(), within(field.items.get(i), 0, name)))
+            })
+            .collect(),
+        Value::String(s) => {
+            let mut from = 0;
+            split_tools(s)
+                .into_iter()
+                .map(|name| {
+                    let found = within(field.entry.as_ref(), from.max(field.key_span.as_ref().map_or(0, |k| k.end)), &name);
+                    from = found.as_ref().map_or(from, |r| r.end);
+                    (name, found)
+                })
+                .collect()
+        }
+        _ => Vec::new(),
+    }
 }
 
 /// Why a tool list value is not one (a comma-separated string or a list of strings), if it is not.
@@ -522,6 +542,29 @@ mod tests {
         assert_eq!(tool_case_typo("ls"), None);
         assert_eq!(tool_case_typo("multiedit"), None);
         assert_eq!(removed_tool("ls").map(|(t, _)| t), Some("LS"));
+    }
+
+    /// Each entry is placed within what is written for it: an item of a list, a part of a
+    /// comma-separated string; never in the body below, where the name is written too.
+    #[test]
+    fn tool_list_entries_are_placed_within_their_field() {
+        fn place(text: &str) -> Vec<(String, Option<(usize, &str)>)> {
+            let doc =
+                Doc::new(FileKind::ClaudeAgent, "a.md".into(), "a.md".into(), crate::memo::SharedText::new(text), &Default::default());
+            let fields = fields(&doc).expect("a frontmatter");
+            let tools = field(&fields, "tools").expect("tools");
+            tool_list(text, tools).into_iter().map(|(name, span)| (name, span.map(|r| (r.start, &text[r])))).collect()
+        }
+        let text = "---\ntools:\n  - 'Read'\n  - Bash\n  - \"We\\x62\"\nname: x\n---\nRead Bash Web\n";
+        assert_eq!(
+            place(text),
+            [("Read".into(), Some((16, "Read"))), ("Bash".into(), Some((26, "Bash"))), ("Web".into(), None)],
+            "an escaped name is not searched for in the body"
+        );
+        let text = "---\ntools: Read, Grep\n---\nGrep Glob\n";
+        assert_eq!(place(text), [("Read".into(), Some((11, "Read"))), ("Grep".into(), Some((17, "Grep")))]);
+        let text = "---\ntools: Read, Glob\n---\nGlob\n";
+        assert_eq!(place(text)[1], ("Glob".into(), Some((17, "Glob"))));
     }
 
     #[test]
