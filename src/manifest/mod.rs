@@ -137,7 +137,7 @@ fn check_requires(text: &str, format: Format) -> Result<(), Diagnostic> {
         Format::Yaml => crate::yaml::from_str::<Lenient>(text).ok(),
     };
     let Some(requires) = lenient.and_then(|l| l.project).and_then(|p| p.requires) else { return Ok(()) };
-    let span = requires.span.clone().or_else(|| text.find(&requires.value).map(|i| i..i + requires.value.len()));
+    let span = requires.span.clone().or_else(|| crate::places::Values::of(text).at_path(&["project", "requires"]));
     let running = env!("CARGO_PKG_VERSION");
     let error =
         |message: String, label: &str, help: String| Diagnostic::error(message).code(Code::MAN014).at(span.clone()).label(label).help(help);
@@ -242,7 +242,7 @@ pub fn load_with(manifest_path: &Path, overrides: &[String], run: &RunState) -> 
                     true => ("[project] root (set by --set or CTXC_PROJECT__ROOT)", None),
                     false => (
                         "[project] root",
-                        ancestor.span.clone().or_else(|| manifest.text.find(&ancestor.value).map(|i| i..i + ancestor.value.len())),
+                        ancestor.span.clone().or_else(|| crate::places::Values::of(&manifest.text).at_path(&["project", "root"])),
                     ),
                 };
                 let mut d = Diagnostic::error(format!("{what}: {}", e.message()))
@@ -1188,6 +1188,15 @@ mod tests {
             span::from_toml_without_spans::<RawManifest>(text).unwrap_or_else(|e| panic!("preset {name}: {e}"));
         }
         Timestamp::parse(DEFAULT_NOW).expect("DEFAULT_NOW parses");
+    }
+
+    /// A YAML manifest's values have no spans from serde: the requirement is found where the
+    /// parser marks `project.requires`, not where its text first appears.
+    #[test]
+    fn an_unmet_requirement_in_yaml_points_at_its_value() {
+        let text = "agent:\n  description: needs >=99\nproject:\n  requires: \">=99\"\n";
+        let Err(d) = check_requires(text, Format::Yaml) else { panic!("ctxc 99 is not this one") };
+        assert_eq!(d.span.map(|r| &text[r]), Some("\">=99\""));
     }
 
     #[test]
