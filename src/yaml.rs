@@ -328,150 +328,197 @@ impl CharOffsets {
 /// (`shift`: where `yaml` starts in the file). Empty when the text is not a mapping the parser
 /// accepts (serde_yaml decides validity; a disagreement only costs the positions).
 fn field_spans(yaml: &str, shift: usize) -> Vec<FieldSpan> {
-    let offsets = CharOffsets::of(yaml);
-    let mut spans = Vec::new();
-    // Whether each open collection is a flow one (`[`, `{`); the first is the top-level mapping.
-    let mut flow: Vec<bool> = Vec::new();
-    // Whether the entry's value is a block mapping, and the key of its member being read (with its line).
-    let (mut block_mapping, mut member): (bool, Option<(String, usize)>) = (false, None);
-    // Whether the entry's value is a sequence (its items are then recorded).
-    let mut sequence = false;
-    // The entry being read: its key, the key's line, and where a collection value started.
-    let mut open: Option<(FieldSpan, usize, Option<Span>)> = None;
+    let mut reader = FieldReader {
+        yaml,
+        shift,
+        offsets: CharOffsets::of(yaml),
+        spans: Vec::new(),
+        flow: Vec::new(),
+        block_mapping: false,
+        member: None,
+        sequence: false,
+        open: None,
+    };
     for event in Parser::new_from_str(yaml) {
         let Ok((event, span)) = event else { return Vec::new() };
-        let depth = flow.len();
-        match event {
-            Event::MappingStart(..) | Event::SequenceStart(..) => {
-                if depth == 0 && !matches!(event, Event::MappingStart(..)) {
-                    return Vec::new();
-                }
-                let at = offsets.range(span, 0).start;
-                let is_flow = matches!(yaml.as_bytes().get(at), Some(b'[' | b'{'));
-                if let (1, Some((_, _, start))) = (depth, open.as_mut()) {
-                    *start = Some(span);
-                    (block_mapping, member) = (!is_flow && matches!(event, Event::MappingStart(..)), None);
-                    sequence = matches!(event, Event::SequenceStart(..));
-                }
-                if let (2, true, Some((field, ..))) = (depth, sequence, open.as_mut()) {
-                    field.items.push(at + shift..at + shift + 1);
-                }
-                if depth == 2 {
-                    member = None;
-                }
-                flow.push(is_flow);
-            }
-            Event::MappingEnd | Event::SequenceEnd => {
-                // A block collection's end is marked where the next token starts; a flow one's event
-                // starts at its closing bracket (and runs on over the spaces and comment after it).
-                let closing = flow.pop().unwrap_or(false).then(|| offsets.range(span, shift).start + 1);
-                if let (Some(end), Some((field, ..))) = (closing, open.as_mut()) {
-                    field.end = field.end.max(end);
-                }
-                if depth != 2 {
-                    continue;
-                }
-                if let Some((mut field, line, Some(start))) = open.take() {
-                    // A flow collection (`[a, b]`) on the key's line is the value; a block one starts below.
-                    if let (true, Some(end)) = (start.start.line() == line, closing) {
-                        field.value_span = offsets.range(start, shift).start..end;
-                    }
-                    spans.push(field);
-                }
-            }
-            Event::Scalar(value, style, anchor, tag) => {
-                let mut range = offsets.range(span, shift);
-                // A quoted scalar's span runs on over the spaces and comment after its closing quote
-                // (an anchor or a tag may come before the opening one).
-                let quote = yaml[range.start - shift..range.end - shift].find(['"', '\'']);
-                if let (true, Some(quote)) = (matches!(style, ScalarStyle::SingleQuoted | ScalarStyle::DoubleQuoted), quote) {
-                    range.end = quote_end(yaml.as_bytes(), range.start - shift + quote) + 1 + shift;
-                }
-                if let (2, true, Some((field, ..))) = (depth, sequence, open.as_mut()) {
-                    field.items.push(range.clone());
-                }
-                if depth != 1 {
-                    if let (false, Some((field, ..))) = (range.is_empty(), open.as_mut()) {
-                        field.end = field.end.max(range.end);
-                        if depth == 2 && block_mapping {
-                            match member.take() {
-                                None => member = Some((value.into_owned(), span.start.line())),
-                                Some((key, line)) => {
-                                    let plain = style == ScalarStyle::Plain && anchor == 0 && tag.is_none();
-                                    if plain && !key.is_empty() && span.start.line() == line {
-                                        field.plain_members.push((key, range));
-                                    }
-                                }
-                            }
-                        }
-                    } else if depth == 2 && block_mapping {
-                        // An empty key or value.
-                        member = match member.take() {
-                            None => Some((value.into_owned(), span.start.line())),
-                            Some(_) => None,
-                        };
-                    }
-                    continue;
-                }
-                match open.take() {
-                    None => {
-                        let key_span = offsets.range(span, shift);
-                        let field = FieldSpan {
-                            key: value.into_owned(),
-                            value_span: key_span.clone(),
-                            end: key_span.end,
-                            key_span,
-                            plain_members: Vec::new(),
-                            items: Vec::new(),
-                        };
-                        open = Some((field, span.start.line(), None));
-                    }
-                    Some((mut field, line, _)) => {
-                        let block = matches!(style, ScalarStyle::Literal | ScalarStyle::Folded);
-                        if span.start.line() == line && !block && !range.is_empty() {
-                            field.value_span = range.clone();
-                        }
-                        if !range.is_empty() {
-                            field.end = field.end.max(range.end);
-                        }
-                        spans.push(field);
-                    }
-                }
-            }
-            Event::Alias(..) => {
-                let range = offsets.range(span, shift);
-                if let (2, true, Some((field, ..))) = (depth, sequence, open.as_mut()) {
-                    field.items.push(range.clone());
-                }
-                if depth != 1 {
-                    if let Some((field, ..)) = open.as_mut() {
-                        field.end = field.end.max(range.end);
-                    }
-                    if depth == 2 && block_mapping {
-                        // An alias as a member's key (unnamed here) or as its value.
-                        member = match member.take() {
-                            None => Some((String::new(), span.start.line())),
-                            Some(_) => None,
-                        };
-                    }
-                    continue;
-                }
-                match open.take() {
-                    Some((mut field, line, _)) => {
-                        if span.start.line() == line {
-                            field.value_span = range.clone();
-                        }
-                        field.end = field.end.max(range.end);
-                        spans.push(field);
-                    }
-                    // An alias as a key: no name to give it.
-                    None => return Vec::new(),
-                }
-            }
-            _ => {}
+        let read = match event {
+            Event::MappingStart(..) => reader.collection_start(true, span),
+            Event::SequenceStart(..) => reader.collection_start(false, span),
+            Event::MappingEnd | Event::SequenceEnd => Some(reader.collection_end(span)),
+            Event::Scalar(value, style, anchor, tag) => Some(reader.scalar(value.into_owned(), style, anchor != 0 || tag.is_some(), span)),
+            Event::Alias(..) => reader.alias(span),
+            _ => Some(()),
+        };
+        if read.is_none() {
+            return Vec::new();
         }
     }
-    spans
+    reader.spans
+}
+
+/// The state of [`field_spans`] between two events. Depth counts the open collections before the
+/// event: 1 inside the top-level mapping, 2 inside an entry's value.
+struct FieldReader<'y> {
+    yaml: &'y str,
+    shift: usize,
+    offsets: CharOffsets,
+    spans: Vec<FieldSpan>,
+    /// Whether each open collection is a flow one (`[`, `{`); the first is the top-level mapping.
+    flow: Vec<bool>,
+    /// Whether the entry's value is a block mapping, and the key of its member being read (with
+    /// its line).
+    block_mapping: bool,
+    member: Option<(String, usize)>,
+    /// Whether the entry's value is a sequence (its items are then recorded).
+    sequence: bool,
+    /// The entry being read: its key, the key's line, and where a collection value started.
+    open: Option<(FieldSpan, usize, Option<Span>)>,
+}
+
+impl FieldReader<'_> {
+    /// `None` when the document is not a mapping.
+    fn collection_start(&mut self, mapping: bool, span: Span) -> Option<()> {
+        let depth = self.flow.len();
+        if depth == 0 && !mapping {
+            return None;
+        }
+        let at = self.offsets.range(span, 0).start;
+        let is_flow = matches!(self.yaml.as_bytes().get(at), Some(b'[' | b'{'));
+        if let (1, Some((_, _, start))) = (depth, self.open.as_mut()) {
+            *start = Some(span);
+            (self.block_mapping, self.member, self.sequence) = (!is_flow && mapping, None, !mapping);
+        }
+        if let (2, true, Some((field, ..))) = (depth, self.sequence, self.open.as_mut()) {
+            field.items.push(at + self.shift..at + self.shift + 1);
+        }
+        if depth == 2 {
+            self.member = None;
+        }
+        self.flow.push(is_flow);
+        Some(())
+    }
+
+    fn collection_end(&mut self, span: Span) {
+        let depth = self.flow.len();
+        // A block collection's end is marked where the next token starts; a flow one's event
+        // starts at its closing bracket (and runs on over the spaces and comment after it).
+        let closing = self.flow.pop().unwrap_or(false).then(|| self.offsets.range(span, self.shift).start + 1);
+        if let (Some(end), Some((field, ..))) = (closing, self.open.as_mut()) {
+            field.end = field.end.max(end);
+        }
+        if depth != 2 {
+            return;
+        }
+        if let Some((mut field, line, Some(start))) = self.open.take() {
+            // A flow collection (`[a, b]`) on the key's line is the value; a block one starts below.
+            if let (true, Some(end)) = (start.start.line() == line, closing) {
+                field.value_span = self.offsets.range(start, self.shift).start..end;
+            }
+            self.spans.push(field);
+        }
+    }
+
+    /// `decorated`: the scalar has an anchor or a tag.
+    fn scalar(&mut self, value: String, style: ScalarStyle, decorated: bool, span: Span) {
+        let depth = self.flow.len();
+        let (yaml, shift) = (self.yaml, self.shift);
+        let mut range = self.offsets.range(span, shift);
+        // A quoted scalar's span runs on over the spaces and comment after its closing quote
+        // (an anchor or a tag may come before the opening one).
+        let quote = yaml[range.start - shift..range.end - shift].find(['"', '\'']);
+        if let (true, Some(quote)) = (matches!(style, ScalarStyle::SingleQuoted | ScalarStyle::DoubleQuoted), quote) {
+            range.end = quote_end(yaml.as_bytes(), range.start - shift + quote) + 1 + shift;
+        }
+        if let (2, true, Some((field, ..))) = (depth, self.sequence, self.open.as_mut()) {
+            field.items.push(range.clone());
+        }
+        if depth != 1 {
+            let plain = style == ScalarStyle::Plain && !decorated;
+            self.nested_scalar(value, plain, range, span.start.line());
+            return;
+        }
+        match self.open.take() {
+            None => {
+                let key_span = self.offsets.range(span, shift);
+                let field = FieldSpan {
+                    key: value,
+                    value_span: key_span.clone(),
+                    end: key_span.end,
+                    key_span,
+                    plain_members: Vec::new(),
+                    items: Vec::new(),
+                };
+                self.open = Some((field, span.start.line(), None));
+            }
+            Some((mut field, line, _)) => {
+                let block = matches!(style, ScalarStyle::Literal | ScalarStyle::Folded);
+                if span.start.line() == line && !block && !range.is_empty() {
+                    field.value_span = range.clone();
+                }
+                if !range.is_empty() {
+                    field.end = field.end.max(range.end);
+                }
+                self.spans.push(field);
+            }
+        }
+    }
+
+    /// A scalar inside an entry's value: the entry runs on to it, and a block mapping's plain
+    /// members on their key's line are recorded.
+    fn nested_scalar(&mut self, value: String, plain: bool, range: Range<usize>, line: usize) {
+        let in_block_mapping = self.flow.len() == 2 && self.block_mapping;
+        let Some((field, ..)) = self.open.as_mut() else { return };
+        if range.is_empty() {
+            // An empty key or value.
+            if in_block_mapping {
+                self.member = match self.member.take() {
+                    None => Some((value, line)),
+                    Some(_) => None,
+                };
+            }
+            return;
+        }
+        field.end = field.end.max(range.end);
+        if in_block_mapping {
+            match self.member.take() {
+                None => self.member = Some((value, line)),
+                Some((key, key_line)) => {
+                    if plain && !key.is_empty() && line == key_line {
+                        field.plain_members.push((key, range));
+                    }
+                }
+            }
+        }
+    }
+
+    /// `None` for an alias as a top-level key (no name to give it).
+    fn alias(&mut self, span: Span) -> Option<()> {
+        let depth = self.flow.len();
+        let range = self.offsets.range(span, self.shift);
+        if let (2, true, Some((field, ..))) = (depth, self.sequence, self.open.as_mut()) {
+            field.items.push(range.clone());
+        }
+        if depth != 1 {
+            if let Some((field, ..)) = self.open.as_mut() {
+                field.end = field.end.max(range.end);
+            }
+            if depth == 2 && self.block_mapping {
+                // An alias as a member's key (unnamed here) or as its value.
+                self.member = match self.member.take() {
+                    None => Some((String::new(), span.start.line())),
+                    Some(_) => None,
+                };
+            }
+            return Some(());
+        }
+        let (mut field, line, _) = self.open.take()?;
+        if span.start.line() == line {
+            field.value_span = range.clone();
+        }
+        field.end = field.end.max(range.end);
+        self.spans.push(field);
+        Some(())
+    }
 }
 
 /// A key or a value written in a document: for a value, the key it is the value of (none in a
