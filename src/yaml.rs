@@ -344,8 +344,14 @@ fn field_spans(yaml: &str, shift: usize) -> Vec<FieldSpan> {
         let read = match event {
             Event::MappingStart(..) => reader.collection_start(true, span),
             Event::SequenceStart(..) => reader.collection_start(false, span),
-            Event::MappingEnd | Event::SequenceEnd => Some(reader.collection_end(span)),
-            Event::Scalar(value, style, anchor, tag) => Some(reader.scalar(value.into_owned(), style, anchor != 0 || tag.is_some(), span)),
+            Event::MappingEnd | Event::SequenceEnd => {
+                reader.collection_end(span);
+                Some(())
+            }
+            Event::Scalar(value, style, anchor, tag) => {
+                reader.scalar(value.into_owned(), style, anchor != 0 || tag.is_some(), span);
+                Some(())
+            }
             Event::Alias(..) => reader.alias(span),
             _ => Some(()),
         };

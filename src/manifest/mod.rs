@@ -590,29 +590,9 @@ impl Validator {
     }
 
     fn build(&mut self, user: RawManifest, manifest_rel: &str) -> Option<Agent> {
-        let mut raw = RawManifest::default();
         let preset_name = user.pipeline.as_ref().and_then(|p| p.preset.clone());
         self.check_duplicate_steps(&user);
-        if let Some(name) = &preset_name {
-            match preset::preset_text(&name.value) {
-                // Parsed without spans: preset spans would point into the preset, so
-                // diagnostics about preset values fall back to locating text in the manifest.
-                Some(text) => match span::from_toml_without_spans::<RawManifest>(text) {
-                    Ok(preset) => {
-                        raw = preset;
-                        self.apply_layout(&name.value, &mut raw, &user);
-                    }
-                    Err(e) => {
-                        self.error(format!("built-in preset `{}` is invalid: {}", name.value, e.message()), None);
-                        return None;
-                    }
-                },
-                None => {
-                    let known: Vec<&str> = preset::PRESETS.iter().map(|(n, _)| *n).collect();
-                    self.unknown("preset", &name.value, self.span(name, &name.value), &known);
-                }
-            }
-        }
+        let mut raw = self.preset(preset_name.as_ref(), &user)?;
         let preset_defaults = raw.clone();
         let user_written = user.clone();
         raw.overlay(user);
@@ -641,33 +621,13 @@ impl Validator {
         // about it in the prompt (skills.py, 0.4.12 and 0.7.32): a project without `skills/` is valid.
         let skip_missing = preset_name.as_ref().is_some_and(|p| p.value == "deepagents");
         let skills = self.skills(raw.skills.as_ref(), skip_missing);
-        let skill_locations: Vec<String> =
-            raw.skills.iter().flat_map(|s| &s.dirs).map(|d| self.root.normalize(&d.value).unwrap_or_else(|_| d.value.clone())).collect();
-        let missing_skill_locations = match skip_missing {
-            true => skill_locations.iter().filter(|d| matches!(self.root.resolve(d), Err(ReadError::Missing(_)))).cloned().collect(),
-            false => Vec::new(),
-        };
-        let memory = raw.memory.clone().unwrap_or_default();
-        let before = self.diagnostics.len();
-        // Deep Agents' MemoryMiddleware skips a memory file that does not exist (memory.py,
-        // 0.4.12 and 0.7.32): under its preset a missing file is left out, not an error.
-        let present: Vec<_> =
-            memory.files.iter().filter(|f| !(skip_missing && matches!(self.root.resolve(&f.value), Err(ReadError::Missing(_))))).collect();
-        let memory_files = present.into_iter().filter_map(|f| self.read(f, Some(false))).collect();
-        self.diagnostics[before..].iter_mut().filter(|d| d.code == Some(Code::MAN002)).for_each(|d| d.code = Some(Code::MEM001));
+        let (skill_locations, missing_skill_locations) = self.skill_locations(raw.skills.as_ref(), skip_missing);
+        let memory_files = self.memory_files(raw.memory.as_ref(), skip_missing);
         let settings = self.settings(&raw);
         let scenarios = self.scenarios(&raw.scenarios, &flags, &connectors, &skills);
         self.template_variables(&modules, &modes, &scenarios);
         let project_context = self.walk_up(raw.memory.as_ref().and_then(|m| m.walk_up.as_deref()).unwrap_or_default());
-        // Deep Agents sizes its window from LangChain's profile of the model, not ctxc's table.
-        let model_name = agent_raw.model.as_ref().map_or("", |m| m.value.as_str());
-        let runtime_model = crate::systems::deepagents::ModelWindow::of(
-            model_name.split_once(':').map_or(model_name, |(_, m)| m),
-            &profile.provider,
-            agent_raw.context_window,
-            agent_raw.max_output_tokens,
-        );
-        let systems = self.systems(&raw, &user_written, &preset_defaults, preset_name.as_ref(), &runtime_model);
+        let systems = self.systems(&raw, &user_written, &preset_defaults, preset_name.as_ref(), &runtime_model(&agent_raw, &profile));
         // AgentScope adds its compression tool to the toolkit on every reply, after the agent's tools.
         if systems.agentscope.as_ref().is_some_and(|s| s.compression_tool_enabled.value) {
             let file = RawToolFile::Path(crate::systems::agentscope::COMPRESSION_TOOL_FILE.to_string());
@@ -707,6 +667,54 @@ impl Validator {
             systems,
             lint: raw.lint.unwrap_or_default(),
         })
+    }
+
+    /// The built-in preset the manifest names, parsed, to lay the manifest over (the empty
+    /// manifest without one); `None` when the preset itself does not parse.
+    fn preset(&mut self, name: Option<&Spanned<String>>, user: &RawManifest) -> Option<RawManifest> {
+        let Some(name) = name else { return Some(RawManifest::default()) };
+        let Some(text) = preset::preset_text(&name.value) else {
+            let known: Vec<&str> = preset::PRESETS.iter().map(|(n, _)| *n).collect();
+            self.unknown("preset", &name.value, self.span(name, &name.value), &known);
+            return Some(RawManifest::default());
+        };
+        // Parsed without spans: preset spans would point into the preset, so diagnostics about
+        // preset values fall back to locating text in the manifest.
+        match span::from_toml_without_spans::<RawManifest>(text) {
+            Ok(mut preset) => {
+                self.apply_layout(&name.value, &mut preset, user);
+                Some(preset)
+            }
+            Err(e) => {
+                self.error(format!("built-in preset `{}` is invalid: {}", name.value, e.message()), None);
+                None
+            }
+        }
+    }
+
+    /// The skill folders the manifest lists, normalized, and (under the Deep Agents preset, which
+    /// skips them) those that do not exist.
+    fn skill_locations(&self, skills: Option<&RawSkills>, skip_missing: bool) -> (Vec<String>, Vec<String>) {
+        let locations: Vec<String> =
+            skills.iter().flat_map(|s| &s.dirs).map(|d| self.root.normalize(&d.value).unwrap_or_else(|_| d.value.clone())).collect();
+        let missing = match skip_missing {
+            true => locations.iter().filter(|d| matches!(self.root.resolve(d), Err(ReadError::Missing(_)))).cloned().collect(),
+            false => Vec::new(),
+        };
+        (locations, missing)
+    }
+
+    /// The static memory files, read; a missing one is MEM001. Deep Agents' MemoryMiddleware skips
+    /// a memory file that does not exist (memory.py, 0.4.12 and 0.7.32): under its preset
+    /// (`skip_missing`) a missing file is left out, not an error.
+    fn memory_files(&mut self, memory: Option<&RawMemory>, skip_missing: bool) -> Vec<TextFile> {
+        let Some(memory) = memory else { return Vec::new() };
+        let before = self.diagnostics.len();
+        let present: Vec<_> =
+            memory.files.iter().filter(|f| !(skip_missing && matches!(self.root.resolve(&f.value), Err(ReadError::Missing(_))))).collect();
+        let files = present.into_iter().filter_map(|f| self.read(f, Some(false))).collect();
+        self.diagnostics[before..].iter_mut().filter(|d| d.code == Some(Code::MAN002)).for_each(|d| d.code = Some(Code::MEM001));
+        files
     }
 
     fn check_duplicate_steps(&mut self, user: &RawManifest) {
@@ -1176,6 +1184,18 @@ impl Validator {
         }
         scenarios
     }
+}
+
+/// The window Deep Agents sizes its summarization from: LangChain's profile of the model (the
+/// provider prefix of `provider:model` dropped), not ctxc's table.
+fn runtime_model(agent: &RawAgent, profile: &ModelProfile) -> crate::systems::deepagents::ModelWindow {
+    let name = agent.model.as_ref().map_or("", |m| m.value.as_str());
+    crate::systems::deepagents::ModelWindow::of(
+        name.split_once(':').map_or(name, |(_, m)| m),
+        &profile.provider,
+        agent.context_window,
+        agent.max_output_tokens,
+    )
 }
 
 #[cfg(test)]
