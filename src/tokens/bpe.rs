@@ -6,13 +6,18 @@
 //! It only counts, so it keeps one table (token bytes to rank), built at start from the compact
 //! rank file `build.rs` writes from tiktoken-rs: no base64 to decode, no key to allocate, no
 //! decoder or sorted token list to build, which is most of what building a tiktoken-rs encoder
-//! costs.
+//! costs. The table holds ranks alone (4 bytes a slot), each token's bytes read from the rank
+//! file where they are: a fifth of the memory a map from byte slices takes, and so of the time
+//! its building spends writing it (at start of every run that counts).
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
+use std::hash::{BuildHasher, Hasher};
+
 use fancy_regex::Regex;
-use rustc_hash::FxHashMap;
+use hashbrown::HashTable;
+use rustc_hash::FxBuildHasher;
 
 type Rank = u32;
 
@@ -28,9 +33,20 @@ const HEAP_FROM: usize = 64;
 const CL100K_PATTERN: &str =
     r"'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+| ?[^\s\p{L}\p{N}]++[\r\n]*+|\s++$|\s*[\r\n]|\s+(?!\S)|\s";
 
+fn hash(bytes: &[u8]) -> u64 {
+    let mut hasher = FxBuildHasher.build_hasher();
+    hasher.write(bytes);
+    hasher.finish()
+}
+
 /// One encoding: its tokens' ranks and its pre-token pattern.
 pub struct Bpe {
-    ranks: FxHashMap<&'static [u8], Rank>,
+    /// The rank file: each token's length in one byte, then its bytes, in rank order.
+    table: &'static [u8],
+    /// Where each rank's entry starts in `table`.
+    starts: Vec<u32>,
+    /// Every rank, found by the hash of its bytes.
+    ranks: HashTable<Rank>,
     pretokens: Regex,
 }
 
@@ -46,22 +62,32 @@ impl Bpe {
     /// From a rank table as `build.rs` writes it (each token's length in one byte, then its
     /// bytes, in rank order) and a pre-token pattern.
     fn new(table: &'static [u8], pattern: &str) -> Bpe {
-        let mut ranks = FxHashMap::with_capacity_and_hasher(table.len() / 4, Default::default());
+        let mut starts = Vec::with_capacity(table.len() / 6);
         let mut at = 0;
-        let mut rank = 0;
         while let Some(&len) = table.get(at) {
-            let end = at + 1 + usize::from(len);
-            ranks.insert(&table[at + 1..end], rank);
-            at = end;
-            rank += 1;
+            starts.push(at as u32);
+            at += 1 + usize::from(len);
         }
         // ok: the patterns are the constants above, compiled by the tests
         let pretokens = Regex::new(pattern).expect("constant pattern");
-        Bpe { ranks, pretokens }
+        let mut bpe = Bpe { table, starts, ranks: HashTable::new(), pretokens };
+        let mut ranks = HashTable::with_capacity(bpe.starts.len());
+        for rank in 0..bpe.starts.len() as Rank {
+            ranks.insert_unique(hash(bpe.token(rank)), rank, |&r| hash(bpe.token(r)));
+        }
+        bpe.ranks = ranks;
+        bpe
+    }
+
+    /// The bytes of the token of `rank`.
+    fn token(&self, rank: Rank) -> &'static [u8] {
+        let at = self.starts[rank as usize] as usize;
+        let table: &'static [u8] = self.table;
+        &table[at + 1..at + 1 + usize::from(table[at])]
     }
 
     fn rank(&self, bytes: &[u8]) -> Rank {
-        self.ranks.get(bytes).copied().unwrap_or(NONE)
+        self.ranks.find(hash(bytes), |&r| self.token(r) == bytes).copied().unwrap_or(NONE)
     }
 
     pub fn count(&self, text: &str) -> usize {
@@ -85,7 +111,7 @@ impl Bpe {
     }
 
     fn piece_tokens(&self, piece: &[u8]) -> usize {
-        match (piece.len(), self.ranks.contains_key(piece)) {
+        match (piece.len(), self.rank(piece) != NONE) {
             (0, _) => 0,
             // Every single byte is a token of these encodings.
             (1, _) | (_, true) => 1,
