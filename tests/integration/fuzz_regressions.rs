@@ -59,3 +59,25 @@ fn template_empty_sequence_repeated_endlessly() {
     assert_eq!(render(artifact).expect("renders"), "{} []");
     assert_eq!(render("{{ ([] * 99999999999999)|length }}{{ ([1] * 0)|list }}").expect("renders"), "0[]");
 }
+
+/// `check_tree`: SKILL023 (a long reference without contents) pointed at offset 0 of a bundled
+/// file whose text the run does not keep, so no report could show where: it is a finding about
+/// the whole file now, as SKILL020's. Every located finding of the tree is shown.
+#[test]
+fn check_tree_long_reference_is_a_whole_file_finding() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let skill = dir.path().join("skills/fuzz");
+    std::fs::create_dir_all(skill.join("references")).expect("folders");
+    std::fs::create_dir_all(dir.path().join(".git")).expect("a repository's top");
+    let skill_md = "---\nname: fuzz\ndescription: Checks things. Use when asked.\n---\nRead [the guide](references/guide.md).\n";
+    std::fs::write(skill.join("SKILL.md"), skill_md).expect("SKILL.md");
+    std::fs::write(skill.join("references/guide.md"), "A line.\n".repeat(120)).expect("guide.md");
+    let report = ctxc::lint::check(dir.path(), &ctxc::lint::Options::default(), &ctxc::Session::default());
+    let long = report.diagnostics.iter().find(|d| d.code == Some(ctxc::codes::Code::SKILL023)).expect("SKILL023");
+    assert_eq!(long.span, None, "{long:?}");
+    for d in &report.diagnostics {
+        if let (Some(_), Some(file)) = (&d.span, &d.file) {
+            assert!(report.sources.get(file).is_some(), "a span into `{file}`, whose text was not kept: {d:?}");
+        }
+    }
+}

@@ -40,9 +40,8 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
             }
             findings.push(
                 Diagnostic::finding(format!("`{rel}` is {lines} lines long and has no table of contents at the top"))
+                    // The whole file (its text is not among the run's sources, as SKILL020's).
                     .in_file(cx.display(&bundle.path(rel)))
-                    .at(Some(0..0))
-                    .label("no table of contents")
                     .help("start the file with a short list of its sections, so an agent previewing it sees what it covers"),
             );
         }
