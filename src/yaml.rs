@@ -551,83 +551,97 @@ pub fn written_values(text: &str) -> Vec<Written> {
         return Vec::new();
     }
     let offsets = CharOffsets::of(text);
-    let mut values = Vec::new();
-    // Per open collection: whether it is a mapping, the key read and waiting for its value, and the
-    // entry of a flow collection that is a value (finished at its closing bracket).
-    struct Open {
-        mapping: bool,
-        key: Option<(String, Range<usize>)>,
-        value: Option<usize>,
-    }
-    let mut stack: Vec<Open> = Vec::new();
+    let mut reader = ValueReader { text, values: Vec::new(), stack: Vec::new() };
     for event in Parser::new_from_str(text) {
         let Ok((event, span)) = event else { return Vec::new() };
-        let (range, depth) = (offsets.range(span, 0), stack.len());
+        let range = offsets.range(span, 0);
         match event {
-            Event::Scalar(value, style, ..) => {
-                let mut range = range;
-                let quoted = matches!(style, ScalarStyle::SingleQuoted | ScalarStyle::DoubleQuoted);
-                if let (true, Some(quote)) = (quoted, text[range.clone()].find(['"', '\''])) {
-                    range.end = quote_end(text.as_bytes(), range.start + quote) + 1;
-                }
-                match stack.last_mut() {
-                    Some(open @ Open { mapping: true, key: None, .. }) => {
-                        values.push(Written { key: None, value: value.to_string(), span: range.clone(), quoted, is_key: true, depth });
-                        open.key = Some((value.into_owned(), range));
-                    }
-                    Some(open) => {
-                        let key = open.key.take().map(|(k, _)| k);
-                        values.push(Written { key, value: value.into_owned(), span: range, quoted, is_key: false, depth });
-                    }
-                    None => values.push(Written { key: None, value: value.into_owned(), span: range, quoted, is_key: false, depth: 0 }),
-                }
-            }
-            Event::Alias(..) => match stack.last_mut() {
-                Some(open @ Open { mapping: true, key: None, .. }) => open.key = Some((String::new(), range)),
-                Some(open) => {
-                    let key = open.key.take();
-                    let span = key.as_ref().map_or(range, |(_, at)| at.clone());
-                    values.push(Written { key: key.map(|(k, _)| k), value: String::new(), span, quoted: false, is_key: false, depth });
-                }
-                None => {}
-            },
-            Event::MappingStart(..) | Event::SequenceStart(..) => {
-                let flow = matches!(text.as_bytes().get(range.start), Some(b'[' | b'{'));
-                let mut value = None;
-                if let Some(open) = stack.last_mut() {
-                    match open.key.take() {
-                        // A collection as a key: no name to give it.
-                        None if open.mapping => open.key = Some((String::new(), range.clone())),
-                        key => {
-                            let span = match (&key, flow) {
-                                (Some((_, at)), false) => at.clone(),
-                                _ => range.start..range.start,
-                            };
-                            value = flow.then_some(values.len());
-                            values.push(Written {
-                                key: key.map(|(k, _)| k),
-                                value: String::new(),
-                                span,
-                                quoted: false,
-                                is_key: false,
-                                depth,
-                            });
-                        }
-                    }
-                }
-                stack.push(Open { mapping: matches!(event, Event::MappingStart(..)), key: None, value });
-            }
+            Event::Scalar(value, style, ..) => reader.scalar(value.into_owned(), style, range),
+            Event::Alias(..) => reader.alias(range),
+            Event::MappingStart(..) => reader.collection_start(true, range),
+            Event::SequenceStart(..) => reader.collection_start(false, range),
             Event::MappingEnd | Event::SequenceEnd => {
                 // A flow collection's end event starts at its closing bracket.
-                if let Some(Open { value: Some(i), .. }) = stack.pop() {
-                    values[i].span.end = (range.start + 1).max(values[i].span.start);
+                if let Some(OpenCollection { value: Some(i), .. }) = reader.stack.pop() {
+                    reader.values[i].span.end = (range.start + 1).max(reader.values[i].span.start);
                 }
             }
             _ => {}
         }
     }
+    let mut values = reader.values;
     values.sort_by_key(|w| w.span.start);
     values
+}
+
+/// The state of [`written_values`] between two events.
+struct ValueReader<'t> {
+    text: &'t str,
+    values: Vec<Written>,
+    stack: Vec<OpenCollection>,
+}
+
+/// A collection being read: whether it is a mapping, the key read and waiting for its value,
+/// and the entry of a flow collection that is a value (finished at its closing bracket).
+struct OpenCollection {
+    mapping: bool,
+    key: Option<(String, Range<usize>)>,
+    value: Option<usize>,
+}
+
+impl ValueReader<'_> {
+    fn scalar(&mut self, value: String, style: ScalarStyle, mut range: Range<usize>) {
+        let depth = self.stack.len();
+        let quoted = matches!(style, ScalarStyle::SingleQuoted | ScalarStyle::DoubleQuoted);
+        if let (true, Some(quote)) = (quoted, self.text[range.clone()].find(['"', '\''])) {
+            range.end = quote_end(self.text.as_bytes(), range.start + quote) + 1;
+        }
+        match self.stack.last_mut() {
+            Some(open @ OpenCollection { mapping: true, key: None, .. }) => {
+                self.values.push(Written { key: None, value: value.clone(), span: range.clone(), quoted, is_key: true, depth });
+                open.key = Some((value, range));
+            }
+            Some(open) => {
+                let key = open.key.take().map(|(k, _)| k);
+                self.values.push(Written { key, value, span: range, quoted, is_key: false, depth });
+            }
+            None => self.values.push(Written { key: None, value, span: range, quoted, is_key: false, depth: 0 }),
+        }
+    }
+
+    fn alias(&mut self, range: Range<usize>) {
+        let depth = self.stack.len();
+        match self.stack.last_mut() {
+            Some(open @ OpenCollection { mapping: true, key: None, .. }) => open.key = Some((String::new(), range)),
+            Some(open) => {
+                let key = open.key.take();
+                let span = key.as_ref().map_or(range, |(_, at)| at.clone());
+                self.values.push(Written { key: key.map(|(k, _)| k), value: String::new(), span, quoted: false, is_key: false, depth });
+            }
+            None => {}
+        }
+    }
+
+    fn collection_start(&mut self, mapping: bool, range: Range<usize>) {
+        let depth = self.stack.len();
+        let flow = matches!(self.text.as_bytes().get(range.start), Some(b'[' | b'{'));
+        let mut value = None;
+        if let Some(open) = self.stack.last_mut() {
+            match open.key.take() {
+                // A collection as a key: no name to give it.
+                None if open.mapping => open.key = Some((String::new(), range.clone())),
+                key => {
+                    let span = match (&key, flow) {
+                        (Some((_, at)), false) => at.clone(),
+                        _ => range.start..range.start,
+                    };
+                    value = flow.then_some(self.values.len());
+                    self.values.push(Written { key: key.map(|(k, _)| k), value: String::new(), span, quoted: false, is_key: false, depth });
+                }
+            }
+        }
+        self.stack.push(OpenCollection { mapping, key: None, value });
+    }
 }
 
 #[cfg(test)]
