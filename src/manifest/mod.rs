@@ -338,6 +338,11 @@ impl Validator {
         self.places.get_or_init(|| crate::places::Values::of(&self.text)).written(text)
     }
 
+    /// The value at a path of keys in the manifest (see `places::Values::at_path`).
+    fn locate_path(&self, path: &[&str]) -> Option<Range<usize>> {
+        self.places.get_or_init(|| crate::places::Values::of(&self.text)).at_path(path)
+    }
+
     fn error(&mut self, message: impl Into<String>, span: Option<Range<usize>>) -> &mut Diagnostic {
         let d = Diagnostic::error(message).in_file(&self.file).at(span);
         self.diagnostics.push(d);
@@ -1079,6 +1084,63 @@ impl Validator {
         }
     }
 
+    /// A scenario's `now`, or the default one (an error when it does not parse).
+    fn scenario_now(&mut self, now: Option<&Spanned<String>>) -> Timestamp {
+        let now_text = now.cloned().unwrap_or_else(|| Spanned::new(DEFAULT_NOW.to_string()));
+        Timestamp::parse(&now_text.value).unwrap_or_else(|message| {
+            let span = self.span(&now_text, &now_text.value);
+            self.error(message, span);
+            Timestamp::parse(DEFAULT_NOW).expect("DEFAULT_NOW is valid") // ok: constant checked by tests
+        })
+    }
+
+    /// The agent's flags with a scenario's settings over them; a flag not declared is an error.
+    fn scenario_flags(&mut self, set: &IndexMap<String, Spanned<bool>>, flags: &IndexMap<String, bool>) -> IndexMap<String, bool> {
+        let mut scenario_flags = flags.clone();
+        for (flag, value) in set {
+            if flags.contains_key(flag) {
+                scenario_flags.insert(flag.clone(), value.value);
+            } else {
+                let known: Vec<&str> = flags.keys().map(String::as_str).collect();
+                self.unknown("flag", flag, self.locate(flag), &known);
+            }
+        }
+        scenario_flags
+    }
+
+    fn check_connectors(&mut self, named: &[Spanned<String>], connectors: &IndexMap<String, TextFile>) {
+        for connector in named {
+            if !connectors.contains_key(&connector.value) {
+                let known: Vec<&str> = connectors.keys().map(String::as_str).collect();
+                self.unknown("connector", &connector.value, self.span(connector, &connector.value), &known);
+            }
+        }
+    }
+
+    /// A scenario's retrieved memories, written inline or in a JSON file, and where they are.
+    fn memories(&mut self, memories: Option<&RawMemories>) -> (Vec<MemoryItem>, Option<String>) {
+        match memories {
+            None => (Vec::new(), None),
+            Some(RawMemories::Inline(items)) => (items.clone(), Some(self.rel.clone())),
+            Some(RawMemories::File(path)) => {
+                let Some(file) = self.read(&Spanned::new(path.clone()), Some(false)) else { return (Vec::new(), None) };
+                match serde_json::from_str::<Vec<MemoryItem>>(&file.text) {
+                    Ok(items) => (items, Some(file.path)),
+                    Err(e) => {
+                        let offset = crate::diagnostic::offset_of(&file.text, e.line(), e.column());
+                        let display = self.root.display_path(&file.path);
+                        self.diagnostics.push(
+                            Diagnostic::error(format!("memories must be a JSON array of {{text, similarity, confidence, scope}}: {e}"))
+                                .in_file(display)
+                                .at(Some(offset..offset)),
+                        );
+                        (Vec::new(), None)
+                    }
+                }
+            }
+        }
+    }
+
     fn scenarios(
         &mut self,
         raw: &IndexMap<String, RawScenario>,
@@ -1091,27 +1153,9 @@ impl Validator {
             if raw.is_empty() { default_scenario.to_vec() } else { raw.iter().map(|(k, v)| (k.clone(), v.clone())).collect() };
         let mut scenarios = IndexMap::new();
         for (name, s) in raw_scenarios {
-            let now_text = s.now.clone().unwrap_or_else(|| Spanned::new(DEFAULT_NOW.to_string()));
-            let now = Timestamp::parse(&now_text.value).unwrap_or_else(|message| {
-                let span = self.span(&now_text, &now_text.value);
-                self.error(message, span);
-                Timestamp::parse(DEFAULT_NOW).expect("DEFAULT_NOW is valid") // ok: constant checked by tests
-            });
-            let mut scenario_flags = flags.clone();
-            for (flag, value) in &s.flags {
-                if flags.contains_key(flag) {
-                    scenario_flags.insert(flag.clone(), value.value);
-                } else {
-                    let known: Vec<&str> = flags.keys().map(String::as_str).collect();
-                    self.unknown("flag", flag, self.locate(flag), &known);
-                }
-            }
-            for connector in &s.connectors {
-                if !connectors.contains_key(&connector.value) {
-                    let known: Vec<&str> = connectors.keys().map(String::as_str).collect();
-                    self.unknown("connector", &connector.value, self.span(connector, &connector.value), &known);
-                }
-            }
+            let now = self.scenario_now(s.now.as_ref());
+            let scenario_flags = self.scenario_flags(&s.flags, flags);
+            self.check_connectors(&s.connectors, connectors);
             let mcp_servers = s
                 .mcp_servers
                 .iter()
@@ -1127,26 +1171,7 @@ impl Validator {
                     summarize_not_before_origin: s.summarize_not_before.as_ref().map(|n| self.origin(n, &n.value.to_string())),
                 })
             });
-            let (memories, memories_source) = match &s.memories {
-                None => (Vec::new(), None),
-                Some(RawMemories::Inline(items)) => (items.clone(), Some(self.rel.clone())),
-                Some(RawMemories::File(path)) => match self.read(&Spanned::new(path.clone()), Some(false)) {
-                    Some(file) => match serde_json::from_str::<Vec<MemoryItem>>(&file.text) {
-                        Ok(items) => (items, Some(file.path)),
-                        Err(e) => {
-                            let offset = crate::diagnostic::offset_of(&file.text, e.line(), e.column());
-                            let display = self.root.display_path(&file.path);
-                            self.diagnostics.push(
-                                Diagnostic::error(format!("memories must be a JSON array of {{text, similarity, confidence, scope}}: {e}"))
-                                    .in_file(display)
-                                    .at(Some(offset..offset)),
-                            );
-                            (Vec::new(), None)
-                        }
-                    },
-                    None => (Vec::new(), None),
-                },
-            };
+            let (memories, memories_source) = self.memories(s.memories.as_ref());
             let mut named = |items: &[RawNamedFile]| -> Vec<NamedText> {
                 items.iter().filter_map(|r| Some(NamedText { name: r.name.clone(), file: self.read(&r.source, Some(false))? })).collect()
             };

@@ -204,7 +204,49 @@ impl Validator {
             p.tool_token_limit_before_evict.as_ref(),
             from,
         );
-        let (us, ps) = (u.summarization.unwrap_or_default(), p.summarization.unwrap_or_default());
+        let (trigger, keep) = self.summarization(u.summarization.unwrap_or_default(), p.summarization.unwrap_or_default(), from, model);
+        let interrupt_on = self.interrupt_on(merged);
+        let human_limit = (layout != deepagents::LAYOUT_0_4).then(|| {
+            self.pick(
+                "deepagents.human_message_token_limit_before_evict",
+                u.human_message_token_limit_before_evict.as_ref(),
+                p.human_message_token_limit_before_evict.as_ref(),
+                from,
+            )
+            .unwrap_or_else(|| Setting {
+                value: deepagents::HUMAN_MESSAGE_TOKEN_LIMIT,
+                source: "Deep Agents 0.7 default".into(),
+                key: "deepagents.human_message_token_limit_before_evict".into(),
+                origin: from.origin.clone(),
+                note: Some("Deep Agents' 0.7 default; set `deepagents.human_message_token_limit_before_evict` to change it".into()),
+            })
+        });
+        let mount = self
+            .pick("deepagents.mount", u.mount.as_ref(), p.mount.as_ref(), from)
+            .map_or_else(|| deepagents::DEFAULT_MOUNT.to_string(), |m| m.value);
+        deepagents::Settings {
+            version,
+            layout,
+            tool_token_limit_before_evict: limit,
+            human_message_token_limit_before_evict: human_limit,
+            trigger,
+            keep,
+            model: model.clone(),
+            interrupt_on,
+            mount,
+            memory: merged.memory.as_ref().is_some_and(|m| !m.files.is_empty()),
+        }
+    }
+
+    /// When Deep Agents summarizes and what it keeps: as set, else its default with a model
+    /// profile (fractions of the window) or its fallback without one.
+    fn summarization(
+        &mut self,
+        us: RawDeepAgentsSummarization,
+        ps: RawDeepAgentsSummarization,
+        from: &PresetRef,
+        model: &deepagents::ModelWindow,
+    ) -> (Setting<deepagents::ContextSize>, Setting<deepagents::ContextSize>) {
         let (default_trigger, default_keep, why) = if model.max_input_tokens.is_some() {
             (
                 deepagents::ContextSize::Fraction(deepagents::TRIGGER_FRACTION),
@@ -238,9 +280,13 @@ impl Validator {
         };
         let trigger = size("deepagents.summarization.trigger", us.trigger.as_ref(), ps.trigger.as_ref(), default_trigger);
         let keep = size("deepagents.summarization.keep", us.keep.as_ref(), ps.keep.as_ref(), default_keep);
-        // HumanInTheLoopMiddleware interrupts for `True` and for a configuration with allowed
-        // decisions; it raises ValueError for a configuration without any (langchain 1.4.7
-        // agents/middleware/human_in_the_loop.py `__init__`).
+        (trigger, keep)
+    }
+
+    /// The tools Deep Agents interrupts before. HumanInTheLoopMiddleware interrupts for `True`
+    /// and for a configuration with allowed decisions; it raises ValueError for a configuration
+    /// without any (langchain 1.4.7 agents/middleware/human_in_the_loop.py `__init__`).
+    fn interrupt_on(&mut self, merged: &RawManifest) -> Vec<String> {
         let mut interrupt_on = Vec::new();
         for (tool, on) in merged.deepagents.iter().flat_map(|d| &d.interrupt_on) {
             match on {
@@ -250,7 +296,7 @@ impl Validator {
                     }
                 }
                 RawInterrupt::Config(config) if config.allowed_decisions.is_empty() => {
-                    let span = self.locate(&format!("{tool} =")).or_else(|| self.locate(tool));
+                    let span = self.locate_path(&["deepagents", "interrupt_on", tool]);
                     self.error(
                         format!("`deepagents.interrupt_on.{tool}` has no `allowed_decisions`: Deep Agents refuses to start"),
                         span,
@@ -261,36 +307,7 @@ impl Validator {
                 RawInterrupt::Config(_) => interrupt_on.push(tool.clone()),
             }
         }
-        let human_limit = (layout != deepagents::LAYOUT_0_4).then(|| {
-            self.pick(
-                "deepagents.human_message_token_limit_before_evict",
-                u.human_message_token_limit_before_evict.as_ref(),
-                p.human_message_token_limit_before_evict.as_ref(),
-                from,
-            )
-            .unwrap_or_else(|| Setting {
-                value: deepagents::HUMAN_MESSAGE_TOKEN_LIMIT,
-                source: "Deep Agents 0.7 default".into(),
-                key: "deepagents.human_message_token_limit_before_evict".into(),
-                origin: from.origin.clone(),
-                note: Some("Deep Agents' 0.7 default; set `deepagents.human_message_token_limit_before_evict` to change it".into()),
-            })
-        });
-        let mount = self
-            .pick("deepagents.mount", u.mount.as_ref(), p.mount.as_ref(), from)
-            .map_or_else(|| deepagents::DEFAULT_MOUNT.to_string(), |m| m.value);
-        deepagents::Settings {
-            version,
-            layout,
-            tool_token_limit_before_evict: limit,
-            human_message_token_limit_before_evict: human_limit,
-            trigger,
-            keep,
-            model: model.clone(),
-            interrupt_on,
-            mount,
-            memory: merged.memory.as_ref().is_some_and(|m| !m.files.is_empty()),
-        }
+        interrupt_on
     }
 
     /// A context size must name exactly one of fraction, tokens and messages.

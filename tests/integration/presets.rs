@@ -91,6 +91,8 @@ fn human_in_the_loop_adds_no_text_and_a_config_without_decisions_is_refused() {
     let empty = ctxc(&["render", DEEPAGENTS, "--mode", "research", "--set", "deepagents.interrupt_on.execute.allowed_decisions=[]"], &[]);
     assert_eq!(empty.status.code(), Some(2));
     assert!(stderr(&empty).contains("`deepagents.interrupt_on.execute` has no `allowed_decisions`"), "{}", stderr(&empty));
+    // At the table the setting changed, found by its keys.
+    assert!(stderr(&empty).contains("ctxc.toml:34:65]"), "{}", stderr(&empty));
 }
 
 #[test]
