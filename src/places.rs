@@ -43,6 +43,19 @@ impl Values {
     /// The value at a path of mapping keys (`["agent", "name"]`), else its key when the value is
     /// empty or a block collection.
     pub fn at_path(&self, path: &[&str]) -> Option<Range<usize>> {
+        let at = self.key_index(path)?;
+        let key = &self.values[at];
+        let value = self.values.get(at + 1).filter(|w| !w.is_key && w.depth == key.depth && !w.span.is_empty() && w.span != key.span);
+        Some(value.unwrap_or(key).span.clone())
+    }
+
+    /// The last key of a path of mapping keys (`["modes", "ask", "tools", "web"]`: `web`).
+    pub fn key_at_path(&self, path: &[&str]) -> Option<Range<usize>> {
+        Some(self.values[self.key_index(path)?].span.clone())
+    }
+
+    /// Where in `values` the last key of `path` is.
+    fn key_index(&self, path: &[&str]) -> Option<usize> {
         let mut from = 0;
         for (i, step) in path.iter().enumerate() {
             let depth = i + 1;
@@ -51,9 +64,7 @@ impl Values {
             let inside = rest.iter().position(|w| w.is_key && w.depth < depth).unwrap_or(rest.len());
             from += rest[..inside].iter().position(|w| w.is_key && w.depth == depth && w.value == *step)? + 1;
         }
-        let key = &self.values[from - 1];
-        let value = self.values.get(from).filter(|w| !w.is_key && w.depth == key.depth && !w.span.is_empty() && w.span != key.span);
-        Some(value.unwrap_or(key).span.clone())
+        from.checked_sub(1)
     }
 
     /// A tool's name: the first `name` written with it, else the first string written so.

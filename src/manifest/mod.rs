@@ -343,6 +343,11 @@ impl Validator {
         self.places.get_or_init(|| crate::places::Values::of(&self.text)).at_path(path)
     }
 
+    /// The last key of a path of keys in the manifest.
+    fn locate_key(&self, path: &[&str]) -> Option<Range<usize>> {
+        self.places.get_or_init(|| crate::places::Values::of(&self.text)).key_at_path(path)
+    }
+
     fn error(&mut self, message: impl Into<String>, span: Option<Range<usize>>) -> &mut Diagnostic {
         let d = Diagnostic::error(message).in_file(&self.file).at(span);
         self.diagnostics.push(d);
@@ -875,68 +880,12 @@ impl Validator {
         let default_mode = [("default".to_string(), RawMode::default())];
         let raw_modes: Vec<(String, RawMode)> =
             if raw.is_empty() { default_mode.to_vec() } else { raw.iter().map(|(k, v)| (k.clone(), v.clone())).collect() };
-        let category_names: Vec<&str> = categories.iter().map(|c| c.name.as_str()).collect();
         let mut modes = IndexMap::new();
         for (name, mode) in raw_modes {
             let prompt =
                 mode.prompt.as_ref().and_then(|p| self.read(p, None)).map(|p| TextFile { template_root: template_root.clone(), ..p });
-            let mut variants = IndexMap::new();
-            for (module_id, variant) in &mode.variants {
-                match modules.get(module_id) {
-                    Some(ModuleFiles::Variants(files)) => {
-                        if files.contains_key(&variant.value) {
-                            variants.insert(module_id.clone(), variant.value.clone());
-                        } else {
-                            let known: Vec<&str> = files.keys().map(String::as_str).collect();
-                            let context = format!(" of module `{module_id}`");
-                            self.unknown_in("variant", &context, &variant.value, self.span(variant, &variant.value), &known);
-                        }
-                    }
-                    Some(ModuleFiles::Single(_)) => {
-                        let span = self.span(variant, &variant.value);
-                        self.coded(
-                            Code::MAN007,
-                            format!("mode `{name}` picks a variant of module `{module_id}`, which has no variants"),
-                            span,
-                        );
-                    }
-                    // A preset may pick variants for modules this agent does not have.
-                    None => {}
-                }
-            }
-            // Every module step with variants needs a choice in every mode.
-            for step in steps {
-                let Some(module_id) = &step.module else { continue };
-                if let Some(ModuleFiles::Variants(files)) = modules.get(module_id) {
-                    if !mode.variants.contains_key(module_id) {
-                        let span = self.locate(&format!("modes.{name}")).or_else(|| self.locate(&name));
-                        let choices: Vec<&str> = files.keys().map(String::as_str).collect();
-                        self.coded(Code::MAN007, format!("mode `{name}` does not choose a variant of module `{module_id}`"), span).help =
-                            Some(format!("add `variants = {{ {module_id} = \"...\" }}` to the mode; variants: {}", choices.join(", ")));
-                    }
-                }
-            }
-            let mut access = IndexMap::new();
-            for (category, level) in &mode.tools {
-                let Some(cat) = categories.iter().find(|c| &c.name == category) else {
-                    self.unknown("tool category", category, self.locate(category), &category_names);
-                    continue;
-                };
-                let level = match level {
-                    RawAccess::Level(l) => Access::Level(*l),
-                    RawAccess::Only(names) => {
-                        for tool in names {
-                            if !cat.tools.iter().any(|t| &t.tool.name == tool) && !cat.tools.is_empty() {
-                                let known: Vec<&str> = cat.tools.iter().map(|t| t.tool.name.as_str()).collect();
-                                let context = format!(" in category `{category}`");
-                                self.unknown_in("tool", &context, tool, self.locate(tool), &known);
-                            }
-                        }
-                        Access::Only(names.clone())
-                    }
-                };
-                access.insert(category.clone(), level);
-            }
+            let variants = self.mode_variants(&name, &mode, modules, steps);
+            let access = self.mode_access(&name, &mode, categories);
             modes.insert(
                 name.clone(),
                 Mode {
@@ -951,6 +900,78 @@ impl Validator {
             );
         }
         modes
+    }
+
+    /// The variant a mode picks of each module that has variants; every module step with variants
+    /// needs a choice in every mode.
+    fn mode_variants(
+        &mut self,
+        name: &str,
+        mode: &RawMode,
+        modules: &IndexMap<String, ModuleFiles>,
+        steps: &[Step],
+    ) -> IndexMap<String, String> {
+        let mut variants = IndexMap::new();
+        for (module_id, variant) in &mode.variants {
+            match modules.get(module_id) {
+                Some(ModuleFiles::Variants(files)) => {
+                    if files.contains_key(&variant.value) {
+                        variants.insert(module_id.clone(), variant.value.clone());
+                    } else {
+                        let known: Vec<&str> = files.keys().map(String::as_str).collect();
+                        let context = format!(" of module `{module_id}`");
+                        self.unknown_in("variant", &context, &variant.value, self.span(variant, &variant.value), &known);
+                    }
+                }
+                Some(ModuleFiles::Single(_)) => {
+                    let span = self.span(variant, &variant.value);
+                    self.coded(Code::MAN007, format!("mode `{name}` picks a variant of module `{module_id}`, which has no variants"), span);
+                }
+                // A preset may pick variants for modules this agent does not have.
+                None => {}
+            }
+        }
+        // Every module step with variants needs a choice in every mode.
+        for step in steps {
+            let Some(module_id) = &step.module else { continue };
+            if let Some(ModuleFiles::Variants(files)) = modules.get(module_id) {
+                if !mode.variants.contains_key(module_id) {
+                    let span = self.locate_path(&["modes", name]);
+                    let choices: Vec<&str> = files.keys().map(String::as_str).collect();
+                    self.coded(Code::MAN007, format!("mode `{name}` does not choose a variant of module `{module_id}`"), span).help =
+                        Some(format!("add `variants = {{ {module_id} = \"...\" }}` to the mode; variants: {}", choices.join(", ")));
+                }
+            }
+        }
+        variants
+    }
+
+    /// What a mode grants of each tool category: a level, or only some of its tools.
+    fn mode_access(&mut self, name: &str, mode: &RawMode, categories: &[Category]) -> IndexMap<String, Access> {
+        let category_names: Vec<&str> = categories.iter().map(|c| c.name.as_str()).collect();
+        let mut access = IndexMap::new();
+        for (category, level) in &mode.tools {
+            let Some(cat) = categories.iter().find(|c| &c.name == category) else {
+                let span = self.locate_key(&["modes", name, "tools", category]);
+                self.unknown("tool category", category, span, &category_names);
+                continue;
+            };
+            let level = match level {
+                RawAccess::Level(l) => Access::Level(*l),
+                RawAccess::Only(names) => {
+                    for tool in names {
+                        if !cat.tools.iter().any(|t| &t.tool.name == tool) && !cat.tools.is_empty() {
+                            let known: Vec<&str> = cat.tools.iter().map(|t| t.tool.name.as_str()).collect();
+                            let context = format!(" in category `{category}`");
+                            self.unknown_in("tool", &context, tool, self.locate(tool), &known);
+                        }
+                    }
+                    Access::Only(names.clone())
+                }
+            };
+            access.insert(category.clone(), level);
+        }
+        access
     }
 
     fn categories(&mut self, raw: &IndexMap<String, RawCategory>, flags: &IndexMap<String, bool>) -> Vec<Category> {
