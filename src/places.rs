@@ -54,12 +54,13 @@ impl Values {
         Some(self.values[self.key_index(path)?].span.clone())
     }
 
-    /// Where in `values` the last key of `path` is.
+    /// Where in `values` the last key of `path` is, each step inside its parent found so far
+    /// (before the parent's next sibling key). A TOML table whose header comes after other
+    /// tables (`[a]`, `[b]`, then `[a.c]`) is not found so: its key is after `b`.
     fn key_index(&self, path: &[&str]) -> Option<usize> {
         let mut from = 0;
         for (i, step) in path.iter().enumerate() {
             let depth = i + 1;
-            // The key inside the parent found so far: before the parent's next sibling key.
             let rest = &self.values[from..];
             let inside = rest.iter().position(|w| w.is_key && w.depth < depth).unwrap_or(rest.len());
             from += rest[..inside].iter().position(|w| w.is_key && w.depth == depth && w.value == *step)? + 1;

@@ -439,43 +439,13 @@ impl Validator {
                 Some(format!("set `[agentscope] version` to one of {}", known.join(", ")));
             agentscope::RELEASES[agentscope::RELEASES.len() - 1]
         });
-        let mut model_class = self.pick("agentscope.model_class", u.model_class.as_ref(), p.model_class.as_ref(), from);
-        let mut explicit = self.pick("agentscope.context_size", u.context_size.as_ref(), p.context_size.as_ref(), from);
-        // `--model` (an override of `agent.model`) costs the agent on another model: its provider's
-        // model class, with that class's default, unless the class or size is overridden too.
-        if self.overridden("agent.model") && !self.overridden("agentscope.model_class") && !self.overridden("agentscope.context_size") {
-            let model = merged.agent.as_ref().and_then(|a| a.model.as_ref()).map_or("", |m| m.value.as_str());
-            let class = agentscope::model_class_for(&crate::models::profile(model).provider);
-            explicit = None;
-            model_class = class.map(|class| Setting {
-                value: class.to_string(),
-                source: format!("the model class of `{model}` (--model)"),
-                key: "agentscope.model_class".into(),
-                origin: from.origin.clone(),
-                note: None,
-            });
-        }
-        let context_size = match (explicit, model_class) {
-            (Some(size), _) => Some(size),
-            (None, Some(class)) => match release.model_classes().find(|c| c.0 == class.value) {
-                Some((name, size)) => {
-                    Some(Setting { source: format!("{name}'s context_size default (agentscope {})", release.version), ..class.map(size) })
-                }
-                None => {
-                    let span = u.model_class.as_ref().and_then(|c| self.span(c, &c.value));
-                    let known: Vec<&str> = release.model_classes().map(|c| c.0).collect();
-                    self.unknown_in("AgentScope model class", &format!(" in agentscope {}", release.version), &class.value, span, &known);
-                    None
-                }
-            },
-            (None, None) => None,
-        };
+        let context_size = self.agentscope_context_size(&u, &p, merged, release, from);
         let workspace = u.workspace.as_ref().map(|w| agentscope::Workspace {
             workdir: w.workdir.as_ref().map(|d| d.value.clone()).unwrap_or_default(),
             backend: w.backend.as_ref().map_or_else(|| "local".to_string(), |b| b.value.clone()),
         });
         if u.workspace.as_ref().is_some_and(|w| w.workdir.is_none()) {
-            let span = self.locate("[agentscope.workspace]");
+            let span = self.locate_key(&["agentscope", "workspace"]);
             self.error("`[agentscope.workspace]` needs `workdir`, the workspace's absolute path".to_string(), span);
         }
         let compression_tool_enabled = self.required(
@@ -519,6 +489,49 @@ impl Validator {
             context_size,
             project_dir: u.project_dir.as_ref().map(|d| d.value.clone()),
             workspace,
+        }
+    }
+
+    /// The model's context size: set, else the default of the model class set (or, with
+    /// `--model`, of that model's provider's class).
+    fn agentscope_context_size(
+        &mut self,
+        u: &RawAgentScope,
+        p: &RawAgentScope,
+        merged: &RawManifest,
+        release: agentscope::Release,
+        from: &PresetRef,
+    ) -> Option<Setting<u64>> {
+        let mut model_class = self.pick("agentscope.model_class", u.model_class.as_ref(), p.model_class.as_ref(), from);
+        let mut explicit = self.pick("agentscope.context_size", u.context_size.as_ref(), p.context_size.as_ref(), from);
+        // `--model` (an override of `agent.model`) costs the agent on another model: its provider's
+        // model class, with that class's default, unless the class or size is overridden too.
+        if self.overridden("agent.model") && !self.overridden("agentscope.model_class") && !self.overridden("agentscope.context_size") {
+            let model = merged.agent.as_ref().and_then(|a| a.model.as_ref()).map_or("", |m| m.value.as_str());
+            let class = agentscope::model_class_for(&crate::models::profile(model).provider);
+            explicit = None;
+            model_class = class.map(|class| Setting {
+                value: class.to_string(),
+                source: format!("the model class of `{model}` (--model)"),
+                key: "agentscope.model_class".into(),
+                origin: from.origin.clone(),
+                note: None,
+            });
+        }
+        match (explicit, model_class) {
+            (Some(size), _) => Some(size),
+            (None, Some(class)) => match release.model_classes().find(|c| c.0 == class.value) {
+                Some((name, size)) => {
+                    Some(Setting { source: format!("{name}'s context_size default (agentscope {})", release.version), ..class.map(size) })
+                }
+                None => {
+                    let span = u.model_class.as_ref().and_then(|c| self.span(c, &c.value));
+                    let known: Vec<&str> = release.model_classes().map(|c| c.0).collect();
+                    self.unknown_in("AgentScope model class", &format!(" in agentscope {}", release.version), &class.value, span, &known);
+                    None
+                }
+            },
+            (None, None) => None,
         }
     }
 }

@@ -393,6 +393,24 @@ fn agentscope_trigger_bound_follows_the_release() {
     assert!(stderr(&unknown).contains("2.0.6, 2.0.7"), "{}", stderr(&unknown));
 }
 
+/// A workspace without `workdir` is refused, at the table's key.
+#[test]
+fn agentscope_workspace_needs_a_workdir() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    copy_tree(&repo().join(AGENTSCOPE), dir.path());
+    let manifest = dir.path().join("ctxc.toml");
+    let mut text = std::fs::read_to_string(&manifest).expect("read");
+    // Right after the `[agentscope]` table.
+    let at = text.find("[agentscope]").and_then(|i| text[i + 1..].find("\n[").map(|j| i + j + 2)).expect("a table after [agentscope]");
+    text.insert_str(at, "[agentscope.workspace]\nbackend = \"local\"\n\n");
+    let line = text[..at].lines().count() + 1;
+    std::fs::write(&manifest, text).expect("write");
+    let out = ctxc(&["check", dir.path().to_str().expect("a UTF-8 path")], &[]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("needs `workdir`"), "{}", stderr(&out));
+    assert!(stderr(&out).contains(&format!("ctxc.toml:{line}:13]")), "at `workspace` in the table header: {}", stderr(&out));
+}
+
 #[test]
 fn environment_overrides_follow_the_naming_rule_and_lose_to_set() {
     let env = [("CTXC_BUDGETS__SYSTEM_PROMPT", "1000")];
