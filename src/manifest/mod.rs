@@ -214,48 +214,9 @@ pub fn load_with(manifest_path: &Path, overrides: &[String], run: &RunState) -> 
             return Err(Failure { diagnostics: vec![d], sources });
         }
     };
-    // Overrides from Zeph's variables apply only to agents on the `zeph` preset.
-    let preset = user.pipeline.as_ref().and_then(|p| p.preset.as_ref()).map(|p| p.value.as_str());
-    let overrides: Vec<&str> = overrides
-        .iter()
-        .filter_map(|arg| match env::only_under(arg) {
-            (Some(only), arg) => (preset == Some(only)).then_some(arg),
-            (None, arg) => Some(arg),
-        })
-        .collect();
-    for arg in overrides.iter().copied() {
-        match parse_override(arg) {
-            Ok(fragment) => user.overlay(fragment),
-            Err(message) => {
-                let d = Diagnostic::error(format!("--set {arg}: {message}")).code(Code::MAN001);
-                return Err(Failure { diagnostics: vec![d], sources });
-            }
-        }
-    }
-    let overridden: Vec<String> = overrides.iter().filter_map(|arg| arg.split_once('=').map(|(k, _)| k.trim().to_string())).collect();
-    let root = match user.project.as_ref().and_then(|p| p.root.as_ref()) {
-        Some(ancestor) => match root.with_root(&ancestor.value) {
-            Ok(root) => root,
-            Err(e) => {
-                // A root from `--set` or a `CTXC_` variable has no place in the manifest: say where it came from.
-                let (what, span) = match overridden.iter().any(|k| k == "project.root") {
-                    true => ("[project] root (set by --set or CTXC_PROJECT__ROOT)", None),
-                    false => (
-                        "[project] root",
-                        ancestor.span.clone().or_else(|| crate::places::Values::of(&manifest.text).at_path(&["project", "root"])),
-                    ),
-                };
-                let mut d = Diagnostic::error(format!("{what}: {}", e.message()))
-                    .in_file(&manifest.display)
-                    .at(span)
-                    .label(e.label())
-                    .help(e.help());
-                d.code = e.code();
-                return Err(Failure { diagnostics: vec![d], sources });
-            }
-        },
-        None => root,
-    };
+    let overridden = apply_overrides(&mut user, overrides).map_err(|d| Failure { diagnostics: vec![d], sources: sources.clone() })?;
+    let root = with_manifest_root(root, &user, &overridden, &manifest.text)
+        .map_err(|d| Failure { diagnostics: vec![d.in_file(&manifest.display)], sources: sources.clone() })?;
     let mut v = Validator {
         root,
         rel: manifest.rel.clone(),
@@ -279,6 +240,48 @@ pub fn load_with(manifest_path: &Path, overrides: &[String], run: &RunState) -> 
         }
         _ => Err(Failure { diagnostics: v.diagnostics, sources: v.sources }),
     }
+}
+
+/// Lays each `--set KEY=VALUE` (and `CTXC_` variable) over the manifest; those from Zeph's
+/// variables only on the `zeph` preset. The keys set, or the first that does not parse.
+fn apply_overrides(user: &mut RawManifest, overrides: &[String]) -> Result<Vec<String>, Diagnostic> {
+    let preset = user.pipeline.as_ref().and_then(|p| p.preset.as_ref()).map(|p| p.value.clone());
+    let overrides: Vec<&str> = overrides
+        .iter()
+        .filter_map(|arg| match env::only_under(arg) {
+            (Some(only), arg) => (preset.as_deref() == Some(only)).then_some(arg),
+            (None, arg) => Some(arg),
+        })
+        .collect();
+    for arg in overrides.iter().copied() {
+        match parse_override(arg) {
+            Ok(fragment) => user.overlay(fragment),
+            Err(message) => return Err(Diagnostic::error(format!("--set {arg}: {message}")).code(Code::MAN001)),
+        }
+    }
+    Ok(overrides.iter().filter_map(|arg| arg.split_once('=').map(|(k, _)| k.trim().to_string())).collect())
+}
+
+/// The project root, moved up to `[project] root` when the manifest (or an override) sets one.
+fn with_manifest_root(
+    root: ProjectRoot,
+    user: &RawManifest,
+    overridden: &[String],
+    manifest_text: &str,
+) -> Result<ProjectRoot, Diagnostic> {
+    let Some(ancestor) = user.project.as_ref().and_then(|p| p.root.as_ref()) else { return Ok(root) };
+    root.with_root(&ancestor.value).map_err(|e| {
+        // A root from `--set` or a `CTXC_` variable has no place in the manifest: say where it came from.
+        let (what, span) = match overridden.iter().any(|k| k == "project.root") {
+            true => ("[project] root (set by --set or CTXC_PROJECT__ROOT)", None),
+            false => {
+                ("[project] root", ancestor.span.clone().or_else(|| crate::places::Values::of(manifest_text).at_path(&["project", "root"])))
+            }
+        };
+        let mut d = Diagnostic::error(format!("{what}: {}", e.message())).at(span).label(e.label()).help(e.help());
+        d.code = e.code();
+        d
+    })
 }
 
 struct Validator {
