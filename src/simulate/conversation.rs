@@ -449,67 +449,10 @@ fn read_message(value: Value, out: &mut Vec<Message>) -> Result<(), String> {
         o = data;
     }
     let role = string_field(&o, "role").or_else(|| string_field(&o, "type")).ok_or("no `role` or `type`")?;
-    let id = format!("m{}", out.len());
-    let plain = |role, content: String, out: &mut Vec<Message>| {
-        out.push(Message { id: format!("m{}", out.len()), role, content, tool_calls: vec![], tool_call_id: None, name: None });
-    };
     match role.as_str() {
         "system" | "developer" => Ok(()),
-        "user" | "human" => {
-            // Anthropic puts tool results in user messages: each becomes a tool message.
-            if let Some(Value::Array(blocks)) = o.get("content") {
-                if blocks.iter().any(|b| b.get("type").and_then(Value::as_str) == Some("tool_result")) {
-                    let mut texts = Vec::new();
-                    for b in blocks {
-                        if b.get("type").and_then(Value::as_str) == Some("tool_result") {
-                            let call = b.get("tool_use_id").and_then(Value::as_str).ok_or("a tool_result without `tool_use_id`")?;
-                            let content = text_of(b.get("content").unwrap_or(&Value::Null))?;
-                            let name = tool_name(out, call);
-                            out.push(Message {
-                                id: call.to_string(),
-                                role: Role::Tool,
-                                content,
-                                tool_calls: vec![],
-                                tool_call_id: Some(call.to_string()),
-                                name,
-                            });
-                        } else {
-                            texts.push(text_of(&Value::Array(vec![b.clone()]))?);
-                        }
-                    }
-                    let rest = texts.concat();
-                    if !rest.is_empty() {
-                        plain(Role::User, rest, out);
-                    }
-                    return Ok(());
-                }
-            }
-            plain(Role::User, text_of(o.get("content").unwrap_or(&Value::Null))?, out);
-            Ok(())
-        }
-        "assistant" | "ai" => {
-            let mut calls = Vec::new();
-            let mut content = o.get("content").cloned().unwrap_or(Value::Null);
-            if let Value::Array(blocks) = &content {
-                for b in blocks.iter().filter(|b| b.get("type").and_then(Value::as_str) == Some("tool_use")) {
-                    let call = string_field(b.as_object().ok_or("a block is not an object")?, "id").ok_or("a tool_use without `id`")?;
-                    let name = b.get("name").and_then(Value::as_str).ok_or("a tool_use without `name`")?;
-                    calls.push(ToolCall { id: call, name: name.to_string(), args: args_of(b.get("input"))? });
-                }
-                content =
-                    Value::Array(blocks.iter().filter(|b| b.get("type").and_then(Value::as_str) != Some("tool_use")).cloned().collect());
-            }
-            for call in o.get("tool_calls").and_then(Value::as_array).into_iter().flatten() {
-                let c = call.as_object().ok_or("a tool call is not an object")?;
-                // OpenAI nests name and arguments under `function`; LangChain has them flat.
-                let f = c.get("function").and_then(Value::as_object).unwrap_or(c);
-                let name = string_field(f, "name").ok_or("a tool call without a name")?;
-                let args = args_of(f.get("arguments").or_else(|| f.get("args")))?;
-                calls.push(ToolCall { id: string_field(c, "id").unwrap_or_default(), name, args });
-            }
-            out.push(Message { id, role: Role::Assistant, content: text_of(&content)?, tool_calls: calls, tool_call_id: None, name: None });
-            Ok(())
-        }
+        "user" | "human" => read_user(&o, out),
+        "assistant" | "ai" => read_assistant(&o, out),
         "tool" => {
             let call = string_field(&o, "tool_call_id").ok_or("a tool message without `tool_call_id`")?;
             let name = string_field(&o, "name").or_else(|| tool_name(out, &call));
@@ -525,6 +468,76 @@ fn read_message(value: Value, out: &mut Vec<Message>) -> Result<(), String> {
         }
         other => Err(format!("unknown role `{other}`")),
     }
+}
+
+/// A user message; Anthropic puts tool results in user messages: each becomes a tool message.
+fn read_user(o: &serde_json::Map<String, Value>, out: &mut Vec<Message>) -> Result<(), String> {
+    if let Some(Value::Array(blocks)) = o.get("content") {
+        if blocks.iter().any(|b| b.get("type").and_then(Value::as_str) == Some("tool_result")) {
+            let mut texts = Vec::new();
+            for b in blocks {
+                if b.get("type").and_then(Value::as_str) == Some("tool_result") {
+                    let call = b.get("tool_use_id").and_then(Value::as_str).ok_or("a tool_result without `tool_use_id`")?;
+                    let content = text_of(b.get("content").unwrap_or(&Value::Null))?;
+                    let name = tool_name(out, call);
+                    out.push(Message {
+                        id: call.to_string(),
+                        role: Role::Tool,
+                        content,
+                        tool_calls: vec![],
+                        tool_call_id: Some(call.to_string()),
+                        name,
+                    });
+                } else {
+                    texts.push(text_of(&Value::Array(vec![b.clone()]))?);
+                }
+            }
+            let rest = texts.concat();
+            if !rest.is_empty() {
+                out.push(plain_message(Role::User, rest, out.len()));
+            }
+            return Ok(());
+        }
+    }
+    let content = text_of(o.get("content").unwrap_or(&Value::Null))?;
+    out.push(plain_message(Role::User, content, out.len()));
+    Ok(())
+}
+
+/// An assistant message with its tool calls: Anthropic's `tool_use` blocks, OpenAI's and
+/// LangChain's `tool_calls`.
+fn read_assistant(o: &serde_json::Map<String, Value>, out: &mut Vec<Message>) -> Result<(), String> {
+    let mut calls = Vec::new();
+    let mut content = o.get("content").cloned().unwrap_or(Value::Null);
+    if let Value::Array(blocks) = &content {
+        for b in blocks.iter().filter(|b| b.get("type").and_then(Value::as_str) == Some("tool_use")) {
+            let call = string_field(b.as_object().ok_or("a block is not an object")?, "id").ok_or("a tool_use without `id`")?;
+            let name = b.get("name").and_then(Value::as_str).ok_or("a tool_use without `name`")?;
+            calls.push(ToolCall { id: call, name: name.to_string(), args: args_of(b.get("input"))? });
+        }
+        content = Value::Array(blocks.iter().filter(|b| b.get("type").and_then(Value::as_str) != Some("tool_use")).cloned().collect());
+    }
+    for call in o.get("tool_calls").and_then(Value::as_array).into_iter().flatten() {
+        let c = call.as_object().ok_or("a tool call is not an object")?;
+        // OpenAI nests name and arguments under `function`; LangChain has them flat.
+        let f = c.get("function").and_then(Value::as_object).unwrap_or(c);
+        let name = string_field(f, "name").ok_or("a tool call without a name")?;
+        let args = args_of(f.get("arguments").or_else(|| f.get("args")))?;
+        calls.push(ToolCall { id: string_field(c, "id").unwrap_or_default(), name, args });
+    }
+    out.push(Message {
+        id: format!("m{}", out.len()),
+        role: Role::Assistant,
+        content: text_of(&content)?,
+        tool_calls: calls,
+        tool_call_id: None,
+        name: None,
+    });
+    Ok(())
+}
+
+fn plain_message(role: Role, content: String, index: usize) -> Message {
+    Message { id: format!("m{index}"), role, content, tool_calls: vec![], tool_call_id: None, name: None }
 }
 
 /// The name of the tool a call id belongs to, from the assistant message that made the call.
