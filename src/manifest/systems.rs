@@ -326,6 +326,12 @@ impl Validator {
 
     fn zeph(&mut self, merged: &RawManifest, user: &RawManifest, preset: &RawManifest, from: &PresetRef) -> zeph::Settings {
         let (u, p) = (user.zeph.clone().unwrap_or_default(), preset.zeph.clone().unwrap_or_default());
+        // A setting Zeph requires: the user's, else the preset's.
+        macro_rules! required {
+            ($field:ident) => {
+                self.required(concat!("zeph.", stringify!($field)), u.$field.as_ref(), p.$field.as_ref(), from)
+            };
+        }
         let version = match self.pick("zeph.version", u.version.as_ref(), p.version.as_ref(), from) {
             Some(v) => v.map(v.value.text()),
             None => self.required("zeph.version", None, None, from),
@@ -344,27 +350,15 @@ impl Validator {
                 origin: from.origin.clone(),
                 note: Some("not set: the model's window; set `zeph.context_budget_tokens` to change it".into()),
             });
-        let auto_budget = self.required("zeph.auto_budget", u.auto_budget.as_ref(), p.auto_budget.as_ref(), from);
-        let response_reserve_ratio =
-            self.required("zeph.response_reserve_ratio", u.response_reserve_ratio.as_ref(), p.response_reserve_ratio.as_ref(), from);
-        let soft_compaction_threshold = self.required(
-            "zeph.soft_compaction_threshold",
-            u.soft_compaction_threshold.as_ref(),
-            p.soft_compaction_threshold.as_ref(),
-            from,
-        );
-        let compaction_threshold =
-            self.required("zeph.compaction_threshold", u.compaction_threshold.as_ref(), p.compaction_threshold.as_ref(), from);
-        let compaction_preserve_tail =
-            self.required("zeph.compaction_preserve_tail", u.compaction_preserve_tail.as_ref(), p.compaction_preserve_tail.as_ref(), from);
-        let prune_protect_tokens =
-            self.required("zeph.prune_protect_tokens", u.prune_protect_tokens.as_ref(), p.prune_protect_tokens.as_ref(), from);
-        let tool_output_max_chars =
-            self.required("zeph.tool_output_max_chars", u.tool_output_max_chars.as_ref(), p.tool_output_max_chars.as_ref(), from);
-        let budget_hint_enabled =
-            self.required("zeph.budget_hint_enabled", u.budget_hint_enabled.as_ref(), p.budget_hint_enabled.as_ref(), from);
-        let max_tool_iterations =
-            self.required("zeph.max_tool_iterations", u.max_tool_iterations.as_ref(), p.max_tool_iterations.as_ref(), from);
+        let auto_budget = required!(auto_budget);
+        let response_reserve_ratio = required!(response_reserve_ratio);
+        let soft_compaction_threshold = required!(soft_compaction_threshold);
+        let compaction_threshold = required!(compaction_threshold);
+        let compaction_preserve_tail = required!(compaction_preserve_tail);
+        let prune_protect_tokens = required!(prune_protect_tokens);
+        let tool_output_max_chars = required!(tool_output_max_chars);
+        let budget_hint_enabled = required!(budget_hint_enabled);
+        let max_tool_iterations = required!(max_tool_iterations);
         if max_tool_iterations.value > zeph::MAX_TOOL_ITERATIONS {
             let span = u.max_tool_iterations.as_ref().and_then(|v| v.span.clone());
             self.error(
@@ -376,8 +370,8 @@ impl Validator {
                 span,
             );
         }
-        let cost_enabled = self.required("zeph.cost_enabled", u.cost_enabled.as_ref(), p.cost_enabled.as_ref(), from);
-        let max_daily_cents = self.required("zeph.max_daily_cents", u.max_daily_cents.as_ref(), p.max_daily_cents.as_ref(), from);
+        let cost_enabled = required!(cost_enabled);
+        let max_daily_cents = required!(max_daily_cents);
         let shares = zeph::Layouts {
             full_history: self.shares("zeph.shares", u.shares.as_ref(), p.shares.as_ref(), from),
             full_history_graph: self.shares("zeph.shares_with_graph", u.shares_with_graph.as_ref(), p.shares_with_graph.as_ref(), from),
