@@ -331,8 +331,10 @@ fn estimate(agent: &Agent, rendered: &Rendered, counter: &TokenCounter, calibrat
         None => (Rendering::of(&profile), count_request(&profile, Some(&parts), &tools, counter, cache)),
     };
     let request_tokens = calibrated(counted, (prompt_counted, system_prompt.tokens), &c);
-    let tool_schemas = tool_costs(&callable, &profile, rendering, &request_tokens);
-    let mut request = request_cost(&profile, rendering, &request_tokens, &system_prompt, &tool_schemas);
+    // A rendered template's special tokens are the model's only when the tokenizer finds them.
+    let exact = rendering.is_exact(&profile) && (rendering != Rendering::ChatTemplate || counter.finds_special_tokens(profile.tokenizer));
+    let tool_schemas = tool_costs(&callable, &profile, rendering, exact, &request_tokens);
+    let mut request = request_cost(&profile, rendering, exact, &request_tokens, &system_prompt, &tool_schemas);
     if let (Rendering::ChatTemplate, Some(template)) = (rendering, &agent.chat_template) {
         request.method = format!("{} (the template of {})", request.method, template.source());
     }
@@ -467,7 +469,8 @@ pub fn cost_tool_list(tools: &[&Tool], profile: &ModelProfile, counter: &TokenCo
     let c = Counting { counter, tokenizer: profile.tokenizer, calibration: profile.estimate_calibration() };
     let counted = calibrated(count_request(profile, None, tools, counter, cache), (0, 0), &c);
     let named: Vec<(String, String, Option<String>)> = tools.iter().map(|t| (t.name.clone(), String::new(), None)).collect();
-    tool_cost_parts(&named, profile, Rendering::of(profile), &counted)
+    let rendering = Rendering::of(profile);
+    tool_cost_parts(&named, profile, rendering, rendering.is_exact(profile), &counted)
 }
 
 /// The tools a render makes callable, in order, each with its decision.
@@ -479,11 +482,12 @@ fn tool_costs(
     callable: &[(&CategoryTool, &ToolDecision)],
     profile: &ModelProfile,
     rendering: Rendering,
+    exact: bool,
     counted: &RequestTokens,
 ) -> ToolCosts {
     let named: Vec<(String, String, Option<String>)> =
         callable.iter().map(|(t, d)| (t.tool.name.clone(), d.category.clone(), t.server.clone())).collect();
-    tool_cost_parts(&named, profile, rendering, counted)
+    tool_cost_parts(&named, profile, rendering, exact, counted)
 }
 
 /// The tool costs of `counted`, each tool with its (name, category, server).
@@ -491,9 +495,9 @@ fn tool_cost_parts(
     named: &[(String, String, Option<String>)],
     profile: &ModelProfile,
     rendering: Rendering,
+    exact: bool,
     counted: &RequestTokens,
 ) -> ToolCosts {
-    let exact = rendering.is_exact(profile);
     let wrap = |tokens: i64| Count { tokens, tokenizer: profile.tokenizer.name(), exact };
     let tools: Vec<ToolCost> = named
         .iter()
@@ -539,11 +543,11 @@ fn tool_cost_parts(
 fn request_cost(
     profile: &ModelProfile,
     rendering: Rendering,
+    exact: bool,
     counted: &RequestTokens,
     system_prompt: &Count,
     tools: &ToolCosts,
 ) -> RequestCost {
-    let exact = rendering.is_exact(profile);
     let wrap = |tokens: i64| Count { tokens, tokenizer: profile.tokenizer.name(), exact };
     RequestCost {
         rendering,

@@ -33,6 +33,13 @@ pub trait CountTokens: Send + Sync {
     fn counted_as_one(&self, _parts: &[&str]) -> bool {
         true
     }
+
+    /// Whether a special token written in a text (a rendered chat template's `<|im_start|>`)
+    /// counts as the one token the model reads, as transformers tokenizes a rendered request;
+    /// otherwise it is counted as its characters, and a request's count is not the model's.
+    fn finds_special_tokens(&self) -> bool {
+        false
+    }
 }
 
 /// tiktoken-rs encoders (for encodings ctxc does not bundle a table of). `CoreBPE` keeps a regex
@@ -224,6 +231,18 @@ impl TokenCounter {
 
     pub fn count(&self, tokenizer: Tokenizer, text: &str) -> usize {
         self.count_hashed(tokenizer, text, content_hash(text))
+    }
+
+    /// Whether `tokenizer` counts a special token written in a text as one token (see
+    /// [`CountTokens::finds_special_tokens`]).
+    pub fn finds_special_tokens(&self, tokenizer: Tokenizer) -> bool {
+        match tokenizer {
+            Tokenizer::Own(name) => {
+                let files = self.files.read().unwrap_or_else(|poisoned| poisoned.into_inner());
+                files.iter().find(|f| f.name == name).is_some_and(|f| f.encoder.finds_special_tokens())
+            }
+            other => encoder(other).finds_special_tokens(),
+        }
     }
 
     /// Counts [`Tokenizer::Own`]`(name)` with `encoder`, its texts cut only where `cuts` allows,

@@ -69,7 +69,7 @@ impl Rendering {
             (Rendering::Harmony, false) => "estimate: the harmony rendering gpt-oss receives (openai-harmony 0.0.8), o200k_base: OpenAI does not publish how its API renders tools",
             (Rendering::Anthropic, _) => "estimate: each tool as compact {\"name\",\"description\",\"input_schema\"} JSON in the file's key order, counted with o200k_base and calibrated to the model's tokenizer generation (Anthropic's tokenizer is not public), plus Anthropic's published tool-use system prompt (tool_choice auto)",
             (Rendering::ChatTemplate, true) => "exact: the model's chat template rendered as transformers' apply_chat_template renders it, each tool where the template places it (its cost: what a second copy adds to a list)",
-            (Rendering::ChatTemplate, false) => "estimate: the model's chat template rendered as transformers' apply_chat_template renders it, each tool where the template places it (its cost: what a second copy adds to a list), counted with a tokenizer that is not the model's",
+            (Rendering::ChatTemplate, false) => "estimate: the model's chat template rendered as transformers' apply_chat_template renders it, each tool where the template places it (its cost: what a second copy adds to a list), counted with a tokenizer that is not the model's, or whose encoder reads the template's special tokens as text",
             (Rendering::GeminiLocal, _) => "google-genai LocalTokenizer's method (google-genai 3.6.1), not Gemini's server count: each tool as the texts of its function declaration (name, description, property names and descriptions, formats, enum values, required names, example strings), each counted alone with the Gemma 3 tokenizer and added",
             (Rendering::CompactJson, _) => "estimate: each tool as compact OpenAI function JSON ({\"type\":\"function\",\"function\":{name, description, parameters}}) in the file's key order, the array's brackets and commas as framing, counted as the prompt is; the provider's rendering is not published",
         }
@@ -81,7 +81,7 @@ impl Rendering {
             (Rendering::Harmony, true) => "exact: harmony's system message (its defaults), the developer message's `# Instructions` heading, role names, <|start|> <|message|> <|end|> and the <|start|>assistant generation prompt",
             (Rendering::Harmony, false) => "estimate: harmony's framing as gpt-oss receives it (system message defaults, `# Instructions`, role names, special tokens)",
             (Rendering::ChatTemplate, true) => "exact: the model's chat template around the system prompt, an empty user message and the generation prompt (special tokens and roles)",
-            (Rendering::ChatTemplate, false) => "estimate: the model's chat template around the system prompt, an empty user message and the generation prompt, counted with a tokenizer that is not the model's",
+            (Rendering::ChatTemplate, false) => "estimate: the model's chat template around the system prompt, an empty user message and the generation prompt, counted with a tokenizer that is not the model's, or whose encoder reads the template's special tokens as text",
             (Rendering::Anthropic | Rendering::CompactJson, _) => "not counted: the provider does not publish how it frames messages",
             (Rendering::GeminiLocal, _) => "not counted: google-genai's LocalTokenizer counts texts only, no framing",
         }

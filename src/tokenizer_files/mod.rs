@@ -268,6 +268,17 @@ impl CountTokens for TokenizerFile {
             _ => true,
         }
     }
+
+    /// A tokenizer.json's added tokens and the special tokens of rank files read with them
+    /// (Qwen's) are found in text; llama-models', Tekken's and SentencePiece's encoders read
+    /// text only, so their special tokens written in a rendered template are counted as text.
+    fn finds_special_tokens(&self) -> bool {
+        match self.engine {
+            Engine::Ranks { specials, .. } => specials,
+            Engine::HuggingFace(_) => true,
+            Engine::SentencePiece(_) => false,
+        }
+    }
 }
 
 /// llama-models encodes a text in windows of this many characters (`TIKTOKEN_MAX_ENCODE_CHARS`)…

@@ -385,6 +385,8 @@ fn a_chat_template_found_beside_the_tokenizer_file_is_used() {
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
     let report = &json["reports"][0];
     assert_eq!(report["request"]["rendering"], "chat_template", "{report}");
+    // A tokenizer.json finds the template's special tokens in the rendered text: exact.
+    assert_eq!(report["request"]["exact"], true, "{report}");
     let method = report["request"]["method"].as_str().expect("method");
     assert!(method.contains("found beside the tokenizer file in the Hugging Face cache (deepseek-ai/DeepSeek-V3)"), "{method}");
     let used = &report["model"]["tokenizer_file"];
@@ -392,4 +394,33 @@ fn a_chat_template_found_beside_the_tokenizer_file_is_used() {
     let models = run(&["models", "deepseek-v3"]);
     let listed = String::from_utf8_lossy(&models.stdout);
     assert!(listed.contains(&format!("chat template {}", snapshot.join("tokenizer_config.json").display())), "{listed}");
+}
+
+/// Tekken's encoder (as mistral-common's `encode`) reads text only: the special tokens a chat
+/// template writes (`[INST]`) are counted as their characters, so the request rendered through
+/// a template is labelled an estimate, not the model's count, while the sections stay exact.
+#[test]
+#[ignore = "needs the real runtimes: run by scripts/test, which installs them"]
+fn a_template_counted_by_an_encoder_that_reads_text_only_is_an_estimate() {
+    let tekken = site_packages().join("mistral_common/data/tekken_240911.json");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let config = dir.path().join("tokenizer_config.json");
+    let template =
+        r#"{"bos_token": "<s>", "chat_template": "{{ bos_token }}{% for m in messages %}[INST]{{ m['content'] }}[/INST]{% endfor %}"}"#;
+    std::fs::write(&config, template).expect("write");
+    let out = Command::new(env!("CARGO_BIN_EXE_ctxc"))
+        .args(["cost", "examples/agents/agentscope", "--model", "open-mistral-nemo", "--format", "json"])
+        .args(["--tokenizer", tekken.to_str().expect("UTF-8"), "--chat-template", config.to_str().expect("UTF-8")])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("ctxc runs");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let report = &json["reports"][0];
+    assert_eq!(report["exact"], true, "the sections are counted as mistral-common counts them: {report}");
+    assert_eq!(report["request"]["rendering"], "chat_template", "{report}");
+    assert_eq!(report["request"]["exact"], false, "{report}");
+    assert_eq!(report["tool_schemas"]["exact"], false, "{report}");
+    let method = report["request"]["method"].as_str().expect("method");
+    assert!(method.starts_with("estimate:") && method.contains("reads the template's special tokens as text"), "{method}");
 }
