@@ -275,25 +275,25 @@ impl TokenCounter {
             (None, Tokenizer::Cl100kBase) => (&self.cl100k, Cuts::ANY),
             (None, _) => (&self.o200k, Cuts::ANY),
         };
+        // A long text counted before is not looked at again (finding its segments or chunks
+        // reads all of it).
+        let long = text.len() > CHUNKED_ABOVE;
+        if let Some(count) = counts.get(hash).filter(|_| long) {
+            return count;
+        }
         // A text its encoder splits by length is the sum of its segments, each counted (and cut) alone.
         if let Some(segments) = file.as_ref().and_then(|f| f.encoder.segments(text)) {
-            if let Some(count) = counts.get(hash) {
-                return count;
-            }
             let total = segments.iter().map(|segment| self.count(tokenizer, segment)).sum();
             counts.set(hash, total);
             return total;
         }
         let encode = |text: &str| file.as_ref().map_or_else(|| encoder(tokenizer).count(text), |f| f.encoder.count(text));
-        if text.len() <= CHUNKED_ABOVE || !cuts.any() {
+        if !long || !cuts.any() {
             return match counts.lookup_or_claim(hash) {
                 Lookup::Counted(count) => count,
                 Lookup::Busy => counts.wait(hash, || encode(text)),
                 Lookup::Claimed => Claim { counts, key: hash, finished: false }.finish(encode(text)),
             };
-        }
-        if let Some(count) = counts.get(hash) {
-            return count;
         }
         let mut total = 0;
         let mut busy = Vec::new();

@@ -242,10 +242,10 @@ impl CountTokens for TokenizerFile {
     /// llama-models' `encode(s, bos=False, eos=False)` (`allowed_special=set()`, as its chat
     /// format encodes message content) and mistral-common's Tekken `encode` (no special tokens).
     fn count(&self, text: &str) -> usize {
+        if let Some(segments) = self.segments(text) {
+            return segments.iter().map(|segment| self.count(segment)).sum();
+        }
         match &self.engine {
-            Engine::Ranks { windows: true, .. } if self.segments(text).is_some() => {
-                self.segments(text).unwrap_or_default().iter().map(|segment| self.count(segment)).sum()
-            }
             Engine::Ranks { bpe, nfc, specials: true, .. } => bpe.encode_with_special_tokens(&nfc_if(*nfc, text)).len(),
             Engine::Ranks { bpe, nfc, specials: false, .. } => bpe.encode_ordinary(&nfc_if(*nfc, text)).len(),
             // A loaded tokenizer.json encoded the probe text, so encoding cannot fail on its
