@@ -257,6 +257,12 @@ impl CountTokens for TokenizerFile {
 
     fn segments<'a>(&self, text: &'a str) -> Option<Vec<&'a str>> {
         match self.engine {
+            // Most long texts are ASCII with short runs: one window, found without decoding them.
+            Engine::Ranks { windows: true, .. }
+                if text.len() <= WINDOW_CHARS && text.is_ascii() && longest_ascii_run(text) <= MAX_RUN_CHARS =>
+            {
+                None
+            }
             Engine::Ranks { windows: true, .. } if text.len() > MAX_RUN_CHARS => Some(llama_segments(text)).filter(|s| s.len() > 1),
             _ => None,
         }
@@ -325,6 +331,19 @@ fn llama_segments(text: &str) -> Vec<&str> {
     }
     out.push(&text[slice_start..]);
     out
+}
+
+/// The longest run of an ASCII text's whitespace or non-whitespace characters, as
+/// [`python_space`] tells them apart.
+fn longest_ascii_run(text: &str) -> usize {
+    let (mut longest, mut run, mut run_is_space) = (0, 0, None);
+    for &b in text.as_bytes() {
+        let is_space = matches!(b, b'\t'..=b'\r' | b' ' | 0x1c..=0x1f);
+        run = if run_is_space == Some(is_space) { run + 1 } else { 1 };
+        run_is_space = Some(is_space);
+        longest = longest.max(run);
+    }
+    longest
 }
 
 /// Whether llama-models encodes the concatenation of `parts` whole: at most one window, no run
@@ -877,5 +896,16 @@ mod tests {
         assert!(llama_one_segment(&["x".repeat(20_000).as_str(), "y".repeat(5_000).as_str()]));
         assert!(!llama_one_segment(&["x".repeat(20_000).as_str(), "y".repeat(5_001).as_str()]));
         assert!(!llama_one_segment(&["ab ".repeat(133_334).as_str()]));
+        // The ASCII shortcut says one window exactly when the splitting does.
+        for text in [
+            "x".repeat(25_000),
+            "x".repeat(25_001),
+            format!("{}\u{1f}{}", "x".repeat(20_000), "y".repeat(20_000)),
+            format!("{}{}", " ".repeat(25_001), "x"),
+            format!("a{}b", "\t\n\r\x0b\x0c".repeat(5_001)),
+            "ab ".repeat(100_000),
+        ] {
+            assert_eq!(longest_ascii_run(&text) <= MAX_RUN_CHARS, llama_segments(&text).len() == 1, "{}", text.len());
+        }
     }
 }
