@@ -257,13 +257,7 @@ impl CountTokens for TokenizerFile {
 
     fn segments<'a>(&self, text: &'a str) -> Option<Vec<&'a str>> {
         match self.engine {
-            // Most long texts are ASCII with short runs: one window, found without decoding them.
-            Engine::Ranks { windows: true, .. }
-                if text.len() <= WINDOW_CHARS && text.is_ascii() && longest_ascii_run(text) <= MAX_RUN_CHARS =>
-            {
-                None
-            }
-            Engine::Ranks { windows: true, .. } if text.len() > MAX_RUN_CHARS => Some(llama_segments(text)).filter(|s| s.len() > 1),
+            Engine::Ranks { windows: true, .. } if !llama_one_segment(&[text]) => Some(llama_segments(text)),
             _ => None,
         }
     }
@@ -333,36 +327,33 @@ fn llama_segments(text: &str) -> Vec<&str> {
     out
 }
 
-/// The longest run of an ASCII text's whitespace or non-whitespace characters, as
-/// [`python_space`] tells them apart.
-fn longest_ascii_run(text: &str) -> usize {
-    let (mut longest, mut run, mut run_is_space) = (0, 0, None);
-    for &b in text.as_bytes() {
-        let is_space = matches!(b, b'\t'..=b'\r' | b' ' | 0x1c..=0x1f);
-        run = if run_is_space == Some(is_space) { run + 1 } else { 1 };
-        run_is_space = Some(is_space);
-        longest = longest.max(run);
-    }
-    longest
-}
-
 /// Whether llama-models encodes the concatenation of `parts` whole: at most one window, no run
-/// longer than [`MAX_RUN_CHARS`].
+/// longer than [`MAX_RUN_CHARS`]. Every long text is asked this on every count, so ASCII bytes
+/// are classified without decoding a character.
 fn llama_one_segment(parts: &[&str]) -> bool {
     let bytes: usize = parts.iter().map(|p| p.len()).sum();
     if bytes <= MAX_RUN_CHARS {
         return true;
     }
-    if parts.iter().map(|p| p.chars().count()).sum::<usize>() > WINDOW_CHARS {
+    // More bytes than a window may still be fewer characters.
+    if bytes > WINDOW_CHARS && parts.iter().map(|p| p.chars().count()).sum::<usize>() > WINDOW_CHARS {
         return false;
     }
     let (mut run, mut run_is_space) = (0, None);
-    for c in parts.iter().flat_map(|p| p.chars()) {
-        let is_space = python_space(c);
-        run = if run_is_space == Some(is_space) { run + 1 } else { 1 };
-        run_is_space = Some(is_space);
-        if run > MAX_RUN_CHARS {
-            return false;
+    for part in parts {
+        let text = part.as_bytes();
+        let mut at = 0;
+        while at < text.len() {
+            let (is_space, len) = match text[at] {
+                b if b.is_ascii() => (matches!(b, b'\t'..=b'\r' | b' ' | 0x1c..=0x1f), 1),
+                _ => part[at..].chars().next().map_or((false, 1), |c| (python_space(c), c.len_utf8())),
+            };
+            run = if run_is_space == Some(is_space) { run + 1 } else { 1 };
+            run_is_space = Some(is_space);
+            if run > MAX_RUN_CHARS {
+                return false;
+            }
+            at += len;
         }
     }
     true
@@ -896,8 +887,12 @@ mod tests {
         assert!(llama_one_segment(&["x".repeat(20_000).as_str(), "y".repeat(5_000).as_str()]));
         assert!(!llama_one_segment(&["x".repeat(20_000).as_str(), "y".repeat(5_001).as_str()]));
         assert!(!llama_one_segment(&["ab ".repeat(133_334).as_str()]));
-        // The ASCII shortcut says one window exactly when the splitting does.
+        // One segment exactly when the splitting makes one, ASCII or not.
         for text in [
+            format!("{}\u{3000}{}", "x".repeat(20_000), "y".repeat(20_000)),
+            format!("{}{}", "\u{3000}".repeat(25_001), "x"),
+            "é ".repeat(150_000),
+            "é ".repeat(250_000),
             "x".repeat(25_000),
             "x".repeat(25_001),
             format!("{}\u{1f}{}", "x".repeat(20_000), "y".repeat(20_000)),
@@ -905,7 +900,7 @@ mod tests {
             format!("a{}b", "\t\n\r\x0b\x0c".repeat(5_001)),
             "ab ".repeat(100_000),
         ] {
-            assert_eq!(longest_ascii_run(&text) <= MAX_RUN_CHARS, llama_segments(&text).len() == 1, "{}", text.len());
+            assert_eq!(llama_one_segment(&[&text]), llama_segments(&text).len() == 1, "{}", text.len());
         }
     }
 }
