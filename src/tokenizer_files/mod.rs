@@ -328,8 +328,9 @@ fn llama_segments(text: &str) -> Vec<&str> {
 }
 
 /// Whether llama-models encodes the concatenation of `parts` whole: at most one window, no run
-/// longer than [`MAX_RUN_CHARS`]. Every long text is asked this on every count, so ASCII bytes
-/// are classified without decoding a character.
+/// longer than [`MAX_RUN_CHARS`]. Every long text is asked this on every count: a quick pass
+/// over 32-byte blocks rules long runs out, and only a text it cannot clear is read character by
+/// character.
 fn llama_one_segment(parts: &[&str]) -> bool {
     let bytes: usize = parts.iter().map(|p| p.len()).sum();
     if bytes <= MAX_RUN_CHARS {
@@ -339,24 +340,50 @@ fn llama_one_segment(parts: &[&str]) -> bool {
     if bytes > WINDOW_CHARS && parts.iter().map(|p| p.chars().count()).sum::<usize>() > WINDOW_CHARS {
         return false;
     }
+    if !may_hold_a_long_run(parts) {
+        return true;
+    }
     let (mut run, mut run_is_space) = (0, None);
-    for part in parts {
-        let text = part.as_bytes();
-        let mut at = 0;
-        while at < text.len() {
-            let (is_space, len) = match text[at] {
-                b if b.is_ascii() => (matches!(b, b'\t'..=b'\r' | b' ' | 0x1c..=0x1f), 1),
-                _ => part[at..].chars().next().map_or((false, 1), |c| (python_space(c), c.len_utf8())),
-            };
-            run = if run_is_space == Some(is_space) { run + 1 } else { 1 };
-            run_is_space = Some(is_space);
-            if run > MAX_RUN_CHARS {
-                return false;
-            }
-            at += len;
+    for c in parts.iter().flat_map(|p| p.chars()) {
+        let is_space = python_space(c);
+        run = if run_is_space == Some(is_space) { run + 1 } else { 1 };
+        run_is_space = Some(is_space);
+        if run > MAX_RUN_CHARS {
+            return false;
         }
     }
     true
+}
+
+/// `false` when no run of more than [`MAX_RUN_CHARS`] whitespace or non-whitespace characters
+/// can be in the concatenation of `parts`. Such a run holds more than that many bytes, so it
+/// covers a stretch of whole 32-byte blocks, each holding no ASCII byte of the other kind (a
+/// non-ASCII byte may belong to either). A part's last partial block continues both stretches.
+fn may_hold_a_long_run(parts: &[&str]) -> bool {
+    const BLOCK: usize = 32;
+    let needed = (MAX_RUN_CHARS + 1 - 2 * (BLOCK - 1)) / BLOCK;
+    let (mut spaces, mut others) = (0, 0);
+    for part in parts {
+        let blocks = part.as_bytes().chunks_exact(BLOCK);
+        let partial = !blocks.remainder().is_empty();
+        for block in blocks {
+            let (mut space, mut other) = (false, false);
+            for &b in block {
+                let is_space = matches!(b, b'\t'..=b'\r' | b' ' | 0x1c..=0x1f);
+                space |= is_space;
+                other |= b.is_ascii() && !is_space;
+            }
+            spaces = if other { 0 } else { spaces + 1 };
+            others = if space { 0 } else { others + 1 };
+            if spaces >= needed || others >= needed {
+                return true;
+            }
+        }
+        if partial {
+            (spaces, others) = (spaces + 1, others + 1);
+        }
+    }
+    spaces >= needed || others >= needed
 }
 
 impl TokenizerFile {
@@ -887,8 +914,12 @@ mod tests {
         assert!(llama_one_segment(&["x".repeat(20_000).as_str(), "y".repeat(5_000).as_str()]));
         assert!(!llama_one_segment(&["x".repeat(20_000).as_str(), "y".repeat(5_001).as_str()]));
         assert!(!llama_one_segment(&["ab ".repeat(133_334).as_str()]));
-        // One segment exactly when the splitting makes one, ASCII or not.
+        // One segment exactly when the splitting makes one, ASCII or not, runs of ASCII and
+        // non-ASCII spaces alternating included.
         for text in [
+            " \u{3000}".repeat(12_501),
+            " \u{3000}".repeat(12_499),
+            format!("{}\u{3000}", "x\u{e9}".repeat(12_500)),
             format!("{}\u{3000}{}", "x".repeat(20_000), "y".repeat(20_000)),
             format!("{}{}", "\u{3000}".repeat(25_001), "x"),
             "é ".repeat(150_000),
