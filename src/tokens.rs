@@ -278,8 +278,10 @@ impl TokenCounter {
         // A long text counted before is not looked at again (finding its segments or chunks
         // reads all of it).
         let long = text.len() > CHUNKED_ABOVE;
-        if let Some(count) = counts.get(hash).filter(|_| long) {
-            return count;
+        if long {
+            if let Some(count) = counts.get(hash) {
+                return count;
+            }
         }
         // A text its encoder splits by length is the sum of its segments, each counted (and cut) alone.
         if let Some(segments) = file.as_ref().and_then(|f| f.encoder.segments(text)) {
