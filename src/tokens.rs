@@ -23,15 +23,12 @@ mod bpe;
 pub trait CountTokens: Send + Sync {
     fn count(&self, text: &str) -> usize;
 
-    /// The stretches of `text` the encoder counts apart, in order, when it splits texts by their
-    /// length (llama-models does); `None` when it counts the text as one.
-    fn segments<'a>(&self, _text: &'a str) -> Option<Vec<&'a str>> {
+    /// Where the encoder cuts the concatenation of `parts` into stretches it encodes apart, when
+    /// it splits texts by their length (llama-models does): the byte offset in the concatenation
+    /// at which each stretch ends, the last one its length; `None` when it encodes the whole as
+    /// one text.
+    fn segment_ends(&self, _parts: &[&str]) -> Option<Vec<usize>> {
         None
-    }
-
-    /// Whether the concatenation of `parts` is counted as one text (see [`CountTokens::segments`]).
-    fn counted_as_one(&self, _parts: &[&str]) -> bool {
-        true
     }
 
     /// Whether a special token written in a text (a rendered chat template's `<|im_start|>`)
@@ -284,8 +281,8 @@ impl TokenCounter {
             }
         }
         // A text its encoder splits by length is the sum of its segments, each counted (and cut) alone.
-        if let Some(segments) = file.as_ref().and_then(|f| f.encoder.segments(text)) {
-            let total = segments.iter().map(|segment| self.count(tokenizer, segment)).sum();
+        if let Some(ends) = file.as_ref().and_then(|f| f.encoder.segment_ends(&[text])) {
+            let total = split_at(text, &ends).map(|segment| self.count(tokenizer, segment)).sum();
             counts.set(hash, total);
             return total;
         }
@@ -317,14 +314,44 @@ impl TokenCounter {
     /// The exact count of the concatenation of `parts`, each given with its own count, without
     /// encoding the whole: the parts' counts, corrected by counting only the short stretches of
     /// text around the joins (from the last cut in one part to the first cut in the next; see
-    /// `is_cut`).
+    /// `is_cut`). An encoder that splits the whole by length (see [`CountTokens::segment_ends`])
+    /// counts each of its segments so, a part cut by a segment's end counted as two texts.
     pub fn count_concat(&self, tokenizer: Tokenizer, parts: &[(&str, usize)]) -> usize {
         let file = self.file(tokenizer);
         let cuts = file.as_ref().map_or(Cuts::ANY, |f| f.cuts);
-        let texts = || parts.iter().map(|(part, _)| *part).collect::<Vec<_>>();
-        if !cuts.any() || file.is_some_and(|f| !f.encoder.counted_as_one(&texts())) {
+        if !cuts.any() {
             return self.count(tokenizer, &parts.iter().map(|(part, _)| *part).collect::<String>());
         }
+        let texts: Vec<&str> = parts.iter().map(|(part, _)| *part).collect();
+        let Some(ends) = file.and_then(|f| f.encoder.segment_ends(&texts)) else {
+            return self.count_joined(tokenizer, cuts, parts);
+        };
+        let mut total = 0;
+        let mut segment = Vec::new();
+        let mut ends = ends.into_iter().peekable();
+        let mut offset = 0;
+        for &(part, tokens) in parts {
+            let mut start = 0;
+            // The segments that end in this part, or at its end.
+            while let Some(end) = ends.next_if(|&end| end <= offset + part.len()) {
+                let piece = &part[start..end - offset];
+                let count = if piece.len() == part.len() { tokens } else { self.count(tokenizer, piece) };
+                segment.push((piece, count));
+                total += self.count_joined(tokenizer, cuts, &segment);
+                segment.clear();
+                start = end - offset;
+            }
+            if start < part.len() {
+                let piece = &part[start..];
+                segment.push((piece, if start == 0 { tokens } else { self.count(tokenizer, piece) }));
+            }
+            offset += part.len();
+        }
+        total
+    }
+
+    /// [`TokenCounter::count_concat`] of parts the encoder reads as one text.
+    fn count_joined(&self, tokenizer: Tokenizer, cuts: Cuts, parts: &[(&str, usize)]) -> usize {
         let count = |text: &str| self.count(tokenizer, text) as i64;
         let mut total = 0;
         let mut join = String::new();
@@ -343,6 +370,15 @@ impl TokenCounter {
         }
         (total + count(&join)).max(0) as usize
     }
+}
+
+/// The stretches of `text` that end at `ends` (see [`CountTokens::segment_ends`]).
+pub fn split_at<'a>(text: &'a str, ends: &'a [usize]) -> impl Iterator<Item = &'a str> {
+    ends.iter().scan(0, move |start, &end| {
+        let stretch = &text[*start..end];
+        *start = end;
+        Some(stretch)
+    })
 }
 
 /// Whether a text can be cut between bytes `prev` and `next` without changing its token count:

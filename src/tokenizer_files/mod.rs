@@ -26,7 +26,7 @@ use tiktoken_rs::CoreBPE;
 
 use crate::memo::{content_hash, shard_of, KeyMap, SHARDS};
 use crate::models::{ModelProfile, Tokenizer};
-use crate::tokens::{CountTokens, Cuts};
+use crate::tokens::{split_at, CountTokens, Cuts};
 
 /// The largest tokenizer file ctxc reads (Gemma 3's `tokenizer.json` is 33 MB).
 pub const MAX_TOKENIZER_BYTES: u64 = 64 * 1024 * 1024;
@@ -135,7 +135,7 @@ enum Engine {
     /// (Tekken numbers its special tokens first); `nfc`: text normalized to NFC first;
     /// `specials`: the family's special tokens are found in text (see [`special_tokens`]), and
     /// `cuts` keeps them whole; `windows`: long texts split as llama-models splits them (see
-    /// [`llama_segments`]).
+    /// [`llama_segment_ends`]).
     Ranks {
         bpe: Box<CoreBPE>,
         offset: u32,
@@ -242,8 +242,8 @@ impl CountTokens for TokenizerFile {
     /// llama-models' `encode(s, bos=False, eos=False)` (`allowed_special=set()`, as its chat
     /// format encodes message content) and mistral-common's Tekken `encode` (no special tokens).
     fn count(&self, text: &str) -> usize {
-        if let Some(segments) = self.segments(text) {
-            return segments.iter().map(|segment| self.count(segment)).sum();
+        if let Some(ends) = self.segment_ends(&[text]) {
+            return split_at(text, &ends).map(|segment| self.count(segment)).sum();
         }
         match &self.engine {
             Engine::Ranks { bpe, nfc, specials: true, .. } => bpe.encode_with_special_tokens(&nfc_if(*nfc, text)).len(),
@@ -255,17 +255,10 @@ impl CountTokens for TokenizerFile {
         }
     }
 
-    fn segments<'a>(&self, text: &'a str) -> Option<Vec<&'a str>> {
+    fn segment_ends(&self, parts: &[&str]) -> Option<Vec<usize>> {
         match self.engine {
-            Engine::Ranks { windows: true, .. } if !llama_one_segment(&[text]) => Some(llama_segments(text)),
+            Engine::Ranks { windows: true, .. } => llama_segment_ends(parts),
             _ => None,
-        }
-    }
-
-    fn counted_as_one(&self, parts: &[&str]) -> bool {
-        match self.engine {
-            Engine::Ranks { windows: true, .. } => llama_one_segment(parts),
-            _ => true,
         }
     }
 
@@ -292,67 +285,67 @@ fn python_space(c: char) -> bool {
     c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c)
 }
 
-/// The stretches llama-models' `Tokenizer.encode` encodes apart (llama3/tokenizer.py and
-/// llama4/tokenizer.py, 0.3.0): windows of [`WINDOW_CHARS`] characters, each cut by
+/// Where llama-models' `Tokenizer.encode` (llama3/tokenizer.py and llama4/tokenizer.py, 0.3.0)
+/// cuts the concatenation of `parts` into stretches it encodes apart (see
+/// [`CountTokens::segment_ends`]): windows of [`WINDOW_CHARS`] characters, each cut by
 /// `_split_whitespaces_or_nonwhitespaces` so that no stretch holds a run of more than
-/// [`MAX_RUN_CHARS`] whitespace or non-whitespace characters.
-fn llama_segments(text: &str) -> Vec<&str> {
-    let mut out = Vec::new();
-    let mut window_start = 0;
-    let mut chars_in_window = 0;
-    let mut slice_start = 0;
-    let mut run = 0;
-    let mut run_is_space = false;
-    for (at, c) in text.char_indices() {
-        if chars_in_window == WINDOW_CHARS {
-            out.push(&text[slice_start..at]);
-            (window_start, chars_in_window, slice_start) = (at, 0, at);
-        }
-        let is_space = python_space(c);
-        if at == window_start {
-            (run_is_space, run) = (is_space, 0);
-        }
-        if is_space != run_is_space {
-            (run_is_space, run) = (is_space, 1);
-        } else {
-            run += 1;
-            if run > MAX_RUN_CHARS {
-                out.push(&text[slice_start..at]);
-                (slice_start, run) = (at, 1);
-            }
-        }
-        chars_in_window += 1;
-    }
-    out.push(&text[slice_start..]);
-    out
-}
-
-/// Whether llama-models encodes the concatenation of `parts` whole: at most one window, no run
-/// longer than [`MAX_RUN_CHARS`]. Every long text is asked this on every count: a quick pass
-/// over 32-byte blocks rules long runs out, and only a text it cannot clear is read character by
-/// character.
-fn llama_one_segment(parts: &[&str]) -> bool {
+/// [`MAX_RUN_CHARS`] whitespace or non-whitespace characters. Every long text is asked this on
+/// every count: characters are counted, not decoded, and only a window that a pass over 32-byte
+/// blocks cannot clear of long runs is read character by character.
+fn llama_segment_ends(parts: &[&str]) -> Option<Vec<usize>> {
     let bytes: usize = parts.iter().map(|p| p.len()).sum();
     if bytes <= MAX_RUN_CHARS {
-        return true;
+        return None;
     }
     // More bytes than a window may still be fewer characters.
-    if bytes > WINDOW_CHARS && parts.iter().map(|p| p.chars().count()).sum::<usize>() > WINDOW_CHARS {
-        return false;
+    let one_window = bytes <= WINDOW_CHARS || parts.iter().map(|p| p.chars().count()).sum::<usize>() <= WINDOW_CHARS;
+    if one_window && !may_hold_a_long_run(parts) {
+        return None;
     }
-    if !may_hold_a_long_run(parts) {
-        return true;
+    let text = parts.concat();
+    let mut ends = Vec::new();
+    let mut start = 0;
+    while start < text.len() {
+        let end = after_chars(&text, start, WINDOW_CHARS);
+        let window = &text[start..end];
+        if may_hold_a_long_run(&[window]) {
+            ends.extend(long_run_cuts(window).map(|cut| start + cut));
+        }
+        ends.push(end);
+        start = end;
     }
+    (ends.len() > 1).then_some(ends)
+}
+
+/// The byte offset `n` characters after `start` in `text`, or its length when fewer follow.
+/// `n` bytes hold at most `n` characters, so each step counts the characters of that many bytes
+/// (to the next character's start) and goes on for those still missing.
+fn after_chars(text: &str, start: usize, n: usize) -> usize {
+    let (mut at, mut left) = (start, n);
+    while left > 0 && at < text.len() {
+        let mut end = (at + left).min(text.len());
+        while !text.is_char_boundary(end) {
+            end += 1;
+        }
+        left -= text[at..end].chars().count();
+        at = end;
+    }
+    at
+}
+
+/// Where `_split_whitespaces_or_nonwhitespaces` cuts a window: before each character that would
+/// make a run of more than [`MAX_RUN_CHARS`] characters of one kind (Python's `isspace` or not).
+fn long_run_cuts(window: &str) -> impl Iterator<Item = usize> + '_ {
     let (mut run, mut run_is_space) = (0, None);
-    for c in parts.iter().flat_map(|p| p.chars()) {
+    window.char_indices().filter_map(move |(at, c)| {
         let is_space = python_space(c);
         run = if run_is_space == Some(is_space) { run + 1 } else { 1 };
         run_is_space = Some(is_space);
-        if run > MAX_RUN_CHARS {
-            return false;
-        }
-    }
-    true
+        (run > MAX_RUN_CHARS).then(|| {
+            run = 1;
+            at
+        })
+    })
 }
 
 /// `false` when no run of more than [`MAX_RUN_CHARS`] whitespace or non-whitespace characters
@@ -903,20 +896,47 @@ mod tests {
         }
     }
 
+    /// llama-models' splitting as its Python reads the text, character by character: windows
+    /// of 400,000 characters, each cut before a character that makes a run of more than 25,000
+    /// of one kind; the characters in each stretch.
+    fn llama_stretches_by_characters(text: &str) -> Vec<usize> {
+        let chars: Vec<char> = text.chars().collect();
+        let mut out = Vec::new();
+        for window in chars.chunks(WINDOW_CHARS) {
+            let (mut len, mut run, mut kind) = (0, 0, None);
+            for &c in window {
+                run = if kind == Some(python_space(c)) { run + 1 } else { 1 };
+                kind = Some(python_space(c));
+                if run > MAX_RUN_CHARS {
+                    out.push(len);
+                    (len, run) = (0, 1);
+                }
+                len += 1;
+            }
+            out.push(len);
+        }
+        out
+    }
+
+    fn llama_stretches(parts: &[&str]) -> Vec<usize> {
+        let whole = parts.concat();
+        match llama_segment_ends(parts) {
+            Some(ends) => split_at(&whole, &ends).map(|s| s.chars().count()).collect(),
+            None => vec![whole.chars().count()],
+        }
+    }
+
     /// llama-models' splitting: runs of more than 25,000 characters of one kind, windows of
-    /// 400,000 characters (Python's `isspace` counts U+001C as whitespace).
+    /// 400,000 characters (Python's `isspace` counts U+001C as whitespace), found from counted
+    /// characters and 32-byte blocks as reading every character finds them.
     #[test]
     fn long_texts_split_as_llama_models_splits_them() {
-        let lens = |text: &str| llama_segments(text).iter().map(|s| s.chars().count()).collect::<Vec<_>>();
-        assert_eq!(lens(&"x".repeat(60_000)), [25_000, 25_000, 10_000]);
-        assert_eq!(lens(&format!("{}{}", "x".repeat(20_000), "\u{1c}".repeat(30_000))), [45_000, 5_000]);
-        assert_eq!(lens(&"ab ".repeat(200_000)), [400_000, 200_000]);
-        assert!(llama_one_segment(&["x".repeat(20_000).as_str(), "y".repeat(5_000).as_str()]));
-        assert!(!llama_one_segment(&["x".repeat(20_000).as_str(), "y".repeat(5_001).as_str()]));
-        assert!(!llama_one_segment(&["ab ".repeat(133_334).as_str()]));
-        // One segment exactly when the splitting makes one, ASCII or not, runs of ASCII and
-        // non-ASCII spaces alternating included.
-        for text in [
+        assert_eq!(llama_stretches(&[&"x".repeat(60_000)]), [25_000, 25_000, 10_000]);
+        assert_eq!(llama_stretches(&[&"x".repeat(20_000), &"\u{1c}".repeat(30_000)]), [45_000, 5_000]);
+        assert_eq!(llama_stretches(&[&"ab ".repeat(200_000)]), [400_000, 200_000]);
+        assert_eq!(llama_stretches(&[&"x".repeat(20_000), &"y".repeat(5_000)]), [25_000]);
+        assert_eq!(llama_stretches(&[&"x".repeat(20_000), &"y".repeat(5_001)]), [25_000, 1]);
+        let cases = [
             " \u{3000}".repeat(12_501),
             " \u{3000}".repeat(12_499),
             format!("{}\u{3000}", "x\u{e9}".repeat(12_500)),
@@ -929,9 +949,60 @@ mod tests {
             format!("{}\u{1f}{}", "x".repeat(20_000), "y".repeat(20_000)),
             format!("{}{}", " ".repeat(25_001), "x"),
             format!("a{}b", "\t\n\r\x0b\x0c".repeat(5_001)),
-            "ab ".repeat(100_000),
-        ] {
-            assert_eq!(llama_one_segment(&[&text]), llama_segments(&text).len() == 1, "{}", text.len());
+            "ab ".repeat(133_334),
+            // A run across a window's end, and multi-byte characters on both sides of it.
+            format!("{}{}{}", "ab ".repeat(130_000), "é".repeat(40_000), "\u{3000}".repeat(30_000)),
+            format!("{}{}", "日本語 ".repeat(99_990), "x".repeat(60_000)),
+        ];
+        for text in &cases {
+            assert_eq!(llama_stretches(&[text]), llama_stretches_by_characters(text), "{}", text.len());
+            // The same text in parts, cut inside runs and inside windows.
+            let thirds: Vec<usize> =
+                [text.len() / 3, 2 * text.len() / 3].iter().map(|&at| (at..).find(|&i| text.is_char_boundary(i)).expect("end")).collect();
+            let parts = [&text[..thirds[0]], &text[thirds[0]..thirds[1]], &text[thirds[1]..]];
+            assert_eq!(llama_stretches(&parts), llama_stretches_by_characters(text), "{} in parts", text.len());
         }
+    }
+
+    /// A rank file that llama-models would read in windows: every byte, merges that a cut
+    /// inside a word or a run of digits changes, and Llama 3's split pattern.
+    fn windowed_rank_file() -> TokenizerFile {
+        let mut ranks: Vec<(Vec<u8>, u32)> = (0..=255u8).map(|b| (vec![b], b as u32)).collect();
+        for merge in ["ab", "abab", "11", " a", "é "] {
+            ranks.push((merge.as_bytes().to_vec(), ranks.len() as u32));
+        }
+        let vocabulary = vocabularies().iter().find(|v| v.name == "llama-3").expect("llama-3 in the table");
+        let bpe = Box::new(core_bpe(ranks, &[], vocabulary.pattern.expect("a pattern")).expect("ranks"));
+        let engine = Engine::Ranks { bpe, offset: 0, nfc: false, specials: false, cuts: Cuts::ANY, windows: true };
+        TokenizerFile { format: Format::RankFile, vocabulary, fingerprint: String::new(), engine }
+    }
+
+    /// Concatenations that llama-models splits by length, counted from their parts, count what
+    /// encoding each of its stretches apart gives (a window's end inside a word, a run of digits
+    /// across parts), which is not what encoding the whole gives.
+    #[test]
+    fn concatenations_split_by_length_count_by_their_parts() {
+        let file = std::sync::Arc::new(windowed_rank_file());
+        let counter = crate::tokens::TokenCounter::new();
+        counter.add_file("windowed", file.clone(), file.cuts());
+        let own = Tokenizer::Own("windowed");
+        let mut whole_differs = 0;
+        for seed in 0..6usize {
+            let parts = [
+                "abab ".repeat(50_000 + seed * 7),
+                "1".repeat(20_000 + seed),
+                "1".repeat(10_000),
+                format!("x{}", "é abab ".repeat(30_000 + seed * 3)),
+                "\u{3000}".repeat(26_000),
+                "abab".repeat(seed),
+            ];
+            let counted: Vec<(&str, usize)> = parts.iter().map(|p| (p.as_str(), counter.count(own, p))).collect();
+            let whole = parts.concat();
+            let by_stretches = file.count(&whole);
+            assert_eq!(counter.count_concat(own, &counted), by_stretches, "seed {seed}");
+            assert_eq!(counter.count(own, &whole), by_stretches, "seed {seed}");
+            whole_differs += usize::from(file.ids(&whole).expect("encodes").len() != by_stretches);
+        }
+        assert!(whole_differs > 0, "the stretches never changed a count: the test cannot fail");
     }
 }

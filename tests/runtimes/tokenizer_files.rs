@@ -150,14 +150,21 @@ fn hostile_texts(counter: &TokenCounter, tokenizer: Tokenizer) -> Vec<Counted> {
     texts.push(mixed.repeat(200));
     texts.push(SPECIAL_NAMES.join("abc.").repeat(300));
     texts.push(SPECIAL_NAMES.join("word").repeat(300));
-    texts
+    let mut counted: Vec<Counted> = texts
         .into_iter()
         .enumerate()
         .map(|(i, text)| {
             let tokens = counter.count(tokenizer, &text) as i64;
             Counted { label: format!("hostile text {i} ({} bytes)", text.len()), text, tokens, tool: false }
         })
-        .collect()
+        .collect();
+    // A concatenation counted from its parts, as a request is: a run of digits across two parts,
+    // and llama-models' window ending inside a word of the last part.
+    let parts = ["words ".repeat(50_000), "1".repeat(20_000), "1".repeat(10_000), "é words ".repeat(30_000)];
+    let with_counts: Vec<(&str, usize)> = parts.iter().map(|p| (p.as_str(), counter.count(tokenizer, p))).collect();
+    let tokens = counter.count_concat(tokenizer, &with_counts) as i64;
+    counted.push(Counted { label: "a concatenation counted from its parts".into(), text: parts.concat(), tokens, tool: false });
+    counted
 }
 
 /// The reference implementation's counts of `texts`.
