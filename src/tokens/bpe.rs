@@ -15,8 +15,9 @@ use std::collections::BinaryHeap;
 
 use std::hash::{BuildHasher, Hasher};
 
-use fancy_regex::Regex;
 use hashbrown::HashTable;
+use regex_automata::meta::Regex;
+use regex_automata::{Anchored, Input};
 use rustc_hash::FxBuildHasher;
 
 type Rank = u32;
@@ -28,10 +29,21 @@ const NONE: Rank = Rank::MAX;
 /// their pairs after each merge, which is quicker for the few bytes most of them hold.
 const HEAP_FROM: usize = 64;
 
-/// cl100k_base's pre-token pattern, as tiktoken defines it (o200k_base's is tiktoken-rs's
-/// `O200K_BASE_PAT_STR`).
-const CL100K_PATTERN: &str =
-    r"'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+| ?[^\s\p{L}\p{N}]++[\r\n]*+|\s++$|\s*[\r\n]|\s+(?!\S)|\s";
+/// o200k_base's pre-token pattern as tiktoken defines it, except its last two alternatives,
+/// `\s+(?!\S)|\s+`, written `\s+`: the `regex` crate has no look-ahead, and [`Pretokens`]
+/// gives back the run's last character where the look-ahead would. Leftmost-first matching
+/// tries the alternatives in order, as tiktoken's backtracking engine does.
+const O200K_PATTERN: &str = concat!(
+    r"[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?",
+    r"|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?",
+    r"|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+",
+);
+
+/// cl100k_base's pre-token pattern as tiktoken defines it (`'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|
+/// \p{N}{1,3}+| ?[^\s\p{L}\p{N}]++[\r\n]*+|\s++$|\s*[\r\n]|\s+(?!\S)|\s`), its possessive
+/// quantifiers made greedy (nothing after them could take back what they hold) and its last two
+/// alternatives written `\s+`, as in [`O200K_PATTERN`].
+const CL100K_PATTERN: &str = r"'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s+$|\s*[\r\n]|\s+";
 
 /// The bytes of the token whose entry starts at `start` in a rank table.
 fn token_at(table: &[u8], start: u32) -> &[u8] {
@@ -56,7 +68,7 @@ pub struct Bpe {
 
 impl Bpe {
     pub fn o200k_base() -> Bpe {
-        Bpe::new(include_bytes!(concat!(env!("OUT_DIR"), "/o200k_base.ranks")), tiktoken_rs::O200K_BASE_PAT_STR)
+        Bpe::new(include_bytes!(concat!(env!("OUT_DIR"), "/o200k_base.ranks")), O200K_PATTERN)
     }
 
     pub fn cl100k_base() -> Bpe {
@@ -88,23 +100,7 @@ impl Bpe {
     }
 
     pub fn count(&self, text: &str) -> usize {
-        let mut tokens = 0;
-        let mut counted = 0;
-        for found in self.pretokens.find_iter(text) {
-            match found {
-                Ok(m) => {
-                    tokens += self.piece_tokens(m.as_str().as_bytes());
-                    counted = m.end();
-                }
-                // The regex gave up (its backtracking limit): the rest is merged as one piece, so
-                // a hostile text still gets a count, in n log n, instead of a panic.
-                Err(_) => {
-                    tokens += self.piece_tokens(&text.as_bytes()[counted..]);
-                    break;
-                }
-            }
-        }
-        tokens
+        Pretokens { regex: &self.pretokens, text, at: 0 }.map(|piece| self.piece_tokens(piece.as_bytes())).sum()
     }
 
     fn piece_tokens(&self, piece: &[u8]) -> usize {
@@ -194,6 +190,45 @@ impl Bpe {
     }
 }
 
+/// The pre-tokens of a text. A match of the patterns' last alternative, `\s+` (a run of
+/// whitespace without a line break: the alternative before it takes any run that has one), is
+/// the whole run, so a character that is not whitespace follows it unless the text ends; there
+/// tiktoken's `\s+(?!\S)` stops one character short, leaving that whitespace to start the next
+/// pre-token (` word`), and its `\s+` takes a single character. Every other alternative holds a
+/// character that is not whitespace, or a line break.
+struct Pretokens<'a> {
+    regex: &'a Regex,
+    text: &'a str,
+    at: usize,
+}
+
+impl<'a> Iterator for Pretokens<'a> {
+    type Item = &'a str;
+
+    fn next(&mut self) -> Option<&'a str> {
+        // Some alternative matches at every character, so each pre-token starts where the last
+        // one ended: an anchored search finds its end without a reverse pass for its start.
+        // (Were none to match, the rest would be merged as one piece.)
+        if self.at == self.text.len() {
+            return None;
+        }
+        let input = Input::new(self.text).range(self.at..).anchored(Anchored::Yes);
+        let Some(found) = self.regex.find(input) else {
+            let rest = &self.text[self.at..];
+            self.at = self.text.len();
+            return Some(rest);
+        };
+        let mut piece = &self.text[found.range()];
+        if found.end() < self.text.len() && piece.chars().all(|c| c.is_whitespace() && c != '\r' && c != '\n') {
+            if let Some((last, _)) = piece.char_indices().next_back().filter(|&(last, _)| last > 0) {
+                piece = &piece[..last];
+            }
+        }
+        self.at = found.start() + piece.len();
+        Some(piece)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -251,6 +286,37 @@ mod tests {
             assert_eq!(ours.ranks.len(), theirs.encode_ordinary("").len() + if name == "o200k_base" { 199_998 } else { 100_256 });
             for text in texts() {
                 assert_eq!(ours.count(&text), theirs.encode_ordinary(&text).len(), "{name}: {text:?}");
+            }
+        }
+    }
+
+    /// Random texts over characters of every kind the patterns tell apart (whitespace with and
+    /// without line breaks, ASCII and not; letters of each case, modifiers, marks, digits,
+    /// apostrophes, punctuation, a slash) split as tiktoken's own patterns split them (by
+    /// fancy-regex, the engine tiktoken-rs runs them with).
+    #[test]
+    fn pretokens_as_tiktokens_patterns_split() {
+        let original_cl100k =
+            r"'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+| ?[^\s\p{L}\p{N}]++[\r\n]*+|\s++$|\s*[\r\n]|\s+(?!\S)|\s";
+        let alphabet: Vec<char> =
+            " \t\r\n\u{b}\u{a0}\u{85}\u{3000}aZz\u{e9}\u{c9}'sSdLlVe\u{1c5}\u{2b0}\u{301}1\u{663}\u{2167}/.-_!?\u{65e5}\u{1f642}"
+                .chars()
+                .collect();
+        let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut next = move |below: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % below as u64) as usize
+        };
+        for (ours, pattern) in [(Bpe::o200k_base(), tiktoken_rs::O200K_BASE_PAT_STR), (Bpe::cl100k_base(), original_cl100k)] {
+            let original = fancy_regex::Regex::new(pattern).expect("tiktoken's pattern");
+            for _ in 0..20_000 {
+                let len = 1 + next(24);
+                let text: String = (0..len).map(|_| alphabet[next(alphabet.len())]).collect();
+                let theirs: Vec<&str> = original.find_iter(&text).map(|m| m.expect("short text").as_str()).collect();
+                let mine: Vec<&str> = Pretokens { regex: &ours.pretokens, text: &text, at: 0 }.collect();
+                assert_eq!(mine, theirs, "{pattern}: {text:?}");
             }
         }
     }

@@ -26,6 +26,35 @@ fn reference_count(encoding: &str, text: &str) -> i64 {
     bpe.encode_ordinary(text).len() as i64
 }
 
+/// Every text of the shared corpus (prompts, skills, tool schemas, agent files) counts as
+/// tiktoken-rs encodes it, with both encodings: ctxc's own BPE and pre-tokenizer against
+/// OpenAI's patterns and merges, on what users bring.
+#[test]
+fn corpus_texts_count_as_tiktoken_encodes() {
+    let mut files = Vec::new();
+    let mut dirs = vec![common::corpus()];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).expect("corpus folder").map(|e| e.expect("entry").path()) {
+            if entry.is_dir() {
+                dirs.push(entry);
+            } else if let Ok(text) = std::fs::read_to_string(&entry) {
+                files.push((entry, text));
+            }
+        }
+    }
+    assert!(files.len() > 300, "{} corpus texts", files.len());
+    let counter = ctxc::tokens::TokenCounter::new();
+    for (encoding, tokenizer, reference) in [
+        ("o200k_base", ctxc::models::Tokenizer::O200kBase, tiktoken_rs::o200k_base()),
+        ("cl100k_base", ctxc::models::Tokenizer::Cl100kBase, tiktoken_rs::cl100k_base()),
+    ] {
+        let reference = reference.expect("encoder");
+        for (path, text) in &files {
+            assert_eq!(counter.count(tokenizer, text), reference.encode_ordinary(text).len(), "{encoding}: {}", path.display());
+        }
+    }
+}
+
 #[test]
 fn section_counts_equal_an_independent_count_and_add_up() {
     for (agent, mode, scenario) in [("zeus", "agent", "connected"), ("zeus", "plan", "default")] {
