@@ -16,7 +16,10 @@ use std::collections::BinaryHeap;
 use std::hash::{BuildHasher, Hasher};
 
 use hashbrown::HashTable;
-use regex_automata::meta::Regex;
+use std::sync::Mutex;
+
+use regex_automata::hybrid::dfa::{Cache, DFA};
+use regex_automata::nfa::thompson;
 use regex_automata::{Anchored, Input};
 use rustc_hash::FxBuildHasher;
 
@@ -30,7 +33,7 @@ const NONE: Rank = Rank::MAX;
 const HEAP_FROM: usize = 64;
 
 /// o200k_base's pre-token pattern as tiktoken defines it, except its last two alternatives,
-/// `\s+(?!\S)|\s+`, written `\s+`: the `regex` crate has no look-ahead, and [`Pretokens`]
+/// `\s+(?!\S)|\s+`, written `\s+`: regex-automata has no look-ahead, and [`Pretokens`]
 /// gives back the run's last character where the look-ahead would. Leftmost-first matching
 /// tries the alternatives in order, as tiktoken's backtracking engine does.
 const O200K_PATTERN: &str = concat!(
@@ -63,7 +66,11 @@ pub struct Bpe {
     table: &'static [u8],
     /// Every token's rank and where its entry starts in `table`, found by the hash of its bytes.
     ranks: HashTable<(Rank, u32)>,
-    pretokens: Regex,
+    /// The pre-token pattern as a lazy DFA, forward only: searches are anchored and find only
+    /// where a pre-token ends, so neither a reverse automaton nor capture groups are built.
+    pretokens: DFA,
+    /// The DFA's caches (the states it has built), one per counting thread, kept between texts.
+    caches: Mutex<Vec<Cache>>,
 }
 
 impl Bpe {
@@ -91,8 +98,11 @@ impl Bpe {
             ranks.insert_unique(hash(token_at(table, start)), (rank as Rank, start), |&(_, start)| hash(token_at(table, start)));
         }
         // ok: the patterns are the constants above, compiled by the tests
-        let pretokens = Regex::new(pattern).expect("constant pattern");
-        Bpe { table, ranks, pretokens }
+        let pretokens = DFA::builder()
+            .thompson(thompson::Config::new().which_captures(thompson::WhichCaptures::None))
+            .build(pattern)
+            .expect("constant pattern");
+        Bpe { table, ranks, pretokens, caches: Mutex::new(Vec::new()) }
     }
 
     fn rank(&self, bytes: &[u8]) -> Rank {
@@ -100,7 +110,12 @@ impl Bpe {
     }
 
     pub fn count(&self, text: &str) -> usize {
-        Pretokens { regex: &self.pretokens, text, at: 0 }.map(|piece| self.piece_tokens(piece.as_bytes())).sum()
+        let taken = self.caches.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).pop();
+        let mut cache = taken.unwrap_or_else(|| self.pretokens.create_cache());
+        let tokens =
+            Pretokens { dfa: &self.pretokens, cache: &mut cache, text, at: 0 }.map(|piece| self.piece_tokens(piece.as_bytes())).sum();
+        self.caches.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).push(cache);
+        tokens
     }
 
     fn piece_tokens(&self, piece: &[u8]) -> usize {
@@ -197,7 +212,8 @@ impl Bpe {
 /// pre-token (` word`), and its `\s+` takes a single character. Every other alternative holds a
 /// character that is not whitespace, or a line break.
 struct Pretokens<'a> {
-    regex: &'a Regex,
+    dfa: &'a DFA,
+    cache: &'a mut Cache,
     text: &'a str,
     at: usize,
 }
@@ -207,24 +223,24 @@ impl<'a> Iterator for Pretokens<'a> {
 
     fn next(&mut self) -> Option<&'a str> {
         // Some alternative matches at every character, so each pre-token starts where the last
-        // one ended: an anchored search finds its end without a reverse pass for its start.
-        // (Were none to match, the rest would be merged as one piece.)
+        // one ended, and an anchored search finds its end. (Were none to match, or the lazy DFA
+        // to give up, the rest would be merged as one piece.)
         if self.at == self.text.len() {
             return None;
         }
-        let input = Input::new(self.text).range(self.at..).anchored(Anchored::Yes);
-        let Some(found) = self.regex.find(input) else {
-            let rest = &self.text[self.at..];
+        let start = self.at;
+        let input = Input::new(self.text).range(start..).anchored(Anchored::Yes);
+        let Ok(Some(end)) = self.dfa.try_search_fwd(self.cache, &input) else {
             self.at = self.text.len();
-            return Some(rest);
+            return Some(&self.text[start..]);
         };
-        let mut piece = &self.text[found.range()];
-        if found.end() < self.text.len() && piece.chars().all(|c| c.is_whitespace() && c != '\r' && c != '\n') {
+        let mut piece = &self.text[start..end.offset()];
+        if end.offset() < self.text.len() && piece.chars().all(|c| c.is_whitespace() && c != '\r' && c != '\n') {
             if let Some((last, _)) = piece.char_indices().next_back().filter(|&(last, _)| last > 0) {
                 piece = &piece[..last];
             }
         }
-        self.at = found.start() + piece.len();
+        self.at = start + piece.len();
         Some(piece)
     }
 }
@@ -315,7 +331,8 @@ mod tests {
                 let len = 1 + next(24);
                 let text: String = (0..len).map(|_| alphabet[next(alphabet.len())]).collect();
                 let theirs: Vec<&str> = original.find_iter(&text).map(|m| m.expect("short text").as_str()).collect();
-                let mine: Vec<&str> = Pretokens { regex: &ours.pretokens, text: &text, at: 0 }.collect();
+                let mut cache = ours.pretokens.create_cache();
+                let mine: Vec<&str> = Pretokens { dfa: &ours.pretokens, cache: &mut cache, text: &text, at: 0 }.collect();
                 assert_eq!(mine, theirs, "{pattern}: {text:?}");
             }
         }
