@@ -184,31 +184,71 @@ struct SentencePiece {
 #[derive(Default)]
 struct PieceCounts([Mutex<KeyMap<u128, usize>>; SHARDS]);
 
+/// Set in the key of a text's first word, which SentencePiece encodes with the dummy prefix:
+/// the same word elsewhere counts without it.
+const FIRST_WORD: u128 = 1;
+
+/// Pieces are looked up in batches of this many: each map a batch's pieces fall in is locked once.
+const BATCH: usize = 256;
+
 impl PieceCounts {
-    /// The count of `piece`, from `count` the first time.
-    fn get_or_count<E>(&self, piece: &str, count: impl FnOnce() -> Result<usize, E>) -> Result<usize, E> {
-        let key = content_hash(piece);
-        let shard = &self.0[shard_of(key)];
-        if let Some(&known) = shard.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).get(&key) {
-            return Ok(known);
+    /// The total count of `pieces` (each with its key: its [`content_hash`], see
+    /// [`FIRST_WORD`]), a piece not counted before counted by `count` and remembered. The
+    /// pieces are looked up in batches, each map a batch falls in locked once for all of its
+    /// pieces in it: two threads counting words one lock at a time spent a large part of their
+    /// time passing the locks' cache lines to each other.
+    fn count_all<P: Copy, E>(
+        &self,
+        pieces: impl Iterator<Item = (u128, P)>,
+        mut count: impl FnMut(P) -> Result<usize, E>,
+    ) -> Result<usize, E> {
+        let mut total = 0;
+        let mut batch = Vec::with_capacity(BATCH);
+        let mut by_shard: [Vec<usize>; SHARDS] = Default::default();
+        let mut unknown = Vec::new();
+        // A new piece repeated in the text is counted once.
+        let mut counted: KeyMap<u128, usize> = KeyMap::default();
+        let mut pieces = pieces.peekable();
+        while pieces.peek().is_some() {
+            batch.clear();
+            batch.extend(pieces.by_ref().take(BATCH));
+            by_shard.iter_mut().for_each(Vec::clear);
+            for (i, (key, _)) in batch.iter().enumerate() {
+                by_shard[shard_of(*key)].push(i);
+            }
+            unknown.clear();
+            for (shard, indices) in self.0.iter().zip(&by_shard).filter(|(_, indices)| !indices.is_empty()) {
+                let known = shard.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+                for &i in indices {
+                    match known.get(&batch[i].0) {
+                        Some(&n) => total += n,
+                        None => unknown.push(i),
+                    }
+                }
+            }
+            for &i in &unknown {
+                let (key, piece) = batch[i];
+                total += match counted.get(&key) {
+                    Some(&n) => n,
+                    None => *counted.entry(key).or_insert(count(piece)?),
+                };
+            }
         }
-        let counted = count()?;
-        shard.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).insert(key, counted);
-        Ok(counted)
+        for (key, n) in counted {
+            self.0[shard_of(key)].lock().unwrap_or_else(|poisoned| poisoned.into_inner()).insert(key, n);
+        }
+        Ok(total)
     }
 }
 
 impl SentencePiece {
-    /// The first word gets the dummy prefix and is encoded as it comes; the others are cached.
+    /// Each distinct word is encoded once per run, the first word of a text with the dummy
+    /// prefix (under its own key: most texts are short, and their first words repeat).
     fn count(&self, text: &str) -> usize {
-        let count = |(i, word): (usize, &str)| {
-            if i == 0 {
-                return self.model.encode_word(word, true).len();
-            }
-            let Ok(count) = self.words.get_or_count(word, || Ok::<_, Infallible>(self.model.encode_word(word, false).len()));
-            count
-        };
-        self.model.words(text).enumerate().map(count).sum()
+        let words =
+            self.model.words(text).enumerate().map(|(i, word)| (content_hash(word) ^ if i == 0 { FIRST_WORD } else { 0 }, (word, i == 0)));
+        let Ok(count) = self.words.count_all(words, |(word, first)| Ok::<_, Infallible>(self.model.encode_word(word, first).len()));
+        count
     }
 }
 
@@ -220,16 +260,11 @@ impl HuggingFace {
         if let Some(pre_tokenizer) = t.get_pre_tokenizer() {
             pre_tokenizer.pre_tokenize(&mut pieces)?;
         }
-        let mut total = 0;
-        for (piece, _, tokens) in pieces.get_splits(OffsetReferential::Normalized, OffsetType::None) {
-            // An added token found in the text is one token already.
-            if let Some(tokens) = tokens {
-                total += tokens.len();
-                continue;
-            }
-            total += self.pieces.get_or_count(piece, || t.get_model().tokenize(piece).map(|tokens| tokens.len()))?;
-        }
-        Ok(total)
+        let splits = pieces.get_splits(OffsetReferential::Normalized, OffsetType::None);
+        // An added token found in the text is one token already.
+        let added: usize = splits.iter().filter_map(|(_, _, tokens)| tokens.as_ref().map(|t| t.len())).sum();
+        let to_count = splits.iter().filter(|(_, _, tokens)| tokens.is_none()).map(|(piece, _, _)| (content_hash(piece), *piece));
+        Ok(added + self.pieces.count_all(to_count, |piece| t.get_model().tokenize(piece).map(|tokens| tokens.len()))?)
     }
 }
 

@@ -217,7 +217,8 @@ impl Model {
             return None;
         }
         let mut from = text.chars().next()?.len_utf8();
-        while let Some(at) = text[from..].find(' ').map(|i| from + i) {
+        // Words are short: a plain byte loop finds the next space sooner than a searcher set up per word.
+        while let Some(at) = text.as_bytes()[from..].iter().position(|&b| b == b' ').map(|i| from + i) {
             let previous = text[..at].chars().next_back()?;
             let space_before = previous == ' ' || (self.escape_whitespaces && previous == '\u{2581}');
             if !space_before && !self.joined_to_space.contains(&previous) {
@@ -535,6 +536,16 @@ mod tests {
             for m in [&joined, &unknown_runs] {
                 assert_eq!(words(m, &text), m.encode(&text), "{text:?}");
             }
+        }
+    }
+
+    /// A text's first word is counted with the dummy prefix and the same word elsewhere without
+    /// it, each from its own remembered count, whichever comes first.
+    #[test]
+    fn first_words_are_remembered_apart_from_the_others() {
+        let counter = super::super::SentencePiece { model: model(&["▁", "a", "b", "ab", "▁ab"], &[], true), words: Default::default() };
+        for text in ["ab ab", " ab ab", "b ab", " ab", "ab", " ab b"] {
+            assert_eq!(counter.count(text), counter.model.encode(text).len(), "{text:?}");
         }
     }
 
