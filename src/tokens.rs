@@ -322,8 +322,9 @@ impl TokenCounter {
         if !cuts.any() {
             return self.count(tokenizer, &parts.iter().map(|(part, _)| *part).collect::<String>());
         }
-        let texts: Vec<&str> = parts.iter().map(|(part, _)| *part).collect();
-        let Some(ends) = file.and_then(|f| f.encoder.segment_ends(&texts)) else {
+        // Only a tokenizer file's encoder may split by length: o200k_base's counts skip the list.
+        let ends = file.and_then(|f| f.encoder.segment_ends(&parts.iter().map(|(part, _)| *part).collect::<Vec<_>>()));
+        let Some(ends) = ends else {
             return self.count_joined(tokenizer, cuts, parts);
         };
         let mut total = 0;

@@ -97,11 +97,9 @@ impl Bpe {
         for (rank, start) in entries().enumerate() {
             ranks.insert_unique(hash(token_at(table, start)), (rank as Rank, start), |&(_, start)| hash(token_at(table, start)));
         }
+        let built = DFA::builder().thompson(thompson::Config::new().which_captures(thompson::WhichCaptures::None)).build(pattern);
         // ok: the patterns are the constants above, compiled by the tests
-        let pretokens = DFA::builder()
-            .thompson(thompson::Config::new().which_captures(thompson::WhichCaptures::None))
-            .build(pattern)
-            .expect("constant pattern");
+        let pretokens = built.expect("constant pattern");
         Bpe { table, ranks, pretokens, caches: Mutex::new(Vec::new()) }
     }
 
