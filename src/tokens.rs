@@ -23,6 +23,18 @@ mod bpe;
 pub trait CountTokens: Send + Sync {
     fn count(&self, text: &str) -> usize;
 
+    /// Whether a text's start counts apart from the same characters after a cut (see [`Cuts`]):
+    /// SentencePiece writes a space before a text's first word (the dummy prefix).
+    fn marks_start(&self) -> bool {
+        false
+    }
+
+    /// The count of `text` read after a cut, as the second side of a text cut there: the same
+    /// as [`CountTokens::count`] unless the encoder [marks a text's start](CountTokens::marks_start).
+    fn count_after_cut(&self, text: &str) -> usize {
+        self.count(text)
+    }
+
     /// Where the encoder cuts the concatenation of `parts` into stretches it encodes apart, when
     /// it splits texts by their length (llama-models does): the byte offset in the concatenation
     /// at which each stretch ends, the last one its length; `None` when it encodes the whole as
@@ -92,36 +104,54 @@ struct FileCounts {
     counts: Counts,
 }
 
-/// Where an encoder's texts may be cut without changing their counts: where `is_cut` allows,
-/// except before the ASCII bytes of a set (those that follow a letter inside one of a file's
-/// special tokens, which a cut there would break). [`Cuts::NONE`] excludes every ASCII byte: long
-/// texts and concatenations are then counted whole.
+/// Where an encoder's texts may be cut without changing their counts: between an ASCII byte of
+/// one set and an ASCII byte of another. A text cut there counts as its two sides, the second
+/// counted as read after a cut (see [`CountTokens::count_after_cut`]). [`Cuts::NONE`] has no
+/// cut: long texts and concatenations are then counted whole.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Cuts {
-    /// Bit `b` set: no cut before byte `b`.
-    never_before: u128,
+    /// Bit `b` set: a cut may follow byte `b`.
+    after: u128,
+    /// Bit `b` set: a cut may precede byte `b`.
+    before: u128,
 }
 
+/// The ASCII letters, as [`Cuts`] holds its sets.
+const ASCII_LETTERS: u128 = ((1 << 26) - 1) << b'A' | ((1 << 26) - 1) << b'a';
+
 impl Cuts {
-    /// Every cut `is_cut` allows (o200k_base, cl100k_base, rank files, Tekken).
-    pub const ANY: Cuts = Cuts { never_before: 0 };
+    /// Between an ASCII letter and an ASCII character that is not a letter or an apostrophe:
+    /// o200k_base's and cl100k_base's cuts, and those of rank files, Tekken and byte-level
+    /// tokenizer.json files with such patterns. No pre-token of these patterns holds a letter
+    /// followed by such a character (letter runs end there; only contractions such as `'s`
+    /// continue past a letter with a non-letter), the patterns look ahead at most one character
+    /// past a letter run and never behind, so the pre-tokens on each side are the same alone as
+    /// together, and BPE merges never cross pre-tokens.
+    pub const ANY: Cuts = Cuts { after: ASCII_LETTERS, before: !ASCII_LETTERS & !(1 << b'\'') };
     /// No cut at all.
-    pub const NONE: Cuts = Cuts { never_before: u128::MAX };
+    pub const NONE: Cuts = Cuts { after: 0, before: 0 };
 
     /// [`Cuts::ANY`] less the cuts before `bytes` (non-ASCII bytes are never cut before anyway).
     pub fn except_before(bytes: impl IntoIterator<Item = u8>) -> Cuts {
         let never_before = bytes.into_iter().filter(u8::is_ascii).fold(0, |set, b| set | 1u128 << b);
-        Cuts { never_before }
+        Cuts { before: Cuts::ANY.before & !never_before, ..Cuts::ANY }
+    }
+
+    /// Before a space that follows one of `bytes` (ASCII ones; others are never cut after):
+    /// SentencePiece's word boundaries.
+    pub fn before_space_after(bytes: impl IntoIterator<Item = u8>) -> Cuts {
+        let after = bytes.into_iter().filter(u8::is_ascii).fold(0, |set, b| set | 1u128 << b);
+        Cuts { after, before: 1 << b' ' }
     }
 
     /// Whether any cut is allowed.
     pub fn any(self) -> bool {
-        self != Cuts::NONE
+        self.after != 0 && self.before != 0
     }
 
     /// Whether a text may be cut between bytes `prev` and `next`.
     pub(crate) fn allows(self, prev: u8, next: u8) -> bool {
-        is_cut(prev, next) && self.never_before & (1u128 << next) == 0
+        prev < 128 && next < 128 && self.after & (1 << prev) != 0 && self.before & (1 << next) != 0
     }
 }
 
@@ -258,11 +288,21 @@ impl TokenCounter {
 
     /// [`TokenCounter::count`] of a text whose [`content_hash`] the caller already has.
     ///
-    /// A long text is counted as the sum of its chunks, cut where `is_cut` allows and chosen
+    /// A long text is counted as the sum of its chunks, cut where its [`Cuts`] allow and chosen
     /// by content (see `chunks`), each chunk counted once for the process. Texts that share
     /// long stretches (a mode's tool list and another mode's) share those chunks' counts, and
     /// threads that need the same new text count different chunks of it.
     pub fn count_hashed(&self, tokenizer: Tokenizer, text: &str, hash: u128) -> usize {
+        self.count_read(tokenizer, text, hash, false)
+    }
+
+    /// The count of `text` read after a cut (see [`CountTokens::count_after_cut`]).
+    fn count_after_cut(&self, tokenizer: Tokenizer, text: &str) -> usize {
+        self.count_read(tokenizer, text, content_hash(text), true)
+    }
+
+    /// [`TokenCounter::count_hashed`], or the count after a cut when `after_cut`.
+    fn count_read(&self, tokenizer: Tokenizer, text: &str, hash: u128, after_cut: bool) -> usize {
         if text.is_empty() {
             return 0;
         }
@@ -272,49 +312,60 @@ impl TokenCounter {
             (None, Tokenizer::Cl100kBase) => (&self.cl100k, Cuts::ANY),
             (None, _) => (&self.o200k, Cuts::ANY),
         };
+        // Where a text's start counts apart, texts read after a cut are kept under other keys.
+        let marks_start = file.as_ref().is_some_and(|f| f.encoder.marks_start());
+        let key = |hash: u128, after_cut: bool| if after_cut && marks_start { hash ^ AFTER_CUT } else { hash };
+        let encode = |text: &str, after_cut: bool| match &file {
+            Some(f) if after_cut => f.encoder.count_after_cut(text),
+            Some(f) => f.encoder.count(text),
+            None => encoder(tokenizer).count(text),
+        };
         // A long text counted before is not looked at again (finding its segments or chunks
         // reads all of it).
         let long = text.len() > CHUNKED_ABOVE;
         if long {
-            if let Some(count) = counts.get(hash) {
+            if let Some(count) = counts.get(key(hash, after_cut)) {
                 return count;
             }
         }
-        // A text its encoder splits by length is the sum of its segments, each counted (and cut) alone.
+        // A text its encoder splits by length is the sum of its segments, each counted (and
+        // cut) alone; no such encoder marks a text's start.
         if let Some(ends) = file.as_ref().and_then(|f| f.encoder.segment_ends(&[text])) {
             let total = split_at(text, &ends).map(|segment| self.count(tokenizer, segment)).sum();
             counts.set(hash, total);
             return total;
         }
-        let encode = |text: &str| file.as_ref().map_or_else(|| encoder(tokenizer).count(text), |f| f.encoder.count(text));
         if !long || !cuts.any() {
-            return match counts.lookup_or_claim(hash) {
+            let key = key(hash, after_cut);
+            return match counts.lookup_or_claim(key) {
                 Lookup::Counted(count) => count,
-                Lookup::Busy => counts.wait(hash, || encode(text)),
-                Lookup::Claimed => Claim { counts, key: hash, finished: false }.finish(encode(text)),
+                Lookup::Busy => counts.wait(key, || encode(text, after_cut)),
+                Lookup::Claimed => Claim { counts, key, finished: false }.finish(encode(text, after_cut)),
             };
         }
         let mut total = 0;
         let mut busy = Vec::new();
-        for chunk in chunks(text, cuts) {
-            let key = content_hash(chunk);
-            match counts.lookup_or_claim(key) {
+        for (i, chunk) in chunks(text, cuts).enumerate() {
+            // Every chunk but the first is read after a cut.
+            let after_cut = after_cut || i > 0;
+            let chunk_key = key(content_hash(chunk), after_cut);
+            match counts.lookup_or_claim(chunk_key) {
                 Lookup::Counted(count) => total += count,
-                Lookup::Busy => busy.push((key, chunk)),
-                Lookup::Claimed => total += Claim { counts, key, finished: false }.finish(encode(chunk)),
+                Lookup::Busy => busy.push((chunk_key, chunk, after_cut)),
+                Lookup::Claimed => total += Claim { counts, key: chunk_key, finished: false }.finish(encode(chunk, after_cut)),
             }
         }
-        for (key, chunk) in busy {
-            total += counts.wait(key, || encode(chunk));
+        for (chunk_key, chunk, after_cut) in busy {
+            total += counts.wait(chunk_key, || encode(chunk, after_cut));
         }
-        counts.set(hash, total);
+        counts.set(key(hash, after_cut), total);
         total
     }
 
     /// The exact count of the concatenation of `parts`, each given with its own count, without
     /// encoding the whole: the parts' counts, corrected by counting only the short stretches of
     /// text around the joins (from the last cut in one part to the first cut in the next; see
-    /// `is_cut`). An encoder that splits the whole by length (see [`CountTokens::segment_ends`])
+    /// [`Cuts`]). An encoder that splits the whole by length (see [`CountTokens::segment_ends`])
     /// counts each of its segments so, a part cut by a segment's end counted as two texts.
     pub fn count_concat(&self, tokenizer: Tokenizer, parts: &[(&str, usize)]) -> usize {
         let file = self.file(tokenizer);
@@ -353,23 +404,30 @@ impl TokenCounter {
 
     /// [`TokenCounter::count_concat`] of parts the encoder reads as one text.
     fn count_joined(&self, tokenizer: Tokenizer, cuts: Cuts, parts: &[(&str, usize)]) -> usize {
-        let count = |text: &str| self.count(tokenizer, text) as i64;
+        let count = |text: &str, after_cut: bool| match after_cut {
+            true => self.count_after_cut(tokenizer, text) as i64,
+            false => self.count(tokenizer, text) as i64,
+        };
         let mut total = 0;
         let mut join = String::new();
+        // Whether the text gathered in `join` follows a cut (it does not open the whole).
+        let mut after_cut = false;
         for &(part, tokens) in parts {
             match first_cut(part, cuts).zip(last_cut(part, cuts)) {
                 Some((head, tail)) => {
                     join.push_str(&part[..head]);
-                    total += count(&join);
+                    total += count(&join, after_cut);
                     join.clear();
-                    // The part between its first and last cut counts the same in any context.
-                    total += tokens as i64 - count(&part[..head]) - count(&part[tail..]);
+                    after_cut = true;
+                    // The part between its first and last cut counts the same in any context:
+                    // the part's count less its head (read as a text's start) and its tail.
+                    total += tokens as i64 - count(&part[..head], false) - count(&part[tail..], true);
                     join.push_str(&part[tail..]);
                 }
                 None => join.push_str(part),
             }
         }
-        (total + count(&join)).max(0) as usize
+        (total + count(&join, after_cut)).max(0) as usize
     }
 }
 
@@ -382,19 +440,10 @@ pub fn split_at<'a>(text: &'a str, ends: &'a [usize]) -> impl Iterator<Item = &'
     })
 }
 
-/// Whether a text can be cut between bytes `prev` and `next` without changing its token count:
-/// the count of the whole equals the counts of the two sides. True between an ASCII letter and
-/// an ASCII character that is not a letter or an apostrophe, for o200k_base and cl100k_base:
-/// no pre-token of either pattern holds a letter followed by such a character (letter runs end
-/// there; only contractions such as `'s` continue past a letter with a non-letter), the patterns
-/// look ahead at most one character past a letter run and never behind, so the pre-tokens on
-/// each side are the same alone as together. BPE merges never cross pre-tokens.
-fn is_cut(prev: u8, next: u8) -> bool {
-    prev.is_ascii_alphabetic() && next.is_ascii() && !next.is_ascii_alphabetic() && next != b'\''
-}
-
 /// Texts longer than this are counted in chunks.
 const CHUNKED_ABOVE: usize = 16 * 1024;
+/// Set in the key of a text counted as read after a cut, by an encoder that marks a text's start.
+const AFTER_CUT: u128 = 1;
 /// Chunks are at least this long (except a text's last) and at most about `MAX_CHUNK`, unless a
 /// stretch has no cut at all.
 const MIN_CHUNK: usize = 1024;
@@ -419,7 +468,7 @@ const GEAR: [u64; 256] = {
     table
 };
 
-/// Splits a text at cuts (see [`is_cut`]) chosen by its content: a gear rolling hash of the last
+/// Splits a text at cuts (see [`Cuts`]) chosen by its content: a gear rolling hash of the last
 /// 64 bytes decides, so two texts with a long stretch in common cut it at the same places and
 /// share those chunks. The chunks' counts add up to the text's count.
 fn chunks(text: &str, cuts: Cuts) -> impl Iterator<Item = &str> {

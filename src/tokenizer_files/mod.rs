@@ -242,11 +242,14 @@ impl PieceCounts {
 }
 
 impl SentencePiece {
-    /// Each distinct word is encoded once per run, the first word of a text with the dummy
-    /// prefix (under its own key: most texts are short, and their first words repeat).
-    fn count(&self, text: &str) -> usize {
-        let words =
-            self.model.words(text).enumerate().map(|(i, word)| (content_hash(word) ^ if i == 0 { FIRST_WORD } else { 0 }, (word, i == 0)));
+    /// Each distinct word is encoded once per run, the first word of a text that opens the
+    /// encoded text (not read after a cut) with the dummy prefix, under its own key: most texts
+    /// are short, and their first words repeat.
+    fn count(&self, text: &str, after_cut: bool) -> usize {
+        let words = self.model.words(text).enumerate().map(|(i, word)| {
+            let first = i == 0 && !after_cut;
+            (content_hash(word) ^ if first { FIRST_WORD } else { 0 }, (word, first))
+        });
         let Ok(count) = self.words.count_all(words, |(word, first)| Ok::<_, Infallible>(self.model.encode_word(word, first).len()));
         count
     }
@@ -286,7 +289,20 @@ impl CountTokens for TokenizerFile {
             // A loaded tokenizer.json encoded the probe text, so encoding cannot fail on its
             // configuration; an input it still refuses counts as one token per byte, an upper bound.
             Engine::HuggingFace(hf) => hf.count(text).unwrap_or(text.len()),
-            Engine::SentencePiece(sp) => sp.count(text),
+            Engine::SentencePiece(sp) => sp.count(text, false),
+        }
+    }
+
+    fn marks_start(&self) -> bool {
+        matches!(&self.engine, Engine::SentencePiece(sp) if sp.model.adds_dummy_prefix())
+    }
+
+    /// SentencePiece reads a text after a cut without the dummy prefix; the others' texts count
+    /// the same wherever they are read.
+    fn count_after_cut(&self, text: &str) -> usize {
+        match &self.engine {
+            Engine::SentencePiece(sp) => sp.count(text, true),
+            _ => self.count(text),
         }
     }
 
@@ -419,13 +435,13 @@ impl TokenizerFile {
     /// letter and an ASCII non-letter other than an apostrophe for rank files and Tekken, whose
     /// split patterns end every letter run there and never look back; for a tokenizer.json, the
     /// same when its normalizer and pre-tokenizer are ones known to keep those cuts, except
-    /// inside its added tokens (see `cuts_of`).
+    /// inside its added tokens (see `cuts_of`); for SentencePiece, its word boundaries (see
+    /// [`sentencepiece::Model::cuts`]).
     pub fn cuts(&self) -> Cuts {
         match &self.engine {
             Engine::Ranks { cuts, .. } => *cuts,
             Engine::HuggingFace(hf) => hf.cuts,
-            // Each piece would get its own dummy prefix (`▁`): never cut.
-            Engine::SentencePiece(_) => Cuts::NONE,
+            Engine::SentencePiece(sp) => sp.model.cuts(),
         }
     }
 
@@ -929,6 +945,41 @@ mod tests {
             let whole = parts.concat();
             assert_eq!(counter.count_concat(own, &counted), file.ids(&whole).expect("encodes").len(), "{parts:?}");
         }
+    }
+
+    /// A SentencePiece model's long texts cut into chunks and concatenations counted from their
+    /// parts count what encoding the whole gives: the first word after a cut without the dummy
+    /// prefix, which counting the sides as texts of their own would give it.
+    #[test]
+    fn cut_sentencepiece_texts_count_as_whole_ones() {
+        const ATOMS: &[&str] = &[" ", "  ", "a", "b", "ab", " ab", ">", "<", "> <", "é", "x", "\n", "▁", ", ", "\": ", "{"];
+        let model = sentencepiece::test_model(&["▁", "a", "b", "ab", "▁a", "▁▁", "▁ab", ">", "<", ">▁", ">▁<", "▁<", "x"], &[], true);
+        let engine = Engine::SentencePiece(Box::new(SentencePiece { model, words: PieceCounts::default() }));
+        let file = std::sync::Arc::new(TokenizerFile {
+            format: Format::SentencePiece,
+            vocabulary: &vocabularies()[0],
+            fingerprint: String::new(),
+            engine,
+        });
+        assert!(file.cuts().any() && file.marks_start());
+        let counter = crate::tokens::TokenCounter::new();
+        counter.add_file("small", file.clone(), file.cuts());
+        let own = Tokenizer::Own("small");
+        let ids = |text: &str| file.ids(text).expect("encodes").len();
+        for seed in 1..5u64 {
+            let text = crate::tokens::random_texts(ATOMS, 60_000, seed, 3).concat();
+            assert!(text.len() > 64 * 1024, "{}", text.len());
+            assert_eq!(counter.count(own, &text), ids(&text), "seed {seed}");
+        }
+        let mut sides_differ = 0;
+        for seed in 1..300u64 {
+            let parts = crate::tokens::random_texts(ATOMS, 12, seed * 31, 1 + (seed % 6) as usize);
+            let counted: Vec<(&str, usize)> = parts.iter().map(|p| (p.as_str(), counter.count(own, p))).collect();
+            let whole = parts.concat();
+            assert_eq!(counter.count_concat(own, &counted), ids(&whole), "{parts:?}");
+            sides_differ += usize::from(counted.iter().map(|(_, n)| n).sum::<usize>() != ids(&whole));
+        }
+        assert!(sides_differ > 100, "the parts' counts add up to the whole's: the test cannot fail");
     }
 
     /// llama-models' splitting as its Python reads the text, character by character: windows

@@ -16,6 +16,8 @@ use std::collections::BinaryHeap;
 use aho_corasick::{AhoCorasick, Anchored, Input, MatchKind, StartKind};
 use rustc_hash::{FxHashMap, FxHashSet};
 
+use crate::tokens::Cuts;
+
 /// U+2581, the character sentencepiece writes for a space.
 const SPACE: &str = "\u{2581}";
 
@@ -209,6 +211,20 @@ impl Model {
             rest = after;
             Some(word)
         })
+    }
+
+    /// [`Model::words`]' cuts where the characters around them are ASCII, as [`Cuts`]: a text
+    /// cut there encodes as its two sides, the second without the dummy prefix.
+    pub fn cuts(&self) -> Cuts {
+        match self.cuttable {
+            true => Cuts::before_space_after((0..128u8).filter(|&b| b != b' ' && !self.joined_to_space.contains(&char::from(b)))),
+            false => Cuts::NONE,
+        }
+    }
+
+    /// Whether a text's first word is encoded with a space before it (`▁`).
+    pub fn adds_dummy_prefix(&self) -> bool {
+        self.add_dummy_prefix
     }
 
     /// The first place after `text`'s first character where [`Model::words`] cuts it.
@@ -473,18 +489,22 @@ impl<'a> Iterator for Fields<'a> {
     }
 }
 
+/// A model of these pieces, for tests: `<unk>`, the 256 bytes, `user_defined`, then `normal`
+/// with descending scores.
+#[cfg(test)]
+pub(super) fn test_model(normal: &[&str], user_defined: &[&str], add_dummy_prefix: bool) -> Model {
+    let mut pieces = vec![("<unk>".to_string(), 0.0, Kind::Unknown)];
+    pieces.extend((0..=255u8).map(|b| (format!("<0x{b:02X}>"), 0.0, Kind::Byte)));
+    pieces.extend(user_defined.iter().map(|p| (p.to_string(), 0.0, Kind::UserDefined)));
+    pieces.extend(normal.iter().enumerate().map(|(i, p)| (p.to_string(), -(i as f32), Kind::Normal)));
+    Model::build(pieces, true, add_dummy_prefix, true).expect("a model")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// A model of these pieces: `<unk>`, the 256 bytes, then `normal` with descending scores.
-    fn model(normal: &[&str], user_defined: &[&str], add_dummy_prefix: bool) -> Model {
-        let mut pieces = vec![("<unk>".to_string(), 0.0, Kind::Unknown)];
-        pieces.extend((0..=255u8).map(|b| (format!("<0x{b:02X}>"), 0.0, Kind::Byte)));
-        pieces.extend(user_defined.iter().map(|p| (p.to_string(), 0.0, Kind::UserDefined)));
-        pieces.extend(normal.iter().enumerate().map(|(i, p)| (p.to_string(), -(i as f32), Kind::Normal)));
-        Model::build(pieces, true, add_dummy_prefix, true).expect("a model")
-    }
+    use super::test_model as model;
 
     fn pieces<'t>(m: &Model, normalized: &'t str) -> Vec<&'t str> {
         m.merge(normalized)
@@ -539,13 +559,38 @@ mod tests {
         }
     }
 
+    /// The cuts as [`Cuts`] gives them are [`Model::words`]' where the characters around them
+    /// are ASCII: before a space, not after a space nor after a character a piece joins to one.
+    #[test]
+    fn cuts_are_the_word_boundaries_between_ascii_characters() {
+        let m = model(&["▁", "a", "b", ">", "<", ">▁", ">▁<", "▁<"], &[], true);
+        let cuts = m.cuts();
+        assert!(cuts.allows(b'a', b' ') && cuts.allows(b'<', b' ') && cuts.allows(b'\n', b' '));
+        assert!(!cuts.allows(b'>', b' ') && !cuts.allows(b' ', b' ') && !cuts.allows(b'a', b'b') && !cuts.allows(b'a', b'\n'));
+        for text in ["a b", "a > <b", "<x>  y z\n q"] {
+            let at = |i: usize| i > 0 && text.as_bytes().get(i - 1).zip(text.as_bytes().get(i)).is_some_and(|(&p, &n)| cuts.allows(p, n));
+            let mut word_starts: Vec<usize> = m
+                .words(text)
+                .scan(0, |end, w| {
+                    *end += w.len();
+                    Some(*end)
+                })
+                .collect();
+            word_starts.pop();
+            assert_eq!((0..text.len()).filter(|&i| at(i)).collect::<Vec<_>>(), word_starts, "{text:?}");
+        }
+        let unknown_runs =
+            Model::build(vec![("<unk>".to_string(), 0.0, Kind::Unknown), ("a".to_string(), 0.0, Kind::Normal)], false, true, true);
+        assert_eq!(unknown_runs.expect("a model").cuts(), Cuts::NONE);
+    }
+
     /// A text's first word is counted with the dummy prefix and the same word elsewhere without
     /// it, each from its own remembered count, whichever comes first.
     #[test]
     fn first_words_are_remembered_apart_from_the_others() {
         let counter = super::super::SentencePiece { model: model(&["▁", "a", "b", "ab", "▁ab"], &[], true), words: Default::default() };
         for text in ["ab ab", " ab ab", "b ab", " ab", "ab", " ab b"] {
-            assert_eq!(counter.count(text), counter.model.encode(text).len(), "{text:?}");
+            assert_eq!(counter.count(text, false), counter.model.encode(text).len(), "{text:?}");
         }
     }
 

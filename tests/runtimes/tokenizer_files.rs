@@ -223,8 +223,8 @@ fn counts_with_tokenizer_files_equal_the_reference_implementations() {
         counted.extend(corpus_texts(&|tool| counter.count(tokenizer, tool.function_json())));
         counted.extend(hostile_texts(&counter, tokenizer));
         // Every file's texts are cut into chunks and joins (the speed of counting depends on it),
-        // but a SentencePiece model's: each piece would get its own dummy prefix.
-        assert_eq!(loaded.cuts().any(), *kind != "mistral-sentencepiece", "{relative}: cut into chunks or not");
+        // a SentencePiece model's at word boundaries (the side after a cut without the dummy prefix).
+        assert!(loaded.cuts().any(), "{relative}: texts cut into chunks and joins");
         let reference = reference_counts(kind, &file, &counted);
         let differ = differences(&counted, &reference);
         report.push(format!("{relative}: {} texts ({agents} from the example agents), {} differ", counted.len(), differ.len()));
