@@ -520,6 +520,63 @@ pub fn fingerprint(ids: &[u32]) -> String {
     Sha256::digest(text.as_bytes()).iter().take(8).map(|b| format!("{b:02x}")).collect()
 }
 
+/// The top-level fields of a JSON tokenizer file: those that tell its format (Tekken's `config`
+/// and `vocab`, a tokenizer.json's `model`), a tokenizer.json's model as its text, and its other
+/// fields (small) as values. Tekken's vocabulary is skipped here, not built into values.
+#[derive(serde::Deserialize)]
+struct JsonHead {
+    model: Option<Box<serde_json::value::RawValue>>,
+    vocab: Option<serde::de::IgnoredAny>,
+    config: Option<Value>,
+    #[serde(default)]
+    normalizer: Value,
+    #[serde(default)]
+    pre_tokenizer: Value,
+    #[serde(default)]
+    added_tokens: Value,
+    version: Option<Value>,
+    post_processor: Option<Value>,
+    decoder: Option<Value>,
+}
+
+/// A tokenizer.json as the `tokenizers` crate reads it (`Tokenizer::from_bytes`), but a BPE model
+/// (every family's) read straight into the crate's BPE: the crate reads any model through an
+/// untagged enum that first copies the whole vocabulary into generic values, which was most of
+/// the time of loading DeepSeek's file. The rest is read by the crate, in its order: the
+/// tokenizer, its model, then its added tokens (found in the model's vocabulary or given new ids).
+fn read_tokenizer_json(bytes: &[u8], head: JsonHead) -> Result<tokenizers::Tokenizer, String> {
+    let refused = |e: &dyn std::fmt::Display| format!("not a tokenizer.json the tokenizers crate reads: {e}");
+    #[derive(serde::Deserialize)]
+    struct ModelType {
+        #[serde(rename = "type")]
+        kind: Option<String>,
+    }
+    let model = head.model.filter(|m| serde_json::from_str::<ModelType>(m.get()).is_ok_and(|m| m.kind.as_deref() == Some("BPE")));
+    let Some(model) = model else {
+        return tokenizers::Tokenizer::from_bytes(bytes).map_err(|e| refused(&e));
+    };
+    let bpe: tokenizers::models::bpe::BPE = serde_json::from_str(model.get()).map_err(|e| refused(&e))?;
+    let added: Vec<tokenizers::AddedToken> = match head.added_tokens {
+        Value::Null => Vec::new(),
+        tokens => serde_json::from_value(tokens).map_err(|e| refused(&e))?,
+    };
+    let mut rest = serde_json::Map::new();
+    rest.insert("model".into(), serde_json::json!({"type": "BPE", "vocab": {}, "merges": []}));
+    for (key, value) in [
+        ("version", head.version),
+        ("normalizer", Some(head.normalizer)),
+        ("pre_tokenizer", Some(head.pre_tokenizer)),
+        ("post_processor", head.post_processor),
+        ("decoder", head.decoder),
+    ] {
+        rest.extend(value.map(|v| (key.to_string(), v)));
+    }
+    let mut tokenizer = tokenizers::Tokenizer::from_bytes(Value::Object(rest).to_string()).map_err(|e| refused(&e))?;
+    tokenizer.with_model(bpe);
+    tokenizer.add_tokens(added).map_err(|e| refused(&e))?;
+    Ok(tokenizer)
+}
+
 /// An engine, and the vocabulary it must turn out to be (any, for `None`).
 type Candidate = (Engine, Option<&'static Vocabulary>);
 
@@ -536,17 +593,22 @@ fn engines(bytes: &[u8]) -> Result<(Format, Vec<Candidate>), String> {
     }
     let start = bytes.iter().position(|b| !b.is_ascii_whitespace());
     if start.is_some_and(|i| bytes[i] == b'{') {
-        let value: Value = serde_json::from_slice(bytes).map_err(|e| format!("not valid JSON: {e}"))?;
-        if value.get("config").is_some_and(|c| c.get("pattern").is_some()) && value.get("vocab").is_some() {
+        let head: JsonHead = serde_json::from_slice(bytes).map_err(|e| format!("not valid JSON: {e}"))?;
+        if head.config.as_ref().is_some_and(|c| c.get("pattern").is_some()) && head.vocab.is_some() {
+            let value: Value = serde_json::from_slice(bytes).map_err(|e| format!("not valid JSON: {e}"))?;
             return Ok((Format::Tekken, vec![(tekken(&value)?, None)]));
         }
-        if value.get("model").is_some() {
-            let mut t =
-                tokenizers::Tokenizer::from_bytes(bytes).map_err(|e| format!("not a tokenizer.json the tokenizers crate reads: {e}"))?;
+        if head.model.is_some() {
+            let configuration = serde_json::json!({
+                "normalizer": head.normalizer,
+                "pre_tokenizer": head.pre_tokenizer,
+                "added_tokens": head.added_tokens,
+            });
+            let mut t = read_tokenizer_json(bytes, head)?;
             // Counting is of whole texts: a file's truncation and padding settings are for training.
             t.with_truncation(None).map_err(|e| e.to_string())?;
             t.with_padding(None);
-            let hf = HuggingFace { tokenizer: t, cuts: cuts_of(&value), pieces: Default::default() };
+            let hf = HuggingFace { tokenizer: t, cuts: cuts_of(&configuration), pieces: Default::default() };
             return Ok((Format::TokenizerJson, vec![(Engine::HuggingFace(Box::new(hf)), None)]));
         }
         return Err("a JSON file that is neither a tokenizer.json (no `model`) nor Tekken (no `config.pattern` and `vocab`)".into());
@@ -897,6 +959,47 @@ mod tests {
             texts.push(hostile_texts(8, 3_000).concat());
             for text in &texts {
                 assert_eq!(file.count(text), file.ids(text).expect("encodes").len(), "{text:?}");
+            }
+        }
+    }
+
+    /// A tokenizer.json with a BPE model reads into a tokenizer that encodes as the crate's own
+    /// reading gives: added tokens in the vocabulary and not, merges written as pairs, a model
+    /// without a `type` (read by the crate itself), the other settings of the file kept.
+    #[test]
+    fn bpe_models_are_read_as_the_crate_reads_them() {
+        let mut variants = Vec::new();
+        for pre_tokenizer in [
+            deepseek_pre_tokenizer(),
+            serde_json::json!({"type": "ByteLevel", "add_prefix_space": true, "trim_offsets": true, "use_regex": true}),
+        ] {
+            let config = small_tokenizer_json(pre_tokenizer);
+            let mut in_vocabulary = config.clone();
+            in_vocabulary["added_tokens"][0]["content"] = "he".into();
+            let mut pairs = config.clone();
+            let merges: Vec<Value> = config["model"]["merges"]
+                .as_array()
+                .expect("merges")
+                .iter()
+                .map(|m| {
+                    let (left, right) = m.as_str().expect("a merge").split_once(' ').expect("two sides");
+                    serde_json::json!([left, right])
+                })
+                .collect();
+            pairs["model"]["merges"] = merges.into();
+            let mut untyped = config.clone();
+            untyped["model"].as_object_mut().expect("a model").remove("type");
+            variants.extend([config, in_vocabulary, pairs, untyped]);
+        }
+        for config in variants {
+            let bytes = serde_json::to_vec(&config).expect("JSON");
+            let head: JsonHead = serde_json::from_slice(&bytes).expect("a head");
+            let ours = read_tokenizer_json(&bytes, head).expect("reads");
+            let crate_own = tokenizers::Tokenizer::from_bytes(&bytes).expect("reads");
+            assert_eq!(ours.get_vocab(true), crate_own.get_vocab(true));
+            for text in hostile_texts(3, 200) {
+                let ids = |t: &tokenizers::Tokenizer| t.encode_fast(text.as_str(), false).expect("encodes").get_ids().to_vec();
+                assert_eq!(ids(&ours), ids(&crate_own), "{text:?}");
             }
         }
     }
