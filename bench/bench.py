@@ -26,7 +26,8 @@ a generated repository of --mixed-files agent files of every kind beside agnix: 
 (user + system) time, peak memory, and each peer's ratio to ctxc.
 The tokenizer case (`--only-tokenizer FILE`) times `ctxc cost --format json` on the --agents project
 counted with o200k_base and with the model's own tokenizer file (`--tokenizer FILE --model MODEL`),
-and on one example agent with and without the file (what loading it once costs).
+and on one example agent with and without the file (what loading it once costs): the four commands
+take turns, and the ratio is given in CPU time (user + system) and in wall time.
 Installs Jinja2 and tiktoken
 with pip when missing; tiktoken's rank files come from the tiktoken-rs crate (no network).
 Figures are for comparison within one run: the machine is shared and noisy.
@@ -551,22 +552,35 @@ def measure_tokenizer(args, ctxc: str, work: str) -> None:
     out = os.path.join(work, f"project-{args.agents}")
     generate(out, args.agents, args.tools, args.skills)
     own = ["--model", args.tokenizer_model, "--tokenizer", args.only_tokenizer]
-    rows = {
-        "cost, o200k_base (gpt-4o)": run_timed([ctxc, "cost", out, "--format", "json", "--model", "gpt-4o"], args.runs),
-        f"cost, own file ({args.tokenizer_model})": run_timed([ctxc, "cost", out, "--format", "json", *own], args.runs),
-    }
     example = os.path.join(ROOT, "examples", "agents", "agentscope")
-    one = {
-        "one agent, o200k_base": run_timed([ctxc, "cost", example, "--model", "gpt-4o"], args.runs),
-        "one agent, own file": run_timed([ctxc, "cost", example, *own], args.runs),
-    }
+    own_label = f"cost, own file ({args.tokenizer_model})"
+    rows = run_interleaved({
+        "cost, o200k_base (gpt-4o)": [ctxc, "cost", out, "--format", "json", "--model", "gpt-4o"],
+        own_label: [ctxc, "cost", out, "--format", "json", *own],
+        "one agent, o200k_base": [ctxc, "cost", example, "--model", "gpt-4o"],
+        "one agent, own file": [ctxc, "cost", example, *own],
+    }, args.runs)
     size = os.path.getsize(args.only_tokenizer) / 2**20
     print(f"{args.agents} agents; tokenizer file {args.only_tokenizer} ({size:.1f} MiB)")
-    for label, (seconds, peak) in {**rows, **one}.items():
-        print(f"  {label:<40} {seconds * 1000:>9.0f} ms {peak:>7.0f} MiB")
-    ratio = rows[f"cost, own file ({args.tokenizer_model})"][0] / rows["cost, o200k_base (gpt-4o)"][0]
-    print(f"own file / o200k_base: {ratio:.2f}x; loading the file once: "
-          f"{(one['one agent, own file'][0] - one['one agent, o200k_base'][0]) * 1000:.0f} ms")
+    print(f"  {'':<40} {'wall':>9}    {'CPU':>9}    {'peak':>7}")
+    for label, (seconds, peak, cpu) in rows.items():
+        print(f"  {label:<40} {seconds * 1000:>9.0f} ms {cpu * 1000:>9.0f} ms {peak:>7.0f} MiB")
+    o200k = rows["cost, o200k_base (gpt-4o)"]
+    print(f"own file / o200k_base: {rows[own_label][2] / o200k[2]:.2f}x CPU, {rows[own_label][0] / o200k[0]:.2f}x wall; "
+          f"loading the file once: {(rows['one agent, own file'][2] - rows['one agent, o200k_base'][2]) * 1000:.0f} ms CPU")
+
+
+def run_interleaved(cmds: dict, runs: int) -> dict:
+    """Each of `cmds` (label: command) run once in turn, `runs` rounds: for each, the median wall
+    seconds, the largest peak RSS (MiB) and the median CPU seconds. Taking turns spreads a shared
+    machine's slow spells over all the commands compared, where back-to-back runs of one command
+    would catch them alone."""
+    samples = {label: [] for label in cmds}
+    for _ in range(runs):
+        for label, cmd in cmds.items():
+            samples[label].append(run_timed_cpu(cmd, 1))
+    return {label: (statistics.median(s[0] for s in runs_of), max(s[1] for s in runs_of), statistics.median(s[2] for s in runs_of))
+            for label, runs_of in samples.items()}
 
 
 def main() -> None:

@@ -521,12 +521,12 @@ pub fn fingerprint(ids: &[u32]) -> String {
 }
 
 /// The top-level fields of a JSON tokenizer file: those that tell its format (Tekken's `config`
-/// and `vocab`, a tokenizer.json's `model`), a tokenizer.json's model as its text, and its other
-/// fields (small) as values. Tekken's vocabulary is skipped here, not built into values.
+/// and `vocab`, a tokenizer.json's `model`), the vocabularies as their text (read once the format
+/// is known, into the types that hold them, not into generic values), the other fields as values.
 #[derive(serde::Deserialize)]
 struct JsonHead {
     model: Option<Box<serde_json::value::RawValue>>,
-    vocab: Option<serde::de::IgnoredAny>,
+    vocab: Option<Box<serde_json::value::RawValue>>,
     config: Option<Value>,
     #[serde(default)]
     normalizer: Value,
@@ -594,9 +594,8 @@ fn engines(bytes: &[u8]) -> Result<(Format, Vec<Candidate>), String> {
     let start = bytes.iter().position(|b| !b.is_ascii_whitespace());
     if start.is_some_and(|i| bytes[i] == b'{') {
         let head: JsonHead = serde_json::from_slice(bytes).map_err(|e| format!("not valid JSON: {e}"))?;
-        if head.config.as_ref().is_some_and(|c| c.get("pattern").is_some()) && head.vocab.is_some() {
-            let value: Value = serde_json::from_slice(bytes).map_err(|e| format!("not valid JSON: {e}"))?;
-            return Ok((Format::Tekken, vec![(tekken(&value)?, None)]));
+        if let (Some(config), Some(vocab)) = (head.config.as_ref().filter(|c| c.get("pattern").is_some()), &head.vocab) {
+            return Ok((Format::Tekken, vec![(tekken(config, vocab)?, None)]));
         }
         if head.model.is_some() {
             let configuration = serde_json::json!({
@@ -787,22 +786,27 @@ fn rank_lines(bytes: &[u8]) -> Result<Vec<(Vec<u8>, u32)>, String> {
 /// Mistral's Tekken: the first `default_vocab_size - default_num_special_tokens` ranks of
 /// `vocab`, split by `config.pattern`, ids offset by the special tokens (mistral-common's
 /// `Tekkenizer`).
-fn tekken(value: &Value) -> Result<Engine, String> {
+fn tekken(config: &Value, vocab: &serde_json::value::RawValue) -> Result<Engine, String> {
     use base64::Engine as _;
-    let config = &value["config"];
+    /// One token of Tekken's `vocab`.
+    #[derive(serde::Deserialize)]
+    struct Token {
+        rank: u64,
+        token_bytes: String,
+    }
     let number = |key: &str| config.get(key).and_then(Value::as_u64).ok_or_else(|| format!("Tekken's `config.{key}` is not a number"));
     let specials = number("default_num_special_tokens")?;
     let size = number("default_vocab_size")?;
     let pattern = config["pattern"].as_str().ok_or("Tekken's `config.pattern` is not a string")?;
-    let vocab = value["vocab"].as_array().ok_or("Tekken's `vocab` is not a list")?;
+    let vocab: Vec<Token> = serde_json::from_str(vocab.get())
+        .map_err(|e| format!("Tekken's `vocab` is not a list of tokens with a rank and base64 `token_bytes`: {e}"))?;
     let inner = size.checked_sub(specials).filter(|n| *n as usize <= vocab.len()).ok_or_else(|| {
         format!("Tekken's vocabulary size {size} less its {specials} special tokens is more than its {} tokens", vocab.len())
     })?;
     let mut ranks = Vec::with_capacity(inner as usize);
     for (i, token) in vocab.iter().take(inner as usize).enumerate() {
-        let bytes = token["token_bytes"].as_str().and_then(|b| base64::engine::general_purpose::STANDARD.decode(b).ok());
-        match (bytes, token["rank"].as_u64()) {
-            (Some(bytes), Some(rank)) if rank == i as u64 => ranks.push((bytes, rank as u32)),
+        match base64::engine::general_purpose::STANDARD.decode(&token.token_bytes) {
+            Ok(bytes) if token.rank == i as u64 => ranks.push((bytes, token.rank as u32)),
             _ => return Err(format!("Tekken's vocab[{i}] is not a token with rank {i} and base64 `token_bytes`")),
         }
     }
