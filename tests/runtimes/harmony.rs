@@ -45,7 +45,11 @@ fn encodings_dir() -> PathBuf {
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .output()
         .expect("run cargo metadata");
-    assert!(out.status.success(), "cargo metadata failed:\n{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "cargo metadata --offline failed (every package of Cargo.lock must be downloaded: `cargo fetch --locked`, as scripts/test does):\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let metadata: Value = serde_json::from_slice(&out.stdout).expect("cargo metadata JSON");
     let manifest = metadata["packages"]
         .as_array()
