@@ -7,7 +7,7 @@
 
 use crate::common;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use serde_json::Value;
@@ -32,12 +32,17 @@ fn run_json(command: &mut Command, what: &str) -> Value {
     serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{what}: not JSON ({e}):\n{}", String::from_utf8_lossy(&out.stdout)))
 }
 
-fn python(release: &str, arg: &Path) -> Value {
+/// The agents `release` builds from the fixtures in `dirs`, in one interpreter: each one's JSON.
+fn python(release: &str, dirs: &[PathBuf]) -> Vec<Value> {
     let python = common::runtime_path(&format!("agentscope-{release}/bin/python"));
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/runtimes/agentscope/run_agent.py");
-    let value = run_json(Command::new(python).arg(script).arg(arg), &format!("agentscope {release} on {}", arg.display()));
-    assert_eq!(value["release"], release, "the environment holds another release");
-    value
+    let value = run_json(Command::new(python).arg(script).args(dirs), &format!("agentscope {release} on {dirs:?}"));
+    let runs = value.as_array().expect("a list of runs").clone();
+    assert_eq!(runs.len(), dirs.len(), "one run per fixture");
+    for run in &runs {
+        assert_eq!(run["release"], release, "the environment holds another release");
+    }
+    runs
 }
 
 fn ctxc(args: &[&str], dir: &Path, release: &str) -> Value {
@@ -75,8 +80,9 @@ fn compared_under(release: &str) -> Vec<String> {
     names
 }
 
-/// One fixture under one release: the mismatches found, each readable on its own.
-fn compare(name: &str, release: &str) -> Vec<String> {
+/// A temporary copy of the fixture `name` as a user's project under `release`: its manifest
+/// pointing at the copy, AgentScope's texts written by `ctxc upstream`.
+fn project(name: &str, release: &str) -> (tempfile::TempDir, PathBuf) {
     let temp = tempfile::tempdir().expect("tempdir");
     let dir = temp.path().canonicalize().expect("canonical");
     common::copy_tree(&fixtures().join(name), &dir);
@@ -84,10 +90,14 @@ fn compare(name: &str, release: &str) -> Vec<String> {
     let text = std::fs::read_to_string(&manifest).expect("manifest").replace(PROJECT_DIR, &dir.display().to_string());
     std::fs::write(&manifest, text).expect("write");
     write_upstream(&dir, release);
+    (temp, dir)
+}
 
-    let runtime = python(release, &dir);
-    let render = ctxc(&["render", "--format", "json"], &dir, release);
-    let cost = ctxc(&["cost", "--format", "json"], &dir, release);
+/// One fixture (copied to `dir`) under one release, against the agent AgentScope built from it:
+/// the mismatches found, each readable on its own.
+fn compare(name: &str, dir: &Path, release: &str, runtime: &Value) -> Vec<String> {
+    let render = ctxc(&["render", "--format", "json"], dir, release);
+    let cost = ctxc(&["cost", "--format", "json"], dir, release);
     let mut problems = Vec::new();
     let label = format!("{name} @ agentscope {release}");
 
@@ -159,8 +169,10 @@ fn ctxc_renders_what_agentscope_sends() {
     for release in RELEASES {
         let names = compared_under(release);
         assert!(names.len() >= 6, "expected at least 6 fixtures for {release}, found {names:?}");
-        for name in &names {
-            problems.extend(compare(name, release));
+        let projects: Vec<(tempfile::TempDir, PathBuf)> = names.iter().map(|name| project(name, release)).collect();
+        let dirs: Vec<PathBuf> = projects.iter().map(|(_, dir)| dir.clone()).collect();
+        for ((name, dir), runtime) in names.iter().zip(&dirs).zip(python(release, &dirs)) {
+            problems.extend(compare(name, dir, release, &runtime));
         }
     }
     assert!(problems.is_empty(), "ctxc differs from AgentScope in {} place(s):\n\n{}", problems.len(), problems.join("\n\n"));

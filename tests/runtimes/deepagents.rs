@@ -30,14 +30,20 @@ fn fixtures() -> Vec<PathBuf> {
     found
 }
 
-/// Runs the harness of `release` on a fixture, or on a deploy project mounted as `layout`
-/// ("deploy" or "local"), and returns its JSON.
-fn runtime(release: &str, project: &Path, layout: Option<&str>) -> Value {
+/// Runs the harness of `release` once on all of `projects` (a fixture, or a deploy project with
+/// the layout it is mounted as, "deploy" or "local") and returns each one's JSON, in that order.
+fn runtime(release: &str, projects: &[(&Path, Option<&str>)]) -> Vec<Value> {
     let python = common::runtime_path(&format!("deepagents-{release}/bin/python"));
     let harness = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/runtimes/deepagents/harness.py");
-    let out = std::process::Command::new(python).arg(harness).arg(project).args(layout).output().expect("run the harness");
-    assert!(out.status.success(), "deepagents {release} failed on {}:\n{}", project.display(), String::from_utf8_lossy(&out.stderr));
-    serde_json::from_slice(&out.stdout).expect("harness JSON")
+    let args = projects.iter().map(|(path, layout)| match layout {
+        Some(layout) => format!("{}:{layout}", path.display()),
+        None => path.display().to_string(),
+    });
+    let out = std::process::Command::new(python).arg(harness).args(args).output().expect("run the harness");
+    assert!(out.status.success(), "deepagents {release} failed on {projects:?}:\n{}", String::from_utf8_lossy(&out.stderr));
+    let ran: Vec<Value> = serde_json::from_slice(&out.stdout).expect("harness JSON");
+    assert_eq!(ran.len(), projects.len(), "one run per project");
+    ran
 }
 
 /// A copy of `fixture` with upstream's texts of this release written under `upstream/`.
@@ -59,13 +65,13 @@ fn name_of(dir: &Path) -> String {
     dir.file_name().and_then(|n| n.to_str()).unwrap_or("?").to_string()
 }
 
-/// What one comparison of a fixture found wrong (empty when the render equals the runtime).
-fn compare(fixture: &Path, release: &str) -> Vec<String> {
-    let ran = runtime(release, fixture, None);
-    let project = with_upstream_texts(fixture, &ran);
+/// What one comparison of a fixture with the runtime's run `ran` found wrong (empty when the
+/// render equals the runtime).
+fn compare(fixture: &Path, release: &str, ran: &Value) -> Vec<String> {
+    let project = with_upstream_texts(fixture, ran);
     check(
         &format!("{} @ deepagents {release}", name_of(fixture)),
-        &ran,
+        ran,
         project.path(),
         release,
         vec![format!("deepagents.version={release}")],
@@ -75,13 +81,8 @@ fn compare(fixture: &Path, release: &str) -> Vec<String> {
 /// The same for a deploy project as a user meets it: the runtime mounts it as `layout`, and ctxc
 /// renders what `ctxc import deepagents` and then `ctxc upstream --python` (the texts read from
 /// the installed release, the manifest's layout recorded from it) write, with no hand editing.
-fn compare_import(project: &Path, release: &str, layout: Layout) -> Vec<String> {
-    let layout_name = match layout {
-        Layout::Deploy => "deploy",
-        Layout::Local => "local",
-    };
-    let label = format!("imported {} --layout {layout_name} @ deepagents {release}", name_of(project));
-    let ran = runtime(release, project, Some(layout_name));
+fn compare_import(project: &Path, release: &str, layout: Layout, ran: &Value) -> Vec<String> {
+    let label = format!("imported {} --layout {} @ deepagents {release}", name_of(project), layout_name(layout));
     let copy = tempfile::tempdir().expect("tempdir");
     common::copy_tree(project, copy.path());
     let imported = match ctxc::import::deepagents::import(copy.path(), layout) {
@@ -95,7 +96,14 @@ fn compare_import(project: &Path, release: &str, layout: Layout) -> Vec<String> 
     if let Err(d) = ctxc::import::upstream::update(&imported.manifest, &python) {
         return vec![format!("{label}: ctxc upstream fails: {}", d.message)];
     }
-    check(&label, &ran, copy.path(), release, Vec::new())
+    check(&label, ran, copy.path(), release, Vec::new())
+}
+
+fn layout_name(layout: Layout) -> &'static str {
+    match layout {
+        Layout::Deploy => "deploy",
+        Layout::Local => "local",
+    }
 }
 
 /// Compares the runtime's record `ran` (of `release`) with ctxc's render of `project`'s ctxc.toml,
@@ -213,8 +221,9 @@ fn prompts_tools_and_window_equal_the_real_deep_agents() {
     let fixtures = fixtures();
     let mut problems = Vec::new();
     for release in RELEASES {
-        for fixture in &fixtures {
-            problems.extend(compare(fixture, release));
+        let runs = runtime(release, &fixtures.iter().map(|f| (f.as_path(), None)).collect::<Vec<_>>());
+        for (fixture, ran) in fixtures.iter().zip(&runs) {
+            problems.extend(compare(fixture, release, ran));
         }
     }
     assert!(problems.is_empty(), "ctxc differs from the real Deep Agents:\n\n{}", problems.join("\n\n"));
@@ -229,11 +238,11 @@ fn imported_deploy_projects_equal_the_real_deep_agents() {
     projects.sort();
     assert!(!projects.is_empty(), "no deploy project under {}", dir.display());
     let mut problems = Vec::new();
+    let cases: Vec<(&PathBuf, Layout)> = projects.iter().flat_map(|p| [(p, Layout::Deploy), (p, Layout::Local)]).collect();
     for release in RELEASES {
-        for project in &projects {
-            for layout in [Layout::Deploy, Layout::Local] {
-                problems.extend(compare_import(project, release, layout));
-            }
+        let runs = runtime(release, &cases.iter().map(|(p, layout)| (p.as_path(), Some(layout_name(*layout)))).collect::<Vec<_>>());
+        for ((project, layout), ran) in cases.iter().zip(&runs) {
+            problems.extend(compare_import(project, release, *layout, ran));
         }
     }
     assert!(problems.is_empty(), "ctxc's imports differ from the real Deep Agents:\n\n{}", problems.join("\n\n"));
@@ -286,12 +295,13 @@ fn simulate_matches_the_runtime_call_by_call() {
     assert!(fixtures.len() >= 3, "three workloads at least");
     let mut problems = Vec::new();
     let mut figures = Vec::new();
-    for fixture in &fixtures {
+    let runs = RELEASES.map(|release| runtime(release, &fixtures.iter().map(|f| (f.as_path(), None)).collect::<Vec<_>>()));
+    for (i, fixture) in fixtures.iter().enumerate() {
         let text = std::fs::read_to_string(fixture.join("workload.toml")).expect("workload");
         let conversation = ctxc::simulate::conversation::workload("workload.toml", &text).expect("a valid workload");
-        for release in RELEASES {
+        for (release, runs) in RELEASES.iter().zip(&runs) {
             let label = format!("{} @ deepagents {release}", name_of(fixture));
-            let project = with_upstream_texts(fixture, &runtime(release, fixture, None));
+            let project = with_upstream_texts(fixture, &runs[i]);
             let conversation_file = project.path().join("conversation.json");
             std::fs::write(&conversation_file, serde_json::to_string(&conversation).expect("json")).expect("write");
             let python = common::runtime_path(&format!("deepagents-{release}/bin/python"));

@@ -1,6 +1,7 @@
-"""Builds a real AgentScope agent from a fixture and prints, as JSON, what its model is sent.
+"""Builds real AgentScope agents from fixtures and prints, as JSON, what their model is sent.
 
-Usage: run_agent.py FIXTURE_DIR    the agent described by FIXTURE_DIR/agentscope.json
+Usage: run_agent.py FIXTURE_DIR...    the agents described by each FIXTURE_DIR/agentscope.json,
+printed as a JSON list in the order given (one interpreter for all of them)
 (AgentScope's own texts, which the manifests refer to under upstream/, are written by
 `ctxc upstream --python`: src/import/upstream/agentscope.py.)
 
@@ -153,7 +154,8 @@ async def run(fixture):
 
 
 def main():
-    json.dump(asyncio.run(run(os.path.abspath(sys.argv[1]))), OUT, ensure_ascii=False, indent=1)
+    fixtures = [os.path.abspath(arg) for arg in sys.argv[1:]]
+    json.dump([asyncio.run(run(fixture)) for fixture in fixtures], OUT, ensure_ascii=False, indent=1)
 
 
 if __name__ == "__main__":

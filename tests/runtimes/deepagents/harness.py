@@ -1,13 +1,15 @@
-"""Runs the real Deep Agents on one fixture and prints, as JSON, what the model is sent.
+"""Runs the real Deep Agents on fixtures and prints, as JSON, what the model is sent.
 
-Usage: python harness.py FIXTURE_DIR, or python harness.py PROJECT_DIR deploy|local for a deploy project.
+Usage: python harness.py DIR..., each DIR a fixture, or PROJECT_DIR:deploy / PROJECT_DIR:local for a
+deploy project mounted as that layout. Printed: a JSON list, one run per DIR in the order given
+(one interpreter for all of them: importing deepagents and LangChain is most of a run's time).
 
 FIXTURE_DIR/runtime.json describes the `create_deep_agent` call (see README.md beside this file).
 The agent's files are read through a FilesystemBackend rooted at FIXTURE_DIR in virtual mode, so
 `/AGENTS.md` is FIXTURE_DIR/AGENTS.md. A recording chat model answers at once (no network) and
 keeps the system message and the tools bound to it.
 
-Printed: the release, the system prompt, the tools (name and the JSON a provider gets), the window
+For each run: the release, the system prompt, the tools (name and the JSON a provider gets), the window
 numbers as deepagents computes them, and `texts`: upstream's prose that a ctxc manifest pastes as
 modules (never committed in ctxc; the Rust test writes them into a copy of the fixture).
 """
@@ -171,6 +173,11 @@ def run(root: Path, layout: str | None = None) -> dict:
     }
 
 
+def run_arg(arg: str) -> dict:
+    # `DIR:deploy` / `DIR:local` reads DIR as a deploy project instead of a fixture's runtime.json.
+    path, _, layout = arg.rpartition(":") if arg.endswith((":deploy", ":local")) else (arg, "", "")
+    return run(Path(path).resolve(), layout or None)
+
+
 if __name__ == "__main__":
-    # `harness.py DIR deploy|local` reads DIR as a deploy project instead of a fixture's runtime.json.
-    json.dump(run(Path(sys.argv[1]).resolve(), sys.argv[2] if len(sys.argv) > 2 else None), sys.stdout, ensure_ascii=False, indent=1)
+    json.dump([run_arg(arg) for arg in sys.argv[1:]], sys.stdout, ensure_ascii=False, indent=1)
