@@ -46,6 +46,11 @@ fn runtime(release: &str, projects: &[(&Path, Option<&str>)]) -> Vec<Value> {
     ran
 }
 
+/// The harness's runs of `release` on `fixtures`, each built from its runtime.json.
+fn fixture_runs(release: &str, fixtures: &[PathBuf]) -> Vec<Value> {
+    runtime(release, &fixtures.iter().map(|f| (f.as_path(), None)).collect::<Vec<_>>())
+}
+
 /// A copy of `fixture` with upstream's texts of this release written under `upstream/`.
 fn with_upstream_texts(fixture: &Path, ran: &Value) -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("tempdir");
@@ -221,7 +226,7 @@ fn prompts_tools_and_window_equal_the_real_deep_agents() {
     let fixtures = fixtures();
     let mut problems = Vec::new();
     for release in RELEASES {
-        let runs = runtime(release, &fixtures.iter().map(|f| (f.as_path(), None)).collect::<Vec<_>>());
+        let runs = fixture_runs(release, &fixtures);
         for (fixture, ran) in fixtures.iter().zip(&runs) {
             problems.extend(compare(fixture, release, ran));
         }
@@ -295,7 +300,7 @@ fn simulate_matches_the_runtime_call_by_call() {
     assert!(fixtures.len() >= 3, "three workloads at least");
     let mut problems = Vec::new();
     let mut figures = Vec::new();
-    let runs = RELEASES.map(|release| runtime(release, &fixtures.iter().map(|f| (f.as_path(), None)).collect::<Vec<_>>()));
+    let runs = RELEASES.map(|release| fixture_runs(release, &fixtures));
     for (i, fixture) in fixtures.iter().enumerate() {
         let text = std::fs::read_to_string(fixture.join("workload.toml")).expect("workload");
         let conversation = ctxc::simulate::conversation::workload("workload.toml", &text).expect("a valid workload");
