@@ -497,7 +497,7 @@ pub(super) fn test_model(normal: &[&str], user_defined: &[&str], add_dummy_prefi
     pieces.extend((0..=255u8).map(|b| (format!("<0x{b:02X}>"), 0.0, Kind::Byte)));
     pieces.extend(user_defined.iter().map(|p| (p.to_string(), 0.0, Kind::UserDefined)));
     pieces.extend(normal.iter().enumerate().map(|(i, p)| (p.to_string(), -(i as f32), Kind::Normal)));
-    // Cannot fail for the tests' pieces: one unknown piece, all 256 byte pieces, none repeated or empty.
+    // ok: the tests' pieces always build: one unknown piece, all 256 byte pieces, none repeated or empty.
     Model::build(pieces, true, add_dummy_prefix, true).expect("a model")
 }
 
