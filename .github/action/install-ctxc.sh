@@ -2,7 +2,11 @@
 # Installs ctxc for the GitHub Action (action.yml), and for anyone else who wants a pinned ctxc
 # without Rust. scripts/package-check runs it against the artefacts it builds.
 #
-#   CTXC_VERSION   the release to install, `0.1.0` or `v0.1.0` (required)
+#   CTXC_VERSION   the release to install, `0.1.0` or `v0.1.0`; empty or unset: the version the
+#                  `[package]` of $GITHUB_ACTION_PATH/Cargo.toml records, the action's own source
+#                  at the ref it is used at (a tag, a commit SHA or a branch)
+#   CTXC_ACTION_REF  the ref the action is used at (`github.action_ref`); a version tag
+#                  (`v0.1.0`) must name the version that Cargo.toml records
 #   CTXC_FROM      `release` (default): the release archive for this machine, its SHA-256
 #                  checked against the `.sha256` file published beside it;
 #                  `wheel`: `pip install` of the wheel (CTXC_WHEEL, default `ctxc-cli==VERSION`)
@@ -18,8 +22,24 @@ fail() {
     exit 1
 }
 
-version=${CTXC_VERSION:?install-ctxc: set CTXC_VERSION to the release to install}
+# The version the action's own Cargo.toml records: a ref names no release when it is a commit
+# SHA or a branch, while the files at any ref are that ref's source.
+recorded_version() {
+    local manifest=${GITHUB_ACTION_PATH:?install-ctxc: set CTXC_VERSION or GITHUB_ACTION_PATH}/Cargo.toml
+    [[ -f $manifest ]] || fail "$manifest is missing: set CTXC_VERSION"
+    local recorded
+    recorded=$(sed -n '/^\[package\]/,/^\[/s/^version *= *"\([^"]*\)".*/\1/p' "$manifest" | head -1)
+    [[ -n $recorded ]] || fail "$manifest records no [package] version: set CTXC_VERSION"
+    local ref=${CTXC_ACTION_REF:-}
+    if [[ $ref =~ ^v[0-9]+\.[0-9]+\.[0-9]+ && ${ref#v} != "$recorded" ]]; then
+        fail "the action is used at $ref, but its Cargo.toml records version $recorded"
+    fi
+    echo "$recorded"
+}
+
+version=${CTXC_VERSION:-$(recorded_version)}
 version=${version#v}
+[[ $version =~ ^[0-9]+\.[0-9]+\.[0-9]+([-+][0-9A-Za-z.+-]*)?$ ]] || fail "CTXC_VERSION is $version: not a release version"
 dest=${CTXC_DEST:-${RUNNER_TEMP:-$(mktemp -d)}/ctxc}
 mkdir -p "$dest"
 

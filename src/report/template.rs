@@ -3,7 +3,16 @@
 //! The templates are ours and fixed; a project's templates never run here (see
 //! [`crate::templates`] for those).
 
+use base64::Engine as _;
 use serde::Serialize;
+use sha2::{Digest, Sha256};
+
+/// A Content-Security-Policy source that allows exactly `text` as an inline `<style>` (or
+/// `<script>`): `'sha256-…'` of its bytes, as the browser hashes the element's content. The pages
+/// capture their style in a `{% set %}` block and print the same string they hash.
+fn csp_hash(text: &str) -> String {
+    format!("'sha256-{}'", base64::engine::general_purpose::STANDARD.encode(Sha256::digest(text.as_bytes())))
+}
 
 /// The report's templates: ours, compiled in, escaped as HTML (their names end in `.html`).
 const TEMPLATES: [(&str, &str); 6] = [
@@ -32,6 +41,8 @@ pub(super) fn render<T: Serialize>(name: &str, view: &T) -> String {
         }
         out.write_str(&super::escape::html(&value.to_string())).map_err(minijinja::Error::from)
     });
+    // Safe: quotes, `sha256-` and base64 need no escaping.
+    env.add_filter("csp_hash", |text: &str| minijinja::Value::from_safe_string(csp_hash(text)));
     for (template, source) in TEMPLATES {
         // ok: the templates are constants of this crate; a syntax error in one fails every report test.
         env.add_template(template, source).expect("the report's templates compile");

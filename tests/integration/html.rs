@@ -1,13 +1,19 @@
-//! `ctxc cost --format html`: one self-contained file. Checked as text (no URL, script, link,
-//! import or external reference; a Content-Security-Policy that forbids any request) and opened
+//! `ctxc cost --format html` and `ctxc simulate --format html`: self-contained files. Checked as
+//! text (no URL, script, link, import or external reference; a Content-Security-Policy that
+//! allows nothing but the page's own style sheet, by its hash) and opened
 //! in headless Chromium (Debian's `chromium`, which `scripts/test` installs; the test is ignored
 //! by a plain `cargo test`): it renders the expected content with no console message, and the
 //! page makes no network request (read from Chromium's own network log, with a control page that
 //! does make one to show the check can see it). Light and dark screenshots differ. A scenario's
-//! declared workload is charted in its mode's card, in the browser's DOM too.
+//! declared workload is charted in its mode's card, in the browser's DOM too. The simulate page
+//! renders under its policy with no console message, where the same page with a wrong hash
+//! gets the browser's refusal.
 
 use std::path::Path;
 use std::process::{Command, Output};
+
+use base64::Engine as _;
+use sha2::Digest as _;
 
 use crate::common;
 
@@ -32,9 +38,33 @@ fn assert_self_contained(page: &str) {
     for needle in REQUESTS {
         assert!(!page.contains(needle), "the report contains `{needle}`");
     }
-    assert!(page.contains("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">"));
+    assert_csp(page);
     assert!(page.starts_with("<!DOCTYPE html>"));
     assert!(page.contains("@media (prefers-color-scheme: dark)"));
+}
+
+/// The page's Content-Security-Policy: nothing allowed but its one inline style sheet, by the
+/// SHA-256 of that sheet's text (computed here from the page, as the browser does), before it.
+fn assert_csp(page: &str) {
+    assert_eq!(page.matches("<style").count(), 1, "one style sheet");
+    let (before, sheet) = page.split_once("<style>").expect("a style sheet");
+    let sheet = sheet.split_once("</style>").expect("closed").0;
+    let hash = base64::engine::general_purpose::STANDARD.encode(sha2::Sha256::digest(sheet.as_bytes()));
+    let policy = format!(
+        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'sha256-{hash}'; base-uri 'none'; form-action 'none'\">"
+    );
+    assert!(before.contains(&policy), "{policy} is not before the style sheet: {before}");
+    assert!(!page.contains(" style="), "a style attribute, which the policy blocks");
+}
+
+#[test]
+fn simulate_page_allows_nothing_but_its_style() {
+    let workload = format!("{WORKLOAD_AGENT}/long-chat.toml");
+    let page = html(&["simulate", WORKLOAD_AGENT, "--workload", &workload, "--format", "html"]);
+    assert_csp(&page);
+    for needle in ["<script", "<link", "<img", "<iframe", "src=", "@import", "url("] {
+        assert!(!page.contains(needle), "the page contains `{needle}`");
+    }
 }
 
 #[test]
@@ -212,6 +242,25 @@ fn report_renders_in_headless_chromium_without_errors_or_requests() {
     assert_eq!(svg.matches("<circle ").count(), markers, "{svg}");
     assert!(svg.contains("window 128,000") && svg.contains("trigger (runtime count) 108,800"), "{svg}");
     assert_eq!(console_messages(&out.stderr), Vec::<String>::new(), "no console message");
+    assert_eq!(page_requests(&net_log), Vec::<String>::new(), "no request leaves the page");
+
+    // The simulate page, under its policy: no console message. The instrument first: the same
+    // page with another hash in its policy, whose style sheet the browser refuses, saying so.
+    let workload = format!("{WORKLOAD_AGENT}/long-chat.toml");
+    let simulated = html(&["simulate", WORKLOAD_AGENT, "--workload", &workload, "--format", "html"]);
+    let tampered = dir.path().join("tampered.html");
+    std::fs::write(&tampered, simulated.replacen("style-src 'sha256-", "style-src 'sha256-A", 1)).expect("write page");
+    let out = run_chromium(&chromium, &dir.path().join("p3"), &["--dump-dom"], &tampered);
+    assert!(out.status.success(), "chromium failed: {}", String::from_utf8_lossy(&out.stderr));
+    let refused = console_messages(&out.stderr);
+    assert!(refused.len() == 1 && refused[0].contains("Content Security Policy"), "the console check sees a refused style: {refused:?}");
+    let simulate_page = dir.path().join("simulate.html");
+    std::fs::write(&simulate_page, &simulated).expect("write page");
+    let net_log = dir.path().join("simulate-net.json");
+    let out = run_chromium(&chromium, &dir.path().join("p4"), &[&format!("--log-net-log={}", net_log.display()), "--dump-dom"], &simulate_page);
+    assert!(out.status.success(), "chromium failed: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("class=\"simulation\""), "the chart is in the DOM");
+    assert_eq!(console_messages(&out.stderr), Vec::<String>::new(), "no console message (a CSP violation among them)");
     assert_eq!(page_requests(&net_log), Vec::<String>::new(), "no request leaves the page");
 
     // Both themes render; the dark one differs from the light one.

@@ -5,7 +5,7 @@
 //! checks the Action and the workflows, and the install script runs, in scripts/package-check.)
 
 use std::path::Path;
-use std::process::Command;
+use std::process::{Command, Output};
 
 use crate::common;
 
@@ -138,6 +138,7 @@ fn github_actions_workflow_example_uses_the_action() {
     assert_eq!(job["permissions"]["pull-requests"], "write", "the comment needs it");
     let steps = job["steps"].as_sequence().expect("steps");
     assert_eq!(steps[0]["with"]["fetch-depth"], 0, "diff needs the base commit");
+    assert_eq!(steps[0]["with"]["persist-credentials"], false, "no token in .git/config beside the pull request's content");
     let uses = steps[1]["uses"].as_str().expect("the action");
     assert!(uses.ends_with("/ctxc@v0.1.0"), "{uses}");
     let with = steps[1]["with"].as_mapping().expect("inputs");
@@ -174,4 +175,200 @@ fn pre_commit_hooks() {
     assert_eq!(hooks[0]["pass_filenames"], true);
     assert_eq!(hooks[1]["pass_filenames"], false);
     assert_eq!(hooks[2]["entry"], "ctxc check --locked");
+}
+
+/// The steps of action.yml whose `run` holds `needle`.
+fn steps_running<'a>(action: &'a Value, needle: &str) -> Vec<&'a Value> {
+    let steps = action["runs"]["steps"].as_sequence().expect("steps");
+    steps.iter().filter(|s| s["run"].as_str().is_some_and(|r| r.contains(needle))).collect()
+}
+
+/// A step's `env` values, as text.
+fn step_env(step: &Value) -> Vec<String> {
+    step["env"].as_mapping().map(|m| m.iter().map(|(k, v)| format!("{}={}", k.as_str().unwrap_or(""), v.as_str().unwrap_or(""))).collect()).unwrap_or_default()
+}
+
+/// No step that runs ctxc on the checked-out content (a pull request's) holds a token; the one
+/// step that does hold it runs no ctxc.
+#[test]
+fn no_step_running_ctxc_holds_a_token() {
+    let action = yaml("action.yml");
+    let running = steps_running(&action, "\"$CTXC\"");
+    assert_eq!(running.len(), 3, "check, check --format sarif, diff");
+    for step in running {
+        for var in step_env(step) {
+            assert!(!var.to_lowercase().contains("token"), "{:?} runs ctxc and holds {var}", step["name"]);
+        }
+    }
+    let steps = action["runs"]["steps"].as_sequence().expect("steps");
+    let holding: Vec<&Value> = steps.iter().filter(|s| step_env(s).iter().any(|v| v.contains("inputs.github-token"))).collect();
+    assert_eq!(holding.len(), 1);
+    assert_eq!(holding[0]["name"], "Comment the prompt changes");
+    assert!(!holding[0]["run"].as_str().expect("run").contains("CTXC"));
+}
+
+/// Runs the Action's comment step with a stand-in `gh` on PATH (real `jq` for its `--jq`): it
+/// answers `gh api user` with `login` (fails when None), lists `comments` for the pull request,
+/// and logs every PATCH and POST. Returns the log and the step's output.
+fn comment_step(job_token: bool, login: Option<&str>, comments: &serde_json::Value) -> (String, String) {
+    let action = yaml("action.yml");
+    let step = action["runs"]["steps"].as_sequence().expect("steps").iter().find(|s| s["name"] == "Comment the prompt changes").expect("the step");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let bin = dir.path().join("bin");
+    std::fs::create_dir(&bin).expect("bin");
+    let gh = bin.join("gh");
+    std::fs::write(
+        &gh,
+        r#"#!/usr/bin/env bash
+set -euo pipefail
+log=$FAKE_DIR/calls.log
+case "$*" in
+"api user --jq .login") [[ -n ${FAKE_LOGIN:-} ]] && echo "$FAKE_LOGIN" || exit 1 ;;
+"api graphql"*) exit 1 ;;
+"api --paginate "*) [[ $3 == repos/owner/repo/issues/7/comments && $4 == --jq ]]; jq -r "$5" "$FAKE_DIR/comments.json" ;;
+"api --method "*) echo "$3 $4 $5" >> "$log" ;;
+*) echo "unexpected gh $*" >&2; exit 3 ;;
+esac
+"#,
+    )
+    .expect("gh");
+    std::fs::set_permissions(&gh, std::os::unix::fs::PermissionsExt::from_mode(0o755)).expect("chmod");
+    std::fs::write(dir.path().join("comments.json"), comments.to_string()).expect("comments");
+    std::fs::write(dir.path().join("ctxc-diff.md"), "| mode | tokens |").expect("diff");
+    std::fs::write(dir.path().join("calls.log"), "").expect("log");
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
+    let out = Command::new(common::require_tool("bash"))
+        .args(["--noprofile", "--norc", "-eo", "pipefail", "-c", step["run"].as_str().expect("run")])
+        .env("PATH", path)
+        .env("FAKE_DIR", dir.path())
+        .env("FAKE_LOGIN", login.unwrap_or(""))
+        .env("RUNNER_TEMP", dir.path())
+        .env("GITHUB_REPOSITORY", "owner/repo")
+        .env("PULL_REQUEST", "7")
+        .env("GH_TOKEN", "a-token")
+        .env("IS_JOB_TOKEN", if job_token { "true" } else { "false" })
+        .output()
+        .expect("bash runs");
+    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(out.status.success(), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
+    (std::fs::read_to_string(dir.path().join("calls.log")).expect("log"), stdout)
+}
+
+/// Anyone can comment first with the marker: the comment updated is the token's own.
+#[test]
+fn the_pull_request_comment_updated_is_the_tokens_own() {
+    let comment = |id: u64, login: &str, body: &str| serde_json::json!({ "id": id, "user": { "login": login }, "body": body });
+    let marked = "<!-- ctxc diff -->\nthe old table";
+    let comments = serde_json::json!([
+        comment(11, "mallory", marked),
+        comment(12, "github-actions[bot]", "no marker"),
+        comment(13, "github-actions[bot]", marked),
+        comment(14, "ci-user", marked),
+    ]);
+    // The job's GITHUB_TOKEN: github-actions[bot]'s comment.
+    let (calls, _) = comment_step(true, None, &comments);
+    assert_eq!(calls, "PATCH repos/owner/repo/issues/comments/13 -f\n");
+    // A personal access token: its user's.
+    let (calls, _) = comment_step(false, Some("ci-user"), &comments);
+    assert_eq!(calls, "PATCH repos/owner/repo/issues/comments/14 -f\n");
+    // Only someone else's marked comment: a new comment, theirs untouched.
+    let (calls, _) = comment_step(true, None, &serde_json::json!([comment(11, "mallory", marked)]));
+    assert_eq!(calls, "POST repos/owner/repo/issues/7/comments -f\n");
+    // A token whose owner cannot be told: no comment at all rather than a guess.
+    let (calls, stdout) = comment_step(false, None, &comments);
+    assert_eq!(calls, "");
+    assert!(stdout.contains("::warning::ctxc: could not tell whose the token is"), "{stdout}");
+}
+
+/// A release folder as the release workflow lays it out, for each Linux target an archive (and
+/// its `.sha256`) whose `ctxc` is a script reporting `version`: the install script reads it at
+/// `file://` URLs, so nothing is downloaded.
+fn fake_release(releases: &Path, version: &str) {
+    let folder = releases.join(format!("v{version}"));
+    std::fs::create_dir_all(&folder).expect("release folder");
+    let bin = tempfile::tempdir().expect("tempdir");
+    std::fs::write(bin.path().join("ctxc"), format!("#!/bin/sh\necho 'ctxc {version}'\n")).expect("ctxc");
+    for target in ["x86_64-unknown-linux-gnu", "aarch64-unknown-linux-gnu"] {
+        let archive = format!("ctxc-{target}.tar.gz");
+        let script = format!("chmod +x '{0}/ctxc' && tar -czf '{archive}' -C '{0}' ctxc && sha256sum '{archive}' > '{archive}.sha256'", bin.path().display());
+        let status = Command::new("bash").args(["-c", &script]).current_dir(&folder).status().expect("bash runs");
+        assert!(status.success());
+    }
+}
+
+/// Runs the Action's install script as action.yml does, with `CTXC_VERSION` the `version` input
+/// and the action's own files at `action_path`.
+fn install_ctxc(releases: &Path, action_path: &Path, action_ref: &str, version_input: &str) -> (Output, tempfile::TempDir) {
+    let dest = tempfile::tempdir().expect("tempdir");
+    let out = Command::new("bash")
+        .arg(repo().join(".github/action/install-ctxc.sh"))
+        .env_remove("GITHUB_PATH")
+        .env("CTXC_VERSION", version_input)
+        .env("CTXC_ACTION_REF", action_ref)
+        .env("GITHUB_ACTION_PATH", action_path)
+        .env("CTXC_RELEASES", format!("file://{}", releases.display()))
+        .env("CTXC_DEST", dest.path())
+        .output()
+        .expect("bash runs");
+    (out, dest)
+}
+
+/// Pinned by commit SHA, by branch or by tag, the Action installs the release its own Cargo.toml
+/// records (a SHA names no release: `v<sha>` would be downloaded); a version tag that disagrees
+/// with Cargo.toml, or a `version` input that is no version, is refused.
+#[test]
+fn the_action_installs_the_release_its_source_records() {
+    let version = env!("CARGO_PKG_VERSION");
+    let releases = tempfile::tempdir().expect("tempdir");
+    fake_release(releases.path(), version);
+    fake_release(releases.path(), "0.0.7");
+    let installed = |(out, _dest): (Output, tempfile::TempDir)| {
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let binary = String::from_utf8_lossy(&out.stdout).trim().to_string();
+        let reported = Command::new(&binary).arg("--version").output().expect("installed ctxc runs");
+        String::from_utf8_lossy(&reported.stdout).trim().to_string()
+    };
+    let expected = format!("ctxc {version}");
+    for action_ref in ["0123456789abcdef0123456789abcdef01234567", "main", &format!("v{version}"), "v0", ""] {
+        assert_eq!(installed(install_ctxc(releases.path(), repo(), action_ref, "")), expected, "at {action_ref:?}");
+    }
+    // The `version` input wins over the ref.
+    assert_eq!(installed(install_ctxc(releases.path(), repo(), "main", "0.0.7")), "ctxc 0.0.7");
+    let refused = |(out, _dest): (Output, tempfile::TempDir), why: &str| {
+        assert!(!out.status.success());
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains(why), "{stderr}");
+    };
+    refused(install_ctxc(releases.path(), repo(), "v9.9.9", ""), "used at v9.9.9, but its Cargo.toml records version");
+    refused(install_ctxc(releases.path(), repo(), "main", "0123456789abcdef0123456789abcdef01234567"), "not a release version");
+    let empty = tempfile::tempdir().expect("tempdir");
+    refused(install_ctxc(releases.path(), empty.path(), "main", ""), "Cargo.toml is missing");
+}
+
+/// Every action the workflows and the Action use from another repository is pinned by full commit
+/// SHA, its tag in a comment (the example's own `your-org/ctxc` stands for the reader's pin); the
+/// release publishes with trusted publishing, no registry token from the secrets.
+#[test]
+fn third_party_actions_are_pinned_by_commit_and_no_registry_token_is_stored() {
+    let pin = regex::Regex::new(r"^[\w.-]+/[\w./-]+@[0-9a-f]{40} # v\d+\.\d+\.\d+$").expect("regex");
+    let mut seen = 0;
+    for path in [".github/workflows/release.yml", "action.yml", "docs/ci/github-actions.yml"] {
+        let text = std::fs::read_to_string(repo().join(path)).expect(path);
+        for line in text.lines().filter_map(|l| l.trim_start().trim_start_matches("- ").strip_prefix("uses: ")) {
+            if line.starts_with("./") || line.starts_with("your-org/") {
+                continue;
+            }
+            assert!(pin.is_match(line), "{path}: `{line}` is not pinned by commit SHA with its tag");
+            seen += 1;
+        }
+        assert!(!text.contains("secrets."), "{path} reads a stored secret");
+    }
+    assert!(seen >= 10, "{seen} pins");
+    let release = yaml(".github/workflows/release.yml");
+    for job in ["pypi", "crates-io"] {
+        assert_eq!(release["jobs"][job]["permissions"]["id-token"], "write", "{job}: trusted publishing");
+    }
+    let text = std::fs::read_to_string(repo().join(".github/workflows/release.yml")).expect("release");
+    assert!(text.contains("rust-lang/crates-io-auth-action@"));
+    assert!(text.contains("CARGO_REGISTRY_TOKEN: ${{ steps.auth.outputs.token }}"));
 }
