@@ -245,15 +245,22 @@ fn report_renders_in_headless_chromium_without_errors_or_requests() {
     assert_eq!(page_requests(&net_log), Vec::<String>::new(), "no request leaves the page");
 
     // The simulate page, under its policy: no console message. The instrument first: the same
-    // page with another hash in its policy, whose style sheet the browser refuses, saying so.
+    // page with another hash in its policy (the empty text's), whose style sheet the browser
+    // refuses, saying so and naming the hash it computed: the one ctxc wrote.
     let workload = format!("{WORKLOAD_AGENT}/long-chat.toml");
     let simulated = html(&["simulate", WORKLOAD_AGENT, "--workload", &workload, "--format", "html"]);
+    let hash = simulated.split_once("style-src 'sha256-").expect("a hash").1.split_once('\'').expect("quoted").0;
     let tampered = dir.path().join("tampered.html");
-    std::fs::write(&tampered, simulated.replacen("style-src 'sha256-", "style-src 'sha256-A", 1)).expect("write page");
+    std::fs::write(&tampered, simulated.replacen(hash, "47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=", 1)).expect("write page");
     let out = run_chromium(&chromium, &dir.path().join("p3"), &["--dump-dom"], &tampered);
     assert!(out.status.success(), "chromium failed: {}", String::from_utf8_lossy(&out.stderr));
     let refused = console_messages(&out.stderr);
-    assert!(refused.len() == 1 && refused[0].contains("Content Security Policy"), "the console check sees a refused style: {refused:?}");
+    assert!(
+        refused.len() == 1
+            && refused[0].contains("Applying inline style violates the following Content Security Policy directive")
+            && refused[0].contains(&format!("a hash ('sha256-{hash}')")),
+        "the console check sees a refused style sheet, and the browser's hash is ctxc's: {refused:?}"
+    );
     let simulate_page = dir.path().join("simulate.html");
     std::fs::write(&simulate_page, &simulated).expect("write page");
     let net_log = dir.path().join("simulate-net.json");
