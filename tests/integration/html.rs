@@ -264,7 +264,8 @@ fn report_renders_in_headless_chromium_without_errors_or_requests() {
     let simulate_page = dir.path().join("simulate.html");
     std::fs::write(&simulate_page, &simulated).expect("write page");
     let net_log = dir.path().join("simulate-net.json");
-    let out = run_chromium(&chromium, &dir.path().join("p4"), &[&format!("--log-net-log={}", net_log.display()), "--dump-dom"], &simulate_page);
+    let out =
+        run_chromium(&chromium, &dir.path().join("p4"), &[&format!("--log-net-log={}", net_log.display()), "--dump-dom"], &simulate_page);
     assert!(out.status.success(), "chromium failed: {}", String::from_utf8_lossy(&out.stderr));
     assert!(String::from_utf8_lossy(&out.stdout).contains("class=\"simulation\""), "the chart is in the DOM");
     assert_eq!(console_messages(&out.stderr), Vec::<String>::new(), "no console message (a CSP violation among them)");

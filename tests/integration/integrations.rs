@@ -1,8 +1,13 @@
 //! The CI integrations: shell completions for every shell clap_complete knows (syntax-checked
 //! by bash, and by zsh and fish in the ignored test `scripts/test` runs), the pre-commit hooks, the
 //! GitHub Action (action.yml) and the workflow example that uses it — valid YAML of the expected
-//! shape, and every ctxc command line in them parses with ctxc's own argument parser. (actionlint
-//! checks the Action and the workflows, and the install script runs, in scripts/package-check.)
+//! shape, and every ctxc command line in them parses with ctxc's own argument parser. The Action
+//! on hostile pull requests: no step that runs ctxc holds a token, the comment step (run with a
+//! stand-in `gh`) updates only the token's own comment, and the install script (run against a
+//! release folder on disk) installs the release the action's Cargo.toml records whatever the ref.
+//! Third-party actions are pinned by commit; pre-commit's `pip install .` builds a wheel that
+//! only requires the prebuilt `ctxc-cli`. (actionlint checks the Action and the workflows, and the
+//! install script and pre-commit run against the built wheel, in scripts/package-check.)
 
 use std::path::Path;
 use std::process::{Command, Output};
@@ -185,7 +190,10 @@ fn steps_running<'a>(action: &'a Value, needle: &str) -> Vec<&'a Value> {
 
 /// A step's `env` values, as text.
 fn step_env(step: &Value) -> Vec<String> {
-    step["env"].as_mapping().map(|m| m.iter().map(|(k, v)| format!("{}={}", k.as_str().unwrap_or(""), v.as_str().unwrap_or(""))).collect()).unwrap_or_default()
+    step["env"]
+        .as_mapping()
+        .map(|m| m.iter().map(|(k, v)| format!("{}={}", k.as_str().unwrap_or(""), v.as_str().unwrap_or(""))).collect())
+        .unwrap_or_default()
 }
 
 /// No step that runs ctxc on the checked-out content (a pull request's) holds a token; the one
@@ -212,7 +220,8 @@ fn no_step_running_ctxc_holds_a_token() {
 /// and logs every PATCH and POST. Returns the log and the step's output.
 fn comment_step(job_token: bool, login: Option<&str>, comments: &serde_json::Value) -> (String, String) {
     let action = yaml("action.yml");
-    let step = action["runs"]["steps"].as_sequence().expect("steps").iter().find(|s| s["name"] == "Comment the prompt changes").expect("the step");
+    let step =
+        action["runs"]["steps"].as_sequence().expect("steps").iter().find(|s| s["name"] == "Comment the prompt changes").expect("the step");
     let dir = tempfile::tempdir().expect("tempdir");
     let bin = dir.path().join("bin");
     std::fs::create_dir(&bin).expect("bin");
@@ -290,7 +299,10 @@ fn fake_release(releases: &Path, version: &str) {
     std::fs::write(bin.path().join("ctxc"), format!("#!/bin/sh\necho 'ctxc {version}'\n")).expect("ctxc");
     for target in ["x86_64-unknown-linux-gnu", "aarch64-unknown-linux-gnu"] {
         let archive = format!("ctxc-{target}.tar.gz");
-        let script = format!("chmod +x '{0}/ctxc' && tar -czf '{archive}' -C '{0}' ctxc && sha256sum '{archive}' > '{archive}.sha256'", bin.path().display());
+        let script = format!(
+            "chmod +x '{0}/ctxc' && tar -czf '{archive}' -C '{0}' ctxc && sha256sum '{archive}' > '{archive}.sha256'",
+            bin.path().display()
+        );
         let status = Command::new("bash").args(["-c", &script]).current_dir(&folder).status().expect("bash runs");
         assert!(status.success());
     }
@@ -371,4 +383,45 @@ fn third_party_actions_are_pinned_by_commit_and_no_registry_token_is_stored() {
     let text = std::fs::read_to_string(repo().join(".github/workflows/release.yml")).expect("release");
     assert!(text.contains("rust-lang/crates-io-auth-action@"));
     assert!(text.contains("CARGO_REGISTRY_TOKEN: ${{ steps.auth.outputs.token }}"));
+}
+
+/// pre-commit runs `pip install .` at the root of the hook repository: the root pyproject.toml
+/// must be a package that compiles nothing and downloads no build tool (its backend is in the
+/// repository, with no requirement), and its wheel must require the prebuilt `ctxc-cli` wheel of
+/// the version Cargo.toml records. (scripts/package-check installs the hooks with pre-commit
+/// itself, against the wheel it builds.)
+#[test]
+fn pre_commit_installs_the_prebuilt_wheel() {
+    let read = |path: &str| -> toml::Value { toml::from_str(&std::fs::read_to_string(repo().join(path)).expect(path)).expect("TOML") };
+    let root = read("pyproject.toml");
+    assert_eq!(root["build-system"]["build-backend"].as_str(), Some("ctxc_hooks_backend"));
+    assert_eq!(root["build-system"]["requires"].as_array().map(Vec::len), Some(0), "nothing to download to build it");
+    assert_eq!(root["build-system"]["backend-path"].as_array().and_then(|p| p[0].as_str()), Some("python"));
+    let wheel = read("python/ctxc-cli/pyproject.toml");
+    assert_eq!(wheel["project"]["name"].as_str(), Some("ctxc-cli"));
+    assert_eq!(wheel["tool"]["maturin"]["manifest-path"].as_str(), Some("../../Cargo.toml"));
+    let dir = tempfile::tempdir().expect("tempdir");
+    let build = "import sys, zipfile\n\
+                 sys.path.insert(0, 'python')\n\
+                 import ctxc_hooks_backend as backend\n\
+                 name = backend.build_wheel(sys.argv[1])\n\
+                 wheel = zipfile.ZipFile(sys.argv[1] + '/' + name)\n\
+                 print(name)\n\
+                 print(sorted(wheel.namelist()))\n\
+                 print(wheel.read(name.split('-py3')[0] + '.dist-info/METADATA').decode())";
+    let out = Command::new(common::require_tool("python3"))
+        .args(["-c", build])
+        .arg(dir.path())
+        .current_dir(repo())
+        .env("PYTHONDONTWRITEBYTECODE", "1")
+        .output()
+        .expect("python3 runs");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let printed = String::from_utf8(out.stdout).expect("UTF-8");
+    let version = env!("CARGO_PKG_VERSION");
+    let dist_info = format!("ctxc_pre_commit-{version}.dist-info");
+    assert!(printed.starts_with(&format!("ctxc_pre_commit-{version}-py3-none-any.whl\n")), "{printed}");
+    assert!(printed.contains(&format!("['{dist_info}/METADATA', '{dist_info}/RECORD', '{dist_info}/WHEEL']")), "metadata alone: {printed}");
+    assert!(printed.contains(&format!("\nRequires-Dist: ctxc-cli=={version}\n")), "{printed}");
+    assert_eq!(printed.matches("Requires-Dist:").count(), 1, "{printed}");
 }
