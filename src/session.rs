@@ -9,6 +9,8 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 
+use sha2::{Digest, Sha256};
+
 use crate::diagnostic::{Diagnostic, Failure};
 use crate::manifest::{self, Loaded};
 use crate::measure::Measured;
@@ -53,7 +55,8 @@ pub struct Session {
     /// Where to look for a model's tokenizer file when none is named; `None`: nowhere.
     places: Option<Places>,
     /// The tokenizer files of this run, by path: each read and parsed once, whichever agent asks first.
-    tokenizer_files: Mutex<HashMap<PathBuf, Arc<LoadedFile>>>,
+    /// Keyed by path and the SHA-256 the file must have, if any.
+    tokenizer_files: Mutex<HashMap<(PathBuf, Option<&'static str>), Arc<LoadedFile>>>,
 }
 
 /// A tokenizer file being loaded, or loaded (or why it could not be).
@@ -78,10 +81,25 @@ impl Session {
 
     /// The tokenizer file at `path` (links resolved), read and parsed on the first call of the run.
     pub fn tokenizer_file(&self, path: &Path, shown: &str) -> Result<Arc<TokenizerFile>, String> {
-        let slot =
-            self.tokenizer_files.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).entry(path.to_path_buf()).or_default().clone();
+        self.load_tokenizer_file(path, shown, None)
+    }
+
+    /// [`Session::tokenizer_file`], refused unless the bytes read have the SHA-256 (hex) `sha256`
+    /// when one is given.
+    fn load_tokenizer_file(&self, path: &Path, shown: &str, sha256: Option<&'static str>) -> Result<Arc<TokenizerFile>, String> {
+        let key = (path.to_path_buf(), sha256);
+        let slot = self.tokenizer_files.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).entry(key).or_default().clone();
         slot.get_or_init(|| {
             let bytes = crate::project::read_bytes(path, shown, MAX_TOKENIZER_BYTES).map_err(|e| e.message())?;
+            // The bytes checked are the bytes parsed: nothing can change the file in between.
+            if let Some(expected) = sha256 {
+                let digest: String = Sha256::digest(&bytes).iter().map(|b| format!("{b:02x}")).collect();
+                if digest != expected {
+                    return Err(format!(
+                        "`{shown}` is not the file that belongs there (its SHA-256 is not {expected}): refused; delete it to have it downloaded again"
+                    ));
+                }
+            }
             TokenizerFile::load(&bytes).map(Arc::new).map_err(|e| format!("`{shown}` is {e}"))
         })
         .clone()
@@ -122,7 +140,8 @@ impl Session {
             }
             None => return Ok(()),
         };
-        match self.count_with_file(&mut agent.profile, &path, &shown, found.clone()) {
+        let sha256 = discovered.as_ref().and_then(|found: &discover::Found| found.sha256);
+        match self.count_with_file(&mut agent.profile, &path, &shown, found.clone(), sha256) {
             Ok(()) => {
                 if let Some(found) = discovered {
                     self.use_found_template(loaded, &found);
@@ -147,10 +166,17 @@ impl Session {
     }
 
     /// Counts `profile`'s model with the tokenizer file at `path` (located, links resolved;
-    /// `shown` as the user knows it; `found`: how it was chosen) from now on, when it loads and is
-    /// the model's; `Err` says why not, for people.
-    pub fn count_with_file(&self, profile: &mut ModelProfile, path: &Path, shown: &str, found: String) -> Result<(), String> {
-        let file = self.tokenizer_file(path, shown)?;
+    /// `shown` as the user knows it; `found`: how it was chosen; `sha256`: the digest it must
+    /// have, if any) from now on, when it loads and is the model's; `Err` says why not, for people.
+    pub fn count_with_file(
+        &self,
+        profile: &mut ModelProfile,
+        path: &Path,
+        shown: &str,
+        found: String,
+        sha256: Option<&'static str>,
+    ) -> Result<(), String> {
+        let file = self.load_tokenizer_file(path, shown, sha256)?;
         crate::tokenizer_files::check_fits(&file, shown, profile)?;
         let vocabulary = file.vocabulary;
         self.counter.add_file(vocabulary.name, file.clone(), file.cuts());
