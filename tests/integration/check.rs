@@ -504,7 +504,7 @@ fn pre_commit_file_names_are_never_options() {
     std::fs::create_dir(dir.path().join(".git")).expect("mkdir");
     std::os::unix::fs::symlink(outside.path().join("template.md"), dir.path().join("t.md")).expect("symlink");
     let mut words: Vec<&str> = entry.split_whitespace().skip(1).collect();
-    words.extend(["--chat-template=t.md", "core.md"]);
+    words.extend(["core.md", "--chat-template=t.md"]);
     let out = ctxc_in(dir.path(), &words);
     let all = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
     assert!(!all.contains("OUTSIDE-SECRET-LINE"), "{words:?}: the file outside was read:\n{all}");

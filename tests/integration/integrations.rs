@@ -97,6 +97,7 @@ fn action_commands(action: &Value) -> Vec<Vec<String>> {
         let script = script
             .replace(r#""$CTXC""#, "ctxc")
             .replace(r#""${args[@]}""#, "--deny-warnings")
+            .replace(r#""${baseline[@]}""#, "--baseline ctxc-baseline.json")
             .replace(r#""$CHECK_PATH""#, ".")
             .replace(r#""$BASE""#, "HEAD")
             .replace(r#"${FAIL_ON_INCREASE:+--fail-on-increase "$FAIL_ON_INCREASE"}"#, "--fail-on-increase 10%");
@@ -122,7 +123,7 @@ fn the_action_is_composite_and_its_commands_parse() {
         [
             "ctxc check --format github --deny-warnings .",
             "ctxc check --format sarif --deny-warnings .",
-            "ctxc diff --base HEAD --format markdown --fail-on-increase 10% .",
+            "ctxc diff --base HEAD --format markdown --baseline ctxc-baseline.json --fail-on-increase 10% .",
         ]
     );
     for command in action_commands(&action) {
