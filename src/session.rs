@@ -55,9 +55,12 @@ pub struct Session {
     /// Where to look for a model's tokenizer file when none is named; `None`: nowhere.
     places: Option<Places>,
     /// The tokenizer files of this run, by path: each read and parsed once, whichever agent asks first.
-    /// Keyed by path and the SHA-256 the file must have, if any.
-    tokenizer_files: Mutex<HashMap<(PathBuf, Option<&'static str>), Arc<LoadedFile>>>,
+    tokenizer_files: Mutex<HashMap<FileKey, Arc<LoadedFile>>>,
 }
+
+/// A tokenizer file's path and the SHA-256 (hex) it must have, if any: one file read with and
+/// without a digest to check is two loads.
+type FileKey = (PathBuf, Option<&'static str>);
 
 /// A tokenizer file being loaded, or loaded (or why it could not be).
 type LoadedFile = OnceLock<Result<Arc<TokenizerFile>, String>>;
