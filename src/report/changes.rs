@@ -12,6 +12,8 @@ use crate::rules::secrets;
 
 /// GitHub refuses comments over 65,536 characters; text diffs are cut well before that.
 const MARKDOWN_DIFF_LIMIT: usize = 40_000;
+/// The baseline entries a comment lists (a baseline can hold thousands); added ones first.
+const MARKDOWN_BASELINE_ROWS: usize = 100;
 
 fn count(tokens: i64, exact: bool) -> String {
     num(Count { tokens, tokenizer: "", exact })
@@ -249,9 +251,13 @@ pub fn baseline_markdown(file: &str, c: &Changes) -> String {
         ));
     }
     out.push_str("| | code | file | message |\n|---|---|---|---|\n");
-    for (word, r) in baseline_rows(c) {
+    for (word, r) in baseline_rows(c).take(MARKDOWN_BASELINE_ROWS) {
         let place = r.file.as_deref().map_or("*no file*".to_string(), markdown_code);
         out.push_str(&format!("| {word} | {} | {place} | {} |\n", markdown_code(&r.code), markdown_text(&r.message)));
+    }
+    let more = (c.added.len() + c.removed.len()).saturating_sub(MARKDOWN_BASELINE_ROWS);
+    if more > 0 {
+        out.push_str(&format!("\n*({more} more entries left out to fit a comment: run `ctxc diff --baseline` locally)*\n"));
     }
     out
 }
@@ -259,6 +265,17 @@ pub fn baseline_markdown(file: &str, c: &Changes) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_comment_lists_a_bounded_number_of_baseline_entries_added_first() {
+        let entry = |n: usize| Recorded { code: "SKILL004".into(), file: Some(format!("s{n}/SKILL.md")), message: "m".into() };
+        let changes = Changes { added: (0..150).map(entry).collect(), removed: vec![entry(999)] };
+        let markdown = baseline_markdown("b.json", &changes);
+        assert!(markdown.contains("**This change adds 150 findings to the baseline**"), "{markdown}");
+        assert_eq!(markdown.matches("| added |").count(), MARKDOWN_BASELINE_ROWS);
+        assert!(markdown.contains("*(51 more entries left out"), "{markdown}");
+        assert_eq!(baseline_markdown("b.json", &Changes::default()), "");
+    }
 
     #[test]
     fn signs_and_fences() {
