@@ -82,7 +82,8 @@ pub struct CheckArgs {
     #[arg(long)]
     diff: bool,
     /// Report only the findings this file does not record (written by `--update-baseline`): for a
-    /// repository that adopts ctxc with findings it will fix later.
+    /// repository that adopts ctxc with findings it will fix later. An entry hides only a finding
+    /// of its own code and file; findings on secrets are never recorded nor hidden.
     #[arg(long, value_name = "FILE")]
     baseline: Option<PathBuf>,
     /// Record every finding of this run in the `--baseline` file, replacing what it held.
