@@ -9,8 +9,6 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 
-use sha2::{Digest, Sha256};
-
 use crate::diagnostic::{Diagnostic, Failure};
 use crate::manifest::{self, Loaded};
 use crate::measure::Measured;
@@ -96,12 +94,7 @@ impl Session {
             let bytes = crate::project::read_bytes(path, shown, MAX_TOKENIZER_BYTES).map_err(|e| e.message())?;
             // The bytes checked are the bytes parsed: nothing can change the file in between.
             if let Some(expected) = sha256 {
-                let digest: String = Sha256::digest(&bytes).iter().map(|b| format!("{b:02x}")).collect();
-                if digest != expected {
-                    return Err(format!(
-                        "`{shown}` is not the file that belongs there (its SHA-256 is not {expected}): refused; delete it to have it downloaded again"
-                    ));
-                }
+                discover::check_sha256(&bytes, expected, shown)?;
             }
             TokenizerFile::load(&bytes).map(Arc::new).map_err(|e| format!("`{shown}` is {e}"))
         })

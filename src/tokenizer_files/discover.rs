@@ -98,6 +98,27 @@ pub fn find(model: &str, places: &Places) -> Discovery {
     Discovery::NotFound { looked }
 }
 
+/// Whether `bytes`, read from `shown`, have the SHA-256 (hex) `expected`; `Err` names the file.
+pub fn check_sha256(bytes: &[u8], expected: &str, shown: &str) -> Result<(), String> {
+    use sha2::{Digest, Sha256};
+    let digest: String = Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect();
+    match digest == expected {
+        true => Ok(()),
+        false => Err(format!(
+            "`{shown}` is not the file that belongs there (its SHA-256 is not {expected}): refused; delete it to have it downloaded again"
+        )),
+    }
+}
+
+/// `found` read and checked against the SHA-256 it must have, if any (what `ctxc models` lists;
+/// counting checks the bytes it parses instead).
+pub fn verify(found: &Found) -> Result<(), String> {
+    let Some(expected) = found.sha256 else { return Ok(()) };
+    let shown = found.path.display().to_string();
+    let bytes = crate::project::read_bytes(&found.path, &shown, super::MAX_TOKENIZER_BYTES).map_err(|e| e.message())?;
+    check_sha256(&bytes, expected, &shown)
+}
+
 /// The tokenizer file of the revision `refs/main` names in a cached repository (or, without
 /// it, the only snapshot), with the template files beside it.
 fn hf_snapshot(repo_dir: &Path, repository: &str) -> Option<Found> {
@@ -228,6 +249,7 @@ mod tests {
         std::fs::create_dir_all(cached.parent().expect("a folder")).expect("mkdir");
         std::fs::write(&cached, "").expect("write");
         let Discovery::Found(found) = find("gemini-2.5-flash", &places) else { panic!("not found") };
+        assert!(verify(&found).is_err_and(|e| e.contains("SHA-256")), "an empty file is not the model");
         assert_eq!((found.path, found.place.as_str(), found.sha256), (cached, "google-genai LocalTokenizer's cache", Some(GENAI_SHA256)));
         // Not for a model of another family.
         assert!(matches!(find("open-mistral-7b", &places), Discovery::NotFound { .. }));

@@ -106,4 +106,16 @@ fn a_doctored_model_in_google_genais_cache_is_refused() {
     assert!(joined.contains(&cached.display().to_string()) && joined.contains("SHA-256"), "names the file and why: {stderr}");
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(!stdout.contains("vertexai_tokenizer_model"), "not counted with it: {stdout}");
+    // `ctxc models` does not list it as the model's file either.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_ctxc"))
+        .args(["models", "gemini-2.5-flash", "--format", "json"])
+        .env("TMPDIR", temp.path())
+        .env("HF_HOME", temp.path().join("hf"))
+        .env_remove("VIRTUAL_ENV")
+        .output()
+        .expect("ctxc runs");
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let file = &json.as_array().expect("profiles")[0]["tokenizer_file"];
+    assert_eq!(file["status"], "not_found", "{file}");
+    assert!(file["looked"][0].as_str().is_some_and(|l| l.contains("SHA-256")), "{file}");
 }
