@@ -71,13 +71,7 @@ impl Baseline {
         let sources = &report.sources;
         report.diagnostics.retain(|d| {
             let Some(key) = key(d, sources, &files) else { return true };
-            match self.counts.get_mut(&key) {
-                Some(count) if *count > 0 => {
-                    *count -= 1;
-                    false
-                }
-                _ => true,
-            }
+            !take(&mut self.counts, &key)
         });
         before - report.diagnostics.len()
     }
@@ -115,19 +109,24 @@ pub fn changes(before: Option<(&str, &Path)>, after: Option<(&str, &Path)>) -> R
         }
         let mut only: Vec<Recorded> = these
             .iter()
-            .filter(|entry| match left.get_mut(&(entry.code.clone(), entry.file.clone(), entry.fingerprint.clone())) {
-                Some(n) if *n > 0 => {
-                    *n -= 1;
-                    false
-                }
-                _ => true,
-            })
+            .filter(|entry| !take(&mut left, &(entry.code.clone(), entry.file.clone(), entry.fingerprint.clone())))
             .map(|entry| Recorded { code: entry.code.clone(), file: entry.file.clone(), message: entry.message.clone() })
             .collect();
         only.sort_by(|a, b| (&a.file, &a.code, &a.message).cmp(&(&b.file, &b.code, &b.message)));
         only
     };
     Ok(Changes { added: only_in(&after, &before), removed: only_in(&before, &after) })
+}
+
+/// Takes one of `key` from `counts`: whether there was one left (each entry stands for one finding).
+fn take(counts: &mut BTreeMap<Key, usize>, key: &Key) -> bool {
+    match counts.get_mut(key) {
+        Some(count) if *count > 0 => {
+            *count -= 1;
+            true
+        }
+        _ => false,
+    }
 }
 
 /// A baseline file's text, read; the error names the file, line and column.
