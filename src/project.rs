@@ -205,7 +205,7 @@ fn is_repository_top(dir: &Path) -> bool {
 /// The highest folder a project root above `dir` (canonical) may be, and what it is: the top of
 /// the git work tree holding `dir` (the nearest folder with a `.git` folder or file, found
 /// without running git), else the folder ctxc was started in when it holds `dir`, else `dir`.
-fn highest_root(dir: &Path) -> (PathBuf, &'static str) {
+pub fn highest_root(dir: &Path) -> (PathBuf, &'static str) {
     if let Some(top) = dir.ancestors().find(|a| is_repository_top(a)) {
         return (top.to_path_buf(), "the top of the git work tree holding the manifest");
     }

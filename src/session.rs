@@ -53,8 +53,12 @@ pub struct Session {
     /// Where to look for a model's tokenizer file when none is named; `None`: nowhere.
     places: Option<Places>,
     /// The tokenizer files of this run, by path: each read and parsed once, whichever agent asks first.
-    tokenizer_files: Mutex<HashMap<PathBuf, Arc<LoadedFile>>>,
+    tokenizer_files: Mutex<HashMap<FileKey, Arc<LoadedFile>>>,
 }
+
+/// A tokenizer file's path and the SHA-256 (hex) it must have, if any: one file read with and
+/// without a digest to check is two loads.
+type FileKey = (PathBuf, Option<&'static str>);
 
 /// A tokenizer file being loaded, or loaded (or why it could not be).
 type LoadedFile = OnceLock<Result<Arc<TokenizerFile>, String>>;
@@ -78,10 +82,20 @@ impl Session {
 
     /// The tokenizer file at `path` (links resolved), read and parsed on the first call of the run.
     pub fn tokenizer_file(&self, path: &Path, shown: &str) -> Result<Arc<TokenizerFile>, String> {
-        let slot =
-            self.tokenizer_files.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).entry(path.to_path_buf()).or_default().clone();
+        self.load_tokenizer_file(path, shown, None)
+    }
+
+    /// [`Session::tokenizer_file`], refused unless the bytes read have the SHA-256 (hex) `sha256`
+    /// when one is given.
+    fn load_tokenizer_file(&self, path: &Path, shown: &str, sha256: Option<&'static str>) -> Result<Arc<TokenizerFile>, String> {
+        let key = (path.to_path_buf(), sha256);
+        let slot = self.tokenizer_files.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).entry(key).or_default().clone();
         slot.get_or_init(|| {
             let bytes = crate::project::read_bytes(path, shown, MAX_TOKENIZER_BYTES).map_err(|e| e.message())?;
+            // The bytes checked are the bytes parsed: nothing can change the file in between.
+            if let Some(expected) = sha256 {
+                discover::check_sha256(&bytes, expected, shown)?;
+            }
             TokenizerFile::load(&bytes).map(Arc::new).map_err(|e| format!("`{shown}` is {e}"))
         })
         .clone()
@@ -122,7 +136,8 @@ impl Session {
             }
             None => return Ok(()),
         };
-        match self.count_with_file(&mut agent.profile, &path, &shown, found.clone()) {
+        let sha256 = discovered.as_ref().and_then(|found: &discover::Found| found.sha256);
+        match self.count_with_file(&mut agent.profile, &path, &shown, found.clone(), sha256) {
             Ok(()) => {
                 if let Some(found) = discovered {
                     self.use_found_template(loaded, &found);
@@ -147,10 +162,17 @@ impl Session {
     }
 
     /// Counts `profile`'s model with the tokenizer file at `path` (located, links resolved;
-    /// `shown` as the user knows it; `found`: how it was chosen) from now on, when it loads and is
-    /// the model's; `Err` says why not, for people.
-    pub fn count_with_file(&self, profile: &mut ModelProfile, path: &Path, shown: &str, found: String) -> Result<(), String> {
-        let file = self.tokenizer_file(path, shown)?;
+    /// `shown` as the user knows it; `found`: how it was chosen; `sha256`: the digest it must
+    /// have, if any) from now on, when it loads and is the model's; `Err` says why not, for people.
+    pub fn count_with_file(
+        &self,
+        profile: &mut ModelProfile,
+        path: &Path,
+        shown: &str,
+        found: String,
+        sha256: Option<&'static str>,
+    ) -> Result<(), String> {
+        let file = self.load_tokenizer_file(path, shown, sha256)?;
         crate::tokenizer_files::check_fits(&file, shown, profile)?;
         let vocabulary = file.vocabulary;
         self.counter.add_file(vocabulary.name, file.clone(), file.cuts());

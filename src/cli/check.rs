@@ -54,9 +54,13 @@ pub struct CheckArgs {
     #[arg(long, value_name = "REV")]
     changed_since: Option<String>,
     /// Check only these files and the agents that load them, as `--changed-since` does (for
-    /// pre-commit, which passes the files a commit changes).
-    #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with = "changed_since")]
-    files: Vec<PathBuf>,
+    /// pre-commit, which passes the files a commit changes). Names after `--` are file names
+    /// however they are spelled (`--files -- a.md -b.md`), as the pre-commit hook passes them.
+    #[arg(long, value_name = "FILE", num_args = 0.., conflicts_with = "changed_since")]
+    files: Option<Vec<PathBuf>>,
+    /// With `--files`: the file names after `--`, never read as options.
+    #[arg(last = true, value_name = "FILE", requires = "files")]
+    file_names: Vec<PathBuf>,
     /// With PATH `-`: the path the text read from stdin stands for (its kind and its folder).
     #[arg(long, value_name = "PATH")]
     stdin_filename: Option<PathBuf>,
@@ -78,7 +82,8 @@ pub struct CheckArgs {
     #[arg(long)]
     diff: bool,
     /// Report only the findings this file does not record (written by `--update-baseline`): for a
-    /// repository that adopts ctxc with findings it will fix later.
+    /// repository that adopts ctxc with findings it will fix later. An entry hides only a finding
+    /// of its own code and file; findings on secrets are never recorded nor hidden.
     #[arg(long, value_name = "FILE")]
     baseline: Option<PathBuf>,
     /// Record every finding of this run in the `--baseline` file, replacing what it held.
@@ -119,8 +124,16 @@ fn apply_baseline(file: &Path, update: bool, report: &mut CheckReport) -> Result
     let folder = file.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let root = folder.canonicalize().map_err(|e| format!("--baseline {shown}: {e}"))?;
     if update {
-        ctxc::review::atomic::write(file, ctxc::lint::baseline::render(report, &root).as_bytes(), None)
+        let rendered = ctxc::lint::baseline::render(report, &root);
+        ctxc::review::atomic::write(file, rendered.text.as_bytes(), None)
             .map_err(|e| format!("--update-baseline: cannot write {shown}: {e}"))?;
+        if rendered.secrets_left_out > 0 {
+            let n = rendered.secrets_left_out;
+            output::eprint(&format!(
+                "note: --update-baseline left out {}: a secret is never baselined; remove it from the file (and revoke it)\n",
+                plural(n, "finding")
+            ));
+        }
     }
     let read = ProjectRoot::read_path(file).map_err(|e| format!("--baseline: {}", e.message()))?;
     let baseline = ctxc::lint::baseline::Baseline::parse(file, &read.text)?;
@@ -211,9 +224,12 @@ fn changed_files(args: &CheckArgs, path_ok: bool) -> Result<Option<std::sync::Ar
             .map_err(|e| format!("--changed-since {rev}: {e}"))?;
         changed = Some(std::sync::Arc::new(files));
     }
-    if path_ok && !args.files.is_empty() {
+    if let Some(named) = args.files.as_ref().filter(|_| path_ok) {
+        if named.is_empty() && args.file_names.is_empty() {
+            return Err("--files: no file named (give them after it, or after `--`)".into());
+        }
         let mut files = std::collections::BTreeSet::new();
-        for file in &args.files {
+        for file in named.iter().chain(&args.file_names) {
             files.insert(std::fs::canonicalize(file).map_err(|e| format!("--files {}: {e}", file.display()))?);
         }
         changed = Some(std::sync::Arc::new(files));

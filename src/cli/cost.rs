@@ -168,7 +168,9 @@ fn cost_tools(args: &CostArgs, input: &ToolFiles, reporter: &Reporter) -> u8 {
         // As for agents: the file must be the model's, or nothing is costed.
         let shown = path.display().to_string();
         let located = ctxc::project::locate_path(path, &shown, ctxc::tokenizer_files::MAX_TOKENIZER_BYTES).map_err(|e| e.message());
-        if let Err(message) = located.and_then(|path| session.count_with_file(&mut model, &path, &shown, "given by --tokenizer".into())) {
+        if let Err(message) =
+            located.and_then(|path| session.count_with_file(&mut model, &path, &shown, "given by --tokenizer".into(), None))
+        {
             let d = ctxc::Diagnostic::error(format!("tokenizer file (--tokenizer): {message}"))
                 .code(Code::MAN010)
                 .help("give the model's own tokenizer file (with --model), or leave --tokenizer out to count a labelled estimate");

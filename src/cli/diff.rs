@@ -34,6 +34,10 @@ pub struct DiffArgs {
     /// Also list what did not change (text and Markdown).
     #[arg(long)]
     all: bool,
+    /// A `ctxc check --baseline` file: also list the entries the change adds to it (findings
+    /// `check` stops reporting) and removes from it, by code and file.
+    #[arg(long, value_name = "FILE")]
+    baseline: Option<PathBuf>,
     #[command(flatten)]
     set: super::SetArgs,
     #[command(flatten)]
@@ -80,13 +84,32 @@ fn pin_side(manifests: &[(String, PathBuf)], session: &Session, reporter: &Repor
     }
 }
 
-/// The base commit's id and its files in a temporary checkout.
-fn base_checkout(args: &DiffArgs, overrides: &[String]) -> Result<(String, git::Checkout), String> {
+/// The repository, the base commit's id and its files in a temporary checkout.
+fn base_checkout(args: &DiffArgs, overrides: &[String]) -> Result<(git::Repo, String, git::Checkout), String> {
     let repo = git::locate(&args.path)?;
     let commit = git::resolve(&repo, &args.base)?;
     let checkout = git::checkout(&repo, &commit, overrides)
         .map_err(|message| format!("cannot read `{}` at {}: {message}", Untrusted(&args.path.display().to_string()), args.base))?;
-    Ok((commit, checkout))
+    Ok((repo, commit, checkout))
+}
+
+/// `--baseline FILE`: the entries of FILE at the base commit against those in the work tree.
+fn baseline_changes(file: &Path, repo: &git::Repo, commit: &str, base: &str) -> Result<ctxc::lint::baseline::Changes, String> {
+    let shown = file.display().to_string();
+    let folder = file.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let folder = folder.canonicalize().map_err(|e| format!("--baseline {shown}: {e}"))?;
+    let name = file.file_name().ok_or_else(|| format!("--baseline {shown}: not a file"))?;
+    let rel = folder.join(name);
+    let rel = rel.strip_prefix(&repo.top).map_err(|_| format!("--baseline {shown}: outside the repository"))?;
+    let rel = rel.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect::<Vec<_>>().join("/");
+    let before = git::read_file(repo, commit, &rel, ctxc::project::MAX_FILE_BYTES).map_err(|e| format!("--baseline {shown}: {e}"))?;
+    let before = before.map(|bytes| String::from_utf8_lossy(&bytes).into_owned());
+    let after = match std::fs::symlink_metadata(file) {
+        Ok(_) => Some(ctxc::project::ProjectRoot::read_path(file).map_err(|e| format!("--baseline: {}", e.message()))?.text),
+        Err(_) => None,
+    };
+    let before_shown = PathBuf::from(format!("{base}:{rel}"));
+    ctxc::lint::baseline::changes(before.as_deref().map(|t| (t, before_shown.as_path())), after.as_deref().map(|t| (t, file)))
 }
 
 /// `--format json`: the comparison with its base and the renders over `--fail-on-increase`.
@@ -115,9 +138,16 @@ pub fn run(mut args: DiffArgs, reporter: &Reporter) -> u8 {
         return code;
     }
     args.path = ctxc::discover::agent_folder(&args.path);
-    let (commit, checkout) = match base_checkout(&args, &overrides) {
+    let (repo, commit, checkout) = match base_checkout(&args, &overrides) {
         Ok(found) => found,
         Err(message) => return reporter.usage(message),
+    };
+    let baseline = match &args.baseline {
+        Some(file) => match baseline_changes(file, &repo, &commit, &args.base) {
+            Ok(changes) => Some((file.display().to_string(), changes)),
+            Err(message) => return reporter.usage(message),
+        },
+        None => None,
     };
     let after = match ctxc::discover::find_manifests(&args.path) {
         Ok(m) => keyed(&args.path, m),
@@ -155,10 +185,25 @@ pub fn run(mut args: DiffArgs, reporter: &Reporter) -> u8 {
     let labels = Labels { before: args.base.clone(), after: "work tree".into() };
     let comparison = compare(&before_pins, &after_pins, &labels);
     let over = args.fail_on_increase.map(|t| over_threshold(&comparison, &t)).unwrap_or_default();
+    let baseline = baseline.as_ref().map(|(file, changes)| (file.as_str(), changes));
     match args.format {
-        DiffFormat::Text => output::print(&ctxc::report::changes::text(&comparison, args.all)),
-        DiffFormat::Markdown => output::print(&ctxc::report::changes::markdown(&comparison, &args.base, "work tree", args.all)),
-        DiffFormat::Json => output::print_json(&ctxc::report::escape::json_text(&json_report(&args, &commit, &comparison, &over))),
+        DiffFormat::Text => {
+            let text = ctxc::report::changes::text(&comparison, args.all);
+            let listed = baseline.map(|(file, changes)| ctxc::report::changes::baseline_text(file, changes)).unwrap_or_default();
+            output::print(&format!("{text}{listed}"));
+        }
+        DiffFormat::Markdown => {
+            let table = ctxc::report::changes::markdown(&comparison, &args.base, "work tree", args.all);
+            let listed = baseline.map(|(file, changes)| ctxc::report::changes::baseline_markdown(file, changes)).unwrap_or_default();
+            output::print(&format!("{table}{listed}"));
+        }
+        DiffFormat::Json => {
+            let mut json = json_report(&args, &commit, &comparison, &over);
+            if let Some((file, changes)) = baseline {
+                json["baseline"] = serde_json::json!({ "file": file, "added": changes.added, "removed": changes.removed });
+            }
+            output::print_json(&ctxc::report::escape::json_text(&json));
+        }
     }
     if let Some(threshold) = args.fail_on_increase.filter(|_| !over.is_empty()) {
         let list: Vec<String> = over

@@ -52,11 +52,20 @@ struct OnThisMachine<'a> {
 pub fn run(args: ModelsArgs) -> u8 {
     let profiles = ctxc::models::matching(args.filter.as_deref().unwrap_or(""));
     let places = args.tokenizers.places();
+    // A download cached where others can write is listed only when it is the file (read once).
+    let mut verified: std::collections::HashMap<std::path::PathBuf, Result<(), String>> = Default::default();
     let found: Vec<Option<Discovery>> = profiles
         .iter()
         .map(|p| match p.tokenizer {
             ctxc::models::Tokenizer::Estimate => Some(discover::find(&p.model, &places)).filter(|d| *d != Discovery::NoFile),
             _ => None,
+        })
+        .map(|d| match d {
+            Some(Discovery::Found(f)) => match verified.entry(f.path.clone()).or_insert_with(|| discover::verify(&f)) {
+                Ok(()) => Some(Discovery::Found(f)),
+                Err(refused) => Some(Discovery::NotFound { looked: vec![refused.clone()] }),
+            },
+            other => other,
         })
         .collect();
     if args.format == ModelsFormat::Json {

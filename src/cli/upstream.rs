@@ -16,7 +16,7 @@ pub struct UpstreamArgs {
     #[arg(default_value = ".")]
     path: PathBuf,
     /// The Python interpreter whose environment has the runtime (default: the active virtual
-    /// environment, else `.venv` beside the manifest).
+    /// environment, VIRTUAL_ENV). Never one inside the repository being read.
     #[arg(long, value_name = "PY")]
     python: Option<PathBuf>,
 }
@@ -39,9 +39,11 @@ pub fn run(args: UpstreamArgs, reporter: &Reporter) -> u8 {
 /// Fills `upstream/` beside one manifest and says what it wrote.
 pub fn update(manifest: &Path, python: Option<&Path>) -> Result<(), ctxc::diagnostic::Diagnostic> {
     let dir = manifest.parent().unwrap_or(Path::new("."));
-    let virtual_env = std::env::var_os("VIRTUAL_ENV").map(PathBuf::from);
-    let python = ctxc::import::upstream::interpreter(python, virtual_env.as_deref(), dir)?;
-    let written = ctxc::import::upstream::update(manifest, &python)?;
+    let virtual_env = std::env::var_os("VIRTUAL_ENV").filter(|v| !v.is_empty()).map(PathBuf::from);
+    let search_path = std::env::var_os("PATH");
+    let python = ctxc::import::upstream::interpreter(python, virtual_env.as_deref(), search_path.as_deref(), dir)?;
+    super::output::println(&format!("running {} (named by {}) to read the installed runtime", python.path.display(), python.named_by));
+    let written = ctxc::import::upstream::update(manifest, &python.path)?;
     super::output::println(&format!("wrote {} from {} ({})", written.dir.display(), written.release, written.files.join(", ")));
     if let Some(setting) = written.recorded {
         super::output::println(&format!("{}: {setting}, the installed release", manifest.display()));

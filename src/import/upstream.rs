@@ -95,22 +95,71 @@ pub struct Texts {
     pub builtin_tools: Vec<serde_json::Value>,
 }
 
-/// The interpreter to read the runtime from: the one given, else the active virtual environment
-/// (`VIRTUAL_ENV`, passed in by the caller), else a `.venv` beside the manifest.
-pub fn interpreter(given: Option<&Path>, virtual_env: Option<&Path>, manifest_dir: &Path) -> Result<PathBuf, Diagnostic> {
-    if let Some(given) = given {
-        // A bare name (`python3`) is looked up on PATH when it runs.
-        let bare = given.components().count() == 1 && given.parent().is_some_and(|p| p.as_os_str().is_empty());
-        return match bare || given.is_file() {
-            true => Ok(given.to_path_buf()),
-            false => Err(Diagnostic::error(format!("--python `{}`: no such interpreter", given.display()))),
-        };
+/// The interpreter to run, and who named it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Interpreter {
+    pub path: PathBuf,
+    /// `--python` or `VIRTUAL_ENV`, for the line that says what runs.
+    pub named_by: &'static str,
+}
+
+/// The interpreter to read the runtime from: the one given (a bare name looked up in
+/// `search_path`, the caller's `PATH`), else the active virtual environment (`VIRTUAL_ENV`,
+/// passed in by the caller); never one ctxc finds by itself. One inside the tree that holds the
+/// manifest (the git work tree, see [`crate::project::highest_root`]) is refused: a pull request
+/// can commit `.venv/bin/python`, or the `.pth` files an interpreter runs at start.
+pub fn interpreter(
+    given: Option<&Path>,
+    virtual_env: Option<&Path>,
+    search_path: Option<&std::ffi::OsStr>,
+    manifest_dir: &Path,
+) -> Result<Interpreter, Diagnostic> {
+    let (path, named_by, env) = match (given, virtual_env) {
+        (Some(given), _) => {
+            let found = find_program(given, search_path);
+            (found.ok_or_else(|| Diagnostic::error(format!("--python `{}`: no such interpreter", given.display())))?, "--python", None)
+        }
+        (None, Some(env)) => {
+            let found = [env.join("bin/python"), env.join("Scripts/python.exe")].into_iter().find(|p| p.is_file());
+            let found = found.ok_or_else(|| Diagnostic::error(format!("VIRTUAL_ENV `{}` holds no bin/python", env.display())))?;
+            (found, "VIRTUAL_ENV", Some(env))
+        }
+        (None, None) => {
+            return Err(Diagnostic::error("no Python interpreter named: ctxc runs only the one you name").help(
+                "pass --python PATH (an interpreter whose environment has the runtime), or activate that environment (VIRTUAL_ENV); \
+                 an environment inside the repository (its .venv) is never used",
+            ))
+        }
+    };
+    let dir = if manifest_dir.as_os_str().is_empty() { Path::new(".") } else { manifest_dir };
+    let dir = dir.canonicalize().map_err(|e| Diagnostic::error(format!("`{}`: {e}", manifest_dir.display())))?;
+    let (tree, what) = crate::project::highest_root(&dir);
+    // The interpreter's folder (its environment's `bin/`, beside the `lib/` whose `.pth` files
+    // run at start), the file it leads to, and the environment named.
+    let places = [path.parent(), Some(path.as_path()), env];
+    if places.into_iter().flatten().filter_map(|p| p.canonicalize().ok()).any(|p| p.starts_with(&tree)) {
+        return Err(Diagnostic::error(format!(
+            "{named_by} `{}` is inside `{}` ({what}): ctxc never runs an interpreter from the files it checks",
+            path.display(),
+            tree.display()
+        ))
+        .help("a checked-out pull request can change them; name one outside with --python (an environment made elsewhere, e.g. `python3 -m venv ~/.venvs/deepagents`)"));
     }
-    let in_env = |env: &Path| [env.join("bin/python"), env.join("Scripts/python.exe")].into_iter().find(|p| p.is_file());
-    virtual_env.and_then(in_env).or_else(|| in_env(&manifest_dir.join(".venv"))).ok_or_else(|| {
-        Diagnostic::error("no Python environment to read the runtime from")
-            .help("pass --python PATH (an interpreter whose environment has the runtime), activate that environment, or make a .venv beside the manifest")
-    })
+    Ok(Interpreter { path, named_by })
+}
+
+/// `given` when it is a file; a bare name (`python3`), the first file of that name in the
+/// absolute folders of `search_path`.
+fn find_program(given: &Path, search_path: Option<&std::ffi::OsStr>) -> Option<PathBuf> {
+    let bare = given.components().count() == 1 && given.parent().is_some_and(|p| p.as_os_str().is_empty());
+    if !bare {
+        return given.is_file().then(|| std::path::absolute(given).unwrap_or_else(|_| given.to_path_buf()));
+    }
+    let mut exe = given.as_os_str().to_os_string();
+    exe.push(std::env::consts::EXE_SUFFIX);
+    let names = [given.to_path_buf(), PathBuf::from(exe)];
+    let folders = std::env::split_paths(search_path?).filter(|dir| dir.is_absolute()).collect::<Vec<_>>();
+    folders.iter().flat_map(|dir| names.iter().map(move |name| dir.join(name))).find(|p| p.is_file())
 }
 
 /// Runs `runtime`'s script in `python` for `agent` and checks what it printed.
@@ -452,19 +501,33 @@ mod tests {
     }
 
     #[test]
-    fn the_interpreter_is_the_given_one_else_the_active_environment_else_dot_venv() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let (active, beside) = (dir.path().join("active"), dir.path().join("agent"));
-        for env in [active.join("bin"), beside.join(".venv/bin")] {
-            std::fs::create_dir_all(&env).expect("mkdir");
-            std::fs::write(env.join("python"), "").expect("write");
+    fn the_interpreter_is_only_one_named_and_never_one_inside_the_tree() {
+        let (tree, outside) = (tempfile::tempdir().expect("tempdir"), tempfile::tempdir().expect("tempdir"));
+        std::fs::create_dir(tree.path().join(".git")).expect("mkdir");
+        let agent = tree.path().join("agent");
+        let (active, committed) = (outside.path().join("active"), agent.join(".venv"));
+        for env in [&active, &committed] {
+            std::fs::create_dir_all(env.join("bin")).expect("mkdir");
+            std::fs::write(env.join("bin/python"), "").expect("write");
         }
+        let named = |path: &Path, by| Interpreter { path: path.to_path_buf(), named_by: by };
         let given = active.join("bin/python");
-        assert_eq!(interpreter(Some(&given), None, &beside).expect("given"), given);
-        assert!(interpreter(Some(&dir.path().join("nope")), None, &beside).is_err());
-        assert_eq!(interpreter(Some(Path::new("python3")), None, &beside).expect("on PATH"), Path::new("python3"));
-        assert_eq!(interpreter(None, Some(&active), &beside).expect("active"), active.join("bin/python"));
-        assert_eq!(interpreter(None, None, &beside).expect(".venv"), beside.join(".venv/bin/python"));
-        assert!(interpreter(None, None, dir.path()).is_err_and(|d| d.help.as_deref().is_some_and(|h| h.contains("--python"))));
+        assert_eq!(interpreter(Some(&given), None, None, &agent).expect("given"), named(&given, "--python"));
+        assert!(interpreter(Some(&outside.path().join("nope")), None, None, &agent).is_err());
+        let search = std::env::join_paths([Path::new("bin"), &active.join("bin")]).expect("PATH");
+        let on_path = interpreter(Some(Path::new("python")), None, Some(&search), &agent).expect("on PATH");
+        assert_eq!(on_path, named(&given, "--python"), "found in an absolute folder of PATH only");
+        assert_eq!(interpreter(None, Some(&active), None, &agent).expect("active"), named(&given, "VIRTUAL_ENV"));
+        // The .venv beside the manifest is never found, nor run when named.
+        let none = interpreter(None, None, None, &agent).expect_err("none named");
+        assert!(none.help.as_deref().is_some_and(|h| h.contains("--python")), "{none:?}");
+        for (given, env) in [(Some(committed.join("bin/python")), None), (None, Some(committed.as_path()))] {
+            let e = interpreter(given.as_deref(), env, None, &agent).expect_err("inside the tree");
+            assert!(e.message.contains("is inside") && e.message.contains(".venv"), "{}", e.message);
+        }
+        // Nor through a link from outside.
+        let link = outside.path().join("python-link");
+        std::os::unix::fs::symlink(committed.join("bin/python"), &link).expect("symlink");
+        assert!(interpreter(Some(&link), None, None, &agent).is_err());
     }
 }

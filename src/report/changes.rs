@@ -5,12 +5,15 @@
 
 use super::escape::{markdown_code, markdown_text, terminal_text, Untrusted};
 use super::table::num;
+use crate::lint::baseline::{Changes, Recorded};
 use crate::measure::Count;
 use crate::review::compare::{AgentChange, Comparison, Delta, PromptChange, Status};
 use crate::rules::secrets;
 
 /// GitHub refuses comments over 65,536 characters; text diffs are cut well before that.
 const MARKDOWN_DIFF_LIMIT: usize = 40_000;
+/// The baseline entries a comment lists (a baseline can hold thousands); added ones first.
+const MARKDOWN_BASELINE_ROWS: usize = 100;
 
 fn count(tokens: i64, exact: bool) -> String {
     num(Count { tokens, tokenizer: "", exact })
@@ -207,9 +210,72 @@ pub fn markdown(c: &Comparison, before: &str, after: &str, all: bool) -> String 
     out
 }
 
+/// The entries a change adds to or removes from a baseline, each with the word for its side.
+fn baseline_rows(c: &Changes) -> impl Iterator<Item = (&'static str, &Recorded)> {
+    c.added.iter().map(|r| ("added", r)).chain(c.removed.iter().map(|r| ("removed", r)))
+}
+
+/// What a change does to the baseline `file`, for the terminal: empty when nothing. An added
+/// entry hides its finding from `ctxc check --baseline`, so each is named by code and file.
+pub fn baseline_text(file: &str, c: &Changes) -> String {
+    if c.added.is_empty() && c.removed.is_empty() {
+        return String::new();
+    }
+    let mut out = format!(
+        "baseline {}: {} added (no longer reported by `ctxc check --baseline`), {} removed\n",
+        Untrusted(file),
+        c.added.len(),
+        c.removed.len()
+    );
+    for (word, r) in baseline_rows(c) {
+        let place = r.file.as_deref().unwrap_or("no file");
+        out.push_str(&format!("  {word}: {} in {}: {}\n", Untrusted(&r.code), Untrusted(place), Untrusted(&r.message)));
+    }
+    out
+}
+
+/// What a change does to the baseline `file`, for a pull request comment: empty when nothing.
+pub fn baseline_markdown(file: &str, c: &Changes) -> String {
+    if c.added.is_empty() && c.removed.is_empty() {
+        return String::new();
+    }
+    let mut out = format!("\n#### Baseline {}\n\n", markdown_code(file));
+    if !c.added.is_empty() {
+        out.push_str(&format!(
+            "**This change adds {} to the baseline**: `ctxc check --baseline` no longer reports {}.\n\n",
+            match c.added.len() {
+                1 => "1 finding".to_string(),
+                n => format!("{n} findings"),
+            },
+            if c.added.len() == 1 { "it" } else { "them" }
+        ));
+    }
+    out.push_str("| | code | file | message |\n|---|---|---|---|\n");
+    for (word, r) in baseline_rows(c).take(MARKDOWN_BASELINE_ROWS) {
+        let place = r.file.as_deref().map_or("*no file*".to_string(), markdown_code);
+        out.push_str(&format!("| {word} | {} | {place} | {} |\n", markdown_code(&r.code), markdown_text(&r.message)));
+    }
+    let more = (c.added.len() + c.removed.len()).saturating_sub(MARKDOWN_BASELINE_ROWS);
+    if more > 0 {
+        out.push_str(&format!("\n*({more} more entries left out to fit a comment: run `ctxc diff --baseline` locally)*\n"));
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_comment_lists_a_bounded_number_of_baseline_entries_added_first() {
+        let entry = |n: usize| Recorded { code: "SKILL004".into(), file: Some(format!("s{n}/SKILL.md")), message: "m".into() };
+        let changes = Changes { added: (0..150).map(entry).collect(), removed: vec![entry(999)] };
+        let markdown = baseline_markdown("b.json", &changes);
+        assert!(markdown.contains("**This change adds 150 findings to the baseline**"), "{markdown}");
+        assert_eq!(markdown.matches("| added |").count(), MARKDOWN_BASELINE_ROWS);
+        assert!(markdown.contains("*(51 more entries left out"), "{markdown}");
+        assert_eq!(baseline_markdown("b.json", &Changes::default()), "");
+    }
 
     #[test]
     fn signs_and_fences() {

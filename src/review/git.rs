@@ -365,6 +365,19 @@ fn ls_tree(repo: &Repo, commit: &str, rel: &str, limit: usize) -> Result<Vec<Ent
     Ok(entries)
 }
 
+/// The regular file at `rel` (relative to the top, `/`-separated) at `commit`, or `None` when
+/// there is none; over `limit` bytes it is refused unread.
+pub fn read_file(repo: &Repo, commit: &str, rel: &str, limit: u64) -> Result<Option<Vec<u8>>, String> {
+    let Some(entry) = ls_tree(repo, commit, rel, MAX_ENTRIES)?.into_iter().find(|e| e.path == rel) else { return Ok(None) };
+    if entry.mode == "120000" {
+        return Err(format!("`{rel}` is a symbolic link at that revision"));
+    }
+    if entry.size > limit {
+        return Err(format!("`{rel}` is {} bytes at that revision, more than {limit}", entry.size));
+    }
+    run(git(Some(&repo.top)).args(["cat-file", "blob", &entry.oid])).map(Some)
+}
+
 /// Git never stores `..`, absolute paths or `.git` (its own folder); refuse them all the same:
 /// the checkout's `.git` marks its top (see [`checkout`]).
 fn check_path(path: &str) -> Result<(), String> {

@@ -24,8 +24,10 @@ pub struct Places {
 /// google-genai's cache of the Gemma 3 model (`_local_tokenizer_loader.py`, google-genai 3.6.1):
 /// `vertexai_tokenizer_model/` in the temporary folder, the file named by the SHA-1 of the URL it
 /// was downloaded from, https://raw.githubusercontent.com/google/gemma_pytorch/014acb7ac4563a5f77c76d7ff98f31b568c16508/tokenizer/gemma3_cleaned_262144_v2.spiece.model
-/// (that file's sha256, which google-genai checks: 1299c11d…f2e79c).
+/// The folder is shared by every user of the machine: the file is used only when its SHA-256 is
+/// that file's, the one google-genai checks.
 const GENAI_CACHE: (&str, &str) = ("gemma-3", "vertexai_tokenizer_model/df5c78e8def68e67515aeca297169a4f6c7f5920");
+const GENAI_SHA256: &str = "1299c11d7cf632ef3b4e11937501358ada021bbdf7c47638d13c0ee982f2e79c";
 
 /// A tokenizer file found, and the files beside it that say how the model frames a request.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -39,6 +41,10 @@ pub struct Found {
     /// `chat_template.jinja` beside it, when there is one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub chat_template: Option<PathBuf>,
+    /// The SHA-256 (hex) the file must have to be used: for a download cached in a folder other
+    /// users can write to.
+    #[serde(skip)]
+    pub sha256: Option<&'static str>,
 }
 
 /// What discovery found for a model, or where it looked.
@@ -74,7 +80,7 @@ pub fn find(model: &str, places: &Places) -> Discovery {
         let path = temp.join(GENAI_CACHE.1);
         if path.is_file() {
             let place = "google-genai LocalTokenizer's cache".to_string();
-            return Discovery::Found(Found { path, place, tokenizer_config: None, chat_template: None });
+            return Discovery::Found(Found { path, place, tokenizer_config: None, chat_template: None, sha256: Some(GENAI_SHA256) });
         }
         looked.push(format!("{} (google-genai's cache)", path.display()));
     }
@@ -90,6 +96,27 @@ pub fn find(model: &str, places: &Places) -> Discovery {
         }
     }
     Discovery::NotFound { looked }
+}
+
+/// Whether `bytes`, read from `shown`, have the SHA-256 (hex) `expected`; `Err` names the file.
+pub fn check_sha256(bytes: &[u8], expected: &str, shown: &str) -> Result<(), String> {
+    use sha2::{Digest, Sha256};
+    let digest: String = Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect();
+    match digest == expected {
+        true => Ok(()),
+        false => Err(format!(
+            "`{shown}` is not the file that belongs there (its SHA-256 is not {expected}): refused; delete it to have it downloaded again"
+        )),
+    }
+}
+
+/// `found` read and checked against the SHA-256 it must have, if any (what `ctxc models` lists;
+/// counting checks the bytes it parses instead).
+pub fn verify(found: &Found) -> Result<(), String> {
+    let Some(expected) = found.sha256 else { return Ok(()) };
+    let shown = found.path.display().to_string();
+    let bytes = crate::project::read_bytes(&found.path, &shown, super::MAX_TOKENIZER_BYTES).map_err(|e| e.message())?;
+    check_sha256(&bytes, expected, &shown)
 }
 
 /// The tokenizer file of the revision `refs/main` names in a cached repository (or, without
@@ -123,7 +150,7 @@ impl Found {
     fn beside(path: PathBuf, place: String) -> Found {
         let folder = path.parent().map(|dir| if dir.ends_with("original") { dir.parent().unwrap_or(dir) } else { dir });
         let file = |name: &str| folder.map(|dir| dir.join(name)).filter(|p| p.is_file());
-        Found { tokenizer_config: file("tokenizer_config.json"), chat_template: file("chat_template.jinja"), path, place }
+        Found { tokenizer_config: file("tokenizer_config.json"), chat_template: file("chat_template.jinja"), path, place, sha256: None }
     }
 
     /// The file the model's chat template would be read from: `chat_template.jinja`, else a
@@ -222,7 +249,8 @@ mod tests {
         std::fs::create_dir_all(cached.parent().expect("a folder")).expect("mkdir");
         std::fs::write(&cached, "").expect("write");
         let Discovery::Found(found) = find("gemini-2.5-flash", &places) else { panic!("not found") };
-        assert_eq!((found.path, found.place.as_str()), (cached, "google-genai LocalTokenizer's cache"));
+        assert!(verify(&found).is_err_and(|e| e.contains("SHA-256")), "an empty file is not the model");
+        assert_eq!((found.path, found.place.as_str(), found.sha256), (cached, "google-genai LocalTokenizer's cache", Some(GENAI_SHA256)));
         // Not for a model of another family.
         assert!(matches!(find("open-mistral-7b", &places), Discovery::NotFound { .. }));
 

@@ -489,6 +489,32 @@ fn files_checks_only_the_files_named_and_the_agents_that_load_them() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("--files missing.md"), "{out:?}");
 }
 
+/// The pre-commit hook passes the committed file names after its entry: a file named
+/// `--chat-template=t.md` (with `t.md` a link out of the repository) is a file name, never an
+/// option that would read the file outside and print its lines.
+#[cfg(unix)]
+#[test]
+fn pre_commit_file_names_are_never_options() {
+    let hooks: serde_yaml::Value =
+        serde_yaml::from_str(&std::fs::read_to_string(repo().join(".pre-commit-hooks.yaml")).expect("hooks")).expect("YAML");
+    let entry = hooks[0]["entry"].as_str().expect("entry");
+    let outside = project(&[("template.md", "OUTSIDE-SECRET-LINE {{ nope(\n")]);
+    let manifest = "[agent]\nname = \"a\"\nmodel = \"gpt-4o\"\n\n[pipeline]\nsteps = [{ id = \"core\", kind = \"module\" }]\n\n[modules]\ncore = { source = \"core.md\" }\n";
+    let dir = project(&[("ctxc.toml", manifest), ("core.md", "Answer briefly.\n"), ("--chat-template=t.md", "Notes.\n")]);
+    std::fs::create_dir(dir.path().join(".git")).expect("mkdir");
+    std::os::unix::fs::symlink(outside.path().join("template.md"), dir.path().join("t.md")).expect("symlink");
+    let mut words: Vec<&str> = entry.split_whitespace().skip(1).collect();
+    words.extend(["core.md", "--chat-template=t.md"]);
+    let out = ctxc_in(dir.path(), &words);
+    let all = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(!all.contains("OUTSIDE-SECRET-LINE"), "{words:?}: the file outside was read:\n{all}");
+    assert_eq!(out.status.code(), Some(0), "{words:?}: {all}");
+    // Both names are files: a missing one is reported as such.
+    let out = ctxc_in(dir.path(), &["check", "--files", "--", "--format=json"]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--files --format=json"), "{out:?}");
+}
+
 /// `--baseline`: the findings `--update-baseline` recorded are not reported again, after the
 /// lines above them moved and from another folder too; a new finding is, and so is the same
 /// finding in another file.
@@ -529,6 +555,73 @@ fn baseline_reports_only_findings_it_does_not_record() {
     let out = ctxc_in(dir.path(), &check);
     assert_eq!(out.status.code(), Some(2), "{out:?}");
     assert!(String::from_utf8_lossy(&out.stderr).contains("ctxc-baseline.json:2:"), "{out:?}");
+}
+
+/// A baseline comes with the pull request that may add findings: an entry hides only a finding
+/// of its own code and file, a finding on a secret is never recorded nor hidden (even by an
+/// entry that names it), and a budget overrun that grows is a new finding.
+#[test]
+fn baseline_entries_hide_only_their_own_finding_and_never_a_secret() {
+    use sha2::{Digest, Sha256};
+    let listed = |out: &Output| -> Vec<String> { std::str::from_utf8(&out.stdout).expect("UTF-8").lines().map(String::from).collect() };
+    let check = ["check", "--format", "concise", "--baseline", "ctxc-baseline.json"];
+    let recorded = |dir: &Path| -> Value {
+        serde_json::from_str(&std::fs::read_to_string(dir.join("ctxc-baseline.json")).expect("baseline written")).expect("JSON")
+    };
+
+    // A committed AWS key: --update-baseline leaves it out, and it is still reported.
+    let dir = tempfile::tempdir().expect("tempdir");
+    common::copy_tree(&repo().join("tests/fixtures/rules/SEC004/fail"), dir.path());
+    let out = ctxc_in(dir.path(), &[&check[..], &["--update-baseline"]].concat());
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("a secret is never baselined"), "{out:?}");
+    assert_eq!(recorded(dir.path())["findings"], serde_json::json!([]));
+    // Entries forged for it (under its own code, and relabelled as another rule's) hide nothing.
+    let json = stdout_json(&ctxc_in(dir.path(), &["check", "--format", "json"]));
+    let message = json["diagnostics"][0]["message"].as_str().expect("message");
+    let mut hash = Sha256::new();
+    for part in ["SEC004", "\0", "core.md", "\0", message] {
+        hash.update(part);
+    }
+    let fingerprint: String = hash.finalize()[..16].iter().map(|b| format!("{b:02x}")).collect();
+    let entries: Vec<Value> = ["SEC004", "INSTR004"]
+        .iter()
+        .map(|code| serde_json::json!({ "code": code, "file": "core.md", "message": "a heading", "fingerprint": fingerprint }))
+        .collect();
+    let forged = serde_json::json!({ "ctxc_baseline": 1, "findings": entries });
+    std::fs::write(dir.path().join("ctxc-baseline.json"), forged.to_string()).expect("write");
+    let out = ctxc_in(dir.path(), &check);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    assert!(listed(&out).iter().any(|l| l.contains("SEC004")), "{out:?}");
+
+    // A recorded finding relabelled with another code or file is not hidden either.
+    let skill = "---\nname: A\ndescription: Summarize release notes into a changelog entry.\n---\nBody.\n";
+    let dir = project(&[("a/SKILL.md", skill)]);
+    let skill004 = [&check[..], &["--select", "SKILL004"]].concat();
+    let out = ctxc_in(dir.path(), &[&skill004[..], &["--update-baseline"]].concat());
+    assert_eq!((out.status.code(), listed(&out)), (Some(0), vec![]), "{out:?}");
+    let honest = recorded(dir.path());
+    for (key, value) in [("code", "INSTR004"), ("file", "b/SKILL.md")] {
+        let mut relabelled = honest.clone();
+        relabelled["findings"][0][key] = value.into();
+        std::fs::write(dir.path().join("ctxc-baseline.json"), relabelled.to_string()).expect("write");
+        let out = ctxc_in(dir.path(), &skill004);
+        assert_eq!(out.status.code(), Some(1), "{key}: {out:?}");
+    }
+
+    // A step over its budget, recorded; the same overrun stays hidden, a larger one is reported.
+    let manifest = "[agent]\nname = \"a\"\nmodel = \"gpt-4o\"\n\n[pipeline]\nsteps = [{ id = \"core\", kind = \"module\", budget = 20 }]\n\n[modules]\ncore = { source = \"core.md\" }\n";
+    let core = "Answer the question in one short paragraph, and name the file you read first.\n";
+    let dir = project(&[("ctxc.toml", manifest), ("core.md", &core.repeat(3))]);
+    let out = ctxc_in(dir.path(), &[&check[..], &["--update-baseline"]].concat());
+    assert_eq!((out.status.code(), listed(&out)), (Some(0), vec![]), "{out:?}");
+    assert_eq!(recorded(dir.path())["findings"][0]["code"], "BUDGET001");
+    let out = ctxc_in(dir.path(), &check);
+    assert_eq!((out.status.code(), listed(&out)), (Some(0), vec![]), "{out:?}");
+    std::fs::write(dir.path().join("core.md"), core.repeat(3) + "Then stop.\n").expect("write");
+    let out = ctxc_in(dir.path(), &check);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    assert!(listed(&out).iter().any(|l| l.contains("BUDGET001")), "{out:?}");
 }
 
 #[test]

@@ -96,6 +96,46 @@ fn deploy_project(agent_json: &str) -> tempfile::TempDir {
     dir
 }
 
+/// `ctxc upstream` runs only an interpreter the user named, never one the checked-out files hold:
+/// a committed `.venv/bin/python` is not run when none is named, nor when named by VIRTUAL_ENV
+/// or `--python` (there or from `import deepagents`).
+#[cfg(unix)]
+#[test]
+fn upstream_never_runs_an_interpreter_from_the_repository() {
+    let dir = deploy_project("{\n  \"name\": \"desk\",\n  \"model\": \"anthropic:claude-opus-4-7\"\n}\n");
+    std::fs::create_dir(dir.path().join(".git")).expect("mkdir");
+    let path = dir.path().to_str().expect("utf-8 path");
+    assert_eq!(ctxc(&["import", "deepagents", path], repo()).status.code(), Some(0));
+    let canary = dir.path().join("canary");
+    let python = dir.path().join(".venv/bin/python");
+    std::fs::create_dir_all(python.parent().expect("bin")).expect("mkdir");
+    std::fs::write(&python, format!("#!/bin/sh\ntouch '{}'\n", canary.display())).expect("write");
+    std::fs::set_permissions(&python, std::os::unix::fs::PermissionsExt::from_mode(0o755)).expect("chmod");
+    let venv = dir.path().join(".venv");
+    let python = python.to_str().expect("utf-8 path");
+    let runs: [(&[&str], Option<&Path>, &str); 4] = [
+        (&["upstream", path], None, "no Python interpreter named"),
+        (&["upstream", path], Some(&venv), "VIRTUAL_ENV"),
+        (&["upstream", path, "--python", python], None, "--python"),
+        (&["import", "deepagents", path, "--force", "--python", python], None, "--python"),
+    ];
+    for (args, virtual_env, says) in runs {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_ctxc"));
+        command.args(args).current_dir(dir.path()).env("NO_COLOR", "1").env_remove("VIRTUAL_ENV");
+        if let Some(env) = virtual_env {
+            command.env("VIRTUAL_ENV", env);
+        }
+        let out = command.output().expect("ctxc runs");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(says) && stderr.contains("--python"), "{args:?}: says what to name: {stderr}");
+        if virtual_env.is_some() || args.contains(&"--python") {
+            assert!(stderr.contains("is inside"), "{args:?}: {stderr}");
+        }
+        assert!(!canary.exists(), "{args:?}: the committed interpreter ran");
+    }
+}
+
 #[test]
 fn import_deepagents_writes_once_and_replaces_only_with_force() {
     let dir = deploy_project("{\n  \"name\": \"desk\",\n  \"model\": \"anthropic:claude-opus-4-7\",\n  \"extras\": {}\n}\n");
@@ -112,7 +152,7 @@ fn import_deepagents_writes_once_and_replaces_only_with_force() {
     let out = ctxc(&["upstream", path], repo());
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
-    assert!(stderr.contains("no Python environment") && stderr.contains("--python"), "{stderr}");
+    assert!(stderr.contains("no Python interpreter named") && stderr.contains("--python"), "{stderr}");
     assert!(!dir.path().join("upstream").exists());
 
     std::fs::write(&manifest, "# mine\n").expect("write");

@@ -77,7 +77,14 @@ fn ctxc_lines(script: &str) -> Vec<Vec<String>> {
 /// Parses a command line with ctxc's own parser and runs nothing: `--help` at the end stops
 /// clap once every argument before it has been checked.
 fn assert_parses(words: &[String]) {
-    let out = Command::new(env!("CARGO_BIN_EXE_ctxc")).args(&words[1..]).arg("--help").output().expect("ctxc runs");
+    // `--help` before any `--`: after it, every word is a file name.
+    let options = words.iter().position(|w| w == "--").unwrap_or(words.len());
+    let out = Command::new(env!("CARGO_BIN_EXE_ctxc"))
+        .args(&words[1..options])
+        .arg("--help")
+        .args(&words[options..])
+        .output()
+        .expect("ctxc runs");
     assert!(out.status.success(), "`{}` does not parse: {}", words.join(" "), String::from_utf8_lossy(&out.stderr));
 }
 
@@ -95,6 +102,7 @@ fn action_commands(action: &Value) -> Vec<Vec<String>> {
         let script = script
             .replace(r#""$CTXC""#, "ctxc")
             .replace(r#""${args[@]}""#, "--deny-warnings")
+            .replace(r#""${baseline[@]}""#, "--baseline ctxc-baseline.json")
             .replace(r#""$CHECK_PATH""#, ".")
             .replace(r#""$BASE""#, "HEAD")
             .replace(r#"${FAIL_ON_INCREASE:+--fail-on-increase "$FAIL_ON_INCREASE"}"#, "--fail-on-increase 10%");
@@ -120,7 +128,7 @@ fn the_action_is_composite_and_its_commands_parse() {
         [
             "ctxc check --format github --deny-warnings .",
             "ctxc check --format sarif --deny-warnings .",
-            "ctxc diff --base HEAD --format markdown --fail-on-increase 10% .",
+            "ctxc diff --base HEAD --format markdown --baseline ctxc-baseline.json --fail-on-increase 10% .",
         ]
     );
     for command in action_commands(&action) {
@@ -176,7 +184,7 @@ fn pre_commit_hooks() {
         }
         assert_parses(&entry);
     }
-    assert_eq!(hooks[0]["entry"], "ctxc check --files");
+    assert_eq!(hooks[0]["entry"], "ctxc check --files --", "file names after `--`: never options");
     assert_eq!(hooks[0]["pass_filenames"], true);
     assert_eq!(hooks[1]["pass_filenames"], false);
     assert_eq!(hooks[2]["entry"], "ctxc check --locked");

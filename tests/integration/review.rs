@@ -271,6 +271,41 @@ fn diff_shows_added_and_removed_agents_modes_and_sections() {
     assert!(stderr(&bad).contains("is not a token count"), "{}", stderr(&bad));
 }
 
+/// `ctxc diff --baseline FILE` says what a change does to the baseline, by code and file: an
+/// added entry is a finding `check --baseline` stops reporting, so the comment names it.
+#[test]
+fn diff_lists_the_entries_a_change_adds_to_and_removes_from_the_baseline() {
+    let repo = zeus_repo();
+    let root = repo.path();
+    let entry = |code: &str, file: &str, message: &str, fingerprint: &str| serde_json::json!({ "code": code, "file": file, "message": message, "fingerprint": fingerprint });
+    let baseline = |entries: Vec<Value>| serde_json::json!({ "ctxc_baseline": 1, "findings": entries }).to_string();
+    let old = entry("INSTR004", "agents/zeus/prompts/core.md", "first person", "aa");
+    write(&root.join("ctxc-baseline.json"), &baseline(vec![old.clone()]));
+    git(&["add", "-A"], root);
+    git(&["commit", "-qm", "baseline"], root);
+    let diff =
+        |format: &str| ctxc(&["diff", "--base", "HEAD", "--baseline", "ctxc-baseline.json", "--format", format, "agents/zeus"], root);
+    let out = diff("text");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(!stdout(&out).contains("baseline"), "nothing said when it did not change: {}", stdout(&out));
+
+    let added = entry("SKILL004", "agents/zeus/skills/x/SKILL.md", "a name | with a pipe", "bb");
+    write(&root.join("ctxc-baseline.json"), &baseline(vec![added]));
+    let text = stdout(&diff("text"));
+    assert!(text.contains("baseline ctxc-baseline.json: 1 added"), "{text}");
+    assert!(text.contains("added: SKILL004 in agents/zeus/skills/x/SKILL.md"), "{text}");
+    assert!(text.contains("removed: INSTR004 in agents/zeus/prompts/core.md"), "{text}");
+    let markdown = stdout(&diff("markdown"));
+    assert!(markdown.contains("**This change adds 1 finding to the baseline**"), "{markdown}");
+    assert!(markdown.contains("| added | `SKILL004` | `agents/zeus/skills/x/SKILL.md` | a name \\| with a pipe |"), "{markdown}");
+    let json: Value = serde_json::from_slice(&diff("json").stdout).expect("JSON");
+    assert_eq!(json["baseline"]["added"][0]["code"], "SKILL004");
+    assert_eq!(
+        json["baseline"]["removed"][0],
+        serde_json::json!({ "code": "INSTR004", "file": "agents/zeus/prompts/core.md", "message": "first person" })
+    );
+}
+
 #[test]
 fn diff_reads_a_project_root_above_path_at_the_revision() {
     let dir = tempfile::tempdir().expect("tempdir");

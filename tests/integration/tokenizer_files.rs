@@ -76,3 +76,46 @@ fn a_file_ctxc_cannot_use_is_refused_with_the_reason() {
     assert_eq!(code, Some(2), "{stderr}");
     assert!(stderr.contains("is not a regular file"), "a FIFO is refused without blocking: {stderr}");
 }
+
+/// google-genai caches the Gemma 3 model in the temporary folder, which other users of the
+/// machine can write to: a file there that is not the model google-genai downloads is refused,
+/// by name, and the counts stay estimates.
+#[test]
+fn a_doctored_model_in_google_genais_cache_is_refused() {
+    let temp = tempfile::tempdir().expect("tempdir");
+    let cached = temp.path().join("vertexai_tokenizer_model/df5c78e8def68e67515aeca297169a4f6c7f5920");
+    std::fs::create_dir_all(cached.parent().expect("folder")).expect("mkdir");
+    std::fs::write(&cached, b"\x0a\x05doctored").expect("write");
+    let dir = common::project(&[
+        ("ctxc.toml", &MANIFEST.replace("qwen/qwen3-32b", "gemini-2.5-flash").replace("{TOKENIZER}", "")),
+        ("role.md", "You are careful.\n"),
+    ]);
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_ctxc"))
+        .args(["cost", "--format", "json"])
+        .arg(dir.path())
+        .env("NO_COLOR", "1")
+        .env("TMPDIR", temp.path())
+        .env("HF_HOME", temp.path().join("hf"))
+        .env_remove("VIRTUAL_ENV")
+        .output()
+        .expect("ctxc runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    // miette wraps the warning, the path too: compared without the margin and spaces.
+    let joined: String = stderr.chars().filter(|c| !c.is_whitespace() && *c != '│').collect();
+    assert!(joined.contains(&cached.display().to_string()) && joined.contains("SHA-256"), "names the file and why: {stderr}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(!stdout.contains("vertexai_tokenizer_model"), "not counted with it: {stdout}");
+    // `ctxc models` does not list it as the model's file either.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_ctxc"))
+        .args(["models", "gemini-2.5-flash", "--format", "json"])
+        .env("TMPDIR", temp.path())
+        .env("HF_HOME", temp.path().join("hf"))
+        .env_remove("VIRTUAL_ENV")
+        .output()
+        .expect("ctxc runs");
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let file = &json.as_array().expect("profiles")[0]["tokenizer_file"];
+    assert_eq!(file["status"], "not_found", "{file}");
+    assert!(file["looked"][0].as_str().is_some_and(|l| l.contains("SHA-256")), "{file}");
+}
