@@ -5,6 +5,7 @@
 
 use super::escape::{markdown_code, markdown_text, terminal_text, Untrusted};
 use super::table::num;
+use crate::counts::FileChange;
 use crate::measure::Count;
 use crate::review::compare::{AgentChange, Comparison, Delta, PromptChange, Status};
 use crate::rules::secrets;
@@ -219,5 +220,51 @@ mod tests {
         assert_eq!(signed(0, true), "0");
         assert_eq!(fence("a ``` b"), "````");
         assert_eq!(fence("plain"), "```");
+    }
+}
+
+/// What a change does to the recorded counts (`ctxc.counts`), for the terminal: a file changed
+/// replaces estimates by figures labelled exact, so it is named, with what it holds that no
+/// tokenizer gives.
+pub fn counts_text(files: &[FileChange]) -> String {
+    if files.is_empty() {
+        return String::new();
+    }
+    let mut out = String::from("\nctxc.counts\n");
+    for f in files {
+        out.push_str(&format!("  {}: {}\n", Untrusted(&f.file), counts_summary(f)));
+        if let Some(finding) = &f.implausible {
+            out.push_str(&format!("  not plausible: {}\n", Untrusted(finding)));
+        }
+    }
+    out
+}
+
+/// [`counts_text`] for a pull request comment.
+pub fn counts_markdown(files: &[FileChange]) -> String {
+    if files.is_empty() {
+        return String::new();
+    }
+    let mut out = String::from("\n#### `ctxc.counts`\n\n");
+    for f in files {
+        out.push_str(&format!("- {}: {}\n", markdown_code(&f.file), counts_summary(f)));
+        if let Some(finding) = &f.implausible {
+            out.push_str(&format!("  - **Not plausible** (BUDGET007): {}\n", markdown_text(finding)));
+        }
+    }
+    out
+}
+
+fn counts_summary(f: &FileChange) -> String {
+    let c = &f.changes;
+    let entries = |n: usize| if n == 1 { "1 entry".to_string() } else { format!("{n} entries") };
+    match c.any() {
+        true => format!(
+            "{} added, {} changed, {} removed. Recorded counts replace ctxc's estimates and are labelled exact: review this file like code",
+            entries(c.added),
+            c.changed,
+            c.removed
+        ),
+        false => "unchanged".to_string(),
     }
 }
