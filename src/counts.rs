@@ -434,6 +434,8 @@ impl Changes {
 pub struct FileChange {
     /// The file, relative to the folder reviewed.
     pub file: String,
+    /// The agent it records counts for.
+    pub agent: String,
     #[serde(flatten)]
     pub changes: Changes,
     pub implausible: Option<String>,

@@ -284,16 +284,19 @@ pub fn measure_with(agent: &Agent, rendered: &Rendered, counter: &TokenCounter, 
 /// since each part is a difference of two recorded requests.
 fn implausible(m: &Measured, counts: &PlanCounts) -> Vec<Implausible> {
     let t = &m.tool_schemas;
-    let mut figures = vec![("message framing".to_string(), counts.bare, m.request.framing.tokens)];
+    // The wholes first: the first figure is the one a finding names.
+    let mut figures = vec![
+        ("request total".to_string(), counts.total, m.request.total.tokens),
+        ("system prompt".to_string(), counts.system_prompt, m.system_prompt.tokens),
+        ("tool schemas".to_string(), counts.tools_total, t.total.tokens),
+        ("message framing".to_string(), counts.bare, m.request.framing.tokens),
+    ];
     figures.extend(m.sections.iter().zip(&counts.sections).map(|(s, n)| (format!("section `{}`", s.id), *n, s.tokens.tokens)));
-    figures.push(("system prompt".to_string(), counts.system_prompt, m.system_prompt.tokens));
-    figures.push(("tool schemas".to_string(), counts.tools_total, t.total.tokens));
     if let Some(split) = &counts.tools {
         figures.extend(t.tools.iter().zip(&split.each).map(|(tool, n)| (format!("tool `{}`", tool.name), *n, tool.tokens.tokens)));
         let each: i64 = t.tools.iter().map(|tool| tool.tokens.tokens).sum();
         figures.push(("tool-use prompt and framing".to_string(), split.fixed, t.total.tokens - each));
     }
-    figures.push(("request total".to_string(), counts.total, m.request.total.tokens));
     figures
         .into_iter()
         .filter(|(_, recorded, estimate)| !crate::counts::plausible(*recorded, *estimate))

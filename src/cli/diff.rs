@@ -64,12 +64,19 @@ fn keyed(path: &Path, manifests: Vec<PathBuf>) -> Vec<(String, PathBuf)> {
         .collect()
 }
 
+/// An agent's `ctxc.counts` (empty when it has none) and the finding for counts in it that no
+/// tokenizer gives.
+struct AgentCounts {
+    agent: String,
+    recorded: Arc<Recorded>,
+    implausible: Option<String>,
+}
+
 /// One side's agents: each pinned, with its recorded counts.
 struct Side {
     pins: Vec<(String, AgentPin)>,
-    /// By the same keys: the agent's `ctxc.counts` (empty when it has none) and the finding for
-    /// counts in it that no tokenizer gives.
-    counts: BTreeMap<String, (Arc<Recorded>, Option<String>)>,
+    /// By the same keys.
+    counts: BTreeMap<String, AgentCounts>,
 }
 
 /// Pins one side's agents; on failure, the rendered diagnostics.
@@ -82,7 +89,8 @@ fn pin_side(manifests: &[(String, PathBuf)], session: &Session, reporter: &Repor
         match result {
             Ok((loaded, pin, measured)) => {
                 let implausible = ctxc::checks::budgets::implausible_counts(&loaded.agent, &measured).map(|d| d.message);
-                side.counts.insert(key.clone(), (loaded.recorded.unwrap_or_default(), implausible));
+                let recorded = loaded.recorded.unwrap_or_default();
+                side.counts.insert(key.clone(), AgentCounts { agent: pin.agent.clone(), recorded, implausible });
                 side.pins.push((key.clone(), pin));
             }
             Err(Failure { diagnostics, sources }) => errors.push_str(&reporter.render(&diagnostics, &sources)),
@@ -101,14 +109,15 @@ fn counts_changes(before: &Side, after: &Side) -> Vec<FileChange> {
     after
         .counts
         .iter()
-        .filter_map(|(key, (recorded, implausible))| {
-            let base = before.counts.get(key).map_or(&none, |(r, _)| r);
-            let changes = recorded.changes_from(base);
+        .filter_map(|(key, now)| {
+            let base = before.counts.get(key).map_or(&none, |was| &was.recorded);
+            let changes = now.recorded.changes_from(base);
             let file = match key.rsplit_once('/') {
                 Some((folder, _)) => format!("{folder}/{}", ctxc::counts::FILE_NAME),
                 None => ctxc::counts::FILE_NAME.to_string(),
             };
-            (changes.any() || implausible.is_some()).then(|| FileChange { file, changes, implausible: implausible.clone() })
+            let implausible = now.implausible.clone();
+            (changes.any() || implausible.is_some()).then(|| FileChange { file, agent: now.agent.clone(), changes, implausible })
         })
         .collect()
 }

@@ -232,7 +232,7 @@ pub fn counts_text(files: &[FileChange]) -> String {
     }
     let mut out = String::from("\nctxc.counts\n");
     for f in files {
-        out.push_str(&format!("  {}: {}\n", Untrusted(&f.file), counts_summary(f)));
+        out.push_str(&format!("  {} ({}): {}\n", Untrusted(&f.file), Untrusted(&f.agent), counts_summary(f)));
         if let Some(finding) = &f.implausible {
             out.push_str(&format!("  not plausible: {}\n", Untrusted(finding)));
         }
@@ -247,7 +247,7 @@ pub fn counts_markdown(files: &[FileChange]) -> String {
     }
     let mut out = String::from("\n#### `ctxc.counts`\n\n");
     for f in files {
-        out.push_str(&format!("- {}: {}\n", markdown_code(&f.file), counts_summary(f)));
+        out.push_str(&format!("- {} ({}): {}\n", markdown_code(&f.file), markdown_code(&f.agent), counts_summary(f)));
         if let Some(finding) = &f.implausible {
             out.push_str(&format!("  - **Not plausible** (BUDGET007): {}\n", markdown_text(finding)));
         }

@@ -731,3 +731,121 @@ fn plain_http_to_another_host_is_warned_about() {
         "{said}"
     );
 }
+
+fn git(dir: &Path, args: &[&str]) {
+    let out = Command::new("git")
+        .args([
+            "-c",
+            "user.name=ctxc tests",
+            "-c",
+            "user.email=tests@ctxc.invalid",
+            "-c",
+            "commit.gpgsign=false",
+            "-c",
+            "init.defaultBranch=main",
+        ])
+        .args(args)
+        .current_dir(dir)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .output()
+        .expect("git runs");
+    assert!(out.status.success(), "git {args:?}: {}", text(&out.stderr));
+}
+
+/// Issue 43: a pull request grows a prompt past its budget and commits a `ctxc.counts` recorded
+/// against an endpoint that answers small numbers. The counts are not taken: `check` fails naming
+/// both figures, the estimate is used, `--require-exact` is not satisfied, and `diff` says so.
+#[test]
+fn forged_counts_for_a_grown_prompt_are_a_finding_not_an_override() {
+    let (dir, agents) = examples();
+    let triage = agents.join("support-triage");
+    git(dir.path(), &["init", "-q"]);
+    git(dir.path(), &["add", "-A"]);
+    git(dir.path(), &["commit", "-qm", "base"]);
+    let policies = triage.join("prompts/policies.md");
+    let grown = std::fs::read_to_string(&policies).expect("read").repeat(8);
+    std::fs::write(&policies, grown).expect("write");
+    let check = |extra: &[&str]| {
+        let mut args = vec!["check", path(&triage), "--format", "concise"];
+        args.extend_from_slice(extra);
+        ctxc(&args).output().expect("runs")
+    };
+    let before = check(&[]);
+    assert_eq!(before.status.code(), Some(1), "the grown prompt is over its budget: {}", text(&before.stdout));
+    assert!(text(&before.stdout).contains("BUDGET001"));
+
+    let forger = Server::start();
+    forger.state.lock().expect("state").divide_by = Some(8);
+    assert_eq!(sync(&forger, &[path(&triage)]).status.code(), Some(0));
+
+    let after = check(&[]);
+    let shown = text(&after.stdout);
+    assert_eq!(after.status.code(), Some(1), "{shown}");
+    assert!(shown.contains("BUDGET007"), "{shown}");
+    assert!(shown.contains("BUDGET001"), "the budget is checked against the estimate: {shown}");
+    let finding = shown.lines().find(|l| l.contains("BUDGET007")).expect("the finding");
+    // Both figures, as the JSON report has them.
+    let json = cost_json(&triage);
+    for m in measured(&json) {
+        assert_eq!(m["recorded"]["status"], "implausible", "{}", m["recorded"]);
+        assert_eq!(m["exact"], false);
+        assert!(m["method"].as_str().expect("method").contains("the recorded counts are not used"), "{}", m["method"]);
+        assert!(m["sections"].as_array().expect("sections").iter().all(|s| s["tokens"]["exact"] == false));
+        let figure = &m["recorded"]["figures"][0];
+        let (recorded, estimate) = (figure["recorded"].as_i64().expect("n"), figure["estimate"].as_i64().expect("n"));
+        assert!(recorded * 2 < estimate, "{figure}");
+        let grouped = |n: i64| {
+            let digits = n.to_string();
+            let mut out = String::new();
+            for (i, c) in digits.chars().enumerate() {
+                if i > 0 && (digits.len() - i) % 3 == 0 {
+                    out.push(',');
+                }
+                out.push(c);
+            }
+            out
+        };
+        if finding.contains(&format!("{} mode, scenario `{}`", m["mode"].as_str().expect("mode"), m["scenario"].as_str().expect("s"))) {
+            assert!(finding.contains(&grouped(recorded)) && finding.contains(&grouped(estimate)), "{finding}");
+        }
+    }
+    let exact = check(&["--require-exact"]);
+    assert_eq!(exact.status.code(), Some(1));
+    assert!(text(&exact.stdout).contains("BUDGET005"), "--require-exact is not satisfied: {}", text(&exact.stdout));
+    let cost = ctxc(&["cost", path(&triage), "--mode", "triage", "--scenario", "default"]).output().expect("runs");
+    assert!(!text(&cost.stdout).contains("exact: Anthropic count_tokens"), "{}", text(&cost.stdout));
+
+    // The pull request's diff names the file and what it holds.
+    let diff = ctxc(&["diff", "--base", "HEAD", path(&triage)]).output().expect("runs");
+    let said = text(&diff.stdout);
+    assert!(said.contains("\nctxc.counts\n  ctxc.counts (support-triage): "), "{said}{}", text(&diff.stderr));
+    let entries = std::fs::read_to_string(triage.join("ctxc.counts")).expect("read").lines().filter(|l| !l.starts_with('#')).count();
+    assert!(said.contains(&format!("{entries} entries added, 0 changed, 0 removed")), "{said}");
+    assert!(said.contains("not plausible: ctxc.counts holds counts for `claude-sonnet-4-5` that no tokenizer gives"), "{said}");
+    let markdown = text(&ctxc(&["diff", "--base", "HEAD", path(&triage), "--format", "markdown"]).output().expect("runs").stdout);
+    assert!(markdown.contains("#### `ctxc.counts`") && markdown.contains("**Not plausible** (BUDGET007)"), "{markdown}");
+    let json: Value =
+        serde_json::from_slice(&ctxc(&["diff", "--base", "HEAD", path(&triage), "--format", "json"]).output().expect("runs").stdout)
+            .expect("JSON");
+    assert_eq!(json["counts"][0]["added"], entries);
+    assert!(json["counts"][0]["implausible"].is_string());
+}
+
+/// The window bar is 60 cells whatever the window: with `context_window = 1` every count is past
+/// it, and the bar once grew with the count (a 4 MB prompt printed 144 MB).
+#[test]
+fn the_window_bar_stays_sixty_cells_past_a_tiny_window() {
+    let (_dir, agent) = tiny();
+    let manifest = agent.join("ctxc.toml");
+    let with_window = std::fs::read_to_string(&manifest).expect("read").replace("model = ", "context_window = 1\nmodel = ");
+    std::fs::write(&manifest, with_window).expect("write");
+    std::fs::write(agent.join("role.md"), "Answer about the weather, briefly and kindly. ".repeat(2000)).expect("write");
+    let out = ctxc(&["cost", path(&agent)]).output().expect("runs");
+    let shown = text(&out.stdout);
+    let bar = shown.lines().find(|l| l.contains("█ fixed")).expect("the bar");
+    let cells = bar.split("]  ").next().expect("cells").trim_start_matches('[');
+    assert_eq!(cells.chars().count(), 60, "{bar}");
+    assert!(cells.chars().all(|c| c == '█'), "{bar}");
+    assert!(shown.len() < 20_000, "{} bytes", shown.len());
+}
