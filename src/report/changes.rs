@@ -208,21 +208,6 @@ pub fn markdown(c: &Comparison, before: &str, after: &str, all: bool) -> String 
     out
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn signs_and_fences() {
-        assert_eq!(signed(1234, true), "+1,234");
-        assert_eq!(signed(-17, true), "-17");
-        assert_eq!(signed(5, false), "~+5");
-        assert_eq!(signed(0, true), "0");
-        assert_eq!(fence("a ``` b"), "````");
-        assert_eq!(fence("plain"), "```");
-    }
-}
-
 /// What a change does to the recorded counts (`ctxc.counts`), for the terminal: a file changed
 /// replaces estimates by figures labelled exact, so it is named, with what it holds that no
 /// tokenizer gives.
@@ -266,5 +251,20 @@ fn counts_summary(f: &FileChange) -> String {
             c.removed
         ),
         false => "unchanged".to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn signs_and_fences() {
+        assert_eq!(signed(1234, true), "+1,234");
+        assert_eq!(signed(-17, true), "-17");
+        assert_eq!(signed(5, false), "~+5");
+        assert_eq!(signed(0, true), "0");
+        assert_eq!(fence("a ``` b"), "````");
+        assert_eq!(fence("plain"), "```");
     }
 }

@@ -799,7 +799,7 @@ fn forged_counts_for_a_grown_prompt_are_a_finding_not_an_override() {
             let digits = n.to_string();
             let mut out = String::new();
             for (i, c) in digits.chars().enumerate() {
-                if i > 0 && (digits.len() - i) % 3 == 0 {
+                if i > 0 && (digits.len() - i).is_multiple_of(3) {
                     out.push(',');
                 }
                 out.push(c);
