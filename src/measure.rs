@@ -320,7 +320,8 @@ const LEAST_TOKENS_FOR_A_RATIO: i64 = 100;
 
 /// This project's own ratio for a render not wholly recorded: the longest prefix of its system
 /// prompt whose request is recorded (with the bare request), its recorded tokens over its
-/// o200k_base count, in thousandths; and how many sections that prefix holds.
+/// o200k_base count, in thousandths; and how many sections that prefix holds. None when the
+/// prefix's count is not plausible for its text ([`crate::counts::plausible`]).
 fn recorded_ratio(
     plan: &Plan,
     recorded: &Recorded,
@@ -334,7 +335,12 @@ fn recorded_ratio(
     let counted: Vec<usize> = rendered.sections[..k].iter().map(|s| counter.count_hashed(c.tokenizer, &s.text, s.text.hash())).collect();
     let parts = prompt_parts(rendered, &counted, &c);
     let o200k = counter.count_concat(profile.tokenizer, &parts) as i64;
-    (o200k >= LEAST_TOKENS_FOR_A_RATIO && prefix > bare).then(|| (((prefix - bare) * 1000 + o200k / 2) / o200k) as u32).map(|r| (r, k))
+    // A ratio from counts no tokenizer gives would scale the whole render: the published one stays.
+    let estimate = profile.estimate_calibration().map_or(o200k, |c| c.scale(o200k));
+    let plausible = crate::counts::plausible(prefix - bare, estimate);
+    (o200k >= LEAST_TOKENS_FOR_A_RATIO && prefix > bare && plausible)
+        .then(|| (((prefix - bare) * 1000 + o200k / 2) / o200k) as u32)
+        .map(|r| (r, k))
 }
 
 /// The estimated (or, for a public tokenizer, exact) accounting of one render, its window left

@@ -830,6 +830,16 @@ fn forged_counts_for_a_grown_prompt_are_a_finding_not_an_override() {
             .expect("JSON");
     assert_eq!(json["counts"][0]["added"], entries);
     assert!(json["counts"][0]["implausible"].is_string());
+
+    // A prompt edited since: its first sections' forged counts would give this project's own
+    // ratio, scaling the whole estimate down; the published factor is kept.
+    std::fs::write(&policies, std::fs::read_to_string(&policies).expect("read") + "\nOne more rule.\n").expect("write");
+    for m in measured(&cost_json(&triage)) {
+        assert_eq!(m["recorded"]["status"], "missing", "{}", m["recorded"]);
+        assert_eq!(m["model"]["calibration"]["generation"], "claude-3", "{}", m["method"]);
+        assert!(m["method"].as_str().expect("method").contains("× 1.20"), "{}", m["method"]);
+    }
+    assert_eq!(check(&[]).status.code(), Some(1), "still over its budget");
 }
 
 /// The window bar is 60 cells whatever the window: with `context_window = 1` every count is past
