@@ -107,6 +107,7 @@ macro_rules! rule_table {
                 BUDGET004 budget004_no_room_for_response,
                 BUDGET005 budget005_count_not_recorded,
                 BUDGET006 budget006_workload_over_policy,
+                BUDGET007 budget007_implausible_count,
             }
             settings Settings {
                 SET001 set001_deepagents_trigger_out_of_range,

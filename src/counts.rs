@@ -18,6 +18,31 @@ use crate::tools::Tool;
 /// The file of recorded counts, beside the manifest.
 pub const FILE_NAME: &str = "ctxc.counts";
 
+/// The most tokens a recorded count may hold: ten times the largest context window of any model
+/// (10 million), so that every sum of counts fits an `i64` and a forged figure stays a number a
+/// report can print.
+pub const MAX_TOKENS: u64 = 100_000_000;
+
+/// How far a recorded count may stand from ctxc's calibrated estimate of the same text and still
+/// be taken as the endpoint's: from half the estimate to five times it, each side widened by
+/// [`PLAUSIBLE_SLACK`] tokens. Calibrated estimates stay within ±15 % of what the tokenizers
+/// they stand for count on whole prompts (docs/counting.md), and the widest gap measured between
+/// two production tokenizers on a whole script is 4.4× (cl100k_base against o200k_base on
+/// Gujarati, OpenAI's GPT-4o announcement): a count past either side comes from no tokenizer.
+/// The lower side is what a forged count would cross, to make a grown prompt fit its budget.
+pub const PLAUSIBLE_BELOW: i64 = 2;
+pub const PLAUSIBLE_ABOVE: i64 = 5;
+/// Tokens any figure may differ by whatever its size: a request's framing, which ctxc does not
+/// estimate, and the separator a recorded section holds.
+pub const PLAUSIBLE_SLACK: i64 = 32;
+
+/// Whether `recorded` tokens is a count some tokenizer could give for a text ctxc estimates at
+/// `estimate` tokens ([`PLAUSIBLE_BELOW`], [`PLAUSIBLE_ABOVE`]).
+pub fn plausible(recorded: i64, estimate: i64) -> bool {
+    let estimate = estimate.max(0);
+    recorded >= estimate / PLAUSIBLE_BELOW - PLAUSIBLE_SLACK && recorded <= estimate.saturating_mul(PLAUSIBLE_ABOVE) + PLAUSIBLE_SLACK
+}
+
 /// The one user message every counted request carries: both endpoints require a message, and a
 /// request's counts are compared only with requests that carry the same one.
 pub const PLACEHOLDER_MESSAGE: &str = ".";
@@ -108,7 +133,7 @@ impl Provider {
             Provider::Anthropic => "input_tokens",
             Provider::Gemini => "totalTokens",
         };
-        value.get(field)?.as_u64()
+        value.get(field)?.as_u64().filter(|n| *n <= MAX_TOKENS)
     }
 }
 
@@ -326,7 +351,10 @@ impl Recorded {
             if hash.len() != 64 || !hash.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)) {
                 return Err(error(2, "the hash is not 64 lowercase hex digits".into()));
             }
-            let tokens = tokens.parse().map_err(|_| error(3, format!("`{tokens}` is not a token count")))?;
+            let tokens: u64 = tokens.parse().map_err(|_| error(3, format!("`{tokens}` is not a token count")))?;
+            if tokens > MAX_TOKENS {
+                return Err(error(3, format!("{tokens} tokens is more than any request holds (at most {MAX_TOKENS})")));
+            }
             if !is_date(date) {
                 return Err(error(4, format!("`{date}` is not a date (YYYY-MM-DD)")));
             }
@@ -366,9 +394,51 @@ impl Recorded {
         self.entries.len()
     }
 
+    /// How this file's counts differ from `base`'s: entries added, entries whose count changed,
+    /// entries removed (a date alone changing is not a change).
+    pub fn changes_from(&self, base: &Recorded) -> Changes {
+        let mut changes = Changes::default();
+        for (key, entry) in &self.entries {
+            match base.entries.get(key) {
+                None => changes.added += 1,
+                Some(was) if was.tokens != entry.tokens => changes.changed += 1,
+                Some(_) => {}
+            }
+        }
+        changes.removed = base.entries.keys().filter(|key| !self.entries.contains_key(*key)).count();
+        changes
+    }
+
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }
+}
+
+/// How a `ctxc.counts` changed between two revisions, in entries.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Changes {
+    pub added: usize,
+    pub changed: usize,
+    pub removed: usize,
+}
+
+impl Changes {
+    pub fn any(&self) -> bool {
+        self.added + self.changed + self.removed > 0
+    }
+}
+
+/// What a review of a change shows of one agent's `ctxc.counts`: how its entries changed, and
+/// the finding for counts no tokenizer gives, if any (BUDGET007's message).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct FileChange {
+    /// The file, relative to the folder reviewed.
+    pub file: String,
+    /// The agent it records counts for.
+    pub agent: String,
+    #[serde(flatten)]
+    pub changes: Changes,
+    pub implausible: Option<String>,
 }
 
 fn is_date(text: &str) -> bool {
@@ -402,8 +472,9 @@ pub enum Retry {
 pub const MAX_ATTEMPTS: u32 = 5;
 
 /// Whether and when to retry after attempt `attempt` (1-based) failed: 429 after the
-/// provider's `retry-after` (seconds) or the backoff; 5xx, timeouts and broken connections
-/// (`status` `None`) after an exponential backoff from half a second; any other answer never.
+/// provider's `retry-after` (seconds) or the backoff; 408, 5xx, timeouts and broken connections
+/// (`status` `None`) after an exponential backoff from half a second; any other answer never (a
+/// refused key, a bad request or a redirect is answered the same way again).
 pub fn retry(status: Option<u16>, retry_after: Option<&str>, attempt: u32) -> Retry {
     if attempt >= MAX_ATTEMPTS {
         return Retry::GiveUp;
@@ -415,7 +486,7 @@ pub fn retry(status: Option<u16>, retry_after: Option<&str>, attempt: u32) -> Re
             Retry::After(asked.map_or(backoff, |s| Duration::from_secs_f64(s.min(120.0))))
         }
         None => Retry::After(backoff),
-        Some(s) if (500..600).contains(&s) => Retry::After(backoff),
+        Some(s) if s == 408 || (500..600).contains(&s) => Retry::After(backoff),
         Some(_) => Retry::GiveUp,
     }
 }
@@ -521,9 +592,22 @@ mod tests {
         assert!(Recorded::parse("anthropic\tm\tabc\t1\t2026-11-26").is_err());
         assert!(Recorded::parse(&format!("anthropic\tm\t{}\t1\t26-11-2026", a.hash)).is_err());
         assert!(Recorded::parse("just one field").is_err());
+        let huge = Recorded::parse(&format!("anthropic\tm\t{}\t{}\t2026-11-26", a.hash, u64::MAX)).expect_err("over the maximum");
+        assert_eq!((huge.line, huge.column), (1, 1 + 10 + 2 + 65));
+        assert!(huge.message.contains("at most 100000000"), "{}", huge.message);
+        assert!(Recorded::parse(&format!("anthropic\tm\t{}\t{MAX_TOKENS}\t2026-11-26", a.hash)).is_ok());
+        assert_eq!(Provider::Anthropic.parse_answer(&format!(r#"{{"input_tokens": {}}}"#, u64::MAX)), None);
         let mut pruned = Recorded::parse(&text).expect("parses");
         assert_eq!(pruned.retain_used([&a]), 1);
         assert_eq!(pruned.len(), 1);
+        // Against the file before: b removed; then a's count changed and c added.
+        let before = Recorded::parse(&text).expect("parses");
+        assert_eq!(pruned.changes_from(&before), Changes { added: 0, changed: 0, removed: 1 });
+        let c = CountRequest::new(Provider::Anthropic, "claude-sonnet-4-5", Some("New."), &[]);
+        pruned.insert(&a, Entry { tokens: 9, date: "2026-11-25".into() });
+        pruned.insert(&c, Entry { tokens: 11, date: "2026-11-27".into() });
+        assert_eq!(pruned.changes_from(&before), Changes { added: 1, changed: 1, removed: 1 });
+        assert!(!before.changes_from(&before).any());
     }
 
     #[test]
@@ -534,8 +618,19 @@ mod tests {
         assert_eq!(retry(None, None, 1), Retry::After(Duration::from_millis(500)));
         assert_eq!(retry(Some(400), None, 1), Retry::GiveUp);
         assert_eq!(retry(Some(401), None, 1), Retry::GiveUp);
+        assert_eq!(retry(Some(302), None, 1), Retry::GiveUp);
+        assert_eq!(retry(Some(408), None, 1), Retry::After(Duration::from_millis(500)));
         assert_eq!(retry(Some(500), None, MAX_ATTEMPTS), Retry::GiveUp);
         assert_eq!(date_of(0), "1970-01-01");
         assert_eq!(date_of(1_795_651_200), "2026-11-26");
+    }
+
+    #[test]
+    fn a_count_far_from_its_estimate_is_implausible() {
+        // The issue's forged count: a prompt grown to ~11,600 tokens recorded as 1,400.
+        assert!(!plausible(1_400, 11_600));
+        assert!(plausible(5_768, 11_600) && !plausible(5_767, 11_600), "half, less the slack");
+        assert!(plausible(58_032, 11_600) && !plausible(58_033, 11_600), "five times, plus the slack");
+        assert!(plausible(8, 0) && plausible(-32, 0) && !plausible(33, 0), "framing ctxc does not estimate");
     }
 }

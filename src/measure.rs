@@ -163,6 +163,18 @@ pub enum Recording {
     Exact { endpoint: &'static str, date: String, requests: usize },
     /// Some requests are not recorded (a text changed since): the counts are estimates.
     Missing { endpoint: &'static str, missing: usize, requests: usize },
+    /// Every request was recorded, but some figure they give is one no tokenizer counts for its
+    /// text ([`crate::counts::plausible`]): none is used, the counts are estimates.
+    Implausible { endpoint: &'static str, requests: usize, figures: Vec<Implausible> },
+}
+
+/// A figure whose recorded count is outside the plausible band of its estimate.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Implausible {
+    /// What the figure is: `system prompt`, `section `role``, `tool `search``, `request total`, …
+    pub part: String,
+    pub recorded: i64,
+    pub estimate: i64,
 }
 
 struct Counting<'a> {
@@ -233,7 +245,17 @@ pub fn measure_with(agent: &Agent, rendered: &Rendered, counter: &TokenCounter, 
         let plan = count_plan(provider, &m.model.model, rendered, &tools);
         let requests = plan.requests().count();
         match plan.counts(recorded) {
-            Ok(counts) => use_recorded(&mut m, provider, &counts, requests),
+            Ok(counts) => match implausible(&m, &counts) {
+                figures if figures.is_empty() => use_recorded(&mut m, provider, &counts, requests),
+                figures => {
+                    let first = &figures[0];
+                    m.method = format!(
+                        "{} (the recorded counts are not used: {} recorded as {} tokens against ~{} estimated, a count no tokenizer gives)",
+                        m.method, first.part, first.recorded, first.estimate
+                    );
+                    m.recorded = Some(Recording::Implausible { endpoint: provider.endpoint(), requests, figures });
+                }
+            },
             Err(missing) => {
                 let not_recorded = format!("not recorded: {missing} of {requests} requests; `ctxc counts sync` records them");
                 m.method = format!("{} ({not_recorded})", m.method);
@@ -256,6 +278,32 @@ pub fn measure_with(agent: &Agent, rendered: &Rendered, counter: &TokenCounter, 
     m
 }
 
+/// The figures of a wholly recorded render whose counts no tokenizer gives for their text: each
+/// part a report shows (framing, sections, system prompt, tools, request) against `m`, its
+/// calibrated estimate. A forged count is one of these; so is any figure a forged count shifts,
+/// since each part is a difference of two recorded requests.
+fn implausible(m: &Measured, counts: &PlanCounts) -> Vec<Implausible> {
+    let t = &m.tool_schemas;
+    // The wholes first: the first figure is the one a finding names.
+    let mut figures = vec![
+        ("request total".to_string(), counts.total, m.request.total.tokens),
+        ("system prompt".to_string(), counts.system_prompt, m.system_prompt.tokens),
+        ("tool schemas".to_string(), counts.tools_total, t.total.tokens),
+        ("message framing".to_string(), counts.bare, m.request.framing.tokens),
+    ];
+    figures.extend(m.sections.iter().zip(&counts.sections).map(|(s, n)| (format!("section `{}`", s.id), *n, s.tokens.tokens)));
+    if let Some(split) = &counts.tools {
+        figures.extend(t.tools.iter().zip(&split.each).map(|(tool, n)| (format!("tool `{}`", tool.name), *n, tool.tokens.tokens)));
+        let each: i64 = t.tools.iter().map(|tool| tool.tokens.tokens).sum();
+        figures.push(("tool-use prompt and framing".to_string(), split.fixed, t.total.tokens - each));
+    }
+    figures
+        .into_iter()
+        .filter(|(_, recorded, estimate)| !crate::counts::plausible(*recorded, *estimate))
+        .map(|(part, recorded, estimate)| Implausible { part, recorded, estimate })
+        .collect()
+}
+
 /// The band of an estimate at a project's own recorded ratio, for a family without a measured one.
 const OWN_RATIO_BAND: u32 = 10;
 
@@ -272,7 +320,8 @@ const LEAST_TOKENS_FOR_A_RATIO: i64 = 100;
 
 /// This project's own ratio for a render not wholly recorded: the longest prefix of its system
 /// prompt whose request is recorded (with the bare request), its recorded tokens over its
-/// o200k_base count, in thousandths; and how many sections that prefix holds.
+/// o200k_base count, in thousandths; and how many sections that prefix holds. None when the
+/// prefix's count is not plausible for its text ([`crate::counts::plausible`]).
 fn recorded_ratio(
     plan: &Plan,
     recorded: &Recorded,
@@ -286,7 +335,12 @@ fn recorded_ratio(
     let counted: Vec<usize> = rendered.sections[..k].iter().map(|s| counter.count_hashed(c.tokenizer, &s.text, s.text.hash())).collect();
     let parts = prompt_parts(rendered, &counted, &c);
     let o200k = counter.count_concat(profile.tokenizer, &parts) as i64;
-    (o200k >= LEAST_TOKENS_FOR_A_RATIO && prefix > bare).then(|| (((prefix - bare) * 1000 + o200k / 2) / o200k) as u32).map(|r| (r, k))
+    // A ratio from counts no tokenizer gives would scale the whole render: the published one stays.
+    let estimate = profile.estimate_calibration().map_or(o200k, |c| c.scale(o200k));
+    let plausible = crate::counts::plausible(prefix - bare, estimate);
+    (o200k >= LEAST_TOKENS_FOR_A_RATIO && prefix > bare && plausible)
+        .then(|| (((prefix - bare) * 1000 + o200k / 2) / o200k) as u32)
+        .map(|r| (r, k))
 }
 
 /// The estimated (or, for a public tokenizer, exact) accounting of one render, its window left

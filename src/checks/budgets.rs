@@ -242,6 +242,7 @@ pub fn not_recorded(agent: &Agent, measured: &[Measured]) -> Option<Diagnostic> 
     let provider = crate::counts::Provider::of(&agent.profile)?;
     let mut missing = 0;
     let mut requests = 0;
+    let mut implausible = 0;
     let mut renders = Vec::new();
     for m in measured {
         match &m.recorded {
@@ -250,6 +251,7 @@ pub fn not_recorded(agent: &Agent, measured: &[Measured]) -> Option<Diagnostic> 
                 missing += n;
                 requests += of;
             }
+            Some(Recording::Implausible { .. }) => implausible += 1,
             None => {}
         }
         renders.push(format!("{} mode, scenario `{}`", m.mode, m.scenario));
@@ -257,9 +259,14 @@ pub fn not_recorded(agent: &Agent, measured: &[Measured]) -> Option<Diagnostic> 
     if renders.is_empty() {
         return None;
     }
-    let what = match requests {
-        0 => format!("there is no {} beside the manifest", crate::counts::FILE_NAME),
-        _ => format!("{missing} of {requests} requests are not recorded in {}", crate::counts::FILE_NAME),
+    let file = crate::counts::FILE_NAME;
+    let what = match (requests, implausible) {
+        (0, 0) => format!("there is no {file} beside the manifest"),
+        (0, n) => format!("{n} render(s) are recorded in {file} with counts no tokenizer gives (BUDGET007)"),
+        (_, 0) => format!("{missing} of {requests} requests are not recorded in {file}"),
+        (_, n) => format!(
+            "{missing} of {requests} requests are not recorded in {file}, and {n} render(s) with counts no tokenizer gives (BUDGET007)"
+        ),
     };
     let shown: Vec<&str> = renders.iter().take(5).map(String::as_str).collect();
     let more = if renders.len() > shown.len() { format!(" and {} more", renders.len() - shown.len()) } else { String::new() };
@@ -274,6 +281,52 @@ pub fn not_recorded(agent: &Agent, measured: &[Measured]) -> Option<Diagnostic> 
         .in_file(&agent.manifest_display)
         .at(agent.budgets.require_exact.as_ref().or(agent.model_origin.as_ref()).and_then(|o| o.span.clone()))
         .help("record the counts with `ctxc counts sync` (it needs the provider's API key) and commit ctxc.counts"),
+    )
+}
+
+/// One finding for an agent with renders whose recorded counts no tokenizer gives for their text
+/// ([`crate::counts::plausible`]), naming each render's first such figure with both numbers, at
+/// the manifest's `model`. Those renders are costed by the estimate, whatever `ctxc.counts` says.
+pub fn implausible_counts(agent: &Agent, measured: &[Measured]) -> Option<Diagnostic> {
+    use crate::measure::Recording;
+    let mut renders = Vec::new();
+    let mut endpoint = "";
+    for m in measured {
+        if let Some(Recording::Implausible { endpoint: e, figures, .. }) = &m.recorded {
+            endpoint = e;
+            let f = &figures[0];
+            let more = match figures.len() {
+                1 => String::new(),
+                n => format!(" and {} other figure{}", n - 1, if n == 2 { "" } else { "s" }),
+            };
+            renders.push(format!(
+                "{} mode, scenario `{}`: {} recorded as {}, estimated at ~{}{more}",
+                m.mode,
+                m.scenario,
+                f.part,
+                grouped(f.recorded),
+                grouped(f.estimate)
+            ));
+        }
+    }
+    let shown: Vec<&str> = renders.iter().take(5).map(String::as_str).collect();
+    let more = if renders.len() > shown.len() { format!("; and {} more", renders.len() - shown.len()) } else { String::new() };
+    let first = shown.first()?;
+    let rest = if shown.len() > 1 { format!("; {}", shown[1..].join("; ")) } else { String::new() };
+    Some(
+        Diagnostic::error(format!(
+            "{} holds counts for `{}` that no tokenizer gives for the text: {first}{rest}{more}",
+            crate::counts::FILE_NAME,
+            agent.profile.model
+        ))
+        .code(Code::BUDGET007)
+        .in_file(&agent.manifest_display)
+        .at(agent.model_origin.as_ref().and_then(|o| o.span.clone()))
+        .help(format!(
+            "a recorded count must lie between half and {} times ctxc's calibrated estimate (± {} tokens); these renders are costed by the estimate. Record the counts again with `ctxc counts sync` against {endpoint}, and review ctxc.counts changes like code",
+            crate::counts::PLAUSIBLE_ABOVE,
+            crate::counts::PLAUSIBLE_SLACK
+        )),
     )
 }
 

@@ -61,6 +61,10 @@ struct SyncArgs {
     /// Requests in flight at once.
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u16).range(1..=64))]
     jobs: u16,
+    /// The most requests one run may send, in all (what the manifests ask for is counted before
+    /// anything is sent).
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..))]
+    max_requests: u32,
 }
 
 pub fn run(args: CountsArgs, reporter: &Reporter) -> u8 {
@@ -135,6 +139,18 @@ fn sync(args: SyncArgs, reporter: &Reporter) -> u8 {
     if code == EXIT_INPUT {
         return code;
     }
+    // A manifest decides how many requests it takes (modes × scenarios × sections): bounded
+    // before the first one is sent.
+    let to_send: usize = files.values().map(|f| f.needed.values().filter(|n| f.recorded.get(&n.request).is_none()).count()).sum();
+    if !args.dry_run && to_send > args.max_requests as usize {
+        return reporter.usage(format!(
+            "{to_send} requests would be sent, more than --max-requests allows ({}); nothing was sent: pass --max-requests {to_send} to send them, or sync fewer agents at a time (--dry-run lists them per agent)",
+            args.max_requests
+        ));
+    }
+    if to_send > 0 {
+        warn_plain_http(&files, reporter);
+    }
     let date = std::env::var(TEST_DATE_VAR).unwrap_or_else(|_| {
         let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
         ctxc::counts::date_of(now)
@@ -145,6 +161,37 @@ fn sync(args: SyncArgs, reporter: &Reporter) -> u8 {
         code = code.max(outcome.unwrap_or_else(|message| reporter.usage(message)));
     }
     code
+}
+
+/// A warning for each base URL in use that sends the key and the prompts unencrypted: plain
+/// `http://` to a host that is not this machine.
+fn warn_plain_http(files: &BTreeMap<PathBuf, CountsFile>, reporter: &Reporter) {
+    let providers: std::collections::BTreeSet<Provider> =
+        files.values().flat_map(|f| f.needed.values().map(|n| n.request.provider)).collect();
+    for provider in providers {
+        let base = base_url(provider);
+        let Ok(uri) = base.parse::<ureq::http::Uri>() else { continue };
+        let host = uri.host().unwrap_or_default();
+        let loopback = host.eq_ignore_ascii_case("localhost")
+            || host.trim_start_matches('[').trim_end_matches(']').parse::<std::net::IpAddr>().is_ok_and(|ip| ip.is_loopback());
+        if uri.scheme_str() == Some("http") && !loopback {
+            let warning = Diagnostic::warning(format!(
+                "{} is plain http:// to {}: the key and every prompt cross the network unencrypted; use https://",
+                provider.base_url_variable(),
+                Untrusted(host)
+            ));
+            reporter.diagnostics(&[warning], &ctxc::Sources::default());
+        }
+    }
+}
+
+/// The base URL requests to `provider` go to: its variable's value, else the provider's own.
+fn base_url(provider: Provider) -> String {
+    std::env::var(provider.base_url_variable())
+        .ok()
+        .map(|b| b.trim().to_string())
+        .filter(|b| !b.is_empty())
+        .unwrap_or_else(|| provider.default_base_url().to_string())
 }
 
 /// The requests of one agent: for each mode × scenario of a model with a counting endpoint,
@@ -248,7 +295,7 @@ fn sync_file(path: &Path, file: &mut CountsFile, args: &SyncArgs, date: &str, pa
         file.recorded.len(),
         text.len()
     ));
-    out.push_str(&failure_lines(&failures, &keys));
+    out.push_str(&failure_lines(&failures));
     output::print(&out);
     Ok(if failures.is_empty() { EXIT_OK } else { EXIT_FINDINGS })
 }
@@ -292,25 +339,28 @@ fn provider_keys(shown: &str, missing: &[&Needed]) -> Result<BTreeMap<Provider, 
                 variables.join(" or ")
             ));
         };
-        keys.insert(provider, key.trim().to_string());
+        let key = key.trim();
+        // Sent as a header: a character it cannot carry would fail every attempt alike.
+        if !key.bytes().all(|b| b.is_ascii_graphic()) {
+            return Err(format!(
+                "{shown}: the key in {} holds a character an HTTP header cannot carry (a space or a control character)",
+                variables.join(" or ")
+            ));
+        }
+        keys.insert(provider, key.to_string());
     }
     Ok(keys)
 }
 
-/// One line per failed request, with the keys masked out of the reason.
-fn failure_lines(failures: &[(&&Needed, String)], keys: &BTreeMap<Provider, String>) -> String {
+/// One line per failed request (its reason masked already, where the answer was read).
+fn failure_lines(failures: &[(&&Needed, String)]) -> String {
     let mut out = String::new();
     for (needed, reason) in failures {
         let others = match needed.uses.len() {
             1 => String::new(),
             n => format!(" (and {} other render{})", n - 1, if n == 2 { "" } else { "s" }),
         };
-        // The key never appears in output, even when an answer echoes it.
-        let mut reason = reason.clone();
-        for key in keys.values() {
-            reason = reason.replace(key.as_str(), "[key]");
-        }
-        out.push_str(&format!("failed: {}{others}: {}\n", Untrusted(&needed.uses[0]), Untrusted(&reason)));
+        out.push_str(&format!("failed: {}{others}: {}\n", Untrusted(&needed.uses[0]), Untrusted(reason)));
     }
     out
 }
@@ -330,7 +380,9 @@ fn remove_stale_temps(path: &Path) {
 /// Sends every request, `jobs` at a time, each retried as [`ctxc::counts::retry`] says; the
 /// answers in the order of `missing`.
 fn send_all(missing: &[&Needed], keys: &BTreeMap<Provider, String>, jobs: usize) -> Vec<Result<u64, String>> {
-    let http: ureq::Agent = ureq::Agent::config_builder().timeout_global(Some(REQUEST_TIMEOUT)).http_status_as_error(false).build().into();
+    // No redirect is followed: ureq would carry `x-api-key` / `x-goog-api-key` to any origin.
+    let http: ureq::Agent =
+        ureq::Agent::config_builder().timeout_global(Some(REQUEST_TIMEOUT)).http_status_as_error(false).max_redirects(0).build().into();
     let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
     let answers: Vec<Mutex<Option<Result<u64, String>>>> = missing.iter().map(|_| Mutex::new(None)).collect();
@@ -342,7 +394,7 @@ fn send_all(missing: &[&Needed], keys: &BTreeMap<Provider, String>, jobs: usize)
                 let Some(needed) = missing.get(i) else { break };
                 let request = &needed.request;
                 let key = keys.get(&request.provider).map_or("", String::as_str);
-                let answer = send(&http, request, key);
+                let answer = send(&http, request, key, keys);
                 if let Ok(mut slot) = answers[i].lock() {
                     *slot = Some(answer);
                 }
@@ -366,13 +418,11 @@ fn progress_bar(finished: usize, total: usize) -> String {
     format!("counting [{}{}] {finished}/{total} requests", "#".repeat(filled), "-".repeat(CELLS - filled))
 }
 
-/// One request, with its retries: the count, or why it failed for good.
-fn send(http: &ureq::Agent, request: &CountRequest, key: &str) -> Result<u64, String> {
-    let base = std::env::var(request.provider.base_url_variable())
-        .ok()
-        .filter(|b| !b.trim().is_empty())
-        .unwrap_or_else(|| request.provider.default_base_url().to_string());
-    let url = request.provider.url(base.trim(), &request.model);
+/// One request, with its retries: the count, or why it failed for good. Whatever an answer says
+/// is shown with every key in `keys` masked, before it is clipped.
+fn send(http: &ureq::Agent, request: &CountRequest, key: &str, keys: &BTreeMap<Provider, String>) -> Result<u64, String> {
+    let url = request.provider.url(&base_url(request.provider), &request.model);
+    let shown = |body: &str| clipped(&keys.values().fold(body.to_string(), |text, key| masked(&text, key)));
     let mut attempt = 0;
     loop {
         attempt += 1;
@@ -383,23 +433,83 @@ fn send(http: &ureq::Agent, request: &CountRequest, key: &str) -> Result<u64, St
         let (status, retry_after, failure) = match call.send(request.body.as_str()) {
             Ok(mut response) => {
                 let status = response.status().as_u16();
-                let retry_after = response.headers().get("retry-after").and_then(|v| v.to_str().ok()).map(str::to_string);
+                let header = |name: &str| response.headers().get(name).and_then(|v| v.to_str().ok()).map(str::to_string);
+                let (retry_after, location) = (header("retry-after"), header("location"));
                 let body = response.body_mut().with_config().limit(1 << 20).read_to_string().unwrap_or_default();
                 if status == 200 {
                     return request
                         .provider
                         .parse_answer(&body)
-                        .ok_or_else(|| format!("the answer holds no token count: {}", clipped(&body)));
+                        .ok_or_else(|| format!("the answer holds no token count: {}", shown(&body)));
                 }
-                (Some(status), retry_after, format!("HTTP {status}: {}", clipped(&body)))
+                let failure = match location.filter(|_| (300..400).contains(&status)) {
+                    Some(location) => format!(
+                        "HTTP {status}: redirected to {}, not followed (the key goes to the configured origin only)",
+                        shown(&origin_of(&location))
+                    ),
+                    None => format!("HTTP {status}: {}", shown(&body)),
+                };
+                (Some(status), retry_after, failure)
             }
-            Err(e) => (None, None, format!("no answer: {e}")),
+            // Only a failure of the connection may go away on its own; any other (a URL or a
+            // header ureq refuses) fails every attempt alike.
+            Err(
+                e @ (ureq::Error::Io(_)
+                | ureq::Error::Timeout(_)
+                | ureq::Error::ConnectionFailed
+                | ureq::Error::HostNotFound
+                | ureq::Error::BodyStalled
+                | ureq::Error::Protocol(_)),
+            ) => (None, None, format!("no answer: {}", shown(&e.to_string()))),
+            Err(e) => return Err(format!("not sent: {} (after 1 attempt)", shown(&e.to_string()))),
         };
         match ctxc::counts::retry(status, retry_after.as_deref(), attempt) {
             Retry::After(wait) => std::thread::sleep(wait),
             Retry::GiveUp => return Err(format!("{failure} (after {attempt} attempt{})", if attempt == 1 { "" } else { "s" })),
         }
     }
+}
+
+/// The origin (`scheme://host:port`) of a redirect's `Location`, all that a failure names of it;
+/// a relative or unreadable location as it is.
+fn origin_of(location: &str) -> String {
+    match location.parse::<ureq::http::Uri>() {
+        Ok(uri) if uri.host().is_some() => {
+            let port = uri.port_u16().map(|p| format!(":{p}")).unwrap_or_default();
+            format!("{}://{}{port}", uri.scheme_str().unwrap_or("?"), uri.host().unwrap_or_default())
+        }
+        _ => location.to_string(),
+    }
+}
+
+/// The fewest characters of a key that are masked wherever they appear.
+const MASKED_RUN: usize = 8;
+
+/// `text` with every run of [`MASKED_RUN`] characters or more taken from `key` replaced by
+/// `[key]`: the whole key, and any long piece of it (an answer may echo a key cut or split).
+/// A run is extended while each next window of that length is one of the key's: linear in the text.
+fn masked(text: &str, key: &str) -> String {
+    if key.len() < MASKED_RUN {
+        return if key.is_empty() { text.to_string() } else { text.replace(key, "[key]") };
+    }
+    let windows: std::collections::HashSet<&[u8]> = key.as_bytes().windows(MASKED_RUN).collect();
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes.get(i..i + MASKED_RUN).is_some_and(|w| windows.contains(w)) {
+            let mut end = i + MASKED_RUN;
+            while bytes.get(end + 1 - MASKED_RUN..end + 1).is_some_and(|w| windows.contains(w)) {
+                end += 1;
+            }
+            out.extend_from_slice(b"[key]");
+            i = end;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
 }
 
 /// The start of an answer's body, on one line, for a failure message.
@@ -413,7 +523,18 @@ fn clipped(body: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::progress_bar;
+    use super::{masked, progress_bar};
+
+    #[test]
+    fn keys_and_long_pieces_of_them_are_masked() {
+        let key = "sk-ant-0123456789abcdef";
+        assert_eq!(masked(&format!("bad key {key}!"), key), "bad key [key]!");
+        // A piece of 8 characters or more, wherever it is cut.
+        assert_eq!(masked("echo: ant-0123456 and 89abcdef", key), "echo: [key] and [key]");
+        assert_eq!(masked("short: sk-ant- is 7", key), "short: sk-ant- is 7", "7 characters are not masked");
+        assert_eq!(masked("ünïcode sk-ant-0123456789abcdef", key), "ünïcode [key]");
+        assert_eq!(masked("a 1234567 b", "1234567"), "a [key] b");
+    }
 
     #[test]
     fn the_progress_bar_fills_with_the_requests_answered() {

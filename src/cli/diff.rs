@@ -3,12 +3,15 @@
 //! the tokens before, after and the delta, then the text diffs. The work tree and the index are
 //! never touched: the revision is read with git's plumbing into a temporary folder.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use clap::{Args, ValueEnum};
 
 use super::report::Reporter;
 use super::{check_path, output, EXIT_FINDINGS, EXIT_INPUT, EXIT_OK};
+use ctxc::counts::{FileChange, Recorded};
 use ctxc::report::escape::Untrusted;
 use ctxc::review::compare::{compare, over_threshold, AgentChange, Comparison, Labels, PromptChange, Threshold};
 use ctxc::review::{self, git, AgentPin};
@@ -65,23 +68,62 @@ fn keyed(path: &Path, manifests: Vec<PathBuf>) -> Vec<(String, PathBuf)> {
         .collect()
 }
 
+/// An agent's `ctxc.counts` (empty when it has none) and the finding for counts in it that no
+/// tokenizer gives.
+struct AgentCounts {
+    agent: String,
+    recorded: Arc<Recorded>,
+    implausible: Option<String>,
+}
+
+/// One side's agents: each pinned, with its recorded counts.
+struct Side {
+    pins: Vec<(String, AgentPin)>,
+    /// By the same keys.
+    counts: BTreeMap<String, AgentCounts>,
+}
+
 /// Pins one side's agents; on failure, the rendered diagnostics.
-fn pin_side(manifests: &[(String, PathBuf)], session: &Session, reporter: &Reporter) -> Result<Vec<(String, AgentPin)>, String> {
+fn pin_side(manifests: &[(String, PathBuf)], session: &Session, reporter: &Reporter) -> Result<Side, String> {
     let paths: Vec<PathBuf> = manifests.iter().map(|(_, m)| m.clone()).collect();
-    let results = session.each(&paths, |m| review::pin_agent(session, m));
-    let mut pins = Vec::new();
+    let results = session.each(&paths, |m| review::pin_measured(session, m));
+    let mut side = Side { pins: Vec::new(), counts: BTreeMap::new() };
     let mut errors = String::new();
     for ((key, _), result) in manifests.iter().zip(results) {
         match result {
-            Ok((_, pin)) => pins.push((key.clone(), pin)),
+            Ok((loaded, pin, measured)) => {
+                let implausible = ctxc::checks::budgets::implausible_counts(&loaded.agent, &measured).map(|d| d.message);
+                let recorded = loaded.recorded.unwrap_or_default();
+                side.counts.insert(key.clone(), AgentCounts { agent: pin.agent.clone(), recorded, implausible });
+                side.pins.push((key.clone(), pin));
+            }
             Err(Failure { diagnostics, sources }) => errors.push_str(&reporter.render(&diagnostics, &sources)),
         }
     }
     if errors.is_empty() {
-        Ok(pins)
+        Ok(side)
     } else {
         Err(errors)
     }
+}
+
+/// The agents whose `ctxc.counts` changed, or holds counts no tokenizer gives, in the work tree.
+fn counts_changes(before: &Side, after: &Side) -> Vec<FileChange> {
+    let none = Arc::new(Recorded::default());
+    after
+        .counts
+        .iter()
+        .filter_map(|(key, now)| {
+            let base = before.counts.get(key).map_or(&none, |was| &was.recorded);
+            let changes = now.recorded.changes_from(base);
+            let file = match key.rsplit_once('/') {
+                Some((folder, _)) => format!("{folder}/{}", ctxc::counts::FILE_NAME),
+                None => ctxc::counts::FILE_NAME.to_string(),
+            };
+            let implausible = now.implausible.clone();
+            (changes.any() || implausible.is_some()).then(|| FileChange { file, agent: now.agent.clone(), changes, implausible })
+        })
+        .collect()
 }
 
 /// The repository, the base commit's id and its files in a temporary checkout.
@@ -112,8 +154,15 @@ fn baseline_changes(file: &Path, repo: &git::Repo, commit: &str, base: &str) -> 
     ctxc::lint::baseline::changes(before.as_deref().map(|t| (t, before_shown.as_path())), after.as_deref().map(|t| (t, file)))
 }
 
-/// `--format json`: the comparison with its base and the renders over `--fail-on-increase`.
-fn json_report(args: &DiffArgs, commit: &str, comparison: &Comparison, over: &[(&AgentChange, &PromptChange)]) -> serde_json::Value {
+/// `--format json`: the comparison with its base, the recorded counts' changes and the renders
+/// over `--fail-on-increase`.
+fn json_report(
+    args: &DiffArgs,
+    commit: &str,
+    comparison: &Comparison,
+    counts: &[FileChange],
+    over: &[(&AgentChange, &PromptChange)],
+) -> serde_json::Value {
     let over_json: Vec<_> = over
         .iter()
         .map(|(a, p)| serde_json::json!({ "path": a.path, "agent": a.agent, "mode": p.mode, "scenario": p.scenario, "total": p.total }))
@@ -124,6 +173,7 @@ fn json_report(args: &DiffArgs, commit: &str, comparison: &Comparison, over: &[(
         "head": "work tree",
         "changed": comparison.changed(),
         "agents": comparison.agents,
+        "counts": counts,
         "fail_on_increase": args.fail_on_increase.map(|t| t.to_string()),
         "over_threshold": over_json,
     })
@@ -170,7 +220,7 @@ pub fn run(mut args: DiffArgs, reporter: &Reporter) -> u8 {
     // Paths inside the temporary checkout are shown as `REV:path`.
     let before_pins = pin_side(&before, &session, reporter)
         .map_err(|e| e.replace(&format!("{}/", checkout.root().display()), &format!("{}:", args.base)));
-    let (before_pins, after_pins) = match (before_pins, after_pins) {
+    let (before_side, after_side) = match (before_pins, after_pins) {
         (Ok(b), Ok(a)) => (b, a),
         (b, a) => {
             if let Err(e) = b {
@@ -183,22 +233,25 @@ pub fn run(mut args: DiffArgs, reporter: &Reporter) -> u8 {
         }
     };
     let labels = Labels { before: args.base.clone(), after: "work tree".into() };
-    let comparison = compare(&before_pins, &after_pins, &labels);
+    let comparison = compare(&before_side.pins, &after_side.pins, &labels);
+    let counts = counts_changes(&before_side, &after_side);
     let over = args.fail_on_increase.map(|t| over_threshold(&comparison, &t)).unwrap_or_default();
     let baseline = baseline.as_ref().map(|(file, changes)| (file.as_str(), changes));
     match args.format {
         DiffFormat::Text => {
             let text = ctxc::report::changes::text(&comparison, args.all);
+            let counts = ctxc::report::changes::counts_text(&counts);
             let listed = baseline.map(|(file, changes)| ctxc::report::changes::baseline_text(file, changes)).unwrap_or_default();
-            output::print(&format!("{text}{listed}"));
+            output::print(&format!("{text}{counts}{listed}"));
         }
         DiffFormat::Markdown => {
             let table = ctxc::report::changes::markdown(&comparison, &args.base, "work tree", args.all);
+            let counts = ctxc::report::changes::counts_markdown(&counts);
             let listed = baseline.map(|(file, changes)| ctxc::report::changes::baseline_markdown(file, changes)).unwrap_or_default();
-            output::print(&format!("{table}{listed}"));
+            output::print(&format!("{table}{counts}{listed}"));
         }
         DiffFormat::Json => {
-            let mut json = json_report(&args, &commit, &comparison, &over);
+            let mut json = json_report(&args, &commit, &comparison, &counts, &over);
             if let Some((file, changes)) = baseline {
                 json["baseline"] = serde_json::json!({ "file": file, "added": changes.added, "removed": changes.removed });
             }

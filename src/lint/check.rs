@@ -282,6 +282,7 @@ fn check_agent(report: &mut CheckReport, manifest: &Path, options: &Options, ses
     let measured: Vec<_> = runs.iter().map(|r| r.measured.clone()).collect();
     findings.extend(crate::checks::budgets::check(agent, &measured));
     findings.extend(crate::checks::workloads::check(agent, &runs, session.counter()));
+    findings.extend(crate::checks::budgets::implausible_counts(agent, &measured));
     if options.require_exact || agent.budgets.require_exact.is_some() {
         findings.extend(crate::checks::budgets::not_recorded(agent, &measured));
     }

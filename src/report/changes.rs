@@ -5,6 +5,7 @@
 
 use super::escape::{markdown_code, markdown_text, terminal_text, Untrusted};
 use super::table::num;
+use crate::counts::FileChange;
 use crate::lint::baseline::{Changes, Recorded};
 use crate::measure::Count;
 use crate::review::compare::{AgentChange, Comparison, Delta, PromptChange, Status};
@@ -234,6 +235,23 @@ pub fn baseline_text(file: &str, c: &Changes) -> String {
     out
 }
 
+/// What a change does to the recorded counts (`ctxc.counts`), for the terminal: a file changed
+/// replaces estimates by figures labelled exact, so it is named, with what it holds that no
+/// tokenizer gives.
+pub fn counts_text(files: &[FileChange]) -> String {
+    if files.is_empty() {
+        return String::new();
+    }
+    let mut out = String::from("\nctxc.counts\n");
+    for f in files {
+        out.push_str(&format!("  {} ({}): {}\n", Untrusted(&f.file), Untrusted(&f.agent), counts_summary(f)));
+        if let Some(finding) = &f.implausible {
+            out.push_str(&format!("  not plausible: {}\n", Untrusted(finding)));
+        }
+    }
+    out
+}
+
 /// What a change does to the baseline `file`, for a pull request comment: empty when nothing.
 pub fn baseline_markdown(file: &str, c: &Changes) -> String {
     if c.added.is_empty() && c.removed.is_empty() {
@@ -260,6 +278,35 @@ pub fn baseline_markdown(file: &str, c: &Changes) -> String {
         out.push_str(&format!("\n*({more} more entries left out to fit a comment: run `ctxc diff --baseline` locally)*\n"));
     }
     out
+}
+
+/// [`counts_text`] for a pull request comment.
+pub fn counts_markdown(files: &[FileChange]) -> String {
+    if files.is_empty() {
+        return String::new();
+    }
+    let mut out = String::from("\n#### `ctxc.counts`\n\n");
+    for f in files {
+        out.push_str(&format!("- {} ({}): {}\n", markdown_code(&f.file), markdown_code(&f.agent), counts_summary(f)));
+        if let Some(finding) = &f.implausible {
+            out.push_str(&format!("  - **Not plausible** (BUDGET007): {}\n", markdown_text(finding)));
+        }
+    }
+    out
+}
+
+fn counts_summary(f: &FileChange) -> String {
+    let c = &f.changes;
+    let entries = |n: usize| if n == 1 { "1 entry".to_string() } else { format!("{n} entries") };
+    match c.any() {
+        true => format!(
+            "{} added, {} changed, {} removed. Recorded counts replace ctxc's estimates and are labelled exact: review this file like code",
+            entries(c.added),
+            c.changed,
+            c.removed
+        ),
+        false => "unchanged".to_string(),
+    }
 }
 
 #[cfg(test)]

@@ -257,20 +257,28 @@ fn window_text(m: &Measured, md: bool) -> String {
         out.push_str(&format!("unbounded dynamic sections (costed as rendered): {}\n", names(&w.unbounded.join(", "), md)));
     }
     if !md {
-        let width = 60.0;
-        let cells = |n: i64| ((n.max(0) as f64 / window.max(1) as f64) * width).round() as usize;
-        let (f, r, h) = (cells(w.fixed), cells(w.response_reserve as i64), cells(w.dynamic_headroom));
-        let free = (width as usize).saturating_sub(f + r + h);
         out.push_str(&format!(
-            "[{}{}{}{}]  █ fixed  ▓ headroom  ░ history  ▒ reserve\n",
-            "█".repeat(f),
-            "▓".repeat(h),
-            "░".repeat(free),
-            "▒".repeat(r)
+            "{}  █ fixed  ▓ headroom  ░ history  ▒ reserve\n",
+            window_bar(w.fixed, w.dynamic_headroom, w.response_reserve, window)
         ));
     }
     out
 }
+
+/// The window as a bar of exactly [`WINDOW_CELLS`] cells: the fixed context, then the headroom,
+/// the room for history and the reserve, each in proportion to the window. What does not fit
+/// (a request larger than its window) is cut at the bar's end, never drawn past it.
+fn window_bar(fixed: i64, headroom: i64, reserve: u64, window: u64) -> String {
+    let cells = |n: i64| ((n.max(0) as f64 / window.max(1) as f64) * WINDOW_CELLS as f64).round().min(WINDOW_CELLS as f64) as usize;
+    let f = cells(fixed);
+    let h = cells(headroom).min(WINDOW_CELLS - f);
+    let r = cells(i64::try_from(reserve).unwrap_or(i64::MAX)).min(WINDOW_CELLS - f - h);
+    let free = WINDOW_CELLS - f - h - r;
+    format!("[{}{}{}{}]", "█".repeat(f), "▓".repeat(h), "░".repeat(free), "▒".repeat(r))
+}
+
+/// The window bar's width, in cells.
+const WINDOW_CELLS: usize = 60;
 
 /// The band an estimate's calibration gives `count`, when it has one: `±10 %: 5,310 to 6,490`.
 fn band(m: &Measured, count: Count) -> Option<String> {

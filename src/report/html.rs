@@ -60,7 +60,8 @@ impl Bar {
         let mut x = 0.0;
         let mut shown = Vec::new();
         for (class, value, tip) in segments {
-            let w = (*value).max(0) as f64 / scale.max(1) as f64 * WIDTH;
+            // Cut at the track's end: a count past its scale (a window of one token) fills it.
+            let w = ((*value).max(0) as f64 / scale.max(1) as f64 * WIDTH).min(WIDTH - x);
             if w > 0.0 {
                 shown.push(Segment { class: class.clone(), x: format!("{x:.2}"), width: format!("{w:.2}"), tip: tip.clone() });
             }
@@ -68,7 +69,11 @@ impl Bar {
         }
         let lines = lines
             .iter()
-            .map(|(at, class, tip)| BarLine { class, x: format!("{:.2}", *at as f64 / scale.max(1) as f64 * WIDTH), tip: tip.clone() })
+            .map(|(at, class, tip)| BarLine {
+                class,
+                x: format!("{:.2}", (*at as f64 / scale.max(1) as f64 * WIDTH).clamp(0.0, WIDTH)),
+                tip: tip.clone(),
+            })
             .collect();
         Bar { label: label.to_string(), segments: shown, lines }
     }

@@ -106,6 +106,11 @@ impl PromptPin {
 /// Loads one agent, renders and measures every mode in every scenario, and pins the results.
 /// Fails with the diagnostics of whatever could not be loaded or rendered.
 pub fn pin_agent(session: &Session, manifest: &Path) -> Result<(Loaded, AgentPin), Failure> {
+    pin_measured(session, manifest).map(|(loaded, pin, _)| (loaded, pin))
+}
+
+/// [`pin_agent`], with the measurement of every render.
+pub fn pin_measured(session: &Session, manifest: &Path) -> Result<(Loaded, AgentPin, Vec<Measured>), Failure> {
     let AgentRuns { mut loaded, runs, mut problems } = session.run(manifest, Only::default())?;
     if !problems.is_empty() {
         problems.splice(0..0, std::mem::take(&mut loaded.warnings));
@@ -121,7 +126,7 @@ pub fn pin_agent(session: &Session, manifest: &Path) -> Result<(Loaded, AgentPin
     let alike = first.filter(|first| runs.iter().all(|r| (r.measured.tokenizer, r.measured.exact) == *first));
     let (tokenizer, exact) = alike.unwrap_or((profile.tokenizer.name(), profile.tokenizer.is_exact()));
     let pin = AgentPin { agent: agent.name.clone(), model: agent.model.clone(), tokenizer: tokenizer.to_string(), exact, prompts };
-    Ok((loaded, pin))
+    Ok((loaded, pin, runs.into_iter().map(|run| run.measured).collect()))
 }
 
 /// Pins one render with its measurement.

@@ -23,6 +23,16 @@ struct Received {
     path: String,
     body: Value,
     raw: String,
+    /// The key the request carried (`x-api-key` or `x-goog-api-key`).
+    key: Option<String>,
+}
+
+/// An answer given to every request instead of a count.
+#[derive(Clone)]
+struct Canned {
+    status: u16,
+    body: String,
+    headers: Vec<(&'static str, String)>,
 }
 
 #[derive(Default)]
@@ -34,6 +44,10 @@ struct State {
     refuse_model: Option<String>,
     /// Shape errors found in the requests (a test fails when there is one).
     shape_errors: Vec<String>,
+    /// Every request answered with this.
+    canned: Option<Canned>,
+    /// A forging endpoint: every count divided by this.
+    divide_by: Option<u64>,
 }
 
 struct Server {
@@ -73,7 +87,7 @@ fn count(system: &str, tools: &[Value]) -> u64 {
     8 + quarter(system.chars().count()) + if tools.is_empty() { 0 } else { 300 + tools_cost }
 }
 
-fn answer(mut stream: TcpStream, state: &Mutex<State>) {
+fn answer(stream: TcpStream, state: &Mutex<State>) {
     let mut reader = BufReader::new(stream.try_clone().expect("clone"));
     let mut request_line = String::new();
     if reader.read_line(&mut request_line).is_err() {
@@ -98,9 +112,14 @@ fn answer(mut stream: TcpStream, state: &Mutex<State>) {
     }
     let raw = String::from_utf8_lossy(&body).into_owned();
     let parsed: Value = serde_json::from_str(&raw).unwrap_or(Value::Null);
-    let (status, reply, retry_after) = {
+    let (status, reply_text, retry_after) = {
         let mut s = state.lock().expect("state");
-        s.received.push(Received { path: path.clone(), body: parsed.clone(), raw: raw.clone() });
+        let key = header("x-api-key").or_else(|| header("x-goog-api-key"));
+        s.received.push(Received { path: path.clone(), body: parsed.clone(), raw: raw.clone(), key });
+        if let Some(canned) = s.canned.clone() {
+            drop(s);
+            return reply(stream, canned.status, &canned.body, &canned.headers);
+        }
         let checked = if path == "/v1/messages/count_tokens" {
             anthropic(&parsed, &header)
         } else if let Some(model) = path.strip_prefix("/v1beta/models/").and_then(|p| p.strip_suffix(":countTokens")) {
@@ -119,17 +138,29 @@ fn answer(mut stream: TcpStream, state: &Mutex<State>) {
             (Ok(_), None) if s.refuse_model.as_deref().is_some_and(|m| model.ends_with(m)) => {
                 (400, format!("{{\"error\":\"model not allowed; key {KEY}\"}}"), None)
             }
-            (Ok(reply), None) => (200, reply, None),
+            (Ok(reply), None) => match s.divide_by {
+                Some(by) => {
+                    let field = if path.contains("countTokens") { "totalTokens" } else { "input_tokens" };
+                    let counted: Value = serde_json::from_str(&reply).expect("a count");
+                    (200, format!("{{\"{field}\":{}}}", counted[field].as_u64().expect("n") / by), None)
+                }
+                None => (200, reply, None),
+            },
         }
     };
+    let headers: Vec<(&'static str, String)> = retry_after.map(|after| ("retry-after", after.to_string())).into_iter().collect();
+    reply(stream, status, &reply_text, &headers);
+}
+
+fn reply(mut stream: TcpStream, status: u16, body: &str, headers: &[(&str, String)]) {
     let reason = if status == 200 { "OK" } else { "Error" };
     let mut response =
-        format!("HTTP/1.1 {status} {reason}\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n", reply.len());
-    if let Some(after) = retry_after {
-        response.push_str(&format!("retry-after: {after}\r\n"));
+        format!("HTTP/1.1 {status} {reason}\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n", body.len());
+    for (name, value) in headers {
+        response.push_str(&format!("{name}: {value}\r\n"));
     }
     response.push_str("\r\n");
-    response.push_str(&reply);
+    response.push_str(body);
     let _ = stream.write_all(response.as_bytes());
 }
 
@@ -572,4 +603,259 @@ fn a_killed_sync_leaves_the_previous_file_intact() {
     // The next run finishes the job.
     assert_eq!(sync(&server, &[path(&triage)]).status.code(), Some(0));
     assert_ne!(std::fs::read(&counts).expect("read"), before);
+}
+
+/// A project of one Claude agent with a one-module prompt: two requests (bare, the prompt).
+fn tiny() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let agent = dir.path().join("tiny");
+    std::fs::create_dir_all(&agent).expect("mkdir");
+    std::fs::write(
+        agent.join("ctxc.toml"),
+        "[agent]\nname = \"tiny\"\nmodel = \"claude-sonnet-4-5\"\n\n[pipeline]\nsteps = [{ id = \"role\", kind = \"module\" }]\n\n[modules]\nrole = { source = \"role.md\" }\n",
+    )
+    .expect("write");
+    std::fs::write(agent.join("role.md"), "You answer questions about the weather, briefly.\n").expect("write");
+    (dir, agent)
+}
+
+/// Whether `said` (a diagnostic, wrapped to the terminal's width) holds `expected`.
+fn says(said: &str, expected: &str) -> bool {
+    let squeezed = |s: &str| s.chars().filter(|c| !c.is_whitespace() && *c != '│').collect::<String>();
+    squeezed(said).contains(&squeezed(expected))
+}
+
+fn canned(server: &Server, status: u16, body: &str, headers: Vec<(&'static str, String)>) {
+    server.state.lock().expect("state").canned = Some(Canned { status, body: body.to_string(), headers });
+}
+
+#[test]
+fn redirects_are_not_followed_and_the_key_never_leaves_its_origin() {
+    let (_dir, agent) = tiny();
+    for status in [301, 302, 303, 307, 308] {
+        let server = Server::start();
+        let elsewhere = Server::start();
+        canned(&server, status, "", vec![("location", format!("{}/v1/messages/count_tokens?from=redirect", elsewhere.base))]);
+        let out = sync(&server, &[path(&agent)]);
+        let shown = text(&out.stdout);
+        assert_eq!(out.status.code(), Some(1), "{status}: {shown}{}", text(&out.stderr));
+        assert!(elsewhere.received().is_empty(), "{status}: the other origin got a request (key: {:?})", elsewhere.received()[0].key);
+        assert!(shown.contains(&format!("HTTP {status}: redirected to {}, not followed", elsewhere.base)), "{status}: {shown}");
+        assert!(!shown.contains("from=redirect"), "only the origin is named: {shown}");
+        // A redirect is answered alike every time: one attempt per request.
+        assert_eq!(server.received().len(), 2, "{status}");
+        assert!(!agent.join("ctxc.counts").exists(), "nothing recorded");
+    }
+}
+
+#[test]
+fn an_answer_echoing_the_key_is_masked_before_it_is_clipped() {
+    let (_dir, agent) = tiny();
+    let server = Server::start();
+    // The key where the 200-character clip falls, and a long piece of it later on.
+    let body = format!("{{\"error\":\"{}{KEY}, and again {}\"}}", "x".repeat(185), &KEY[3..20]);
+    canned(&server, 400, &body, Vec::new());
+    let out = sync(&server, &[path(&agent)]);
+    assert_eq!(out.status.code(), Some(1));
+    let shown = text(&out.stdout) + &text(&out.stderr);
+    assert!(shown.contains("HTTP 400"), "{shown}");
+    assert!(shown.contains("[key]"), "{shown}");
+    for piece in KEY.as_bytes().windows(8) {
+        let piece = std::str::from_utf8(piece).expect("ASCII");
+        assert!(!shown.contains(piece), "`{piece}` of the key is printed: {shown}");
+    }
+    // Non-JSON and a 200 without a count: masked alike.
+    canned(&server, 200, &format!("{{\"note\":\"{}{KEY}\"}}", "y".repeat(190)), Vec::new());
+    let out = sync(&server, &[path(&agent)]);
+    let shown = text(&out.stdout);
+    assert!(shown.contains("holds no token count") && !shown.contains(&KEY[..8]), "{shown}");
+}
+
+#[test]
+fn a_refused_key_is_one_request_not_retried_and_a_key_no_header_carries_is_refused_before_sending() {
+    let (_dir, agent) = tiny();
+    let server = Server::start();
+    canned(&server, 401, "{\"error\":\"invalid x-api-key\"}", Vec::new());
+    let out = sync(&server, &[path(&agent)]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stdout).contains("HTTP 401"), "{}", text(&out.stdout));
+    assert!(text(&out.stdout).contains("(after 1 attempt)"), "{}", text(&out.stdout));
+    assert_eq!(server.received().len(), 2, "two requests, each sent once");
+
+    let quiet = Server::start();
+    let out = ctxc(&["counts", "sync", path(&agent)])
+        .env("ANTHROPIC_API_KEY", "sk-ant-\u{1}broken")
+        .env("ANTHROPIC_BASE_URL", &quiet.base)
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(2), "{}{}", text(&out.stdout), text(&out.stderr));
+    assert!(says(&text(&out.stderr), "holds a character an HTTP header cannot carry"), "{}", text(&out.stderr));
+    assert!(quiet.received().is_empty());
+}
+
+#[test]
+fn requests_over_the_cap_are_refused_before_any_is_sent() {
+    let server = Server::start();
+    let (_dir, agents) = examples();
+    let triage = agents.join("support-triage");
+    let dry = text(&sync(&server, &[path(&triage), "--dry-run"]).stdout);
+    let planned: usize = dry.split(" of ").next().and_then(|head| head.rsplit(": ").next()).and_then(|n| n.parse().ok()).expect("a count");
+    let out = sync(&server, &[path(&triage), "--max-requests", "5"]);
+    assert_eq!(out.status.code(), Some(2));
+    let said = text(&out.stderr);
+    assert!(says(&said, &format!("{planned} requests would be sent, more than --max-requests allows (5)")), "{said}");
+    assert!(says(&said, &format!("--max-requests {planned}")), "{said}");
+    assert!(server.received().is_empty(), "nothing sent");
+    assert!(!triage.join("ctxc.counts").exists());
+    let out = sync(&server, &[path(&triage), "--max-requests", &planned.to_string()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(server.received().len(), planned);
+    assert!(!text(&out.stderr).contains("unencrypted"), "a loopback server is not warned about");
+}
+
+#[test]
+fn plain_http_to_another_host_is_warned_about() {
+    let (_dir, agent) = tiny();
+    let out = ctxc(&["counts", "sync", path(&agent), "--dry-run"])
+        .env("ANTHROPIC_API_KEY", KEY)
+        .env("ANTHROPIC_BASE_URL", "http://counts.example.invalid")
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(0));
+    let said = text(&out.stderr);
+    assert!(
+        says(
+            &said,
+            "ANTHROPIC_BASE_URL is plain http:// to counts.example.invalid: the key and every prompt cross the network unencrypted"
+        ),
+        "{said}"
+    );
+}
+
+fn git(dir: &Path, args: &[&str]) {
+    let out = Command::new("git")
+        .args([
+            "-c",
+            "user.name=ctxc tests",
+            "-c",
+            "user.email=tests@ctxc.invalid",
+            "-c",
+            "commit.gpgsign=false",
+            "-c",
+            "init.defaultBranch=main",
+        ])
+        .args(args)
+        .current_dir(dir)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .output()
+        .expect("git runs");
+    assert!(out.status.success(), "git {args:?}: {}", text(&out.stderr));
+}
+
+/// Issue 43: a pull request grows a prompt past its budget and commits a `ctxc.counts` recorded
+/// against an endpoint that answers small numbers. The counts are not taken: `check` fails naming
+/// both figures, the estimate is used, `--require-exact` is not satisfied, and `diff` says so.
+#[test]
+fn forged_counts_for_a_grown_prompt_are_a_finding_not_an_override() {
+    let (dir, agents) = examples();
+    let triage = agents.join("support-triage");
+    git(dir.path(), &["init", "-q"]);
+    git(dir.path(), &["add", "-A"]);
+    git(dir.path(), &["commit", "-qm", "base"]);
+    let policies = triage.join("prompts/policies.md");
+    let grown = std::fs::read_to_string(&policies).expect("read").repeat(8);
+    std::fs::write(&policies, grown).expect("write");
+    let check = |extra: &[&str]| {
+        let mut args = vec!["check", path(&triage), "--format", "concise"];
+        args.extend_from_slice(extra);
+        ctxc(&args).output().expect("runs")
+    };
+    let before = check(&[]);
+    assert_eq!(before.status.code(), Some(1), "the grown prompt is over its budget: {}", text(&before.stdout));
+    assert!(text(&before.stdout).contains("BUDGET001"));
+
+    let forger = Server::start();
+    forger.state.lock().expect("state").divide_by = Some(8);
+    assert_eq!(sync(&forger, &[path(&triage)]).status.code(), Some(0));
+
+    let after = check(&[]);
+    let shown = text(&after.stdout);
+    assert_eq!(after.status.code(), Some(1), "{shown}");
+    assert!(shown.contains("BUDGET007"), "{shown}");
+    assert!(shown.contains("BUDGET001"), "the budget is checked against the estimate: {shown}");
+    let finding = shown.lines().find(|l| l.contains("BUDGET007")).expect("the finding");
+    // Both figures, as the JSON report has them.
+    let json = cost_json(&triage);
+    for m in measured(&json) {
+        assert_eq!(m["recorded"]["status"], "implausible", "{}", m["recorded"]);
+        assert_eq!(m["exact"], false);
+        assert!(m["method"].as_str().expect("method").contains("the recorded counts are not used"), "{}", m["method"]);
+        assert!(m["sections"].as_array().expect("sections").iter().all(|s| s["tokens"]["exact"] == false));
+        let figure = &m["recorded"]["figures"][0];
+        let (recorded, estimate) = (figure["recorded"].as_i64().expect("n"), figure["estimate"].as_i64().expect("n"));
+        assert!(recorded * 2 < estimate, "{figure}");
+        let grouped = |n: i64| {
+            let digits = n.to_string();
+            let mut out = String::new();
+            for (i, c) in digits.chars().enumerate() {
+                if i > 0 && (digits.len() - i).is_multiple_of(3) {
+                    out.push(',');
+                }
+                out.push(c);
+            }
+            out
+        };
+        if finding.contains(&format!("{} mode, scenario `{}`", m["mode"].as_str().expect("mode"), m["scenario"].as_str().expect("s"))) {
+            assert!(finding.contains(&grouped(recorded)) && finding.contains(&grouped(estimate)), "{finding}");
+        }
+    }
+    let exact = check(&["--require-exact"]);
+    assert_eq!(exact.status.code(), Some(1));
+    assert!(text(&exact.stdout).contains("BUDGET005"), "--require-exact is not satisfied: {}", text(&exact.stdout));
+    let cost = ctxc(&["cost", path(&triage), "--mode", "triage", "--scenario", "default"]).output().expect("runs");
+    assert!(!text(&cost.stdout).contains("exact: Anthropic count_tokens"), "{}", text(&cost.stdout));
+
+    // The pull request's diff names the file and what it holds.
+    let diff = ctxc(&["diff", "--base", "HEAD", path(&triage)]).output().expect("runs");
+    let said = text(&diff.stdout);
+    assert!(said.contains("\nctxc.counts\n  ctxc.counts (support-triage): "), "{said}{}", text(&diff.stderr));
+    let entries = std::fs::read_to_string(triage.join("ctxc.counts")).expect("read").lines().filter(|l| !l.starts_with('#')).count();
+    assert!(said.contains(&format!("{entries} entries added, 0 changed, 0 removed")), "{said}");
+    assert!(said.contains("not plausible: ctxc.counts holds counts for `claude-sonnet-4-5` that no tokenizer gives"), "{said}");
+    let markdown = text(&ctxc(&["diff", "--base", "HEAD", path(&triage), "--format", "markdown"]).output().expect("runs").stdout);
+    assert!(markdown.contains("#### `ctxc.counts`") && markdown.contains("**Not plausible** (BUDGET007)"), "{markdown}");
+    let json: Value =
+        serde_json::from_slice(&ctxc(&["diff", "--base", "HEAD", path(&triage), "--format", "json"]).output().expect("runs").stdout)
+            .expect("JSON");
+    assert_eq!(json["counts"][0]["added"], entries);
+    assert!(json["counts"][0]["implausible"].is_string());
+
+    // A prompt edited since: its first sections' forged counts would give this project's own
+    // ratio, scaling the whole estimate down; the published factor is kept.
+    std::fs::write(&policies, std::fs::read_to_string(&policies).expect("read") + "\nOne more rule.\n").expect("write");
+    for m in measured(&cost_json(&triage)) {
+        assert_eq!(m["recorded"]["status"], "missing", "{}", m["recorded"]);
+        assert_eq!(m["model"]["calibration"]["generation"], "claude-3", "{}", m["method"]);
+        assert!(m["method"].as_str().expect("method").contains("× 1.20"), "{}", m["method"]);
+    }
+    assert_eq!(check(&[]).status.code(), Some(1), "still over its budget");
+}
+
+/// The window bar is 60 cells whatever the window: with `context_window = 1` every count is past
+/// it, and the bar once grew with the count (a 4 MB prompt printed 144 MB).
+#[test]
+fn the_window_bar_stays_sixty_cells_past_a_tiny_window() {
+    let (_dir, agent) = tiny();
+    let manifest = agent.join("ctxc.toml");
+    let with_window = std::fs::read_to_string(&manifest).expect("read").replace("model = ", "context_window = 1\nmodel = ");
+    std::fs::write(&manifest, with_window).expect("write");
+    std::fs::write(agent.join("role.md"), "Answer about the weather, briefly and kindly. ".repeat(2000)).expect("write");
+    let out = ctxc(&["cost", path(&agent)]).output().expect("runs");
+    let shown = text(&out.stdout);
+    let bar = shown.lines().find(|l| l.contains("█ fixed")).expect("the bar");
+    let cells = bar.split("]  ").next().expect("cells").trim_start_matches('[');
+    assert_eq!(cells.chars().count(), 60, "{bar}");
+    assert!(cells.chars().all(|c| c == '█'), "{bar}");
+    assert!(shown.len() < 20_000, "{} bytes", shown.len());
 }

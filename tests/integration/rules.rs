@@ -261,6 +261,7 @@ const EXAMPLES_NOT_ONE_FILE: &[&str] = &[
     "BUDGET004",
     "BUDGET005",
     "BUDGET006",
+    "BUDGET007",
     "SET001",
     "SET002",
     "SET003",

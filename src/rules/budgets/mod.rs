@@ -8,6 +8,7 @@ pub mod budget003_summarization_on_first_turn;
 pub mod budget004_no_room_for_response;
 pub mod budget005_count_not_recorded;
 pub mod budget006_workload_over_policy;
+pub mod budget007_implausible_count;
 
 /// What the family covers, in one line, for `docs/rules.md`.
 pub const ABOUT: &str = "Token budgets and the context window (the findings of the budget stage).";
