@@ -69,6 +69,20 @@ pub struct Conversation {
     pub summary_chars: u64,
 }
 
+impl Conversation {
+    /// Characters of its messages: texts, and tool calls' names and arguments (as JSON).
+    pub fn chars(&self) -> u64 {
+        let message = |m: &Message| {
+            m.content.len() as u64
+                + m.tool_calls
+                    .iter()
+                    .map(|c| c.name.len() as u64 + super::langchain::json_dumps_len(&Value::Object(c.args.clone()), false))
+                    .sum::<u64>()
+        };
+        self.turns.iter().flat_map(|t| std::iter::once(&t.user).chain(&t.steps)).map(message).sum()
+    }
+}
+
 /// The summary size when a transcript does not say (a `--summary-chars` flag sets it).
 pub const DEFAULT_SUMMARY_CHARS: u64 = 2_000;
 
@@ -141,12 +155,13 @@ struct RawOverride {
     tool_result_chars: Option<Vec<u64>>,
 }
 
-/// At most this many turns, tool calls per turn, and characters per message: a workload stays
-/// something a machine replays in moments.
-const MAX_TURNS: u64 = 10_000;
+/// At most this many turns, tool calls per turn, and characters per message and in all: a
+/// workload stays something a machine replays in moments. A transcript has the same bounds on
+/// turns and characters in all (a run's simulations share [`super::Budget`] besides).
+pub const MAX_TURNS: u64 = 10_000;
 const MAX_CALLS: u64 = 64;
 const MAX_CHARS: u64 = 4 << 20;
-const MAX_TOTAL_CHARS: u64 = 64 << 20;
+pub const MAX_TOTAL_CHARS: u64 = super::MAX_CHARS;
 
 /// Reads a workload spec (TOML) and makes its conversation. `file` is the path shown.
 pub fn workload(file: &str, text: &str) -> Result<Conversation, Failure> {
@@ -188,7 +203,7 @@ pub fn workload(file: &str, text: &str) -> Result<Conversation, Failure> {
             return Err(failure(file, text, "a turn over the size limits".into(), Some(o.at.span())));
         }
     }
-    // The whole conversation at its largest stays within a bound too (64 Mi characters).
+    // The whole conversation at its largest stays within a bound too (16 Mi characters).
     let most = |size: Option<&toml::Spanned<Size>>, default: u64| match size.map(|s| *s.get_ref()) {
         Some(Size::Fixed(n)) | Some(Size::Range { max: n, .. }) => n,
         None => default,
@@ -355,7 +370,16 @@ pub fn transcript(file: &str, text: &str, summary_chars: u64) -> Result<Conversa
         read_message(value, &mut messages).map_err(|why| failure(file, text, format!("message {}: {why}", i + 1), span))?;
     }
     let turns = into_turns(messages).map_err(|why| failure(file, text, why, None))?;
-    Ok(Conversation { source: format!("transcript ({format})"), turns, summary_chars })
+    let conversation = Conversation { source: format!("transcript ({format})"), turns, summary_chars };
+    if conversation.turns.len() as u64 > MAX_TURNS {
+        let why = format!("a transcript of {} turns: at most {MAX_TURNS}", conversation.turns.len());
+        return Err(failure(file, text, why, Some(0..1)));
+    }
+    if conversation.chars() > MAX_TOTAL_CHARS {
+        let why = format!("a transcript of {} characters of messages: at most {MAX_TOTAL_CHARS}", conversation.chars());
+        return Err(failure(file, text, why, Some(0..1)));
+    }
+    Ok(conversation)
 }
 
 /// Several top-level JSON values, one per line.

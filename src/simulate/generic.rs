@@ -56,8 +56,8 @@ impl<'c> Generic<'c> {
         super::message_tokens(self.counter, self.tokenizer, self.per_message, m)
     }
 
-    fn count(&self, messages: &[Cow<Message>]) -> u64 {
-        self.fixed + messages.iter().map(|m| self.tokens(m)).sum::<u64>()
+    fn count(&self, state: &[Message], counts: &[u64], messages: &[Cow<Message>]) -> u64 {
+        self.fixed + messages.iter().map(|m| super::counted(state, counts, m, |m| self.tokens(m))).sum::<u64>()
     }
 
     /// The history as the runtime holds it: the summary, the messages after it, the last
@@ -104,9 +104,9 @@ impl Policy for Generic<'_> {
         (message, None)
     }
 
-    fn request<'a>(&mut self, state: &'a [Message], summary_chars: u64, events: &mut Vec<Event>) -> Request<'a> {
+    fn request<'a>(&mut self, state: &'a [Message], counts: &[u64], summary_chars: u64, events: &mut Vec<Event>) -> Request<'a> {
         let history = self.history(state, events);
-        let total = self.count(&history);
+        let total = self.count(state, counts, &history);
         let Some((_, threshold)) = self.trigger.filter(|&(_, at)| total >= at) else {
             return Request { messages: history, runtime_count: total, runtime_sent: total };
         };
@@ -120,7 +120,7 @@ impl Policy for Generic<'_> {
         let from = state.len() - self.keep;
         self.summary = Some((summary.clone(), from));
         let kept: Vec<Cow<'a, Message>> = std::iter::once(Cow::Owned(summary)).chain(state[from..].iter().map(Cow::Borrowed)).collect();
-        let sent = self.count(&kept);
+        let sent = self.count(state, counts, &kept);
         events.push(Event::Summarized {
             by: "trigger".into(),
             count: total,
