@@ -2,6 +2,7 @@
 //! messages as an array or JSONL, Anthropic messages, a LangChain/LangGraph message dump) or made
 //! from a workload spec (`docs/simulate.md`), deterministically from its seed.
 
+use std::collections::HashMap;
 use std::ops::Range;
 
 use serde::{Deserialize, Serialize};
@@ -364,12 +365,12 @@ pub fn transcript(file: &str, text: &str, summary_chars: u64) -> Result<Conversa
         }
         (list, "jsonl")
     };
-    let mut messages = Vec::new();
+    let mut read = Read::default();
     for (i, (value, at)) in values.into_iter().enumerate() {
         let span = at.map(|a| a..a + 1);
-        read_message(value, &mut messages).map_err(|why| failure(file, text, format!("message {}: {why}", i + 1), span))?;
+        read_message(value, &mut read).map_err(|why| failure(file, text, format!("message {}: {why}", i + 1), span))?;
     }
-    let turns = into_turns(messages).map_err(|why| failure(file, text, why, None))?;
+    let turns = into_turns(read.messages).map_err(|why| failure(file, text, why, None))?;
     let conversation = Conversation { source: format!("transcript ({format})"), turns, summary_chars };
     if conversation.turns.len() as u64 > MAX_TURNS {
         let why = format!("a transcript of {} turns: at most {MAX_TURNS}", conversation.turns.len());
@@ -464,7 +465,34 @@ fn string_field(o: &Map<String, Value>, key: &str) -> Option<String> {
     o.get(key).and_then(Value::as_str).map(str::to_string)
 }
 
-fn read_message(value: Value, out: &mut Vec<Message>) -> Result<(), String> {
+/// The messages read so far, and the tool each call id names.
+#[derive(Default)]
+struct Read {
+    messages: Vec<Message>,
+    /// By call id, the name of the last call with that id (the first of them in its message).
+    tools: HashMap<String, String>,
+}
+
+impl Read {
+    fn push(&mut self, m: Message) {
+        for c in m.tool_calls.iter().rev() {
+            self.tools.insert(c.id.clone(), c.name.clone());
+        }
+        self.messages.push(m);
+    }
+
+    fn len(&self) -> usize {
+        self.messages.len()
+    }
+
+    /// The name of the tool a call id belongs to, from the assistant message that made the call
+    /// (looked up, not searched for: a transcript may hold many results).
+    fn tool_name(&self, call: &str) -> Option<String> {
+        self.tools.get(call).cloned()
+    }
+}
+
+fn read_message(value: Value, out: &mut Read) -> Result<(), String> {
     let Value::Object(mut o) = value else { return Err("not a JSON object".into()) };
     // LangChain's messages_to_dict: {"type": "...", "data": {...}}.
     if let (Some(Value::String(_)), Some(Value::Object(data))) = (o.get("type"), o.get("data")) {
@@ -479,7 +507,7 @@ fn read_message(value: Value, out: &mut Vec<Message>) -> Result<(), String> {
         "assistant" | "ai" => read_assistant(&o, out),
         "tool" => {
             let call = string_field(&o, "tool_call_id").ok_or("a tool message without `tool_call_id`")?;
-            let name = string_field(&o, "name").or_else(|| tool_name(out, &call));
+            let name = string_field(&o, "name").or_else(|| out.tool_name(&call));
             out.push(Message {
                 id: call.clone(),
                 role: Role::Tool,
@@ -495,7 +523,7 @@ fn read_message(value: Value, out: &mut Vec<Message>) -> Result<(), String> {
 }
 
 /// A user message; Anthropic puts tool results in user messages: each becomes a tool message.
-fn read_user(o: &serde_json::Map<String, Value>, out: &mut Vec<Message>) -> Result<(), String> {
+fn read_user(o: &serde_json::Map<String, Value>, out: &mut Read) -> Result<(), String> {
     if let Some(Value::Array(blocks)) = o.get("content") {
         if blocks.iter().any(|b| b.get("type").and_then(Value::as_str) == Some("tool_result")) {
             let mut texts = Vec::new();
@@ -503,7 +531,7 @@ fn read_user(o: &serde_json::Map<String, Value>, out: &mut Vec<Message>) -> Resu
                 if b.get("type").and_then(Value::as_str) == Some("tool_result") {
                     let call = b.get("tool_use_id").and_then(Value::as_str).ok_or("a tool_result without `tool_use_id`")?;
                     let content = text_of(b.get("content").unwrap_or(&Value::Null))?;
-                    let name = tool_name(out, call);
+                    let name = out.tool_name(call);
                     out.push(Message {
                         id: call.to_string(),
                         role: Role::Tool,
@@ -530,7 +558,7 @@ fn read_user(o: &serde_json::Map<String, Value>, out: &mut Vec<Message>) -> Resu
 
 /// An assistant message with its tool calls: Anthropic's `tool_use` blocks, OpenAI's and
 /// LangChain's `tool_calls`.
-fn read_assistant(o: &serde_json::Map<String, Value>, out: &mut Vec<Message>) -> Result<(), String> {
+fn read_assistant(o: &serde_json::Map<String, Value>, out: &mut Read) -> Result<(), String> {
     let mut calls = Vec::new();
     let mut content = o.get("content").cloned().unwrap_or(Value::Null);
     if let Value::Array(blocks) = &content {
@@ -562,11 +590,6 @@ fn read_assistant(o: &serde_json::Map<String, Value>, out: &mut Vec<Message>) ->
 
 fn plain_message(role: Role, content: String, index: usize) -> Message {
     Message { id: format!("m{index}"), role, content, tool_calls: vec![], tool_call_id: None, name: None }
-}
-
-/// The name of the tool a call id belongs to, from the assistant message that made the call.
-fn tool_name(messages: &[Message], call: &str) -> Option<String> {
-    messages.iter().rev().flat_map(|m| &m.tool_calls).find(|c| c.id == call).map(|c| c.name.clone())
 }
 
 /// Messages cut into turns at each user message; the first must be the user's.

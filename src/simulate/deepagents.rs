@@ -416,7 +416,9 @@ impl Policy for DeepAgents {
         // Each message is counted once, when it first reaches a request.
         let new: Vec<u64> = state[self.counts.len()..].iter().map(|m| self.tokens(m)).collect();
         self.counts.extend(new);
-        let mut messages: Vec<Cow<'a, Message>> = state.iter().map(Cow::Borrowed).collect();
+        // The messages after the last summary's cutoff: the ones before it are never sent again.
+        let from = self.event.as_ref().map_or(0, |e| e.cutoff);
+        let mut messages: Vec<Cow<'a, Message>> = state[from..].iter().map(Cow::Borrowed).collect();
         // 0.7: the last message, a user message over the limit, is offloaded once and stays replaced.
         if let (Some(limit), Some(last)) = (self.human_evict_chars, state.last()) {
             let chars = last.content.chars().count() as u64;
@@ -440,7 +442,7 @@ impl Policy for DeepAgents {
         }
         let mut effective: Vec<Cow<'a, Message>> = match &self.event {
             None => messages,
-            Some(e) => std::iter::once(Cow::Owned(e.summary.clone())).chain(messages.into_iter().skip(e.cutoff)).collect(),
+            Some(e) => std::iter::once(Cow::Owned(e.summary.clone())).chain(messages).collect(),
         };
         let mut total = self.fixed + self.count(state, &effective);
         let cut = self.truncate_args(state, &mut effective, total);

@@ -63,16 +63,20 @@ impl<'c> Generic<'c> {
     /// The history as the runtime holds it: the summary, the messages after it, the last
     /// `max_messages` of them.
     fn history<'a>(&self, state: &'a [Message], events: &mut Vec<Event>) -> Vec<Cow<'a, Message>> {
-        let mut history: Vec<Cow<'a, Message>> = match &self.summary {
-            Some((summary, from)) => std::iter::once(Cow::Owned(summary.clone())).chain(state[*from..].iter().map(Cow::Borrowed)).collect(),
-            None => state.iter().map(Cow::Borrowed).collect(),
+        let summary = self.summary.as_ref();
+        let from = summary.map_or(0, |(_, from)| *from);
+        let held = usize::from(summary.is_some()) + state.len() - from;
+        // Only what is kept is made: the state grows with every call, a request need not.
+        let dropped = match self.max_messages.filter(|&max| held > max) {
+            Some(max) => {
+                events.push(Event::HistoryTrimmed { dropped: held - max, kept: max });
+                held - max
+            }
+            None => 0,
         };
-        if let Some(max) = self.max_messages.filter(|&max| history.len() > max) {
-            let dropped = history.len() - max;
-            history.drain(..dropped);
-            events.push(Event::HistoryTrimmed { dropped, kept: max });
-        }
-        history
+        let start = from + dropped.saturating_sub(usize::from(summary.is_some()));
+        let summary = summary.filter(|_| dropped == 0).map(|(summary, _)| Cow::Owned(summary.clone()));
+        summary.into_iter().chain(state[start..].iter().map(Cow::Borrowed)).collect()
     }
 }
 
