@@ -96,7 +96,7 @@ impl DeepAgents {
     }
 
     /// The count of a request's message: from the state's counts when it is borrowed from it.
-    fn counted(&self, state: &[Message], m: &Cow<Message>) -> u64 {
+    fn counted(&self, state: &[Message], m: &Message) -> u64 {
         super::counted(state, &self.counts, m, |m| self.tokens(m))
     }
 

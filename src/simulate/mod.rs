@@ -330,13 +330,12 @@ pub fn simulate(
     })
 }
 
-/// `m`'s count: from `counts` (the count of each message of `state`) when the request borrows
-/// it from the state unchanged, else `count(m)` (a message the policy made or changed).
-fn counted(state: &[Message], counts: &[u64], m: &Cow<Message>, count: impl Fn(&Message) -> u64) -> u64 {
-    let Cow::Borrowed(m) = m else { return count(m) };
-    // A borrowed message's address says where in the state it is.
-    let (start, at) = (state.as_ptr() as usize, *m as *const Message as usize);
-    let size = std::mem::size_of::<Message>();
+/// `m`'s count: from `counts` (the count of each message of `state`) when `m` is a message of
+/// the state, borrowed by the request unchanged; else `count(m)` (a message the policy made or
+/// changed, held by the request itself).
+fn counted(state: &[Message], counts: &[u64], m: &Message, count: impl Fn(&Message) -> u64) -> u64 {
+    // A message's address says whether, and where, it is in the state.
+    let (start, at, size) = (state.as_ptr() as usize, m as *const Message as usize, std::mem::size_of::<Message>());
     let index = (at >= start && (at - start) % size == 0).then(|| (at - start) / size).filter(|&i| i < state.len());
     index.and_then(|i| counts.get(i).copied()).unwrap_or_else(|| count(m))
 }
