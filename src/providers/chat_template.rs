@@ -424,7 +424,10 @@ fn strftime_now(format: String) -> Result<Value, minijinja::Error> {
                 ))
             }
         };
-        out.push_str(if unpadded { field.trim_start_matches('0') } else { field });
+        let field = if unpadded { field.trim_start_matches('0') } else { field };
+        // A field is up to five times its two characters: charged as written.
+        minijinja::budget::charge(field.len())?;
+        out.push_str(field);
     }
     Ok(Value::from(out))
 }
