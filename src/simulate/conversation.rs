@@ -75,10 +75,7 @@ impl Conversation {
     pub fn chars(&self) -> u64 {
         let message = |m: &Message| {
             m.content.len() as u64
-                + m.tool_calls
-                    .iter()
-                    .map(|c| c.name.len() as u64 + super::langchain::json_dumps_len(&Value::Object(c.args.clone()), false))
-                    .sum::<u64>()
+                + m.tool_calls.iter().map(|c| (c.name.len() + serde_json::to_vec(&c.args).map_or(0, |json| json.len())) as u64).sum::<u64>()
         };
         self.turns.iter().flat_map(|t| std::iter::once(&t.user).chain(&t.steps)).map(message).sum()
     }
