@@ -9,7 +9,7 @@
 //! counted about twice as fast, but each engine embeds its own tables and bpe-openai's were 47 MB
 //! of the binary's 69 (docs/packaging.md).
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock, RwLock};
 
 use tiktoken_rs::CoreBPE;
@@ -94,6 +94,8 @@ pub struct TokenCounter {
     cl100k: Counts,
     /// The models' own tokenizer files the run loaded ([`TokenCounter::add_file`]).
     files: RwLock<Vec<Arc<FileCounts>>>,
+    /// Bytes of text asked for (see [`TokenCounter::bytes_asked`]).
+    asked: AtomicU64,
 }
 
 /// A tokenizer file's encoder, where its texts may be cut, and its counts.
@@ -257,7 +259,14 @@ impl TokenCounter {
     }
 
     pub fn count(&self, tokenizer: Tokenizer, text: &str) -> usize {
+        self.asked.fetch_add(text.len() as u64, Ordering::Relaxed);
         self.count_hashed(tokenizer, text, content_hash(text))
+    }
+
+    /// Bytes of text given to [`TokenCounter::count`] so far, found among the counts or not
+    /// (each is read to be hashed): the work callers ask for, which tests of scaling count.
+    pub fn bytes_asked(&self) -> u64 {
+        self.asked.load(Ordering::Relaxed)
     }
 
     /// Whether `tokenizer` counts a special token written in a text as one token (see

@@ -7,35 +7,59 @@ use crate::diagnostic::{Code, Diagnostic};
 use crate::manifest::model::{Agent, Origin, ScenarioWorkload};
 use crate::session::Run;
 use crate::simulate::conversation::workload;
-use crate::simulate::Simulation;
+use crate::simulate::{Budget, Simulation};
 use crate::tokens::TokenCounter;
 
 fn at(origin: &Origin, message: String) -> Diagnostic {
     Diagnostic::error(message).in_file(&origin.file).at(origin.span.clone()).code(Code::BUDGET006)
 }
 
+/// Why a workload gave no simulation.
+pub enum Unsimulated {
+    /// The spec is invalid.
+    Unreadable(String),
+    /// The run's [`Budget`] ran out: what ran out.
+    OverBudget(String),
+}
+
 /// The workload `run`'s scenario declares, if it declares one, replayed through the runtime's
-/// policy in `run`'s mode: the simulation, or why the workload cannot be read.
-pub fn simulate<'a>(agent: &'a Agent, run: &Run, counter: &TokenCounter) -> Option<(&'a ScenarioWorkload, Result<Simulation, String>)> {
+/// policy in `run`'s mode, from `budget` (shared by the agent's modes × scenarios): the
+/// simulation, or why there is none.
+pub fn simulate<'a>(
+    agent: &'a Agent,
+    run: &Run,
+    counter: &TokenCounter,
+    budget: &mut Budget,
+) -> Option<(&'a ScenarioWorkload, Result<Simulation, Unsimulated>)> {
     let spec = agent.scenarios.get(&run.rendered.scenario).and_then(|s| s.workload.as_ref())?;
     let simulation = match workload(&spec.file.path, &spec.file.text) {
-        Ok(conversation) => Ok(crate::simulate::simulate(agent, &run.rendered, &run.measured, counter, &conversation)),
-        Err(failure) => Err(failure.diagnostics.first().map_or_else(String::new, |d| d.message.clone())),
+        Ok(conversation) => {
+            crate::simulate::simulate(agent, &run.rendered, &run.measured, counter, &conversation, budget).map_err(Unsimulated::OverBudget)
+        }
+        Err(failure) => Err(Unsimulated::Unreadable(failure.diagnostics.first().map_or_else(String::new, |d| d.message.clone()))),
     };
     Some((spec, simulation))
 }
 
-/// One finding per scenario and kind: the first mode that fails.
-pub fn check(agent: &Agent, runs: &[Run], counter: &TokenCounter) -> Vec<Diagnostic> {
+/// One finding per scenario and kind: the first mode that fails. Second: a simulation over the
+/// agent's budget, which stops the check of its workloads (the run cannot finish: exit 2).
+pub fn check(agent: &Agent, runs: &[Run], counter: &TokenCounter) -> (Vec<Diagnostic>, Option<Diagnostic>) {
     let mut findings: Vec<Diagnostic> = Vec::new();
+    let mut budget = Budget::default();
     for run in runs {
-        let Some((spec, simulation)) = simulate(agent, run, counter) else { continue };
+        let Some((spec, simulation)) = simulate(agent, run, counter, &mut budget) else { continue };
         let sim = match simulation {
             Ok(sim) => sim,
-            Err(why) => {
+            Err(Unsimulated::Unreadable(why)) => {
                 let d = at(&spec.origin, format!("the workload {} cannot be read: {why}", spec.file.path));
                 crate::diagnostic::push_once(&mut findings, d);
                 continue;
+            }
+            Err(Unsimulated::OverBudget(why)) => {
+                let d = at(&spec.origin, format!("the workload {} is not simulated to its end: {why}", spec.file.path))
+                    .label("this workload")
+                    .help("the simulations of one agent's modes × scenarios share one budget (docs/simulate.md#limits)");
+                return (findings, Some(d));
             }
         };
         let where_ = format!("{} mode, scenario `{}`, {}", sim.mode, sim.scenario, sim.policy.system);
@@ -69,5 +93,5 @@ pub fn check(agent: &Agent, runs: &[Run], counter: &TokenCounter) -> Vec<Diagnos
             );
         }
     }
-    findings
+    (findings, None)
 }

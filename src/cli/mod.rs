@@ -357,10 +357,11 @@ impl AgentRun {
             Ok(AgentRuns { mut loaded, runs, problems }) => {
                 let load_diagnostics = std::mem::take(&mut loaded.warnings);
                 // The loaded agent is dropped here, on the worker: only its measurements and budgets are kept.
+                let mut budget = ctxc::simulate::Budget::default();
                 let reports = runs
                     .into_iter()
                     .map(|run| match workloads {
-                        true => Costed::with_workload(&loaded.agent, run, session.counter()),
+                        true => Costed::with_workload(&loaded.agent, run, session.counter(), &mut budget),
                         false => Costed::new(&loaded.agent, run.measured),
                     })
                     .collect();

@@ -10,7 +10,7 @@ use super::report::Reporter;
 use super::{find_manifests, output, EXIT_INPUT, EXIT_OK};
 use ctxc::session::Only;
 use ctxc::simulate::conversation::{self, Conversation, DEFAULT_SUMMARY_CHARS};
-use ctxc::simulate::Simulation;
+use ctxc::simulate::{Budget, Simulation};
 
 #[derive(Debug, Args)]
 pub struct SimulateArgs {
@@ -54,7 +54,9 @@ enum SimulateFormat {
 /// A transcript or workload over this size is refused.
 const MAX_INPUT_BYTES: u64 = 64 << 20;
 
-fn read_conversation(args: &SimulateArgs, reporter: &Reporter) -> Result<Conversation, u8> {
+/// The conversation, with its file as shown and its text (where a simulation over the budget is
+/// reported).
+fn read_conversation(args: &SimulateArgs, reporter: &Reporter) -> Result<(Conversation, String, ctxc::diagnostic::Sources), u8> {
     let (path, is_workload) = match (&args.workload, &args.transcript) {
         (Some(w), _) => (w, true),
         (None, Some(t)) => (t, false),
@@ -73,15 +75,18 @@ fn read_conversation(args: &SimulateArgs, reporter: &Reporter) -> Result<Convers
         true => conversation::workload(&shown, &text),
         false => conversation::transcript(&shown, &text, args.summary_chars),
     };
-    read.map_err(|failure| {
+    let conversation = read.map_err(|failure| {
         reporter.diagnostics(&failure.diagnostics, &failure.sources);
         EXIT_INPUT
-    })
+    })?;
+    let mut sources = ctxc::diagnostic::Sources::default();
+    sources.insert(&shown, &text);
+    Ok((conversation, shown, sources))
 }
 
 pub fn run(args: SimulateArgs, reporter: &Reporter) -> u8 {
-    let conversation = match read_conversation(&args, reporter) {
-        Ok(c) => c,
+    let (conversation, shown, sources) = match read_conversation(&args, reporter) {
+        Ok(read) => read,
         Err(code) => return code,
     };
     let manifests = match find_manifests(&args.path, reporter) {
@@ -94,6 +99,7 @@ pub fn run(args: SimulateArgs, reporter: &Reporter) -> u8 {
     };
     let only = Only { mode: args.mode.as_deref(), scenario: args.scenario.as_deref() };
     let mut simulations: Vec<Simulation> = Vec::new();
+    let mut budget = Budget::default();
     for manifest in &manifests {
         let runs = match session.run(manifest, only) {
             Ok(runs) => runs,
@@ -114,7 +120,15 @@ pub fn run(args: SimulateArgs, reporter: &Reporter) -> u8 {
                 continue;
             }
             seen.push(run.rendered.mode.clone());
-            simulations.push(ctxc::simulate::simulate(&runs.loaded.agent, &run.rendered, &run.measured, session.counter(), &conversation));
+            match ctxc::simulate::simulate(&runs.loaded.agent, &run.rendered, &run.measured, session.counter(), &conversation, &mut budget)
+            {
+                Ok(simulation) => simulations.push(simulation),
+                Err(why) => {
+                    let d = ctxc::Diagnostic::error(format!("{shown} is not simulated to its end: {why}")).in_file(&shown).at(Some(0..0));
+                    reporter.diagnostics(&[d], &sources);
+                    return EXIT_INPUT;
+                }
+            }
         }
     }
     match args.format {

@@ -281,7 +281,11 @@ fn check_agent(report: &mut CheckReport, manifest: &Path, options: &Options, ses
     let mut findings = loaded.warnings.clone();
     let measured: Vec<_> = runs.iter().map(|r| r.measured.clone()).collect();
     findings.extend(crate::checks::budgets::check(agent, &measured));
-    findings.extend(crate::checks::workloads::check(agent, &runs, session.counter()));
+    let (workload_findings, over_budget) = crate::checks::workloads::check(agent, &runs, session.counter());
+    findings.extend(workload_findings);
+    if let Some(d) = over_budget {
+        report.usage_error(d);
+    }
     findings.extend(crate::checks::budgets::implausible_counts(agent, &measured));
     if options.require_exact || agent.budgets.require_exact.is_some() {
         findings.extend(crate::checks::budgets::not_recorded(agent, &measured));

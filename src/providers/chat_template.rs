@@ -424,7 +424,10 @@ fn strftime_now(format: String) -> Result<Value, minijinja::Error> {
                 ))
             }
         };
-        out.push_str(if unpadded { field.trim_start_matches('0') } else { field });
+        let field = if unpadded { field.trim_start_matches('0') } else { field };
+        // A field is up to five times its two characters: charged as written.
+        minijinja::budget::charge(field.len())?;
+        out.push_str(field);
     }
     Ok(Value::from(out))
 }
@@ -439,7 +442,12 @@ fn tojson(value: &Value, args: &[Value], kwargs: Kwargs) -> Result<Value, miniji
     let indent = match arg(1, "indent")? {
         None => None,
         Some(v) if v.kind() == ValueKind::String => Some(v.as_str().unwrap_or_default().to_string()),
-        Some(v) => Some(" ".repeat(usize::try_from(v.clone()).or_else(|_| i64::try_from(v).map(|_| 0))?)),
+        Some(v) => {
+            let width = usize::try_from(v.clone()).or_else(|_| i64::try_from(v).map(|_| 0))?;
+            // The indentation is made from a number: charged before it is allocated.
+            minijinja::budget::charge(width)?;
+            Some(" ".repeat(width))
+        }
     };
     let separators = match arg(2, "separators")? {
         Some(v) => {
@@ -478,11 +486,11 @@ impl JsonWriter {
     }
 
     fn newline(&mut self, depth: usize) -> Result<(), minijinja::Error> {
-        if let Some(indent) = self.indent.clone() {
+        if let Some(indent) = &self.indent {
             minijinja::budget::charge_many(depth, indent.len())?;
             self.out.push('\n');
             for _ in 0..depth {
-                self.out.push_str(&indent);
+                self.out.push_str(indent);
             }
         }
         Ok(())

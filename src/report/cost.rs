@@ -38,10 +38,15 @@ impl Costed {
     }
 
     /// [`Costed::new`] for `run`, with the simulation of the workload its scenario declares (the
-    /// HTML report charts it). A workload that cannot be read is left out: `ctxc check` reports
-    /// it (BUDGET006).
-    pub fn with_workload(agent: &crate::manifest::model::Agent, run: crate::session::Run, counter: &crate::tokens::TokenCounter) -> Self {
-        let workload = crate::checks::workloads::simulate(agent, &run, counter)
+    /// HTML report charts it), from `budget` (shared by the agent's runs). A workload that cannot
+    /// be read or is over the budget is left out: `ctxc check` reports it (BUDGET006).
+    pub fn with_workload(
+        agent: &crate::manifest::model::Agent,
+        run: crate::session::Run,
+        counter: &crate::tokens::TokenCounter,
+        budget: &mut crate::simulate::Budget,
+    ) -> Self {
+        let workload = crate::checks::workloads::simulate(agent, &run, counter, budget)
             .and_then(|(spec, simulation)| Some(Workload { path: spec.file.path.clone(), simulation: simulation.ok()? }));
         Costed { workload, ..Costed::new(agent, run.measured) }
     }

@@ -499,7 +499,7 @@ impl Policy for AgentScope {
         (Message { content, ..message }, Some(event))
     }
 
-    fn request<'a>(&mut self, state: &'a [Message], summary_chars: u64, events: &mut Vec<Event>) -> Request<'a> {
+    fn request<'a>(&mut self, state: &'a [Message], _counts: &[u64], summary_chars: u64, events: &mut Vec<Event>) -> Request<'a> {
         self.take_new(state);
         let count = self.count();
         self.compress(state, summary_chars, events);

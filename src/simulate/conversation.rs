@@ -2,6 +2,7 @@
 //! messages as an array or JSONL, Anthropic messages, a LangChain/LangGraph message dump) or made
 //! from a workload spec (`docs/simulate.md`), deterministically from its seed.
 
+use std::collections::HashMap;
 use std::ops::Range;
 
 use serde::{Deserialize, Serialize};
@@ -67,6 +68,17 @@ pub struct Conversation {
     pub turns: Vec<Turn>,
     /// Characters of each summary the model writes when the runtime summarizes.
     pub summary_chars: u64,
+}
+
+impl Conversation {
+    /// Characters of its messages: texts, and tool calls' names and arguments (as JSON).
+    pub fn chars(&self) -> u64 {
+        let message = |m: &Message| {
+            m.content.len() as u64
+                + m.tool_calls.iter().map(|c| (c.name.len() + serde_json::to_vec(&c.args).map_or(0, |json| json.len())) as u64).sum::<u64>()
+        };
+        self.turns.iter().flat_map(|t| std::iter::once(&t.user).chain(&t.steps)).map(message).sum()
+    }
 }
 
 /// The summary size when a transcript does not say (a `--summary-chars` flag sets it).
@@ -141,12 +153,13 @@ struct RawOverride {
     tool_result_chars: Option<Vec<u64>>,
 }
 
-/// At most this many turns, tool calls per turn, and characters per message: a workload stays
-/// something a machine replays in moments.
-const MAX_TURNS: u64 = 10_000;
+/// At most this many turns, tool calls per turn, and characters per message and in all: a
+/// workload stays something a machine replays in moments. A transcript has the same bounds on
+/// turns and characters in all (a run's simulations share [`super::Budget`] besides).
+pub const MAX_TURNS: u64 = 10_000;
 const MAX_CALLS: u64 = 64;
 const MAX_CHARS: u64 = 4 << 20;
-const MAX_TOTAL_CHARS: u64 = 64 << 20;
+pub const MAX_TOTAL_CHARS: u64 = super::MAX_CHARS;
 
 /// Reads a workload spec (TOML) and makes its conversation. `file` is the path shown.
 pub fn workload(file: &str, text: &str) -> Result<Conversation, Failure> {
@@ -188,7 +201,7 @@ pub fn workload(file: &str, text: &str) -> Result<Conversation, Failure> {
             return Err(failure(file, text, "a turn over the size limits".into(), Some(o.at.span())));
         }
     }
-    // The whole conversation at its largest stays within a bound too (64 Mi characters).
+    // The whole conversation at its largest stays within a bound too (16 Mi characters).
     let most = |size: Option<&toml::Spanned<Size>>, default: u64| match size.map(|s| *s.get_ref()) {
         Some(Size::Fixed(n)) | Some(Size::Range { max: n, .. }) => n,
         None => default,
@@ -349,13 +362,22 @@ pub fn transcript(file: &str, text: &str, summary_chars: u64) -> Result<Conversa
         }
         (list, "jsonl")
     };
-    let mut messages = Vec::new();
+    let mut read = Read::default();
     for (i, (value, at)) in values.into_iter().enumerate() {
         let span = at.map(|a| a..a + 1);
-        read_message(value, &mut messages).map_err(|why| failure(file, text, format!("message {}: {why}", i + 1), span))?;
+        read_message(value, &mut read).map_err(|why| failure(file, text, format!("message {}: {why}", i + 1), span))?;
     }
-    let turns = into_turns(messages).map_err(|why| failure(file, text, why, None))?;
-    Ok(Conversation { source: format!("transcript ({format})"), turns, summary_chars })
+    let turns = into_turns(read.messages).map_err(|why| failure(file, text, why, None))?;
+    let conversation = Conversation { source: format!("transcript ({format})"), turns, summary_chars };
+    if conversation.turns.len() as u64 > MAX_TURNS {
+        let why = format!("a transcript of {} turns: at most {MAX_TURNS}", conversation.turns.len());
+        return Err(failure(file, text, why, Some(0..1)));
+    }
+    if conversation.chars() > MAX_TOTAL_CHARS {
+        let why = format!("a transcript of {} characters of messages: at most {MAX_TOTAL_CHARS}", conversation.chars());
+        return Err(failure(file, text, why, Some(0..1)));
+    }
+    Ok(conversation)
 }
 
 /// Several top-level JSON values, one per line.
@@ -440,7 +462,34 @@ fn string_field(o: &Map<String, Value>, key: &str) -> Option<String> {
     o.get(key).and_then(Value::as_str).map(str::to_string)
 }
 
-fn read_message(value: Value, out: &mut Vec<Message>) -> Result<(), String> {
+/// The messages read so far, and the tool each call id names.
+#[derive(Default)]
+struct Read {
+    messages: Vec<Message>,
+    /// By call id, the name of the last call with that id (the first of them in its message).
+    tools: HashMap<String, String>,
+}
+
+impl Read {
+    fn push(&mut self, m: Message) {
+        for c in m.tool_calls.iter().rev() {
+            self.tools.insert(c.id.clone(), c.name.clone());
+        }
+        self.messages.push(m);
+    }
+
+    fn len(&self) -> usize {
+        self.messages.len()
+    }
+
+    /// The name of the tool a call id belongs to, from the assistant message that made the call
+    /// (looked up, not searched for: a transcript may hold many results).
+    fn tool_name(&self, call: &str) -> Option<String> {
+        self.tools.get(call).cloned()
+    }
+}
+
+fn read_message(value: Value, out: &mut Read) -> Result<(), String> {
     let Value::Object(mut o) = value else { return Err("not a JSON object".into()) };
     // LangChain's messages_to_dict: {"type": "...", "data": {...}}.
     if let (Some(Value::String(_)), Some(Value::Object(data))) = (o.get("type"), o.get("data")) {
@@ -455,7 +504,7 @@ fn read_message(value: Value, out: &mut Vec<Message>) -> Result<(), String> {
         "assistant" | "ai" => read_assistant(&o, out),
         "tool" => {
             let call = string_field(&o, "tool_call_id").ok_or("a tool message without `tool_call_id`")?;
-            let name = string_field(&o, "name").or_else(|| tool_name(out, &call));
+            let name = string_field(&o, "name").or_else(|| out.tool_name(&call));
             out.push(Message {
                 id: call.clone(),
                 role: Role::Tool,
@@ -471,7 +520,7 @@ fn read_message(value: Value, out: &mut Vec<Message>) -> Result<(), String> {
 }
 
 /// A user message; Anthropic puts tool results in user messages: each becomes a tool message.
-fn read_user(o: &serde_json::Map<String, Value>, out: &mut Vec<Message>) -> Result<(), String> {
+fn read_user(o: &serde_json::Map<String, Value>, out: &mut Read) -> Result<(), String> {
     if let Some(Value::Array(blocks)) = o.get("content") {
         if blocks.iter().any(|b| b.get("type").and_then(Value::as_str) == Some("tool_result")) {
             let mut texts = Vec::new();
@@ -479,7 +528,7 @@ fn read_user(o: &serde_json::Map<String, Value>, out: &mut Vec<Message>) -> Resu
                 if b.get("type").and_then(Value::as_str) == Some("tool_result") {
                     let call = b.get("tool_use_id").and_then(Value::as_str).ok_or("a tool_result without `tool_use_id`")?;
                     let content = text_of(b.get("content").unwrap_or(&Value::Null))?;
-                    let name = tool_name(out, call);
+                    let name = out.tool_name(call);
                     out.push(Message {
                         id: call.to_string(),
                         role: Role::Tool,
@@ -506,7 +555,7 @@ fn read_user(o: &serde_json::Map<String, Value>, out: &mut Vec<Message>) -> Resu
 
 /// An assistant message with its tool calls: Anthropic's `tool_use` blocks, OpenAI's and
 /// LangChain's `tool_calls`.
-fn read_assistant(o: &serde_json::Map<String, Value>, out: &mut Vec<Message>) -> Result<(), String> {
+fn read_assistant(o: &serde_json::Map<String, Value>, out: &mut Read) -> Result<(), String> {
     let mut calls = Vec::new();
     let mut content = o.get("content").cloned().unwrap_or(Value::Null);
     if let Value::Array(blocks) = &content {
@@ -538,11 +587,6 @@ fn read_assistant(o: &serde_json::Map<String, Value>, out: &mut Vec<Message>) ->
 
 fn plain_message(role: Role, content: String, index: usize) -> Message {
     Message { id: format!("m{index}"), role, content, tool_calls: vec![], tool_call_id: None, name: None }
-}
-
-/// The name of the tool a call id belongs to, from the assistant message that made the call.
-fn tool_name(messages: &[Message], call: &str) -> Option<String> {
-    messages.iter().rev().flat_map(|m| &m.tool_calls).find(|c| c.id == call).map(|c| c.name.clone())
 }
 
 /// Messages cut into turns at each user message; the first must be the user's.

@@ -60,6 +60,8 @@ pub struct DeepAgents {
     /// User messages offloaded, by id: the replacement every later request carries.
     offloaded_humans: BTreeMap<String, Message>,
     summaries: usize,
+    /// LangChain's count of each message of the state, as stored (see [`super::counted`]).
+    counts: Vec<u64>,
 }
 
 impl DeepAgents {
@@ -85,6 +87,7 @@ impl DeepAgents {
             event: None,
             offloaded_humans: BTreeMap::new(),
             summaries: 0,
+            counts: Vec::new(),
         }
     }
 
@@ -92,8 +95,13 @@ impl DeepAgents {
         message_tokens(message_chars(m), self.chars_per_token)
     }
 
-    fn count(&self, messages: &[Cow<Message>]) -> u64 {
-        messages.iter().map(|m| self.tokens(m)).sum()
+    /// The count of a request's message: from the state's counts when it is borrowed from it.
+    fn counted(&self, state: &[Message], m: &Message) -> u64 {
+        super::counted(state, &self.counts, m, |m| self.tokens(m))
+    }
+
+    fn count(&self, state: &[Message], messages: &[Cow<Message>]) -> u64 {
+        messages.iter().map(|m| self.counted(state, m)).sum()
     }
 
     /// `int(max × fraction)`, at least 1, as LangChain computes a share.
@@ -120,7 +128,7 @@ impl DeepAgents {
 
     /// Where the kept messages start (`_determine_cutoff_index`), never splitting a tool call
     /// from its results.
-    fn cutoff(&self, messages: &[Cow<Message>]) -> usize {
+    fn cutoff(&self, state: &[Message], messages: &[Cow<Message>]) -> usize {
         let keep_messages = |n: u64| if messages.len() as u64 <= n { 0 } else { safe_cutoff(messages, messages.len() - n as usize) };
         let target = match self.keep {
             ContextSize::Messages(n) => return keep_messages(n),
@@ -130,12 +138,12 @@ impl DeepAgents {
                 None => return keep_messages(DEFAULT_MESSAGES_TO_KEEP),
             },
         };
-        if messages.is_empty() || self.count(messages) <= target {
+        if messages.is_empty() || self.count(state, messages) <= target {
             return 0;
         }
         // LangChain's binary search for the earliest start whose suffix fits the target.
         let len = messages.len();
-        let tokens: Vec<u64> = messages.iter().map(|m| self.tokens(m)).collect();
+        let tokens: Vec<u64> = messages.iter().map(|m| self.counted(state, m)).collect();
         let mut suffix = vec![0u64; len + 1];
         for i in (0..len).rev() {
             suffix[i] = suffix[i + 1] + tokens[i];
@@ -168,7 +176,7 @@ impl DeepAgents {
     /// Old `write_file`/`edit_file` arguments cut for this request (`_truncate_args`): with a
     /// profile from 85 % of the window keeping the last 10 % of it, without one from 20 messages
     /// keeping the last 20 (`compute_summarization_defaults`).
-    fn truncate_args<'a>(&self, messages: &mut [Cow<'a, Message>], total: u64) -> Vec<String> {
+    fn truncate_args<'a>(&self, state: &[Message], messages: &mut [Cow<'a, Message>], total: u64) -> Vec<String> {
         let cutoff = match self.max_input {
             Some(_) => {
                 if total < self.share(da::TRIGGER_FRACTION).unwrap_or(u64::MAX) {
@@ -178,7 +186,7 @@ impl DeepAgents {
                 let mut kept = 0;
                 let mut cutoff = 0;
                 for i in (0..messages.len()).rev() {
-                    let t = self.tokens(&messages[i]);
+                    let t = self.counted(state, &messages[i]);
                     if kept + t > target {
                         cutoff = i + 1;
                         break;
@@ -194,15 +202,14 @@ impl DeepAgents {
         for m in messages.iter_mut().take(cutoff) {
             let long = |m: &Message| {
                 m.tool_calls.iter().any(|c| {
-                    TRUNCATED_TOOLS.contains(&c.name.as_str())
-                        && c.args.values().any(|v| v.as_str().is_some_and(|s| s.chars().count() > MAX_ARG_LENGTH))
+                    TRUNCATED_TOOLS.contains(&c.name.as_str()) && c.args.values().any(|v| v.as_str().is_some_and(over_max_arg_length))
                 })
             };
             if m.role == Role::Assistant && long(m) {
                 let owned = m.to_mut();
                 for call in owned.tool_calls.iter_mut().filter(|c| TRUNCATED_TOOLS.contains(&c.name.as_str())) {
                     for value in call.args.values_mut() {
-                        if let Some(s) = value.as_str().filter(|s| s.chars().count() > MAX_ARG_LENGTH) {
+                        if let Some(s) = value.as_str().filter(|s| over_max_arg_length(s)) {
                             *value = serde_json::Value::String(s.chars().take(20).collect::<String>() + ARG_TRUNCATION);
                         }
                     }
@@ -293,6 +300,12 @@ impl DeepAgents {
         let content = format!("You are in the middle of a conversation that has been summarized.\n\nThe full conversation history has been saved to /conversation_history/session_{id}.md should you need to refer back to it for details.\n\nA condensed summary follows:\n\n<summary>\n{text}\n</summary>");
         Message::summary(content)
     }
+}
+
+/// More than `MAX_ARG_LENGTH` characters, found without counting past them (every request
+/// looks at every older argument).
+fn over_max_arg_length(s: &str) -> bool {
+    s.len() > MAX_ARG_LENGTH && s.chars().nth(MAX_ARG_LENGTH).is_some()
 }
 
 /// Python's `str.splitlines()`.
@@ -399,8 +412,13 @@ impl Policy for DeepAgents {
         }
     }
 
-    fn request<'a>(&mut self, state: &'a [Message], summary_chars: u64, events: &mut Vec<Event>) -> Request<'a> {
-        let mut messages: Vec<Cow<'a, Message>> = state.iter().map(Cow::Borrowed).collect();
+    fn request<'a>(&mut self, state: &'a [Message], _counts: &[u64], summary_chars: u64, events: &mut Vec<Event>) -> Request<'a> {
+        // Each message is counted once, when it first reaches a request.
+        let new: Vec<u64> = state[self.counts.len()..].iter().map(|m| self.tokens(m)).collect();
+        self.counts.extend(new);
+        // The messages after the last summary's cutoff: the ones before it are never sent again.
+        let from = self.event.as_ref().map_or(0, |e| e.cutoff);
+        let mut messages: Vec<Cow<'a, Message>> = state[from..].iter().map(Cow::Borrowed).collect();
         // 0.7: the last message, a user message over the limit, is offloaded once and stays replaced.
         if let (Some(limit), Some(last)) = (self.human_evict_chars, state.last()) {
             let chars = last.content.chars().count() as u64;
@@ -424,13 +442,13 @@ impl Policy for DeepAgents {
         }
         let mut effective: Vec<Cow<'a, Message>> = match &self.event {
             None => messages,
-            Some(e) => std::iter::once(Cow::Owned(e.summary.clone())).chain(messages.into_iter().skip(e.cutoff)).collect(),
+            Some(e) => std::iter::once(Cow::Owned(e.summary.clone())).chain(messages).collect(),
         };
-        let mut total = self.fixed + self.count(&effective);
-        let cut = self.truncate_args(&mut effective, total);
+        let mut total = self.fixed + self.count(state, &effective);
+        let cut = self.truncate_args(state, &mut effective, total);
         if !cut.is_empty() {
             events.push(Event::ArgumentsTruncated { messages: cut });
-            total = self.fixed + self.count(&effective);
+            total = self.fixed + self.count(state, &effective);
         }
         let by_trigger = match self.trigger {
             ContextSize::Messages(n) => effective.len() as u64 >= n,
@@ -445,7 +463,7 @@ impl Policy for DeepAgents {
             true => ("trigger", self.trigger_tokens().unwrap_or(effective.len() as u64)),
             false => ("input budget", budget.unwrap_or_default()),
         };
-        let cutoff = self.cutoff(&effective);
+        let cutoff = self.cutoff(state, &effective);
         if cutoff == 0 {
             events.push(Event::NothingToSummarize { count: total, threshold });
             if let Some(b) = budget.filter(|&b| total > b) {
@@ -463,7 +481,7 @@ impl Policy for DeepAgents {
         let kept_from = effective.get(cutoff).map(|m| m.id.clone());
         let kept = effective.len() - cutoff;
         let request: Vec<Cow<'a, Message>> = std::iter::once(Cow::Owned(summary)).chain(effective.into_iter().skip(cutoff)).collect();
-        let sent = self.fixed + self.count(&request);
+        let sent = self.fixed + self.count(state, &request);
         events.push(Event::Summarized { by: by.into(), count: total, threshold, summarized: cutoff, kept_from, kept, summary_chars });
         if let Some(b) = budget.filter(|&b| sent > b) {
             events.push(Event::OverBudget { count: sent, budget: b });

@@ -56,23 +56,27 @@ impl<'c> Generic<'c> {
         super::message_tokens(self.counter, self.tokenizer, self.per_message, m)
     }
 
-    fn count(&self, messages: &[Cow<Message>]) -> u64 {
-        self.fixed + messages.iter().map(|m| self.tokens(m)).sum::<u64>()
+    fn count(&self, state: &[Message], counts: &[u64], messages: &[Cow<Message>]) -> u64 {
+        self.fixed + messages.iter().map(|m| super::counted(state, counts, m, |m| self.tokens(m))).sum::<u64>()
     }
 
     /// The history as the runtime holds it: the summary, the messages after it, the last
     /// `max_messages` of them.
     fn history<'a>(&self, state: &'a [Message], events: &mut Vec<Event>) -> Vec<Cow<'a, Message>> {
-        let mut history: Vec<Cow<'a, Message>> = match &self.summary {
-            Some((summary, from)) => std::iter::once(Cow::Owned(summary.clone())).chain(state[*from..].iter().map(Cow::Borrowed)).collect(),
-            None => state.iter().map(Cow::Borrowed).collect(),
+        let summary = self.summary.as_ref();
+        let from = summary.map_or(0, |(_, from)| *from);
+        let held = usize::from(summary.is_some()) + state.len() - from;
+        // Only what is kept is made: the state grows with every call, a request need not.
+        let dropped = match self.max_messages.filter(|&max| held > max) {
+            Some(max) => {
+                events.push(Event::HistoryTrimmed { dropped: held - max, kept: max });
+                held - max
+            }
+            None => 0,
         };
-        if let Some(max) = self.max_messages.filter(|&max| history.len() > max) {
-            let dropped = history.len() - max;
-            history.drain(..dropped);
-            events.push(Event::HistoryTrimmed { dropped, kept: max });
-        }
-        history
+        let start = from + dropped.saturating_sub(usize::from(summary.is_some()));
+        let summary = summary.filter(|_| dropped == 0).map(|(summary, _)| Cow::Owned(summary.clone()));
+        summary.into_iter().chain(state[start..].iter().map(Cow::Borrowed)).collect()
     }
 }
 
@@ -104,9 +108,9 @@ impl Policy for Generic<'_> {
         (message, None)
     }
 
-    fn request<'a>(&mut self, state: &'a [Message], summary_chars: u64, events: &mut Vec<Event>) -> Request<'a> {
+    fn request<'a>(&mut self, state: &'a [Message], counts: &[u64], summary_chars: u64, events: &mut Vec<Event>) -> Request<'a> {
         let history = self.history(state, events);
-        let total = self.count(&history);
+        let total = self.count(state, counts, &history);
         let Some((_, threshold)) = self.trigger.filter(|&(_, at)| total >= at) else {
             return Request { messages: history, runtime_count: total, runtime_sent: total };
         };
@@ -120,7 +124,7 @@ impl Policy for Generic<'_> {
         let from = state.len() - self.keep;
         self.summary = Some((summary.clone(), from));
         let kept: Vec<Cow<'a, Message>> = std::iter::once(Cow::Owned(summary)).chain(state[from..].iter().map(Cow::Borrowed)).collect();
-        let sent = self.count(&kept);
+        let sent = self.count(state, counts, &kept);
         events.push(Event::Summarized {
             by: "trigger".into(),
             count: total,

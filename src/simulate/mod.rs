@@ -173,6 +173,29 @@ pub struct Simulation {
     pub summary: Summary,
 }
 
+/// What the simulations of one run may do in all (`check` and `cost`: every mode × scenario of an
+/// agent whose scenario declares a workload; `simulate`: every mode). Each call's request lists
+/// its messages, so a long history that no policy trims costs its length at every call: the
+/// messages listed over all calls are the work a simulation cannot make linear.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Budget {
+    /// Characters of conversations left to replay (message texts and tool-call arguments).
+    pub chars: u64,
+    /// Messages left to list in requests, over every call.
+    pub messages: u64,
+}
+
+/// A run's simulations replay at most 16 Mi characters and list at most 2 million messages in
+/// their requests in all (about 100 MB held): the bundled examples use under 2 %.
+pub const MAX_CHARS: u64 = 16 << 20;
+pub const MAX_MESSAGES: u64 = 2_000_000;
+
+impl Default for Budget {
+    fn default() -> Self {
+        Budget { chars: MAX_CHARS, messages: MAX_MESSAGES }
+    }
+}
+
 /// What a policy decided for one model call.
 struct Request<'a> {
     messages: Vec<Cow<'a, Message>>,
@@ -187,8 +210,9 @@ trait Policy {
     fn fixed(&self) -> u64;
     /// A tool result as the runtime stores it (offloaded or truncated), with what happened.
     fn tool_result(&mut self, message: Message) -> (Message, Option<Event>);
-    /// The request of one model call over the history `state` (every message so far, as stored).
-    fn request<'a>(&mut self, state: &'a [Message], summary_chars: u64, events: &mut Vec<Event>) -> Request<'a>;
+    /// The request of one model call over the history `state` (every message so far, as stored;
+    /// `counts`: ctxc's count of each, see [`counted`]).
+    fn request<'a>(&mut self, state: &'a [Message], counts: &[u64], summary_chars: u64, events: &mut Vec<Event>) -> Request<'a>;
 }
 
 /// The policy of `agent`'s runtime: Deep Agents', AgentScope's or Zeph's from its settings, Zeus's, or the manifest's
@@ -207,14 +231,25 @@ fn policy_for<'a>(agent: &Agent, rendered: &Rendered, measured: &Measured, count
 }
 
 /// Replays `conversation` through the policy of `rendered`'s agent. Each call's true count is
-/// the measured fixed context plus each history message's tokens and framing.
+/// the measured fixed context plus each history message's tokens and framing. Every message is
+/// counted once, as it is stored; a call recounts only what its policy made or changed. What the
+/// simulation replays and lists is taken from `budget`; over it, the error says what ran out.
 pub fn simulate(
     agent: &Agent,
     rendered: &Rendered,
     measured: &Measured,
     counter: &TokenCounter,
     conversation: &Conversation,
-) -> Simulation {
+    budget: &mut Budget,
+) -> Result<Simulation, String> {
+    let chars = conversation.chars();
+    if chars > budget.chars {
+        return Err(format!(
+            "the conversation has {chars} characters, over what is left of the {MAX_CHARS} a run's simulations may replay in all ({})",
+            budget.chars
+        ));
+    }
+    budget.chars -= chars;
     let mut policy = policy_for(agent, rendered, measured, counter);
     let info = policy.info();
     let tokenizer = agent.profile.tokenizer;
@@ -222,27 +257,44 @@ pub fn simulate(
     let fixed_tokens = measured.request.total.tokens.max(0) as u64;
     let true_tokens = |m: &Message| message_tokens(counter, tokenizer, per_message, m);
     let mut state: Vec<Message> = Vec::new();
+    // ctxc's count of each message of `state`, as stored.
+    let mut counts: Vec<u64> = Vec::new();
     // ctxc's count of every message as written, for the count without a policy.
     let mut unmanaged = 0u64;
     let mut calls = Vec::new();
     for (t, turn) in conversation.turns.iter().enumerate() {
-        unmanaged += true_tokens(&turn.user);
+        let tokens = true_tokens(&turn.user);
+        unmanaged += tokens;
         state.push(turn.user.clone());
+        counts.push(tokens);
         let mut step = 0;
         let mut pending = Vec::new();
         for message in &turn.steps {
             if message.role == Role::Tool {
-                unmanaged += true_tokens(message);
+                let tokens = true_tokens(message);
+                unmanaged += tokens;
                 let (stored, event) = policy.tool_result(message.clone());
                 pending.extend(event);
+                counts.push(if stored == *message { tokens } else { true_tokens(&stored) });
                 state.push(stored);
                 continue;
             }
             // A model call answers with this assistant message.
             step += 1;
             let mut events = std::mem::take(&mut pending);
-            let request = policy.request(&state, conversation.summary_chars, &mut events);
-            let history_tokens: u64 = request.messages.iter().map(|m| true_tokens(m)).sum();
+            let request = policy.request(&state, &counts, conversation.summary_chars, &mut events);
+            let listed = request.messages.len() as u64;
+            if listed > budget.messages {
+                return Err(format!(
+                    "the requests list more than the {MAX_MESSAGES} messages a run's simulations may list in all (turn {} of {}, mode {}, scenario `{}`): a history this long needs a policy that trims it, or fewer turns",
+                    t + 1,
+                    conversation.turns.len(),
+                    rendered.mode,
+                    rendered.scenario
+                ));
+            }
+            budget.messages -= listed;
+            let history_tokens: u64 = request.messages.iter().map(|m| counted(&state, &counts, m, true_tokens)).sum();
             calls.push(Call {
                 index: calls.len() + 1,
                 turn: t + 1,
@@ -257,12 +309,14 @@ pub fn simulate(
                 messages: request.messages.iter().map(|m| m.id.clone()).collect(),
                 events,
             });
-            unmanaged += true_tokens(message);
+            let tokens = true_tokens(message);
+            unmanaged += tokens;
             state.push(message.clone());
+            counts.push(tokens);
         }
     }
     let summary = summarize(&calls, conversation.turns.len(), info.window);
-    Simulation {
+    Ok(Simulation {
         agent: agent.name.clone(),
         mode: rendered.mode.clone(),
         scenario: rendered.scenario.clone(),
@@ -273,7 +327,17 @@ pub fn simulate(
         policy: info,
         calls,
         summary,
-    }
+    })
+}
+
+/// `m`'s count: from `counts` (the count of each message of `state`) when `m` is a message of
+/// the state, borrowed by the request unchanged; else `count(m)` (a message the policy made or
+/// changed, held by the request itself).
+fn counted(state: &[Message], counts: &[u64], m: &Message, count: impl Fn(&Message) -> u64) -> u64 {
+    // A message's address says whether, and where, it is in the state.
+    let (start, at, size) = (state.as_ptr() as usize, m as *const Message as usize, std::mem::size_of::<Message>());
+    let index = (at >= start && (at - start) % size == 0).then(|| (at - start) / size).filter(|&i| i < state.len());
+    index.and_then(|i| counts.get(i).copied()).unwrap_or_else(|| count(m))
 }
 
 /// ctxc's count of one history message: its text, its tool calls (name and arguments as JSON)

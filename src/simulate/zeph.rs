@@ -328,7 +328,7 @@ impl Policy for Zeph<'_> {
         (Message { content, ..message }, Some(event))
     }
 
-    fn request<'a>(&mut self, state: &'a [Message], summary_chars: u64, events: &mut Vec<Event>) -> Request<'a> {
+    fn request<'a>(&mut self, state: &'a [Message], _counts: &[u64], summary_chars: u64, events: &mut Vec<Event>) -> Request<'a> {
         let added = self.count_new(state);
         let end = state.len();
         let turn_start = state.last().is_some_and(|m| m.role == Role::User);

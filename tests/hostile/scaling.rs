@@ -279,3 +279,35 @@ fn measure_in_a_process_of_its_own() {
     assert!(output.status.success(), "the measurement failed:\n{stdout}\n{stderr}");
     assert!(stdout.contains("test result: ok. 1 passed"), "the measurement did not run exactly {name}:\n{stdout}");
 }
+
+/// Issue 43: a simulation counted every message of every request at every call, so a history no
+/// policy trims cost the square of its length (a 60-byte workload: 86 s). Each message is now
+/// counted once, as it is stored: twice the turns ask the counter for twice the bytes (a
+/// counted text is found again by its hash, which reads all of it). The agent has no
+/// `[history]` or `[summarization]`, so every request holds the whole history.
+#[test]
+fn a_simulation_counts_each_message_once() {
+    let project = tempfile::tempdir().expect("tempdir");
+    let files = [
+        ("ctxc.toml".to_string(), "[agent]\nname = \"demo\"\n\n[modules.core]\nsource = \"core.md\"\n".to_string()),
+        ("core.md".to_string(), "You answer questions.\n".to_string()),
+    ];
+    write(project.path(), &files);
+    let session = ctxc::Session::default();
+    let runs = session.run(&project.path().join("ctxc.toml"), ctxc::session::Only::default()).expect("the agent loads");
+    let run = runs.runs.first().expect("a mode");
+    let asked = |turns: usize| {
+        let spec = format!("turns = {turns}\nuser_chars = 300\nassistant_chars = 600\ntool_calls = 1\ntool_result_chars = 900\n");
+        let conversation = ctxc::simulate::conversation::workload("w.toml", &spec).expect("a valid workload");
+        let before = session.counter().bytes_asked();
+        let mut budget = ctxc::simulate::Budget::default();
+        let simulation =
+            ctxc::simulate::simulate(&runs.loaded.agent, &run.rendered, &run.measured, session.counter(), &conversation, &mut budget)
+                .expect("within the budget");
+        assert_eq!(simulation.calls.len(), 2 * turns);
+        session.counter().bytes_asked() - before
+    };
+    let (small, large) = (asked(200), asked(400));
+    eprintln!("simulate: bytes asked of the counter {small} → {large} (×{:.2})", large as f64 / small as f64);
+    assert!(large as f64 <= 2.2 * small as f64, "twice the turns asked for {large} bytes, after {small}: counted per call, not once");
+}

@@ -8,7 +8,7 @@ use std::path::Path;
 
 use ctxc::session::Only;
 use ctxc::simulate::conversation::{transcript, workload, Conversation};
-use ctxc::simulate::{simulate, Event, Simulation, TruncatedSize};
+use ctxc::simulate::{simulate, Budget, Event, Simulation, TruncatedSize};
 
 fn sample() -> Conversation {
     let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/workloads/long-chat.toml")).expect("sample");
@@ -20,7 +20,8 @@ fn run(agent: &str, overrides: Vec<String>, conversation: &Conversation) -> Simu
     let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/agents").join(agent).join("ctxc.toml");
     let runs = session.run(&manifest, Only::default()).expect("the example loads");
     let run = runs.runs.first().expect("a mode");
-    simulate(&runs.loaded.agent, &run.rendered, &run.measured, session.counter(), conversation)
+    simulate(&runs.loaded.agent, &run.rendered, &run.measured, session.counter(), conversation, &mut Budget::default())
+        .expect("within the budget")
 }
 
 #[test]

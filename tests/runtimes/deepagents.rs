@@ -324,7 +324,15 @@ fn simulate_matches_the_runtime_call_by_call() {
             let session = ctxc::Session::new(vec![format!("deepagents.version={release}")]);
             let runs = session.run(&project.path().join("ctxc.toml"), Only::default()).expect("ctxc loads the fixture");
             let run = runs.runs.first().expect("one mode");
-            let simulated = ctxc::simulate::simulate(&runs.loaded.agent, &run.rendered, &run.measured, session.counter(), &conversation);
+            let simulated = ctxc::simulate::simulate(
+                &runs.loaded.agent,
+                &run.rendered,
+                &run.measured,
+                session.counter(),
+                &conversation,
+                &mut ctxc::simulate::Budget::default(),
+            )
+            .expect("within the budget");
             if ran.len() != simulated.calls.len() {
                 problems.push(format!("{label}: {} model calls in the runtime, {} in ctxc", ran.len(), simulated.calls.len()));
                 continue;

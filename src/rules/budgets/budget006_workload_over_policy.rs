@@ -19,6 +19,6 @@ pub const RULE: Definition = Definition {
         file: "ctxc.toml",
         text: "[agent]\nname = \"helper\"\nmodel = \"gpt-4o\"\n\n[summarization]\ntrigger_ratio = 0.85\nkeep_messages = 5\n\n[scenarios.default]\nworkload = \"long-chat.toml\"\nsummarize_not_before = 30\n",
     },
-    notes: "The workload file is described in docs/simulate.md. The window is checked with ctxc's count of each request; the summarization turn is the runtime's, from its own count.",
+    notes: "The workload file is described in docs/simulate.md. The window is checked with ctxc's count of each request; the summarization turn is the runtime's, from its own count. An agent's simulations (its modes × scenarios) share one budget (docs/simulate.md#limits): a workload that goes over it is reported here at its `workload` and the check ends with exit 2.",
     stage: Stage::Budgets,
 };

@@ -1,5 +1,7 @@
 //! COPILOT015: a tool listed twice.
 
+use std::collections::HashMap;
+
 use crate::agent_files::FileKind;
 use crate::rules::prelude::*;
 
@@ -25,12 +27,15 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
     for doc in cx.files.iter().filter(|d| matches!(d.kind, FileKind::CopilotPrompt | FileKind::CopilotAgent) && d.front.is_ok()) {
         let Some(tools) = doc.field("tools").and_then(|t| t.as_array()) else { continue };
-        let names: Vec<Option<&str>> = tools.iter().map(|t| t.as_str()).collect();
-        let mut reported = Vec::new();
-        for (i, name) in names.iter().enumerate() {
-            let Some(name) = *name else { continue };
-            if names[..i].contains(&Some(name)) && !reported.contains(&name) {
-                reported.push(name);
+        // Each name seen so far, and whether it was reported: one look-up per item.
+        let mut seen: HashMap<&str, bool> = HashMap::new();
+        for (i, name) in tools.iter().enumerate() {
+            let Some(name) = name.as_str() else { continue };
+            let Some(reported) = seen.get_mut(name) else {
+                seen.insert(name, false);
+                continue;
+            };
+            if !std::mem::replace(reported, true) {
                 let span = doc.item_span("tools", i);
                 findings.push(
                     Diagnostic::finding(format!("tool `{name}` is listed twice"))
