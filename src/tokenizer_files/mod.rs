@@ -5,11 +5,18 @@
 //! the split pattern of the file, ids offset by its special tokens, as mistral-common does) and
 //! SentencePiece `.model` files (Mistral v1–v3, Gemma 3: [`sentencepiece`], ctxc's own encoder).
 //!
-//! A file is identified by what it does, not by its name: the ids it gives a fixed probe text,
-//! hashed, are its vocabulary's fingerprint. `data/tokenizer-vocabularies.tsv` lists the
+//! A file's vocabulary is told by what it does, not by its name: the ids it gives a fixed probe
+//! text, hashed, are its vocabulary's fingerprint. `data/tokenizer-vocabularies.tsv` lists the
 //! vocabularies ctxc knows with their fingerprints and the tokenizer generation
 //! (`data/tokenizer-models.tsv`) each belongs to, so a file of another family (a Llama 2
-//! tokenizer given for Llama 3) is refused, naming what was expected.
+//! tokenizer given for Llama 3) is refused, naming what was expected. The probe cannot see the
+//! rest of a file (an added token, a normalizer step), so a file is its vocabulary's tokenizer
+//! only when its bytes are a file ctxc knows (`data/tokenizer-files.tsv`, by SHA-256); any other
+//! is counted as itself, under a name of its own hash.
+//!
+//! A file is checked before its engine gets it: steps that could grow a text past
+//! [`MAX_GROWTH`] times its size, and normalizers the engines cannot read safely, are refused;
+//! an engine that still panics is contained ([`TokenizerFile::failure`]).
 //!
 //! Nothing here is global: a loaded file is a value the session holds for its run.
 
@@ -30,6 +37,11 @@ use crate::tokens::{split_at, CountTokens, Cuts};
 
 /// The largest tokenizer file ctxc reads (Gemma 3's `tokenizer.json` is 33 MB).
 pub const MAX_TOKENIZER_BYTES: u64 = 64 * 1024 * 1024;
+
+/// How many times its size in bytes a text may grow through a tokenizer.json's normalizer and
+/// pre-tokenizer (see `growth`): the engine holds the grown text and an offset pair per byte of
+/// it. The families' files reach 12 (Mistral's `Prepend("▁")` then `Replace(" ", "▁")`).
+pub const MAX_GROWTH: f64 = 16.0;
 
 /// The text whose token ids fingerprint a vocabulary: prose, code, digits, whitespace runs,
 /// accents, CJK and an emoji, so that two vocabularies that differ anywhere common differ here.
@@ -116,12 +128,47 @@ pub fn of_generation(generation: &str) -> Vec<&'static Vocabulary> {
     vocabularies().iter().filter(|v| v.generation == generation).collect()
 }
 
+/// The tokenizer files ctxc knows, rows of `data/tokenizer-files.tsv`: the SHA-256 of each
+/// one's bytes, and the vocabulary it is the tokenizer of.
+fn known_files() -> &'static [(&'static str, &'static str)] {
+    static TABLE: OnceLock<Vec<(&'static str, &'static str)>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let text = include_str!("../../data/tokenizer-files.tsv");
+        let mut lines = text.lines().filter(|line| !line.starts_with('#') && !line.is_empty());
+        lines.next(); // the header
+        lines.filter_map(|line| line.split('\t').next().zip(line.split('\t').nth(1))).collect()
+    })
+}
+
+/// The name counts with a file ctxc does not know are labelled with: `file-` and 16 hex digits of
+/// its SHA-256. [`Tokenizer::Own`] holds a `&'static str`: each name is made once per process.
+fn unknown_file_name(sha256: &str) -> &'static str {
+    static NAMES: Mutex<Vec<&'static str>> = Mutex::new(Vec::new());
+    let name = format!("file-{}", &sha256[..16]);
+    let mut names = NAMES.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    match names.iter().find(|n| **n == name) {
+        Some(known) => known,
+        None => {
+            let leaked: &'static str = Box::leak(name.into_boxed_str());
+            names.push(leaked);
+            leaked
+        }
+    }
+}
+
 /// A tokenizer file loaded: what counts with it, and what it was.
 pub struct TokenizerFile {
     pub format: Format,
     pub vocabulary: &'static Vocabulary,
     pub fingerprint: String,
+    /// The SHA-256 of the file's bytes, in hex.
+    pub sha256: String,
+    /// What its counts are labelled with: the vocabulary's name when the file is one ctxc knows
+    /// as its tokenizer ([`TokenizerFile::is_known`]), else its own (see `unknown_file_name`).
+    pub name: &'static str,
     engine: Engine,
+    /// The first panic of its engine while counting (see [`TokenizerFile::failure`]).
+    failed: Mutex<Option<String>>,
 }
 
 impl std::fmt::Debug for TokenizerFile {
@@ -283,14 +330,14 @@ impl CountTokens for TokenizerFile {
         if let Some(ends) = self.segment_ends(&[text]) {
             return split_at(text, &ends).map(|segment| self.count(segment)).sum();
         }
-        match &self.engine {
+        self.guarded(text, || match &self.engine {
             Engine::Ranks { bpe, nfc, specials: true, .. } => bpe.encode_with_special_tokens(&nfc_if(*nfc, text)).len(),
             Engine::Ranks { bpe, nfc, specials: false, .. } => bpe.encode_ordinary(&nfc_if(*nfc, text)).len(),
             // A loaded tokenizer.json encoded the probe text, so encoding cannot fail on its
             // configuration; an input it still refuses counts as one token per byte, an upper bound.
             Engine::HuggingFace(hf) => hf.count(text).unwrap_or(text.len()),
             Engine::SentencePiece(sp) => sp.count(text, false),
-        }
+        })
     }
 
     fn marks_start(&self) -> bool {
@@ -301,9 +348,13 @@ impl CountTokens for TokenizerFile {
     /// the same wherever they are read.
     fn count_after_cut(&self, text: &str) -> usize {
         match &self.engine {
-            Engine::SentencePiece(sp) => sp.count(text, true),
+            Engine::SentencePiece(sp) => self.guarded(text, || sp.count(text, true)),
             _ => self.count(text),
         }
+    }
+
+    fn failure(&self) -> Option<String> {
+        self.failed.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).clone()
     }
 
     fn segment_ends(&self, parts: &[&str]) -> Option<Vec<usize>> {
@@ -445,22 +496,50 @@ impl TokenizerFile {
         }
     }
 
-    /// The token ids of `text` (for tests and the fingerprint).
+    /// The token ids of `text` (for tests and the fingerprint); a panic of the engine is an `Err`.
     pub fn ids(&self, text: &str) -> Result<Vec<u32>, String> {
-        self.engine.ids(text)
+        contained(|| self.engine.ids(text))?
+    }
+
+    /// Whether the file is one ctxc knows as its vocabulary's tokenizer (`data/tokenizer-files.tsv`).
+    pub fn is_known(&self) -> bool {
+        self.name == self.vocabulary.name
+    }
+
+    /// `count`, a panic of the engine (tiktoken-rs and `tokenizers` panic on some inputs)
+    /// contained: the text then counts one token per byte, an upper bound, and the file keeps
+    /// the first panic's message for the run to report as an error ([`CountTokens::failure`]).
+    fn guarded(&self, text: &str, count: impl FnOnce() -> usize) -> usize {
+        contained(count).unwrap_or_else(|message| {
+            self.failed.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).get_or_insert(message);
+            text.len()
+        })
     }
 
     /// Loads a tokenizer file from its bytes: its format decided by its content, its
-    /// vocabulary by its fingerprint. `Err` says why, for people.
+    /// vocabulary by its fingerprint, whether it is that vocabulary's tokenizer by its SHA-256.
+    /// `Err` says why not, for people (a panic of an engine included).
     pub fn load(bytes: &[u8]) -> Result<TokenizerFile, String> {
+        contained(|| TokenizerFile::load_unguarded(bytes))
+            .map_err(|message| format!("a file the tokenizer engine failed on while loading it ({message})"))?
+    }
+
+    fn load_unguarded(bytes: &[u8]) -> Result<TokenizerFile, String> {
         let (format, engines) = engines(bytes)?;
+        let sha256: String = Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect();
         let mut seen = Vec::new();
         for (engine, candidate) in engines {
             let ids = engine.ids(PROBE).map_err(|e| format!("the tokenizer cannot encode text: {e}"))?;
             let fingerprint = fingerprint(&ids);
             let known = vocabularies().iter().find(|v| v.fingerprint == fingerprint && candidate.is_none_or(|c| c.name == v.name));
             match known {
-                Some(vocabulary) => return Ok(TokenizerFile { format, vocabulary, fingerprint, engine }),
+                Some(vocabulary) => {
+                    let name = match known_files().iter().any(|&(sha, name)| sha == sha256 && name == vocabulary.name) {
+                        true => vocabulary.name,
+                        false => unknown_file_name(&sha256),
+                    };
+                    return Ok(TokenizerFile { format, vocabulary, fingerprint, sha256, name, engine, failed: Mutex::new(None) });
+                }
                 None => seen.push(fingerprint),
             }
         }
@@ -505,6 +584,11 @@ pub fn check_fits(file: &TokenizerFile, shown: &str, profile: &ModelProfile) -> 
     Err(format!("{holds}, but {} uses another tokenizer; {expected}", profile.model))
 }
 
+/// `work`, a panic in it caught: `Err` holds the panic's message.
+fn contained<T>(work: impl FnOnce() -> T) -> Result<T, String> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(work)).map_err(|payload| crate::agent_files::panic_message(&*payload))
+}
+
 /// `text` in NFC when `nfc`; NFC text as it is, without a copy.
 fn nfc_if(nfc: bool, text: &str) -> std::borrow::Cow<'_, str> {
     use unicode_normalization::{is_nfc_quick, IsNormalized, UnicodeNormalization};
@@ -537,6 +621,82 @@ struct JsonHead {
     version: Option<Value>,
     post_processor: Option<Value>,
     decoder: Option<Value>,
+}
+
+/// The most a tokenizer.json's normalizer and pre-tokenizer can multiply a text's size in bytes
+/// by, checked before the `tokenizers` crate reads them: steps chained to grow a text without
+/// bound (26 `Replace("§", "§§")` made one `§` 64 MiB) are refused, and so are a `Precompiled`
+/// normalizer (a SentencePiece normalization map whose malformed trie panics the crate; ctxc
+/// refuses those maps in `.model` files too) and steps ctxc does not know.
+fn growth(normalizer: &Value, pre_tokenizer: &Value) -> Result<f64, String> {
+    let total = normalizer_growth(normalizer)? * pre_tokenizer_growth(pre_tokenizer)?;
+    if total > MAX_GROWTH {
+        return Err(format!(
+            "a tokenizer.json whose normalizer and pre-tokenizer can make a text {total:.0} times longer; ctxc reads at most \
+             {MAX_GROWTH:.0} times (the engine holds the whole grown text)"
+        ));
+    }
+    Ok(total)
+}
+
+fn kind_of(step: &Value) -> &str {
+    step.get("type").and_then(Value::as_str).unwrap_or_default()
+}
+
+/// The product of `steps`' growths (a `Sequence`'s), each found by `each`.
+fn product(steps: &Value, each: fn(&Value) -> Result<f64, String>) -> Result<f64, String> {
+    let steps = steps.as_array().ok_or("a `Sequence` step without its list of steps")?;
+    steps.iter().try_fold(1.0, |total, step| Ok(total * each(step)?))
+}
+
+/// The most a normalizer multiplies the size in bytes of a text of one byte or more by: a step
+/// that adds bytes to each string (`Prepend`) counts them for each byte, as a string may be one.
+/// Unicode normalization grows UTF-8 at most 3 times (NFC, NFD) or 11 times (NFKC, NFKD) (UAX #15).
+fn normalizer_growth(step: &Value) -> Result<f64, String> {
+    let text = |key: &str| step.get(key).and_then(Value::as_str).unwrap_or_default().len() as f64;
+    Ok(match kind_of(step) {
+        _ if step.is_null() => 1.0,
+        "Sequence" => product(&step["normalizers"], normalizer_growth)?,
+        "NFC" | "NFD" => 3.0,
+        "NFKC" | "NFKD" => 11.0,
+        // `İ` lowercases to two characters, three bytes.
+        "Lowercase" => 1.5,
+        "Strip" | "StripAccents" | "Nmt" => 1.0,
+        // Spaces around each CJK character (3 bytes to 5), accents stripped after NFD, lowercase.
+        "BertNormalizer" => 5.0 / 3.0 * 3.0 * 1.5,
+        "Replace" => {
+            let content = text("content");
+            match step["pattern"].get("String").and_then(Value::as_str) {
+                Some(pattern) if !pattern.is_empty() => (content / pattern.len() as f64).max(1.0),
+                // A regex may match one byte, or nothing before each byte.
+                _ => 1.0 + 2.0 * content,
+            }
+        }
+        "Prepend" => 1.0 + text("prepend"),
+        // Each byte becomes a character of one or two bytes.
+        "ByteLevel" => 2.0,
+        "Precompiled" => {
+            return Err(
+                "a tokenizer.json with a `Precompiled` normalizer (a SentencePiece normalization map), which ctxc does not read".into()
+            )
+        }
+        other => return Err(format!("a tokenizer.json with a normalizer ctxc does not know (`{other}`)")),
+    })
+}
+
+/// The most a pre-tokenizer multiplies the size in bytes of a text of one byte or more by.
+fn pre_tokenizer_growth(step: &Value) -> Result<f64, String> {
+    Ok(match kind_of(step) {
+        _ if step.is_null() => 1.0,
+        "Sequence" => product(&step["pretokenizers"], pre_tokenizer_growth)?,
+        // A space before each piece, then each byte a character of one or two bytes.
+        "ByteLevel" => 2.0 * if step["add_prefix_space"] == Value::Bool(true) { 2.0 } else { 1.0 },
+        // Each space becomes the replacement character, which may also open each piece.
+        "Metaspace" => 2.0 * step.get("replacement").and_then(Value::as_str).map_or(4, str::len).max(1) as f64,
+        "BertPreTokenizer" | "Whitespace" | "WhitespaceSplit" | "Punctuation" | "Digits" | "Split" | "CharDelimiterSplit"
+        | "UnicodeScripts" | "FixedLength" => 1.0,
+        other => return Err(format!("a tokenizer.json with a pre-tokenizer ctxc does not know (`{other}`)")),
+    })
 }
 
 /// A tokenizer.json as the `tokenizers` crate reads it (`Tokenizer::from_bytes`), but a BPE model
@@ -598,6 +758,7 @@ fn engines(bytes: &[u8]) -> Result<(Format, Vec<Candidate>), String> {
             return Ok((Format::Tekken, vec![(tekken(config, vocab)?, None)]));
         }
         if head.model.is_some() {
+            growth(&head.normalizer, &head.pre_tokenizer)?;
             let configuration = serde_json::json!({
                 "normalizer": head.normalizer,
                 "pre_tokenizer": head.pre_tokenizer,
@@ -899,7 +1060,13 @@ mod tests {
         let bytes = serde_json::to_vec(&small_tokenizer_json(pre_tokenizer)).expect("JSON");
         let (format, mut engines) = engines(&bytes).expect("a tokenizer.json");
         let (engine, _) = engines.remove(0);
-        TokenizerFile { format, vocabulary: &vocabularies()[0], fingerprint: String::new(), engine }
+        test_file(format, &vocabularies()[0], engine)
+    }
+
+    /// A loaded file of `engine`, labelled as `vocabulary`'s.
+    fn test_file(format: Format, vocabulary: &'static Vocabulary, engine: Engine) -> TokenizerFile {
+        let (fingerprint, sha256, failed) = (String::new(), String::new(), Mutex::new(None));
+        TokenizerFile { format, vocabulary, fingerprint, sha256, name: vocabulary.name, engine, failed }
     }
 
     /// Texts made to break counting by pieces and cutting: added tokens next to letters and in
@@ -1062,12 +1229,7 @@ mod tests {
         const ATOMS: &[&str] = &[" ", "  ", "a", "b", "ab", " ab", ">", "<", "> <", "é", "x", "\n", "▁", ", ", "\": ", "{"];
         let model = sentencepiece::test_model(&["▁", "a", "b", "ab", "▁a", "▁▁", "▁ab", ">", "<", ">▁", ">▁<", "▁<", "x"], &[], true);
         let engine = Engine::SentencePiece(Box::new(SentencePiece { model, words: PieceCounts::default() }));
-        let file = std::sync::Arc::new(TokenizerFile {
-            format: Format::SentencePiece,
-            vocabulary: &vocabularies()[0],
-            fingerprint: String::new(),
-            engine,
-        });
+        let file = std::sync::Arc::new(test_file(Format::SentencePiece, &vocabularies()[0], engine));
         assert!(file.cuts().any() && file.marks_start());
         let counter = crate::tokens::TokenCounter::new();
         counter.add_file("small", file.clone(), file.cuts());
@@ -1167,7 +1329,7 @@ mod tests {
         let vocabulary = vocabularies().iter().find(|v| v.name == "llama-3").expect("llama-3 in the table");
         let bpe = Box::new(core_bpe(ranks, &[], vocabulary.pattern.expect("a pattern")).expect("ranks"));
         let engine = Engine::Ranks { bpe, offset: 0, nfc: false, specials: false, cuts: Cuts::ANY, windows: true };
-        TokenizerFile { format: Format::RankFile, vocabulary, fingerprint: String::new(), engine }
+        test_file(Format::RankFile, vocabulary, engine)
     }
 
     /// Concatenations that llama-models splits by length, counted from their parts, count what
