@@ -19,6 +19,8 @@ use crate::models::Tokenizer;
 
 mod bpe;
 
+pub(crate) use bpe::{merge_with_heap, NONE as NOT_A_TOKEN};
+
 /// Counts the tokens of a text.
 pub trait CountTokens: Send + Sync {
     fn count(&self, text: &str) -> usize;

@@ -182,7 +182,7 @@ enum Engine {
     /// (Tekken numbers its special tokens first); `nfc`: text normalized to NFC first;
     /// `specials`: the family's special tokens are found in text (see [`special_tokens`]), and
     /// `cuts` keeps them whole; `windows`: long texts split as llama-models splits them (see
-    /// [`llama_segment_ends`]).
+    /// [`llama_segment_ends`]); `runs`: long runs of spaces merged here (see [`SpaceRuns`]).
     Ranks {
         bpe: Box<CoreBPE>,
         offset: u32,
@@ -190,6 +190,7 @@ enum Engine {
         specials: bool,
         cuts: Cuts,
         windows: bool,
+        runs: Option<Box<SpaceRuns>>,
     },
     HuggingFace(Box<HuggingFace>),
     SentencePiece(Box<SentencePiece>),
@@ -331,8 +332,9 @@ impl CountTokens for TokenizerFile {
             return split_at(text, &ends).map(|segment| self.count(segment)).sum();
         }
         self.guarded(text, || match &self.engine {
-            Engine::Ranks { bpe, nfc, specials: true, .. } => bpe.encode_with_special_tokens(&nfc_if(*nfc, text)).len(),
-            Engine::Ranks { bpe, nfc, specials: false, .. } => bpe.encode_ordinary(&nfc_if(*nfc, text)).len(),
+            Engine::Ranks { bpe, nfc, specials, runs, .. } => {
+                count_ranks(bpe, &nfc_if(*nfc, text), *specials, runs.as_deref(), LONG_RUN_CHARS)
+            }
             // A loaded tokenizer.json encoded the probe text, so encoding cannot fail on its
             // configuration; an input it still refuses counts as one token per byte, an upper bound.
             Engine::HuggingFace(hf) => hf.count(text).unwrap_or(text.len()),
@@ -374,6 +376,105 @@ impl CountTokens for TokenizerFile {
             Engine::SentencePiece(_) => false,
         }
     }
+}
+
+/// Runs of spaces longer than this many characters are merged by ctxc, not tiktoken-rs: its
+/// pattern engine (fancy-regex) keeps a backtracking entry per character of the `\s+` of
+/// `\s+(?!\S)` and fails past 1,000,000 (tiktoken-rs then panics, as Python's tiktoken does).
+const LONG_RUN_CHARS: usize = 100_000;
+
+/// The ranks of a rank file whose split pattern takes whitespace as the families' patterns do
+/// (see [`splits_space_runs`]), for the pre-tokens of long runs of spaces: read back from
+/// tiktoken-rs's encoder the first time a text holds one.
+struct SpaceRuns {
+    size: u32,
+    /// The special tokens found in text: one ends the text before it, as the text's end does.
+    specials: Vec<String>,
+    ranks: OnceLock<rustc_hash::FxHashMap<Vec<u8>, u32>>,
+}
+
+/// Tekken's split pattern (mistral-common's `tekken_240718.json` and `tekken_240911.json`).
+const TEKKEN_PATTERN: &str = r"[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+";
+
+/// Whether `pattern` splits whitespace as the families' patterns do (Llama 3 and 4, Qwen,
+/// Tekken): they end in `\s*[\r\n]+|\s+(?!\S)|\s+`, no alternative before those matches two
+/// whitespace characters that are not line breaks, nothing looks behind or at the text's end,
+/// and a pre-token that ends in a line break, `/` or another character than whitespace never
+/// takes whitespace that is not a line break after it. So a run of such whitespace (no line break)
+/// that follows a line break or another character, and is followed by another character or the
+/// end, starts a pre-token: all of it at the text's end, all but its last character otherwise
+/// (which opens the next pre-token); and the text on each side splits alone as in the whole.
+fn splits_space_runs(pattern: &str) -> bool {
+    pattern == TEKKEN_PATTERN || vocabularies().iter().any(|v| v.pattern == Some(pattern))
+}
+
+impl SpaceRuns {
+    /// The tokens of `piece`, a pre-token of whitespace, merged as tiktoken merges it.
+    fn count(&self, bpe: &CoreBPE, piece: &str) -> usize {
+        let ranks = self
+            .ranks
+            .get_or_init(|| (0..self.size).filter_map(|rank| bpe.decode_bytes(&[rank]).ok().map(|bytes| (bytes, rank))).collect());
+        // As tiktoken, a piece that is a token is one, whether merges would make it or not.
+        match piece.len() {
+            0 | 1 => piece.len(),
+            _ if ranks.contains_key(piece.as_bytes()) => 1,
+            _ => crate::tokens::merge_with_heap(piece.as_bytes(), |bytes| ranks.get(bytes).copied().unwrap_or(crate::tokens::NOT_A_TOKEN)),
+        }
+    }
+}
+
+/// Where the runs of more than `long` whitespace characters without a line break that end a run
+/// of whitespace start a pre-token (see [`splits_space_runs`]): each pre-token's start and end.
+fn long_space_runs(text: &str, long: usize, specials: &[String]) -> Vec<(usize, usize)> {
+    let mut found = Vec::new();
+    if text.len() <= long {
+        return found;
+    }
+    // The run of whitespace without a line break being read: where it starts, its characters.
+    let (mut start, mut chars) = (0, 0);
+    for (at, c) in text.char_indices().chain([(text.len(), 'x')]) {
+        if c.is_whitespace() && c != '\r' && c != '\n' {
+            if chars == 0 {
+                start = at;
+            }
+            chars += 1;
+            continue;
+        }
+        // A line break after the run: the run is inside a pre-token that ends in a line break.
+        if chars > long && !c.is_whitespace() {
+            // Not at the text's end (or a special token's start, where tiktoken-rs cuts the text),
+            // the run's last character opens the next pre-token.
+            let last = text[..at].chars().next_back().map_or(0, char::len_utf8);
+            let ends = at == text.len() || specials.iter().any(|s| text[at..].starts_with(s.as_str()));
+            found.push((start, if ends { at } else { at - last }));
+        }
+        chars = 0;
+    }
+    found
+}
+
+/// A rank file's count of `text`, long runs of spaces merged here when `runs` is given (see
+/// [`LONG_RUN_CHARS`]): the text on each side of such a pre-token counted by tiktoken-rs.
+fn count_ranks(bpe: &CoreBPE, text: &str, specials: bool, runs: Option<&SpaceRuns>, long: usize) -> usize {
+    let encode = |text: &str| match specials {
+        true => bpe.encode_with_special_tokens(text).len(),
+        false => bpe.encode_ordinary(text).len(),
+    };
+    let Some(runs) = runs else { return encode(text) };
+    let mut at = 0;
+    let mut total = 0;
+    for (start, end) in long_space_runs(text, long, &runs.specials) {
+        total += encode(&text[at..start]) + runs.count(bpe, &text[start..end]);
+        at = end;
+    }
+    total + encode(&text[at..])
+}
+
+/// The [`SpaceRuns`] of a rank file of `size` ranks split by `pattern` (`specials` found in text),
+/// when the pattern splits whitespace as the families' do.
+fn space_runs(size: usize, pattern: &str, specials: &[String]) -> Option<Box<SpaceRuns>> {
+    let size = u32::try_from(size).ok()?;
+    splits_space_runs(pattern).then(|| Box::new(SpaceRuns { size, specials: specials.to_vec(), ranks: OnceLock::new() }))
 }
 
 /// llama-models encodes a text in windows of this many characters (`TIKTOKEN_MAX_ENCODE_CHARS`)…
@@ -789,10 +890,11 @@ fn engines(bytes: &[u8]) -> Result<(Format, Vec<Candidate>), String> {
         let specials = special_tokens(vocabulary.name);
         let cuts = Cuts::except_before(specials.iter().flat_map(|s| cut_inside(s)));
         let bpe = Box::new(core_bpe(ranks.clone(), &specials, pattern)?);
+        let runs = space_runs(ranks.len(), pattern, &specials);
         let specials = !specials.is_empty();
         // llama-models splits long texts; the other families' encoders do not.
         let windows = vocabulary.name.starts_with("llama-");
-        out.push((Engine::Ranks { bpe, offset: 0, nfc: vocabulary.nfc, specials, cuts, windows }, Some(vocabulary)));
+        out.push((Engine::Ranks { bpe, offset: 0, nfc: vocabulary.nfc, specials, cuts, windows, runs }, Some(vocabulary)));
     }
     Ok((Format::RankFile, out))
 }
@@ -914,7 +1016,7 @@ fn special_tokens(vocabulary: &str) -> Vec<String> {
     }
 }
 
-/// tiktoken-rs's encoder for `ranks`, checked first: it requires ranks distinct.
+/// tiktoken-rs's encoder for `ranks`, checked first: it requires ranks distinct and every byte a token.
 fn core_bpe(ranks: Vec<(Vec<u8>, u32)>, specials: &[String], pattern: &str) -> Result<CoreBPE, String> {
     let count = ranks.len();
     // Special tokens take the ids after the ranks, as the families number them.
@@ -923,6 +1025,10 @@ fn core_bpe(ranks: Vec<(Vec<u8>, u32)>, specials: &[String], pattern: &str) -> R
     let distinct: std::collections::HashSet<u32> = encoder.values().copied().collect();
     if encoder.len() != count || distinct.len() != count {
         return Err("a token or a rank appears twice".into());
+    }
+    // tiktoken-rs looks every byte up as a token: a byte without one would panic it.
+    if let Some(byte) = (0..=255u8).find(|b| !encoder.contains_key(&[*b][..])) {
+        return Err(format!("a vocabulary without a token for the byte 0x{byte:02x}, which text holding it would need"));
     }
     CoreBPE::new(encoder, specials, pattern).map_err(|e| format!("its split pattern does not compile: {e}"))
 }
@@ -972,6 +1078,7 @@ fn tekken(config: &Value, vocab: &serde_json::value::RawValue) -> Result<Engine,
         }
     }
     let offset = u32::try_from(specials).map_err(|_| "Tekken's special-token count is too large")?;
+    let runs = space_runs(ranks.len(), pattern, &[]);
     Ok(Engine::Ranks {
         bpe: Box::new(core_bpe(ranks, &[], pattern)?),
         offset,
@@ -979,6 +1086,7 @@ fn tekken(config: &Value, vocab: &serde_json::value::RawValue) -> Result<Engine,
         specials: false,
         cuts: Cuts::ANY,
         windows: false,
+        runs,
     })
 }
 
@@ -1322,16 +1430,63 @@ mod tests {
     /// A rank file that llama-models would read in windows: every byte, merges that a cut
     /// inside a word or a run of digits changes, and Llama 3's split pattern.
     fn windowed_rank_file() -> TokenizerFile {
+        rank_file("llama-3", &["ab", "abab", "11", " a", "é "], true)
+    }
+
+    /// A rank file of every byte and `merges`, split by `vocabulary`'s pattern (Tekken's for
+    /// `mistral-tekken`) with its special tokens, as `engines` reads one.
+    fn rank_file(vocabulary: &str, merges: &[&str], windows: bool) -> TokenizerFile {
         let mut ranks: Vec<(Vec<u8>, u32)> = (0..=255u8).map(|b| (vec![b], b as u32)).collect();
-        for merge in ["ab", "abab", "11", " a", "é "] {
+        for merge in merges {
             ranks.push((merge.as_bytes().to_vec(), ranks.len() as u32));
         }
-        let vocabulary = vocabularies().iter().find(|v| v.name == "llama-3").expect("llama-3 in the table");
-        let bpe = Box::new(core_bpe(ranks, &[], vocabulary.pattern.expect("a pattern")).expect("ranks"));
-        let engine = Engine::Ranks { bpe, offset: 0, nfc: false, specials: false, cuts: Cuts::ANY, windows: true };
+        let vocabulary = vocabularies().iter().find(|v| v.name == vocabulary).expect("in the table");
+        let pattern = vocabulary.pattern.unwrap_or(TEKKEN_PATTERN);
+        let names = special_tokens(vocabulary.name);
+        let runs = space_runs(ranks.len(), pattern, &names);
+        let bpe = Box::new(core_bpe(ranks, &names, pattern).expect("ranks"));
+        let specials = !names.is_empty();
+        let engine = Engine::Ranks { bpe, offset: 0, nfc: vocabulary.nfc, specials, cuts: Cuts::ANY, windows, runs };
         test_file(Format::RankFile, vocabulary, engine)
     }
 
+    /// Long runs of spaces merged by ctxc count as tiktoken-rs counts the whole text: random
+    /// texts of whitespace runs with and without line breaks (ASCII and not), letters,
+    /// punctuation, `/`, digits and special tokens, counted with every run merged by ctxc and
+    /// with none, for each family's pattern.
+    #[test]
+    fn space_runs_merged_apart_count_as_whole_texts() {
+        const ATOMS: &[&str] =
+            &[" ", "  ", "   ", "\t", "\n", "\r\n", "\u{3000}", "\u{a0}", "a", "ab", "A", ".", ",", "/", "1", "'s", "<|im_start|>", "é"];
+        let merges = ["  ", "    ", "   ", "\t\t", "\n\n", " \n", "\n ", " a", "ab", " .", "\u{3000}\u{3000}", "        "];
+        let mut merged = 0;
+        for vocabulary in ["llama-3", "llama-4", "qwen-2.5", "qwen-3.5", "mistral-tekken"] {
+            let file = rank_file(vocabulary, &merges, false);
+            let Engine::Ranks { bpe, specials, runs, .. } = &file.engine else { panic!("a rank file") };
+            let runs = runs.as_deref().expect("the pattern splits whitespace as the families' do");
+            for seed in 0..300u64 {
+                let text = crate::tokens::random_texts(ATOMS, 40, seed, 1).concat();
+                let whole = count_ranks(bpe, &text, *specials, None, 0);
+                assert_eq!(count_ranks(bpe, &text, *specials, Some(runs), 2), whole, "{vocabulary}: {text:?}");
+                merged += long_space_runs(&text, 2, &runs.specials).len();
+            }
+        }
+        assert!(merged > 1_000, "{merged} runs merged apart: the test cannot fail");
+    }
+
+    /// A million spaces in a text stack a million backtracking entries in tiktoken-rs's pattern
+    /// engine, which then panicked; they count as their pre-tokens merge.
+    #[test]
+    fn a_million_spaces_count_with_rank_files() {
+        for vocabulary in ["qwen-2.5", "mistral-tekken"] {
+            let file = rank_file(vocabulary, &["  ", "    ", " x"], false);
+            let text = format!("You{}x", " ".repeat(1_000_000));
+            // Three tokens for `You`, 999,999 spaces in pairs of pairs and one more, ` x`.
+            assert_eq!(file.count(&text), 3 + 249_999 + 2 + 1, "{vocabulary}");
+            assert_eq!(file.failure(), None, "{vocabulary}");
+            assert_eq!(file.count(&" ".repeat(1_000_000)), 250_000, "{vocabulary}: the run at the text's end whole");
+        }
+    }
     /// Concatenations that llama-models splits by length, counted from their parts, count what
     /// encoding each of its stretches apart gives (a window's end inside a word, a run of digits
     /// across parts), which is not what encoding the whole gives.
