@@ -1116,6 +1116,39 @@ mod tests {
         assert!(TokenizerFile::load(tekken).unwrap_err().contains("more than its 0 tokens"));
     }
 
+    /// Normalizer and pre-tokenizer steps that could grow a text past 16 times its size are
+    /// refused before the crate reads them, and so is a `Precompiled` normalizer (a malformed map
+    /// panicked the crate while loading); the families' configurations pass.
+    #[test]
+    fn steps_that_grow_text_and_precompiled_maps_are_refused() {
+        let replace = |from: &str, to: &str| serde_json::json!({"type": "Replace", "pattern": {"String": from}, "content": to});
+        let byte_level = serde_json::json!({"type": "ByteLevel", "add_prefix_space": false, "trim_offsets": true, "use_regex": true});
+        let mistral = serde_json::json!({"type": "Sequence", "normalizers": [{"type": "Prepend", "prepend": "▁"}, replace(" ", "▁")]});
+        assert_eq!(growth(&mistral, &Value::Null), Ok(12.0));
+        assert_eq!(growth(&serde_json::json!({"type": "NFC"}), &byte_level), Ok(6.0));
+        assert_eq!(growth(&Value::Null, &deepseek_pre_tokenizer()), Ok(2.0));
+        let doubling = serde_json::json!({"type": "Sequence", "normalizers": vec![replace("§", "§§"); 26]});
+        assert!(growth(&doubling, &byte_level).unwrap_err().contains("134217728 times longer"));
+        let regex = serde_json::json!({"type": "Replace", "pattern": {"Regex": ""}, "content": "abcdefgh"});
+        assert!(growth(&regex, &Value::Null).unwrap_err().contains("17 times longer"));
+        let levels = serde_json::json!({"type": "Sequence", "pretokenizers": vec![byte_level.clone(); 5]});
+        assert!(growth(&Value::Null, &levels).unwrap_err().contains("32 times longer"));
+        let mut config = small_tokenizer_json(byte_level);
+        config["normalizer"] =
+            serde_json::json!({"type": "Sequence", "normalizers": [{"type": "Precompiled", "precompiled_charsmap": "/////w=="}]});
+        let refused = TokenizerFile::load(&serde_json::to_vec(&config).expect("JSON")).err().expect("refused");
+        assert!(refused.contains("`Precompiled` normalizer"), "{refused}");
+        config["normalizer"] = serde_json::json!({"type": "Unheard"});
+        assert!(TokenizerFile::load(&serde_json::to_vec(&config).expect("JSON")).err().expect("refused").contains("(`Unheard`)"));
+    }
+
+    /// A rank file without a token for every byte would panic tiktoken-rs on text holding one.
+    #[test]
+    fn rank_files_need_every_byte() {
+        let ranks: Vec<(Vec<u8>, u32)> = (0..=254u8).map(|b| (vec![b], b as u32)).collect();
+        assert!(core_bpe(ranks, &[], "\\w+").err().expect("refused").contains("byte 0xff"));
+    }
+
     /// A rank file whose token appears twice would panic in tiktoken-rs; it is refused instead.
     #[test]
     fn duplicate_ranks_are_refused() {
@@ -1487,6 +1520,25 @@ mod tests {
             assert_eq!(file.count(&" ".repeat(1_000_000)), 250_000, "{vocabulary}: the run at the text's end whole");
         }
     }
+    /// A pattern ctxc does not know splits whitespace as the families' do: its runs go to
+    /// tiktoken-rs, whose panic on a million spaces is contained, the text counted one token per
+    /// byte and the failure kept for the run to report.
+    #[test]
+    fn a_panic_of_the_engine_is_contained_and_kept() {
+        let ranks: Vec<(Vec<u8>, u32)> = (0..=255u8).map(|b| (vec![b], b as u32)).collect();
+        let pattern = format!("{}|x", TEKKEN_PATTERN);
+        assert!(space_runs(ranks.len(), &pattern, &[]).is_none());
+        let bpe = Box::new(core_bpe(ranks, &[], &pattern).expect("ranks"));
+        let engine = Engine::Ranks { bpe, offset: 0, nfc: false, specials: false, cuts: Cuts::ANY, windows: false, runs: None };
+        let file = test_file(Format::Tekken, &vocabularies()[0], engine);
+        assert_eq!(file.count("a b"), 3);
+        assert_eq!(file.failure(), None);
+        let text = format!("a{}b", " ".repeat(1_000_000));
+        assert_eq!(file.count(&text), text.len());
+        assert!(file.failure().is_some_and(|f| f.contains("StackOverflow")), "{:?}", file.failure());
+        assert!(file.ids(&text).is_err());
+    }
+
     /// Concatenations that llama-models splits by length, counted from their parts, count what
     /// encoding each of its stretches apart gives (a window's end inside a word, a run of digits
     /// across parts), which is not what encoding the whole gives.
