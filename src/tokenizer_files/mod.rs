@@ -1136,10 +1136,10 @@ mod tests {
         let mut config = small_tokenizer_json(byte_level);
         config["normalizer"] =
             serde_json::json!({"type": "Sequence", "normalizers": [{"type": "Precompiled", "precompiled_charsmap": "/////w=="}]});
-        let refused = TokenizerFile::load(&serde_json::to_vec(&config).expect("JSON")).err().expect("refused");
+        let refused = TokenizerFile::load(&serde_json::to_vec(&config).expect("JSON")).expect_err("refused");
         assert!(refused.contains("`Precompiled` normalizer"), "{refused}");
         config["normalizer"] = serde_json::json!({"type": "Unheard"});
-        assert!(TokenizerFile::load(&serde_json::to_vec(&config).expect("JSON")).err().expect("refused").contains("(`Unheard`)"));
+        assert!(TokenizerFile::load(&serde_json::to_vec(&config).expect("JSON")).expect_err("refused").contains("(`Unheard`)"));
     }
 
     /// A rank file without a token for every byte would panic tiktoken-rs on text holding one.
