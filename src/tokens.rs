@@ -52,7 +52,7 @@ pub trait CountTokens: Send + Sync {
         false
     }
 
-    /// Why the encoder could not count a text it was given (its engine panicked), when that
+    /// Why the encoder could not count a text it was given (its engine failed), when that
     /// happened: such a text counted one token per byte, and the run must say so.
     fn failure(&self) -> Option<String> {
         None

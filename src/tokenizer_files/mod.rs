@@ -333,12 +333,12 @@ impl CountTokens for TokenizerFile {
         }
         self.guarded(text, || match &self.engine {
             Engine::Ranks { bpe, nfc, specials, runs, .. } => {
-                count_ranks(bpe, &nfc_if(*nfc, text), *specials, runs.as_deref(), LONG_RUN_CHARS)
+                Ok(count_ranks(bpe, &nfc_if(*nfc, text), *specials, runs.as_deref(), LONG_RUN_CHARS))
             }
-            // A loaded tokenizer.json encoded the probe text, so encoding cannot fail on its
-            // configuration; an input it still refuses counts as one token per byte, an upper bound.
-            Engine::HuggingFace(hf) => hf.count(text).unwrap_or(text.len()),
-            Engine::SentencePiece(sp) => sp.count(text, false),
+            // A loaded tokenizer.json encoded the probe text, but its pattern engine may still
+            // refuse a text (fancy-regex's backtracking limits).
+            Engine::HuggingFace(hf) => hf.count(text).map_err(|e| e.to_string()),
+            Engine::SentencePiece(sp) => Ok(sp.count(text, false)),
         })
     }
 
@@ -350,7 +350,7 @@ impl CountTokens for TokenizerFile {
     /// the same wherever they are read.
     fn count_after_cut(&self, text: &str) -> usize {
         match &self.engine {
-            Engine::SentencePiece(sp) => self.guarded(text, || sp.count(text, true)),
+            Engine::SentencePiece(sp) => self.guarded(text, || Ok(sp.count(text, true))),
             _ => self.count(text),
         }
     }
@@ -607,11 +607,11 @@ impl TokenizerFile {
         self.name == self.vocabulary.name
     }
 
-    /// `count`, a panic of the engine (tiktoken-rs and `tokenizers` panic on some inputs)
-    /// contained: the text then counts one token per byte, an upper bound, and the file keeps
-    /// the first panic's message for the run to report as an error ([`CountTokens::failure`]).
-    fn guarded(&self, text: &str, count: impl FnOnce() -> usize) -> usize {
-        contained(count).unwrap_or_else(|message| {
+    /// `count`, an error or a panic of the engine (tiktoken-rs and `tokenizers` panic on some
+    /// inputs) contained: the text then counts one token per byte, an upper bound, and the file
+    /// keeps the first failure's message for the run to report as an error ([`CountTokens::failure`]).
+    fn guarded(&self, text: &str, count: impl FnOnce() -> Result<usize, String>) -> usize {
+        contained(count).and_then(|counted| counted).unwrap_or_else(|message| {
             self.failed.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).get_or_insert(message);
             text.len()
         })
