@@ -107,6 +107,10 @@ pub struct TokenizerFileUsed {
     pub description: &'static str,
     /// The hash of the ids the file gives ctxc's probe text (src/tokenizer_files/mod.rs).
     pub fingerprint: String,
+    /// The SHA-256 of the file's bytes, and whether it is a file ctxc knows as the vocabulary's
+    /// tokenizer (`data/tokenizer-files.tsv`); counts with any other are labelled as the file's.
+    pub sha256: String,
+    pub known: bool,
     /// How the file was chosen: `--tokenizer`, the manifest's `tokenizer`, the Hugging Face
     /// cache or a Python package.
     pub found: String,
@@ -139,6 +143,10 @@ impl ModelProfile {
     /// [`ModelProfile::method`], naming the tokenizer file when one was loaded.
     pub fn method_label(&self) -> String {
         match &self.tokenizer_file {
+            Some(f) if !f.known => format!(
+                "exact for this file only: {} ({} holding the {} vocabulary, not a file ctxc knows as its tokenizer: sha256 {}, {})",
+                f.path, f.format, f.vocabulary, f.sha256, f.found
+            ),
             Some(f) => {
                 let what =
                     format!("the {} tokenizer from {} ({}, fingerprint {}, {})", f.vocabulary, f.path, f.format, f.fingerprint, f.found);

@@ -139,6 +139,17 @@ impl Session {
         let sha256 = discovered.as_ref().and_then(|found: &discover::Found| found.sha256);
         match self.count_with_file(&mut agent.profile, &path, &shown, found.clone(), sha256) {
             Ok(()) => {
+                if let Some(used) = agent.profile.tokenizer_file.as_ref().filter(|used| !used.known) {
+                    loaded.warnings.push(Diagnostic::warning(format!(
+                        "tokenizer file `{shown}` holds the {} vocabulary but is not a file ctxc knows as its tokenizer (sha256 {}): \
+                         another normalizer, pre-tokenizer, added token or merge counts otherwise, so its counts are this file's \
+                         ({}), not necessarily {}'s",
+                        used.vocabulary,
+                        used.sha256,
+                        agent.profile.tokenizer.name(),
+                        agent.profile.model
+                    )));
+                }
                 if let Some(found) = discovered {
                     self.use_found_template(loaded, &found);
                 }
@@ -175,14 +186,17 @@ impl Session {
         let file = self.load_tokenizer_file(path, shown, sha256)?;
         crate::tokenizer_files::check_fits(&file, shown, profile)?;
         let vocabulary = file.vocabulary;
-        self.counter.add_file(vocabulary.name, file.clone(), file.cuts());
-        profile.tokenizer = crate::models::Tokenizer::Own(vocabulary.name);
+        // A file ctxc does not know counts under a name of its own, never as the vocabulary's.
+        self.counter.add_file(file.name, file.clone(), file.cuts());
+        profile.tokenizer = crate::models::Tokenizer::Own(file.name);
         profile.tokenizer_file = Some(crate::models::TokenizerFileUsed {
             path: shown.to_string(),
             format: file.format.name(),
             vocabulary: vocabulary.name,
             description: vocabulary.description,
             fingerprint: file.fingerprint.clone(),
+            sha256: file.sha256.clone(),
+            known: file.is_known(),
             found,
             tokenizer_config: None,
             chat_template: None,
@@ -301,7 +315,28 @@ impl Session {
                 }
             }
         }
+        if let Some(failure) = self.file_failure(&loaded) {
+            crate::diagnostic::push_once(&mut problems, failure);
+        }
         AgentRuns { loaded, runs, problems }
+    }
+
+    /// The error of a tokenizer file whose engine panicked on a text of the run (each such
+    /// text counted one token per byte), at the manifest line that names the file, if any.
+    pub fn file_failure(&self, loaded: &Loaded) -> Option<Diagnostic> {
+        let profile = &loaded.agent.profile;
+        let message = self.counter.failure(profile.tokenizer)?;
+        let shown = profile.tokenizer_file.as_ref().map_or("", |f| f.path.as_str());
+        let mut d = Diagnostic::error(format!(
+            "tokenizer file `{shown}`: its engine failed on a text of this run ({message}); that text was counted as one token \
+             per byte, not as {} counts it",
+            profile.model
+        ))
+        .code(crate::codes::Code::MAN010);
+        if let Some(origin) = loaded.agent.tokenizer_file.as_ref().map(|f| &f.origin) {
+            d = d.in_file(&origin.file).at(origin.span.clone());
+        }
+        Some(d)
     }
 
     /// Measures one render of a loaded agent, with the counts recorded beside its manifest.

@@ -19,6 +19,8 @@ use crate::models::Tokenizer;
 
 mod bpe;
 
+pub(crate) use bpe::{merge_with_heap, NONE as NOT_A_TOKEN};
+
 /// Counts the tokens of a text.
 pub trait CountTokens: Send + Sync {
     fn count(&self, text: &str) -> usize;
@@ -48,6 +50,12 @@ pub trait CountTokens: Send + Sync {
     /// otherwise it is counted as its characters, and a request's count is not the model's.
     fn finds_special_tokens(&self) -> bool {
         false
+    }
+
+    /// Why the encoder could not count a text it was given (its engine failed), when that
+    /// happened: such a text counted one token per byte, and the run must say so.
+    fn failure(&self) -> Option<String> {
+        None
     }
 }
 
@@ -281,8 +289,14 @@ impl TokenCounter {
         }
     }
 
+    /// [`CountTokens::failure`] of `tokenizer`'s file.
+    pub fn failure(&self, tokenizer: Tokenizer) -> Option<String> {
+        self.file(tokenizer).and_then(|f| f.encoder.failure())
+    }
+
     /// Counts [`Tokenizer::Own`]`(name)` with `encoder`, its texts cut only where `cuts` allows,
-    /// from now on (the first file added under a name stays: files of one vocabulary count alike).
+    /// from now on (the first file added under a name stays: a name is a known file's vocabulary,
+    /// whose files count alike, or a file's own hash).
     pub fn add_file(&self, name: &'static str, encoder: Arc<dyn CountTokens>, cuts: Cuts) {
         let mut files = self.files.write().unwrap_or_else(|poisoned| poisoned.into_inner());
         if files.iter().all(|f| f.name != name) {

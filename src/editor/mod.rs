@@ -345,6 +345,9 @@ impl Workspace {
         let mode = mode.or_else(|| agent.modes.keys().next().map(String::as_str)).ok_or("the agent has no mode")?;
         let rendered = session.render(&loaded, mode, scenario).map_err(|d| failure_text(&d))?;
         let measured = session.measure_render(&loaded, &rendered);
+        if let Some(failed) = session.file_failure(&loaded) {
+            return Err(failure_text(&[failed]));
+        }
         Ok(Rendering {
             agent: agent.name.clone(),
             mode: rendered.mode.clone(),

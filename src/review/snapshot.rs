@@ -255,6 +255,9 @@ pub fn snapshot_text(manifest_path: &Path, mode: &str, scenario: Option<&str>) -
     let rendered =
         session.render(&loaded, mode, scenario).map_err(|diagnostics| Failure { diagnostics, sources: loaded.sources.clone() })?;
     let measured = session.measure_render(&loaded, &rendered);
+    if let Some(failed) = session.file_failure(&loaded) {
+        return Err(Failure { diagnostics: vec![failed], sources: loaded.sources.clone() });
+    }
     Ok(token_table_and_prompt(&rendered, &measured))
 }
 

@@ -5,11 +5,18 @@
 //! the split pattern of the file, ids offset by its special tokens, as mistral-common does) and
 //! SentencePiece `.model` files (Mistral v1–v3, Gemma 3: [`sentencepiece`], ctxc's own encoder).
 //!
-//! A file is identified by what it does, not by its name: the ids it gives a fixed probe text,
-//! hashed, are its vocabulary's fingerprint. `data/tokenizer-vocabularies.tsv` lists the
+//! A file's vocabulary is told by what it does, not by its name: the ids it gives a fixed probe
+//! text, hashed, are its vocabulary's fingerprint. `data/tokenizer-vocabularies.tsv` lists the
 //! vocabularies ctxc knows with their fingerprints and the tokenizer generation
 //! (`data/tokenizer-models.tsv`) each belongs to, so a file of another family (a Llama 2
-//! tokenizer given for Llama 3) is refused, naming what was expected.
+//! tokenizer given for Llama 3) is refused, naming what was expected. The probe cannot see the
+//! rest of a file (an added token, a normalizer step), so a file is its vocabulary's tokenizer
+//! only when its bytes are a file ctxc knows (`data/tokenizer-files.tsv`, by SHA-256); any other
+//! is counted as itself, under a name of its own hash.
+//!
+//! A file is checked before its engine gets it: steps that could grow a text past
+//! [`MAX_GROWTH`] times its size, and normalizers the engines cannot read safely, are refused;
+//! an engine that still panics is contained ([`TokenizerFile::failure`]).
 //!
 //! Nothing here is global: a loaded file is a value the session holds for its run.
 
@@ -30,6 +37,11 @@ use crate::tokens::{split_at, CountTokens, Cuts};
 
 /// The largest tokenizer file ctxc reads (Gemma 3's `tokenizer.json` is 33 MB).
 pub const MAX_TOKENIZER_BYTES: u64 = 64 * 1024 * 1024;
+
+/// How many times its size in bytes a text may grow through a tokenizer.json's normalizer and
+/// pre-tokenizer (see `growth`): the engine holds the grown text and an offset pair per byte of
+/// it. The families' files reach 12 (Mistral's `Prepend("▁")` then `Replace(" ", "▁")`).
+pub const MAX_GROWTH: f64 = 16.0;
 
 /// The text whose token ids fingerprint a vocabulary: prose, code, digits, whitespace runs,
 /// accents, CJK and an emoji, so that two vocabularies that differ anywhere common differ here.
@@ -116,12 +128,47 @@ pub fn of_generation(generation: &str) -> Vec<&'static Vocabulary> {
     vocabularies().iter().filter(|v| v.generation == generation).collect()
 }
 
+/// The tokenizer files ctxc knows, rows of `data/tokenizer-files.tsv`: the SHA-256 of each
+/// one's bytes, and the vocabulary it is the tokenizer of.
+fn known_files() -> &'static [(&'static str, &'static str)] {
+    static TABLE: OnceLock<Vec<(&'static str, &'static str)>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let text = include_str!("../../data/tokenizer-files.tsv");
+        let mut lines = text.lines().filter(|line| !line.starts_with('#') && !line.is_empty());
+        lines.next(); // the header
+        lines.filter_map(|line| line.split('\t').next().zip(line.split('\t').nth(1))).collect()
+    })
+}
+
+/// The name counts with a file ctxc does not know are labelled with: `file-` and 16 hex digits of
+/// its SHA-256. [`Tokenizer::Own`] holds a `&'static str`: each name is made once per process.
+fn unknown_file_name(sha256: &str) -> &'static str {
+    static NAMES: Mutex<Vec<&'static str>> = Mutex::new(Vec::new());
+    let name = format!("file-{}", &sha256[..16]);
+    let mut names = NAMES.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    match names.iter().find(|n| **n == name) {
+        Some(known) => known,
+        None => {
+            let leaked: &'static str = Box::leak(name.into_boxed_str());
+            names.push(leaked);
+            leaked
+        }
+    }
+}
+
 /// A tokenizer file loaded: what counts with it, and what it was.
 pub struct TokenizerFile {
     pub format: Format,
     pub vocabulary: &'static Vocabulary,
     pub fingerprint: String,
+    /// The SHA-256 of the file's bytes, in hex.
+    pub sha256: String,
+    /// What its counts are labelled with: the vocabulary's name when the file is one ctxc knows
+    /// as its tokenizer ([`TokenizerFile::is_known`]), else its own (see `unknown_file_name`).
+    pub name: &'static str,
     engine: Engine,
+    /// The first panic of its engine while counting (see [`TokenizerFile::failure`]).
+    failed: Mutex<Option<String>>,
 }
 
 impl std::fmt::Debug for TokenizerFile {
@@ -135,7 +182,7 @@ enum Engine {
     /// (Tekken numbers its special tokens first); `nfc`: text normalized to NFC first;
     /// `specials`: the family's special tokens are found in text (see [`special_tokens`]), and
     /// `cuts` keeps them whole; `windows`: long texts split as llama-models splits them (see
-    /// [`llama_segment_ends`]).
+    /// [`llama_segment_ends`]); `runs`: long runs of spaces merged here (see [`SpaceRuns`]).
     Ranks {
         bpe: Box<CoreBPE>,
         offset: u32,
@@ -143,6 +190,7 @@ enum Engine {
         specials: bool,
         cuts: Cuts,
         windows: bool,
+        runs: Option<Box<SpaceRuns>>,
     },
     HuggingFace(Box<HuggingFace>),
     SentencePiece(Box<SentencePiece>),
@@ -283,14 +331,15 @@ impl CountTokens for TokenizerFile {
         if let Some(ends) = self.segment_ends(&[text]) {
             return split_at(text, &ends).map(|segment| self.count(segment)).sum();
         }
-        match &self.engine {
-            Engine::Ranks { bpe, nfc, specials: true, .. } => bpe.encode_with_special_tokens(&nfc_if(*nfc, text)).len(),
-            Engine::Ranks { bpe, nfc, specials: false, .. } => bpe.encode_ordinary(&nfc_if(*nfc, text)).len(),
-            // A loaded tokenizer.json encoded the probe text, so encoding cannot fail on its
-            // configuration; an input it still refuses counts as one token per byte, an upper bound.
-            Engine::HuggingFace(hf) => hf.count(text).unwrap_or(text.len()),
-            Engine::SentencePiece(sp) => sp.count(text, false),
-        }
+        self.guarded(text, || match &self.engine {
+            Engine::Ranks { bpe, nfc, specials, runs, .. } => {
+                Ok(count_ranks(bpe, &nfc_if(*nfc, text), *specials, runs.as_deref(), LONG_RUN_CHARS))
+            }
+            // A loaded tokenizer.json encoded the probe text, but its pattern engine may still
+            // refuse a text (fancy-regex's backtracking limits).
+            Engine::HuggingFace(hf) => hf.count(text).map_err(|e| e.to_string()),
+            Engine::SentencePiece(sp) => Ok(sp.count(text, false)),
+        })
     }
 
     fn marks_start(&self) -> bool {
@@ -301,9 +350,13 @@ impl CountTokens for TokenizerFile {
     /// the same wherever they are read.
     fn count_after_cut(&self, text: &str) -> usize {
         match &self.engine {
-            Engine::SentencePiece(sp) => sp.count(text, true),
+            Engine::SentencePiece(sp) => self.guarded(text, || Ok(sp.count(text, true))),
             _ => self.count(text),
         }
+    }
+
+    fn failure(&self) -> Option<String> {
+        self.failed.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).clone()
     }
 
     fn segment_ends(&self, parts: &[&str]) -> Option<Vec<usize>> {
@@ -323,6 +376,105 @@ impl CountTokens for TokenizerFile {
             Engine::SentencePiece(_) => false,
         }
     }
+}
+
+/// Runs of spaces longer than this many characters are merged by ctxc, not tiktoken-rs: its
+/// pattern engine (fancy-regex) keeps a backtracking entry per character of the `\s+` of
+/// `\s+(?!\S)` and fails past 1,000,000 (tiktoken-rs then panics, as Python's tiktoken does).
+const LONG_RUN_CHARS: usize = 100_000;
+
+/// The ranks of a rank file whose split pattern takes whitespace as the families' patterns do
+/// (see [`splits_space_runs`]), for the pre-tokens of long runs of spaces: read back from
+/// tiktoken-rs's encoder the first time a text holds one.
+struct SpaceRuns {
+    size: u32,
+    /// The special tokens found in text: one ends the text before it, as the text's end does.
+    specials: Vec<String>,
+    ranks: OnceLock<rustc_hash::FxHashMap<Vec<u8>, u32>>,
+}
+
+/// Tekken's split pattern (mistral-common's `tekken_240718.json` and `tekken_240911.json`).
+const TEKKEN_PATTERN: &str = r"[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+";
+
+/// Whether `pattern` splits whitespace as the families' patterns do (Llama 3 and 4, Qwen,
+/// Tekken): they end in `\s*[\r\n]+|\s+(?!\S)|\s+`, no alternative before those matches two
+/// whitespace characters that are not line breaks, nothing looks behind or at the text's end,
+/// and a pre-token that ends in a line break, `/` or another character than whitespace never
+/// takes whitespace that is not a line break after it. So a run of such whitespace (no line break)
+/// that follows a line break or another character, and is followed by another character or the
+/// end, starts a pre-token: all of it at the text's end, all but its last character otherwise
+/// (which opens the next pre-token); and the text on each side splits alone as in the whole.
+fn splits_space_runs(pattern: &str) -> bool {
+    pattern == TEKKEN_PATTERN || vocabularies().iter().any(|v| v.pattern == Some(pattern))
+}
+
+impl SpaceRuns {
+    /// The tokens of `piece`, a pre-token of whitespace, merged as tiktoken merges it.
+    fn count(&self, bpe: &CoreBPE, piece: &str) -> usize {
+        let ranks = self
+            .ranks
+            .get_or_init(|| (0..self.size).filter_map(|rank| bpe.decode_bytes(&[rank]).ok().map(|bytes| (bytes, rank))).collect());
+        // As tiktoken, a piece that is a token is one, whether merges would make it or not.
+        match piece.len() {
+            0 | 1 => piece.len(),
+            _ if ranks.contains_key(piece.as_bytes()) => 1,
+            _ => crate::tokens::merge_with_heap(piece.as_bytes(), |bytes| ranks.get(bytes).copied().unwrap_or(crate::tokens::NOT_A_TOKEN)),
+        }
+    }
+}
+
+/// Where the runs of more than `long` whitespace characters without a line break that end a run
+/// of whitespace start a pre-token (see [`splits_space_runs`]): each pre-token's start and end.
+fn long_space_runs(text: &str, long: usize, specials: &[String]) -> Vec<(usize, usize)> {
+    let mut found = Vec::new();
+    if text.len() <= long {
+        return found;
+    }
+    // The run of whitespace without a line break being read: where it starts, its characters.
+    let (mut start, mut chars) = (0, 0);
+    for (at, c) in text.char_indices().chain([(text.len(), 'x')]) {
+        if c.is_whitespace() && c != '\r' && c != '\n' {
+            if chars == 0 {
+                start = at;
+            }
+            chars += 1;
+            continue;
+        }
+        // A line break after the run: the run is inside a pre-token that ends in a line break.
+        if chars > long && !c.is_whitespace() {
+            // Not at the text's end (or a special token's start, where tiktoken-rs cuts the text),
+            // the run's last character opens the next pre-token.
+            let last = text[..at].chars().next_back().map_or(0, char::len_utf8);
+            let ends = at == text.len() || specials.iter().any(|s| text[at..].starts_with(s.as_str()));
+            found.push((start, if ends { at } else { at - last }));
+        }
+        chars = 0;
+    }
+    found
+}
+
+/// A rank file's count of `text`, long runs of spaces merged here when `runs` is given (see
+/// [`LONG_RUN_CHARS`]): the text on each side of such a pre-token counted by tiktoken-rs.
+fn count_ranks(bpe: &CoreBPE, text: &str, specials: bool, runs: Option<&SpaceRuns>, long: usize) -> usize {
+    let encode = |text: &str| match specials {
+        true => bpe.encode_with_special_tokens(text).len(),
+        false => bpe.encode_ordinary(text).len(),
+    };
+    let Some(runs) = runs else { return encode(text) };
+    let mut at = 0;
+    let mut total = 0;
+    for (start, end) in long_space_runs(text, long, &runs.specials) {
+        total += encode(&text[at..start]) + runs.count(bpe, &text[start..end]);
+        at = end;
+    }
+    total + encode(&text[at..])
+}
+
+/// The [`SpaceRuns`] of a rank file of `size` ranks split by `pattern` (`specials` found in text),
+/// when the pattern splits whitespace as the families' do.
+fn space_runs(size: usize, pattern: &str, specials: &[String]) -> Option<Box<SpaceRuns>> {
+    let size = u32::try_from(size).ok()?;
+    splits_space_runs(pattern).then(|| Box::new(SpaceRuns { size, specials: specials.to_vec(), ranks: OnceLock::new() }))
 }
 
 /// llama-models encodes a text in windows of this many characters (`TIKTOKEN_MAX_ENCODE_CHARS`)…
@@ -445,22 +597,50 @@ impl TokenizerFile {
         }
     }
 
-    /// The token ids of `text` (for tests and the fingerprint).
+    /// The token ids of `text` (for tests and the fingerprint); a panic of the engine is an `Err`.
     pub fn ids(&self, text: &str) -> Result<Vec<u32>, String> {
-        self.engine.ids(text)
+        contained(|| self.engine.ids(text))?
+    }
+
+    /// Whether the file is one ctxc knows as its vocabulary's tokenizer (`data/tokenizer-files.tsv`).
+    pub fn is_known(&self) -> bool {
+        self.name == self.vocabulary.name
+    }
+
+    /// `count`, an error or a panic of the engine (tiktoken-rs and `tokenizers` panic on some
+    /// inputs) contained: the text then counts one token per byte, an upper bound, and the file
+    /// keeps the first failure's message for the run to report as an error ([`CountTokens::failure`]).
+    fn guarded(&self, text: &str, count: impl FnOnce() -> Result<usize, String>) -> usize {
+        contained(count).and_then(|counted| counted).unwrap_or_else(|message| {
+            self.failed.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).get_or_insert(message);
+            text.len()
+        })
     }
 
     /// Loads a tokenizer file from its bytes: its format decided by its content, its
-    /// vocabulary by its fingerprint. `Err` says why, for people.
+    /// vocabulary by its fingerprint, whether it is that vocabulary's tokenizer by its SHA-256.
+    /// `Err` says why not, for people (a panic of an engine included).
     pub fn load(bytes: &[u8]) -> Result<TokenizerFile, String> {
+        contained(|| TokenizerFile::load_unguarded(bytes))
+            .map_err(|message| format!("a file the tokenizer engine failed on while loading it ({message})"))?
+    }
+
+    fn load_unguarded(bytes: &[u8]) -> Result<TokenizerFile, String> {
         let (format, engines) = engines(bytes)?;
+        let sha256: String = Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect();
         let mut seen = Vec::new();
         for (engine, candidate) in engines {
             let ids = engine.ids(PROBE).map_err(|e| format!("the tokenizer cannot encode text: {e}"))?;
             let fingerprint = fingerprint(&ids);
             let known = vocabularies().iter().find(|v| v.fingerprint == fingerprint && candidate.is_none_or(|c| c.name == v.name));
             match known {
-                Some(vocabulary) => return Ok(TokenizerFile { format, vocabulary, fingerprint, engine }),
+                Some(vocabulary) => {
+                    let name = match known_files().iter().any(|&(sha, name)| sha == sha256 && name == vocabulary.name) {
+                        true => vocabulary.name,
+                        false => unknown_file_name(&sha256),
+                    };
+                    return Ok(TokenizerFile { format, vocabulary, fingerprint, sha256, name, engine, failed: Mutex::new(None) });
+                }
                 None => seen.push(fingerprint),
             }
         }
@@ -505,6 +685,11 @@ pub fn check_fits(file: &TokenizerFile, shown: &str, profile: &ModelProfile) -> 
     Err(format!("{holds}, but {} uses another tokenizer; {expected}", profile.model))
 }
 
+/// `work`, a panic in it caught: `Err` holds the panic's message.
+fn contained<T>(work: impl FnOnce() -> T) -> Result<T, String> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(work)).map_err(|payload| crate::agent_files::panic_message(&*payload))
+}
+
 /// `text` in NFC when `nfc`; NFC text as it is, without a copy.
 fn nfc_if(nfc: bool, text: &str) -> std::borrow::Cow<'_, str> {
     use unicode_normalization::{is_nfc_quick, IsNormalized, UnicodeNormalization};
@@ -537,6 +722,82 @@ struct JsonHead {
     version: Option<Value>,
     post_processor: Option<Value>,
     decoder: Option<Value>,
+}
+
+/// The most a tokenizer.json's normalizer and pre-tokenizer can multiply a text's size in bytes
+/// by, checked before the `tokenizers` crate reads them: steps chained to grow a text without
+/// bound (26 `Replace("§", "§§")` made one `§` 64 MiB) are refused, and so are a `Precompiled`
+/// normalizer (a SentencePiece normalization map whose malformed trie panics the crate; ctxc
+/// refuses those maps in `.model` files too) and steps ctxc does not know.
+fn growth(normalizer: &Value, pre_tokenizer: &Value) -> Result<f64, String> {
+    let total = normalizer_growth(normalizer)? * pre_tokenizer_growth(pre_tokenizer)?;
+    if total > MAX_GROWTH {
+        return Err(format!(
+            "a tokenizer.json whose normalizer and pre-tokenizer can make a text {total:.0} times longer; ctxc reads at most \
+             {MAX_GROWTH:.0} times (the engine holds the whole grown text)"
+        ));
+    }
+    Ok(total)
+}
+
+fn kind_of(step: &Value) -> &str {
+    step.get("type").and_then(Value::as_str).unwrap_or_default()
+}
+
+/// The product of `steps`' growths (a `Sequence`'s), each found by `each`.
+fn product(steps: &Value, each: fn(&Value) -> Result<f64, String>) -> Result<f64, String> {
+    let steps = steps.as_array().ok_or("a `Sequence` step without its list of steps")?;
+    steps.iter().try_fold(1.0, |total, step| Ok(total * each(step)?))
+}
+
+/// The most a normalizer multiplies the size in bytes of a text of one byte or more by: a step
+/// that adds bytes to each string (`Prepend`) counts them for each byte, as a string may be one.
+/// Unicode normalization grows UTF-8 at most 3 times (NFC, NFD) or 11 times (NFKC, NFKD) (UAX #15).
+fn normalizer_growth(step: &Value) -> Result<f64, String> {
+    let text = |key: &str| step.get(key).and_then(Value::as_str).unwrap_or_default().len() as f64;
+    Ok(match kind_of(step) {
+        _ if step.is_null() => 1.0,
+        "Sequence" => product(&step["normalizers"], normalizer_growth)?,
+        "NFC" | "NFD" => 3.0,
+        "NFKC" | "NFKD" => 11.0,
+        // `İ` lowercases to two characters, three bytes.
+        "Lowercase" => 1.5,
+        "Strip" | "StripAccents" | "Nmt" => 1.0,
+        // Spaces around each CJK character (3 bytes to 5), accents stripped after NFD, lowercase.
+        "BertNormalizer" => 5.0 / 3.0 * 3.0 * 1.5,
+        "Replace" => {
+            let content = text("content");
+            match step["pattern"].get("String").and_then(Value::as_str) {
+                Some(pattern) if !pattern.is_empty() => (content / pattern.len() as f64).max(1.0),
+                // A regex may match one byte, or nothing before each byte.
+                _ => 1.0 + 2.0 * content,
+            }
+        }
+        "Prepend" => 1.0 + text("prepend"),
+        // Each byte becomes a character of one or two bytes.
+        "ByteLevel" => 2.0,
+        "Precompiled" => {
+            return Err(
+                "a tokenizer.json with a `Precompiled` normalizer (a SentencePiece normalization map), which ctxc does not read".into()
+            )
+        }
+        other => return Err(format!("a tokenizer.json with a normalizer ctxc does not know (`{other}`)")),
+    })
+}
+
+/// The most a pre-tokenizer multiplies the size in bytes of a text of one byte or more by.
+fn pre_tokenizer_growth(step: &Value) -> Result<f64, String> {
+    Ok(match kind_of(step) {
+        _ if step.is_null() => 1.0,
+        "Sequence" => product(&step["pretokenizers"], pre_tokenizer_growth)?,
+        // A space before each piece, then each byte a character of one or two bytes.
+        "ByteLevel" => 2.0 * if step["add_prefix_space"] == Value::Bool(true) { 2.0 } else { 1.0 },
+        // Each space becomes the replacement character, which may also open each piece.
+        "Metaspace" => 2.0 * step.get("replacement").and_then(Value::as_str).map_or(4, str::len).max(1) as f64,
+        "BertPreTokenizer" | "Whitespace" | "WhitespaceSplit" | "Punctuation" | "Digits" | "Split" | "CharDelimiterSplit"
+        | "UnicodeScripts" | "FixedLength" => 1.0,
+        other => return Err(format!("a tokenizer.json with a pre-tokenizer ctxc does not know (`{other}`)")),
+    })
 }
 
 /// A tokenizer.json as the `tokenizers` crate reads it (`Tokenizer::from_bytes`), but a BPE model
@@ -598,6 +859,7 @@ fn engines(bytes: &[u8]) -> Result<(Format, Vec<Candidate>), String> {
             return Ok((Format::Tekken, vec![(tekken(config, vocab)?, None)]));
         }
         if head.model.is_some() {
+            growth(&head.normalizer, &head.pre_tokenizer)?;
             let configuration = serde_json::json!({
                 "normalizer": head.normalizer,
                 "pre_tokenizer": head.pre_tokenizer,
@@ -628,10 +890,11 @@ fn engines(bytes: &[u8]) -> Result<(Format, Vec<Candidate>), String> {
         let specials = special_tokens(vocabulary.name);
         let cuts = Cuts::except_before(specials.iter().flat_map(|s| cut_inside(s)));
         let bpe = Box::new(core_bpe(ranks.clone(), &specials, pattern)?);
+        let runs = space_runs(ranks.len(), pattern, &specials);
         let specials = !specials.is_empty();
         // llama-models splits long texts; the other families' encoders do not.
         let windows = vocabulary.name.starts_with("llama-");
-        out.push((Engine::Ranks { bpe, offset: 0, nfc: vocabulary.nfc, specials, cuts, windows }, Some(vocabulary)));
+        out.push((Engine::Ranks { bpe, offset: 0, nfc: vocabulary.nfc, specials, cuts, windows, runs }, Some(vocabulary)));
     }
     Ok((Format::RankFile, out))
 }
@@ -753,7 +1016,7 @@ fn special_tokens(vocabulary: &str) -> Vec<String> {
     }
 }
 
-/// tiktoken-rs's encoder for `ranks`, checked first: it requires ranks distinct.
+/// tiktoken-rs's encoder for `ranks`, checked first: it requires ranks distinct and every byte a token.
 fn core_bpe(ranks: Vec<(Vec<u8>, u32)>, specials: &[String], pattern: &str) -> Result<CoreBPE, String> {
     let count = ranks.len();
     // Special tokens take the ids after the ranks, as the families number them.
@@ -762,6 +1025,10 @@ fn core_bpe(ranks: Vec<(Vec<u8>, u32)>, specials: &[String], pattern: &str) -> R
     let distinct: std::collections::HashSet<u32> = encoder.values().copied().collect();
     if encoder.len() != count || distinct.len() != count {
         return Err("a token or a rank appears twice".into());
+    }
+    // tiktoken-rs looks every byte up as a token: a byte without one would panic it.
+    if let Some(byte) = (0..=255u8).find(|b| !encoder.contains_key(&[*b][..])) {
+        return Err(format!("a vocabulary without a token for the byte 0x{byte:02x}, which text holding it would need"));
     }
     CoreBPE::new(encoder, specials, pattern).map_err(|e| format!("its split pattern does not compile: {e}"))
 }
@@ -811,6 +1078,7 @@ fn tekken(config: &Value, vocab: &serde_json::value::RawValue) -> Result<Engine,
         }
     }
     let offset = u32::try_from(specials).map_err(|_| "Tekken's special-token count is too large")?;
+    let runs = space_runs(ranks.len(), pattern, &[]);
     Ok(Engine::Ranks {
         bpe: Box::new(core_bpe(ranks, &[], pattern)?),
         offset,
@@ -818,6 +1086,7 @@ fn tekken(config: &Value, vocab: &serde_json::value::RawValue) -> Result<Engine,
         specials: false,
         cuts: Cuts::ANY,
         windows: false,
+        runs,
     })
 }
 
@@ -845,6 +1114,39 @@ mod tests {
         assert!(TokenizerFile::load(b"QQ== 0\nQg== 1\n").unwrap_err().contains("2 ranks"));
         let tekken = br#"{"config": {"pattern": "\\w+", "default_vocab_size": 5, "default_num_special_tokens": 1}, "vocab": []}"#;
         assert!(TokenizerFile::load(tekken).unwrap_err().contains("more than its 0 tokens"));
+    }
+
+    /// Normalizer and pre-tokenizer steps that could grow a text past 16 times its size are
+    /// refused before the crate reads them, and so is a `Precompiled` normalizer (a malformed map
+    /// panicked the crate while loading); the families' configurations pass.
+    #[test]
+    fn steps_that_grow_text_and_precompiled_maps_are_refused() {
+        let replace = |from: &str, to: &str| serde_json::json!({"type": "Replace", "pattern": {"String": from}, "content": to});
+        let byte_level = serde_json::json!({"type": "ByteLevel", "add_prefix_space": false, "trim_offsets": true, "use_regex": true});
+        let mistral = serde_json::json!({"type": "Sequence", "normalizers": [{"type": "Prepend", "prepend": "▁"}, replace(" ", "▁")]});
+        assert_eq!(growth(&mistral, &Value::Null), Ok(12.0));
+        assert_eq!(growth(&serde_json::json!({"type": "NFC"}), &byte_level), Ok(6.0));
+        assert_eq!(growth(&Value::Null, &deepseek_pre_tokenizer()), Ok(2.0));
+        let doubling = serde_json::json!({"type": "Sequence", "normalizers": vec![replace("§", "§§"); 26]});
+        assert!(growth(&doubling, &byte_level).unwrap_err().contains("134217728 times longer"));
+        let regex = serde_json::json!({"type": "Replace", "pattern": {"Regex": ""}, "content": "abcdefgh"});
+        assert!(growth(&regex, &Value::Null).unwrap_err().contains("17 times longer"));
+        let levels = serde_json::json!({"type": "Sequence", "pretokenizers": vec![byte_level.clone(); 5]});
+        assert!(growth(&Value::Null, &levels).unwrap_err().contains("32 times longer"));
+        let mut config = small_tokenizer_json(byte_level);
+        config["normalizer"] =
+            serde_json::json!({"type": "Sequence", "normalizers": [{"type": "Precompiled", "precompiled_charsmap": "/////w=="}]});
+        let refused = TokenizerFile::load(&serde_json::to_vec(&config).expect("JSON")).expect_err("refused");
+        assert!(refused.contains("`Precompiled` normalizer"), "{refused}");
+        config["normalizer"] = serde_json::json!({"type": "Unheard"});
+        assert!(TokenizerFile::load(&serde_json::to_vec(&config).expect("JSON")).expect_err("refused").contains("(`Unheard`)"));
+    }
+
+    /// A rank file without a token for every byte would panic tiktoken-rs on text holding one.
+    #[test]
+    fn rank_files_need_every_byte() {
+        let ranks: Vec<(Vec<u8>, u32)> = (0..=254u8).map(|b| (vec![b], b as u32)).collect();
+        assert!(core_bpe(ranks, &[], "\\w+").err().expect("refused").contains("byte 0xff"));
     }
 
     /// A rank file whose token appears twice would panic in tiktoken-rs; it is refused instead.
@@ -899,7 +1201,13 @@ mod tests {
         let bytes = serde_json::to_vec(&small_tokenizer_json(pre_tokenizer)).expect("JSON");
         let (format, mut engines) = engines(&bytes).expect("a tokenizer.json");
         let (engine, _) = engines.remove(0);
-        TokenizerFile { format, vocabulary: &vocabularies()[0], fingerprint: String::new(), engine }
+        test_file(format, &vocabularies()[0], engine)
+    }
+
+    /// A loaded file of `engine`, labelled as `vocabulary`'s.
+    fn test_file(format: Format, vocabulary: &'static Vocabulary, engine: Engine) -> TokenizerFile {
+        let (fingerprint, sha256, failed) = (String::new(), String::new(), Mutex::new(None));
+        TokenizerFile { format, vocabulary, fingerprint, sha256, name: vocabulary.name, engine, failed }
     }
 
     /// Texts made to break counting by pieces and cutting: added tokens next to letters and in
@@ -1062,12 +1370,7 @@ mod tests {
         const ATOMS: &[&str] = &[" ", "  ", "a", "b", "ab", " ab", ">", "<", "> <", "é", "x", "\n", "▁", ", ", "\": ", "{"];
         let model = sentencepiece::test_model(&["▁", "a", "b", "ab", "▁a", "▁▁", "▁ab", ">", "<", ">▁", ">▁<", "▁<", "x"], &[], true);
         let engine = Engine::SentencePiece(Box::new(SentencePiece { model, words: PieceCounts::default() }));
-        let file = std::sync::Arc::new(TokenizerFile {
-            format: Format::SentencePiece,
-            vocabulary: &vocabularies()[0],
-            fingerprint: String::new(),
-            engine,
-        });
+        let file = std::sync::Arc::new(test_file(Format::SentencePiece, &vocabularies()[0], engine));
         assert!(file.cuts().any() && file.marks_start());
         let counter = crate::tokens::TokenCounter::new();
         counter.add_file("small", file.clone(), file.cuts());
@@ -1160,14 +1463,80 @@ mod tests {
     /// A rank file that llama-models would read in windows: every byte, merges that a cut
     /// inside a word or a run of digits changes, and Llama 3's split pattern.
     fn windowed_rank_file() -> TokenizerFile {
+        rank_file("llama-3", &["ab", "abab", "11", " a", "é "], true)
+    }
+
+    /// A rank file of every byte and `merges`, split by `vocabulary`'s pattern (Tekken's for
+    /// `mistral-tekken`) with its special tokens, as `engines` reads one.
+    fn rank_file(vocabulary: &str, merges: &[&str], windows: bool) -> TokenizerFile {
         let mut ranks: Vec<(Vec<u8>, u32)> = (0..=255u8).map(|b| (vec![b], b as u32)).collect();
-        for merge in ["ab", "abab", "11", " a", "é "] {
+        for merge in merges {
             ranks.push((merge.as_bytes().to_vec(), ranks.len() as u32));
         }
-        let vocabulary = vocabularies().iter().find(|v| v.name == "llama-3").expect("llama-3 in the table");
-        let bpe = Box::new(core_bpe(ranks, &[], vocabulary.pattern.expect("a pattern")).expect("ranks"));
-        let engine = Engine::Ranks { bpe, offset: 0, nfc: false, specials: false, cuts: Cuts::ANY, windows: true };
-        TokenizerFile { format: Format::RankFile, vocabulary, fingerprint: String::new(), engine }
+        let vocabulary = vocabularies().iter().find(|v| v.name == vocabulary).expect("in the table");
+        let pattern = vocabulary.pattern.unwrap_or(TEKKEN_PATTERN);
+        let names = special_tokens(vocabulary.name);
+        let runs = space_runs(ranks.len(), pattern, &names);
+        let bpe = Box::new(core_bpe(ranks, &names, pattern).expect("ranks"));
+        let specials = !names.is_empty();
+        let engine = Engine::Ranks { bpe, offset: 0, nfc: vocabulary.nfc, specials, cuts: Cuts::ANY, windows, runs };
+        test_file(Format::RankFile, vocabulary, engine)
+    }
+
+    /// Long runs of spaces merged by ctxc count as tiktoken-rs counts the whole text: random
+    /// texts of whitespace runs with and without line breaks (ASCII and not), letters,
+    /// punctuation, `/`, digits and special tokens, counted with every run merged by ctxc and
+    /// with none, for each family's pattern.
+    #[test]
+    fn space_runs_merged_apart_count_as_whole_texts() {
+        const ATOMS: &[&str] =
+            &[" ", "  ", "   ", "\t", "\n", "\r\n", "\u{3000}", "\u{a0}", "a", "ab", "A", ".", ",", "/", "1", "'s", "<|im_start|>", "é"];
+        let merges = ["  ", "    ", "   ", "\t\t", "\n\n", " \n", "\n ", " a", "ab", " .", "\u{3000}\u{3000}", "        "];
+        let mut merged = 0;
+        for vocabulary in ["llama-3", "llama-4", "qwen-2.5", "qwen-3.5", "mistral-tekken"] {
+            let file = rank_file(vocabulary, &merges, false);
+            let Engine::Ranks { bpe, specials, runs, .. } = &file.engine else { panic!("a rank file") };
+            let runs = runs.as_deref().expect("the pattern splits whitespace as the families' do");
+            for seed in 0..300u64 {
+                let text = crate::tokens::random_texts(ATOMS, 40, seed, 1).concat();
+                let whole = count_ranks(bpe, &text, *specials, None, 0);
+                assert_eq!(count_ranks(bpe, &text, *specials, Some(runs), 2), whole, "{vocabulary}: {text:?}");
+                merged += long_space_runs(&text, 2, &runs.specials).len();
+            }
+        }
+        assert!(merged > 1_000, "{merged} runs merged apart: the test cannot fail");
+    }
+
+    /// A million spaces in a text stack a million backtracking entries in tiktoken-rs's pattern
+    /// engine, which then panicked; they count as their pre-tokens merge.
+    #[test]
+    fn a_million_spaces_count_with_rank_files() {
+        for vocabulary in ["qwen-2.5", "mistral-tekken"] {
+            let file = rank_file(vocabulary, &["  ", "    ", " x"], false);
+            let text = format!("You{}x", " ".repeat(1_000_000));
+            // Three tokens for `You`, 999,999 spaces in pairs of pairs and one more, ` x`.
+            assert_eq!(file.count(&text), 3 + 249_999 + 2 + 1, "{vocabulary}");
+            assert_eq!(file.failure(), None, "{vocabulary}");
+            assert_eq!(file.count(&" ".repeat(1_000_000)), 250_000, "{vocabulary}: the run at the text's end whole");
+        }
+    }
+    /// A pattern ctxc does not know splits whitespace as the families' do: its runs go to
+    /// tiktoken-rs, whose panic on a million spaces is contained, the text counted one token per
+    /// byte and the failure kept for the run to report.
+    #[test]
+    fn a_panic_of_the_engine_is_contained_and_kept() {
+        let ranks: Vec<(Vec<u8>, u32)> = (0..=255u8).map(|b| (vec![b], b as u32)).collect();
+        let pattern = format!("{}|x", TEKKEN_PATTERN);
+        assert!(space_runs(ranks.len(), &pattern, &[]).is_none());
+        let bpe = Box::new(core_bpe(ranks, &[], &pattern).expect("ranks"));
+        let engine = Engine::Ranks { bpe, offset: 0, nfc: false, specials: false, cuts: Cuts::ANY, windows: false, runs: None };
+        let file = test_file(Format::Tekken, &vocabularies()[0], engine);
+        assert_eq!(file.count("a b"), 3);
+        assert_eq!(file.failure(), None);
+        let text = format!("a{}b", " ".repeat(1_000_000));
+        assert_eq!(file.count(&text), text.len());
+        assert!(file.failure().is_some_and(|f| f.contains("StackOverflow")), "{:?}", file.failure());
+        assert!(file.ids(&text).is_err());
     }
 
     /// Concatenations that llama-models splits by length, counted from their parts, count what

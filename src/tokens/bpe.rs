@@ -26,7 +26,7 @@ use rustc_hash::FxBuildHasher;
 type Rank = u32;
 
 /// The rank of a pair that is not a token.
-const NONE: Rank = Rank::MAX;
+pub const NONE: Rank = Rank::MAX;
 
 /// Pre-tokens this long or longer are merged with a heap (n log n); shorter ones by scanning
 /// their pairs after each merge, which is quicker for the few bytes most of them hold.
@@ -159,48 +159,53 @@ impl Bpe {
         }
     }
 
-    /// The tokens a long `piece` merges into, the same merges in the same order as
-    /// [`Bpe::merge_by_scanning`], with the candidate pairs in a heap: a pair whose parts changed
-    /// since it was pushed is skipped when it comes out.
     fn merge_with_heap(&self, piece: &[u8]) -> usize {
-        let n = piece.len();
-        // For a byte where a part starts: where that part ends, where the part before it starts,
-        // and the rank of that part joined with the next (NONE when not a token, or when the
-        // byte no longer starts a part).
-        let mut end: Vec<usize> = (1..=n).collect();
-        let mut before: Vec<Option<usize>> = (0..n).map(|i| i.checked_sub(1)).collect();
-        let mut pair_rank = vec![NONE; n];
-        let mut heap = BinaryHeap::new();
-        for start in 0..n - 1 {
-            let rank = self.rank(&piece[start..start + 2]);
-            if rank != NONE {
-                pair_rank[start] = rank;
-                heap.push(Reverse((rank, start)));
-            }
-        }
-        let mut parts = n;
-        while let Some(Reverse((rank, start))) = heap.pop() {
-            // A part only grows, so the pair at `start` never returns to a rank it had.
-            if pair_rank[start] != rank {
-                continue;
-            }
-            let right = end[start];
-            end[start] = end[right];
-            pair_rank[right] = NONE;
-            if end[start] < n {
-                before[end[start]] = Some(start);
-            }
-            parts -= 1;
-            for at in std::iter::once(start).chain(before[start]) {
-                let next = end[at];
-                pair_rank[at] = if next < n { self.rank(&piece[at..end[next]]) } else { NONE };
-                if pair_rank[at] != NONE {
-                    heap.push(Reverse((pair_rank[at], at)));
-                }
-            }
-        }
-        parts
+        merge_with_heap(piece, |bytes| self.rank(bytes))
     }
+}
+
+/// The tokens a long `piece` (two bytes or more) merges into, `rank_of` giving each byte string's
+/// rank ([`NONE`] when it is not a token): the same merges in the same order as
+/// [`Bpe::merge_by_scanning`] and tiktoken, with the candidate pairs in a heap: a pair whose parts
+/// changed since it was pushed is skipped when it comes out.
+pub fn merge_with_heap(piece: &[u8], rank_of: impl Fn(&[u8]) -> Rank) -> usize {
+    let n = piece.len();
+    // For a byte where a part starts: where that part ends, where the part before it starts,
+    // and the rank of that part joined with the next (NONE when not a token, or when the
+    // byte no longer starts a part).
+    let mut end: Vec<usize> = (1..=n).collect();
+    let mut before: Vec<Option<usize>> = (0..n).map(|i| i.checked_sub(1)).collect();
+    let mut pair_rank = vec![NONE; n];
+    let mut heap = BinaryHeap::new();
+    for start in 0..n - 1 {
+        let rank = rank_of(&piece[start..start + 2]);
+        if rank != NONE {
+            pair_rank[start] = rank;
+            heap.push(Reverse((rank, start)));
+        }
+    }
+    let mut parts = n;
+    while let Some(Reverse((rank, start))) = heap.pop() {
+        // A part only grows, so the pair at `start` never returns to a rank it had.
+        if pair_rank[start] != rank {
+            continue;
+        }
+        let right = end[start];
+        end[start] = end[right];
+        pair_rank[right] = NONE;
+        if end[start] < n {
+            before[end[start]] = Some(start);
+        }
+        parts -= 1;
+        for at in std::iter::once(start).chain(before[start]) {
+            let next = end[at];
+            pair_rank[at] = if next < n { rank_of(&piece[at..end[next]]) } else { NONE };
+            if pair_rank[at] != NONE {
+                heap.push(Reverse((pair_rank[at], at)));
+            }
+        }
+    }
+    parts
 }
 
 /// The pre-tokens of a text. A match of the patterns' last alternative, `\s+` (a run of

