@@ -529,3 +529,37 @@ fn a_million_spaces_count_with_qwen_and_tekken_files() {
         }
     }
 }
+
+/// `data/tokenizer-files.tsv` pinned to the packages that ship the files: every row's file, as
+/// installed from tests/runtimes/python/tokenizer-files.txt (Gemma 3's as google-genai downloads
+/// it), has the row's SHA-256 and loads as its row's vocabulary, labelled as the model's; every
+/// file the differential test above counts is a row. A package release that changes a file
+/// fails here, naming it, until the row is updated and the file counted against its reference.
+#[test]
+#[ignore = "needs the real runtimes: run by scripts/test, which installs them"]
+fn the_known_files_table_is_the_installed_files() {
+    use sha2::Digest;
+    let table = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("data/tokenizer-files.tsv")).expect("table");
+    let mut rows: Vec<Vec<&str>> =
+        table.lines().filter(|l| !l.starts_with('#') && !l.is_empty()).map(|l| l.split('\t').collect()).collect();
+    assert_eq!(rows.remove(0), ["sha256", "vocabulary", "file", "package"]);
+    let site = site_packages();
+    for row in &rows {
+        let [sha256, vocabulary, relative, _package] = row[..] else { panic!("a row of four fields: {row:?}") };
+        let file = match vocabulary {
+            "gemma-3" => common::runtime_path(&format!("gemma-3/{relative}")),
+            _ => site.join(relative),
+        };
+        let bytes = std::fs::read(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        let digest: String = sha2::Sha256::digest(&bytes).iter().map(|b| format!("{b:02x}")).collect();
+        assert_eq!(digest, sha256, "{relative}: the installed file's SHA-256 is not the table's");
+        let loaded = ctxc::Session::new(vec![]).tokenizer_file(&file, relative).expect("loads");
+        assert_eq!((loaded.vocabulary.name, loaded.is_known()), (vocabulary, true), "{relative}");
+    }
+    for (_, relative, _) in FILES {
+        assert!(
+            rows.iter().any(|row| row[2] == *relative),
+            "{relative} is counted against its reference but is not in data/tokenizer-files.tsv"
+        );
+    }
+}
