@@ -39,8 +39,19 @@ pub const PLAUSIBLE_SLACK: i64 = 32;
 /// Whether `recorded` tokens is a count some tokenizer could give for a text ctxc estimates at
 /// `estimate` tokens ([`PLAUSIBLE_BELOW`], [`PLAUSIBLE_ABOVE`]).
 pub fn plausible(recorded: i64, estimate: i64) -> bool {
+    within_band(recorded, estimate, PLAUSIBLE_SLACK)
+}
+
+/// [`plausible`] without the slack: for a count that scales others (the project's own ratio,
+/// applied to a whole render), where 32 tokens on a 100-token prefix would let a forged figure
+/// shrink every estimate to a quarter.
+pub fn plausible_as_ratio(recorded: i64, estimate: i64) -> bool {
+    within_band(recorded, estimate, 0)
+}
+
+fn within_band(recorded: i64, estimate: i64, slack: i64) -> bool {
     let estimate = estimate.max(0);
-    recorded >= estimate / PLAUSIBLE_BELOW - PLAUSIBLE_SLACK && recorded <= estimate.saturating_mul(PLAUSIBLE_ABOVE) + PLAUSIBLE_SLACK
+    recorded >= estimate / PLAUSIBLE_BELOW - slack && recorded <= estimate.saturating_mul(PLAUSIBLE_ABOVE) + slack
 }
 
 /// The one user message every counted request carries: both endpoints require a message, and a
@@ -632,5 +643,14 @@ mod tests {
         assert!(plausible(5_768, 11_600) && !plausible(5_767, 11_600), "half, less the slack");
         assert!(plausible(58_032, 11_600) && !plausible(58_033, 11_600), "five times, plus the slack");
         assert!(plausible(8, 0) && plausible(-32, 0) && !plausible(33, 0), "framing ctxc does not estimate");
+    }
+
+    #[test]
+    fn a_ratio_from_a_prefix_is_held_to_the_band_without_slack() {
+        // A 100-token prefix estimated at 120 (Claude's factor) recorded as 28: within the slack,
+        // but as a ratio it would scale every estimate to a quarter.
+        assert!(plausible(28, 120) && !plausible_as_ratio(28, 120));
+        assert!(plausible_as_ratio(60, 120) && !plausible_as_ratio(59, 120), "at most half");
+        assert!(plausible_as_ratio(600, 120) && !plausible_as_ratio(601, 120), "at most five times");
     }
 }

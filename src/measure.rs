@@ -337,7 +337,7 @@ fn recorded_ratio(
     let o200k = counter.count_concat(profile.tokenizer, &parts) as i64;
     // A ratio from counts no tokenizer gives would scale the whole render: the published one stays.
     let estimate = profile.estimate_calibration().map_or(o200k, |c| c.scale(o200k));
-    let plausible = crate::counts::plausible(prefix - bare, estimate);
+    let plausible = crate::counts::plausible_as_ratio(prefix - bare, estimate);
     (o200k >= LEAST_TOKENS_FOR_A_RATIO && prefix > bare && plausible)
         .then(|| (((prefix - bare) * 1000 + o200k / 2) / o200k) as u32)
         .map(|r| (r, k))

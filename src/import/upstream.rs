@@ -514,7 +514,14 @@ mod tests {
         let given = active.join("bin/python");
         assert_eq!(interpreter(Some(&given), None, None, &agent).expect("given"), named(&given, "--python"));
         assert!(interpreter(Some(&outside.path().join("nope")), None, None, &agent).is_err());
-        let search = std::env::join_paths([Path::new("bin"), &active.join("bin")]).expect("PATH");
+        // A relative folder of PATH that leads to a python (from the folder the test runs in) is skipped.
+        let cwd = std::env::current_dir().expect("cwd");
+        let up = PathBuf::from("../".repeat(cwd.components().count() - 1));
+        let relative = up.join(active.join("bin").strip_prefix("/").expect("absolute"));
+        assert!(relative.is_relative() && relative.join("python").is_file(), "{}", relative.display());
+        let search = std::env::join_paths([&relative]).expect("PATH");
+        assert!(interpreter(Some(Path::new("python")), None, Some(&search), &agent).is_err(), "a relative folder is skipped");
+        let search = std::env::join_paths([&relative, &active.join("bin")]).expect("PATH");
         let on_path = interpreter(Some(Path::new("python")), None, Some(&search), &agent).expect("on PATH");
         assert_eq!(on_path, named(&given, "--python"), "found in an absolute folder of PATH only");
         assert_eq!(interpreter(None, Some(&active), None, &agent).expect("active"), named(&given, "VIRTUAL_ENV"));

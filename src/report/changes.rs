@@ -211,6 +211,19 @@ pub fn markdown(c: &Comparison, before: &str, after: &str, all: bool) -> String 
     out
 }
 
+/// The characters of a baseline entry's message a report shows: the message is the pull
+/// request's own words (never checked against a finding), and a long one must not push a
+/// comment past GitHub's size limit and so hide the rest of the report.
+const BASELINE_MESSAGE_CHARS: usize = 200;
+
+/// `message` cut to [`BASELINE_MESSAGE_CHARS`] characters.
+fn clipped(message: &str) -> String {
+    match message.char_indices().nth(BASELINE_MESSAGE_CHARS) {
+        Some((at, _)) => format!("{}…", &message[..at]),
+        None => message.to_string(),
+    }
+}
+
 /// The entries a change adds to or removes from a baseline, each with the word for its side.
 fn baseline_rows(c: &Changes) -> impl Iterator<Item = (&'static str, &Recorded)> {
     c.added.iter().map(|r| ("added", r)).chain(c.removed.iter().map(|r| ("removed", r)))
@@ -230,7 +243,7 @@ pub fn baseline_text(file: &str, c: &Changes) -> String {
     );
     for (word, r) in baseline_rows(c) {
         let place = r.file.as_deref().unwrap_or("no file");
-        out.push_str(&format!("  {word}: {} in {}: {}\n", Untrusted(&r.code), Untrusted(place), Untrusted(&r.message)));
+        out.push_str(&format!("  {word}: {} in {}: {}\n", Untrusted(&r.code), Untrusted(place), Untrusted(&clipped(&r.message))));
     }
     out
 }
@@ -271,7 +284,7 @@ pub fn baseline_markdown(file: &str, c: &Changes) -> String {
     out.push_str("| | code | file | message |\n|---|---|---|---|\n");
     for (word, r) in baseline_rows(c).take(MARKDOWN_BASELINE_ROWS) {
         let place = r.file.as_deref().map_or("*no file*".to_string(), markdown_code);
-        out.push_str(&format!("| {word} | {} | {place} | {} |\n", markdown_code(&r.code), markdown_text(&r.message)));
+        out.push_str(&format!("| {word} | {} | {place} | {} |\n", markdown_code(&r.code), markdown_text(&clipped(&r.message))));
     }
     let more = (c.added.len() + c.removed.len()).saturating_sub(MARKDOWN_BASELINE_ROWS);
     if more > 0 {
@@ -322,6 +335,16 @@ mod tests {
         assert_eq!(markdown.matches("| added |").count(), MARKDOWN_BASELINE_ROWS);
         assert!(markdown.contains("*(51 more entries left out"), "{markdown}");
         assert_eq!(baseline_markdown("b.json", &Changes::default()), "");
+    }
+
+    #[test]
+    fn a_baseline_message_is_clipped_in_every_report() {
+        let long = Recorded { code: "SKILL004".into(), file: Some("s/SKILL.md".into()), message: "é".repeat(70_000) };
+        let changes = Changes { added: vec![long], removed: vec![] };
+        for report in [baseline_markdown("b.json", &changes), baseline_text("b.json", &changes)] {
+            assert!(report.len() < 1_000, "{} bytes", report.len());
+            assert!(report.contains(&format!("{}…", "é".repeat(BASELINE_MESSAGE_CHARS))));
+        }
     }
 
     #[test]
