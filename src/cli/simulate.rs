@@ -130,6 +130,10 @@ pub fn run(args: SimulateArgs, reporter: &Reporter) -> u8 {
                 }
             }
         }
+        if let Some(failure) = session.file_failure(&runs.loaded) {
+            reporter.diagnostics(&[failure], &runs.loaded.sources);
+            return EXIT_INPUT;
+        }
     }
     match args.format {
         SimulateFormat::Json => {

@@ -274,7 +274,7 @@ fn check_agent(report: &mut CheckReport, manifest: &Path, options: &Options, ses
     if !loaded.sources.iter_shared().any(|(display, _)| options.keeps(display)) {
         return;
     }
-    let AgentRuns { loaded, runs, problems: render_problems } = session.measure(loaded, Only::default());
+    let AgentRuns { loaded, runs, problems: mut render_problems } = session.measure(loaded, Only::default());
     let agent = &loaded.agent;
     let manifest_text = ManifestText { file: &agent.manifest_display, text: loaded.sources.get(&agent.manifest_display).unwrap_or("") };
     let (selection, settings, problems) = Selection::build(&agent.lint, options, Some(&manifest_text));
@@ -285,6 +285,10 @@ fn check_agent(report: &mut CheckReport, manifest: &Path, options: &Options, ses
     findings.extend(workload_findings);
     if let Some(d) = over_budget {
         report.usage_error(d);
+    }
+    // The workloads were counted after the renders: a tokenizer engine failure there too.
+    if let Some(failure) = session.file_failure(&loaded) {
+        crate::diagnostic::push_once(&mut render_problems, failure);
     }
     findings.extend(crate::checks::budgets::implausible_counts(agent, &measured));
     if options.require_exact || agent.budgets.require_exact.is_some() {
