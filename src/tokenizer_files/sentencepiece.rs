@@ -23,16 +23,16 @@ const SPACE: &str = "\u{2581}";
 
 /// The most pieces a model may have (Gemma 3 has 262,144): what loading keeps per piece stays
 /// within some hundred MB whatever the file holds.
-pub const MAX_PIECES: usize = 1 << 20;
+const MAX_PIECES: usize = 1 << 20;
 
 /// The longest piece, in bytes (Gemma 3's longest is 93). Encoding looks up joined pairs and
 /// matches user-defined symbols, each step reading at most a piece: this bounds what a byte of
 /// text costs, whatever the model (a 1 MB symbol cost a step per byte of it at every position).
-pub const MAX_PIECE_BYTES: usize = 256;
+const MAX_PIECE_BYTES: usize = 256;
 
 /// The most bytes of user-defined symbols (Gemma 3's 6,410 hold 77 KB): their automaton takes
 /// tens of bytes per byte of them (500,000 symbols in a 60 MB file took 3 GB to load).
-pub const MAX_USER_DEFINED_BYTES: usize = 1 << 20;
+const MAX_USER_DEFINED_BYTES: usize = 1 << 20;
 
 /// A piece's type in `ModelProto.SentencePiece.Type`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

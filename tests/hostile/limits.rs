@@ -221,7 +221,8 @@ fn sentencepiece_model(pieces: impl Iterator<Item = (String, u8)>) -> Vec<u8> {
         let mut piece = vec![0x0a];
         varint(text.len(), &mut piece);
         piece.extend(text.as_bytes());
-        piece.extend([0x18, kind]);
+        // Its score, -1.0 (a float, which makes the file binary), and its type.
+        piece.extend([0x15, 0x00, 0x00, 0x80, 0xbf, 0x18, kind]);
         out.push(0x0a);
         varint(piece.len(), &mut out);
         out.extend(piece);
