@@ -2,6 +2,8 @@
 //! and 2n, checked with only that family selected; the work, counted as heap allocations and bytes
 //! allocated by the whole check (not clocks), may grow at most as n log n. A rule that compares
 //! every file with every other one, or rescans a text per finding, allocates per pair and fails here.
+//! The same for a chat template's renders of a request (issue 43), against the special tokens of
+//! its tokenizer configuration and the request's tools.
 //!
 //! Allocation is a proxy for work: a loop that only compares borrowed text does not show in it.
 //! The inputs are shaped so that the quadratic code paths found so far (bundle lookups, mentions,
