@@ -36,7 +36,7 @@ const TEXTS: &[&str] = &[
 /// counted so): word by word as whole, at most one token per byte (and the dummy prefix).
 pub fn tokenizer_file(data: &[u8]) {
     let own = String::from_utf8_lossy(data);
-    let texts: Vec<&str> = TEXTS.iter().copied().chain([own.as_ref()]).collect();
+    let texts: Vec<&str> = TEXTS.iter().copied().chain([&*own]).collect();
     match TokenizerFile::load(data) {
         Ok(file) => check_counts(Arc::new(file), &texts),
         Err(message) => assert!(!message.is_empty(), "a refusal without a reason"),
@@ -106,7 +106,7 @@ pub fn count_text(data: &[u8]) {
     let parts: Vec<&str> = text.split('\0').collect();
     for (tokenizer, file) in encoders() {
         let counter = TokenCounter::new();
-        if let (Tokenizer::Own(name), Some(file)) = (tokenizer, file) {
+        if let (Tokenizer::Own(name), Some(file)) = (*tokenizer, file) {
             counter.add_file(name, file.clone(), file.cuts());
         }
         check_concatenation(&counter, *tokenizer, &parts);
