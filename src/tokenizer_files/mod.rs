@@ -774,7 +774,8 @@ fn special_tokens(vocabulary: &str) -> Vec<String> {
     }
 }
 
-/// tiktoken-rs's encoder for `ranks`, checked first: it requires ranks distinct.
+/// tiktoken-rs's encoder for `ranks`, checked first: it requires ranks distinct, and a token for
+/// every byte (it panics on a byte it has none for).
 fn core_bpe(ranks: Vec<(Vec<u8>, u32)>, specials: &[String], pattern: &str) -> Result<CoreBPE, String> {
     let count = ranks.len();
     // Special tokens take the ids after the ranks, as the families number them.
@@ -783,6 +784,9 @@ fn core_bpe(ranks: Vec<(Vec<u8>, u32)>, specials: &[String], pattern: &str) -> R
     let distinct: std::collections::HashSet<u32> = encoder.values().copied().collect();
     if encoder.len() != count || distinct.len() != count {
         return Err("a token or a rank appears twice".into());
+    }
+    if let Some(byte) = (0..=255u8).find(|b| !encoder.contains_key(&[*b][..])) {
+        return Err(format!("no token for the byte {byte:#04x} (a byte-level vocabulary has one for every byte)"));
     }
     CoreBPE::new(encoder, specials, pattern).map_err(|e| format!("its split pattern does not compile: {e}"))
 }

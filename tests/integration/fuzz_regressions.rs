@@ -81,3 +81,20 @@ fn check_tree_long_reference_is_a_whole_file_finding() {
         }
     }
 }
+
+/// `tokenizer_file`: a Tekken file whose ranks lack a byte (here all but 0x00–0x04) made
+/// tiktoken-rs panic on the first text holding that byte (the fingerprint's probe): it is refused,
+/// naming the byte. A rank file of a known rank count would have done the same.
+#[test]
+fn tokenizer_file_without_a_token_for_every_byte_is_refused() {
+    use base64::Engine as _;
+    let vocab: Vec<serde_json::Value> = (0..5u8)
+        .map(|b| serde_json::json!({"rank": b, "token_bytes": base64::engine::general_purpose::STANDARD.encode([b]), "token_str": null}))
+        .collect();
+    let tekken = serde_json::json!({
+        "config": {"pattern": "\\w+|\\s+|.", "default_vocab_size": 8, "default_num_special_tokens": 3, "version": "v3"},
+        "vocab": vocab,
+    });
+    let message = ctxc::tokenizer_files::TokenizerFile::load(tekken.to_string().as_bytes()).expect_err("refused");
+    assert!(message.contains("no token for the byte 0x05"), "{message}");
+}
