@@ -33,7 +33,7 @@ const TEXTS: &[&str] = &[
 /// A tokenizer file: loading never panics and says why it refuses; a file that loads counts
 /// concatenations as it counts the whole. A file that reads as a SentencePiece model is also
 /// counted through its encoder, whatever its vocabulary (a known one with hostile pieces added is
-/// counted so): word by word as whole, at most one token per byte (and the dummy prefix).
+/// counted so): word by word as whole, at most one token per byte of the normalized text.
 pub fn tokenizer_file(data: &[u8]) {
     let own = String::from_utf8_lossy(data);
     let texts: Vec<&str> = TEXTS.iter().copied().chain([&*own]).collect();
@@ -46,10 +46,15 @@ pub fn tokenizer_file(data: &[u8]) {
         let whole = model.encode(text);
         let by_words: Vec<u32> = model.words(text).enumerate().flat_map(|(i, w)| model.encode_word(w, i == 0)).collect();
         assert_eq!(by_words, whole, "{text:?}: word by word, then whole");
-        // Each byte is at most one token (a byte piece or a piece of its own), and the dummy prefix one more.
-        let bound = text.len() + 3 * usize::from(model.adds_dummy_prefix());
+        let bound = normalized_bytes(text);
         assert!(whole.len() <= bound, "{} tokens for {} bytes: {text:?}", whole.len(), text.len());
     }
+}
+
+/// The most tokens a text may count: one per byte of it as SentencePiece normalizes it (a space
+/// written as `▁`, three bytes, each a byte token when `▁` is not a piece; a dummy prefix before it).
+fn normalized_bytes(text: &str) -> usize {
+    text.len() + 2 * text.matches(' ').count() + 3
 }
 
 /// Every text counted with `file`, and counted from parts as the counter counts concatenations.
@@ -60,11 +65,11 @@ fn check_counts(file: Arc<TokenizerFile>, texts: &[&str]) {
 }
 
 /// The count of the concatenation of `parts` from their counts is the count of the whole, and
-/// no text counts more tokens than bytes (and a dummy prefix).
+/// no text counts more tokens than its [`normalized_bytes`].
 fn check_concatenation(counter: &TokenCounter, tokenizer: Tokenizer, parts: &[&str]) {
     let counted: Vec<(&str, usize)> = parts.iter().map(|p| (*p, counter.count(tokenizer, p))).collect();
     for (text, n) in &counted {
-        assert!(*n <= text.len() + 3, "{tokenizer:?}: {n} tokens for {} bytes: {text:?}", text.len());
+        assert!(*n <= normalized_bytes(text), "{tokenizer:?}: {n} tokens for {} bytes: {text:?}", text.len());
     }
     let whole = parts.concat();
     assert_eq!(counter.count_concat(tokenizer, &counted), counter.count(tokenizer, &whole), "{tokenizer:?}: {parts:?}");

@@ -774,8 +774,7 @@ fn special_tokens(vocabulary: &str) -> Vec<String> {
     }
 }
 
-/// tiktoken-rs's encoder for `ranks`, checked first: it requires ranks distinct, and a token for
-/// every byte (it panics on a byte it has none for).
+/// tiktoken-rs's encoder for `ranks`, checked first: it requires ranks distinct and every byte a token.
 fn core_bpe(ranks: Vec<(Vec<u8>, u32)>, specials: &[String], pattern: &str) -> Result<CoreBPE, String> {
     let count = ranks.len();
     // Special tokens take the ids after the ranks, as the families number them.
@@ -785,8 +784,9 @@ fn core_bpe(ranks: Vec<(Vec<u8>, u32)>, specials: &[String], pattern: &str) -> R
     if encoder.len() != count || distinct.len() != count {
         return Err("a token or a rank appears twice".into());
     }
+    // tiktoken-rs looks every byte up as a token: a byte without one would panic it.
     if let Some(byte) = (0..=255u8).find(|b| !encoder.contains_key(&[*b][..])) {
-        return Err(format!("no token for the byte {byte:#04x} (a byte-level vocabulary has one for every byte)"));
+        return Err(format!("a vocabulary without a token for the byte 0x{byte:02x}, which text holding it would need"));
     }
     CoreBPE::new(encoder, specials, pattern).map_err(|e| format!("its split pattern does not compile: {e}"))
 }
