@@ -58,6 +58,9 @@ seed() {
         tool_json) mapfile -d '' files < <(inputs -name '*.json' ! -name 'memories.json') ;;
         template) mapfile -d '' files < <(inputs -name '*.j2') ;;
         lock) mapfile -d '' files < <(inputs -path 'fuzz/seeds/lock/*') ;;
+        tokenizer_file) mapfile -d '' files < <(inputs -path 'fuzz/seeds/tokenizer_file/*') ;;
+        # Texts: the hostile ones of fuzz/seeds/count_text/ (parts separated by NUL bytes), prompts.
+        count_text) mapfile -d '' files < <(inputs \( -path 'fuzz/seeds/count_text/*' -o -name '*.md' \) -size -8k) ;;
         git_tree)
             mkdir -p "fuzz/corpus/$t"
             for d in tests/fixtures/render/* tests/fixtures/errors/*; do

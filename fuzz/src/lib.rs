@@ -3,6 +3,7 @@
 
 pub mod check_tree;
 pub mod git_tree;
+pub mod tokenizer_files;
 
 use std::fmt::Debug;
 use std::path::{Path, PathBuf};

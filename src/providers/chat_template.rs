@@ -42,8 +42,10 @@ pub struct ChatTemplate {
     pub file: String,
     templates: Vec<Named>,
     /// The variables transformers passes besides the conversation: `bos_token`, `eos_token`… as
-    /// the tokenizer configuration sets them.
-    pub special_tokens: Vec<(String, String)>,
+    /// the tokenizer configuration sets them, as one template value made once: every render
+    /// reads it where it is (a configuration of 60,000 tokens and a request of 1,200 tools, two
+    /// renders per tool, took 19 s when each render copied the tokens into its context).
+    pub special_tokens: Value,
     /// How it was chosen, for the label of the counts made with it (see [`ChatTemplate::found`]).
     pub found: String,
 }
@@ -114,7 +116,7 @@ impl ChatTemplate {
                 })?;
                 special_tokens(&value)
             }
-            None => Vec::new(),
+            None => special_tokens(&Json::Null),
         };
         let template = ChatTemplate {
             file: file.to_string(),
@@ -211,13 +213,14 @@ impl ChatTemplate {
             })
             .collect();
         let tools: Option<Vec<Json>> = tools.map(|tools| tools.iter().map(|t| function_schema(t)).collect());
-        let mut context: Vec<(String, Value)> =
-            self.special_tokens.iter().map(|(name, token)| (name.clone(), Value::from(token.as_str()))).collect();
-        context.push(("messages".into(), Value::from_serialize(&messages)));
-        context.push(("tools".into(), Value::from_serialize(&tools)));
-        context.push(("documents".into(), Value::from(())));
-        context.push(("add_generation_prompt".into(), Value::from(add_generation_prompt)));
-        let context: Value = context.into_iter().collect();
+        let request = minijinja::context! {
+            messages => Value::from_serialize(&messages),
+            tools => Value::from_serialize(&tools),
+            documents => (),
+            add_generation_prompt => add_generation_prompt,
+        };
+        // The request's variables over the special tokens, as transformers passes them.
+        let context = minijinja::value::merge_maps([self.special_tokens.clone(), request]);
         let env = environment();
         crate::templates::render_bounded(&env, "chat_template", &named.source, context, &|_| self.file.clone())
             .map_err(|d| self.located(named, d))
@@ -340,14 +343,14 @@ fn embedded(name: Option<String>, text: &str, literal: Range<usize>) -> Named {
 /// The special tokens a tokenizer configuration gives a template: the named ones transformers
 /// always passes, and every other `…_token` key holding a token (Gemma's `boi_token`…), and the
 /// named tokens of `extra_special_tokens`. A token is a string or an `AddedToken` object.
-fn special_tokens(config: &Json) -> Vec<(String, String)> {
+fn special_tokens(config: &Json) -> Value {
     let token = |value: &Json| match value {
         Json::String(s) => Some(s.clone()),
         Json::Object(o) => o.get("content").and_then(Json::as_str).map(str::to_string),
         _ => None,
     };
     let mut tokens: Vec<(String, String)> = Vec::new();
-    let Some(fields) = config.as_object() else { return tokens };
+    let Some(fields) = config.as_object() else { return Value::from_iter(tokens) };
     for (key, value) in fields {
         if NAMED_TOKENS.contains(&key.as_str()) || key.ends_with("_token") {
             tokens.extend(token(value).map(|t| (key.clone(), t)));
@@ -358,7 +361,7 @@ fn special_tokens(config: &Json) -> Vec<(String, String)> {
             tokens.extend(token(value).map(|t| (key.clone(), t)));
         }
     }
-    tokens
+    Value::from_iter(tokens)
 }
 
 /// transformers' template environment on ctxc's engine and limits.
@@ -658,10 +661,7 @@ mod tests {
         let config = r#"{"bos_token": {"__type": "AddedToken", "content": "<s>"}, "eos_token": "</s>", "add_bos_token": true, "boi_token": "<img>",
 "chat_template": "{{ bos_token }}{% for m in messages %}\n{{ m['content'] }}{% endfor %}{{ eos_token }}"}"#;
         let t = ChatTemplate::from_tokenizer_config("tokenizer_config.json", config).expect("valid").expect("has a template");
-        assert_eq!(
-            t.special_tokens,
-            [("bos_token".into(), "<s>".into()), ("eos_token".into(), "</s>".into()), ("boi_token".into(), "<img>".into())]
-        );
+        assert_eq!(t.special_tokens, Value::from_iter([("bos_token", "<s>"), ("eos_token", "</s>"), ("boi_token", "<img>")]));
         let text = t.render(&[json!({"role": "user", "content": "hi"})], None, true).expect("renders");
         assert_eq!(text, "<s>hi</s>");
         let broken = config.replace("{% endfor %}", "{% endfor");

@@ -838,6 +838,26 @@ fn read_tokenizer_json(bytes: &[u8], head: JsonHead) -> Result<tokenizers::Token
     Ok(tokenizer)
 }
 
+/// The most added tokens a tokenizer.json may have, and their most bytes together (Gemma 3's
+/// has the most of the families': 6,415 tokens, 77 KB). The `tokenizers` crate matches them with
+/// two automata of some 50 bytes per byte of them: 400,000 tokens in a 58 MB file took 1.7 GB
+/// and 18 s to load.
+const MAX_ADDED_TOKENS: usize = 65_536;
+const MAX_ADDED_BYTES: usize = 1 << 20;
+
+/// `Err` when a tokenizer.json's `added_tokens` are over [`MAX_ADDED_TOKENS`] or [`MAX_ADDED_BYTES`].
+fn within_added_token_limits(added: &Value) -> Result<(), String> {
+    let added = added.as_array().map_or(&[][..], Vec::as_slice);
+    let bytes: usize = added.iter().filter_map(|t| t["content"].as_str()).map(str::len).sum();
+    match added.len() > MAX_ADDED_TOKENS || bytes > MAX_ADDED_BYTES {
+        true => Err(format!(
+            "a tokenizer.json of {} added tokens ({bytes} bytes), more than ctxc reads ({MAX_ADDED_TOKENS} tokens, {MAX_ADDED_BYTES} bytes)",
+            added.len()
+        )),
+        false => Ok(()),
+    }
+}
+
 /// An engine, and the vocabulary it must turn out to be (any, for `None`).
 type Candidate = (Engine, Option<&'static Vocabulary>);
 
@@ -860,6 +880,7 @@ fn engines(bytes: &[u8]) -> Result<(Format, Vec<Candidate>), String> {
         }
         if head.model.is_some() {
             growth(&head.normalizer, &head.pre_tokenizer)?;
+            within_added_token_limits(&head.added_tokens)?;
             let configuration = serde_json::json!({
                 "normalizer": head.normalizer,
                 "pre_tokenizer": head.pre_tokenizer,
@@ -1147,6 +1168,24 @@ mod tests {
     fn rank_files_need_every_byte() {
         let ranks: Vec<(Vec<u8>, u32)> = (0..=254u8).map(|b| (vec![b], b as u32)).collect();
         assert!(core_bpe(ranks, &[], "\\w+").err().expect("refused").contains("byte 0xff"));
+    }
+
+    /// A tokenizer.json's added tokens are bounded in number and bytes (issue 43), refused before
+    /// the `tokenizers` crate builds its automata of them.
+    #[test]
+    fn too_many_added_tokens_are_refused() {
+        let file = |added: Vec<Value>| {
+            let mut config = small_tokenizer_json(deepseek_pre_tokenizer());
+            config["added_tokens"] = added.into();
+            TokenizerFile::load(&serde_json::to_vec(&config).expect("JSON")).unwrap_err()
+        };
+        let token = |id: usize, content: String| serde_json::json!({"id": id, "content": content, "single_word": false, "lstrip": false, "rstrip": false, "normalized": false, "special": true});
+        let many: Vec<Value> = (0..=MAX_ADDED_TOKENS).map(|i| token(1000 + i, format!("<|{i}|>"))).collect();
+        assert!(file(many).contains("of 65537 added tokens"), "over the count");
+        let long: Vec<Value> = (0..4100).map(|i| token(1000 + i, format!("<|{i:0>256}|>"))).collect();
+        assert!(file(long).contains("of 4100 added tokens (1066000 bytes)"), "over the bytes");
+        let few: Vec<Value> = (0..100).map(|i| token(1000 + i, format!("<|{i}|>"))).collect();
+        assert!(file(few).contains("is none ctxc knows"), "within the limits: read, then refused for its vocabulary");
     }
 
     /// A rank file whose token appears twice would panic in tiktoken-rs; it is refused instead.

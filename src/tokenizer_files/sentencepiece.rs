@@ -21,6 +21,19 @@ use crate::tokens::Cuts;
 /// U+2581, the character sentencepiece writes for a space.
 const SPACE: &str = "\u{2581}";
 
+/// The most pieces a model may have (Gemma 3 has 262,144): what loading keeps per piece stays
+/// within some hundred MB whatever the file holds.
+const MAX_PIECES: usize = 1 << 20;
+
+/// The longest piece, in bytes (Gemma 3's longest is 93). Encoding looks up joined pairs and
+/// matches user-defined symbols, each step reading at most a piece: this bounds what a byte of
+/// text costs, whatever the model (a 1 MB symbol cost a step per byte of it at every position).
+const MAX_PIECE_BYTES: usize = 256;
+
+/// The most bytes of user-defined symbols (Gemma 3's 6,410 hold 77 KB): their automaton takes
+/// tens of bytes per byte of them (500,000 symbols in a 60 MB file took 3 GB to load).
+const MAX_USER_DEFINED_BYTES: usize = 1 << 20;
+
 /// A piece's type in `ModelProto.SentencePiece.Type`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Kind {
@@ -64,6 +77,9 @@ impl Model {
         let (mut charsmap, mut add_dummy_prefix, mut remove_extra, mut escape) = (0usize, true, true, true);
         for field in Fields::new(bytes) {
             match field? {
+                (1, Wire::Bytes(_)) if pieces.len() == MAX_PIECES => {
+                    return Err(format!("a SentencePiece model of more than {MAX_PIECES} pieces, more than ctxc reads"))
+                }
                 (1, Wire::Bytes(piece)) => pieces.push(piece_of(piece)?),
                 (2, Wire::Bytes(trainer)) => {
                     for field in Fields::new(trainer) {
@@ -121,16 +137,30 @@ impl Model {
         };
         let space = if escape { '\u{2581}' } else { ' ' };
         let mut bytes = [u32::MAX; 256];
-        let mut user_defined = Vec::new();
+        let (mut user_defined, mut user_defined_bytes) = (Vec::new(), 0);
         for (id, (piece, score, kind)) in pieces.into_iter().enumerate() {
             let id = id as u32;
             if piece.is_empty() {
                 return Err(format!("a SentencePiece model whose piece {id} is empty"));
             }
+            if piece.len() > MAX_PIECE_BYTES {
+                return Err(format!(
+                    "a SentencePiece model whose piece {id} is {} bytes long, more than the {MAX_PIECE_BYTES} ctxc reads",
+                    piece.len()
+                ));
+            }
             match kind {
                 Kind::Unknown if model.unknown != u32::MAX => return Err("a SentencePiece model with two unknown pieces".into()),
                 Kind::Unknown => model.unknown = id,
-                Kind::UserDefined => user_defined.push(piece.clone()),
+                Kind::UserDefined => {
+                    user_defined_bytes += piece.len();
+                    if user_defined_bytes > MAX_USER_DEFINED_BYTES {
+                        return Err(format!(
+                            "a SentencePiece model with more than {MAX_USER_DEFINED_BYTES} bytes of user-defined symbols, more than ctxc reads"
+                        ));
+                    }
+                    user_defined.push(piece.clone());
+                }
                 Kind::Byte => match byte_of(&piece) {
                     Some(b) if byte_fallback => bytes[b as usize] = id,
                     _ => return Err(format!("a SentencePiece model with the byte piece `{piece}` it cannot use")),
@@ -249,8 +279,7 @@ impl Model {
     fn encode_normalized(&self, normalized: &str) -> Vec<u32> {
         let mut ids = Vec::new();
         let mut previous_unknown = false;
-        for piece in self.merge(normalized) {
-            let id = self.id(piece);
+        for (piece, id) in self.merge(normalized) {
             let unknown = id == self.unknown;
             match (&self.bytes, unknown) {
                 (Some(bytes), true) => ids.extend(piece.bytes().map(|b| bytes[b as usize])),
@@ -267,8 +296,11 @@ impl Model {
         self.pieces.get(piece).or_else(|| self.reserved.get(piece)).copied().unwrap_or(self.unknown)
     }
 
-    /// The pieces BPE leaves of `normalized`, unused pieces split back into what formed them.
-    fn merge<'t>(&self, normalized: &'t str) -> Vec<&'t str> {
+    /// The pieces BPE leaves of `normalized`, with their ids, unused pieces split back into what
+    /// formed them. Each symbol carries its piece's id, so that splitting a piece back looks up
+    /// no text: a chain of unused pieces, each formed from the one before, costs a step per
+    /// piece, not a lookup of each piece's text.
+    fn merge<'t>(&self, normalized: &'t str) -> Vec<(&'t str, u32)> {
         let mut symbols = Vec::with_capacity(normalized.len());
         let mut at = 0;
         while at < normalized.len() {
@@ -277,24 +309,25 @@ impl Model {
                 .as_ref()
                 .and_then(|m| m.find(Input::new(normalized).range(at..).anchored(Anchored::Yes)).map(|found| found.end()));
             let end = frozen.unwrap_or_else(|| at + normalized[at..].chars().next().map_or(1, char::len_utf8));
-            symbols.push(Symbol { start: at, end, frozen: frozen.is_some() });
+            symbols.push(Symbol { start: at, end, frozen: frozen.is_some(), id: self.id(&normalized[at..end]) });
             at = end;
         }
         let count = symbols.len();
         let mut prev: Vec<usize> = (0..count).map(|i| i.wrapping_sub(1)).collect();
         let mut next: Vec<usize> = (1..=count).map(|i| if i == count { usize::MAX } else { i }).collect();
         let mut agenda = BinaryHeap::new();
-        // Unused pieces merges formed: the two pieces each came from, to split it back.
-        let mut formed: FxHashMap<&'t str, (&'t str, &'t str)> = FxHashMap::default();
+        // The unused pieces merges formed, by id: the two symbols each came from, to split it back
+        // (the last pair considered for a piece, as sentencepiece keeps it).
+        let mut formed: FxHashMap<u32, (Symbol, Symbol)> = FxHashMap::default();
         let mut consider = |left: usize, right: usize, symbols: &[Symbol], agenda: &mut BinaryHeap<Pair>| {
             if left == usize::MAX || right == usize::MAX || symbols[left].frozen || symbols[right].frozen {
                 return;
             }
             let joined = &normalized[symbols[left].start..symbols[right].end];
             let Some(&id) = self.pieces.get(joined) else { return };
-            agenda.push(Pair { score: self.scores[id as usize], left, right, size: joined.len() });
+            agenda.push(Pair { score: self.scores[id as usize], left, right, size: joined.len(), id });
             if self.kinds[id as usize] == Kind::Unused {
-                formed.insert(joined, (symbols[left].text(normalized), symbols[right].text(normalized)));
+                formed.insert(id, (symbols[left], symbols[right]));
             }
         };
         for i in 1..count {
@@ -306,6 +339,7 @@ impl Model {
                 continue; // a pair whose symbols have changed since
             }
             symbols[top.left].end = symbols[top.right].end;
+            symbols[top.left].id = top.id;
             symbols[top.right].start = symbols[top.right].end;
             next[top.left] = next[top.right];
             if next[top.right] != usize::MAX {
@@ -316,30 +350,30 @@ impl Model {
         }
         let mut out = Vec::with_capacity(count);
         let mut index = if count == 0 { usize::MAX } else { 0 };
+        let mut stack = Vec::new();
         while index != usize::MAX {
-            self.split_unused(symbols[index].text(normalized), &formed, &mut out);
+            stack.push(symbols[index]);
+            while let Some(symbol) = stack.pop() {
+                match formed.get(&symbol.id).filter(|_| self.kinds[symbol.id as usize] == Kind::Unused) {
+                    // The right side after the left one.
+                    Some(&(left, right)) => stack.extend([right, left]),
+                    None => out.push((symbol.text(normalized), symbol.id)),
+                }
+            }
             index = next[index];
         }
         out
     }
-
-    fn split_unused<'t>(&self, piece: &'t str, formed: &FxHashMap<&'t str, (&'t str, &'t str)>, out: &mut Vec<&'t str>) {
-        let unused = self.pieces.get(piece).is_some_and(|&id| self.kinds[id as usize] == Kind::Unused);
-        match formed.get(piece).filter(|_| unused) {
-            Some(&(left, right)) => {
-                self.split_unused(left, formed, out);
-                self.split_unused(right, formed, out);
-            }
-            None => out.push(piece),
-        }
-    }
 }
 
-/// A run of the normalized text, `start..end` (empty once merged into the symbol before it).
+/// A run of the normalized text, `start..end` (empty once merged into the symbol before it),
+/// and the id of its piece (see [`Model::id`]).
+#[derive(Clone, Copy)]
 struct Symbol {
     start: usize,
     end: usize,
     frozen: bool,
+    id: u32,
 }
 
 impl Symbol {
@@ -360,6 +394,8 @@ struct Pair {
     left: usize,
     right: usize,
     size: usize,
+    /// The joined piece's id.
+    id: u32,
 }
 
 impl Ord for Pair {
@@ -508,7 +544,7 @@ mod tests {
     use super::test_model as model;
 
     fn pieces<'t>(m: &Model, normalized: &'t str) -> Vec<&'t str> {
-        m.merge(normalized)
+        m.merge(normalized).into_iter().map(|(piece, _)| piece).collect()
     }
 
     #[test]
@@ -593,6 +629,44 @@ mod tests {
         for text in ["ab ab", " ab ab", "b ab", " ab", "ab", " ab b"] {
             assert_eq!(counter.count(text, false), counter.model.encode(text).len(), "{text:?}");
         }
+    }
+
+    /// Unused pieces that merges form are split back into what formed them, a chain of them
+    /// down to its first normal piece, as sentencepiece 0.2 encodes (its ids for these texts).
+    #[test]
+    fn chains_of_unused_pieces_split_back_as_sentencepiece_splits_them() {
+        let mut pieces = vec![("<unk>".to_string(), 0.0, Kind::Unknown)];
+        pieces.extend((0..=255u8).map(|b| (format!("<0x{b:02X}>"), 0.0, Kind::Byte)));
+        pieces.extend([("▁", -1.0), ("a", -2.0), ("b", -3.0), ("ab", -4.0)].map(|(p, score)| (p.to_string(), score, Kind::Normal)));
+        pieces.extend(["aba", "abab", "ababa", "ababab"].iter().zip(10..).map(|(p, score)| (p.to_string(), score as f32, Kind::Unused)));
+        let m = Model::build(pieces, true, true, true).expect("a model");
+        assert_eq!(m.encode("ababab"), [257, 260, 258, 259, 258, 259]);
+        assert_eq!(m.encode("abababab"), [257, 260, 258, 259, 258, 259, 260]);
+        assert_eq!(m.encode("aba ababa"), [257, 260, 258, 257, 260, 258, 259, 258]);
+        assert_eq!(m.encode("bababa"), [257, 259, 260, 258, 259, 258]);
+    }
+
+    /// What a model may hold is bounded (issue 43): pieces longer than [`MAX_PIECE_BYTES`],
+    /// user-defined symbols of more than [`MAX_USER_DEFINED_BYTES`] in all, more than
+    /// [`MAX_PIECES`] pieces are refused, each saying which limit.
+    #[test]
+    fn models_over_the_limits_are_refused() {
+        let long = "a".repeat(MAX_PIECE_BYTES + 1);
+        let refused = |normal: &[&str], user_defined: &[&str]| {
+            let mut pieces = vec![("<unk>".to_string(), 0.0, Kind::Unknown)];
+            pieces.extend(user_defined.iter().map(|p| (p.to_string(), 0.0, Kind::UserDefined)));
+            pieces.extend(normal.iter().map(|p| (p.to_string(), 0.0, Kind::Normal)));
+            Model::build(pieces, false, true, true).err().unwrap_or_default()
+        };
+        assert!(refused(&[&long], &[]).contains("piece 1 is 257 bytes long, more than the 256"), "{}", refused(&[&long], &[]));
+        assert!(refused(&[&long[1..]], &[]).is_empty());
+        let symbols: Vec<String> = (0..MAX_USER_DEFINED_BYTES / 200 + 1).map(|i| format!("{i:0200}")).collect();
+        let symbols: Vec<&str> = symbols.iter().map(String::as_str).collect();
+        assert!(refused(&[], &symbols).contains("more than 1048576 bytes of user-defined symbols"));
+        assert!(refused(&[], &symbols[1..]).is_empty());
+        // `0a 03 0a 01 61`: a piece `a`, repeated.
+        let many = b"\x0a\x03\x0a\x01\x61".repeat(MAX_PIECES + 1);
+        assert!(Model::parse(&many).err().unwrap_or_default().contains("more than 1048576 pieces"));
     }
 
     #[test]

@@ -203,3 +203,49 @@ fn an_empty_agent_name_in_yaml_is_located() {
     assert_eq!(run.code, Some(2), "{}", run.stderr);
     assert!(run.stderr.contains("MAN010") && run.stderr.contains("ctxc.yaml:2:9]"), "{}", run.stderr);
 }
+
+/// A protobuf varint.
+fn varint(mut n: usize, out: &mut Vec<u8>) {
+    while n >= 0x80 {
+        out.push((n as u8 & 0x7f) | 0x80);
+        n >>= 7;
+    }
+    out.push(n as u8);
+}
+
+/// A SentencePiece BPE model (a protobuf `ModelProto`) of an unknown piece and these pieces,
+/// each (text, type): 4 for a user-defined symbol.
+fn sentencepiece_model(pieces: impl Iterator<Item = (String, u8)>) -> Vec<u8> {
+    let mut out = Vec::new();
+    for (text, kind) in std::iter::once(("<unk>".to_string(), 2)).chain(pieces) {
+        let mut piece = vec![0x0a];
+        varint(text.len(), &mut piece);
+        piece.extend(text.as_bytes());
+        // Its score, -1.0 (a float, which makes the file binary), and its type.
+        piece.extend([0x15, 0x00, 0x00, 0x80, 0xbf, 0x18, kind]);
+        out.push(0x0a);
+        varint(piece.len(), &mut out);
+        out.extend(piece);
+    }
+    // A BPE model (trainer_spec.model_type 2) that keeps extra whitespace (normalizer_spec field 4).
+    out.extend([0x12, 0x02, 0x18, 0x02, 0x1a, 0x04, 0x18, 0x01, 0x20, 0x00]);
+    out
+}
+
+/// A 16 MB SentencePiece model of 130,000 user-defined symbols of 120 bytes, no two sharing much
+/// of a prefix (issue 43: 500,000 in a 60 MB model took 3 GB to load, the symbols' automaton
+/// holding some 50 bytes per byte of them). It is refused at the manifest's `tokenizer`, naming
+/// the limit, within the children's memory bound.
+#[test]
+fn a_sentencepiece_model_of_many_user_defined_symbols_is_refused_within_the_memory_bound() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let symbols = (0..130_000).map(|i: u32| (format!("{:0>120}", i.wrapping_mul(2_654_435_761)).chars().rev().collect(), 4));
+    std::fs::write(dir.path().join("hostile.model"), sentencepiece_model(symbols)).expect("model");
+    let manifest = "[agent]\nname = \"a\"\nmodel = \"mistralai/mistral-7b-instruct-v0.3\"\ntokenizer = \"hostile.model\"\n\n[pipeline]\nsteps = [{ id = \"t\", kind = \"text\", text = \"hi\" }]\n";
+    std::fs::write(dir.path().join("ctxc.toml"), manifest).expect("manifest");
+    let run = ctxc(&["cost"], dir.path());
+    assert_eq!(run.code, Some(2), "{}", run.stderr);
+    let stderr = run.stderr.split_whitespace().filter(|w| *w != "│").collect::<Vec<_>>().join(" ");
+    assert!(stderr.contains("more than 1048576 bytes of user-defined symbols"), "{stderr}");
+    assert!(stderr.contains("ctxc.toml:4:"), "located at the manifest's `tokenizer`: {stderr}");
+}

@@ -2,6 +2,8 @@
 //! and 2n, checked with only that family selected; the work, counted as heap allocations and bytes
 //! allocated by the whole check (not clocks), may grow at most as n log n. A rule that compares
 //! every file with every other one, or rescans a text per finding, allocates per pair and fails here.
+//! The same for a chat template's renders of a request (issue 43), against the special tokens of
+//! its tokenizer configuration and the request's tools.
 //!
 //! Allocation is a proxy for work: a loop that only compares borrowed text does not show in it.
 //! The inputs are shaped so that the quadratic code paths found so far (bundle lookups, mentions,
@@ -216,7 +218,7 @@ const MEASURING_ALONE: &str = "CTXC_SCALING_ALONE";
 #[test]
 fn every_rule_family_scales_at_most_n_log_n() {
     if std::env::var_os(MEASURING_ALONE).is_none() {
-        measure_in_a_process_of_its_own();
+        measure_in_a_process_of_its_own("every_rule_family_scales_at_most_n_log_n");
         return;
     }
     const N: usize = 150;
@@ -264,11 +266,51 @@ fn every_rule_family_scales_at_most_n_log_n() {
     assert!(failures.is_empty(), "{failures:#?}");
 }
 
-/// Runs this test again in a process of its own with one test thread: the allocator counts the
-/// whole process, and this binary's other tests allocate on their own threads.
-fn measure_in_a_process_of_its_own() {
+/// Allocations and bytes of a chat template's renders for a request (the system prompt, each
+/// tool once and twice: two renders per tool) from a `tokenizer_config.json` holding `n`
+/// special tokens, with `n / 50` tools (issue 43: 60,000 tokens and 1,200 tools took 19 s).
+fn chat_template_work(n: usize) -> (u64, u64) {
+    use ctxc::providers::chat_template::ChatTemplate;
+    let tokens: Vec<String> = (0..n).map(|i| format!("\"t{i}\": \"<|t{i}|>\"")).collect();
+    let config = format!(
+        "{{\"bos_token\": \"<s>\", \"extra_special_tokens\": {{{}}}, \"chat_template\": {}}}",
+        tokens.join(", "),
+        serde_json::json!("{{ bos_token }}{% for m in messages %}{{ m.role }}: {{ m.content }}\n{% endfor %}{% for t in tools or [] %}{{ t.function.name }}{% endfor %}")
+    );
+    let tools: Vec<ctxc::tools::Tool> = (0..n / 50)
+        .map(|i| ctxc::tools::Tool::new(format!("tool{i}"), format!("Does task {i}."), serde_json::json!({"type": "object"}), None))
+        .collect();
+    let tools: Vec<&ctxc::tools::Tool> = tools.iter().collect();
+    let (allocations, bytes) = (ALLOCATIONS.load(Ordering::Relaxed), BYTES.load(Ordering::Relaxed));
+    let template = ChatTemplate::from_tokenizer_config("tokenizer_config.json", &config).expect("valid").expect("a template");
+    let texts = template.request_texts(Some("You are terse."), &tools).expect("renders");
+    let spent = (ALLOCATIONS.load(Ordering::Relaxed) - allocations, BYTES.load(Ordering::Relaxed) - bytes);
+    assert_eq!(texts.each_tool.len(), n / 50);
+    spent
+}
+
+/// Rendering a request through a chat template costs the tokenizer configuration once, not
+/// once per render: twice the special tokens and twice the tools, twice the work (it was four
+/// times: every render copied every token).
+#[test]
+fn chat_template_renders_scale_linearly_with_special_tokens_and_tools() {
+    if std::env::var_os(MEASURING_ALONE).is_none() {
+        measure_in_a_process_of_its_own("chat_template_renders_scale_linearly_with_special_tokens_and_tools");
+        return;
+    }
+    const N: usize = 3_000;
+    chat_template_work(N);
+    let (small, large) = (chat_template_work(N), chat_template_work(2 * N));
+    let ratios = (large.0 as f64 / small.0 as f64, large.1 as f64 / small.1 as f64);
+    eprintln!("allocations {} → {} (×{:.2}), bytes {} → {} (×{:.2})", small.0, large.0, ratios.0, small.1, large.1, ratios.1);
+    assert!(ratios.0 < 2.4 && ratios.1 < 2.4, "×{:.2} allocations, ×{:.2} bytes for twice the tokens and tools", ratios.0, ratios.1);
+}
+
+/// Runs the test `test` again in a process of its own with one test thread: the allocator counts
+/// the whole process, and this binary's other tests allocate on their own threads.
+fn measure_in_a_process_of_its_own(test: &str) {
     let module = module_path!().split_once("::").map_or(module_path!(), |(_, inside)| inside);
-    let name = format!("{module}::every_rule_family_scales_at_most_n_log_n");
+    let name = format!("{module}::{test}");
     let output = std::process::Command::new(std::env::current_exe().expect("the test binary"))
         .args([name.as_str(), "--exact", "--include-ignored", "--test-threads=1", "--nocapture"])
         .env(MEASURING_ALONE, "1")

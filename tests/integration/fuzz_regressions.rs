@@ -81,3 +81,43 @@ fn check_tree_long_reference_is_a_whole_file_finding() {
         }
     }
 }
+
+/// `tokenizer_file`: a Tekken file whose ranks lack a byte (here all but 0x00–0x04) made
+/// tiktoken-rs panic on the first text holding that byte (the fingerprint's probe): it is refused,
+/// naming the byte. A rank file of a known rank count would have done the same.
+#[test]
+fn tokenizer_file_without_a_token_for_every_byte_is_refused() {
+    use base64::Engine as _;
+    let vocab: Vec<serde_json::Value> = (0..5u8)
+        .map(|b| serde_json::json!({"rank": b, "token_bytes": base64::engine::general_purpose::STANDARD.encode([b]), "token_str": null}))
+        .collect();
+    let tekken = serde_json::json!({
+        "config": {"pattern": "\\w+|\\s+|.", "default_vocab_size": 8, "default_num_special_tokens": 3, "version": "v3"},
+        "vocab": vocab,
+    });
+    let message = ctxc::tokenizer_files::TokenizerFile::load(tekken.to_string().as_bytes()).expect_err("refused");
+    assert!(message.contains("token for the byte 0x05"), "{message}");
+}
+
+/// Found by the `tokenizer_file` target: a tokenizer.json whose BPE merges are shorter than its
+/// `continuing_subword_prefix` panics inside the `tokenizers` crate. The panic is contained: the
+/// file is refused, or each text it fails on counts one token per byte and the failure is kept
+/// for the run to report (as the fuzz target loads and counts it).
+#[test]
+fn a_panic_of_the_tokenizers_crate_on_a_fuzzed_file_is_contained() {
+    use ctxc::tokens::CountTokens;
+    for name in ["tokenizer-json-merge-shorter-than-its-subword-prefix.json", "tokenizer-json-merge-shorter-than-its-subword-prefix-2.json"]
+    {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/fuzz").join(name);
+        let data = std::fs::read(&path).expect("fixture");
+        let own = String::from_utf8_lossy(&data).into_owned();
+        match ctxc::tokenizer_files::TokenizerFile::load(&data) {
+            Err(message) => assert!(!message.is_empty(), "{name}: a refusal with its reason"),
+            Ok(file) => {
+                for text in ["hello world", "A<\u{ff5c}User\u{ff5c}>", own.as_str()] {
+                    assert!(file.count(text) <= text.len().max(1) * 4, "{name}: {text:?}");
+                }
+            }
+        }
+    }
+}
