@@ -732,27 +732,6 @@ fn plain_http_to_another_host_is_warned_about() {
     );
 }
 
-fn git(dir: &Path, args: &[&str]) {
-    let out = Command::new("git")
-        .args([
-            "-c",
-            "user.name=ctxc tests",
-            "-c",
-            "user.email=tests@ctxc.invalid",
-            "-c",
-            "commit.gpgsign=false",
-            "-c",
-            "init.defaultBranch=main",
-        ])
-        .args(args)
-        .current_dir(dir)
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("GIT_CONFIG_GLOBAL", "/dev/null")
-        .output()
-        .expect("git runs");
-    assert!(out.status.success(), "git {args:?}: {}", text(&out.stderr));
-}
-
 /// Issue 43: a pull request grows a prompt past its budget and commits a `ctxc.counts` recorded
 /// against an endpoint that answers small numbers. The counts are not taken: `check` fails naming
 /// both figures, the estimate is used, `--require-exact` is not satisfied, and `diff` says so.
@@ -760,9 +739,9 @@ fn git(dir: &Path, args: &[&str]) {
 fn forged_counts_for_a_grown_prompt_are_a_finding_not_an_override() {
     let (dir, agents) = examples();
     let triage = agents.join("support-triage");
-    git(dir.path(), &["init", "-q"]);
-    git(dir.path(), &["add", "-A"]);
-    git(dir.path(), &["commit", "-qm", "base"]);
+    crate::review::git(&["init", "-q"], dir.path());
+    crate::review::git(&["add", "-A"], dir.path());
+    crate::review::git(&["commit", "-qm", "base"], dir.path());
     let policies = triage.join("prompts/policies.md");
     let grown = std::fs::read_to_string(&policies).expect("read").repeat(8);
     std::fs::write(&policies, grown).expect("write");

@@ -28,7 +28,8 @@ fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
-fn git(args: &[&str], cwd: &Path) -> String {
+/// Runs git in `cwd` with a fixed identity and no user configuration; its stdout.
+pub(crate) fn git(args: &[&str], cwd: &Path) -> String {
     let out = Command::new("git")
         .args([
             "-c",
