@@ -816,6 +816,7 @@ fn read_tokenizer_json(bytes: &[u8], head: JsonHead) -> Result<tokenizers::Token
     let Some(model) = model else {
         return tokenizers::Tokenizer::from_bytes(bytes).map_err(|e| refused(&e));
     };
+    merges_the_crate_can_build(model.get())?;
     let bpe: tokenizers::models::bpe::BPE = serde_json::from_str(model.get()).map_err(|e| refused(&e))?;
     let added: Vec<tokenizers::AddedToken> = match head.added_tokens {
         Value::Null => Vec::new(),
@@ -836,6 +837,69 @@ fn read_tokenizer_json(bytes: &[u8], head: JsonHead) -> Result<tokenizers::Token
     tokenizer.with_model(bpe);
     tokenizer.add_tokens(added).map_err(|e| refused(&e))?;
     Ok(tokenizer)
+}
+
+/// `Err` for a BPE model whose merges the `tokenizers` crate cannot build safely. It joins each
+/// merge into a buffer as long as the longest vocabulary entry and cuts the length of
+/// `continuing_subword_prefix` off the merge's second part unchecked, then reads the bytes as
+/// UTF-8 in an `unsafe` block: a joined merge longer than that buffer panicked the crate (found
+/// by the `tokenizer_file` fuzz target), and a second part without the prefix could be cut inside
+/// a character.
+fn merges_the_crate_can_build(model: &str) -> Result<(), String> {
+    struct LongestKey(usize);
+    impl<'de> serde::Deserialize<'de> for LongestKey {
+        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            struct Keys;
+            impl<'de> serde::de::Visitor<'de> for Keys {
+                type Value = LongestKey;
+                fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                    f.write_str("a vocabulary")
+                }
+                fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<LongestKey, A::Error> {
+                    let mut longest = 0;
+                    while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+                        longest = longest.max(key.len());
+                        map.next_value::<serde::de::IgnoredAny>()?;
+                    }
+                    Ok(LongestKey(longest))
+                }
+            }
+            d.deserialize_map(Keys)
+        }
+    }
+    #[derive(serde::Deserialize)]
+    #[serde(untagged)]
+    enum Merge {
+        Joined(String),
+        Pair(String, String),
+    }
+    #[derive(serde::Deserialize)]
+    struct Parts {
+        vocab: Option<LongestKey>,
+        #[serde(default)]
+        merges: Vec<Merge>,
+        continuing_subword_prefix: Option<String>,
+    }
+    // A model the crate refuses for its shape is left to the crate's own message.
+    let Ok(parts) = serde_json::from_str::<Parts>(model) else { return Ok(()) };
+    let longest = parts.vocab.map_or(0, |v| v.0);
+    let prefix = parts.continuing_subword_prefix.unwrap_or_default();
+    for merge in &parts.merges {
+        let (a, b) = match merge {
+            Merge::Joined(text) => match text.split_once(' ') {
+                Some(pair) => pair,
+                None => continue,
+            },
+            Merge::Pair(a, b) => (a.as_str(), b.as_str()),
+        };
+        if !b.starts_with(&prefix) || a.len() + b.len() - prefix.len() > longest {
+            return Err(format!(
+                "its BPE merge `{a} {b}` joins into a token longer than any of its vocabulary, or lacks the \
+                 continuing-subword prefix `{prefix}`: the tokenizers crate cannot build it"
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// The most added tokens a tokenizer.json may have, and their most bytes together (Gemma 3's
