@@ -29,7 +29,7 @@ fn unloadable_input_gets_a_diagnostic_and_exit_2() {
         assert_eq!(out.status.code(), Some(2), "{stderr}");
         assert!(out.stdout.is_empty(), "stdout must stay empty: {}", String::from_utf8_lossy(&out.stdout));
         assert!(stderr.contains("╭─["), "diagnostic points into a file: {stderr}");
-        insta::assert_snapshot!(stderr);
+        assert_snapshot!(stderr);
     });
 }
 
@@ -78,7 +78,7 @@ fn usage_errors() {
         assert!(out.stdout.is_empty());
     }
     let text = [several, no_mode, bad_mode, nothing].map(|o| String::from_utf8_lossy(&o.stderr).into_owned()).join("\n");
-    insta::assert_snapshot!(text);
+    assert_snapshot!(text);
 }
 
 #[test]

@@ -225,7 +225,7 @@ fn every_budget_is_shown_with_its_status_in_every_format() {
     for format in ["text", "markdown"] {
         let out = ctxc(&["cost", fixture, "--format", format]);
         assert_eq!(out.status.code(), Some(0), "cost reports an overrun; check is the gate");
-        insta::assert_snapshot!(format!("over_budget_{format}"), String::from_utf8_lossy(&out.stdout));
+        assert_snapshot!(format!("over_budget_{format}"), String::from_utf8_lossy(&out.stdout));
     }
     let report = json(&["cost", fixture, "--format", "json"]);
     // One line per budget, every key in the documented order (whatever order the JSON map keeps).
@@ -243,13 +243,13 @@ fn every_budget_is_shown_with_its_status_in_every_format() {
             keys.iter().map(|k| format!("{k}={}", value(k))).collect::<Vec<_>>().join(" ")
         })
         .collect();
-    insta::assert_snapshot!("over_budget_json", lines.join("\n"));
+    assert_snapshot!("over_budget_json", lines.join("\n"));
     let out = ctxc(&["cost", fixture, "--format", "html"]);
     assert_eq!(out.status.code(), Some(0));
     let page = String::from_utf8(out.stdout).expect("UTF-8");
     let overview = html_part(&page, "<h3>Fixed context", "<div class=\"card\"><h3>agent mode");
     let budgets = html_part(&page, "<h4>Budgets</h4>", "<h4>Window</h4>");
-    insta::assert_snapshot!("over_budget_html", format!("{overview}\n{budgets}"));
+    assert_snapshot!("over_budget_html", format!("{overview}\n{budgets}"));
 }
 
 #[test]
@@ -295,7 +295,7 @@ fn model_costs_the_agent_for_another_model() {
     let out = ctxc(&[&args[..], &["--model", "claude-sonnet-4-5"]].concat());
     assert_eq!(out.status.code(), Some(0));
     assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
-    insta::assert_snapshot!(String::from_utf8_lossy(&out.stdout));
+    assert_snapshot!(String::from_utf8_lossy(&out.stdout));
     let by_flag = json(&[&args[..], &["--format", "json", "--model", "claude-sonnet-4-5"]].concat());
     assert_eq!(by_flag["model"], "claude-sonnet-4-5");
     assert_eq!(by_flag["reports"][0]["model"]["model"], "claude-sonnet-4-5");

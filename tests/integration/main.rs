@@ -7,6 +7,17 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+/// insta's `assert_snapshot!`, with the snapshots kept in `tests/snapshots/` (the project's layout
+/// puts them at the top of `tests/`, beside `src`, `schemas` and `examples/agents`). insta reads a
+/// relative snapshot path from the folder of the file that asserts.
+macro_rules! assert_snapshot {
+    ($($arguments:tt)*) => {
+        insta::with_settings!({ snapshot_path => "../snapshots" }, {
+            insta::assert_snapshot!($($arguments)*)
+        })
+    };
+}
+
 mod agent_kinds;
 mod architecture;
 mod chat_template;

@@ -487,7 +487,7 @@ fn cost_reports_show_each_systems_window() {
     ] {
         let out = ctxc(&args, &[]);
         assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-        insta::assert_snapshot!(format!("cost-{name}"), String::from_utf8_lossy(&out.stdout));
+        assert_snapshot!(format!("cost-{name}"), String::from_utf8_lossy(&out.stdout));
     }
 }
 
@@ -507,7 +507,7 @@ fn settings_findings_read_well() {
         &[],
     );
     assert_eq!(out.status.code(), Some(1));
-    insta::assert_snapshot!(String::from_utf8_lossy(&out.stderr));
+    assert_snapshot!(String::from_utf8_lossy(&out.stderr));
 }
 
 #[test]

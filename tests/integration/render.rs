@@ -37,7 +37,7 @@ fn snapshot_every_mode(manifest: &Path) {
         for scenario in loaded.agent.scenarios.keys() {
             let rendered =
                 ctxc::render_mode(manifest, mode, Some(scenario)).unwrap_or_else(|f| panic!("{mode}/{scenario}: {:?}", f.diagnostics));
-            insta::assert_snapshot!(format!("{}-{mode}-{scenario}", loaded.agent.name), snapshot_text(&rendered));
+            assert_snapshot!(format!("{}-{mode}-{scenario}", loaded.agent.name), snapshot_text(&rendered));
         }
     }
 }

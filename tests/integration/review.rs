@@ -140,14 +140,14 @@ fn snapshot_lock_drift_and_diff_of_one_edited_module() {
         assert!(!report.contains(&format!("\n    {id} ")), "only soul changed, yet {id} is listed:\n{report}");
     }
     assert_eq!(report.matches("\n    soul ").count(), 6, "{report}");
-    insta::assert_snapshot!("check_locked_drift", report);
+    assert_snapshot!("check_locked_drift", report);
 
     let before = repository_state(root);
     let diff = ctxc(&["diff", "--base", "HEAD", "--format", "markdown", "agents/zeus"], root);
     assert_eq!(diff.status.code(), Some(0), "{}", stderr(&diff));
     assert_eq!(repository_state(root), before, "diff leaves the work tree and the index as they were");
     let markdown = stdout(&diff);
-    insta::assert_snapshot!("diff_markdown", markdown);
+    assert_snapshot!("diff_markdown", markdown);
 
     // The same delta in JSON, from inside the agent's folder, as in check --locked.
     let json = ctxc(&["diff", "--base", "HEAD", "--format", "json", "."], &agent);
@@ -251,7 +251,7 @@ fn diff_shows_added_and_removed_agents_modes_and_sections() {
 
     let text = ctxc(&["diff", "--base", "HEAD", "agents"], root);
     assert_eq!(text.status.code(), Some(0));
-    insta::assert_snapshot!("diff_added_removed_text", stdout(&text));
+    assert_snapshot!("diff_added_removed_text", stdout(&text));
     assert_eq!(repository_state(root), before);
 
     // Growth gates: mode a grew by a few tokens, mode c (and agent fresh) are new.
@@ -378,7 +378,7 @@ fn check_locked_without_a_usable_lock_says_what_to_do() {
     let corrupt = ctxc(&["check", "--locked", "."], dir.path());
     assert_eq!(corrupt.status.code(), Some(2));
     assert!(stderr(&corrupt).contains("ctxc.lock:"), "names file, line and column: {}", stderr(&corrupt));
-    insta::assert_snapshot!("check_locked_corrupt_lock", stderr(&corrupt));
+    assert_snapshot!("check_locked_corrupt_lock", stderr(&corrupt));
 
     // A snapshot file edited by hand is drift too.
     std::fs::write(&lock_path, &good).expect("restore");

@@ -173,7 +173,7 @@ fn every_rule_has_a_failing_and_a_passing_fixture() {
             Stage::LoadOrLint(_) | Stage::Internal => {}
         }
         let shown = ctxc::report::diagnostics::render(&failed.diagnostics, &failed.sources, false);
-        insta::assert_snapshot!(format!("fail-{code}"), shown);
+        assert_snapshot!(format!("fail-{code}"), shown);
 
         let passed = ctxc::lint::check(&target(&pass), &options(&pass), &session);
         assert!(!codes(&passed).contains(&code), "{code}: the passing fixture reports it: {:?}", passed.diagnostics);

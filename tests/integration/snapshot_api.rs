@@ -1,5 +1,6 @@
 //! The library API for a team's own snapshot tests: `ctxc::snapshot_text` renders one agent,
-//! mode and scenario to the prompt with its token table, ready for `insta::assert_snapshot!`.
+//! mode and scenario to the prompt with its token table, ready for `insta::assert_snapshot!` (here
+//! through this test binary's `assert_snapshot!`, which keeps the snapshots in `tests/snapshots/`).
 //! This file is the example the README points to.
 
 use std::path::Path;
@@ -8,7 +9,7 @@ use std::path::Path;
 fn zeus_plan_mode_prompt_and_tokens() {
     let text = ctxc::snapshot_text(Path::new("examples/agents/zeus/ctxc.toml"), "plan", None)
         .unwrap_or_else(|failure| panic!("{:?}", failure.diagnostics));
-    insta::assert_snapshot!(text);
+    assert_snapshot!(text);
 }
 
 #[test]

@@ -29,8 +29,8 @@ fn strings<'a>(value: &'a Value, key: &str) -> Vec<&'a str> {
 fn a_directory_of_every_format_is_costed_file_by_file() {
     let out = ctxc(&["cost", FORMATS]);
     assert_eq!(out.status.code(), Some(0), "files that are no tool files are skipped with a warning");
-    insta::assert_snapshot!("formats-text", String::from_utf8_lossy(&out.stdout));
-    insta::assert_snapshot!("formats-warnings", String::from_utf8_lossy(&out.stderr));
+    assert_snapshot!("formats-text", String::from_utf8_lossy(&out.stdout));
+    assert_snapshot!("formats-warnings", String::from_utf8_lossy(&out.stderr));
 
     let (code, cost) = json(&["cost", FORMATS]);
     assert_eq!(code, Some(0));
@@ -98,7 +98,7 @@ fn a_broken_file_in_a_directory_fails_but_the_rest_is_reported() {
     assert_eq!(out.status.code(), Some(2), "a broken tool file is an error");
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(stdout.starts_with("1 tools · gpt-4o") && stdout.contains("ping"), "{stdout}");
-    insta::assert_snapshot!("broken-errors", String::from_utf8_lossy(&out.stderr));
+    assert_snapshot!("broken-errors", String::from_utf8_lossy(&out.stderr));
 
     let (code, cost) = json(&["cost", "tests/fixtures/tools/broken"]);
     assert_eq!(code, Some(2));
@@ -129,7 +129,7 @@ fn one_file_that_is_no_tool_file_is_named_and_fails() {
         assert!(message.starts_with(&format!("not a tool file: {found};")), "{file}: {message}");
     }
     let out = ctxc(&["cost", &format!("{FORMATS}/not-tools/.mcp.json")]);
-    insta::assert_snapshot!("mcp-server-config", String::from_utf8_lossy(&out.stderr));
+    assert_snapshot!("mcp-server-config", String::from_utf8_lossy(&out.stderr));
     // A TOML or YAML file that holds no tools is taken as a manifest, for the loader to judge.
     let out = ctxc(&["cost", &format!("{FORMATS}/not-tools/settings.toml")]);
     assert_eq!(out.status.code(), Some(2));
