@@ -70,11 +70,18 @@ fn merge(first: &mut Diagnostic, others: Vec<Diagnostic>) {
 /// folder, where its siblings are (`skills/`, `plugins/`).
 fn collection(file: &str) -> &str {
     let (dir, name) = file.rsplit_once('/').unwrap_or(("", file));
-    let unit = name == "SKILL.md" || dir == ".claude-plugin" || dir.ends_with("/.claude-plugin");
-    match unit {
-        true => dir.rsplit_once('/').map_or("", |(parent, _)| parent),
-        false => dir,
+    if dir == ".claude-plugin" || dir.ends_with("/.claude-plugin") {
+        parent(parent(dir))
+    } else if name == "SKILL.md" {
+        parent(dir)
+    } else {
+        dir
     }
+}
+
+/// The folder holding a path (`""` at the top).
+fn parent(path: &str) -> &str {
+    path.rsplit_once('/').map_or("", |(parent, _)| parent)
 }
 
 #[cfg(test)]

@@ -661,7 +661,7 @@ mod tests {
         assert_eq!(bundle_mentions(&Cache::default(), "Run **scripts/run.py** now.")[0].1, "scripts/run.py");
         // In a code block emphasis is not parsed: bold and italic words there are no file names.
         let template = "```markdown\n*Run the poc* and **Report**\n```\n";
-        assert!(!mentions(template, "references/poc-generation.md") && !mentions(template, "references/Report"));
+        assert!(!mentions(template, "references/poc-generation.md") && !mentions(template, "references/report-notes.md"));
         assert!(mentions("```sh\ncat *.md\n```\n", "references/poc-generation.md"));
     }
 
