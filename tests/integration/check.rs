@@ -667,8 +667,9 @@ fn an_unknown_key_in_many_files_of_a_folder_is_one_finding() {
     let json = stdout_json(&ctxc_in(dir.path(), &["check", "--format", "json"]));
     let found = unknown(&json);
     assert_eq!(found.len(), 2, "one per folder: {found:?}");
-    assert_eq!(found[1]["file"], "other/skills/d/SKILL.md");
-    let grouped = &found[0];
+    // In path order: `other/` first.
+    assert_eq!((&found[0]["file"], &found[1]["file"]), (&Value::from("other/skills/d/SKILL.md"), &Value::from("skills/a/SKILL.md")));
+    let grouped = &found[1];
     assert!(grouped["message"].as_str().expect("message").ends_with("(and 2 more files in `skills/`)"), "{grouped}");
     let places: Vec<(&str, u64)> =
         grouped["related"].as_array().expect("related").iter().map(|r| (r["file"].as_str().expect("file"), r["line"].as_u64().expect("line"))).collect();
@@ -678,7 +679,7 @@ fn an_unknown_key_in_many_files_of_a_folder_is_one_finding() {
     assert_eq!(edited, ["skills/a/SKILL.md", "skills/b/SKILL.md", "skills/c/SKILL.md"]);
     // SARIF carries the other places as related locations; `--no-group` reports each file.
     let sarif = stdout_json(&ctxc_in(dir.path(), &["check", "--format", "sarif", "--select", "SKILL011"]));
-    let related = sarif["runs"][0]["results"][0]["relatedLocations"].as_array().expect("relatedLocations");
+    let related = sarif["runs"][0]["results"][1]["relatedLocations"].as_array().expect("relatedLocations");
     assert_eq!(related.len(), 2, "{sarif}");
     let json = stdout_json(&ctxc_in(dir.path(), &["check", "--format", "json", "--no-group"]));
     assert_eq!(unknown(&json).len(), 4);
