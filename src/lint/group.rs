@@ -124,7 +124,10 @@ mod tests {
         assert_eq!(places, ["repo/skills/b/SKILL.md", "repo/skills/c/SKILL.md"]);
         // Every file's fix is kept: `--fix --unsafe-fixes` edits each of them.
         let fix = findings[0].fix.as_ref().expect("fix");
-        assert_eq!(fix.edits.iter().map(|e| e.file.as_str()).collect::<Vec<_>>(), ["repo/skills/a/SKILL.md", "repo/skills/b/SKILL.md", "repo/skills/c/SKILL.md"]);
+        assert_eq!(
+            fix.edits.iter().map(|e| e.file.as_str()).collect::<Vec<_>>(),
+            ["repo/skills/a/SKILL.md", "repo/skills/b/SKILL.md", "repo/skills/c/SKILL.md"]
+        );
         assert_eq!((fix.applicability, fix.title.as_str()), (Applicability::Unsafe, "remove the field `version` (in 3 files)"));
     }
 

@@ -218,7 +218,8 @@ pub fn fenced_lines<'t>(cache: &Cache, text: &'t str) -> Vec<(&'t str, Option<&'
 /// shows them, for every rule alike.
 pub fn prose_lines<'t>(cache: &Cache, text: &'t str) -> Vec<(usize, &'t str)> {
     let markdown = parse(cache, text);
-    let mut skipped: Vec<&Range<usize>> = markdown.code.iter().filter(|(_, block)| *block).map(|(r, _)| r).chain(&markdown.comments).collect();
+    let mut skipped: Vec<&Range<usize>> =
+        markdown.code.iter().filter(|(_, block)| *block).map(|(r, _)| r).chain(&markdown.comments).collect();
     skipped.sort_by_key(|r| r.start);
     let mut skipped = skipped.into_iter().peekable();
     let mut lines = Vec::new();
@@ -229,7 +230,7 @@ pub fn prose_lines<'t>(cache: &Cache, text: &'t str) -> Vec<(usize, &'t str)> {
         while skipped.peek().is_some_and(|r| r.end <= first) {
             skipped.next();
         }
-        if !skipped.peek().is_some_and(|r| r.start <= first) {
+        if skipped.peek().is_none_or(|r| r.start > first) {
             lines.push((start, line));
         }
         start += line.len();

@@ -671,8 +671,12 @@ fn an_unknown_key_in_many_files_of_a_folder_is_one_finding() {
     assert_eq!((&found[0]["file"], &found[1]["file"]), (&Value::from("other/skills/d/SKILL.md"), &Value::from("skills/a/SKILL.md")));
     let grouped = &found[1];
     assert!(grouped["message"].as_str().expect("message").ends_with("(and 2 more files in `skills/`)"), "{grouped}");
-    let places: Vec<(&str, u64)> =
-        grouped["related"].as_array().expect("related").iter().map(|r| (r["file"].as_str().expect("file"), r["line"].as_u64().expect("line"))).collect();
+    let places: Vec<(&str, u64)> = grouped["related"]
+        .as_array()
+        .expect("related")
+        .iter()
+        .map(|r| (r["file"].as_str().expect("file"), r["line"].as_u64().expect("line")))
+        .collect();
     assert_eq!(places, [("skills/b/SKILL.md", 4), ("skills/c/SKILL.md", 4)]);
     // The fix still edits every file, and `--fix --unsafe-fixes` removes the key from each.
     let edited: Vec<&str> = grouped["fix"]["edits"].as_array().expect("edits").iter().map(|e| e["file"].as_str().expect("file")).collect();

@@ -4,9 +4,9 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use crate::diagnostic::Related;
 use crate::memo::Cache;
+use crate::rules::chains::{self, Member};
 use crate::rules::instructions::word_count;
 use crate::rules::markdown::prose_lines;
-use crate::rules::chains::{self, Member};
 use crate::rules::prelude::*;
 
 /// Lines shorter than this (after collapsing whitespace) are not compared.

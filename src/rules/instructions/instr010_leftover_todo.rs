@@ -65,7 +65,8 @@ mod tests {
 
     #[test]
     fn skips_templates_in_html_comments() {
-        let text = "# Notes\n\n<!--\n```markdown\nTODO: describe it.\n[Insert name here]\n```\n-->\nText <!-- TODO: x --> here.\n\nTODO: real.\n";
+        let text =
+            "# Notes\n\n<!--\n```markdown\nTODO: describe it.\n[Insert name here]\n```\n-->\nText <!-- TODO: x --> here.\n\nTODO: real.\n";
         let found = markers(&Cache::default(), text);
         assert_eq!(found.len(), 1, "only the marker outside the comments: {found:?}");
         assert!(text[found[0].start..].starts_with("TODO: real"));
