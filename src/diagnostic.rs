@@ -50,8 +50,8 @@ pub struct Diagnostic {
     /// An edit that makes the finding go away (`ctxc check --fix`, editor code actions).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fix: Option<Box<Fix>>,
-    /// The same finding in other files of one folder may be reported once, with every place
-    /// (an unknown key repeated in many files: see `lint::group`).
+    /// The same finding in other files may be reported once, with every place (an unknown key
+    /// repeated in many files: see `lint::group`).
     #[serde(skip)]
     pub groupable: bool,
 }
@@ -170,7 +170,7 @@ impl Diagnostic {
         self
     }
 
-    /// Lets the report group this finding with the same one in other files of its folder.
+    /// Lets the report group this finding with the same one in other files.
     pub fn groupable(mut self) -> Self {
         self.groupable = true;
         self

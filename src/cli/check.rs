@@ -89,8 +89,8 @@ pub struct CheckArgs {
     /// Record every finding of this run in the `--baseline` file, replacing what it held.
     #[arg(long, requires = "baseline")]
     update_baseline: bool,
-    /// Report an unknown key once per file, instead of once per folder of files that share it
-    /// (with the count and the places).
+    /// Report an unknown key once per file, instead of once for every file that has it (with the
+    /// count, the folder holding them and the places).
     #[arg(long)]
     no_group: bool,
 }

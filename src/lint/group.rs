@@ -1,10 +1,12 @@
 //! The same finding in many files reported once. A key one product does not know (SKILL011's
-//! `version`, CLAUDE016's `color`) is often written in every file of a collection: 230 skills
-//! of one repository with the same field are one decision, not 230. Findings a rule marks
-//! groupable ([`Diagnostic::groupable`]) with the same code, severity and message, in files of
-//! one folder, become one finding at the first place, with the others as related places and the
-//! fixes of all of them (so `--fix` still edits every file). Only the report is grouped: fixes,
-//! suppression comments, the baseline and the editor see every file's finding.
+//! `version`, CLAUDE016's `color`) is usually written on purpose in every file of a collection:
+//! 230 skills of one repository with the same field are one decision, not 230, and a
+//! marketplace keeps one skill per plugin, so no folder holds them all but the repository's.
+//! Findings a rule marks groupable ([`Diagnostic::groupable`]) with the same code, severity and
+//! message (so the same key) become one finding at the first place, saying how many more files
+//! have it and under which folder (the deepest holding them all), with the others as related
+//! places and the fixes of all of them (so `--fix` still edits every file). Only the report is
+//! grouped: fixes, suppression comments, the baseline and the editor see every file's finding.
 
 use std::collections::BTreeMap;
 
@@ -13,16 +15,16 @@ use crate::diagnostic::{Diagnostic, Fix, Related};
 /// Groups the groupable findings of a report in place, keeping the report's order (a group
 /// stands where its first finding stood).
 pub fn group(findings: &mut Vec<Diagnostic>) {
-    let mut groups: BTreeMap<(Option<crate::codes::Code>, crate::diagnostic::Severity, String, String), usize> = BTreeMap::new();
+    let mut groups: BTreeMap<(Option<crate::codes::Code>, crate::diagnostic::Severity, String), usize> = BTreeMap::new();
     let mut kept: Vec<Diagnostic> = Vec::with_capacity(findings.len());
     let mut members: Vec<Vec<Diagnostic>> = Vec::new();
     for d in findings.drain(..) {
-        let Some(file) = d.file.as_deref().filter(|_| d.groupable) else {
+        if !d.groupable || d.file.is_none() {
             kept.push(d);
             members.push(Vec::new());
             continue;
-        };
-        let key = (d.code, d.severity, d.message.clone(), collection(file).to_string());
+        }
+        let key = (d.code, d.severity, d.message.clone());
         match groups.get(&key) {
             Some(&at) => members[at].push(d),
             None => {
@@ -42,46 +44,49 @@ pub fn group(findings: &mut Vec<Diagnostic>) {
 
 /// The first finding of a group made to stand for all of them.
 fn merge(first: &mut Diagnostic, others: Vec<Diagnostic>) {
-    let folder = first.file.as_deref().map_or("", collection);
+    let mut folder = parent(first.file.as_deref().unwrap_or_default()).to_string();
     let more = others.len();
-    let files = if more == 1 { "file" } else { "files" };
-    first.message = match folder {
-        "" => format!("{} (and {more} more {files})", first.message),
-        folder => format!("{} (and {more} more {files} in `{folder}/`)", first.message),
-    };
-    let mut edits = first.fix.as_ref().map(|f| f.edits.clone()).unwrap_or_default();
-    let mut applicability = first.fix.as_ref().map(|f| f.applicability);
+    let mut fix = first.fix.take().map(|f| *f);
     for d in others {
         let Some(file) = d.file else { continue };
+        folder = common_folder(&folder, parent(&file)).to_string();
         first.related.push(Related { file, span: d.span, message: "the same here".to_string() });
-        if let Some(fix) = d.fix {
-            applicability = applicability.max(Some(fix.applicability));
-            edits.extend(fix.edits);
+        match (&mut fix, d.fix) {
+            (Some(fix), Some(other)) => {
+                fix.applicability = fix.applicability.max(other.applicability);
+                fix.edits.extend(other.edits);
+            }
+            (None, Some(other)) => fix = Some(*other),
+            (_, None) => {}
         }
     }
-    if let (Some(fix), Some(applicability)) = (first.fix.as_mut(), applicability) {
-        let title = format!("{} (in {} files)", fix.title, more + 1);
-        **fix = Fix { title, applicability, edits };
-    }
-}
-
-/// The folder a file's findings are grouped in: its own, or for a file that stands for its
-/// folder (a skill's `SKILL.md`, a plugin's `.claude-plugin/` manifest) the folder holding that
-/// folder, where its siblings are (`skills/`, `plugins/`).
-fn collection(file: &str) -> &str {
-    let (dir, name) = file.rsplit_once('/').unwrap_or(("", file));
-    if dir == ".claude-plugin" || dir.ends_with("/.claude-plugin") {
-        parent(parent(dir))
-    } else if name == "SKILL.md" {
-        parent(dir)
-    } else {
-        dir
-    }
+    let files = if more == 1 { "file" } else { "files" };
+    first.message = match folder.as_str() {
+        "" => format!("{} (and {more} more {files})", first.message),
+        folder => format!("{} (and {more} more {files} under `{folder}/`)", first.message),
+    };
+    first.fix = fix.map(|f| {
+        let files = f.edits.iter().map(|e| e.file.as_str()).collect::<std::collections::BTreeSet<_>>().len();
+        let title = if files > 1 { format!("{} (in {files} files)", f.title) } else { f.title.clone() };
+        Box::new(Fix { title, ..f })
+    });
 }
 
 /// The folder holding a path (`""` at the top).
 fn parent(path: &str) -> &str {
     path.rsplit_once('/').map_or("", |(parent, _)| parent)
+}
+
+/// The deepest folder holding both folders (whole names: `skills/a` and `skills/ab` share `skills`).
+fn common_folder<'a>(a: &'a str, b: &str) -> &'a str {
+    let mut end = 0;
+    for (x, y) in a.split('/').zip(b.split('/')) {
+        if x != y {
+            break;
+        }
+        end += x.len() + 1;
+    }
+    &a[..end.saturating_sub(1).min(a.len())]
 }
 
 #[cfg(test)]
@@ -100,24 +105,22 @@ mod tests {
     }
 
     #[test]
-    fn one_finding_per_key_per_folder() {
+    fn one_finding_per_key() {
         let mut findings = vec![
             unknown("repo/skills/a/SKILL.md", "version"),
             unknown("repo/skills/a/SKILL.md", "tags"),
             Diagnostic::finding("other").code(Code::SKILL013).in_file("repo/skills/b/SKILL.md"),
             unknown("repo/skills/b/SKILL.md", "version"),
             unknown("repo/skills/c/SKILL.md", "version"),
-            unknown("repo/other/skills/d/SKILL.md", "version"),
         ];
         group(&mut findings);
         let messages: Vec<&str> = findings.iter().map(|d| d.message.as_str()).collect();
         assert_eq!(
             messages,
             [
-                "frontmatter field `version` is not in the Agent Skills specification (and 2 more files in `repo/skills/`)",
+                "frontmatter field `version` is not in the Agent Skills specification (and 2 more files under `repo/skills/`)",
                 "frontmatter field `tags` is not in the Agent Skills specification",
                 "other",
-                "frontmatter field `version` is not in the Agent Skills specification",
             ]
         );
         let places: Vec<&str> = findings[0].related.iter().map(|r| r.file.as_str()).collect();
@@ -132,15 +135,18 @@ mod tests {
     }
 
     #[test]
-    fn only_groupable_findings_in_one_folder() {
+    fn only_groupable_findings_under_the_folder_holding_them_all() {
         let plain = |file: &str| Diagnostic::finding("same").code(Code::SKILL013).in_file(file);
         let mut findings = vec![plain("skills/a/SKILL.md"), plain("skills/b/SKILL.md")];
         group(&mut findings);
         assert_eq!(findings.len(), 2, "a rule that does not ask is never grouped");
-        let mut findings = vec![unknown(".claude/agents/a.md", "color"), unknown("plugins/p/agents/b.md", "color")];
+        // A marketplace: one skill per plugin.
+        let mut findings = vec![unknown("plugins/p/skills/a/SKILL.md", "color"), unknown("plugins/pq/skills/b/SKILL.md", "color")];
         group(&mut findings);
-        assert_eq!(findings.len(), 2, "files of two folders are two findings");
-        assert_eq!(collection("plugins/p/.claude-plugin/plugin.json"), "plugins");
-        assert_eq!(collection("SKILL.md"), "");
+        assert_eq!(findings.len(), 1);
+        assert!(findings[0].message.ends_with("(and 1 more file under `plugins/`)"), "{}", findings[0].message);
+        let mut findings = vec![unknown("a/SKILL.md", "color"), unknown("SKILL.md", "color")];
+        group(&mut findings);
+        assert!(findings[0].message.ends_with("(and 1 more file)"), "{}", findings[0].message);
     }
 }
