@@ -50,6 +50,10 @@ pub struct Diagnostic {
     /// An edit that makes the finding go away (`ctxc check --fix`, editor code actions).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fix: Option<Box<Fix>>,
+    /// The same finding in other files may be reported once, with every place (an unknown key
+    /// repeated in many files: see `lint::group`).
+    #[serde(skip)]
+    pub groupable: bool,
 }
 
 /// Whether a fix can be applied without review.
@@ -116,6 +120,7 @@ impl Diagnostic {
             redact: false,
             related: Vec::new(),
             fix: None,
+            groupable: false,
         }
     }
 
@@ -162,6 +167,12 @@ impl Diagnostic {
 
     pub fn fix(mut self, fix: Fix) -> Self {
         self.fix = Some(Box::new(fix));
+        self
+    }
+
+    /// Lets the report group this finding with the same one in other files.
+    pub fn groupable(mut self) -> Self {
+        self.groupable = true;
         self
     }
 

@@ -252,10 +252,22 @@ pub enum FrontmatterError {
     Invalid(YamlError),
 }
 
+/// The length of a UTF-8 byte-order mark at the start of a text (0 without one). Editors on
+/// Windows write one before `---`; YAML 1.2 allows it at the start of a stream (§5.2), and the
+/// frontmatter after it is read, not reported missing.
+pub fn bom_len(text: &str) -> usize {
+    if text.starts_with('\u{feff}') {
+        '\u{feff}'.len_utf8()
+    } else {
+        0
+    }
+}
+
 /// Splits and parses frontmatter. Offsets in errors are relative to the whole file.
 pub fn frontmatter(text: &str) -> Result<Frontmatter, FrontmatterError> {
-    let first_line_end = text.find('\n').map_or(text.len(), |i| i + 1);
-    if text[..first_line_end].trim_end() != "---" {
+    let bom = bom_len(text);
+    let first_line_end = text[bom..].find('\n').map_or(text.len(), |i| bom + i + 1);
+    if text[bom..first_line_end].trim_end() != "---" {
         return Err(FrontmatterError::Missing);
     }
     let yaml_offset = first_line_end;
@@ -706,6 +718,11 @@ mod tests {
     #[test]
     fn reports_errors_with_file_offsets() {
         assert_eq!(frontmatter("# no frontmatter"), Err(FrontmatterError::Missing));
+        // A byte-order mark before `---` (a file saved by a Windows editor) is no missing frontmatter.
+        let text = "\u{feff}---\nname: a\n---\nBody\n";
+        let fm = frontmatter(text).expect("frontmatter after a BOM");
+        assert_eq!((&fm.fields[0].0[..], &text[fm.body_offset..]), ("name", "Body\n"));
+        assert_eq!(&text[fm.field_span("name").expect("span").key_span.clone()], "name");
         assert_eq!(frontmatter("---\nname: a\n"), Err(FrontmatterError::Unterminated));
         let text = "---\nname: a\ndescription: [unclosed\n---\n";
         let Err(FrontmatterError::Invalid(e)) = frontmatter(text) else { panic!("expected invalid") };

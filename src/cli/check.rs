@@ -89,6 +89,10 @@ pub struct CheckArgs {
     /// Record every finding of this run in the `--baseline` file, replacing what it held.
     #[arg(long, requires = "baseline")]
     update_baseline: bool,
+    /// Report an unknown key once per file, instead of once for every file that has it (with the
+    /// count, the folder holding them and the places).
+    #[arg(long)]
+    no_group: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -191,6 +195,10 @@ pub fn run(mut args: CheckArgs, reporter: &Reporter) -> u8 {
         if let Err(message) = apply_baseline(file, args.update_baseline, &mut report) {
             return reporter.usage(message);
         }
+    }
+    // GitHub annotations stay one per file: each shows on its own line of the pull request.
+    if !args.no_group && args.format != CheckFormat::Github {
+        ctxc::lint::group::group(&mut report.diagnostics);
     }
     let mut code = exit_code(report.outcome());
     print_report(args.format, &report, code, reporter);

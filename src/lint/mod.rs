@@ -7,6 +7,7 @@ pub mod baseline;
 pub mod check;
 pub mod config;
 pub mod fix;
+pub mod group;
 
 use crate::codes::Code;
 use crate::diagnostic::Diagnostic;

@@ -25,6 +25,9 @@ const WIDTH: usize = 100;
 /// line is printed as `file:line:col: message`.
 const MAX_SNIPPET_LINE: usize = 10_000;
 
+/// Related places a finding lists in text at most (the rest are counted).
+const MAX_RELATED_SHOWN: usize = 6;
+
 /// Renders diagnostics as text, in colour or not.
 pub fn render(diagnostics: &[Diagnostic], sources: &Sources, color: bool) -> String {
     let theme = if color { GraphicalTheme::unicode() } else { GraphicalTheme::unicode_nocolor() };
@@ -147,8 +150,10 @@ fn to_report<'s>(d: &'s Diagnostic, sources: &Sources, secrets_of: &mut BTreeMap
     }
     diagnostic.message = message;
     let mut help = d.help.as_deref().map(|h| shown(h, sources));
-    // Places that led here (a template's include chain), one line each.
-    for r in &d.related {
+    // Places that led here (a template's include chain), one line each; a long list (a key
+    // repeated in many files) shows its first places and how many more.
+    let shown_related = if d.related.len() > MAX_RELATED_SHOWN { MAX_RELATED_SHOWN - 1 } else { d.related.len() };
+    for r in &d.related[..shown_related] {
         let at = match r.span.as_ref().and_then(|span| sources.line_col(&r.file, span.start)) {
             Some((line, column)) => format!("{}:{line}:{column}", Untrusted(&r.file)),
             None => Untrusted(&r.file).to_string(),
@@ -158,6 +163,10 @@ fn to_report<'s>(d: &'s Diagnostic, sources: &Sources, secrets_of: &mut BTreeMap
             Some(h) => format!("{h}\n{line}"),
             None => line,
         });
+    }
+    if shown_related < d.related.len() {
+        let more = format!("… and {} more places (every one in `--format json` and `sarif`)", d.related.len() - shown_related);
+        help = Some(help.map_or_else(|| more.clone(), |h| format!("{h}\n{more}")));
     }
     if let Some(help) = help {
         diagnostic = diagnostic.with_help(help);

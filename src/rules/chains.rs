@@ -119,36 +119,16 @@ pub struct Sentence {
 
 static SENTENCE_END: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"[.!?;](?:\s|$)").expect("constant pattern")); // ok: literal
 
-/// The sentences of a Markdown text outside fenced code: each line split at `.`, `!`, `?` and `;`,
+/// The sentences of a Markdown text outside code blocks and HTML comments: each line split at `.`, `!`, `?` and `;`,
 /// list markers, headings and emphasis removed. Memoized by content: the agents of a project
 /// share their skills and memory files, and several rules read the same sentences.
 pub fn sentences(cache: &crate::memo::Cache, text: &str) -> std::sync::Arc<Vec<Sentence>> {
-    cache.get_or_insert(crate::memo::Kind::Sentences, crate::memo::content_hash(text), || std::sync::Arc::new(split_sentences(text)))
+    cache.get_or_insert(crate::memo::Kind::Sentences, crate::memo::content_hash(text), || std::sync::Arc::new(split_sentences(cache, text)))
 }
 
-fn split_sentences(text: &str) -> Vec<Sentence> {
+fn split_sentences(cache: &crate::memo::Cache, text: &str) -> Vec<Sentence> {
     let mut found = Vec::new();
-    let mut offset = 0;
-    let mut fence: Option<&str> = None;
-    for line in text.split_inclusive('\n') {
-        let start = offset;
-        offset += line.len();
-        let trimmed = line.trim_start();
-        let marker = if trimmed.starts_with("```") {
-            Some("```")
-        } else if trimmed.starts_with("~~~") {
-            Some("~~~")
-        } else {
-            None
-        };
-        match (fence, marker) {
-            (Some(open), Some(m)) if open == m => fence = None,
-            (None, Some(m)) => fence = Some(m),
-            _ => {}
-        }
-        if fence.is_some() || marker.is_some() {
-            continue;
-        }
+    for (start, line) in crate::rules::markdown::prose_lines(cache, text) {
         let mut from = 0;
         let content = line.trim_end();
         let ends: Vec<usize> = SENTENCE_END.find_iter(content).map(|m| m.start() + 1).chain([content.len()]).collect();

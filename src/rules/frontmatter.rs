@@ -28,7 +28,8 @@ pub fn unknown_key(
     let mut d = Diagnostic::finding(format!("unknown frontmatter field `{key}`: {product} ignores it"))
         .in_file(file)
         .at(Some(key_span.clone()))
-        .label("unknown field");
+        .label("unknown field")
+        .groupable();
     d = match suggestion {
         Some(s) => d.help(format!("did you mean `{s}`?")),
         None => {
@@ -131,8 +132,9 @@ pub enum RawError {
 
 /// Reads frontmatter as `key: raw value` lines; nothing in a value is interpreted.
 pub fn raw_front(text: &str) -> Result<RawFront, RawError> {
-    let first_end = text.find('\n').map_or(text.len(), |i| i + 1);
-    if text[..first_end].trim_end() != "---" {
+    let bom = crate::yaml::bom_len(text);
+    let first_end = text[bom..].find('\n').map_or(text.len(), |i| bom + i + 1);
+    if text[bom..first_end].trim_end() != "---" {
         return Err(RawError::Missing);
     }
     let mut fields: Vec<RawField> = Vec::new();
@@ -192,4 +194,16 @@ pub fn unquote(value: &str) -> &str {
         }
     }
     value
+}
+
+#[cfg(test)]
+mod tests {
+    use super::raw_front;
+
+    #[test]
+    fn reads_frontmatter_after_a_byte_order_mark() {
+        let text = "\u{feff}---\nname: a\n---\nBody\n";
+        let front = raw_front(text).expect("frontmatter after a BOM");
+        assert_eq!(&text[front.body_start..], "Body\n");
+    }
 }

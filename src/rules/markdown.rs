@@ -29,6 +29,9 @@ pub struct Markdown {
     pub emphasis: Vec<Range<usize>>,
     /// The text of every heading (inline code included, markup dropped), in order.
     pub headings: Vec<String>,
+    /// HTML comments (`<!-- … -->`), block or inline, by position: a renderer shows none of
+    /// them, so whatever they hold (a fenced example, a template) is not the file's prose.
+    pub comments: Vec<Range<usize>>,
 }
 
 /// The text parsed (memoized by content: the agents of a project share their files).
@@ -80,6 +83,8 @@ fn read(text: &str) -> Markdown {
                     }
                 }
             }
+            Event::Start(Tag::HtmlBlock) if text[range.clone()].trim_start().starts_with("<!--") => found.comments.push(range),
+            Event::InlineHtml(html) if html.starts_with("<!--") => found.comments.push(range),
             Event::Start(Tag::Heading { .. }) => heading = Some(String::new()),
             Event::End(TagEnd::Heading(_)) => found.headings.extend(heading.take()),
             Event::Text(t) => {
@@ -94,6 +99,7 @@ fn read(text: &str) -> Markdown {
     found.links.sort_by_key(|l| l.span.start);
     found.code.sort_by_key(|(r, _)| r.start);
     found.emphasis.sort_by_key(|r| r.start);
+    found.comments.sort_by_key(|r| r.start);
     found
 }
 
@@ -165,9 +171,11 @@ fn blank_ranges<'a>(text: &str, ranges: impl Iterator<Item = &'a Range<usize>>) 
     String::from_utf8(out).unwrap_or_else(|_| text.to_string())
 }
 
-/// The text with code blocks and inline code spans blanked.
-pub fn mask_code(cache: &Cache, text: &str) -> String {
-    blank_ranges(text, parse(cache, text).code.iter().map(|(r, _)| r))
+/// The text's prose: code blocks, inline code spans and HTML comments blanked (what a rule
+/// looking for instructions in prose skips, every rule alike).
+pub fn prose(cache: &Cache, text: &str) -> String {
+    let markdown = parse(cache, text);
+    blank_ranges(text, markdown.code.iter().map(|(r, _)| r).chain(&markdown.comments))
 }
 
 /// The text with emphasis delimiters blanked: `**bold**` is read as `  bold  `, so prose
@@ -205,6 +213,31 @@ pub fn fenced_lines<'t>(cache: &Cache, text: &'t str) -> Vec<(&'t str, Option<&'
     lines
 }
 
+/// The lines of a text (with their line breaks) that are prose, each with its byte offset: the
+/// lines of code blocks (fences included) and of HTML comment blocks are left out, as a renderer
+/// shows them, for every rule alike.
+pub fn prose_lines<'t>(cache: &Cache, text: &'t str) -> Vec<(usize, &'t str)> {
+    let markdown = parse(cache, text);
+    let mut skipped: Vec<&Range<usize>> =
+        markdown.code.iter().filter(|(_, block)| *block).map(|(r, _)| r).chain(&markdown.comments).collect();
+    skipped.sort_by_key(|r| r.start);
+    let mut skipped = skipped.into_iter().peekable();
+    let mut lines = Vec::new();
+    let mut start = 0;
+    for line in text.split_inclusive('\n') {
+        // Where the line's text begins: a fence indented in a list item starts after its indent.
+        let first = start + (line.len() - line.trim_start().len());
+        while skipped.peek().is_some_and(|r| r.end <= first) {
+            skipped.next();
+        }
+        if skipped.peek().is_none_or(|r| r.start > first) {
+            lines.push((start, line));
+        }
+        start += line.len();
+    }
+    lines
+}
+
 /// Paragraphs (blocks separated by blank lines), each with its byte offset.
 pub fn paragraphs(text: &str) -> Vec<(usize, &str)> {
     let mut found = Vec::new();
@@ -233,10 +266,18 @@ mod tests {
     #[test]
     fn masks_code_keeping_offsets() {
         let text = "use {x} here `{y}` and\n```python\nprint(f\"{z}\")\n```\n{w}\n";
-        let masked = mask_code(&Cache::default(), text);
+        let masked = prose(&Cache::default(), text);
         assert_eq!(masked.len(), text.len());
         assert!(masked.contains("{x}") && masked.contains("{w}"));
         assert!(!masked.contains("{y}") && !masked.contains("{z}"));
+    }
+
+    #[test]
+    fn prose_skips_code_and_comments() {
+        let text = "a\n<!--\n```md\nTODO\n```\n-->\n- x\n  ```sh\n  run\n  ```\nb <!-- c -->\n";
+        let kept: Vec<&str> = prose_lines(&Cache::default(), text).into_iter().map(|(at, line)| &text[at..at + line.len()]).collect();
+        assert_eq!(kept, ["a\n", "- x\n", "b <!-- c -->\n"]);
+        assert_eq!(prose(&Cache::default(), "b <!-- c --> `d`\n"), format!("b{}\n", " ".repeat(15)));
     }
 
     #[test]

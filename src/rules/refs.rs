@@ -294,7 +294,7 @@ static IMPORT: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"(?m)(?:^|[ \t])@(
 
 /// The `@path` imports of a Markdown text, with their byte ranges (the `@` included).
 pub fn import_paths(cache: &Cache, text: &str) -> Vec<(std::ops::Range<usize>, String)> {
-    let masked = markdown::mask_code(cache, text);
+    let masked = markdown::prose(cache, text);
     let mut found = Vec::new();
     for caps in IMPORT.captures_iter(&masked) {
         let Some(m) = caps.get(1) else { continue };
@@ -498,16 +498,25 @@ impl Mentioners {
         };
         let is_ident = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
         let is_path = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || matches!(c, '_' | '.' | '-'));
+        // After a name, a character of a longer name (`x.md.bak`, `x.md-old`), not a sentence's `.`.
+        let continues_name = |rest: &str| {
+            let mut next = rest.chars();
+            match next.next() {
+                Some('.') => next.next().is_some_and(|c| c.is_alphanumeric()),
+                c => c.is_some_and(|c| c.is_alphanumeric() || matches!(c, '_' | '-')),
+            }
+        };
         if let Ok(automaton) = aho_corasick::AhoCorasick::new(keys.iter().map(|(k, _)| k)) {
             for (i, text) in texts.iter().enumerate() {
                 for m in automaton.find_overlapping_iter(*text) {
                     let (before, after) = (text[..m.start()].chars().next_back(), text[m.end()..].chars().next());
                     match keys[m.pattern().as_usize()].1 {
-                        Key::Name(name) => add(format!("n:{name}"), i),
+                        // The whole name: `poc-generation.md` is not named by `phase-4-poc-generation.md`.
+                        Key::Name(name) if !is_path(before) && !continues_name(&text[m.end()..]) => add(format!("n:{name}"), i),
                         Key::Word(word) if !is_ident(before) && !is_ident(after) => add(format!("w:{word}"), i),
                         Key::FolderSlash(folder) if !is_path(after) => add(format!("f:{folder}"), i),
                         Key::FolderTick(folder) => add(format!("f:{folder}"), i),
-                        Key::Word(_) | Key::FolderSlash(_) => {}
+                        Key::Name(_) | Key::Word(_) | Key::FolderSlash(_) => {}
                     }
                 }
             }
@@ -537,6 +546,16 @@ impl Mentioners {
 
     /// The first text (in the order given) that mentions `rel` and that `keep` accepts.
     pub fn first(&self, rel: &str, keep: impl Fn(usize) -> bool) -> Option<usize> {
+        self.earliest(rel, keep, true)
+    }
+
+    /// The first text that names `rel` itself (its name, a pattern or a module word), not only its
+    /// folder: a tree drawing's `references/` says nothing about which file it leads to.
+    pub fn first_naming(&self, rel: &str, keep: impl Fn(usize) -> bool) -> Option<usize> {
+        self.earliest(rel, keep, false)
+    }
+
+    fn earliest(&self, rel: &str, keep: impl Fn(usize) -> bool, folders: bool) -> Option<usize> {
         let name = rel.rsplit('/').next().unwrap_or(rel);
         let (stem, package) = module_words(rel);
         let mut lists: Vec<&[usize]> = Vec::new();
@@ -550,7 +569,7 @@ impl Mentioners {
             key(format!("w:{word}"));
         }
         let mut folder = rel;
-        while let Some((parent, _)) = folder.rsplit_once('/') {
+        while let Some((parent, _)) = folder.rsplit_once('/').filter(|_| folders) {
             key(format!("f:{parent}"));
             folder = parent;
         }
@@ -598,8 +617,10 @@ impl MentionGlobs {
         let mut patterns: Vec<&str> = GLOB
             .find_iter(&prose)
             .map(|g| g.as_str().trim_start_matches("./"))
-            // A pattern of wildcards, dots and slashes only would match anything.
-            .filter(|p| !p.trim_matches(['*', '/', '.']).is_empty())
+            // A pattern of wildcards, dots and slashes only would match anything; one without `/`
+            // is a file name only with an extension's dot (`*.md`, `api-*.md`): `*Run the poc*`
+            // or `**Note**` is emphasis, which a code block leaves unparsed.
+            .filter(|p| !p.trim_matches(['*', '/', '.']).is_empty() && (p.contains('/') || p.trim_matches('*').contains('.')))
             .collect();
         patterns.sort_unstable();
         patterns.dedup();
@@ -638,6 +659,10 @@ mod tests {
         assert!(!mentions(text, "rules/bundle-core.md"));
         assert!(mentions("Read `rules/bundle-*.md`.", "rules/bundle-core.md"));
         assert_eq!(bundle_mentions(&Cache::default(), "Run **scripts/run.py** now.")[0].1, "scripts/run.py");
+        // In a code block emphasis is not parsed: bold and italic words there are no file names.
+        let template = "```markdown\n*Run the poc* and **Report**\n```\n";
+        assert!(!mentions(template, "references/poc-generation.md") && !mentions(template, "references/report-notes.md"));
+        assert!(mentions("```sh\ncat *.md\n```\n", "references/poc-generation.md"));
     }
 
     #[test]
@@ -662,5 +687,15 @@ mod tests {
         assert!(mentions("from validators import X", "scripts/office/validators/base.py"));
         assert!(mentions("from helpers import clean", "scripts/helpers.py"));
         assert!(!mentions("the helper module", "scripts/helpers.py"));
+        // Whole names only: a longer hyphenated name does not name the shorter one.
+        assert!(!mentions("Read `references/phase-4-poc-generation.md`.", "references/poc-generation.md"));
+        assert!(!mentions("Keep poc-generation.md.bak out.", "references/poc-generation.md"));
+        assert!(mentions("Then read poc-generation.md.", "references/poc-generation.md"));
+        assert!(mentions("(see references/poc-generation.md)", "references/poc-generation.md"));
+        // A folder drawn in a tree mentions every file in it, but a text naming the file is the one
+        // that leads to it.
+        let texts = ["```\nmy-skill/\n└── references/\n```\n", "Read `references/x.md` first."];
+        let found = Mentioners::new(&Cache::default(), &texts, &["references/x.md"]);
+        assert_eq!((found.first("references/x.md", |_| true), found.first_naming("references/x.md", |_| true)), (Some(0), Some(1)));
     }
 }

@@ -653,3 +653,42 @@ fn stdin_is_checked_as_the_file_it_names() {
     assert_eq!(out.status.code(), Some(0));
     assert!(String::from_utf8_lossy(&out.stderr).contains("`notes.txt` is not an agent file ctxc knows"));
 }
+
+#[test]
+fn an_unknown_key_in_many_files_is_one_finding() {
+    let skill = |name: &str| {
+        format!("---\nname: {name}\ndescription: Summarize release notes into a changelog entry. Use for releases.\nversion: \"1.0\"\n---\nBody.\n")
+    };
+    let (a, b, c, d) = (skill("a"), skill("b"), skill("c"), skill("d"));
+    let dir = project(&[("skills/a/SKILL.md", &a), ("skills/b/SKILL.md", &b), ("skills/c/SKILL.md", &c), ("other/skills/d/SKILL.md", &d)]);
+    let unknown = |json: &Value| -> Vec<Value> {
+        json["diagnostics"].as_array().expect("diagnostics").iter().filter(|d| d["code"] == "SKILL011").cloned().collect()
+    };
+    let json = stdout_json(&ctxc_in(dir.path(), &["check", "--format", "json"]));
+    let found = unknown(&json);
+    assert_eq!(found.len(), 1, "one per key: {found:?}");
+    let grouped = &found[0];
+    assert_eq!(grouped["file"], "other/skills/d/SKILL.md", "the first in path order");
+    assert!(grouped["message"].as_str().expect("message").ends_with("(and 3 more files)"), "{grouped}");
+    let places: Vec<(&str, u64)> = grouped["related"]
+        .as_array()
+        .expect("related")
+        .iter()
+        .map(|r| (r["file"].as_str().expect("file"), r["line"].as_u64().expect("line")))
+        .collect();
+    assert_eq!(places, [("skills/a/SKILL.md", 4), ("skills/b/SKILL.md", 4), ("skills/c/SKILL.md", 4)]);
+    // The fix still edits every file, and `--fix --unsafe-fixes` removes the key from each.
+    let edited: Vec<&str> = grouped["fix"]["edits"].as_array().expect("edits").iter().map(|e| e["file"].as_str().expect("file")).collect();
+    assert_eq!(edited, ["other/skills/d/SKILL.md", "skills/a/SKILL.md", "skills/b/SKILL.md", "skills/c/SKILL.md"]);
+    // SARIF carries the other places as related locations; `--no-group` reports each file.
+    let sarif = stdout_json(&ctxc_in(dir.path(), &["check", "--format", "sarif", "--select", "SKILL011"]));
+    let related = sarif["runs"][0]["results"][0]["relatedLocations"].as_array().expect("relatedLocations");
+    assert_eq!(related.len(), 3, "{sarif}");
+    let json = stdout_json(&ctxc_in(dir.path(), &["check", "--format", "json", "--no-group"]));
+    assert_eq!(unknown(&json).len(), 4);
+    let out = ctxc_in(dir.path(), &["check", "--fix", "--unsafe-fixes", "--select", "SKILL011"]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    for file in ["skills/a/SKILL.md", "skills/b/SKILL.md", "skills/c/SKILL.md", "other/skills/d/SKILL.md"] {
+        assert!(!std::fs::read_to_string(dir.path().join(file)).expect("read").contains("version"), "{file}");
+    }
+}

@@ -82,6 +82,20 @@ fn result(d: &Diagnostic, code: Code, report: &CheckReport, paths: &Paths) -> Va
     if let Some(loc) = location(d, report, paths) {
         r["locations"] = json!([loc]);
     }
+    // The other places of a grouped finding (the same unknown key in more files).
+    let related: Vec<Value> = d
+        .related
+        .iter()
+        .filter_map(|place| {
+            let at = Diagnostic::finding("").in_file(&place.file).at(place.span.clone());
+            let mut loc = location(&at, report, paths)?;
+            loc["message"] = json!({ "text": place.message });
+            Some(loc)
+        })
+        .collect();
+    if !related.is_empty() {
+        r["relatedLocations"] = json!(related);
+    }
     r
 }
 

@@ -51,7 +51,8 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
             };
             let mut d = Diagnostic::finding(format!("`{key}` is not a subagent field; Claude Code ignores it"))
                 .in_file(&doc.file)
-                .at(doc.key_span(key));
+                .at(doc.key_span(key))
+                .groupable();
             d = match suggestion {
                 Some(s) => d.help(format!("did you mean `{s}`?")),
                 None => d.help("remove it, or move what it says into the description or the prompt"),

@@ -2,7 +2,7 @@
 
 use crate::agent_files::FileKind;
 use crate::rules::claude::{argument_refs, field, fields};
-use crate::rules::markdown::mask_code;
+use crate::rules::markdown::prose;
 use crate::rules::prelude::*;
 
 pub const RULE: Definition = Definition {
@@ -33,7 +33,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         if field(&fields, "argument-hint").is_some() {
             continue;
         }
-        let prose = mask_code(cx.root.cache(), doc.body());
+        let prose = prose(cx.root.cache(), doc.body());
         let Some((range, name)) = argument_refs(&prose).into_iter().find(|(_, n)| n.len() == 2) else { continue };
         let start = doc.body_start();
         findings.push(

@@ -56,7 +56,8 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
             };
             let d = Diagnostic::finding(format!("`{key}` is not a slash command field; Claude Code ignores it"))
                 .in_file(&doc.file)
-                .at(field.key_span.clone());
+                .at(field.key_span.clone())
+                .groupable();
             findings.push(match suggestion {
                 Some(s) => d.help(format!("did you mean `{s}`?")),
                 None => d.help("remove it; say what it means in the description or the prompt"),

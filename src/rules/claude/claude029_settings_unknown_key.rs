@@ -93,7 +93,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
                 _ => "remove it".to_string(),
             };
             findings.push(at_key(
-                Diagnostic::finding(format!("`{key}` is not a Claude Code setting; it is ignored")).help(help),
+                Diagnostic::finding(format!("`{key}` is not a Claude Code setting; it is ignored")).help(help).groupable(),
                 doc,
                 &[Step::Key(key)],
             ));

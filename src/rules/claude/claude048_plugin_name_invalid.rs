@@ -9,11 +9,13 @@ use crate::rules::prelude::*;
 
 pub const RULE: Definition = Definition {
     severity: Severity::Error,
-    summary: "A plugin's `name` (in `plugin.json` or a marketplace entry) is not kebab-case: lowercase letters and digits in hyphen-separated words, starting with a letter.",
-    why: "Plugin names must match `^[a-z][a-z0-9]*(-[a-z0-9]+)*$`: they become part of every command's and agent's \
+    summary: "A plugin's `name` (in `plugin.json` or a marketplace entry) is not kebab-case: lowercase letters and digits in hyphen-separated words.",
+    why: "Plugin names are kebab-case (`^[a-z0-9]+(-[a-z0-9]+)*$`): they become part of every command's and agent's \
           namespace (`/my-plugin:review`) and of the install id `name@marketplace`. Spaces, capitals or underscores \
           fail validation. Source: `anthropics/claude-code:plugins/plugin-dev/skills/plugin-structure/references/manifest-reference.md` \
-          (name format).",
+          (name format). A leading digit is accepted: Claude Code lists and installs \
+          `42crunch-api-security-testing@claude-plugins-official` from Anthropic's own marketplace, so only the \
+          kebab-case shape is checked, not the first character.",
     fails: Example { file: ".claude-plugin/plugin.json", text: "{\n  \"name\": \"Review_Helpers\",\n  \"version\": \"1.0.0\"\n}\n" },
     passes: Example { file: ".claude-plugin/plugin.json", text: "{\n  \"name\": \"review-helpers\",\n  \"version\": \"1.0.0\"\n}\n" },
     notes: "The attached fix (unsafe: it renames the plugin) writes the name in kebab-case.",
@@ -21,11 +23,7 @@ pub const RULE: Definition = Definition {
 };
 
 pub fn kebab(name: &str) -> bool {
-    let mut words = name.split('-');
-    words
-        .next()
-        .is_some_and(|w| w.starts_with(|c: char| c.is_ascii_lowercase()) && w.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit()))
-        && words.all(|w| !w.is_empty() && w.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit()))
+    name.split('-').all(|w| !w.is_empty() && w.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit()))
 }
 
 fn check(cx: &Context) -> Vec<Diagnostic> {
@@ -68,6 +66,8 @@ mod tests {
     #[test]
     fn kebab_names() {
         assert!(kebab("review-helpers") && kebab("a11y") && kebab("x"));
-        assert!(!kebab("Review") && !kebab("a--b") && !kebab("1x") && !kebab("a_b") && !kebab("a-"));
+        // The shape of a plugin in Anthropic's official marketplace: a company name starting with digits.
+        assert!(kebab("42crunch-api-security-testing") && kebab("1x"));
+        assert!(!kebab("Review") && !kebab("a--b") && !kebab("a_b") && !kebab("a-") && !kebab("-a"));
     }
 }

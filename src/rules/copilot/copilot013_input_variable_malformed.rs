@@ -6,7 +6,7 @@ use regex::Regex;
 
 use crate::agent_files::FileKind;
 use crate::rules::copilot::parsed;
-use crate::rules::markdown::mask_code;
+use crate::rules::markdown::prose;
 use crate::rules::prelude::*;
 
 static INPUT: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\$\{\s*inputs?\s*(?::([^}\n]*))?\}").expect("constant pattern")); // ok: literal
@@ -35,7 +35,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
     for doc in parsed(cx, FileKind::CopilotPrompt) {
         let start = doc.body_start();
-        let masked = mask_code(cx.root.cache(), doc.body());
+        let masked = prose(cx.root.cache(), doc.body());
         for caps in INPUT.captures_iter(&masked) {
             let Some(whole) = caps.get(0) else { continue };
             let text = whole.as_str();

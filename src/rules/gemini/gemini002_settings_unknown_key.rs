@@ -61,7 +61,8 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
                     .in_file(&doc.file)
                     .at(Some(span.clone()))
                     .label("unknown key")
-                    .help(help),
+                    .help(help)
+                    .groupable(),
             );
         }
     }

@@ -1,6 +1,6 @@
 //! INSTR001: a routing description too short to choose on.
 
-use crate::rules::instructions::descriptions;
+use crate::rules::instructions::{descriptions, word_count};
 use crate::rules::prelude::*;
 
 /// Descriptions with fewer words than this give a router nothing to match.
@@ -20,7 +20,8 @@ pub const RULE: Definition = Definition {
         file: ".claude/agents/reviewer.md",
         text: "---\nname: reviewer\ndescription: Reviews a diff for bugs and missing tests. Use after code changes, before committing.\n---\nReview the diff for bugs.\n",
     },
-    notes: "Empty descriptions are left to the rules for missing fields. Cursor rules are checked only when the agent \
+    notes: "Words are counted by Unicode word boundaries, so a Japanese or Chinese description written without spaces \
+            counts each ideograph or kana run, not one word. Empty descriptions are left to the rules for missing fields. Cursor rules are checked only when the agent \
             requests them by description (no `alwaysApply: true`, no `globs`).",
     stage: Stage::Lint(check),
 };
@@ -28,7 +29,7 @@ pub const RULE: Definition = Definition {
 fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
     for d in descriptions(cx) {
-        let words = d.description.split_whitespace().count();
+        let words = word_count(&d.description);
         if words == 0 || words >= MIN_WORDS {
             continue;
         }
@@ -45,4 +46,18 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         );
     }
     findings
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{word_count, MIN_WORDS};
+
+    #[test]
+    fn counts_words_without_spaces() {
+        // Descriptions of the real shape: Japanese and Chinese skills, no spaces between words.
+        assert!(word_count("PDFファイルからテキストを抽出し、フォームに入力するスキル") >= MIN_WORDS);
+        assert!(word_count("用于审查代码变更并发现潜在问题") >= MIN_WORDS);
+        assert_eq!(word_count("PDF tools"), 2);
+        assert_eq!(word_count("Reviewer — "), 1);
+    }
 }

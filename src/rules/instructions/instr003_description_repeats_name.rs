@@ -1,7 +1,7 @@
 //! INSTR003: a routing description that only repeats the name.
 
 use crate::rules::instructions::instr001_description_too_short::MIN_WORDS;
-use crate::rules::instructions::{descriptions, normalized};
+use crate::rules::instructions::{descriptions, normalized, word_count};
 use crate::rules::prelude::*;
 
 pub const RULE: Definition = Definition {
@@ -31,7 +31,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
     for d in descriptions(cx) {
         let said = words(&d.description);
         // Shorter descriptions are INSTR001's.
-        let too_short = d.description.split_whitespace().count() < MIN_WORDS;
+        let too_short = word_count(&d.description) < MIN_WORDS;
         if said.is_empty() || too_short || said != words(&d.name) {
             continue;
         }

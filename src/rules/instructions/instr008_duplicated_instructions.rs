@@ -3,7 +3,10 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::diagnostic::Related;
+use crate::memo::Cache;
 use crate::rules::chains::{self, Member};
+use crate::rules::instructions::word_count;
+use crate::rules::markdown::prose_lines;
 use crate::rules::prelude::*;
 
 /// Lines shorter than this (after collapsing whitespace) are not compared.
@@ -22,7 +25,7 @@ pub const RULE: Definition = Definition {
         text: "# Web\n\n- Run the full test suite with `make test` before every commit.\n\n# the root AGENTS.md has the same line\n",
     },
     passes: Example { file: "web/AGENTS.md", text: "# Web\n\n- Run `npm test` in this folder for the web tests.\n" },
-    notes: "Lines outside code blocks, compared with list markers, emphasis and case removed; headings, table rules and \
+    notes: "Lines outside code blocks and HTML comments, compared with list markers, emphasis and case removed; headings, table rules and \
             lines under 40 characters (or six words) are ignored. One finding per pair of files, at the first shared \
             line of the file loaded later, with the count. In a manifest's agent, SEC007 compares the rendered prompt \
             instead.",
@@ -30,23 +33,15 @@ pub const RULE: Definition = Definition {
 };
 
 /// The comparable lines of a file: normalized text → byte range of the first one.
-fn lines(member: &Member) -> BTreeMap<String, std::ops::Range<usize>> {
+fn lines(cache: &Cache, member: &Member) -> BTreeMap<String, std::ops::Range<usize>> {
     let mut found = BTreeMap::new();
-    let mut offset = 0;
-    let mut fence = false;
-    for line in member.text.split_inclusive('\n') {
-        let start = offset;
-        offset += line.len();
+    for (start, line) in prose_lines(cache, &member.text) {
         let trimmed = line.trim();
-        if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
-            fence = !fence;
-            continue;
-        }
-        if fence || trimmed.starts_with('#') || trimmed.starts_with('|') || trimmed.starts_with("<!--") {
+        if trimmed.starts_with('#') || trimmed.starts_with('|') {
             continue;
         }
         let key = chains::normalize_line(trimmed);
-        if key.len() < MIN_CHARS || key.split(' ').count() < 6 {
+        if key.len() < MIN_CHARS || word_count(&key) < 6 {
             continue;
         }
         let lead = line.len() - line.trim_start().len();
@@ -62,7 +57,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
     let chains = chains::chains(cx);
     let mut cache: BTreeMap<&str, BTreeMap<String, std::ops::Range<usize>>> = BTreeMap::new();
     for member in chains.iter().flatten() {
-        cache.entry(&member.rel).or_insert_with(|| lines(member));
+        cache.entry(&member.rel).or_insert_with(|| lines(cx.root.cache(), member));
     }
     let mut findings = Vec::new();
     let mut reported: BTreeSet<(String, String)> = BTreeSet::new();

@@ -6,7 +6,7 @@ use std::sync::{Arc, LazyLock};
 use regex::Regex;
 
 use crate::memo::{content_hash, Cache, Kind};
-use crate::rules::markdown::mask_code;
+use crate::rules::markdown::prose;
 use crate::rules::prelude::*;
 use crate::rules::refs::markdown_files;
 
@@ -22,7 +22,8 @@ pub const RULE: Definition = Definition {
     notes: "Markers count at the start of a line (after a list marker): `TODO:`, `TODO(…)`, `FIXME:`, `TBD`, `XXX:`; and \
             anywhere outside code: `[Insert … here]`, `[Add … here]`, `[Your … here]`, and filler text (`Lorem ipsum dolor …`: \
             a checklist that names `Lorem ipsum` as something to remove is fine). Code blocks and spans are skipped \
-            (instructions about TODO comments are fine).",
+            (instructions about TODO comments are fine), and so are HTML comments, which a renderer hides (a template \
+            kept in a comment, fenced or not).",
     stage: Stage::Lint(check),
 };
 
@@ -53,14 +54,23 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
 /// share their skills and memory files, often as copies.
 fn markers(cache: &Cache, text: &str) -> Arc<[Range<usize>]> {
     cache.get_or_insert(Kind::LeftoverMarkers, content_hash(text), || {
-        let masked = mask_code(cache, text);
+        let masked = prose(cache, text);
         MARKER.captures_iter(&masked).filter_map(|caps| caps.get(1).or_else(|| caps.get(2))).map(|m| m.range()).collect()
     })
 }
 
 #[cfg(test)]
 mod tests {
-    use super::MARKER;
+    use super::{markers, Cache, MARKER};
+
+    #[test]
+    fn skips_templates_in_html_comments() {
+        let text =
+            "# Notes\n\n<!--\n```markdown\nTODO: describe it.\n[Insert name here]\n```\n-->\nText <!-- TODO: x --> here.\n\nTODO: real.\n";
+        let found = markers(&Cache::default(), text);
+        assert_eq!(found.len(), 1, "only the marker outside the comments: {found:?}");
+        assert!(text[found[0].start..].starts_with("TODO: real"));
+    }
 
     #[test]
     fn finds_markers_but_not_mentions() {

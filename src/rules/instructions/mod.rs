@@ -27,6 +27,13 @@ pub mod instr011_generic_filler;
 pub const ABOUT: &str =
     "What agent files tell the model: descriptions that can route, instructions that agree across the files one agent loads.";
 
+/// How many words a text has, by Unicode word boundaries (UAX #29): a Japanese or Chinese
+/// description written without spaces counts its words (each ideograph or kana run), not
+/// one; punctuation and symbols are no words.
+pub fn word_count(text: &str) -> usize {
+    unicode_segmentation::UnicodeSegmentation::unicode_words(text).count()
+}
+
 /// One description with what it describes.
 #[derive(Debug, Clone)]
 pub struct Described<'a> {

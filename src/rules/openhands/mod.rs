@@ -60,7 +60,7 @@ pub fn template_variables(doc: &Doc) -> Vec<(String, Range<usize>)> {
         // ok: literal
     });
     let start = doc.body_start();
-    let masked = crate::rules::markdown::mask_code(&doc.cache, doc.body());
+    let masked = crate::rules::markdown::prose(&doc.cache, doc.body());
     VARIABLE
         .captures_iter(&masked)
         .filter_map(|c| {

@@ -45,6 +45,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
                 .in_file(&skill.file)
                 .at(skill.key_span(key))
                 .label("not a specification field")
+                .groupable()
                 .help(format!("move it under `metadata` (as a string), or drop it; fields: {}", SPEC_FIELDS.join(", ")));
             if let Some(lines) = skill.entry_lines(key) {
                 d = d.fix(Fix::unsafe_(format!("remove the field `{key}`"), vec![Edit::replace(&skill.file, lines, "")]));

@@ -41,10 +41,11 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         let mentioners = Mentioners::new(cx.root.cache(), &texts, &files);
         for rel in files {
             let me = own.get(rel).copied();
-            // The earliest text mentioning it: SKILL.md when it does, otherwise the first document.
-            let Some(via) = mentioners.first(rel, |t| Some(t) != me).and_then(|t| t.checked_sub(1)).and_then(|i| documents.get(i)) else {
-                continue;
-            };
+            // The earliest text mentioning it: SKILL.md when it does (then all is well), otherwise
+            // the first document naming it, or only its folder when none names it.
+            let Some(first) = mentioners.first(rel, |t| Some(t) != me).filter(|t| *t > 0) else { continue };
+            let named = mentioners.first_naming(rel, |t| Some(t) != me).unwrap_or(first);
+            let Some(via) = named.checked_sub(1).and_then(|i| documents.get(i)) else { continue };
             let via = &via.0;
             let body = skill.body_start();
             findings.push(

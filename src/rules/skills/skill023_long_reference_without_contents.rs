@@ -22,7 +22,8 @@ pub const RULE: Definition = Definition {
         text: "---\nname: api-client\ndescription: Call the billing API. Use when the user asks about invoices.\n---\nSee [the API guide](references/api.md).\n\n# references/api.md starts with `## Contents` and a list of its sections\n",
     },
     notes: "Only `.md` files under `references/` are checked. A table of contents is a heading or bold line naming \
-            contents (`Contents`, `Table of Contents`, `TOC`, `Index`, `Sections`, `Overview`), or three list items \
+            contents (`Contents`, `Table of Contents`, `TOC`, `Index`, `Sections`; not `Overview`, which opens a summary in \
+            prose, not a list of the sections), or three list items \
             linking to `#anchors`, in the first 40 lines.",
     stage: Stage::Lint(check),
 };
@@ -55,7 +56,7 @@ fn has_contents(text: &str) -> bool {
         let t = line.trim().trim_start_matches('#').trim().trim_matches('*').trim().to_ascii_lowercase();
         let is_title = line.trim_start().starts_with('#') || line.trim_start().starts_with("**");
         is_title
-            && ["contents", "table of contents", "toc", "index", "sections", "overview", "quick navigation", "navigation"]
+            && ["contents", "table of contents", "toc", "index", "sections", "quick navigation", "navigation"]
                 .iter()
                 .any(|n| t.starts_with(n))
     });
@@ -64,4 +65,15 @@ fn has_contents(text: &str) -> bool {
         (t.starts_with("- ") || t.starts_with("* ") || t.chars().next().is_some_and(|c| c.is_ascii_digit())) && t.contains("](#")
     });
     named || anchor_items.count() >= 3
+}
+
+#[cfg(test)]
+mod tests {
+    use super::has_contents;
+
+    #[test]
+    fn an_overview_is_no_contents_list() {
+        assert!(!has_contents("# Deploying\n\n## Overview\n\nThis guide covers the deploy steps in order.\n"));
+        assert!(has_contents("# Deploying\n\n## Contents\n\n- Build\n- Ship\n"));
+    }
 }

@@ -8,7 +8,7 @@ use regex::Regex;
 
 use crate::manifest::model::StepKind;
 use crate::memo::{Cache, Kind, SharedText};
-use crate::rules::markdown::mask_code;
+use crate::rules::markdown::prose;
 use crate::rules::prelude::*;
 
 pub const RULE: Definition = Definition {
@@ -30,7 +30,7 @@ static PLACEHOLDER: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\{([A-Za-z_]
 /// repeat across modes and agents.
 fn placeholders(cache: &Cache, text: &SharedText) -> Arc<[Range<usize>]> {
     cache.get_or_insert(Kind::Placeholders, text.hash(), || {
-        let masked = mask_code(cache, text);
+        let masked = prose(cache, text);
         let bytes = masked.as_bytes();
         PLACEHOLDER
             .find_iter(&masked)
