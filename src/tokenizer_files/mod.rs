@@ -712,7 +712,13 @@ pub fn check_fits(file: &TokenizerFile, shown: &str, profile: &ModelProfile) -> 
     };
     // google-genai's LocalTokenizer counts Gemini with its one file; another of the generation
     // (Gemma 3's Hugging Face tokenizer.json, which finds its added tokens in text) counts otherwise.
-    if profile.provider == "gemini" && vocabulary.generation == generation && vocabulary.name != crate::models::GEMINI_LOCAL_VOCABULARY {
+    // A Gemma model (served by Gemini's API too) takes its own files.
+    let gemma = profile.model.rsplit('/').next().is_some_and(|name| name.contains("gemma"));
+    if profile.provider == "gemini"
+        && !gemma
+        && vocabulary.generation == generation
+        && vocabulary.name != crate::models::GEMINI_LOCAL_VOCABULARY
+    {
         return Err(format!(
             "{holds}, which counts otherwise than the {} model google-genai's LocalTokenizer counts {} with; give that file \
              (gemma3_cleaned_262144_v2.spiece.model) or leave the tokenizer out",
