@@ -111,7 +111,7 @@ pub struct TokenizerFileUsed {
     /// (`data/tokenizer-files.tsv`, by content fingerprint); counts with any other are labelled as the file's.
     pub sha256: String,
     pub known: bool,
-    /// The known release it is (`Qwen 3 tokenizer.json`), for people.
+    /// The known release it is and where it ships (`Qwen 3 (tokenizer.json), as npm … ships it`), for people.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub release: Option<String>,
     /// How the file was chosen: `--tokenizer`, the manifest's `tokenizer`, the Hugging Face

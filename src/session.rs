@@ -197,7 +197,7 @@ impl Session {
             fingerprint: file.fingerprint.clone(),
             sha256: file.sha256.clone(),
             known: file.is_known(),
-            release: file.release.map(|r| format!("{} {} {}", r.family, r.release, file.format.name())),
+            release: file.release.map(|r| format!("{} {}, as {} ships it", r.family, r.release, r.source)),
             found,
             tokenizer_config: None,
             chat_template: None,

@@ -10,9 +10,9 @@
 //! vocabularies ctxc knows with their fingerprints and the tokenizer generation
 //! (`data/tokenizer-models.tsv`) each belongs to, so a file of another family (a Llama 2
 //! tokenizer given for Llama 3) is refused, naming what was expected. The probe cannot see the
-//! rest of a file (an added token, a normalizer step), so a file is its vocabulary's tokenizer
-//! only when its bytes are a file ctxc knows (`data/tokenizer-files.tsv`, by SHA-256); any other
-//! is counted as itself, under a name of its own hash.
+//! rest of a file (an added token, a normalizer step), so a file is named as a release only when
+//! its content fingerprint ([`content`]: what decides its counts, read while it loads) is one of
+//! `data/tokenizer-files.tsv`; any other is counted as itself, under a name of its own fingerprint.
 //!
 //! A file is checked before its engine gets it: steps that could grow a text past
 //! [`MAX_GROWTH`] times its size, and normalizers the engines cannot read safely, are refused;
@@ -137,11 +137,10 @@ pub struct Release {
     pub fingerprint: &'static str,
     /// The tokenizer its counts are labelled with, a [`Vocabulary`]'s name.
     pub tokenizer: &'static str,
-    /// The model family and release it is the file of (`Qwen`, `3`), for people.
+    /// The model family and release it is the file of (`Qwen`, `3 (tokenizer.json)`), for people.
     pub family: &'static str,
     pub release: &'static str,
-    /// Where the differential tests get it, and the package and version that ships it.
-    pub file: &'static str,
+    /// The registry, package and version that ships it.
     pub source: &'static str,
 }
 
@@ -155,8 +154,8 @@ pub fn releases() -> &'static [Release] {
         lines
             .filter_map(|line| {
                 let cols: Vec<&'static str> = line.split('\t').collect();
-                let [fingerprint, tokenizer, family, release, file, source, _sha256] = cols[..] else { return None };
-                Some(Release { fingerprint, tokenizer, family, release, file, source })
+                let [fingerprint, tokenizer, family, release, _file, source, _sha256] = cols[..] else { return None };
+                Some(Release { fingerprint, tokenizer, family, release, source })
             })
             .collect()
     })
@@ -685,7 +684,7 @@ impl TokenizerFile {
         }
         let names: Vec<&str> = vocabularies().iter().map(|v| v.name).collect();
         Err(format!(
-            "a {} whose vocabulary (probe fingerprint {}) is none ctxc knows; known: {}",
+            "a {} whose vocabulary (fingerprint {}) is none ctxc knows; known: {}",
             format.name(),
             seen.join(" or "),
             names.join(", ")
