@@ -158,7 +158,7 @@ def litellm_rows(table: dict, providers: dict, cite: str) -> dict:
             continue
         rank = (name == key, key)
         if name not in found or rank < found[name][0]:
-            found[name] = (rank, (provider, *limits, f'{cite} "{key}"'))
+            found[name] = (rank, (provider, *limits, f"{cite}: {key}"))
     return {name: row for name, (_, row) in found.items()}
 
 
@@ -173,7 +173,7 @@ def langchain_rows() -> dict:
             if not window or profile.get("text_outputs") is False or EXCLUDE.search(name):
                 continue
             output = integer(profile.get("max_output_tokens")) or None
-            rows[name] = (provider, window, output, f'{cite} "{name}"')
+            rows[name] = (provider, window, output, f"{cite}: {name}")
     return rows
 
 
@@ -186,7 +186,7 @@ def open_models(table: dict, cite: str) -> dict:
         limits = litellm_limits(table.get(key, {}))
         if limits is None:
             sys.exit(f"data/open-models.tsv: {model}: {key} has no limits in {cite}")
-        rows[model] = (provider, *limits, f'{cite} "{key}"')
+        rows[model] = (provider, *limits, f"{cite}: {key}")
     return rows
 
 
