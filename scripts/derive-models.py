@@ -24,8 +24,14 @@ Sources, each row citing the one its numbers come from (package, version, key):
     8442b939a6ead479f7995b5d74d8dce488bd0966, then aider's model-metadata.json @
     5dc9490bb35f9729ef2c95d00a19ccd30c26339c), only for names no current source has.
 
-Precedence, per number: the provider's listing, then LangChain's profile, then LiteLLM (a dated
-snapshot LangChain lacks takes the profile of its undated name, as ctxc resolves such names).
+Precedence: the provider's listing, then LangChain's profile, then LiteLLM (a dated snapshot
+LangChain lacks takes the profile of its undated name, as ctxc resolves such names; a profile
+without an output limit is partial, and LiteLLM's entry is taken whole). Of the 71 chat models
+both packages have, 16 disagree: OpenAI's GPT-5.4 mini/nano and 5.6+ (LiteLLM gives the input
+limit, the context window less the output limit: 272,000 and 922,000; LangChain the window,
+400,000 and 1,050,000), GPT-4's output (4,096 vs OpenAI's 8,192), a Gemini output limit
+(1,048,576 vs 65,536), and the GPT-5 chat models (LangChain 272,000 with no output limit; LiteLLM
+and OpenAI's listing 128,000 and 16,384).
 LangChain's profiles are what LangChain-based runtimes (Deep Agents) budget with and are kept per
 model with LangChain's own corrections; LiteLLM's table is wider but its `max_input_tokens` is
 the input limit of the provider's pricing page, which for some families (OpenAI's GPT-5.4 mini
@@ -215,11 +221,12 @@ def main() -> None:
     rows = {}
     for name in set(litellm) | set(langchain):
         lite, lang = litellm.get(name), langchain.get(name) or langchain.get(undated(name))
-        if lang is None:
-            rows[name] = lite
-        elif lang[2] is None and lite is not None:
-            rows[name] = (lang[0], lang[1], lite[2], f"window {lang[3]}; output {lite[3]}")
-        elif lang[2] is not None:
+        # A profile without an output limit is a partial one (models.dev lacks the model):
+        # LiteLLM's whole entry is taken instead.
+        if lang is None or lang[2] is None:
+            if lite is not None:
+                rows[name] = lite
+        else:
             rows[name] = lang
     for name, (provider, window, output, document) in LISTED.items():
         rows[name] = (provider, window, output, document)
