@@ -634,7 +634,11 @@ mod tests {
         // Every model the table estimates from a family with a measured tokenizer is calibrated
         // (Mistral's API also serves Z.ai's GLM and the Leanstral lab model, other families).
         let other_family = |p: &&ModelProfile| ["glm", "zai-glm", "labs-leanstral"].iter().any(|f| p.model.starts_with(f));
-        for p in all().iter().filter(|p| ["anthropic", "gemini", "deepseek", "mistral"].contains(&p.provider.as_str())).filter(|p| !other_family(p)) {
+        for p in all()
+            .iter()
+            .filter(|p| ["anthropic", "gemini", "deepseek", "mistral"].contains(&p.provider.as_str()))
+            .filter(|p| !other_family(p))
+        {
             assert!(p.calibration.is_some(), "{} has no tokenizer generation", p.model);
         }
         let defined: Vec<&str> = data_rows(include_str!("../data/tokenizer-generations.tsv")).map(|c| c[0]).collect();
