@@ -582,6 +582,9 @@ mod tests {
             ("fireworks_ai/accounts/fireworks/models/llama-v3p3-70b-instruct", llama33),
             ("fireworks_ai/accounts/fireworks/models/llama-v3p1-8b-instruct", llama31),
             ("fireworks_ai/accounts/fireworks/models/qwen3-8b", qwen8),
+            ("qwen2.5:72b-instruct-q4_K_M", ("qwen2.5-72b-instruct", "qwen", Some("Qwen/Qwen2.5-72B-Instruct"))),
+            ("gemma3:27b", ("gemma-3-27b-it", "gemma-3", Some("google/gemma-3-27b-it"))),
+            ("ollama/llama3.2", ("llama-3.2-3b-instruct", "llama-3", Some("meta-llama/Llama-3.2-3B-Instruct"))),
             // a host's own row, when the table has one: its window, the release's tokenizer
             ("groq/llama-3.3-70b-versatile", ("llama-3.3-70b-versatile", "llama-3", Some("meta-llama/Llama-3.3-70B-Instruct"))),
             ("groq/qwen/qwen3-32b", ("qwen/qwen3-32b", "qwen", Some("Qwen/Qwen3-32B"))),
@@ -593,7 +596,7 @@ mod tests {
             assert_eq!(repository(&p.model), repo, "{written}: its tokenizer file is looked for in its repository");
         }
         // A tag, size or release the table does not name stays unknown (MAN011), never a neighbour.
-        for unknown in ["qwen3:4b", "llama3.1:405b", "ollama/mistral-nemo-custom", "llama9:8b"] {
+        for unknown in ["qwen3:0.6b", "llama3.1:405b", "ollama/mistral-nemo-custom", "llama9:8b"] {
             assert!(!profile(unknown).known, "{unknown} should stay unknown");
         }
     }

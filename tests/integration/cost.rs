@@ -334,6 +334,6 @@ fn open_weight_names_cost_as_their_release() {
         assert_eq!(profile["max_input_tokens"], window, "{written}");
         assert!(profile["calibration"]["generation"].is_string(), "{written}: calibrated by its family's tokenizer");
     }
-    let out = ctxc(&[&args[..], &["--model", "ollama/qwen3:4b"]].concat());
+    let out = ctxc(&[&args[..], &["--model", "ollama/qwen3:0.6b"]].concat());
     assert!(String::from_utf8_lossy(&out.stderr).contains("MAN011"), "{}", String::from_utf8_lossy(&out.stderr));
 }
