@@ -419,6 +419,9 @@ fn candidates(model: &str) -> Vec<String> {
     let forms: Vec<String> = match name.split_once('@') {
         Some((head, date)) => vec![format!("{head}-{date}"), head.to_string()],
         None => match name.split_once(':') {
+            // An Ollama size tag (`deepseek-r1:8b`, a distilled 8B) names another release than
+            // the bare name: only data/model-names.tsv maps it.
+            Some((head, tag)) if is_size(tag) => vec![format!("{head}-{tag}")],
             Some((head, tag)) => vec![format!("{head}-{tag}"), head.to_string()],
             None => vec![name.clone()],
         },
@@ -432,6 +435,13 @@ fn candidates(model: &str) -> Vec<String> {
         push(unlabelled);
     }
     out
+}
+
+/// Whether an Ollama tag begins with a parameter count (`8b`, `0.6b`, `8x7b`, `270m-it-qat`).
+fn is_size(tag: &str) -> bool {
+    let size = tag.split('-').next().unwrap_or(tag);
+    let Some(number) = size.strip_suffix(['b', 'm']) else { return false };
+    !number.is_empty() && number.chars().all(|c| c.is_ascii_digit() || c == '.' || c == 'x')
 }
 
 /// `name` without a Bedrock version suffix (`-v1`, `-v2`, or gpt-oss's `-1`).
@@ -585,6 +595,7 @@ mod tests {
             ("qwen2.5:72b-instruct-q4_K_M", ("qwen2.5-72b-instruct", "qwen", Some("Qwen/Qwen2.5-72B-Instruct"))),
             ("gemma3:27b", ("gemma-3-27b-it", "gemma-3", Some("google/gemma-3-27b-it"))),
             ("ollama/llama3.2", ("llama-3.2-3b-instruct", "llama-3", Some("meta-llama/Llama-3.2-3B-Instruct"))),
+            ("ollama/deepseek-r1:671b", ("deepseek-r1", "deepseek", Some("deepseek-ai/DeepSeek-R1"))),
             // a host's own row, when the table has one: its window, the release's tokenizer
             ("groq/llama-3.3-70b-versatile", ("llama-3.3-70b-versatile", "llama-3", Some("meta-llama/Llama-3.3-70B-Instruct"))),
             ("groq/qwen/qwen3-32b", ("qwen/qwen3-32b", "qwen", Some("Qwen/Qwen3-32B"))),
@@ -596,7 +607,15 @@ mod tests {
             assert_eq!(repository(&p.model), repo, "{written}: its tokenizer file is looked for in its repository");
         }
         // A tag, size or release the table does not name stays unknown (MAN011), never a neighbour.
-        for unknown in ["qwen3:0.6b", "llama3.1:405b", "ollama/mistral-nemo-custom", "llama9:8b"] {
+        // `deepseek-r1:8b` is Ollama's distilled 8B, not DeepSeek's R1: unknown until a row names it.
+        for unknown in [
+            "qwen3:0.6b",
+            "llama3.1:405b",
+            "ollama/mistral-nemo-custom",
+            "llama9:8b",
+            "deepseek-r1:8b",
+            "ollama/deepseek-r1:14b-qwen-distill-q4_K_M",
+        ] {
             assert!(!profile(unknown).known, "{unknown} should stay unknown");
         }
     }
