@@ -1,5 +1,7 @@
-//! Model profiles: context window, max output and tokenizer for 200+ chat models, from
-//! `data/models.tsv` (numbers derived from public model tables; see its header).
+//! Model profiles: context window, max output and tokenizer for 300+ chat models, from
+//! `data/models.tsv` (numbers derived from LiteLLM's and LangChain's model tables by
+//! scripts/derive-models.py, each row naming its source), and the names users write for them
+//! (`data/model-names.tsv`).
 
 use std::sync::OnceLock;
 
@@ -93,6 +95,10 @@ pub struct ModelProfile {
     /// The tokenizer file counts are made with, when the model's own was loaded.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tokenizer_file: Option<TokenizerFileUsed>,
+    /// Where the window and output limit come from (the table and key; `data/models.tsv`), empty
+    /// for an unknown model. Listed by `ctxc models`.
+    #[serde(skip)]
+    pub source: &'static str,
 }
 
 /// The model's own tokenizer file a run counts with: which file, what it holds, where it was found.
@@ -299,7 +305,7 @@ pub fn all() -> &'static [ModelProfile] {
 fn parse_table(text: &'static str) -> Vec<ModelProfile> {
     data_rows(text)
         .filter_map(|cols| {
-            let [model, provider, input, output, tokenizer] = cols[..] else { return None };
+            let [model, provider, input, output, tokenizer, source] = cols[..] else { return None };
             let tokenizer = Tokenizer::parse(tokenizer)?;
             Some(ModelProfile {
                 model: model.to_string(),
@@ -312,6 +318,7 @@ fn parse_table(text: &'static str) -> Vec<ModelProfile> {
                 calibration: (!tokenizer.is_exact()).then(|| calibration(model)).flatten(),
                 written_as: None,
                 tokenizer_file: None,
+                source,
             })
         })
         .collect()
@@ -339,6 +346,7 @@ pub fn profile(model: &str) -> ModelProfile {
             written_as: None,
             calibration: None,
             tokenizer_file: None,
+            source: "",
         },
     }
 }
@@ -355,14 +363,38 @@ pub fn profile(model: &str) -> ModelProfile {
 ///   writes them; an Ollama tag (`gpt-oss:120b`): a dash;
 /// - a dated or `-latest` name the table lacks: the undated name;
 /// - a bare name the table keeps under an organisation (`gpt-oss-120b`): that row, when only one
-///   row ends so.
+///   row ends so;
+/// - a host's id or an Ollama tag for an open-weight release (`llama-v3p3-70b-instruct`,
+///   `qwen3:8b`): the row `data/model-names.tsv` names.
+///
+/// A host's prefix on a name the table keeps for that host (`groq/qwen/qwen3-32b`) names the
+/// host's row (`qwen/qwen3-32b`, provider `groq`); other prefixes are dropped.
 pub fn resolve(model: &str) -> Option<&'static ModelProfile> {
     let table = all();
     let exact = |name: &str| table.binary_search_by(|p| p.model.as_str().cmp(name)).ok().map(|i| &table[i]);
     if let Some(p) = exact(model) {
         return Some(p);
     }
-    candidates(model).iter().find_map(|name| exact(name).or_else(|| by_last_segment(name)))
+    let lower = model.trim().to_ascii_lowercase();
+    if let Some(p) = lower.split_once('/').and_then(|(host, rest)| exact(rest).filter(|p| p.provider == host)) {
+        return Some(p);
+    }
+    candidates(model).iter().find_map(|name| exact(name).or_else(|| by_last_segment(name))).or_else(|| named(&lower).and_then(exact))
+}
+
+/// The row `data/model-names.tsv` gives the last segment of `lower` (a lowercased name), as
+/// written or as an Ollama `NAME:SIZE` or `NAME:latest`.
+fn named(lower: &str) -> Option<&'static str> {
+    static NAMES: OnceLock<Vec<(&'static str, &'static str)>> = OnceLock::new();
+    let names = NAMES.get_or_init(|| {
+        data_rows(include_str!("../data/model-names.tsv")).filter_map(|cols| Some((*cols.first()?, *cols.get(1)?))).collect()
+    });
+    let name = lower.rsplit('/').next().unwrap_or(lower);
+    let forms = match name.split_once(':') {
+        Some((head, tag)) => vec![name.to_string(), format!("{head}:{}", tag.split('-').next().unwrap_or(tag))],
+        None => vec![name.to_string(), format!("{name}:latest")],
+    };
+    forms.iter().find_map(|form| names.iter().find(|(written, _)| written == form).map(|(_, model)| *model))
 }
 
 /// Vendors whose Bedrock ids are `VENDOR.MODEL`.
@@ -392,6 +424,9 @@ fn candidates(model: &str) -> Vec<String> {
     let forms: Vec<String> = match name.split_once('@') {
         Some((head, date)) => vec![format!("{head}-{date}"), head.to_string()],
         None => match name.split_once(':') {
+            // An Ollama size tag (`deepseek-r1:8b`, a distilled 8B) names another release than
+            // the bare name: only data/model-names.tsv maps it.
+            Some((head, tag)) if is_size(tag) => vec![format!("{head}-{tag}")],
             Some((head, tag)) => vec![format!("{head}-{tag}"), head.to_string()],
             None => vec![name.clone()],
         },
@@ -405,6 +440,13 @@ fn candidates(model: &str) -> Vec<String> {
         push(unlabelled);
     }
     out
+}
+
+/// Whether an Ollama tag begins with a parameter count (`8b`, `0.6b`, `8x7b`, `270m-it-qat`).
+fn is_size(tag: &str) -> bool {
+    let size = tag.split('-').next().unwrap_or(tag);
+    let Some(number) = size.strip_suffix(['b', 'm']) else { return false };
+    !number.is_empty() && number.chars().all(|c| c.is_ascii_digit() || c == '.' || c == 'x')
 }
 
 /// `name` without a Bedrock version suffix (`-v1`, `-v2`, or gpt-oss's `-1`).
@@ -520,6 +562,87 @@ mod tests {
     }
 
     #[test]
+    fn open_weight_names_resolve_to_their_release_and_tokenizer() {
+        // (written, row, tokenizer generation, Hugging Face repository of its tokenizer)
+        let llama31 = ("llama-3.1-8b-instruct", "llama-3", Some("meta-llama/Llama-3.1-8B-Instruct"));
+        let llama33 = ("llama-3.3-70b-instruct", "llama-3", Some("meta-llama/Llama-3.3-70B-Instruct"));
+        let qwen8 = ("qwen3-8b", "qwen", Some("Qwen/Qwen3-8B"));
+        let qwen32 = ("qwen3-32b", "qwen", Some("Qwen/Qwen3-32B"));
+        let deepseek = ("deepseek-v3", "deepseek", Some("deepseek-ai/DeepSeek-V3"));
+        for (written, (row, generation, repo)) in [
+            // Ollama tags, with and without the host prefix, a variant or the implied `latest`
+            ("ollama/qwen3:8b", qwen8),
+            ("qwen3:8b", qwen8),
+            ("ollama_chat/qwen3:8b-q4_K_M", qwen8),
+            ("qwen3", qwen8),
+            ("qwen3:32b", qwen32),
+            ("ollama/llama3.1:8b", llama31),
+            ("llama3.1:8b-instruct-q4_K_M", llama31),
+            ("llama3.1", llama31),
+            ("llama3.3:70b", llama33),
+            // Hugging Face repository ids
+            ("meta-llama/Llama-3.3-70B-Instruct", llama33),
+            ("meta-llama/Llama-3.1-8B-Instruct", llama31),
+            ("meta-llama/Meta-Llama-3.1-8B-Instruct", llama31),
+            ("Qwen/Qwen3-32B", qwen32),
+            ("Qwen/Qwen3-8B", qwen8),
+            ("deepseek-ai/DeepSeek-V3", deepseek),
+            // hosts and gateways
+            ("openrouter/meta-llama/llama-3.3-70b-instruct", llama33),
+            ("openrouter/meta-llama/llama-3.3-70b-instruct:free", llama33),
+            ("openrouter/qwen/qwen3-32b", qwen32),
+            ("together_ai/meta-llama/Llama-3.3-70B-Instruct-Turbo", llama33),
+            ("together_ai/meta-llama/Meta-Llama-3.1-8B-Instruct-Turbo", llama31),
+            ("together_ai/deepseek-ai/DeepSeek-V3", deepseek),
+            ("fireworks_ai/accounts/fireworks/models/llama-v3p3-70b-instruct", llama33),
+            ("fireworks_ai/accounts/fireworks/models/llama-v3p1-8b-instruct", llama31),
+            ("fireworks_ai/accounts/fireworks/models/qwen3-8b", qwen8),
+            ("qwen2.5:72b-instruct-q4_K_M", ("qwen2.5-72b-instruct", "qwen", Some("Qwen/Qwen2.5-72B-Instruct"))),
+            ("gemma3:27b", ("gemma-3-27b-it", "gemma-3", Some("google/gemma-3-27b-it"))),
+            ("ollama/llama3.2", ("llama-3.2-3b-instruct", "llama-3", Some("meta-llama/Llama-3.2-3B-Instruct"))),
+            ("ollama/deepseek-r1:671b", ("deepseek-r1", "deepseek", Some("deepseek-ai/DeepSeek-R1"))),
+            // a host's own row, when the table has one: its window, the release's tokenizer
+            ("groq/llama-3.3-70b-versatile", ("llama-3.3-70b-versatile", "llama-3", Some("meta-llama/Llama-3.3-70B-Instruct"))),
+            ("groq/qwen/qwen3-32b", ("qwen/qwen3-32b", "qwen", Some("Qwen/Qwen3-32B"))),
+        ] {
+            let p = profile(written);
+            assert!(p.known, "{written} should resolve");
+            assert_eq!(p.model, row, "{written}");
+            assert_eq!(p.calibration.map(|c| c.generation), Some(generation), "{written}: calibrated by its tokenizer generation");
+            assert_eq!(repository(&p.model), repo, "{written}: its tokenizer file is looked for in its repository");
+        }
+        // A tag, size or release the table does not name stays unknown (MAN011), never a neighbour.
+        // `deepseek-r1:8b` is Ollama's distilled 8B, not DeepSeek's R1: unknown until a row names it.
+        for unknown in [
+            "qwen3:0.6b",
+            "llama3.1:405b",
+            "ollama/mistral-nemo-custom",
+            "llama9:8b",
+            "deepseek-r1:8b",
+            "ollama/deepseek-r1:14b-qwen-distill-q4_K_M",
+        ] {
+            assert!(!profile(unknown).known, "{unknown} should stay unknown");
+        }
+    }
+
+    #[test]
+    fn every_row_names_its_source_and_every_alias_a_row() {
+        for p in all() {
+            assert!(!p.source.is_empty(), "{} has no source", p.model);
+        }
+        for row in data_rows(include_str!("../data/model-names.tsv")) {
+            let [written, model, source] = row[..] else { panic!("three columns: {row:?}") };
+            assert!(resolve(model).is_some_and(|p| p.model == model), "{written} names {model}, not a row of data/models.tsv");
+            assert!(!source.is_empty() && written == written.to_ascii_lowercase(), "{written}: lowercase, with a source");
+        }
+        // The windows issue 49 found wrong (1,050,000): LangChain's profile and OpenAI's listing.
+        for model in ["gpt-5.4-mini", "gpt-5.4-nano", "gpt-5.4-mini-2026-03-17"] {
+            assert_eq!((profile(model).max_input_tokens, profile(model).max_output_tokens), (400_000, 128_000), "{model}");
+        }
+        assert_eq!(profile("deepseek-v4-pro").max_output_tokens, 393_216, "DeepSeek V4's 384K output");
+    }
+
+    #[test]
     fn estimated_families_are_calibrated_by_tokenizer_generation() {
         let generation = |model: &str| profile(model).calibration.map(|c| c.generation);
         assert_eq!(generation("claude-sonnet-4-5"), Some("claude-3"));
@@ -535,8 +658,14 @@ mod tests {
         assert_eq!(sonnet.scale(4_917), 5_900);
         assert_eq!(sonnet.band(5_900), (5_310, 6_490));
         assert!(profile("claude-sonnet-4-5").method().contains("× 1.20") && profile("claude-sonnet-4-5").method().contains("±10 %"));
-        // Every model the table estimates from a family with a measured tokenizer is calibrated.
-        for p in all().iter().filter(|p| ["anthropic", "gemini", "deepseek", "mistral"].contains(&p.provider.as_str())) {
+        // Every model the table estimates from a family with a measured tokenizer is calibrated
+        // (Mistral's API also serves Z.ai's GLM and the Leanstral lab model, other families).
+        let other_family = |p: &&ModelProfile| ["glm", "zai-glm", "labs-leanstral"].iter().any(|f| p.model.starts_with(f));
+        for p in all()
+            .iter()
+            .filter(|p| ["anthropic", "gemini", "deepseek", "mistral"].contains(&p.provider.as_str()))
+            .filter(|p| !other_family(p))
+        {
             assert!(p.calibration.is_some(), "{} has no tokenizer generation", p.model);
         }
         let defined: Vec<&str> = data_rows(include_str!("../data/tokenizer-generations.tsv")).map(|c| c[0]).collect();

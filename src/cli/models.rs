@@ -40,6 +40,8 @@ enum ModelsFormat {
 struct OnThisMachine<'a> {
     #[serde(flatten)]
     profile: &'a ctxc::models::ModelProfile,
+    /// The table and key the window and output limit come from (`data/models.tsv`).
+    source: &'a str,
     /// For a model whose family's tokenizer file ctxc can load: where it was found, or where
     /// ctxc looked.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -77,7 +79,7 @@ pub fn run(args: ModelsArgs) -> u8 {
                     Some(Discovery::Found(found)) => found.template_file().map(std::path::Path::to_path_buf),
                     _ => None,
                 };
-                OnThisMachine { profile, tokenizer_file: tokenizer_file.clone(), chat_template }
+                OnThisMachine { profile, source: profile.source, tokenizer_file: tokenizer_file.clone(), chat_template }
             })
             .collect();
         super::output::print_json(&ctxc::report::escape::json_text(&rows));

@@ -313,3 +313,27 @@ fn model_costs_the_agent_for_another_model() {
     let rendered = json(&["render", "examples/agents/zeus", "--mode", "ask", "--format", "json", "--model", "gpt-4.1"]);
     assert_eq!(rendered["model"], "gpt-4.1");
 }
+
+/// Open-weight models as Ollama, Hugging Face and hosts name them resolve to the release's
+/// profile, without MAN011, and keep the name as written; a size no row names stays unknown.
+#[test]
+fn open_weight_names_cost_as_their_release() {
+    let args = ["cost", "examples/agents/zeus", "--mode", "ask", "--scenario", "default", "--format", "json"];
+    for (written, model, window) in [
+        ("ollama/qwen3:8b", "qwen3-8b", 40_960),
+        ("ollama/llama3.1:8b", "llama-3.1-8b-instruct", 131_072),
+        ("meta-llama/Llama-3.3-70B-Instruct", "llama-3.3-70b-instruct", 131_072),
+        ("together_ai/meta-llama/Llama-3.3-70B-Instruct-Turbo", "llama-3.3-70b-instruct", 131_072),
+        ("Qwen/Qwen3-32B", "qwen3-32b", 40_960),
+    ] {
+        let out = ctxc(&[&args[..], &["--model", written]].concat());
+        assert!(!String::from_utf8_lossy(&out.stderr).contains("MAN011"), "{written}: {}", String::from_utf8_lossy(&out.stderr));
+        let report: Value = serde_json::from_slice(&out.stdout).expect("valid JSON");
+        let profile = &report["reports"][0]["model"];
+        assert_eq!((profile["model"].as_str(), profile["written_as"].as_str()), (Some(model), Some(written)));
+        assert_eq!(profile["max_input_tokens"], window, "{written}");
+        assert!(profile["calibration"]["generation"].is_string(), "{written}: calibrated by its family's tokenizer");
+    }
+    let out = ctxc(&[&args[..], &["--model", "ollama/qwen3:0.6b"]].concat());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("MAN011"), "{}", String::from_utf8_lossy(&out.stderr));
+}

@@ -5,7 +5,6 @@
 use crate::common;
 
 use std::path::Path;
-use std::process::Command;
 
 use ctxc::render::Rendered;
 use ctxc::resolve::ToolDecision;
@@ -57,28 +56,6 @@ fn the_seeds_model_profiles() {
         assert_eq!((profile.max_input_tokens, profile.max_output_tokens), (input, output), "{model}");
     }
     assert_eq!(ctxc::models::profile("zeus-unknown-model").max_input_tokens, 64_000);
-}
-
-// The model table is exactly what scripts/derive-models.py makes of the corpus's model tables
-// and the seed's profiles: a hand edit, or a corpus change not carried over, fails here.
-#[test]
-fn the_model_table_is_what_the_derivation_script_writes() {
-    let python = common::require_tool("python3");
-    let out = tempfile::tempdir().expect("tempdir");
-    let table = out.path().join("models.tsv");
-    let corpus = common::corpus().join("models");
-    let status = Command::new(python)
-        .arg(repo().join("scripts/derive-models.py"))
-        .arg("--corpus")
-        .arg(&corpus)
-        .arg("--out")
-        .arg(&table)
-        .status()
-        .expect("python3 runs");
-    assert!(status.success(), "scripts/derive-models.py failed");
-    let derived = std::fs::read_to_string(&table).expect("derived table");
-    let committed = std::fs::read_to_string(repo().join("data/models.tsv")).expect("data/models.tsv");
-    assert!(derived == committed, "data/models.tsv is stale: run `python3 scripts/derive-models.py`");
 }
 
 // Tools page, "Tool Injection & Mode Filtering": "In Ask mode, write tools are replaced with

@@ -14,5 +14,6 @@ mod chat_template;
 mod deepagents;
 mod harmony;
 mod jinja;
+mod models;
 mod tokenizer_files;
 mod zeph;
