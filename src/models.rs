@@ -117,6 +117,10 @@ pub struct TokenizerFileUsed {
     /// (`data/tokenizer-files.tsv`, by content fingerprint); counts with any other are labelled as the file's.
     pub sha256: String,
     pub known: bool,
+    /// The model's own release when the file is a known release of another one (`qwen-3` for
+    /// Qwen 2.5's rank file given for Qwen 3): its counts are the file's, not the model's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub model_tokenizer: Option<&'static str>,
     /// The known release it is and where it ships (`Qwen 3 (tokenizer.json), as npm … ships it`), for people.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub release: Option<String>,
@@ -156,6 +160,16 @@ impl ModelProfile {
                 "exact for this file only, not necessarily {}'s tokenizer: {} ({} holding the {} vocabulary, not a release ctxc \
                  knows: content fingerprint {}, {})",
                 self.model, f.path, f.format, f.vocabulary, f.fingerprint, f.found
+            ),
+            Some(f @ TokenizerFileUsed { model_tokenizer: Some(own), .. }) => format!(
+                "exact for this file only, not {}'s tokenizer: {} (the {} tokenizer, {}; {}'s own is {own}, fingerprint {}, {})",
+                self.model,
+                f.path,
+                f.vocabulary,
+                f.release.as_deref().unwrap_or(f.format),
+                self.model,
+                f.fingerprint,
+                f.found
             ),
             Some(f) => {
                 let release = f.release.as_deref().unwrap_or(f.format);
@@ -273,27 +287,36 @@ pub fn calibration(model: &str) -> Option<Calibration> {
     Some(Calibration { generation: g.name, factor_per_mille: g.factor_per_mille, band_percent: g.band_percent, method: &g.method })
 }
 
-/// A model's tokenizer generation and, when known, its Hugging Face repository.
-type TokenizerOf = (&'static str, Option<&'static str>);
+/// A model's tokenizer generation and, when known, its Hugging Face repository and its own
+/// release of the generation's tokenizer.
+type TokenizerOf = (&'static str, Option<&'static str>, Option<&'static str>);
 
-/// The rows of `data/tokenizer-models.tsv`: model prefix, then (generation, Hugging Face repository).
+/// The rows of `data/tokenizer-models.tsv`: model prefix, then (generation, Hugging Face
+/// repository, own release).
 fn tokenizer_models() -> &'static [(&'static str, TokenizerOf)] {
     static MODELS: OnceLock<Vec<(&'static str, TokenizerOf)>> = OnceLock::new();
     MODELS.get_or_init(|| {
+        let optional = |cols: &[&'static str], at: usize| cols.get(at).copied().filter(|value| *value != "-");
         data_rows(include_str!("../data/tokenizer-models.tsv"))
-            .filter_map(|cols| Some((*cols.first()?, (*cols.get(1)?, cols.get(2).copied().filter(|r| *r != "-")))))
+            .filter_map(|cols| Some((*cols.first()?, (*cols.get(1)?, optional(&cols, 2), optional(&cols, 3)))))
             .collect()
     })
 }
 
 /// The tokenizer generation of a model (`data/tokenizer-models.tsv`), when its family's is known.
 pub fn generation(model: &str) -> Option<&'static str> {
-    longest_prefix(tokenizer_models(), model).map(|(generation, _)| *generation)
+    longest_prefix(tokenizer_models(), model).map(|(generation, ..)| *generation)
 }
 
 /// The Hugging Face repository of a model's tokenizer, when the table names one.
 pub fn repository(model: &str) -> Option<&'static str> {
-    longest_prefix(tokenizer_models(), model).and_then(|(_, repository)| *repository)
+    longest_prefix(tokenizer_models(), model).and_then(|(_, repository, _)| *repository)
+}
+
+/// The model's own release of its generation's tokenizer (a vocabulary's name), when the table
+/// names one: the releases of the generation count differently.
+pub fn own_tokenizer(model: &str) -> Option<&'static str> {
+    longest_prefix(tokenizer_models(), model).and_then(|(.., own)| *own)
 }
 
 /// Every profile in the table, sorted by model name.

@@ -150,6 +150,15 @@ impl Session {
                         agent.profile.model
                     )));
                 }
+                if let Some((used, own)) = agent.profile.tokenizer_file.as_ref().and_then(|used| Some((used, used.model_tokenizer?))) {
+                    loaded.warnings.push(Diagnostic::warning(format!(
+                        "tokenizer file `{shown}` is the {} tokenizer ({}), but {} uses the {own} release, which counts some texts                          otherwise (its added tokens): its counts are this file's, not {}'s",
+                        used.vocabulary,
+                        used.release.as_deref().unwrap_or(used.format),
+                        agent.profile.model,
+                        agent.profile.model
+                    )));
+                }
                 if let Some(found) = discovered {
                     self.use_found_template(loaded, &found);
                 }
@@ -197,6 +206,7 @@ impl Session {
             fingerprint: file.fingerprint.clone(),
             sha256: file.sha256.clone(),
             known: file.is_known(),
+            model_tokenizer: crate::models::own_tokenizer(&profile.model).filter(|own| file.is_known() && *own != vocabulary.name),
             release: file.release.map(|r| format!("{} {}, as {} ships it", r.family, r.release, r.source)),
             found,
             tokenizer_config: None,

