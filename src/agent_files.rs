@@ -59,11 +59,15 @@ pub enum FileKind {
     OpenHandsMicroagent,
     /// MCP or provider tool definitions (a JSON file named on the command line).
     ToolDefinitions,
+    /// Codex project configuration: `.codex/config.toml`.
+    CodexConfig,
+    /// Kiro steering file: `.kiro/steering/*.md`.
+    KiroSteering,
 }
 
 impl FileKind {
     /// Every kind, in report order.
-    pub const ALL: [FileKind; 17] = [
+    pub const ALL: [FileKind; 19] = [
         FileKind::Skill,
         FileKind::Memory,
         FileKind::ClaudeAgent,
@@ -81,6 +85,8 @@ impl FileKind {
         FileKind::GeminiSettings,
         FileKind::OpenHandsMicroagent,
         FileKind::ToolDefinitions,
+        FileKind::CodexConfig,
+        FileKind::KiroSteering,
     ];
 
     /// The kind of a file by its path relative to the project root (`/`-separated), or `None`
@@ -124,6 +130,10 @@ impl FileKind {
             FileKind::GeminiSettings
         } else if name.ends_with(".md") && under(".openhands/microagents/") {
             FileKind::OpenHandsMicroagent
+        } else if name == "config.toml" && dir.ends_with(".codex/") {
+            FileKind::CodexConfig
+        } else if name.ends_with(".md") && dir.ends_with(".kiro/steering/") {
+            FileKind::KiroSteering
         } else {
             return None;
         };
@@ -156,10 +166,17 @@ impl FileKind {
             FileKind::GeminiSettings => "Gemini CLI settings",
             FileKind::OpenHandsMicroagent => "OpenHands microagent",
             FileKind::ToolDefinitions => "tool definitions",
+            FileKind::CodexConfig => "Codex configuration",
+            FileKind::KiroSteering => "Kiro steering file",
         }
     }
 
-    /// Whether the file is JSON (the others are Markdown, most with YAML frontmatter).
+    /// Whether the file is Markdown, most with YAML frontmatter (the others are JSON or TOML).
+    pub fn is_markdown(self) -> bool {
+        !self.is_json() && self != FileKind::CodexConfig
+    }
+
+    /// Whether the file is JSON.
     pub fn is_json(self) -> bool {
         matches!(
             self,
@@ -194,9 +211,9 @@ pub type ParsedJson = Arc<Result<Value, (usize, String)>>;
 
 impl Doc {
     pub fn new(kind: FileKind, file: String, rel: String, text: SharedText, cache: &Arc<Cache>) -> Doc {
-        let front = match kind.is_json() {
-            true => Arc::new(Err(FrontmatterError::Missing)),
-            false => cache.get_or_insert(Kind::Frontmatter, text.hash(), || Arc::new(yaml::frontmatter(&text))),
+        let front = match kind.is_markdown() {
+            false => Arc::new(Err(FrontmatterError::Missing)),
+            true => cache.get_or_insert(Kind::Frontmatter, text.hash(), || Arc::new(yaml::frontmatter(&text))),
         };
         Doc { kind, file, rel, text, front, cache: Arc::clone(cache) }
     }

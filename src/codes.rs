@@ -294,6 +294,11 @@ macro_rules! rule_table {
                 CODEX001 codex001_chain_over_budget,
                 CODEX002 codex002_override_shadows,
                 CODEX003 codex003_empty_agents_md,
+                CODEX004 codex004_config_invalid_toml,
+                CODEX005 codex005_config_unknown_key,
+                CODEX006 codex006_config_value_invalid,
+                CODEX007 codex007_mcp_server_transport,
+                CODEX008 codex008_profile_undefined,
             }
             links Links {
                 LINK001 link001_broken_link,
