@@ -300,6 +300,15 @@ macro_rules! rule_table {
                 CODEX007 codex007_mcp_server_transport,
                 CODEX008 codex008_profile_undefined,
             }
+            kiro Kiro {
+                KIRO001 kiro001_inclusion_invalid,
+                KIRO002 kiro002_inclusion_field_missing,
+                KIRO003 kiro003_unknown_field,
+                KIRO004 kiro004_pattern_ignored,
+                KIRO005 kiro005_file_match_pattern_invalid,
+                KIRO006 kiro006_empty_body,
+                KIRO007 kiro007_frontmatter_invalid,
+            }
             links Links {
                 LINK001 link001_broken_link,
                 LINK002 link002_link_outside_project,

@@ -30,6 +30,7 @@ pub mod copilot;
 pub mod cursor;
 pub mod gemini;
 pub mod instructions;
+pub mod kiro;
 pub mod links;
 pub mod manifest;
 pub mod mcp;
