@@ -13,6 +13,7 @@ use serde_json::Value;
 
 use crate::codes::Code;
 use crate::diagnostic::{Diagnostic, Sources};
+use crate::hosts::{FileSpec, Host};
 use crate::memo::{Cache, Kind, SharedText};
 use crate::project::{ProjectRoot, ReadError};
 use crate::yaml::{self, Frontmatter, FrontmatterError};
@@ -39,6 +40,12 @@ pub enum FileKind {
     ClaudePlugin,
     /// Claude Code plugin marketplace: `.claude-plugin/marketplace.json`.
     ClaudeMarketplace,
+    /// Claude Code plugin hooks: `hooks/hooks.json` in a plugin (or the file plugin.json's `hooks` names).
+    ClaudeHooks,
+    /// Claude Code plugin LSP servers: `.lsp.json` in a plugin.
+    ClaudeLsp,
+    /// Claude Code output style: `.claude/output-styles/*.md`, `output-styles/*.md` in a plugin.
+    ClaudeOutputStyle,
     /// MCP server configuration: `.mcp.json`, `.cursor/mcp.json`.
     McpConfig,
     /// Cursor project rule: `.cursor/rules/**/*.mdc`.
@@ -67,7 +74,7 @@ pub enum FileKind {
 
 impl FileKind {
     /// Every kind, in report order.
-    pub const ALL: [FileKind; 19] = [
+    pub const ALL: [FileKind; 22] = [
         FileKind::Skill,
         FileKind::Memory,
         FileKind::ClaudeAgent,
@@ -75,6 +82,9 @@ impl FileKind {
         FileKind::ClaudeSettings,
         FileKind::ClaudePlugin,
         FileKind::ClaudeMarketplace,
+        FileKind::ClaudeHooks,
+        FileKind::ClaudeLsp,
+        FileKind::ClaudeOutputStyle,
         FileKind::McpConfig,
         FileKind::CursorRule,
         FileKind::CursorRulesLegacy,
@@ -106,6 +116,8 @@ impl FileKind {
             FileKind::ClaudeCommand
         } else if matches!(name, "settings.json" | "settings.local.json") && dir.ends_with(".claude/") {
             FileKind::ClaudeSettings
+        } else if name.ends_with(".md") && under(".claude/output-styles/") {
+            FileKind::ClaudeOutputStyle
         } else if name == "plugin.json" && dir.ends_with(".claude-plugin/") {
             FileKind::ClaudePlugin
         } else if name == "marketplace.json" && dir.ends_with(".claude-plugin/") {
@@ -156,6 +168,9 @@ impl FileKind {
             FileKind::ClaudeSettings => "Claude Code settings",
             FileKind::ClaudePlugin => "Claude Code plugin manifest",
             FileKind::ClaudeMarketplace => "Claude Code plugin marketplace",
+            FileKind::ClaudeHooks => "Claude Code plugin hooks",
+            FileKind::ClaudeLsp => "Claude Code plugin LSP servers",
+            FileKind::ClaudeOutputStyle => "Claude Code output style",
             FileKind::McpConfig => "MCP server configuration",
             FileKind::CursorRule => "Cursor project rule",
             FileKind::CursorRulesLegacy => "Cursor .cursorrules",
@@ -171,6 +186,39 @@ impl FileKind {
         }
     }
 
+    /// The kind's name in the host files (`data/hosts/*.toml`) and in JSON output.
+    pub fn id(self) -> &'static str {
+        match self {
+            FileKind::Skill => "skill",
+            FileKind::Memory => "memory",
+            FileKind::ClaudeAgent => "claude-agent",
+            FileKind::ClaudeCommand => "claude-command",
+            FileKind::ClaudeSettings => "claude-settings",
+            FileKind::ClaudePlugin => "claude-plugin",
+            FileKind::ClaudeMarketplace => "claude-marketplace",
+            FileKind::ClaudeHooks => "claude-hooks",
+            FileKind::ClaudeLsp => "claude-lsp",
+            FileKind::ClaudeOutputStyle => "claude-output-style",
+            FileKind::McpConfig => "mcp-config",
+            FileKind::CursorRule => "cursor-rule",
+            FileKind::CursorRulesLegacy => "cursor-rules-legacy",
+            FileKind::CopilotInstructions => "copilot-instructions",
+            FileKind::CopilotScopedInstructions => "copilot-scoped-instructions",
+            FileKind::CopilotPrompt => "copilot-prompt",
+            FileKind::CopilotAgent => "copilot-agent",
+            FileKind::GeminiSettings => "gemini-settings",
+            FileKind::OpenHandsMicroagent => "open-hands-microagent",
+            FileKind::ToolDefinitions => "tool-definitions",
+            FileKind::CodexConfig => "codex-config",
+            FileKind::KiroSteering => "kiro-steering",
+        }
+    }
+
+    /// What `host` reads in files of this kind (`None` when it does not read them).
+    pub fn spec(self, host: &'static Host) -> Option<&'static FileSpec> {
+        host.file(self.id())
+    }
+
     /// Whether the file is Markdown, most with YAML frontmatter (the others are JSON or TOML).
     pub fn is_markdown(self) -> bool {
         !self.is_json() && self != FileKind::CodexConfig
@@ -183,6 +231,8 @@ impl FileKind {
             FileKind::ClaudeSettings
                 | FileKind::ClaudePlugin
                 | FileKind::ClaudeMarketplace
+                | FileKind::ClaudeHooks
+                | FileKind::ClaudeLsp
                 | FileKind::McpConfig
                 | FileKind::GeminiSettings
                 | FileKind::ToolDefinitions
@@ -560,6 +610,23 @@ mod tests {
             assert_eq!(doc.value_span(key).map(|r| &text[r]), Some(key));
         }
         assert_eq!(doc.body(), "name: in the body\n");
+    }
+
+    #[test]
+    fn ids_are_the_json_names_and_every_host_file_kind_is_one() {
+        for kind in FileKind::ALL {
+            assert_eq!(serde_json::to_value(kind).expect("a name"), Value::String(kind.id().into()));
+        }
+        for host in crate::hosts::all() {
+            for spec in &host.files {
+                assert!(FileKind::ALL.iter().any(|k| k.id() == spec.kind), "{}: kind `{}` is no FileKind", host.id, spec.kind);
+            }
+            for v in &host.variables {
+                for kind in &v.kinds {
+                    assert!(FileKind::ALL.iter().any(|k| k.id() == kind), "{}: variable {} in kind `{kind}`", host.id, v.name);
+                }
+            }
+        }
     }
 
     #[cfg(unix)]
