@@ -10,7 +10,11 @@ use globset::{Glob, GlobSet, GlobSetBuilder};
 use serde::Deserialize;
 
 /// The host files, embedded: (host id, text). A test checks every file of `data/hosts/` is here.
-pub const FILES: &[(&str, &str)] = &[("claude-code", include_str!("../data/hosts/claude-code.toml"))];
+pub const FILES: &[(&str, &str)] = &[
+    ("claude-code", include_str!("../data/hosts/claude-code.toml")),
+    ("codex", include_str!("../data/hosts/codex.toml")),
+    ("kiro", include_str!("../data/hosts/kiro.toml")),
+];
 
 /// The format version the files are written in.
 pub const FORMAT: u32 = 1;
@@ -131,6 +135,9 @@ pub struct FieldGroup {
     pub source: String,
     /// For deprecated or removed fields: what to write instead.
     pub replaced_by: Option<String>,
+    /// The nested table the names are keys of (`profiles.*`: of every table under `profiles`);
+    /// absent for top-level keys.
+    pub under: Option<String>,
 }
 
 /// What the host does with a field.
@@ -182,7 +189,20 @@ impl Host {
 impl FileSpec {
     /// What the host does with a field of this file, if it knows it.
     pub fn status(&self, field: &str) -> Option<Status> {
-        self.fields.iter().find(|g| g.names.iter().any(|n| n == field)).map(|g| g.status)
+        self.top_level().find(|g| g.names.iter().any(|n| n == field)).map(|g| g.status)
+    }
+
+    /// The groups of top-level fields.
+    fn top_level(&self) -> impl Iterator<Item = &FieldGroup> {
+        self.fields.iter().filter(|g| g.under.is_none())
+    }
+
+    /// The keys the host reads in the nested tables `under` names (`profiles.*`).
+    pub fn read_fields_under<'a>(&'a self, under: &'a str) -> impl Iterator<Item = &'a str> + 'a {
+        self.fields
+            .iter()
+            .filter(move |g| g.under.as_deref() == Some(under) && g.status != Status::Removed)
+            .flat_map(|g| g.names.iter().map(String::as_str))
     }
 
     /// Whether the host reads the field (required, known or deprecated).
@@ -192,12 +212,12 @@ impl FileSpec {
 
     /// The fields the host reads, in the file's order.
     pub fn read_fields(&self) -> impl Iterator<Item = &str> {
-        self.fields.iter().filter(|g| g.status != Status::Removed).flat_map(|g| g.names.iter().map(String::as_str))
+        self.top_level().filter(|g| g.status != Status::Removed).flat_map(|g| g.names.iter().map(String::as_str))
     }
 
     /// The fields without which the host does not use the file.
     pub fn required_fields(&self) -> impl Iterator<Item = &str> {
-        self.fields.iter().filter(|g| g.status == Status::Required).flat_map(|g| g.names.iter().map(String::as_str))
+        self.top_level().filter(|g| g.status == Status::Required).flat_map(|g| g.names.iter().map(String::as_str))
     }
 
     /// Whether the host accepts the file in another shape (`form`) under `root`.
@@ -300,10 +320,11 @@ mod tests {
                     problems.push(format!("{}: root `{}` is not in [roots]", f.kind, p.root));
                 }
             }
-            let mut names: Vec<&str> = f.fields.iter().flat_map(|g| g.names.iter().map(String::as_str)).collect();
+            let mut names: Vec<(Option<&str>, &str)> =
+                f.fields.iter().flat_map(|g| g.names.iter().map(|n| (g.under.as_deref(), n.as_str()))).collect();
             names.sort_unstable();
             if let Some(w) = names.windows(2).find(|w| w[0] == w[1]) {
-                problems.push(format!("{}: field `{}` listed twice", f.kind, w[0]));
+                problems.push(format!("{}: field `{}` listed twice", f.kind, w[0].1));
             }
         }
         for v in &host.variables {

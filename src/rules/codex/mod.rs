@@ -6,6 +6,7 @@ use std::ops::Range;
 use toml_edit::{ImDocument, Item, TableLike};
 
 use crate::agent_files::{Doc, FileKind};
+use crate::hosts::{self, FileSpec};
 use crate::rules::context::Context;
 
 // The rule files of this folder, one per code of the family in the table (src/codes.rs; a test
@@ -50,50 +51,13 @@ pub fn folders_down_to(dir: &str) -> Vec<&str> {
     folders
 }
 
-/// Where the facts about `config.toml` below come from: the JSON Schema Codex generates from its
-/// config types (`ConfigToml`, `ConfigProfile`, `RawMcpServerConfig`), read 2026-11-29.
-pub const CONFIG_SOURCE: &str = "openai/codex:codex-rs/core/config.schema.json@000c857e";
-
-/// The top-level keys of `config.toml` (the schema's `ConfigToml` properties).
-pub const CONFIG_KEYS: &[&str] = &[
-    "agents", "allow_login_shell", "analytics", "approval_policy", "approvals_reviewer", "apps", "apps_mcp_product_sku",
-    "audio", "auto_review", "background_terminal_max_timeout", "chatgpt_base_url", "check_for_update_on_startup",
-    "cli_auth_credentials_store", "compact_prompt", "debug", "default_permissions", "desktop", "developer_instructions",
-    "disable_paste_burst", "experimental_compact_prompt_file", "experimental_realtime_start_instructions",
-    "experimental_realtime_ws_backend_prompt", "experimental_realtime_ws_base_url", "experimental_realtime_ws_model",
-    "experimental_realtime_ws_startup_context", "experimental_thread_config_endpoint", "experimental_thread_store",
-    "experimental_use_unified_exec_tool", "features", "feedback", "file_opener", "forced_chatgpt_workspace_id",
-    "forced_login_method", "ghost_snapshot", "hide_agent_reasoning", "history", "hooks", "include_apps_instructions",
-    "include_collaboration_mode_instructions", "include_environment_context", "include_permissions_instructions",
-    "instructions", "log_dir", "marketplaces", "mcp_oauth_callback_port", "mcp_oauth_callback_url",
-    "mcp_oauth_credentials_store", "mcp_servers", "memories", "model", "model_auto_compact_token_limit",
-    "model_auto_compact_token_limit_scope", "model_catalog_json", "model_context_window", "model_instructions_file",
-    "model_provider", "model_providers", "model_reasoning_effort", "model_reasoning_summary",
-    "model_supports_reasoning_summaries", "model_verbosity", "notice", "notify", "openai_base_url", "oss_provider", "otel",
-    "permissions", "personality", "plan_mode_reasoning_effort", "plugins", "profile", "profiles",
-    "project_doc_fallback_filenames", "project_doc_max_bytes", "project_root_markers", "projects", "realtime",
-    "review_model", "sandbox_mode", "sandbox_workspace_write", "service_tier", "shell_environment_policy",
-    "show_raw_agent_reasoning", "skills", "sqlite_home", "suppress_unstable_features_warning", "tool_output_token_limit",
-    "tool_suggest", "tools", "tui", "web_search", "windows",
-];
-
-/// The keys of one `[profiles.NAME]` table (the schema's `ConfigProfile` properties).
-pub const PROFILE_KEYS: &[&str] = &[
-    "analytics", "approval_policy", "approvals_reviewer", "chatgpt_base_url", "experimental_compact_prompt_file",
-    "experimental_use_unified_exec_tool", "features", "include_apps_instructions", "include_collaboration_mode_instructions",
-    "include_environment_context", "include_permissions_instructions", "model", "model_catalog_json",
-    "model_instructions_file", "model_provider", "model_reasoning_effort", "model_reasoning_summary", "model_verbosity",
-    "oss_provider", "personality", "plan_mode_reasoning_effort", "sandbox_mode", "service_tier", "tools", "tui",
-    "web_search", "windows",
-];
-
-/// The keys of one `[mcp_servers.NAME]` table (the schema's `RawMcpServerConfig` properties).
-pub const MCP_SERVER_KEYS: &[&str] = &[
-    "args", "bearer_token_env_var", "command", "cwd", "default_tools_approval_mode", "disabled_tools", "enabled",
-    "enabled_tools", "env", "env_http_headers", "env_vars", "environment_id", "http_headers", "name", "oauth",
-    "oauth_resource", "required", "scopes", "startup_timeout_ms", "startup_timeout_sec", "supports_parallel_tool_calls",
-    "tool_timeout_sec", "tools", "url",
-];
+/// What Codex reads in `.codex/config.toml` (data/hosts/codex.toml: the keys at the top, of
+/// `[profiles.NAME]` and of `[mcp_servers.NAME]`, from the schema's `ConfigToml`, `ConfigProfile`
+/// and `RawMcpServerConfig`).
+pub fn config_spec() -> &'static FileSpec {
+    hosts::host("codex").and_then(|h| FileKind::CodexConfig.spec(h)).expect("data/hosts/codex.toml has `codex-config`")
+    // ok: embedded data, checked by a test of `hosts`
+}
 
 /// The settings whose value is one of a fixed set of strings, and the set (the schema's enums:
 /// `AskForApproval`, `SandboxMode`, `ReasoningEffort`, `ReasoningSummary`, `Verbosity`,

@@ -2,6 +2,7 @@
 //! when Kiro includes them in the context.
 
 use crate::agent_files::{Doc, FileKind};
+use crate::hosts;
 use crate::rules::context::Context;
 use crate::rules::frontmatter::has_yaml_error;
 
@@ -18,16 +19,17 @@ pub mod kiro007_frontmatter_invalid;
 /// What the family covers, in one line, for `docs/rules.md`.
 pub const ABOUT: &str = "Kiro: steering files in `.kiro/steering/` and their inclusion modes.";
 
-/// Where the facts about steering files below come from.
-pub const SOURCE: &str = "kiro.dev/docs/steering (read 2026-11-29)";
-
 /// The inclusion modes of a steering file: every request (the default), when a file matching
 /// `fileMatchPattern` is in the context, when Kiro judges the `description` relevant, or when the
 /// user names the file with `#`.
 pub const INCLUSION_MODES: [&str; 4] = ["always", "fileMatch", "auto", "manual"];
 
-/// The frontmatter fields Kiro reads in a steering file.
-pub const FIELDS: [&str; 4] = ["inclusion", "fileMatchPattern", "name", "description"];
+/// The frontmatter fields Kiro reads in a steering file (data/hosts/kiro.toml).
+pub fn fields() -> Vec<&'static str> {
+    let spec = hosts::host("kiro").and_then(|h| FileKind::KiroSteering.spec(h));
+    spec.expect("data/hosts/kiro.toml has `kiro-steering`").read_fields().collect()
+    // ok: embedded data, checked by a test of `hosts`
+}
 
 /// The steering files whose frontmatter parsed or is absent (KIRO007 reports the others).
 pub fn steering<'a>(cx: &Context<'a>) -> impl Iterator<Item = &'a Doc> {
