@@ -299,6 +299,8 @@ macro_rules! rule_table {
                 CODEX006 codex006_config_value_invalid,
                 CODEX007 codex007_mcp_server_transport,
                 CODEX008 codex008_profile_undefined,
+                CODEX009 codex009_agent_role_description_missing,
+                CODEX010 codex010_agent_role_file_missing,
             }
             kiro Kiro {
                 KIRO001 kiro001_inclusion_invalid,

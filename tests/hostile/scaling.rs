@@ -191,8 +191,9 @@ fn input(family: &str, n: usize) -> Vec<(String, String)> {
         // Codex's chain: AGENTS.md in nested folders; and one config.toml with many profiles and
         // MCP servers, each with a misspelt key and a value Codex refuses.
         "CODEX" => {
-            let mut files: Vec<(String, String)> =
-                (0..n).map(|i| (format!("{}/AGENTS.md", vec!["d"; i % 20 + 1].join("/") + &i.to_string()), format!("Rule {i}.\n"))).collect();
+            let mut files: Vec<(String, String)> = (0..n)
+                .map(|i| (format!("{}/AGENTS.md", vec!["d"; i % 20 + 1].join("/") + &i.to_string()), format!("Rule {i}.\n")))
+                .collect();
             let tables: String = (0..n)
                 .map(|i| {
                     format!("[profiles.p{i}]\nsandbox_mode = \"workspace_write\"\nmodle = \"m{i}\"\n\n[mcp_servers.s{i}]\nargs = [\"{i}\"]\ntype = \"stdio\"\n\n")

@@ -8,11 +8,11 @@ use crate::rules::prelude::*;
 
 pub const RULE: Definition = Definition {
     severity: Severity::Warning,
-    summary: "A key of `.codex/config.toml` (at the top, in a `[profiles.NAME]` or in an `[mcp_servers.NAME]` table) is not one Codex reads.",
+    summary: "A key of `.codex/config.toml` (at the top, in a `[profiles.NAME]`, `[mcp_servers.NAME]` or `[agents.NAME]` table) is not one Codex reads.",
     why: "Codex reads the keys of its configuration types and ignores the others, so a misspelt or invented key \
           (`approval-policy`, `sandbox`, an MCP server's `type`) changes nothing while looking like a setting. The \
           known keys come from the JSON Schema Codex generates from those types \
-          (openai/codex:codex-rs/core/config.schema.json@000c857e: `ConfigToml`, `ConfigProfile`, `RawMcpServerConfig`); \
+          (openai/codex:codex-rs/core/config.schema.json@000c857e: `ConfigToml`, `ConfigProfile`, `RawMcpServerConfig`, `AgentRoleToml`); \
           the lists are Codex's host model, `data/hosts/codex.toml`.",
     fails: Example { file: ".codex/config.toml", text: "approval-policy = \"on-request\"\n\n[mcp_servers.docs]\ntype = \"stdio\"\ncommand = \"docs-mcp\"\n" },
     passes: Example { file: ".codex/config.toml", text: "approval_policy = \"on-request\"\n\n[mcp_servers.docs]\ncommand = \"docs-mcp\"\n" },
@@ -42,6 +42,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
     let top: Vec<&str> = spec.read_fields().collect();
     let profile_keys: Vec<&str> = spec.read_fields_under("profiles.*").collect();
     let server_keys: Vec<&str> = spec.read_fields_under("mcp_servers.*").collect();
+    let role_keys: Vec<&str> = spec.read_fields_under("agents.*").collect();
     let mut findings = Vec::new();
     for (doc, toml) in codex_configs(cx) {
         let root = toml.as_table();
@@ -51,6 +52,9 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         }
         for (name, _, server) in named_tables(root, "mcp_servers") {
             unknown(&doc.file, server, &server_keys, &format!("in MCP server `{name}`"), &mut findings);
+        }
+        for (name, _, role) in named_tables(root, "agents") {
+            unknown(&doc.file, role, &role_keys, &format!("in agent role `{name}`"), &mut findings);
         }
     }
     findings

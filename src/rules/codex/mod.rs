@@ -19,6 +19,8 @@ pub mod codex005_config_unknown_key;
 pub mod codex006_config_value_invalid;
 pub mod codex007_mcp_server_transport;
 pub mod codex008_profile_undefined;
+pub mod codex009_agent_role_description_missing;
+pub mod codex010_agent_role_file_missing;
 
 /// What the family covers, in one line, for `docs/rules.md`.
 pub const ABOUT: &str = "Codex: the AGENTS.md chain, its 32 KiB cap and AGENTS.override.md, and `.codex/config.toml`.";

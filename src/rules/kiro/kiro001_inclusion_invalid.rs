@@ -11,8 +11,14 @@ pub const RULE: Definition = Definition {
           default), when a matching file is in play (`fileMatch`), when its description fits the request (`auto`), or \
           when the user names it (`manual`). Another value (`file_match`, `Always`, `on-demand`) is none of these, so \
           the file is not included as its author meant. Source: kiro.dev/docs/steering.",
-    fails: Example { file: ".kiro/steering/api.md", text: "---\ninclusion: filematch\nfileMatchPattern: \"api/**/*.ts\"\n---\nValidate every request body.\n" },
-    passes: Example { file: ".kiro/steering/api.md", text: "---\ninclusion: fileMatch\nfileMatchPattern: \"api/**/*.ts\"\n---\nValidate every request body.\n" },
+    fails: Example {
+        file: ".kiro/steering/api.md",
+        text: "---\ninclusion: filematch\nfileMatchPattern: \"api/**/*.ts\"\n---\nValidate every request body.\n",
+    },
+    passes: Example {
+        file: ".kiro/steering/api.md",
+        text: "---\ninclusion: fileMatch\nfileMatchPattern: \"api/**/*.ts\"\n---\nValidate every request body.\n",
+    },
     notes: "The modes are case-sensitive (`fileMatch`).",
     stage: Stage::Lint(check),
 };

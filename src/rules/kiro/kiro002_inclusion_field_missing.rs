@@ -9,8 +9,14 @@ pub const RULE: Definition = Definition {
     why: "A `fileMatch` file is included when a file matching its `fileMatchPattern` is in the context, and an `auto` \
           file when Kiro finds its `description` relevant to the request. Without that field the file has nothing to \
           be matched by, and is never included. Source: kiro.dev/docs/steering.",
-    fails: Example { file: ".kiro/steering/tests.md", text: "---\ninclusion: fileMatch\nfilePatterns: [\"tests/**/*.py\"]\n---\nUse pytest fixtures.\n" },
-    passes: Example { file: ".kiro/steering/tests.md", text: "---\ninclusion: fileMatch\nfileMatchPattern: [\"tests/**/*.py\"]\n---\nUse pytest fixtures.\n" },
+    fails: Example {
+        file: ".kiro/steering/tests.md",
+        text: "---\ninclusion: fileMatch\nfilePatterns: [\"tests/**/*.py\"]\n---\nUse pytest fixtures.\n",
+    },
+    passes: Example {
+        file: ".kiro/steering/tests.md",
+        text: "---\ninclusion: fileMatch\nfileMatchPattern: [\"tests/**/*.py\"]\n---\nUse pytest fixtures.\n",
+    },
     notes: "A field written under another name (`filePatterns`, `globs`) is reported by KIRO003 too.",
     stage: Stage::Lint(check),
 };

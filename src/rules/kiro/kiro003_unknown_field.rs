@@ -11,8 +11,14 @@ pub const RULE: Definition = Definition {
           product (Cursor's `globs`, `alwaysApply`) or misspelt (`fileMatchPatterns`) has no effect: the file is \
           included by its `inclusion` alone. Source: kiro.dev/docs/steering; the list is Kiro's host model, \
           `data/hosts/kiro.toml`.",
-    fails: Example { file: ".kiro/steering/ui.md", text: "---\ninclusion: fileMatch\nfileMatchPattern: \"src/**/*.tsx\"\nglobs: \"src/**/*.tsx\"\n---\nUse function components.\n" },
-    passes: Example { file: ".kiro/steering/ui.md", text: "---\ninclusion: fileMatch\nfileMatchPattern: \"src/**/*.tsx\"\n---\nUse function components.\n" },
+    fails: Example {
+        file: ".kiro/steering/ui.md",
+        text: "---\ninclusion: fileMatch\nfileMatchPattern: \"src/**/*.tsx\"\nglobs: \"src/**/*.tsx\"\n---\nUse function components.\n",
+    },
+    passes: Example {
+        file: ".kiro/steering/ui.md",
+        text: "---\ninclusion: fileMatch\nfileMatchPattern: \"src/**/*.tsx\"\n---\nUse function components.\n",
+    },
     notes: "A field that differs from a known one only in case gets a safe fix (rename it).",
     stage: Stage::Lint(check),
 };

@@ -10,7 +10,10 @@ pub const RULE: Definition = Definition {
           file is included in every request whatever the pattern says, which usually means the `inclusion` line was \
           forgotten. Source: kiro.dev/docs/steering.",
     fails: Example { file: ".kiro/steering/sql.md", text: "---\nfileMatchPattern: \"**/*.sql\"\n---\nName tables in the singular.\n" },
-    passes: Example { file: ".kiro/steering/sql.md", text: "---\ninclusion: fileMatch\nfileMatchPattern: \"**/*.sql\"\n---\nName tables in the singular.\n" },
+    passes: Example {
+        file: ".kiro/steering/sql.md",
+        text: "---\ninclusion: fileMatch\nfileMatchPattern: \"**/*.sql\"\n---\nName tables in the singular.\n",
+    },
     notes: "A file whose `inclusion` is not a mode at all is KIRO001's.",
     stage: Stage::Lint(check),
 };

@@ -12,8 +12,14 @@ pub const RULE: Definition = Definition {
     why: "Kiro includes a `fileMatch` steering file when a path in the context matches its `fileMatchPattern`, a \
           glob or a list of globs. An empty pattern, a number, or a glob with an unclosed `[` or `{` matches no path, \
           so the file is never included. Source: kiro.dev/docs/steering.",
-    fails: Example { file: ".kiro/steering/web.md", text: "---\ninclusion: fileMatch\nfileMatchPattern: \"src/**/*.{ts,tsx\"\n---\nPrefer named exports.\n" },
-    passes: Example { file: ".kiro/steering/web.md", text: "---\ninclusion: fileMatch\nfileMatchPattern: \"src/**/*.{ts,tsx}\"\n---\nPrefer named exports.\n" },
+    fails: Example {
+        file: ".kiro/steering/web.md",
+        text: "---\ninclusion: fileMatch\nfileMatchPattern: \"src/**/*.{ts,tsx\"\n---\nPrefer named exports.\n",
+    },
+    passes: Example {
+        file: ".kiro/steering/web.md",
+        text: "---\ninclusion: fileMatch\nfileMatchPattern: \"src/**/*.{ts,tsx}\"\n---\nPrefer named exports.\n",
+    },
     notes: "",
     stage: Stage::Lint(check),
 };

@@ -11,7 +11,10 @@ pub const RULE: Definition = Definition {
           does not parse gives none of them, so the file is not included the way it says. A glob starting with `*` \
           must be quoted in YAML (`*` starts an alias). Source: kiro.dev/docs/steering.",
     fails: Example { file: ".kiro/steering/py.md", text: "---\ninclusion: fileMatch\nfileMatchPattern: **/*.py\n---\nUse type hints.\n" },
-    passes: Example { file: ".kiro/steering/py.md", text: "---\ninclusion: fileMatch\nfileMatchPattern: \"**/*.py\"\n---\nUse type hints.\n" },
+    passes: Example {
+        file: ".kiro/steering/py.md",
+        text: "---\ninclusion: fileMatch\nfileMatchPattern: \"**/*.py\"\n---\nUse type hints.\n",
+    },
     notes: "Other KIRO rules skip a file whose frontmatter does not parse.",
     stage: Stage::Lint(check),
 };
