@@ -70,11 +70,13 @@ pub enum FileKind {
     CodexConfig,
     /// Kiro steering file: `.kiro/steering/*.md`.
     KiroSteering,
+    /// Gemini CLI extension manifest: `gemini-extension.json` at an extension's root.
+    GeminiExtension,
 }
 
 impl FileKind {
     /// Every kind, in report order.
-    pub const ALL: [FileKind; 22] = [
+    pub const ALL: [FileKind; 23] = [
         FileKind::Skill,
         FileKind::Memory,
         FileKind::ClaudeAgent,
@@ -97,6 +99,7 @@ impl FileKind {
         FileKind::ToolDefinitions,
         FileKind::CodexConfig,
         FileKind::KiroSteering,
+        FileKind::GeminiExtension,
     ];
 
     /// The kind of a file by its path relative to the project root (`/`-separated), or `None`
@@ -146,6 +149,8 @@ impl FileKind {
             FileKind::CodexConfig
         } else if name.ends_with(".md") && dir.ends_with(".kiro/steering/") {
             FileKind::KiroSteering
+        } else if name == "gemini-extension.json" {
+            FileKind::GeminiExtension
         } else {
             return None;
         };
@@ -183,6 +188,7 @@ impl FileKind {
             FileKind::ToolDefinitions => "tool definitions",
             FileKind::CodexConfig => "Codex configuration",
             FileKind::KiroSteering => "Kiro steering file",
+            FileKind::GeminiExtension => "Gemini CLI extension manifest",
         }
     }
 
@@ -211,6 +217,7 @@ impl FileKind {
             FileKind::ToolDefinitions => "tool-definitions",
             FileKind::CodexConfig => "codex-config",
             FileKind::KiroSteering => "kiro-steering",
+            FileKind::GeminiExtension => "gemini-extension",
         }
     }
 
@@ -235,6 +242,7 @@ impl FileKind {
                 | FileKind::ClaudeLsp
                 | FileKind::McpConfig
                 | FileKind::GeminiSettings
+                | FileKind::GeminiExtension
                 | FileKind::ToolDefinitions
         )
     }

@@ -272,6 +272,9 @@ macro_rules! rule_table {
                 GEMINI010 gemini010_mcp_args_not_strings,
                 GEMINI011 gemini011_gemini_md_empty,
                 GEMINI012 gemini012_import_too_deep,
+                GEMINI013 gemini013_extension_json_invalid,
+                GEMINI014 gemini014_extension_name_invalid,
+                GEMINI015 gemini015_extension_context_file_missing,
             }
             openhands OpenHands {
                 OPENHANDS001 openhands001_invalid_frontmatter,

@@ -13,6 +13,7 @@ use serde::Deserialize;
 pub const FILES: &[(&str, &str)] = &[
     ("claude-code", include_str!("../data/hosts/claude-code.toml")),
     ("codex", include_str!("../data/hosts/codex.toml")),
+    ("gemini-cli", include_str!("../data/hosts/gemini-cli.toml")),
     ("kiro", include_str!("../data/hosts/kiro.toml")),
 ];
 

@@ -13,7 +13,7 @@ use ctxc::codes::Code;
 use ctxc::lint::{self, fix, Options};
 
 /// A file of every kind ctxc reads without a manifest, and a skill's bundled files.
-pub const PATHS: [&str; 23] = [
+pub const PATHS: [&str; 24] = [
     "skills/fuzz/SKILL.md",
     "skills/fuzz/references/guide.md",
     "skills/fuzz/scripts/run.py",
@@ -37,6 +37,7 @@ pub const PATHS: [&str; 23] = [
     "skills/other/SKILL.md",
     ".codex/config.toml",
     ".kiro/steering/tech.md",
+    "gemini-extension.json",
 ];
 
 /// The files of one input, by index into [`PATHS`].

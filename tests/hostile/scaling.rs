@@ -226,7 +226,14 @@ fn input(family: &str, n: usize) -> Vec<(String, String)> {
             let servers: Vec<String> =
                 (0..n).map(|i| format!("\"s{i}\": {{\"command\": \"npx s{i} --flag\", \"env\": {{\"K\": \"$K{i}\"}}}}")).collect();
             let json = format!("{{\"mcpServers\": {{{}}}}}", servers.join(", "));
-            vec![(".gemini/settings.json".to_string(), json.clone()), (".mcp.json".to_string(), json)]
+            // An extension naming many context files it does not have.
+            let names: Vec<String> = (0..n).map(|i| format!("\"docs/c{i}.md\"")).collect();
+            let extension = format!("{{\"name\": \"x y\", \"version\": \"1\", \"contextFileName\": [{}]}}", names.join(", "));
+            vec![
+                (".gemini/settings.json".to_string(), json.clone()),
+                (".mcp.json".to_string(), json),
+                ("gemini-extension.json".to_string(), extension),
+            ]
         }
         other => panic!("no input for {other}"),
     }
