@@ -1,8 +1,8 @@
 //! CODEX010: an agent role's `config_file` that does not exist.
 
-use crate::project::ReadError;
 use crate::rules::codex::{codex_configs, named_tables, value_span};
 use crate::rules::prelude::*;
+use crate::rules::refs::{resolve, Resolved};
 
 pub const RULE: Definition = Definition {
     severity: Severity::Error,
@@ -29,11 +29,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
             if path.starts_with('/') || path.starts_with('~') || path.contains(':') {
                 continue;
             }
-            let joined = if dir.is_empty() { path.to_string() } else { format!("{dir}/{path}") };
-            let Ok(rel) = cx.root.normalize(&joined) else { continue };
-            if !matches!(cx.root.resolve(&rel), Err(ReadError::Missing(_))) {
-                continue;
-            }
+            let Resolved::Missing(rel) = resolve(cx, dir, path) else { continue };
             findings.push(
                 Diagnostic::finding(format!("`config_file` of agent role `{name}`: `{rel}` does not exist"))
                     .in_file(&doc.file)

@@ -3,9 +3,9 @@
 use serde_json::Value;
 
 use crate::agent_files::FileKind;
-use crate::project::ReadError;
 use crate::rules::json_span::{at_value, json_docs, Step};
 use crate::rules::prelude::*;
+use crate::rules::refs::{resolve, Resolved};
 
 pub const RULE: Definition = Definition {
     severity: Severity::Warning,
@@ -35,11 +35,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         };
         let dir = doc.rel.rsplit_once('/').map_or("", |(d, _)| d);
         for (index, name) in names {
-            let joined = if dir.is_empty() { name.to_string() } else { format!("{dir}/{name}") };
-            let Ok(rel) = cx.root.normalize(&joined) else { continue };
-            if !matches!(cx.root.resolve(&rel), Err(ReadError::Missing(_))) {
-                continue;
-            }
+            let Resolved::Missing(rel) = resolve(cx, dir, name) else { continue };
             let path: Vec<Step> = std::iter::once(Step::Key("contextFileName")).chain(index.map(Step::Index)).collect();
             findings.push(at_value(
                 Diagnostic::finding(format!("context file `{rel}` does not exist: Gemini CLI loads no context from it"))
