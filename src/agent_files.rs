@@ -72,11 +72,14 @@ pub enum FileKind {
     KiroSteering,
     /// Gemini CLI extension manifest: `gemini-extension.json` at an extension's root.
     GeminiExtension,
+    /// Cline rule: a `.clinerules` file, or a Markdown file in `.clinerules/` or `.cline/rules/`
+    /// (not its `workflows/` or `hooks/`).
+    ClineRule,
 }
 
 impl FileKind {
     /// Every kind, in report order.
-    pub const ALL: [FileKind; 23] = [
+    pub const ALL: [FileKind; 24] = [
         FileKind::Skill,
         FileKind::Memory,
         FileKind::ClaudeAgent,
@@ -100,6 +103,7 @@ impl FileKind {
         FileKind::CodexConfig,
         FileKind::KiroSteering,
         FileKind::GeminiExtension,
+        FileKind::ClineRule,
     ];
 
     /// The kind of a file by its path relative to the project root (`/`-separated), or `None`
@@ -151,6 +155,8 @@ impl FileKind {
             FileKind::KiroSteering
         } else if name == "gemini-extension.json" {
             FileKind::GeminiExtension
+        } else if name == ".clinerules" || (name.ends_with(".md") && is_cline_rule_dir(dir)) {
+            FileKind::ClineRule
         } else {
             return None;
         };
@@ -189,6 +195,7 @@ impl FileKind {
             FileKind::CodexConfig => "Codex configuration",
             FileKind::KiroSteering => "Kiro steering file",
             FileKind::GeminiExtension => "Gemini CLI extension manifest",
+            FileKind::ClineRule => "Cline rule",
         }
     }
 
@@ -218,6 +225,7 @@ impl FileKind {
             FileKind::CodexConfig => "codex-config",
             FileKind::KiroSteering => "kiro-steering",
             FileKind::GeminiExtension => "gemini-extension",
+            FileKind::ClineRule => "cline-rule",
         }
     }
 
@@ -246,6 +254,16 @@ impl FileKind {
                 | FileKind::ToolDefinitions
         )
     }
+}
+
+/// Whether a folder (`/`-terminated, relative to the root) holds Cline rules: `.clinerules/` or
+/// `.cline/rules/` at the root or below, but not their `workflows/` and `hooks/` folders.
+fn is_cline_rule_dir(dir: &str) -> bool {
+    let inside = [".clinerules/", ".cline/rules/"].iter().find_map(|folder| {
+        let at = if dir.starts_with(folder) { Some(0) } else { dir.find(&format!("/{folder}")).map(|i| i + 1) }?;
+        Some(&dir[at + folder.len()..])
+    });
+    inside.is_some_and(|rest| !rest.starts_with("workflows/") && !rest.starts_with("hooks/"))
 }
 
 /// One agent file with its frontmatter parsed (Markdown kinds; a JSON file has none, and its

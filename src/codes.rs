@@ -314,6 +314,12 @@ macro_rules! rule_table {
                 KIRO006 kiro006_empty_body,
                 KIRO007 kiro007_frontmatter_invalid,
             }
+            cline Cline {
+                CLINE001 cline001_rule_empty,
+                CLINE002 cline002_paths_invalid,
+                CLINE003 cline003_unknown_field,
+                CLINE004 cline004_frontmatter_invalid,
+            }
             links Links {
                 LINK001 link001_broken_link,
                 LINK002 link002_link_outside_project,

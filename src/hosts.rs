@@ -12,6 +12,7 @@ use serde::Deserialize;
 /// The host files, embedded: (host id, text). A test checks every file of `data/hosts/` is here.
 pub const FILES: &[(&str, &str)] = &[
     ("claude-code", include_str!("../data/hosts/claude-code.toml")),
+    ("cline", include_str!("../data/hosts/cline.toml")),
     ("codex", include_str!("../data/hosts/codex.toml")),
     ("gemini-cli", include_str!("../data/hosts/gemini-cli.toml")),
     ("kiro", include_str!("../data/hosts/kiro.toml")),

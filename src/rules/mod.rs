@@ -24,6 +24,7 @@ pub mod suppress;
 pub mod budgets;
 pub mod cache;
 pub mod claude;
+pub mod cline;
 pub mod codex;
 pub mod content;
 pub mod copilot;

@@ -202,6 +202,14 @@ fn input(family: &str, n: usize) -> Vec<(String, String)> {
             files.push((".codex/config.toml".to_string(), format!("profile = \"missing\"\napproval_policy = \"sometimes\"\n\n{tables}")));
             files
         }
+        // Cline rules, each with a list of paths, some broken, and a foreign field.
+        "CLINE" => (0..n)
+            .map(|i| {
+                let globs: String =
+                    (0..8).map(|g| format!("  - \"src/{i}/**/*.{{ts,tsx{}\"\n", if g % 2 == 0 { "}" } else { "" })).collect();
+                (format!(".clinerules/r{i}.md"), format!("---\npaths:\n{globs}alwaysApply: true\n---\nRule {i}.\n"))
+            })
+            .collect(),
         // Kiro steering files, each with a list of patterns, some broken, and foreign fields.
         "KIRO" => (0..n)
             .map(|i| {
@@ -269,6 +277,7 @@ fn every_rule_family_scales_at_most_n_log_n() {
         "SEC",
         "CODEX",
         "KIRO",
+        "CLINE",
         "OPENHANDS",
         "GEMINI",
         "MCP",
