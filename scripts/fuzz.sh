@@ -98,12 +98,16 @@ seed() {
                     *.agent.md | *.chatmode.md) k=17 ;;
                     */.gemini/settings.json) k=18 ;;
                     */microagents/*) k=19 ;;
+                    */.codex/config.toml) k=21 ;;
+                    */.kiro/steering/*) k=22 ;;
+                    */gemini-extension.json) k=23 ;;
+                    */.clinerules/*) k=24 ;;
                     *.json) k=$((8 + n % 4)) ;;
-                    *) k=$((n % 21)) ;;
+                    *) k=$((n % 25)) ;;
                 esac
                 n=$((n + 1))
-                { printf "\\$(printf %03o $((k + 21)))"; cat "$f"; } >"fuzz/corpus/$t/seed-$n"
-            done < <(find "${CORPUS:-../shared/corpus}" tests/fixtures/rules -type f \( -name '*.md' -o -name '*.mdc' -o -name '*.json' -o -name '.cursorrules' -o -name '*.py' \) -size -8k -print0 | sort -z) ;;
+                { printf "\\$(printf %03o $((k + 25)))"; cat "$f"; } >"fuzz/corpus/$t/seed-$n"
+            done < <(find "${CORPUS:-../shared/corpus}" tests/fixtures/rules -type f \( -name '*.md' -o -name '*.mdc' -o -name '*.json' -o -name '.cursorrules' -o -name '*.py' -o -path '*/.codex/config.toml' \) -size -8k -print0 | sort -z) ;;
     esac
     [ ${#files[@]} -eq 0 ] || add "$t" "${files[@]}"
 }

@@ -13,6 +13,7 @@ use serde_json::Value;
 
 use crate::codes::Code;
 use crate::diagnostic::{Diagnostic, Sources};
+use crate::hosts::{FileSpec, Host};
 use crate::memo::{Cache, Kind, SharedText};
 use crate::project::{ProjectRoot, ReadError};
 use crate::yaml::{self, Frontmatter, FrontmatterError};
@@ -39,6 +40,12 @@ pub enum FileKind {
     ClaudePlugin,
     /// Claude Code plugin marketplace: `.claude-plugin/marketplace.json`.
     ClaudeMarketplace,
+    /// Claude Code plugin hooks: `hooks/hooks.json` in a plugin (or the file plugin.json's `hooks` names).
+    ClaudeHooks,
+    /// Claude Code plugin LSP servers: `.lsp.json` in a plugin.
+    ClaudeLsp,
+    /// Claude Code output style: `.claude/output-styles/*.md`, `output-styles/*.md` in a plugin.
+    ClaudeOutputStyle,
     /// MCP server configuration: `.mcp.json`, `.cursor/mcp.json`.
     McpConfig,
     /// Cursor project rule: `.cursor/rules/**/*.mdc`.
@@ -59,11 +66,20 @@ pub enum FileKind {
     OpenHandsMicroagent,
     /// MCP or provider tool definitions (a JSON file named on the command line).
     ToolDefinitions,
+    /// Codex project configuration: `.codex/config.toml`.
+    CodexConfig,
+    /// Kiro steering file: `.kiro/steering/*.md`.
+    KiroSteering,
+    /// Gemini CLI extension manifest: `gemini-extension.json` at an extension's root.
+    GeminiExtension,
+    /// Cline rule: a `.clinerules` file, or a Markdown file in `.clinerules/` or `.cline/rules/`
+    /// (not its `workflows/` or `hooks/`).
+    ClineRule,
 }
 
 impl FileKind {
     /// Every kind, in report order.
-    pub const ALL: [FileKind; 17] = [
+    pub const ALL: [FileKind; 24] = [
         FileKind::Skill,
         FileKind::Memory,
         FileKind::ClaudeAgent,
@@ -71,6 +87,9 @@ impl FileKind {
         FileKind::ClaudeSettings,
         FileKind::ClaudePlugin,
         FileKind::ClaudeMarketplace,
+        FileKind::ClaudeHooks,
+        FileKind::ClaudeLsp,
+        FileKind::ClaudeOutputStyle,
         FileKind::McpConfig,
         FileKind::CursorRule,
         FileKind::CursorRulesLegacy,
@@ -81,6 +100,10 @@ impl FileKind {
         FileKind::GeminiSettings,
         FileKind::OpenHandsMicroagent,
         FileKind::ToolDefinitions,
+        FileKind::CodexConfig,
+        FileKind::KiroSteering,
+        FileKind::GeminiExtension,
+        FileKind::ClineRule,
     ];
 
     /// The kind of a file by its path relative to the project root (`/`-separated), or `None`
@@ -100,6 +123,8 @@ impl FileKind {
             FileKind::ClaudeCommand
         } else if matches!(name, "settings.json" | "settings.local.json") && dir.ends_with(".claude/") {
             FileKind::ClaudeSettings
+        } else if name.ends_with(".md") && under(".claude/output-styles/") {
+            FileKind::ClaudeOutputStyle
         } else if name == "plugin.json" && dir.ends_with(".claude-plugin/") {
             FileKind::ClaudePlugin
         } else if name == "marketplace.json" && dir.ends_with(".claude-plugin/") {
@@ -124,6 +149,14 @@ impl FileKind {
             FileKind::GeminiSettings
         } else if name.ends_with(".md") && under(".openhands/microagents/") {
             FileKind::OpenHandsMicroagent
+        } else if name == "config.toml" && dir.ends_with(".codex/") {
+            FileKind::CodexConfig
+        } else if name.ends_with(".md") && dir.ends_with(".kiro/steering/") {
+            FileKind::KiroSteering
+        } else if name == "gemini-extension.json" {
+            FileKind::GeminiExtension
+        } else if name == ".clinerules" || (name.ends_with(".md") && is_cline_rule_dir(dir)) {
+            FileKind::ClineRule
         } else {
             return None;
         };
@@ -146,6 +179,9 @@ impl FileKind {
             FileKind::ClaudeSettings => "Claude Code settings",
             FileKind::ClaudePlugin => "Claude Code plugin manifest",
             FileKind::ClaudeMarketplace => "Claude Code plugin marketplace",
+            FileKind::ClaudeHooks => "Claude Code plugin hooks",
+            FileKind::ClaudeLsp => "Claude Code plugin LSP servers",
+            FileKind::ClaudeOutputStyle => "Claude Code output style",
             FileKind::McpConfig => "MCP server configuration",
             FileKind::CursorRule => "Cursor project rule",
             FileKind::CursorRulesLegacy => "Cursor .cursorrules",
@@ -156,21 +192,78 @@ impl FileKind {
             FileKind::GeminiSettings => "Gemini CLI settings",
             FileKind::OpenHandsMicroagent => "OpenHands microagent",
             FileKind::ToolDefinitions => "tool definitions",
+            FileKind::CodexConfig => "Codex configuration",
+            FileKind::KiroSteering => "Kiro steering file",
+            FileKind::GeminiExtension => "Gemini CLI extension manifest",
+            FileKind::ClineRule => "Cline rule",
         }
     }
 
-    /// Whether the file is JSON (the others are Markdown, most with YAML frontmatter).
+    /// The kind's name in the host files (`data/hosts/*.toml`) and in JSON output.
+    pub fn id(self) -> &'static str {
+        match self {
+            FileKind::Skill => "skill",
+            FileKind::Memory => "memory",
+            FileKind::ClaudeAgent => "claude-agent",
+            FileKind::ClaudeCommand => "claude-command",
+            FileKind::ClaudeSettings => "claude-settings",
+            FileKind::ClaudePlugin => "claude-plugin",
+            FileKind::ClaudeMarketplace => "claude-marketplace",
+            FileKind::ClaudeHooks => "claude-hooks",
+            FileKind::ClaudeLsp => "claude-lsp",
+            FileKind::ClaudeOutputStyle => "claude-output-style",
+            FileKind::McpConfig => "mcp-config",
+            FileKind::CursorRule => "cursor-rule",
+            FileKind::CursorRulesLegacy => "cursor-rules-legacy",
+            FileKind::CopilotInstructions => "copilot-instructions",
+            FileKind::CopilotScopedInstructions => "copilot-scoped-instructions",
+            FileKind::CopilotPrompt => "copilot-prompt",
+            FileKind::CopilotAgent => "copilot-agent",
+            FileKind::GeminiSettings => "gemini-settings",
+            FileKind::OpenHandsMicroagent => "open-hands-microagent",
+            FileKind::ToolDefinitions => "tool-definitions",
+            FileKind::CodexConfig => "codex-config",
+            FileKind::KiroSteering => "kiro-steering",
+            FileKind::GeminiExtension => "gemini-extension",
+            FileKind::ClineRule => "cline-rule",
+        }
+    }
+
+    /// What `host` reads in files of this kind (`None` when it does not read them).
+    pub fn spec(self, host: &'static Host) -> Option<&'static FileSpec> {
+        host.file(self.id())
+    }
+
+    /// Whether the file is Markdown, most with YAML frontmatter (the others are JSON or TOML).
+    pub fn is_markdown(self) -> bool {
+        !self.is_json() && self != FileKind::CodexConfig
+    }
+
+    /// Whether the file is JSON.
     pub fn is_json(self) -> bool {
         matches!(
             self,
             FileKind::ClaudeSettings
                 | FileKind::ClaudePlugin
                 | FileKind::ClaudeMarketplace
+                | FileKind::ClaudeHooks
+                | FileKind::ClaudeLsp
                 | FileKind::McpConfig
                 | FileKind::GeminiSettings
+                | FileKind::GeminiExtension
                 | FileKind::ToolDefinitions
         )
     }
+}
+
+/// Whether a folder (`/`-terminated, relative to the root) holds Cline rules: `.clinerules/` or
+/// `.cline/rules/` at the root or below, but not their `workflows/` and `hooks/` folders.
+fn is_cline_rule_dir(dir: &str) -> bool {
+    let inside = [".clinerules/", ".cline/rules/"].iter().find_map(|folder| {
+        let at = if dir.starts_with(folder) { Some(0) } else { dir.find(&format!("/{folder}")).map(|i| i + 1) }?;
+        Some(&dir[at + folder.len()..])
+    });
+    inside.is_some_and(|rest| !rest.starts_with("workflows/") && !rest.starts_with("hooks/"))
 }
 
 /// One agent file with its frontmatter parsed (Markdown kinds; a JSON file has none, and its
@@ -194,9 +287,9 @@ pub type ParsedJson = Arc<Result<Value, (usize, String)>>;
 
 impl Doc {
     pub fn new(kind: FileKind, file: String, rel: String, text: SharedText, cache: &Arc<Cache>) -> Doc {
-        let front = match kind.is_json() {
-            true => Arc::new(Err(FrontmatterError::Missing)),
-            false => cache.get_or_insert(Kind::Frontmatter, text.hash(), || Arc::new(yaml::frontmatter(&text))),
+        let front = match kind.is_markdown() {
+            false => Arc::new(Err(FrontmatterError::Missing)),
+            true => cache.get_or_insert(Kind::Frontmatter, text.hash(), || Arc::new(yaml::frontmatter(&text))),
         };
         Doc { kind, file, rel, text, front, cache: Arc::clone(cache) }
     }
@@ -543,6 +636,23 @@ mod tests {
             assert_eq!(doc.value_span(key).map(|r| &text[r]), Some(key));
         }
         assert_eq!(doc.body(), "name: in the body\n");
+    }
+
+    #[test]
+    fn ids_are_the_json_names_and_every_host_file_kind_is_one() {
+        for kind in FileKind::ALL {
+            assert_eq!(serde_json::to_value(kind).expect("a name"), Value::String(kind.id().into()));
+        }
+        for host in crate::hosts::all() {
+            for spec in &host.files {
+                assert!(FileKind::ALL.iter().any(|k| k.id() == spec.kind), "{}: kind `{}` is no FileKind", host.id, spec.kind);
+            }
+            for v in &host.variables {
+                for kind in &v.kinds {
+                    assert!(FileKind::ALL.iter().any(|k| k.id() == kind), "{}: variable {} in kind `{kind}`", host.id, v.name);
+                }
+            }
+        }
     }
 
     #[cfg(unix)]

@@ -272,6 +272,9 @@ macro_rules! rule_table {
                 GEMINI010 gemini010_mcp_args_not_strings,
                 GEMINI011 gemini011_gemini_md_empty,
                 GEMINI012 gemini012_import_too_deep,
+                GEMINI013 gemini013_extension_json_invalid,
+                GEMINI014 gemini014_extension_name_invalid,
+                GEMINI015 gemini015_extension_context_file_missing,
             }
             openhands OpenHands {
                 OPENHANDS001 openhands001_invalid_frontmatter,
@@ -294,6 +297,28 @@ macro_rules! rule_table {
                 CODEX001 codex001_chain_over_budget,
                 CODEX002 codex002_override_shadows,
                 CODEX003 codex003_empty_agents_md,
+                CODEX004 codex004_config_invalid_toml,
+                CODEX005 codex005_config_unknown_key,
+                CODEX006 codex006_config_value_invalid,
+                CODEX007 codex007_mcp_server_transport,
+                CODEX008 codex008_profile_undefined,
+                CODEX009 codex009_agent_role_description_missing,
+                CODEX010 codex010_agent_role_file_missing,
+            }
+            kiro Kiro {
+                KIRO001 kiro001_inclusion_invalid,
+                KIRO002 kiro002_inclusion_field_missing,
+                KIRO003 kiro003_unknown_field,
+                KIRO004 kiro004_pattern_ignored,
+                KIRO005 kiro005_file_match_pattern_invalid,
+                KIRO006 kiro006_empty_body,
+                KIRO007 kiro007_frontmatter_invalid,
+            }
+            cline Cline {
+                CLINE001 cline001_rule_empty,
+                CLINE002 cline002_paths_invalid,
+                CLINE003 cline003_unknown_field,
+                CLINE004 cline004_frontmatter_invalid,
             }
             links Links {
                 LINK001 link001_broken_link,

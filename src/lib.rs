@@ -32,6 +32,7 @@ pub mod counts;
 pub mod diagnostic;
 pub mod discover;
 pub mod editor;
+pub mod hosts;
 pub mod import;
 pub mod lint;
 pub mod manifest;

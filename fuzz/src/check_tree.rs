@@ -13,7 +13,7 @@ use ctxc::codes::Code;
 use ctxc::lint::{self, fix, Options};
 
 /// A file of every kind ctxc reads without a manifest, and a skill's bundled files.
-pub const PATHS: [&str; 21] = [
+pub const PATHS: [&str; 25] = [
     "skills/fuzz/SKILL.md",
     "skills/fuzz/references/guide.md",
     "skills/fuzz/scripts/run.py",
@@ -35,6 +35,10 @@ pub const PATHS: [&str; 21] = [
     ".gemini/settings.json",
     ".openhands/microagents/repo.md",
     "skills/other/SKILL.md",
+    ".codex/config.toml",
+    ".kiro/steering/tech.md",
+    "gemini-extension.json",
+    ".clinerules/01-style.md",
 ];
 
 /// The files of one input, by index into [`PATHS`].

@@ -95,6 +95,36 @@ pub fn catalogue_markdown() -> String {
             out.push_str(&rule_markdown(rule, 3));
         }
     }
+    out.push_str(&unread_markdown());
+    out
+}
+
+/// The kinds of file agnix (0.59.3) reads that ctxc does not, by host, and why not: (host, files,
+/// why). Kept with the catalogue so that `docs/rules.md` says it next to the rules ctxc has.
+pub const UNREAD: &[(&str, &str, &str)] = &[
+    ("Codex", "`.codex/agents/*.toml` (custom agent files), `.codex/hooks.json`, `.codex-plugin/plugin.json`, `requirements.toml`, `.codex/rules/*.rules`, a skill's `agents/openai.yaml`", "not yet: each has its own format (TOML agent layers, hook JSON, plugin manifests, managed requirements, execpolicy rules) and no rule has been written for it; the `[agents.NAME]` roles of `config.toml` are checked (CODEX005, CODEX009)"),
+    ("Cursor", "`.cursor/rules/**/*.md`", "Cursor's rules documentation names `.mdc` files; agnix itself reports a plain `.md` rule as one Cursor ignores (CUR-020), so ctxc does not read one as a rule either"),
+    ("Cursor", "`.cursor/hooks.json`, `.cursor/agents/*.md`, `.cursor/environment.json`, `.cursor/cli.json`, `.cursor-plugin/plugin.json`", "not yet: no rule written; their event names and fields are not yet in a host model with a source"),
+    ("Kiro", "`.kiro/specs/*/{requirements,design,tasks}.md`", "documents Kiro's spec workflow writes and reads as plain Markdown, with no fields of their own; a spec is a file like any other Markdown there, and its links are not an agent's context"),
+    ("Kiro", "`.kiro/hooks/*.kiro.hook`, `.kiro/agents/*.json`, `.kiro/settings/mcp.json`, `.kiro/settings/cli.json`, `.kiro/settings/permissions.yaml`, `.kiro/workflows/*.workflow.json`, `POWER.md`", "not yet: no rule written (hook events, agent and settings schemas); the steering files, which are Kiro's context, are read (KIRO)"),
+    ("Gemini CLI", "`.gemini/commands/**/*.toml`, `.gemini/agents/*.md`, `.gemini/policies/*.toml`", "not yet: no rule written; `.gemini/settings.json`, GEMINI.md and `gemini-extension.json` are read (GEMINI)"),
+    ("OpenCode", "`opencode.json`, `opencode.jsonc`, `.opencode/agent(s)/*.md`, `.opencode/command(s)/*.md`, `.opencode/tools/*.ts`, `tui.json`", "not yet: OpenCode publishes two configuration versions (V1 and V2 schemas at opencode.ai) and ctxc has no host model of either; `.opencode/tools/*.ts` is code, not context"),
+    ("Cline", "`.clinerules/hooks/*`, `.clinerules/workflows/*.md`, `cline_mcp_settings.json`", "not yet: no rule written; the rules themselves, `.clinerules` and the Markdown of `.clinerules/`, are read (CLINE)"),
+    ("Windsurf", "`.windsurf/rules/*.md`, `.windsurfrules`, `.windsurf/workflows/*.md`, `.windsurf/hooks.json`", "not yet: no rule written (`trigger` modes, the per-file character limit)"),
+    ("Amp", "`.amp/settings.json` and `amp.*` settings, Amp check files, skills' MCP declarations", "not yet: no rule written; what Amp reads as context, AGENTS.md and skills, is read (MEM, CODEX, SKILL)"),
+    ("several", "`.cursorignore`, `.geminiignore`, `.kiroignore`, `.clineignore`", "ignore files in gitignore syntax: they decide which files a host may open, not what enters the context, and hold nothing ctxc counts or checks"),
+];
+
+/// The section of `docs/rules.md` on the files ctxc does not read, from [`UNREAD`].
+fn unread_markdown() -> String {
+    let mut out = String::from(
+        "\n## Files ctxc does not read\n\n\
+         The kinds of file [agnix](https://github.com/agent-sh/agnix) 0.59.3 reads that ctxc does not read, and why.\n\n\
+         | host | files | why not |\n|---|---|---|\n",
+    );
+    for (host, files, why) in UNREAD {
+        out.push_str(&format!("| {host} | {files} | {why} |\n"));
+    }
     out
 }
 

@@ -37,7 +37,8 @@ impl MdFile<'_> {
 pub fn markdown_files<'a>(cx: &Context<'a>) -> Vec<MdFile<'a>> {
     let skills = cx.skills.iter().map(|s| MdFile { kind: FileKind::Skill, file: &s.file, rel: &s.rel, text: &s.text });
     let memory = cx.memory.iter().map(|m| MdFile { kind: FileKind::Memory, file: &m.file, rel: &m.rel, text: &m.text });
-    let others = cx.files.iter().filter(|f| !f.kind.is_json()).map(|f| MdFile { kind: f.kind, file: &f.file, rel: &f.rel, text: &f.text });
+    let others =
+        cx.files.iter().filter(|f| f.kind.is_markdown()).map(|f| MdFile { kind: f.kind, file: &f.file, rel: &f.rel, text: &f.text });
     skills.chain(memory).chain(others).collect()
 }
 

@@ -188,10 +188,38 @@ fn input(family: &str, n: usize) -> Vec<(String, String)> {
                 (format!("d{i}/AGENTS.md"), format!("{paragraph}\n\nKey {i}: AKIA{:016}\n", i))
             })
             .collect(),
-        // Codex's chain: AGENTS.md in nested folders.
+        // Codex's chain: AGENTS.md in nested folders; and one config.toml with many profiles and
+        // MCP servers, each with a misspelt key and a value Codex refuses.
         "CODEX" => {
-            (0..n).map(|i| (format!("{}/AGENTS.md", vec!["d"; i % 20 + 1].join("/") + &i.to_string()), format!("Rule {i}.\n"))).collect()
+            let mut files: Vec<(String, String)> = (0..n)
+                .map(|i| (format!("{}/AGENTS.md", vec!["d"; i % 20 + 1].join("/") + &i.to_string()), format!("Rule {i}.\n")))
+                .collect();
+            let tables: String = (0..n)
+                .map(|i| {
+                    format!("[profiles.p{i}]\nsandbox_mode = \"workspace_write\"\nmodle = \"m{i}\"\n\n[mcp_servers.s{i}]\nargs = [\"{i}\"]\ntype = \"stdio\"\n\n")
+                })
+                .collect();
+            files.push((".codex/config.toml".to_string(), format!("profile = \"missing\"\napproval_policy = \"sometimes\"\n\n{tables}")));
+            files
         }
+        // Cline rules, each with a list of paths, some broken, and a foreign field.
+        "CLINE" => (0..n)
+            .map(|i| {
+                let globs: String =
+                    (0..8).map(|g| format!("  - \"src/{i}/**/*.{{ts,tsx{}\"\n", if g % 2 == 0 { "}" } else { "" })).collect();
+                (format!(".clinerules/r{i}.md"), format!("---\npaths:\n{globs}alwaysApply: true\n---\nRule {i}.\n"))
+            })
+            .collect(),
+        // Kiro steering files, each with a list of patterns, some broken, and foreign fields.
+        "KIRO" => (0..n)
+            .map(|i| {
+                let globs: Vec<String> = (0..8).map(|g| format!("'src/{i}/**/*.{{ts,tsx{}'", if g % 2 == 0 { "}" } else { "" })).collect();
+                (
+                    format!(".kiro/steering/s{i}.md"),
+                    format!("---\ninclusion: fileMatch\nfileMatchPattern: [{}]\nglobs: x\n---\nRule {i}.\n", globs.join(", ")),
+                )
+            })
+            .collect(),
         // OpenHands microagents with triggers and inputs.
         "OPENHANDS" => (0..n)
             .map(|i| {
@@ -206,7 +234,14 @@ fn input(family: &str, n: usize) -> Vec<(String, String)> {
             let servers: Vec<String> =
                 (0..n).map(|i| format!("\"s{i}\": {{\"command\": \"npx s{i} --flag\", \"env\": {{\"K\": \"$K{i}\"}}}}")).collect();
             let json = format!("{{\"mcpServers\": {{{}}}}}", servers.join(", "));
-            vec![(".gemini/settings.json".to_string(), json.clone()), (".mcp.json".to_string(), json)]
+            // An extension naming many context files it does not have.
+            let names: Vec<String> = (0..n).map(|i| format!("\"docs/c{i}.md\"")).collect();
+            let extension = format!("{{\"name\": \"x y\", \"version\": \"1\", \"contextFileName\": [{}]}}", names.join(", "));
+            vec![
+                (".gemini/settings.json".to_string(), json.clone()),
+                (".mcp.json".to_string(), json),
+                ("gemini-extension.json".to_string(), extension),
+            ]
         }
         other => panic!("no input for {other}"),
     }
@@ -241,6 +276,8 @@ fn every_rule_family_scales_at_most_n_log_n() {
         "INSTR",
         "SEC",
         "CODEX",
+        "KIRO",
+        "CLINE",
         "OPENHANDS",
         "GEMINI",
         "MCP",

@@ -30,6 +30,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "providers",
             "counts",
             "skills",
+            "hosts",
             "agent_files",
             "templates",
         ],

@@ -2,26 +2,8 @@
 
 use crate::agent_files::FileKind;
 use crate::diagnostic::did_you_mean;
+use crate::rules::claude::read_fields;
 use crate::rules::prelude::*;
-
-const FIELDS: [&str; 16] = [
-    "name",
-    "description",
-    "tools",
-    "disallowedTools",
-    "model",
-    "permissionMode",
-    "maxTurns",
-    "skills",
-    "mcpServers",
-    "hooks",
-    "memory",
-    "background",
-    "effort",
-    "isolation",
-    "color",
-    "capabilities",
-];
 
 pub const RULE: Definition = Definition {
     severity: Severity::Warning,
@@ -30,7 +12,7 @@ pub const RULE: Definition = Definition {
           `model`, `permissionMode`, `maxTurns`, `skills`, `mcpServers`, `hooks`, `memory`, `background`, `effort`, \
           `isolation`, `color`) and ignores the rest without a word: a misspelt `allowed-tools` grants nothing and a \
           `permissions:` block restricts nothing. Source: https://code.claude.com/docs/en/sub-agents (supported \
-          frontmatter fields).",
+          frontmatter fields); the list is Claude Code's host model, `data/hosts/claude-code.toml`.",
     fails: Example { file: ".claude/agents/reviewer.md", text: "---\nname: reviewer\ndescription: Reviews pull requests for correctness. Use after every change.\nallowed-tools: Read, Grep\n---\nYou review code.\n" },
     passes: Example {
         file: ".claude/agents/reviewer.md",
@@ -42,10 +24,11 @@ pub const RULE: Definition = Definition {
 };
 
 fn check(cx: &Context) -> Vec<Diagnostic> {
+    let fields = read_fields(FileKind::ClaudeAgent);
     let mut findings = Vec::new();
     for doc in cx.files_of(FileKind::ClaudeAgent) {
-        for (key, _) in doc.fields().iter().filter(|(k, _)| !FIELDS.contains(&k.as_str())) {
-            let suggestion = match (key.as_str(), did_you_mean(key, FIELDS)) {
+        for (key, _) in doc.fields().iter().filter(|(k, _)| !fields.contains(&k.as_str())) {
+            let suggestion = match (key.as_str(), did_you_mean(key, fields.iter().copied())) {
                 ("allowed-tools" | "allowedTools" | "allowed_tools", _) => Some("tools"),
                 (_, found) => found,
             };

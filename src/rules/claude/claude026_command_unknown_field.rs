@@ -2,26 +2,8 @@
 
 use crate::agent_files::FileKind;
 use crate::diagnostic::did_you_mean;
-use crate::rules::claude::with_fields;
+use crate::rules::claude::{read_fields, with_fields};
 use crate::rules::prelude::*;
-
-/// Command fields, and the skill fields Claude Code also reads in command files (commands and
-/// skills are loaded the same way).
-const FIELDS: [&str; 13] = [
-    "description",
-    "allowed-tools",
-    "argument-hint",
-    "model",
-    "disable-model-invocation",
-    "name",
-    "when_to_use",
-    "user-invocable",
-    "context",
-    "agent",
-    "hooks",
-    "effort",
-    "hide-from-slash-command-tool",
-];
 
 pub const RULE: Definition = Definition {
     severity: Severity::Warning,
@@ -45,14 +27,15 @@ pub const RULE: Definition = Definition {
 };
 
 fn check(cx: &Context) -> Vec<Diagnostic> {
+    let known = read_fields(FileKind::ClaudeCommand);
     let mut findings = Vec::new();
     for (doc, fields) in with_fields(cx, FileKind::ClaudeCommand) {
-        for field in fields.iter().filter(|f| !FIELDS.contains(&f.key.as_str())) {
+        for field in fields.iter().filter(|f| !known.contains(&f.key.as_str())) {
             let key = &field.key;
             let suggestion = match key.as_str() {
                 "args" | "arguments" | "argument_hint" | "argumentHint" => Some("argument-hint"),
                 "tools" | "allowed_tools" | "allowedTools" | "tool_access" => Some("allowed-tools"),
-                _ => did_you_mean(key, FIELDS),
+                _ => did_you_mean(key, known.iter().copied()),
             };
             let d = Diagnostic::finding(format!("`{key}` is not a slash command field; Claude Code ignores it"))
                 .in_file(&doc.file)

@@ -2,67 +2,10 @@
 
 use crate::agent_files::FileKind;
 use crate::diagnostic::did_you_mean;
+use crate::rules::claude::read_fields;
 use crate::rules::json_span::Step;
 use crate::rules::json_span::{at_key, json_docs};
 use crate::rules::prelude::*;
-
-const KEYS: &[&str] = &[
-    "$schema",
-    "agent",
-    "allowManagedHooksOnly",
-    "allowManagedMcpServersOnly",
-    "allowManagedPermissionRulesOnly",
-    "allowedMcpServers",
-    "alwaysThinkingEnabled",
-    "apiKeyHelper",
-    "attribution",
-    "autoMemoryEnabled",
-    "autoUpdatesChannel",
-    "availableModels",
-    "awsAuthRefresh",
-    "awsCredentialExport",
-    "cleanupPeriodDays",
-    "companyAnnouncements",
-    "deniedMcpServers",
-    "disableAllHooks",
-    "disabledMcpjsonServers",
-    "effortLevel",
-    "enableAllProjectMcpServers",
-    "enabledMcpjsonServers",
-    "enabledPlugins",
-    "env",
-    "extraKnownMarketplaces",
-    "fastMode",
-    "feedbackSurveyRate",
-    "fileSuggestion",
-    "forceLoginMethod",
-    "forceLoginOrgUUID",
-    "hooks",
-    "includeCoAuthoredBy",
-    "includeGitInstructions",
-    "language",
-    "model",
-    "otelHeadersHelper",
-    "outputStyle",
-    "permissions",
-    "plansDirectory",
-    "prUrlTemplate",
-    "respectGitignore",
-    "sandbox",
-    "showTurnDuration",
-    "skipWebFetchPreflight",
-    "spinnerTipsEnabled",
-    "spinnerTipsOverride",
-    "spinnerVerbs",
-    "statusLine",
-    "strictKnownMarketplaces",
-    "subagentStatusLine",
-    "teammateMode",
-    "terminalProgressBarEnabled",
-    "theme",
-    "verbose",
-    "worktree",
-];
 
 pub const RULE: Definition = Definition {
     severity: Severity::Warning,
@@ -79,11 +22,12 @@ pub const RULE: Definition = Definition {
 };
 
 fn check(cx: &Context) -> Vec<Diagnostic> {
+    let keys = read_fields(FileKind::ClaudeSettings);
     let mut findings = Vec::new();
     for (doc, json) in json_docs(cx, &[FileKind::ClaudeSettings]) {
         let Ok(serde_json::Value::Object(map)) = &*json else { continue };
-        for key in map.keys().filter(|k| !KEYS.contains(&k.as_str())) {
-            let help = match (key.as_str(), did_you_mean(key, KEYS.iter().copied())) {
+        for key in map.keys().filter(|k| !keys.contains(&k.as_str())) {
+            let help = match (key.as_str(), did_you_mean(key, keys.iter().copied())) {
                 ("instructions" | "rules" | "systemPrompt" | "customInstructions", _) => "instructions belong in CLAUDE.md".to_string(),
                 ("tools" | "allowedTools" | "allowed_tools" | "disallowedTools", _) => {
                     "grant or block tools with `permissions.allow` and `permissions.deny`".to_string()

@@ -2,30 +2,10 @@
 
 use crate::agent_files::FileKind;
 use crate::diagnostic::did_you_mean;
+use crate::rules::claude::read_fields;
 use crate::rules::json_span::Step;
 use crate::rules::json_span::{at_key, json_docs};
 use crate::rules::prelude::*;
-
-const FIELDS: [&str; 18] = [
-    "$schema",
-    "name",
-    "version",
-    "description",
-    "author",
-    "homepage",
-    "repository",
-    "license",
-    "keywords",
-    "commands",
-    "agents",
-    "skills",
-    "hooks",
-    "mcpServers",
-    "outputStyles",
-    "lspServers",
-    "userConfig",
-    "channels",
-];
 
 pub const RULE: Definition = Definition {
     severity: Severity::Warning,
@@ -46,11 +26,12 @@ pub const RULE: Definition = Definition {
 };
 
 fn check(cx: &Context) -> Vec<Diagnostic> {
+    let fields = read_fields(FileKind::ClaudePlugin);
     let mut findings = Vec::new();
     for (doc, json) in json_docs(cx, &[FileKind::ClaudePlugin]) {
         let Ok(serde_json::Value::Object(map)) = &*json else { continue };
-        for key in map.keys().filter(|k| !FIELDS.contains(&k.as_str())) {
-            let help = match (key.as_str(), did_you_mean(key, FIELDS)) {
+        for key in map.keys().filter(|k| !fields.contains(&k.as_str())) {
+            let help = match (key.as_str(), did_you_mean(key, fields.iter().copied())) {
                 ("category" | "source" | "tags" | "strict", _) => {
                     "it is a marketplace entry field: set it in the marketplace's `plugins` list".to_string()
                 }

@@ -14,6 +14,7 @@ use serde_json::Value;
 
 use crate::agent_files::{Doc, FileKind};
 use crate::diagnostic::{Diagnostic, Edit, Fix};
+use crate::hosts::{self, FileSpec};
 use crate::rules::frontmatter::{raw_front, unquote};
 use crate::rules::json_span::{json_docs, place, Step};
 use crate::yaml::FrontmatterError;
@@ -79,6 +80,18 @@ pub mod claude055_memory_import_too_deep;
 pub mod claude056_memory_import_in_code;
 pub mod claude057_tool_removed;
 pub mod claude058_hook_variable_never_set;
+
+/// What Claude Code reads in files of `kind` (data/hosts/claude-code.toml), every kind this
+/// family checks being in it (a test of `hosts` checks the file).
+pub fn spec(kind: FileKind) -> &'static FileSpec {
+    kind.spec(hosts::claude_code()).unwrap_or_else(|| panic!("data/hosts/claude-code.toml has no `{}`", kind.id()))
+    // ok: embedded data
+}
+
+/// The fields Claude Code reads in files of `kind`.
+pub fn read_fields(kind: FileKind) -> Vec<&'static str> {
+    spec(kind).read_fields().collect()
+}
 
 /// What the family covers, in one line, for `docs/rules.md`.
 pub const ABOUT: &str = "Claude Code files: subagents, slash commands, settings (hooks and permissions), plugin manifests, CLAUDE.md.";

@@ -1,5 +1,12 @@
-//! The Codex family: the AGENTS.md chain Codex reads, its cap and AGENTS.override.md.
+//! The Codex family: the AGENTS.md chain Codex reads, its cap and AGENTS.override.md, and the
+//! project's `.codex/config.toml` (read with toml_edit, which keeps the place of every key).
 
+use std::ops::Range;
+
+use toml_edit::{ImDocument, Item, TableLike};
+
+use crate::agent_files::{Doc, FileKind};
+use crate::hosts::{self, FileSpec};
 use crate::rules::context::Context;
 
 // The rule files of this folder, one per code of the family in the table (src/codes.rs; a test
@@ -7,9 +14,16 @@ use crate::rules::context::Context;
 pub mod codex001_chain_over_budget;
 pub mod codex002_override_shadows;
 pub mod codex003_empty_agents_md;
+pub mod codex004_config_invalid_toml;
+pub mod codex005_config_unknown_key;
+pub mod codex006_config_value_invalid;
+pub mod codex007_mcp_server_transport;
+pub mod codex008_profile_undefined;
+pub mod codex009_agent_role_description_missing;
+pub mod codex010_agent_role_file_missing;
 
 /// What the family covers, in one line, for `docs/rules.md`.
-pub const ABOUT: &str = "Codex: the AGENTS.md chain, its 32 KiB cap and AGENTS.override.md.";
+pub const ABOUT: &str = "Codex: the AGENTS.md chain, its 32 KiB cap and AGENTS.override.md, and `.codex/config.toml`.";
 
 /// Codex's default `project_doc_max_bytes`: the budget of the whole AGENTS.md chain.
 pub const CODEX_BUDGET: usize = 32 * 1024;
@@ -37,4 +51,55 @@ pub fn folders_down_to(dir: &str) -> Vec<&str> {
     let mut folders = vec![""];
     folders.extend(dir.match_indices('/').map(|(i, _)| &dir[..i]).chain((!dir.is_empty()).then_some(dir)));
     folders
+}
+
+/// What Codex reads in `.codex/config.toml` (data/hosts/codex.toml: the keys at the top, of
+/// `[profiles.NAME]` and of `[mcp_servers.NAME]`, from the schema's `ConfigToml`, `ConfigProfile`
+/// and `RawMcpServerConfig`).
+pub fn config_spec() -> &'static FileSpec {
+    hosts::host("codex").and_then(|h| FileKind::CodexConfig.spec(h)).expect("data/hosts/codex.toml has `codex-config`")
+    // ok: embedded data, checked by a test of `hosts`
+}
+
+/// The settings whose value is one of a fixed set of strings, and the set (the schema's enums:
+/// `AskForApproval`, `SandboxMode`, `ReasoningEffort`, `ReasoningSummary`, `Verbosity`,
+/// `WebSearchMode`). `approval_policy` may also be a `{ granular = … }` table, which is not a string.
+pub const CONFIG_ENUMS: &[(&str, &[&str])] = &[
+    ("approval_policy", &["untrusted", "on-failure", "on-request", "never"]),
+    ("sandbox_mode", &["read-only", "workspace-write", "danger-full-access"]),
+    ("model_reasoning_effort", &["none", "minimal", "low", "medium", "high", "xhigh"]),
+    ("plan_mode_reasoning_effort", &["none", "minimal", "low", "medium", "high", "xhigh"]),
+    ("model_reasoning_summary", &["auto", "concise", "detailed", "none"]),
+    ("model_verbosity", &["low", "medium", "high"]),
+    ("web_search", &["disabled", "cached", "live"]),
+];
+
+/// A `config.toml` parsed (the places of its keys and values kept).
+pub type CodexToml<'t> = ImDocument<&'t str>;
+
+/// The file parsed as TOML, or where and why it does not parse.
+pub fn parse_config(text: &str) -> Result<CodexToml<'_>, (Range<usize>, String)> {
+    ImDocument::parse(text).map_err(|e| (e.span().unwrap_or(0..0), e.message().trim().to_string()))
+}
+
+/// Every `.codex/config.toml` that parses, with its document (CODEX004 reports the others).
+pub fn codex_configs<'a>(cx: &Context<'a>) -> Vec<(&'a Doc, CodexToml<'a>)> {
+    cx.files_of(FileKind::CodexConfig).filter_map(|d| parse_config(&d.text).ok().map(|t| (d, t))).collect()
+}
+
+/// Where `key` of `table` is written.
+pub fn key_span(table: &dyn TableLike, key: &str) -> Option<Range<usize>> {
+    table.key(key).and_then(toml_edit::Key::span)
+}
+
+/// Where an item's value is written (`None` for a table written as a header).
+pub fn value_span(item: &Item) -> Option<Range<usize>> {
+    item.as_value().and_then(toml_edit::Value::span)
+}
+
+/// The named tables under `key` (`[profiles.NAME]`, `[mcp_servers.NAME]`, or the inline forms),
+/// with where each name is written.
+pub fn named_tables<'d>(root: &'d dyn TableLike, key: &str) -> Vec<(&'d str, Option<Range<usize>>, &'d dyn TableLike)> {
+    let Some(map) = root.get(key).and_then(Item::as_table_like) else { return Vec::new() };
+    map.iter().filter_map(|(name, item)| Some((name, key_span(map, name), item.as_table_like()?))).collect()
 }

@@ -30,9 +30,12 @@ pub mod gemini009_mcp_tool_included_and_excluded;
 pub mod gemini010_mcp_args_not_strings;
 pub mod gemini011_gemini_md_empty;
 pub mod gemini012_import_too_deep;
+pub mod gemini013_extension_json_invalid;
+pub mod gemini014_extension_name_invalid;
+pub mod gemini015_extension_context_file_missing;
 
 /// What the family covers, in one line, for `docs/rules.md`.
-pub const ABOUT: &str = "Gemini CLI: GEMINI.md context files and `.gemini/settings.json`.";
+pub const ABOUT: &str = "Gemini CLI: GEMINI.md context files, `.gemini/settings.json` and extension manifests (`gemini-extension.json`).";
 
 /// A settings file that parses: its value and where its keys are written.
 #[derive(Debug, Clone)]

@@ -43,11 +43,6 @@ pub const ABOUT: &str = "SKILL.md files against the Agent Skills specification (
 /// The fields the specification defines.
 pub const SPEC_FIELDS: [&str; 6] = ["name", "description", "license", "compatibility", "metadata", "allowed-tools"];
 
-/// The fields Claude Code reads in a SKILL.md besides the specification's
-/// (<https://code.claude.com/docs/en/skills>): not reported at the default level.
-pub const CLAUDE_CODE_FIELDS: [&str; 7] =
-    ["argument-hint", "disable-model-invocation", "user-invocable", "model", "context", "agent", "hooks"];
-
 /// The fields Zeus reads in a SKILL.md (its documentation, Skills → "Metadata Fields"): not
 /// reported at the default level in an agent on the `zeus` preset.
 pub const ZEUS_FIELDS: [&str; 6] = ["version", "author", "tags", "triggers", "priority", "enabled"];

@@ -1,0 +1,373 @@
+//! The agent hosts as data: for each host (Claude Code, …) the files it reads, from which roots
+//! (the project, a plugin), the fields it reads in each and with which status, the variables it
+//! sets, and where each fact comes from. One TOML file per host in `data/hosts/`, embedded and
+//! parsed once; rules ask this model instead of keeping their own lists. Format: docs/hosts.md.
+
+use std::collections::BTreeMap;
+use std::sync::LazyLock;
+
+use globset::{Glob, GlobSet, GlobSetBuilder};
+use serde::Deserialize;
+
+/// The host files, embedded: (host id, text). A test checks every file of `data/hosts/` is here.
+pub const FILES: &[(&str, &str)] = &[
+    ("claude-code", include_str!("../data/hosts/claude-code.toml")),
+    ("cline", include_str!("../data/hosts/cline.toml")),
+    ("codex", include_str!("../data/hosts/codex.toml")),
+    ("gemini-cli", include_str!("../data/hosts/gemini-cli.toml")),
+    ("kiro", include_str!("../data/hosts/kiro.toml")),
+];
+
+/// The format version the files are written in.
+pub const FORMAT: u32 = 1;
+
+/// One host: what it reads and sets, with the sources of the facts.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Host {
+    pub format: u32,
+    pub id: String,
+    pub name: String,
+    /// Where facts come from, by id.
+    pub sources: BTreeMap<String, Source>,
+    /// The folders the host reads files from, by name (`project`, `user`, `plugin`).
+    pub roots: BTreeMap<String, Root>,
+    #[serde(default)]
+    pub variables: Vec<Variable>,
+    #[serde(default)]
+    pub files: Vec<FileSpec>,
+    /// Each file spec's globs, compiled, in the order of `files` (filled after parsing).
+    #[serde(skip)]
+    globs: Vec<GlobSet>,
+}
+
+/// Where a fact comes from: a documentation page read on a day, or a file of a repository at a
+/// commit or of a package at a version.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Source {
+    pub url: Option<String>,
+    /// The day the page was read (`YYYY-MM-DD`).
+    pub checked: Option<String>,
+    /// `owner/name` of a repository.
+    pub repo: Option<String>,
+    /// A package, as its registry names it (`npm:@anthropic-ai/claude-code`).
+    pub package: Option<String>,
+    /// The file within the repository or package.
+    pub path: Option<String>,
+    pub commit: Option<String>,
+    pub version: Option<String>,
+}
+
+/// A folder the host reads files from.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Root {
+    pub about: String,
+    pub source: String,
+    /// The file (relative to the folder) that makes a folder this root.
+    pub marker: Option<String>,
+    /// A file kind whose entries name folders that are this root.
+    pub listed_by: Option<String>,
+    /// The field of the marker file holding the root's name.
+    pub name_field: Option<String>,
+    /// How the names a root holds are qualified: `{root}` its name, `{name}` the item's.
+    pub namespace: Option<String>,
+}
+
+/// A variable the host sets.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Variable {
+    pub name: String,
+    pub about: String,
+    /// The roots it is set for (every root when empty).
+    #[serde(default)]
+    pub roots: Vec<String>,
+    /// The file kinds whose values the host expands it in.
+    #[serde(rename = "in")]
+    pub kinds: Vec<String>,
+    pub source: String,
+}
+
+/// Whether a file is Markdown (with YAML frontmatter) or JSON.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Format {
+    Markdown,
+    Json,
+    Toml,
+    Text,
+}
+
+/// One kind of file the host reads.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FileSpec {
+    /// ctxc's name of the kind (`FileKind` in kebab-case).
+    pub kind: String,
+    pub format: Format,
+    pub about: String,
+    pub source: String,
+    pub paths: Vec<PathSpec>,
+    #[serde(default)]
+    pub fields: Vec<FieldGroup>,
+    /// Other shapes the host accepts for the file, by root.
+    #[serde(default)]
+    pub forms: Vec<Form>,
+}
+
+/// Where files of a kind are: a glob relative to a root.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PathSpec {
+    pub root: String,
+    pub glob: String,
+    /// The field of the root's manifest that may name other paths for the kind (plugin.json's
+    /// `agents`, `commands`, `hooks`, `mcpServers`…).
+    pub component: Option<String>,
+}
+
+/// Field names sharing one status and source.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FieldGroup {
+    pub status: Status,
+    pub names: Vec<String>,
+    pub source: String,
+    /// For deprecated or removed fields: what to write instead.
+    pub replaced_by: Option<String>,
+    /// The nested table the names are keys of (`profiles.*`: of every table under `profiles`);
+    /// absent for top-level keys.
+    pub under: Option<String>,
+}
+
+/// What the host does with a field.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Status {
+    /// Read, and the file is not used without it.
+    Required,
+    /// Read.
+    Known,
+    /// Still read, but on its way out.
+    Deprecated,
+    /// No longer read.
+    Removed,
+}
+
+/// Another shape the host accepts for a file under a root.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Form {
+    pub root: String,
+    /// `flat-server-map`: an MCP configuration that is the server map itself, without `mcpServers`.
+    pub form: String,
+    pub source: String,
+}
+
+impl Host {
+    /// The spec of a file kind, when the host reads it.
+    pub fn file(&self, kind: &str) -> Option<&FileSpec> {
+        self.files.iter().find(|f| f.kind == kind)
+    }
+
+    /// The kind of a file at `rel` (relative to a folder that is `root`), by the globs.
+    pub fn kind_at(&self, root: &str, rel: &str) -> Option<&FileSpec> {
+        self.files.iter().zip(&self.globs).find_map(|(spec, globs)| {
+            let matched = globs.matches(rel);
+            matched.iter().any(|&i| spec.paths[i].root == root).then_some(spec)
+        })
+    }
+
+    /// The variables the host sets in files of `kind` under `root`.
+    pub fn variables_in<'a>(&'a self, kind: &'a str, root: &'a str) -> impl Iterator<Item = &'a Variable> + 'a {
+        self.variables
+            .iter()
+            .filter(move |v| v.kinds.iter().any(|k| k == kind) && (v.roots.is_empty() || v.roots.iter().any(|r| r == root)))
+    }
+}
+
+impl FileSpec {
+    /// What the host does with a field of this file, if it knows it.
+    pub fn status(&self, field: &str) -> Option<Status> {
+        self.top_level().find(|g| g.names.iter().any(|n| n == field)).map(|g| g.status)
+    }
+
+    /// The groups of top-level fields.
+    fn top_level(&self) -> impl Iterator<Item = &FieldGroup> {
+        self.fields.iter().filter(|g| g.under.is_none())
+    }
+
+    /// The keys the host reads in the nested tables `under` names (`profiles.*`).
+    pub fn read_fields_under<'a>(&'a self, under: &'a str) -> impl Iterator<Item = &'a str> + 'a {
+        self.fields
+            .iter()
+            .filter(move |g| g.under.as_deref() == Some(under) && g.status != Status::Removed)
+            .flat_map(|g| g.names.iter().map(String::as_str))
+    }
+
+    /// Whether the host reads the field (required, known or deprecated).
+    pub fn reads(&self, field: &str) -> bool {
+        matches!(self.status(field), Some(Status::Required | Status::Known | Status::Deprecated))
+    }
+
+    /// The fields the host reads, in the file's order.
+    pub fn read_fields(&self) -> impl Iterator<Item = &str> {
+        self.top_level().filter(|g| g.status != Status::Removed).flat_map(|g| g.names.iter().map(String::as_str))
+    }
+
+    /// The fields without which the host does not use the file.
+    pub fn required_fields(&self) -> impl Iterator<Item = &str> {
+        self.top_level().filter(|g| g.status == Status::Required).flat_map(|g| g.names.iter().map(String::as_str))
+    }
+
+    /// Whether the host accepts the file in another shape (`form`) under `root`.
+    pub fn accepts_form(&self, root: &str, form: &str) -> bool {
+        self.forms.iter().any(|f| f.root == root && f.form == form)
+    }
+
+    /// The globs of the kind under `root`.
+    pub fn globs_in<'a>(&'a self, root: &'a str) -> impl Iterator<Item = &'a PathSpec> + 'a {
+        self.paths.iter().filter(move |p| p.root == root)
+    }
+}
+
+/// Parses one host file (a bug in the embedded data is a test failure, see the tests).
+pub fn parse(text: &str) -> Result<Host, String> {
+    let mut host: Host = toml::from_str(text).map_err(|e| e.to_string())?;
+    host.globs = host
+        .files
+        .iter()
+        .map(|spec| {
+            let mut set = GlobSetBuilder::new();
+            for path in &spec.paths {
+                set.add(Glob::new(&path.glob).map_err(|e| format!("{}: {e}", spec.kind))?);
+            }
+            set.build().map_err(|e| e.to_string())
+        })
+        .collect::<Result<_, String>>()?;
+    Ok(host)
+}
+
+static HOSTS: LazyLock<Vec<Host>> = LazyLock::new(|| {
+    FILES.iter().map(|(id, text)| parse(text).unwrap_or_else(|e| panic!("data/hosts/{id}.toml: {e}"))).collect()
+    // ok: embedded data, checked by a test
+});
+
+/// Every host, in `FILES` order.
+pub fn all() -> &'static [Host] {
+    &HOSTS
+}
+
+/// The host with this id.
+pub fn host(id: &str) -> Option<&'static Host> {
+    all().iter().find(|h| h.id == id)
+}
+
+/// Claude Code.
+pub fn claude_code() -> &'static Host {
+    host("claude-code").expect("data/hosts/claude-code.toml is embedded") // ok: embedded data
+}
+
+/// Whether any host reads `field` in files of `kind` (a field no host reads is safe to drop).
+pub fn any_reads(kind: &str, field: &str) -> bool {
+    all().iter().filter_map(|h| h.file(kind)).any(|f| f.reads(field))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every reference inside a host file resolves, and each fact has a source that says where.
+    fn check(host: &Host) -> Vec<String> {
+        let mut problems = Vec::new();
+        let mut source = |what: &str, id: &str| {
+            if !host.sources.contains_key(id) {
+                problems.push(format!("{what}: source `{id}` is not in [sources]"));
+            }
+        };
+        for (name, root) in &host.roots {
+            source(&format!("root {name}"), &root.source);
+        }
+        for v in &host.variables {
+            source(&format!("variable {}", v.name), &v.source);
+        }
+        for f in &host.files {
+            source(&format!("file {}", f.kind), &f.source);
+            for g in &f.fields {
+                source(&format!("fields of {}", f.kind), &g.source);
+            }
+            for form in &f.forms {
+                source(&format!("form of {}", f.kind), &form.source);
+            }
+        }
+        if host.format != FORMAT {
+            problems.push(format!("format {} (expected {FORMAT})", host.format));
+        }
+        for (id, s) in &host.sources {
+            let page = s.url.is_some() && s.checked.is_some();
+            let file = (s.repo.is_some() && s.commit.is_some() || s.package.is_some() && s.version.is_some()) && s.path.is_some();
+            if !page && !file {
+                problems.push(format!("source {id}: needs url + checked, or repo + path + commit, or package + path + version"));
+            }
+        }
+        let kinds: Vec<&str> = host.files.iter().map(|f| f.kind.as_str()).collect();
+        for f in &host.files {
+            if kinds.iter().filter(|k| **k == f.kind).count() > 1 {
+                problems.push(format!("file kind {} listed twice", f.kind));
+            }
+            for p in &f.paths {
+                if !host.roots.contains_key(&p.root) {
+                    problems.push(format!("{}: root `{}` is not in [roots]", f.kind, p.root));
+                }
+            }
+            let mut names: Vec<(Option<&str>, &str)> =
+                f.fields.iter().flat_map(|g| g.names.iter().map(|n| (g.under.as_deref(), n.as_str()))).collect();
+            names.sort_unstable();
+            if let Some(w) = names.windows(2).find(|w| w[0] == w[1]) {
+                problems.push(format!("{}: field `{}` listed twice", f.kind, w[0].1));
+            }
+        }
+        for v in &host.variables {
+            problems.extend(v.roots.iter().filter(|r| !host.roots.contains_key(*r)).map(|r| format!("variable {}: root `{r}`", v.name)));
+        }
+        problems
+    }
+
+    #[test]
+    fn every_host_file_parses_and_its_references_resolve() {
+        for (id, text) in FILES {
+            let host = parse(text).unwrap_or_else(|e| panic!("data/hosts/{id}.toml: {e}"));
+            assert_eq!(&host.id, id, "a host file's id is its file name");
+            let problems = check(&host);
+            assert!(problems.is_empty(), "data/hosts/{id}.toml:\n{}", problems.join("\n"));
+        }
+    }
+
+    #[test]
+    fn every_file_of_data_hosts_is_embedded() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data/hosts");
+        let mut on_disk: Vec<String> = std::fs::read_dir(&dir)
+            .expect("data/hosts")
+            .filter_map(|e| e.ok()?.file_name().to_str()?.strip_suffix(".toml").map(str::to_string))
+            .collect();
+        on_disk.sort();
+        let mut embedded: Vec<String> = FILES.iter().map(|(id, _)| id.to_string()).collect();
+        embedded.sort();
+        assert_eq!(on_disk, embedded, "add each data/hosts/*.toml to hosts::FILES");
+    }
+
+    #[test]
+    fn claude_code_facts_are_asked_by_kind_root_and_field() {
+        let claude = claude_code();
+        assert_eq!(claude.kind_at("plugin", "agents/reviewer.md").map(|f| f.kind.as_str()), Some("claude-agent"));
+        assert_eq!(claude.kind_at("plugin", "hooks/hooks.json").map(|f| f.kind.as_str()), Some("claude-hooks"));
+        assert_eq!(claude.kind_at("project", "agents/reviewer.md").map(|f| f.kind.as_str()), None);
+        assert!(claude.file("skill").is_some_and(|f| f.reads("effort")));
+        let vars: Vec<&str> = claude.variables_in("mcp-config", "plugin").map(|v| v.name.as_str()).collect();
+        assert!(vars.contains(&"CLAUDE_PLUGIN_ROOT"), "{vars:?}");
+        assert!(!claude.variables_in("mcp-config", "project").any(|v| v.name == "CLAUDE_PLUGIN_ROOT"));
+        assert!(claude.file("mcp-config").is_some_and(|f| f.accepts_form("plugin", "flat-server-map")));
+    }
+}

@@ -1,0 +1,33 @@
+//! CODEX004: a `.codex/config.toml` that is not valid TOML.
+
+use crate::agent_files::FileKind;
+use crate::rules::codex::parse_config;
+use crate::rules::prelude::*;
+
+pub const RULE: Definition = Definition {
+    severity: Severity::Error,
+    summary: "The project's `.codex/config.toml` is not valid TOML.",
+    why: "Codex reads `.codex/config.toml` in a trusted project as a layer over the user's `~/.codex/config.toml`; \
+          a file that does not parse stops Codex from starting with it, and none of its settings (model, sandbox, \
+          approval policy, MCP servers) apply. Source: openai/codex:docs/config.md, codex-rs/core/config.schema.json@000c857e.",
+    fails: Example { file: ".codex/config.toml", text: "model = \"gpt-5\"\nmodel = \"o3\"\n" },
+    passes: Example { file: ".codex/config.toml", text: "model = \"gpt-5\"\n" },
+    notes: "The other CODEX rules on `config.toml` skip a file that does not parse.",
+    stage: Stage::Lint(check),
+};
+
+fn check(cx: &Context) -> Vec<Diagnostic> {
+    let mut findings = Vec::new();
+    for doc in cx.files_of(FileKind::CodexConfig) {
+        if let Err((at, message)) = parse_config(&doc.text) {
+            findings.push(
+                Diagnostic::finding(format!("{} is not valid TOML: {message}", doc.rel))
+                    .in_file(&doc.file)
+                    .at(Some(at))
+                    .label("here")
+                    .help("fix the TOML: Codex does not start with a configuration it cannot read"),
+            );
+        }
+    }
+    findings
+}

@@ -1,0 +1,37 @@
+//! The Kiro family: steering files (`.kiro/steering/*.md`), Markdown whose YAML frontmatter says
+//! when Kiro includes them in the context.
+
+use crate::agent_files::{Doc, FileKind};
+use crate::hosts;
+use crate::rules::context::Context;
+use crate::rules::frontmatter::has_yaml_error;
+
+// The rule files of this folder, one per code of the family in the table (src/codes.rs; a test
+// checks the two lists agree).
+pub mod kiro001_inclusion_invalid;
+pub mod kiro002_inclusion_field_missing;
+pub mod kiro003_unknown_field;
+pub mod kiro004_pattern_ignored;
+pub mod kiro005_file_match_pattern_invalid;
+pub mod kiro006_empty_body;
+pub mod kiro007_frontmatter_invalid;
+
+/// What the family covers, in one line, for `docs/rules.md`.
+pub const ABOUT: &str = "Kiro: steering files in `.kiro/steering/` and their inclusion modes.";
+
+/// The inclusion modes of a steering file: every request (the default), when a file matching
+/// `fileMatchPattern` is in the context, when Kiro judges the `description` relevant, or when the
+/// user names the file with `#`.
+pub const INCLUSION_MODES: [&str; 4] = ["always", "fileMatch", "auto", "manual"];
+
+/// The frontmatter fields Kiro reads in a steering file (data/hosts/kiro.toml).
+pub fn fields() -> Vec<&'static str> {
+    let spec = hosts::host("kiro").and_then(|h| FileKind::KiroSteering.spec(h));
+    spec.expect("data/hosts/kiro.toml has `kiro-steering`").read_fields().collect()
+    // ok: embedded data, checked by a test of `hosts`
+}
+
+/// The steering files whose frontmatter parsed or is absent (KIRO007 reports the others).
+pub fn steering<'a>(cx: &Context<'a>) -> impl Iterator<Item = &'a Doc> {
+    cx.files_of(FileKind::KiroSteering).filter(|d| !has_yaml_error(d))
+}
