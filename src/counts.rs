@@ -170,11 +170,7 @@ impl CountRequest {
                 }
                 body["messages"] = json!([{ "role": "user", "content": PLACEHOLDER_MESSAGE }]);
                 if !tools.is_empty() {
-                    let list: Vec<Value> = tools
-                        .iter()
-                        .map(|t| json!({ "name": t.name, "description": t.description, "input_schema": t.parameters }))
-                        .collect();
-                    body["tools"] = Value::Array(list);
+                    body["tools"] = tools.iter().map(|t| t.definition("input_schema")).collect();
                 }
                 body
             }
@@ -187,8 +183,7 @@ impl CountRequest {
                     inner["systemInstruction"] = json!({ "parts": [{ "text": system }] });
                 }
                 if !tools.is_empty() {
-                    let declarations: Vec<Value> =
-                        tools.iter().map(|t| json!({ "name": t.name, "description": t.description, "parameters": t.parameters })).collect();
+                    let declarations: Vec<Value> = tools.iter().map(|t| t.gemini_declaration()).collect();
                     inner["tools"] = json!([{ "functionDeclarations": declarations }]);
                 }
                 json!({ "generateContentRequest": inner })
@@ -509,7 +504,7 @@ mod tests {
     fn tool() -> Tool {
         Tool::new(
             "get_weather".into(),
-            "Weather of a city.".into(),
+            "Weather of a city.".to_string(),
             json!({"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}),
             None,
         )

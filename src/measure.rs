@@ -378,9 +378,8 @@ fn estimate(agent: &Agent, rendered: &Rendered, counter: &TokenCounter, calibrat
     // Through the model's chat template when the agent names one, else the provider's rendering.
     let (rendering, counted) = match &rendered.request {
         Some(texts) => {
-            let prompt = Some(rendered.prompt()).filter(|p| !p.is_empty());
             let count = |text: &str| counter.count(profile.tokenizer, text);
-            (Rendering::ChatTemplate, crate::providers::chat_template::count_request(texts, prompt.as_deref(), &count))
+            (Rendering::ChatTemplate, crate::providers::chat_template::count_request(texts, &rendered.system_messages(), &count))
         }
         None => (Rendering::of(&profile), count_request(&profile, Some(&parts), &tools, counter, cache)),
     };
