@@ -48,7 +48,8 @@ pub struct Tool {
 struct ToolTexts {
     parameters: String,
     function: String,
-    /// [`content_hash`] of `function`, so counting it again and again does not hash it again.
+    /// [`content_hash`] of `function` (and of a Gemini declaration's `response` and schema key
+    /// when it has them), so counting it again and again does not hash it again.
     function_hash: u128,
 }
 
@@ -93,7 +94,12 @@ impl Tool {
     fn texts(&self) -> &ToolTexts {
         self.texts.get_or_init(|| {
             let function = serde_json::json!({ "type": "function", "function": self.function_value() }).to_string();
-            ToolTexts { parameters: self.parameters.to_string(), function_hash: content_hash(&function), function }
+            // Two tools of one function JSON are counted alike unless a declaration tells them apart.
+            let function_hash = match self.response.is_some() || self.parameters_json_schema {
+                true => content_hash(&format!("{function}\0{}", self.gemini_declaration())),
+                false => content_hash(&function),
+            };
+            ToolTexts { parameters: self.parameters.to_string(), function_hash, function }
         })
     }
 
@@ -107,7 +113,8 @@ impl Tool {
         &self.texts().function
     }
 
-    /// [`content_hash`] of [`Tool::function_json`].
+    /// [`content_hash`] of [`Tool::function_json`], and of what a Gemini declaration adds to it:
+    /// the key of whatever the tool sends.
     pub fn function_json_hash(&self) -> u128 {
         self.texts().function_hash
     }
