@@ -405,16 +405,14 @@ fn mode_view(c: &Costed, color: &dyn Fn(&str) -> String) -> ModeView {
         schemas: num(m.tool_schemas.total),
         share: pct(m.window.fixed, window),
         sections: sections(c, color),
-        totals: [("joins", "separators, boundary merges", m.joins), ("system prompt", "counted as a whole", m.system_prompt)]
-            .into_iter()
-            .map(|(label, note, c)| TotalRow {
-                label,
-                note,
-                tokens: num(c),
-                share: pct(c.tokens, window),
-                band: super::cost::band(m, c).unwrap_or_default(),
-            })
-            .collect(),
+        // The rows of the text report, each with the band it shows there.
+        totals: [
+            ("joins", "separators, boundary merges", m.joins, None),
+            ("system prompt", "counted as a whole", m.system_prompt, super::cost::band(m, m.system_prompt)),
+        ]
+        .into_iter()
+        .map(|(label, note, c, band)| TotalRow { label, note, tokens: num(c), share: pct(c.tokens, window), band: band.unwrap_or_default() })
+        .collect(),
         tools: tool_schemas(m),
         budgets: c.budgets.iter().map(budget_row).collect(),
         any_over: c.budgets.iter().any(|b| b.status == Status::Over),

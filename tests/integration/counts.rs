@@ -493,11 +493,10 @@ fn recorded_counts_are_used_offline_labelled_exact_and_fall_back_labelled() {
         let bands = &m["bands"];
         assert_eq!((bands["system_prompt"]["percent"].as_u64(), bands["request_total"]["percent"].as_u64()), (Some(10), Some(10)), "{m}");
     }
-    for format in ["markdown", "html"] {
+    for (format, request) in [("markdown", "request (the fixed part of every call)"), ("html", "<h4>Request: ")] {
         let shown = text(&ctxc(&["cost", path(&triage), "--format", format]).output().expect("runs").stdout);
-        let bands = shown.matches("±10 %: ").count();
-        let runs = shown.matches("counted as a whole").count();
-        assert!(runs > 0 && bands >= 2 * runs, "{format}: {bands} bands for {runs} renders");
+        let (bands, runs) = (shown.matches("±10 %: ").count(), shown.matches(request).count());
+        assert!(runs > 0 && bands == 2 * runs, "{format}: {bands} bands for {runs} renders");
     }
     let check = ctxc(&["check", path(&triage), "--require-exact", "--format", "concise"]).output().expect("runs");
     assert!(text(&check.stdout).contains("no ctxc.counts"), "{}", text(&check.stdout));
