@@ -289,13 +289,13 @@ fn request_shapes_render_as_transformers() {
             // With tools (an empty list too) the request is the one with them; else without. A
             // template's own exception is a result to compare.
             let text = match ctxc::Session::new(Vec::new()).run(&project.path().join("ctxc.toml"), Only::default()) {
-                Ok(runs) => {
-                    let request = runs.runs[0].rendered.request.clone().expect("rendered through the chat template");
-                    match sent {
+                Ok(runs) => match runs.runs.first().map(|run| run.rendered.request.clone().expect("through the chat template")) {
+                    Some(request) => match sent {
                         Some(_) => request.with_tools.clone().ok_or_else(|| "no request with tools".to_string()),
                         None => Ok(request.without_tools.clone()),
-                    }
-                }
+                    },
+                    None => Err(format!("{:?}", runs.problems)),
+                },
                 Err(failure) => Err(format!("{:?}", failure.diagnostics)),
             };
             ours.push((format!("{} · {shape}", model.name), text));
