@@ -497,7 +497,12 @@ fn tools_description(agent: &Agent, mode: &Mode, decisions: &[ToolDecision], cac
         let blocks: Vec<String> = listed()
             .map(|(tool, decision)| match decision.enabled {
                 true => {
-                    format!("### {}\n{}\nParameters: {}", tool.tool.name, tool.tool.description_text().trim_end(), tool.tool.parameters_json())
+                    format!(
+                        "### {}\n{}\nParameters: {}",
+                        tool.tool.name,
+                        tool.tool.description_text().trim_end(),
+                        tool.tool.parameters_json()
+                    )
                 }
                 false => format!("### {}\nUnavailable in {} mode.", tool.tool.name, mode.name),
             })

@@ -6,8 +6,8 @@ use serde::Serialize;
 
 use super::escape::{markdown_text, Untrusted};
 use super::table::{num, plain, table_row};
-use crate::checks::budgets::{BudgetKind, BudgetStatus, Status};
 use crate::checks::budgets::Band;
+use crate::checks::budgets::{BudgetKind, BudgetStatus, Status};
 use crate::measure::{Count, Duplicate, Measured, Recording, ToolCosts, ToolFilesCost};
 use crate::models::ModelProfile;
 use crate::providers::Rendering;

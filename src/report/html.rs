@@ -411,7 +411,13 @@ fn mode_view(c: &Costed, color: &dyn Fn(&str) -> String) -> ModeView {
             ("system prompt", "counted as a whole", m.system_prompt, super::cost::band(m, m.system_prompt)),
         ]
         .into_iter()
-        .map(|(label, note, c, band)| TotalRow { label, note, tokens: num(c), share: pct(c.tokens, window), band: band.unwrap_or_default() })
+        .map(|(label, note, c, band)| TotalRow {
+            label,
+            note,
+            tokens: num(c),
+            share: pct(c.tokens, window),
+            band: band.unwrap_or_default(),
+        })
         .collect(),
         tools: tool_schemas(m),
         budgets: c.budgets.iter().map(budget_row).collect(),

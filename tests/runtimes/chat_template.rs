@@ -234,6 +234,18 @@ fn chat_templates_render_as_transformers_apply_chat_template() {
 const SHAPE_TOOLS: &str = r#"[{"type": "function", "function": {"name": "lookup", "parameters": {"type": "object", "properties": {"word": {"type": "string", "description": "The word."}}, "required": ["word"]}}},
 {"type": "function", "function": {"name": "note", "description": "Writes a note.", "parameters": {"type": "object", "properties": {}}}}]"#;
 
+/// One request shape: what the manifest adds (lines in `[agent]`, a second pipeline step, a
+/// table at the end) and what transformers is given (the messages, the tools as sent).
+#[derive(Default)]
+struct Shape {
+    name: &'static str,
+    agent: &'static str,
+    step: &'static str,
+    tail: &'static str,
+    messages: Vec<Value>,
+    sent: Option<Value>,
+}
+
 /// The request shapes a runtime sends that a manifest expresses, rendered through ctxc's whole
 /// pipeline (a project's manifest, tool file and the model's template, read as `ctxc cost` reads
 /// them) and by transformers from the request as the runtime sends it: a tool without a
@@ -259,12 +271,24 @@ fn request_shapes_render_as_transformers() {
         messages.push(json!({"role": "user", "content": ""}));
         messages
     };
-    // (shape, manifest lines after [agent], the pipeline's second step, whether a tool file is
-    // listed; what transformers is given: the messages and the tools).
-    let shapes: [(&str, &str, &str, bool, Vec<Value>, Option<Value>); 3] = [
-        ("a tool without a description", "", "", true, system(&[core]), Some(tools.clone())),
-        ("tools: [] with no tool callable", "empty_tool_list = true\n", "", false, system(&[core]), Some(json!([]))),
-        ("two system messages", "", ", { id = \"rules\", kind = \"module\", new_message = true }", false, system(&[core, rules]), None),
+    let tool_file = "\n[tools.main]\nfiles = [\"tools.json\"]\n";
+    let second_message = ", { id = \"rules\", kind = \"module\", new_message = true }";
+    let shapes = [
+        Shape {
+            name: "a tool without a description",
+            tail: tool_file,
+            messages: system(&[core]),
+            sent: Some(tools.clone()),
+            ..Shape::default()
+        },
+        Shape {
+            name: "tools: [] with no tool callable",
+            agent: "empty_tool_list = true\n",
+            messages: system(&[core]),
+            sent: Some(json!([])),
+            ..Shape::default()
+        },
+        Shape { name: "two system messages", step: second_message, messages: system(&[core, rules]), ..Shape::default() },
     ];
     let mut cases = Vec::new();
     let mut ours = Vec::new();
@@ -273,15 +297,22 @@ fn request_shapes_render_as_transformers() {
             true => "chat_template.jinja",
             false => "tokenizer_config.json",
         };
-        for (shape, agent, step, with_tools, messages, sent) in &shapes {
+        for Shape { name: shape, agent, step, tail, messages, sent } in &shapes {
             let manifest = format!(
-                "[agent]\nname = \"shape\"\nmodel = \"qwen/qwen3-32b\"\nchat_template = \"model/{template_file}\"\n{agent}\n[pipeline]\nsteps = [{{ id = \"core\", kind = \"module\" }}{step}]\n\n[modules]\ncore = {{ source = \"core.md\" }}\nrules = {{ source = \"rules.md\" }}\n{}",
-                if *with_tools { "\n[tools.main]\nfiles = [\"tools.json\"]\n" } else { "" }
+                "[agent]\nname = \"shape\"\nmodel = \"qwen/qwen3-32b\"\nchat_template = \"model/{template_file}\"\n{agent}\n[pipeline]\nsteps = [{{ id = \"core\", kind = \"module\" }}{step}]\n\n[modules]\ncore = {{ source = \"core.md\" }}\nrules = {{ source = \"rules.md\" }}\n{tail}"
             );
-            let mut files = vec![("ctxc.toml", manifest), ("core.md", core.to_string()), ("rules.md", rules.to_string()), ("tools.json", SHAPE_TOOLS.to_string())];
+            let mut files = vec![
+                ("ctxc.toml", manifest),
+                ("core.md", core.to_string()),
+                ("rules.md", rules.to_string()),
+                ("tools.json", SHAPE_TOOLS.to_string()),
+            ];
             for file in ["tokenizer_config.json", "chat_template.jinja"] {
                 if let Ok(text) = std::fs::read_to_string(model.folder.join(file)) {
-                    files.push((if file == "chat_template.jinja" { "model/chat_template.jinja" } else { "model/tokenizer_config.json" }, text));
+                    files.push((
+                        if file == "chat_template.jinja" { "model/chat_template.jinja" } else { "model/tokenizer_config.json" },
+                        text,
+                    ));
                 }
             }
             let files: Vec<(&str, &str)> = files.iter().map(|(p, t)| (*p, t.as_str())).collect();
@@ -308,7 +339,9 @@ fn request_shapes_render_as_transformers() {
     for ((label, text), ran) in ours.iter().zip(&results) {
         match (ran.get("text").and_then(Value::as_str), text) {
             (Some(expected), Ok(text)) if expected == text => {}
-            (Some(expected), Ok(text)) => problems.push(format!("{label}: the rendering differs:\n{}", common::runtime_diff(expected, text))),
+            (Some(expected), Ok(text)) => {
+                problems.push(format!("{label}: the rendering differs:\n{}", common::runtime_diff(expected, text)))
+            }
             (None, Err(_)) => refused.push(label.as_str()),
             (Some(_), Err(e)) => problems.push(format!("{label}: transformers renders it, ctxc fails: {e}")),
             (None, Ok(_)) => problems.push(format!("{label}: transformers fails ({}), ctxc renders it", ran["error"])),

@@ -590,7 +590,8 @@ fn gemini_declarations_count_as_local_tokenizer_counts_them() {
         .iter()
         .zip(declarations.as_array().expect("declarations"))
         .map(|(tool, written)| {
-            let tokens = ctxc::providers::gemini::declaration_texts(tool).iter().map(|t| loaded.ids(t).expect("encodes").len()).sum::<usize>();
+            let tokens =
+                ctxc::providers::gemini::declaration_texts(tool).iter().map(|t| loaded.ids(t).expect("encodes").len()).sum::<usize>();
             // Marked by a leading \x01: the harness gives the declaration as written to the SDK.
             Counted { label: format!("declaration `{}`", tool.name), text: format!("\u{1}{written}"), tokens: tokens as i64, tool: false }
         })
