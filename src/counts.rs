@@ -523,6 +523,14 @@ mod tests {
             g.body,
             r#"{"generateContentRequest":{"model":"models/gemini-2.5-pro","contents":[{"role":"user","parts":[{"text":"."}]}],"systemInstruction":{"parts":[{"text":"Be brief."}]},"tools":[{"functionDeclarations":[{"name":"get_weather","description":"Weather of a city.","parameters":{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}}]}]}}"#
         );
+        // A tool as its file gives it: no description sent where it has none; a Gemini
+        // declaration's `parametersJsonSchema` and `response` sent as written.
+        let file = r#"{"functionDeclarations": [{"name": "f", "parametersJsonSchema": {"type": "object"}, "response": {"type": "STRING"}}]}"#;
+        let f = crate::tools::parse_tool_file(file).expect("a declaration").tools.remove(0);
+        let a = CountRequest::new(Provider::Anthropic, "claude-sonnet-4-5", None, &[&f]);
+        assert!(a.body.ends_with(r#""tools":[{"name":"f","input_schema":{"type":"object"}}]}"#), "{}", a.body);
+        let g = CountRequest::new(Provider::Gemini, "gemini-2.5-pro", None, &[&f]);
+        assert!(g.body.contains(r#"[{"name":"f","parametersJsonSchema":{"type":"object"},"response":{"type":"STRING"}}]"#), "{}", g.body);
         let bare = CountRequest::new(Provider::Anthropic, "claude-sonnet-4-5", None, &[]);
         assert_eq!(bare.body, r#"{"model":"claude-sonnet-4-5","messages":[{"role":"user","content":"."}]}"#);
         assert_eq!(bare.hash.len(), 64);
