@@ -525,7 +525,8 @@ mod tests {
         );
         // A tool as its file gives it: no description sent where it has none; a Gemini
         // declaration's `parametersJsonSchema` and `response` sent as written.
-        let file = r#"{"functionDeclarations": [{"name": "f", "parametersJsonSchema": {"type": "object"}, "response": {"type": "STRING"}}]}"#;
+        let file =
+            r#"{"functionDeclarations": [{"name": "f", "parametersJsonSchema": {"type": "object"}, "response": {"type": "STRING"}}]}"#;
         let f = crate::tools::parse_tool_file(file).expect("a declaration").tools.remove(0);
         let a = CountRequest::new(Provider::Anthropic, "claude-sonnet-4-5", None, &[&f]);
         assert!(a.body.ends_with(r#""tools":[{"name":"f","input_schema":{"type":"object"}}]}"#), "{}", a.body);
