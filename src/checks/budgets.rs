@@ -58,6 +58,13 @@ pub struct Band {
     pub high: i64,
 }
 
+/// As every report shows it: `±10 %: 5,310 to 6,490`.
+impl std::fmt::Display for Band {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "±{} %: {} to {}", self.percent, grouped(self.low), grouped(self.high))
+    }
+}
+
 impl Band {
     /// The range `count` lies in when it is an estimate `calibration` scales (none for an exact
     /// count, or an estimate no measurement bounds).

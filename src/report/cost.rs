@@ -306,8 +306,7 @@ const WINDOW_CELLS: usize = 60;
 /// The band an estimate's calibration gives `count`, when it has one: `±10 %: 5,310 to 6,490`;
 /// every report that shows an estimate with a band shows it so.
 pub fn band(m: &Measured, count: Count) -> Option<String> {
-    let b = Band::of(m.model.estimate_calibration(), count)?;
-    Some(format!("±{} %: {} to {}", b.percent, plain(b.low), plain(b.high)))
+    Band::of(m.model.estimate_calibration(), count).map(|b| b.to_string())
 }
 
 /// Whether `m` is counted from recorded endpoint counts: its framing (and, with two tools or
