@@ -170,11 +170,7 @@ impl CountRequest {
                 }
                 body["messages"] = json!([{ "role": "user", "content": PLACEHOLDER_MESSAGE }]);
                 if !tools.is_empty() {
-                    let list: Vec<Value> = tools
-                        .iter()
-                        .map(|t| json!({ "name": t.name, "description": t.description, "input_schema": t.parameters }))
-                        .collect();
-                    body["tools"] = Value::Array(list);
+                    body["tools"] = tools.iter().map(|t| t.definition("input_schema")).collect();
                 }
                 body
             }
@@ -187,8 +183,7 @@ impl CountRequest {
                     inner["systemInstruction"] = json!({ "parts": [{ "text": system }] });
                 }
                 if !tools.is_empty() {
-                    let declarations: Vec<Value> =
-                        tools.iter().map(|t| json!({ "name": t.name, "description": t.description, "parameters": t.parameters })).collect();
+                    let declarations: Vec<Value> = tools.iter().map(|t| t.gemini_declaration()).collect();
                     inner["tools"] = json!([{ "functionDeclarations": declarations }]);
                 }
                 json!({ "generateContentRequest": inner })
@@ -509,7 +504,7 @@ mod tests {
     fn tool() -> Tool {
         Tool::new(
             "get_weather".into(),
-            "Weather of a city.".into(),
+            "Weather of a city.".to_string(),
             json!({"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}),
             None,
         )
@@ -528,6 +523,15 @@ mod tests {
             g.body,
             r#"{"generateContentRequest":{"model":"models/gemini-2.5-pro","contents":[{"role":"user","parts":[{"text":"."}]}],"systemInstruction":{"parts":[{"text":"Be brief."}]},"tools":[{"functionDeclarations":[{"name":"get_weather","description":"Weather of a city.","parameters":{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}}]}]}}"#
         );
+        // A tool as its file gives it: no description sent where it has none; a Gemini
+        // declaration's `parametersJsonSchema` and `response` sent as written.
+        let file =
+            r#"{"functionDeclarations": [{"name": "f", "parametersJsonSchema": {"type": "object"}, "response": {"type": "STRING"}}]}"#;
+        let f = crate::tools::parse_tool_file(file).expect("a declaration").tools.remove(0);
+        let a = CountRequest::new(Provider::Anthropic, "claude-sonnet-4-5", None, &[&f]);
+        assert!(a.body.ends_with(r#""tools":[{"name":"f","input_schema":{"type":"object"}}]}"#), "{}", a.body);
+        let g = CountRequest::new(Provider::Gemini, "gemini-2.5-pro", None, &[&f]);
+        assert!(g.body.contains(r#"[{"name":"f","parametersJsonSchema":{"type":"object"},"response":{"type":"STRING"}}]"#), "{}", g.body);
         let bare = CountRequest::new(Provider::Anthropic, "claude-sonnet-4-5", None, &[]);
         assert_eq!(bare.body, r#"{"model":"claude-sonnet-4-5","messages":[{"role":"user","content":"."}]}"#);
         assert_eq!(bare.hash.len(), 64);

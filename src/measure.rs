@@ -269,6 +269,7 @@ pub fn measure_with(agent: &Agent, rendered: &Rendered, counter: &TokenCounter, 
                         f64::from(own.factor_per_mille) / 1000.0
                     );
                 }
+                keep_recorded_sections(&mut m, &plan, recorded, provider);
                 m.recorded = Some(Recording::Missing { endpoint: provider.endpoint(), missing, requests });
             }
         }
@@ -276,6 +277,27 @@ pub fn measure_with(agent: &Agent, rendered: &Rendered, counter: &TokenCounter, 
     let zeph = agent.systems.zeph.as_ref().map(|_| zeph_inputs(agent, rendered, counter));
     m.window = window(agent, &m.model, &m.sections, &m.request, zeph);
     m
+}
+
+/// In a render not wholly recorded, the leading sections whose requests still are (the prompt
+/// changed after them) keep their recorded counts, each plausible for its text; the joins take
+/// the difference, so that the parts still add up to the estimated system prompt.
+fn keep_recorded_sections(m: &mut Measured, plan: &Plan, recorded: &Recorded, provider: Provider) {
+    let Some(mut before) = recorded.get(&plan.bare).map(|e| e.tokens as i64) else { return };
+    let mut kept = 0;
+    for (section, request) in m.sections.iter_mut().zip(&plan.prefixes) {
+        let Some(tokens) = recorded.get(request).map(|e| e.tokens as i64 - before) else { break };
+        if !crate::counts::plausible(tokens, section.tokens.tokens) {
+            break;
+        }
+        m.joins.tokens += section.tokens.tokens - tokens;
+        section.tokens = Count { tokens, tokenizer: provider.endpoint(), exact: true };
+        before += tokens;
+        kept += 1;
+    }
+    if kept > 0 {
+        m.method = format!("{}; the first {kept} section(s), unchanged since, as recorded", m.method);
+    }
 }
 
 /// The figures of a wholly recorded render whose counts no tokenizer gives for their text: each
@@ -378,9 +400,8 @@ fn estimate(agent: &Agent, rendered: &Rendered, counter: &TokenCounter, calibrat
     // Through the model's chat template when the agent names one, else the provider's rendering.
     let (rendering, counted) = match &rendered.request {
         Some(texts) => {
-            let prompt = Some(rendered.prompt()).filter(|p| !p.is_empty());
             let count = |text: &str| counter.count(profile.tokenizer, text);
-            (Rendering::ChatTemplate, crate::providers::chat_template::count_request(texts, prompt.as_deref(), &count))
+            (Rendering::ChatTemplate, crate::providers::chat_template::count_request(texts, &rendered.system_messages(), &count))
         }
         None => (Rendering::of(&profile), count_request(&profile, Some(&parts), &tools, counter, cache)),
     };

@@ -27,6 +27,9 @@ pub struct Section {
     /// The step's own text before this section, when it has one (else the pipeline separator).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub separator: Option<String>,
+    /// The section starts a new system message (the step's `new_message`; never the first).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub new_message: bool,
 }
 
 /// The rendered system prompt of one agent, mode and scenario.
@@ -61,9 +64,29 @@ impl Rendered {
         prompt
     }
 
-    /// The text between section `i - 1` and section `i`: the step's own separator, or the pipeline's.
+    /// The text between section `i - 1` and section `i`: the step's own separator, or the
+    /// pipeline's; none where a new system message starts.
     pub fn separator_before(&self, i: usize) -> &str {
-        self.sections[i].separator.as_deref().unwrap_or(&self.separator)
+        match self.sections[i].new_message {
+            true => "",
+            false => self.sections[i].separator.as_deref().unwrap_or(&self.separator),
+        }
+    }
+
+    /// The system messages as the runtime sends them: the prompt cut where a section starts a
+    /// new message (one message without `new_message`; none for an empty prompt).
+    pub fn system_messages(&self) -> Vec<String> {
+        let mut messages: Vec<String> = Vec::new();
+        for (i, section) in self.sections.iter().enumerate() {
+            match messages.last_mut() {
+                Some(message) if !section.new_message => {
+                    message.push_str(self.separator_before(i));
+                    message.push_str(&section.text);
+                }
+                _ => messages.push(section.text.to_string()),
+            }
+        }
+        messages
     }
 }
 
@@ -117,6 +140,7 @@ pub fn render(resolved: Resolved, root: &ProjectRoot) -> Result<Rendered, Diagno
             continue;
         }
         let separator = step.separator.clone();
+        let new_message = step.new_message && !sections.is_empty();
         sections.push(Section {
             step: step.number,
             id: step.id.clone(),
@@ -125,6 +149,7 @@ pub fn render(resolved: Resolved, root: &ProjectRoot) -> Result<Rendered, Diagno
             sources,
             text,
             separator,
+            new_message,
         });
     }
     if !diagnostics.is_empty() {
@@ -192,11 +217,12 @@ fn parts_text(
     (!failed).then_some(text)
 }
 
-/// The request as the model's chat template writes it: the prompt and the callable tools.
+/// The request as the model's chat template writes it: the system messages and the callable
+/// tools (`tools: []` when none is and the agent says its runtime sends an empty list).
 fn request_texts(template: &ChatTemplate, agent: &Agent, rendered: &Rendered) -> Result<RequestTexts, Diagnostics> {
     let callable: Vec<&crate::tools::Tool> = callable(agent, &rendered.tools).map(|(t, _)| t.tool.as_ref()).collect();
-    let prompt = rendered.prompt();
-    template.request_texts(Some(prompt.as_str()).filter(|p| !p.is_empty()), &callable).map_err(|d| vec![d])
+    let tools = Some(callable.as_slice()).filter(|t| !t.is_empty() || agent.empty_tool_list);
+    template.request_texts(&rendered.system_messages(), tools).map_err(|d| vec![d])
 }
 
 /// The tools a render makes callable, in order, each with its decision.
@@ -471,7 +497,12 @@ fn tools_description(agent: &Agent, mode: &Mode, decisions: &[ToolDecision], cac
         let blocks: Vec<String> = listed()
             .map(|(tool, decision)| match decision.enabled {
                 true => {
-                    format!("### {}\n{}\nParameters: {}", tool.tool.name, tool.tool.description.trim_end(), tool.tool.parameters_json())
+                    format!(
+                        "### {}\n{}\nParameters: {}",
+                        tool.tool.name,
+                        tool.tool.description_text().trim_end(),
+                        tool.tool.parameters_json()
+                    )
                 }
                 false => format!("### {}\nUnavailable in {} mode.", tool.tool.name, mode.name),
             })

@@ -58,6 +58,24 @@ pub struct Band {
     pub high: i64,
 }
 
+/// As every report shows it: `±10 %: 5,310 to 6,490`.
+impl std::fmt::Display for Band {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "±{} %: {} to {}", self.percent, grouped(self.low), grouped(self.high))
+    }
+}
+
+impl Band {
+    /// The range `count` lies in when it is an estimate `calibration` scales (none for an exact
+    /// count, or an estimate no measurement bounds).
+    pub fn of(calibration: Option<Calibration>, count: Count) -> Option<Band> {
+        calibration.filter(|_| !count.exact).map(|c| {
+            let (low, high) = c.band(count.tokens);
+            Band { percent: c.band_percent, low, high }
+        })
+    }
+}
+
 impl Status {
     /// The status as reports name it.
     pub fn word(self) -> &'static str {
@@ -128,10 +146,7 @@ struct Judge {
 impl Judge {
     /// The range an estimate's true count lies in (none for an exact count).
     fn band(&self, tokens: Count) -> Option<Band> {
-        self.calibration.filter(|_| !tokens.exact).map(|c| {
-            let (low, high) = c.band(tokens.tokens);
-            Band { percent: c.band_percent, low, high }
-        })
+        Band::of(self.calibration, tokens)
     }
 
     /// A manifest's budget: over when the count exceeds it, at risk when only the band does.

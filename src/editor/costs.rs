@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use super::position::{word_at, Lines, Position};
 use super::{canonical, AgentCosts, Workspace};
-use crate::checks::budgets::{BudgetKind, Status};
+use crate::checks::budgets::{Band, BudgetKind, Status};
 use crate::diagnostic::grouped;
 use crate::measure::Count;
 use crate::report::cost::Costed;
@@ -150,8 +150,12 @@ fn tokens_text(tokens: i64, exact: bool) -> String {
     format!("{}{}", if exact { "" } else { "~" }, grouped(tokens))
 }
 
-fn count_text(count: Count) -> String {
-    tokens_text(count.tokens, count.exact)
+/// A figure in a hint: its `~` and, for an estimate with a band, the band's width.
+fn hint_text(c: &Costed, count: Count) -> String {
+    match Band::of(c.measured.model.estimate_calibration(), count) {
+        Some(band) => format!("{} ±{} %", tokens_text(count.tokens, count.exact), band.percent),
+        None => tokens_text(count.tokens, count.exact),
+    }
 }
 
 fn table(agent_rows: &[(String, Vec<Row>)]) -> String {
@@ -163,6 +167,10 @@ fn table(agent_rows: &[(String, Vec<Row>)]) -> String {
             let mut tokens = tokens_text(row.tokens, row.exact);
             if let Some(n) = row.tools {
                 tokens.push_str(&format!(" ({n} tools)"));
+            }
+            // An estimate's band, as the cost report shows it.
+            if let Some(band) = crate::report::cost::band(m, Count { tokens: row.tokens, tokenizer: m.tokenizer, exact: row.exact }) {
+                tokens.push_str(&format!(" ({band})"));
             }
             let budget = match row.budget {
                 Some((limit, status)) => format!("{} ({})", grouped(limit), status.word()),
@@ -232,7 +240,7 @@ impl Workspace {
         let lines = Lines::new(&text);
         let per_mode = |figure: &dyn Fn(&Costed) -> Option<Count>| {
             runs.iter()
-                .map(|c| format!("{} {}", c.measured.mode, figure(c).map_or("–".to_string(), count_text)))
+                .map(|c| format!("{} {}", c.measured.mode, figure(c).map_or("–".to_string(), |n| hint_text(c, n))))
                 .collect::<Vec<_>>()
                 .join(" · ")
         };
@@ -315,5 +323,24 @@ mod tests {
         assert!(hover.contains("| `a` | `default` | `default` | 4 |"), "an exact section: {hover}");
         let tools = workspace.hover(&dir.path().join("tools.json"), Position::default()).expect("a hover on a tool file");
         assert!(tools.contains(" | ~"), "estimated tools: {tools}");
+        // gpt-4o's estimates are not calibrated: no band to show.
+        assert!(!tools.contains('±') && !hints[0].label.contains('±'), "{tools}");
+    }
+
+    /// A Claude agent's figures are calibrated estimates: the hover and the hints show their band
+    /// as `ctxc cost` does.
+    #[test]
+    fn estimates_carry_their_band_in_hovers_and_hints() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        agent_with_a_tool(dir.path());
+        let manifest = std::fs::read_to_string(dir.path().join("ctxc.toml")).expect("read");
+        std::fs::write(dir.path().join("ctxc.toml"), manifest.replace("gpt-4o", "claude-sonnet-4-5")).expect("write");
+        let mut workspace = Workspace::new(dir.path(), Options::default(), Vec::new());
+        workspace.refresh_all();
+        let hover = workspace.hover(&dir.path().join("core.md"), Position::default()).expect("a hover on a prompt file");
+        let row = hover.lines().find(|l| l.starts_with("| `a` |")).expect("the agent's row");
+        assert!(row.contains(" | ~") && row.contains("(±10 %: "), "{hover}");
+        let hints = workspace.inlay_hints(&dir.path().join("ctxc.toml"));
+        assert!(hints.iter().all(|h| h.label.contains("±10 %")), "{hints:?}");
     }
 }

@@ -674,6 +674,7 @@ impl Validator {
             snapshot_dir_origin,
             project_context,
             chat_template,
+            empty_tool_list: agent_raw.empty_tool_list.unwrap_or(false),
             skill_locations,
             missing_skill_locations,
             skill_bodies: std::mem::take(&mut self.skill_bodies),
@@ -865,6 +866,7 @@ impl Validator {
                 module,
                 text: raw.text.clone(),
                 separator: raw.separator.clone(),
+                new_message: raw.new_message.unwrap_or(false),
                 when,
                 budget: self.budget(&raw.budget),
             });

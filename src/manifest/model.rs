@@ -50,6 +50,8 @@ pub struct Step {
     pub text: Option<String>,
     /// Text before this step's section, instead of the pipeline separator.
     pub separator: Option<String>,
+    /// The section starts a new system message (`new_message`).
+    pub new_message: bool,
     pub when: Option<Condition>,
     pub budget: Option<Budget>,
 }
@@ -245,6 +247,8 @@ pub struct Agent {
     /// The model's chat template (`[agent] chat_template`): the request is rendered through it.
     #[serde(skip)]
     pub chat_template: Option<Arc<crate::providers::chat_template::ChatTemplate>>,
+    /// The request carries `tools: []` when no tool is callable (`[agent] empty_tool_list`).
+    pub empty_tool_list: bool,
     /// The body (text after the frontmatter) of each skill, by SKILL.md path.
     #[serde(skip)]
     pub skill_bodies: BTreeMap<String, String>,

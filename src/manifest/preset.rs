@@ -156,7 +156,7 @@ impl Overlay for RawManifest {
 
 impl Overlay for RawAgent {
     fn overlay(&mut self, over: Self) {
-        let Self { name, description, model, context_window, max_output_tokens, tokenizer, chat_template } = over;
+        let Self { name, description, model, context_window, max_output_tokens, tokenizer, chat_template, empty_tool_list } = over;
         if !name.value.is_empty() {
             self.name = name;
         }
@@ -166,6 +166,7 @@ impl Overlay for RawAgent {
         take(&mut self.max_output_tokens, max_output_tokens);
         take(&mut self.tokenizer, tokenizer);
         take(&mut self.chat_template, chat_template);
+        take(&mut self.empty_tool_list, empty_tool_list);
     }
 }
 
@@ -185,7 +186,7 @@ impl Overlay for RawPipeline {
 
 impl Overlay for RawStep {
     fn overlay(&mut self, over: Self) {
-        let Self { id, kind, title, module, text, when, budget, after, before, separator } = over;
+        let Self { id, kind, title, module, text, when, budget, after, before, separator, new_message } = over;
         self.id = id;
         take(&mut self.kind, kind);
         take(&mut self.title, title);
@@ -196,6 +197,7 @@ impl Overlay for RawStep {
         take(&mut self.after, after);
         take(&mut self.before, before);
         take(&mut self.separator, separator);
+        take(&mut self.new_message, new_message);
     }
 }
 

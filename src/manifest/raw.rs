@@ -110,6 +110,11 @@ pub struct RawAgent {
     /// `tokenizer_config.json` beside it, when there is one).
     #[serde(default)]
     pub chat_template: Option<Spanned<String>>,
+    /// Whether the request carries `tools: []` when no tool is callable, as runtimes that always
+    /// pass their tool list send it; rendered by the chat template (Llama 3.3's adds its
+    /// tool-calling instructions for an empty list). Default: no `tools` at all.
+    #[serde(default)]
+    pub empty_tool_list: Option<bool>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
@@ -163,6 +168,11 @@ pub struct RawStep {
     /// joins its first parts with one line break, e.g. `separator = "\n"`).
     #[serde(default)]
     pub separator: Option<String>,
+    /// This step's section starts a new system message: the runtime sends the sections before
+    /// it and the sections from it on as two system messages, nothing between them (a chat
+    /// template renders each; the separator is not sent).
+    #[serde(default)]
+    pub new_message: Option<bool>,
 }
 
 /// What a pipeline step contributes to the system prompt.
@@ -383,9 +393,9 @@ pub struct RawToolFileDetailed {
 pub struct RawTool {
     /// Tool name as the model calls it.
     pub name: Spanned<String>,
-    /// What the tool does, as shown to the model.
+    /// What the tool does, as shown to the model; without it the request carries no description.
     #[serde(default)]
-    pub description: String,
+    pub description: Option<String>,
     /// JSON Schema of the parameters.
     #[serde(default)]
     pub parameters: Option<serde_json::Value>,

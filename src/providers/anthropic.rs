@@ -7,5 +7,5 @@ use crate::tools::Tool;
 
 /// One tool definition as sent in the request's `tools` array.
 pub fn tool_text(tool: &Tool) -> String {
-    serde_json::json!({ "name": tool.name, "description": tool.description, "input_schema": tool.parameters }).to_string()
+    tool.definition("input_schema").to_string()
 }

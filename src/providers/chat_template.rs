@@ -53,9 +53,10 @@ pub struct ChatTemplate {
 /// The texts a request is counted from (see [`ChatTemplate::request_texts`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RequestTexts {
-    /// The system prompt, an empty user turn and the generation prompt, without tools.
+    /// The system messages, an empty user turn and the generation prompt, without tools.
     pub without_tools: String,
-    /// The same with every callable tool; `None` without tools.
+    /// The same with the tool list; `None` when the request has no `tools` (an empty list is
+    /// `Some`: a template may render it).
     pub with_tools: Option<String>,
     /// An empty user turn and the generation prompt: no system prompt, no tools.
     pub bare: String,
@@ -226,20 +227,19 @@ impl ChatTemplate {
             .map_err(|d| self.located(named, d))
     }
 
-    /// The renders a request's fixed part is counted from: `prompt` as the system message, an
-    /// empty user message and the generation prompt, with and without `tools`, and each tool in
-    /// a request of its own (once and twice) to tell its own text from the text around the list.
-    pub fn request_texts(&self, prompt: Option<&str>, tools: &[&Tool]) -> Result<RequestTexts, Diagnostic> {
+    /// The renders a request's fixed part is counted from: each of `system` as a system message,
+    /// an empty user message and the generation prompt, with and without `tools` (`None`: no
+    /// `tools` in the request), and each tool in a request of its own (once and twice) to tell
+    /// its own text from the text around the list.
+    pub fn request_texts(&self, system: &[String], tools: Option<&[&Tool]>) -> Result<RequestTexts, Diagnostic> {
         let user = json!({"role": "user", "content": ""});
-        let mut conversation: Vec<Json> = prompt.map(|p| json!({"role": "system", "content": p})).into_iter().collect();
+        let mut conversation: Vec<Json> = system.iter().map(|p| json!({"role": "system", "content": p})).collect();
         conversation.push(user.clone());
         let bare = [user];
         let without_tools = self.render(&conversation, None, true)?;
-        let with_tools = match tools {
-            [] => None,
-            tools => Some(self.render(&conversation, Some(tools), true)?),
-        };
+        let with_tools = tools.map(|tools| self.render(&conversation, Some(tools), true)).transpose()?;
         let each_tool = tools
+            .unwrap_or_default()
             .iter()
             .map(|tool| Ok((self.render(&bare, Some(&[tool]), true)?, self.render(&bare, Some(&[tool, tool]), true)?)))
             .collect::<Result<_, Diagnostic>>()?;
@@ -248,32 +248,46 @@ impl ChatTemplate {
 }
 
 /// The fixed part of a request counted from its renders (`count`: the tokenizer's count of a
-/// text). The system prompt's framing is the rendered request without it, each piece counted
-/// alone; a tool costs what a second copy of it adds to a list; the tool list's framing is what
-/// one tool adds beyond its own cost; a chat template has no preamble apart from that framing.
-pub fn count_request(texts: &RequestTexts, prompt: Option<&str>, count: &dyn Fn(&str) -> usize) -> super::RequestTokens {
+/// text). The system messages' framing is the rendered request without them, each piece
+/// between them counted alone; a tool costs what a second copy of it adds to a list; the tool
+/// list's framing is what one tool adds beyond its own cost (all an empty list adds); a chat
+/// template has no preamble apart from that framing.
+pub fn count_request(texts: &RequestTexts, system: &[String], count: &dyn Fn(&str) -> usize) -> super::RequestTokens {
     let n = |text: &str| count(text) as i64;
     let without_tools = n(&texts.without_tools);
-    let framing = match prompt.map(|p| (p, texts.without_tools.find(p).or_else(|| texts.without_tools.find(p.trim())))) {
-        Some((p, Some(at))) => {
-            let p = if texts.without_tools[at..].starts_with(p) { p } else { p.trim() };
-            n(&texts.without_tools[..at]) + n(&texts.without_tools[at + p.len()..])
-        }
-        Some((p, None)) => without_tools - n(p),
-        None => without_tools,
-    };
+    let framing = message_framing(&texts.without_tools, system, &n);
     let tools: Vec<i64> = texts.each_tool.iter().map(|(once, twice)| n(twice) - n(once)).collect();
+    let tools_total = texts.with_tools.as_deref().map_or(0, |with| n(with) - without_tools);
     let tool_framing = match (texts.each_tool.first(), tools.first()) {
         (Some((once, _)), Some(own)) => n(once) - n(&texts.bare) - own,
-        _ => 0,
+        _ => tools_total,
     };
-    let tools_total = texts.with_tools.as_deref().map_or(0, |with| n(with) - without_tools);
     super::RequestTokens { tools, tool_framing, preamble: 0, tools_total, framing, without_tools }
+}
+
+/// The text of `request` around the `system` messages, each piece counted alone: each message
+/// is found after the one before (as written, or trimmed, as some templates write it); one not
+/// found is taken out by its count.
+fn message_framing(request: &str, system: &[String], n: &dyn Fn(&str) -> i64) -> i64 {
+    let mut framing = 0;
+    let mut rest = request;
+    let mut not_found = 0;
+    for message in system {
+        let found = [message.as_str(), message.trim()].into_iter().find_map(|m| rest.find(m).map(|at| (at, m.len())));
+        match found {
+            Some((at, len)) => {
+                framing += n(&rest[..at]);
+                rest = &rest[at + len..];
+            }
+            None => not_found += n(message),
+        }
+    }
+    framing + n(rest) - not_found
 }
 
 /// A tool as transformers passes it to a chat template (`get_json_schema`'s form).
 pub fn function_schema(tool: &Tool) -> Json {
-    json!({"type": "function", "function": {"name": tool.name, "description": tool.description, "parameters": tool.parameters}})
+    json!({"type": "function", "function": tool.function_value()})
 }
 
 /// Plain JSON, as Python's `json.load` reads a tokenizer configuration.
@@ -675,7 +689,7 @@ mod tests {
     fn named_templates_are_chosen_as_transformers_chooses() {
         let config = r#"{"chat_template": [{"name": "default", "template": "plain"}, {"name": "tool_use", "template": "tools:{{ tools|length }}"}]}"#;
         let t = ChatTemplate::from_tokenizer_config("c.json", config).expect("valid").expect("templates");
-        let tool = Tool::new("f".into(), "does f".into(), json!({"type": "object"}), None);
+        let tool = Tool::new("f".into(), "does f".to_string(), json!({"type": "object"}), None);
         assert_eq!(t.render(&[], None, false).expect("renders"), "plain");
         assert_eq!(t.render(&[], Some(&[&tool]), false).expect("renders"), "tools:1");
         assert!(ChatTemplate::from_tokenizer_config("c.json", r#"{"eos_token": "x"}"#).expect("valid").is_none());

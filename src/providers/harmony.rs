@@ -33,7 +33,7 @@ pub const PER_MESSAGE: usize = 4;
 /// One tool as it stands in the namespace: its description as `//` lines, then its type.
 pub fn tool_text(tool: &Tool) -> String {
     let mut out = String::new();
-    for line in tool.description.lines() {
+    for line in tool.description_text().lines() {
         out.push_str(&format!("// {line}\n"));
     }
     out.push_str(&format!("type {} = (_: {}) => any;\n", tool.name, typescript(&tool.parameters, "")));
@@ -219,7 +219,7 @@ mod tests {
     use serde_json::json;
 
     fn tool(parameters: Value) -> Tool {
-        Tool::new("get_weather".into(), "Gets the current weather in the provided location.".into(), parameters, None)
+        Tool::new("get_weather".into(), "Gets the current weather in the provided location.".to_string(), parameters, None)
     }
 
     #[test]

@@ -285,7 +285,7 @@ mod tests {
     fn the_reference_request_is_151_tokens_and_its_parts_add_up() {
         let tool = Tool::new(
             "get_weather".into(),
-            "Gets the current weather in the provided location.".into(),
+            "Gets the current weather in the provided location.".to_string(),
             serde_json::json!({"type": "object", "properties": {"location": {"type": "string", "description": "The city and state, e.g. San Francisco, CA"}, "format": {"type": "string", "enum": ["celsius", "fahrenheit"], "default": "celsius"}}, "required": ["location"]}),
             None,
         );

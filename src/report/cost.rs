@@ -6,8 +6,9 @@ use serde::Serialize;
 
 use super::escape::{markdown_text, Untrusted};
 use super::table::{num, plain, table_row};
+use crate::checks::budgets::Band;
 use crate::checks::budgets::{BudgetKind, BudgetStatus, Status};
-use crate::measure::{Count, Duplicate, Measured, ToolCosts, ToolFilesCost};
+use crate::measure::{Count, Duplicate, Measured, Recording, ToolCosts, ToolFilesCost};
 use crate::models::ModelProfile;
 use crate::providers::Rendering;
 use crate::tools::ToolFormat;
@@ -19,9 +20,20 @@ pub struct Costed {
     #[serde(flatten)]
     pub measured: Measured,
     pub budgets: Vec<BudgetStatus>,
+    /// The bands of the estimated system prompt and request total, as the text shows them;
+    /// absent when both are exact or no measurement bounds the estimate.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bands: Option<Bands>,
     /// The workload the scenario declares, replayed in this mode (see [`Costed::with_workload`]).
     #[serde(skip)]
     pub workload: Option<Workload>,
+}
+
+/// The range each estimated total lies in ([`Band`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Bands {
+    pub system_prompt: Option<Band>,
+    pub request_total: Option<Band>,
 }
 
 /// A scenario's workload (its path as the manifest gives it) and its simulation.
@@ -34,7 +46,13 @@ pub struct Workload {
 impl Costed {
     /// The budgets of an agent evaluated against one measured mode × scenario.
     pub fn new(agent: &crate::manifest::model::Agent, measured: Measured) -> Self {
-        Costed { budgets: crate::checks::budgets::evaluate(agent, &measured), measured, workload: None }
+        let calibration = measured.model.estimate_calibration();
+        let bands = Bands {
+            system_prompt: Band::of(calibration, measured.system_prompt),
+            request_total: Band::of(calibration, measured.request.total),
+        };
+        let bands = (bands.system_prompt.is_some() || bands.request_total.is_some()).then_some(bands);
+        Costed { budgets: crate::checks::budgets::evaluate(agent, &measured), measured, bands, workload: None }
     }
 
     /// [`Costed::new`] for `run`, with the simulation of the workload its scenario declares (the
@@ -194,7 +212,7 @@ fn tool_schemas_text(m: &Measured, md: bool) -> String {
             ));
         }
     }
-    out.push_str(&tool_parts(t, md, &|label, c, note| {
+    out.push_str(&tool_parts(t, recorded(m), md, &|label, c, note| {
         vec![format!("{label:<24}"), format!("{:>5}", ""), format!("{:>8}", num(c)), note.to_string()]
     }));
     let mut sorted: Vec<_> = t.tools.iter().collect();
@@ -220,7 +238,7 @@ fn request_text(m: &Measured, md: bool) -> String {
         None => "per-message framing of the history not published".to_string(),
     };
     for (label, c, note) in [
-        ("message framing", r.framing, r.rendering.framing_note()),
+        ("message framing", r.framing, framing_note(m)),
         ("system prompt", m.system_prompt, "counted as a whole"),
         ("tool schemas", t.total, "as above"),
         ("joins", r.joins, "boundary merges"),
@@ -285,11 +303,32 @@ fn window_bar(fixed: i64, headroom: i64, reserve: u64, window: u64) -> String {
 /// The window bar's width, in cells.
 const WINDOW_CELLS: usize = 60;
 
-/// The band an estimate's calibration gives `count`, when it has one: `±10 %: 5,310 to 6,490`.
-fn band(m: &Measured, count: Count) -> Option<String> {
-    let c = m.model.estimate_calibration().filter(|_| !count.exact)?;
-    let (low, high) = c.band(count.tokens);
-    Some(format!("±{} %: {} to {}", c.band_percent, plain(low), plain(high)))
+/// The band an estimate's calibration gives `count`, when it has one: `±10 %: 5,310 to 6,490`;
+/// every report that shows an estimate with a band shows it so.
+pub fn band(m: &Measured, count: Count) -> Option<String> {
+    Band::of(m.model.estimate_calibration(), count).map(|b| b.to_string())
+}
+
+/// Whether `m` is counted from recorded endpoint counts: its framing (and, with two tools or
+/// more, the tool list's fixed part) is then a recorded figure, not the rendering's.
+pub(super) fn recorded(m: &Measured) -> bool {
+    matches!(m.recorded, Some(Recording::Exact { .. }))
+}
+
+/// What the message framing row holds.
+pub(super) fn framing_note(m: &Measured) -> &'static str {
+    match recorded(m) {
+        true => "recorded: the request with no system prompt and a one-character user message",
+        false => m.request.rendering.framing_note(),
+    }
+}
+
+/// What the tool list's framing and preamble rows hold (`recorded`: the render's counts are).
+pub(super) fn tool_part_notes(t: &ToolCosts, recorded: bool) -> [&'static str; 2] {
+    match recorded && t.exact {
+        true => ["in the preamble's recorded figure", "recorded: the tool-use prompt and the list's framing, one figure"],
+        false => [t.rendering.tool_framing_note(), t.rendering.preamble_note()],
+    }
 }
 
 /// A list of names in a line of the report.
@@ -395,10 +434,11 @@ pub fn summary(reports: &[Costed], md: bool) -> String {
 }
 
 /// The tool list's framing, preamble, joins and total: with the tools, they add up to the total.
-fn tool_parts(t: &ToolCosts, md: bool, cells: &dyn Fn(&str, Count, &str) -> Vec<String>) -> String {
+fn tool_parts(t: &ToolCosts, recorded: bool, md: bool, cells: &dyn Fn(&str, Count, &str) -> Vec<String>) -> String {
+    let [framing, preamble] = tool_part_notes(t, recorded);
     [
-        ("framing (once)", t.framing, t.rendering.tool_framing_note()),
-        ("preamble (once)", t.preamble, t.rendering.preamble_note()),
+        ("framing (once)", t.framing, framing),
+        ("preamble (once)", t.preamble, preamble),
         ("joins", t.joins, "boundary merges"),
         ("total", t.total, "what the tools add to the request"),
     ]
@@ -507,7 +547,7 @@ pub fn tools_text(model: &ModelProfile, t: &ToolCosts, rows: &[ToolRow], md: boo
     for r in rows {
         out.push_str(&table_row(md, &cells(r.name, r.server.unwrap_or("-"), r.file, num(r.tokens), bar(r.tokens.tokens, max, 24))));
     }
-    out.push_str(&tool_parts(t, md, &|label, c, note| cells(label, "", "", num(c), note.to_string())));
+    out.push_str(&tool_parts(t, false, md, &|label, c, note| cells(label, "", "", num(c), note.to_string())));
     out.push_str(&format!("\nmethod: {}\n", t.method));
     out
 }

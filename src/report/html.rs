@@ -200,6 +200,8 @@ struct TotalRow {
     note: &'static str,
     tokens: String,
     share: String,
+    /// The estimate's band, as the text report shows it (empty when exact or unbounded).
+    band: String,
 }
 
 #[derive(Serialize)]
@@ -234,12 +236,14 @@ struct ToolParts {
 }
 
 impl ToolParts {
-    fn new(t: &ToolCosts) -> ToolParts {
+    /// `recorded`: the render is counted from recorded endpoint counts.
+    fn new(t: &ToolCosts, recorded: bool) -> ToolParts {
+        let [framing_note, preamble_note] = super::cost::tool_part_notes(t, recorded);
         ToolParts {
             framing: num(t.framing),
-            framing_note: t.rendering.tool_framing_note(),
+            framing_note,
             preamble: num(t.preamble),
-            preamble_note: t.rendering.preamble_note(),
+            preamble_note,
             joins: num(t.joins),
             total: num(t.total),
             method: t.method.clone(),
@@ -262,6 +266,8 @@ struct BudgetRow {
 #[derive(Serialize)]
 struct RequestView {
     total: String,
+    /// The total's band, as the text report shows it (empty when exact or unbounded).
+    band: String,
     framing: String,
     prompt: String,
     schemas: String,
@@ -390,25 +396,35 @@ fn agent_view(reports: &[&Costed]) -> AgentView {
 
 fn mode_view(c: &Costed, color: &dyn Fn(&str) -> String) -> ModeView {
     let m = &c.measured;
-    let count = |tokens: i64| num(Count { tokens, tokenizer: m.tokenizer, exact: m.exact });
     let window = m.window.max_input_tokens as i64;
     let r = &m.request;
     ModeView {
         mode: m.mode.clone(),
         scenario: m.scenario.clone(),
-        prompt: count(m.system_prompt.tokens),
+        prompt: num(m.system_prompt),
         schemas: num(m.tool_schemas.total),
         share: pct(m.window.fixed, window),
         sections: sections(c, color),
-        totals: [("joins", "separators, boundary merges", m.joins), ("system prompt", "counted as a whole", m.system_prompt)]
-            .into_iter()
-            .map(|(label, note, c)| TotalRow { label, note, tokens: count(c.tokens), share: pct(c.tokens, window) })
-            .collect(),
+        // The rows of the text report, each with the band it shows there.
+        totals: [
+            ("joins", "separators, boundary merges", m.joins, None),
+            ("system prompt", "counted as a whole", m.system_prompt, super::cost::band(m, m.system_prompt)),
+        ]
+        .into_iter()
+        .map(|(label, note, c, band)| TotalRow {
+            label,
+            note,
+            tokens: num(c),
+            share: pct(c.tokens, window),
+            band: band.unwrap_or_default(),
+        })
+        .collect(),
         tools: tool_schemas(m),
         budgets: c.budgets.iter().map(budget_row).collect(),
         any_over: c.budgets.iter().any(|b| b.status == Status::Over),
         request: RequestView {
             total: num(r.total),
+            band: super::cost::band(m, r.total).unwrap_or_default(),
             framing: num(r.framing),
             prompt: num(m.system_prompt),
             schemas: num(m.tool_schemas.total),
@@ -429,7 +445,6 @@ fn mode_view(c: &Costed, color: &dyn Fn(&str) -> String) -> ModeView {
 /// The sections: each step's source, tokens, shares and budget.
 fn sections(c: &Costed, color: &dyn Fn(&str) -> String) -> Vec<SectionRow> {
     let m = &c.measured;
-    let count = |tokens: i64| num(Count { tokens, tokenizer: m.tokenizer, exact: m.exact });
     let window = m.window.max_input_tokens as i64;
     let max = m.sections.iter().map(|s| s.tokens.tokens).max().unwrap_or(1);
     m.sections
@@ -445,9 +460,10 @@ fn sections(c: &Costed, color: &dyn Fn(&str) -> String) -> Vec<SectionRow> {
                 Status::Near | Status::AtRisk => Flag { class: "over", text: format!("{} · {}", b.limit, b.status.word()) },
                 Status::Ok => Flag { class: "okay", text: b.limit.to_string() },
             });
+            // Each figure as its own count labels it: a recorded section is exact beside estimated ones.
             let tokens = match s.worst_case {
-                Some(w) => format!("{} (≤{})", count(s.tokens.tokens), count(w.tokens)),
-                None => count(s.tokens.tokens),
+                Some(w) => format!("{} (≤{})", num(s.tokens), num(w)),
+                None => num(s.tokens),
             };
             SectionRow {
                 step: s.step,
@@ -488,7 +504,7 @@ fn tool_schemas(m: &Measured) -> ToolsView {
         total: num(t.total),
         categories: bar_rows(&groups(&t.categories, "w-tools"), tool_scale),
         servers: bar_rows(&groups(&t.servers, "w-fixed"), tool_scale),
-        parts: ToolParts::new(t),
+        parts: ToolParts::new(t, super::cost::recorded(m)),
         tools: tools
             .into_iter()
             .map(|tool| ToolView {
@@ -595,7 +611,7 @@ pub fn tools_report(model: &ModelProfile, t: &ToolCosts, rows: &[ToolRow]) -> St
             title: format!("Tool cost: {} tools", rows.len()),
             subtitle: format!("{} · {exact} ({})", model.model, model.tokenizer.name()),
             rows: bar_rows(&shown, scale),
-            parts: ToolParts::new(t),
+            parts: ToolParts::new(t, false),
         },
     )
 }

@@ -273,16 +273,21 @@ fn token_table_and_prompt(rendered: &Rendered, m: &Measured) -> String {
     );
     let width = m.sections.iter().map(|s| s.id.len()).max().unwrap_or(0).max("system prompt".len());
     out.push_str(&format!("{:>2}  {:<width$}  {:>8}\n", "#", "section", "tokens"));
+    // Each section as its count labels it: one still recorded is exact beside estimated ones.
     for s in &m.sections {
+        let approx = if s.tokens.exact { "" } else { "~" };
         out.push_str(&format!("{:>2}  {:<width$}  {:>8}\n", s.step, s.id, format!("{approx}{}", s.tokens.tokens)));
     }
     let t = &m.tool_schemas;
     // Tools are counted as the provider renders them: exact only when that rendering is.
     let tools_approx = if t.exact { "" } else { "~" };
     let tools_note = format!("  ({} tools, {})", t.tools.len(), t.method.split(':').next().unwrap_or_default());
+    // An estimate's band, as `ctxc cost` shows it.
+    let band =
+        crate::checks::budgets::Band::of(m.model.estimate_calibration(), m.system_prompt).map_or(String::new(), |b| format!("  ({b})"));
     for (label, tokens, approx, note) in [
         ("joins", m.joins.tokens, approx, String::new()),
-        ("system prompt", m.system_prompt.tokens, approx, String::new()),
+        ("system prompt", m.system_prompt.tokens, approx, band),
         ("tool schemas", t.total.tokens, tools_approx, tools_note),
     ] {
         out.push_str(&format!("{:>2}  {label:<width$}  {:>8}{note}\n", "", format!("{approx}{tokens}")));

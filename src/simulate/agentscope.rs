@@ -150,7 +150,7 @@ impl AgentScope {
             .map(|(t, _)| {
                 let mut parameters = t.tool.parameters.clone();
                 without_titles(&mut parameters);
-                serde_json::json!({"type": "function", "function": {"name": t.tool.name, "description": t.tool.description, "parameters": parameters}})
+                serde_json::json!({"type": "function", "function": {"name": t.tool.name, "description": t.tool.description_text(), "parameters": parameters}})
             })
             .collect();
         let tools = if schemas.is_empty() { 0 } else { json_dumps_len(&Value::Array(schemas), false) };

@@ -70,7 +70,7 @@ impl DeepAgents {
         let prompt = rendered.prompt();
         let tools = crate::measure::callable_tools(agent, rendered);
         let fixed = if prompt.is_empty() { 0 } else { system_tokens(&prompt, cpt) }
-            + tools_tokens(tools.iter().map(|(t, _)| (t.tool.name.as_str(), t.tool.description.as_str(), &t.tool.parameters)), cpt);
+            + tools_tokens(tools.iter().map(|(t, _)| (t.tool.name.as_str(), t.tool.description_text(), &t.tool.parameters)), cpt);
         let limit = s.tool_token_limit_before_evict.value;
         DeepAgents {
             layout: s.layout,

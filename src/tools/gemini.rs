@@ -15,9 +15,12 @@ pub(super) fn declarations(item: &Value) -> Option<&Vec<Value>> {
 pub(super) fn tools(index: usize, declarations: &[Value]) -> Result<Vec<Tool>, String> {
     let declaration = |i: usize, d: &Value| {
         // Newer declarations may give a full JSON Schema instead of the OpenAPI subset.
-        let key =
-            if d.get("parameters").is_none() && d.get("parametersJsonSchema").is_some() { "parametersJsonSchema" } else { "parameters" };
-        named_tool(i, d, key, None).map_err(|e| format!("Gemini tool #{}: {e}", index + 1))
+        let json_schema = d.get("parameters").is_none() && d.get("parametersJsonSchema").is_some();
+        let key = if json_schema { "parametersJsonSchema" } else { "parameters" };
+        let mut tool = named_tool(i, d, key, None).map_err(|e| format!("Gemini tool #{}: {e}", index + 1))?;
+        tool.parameters_json_schema = json_schema;
+        tool.response = d.get("response").cloned();
+        Ok(tool)
     };
     declarations.iter().enumerate().map(|(i, d)| declaration(i, d)).collect()
 }
@@ -42,9 +45,11 @@ mod tests {
 
         let bare = r#"[{"name":"d","description":"x","parameters":{"type":"OBJECT","properties":{}}}]"#;
         assert_eq!(read(bare), Ok((ToolFormat::Gemini, names(&["d"]))));
-        let one = r#"{"functionDeclarations":[{"name":"e","parametersJsonSchema":{"type":"object"}}]}"#;
+        let one = r#"{"functionDeclarations":[{"name":"e","parametersJsonSchema":{"type":"object"},"response":{"type":"STRING"}}]}"#;
         let file = parse_tool_file(one).expect("one tool object");
         assert_eq!(file.tools[0].parameters["type"], "object");
+        assert!(file.tools[0].parameters_json_schema && file.tools[0].response.is_some() && file.tools[0].description.is_none());
+        assert!(!parse_tool_file(bare).expect("bare").tools[0].parameters_json_schema);
         assert!(read(r#"{"functionDeclarations":[{"description":"no name"}]}"#)
             .expect_err("no name")
             .1

@@ -24,11 +24,20 @@ use crate::memo::{content_hash, Cache, Kind, SharedText};
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Tool {
     pub name: String,
-    pub description: String,
+    /// `None` when the source gives none: a request then carries none (not an empty one).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
     /// JSON Schema of the parameters (an empty object schema when none is given).
     pub parameters: Value,
     /// Whether the tool only reads; `None` when its source does not say.
     pub read_only: Option<bool>,
+    /// A Gemini declaration's `response` schema (what the function returns), as given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub response: Option<Value>,
+    /// Whether `parameters` is a Gemini declaration's `parametersJsonSchema` (a full JSON Schema
+    /// in place of the OpenAPI subset of `parameters`).
+    #[serde(skip)]
+    pub parameters_json_schema: bool,
     /// The tool's JSON texts, made on first use: a tool shared by many agents and modes is
     /// serialized once.
     #[serde(skip)]
@@ -39,23 +48,58 @@ pub struct Tool {
 struct ToolTexts {
     parameters: String,
     function: String,
-    /// [`content_hash`] of `function`, so counting it again and again does not hash it again.
+    /// [`content_hash`] of `function` (and of a Gemini declaration's `response` and schema key
+    /// when it has them), so counting it again and again does not hash it again.
     function_hash: u128,
 }
 
 impl Tool {
-    pub fn new(name: String, description: String, parameters: Value, read_only: Option<bool>) -> Self {
-        Tool { name, description, parameters, read_only, texts: OnceLock::new() }
+    pub fn new(name: String, description: impl Into<Option<String>>, parameters: Value, read_only: Option<bool>) -> Self {
+        let description = description.into();
+        Tool { name, description, parameters, read_only, response: None, parameters_json_schema: false, texts: OnceLock::new() }
+    }
+
+    /// The description, empty when the source gives none.
+    pub fn description_text(&self) -> &str {
+        self.description.as_deref().unwrap_or_default()
+    }
+
+    /// The function object of a request, `{name, description, parameters}`, without a
+    /// description when the tool has none (as a request built from the source sends it).
+    pub fn function_value(&self) -> Value {
+        self.definition("parameters")
+    }
+
+    /// `{name, description, <schema_key>: parameters}`, the description only when given.
+    pub fn definition(&self, schema_key: &str) -> Value {
+        let mut definition = serde_json::Map::new();
+        definition.insert("name".into(), Value::String(self.name.clone()));
+        if let Some(description) = &self.description {
+            definition.insert("description".into(), Value::String(description.clone()));
+        }
+        definition.insert(schema_key.into(), self.parameters.clone());
+        Value::Object(definition)
+    }
+
+    /// This tool as a Gemini function declaration: its schema under the key it was given with,
+    /// and its `response` schema when it has one.
+    pub fn gemini_declaration(&self) -> Value {
+        let mut declaration = self.definition(if self.parameters_json_schema { "parametersJsonSchema" } else { "parameters" });
+        if let Some(response) = &self.response {
+            declaration["response"] = response.clone();
+        }
+        declaration
     }
 
     fn texts(&self) -> &ToolTexts {
         self.texts.get_or_init(|| {
-            let function = serde_json::json!({
-                "type": "function",
-                "function": { "name": self.name, "description": self.description, "parameters": self.parameters },
-            })
-            .to_string();
-            ToolTexts { parameters: self.parameters.to_string(), function_hash: content_hash(&function), function }
+            let function = serde_json::json!({ "type": "function", "function": self.function_value() }).to_string();
+            // Two tools of one function JSON are counted alike unless a declaration tells them apart.
+            let function_hash = match self.response.is_some() || self.parameters_json_schema {
+                true => content_hash(&format!("{function}\0{}", self.gemini_declaration())),
+                false => content_hash(&function),
+            };
+            ToolTexts { parameters: self.parameters.to_string(), function_hash, function }
         })
     }
 
@@ -69,7 +113,8 @@ impl Tool {
         &self.texts().function
     }
 
-    /// [`content_hash`] of [`Tool::function_json`].
+    /// [`content_hash`] of [`Tool::function_json`], and of what a Gemini declaration adds to it:
+    /// the key of whatever the tool sends.
     pub fn function_json_hash(&self) -> u128 {
         self.texts().function_hash
     }
@@ -312,13 +357,12 @@ fn bfcl_tools(functions: &[Value]) -> Result<Vec<Tool>, String> {
     functions.iter().enumerate().map(|(i, f)| openai::function(i, f)).collect()
 }
 
-/// A string field; a missing `description` is empty.
-fn str_field(item: &Value, key: &str, index: usize) -> Result<String, String> {
+/// A string field; `None` when absent.
+fn str_field(item: &Value, key: &str, index: usize) -> Result<Option<String>, String> {
     match item.get(key) {
-        Some(Value::String(s)) => Ok(s.clone()),
+        Some(Value::String(s)) => Ok(Some(s.clone())),
         Some(_) => Err(format!("tool #{}: `{key}` must be a string", index + 1)),
-        None if key == "description" => Ok(String::new()),
-        None => Err(format!("tool #{}: missing `{key}`", index + 1)),
+        None => Ok(None),
     }
 }
 
@@ -326,7 +370,7 @@ fn str_field(item: &Value, key: &str, index: usize) -> Result<String, String> {
 /// when absent).
 fn named_tool(index: usize, item: &Value, schema_key: &str, read_only: Option<bool>) -> Result<Tool, String> {
     Ok(Tool::new(
-        str_field(item, "name", index)?,
+        str_field(item, "name", index)?.ok_or_else(|| format!("tool #{}: missing `name`", index + 1))?,
         str_field(item, "description", index)?,
         item.get(schema_key).cloned().unwrap_or_else(empty_parameters),
         read_only,

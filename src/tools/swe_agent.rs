@@ -69,7 +69,7 @@ mod tests {
         let file = parse_tool_file(bundle).expect("bundle");
         assert_eq!(file.format, ToolFormat::SweAgent);
         let add = &file.tools[0];
-        assert_eq!((add.name.as_str(), add.description.as_str(), add.read_only), ("note_add", "records a note", None));
+        assert_eq!((add.name.as_str(), add.description_text(), add.read_only), ("note_add", "records a note", None));
         let expected = json!({
             "type": "object",
             "properties": {
@@ -81,7 +81,7 @@ mod tests {
         });
         assert_eq!(add.parameters, expected);
         let clear = &file.tools[1];
-        assert_eq!((clear.description.as_str(), &clear.parameters), ("", &json!({ "type": "object", "properties": {}, "required": [] })));
+        assert_eq!((clear.description_text(), &clear.parameters), ("", &json!({ "type": "object", "properties": {}, "required": [] })));
         assert!(parse_tool_file("tools: {}\n").expect("an empty bundle").tools.is_empty());
     }
 

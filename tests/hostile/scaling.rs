@@ -320,7 +320,7 @@ fn chat_template_work(n: usize) -> (u64, u64) {
     let tools: Vec<&ctxc::tools::Tool> = tools.iter().collect();
     let (allocations, bytes) = (ALLOCATIONS.load(Ordering::Relaxed), BYTES.load(Ordering::Relaxed));
     let template = ChatTemplate::from_tokenizer_config("tokenizer_config.json", &config).expect("valid").expect("a template");
-    let texts = template.request_texts(Some("You are terse."), &tools).expect("renders");
+    let texts = template.request_texts(&["You are terse.".to_string()], Some(&tools)).expect("renders");
     let spent = (ALLOCATIONS.load(Ordering::Relaxed) - allocations, BYTES.load(Ordering::Relaxed) - bytes);
     assert_eq!(texts.each_tool.len(), n / 50);
     spent

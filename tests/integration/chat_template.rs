@@ -97,3 +97,51 @@ fn a_chat_template_given_on_the_command_line_is_used_and_named() {
     assert_eq!(refused.status.code(), Some(2), "{}", String::from_utf8_lossy(&refused.stderr));
     assert!(String::from_utf8_lossy(&refused.stderr).contains("is not a regular file"), "{}", String::from_utf8_lossy(&refused.stderr));
 }
+
+/// The request as the runtime sends it: `[agent] empty_tool_list` passes `tools: []` (this
+/// template, like Llama 3.3's, writes its tool block for an empty list: the list's framing is
+/// all it costs); a tool without a description is sent without one; a step's `new_message`
+/// makes a second system message, which the template renders as a turn of its own.
+#[test]
+fn empty_tool_lists_missing_descriptions_and_several_system_messages_are_sent_as_written() {
+    let template = r#"{"eos_token": "<|im_end|>",
+"chat_template": "{%- if tools is not none %}<tools>{% for tool in tools %}{{ tool|tojson }}{% endfor %}</tools>\n{% endif %}{%- for m in messages %}<|im_start|>{{ m['role'] }}\n{{ m['content'] }}<|im_end|>\n{% endfor %}<|im_start|>assistant\n"}"#;
+    let manifest = |agent: &str, steps: &str, tools: &str| {
+        format!("[agent]\nname = \"a\"\nmodel = \"qwen/qwen3-32b\"\nchat_template = \"model/tokenizer_config.json\"\n{agent}\n[pipeline]\nsteps = [{steps}]\n\n[modules]\ncore = {{ source = \"core.md\" }}\nrules = {{ source = \"rules.md\" }}\n{tools}")
+    };
+    let core = "{ id = \"core\", kind = \"module\" }";
+    let run = |manifest: String| {
+        let dir = common::project(&[
+            ("ctxc.toml", manifest.as_str()),
+            ("core.md", "You are careful.\n"),
+            ("rules.md", "Answer briefly.\n"),
+            ("tools.json", r#"[{"name": "lookup", "parameters": {"type": "object"}}]"#),
+            ("model/tokenizer_config.json", template),
+        ]);
+        let runs = ctxc::Session::new(Vec::new()).run(&dir.path().join("ctxc.toml"), ctxc::session::Only::default()).expect("loads");
+        let run = runs.runs.into_iter().next().expect("a render");
+        (run.rendered.request.clone().expect("through the template"), run.measured)
+    };
+    // No tools: no `tools` at all, unless the agent says the runtime sends an empty list.
+    let (request, measured) = run(manifest("", core, ""));
+    assert_eq!((request.with_tools.as_deref(), measured.tool_schemas.total.tokens), (None, 0));
+    let (request, measured) = run(manifest("empty_tool_list = true\n", core, ""));
+    assert!(request.with_tools.as_deref().is_some_and(|t| t.starts_with("<tools></tools>\n")), "{request:?}");
+    let t = &measured.tool_schemas;
+    assert!(t.total.tokens > 0 && t.framing.tokens == t.total.tokens && t.joins.tokens == 0, "{t:?}");
+    // A tool without a description: none is sent.
+    let (request, _) = run(manifest("", core, "\n[tools.main]\nfiles = [\"tools.json\"]\n"));
+    let with = request.with_tools.as_deref().expect("tools");
+    assert!(with.contains(r#"{"type": "function", "function": {"name": "lookup", "parameters": {"type": "object"}}}"#), "{with}");
+    // Two system messages, each its own turn; no separator between them; the framing counted
+    // around both, the sections still adding up.
+    let (request, measured) = run(manifest("", &format!("{core}, {{ id = \"rules\", kind = \"module\", new_message = true }}"), ""));
+    assert_eq!(
+        request.without_tools,
+        "<|im_start|>system\nYou are careful.<|im_end|>\n<|im_start|>system\nAnswer briefly.<|im_end|>\n<|im_start|>user\n<|im_end|>\n<|im_start|>assistant"
+    );
+    let r = &measured.request;
+    assert_eq!(r.framing.tokens + measured.system_prompt.tokens + r.joins.tokens, r.total.tokens, "{r:?}");
+    let one_message = run(manifest("", &format!("{core}, {{ id = \"rules\", kind = \"module\" }}"), "")).1;
+    assert!(r.framing.tokens > one_message.request.framing.tokens, "a second turn's framing: {r:?} vs {:?}", one_message.request);
+}

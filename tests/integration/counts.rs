@@ -422,9 +422,16 @@ fn recorded_counts_are_used_offline_labelled_exact_and_fall_back_labelled() {
     assert!(shown.contains(&format!("exact: Anthropic count_tokens, recorded {DATE}")), "{shown}");
     let prompt_line = shown.lines().find(|l| l.contains("system prompt") && l.contains("counted as a whole")).expect("prompt line");
     assert!(!prompt_line.contains('~'), "{prompt_line}");
+    // The recorded framing and tool-use prompt are said to be recorded, never "not counted".
+    let framing_line = shown.lines().find(|l| l.starts_with("message framing")).expect("framing line");
+    assert!(framing_line.contains("recorded") && !framing_line.contains("not counted"), "{framing_line}");
+    let preamble_line = shown.lines().find(|l| l.starts_with("preamble (once)")).expect("preamble line");
+    assert!(preamble_line.contains("recorded: the tool-use prompt and the list's framing"), "{preamble_line}");
     for format in ["markdown", "html"] {
         let out = ctxc(&["cost", path(&triage), "--format", format]).output().expect("runs");
-        assert!(text(&out.stdout).contains(&format!("exact: Anthropic count_tokens, recorded {DATE}")), "{format}");
+        let shown = text(&out.stdout);
+        assert!(shown.contains(&format!("exact: Anthropic count_tokens, recorded {DATE}")), "{format}");
+        assert!(!shown.contains("not counted") && !shown.contains("published figure") && !shown.contains('±'), "{format}: {shown}");
     }
     let snapshot = ctxc(&["snapshot", path(&triage)]).output().expect("runs");
     assert_eq!(snapshot.status.code(), Some(0), "{}", text(&snapshot.stderr));
@@ -447,8 +454,27 @@ fn recorded_counts_are_used_offline_labelled_exact_and_fall_back_labelled() {
         // ratio from it instead of the published one.
         assert!(method.contains("the ratio recorded for this render's first 1 section(s), ±10 %"), "{method}");
         assert_eq!(m["model"]["calibration"]["generation"], "recorded");
-        assert!(m["sections"].as_array().expect("sections").iter().all(|s| s["tokens"]["exact"] == false));
+        // The role did not change and is still recorded: it stays exact; the sections after the
+        // edit are estimates, and with the joins they still add up to the system prompt.
+        assert!(method.contains("the first 1 section(s), unchanged since, as recorded"), "{method}");
+        let sections = m["sections"].as_array().expect("sections");
+        assert_eq!(sections[0]["tokens"]["exact"], true, "{}", sections[0]);
+        assert_eq!(sections[0]["tokens"]["tokenizer"], "Anthropic count_tokens");
+        assert!(sections[1..].iter().all(|s| s["tokens"]["exact"] == false));
+        let sum: i64 = sections.iter().map(|s| s["tokens"]["tokens"].as_i64().expect("n")).sum();
+        assert_eq!(sum + m["joins"]["tokens"].as_i64().expect("n"), m["system_prompt"]["tokens"].as_i64().expect("n"));
     }
+    // Each role's count is a recorded prefix's (the server's count of it, less the bare request's 8).
+    let prefixes: Vec<i64> = server.received().iter().filter_map(|r| r.body["system"].as_str().map(|s| count(s, &[]) as i64 - 8)).collect();
+    for m in measured(&cost_json(&triage)) {
+        let role = m["sections"][0]["tokens"]["tokens"].as_i64().expect("n");
+        assert!(prefixes.contains(&role), "the role's recorded count: {role} not in {prefixes:?}");
+    }
+    let shown = text(&ctxc(&["cost", path(&triage), "--mode", "triage", "--scenario", "default"]).output().expect("runs").stdout);
+    let role_line = shown.lines().find(|l| l.contains("role ") && l.contains("prompts/role")).expect("the role's line");
+    assert!(!role_line.contains('~'), "an exact section is shown without `~`: {role_line}");
+    let html = text(&ctxc(&["cost", path(&triage), "--format", "html"]).output().expect("runs").stdout);
+    assert!(html.contains("±10 %"), "the estimated totals' band in HTML");
     let check = ctxc(&["check", path(&triage), "--require-exact", "--format", "concise"]).output().expect("runs");
     assert_eq!(check.status.code(), Some(1));
     assert!(text(&check.stdout).contains("BUDGET005"), "{}", text(&check.stdout));
@@ -462,6 +488,16 @@ fn recorded_counts_are_used_offline_labelled_exact_and_fall_back_labelled() {
     }
     let cost = ctxc(&["cost", path(&triage), "--mode", "triage", "--scenario", "default"]).output().expect("runs");
     assert!(text(&cost.stdout).contains("±10 %"), "{}", text(&cost.stdout));
+    // The band beside the system prompt and the request total in every format.
+    for m in &cost_json(&triage)["reports"].as_array().expect("reports").clone() {
+        let bands = &m["bands"];
+        assert_eq!((bands["system_prompt"]["percent"].as_u64(), bands["request_total"]["percent"].as_u64()), (Some(10), Some(10)), "{m}");
+    }
+    for (format, request) in [("markdown", "request (the fixed part of every call)"), ("html", "<h4>Request: ")] {
+        let shown = text(&ctxc(&["cost", path(&triage), "--format", format]).output().expect("runs").stdout);
+        let (bands, runs) = (shown.matches("±10 %: ").count(), shown.matches(request).count());
+        assert!(runs > 0 && bands == 2 * runs, "{format}: {bands} bands for {runs} renders");
+    }
     let check = ctxc(&["check", path(&triage), "--require-exact", "--format", "concise"]).output().expect("runs");
     assert!(text(&check.stdout).contains("no ctxc.counts"), "{}", text(&check.stdout));
 }

@@ -18,6 +18,9 @@ fn a_named_scenario_and_an_estimating_model() {
         .unwrap_or_else(|failure| panic!("{:?}", failure.diagnostics));
     assert!(text.starts_with("support-triage · reply mode · scenario default · claude"), "{text}");
     assert!(text.contains(" ~"), "estimates carry a ~");
+    // And the system prompt its band, as `ctxc cost` shows it.
+    let prompt_line = text.lines().find(|l| l.contains("system prompt")).expect("the system prompt's line");
+    assert!(prompt_line.contains(" ~") && prompt_line.contains("(±10 %: "), "{prompt_line}");
 }
 
 #[test]

@@ -133,8 +133,6 @@ fn corpus_cases() -> Vec<Case> {
 
 /// transformers' rendering of every (model, case), in order.
 fn transformers_results(models: &[Model], cases: &[Case]) -> Vec<Value> {
-    let python = common::runtime_path("transformers-5.24.0/bin/python");
-    let harness = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/runtimes/chat_template/harness.py");
     let mut input = Vec::new();
     for model in models {
         for case in cases {
@@ -142,6 +140,13 @@ fn transformers_results(models: &[Model], cases: &[Case]) -> Vec<Value> {
             input.push(json!({"model": model.folder, "messages": case.messages(), "tools": tools}));
         }
     }
+    run_harness(&input)
+}
+
+/// transformers' rendering of each `{model, messages, tools}`, in order.
+fn run_harness(input: &[Value]) -> Vec<Value> {
+    let python = common::runtime_path("transformers-5.24.0/bin/python");
+    let harness = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/runtimes/chat_template/harness.py");
     let cache = tempfile::tempdir().expect("tempdir");
     let mut child = Command::new(python)
         .arg(harness)
@@ -223,4 +228,129 @@ fn chat_templates_render_as_transformers_apply_chat_template() {
     let changed = first.replacen('>', "}", 1);
     assert!(!common::runtime_diff(first, &changed).is_empty() && changed != first);
     assert_eq!(compared, results.len());
+}
+
+/// A tool without a description and one with: the request's `tools` as a runtime sends it.
+const SHAPE_TOOLS: &str = r#"[{"type": "function", "function": {"name": "lookup", "parameters": {"type": "object", "properties": {"word": {"type": "string", "description": "The word."}}, "required": ["word"]}}},
+{"type": "function", "function": {"name": "note", "description": "Writes a note.", "parameters": {"type": "object", "properties": {}}}}]"#;
+
+/// One request shape: what the manifest adds (lines in `[agent]`, a second pipeline step, a
+/// table at the end) and what transformers is given (the messages, the tools as sent).
+#[derive(Default)]
+struct Shape {
+    name: &'static str,
+    agent: &'static str,
+    step: &'static str,
+    tail: &'static str,
+    messages: Vec<Value>,
+    sent: Option<Value>,
+}
+
+/// The request shapes a runtime sends that a manifest expresses, rendered through ctxc's whole
+/// pipeline (a project's manifest, tool file and the model's template, read as `ctxc cost` reads
+/// them) and by transformers from the request as the runtime sends it: a tool without a
+/// description (none sent; ctxc sent `"description": ""`), `tools: []` when no tool is callable
+/// (`[agent] empty_tool_list`; Llama 3.3 renders its tool instructions for it), and two system
+/// messages (a step's `new_message`). The texts must be equal byte for byte.
+#[test]
+#[ignore = "needs the real runtimes: run by scripts/test, which installs them"]
+fn request_shapes_render_as_transformers() {
+    let scratch = tempfile::tempdir().expect("tempdir");
+    let llama = json!({"bos_token": "<|begin_of_text|>", "eos_token": "<|eot_id|>"});
+    let mistral = json!({"bos_token": "<s>", "eos_token": "</s>", "unk_token": "<unk>"});
+    let models = [
+        jinja_model("Llama 3.3", "meta-llama-Llama-3.3-70B-Instruct.jinja", llama, scratch.path()),
+        jinja_model("Mistral Small 3.2", "Mistral-Small-3.2-24B-Instruct-2506.jinja", mistral, scratch.path()),
+        npm_model("Qwen 3", "tokenizer-qwen3"),
+        npm_model("Gemma 3", "tokenizer-gemma3"),
+    ];
+    let tools: Value = serde_json::from_str(SHAPE_TOOLS).expect("tools JSON");
+    let (core, rules) = ("You are a careful agent.", "Answer in one sentence.");
+    let system = |texts: &[&str]| -> Vec<Value> {
+        let mut messages: Vec<Value> = texts.iter().map(|t| json!({"role": "system", "content": t})).collect();
+        messages.push(json!({"role": "user", "content": ""}));
+        messages
+    };
+    let tool_file = "\n[tools.main]\nfiles = [\"tools.json\"]\n";
+    let second_message = ", { id = \"rules\", kind = \"module\", new_message = true }";
+    let shapes = [
+        Shape {
+            name: "a tool without a description",
+            tail: tool_file,
+            messages: system(&[core]),
+            sent: Some(tools.clone()),
+            ..Shape::default()
+        },
+        Shape {
+            name: "tools: [] with no tool callable",
+            agent: "empty_tool_list = true\n",
+            messages: system(&[core]),
+            sent: Some(json!([])),
+            ..Shape::default()
+        },
+        Shape { name: "two system messages", step: second_message, messages: system(&[core, rules]), ..Shape::default() },
+    ];
+    let mut cases = Vec::new();
+    let mut ours = Vec::new();
+    for model in &models {
+        let template_file = match model.folder.join("chat_template.jinja").is_file() {
+            true => "chat_template.jinja",
+            false => "tokenizer_config.json",
+        };
+        for Shape { name: shape, agent, step, tail, messages, sent } in &shapes {
+            let manifest = format!(
+                "[agent]\nname = \"shape\"\nmodel = \"qwen/qwen3-32b\"\nchat_template = \"model/{template_file}\"\n{agent}\n[pipeline]\nsteps = [{{ id = \"core\", kind = \"module\" }}{step}]\n\n[modules]\ncore = {{ source = \"core.md\" }}\nrules = {{ source = \"rules.md\" }}\n{tail}"
+            );
+            let mut files = vec![
+                ("ctxc.toml", manifest),
+                ("core.md", core.to_string()),
+                ("rules.md", rules.to_string()),
+                ("tools.json", SHAPE_TOOLS.to_string()),
+            ];
+            for file in ["tokenizer_config.json", "chat_template.jinja"] {
+                if let Ok(text) = std::fs::read_to_string(model.folder.join(file)) {
+                    files.push((
+                        if file == "chat_template.jinja" { "model/chat_template.jinja" } else { "model/tokenizer_config.json" },
+                        text,
+                    ));
+                }
+            }
+            let files: Vec<(&str, &str)> = files.iter().map(|(p, t)| (*p, t.as_str())).collect();
+            let project = common::project(&files);
+            // With tools (an empty list too) the request is the one with them; else without. A
+            // template's own exception is a result to compare.
+            let text = match ctxc::Session::new(Vec::new()).run(&project.path().join("ctxc.toml"), Only::default()) {
+                Ok(runs) => match runs.runs.first().map(|run| run.rendered.request.clone().expect("through the chat template")) {
+                    Some(request) => match sent {
+                        Some(_) => request.with_tools.clone().ok_or_else(|| "no request with tools".to_string()),
+                        None => Ok(request.without_tools.clone()),
+                    },
+                    None => Err(format!("{:?}", runs.problems)),
+                },
+                Err(failure) => Err(format!("{:?}", failure.diagnostics)),
+            };
+            ours.push((format!("{} · {shape}", model.name), text));
+            cases.push(json!({"model": model.folder, "messages": messages, "tools": sent}));
+        }
+    }
+    let results = run_harness(&cases);
+    let mut problems = Vec::new();
+    let mut refused = Vec::new();
+    for ((label, text), ran) in ours.iter().zip(&results) {
+        match (ran.get("text").and_then(Value::as_str), text) {
+            (Some(expected), Ok(text)) if expected == text => {}
+            (Some(expected), Ok(text)) => {
+                problems.push(format!("{label}: the rendering differs:\n{}", common::runtime_diff(expected, text)))
+            }
+            (None, Err(_)) => refused.push(label.as_str()),
+            (Some(_), Err(e)) => problems.push(format!("{label}: transformers renders it, ctxc fails: {e}")),
+            (None, Ok(_)) => problems.push(format!("{label}: transformers fails ({}), ctxc renders it", ran["error"])),
+        }
+    }
+    assert!(problems.is_empty(), "{} of {} requests differ from transformers:\n{}", problems.len(), results.len(), problems.join("\n"));
+    // The shapes are seen: Llama 3.3 renders an empty tool list, and writes no empty description.
+    let (Ok(llama_none), Ok(llama_empty)) = (&ours[0].1, &ours[1].1) else { panic!("Llama 3.3 renders both: {ours:?}") };
+    assert!(llama_empty.contains("Environment: ipython"), "{llama_empty}");
+    assert!(!llama_none.contains("\"description\": \"\""), "{llama_none}");
+    eprintln!("{} request shapes × {} models, 0 differences; refused by both: {}", shapes.len(), models.len(), refused.join(", "));
 }

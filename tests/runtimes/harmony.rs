@@ -67,8 +67,10 @@ fn encodings_dir() -> PathBuf {
     assets
 }
 
+/// openai-harmony's `ToolDescription` requires a description: a tool without one gets an empty
+/// one, which harmony renders as nothing (as ctxc does).
 fn tool_json(tool: &Tool) -> Value {
-    json!({ "name": tool.name, "description": tool.description, "parameters": tool.parameters })
+    json!({ "name": tool.name, "description": tool.description_text(), "parameters": tool.parameters })
 }
 
 /// Harmony's rendering of every case, in order.

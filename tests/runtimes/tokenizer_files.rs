@@ -663,3 +663,42 @@ fn the_known_files_table_is_the_installed_files() {
         );
     }
 }
+
+/// Gemini function declarations as a user writes them, counted by ctxc (the tool file read as
+/// `ctxc cost` reads it) and by google-genai's LocalTokenizer (the declaration read by the SDK
+/// itself): a `response` schema is counted, a `parametersJsonSchema` is not, a missing
+/// description adds nothing; 0 differences. ctxc counted the JSON schema and left the response
+/// out.
+#[test]
+#[ignore = "needs the real runtimes: run by scripts/test, which installs them"]
+fn gemini_declarations_count_as_local_tokenizer_counts_them() {
+    let file = common::runtime_path("gemma-3/gemma3_cleaned_262144_v2.spiece.model");
+    let declarations = json!([
+        {"name": "find_flights", "description": "Finds flights between two airports.",
+         "parameters": {"type": "OBJECT", "properties": {"from": {"type": "STRING", "description": "Departure airport"}}, "required": ["from"]},
+         "response": {"type": "OBJECT", "description": "The flights found", "properties": {"flights": {"type": "ARRAY", "items": {"type": "STRING", "description": "A flight number", "example": "LH 400"}}}, "required": ["flights"]}},
+        {"name": "book_flight", "parametersJsonSchema": {"type": "object", "properties": {"flight": {"type": "string", "description": "The flight to book"}}, "required": ["flight"]}},
+        {"name": "cancel_booking", "description": "Cancels a booking.",
+         "parametersJsonSchema": {"type": "object", "properties": {"booking": {"type": "string"}}},
+         "response": {"type": "STRING", "enum": ["cancelled", "refused"], "format": "enum"}},
+        {"name": "status"}
+    ]);
+    let text = json!({"functionDeclarations": declarations}).to_string();
+    let tools = ctxc::tools::parse_tool_file(&text).expect("a Gemini tool file").tools;
+    let loaded = ctxc::Session::new(vec![]).tokenizer_file(&file, "gemma3_cleaned_262144_v2.spiece.model").expect("loads");
+    let counted: Vec<Counted> = tools
+        .iter()
+        .zip(declarations.as_array().expect("declarations"))
+        .map(|(tool, written)| {
+            let tokens =
+                ctxc::providers::gemini::declaration_texts(tool).iter().map(|t| loaded.ids(t).expect("encodes").len()).sum::<usize>();
+            // Marked by a leading \x01: the harness gives the declaration as written to the SDK.
+            Counted { label: format!("declaration `{}`", tool.name), text: format!("\u{1}{written}"), tokens: tokens as i64, tool: false }
+        })
+        .collect();
+    let reference = reference_counts("gemini-local", &file, &counted);
+    let differ = differences(&counted, &reference);
+    assert!(differ.is_empty(), "{} of {} declarations count differently:\n{}", differ.len(), counted.len(), differ.join("\n"));
+    // The response schema's texts are in the count; the JSON schema's are not.
+    assert!(reference[0] > reference[1] && reference[1] <= 3, "{reference:?}");
+}

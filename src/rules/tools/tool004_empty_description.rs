@@ -19,7 +19,7 @@ pub const RULE: Definition = Definition {
 fn check(cx: &Context) -> Vec<Diagnostic> {
     cx.tools()
         .into_iter()
-        .filter(|(_, t)| t.tool.description.trim().is_empty())
+        .filter(|(_, t)| t.tool.description_text().trim().is_empty())
         .map(|(category, tool)| {
             let d = Diagnostic::finding(format!("tool `{}` (category `{}`) has no description", tool.tool.name, category.name))
                 .label("no description")

@@ -21,11 +21,11 @@ pub const RULE: Definition = Definition {
 fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
     for (category, tool) in cx.tools() {
-        let chars = tool.tool.description.chars().count();
+        let chars = tool.tool.description_text().chars().count();
         if chars <= MAX_CHARS {
             continue;
         }
-        let tokens = grouped(cx.count(&tool.tool.description));
+        let tokens = grouped(cx.count(tool.tool.description_text()));
         let d = Diagnostic::finding(format!(
             "tool `{}` (category `{}`) has a {chars}-character description ({}{tokens} tokens), over {MAX_CHARS} characters",
             tool.tool.name,

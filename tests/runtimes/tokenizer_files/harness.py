@@ -54,7 +54,8 @@ def encoder(kind, path):
 def gemini_local(path):
     """google-genai's LocalTokenizer for gemini-2.5-flash, its model file placed where the SDK's
     loader caches it (a fresh temporary folder: it cannot download here). A text counts as
-    `count_tokens(text)`; a tool (its compact function JSON, marked by a leading NUL) as
+    `count_tokens(text)`; a tool (its compact function JSON, marked by a leading NUL; or a Gemini
+    declaration as written, marked by a leading \\x01) as
     `count_tokens("", config={"tools": [its declaration]})`."""
     import hashlib
     import os
@@ -73,12 +74,16 @@ def gemini_local(path):
     tokenizer = local_tokenizer.LocalTokenizer(model_name="gemini-2.5-flash")
 
     def count(text):
-        if not text.startswith("\0"):
+        if text.startswith("\1"):
+            # A Gemini declaration as written (`response`, `parametersJsonSchema`…), read by the SDK itself.
+            declaration = types.FunctionDeclaration.model_validate(json.loads(text[1:]))
+        elif text.startswith("\0"):
+            function = json.loads(text[1:])["function"]
+            declaration = types.FunctionDeclaration(
+                name=function["name"], description=function.get("description"), parameters=schema(function["parameters"])
+            )
+        else:
             return tokenizer.count_tokens(text).total_tokens
-        function = json.loads(text[1:])["function"]
-        declaration = types.FunctionDeclaration(
-            name=function["name"], description=function["description"], parameters=schema(function["parameters"])
-        )
         config = types.CountTokensConfig(tools=[types.Tool(function_declarations=[declaration])])
         return tokenizer.count_tokens("", config=config).total_tokens
 
