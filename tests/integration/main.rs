@@ -21,6 +21,7 @@ mod fuzz_regressions;
 mod html;
 mod integrations;
 mod lsp;
+mod neovim;
 mod output;
 mod presets;
 mod render;
