@@ -1,4 +1,4 @@
--- Driven by tests/integration/neovim.rs: `nvim --headless -u NONE -i NONE -c "luafile neovim.lua"`
+-- Driven by tests/integration/editors.rs: `nvim --headless -u NONE -i NONE -c "luafile neovim.lua"`
 -- in a scratch project. Starts `$CTXC lsp` as Neovim's own LSP client, opens `$CTXC_OPEN`,
 -- waits for a diagnostic with code `$CTXC_CODE`, hovers at `$CTXC_HOVER` ("line:character",
 -- 0-based) and prints what it saw; any failure exits non-zero with the reason on stderr.
