@@ -139,10 +139,8 @@ fn the_jetbrains_template_maps_every_kind_of_file() {
         .map(|p| p.as_str().expect("a pattern"))
         .collect();
     let matches = |name: &str| patterns.iter().any(|p| p.strip_prefix('*').map_or(*p == name, |suffix| name.ends_with(suffix)));
-    let files = [
-        "ctxc.toml", "ctxc.yaml", "ctxc.yml", "core.md", "core.txt", "SKILL.md", "AGENTS.md", "general.mdc", ".cursorrules",
-        "system.j2", "chat_template.jinja", "fs.json", "calls.jsonl", ".mcp.json", "settings.json",
-    ];
-    let unmapped: Vec<&str> = files.into_iter().filter(|f| !matches(f)).collect();
+    let files = "ctxc.toml ctxc.yaml ctxc.yml core.md core.txt SKILL.md AGENTS.md general.mdc .cursorrules system.j2 \
+                 chat_template.jinja fs.json calls.jsonl .mcp.json settings.json";
+    let unmapped: Vec<&str> = files.split_whitespace().filter(|f| !matches(f)).collect();
     assert!(unmapped.is_empty(), "not mapped: {unmapped:?}");
 }
