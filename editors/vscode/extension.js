@@ -4,19 +4,37 @@ const { LanguageClient } = require("vscode-languageclient/node");
 
 let client;
 
-function activate(context) {
+// The server as the settings say: `ctxc.path` (a bare name is looked up on PATH; a relative path
+// is the workspace folder's, where the server runs), with `ctxc.set` as `--set` arguments.
+function serverOptions() {
   const config = vscode.workspace.getConfiguration("ctxc");
   const args = ["lsp", ...config.get("set", []).flatMap((kv) => ["--set", kv])];
-  const server = { command: config.get("path", "ctxc"), args };
-  client = new LanguageClient("ctxc", "ctxc", server, {
+  const folder = (vscode.workspace.workspaceFolders || [])[0];
+  return { command: config.get("path") || "ctxc", args, options: folder ? { cwd: folder.uri.fsPath } : {} };
+}
+
+function newClient() {
+  return new LanguageClient("ctxc", "ctxc", serverOptions(), {
+    // What ctxc reads (docs/editors.md, "The files ctxc serves"); the server tells them apart by path.
     documentSelector: [
-      { scheme: "file", pattern: "**/ctxc.{toml,yaml,yml}" },
       { scheme: "file", language: "markdown" },
-      { scheme: "file", pattern: "**/*.{j2,jinja,json,jsonl}" },
+      { scheme: "file", pattern: "**/*.{toml,yaml,yml,txt,j2,jinja,json,jsonc,jsonl,mdc}" },
+      { scheme: "file", pattern: "**/.cursorrules" },
     ],
     synchronize: { fileEvents: vscode.workspace.createFileSystemWatcher("**/*") },
   });
+}
+
+function activate(context) {
+  client = newClient();
   context.subscriptions.push(
+    // A changed executable or override takes effect at once: the server is started again.
+    vscode.workspace.onDidChangeConfiguration(async (event) => {
+      if (!event.affectsConfiguration("ctxc")) return;
+      await client.stop();
+      client = newClient();
+      await client.start();
+    }),
     vscode.commands.registerCommand("ctxc.preview", async () => {
       const editor = vscode.window.activeTextEditor;
       if (!editor) return;
@@ -27,7 +45,7 @@ function activate(context) {
       vscode.window.setStatusBarMessage(`${result.agent} · ${result.mode} · ${result.scenario}: ${result.tokens} tokens`, 10000);
     })
   );
-  client.start();
+  return client.start();
 }
 
 function deactivate() {

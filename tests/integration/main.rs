@@ -27,6 +27,7 @@ mod cli;
 mod corpus;
 mod cost;
 mod counts;
+mod editors;
 mod fixes;
 mod fuzz_regressions;
 mod html;
