@@ -152,7 +152,8 @@ impl Session {
                 }
                 if let Some((used, own)) = agent.profile.tokenizer_file.as_ref().and_then(|used| Some((used, used.model_tokenizer?))) {
                     loaded.warnings.push(Diagnostic::warning(format!(
-                        "tokenizer file `{shown}` is the {} tokenizer ({}), but {} uses the {own} release, which counts some texts                          otherwise (its added tokens): its counts are this file's, not {}'s",
+                        "tokenizer file `{shown}` is the {} tokenizer ({}), but {} uses the {own} release, which counts some texts \
+                         otherwise (its added tokens): its counts are this file's, not {}'s",
                         used.vocabulary,
                         used.release.as_deref().unwrap_or(used.format),
                         agent.profile.model,

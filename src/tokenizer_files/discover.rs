@@ -66,8 +66,7 @@ pub fn find(model: &str, places: &Places) -> Discovery {
     let Some(generation) = crate::models::generation(model) else { return Discovery::NoFile };
     // Only the model's own release, where the generation's releases count differently.
     let own = crate::models::own_tokenizer(model);
-    let vocabularies: Vec<_> =
-        super::of_generation(generation).into_iter().filter(|v| own.is_none_or(|own| own == v.name)).collect();
+    let vocabularies: Vec<_> = super::of_generation(generation).into_iter().filter(|v| own.is_none_or(|own| own == v.name)).collect();
     if vocabularies.is_empty() {
         return Discovery::NoFile;
     }
