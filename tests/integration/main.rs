@@ -22,6 +22,7 @@ mod html;
 mod integrations;
 mod lsp;
 mod output;
+mod plugins;
 mod presets;
 mod render;
 mod review;

@@ -1,10 +1,9 @@
 //! CLAUDE030: a hook under an event name Claude Code does not have.
 
-use crate::agent_files::FileKind;
 use crate::diagnostic::{did_you_mean, Edit, Fix};
-use crate::rules::claude::HOOK_EVENTS;
+use crate::rules::claude::{hook_docs, HOOK_EVENTS};
+use crate::rules::json_span::place;
 use crate::rules::json_span::Step;
-use crate::rules::json_span::{json_docs, place};
 use crate::rules::prelude::*;
 
 pub const RULE: Definition = Definition {
@@ -28,7 +27,7 @@ pub const RULE: Definition = Definition {
 
 fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
-    for (doc, json) in json_docs(cx, &[FileKind::ClaudeSettings]) {
+    for (doc, json) in hook_docs(cx) {
         let Some(events) = json.as_ref().as_ref().ok().and_then(|v| v.get("hooks")).and_then(|h| h.as_object()) else { continue };
         for event in events.keys().filter(|e| !HOOK_EVENTS.contains(&e.as_str())) {
             let key = place(doc, &[Step::Key("hooks"), Step::Key(event)]).and_then(|p| p.key);

@@ -2,10 +2,9 @@
 
 use serde_json::Value;
 
-use crate::agent_files::FileKind;
-use crate::rules::claude::HOOK_EVENTS;
+use crate::rules::claude::{hook_docs, HOOK_EVENTS};
+use crate::rules::json_span::at_key;
 use crate::rules::json_span::Step;
-use crate::rules::json_span::{at_key, json_docs};
 use crate::rules::prelude::*;
 use crate::tools::json_kind;
 
@@ -32,7 +31,7 @@ pub const RULE: Definition = Definition {
 
 fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
-    for (doc, json) in json_docs(cx, &[FileKind::ClaudeSettings]) {
+    for (doc, json) in hook_docs(cx) {
         let Some(hooks) = json.as_ref().as_ref().ok().and_then(|v| v.get("hooks")) else { continue };
         let error = |message: String, path: &[Step]| {
             at_key(

@@ -12,7 +12,7 @@ use regex::Regex;
 
 use serde_json::Value;
 
-use crate::agent_files::{Doc, FileKind};
+use crate::agent_files::{Doc, FileKind, ParsedJson};
 use crate::diagnostic::{Diagnostic, Edit, Fix};
 use crate::hosts::{self, FileSpec};
 use crate::rules::frontmatter::{raw_front, unquote};
@@ -429,10 +429,21 @@ pub const HOOK_EVENTS: &[&str] = &[
     "FileChanged",
 ];
 
-/// Calls `f` with every well-formed hook of every settings file that parses: (file, event,
-/// matcher group index, hook index, hook).
+/// The files that parse whose top-level `hooks` holds Claude Code hooks: settings, a plugin's
+/// hooks file, and a plugin manifest that writes its hooks inline (not as a path).
+pub fn hook_docs<'a>(cx: &Context<'a>) -> Vec<(&'a Doc, ParsedJson)> {
+    json_docs(cx, &[FileKind::ClaudeSettings, FileKind::ClaudeHooks, FileKind::ClaudePlugin])
+        .into_iter()
+        .filter(|(doc, json)| {
+            doc.kind != FileKind::ClaudePlugin || matches!(&**json, Ok(v) if v.get("hooks").is_some_and(Value::is_object))
+        })
+        .collect()
+}
+
+/// Calls `f` with every well-formed hook of every file of [`hook_docs`]: (file, event, matcher
+/// group index, hook index, hook).
 pub fn each_hook<'a>(cx: &Context<'a>, mut f: impl FnMut(&'a Doc, &str, usize, usize, &Value)) {
-    for (doc, json) in json_docs(cx, &[FileKind::ClaudeSettings]) {
+    for (doc, json) in hook_docs(cx) {
         if let Ok(value) = &*json {
             for (event, g, _, h, hook) in hooks(value) {
                 f(doc, event, g, h, hook);
@@ -489,7 +500,7 @@ pub struct HookCommand<'a> {
     pub in_json: bool,
 }
 
-/// Every hook command of the settings files that parse and of the skill, subagent and command
+/// Every hook command of the files of [`hook_docs`] and of the skill, subagent and command
 /// frontmatter that has `hooks`.
 pub fn hook_commands<'a>(cx: &Context<'a>) -> Vec<HookCommand<'a>> {
     let mut out = Vec::new();
