@@ -97,48 +97,51 @@ fn of(report: &CheckReport, project: &Path, code: &str, file: &str) -> Vec<Strin
 
 const PLUGIN: &str = "{\"name\": \"reviewer\"}\n";
 
-/// The false alarms of issue 44 on real plugins, each in the shape it was met in.
+/// The false alarms of issue 44 on real plugins, each in the shape it was met in: a plugin at
+/// the repository's root (beside the repository's own `.agents/skills`) and one in a folder.
 #[test]
 fn a_plugin_is_read_with_its_root_namespace_and_variables() {
     let skill =
         |name: &str, body: &str| format!("---\nname: {name}\ndescription: Reviews code. Use when asked for a review.\n---\n{body}\n");
+    let agent = "---\nname: linter\ndescription: Lints. Use after edits.\n---\nRead references/rules.md first.\n";
     let project = common::project(&[
-        // Plugin skills are `reviewer:review`: no clash with the project's `review` (SKILL016).
+        // Plugin skills are `reviewer:review`: no clash with the repository's `review` (SKILL016).
+        (".claude-plugin/plugin.json", PLUGIN),
         (".agents/skills/review/SKILL.md", &skill("review", "Review the diff.")),
-        ("reviewer/.claude-plugin/plugin.json", PLUGIN),
-        ("reviewer/skills/review/SKILL.md", &skill("review", "Review the diff.")),
+        ("skills/review/SKILL.md", &skill("review", "Review the diff.")),
+        ("agents/linter.md", agent),
         // A script at the plugin's root (SKILL017), a reference its agent reads (SKILL018), `effort` (SKILL011).
+        ("plugins/other/.claude-plugin/plugin.json", "{\"name\": \"other\"}\n"),
         (
-            "reviewer/skills/lint/SKILL.md",
-            "---\nname: lint\ndescription: Lints code. Use when asked to lint.\neffort: high\n---\nRun `python ${CLAUDE_PLUGIN_ROOT}/scripts/lint.py`.\n",
+            "plugins/other/skills/lint/SKILL.md",
+            "---\nname: lint\ndescription: Lints code. Use when asked to lint.\neffort: high\n---\nRun `python ${CLAUDE_PLUGIN_ROOT}/scripts/lint.py`: `scripts/lint.py` checks all.\n",
         ),
-        ("reviewer/scripts/lint.py", "print('ok')\n"),
-        ("reviewer/skills/lint/references/rules.md", "# Rules\n"),
-        ("reviewer/agents/linter.md", "---\nname: linter\ndescription: Lints. Use after edits.\n---\nRead references/rules.md first.\n"),
+        ("plugins/other/scripts/lint.py", "print('ok')\n"),
+        ("plugins/other/skills/lint/references/rules.md", "# Rules\n"),
+        // Same agent name in another plugin: `other:linter` (CLAUDE019).
+        ("plugins/other/agents/linter.md", agent),
         // The flat server map (MCP002) and `${CLAUDE_PLUGIN_ROOT}` (MCP010); the rules still read its servers (MCP014).
         (
-            "reviewer/.mcp.json",
+            "plugins/other/.mcp.json",
             "{\n  \"local\": {\"command\": \"node ${CLAUDE_PLUGIN_ROOT}/server.js\"},\n  \"api\": {\"type\": \"http\", \"url\": \"https://api.example.com/mcp\"}\n}\n",
         ),
         // Outside a plugin, nothing sets it (MCP010 stays).
-        (".mcp.json", "{\n  \"mcpServers\": {\"local\": {\"command\": \"node\", \"args\": [\"${CLAUDE_PLUGIN_ROOT}/server.js\"]}}\n}\n"),
-        // Same agent name in another plugin: `other:linter` (CLAUDE019).
-        ("other/.claude-plugin/plugin.json", "{\"name\": \"other\"}\n"),
-        ("other/agents/linter.md", "---\nname: linter\ndescription: Lints. Use after edits.\n---\nLint.\n"),
+        ("app/.mcp.json", "{\n  \"mcpServers\": {\"local\": {\"command\": \"node\", \"args\": [\"${CLAUDE_PLUGIN_ROOT}/server.js\"]}}\n}\n"),
     ]);
     let p = project.path();
     let report = check(p, &Options::default());
-    assert_eq!(of(&report, p, "SKILL016", "reviewer/skills/review/SKILL.md"), Vec::<String>::new());
-    assert_eq!(of(&report, p, "SKILL016", ".agents/skills/review/SKILL.md"), Vec::<String>::new());
-    assert_eq!(of(&report, p, "SKILL017", "reviewer/skills/lint/SKILL.md"), Vec::<String>::new());
-    assert_eq!(of(&report, p, "SKILL018", "reviewer/skills/lint/SKILL.md"), Vec::<String>::new());
-    assert_eq!(of(&report, p, "SKILL011", "reviewer/skills/lint/SKILL.md"), Vec::<String>::new());
-    assert_eq!(of(&report, p, "MCP002", "reviewer/.mcp.json"), Vec::<String>::new());
-    assert_eq!(of(&report, p, "MCP010", "reviewer/.mcp.json"), Vec::<String>::new());
-    assert_eq!(of(&report, p, "MCP014", "reviewer/.mcp.json").len(), 1, "{:?}", codes(&report));
-    assert_eq!(of(&report, p, "MCP010", ".mcp.json").len(), 1, "{:?}", codes(&report));
-    assert_eq!(of(&report, p, "CLAUDE019", "other/agents/linter.md"), Vec::<String>::new());
-    assert_eq!(of(&report, p, "CLAUDE019", "reviewer/agents/linter.md"), Vec::<String>::new());
+    let none = Vec::<String>::new();
+    assert_eq!(of(&report, p, "SKILL016", "skills/review/SKILL.md"), none);
+    assert_eq!(of(&report, p, "SKILL016", ".agents/skills/review/SKILL.md"), none);
+    assert_eq!(of(&report, p, "SKILL017", "plugins/other/skills/lint/SKILL.md"), none);
+    assert_eq!(of(&report, p, "SKILL018", "plugins/other/skills/lint/SKILL.md"), none);
+    assert_eq!(of(&report, p, "SKILL011", "plugins/other/skills/lint/SKILL.md"), none);
+    assert_eq!(of(&report, p, "MCP002", "plugins/other/.mcp.json"), none);
+    assert_eq!(of(&report, p, "MCP010", "plugins/other/.mcp.json"), none);
+    assert_eq!(of(&report, p, "MCP014", "plugins/other/.mcp.json").len(), 1, "{:?}", codes(&report));
+    assert_eq!(of(&report, p, "MCP010", "app/.mcp.json").len(), 1, "{:?}", codes(&report));
+    assert_eq!(of(&report, p, "CLAUDE019", "plugins/other/agents/linter.md"), none);
+    assert_eq!(of(&report, p, "CLAUDE019", "agents/linter.md"), none);
 }
 
 /// A marketplace entry's `source` makes a folder a plugin even without plugin.json, and
