@@ -406,11 +406,12 @@ fn find_plugins(root: &ProjectRoot, markers: &[String], marketplaces: &[String])
         let joined = if base.is_empty() { path.to_string() } else { format!("{base}/{path}") };
         root.normalize(&joined).ok().filter(|p| !p.starts_with("..")).map(|p| if p == "." { String::new() } else { p })
     };
+    let fields = hosts::claude_code().components("plugin");
     let mut plugins: Vec<Plugin> = Vec::new();
     let mut add = |dir: String, name: Option<String>, manifest: Option<&Value>| {
         let mut components = Vec::new();
         for source in manifest.into_iter().filter_map(Value::as_object) {
-            for (key, value) in source.iter().filter(|(key, _)| is_component(key)) {
+            for (key, value) in source.iter().filter(|(key, _)| fields.contains(&key.as_str())) {
                 for path in strings(value) {
                     if let Some(path) = join(&dir, &path) {
                         components.push((key.clone(), path));
@@ -438,16 +439,10 @@ fn find_plugins(root: &ProjectRoot, markers: &[String], marketplaces: &[String])
     }
     for marketplace in marketplaces {
         let Some(value) = json(marketplace) else { continue };
-        let base = marketplace.strip_suffix(".claude-plugin/marketplace.json").unwrap_or_default().trim_end_matches('/');
         let plugin_root = value.pointer("/metadata/pluginRoot").and_then(Value::as_str).unwrap_or("");
         for entry in value.get("plugins").and_then(Value::as_array).into_iter().flatten() {
             let Some(source) = entry.get("source").and_then(Value::as_str) else { continue };
-            // `./plugins/x` is relative to the marketplace's folder; a bare name to `pluginRoot`.
-            let source = match source.starts_with("./") || source.starts_with("../") || plugin_root.is_empty() {
-                true => source.to_string(),
-                false => format!("{plugin_root}/{source}"),
-            };
-            let Some(dir) = join(base, &source) else { continue };
+            let Some(dir) = marketplace_source(marketplace, plugin_root, source).and_then(|s| join("", &s)) else { continue };
             let name = entry.get("name").and_then(Value::as_str).map(str::to_string);
             add(dir, name, Some(entry));
         }
@@ -467,9 +462,17 @@ fn plugin_marker() -> &'static str {
     hosts::claude_code().roots.get("plugin").and_then(|r| r.marker.as_deref()).unwrap_or(".claude-plugin/plugin.json")
 }
 
-/// Whether a manifest field names paths of a kind of file (plugin.json's `agents`, `commands`…).
-fn is_component(field: &str) -> bool {
-    hosts::claude_code().files.iter().any(|f| f.globs_in("plugin").any(|p| p.component.as_deref() == Some(field)))
+/// The folder a marketplace entry's relative `source` names, relative to the project root (not
+/// yet normalized): `./x` from the marketplace's root (the folder holding `.claude-plugin/`), a
+/// bare name from `metadata.pluginRoot`; `None` for a remote source.
+pub fn marketplace_source(marketplace: &str, plugin_root: &str, source: &str) -> Option<String> {
+    if source.contains("://") || source.starts_with("git@") {
+        return None;
+    }
+    let root =
+        marketplace.trim_end_matches("marketplace.json").trim_end_matches('/').trim_end_matches(".claude-plugin").trim_end_matches('/');
+    let base = if source.starts_with("./") || plugin_root.is_empty() { root.to_string() } else { [root, plugin_root].join("/") };
+    Some([base.trim_matches('/'), source].iter().filter(|p| !p.is_empty()).copied().collect::<Vec<_>>().join("/"))
 }
 
 /// A SKILL.md file: its [`Doc`] and the folder holding it.

@@ -171,6 +171,18 @@ impl Host {
         })
     }
 
+    /// The fields of a root's manifest that name paths of a kind of file (plugin.json's
+    /// `agents`, `commands`…), in file order.
+    pub fn components<'a>(&'a self, root: &'a str) -> Vec<&'a str> {
+        let mut out: Vec<&str> = Vec::new();
+        for path in self.files.iter().flat_map(|f| f.globs_in(root)) {
+            if let Some(c) = path.component.as_deref().filter(|c| !out.contains(c)) {
+                out.push(c);
+            }
+        }
+        out
+    }
+
     /// The variables the host sets in files of `kind` under `root`.
     pub fn variables_in<'a>(&'a self, kind: &'a str, root: &'a str) -> impl Iterator<Item = &'a Variable> + 'a {
         self.variables

@@ -7,8 +7,6 @@ use crate::rules::json_span::Step;
 use crate::rules::json_span::{at_value, json_docs};
 use crate::rules::prelude::*;
 
-const COMPONENTS: [&str; 7] = ["commands", "agents", "skills", "hooks", "mcpServers", "outputStyles", "lspServers"];
-
 pub const RULE: Definition = Definition {
     severity: Severity::Error,
     summary: "A component path in `plugin.json` (`commands`, `agents`, `skills`, `hooks`, `mcpServers`, …) is absolute, climbs out with `..`, or does not start with `./`.",
@@ -39,7 +37,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
     for (doc, json) in json_docs(cx, &[FileKind::ClaudePlugin]) {
         let Ok(value) = &*json else { continue };
-        for key in COMPONENTS {
+        for key in crate::hosts::claude_code().components("plugin") {
             let paths: Vec<(Option<usize>, &str)> = match value.get(key) {
                 Some(Value::String(s)) => vec![(None, s.as_str())],
                 Some(Value::Array(items)) => items.iter().enumerate().filter_map(|(i, v)| Some((Some(i), v.as_str()?))).collect(),
