@@ -4,7 +4,7 @@
 //! OpenHands microagents…). In a manifest, skills and memory files come from what loading read;
 //! without one (zero-config), and for the files no agent loads, from a walk of the directory.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::ops::{Deref, Range};
 use std::sync::Arc;
 
@@ -355,8 +355,8 @@ pub struct Plugin {
     /// plugin holds is named `name:item` (`plugin-dev:agent-creator`).
     pub name: String,
     /// Paths plugin.json or the marketplace entry give a component (`commands`, `agents`,
-    /// `hooks`, `mcpServers`…): (component, path relative to the project root).
-    pub components: Vec<(String, String)>,
+    /// `hooks`, `mcpServers`…): path relative to the project root → component.
+    pub components: BTreeMap<String, String>,
 }
 
 impl Plugin {
@@ -381,13 +381,14 @@ impl Plugin {
     pub fn kind_of(&self, rel: &str) -> Option<FileKind> {
         let inner = self.inner(rel)?;
         let host = hosts::claude_code();
-        let spec = host.kind_at("plugin", inner).or_else(|| {
-            self.components.iter().find_map(|(component, path)| {
-                let spec = host.files.iter().find(|f| f.globs_in("plugin").any(|p| p.component.as_deref() == Some(component)))?;
-                let below = rel.strip_prefix(path.as_str()).is_some_and(|r| r.starts_with('/'));
-                (rel == path || (below && spec.format == Format::Markdown && rel.ends_with(".md"))).then_some(spec)
-            })
-        })?;
+        let of = |component: &str| host.files.iter().find(|f| f.globs_in("plugin").any(|p| p.component.as_deref() == Some(component)));
+        // The file a component names, or a Markdown file below a folder one names.
+        let named = || self.components.get(rel).and_then(|c| of(c));
+        let below = || {
+            let folder = ancestors(rel).find_map(|dir| self.components.get(dir))?;
+            of(folder).filter(|spec| spec.format == Format::Markdown && rel.ends_with(".md"))
+        };
+        let spec = host.kind_at("plugin", inner).or_else(named).or_else(below)?;
         FileKind::ALL.into_iter().find(|k| k.id() == spec.kind)
     }
 }
@@ -395,7 +396,7 @@ impl Plugin {
 /// The plugins of a project: the folders holding the host model's plugin marker, and those the
 /// marketplaces (`marketplaces`: their paths) list, each with its name and component paths.
 /// Paths that climb out of the root, and manifests that do not parse, add nothing.
-fn find_plugins(root: &ProjectRoot, markers: &[String], marketplaces: &[String]) -> Vec<Plugin> {
+fn find_plugins(root: &ProjectRoot, markers: &[String], marketplaces: &[String]) -> Plugins {
     let json = |rel: &str| root.read(rel).ok().and_then(|f| serde_json::from_str::<Value>(&f.text).ok());
     let strings = |v: &Value| match v {
         Value::String(s) => vec![s.clone()],
@@ -407,19 +408,19 @@ fn find_plugins(root: &ProjectRoot, markers: &[String], marketplaces: &[String])
         root.normalize(&joined).ok().filter(|p| !p.starts_with("..")).map(|p| if p == "." { String::new() } else { p })
     };
     let fields = hosts::claude_code().components("plugin");
-    let mut plugins: Vec<Plugin> = Vec::new();
+    let mut plugins: HashMap<String, Plugin> = HashMap::new();
     let mut add = |dir: String, name: Option<String>, manifest: Option<&Value>| {
-        let mut components = Vec::new();
+        let mut components = BTreeMap::new();
         for source in manifest.into_iter().filter_map(Value::as_object) {
             for (key, value) in source.iter().filter(|(key, _)| fields.contains(&key.as_str())) {
                 for path in strings(value) {
                     if let Some(path) = join(&dir, &path) {
-                        components.push((key.clone(), path));
+                        components.insert(path, key.clone());
                     }
                 }
             }
         }
-        match plugins.iter_mut().find(|p| p.rel == dir) {
+        match plugins.get_mut(&dir) {
             Some(known) => known.components.extend(components),
             None => {
                 let folder = dir.rsplit('/').next().unwrap_or_default().to_string();
@@ -427,7 +428,7 @@ fn find_plugins(root: &ProjectRoot, markers: &[String], marketplaces: &[String])
                     true => root.canonical().file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default(),
                     false => folder,
                 });
-                plugins.push(Plugin { rel: dir, name, components });
+                plugins.insert(dir.clone(), Plugin { rel: dir, name, components });
             }
         }
     };
@@ -447,14 +448,28 @@ fn find_plugins(root: &ProjectRoot, markers: &[String], marketplaces: &[String])
             add(dir, name, Some(entry));
         }
     }
-    // The deepest folder first: a file belongs to the innermost plugin holding it.
-    plugins.sort_by(|a, b| b.rel.len().cmp(&a.rel.len()).then_with(|| a.rel.cmp(&b.rel)));
-    plugins
+    Plugins(plugins.into_iter().map(|(rel, p)| (rel, Arc::new(p))).collect())
 }
 
-/// The innermost plugin holding `rel` (`plugins` deepest first, as [`find_plugins`] gives them).
-fn owner<'a>(plugins: &'a [Plugin], rel: &str) -> Option<&'a Plugin> {
-    plugins.iter().find(|p| p.inner(rel).is_some())
+/// The plugins of a project by folder.
+struct Plugins(HashMap<String, Arc<Plugin>>);
+
+impl Plugins {
+    /// The innermost plugin holding `rel`: its folders looked up from the deepest, so the work
+    /// grows with the path's depth, not with the number of plugins.
+    fn owner(&self, rel: &str) -> Option<&Arc<Plugin>> {
+        ancestors(rel).find_map(|dir| self.0.get(dir))
+    }
+
+    /// The plugin `rel` is a component of, when it is one of kind `kind`.
+    fn of(&self, rel: &str, kind: FileKind) -> Option<Arc<Plugin>> {
+        self.owner(rel).filter(|p| p.kind_of(rel) == Some(kind)).cloned()
+    }
+}
+
+/// The folders holding `rel`, the deepest first, down to the root (``).
+fn ancestors(rel: &str) -> impl Iterator<Item = &str> {
+    rel.rmatch_indices('/').map(|(i, _)| &rel[..i]).chain(std::iter::once(""))
 }
 
 /// Where a plugin's manifest is, inside its folder (the host model's plugin marker).
@@ -658,7 +673,7 @@ pub fn discover(root: &ProjectRoot, only: Option<(&str, FileKind)>, mut seen: BT
         }
     }
     let plugins = plugins_of(root, only, &candidates);
-    candidates.extend(loose.into_iter().filter_map(|(rel, link)| Some((rel.clone(), owner(&plugins, &rel)?.kind_of(&rel)?, link))));
+    candidates.extend(loose.into_iter().filter_map(|(rel, link)| Some((rel.clone(), plugins.owner(&rel)?.kind_of(&rel)?, link))));
     // Regular files first, so a link to a file already read is the one skipped.
     candidates.sort_by(|a, b| a.2.cmp(&b.2).then_with(|| a.0.cmp(&b.0)));
     for (rel, kind, is_link) in candidates {
@@ -689,7 +704,7 @@ pub fn discover(root: &ProjectRoot, only: Option<(&str, FileKind)>, mut seen: BT
         };
         // A panic reading one file (a bug) costs only that file.
         // A file is a plugin's when it is where the plugin keeps files of its kind.
-        let plugin = owner(&plugins, &rel).filter(|p| p.kind_of(&rel) == Some(kind)).cloned().map(Arc::new);
+        let plugin = plugins.of(&rel, kind);
         let added = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| found.add(root, kind, rel, file.text, plugin)));
         if let Err(payload) = added {
             found.failed.push(internal_error(&display, "reading the file", &panic_message(&*payload)));
@@ -703,13 +718,11 @@ pub fn discover(root: &ProjectRoot, only: Option<(&str, FileKind)>, mut seen: BT
 
 /// The plugins the files belong to: from the markers and marketplaces a walk found, or, for one
 /// file, from its folders (the innermost holding a plugin marker).
-fn plugins_of(root: &ProjectRoot, only: Option<(&str, FileKind)>, candidates: &[(String, FileKind, bool)]) -> Vec<Plugin> {
+fn plugins_of(root: &ProjectRoot, only: Option<(&str, FileKind)>, candidates: &[(String, FileKind, bool)]) -> Plugins {
     let (markers, marketplaces): (Vec<String>, Vec<String>) = match only {
         Some((rel, _)) => {
-            let mut dirs: Vec<&str> = rel.match_indices('/').map(|(i, _)| &rel[..i]).collect();
-            dirs.insert(0, "");
             let marker = |dir: &str| if dir.is_empty() { plugin_marker().to_string() } else { format!("{dir}/{}", plugin_marker()) };
-            let found = dirs.into_iter().rev().map(marker).find(|m| root.resolve(m).is_ok_and(|p| p.is_file()));
+            let found = ancestors(rel).map(marker).find(|m| root.resolve(m).is_ok_and(|p| p.is_file()));
             (found.into_iter().collect(), Vec::new())
         }
         None => {
@@ -736,7 +749,7 @@ fn walk_error(root: &ProjectRoot, base: &std::path::Path, e: &walkdir::Error) ->
 pub fn given(root: &ProjectRoot, rel: &str, kind: FileKind, text: &str) -> Found {
     let mut found = Found::default();
     let plugins = plugins_of(root, Some((rel, kind)), &[]);
-    let plugin = owner(&plugins, rel).filter(|p| p.kind_of(rel) == Some(kind)).cloned().map(Arc::new);
+    let plugin = plugins.of(rel, kind);
     found.add(root, kind, rel.to_string(), SharedText::new(text), plugin);
     found
 }
