@@ -30,6 +30,9 @@ pub struct Host {
     pub variables: Vec<Variable>,
     #[serde(default)]
     pub files: Vec<FileSpec>,
+    /// Closed sets of values the host accepts (hook events…), by name.
+    #[serde(default)]
+    pub values: Vec<Values>,
     /// Each file spec's globs, compiled, in the order of `files` (filled after parsing).
     #[serde(skip)]
     globs: Vec<GlobSet>,
@@ -81,6 +84,16 @@ pub struct Variable {
     /// The file kinds whose values the host expands it in.
     #[serde(rename = "in")]
     pub kinds: Vec<String>,
+    pub source: String,
+}
+
+/// A closed set of values the host accepts (`hook-events`).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Values {
+    pub name: String,
+    pub about: String,
+    pub values: Vec<String>,
     pub source: String,
 }
 
@@ -161,6 +174,11 @@ impl Host {
     /// The spec of a file kind, when the host reads it.
     pub fn file(&self, kind: &str) -> Option<&FileSpec> {
         self.files.iter().find(|f| f.kind == kind)
+    }
+
+    /// The values of the set `name` (empty when the host model has none of that name).
+    pub fn values(&self, name: &str) -> Vec<&str> {
+        self.values.iter().filter(|v| v.name == name).flat_map(|v| v.values.iter().map(String::as_str)).collect()
     }
 
     /// The kind of a file at `rel` (relative to a folder that is `root`), by the globs.
@@ -282,6 +300,9 @@ mod tests {
         }
         for v in &host.variables {
             source(&format!("variable {}", v.name), &v.source);
+        }
+        for v in &host.values {
+            source(&format!("values {}", v.name), &v.source);
         }
         for f in &host.files {
             source(&format!("file {}", f.kind), &f.source);

@@ -399,35 +399,10 @@ pub fn unknown_model(doc: &Doc, value: &Value, span: Option<Range<usize>>, what:
     })
 }
 
-/// Claude Code hook events (case-sensitive).
-pub const HOOK_EVENTS: &[&str] = &[
-    "PreToolUse",
-    "PostToolUse",
-    "PostToolUseFailure",
-    "PermissionRequest",
-    "PermissionDenied",
-    "UserPromptSubmit",
-    "Notification",
-    "Stop",
-    "StopFailure",
-    "SubagentStart",
-    "SubagentStop",
-    "PreCompact",
-    "PostCompact",
-    "SessionStart",
-    "SessionEnd",
-    "TeammateIdle",
-    "TaskCreated",
-    "TaskCompleted",
-    "ConfigChange",
-    "WorktreeCreate",
-    "WorktreeRemove",
-    "InstructionsLoaded",
-    "Elicitation",
-    "ElicitationResult",
-    "CwdChanged",
-    "FileChanged",
-];
+/// Claude Code's hook events (case-sensitive), from its host model.
+pub fn hook_events() -> Vec<&'static str> {
+    hosts::claude_code().values("hook-events")
+}
 
 /// The files that parse whose top-level `hooks` holds Claude Code hooks: settings, a plugin's
 /// hooks file, and a plugin manifest that writes its hooks inline (not as a path).
