@@ -199,3 +199,16 @@ fn unsafe_fixes_never_delete_a_field_the_host_reads() {
     let report = check(project.path(), &Options { strict: true, ..Options::default() });
     assert_eq!(of(&report, project.path(), "SKILL011", "skills/lint/SKILL.md").len(), 1, "{:?}", codes(&report));
 }
+
+/// Events Claude Code added after the hand-kept list (`UserPromptExpansion` in the official
+/// marketplace's hooks, `PreSkillShellCommand`) are events, wherever hooks are written (CLAUDE030).
+#[test]
+fn the_hook_events_are_claude_codes_current_ones() {
+    let hooks = "{\"hooks\": {\"UserPromptExpansion\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"./banner.sh\"}]}], \"PreSkillShellCommand\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"./guard.sh\"}]}]}}\n";
+    let project =
+        common::project(&[(".claude/settings.json", hooks), ("plug/.claude-plugin/plugin.json", PLUGIN), ("plug/hooks/hooks.json", hooks)]);
+    let report = check(project.path(), &Options::default());
+    for file in [".claude/settings.json", "plug/hooks/hooks.json"] {
+        assert_eq!(of(&report, project.path(), "CLAUDE030", file), Vec::<String>::new(), "{file}");
+    }
+}
