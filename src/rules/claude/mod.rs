@@ -80,6 +80,7 @@ pub mod claude055_memory_import_too_deep;
 pub mod claude056_memory_import_in_code;
 pub mod claude057_tool_removed;
 pub mod claude058_hook_variable_never_set;
+pub mod claude059_plugin_path_missing;
 
 /// What Claude Code reads in files of `kind` (data/hosts/claude-code.toml), every kind this
 /// family checks being in it (a test of `hosts` checks the file).
