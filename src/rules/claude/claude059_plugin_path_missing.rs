@@ -1,10 +1,8 @@
 //! CLAUDE059: a plugin component path that names nothing in the plugin.
 
-use serde_json::Value;
-
 use crate::agent_files::FileKind;
 use crate::project::ReadError;
-use crate::rules::json_span::Step;
+use crate::rules::claude::component_paths;
 use crate::rules::json_span::{at_value, json_docs};
 use crate::rules::prelude::*;
 
@@ -33,25 +31,15 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
     for (doc, json) in json_docs(cx, &[FileKind::ClaudePlugin]) {
         let Ok(value) = &*json else { continue };
         let plugin = doc.rel.trim_end_matches("plugin.json").trim_end_matches('/').trim_end_matches(".claude-plugin");
-        for key in crate::hosts::claude_code().components("plugin") {
-            let paths: Vec<(Option<usize>, &str)> = match value.get(key) {
-                Some(Value::String(s)) => vec![(None, s.as_str())],
-                Some(Value::Array(items)) => items.iter().enumerate().filter_map(|(i, v)| Some((Some(i), v.as_str()?))).collect(),
-                _ => continue,
-            };
-            for (i, path) in paths {
-                let Some(inner) = path.strip_prefix("./").filter(|p| !p.split('/').any(|part| part == "..")) else { continue };
-                let Ok(rel) = cx.root.normalize(&format!("{plugin}{inner}")) else { continue };
-                if !matches!(cx.root.resolve(&rel), Err(ReadError::Missing(_))) {
-                    continue;
-                }
-                let mut steps = vec![Step::Key(key)];
-                steps.extend(i.map(Step::Index));
-                let d = Diagnostic::finding(format!("`{key}` path `{path}` names nothing: `{rel}` does not exist")).help(
-                    "point it at the plugin's file or folder (paths are relative to the folder holding `.claude-plugin/`), or remove it",
-                );
-                findings.push(at_value(d, doc, &steps));
+        for (key, path, steps) in component_paths(value) {
+            let Some(inner) = path.strip_prefix("./").filter(|p| !p.split('/').any(|part| part == "..")) else { continue };
+            let Ok(rel) = cx.root.normalize(&format!("{plugin}{inner}")) else { continue };
+            if !matches!(cx.root.resolve(&rel), Err(ReadError::Missing(_))) {
+                continue;
             }
+            let d = Diagnostic::finding(format!("`{key}` path `{path}` names nothing: `{rel}` does not exist"))
+                .help("point it at the plugin's file or folder (paths are relative to the folder holding `.claude-plugin/`), or remove it");
+            findings.push(at_value(d, doc, &steps));
         }
     }
     findings

@@ -94,6 +94,25 @@ pub fn read_fields(kind: FileKind) -> Vec<&'static str> {
     spec(kind).read_fields().collect()
 }
 
+/// The component paths of a plugin manifest (`agents`, `commands`, `hooks`…, the fields of
+/// Claude Code's host model): (field, path, where it is written).
+pub fn component_paths(manifest: &Value) -> Vec<(&'static str, &str, Vec<Step<'static>>)> {
+    let mut out = Vec::new();
+    for key in hosts::claude_code().components("plugin") {
+        let paths: Vec<(Option<usize>, &str)> = match manifest.get(key) {
+            Some(Value::String(s)) => vec![(None, s.as_str())],
+            Some(Value::Array(items)) => items.iter().enumerate().filter_map(|(i, v)| Some((Some(i), v.as_str()?))).collect(),
+            _ => continue,
+        };
+        for (i, path) in paths {
+            let mut steps = vec![Step::Key(key)];
+            steps.extend(i.map(Step::Index));
+            out.push((key, path, steps));
+        }
+    }
+    out
+}
+
 /// What the family covers, in one line, for `docs/rules.md`.
 pub const ABOUT: &str = "Claude Code files: subagents, slash commands, settings (hooks and permissions), plugin manifests, CLAUDE.md.";
 
