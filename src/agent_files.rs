@@ -4,7 +4,7 @@
 //! OpenHands microagents…). In a manifest, skills and memory files come from what loading read;
 //! without one (zero-config), and for the files no agent loads, from a walk of the directory.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::ops::{Deref, Range};
 use std::sync::Arc;
 
@@ -13,7 +13,7 @@ use serde_json::Value;
 
 use crate::codes::Code;
 use crate::diagnostic::{Diagnostic, Sources};
-use crate::hosts::{FileSpec, Host};
+use crate::hosts::{self, FileSpec, Format, Host};
 use crate::memo::{Cache, Kind, SharedText};
 use crate::project::{ProjectRoot, ReadError};
 use crate::yaml::{self, Frontmatter, FrontmatterError};
@@ -280,6 +280,8 @@ pub struct Doc {
     pub front: Arc<Result<Frontmatter, FrontmatterError>>,
     /// The run's cache, where what is read from the text (its JSON, its Markdown) is memoized.
     pub cache: Arc<Cache>,
+    /// The Claude Code plugin the file is a component of (its agents, commands, skills, hooks…).
+    pub plugin: Option<Arc<Plugin>>,
 }
 
 /// A JSON file's value, or where and why it does not parse (a byte offset into the text).
@@ -291,7 +293,16 @@ impl Doc {
             false => Arc::new(Err(FrontmatterError::Missing)),
             true => cache.get_or_insert(Kind::Frontmatter, text.hash(), || Arc::new(yaml::frontmatter(&text))),
         };
-        Doc { kind, file, rel, text, front, cache: Arc::clone(cache) }
+        Doc { kind, file, rel, text, front, cache: Arc::clone(cache), plugin: None }
+    }
+
+    /// The root the host reads the file from, as the host models name them (`plugin`, `project`).
+    pub fn root_kind(&self) -> &'static str {
+        if self.plugin.is_some() {
+            "plugin"
+        } else {
+            "project"
+        }
     }
 
     /// The file parsed as JSON (memoized by content in its run).
@@ -379,6 +390,151 @@ impl Doc {
     }
 }
 
+/// A Claude Code plugin: a folder holding `.claude-plugin/plugin.json`, or one a marketplace
+/// entry's `source` names (the `plugin` root of data/hosts/claude-code.toml).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Plugin {
+    /// The folder, relative to the project root (empty: the root itself).
+    pub rel: String,
+    /// Its name: plugin.json's `name`, else the marketplace entry's, else the folder's. What the
+    /// plugin holds is named `name:item` (`plugin-dev:agent-creator`).
+    pub name: String,
+    /// Paths plugin.json or the marketplace entry give a component (`commands`, `agents`,
+    /// `hooks`, `mcpServers`…): path relative to the project root → component.
+    pub components: BTreeMap<String, String>,
+}
+
+impl Plugin {
+    /// The path of `rel` inside the plugin's folder, when it is inside.
+    pub fn inner<'a>(&self, rel: &'a str) -> Option<&'a str> {
+        match self.rel.is_empty() {
+            true => Some(rel),
+            false => rel.strip_prefix(self.rel.as_str())?.strip_prefix('/'),
+        }
+    }
+
+    /// The path of a file in the plugin (`scripts/run.sh`) relative to the project root.
+    pub fn path(&self, inner: &str) -> String {
+        match self.rel.is_empty() {
+            true => inner.to_string(),
+            false => format!("{}/{inner}", self.rel),
+        }
+    }
+
+    /// The kind of the plugin's file at `rel`, by where the host model puts each kind in a
+    /// plugin, or by a component path of the manifest; `None` for another file.
+    pub fn kind_of(&self, rel: &str) -> Option<FileKind> {
+        let inner = self.inner(rel)?;
+        let host = hosts::claude_code();
+        let of = |component: &str| host.files.iter().find(|f| f.globs_in("plugin").any(|p| p.component.as_deref() == Some(component)));
+        // The file a component names, or a Markdown file below a folder one names.
+        let named = || self.components.get(rel).and_then(|c| of(c));
+        let below = || {
+            let folder = ancestors(rel).find_map(|dir| self.components.get(dir))?;
+            of(folder).filter(|spec| spec.format == Format::Markdown && rel.ends_with(".md"))
+        };
+        let spec = host.kind_at("plugin", inner).or_else(named).or_else(below)?;
+        FileKind::ALL.into_iter().find(|k| k.id() == spec.kind)
+    }
+}
+
+/// The plugins of a project: the folders holding the host model's plugin marker, and those the
+/// marketplaces (`marketplaces`: their paths) list, each with its name and component paths.
+/// Paths that climb out of the root, and manifests that do not parse, add nothing.
+fn find_plugins(root: &ProjectRoot, markers: &[String], marketplaces: &[String]) -> Plugins {
+    let json = |rel: &str| root.read(rel).ok().and_then(|f| serde_json::from_str::<Value>(&f.text).ok());
+    let strings = |v: &Value| match v {
+        Value::String(s) => vec![s.clone()],
+        Value::Array(items) => items.iter().filter_map(|i| i.as_str().map(str::to_string)).collect(),
+        _ => Vec::new(),
+    };
+    let join = |base: &str, path: &str| {
+        let joined = if base.is_empty() { path.to_string() } else { format!("{base}/{path}") };
+        root.normalize(&joined).ok().filter(|p| !p.starts_with("..")).map(|p| if p == "." { String::new() } else { p })
+    };
+    let fields = hosts::claude_code().components("plugin");
+    let mut plugins: HashMap<String, Plugin> = HashMap::new();
+    let mut add = |dir: String, name: Option<String>, manifest: Option<&Value>| {
+        let mut components = BTreeMap::new();
+        for source in manifest.into_iter().filter_map(Value::as_object) {
+            for (key, value) in source.iter().filter(|(key, _)| fields.contains(&key.as_str())) {
+                for path in strings(value) {
+                    if let Some(path) = join(&dir, &path) {
+                        components.insert(path, key.clone());
+                    }
+                }
+            }
+        }
+        match plugins.get_mut(&dir) {
+            Some(known) => known.components.extend(components),
+            None => {
+                let folder = dir.rsplit('/').next().unwrap_or_default().to_string();
+                let name = name.filter(|n| !n.is_empty()).unwrap_or_else(|| match folder.is_empty() {
+                    true => root.canonical().file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default(),
+                    false => folder,
+                });
+                plugins.insert(dir.clone(), Plugin { rel: dir, name, components });
+            }
+        }
+    };
+    for marker in markers {
+        let dir = marker.strip_suffix(plugin_marker()).unwrap_or_default().trim_end_matches('/').to_string();
+        let manifest = json(marker);
+        let name = manifest.as_ref().and_then(|m| m.get("name")?.as_str().map(str::to_string));
+        add(dir, name, manifest.as_ref());
+    }
+    for marketplace in marketplaces {
+        let Some(value) = json(marketplace) else { continue };
+        let plugin_root = value.pointer("/metadata/pluginRoot").and_then(Value::as_str).unwrap_or("");
+        for entry in value.get("plugins").and_then(Value::as_array).into_iter().flatten() {
+            let Some(source) = entry.get("source").and_then(Value::as_str) else { continue };
+            let Some(dir) = marketplace_source(marketplace, plugin_root, source).and_then(|s| join("", &s)) else { continue };
+            let name = entry.get("name").and_then(Value::as_str).map(str::to_string);
+            add(dir, name, Some(entry));
+        }
+    }
+    Plugins(plugins.into_iter().map(|(rel, p)| (rel, Arc::new(p))).collect())
+}
+
+/// The plugins of a project by folder.
+struct Plugins(HashMap<String, Arc<Plugin>>);
+
+impl Plugins {
+    /// The innermost plugin holding `rel`: its folders looked up from the deepest, so the work
+    /// grows with the path's depth, not with the number of plugins.
+    fn owner(&self, rel: &str) -> Option<&Arc<Plugin>> {
+        ancestors(rel).find_map(|dir| self.0.get(dir))
+    }
+
+    /// The plugin `rel` is a component of, when it is one of kind `kind`.
+    fn of(&self, rel: &str, kind: FileKind) -> Option<Arc<Plugin>> {
+        self.owner(rel).filter(|p| p.kind_of(rel) == Some(kind)).cloned()
+    }
+}
+
+/// The folders holding `rel`, the deepest first, down to the root (``).
+fn ancestors(rel: &str) -> impl Iterator<Item = &str> {
+    rel.rmatch_indices('/').map(|(i, _)| &rel[..i]).chain(std::iter::once(""))
+}
+
+/// Where a plugin's manifest is, inside its folder (the host model's plugin marker).
+fn plugin_marker() -> &'static str {
+    hosts::claude_code().roots.get("plugin").and_then(|r| r.marker.as_deref()).unwrap_or(".claude-plugin/plugin.json")
+}
+
+/// The folder a marketplace entry's relative `source` names, relative to the project root (not
+/// yet normalized): `./x` from the marketplace's root (the folder holding `.claude-plugin/`), a
+/// bare name from `metadata.pluginRoot`; `None` for a remote source.
+pub fn marketplace_source(marketplace: &str, plugin_root: &str, source: &str) -> Option<String> {
+    if source.contains("://") || source.starts_with("git@") {
+        return None;
+    }
+    let root =
+        marketplace.trim_end_matches("marketplace.json").trim_end_matches('/').trim_end_matches(".claude-plugin").trim_end_matches('/');
+    let base = if source.starts_with("./") || plugin_root.is_empty() { root.to_string() } else { [root, plugin_root].join("/") };
+    Some([base.trim_matches('/'), source].iter().filter(|p| !p.is_empty()).copied().collect::<Vec<_>>().join("/"))
+}
+
 /// A SKILL.md file: its [`Doc`] and the folder holding it.
 #[derive(Debug, Clone)]
 pub struct SkillDoc {
@@ -445,12 +601,13 @@ impl Found {
             && self.failed.is_empty()
     }
 
-    fn add(&mut self, root: &ProjectRoot, kind: FileKind, rel: String, text: SharedText) {
+    fn add(&mut self, root: &ProjectRoot, kind: FileKind, rel: String, text: SharedText, plugin: Option<Arc<Plugin>>) {
         let display = root.display_path(&rel);
         self.sources.insert_shared(&display, text.clone());
         match kind {
             FileKind::Skill => {
                 let mut skill = SkillDoc::new(display, rel, text, root.cache());
+                skill.doc.plugin = plugin;
                 if skill.folder.is_empty() {
                     // SKILL.md at the root: its folder is the root directory itself.
                     skill.folder = root.canonical().file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
@@ -458,7 +615,7 @@ impl Found {
                 self.skills.push(skill);
             }
             FileKind::Memory => self.memory.push(MemoryDoc { file: display, rel, text }),
-            kind => self.files.push(Doc::new(kind, display, rel, text, root.cache())),
+            kind => self.files.push(Doc { plugin, ..Doc::new(kind, display, rel, text, root.cache()) }),
         }
     }
 
@@ -528,6 +685,8 @@ fn skip_dir(entry: &walkdir::DirEntry) -> bool {
 pub fn discover(root: &ProjectRoot, only: Option<(&str, FileKind)>, mut seen: BTreeSet<std::path::PathBuf>) -> Found {
     let mut found = Found::default();
     let mut candidates: Vec<(String, FileKind, bool)> = Vec::new();
+    // Files a plugin may hold under a name no other product reads (`agents/x.md`, `hooks/hooks.json`).
+    let mut loose: Vec<(String, bool)> = Vec::new();
     match only {
         Some((rel, kind)) => candidates.push((rel.to_string(), kind, false)),
         None => {
@@ -549,14 +708,17 @@ pub fn discover(root: &ProjectRoot, only: Option<(&str, FileKind)>, mut seen: BT
                 let Ok(rel) = entry.path().strip_prefix(base) else { continue };
                 let utf8 = rel.to_str().is_some();
                 let rel = rel.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/");
-                let Some(kind) = FileKind::of(&rel) else { continue };
-                match utf8 {
-                    true => candidates.push((rel, kind, entry.path_is_symlink())),
-                    false => found.problems.push(ReadError::NameNotUtf8(root.display_path(&rel)).into_diagnostic()),
+                match (FileKind::of(&rel), utf8) {
+                    (Some(kind), true) => candidates.push((rel, kind, entry.path_is_symlink())),
+                    (Some(_), false) => found.problems.push(ReadError::NameNotUtf8(root.display_path(&rel)).into_diagnostic()),
+                    (None, true) if rel.ends_with(".md") || rel.ends_with(".json") => loose.push((rel, entry.path_is_symlink())),
+                    (None, _) => {}
                 }
             }
         }
     }
+    let plugins = plugins_of(root, only, &candidates);
+    candidates.extend(loose.into_iter().filter_map(|(rel, link)| Some((rel.clone(), plugins.owner(&rel)?.kind_of(&rel)?, link))));
     // Regular files first, so a link to a file already read is the one skipped.
     candidates.sort_by(|a, b| a.2.cmp(&b.2).then_with(|| a.0.cmp(&b.0)));
     for (rel, kind, is_link) in candidates {
@@ -586,7 +748,9 @@ pub fn discover(root: &ProjectRoot, only: Option<(&str, FileKind)>, mut seen: BT
             }
         };
         // A panic reading one file (a bug) costs only that file.
-        let added = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| found.add(root, kind, rel, file.text)));
+        // A file is a plugin's when it is where the plugin keeps files of its kind.
+        let plugin = plugins.of(&rel, kind);
+        let added = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| found.add(root, kind, rel, file.text, plugin)));
         if let Err(payload) = added {
             found.failed.push(internal_error(&display, "reading the file", &panic_message(&*payload)));
         }
@@ -595,6 +759,23 @@ pub fn discover(root: &ProjectRoot, only: Option<(&str, FileKind)>, mut seen: BT
     found.memory.sort_by(|a, b| a.rel.cmp(&b.rel));
     found.files.sort_by(|a, b| a.rel.cmp(&b.rel));
     found
+}
+
+/// The plugins the files belong to: from the markers and marketplaces a walk found, or, for one
+/// file, from its folders (the innermost holding a plugin marker).
+fn plugins_of(root: &ProjectRoot, only: Option<(&str, FileKind)>, candidates: &[(String, FileKind, bool)]) -> Plugins {
+    let (markers, marketplaces): (Vec<String>, Vec<String>) = match only {
+        Some((rel, _)) => {
+            let marker = |dir: &str| if dir.is_empty() { plugin_marker().to_string() } else { format!("{dir}/{}", plugin_marker()) };
+            let found = ancestors(rel).map(marker).find(|m| root.resolve(m).is_ok_and(|p| p.is_file()));
+            (found.into_iter().collect(), Vec::new())
+        }
+        None => {
+            let of = |kind| candidates.iter().filter(move |c| c.1 == kind && !c.2).map(|c| c.0.clone());
+            (of(FileKind::ClaudePlugin).collect(), of(FileKind::ClaudeMarketplace).collect())
+        }
+    };
+    find_plugins(root, &markers, &marketplaces)
 }
 
 /// The problem for a part of the tree a walk could not read, at the deepest path it names.
@@ -612,7 +793,9 @@ fn walk_error(root: &ProjectRoot, base: &std::path::Path, e: &walkdir::Error) ->
 /// found at `rel` under the root.
 pub fn given(root: &ProjectRoot, rel: &str, kind: FileKind, text: &str) -> Found {
     let mut found = Found::default();
-    found.add(root, kind, rel.to_string(), SharedText::new(text));
+    let plugins = plugins_of(root, Some((rel, kind)), &[]);
+    let plugin = plugins.of(rel, kind);
+    found.add(root, kind, rel.to_string(), SharedText::new(text), plugin);
     found
 }
 

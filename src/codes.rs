@@ -189,6 +189,7 @@ macro_rules! rule_table {
                 CLAUDE056 claude056_memory_import_in_code,
                 CLAUDE057 claude057_tool_removed,
                 CLAUDE058 claude058_hook_variable_never_set,
+                CLAUDE059 claude059_plugin_path_missing,
             }
             mcp Mcp {
                 MCP001 mcp001_config_json_invalid,

@@ -36,6 +36,9 @@ pub struct Host {
     pub variables: Vec<Variable>,
     #[serde(default)]
     pub files: Vec<FileSpec>,
+    /// Closed sets of values the host accepts (hook events…), by name.
+    #[serde(default)]
+    pub values: Vec<Values>,
     /// Each file spec's globs, compiled, in the order of `files` (filled after parsing).
     #[serde(skip)]
     globs: Vec<GlobSet>,
@@ -87,6 +90,16 @@ pub struct Variable {
     /// The file kinds whose values the host expands it in.
     #[serde(rename = "in")]
     pub kinds: Vec<String>,
+    pub source: String,
+}
+
+/// A closed set of values the host accepts (`hook-events`).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Values {
+    pub name: String,
+    pub about: String,
+    pub values: Vec<String>,
     pub source: String,
 }
 
@@ -172,12 +185,29 @@ impl Host {
         self.files.iter().find(|f| f.kind == kind)
     }
 
+    /// The values of the set `name` (empty when the host model has none of that name).
+    pub fn values(&self, name: &str) -> Vec<&str> {
+        self.values.iter().filter(|v| v.name == name).flat_map(|v| v.values.iter().map(String::as_str)).collect()
+    }
+
     /// The kind of a file at `rel` (relative to a folder that is `root`), by the globs.
     pub fn kind_at(&self, root: &str, rel: &str) -> Option<&FileSpec> {
         self.files.iter().zip(&self.globs).find_map(|(spec, globs)| {
             let matched = globs.matches(rel);
             matched.iter().any(|&i| spec.paths[i].root == root).then_some(spec)
         })
+    }
+
+    /// The fields of a root's manifest that name paths of a kind of file (plugin.json's
+    /// `agents`, `commands`…), in file order.
+    pub fn components<'a>(&'a self, root: &'a str) -> Vec<&'a str> {
+        let mut out: Vec<&str> = Vec::new();
+        for path in self.files.iter().flat_map(|f| f.globs_in(root)) {
+            if let Some(c) = path.component.as_deref().filter(|c| !out.contains(c)) {
+                out.push(c);
+            }
+        }
+        out
     }
 
     /// The variables the host sets in files of `kind` under `root`.
@@ -292,6 +322,9 @@ mod tests {
         }
         for v in &host.variables {
             source(&format!("variable {}", v.name), &v.source);
+        }
+        for v in &host.values {
+            source(&format!("values {}", v.name), &v.source);
         }
         for f in &host.files {
             source(&format!("file {}", f.kind), &f.source);

@@ -158,6 +158,37 @@ fn input(family: &str, n: usize) -> Vec<(String, String)> {
                 ]
             })
             .collect(),
+        // Claude Code plugins: a marketplace listing them all, each with a manifest naming its
+        // component paths, agents in both places, a hooks file and a flat server map. Which
+        // plugin holds a file was a search of every plugin per file.
+        "PLUGINS" => {
+            let entries: Vec<String> = (0..n)
+                .map(|i| format!("{{\"name\": \"p{i}\", \"source\": \"./plugins/p{i}\", \"commands\": [\"./extra/c{i}.md\"]}}"))
+                .collect();
+            let mut files = vec![(
+                ".claude-plugin/marketplace.json".to_string(),
+                format!("{{\"name\": \"m\", \"owner\": {{\"name\": \"o\"}}, \"plugins\": [{}]}}", entries.join(", ")),
+            )];
+            for i in 0..n {
+                let dir = format!("plugins/p{i}");
+                let agent = format!("---\nname: agent-{}\ndescription: Reviews part {i}.\ntools: Read, LS\n---\nReview.\n", i % 7);
+                files.extend([
+                    (format!("{dir}/.claude-plugin/plugin.json"), format!("{{\"name\": \"p{i}\", \"agents\": [\"./team\"]}}")),
+                    (format!("{dir}/agents/a{i}.md"), agent.clone()),
+                    (format!("{dir}/team/t{i}.md"), agent),
+                    (format!("{dir}/extra/c{i}.md"), format!("---\ndescription: Command {i}\n---\nRun $ARGUMENTS.\n")),
+                    (
+                        format!("{dir}/hooks/hooks.json"),
+                        "{\"hooks\": {\"Stop\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"./x.sh\"}]}]}}".into(),
+                    ),
+                    (
+                        format!("{dir}/.mcp.json"),
+                        format!("{{\"s{i}\": {{\"command\": \"node\", \"args\": [\"${{CLAUDE_PLUGIN_ROOT}}/s.js\"]}}}}"),
+                    ),
+                ]);
+            }
+            files
+        }
         // Copilot prompts, instructions and agents that name each other.
         "COPILOT" => (0..n)
             .flat_map(|i| {
@@ -272,6 +303,7 @@ fn every_rule_family_scales_at_most_n_log_n() {
         "MEM",
         "CURSOR",
         "CLAUDE",
+        "PLUGINS",
         "COPILOT",
         "INSTR",
         "SEC",
@@ -282,7 +314,8 @@ fn every_rule_family_scales_at_most_n_log_n() {
         "GEMINI",
         "MCP",
     ] {
-        let select = only.clone().unwrap_or(family.to_string());
+        // Plugins are Claude Code's files: its rules and the MCP rules read them.
+        let select = only.clone().unwrap_or(if family == "PLUGINS" { "CLAUDE".to_string() } else { family.to_string() });
         if only.as_ref().is_some_and(|code| !code.starts_with(family)) {
             continue;
         }

@@ -34,6 +34,7 @@ mod html;
 mod integrations;
 mod lsp;
 mod output;
+mod plugins;
 mod presets;
 mod render;
 mod review;

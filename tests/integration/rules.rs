@@ -287,6 +287,7 @@ const EXAMPLES_NOT_ONE_FILE: &[&str] = &[
     "CLAUDE053",
     "CLAUDE055",
     "CLAUDE056",
+    "CLAUDE059",
     "MCP016",
     "MCP017",
     "MCP018",

@@ -11,6 +11,7 @@ mod common;
 mod agentscope;
 mod agentscope_simulate;
 mod chat_template;
+mod claude_code;
 mod deepagents;
 mod harmony;
 mod jinja;

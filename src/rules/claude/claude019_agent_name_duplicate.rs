@@ -20,8 +20,9 @@ pub const RULE: Definition = Definition {
         file: ".claude/agents/review-fast.md",
         text: "---\nname: quick-reviewer\ndescription: Quick review of small diffs. Use for one-line changes.\n---\nYou skim diffs.\n",
     },
-    notes: "Agents are compared within one `.claude/agents/` folder tree (one project); the first file in path order is \
-            taken as the original and each later one is reported.",
+    notes: "Agents are compared within one `.claude/agents/` folder tree (one project), or within one plugin (its agents \
+            are named `plugin:agent`, so they never clash with the project's or another plugin's); the first file in path \
+            order is taken as the original and each later one is reported.",
     stage: Stage::Lint(check),
 };
 
@@ -31,7 +32,11 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
     for (doc, fields) in with_fields(cx, FileKind::ClaudeAgent) {
         let Some(name) = field(&fields, "name") else { continue };
         let Some(value) = name.value.as_str().map(str::trim).filter(|s| !s.is_empty()) else { continue };
-        let project = doc.rel.find(".claude/agents/").map_or("", |i| &doc.rel[..i]).to_string();
+        // A plugin's agents are named `plugin:agent`, apart from the project's and other plugins'.
+        let project = match &doc.plugin {
+            Some(plugin) => format!("plugin {}", plugin.rel),
+            None => doc.rel.find(".claude/agents/").map_or("", |i| &doc.rel[..i]).to_string(),
+        };
         match first.get(&(project.clone(), value.to_string())) {
             Some(original) => findings.push(
                 Diagnostic::finding(format!("subagent name `{value}` is also declared by {original}; only one of them is loaded"))

@@ -1,4 +1,4 @@
-//! CLAUDE028: a Claude Code settings, plugin or marketplace file that is not valid JSON.
+//! CLAUDE028: a Claude Code settings, plugin, marketplace, plugin hooks or LSP file that is not valid JSON.
 
 use crate::agent_files::FileKind;
 use crate::rules::json_span::json_syntax;
@@ -6,7 +6,7 @@ use crate::rules::prelude::*;
 
 pub const RULE: Definition = Definition {
     severity: Severity::Error,
-    summary: "A `.claude/settings.json`, `.claude/settings.local.json`, `.claude-plugin/plugin.json` or `.claude-plugin/marketplace.json` is not valid JSON.",
+    summary: "A `.claude/settings.json`, `.claude/settings.local.json`, `.claude-plugin/plugin.json`, `.claude-plugin/marketplace.json`, or a plugin's `hooks/hooks.json` or `.lsp.json`, is not valid JSON.",
     why: "Claude Code reads these files as strict JSON (no comments, no trailing commas). A settings file that does \
           not parse is skipped with at most a startup warning: its hooks do not run and its permission rules — deny \
           rules included — do not apply; a plugin or marketplace manifest that does not parse cannot be installed. \
@@ -19,5 +19,8 @@ pub const RULE: Definition = Definition {
 };
 
 fn check(cx: &Context) -> Vec<Diagnostic> {
-    json_syntax(cx, &[FileKind::ClaudeSettings, FileKind::ClaudePlugin, FileKind::ClaudeMarketplace])
+    json_syntax(
+        cx,
+        &[FileKind::ClaudeSettings, FileKind::ClaudePlugin, FileKind::ClaudeMarketplace, FileKind::ClaudeHooks, FileKind::ClaudeLsp],
+    )
 }

@@ -1,9 +1,9 @@
 //! CLAUDE031: a hook `matcher` on an event that has no matcher.
 
-use crate::agent_files::FileKind;
 use crate::diagnostic::{Edit, Fix};
+use crate::rules::claude::hook_docs;
 use crate::rules::json_span::Step;
-use crate::rules::json_span::{json_docs, place, remove_member};
+use crate::rules::json_span::{place, remove_member};
 use crate::rules::prelude::*;
 
 /// Events that run on every occurrence: a matcher is not consulted.
@@ -32,7 +32,7 @@ pub const RULE: Definition = Definition {
 
 fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
-    for (doc, json) in json_docs(cx, &[FileKind::ClaudeSettings]) {
+    for (doc, json) in hook_docs(cx) {
         let Some(events) = json.as_ref().as_ref().ok().and_then(|v| v.get("hooks")).and_then(|h| h.as_object()) else { continue };
         for event in NO_MATCHER {
             for (g, group) in events.get(event).and_then(|v| v.as_array()).into_iter().flatten().enumerate() {

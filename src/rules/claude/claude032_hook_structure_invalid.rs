@@ -2,10 +2,9 @@
 
 use serde_json::Value;
 
-use crate::agent_files::FileKind;
-use crate::rules::claude::HOOK_EVENTS;
+use crate::rules::claude::{hook_docs, hook_events};
+use crate::rules::json_span::at_key;
 use crate::rules::json_span::Step;
-use crate::rules::json_span::{at_key, json_docs};
 use crate::rules::prelude::*;
 use crate::tools::json_kind;
 
@@ -32,7 +31,8 @@ pub const RULE: Definition = Definition {
 
 fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
-    for (doc, json) in json_docs(cx, &[FileKind::ClaudeSettings]) {
+    let known = hook_events();
+    for (doc, json) in hook_docs(cx) {
         let Some(hooks) = json.as_ref().as_ref().ok().and_then(|v| v.get("hooks")) else { continue };
         let error = |message: String, path: &[Step]| {
             at_key(
@@ -46,7 +46,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
             findings.push(error(format!("`hooks` is {}, not an object of hook events", json_kind(hooks)), &[Step::Key("hooks")]));
             continue;
         };
-        for (event, groups) in events.iter().filter(|(event, _)| HOOK_EVENTS.contains(&event.as_str())) {
+        for (event, groups) in events.iter().filter(|(event, _)| known.contains(&event.as_str())) {
             let Value::Array(groups) = groups else {
                 findings.push(error(
                     format!("`{event}` is {}, not a list of matcher groups", json_kind(groups)),

@@ -1,13 +1,9 @@
 //! CLAUDE050: a plugin component path that is not `./`-relative inside the plugin.
 
-use serde_json::Value;
-
 use crate::agent_files::FileKind;
-use crate::rules::json_span::Step;
+use crate::rules::claude::component_paths;
 use crate::rules::json_span::{at_value, json_docs};
 use crate::rules::prelude::*;
-
-const COMPONENTS: [&str; 7] = ["commands", "agents", "skills", "hooks", "mcpServers", "outputStyles", "lspServers"];
 
 pub const RULE: Definition = Definition {
     severity: Severity::Error,
@@ -39,20 +35,11 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
     for (doc, json) in json_docs(cx, &[FileKind::ClaudePlugin]) {
         let Ok(value) = &*json else { continue };
-        for key in COMPONENTS {
-            let paths: Vec<(Option<usize>, &str)> = match value.get(key) {
-                Some(Value::String(s)) => vec![(None, s.as_str())],
-                Some(Value::Array(items)) => items.iter().enumerate().filter_map(|(i, v)| Some((Some(i), v.as_str()?))).collect(),
-                _ => continue,
-            };
-            for (i, path) in paths {
-                let Some(problem) = problem(path) else { continue };
-                let mut steps = vec![Step::Key(key)];
-                steps.extend(i.map(Step::Index));
-                let d = Diagnostic::finding(format!("`{key}` path `{path}` {problem}"))
-                    .help("write paths relative to the plugin root, starting with `./` (e.g. `./commands/`)");
-                findings.push(at_value(d, doc, &steps));
-            }
+        for (key, path, steps) in component_paths(value) {
+            let Some(problem) = problem(path) else { continue };
+            let d = Diagnostic::finding(format!("`{key}` path `{path}` {problem}"))
+                .help("write paths relative to the plugin root, starting with `./` (e.g. `./commands/`)");
+            findings.push(at_value(d, doc, &steps));
         }
     }
     findings

@@ -1,6 +1,6 @@
 //! CLAUDE053: a marketplace entry whose local source folder does not exist.
 
-use crate::agent_files::FileKind;
+use crate::agent_files::{marketplace_source, FileKind};
 use crate::project::ReadError;
 use crate::rules::json_span::Step;
 use crate::rules::json_span::{at_value, json_docs};
@@ -30,17 +30,10 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
     for (doc, json) in json_docs(cx, &[FileKind::ClaudeMarketplace]) {
         let Ok(value) = &*json else { continue };
-        // The marketplace root: the folder that holds `.claude-plugin/`.
-        let root =
-            doc.rel.trim_end_matches("marketplace.json").trim_end_matches('/').trim_end_matches(".claude-plugin").trim_end_matches('/');
         let plugin_root = value.pointer("/metadata/pluginRoot").and_then(|p| p.as_str()).unwrap_or("");
         for (i, plugin) in value.get("plugins").and_then(|p| p.as_array()).into_iter().flatten().enumerate() {
             let Some(source) = plugin.get("source").and_then(|s| s.as_str()) else { continue };
-            if source.contains("://") || source.starts_with("git@") {
-                continue;
-            }
-            let base = if source.starts_with("./") || plugin_root.is_empty() { root.to_string() } else { [root, plugin_root].join("/") };
-            let joined = [base.trim_matches('/'), source].iter().filter(|p| !p.is_empty()).copied().collect::<Vec<_>>().join("/");
+            let Some(joined) = marketplace_source(&doc.rel, plugin_root, source) else { continue };
             let problem = match cx.root.normalize(&joined).and_then(|rel| cx.root.resolve(&rel).map(|p| (rel, p))) {
                 Ok((_, path)) if path.is_dir() => continue,
                 Ok((rel, _)) => format!("`{rel}` is not a folder"),

@@ -12,7 +12,7 @@ use regex::Regex;
 
 use serde_json::Value;
 
-use crate::agent_files::{Doc, FileKind};
+use crate::agent_files::{Doc, FileKind, ParsedJson};
 use crate::diagnostic::{Diagnostic, Edit, Fix};
 use crate::hosts::{self, FileSpec};
 use crate::rules::frontmatter::{raw_front, unquote};
@@ -80,6 +80,7 @@ pub mod claude055_memory_import_too_deep;
 pub mod claude056_memory_import_in_code;
 pub mod claude057_tool_removed;
 pub mod claude058_hook_variable_never_set;
+pub mod claude059_plugin_path_missing;
 
 /// What Claude Code reads in files of `kind` (data/hosts/claude-code.toml), every kind this
 /// family checks being in it (a test of `hosts` checks the file).
@@ -91,6 +92,25 @@ pub fn spec(kind: FileKind) -> &'static FileSpec {
 /// The fields Claude Code reads in files of `kind`.
 pub fn read_fields(kind: FileKind) -> Vec<&'static str> {
     spec(kind).read_fields().collect()
+}
+
+/// The component paths of a plugin manifest (`agents`, `commands`, `hooks`…, the fields of
+/// Claude Code's host model): (field, path, where it is written).
+pub fn component_paths(manifest: &Value) -> Vec<(&'static str, &str, Vec<Step<'static>>)> {
+    let mut out = Vec::new();
+    for key in hosts::claude_code().components("plugin") {
+        let paths: Vec<(Option<usize>, &str)> = match manifest.get(key) {
+            Some(Value::String(s)) => vec![(None, s.as_str())],
+            Some(Value::Array(items)) => items.iter().enumerate().filter_map(|(i, v)| Some((Some(i), v.as_str()?))).collect(),
+            _ => continue,
+        };
+        for (i, path) in paths {
+            let mut steps = vec![Step::Key(key)];
+            steps.extend(i.map(Step::Index));
+            out.push((key, path, steps));
+        }
+    }
+    out
 }
 
 /// What the family covers, in one line, for `docs/rules.md`.
@@ -399,40 +419,26 @@ pub fn unknown_model(doc: &Doc, value: &Value, span: Option<Range<usize>>, what:
     })
 }
 
-/// Claude Code hook events (case-sensitive).
-pub const HOOK_EVENTS: &[&str] = &[
-    "PreToolUse",
-    "PostToolUse",
-    "PostToolUseFailure",
-    "PermissionRequest",
-    "PermissionDenied",
-    "UserPromptSubmit",
-    "Notification",
-    "Stop",
-    "StopFailure",
-    "SubagentStart",
-    "SubagentStop",
-    "PreCompact",
-    "PostCompact",
-    "SessionStart",
-    "SessionEnd",
-    "TeammateIdle",
-    "TaskCreated",
-    "TaskCompleted",
-    "ConfigChange",
-    "WorktreeCreate",
-    "WorktreeRemove",
-    "InstructionsLoaded",
-    "Elicitation",
-    "ElicitationResult",
-    "CwdChanged",
-    "FileChanged",
-];
+/// Claude Code's hook events (case-sensitive), from its host model.
+pub fn hook_events() -> Vec<&'static str> {
+    hosts::claude_code().values("hook-events")
+}
 
-/// Calls `f` with every well-formed hook of every settings file that parses: (file, event,
-/// matcher group index, hook index, hook).
+/// The files that parse whose top-level `hooks` holds Claude Code hooks: settings, a plugin's
+/// hooks file, and a plugin manifest that writes its hooks inline (not as a path).
+pub fn hook_docs<'a>(cx: &Context<'a>) -> Vec<(&'a Doc, ParsedJson)> {
+    json_docs(cx, &[FileKind::ClaudeSettings, FileKind::ClaudeHooks, FileKind::ClaudePlugin])
+        .into_iter()
+        .filter(|(doc, json)| {
+            doc.kind != FileKind::ClaudePlugin || matches!(&**json, Ok(v) if v.get("hooks").is_some_and(Value::is_object))
+        })
+        .collect()
+}
+
+/// Calls `f` with every well-formed hook of every file of [`hook_docs`]: (file, event, matcher
+/// group index, hook index, hook).
 pub fn each_hook<'a>(cx: &Context<'a>, mut f: impl FnMut(&'a Doc, &str, usize, usize, &Value)) {
-    for (doc, json) in json_docs(cx, &[FileKind::ClaudeSettings]) {
+    for (doc, json) in hook_docs(cx) {
         if let Ok(value) = &*json {
             for (event, g, _, h, hook) in hooks(value) {
                 f(doc, event, g, h, hook);
@@ -489,7 +495,7 @@ pub struct HookCommand<'a> {
     pub in_json: bool,
 }
 
-/// Every hook command of the settings files that parse and of the skill, subagent and command
+/// Every hook command of the files of [`hook_docs`] and of the skill, subagent and command
 /// frontmatter that has `hooks`.
 pub fn hook_commands<'a>(cx: &Context<'a>) -> Vec<HookCommand<'a>> {
     let mut out = Vec::new();

@@ -3,6 +3,7 @@
 use crate::agent_files::FileKind;
 use crate::rules::json_span::Step;
 use crate::rules::json_span::{at_key, json_docs};
+use crate::rules::mcp::flat;
 use crate::rules::prelude::*;
 
 pub const RULE: Definition = Definition {
@@ -28,6 +29,9 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
     for (doc, json) in json_docs(cx, &[FileKind::McpConfig]) {
         let Ok(value) = &*json else { continue };
+        if flat(doc, value) {
+            continue;
+        }
         match value.get("mcpServers") {
             Some(serde_json::Value::Object(_)) => continue,
             Some(other) => findings.push(at_key(

@@ -2,8 +2,7 @@
 
 use crate::rules::json_span::at_key;
 
-use crate::rules::json_span::Step;
-use crate::rules::mcp::each_server;
+use crate::rules::mcp::{each_server, server_path};
 use crate::rules::prelude::*;
 
 pub const RULE: Definition = Definition {
@@ -30,7 +29,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         if stdio && server.is_object() && !has("command") && !has("url") {
             let d = Diagnostic::finding(format!("server `{name}` has no `command` to start (and no `url`)"))
                 .help("add `\"command\"` (the program) and `\"args\"`, or `\"type\": \"http\"` with a `\"url\"` for a remote server");
-            findings.push(at_key(d, doc, &[Step::Key("mcpServers"), Step::Key(name)]));
+            findings.push(at_key(d, doc, &server_path(doc, name, &[])));
         }
     });
     findings

@@ -3,7 +3,7 @@
 use crate::rules::json_span::at_key;
 
 use crate::rules::json_span::Step;
-use crate::rules::mcp::each_server;
+use crate::rules::mcp::{each_server, server_path};
 use crate::rules::prelude::*;
 
 pub const RULE: Definition = Definition {
@@ -33,7 +33,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         if server.get("url").and_then(|u| u.as_str()).is_none_or(|u| u.trim().is_empty()) {
             let d = Diagnostic::finding(format!("`{kind}` server `{name}` has no `url`"))
                 .help("add `\"url\": \"https://…\"` with the server's endpoint");
-            findings.push(at_key(d, doc, &[Step::Key("mcpServers"), Step::Key(name), Step::Key("type")]));
+            findings.push(at_key(d, doc, &server_path(doc, name, &[Step::Key("type")])));
         }
     });
     findings

@@ -3,7 +3,7 @@
 use crate::rules::json_span::at_key;
 
 use crate::rules::json_span::Step;
-use crate::rules::mcp::each_server;
+use crate::rules::mcp::{each_server, server_path};
 use crate::rules::prelude::*;
 
 pub const RULE: Definition = Definition {
@@ -31,7 +31,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
                 "server `{name}` has both `command` and `url`; it is either a local program or a remote endpoint"
             ))
             .help("keep `command`/`args` for a local server, or `type` and `url` for a remote one");
-            findings.push(at_key(d, doc, &[Step::Key("mcpServers"), Step::Key(name), Step::Key("url")]));
+            findings.push(at_key(d, doc, &server_path(doc, name, &[Step::Key("url")])));
         }
     });
     findings

@@ -3,7 +3,7 @@
 use crate::diagnostic::did_you_mean;
 use crate::rules::json_span::at_value;
 use crate::rules::json_span::Step;
-use crate::rules::mcp::each_server;
+use crate::rules::mcp::{each_server, server_path};
 use crate::rules::prelude::*;
 
 const TYPES: [&str; 4] = ["stdio", "http", "sse", "streamable-http"];
@@ -40,7 +40,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
             None => "use `stdio` for a local program, `http` for a remote server".to_string(),
         };
         let d = Diagnostic::finding(format!("server `{name}` has type `{shown}`, which is not an MCP transport")).help(help);
-        findings.push(at_value(d, doc, &[Step::Key("mcpServers"), Step::Key(name), Step::Key("type")]));
+        findings.push(at_value(d, doc, &server_path(doc, name, &[Step::Key("type")])));
     });
     findings
 }

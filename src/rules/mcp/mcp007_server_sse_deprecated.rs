@@ -3,7 +3,7 @@
 use crate::rules::json_span::at_value;
 
 use crate::rules::json_span::Step;
-use crate::rules::mcp::each_server;
+use crate::rules::mcp::{each_server, server_path};
 use crate::rules::prelude::*;
 
 pub const RULE: Definition = Definition {
@@ -32,7 +32,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         if server.get("type").and_then(|t| t.as_str()) == Some("sse") {
             let d = Diagnostic::finding(format!("server `{name}` uses the deprecated SSE transport"))
                 .help("switch to `\"type\": \"http\"` with the server's Streamable HTTP endpoint (often `/mcp` instead of `/sse`)");
-            findings.push(at_value(d, doc, &[Step::Key("mcpServers"), Step::Key(name), Step::Key("type")]));
+            findings.push(at_value(d, doc, &server_path(doc, name, &[Step::Key("type")])));
         }
     });
     findings

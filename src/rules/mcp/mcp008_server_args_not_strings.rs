@@ -3,7 +3,7 @@
 use crate::rules::json_span::at_value;
 
 use crate::rules::json_span::Step;
-use crate::rules::mcp::each_server;
+use crate::rules::mcp::{each_server, server_path};
 use crate::rules::prelude::*;
 use crate::tools::json_kind;
 
@@ -26,7 +26,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
     each_server(cx, |doc, name, server| {
         let Some(args) = server.get("args") else { return };
-        let base = [Step::Key("mcpServers"), Step::Key(name), Step::Key("args")];
+        let base = server_path(doc, name, &[Step::Key("args")]);
         let (problem, path) = match args {
             serde_json::Value::Array(items) => match items.iter().position(|a| !a.is_string()) {
                 Some(i) => (format!("argument #{} is {}", i + 1, json_kind(&items[i])), [&base[..], &[Step::Index(i)]].concat()),

@@ -3,7 +3,7 @@
 use crate::rules::json_span::at_value;
 
 use crate::rules::json_span::Step;
-use crate::rules::mcp::each_server;
+use crate::rules::mcp::{each_server, server_path};
 use crate::rules::prelude::*;
 use crate::tools::json_kind;
 
@@ -31,7 +31,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
     each_server(cx, |doc, name, server| {
         for key in ["env", "headers"] {
             let Some(map) = server.get(key) else { continue };
-            let base = [Step::Key("mcpServers"), Step::Key(name), Step::Key(key)];
+            let base = server_path(doc, name, &[Step::Key(key)]);
             let serde_json::Value::Object(entries) = map else {
                 let d = Diagnostic::finding(format!("server `{name}`: `{key}` is {}, not an object of names and strings", json_kind(map)))
                     .help(format!("write `\"{key}\": {{\"NAME\": \"value\"}}`"));

@@ -5,6 +5,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use crate::agent_files::FileKind;
+use crate::hosts;
 use crate::rules::json_span::{json_docs, string_part};
 use crate::rules::mcp::{mcp_servers, server_strings};
 use crate::rules::prelude::*;
@@ -26,7 +27,9 @@ pub const RULE: Definition = Definition {
         text:
             "{\n  \"mcpServers\": {\n    \"api\": {\"type\": \"http\", \"url\": \"${API_BASE_URL:-https://api.example.com}/mcp\"}\n  }\n}\n",
     },
-    notes: "Only `.mcp.json` (Claude Code's syntax) is checked. Variables named like credentials (`…_TOKEN`, `…_KEY`, \
+    notes: "Only `.mcp.json` (Claude Code's syntax) and a plugin manifest's inline `mcpServers` are checked; the \
+            variables Claude Code sets itself (`${CLAUDE_PLUGIN_ROOT}` and `${CLAUDE_PLUGIN_DATA}` in a plugin: its host \
+            model, docs/hosts.md) are not reported. Variables named like credentials (`…_TOKEN`, `…_KEY`, \
             `…_SECRET`, `…_PASSWORD`) are not reported: they have no sensible default and must be set.",
     stage: Stage::Lint(check),
 };
@@ -40,16 +43,19 @@ fn credential(name: &str) -> bool {
 
 fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
-    for (doc, json) in json_docs(cx, &[FileKind::McpConfig]) {
+    let claude = hosts::claude_code();
+    for (doc, json) in json_docs(cx, &[FileKind::McpConfig, FileKind::ClaudePlugin]) {
         let Ok(value) = &*json else { continue };
-        if doc.name() != ".mcp.json" {
+        if doc.kind == FileKind::McpConfig && doc.name() != ".mcp.json" {
             continue;
         }
-        for (name, server) in mcp_servers(value) {
-            for (path, text) in server_strings(name, server) {
+        // What Claude Code sets itself (`${CLAUDE_PLUGIN_ROOT}` in a plugin) needs no default.
+        let set: Vec<&str> = claude.variables_in(doc.kind.id(), doc.root_kind()).map(|v| v.name.as_str()).collect();
+        for (name, server) in mcp_servers(doc, value) {
+            for (path, text) in server_strings(doc, name, server) {
                 for caps in VAR.captures_iter(text) {
                     let (Some(whole), Some(var)) = (caps.get(0), caps.get(1)) else { continue };
-                    if credential(var.as_str()) {
+                    if credential(var.as_str()) || set.contains(&var.as_str()) {
                         continue;
                     }
                     let span = string_part(doc, &path, text, whole.range());

@@ -40,8 +40,8 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         if doc.name() != ".mcp.json" {
             continue;
         }
-        for (name, server) in mcp_servers(value) {
-            for (path, text) in server_strings(name, server).into_iter().filter(|(p, _)| !p.contains(&Step::Key("args"))) {
+        for (name, server) in mcp_servers(doc, value) {
+            for (path, text) in server_strings(doc, name, server).into_iter().filter(|(p, _)| !p.contains(&Step::Key("args"))) {
                 for caps in BARE.captures_iter(text) {
                     let (Some(whole), Some(var)) = (caps.get(0), caps.get(1)) else { continue };
                     let span = string_part(doc, &path, text, whole.range());

@@ -3,7 +3,7 @@
 use crate::rules::json_span::place;
 
 use crate::rules::json_span::Step;
-use crate::rules::mcp::each_server;
+use crate::rules::mcp::{each_server, server_path};
 use crate::rules::prelude::*;
 use crate::rules::secrets;
 
@@ -30,7 +30,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         for key in ["env", "headers"] {
             for (var, v) in server.get(key).and_then(|m| m.as_object()).into_iter().flatten() {
                 let Some(v) = v.as_str().filter(|v| secrets::credential_value(var, v)) else { continue };
-                let Some(at) = place(doc, &[Step::Key("mcpServers"), Step::Key(name), Step::Key(key), Step::Key(var)]) else { continue };
+                let Some(at) = place(doc, &server_path(doc, name, &[Step::Key(key), Step::Key(var)])) else { continue };
                 if secrets::found_in(cx.root.cache(), &doc.text, &at.value) {
                     continue;
                 }

@@ -3,7 +3,7 @@
 use crate::rules::json_span::at_value;
 
 use crate::rules::json_span::Step;
-use crate::rules::mcp::each_server;
+use crate::rules::mcp::{each_server, server_path};
 use crate::rules::prelude::*;
 
 pub const RULE: Definition = Definition {
@@ -41,7 +41,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
             "server `{name}` is reached over plain HTTP at `{host}`: tool calls and tokens travel unencrypted"
         ))
         .help("use the server's `https://` endpoint");
-        findings.push(at_value(d, doc, &[Step::Key("mcpServers"), Step::Key(name), Step::Key("url")]));
+        findings.push(at_value(d, doc, &server_path(doc, name, &[Step::Key("url")])));
     });
     findings
 }

@@ -3,7 +3,7 @@
 use crate::diagnostic::{Edit, Fix};
 use crate::rules::json_span::place;
 use crate::rules::json_span::Step;
-use crate::rules::mcp::each_server;
+use crate::rules::mcp::{each_server, server_path};
 use crate::rules::prelude::*;
 
 pub const RULE: Definition = Definition {
@@ -37,7 +37,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
     each_server(cx, |doc, name, server| {
         let Some(command) = server.get("command").and_then(|c| c.as_str()) else { return };
         let Some(words) = split(command) else { return };
-        let Some(at) = place(doc, &[Step::Key("mcpServers"), Step::Key(name), Step::Key("command")]) else { return };
+        let Some(at) = place(doc, &server_path(doc, name, &[Step::Key("command")])) else { return };
         let mut d =
             Diagnostic::finding(format!("server `{name}`: command `{command}` includes arguments; it is started as one program name"))
                 .in_file(&doc.file)

@@ -3,7 +3,7 @@
 use crate::rules::json_span::at_value;
 
 use crate::rules::json_span::Step;
-use crate::rules::mcp::each_server;
+use crate::rules::mcp::{each_server, server_path};
 use crate::rules::prelude::*;
 
 pub const RULE: Definition = Definition {
@@ -39,7 +39,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         let problem = if scheme { "contains spaces" } else { "has no `http://` or `https://` scheme" };
         let d = Diagnostic::finding(format!("server `{name}`: url `{url}` {problem}"))
             .help("write the full endpoint, e.g. `https://api.example.com/mcp`");
-        findings.push(at_value(d, doc, &[Step::Key("mcpServers"), Step::Key(name), Step::Key("url")]));
+        findings.push(at_value(d, doc, &server_path(doc, name, &[Step::Key("url")])));
     });
     findings
 }

@@ -3,6 +3,7 @@
 use serde_json::Value;
 
 use crate::agent_files::{Doc, FileKind};
+use crate::hosts;
 use crate::rules::context::Context;
 use crate::rules::json_span::{join, json_docs, Step};
 
@@ -33,26 +34,46 @@ pub mod mcp021_tool_annotation_invalid;
 /// What the family covers, in one line, for `docs/rules.md`.
 pub const ABOUT: &str = "MCP server configurations (`.mcp.json`) and MCP tool definitions wherever they appear.";
 
-/// Calls `f` with every server of every MCP configuration that parses.
+/// Calls `f` with every server of every MCP configuration that parses, and of the plugin
+/// manifests that define servers inline (`mcpServers` in plugin.json, the same shape).
 pub fn each_server<'a>(cx: &Context<'a>, mut f: impl FnMut(&'a Doc, &str, &Value)) {
-    for (doc, json) in json_docs(cx, &[FileKind::McpConfig]) {
+    for (doc, json) in json_docs(cx, &[FileKind::McpConfig, FileKind::ClaudePlugin]) {
         if let Ok(value) = &*json {
-            for (name, server) in mcp_servers(value) {
+            for (name, server) in mcp_servers(doc, value) {
                 f(doc, name, server);
             }
         }
     }
 }
 
+/// Whether a configuration is the server map itself, without `mcpServers`: a form Claude Code
+/// accepts for a plugin's `.mcp.json` (its host model), an object of server objects.
+pub fn flat(doc: &Doc, config: &Value) -> bool {
+    let accepted = doc.kind.spec(hosts::claude_code()).is_some_and(|s| s.accepts_form(doc.root_kind(), "flat-server-map"));
+    accepted && config.get("mcpServers").is_none() && config.as_object().is_some_and(|m| !m.is_empty() && m.values().all(Value::is_object))
+}
+
 /// The servers of an MCP configuration: (name, config).
-pub fn mcp_servers(config: &Value) -> Vec<(&str, &Value)> {
-    config.get("mcpServers").and_then(Value::as_object).map_or_else(Vec::new, |m| m.iter().map(|(k, v)| (k.as_str(), v)).collect())
+pub fn mcp_servers<'a>(doc: &Doc, config: &'a Value) -> Vec<(&'a str, &'a Value)> {
+    let map = if flat(doc, config) { config.as_object() } else { config.get("mcpServers").and_then(Value::as_object) };
+    map.map_or_else(Vec::new, |m| m.iter().map(|(k, v)| (k.as_str(), v)).collect())
+}
+
+/// The path to something of server `name` (`rest` below the server) in the file: under
+/// `mcpServers`, or at the top of a flat server map.
+pub fn server_path<'a>(doc: &Doc, name: &'a str, rest: &[Step<'a>]) -> Vec<Step<'a>> {
+    let json = doc.json();
+    let top: &[Step<'a>] = match &*json {
+        Ok(config) if flat(doc, config) => &[],
+        _ => &[Step::Key("mcpServers")],
+    };
+    join(&join(top, &[Step::Key(name)]), rest)
 }
 
 /// The strings of one MCP server where `${VAR}` is expanded (`command`, `args`, `env`, `url`,
 /// `headers`), with their paths in the file.
-pub fn server_strings<'a>(name: &'a str, server: &'a Value) -> Vec<(Vec<Step<'a>>, &'a str)> {
-    let base = [Step::Key("mcpServers"), Step::Key(name)];
+pub fn server_strings<'a>(doc: &Doc, name: &'a str, server: &'a Value) -> Vec<(Vec<Step<'a>>, &'a str)> {
+    let base = server_path(doc, name, &[]);
     let mut out = Vec::new();
     for key in ["command", "url"] {
         if let Some(s) = server.get(key).and_then(Value::as_str) {

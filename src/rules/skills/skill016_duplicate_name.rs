@@ -21,20 +21,27 @@ pub const RULE: Definition = Definition {
             sit in the same project folder (`.claude/skills/`, `.agents/skills/`, `.github/skills/` and `skills/` of \
             one folder). Same-named skills of two example agents (`examples/a/skills/x`, `examples/b/skills/x`) or of \
             two Claude Code plugins (whose skills are namespaced `plugin:skill`, \
-            https://code.claude.com/docs/en/plugins) are never listed together. With a manifest, every \
+            https://code.claude.com/docs/en/plugins) are never listed together, nor a plugin's `skills/x` with the \
+            `.agents/skills/x` or `.claude/skills/x` of the folder holding the plugin (a plugin is a folder holding \
+            `.claude-plugin/plugin.json` or named by a marketplace entry). With a manifest, every \
             skill of its `[skills] dirs` is one set.",
     stage: Stage::Lint(check),
 };
 
 fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
-    let mut first_of: KeyMap<(&str, &str), &str> = KeyMap::default();
+    let mut first_of: KeyMap<(bool, &str, &str), &str> = KeyMap::default();
     for skill in cx.skills {
         let Some(name) = skill.string("name").filter(|n| !n.trim().is_empty()) else { continue };
-        // An agent's manifest installs all its skills together.
-        let scope = if cx.agent.is_some() { "" } else { installed_with(&skill.rel) };
-        let Some(first) = first_of.get(&(scope, name)) else {
-            first_of.insert((scope, name), &skill.file);
+        // A plugin's skills are named `plugin:skill`, apart from every other skill; an agent's
+        // manifest installs all its skills together.
+        let scope = match (&skill.plugin, cx.agent.is_some()) {
+            (Some(plugin), _) => (true, plugin.rel.as_str()),
+            (None, true) => (false, ""),
+            (None, false) => (false, installed_with(&skill.rel)),
+        };
+        let Some(first) = first_of.get(&(scope.0, scope.1, name)) else {
+            first_of.insert((scope.0, scope.1, name), &skill.file);
             continue;
         };
         findings.push(

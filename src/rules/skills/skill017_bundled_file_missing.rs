@@ -24,7 +24,9 @@ pub const RULE: Definition = Definition {
     },
     notes: "Mentions are paths starting with `scripts/`, `references/` or `assets/` (optionally `./`) and ending in a \
             file extension, in prose, code spans or code blocks; Markdown links are LINK001's. A path that exists \
-            relative to the project root instead is taken to mean the project's file and not reported. Not reported \
+            relative to the project root instead is taken to mean the project's file and not reported, and so is one \
+            that exists relative to the root of the Claude Code plugin holding the skill (`${CLAUDE_PLUGIN_ROOT}/scripts/x.py`, \
+            see docs/hosts.md). Not reported \
             either: mentions on a line giving examples (`example`, `e.g.`, `such as`), placeholder names \
             (`references/filename.md`, `scripts/your_script.py`), paths in code blocks other than a command running \
             the file or a `# see …` comment, lines about the user's files (`ask the user`, `user's`), paths that exist \
@@ -101,7 +103,9 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         let mut reported = std::collections::BTreeSet::new();
         for (range, path) in mentions {
             let exists = |rel: &str| matches!(refs::resolve(cx, "", rel), Resolved::Exists(_));
-            if bundled.contains(path.as_str()) || exists(path) || !reported.insert(path.clone()) {
+            // A plugin's skill may run what the plugin ships at its root (`${CLAUDE_PLUGIN_ROOT}/scripts/x.py`).
+            let in_plugin = skill.plugin.as_ref().is_some_and(|p| exists(&p.path(path)));
+            if bundled.contains(path.as_str()) || exists(path) || in_plugin || !reported.insert(path.clone()) {
                 continue;
             }
             let in_other_skill = other_skills.get_or_insert_with(|| {

@@ -3,6 +3,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use crate::agent_files::FileKind;
 use crate::rules::prelude::*;
 use crate::rules::refs::{self, Bundle, Mentioners};
 
@@ -22,9 +23,10 @@ pub const RULE: Definition = Definition {
         file: "skills/pdf-tools/SKILL.md",
         text: "---\nname: pdf-tools\ndescription: Extract text from PDF files. Use when the user shares a PDF.\n---\nRun `python scripts/extract.py input.pdf`.\n",
     },
-    notes: "A file counts as mentioned when SKILL.md, another text file of the skill, a memory file or another \
-            SKILL.md contains its name or a glob matching its path (`references/api-*.md`; memory files and other skills: the \
-            name only), or names a \
+    notes: "A file counts as mentioned when SKILL.md, another text file of the skill, a memory file, a Claude Code \
+            subagent or command (a plugin's agents read its skills' files) or another \
+            SKILL.md contains its name or a glob matching its path (`references/api-*.md`; memory files, subagents, \
+            commands and other skills: the name only), or names a \
             folder holding it on its own (`assets/`, `` `assets/fonts` ``, `scripts/*.py`), or, for a Python or \
             JavaScript module, its name without extension or its package folder as a word (`from helpers import …`). Files outside the \
             three folders, hidden files, licences, READMEs, package files (`__init__.py`, `requirements.txt`, \
@@ -83,8 +85,11 @@ impl<'a> NamedOutside<'a> {
         let mut found: HashMap<&str, (bool, [Option<usize>; 2])> = HashMap::new();
         let Ok(automaton) = aho_corasick::AhoCorasick::new(names) else { return NamedOutside { found } };
         let memory = cx.memory.iter().map(|m| (None, &*m.text));
+        // A subagent or command may read a skill's file (a plugin's agents read its skills' references).
+        let agents =
+            cx.files.iter().filter(|d| matches!(d.kind, FileKind::ClaudeAgent | FileKind::ClaudeCommand)).map(|d| (None, &*d.text));
         let skills = cx.skills.iter().enumerate().map(|(i, s)| (Some(i), &*s.text));
-        for (skill, text) in memory.chain(skills) {
+        for (skill, text) in memory.chain(agents).chain(skills) {
             for m in automaton.find_overlapping_iter(text) {
                 let entry = found.entry(names[m.pattern().as_usize()]).or_default();
                 match skill {
@@ -100,7 +105,7 @@ impl<'a> NamedOutside<'a> {
         NamedOutside { found }
     }
 
-    /// Whether a memory file, or the SKILL.md of a skill other than `skill`, holds `name`.
+    /// Whether a memory file, a subagent or command, or the SKILL.md of a skill other than `skill`, holds `name`.
     fn names(&self, name: &str, skill: usize) -> bool {
         self.found.get(name).is_some_and(|(memory, skills)| *memory || skills.iter().flatten().any(|s| *s != skill))
     }
