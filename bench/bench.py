@@ -7,6 +7,7 @@
     python3 bench/bench.py --only-lint --runs 3           # zero-config lint beside agnix and the other peers
     python3 bench/bench.py --ctxc /tmp/ctxc-before        # another build of ctxc (the floor is built from this tree)
     python3 bench/bench.py --only-tokenizer FILE --tokenizer-model MODEL   # a model's own tokenizer file against o200k_base
+    python3 bench/bench.py --only-scales --baseline /tmp/ctxc-before --check  # before/after in one run, against the goals
 
 For each of two scales (half of --agents, then --agents) it generates a project deterministically
 (modules of 1-8 KB, a third of them Jinja templates; tool schemas of 1-4 KB; agents share most
@@ -28,7 +29,11 @@ The tokenizer case (`--only-tokenizer FILE`) times `ctxc cost --format json` on 
 counted with o200k_base and with the model's own tokenizer file (`--tokenizer FILE --model MODEL`),
 and on one example agent with and without the file (what loading it once costs): the four commands
 take turns, and the ratio is given in CPU time (user + system) and in wall time.
-Installs Jinja2 and tiktoken
+With --baseline BINARY every ctxc row is also timed with that other build, in the same run (rows
+marked [baseline]); the scales print `ctxc cost`'s time per stage (CTXC_TIMINGS=1). --check ends
+with each measured figure beside its goal (issue 46: cost/floor <= 1.5, check/floor <= 2,
+reference/cost >= 100, doubling <= 2, editor edits <= 50 ms, the 60,000-tool file <= 300 ms, peak
+RSS < 200 MiB) and exits 1 when any misses it. Installs Jinja2 and tiktoken
 with pip when missing; tiktoken's rank files come from the tiktoken-rs crate (no network).
 Figures are for comparison within one run: the machine is shared and noisy.
 """
@@ -195,9 +200,19 @@ def generate_mcp(out: str, tools: int) -> int:
 def measure_mcp(args, ctxc: str, work: str) -> dict:
     out = os.path.join(work, f"mcp-{args.mcp_tools}")
     size = generate_mcp(out, args.mcp_tools)
-    rows = {f"ctxc {cmd}": run_timed([ctxc, cmd, out, *extra], args.runs)
-            for cmd, extra in [("check", ["--format", "json"]), ("cost", ["--format", "json"]), ("render", [])]}
+    rows = {}
+    for cmd, extra in [("check", ["--format", "json"]), ("cost", ["--format", "json"]), ("render", [])]:
+        for label, binary in binaries(args, ctxc):
+            rows[f"ctxc {cmd}{label}"] = run_timed([binary, cmd, out, *extra], args.runs)
     return {"bytes": size, "rows": rows}
+
+
+def binaries(args, ctxc: str) -> list:
+    """The builds to time: this one, then the --baseline build when given (its rows marked)."""
+    return [("", ctxc)] + ([(BASELINE, args.baseline)] if args.baseline else [])
+
+
+BASELINE = " [baseline]"
 
 
 PEERS = os.path.join(ROOT, "target", "peers")
@@ -432,8 +447,8 @@ def measure_lsp(args, ctxc: str, work: str) -> dict:
     return {"latency": latency, "rss_start": rss_start, "rss_end": rss_end, "edits": args.lsp_edits + 3 * args.lsp_samples}
 
 
-def print_lsp(args, lsp: dict) -> None:
-    print(f"\nctxc lsp, {args.agents} agents (one module read by all): didChange to publishDiagnostics, "
+def print_lsp(args, lsp: dict, label: str = "") -> None:
+    print(f"\nctxc lsp{label}, {args.agents} agents (one module read by all): didChange to publishDiagnostics, "
           f"median of {args.lsp_samples} edits each")
     for label, seconds in lsp["latency"].items():
         print(f"  {label:<32} {seconds * 1000:>7.1f} ms")
@@ -535,16 +550,27 @@ def measure_scale(agents: int, args, ctxc: str, floor: str, work: str) -> dict:
     rows = {}
     o200k = ["--set", "agent.model=gpt-4o"]
     cl100k = ["--set", "agent.model=gpt-4", "--set", "agent.context_window=1000000"]
-    rows["ctxc check (o200k_base)"] = run_timed([ctxc, "check", out, *o200k], args.runs)
-    rows["ctxc check (cl100k_base)"] = run_timed([ctxc, "check", out, *cl100k], args.runs)
-    rows["ctxc cost --format json"] = run_timed([ctxc, "cost", out, "--format", "json", *o200k], args.runs)
+    for label, binary in binaries(args, ctxc):
+        rows[f"ctxc check (o200k_base){label}"] = run_timed([binary, "check", out, *o200k], args.runs)
+        rows[f"ctxc check (cl100k_base){label}"] = run_timed([binary, "check", out, *cl100k], args.runs)
+        rows[f"ctxc cost --format json{label}"] = run_timed([binary, "cost", out, "--format", "json", *o200k], args.runs)
     rows["reference (Jinja2 + tiktoken)"] = run_timed([*reference_cmd, "--model", "gpt-4o"], args.reference_runs)
     subprocess.run([*reference_cmd, "--model", "gpt-4o", "--texts", texts], check=True, capture_output=True)
     rows["floor (o200k_base)"] = run_timed([floor, texts], args.runs)
     with open(texts, encoding="utf-8") as f:
         distinct = json.load(f)["o200k_base"]
-    return {"size": size, "rows": rows, "compared": compared,
+    stages = {label: stage_times([binary, "cost", out, "--format", "json", *o200k]) for label, binary in binaries(args, ctxc)}
+    return {"size": size, "rows": rows, "compared": compared, "stages": stages,
             "distinct_mib": sum(len(t.encode()) for t in distinct) / (1024 * 1024)}
+
+
+def stage_times(cmd: list) -> str:
+    """What the binary prints to stderr with CTXC_TIMINGS=1 (each stage's time), or a note when it
+    prints nothing (a build from before the variable existed)."""
+    err = subprocess.run(cmd, env={**os.environ, "CTXC_TIMINGS": "1"}, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.PIPE, text=True).stderr
+    lines = [line for line in err.splitlines() if line.startswith("timings")]
+    return "\n".join(lines) or "  (this build prints no stage times)"
 
 
 def measure_tokenizer(args, ctxc: str, work: str) -> None:
@@ -594,6 +620,7 @@ def main() -> None:
     parser.add_argument("--reference-runs", type=int, default=3, help="runs of the Python reference (median)")
     parser.add_argument("--ctxc", help="time this ctxc binary (e.g. a build kept from before a change) instead of building one; "
                         "the floor is still built from this tree")
+    parser.add_argument("--floor", help="time this floor binary (a kept `cargo bench --bench floor --no-run` build) instead of building one")
     parser.add_argument("--keep", help="write the projects here and keep them")
     parser.add_argument("--mcp-tools", type=int, default=60_000, help="tools in the large MCP tool file")
     parser.add_argument("--only-mcp", action="store_true", help="time only the large MCP tool file")
@@ -606,35 +633,57 @@ def main() -> None:
     parser.add_argument("--only-lsp", action="store_true", help="run only the incremental (language server) case")
     parser.add_argument("--only-tokenizer", metavar="FILE", help="time only counting with this model's own tokenizer file")
     parser.add_argument("--tokenizer-model", default="qwen/qwen3-32b", help="the model --only-tokenizer's file is for")
+    parser.add_argument("--only-scales", action="store_true", help="run only the two project scales (ctxc, reference, floor)")
+    parser.add_argument("--baseline", metavar="BINARY", help="also time this other ctxc build, in the same run, beside "
+                        "this one (rows marked [baseline]): before and after a change on the same machine state")
+    parser.add_argument("--check", action="store_true", help="after the figures, compare each measured ratio with its goal "
+                        "(issue 46) and exit 1 when any misses it")
     args = parser.parse_args()
 
+    only = args.only_lint or args.only_lsp or args.only_mcp or args.only_tokenizer or args.only_scales
     # Only the scales case runs the floor (a release build of its own).
-    ctxc, floor = build(args.ctxc, not (args.only_lint or args.only_lsp or args.only_mcp or args.only_tokenizer))
+    ctxc, floor = build(args.ctxc, (not only or args.only_scales) and not args.floor)
+    floor = args.floor or floor
     work = args.keep or tempfile.mkdtemp(prefix="ctxc-bench-")
     os.makedirs(work, exist_ok=True)
+    lint = lsp = mcp = None
+    scales, single = {}, {}
     try:
         if args.only_tokenizer:
             return measure_tokenizer(args, ctxc, work)
-        lint = measure_lint(args, ctxc, work)
-        if args.only_lint:
-            return print_lint(lint)
-        if args.only_lsp:
-            return print_lsp(args, measure_lsp(args, ctxc, work))
-        lsp = measure_lsp(args, ctxc, work)
-        mcp = measure_mcp(args, ctxc, work)
-        if args.only_mcp:
-            return print_mcp(args, mcp)
-        ensure_python_packages()
-        scales = {n: measure_scale(n, args, ctxc, floor, work) for n in (args.agents // 2, args.agents)}
-        single = {label: run_timed([ctxc, "check", os.path.join(ROOT, "examples/agents/zeus"), *sets], args.runs)
-                  for label, sets in [("one example, cl100k_base", ["--set", "agent.model=gpt-4", "--set", "agent.context_window=128000"]),
-                                      ("one example, o200k_base", [])]}
+        if not only or args.only_lint:
+            lint = measure_lint(args, ctxc, work)
+        if not only or args.only_lsp:
+            lsp = {label: measure_lsp(args, binary, work) for label, binary in binaries(args, ctxc)}
+        if not only or args.only_mcp:
+            mcp = measure_mcp(args, ctxc, work)
+        if not only or args.only_scales:
+            ensure_python_packages()
+            scales = {n: measure_scale(n, args, ctxc, floor, work) for n in (args.agents // 2, args.agents)}
+        if not only:
+            single = {label: run_timed([ctxc, "check", os.path.join(ROOT, "examples/agents/zeus"), *sets], args.runs)
+                      for label, sets in [("one example, cl100k_base", ["--set", "agent.model=gpt-4", "--set", "agent.context_window=128000"]),
+                                          ("one example, o200k_base", [])]}
     finally:
         if not args.keep:
             shutil.rmtree(work, ignore_errors=True)
 
-    small, large = scales[args.agents // 2], scales[args.agents]
     print(f"cores: {os.cpu_count()}; every figure below is from this one run (compare ratios, not absolute times)")
+    if scales:
+        print_scales(args, scales)
+    for label, (seconds, peak) in single.items():
+        print(f"ctxc check, {label:<26} {seconds * 1000:>6.0f} ms {peak:>5.0f} MiB (process start included)")
+    if mcp:
+        print_mcp(args, mcp)
+    if lint:
+        print_lint(lint)
+    for label, figures in (lsp or {}).items():
+        print_lsp(args, figures, label)
+    if args.check:
+        sys.exit(check_goals(args, scales, mcp, lsp))
+
+
+def print_scales(args, scales: dict) -> None:
     for n, scale in scales.items():
         size = scale["size"]
         print(f"\nproject: {n} agents x 3 modes x {size['tools']} tools x {size['skills']} skills, "
@@ -642,22 +691,54 @@ def main() -> None:
               f"{scale['compared']} counts equal to the reference's (o200k_base and cl100k_base)")
         rows = scale["rows"]
         ctxc_cost = rows["ctxc cost --format json"][0]
-        print(f"{'command':<32} {'median wall':>12} {'peak RSS':>10} {'vs ctxc cost':>13}")
+        print(f"{'command':<43} {'median wall':>12} {'peak RSS':>10} {'vs ctxc cost':>13}")
         for label, (seconds, peak) in rows.items():
-            print(f"{label:<32} {seconds * 1000:>9.0f} ms {peak:>7.0f} MiB {seconds / ctxc_cost:>12.2f}x")
-        check = rows["ctxc check (o200k_base)"][0]
-        print(f"reference / ctxc cost: {rows['reference (Jinja2 + tiktoken)'][0] / ctxc_cost:.1f}x    "
-              f"ctxc cost / floor: {ctxc_cost / rows['floor (o200k_base)'][0]:.2f}x    "
-              f"ctxc check / floor: {check / rows['floor (o200k_base)'][0]:.2f}x")
+            print(f"{label:<43} {seconds * 1000:>9.0f} ms {peak:>7.0f} MiB {seconds / ctxc_cost:>12.2f}x")
+        for label, _ in binaries(args, ""):
+            cost, check = rows[f"ctxc cost --format json{label}"][0], rows[f"ctxc check (o200k_base){label}"][0]
+            print(f"reference / ctxc cost{label}: {rows['reference (Jinja2 + tiktoken)'][0] / cost:.1f}x    "
+                  f"ctxc cost / floor: {cost / rows['floor (o200k_base)'][0]:.2f}x    "
+                  f"ctxc check / floor: {check / rows['floor (o200k_base)'][0]:.2f}x")
+        for label, stages in scale["stages"].items():
+            print(f"stages of `ctxc cost --format json`{label} (CTXC_TIMINGS=1; thread time summed over workers):\n{stages}")
+    small, large = scales[args.agents // 2], scales[args.agents]
     print(f"\ndoubling {args.agents // 2} -> {args.agents} agents costs:")
     for label in large["rows"]:
-        print(f"  {label:<32} {large['rows'][label][0] / small['rows'][label][0]:.2f}x time")
+        print(f"  {label:<43} {large['rows'][label][0] / small['rows'][label][0]:.2f}x time")
     print()
-    for label, (seconds, peak) in single.items():
-        print(f"ctxc check, {label:<26} {seconds * 1000:>6.0f} ms {peak:>5.0f} MiB (process start included)")
-    print_mcp(args, mcp)
-    print_lint(lint)
-    print_lsp(args, lsp)
+
+
+# The goals of issue 46: (what, measured figure, goal, whether the figure must stay at most the goal).
+def check_goals(args, scales: dict, mcp, lsp) -> int:
+    """Prints each measured figure beside its goal; returns 1 when any misses it (0 otherwise)."""
+    goals = []
+    if scales:
+        small, large = scales[args.agents // 2]["rows"], scales[args.agents]["rows"]
+        floor = large["floor (o200k_base)"][0]
+        cost, check = large["ctxc cost --format json"][0], large["ctxc check (o200k_base)"][0]
+        goals += [("ctxc cost / floor", cost / floor, 1.5, True),
+                  ("ctxc check / floor", check / floor, 2.0, True),
+                  ("reference / ctxc cost", large["reference (Jinja2 + tiktoken)"][0] / cost, 100.0, False)]
+        goals += [(f"doubling, {label}", large[label][0] / small[label][0], 2.0, True)
+                  for label in large if label.startswith("ctxc") and BASELINE not in label]
+        goals += [(f"peak RSS MiB, {label}", large[label][1], 200.0, True)
+                  for label in large if label.startswith("ctxc") and BASELINE not in label]
+    if mcp:
+        goals.append((f"ms, ctxc cost of {args.mcp_tools} MCP tools", mcp["rows"]["ctxc cost"][0] * 1000, 300.0, True))
+        goals += [(f"peak RSS MiB, {label} of {args.mcp_tools} MCP tools", peak, 200.0, True)
+                  for label, (_, peak) in mcp["rows"].items() if BASELINE not in label]
+    if lsp:
+        figures = lsp[""]
+        goals += [(f"ms, lsp edit {case}", seconds * 1000, 50.0, True) for case, seconds in figures["latency"].items()]
+        goals.append(("RSS MiB, lsp after the edits", figures["rss_end"], 200.0, True))
+    print("\ngoals (issue 46):")
+    missed = 0
+    for what, figure, goal, at_most in goals:
+        met = figure <= goal if at_most else figure >= goal
+        missed += not met
+        print(f"  {'ok  ' if met else 'MISS'} {what:<52} {figure:>9.2f} {'<=' if at_most else '>='} {goal:g}")
+    print(f"{len(goals) - missed} of {len(goals)} goals met" if goals else "no goal measured")
+    return 1 if missed else 0
 
 
 def print_mcp(args, mcp: dict) -> None:

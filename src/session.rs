@@ -7,7 +7,9 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
+use std::time::{Duration, Instant};
 
 use crate::diagnostic::{Diagnostic, Failure};
 use crate::manifest::{self, Loaded};
@@ -54,6 +56,41 @@ pub struct Session {
     places: Option<Places>,
     /// The tokenizer files of this run, by path: each read and parsed once, whichever agent asks first.
     tokenizer_files: Mutex<HashMap<FileKey, Arc<LoadedFile>>>,
+    /// Time spent in each [`Stage`], summed over the threads (nanoseconds).
+    stage_nanos: [AtomicU64; Stage::ALL.len()],
+}
+
+/// The stages a session times ([`Session::stage_times`]): what a run spends where, for people
+/// tuning it (`CTXC_TIMINGS=1`). Timing never changes a result.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stage {
+    /// Manifest parsed and validated, its files read and parsed (tool files, skills).
+    Load,
+    /// Every mode × scenario resolved and rendered.
+    Render,
+    /// Sections, tool lists and requests counted.
+    Measure,
+    /// Budgets, workloads and the reference systems' settings checked against the counts.
+    Checks,
+    /// The lint rules over an agent's files and renders.
+    Lint,
+    /// Agent files no agent loads, found and linted.
+    Files,
+}
+
+impl Stage {
+    pub const ALL: [Stage; 6] = [Stage::Load, Stage::Render, Stage::Measure, Stage::Checks, Stage::Lint, Stage::Files];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Stage::Load => "load",
+            Stage::Render => "resolve and render",
+            Stage::Measure => "measure",
+            Stage::Checks => "checks",
+            Stage::Lint => "lint rules",
+            Stage::Files => "agent files",
+        }
+    }
 }
 
 /// A tokenizer file's path and the SHA-256 (hex) it must have, if any: one file read with and
@@ -266,6 +303,20 @@ impl Session {
         &self.counter
     }
 
+    /// `work`, its time added to `stage`'s.
+    pub fn timed<T>(&self, stage: Stage, work: impl FnOnce() -> T) -> T {
+        let start = Instant::now();
+        let result = work();
+        let nanos = u64::try_from(start.elapsed().as_nanos()).unwrap_or(u64::MAX);
+        self.stage_nanos[stage as usize].fetch_add(nanos, Ordering::Relaxed);
+        result
+    }
+
+    /// The time each stage took in this session so far, summed over the threads that ran it.
+    pub fn stage_times(&self) -> Vec<(Stage, Duration)> {
+        Stage::ALL.iter().map(|&stage| (stage, Duration::from_nanos(self.stage_nanos[stage as usize].load(Ordering::Relaxed)))).collect()
+    }
+
     pub fn overrides(&self) -> &[String] {
         &self.overrides
     }
@@ -290,16 +341,20 @@ impl Session {
 
     /// Loads one agent (parse, overlay the preset and the overrides, validate, read its files).
     pub fn load(&self, manifest: &Path) -> Result<Loaded, Failure> {
-        let mut loaded = manifest::load_with(manifest, &self.overrides, &self.run)?;
-        self.use_tokenizer_file(&mut loaded)?;
-        crate::tokens::warm_up(loaded.agent.profile.tokenizer);
-        Ok(loaded)
+        self.timed(Stage::Load, || {
+            let mut loaded = manifest::load_with(manifest, &self.overrides, &self.run)?;
+            self.use_tokenizer_file(&mut loaded)?;
+            crate::tokens::warm_up(loaded.agent.profile.tokenizer);
+            Ok(loaded)
+        })
     }
 
     /// Resolves and renders one mode of a loaded agent (the default scenario when `None`).
     pub fn render(&self, loaded: &Loaded, mode: &str, scenario: Option<&str>) -> Result<Rendered, Vec<Diagnostic>> {
-        let resolved = crate::resolve::resolve(&loaded.agent, mode, scenario)?;
-        crate::render::render(resolved, &loaded.root)
+        self.timed(Stage::Render, || {
+            let resolved = crate::resolve::resolve(&loaded.agent, mode, scenario)?;
+            crate::render::render(resolved, &loaded.root)
+        })
     }
 
     /// Renders and measures every selected mode × scenario of a loaded agent.
@@ -318,8 +373,7 @@ impl Session {
             for scenario in agent.scenarios.keys().filter(|s| only.scenario.is_none_or(|want| want == *s)) {
                 match self.render(&loaded, mode, Some(scenario)) {
                     Ok(rendered) => {
-                        let measured =
-                            crate::measure::measure_with(agent, &rendered, &self.counter, loaded.recorded.as_deref(), self.cache());
+                        let measured = self.measure_render(&loaded, &rendered);
                         runs.push(Run { rendered, measured });
                     }
                     // A file every mode or scenario fails in is reported once.
@@ -353,7 +407,9 @@ impl Session {
 
     /// Measures one render of a loaded agent, with the counts recorded beside its manifest.
     pub fn measure_render(&self, loaded: &Loaded, rendered: &Rendered) -> Measured {
-        crate::measure::measure_with(&loaded.agent, rendered, &self.counter, loaded.recorded.as_deref(), self.cache())
+        self.timed(Stage::Measure, || {
+            crate::measure::measure_with(&loaded.agent, rendered, &self.counter, loaded.recorded.as_deref(), self.cache())
+        })
     }
 
     /// Loads one agent, then renders and measures every selected mode × scenario.

@@ -201,7 +201,9 @@ pub fn run(mut args: CheckArgs, reporter: &Reporter) -> u8 {
         ctxc::lint::group::group(&mut report.diagnostics);
     }
     let mut code = exit_code(report.outcome());
+    let printing = std::time::Instant::now();
     print_report(args.format, &report, code, reporter);
+    super::print_timings(&session, printing);
     // `--locked`: the render against ctxc.lock (only when every agent loaded).
     let mut drifted = false;
     if args.locked && code < EXIT_INPUT {

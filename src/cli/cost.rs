@@ -74,6 +74,7 @@ pub fn run(args: CostArgs, reporter: &Reporter) -> u8 {
         agents.push(run.reports);
     }
     let reports: Vec<&Costed> = agents.iter().flatten().collect();
+    let report = std::time::Instant::now();
     match args.format {
         CostFormat::Json => {
             // Written as it is serialized: the reports of a large project are never held as text.
@@ -108,6 +109,7 @@ pub fn run(args: CostArgs, reporter: &Reporter) -> u8 {
         }
         CostFormat::Html => output::print(&ctxc::report::html::cost_report(&reports, args.overrides.model.as_deref())),
     }
+    super::print_timings(&session, report);
     EXIT_OK
 }
 

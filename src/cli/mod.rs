@@ -389,6 +389,20 @@ impl AgentRun {
     }
 }
 
+/// With `CTXC_TIMINGS` set (to anything but empty or 0): each stage's time in `session` and the
+/// report's (`report`, from `started`), on stderr, one `timings` line each. A tuning aid, used by
+/// bench/bench.py; nothing else changes.
+fn print_timings(session: &Session, report: std::time::Instant) {
+    if std::env::var_os("CTXC_TIMINGS").is_none_or(|v| v.is_empty() || v == "0") {
+        return;
+    }
+    let ms = |d: std::time::Duration| d.as_secs_f64() * 1000.0;
+    let mut lines: Vec<String> =
+        session.stage_times().into_iter().map(|(stage, took)| format!("timings {:<20} {:>9.1} ms\n", stage.name(), ms(took))).collect();
+    lines.push(format!("timings {:<20} {:>9.1} ms\n", "report", ms(report.elapsed())));
+    output::eprint(&lines.concat());
+}
+
 /// A secret a command would put somewhere (`done`: "written to …", "sent in …"): an error that
 /// keeps it there, or with `--allow-secrets` a warning that it went; each with its own help.
 fn secret_leak(mut d: ctxc::Diagnostic, allowed: bool, done: &str, help_allowed: &str, help_refused: &str) -> ctxc::Diagnostic {

@@ -19,7 +19,7 @@ use crate::project::ProjectRoot;
 use crate::rules::cache::cache001_dynamic_before_static::{prefix_summary, PrefixSummary};
 use crate::rules::secrets;
 use crate::rules::suppress;
-use crate::session::{AgentRuns, Only, Session};
+use crate::session::{AgentRuns, Only, Session, Stage};
 use crate::tokens::TokenCounter;
 
 /// How a check ended.
@@ -279,22 +279,24 @@ fn check_agent(report: &mut CheckReport, manifest: &Path, options: &Options, ses
     let manifest_text = ManifestText { file: &agent.manifest_display, text: loaded.sources.get(&agent.manifest_display).unwrap_or("") };
     let (selection, settings, problems) = Selection::build(&agent.lint, options, Some(&manifest_text));
     let mut findings = loaded.warnings.clone();
-    let measured: Vec<_> = runs.iter().map(|r| r.measured.clone()).collect();
-    findings.extend(crate::checks::budgets::check(agent, &measured));
-    let (workload_findings, over_budget) = crate::checks::workloads::check(agent, &runs, session.counter());
-    findings.extend(workload_findings);
-    if let Some(d) = over_budget {
-        report.usage_error(d);
-    }
-    // The workloads were counted after the renders: a tokenizer engine failure there too.
-    if let Some(failure) = session.file_failure(&loaded) {
-        crate::diagnostic::push_once(&mut render_problems, failure);
-    }
-    findings.extend(crate::checks::budgets::implausible_counts(agent, &measured));
-    if options.require_exact || agent.budgets.require_exact.is_some() {
-        findings.extend(crate::checks::budgets::not_recorded(agent, &measured));
-    }
-    findings.extend(crate::checks::settings::check(agent, &measured));
+    session.timed(Stage::Checks, || {
+        let measured: Vec<_> = runs.iter().map(|r| r.measured.clone()).collect();
+        findings.extend(crate::checks::budgets::check(agent, &measured));
+        let (workload_findings, over_budget) = crate::checks::workloads::check(agent, &runs, session.counter());
+        findings.extend(workload_findings);
+        if let Some(d) = over_budget {
+            report.usage_error(d);
+        }
+        // The workloads were counted after the renders: a tokenizer engine failure there too.
+        if let Some(failure) = session.file_failure(&loaded) {
+            crate::diagnostic::push_once(&mut render_problems, failure);
+        }
+        findings.extend(crate::checks::budgets::implausible_counts(agent, &measured));
+        if options.require_exact || agent.budgets.require_exact.is_some() {
+            findings.extend(crate::checks::budgets::not_recorded(agent, &measured));
+        }
+        findings.extend(crate::checks::settings::check(agent, &measured));
+    });
     let mut summary = AgentSummary {
         name: Some(agent.name.clone()),
         manifest: agent.manifest_display.clone(),
@@ -320,8 +322,10 @@ fn check_agent(report: &mut CheckReport, manifest: &Path, options: &Options, ses
             tokenizer: agent.profile.tokenizer,
             settings,
         };
-        summary.prefixes = runs.iter().map(|run| prefix_summary(&cx, run)).collect();
-        findings.extend(lint(&cx, |code| selection.selects(code)));
+        session.timed(Stage::Lint, || {
+            summary.prefixes = runs.iter().map(|run| prefix_summary(&cx, run)).collect();
+            findings.extend(lint(&cx, |code| selection.selects(code)));
+        });
     }
     report.unloadable |= !problems.is_empty() || !render_problems.is_empty();
     report.diagnostics.extend(problems);
@@ -340,13 +344,13 @@ fn zero_config(
     session: &Session,
 ) {
     report.zero_config = true;
-    match session.project_root(dir) {
+    session.timed(Stage::Files, || match session.project_root(dir) {
         Ok(root) => {
             let found = files::discover(&root, only, loaded);
             lint_files(report, &root, found, options, session.counter())
         }
         Err(e) => report.usage_error(e.into_diagnostic()),
-    }
+    })
 }
 
 /// Lints files found or given (no manifest): every rule over them, then selection and

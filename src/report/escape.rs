@@ -208,7 +208,7 @@ pub fn exact_json_text<T: serde::Serialize + ?Sized>(value: &T) -> String {
 }
 
 fn write_inert_json<W: std::io::Write, T: serde::Serialize + ?Sized>(writer: W, value: &T, mask: bool) -> std::io::Result<()> {
-    let formatter = InertJson { pretty: serde_json::ser::PrettyFormatter::new(), string: None, mask };
+    let formatter = InertJson { pretty: serde_json::ser::PrettyFormatter::new(), string: String::new(), quoted: Vec::new(), mask };
     let mut serializer = serde_json::Serializer::with_formatter(writer, formatter);
     value.serialize(&mut serializer).map_err(std::io::Error::from)
 }
@@ -226,19 +226,21 @@ fn inert_json_text<T: serde::Serialize + ?Sized>(value: &T, mask: bool) -> Strin
 /// fragments between its own escapes), masked and made inert, then written with JSON's escapes.
 struct InertJson<'a> {
     pretty: serde_json::ser::PrettyFormatter<'a>,
-    /// The text of the string being written, unescaped.
-    string: Option<String>,
+    /// The text of the string being written, unescaped (one buffer reused for every string).
+    string: String,
+    /// That string masked and quoted with JSON's escapes (reused too).
+    quoted: Vec<u8>,
     /// Whether credentials are masked.
     mask: bool,
 }
 
 impl serde_json::ser::Formatter for InertJson<'_> {
     fn begin_string<W: ?Sized + std::io::Write>(&mut self, _writer: &mut W) -> std::io::Result<()> {
-        self.string = Some(String::new());
+        self.string.clear();
         Ok(())
     }
     fn write_string_fragment<W: ?Sized + std::io::Write>(&mut self, _writer: &mut W, fragment: &str) -> std::io::Result<()> {
-        self.string.get_or_insert_with(String::new).push_str(fragment);
+        self.string.push_str(fragment);
         Ok(())
     }
     fn write_char_escape<W: ?Sized + std::io::Write>(
@@ -258,14 +260,16 @@ impl serde_json::ser::Formatter for InertJson<'_> {
             CharEscape::Tab => '\t',
             CharEscape::AsciiControl(byte) => char::from(byte),
         };
-        self.string.get_or_insert_with(String::new).push(c);
+        self.string.push(c);
         Ok(())
     }
     fn end_string<W: ?Sized + std::io::Write>(&mut self, writer: &mut W) -> std::io::Result<()> {
-        let text = self.string.take().unwrap_or_default();
-        let text = if self.mask { secrets::mask(&text) } else { Cow::Borrowed(text.as_str()) };
-        let quoted = serde_json::to_string(&*text).map_err(std::io::Error::from)?;
-        writer.write_all(json(&quoted).as_bytes())
+        let text = if self.mask { secrets::mask(&self.string) } else { Cow::Borrowed(self.string.as_str()) };
+        self.quoted.clear();
+        serde_json::to_writer(&mut self.quoted, &*text).map_err(std::io::Error::from)?;
+        // serde_json writes valid UTF-8 from a `str`.
+        let quoted = std::str::from_utf8(&self.quoted).map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))?;
+        writer.write_all(json(quoted).as_bytes())
     }
     fn begin_array<W: ?Sized + std::io::Write>(&mut self, writer: &mut W) -> std::io::Result<()> {
         self.pretty.begin_array(writer)

@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use std::ops::Range;
 use std::sync::{Arc, LazyLock};
 
-use regex::Regex;
+use regex::{Regex, RegexSet};
 
 use crate::memo::{self, content_hash, Cache};
 
@@ -39,28 +39,29 @@ impl Kind {
     /// Word boundaries are ASCII ones (`(?-u:\b)`): every pattern is ASCII, and a Unicode
     /// boundary would push the regex engine off its fast path on any non-ASCII text.
     fn pattern(self) -> &'static Regex {
-        fn re(pattern: &str) -> Regex {
-            Regex::new(pattern).expect("constant pattern") // ok: literals below, exercised by tests
-        }
-        static OPENAI: LazyLock<Regex> = LazyLock::new(|| re(r"(?-u:\b)sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}"));
-        static ANTHROPIC: LazyLock<Regex> = LazyLock::new(|| re(r"(?-u:\b)sk-ant-[a-z]+[0-9]{2}-[A-Za-z0-9_-]{20,}"));
-        static GITHUB: LazyLock<Regex> = LazyLock::new(|| re(r"(?-u:\b)(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})"));
-        static AWS: LazyLock<Regex> = LazyLock::new(|| re(r"(?-u:\b)(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?-u:\b)"));
-        static PRIVATE_KEY: LazyLock<Regex> = LazyLock::new(|| re(r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----"));
-        static GENERIC: LazyLock<Regex> = LazyLock::new(|| {
-            re(
-                r#"(?i)(?-u:\b)(?:api[_-]?key|secret(?:[_-]?key)?|access[_-]?key|auth[_-]?token|access[_-]?token|token|password|passwd|client[_-]?secret)["']?[ \t]*[:=][ \t]*["']?([A-Za-z0-9+/_\-.=]{16,})"#,
-            )
-        });
-        match self {
-            Kind::OpenAi => &OPENAI,
-            Kind::Anthropic => &ANTHROPIC,
-            Kind::GitHub => &GITHUB,
-            Kind::Aws => &AWS,
-            Kind::PrivateKey => &PRIVATE_KEY,
-            Kind::Generic => &GENERIC,
-        }
+        static COMPILED: LazyLock<[Regex; 6]> = LazyLock::new(|| PATTERNS.map(|p| Regex::new(p).expect("constant pattern"))); // ok: literals below, exercised by tests
+        &COMPILED[self as usize]
     }
+}
+
+/// Each [`Kind`]'s pattern, in the order of [`Kind::ALL`].
+const PATTERNS: [&str; 6] = [
+    r"(?-u:\b)sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}",
+    r"(?-u:\b)sk-ant-[a-z]+[0-9]{2}-[A-Za-z0-9_-]{20,}",
+    r"(?-u:\b)(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})",
+    r"(?-u:\b)(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?-u:\b)",
+    r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----",
+    r#"(?i)(?-u:\b)(?:api[_-]?key|secret(?:[_-]?key)?|access[_-]?key|auth[_-]?token|access[_-]?token|token|password|passwd|client[_-]?secret)["']?[ \t]*[:=][ \t]*["']?([A-Za-z0-9+/_\-.=]{16,})"#,
+];
+
+/// The fewest bytes any pattern matches (an AWS key id: 4 + 16).
+const SHORTEST_MATCH: usize = 20;
+
+/// Whether any pattern matches somewhere in `text`: one pass over it, where finding each kind's
+/// matches takes six (most texts a report writes, names and numbers, hold none).
+fn may_hold_secret(text: &str) -> bool {
+    static ANY: LazyLock<RegexSet> = LazyLock::new(|| RegexSet::new(PATTERNS).expect("constant patterns")); // ok: the literals above
+    text.len() >= SHORTEST_MATCH && ANY.is_match(text)
 }
 
 /// Shannon entropy in bits per character.
@@ -181,6 +182,9 @@ pub fn mask_with<'a>(text: &'a str, redacted: &BTreeSet<String>) -> Cow<'a, str>
 /// `END` line), `find` giving each kind's matches.
 fn ranges(text: &str, find: impl Fn(Kind) -> Vec<Range<usize>>) -> Vec<Range<usize>> {
     let mut ranges: Vec<Range<usize>> = Vec::new();
+    if !may_hold_secret(text) {
+        return ranges;
+    }
     for kind in Kind::ALL {
         for range in find(kind) {
             let range = if kind == Kind::PrivateKey {
@@ -337,6 +341,32 @@ mod tests {
         assert!(find(Kind::Generic, "max_output_tokens: 16384").is_empty());
         assert!(find(Kind::Generic, "password: correct-horse-battery-staple").is_empty());
         assert!(find(Kind::Generic, &format!("api_key = {OPENAI}")).is_empty(), "reported as OpenAI, not twice");
+    }
+
+    /// The one-pass gate rules out only texts no pattern matches in, and a text shorter than
+    /// [`SHORTEST_MATCH`] holds no match: the shortest secret (an AWS key id) is that long.
+    #[test]
+    fn the_gate_passes_every_text_a_pattern_matches_in() {
+        let texts = [
+            format!("key: {OPENAI}\n"),
+            "sk-your-secret-here-please-now".to_string(),
+            "sk-ant-api03-Zx8Kq2Lm9Np4Rt7Vw1Yb5Cd3Fg6Hj0Ks2Mn4Pq8".to_string(),
+            "ghp_Zx8Kq2Lm9Np4Rt7Vw1Yb5Cd3Fg6Hj0Ks2Mn4P".to_string(),
+            "github_pat_Zx8Kq2Lm9Np4Rt7Vw1Yb5Cd3".to_string(),
+            "AKIAZ7Q3M5N2P4R6T8V0".to_string(),
+            "-----BEGIN RSA PRIVATE KEY-----\nabc".to_string(),
+            "PASSWORD='9f8Kq2Lm4Np7Rt1VwYb5'".to_string(),
+            "max_output_tokens: 16384".to_string(),
+            "tool_101_deploy".to_string(),
+            "o200k_base".to_string(),
+        ];
+        for text in &texts {
+            let any = Kind::ALL.iter().any(|k| k.pattern().is_match(text));
+            assert_eq!(may_hold_secret(text), any, "{text:?}");
+        }
+        assert_eq!(find(Kind::Aws, "AKIAZ7Q3M5N2P4R6T8V0").len(), 1);
+        assert_eq!("AKIAZ7Q3M5N2P4R6T8V0".len(), SHORTEST_MATCH);
+        assert!(!Kind::ALL.iter().any(|k| k.pattern().is_match("AKIAZ7Q3M5N2P4R6T8V")), "one byte shorter matches nothing");
     }
 
     #[test]

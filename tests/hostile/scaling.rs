@@ -423,3 +423,31 @@ fn a_simulation_counts_each_message_once() {
     eprintln!("simulate: bytes asked of the counter {small} → {large} (×{:.2})", large as f64 / small as f64);
     assert!(large as f64 <= 2.2 * small as f64, "twice the turns asked for {large} bytes, after {small}: counted per call, not once");
 }
+
+/// Issue 46: a JSON report masked each string it wrote with six regex passes, each allocating
+/// its captures, and copied the string twice (collected, then quoted): about a tenth of `ctxc
+/// cost --format json` on a large project went there. A string that holds no secret (names,
+/// numbers, methods: almost all of them) now costs no allocation: the formatter reuses its
+/// buffers and one pass of all the patterns at once rules the string out.
+#[test]
+fn writing_a_json_report_allocates_nothing_per_plain_string() {
+    if std::env::var_os(MEASURING_ALONE).is_none() {
+        measure_in_a_process_of_its_own("writing_a_json_report_allocates_nothing_per_plain_string");
+        return;
+    }
+    const N: usize = 20_000;
+    let strings: Vec<String> =
+        (0..N).map(|i| format!("tool_{i:05}_deploy reads the warehouse table of region {} and writes nothing", i % 7)).collect();
+    let mut out = Vec::with_capacity(8 << 20);
+    // Once first, so that the patterns are compiled and the buffers grown before counting.
+    ctxc::report::escape::write_json(&mut out, &strings[..10]).expect("written");
+    out.clear();
+    let before = ALLOCATIONS.load(Ordering::Relaxed);
+    ctxc::report::escape::write_json(&mut out, &strings).expect("written");
+    let spent = ALLOCATIONS.load(Ordering::Relaxed) - before;
+    eprintln!("write_json of {N} plain strings: {spent} allocations");
+    assert!(spent < (N / 100) as u64, "{spent} allocations for {N} strings: allocated per string");
+    // The output is the strings' JSON, unchanged.
+    let text = String::from_utf8(out).expect("UTF-8");
+    assert_eq!(serde_json::from_str::<Vec<String>>(&text).expect("JSON"), strings);
+}
