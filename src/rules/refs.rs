@@ -200,12 +200,14 @@ pub fn case_variant(cx: &Context, rel: &str) -> Option<String> {
 pub const MAX_LISTED: usize = 2000;
 
 static EXPLICIT_ID: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"(?i)<a\s[^>]*(?:name|id)\s*=\s*["']([^"']+)["']|\sid\s*=\s*["']([^"']+)["']|\{#([A-Za-z0-9_-]+)\}"#)
+    Regex::new(r#"(?i)<a\s[^>]*(?:name|id)\s*=\s*["']([^"']+)["']|\sid\s*=\s*["']([^"']+)["']|\{#([^\s{}]+)[^{}]*\}"#)
         .expect("constant pattern") // ok: literal
 }); // ok: literal
 
 /// The anchors a Markdown text defines: GitHub's slug of every heading (duplicates numbered
-/// `-1`, `-2`…) and explicit ids (`<a name="x">`, `id="x"`, `{#x}`).
+/// `-1`, `-2`…) and explicit ids (`<a name="x">`, `id="x"`, `{#x}`). An id in a heading's
+/// attributes (`{#x .class}`, Pandoc's and kramdown's form) is everything up to white space or
+/// the brace: HTML allows any character but white space in an id (`{#ref-ext:humor}`).
 pub fn anchors(cache: &Cache, text: &str) -> BTreeSet<String> {
     let mut found = BTreeSet::new();
     for heading in &markdown::parse(cache, text).headings {

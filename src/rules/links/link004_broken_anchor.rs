@@ -75,5 +75,10 @@ mod tests {
         assert!(has_anchor(&found, "setup") && has_anchor(&found, "setup-1") && has_anchor(&found, "title"));
         assert!(has_anchor(&found, "custom") && has_anchor(&found, "Setup"));
         assert!(!has_anchor(&found, "not-a-heading"));
+        // Heading attributes: the id is all up to white space or the brace.
+        let found = anchors(&crate::memo::Cache::default(), "## 7. Humor {#ref-ext:humor}
+## Tone {#tone .wide}
+");
+        assert!(has_anchor(&found, "ref-ext:humor") && has_anchor(&found, "tone"), "{found:?}");
     }
 }
