@@ -76,9 +76,7 @@ mod tests {
         assert!(has_anchor(&found, "custom") && has_anchor(&found, "Setup"));
         assert!(!has_anchor(&found, "not-a-heading"));
         // Heading attributes: the id is all up to white space or the brace.
-        let found = anchors(&crate::memo::Cache::default(), "## 7. Humor {#ref-ext:humor}
-## Tone {#tone .wide}
-");
+        let found = anchors(&crate::memo::Cache::default(), "## 7. Humor {#ref-ext:humor}\n## Tone {#tone .wide}\n");
         assert!(has_anchor(&found, "ref-ext:humor") && has_anchor(&found, "tone"), "{found:?}");
     }
 }
