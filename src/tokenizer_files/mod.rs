@@ -90,7 +90,7 @@ pub struct Vocabulary {
     pub pattern: Option<&'static str>,
     /// Whether the family's tokenizer normalizes text to NFC first (for rank files: Qwen's does).
     pub nfc: bool,
-    /// The hash of the probe text's ids (see [`fingerprint`]).
+    /// The hash of the probe text's ids (see [`probe_fingerprint`]).
     pub fingerprint: &'static str,
     /// Where installed Python packages ship a file of it, relative to `site-packages`.
     pub packaged: Vec<&'static str>,
