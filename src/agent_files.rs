@@ -427,11 +427,16 @@ impl Plugin {
         let inner = self.inner(rel)?;
         let host = hosts::claude_code();
         let of = |component: &str| host.files.iter().find(|f| f.globs_in("plugin").any(|p| p.component.as_deref() == Some(component)));
-        // The file a component names, or a Markdown file below a folder one names.
+        // The file a component names, or a Markdown file below a folder one names whose name is
+        // the kind's file name in a plugin: a `skills` path names skill folders, and only their
+        // `SKILL.md` is a skill (not a skill's README or references).
         let named = || self.components.get(rel).and_then(|c| of(c));
         let below = || {
-            let folder = ancestors(rel).find_map(|dir| self.components.get(dir))?;
-            of(folder).filter(|spec| spec.format == Format::Markdown && rel.ends_with(".md"))
+            let component = ancestors(rel).find_map(|dir| self.components.get(dir))?;
+            let spec = of(component).filter(|spec| spec.format == Format::Markdown && rel.ends_with(".md"))?;
+            let name = rel.rsplit('/').next().unwrap_or(rel);
+            let named_so = |glob: &str| glob.rsplit('/').next().is_some_and(|last| last.contains('*') || last == name);
+            spec.globs_in("plugin").any(|p| p.component.as_deref() == Some(component.as_str()) && named_so(&p.glob)).then_some(spec)
         };
         let spec = host.kind_at("plugin", inner).or_else(named).or_else(below)?;
         FileKind::ALL.into_iter().find(|k| k.id() == spec.kind)

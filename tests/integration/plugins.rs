@@ -212,3 +212,19 @@ fn the_hook_events_are_claude_codes_current_ones() {
         assert_eq!(of(&report, project.path(), "CLAUDE030", file), Vec::<String>::new(), "{file}");
     }
 }
+
+/// A marketplace entry's `skills` names skill folders (anthropics/skills lists `./skills/xlsx`…):
+/// only their `SKILL.md` is a skill, not the README or references beside it.
+#[test]
+fn a_skills_component_path_names_skill_folders_not_every_markdown_file() {
+    let marketplace = r#"{"name": "m", "owner": {"name": "o"}, "plugins": [{"name": "docs", "source": "./", "strict": false, "skills": ["./skills/xlsx"]}]}"#;
+    let skill = "---\nname: xlsx\ndescription: Reads and writes spreadsheets; use it when a task names an .xlsx file.\n---\nSee [the API](reference/api.md).\n";
+    let project = common::project(&[
+        (".claude-plugin/marketplace.json", marketplace),
+        ("skills/xlsx/SKILL.md", skill),
+        ("skills/xlsx/README.md", "# xlsx\n\nNotes for people.\n"),
+        ("skills/xlsx/reference/api.md", "# API\n\nCalls.\n"),
+    ]);
+    let report = check(project.path(), &Options::default());
+    assert_eq!(codes(&report), Vec::<String>::new(), "{report:?}");
+}
