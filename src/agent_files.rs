@@ -234,6 +234,14 @@ impl FileKind {
         host.file(self.id())
     }
 
+    /// What the host `host` (a file of `data/hosts/`, embedded) says of this kind, for the rules of
+    /// a kind only that host reads. The pairs the rules ask for are listed in a test below.
+    pub fn spec_of(self, host: &str) -> &'static FileSpec {
+        let spec = hosts::host(host).and_then(|h| self.spec(h));
+        spec.unwrap_or_else(|| panic!("data/hosts/{host}.toml has no `{}`", self.id()))
+        // ok: embedded data, every pair a rule asks for is tested (`every_kind_a_rule_asks_a_host_for_is_in_its_file`)
+    }
+
     /// Whether the file is Markdown, most with YAML frontmatter (the others are JSON or TOML).
     pub fn is_markdown(self) -> bool {
         !self.is_json() && self != FileKind::CodexConfig
@@ -840,6 +848,19 @@ mod tests {
                     assert!(FileKind::ALL.iter().any(|k| k.id() == kind), "{}: variable {} in kind `{kind}`", host.id, v.name);
                 }
             }
+        }
+    }
+
+    #[test]
+    fn every_kind_a_rule_asks_a_host_for_is_in_its_file() {
+        // The `spec_of` calls of src/rules.
+        for (kind, host) in [
+            (FileKind::ClineRule, "cline"),
+            (FileKind::CodexConfig, "codex"),
+            (FileKind::GeminiExtension, "gemini-cli"),
+            (FileKind::KiroSteering, "kiro"),
+        ] {
+            assert_eq!(kind.spec_of(host).kind, kind.id());
         }
     }
 

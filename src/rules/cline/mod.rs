@@ -2,7 +2,6 @@
 //! (`.cline/rules/`), whose YAML frontmatter may scope a rule to `paths`.
 
 use crate::agent_files::{Doc, FileKind};
-use crate::hosts;
 use crate::rules::context::Context;
 use crate::rules::frontmatter::has_yaml_error;
 
@@ -23,7 +22,5 @@ pub fn cline_rules<'a>(cx: &Context<'a>) -> impl Iterator<Item = &'a Doc> {
 
 /// The frontmatter fields Cline reads in a rule (data/hosts/cline.toml).
 pub fn fields() -> Vec<&'static str> {
-    let spec = hosts::host("cline").and_then(|h| FileKind::ClineRule.spec(h));
-    spec.expect("data/hosts/cline.toml has `cline-rule`").read_fields().collect()
-    // ok: embedded data, checked by a test of `hosts`
+    FileKind::ClineRule.spec_of("cline").read_fields().collect()
 }

@@ -6,7 +6,7 @@ use std::ops::Range;
 use toml_edit::{ImDocument, Item, TableLike};
 
 use crate::agent_files::{Doc, FileKind};
-use crate::hosts::{self, FileSpec};
+use crate::hosts::FileSpec;
 use crate::rules::context::Context;
 
 // The rule files of this folder, one per code of the family in the table (src/codes.rs; a test
@@ -57,8 +57,7 @@ pub fn folders_down_to(dir: &str) -> Vec<&str> {
 /// `[profiles.NAME]` and of `[mcp_servers.NAME]`, from the schema's `ConfigToml`, `ConfigProfile`
 /// and `RawMcpServerConfig`).
 pub fn config_spec() -> &'static FileSpec {
-    hosts::host("codex").and_then(|h| FileKind::CodexConfig.spec(h)).expect("data/hosts/codex.toml has `codex-config`")
-    // ok: embedded data, checked by a test of `hosts`
+    FileKind::CodexConfig.spec_of("codex")
 }
 
 /// The settings whose value is one of a fixed set of strings, and the set (the schema's enums:

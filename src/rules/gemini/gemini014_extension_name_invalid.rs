@@ -3,7 +3,6 @@
 use serde_json::Value;
 
 use crate::agent_files::FileKind;
-use crate::hosts;
 use crate::rules::json_span::{at_key, at_value, json_docs, Step};
 use crate::rules::prelude::*;
 
@@ -23,9 +22,7 @@ pub const RULE: Definition = Definition {
 
 /// The fields without which the CLI skips an extension (data/hosts/gemini-cli.toml).
 fn required() -> Vec<&'static str> {
-    let spec = hosts::host("gemini-cli").and_then(|h| FileKind::GeminiExtension.spec(h));
-    spec.expect("data/hosts/gemini-cli.toml has `gemini-extension`").required_fields().collect()
-    // ok: embedded data, checked by a test of `hosts`
+    FileKind::GeminiExtension.spec_of("gemini-cli").required_fields().collect()
 }
 
 /// Whether the CLI takes the value as present (`!config.name` is false for it).

@@ -2,7 +2,6 @@
 //! when Kiro includes them in the context.
 
 use crate::agent_files::{Doc, FileKind};
-use crate::hosts;
 use crate::rules::context::Context;
 use crate::rules::frontmatter::has_yaml_error;
 
@@ -26,9 +25,7 @@ pub const INCLUSION_MODES: [&str; 4] = ["always", "fileMatch", "auto", "manual"]
 
 /// The frontmatter fields Kiro reads in a steering file (data/hosts/kiro.toml).
 pub fn fields() -> Vec<&'static str> {
-    let spec = hosts::host("kiro").and_then(|h| FileKind::KiroSteering.spec(h));
-    spec.expect("data/hosts/kiro.toml has `kiro-steering`").read_fields().collect()
-    // ok: embedded data, checked by a test of `hosts`
+    FileKind::KiroSteering.spec_of("kiro").read_fields().collect()
 }
 
 /// The steering files whose frontmatter parsed or is absent (KIRO007 reports the others).
