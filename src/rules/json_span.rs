@@ -46,7 +46,13 @@ impl Place {
 /// is indexed once (memoized by content), so locating each of many members costs a lookup per
 /// step, not a scan of the document.
 pub fn locate(cache: &Cache, text: &str, path: &[Step]) -> Option<Place> {
-    let index = cache.get_or_insert(Kind::JsonIndex, content_hash(text), || Arc::new(Index::of(text)));
+    locate_hashed(cache, text, content_hash(text), path)
+}
+
+/// [`locate`] for a text whose content hash is known: hashing the whole text once per place
+/// looked up made a file with a finding per entry quadratic.
+fn locate_hashed(cache: &Cache, text: &str, hash: u128, path: &[Step]) -> Option<Place> {
+    let index = cache.get_or_insert(Kind::JsonIndex, hash, || Arc::new(Index::of(text)));
     let mut node = index.nodes.first()?;
     for step in path {
         let child = match (step, &node.children) {
@@ -125,7 +131,7 @@ pub fn json_docs<'a>(cx: &Context<'a>, kinds: &'a [FileKind]) -> Vec<(&'a Doc, c
 
 /// Where the value at `path` (a JSON path written as keys) is written in `doc`.
 pub fn place(doc: &Doc, path: &[Step]) -> Option<Place> {
-    locate(&doc.cache, &doc.text, path)
+    locate_hashed(&doc.cache, &doc.text, doc.text.hash(), path)
 }
 
 /// A diagnostic in `doc` at the key (or value) of `path`.

@@ -268,10 +268,14 @@ fn input(family: &str, n: usize) -> Vec<(String, String)> {
             // An extension naming many context files it does not have.
             let names: Vec<String> = (0..n).map(|i| format!("\"docs/c{i}.md\"")).collect();
             let extension = format!("{{\"name\": \"x y\", \"version\": \"1\", \"contextFileName\": [{}]}}", names.join(", "));
+            // A plugin's flat server map (no `mcpServers`), where every server's place is found.
+            let flat = format!("{{{}}}", servers.join(", "));
             vec![
                 (".gemini/settings.json".to_string(), json.clone()),
                 (".mcp.json".to_string(), json),
                 ("gemini-extension.json".to_string(), extension),
+                ("plug/.claude-plugin/plugin.json".to_string(), "{\"name\": \"plug\"}".to_string()),
+                ("plug/.mcp.json".to_string(), flat),
             ]
         }
         other => panic!("no input for {other}"),

@@ -63,8 +63,10 @@ pub fn mcp_servers<'a>(doc: &Doc, config: &'a Value) -> Vec<(&'a str, &'a Value)
 /// `mcpServers`, or at the top of a flat server map.
 pub fn server_path<'a>(doc: &Doc, name: &'a str, rest: &[Step<'a>]) -> Vec<Step<'a>> {
     let json = doc.json();
+    // A flat map has no `mcpServers` key (`flat`), the other form has one: a lookup, where `flat`
+    // reads every server (once per server, that was quadratic in a plugin's flat map).
     let top: &[Step<'a>] = match &*json {
-        Ok(config) if flat(doc, config) => &[],
+        Ok(config) if config.get("mcpServers").is_none() => &[],
         _ => &[Step::Key("mcpServers")],
     };
     join(&join(top, &[Step::Key(name)]), rest)
