@@ -709,19 +709,16 @@ pub fn check_fits(file: &TokenizerFile, shown: &str, profile: &ModelProfile) -> 
             true => Err(format!("{holds}, but no tokenizer family is known for {}, so no file can be checked against it", profile.model)),
         };
     };
-    // google-genai's LocalTokenizer counts Gemini with its one file; another of the generation
-    // (Gemma 3's Hugging Face tokenizer.json, which finds its added tokens in text) counts otherwise.
-    // A Gemma model (served by Gemini's API too) takes its own files.
-    let gemma = profile.model.rsplit('/').next().is_some_and(|name| name.contains("gemma"));
-    if profile.provider == "gemini"
-        && !gemma
-        && vocabulary.generation == generation
-        && vocabulary.name != crate::models::GEMINI_LOCAL_VOCABULARY
-    {
+    // google-genai's LocalTokenizer counts Gemini with its one file (the model's own release in
+    // data/tokenizer-models.tsv); another of the generation (Gemma 3's Hugging Face tokenizer.json,
+    // which finds its added tokens in text) counts otherwise, and a Gemini count is only ever
+    // google-genai's: refused, where another model's file of another release is labelled. Gemma
+    // models (served by Gemini's API too) name no own release and take their own files.
+    let own = crate::models::own_tokenizer(&profile.model).filter(|own| *own != vocabulary.name);
+    if let Some(own) = own.filter(|_| profile.provider == "gemini" && vocabulary.generation == generation) {
         return Err(format!(
-            "{holds}, which counts otherwise than the {} model google-genai's LocalTokenizer counts {} with; give that file \
+            "{holds}, which counts otherwise than the {own} model google-genai's LocalTokenizer counts {} with; give that file \
              (gemma3_cleaned_262144_v2.spiece.model) or leave the tokenizer out",
-            crate::models::GEMINI_LOCAL_VOCABULARY,
             profile.model
         ));
     }
