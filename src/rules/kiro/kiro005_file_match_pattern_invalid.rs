@@ -8,10 +8,12 @@ use crate::rules::prelude::*;
 
 pub const RULE: Definition = Definition {
     severity: Severity::Error,
-    summary: "A steering file's `fileMatchPattern` is empty, not a string or list of strings, or a glob with broken syntax.",
+    summary: "A steering file's `fileMatchPattern` is empty, not a string or list of strings, a glob with broken syntax, or several globs joined by commas in one string.",
     why: "Kiro includes a `fileMatch` steering file when a path in the context matches its `fileMatchPattern`, a \
           glob or a list of globs. An empty pattern, a number, or a glob with an unclosed `[` or `{` matches no path, \
-          so the file is never included. Source: kiro.dev/docs/steering.",
+          so the file is never included. Nor does `\"*.tsx,*.jsx\"`: Kiro does not split a string on commas, it \
+          compares the whole string as one glob; several globs are written as a list. Sources: kiro.dev/docs/steering \
+          (multiple patterns as an array), github.com/kirodotdev/Kiro/issues/11095 (a comma list matches nothing).",
     fails: Example {
         file: ".kiro/steering/web.md",
         text: "---\ninclusion: fileMatch\nfileMatchPattern: \"src/**/*.{ts,tsx\"\n---\nPrefer named exports.\n",
@@ -38,9 +40,9 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
             );
         };
         match value {
-            Value::String(glob) => match (glob.trim().is_empty(), glob_problem(glob)) {
+            Value::String(glob) => match (glob.trim().is_empty(), pattern_problem(glob)) {
                 (true, _) => report("is empty".to_string(), doc.value_span("fileMatchPattern")),
-                (_, Some(problem)) => report(format!("`{glob}` is not a valid glob: {problem}"), doc.value_span("fileMatchPattern")),
+                (_, Some(problem)) => report(format!("`{glob}` {problem}"), doc.value_span("fileMatchPattern")),
                 _ => {}
             },
             Value::Array(items) if !items.is_empty() => {
@@ -49,8 +51,8 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
                     match item.as_str() {
                         Some(glob) if glob.trim().is_empty() => report(format!("item {} is empty", i + 1), at),
                         Some(glob) => {
-                            if let Some(problem) = glob_problem(glob) {
-                                report(format!("`{glob}` is not a valid glob: {problem}"), at);
+                            if let Some(problem) = pattern_problem(glob) {
+                                report(format!("`{glob}` {problem}"), at);
                             }
                         }
                         None => report(format!("item {} is not a string", i + 1), at),
@@ -62,4 +64,44 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         }
     }
     findings
+}
+
+/// Why one glob of `fileMatchPattern` matches no path: broken syntax, or a comma outside `{}` and
+/// `[]`, which joins what the author meant as several globs (Kiro reads them as one).
+fn pattern_problem(glob: &str) -> Option<String> {
+    if let Some(problem) = glob_problem(glob) {
+        return Some(format!("is not a valid glob: {problem}"));
+    }
+    let (mut depth, mut bracket, mut chars) = (0u32, false, glob.chars());
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => {
+                chars.next();
+            }
+            '[' => bracket = true,
+            ']' => bracket = false,
+            '{' if !bracket => depth += 1,
+            '}' if !bracket => depth = depth.saturating_sub(1),
+            ',' if !bracket && depth == 0 => {
+                return Some("is one glob with commas in it: Kiro does not split it, so it matches no path".to_string());
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::pattern_problem;
+
+    #[test]
+    fn a_comma_outside_braces_joins_globs() {
+        assert!(pattern_problem("*.tsx,*.jsx").unwrap().contains("commas"));
+        assert!(pattern_problem("src/**/*.ts, tests/**/*.ts").is_some());
+        assert_eq!(pattern_problem("src/**/*.{ts,tsx}"), None);
+        assert_eq!(pattern_problem("[,]*.md"), None);
+        assert_eq!(pattern_problem("a\\,b.md"), None);
+        assert!(pattern_problem("src/[a-z*.ts").unwrap().starts_with("is not a valid glob"));
+    }
 }
