@@ -129,6 +129,8 @@ mod tests {
     fn a_comma_outside_braces_joins_globs() {
         assert!(pattern_problem("*.tsx,*.jsx").unwrap().contains("commas"));
         assert_eq!(joined_globs("src/**/*.ts, tests/**/*.ts,"), Some(vec!["src/**/*.ts", "tests/**/*.ts"]));
+        // The shape found in a public Kiro repository (docs/lint-precision.md, sample 4).
+        assert_eq!(joined_globs("*.tsx,*.jsx,*react*"), Some(vec!["*.tsx", "*.jsx", "*react*"]));
         assert_eq!(pattern_problem("src/**/*.{ts,tsx}"), None);
         assert_eq!(pattern_problem("[,]*.md"), None);
         assert_eq!(pattern_problem("a\\,b.md"), None);
