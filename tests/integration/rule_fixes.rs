@@ -1,4 +1,4 @@
-//! The fixes the links, skills and instructions rules attach: applied to a project, each makes its
+//! The fixes the links, skills, instructions and Kiro rules attach: applied to a project, each makes its
 //! finding disappear and changes nothing else. Also the cases a fixture cannot hold: a symbolic
 //! link (SKILL021; links are not committed), and a SKILL.md at the root of the project checked
 //! (fixtures hold skills in folders).
@@ -72,6 +72,13 @@ fn instr009_imports_the_file() {
 }
 
 #[cfg(unix)]
+#[test]
+fn kiro005_writes_comma_joined_globs_as_a_list() {
+    let files = [(".kiro/steering/ui.md", "---\ninclusion: fileMatch\nfileMatchPattern: '*.tsx, *.jsx'\n---\nUse hooks.\n")];
+    let text = fixed(&files, Code::KIRO005, ".kiro/steering/ui.md");
+    assert_eq!(text, "---\ninclusion: fileMatch\nfileMatchPattern: [\"*.tsx\", \"*.jsx\"]\n---\nUse hooks.\n");
+}
+
 #[test]
 fn skill021_reports_a_symbolic_link_leading_out_of_the_skill() {
     let project = tempfile::tempdir().expect("tempdir");
