@@ -236,6 +236,7 @@ macro_rules! rule_table {
                 CURSOR020 cursor020_hooks_shape_invalid,
                 CURSOR021 cursor021_hook_event_unknown,
                 CURSOR022 cursor022_hook_definition_invalid,
+                CURSOR023 cursor023_hook_script_wrong_base,
             }
             copilot Copilot {
                 COPILOT001 copilot001_instructions_empty,

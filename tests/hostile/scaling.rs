@@ -149,9 +149,19 @@ fn input(family: &str, n: usize) -> Vec<(String, String)> {
                 .collect();
             // One hooks file with n unknown events and n hooks under a known one, half without a command.
             let unknown: Vec<String> = (0..n).map(|i| format!("\"event{i}\": [{{\"command\": \"./e{i}.sh\"}}]")).collect();
-            let hooks: Vec<String> =
-                (0..n).map(|i| if i % 2 == 0 { format!("{{\"command\": \".cursor/hooks/h{i}.sh\"}}") } else { format!("{{\"type\": \"prompt\", \"timeout\": {i}}}") }).collect();
-            files.push((".cursor/hooks.json".to_string(), format!("{{\"version\": 1, \"hooks\": {{{}, \"stop\": [{}]}}}}", unknown.join(", "), hooks.join(", "))));
+            let hooks: Vec<String> = (0..n)
+                .map(|i| {
+                    if i % 2 == 0 {
+                        format!("{{\"command\": \".cursor/hooks/h{i}.sh\"}}")
+                    } else {
+                        format!("{{\"type\": \"prompt\", \"timeout\": {i}}}")
+                    }
+                })
+                .collect();
+            files.push((
+                ".cursor/hooks.json".to_string(),
+                format!("{{\"version\": 1, \"hooks\": {{{}, \"stop\": [{}]}}}}", unknown.join(", "), hooks.join(", ")),
+            ));
             files
         }
         // Claude Code subagents and commands with tools and duplicate names.

@@ -38,7 +38,11 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         let finding = |message: String, label: &str, help: &str| Diagnostic::finding(message).label(label).help(help);
         let Value::Object(root) = value else {
             findings.push(at_value(
-                finding(format!("{} is {}, not an object", doc.rel, json_kind(value)), "not an object", "write `{ \"version\": 1, \"hooks\": { … } }`"),
+                finding(
+                    format!("{} is {}, not an object", doc.rel, json_kind(value)),
+                    "not an object",
+                    "write `{ \"version\": 1, \"hooks\": { … } }`",
+                ),
                 doc,
                 &[],
             ));
@@ -57,11 +61,19 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
             Some(Value::Object(hooks)) => hooks,
             Some(other) => {
                 let message = format!("`hooks` is {}, not an object of events", json_kind(other));
-                findings.push(at_value(finding(message, "not an object", "map each event to a list: `\"hooks\": { \"stop\": [ … ] }`"), doc, &[Step::Key("hooks")]));
+                findings.push(at_value(
+                    finding(message, "not an object", "map each event to a list: `\"hooks\": { \"stop\": [ … ] }`"),
+                    doc,
+                    &[Step::Key("hooks")],
+                ));
                 continue;
             }
             None => {
-                let d = finding(format!("{} has no `hooks` object: Cursor runs no hook from it", doc.rel), "no `hooks`", "add `\"hooks\": { \"<event>\": [{ \"command\": \"…\" }] }`");
+                let d = finding(
+                    format!("{} has no `hooks` object: Cursor runs no hook from it", doc.rel),
+                    "no `hooks`",
+                    "add `\"hooks\": { \"<event>\": [{ \"command\": \"…\" }] }`",
+                );
                 findings.push(d.in_file(&doc.file).at(Some(0..0)));
                 continue;
             }
@@ -69,16 +81,23 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         for (event, list) in hooks.iter().filter(|(event, _)| known.contains(&event.as_str())) {
             let Value::Array(items) = list else {
                 let message = format!("the hooks of `{event}` are {}, not a list", json_kind(list));
-                findings.push(at_value(finding(message, "not a list", "wrap the definition in a list: `[{ \"command\": \"…\" }]`"), doc, &[Step::Key("hooks"), Step::Key(event)]));
+                findings.push(at_value(
+                    finding(message, "not a list", "wrap the definition in a list: `[{ \"command\": \"…\" }]`"),
+                    doc,
+                    &[Step::Key("hooks"), Step::Key(event)],
+                ));
                 continue;
             };
             for (i, item) in items.iter().enumerate().filter(|(_, item)| !item.is_object()) {
                 let message = format!("hook {} of `{event}` is {}, not an object", i + 1, json_kind(item));
                 let help = "write each hook as an object: `{ \"command\": \"…\" }`";
-                findings.push(at_key(finding(message, "not an object", help), doc, &[Step::Key("hooks"), Step::Key(event), Step::Index(i)]));
+                findings.push(at_key(
+                    finding(message, "not an object", help),
+                    doc,
+                    &[Step::Key("hooks"), Step::Key(event), Step::Index(i)],
+                ));
             }
         }
     }
     findings
 }
-

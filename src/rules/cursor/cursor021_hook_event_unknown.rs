@@ -35,9 +35,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
                 None => format!("use one of Cursor's events: {}", known.join(", ")),
             };
             findings.push(at_key(
-                Diagnostic::finding(format!("`{event}` is not a Cursor hook event: its hooks never run"))
-                    .label("unknown event")
-                    .help(help),
+                Diagnostic::finding(format!("`{event}` is not a Cursor hook event: its hooks never run")).label("unknown event").help(help),
                 doc,
                 &[Step::Key("hooks"), Step::Key(event)],
             ));

@@ -36,9 +36,13 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
                 None => "command",
                 Some(Value::String(t)) if types.contains(&t.as_str()) => t.as_str(),
                 Some(other) => {
-                    let d = Diagnostic::finding(format!("hook {} of `{}` has `type` {other}: Cursor runs `command` and `prompt` hooks", i + 1, list.event))
-                        .label("unknown type")
-                        .help("write `\"type\": \"command\"` (or leave it out) with a `command`, or `\"type\": \"prompt\"` with a `prompt`");
+                    let d = Diagnostic::finding(format!(
+                        "hook {} of `{}` has `type` {other}: Cursor runs `command` and `prompt` hooks",
+                        i + 1,
+                        list.event
+                    ))
+                    .label("unknown type")
+                    .help("write `\"type\": \"command\"` (or leave it out) with a `command`, or `\"type\": \"prompt\"` with a `prompt`");
                     findings.push(at_value(d, doc, &[Step::Key("hooks"), Step::Key(list.event), Step::Index(i), Step::Key("type")]));
                     continue;
                 }

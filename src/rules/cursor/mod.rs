@@ -36,6 +36,7 @@ pub mod cursor019_hooks_invalid_json;
 pub mod cursor020_hooks_shape_invalid;
 pub mod cursor021_hook_event_unknown;
 pub mod cursor022_hook_definition_invalid;
+pub mod cursor023_hook_script_wrong_base;
 
 /// What the family covers, in one line, for `docs/rules.md`.
 pub const ABOUT: &str = "Cursor project rules (`.cursor/rules/*.mdc`), the legacy `.cursorrules` and hooks (`.cursor/hooks.json`).";
