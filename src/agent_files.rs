@@ -75,11 +75,13 @@ pub enum FileKind {
     /// Cline rule: a `.clinerules` file, or a Markdown file in `.clinerules/` or `.cline/rules/`
     /// (not its `workflows/` or `hooks/`).
     ClineRule,
+    /// Cursor hooks: `.cursor/hooks.json`.
+    CursorHooks,
 }
 
 impl FileKind {
     /// Every kind, in report order.
-    pub const ALL: [FileKind; 24] = [
+    pub const ALL: [FileKind; 25] = [
         FileKind::Skill,
         FileKind::Memory,
         FileKind::ClaudeAgent,
@@ -104,6 +106,7 @@ impl FileKind {
         FileKind::KiroSteering,
         FileKind::GeminiExtension,
         FileKind::ClineRule,
+        FileKind::CursorHooks,
     ];
 
     /// The kind of a file by its path relative to the project root (`/`-separated), or `None`
@@ -157,6 +160,8 @@ impl FileKind {
             FileKind::GeminiExtension
         } else if name == ".clinerules" || (name.ends_with(".md") && is_cline_rule_dir(dir)) {
             FileKind::ClineRule
+        } else if name == "hooks.json" && dir.ends_with(".cursor/") {
+            FileKind::CursorHooks
         } else {
             return None;
         };
@@ -196,6 +201,7 @@ impl FileKind {
             FileKind::KiroSteering => "Kiro steering file",
             FileKind::GeminiExtension => "Gemini CLI extension manifest",
             FileKind::ClineRule => "Cline rule",
+            FileKind::CursorHooks => "Cursor hooks",
         }
     }
 
@@ -226,6 +232,7 @@ impl FileKind {
             FileKind::KiroSteering => "kiro-steering",
             FileKind::GeminiExtension => "gemini-extension",
             FileKind::ClineRule => "cline-rule",
+            FileKind::CursorHooks => "cursor-hooks",
         }
     }
 
@@ -259,6 +266,7 @@ impl FileKind {
                 | FileKind::McpConfig
                 | FileKind::GeminiSettings
                 | FileKind::GeminiExtension
+                | FileKind::CursorHooks
                 | FileKind::ToolDefinitions
         )
     }

@@ -232,6 +232,11 @@ macro_rules! rule_table {
                 CURSOR016 cursor016_cursorrules_empty,
                 CURSOR017 cursor017_duplicate_field,
                 CURSOR018 cursor018_cursorrules_inside_cursor_folder,
+                CURSOR019 cursor019_hooks_invalid_json,
+                CURSOR020 cursor020_hooks_shape_invalid,
+                CURSOR021 cursor021_hook_event_unknown,
+                CURSOR022 cursor022_hook_definition_invalid,
+                CURSOR023 cursor023_hook_script_wrong_base,
             }
             copilot Copilot {
                 COPILOT001 copilot001_instructions_empty,

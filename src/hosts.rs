@@ -14,6 +14,7 @@ pub const FILES: &[(&str, &str)] = &[
     ("claude-code", include_str!("../data/hosts/claude-code.toml")),
     ("cline", include_str!("../data/hosts/cline.toml")),
     ("codex", include_str!("../data/hosts/codex.toml")),
+    ("cursor", include_str!("../data/hosts/cursor.toml")),
     ("gemini-cli", include_str!("../data/hosts/gemini-cli.toml")),
     ("kiro", include_str!("../data/hosts/kiro.toml")),
 ];

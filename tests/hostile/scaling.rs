@@ -137,15 +137,33 @@ fn input(family: &str, n: usize) -> Vec<(String, String)> {
             files
         }
         // Cursor rules with many globs each, and legacy files beside them.
-        "CURSOR" => (0..n)
-            .map(|i| {
-                let globs: Vec<String> = (0..8).map(|g| format!("src/{i}/**/*.{g}ts")).collect();
-                (
-                    format!(".cursor/rules/r{i}.mdc"),
-                    format!("---\ndescription: Rule {i}\nglobs: {}\nalwaysApply: false\n---\nUse strict mode.\n", globs.join(", ")),
-                )
-            })
-            .collect(),
+        "CURSOR" => {
+            let mut files: Vec<(String, String)> = (0..n)
+                .map(|i| {
+                    let globs: Vec<String> = (0..8).map(|g| format!("src/{i}/**/*.{g}ts")).collect();
+                    (
+                        format!(".cursor/rules/r{i}.mdc"),
+                        format!("---\ndescription: Rule {i}\nglobs: {}\nalwaysApply: false\n---\nUse strict mode.\n", globs.join(", ")),
+                    )
+                })
+                .collect();
+            // One hooks file with n unknown events and n hooks under a known one, half without a command.
+            let unknown: Vec<String> = (0..n).map(|i| format!("\"event{i}\": [{{\"command\": \"./e{i}.sh\"}}]")).collect();
+            let hooks: Vec<String> = (0..n)
+                .map(|i| {
+                    if i % 2 == 0 {
+                        format!("{{\"command\": \".cursor/hooks/h{i}.sh\"}}")
+                    } else {
+                        format!("{{\"type\": \"prompt\", \"timeout\": {i}}}")
+                    }
+                })
+                .collect();
+            files.push((
+                ".cursor/hooks.json".to_string(),
+                format!("{{\"version\": 1, \"hooks\": {{{}, \"stop\": [{}]}}}}", unknown.join(", "), hooks.join(", ")),
+            ));
+            files
+        }
         // Claude Code subagents and commands with tools and duplicate names.
         "CLAUDE" => (0..n)
             .flat_map(|i| {

@@ -304,6 +304,7 @@ const EXAMPLES_NOT_ONE_FILE: &[&str] = &[
     "CODEX001",
     "CODEX002",
     "CODEX003",
+    "CURSOR023",
     "LINK001",
     "LINK005",
     "LINK006",

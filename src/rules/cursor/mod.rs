@@ -1,10 +1,14 @@
-//! The Cursor family: project rules (`.cursor/rules/*.mdc`) and the legacy `.cursorrules`.
+//! The Cursor family: project rules (`.cursor/rules/*.mdc`), the legacy `.cursorrules` and the
+//! hooks file (`.cursor/hooks.json`).
 //! Cursor reads a rule's frontmatter line by line (`globs: **/*.ts` is the documented style and
 //! is not YAML), so its rules read it through [`raw_front`], the one lenient frontmatter reader.
 
 use std::ops::Range;
 
+use serde_json::{Map, Value};
+
 use crate::agent_files::{Doc, FileKind};
+use crate::hosts;
 use crate::rules::context::Context;
 use crate::rules::frontmatter::{raw_front, unquote, RawField, RawFront};
 use crate::rules::globs::split_globs;
@@ -28,9 +32,59 @@ pub mod cursor015_cursorrules_beside_rules;
 pub mod cursor016_cursorrules_empty;
 pub mod cursor017_duplicate_field;
 pub mod cursor018_cursorrules_inside_cursor_folder;
+pub mod cursor019_hooks_invalid_json;
+pub mod cursor020_hooks_shape_invalid;
+pub mod cursor021_hook_event_unknown;
+pub mod cursor022_hook_definition_invalid;
+pub mod cursor023_hook_script_wrong_base;
 
 /// What the family covers, in one line, for `docs/rules.md`.
-pub const ABOUT: &str = "Cursor project rules (`.cursor/rules/*.mdc`) and the legacy `.cursorrules`.";
+pub const ABOUT: &str = "Cursor project rules (`.cursor/rules/*.mdc`), the legacy `.cursorrules` and hooks (`.cursor/hooks.json`).";
+
+/// One list of hook definitions of a `.cursor/hooks.json`: the event it is under and the list.
+pub struct HookList<'v> {
+    pub event: &'v str,
+    pub items: &'v [Value],
+}
+
+/// The `hooks` object of each `.cursor/hooks.json` that parsed and holds one (CURSOR019 and
+/// CURSOR020 report the others), with the file.
+pub fn hooks_objects<'a>(cx: &Context<'a>, mut each: impl FnMut(&'a Doc, &Map<String, Value>)) {
+    for doc in cx.files_of(FileKind::CursorHooks) {
+        let json = doc.json();
+        if let Ok(Value::Object(root)) = &*json {
+            if let Some(Value::Object(hooks)) = root.get("hooks") {
+                each(doc, hooks);
+            }
+        }
+    }
+}
+
+/// The lists of hook definitions of the events Cursor knows, with the file: an unknown event is
+/// CURSOR021's finding alone, so its list is not checked (one defect, one finding).
+pub fn hook_lists<'a>(cx: &Context<'a>, mut each: impl FnMut(&'a Doc, HookList)) {
+    let known = cursor_values("hook-events");
+    hooks_objects(cx, |doc, hooks| {
+        for (event, list) in hooks.iter().filter(|(event, _)| known.contains(&event.as_str())) {
+            if let Value::Array(items) = list {
+                each(doc, HookList { event, items });
+            }
+        }
+    });
+}
+
+/// The hook definitions of a list that are JSON objects, with their index (CURSOR020 reports the
+/// others).
+pub fn definitions<'v>(list: &HookList<'v>) -> impl Iterator<Item = (usize, &'v Map<String, Value>)> {
+    list.items.iter().enumerate().filter_map(|(i, item)| item.as_object().map(|o| (i, o)))
+}
+
+/// The values of the set `name` in Cursor's host model (data/hosts/cursor.toml): `hook-events`,
+/// `hook-types`.
+pub fn cursor_values(name: &str) -> Vec<&'static str> {
+    hosts::host("cursor").expect("data/hosts/cursor.toml is embedded").values(name)
+    // ok: embedded data, checked by a test of `hosts`
+}
 
 /// The Cursor rules (`.mdc`) whose frontmatter could be read, with it (CURSOR001 and CURSOR002
 /// report the others).
