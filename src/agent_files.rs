@@ -75,11 +75,15 @@ pub enum FileKind {
     /// Cline rule: a `.clinerules` file, or a Markdown file in `.clinerules/` or `.cline/rules/`
     /// (not its `workflows/` or `hooks/`).
     ClineRule,
+    /// OpenCode agent: `.opencode/agent/**/*.md`, `.opencode/agents/**/*.md`.
+    OpencodeAgent,
+    /// OpenCode command: `.opencode/command/**/*.md`, `.opencode/commands/**/*.md`.
+    OpencodeCommand,
 }
 
 impl FileKind {
     /// Every kind, in report order.
-    pub const ALL: [FileKind; 24] = [
+    pub const ALL: [FileKind; 26] = [
         FileKind::Skill,
         FileKind::Memory,
         FileKind::ClaudeAgent,
@@ -104,6 +108,8 @@ impl FileKind {
         FileKind::KiroSteering,
         FileKind::GeminiExtension,
         FileKind::ClineRule,
+        FileKind::OpencodeAgent,
+        FileKind::OpencodeCommand,
     ];
 
     /// The kind of a file by its path relative to the project root (`/`-separated), or `None`
@@ -157,6 +163,10 @@ impl FileKind {
             FileKind::GeminiExtension
         } else if name == ".clinerules" || (name.ends_with(".md") && is_cline_rule_dir(dir)) {
             FileKind::ClineRule
+        } else if name.ends_with(".md") && (under(".opencode/agent/") || under(".opencode/agents/")) {
+            FileKind::OpencodeAgent
+        } else if name.ends_with(".md") && (under(".opencode/command/") || under(".opencode/commands/")) {
+            FileKind::OpencodeCommand
         } else {
             return None;
         };
@@ -196,6 +206,8 @@ impl FileKind {
             FileKind::KiroSteering => "Kiro steering file",
             FileKind::GeminiExtension => "Gemini CLI extension manifest",
             FileKind::ClineRule => "Cline rule",
+            FileKind::OpencodeAgent => "OpenCode agent",
+            FileKind::OpencodeCommand => "OpenCode command",
         }
     }
 
@@ -226,6 +238,8 @@ impl FileKind {
             FileKind::KiroSteering => "kiro-steering",
             FileKind::GeminiExtension => "gemini-extension",
             FileKind::ClineRule => "cline-rule",
+            FileKind::OpencodeAgent => "opencode-agent",
+            FileKind::OpencodeCommand => "opencode-command",
         }
     }
 

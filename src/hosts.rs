@@ -16,6 +16,7 @@ pub const FILES: &[(&str, &str)] = &[
     ("codex", include_str!("../data/hosts/codex.toml")),
     ("gemini-cli", include_str!("../data/hosts/gemini-cli.toml")),
     ("kiro", include_str!("../data/hosts/kiro.toml")),
+    ("opencode", include_str!("../data/hosts/opencode.toml")),
 ];
 
 /// The format version the files are written in.

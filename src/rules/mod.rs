@@ -36,6 +36,7 @@ pub mod links;
 pub mod manifest;
 pub mod mcp;
 pub mod memory;
+pub mod opencode;
 pub mod openhands;
 pub mod settings;
 pub mod skills;
