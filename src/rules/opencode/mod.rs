@@ -3,9 +3,9 @@
 //! configures it, checked against OpenCode's host model (`data/hosts/opencode.toml`).
 
 use crate::agent_files::{Doc, FileKind};
+use crate::diagnostic::Diagnostic;
 use crate::hosts::{self, FileSpec, Host};
 use crate::rules::context::Context;
-use crate::diagnostic::Diagnostic;
 use crate::rules::frontmatter::{has_yaml_error, unknown_key};
 
 // The rule files of this folder, one per code of the family in the table (src/codes.rs; a test

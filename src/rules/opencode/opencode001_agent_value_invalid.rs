@@ -7,7 +7,8 @@ use crate::rules::prelude::*;
 
 pub const RULE: Definition = Definition {
     severity: Severity::Error,
-    summary: "An OpenCode agent's `mode` is not `subagent`, `primary` or `all`, or its `color` is neither a `#rrggbb` code nor a theme color.",
+    summary:
+        "An OpenCode agent's `mode` is not `subagent`, `primary` or `all`, or its `color` is neither a `#rrggbb` code nor a theme color.",
     why: "OpenCode checks an agent's frontmatter against its agent schema, which accepts three modes and, for \
           `color`, a six-digit hex code or one of the theme colors (`primary`, `accent`, `warning`…). A value outside \
           these fails the schema and OpenCode reports a configuration error instead of loading the agent. Source: \

@@ -27,6 +27,8 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
     [FileKind::OpencodeAgent, FileKind::OpencodeCommand]
         .into_iter()
         .flat_map(|kind| cx.files_of(kind))
-        .filter_map(|d| frontmatter_error(d, "fix the YAML (quote a value that holds `: `); OpenCode cannot read this file"))
+        .filter_map(|d| {
+            frontmatter_error(d, "fix the YAML (close it with `---`, quote a value that holds `: `); OpenCode cannot read this file")
+        })
         .collect()
 }
