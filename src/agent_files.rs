@@ -852,6 +852,27 @@ mod tests {
         }
     }
 
+    #[test]
+    fn opencode_agents_and_commands_are_found_where_its_model_says() {
+        let opencode = crate::hosts::host("opencode").expect("embedded");
+        let cases = [
+            (".opencode/agents/review.md", Some(FileKind::OpencodeAgent)),
+            (".opencode/agent/team/plan.md", Some(FileKind::OpencodeAgent)),
+            ("web/.opencode/agents/docs.md", Some(FileKind::OpencodeAgent)),
+            (".opencode/commands/test.md", Some(FileKind::OpencodeCommand)),
+            (".opencode/command/git/ship.md", Some(FileKind::OpencodeCommand)),
+            (".opencode/tools/search.ts", None),
+            (".opencode/agents/notes.txt", None),
+        ];
+        for (rel, kind) in cases {
+            assert_eq!(FileKind::of(rel), kind, "{rel}");
+            // The host model's project globs say the same (nested projects aside).
+            if !rel.starts_with("web/") {
+                assert_eq!(opencode.kind_at("project", rel).map(|s| s.kind.as_str()), kind.map(FileKind::id), "{rel}");
+            }
+        }
+    }
+
     #[cfg(unix)]
     #[test]
     fn a_walk_names_a_path_that_is_not_utf8() {
