@@ -104,11 +104,12 @@ seed() {
                     */.clinerules/*) k=24 ;;
                     */.opencode/agent/* | */.opencode/agents/*) k=25 ;;
                     */.opencode/command/* | */.opencode/commands/*) k=26 ;;
+                    */.windsurf/rules/*) k=27 ;;
                     *.json) k=$((8 + n % 4)) ;;
-                    *) k=$((n % 27)) ;;
+                    *) k=$((n % 28)) ;;
                 esac
                 n=$((n + 1))
-                { printf "\\$(printf %03o $((k + 27)))"; cat "$f"; } >"fuzz/corpus/$t/seed-$n"
+                { printf "\\$(printf %03o $((k + 28)))"; cat "$f"; } >"fuzz/corpus/$t/seed-$n"
             done < <(find "${CORPUS:-../shared/corpus}" tests/fixtures/rules -type f \( -name '*.md' -o -name '*.mdc' -o -name '*.json' -o -name '.cursorrules' -o -name '*.py' -o -path '*/.codex/config.toml' \) -size -8k -print0 | sort -z) ;;
     esac
     [ ${#files[@]} -eq 0 ] || add "$t" "${files[@]}"

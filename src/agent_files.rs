@@ -79,11 +79,13 @@ pub enum FileKind {
     OpencodeAgent,
     /// OpenCode command: `.opencode/command/**/*.md`, `.opencode/commands/**/*.md`.
     OpencodeCommand,
+    /// Windsurf workspace rule: `.windsurf/rules/*.md`.
+    WindsurfRule,
 }
 
 impl FileKind {
     /// Every kind, in report order.
-    pub const ALL: [FileKind; 26] = [
+    pub const ALL: [FileKind; 27] = [
         FileKind::Skill,
         FileKind::Memory,
         FileKind::ClaudeAgent,
@@ -110,6 +112,7 @@ impl FileKind {
         FileKind::ClineRule,
         FileKind::OpencodeAgent,
         FileKind::OpencodeCommand,
+        FileKind::WindsurfRule,
     ];
 
     /// The kind of a file by its path relative to the project root (`/`-separated), or `None`
@@ -167,6 +170,8 @@ impl FileKind {
             FileKind::OpencodeAgent
         } else if name.ends_with(".md") && (under(".opencode/command/") || under(".opencode/commands/")) {
             FileKind::OpencodeCommand
+        } else if name.ends_with(".md") && dir.ends_with(".windsurf/rules/") {
+            FileKind::WindsurfRule
         } else {
             return None;
         };
@@ -208,6 +213,7 @@ impl FileKind {
             FileKind::ClineRule => "Cline rule",
             FileKind::OpencodeAgent => "OpenCode agent",
             FileKind::OpencodeCommand => "OpenCode command",
+            FileKind::WindsurfRule => "Windsurf rule",
         }
     }
 
@@ -240,6 +246,7 @@ impl FileKind {
             FileKind::ClineRule => "cline-rule",
             FileKind::OpencodeAgent => "opencode-agent",
             FileKind::OpencodeCommand => "opencode-command",
+            FileKind::WindsurfRule => "windsurf-rule",
         }
     }
 
@@ -871,6 +878,22 @@ mod tests {
                 assert_eq!(opencode.kind_at("project", rel).map(|s| s.kind.as_str()), kind.map(FileKind::id), "{rel}");
             }
         }
+    }
+
+    #[test]
+    fn windsurf_rules_are_found_where_its_model_says() {
+        let windsurf = crate::hosts::host("windsurf").expect("embedded");
+        for (rel, kind) in [
+            (".windsurf/rules/style.md", Some(FileKind::WindsurfRule)),
+            ("api/.windsurf/rules/sql.md", Some(FileKind::WindsurfRule)),
+            (".windsurf/workflows/release.md", None),
+        ] {
+            assert_eq!(FileKind::of(rel), kind, "{rel}");
+            assert_eq!(windsurf.kind_at("project", rel).map(|s| s.kind.as_str()), kind.map(FileKind::id), "{rel}");
+        }
+        // Windsurf reads the folder's own files, not its subfolders' (the model's globs let `*`
+        // cross `/`, as every host file's do).
+        assert_eq!(FileKind::of(".windsurf/rules/nested/deep.md"), None);
     }
 
     #[cfg(unix)]

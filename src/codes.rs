@@ -328,6 +328,12 @@ macro_rules! rule_table {
                 OPENCODE004 opencode004_command_unknown_field,
                 OPENCODE005 opencode005_frontmatter_invalid,
             }
+            windsurf Windsurf {
+                WINDSURF001 windsurf001_trigger_invalid,
+                WINDSURF002 windsurf002_trigger_field_missing,
+                WINDSURF003 windsurf003_unknown_field,
+                WINDSURF004 windsurf004_frontmatter_invalid,
+            }
             links Links {
                 LINK001 link001_broken_link,
                 LINK002 link002_link_outside_project,

@@ -17,6 +17,7 @@ pub const FILES: &[(&str, &str)] = &[
     ("gemini-cli", include_str!("../data/hosts/gemini-cli.toml")),
     ("kiro", include_str!("../data/hosts/kiro.toml")),
     ("opencode", include_str!("../data/hosts/opencode.toml")),
+    ("windsurf", include_str!("../data/hosts/windsurf.toml")),
 ];
 
 /// The format version the files are written in.

@@ -110,7 +110,7 @@ pub const UNREAD: &[(&str, &str, &str)] = &[
     ("Gemini CLI", "`.gemini/commands/**/*.toml`, `.gemini/agents/*.md`, `.gemini/policies/*.toml`", "not yet: no rule written; `.gemini/settings.json`, GEMINI.md and `gemini-extension.json` are read (GEMINI)"),
     ("OpenCode", "`opencode.json`, `opencode.jsonc`, `.opencode/tools/*.ts`, `tui.json`", "not yet: OpenCode publishes two configuration versions (V1 and V2 schemas at opencode.ai) and no rule checks either; `.opencode/tools/*.ts` is code, not context; the agents and commands in `.opencode/` are read (OPENCODE)"),
     ("Cline", "`.clinerules/hooks/*`, `.clinerules/workflows/*.md`, `cline_mcp_settings.json`", "not yet: no rule written; the rules themselves, `.clinerules` and the Markdown of `.clinerules/`, are read (CLINE)"),
-    ("Windsurf", "`.windsurf/rules/*.md`, `.windsurfrules`, `.windsurf/workflows/*.md`, `.windsurf/hooks.json`", "not yet: no rule written (`trigger` modes, the per-file character limit)"),
+    ("Windsurf", "`.windsurfrules`, `.windsurf/workflows/*.md`, `.windsurf/hooks.json`", "not yet: no rule written (the legacy rules file, workflows, hooks; the per-file character limit, which Windsurf's pages give as 6,000 and as 12,000); the workspace rules in `.windsurf/rules/` are read (WINDSURF)"),
     ("Amp", "`.amp/settings.json` and `amp.*` settings, Amp check files, skills' MCP declarations", "not yet: no rule written; what Amp reads as context, AGENTS.md and skills, is read (MEM, CODEX, SKILL)"),
     ("several", "`.cursorignore`, `.geminiignore`, `.kiroignore`, `.clineignore`", "ignore files in gitignore syntax: they decide which files a host may open, not what enters the context, and hold nothing ctxc counts or checks"),
 ];

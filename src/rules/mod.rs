@@ -42,6 +42,7 @@ pub mod settings;
 pub mod skills;
 pub mod templates;
 pub mod tools;
+pub mod windsurf;
 
 /// What rule files import.
 pub mod prelude {

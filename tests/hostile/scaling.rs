@@ -258,6 +258,14 @@ fn input(family: &str, n: usize) -> Vec<(String, String)> {
                 ]
             })
             .collect(),
+        // Windsurf rules, each with a bad trigger, a missing field and foreign fields.
+        "WINDSURF" => (0..n)
+            .map(|i| {
+                let fields: String = (0..8).map(|f| format!("opt{f}: {i}\n")).collect();
+                let trigger = ["glob", "model_decision", "always", "manual"][i % 4];
+                (format!(".windsurf/rules/r{i}.md"), format!("---\ntrigger: {trigger}\n{fields}---\nRule {i}.\n"))
+            })
+            .collect(),
         // Kiro steering files, each with a list of patterns, some broken, and foreign fields.
         "KIRO" => (0..n)
             .map(|i| {
@@ -328,6 +336,7 @@ fn every_rule_family_scales_at_most_n_log_n() {
         "KIRO",
         "CLINE",
         "OPENCODE",
+        "WINDSURF",
         "OPENHANDS",
         "GEMINI",
         "MCP",
