@@ -1,7 +1,7 @@
 //! OPENCODE001: an OpenCode agent's `mode` or `color` is not a value OpenCode accepts.
 
 use crate::agent_files::FileKind;
-use crate::diagnostic::did_you_mean;
+use crate::rules::frontmatter::value_not_in;
 use crate::rules::opencode::{host, parsed};
 use crate::rules::prelude::*;
 
@@ -31,31 +31,14 @@ fn is_hex_color(value: &str) -> bool {
 }
 
 fn check(cx: &Context) -> Vec<Diagnostic> {
-    let modes = host().values("agent-modes");
-    let colors = host().values("agent-theme-colors");
-    let mut findings = Vec::new();
+    let (modes, colors) = (host().values("agent-modes"), host().values("agent-theme-colors"));
+    let listed = |values: &[&str]| values.iter().map(|v| format!("`{v}`")).collect::<Vec<_>>().join(", ");
+    let mode_help = format!("use one of {}", listed(&modes));
+    let color_help = format!("write a `#rrggbb` hex code or one of {}", listed(&colors));
+    let (label, mut findings) = ("rejected by OpenCode's agent schema", Vec::new());
     for doc in parsed(cx, FileKind::OpencodeAgent) {
-        for (key, accepted) in [("mode", &modes), ("color", &colors)] {
-            let Some(value) = doc.field(key) else { continue };
-            let written = value.as_str();
-            if written.is_some_and(|v| accepted.contains(&v) || (key == "color" && is_hex_color(v))) {
-                continue;
-            }
-            let shown = written.map_or_else(|| value.to_string(), str::to_string);
-            let listed = accepted.iter().map(|v| format!("`{v}`")).collect::<Vec<_>>().join(", ");
-            let help = match written.and_then(|v| did_you_mean(v, accepted.iter().copied())) {
-                Some(s) => format!("did you mean `{s}`?"),
-                None if key == "color" => format!("write a `#rrggbb` hex code or one of {listed}"),
-                None => format!("use one of {listed}"),
-            };
-            findings.push(
-                Diagnostic::finding(format!("`{key}: {shown}` is not a value OpenCode accepts for an agent's `{key}`"))
-                    .in_file(&doc.file)
-                    .at(doc.value_span(key))
-                    .label("rejected by OpenCode's agent schema")
-                    .help(help),
-            );
-        }
+        findings.extend(value_not_in(doc, "mode", &modes, |_| false, "an OpenCode agent mode", label, &mode_help));
+        findings.extend(value_not_in(doc, "color", &colors, is_hex_color, "an OpenCode agent color", label, &color_help));
     }
     findings
 }

@@ -1,6 +1,6 @@
 //! WINDSURF001: a Windsurf rule's `trigger` is not one of Windsurf's activation modes.
 
-use crate::diagnostic::did_you_mean;
+use crate::rules::frontmatter::value_not_in;
 use crate::rules::prelude::*;
 use crate::rules::windsurf::{triggers, windsurf_rules};
 
@@ -27,25 +27,8 @@ pub const RULE: Definition = Definition {
 
 fn check(cx: &Context) -> Vec<Diagnostic> {
     let modes = triggers();
-    let mut findings = Vec::new();
-    for doc in windsurf_rules(cx) {
-        let Some(value) = doc.field("trigger") else { continue };
-        let written = value.as_str();
-        if written.is_some_and(|v| modes.contains(&v)) {
-            continue;
-        }
-        let shown = written.map_or_else(|| value.to_string(), str::to_string);
-        let help = match written.and_then(|v| did_you_mean(v, modes.iter().copied())) {
-            Some(s) => format!("did you mean `{s}`?"),
-            None => "use `always_on`, `glob`, `model_decision` or `manual`".to_string(),
-        };
-        findings.push(
-            Diagnostic::finding(format!("`trigger: {shown}` is not a Windsurf activation mode"))
-                .in_file(&doc.file)
-                .at(doc.value_span("trigger"))
-                .label("unknown mode")
-                .help(help),
-        );
-    }
-    findings
+    let otherwise = "use `always_on`, `glob`, `model_decision` or `manual`";
+    windsurf_rules(cx)
+        .filter_map(|doc| value_not_in(doc, "trigger", &modes, |_| false, "a Windsurf activation mode", "unknown mode", otherwise))
+        .collect()
 }
