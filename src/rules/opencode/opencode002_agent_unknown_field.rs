@@ -20,8 +20,9 @@ pub const RULE: Definition = Definition {
         file: ".opencode/agents/docs.md",
         text: "---\ndescription: Writes documentation\nmode: subagent\npermission:\n  bash: deny\n---\nWrite clear docs.\n",
     },
-    notes: "A provider option meant as one belongs under `options:`. A field that differs from a known one only in case \
-            gets a safe fix (rename it).",
+    notes: "A provider option meant as one belongs under `options:`. An OpenCode plugin may read its own keys from an \
+            agent's options (fields such as `fallback_models`): suppress the finding for those. A field that differs from a \
+            known one only in case gets a safe fix (rename it).",
     stage: Stage::Lint(check),
 };
 
