@@ -103,11 +103,14 @@ seed() {
                     */gemini-extension.json) k=23 ;;
                     */.clinerules/*) k=24 ;;
                     */.cursor/hooks.json) k=25 ;;
+                    */.opencode/agent/* | */.opencode/agents/*) k=26 ;;
+                    */.opencode/command/* | */.opencode/commands/*) k=27 ;;
+                    */.windsurf/rules/*) k=28 ;;
                     *.json) k=$((8 + n % 4)) ;;
-                    *) k=$((n % 26)) ;;
+                    *) k=$((n % 29)) ;;
                 esac
                 n=$((n + 1))
-                { printf "\\$(printf %03o $((k + 26)))"; cat "$f"; } >"fuzz/corpus/$t/seed-$n"
+                { printf "\\$(printf %03o $((k + 29)))"; cat "$f"; } >"fuzz/corpus/$t/seed-$n"
             done < <(find "${CORPUS:-../shared/corpus}" tests/fixtures/rules -type f \( -name '*.md' -o -name '*.mdc' -o -name '*.json' -o -name '.cursorrules' -o -name '*.py' -o -path '*/.codex/config.toml' \) -size -8k -print0 | sort -z) ;;
     esac
     [ ${#files[@]} -eq 0 ] || add "$t" "${files[@]}"

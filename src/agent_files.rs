@@ -77,11 +77,17 @@ pub enum FileKind {
     ClineRule,
     /// Cursor hooks: `.cursor/hooks.json`.
     CursorHooks,
+    /// OpenCode agent: `.opencode/agent/**/*.md`, `.opencode/agents/**/*.md`.
+    OpencodeAgent,
+    /// OpenCode command: `.opencode/command/**/*.md`, `.opencode/commands/**/*.md`.
+    OpencodeCommand,
+    /// Windsurf workspace rule: `.windsurf/rules/*.md`.
+    WindsurfRule,
 }
 
 impl FileKind {
     /// Every kind, in report order.
-    pub const ALL: [FileKind; 25] = [
+    pub const ALL: [FileKind; 28] = [
         FileKind::Skill,
         FileKind::Memory,
         FileKind::ClaudeAgent,
@@ -107,6 +113,9 @@ impl FileKind {
         FileKind::GeminiExtension,
         FileKind::ClineRule,
         FileKind::CursorHooks,
+        FileKind::OpencodeAgent,
+        FileKind::OpencodeCommand,
+        FileKind::WindsurfRule,
     ];
 
     /// The kind of a file by its path relative to the project root (`/`-separated), or `None`
@@ -162,6 +171,12 @@ impl FileKind {
             FileKind::ClineRule
         } else if name == "hooks.json" && dir.ends_with(".cursor/") {
             FileKind::CursorHooks
+        } else if name.ends_with(".md") && (under(".opencode/agent/") || under(".opencode/agents/")) {
+            FileKind::OpencodeAgent
+        } else if name.ends_with(".md") && (under(".opencode/command/") || under(".opencode/commands/")) {
+            FileKind::OpencodeCommand
+        } else if name.ends_with(".md") && dir.ends_with(".windsurf/rules/") {
+            FileKind::WindsurfRule
         } else {
             return None;
         };
@@ -202,6 +217,9 @@ impl FileKind {
             FileKind::GeminiExtension => "Gemini CLI extension manifest",
             FileKind::ClineRule => "Cline rule",
             FileKind::CursorHooks => "Cursor hooks",
+            FileKind::OpencodeAgent => "OpenCode agent",
+            FileKind::OpencodeCommand => "OpenCode command",
+            FileKind::WindsurfRule => "Windsurf rule",
         }
     }
 
@@ -233,6 +251,9 @@ impl FileKind {
             FileKind::GeminiExtension => "gemini-extension",
             FileKind::ClineRule => "cline-rule",
             FileKind::CursorHooks => "cursor-hooks",
+            FileKind::OpencodeAgent => "opencode-agent",
+            FileKind::OpencodeCommand => "opencode-command",
+            FileKind::WindsurfRule => "windsurf-rule",
         }
     }
 
@@ -867,9 +888,53 @@ mod tests {
             (FileKind::CodexConfig, "codex"),
             (FileKind::GeminiExtension, "gemini-cli"),
             (FileKind::KiroSteering, "kiro"),
+            (FileKind::OpencodeAgent, "opencode"),
+            (FileKind::OpencodeCommand, "opencode"),
+            (FileKind::WindsurfRule, "windsurf"),
+            (FileKind::ClaudePlugin, "claude-code"),
+            (FileKind::ClaudeAgent, "claude-code"),
+            (FileKind::ClaudeSettings, "claude-code"),
+            (FileKind::ClaudeCommand, "claude-code"),
         ] {
             assert_eq!(kind.spec_of(host).kind, kind.id());
         }
+    }
+
+    #[test]
+    fn opencode_agents_and_commands_are_found_where_its_model_says() {
+        let opencode = crate::hosts::host("opencode").expect("embedded");
+        let cases = [
+            (".opencode/agents/review.md", Some(FileKind::OpencodeAgent)),
+            (".opencode/agent/team/plan.md", Some(FileKind::OpencodeAgent)),
+            ("web/.opencode/agents/docs.md", Some(FileKind::OpencodeAgent)),
+            (".opencode/commands/test.md", Some(FileKind::OpencodeCommand)),
+            (".opencode/command/git/ship.md", Some(FileKind::OpencodeCommand)),
+            (".opencode/tools/search.ts", None),
+            (".opencode/agents/notes.txt", None),
+        ];
+        for (rel, kind) in cases {
+            assert_eq!(FileKind::of(rel), kind, "{rel}");
+            // The host model's project globs say the same (nested projects aside).
+            if !rel.starts_with("web/") {
+                assert_eq!(opencode.kind_at("project", rel).map(|s| s.kind.as_str()), kind.map(FileKind::id), "{rel}");
+            }
+        }
+    }
+
+    #[test]
+    fn windsurf_rules_are_found_where_its_model_says() {
+        let windsurf = crate::hosts::host("windsurf").expect("embedded");
+        for (rel, kind) in [
+            (".windsurf/rules/style.md", Some(FileKind::WindsurfRule)),
+            ("api/.windsurf/rules/sql.md", Some(FileKind::WindsurfRule)),
+            (".windsurf/workflows/release.md", None),
+        ] {
+            assert_eq!(FileKind::of(rel), kind, "{rel}");
+            assert_eq!(windsurf.kind_at("project", rel).map(|s| s.kind.as_str()), kind.map(FileKind::id), "{rel}");
+        }
+        // Windsurf reads the folder's own files, not its subfolders' (the model's globs let `*`
+        // cross `/`, as every host file's do).
+        assert_eq!(FileKind::of(".windsurf/rules/nested/deep.md"), None);
     }
 
     #[cfg(unix)]

@@ -326,6 +326,19 @@ macro_rules! rule_table {
                 CLINE003 cline003_unknown_field,
                 CLINE004 cline004_frontmatter_invalid,
             }
+            opencode Opencode {
+                OPENCODE001 opencode001_agent_value_invalid,
+                OPENCODE002 opencode002_agent_unknown_field,
+                OPENCODE003 opencode003_field_replaced,
+                OPENCODE004 opencode004_command_unknown_field,
+                OPENCODE005 opencode005_frontmatter_invalid,
+            }
+            windsurf Windsurf {
+                WINDSURF001 windsurf001_trigger_invalid,
+                WINDSURF002 windsurf002_trigger_field_missing,
+                WINDSURF003 windsurf003_unknown_field,
+                WINDSURF004 windsurf004_frontmatter_invalid,
+            }
             links Links {
                 LINK001 link001_broken_link,
                 LINK002 link002_link_outside_project,

@@ -17,6 +17,8 @@ pub const FILES: &[(&str, &str)] = &[
     ("cursor", include_str!("../data/hosts/cursor.toml")),
     ("gemini-cli", include_str!("../data/hosts/gemini-cli.toml")),
     ("kiro", include_str!("../data/hosts/kiro.toml")),
+    ("opencode", include_str!("../data/hosts/opencode.toml")),
+    ("windsurf", include_str!("../data/hosts/windsurf.toml")),
 ];
 
 /// The format version the files are written in.
@@ -296,9 +298,15 @@ pub fn host(id: &str) -> Option<&'static Host> {
     all().iter().find(|h| h.id == id)
 }
 
+/// The host model a rule names by id: embedded, so a missing one is a defect of ctxc, which every
+/// rule's fixture run would show.
+pub fn embedded(id: &str) -> &'static Host {
+    host(id).unwrap_or_else(|| panic!("data/hosts/{id}.toml is not embedded")) // ok: see above
+}
+
 /// Claude Code.
 pub fn claude_code() -> &'static Host {
-    host("claude-code").expect("data/hosts/claude-code.toml is embedded") // ok: embedded data, parsed by a test of this module
+    embedded("claude-code")
 }
 
 /// Whether any host reads `field` in files of `kind` (a field no host reads is safe to drop).

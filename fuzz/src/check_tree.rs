@@ -13,7 +13,7 @@ use ctxc::codes::Code;
 use ctxc::lint::{self, fix, Options};
 
 /// A file of every kind ctxc reads without a manifest, and a skill's bundled files.
-pub const PATHS: [&str; 26] = [
+pub const PATHS: [&str; 29] = [
     "skills/fuzz/SKILL.md",
     "skills/fuzz/references/guide.md",
     "skills/fuzz/scripts/run.py",
@@ -40,6 +40,9 @@ pub const PATHS: [&str; 26] = [
     "gemini-extension.json",
     ".clinerules/01-style.md",
     ".cursor/hooks.json",
+    ".opencode/agents/review.md",
+    ".opencode/commands/test.md",
+    ".windsurf/rules/style.md",
 ];
 
 /// The files of one input, by index into [`PATHS`].

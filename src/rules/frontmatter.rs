@@ -67,6 +67,31 @@ pub fn empty_body(doc: &Doc, body_start: usize, what: &str) -> Option<Diagnostic
     })
 }
 
+/// A finding for a frontmatter field whose value is neither one of `accepted` (case-sensitive) nor
+/// one `also` takes; none when the field is absent. `what` names the value in the message
+/// (`` `mode: Primary` is not {what} ``); the help suggests a near value, else says `otherwise`.
+pub fn value_not_in(
+    doc: &Doc,
+    key: &str,
+    accepted: &[&str],
+    also: impl Fn(&str) -> bool,
+    what: &str,
+    label: &str,
+    otherwise: &str,
+) -> Option<Diagnostic> {
+    let value = doc.field(key)?;
+    let written = value.as_str();
+    if written.is_some_and(|v| accepted.contains(&v) || also(v)) {
+        return None;
+    }
+    let shown = written.map_or_else(|| value.to_string(), str::to_string);
+    let help = match written.and_then(|v| did_you_mean(v, accepted.iter().copied())) {
+        Some(s) => format!("did you mean `{s}`?"),
+        None => otherwise.to_string(),
+    };
+    Some(Diagnostic::finding(format!("`{key}: {shown}` is not {what}")).in_file(&doc.file).at(doc.value_span(key)).label(label).help(help))
+}
+
 /// Whether a Markdown doc's frontmatter is there but does not parse (its parse rule reports it;
 /// the others skip the file).
 pub fn has_yaml_error(doc: &Doc) -> bool {

@@ -36,11 +36,13 @@ pub mod links;
 pub mod manifest;
 pub mod mcp;
 pub mod memory;
+pub mod opencode;
 pub mod openhands;
 pub mod settings;
 pub mod skills;
 pub mod templates;
 pub mod tools;
+pub mod windsurf;
 
 /// What rule files import.
 pub mod prelude {

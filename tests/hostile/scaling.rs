@@ -259,6 +259,31 @@ fn input(family: &str, n: usize) -> Vec<(String, String)> {
                 (format!(".clinerules/r{i}.md"), format!("---\npaths:\n{globs}alwaysApply: true\n---\nRule {i}.\n"))
             })
             .collect(),
+        // OpenCode agents and commands, each with bad values, foreign, deprecated and overwritten
+        // fields.
+        "OPENCODE" => (0..n)
+            .flat_map(|i| {
+                let fields: String = (0..8).map(|f| format!("opt{f}: {i}\n")).collect();
+                [
+                    (
+                        format!(".opencode/agents/a{i}.md"),
+                        format!("---\ndescription: Agent {i}\nmode: sub\ncolor: \"#{i:06}\"\nmaxSteps: 3\n{fields}---\nReview.\n"),
+                    ),
+                    (
+                        format!(".opencode/commands/c{i}.md"),
+                        format!("---\ndescription: Command {i}\ntemplate: x\n{fields}---\nRun $ARGUMENTS.\n"),
+                    ),
+                ]
+            })
+            .collect(),
+        // Windsurf rules, each with a bad trigger, a missing field and foreign fields.
+        "WINDSURF" => (0..n)
+            .map(|i| {
+                let fields: String = (0..8).map(|f| format!("opt{f}: {i}\n")).collect();
+                let trigger = ["glob", "model_decision", "always", "manual"][i % 4];
+                (format!(".windsurf/rules/r{i}.md"), format!("---\ntrigger: {trigger}\n{fields}---\nRule {i}.\n"))
+            })
+            .collect(),
         // Kiro steering files, each with a list of patterns, some broken, and foreign fields.
         "KIRO" => (0..n)
             .map(|i| {
@@ -332,6 +357,8 @@ fn every_rule_family_scales_at_most_n_log_n() {
         "CODEX",
         "KIRO",
         "CLINE",
+        "OPENCODE",
+        "WINDSURF",
         "OPENHANDS",
         "GEMINI",
         "MCP",

@@ -14,7 +14,7 @@ use serde_json::Value;
 
 use crate::agent_files::{Doc, FileKind, ParsedJson};
 use crate::diagnostic::{Diagnostic, Edit, Fix};
-use crate::hosts::{self, FileSpec};
+use crate::hosts;
 use crate::rules::frontmatter::{raw_front, unquote};
 use crate::rules::json_span::{json_docs, place, Step};
 use crate::yaml::FrontmatterError;
@@ -82,16 +82,9 @@ pub mod claude057_tool_removed;
 pub mod claude058_hook_variable_never_set;
 pub mod claude059_plugin_path_missing;
 
-/// What Claude Code reads in files of `kind` (data/hosts/claude-code.toml), every kind this
-/// family checks being in it (a test of `hosts` checks the file).
-pub fn spec(kind: FileKind) -> &'static FileSpec {
-    kind.spec(hosts::claude_code()).unwrap_or_else(|| panic!("data/hosts/claude-code.toml has no `{}`", kind.id()))
-    // ok: embedded data
-}
-
-/// The fields Claude Code reads in files of `kind`.
+/// The fields Claude Code reads in files of `kind` (data/hosts/claude-code.toml).
 pub fn read_fields(kind: FileKind) -> Vec<&'static str> {
-    spec(kind).read_fields().collect()
+    kind.spec_of("claude-code").read_fields().collect()
 }
 
 /// The component paths of a plugin manifest (`agents`, `commands`, `hooks`…, the fields of

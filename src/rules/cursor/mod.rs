@@ -82,8 +82,7 @@ pub fn definitions<'v>(list: &HookList<'v>) -> impl Iterator<Item = (usize, &'v 
 /// The values of the set `name` in Cursor's host model (data/hosts/cursor.toml): `hook-events`,
 /// `hook-types`.
 pub fn cursor_values(name: &str) -> Vec<&'static str> {
-    hosts::host("cursor").expect("data/hosts/cursor.toml is embedded").values(name)
-    // ok: embedded data, checked by a test of `hosts`
+    hosts::embedded("cursor").values(name)
 }
 
 /// The Cursor rules (`.mdc`) whose frontmatter could be read, with it (CURSOR001 and CURSOR002

@@ -1,6 +1,6 @@
 //! KIRO001: a steering file's `inclusion` is not one of Kiro's inclusion modes.
 
-use crate::diagnostic::did_you_mean;
+use crate::rules::frontmatter::value_not_in;
 use crate::rules::kiro::{steering, INCLUSION_MODES};
 use crate::rules::prelude::*;
 
@@ -24,25 +24,8 @@ pub const RULE: Definition = Definition {
 };
 
 fn check(cx: &Context) -> Vec<Diagnostic> {
-    let mut findings = Vec::new();
-    for doc in steering(cx) {
-        let Some(value) = doc.field("inclusion") else { continue };
-        let written = value.as_str();
-        if written.is_some_and(|v| INCLUSION_MODES.contains(&v)) {
-            continue;
-        }
-        let shown = written.map_or_else(|| value.to_string(), str::to_string);
-        let help = match written.and_then(|v| did_you_mean(v, INCLUSION_MODES)) {
-            Some(s) => format!("did you mean `{s}`?"),
-            None => "use `always`, `fileMatch`, `auto` or `manual`".to_string(),
-        };
-        findings.push(
-            Diagnostic::finding(format!("`inclusion: {shown}` is not a Kiro inclusion mode"))
-                .in_file(&doc.file)
-                .at(doc.value_span("inclusion"))
-                .label("unknown mode")
-                .help(help),
-        );
-    }
-    findings
+    let otherwise = "use `always`, `fileMatch`, `auto` or `manual`";
+    steering(cx)
+        .filter_map(|doc| value_not_in(doc, "inclusion", &INCLUSION_MODES, |_| false, "a Kiro inclusion mode", "unknown mode", otherwise))
+        .collect()
 }
