@@ -81,6 +81,7 @@ fn read_conversation(args: &SimulateArgs, reporter: &Reporter) -> Result<(Conver
     })?;
     let mut sources = ctxc::diagnostic::Sources::default();
     sources.insert(&shown, &text);
+    reporter.diagnostics(&conversation.warnings, &sources);
     Ok((conversation, shown, sources))
 }
 

@@ -68,6 +68,9 @@ pub struct Conversation {
     pub turns: Vec<Turn>,
     /// Characters of each summary the model writes when the runtime summarizes.
     pub summary_chars: u64,
+    /// What the reading noticed and replays as written (a tool call no result answers…).
+    #[serde(skip)]
+    pub warnings: Vec<Diagnostic>,
 }
 
 impl Conversation {
@@ -232,7 +235,7 @@ pub fn workload(file: &str, text: &str) -> Result<Conversation, Failure> {
         let results = extra.and_then(|o| o.tool_result_chars.clone()).unwrap_or(results);
         turns.push(workload_turn(t, user, &results, assistant, &raw.tool));
     }
-    Ok(Conversation { source: "workload".into(), turns, summary_chars: raw.summary_chars })
+    Ok(Conversation { source: "workload".into(), turns, summary_chars: raw.summary_chars, warnings: Vec::new() })
 }
 
 /// One turn of a workload: the user's message, one assistant message per tool call (each calling
@@ -338,7 +341,7 @@ pub fn transcript(file: &str, text: &str, summary_chars: u64) -> Result<Conversa
         return Err(failure(file, text, format!("a summary over {MAX_CHARS} characters (--summary-chars)"), None));
     }
     let trimmed = text.trim_start();
-    let (values, format) = if trimmed.starts_with('[') || (trimmed.starts_with('{') && !is_jsonl(text)) {
+    let (values, format) = if trimmed.starts_with('[') || (trimmed.starts_with('{') && !is_jsonl(text) && !is_one_message(text)) {
         let value: Value = serde_json::from_str(text).map_err(|e| json_failure(file, text, &e, 0))?;
         let starts = element_starts(text);
         let list = match value {
@@ -355,7 +358,8 @@ pub fn transcript(file: &str, text: &str, summary_chars: u64) -> Result<Conversa
         let mut offset = 0;
         for line in text.split_inclusive('\n') {
             if !line.trim().is_empty() {
-                let value: Value = serde_json::from_str(line).map_err(|e| json_failure(file, text, &e, offset))?;
+                // Without its line break, so that a line cut short ends where it is cut.
+                let value: Value = serde_json::from_str(line.trim_end()).map_err(|e| json_failure(file, text, &e, offset))?;
                 list.push((value, Some(offset)));
             }
             offset += line.len();
@@ -363,12 +367,18 @@ pub fn transcript(file: &str, text: &str, summary_chars: u64) -> Result<Conversa
         (list, "jsonl")
     };
     let mut read = Read::default();
+    // Where each message read was written, for the warnings.
+    let mut places = Vec::new();
     for (i, (value, at)) in values.into_iter().enumerate() {
         let span = at.map(|a| a..a + 1);
-        read_message(value, &mut read).map_err(|why| failure(file, text, format!("message {}: {why}", i + 1), span))?;
+        read_message(value, &mut read).map_err(|why| failure(file, text, format!("message {}: {why}", i + 1), span.clone()))?;
+        places.resize(read.messages.len(), span);
     }
+    let warnings =
+        unpaired_tool_messages(&read.messages, &places).into_iter().map(|(why, span)| Diagnostic::warning(why).in_file(file).at(span));
+    let warnings = warnings.collect();
     let turns = into_turns(read.messages).map_err(|why| failure(file, text, why, None))?;
-    let conversation = Conversation { source: format!("transcript ({format})"), turns, summary_chars };
+    let conversation = Conversation { source: format!("transcript ({format})"), turns, summary_chars, warnings };
     if conversation.turns.len() as u64 > MAX_TURNS {
         let why = format!("a transcript of {} turns: at most {MAX_TURNS}", conversation.turns.len());
         return Err(failure(file, text, why, Some(0..1)));
@@ -383,6 +393,52 @@ pub fn transcript(file: &str, text: &str, summary_chars: u64) -> Result<Conversa
 /// Several top-level JSON values, one per line.
 fn is_jsonl(text: &str) -> bool {
     serde_json::Deserializer::from_str(text).into_iter::<Value>().nth(1).is_some()
+}
+
+/// One JSON object that is a message, not a transcript object: JSON Lines of one line.
+fn is_one_message(text: &str) -> bool {
+    #[derive(Deserialize)]
+    struct Keys {
+        messages: Option<serde::de::IgnoredAny>,
+        role: Option<serde::de::IgnoredAny>,
+        #[serde(rename = "type")]
+        kind: Option<serde::de::IgnoredAny>,
+    }
+    serde_json::from_str::<Keys>(text).is_ok_and(|k| k.messages.is_none() && (k.role.is_some() || k.kind.is_some()))
+}
+
+/// A tool result whose call no earlier message made, and a tool call that no result answers
+/// before the next assistant or user message (one at the very end is still running): providers
+/// refuse such a request, and some runtimes patch it (Deep Agents adds a cancellation message);
+/// ctxc replays the history as written and says so.
+fn unpaired_tool_messages(messages: &[Message], places: &[Option<Range<usize>>]) -> Vec<(String, Option<Range<usize>>)> {
+    let mut out = Vec::new();
+    let mut open: Vec<(&ToolCall, usize)> = Vec::new();
+    let mut made = std::collections::HashSet::new();
+    for (i, m) in messages.iter().enumerate() {
+        match (m.role, &m.tool_call_id) {
+            (Role::Tool, Some(id)) => {
+                open.retain(|(c, _)| &c.id != id);
+                if !made.contains(id.as_str()) {
+                    out.push((
+                        format!("a tool result for call `{id}`, which no earlier assistant message made: replayed as written"),
+                        places[i].clone(),
+                    ));
+                }
+            }
+            _ => {
+                for (call, at) in open.drain(..) {
+                    let why = format!("tool call `{}` ({}) gets no result before the next message: replayed as written, though providers refuse an unanswered call", call.id, call.name);
+                    out.push((why, places[at].clone()));
+                }
+                for call in &m.tool_calls {
+                    made.insert(call.id.as_str());
+                    open.push((call, i));
+                }
+            }
+        }
+    }
+    out
 }
 
 fn json_failure(file: &str, text: &str, e: &serde_json::Error, base: usize) -> Failure {
@@ -667,5 +723,36 @@ mod tests {
         assert!(e.diagnostics[0].span.is_some());
         assert!(transcript("t.json", "[{\"role\":\"assistant\",\"content\":\"a\"}]", 1).is_err());
         assert!(transcript("t.json", "42", 1).is_err());
+    }
+
+    #[test]
+    fn a_broken_json_line_is_reported_on_its_own_line() {
+        let text = "{\"role\":\"user\",\"content\":\"hello\"}\n{\"role\":\"assistant\",\"content\":\"hi\"\n{\"role\":\"user\",\"content\":\"x\"}\n";
+        let e = transcript("t.jsonl", text, 1).unwrap_err();
+        let at = e.diagnostics[0].span.clone().expect("a place").start;
+        let second = text.find("{\"role\":\"assistant").unwrap();
+        assert!((second..second + 36).contains(&at), "{at} is not on line 2 ({e:?})");
+    }
+
+    #[test]
+    fn one_json_line_is_one_message() {
+        let c = transcript("t.jsonl", "{\"role\":\"user\",\"content\":\"hello\"}\n", 1).expect("one message");
+        assert_eq!((c.source.as_str(), c.turns.len()), ("transcript (jsonl)", 1));
+        assert!(transcript("t.json", "{\"messages\": 3}", 1).is_err(), "an object with `messages` is still a transcript object");
+    }
+
+    #[test]
+    fn unpaired_tool_calls_and_results_are_warned_where_they_are_written() {
+        let text = r#"[{"role":"user","content":"go"},
+            {"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"search","arguments":"{}"}}]},
+            {"role":"assistant","content":"gave up"},
+            {"role":"tool","tool_call_id":"c9","content":"stray"},
+            {"role":"user","content":"again"},
+            {"role":"assistant","content":null,"tool_calls":[{"id":"c2","type":"function","function":{"name":"search","arguments":"{}"}}]}]"#;
+        let c = transcript("t.json", text, 1).expect("read");
+        let said: Vec<(&str, usize)> = c.warnings.iter().map(|d| (d.message.as_str(), d.span.clone().unwrap().start)).collect();
+        assert_eq!(said.len(), 2, "{said:?}: c2 at the very end is still running");
+        assert!(said[0].0.contains("`c1` (search) gets no result") && said[0].1 == text.find("{\"role\":\"assistant").unwrap(), "{said:?}");
+        assert!(said[1].0.contains("call `c9`") && said[1].1 == text.find("{\"role\":\"tool").unwrap(), "{said:?}");
     }
 }

@@ -269,8 +269,11 @@ pub fn simulate(
         counts.push(tokens);
         let mut step = 0;
         let mut pending = Vec::new();
-        for message in &turn.steps {
-            if message.role == Role::Tool {
+        // The runtime calls the model before each assistant message, and once more when the
+        // turn ends without one: the call whose answer the transcript does not hold yet.
+        let answered = turn.steps.last().is_some_and(|m| m.role == Role::Assistant);
+        for message in turn.steps.iter().map(Some).chain((!answered).then_some(None)) {
+            if let Some(message) = message.filter(|m| m.role == Role::Tool) {
                 let tokens = true_tokens(message);
                 unmanaged += tokens;
                 let (stored, event) = policy.tool_result(message.clone());
@@ -309,10 +312,12 @@ pub fn simulate(
                 messages: request.messages.iter().map(|m| m.id.clone()).collect(),
                 events,
             });
-            let tokens = true_tokens(message);
-            unmanaged += tokens;
-            state.push(message.clone());
-            counts.push(tokens);
+            if let Some(message) = message {
+                let tokens = true_tokens(message);
+                unmanaged += tokens;
+                state.push(message.clone());
+                counts.push(tokens);
+            }
         }
     }
     let summary = summarize(&calls, conversation.turns.len(), info.window);

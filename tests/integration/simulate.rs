@@ -154,6 +154,21 @@ fn a_transcript_replays_one_call_per_assistant_message() {
 }
 
 #[test]
+fn a_transcript_that_ends_without_an_answer_replays_the_call_it_waits_for() {
+    // A lone long message, and a turn that ends with tool results: the runtime calls the model
+    // with each, though the transcript does not hold its answer yet.
+    let lone = format!(r#"[{{"role":"user","content":"{}"}}]"#, "word ".repeat(300_000));
+    let sim = run("deepagents", Vec::new(), &transcript("t.json", &lone, 100).expect("valid"));
+    assert_eq!(sim.calls.iter().map(|c| (c.turn, c.step, c.messages.clone())).collect::<Vec<_>>(), vec![(1, 1, vec!["m0".to_string()])]);
+    assert!(sim.calls[0].tokens > 250_000 && sim.summary.window_exceeded_turn == Some(1), "{:?}", sim.summary);
+    let pending = r#"[{"role":"user","content":"find it"},
+        {"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"search","arguments":"{}"}}]},
+        {"role":"tool","tool_call_id":"c1","content":"found"}]"#;
+    let sim = run("deepagents", Vec::new(), &transcript("t.json", pending, 100).expect("valid"));
+    assert_eq!(sim.calls.last().map(|c| (c.step, c.messages.clone())), Some((2, vec!["m0".into(), "m1".into(), "c1".into()])));
+}
+
+#[test]
 fn the_cli_prints_the_table_json_and_html_and_refuses_bad_input() {
     let ok = common::ctxc(&[
         "simulate",
