@@ -159,9 +159,11 @@ fn row(c: &Call, window: u64, approx: &str) -> String {
     )
 }
 
-/// The chart of one simulation, as `templates/chart.html` draws it: tokens per call (ctxc's
-/// count), the count without the policy dashed, the window and the trigger as lines, a marker at
-/// each event of the policy (large at a summarization). Coordinates in the units of its viewBox.
+/// The chart of one simulation, as `templates/chart.html` draws it: per call the runtime's count
+/// (what its trigger compares, so a summarization sits on the trigger line) and ctxc's count of
+/// the same request, ctxc's count without the policy dashed, the window and the trigger as lines,
+/// a marker at each event of the policy (large at a summarization) on the runtime's line.
+/// Coordinates in the units of its viewBox.
 #[derive(Serialize)]
 pub(super) struct Chart {
     label: String,
@@ -174,6 +176,7 @@ pub(super) struct Chart {
     levels: Vec<Level>,
     without_policy: String,
     with_policy: String,
+    runtime: String,
     markers: Vec<Marker>,
     caption_y: String,
     calls: usize,
@@ -205,8 +208,8 @@ impl Chart {
         const H: f64 = 260.0;
         const PAD: f64 = 40.0;
         let calls = &s.calls;
-        let top =
-            calls.iter().map(|c| c.tokens.max(c.tokens_without_policy)).chain([s.summary.window]).max().unwrap_or(1).max(1) as f64 * 1.05;
+        let highest = calls.iter().map(|c| c.tokens.max(c.tokens_without_policy).max(c.runtime_count));
+        let top = highest.chain([s.summary.window]).max().unwrap_or(1).max(1) as f64 * 1.05;
         let x = |i: usize| PAD + (W - 2.0 * PAD) * if calls.len() > 1 { i as f64 / (calls.len() - 1) as f64 } else { 0.5 };
         let y = |v: u64| H - PAD - (H - 2.0 * PAD) * v as f64 / top;
         let line = |value: fn(&Call) -> u64| {
@@ -232,7 +235,7 @@ impl Chart {
                 };
                 markers.push(Marker {
                     x: format!("{:.1}", x(i)),
-                    y: format!("{:.1}", y(c.tokens)),
+                    y: format!("{:.1}", y(c.runtime_count)),
                     r,
                     colour,
                     tip: format!("turn {}, call {}: {}", c.turn, c.index, describe(e)),
@@ -249,6 +252,7 @@ impl Chart {
             levels,
             without_policy: line(|c| c.tokens_without_policy),
             with_policy: line(|c| c.tokens),
+            runtime: line(|c| c.runtime_count),
             markers,
             caption_y: format!("{:.1}", H - 12.0),
             calls: calls.len(),

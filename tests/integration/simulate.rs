@@ -169,6 +169,25 @@ fn a_transcript_that_ends_without_an_answer_replays_the_call_it_waits_for() {
 }
 
 #[test]
+fn the_chart_draws_a_summarization_on_its_trigger_line_in_the_runtimes_count() {
+    // Deep Agents compares characters / 3.3 with its trigger: drawn in ctxc's tokens, the bundled
+    // example's summarizations sat at about half the trigger line.
+    let html =
+        common::ctxc(&["simulate", "examples/agents/deepagents", "--workload", "examples/workloads/long-chat.toml", "--format", "html"]);
+    let page = String::from_utf8_lossy(&html.stdout);
+    let attr = |tag: &str, name: &str| -> f64 {
+        let from = tag.find(&format!(" {name}=\"")).expect(name) + name.len() + 3;
+        tag[from..].split('"').next().and_then(|v| v.parse().ok()).expect("a number")
+    };
+    let trigger = page.split("<line ").find(|t| t.contains("#d68910")).map(|t| attr(t, "y1")).expect("a trigger line");
+    let fired: Vec<f64> = page.split("<circle ").skip(1).filter(|t| t.contains(r#"r="5""#)).map(|t| attr(t, "cy")).collect();
+    assert!(!fired.is_empty(), "the example summarizes");
+    // SVG's y grows downwards: at or above the line, within a line's width.
+    assert!(fired.iter().all(|&y| y <= trigger + 1.0), "trigger at y {trigger}, summarizations at {fired:?}");
+    assert!(page.contains("orange: the runtime's count, which the trigger compares; blue: ctxc's count"));
+}
+
+#[test]
 fn the_cli_prints_the_table_json_and_html_and_refuses_bad_input() {
     let ok = common::ctxc(&[
         "simulate",
