@@ -125,7 +125,7 @@ impl FileKind {
     pub fn of(rel: &str) -> Option<FileKind> {
         let name = rel.rsplit('/').next().unwrap_or(rel);
         let dir = &rel[..rel.len() - name.len()];
-        let under = |folder: &str| dir.starts_with(folder) || dir.contains(&format!("/{folder}"));
+        let under = |folder: &str| folder_in(dir, folder).is_some();
         let kind = if name.eq_ignore_ascii_case(SKILL_FILE) {
             FileKind::Skill
         } else if MEMORY_FILES.contains(&name) {
@@ -291,11 +291,14 @@ impl FileKind {
 /// Whether a folder (`/`-terminated, relative to the root) holds Cline rules: `.clinerules/` or
 /// `.cline/rules/` at the root or below, but not their `workflows/` and `hooks/` folders.
 fn is_cline_rule_dir(dir: &str) -> bool {
-    let inside = [".clinerules/", ".cline/rules/"].iter().find_map(|folder| {
-        let at = if dir.starts_with(folder) { Some(0) } else { dir.find(&format!("/{folder}")).map(|i| i + 1) }?;
-        Some(&dir[at + folder.len()..])
-    });
+    let inside = [".clinerules/", ".cline/rules/"].iter().find_map(|folder| Some(&dir[folder_in(dir, folder)? + folder.len()..]));
     inside.is_some_and(|rest| !rest.starts_with("workflows/") && !rest.starts_with("hooks/"))
+}
+
+/// Where the first `folder` (`/`-terminated) that is whole folders of `dir` starts: at the root
+/// or after a `/` (`x.clinerules/` holds no `.clinerules/`). No allocation: it runs per file.
+fn folder_in(dir: &str, folder: &str) -> Option<usize> {
+    dir.match_indices(folder).map(|(i, _)| i).find(|&i| i == 0 || dir.as_bytes()[i - 1] == b'/')
 }
 
 /// One agent file with its frontmatter parsed (Markdown kinds; a JSON file has none, and its
@@ -995,6 +998,27 @@ mod tests {
             if !rel.starts_with("web/") {
                 assert_eq!(opencode.kind_at("project", rel).map(|s| s.kind.as_str()), kind.map(FileKind::id), "{rel}");
             }
+        }
+    }
+
+    #[test]
+    fn cline_and_claude_folders_are_whole_folders_and_their_exclusions_hold() {
+        for (rel, kind) in [
+            (".clinerules/style.md", Some(FileKind::ClineRule)),
+            ("web/.clinerules/style.md", Some(FileKind::ClineRule)),
+            (".cline/rules/x.md", Some(FileKind::ClineRule)),
+            (".clinerules", Some(FileKind::ClineRule)),
+            // Cline's workflows and hooks are not rules.
+            (".clinerules/workflows/x.md", None),
+            (".clinerules/hooks/x.md", None),
+            ("web/.cline/rules/workflows/x.md", None),
+            // A folder whose name only ends so is another folder.
+            ("x.clinerules/style.md", None),
+            ("my.claude/agents/a.md", None),
+            (".claude/output-styles/x.md", Some(FileKind::ClaudeOutputStyle)),
+            ("app/.claude/agents/a.md", Some(FileKind::ClaudeAgent)),
+        ] {
+            assert_eq!(FileKind::of(rel), kind, "{rel}");
         }
     }
 
