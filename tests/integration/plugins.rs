@@ -231,19 +231,8 @@ fn a_skills_component_path_names_skill_folders_not_every_markdown_file() {
 
 /// `ctxc` run in `dir` (`stdin`: the text it reads), its concise findings in `file`.
 fn concise_in(dir: &Path, args: &[&str], stdin: Option<&str>, file: &str) -> Vec<String> {
-    use std::io::Write;
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_ctxc"))
-        .args(args)
-        .args(["--format", "concise"])
-        .current_dir(dir)
-        .env("NO_COLOR", "1")
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("ctxc runs");
-    child.stdin.take().expect("stdin").write_all(stdin.unwrap_or("").as_bytes()).expect("write stdin");
-    let out = child.wait_with_output().expect("ctxc ends");
+    let args: Vec<&str> = args.iter().copied().chain(["--format", "concise"]).collect();
+    let out = common::ctxc_with_stdin(dir, &args, stdin.unwrap_or(""));
     let prefix = format!("{file}:");
     String::from_utf8_lossy(&out.stdout).lines().filter(|l| l.starts_with(&prefix)).map(str::to_string).collect()
 }
