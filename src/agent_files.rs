@@ -15,7 +15,7 @@ use crate::codes::Code;
 use crate::diagnostic::{Diagnostic, Sources};
 use crate::hosts::{self, FileSpec, Format, Host};
 use crate::memo::{Cache, Kind, SharedText};
-use crate::project::{ProjectRoot, ReadError};
+use crate::project::{ProjectRoot, ReadError, SourceFile};
 use crate::yaml::{self, Frontmatter, FrontmatterError};
 
 /// File names zero-config linting picks up as skills and memory files.
@@ -120,11 +120,12 @@ impl FileKind {
 
     /// The kind of a file by its path relative to the project root (`/`-separated), or `None`
     /// for a file no agent product reads. Tool definitions have no fixed name: a JSON file is
-    /// one only when named on the command line ([`FileKind::of_named`]).
+    /// one only when named on the command line ([`Named`]), and a plugin's files are found by
+    /// where the plugin keeps them ([`Plugin::kind_of`]).
     pub fn of(rel: &str) -> Option<FileKind> {
         let name = rel.rsplit('/').next().unwrap_or(rel);
         let dir = &rel[..rel.len() - name.len()];
-        let under = |folder: &str| dir.starts_with(folder) || dir.contains(&format!("/{folder}"));
+        let under = |folder: &str| folder_in(dir, folder).is_some();
         let kind = if name.eq_ignore_ascii_case(SKILL_FILE) {
             FileKind::Skill
         } else if MEMORY_FILES.contains(&name) {
@@ -181,12 +182,6 @@ impl FileKind {
             return None;
         };
         Some(kind)
-    }
-
-    /// The kind of a file named on the command line: as [`FileKind::of`], and any other JSON
-    /// file is read as tool definitions.
-    pub fn of_named(rel: &str) -> Option<FileKind> {
-        FileKind::of(rel).or_else(|| rel.ends_with(".json").then_some(FileKind::ToolDefinitions))
     }
 
     /// What the kind is called in messages and docs.
@@ -296,11 +291,14 @@ impl FileKind {
 /// Whether a folder (`/`-terminated, relative to the root) holds Cline rules: `.clinerules/` or
 /// `.cline/rules/` at the root or below, but not their `workflows/` and `hooks/` folders.
 fn is_cline_rule_dir(dir: &str) -> bool {
-    let inside = [".clinerules/", ".cline/rules/"].iter().find_map(|folder| {
-        let at = if dir.starts_with(folder) { Some(0) } else { dir.find(&format!("/{folder}")).map(|i| i + 1) }?;
-        Some(&dir[at + folder.len()..])
-    });
+    let inside = [".clinerules/", ".cline/rules/"].iter().find_map(|folder| Some(&dir[folder_in(dir, folder)? + folder.len()..]));
     inside.is_some_and(|rest| !rest.starts_with("workflows/") && !rest.starts_with("hooks/"))
+}
+
+/// Where the first `folder` (`/`-terminated) that is whole folders of `dir` starts: at the root
+/// or after a `/` (`x.clinerules/` holds no `.clinerules/`). No allocation: it runs per file.
+fn folder_in(dir: &str, folder: &str) -> Option<usize> {
+    dir.match_indices(folder).map(|(i, _)| i).find(|&i| i == 0 || dir.as_bytes()[i - 1] == b'/')
 }
 
 /// One agent file with its frontmatter parsed (Markdown kinds; a JSON file has none, and its
@@ -324,6 +322,14 @@ pub struct Doc {
 /// A JSON file's value, or where and why it does not parse (a byte offset into the text).
 pub type ParsedJson = Arc<Result<Value, (usize, String)>>;
 
+/// A text parsed as JSON, memoized by content in `cache` (what [`Doc::json`] returns for it).
+fn parse_json(cache: &Cache, text: &SharedText) -> ParsedJson {
+    cache.get_or_insert(Kind::Json, text.hash(), || {
+        let text: &str = text;
+        Arc::new(serde_json::from_str::<Value>(text).map_err(|e| (crate::diagnostic::offset_of(text, e.line(), e.column()), e.to_string())))
+    })
+}
+
 impl Doc {
     pub fn new(kind: FileKind, file: String, rel: String, text: SharedText, cache: &Arc<Cache>) -> Doc {
         let front = match kind.is_markdown() {
@@ -344,12 +350,7 @@ impl Doc {
 
     /// The file parsed as JSON (memoized by content in its run).
     pub fn json(&self) -> ParsedJson {
-        self.cache.get_or_insert(Kind::Json, self.text.hash(), || {
-            let text: &str = &self.text;
-            Arc::new(
-                serde_json::from_str::<Value>(text).map_err(|e| (crate::diagnostic::offset_of(text, e.line(), e.column()), e.to_string())),
-            )
-        })
+        parse_json(&self.cache, &self.text)
     }
 
     /// The file's name (the last path component).
@@ -480,38 +481,39 @@ impl Plugin {
     }
 }
 
-/// The plugins of a project: the folders holding the host model's plugin marker, and those the
-/// marketplaces (`marketplaces`: their paths) list, each with its name and component paths.
-/// Paths that climb out of the root, and manifests that do not parse, add nothing.
-fn find_plugins(root: &ProjectRoot, markers: &[String], marketplaces: &[String]) -> Plugins {
-    let json = |rel: &str| root.read(rel).ok().and_then(|f| serde_json::from_str::<Value>(&f.text).ok());
-    let strings = |v: &Value| match v {
-        Value::String(s) => vec![s.clone()],
-        Value::Array(items) => items.iter().filter_map(|i| i.as_str().map(str::to_string)).collect(),
-        _ => Vec::new(),
-    };
+/// The fields of a plugin manifest or marketplace entry that name paths of a kind of file
+/// (`agents`, `commands`, `hooks`…: the components of Claude Code's host model), with their
+/// paths: (field, index when the value is an array, path).
+pub fn component_paths(manifest: &Value) -> Vec<(&'static str, Option<usize>, &str)> {
+    let mut out = Vec::new();
+    for key in hosts::claude_code().components("plugin") {
+        match manifest.get(key) {
+            Some(Value::String(s)) => out.push((key, None, s.as_str())),
+            Some(Value::Array(items)) => out.extend(items.iter().enumerate().filter_map(|(i, v)| Some((key, Some(i), v.as_str()?)))),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The plugins of a project from its plugin manifests and marketplaces (`manifests`: each file's
+/// kind, path and text, `None` when it could not be read): the folders holding a manifest, and
+/// those the marketplaces list, each with its name and component paths. Paths that climb out of
+/// the root, and files that do not parse, add nothing (a plugin's folder stays one).
+fn find_plugins(root: &ProjectRoot, mut manifests: Vec<(FileKind, String, Option<SourceFile>)>) -> Plugins {
     let join = |base: &str, path: &str| {
         let joined = if base.is_empty() { path.to_string() } else { format!("{base}/{path}") };
-        root.normalize(&joined).ok().filter(|p| !p.starts_with("..")).map(|p| if p == "." { String::new() } else { p })
+        root.normalize(&joined).ok().filter(|p| !p.starts_with(".."))
     };
-    let fields = hosts::claude_code().components("plugin");
     let mut plugins: HashMap<String, Plugin> = HashMap::new();
-    let mut add = |dir: String, name: Option<String>, manifest: Option<&Value>| {
-        let mut components = BTreeMap::new();
-        for source in manifest.into_iter().filter_map(Value::as_object) {
-            for (key, value) in source.iter().filter(|(key, _)| fields.contains(&key.as_str())) {
-                for path in strings(value) {
-                    if let Some(path) = join(&dir, &path) {
-                        components.insert(path, key.clone());
-                    }
-                }
-            }
-        }
+    let mut add = |dir: String, name: Option<&str>, manifest: &Value| {
+        let components = component_paths(manifest).into_iter().filter_map(|(key, _, path)| Some((join(&dir, path)?, key.to_string())));
         match plugins.get_mut(&dir) {
             Some(known) => known.components.extend(components),
             None => {
+                let components = components.collect();
                 let folder = dir.rsplit('/').next().unwrap_or_default().to_string();
-                let name = name.filter(|n| !n.is_empty()).unwrap_or_else(|| match folder.is_empty() {
+                let name = name.filter(|n| !n.is_empty()).map(str::to_string).unwrap_or_else(|| match folder.is_empty() {
                     true => root.canonical().file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default(),
                     false => folder,
                 });
@@ -519,38 +521,51 @@ fn find_plugins(root: &ProjectRoot, markers: &[String], marketplaces: &[String])
             }
         }
     };
-    for marker in markers {
-        let dir = marker.strip_suffix(plugin_marker()).unwrap_or_default().trim_end_matches('/').to_string();
-        let manifest = json(marker);
-        let name = manifest.as_ref().and_then(|m| m.get("name")?.as_str().map(str::to_string));
-        add(dir, name, manifest.as_ref());
-    }
-    for marketplace in marketplaces {
-        let Some(value) = json(marketplace) else { continue };
+    // Manifests first (their names win over a marketplace entry's), each in path order.
+    manifests.sort_by(|a, b| (a.0, &a.1).cmp(&(b.0, &b.1)));
+    for (kind, rel, file) in &manifests {
+        // Parsed once: the file's `Doc::json` finds it in the cache.
+        let parsed = file.as_ref().map(|f| parse_json(root.cache(), &f.text));
+        let value = parsed.as_deref().and_then(|v| v.as_ref().ok()).unwrap_or(&Value::Null);
+        if *kind == FileKind::ClaudePlugin {
+            let dir = rel.strip_suffix(plugin_marker()).unwrap_or_default().trim_end_matches('/').to_string();
+            add(dir, value.get("name").and_then(Value::as_str), value);
+            continue;
+        }
         let plugin_root = value.pointer("/metadata/pluginRoot").and_then(Value::as_str).unwrap_or("");
         for entry in value.get("plugins").and_then(Value::as_array).into_iter().flatten() {
             let Some(source) = entry.get("source").and_then(Value::as_str) else { continue };
-            let Some(dir) = marketplace_source(marketplace, plugin_root, source).and_then(|s| join("", &s)) else { continue };
-            let name = entry.get("name").and_then(Value::as_str).map(str::to_string);
-            add(dir, name, Some(entry));
+            let Some(dir) = marketplace_source(rel, plugin_root, source).and_then(|s| join("", &s)) else { continue };
+            add(dir, entry.get("name").and_then(Value::as_str), entry);
         }
     }
-    Plugins(plugins.into_iter().map(|(rel, p)| (rel, Arc::new(p))).collect())
+    let read = manifests.into_iter().filter_map(|(_, rel, file)| Some((rel, file?))).collect();
+    Plugins { by_dir: plugins.into_iter().map(|(rel, p)| (rel, Arc::new(p))).collect(), read }
 }
 
-/// The plugins of a project by folder.
-struct Plugins(HashMap<String, Arc<Plugin>>);
+/// The plugins of a project by folder, and the manifests read to find them (the walk takes their
+/// texts from here, so each is read once).
+#[derive(Default)]
+struct Plugins {
+    by_dir: HashMap<String, Arc<Plugin>>,
+    read: HashMap<String, SourceFile>,
+}
 
 impl Plugins {
     /// The innermost plugin holding `rel`: its folders looked up from the deepest, so the work
     /// grows with the path's depth, not with the number of plugins.
     fn owner(&self, rel: &str) -> Option<&Arc<Plugin>> {
-        ancestors(rel).find_map(|dir| self.0.get(dir))
+        ancestors(rel).find_map(|dir| self.by_dir.get(dir))
     }
 
     /// The plugin `rel` is a component of, when it is one of kind `kind`.
     fn of(&self, rel: &str, kind: FileKind) -> Option<Arc<Plugin>> {
         self.owner(rel).filter(|p| p.kind_of(rel) == Some(kind)).cloned()
+    }
+
+    /// The kind of `rel` when it is where a plugin holding it keeps files of that kind.
+    fn kind_of(&self, rel: &str) -> Option<FileKind> {
+        self.owner(rel)?.kind_of(rel)
     }
 }
 
@@ -561,7 +576,15 @@ fn ancestors(rel: &str) -> impl Iterator<Item = &str> {
 
 /// Where a plugin's manifest is, inside its folder (the host model's plugin marker).
 fn plugin_marker() -> &'static str {
-    hosts::claude_code().roots.get("plugin").and_then(|r| r.marker.as_deref()).unwrap_or(".claude-plugin/plugin.json")
+    let marker = hosts::claude_code().roots.get("plugin").and_then(|r| r.marker.as_deref());
+    marker.expect("data/hosts/claude-code.toml names the plugin marker") // ok: embedded, tested (`the_plugin_files_are_the_host_models`)
+}
+
+/// Where a marketplace is, inside the folder it lists plugins of (the host model's path of it).
+fn marketplace_file() -> &'static str {
+    let spec = FileKind::ClaudeMarketplace.spec_of("claude-code");
+    let glob = spec.paths.iter().find(|p| p.root == "project").map(|p| p.glob.as_str());
+    glob.expect("data/hosts/claude-code.toml places the marketplace") // ok: embedded, tested (`the_plugin_files_are_the_host_models`)
 }
 
 /// The folder a marketplace entry's relative `source` names, relative to the project root (not
@@ -720,17 +743,20 @@ fn skip_dir(entry: &walkdir::DirEntry) -> bool {
     entry.depth() > 0 && entry.file_type().is_dir() && matches!(name.as_ref(), ".git" | "node_modules" | "target")
 }
 
-/// Walks `root` for every agent file ([`FileKind::of`]), or reads only `only` (a path relative
-/// to the root, of the kind given). Symbolic links are followed only when they lead to a file
+/// Walks `root` for every agent file ([`FileKind::of`], and the files of the Claude Code plugins
+/// in it), or reads only `only` (a file named alone). Symbolic links are followed only when they lead to a file
 /// inside the root; a file reached twice (e.g. CLAUDE.md linking to AGENTS.md) is linted once,
 /// under its own name. Files whose canonical path is in `seen` (read by an agent) are skipped.
-pub fn discover(root: &ProjectRoot, only: Option<(&str, FileKind)>, mut seen: BTreeSet<std::path::PathBuf>) -> Found {
+pub fn discover(root: &ProjectRoot, only: Option<Named>, mut seen: BTreeSet<std::path::PathBuf>) -> Found {
     let mut found = Found::default();
     let mut candidates: Vec<(String, FileKind, bool)> = Vec::new();
     // Files a plugin may hold under a name no other product reads (`agents/x.md`, `hooks/hooks.json`).
     let mut loose: Vec<(String, bool)> = Vec::new();
-    match only {
-        Some((rel, kind)) => candidates.push((rel.to_string(), kind, false)),
+    let mut plugins = match only {
+        Some(named) => {
+            candidates.push((named.rel, named.kind, false));
+            named.plugins
+        }
         None => {
             let base = root.display();
             let walk = walkdir::WalkDir::new(base).follow_links(false).sort_by_file_name().into_iter().filter_entry(|e| !skip_dir(e));
@@ -757,10 +783,11 @@ pub fn discover(root: &ProjectRoot, only: Option<(&str, FileKind)>, mut seen: BT
                     (None, _) => {}
                 }
             }
+            walked_plugins(root, &candidates)
         }
-    }
-    let plugins = plugins_of(root, only, &candidates);
-    candidates.extend(loose.into_iter().filter_map(|(rel, link)| Some((rel.clone(), plugins.owner(&rel)?.kind_of(&rel)?, link))));
+    };
+    candidates.extend(loose.into_iter().filter_map(|(rel, link)| Some((rel.clone(), plugins.kind_of(&rel)?, link))));
+    let mut read = std::mem::take(&mut plugins.read);
     // Regular files first, so a link to a file already read is the one skipped.
     candidates.sort_by(|a, b| a.2.cmp(&b.2).then_with(|| a.0.cmp(&b.0)));
     for (rel, kind, is_link) in candidates {
@@ -770,7 +797,7 @@ pub fn discover(root: &ProjectRoot, only: Option<(&str, FileKind)>, mut seen: BT
                 continue;
             }
         }
-        let file = match root.read(&rel) {
+        let file = match read.remove(&rel).map_or_else(|| root.read(&rel), Ok) {
             Ok(file) => file,
             Err(e @ ReadError::Escapes(_)) if is_link => {
                 let message = format!("{} (a link leading out of the directory is not followed)", e.message());
@@ -803,21 +830,75 @@ pub fn discover(root: &ProjectRoot, only: Option<(&str, FileKind)>, mut seen: BT
     found
 }
 
-/// The plugins the files belong to: from the markers and marketplaces a walk found, or, for one
-/// file, from its folders (the innermost holding a plugin marker).
-fn plugins_of(root: &ProjectRoot, only: Option<(&str, FileKind)>, candidates: &[(String, FileKind, bool)]) -> Plugins {
-    let (markers, marketplaces): (Vec<String>, Vec<String>) = match only {
-        Some((rel, _)) => {
-            let marker = |dir: &str| if dir.is_empty() { plugin_marker().to_string() } else { format!("{dir}/{}", plugin_marker()) };
-            let found = ancestors(rel).map(marker).find(|m| root.resolve(m).is_ok_and(|p| p.is_file()));
-            (found.into_iter().collect(), Vec::new())
+/// The plugins of the files a walk found: the folders of its plugin manifests and those its
+/// marketplaces list (links aside: a link's target is read under its own name).
+fn walked_plugins(root: &ProjectRoot, candidates: &[(String, FileKind, bool)]) -> Plugins {
+    let manifests = candidates
+        .iter()
+        .filter(|(_, kind, link)| matches!(kind, FileKind::ClaudePlugin | FileKind::ClaudeMarketplace) && !link)
+        .map(|(rel, kind, _)| (*kind, rel.clone(), root.read(rel).ok()))
+        .collect();
+    find_plugins(root, manifests)
+}
+
+/// A file named alone (`ctxc check FILE`, or a text given as `--stdin-filename FILE`) with its
+/// kind as a walk of the root finds it: by its path, else by where the Claude Code plugin holding
+/// it keeps files of that kind; any other JSON file named alone is read as tool definitions.
+pub struct Named {
+    /// Path relative to the root.
+    pub rel: String,
+    pub kind: FileKind,
+    /// The plugins of the folders holding it.
+    plugins: Plugins,
+}
+
+impl Named {
+    /// The file at `rel` under `root` (`text`: its text when it is given rather than read), or
+    /// `None` when it is no agent file ctxc knows. The plugins are those whose manifest or
+    /// marketplace is in one of its folders, each manifest read once.
+    pub fn find(root: &ProjectRoot, rel: &str, text: Option<&str>) -> Option<Named> {
+        let mut manifests = Vec::new();
+        for dir in ancestors(rel) {
+            for (kind, name) in [(FileKind::ClaudePlugin, plugin_marker()), (FileKind::ClaudeMarketplace, marketplace_file())] {
+                let path = if dir.is_empty() { name.to_string() } else { format!("{dir}/{name}") };
+                let read = match text.filter(|_| path == rel) {
+                    Some(text) => Ok(SourceFile { display: root.display_path(rel), rel: path.clone(), text: SharedText::new(text) }),
+                    None => root.read(&path),
+                };
+                let file = match read {
+                    Ok(file) => Some(file),
+                    Err(ReadError::Missing(_) | ReadError::NotAFile(_) | ReadError::Escapes(_)) => continue,
+                    // There, but unreadable: its folder is a plugin all the same.
+                    Err(_) => None,
+                };
+                manifests.push((kind, path, file));
+            }
         }
-        None => {
-            let of = |kind| candidates.iter().filter(move |c| c.1 == kind && !c.2).map(|c| c.0.clone());
-            (of(FileKind::ClaudePlugin).collect(), of(FileKind::ClaudeMarketplace).collect())
-        }
+        let plugins = find_plugins(root, manifests);
+        let kind =
+            FileKind::of(rel).or_else(|| plugins.kind_of(rel)).or_else(|| rel.ends_with(".json").then_some(FileKind::ToolDefinitions))?;
+        Some(Named { rel: rel.to_string(), kind, plugins })
+    }
+}
+
+/// The folder to check a file named on the command line from, and the file's path there: the
+/// outermost folder above it holding a Claude Code plugin manifest or marketplace (no higher
+/// than a search for its agent climbs, [`crate::project::levels_up_within_project`], nor above
+/// the path as written), so that the file is read as a check of that folder reads it; else the
+/// file's own folder.
+pub fn checked_from(file: &std::path::Path) -> (std::path::PathBuf, String) {
+    use std::path::Path;
+    let parent = file.parent().unwrap_or(Path::new(""));
+    let levels = crate::project::levels_up_within_project(if parent.as_os_str().is_empty() { Path::new(".") } else { parent });
+    let holds = |dir: &Path| {
+        let dir = if dir.as_os_str().is_empty() { Path::new(".") } else { dir };
+        [plugin_marker(), marketplace_file()].iter().any(|m| dir.join(m).is_file())
     };
-    find_plugins(root, &markers, &marketplaces)
+    let dirs = parent.ancestors().take(levels + 1).take_while(|d| !d.ends_with(".."));
+    let dir = dirs.filter(|d| holds(d)).last().unwrap_or(parent);
+    let rel = file.strip_prefix(dir).unwrap_or(file).to_string_lossy().replace('\\', "/");
+    let dir = if dir.as_os_str().is_empty() { Path::new(".") } else { dir };
+    (dir.to_path_buf(), rel)
 }
 
 /// The problem for a part of the tree a walk could not read, at the deepest path it names.
@@ -832,12 +913,11 @@ fn walk_error(root: &ProjectRoot, base: &std::path::Path, e: &walkdir::Error) ->
 }
 
 /// One file whose text is given rather than read (`ctxc check -` reads it from stdin), as if
-/// found at `rel` under the root.
-pub fn given(root: &ProjectRoot, rel: &str, kind: FileKind, text: &str) -> Found {
+/// found at its path under the root.
+pub fn given(root: &ProjectRoot, named: Named, text: &str) -> Found {
     let mut found = Found::default();
-    let plugins = plugins_of(root, Some((rel, kind)), &[]);
-    let plugin = plugins.of(rel, kind);
-    found.add(root, kind, rel.to_string(), SharedText::new(text), plugin);
+    let plugin = named.plugins.of(&named.rel, named.kind);
+    found.add(root, named.kind, named.rel, SharedText::new(text), plugin);
     found
 }
 
@@ -922,6 +1002,27 @@ mod tests {
     }
 
     #[test]
+    fn cline_and_claude_folders_are_whole_folders_and_their_exclusions_hold() {
+        for (rel, kind) in [
+            (".clinerules/style.md", Some(FileKind::ClineRule)),
+            ("web/.clinerules/style.md", Some(FileKind::ClineRule)),
+            (".cline/rules/x.md", Some(FileKind::ClineRule)),
+            (".clinerules", Some(FileKind::ClineRule)),
+            // Cline's workflows and hooks are not rules.
+            (".clinerules/workflows/x.md", None),
+            (".clinerules/hooks/x.md", None),
+            ("web/.cline/rules/workflows/x.md", None),
+            // A folder whose name only ends so is another folder.
+            ("x.clinerules/style.md", None),
+            ("my.claude/agents/a.md", None),
+            (".claude/output-styles/x.md", Some(FileKind::ClaudeOutputStyle)),
+            ("app/.claude/agents/a.md", Some(FileKind::ClaudeAgent)),
+        ] {
+            assert_eq!(FileKind::of(rel), kind, "{rel}");
+        }
+    }
+
+    #[test]
     fn windsurf_rules_are_found_where_its_model_says() {
         let windsurf = crate::hosts::host("windsurf").expect("embedded");
         for (rel, kind) in [
@@ -935,6 +1036,34 @@ mod tests {
         // Windsurf reads the folder's own files, not its subfolders' (the model's globs let `*`
         // cross `/`, as every host file's do).
         assert_eq!(FileKind::of(".windsurf/rules/nested/deep.md"), None);
+    }
+
+    #[test]
+    fn the_plugin_files_are_the_host_models() {
+        assert_eq!(FileKind::of(plugin_marker()), Some(FileKind::ClaudePlugin));
+        assert_eq!(FileKind::of(marketplace_file()), Some(FileKind::ClaudeMarketplace));
+    }
+
+    /// Finding the plugins parses each manifest once, into the run's cache, where the manifest's
+    /// own `Doc::json` finds it.
+    #[test]
+    fn plugin_manifests_are_parsed_once_into_the_cache() {
+        let project = tempfile::tempdir().expect("tempdir");
+        let manifest = "{\"name\": \"plug\", \"agents\": \"./team\"}\n";
+        std::fs::create_dir_all(project.path().join("plug/.claude-plugin")).expect("mkdir");
+        std::fs::create_dir_all(project.path().join("plug/team")).expect("mkdir");
+        std::fs::write(project.path().join("plug/.claude-plugin/plugin.json"), manifest).expect("write");
+        std::fs::write(project.path().join("plug/team/a.md"), "---\nname: a\n---\nA.\n").expect("write");
+        for alone in [false, true] {
+            // A root of its own: a cache of its own.
+            let root = ProjectRoot::new(project.path()).expect("root");
+            let only = alone.then(|| Named::find(&root, "plug/team/a.md", None)).flatten();
+            let found = discover(&root, only, BTreeSet::new());
+            let parsed: Option<ParsedJson> = root.cache().get(Kind::Json, crate::memo::content_hash(manifest));
+            assert!(parsed.is_some_and(|p| p.is_ok()), "the manifest was parsed into the cache");
+            let agent = found.files.iter().find(|d| d.rel == "plug/team/a.md").expect("the plugin's agent is found");
+            assert_eq!((agent.kind, agent.plugin.as_ref().map(|p| p.name.as_str())), (FileKind::ClaudeAgent, Some("plug")));
+        }
     }
 
     #[cfg(unix)]

@@ -73,12 +73,6 @@ pub struct Root {
     pub source: String,
     /// The file (relative to the folder) that makes a folder this root.
     pub marker: Option<String>,
-    /// A file kind whose entries name folders that are this root.
-    pub listed_by: Option<String>,
-    /// The field of the marker file holding the root's name.
-    pub name_field: Option<String>,
-    /// How the names a root holds are qualified: `{root}` its name, `{name}` the item's.
-    pub namespace: Option<String>,
 }
 
 /// A variable the host sets.

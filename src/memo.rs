@@ -235,9 +235,11 @@ pub enum Kind {
     Json,
     /// Where every value of a JSON text is written (key: the text).
     JsonIndex,
+    /// A TOML agent file parsed for linting, the places of its keys kept (key: the file's text).
+    Toml,
 }
 
-const KINDS: usize = Kind::JsonIndex as usize + 1;
+const KINDS: usize = Kind::Toml as usize + 1;
 
 /// The memos of one run, one map per [`Kind`]. A [`crate::Session`] owns one and hands it to
 /// every [`crate::project::ProjectRoot`] it opens, so the stages reach it through the root (or the

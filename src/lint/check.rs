@@ -4,13 +4,14 @@
 //! file under the path that no agent loads (a path with no manifest at all: every one) is linted
 //! zero-config: SKILL.md, memory files and the other kinds of [`crate::agent_files::FileKind`].
 
-use std::path::{Component, Path};
+use std::collections::BTreeSet;
+use std::path::{Component, Path, PathBuf};
 
 use serde::Serialize;
 
 use super::config::{ManifestText, Options, RawLint, Selection};
 use super::{lint, AgentRun, Context};
-use crate::agent_files::{self as files, FileKind, MemoryDoc};
+use crate::agent_files::{self as files, MemoryDoc};
 use crate::codes::Code;
 use crate::diagnostic::{Diagnostic, Severity, Sources};
 use crate::memo::Cache;
@@ -176,8 +177,8 @@ pub fn check_text(path: &Path, text: &str, options: &Options, session: &Session)
             return report;
         }
     };
-    match FileKind::of_named(&rel) {
-        Some(kind) => lint_files(&mut report, &root, files::given(&root, &rel, kind, text), options, session.counter()),
+    match files::Named::find(&root, &rel, Some(text)) {
+        Some(named) => lint_files(&mut report, &root, files::given(&root, named, text), options, session.counter()),
         None => {
             report.nothing_to_lint =
                 Some(format!("nothing to lint: `{rel}` is not an agent file ctxc knows (manifests are checked from disk)"))
@@ -196,14 +197,18 @@ pub fn check(path: &Path, options: &Options, session: &Session) -> CheckReport {
     }
     if path.is_file() {
         let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-        let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-        match FileKind::of_named(&path.to_string_lossy().replace('\\', "/")) {
-            Some(kind) => zero_config(&mut report, dir, Some((&name, kind)), Default::default(), options, session),
-            None if is_manifest_name(&name) => check_agents(&mut report, &[path.to_path_buf()], options, session),
-            None => {
-                report.nothing_to_lint =
-                    Some(format!("nothing to lint: `{}` is not a manifest or an agent file ctxc knows", path.display()))
-            }
+        // From the plugin or marketplace folder holding it, if any, as a check of that folder.
+        let (dir, rel) = files::checked_from(path);
+        match session.project_root(&dir) {
+            Ok(root) => match files::Named::find(&root, &rel, None) {
+                Some(named) => zero_config(&mut report, &root, Some(named), Default::default(), options, session),
+                None if is_manifest_name(&name) => check_agents(&mut report, &[path.to_path_buf()], options, session),
+                None => {
+                    report.nothing_to_lint =
+                        Some(format!("nothing to lint: `{}` is not a manifest or an agent file ctxc knows", path.display()))
+                }
+            },
+            Err(e) => report.usage_error(e.into_diagnostic()),
         }
         report.mask_secrets(session.cache());
         return report;
@@ -213,10 +218,10 @@ pub fn check(path: &Path, options: &Options, session: &Session) -> CheckReport {
             check_agents(&mut report, &manifests, options, session);
             // The agent files no agent loads are linted as files.
             let loaded = report.sources.iter_shared().filter_map(|(p, _)| std::fs::canonicalize(p).ok()).collect();
-            zero_config(&mut report, path, None, loaded, options, session);
+            zero_config_in(&mut report, path, loaded, options, session);
             report.zero_config = false;
         }
-        Err(_) if path.is_dir() => zero_config(&mut report, path, None, Default::default(), options, session),
+        Err(_) if path.is_dir() => zero_config_in(&mut report, path, Default::default(), options, session),
         Err(d) => report.usage_error(d),
     }
     if report.agents.is_empty() && report.files.is_empty() && !report.unloadable {
@@ -335,21 +340,27 @@ fn check_agent(report: &mut CheckReport, manifest: &Path, options: &Options, ses
     report.agents.push(summary);
 }
 
+/// Lints the agent files of the folder `dir` no agent loads (`loaded`: the files agents read).
+fn zero_config_in(report: &mut CheckReport, dir: &Path, loaded: BTreeSet<PathBuf>, options: &Options, session: &Session) {
+    match session.project_root(dir) {
+        Ok(root) => zero_config(report, &root, None, loaded, options, session),
+        Err(e) => report.usage_error(e.into_diagnostic()),
+    }
+}
+
+/// Lints the agent files under `root` (or only the file `only`) no agent loads.
 fn zero_config(
     report: &mut CheckReport,
-    dir: &Path,
-    only: Option<(&str, FileKind)>,
-    loaded: std::collections::BTreeSet<std::path::PathBuf>,
+    root: &ProjectRoot,
+    only: Option<files::Named>,
+    loaded: BTreeSet<PathBuf>,
     options: &Options,
     session: &Session,
 ) {
     report.zero_config = true;
-    session.timed(Stage::Files, || match session.project_root(dir) {
-        Ok(root) => {
-            let found = files::discover(&root, only, loaded);
-            lint_files(report, &root, found, options, session.counter())
-        }
-        Err(e) => report.usage_error(e.into_diagnostic()),
+    session.timed(Stage::Files, || {
+        let found = files::discover(root, only, loaded);
+        lint_files(report, root, found, options, session.counter())
     })
 }
 

@@ -123,6 +123,22 @@ pub fn ctxc(args: &[&str]) -> std::process::Output {
         .expect("ctxc runs")
 }
 
+/// Runs ctxc in `dir`, colour off, with `stdin` as its standard input.
+pub fn ctxc_with_stdin(dir: &std::path::Path, args: &[&str], stdin: &str) -> std::process::Output {
+    use std::io::Write;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_ctxc"))
+        .args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("ctxc runs");
+    child.stdin.take().expect("stdin").write_all(stdin.as_bytes()).expect("write stdin");
+    child.wait_with_output().expect("ctxc ends")
+}
+
 /// The exit status of a child expected to end by itself within `timeout`; otherwise it is
 /// killed and the test fails with `what` ("ctxc lsp after `exit`").
 pub fn exit_within(child: &mut std::process::Child, timeout: std::time::Duration, what: &str) -> std::process::ExitStatus {

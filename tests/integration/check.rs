@@ -626,20 +626,7 @@ fn baseline_entries_hide_only_their_own_finding_and_never_a_secret() {
 
 #[test]
 fn stdin_is_checked_as_the_file_it_names() {
-    let run = |args: &[&str], text: &str| {
-        use std::io::Write;
-        let mut child = Command::new(env!("CARGO_BIN_EXE_ctxc"))
-            .args(args)
-            .current_dir(repo())
-            .env("NO_COLOR", "1")
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .expect("ctxc runs");
-        child.stdin.take().expect("stdin").write_all(text.as_bytes()).expect("write stdin");
-        child.wait_with_output().expect("ctxc ends")
-    };
+    let run = |args: &[&str], text: &str| common::ctxc_with_stdin(repo(), args, text);
     let text = "---\nname: Notes\ndescription: Take meeting notes and file them in the wiki.\n---\nBody.\n";
     let out = run(&["check", "-", "--stdin-filename", "skills/notes/SKILL.md", "--format", "concise", "--select", "SKILL004"], text);
     assert_eq!(

@@ -228,3 +228,48 @@ fn a_skills_component_path_names_skill_folders_not_every_markdown_file() {
     let report = check(project.path(), &Options::default());
     assert_eq!(codes(&report), Vec::<String>::new(), "{report:?}");
 }
+
+/// `ctxc` run in `dir` (`stdin`: the text it reads), its concise findings in `file`.
+fn concise_in(dir: &Path, args: &[&str], stdin: Option<&str>, file: &str) -> Vec<String> {
+    let args: Vec<&str> = args.iter().copied().chain(["--format", "concise"]).collect();
+    let out = common::ctxc_with_stdin(dir, &args, stdin.unwrap_or(""));
+    let prefix = format!("{file}:");
+    String::from_utf8_lossy(&out.stdout).lines().filter(|l| l.starts_with(&prefix)).map(str::to_string).collect()
+}
+
+/// A plugin's hooks, agents and commands checked alone (named on the command line, or given on
+/// stdin under their name) get the findings a check of the whole tree gives them: their plugin is
+/// found from the file's folders, whether its manifest or a marketplace makes it one.
+#[test]
+fn a_plugin_file_checked_alone_gets_the_findings_of_the_tree() {
+    // Names and descriptions that differ, so that no finding compares files (CLAUDE019,
+    // INSTR005, CLAUDE026's grouping).
+    let bad_agent = |name: &str| format!("---\nname: Bad {name}\ndescription: Reviews {name}. Use after edits.\n---\nReview.\n");
+    let (x, a, y) = (bad_agent("X"), bad_agent("A"), bad_agent("Y"));
+    let bad_hooks = "{\"hooks\": {\"preToolUse\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"./x.sh\"}]}]}}\n";
+    let bad_command = |key: &str| format!("---\n{key}: [x]\n---\nGo $1.\n");
+    let (go, run) = (bad_command("args"), bad_command("params"));
+    let files = [
+        // `./team` is there, `./cmd/gone.md` is not (CLAUDE059), from the plugin's folder.
+        ("plug/.claude-plugin/plugin.json", "{\"name\": \"plug\", \"agents\": \"./team\", \"commands\": [\"./cmd/gone.md\"]}\n"),
+        ("plug/hooks/hooks.json", bad_hooks),
+        ("plug/agents/x.md", &x),
+        ("plug/team/a.md", &a),
+        ("plug/commands/go.md", &go),
+        (
+            ".claude-plugin/marketplace.json",
+            "{\"name\": \"m\", \"owner\": {\"name\": \"o\"}, \"plugins\": [{\"name\": \"listed\", \"source\": \"./plugins/listed\"}]}\n",
+        ),
+        ("plugins/listed/agents/y.md", &y),
+        ("plugins/listed/hooks/hooks.json", bad_hooks),
+        ("plugins/listed/commands/go.md", &run),
+    ];
+    let project = common::project(&files);
+    let p = project.path();
+    for (file, text) in files {
+        let tree = concise_in(p, &["check", "."], None, file);
+        assert!(!tree.is_empty() || file.ends_with("marketplace.json"), "{file}: the tree check finds nothing");
+        assert_eq!(concise_in(p, &["check", file], None, file), tree, "{file} named alone");
+        assert_eq!(concise_in(p, &["check", "-", "--stdin-filename", file], Some(text), file), tree, "{file} on stdin");
+    }
+}

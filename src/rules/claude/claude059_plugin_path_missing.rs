@@ -1,10 +1,10 @@
 //! CLAUDE059: a plugin component path that names nothing in the plugin.
 
 use crate::agent_files::FileKind;
-use crate::project::ReadError;
 use crate::rules::claude::component_paths;
 use crate::rules::json_span::{at_value, json_docs};
 use crate::rules::prelude::*;
+use crate::rules::refs::{self, Resolved};
 
 pub const RULE: Definition = Definition {
     severity: Severity::Error,
@@ -29,14 +29,10 @@ pub const RULE: Definition = Definition {
 fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
     for (doc, json) in json_docs(cx, &[FileKind::ClaudePlugin]) {
-        let Ok(value) = &*json else { continue };
-        let plugin = doc.rel.trim_end_matches("plugin.json").trim_end_matches('/').trim_end_matches(".claude-plugin");
+        let (Ok(value), Some(plugin)) = (&*json, &doc.plugin) else { continue };
         for (key, path, steps) in component_paths(value) {
             let Some(inner) = path.strip_prefix("./").filter(|p| !p.split('/').any(|part| part == "..")) else { continue };
-            let Ok(rel) = cx.root.normalize(&format!("{plugin}{inner}")) else { continue };
-            if !matches!(cx.root.resolve(&rel), Err(ReadError::Missing(_))) {
-                continue;
-            }
+            let Resolved::Missing(rel) = refs::resolve(cx, &plugin.rel, inner) else { continue };
             let d = Diagnostic::finding(format!("`{key}` path `{path}` names nothing: `{rel}` does not exist"))
                 .help("point it at the plugin's file or folder (paths are relative to the folder holding `.claude-plugin/`), or remove it");
             findings.push(at_value(d, doc, &steps));

@@ -12,7 +12,7 @@ use regex::Regex;
 
 use serde_json::Value;
 
-use crate::agent_files::{Doc, FileKind, ParsedJson};
+use crate::agent_files::{self, Doc, FileKind, ParsedJson};
 use crate::diagnostic::{Diagnostic, Edit, Fix};
 use crate::hosts;
 use crate::rules::frontmatter::{raw_front, unquote};
@@ -87,23 +87,11 @@ pub fn read_fields(kind: FileKind) -> Vec<&'static str> {
     kind.spec_of("claude-code").read_fields().collect()
 }
 
-/// The component paths of a plugin manifest (`agents`, `commands`, `hooks`…, the fields of
-/// Claude Code's host model): (field, path, where it is written).
+/// The component paths of a plugin manifest ([`agent_files::component_paths`]) with where each
+/// is written: (field, path, steps to its value).
 pub fn component_paths(manifest: &Value) -> Vec<(&'static str, &str, Vec<Step<'static>>)> {
-    let mut out = Vec::new();
-    for key in hosts::claude_code().components("plugin") {
-        let paths: Vec<(Option<usize>, &str)> = match manifest.get(key) {
-            Some(Value::String(s)) => vec![(None, s.as_str())],
-            Some(Value::Array(items)) => items.iter().enumerate().filter_map(|(i, v)| Some((Some(i), v.as_str()?))).collect(),
-            _ => continue,
-        };
-        for (i, path) in paths {
-            let mut steps = vec![Step::Key(key)];
-            steps.extend(i.map(Step::Index));
-            out.push((key, path, steps));
-        }
-    }
-    out
+    let place = |key, index: Option<usize>| std::iter::once(Step::Key(key)).chain(index.map(Step::Index)).collect();
+    agent_files::component_paths(manifest).into_iter().map(|(key, index, path)| (key, path, place(key, index))).collect()
 }
 
 /// What the family covers, in one line, for `docs/rules.md`.

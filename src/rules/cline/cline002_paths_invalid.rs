@@ -1,9 +1,7 @@
 //! CLINE002: a Cline rule's `paths` that is not a list of globs Cline can match.
 
-use serde_json::Value;
-
 use crate::rules::cline::cline_rules;
-use crate::rules::globs::glob_problem;
+use crate::rules::globs::{glob_entries, glob_problem, GlobEntry};
 use crate::rules::prelude::*;
 
 pub const RULE: Definition = Definition {
@@ -28,8 +26,17 @@ pub const RULE: Definition = Definition {
 fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
     for doc in cline_rules(cx) {
-        let Some(value) = doc.field("paths") else { continue };
-        let mut report = |problem: String, at| {
+        for (index, entry, at) in glob_entries(doc, "paths") {
+            let which = index.map_or_else(String::new, |i| format!(" item {}", i + 1));
+            let problem = match entry {
+                GlobEntry::EmptyList => " is an empty list".to_string(),
+                GlobEntry::Blank => format!("{which} is empty"),
+                GlobEntry::Other(item) => format!("{which} is {item}, not a glob"),
+                GlobEntry::Glob(glob) => match glob_problem(glob) {
+                    Some(problem) => format!("{which} `{glob}` is not a valid glob: {problem}"),
+                    None => continue,
+                },
+            };
             findings.push(
                 Diagnostic::finding(format!("`paths`{problem}"))
                     .in_file(&doc.file)
@@ -37,28 +44,6 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
                     .label("matches nothing")
                     .help("write a list of globs, such as `- \"src/**/*.ts\"`: the rule applies only when a file matches one"),
             );
-        };
-        let whole = doc.value_span("paths");
-        let items: Vec<(Option<usize>, &Value)> = match value {
-            Value::Array(items) if items.is_empty() => {
-                report(" is an empty list".to_string(), whole);
-                continue;
-            }
-            Value::Array(items) => items.iter().enumerate().map(|(i, v)| (Some(i), v)).collect(),
-            other => vec![(None, other)],
-        };
-        for (index, item) in items {
-            let at = index.and_then(|i| doc.item_span("paths", i)).or_else(|| whole.clone());
-            let which = index.map_or_else(String::new, |i| format!(" item {}", i + 1));
-            match item.as_str() {
-                Some(glob) if glob.trim().is_empty() => report(format!("{which} is empty"), at),
-                Some(glob) => {
-                    if let Some(problem) = glob_problem(glob) {
-                        report(format!("{which} `{glob}` is not a valid glob: {problem}"), at);
-                    }
-                }
-                None => report(format!("{which} is {item}, not a glob"), at),
-            }
         }
     }
     findings

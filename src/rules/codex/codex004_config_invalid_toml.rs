@@ -19,7 +19,7 @@ pub const RULE: Definition = Definition {
 fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
     for doc in cx.files_of(FileKind::CodexConfig) {
-        if let Err((at, message)) = parse_config(&doc.text) {
+        if let Err((at, message)) = parse_config(doc) {
             findings.push(
                 Diagnostic::finding(format!("{} is not valid TOML: {message}", doc.rel))
                     .in_file(&doc.file)

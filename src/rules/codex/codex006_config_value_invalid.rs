@@ -3,7 +3,7 @@
 use toml_edit::TableLike;
 
 use crate::diagnostic::did_you_mean;
-use crate::rules::codex::{codex_configs, key_span, named_tables, value_span, CONFIG_ENUMS};
+use crate::rules::codex::{codex_configs, config_enums, key_span, named_tables, value_span};
 use crate::rules::prelude::*;
 
 pub const RULE: Definition = Definition {
@@ -19,8 +19,8 @@ pub const RULE: Definition = Definition {
     stage: Stage::Lint(check),
 };
 
-fn values(file: &str, table: &dyn TableLike, place: &str, findings: &mut Vec<Diagnostic>) {
-    for (key, allowed) in CONFIG_ENUMS {
+fn values(file: &str, table: &dyn TableLike, enums: &[(&str, Vec<&str>)], place: &str, findings: &mut Vec<Diagnostic>) {
+    for (key, allowed) in enums {
         let Some(item) = table.get(key) else { continue };
         // A table (`approval_policy = { granular = … }`) is another form, not a wrong value.
         if item.is_table_like() {
@@ -46,12 +46,12 @@ fn values(file: &str, table: &dyn TableLike, place: &str, findings: &mut Vec<Dia
 }
 
 fn check(cx: &Context) -> Vec<Diagnostic> {
-    let mut findings = Vec::new();
+    let (enums, mut findings) = (config_enums(), Vec::new());
     for (doc, toml) in codex_configs(cx) {
         let root = toml.as_table();
-        values(&doc.file, root, "in config.toml", &mut findings);
+        values(&doc.file, root, &enums, "in config.toml", &mut findings);
         for (name, _, profile) in named_tables(root, "profiles") {
-            values(&doc.file, profile, &format!("in profile `{name}`"), &mut findings);
+            values(&doc.file, profile, &enums, &format!("in profile `{name}`"), &mut findings);
         }
     }
     findings

@@ -2,11 +2,13 @@
 //! project's `.codex/config.toml` (read with toml_edit, which keeps the place of every key).
 
 use std::ops::Range;
+use std::sync::Arc;
 
 use toml_edit::{ImDocument, Item, TableLike};
 
 use crate::agent_files::{Doc, FileKind};
-use crate::hosts::FileSpec;
+use crate::hosts::{self, FileSpec};
+use crate::memo::Kind;
 use crate::rules::context::Context;
 
 // The rule files of this folder, one per code of the family in the table (src/codes.rs; a test
@@ -60,30 +62,35 @@ pub fn config_spec() -> &'static FileSpec {
     FileKind::CodexConfig.spec_of("codex")
 }
 
-/// The settings whose value is one of a fixed set of strings, and the set (the schema's enums:
-/// `AskForApproval`, `SandboxMode`, `ReasoningEffort`, `ReasoningSummary`, `Verbosity`,
-/// `WebSearchMode`). `approval_policy` may also be a `{ granular = … }` table, which is not a string.
-pub const CONFIG_ENUMS: &[(&str, &[&str])] = &[
-    ("approval_policy", &["untrusted", "on-failure", "on-request", "never"]),
-    ("sandbox_mode", &["read-only", "workspace-write", "danger-full-access"]),
-    ("model_reasoning_effort", &["none", "minimal", "low", "medium", "high", "xhigh"]),
-    ("plan_mode_reasoning_effort", &["none", "minimal", "low", "medium", "high", "xhigh"]),
-    ("model_reasoning_summary", &["auto", "concise", "detailed", "none"]),
-    ("model_verbosity", &["low", "medium", "high"]),
-    ("web_search", &["disabled", "cached", "live"]),
-];
+/// The settings whose value is one of a fixed set of strings, and the set: the value sets of
+/// data/hosts/codex.toml named after a key config.toml holds (the schema's enums).
+pub fn config_enums() -> Vec<(&'static str, Vec<&'static str>)> {
+    let codex = hosts::embedded("codex");
+    let mut names: Vec<&str> = Vec::new();
+    for name in codex.values.iter().map(|v| v.name.as_str()).filter(|name| config_spec().reads(name)) {
+        if !names.contains(&name) {
+            names.push(name);
+        }
+    }
+    names.into_iter().map(|name| (name, codex.values(name))).collect()
+}
 
 /// A `config.toml` parsed (the places of its keys and values kept).
-pub type CodexToml<'t> = ImDocument<&'t str>;
+pub type CodexToml = ImDocument<String>;
 
-/// The file parsed as TOML, or where and why it does not parse.
-pub fn parse_config(text: &str) -> Result<CodexToml<'_>, (Range<usize>, String)> {
-    ImDocument::parse(text).map_err(|e| (e.span().unwrap_or(0..0), e.message().trim().to_string()))
+/// A `config.toml` parsed, or where and why it does not parse.
+pub type ParsedToml = Result<Arc<CodexToml>, (Range<usize>, String)>;
+
+/// The file parsed as TOML, memoized by content in its run (every CODEX rule on it asks).
+pub fn parse_config(doc: &Doc) -> ParsedToml {
+    doc.cache.get_or_insert(Kind::Toml, doc.text.hash(), || {
+        ImDocument::parse(doc.text.to_string()).map(Arc::new).map_err(|e| (e.span().unwrap_or(0..0), e.message().trim().to_string()))
+    })
 }
 
 /// Every `.codex/config.toml` that parses, with its document (CODEX004 reports the others).
-pub fn codex_configs<'a>(cx: &Context<'a>) -> Vec<(&'a Doc, CodexToml<'a>)> {
-    cx.files_of(FileKind::CodexConfig).filter_map(|d| parse_config(&d.text).ok().map(|t| (d, t))).collect()
+pub fn codex_configs<'a>(cx: &Context<'a>) -> Vec<(&'a Doc, Arc<CodexToml>)> {
+    cx.files_of(FileKind::CodexConfig).filter_map(|d| parse_config(d).ok().map(|t| (d, t))).collect()
 }
 
 /// Where `key` of `table` is written.
@@ -101,4 +108,41 @@ pub fn value_span(item: &Item) -> Option<Range<usize>> {
 pub fn named_tables<'d>(root: &'d dyn TableLike, key: &str) -> Vec<(&'d str, Option<Range<usize>>, &'d dyn TableLike)> {
     let Some(map) = root.get(key).and_then(Item::as_table_like) else { return Vec::new() };
     map.iter().filter_map(|(name, item)| Some((name, key_span(map, name), item.as_table_like()?))).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::memo::{Cache, SharedText};
+
+    #[test]
+    fn every_value_set_of_codex_names_a_setting_of_config_toml() {
+        let named: Vec<&str> = config_enums().iter().map(|(name, _)| *name).collect();
+        assert_eq!(
+            named,
+            [
+                "approval_policy",
+                "sandbox_mode",
+                "model_reasoning_effort",
+                "plan_mode_reasoning_effort",
+                "model_reasoning_summary",
+                "model_verbosity",
+                "web_search"
+            ]
+        );
+        assert!(config_enums().iter().all(|(_, values)| !values.is_empty()));
+        assert_eq!(hosts::embedded("codex").values.len(), named.len(), "a value set named after no setting");
+    }
+
+    #[test]
+    fn a_config_is_parsed_once_per_run() {
+        let text = SharedText::new("model = \"gpt-5\"\n[profiles.fast]\nmodel_verbosity = \"low\"\n");
+        let cache = Arc::new(Cache::default());
+        let doc = Doc::new(FileKind::CodexConfig, ".codex/config.toml".into(), ".codex/config.toml".into(), text.clone(), &cache);
+        let twin = Doc::new(FileKind::CodexConfig, "b/.codex/config.toml".into(), "b/.codex/config.toml".into(), text, &cache);
+        let (first, again) = (parse_config(&doc).expect("parses"), parse_config(&twin).expect("parses"));
+        assert!(Arc::ptr_eq(&first, &again), "the second rule reuses the first one's parse");
+        let broken = Doc::new(FileKind::CodexConfig, "c".into(), "c".into(), SharedText::new("model = \n"), &cache);
+        assert!(parse_config(&broken).is_err());
+    }
 }

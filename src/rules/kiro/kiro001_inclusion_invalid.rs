@@ -1,7 +1,7 @@
 //! KIRO001: a steering file's `inclusion` is not one of Kiro's inclusion modes.
 
 use crate::rules::frontmatter::value_not_in;
-use crate::rules::kiro::{steering, INCLUSION_MODES};
+use crate::rules::kiro::{inclusion_modes, steering};
 use crate::rules::prelude::*;
 
 pub const RULE: Definition = Definition {
@@ -24,8 +24,13 @@ pub const RULE: Definition = Definition {
 };
 
 fn check(cx: &Context) -> Vec<Diagnostic> {
-    let otherwise = "use `always`, `fileMatch`, `auto` or `manual`";
+    let modes = inclusion_modes();
+    let quoted: Vec<String> = modes.iter().map(|m| format!("`{m}`")).collect();
+    let otherwise = match quoted.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("use {} or {last}", rest.join(", ")),
+        _ => format!("use {}", quoted.concat()),
+    };
     steering(cx)
-        .filter_map(|doc| value_not_in(doc, "inclusion", &INCLUSION_MODES, |_| false, "a Kiro inclusion mode", "unknown mode", otherwise))
+        .filter_map(|doc| value_not_in(doc, "inclusion", &modes, |_| false, "a Kiro inclusion mode", "unknown mode", &otherwise))
         .collect()
 }

@@ -2,10 +2,8 @@
 
 use std::ops::Range;
 
-use serde_json::Value;
-
 use crate::agent_files::Doc;
-use crate::rules::globs::glob_problem;
+use crate::rules::globs::{glob_entries, glob_problem, GlobEntry};
 use crate::rules::kiro::steering;
 use crate::rules::prelude::*;
 
@@ -33,39 +31,31 @@ pub const RULE: Definition = Definition {
 fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
     for doc in steering(cx) {
-        let Some(value) = doc.field("fileMatchPattern") else { continue };
-        let mut report = |problem: String, at| findings.push(finding(doc, problem, at));
-        match value {
-            Value::String(glob) => match (glob.trim().is_empty(), pattern_problem(glob)) {
-                (true, _) => report("is empty".to_string(), doc.value_span("fileMatchPattern")),
-                (_, Some(problem)) => {
-                    let at = doc.value_span("fileMatchPattern");
-                    let d = finding(doc, format!("`{glob}` {problem}"), at.clone());
-                    findings.push(match (joined_globs(glob), at) {
-                        (Some(parts), Some(span)) => {
-                            d.fix(Fix::unsafe_("write the globs as a list", vec![Edit::replace(&doc.file, span, flow_list(&parts))]))
-                        }
-                        _ => d,
-                    });
+        for (index, entry, at) in glob_entries(doc, "fileMatchPattern") {
+            let item = |i: usize| format!("item {}", i + 1);
+            let problem = match (entry, index) {
+                (GlobEntry::EmptyList, _) => "is an empty list".to_string(),
+                (GlobEntry::Blank, None) => "is empty".to_string(),
+                (GlobEntry::Blank, Some(i)) => format!("{} is empty", item(i)),
+                (GlobEntry::Other(other), None) => format!("is {other}, not a glob"),
+                (GlobEntry::Other(_), Some(i)) => format!("{} is not a string", item(i)),
+                (GlobEntry::Glob(glob), _) => match pattern_problem(glob) {
+                    Some(problem) => format!("`{glob}` {problem}"),
+                    None => continue,
+                },
+            };
+            let d = finding(doc, problem, at.clone());
+            // One string of globs joined by commas: written as a list, it is what was meant.
+            let joined = match (entry, index) {
+                (GlobEntry::Glob(glob), None) => joined_globs(glob),
+                _ => None,
+            };
+            findings.push(match (joined, at) {
+                (Some(parts), Some(span)) => {
+                    d.fix(Fix::unsafe_("write the globs as a list", vec![Edit::replace(&doc.file, span, flow_list(&parts))]))
                 }
-                _ => {}
-            },
-            Value::Array(items) if !items.is_empty() => {
-                for (i, item) in items.iter().enumerate() {
-                    let at = doc.item_span("fileMatchPattern", i).or_else(|| doc.value_span("fileMatchPattern"));
-                    match item.as_str() {
-                        Some(glob) if glob.trim().is_empty() => report(format!("item {} is empty", i + 1), at),
-                        Some(glob) => {
-                            if let Some(problem) = pattern_problem(glob) {
-                                report(format!("`{glob}` {problem}"), at);
-                            }
-                        }
-                        None => report(format!("item {} is not a string", i + 1), at),
-                    }
-                }
-            }
-            Value::Array(_) => report("is an empty list".to_string(), doc.value_span("fileMatchPattern")),
-            other => report(format!("is {other}, not a glob"), doc.value_span("fileMatchPattern")),
+                _ => d,
+            });
         }
     }
     findings

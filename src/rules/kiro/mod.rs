@@ -2,6 +2,7 @@
 //! when Kiro includes them in the context.
 
 use crate::agent_files::{Doc, FileKind};
+use crate::hosts;
 use crate::rules::context::Context;
 use crate::rules::frontmatter::has_yaml_error;
 
@@ -18,10 +19,10 @@ pub mod kiro007_frontmatter_invalid;
 /// What the family covers, in one line, for `docs/rules.md`.
 pub const ABOUT: &str = "Kiro: steering files in `.kiro/steering/` and their inclusion modes.";
 
-/// The inclusion modes of a steering file: every request (the default), when a file matching
-/// `fileMatchPattern` is in the context, when Kiro judges the `description` relevant, or when the
-/// user names the file with `#`.
-pub const INCLUSION_MODES: [&str; 4] = ["always", "fileMatch", "auto", "manual"];
+/// The inclusion modes of a steering file (data/hosts/kiro.toml's `inclusion-modes`).
+pub fn inclusion_modes() -> Vec<&'static str> {
+    hosts::embedded("kiro").values("inclusion-modes")
+}
 
 /// The frontmatter fields Kiro reads in a steering file (data/hosts/kiro.toml).
 pub fn fields() -> Vec<&'static str> {
