@@ -41,6 +41,14 @@ pub struct HostView {
     pub notes: Vec<String>,
 }
 
+impl HostView {
+    /// Whether the repository has none of the host's files (a view of a host whose
+    /// configuration turns a part off has a note saying so).
+    pub fn found_nothing(&self) -> bool {
+        self.sections.is_empty() && self.notes.is_empty()
+    }
+}
+
 /// One part of the startup context: the memory chain, a rules folder, a listing.
 #[derive(Debug, Clone, Serialize)]
 pub struct Section {
@@ -237,11 +245,12 @@ impl Viewer<'_> {
                 }
             }
         }
+        let mut no_marker = None;
         let top = match &spec.root_marker {
             Some(marker) => {
                 let marked = self.folders("").into_iter().rev().find(|f| self.root.resolve(&join(f, marker)).is_ok_and(|p| p.exists()));
                 marked.unwrap_or_else(|| {
-                    notes.push(format!(
+                    no_marker = Some(format!(
                         "no `{marker}` between the project root and the working directory: the chain starts at the project root (the host looks further up)"
                     ));
                     String::new()
@@ -260,6 +269,9 @@ impl Viewer<'_> {
                     }
                 }
             }
+        }
+        if !files.is_empty() {
+            notes.extend(no_marker);
         }
         let mut parts = Vec::new();
         match max_bytes {

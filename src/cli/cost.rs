@@ -172,14 +172,14 @@ fn host_view(args: &CostArgs, reporter: &Reporter) -> Option<u8> {
     let counter = ctxc::tokens::TokenCounter::new();
     let found = ctxc::hostview::views(&root, &from, &hosts, args.overrides.model.as_deref(), &counter);
     reporter.diagnostics(&found.problems, &ctxc::Sources::default());
-    let views: Vec<_> = found.views.into_iter().filter(|v| explicit || !v.sections.is_empty()).collect();
+    let views: Vec<_> = found.views.into_iter().filter(|v| explicit || !v.found_nothing()).collect();
     if views.is_empty() {
         return None;
     }
     // A host asked for whose files the repository lacks: said on stderr, exit 2 (nothing costed).
     let absent: Vec<ctxc::Diagnostic> = views
         .iter()
-        .filter(|v| v.sections.is_empty())
+        .filter(|v| v.found_nothing())
         .map(|v| {
             ctxc::Diagnostic::error(format!(
                 "no {} files in `{}`: {} loads nothing from it at session start",
@@ -191,7 +191,7 @@ fn host_view(args: &CostArgs, reporter: &Reporter) -> Option<u8> {
         })
         .collect();
     reporter.diagnostics(&absent, &ctxc::Sources::default());
-    let shown: Vec<_> = views.iter().filter(|v| !v.sections.is_empty()).collect();
+    let shown: Vec<_> = views.iter().filter(|v| !v.found_nothing()).collect();
     match args.format {
         CostFormat::Json => output::print_json(&ctxc::report::escape::json_text(&serde_json::json!({ "hosts": views }))),
         _ if shown.is_empty() => {}
