@@ -316,7 +316,7 @@ impl Viewer<'_> {
                 let line = text.as_bytes()[..taken].iter().filter(|&&b| b == b'\n').count() + 1;
                 let line_start = bytes[..taken].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
                 part.cut = Some(Cut {
-                    why: format!("{key} ({limit} bytes) reached"),
+                    why: format!("{key} = {limit} reached"),
                     dropped_bytes: bytes.len() - taken,
                     dropped_tokens: self.count(&String::from_utf8_lossy(&bytes[taken..])),
                     line: Some(line),
@@ -396,9 +396,11 @@ impl Viewer<'_> {
     fn listing(&self, spec: &Listing, notes: &mut Vec<String>) -> Option<Section> {
         let kinds: Vec<FileKind> = FileKind::ALL.into_iter().filter(|k| spec.kinds.iter().any(|id| id == k.id())).collect();
         let docs = self.found.skills.iter().map(|s| &s.doc).chain(self.found.files.iter()).filter(|d| kinds.contains(&d.kind));
-        // The host lists the project's files of the kind, and those of the plugins in it.
+        // The project's files of the kind, and those of the plugins in it (listed only once a
+        // plugin is installed: noted, not counted).
         let docs = docs.filter(|d| d.plugin.is_some() || self.host.kind_at("project", &d.rel).is_some_and(|f| f.kind == d.kind.id()));
         let mut parts = Vec::new();
+        let mut plugins: std::collections::BTreeMap<(String, String), Vec<Count>> = Default::default();
         let mut hidden = 0;
         let mut entries: Vec<&Doc> = docs.collect();
         entries.sort_by(|a, b| a.rel.cmp(&b.rel));
@@ -429,7 +431,19 @@ impl Viewer<'_> {
             let mut part = self.part(&doc.rel, name, &text);
             part.file = doc.file.clone();
             part.cut = cut;
-            parts.push((part, text));
+            match &doc.plugin {
+                Some(plugin) => plugins.entry((plugin.name.clone(), self.root.display_path(&plugin.rel))).or_default().push(part.tokens),
+                None => parts.push((part, text)),
+            }
+        }
+        for ((plugin, folder), counts) in plugins {
+            let sum = self.sum(counts.iter().copied());
+            let tokens = format!("{}{}", if sum.exact { "" } else { "~" }, sum.tokens);
+            notes.push(format!(
+                "plugin `{plugin}` ({folder}) adds {} entries ({tokens} tokens) to the {} listing once installed: not counted",
+                counts.len(),
+                spec.title
+            ));
         }
         if hidden > 0 {
             notes.push(format!(

@@ -63,7 +63,7 @@ fn row(p: &Part, md: bool) -> Vec<String> {
             (Some(line), Some(column)) => format!(" at line {line}, column {column}"),
             _ => String::new(),
         };
-        format!("cut{at}: {} bytes, {} tokens dropped ({})", plain(c.dropped_bytes as i64), num(c.dropped_tokens), c.why)
+        format!("cut{at} ({}): {} bytes, {} tokens dropped", c.why, plain(c.dropped_bytes as i64), num(c.dropped_tokens))
     });
     cells(md, &p.file, &p.label, format!("{} B", plain(p.bytes as i64)), num(p.tokens), cut)
 }

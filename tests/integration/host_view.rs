@@ -78,6 +78,9 @@ fn claude_code_loads_memory_with_imports_unconditional_rules_and_the_listings() 
     assert_eq!(view["total"]["exact"], false);
     assert_eq!(view["total"]["tokenizer"], "estimate");
     assert!(view["band"]["percent"].as_u64().is_some(), "{view:#}");
+    // A plugin's skills are listed once it is installed: said, not counted.
+    let notes = view["notes"].to_string();
+    assert!(notes.contains("plugin `house-style` (") && notes.contains("adds 1 entries"), "{notes}");
     adds_up(view);
     // Below the root, the working directory's CLAUDE.md joins the chain.
     let (_, views, _) = hosts(&[CLAUDE, "--host", "claude-code", "--from", &format!("{CLAUDE}/sub")]);
@@ -90,6 +93,31 @@ fn claude_code_text_marks_estimates() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("total ~") && text.contains("±10 %"), "{text}");
     assert!(text.contains("estimate: o200k_base count"), "{text}");
+}
+
+#[test]
+fn the_skills_listing_over_its_budget_and_a_description_over_its_cap() {
+    let long = "Handles one more kind of request for the team. ".repeat(50);
+    let mut files: Vec<(String, String)> =
+        vec![(".claude/skills/long/SKILL.md".into(), format!("---\nname: long\ndescription: {long}\n---\nBody\n"))];
+    for i in 0..60 {
+        let description =
+            format!("Skill number {i}: drafts, checks and files the weekly report of one service, with its charts and tables.");
+        files.push((format!(".claude/skills/s{i:02}/SKILL.md"), format!("---\nname: s{i:02}\ndescription: {description}\n---\nBody\n")));
+    }
+    let refs: Vec<(&str, &str)> = files.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
+    let dir = common::project(&refs);
+    let path = dir.path().to_str().expect("utf-8");
+    let (_, views, stderr) = hosts(&[path, "--host", "claude-code"]);
+    let listing = section(&views[0], "skills and commands");
+    let long = listing["parts"].as_array().and_then(|p| p.iter().find(|p| p["label"] == "long")).expect("long");
+    assert_eq!(long["cut"]["dropped_bytes"].as_u64(), Some((50 * 47 - 1 - 1536) as u64), "{stderr}");
+    let chars = listing["budget"]["chars"].as_u64().expect("chars");
+    assert!(chars > 8000, "{listing:#}");
+    let out = common::ctxc(&["cost", path, "--host", "claude-code"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("over by") && text.contains("the host shortens descriptions"), "{text}");
+    assert!(text.contains("descriptions are cut at 1536 characters"), "{text}");
 }
 
 #[test]
@@ -146,7 +174,7 @@ fn codex_joins_the_chain_to_the_working_directory_and_cuts_it_at_32_kib() {
     adds_up(view);
     let out = common::ctxc(&["cost", CODEX, "--host", "codex", "--from", &from]);
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.contains("cut at line") && text.contains("project_doc_max_bytes (32768 bytes) reached"), "{text}");
+    assert!(text.contains("cut at line") && text.contains("(project_doc_max_bytes = 32768 reached)"), "{text}");
 }
 
 /// Codex's own cases (codex-rs/core/src/project_doc.rs at 0bd53e45, its tests), one scratch
