@@ -361,8 +361,7 @@ impl Viewer<'_> {
         for (_, _, target) in graph.edges.get(rel).into_iter().flatten() {
             let Some((_, text)) = graph.files.get(target) else { continue };
             if seen.insert(target.clone()) {
-                let importer = rel.rsplit('/').next().unwrap_or(rel);
-                parts.push(self.whole(target, format!("imported by {importer}"), text.to_string()));
+                parts.push(self.whole(target, format!("imported by {rel}"), text.to_string()));
                 self.imported(graph, target, depth - 1, seen, parts);
             }
         }

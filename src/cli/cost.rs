@@ -148,6 +148,12 @@ fn host_view(args: &CostArgs, reporter: &Reporter) -> Option<u8> {
         }
     }
     let explicit = !hosts.is_empty();
+    if args.format == CostFormat::Html {
+        // The HTML report of a folder without a manifest stays the tool files' report.
+        return explicit
+            .then(|| usage("the host view has no HTML report yet".into(), "use --format text, markdown or json".into()))
+            .flatten();
+    }
     if !explicit {
         hosts = ctxc::hostview::hosts().collect();
     }
@@ -195,10 +201,7 @@ fn host_view(args: &CostArgs, reporter: &Reporter) -> Option<u8> {
     match args.format {
         CostFormat::Json => output::print_json(&ctxc::report::escape::json_text(&serde_json::json!({ "hosts": views }))),
         _ if shown.is_empty() => {}
-        CostFormat::Text | CostFormat::Markdown => {
-            output::print(&ctxc::report::host_view::text(&shown, args.format == CostFormat::Markdown))
-        }
-        CostFormat::Html => return usage("the host view has no HTML report yet".into(), "use --format text, markdown or json".into()),
+        _ => output::print(&ctxc::report::host_view::text(&shown, args.format == CostFormat::Markdown)),
     }
     Some(if found.problems.is_empty() && absent.is_empty() { EXIT_OK } else { EXIT_INPUT })
 }
