@@ -148,6 +148,9 @@ fn host_view(args: &CostArgs, reporter: &Reporter) -> Option<u8> {
         }
     }
     let explicit = !hosts.is_empty();
+    if explicit && (args.mode.is_some() || args.scenario.is_some()) {
+        return usage("--mode and --scenario are a manifest's: the host view has neither".into(), "leave them out with --host".into());
+    }
     if args.format == CostFormat::Html {
         // The HTML report of a folder without a manifest stays the tool files' report.
         return explicit

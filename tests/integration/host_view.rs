@@ -63,7 +63,8 @@ fn claude_code_loads_memory_with_imports_unconditional_rules_and_the_listings() 
     assert_eq!(view["host"], "claude-code");
     // Root first; each import after the file importing it, two hops; an `@path` in a code span
     // is no import.
-    let memory = [("CLAUDE.md", "CLAUDE.md"), ("docs/style.md", "imported by CLAUDE.md"), ("docs/checklist.md", "imported by docs/style.md")];
+    let memory =
+        [("CLAUDE.md", "CLAUDE.md"), ("docs/style.md", "imported by CLAUDE.md"), ("docs/checklist.md", "imported by docs/style.md")];
     let mut expected: Vec<(String, String)> = memory.iter().map(|(f, l)| (f.to_string(), l.to_string())).collect();
     expected.push(("CLAUDE.local.md".into(), "CLAUDE.local.md".into()));
     assert_eq!(parts(section(view, "memory"), CLAUDE), expected);
