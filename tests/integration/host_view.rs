@@ -241,6 +241,9 @@ fn a_repository_without_agent_files_says_so() {
     let out = common::ctxc(&["cost", path, "--host", "gemini-cli"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("use one of: claude-code, codex"));
+    let out = common::ctxc(&["cost", CODEX, "--host", "codex", "--mode", "plan"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("the host view has neither"));
 }
 
 #[test]
