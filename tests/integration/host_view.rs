@@ -178,6 +178,34 @@ fn codex_joins_the_chain_to_the_working_directory_and_cuts_it_at_32_kib() {
     assert!(text.contains("cut at line") && text.contains("(project_doc_max_bytes = 32768 reached)"), "{text}");
 }
 
+/// The host view's cut and `check`'s CODEX001 finding name the same place: one file, line and
+/// column, and the same bytes dropped.
+#[test]
+fn the_cut_is_where_check_says_codex_stops_reading() {
+    let from = format!("{CODEX}/services/api");
+    let (_, views, _) = hosts(&[CODEX, "--host", "codex", "--from", &from]);
+    let cut =
+        section(&views[0], "memory")["parts"].as_array().and_then(|p| p.iter().find(|p| !p["cut"].is_null())).cloned().expect("a cut");
+    let out = common::ctxc(&["check", CODEX, "--format", "json"]);
+    let json: Value = serde_json::from_slice(&out.stdout).expect("json");
+    let mut finding = None;
+    let mut stack = vec![&json];
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::Object(o) if o.get("code").is_some_and(|c| c == "CODEX001") => finding = Some(v.clone()),
+            Value::Object(o) => stack.extend(o.values()),
+            Value::Array(a) => stack.extend(a.iter()),
+            _ => {}
+        }
+    }
+    let finding = finding.expect("CODEX001");
+    assert_eq!(finding["file"], cut["file"]);
+    assert_eq!((finding["line"].clone(), finding["column"].clone()), (cut["cut"]["line"].clone(), cut["cut"]["column"].clone()));
+    let dropped = cut["cut"]["dropped_bytes"].as_u64().expect("bytes");
+    let grouped = format!("{},{:03}", dropped / 1000, dropped % 1000);
+    assert!(finding["help"].as_str().is_some_and(|h| h.contains(&format!("drops the last {grouped} bytes"))), "{finding:#}");
+}
+
 /// Codex's own cases (codex-rs/core/src/project_doc.rs at 0bd53e45, its tests), one scratch
 /// project each; the byte limit set in `.codex/config.toml` as the tests set it in the config.
 #[test]
