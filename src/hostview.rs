@@ -84,8 +84,8 @@ pub struct Cut {
     pub why: String,
     pub dropped_bytes: usize,
     pub dropped_tokens: Count,
-    /// Where the dropped text starts in the file (1-based line and byte column), when it is the
-    /// file's own text.
+    /// Where the dropped text starts in the file (1-based line and column in characters, as
+    /// diagnostics give them), when it is the file's own text.
     pub line: Option<usize>,
     pub column: Option<usize>,
 }
@@ -311,16 +311,16 @@ impl Viewer<'_> {
                 continue;
             }
             let name = rel.rsplit('/').next().unwrap_or(&rel).to_string();
-            let mut part = self.part(&rel, name, &kept);
+            // The bytes read from the file (a character cut in two is one U+FFFD of three bytes in the text).
+            let mut part = Part { bytes: taken, ..self.part(&rel, name, &kept) };
             if taken < bytes.len() {
-                let line = text.as_bytes()[..taken].iter().filter(|&&b| b == b'\n').count() + 1;
-                let line_start = bytes[..taken].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+                let (line, column) = crate::diagnostic::line_col(&text, taken);
                 part.cut = Some(Cut {
                     why: format!("{key} = {limit} reached"),
                     dropped_bytes: bytes.len() - taken,
                     dropped_tokens: self.count(&String::from_utf8_lossy(&bytes[taken..])),
                     line: Some(line),
-                    column: Some(taken - line_start + 1),
+                    column: Some(column),
                 });
             }
             remaining -= taken;

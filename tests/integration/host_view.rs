@@ -252,6 +252,12 @@ fn codex_project_doc_cases() {
     );
     let files: Vec<String> = memory.expect("memory").0.into_iter().map(|p| p.0).collect();
     assert_eq!(files, ["AGENTS.override.md", "sub/EXAMPLE.md"]);
+    // A character cut in two: the bytes read, the rest dropped (Codex decodes the cut byte as U+FFFD).
+    let (_, memory, _) = memory_files(&[("AGENTS.md", "aéb"), (".codex/config.toml", "project_doc_max_bytes = 2\n")], "");
+    let list = memory.expect("memory").1;
+    assert_eq!((list[0]["bytes"].as_u64(), list[0]["cut"]["dropped_bytes"].as_u64()), (Some(2), Some(2)));
+    let counter = ctxc::tokens::TokenCounter::new();
+    assert_eq!(tokens(&list[0]["tokens"]), counter.count(ctxc::models::Tokenizer::O200kBase, "a\u{FFFD}") as i64);
     // A file of white space only is left out.
     let (_, memory, _) = memory_files(&[("AGENTS.md", "root"), ("sub/AGENTS.md", "  \n\n")], "sub");
     assert_eq!(memory.expect("memory").0.len(), 1);
