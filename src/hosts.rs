@@ -42,6 +42,8 @@ pub struct Host {
     /// Closed sets of values the host accepts (hook events…), by name.
     #[serde(default)]
     pub values: Vec<Values>,
+    /// What the host loads at session start (`ctxc cost --host`), for the hosts ctxc shows so.
+    pub startup: Option<Startup>,
     /// Each file spec's globs, compiled, in the order of `files` (filled after parsing).
     #[serde(skip)]
     globs: Vec<GlobSet>,
@@ -97,6 +99,80 @@ pub struct Values {
     pub name: String,
     pub about: String,
     pub values: Vec<String>,
+    pub source: String,
+}
+
+/// What a host puts in the context at session start, part by part.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Startup {
+    /// The model counted for when none is given: ctxc's choice, not a fact of the host.
+    pub model: String,
+    /// Why that model.
+    pub model_about: String,
+    pub memory: Option<MemoryChain>,
+    pub rules: Option<RulesFolder>,
+    #[serde(default)]
+    pub listings: Vec<Listing>,
+}
+
+/// How many of a folder's memory files the host reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum PerFolder {
+    /// Every name present.
+    All,
+    /// The first name present.
+    First,
+}
+
+/// The memory files read in each folder from the project root down to the working directory.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MemoryChain {
+    /// Paths relative to each folder, in the order the host reads them.
+    pub names: Vec<String>,
+    pub per_folder: PerFolder,
+    /// How many hops of `@path` imports the host follows (none when absent).
+    pub import_depth: Option<usize>,
+    /// The file whose folder is the chain's top (the Git root), when the host looks for one.
+    pub root_marker: Option<String>,
+    /// What the texts are joined with, when the host joins them into one text.
+    pub joiner: Option<String>,
+    /// The most bytes read in all, when the host cuts the chain; its source.
+    pub max_bytes: Option<u64>,
+    pub max_bytes_source: Option<String>,
+    /// The project configuration file that may change `max_bytes` and add names, and its keys.
+    pub config: Option<String>,
+    pub max_bytes_key: Option<String>,
+    pub fallback_names_key: Option<String>,
+    pub source: String,
+}
+
+/// A folder of rule files loaded at start, but those holding `conditional_field`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RulesFolder {
+    pub glob: String,
+    pub conditional_field: String,
+    pub source: String,
+}
+
+/// A listing of files of some kinds by name and description (skills, subagents).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Listing {
+    pub title: String,
+    /// ctxc's kinds listed (`FileKind` in kebab-case).
+    pub kinds: Vec<String>,
+    /// One entry, with `{name}` and `{description}`.
+    pub entry: String,
+    /// A frontmatter field that, when `true`, keeps a file out of the listing.
+    pub hidden_field: Option<String>,
+    /// The most characters of one entry's description.
+    pub entry_max_chars: Option<usize>,
+    /// The most characters of the whole listing.
+    pub budget_chars: Option<usize>,
     pub source: String,
 }
 
@@ -336,6 +412,13 @@ mod tests {
             }
             for form in &f.forms {
                 source(&format!("form of {}", f.kind), &form.source);
+            }
+        }
+        if let Some(startup) = &host.startup {
+            let memory = startup.memory.iter().flat_map(|m| [Some(&m.source), m.max_bytes_source.as_ref()].into_iter().flatten());
+            let rules = startup.rules.iter().map(|r| &r.source);
+            for id in memory.chain(rules).chain(startup.listings.iter().map(|l| &l.source)) {
+                source("startup", id);
             }
         }
         if host.format != FORMAT {

@@ -33,6 +33,7 @@ pub mod diagnostic;
 pub mod discover;
 pub mod editor;
 pub mod hosts;
+pub mod hostview;
 pub mod import;
 pub mod lint;
 pub mod manifest;

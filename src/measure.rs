@@ -365,6 +365,12 @@ fn recorded_ratio(
         .map(|r| (r, k))
 }
 
+/// A text's tokens for a model: counted with its tokenizer, calibrated when it is an estimate
+/// (the host view counts each file and listing so).
+pub fn count_text(text: &str, profile: &ModelProfile, counter: &TokenCounter) -> Count {
+    Counting { counter, tokenizer: profile.tokenizer, calibration: profile.estimate_calibration() }.count(text)
+}
+
 /// The estimated (or, for a public tokenizer, exact) accounting of one render, its window left
 /// to compute: every count made with the model's tokenizer and scaled by `calibration`.
 fn estimate(agent: &Agent, rendered: &Rendered, counter: &TokenCounter, calibration: Option<Calibration>, cache: &Cache) -> Measured {

@@ -32,6 +32,13 @@ pub struct CostArgs {
     overrides: super::AgentOverrides,
     #[arg(long, value_enum, default_value_t = CostFormat::Text)]
     format: CostFormat,
+    /// What this agent host loads at session start from PATH, without a manifest (claude-code,
+    /// codex; repeatable). Without it, a directory with no manifest shows every host whose files it has.
+    #[arg(long, value_name = "HOST")]
+    host: Vec<String>,
+    /// The host's working directory, at or below PATH (the memory chain depends on it; default PATH).
+    #[arg(long, value_name = "DIR")]
+    from: Option<PathBuf>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -47,6 +54,12 @@ pub fn run(args: CostArgs, reporter: &Reporter) -> u8 {
     // Tool files are looked for at PATH before agents: it is checked for both.
     if let Err(code) = check_path(&args.path, reporter) {
         return code;
+    }
+    let no_manifest = args.path.is_dir() && ctxc::discover::find_manifests(&args.path).is_err();
+    if !args.host.is_empty() || args.from.is_some() || no_manifest {
+        if let Some(code) = host_view(&args, reporter) {
+            return code;
+        }
     }
     if let Some(input) = tool_files(&args.path) {
         return cost_tools(&args, &input, reporter);
@@ -111,6 +124,89 @@ pub fn run(args: CostArgs, reporter: &Reporter) -> u8 {
     }
     super::print_timings(&session, report);
     EXIT_OK
+}
+
+/// The host view (see [`ctxc::hostview`]): what each host asked for (`--host`), or each host
+/// whose files the repository has, loads at session start. `None` when no host was asked for and
+/// the repository has none of their files: PATH is then costed as before (tool files).
+fn host_view(args: &CostArgs, reporter: &Reporter) -> Option<u8> {
+    let usage = |message: String, help: String| {
+        reporter.diagnostics(&[ctxc::Diagnostic::error(message).help(help)], &ctxc::Sources::default());
+        Some(EXIT_INPUT)
+    };
+    let known: Vec<&str> = ctxc::hostview::hosts().map(|h| h.id.as_str()).collect();
+    let mut hosts = Vec::new();
+    for id in &args.host {
+        match ctxc::hostview::hosts().find(|h| h.id == *id) {
+            Some(host) => hosts.push(host),
+            None => {
+                return usage(
+                    format!("--host {id}: ctxc does not show that host's startup context"),
+                    format!("use one of: {}", known.join(", ")),
+                )
+            }
+        }
+    }
+    let explicit = !hosts.is_empty();
+    if explicit && (args.mode.is_some() || args.scenario.is_some()) {
+        return usage("--mode and --scenario are a manifest's: the host view has neither".into(), "leave them out with --host".into());
+    }
+    if args.format == CostFormat::Html {
+        // The HTML report of a folder without a manifest stays the tool files' report.
+        return explicit
+            .then(|| usage("the host view has no HTML report yet".into(), "use --format text, markdown or json".into()))
+            .flatten();
+    }
+    if !explicit {
+        hosts = ctxc::hostview::hosts().collect();
+    }
+    if !args.path.is_dir() {
+        return usage(format!("{}: the host view reads a directory", args.path.display()), "give the repository's folder as PATH".into());
+    }
+    let root = match ctxc::project::ProjectRoot::new(&args.path) {
+        Ok(root) => root,
+        Err(e) => {
+            reporter.diagnostics(&[e.into_diagnostic()], &ctxc::Sources::default());
+            return Some(EXIT_INPUT);
+        }
+    };
+    let from = match args.from.as_deref().map(|dir| std::fs::canonicalize(dir).map(|d| (dir, d))) {
+        None => String::new(),
+        Some(Ok((dir, canonical))) => match canonical.strip_prefix(root.canonical()) {
+            Ok(rel) if canonical.is_dir() => rel.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/"),
+            _ => return usage(format!("--from {}: not a directory at or below PATH", dir.display()), "give a folder inside PATH".into()),
+        },
+        Some(Err(e)) => return usage(format!("--from: {e}"), "give a folder inside PATH".into()),
+    };
+    let counter = ctxc::tokens::TokenCounter::new();
+    let found = ctxc::hostview::views(&root, &from, &hosts, args.overrides.model.as_deref(), &counter);
+    reporter.diagnostics(&found.problems, &ctxc::Sources::default());
+    let views: Vec<_> = found.views.into_iter().filter(|v| explicit || !v.found_nothing()).collect();
+    if views.is_empty() {
+        return None;
+    }
+    // A host asked for whose files the repository lacks: said on stderr, exit 2 (nothing costed).
+    let absent: Vec<ctxc::Diagnostic> = views
+        .iter()
+        .filter(|v| v.found_nothing())
+        .map(|v| {
+            ctxc::Diagnostic::error(format!(
+                "no {} files in `{}`: {} loads nothing from it at session start",
+                v.name,
+                args.path.display(),
+                v.name
+            ))
+            .help(format!("data/hosts/{}.toml lists the files ctxc looks for (docs/host-view.md)", v.host))
+        })
+        .collect();
+    reporter.diagnostics(&absent, &ctxc::Sources::default());
+    let shown: Vec<_> = views.iter().filter(|v| !v.found_nothing()).collect();
+    match args.format {
+        CostFormat::Json => output::print_json(&ctxc::report::escape::json_text(&serde_json::json!({ "hosts": views }))),
+        _ if shown.is_empty() => {}
+        _ => output::print(&ctxc::report::host_view::text(&shown, args.format == CostFormat::Markdown)),
+    }
+    Some(if found.problems.is_empty() && absent.is_empty() { EXIT_OK } else { EXIT_INPUT })
 }
 
 /// The header line saying every agent is costed for `--model`, not its own model.

@@ -6,6 +6,7 @@ pub mod cost;
 pub mod diagnostics;
 pub mod escape;
 pub mod formats;
+pub mod host_view;
 pub mod html;
 pub mod prompt;
 pub mod simulate;

@@ -41,7 +41,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("measure", &["measure"]),
     ("driver", &["session"]),
     ("simulate", &["simulate"]),
-    ("checks", &["rules", "checks", "lint"]),
+    ("checks", &["rules", "checks", "lint", "hostview"]),
     ("report", &["report", "review", "import", "scaffold", "editor"]),
 ];
 

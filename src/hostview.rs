@@ -1,0 +1,496 @@
+//! The host view: what an agent host (Claude Code, Codex) loads from a repository at session
+//! start, section by section and file by file, as the host assembles it, each part counted with
+//! the model's tokenizer (`ctxc cost --host`, for repositories without a manifest). How each
+//! host assembles its context is data (`[startup]` of `data/hosts/<id>.toml`); this module
+//! follows it and returns figures, the report prints them. See docs/host-view.md.
+
+use std::collections::BTreeSet;
+
+use globset::Glob;
+use serde::Serialize;
+
+use crate::agent_files::{self, Doc, FileKind, Found};
+use crate::checks::budgets::Band;
+use crate::diagnostic::Diagnostic;
+use crate::hosts::{Host, Listing, MemoryChain, PerFolder, RulesFolder};
+use crate::measure::{count_text, Count};
+use crate::models::ModelProfile;
+use crate::project::{ProjectRoot, ReadError};
+use crate::rules::context::{Context, Settings};
+use crate::rules::refs::{self, Imports};
+use crate::tokens::TokenCounter;
+
+/// What one host loads at session start.
+#[derive(Debug, Clone, Serialize)]
+pub struct HostView {
+    /// The host's id (`claude-code`) and name.
+    pub host: String,
+    pub name: String,
+    /// The model counted for, how its counts are made, and its window.
+    pub model: String,
+    pub method: &'static str,
+    pub window: u64,
+    /// The working directory the chain is read for, relative to the project root (`.`: the root).
+    pub from: String,
+    pub sections: Vec<Section>,
+    /// The sections' tokens added up.
+    pub total: Count,
+    /// For an estimate: the range the total lies in.
+    pub band: Option<Band>,
+    /// What the view leaves out or assumes, for people.
+    pub notes: Vec<String>,
+}
+
+impl HostView {
+    /// Whether the repository has none of the host's files (a view of a host whose
+    /// configuration turns a part off has a note saying so).
+    pub fn found_nothing(&self) -> bool {
+        self.sections.is_empty() && self.notes.is_empty()
+    }
+}
+
+/// One part of the startup context: the memory chain, a rules folder, a listing.
+#[derive(Debug, Clone, Serialize)]
+pub struct Section {
+    pub title: String,
+    /// Where the host's behaviour for it is documented (a page, or a file of its source).
+    pub source: String,
+    pub parts: Vec<Part>,
+    /// The section counted as the host joins its parts, minus the parts: joiners and tokens that
+    /// merge across the boundaries (zero when the host loads the parts separately).
+    pub joins: Count,
+    pub tokens: Count,
+    /// For a listing with a character budget: the budget and the listing's length.
+    pub budget: Option<CharBudget>,
+}
+
+/// A file (or a listing entry) as loaded.
+#[derive(Debug, Clone, Serialize)]
+pub struct Part {
+    /// Display path of the file.
+    pub file: String,
+    /// What it is: the memory file's name, `imported by …`, a listed name.
+    pub label: String,
+    /// Bytes loaded.
+    pub bytes: usize,
+    pub tokens: Count,
+    /// What the host leaves out of it.
+    pub cut: Option<Cut>,
+}
+
+/// Text a host drops: how much, and where the cut is.
+#[derive(Debug, Clone, Serialize)]
+pub struct Cut {
+    pub why: String,
+    pub dropped_bytes: usize,
+    pub dropped_tokens: Count,
+    /// Where the dropped text starts in the file (1-based line and column in characters, as
+    /// diagnostics give them), when it is the file's own text.
+    pub line: Option<usize>,
+    pub column: Option<usize>,
+}
+
+/// A listing's character budget and its length.
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct CharBudget {
+    pub budget_chars: usize,
+    pub chars: usize,
+}
+
+/// The views asked for, and the files that could not be read.
+#[derive(Debug, Default)]
+pub struct Views {
+    pub views: Vec<HostView>,
+    pub problems: Vec<Diagnostic>,
+}
+
+/// The hosts whose startup context ctxc shows, by id.
+pub fn hosts() -> impl Iterator<Item = &'static Host> {
+    crate::hosts::all().iter().filter(|h| h.startup.is_some())
+}
+
+/// The startup context of each host in `hosts` (each one with a `[startup]` model) for the
+/// working directory `from` (relative to the root), counted for `model` (else each host's).
+/// A host none of whose files the repository has gives a view with no sections.
+pub fn views(root: &ProjectRoot, from: &str, hosts: &[&Host], model: Option<&str>, counter: &TokenCounter) -> Views {
+    let found = agent_files::discover(root, None, BTreeSet::new());
+    let mut out = Views { problems: found.problems.clone(), ..Views::default() };
+    for host in hosts {
+        let Some(startup) = &host.startup else { continue };
+        let profile = crate::models::profile(model.unwrap_or(&startup.model));
+        let view = Viewer { root, found: &found, counter, profile: &profile, host, from, problems: &mut out.problems }.view();
+        out.views.push(view);
+    }
+    out
+}
+
+struct Viewer<'a> {
+    root: &'a ProjectRoot,
+    found: &'a Found,
+    counter: &'a TokenCounter,
+    profile: &'a ModelProfile,
+    host: &'a Host,
+    from: &'a str,
+    problems: &'a mut Vec<Diagnostic>,
+}
+
+impl Viewer<'_> {
+    fn view(mut self) -> HostView {
+        let mut notes = Vec::new();
+        let mut sections = Vec::new();
+        let startup = self.host.startup.as_ref().expect("views() passes hosts with a startup model"); // ok: checked by the caller
+        if let Some(memory) = &startup.memory {
+            sections.extend(self.memory(memory, &mut notes));
+        }
+        if let Some(rules) = &startup.rules {
+            sections.extend(self.rules(rules, &mut notes));
+        }
+        for listing in &startup.listings {
+            sections.extend(self.listing(listing, &mut notes));
+        }
+        let total = self.sum(sections.iter().map(|s| s.tokens));
+        HostView {
+            host: self.host.id.clone(),
+            name: self.host.name.clone(),
+            model: self.profile.model.clone(),
+            method: self.profile.method(),
+            window: self.profile.max_input_tokens,
+            from: if self.from.is_empty() { ".".to_string() } else { self.from.to_string() },
+            sections,
+            total,
+            band: Band::of(self.profile.estimate_calibration(), total),
+            notes,
+        }
+    }
+
+    fn count(&self, text: &str) -> Count {
+        count_text(text, self.profile, self.counter)
+    }
+
+    fn sum(&self, counts: impl Iterator<Item = Count>) -> Count {
+        let zero = self.count("");
+        counts.fold(zero, |acc, c| Count { tokens: acc.tokens + c.tokens, ..acc })
+    }
+
+    fn source(&self, id: &str) -> String {
+        self.host.sources.get(id).map_or_else(
+            || id.to_string(),
+            |s| match (&s.url, &s.repo, &s.path, &s.commit) {
+                (Some(url), ..) => url.clone(),
+                (None, Some(repo), Some(path), Some(commit)) => format!("{repo}@{} {path}", &commit[..commit.len().min(8)]),
+                _ => id.to_string(),
+            },
+        )
+    }
+
+    /// A section of `parts` (each with its text), joined with `joiner` when the host joins them.
+    fn section(&self, title: &str, source: &str, parts: Vec<(Part, String)>, joiner: Option<&str>) -> Option<Section> {
+        if parts.is_empty() {
+            return None;
+        }
+        let sum = self.sum(parts.iter().map(|(p, _)| p.tokens));
+        let tokens = match joiner {
+            Some(joiner) => self.count(&parts.iter().map(|(_, t)| t.as_str()).collect::<Vec<_>>().join(joiner)),
+            None => sum,
+        };
+        let joins = Count { tokens: tokens.tokens - sum.tokens, ..tokens };
+        let parts = parts.into_iter().map(|(p, _)| p).collect();
+        Some(Section { title: title.to_string(), source: self.source(source), parts, joins, tokens, budget: None })
+    }
+
+    /// The folders from the top of the chain down to the working directory, the top first.
+    fn folders(&self, top: &str) -> Vec<String> {
+        let mut folders = vec![top.to_string()];
+        let rest = if top.is_empty() { self.from } else { self.from.strip_prefix(top).unwrap_or("").trim_start_matches('/') };
+        for part in rest.split('/').filter(|p| !p.is_empty()) {
+            let last = folders.last().cloned().unwrap_or_default();
+            folders.push(join(&last, part));
+        }
+        folders
+    }
+
+    /// A file's text, or `None` when it is not there; a file that cannot be read is a problem.
+    fn read(&mut self, rel: &str) -> Option<String> {
+        match self.root.read(rel) {
+            Ok(file) => Some(file.text.to_string()),
+            Err(ReadError::Missing(_)) => None,
+            Err(e) => {
+                let display = self.root.display_path(rel);
+                self.problems.push(e.into_diagnostic().in_file(display));
+                None
+            }
+        }
+    }
+
+    fn memory(&mut self, spec: &MemoryChain, notes: &mut Vec<String>) -> Option<Section> {
+        let mut names = spec.names.clone();
+        let mut max_bytes = spec.max_bytes;
+        if let Some(config) = &spec.config {
+            if let Some(text) = self.read(config) {
+                match toml::from_str::<toml::Table>(&text) {
+                    Ok(table) => {
+                        let key = |k: &Option<String>| k.as_deref().and_then(|k| table.get(k));
+                        if let Some(n) = key(&spec.max_bytes_key).and_then(toml::Value::as_integer) {
+                            max_bytes = Some(u64::try_from(n).unwrap_or(0));
+                            notes.push(format!("{config} sets {} = {n}", spec.max_bytes_key.as_deref().unwrap_or_default()));
+                        }
+                        let fallbacks = key(&spec.fallback_names_key).and_then(toml::Value::as_array).into_iter().flatten();
+                        for name in fallbacks.filter_map(toml::Value::as_str).filter(|n| !n.is_empty()) {
+                            if !names.iter().any(|known| known == name) {
+                                names.push(name.to_string());
+                            }
+                        }
+                    }
+                    Err(e) => notes.push(format!("{config} is not valid TOML, so its settings were not applied: {}", e.message())),
+                }
+            }
+        }
+        let mut no_marker = None;
+        let top = match &spec.root_marker {
+            Some(marker) => {
+                let marked = self.folders("").into_iter().rev().find(|f| self.root.resolve(&join(f, marker)).is_ok_and(|p| p.exists()));
+                marked.unwrap_or_else(|| {
+                    no_marker = Some(format!(
+                        "no `{marker}` between the project root and the working directory: the chain starts at the project root (the host looks further up)"
+                    ));
+                    String::new()
+                })
+            }
+            None => String::new(),
+        };
+        let mut files: Vec<(String, String)> = Vec::new();
+        for folder in self.folders(&top) {
+            for name in &names {
+                let rel = join(&folder, name);
+                if let Some(text) = self.read(&rel) {
+                    files.push((rel, text));
+                    if spec.per_folder == PerFolder::First {
+                        break;
+                    }
+                }
+            }
+        }
+        if !files.is_empty() {
+            notes.extend(no_marker);
+        }
+        let mut parts = Vec::new();
+        match max_bytes {
+            Some(0) => {
+                if !files.is_empty() {
+                    notes.push("the byte limit is 0: the host loads no project docs".to_string());
+                }
+                return None;
+            }
+            Some(limit) => self.cut_to(limit, files, &mut parts, spec),
+            None => {
+                let graph = spec.import_depth.map(|_| self.imports());
+                let mut seen: BTreeSet<String> = files.iter().map(|(rel, _)| rel.clone()).collect();
+                for (rel, text) in files {
+                    let name = rel.rsplit('/').next().unwrap_or(&rel).to_string();
+                    parts.push(self.whole(&rel, name, text));
+                    if let (Some(graph), Some(depth)) = (&graph, spec.import_depth) {
+                        self.imported(graph, &rel, depth, &mut seen, &mut parts);
+                    }
+                }
+            }
+        }
+        self.section("memory", &spec.source, parts, spec.joiner.as_deref())
+    }
+
+    /// Texts read in order until `limit` bytes in all, as Codex reads its project docs: a file
+    /// past the limit keeps its first bytes (a character cut in two becomes U+FFFD), the files
+    /// after it are dropped, and a text of only white space is left out without using the budget.
+    fn cut_to(&self, limit: u64, files: Vec<(String, String)>, parts: &mut Vec<(Part, String)>, spec: &MemoryChain) {
+        let mut remaining = usize::try_from(limit).unwrap_or(usize::MAX);
+        let key = spec.max_bytes_key.as_deref().unwrap_or("the byte limit");
+        for (rel, text) in files {
+            let bytes = text.as_bytes();
+            let taken = bytes.len().min(remaining);
+            let kept = String::from_utf8_lossy(&bytes[..taken]).into_owned();
+            if taken > 0 && kept.trim().is_empty() {
+                continue;
+            }
+            let name = rel.rsplit('/').next().unwrap_or(&rel).to_string();
+            // The bytes read from the file (a character cut in two is one U+FFFD of three bytes in the text).
+            let mut part = Part { bytes: taken, ..self.part(&rel, name, &kept) };
+            if taken < bytes.len() {
+                let (line, column) = crate::diagnostic::line_col(&text, taken);
+                part.cut = Some(Cut {
+                    why: format!("{key} = {limit} reached"),
+                    dropped_bytes: bytes.len() - taken,
+                    dropped_tokens: self.count(&String::from_utf8_lossy(&bytes[taken..])),
+                    line: Some(line),
+                    column: Some(column),
+                });
+            }
+            remaining -= taken;
+            parts.push((part, kept));
+        }
+    }
+
+    fn part(&self, rel: &str, label: String, text: &str) -> Part {
+        Part { file: self.root.display_path(rel), label, bytes: text.len(), tokens: self.count(text), cut: None }
+    }
+
+    fn whole(&self, rel: &str, label: String, text: String) -> (Part, String) {
+        (self.part(rel, label, &text), text)
+    }
+
+    /// The import graph of the memory files, as the lint rules resolve it.
+    fn imports(&self) -> Imports {
+        let sources = &self.found.sources;
+        let cx = Context {
+            agent: None,
+            skills: &self.found.skills,
+            memory: &self.found.memory,
+            files: &self.found.files,
+            sources,
+            root: self.root,
+            counter: self.counter,
+            tokenizer: self.profile.tokenizer,
+            settings: Settings::default(),
+        };
+        refs::imports(&cx)
+    }
+
+    /// The files `rel` imports, each after the file importing it, `depth` hops at most.
+    fn imported(&self, graph: &Imports, rel: &str, depth: usize, seen: &mut BTreeSet<String>, parts: &mut Vec<(Part, String)>) {
+        if depth == 0 {
+            return;
+        }
+        for (_, _, target) in graph.edges.get(rel).into_iter().flatten() {
+            let Some((_, text)) = graph.files.get(target) else { continue };
+            if seen.insert(target.clone()) {
+                parts.push(self.whole(target, format!("imported by {rel}"), text.to_string()));
+                self.imported(graph, target, depth - 1, seen, parts);
+            }
+        }
+    }
+
+    fn rules(&mut self, spec: &RulesFolder, notes: &mut Vec<String>) -> Option<Section> {
+        let Ok(glob) = Glob::new(&spec.glob).map(|g| g.compile_matcher()) else { return None };
+        let dir = spec.glob.split(['*', '{']).next().unwrap_or_default().trim_end_matches('/');
+        let listed = self.root.list_files(dir, 16, 10_000).unwrap_or_default();
+        let mut parts = Vec::new();
+        let mut conditional = 0;
+        for file in listed.iter().filter(|f| glob.is_match(&f.rel)) {
+            let Some(text) = self.read(&file.rel) else { continue };
+            let front = crate::yaml::frontmatter(&text).ok();
+            if front.is_some_and(|f| f.fields.iter().any(|(k, _)| *k == spec.conditional_field)) {
+                conditional += 1;
+                continue;
+            }
+            let name = file.rel.rsplit('/').next().unwrap_or(&file.rel).to_string();
+            parts.push(self.whole(&file.rel, name, text));
+        }
+        if conditional > 0 {
+            notes.push(format!(
+                "{conditional} rule file(s) with `{}` load only when a matching file is read: not counted",
+                spec.conditional_field
+            ));
+        }
+        self.section("rules", &spec.source, parts, None)
+    }
+
+    fn listing(&self, spec: &Listing, notes: &mut Vec<String>) -> Option<Section> {
+        let kinds: Vec<FileKind> = FileKind::ALL.into_iter().filter(|k| spec.kinds.iter().any(|id| id == k.id())).collect();
+        let docs = self.found.skills.iter().map(|s| &s.doc).chain(self.found.files.iter()).filter(|d| kinds.contains(&d.kind));
+        // The project's files of the kind, and those of the plugins in it (listed only once a
+        // plugin is installed: noted, not counted).
+        let docs = docs.filter(|d| d.plugin.is_some() || self.host.kind_at("project", &d.rel).is_some_and(|f| f.kind == d.kind.id()));
+        let mut parts = Vec::new();
+        let mut plugins: std::collections::BTreeMap<(String, String), Vec<Count>> = Default::default();
+        let mut hidden = 0;
+        let mut entries: Vec<&Doc> = docs.collect();
+        entries.sort_by(|a, b| a.rel.cmp(&b.rel));
+        for doc in entries {
+            if spec.hidden_field.as_deref().is_some_and(|f| field(doc, f).as_deref() == Some("true")) {
+                hidden += 1;
+                continue;
+            }
+            let stem = doc.rel.rsplit('/').next().unwrap_or(&doc.rel).trim_end_matches(".md");
+            let folder = doc.rel.rsplit('/').nth(1).unwrap_or_default();
+            let own = field(doc, "name").unwrap_or_else(|| if doc.kind == FileKind::Skill { folder } else { stem }.to_string());
+            let name = match &doc.plugin {
+                Some(plugin) => format!("{}:{own}", plugin.name),
+                None => own,
+            };
+            let description = field(doc, "description").unwrap_or_default();
+            let (shown, cut) = match spec.entry_max_chars {
+                Some(max) if description.chars().count() > max => {
+                    let at = description.char_indices().nth(max).map_or(description.len(), |(i, _)| i);
+                    let dropped = &description[at..];
+                    let why = format!("descriptions are cut at {max} characters");
+                    let cut = Cut { why, dropped_bytes: dropped.len(), dropped_tokens: self.count(dropped), line: None, column: None };
+                    (&description[..at], Some(cut))
+                }
+                _ => (description.as_str(), None),
+            };
+            let text = spec.entry.replace("{name}", &name).replace("{description}", shown);
+            let mut part = self.part(&doc.rel, name, &text);
+            part.file = doc.file.clone();
+            part.cut = cut;
+            match &doc.plugin {
+                Some(plugin) => plugins.entry((plugin.name.clone(), self.root.display_path(&plugin.rel))).or_default().push(part.tokens),
+                None => parts.push((part, text)),
+            }
+        }
+        for ((plugin, folder), counts) in plugins {
+            let sum = self.sum(counts.iter().copied());
+            let tokens = format!("{}{}", if sum.exact { "" } else { "~" }, sum.tokens);
+            notes.push(format!(
+                "plugin `{plugin}` ({folder}) adds {} entries ({tokens} tokens) to the {} listing once installed: not counted",
+                counts.len(),
+                spec.title
+            ));
+        }
+        if hidden > 0 {
+            notes.push(format!(
+                "{hidden} file(s) with `{}: true` are left out of the {} listing",
+                spec.hidden_field.as_deref().unwrap_or_default(),
+                spec.title
+            ));
+        }
+        let chars = parts.iter().map(|(_, t)| t.chars().count()).sum::<usize>() + parts.len().saturating_sub(1);
+        let mut section = self.section(&spec.title, &spec.source, parts, Some("\n"))?;
+        section.budget = spec.budget_chars.map(|budget_chars| CharBudget { budget_chars, chars });
+        Some(section)
+    }
+}
+
+/// A frontmatter value as text: parsed as YAML, or read line by line where the host does so
+/// (subagents and commands whose frontmatter is not YAML).
+fn field(doc: &Doc, key: &str) -> Option<String> {
+    match doc.field(key) {
+        Some(serde_json::Value::String(s)) => Some(s.clone()),
+        Some(serde_json::Value::Bool(b)) => Some(b.to_string()),
+        Some(_) => None,
+        None => crate::rules::frontmatter::raw_front(&doc.text)
+            .ok()
+            .and_then(|f| f.get(key).map(|f| f.value.trim_matches(['"', '\'']).to_string()))
+            .filter(|v| !v.is_empty()),
+    }
+}
+
+fn join(folder: &str, name: &str) -> String {
+    match folder.is_empty() {
+        true => name.to_string(),
+        false => format!("{folder}/{name}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_listed_kind_is_a_ctxc_file_kind() {
+        for host in hosts() {
+            for listing in host.startup.iter().flat_map(|s| &s.listings) {
+                for kind in &listing.kinds {
+                    assert!(FileKind::ALL.iter().any(|k| k.id() == kind), "{}: kind `{kind}`", host.id);
+                }
+            }
+        }
+    }
+}

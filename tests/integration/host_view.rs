@@ -1,0 +1,317 @@
+//! `ctxc cost --host`: what Claude Code and Codex load at session start from a repository
+//! without a manifest (fixtures in tests/fixtures/hostview, scratch projects for Codex's own
+//! cases of `project_doc.rs`, and real repositories of the shared corpus read in place).
+
+use crate::common;
+
+use serde_json::Value;
+
+/// `ctxc cost ARGS --format json`: the exit code and the `hosts` array.
+fn hosts(args: &[&str]) -> (i32, Vec<Value>, String) {
+    let out = common::ctxc(&[&["cost"], args, &["--format", "json"]].concat());
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    let json: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {stderr}"));
+    (out.status.code().unwrap_or(-1), json["hosts"].as_array().cloned().unwrap_or_default(), stderr)
+}
+
+fn section<'a>(view: &'a Value, title: &str) -> &'a Value {
+    view["sections"]
+        .as_array()
+        .and_then(|s| s.iter().find(|s| s["title"] == title))
+        .unwrap_or_else(|| panic!("no section {title}: {view:#}"))
+}
+
+/// (file relative to `base`, label) of each part of a section.
+fn parts(section: &Value, base: &str) -> Vec<(String, String)> {
+    let base = format!("{}/", base.trim_end_matches('/'));
+    section["parts"]
+        .as_array()
+        .expect("parts")
+        .iter()
+        .map(|p| {
+            (
+                p["file"].as_str().unwrap_or_default().trim_start_matches(&base).to_string(),
+                p["label"].as_str().unwrap_or_default().to_string(),
+            )
+        })
+        .collect()
+}
+
+fn tokens(v: &Value) -> i64 {
+    v["tokens"].as_i64().expect("tokens")
+}
+
+/// The parts and joins add up to each section, the sections to the total.
+fn adds_up(view: &Value) {
+    let mut total = 0;
+    for s in view["sections"].as_array().expect("sections") {
+        let parts: i64 = s["parts"].as_array().expect("parts").iter().map(|p| tokens(&p["tokens"])).sum();
+        assert_eq!(parts + tokens(&s["joins"]), tokens(&s["tokens"]), "{s:#}");
+        total += tokens(&s["tokens"]);
+    }
+    assert_eq!(total, tokens(&view["total"]));
+}
+
+const CLAUDE: &str = "tests/fixtures/hostview/claude";
+const CODEX: &str = "tests/fixtures/hostview/codex";
+
+#[test]
+fn claude_code_loads_memory_with_imports_unconditional_rules_and_the_listings() {
+    let (code, views, stderr) = hosts(&[CLAUDE, "--host", "claude-code"]);
+    assert_eq!(code, 0, "{stderr}");
+    let view = &views[0];
+    assert_eq!(view["host"], "claude-code");
+    // Root first; each import after the file importing it, two hops; an `@path` in a code span
+    // is no import.
+    let memory =
+        [("CLAUDE.md", "CLAUDE.md"), ("docs/style.md", "imported by CLAUDE.md"), ("docs/checklist.md", "imported by docs/style.md")];
+    let mut expected: Vec<(String, String)> = memory.iter().map(|(f, l)| (f.to_string(), l.to_string())).collect();
+    expected.push(("CLAUDE.local.md".into(), "CLAUDE.local.md".into()));
+    assert_eq!(parts(section(view, "memory"), CLAUDE), expected);
+    // `paths` makes a rule conditional: not loaded at start.
+    assert_eq!(parts(section(view, "rules"), CLAUDE), [(".claude/rules/testing.md".to_string(), "testing.md".to_string())]);
+    // `disable-model-invocation: true` keeps `release` out of the listing.
+    let listed: Vec<String> = parts(section(view, "skills and commands"), CLAUDE).into_iter().map(|(_, l)| l).collect();
+    assert_eq!(listed, ["deploy", "pdf"]);
+    assert_eq!(parts(section(view, "subagents"), CLAUDE)[0].1, "reviewer");
+    assert_eq!(section(view, "skills and commands")["budget"]["budget_chars"], 8000);
+    // Claude's tokenizer is not public: every count is an estimate with its band.
+    assert_eq!(view["total"]["exact"], false);
+    assert_eq!(view["total"]["tokenizer"], "estimate");
+    assert!(view["band"]["percent"].as_u64().is_some(), "{view:#}");
+    // A plugin's skills are listed once it is installed: said, not counted.
+    let notes = view["notes"].to_string();
+    assert!(notes.contains("plugin `house-style` (") && notes.contains("adds 1 entries"), "{notes}");
+    adds_up(view);
+    // Below the root, the working directory's CLAUDE.md joins the chain.
+    let (_, views, _) = hosts(&[CLAUDE, "--host", "claude-code", "--from", &format!("{CLAUDE}/sub")]);
+    assert_eq!(parts(section(&views[0], "memory"), CLAUDE).last().map(|p| p.0.as_str()), Some("sub/CLAUDE.md"));
+}
+
+#[test]
+fn claude_code_text_marks_estimates() {
+    let out = common::ctxc(&["cost", CLAUDE, "--host", "claude-code"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("total ~") && text.contains("±10 %"), "{text}");
+    assert!(text.contains("estimate: o200k_base count"), "{text}");
+}
+
+#[test]
+fn the_skills_listing_over_its_budget_and_a_description_over_its_cap() {
+    let long = "Handles one more kind of request for the team. ".repeat(50);
+    let mut files: Vec<(String, String)> =
+        vec![(".claude/skills/long/SKILL.md".into(), format!("---\nname: long\ndescription: {long}\n---\nBody\n"))];
+    for i in 0..60 {
+        let description =
+            format!("Skill number {i}: drafts, checks and files the weekly report of one service, with its charts and tables.");
+        files.push((format!(".claude/skills/s{i:02}/SKILL.md"), format!("---\nname: s{i:02}\ndescription: {description}\n---\nBody\n")));
+    }
+    let refs: Vec<(&str, &str)> = files.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
+    let dir = common::project(&refs);
+    let path = dir.path().to_str().expect("utf-8");
+    let (_, views, stderr) = hosts(&[path, "--host", "claude-code"]);
+    let listing = section(&views[0], "skills and commands");
+    let long = listing["parts"].as_array().and_then(|p| p.iter().find(|p| p["label"] == "long")).expect("long");
+    assert_eq!(long["cut"]["dropped_bytes"].as_u64(), Some((50 * 47 - 1 - 1536) as u64), "{stderr}");
+    let chars = listing["budget"]["chars"].as_u64().expect("chars");
+    assert!(chars > 8000, "{listing:#}");
+    let out = common::ctxc(&["cost", path, "--host", "claude-code"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("over by") && text.contains("the host shortens descriptions"), "{text}");
+    assert!(text.contains("descriptions are cut at 1536 characters"), "{text}");
+}
+
+#[test]
+fn imports_stop_after_five_hops() {
+    let mut files: Vec<(String, String)> = vec![("CLAUDE.md".into(), "@d1.md\n".into())];
+    for i in 1..=7 {
+        files.push((format!("d{i}.md"), format!("hop {i}\n@d{}.md\n", i + 1)));
+    }
+    let refs: Vec<(&str, &str)> = files.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
+    let dir = common::project(&refs);
+    let path = dir.path().to_str().expect("utf-8");
+    let (_, views, stderr) = hosts(&[path, "--host", "claude-code"]);
+    let loaded: Vec<String> = parts(section(&views[0], "memory"), path).into_iter().map(|p| p.0).collect();
+    assert_eq!(loaded, ["CLAUDE.md", "d1.md", "d2.md", "d3.md", "d4.md", "d5.md"], "{stderr}");
+}
+
+#[test]
+fn codex_joins_the_chain_to_the_working_directory_and_cuts_it_at_32_kib() {
+    let from = format!("{CODEX}/services/api");
+    let (code, views, stderr) = hosts(&[CODEX, "--host", "codex", "--from", &from]);
+    assert_eq!(code, 0, "{stderr}");
+    let view = &views[0];
+    let memory = section(view, "memory");
+    // AGENTS.override.md shadows AGENTS.md in its folder.
+    let files: Vec<String> = parts(memory, CODEX).into_iter().map(|p| p.0).collect();
+    assert_eq!(files, ["AGENTS.md", "services/AGENTS.md", "services/api/AGENTS.override.md"]);
+    let list = memory["parts"].as_array().expect("parts");
+    let read = |rel: &str| std::fs::read(format!("{}/{CODEX}/{rel}", env!("CARGO_MANIFEST_DIR"))).expect("fixture");
+    let sizes: Vec<usize> = files.iter().map(|f| read(f).len()).collect();
+    let kept: Vec<u64> = list.iter().map(|p| p["bytes"].as_u64().expect("bytes")).collect();
+    assert_eq!(kept.iter().sum::<u64>(), 32 * 1024, "Codex reads 32 KiB in all");
+    let last = &list[2];
+    assert_eq!(last["cut"]["dropped_bytes"].as_u64(), Some((sizes[0] + sizes[1] + sizes[2] - 32 * 1024) as u64));
+    assert!(tokens(&last["cut"]["dropped_tokens"]) > 0);
+    assert!(last["cut"]["line"].as_u64().is_some());
+    assert!(list[..2].iter().all(|p| p["cut"].is_null()));
+    // Exact: the section is the joined text as Codex builds it, counted with o200k_base.
+    let texts: Vec<Vec<u8>> = files.iter().map(|f| read(f)).collect();
+    let mut joined: Vec<u8> = Vec::new();
+    let mut remaining = 32 * 1024;
+    for (i, t) in texts.iter().enumerate() {
+        if i > 0 {
+            joined.extend_from_slice(b"\n\n");
+        }
+        let take = t.len().min(remaining);
+        joined.extend_from_slice(&t[..take]);
+        remaining -= take;
+    }
+    let counter = ctxc::tokens::TokenCounter::new();
+    let expected = counter.count(ctxc::models::Tokenizer::O200kBase, &String::from_utf8_lossy(&joined));
+    assert_eq!(tokens(&memory["tokens"]), expected as i64);
+    assert_eq!(view["total"]["exact"], true);
+    assert!(view["band"].is_null());
+    adds_up(view);
+    let out = common::ctxc(&["cost", CODEX, "--host", "codex", "--from", &from]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("cut at line") && text.contains("(project_doc_max_bytes = 32768 reached)"), "{text}");
+}
+
+/// The host view's cut and `check`'s CODEX001 finding name the same place: one file, line and
+/// column, and the same bytes dropped.
+#[test]
+fn the_cut_is_where_check_says_codex_stops_reading() {
+    let from = format!("{CODEX}/services/api");
+    let (_, views, _) = hosts(&[CODEX, "--host", "codex", "--from", &from]);
+    let cut =
+        section(&views[0], "memory")["parts"].as_array().and_then(|p| p.iter().find(|p| !p["cut"].is_null())).cloned().expect("a cut");
+    let out = common::ctxc(&["check", CODEX, "--format", "json"]);
+    let json: Value = serde_json::from_slice(&out.stdout).expect("json");
+    let mut finding = None;
+    let mut stack = vec![&json];
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::Object(o) if o.get("code").is_some_and(|c| c == "CODEX001") => finding = Some(v.clone()),
+            Value::Object(o) => stack.extend(o.values()),
+            Value::Array(a) => stack.extend(a.iter()),
+            _ => {}
+        }
+    }
+    let finding = finding.expect("CODEX001");
+    assert_eq!(finding["file"], cut["file"]);
+    assert_eq!((finding["line"].clone(), finding["column"].clone()), (cut["cut"]["line"].clone(), cut["cut"]["column"].clone()));
+    let dropped = cut["cut"]["dropped_bytes"].as_u64().expect("bytes");
+    let grouped = format!("{},{:03}", dropped / 1000, dropped % 1000);
+    assert!(finding["help"].as_str().is_some_and(|h| h.contains(&format!("drops the last {grouped} bytes"))), "{finding:#}");
+}
+
+/// Codex's own cases (codex-rs/core/src/project_doc.rs at 0bd53e45, its tests), one scratch
+/// project each; the byte limit set in `.codex/config.toml` as the tests set it in the config.
+#[test]
+fn codex_project_doc_cases() {
+    let memory_files = |files: &[(&str, &str)], from: &str| {
+        let dir = common::project(files);
+        let path = dir.path().to_str().expect("utf-8").to_string();
+        let from = format!("{path}/{from}");
+        std::fs::create_dir_all(&from).expect("mkdir");
+        let (code, views, stderr) = hosts(&[&path, "--host", "codex", "--from", &from]);
+        let sections = views[0]["sections"].as_array().cloned().unwrap_or_default();
+        let memory = sections.iter().find(|s| s["title"] == "memory").map(|m| (parts(m, &path), m["parts"].clone()));
+        (code, memory, stderr)
+    };
+    // Small file within the limit: whole.
+    let (_, memory, _) = memory_files(&[("AGENTS.md", "hello world")], "");
+    let (files, list) = memory.expect("memory");
+    assert_eq!(files[0].0, "AGENTS.md");
+    assert_eq!(list[0]["bytes"], 11);
+    // Larger than the limit: its first `limit` bytes.
+    let huge = "A".repeat(2048);
+    let (_, memory, _) = memory_files(&[("AGENTS.md", &huge), (".codex/config.toml", "project_doc_max_bytes = 1024\n")], "");
+    let list = memory.expect("memory").1;
+    assert_eq!((list[0]["bytes"].as_u64(), list[0]["cut"]["dropped_bytes"].as_u64()), (Some(1024), Some(1024)));
+    // From a nested folder, the doc of the Git root (`.git` may be a file) and nothing above it.
+    let (_, memory, _) = memory_files(
+        &[("AGENTS.md", "above the repository"), ("repo/.git", "gitdir: /elsewhere\n"), ("repo/AGENTS.md", "root level doc")],
+        "repo/workspace/crate_a",
+    );
+    assert_eq!(memory.expect("memory").0, [("repo/AGENTS.md".to_string(), "AGENTS.md".to_string())]);
+    // A limit of zero turns project docs off: nothing is loaded, and the view says why.
+    let (code, memory, stderr) = memory_files(&[("AGENTS.md", "something"), (".codex/config.toml", "project_doc_max_bytes = 0\n")], "");
+    assert!(memory.is_none());
+    assert_eq!(code, 0, "{stderr}");
+    // AGENTS.override.md wins over AGENTS.md; fallback names are read where neither is.
+    let (_, memory, _) = memory_files(
+        &[
+            ("AGENTS.md", "main"),
+            ("AGENTS.override.md", "override"),
+            ("sub/EXAMPLE.md", "fallback"),
+            (".codex/config.toml", "project_doc_fallback_filenames = [\"EXAMPLE.md\"]\n"),
+        ],
+        "sub",
+    );
+    let files: Vec<String> = memory.expect("memory").0.into_iter().map(|p| p.0).collect();
+    assert_eq!(files, ["AGENTS.override.md", "sub/EXAMPLE.md"]);
+    // A character cut in two: the bytes read, the rest dropped (Codex decodes the cut byte as U+FFFD).
+    let (_, memory, _) = memory_files(&[("AGENTS.md", "aéb"), (".codex/config.toml", "project_doc_max_bytes = 2\n")], "");
+    let list = memory.expect("memory").1;
+    assert_eq!((list[0]["bytes"].as_u64(), list[0]["cut"]["dropped_bytes"].as_u64()), (Some(2), Some(2)));
+    let counter = ctxc::tokens::TokenCounter::new();
+    assert_eq!(tokens(&list[0]["tokens"]), counter.count(ctxc::models::Tokenizer::O200kBase, "a\u{FFFD}") as i64);
+    // A file of white space only is left out.
+    let (_, memory, _) = memory_files(&[("AGENTS.md", "root"), ("sub/AGENTS.md", "  \n\n")], "sub");
+    assert_eq!(memory.expect("memory").0.len(), 1);
+}
+
+#[test]
+fn a_repository_without_agent_files_says_so() {
+    let dir = common::project(&[("README.md", "# Hello\n")]);
+    let path = dir.path().to_str().expect("utf-8");
+    let out = common::ctxc(&["cost", path, "--host", "codex"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr.contains("no Codex files in") && stderr.contains("loads nothing from it at session start"), "{stderr}");
+    assert!(out.stdout.is_empty());
+    let out = common::ctxc(&["cost", path, "--host", "gemini-cli"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("use one of: claude-code, codex"));
+    let out = common::ctxc(&["cost", CODEX, "--host", "codex", "--mode", "plan"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("the host view has neither"));
+}
+
+#[test]
+fn without_a_manifest_every_host_whose_files_the_repository_has() {
+    let dir = common::project(&[("AGENTS.md", "Run the tests.\n"), ("CLAUDE.md", "@AGENTS.md\n"), ("notes/todo.md", "# Todo\n")]);
+    let path = dir.path().to_str().expect("utf-8");
+    let out = common::ctxc(&["cost", path]);
+    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(stdout.contains("Claude Code: what it loads") && stdout.contains("Codex: what it loads"), "{stdout}");
+    assert!(!stderr.contains("TOOL010"), "{stderr}");
+}
+
+/// Real repositories of the shared corpus, read in place: astral-sh/uv's CLAUDE.md is only
+/// `@AGENTS.md`; langchain-ai/deepagents has AGENTS.md in nested folders.
+#[test]
+fn corpus_repositories() {
+    let uv = common::corpus().join("memory/astral-sh__uv");
+    let uv = uv.to_str().expect("utf-8");
+    let (code, views, stderr) = hosts(&[uv]);
+    assert_eq!(code, 0, "{stderr}");
+    let claude = views.iter().find(|v| v["host"] == "claude-code").expect("claude-code");
+    let memory = parts(section(claude, "memory"), uv);
+    assert_eq!(
+        memory,
+        [("CLAUDE.md".to_string(), "CLAUDE.md".to_string()), ("AGENTS.md".to_string(), "imported by CLAUDE.md".to_string())]
+    );
+    let codex = views.iter().find(|v| v["host"] == "codex").expect("codex");
+    assert_eq!(parts(section(codex, "memory"), uv), [("AGENTS.md".to_string(), "AGENTS.md".to_string())]);
+    let deep = common::corpus().join("memory/langchain-ai__deepagents");
+    let deep = deep.to_str().expect("utf-8");
+    let from = format!("{deep}/examples/deploy-coding-agent");
+    let (_, views, _) = hosts(&[deep, "--host", "codex", "--from", &from]);
+    let files: Vec<String> = parts(section(&views[0], "memory"), deep).into_iter().map(|p| p.0).collect();
+    assert_eq!(files, ["AGENTS.md", "examples/deploy-coding-agent/AGENTS.md"]);
+    adds_up(&views[0]);
+}
