@@ -1,6 +1,6 @@
 //! CODEX001: the AGENTS.md chain over Codex's 32 KiB budget.
 
-use crate::rules::codex::{codex_docs, folders_down_to, CODEX_BUDGET};
+use crate::rules::codex::{codex_budget, codex_docs, folders_down_to};
 use crate::rules::prelude::*;
 
 pub const RULE: Definition = Definition {
@@ -26,15 +26,16 @@ pub const RULE: Definition = Definition {
 fn check(cx: &Context) -> Vec<Diagnostic> {
     let docs = codex_docs(cx);
     let size = |d: &crate::agent_files::MemoryDoc| if d.text.trim().is_empty() { 0 } else { d.text.len() };
+    let budget = codex_budget();
     let mut findings = Vec::new();
     for (dir, doc) in &docs {
         let ancestors: Vec<&str> = folders_down_to(dir).into_iter().filter(|f| f != dir).collect();
         let before: usize = ancestors.iter().filter_map(|f| docs.get(f)).map(|d| size(d)).sum();
         let own = size(doc);
-        if before >= CODEX_BUDGET || before + own <= CODEX_BUDGET {
+        if before >= budget || before + own <= budget {
             continue;
         }
-        let keep = CODEX_BUDGET - before;
+        let keep = budget - before;
         let dropped: Vec<&str> = docs
             .iter()
             .filter(|(d, other)| *d != dir && (dir.is_empty() || d.starts_with(&format!("{dir}/"))) && size(other) > 0)
@@ -45,7 +46,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
             grouped(keep),
             grouped(own),
             grouped(before + own),
-            grouped(CODEX_BUDGET)
+            grouped(budget)
         );
         if before > 0 {
             message.push_str(&format!(" ({} in the files above it)", grouped(before)));

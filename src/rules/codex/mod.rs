@@ -27,8 +27,13 @@ pub mod codex010_agent_role_file_missing;
 /// What the family covers, in one line, for `docs/rules.md`.
 pub const ABOUT: &str = "Codex: the AGENTS.md chain, its 32 KiB cap and AGENTS.override.md, and `.codex/config.toml`.";
 
-/// Codex's default `project_doc_max_bytes`: the budget of the whole AGENTS.md chain.
-pub const CODEX_BUDGET: usize = 32 * 1024;
+/// Codex's default `project_doc_max_bytes`, the budget of the whole AGENTS.md chain, from its host
+/// model (`[startup.memory] max_bytes` in data/hosts/codex.toml, which the host view reads too).
+pub fn codex_budget() -> usize {
+    let memory = hosts::embedded("codex").startup.as_ref().and_then(|s| s.memory.as_ref());
+    memory.and_then(|m| m.max_bytes).expect("data/hosts/codex.toml gives the chain's max_bytes") as usize
+    // ok: embedded data, every CODEX001 fixture reads it
+}
 
 /// The file Codex reads in each folder of the project, by folder (`""` for the root): the
 /// first that exists of `AGENTS.override.md` and `AGENTS.md`
