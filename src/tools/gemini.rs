@@ -20,6 +20,7 @@ pub(super) fn tools(index: usize, declarations: &[Value]) -> Result<Vec<Tool>, S
         let mut tool = named_tool(i, d, key, None).map_err(|e| format!("Gemini tool #{}: {e}", index + 1))?;
         tool.parameters_json_schema = json_schema;
         tool.response = d.get("response").cloned();
+        tool.response_json_schema = d.get("responseJsonSchema").cloned();
         Ok(tool)
     };
     declarations.iter().enumerate().map(|(i, d)| declaration(i, d)).collect()
