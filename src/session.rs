@@ -344,6 +344,7 @@ impl Session {
         self.timed(Stage::Load, || {
             let mut loaded = manifest::load_with(manifest, &self.overrides, &self.run)?;
             self.use_tokenizer_file(&mut loaded)?;
+            warn_template_settings(&mut loaded);
             crate::tokens::warm_up(loaded.agent.profile.tokenizer);
             Ok(loaded)
         })
@@ -442,5 +443,27 @@ mod tests {
         assert!(Arc::ptr_eq(a.cache(), session.cache()) && Arc::ptr_eq(b.cache(), session.cache()));
         let alone = ProjectRoot::new(dir.path()).expect("root");
         assert!(!Arc::ptr_eq(alone.cache(), session.cache()), "no ambient cache: a root alone memoizes for itself");
+    }
+}
+
+/// MAN016: a setting only a chat template renders, on an agent whose request is rendered
+/// without one (none named, none found beside its tokenizer file), changes no count as meant.
+fn warn_template_settings(loaded: &mut Loaded) {
+    if loaded.agent.chat_template.is_some() {
+        return;
+    }
+    for (setting, origin) in &loaded.agent.template_settings {
+        let instead = match *setting {
+            "new_message" => "its system messages are counted as one prompt, joined without a separator where the new one starts",
+            _ => "an empty tool list adds nothing",
+        };
+        let d = Diagnostic::warning(format!(
+            "`{setting}` takes effect only through a chat template, and this agent's request is rendered without one: {instead}"
+        ))
+        .in_file(&origin.file)
+        .at(origin.span.clone())
+        .code(crate::codes::Code::MAN016)
+        .help("name the model's template with `[agent] chat_template` (or give its tokenizer file, beside which one is found), or remove the setting");
+        loaded.warnings.push(d);
     }
 }
