@@ -5,7 +5,7 @@
 
 use serde_json::{json, Value};
 
-use super::{fnv1a, line_text, region, Paths};
+use super::{fnv1a, line_text, region_at, Paths};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::lint::check::{CheckReport, Outcome};
 use crate::rules::{self, docs, secrets, Code, Rule};
@@ -47,14 +47,14 @@ fn descriptor(rule: &Rule) -> Value {
     d
 }
 
-fn location(d: &Diagnostic, report: &CheckReport, paths: &Paths) -> Option<Value> {
-    let file = d.file.as_deref()?;
+/// The SARIF location of `span` in `file`: a finding's, or one of its related places.
+fn location(file: &str, span: Option<&std::ops::Range<usize>>, report: &CheckReport, paths: &Paths) -> Value {
     let mut physical = json!({ "artifactLocation": { "uri": uri_encode(&secrets::mask(&paths.relative(file))), "uriBaseId": BASE } });
-    if let Some(r) = region(d, &report.sources) {
+    if let Some(r) = span.and_then(|span| region_at(file, span, &report.sources)) {
         physical["region"] =
             json!({ "startLine": r.start_line, "startColumn": r.start_column, "endLine": r.end_line, "endColumn": r.end_column });
     }
-    Some(json!({ "physicalLocation": physical }))
+    json!({ "physicalLocation": physical })
 }
 
 fn result(d: &Diagnostic, code: Code, report: &CheckReport, paths: &Paths) -> Value {
@@ -79,18 +79,17 @@ fn result(d: &Diagnostic, code: Code, report: &CheckReport, paths: &Paths) -> Va
     if let Some(i) = index {
         r["ruleIndex"] = json!(i);
     }
-    if let Some(loc) = location(d, report, paths) {
-        r["locations"] = json!([loc]);
+    if let Some(file) = &d.file {
+        r["locations"] = json!([location(file, d.span.as_ref(), report, paths)]);
     }
     // The other places of a grouped finding (the same unknown key in more files).
     let related: Vec<Value> = d
         .related
         .iter()
-        .filter_map(|place| {
-            let at = Diagnostic::finding("").in_file(&place.file).at(place.span.clone());
-            let mut loc = location(&at, report, paths)?;
+        .map(|place| {
+            let mut loc = location(&place.file, place.span.as_ref(), report, paths);
             loc["message"] = json!({ "text": place.message });
-            Some(loc)
+            loc
         })
         .collect();
     if !related.is_empty() {
@@ -108,8 +107,8 @@ pub fn render(report: &CheckReport, paths: &Paths) -> String {
             Some(code) => results.push(result(d, *code, report, paths)),
             None => {
                 let mut n = json!({ "level": level(d.severity), "message": { "text": d.message } });
-                if let Some(loc) = location(d, report, paths) {
-                    n["locations"] = json!([loc]);
+                if let Some(file) = &d.file {
+                    n["locations"] = json!([location(file, d.span.as_ref(), report, paths)]);
                 }
                 notifications.push(n);
             }
