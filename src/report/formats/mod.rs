@@ -78,13 +78,6 @@ pub fn region_at(file: &str, span: &std::ops::Range<usize>, sources: &Sources) -
     Some(Region { start_line, start_column, end_line, end_column })
 }
 
-/// The text of a finding's first line (for fingerprints), trimmed.
-pub fn line_text<'a>(d: &Diagnostic, sources: &'a Sources) -> Option<&'a str> {
-    let file = d.file.as_deref()?;
-    let line = sources.line_range(file, d.span.as_ref()?.start)?;
-    Some(sources.excerpt(file, line)?.trim())
-}
-
 /// FNV-1a, 64 bits: a small hash that is the same on every platform and Rust version.
 pub fn fnv1a(parts: &[&str]) -> String {
     let mut hash: u64 = 0xcbf2_9ce4_8422_2325;

@@ -5,7 +5,7 @@
 
 use serde_json::{json, Value};
 
-use super::{fnv1a, line_text, region_at, Paths};
+use super::{fnv1a, region_at, Paths};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::lint::check::{CheckReport, Outcome};
 use crate::rules::{self, docs, secrets, Code, Rule};
@@ -57,7 +57,10 @@ fn location(file: &str, span: Option<&std::ops::Range<usize>>, report: &CheckRep
     json!({ "physicalLocation": physical })
 }
 
-fn result(d: &Diagnostic, code: Code, report: &CheckReport, paths: &Paths) -> Value {
+/// Fingerprints already made, by rule, file and the start of the flagged line.
+type Fingerprints<'a> = std::collections::HashMap<(Code, &'a str, usize), String>;
+
+fn result<'a>(d: &'a Diagnostic, code: Code, report: &CheckReport, paths: &Paths, fingerprints: &mut Fingerprints<'a>) -> Value {
     let index = rules::ALL.iter().position(|r| r.code == code);
     let mut text = d.message.clone();
     if let Some(help) = &d.help {
@@ -65,16 +68,22 @@ fn result(d: &Diagnostic, code: Code, report: &CheckReport, paths: &Paths) -> Va
     }
     let uri = d.file.as_deref().map(|f| secrets::mask(&paths.relative(f)).into_owned()).unwrap_or_default();
     // Stable across edits elsewhere: the rule, the file and the text of the flagged line (or,
-    // without a line, the message with its numbers left out).
-    let anchor = match line_text(d, &report.sources) {
-        Some(line) => line.to_string(),
-        None => d.message.chars().filter(|c| !c.is_ascii_digit()).collect(),
+    // without a line, the message with its numbers left out). The findings of one rule on one
+    // line share it, made once: a minified file's one line can hold thousands of findings.
+    let sources = &report.sources;
+    let line = d.file.as_deref().zip(d.span.as_ref()).and_then(|(file, span)| Some((file, sources.line_range(file, span.start)?)));
+    let fingerprint = match line {
+        Some((file, line)) => fingerprints
+            .entry((code, file, line.start))
+            .or_insert_with(|| fnv1a(&[code.as_str(), &uri, sources.excerpt(file, line).unwrap_or_default().trim()]))
+            .clone(),
+        None => fnv1a(&[code.as_str(), &uri, &d.message.chars().filter(|c| !c.is_ascii_digit()).collect::<String>()]),
     };
     let mut r = json!({
         "ruleId": code,
         "level": level(d.severity),
         "message": { "text": text },
-        "partialFingerprints": { FINGERPRINT: fnv1a(&[code.as_str(), &uri, &anchor]) },
+        "partialFingerprints": { FINGERPRINT: fingerprint },
     });
     if let Some(i) = index {
         r["ruleIndex"] = json!(i);
@@ -102,9 +111,10 @@ pub fn render(report: &CheckReport, paths: &Paths) -> String {
     let rules: Vec<Value> = rules::ALL.iter().map(descriptor).collect();
     let mut results = Vec::new();
     let mut notifications = Vec::new();
+    let mut fingerprints = Fingerprints::new();
     for d in &report.diagnostics {
         match &d.code {
-            Some(code) => results.push(result(d, *code, report, paths)),
+            Some(code) => results.push(result(d, *code, report, paths, &mut fingerprints)),
             None => {
                 let mut n = json!({ "level": level(d.severity), "message": { "text": d.message } });
                 if let Some(file) = &d.file {
