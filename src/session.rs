@@ -430,22 +430,6 @@ impl Session {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_roots_of_a_session_share_its_cache_and_a_root_alone_has_its_own() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let session = Session::default();
-        let a = session.project_root(dir.path()).expect("root");
-        let b = session.project_root(dir.path()).expect("root");
-        assert!(Arc::ptr_eq(a.cache(), session.cache()) && Arc::ptr_eq(b.cache(), session.cache()));
-        let alone = ProjectRoot::new(dir.path()).expect("root");
-        assert!(!Arc::ptr_eq(alone.cache(), session.cache()), "no ambient cache: a root alone memoizes for itself");
-    }
-}
-
 /// MAN016: a setting only a chat template renders, on an agent whose request is rendered
 /// without one (none named, none found beside its tokenizer file), changes no count as meant.
 fn warn_template_settings(loaded: &mut Loaded) {
@@ -465,5 +449,21 @@ fn warn_template_settings(loaded: &mut Loaded) {
         .code(crate::codes::Code::MAN016)
         .help("name the model's template with `[agent] chat_template` (or give its tokenizer file, beside which one is found), or remove the setting");
         loaded.warnings.push(d);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_roots_of_a_session_share_its_cache_and_a_root_alone_has_its_own() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let session = Session::default();
+        let a = session.project_root(dir.path()).expect("root");
+        let b = session.project_root(dir.path()).expect("root");
+        assert!(Arc::ptr_eq(a.cache(), session.cache()) && Arc::ptr_eq(b.cache(), session.cache()));
+        let alone = ProjectRoot::new(dir.path()).expect("root");
+        assert!(!Arc::ptr_eq(alone.cache(), session.cache()), "no ambient cache: a root alone memoizes for itself");
     }
 }
