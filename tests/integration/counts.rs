@@ -545,15 +545,7 @@ fn gemini_requests_carry_the_system_instruction_and_the_path_names_the_model() {
 #[test]
 fn gemini_declarations_are_sent_to_count_tokens_as_written() {
     let server = Server::start();
-    let dir = tempfile::tempdir().expect("tempdir");
-    let agent = dir.path().join("flights");
-    std::fs::create_dir_all(&agent).expect("mkdir");
-    std::fs::write(
-        agent.join("ctxc.toml"),
-        "[agent]\nname = \"flights\"\nmodel = \"gemini-2.5-pro\"\n\n[pipeline]\nsteps = [{ id = \"role\", kind = \"module\" }]\n\n[modules]\nrole = { source = \"role.md\" }\n\n[tools.flights]\nfiles = [\"tools.json\"]\n",
-    )
-    .expect("write");
-    std::fs::write(agent.join("role.md"), "You book flights.\n").expect("write");
+    let (_dir, agent) = one_module_agent("gemini-2.5-pro", "You book flights.\n", "\n[tools.flights]\nfiles = [\"tools.json\"]\n");
     let declarations = serde_json::json!([
         {"name": "find_flights", "description": "Finds flights.", "parameters": {"type": "OBJECT", "properties": {"from": {"type": "STRING"}}},
          "responseJsonSchema": {"type": "object", "properties": {"flights": {"type": "array", "items": {"type": "string"}}}}},
@@ -699,15 +691,21 @@ fn a_killed_sync_leaves_the_previous_file_intact() {
 
 /// A project of one Claude agent with a one-module prompt: two requests (bare, the prompt).
 fn tiny() -> (tempfile::TempDir, PathBuf) {
+    one_module_agent("claude-sonnet-4-5", "You answer questions about the weather, briefly.\n", "")
+}
+
+/// A project of one agent `tiny` of `model` whose prompt is the one module `role`, and `more` of
+/// its manifest after it.
+fn one_module_agent(model: &str, role: &str, more: &str) -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().expect("tempdir");
     let agent = dir.path().join("tiny");
     std::fs::create_dir_all(&agent).expect("mkdir");
     std::fs::write(
         agent.join("ctxc.toml"),
-        "[agent]\nname = \"tiny\"\nmodel = \"claude-sonnet-4-5\"\n\n[pipeline]\nsteps = [{ id = \"role\", kind = \"module\" }]\n\n[modules]\nrole = { source = \"role.md\" }\n",
+        format!("[agent]\nname = \"tiny\"\nmodel = \"{model}\"\n\n[pipeline]\nsteps = [{{ id = \"role\", kind = \"module\" }}]\n\n[modules]\nrole = {{ source = \"role.md\" }}\n{more}"),
     )
     .expect("write");
-    std::fs::write(agent.join("role.md"), "You answer questions about the weather, briefly.\n").expect("write");
+    std::fs::write(agent.join("role.md"), role).expect("write");
     (dir, agent)
 }
 
