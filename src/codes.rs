@@ -34,6 +34,7 @@ macro_rules! rule_table {
                 MAN013 man013_invalid_suppression,
                 MAN014 man014_requires_newer_ctxc,
                 MAN015 man015_internal_error,
+                MAN016 man016_setting_without_chat_template,
             }
             tools Tools {
                 TOOL001 tool001_invalid_tool_file,

@@ -344,6 +344,7 @@ impl Session {
         self.timed(Stage::Load, || {
             let mut loaded = manifest::load_with(manifest, &self.overrides, &self.run)?;
             self.use_tokenizer_file(&mut loaded)?;
+            warn_template_settings(&mut loaded);
             crate::tokens::warm_up(loaded.agent.profile.tokenizer);
             Ok(loaded)
         })
@@ -426,6 +427,28 @@ impl Session {
     /// `work` for each agent on worker threads; the results in the order of `manifests`.
     pub fn each<T: Send>(&self, manifests: &[PathBuf], work: impl Fn(&Path) -> T + Sync) -> Vec<T> {
         crate::parallel::map_in_order(manifests, |manifest| work(manifest))
+    }
+}
+
+/// MAN016: a setting only a chat template renders, on an agent whose request is rendered
+/// without one (none named, none found beside its tokenizer file), changes no count as meant.
+fn warn_template_settings(loaded: &mut Loaded) {
+    if loaded.agent.chat_template.is_some() {
+        return;
+    }
+    for (setting, origin) in &loaded.agent.template_settings {
+        let instead = match *setting {
+            "new_message" => "its system messages are counted as one prompt, joined without a separator where the new one starts",
+            _ => "an empty tool list adds nothing",
+        };
+        let d = Diagnostic::warning(format!(
+            "`{setting}` takes effect only through a chat template, and this agent's request is rendered without one: {instead}"
+        ))
+        .in_file(&origin.file)
+        .at(origin.span.clone())
+        .code(crate::codes::Code::MAN016)
+        .help("name the model's template with `[agent] chat_template` (or give its tokenizer file, beside which one is found), or remove the setting");
+        loaded.warnings.push(d);
     }
 }
 

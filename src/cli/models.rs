@@ -35,22 +35,6 @@ enum ModelsFormat {
     Json,
 }
 
-/// A profile with how this machine would count it: the tokenizer file discovery finds for it.
-#[derive(serde::Serialize)]
-struct OnThisMachine<'a> {
-    #[serde(flatten)]
-    profile: &'a ctxc::models::ModelProfile,
-    /// The table and key the window and output limit come from (`data/models.tsv`).
-    source: &'a str,
-    /// For a model whose family's tokenizer file ctxc can load: where it was found, or where
-    /// ctxc looked.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    tokenizer_file: Option<Discovery>,
-    /// The file the model's chat template would be read from, found beside its tokenizer file.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    chat_template: Option<std::path::PathBuf>,
-}
-
 pub fn run(args: ModelsArgs) -> u8 {
     let profiles = ctxc::models::matching(args.filter.as_deref().unwrap_or(""));
     let places = args.tokenizers.places();
@@ -71,15 +55,26 @@ pub fn run(args: ModelsArgs) -> u8 {
         })
         .collect();
     if args.format == ModelsFormat::Json {
-        let rows: Vec<OnThisMachine> = profiles
+        // Each profile as JSON shows it elsewhere, then what only this list says: the table and
+        // key its window and output limit come from (`source`, data/models.tsv); for a model
+        // whose family's tokenizer file ctxc can load, where it was found or where ctxc looked;
+        // and the file its chat template would be read from, found beside that file.
+        let rows: Vec<serde_json::Value> = profiles
             .iter()
             .zip(&found)
             .map(|(profile, tokenizer_file)| {
-                let chat_template = match tokenizer_file {
-                    Some(Discovery::Found(found)) => found.template_file().map(std::path::Path::to_path_buf),
+                let mut row = serde_json::json!(profile);
+                row["source"] = profile.source.into();
+                if let Some(discovery) = tokenizer_file {
+                    row["tokenizer_file"] = serde_json::json!(discovery);
+                }
+                if let Some(template) = tokenizer_file.as_ref().and_then(|d| match d {
+                    Discovery::Found(found) => found.template_file(),
                     _ => None,
-                };
-                OnThisMachine { profile, source: profile.source, tokenizer_file: tokenizer_file.clone(), chat_template }
+                }) {
+                    row["chat_template"] = serde_json::json!(template);
+                }
+                row
             })
             .collect();
         super::output::print_json(&ctxc::report::escape::json_text(&rows));

@@ -626,6 +626,7 @@ impl Validator {
         let template_root = self.template_root(raw.templates.as_ref());
         let modules = self.modules(&raw.modules, &template_root);
         let mut categories = self.categories(&raw.tools, &flags);
+        let template_settings = self.template_settings(&agent_raw, &pipeline.steps);
         let steps = self.steps(pipeline.steps, &raw.modules, &flags);
         let modes = self.modes(&raw.modes, &modules, &steps, &categories, &template_root);
         let connectors: IndexMap<String, TextFile> =
@@ -674,13 +675,34 @@ impl Validator {
             snapshot_dir_origin,
             project_context,
             chat_template,
-            empty_tool_list: agent_raw.empty_tool_list.unwrap_or(false),
+            empty_tool_list: agent_raw.empty_tool_list.as_ref().is_some_and(|v| v.value),
+            template_settings,
             skill_locations,
             missing_skill_locations,
             skill_bodies: std::mem::take(&mut self.skill_bodies),
             systems,
             lint: raw.lint.unwrap_or_default(),
         })
+    }
+
+    /// Where the settings only a chat template renders are set `true`: `[agent] empty_tool_list`
+    /// (no place when an override sets it) and each step's `new_message` (else the step's id).
+    fn template_settings(&self, agent: &RawAgent, steps: &[RawStep]) -> Vec<(&'static str, Origin)> {
+        let origin = |span| Origin { file: self.file.clone(), span };
+        let mut settings = Vec::new();
+        if let Some(set) = agent.empty_tool_list.as_ref().filter(|v| v.value) {
+            let span = match self.overridden("agent.empty_tool_list") {
+                true => None,
+                false => set.span.clone().or_else(|| self.locate_path(&["agent", "empty_tool_list"])),
+            };
+            settings.push(("empty_tool_list", origin(span)));
+        }
+        for step in steps {
+            if let Some(set) = step.new_message.as_ref().filter(|v| v.value) {
+                settings.push(("new_message", origin(set.span.clone().or_else(|| self.span(&step.id, &step.id.value)))));
+            }
+        }
+        settings
     }
 
     /// The built-in preset the manifest names, parsed, to lay the manifest over (the empty
@@ -866,7 +888,7 @@ impl Validator {
                 module,
                 text: raw.text.clone(),
                 separator: raw.separator.clone(),
-                new_message: raw.new_message.unwrap_or(false),
+                new_message: raw.new_message.as_ref().is_some_and(|v| v.value),
                 when,
                 budget: self.budget(&raw.budget),
             });

@@ -249,6 +249,10 @@ pub struct Agent {
     pub chat_template: Option<Arc<crate::providers::chat_template::ChatTemplate>>,
     /// The request carries `tools: []` when no tool is callable (`[agent] empty_tool_list`).
     pub empty_tool_list: bool,
+    /// Where each setting that only a chat template renders is set (`empty_tool_list`, a step's
+    /// `new_message`, when `true`): without a template it changes nothing (MAN016).
+    #[serde(skip)]
+    pub template_settings: Vec<(&'static str, Origin)>,
     /// The body (text after the frontmatter) of each skill, by SKILL.md path.
     #[serde(skip)]
     pub skill_bodies: BTreeMap<String, String>,

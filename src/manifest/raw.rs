@@ -114,7 +114,7 @@ pub struct RawAgent {
     /// pass their tool list send it; rendered by the chat template (Llama 3.3's adds its
     /// tool-calling instructions for an empty list). Default: no `tools` at all.
     #[serde(default)]
-    pub empty_tool_list: Option<bool>,
+    pub empty_tool_list: Option<Spanned<bool>>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
@@ -172,7 +172,7 @@ pub struct RawStep {
     /// it and the sections from it on as two system messages, nothing between them (a chat
     /// template renders each; the separator is not sent).
     #[serde(default)]
-    pub new_message: Option<bool>,
+    pub new_message: Option<Spanned<bool>>,
 }
 
 /// What a pipeline step contributes to the system prompt.

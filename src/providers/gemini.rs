@@ -85,7 +85,8 @@ mod tests {
     fn the_response_schema_counts_and_a_json_schema_does_not() {
         let file = r#"{"functionDeclarations": [
             {"name": "a", "parameters": {"type": "OBJECT", "properties": {"q": {"type": "STRING"}}}, "response": {"type": "OBJECT", "description": "Found", "properties": {"hits": {"type": "INTEGER"}}}},
-            {"name": "b", "description": "Bee", "parametersJsonSchema": {"type": "object", "properties": {"x": {"type": "string", "description": "not counted"}}}}]}"#;
+            {"name": "b", "description": "Bee", "parametersJsonSchema": {"type": "object", "properties": {"x": {"type": "string", "description": "not counted"}}},
+             "responseJsonSchema": {"type": "string", "description": "not counted either"}}]}"#;
         let tools = crate::tools::parse_tool_file(file).expect("declarations").tools;
         assert_eq!(declaration_texts(&tools[0]), vec!["a", "q", "Found", "hits"]);
         assert_eq!(declaration_texts(&tools[1]), vec!["b", "Bee"]);

@@ -55,6 +55,16 @@ impl Costed {
         Costed { budgets: crate::checks::budgets::evaluate(agent, &measured), measured, bands, workload: None }
     }
 
+    /// The system prompt's band as the reports show it (`±10 %: 5,310 to 6,490`), when estimated.
+    pub fn system_prompt_band(&self) -> Option<String> {
+        self.bands.and_then(|b| b.system_prompt).map(|b| b.to_string())
+    }
+
+    /// The request total's band as the reports show it, when estimated.
+    pub fn request_total_band(&self) -> Option<String> {
+        self.bands.and_then(|b| b.request_total).map(|b| b.to_string())
+    }
+
     /// [`Costed::new`] for `run`, with the simulation of the workload its scenario declares (the
     /// HTML report charts it), from `budget` (shared by the agent's runs). A workload that cannot
     /// be read or is over the budget is left out: `ctxc check` reports it (BUDGET006).
@@ -98,7 +108,7 @@ pub fn text(c: &Costed, md: bool) -> String {
     out.push('\n');
     out.push_str(&sections_text(c, md));
     out.push_str(&tool_schemas_text(m, md));
-    out.push_str(&request_text(m, md));
+    out.push_str(&request_text(c, md));
     out.push_str(&window_text(m, md));
     out.push_str(&budgets_text(c, md));
     out.push_str(&super::systems::report(m, md));
@@ -162,7 +172,7 @@ fn sections_text(c: &Costed, md: bool) -> String {
     }
     let rows = [
         ("joins", "separators, boundary merges", m.joins, None),
-        ("system prompt", "counted as a whole", m.system_prompt, band(m, m.system_prompt)),
+        ("system prompt", "counted as a whole", m.system_prompt, c.system_prompt_band()),
     ];
     for (label, note, c, band) in rows {
         out.push_str(&table_row(
@@ -225,7 +235,8 @@ fn tool_schemas_text(m: &Measured, md: bool) -> String {
 }
 
 /// The fixed part of every request: message framing, system prompt, tool schemas, joins, total.
-fn request_text(m: &Measured, md: bool) -> String {
+fn request_text(c: &Costed, md: bool) -> String {
+    let m = &c.measured;
     let mut out = String::new();
     let r = &m.request;
     let t = &m.tool_schemas;
@@ -242,7 +253,7 @@ fn request_text(m: &Measured, md: bool) -> String {
         ("system prompt", m.system_prompt, "counted as a whole"),
         ("tool schemas", t.total, "as above"),
         ("joins", r.joins, "boundary merges"),
-        ("total", r.total, band(m, r.total).map_or(history.clone(), |b| format!("{b} · {history}")).as_str()),
+        ("total", r.total, c.request_total_band().map_or(history.clone(), |b| format!("{b} · {history}")).as_str()),
     ] {
         out.push_str(&table_row(md, &[format!("{label:<18}"), format!("{:>9}", num(c)), note.to_string()]));
     }

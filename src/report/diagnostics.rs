@@ -205,4 +205,29 @@ mod tests {
         let below = format!("a = 1\nb = ?\nc = 3\nd = \"{}\"\n", "x".repeat(MAX_SNIPPET_LINE));
         assert!(rendered(&below, 10).contains("b = ?"), "a line two lines away is not shown, so not in the way");
     }
+
+    /// Related places are listed one a line up to [`MAX_RELATED_SHOWN`]; past it the first ones
+    /// and how many more, the count taking the last line, so the list never grows past it.
+    #[test]
+    fn related_places_past_the_limit_are_counted_not_listed() {
+        let mut sources = Sources::default();
+        let text: String = (1..=10).map(|i| format!("key{i} = 1\n")).collect();
+        sources.insert("f.toml", &text);
+        let with_related = |n: usize| {
+            let mut d = Diagnostic::warning("repeated key").in_file("f.toml").at(Some(0..4));
+            let place = |i: usize| text.find(&format!("key{i} ")).map(|at| at..at + 4);
+            d.related = (1..=n)
+                .map(|i| crate::diagnostic::Related { file: "f.toml".into(), span: place(i), message: "also here".into() })
+                .collect();
+            render(&[d], &sources, false)
+        };
+        let places = |out: &str| out.lines().filter(|l| l.contains("also here: f.toml:")).count();
+        let all = with_related(MAX_RELATED_SHOWN);
+        assert_eq!(places(&all), MAX_RELATED_SHOWN, "{all}");
+        assert!(all.contains("also here: f.toml:6:1") && !all.contains("more places"), "{all}");
+        let cut = with_related(MAX_RELATED_SHOWN + 4);
+        assert_eq!(places(&cut), MAX_RELATED_SHOWN - 1, "{cut}");
+        assert!(cut.contains("also here: f.toml:5:1") && !cut.contains("f.toml:6:1"), "{cut}");
+        assert!(cut.contains("… and 5 more places (every one in `--format json` and `sarif`)"), "{cut}");
+    }
 }

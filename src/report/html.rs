@@ -408,7 +408,7 @@ fn mode_view(c: &Costed, color: &dyn Fn(&str) -> String) -> ModeView {
         // The rows of the text report, each with the band it shows there.
         totals: [
             ("joins", "separators, boundary merges", m.joins, None),
-            ("system prompt", "counted as a whole", m.system_prompt, super::cost::band(m, m.system_prompt)),
+            ("system prompt", "counted as a whole", m.system_prompt, c.system_prompt_band()),
         ]
         .into_iter()
         .map(|(label, note, c, band)| TotalRow {
@@ -424,7 +424,7 @@ fn mode_view(c: &Costed, color: &dyn Fn(&str) -> String) -> ModeView {
         any_over: c.budgets.iter().any(|b| b.status == Status::Over),
         request: RequestView {
             total: num(r.total),
-            band: super::cost::band(m, r.total).unwrap_or_default(),
+            band: c.request_total_band().unwrap_or_default(),
             framing: num(r.framing),
             prompt: num(m.system_prompt),
             schemas: num(m.tool_schemas.total),

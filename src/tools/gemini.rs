@@ -14,12 +14,14 @@ pub(super) fn declarations(item: &Value) -> Option<&Vec<Value>> {
 
 pub(super) fn tools(index: usize, declarations: &[Value]) -> Result<Vec<Tool>, String> {
     let declaration = |i: usize, d: &Value| {
-        // Newer declarations may give a full JSON Schema instead of the OpenAPI subset.
-        let json_schema = d.get("parameters").is_none() && d.get("parametersJsonSchema").is_some();
-        let key = if json_schema { "parametersJsonSchema" } else { "parameters" };
+        // Newer declarations may give a full JSON Schema instead of the OpenAPI subset, under
+        // REST's name or the Python SDK's (which sends it under REST's).
+        let json_schema = ["parametersJsonSchema", "parameters_json_schema"].into_iter().find(|k| d.get(k).is_some());
+        let key = json_schema.filter(|_| d.get("parameters").is_none()).unwrap_or("parameters");
         let mut tool = named_tool(i, d, key, None).map_err(|e| format!("Gemini tool #{}: {e}", index + 1))?;
-        tool.parameters_json_schema = json_schema;
+        tool.parameters_json_schema = key != "parameters";
         tool.response = d.get("response").cloned();
+        tool.response_json_schema = d.get("responseJsonSchema").or_else(|| d.get("response_json_schema")).cloned();
         Ok(tool)
     };
     declarations.iter().enumerate().map(|(i, d)| declaration(i, d)).collect()
@@ -50,6 +52,10 @@ mod tests {
         assert_eq!(file.tools[0].parameters["type"], "object");
         assert!(file.tools[0].parameters_json_schema && file.tools[0].response.is_some() && file.tools[0].description.is_none());
         assert!(!parse_tool_file(bare).expect("bare").tools[0].parameters_json_schema);
+        // The Python SDK's names, sent under REST's: the schemas were dropped.
+        let python = r#"{"function_declarations":[{"name":"f","parameters_json_schema":{"type":"object","properties":{"q":{"type":"string"}}},"response_json_schema":{"type":"string"}}]}"#;
+        let camel = r#"{"name":"f","parametersJsonSchema":{"type":"object","properties":{"q":{"type":"string"}}},"responseJsonSchema":{"type":"string"}}"#;
+        assert_eq!(parse_tool_file(python).expect("python").tools[0].gemini_declaration().to_string(), camel);
         assert!(read(r#"{"functionDeclarations":[{"description":"no name"}]}"#)
             .expect_err("no name")
             .1

@@ -34,6 +34,10 @@ pub struct Tool {
     /// A Gemini declaration's `response` schema (what the function returns), as given.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub response: Option<Value>,
+    /// A Gemini declaration's `responseJsonSchema` (the same as a full JSON Schema), as given:
+    /// sent to Gemini's count endpoint, but not counted offline (`LocalTokenizer` reads none).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub response_json_schema: Option<Value>,
     /// Whether `parameters` is a Gemini declaration's `parametersJsonSchema` (a full JSON Schema
     /// in place of the OpenAPI subset of `parameters`).
     #[serde(skip)]
@@ -56,7 +60,16 @@ struct ToolTexts {
 impl Tool {
     pub fn new(name: String, description: impl Into<Option<String>>, parameters: Value, read_only: Option<bool>) -> Self {
         let description = description.into();
-        Tool { name, description, parameters, read_only, response: None, parameters_json_schema: false, texts: OnceLock::new() }
+        Tool {
+            name,
+            description,
+            parameters,
+            read_only,
+            response: None,
+            response_json_schema: None,
+            parameters_json_schema: false,
+            texts: OnceLock::new(),
+        }
     }
 
     /// The description, empty when the source gives none.
@@ -82,11 +95,13 @@ impl Tool {
     }
 
     /// This tool as a Gemini function declaration: its schema under the key it was given with,
-    /// and its `response` schema when it has one.
+    /// and its `response` and `responseJsonSchema` when it has them.
     pub fn gemini_declaration(&self) -> Value {
         let mut declaration = self.definition(if self.parameters_json_schema { "parametersJsonSchema" } else { "parameters" });
-        if let Some(response) = &self.response {
-            declaration["response"] = response.clone();
+        for (key, schema) in [("response", &self.response), ("responseJsonSchema", &self.response_json_schema)] {
+            if let Some(schema) = schema {
+                declaration[key] = schema.clone();
+            }
         }
         declaration
     }
@@ -95,7 +110,8 @@ impl Tool {
         self.texts.get_or_init(|| {
             let function = serde_json::json!({ "type": "function", "function": self.function_value() }).to_string();
             // Two tools of one function JSON are counted alike unless a declaration tells them apart.
-            let function_hash = match self.response.is_some() || self.parameters_json_schema {
+            let gemini_only = self.response.is_some() || self.response_json_schema.is_some() || self.parameters_json_schema;
+            let function_hash = match gemini_only {
                 true => content_hash(&format!("{function}\0{}", self.gemini_declaration())),
                 false => content_hash(&function),
             };

@@ -500,3 +500,59 @@ fn writing_a_json_report_allocates_nothing_per_plain_string() {
     let text = String::from_utf8(out).expect("UTF-8");
     assert_eq!(serde_json::from_str::<Vec<String>>(&text).expect("JSON"), strings);
 }
+
+/// Bytes read from the sources ([`ctxc::diagnostic::Sources::work`]) and bytes allocated by
+/// each output format reporting `n` findings of one rule on the one line of a minified
+/// Markdown file (a line that grows with `n`).
+fn one_line_report_work(n: usize) -> Vec<(&'static str, u64, u64)> {
+    use ctxc::report::formats::{self, Paths};
+    type Format = fn(&ctxc::lint::CheckReport) -> String;
+    let formats: [(&str, Format); 6] = [
+        ("text", |r| ctxc::report::diagnostics::render(&r.diagnostics, &r.sources, false)),
+        ("concise", formats::concise::render),
+        ("json", |r| ctxc::report::escape::json(&formats::json::render(r, 1)).into_owned()),
+        ("sarif", |r| ctxc::report::escape::json(&formats::sarif::render(r, &Paths::default())).into_owned()),
+        ("github", |r| formats::github::annotations(r, &Paths::default())),
+        ("step summary", |r| formats::github::summary(r, &Paths::default())),
+    ];
+    let link = "[é00000](missing.md) ";
+    let line: String = (0..n).map(|i| format!("[é{i:05}](missing.md) ")).collect();
+    let mut report = ctxc::lint::CheckReport::default();
+    report.sources.insert("AGENTS.md", &line);
+    for i in 0..n {
+        let at = i * link.len();
+        let d = ctxc::diagnostic::Diagnostic::finding("broken link").in_file("AGENTS.md").at(Some(at + 1..at + 8));
+        report.diagnostics.push(d.code(ctxc::codes::Code::LINK001));
+    }
+    formats
+        .into_iter()
+        .map(|(name, render)| {
+            let (read, bytes) = (report.sources.work(), BYTES.load(Ordering::Relaxed));
+            render(&report);
+            (name, (report.sources.work() - read) as u64, BYTES.load(Ordering::Relaxed) - bytes)
+        })
+        .collect()
+}
+
+/// Twice the findings on one line, about twice the work in every format, counted in bytes read
+/// from the sources and bytes allocated. SARIF's fingerprint read (and copied) the whole line
+/// for each finding: four times the work.
+#[test]
+fn many_findings_on_one_long_line_are_reported_in_linear_work() {
+    if std::env::var_os(MEASURING_ALONE).is_none() {
+        measure_in_a_process_of_its_own("many_findings_on_one_long_line_are_reported_in_linear_work");
+        return;
+    }
+    const N: usize = 2_000;
+    one_line_report_work(N / 10);
+    let (small, large) = (one_line_report_work(N), one_line_report_work(2 * N));
+    let mut failures = Vec::new();
+    for ((format, read, bytes), (_, read2, bytes2)) in small.iter().zip(&large) {
+        let ratios = (*read2 as f64 / (*read).max(1) as f64, *bytes2 as f64 / (*bytes).max(1) as f64);
+        eprintln!("{format:12} read {read:>11} → {read2:>11} (×{:.2}), allocated {bytes:>11} → {bytes2:>11} (×{:.2})", ratios.0, ratios.1);
+        if ratios.0 > 2.3 || ratios.1 > 2.3 {
+            failures.push(format!("{format}: ×{:.2} bytes read, ×{:.2} bytes allocated for twice the findings", ratios.0, ratios.1));
+        }
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
+}

@@ -145,3 +145,37 @@ fn empty_tool_lists_missing_descriptions_and_several_system_messages_are_sent_as
     let one_message = run(manifest("", &format!("{core}, {{ id = \"rules\", kind = \"module\" }}"), "")).1;
     assert!(r.framing.tokens > one_message.request.framing.tokens, "a second turn's framing: {r:?} vs {:?}", one_message.request);
 }
+
+/// `empty_tool_list` and `new_message` act only through a chat template: an agent whose request
+/// has none is warned at each setting's line and column (MAN016), once the template is known; an
+/// agent with one is not. Both were ignored without a word.
+#[test]
+fn template_only_settings_without_a_template_are_warned_about_where_they_are_set() {
+    let manifest = |template: &str| {
+        format!("[agent]\nname = \"a\"\nmodel = \"qwen/qwen3-32b\"\n{template}empty_tool_list = true\n\n[pipeline]\nsteps = [{{ id = \"core\", kind = \"module\" }}, {{ id = \"rules\", kind = \"module\", new_message = true }}]\n\n[modules]\ncore = {{ source = \"core.md\" }}\nrules = {{ source = \"rules.md\" }}\n")
+    };
+    let warnings = |manifest: String| {
+        let dir = common::project(&[
+            ("ctxc.toml", manifest.as_str()),
+            ("core.md", "You are careful.\n"),
+            ("rules.md", "Answer briefly.\n"),
+            ("model/tokenizer_config.json", CONFIG),
+        ]);
+        let loaded = ctxc::Session::new(Vec::new()).load(&dir.path().join("ctxc.toml")).expect("loads");
+        let place = |d: &ctxc::diagnostic::Diagnostic| {
+            let file = d.file.as_deref().expect("a file");
+            let text = loaded.sources.get(file).expect("the manifest's text");
+            let span = d.span.clone().expect("a place");
+            (file.rsplit('/').next().unwrap_or_default().to_string(), text[span].to_string())
+        };
+        let found: Vec<(String, String)> =
+            loaded.warnings.iter().filter(|d| d.code == Some(ctxc::codes::Code::MAN016)).map(place).collect();
+        (found, loaded.warnings.iter().map(|d| d.message.clone()).collect::<Vec<_>>())
+    };
+    let (found, all) = warnings(manifest(""));
+    assert_eq!(found, vec![("ctxc.toml".to_string(), "true".to_string()); 2], "{all:?}");
+    assert!(all.iter().any(|m| m.starts_with("`empty_tool_list` takes effect only through a chat template")), "{all:?}");
+    assert!(all.iter().any(|m| m.starts_with("`new_message` takes effect only through a chat template")), "{all:?}");
+    let (found, all) = warnings(manifest("chat_template = \"model/tokenizer_config.json\"\n"));
+    assert!(found.is_empty(), "{all:?}");
+}

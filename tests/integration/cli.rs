@@ -201,3 +201,37 @@ fn import_deepagents_bad_agent_json_points_at_the_error() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("agent.json"), "{}", String::from_utf8_lossy(&out.stderr));
 }
+
+/// `CTXC_TIMINGS=1` adds one `timings` line per stage to stderr, in the stages' order, the
+/// report's last, each a name padded to 20 and milliseconds with one decimal; `0` and empty
+/// add none, and stdout is the same bytes either way. Times are not compared: only the shape.
+#[test]
+fn timings_are_one_line_per_stage_on_stderr_and_change_nothing_else() {
+    let line = regex::Regex::new(r"^timings (.{20}) +\d+\.\d ms$").expect("pattern");
+    let stages = ["load", "resolve and render", "measure", "checks", "lint rules", "agent files", "report"];
+    for args in [&["cost", "examples/agents/support-triage", "--mode", "triage"][..], &["check", "examples/agents/support-triage"]] {
+        let run = |timings: Option<&str>| {
+            let mut command = Command::new(env!("CARGO_BIN_EXE_ctxc"));
+            command.args(args).current_dir(repo()).env("NO_COLOR", "1").env_remove("GITHUB_STEP_SUMMARY").env_remove("CTXC_TIMINGS");
+            if let Some(value) = timings {
+                command.env("CTXC_TIMINGS", value);
+            }
+            command.output().expect("ctxc runs")
+        };
+        let (plain, timed) = (run(None), run(Some("1")));
+        assert_eq!((plain.status.code(), timed.status.code()), (Some(0), Some(0)), "{args:?}");
+        assert_eq!(plain.stdout, timed.stdout, "{args:?}: stdout changed");
+        let stderr = String::from_utf8(timed.stderr).expect("UTF-8");
+        let names: Vec<String> = stderr
+            .lines()
+            .filter(|l| l.starts_with("timings"))
+            .map(|l| line.captures(l).unwrap_or_else(|| panic!("{args:?}: not a timings line: {l:?}"))[1].trim_end().to_string())
+            .collect();
+        assert_eq!(names, stages, "{args:?}:\n{stderr}");
+        let rest: Vec<&str> = stderr.lines().filter(|l| !l.starts_with("timings")).collect();
+        assert_eq!(rest, String::from_utf8_lossy(&plain.stderr).lines().collect::<Vec<_>>(), "{args:?}: stderr besides the timings");
+        for off in ["0", ""] {
+            assert_eq!(run(Some(off)).stderr, plain.stderr, "{args:?}: CTXC_TIMINGS={off:?} prints nothing");
+        }
+    }
+}

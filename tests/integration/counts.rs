@@ -231,11 +231,32 @@ fn gemini(model: &str, body: &Value, header: &dyn Fn(&str) -> Option<String>) ->
         Some(t) => t[0]["functionDeclarations"].as_array().ok_or("tools is not [{functionDeclarations}]")?.clone(),
     };
     for tool in &tools {
-        if !tool["name"].is_string() || !tool["parameters"].is_object() {
-            return Err("a function declaration lacks name or parameters".into());
-        }
+        declaration(tool)?;
     }
     Ok(format!("{{\"totalTokens\":{}}}", count(system, &tools)))
+}
+
+/// A `FunctionDeclaration` of Gemini's API reference: a name, documented fields only, and each
+/// schema under one key (`parameters` or `parametersJsonSchema`, `response` or
+/// `responseJsonSchema`: each pair is mutually exclusive).
+fn declaration(tool: &Value) -> Result<(), String> {
+    const FIELDS: [&str; 7] = ["name", "description", "behavior", "parameters", "parametersJsonSchema", "response", "responseJsonSchema"];
+    let object = tool.as_object().ok_or("a function declaration is not an object")?;
+    if let Some(key) = object.keys().find(|k| !FIELDS.contains(&k.as_str())) {
+        return Err(format!("a function declaration has an unknown field {key}"));
+    }
+    if !tool["name"].is_string() {
+        return Err("a function declaration lacks a name".into());
+    }
+    for pair in [["parameters", "parametersJsonSchema"], ["response", "responseJsonSchema"]] {
+        if pair.iter().all(|k| object.contains_key(*k)) {
+            return Err(format!("a function declaration has both {} and {}", pair[0], pair[1]));
+        }
+    }
+    if !tool["parameters"].is_object() && !tool["parametersJsonSchema"].is_object() {
+        return Err("a function declaration lacks parameters".into());
+    }
+    Ok(())
 }
 
 fn copy_dir(from: &Path, to: &Path) {
@@ -518,6 +539,33 @@ fn gemini_requests_carry_the_system_instruction_and_the_path_names_the_model() {
     assert!(file.lines().filter(|l| !l.starts_with('#')).all(|l| l.starts_with("gemini\tgemini-2.5-pro\t")));
 }
 
+/// A Gemini declaration is sent to `countTokens` as the model receives it: a
+/// `responseJsonSchema` (and `parametersJsonSchema`, `response`) as written. ctxc dropped the
+/// `responseJsonSchema`, so the recorded count was of a smaller request than the agent sends.
+#[test]
+fn gemini_declarations_are_sent_to_count_tokens_as_written() {
+    let server = Server::start();
+    let (_dir, agent) = one_module_agent("gemini-2.5-pro", "You book flights.\n", "\n[tools.flights]\nfiles = [\"tools.json\"]\n");
+    let declarations = serde_json::json!([
+        {"name": "find_flights", "description": "Finds flights.", "parameters": {"type": "OBJECT", "properties": {"from": {"type": "STRING"}}},
+         "responseJsonSchema": {"type": "object", "properties": {"flights": {"type": "array", "items": {"type": "string"}}}}},
+        {"name": "book_flight", "parametersJsonSchema": {"type": "object", "properties": {"flight": {"type": "string"}}},
+         "response": {"type": "STRING", "description": "The booking"}}
+    ]);
+    std::fs::write(agent.join("tools.json"), serde_json::json!({"functionDeclarations": declarations}).to_string()).expect("write");
+    let out = sync(&server, &[path(&agent)]);
+    assert_eq!(out.status.code(), Some(0), "{}{}", text(&out.stdout), text(&out.stderr));
+    assert_eq!(server.shape_errors(), Vec::<String>::new());
+    // The request with both tools, and one per tool (each tool's own count).
+    let sent: Vec<Value> = server
+        .received()
+        .into_iter()
+        .flat_map(|r| r.body["generateContentRequest"]["tools"][0]["functionDeclarations"].as_array().cloned().unwrap_or_default())
+        .collect();
+    let written = declarations.as_array().expect("array");
+    assert!(written.iter().all(|d| sent.contains(d)) && sent.iter().all(|d| written.contains(d)), "{sent:#?}");
+}
+
 #[test]
 fn secrets_are_never_sent_unless_allowed() {
     let server = Server::start();
@@ -643,15 +691,21 @@ fn a_killed_sync_leaves_the_previous_file_intact() {
 
 /// A project of one Claude agent with a one-module prompt: two requests (bare, the prompt).
 fn tiny() -> (tempfile::TempDir, PathBuf) {
+    one_module_agent("claude-sonnet-4-5", "You answer questions about the weather, briefly.\n", "")
+}
+
+/// A project of one agent `tiny` of `model` whose prompt is the one module `role`, and `more` of
+/// its manifest after it.
+fn one_module_agent(model: &str, role: &str, more: &str) -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().expect("tempdir");
     let agent = dir.path().join("tiny");
     std::fs::create_dir_all(&agent).expect("mkdir");
     std::fs::write(
         agent.join("ctxc.toml"),
-        "[agent]\nname = \"tiny\"\nmodel = \"claude-sonnet-4-5\"\n\n[pipeline]\nsteps = [{ id = \"role\", kind = \"module\" }]\n\n[modules]\nrole = { source = \"role.md\" }\n",
+        format!("[agent]\nname = \"tiny\"\nmodel = \"{model}\"\n\n[pipeline]\nsteps = [{{ id = \"role\", kind = \"module\" }}]\n\n[modules]\nrole = {{ source = \"role.md\" }}\n{more}"),
     )
     .expect("write");
-    std::fs::write(agent.join("role.md"), "You answer questions about the weather, briefly.\n").expect("write");
+    std::fs::write(agent.join("role.md"), role).expect("write");
     (dir, agent)
 }
 

@@ -119,3 +119,32 @@ fn a_doctored_model_in_google_genais_cache_is_refused() {
     assert_eq!(file["status"], "not_found", "{file}");
     assert!(file["looked"][0].as_str().is_some_and(|l| l.contains("SHA-256")), "{file}");
 }
+
+/// `ctxc models --format json` lists each profile as JSON shows it elsewhere, then its `source`,
+/// the tokenizer file found in the Hugging Face cache and the chat template beside it, in that
+/// order (the file is not read: a placeholder is enough).
+#[test]
+fn models_json_names_the_source_the_file_found_and_the_template_beside_it() {
+    let hf = tempfile::tempdir().expect("tempdir");
+    let snapshot = hf.path().join("hub/models--Qwen--Qwen3-32B/snapshots/abc123");
+    std::fs::create_dir_all(&snapshot).expect("mkdir");
+    std::fs::create_dir_all(hf.path().join("hub/models--Qwen--Qwen3-32B/refs")).expect("mkdir");
+    std::fs::write(hf.path().join("hub/models--Qwen--Qwen3-32B/refs/main"), "abc123\n").expect("write");
+    for name in ["tokenizer.json", "chat_template.jinja"] {
+        std::fs::write(snapshot.join(name), "{}").expect("write");
+    }
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_ctxc"))
+        .args(["models", "qwen/qwen3-32b", "--format", "json"])
+        .env("HF_HOME", hf.path())
+        .env_remove("VIRTUAL_ENV")
+        .output()
+        .expect("ctxc runs");
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let row = json.as_array().and_then(|rows| rows.iter().find(|r| r["model"] == "qwen/qwen3-32b")).expect("the profile");
+    let keys: Vec<&str> = row.as_object().expect("an object").keys().map(String::as_str).collect();
+    assert_eq!(keys[keys.len() - 3..], ["source", "tokenizer_file", "chat_template"], "{row}");
+    assert!(row["source"].as_str().is_some_and(|s| !s.is_empty()), "{row}");
+    assert_eq!(row["tokenizer_file"]["status"], "found", "{row}");
+    assert_eq!(row["chat_template"], snapshot.join("chat_template.jinja").display().to_string(), "{row}");
+}

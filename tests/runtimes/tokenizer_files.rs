@@ -673,7 +673,7 @@ fn the_known_files_table_is_the_installed_files() {
 
 /// Gemini function declarations as a user writes them, counted by ctxc (the tool file read as
 /// `ctxc cost` reads it) and by google-genai's LocalTokenizer (the declaration read by the SDK
-/// itself): a `response` schema is counted, a `parametersJsonSchema` is not, a missing
+/// itself): a `response` schema is counted, a `parametersJsonSchema` or `responseJsonSchema` is not, a missing
 /// description adds nothing; 0 differences. ctxc counted the JSON schema and left the response
 /// out.
 #[test]
@@ -688,7 +688,10 @@ fn gemini_declarations_count_as_local_tokenizer_counts_them() {
         {"name": "cancel_booking", "description": "Cancels a booking.",
          "parametersJsonSchema": {"type": "object", "properties": {"booking": {"type": "string"}}},
          "response": {"type": "STRING", "enum": ["cancelled", "refused"], "format": "enum"}},
-        {"name": "status"}
+        {"name": "status"},
+        {"name": "list_airports", "description": "Lists airports.",
+         "parameters": {"type": "OBJECT", "properties": {"country": {"type": "STRING"}}},
+         "responseJsonSchema": {"type": "array", "description": "Airport codes", "items": {"type": "string"}}}
     ]);
     let text = json!({"functionDeclarations": declarations}).to_string();
     let tools = ctxc::tools::parse_tool_file(&text).expect("a Gemini tool file").tools;

@@ -68,17 +68,14 @@ pub struct Region {
 }
 
 pub fn region(d: &Diagnostic, sources: &Sources) -> Option<Region> {
-    let (file, span) = (d.file.as_deref()?, d.span.as_ref()?);
+    region_at(d.file.as_deref()?, d.span.as_ref()?, sources)
+}
+
+/// The region of `span` in `file` (a finding's, or one of its related places).
+pub fn region_at(file: &str, span: &std::ops::Range<usize>, sources: &Sources) -> Option<Region> {
     let (start_line, start_column) = sources.line_col(file, span.start)?;
     let (end_line, end_column) = sources.line_col(file, span.end.max(span.start))?;
     Some(Region { start_line, start_column, end_line, end_column })
-}
-
-/// The text of a finding's first line (for fingerprints), trimmed.
-pub fn line_text<'a>(d: &Diagnostic, sources: &'a Sources) -> Option<&'a str> {
-    let file = d.file.as_deref()?;
-    let line = sources.line_range(file, d.span.as_ref()?.start)?;
-    Some(sources.excerpt(file, line)?.trim())
 }
 
 /// FNV-1a, 64 bits: a small hash that is the same on every platform and Rust version.

@@ -5,7 +5,7 @@
 
 use serde_json::{json, Value};
 
-use super::{fnv1a, line_text, region, Paths};
+use super::{fnv1a, region_at, Paths};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::lint::check::{CheckReport, Outcome};
 use crate::rules::{self, docs, secrets, Code, Rule};
@@ -47,17 +47,20 @@ fn descriptor(rule: &Rule) -> Value {
     d
 }
 
-fn location(d: &Diagnostic, report: &CheckReport, paths: &Paths) -> Option<Value> {
-    let file = d.file.as_deref()?;
+/// The SARIF location of `span` in `file`: a finding's, or one of its related places.
+fn location(file: &str, span: Option<&std::ops::Range<usize>>, report: &CheckReport, paths: &Paths) -> Value {
     let mut physical = json!({ "artifactLocation": { "uri": uri_encode(&secrets::mask(&paths.relative(file))), "uriBaseId": BASE } });
-    if let Some(r) = region(d, &report.sources) {
+    if let Some(r) = span.and_then(|span| region_at(file, span, &report.sources)) {
         physical["region"] =
             json!({ "startLine": r.start_line, "startColumn": r.start_column, "endLine": r.end_line, "endColumn": r.end_column });
     }
-    Some(json!({ "physicalLocation": physical }))
+    json!({ "physicalLocation": physical })
 }
 
-fn result(d: &Diagnostic, code: Code, report: &CheckReport, paths: &Paths) -> Value {
+/// Fingerprints already made, by rule, file and the start of the flagged line.
+type Fingerprints<'a> = std::collections::HashMap<(Code, &'a str, usize), String>;
+
+fn result<'a>(d: &'a Diagnostic, code: Code, report: &CheckReport, paths: &Paths, fingerprints: &mut Fingerprints<'a>) -> Value {
     let index = rules::ALL.iter().position(|r| r.code == code);
     let mut text = d.message.clone();
     if let Some(help) = &d.help {
@@ -65,32 +68,37 @@ fn result(d: &Diagnostic, code: Code, report: &CheckReport, paths: &Paths) -> Va
     }
     let uri = d.file.as_deref().map(|f| secrets::mask(&paths.relative(f)).into_owned()).unwrap_or_default();
     // Stable across edits elsewhere: the rule, the file and the text of the flagged line (or,
-    // without a line, the message with its numbers left out).
-    let anchor = match line_text(d, &report.sources) {
-        Some(line) => line.to_string(),
-        None => d.message.chars().filter(|c| !c.is_ascii_digit()).collect(),
+    // without a line, the message with its numbers left out). The findings of one rule on one
+    // line share it, made once: a minified file's one line can hold thousands of findings.
+    let sources = &report.sources;
+    let line = d.file.as_deref().zip(d.span.as_ref()).and_then(|(file, span)| Some((file, sources.line_range(file, span.start)?)));
+    let fingerprint = match line {
+        Some((file, line)) => fingerprints
+            .entry((code, file, line.start))
+            .or_insert_with(|| fnv1a(&[code.as_str(), &uri, sources.excerpt(file, line).unwrap_or_default().trim()]))
+            .clone(),
+        None => fnv1a(&[code.as_str(), &uri, &d.message.chars().filter(|c| !c.is_ascii_digit()).collect::<String>()]),
     };
     let mut r = json!({
         "ruleId": code,
         "level": level(d.severity),
         "message": { "text": text },
-        "partialFingerprints": { FINGERPRINT: fnv1a(&[code.as_str(), &uri, &anchor]) },
+        "partialFingerprints": { FINGERPRINT: fingerprint },
     });
     if let Some(i) = index {
         r["ruleIndex"] = json!(i);
     }
-    if let Some(loc) = location(d, report, paths) {
-        r["locations"] = json!([loc]);
+    if let Some(file) = &d.file {
+        r["locations"] = json!([location(file, d.span.as_ref(), report, paths)]);
     }
     // The other places of a grouped finding (the same unknown key in more files).
     let related: Vec<Value> = d
         .related
         .iter()
-        .filter_map(|place| {
-            let at = Diagnostic::finding("").in_file(&place.file).at(place.span.clone());
-            let mut loc = location(&at, report, paths)?;
+        .map(|place| {
+            let mut loc = location(&place.file, place.span.as_ref(), report, paths);
             loc["message"] = json!({ "text": place.message });
-            Some(loc)
+            loc
         })
         .collect();
     if !related.is_empty() {
@@ -103,13 +111,14 @@ pub fn render(report: &CheckReport, paths: &Paths) -> String {
     let rules: Vec<Value> = rules::ALL.iter().map(descriptor).collect();
     let mut results = Vec::new();
     let mut notifications = Vec::new();
+    let mut fingerprints = Fingerprints::new();
     for d in &report.diagnostics {
         match &d.code {
-            Some(code) => results.push(result(d, *code, report, paths)),
+            Some(code) => results.push(result(d, *code, report, paths, &mut fingerprints)),
             None => {
                 let mut n = json!({ "level": level(d.severity), "message": { "text": d.message } });
-                if let Some(loc) = location(d, report, paths) {
-                    n["locations"] = json!([loc]);
+                if let Some(file) = &d.file {
+                    n["locations"] = json!([location(file, d.span.as_ref(), report, paths)]);
                 }
                 notifications.push(n);
             }

@@ -17,6 +17,7 @@ pub mod man012_unknown_rule_code;
 pub mod man013_invalid_suppression;
 pub mod man014_requires_newer_ctxc;
 pub mod man015_internal_error;
+pub mod man016_setting_without_chat_template;
 
 /// What the family covers, in one line, for `docs/rules.md`.
 pub const ABOUT: &str = "The manifest and the files it references: syntax, references, names, reachability.";
