@@ -113,12 +113,12 @@ fn a_declared_workload_is_charted_in_its_mode_card() {
     assert_self_contained(&page);
     assert!(page.contains("<h4>Conversation: workload long-chat.toml · the manifest&#39;s [history] and [summarization]</h4>\n<svg viewBox=\"0 0 720 260\""), "{page}");
     assert_eq!(page.matches("class=\"simulation\"").count(), 1, "one chart: one mode × scenario declares a workload");
-    assert_eq!(page.matches("<polyline ").count(), 2, "the context with and without the policy");
+    assert_eq!(page.matches("<polyline ").count(), 3, "the context with and without the policy, and the runtime's count");
     assert!(page.contains(">window 128,000</text>") && page.contains(">trigger (runtime count) 108,800</text>"), "{page}");
     let (calls, markers) = expected_chart();
     assert_eq!(markers, 1, "the workload summarizes once");
     assert_eq!(page.matches("<circle ").count(), markers);
-    assert_eq!(line_points(&page), [calls, calls]);
+    assert_eq!(line_points(&page), [calls, calls, calls]);
     assert!(page.contains("<title>turn 35, call 35: summarized "), "{page}");
     assert!(page.contains("<p class=\"muted\">first summarization: turn 35 · summarizations: 1 · offloads: 0</p>"), "{page}");
     // The same chart as `ctxc simulate` draws: one template.
