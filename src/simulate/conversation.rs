@@ -8,7 +8,7 @@ use std::ops::Range;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::diagnostic::{Diagnostic, Failure, Sources};
+use crate::diagnostic::{Diagnostic, Failure, Related, Sources};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -374,9 +374,7 @@ pub fn transcript(file: &str, text: &str, summary_chars: u64) -> Result<Conversa
         read_message(value, &mut read).map_err(|why| failure(file, text, format!("message {}: {why}", i + 1), span.clone()))?;
         places.resize(read.messages.len(), span);
     }
-    let warnings =
-        unpaired_tool_messages(&read.messages, &places).into_iter().map(|(why, span)| Diagnostic::warning(why).in_file(file).at(span));
-    let warnings = warnings.collect();
+    let warnings = unpaired_tool_messages(&read.messages, &places).into_iter().filter_map(|found| found.warning(file)).collect();
     let turns = into_turns(read.messages).map_err(|why| failure(file, text, why, None))?;
     let conversation = Conversation { source: format!("transcript ({format})"), turns, summary_chars, warnings };
     if conversation.turns.len() as u64 > MAX_TURNS {
@@ -407,38 +405,59 @@ fn is_one_message(text: &str) -> bool {
     serde_json::from_str::<Keys>(text).is_ok_and(|k| k.messages.is_none() && (k.role.is_some() || k.kind.is_some()))
 }
 
-/// A tool result whose call no earlier message made, and a tool call that no result answers
-/// before the next assistant or user message (one at the very end is still running): providers
-/// refuse such a request, and some runtimes patch it (Deep Agents adds a cancellation message);
-/// ctxc replays the history as written and says so.
-fn unpaired_tool_messages(messages: &[Message], places: &[Option<Range<usize>>]) -> Vec<(String, Option<Range<usize>>)> {
-    let mut out = Vec::new();
-    let mut open: Vec<(&ToolCall, usize)> = Vec::new();
+/// Messages of one kind of pairing fault, each with what it is and where it is written.
+struct Unpaired {
+    what: &'static str,
+    found: Vec<(String, Option<Range<usize>>)>,
+}
+
+impl Unpaired {
+    /// One warning for all of them, at the first, the others as related places (a transcript of
+    /// 100,000 stray results is one finding, not 100,000).
+    fn warning(self, file: &str) -> Option<Diagnostic> {
+        let mut found = self.found.into_iter();
+        let (first, span) = found.next()?;
+        let more = found.len();
+        let related = found.map(|(message, span)| Related { file: file.to_string(), span, message }).collect();
+        let count = if more == 0 { String::new() } else { format!(" (and {more} more)") };
+        let why = format!("{first}{count}: {}; replayed as written", self.what);
+        Some(Diagnostic::warning(why).in_file(file).at(span).related(related))
+    }
+}
+
+/// Tool results whose call no earlier message made, and tool calls that no result answers before
+/// the next assistant or user message (one at the very end is still running): providers refuse
+/// such a history, and some runtimes patch it (Deep Agents adds a cancellation message); ctxc
+/// replays the history as written and says so.
+fn unpaired_tool_messages(messages: &[Message], places: &[Option<Range<usize>>]) -> [Unpaired; 2] {
+    let mut stray = Unpaired { what: "no earlier assistant message made the call", found: Vec::new() };
+    let mut unanswered = Unpaired { what: "providers refuse a call no result answers", found: Vec::new() };
+    // The calls not answered yet, by id.
+    let mut open: HashMap<&str, (&ToolCall, usize)> = HashMap::new();
     let mut made = std::collections::HashSet::new();
     for (i, m) in messages.iter().enumerate() {
         match (m.role, &m.tool_call_id) {
             (Role::Tool, Some(id)) => {
-                open.retain(|(c, _)| &c.id != id);
+                open.remove(id.as_str());
                 if !made.contains(id.as_str()) {
-                    out.push((
-                        format!("a tool result for call `{id}`, which no earlier assistant message made: replayed as written"),
-                        places[i].clone(),
-                    ));
+                    stray.found.push((format!("a tool result for call `{id}`"), places[i].clone()));
                 }
             }
             _ => {
-                for (call, at) in open.drain(..) {
-                    let why = format!("tool call `{}` ({}) gets no result before the next message: replayed as written, though providers refuse an unanswered call", call.id, call.name);
-                    out.push((why, places[at].clone()));
-                }
+                let mut left: Vec<_> = open.drain().map(|(_, call)| call).collect();
+                left.sort_by_key(|(call, at)| (*at, call.id.as_str()));
+                let left = left
+                    .into_iter()
+                    .map(|(call, at)| (format!("tool call `{}` ({}) gets no result", call.id, call.name), places[at].clone()));
+                unanswered.found.extend(left);
                 for call in &m.tool_calls {
                     made.insert(call.id.as_str());
-                    open.push((call, i));
+                    open.insert(&call.id, (call, i));
                 }
             }
         }
     }
-    out
+    [unanswered, stray]
 }
 
 fn json_failure(file: &str, text: &str, e: &serde_json::Error, base: usize) -> Failure {
@@ -754,5 +773,11 @@ mod tests {
         assert_eq!(said.len(), 2, "{said:?}: c2 at the very end is still running");
         assert!(said[0].0.contains("`c1` (search) gets no result") && said[0].1 == text.find("{\"role\":\"assistant").unwrap(), "{said:?}");
         assert!(said[1].0.contains("call `c9`") && said[1].1 == text.find("{\"role\":\"tool").unwrap(), "{said:?}");
+        // Many of a kind are one finding, the others its related places.
+        let many: String = (0..50).map(|n| format!("{{\"role\":\"tool\",\"tool_call_id\":\"s{n}\",\"content\":\"\"}}\n")).collect();
+        let c = transcript("t.jsonl", &format!("{{\"role\":\"user\",\"content\":\"hi\"}}\n{many}"), 1).expect("read");
+        assert_eq!(c.warnings.len(), 1);
+        assert!(c.warnings[0].message.starts_with("a tool result for call `s0` (and 49 more)"), "{}", c.warnings[0].message);
+        assert_eq!(c.warnings[0].related.len(), 49);
     }
 }
