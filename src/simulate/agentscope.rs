@@ -29,7 +29,7 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use super::conversation::{filler, Message, Role};
+use super::conversation::{filler, Message, Role, ToolCall};
 use super::langchain::json_dumps_len;
 use super::{Event, Policy, PolicyInfo, Request, TruncatedSize};
 use crate::manifest::model::Agent;
@@ -134,9 +134,10 @@ fn without_titles(schema: &mut Value) {
     }
 }
 
-/// Bytes a tool call's input has: its arguments as compact JSON, as a model writes them.
-fn call_bytes(args: &serde_json::Map<String, Value>) -> u64 {
-    serde_json::to_string(args).map_or(0, |s| s.len() as u64)
+/// Bytes a tool call's input has (`ToolCallBlock.input`, the JSON text the model streamed): the
+/// arguments as written where the transcript has them, else as compact JSON, as models write them.
+fn call_bytes(call: &ToolCall) -> u64 {
+    call.written.as_ref().map_or_else(|| serde_json::to_string(&call.args).map_or(0, |s| s.len() as u64), |w| w.len() as u64)
 }
 
 fn digits(n: u64) -> u64 {
@@ -216,7 +217,7 @@ impl AgentScope {
                         kind: Kind::Call(n),
                         message: Some(i),
                         call: Some(c.id.clone()),
-                        bytes: call_bytes(&c.args),
+                        bytes: call_bytes(c),
                     });
                     let blocks: Vec<Block> = text.into_iter().chain(calls).collect();
                     if !blocks.is_empty() {
@@ -514,6 +515,18 @@ impl Policy for AgentScope {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_calls_input_is_counted_as_the_model_wrote_it() {
+        // OpenAI's arguments string, spaces and all, is ToolCallBlock.input; three bytes more
+        // than the compact JSON per call moved AgentScope's compression one call later.
+        let text = r#"[{"role":"user","content":"go"},{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"search","arguments":"{\"q\": \"x\", \"n\": 2}"}}]}]"#;
+        let conversation = super::super::conversation::transcript("t.json", text, 1).expect("read");
+        let call = &conversation.turns[0].steps[0].tool_calls[0];
+        assert_eq!(call_bytes(call), r#"{"q": "x", "n": 2}"#.len() as u64);
+        let rewritten = ToolCall { written: None, ..call.clone() };
+        assert_eq!(call_bytes(&rewritten), r#"{"q":"x","n":2}"#.len() as u64, "no text as written: compact JSON");
+    }
 
     fn block(kind: Kind, call: &str) -> Block {
         Block { kind, message: Some(0), call: Some(call.into()), bytes: 1 }

@@ -24,6 +24,10 @@ pub struct ToolCall {
     pub name: String,
     /// The arguments, a JSON object, in the order written.
     pub args: Map<String, Value>,
+    /// The arguments' text as the model wrote it, where the transcript has it (OpenAI's
+    /// `function.arguments` string): AgentScope counts this text, not its JSON re-written.
+    #[serde(skip)]
+    pub written: Option<String>,
 }
 
 /// One message of the history (the system prompt is the agent's, not the transcript's).
@@ -255,7 +259,7 @@ fn workload_turn(t: u64, user: u64, results: &[u64], assistant: u64, tool: &str)
         let id = format!("call_{t}_{k}");
         let mut args = Map::new();
         args.insert("query".into(), Value::String(format!("turn {t} call {k}")));
-        let call = ToolCall { id: id.clone(), name: tool.to_string(), args };
+        let call = ToolCall { id: id.clone(), name: tool.to_string(), args, written: None };
         steps.push(Message {
             id: format!("a{t}.{k}"),
             role: Role::Assistant,
@@ -637,7 +641,7 @@ fn read_assistant(o: &serde_json::Map<String, Value>, out: &mut Read) -> Result<
         for b in blocks.iter().filter(|b| b.get("type").and_then(Value::as_str) == Some("tool_use")) {
             let call = string_field(b.as_object().ok_or("a block is not an object")?, "id").ok_or("a tool_use without `id`")?;
             let name = b.get("name").and_then(Value::as_str).ok_or("a tool_use without `name`")?;
-            calls.push(ToolCall { id: call, name: name.to_string(), args: args_of(b.get("input"))? });
+            calls.push(ToolCall { id: call, name: name.to_string(), args: args_of(b.get("input"))?, written: None });
         }
         content = Value::Array(blocks.iter().filter(|b| b.get("type").and_then(Value::as_str) != Some("tool_use")).cloned().collect());
     }
@@ -646,8 +650,9 @@ fn read_assistant(o: &serde_json::Map<String, Value>, out: &mut Read) -> Result<
         // OpenAI nests name and arguments under `function`; LangChain has them flat.
         let f = c.get("function").and_then(Value::as_object).unwrap_or(c);
         let name = string_field(f, "name").ok_or("a tool call without a name")?;
-        let args = args_of(f.get("arguments").or_else(|| f.get("args")))?;
-        calls.push(ToolCall { id: string_field(c, "id").unwrap_or_default(), name, args });
+        let given = f.get("arguments").or_else(|| f.get("args"));
+        let written = given.and_then(Value::as_str).map(str::to_string);
+        calls.push(ToolCall { id: string_field(c, "id").unwrap_or_default(), name, args: args_of(given)?, written });
     }
     out.push(Message {
         id: format!("m{}", out.len()),

@@ -212,7 +212,7 @@ mod tests {
             id: "a".into(),
             role: Role::Assistant,
             content: String::new(),
-            tool_calls: vec![ToolCall { id: "c1".into(), name: "search".into(), args }],
+            tool_calls: vec![ToolCall { id: "c1".into(), name: "search".into(), args, written: None }],
             tool_call_id: None,
             name: None,
         };
