@@ -288,8 +288,9 @@ fn readme_names_each_deepagents_release_compared() {
 /// `ctxc simulate` against the real runtime: each fixture under tests/runtimes/deepagents/simulate/
 /// has a workload; the runtime replays it with a scripted model (simulate.py beside this file)
 /// and ctxc simulates it on the fixture's manifest. Per model call, the count the runtime's
-/// summarization decided on, the history it sent (message ids, `summary` first after a
-/// summarization) and the tool results it offloaded must be the same.
+/// summarization decided on, its count of the request sent (after summarizing and clipping), the
+/// history it sent (message ids, `summary` first after a summarization) and the tool results it
+/// offloaded must be the same.
 #[test]
 #[ignore = "needs the Deep Agents runtimes (scripts/runtimes)"]
 fn simulate_matches_the_runtime_call_by_call() {
@@ -357,6 +358,13 @@ fn simulate_matches_the_runtime_call_by_call() {
                     problems.push(format!(
                         "{label}: call {} (turn {}): the runtime counted {}, ctxc {}",
                         c.index, c.turn, r["count"], c.runtime_count
+                    ));
+                }
+                // What was sent, after summarizing and clipping: the runtime's count of it.
+                if r["sent"].as_u64() != Some(c.runtime_sent) {
+                    problems.push(format!(
+                        "{label}: call {} (turn {}): the runtime sent {}, ctxc {}",
+                        c.index, c.turn, r["sent"], c.runtime_sent
                     ));
                 }
                 if ids != c.messages.iter().map(String::as_str).collect::<Vec<_>>() {

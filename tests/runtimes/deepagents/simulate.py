@@ -12,7 +12,8 @@ each call with the next assistant message; the tool `search` returns the next to
 summarization call gets a summary of `summary_chars` characters. Nothing is sent anywhere.
 
 Printed: a JSON list, one entry per model call of the agent: the count the summarization
-middleware decided on, and the history sent (message ids; `summary` for a summary message;
+middleware decided on, the count of the request sent (after summarizing and, from 0.7, clipping
+the trailing tool results of a request over the input budget), and the history sent (message ids; `summary` for a summary message;
 a tool result by its call id), with the offloaded tool results.
 """
 
@@ -34,7 +35,7 @@ from deepagents.middleware import summarization as summarization_module
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from harness import prompt_file, upstream  # noqa: E402
 
-SCRIPT: dict[str, Any] = {"answers": [], "calls": [], "results": {}, "summary_chars": 0, "counts": [], "summaries": 0}
+SCRIPT: dict[str, Any] = {"answers": [], "calls": [], "results": {}, "summary_chars": 0, "counts": [], "summaries": 0, "tools": None, "counter": None}
 
 
 def scripted(base):
@@ -42,11 +43,14 @@ def scripted(base):
 
     class Scripted(base):
         def bind_tools(self, tools, **kwargs):
+            SCRIPT["tools"] = tools
             return self
 
         def _generate(self, messages, stop=None, run_manager=None, **kwargs) -> ChatResult:
             if messages and isinstance(messages[0], SystemMessage):
-                SCRIPT["calls"].append({"messages": list(messages[1:]), "counts": SCRIPT["counts"], "summaries": SCRIPT["summaries"]})
+                # What was sent, counted as the middleware counts (system message and tools included).
+                sent = SCRIPT["counter"](list(messages), tools=SCRIPT["tools"])
+                SCRIPT["calls"].append({"messages": list(messages[1:]), "counts": SCRIPT["counts"], "sent": sent, "summaries": SCRIPT["summaries"]})
                 SCRIPT["counts"] = []
                 message = SCRIPT["answers"].pop(0)
             else:
@@ -106,6 +110,7 @@ def main(root: Path, conversation_file: Path) -> None:
 
     def recording(self, messages, total_tokens):
         SCRIPT["counts"].append(total_tokens)
+        SCRIPT["counter"] = self.token_counter
         return decide(self, messages, total_tokens)
 
     cls._should_summarize = recording
@@ -134,6 +139,7 @@ def main(root: Path, conversation_file: Path) -> None:
         out.append(
             {
                 "count": call["counts"][0] if call["counts"] else None,
+                "sent": call["sent"],
                 "summaries": call["summaries"],
                 "messages": [label(m) for m in messages],
                 "offloaded": [m.tool_call_id for m in messages if isinstance(m, ToolMessage) and str(m.content).startswith("Tool result too large")],
