@@ -434,7 +434,7 @@ impl Policy for DeepAgents {
             rules.push(format!("a user message over {c} characters offloaded to /conversation_history/"));
         }
         if let Some(b) = self.budget() {
-            rules.push(format!("over the input budget of {b} after summarizing: the trailing tool results offloaded to /large_tool_results/ (read_file results cut to their first {READ_FILE_CLIP_CHARS} characters)"));
+            rules.push(format!("a request still over the input budget of {b}: its trailing tool results offloaded to /large_tool_results/ (read_file results cut to their first {READ_FILE_CLIP_CHARS} characters)"));
         }
         rules.push(match self.max_input {
             Some(_) => "write_file/edit_file arguments over 2000 characters cut in messages older than the last 10 % of the window, from 85 % of it".into(),

@@ -391,3 +391,83 @@ fn simulate_matches_the_runtime_call_by_call() {
     eprintln!("{}", figures.join("\n"));
     assert!(problems.is_empty(), "{} problems:\n{}", problems.len(), common::first_problems(&problems, 4));
 }
+
+/// Deep Agents 0.7's over-budget clip of a `read_file` result (the workloads of
+/// `simulate_matches_the_runtime_call_by_call` call `search` only): a 90,000-character file read
+/// passes the input budget of the `over-budget` fixture in one step; after summarizing, the
+/// runtime cuts the result to its first 4,000 characters and a notice. ctxc's cut must be as long
+/// as the one the runtime's `_clip_overflow_tail` makes of the same result (clip.py), counted
+/// in characters (the text holds non-ASCII ones).
+#[test]
+#[ignore = "needs the Deep Agents runtimes (scripts/runtimes)"]
+fn deep_agents_clips_a_read_file_result_as_the_runtime_does() {
+    use ctxc::simulate::conversation::{Conversation, Message, Role, ToolCall, Turn};
+    use ctxc::simulate::{Event, TruncatedSize};
+
+    let release = "0.7.32";
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/runtimes/deepagents/simulate/over-budget");
+    let project = with_upstream_texts(&fixture, &fixture_runs(release, std::slice::from_ref(&fixture))[0]);
+    let content: String = (0..2000).map(|i| format!("línea {i}: {}\n", "é".repeat(38))).collect();
+    assert!(content.chars().count() > 90_000);
+    let message = |id: &str, role, content: &str| Message {
+        id: id.into(),
+        role,
+        content: content.into(),
+        tool_calls: vec![],
+        tool_call_id: None,
+        name: None,
+    };
+    let mut args = serde_json::Map::new();
+    args.insert("file_path".into(), Value::String("/notes.md".into()));
+    let call = Message {
+        tool_calls: vec![ToolCall { id: "call_1".into(), name: "read_file".into(), args }],
+        ..message("a1.1", Role::Assistant, "")
+    };
+    let result = Message { tool_call_id: Some("call_1".into()), name: Some("read_file".into()), ..message("call_1", Role::Tool, &content) };
+    let conversation = Conversation {
+        source: "test".into(),
+        turns: vec![Turn {
+            user: message("u1", Role::User, "Read my notes."),
+            steps: vec![call, result, message("a1.2", Role::Assistant, "Done.")],
+        }],
+        summary_chars: 500,
+        warnings: Vec::new(),
+    };
+
+    let session = ctxc::Session::new(vec![format!("deepagents.version={release}")]);
+    let runs = session.run(&project.path().join("ctxc.toml"), Only::default()).expect("ctxc loads the fixture");
+    let run = runs.runs.first().expect("one mode");
+    let simulated = ctxc::simulate::simulate(
+        &runs.loaded.agent,
+        &run.rendered,
+        &run.measured,
+        session.counter(),
+        &conversation,
+        &mut ctxc::simulate::Budget::default(),
+    )
+    .expect("within the budget");
+    let events = &simulated.calls[1].events;
+    let cut = events.iter().find_map(|e| match e {
+        Event::ToolResultTruncated { message, size: TruncatedSize::Chars { chars, replacement_chars }, .. } if message == "call_1" => {
+            Some((*chars, *replacement_chars))
+        }
+        _ => None,
+    });
+
+    let python = common::runtime_path(&format!("deepagents-{release}/bin/python"));
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/runtimes/deepagents/clip.py");
+    let mut child = std::process::Command::new(python)
+        .arg(script)
+        .args(["/notes.md", "call_1"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run clip.py");
+    std::io::Write::write_all(&mut child.stdin.take().expect("stdin"), content.as_bytes()).expect("write the result");
+    let out = child.wait_with_output().expect("clip.py");
+    assert!(out.status.success(), "clip.py failed:\n{}", String::from_utf8_lossy(&out.stderr));
+    let clipped: String = serde_json::from_slice(&out.stdout).expect("clip.py JSON");
+    assert!(clipped.ends_with("file_path='/notes.md', offset=0, limit=100.]"), "the runtime's notice: {clipped:.200}");
+    assert_eq!(cut, Some((content.chars().count() as u64, clipped.chars().count() as u64)), "ctxc's events: {events:?}");
+}
