@@ -299,19 +299,22 @@ impl DeepAgents {
     /// 0.7's last step before a summarized (or unsummarizable) request goes out
     /// (`_call_with_budget`): over the input budget, the trailing tool results are clipped, and
     /// the clipped ones replace the originals in the state. Returns the count of what is sent;
-    /// still over the budget, the runtime raises `ContextOverflowError` instead of sending.
+    /// still over the budget, the runtime raises `ContextOverflowError` instead of sending (a
+    /// simulation goes on from the state as it was).
     fn within_budget<'a>(&mut self, state: &'a [Message], request: &mut [Cow<'a, Message>], count: u64, events: &mut Vec<Event>) -> u64 {
         let Some(budget) = self.budget().filter(|&b| count > b) else { return count };
         // `_clip_overflow_tail` runs with `keep` at one token, so any trailing batch qualifies.
         let start = request.iter().rposition(|m| m.role != Role::Tool).map_or(0, |i| i + 1);
         for i in start..request.len() {
             let clipped = self.clipped(&request[..start], &request[i], events);
-            self.replaced.insert(clipped.id.clone(), clipped.clone());
             request[i] = Cow::Owned(clipped);
         }
         let sent = self.fixed + self.count(state, request);
         if sent > budget {
+            // The runtime raises before the model answers: its state keeps the originals.
             events.push(Event::OverBudget { count: sent, budget });
+        } else {
+            self.replaced.extend(request[start..].iter().map(|m| (m.id.clone(), m.as_ref().clone())));
         }
         sent
     }
