@@ -285,6 +285,22 @@ fn readme_names_each_deepagents_release_compared() {
     }
 }
 
+/// ctxc's simulation of `conversation` on the project in `dir` with `release` selected.
+fn simulate(dir: &Path, release: &str, conversation: &ctxc::simulate::conversation::Conversation) -> ctxc::simulate::Simulation {
+    let session = ctxc::Session::new(vec![format!("deepagents.version={release}")]);
+    let runs = session.run(&dir.join("ctxc.toml"), Only::default()).expect("ctxc loads the fixture");
+    let run = runs.runs.first().expect("one mode");
+    ctxc::simulate::simulate(
+        &runs.loaded.agent,
+        &run.rendered,
+        &run.measured,
+        session.counter(),
+        conversation,
+        &mut ctxc::simulate::Budget::default(),
+    )
+    .expect("within the budget")
+}
+
 /// `ctxc simulate` against the real runtime: each fixture under tests/runtimes/deepagents/simulate/
 /// has a workload; the runtime replays it with a scripted model (simulate.py beside this file)
 /// and ctxc simulates it on the fixture's manifest. Per model call, the count the runtime's
@@ -322,18 +338,7 @@ fn simulate_matches_the_runtime_call_by_call() {
             assert!(out.status.success(), "{label}: the runtime failed:\n{}", String::from_utf8_lossy(&out.stderr));
             let ran: Vec<Value> = serde_json::from_slice(&out.stdout).expect("harness JSON");
 
-            let session = ctxc::Session::new(vec![format!("deepagents.version={release}")]);
-            let runs = session.run(&project.path().join("ctxc.toml"), Only::default()).expect("ctxc loads the fixture");
-            let run = runs.runs.first().expect("one mode");
-            let simulated = ctxc::simulate::simulate(
-                &runs.loaded.agent,
-                &run.rendered,
-                &run.measured,
-                session.counter(),
-                &conversation,
-                &mut ctxc::simulate::Budget::default(),
-            )
-            .expect("within the budget");
+            let simulated = simulate(project.path(), release, &conversation);
             if ran.len() != simulated.calls.len() {
                 problems.push(format!("{label}: {} model calls in the runtime, {} in ctxc", ran.len(), simulated.calls.len()));
                 continue;
@@ -434,18 +439,7 @@ fn deep_agents_clips_a_read_file_result_as_the_runtime_does() {
         warnings: Vec::new(),
     };
 
-    let session = ctxc::Session::new(vec![format!("deepagents.version={release}")]);
-    let runs = session.run(&project.path().join("ctxc.toml"), Only::default()).expect("ctxc loads the fixture");
-    let run = runs.runs.first().expect("one mode");
-    let simulated = ctxc::simulate::simulate(
-        &runs.loaded.agent,
-        &run.rendered,
-        &run.measured,
-        session.counter(),
-        &conversation,
-        &mut ctxc::simulate::Budget::default(),
-    )
-    .expect("within the budget");
+    let simulated = simulate(project.path(), release, &conversation);
     let events = &simulated.calls[1].events;
     let cut = events.iter().find_map(|e| match e {
         Event::ToolResultTruncated { message, size: TruncatedSize::Chars { chars, replacement_chars }, .. } if message == "call_1" => {
