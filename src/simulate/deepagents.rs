@@ -342,7 +342,7 @@ impl DeepAgents {
                 content
             }
             None => {
-                let path = large_result_path(m);
+                let path = self.large_result_path(m);
                 let content = self.offloaded_tool(m, &path);
                 let replacement_chars = content.chars().count() as u64;
                 events.push(Event::ToolResultOffloaded { message: m.id.clone(), tool, chars, replacement_chars, path });
@@ -350,6 +350,17 @@ impl DeepAgents {
             }
         };
         Message { content, ..m.clone() }
+    }
+
+    /// Where an offloaded tool result is written: its call id made path-safe; without one, 0.7
+    /// (`_offload_tool_message_content`) names it `unknown-` and 8 random hex digits (a name of
+    /// that length), 0.4 writes `/large_tool_results/` itself.
+    fn large_result_path(&self, m: &Message) -> String {
+        match (m.tool_call_id.as_deref().filter(|id| !id.is_empty()), self.layout) {
+            (Some(id), _) => format!("/large_tool_results/{}", id.replace(['.', '/', '\\'], "_")),
+            (None, LAYOUT_0_4) => "/large_tool_results/".to_string(),
+            (None, _) => format!("/large_tool_results/unknown-{}", "0".repeat(8)),
+        }
     }
 
     /// The summary message: the summary and where the history was saved (the file is named
@@ -361,15 +372,6 @@ impl DeepAgents {
         };
         let content = format!("You are in the middle of a conversation that has been summarized.\n\nThe full conversation history has been saved to /conversation_history/session_{id}.md should you need to refer back to it for details.\n\nA condensed summary follows:\n\n<summary>\n{text}\n</summary>");
         Message::summary(content)
-    }
-}
-
-/// Where an offloaded tool result is written (`_offload_tool_message_content`): its call id
-/// made path-safe, or `unknown-` and 8 random hex digits (a name of that length) without one.
-fn large_result_path(m: &Message) -> String {
-    match m.tool_call_id.as_deref().filter(|id| !id.is_empty()) {
-        Some(id) => format!("/large_tool_results/{}", id.replace(['.', '/', '\\'], "_")),
-        None => format!("/large_tool_results/unknown-{}", "0".repeat(8)),
     }
 }
 
@@ -475,7 +477,7 @@ impl Policy for DeepAgents {
         let chars = message.content.chars().count() as u64;
         match self.evict_chars {
             Some(limit) if chars > limit && !NOT_EVICTED.contains(&tool.as_str()) => {
-                let path = large_result_path(&message);
+                let path = self.large_result_path(&message);
                 let content = self.offloaded_tool(&message, &path);
                 let replacement_chars = content.chars().count() as u64;
                 let event = Event::ToolResultOffloaded { message: message.id.clone(), tool, chars, replacement_chars, path };
