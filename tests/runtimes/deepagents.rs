@@ -306,7 +306,8 @@ fn simulate(dir: &Path, release: &str, conversation: &ctxc::simulate::conversati
 /// and ctxc simulates it on the fixture's manifest. Per model call, the count the runtime's
 /// summarization decided on, its count of the request sent (after summarizing and clipping), the
 /// history it sent (message ids, `summary` first after a summarization) and the tool results it
-/// offloaded must be the same.
+/// offloaded must be the same; a request 0.7 refuses (`ContextOverflowError`, the run's last) is
+/// the one ctxc reports over the budget.
 #[test]
 #[ignore = "needs the Deep Agents runtimes (scripts/runtimes)"]
 fn simulate_matches_the_runtime_call_by_call() {
@@ -365,17 +366,25 @@ fn simulate_matches_the_runtime_call_by_call() {
                         c.index, c.turn, r["count"], c.runtime_count
                     ));
                 }
+                // A request the runtime refused (nothing sent) is the one ctxc finds over the budget.
+                let refused = r["refused"] == Value::Bool(true);
+                if refused != c.events.iter().any(|e| matches!(e, ctxc::simulate::Event::OverBudget { .. })) {
+                    problems.push(format!(
+                        "{label}: call {} (turn {}): refused by the runtime: {refused}, over the budget in ctxc: {}",
+                        c.index, c.turn, !refused
+                    ));
+                }
                 // What was sent, after summarizing and clipping: the runtime's count of it.
-                if r["sent"].as_u64() != Some(c.runtime_sent) {
+                if !refused && r["sent"].as_u64() != Some(c.runtime_sent) {
                     problems.push(format!(
                         "{label}: call {} (turn {}): the runtime sent {}, ctxc {}",
                         c.index, c.turn, r["sent"], c.runtime_sent
                     ));
                 }
-                if ids != c.messages.iter().map(String::as_str).collect::<Vec<_>>() {
+                if !refused && ids != c.messages.iter().map(String::as_str).collect::<Vec<_>>() {
                     problems.push(format!("{label}: call {} (turn {}): the runtime sent {ids:?}, ctxc {:?}", c.index, c.turn, c.messages));
                 }
-                if offloaded != ctxc_offloaded {
+                if !refused && offloaded != ctxc_offloaded {
                     problems.push(format!("{label}: call {}: offloaded {offloaded:?} in the runtime, {ctxc_offloaded:?} in ctxc", c.index));
                 }
                 let runtime_summaries = r["summaries"].as_u64().expect("summaries");
@@ -390,7 +399,13 @@ fn simulate_matches_the_runtime_call_by_call() {
             if events.0 != events.1 {
                 problems.push(format!("{label}: summarized at turns {:?} in the runtime, {:?} in ctxc", events.0, events.1));
             }
-            figures.push(format!("{label}: {} calls; summarized at turns {:?} (ctxc {:?})", ran.len(), events.0, events.1));
+            let refused = ran.iter().filter(|r| r["refused"] == Value::Bool(true)).count();
+            figures.push(format!(
+                "{label}: {} calls, {refused} refused; summarized at turns {:?} (ctxc {:?})",
+                ran.len(),
+                events.0,
+                events.1
+            ));
         }
     }
     eprintln!("{}", figures.join("\n"));

@@ -13,8 +13,10 @@ summarization call gets a summary of `summary_chars` characters. Nothing is sent
 
 Printed: a JSON list, one entry per model call of the agent: the count the summarization
 middleware decided on, the count of the request sent (after summarizing and, from 0.7, clipping
-the trailing tool results of a request over the input budget), and the history sent (message ids; `summary` for a summary message;
-a tool result by its call id), with the offloaded tool results.
+the trailing tool results of a request over the input budget), the history sent (message ids;
+`summary` for a summary message; a tool result by its call id) and the offloaded tool results.
+A call the runtime refuses (`ContextOverflowError`: 0.7's request still over its input budget)
+is the last, marked `refused`, with nothing sent.
 """
 
 import json
@@ -22,6 +24,7 @@ import sys
 from pathlib import Path
 from typing import Annotated, Any
 
+from langchain_core.exceptions import ContextOverflowError
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
@@ -132,14 +135,21 @@ def main(root: Path, conversation_file: Path) -> None:
             else:
                 SCRIPT["results"][step["tool_call_id"]] = step["content"]
         user = turn["user"]
-        agent.invoke({"messages": [HumanMessage(content=user["content"], id=user["id"])]}, config)
+        try:
+            agent.invoke({"messages": [HumanMessage(content=user["content"], id=user["id"])]}, config)
+        except ContextOverflowError:
+            # 0.7 refuses a request still over its input budget after summarizing and clipping:
+            # the call is recorded as refused and the run ends there.
+            SCRIPT["calls"].append({"messages": None, "counts": SCRIPT["counts"], "sent": None, "summaries": SCRIPT["summaries"]})
+            break
     out = []
     for call in SCRIPT["calls"]:
-        messages = call["messages"]
+        messages = call["messages"] or []
         out.append(
             {
                 "count": call["counts"][0] if call["counts"] else None,
                 "sent": call["sent"],
+                "refused": call["messages"] is None,
                 "summaries": call["summaries"],
                 "messages": [label(m) for m in messages],
                 "offloaded": [m.tool_call_id for m in messages if isinstance(m, ToolMessage) and str(m.content).startswith("Tool result too large")],
