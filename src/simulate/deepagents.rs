@@ -19,6 +19,8 @@
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 
+use sha2::{Digest, Sha256};
+
 use super::conversation::{filler, Message, Role};
 use super::langchain::{message_chars, message_tokens, system_tokens, tools_tokens};
 use super::{Event, Policy, PolicyInfo, Request, TruncatedSize};
@@ -40,6 +42,9 @@ const ARG_TRUNCATION: &str = "...(argument truncated)";
 const READ_FILE_CLIP_CHARS: usize = 4_000;
 /// Lines a preview shows from the head and the tail, and characters per line.
 const PREVIEW_LINES: usize = 5;
+/// 0.7's longest call id, in bytes, that names an offloaded result's file as it is
+/// (`_MAX_TOOL_CALL_PATH_COMPONENT_BYTES`).
+const MAX_CALL_ID_PATH_BYTES: usize = 128;
 const PREVIEW_LINE_CHARS: usize = 1000;
 
 /// The summary event the middleware keeps in state: where the kept messages start, and the
@@ -352,15 +357,23 @@ impl DeepAgents {
         Message { content, ..m.clone() }
     }
 
-    /// Where an offloaded tool result is written: its call id made path-safe; without one, 0.7
-    /// (`_offload_tool_message_content`) names it `unknown-` and 8 random hex digits (a name of
-    /// that length), 0.4 writes `/large_tool_results/` itself.
+    /// Where an offloaded tool result is written: its call id made path-safe
+    /// (`sanitize_tool_call_id`; from 0.7 an id over 128 bytes so made is named `call-` and the
+    /// SHA-256 of the id); without one, 0.7 (`_offload_tool_message_content`) names it `unknown-`
+    /// and 8 random hex digits (a name of that length), 0.4 writes `/large_tool_results/` itself.
     fn large_result_path(&self, m: &Message) -> String {
-        match (m.tool_call_id.as_deref().filter(|id| !id.is_empty()), self.layout) {
-            (Some(id), _) => format!("/large_tool_results/{}", id.replace(['.', '/', '\\'], "_")),
-            (None, LAYOUT_0_4) => "/large_tool_results/".to_string(),
-            (None, _) => format!("/large_tool_results/unknown-{}", "0".repeat(8)),
-        }
+        let name = match (m.tool_call_id.as_deref().filter(|id| !id.is_empty()), self.layout) {
+            (Some(id), layout) => {
+                let safe = id.replace(['.', '/', '\\'], "_");
+                match layout != LAYOUT_0_4 && safe.len() > MAX_CALL_ID_PATH_BYTES {
+                    true => format!("call-{:x}", Sha256::digest(id.as_bytes())),
+                    false => safe,
+                }
+            }
+            (None, LAYOUT_0_4) => String::new(),
+            (None, _) => format!("unknown-{}", "0".repeat(8)),
+        };
+        format!("/large_tool_results/{name}")
     }
 
     /// The summary message: the summary and where the history was saved (the file is named

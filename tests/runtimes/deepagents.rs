@@ -421,7 +421,6 @@ fn simulate_matches_the_runtime_call_by_call() {
 #[test]
 #[ignore = "needs the Deep Agents runtimes (scripts/runtimes)"]
 fn deep_agents_clips_a_read_file_result_as_the_runtime_does() {
-    use ctxc::simulate::conversation::{Conversation, Message, Role, ToolCall, Turn};
     use ctxc::simulate::{Event, TruncatedSize};
 
     let release = "0.7.32";
@@ -429,30 +428,9 @@ fn deep_agents_clips_a_read_file_result_as_the_runtime_does() {
     let project = with_upstream_texts(&fixture, &fixture_runs(release, std::slice::from_ref(&fixture))[0]);
     let content: String = (0..2000).map(|i| format!("línea {i}: {}\n", "é".repeat(38))).collect();
     assert!(content.chars().count() > 90_000);
-    let message = |id: &str, role, content: &str| Message {
-        id: id.into(),
-        role,
-        content: content.into(),
-        tool_calls: vec![],
-        tool_call_id: None,
-        name: None,
-    };
     let mut args = serde_json::Map::new();
     args.insert("file_path".into(), Value::String("/notes.md".into()));
-    let call = Message {
-        tool_calls: vec![ToolCall { id: "call_1".into(), name: "read_file".into(), args }],
-        ..message("a1.1", Role::Assistant, "")
-    };
-    let result = Message { tool_call_id: Some("call_1".into()), name: Some("read_file".into()), ..message("call_1", Role::Tool, &content) };
-    let conversation = Conversation {
-        source: "test".into(),
-        turns: vec![Turn {
-            user: message("u1", Role::User, "Read my notes."),
-            steps: vec![call, result, message("a1.2", Role::Assistant, "Done.")],
-        }],
-        summary_chars: 500,
-        warnings: Vec::new(),
-    };
+    let conversation = one_tool_call("read_file", args, "call_1", &content);
 
     let simulated = simulate(project.path(), release, &conversation);
     let events = &simulated.calls[1].events;
@@ -479,4 +457,57 @@ fn deep_agents_clips_a_read_file_result_as_the_runtime_does() {
     let clipped: String = serde_json::from_slice(&out.stdout).expect("clip.py JSON");
     assert!(clipped.ends_with("file_path='/notes.md', offset=0, limit=100.]"), "the runtime's notice: {clipped:.200}");
     assert_eq!(cut, Some((content.chars().count() as u64, clipped.chars().count() as u64)), "ctxc's events: {events:?}");
+}
+
+/// One turn: a user message, an assistant message calling `tool` with `args` under `id`, its
+/// result `content`, and the answer.
+fn one_tool_call(tool: &str, args: serde_json::Map<String, Value>, id: &str, content: &str) -> ctxc::simulate::conversation::Conversation {
+    use ctxc::simulate::conversation::{Conversation, Message, Role, ToolCall, Turn};
+    let message = |id: &str, role, content: &str| Message {
+        id: id.into(),
+        role,
+        content: content.into(),
+        tool_calls: vec![],
+        tool_call_id: None,
+        name: None,
+    };
+    let call = Message { tool_calls: vec![ToolCall { id: id.into(), name: tool.into(), args }], ..message("a1.1", Role::Assistant, "") };
+    let result = Message { tool_call_id: Some(id.into()), name: Some(tool.into()), ..message(id, Role::Tool, content) };
+    Conversation {
+        source: "test".into(),
+        turns: vec![Turn {
+            user: message("u1", Role::User, "Go on."),
+            steps: vec![call, result, message("a1.2", Role::Assistant, "Done.")],
+        }],
+        summary_chars: 500,
+        warnings: Vec::new(),
+    }
+}
+
+/// The file an offloaded tool result is written to, named after its call id as each release
+/// names it (`sanitize_tool_call_id`, run by clip.py): `.`, `/` and `\` made `_`, and from 0.7
+/// an id longer than 128 bytes so made named by its SHA-256.
+#[test]
+#[ignore = "needs the Deep Agents runtimes (scripts/runtimes)"]
+fn deep_agents_names_an_offloaded_results_file_as_the_runtime_does() {
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/runtimes/deepagents/simulate/over-budget");
+    let ids = ["toolu_01.a/b\\c", &format!("call.{}", "ab/".repeat(42))];
+    let runs = RELEASES.map(|release| fixture_runs(release, std::slice::from_ref(&fixture)));
+    for (release, runs) in RELEASES.iter().zip(&runs) {
+        let project = with_upstream_texts(&fixture, &runs[0]);
+        let python = common::runtime_path(&format!("deepagents-{release}/bin/python"));
+        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/runtimes/deepagents/clip.py");
+        let out = std::process::Command::new(python).arg(script).arg("--name").args(ids).output().expect("run clip.py");
+        assert!(out.status.success(), "clip.py failed:\n{}", String::from_utf8_lossy(&out.stderr));
+        let names: Vec<String> = serde_json::from_slice(&out.stdout).expect("clip.py JSON");
+        for (id, name) in ids.iter().zip(names) {
+            // Over the offload limit (80,000 characters), the result is offloaded as it arrives.
+            let simulated = simulate(project.path(), release, &one_tool_call("search", serde_json::Map::new(), id, &"x".repeat(85_000)));
+            let path = simulated.calls[1].events.iter().find_map(|e| match e {
+                ctxc::simulate::Event::ToolResultOffloaded { path, .. } => Some(path.clone()),
+                _ => None,
+            });
+            assert_eq!(path, Some(format!("/large_tool_results/{name}")), "deepagents {release}, call id {id}");
+        }
+    }
 }
