@@ -11,14 +11,19 @@
 //!   summary, then the messages after its cutoff) is counted with LangChain's approximate counter
 //!   together with the system message and the tools; old `write_file`/`edit_file` arguments are
 //!   cut; at the trigger (or, from 0.7, over the input budget `int(0.95 × max input) − max
-//!   output`) everything before the cutoff `keep` gives is replaced by one summary message.
+//!   output`) everything before the cutoff `keep` gives is replaced by one summary message;
+//! - 0.7's `_call_with_budget` (`_overflow_clip.py`): a request still over the input budget, with
+//!   or without a summary, has its trailing tool results clipped, and the clipped results replace
+//!   the originals in the state.
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 
+use sha2::{Digest, Sha256};
+
 use super::conversation::{filler, Message, Role};
 use super::langchain::{message_chars, message_tokens, system_tokens, tools_tokens};
-use super::{Event, Policy, PolicyInfo, Request};
+use super::{Event, Policy, PolicyInfo, Request, TruncatedSize};
 use crate::manifest::model::Agent;
 use crate::render::Rendered;
 use crate::systems::deepagents::{self as da, ContextSize, Settings, CHARS_PER_TOKEN, LAYOUT_0_4};
@@ -33,8 +38,13 @@ const DEFAULT_MESSAGES_TO_KEEP: u64 = 20;
 const TRUNCATED_TOOLS: [&str; 2] = ["write_file", "edit_file"];
 const MAX_ARG_LENGTH: usize = 2000;
 const ARG_TRUNCATION: &str = "...(argument truncated)";
+/// What the over-budget clip keeps of a `read_file` result (`_slice_read_file_tm`).
+const READ_FILE_CLIP_CHARS: usize = 4_000;
 /// Lines a preview shows from the head and the tail, and characters per line.
 const PREVIEW_LINES: usize = 5;
+/// 0.7's longest call id, in bytes, that names an offloaded result's file as it is
+/// (`_MAX_TOOL_CALL_PATH_COMPONENT_BYTES`).
+const MAX_CALL_ID_PATH_BYTES: usize = 128;
 const PREVIEW_LINE_CHARS: usize = 1000;
 
 /// The summary event the middleware keeps in state: where the kept messages start, and the
@@ -57,8 +67,9 @@ pub struct DeepAgents {
     fixed: u64,
     window: u64,
     event: Option<SummaryEvent>,
-    /// User messages offloaded, by id: the replacement every later request carries.
-    offloaded_humans: BTreeMap<String, Message>,
+    /// Messages the runtime replaced in its state (offloaded user messages, tool results clipped
+    /// over the budget), by id: the replacement every later request carries.
+    replaced: BTreeMap<String, Message>,
     summaries: usize,
     /// LangChain's count of each message of the state, as stored (see [`super::counted`]).
     counts: Vec<u64>,
@@ -85,7 +96,7 @@ impl DeepAgents {
             fixed,
             window: s.model.max_input_tokens.unwrap_or(agent.profile.max_input_tokens),
             event: None,
-            offloaded_humans: BTreeMap::new(),
+            replaced: BTreeMap::new(),
             summaries: 0,
             counts: Vec::new(),
         }
@@ -290,6 +301,81 @@ impl DeepAgents {
         format!("Message content too large and was saved to the filesystem at: {path}\n\nYou can read the full content using the read_file tool with pagination (offset and limit parameters).\n\n{note}\n\n{sample}\n")
     }
 
+    /// 0.7's last step before a summarized (or unsummarizable) request goes out
+    /// (`_call_with_budget`): over the input budget, the trailing tool results are clipped, and
+    /// the clipped ones replace the originals in the state. Returns the count of what is sent;
+    /// still over the budget, the runtime raises `ContextOverflowError` instead of sending (a
+    /// simulation goes on from the state as it was).
+    fn within_budget<'a>(&mut self, state: &'a [Message], request: &mut [Cow<'a, Message>], count: u64, events: &mut Vec<Event>) -> u64 {
+        let Some(budget) = self.budget().filter(|&b| count > b) else { return count };
+        // `_clip_overflow_tail` runs with `keep` at one token, so any trailing batch qualifies.
+        let start = request.iter().rposition(|m| m.role != Role::Tool).map_or(0, |i| i + 1);
+        for i in start..request.len() {
+            let clipped = self.clipped(&request[..start], &request[i], events);
+            request[i] = Cow::Owned(clipped);
+        }
+        let sent = self.fixed + self.count(state, request);
+        if sent > budget {
+            // The runtime raises before the model answers: its state keeps the originals.
+            events.push(Event::OverBudget { count: sent, budget });
+        } else {
+            self.replaced.extend(request[start..].iter().map(|m| (m.id.clone(), m.as_ref().clone())));
+        }
+        sent
+    }
+
+    /// One trailing tool result clipped (`_clip_one_tail_message`): a `read_file` result cut to
+    /// its first 4,000 characters and a notice pointing at the file it read, any other offloaded
+    /// to /large_tool_results/ with a preview (an offloaded one again: the file is overwritten
+    /// with its preview, and the preview of that replaces it).
+    fn clipped(&self, before: &[Cow<Message>], m: &Message, events: &mut Vec<Event>) -> Message {
+        let tool = m.name.clone().unwrap_or_default();
+        let chars = m.content.chars().count() as u64;
+        // The call that asked for it, the last with its id (`_build_tool_call_index`).
+        let call = m
+            .tool_call_id
+            .as_deref()
+            .filter(|id| !id.is_empty())
+            .and_then(|id| before.iter().rev().flat_map(|a| a.tool_calls.iter().rev()).find(|c| c.id == id));
+        let read = call.filter(|c| c.name == "read_file").and_then(|c| c.args.get("file_path")?.as_str().filter(|p| !p.is_empty()));
+        let content = match read {
+            Some(path) => {
+                let head: String = m.content.chars().take(READ_FILE_CLIP_CHARS).collect();
+                let content = format!("{head}\n\n[Output was truncated due to context window size limits. The full content is at {path}. Use read_file with offset and limit parameters to retrieve specific portions. For example, to read the first 100 lines, call read_file with file_path='{path}', offset=0, limit=100.]");
+                let size = TruncatedSize::Chars { chars, replacement_chars: content.chars().count() as u64 };
+                events.push(Event::ToolResultTruncated { message: m.id.clone(), tool, size });
+                content
+            }
+            None => {
+                let path = self.large_result_path(m);
+                let content = self.offloaded_tool(m, &path);
+                let replacement_chars = content.chars().count() as u64;
+                events.push(Event::ToolResultOffloaded { message: m.id.clone(), tool, chars, replacement_chars, path });
+                content
+            }
+        };
+        Message { content, ..m.clone() }
+    }
+
+    /// Where an offloaded tool result is written: its call id made path-safe
+    /// (`sanitize_tool_call_id`; from 0.7 an id over 128 bytes so made is named `call-` and the
+    /// SHA-256 of the id); without one, 0.7 (`_offload_tool_message_content`) names it `unknown-`
+    /// and 8 random hex digits (a name of that length), 0.4 writes `/large_tool_results/` itself.
+    fn large_result_path(&self, m: &Message) -> String {
+        let name = match (m.tool_call_id.as_deref().filter(|id| !id.is_empty()), self.layout) {
+            (Some(id), layout) => {
+                let safe = id.replace(['.', '/', '\\'], "_");
+                match layout != LAYOUT_0_4 && safe.len() > MAX_CALL_ID_PATH_BYTES {
+                    true => format!("call-{:x}", Sha256::digest(id.as_bytes())),
+                    false => safe,
+                }
+            }
+            (None, LAYOUT_0_4) => String::new(),
+            (None, _) => format!("unknown-{}", "0".repeat(8)),
+        };
+        format!("/large_tool_results/{name}")
+    }
+
     /// The summary message: the summary and where the history was saved (the file is named
     /// after a random session id of fixed length: `session_` and 32 hex digits in 0.7, 8 in 0.4).
     fn summary_message(&self, text: &str) -> Message {
@@ -365,6 +451,9 @@ impl Policy for DeepAgents {
         if let Some(c) = self.human_evict_chars {
             rules.push(format!("a user message over {c} characters offloaded to /conversation_history/"));
         }
+        if let Some(b) = self.budget() {
+            rules.push(format!("a request still over the input budget of {b}: its trailing tool results offloaded to /large_tool_results/ (read_file results cut to their first {READ_FILE_CLIP_CHARS} characters)"));
+        }
         rules.push(match self.max_input {
             Some(_) => "write_file/edit_file arguments over 2000 characters cut in messages older than the last 10 % of the window, from 85 % of it".into(),
             None => "write_file/edit_file arguments over 2000 characters cut in messages older than the last 20, from 20 messages".into(),
@@ -401,8 +490,7 @@ impl Policy for DeepAgents {
         let chars = message.content.chars().count() as u64;
         match self.evict_chars {
             Some(limit) if chars > limit && !NOT_EVICTED.contains(&tool.as_str()) => {
-                let id = message.tool_call_id.clone().unwrap_or_default();
-                let path = format!("/large_tool_results/{}", id.replace(['.', '/', '\\'], "_"));
+                let path = self.large_result_path(&message);
                 let content = self.offloaded_tool(&message, &path);
                 let replacement_chars = content.chars().count() as u64;
                 let event = Event::ToolResultOffloaded { message: message.id.clone(), tool, chars, replacement_chars, path };
@@ -422,7 +510,7 @@ impl Policy for DeepAgents {
         // 0.7: the last message, a user message over the limit, is offloaded once and stays replaced.
         if let (Some(limit), Some(last)) = (self.human_evict_chars, state.last()) {
             let chars = last.content.chars().count() as u64;
-            if last.role == Role::User && chars > limit && !self.offloaded_humans.contains_key(&last.id) {
+            if last.role == Role::User && chars > limit && !self.replaced.contains_key(&last.id) {
                 // A random file name of fixed length (a uuid4).
                 let path = format!("/conversation_history/{}.md", "0".repeat(36));
                 let content = self.offloaded_human(last, &path);
@@ -432,10 +520,12 @@ impl Policy for DeepAgents {
                     replacement_chars: content.chars().count() as u64,
                     path,
                 });
-                self.offloaded_humans.insert(last.id.clone(), Message { content, ..last.clone() });
+                self.replaced.insert(last.id.clone(), Message { content, ..last.clone() });
             }
+        }
+        if !self.replaced.is_empty() {
             for m in messages.iter_mut() {
-                if let Some(replaced) = self.offloaded_humans.get(&m.id) {
+                if let Some(replaced) = self.replaced.get(&m.id) {
                     *m = Cow::Owned(replaced.clone());
                 }
             }
@@ -466,10 +556,8 @@ impl Policy for DeepAgents {
         let cutoff = self.cutoff(state, &effective);
         if cutoff == 0 {
             events.push(Event::NothingToSummarize { count: total, threshold });
-            if let Some(b) = budget.filter(|&b| total > b) {
-                events.push(Event::OverBudget { count: total, budget: b });
-            }
-            return Request { messages: effective, runtime_count: total, runtime_sent: total };
+            let sent = self.within_budget(state, &mut effective, total, events);
+            return Request { messages: effective, runtime_count: total, runtime_sent: sent };
         }
         self.summaries += 1;
         let summary = self.summary_message(&filler(&format!("summary {}", self.summaries), summary_chars));
@@ -480,12 +568,10 @@ impl Policy for DeepAgents {
         self.event = Some(SummaryEvent { cutoff: state_cutoff, summary: summary.clone() });
         let kept_from = effective.get(cutoff).map(|m| m.id.clone());
         let kept = effective.len() - cutoff;
-        let request: Vec<Cow<'a, Message>> = std::iter::once(Cow::Owned(summary)).chain(effective.into_iter().skip(cutoff)).collect();
+        let mut request: Vec<Cow<'a, Message>> = std::iter::once(Cow::Owned(summary)).chain(effective.into_iter().skip(cutoff)).collect();
         let sent = self.fixed + self.count(state, &request);
         events.push(Event::Summarized { by: by.into(), count: total, threshold, summarized: cutoff, kept_from, kept, summary_chars });
-        if let Some(b) = budget.filter(|&b| sent > b) {
-            events.push(Event::OverBudget { count: sent, budget: b });
-        }
+        let sent = self.within_budget(state, &mut request, sent, events);
         Request { messages: request, runtime_count: total, runtime_sent: sent }
     }
 }

@@ -94,14 +94,15 @@ pub enum Event {
     },
     /// The policy would summarize, but nothing older than what it keeps is there.
     NothingToSummarize { count: u64, threshold: u64 },
-    /// The request is still over the runtime's input budget after the policy (Deep Agents 0.7
-    /// then clips the last tool results or raises `ContextOverflowError`).
+    /// The request is still over the runtime's input budget after the policy, its trailing tool
+    /// results clipped (Deep Agents 0.7 then raises `ContextOverflowError` instead of sending it).
     OverBudget { count: u64, budget: u64 },
     /// Messages beyond the history limit left out.
     HistoryTrimmed { dropped: usize, kept: usize },
     /// A tool result over the limit cut to its head (and, for Zeph, its tail) around a marker, the
     /// rest dropped (Zeph; AgentScope without an offloader: with one, the rest is offloaded,
-    /// `tool_result_offloaded`). Sizes in the runtime's own unit.
+    /// `tool_result_offloaded`; Deep Agents 0.7: a `read_file` result at the end of a request over
+    /// the input budget). Sizes in the runtime's own unit.
     ToolResultTruncated {
         message: String,
         tool: String,

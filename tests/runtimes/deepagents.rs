@@ -285,11 +285,29 @@ fn readme_names_each_deepagents_release_compared() {
     }
 }
 
+/// ctxc's simulation of `conversation` on the project in `dir` with `release` selected.
+fn simulate(dir: &Path, release: &str, conversation: &ctxc::simulate::conversation::Conversation) -> ctxc::simulate::Simulation {
+    let session = ctxc::Session::new(vec![format!("deepagents.version={release}")]);
+    let runs = session.run(&dir.join("ctxc.toml"), Only::default()).expect("ctxc loads the fixture");
+    let run = runs.runs.first().expect("one mode");
+    ctxc::simulate::simulate(
+        &runs.loaded.agent,
+        &run.rendered,
+        &run.measured,
+        session.counter(),
+        conversation,
+        &mut ctxc::simulate::Budget::default(),
+    )
+    .expect("within the budget")
+}
+
 /// `ctxc simulate` against the real runtime: each fixture under tests/runtimes/deepagents/simulate/
 /// has a workload; the runtime replays it with a scripted model (simulate.py beside this file)
 /// and ctxc simulates it on the fixture's manifest. Per model call, the count the runtime's
-/// summarization decided on, the history it sent (message ids, `summary` first after a
-/// summarization) and the tool results it offloaded must be the same.
+/// summarization decided on, its count of the request sent (after summarizing and clipping), the
+/// history it sent (message ids, `summary` first after a summarization) and the tool results it
+/// offloaded must be the same; a request 0.7 refuses (`ContextOverflowError`, the run's last) is
+/// the one ctxc reports over the budget.
 #[test]
 #[ignore = "needs the Deep Agents runtimes (scripts/runtimes)"]
 fn simulate_matches_the_runtime_call_by_call() {
@@ -321,18 +339,7 @@ fn simulate_matches_the_runtime_call_by_call() {
             assert!(out.status.success(), "{label}: the runtime failed:\n{}", String::from_utf8_lossy(&out.stderr));
             let ran: Vec<Value> = serde_json::from_slice(&out.stdout).expect("harness JSON");
 
-            let session = ctxc::Session::new(vec![format!("deepagents.version={release}")]);
-            let runs = session.run(&project.path().join("ctxc.toml"), Only::default()).expect("ctxc loads the fixture");
-            let run = runs.runs.first().expect("one mode");
-            let simulated = ctxc::simulate::simulate(
-                &runs.loaded.agent,
-                &run.rendered,
-                &run.measured,
-                session.counter(),
-                &conversation,
-                &mut ctxc::simulate::Budget::default(),
-            )
-            .expect("within the budget");
+            let simulated = simulate(project.path(), release, &conversation);
             if ran.len() != simulated.calls.len() {
                 problems.push(format!("{label}: {} model calls in the runtime, {} in ctxc", ran.len(), simulated.calls.len()));
                 continue;
@@ -359,10 +366,25 @@ fn simulate_matches_the_runtime_call_by_call() {
                         c.index, c.turn, r["count"], c.runtime_count
                     ));
                 }
-                if ids != c.messages.iter().map(String::as_str).collect::<Vec<_>>() {
+                // A request the runtime refused (nothing sent) is the one ctxc finds over the budget.
+                let refused = r["refused"] == Value::Bool(true);
+                if refused != c.events.iter().any(|e| matches!(e, ctxc::simulate::Event::OverBudget { .. })) {
+                    problems.push(format!(
+                        "{label}: call {} (turn {}): refused by the runtime: {refused}, over the budget in ctxc: {}",
+                        c.index, c.turn, !refused
+                    ));
+                }
+                // What was sent, after summarizing and clipping: the runtime's count of it.
+                if !refused && r["sent"].as_u64() != Some(c.runtime_sent) {
+                    problems.push(format!(
+                        "{label}: call {} (turn {}): the runtime sent {}, ctxc {}",
+                        c.index, c.turn, r["sent"], c.runtime_sent
+                    ));
+                }
+                if !refused && ids != c.messages.iter().map(String::as_str).collect::<Vec<_>>() {
                     problems.push(format!("{label}: call {} (turn {}): the runtime sent {ids:?}, ctxc {:?}", c.index, c.turn, c.messages));
                 }
-                if offloaded != ctxc_offloaded {
+                if !refused && offloaded != ctxc_offloaded {
                     problems.push(format!("{label}: call {}: offloaded {offloaded:?} in the runtime, {ctxc_offloaded:?} in ctxc", c.index));
                 }
                 let runtime_summaries = r["summaries"].as_u64().expect("summaries");
@@ -377,9 +399,115 @@ fn simulate_matches_the_runtime_call_by_call() {
             if events.0 != events.1 {
                 problems.push(format!("{label}: summarized at turns {:?} in the runtime, {:?} in ctxc", events.0, events.1));
             }
-            figures.push(format!("{label}: {} calls; summarized at turns {:?} (ctxc {:?})", ran.len(), events.0, events.1));
+            let refused = ran.iter().filter(|r| r["refused"] == Value::Bool(true)).count();
+            figures.push(format!(
+                "{label}: {} calls, {refused} refused; summarized at turns {:?} (ctxc {:?})",
+                ran.len(),
+                events.0,
+                events.1
+            ));
         }
     }
     eprintln!("{}", figures.join("\n"));
     assert!(problems.is_empty(), "{} problems:\n{}", problems.len(), common::first_problems(&problems, 4));
+}
+
+/// Deep Agents 0.7's over-budget clip of a `read_file` result (the workloads of
+/// `simulate_matches_the_runtime_call_by_call` call `search` only): a 90,000-character file read
+/// passes the input budget of the `over-budget` fixture in one step; after summarizing, the
+/// runtime cuts the result to its first 4,000 characters and a notice. ctxc's cut must be as long
+/// as the one the runtime's `_clip_overflow_tail` makes of the same result (clip.py), counted
+/// in characters (the text holds non-ASCII ones).
+#[test]
+#[ignore = "needs the Deep Agents runtimes (scripts/runtimes)"]
+fn deep_agents_clips_a_read_file_result_as_the_runtime_does() {
+    use ctxc::simulate::{Event, TruncatedSize};
+
+    let release = "0.7.32";
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/runtimes/deepagents/simulate/over-budget");
+    let project = with_upstream_texts(&fixture, &fixture_runs(release, std::slice::from_ref(&fixture))[0]);
+    let content: String = (0..2000).map(|i| format!("línea {i}: {}\n", "é".repeat(38))).collect();
+    assert!(content.chars().count() > 90_000);
+    let mut args = serde_json::Map::new();
+    args.insert("file_path".into(), Value::String("/notes.md".into()));
+    let conversation = one_tool_call("read_file", args, "call_1", &content);
+
+    let simulated = simulate(project.path(), release, &conversation);
+    let events = &simulated.calls[1].events;
+    let cut = events.iter().find_map(|e| match e {
+        Event::ToolResultTruncated { message, size: TruncatedSize::Chars { chars, replacement_chars }, .. } if message == "call_1" => {
+            Some((*chars, *replacement_chars))
+        }
+        _ => None,
+    });
+
+    let python = common::runtime_path(&format!("deepagents-{release}/bin/python"));
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/runtimes/deepagents/clip.py");
+    let mut child = std::process::Command::new(python)
+        .arg(script)
+        .args(["/notes.md", "call_1"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run clip.py");
+    std::io::Write::write_all(&mut child.stdin.take().expect("stdin"), content.as_bytes()).expect("write the result");
+    let out = child.wait_with_output().expect("clip.py");
+    assert!(out.status.success(), "clip.py failed:\n{}", String::from_utf8_lossy(&out.stderr));
+    let clipped: String = serde_json::from_slice(&out.stdout).expect("clip.py JSON");
+    assert!(clipped.ends_with("file_path='/notes.md', offset=0, limit=100.]"), "the runtime's notice: {clipped:.200}");
+    assert_eq!(cut, Some((content.chars().count() as u64, clipped.chars().count() as u64)), "ctxc's events: {events:?}");
+}
+
+/// One turn: a user message, an assistant message calling `tool` with `args` under `id`, its
+/// result `content`, and the answer.
+fn one_tool_call(tool: &str, args: serde_json::Map<String, Value>, id: &str, content: &str) -> ctxc::simulate::conversation::Conversation {
+    use ctxc::simulate::conversation::{Conversation, Message, Role, ToolCall, Turn};
+    let message = |id: &str, role, content: &str| Message {
+        id: id.into(),
+        role,
+        content: content.into(),
+        tool_calls: vec![],
+        tool_call_id: None,
+        name: None,
+    };
+    let call = Message { tool_calls: vec![ToolCall { id: id.into(), name: tool.into(), args }], ..message("a1.1", Role::Assistant, "") };
+    let result = Message { tool_call_id: Some(id.into()), name: Some(tool.into()), ..message(id, Role::Tool, content) };
+    Conversation {
+        source: "test".into(),
+        turns: vec![Turn {
+            user: message("u1", Role::User, "Go on."),
+            steps: vec![call, result, message("a1.2", Role::Assistant, "Done.")],
+        }],
+        summary_chars: 500,
+        warnings: Vec::new(),
+    }
+}
+
+/// The file an offloaded tool result is written to, named after its call id as each release
+/// names it (`sanitize_tool_call_id`, run by clip.py): `.`, `/` and `\` made `_`, and from 0.7
+/// an id longer than 128 bytes so made named by its SHA-256.
+#[test]
+#[ignore = "needs the Deep Agents runtimes (scripts/runtimes)"]
+fn deep_agents_names_an_offloaded_results_file_as_the_runtime_does() {
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/runtimes/deepagents/simulate/over-budget");
+    let ids = ["toolu_01.a/b\\c", &format!("call.{}", "ab/".repeat(42))];
+    let runs = RELEASES.map(|release| fixture_runs(release, std::slice::from_ref(&fixture)));
+    for (release, runs) in RELEASES.iter().zip(&runs) {
+        let project = with_upstream_texts(&fixture, &runs[0]);
+        let python = common::runtime_path(&format!("deepagents-{release}/bin/python"));
+        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/runtimes/deepagents/clip.py");
+        let out = std::process::Command::new(python).arg(script).arg("--name").args(ids).output().expect("run clip.py");
+        assert!(out.status.success(), "clip.py failed:\n{}", String::from_utf8_lossy(&out.stderr));
+        let names: Vec<String> = serde_json::from_slice(&out.stdout).expect("clip.py JSON");
+        for (id, name) in ids.iter().zip(names) {
+            // Over the offload limit (80,000 characters), the result is offloaded as it arrives.
+            let simulated = simulate(project.path(), release, &one_tool_call("search", serde_json::Map::new(), id, &"x".repeat(85_000)));
+            let path = simulated.calls[1].events.iter().find_map(|e| match e {
+                ctxc::simulate::Event::ToolResultOffloaded { path, .. } => Some(path.clone()),
+                _ => None,
+            });
+            assert_eq!(path, Some(format!("/large_tool_results/{name}")), "deepagents {release}, call id {id}");
+        }
+    }
 }

@@ -12,8 +12,11 @@ each call with the next assistant message; the tool `search` returns the next to
 summarization call gets a summary of `summary_chars` characters. Nothing is sent anywhere.
 
 Printed: a JSON list, one entry per model call of the agent: the count the summarization
-middleware decided on, and the history sent (message ids; `summary` for a summary message;
-a tool result by its call id), with the offloaded tool results.
+middleware decided on, the count of the request sent (after summarizing and, from 0.7, clipping
+the trailing tool results of a request over the input budget), the history sent (message ids;
+`summary` for a summary message; a tool result by its call id) and the offloaded tool results.
+A call the runtime refuses (`ContextOverflowError`: 0.7's request still over its input budget)
+is the last, marked `refused`, with nothing sent.
 """
 
 import json
@@ -21,6 +24,7 @@ import sys
 from pathlib import Path
 from typing import Annotated, Any
 
+from langchain_core.exceptions import ContextOverflowError
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
@@ -34,7 +38,7 @@ from deepagents.middleware import summarization as summarization_module
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from harness import prompt_file, upstream  # noqa: E402
 
-SCRIPT: dict[str, Any] = {"answers": [], "calls": [], "results": {}, "summary_chars": 0, "counts": [], "summaries": 0}
+SCRIPT: dict[str, Any] = {"answers": [], "calls": [], "results": {}, "summary_chars": 0, "counts": [], "summaries": 0, "tools": None, "counter": None}
 
 
 def scripted(base):
@@ -42,11 +46,14 @@ def scripted(base):
 
     class Scripted(base):
         def bind_tools(self, tools, **kwargs):
+            SCRIPT["tools"] = tools
             return self
 
         def _generate(self, messages, stop=None, run_manager=None, **kwargs) -> ChatResult:
             if messages and isinstance(messages[0], SystemMessage):
-                SCRIPT["calls"].append({"messages": list(messages[1:]), "counts": SCRIPT["counts"], "summaries": SCRIPT["summaries"]})
+                # What was sent, counted as the middleware counts (system message and tools included).
+                sent = SCRIPT["counter"](list(messages), tools=SCRIPT["tools"])
+                SCRIPT["calls"].append({"messages": list(messages[1:]), "counts": SCRIPT["counts"], "sent": sent, "summaries": SCRIPT["summaries"]})
                 SCRIPT["counts"] = []
                 message = SCRIPT["answers"].pop(0)
             else:
@@ -106,6 +113,7 @@ def main(root: Path, conversation_file: Path) -> None:
 
     def recording(self, messages, total_tokens):
         SCRIPT["counts"].append(total_tokens)
+        SCRIPT["counter"] = self.token_counter
         return decide(self, messages, total_tokens)
 
     cls._should_summarize = recording
@@ -127,13 +135,21 @@ def main(root: Path, conversation_file: Path) -> None:
             else:
                 SCRIPT["results"][step["tool_call_id"]] = step["content"]
         user = turn["user"]
-        agent.invoke({"messages": [HumanMessage(content=user["content"], id=user["id"])]}, config)
+        try:
+            agent.invoke({"messages": [HumanMessage(content=user["content"], id=user["id"])]}, config)
+        except ContextOverflowError:
+            # 0.7 refuses a request still over its input budget after summarizing and clipping:
+            # the call is recorded as refused and the run ends there.
+            SCRIPT["calls"].append({"messages": None, "counts": SCRIPT["counts"], "sent": None, "summaries": SCRIPT["summaries"]})
+            break
     out = []
     for call in SCRIPT["calls"]:
-        messages = call["messages"]
+        messages = call["messages"] or []
         out.append(
             {
                 "count": call["counts"][0] if call["counts"] else None,
+                "sent": call["sent"],
+                "refused": call["messages"] is None,
                 "summaries": call["summaries"],
                 "messages": [label(m) for m in messages],
                 "offloaded": [m.tool_call_id for m in messages if isinstance(m, ToolMessage) and str(m.content).startswith("Tool result too large")],
