@@ -471,7 +471,10 @@ fn one_tool_call(tool: &str, args: serde_json::Map<String, Value>, id: &str, con
         tool_call_id: None,
         name: None,
     };
-    let call = Message { tool_calls: vec![ToolCall { id: id.into(), name: tool.into(), args }], ..message("a1.1", Role::Assistant, "") };
+    let call = Message {
+        tool_calls: vec![ToolCall { id: id.into(), name: tool.into(), args, written: None }],
+        ..message("a1.1", Role::Assistant, "")
+    };
     let result = Message { tool_call_id: Some(id.into()), name: Some(tool.into()), ..message(id, Role::Tool, content) };
     Conversation {
         source: "test".into(),
