@@ -53,7 +53,7 @@ fn section(s: &Section, md: bool) -> String {
     if s.joins.tokens != 0 {
         out.push_str(&table_row(md, &cells(md, "(joins)", "between the parts", String::new(), num(s.joins), String::new())));
     }
-    out.push_str(&table_row(md, &cells(md, "section", "", String::new(), num(s.tokens), String::new())));
+    out.push_str(&table_row(md, &cells(md, "subtotal", "", String::new(), num(s.tokens), String::new())));
     out
 }
 
