@@ -302,10 +302,11 @@ impl Sources {
         self.iter_shared().map(|(path, text)| (path, &**text, text.hash()))
     }
 
-    /// Replaces the text of every file for which `change` returns a new one.
-    pub fn rewrite(&mut self, change: impl Fn(&str, u128) -> Option<String>) {
+    /// Replaces the text of every file of `files` for which `change` returns a new one.
+    pub fn rewrite(&mut self, files: &std::collections::HashSet<String>, change: impl Fn(&str, u128) -> Option<String>) {
+        let chosen = self.iter_hashed().filter(|(path, ..)| files.contains(*path));
         let changed: Vec<(String, String)> =
-            self.iter_hashed().filter_map(|(path, text, hash)| change(text, hash).map(|new| (path.to_string(), new))).collect();
+            chosen.filter_map(|(path, text, hash)| change(text, hash).map(|new| (path.to_string(), new))).collect();
         for (path, text) in changed {
             self.insert(path, &text);
         }

@@ -2,7 +2,7 @@
 //! prompt is made of them); a match is reported at its place, redacted, never printed in full.
 
 use std::borrow::Cow;
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashSet};
 use std::ops::Range;
 use std::sync::{Arc, LazyLock};
 
@@ -226,11 +226,11 @@ pub fn mask_window<'a>(window: &'a str, offset: usize, file_ranges: &[Range<usiz
     mask_ranges_keeping(window, &found)
 }
 
-/// Masks the secrets in every file of `sources` (see [`mask`]), scanning each content once per
+/// Masks the secrets in each file of `sources` named in `shown` (see [`mask`]), scanning each content once per
 /// run of `cache`.
-pub fn mask_sources(sources: &mut Sources, cache: &Cache) {
+fn mask_sources(sources: &mut Sources, cache: &Cache, shown: &HashSet<String>) {
     let redacted = sources.secrets().clone();
-    sources.rewrite(|text, hash| {
+    sources.rewrite(shown, |text, hash| {
         let mut found = ranges(text, |kind| find_hashed(kind, text, hash, cache));
         found.extend(occurrences(text, &redacted));
         match mask_ranges(text, &found) {
@@ -241,8 +241,8 @@ pub fn mask_sources(sources: &mut Sources, cache: &Cache) {
 }
 
 /// Masks every secret of a report: the values its findings redacted are registered in `sources`
-/// (by their span), then every source text, message, label, help, related place and fix title
-/// is masked, so that no output format can print one (a line quoted by another finding on the
+/// (by their span), then every source text a finding points into, and every message, label,
+/// help, related place and fix title is masked, so that no output format can print one (a line quoted by another finding on the
 /// same line, a preview in a message, a name).
 pub fn mask_report(sources: &mut Sources, diagnostics: &mut [Diagnostic], cache: &Cache) {
     for d in diagnostics.iter().filter(|d| d.redact) {
@@ -254,7 +254,10 @@ pub fn mask_report(sources: &mut Sources, diagnostics: &mut [Diagnostic], cache:
             sources.register_secret(&value);
         }
     }
-    mask_sources(sources, cache);
+    // Only a file a finding points into is ever quoted: the others are not scanned (on a
+    // 122 MiB project of 100 agents, scanning every file was a quarter of `check`).
+    let shown = diagnostics.iter().flat_map(|d| d.file.iter().chain(d.related.iter().map(|r| &r.file))).cloned().collect();
+    mask_sources(sources, cache, &shown);
     let redacted = sources.secrets().clone();
     for d in diagnostics.iter_mut() {
         let texts = [Some(&mut d.message), d.label.as_mut(), d.help.as_mut()].into_iter().flatten();
@@ -377,6 +380,20 @@ mod tests {
         assert!(masked.starts_with("a sk-p****"), "{masked}");
         assert!(!masked.contains("MIIEow") && masked.ends_with("*\nafter\n"), "{masked}");
         assert!(matches!(mask("nothing here"), std::borrow::Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn a_report_masks_the_files_its_findings_point_into_and_reads_no_other() {
+        let key = "AKIAZ7Q3M5N2P4R6T8V0";
+        let mut sources = Sources::default();
+        sources.insert("quoted.md", &format!("key {key}\n"));
+        sources.insert("never-quoted.md", &format!("key {key}\n"));
+        let mut findings = vec![Diagnostic::warning("a finding").in_file("quoted.md").at(Some(0..3))];
+        mask_report(&mut sources, &mut findings, &Cache::default());
+        assert!(!sources.get("quoted.md").unwrap().contains(key), "masked where a finding may quote it");
+        // A file no finding points into is never printed, so it is not scanned (a quarter of
+        // `check`'s time on a 122 MiB project).
+        assert!(sources.get("never-quoted.md").unwrap().contains(key));
     }
 
     #[test]
