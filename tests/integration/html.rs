@@ -227,8 +227,9 @@ fn report_renders_in_headless_chromium_without_errors_or_requests() {
     assert_eq!(console_messages(&out.stderr), Vec::<String>::new(), "no console message (errors, CSP violations)");
     assert_eq!(page_requests(&net_log), Vec::<String>::new(), "no request leaves the page");
 
-    // The chart of a declared workload, as the browser parsed it: an SVG with the two lines of
-    // the context, the window and trigger lines, and a marker per event of the policy.
+    // The chart of a declared workload, as the browser parsed it: an SVG with the three lines of
+    // the context (ctxc's count with and without the policy, the runtime's count), the window and
+    // trigger lines, and a marker per event of the policy.
     let charted = dir.path().join("workload.html");
     std::fs::write(&charted, html(&["cost", "--format", "html", WORKLOAD_AGENT])).expect("write report");
     let net_log = dir.path().join("workload-net.json");
@@ -238,7 +239,7 @@ fn report_renders_in_headless_chromium_without_errors_or_requests() {
     let svg = &dom[dom.find("class=\"simulation\"").expect("the chart is in the DOM")..];
     let svg = svg.split_once("</svg>").expect("the chart's SVG is closed").0;
     let (calls, markers) = expected_chart();
-    assert_eq!(line_points(svg), [calls, calls], "{svg}");
+    assert_eq!(line_points(svg), [calls, calls, calls], "{svg}");
     assert_eq!(svg.matches("<circle ").count(), markers, "{svg}");
     assert!(svg.contains("window 128,000") && svg.contains("trigger (runtime count) 108,800"), "{svg}");
     assert_eq!(console_messages(&out.stderr), Vec::<String>::new(), "no console message");
