@@ -31,6 +31,7 @@ pub const ABOUT: &str = "Codex: the AGENTS.md chain, its 32 KiB cap and AGENTS.o
 /// model (`[startup.memory] max_bytes` in data/hosts/codex.toml, which the host view reads too).
 pub fn codex_budget() -> usize {
     let memory = hosts::embedded("codex").startup.as_ref().and_then(|s| s.memory.as_ref());
+    // ok: embedded data, not input: every CODEX001 fixture and the host view's tests read it.
     memory.and_then(|m| m.max_bytes).expect("data/hosts/codex.toml gives the chain's max_bytes") as usize
     // ok: embedded data, every CODEX001 fixture reads it
 }
