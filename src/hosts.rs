@@ -142,10 +142,51 @@ pub struct MemoryChain {
     /// The most bytes read in all, when the host cuts the chain; its source.
     pub max_bytes: Option<u64>,
     pub max_bytes_source: Option<String>,
-    /// The project configuration file that may change `max_bytes` and add names, and its keys.
+    /// The order the files are loaded in: the chain's (top folder first), or by path.
+    #[serde(default)]
+    pub order: MemoryOrder,
+    /// Each text trimmed and written into this template (`{path}`: its absolute path, `{text}`),
+    /// an empty one left out, when the host wraps the files it joins.
+    pub wrap: Option<String>,
+    /// `@path` imports expanded inside the text, when the host does so (instead of `import_depth`).
+    pub inline_imports: Option<InlineImports>,
+    /// The project configuration file (TOML or JSON) that may change `max_bytes`, the names and
+    /// the root markers, and its keys (dotted for nested tables): the byte limit, names added
+    /// after `names`, names put before them, the list of root markers.
     pub config: Option<String>,
+    /// Whether `config` is relative to the working directory (else to the project root).
+    #[serde(default)]
+    pub config_in_working_directory: bool,
     pub max_bytes_key: Option<String>,
     pub fallback_names_key: Option<String>,
+    pub names_key: Option<String>,
+    pub markers_key: Option<String>,
+    pub source: String,
+}
+
+/// The order memory files are loaded in.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum MemoryOrder {
+    /// Folder by folder from the top down, in the order of `names` within a folder.
+    #[default]
+    Chain,
+    /// Sorted by absolute path, as JavaScript sorts strings (by UTF-16 code unit).
+    Path,
+}
+
+/// `@path` imports replaced by the imported text, as Gemini CLI expands them. The templates take
+/// `{import}` (the path as written), `{text}` and `{reason}`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct InlineImports {
+    /// Files this many imports deep are kept as written.
+    pub max_depth: usize,
+    pub wrap: String,
+    /// An import that cannot be read, or leaves the folder imports must stay in.
+    pub failed: String,
+    /// An import of a file that is already being expanded (a cycle).
+    pub repeated: String,
     pub source: String,
 }
 
@@ -415,7 +456,9 @@ mod tests {
             }
         }
         if let Some(startup) = &host.startup {
-            let memory = startup.memory.iter().flat_map(|m| [Some(&m.source), m.max_bytes_source.as_ref()].into_iter().flatten());
+            let memory = startup.memory.iter().flat_map(|m| {
+                [Some(&m.source), m.max_bytes_source.as_ref(), m.inline_imports.as_ref().map(|i| &i.source)].into_iter().flatten()
+            });
             let rules = startup.rules.iter().map(|r| &r.source);
             for id in memory.chain(rules).chain(startup.listings.iter().map(|l| &l.source)) {
                 source("startup", id);

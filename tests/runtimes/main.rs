@@ -12,6 +12,7 @@ mod agentscope;
 mod agentscope_simulate;
 mod chat_template;
 mod claude_code;
+mod gemini_cli;
 mod deepagents;
 mod harmony;
 mod jinja;

@@ -4,6 +4,8 @@
 //! host assembles its context is data (`[startup]` of `data/hosts/<id>.toml`); this module
 //! follows it and returns figures, the report prints them. See docs/host-view.md.
 
+mod inline_imports;
+
 use std::collections::BTreeSet;
 
 use globset::Glob;
@@ -12,7 +14,8 @@ use serde::Serialize;
 use crate::agent_files::{self, Doc, FileKind, Found};
 use crate::checks::budgets::Band;
 use crate::diagnostic::Diagnostic;
-use crate::hosts::{Host, Listing, MemoryChain, PerFolder, RulesFolder};
+use crate::hosts::{Host, Listing, MemoryChain, MemoryOrder, PerFolder, RulesFolder};
+use inline_imports::fill;
 use crate::measure::{count_text, Count};
 use crate::models::ModelProfile;
 use crate::project::{ProjectRoot, ReadError};
@@ -62,6 +65,9 @@ pub struct Section {
     pub tokens: Count,
     /// For a listing with a character budget: the budget and the listing's length.
     pub budget: Option<CharBudget>,
+    /// The section as the host sends it, when the host joins its parts into one text.
+    #[serde(skip)]
+    pub joined: Option<String>,
 }
 
 /// A file (or a listing entry) as loaded.
@@ -175,9 +181,10 @@ impl Viewer<'_> {
     fn source(&self, id: &str) -> String {
         self.host.sources.get(id).map_or_else(
             || id.to_string(),
-            |s| match (&s.url, &s.repo, &s.path, &s.commit) {
+            |s| match (&s.url, &s.repo, &s.path, &s.commit, &s.package, &s.version) {
                 (Some(url), ..) => url.clone(),
-                (None, Some(repo), Some(path), Some(commit)) => format!("{repo}@{} {path}", &commit[..commit.len().min(8)]),
+                (None, Some(repo), Some(path), Some(commit), ..) => format!("{repo}@{} {path}", &commit[..commit.len().min(8)]),
+                (None, None, Some(path), _, Some(package), Some(version)) => format!("{package}@{version} {path}"),
                 _ => id.to_string(),
             },
         )
@@ -189,13 +196,11 @@ impl Viewer<'_> {
             return None;
         }
         let sum = self.sum(parts.iter().map(|(p, _)| p.tokens));
-        let tokens = match joiner {
-            Some(joiner) => self.count(&parts.iter().map(|(_, t)| t.as_str()).collect::<Vec<_>>().join(joiner)),
-            None => sum,
-        };
+        let joined = joiner.map(|joiner| parts.iter().map(|(_, t)| t.as_str()).collect::<Vec<_>>().join(joiner));
+        let tokens = joined.as_deref().map_or(sum, |text| self.count(text));
         let joins = Count { tokens: tokens.tokens - sum.tokens, ..tokens };
         let parts = parts.into_iter().map(|(p, _)| p).collect();
-        Some(Section { title: title.to_string(), source: self.source(source), parts, joins, tokens, budget: None })
+        Some(Section { title: title.to_string(), source: self.source(source), parts, joins, tokens, budget: None, joined })
     }
 
     /// The folders from the top of the chain down to the working directory, the top first.
@@ -207,6 +212,29 @@ impl Viewer<'_> {
             folders.push(join(&last, part));
         }
         folders
+    }
+
+    /// The nearest folder from `dir` up to the project root holding one of `markers`.
+    fn marked(&self, dir: &str, markers: &[String]) -> Option<String> {
+        let mut folder = Some(dir);
+        while let Some(f) = folder {
+            if markers.iter().any(|m| self.root.resolve(&join(f, m)).is_ok_and(|p| p.exists())) {
+                return Some(f.to_string());
+            }
+            folder = (!f.is_empty()).then(|| f.rsplit_once('/').map_or("", |(parent, _)| parent));
+        }
+        None
+    }
+
+    /// A project configuration file's settings (TOML or JSON by its extension), or `None` when
+    /// it is not there or not valid (a note says so).
+    fn settings(&mut self, file: &str, notes: &mut Vec<String>) -> Option<serde_json::Value> {
+        let text = self.read(file)?;
+        let parsed = match file.ends_with(".json") {
+            true => serde_json::from_str(&text).map_err(|e| e.to_string()),
+            false => toml::from_str::<toml::Table>(&text).map_err(|e| e.message().to_string()).and_then(|t| serde_json::to_value(t).map_err(|e| e.to_string())),
+        };
+        parsed.map_err(|e| notes.push(format!("{file} is not valid, so its settings were not applied: {e}"))).ok()
     }
 
     /// A file's text, or `None` when it is not there; a file that cannot be read is a problem.
@@ -225,38 +253,45 @@ impl Viewer<'_> {
     fn memory(&mut self, spec: &MemoryChain, notes: &mut Vec<String>) -> Option<Section> {
         let mut names = spec.names.clone();
         let mut max_bytes = spec.max_bytes;
-        if let Some(config) = &spec.config {
-            if let Some(text) = self.read(config) {
-                match toml::from_str::<toml::Table>(&text) {
-                    Ok(table) => {
-                        let key = |k: &Option<String>| k.as_deref().and_then(|k| table.get(k));
-                        if let Some(n) = key(&spec.max_bytes_key).and_then(toml::Value::as_integer) {
-                            max_bytes = Some(u64::try_from(n).unwrap_or(0));
-                            notes.push(format!("{config} sets {} = {n}", spec.max_bytes_key.as_deref().unwrap_or_default()));
-                        }
-                        let fallbacks = key(&spec.fallback_names_key).and_then(toml::Value::as_array).into_iter().flatten();
-                        for name in fallbacks.filter_map(toml::Value::as_str).filter(|n| !n.is_empty()) {
-                            if !names.iter().any(|known| known == name) {
-                                names.push(name.to_string());
-                            }
-                        }
-                    }
-                    Err(e) => notes.push(format!("{config} is not valid TOML, so its settings were not applied: {}", e.message())),
+        // The files whose folder is the chain's top; none: the chain starts at the project root.
+        let mut markers: Option<Vec<String>> = spec.root_marker.clone().map(|m| vec![m]);
+        let config = spec.config.as_deref().map(|c| if spec.config_in_working_directory { join(self.from, c) } else { c.to_string() });
+        if let Some((file, settings)) = config.and_then(|config| self.settings(&config, notes).map(|s| (config, s))) {
+            fn keyed<'a>(settings: &'a serde_json::Value, key: &'a Option<String>) -> Option<(&'a str, &'a serde_json::Value)> {
+                key.as_deref().and_then(|k| setting(settings, k).map(|v| (k, v)))
+            }
+            let key = |k| keyed(&settings, k);
+            if let Some((k, n)) = key(&spec.max_bytes_key).and_then(|(k, v)| v.as_i64().map(|n| (k, n))) {
+                max_bytes = Some(u64::try_from(n).unwrap_or(0));
+                notes.push(format!("{file} sets {k} = {n}"));
+            }
+            for name in key(&spec.fallback_names_key).map(|(_, v)| strings(v)).unwrap_or_default() {
+                if !names.contains(&name) {
+                    names.push(name);
                 }
+            }
+            if let Some((k, first)) = key(&spec.names_key).map(|(k, v)| (k, strings(v))).filter(|(_, f)| !f.is_empty()) {
+                notes.push(format!("{file} sets {k}: {}", first.join(", ")));
+                names.retain(|n| !first.contains(n));
+                names.splice(0..0, first);
+            }
+            if let Some((k, list)) = key(&spec.markers_key).and_then(|(k, v)| v.as_array().map(|_| (k, strings(v)))) {
+                notes.push(format!("{file} sets {k}: [{}]", list.join(", ")));
+                markers = Some(list);
             }
         }
         let mut no_marker = None;
-        let top = match &spec.root_marker {
-            Some(marker) => {
-                let marked = self.folders("").into_iter().rev().find(|f| self.root.resolve(&join(f, marker)).is_ok_and(|p| p.exists()));
-                marked.unwrap_or_else(|| {
-                    no_marker = Some(format!(
-                        "no `{marker}` between the project root and the working directory: the chain starts at the project root (the host looks further up)"
-                    ));
-                    String::new()
-                })
-            }
+        let top = match &markers {
             None => String::new(),
+            // No marker: the working directory alone.
+            Some(list) if list.is_empty() => self.from.to_string(),
+            Some(list) => self.marked(self.from, list).unwrap_or_else(|| {
+                no_marker = Some(format!(
+                    "no `{}` between the project root and the working directory: the chain starts at the project root (the host looks further up)",
+                    list.join("` or `")
+                ));
+                String::new()
+            }),
         };
         let mut files: Vec<(String, String)> = Vec::new();
         for folder in self.folders(&top) {
@@ -273,7 +308,34 @@ impl Viewer<'_> {
         if !files.is_empty() {
             notes.extend(no_marker);
         }
+        if spec.order == MemoryOrder::Path {
+            files.sort_by(|(a, _), (b, _)| a.encode_utf16().cmp(b.encode_utf16()));
+        }
         let mut parts = Vec::new();
+        if let Some(wrap) = &spec.wrap {
+            for (rel, text) in files {
+                let text = match &spec.inline_imports {
+                    Some(imports) => {
+                        // Imports stay inside the nearest folder holding a marker, else the file's own.
+                        let dir = rel.rsplit_once('/').map_or("", |(dir, _)| dir);
+                        let confined_to = self.marked(dir, markers.as_deref().unwrap_or_default()).unwrap_or_else(|| dir.to_string());
+                        let display = self.root.display_path(&rel);
+                        let mut expander = inline_imports::Expander { root: self.root, spec: imports, confined_to, read: 0, problems: self.problems };
+                        expander.expand(&display, &text, dir, &mut Vec::new())
+                    }
+                    None => text,
+                };
+                let trimmed = js_trim(&text);
+                if trimmed.is_empty() {
+                    continue;
+                }
+                let path = inline_imports::absolute(self.root, &rel);
+                let block = fill(wrap, &[("{path}", &path), ("{text}", trimmed)]);
+                let name = rel.rsplit('/').next().unwrap_or(&rel).to_string();
+                parts.push((self.part(&rel, name, trimmed), block));
+            }
+            return self.section("memory", &spec.source, parts, spec.joiner.as_deref());
+        }
         match max_bytes {
             Some(0) => {
                 if !files.is_empty() {
@@ -470,6 +532,29 @@ fn field(doc: &Doc, key: &str) -> Option<String> {
             .and_then(|f| f.get(key).map(|f| f.value.trim_matches(['"', '\'']).to_string()))
             .filter(|v| !v.is_empty()),
     }
+}
+
+/// A setting by its dotted key (`context.fileName`).
+fn setting<'v>(settings: &'v serde_json::Value, key: &str) -> Option<&'v serde_json::Value> {
+    key.split('.').try_fold(settings, |v, k| v.get(k))
+}
+
+/// A setting that is a string or a list of strings, as its non-empty trimmed strings.
+fn strings(value: &serde_json::Value) -> Vec<String> {
+    let one = |v: &serde_json::Value| v.as_str().map(str::trim).filter(|s| !s.is_empty()).map(str::to_string);
+    match value.as_array() {
+        Some(list) => list.iter().filter_map(one).collect(),
+        None => one(value).into_iter().collect(),
+    }
+}
+
+/// `text` without the white space JavaScript's `String.prototype.trim` removes (which differs
+/// from Rust's: U+FEFF is white space there, U+0085 is not).
+fn js_trim(text: &str) -> &str {
+    let space = |c: char| {
+        matches!(c, '\t' | '\n' | '\u{b}' | '\u{c}' | '\r' | ' ' | '\u{a0}' | '\u{1680}' | '\u{2000}'..='\u{200a}' | '\u{2028}' | '\u{2029}' | '\u{202f}' | '\u{205f}' | '\u{3000}' | '\u{feff}')
+    };
+    text.trim_matches(space)
 }
 
 fn join(folder: &str, name: &str) -> String {
