@@ -33,7 +33,7 @@ pub struct CostArgs {
     #[arg(long, value_enum, default_value_t = CostFormat::Text)]
     format: CostFormat,
     /// What this agent host loads at session start from PATH, without a manifest (claude-code,
-    /// codex; repeatable). Without it, a directory with no manifest shows every host whose files it has.
+    /// codex, gemini-cli; repeatable). Without it, a directory with no manifest shows every host whose files it has.
     #[arg(long, value_name = "HOST")]
     host: Vec<String>,
     /// The host's working directory, at or below PATH (the memory chain depends on it; default PATH).

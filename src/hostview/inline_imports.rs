@@ -12,15 +12,16 @@ use crate::project::{ProjectRoot, ReadError};
 
 /// The most bytes of imported files read for one memory file: imports that repeat a file many
 /// times at every level multiply; past this the rest stay as written (with a problem reported).
-const MAX_IMPORTED_BYTES: usize = 32 << 20;
+const MAX_IMPORTED_BYTES: usize = 4 << 20;
 
 pub(super) struct Expander<'a> {
     pub root: &'a ProjectRoot,
     pub spec: &'a InlineImports,
     /// The folder (relative to the root) imports must stay in.
     pub confined_to: String,
-    /// Bytes of imported files read so far.
+    /// Bytes of imported files read so far, and whether that passed the limit.
     pub read: usize,
+    pub exhausted: bool,
     pub problems: &'a mut Vec<Diagnostic>,
 }
 
@@ -56,9 +57,12 @@ impl Expander<'_> {
                 continue;
             }
             if self.read > MAX_IMPORTED_BYTES {
-                self.problems.push(Diagnostic::warning(format!(
-                    "the imports of {file} read more than {MAX_IMPORTED_BYTES} bytes: `@{import}` and the imports after it are counted as written"
-                )));
+                if !self.exhausted {
+                    self.exhausted = true;
+                    self.problems.push(Diagnostic::warning(format!(
+                        "the imports of {file} read more than {MAX_IMPORTED_BYTES} bytes: `@{import}` and the imports after it are counted as written"
+                    )));
+                }
                 out.push_str(&text[at..]);
                 return out;
             }
@@ -207,7 +211,8 @@ pub(super) fn fill(template: &str, values: &[(&str, &str)]) -> String {
     while let Some(open) = rest.find('{') {
         out.push_str(&rest[..open]);
         rest = &rest[open..];
-        let (value, used) = values.iter().find(|(key, _)| rest.starts_with(key)).map_or((&rest[..1], 1), |(key, value)| (*value, key.len()));
+        let (value, used) =
+            values.iter().find(|(key, _)| rest.starts_with(key)).map_or((&rest[..1], 1), |(key, value)| (*value, key.len()));
         out.push_str(value);
         rest = &rest[used..];
     }

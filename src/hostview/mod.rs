@@ -15,13 +15,13 @@ use crate::agent_files::{self, Doc, FileKind, Found};
 use crate::checks::budgets::Band;
 use crate::diagnostic::Diagnostic;
 use crate::hosts::{Host, Listing, MemoryChain, MemoryOrder, PerFolder, RulesFolder};
-use inline_imports::fill;
 use crate::measure::{count_text, Count};
 use crate::models::ModelProfile;
 use crate::project::{ProjectRoot, ReadError};
 use crate::rules::context::{Context, Settings};
 use crate::rules::refs::{self, Imports};
 use crate::tokens::TokenCounter;
+use inline_imports::fill;
 
 /// What one host loads at session start.
 #[derive(Debug, Clone, Serialize)]
@@ -232,7 +232,9 @@ impl Viewer<'_> {
         let text = self.read(file)?;
         let parsed = match file.ends_with(".json") {
             true => serde_json::from_str(&text).map_err(|e| e.to_string()),
-            false => toml::from_str::<toml::Table>(&text).map_err(|e| e.message().to_string()).and_then(|t| serde_json::to_value(t).map_err(|e| e.to_string())),
+            false => toml::from_str::<toml::Table>(&text)
+                .map_err(|e| e.message().to_string())
+                .and_then(|t| serde_json::to_value(t).map_err(|e| e.to_string())),
         };
         parsed.map_err(|e| notes.push(format!("{file} is not valid, so its settings were not applied: {e}"))).ok()
     }
@@ -320,7 +322,14 @@ impl Viewer<'_> {
                         let dir = rel.rsplit_once('/').map_or("", |(dir, _)| dir);
                         let confined_to = self.marked(dir, markers.as_deref().unwrap_or_default()).unwrap_or_else(|| dir.to_string());
                         let display = self.root.display_path(&rel);
-                        let mut expander = inline_imports::Expander { root: self.root, spec: imports, confined_to, read: 0, problems: self.problems };
+                        let mut expander = inline_imports::Expander {
+                            root: self.root,
+                            spec: imports,
+                            confined_to,
+                            read: 0,
+                            exhausted: false,
+                            problems: self.problems,
+                        };
                         expander.expand(&display, &text, dir, &mut Vec::new())
                     }
                     None => text,
@@ -552,7 +561,11 @@ fn strings(value: &serde_json::Value) -> Vec<String> {
 /// from Rust's: U+FEFF is white space there, U+0085 is not).
 fn js_trim(text: &str) -> &str {
     let space = |c: char| {
-        matches!(c, '\t' | '\n' | '\u{b}' | '\u{c}' | '\r' | ' ' | '\u{a0}' | '\u{1680}' | '\u{2000}'..='\u{200a}' | '\u{2028}' | '\u{2029}' | '\u{202f}' | '\u{205f}' | '\u{3000}' | '\u{feff}')
+        matches!(
+            c,
+            '\t' | '\n' | '\u{b}' | '\u{c}' | '\r' | ' ' | '\u{a0}' | '\u{1680}' | '\u{2000}'
+                ..='\u{200a}' | '\u{2028}' | '\u{2029}' | '\u{202f}' | '\u{205f}' | '\u{3000}' | '\u{feff}'
+        )
     };
     text.trim_matches(space)
 }

@@ -272,12 +272,47 @@ fn a_repository_without_agent_files_says_so() {
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr.contains("no Codex files in") && stderr.contains("loads nothing from it at session start"), "{stderr}");
     assert!(out.stdout.is_empty());
-    let out = common::ctxc(&["cost", path, "--host", "gemini-cli"]);
+    let out = common::ctxc(&["cost", path, "--host", "copilot"]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("use one of: claude-code, codex"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("use one of: claude-code, codex, gemini-cli"));
     let out = common::ctxc(&["cost", CODEX, "--host", "codex", "--mode", "plan"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("the host view has neither"));
+}
+
+/// Gemini CLI's memory as its loader builds it (compared byte for byte with the loader in
+/// tests/runtimes/gemini_cli.rs): here, what the view reports of it.
+#[test]
+fn gemini_cli_reads_up_to_the_git_root_and_expands_imports_in_place() {
+    let dir = common::project(&[
+        (".git/HEAD", "ref: refs/heads/main\n"),
+        ("GEMINI.md", "Follow @./style.md\nAsk @someone first.\n"),
+        ("style.md", "Use tabs.\n"),
+        ("sub/GEMINI.md", "\n  Sub rules.  \n"),
+        ("sub/.gemini/settings.json", r#"{"context": {"fileName": "AGENTS.md"}}"#),
+        ("sub/AGENTS.md", "Agents rules.\n"),
+        ("other/GEMINI.md", "Not on the chain.\n"),
+    ]);
+    let root = dir.path().to_str().expect("utf-8");
+    let from = format!("{root}/sub");
+    let (code, views, stderr) = hosts(&[root, "--host", "gemini-cli", "--from", &from]);
+    assert_eq!(code, 0, "{stderr}");
+    let view = &views[0];
+    assert_eq!(view["model"], "gemini-2.5-pro");
+    let memory = section(view, "memory");
+    let files: Vec<String> = parts(memory, root).into_iter().map(|p| p.0).collect();
+    assert_eq!(files, ["GEMINI.md", "sub/AGENTS.md", "sub/GEMINI.md"], "sorted by path, the configured name first");
+    // The import is in the file's text; `@someone` became the host's failure comment.
+    let canonical = std::fs::canonicalize(dir.path()).expect("canonical");
+    let expanded = format!(
+        "Follow <!-- Imported from: ./style.md -->\nUse tabs.\n\n<!-- End of import from: ./style.md -->\nAsk <!-- Import failed: someone - ENOENT: no such file or directory, access '{}/someone' --> first.",
+        canonical.display()
+    );
+    let bytes: Vec<i64> = memory["parts"].as_array().expect("parts").iter().map(|p| p["bytes"].as_i64().expect("bytes")).collect();
+    assert_eq!(bytes, [expanded.len() as i64, "Agents rules.".len() as i64, "Sub rules.".len() as i64], "expanded and trimmed");
+    assert!(tokens(&memory["joins"]) > 0, "the wrappers with absolute paths are counted");
+    assert!(view["notes"].to_string().contains("context.fileName: AGENTS.md"), "{view:#}");
+    adds_up(view);
 }
 
 #[test]

@@ -60,8 +60,10 @@ fn write(root: &Path, files: &[(&str, &str)]) {
     }
 }
 
-/// Each case: its files and the working directories to compare.
-fn cases() -> Vec<(&'static str, Vec<(&'static str, &'static str)>, Vec<&'static str>)> {
+/// A case: its name, its files and the working directories to compare.
+type Case = (&'static str, Vec<(&'static str, &'static str)>, Vec<&'static str>);
+
+fn cases() -> Vec<Case> {
     vec![
         (
             "chain and order",
