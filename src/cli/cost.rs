@@ -32,13 +32,8 @@ pub struct CostArgs {
     overrides: super::AgentOverrides,
     #[arg(long, value_enum, default_value_t = CostFormat::Text)]
     format: CostFormat,
-    /// What this agent host loads at session start from PATH, without a manifest (claude-code,
-    /// codex, gemini-cli; repeatable). Without it, a directory with no manifest shows every host whose files it has.
-    #[arg(long, value_name = "HOST")]
-    host: Vec<String>,
-    /// The host's working directory, at or below PATH (the memory chain depends on it; default PATH).
-    #[arg(long, value_name = "DIR")]
-    from: Option<PathBuf>,
+    #[command(flatten)]
+    hosts: super::HostArgs,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -56,7 +51,7 @@ pub fn run(args: CostArgs, reporter: &Reporter) -> u8 {
         return code;
     }
     let no_manifest = args.path.is_dir() && ctxc::discover::find_manifests(&args.path).is_err();
-    if !args.host.is_empty() || args.from.is_some() || no_manifest {
+    if args.hosts.given() || no_manifest {
         if let Some(code) = host_view(&args, reporter) {
             return code;
         }
@@ -134,20 +129,10 @@ fn host_view(args: &CostArgs, reporter: &Reporter) -> Option<u8> {
         reporter.diagnostics(&[ctxc::Diagnostic::error(message).help(help)], &ctxc::Sources::default());
         Some(EXIT_INPUT)
     };
-    let known: Vec<&str> = ctxc::hostview::hosts().map(|h| h.id.as_str()).collect();
-    let mut hosts = Vec::new();
-    for id in &args.host {
-        match ctxc::hostview::hosts().find(|h| h.id == *id) {
-            Some(host) => hosts.push(host),
-            None => {
-                return usage(
-                    format!("--host {id}: ctxc does not show that host's startup context"),
-                    format!("use one of: {}", known.join(", ")),
-                )
-            }
-        }
-    }
-    let explicit = !hosts.is_empty();
+    let (hosts, explicit) = match args.hosts.hosts() {
+        Ok(found) => found,
+        Err((message, help)) => return usage(message, help),
+    };
     if explicit && (args.mode.is_some() || args.scenario.is_some()) {
         return usage("--mode and --scenario are a manifest's: the host view has neither".into(), "leave them out with --host".into());
     }
@@ -156,9 +141,6 @@ fn host_view(args: &CostArgs, reporter: &Reporter) -> Option<u8> {
         return explicit
             .then(|| usage("the host view has no HTML report yet".into(), "use --format text, markdown or json".into()))
             .flatten();
-    }
-    if !explicit {
-        hosts = ctxc::hostview::hosts().collect();
     }
     if !args.path.is_dir() {
         return usage(format!("{}: the host view reads a directory", args.path.display()), "give the repository's folder as PATH".into());
@@ -170,13 +152,9 @@ fn host_view(args: &CostArgs, reporter: &Reporter) -> Option<u8> {
             return Some(EXIT_INPUT);
         }
     };
-    let from = match args.from.as_deref().map(|dir| std::fs::canonicalize(dir).map(|d| (dir, d))) {
-        None => String::new(),
-        Some(Ok((dir, canonical))) => match canonical.strip_prefix(root.canonical()) {
-            Ok(rel) if canonical.is_dir() => rel.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/"),
-            _ => return usage(format!("--from {}: not a directory at or below PATH", dir.display()), "give a folder inside PATH".into()),
-        },
-        Some(Err(e)) => return usage(format!("--from: {e}"), "give a folder inside PATH".into()),
+    let from = match args.hosts.from(&root) {
+        Ok(from) => from,
+        Err((message, help)) => return usage(message, help),
     };
     let counter = ctxc::tokens::TokenCounter::new();
     let found = ctxc::hostview::views(&root, &from, &hosts, args.overrides.model.as_deref(), &counter);

@@ -12,6 +12,7 @@ use clap::{Args, ValueEnum};
 use super::report::Reporter;
 use super::{check_path, output, EXIT_FINDINGS, EXIT_INPUT, EXIT_OK};
 use ctxc::counts::{FileChange, Recorded};
+use ctxc::lint::baseline::Changes;
 use ctxc::report::escape::Untrusted;
 use ctxc::review::compare::{compare, over_threshold, AgentChange, Comparison, Labels, PromptChange, Threshold};
 use ctxc::review::{self, git, AgentPin};
@@ -45,6 +46,9 @@ pub struct DiffArgs {
     set: super::SetArgs,
     #[command(flatten)]
     pub tokenizers: super::TokenizerOptions,
+    /// Without a manifest (or with `--host`): compare what each host loads at session start.
+    #[command(flatten)]
+    hosts: super::HostArgs,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -179,6 +183,103 @@ fn json_report(
     })
 }
 
+/// The host view of the base against the work tree's, for a folder without a manifest (see
+/// [`ctxc::review::host_changes`]).
+fn host_diff(args: &DiffArgs, commit: &str, checkout: &git::Checkout, baseline: Option<(String, Changes)>, reporter: &Reporter) -> u8 {
+    let usage = |(message, help): (String, String)| reporter.usage(format!("{message} ({help})"));
+    let (hosts, explicit) = match args.hosts.hosts() {
+        Ok(found) => found,
+        Err(e) => return usage(e),
+    };
+    if !args.path.is_dir() {
+        return usage((format!("{}: the host view reads a directory", args.path.display()), "give the repository's folder as PATH".into()));
+    }
+    let root = match ctxc::project::ProjectRoot::new(&args.path) {
+        Ok(root) => root,
+        Err(e) => {
+            reporter.diagnostics(&[e.into_diagnostic()], &ctxc::Sources::default());
+            return EXIT_INPUT;
+        }
+    };
+    let from = match args.hosts.from(&root) {
+        Ok(from) => from,
+        Err(e) => return usage(e),
+    };
+    let counter = ctxc::tokens::TokenCounter::new();
+    let after = ctxc::hostview::views(&root, &from, &hosts, None, &counter);
+    let base = match checkout.exists.then(|| ctxc::project::ProjectRoot::new(&checkout.path)) {
+        Some(Ok(base)) => Some(base),
+        Some(Err(e)) => {
+            reporter.diagnostics(&[e.into_diagnostic()], &ctxc::Sources::default());
+            return EXIT_INPUT;
+        }
+        None => None,
+    };
+    // The base is read where the work tree is: hosts that name files by their absolute path
+    // name them the same on both sides.
+    let before =
+        base.as_ref().map(|b| ctxc::hostview::views_seen_at(b, root.canonical(), &from, &hosts, None, &counter)).unwrap_or_default();
+    let shown_base = format!("{}/", checkout.root().display());
+    let mut problems = after.problems.clone();
+    problems.extend(before.problems.iter().cloned().map(|mut d| {
+        d.file = d.file.map(|f| f.replace(&shown_base, &format!("{}:", args.base)));
+        d
+    }));
+    reporter.diagnostics(&problems, &ctxc::Sources::default());
+    let before_root = base.as_ref().map(|b| b.display().display().to_string()).unwrap_or_default();
+    let changes = ctxc::review::host_changes::compare(&before.views, &before_root, &after.views, &root.display().display().to_string());
+    if changes.is_empty() && !explicit {
+        return reporter.usage(format!(
+            "no ctxc.toml or ctxc.yaml in `{}`, and no file an agent host loads, neither at {} nor in the work tree",
+            args.path.display(),
+            args.base
+        ));
+    }
+    let over = args.fail_on_increase.map(|t| ctxc::review::host_changes::over_threshold(&changes, &t)).unwrap_or_default();
+    let baseline = baseline.as_ref().map(|(file, changes)| (file.as_str(), changes));
+    match args.format {
+        DiffFormat::Text | DiffFormat::Markdown => {
+            let md = args.format == DiffFormat::Markdown;
+            let listed = baseline.map(|(file, changes)| match md {
+                true => ctxc::report::changes::baseline_markdown(file, changes),
+                false => ctxc::report::changes::baseline_text(file, changes),
+            });
+            output::print(&format!("{}{}", ctxc::report::changes::hosts(&changes, &args.base, args.all, md), listed.unwrap_or_default()));
+        }
+        DiffFormat::Json => {
+            let mut json = serde_json::json!({
+                "base": args.base,
+                "commit": commit,
+                "head": "work tree",
+                "changed": changes.iter().any(|c| c.changed()),
+                "hosts": changes,
+                "fail_on_increase": args.fail_on_increase.map(|t| t.to_string()),
+                "over_threshold": over.iter().map(|c| &c.host).collect::<Vec<_>>(),
+            });
+            if let Some((file, changes)) = baseline {
+                json["baseline"] = serde_json::json!({ "file": file, "added": changes.added, "removed": changes.removed });
+            }
+            output::print_json(&ctxc::report::escape::json_text(&json));
+        }
+    }
+    if let Some(threshold) = args.fail_on_increase.filter(|_| !over.is_empty()) {
+        let list: Vec<String> = over
+            .iter()
+            .map(|c| {
+                let pct = c.total.percent().map(|x| format!(", {x:+.1} %")).unwrap_or_default();
+                format!("{}: {:+} tokens{pct}", Untrusted(&c.name), c.total.delta)
+            })
+            .collect();
+        output::eprint(&format!("error: grew by more than {threshold} (--fail-on-increase): {}\n", list.join("; ")));
+        return EXIT_FINDINGS;
+    }
+    if problems.is_empty() {
+        EXIT_OK
+    } else {
+        EXIT_INPUT
+    }
+}
+
 pub fn run(mut args: DiffArgs, reporter: &Reporter) -> u8 {
     let overrides = match args.set.with_env(reporter) {
         Ok(o) => o,
@@ -208,12 +309,8 @@ pub fn run(mut args: DiffArgs, reporter: &Reporter) -> u8 {
     } else {
         Vec::new()
     };
-    if before.is_empty() && after.is_empty() {
-        return reporter.usage(format!(
-            "no ctxc.toml or ctxc.yaml in `{}`, neither at {} nor in the work tree",
-            args.path.display(),
-            args.base
-        ));
+    if args.hosts.given() || (before.is_empty() && after.is_empty()) {
+        return host_diff(&args, &commit, &checkout, baseline, reporter);
     }
     let session = args.tokenizers.session(overrides);
     let after_pins = pin_side(&after, &session, reporter);

@@ -274,6 +274,63 @@ fn env_overrides(reporter: &Reporter) -> Result<Vec<String>, u8> {
     Ok(found.into_iter().map(|(_, arg)| arg).collect())
 }
 
+/// `--host` and `--from`: the host view's hosts and working directory (`cost`, `diff`).
+#[derive(Debug, Clone, Default, Args)]
+pub struct HostArgs {
+    /// What this agent host loads at session start from PATH, without a manifest (claude-code,
+    /// codex, gemini-cli; repeatable). Without it, a directory with no manifest shows every host whose files it has.
+    #[arg(long, value_name = "HOST")]
+    host: Vec<String>,
+    /// The host's working directory, at or below PATH (the memory chain depends on it; default PATH).
+    #[arg(long, value_name = "DIR")]
+    from: Option<PathBuf>,
+}
+
+impl HostArgs {
+    /// Whether either option was given.
+    pub fn given(&self) -> bool {
+        !self.host.is_empty() || self.from.is_some()
+    }
+
+    /// The hosts asked for, or every host with a startup model when none was; an unknown id is
+    /// a usage error (message, help).
+    pub fn hosts(&self) -> Result<(Vec<&'static ctxc::hosts::Host>, bool), (String, String)> {
+        let known: Vec<&str> = ctxc::hostview::hosts().map(|h| h.id.as_str()).collect();
+        let mut hosts = Vec::new();
+        for id in &self.host {
+            match ctxc::hostview::hosts().find(|h| h.id == *id) {
+                Some(host) => hosts.push(host),
+                None => {
+                    return Err((
+                        format!("--host {id}: ctxc does not show that host's startup context"),
+                        format!("use one of: {}", known.join(", ")),
+                    ))
+                }
+            }
+        }
+        let explicit = !hosts.is_empty();
+        if !explicit {
+            hosts = ctxc::hostview::hosts().collect();
+        }
+        Ok((hosts, explicit))
+    }
+
+    /// `--from` relative to the root (empty: the root itself), or a usage error.
+    pub fn from(&self, root: &ctxc::project::ProjectRoot) -> Result<String, (String, String)> {
+        let help = || "give a folder inside PATH".to_string();
+        match self.from.as_deref().map(|dir| std::fs::canonicalize(dir).map(|d| (dir, d))) {
+            None => Ok(String::new()),
+            Some(Ok((dir, canonical))) => match canonical.strip_prefix(root.canonical()) {
+                Ok(rel) if canonical.is_dir() => {
+                    Ok(rel.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/"))
+                }
+                _ => Err((format!("--from {}: not a directory at or below PATH", dir.display()), help())),
+            },
+            Some(Err(e)) => Err((format!("--from: {e}"), help())),
+        }
+    }
+}
+
 /// `--set KEY=VALUE`: manifest keys overridden for this run, on every command that reads manifests.
 #[derive(Debug, Clone, Default, Args)]
 pub struct SetArgs {

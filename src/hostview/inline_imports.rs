@@ -6,6 +6,8 @@
 //! to; a file already being expanded is not expanded again; files `max_depth` imports deep are
 //! kept as written. What cannot be imported becomes a comment saying why, as the host writes it.
 
+use std::path::Path;
+
 use crate::diagnostic::Diagnostic;
 use crate::hosts::InlineImports;
 use crate::project::{ProjectRoot, ReadError};
@@ -16,6 +18,8 @@ const MAX_IMPORTED_BYTES: usize = 4 << 20;
 
 pub(super) struct Expander<'a> {
     pub root: &'a ProjectRoot,
+    /// The root's absolute path as the host sees it.
+    pub seen_at: &'a Path,
     pub spec: &'a InlineImports,
     /// The folder (relative to the root) imports must stay in.
     pub confined_to: String,
@@ -51,7 +55,7 @@ impl Expander<'_> {
                 out.push_str(&self.failed(import, "Path traversal attempt"));
                 continue;
             };
-            let absolute = absolute(self.root, &rel);
+            let absolute = absolute(self.seen_at, &rel);
             if chain.contains(&absolute) {
                 out.push_str(&fill(&self.spec.repeated, &[("{import}", import)]));
                 continue;
@@ -102,7 +106,7 @@ impl Expander<'_> {
     fn confined(&self, dir: &str, import: &str) -> Option<String> {
         let (mut parts, rest): (Vec<&str>, &str) = match import.strip_prefix('/') {
             Some(_) => {
-                let root = self.root.canonical().to_str()?;
+                let root = self.seen_at.to_str()?;
                 (Vec::new(), import.strip_prefix(root)?.strip_prefix('/').or_else(|| (import == root).then_some(""))?)
             }
             None => (dir.split('/').filter(|p| !p.is_empty()).collect(), import),
@@ -122,9 +126,9 @@ impl Expander<'_> {
     }
 }
 
-/// The absolute path of a root-relative path, as the host names files.
-pub(super) fn absolute(root: &ProjectRoot, rel: &str) -> String {
-    let root = root.canonical().display();
+/// The absolute path of a root-relative path, as the host names files (`root`: the root's).
+pub(super) fn absolute(root: &Path, rel: &str) -> String {
+    let root = root.display();
     match rel.is_empty() {
         true => root.to_string(),
         false => format!("{root}/{rel}"),

@@ -7,6 +7,7 @@
 mod inline_imports;
 
 use std::collections::BTreeSet;
+use std::path::Path;
 
 use globset::Glob;
 use serde::Serialize;
@@ -119,12 +120,25 @@ pub fn hosts() -> impl Iterator<Item = &'static Host> {
 /// working directory `from` (relative to the root), counted for `model` (else each host's).
 /// A host none of whose files the repository has gives a view with no sections.
 pub fn views(root: &ProjectRoot, from: &str, hosts: &[&Host], model: Option<&str>, counter: &TokenCounter) -> Views {
+    views_seen_at(root, root.canonical(), from, hosts, model, counter)
+}
+
+/// [`views`] of a copy of a project (a revision checked out elsewhere) as the host sees the
+/// project at `seen_at`: hosts that name files by their absolute path name them there.
+pub fn views_seen_at(
+    root: &ProjectRoot,
+    seen_at: &Path,
+    from: &str,
+    hosts: &[&Host],
+    model: Option<&str>,
+    counter: &TokenCounter,
+) -> Views {
     let found = agent_files::discover(root, None, BTreeSet::new());
     let mut out = Views { problems: found.problems.clone(), ..Views::default() };
     for host in hosts {
         let Some(startup) = &host.startup else { continue };
         let profile = crate::models::profile(model.unwrap_or(&startup.model));
-        let view = Viewer { root, found: &found, counter, profile: &profile, host, from, problems: &mut out.problems }.view();
+        let view = Viewer { root, seen_at, found: &found, counter, profile: &profile, host, from, problems: &mut out.problems }.view();
         out.views.push(view);
     }
     out
@@ -132,6 +146,8 @@ pub fn views(root: &ProjectRoot, from: &str, hosts: &[&Host], model: Option<&str
 
 struct Viewer<'a> {
     root: &'a ProjectRoot,
+    /// The root's absolute path as the host sees it.
+    seen_at: &'a Path,
     found: &'a Found,
     counter: &'a TokenCounter,
     profile: &'a ModelProfile,
@@ -324,6 +340,7 @@ impl Viewer<'_> {
                         let display = self.root.display_path(&rel);
                         let mut expander = inline_imports::Expander {
                             root: self.root,
+                            seen_at: self.seen_at,
                             spec: imports,
                             confined_to,
                             read: 0,
@@ -338,7 +355,7 @@ impl Viewer<'_> {
                 if trimmed.is_empty() {
                     continue;
                 }
-                let path = inline_imports::absolute(self.root, &rel);
+                let path = inline_imports::absolute(self.seen_at, &rel);
                 let block = fill(wrap, &[("{path}", &path), ("{text}", trimmed)]);
                 let name = rel.rsplit('/').next().unwrap_or(&rel).to_string();
                 parts.push((self.part(&rel, name, trimmed), block));

@@ -9,6 +9,7 @@ use crate::counts::FileChange;
 use crate::lint::baseline::{Changes, Recorded};
 use crate::measure::Count;
 use crate::review::compare::{AgentChange, Comparison, Delta, PromptChange, Status};
+use crate::review::host_changes::{HostChange, PartChange as HostPartChange};
 use crate::rules::secrets;
 
 /// GitHub refuses comments over 65,536 characters; text diffs are cut well before that.
@@ -319,6 +320,69 @@ fn counts_summary(f: &FileChange) -> String {
             c.removed
         ),
         false => "unchanged".to_string(),
+    }
+}
+
+/// `ctxc diff` of a repository without a manifest: per host, its startup context's total at
+/// `before` and in the work tree, and each part that changed (`all`: every part), as text or as
+/// a Markdown table for a pull request comment.
+pub fn hosts(changes: &[HostChange], before: &str, all: bool, md: bool) -> String {
+    let mut out = match md {
+        true => format!("### ctxc: what each host loads at session start ({} → work tree)\n\n", markdown_code(before)),
+        false => String::new(),
+    };
+    if changes.is_empty() {
+        out.push_str("No host loads anything from this folder on either side.\n");
+        return out;
+    }
+    if md {
+        out.push_str("| host | section | file | part | before | after | Δ | Δ % |\n|---|---|---|---|--:|--:|--:|--:|\n");
+    }
+    for host in changes {
+        let numbers = |d: &Delta| [side(d.before, host.exact), side(d.after, host.exact), signed(d.delta, host.exact), percent(d)];
+        let shown: Vec<&HostPartChange> = host.parts.iter().filter(|p| all || p.tokens.before != p.tokens.after).collect();
+        let [b, a, d, pct] = numbers(&host.total);
+        if md {
+            out.push_str(&format!("| {} | **total** | | | {b} | {a} | {d} | {pct} |\n", markdown_text(&host.name)));
+            for p in &shown {
+                let [b, a, d, pct] = numbers(&p.tokens);
+                let file = if p.file.is_empty() { String::new() } else { markdown_code(&p.file) };
+                out.push_str(&format!(
+                    "| {} | {} | {file} | {} | {b} | {a} | {d} | {pct} |\n",
+                    markdown_text(&host.name),
+                    markdown_text(&p.section),
+                    markdown_text(&p.label)
+                ));
+            }
+            continue;
+        }
+        let state = if host.changed() { "" } else { ", unchanged" };
+        out.push_str(&format!(
+            "{} ({}): {b} → {a} tokens ({d}{}){state}\n",
+            Untrusted(&host.name),
+            Untrusted(&host.model),
+            pct_suffix(&pct)
+        ));
+        let width =
+            |cell: fn(&HostPartChange) -> &str| shown.iter().map(|p| Untrusted(cell(p)).to_string().chars().count()).max().unwrap_or(0);
+        let (ws, wf, wl) = (width(|p| &p.section), width(|p| &p.file), width(|p| &p.label));
+        for p in shown {
+            let [b, a, d, pct] = numbers(&p.tokens);
+            let (section, file, label) =
+                (Untrusted(&p.section).to_string(), Untrusted(&p.file).to_string(), Untrusted(&p.label).to_string());
+            let line = format!("  {section:<ws$}  {file:<wf$}  {label:<wl$}  {b:>9}  {a:>9}  {d:>8}  {pct}");
+            out.push_str(line.trim_end());
+            out.push('\n');
+        }
+        out.push('\n');
+    }
+    out
+}
+
+fn pct_suffix(pct: &str) -> String {
+    match pct.is_empty() {
+        true => String::new(),
+        false => format!(", {pct}"),
     }
 }
 

@@ -8,6 +8,7 @@
 pub mod atomic;
 pub mod compare;
 pub mod git;
+pub mod host_changes;
 pub mod lock;
 pub mod snapshot;
 

@@ -350,3 +350,72 @@ fn corpus_repositories() {
     assert_eq!(files, ["AGENTS.md", "examples/deploy-coding-agent/AGENTS.md"]);
     adds_up(&views[0]);
 }
+
+/// `ctxc diff --base REV` in a repository without a manifest: each host's startup context at
+/// the revision against the work tree. Gemini CLI names each file by its absolute path: the base,
+/// read from a temporary folder, names them where the work tree is, so its wrappers do not change.
+#[test]
+fn diff_without_a_manifest_compares_what_each_host_loads() {
+    let dir = common::project(&[
+        ("AGENTS.md", "# Rules\n\nRun the tests.\n"),
+        ("CLAUDE.md", "@AGENTS.md\n"),
+        ("GEMINI.md", "Gemini: @./AGENTS.md\n"),
+    ]);
+    let root = dir.path();
+    crate::review::git(&["init", "-q"], root);
+    crate::review::git(&["add", "."], root);
+    crate::review::git(&["commit", "-qm", "base"], root);
+    std::fs::write(root.join("AGENTS.md"), "# Rules\n\nRun the tests, then the formatter, before every commit.\n").expect("write");
+    std::fs::create_dir_all(root.join(".claude/skills/x")).expect("mkdir");
+    std::fs::write(root.join(".claude/skills/x/SKILL.md"), "---\nname: x\ndescription: Does x when asked\n---\nBody.\n").expect("write");
+    let path = root.to_str().expect("utf-8");
+    let out = common::ctxc(&["diff", "--base", "HEAD", path, "--format", "json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let json: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let hosts = json["hosts"].as_array().expect("hosts");
+    let ids: Vec<&str> = hosts.iter().filter_map(|h| h["host"].as_str()).collect();
+    assert_eq!(ids, ["claude-code", "codex", "gemini-cli"]);
+    let part = |host: &str, file: &str, label: &str| {
+        let h = hosts.iter().find(|h| h["host"] == host).expect("host");
+        h["parts"]
+            .as_array()
+            .expect("parts")
+            .iter()
+            .find(|p| p["file"] == file && p["label"] == label)
+            .cloned()
+            .unwrap_or_else(|| panic!("{host} {file} {label}: {h:#}"))
+    };
+    let codex = part("codex", "AGENTS.md", "AGENTS.md");
+    assert!(codex["tokens"]["before"].as_i64() < codex["tokens"]["after"].as_i64(), "{codex}");
+    let skill = part("claude-code", ".claude/skills/x/SKILL.md", "x");
+    assert!(skill["tokens"]["before"].is_null() && skill["tokens"]["after"].as_i64() > Some(0), "{skill}");
+    let joins = part("gemini-cli", "", "(joins)");
+    assert_eq!(joins["tokens"]["delta"], 0, "the wrappers name the same absolute paths: {joins}");
+    let codex_total = &hosts.iter().find(|h| h["host"] == "codex").expect("codex")["total"];
+    assert_eq!(codex_total["delta"].as_i64(), codex["tokens"]["delta"].as_i64());
+
+    let out = common::ctxc(&["diff", "--base", "HEAD", path, "--format", "markdown", "--fail-on-increase", "5"]);
+    assert_eq!(out.status.code(), Some(1));
+    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(
+        stdout.contains("| Codex | **total** |")
+            && stdout.contains("| Claude Code | skills and commands | `.claude/skills/x/SKILL.md` | x | - |"),
+        "{stdout}"
+    );
+    assert!(stderr.contains("grew by more than 5 tokens (--fail-on-increase): Claude Code: +"), "{stderr}");
+
+    let out = common::ctxc(&["diff", "--base", "HEAD", path, "--host", "codex"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.starts_with("Codex (gpt-5.3-codex): 7 → ") && !stdout.contains("Claude"), "{stdout}");
+}
+
+#[test]
+fn diff_of_a_folder_without_a_manifest_or_host_files_says_so() {
+    let dir = common::project(&[("README.md", "# Hello\n")]);
+    crate::review::git(&["init", "-q"], dir.path());
+    crate::review::git(&["add", "."], dir.path());
+    crate::review::git(&["commit", "-qm", "base"], dir.path());
+    let out = common::ctxc(&["diff", "--base", "HEAD", dir.path().to_str().expect("utf-8")]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("and no file an agent host loads"));
+}
