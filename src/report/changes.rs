@@ -342,8 +342,9 @@ pub fn hosts(changes: &[HostChange], before: &str, all: bool, md: bool) -> Strin
         let numbers = |d: &Delta| [side(d.before, host.exact), side(d.after, host.exact), signed(d.delta, host.exact), percent(d)];
         let shown: Vec<&HostPartChange> = host.parts.iter().filter(|p| all || p.tokens.before != p.tokens.after).collect();
         let [b, a, d, pct] = numbers(&host.total);
+        let band = host.band.map(|band| format!(" ({band})")).unwrap_or_default();
         if md {
-            out.push_str(&format!("| {} | **total** | | | {b} | {a} | {d} | {pct} |\n", markdown_text(&host.name)));
+            out.push_str(&format!("| {} | **total**{band} | | | {b} | {a} | {d} | {pct} |\n", markdown_text(&host.name)));
             for p in &shown {
                 let [b, a, d, pct] = numbers(&p.tokens);
                 let file = if p.file.is_empty() { String::new() } else { markdown_code(&p.file) };
@@ -358,7 +359,7 @@ pub fn hosts(changes: &[HostChange], before: &str, all: bool, md: bool) -> Strin
         }
         let state = if host.changed() { "" } else { ", unchanged" };
         out.push_str(&format!(
-            "{} ({}): {b} → {a} tokens ({d}{}){state}\n",
+            "{} ({}): {b} → {a} tokens{band} ({d}{}){state}\n",
             Untrusted(&host.name),
             Untrusted(&host.model),
             pct_suffix(&pct)

@@ -5,6 +5,7 @@
 use serde::Serialize;
 
 use super::compare::{Delta, Threshold};
+use crate::checks::budgets::Band;
 use crate::hostview::HostView;
 
 /// One host's startup context on both sides.
@@ -16,6 +17,8 @@ pub struct HostChange {
     /// Whether every count is exact (else the figures are estimates).
     pub exact: bool,
     pub total: Delta,
+    /// For estimates: the range the work tree's total (else the base's) lies in.
+    pub band: Option<Band>,
     /// Every part on either side, in the work tree's order, then the parts it no longer has.
     pub parts: Vec<PartChange>,
 }
@@ -84,6 +87,7 @@ pub fn compare<'a>(before: &'a [HostView], before_root: &str, after: &'a [HostVi
                 model: view.model.clone(),
                 exact: was.iter().chain(&now).all(|v| v.total.exact),
                 total: Delta::new(total(was), total(now)),
+                band: view.band,
                 parts: changes,
             }
         })
