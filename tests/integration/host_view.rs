@@ -397,6 +397,7 @@ fn diff_without_a_manifest_compares_what_each_host_loads() {
     let out = common::ctxc(&["diff", "--base", "HEAD", path, "--format", "markdown", "--fail-on-increase", "5"]);
     assert_eq!(out.status.code(), Some(1));
     let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(stdout.contains("| Claude Code | **total** (±10 %: "), "an estimate's total shows its band: {stdout}");
     assert!(
         stdout.contains("| Codex | **total** |")
             && stdout.contains("| Claude Code | skills and commands | `.claude/skills/x/SKILL.md` | x | - |"),
