@@ -11,7 +11,7 @@ use super::report::Reporter;
 use super::{output, EXIT_FINDINGS, EXIT_INPUT, EXIT_OK};
 use ctxc::diagnostic::{Diagnostic, Sources};
 use ctxc::lint::check::plural;
-use ctxc::lint::{fix, CheckReport, Options, Outcome};
+use ctxc::lint::{fix, CheckReport, Options};
 use ctxc::project::ProjectRoot;
 use ctxc::report::escape::Untrusted;
 use ctxc::report::formats;
@@ -113,14 +113,6 @@ enum CheckFormat {
 /// The most `ctxc check -` reads from stdin.
 const STDIN_MAX_BYTES: u64 = 16 * 1024 * 1024;
 
-pub fn exit_code(outcome: Outcome) -> u8 {
-    match outcome {
-        Outcome::Clean => EXIT_OK,
-        Outcome::Findings => EXIT_FINDINGS,
-        Outcome::Unloadable => EXIT_INPUT,
-    }
-}
-
 /// `--baseline FILE` (and `--update-baseline`): writes the report's findings to FILE when asked,
 /// then leaves out of the report those FILE records.
 fn apply_baseline(file: &Path, update: bool, report: &mut CheckReport) -> Result<(), String> {
@@ -200,7 +192,7 @@ pub fn run(mut args: CheckArgs, reporter: &Reporter) -> u8 {
     if !args.no_group && args.format != CheckFormat::Github {
         ctxc::lint::group::group(&mut report.diagnostics);
     }
-    let mut code = exit_code(report.outcome());
+    let mut code = report.outcome().exit_code();
     let printing = std::time::Instant::now();
     print_report(args.format, &report, code, reporter);
     super::print_timings(&session, printing);

@@ -1,0 +1,221 @@
+//! The server's tools. Each calls the library entry point its command uses and returns what the
+//! command prints with `--format json` (or, for `explain` and `render`, its text), so that an
+//! agent and a person see the same findings and numbers. Arguments are checked by hand, bounded,
+//! and a wrong one is a tool error (`isError`) the model can read and correct.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{json, Map, Value};
+
+use super::{confine, Server};
+use crate::diagnostic::{Diagnostic, Sources};
+use crate::lint::Options;
+use crate::measure::ToolFiles;
+use crate::report::cost::{tool_rows, CostJson, Costed, ToolFilesJson};
+use crate::report::escape::json_text;
+use crate::session::Only;
+
+/// The most codes `select` takes.
+const MAX_CODES: usize = 256;
+/// The longest path, code or name argument, in bytes.
+const MAX_NAME: usize = 4096;
+
+/// The tool list `tools/list` returns: names, short descriptions and input schemas. Every tool
+/// but `fix` only reads.
+pub(super) fn list() -> Value {
+    let path = json!({ "type": "string", "description": "Relative to the project root (default .)" });
+    let read_only = json!({ "readOnlyHint": true, "openWorldHint": false });
+    json!([
+        {
+            "name": "check",
+            "description": "Lint agent files and agents as `ctxc check --format json`: findings with codes, positions and fixes.",
+            "inputSchema": { "type": "object", "properties": {
+                "path": path,
+                "text": { "type": "string", "description": "Unsaved text of the file at path" },
+                "select": { "type": "array", "items": { "type": "string" }, "description": "Only these codes or prefixes" }
+            }, "additionalProperties": false },
+            "annotations": read_only,
+        },
+        {
+            "name": "explain",
+            "description": "A rule's documentation, as `ctxc explain`.",
+            "inputSchema": { "type": "object", "properties": {
+                "code": { "type": "string", "description": "Rule code or name, e.g. SKILL004" }
+            }, "required": ["code"], "additionalProperties": false },
+            "annotations": read_only,
+        },
+        {
+            "name": "cost",
+            "description": "Token cost as `ctxc cost --format json`: an agent's modes, tool files, or a host's startup context.",
+            "inputSchema": { "type": "object", "properties": {
+                "path": path,
+                "mode": { "type": "string" },
+                "scenario": { "type": "string" },
+                "host": { "type": "string", "enum": crate::hostview::hosts().map(|h| h.id.as_str()).collect::<Vec<_>>() },
+                "model": { "type": "string", "description": "Instead of each agent's own" }
+            }, "additionalProperties": false },
+            "annotations": read_only,
+        },
+        {
+            "name": "render",
+            "description": "One mode's exact system prompt, as `ctxc render` (secrets masked).",
+            "inputSchema": { "type": "object", "properties": {
+                "path": path,
+                "mode": { "type": "string" },
+                "scenario": { "type": "string" },
+                "agent": { "type": "string", "description": "When path holds several" }
+            }, "additionalProperties": false },
+            "annotations": read_only,
+        },
+    ])
+}
+
+/// The result of the tool `name` called with `arguments`; `None` when there is no such tool.
+pub(super) fn call(server: &Server, name: &str, arguments: &Map<String, Value>) -> Option<Value> {
+    let args = Args(arguments);
+    let outcome = match name {
+        "check" => args.only(&["path", "text", "select"]).and_then(|()| check(server, &args)),
+        "explain" => args.only(&["code"]).and_then(|()| explain(&args)),
+        "cost" => args.only(&["path", "mode", "scenario", "host", "model"]).and_then(|()| cost(server, &args)),
+        "render" => args.only(&["path", "mode", "scenario", "agent"]).and_then(|()| render(server, &args)),
+        _ => return None,
+    };
+    Some(match outcome {
+        Ok(texts) => json!({ "content": content(texts), "isError": false }),
+        Err(why) => json!({ "content": content(vec![why]), "isError": true }),
+    })
+}
+
+fn content(texts: Vec<String>) -> Vec<Value> {
+    texts.into_iter().map(|text| json!({ "type": "text", "text": text })).collect()
+}
+
+/// A tool's arguments, read with their types checked.
+struct Args<'a>(&'a Map<String, Value>);
+
+impl Args<'_> {
+    /// Refuses an argument the tool does not take (a misspelt one would be ignored otherwise).
+    fn only(&self, known: &[&str]) -> Result<(), String> {
+        match self.0.keys().find(|k| !known.contains(&k.as_str())) {
+            Some(k) => Err(format!("unknown argument `{}`: this tool takes {}", super::clip(k), known.join(", "))),
+            None => Ok(()),
+        }
+    }
+
+    /// A string argument of at most `max` bytes.
+    fn text(&self, key: &str, max: usize) -> Result<Option<&str>, String> {
+        match self.0.get(key) {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::String(s)) if s.len() <= max => Ok(Some(s)),
+            Some(Value::String(_)) => Err(format!("`{key}` is longer than {max} bytes")),
+            Some(_) => Err(format!("`{key}` is a string")),
+        }
+    }
+
+    fn name(&self, key: &str) -> Result<Option<&str>, String> {
+        self.text(key, MAX_NAME)
+    }
+
+    /// A list of short strings, at most [`MAX_CODES`].
+    fn names(&self, key: &str) -> Result<Vec<String>, String> {
+        let Some(value) = self.0.get(key).filter(|v| !v.is_null()) else { return Ok(Vec::new()) };
+        let items =
+            value.as_array().filter(|items| items.len() <= MAX_CODES).ok_or(format!("`{key}` is a list of at most {MAX_CODES} strings"))?;
+        items
+            .iter()
+            .map(|item| item.as_str().filter(|s| s.len() <= MAX_NAME).map(str::to_string).ok_or(format!("`{key}` holds strings only")))
+            .collect()
+    }
+
+    /// The `path` argument, confined to the server's root (default: the root).
+    fn path(&self, server: &Server, may_be_new: bool) -> Result<PathBuf, String> {
+        confine(&server.root, self.name("path")?.unwrap_or("."), may_be_new)
+    }
+}
+
+/// Diagnostics as the text `ctxc` prints on stderr, without colour.
+fn diagnostics_text(diagnostics: &[Diagnostic], sources: &Sources) -> String {
+    crate::report::diagnostics::render(diagnostics, sources, false)
+}
+
+/// `ctxc check [PATH] --format json [--select …]`, or with `text`, `ctxc check - --stdin-filename PATH`.
+fn check(server: &Server, args: &Args) -> Result<Vec<String>, String> {
+    let text = args.text("text", super::framing::MAX_LINE)?;
+    let path = args.path(server, text.is_some())?;
+    let options = Options { select: args.names("select")?, ..Options::default() };
+    let session = server.session(&[]);
+    let mut report = match text {
+        Some(text) => crate::lint::check_text(&path, text, &options, &session),
+        None => crate::lint::check(&crate::discover::agent_folder(&path), &options, &session),
+    };
+    crate::lint::group::group(&mut report.diagnostics);
+    Ok(vec![crate::report::formats::json::render(&report, report.outcome().exit_code())])
+}
+
+/// `ctxc explain CODE`.
+fn explain(args: &Args) -> Result<Vec<String>, String> {
+    let code = args.name("code")?.ok_or("`code` is required: a rule code or name, e.g. SKILL004")?.trim();
+    match crate::rules::by_code_or_name(code) {
+        Some(rule) => Ok(vec![crate::rules::docs::rule_markdown(rule, 2)]),
+        None => Err(diagnostics_text(&[crate::rules::not_a_rule(code)], &Sources::default())),
+    }
+}
+
+/// `ctxc cost PATH --format json`: with `host`, that host's startup context (`--host`); else the
+/// tool files PATH names, or its agents (`--mode`, `--scenario`, `--model`).
+fn cost(server: &Server, args: &Args) -> Result<Vec<String>, String> {
+    let path = args.path(server, false)?;
+    let model = args.name("model")?;
+    if let Some(id) = args.name("host")? {
+        let host = crate::hostview::hosts().find(|h| h.id == id).ok_or(format!("ctxc does not show the host `{}`", super::clip(id)))?;
+        let root = crate::project::ProjectRoot::new(&path).map_err(|e| e.message())?;
+        let found = crate::hostview::views(&root, "", &[host], model, &crate::tokens::TokenCounter::new());
+        return with_problems(json_text(&json!({ "hosts": found.views })), &found.problems, &Sources::default(), false);
+    }
+    if let Some(files) = ToolFiles::named_by(&path) {
+        let model_name = model.unwrap_or("gpt-4o");
+        let cost = server.session(&[]).cost_tool_files(&files, crate::models::profile(model_name));
+        let json = json_text(&ToolFilesJson::new(model_name, &cost, &tool_rows(&cost)));
+        return with_problems(json, &cost.problems, &cost.sources, cost.failed());
+    }
+    let manifests =
+        crate::discover::find_manifests(&crate::discover::agent_folder(&path)).map_err(|d| diagnostics_text(&[d], &Sources::default()))?;
+    let overrides: Vec<String> = model.map(|m| format!("agent.model={}", toml::Value::String(m.into()))).into_iter().collect();
+    let session = server.session(&overrides);
+    let only = Only { mode: args.name("mode")?, scenario: args.name("scenario")? };
+    let mut reports = Vec::new();
+    for manifest in &manifests {
+        let runs = session.run(manifest, only).map_err(|failure| diagnostics_text(&failure.diagnostics, &failure.sources))?;
+        if !runs.problems.is_empty() {
+            return Err(diagnostics_text(&runs.problems, &runs.loaded.sources));
+        }
+        reports.extend(runs.runs.into_iter().map(|run| Costed::new(&runs.loaded.agent, run.measured)));
+    }
+    let reports: Vec<&Costed> = reports.iter().collect();
+    let json = CostJson { env_overrides: &server.setup.env_overrides, model, overrides: &[], reports: &reports };
+    Ok(vec![json_text(&json)])
+}
+
+/// `json`, and after it the problems the command prints on stderr, when there are any.
+fn with_problems(json: String, problems: &[Diagnostic], sources: &Sources, failed: bool) -> Result<Vec<String>, String> {
+    match (problems.is_empty(), failed) {
+        (true, _) => Ok(vec![json]),
+        (false, false) => Ok(vec![json, diagnostics_text(problems, sources)]),
+        (false, true) => Err(format!("{json}\n{}", diagnostics_text(problems, sources))),
+    }
+}
+
+/// `ctxc render PATH [--mode M] [--scenario S] [--agent A]`, with secrets masked: the prompt goes
+/// into a model's context, where `render`'s warning on stderr would not follow it.
+fn render(server: &Server, args: &Args) -> Result<Vec<String>, String> {
+    let path = args.path(server, false)?;
+    let manifests = crate::discover::find_manifests(&path).map_err(|d| diagnostics_text(&[d], &Sources::default()))?;
+    let session = server.session(&[]);
+    let agent_name = |manifest: &Path| session.load(manifest).ok().map(|loaded| loaded.agent.name.clone());
+    let manifest = crate::discover::pick_agent(&manifests, args.name("agent")?, agent_name)
+        .map_err(|d| diagnostics_text(&[d], &Sources::default()))?;
+    let loaded = session.load(&manifest).map_err(|failure| diagnostics_text(&failure.diagnostics, &failure.sources))?;
+    let mode = crate::render::mode_to_render(&loaded.agent, args.name("mode")?).map_err(|d| diagnostics_text(&[d], &loaded.sources))?;
+    let rendered = session.render(&loaded, &mode, args.name("scenario")?).map_err(|d| diagnostics_text(&d, &loaded.sources))?;
+    Ok(vec![crate::rules::secrets::mask(&rendered.prompt()).into_owned()])
+}
