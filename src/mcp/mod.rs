@@ -13,7 +13,9 @@ mod tools;
 
 use std::path::{Component, Path, PathBuf};
 
-use serde_json::{json, Map, Value};
+use serde::Deserialize;
+use serde_json::value::RawValue;
+use serde_json::{json, Value};
 
 use crate::tokenizer_files::discover::Places;
 use crate::Session;
@@ -55,59 +57,54 @@ impl Server {
         if line.trim().is_empty() {
             return None;
         }
-        let message = match serde_json::from_str::<Value>(line) {
+        // The envelope is read with its parameters left as text: a message's size, not its
+        // shape (a list of a million small values), bounds what reading it allocates.
+        let message = match serde_json::from_str::<Envelope>(line) {
             Ok(message) => message,
+            Err(e) if e.is_data() => {
+                return Some(error(Value::Null, INVALID_REQUEST, "a message is one JSON object (MCP has no batches since 2025-06-18)"))
+            }
             Err(e) => return Some(error(Value::Null, PARSE_ERROR, format!("the line is not JSON: {e}"))),
         };
-        let Value::Object(message) = message else {
-            return Some(error(Value::Null, INVALID_REQUEST, "a message is one JSON object (MCP has no batches since 2025-06-18)"));
-        };
-        let method = message.get("method");
-        let Some(id) = message.get("id") else {
-            return match method {
+        let Some(id) = message.id else {
+            return match message.method {
                 // A notification (`notifications/initialized`, `notifications/cancelled`…): nothing to say.
-                Some(Value::String(_)) => None,
-                _ => Some(error(Value::Null, INVALID_REQUEST, "a request needs a string `method`")),
+                Some(_) => None,
+                None => Some(error(Value::Null, INVALID_REQUEST, "a request needs a string `method`")),
             };
         };
-        if !(id.is_string() || id.is_i64() || id.is_u64()) {
-            return Some(error(Value::Null, INVALID_REQUEST, "a request's `id` is a string or an integer"));
+        let id = match serde_json::from_str::<Value>(id.get()) {
+            Ok(id) if id.is_string() || id.is_i64() || id.is_u64() => id,
+            _ => return Some(error(Value::Null, INVALID_REQUEST, "a request's `id` is a string or an integer")),
+        };
+        if message.jsonrpc.as_deref() != Some("2.0") {
+            return Some(error(id, INVALID_REQUEST, "`jsonrpc` must be \"2.0\""));
         }
-        if message.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
-            return Some(error(id.clone(), INVALID_REQUEST, "`jsonrpc` must be \"2.0\""));
-        }
-        let method = match method {
-            Some(Value::String(method)) => method,
+        let Some(method) = message.method else {
             // A client's answer to a request: this server sends none.
-            None if message.contains_key("result") || message.contains_key("error") => return None,
-            _ => return Some(error(id.clone(), INVALID_REQUEST, "a request needs a string `method`")),
+            return match message.result.is_some() || message.error.is_some() {
+                true => None,
+                false => Some(error(id, INVALID_REQUEST, "a request needs a string `method`")),
+            };
         };
-        let params = match message.get("params") {
-            None | Some(Value::Null) => Map::new(),
-            Some(Value::Object(params)) => params.clone(),
-            Some(_) => return Some(error(id.clone(), INVALID_PARAMS, "`params` is an object")),
-        };
-        Some(match self.dispatch(method, &params) {
+        let params = message.params.map_or("{}", |p| p.get());
+        Some(match self.dispatch(&method, params) {
             Ok(result) => json!({ "jsonrpc": "2.0", "id": id, "result": result }).to_string(),
-            Err((code, message)) => error(id.clone(), code, message),
+            Err((code, message)) => error(id, code, message),
         })
     }
 
-    fn dispatch(&self, method: &str, params: &Map<String, Value>) -> Result<Value, (i64, String)> {
+    fn dispatch(&self, method: &str, params: &str) -> Result<Value, (i64, String)> {
+        let invalid = |e: serde_json::Error| (INVALID_PARAMS, format!("{method}: {}", clip(&e.to_string())));
         match method {
-            "initialize" => Ok(initialize(params)),
+            "initialize" => Ok(initialize(serde_json::from_str::<Option<Initialize>>(params).map_err(invalid)?.unwrap_or_default())),
             "ping" => Ok(json!({})),
             "tools/list" => Ok(json!({ "tools": tools::list() })),
             "tools/call" => {
-                let name =
-                    params.get("name").and_then(Value::as_str).ok_or((INVALID_PARAMS, "tools/call needs the tool's `name`".into()))?;
-                let arguments = match params.get("arguments") {
-                    None | Some(Value::Null) => Map::new(),
-                    Some(Value::Object(arguments)) => arguments.clone(),
-                    Some(_) => return Err((INVALID_PARAMS, "`arguments` is an object".into())),
-                };
-                tools::call(self, name, &arguments)
-                    .ok_or_else(|| (INVALID_PARAMS, format!("no tool `{}`: tools/list names them", clip(name))))
+                let call = serde_json::from_str::<Call>(params).map_err(invalid)?;
+                let arguments = call.arguments.map_or("{}", |a| a.get());
+                tools::call(self, &call.name, arguments)
+                    .ok_or_else(|| (INVALID_PARAMS, format!("no tool `{}`: tools/list names them", clip(&call.name))))
             }
             _ => Err((
                 METHOD_NOT_FOUND,
@@ -122,9 +119,39 @@ impl Server {
     }
 }
 
+/// A JSON-RPC message, its values left as text until read (unknown members are skipped).
+#[derive(Deserialize)]
+struct Envelope<'a> {
+    jsonrpc: Option<String>,
+    #[serde(borrow)]
+    id: Option<&'a RawValue>,
+    method: Option<String>,
+    #[serde(borrow)]
+    params: Option<&'a RawValue>,
+    #[serde(borrow)]
+    result: Option<&'a RawValue>,
+    #[serde(borrow)]
+    error: Option<&'a RawValue>,
+}
+
+/// What `initialize` reads of its parameters: the revision the client asks for.
+#[derive(Default, Deserialize)]
+struct Initialize {
+    #[serde(rename = "protocolVersion")]
+    protocol_version: Option<String>,
+}
+
+/// `tools/call`'s parameters.
+#[derive(Deserialize)]
+struct Call<'a> {
+    name: String,
+    #[serde(borrow)]
+    arguments: Option<&'a RawValue>,
+}
+
 /// `initialize`'s result: the revision agreed on, the tools capability and who this is.
-fn initialize(params: &Map<String, Value>) -> Value {
-    let asked = params.get("protocolVersion").and_then(Value::as_str);
+fn initialize(params: Initialize) -> Value {
+    let asked = params.protocol_version.as_deref();
     let version = PROTOCOL_VERSIONS.iter().find(|v| Some(**v) == asked).unwrap_or(&PROTOCOL_VERSIONS[0]);
     json!({
         "protocolVersion": version,
@@ -144,10 +171,11 @@ fn error(id: Value, code: i64, message: impl Into<String>) -> String {
     json!({ "jsonrpc": "2.0", "id": id, "error": { "code": code, "message": message.into() } }).to_string()
 }
 
-/// A name from the client as an error message quotes it: at most 100 characters.
+/// A name from the client (or a parser's message quoting one) as an error message quotes it: at
+/// most 200 characters, so that an answer's size does not depend on the input.
 fn clip(name: &str) -> String {
     let mut chars = name.chars();
-    let head: String = chars.by_ref().take(100).collect();
+    let head: String = chars.by_ref().take(200).collect();
     match chars.next() {
         Some(_) => format!("{head}…"),
         None => head,

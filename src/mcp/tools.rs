@@ -5,7 +5,8 @@
 
 use std::path::{Path, PathBuf};
 
-use serde_json::{json, Map, Value};
+use serde::Deserialize;
+use serde_json::{json, Value};
 
 use super::{confine, Server};
 use crate::diagnostic::{Diagnostic, Sources};
@@ -70,14 +71,14 @@ pub(super) fn list() -> Value {
     ])
 }
 
-/// The result of the tool `name` called with `arguments`; `None` when there is no such tool.
-pub(super) fn call(server: &Server, name: &str, arguments: &Map<String, Value>) -> Option<Value> {
-    let args = Args(arguments);
+/// The result of the tool `name` called with `arguments` (their JSON text); `None` when there is
+/// no such tool.
+pub(super) fn call(server: &Server, name: &str, arguments: &str) -> Option<Value> {
     let outcome = match name {
-        "check" => args.only(&["path", "text", "select"]).and_then(|()| check(server, &args)),
-        "explain" => args.only(&["code"]).and_then(|()| explain(&args)),
-        "cost" => args.only(&["path", "mode", "scenario", "host", "model"]).and_then(|()| cost(server, &args)),
-        "render" => args.only(&["path", "mode", "scenario", "agent"]).and_then(|()| render(server, &args)),
+        "check" => parse(arguments).and_then(|args| check(server, args)),
+        "explain" => parse(arguments).and_then(explain),
+        "cost" => parse(arguments).and_then(|args| cost(server, args)),
+        "render" => parse(arguments).and_then(|args| render(server, args)),
         _ => return None,
     };
     Some(match outcome {
@@ -90,47 +91,61 @@ fn content(texts: Vec<String>) -> Vec<Value> {
     texts.into_iter().map(|text| json!({ "type": "text", "text": text })).collect()
 }
 
-/// A tool's arguments, read with their types checked.
-struct Args<'a>(&'a Map<String, Value>);
+/// A tool's arguments read into its own type: a wrong type, a misspelt name (which would
+/// otherwise be ignored) or a value over its bound is an error the model reads.
+fn parse<'a, T: Deserialize<'a>>(arguments: &'a str) -> Result<T, String> {
+    serde_json::from_str(arguments).map_err(|e| format!("arguments: {}", super::clip(&e.to_string())))
+}
 
-impl Args<'_> {
-    /// Refuses an argument the tool does not take (a misspelt one would be ignored otherwise).
-    fn only(&self, known: &[&str]) -> Result<(), String> {
-        match self.0.keys().find(|k| !known.contains(&k.as_str())) {
-            Some(k) => Err(format!("unknown argument `{}`: this tool takes {}", super::clip(k), known.join(", "))),
-            None => Ok(()),
+/// A path, code or name argument: at most [`MAX_NAME`] bytes.
+#[derive(Deserialize)]
+#[serde(try_from = "String")]
+struct Name(String);
+
+impl TryFrom<String> for Name {
+    type Error = String;
+    fn try_from(s: String) -> Result<Self, String> {
+        match s.len() <= MAX_NAME {
+            true => Ok(Name(s)),
+            false => Err(format!("a path or name is at most {MAX_NAME} bytes")),
         }
     }
+}
 
-    /// A string argument of at most `max` bytes.
-    fn text(&self, key: &str, max: usize) -> Result<Option<&str>, String> {
-        match self.0.get(key) {
-            None | Some(Value::Null) => Ok(None),
-            Some(Value::String(s)) if s.len() <= max => Ok(Some(s)),
-            Some(Value::String(_)) => Err(format!("`{key}` is longer than {max} bytes")),
-            Some(_) => Err(format!("`{key}` is a string")),
+/// A list of codes: read one at a time, refused at the first past [`MAX_CODES`], so that a
+/// list of a million costs no more than the bound.
+struct Codes(Vec<String>);
+
+impl<'de> Deserialize<'de> for Codes {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Visit;
+        impl<'de> serde::de::Visitor<'de> for Visit {
+            type Value = Codes;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                write!(f, "a list of at most {MAX_CODES} codes")
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Codes, A::Error> {
+                let mut codes = Vec::new();
+                while let Some(Name(code)) = seq.next_element()? {
+                    if codes.len() == MAX_CODES {
+                        return Err(serde::de::Error::custom(format!("more than {MAX_CODES} codes")));
+                    }
+                    codes.push(code);
+                }
+                Ok(Codes(codes))
+            }
         }
+        deserializer.deserialize_seq(Visit)
     }
+}
 
-    fn name(&self, key: &str) -> Result<Option<&str>, String> {
-        self.text(key, MAX_NAME)
-    }
+/// The `path` argument, confined to the server's root (default: the root).
+fn confined(server: &Server, path: &Option<Name>, may_be_new: bool) -> Result<PathBuf, String> {
+    confine(&server.root, path.as_ref().map_or(".", |p| p.0.as_str()), may_be_new)
+}
 
-    /// A list of short strings, at most [`MAX_CODES`].
-    fn names(&self, key: &str) -> Result<Vec<String>, String> {
-        let Some(value) = self.0.get(key).filter(|v| !v.is_null()) else { return Ok(Vec::new()) };
-        let items =
-            value.as_array().filter(|items| items.len() <= MAX_CODES).ok_or(format!("`{key}` is a list of at most {MAX_CODES} strings"))?;
-        items
-            .iter()
-            .map(|item| item.as_str().filter(|s| s.len() <= MAX_NAME).map(str::to_string).ok_or(format!("`{key}` holds strings only")))
-            .collect()
-    }
-
-    /// The `path` argument, confined to the server's root (default: the root).
-    fn path(&self, server: &Server, may_be_new: bool) -> Result<PathBuf, String> {
-        confine(&server.root, self.name("path")?.unwrap_or("."), may_be_new)
-    }
+fn name(name: &Option<Name>) -> Option<&str> {
+    name.as_ref().map(|n| n.0.as_str())
 }
 
 /// Diagnostics as the text `ctxc` prints on stderr, without colour.
@@ -138,11 +153,19 @@ fn diagnostics_text(diagnostics: &[Diagnostic], sources: &Sources) -> String {
     crate::report::diagnostics::render(diagnostics, sources, false)
 }
 
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CheckArgs {
+    path: Option<Name>,
+    text: Option<String>,
+    select: Option<Codes>,
+}
+
 /// `ctxc check [PATH] --format json [--select …]`, or with `text`, `ctxc check - --stdin-filename PATH`.
-fn check(server: &Server, args: &Args) -> Result<Vec<String>, String> {
-    let text = args.text("text", super::framing::MAX_LINE)?;
-    let path = args.path(server, text.is_some())?;
-    let options = Options { select: args.names("select")?, ..Options::default() };
+fn check(server: &Server, args: CheckArgs) -> Result<Vec<String>, String> {
+    let text = args.text.as_deref();
+    let path = confined(server, &args.path, text.is_some())?;
+    let options = Options { select: args.select.map(|c| c.0).unwrap_or_default(), ..Options::default() };
     let session = server.session(&[]);
     let mut report = match text {
         Some(text) => crate::lint::check_text(&path, text, &options, &session),
@@ -152,21 +175,37 @@ fn check(server: &Server, args: &Args) -> Result<Vec<String>, String> {
     Ok(vec![crate::report::formats::json::render(&report, report.outcome().exit_code())])
 }
 
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ExplainArgs {
+    code: Name,
+}
+
 /// `ctxc explain CODE`.
-fn explain(args: &Args) -> Result<Vec<String>, String> {
-    let code = args.name("code")?.ok_or("`code` is required: a rule code or name, e.g. SKILL004")?.trim();
+fn explain(args: ExplainArgs) -> Result<Vec<String>, String> {
+    let code = args.code.0.trim();
     match crate::rules::by_code_or_name(code) {
         Some(rule) => Ok(vec![crate::rules::docs::rule_markdown(rule, 2)]),
         None => Err(diagnostics_text(&[crate::rules::not_a_rule(code)], &Sources::default())),
     }
 }
 
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CostArgs {
+    path: Option<Name>,
+    mode: Option<Name>,
+    scenario: Option<Name>,
+    host: Option<Name>,
+    model: Option<Name>,
+}
+
 /// `ctxc cost PATH --format json`: with `host`, that host's startup context (`--host`); else the
 /// tool files PATH names, or its agents (`--mode`, `--scenario`, `--model`).
-fn cost(server: &Server, args: &Args) -> Result<Vec<String>, String> {
-    let path = args.path(server, false)?;
-    let model = args.name("model")?;
-    if let Some(id) = args.name("host")? {
+fn cost(server: &Server, args: CostArgs) -> Result<Vec<String>, String> {
+    let path = confined(server, &args.path, false)?;
+    let model = name(&args.model);
+    if let Some(id) = name(&args.host) {
         let host = crate::hostview::hosts().find(|h| h.id == id).ok_or(format!("ctxc does not show the host `{}`", super::clip(id)))?;
         let root = crate::project::ProjectRoot::new(&path).map_err(|e| e.message())?;
         let found = crate::hostview::views(&root, "", &[host], model, &crate::tokens::TokenCounter::new());
@@ -182,7 +221,7 @@ fn cost(server: &Server, args: &Args) -> Result<Vec<String>, String> {
         crate::discover::find_manifests(&crate::discover::agent_folder(&path)).map_err(|d| diagnostics_text(&[d], &Sources::default()))?;
     let overrides: Vec<String> = model.map(|m| format!("agent.model={}", toml::Value::String(m.into()))).into_iter().collect();
     let session = server.session(&overrides);
-    let only = Only { mode: args.name("mode")?, scenario: args.name("scenario")? };
+    let only = Only { mode: name(&args.mode), scenario: name(&args.scenario) };
     let mut reports = Vec::new();
     for manifest in &manifests {
         let runs = session.run(manifest, only).map_err(|failure| diagnostics_text(&failure.diagnostics, &failure.sources))?;
@@ -205,17 +244,26 @@ fn with_problems(json: String, problems: &[Diagnostic], sources: &Sources, faile
     }
 }
 
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RenderArgs {
+    path: Option<Name>,
+    mode: Option<Name>,
+    scenario: Option<Name>,
+    agent: Option<Name>,
+}
+
 /// `ctxc render PATH [--mode M] [--scenario S] [--agent A]`, with secrets masked: the prompt goes
 /// into a model's context, where `render`'s warning on stderr would not follow it.
-fn render(server: &Server, args: &Args) -> Result<Vec<String>, String> {
-    let path = args.path(server, false)?;
+fn render(server: &Server, args: RenderArgs) -> Result<Vec<String>, String> {
+    let path = confined(server, &args.path, false)?;
     let manifests = crate::discover::find_manifests(&path).map_err(|d| diagnostics_text(&[d], &Sources::default()))?;
     let session = server.session(&[]);
     let agent_name = |manifest: &Path| session.load(manifest).ok().map(|loaded| loaded.agent.name.clone());
-    let manifest = crate::discover::pick_agent(&manifests, args.name("agent")?, agent_name)
-        .map_err(|d| diagnostics_text(&[d], &Sources::default()))?;
+    let manifest =
+        crate::discover::pick_agent(&manifests, name(&args.agent), agent_name).map_err(|d| diagnostics_text(&[d], &Sources::default()))?;
     let loaded = session.load(&manifest).map_err(|failure| diagnostics_text(&failure.diagnostics, &failure.sources))?;
-    let mode = crate::render::mode_to_render(&loaded.agent, args.name("mode")?).map_err(|d| diagnostics_text(&[d], &loaded.sources))?;
-    let rendered = session.render(&loaded, &mode, args.name("scenario")?).map_err(|d| diagnostics_text(&d, &loaded.sources))?;
+    let mode = crate::render::mode_to_render(&loaded.agent, name(&args.mode)).map_err(|d| diagnostics_text(&[d], &loaded.sources))?;
+    let rendered = session.render(&loaded, &mode, name(&args.scenario)).map_err(|d| diagnostics_text(&d, &loaded.sources))?;
     Ok(vec![crate::rules::secrets::mask(&rendered.prompt()).into_owned()])
 }

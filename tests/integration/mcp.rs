@@ -37,7 +37,13 @@ fn each_kind_of_bad_message_gets_its_json_rpc_error() {
         (answer["id"].clone(), answer["error"]["code"].as_i64().expect("an error"))
     };
     assert_eq!(code("{not json"), (Value::Null, -32700));
-    assert_eq!(code(&"[".repeat(100_000)), (Value::Null, -32700), "nesting deeper than serde_json's limit is a parse error");
+    assert_eq!(code(&"[".repeat(100_000)), (Value::Null, -32600), "a list is no message");
+    let deep = format!(
+        r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"name":"check","arguments":{}}}}}"#,
+        "[".repeat(100_000) + &"]".repeat(100_000)
+    );
+    let refused: Value = serde_json::from_str(&server.handle(&deep).expect("an answer")).expect("JSON");
+    assert!(tool_error(&refused).contains("invalid type: sequence"), "deep nesting: {refused}");
     assert_eq!(code(r#"[{"jsonrpc":"2.0","id":1,"method":"ping"}]"#), (Value::Null, -32600), "no batches");
     assert_eq!(code(r#"{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}"#), (Value::Null, -32600));
     assert_eq!(code(r#"{"jsonrpc":"1.0","id":1,"method":"ping"}"#), (json!(1), -32600));
@@ -45,7 +51,6 @@ fn each_kind_of_bad_message_gets_its_json_rpc_error() {
     assert_eq!(code(r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":[1]}"#), (json!(2), -32602));
     assert_eq!(code(r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{}}"#), (json!(3), -32602));
     assert_eq!(code(r#"{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"fix_everything"}}"#), (json!(4), -32602));
-    assert_eq!(code(r#"{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"check","arguments":"."}}"#), (json!(5), -32602));
     // Notifications, blank lines and a client's responses are not answered.
     for silent in [r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#, "  ", r#"{"jsonrpc":"2.0","id":9,"result":{}}"#] {
         assert_eq!(server.handle(silent), None, "{silent}");
@@ -71,15 +76,16 @@ fn initialize_agrees_on_a_revision_both_speak() {
 #[test]
 fn tool_arguments_of_the_wrong_shape_are_tool_errors_the_model_can_read() {
     let server = server();
-    assert!(tool_error(&call(&server, "check", json!({ "path": 5 }))).contains("`path` is a string"));
-    assert!(tool_error(&call(&server, "check", json!({ "paht": "." }))).contains("unknown argument `paht`"));
+    assert!(tool_error(&call(&server, "check", json!({ "path": 5 }))).contains("expected a string"));
+    assert!(tool_error(&call(&server, "check", json!("."))).contains("expected struct CheckArgs"));
+    assert!(tool_error(&call(&server, "check", json!({ "paht": "." }))).contains("unknown field `paht`"));
     let many: Vec<String> = (0..300).map(|i| format!("SKILL{i:03}")).collect();
-    assert!(tool_error(&call(&server, "check", json!({ "select": many }))).contains("at most 256"));
-    assert!(tool_error(&call(&server, "check", json!({ "select": [1] }))).contains("strings only"));
-    assert!(tool_error(&call(&server, "explain", json!({}))).contains("`code` is required"));
+    assert!(tool_error(&call(&server, "check", json!({ "select": many }))).contains("more than 256 codes"));
+    assert!(tool_error(&call(&server, "check", json!({ "select": [1] }))).contains("expected a string"));
+    assert!(tool_error(&call(&server, "explain", json!({}))).contains("missing field `code`"));
     assert!(tool_error(&call(&server, "explain", json!({ "code": "SKIL004" }))).contains("did you mean `SKILL004`"));
     assert!(tool_error(&call(&server, "cost", json!({ "path": ".", "host": "emacs" }))).contains("does not show the host `emacs`"));
-    assert!(tool_error(&call(&server, "check", json!({ "path": "x".repeat(5000) }))).contains("longer than 4096 bytes"));
+    assert!(tool_error(&call(&server, "check", json!({ "path": "x".repeat(5000) }))).contains("at most 4096 bytes"));
 }
 
 #[test]
@@ -188,7 +194,7 @@ fn the_python_mcp_client_gets_the_clis_results() {
     assert_eq!(got["calls"][3]["texts"][0].as_str(), Some(String::from_utf8_lossy(&explain.stdout).as_ref()));
     let render = common::ctxc(&["render", zeus, "--mode", "agent", "--scenario", "connected"]);
     assert_eq!(format!("{}\n", got["calls"][4]["texts"][0].as_str().expect("the prompt")), String::from_utf8_lossy(&render.stdout));
-    for (i, says) in [(5, "leaves the server's root"), (6, "`path` is a string")] {
+    for (i, says) in [(5, "leaves the server's root"), (6, "expected a string")] {
         assert_eq!(got["calls"][i]["is_error"], true, "{}", got["calls"][i]);
         assert!(got["calls"][i]["texts"][0].as_str().expect("text").contains(says), "{}", got["calls"][i]);
     }
