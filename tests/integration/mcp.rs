@@ -200,3 +200,27 @@ fn the_python_mcp_client_gets_the_clis_results() {
     }
     assert_eq!(got["calls"][7]["error"], -32602, "an unknown tool is a protocol error");
 }
+
+/// The Claude Code plugin's `.mcp.json` starts the server as written there: `ctxc mcp`, which
+/// answers the handshake and lists its tools over stdio.
+#[test]
+fn the_plugins_mcp_json_starts_the_server() {
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let config: Value = serde_json::from_str(&std::fs::read_to_string(repo.join("plugins/ctxc/.mcp.json")).expect("read")).expect("JSON");
+    let server = &config["mcpServers"]["ctxc"];
+    assert_eq!(server["command"], "ctxc");
+    let args: Vec<&str> = server["args"].as_array().expect("args").iter().map(|a| a.as_str().expect("an argument")).collect();
+    let session = [
+        json!({ "jsonrpc": "2.0", "id": 1, "method": "initialize", "params": { "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": { "name": "t", "version": "1" } } }),
+        json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }),
+        json!({ "jsonrpc": "2.0", "id": 2, "method": "tools/list" }),
+    ]
+    .map(|m| m.to_string() + "\n")
+    .concat();
+    let out = common::ctxc_with_stdin(repo, &args, &session);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let answers: Vec<Value> = String::from_utf8_lossy(&out.stdout).lines().map(|l| serde_json::from_str(l).expect("JSON")).collect();
+    assert_eq!(answers.len(), 2, "the notification is not answered");
+    assert_eq!(answers[0]["result"]["protocolVersion"], "2025-06-18");
+    assert_eq!(answers[1]["result"]["tools"].as_array().expect("tools").len(), 4);
+}
