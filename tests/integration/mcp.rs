@@ -224,3 +224,25 @@ fn the_plugins_mcp_json_starts_the_server() {
     assert_eq!(answers[0]["result"]["protocolVersion"], "2025-06-18");
     assert_eq!(answers[1]["result"]["tools"].as_array().expect("tools").len(), 4);
 }
+
+/// docs/mcp.md gives what ctxc's own tool list costs, measured by `ctxc cost` on the server's
+/// `tools/list` result: the figures there are this run's (the tools' sum and the total per model).
+#[test]
+fn the_tool_lists_cost_is_the_documented_one() {
+    let listed = answer(&server(), &json!({ "jsonrpc": "2.0", "id": 1, "method": "tools/list" }));
+    let scratch = tempfile::tempdir().expect("tempdir");
+    let file = scratch.path().join("ctxc-tools.json");
+    std::fs::write(&file, listed["result"].to_string()).expect("write");
+    let docs = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/mcp.md")).expect("docs/mcp.md");
+    for (model, row) in [("gpt-4o", "| gpt-4o (o200k_base"), ("claude-sonnet-4-5", "| claude-sonnet-4-5 (")] {
+        let out = common::ctxc(&["cost", file.to_str().expect("UTF-8"), "--model", model, "--format", "json"]);
+        let cost: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        let tools: i64 = cost["tools"].as_array().expect("tools").iter().map(|t| t["tokens"]["tokens"].as_i64().expect("tokens")).sum();
+        let total = cost["total"]["tokens"].as_i64().expect("total");
+        let line = docs.lines().find(|l| l.starts_with(row)).unwrap_or_else(|| panic!("docs/mcp.md has no row for {model}"));
+        assert!(line.contains(&format!("| ~{tools} | ~{total}")), "docs/mcp.md: {line}\nmeasured: the tools ~{tools}, in all ~{total}");
+    }
+    let out = common::ctxc(&["check", file.to_str().expect("UTF-8"), "--preview", "--format", "json"]);
+    let report: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(report["diagnostics"], json!([]), "ctxc's rules on tool schemas hold for its own tools");
+}
