@@ -68,6 +68,16 @@ pub(super) fn list() -> Value {
             }, "additionalProperties": false },
             "annotations": read_only,
         },
+        {
+            "name": "fix",
+            "description": "Apply the findings' fixes under path, as `ctxc check --fix`; writes only with apply: true.",
+            "inputSchema": { "type": "object", "properties": {
+                "path": path,
+                "apply": { "type": "boolean", "description": "Must be true" },
+                "unsafe": { "type": "boolean", "description": "Also renames and removals" }
+            }, "required": ["apply"], "additionalProperties": false },
+            "annotations": { "readOnlyHint": false, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false },
+        },
     ])
 }
 
@@ -79,6 +89,7 @@ pub(super) fn call(server: &Server, name: &str, arguments: &str) -> Option<Value
         "explain" => parse(arguments).and_then(explain),
         "cost" => parse(arguments).and_then(|args| cost(server, args)),
         "render" => parse(arguments).and_then(|args| render(server, args)),
+        "fix" => parse(arguments).and_then(|args| fix(server, args)),
         _ => return None,
     };
     Some(match outcome {
@@ -266,4 +277,32 @@ fn render(server: &Server, args: RenderArgs) -> Result<Vec<String>, String> {
     let mode = crate::render::mode_to_render(&loaded.agent, name(&args.mode)).map_err(|d| diagnostics_text(&[d], &loaded.sources))?;
     let rendered = session.render(&loaded, &mode, name(&args.scenario)).map_err(|d| diagnostics_text(&d, &loaded.sources))?;
     Ok(vec![crate::rules::secrets::mask(&rendered.prompt()).into_owned()])
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FixArgs {
+    path: Option<Name>,
+    apply: bool,
+    #[serde(rename = "unsafe", default)]
+    unsafe_fixes: bool,
+}
+
+/// `ctxc check PATH --fix [--unsafe-fixes] --format json`: the findings left after fixing, and
+/// what was fixed and what could not be. Files are written only when the call says `apply: true`,
+/// and only inside PATH's folder, itself inside the server's root.
+fn fix(server: &Server, args: FixArgs) -> Result<Vec<String>, String> {
+    if !args.apply {
+        return Err("`fix` writes files: call it with `apply: true` (the `check` tool lists each finding's fix without writing)".into());
+    }
+    let path = crate::discover::agent_folder(&confined(server, &args.path, false)?);
+    let session = server.session(&[]);
+    let options = Options::default();
+    let mut fixing = crate::review::fixes::fix_in(&path, args.unsafe_fixes, || crate::lint::check(&path, &options, &session));
+    crate::lint::group::group(&mut fixing.report.diagnostics);
+    let report = crate::report::formats::json::render(&fixing.report, fixing.report.outcome().exit_code());
+    let mut notes = vec![format!("{} fixed ({} remaining)", fixing.fixed.len(), fixing.report.diagnostics.len())];
+    notes.extend(fixing.failed.iter().map(|(file, why)| format!("cannot fix `{file}`: {why}")));
+    notes.extend(fixing.skipped.iter().map(|s| format!("fix not applied in `{}` (it overlaps another fix): {}", s.file, s.title)));
+    Ok(vec![report, notes.join("\n")])
 }

@@ -7,6 +7,7 @@
 
 pub mod atomic;
 pub mod compare;
+pub mod fixes;
 pub mod git;
 pub mod lock;
 pub mod snapshot;

@@ -178,7 +178,7 @@ fn the_python_mcp_client_gets_the_clis_results() {
     let got: Value = serde_json::from_slice(&out.stdout).expect("the client's JSON");
     assert!(ctxc::mcp::PROTOCOL_VERSIONS.contains(&got["protocol_version"].as_str().expect("a version")), "{}", got["protocol_version"]);
     let names: Vec<&str> = got["tools"].as_array().expect("tools").iter().map(|t| t["name"].as_str().expect("name")).collect();
-    assert_eq!(names, ["check", "explain", "cost", "render"]);
+    assert_eq!(names, ["check", "explain", "cost", "render", "fix"]);
     let cli_json = |args: &[&str]| -> Value { serde_json::from_slice(&common::ctxc(args).stdout).expect("the CLI's JSON") };
     let tool_json = |i: usize| -> Value {
         let result = &got["calls"][i];
@@ -222,7 +222,7 @@ fn the_plugins_mcp_json_starts_the_server() {
     let answers: Vec<Value> = String::from_utf8_lossy(&out.stdout).lines().map(|l| serde_json::from_str(l).expect("JSON")).collect();
     assert_eq!(answers.len(), 2, "the notification is not answered");
     assert_eq!(answers[0]["result"]["protocolVersion"], "2025-06-18");
-    assert_eq!(answers[1]["result"]["tools"].as_array().expect("tools").len(), 4);
+    assert_eq!(answers[1]["result"]["tools"].as_array().expect("tools").len(), 5);
 }
 
 /// docs/mcp.md gives what ctxc's own tool list costs, measured by `ctxc cost` on the server's
@@ -245,4 +245,35 @@ fn the_tool_lists_cost_is_the_documented_one() {
     let out = common::ctxc(&["check", file.to_str().expect("UTF-8"), "--preview", "--format", "json"]);
     let report: Value = serde_json::from_slice(&out.stdout).expect("JSON");
     assert_eq!(report["diagnostics"], json!([]), "ctxc's rules on tool schemas hold for its own tools");
+}
+
+/// The fix tool writes only when called with `apply: true`, and then does what `ctxc check --fix`
+/// does: the same files after, the same findings left.
+#[test]
+fn the_fix_tool_writes_only_when_asked_and_as_check_fix_does() {
+    let server = server();
+    std::fs::create_dir_all("target").expect("target");
+    let scratch = tempfile::tempdir_in("target").expect("a folder inside the repository");
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/rules/SKILL012/fix/before");
+    let (by_tool, by_cli) = (scratch.path().join("tool"), scratch.path().join("cli"));
+    common::copy_tree(&fixture, &by_tool);
+    common::copy_tree(&fixture, &by_cli);
+    let skill = "skills/notes/SKILL.md";
+    let before = std::fs::read_to_string(by_tool.join(skill)).expect("read");
+    let path = by_tool.to_str().expect("UTF-8");
+    assert!(tool_error(&call(&server, "fix", json!({ "path": path }))).contains("missing field `apply`"));
+    assert!(tool_error(&call(&server, "fix", json!({ "path": path, "apply": false }))).contains("call it with `apply: true`"));
+    assert!(tool_error(&call(&server, "fix", json!({ "path": "../", "apply": true }))).contains("leaves the server's root"));
+    assert_eq!(std::fs::read_to_string(by_tool.join(skill)).expect("read"), before, "nothing written");
+
+    let fixed = call(&server, "fix", json!({ "path": path, "apply": true }));
+    assert_eq!(fixed["result"]["isError"], false, "{fixed}");
+    let report: Value = serde_json::from_str(fixed["result"]["content"][0]["text"].as_str().expect("text")).expect("JSON");
+    assert_eq!(fixed["result"]["content"][1]["text"], "1 fixed (0 remaining)");
+    let out = common::ctxc_with_stdin(&by_cli, &["check", "--fix", ".", "--format", "json"], "");
+    let cli: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!((&report["diagnostics"], &report["outcome"]), (&cli["diagnostics"], &cli["outcome"]));
+    let after = std::fs::read_to_string(by_tool.join(skill)).expect("read");
+    assert_ne!(after, before);
+    assert_eq!(after, std::fs::read_to_string(by_cli.join(skill)).expect("read"), "the same fix as check --fix");
 }
