@@ -21,7 +21,7 @@ pub fn run(args: ExplainArgs, reporter: &Reporter) -> u8 {
             EXIT_OK
         }
         None => {
-            let d = rules::not_a_rule(&args.code);
+            let d = ctxc::report::diagnostics::not_a_rule(&args.code);
             reporter.diagnostics(&[d], &Default::default());
             EXIT_INPUT
         }

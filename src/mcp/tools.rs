@@ -197,7 +197,7 @@ fn explain(args: ExplainArgs) -> Result<Vec<String>, String> {
     let code = args.code.0.trim();
     match crate::rules::by_code_or_name(code) {
         Some(rule) => Ok(vec![crate::rules::docs::rule_markdown(rule, 2)]),
-        None => Err(diagnostics_text(&[crate::rules::not_a_rule(code)], &Sources::default())),
+        None => Err(diagnostics_text(&[crate::report::diagnostics::not_a_rule(code)], &Sources::default())),
     }
 }
 

@@ -299,16 +299,6 @@ pub fn suggest(wrong: &str) -> Option<&'static str> {
     crate::diagnostic::did_you_mean(&wrong.to_uppercase(), Code::ALL.iter().map(|c| c.as_str()))
 }
 
-/// Why `wrong` names no rule, with the closest code or name when there is one (`ctxc explain`).
-pub fn not_a_rule(wrong: &str) -> crate::diagnostic::Diagnostic {
-    let d = crate::diagnostic::Diagnostic::error(format!("`{wrong}` is not a rule code or name"));
-    let wrong = wrong.trim();
-    match crate::diagnostic::did_you_mean(wrong, ALL.iter().map(|r| r.name)).or_else(|| suggest(wrong)) {
-        Some(s) => d.help(format!("did you mean `{s}`? (`ctxc rules` lists every code)")),
-        None => d.help("`ctxc rules` lists every code"),
-    }
-}
-
 /// Whether `code` is well formed: a family prefix and three digits.
 pub fn well_formed(code: &str, family: Family) -> bool {
     code.strip_prefix(family.prefix()).is_some_and(|digits| digits.len() == 3 && digits.bytes().all(|b| b.is_ascii_digit()))
