@@ -2,7 +2,7 @@
 //! and render agent files while it edits them. The transport is stdio: one JSON-RPC 2.0 message a
 //! line ([`framing`] reads them, bounded). [`Server::handle`] answers one line with the line to
 //! write back, or nothing for a notification; the binary (`src/cli/mcp.rs`) does the reading and
-//! writing. The tools ([`tools`]) call the library entry points the commands use, so a tool's
+//! writing. The tools (`tools.rs`) call the library entry points the commands use, so a tool's
 //! result is the command's JSON.
 //!
 //! Paths a client names are confined to the server's root, the working folder it was started in:
