@@ -29,6 +29,7 @@ pub const PARSE_ERROR: i64 = -32700;
 pub const INVALID_REQUEST: i64 = -32600;
 pub const METHOD_NOT_FOUND: i64 = -32601;
 pub const INVALID_PARAMS: i64 = -32602;
+pub const INTERNAL_ERROR: i64 = -32603;
 
 /// What every tool's session starts from, as the commands' sessions do: the `CTXC_…` variables'
 /// overrides and where tokenizer files are looked for.
@@ -103,7 +104,10 @@ impl Server {
             "tools/call" => {
                 let call = serde_json::from_str::<Call>(params).map_err(invalid)?;
                 let arguments = call.arguments.map_or("{}", |a| a.get());
-                tools::call(self, &call.name, arguments)
+                // A bug in a stage is this call's error, never the end of the session.
+                let called = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| tools::call(self, &call.name, arguments)));
+                called
+                    .map_err(|_| (INTERNAL_ERROR, format!("ctxc failed inside the tool `{}` (a bug: please report it)", clip(&call.name))))?
                     .ok_or_else(|| (INVALID_PARAMS, format!("no tool `{}`: tools/list names them", clip(&call.name))))
             }
             _ => Err((
