@@ -9,7 +9,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::{confine, Server};
-use crate::diagnostic::{Diagnostic, Sources};
+use crate::diagnostic::{Diagnostic, Failure, Sources};
 use crate::lint::Options;
 use crate::measure::ToolFiles;
 use crate::report::cost::{tool_rows, CostJson, Costed, ToolFilesJson};
@@ -69,6 +69,19 @@ pub(super) fn list() -> Value {
             "annotations": read_only,
         },
         {
+            "name": "simulate",
+            "description": "Replay a workload or transcript through the runtime's context policy, as `ctxc simulate --format json`.",
+            "inputSchema": { "type": "object", "properties": {
+                "path": path,
+                "workload": { "type": "string", "description": "Workload spec (TOML)" },
+                "transcript": { "type": "string", "description": "Or a transcript" },
+                "mode": { "type": "string" },
+                "scenario": { "type": "string" },
+                "model": { "type": "string" }
+            }, "additionalProperties": false },
+            "annotations": read_only,
+        },
+        {
             "name": "fix",
             "description": "Apply the findings' fixes under path, as `ctxc check --fix`; writes only with apply: true.",
             "inputSchema": { "type": "object", "properties": {
@@ -89,6 +102,7 @@ pub(super) fn call(server: &Server, name: &str, arguments: &str) -> Option<Value
         "explain" => parse(arguments).and_then(explain),
         "cost" => parse(arguments).and_then(|args| cost(server, args)),
         "render" => parse(arguments).and_then(|args| render(server, args)),
+        "simulate" => parse(arguments).and_then(|args| simulate(server, args)),
         "fix" => parse(arguments).and_then(|args| fix(server, args)),
         _ => return None,
     };
@@ -305,4 +319,48 @@ fn fix(server: &Server, args: FixArgs) -> Result<Vec<String>, String> {
     notes.extend(fixing.failed.iter().map(|(file, why)| format!("cannot fix `{file}`: {why}")));
     notes.extend(fixing.skipped.iter().map(|s| format!("fix not applied in `{}` (it overlaps another fix): {}", s.file, s.title)));
     Ok(vec![report, notes.join("\n")])
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SimulateArgs {
+    path: Option<Name>,
+    workload: Option<Name>,
+    transcript: Option<Name>,
+    mode: Option<Name>,
+    scenario: Option<Name>,
+    model: Option<Name>,
+}
+
+/// `ctxc simulate PATH --workload W|--transcript T [--mode M] [--scenario S] [--model MODEL]
+/// --format json`; both files confined to the server's root.
+fn simulate(server: &Server, args: SimulateArgs) -> Result<Vec<String>, String> {
+    use crate::simulate::replay::{self, Input, SimulateJson};
+    let path = confined(server, &args.path, false)?;
+    let file = match (&args.workload, &args.transcript) {
+        (Some(_), Some(_)) | (None, None) => return Err("give one of `workload` and `transcript`".into()),
+        (workload, transcript) => confined(server, if workload.is_some() { workload } else { transcript }, false)?,
+    };
+    let shown = file.display().to_string();
+    let input = match args.workload {
+        Some(_) => Input::Workload(&file),
+        None => Input::Transcript(&file, crate::simulate::conversation::DEFAULT_SUMMARY_CHARS),
+    };
+    let failed = |failure: Failure| diagnostics_text(&failure.diagnostics, &failure.sources);
+    let (conversation, sources) = replay::read(input, &shown).map_err(failed)?;
+    let manifests = crate::discover::find_manifests(&path).map_err(|d| diagnostics_text(&[d], &Sources::default()))?;
+    let model = name(&args.model);
+    let overrides: Vec<String> = model.map(|m| format!("agent.model={}", toml::Value::String(m.into()))).into_iter().collect();
+    let session = server.session(&overrides);
+    let only = Only { mode: name(&args.mode), scenario: name(&args.scenario) };
+    let replays = replay::replay(&session, &manifests, only, &conversation, &shown, &sources);
+    if let Some(failure) = replays.failure {
+        return Err(failed(failure));
+    }
+    let json = json_text(&SimulateJson { overrides: &[], model, simulations: &replays.simulations });
+    let mut texts = vec![json];
+    let conversation_warnings = Failure { diagnostics: conversation.warnings, sources };
+    let warnings = std::iter::once(conversation_warnings).chain(replays.warnings).filter(|w| !w.diagnostics.is_empty());
+    texts.extend(warnings.map(|w| diagnostics_text(&w.diagnostics, &w.sources)));
+    Ok(texts)
 }

@@ -85,6 +85,10 @@ fn tool_arguments_of_the_wrong_shape_are_tool_errors_the_model_can_read() {
     assert!(tool_error(&call(&server, "explain", json!({}))).contains("missing field `code`"));
     assert!(tool_error(&call(&server, "explain", json!({ "code": "SKIL004" }))).contains("did you mean `SKILL004`"));
     assert!(tool_error(&call(&server, "cost", json!({ "path": ".", "host": "emacs" }))).contains("does not show the host `emacs`"));
+    assert!(
+        tool_error(&call(&server, "simulate", json!({ "path": "examples/agents/zeus" }))).contains("one of `workload` and `transcript`")
+    );
+    assert!(tool_error(&call(&server, "simulate", json!({ "workload": "/etc/passwd" }))).contains("outside the server's root"));
     assert!(tool_error(&call(&server, "check", json!({ "path": "x".repeat(5000) }))).contains("at most 4096 bytes"));
 }
 
@@ -157,6 +161,7 @@ fn the_python_mcp_client_gets_the_clis_results() {
         ["cost", { "path": claude, "host": "claude-code" }],
         ["explain", { "code": "SKILL004" }],
         ["render", { "path": zeus, "mode": "agent", "scenario": "connected" }],
+        ["simulate", { "path": zeus, "workload": "examples/workloads/long-chat.toml", "mode": "agent" }],
         ["check", { "path": "../" }],
         ["check", { "path": 5 }],
         ["no-such-tool", {}],
@@ -178,7 +183,7 @@ fn the_python_mcp_client_gets_the_clis_results() {
     let got: Value = serde_json::from_slice(&out.stdout).expect("the client's JSON");
     assert!(ctxc::mcp::PROTOCOL_VERSIONS.contains(&got["protocol_version"].as_str().expect("a version")), "{}", got["protocol_version"]);
     let names: Vec<&str> = got["tools"].as_array().expect("tools").iter().map(|t| t["name"].as_str().expect("name")).collect();
-    assert_eq!(names, ["check", "explain", "cost", "render", "fix"]);
+    assert_eq!(names, ["check", "explain", "cost", "render", "simulate", "fix"]);
     let cli_json = |args: &[&str]| -> Value { serde_json::from_slice(&common::ctxc(args).stdout).expect("the CLI's JSON") };
     let tool_json = |i: usize| -> Value {
         let result = &got["calls"][i];
@@ -194,11 +199,13 @@ fn the_python_mcp_client_gets_the_clis_results() {
     assert_eq!(got["calls"][3]["texts"][0].as_str(), Some(String::from_utf8_lossy(&explain.stdout).as_ref()));
     let render = common::ctxc(&["render", zeus, "--mode", "agent", "--scenario", "connected"]);
     assert_eq!(format!("{}\n", got["calls"][4]["texts"][0].as_str().expect("the prompt")), String::from_utf8_lossy(&render.stdout));
-    for (i, says) in [(5, "leaves the server's root"), (6, "expected a string")] {
+    let simulate = &["simulate", zeus, "--workload", "examples/workloads/long-chat.toml", "--mode", "agent", "--format", "json"];
+    assert_eq!(tool_json(5), cli_json(simulate));
+    for (i, says) in [(6, "leaves the server's root"), (7, "expected a string")] {
         assert_eq!(got["calls"][i]["is_error"], true, "{}", got["calls"][i]);
         assert!(got["calls"][i]["texts"][0].as_str().expect("text").contains(says), "{}", got["calls"][i]);
     }
-    assert_eq!(got["calls"][7]["error"], -32602, "an unknown tool is a protocol error");
+    assert_eq!(got["calls"][8]["error"], -32602, "an unknown tool is a protocol error");
 }
 
 /// The Claude Code plugin's `.mcp.json` starts the server as written there: `ctxc mcp`, which
@@ -222,7 +229,7 @@ fn the_plugins_mcp_json_starts_the_server() {
     let answers: Vec<Value> = String::from_utf8_lossy(&out.stdout).lines().map(|l| serde_json::from_str(l).expect("JSON")).collect();
     assert_eq!(answers.len(), 2, "the notification is not answered");
     assert_eq!(answers[0]["result"]["protocolVersion"], "2025-06-18");
-    assert_eq!(answers[1]["result"]["tools"].as_array().expect("tools").len(), 5);
+    assert_eq!(answers[1]["result"]["tools"].as_array().expect("tools").len(), 6);
 }
 
 /// docs/mcp.md gives what ctxc's own tool list costs, measured by `ctxc cost` on the server's
