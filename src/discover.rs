@@ -90,6 +90,31 @@ fn search(dir: &Path, depth: usize, found: &mut Vec<PathBuf>) {
     }
 }
 
+/// The agent `--agent` (a render's agent) names: by its folder's name, or else by its `[agent] name` (which needs
+/// loading each manifest, so it is tried second).
+pub fn pick_agent(
+    manifests: &[PathBuf],
+    wanted: Option<&str>,
+    agent_name: impl Fn(&Path) -> Option<String>,
+) -> Result<PathBuf, Diagnostic> {
+    let dir_name = |m: &PathBuf| m.parent().and_then(|p| p.file_name()).map(|n| n.to_string_lossy().into_owned());
+    match (manifests, wanted) {
+        ([only], None) => Ok(only.clone()),
+        (_, Some(name)) => {
+            let by_folder = manifests.iter().find(|m| dir_name(m).as_deref() == Some(name));
+            by_folder.or_else(|| manifests.iter().find(|m| agent_name(m).as_deref() == Some(name))).cloned().ok_or_else(|| {
+                let names: Vec<String> = manifests.iter().filter_map(dir_name).collect();
+                Diagnostic::error(format!("no agent `{name}` here (by folder or by `[agent] name`)"))
+                    .help(format!("agent folders: {}", names.join(", ")))
+            })
+        }
+        _ => {
+            let names: Vec<String> = manifests.iter().filter_map(dir_name).collect();
+            Err(Diagnostic::error("this directory holds several agents: pass --agent NAME").help(format!("agents: {}", names.join(", "))))
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

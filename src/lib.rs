@@ -37,6 +37,7 @@ pub mod hostview;
 pub mod import;
 pub mod lint;
 pub mod manifest;
+pub mod mcp;
 pub mod measure;
 pub mod memo;
 pub mod models;

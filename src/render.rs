@@ -14,6 +14,19 @@ use crate::project::ProjectRoot;
 use crate::providers::chat_template::{ChatTemplate, RequestTexts};
 use crate::resolve::{Resolved, StepDecision, ToolDecision};
 
+/// The mode a render shows: `wanted`, or the agent's one mode when it has one (several need naming).
+pub fn mode_to_render(agent: &Agent, wanted: Option<&str>) -> Result<String, Diagnostic> {
+    match (wanted, agent.modes.len()) {
+        (Some(mode), _) => Ok(mode.to_string()),
+        (None, 1) => Ok(agent.modes.keys().next().cloned().unwrap_or_default()),
+        (None, _) => {
+            let modes: Vec<&str> = agent.modes.keys().map(String::as_str).collect();
+            Err(Diagnostic::error(format!("agent `{}` has several modes: pass --mode", agent.name))
+                .help(format!("modes: {}", modes.join(", "))))
+        }
+    }
+}
+
 /// What one step contributes to the prompt.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Section {

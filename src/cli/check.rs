@@ -9,13 +9,14 @@ use clap::{ArgGroup, Args, ValueEnum};
 
 use super::report::Reporter;
 use super::{output, EXIT_FINDINGS, EXIT_INPUT, EXIT_OK};
-use ctxc::diagnostic::{Diagnostic, Sources};
+use ctxc::diagnostic::Diagnostic;
 use ctxc::lint::check::plural;
-use ctxc::lint::{fix, CheckReport, Options, Outcome};
+use ctxc::lint::{fix, CheckReport, Options};
 use ctxc::project::ProjectRoot;
 use ctxc::report::escape::Untrusted;
 use ctxc::report::formats;
 use ctxc::review::compare::unified_diff;
+use ctxc::review::fixes::{self, fix_root, read_for_fix};
 use ctxc::rules::secrets;
 
 #[derive(Debug, Args)]
@@ -113,14 +114,6 @@ enum CheckFormat {
 /// The most `ctxc check -` reads from stdin.
 const STDIN_MAX_BYTES: u64 = 16 * 1024 * 1024;
 
-pub fn exit_code(outcome: Outcome) -> u8 {
-    match outcome {
-        Outcome::Clean => EXIT_OK,
-        Outcome::Findings => EXIT_FINDINGS,
-        Outcome::Unloadable => EXIT_INPUT,
-    }
-}
-
 /// `--baseline FILE` (and `--update-baseline`): writes the report's findings to FILE when asked,
 /// then leaves out of the report those FILE records.
 fn apply_baseline(file: &Path, update: bool, report: &mut CheckReport) -> Result<(), String> {
@@ -200,7 +193,7 @@ pub fn run(mut args: CheckArgs, reporter: &Reporter) -> u8 {
     if !args.no_group && args.format != CheckFormat::Github {
         ctxc::lint::group::group(&mut report.diagnostics);
     }
-    let mut code = exit_code(report.outcome());
+    let mut code = report.outcome().exit_code();
     let printing = std::time::Instant::now();
     print_report(args.format, &report, code, reporter);
     super::print_timings(&session, printing);
@@ -279,32 +272,9 @@ fn fixable(findings: &[Diagnostic]) -> String {
     }
 }
 
-/// The folder fixes may write in: PATH, or the folder of a file given as PATH.
-fn fix_root(path: &Path) -> &Path {
-    match path.is_dir() {
-        true => path,
-        false => path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new(".")),
-    }
-}
-
-/// The text of a file a fix edits, as `--fix` and `--diff` see it: read by the guarded reader
-/// from inside the checked folder (after links), and only when it is the text the check read
-/// (compared with secrets masked, as the report holds it). A display path can name another file
-/// than the one checked (`[project] root` reached through a link): that file is neither read nor
-/// written.
-fn read_for_fix(root: Option<&ProjectRoot>, file: &str, checked: &Sources) -> Option<String> {
-    let text = root?.read_named(Path::new(file)).ok()?.text;
-    (checked.get(file)? == secrets::mask_with(&text, checked.secrets())).then(|| text.to_string())
-}
-
 /// `--fix`: fixes, writes and checks again ([`fix::fix`]); notes on stderr what could not be done.
 fn fix(path: &Path, unsafe_fixes: bool, check: impl FnMut() -> CheckReport) -> fix::Fixing {
-    let root = fix_root(path);
-    let reader = ProjectRoot::new(root).ok();
-    let read = |file: &str, checked: &Sources| read_for_fix(reader.as_ref(), file, checked);
-    let write =
-        |file: &str, text: &str| ctxc::review::atomic::replace_inside(root, Path::new(file), text.as_bytes()).map_err(|e| e.to_string());
-    let fixing = fix::fix(check, unsafe_fixes, read, write);
+    let fixing = fixes::fix_in(path, unsafe_fixes, check);
     for (file, why) in &fixing.failed {
         output::eprint(&format!("ctxc: cannot fix `{}`: {}\n", Untrusted(file), Untrusted(why)));
     }

@@ -2,7 +2,7 @@
 //! for bare tool files (every format [`ctxc::tools`] reads) and directories of them.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 
@@ -56,7 +56,7 @@ pub fn run(args: CostArgs, reporter: &Reporter) -> u8 {
             return code;
         }
     }
-    if let Some(input) = tool_files(&args.path) {
+    if let Some(input) = ToolFiles::named_by(&args.path) {
         return cost_tools(&args, &input, reporter);
     }
     let manifests = match find_manifests(&args.path, reporter) {
@@ -86,14 +86,7 @@ pub fn run(args: CostArgs, reporter: &Reporter) -> u8 {
     match args.format {
         CostFormat::Json => {
             // Written as it is serialized: the reports of a large project are never held as text.
-            #[derive(serde::Serialize)]
-            struct CostJson<'a> {
-                env_overrides: &'a [String],
-                model: Option<&'a str>,
-                overrides: &'a [String],
-                reports: &'a [&'a Costed],
-            }
-            let json = CostJson {
+            let json = ctxc::report::cost::CostJson {
                 env_overrides: &env,
                 model: args.overrides.model.as_deref(),
                 overrides: &args.overrides.set.set,
@@ -195,41 +188,6 @@ fn model_note(model: &str, md: bool) -> String {
     } else {
         format!("{note}\n")
     }
-}
-
-/// Tool files named by PATH: a file that is not a manifest, or every file (outside hidden
-/// folders) of a directory without manifests.
-fn tool_files(path: &Path) -> Option<ToolFiles> {
-    if path.is_file() {
-        return (!is_manifest_file(path)).then(|| ToolFiles { files: vec![path.to_path_buf()], dir: None });
-    }
-    if !path.is_dir() || ctxc::discover::find_manifests(path).is_ok() {
-        return None;
-    }
-    let hidden_dir = |e: &walkdir::DirEntry| e.depth() > 0 && e.file_type().is_dir() && e.file_name().to_string_lossy().starts_with('.');
-    let mut files: Vec<PathBuf> = walkdir::WalkDir::new(path)
-        .follow_links(false)
-        .into_iter()
-        .filter_entry(|e| !hidden_dir(e))
-        .filter_map(Result::ok)
-        .filter(|e| e.file_type().is_file())
-        .map(|e| e.into_path())
-        .collect();
-    files.sort();
-    (!files.is_empty()).then(|| ToolFiles { files, dir: Some(path.to_path_buf()) })
-}
-
-/// A manifest file: named as one, or a TOML or YAML file holding no tool format (a SWE-agent
-/// bundle is YAML). The manifest loader reports what is wrong with it.
-fn is_manifest_file(path: &Path) -> bool {
-    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
-    if ctxc::manifest::MANIFEST_NAMES.contains(&name) {
-        return true;
-    }
-    let toml_or_yaml = matches!(path.extension().and_then(|e| e.to_str()), Some("toml" | "yaml" | "yml"));
-    toml_or_yaml
-        && ctxc::project::ProjectRoot::read_path(path)
-            .map_or(true, |f| ctxc::tools::parse_tool_file(&f.text).is_err_and(|e| e.code == Code::TOOL010))
 }
 
 /// Costs bare tool files (see [`ctxc::measure::cost_tool_files`]) and prints the report. The exit

@@ -4,7 +4,6 @@ use clap::Args;
 
 use super::report::Reporter;
 use super::{EXIT_INPUT, EXIT_OK};
-use ctxc::diagnostic::Diagnostic;
 use ctxc::rules::{self, docs};
 
 #[derive(Debug, Args)]
@@ -22,13 +21,7 @@ pub fn run(args: ExplainArgs, reporter: &Reporter) -> u8 {
             EXIT_OK
         }
         None => {
-            let mut d = Diagnostic::error(format!("`{}` is not a rule code or name", args.code));
-            let wrong = args.code.trim();
-            let name = ctxc::diagnostic::did_you_mean(wrong, rules::ALL.iter().map(|r| r.name));
-            d = match name.or_else(|| rules::suggest(wrong)) {
-                Some(s) => d.help(format!("did you mean `{s}`? (`ctxc rules` lists every code)")),
-                None => d.help("`ctxc rules` lists every code"),
-            };
+            let d = ctxc::report::diagnostics::not_a_rule(&args.code);
             reporter.diagnostics(&[d], &Default::default());
             EXIT_INPUT
         }

@@ -20,6 +20,7 @@ mod diff;
 mod locked;
 mod lsp;
 mod lsp_stdio;
+mod mcp;
 mod output;
 mod snapshot;
 mod upstream;
@@ -156,6 +157,8 @@ enum Command {
     Upstream(upstream::UpstreamArgs),
     /// Run the language server over stdio: findings as you type, token counts on hover and inline.
     Lsp(lsp::LspArgs),
+    /// Run the Model Context Protocol server over stdio: check, explain, cost and render as tools for coding agents.
+    Mcp(mcp::McpArgs),
     /// Check and cost again on every change, printing findings added and fixed and token deltas per mode.
     Watch(watch::WatchArgs),
 }
@@ -176,9 +179,13 @@ impl Command {
             Command::Upstream(a) => a.color.color,
             Command::Init(a) => a.color.color,
             Command::Add(a) => a.color.color,
-            Command::Models(_) | Command::Counts(_) | Command::Schema | Command::Completions(_) | Command::Lsp(_) | Command::Watch(_) => {
-                None
-            }
+            Command::Models(_)
+            | Command::Counts(_)
+            | Command::Schema
+            | Command::Completions(_)
+            | Command::Lsp(_)
+            | Command::Mcp(_)
+            | Command::Watch(_) => None,
         }
     }
 }
@@ -213,6 +220,7 @@ pub fn main() -> ExitCode {
         Command::Init(args) => init::run(args, &reporter),
         Command::Add(args) => add::run(args, &reporter),
         Command::Lsp(args) => lsp::run(args),
+        Command::Mcp(args) => mcp::run(args, &reporter),
         Command::Watch(args) => watch::run(args),
     };
     ExitCode::from(output::exit_code(code))

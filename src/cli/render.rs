@@ -54,7 +54,7 @@ pub fn run(args: RenderArgs, reporter: &Reporter) -> u8 {
         Err(code) => return code,
     };
     let agent_name = |manifest: &Path| session.load(manifest).ok().map(|loaded| loaded.agent.name.clone());
-    let manifest = match pick_agent(&manifests, args.agent.as_deref(), agent_name) {
+    let manifest = match ctxc::discover::pick_agent(&manifests, args.agent.as_deref(), agent_name) {
         Ok(m) => m,
         Err(d) => {
             reporter.diagnostics(&[d], &Default::default());
@@ -66,13 +66,9 @@ pub fn run(args: RenderArgs, reporter: &Reporter) -> u8 {
         Err(code) => return code,
     };
     let agent = &loaded.agent;
-    let mode = match (&args.mode, agent.modes.len()) {
-        (Some(mode), _) => mode.clone(),
-        (None, 1) => agent.modes.keys().next().cloned().unwrap_or_default(),
-        (None, _) => {
-            let modes: Vec<&str> = agent.modes.keys().map(String::as_str).collect();
-            let d = Diagnostic::error(format!("agent `{}` has several modes: pass --mode", agent.name))
-                .help(format!("modes: {}", modes.join(", ")));
+    let mode = match ctxc::render::mode_to_render(agent, args.mode.as_deref()) {
+        Ok(mode) => mode,
+        Err(d) => {
             reporter.diagnostics(&[d], &loaded.sources);
             return EXIT_INPUT;
         }
@@ -114,25 +110,4 @@ fn warn_of_secrets(prompt: &str, loaded: &Loaded, reporter: &Reporter) {
         })
         .collect();
     reporter.diagnostics(&warnings, &leaks.sources);
-}
-
-/// The agent `--agent` names: by its folder's name, or else by its `[agent] name` (which needs
-/// loading each manifest, so it is tried second).
-fn pick_agent(manifests: &[PathBuf], wanted: Option<&str>, agent_name: impl Fn(&Path) -> Option<String>) -> Result<PathBuf, Diagnostic> {
-    let dir_name = |m: &PathBuf| m.parent().and_then(|p| p.file_name()).map(|n| n.to_string_lossy().into_owned());
-    match (manifests, wanted) {
-        ([only], None) => Ok(only.clone()),
-        (_, Some(name)) => {
-            let by_folder = manifests.iter().find(|m| dir_name(m).as_deref() == Some(name));
-            by_folder.or_else(|| manifests.iter().find(|m| agent_name(m).as_deref() == Some(name))).cloned().ok_or_else(|| {
-                let names: Vec<String> = manifests.iter().filter_map(dir_name).collect();
-                Diagnostic::error(format!("no agent `{name}` here (by folder or by `[agent] name`)"))
-                    .help(format!("agent folders: {}", names.join(", ")))
-            })
-        }
-        _ => {
-            let names: Vec<String> = manifests.iter().filter_map(dir_name).collect();
-            Err(Diagnostic::error("this directory holds several agents: pass --agent NAME").help(format!("agents: {}", names.join(", "))))
-        }
-    }
 }

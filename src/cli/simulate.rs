@@ -9,8 +9,8 @@ use clap::{Args, ValueEnum};
 use super::report::Reporter;
 use super::{find_manifests, output, EXIT_INPUT, EXIT_OK};
 use ctxc::session::Only;
-use ctxc::simulate::conversation::{self, Conversation, DEFAULT_SUMMARY_CHARS};
-use ctxc::simulate::{Budget, Simulation};
+use ctxc::simulate::conversation::{Conversation, DEFAULT_SUMMARY_CHARS};
+use ctxc::simulate::replay::{self, Input};
 
 #[derive(Debug, Args)]
 pub struct SimulateArgs {
@@ -51,36 +51,21 @@ enum SimulateFormat {
     Html,
 }
 
-/// A transcript or workload over this size is refused.
-const MAX_INPUT_BYTES: u64 = 64 << 20;
-
 /// The conversation, with its file as shown and its text (where a simulation over the budget is
 /// reported).
 fn read_conversation(args: &SimulateArgs, reporter: &Reporter) -> Result<(Conversation, String, ctxc::diagnostic::Sources), u8> {
-    let (path, is_workload) = match (&args.workload, &args.transcript) {
-        (Some(w), _) => (w, true),
-        (None, Some(t)) => (t, false),
+    let input = match (&args.workload, &args.transcript) {
+        (Some(w), _) => Input::Workload(w),
+        (None, Some(t)) => Input::Transcript(t, args.summary_chars),
         (None, None) => unreachable!("clap requires one"),
     };
-    let shown = path.display().to_string();
-    let fail = |message: String| {
-        reporter.diagnostics(&[ctxc::Diagnostic::error(message).in_file(&shown)], &Default::default());
-        EXIT_INPUT
+    let shown = match &input {
+        Input::Workload(path) | Input::Transcript(path, _) => path.display().to_string(),
     };
-    // A regular file of bounded size, read without blocking (a FIFO or a device is refused).
-    let resolved = std::fs::canonicalize(path).map_err(|e| fail(format!("cannot read {shown}: {e}")))?;
-    let bytes = ctxc::project::read_bytes(&resolved, &shown, MAX_INPUT_BYTES).map_err(|e| fail(e.message()))?;
-    let text = String::from_utf8(bytes).map_err(|_| fail(format!("{shown} is not UTF-8 text")))?;
-    let read = match is_workload {
-        true => conversation::workload(&shown, &text),
-        false => conversation::transcript(&shown, &text, args.summary_chars),
-    };
-    let conversation = read.map_err(|failure| {
+    let (conversation, sources) = replay::read(input, &shown).map_err(|failure| {
         reporter.diagnostics(&failure.diagnostics, &failure.sources);
         EXIT_INPUT
     })?;
-    let mut sources = ctxc::diagnostic::Sources::default();
-    sources.insert(&shown, &text);
     reporter.diagnostics(&conversation.warnings, &sources);
     Ok((conversation, shown, sources))
 }
@@ -99,53 +84,22 @@ pub fn run(args: SimulateArgs, reporter: &Reporter) -> u8 {
         Err(code) => return code,
     };
     let only = Only { mode: args.mode.as_deref(), scenario: args.scenario.as_deref() };
-    let mut simulations: Vec<Simulation> = Vec::new();
-    let mut budget = Budget::default();
-    for manifest in &manifests {
-        let runs = match session.run(manifest, only) {
-            Ok(runs) => runs,
-            Err(failure) => {
-                reporter.diagnostics(&failure.diagnostics, &failure.sources);
-                return EXIT_INPUT;
-            }
-        };
-        reporter.diagnostics(&runs.loaded.warnings, &runs.loaded.sources);
-        if !runs.problems.is_empty() {
-            reporter.diagnostics(&runs.problems, &runs.loaded.sources);
-            return EXIT_INPUT;
-        }
-        // One scenario per mode: the one asked for, or the first.
-        let mut seen = Vec::new();
-        for run in &runs.runs {
-            if args.scenario.is_none() && seen.contains(&run.rendered.mode) {
-                continue;
-            }
-            seen.push(run.rendered.mode.clone());
-            match ctxc::simulate::simulate(&runs.loaded.agent, &run.rendered, &run.measured, session.counter(), &conversation, &mut budget)
-            {
-                Ok(simulation) => simulations.push(simulation),
-                Err(why) => {
-                    let d = ctxc::Diagnostic::error(format!("{shown} is not simulated to its end: {why}")).in_file(&shown).at(Some(0..0));
-                    reporter.diagnostics(&[d], &sources);
-                    return EXIT_INPUT;
-                }
-            }
-        }
-        if let Some(failure) = session.file_failure(&runs.loaded) {
-            reporter.diagnostics(&[failure], &runs.loaded.sources);
-            return EXIT_INPUT;
-        }
+    let replays = replay::replay(&session, &manifests, only, &conversation, &shown, &sources);
+    for warnings in &replays.warnings {
+        reporter.diagnostics(&warnings.diagnostics, &warnings.sources);
     }
+    if let Some(failure) = &replays.failure {
+        reporter.diagnostics(&failure.diagnostics, &failure.sources);
+        return EXIT_INPUT;
+    }
+    let simulations = replays.simulations;
     match args.format {
         SimulateFormat::Json => {
-            #[derive(serde::Serialize)]
-            struct SimulateJson<'a> {
-                overrides: &'a [String],
-                model: Option<&'a str>,
-                simulations: &'a [Simulation],
-            }
-            let json =
-                SimulateJson { overrides: &args.overrides.set.set, model: args.overrides.model.as_deref(), simulations: &simulations };
+            let json = replay::SimulateJson {
+                overrides: &args.overrides.set.set,
+                model: args.overrides.model.as_deref(),
+                simulations: &simulations,
+            };
             output::print_with(|out| {
                 ctxc::report::escape::write_json(&mut *out, &json)?;
                 writeln!(out)

@@ -35,6 +35,17 @@ pub enum Outcome {
     Unloadable,
 }
 
+impl Outcome {
+    /// The exit code `ctxc check` ends with: 0 clean, 1 findings, 2 unloadable.
+    pub fn exit_code(self) -> u8 {
+        match self {
+            Outcome::Clean => 0,
+            Outcome::Findings => 1,
+            Outcome::Unloadable => 2,
+        }
+    }
+}
+
 /// One agent a check looked at (fields in alphabetical order, as in JSON).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct AgentSummary {

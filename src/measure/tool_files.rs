@@ -21,6 +21,42 @@ pub struct ToolFiles {
     pub dir: Option<PathBuf>,
 }
 
+impl ToolFiles {
+    /// Tool files named by PATH: a file that is not a manifest, or every file (outside hidden
+    /// folders) of a directory without manifests.
+    pub fn named_by(path: &Path) -> Option<ToolFiles> {
+        if path.is_file() {
+            return (!is_manifest_file(path)).then(|| ToolFiles { files: vec![path.to_path_buf()], dir: None });
+        }
+        if !path.is_dir() || crate::discover::find_manifests(path).is_ok() {
+            return None;
+        }
+        let hidden_dir =
+            |e: &walkdir::DirEntry| e.depth() > 0 && e.file_type().is_dir() && e.file_name().to_string_lossy().starts_with('.');
+        let mut files: Vec<PathBuf> = walkdir::WalkDir::new(path)
+            .follow_links(false)
+            .into_iter()
+            .filter_entry(|e| !hidden_dir(e))
+            .filter_map(Result::ok)
+            .filter(|e| e.file_type().is_file())
+            .map(|e| e.into_path())
+            .collect();
+        files.sort();
+        (!files.is_empty()).then(|| ToolFiles { files, dir: Some(path.to_path_buf()) })
+    }
+}
+
+/// A manifest file: named as one, or a TOML or YAML file holding no tool format (a SWE-agent
+/// bundle is YAML). The manifest loader reports what is wrong with it.
+fn is_manifest_file(path: &Path) -> bool {
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+    if crate::manifest::MANIFEST_NAMES.contains(&name) {
+        return true;
+    }
+    let toml_or_yaml = matches!(path.extension().and_then(|e| e.to_str()), Some("toml" | "yaml" | "yml"));
+    toml_or_yaml && ProjectRoot::read_path(path).map_or(true, |f| parse_tool_file(&f.text).is_err_and(|e| e.code == Code::TOOL010))
+}
+
 /// One tool file that gave tools, and where they came from.
 #[derive(Debug, Clone)]
 pub struct CostedFile {

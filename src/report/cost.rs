@@ -29,6 +29,16 @@ pub struct Costed {
     pub workload: Option<Workload>,
 }
 
+/// `ctxc cost --format json` of agents: the run's overrides and each mode × scenario's report.
+/// Serialized as it is written: the reports of a large project are never held as text.
+#[derive(Serialize)]
+pub struct CostJson<'a> {
+    pub env_overrides: &'a [String],
+    pub model: Option<&'a str>,
+    pub overrides: &'a [String],
+    pub reports: &'a [&'a Costed],
+}
+
 /// The range each estimated total lies in ([`Band`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Bands {

@@ -178,6 +178,16 @@ fn to_report<'s>(d: &'s Diagnostic, sources: &Sources, secrets_of: &mut BTreeMap
     }
 }
 
+/// Why `wrong` names no rule, with the closest code or name when there is one (`ctxc explain`).
+pub fn not_a_rule(wrong: &str) -> crate::diagnostic::Diagnostic {
+    let d = crate::diagnostic::Diagnostic::error(format!("`{wrong}` is not a rule code or name"));
+    let wrong = wrong.trim();
+    match crate::diagnostic::did_you_mean(wrong, crate::rules::ALL.iter().map(|r| r.name)).or_else(|| crate::rules::suggest(wrong)) {
+        Some(s) => d.help(format!("did you mean `{s}`? (`ctxc rules` lists every code)")),
+        None => d.help("`ctxc rules` lists every code"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

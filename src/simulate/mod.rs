@@ -12,6 +12,7 @@ pub mod conversation;
 mod deepagents;
 mod generic;
 mod langchain;
+pub mod replay;
 mod zeph;
 
 use std::borrow::Cow;

@@ -556,3 +556,48 @@ fn many_findings_on_one_long_line_are_reported_in_linear_work() {
     }
     assert!(failures.is_empty(), "{failures:#?}");
 }
+
+/// Bytes allocated while `ctxc mcp` answers `line`, and the answer's length.
+fn mcp_work(server: &ctxc::mcp::Server, line: &str) -> (u64, usize) {
+    let before = BYTES.load(Ordering::Relaxed);
+    let answer = server.handle(line).expect("every hostile line is answered");
+    (BYTES.load(Ordering::Relaxed) - before, answer.len())
+}
+
+/// Issue 48: a message a client sends `ctxc mcp` (nesting, long names, long lists, long paths)
+/// is refused with an error whose size does not depend on it, in work linear in its length:
+/// bytes allocated at most a few times the line's, and twice the line about twice the bytes.
+#[test]
+fn hostile_mcp_messages_are_refused_in_linear_work() {
+    if std::env::var_os(MEASURING_ALONE).is_none() {
+        measure_in_a_process_of_its_own("hostile_mcp_messages_are_refused_in_linear_work");
+        return;
+    }
+    let server = ctxc::mcp::Server::new(ctxc::mcp::Setup::default()).expect("the current folder");
+    let call = |arguments: serde_json::Value| {
+        serde_json::json!({ "jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": { "name": "check", "arguments": arguments } })
+            .to_string()
+    };
+    let lines = |n: usize| -> Vec<(&str, String)> {
+        vec![
+            ("nesting", "[".repeat(n)),
+            ("method name", format!(r#"{{"jsonrpc":"2.0","id":1,"method":"{}"}}"#, "m".repeat(n))),
+            ("tool name", format!(r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"name":"{}"}}}}"#, "t".repeat(n))),
+            ("select list", call(serde_json::json!({ "select": vec!["SKILL"; n] }))),
+            ("path", call(serde_json::json!({ "path": "a/".repeat(n) }))),
+            ("unknown argument", call(serde_json::json!({ "x".repeat(n): 1 }))),
+        ]
+    };
+    // Once first: lazily built tables are not the input's work.
+    for (_, line) in lines(10) {
+        mcp_work(&server, &line);
+    }
+    let n = 100_000;
+    for ((what, small), (_, large)) in lines(n).into_iter().zip(lines(2 * n)) {
+        let ((bytes_n, answer_n), (bytes_2n, answer_2n)) = (mcp_work(&server, &small), mcp_work(&server, &large));
+        eprintln!("mcp {what}: {} → {} bytes of line, {bytes_n} → {bytes_2n} bytes allocated", small.len(), large.len());
+        assert!(answer_n < 1024 && answer_2n < 1024, "{what}: answers of {answer_n} and {answer_2n} bytes echo the input");
+        assert!(bytes_2n <= 8 * large.len() as u64 + 65_536, "{what}: {bytes_2n} bytes allocated for a line of {}", large.len());
+        assert!(bytes_2n as f64 <= 2.3 * bytes_n as f64 + 65_536.0, "{what}: {bytes_n} → {bytes_2n} bytes for twice the line");
+    }
+}

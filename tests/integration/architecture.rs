@@ -42,7 +42,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("driver", &["session"]),
     ("simulate", &["simulate"]),
     ("checks", &["rules", "checks", "lint", "hostview"]),
-    ("report", &["report", "review", "import", "scaffold", "editor"]),
+    ("report", &["report", "review", "import", "scaffold", "editor", "mcp"]),
 ];
 
 fn layer_of(module: &str) -> usize {

@@ -34,6 +34,7 @@ mod host_view;
 mod html;
 mod integrations;
 mod lsp;
+mod mcp;
 mod output;
 mod plugins;
 mod presets;

@@ -273,3 +273,78 @@ fn a_plugin_file_checked_alone_gets_the_findings_of_the_tree() {
         assert_eq!(concise_in(p, &["check", "-", "--stdin-filename", file], Some(text), file), tree, "{file} on stdin");
     }
 }
+
+/// ctxc's own Claude Code plugin (`plugins/ctxc`) and the marketplace listing it pass ctxc's
+/// checks with no finding, the rules in preview and the strict Agent Skills level included, in
+/// the repository and copied alone into a project of their own.
+#[test]
+fn ctxcs_own_plugin_and_marketplace_have_no_finding() {
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let alone = tempfile::tempdir().expect("tempdir");
+    for folder in ["plugins/ctxc", ".claude-plugin"] {
+        common::copy_tree(&repo.join(folder), &alone.path().join(folder));
+    }
+    for (dir, args) in [
+        (repo, vec!["check", "plugins/ctxc", "--preview", "--strict"]),
+        (repo, vec!["check", ".claude-plugin/marketplace.json", "--preview", "--strict"]),
+        (alone.path(), vec!["check", ".", "--preview", "--strict"]),
+    ] {
+        let out = common::ctxc_with_stdin(dir, &args, "");
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {said}");
+        assert!(said.starts_with("ctxc check: no problems in"), "{args:?}: {said}");
+    }
+    let out = common::ctxc_with_stdin(alone.path(), &["check", ".", "--format", "json"], "");
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let files: Vec<&str> = report["files"].as_array().expect("files").iter().map(|f| f.as_str().expect("a path")).collect();
+    assert_eq!(
+        files,
+        [
+            ".claude-plugin/marketplace.json",
+            "plugins/ctxc/.claude-plugin/plugin.json",
+            "plugins/ctxc/.mcp.json",
+            "plugins/ctxc/commands/ctxc.md",
+            "plugins/ctxc/hooks/hooks.json",
+            "plugins/ctxc/skills/ctxc/SKILL.md"
+        ],
+        "every file of the plugin is read as the host reads it"
+    );
+}
+
+/// The plugin's PostToolUse hook checks the file Claude Code wrote: findings go back to Claude
+/// on stderr with exit 2; a file of no kind ctxc knows, or a payload without a path, passes.
+#[test]
+fn the_plugins_hook_reports_findings_in_an_edited_agent_file() {
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let hook = repo.join("plugins/ctxc/hooks/check-edited.sh");
+    let bin = Path::new(env!("CARGO_BIN_EXE_ctxc")).parent().expect("the binary's folder");
+    let path = std::env::join_paths(
+        std::iter::once(bin.to_path_buf()).chain(std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())),
+    )
+    .expect("PATH");
+    let project = common::project(&[
+        ("skills/a/SKILL.md", "---\nname: b\ndescription: Drafts release notes from merged pull requests.\n---\nBody.\n"),
+        ("notes.txt", "x"),
+    ]);
+    let run = |payload: String| {
+        let mut child = std::process::Command::new(&hook)
+            .current_dir(project.path())
+            .env("PATH", &path)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("the hook runs");
+        std::io::Write::write_all(child.stdin.as_mut().expect("stdin"), payload.as_bytes()).expect("payload");
+        let out = child.wait_with_output().expect("the hook ends");
+        (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned())
+    };
+    let payload = |file: &str| {
+        format!(r#"{{"hook_event_name":"PostToolUse","tool_name":"Write","tool_input":{{"file_path":"{file}","content":"…"}}}}"#)
+    };
+    let (code, said) = run(payload("skills/a/SKILL.md"));
+    assert_eq!(code, Some(2), "{said}");
+    assert!(said.contains("skills/a/SKILL.md:2:7: SKILL005"), "{said}");
+    assert_eq!(run(payload("notes.txt")), (Some(0), String::new()));
+    assert_eq!(run(r#"{"tool_name":"Bash","tool_input":{"command":"ls"}}"#.into()), (Some(0), String::new()));
+}
