@@ -302,10 +302,6 @@ fn step_text<'a>(step: &'a Step, agent: &'a Agent, mode: &'a Mode, scenario: &'a
             vec![agent.manifest.clone()],
             agent.systems.zeph.as_ref().and_then(crate::systems::zeph::budget_hint).unwrap_or_default(),
         ),
-        StepKind::ZeusSkills => StepText::Data(
-            crate::systems::zeus::shown(&agent.skills).map(|s| s.path.clone()).collect(),
-            crate::systems::zeus::skills_section(&agent.skills, &scenario.active_skills, &agent.skill_bodies),
-        ),
         StepKind::ModePrompt => match &mode.prompt {
             Some(file) => StepText::File(file),
             None => StepText::Data(Vec::new(), String::new()),
@@ -350,8 +346,27 @@ fn step_text<'a>(step: &'a Step, agent: &'a Agent, mode: &'a Mode, scenario: &'a
             let lines: Vec<String> = scenario.sandbox_files.iter().map(|f| format!("- {f}")).collect();
             StepText::Data(Vec::new(), format!("## Sandbox files\n\nFiles in the sandbox workspace:\n{}", lines.join("\n")))
         }
+        kind => {
+            let (sources, text) = runtime_step_text(kind, agent, scenario);
+            StepText::Data(sources, text)
+        }
     }
 }
+
+/// Expands the `steps` row of the runtime table (`src/runtimes/mod.rs`).
+macro_rules! runtime_steps {
+    ($($runtime:ident { $($kind:ident: $missing:ident, $text:ident;)* })*) => {
+        /// A runtime's own step kind: the files its text comes from and the text. (The generic
+        /// kinds are [`step_text`]'s; none reaches here.)
+        fn runtime_step_text(kind: StepKind, agent: &Agent, scenario: &Scenario) -> (Vec<String>, String) {
+            match kind {
+                $($(StepKind::$kind => crate::runtimes::$runtime::steps::$text(agent, scenario),)*)*
+                _ => (Vec::new(), String::new()),
+            }
+        }
+    };
+}
+crate::runtimes::runtime_table!(steps runtime_steps);
 
 /// The active skills' bodies, each in its `<skill>` block.
 fn active_skills_text<'a>(agent: &'a Agent, scenario: &'a Scenario) -> StepText<'a> {

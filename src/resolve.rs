@@ -166,6 +166,21 @@ fn decide_tools(agent: &Agent, mode: &Mode, scenario: &Scenario, evaluate: &mut 
     decisions
 }
 
+/// Expands the `steps` row of the runtime table (`src/runtimes/mod.rs`).
+macro_rules! runtime_steps {
+    ($($runtime:ident { $($kind:ident: $missing:ident, $text:ident;)* })*) => {
+        /// Why a runtime's own step kind adds nothing here (`None` when it adds text, and for
+        /// the generic kinds, which [`decide_step`] decides).
+        fn runtime_step_missing(kind: StepKind, agent: &Agent, scenario: &Scenario) -> Option<String> {
+            match kind {
+                $($(StepKind::$kind => crate::runtimes::$runtime::steps::$missing(agent, scenario),)*)*
+                _ => None,
+            }
+        }
+    };
+}
+crate::runtimes::runtime_table!(steps runtime_steps);
+
 fn decide_step(
     agent: &Agent,
     step: &Step,
@@ -184,9 +199,6 @@ fn decide_step(
         StepKind::ModePrompt if mode.prompt.is_none() => Some(format!("{} mode has no prompt", mode.name)),
         StepKind::ToolList if !tools.iter().any(|t| t.enabled || t.placeholder) => Some("no tool is enabled".to_string()),
         StepKind::Skills if agent.skills.is_empty() => Some("the agent has no skills".to_string()),
-        StepKind::ZeusSkills if crate::systems::zeus::shown(&agent.skills).next().is_none() => {
-            Some("the agent has no enabled skills".to_string())
-        }
         StepKind::MemoryFiles if agent.memory_files.is_empty() => Some("no memory files are configured".to_string()),
         StepKind::ConnectorPrompts if scenario.connectors.is_empty() => Some(format!("scenario `{s}` connects no connector")),
         StepKind::McpPrompts if !scenario.mcp_servers.values().any(Option::is_some) => {
@@ -231,7 +243,7 @@ fn decide_step(
         StepKind::OtherSkills if agent.skills.iter().all(|k| scenario.active_skills.contains(&k.name)) => {
             Some(format!("scenario `{s}` activates every skill"))
         }
-        _ => None,
+        kind => runtime_step_missing(kind, agent, scenario),
     };
     match (missing, &step.when) {
         (Some(reason), _) => (false, reason),

@@ -1,17 +1,16 @@
 //! The reference systems' own window settings (Deep Agents, Zeph, AgentScope) and the numbers
-//! each system derives from them for its context window, the text formats particular to one
-//! system (Zeus's skills), which the measure stage computes per
-//! mode and scenario for `ctxc cost`. The checks on them (SET001–SET015) are a later stage:
+//! each system derives from them for its context window, which the measure stage computes per
+//! mode and scenario for `ctxc cost` (the runtimes moved to `src/runtimes/` hold their own). The checks on them (SET001–SET015) are a later stage:
 //! [`crate::checks::settings`]. One file per system; nothing here depends on a pipeline stage.
 
 pub mod agentscope;
 pub mod deepagents;
 pub mod zeph;
-pub mod zeus;
 
 use serde::Serialize;
 
 use crate::diagnostic::Origin;
+use crate::runtimes::Runtime;
 
 /// A system setting's value and where it came from.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -48,9 +47,9 @@ pub struct Systems {
 
 impl Systems {
     /// What an agent on `preset` models, for reports: the exact runtime release its text layout
-    /// and numbers follow (proven by the differential tests under tests/runtimes/), or for Zeus,
-    /// which has no public runtime, the documentation they come from. `None` without a preset
-    /// of a reference system.
+    /// and numbers follow (proven by the differential tests under tests/runtimes/), or what a
+    /// runtime without public code follows ([`Runtime::release`]). `None` without a preset of
+    /// a reference system.
     pub fn modelled(&self, preset: Option<&str>) -> Option<String> {
         if let Some(s) = &self.deepagents {
             return Some(deepagents::release(s.layout).to_string());
@@ -61,7 +60,7 @@ impl Systems {
         if let Some(s) = &self.agentscope {
             return Some(agentscope::modelled_release(s));
         }
-        (preset == Some("zeus")).then(|| zeus::REFERENCE.to_string())
+        preset.and_then(Runtime::of_preset).and_then(Runtime::release).map(str::to_string)
     }
 }
 
@@ -73,8 +72,10 @@ pub fn modelled_releases() -> Vec<String> {
         format!("deepagents: {}, {}", deepagents::release(deepagents::LAYOUT_0_4), deepagents::release(deepagents::LAYOUT_0_7)),
         format!("agentscope: agentscope {}", agentscope.join(", ")),
         format!("zeph: {}", zeph.join(", ")),
-        format!("zeus: {}", zeus::REFERENCE),
     ]
+    .into_iter()
+    .chain(Runtime::ALL.iter().filter_map(|r| r.release().map(|release| format!("{}: {release}", r.preset()))))
+    .collect()
 }
 
 /// `0.85` as `85 %`.
