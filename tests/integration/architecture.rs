@@ -438,10 +438,7 @@ fn every_step_kind_has_its_text_in_render_or_in_its_runtime() {
     let steps_row = table.split("(steps $callback:ident)").nth(1).and_then(|rest| rest.split("};").next()).expect("the steps row");
     let arm = |kind: &str| tokens(step_text).windows(3).any(|w| w[0] == "StepKind" && w[1] == "::" && w[2] == kind);
     let row = |kind: &str| tokens(steps_row).windows(2).any(|w| w[0] == kind && w[1] == ":");
-    let wrong: Vec<String> = kinds
-        .iter()
-        .filter(|k| arm(k) == row(k))
-        .map(|k| format!("{k}: {}", if arm(k) { "in both" } else { "in neither" }))
-        .collect();
+    let wrong: Vec<String> =
+        kinds.iter().filter(|k| arm(k) == row(k)).map(|k| format!("{k}: {}", if arm(k) { "in both" } else { "in neither" })).collect();
     assert!(wrong.is_empty(), "step kinds with no text or two: {wrong:?}");
 }

@@ -4,17 +4,21 @@
 
 use std::collections::BTreeMap;
 
-use crate::manifest::model::{Agent, Scenario};
+use crate::manifest::model::{Agent, Scenario, Step, TextFile};
+use crate::runtimes::StepText;
 use crate::skills::Skill;
 
 /// Why `zeus_skills` adds nothing: no skill is shown.
-pub fn skills_missing(agent: &Agent, _scenario: &Scenario) -> Option<String> {
+pub fn skills_missing(_step: &Step, agent: &Agent, _scenario: &Scenario) -> Option<String> {
     shown(&agent.skills).next().is_none().then(|| "the agent has no enabled skills".to_string())
 }
 
 /// The skills section and the skill files it comes from.
-pub fn skills_text(agent: &Agent, scenario: &Scenario) -> (Vec<String>, String) {
-    (shown(&agent.skills).map(|s| s.path.clone()).collect(), skills_section(&agent.skills, &scenario.active_skills, &agent.skill_bodies))
+pub fn skills_text<'a>(agent: &'a Agent, scenario: &Scenario, _module: Option<&'a TextFile>) -> StepText<&'a TextFile> {
+    StepText::Text(
+        shown(&agent.skills).map(|s| s.path.clone()).collect(),
+        skills_section(&agent.skills, &scenario.active_skills, &agent.skill_bodies),
+    )
 }
 
 /// The skills section of a Zeus prompt. Skills the scenario activates are injected whole as
