@@ -3,7 +3,8 @@
 
 use super::table::{num, table_row};
 use crate::measure::{Count, Measured};
-use crate::systems::{agentscope, deepagents, pct, zeph, Setting};
+use crate::runtimes::agentscope::window as agentscope;
+use crate::systems::{deepagents, pct, zeph, Setting};
 
 /// A configured number (not a tokenizer count): no `~`, thousands separated.
 fn n(value: impl TryInto<i64>) -> String {

@@ -3,7 +3,9 @@
 //! stage that uses it (`tests/integration/architecture.rs`, `RUNTIME_ROLES`):
 //!
 //! - `release.rs` (shared): what the runtime's preset models, for reports, `ctxc --version` and
-//!   `simulate`;
+//!   `simulate`, when that is one fixed release;
+//! - `window.rs` (shared): its manifest section's validated settings, the releases they follow,
+//!   and the window numbers it derives from them (what `measure` reports per mode and scenario);
 //! - `steps.rs` (resolve): the runtime's own step kinds, when each adds text and the text;
 //! - `starter.rs` (report): the files of its `ctxc init --preset` starter.
 //!
@@ -14,6 +16,10 @@
 
 pub mod agentscope;
 pub mod zeus;
+
+use serde::Serialize;
+
+use crate::diagnostic::Origin;
 
 /// Calls `$callback!` with one row of the table: `ids` (every runtime: its id and preset, in
 /// the order of `presets`), or a role and the runtimes that have it. `steps` names, per runtime,
@@ -108,4 +114,44 @@ impl Runtime {
     pub fn of_preset(preset: &str) -> Option<Runtime> {
         Runtime::ALL.iter().copied().find(|r| r.preset() == preset)
     }
+}
+
+/// A runtime setting's value and where it came from.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Setting<T> {
+    pub value: T,
+    /// `manifest`, `override` (--set or a CTXC_ environment variable), `preset NAME`, or the
+    /// reference system's own default (named).
+    pub source: String,
+    /// The dotted manifest key.
+    #[serde(skip)]
+    pub key: String,
+    /// Where diagnostics about it point: the value in the manifest, or the `preset` line.
+    #[serde(skip)]
+    pub origin: Origin,
+    /// Said in diagnostics when the user did not write the value.
+    #[serde(skip)]
+    pub note: Option<String>,
+}
+
+impl<T> Setting<T> {
+    /// The same provenance with another value (a default derived from this one's source).
+    pub fn map<U>(&self, value: U) -> Setting<U> {
+        Setting { value, source: self.source.clone(), key: self.key.clone(), origin: self.origin.clone(), note: self.note.clone() }
+    }
+}
+
+/// `0.85` as `85 %`.
+pub fn pct(ratio: f64) -> String {
+    let p = ratio * 100.0;
+    if (p - p.round()).abs() < 1e-9 {
+        format!("{p:.0} %")
+    } else {
+        format!("{p:.1} %")
+    }
+}
+
+/// `ratio × tokens`, rounded down, as the systems compute their thresholds.
+pub fn share_of(ratio: f64, tokens: u64) -> u64 {
+    (ratio * tokens as f64).max(0.0).floor() as u64
 }

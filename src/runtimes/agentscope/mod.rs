@@ -1,5 +1,6 @@
-//! AgentScope (the `agentscope` preset). Its window settings, releases, settings checks and
-//! context policy are still in `src/systems/agentscope.rs`, `src/checks/settings/agentscope.rs`
-//! and `src/simulate/agentscope.rs`.
+//! AgentScope (the `agentscope` preset). Its settings checks, context policy, report rows and
+//! upstream reader are still in `src/checks/settings/agentscope.rs`,
+//! `src/simulate/agentscope.rs`, `src/report/systems.rs` and `src/import/upstream.rs`.
 
 pub mod steps;
+pub mod window;

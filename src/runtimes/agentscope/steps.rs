@@ -1,11 +1,11 @@
 //! AgentScope's own step kinds: `agent_skills`, the `<agent-skills>` block of the toolkit's
 //! `DEFAULT_SKILL_INSTRUCTION` (`tool/_toolkit.py`), and `workspace`, the `LocalWorkspace`
 //! instructions (`workspace/_local_workspace.py`), as the releases of
-//! [`crate::systems::agentscope`] write them.
+//! [`crate::runtimes::agentscope::window`] write them.
 
 use crate::manifest::model::{Agent, Scenario, Step, TextFile};
+use crate::runtimes::agentscope::window::Workspace;
 use crate::runtimes::{Part, StepText};
-use crate::systems::agentscope::Workspace;
 
 /// Why `agent_skills` adds nothing: the agent has no skills.
 pub fn skills_missing(_step: &Step, agent: &Agent, _scenario: &Scenario) -> Option<String> {

@@ -8,7 +8,7 @@
 
 use serde::Serialize;
 
-use super::{share_of, Setting};
+use crate::runtimes::{share_of, Setting};
 
 /// AgentScope caps `trigger_ratio` here: the rest of the window is for the compression call.
 pub const MAX_TRIGGER_RATIO: f64 = 0.9;
