@@ -442,3 +442,23 @@ fn every_step_kind_has_its_text_in_render_or_in_its_runtime() {
         kinds.iter().filter(|k| arm(k) == row(k)).map(|k| format!("{k}: {}", if arm(k) { "in both" } else { "in neither" })).collect();
     assert!(wrong.is_empty(), "step kinds with no text or two: {wrong:?}");
 }
+
+/// A role the table dispatches reaches a runtime only through its row: a runtime folder holds
+/// `release.rs` or `steps.rs` exactly when the table's `release` or `steps` row names it (a row
+/// naming a missing file does not compile; a file no row names would never be called).
+#[test]
+fn the_table_rows_are_the_runtime_role_files() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/runtimes");
+    let table = code_only(&std::fs::read_to_string(src.join("mod.rs")).expect("runtimes/mod.rs"));
+    for role in ["release", "steps"] {
+        let row = table.split(&format!("({role} $callback:ident)")).nth(1).and_then(|rest| rest.split("};").next()).expect("the row");
+        let named: BTreeSet<String> = tokens(row).into_iter().filter(|t| src.join(t).is_dir()).collect();
+        let files: BTreeSet<String> = std::fs::read_dir(&src)
+            .expect("src/runtimes")
+            .map(|e| e.expect("entry").path())
+            .filter(|p| p.join(format!("{role}.rs")).is_file())
+            .map(|p| p.file_name().expect("name").to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(named, files, "the `{role}` row and the runtimes with a {role}.rs");
+    }
+}
