@@ -7,6 +7,7 @@
 //! - `window.rs` (shared): its manifest section's validated settings, the releases they follow,
 //!   and the window numbers it derives from them (what `measure` reports per mode and scenario);
 //! - `steps.rs` (resolve): the runtime's own step kinds, when each adds text and the text;
+//! - `report.rs` (report): its rows in `ctxc cost`'s window table (data; `report` lays them out);
 //! - `starter.rs` (report): the files of its `ctxc init --preset` starter.
 //!
 //! Like the rule table (`src/codes.rs`), `runtime_table!` is one list expanded where each role
@@ -135,6 +136,11 @@ pub struct Setting<T> {
 }
 
 impl<T> Setting<T> {
+    /// ` · source`, as a note in the window tables ends.
+    pub fn source_note(&self) -> String {
+        format!(" · {}", self.source)
+    }
+
     /// The same provenance with another value (a default derived from this one's source).
     pub fn map<U>(&self, value: U) -> Setting<U> {
         Setting { value, source: self.source.clone(), key: self.key.clone(), origin: self.origin.clone(), note: self.note.clone() }
