@@ -15,7 +15,8 @@
 //!
 //! [`Session`] drives an agent through stages 1–4 once per run, for every command and for
 //! library users. Below the stages sit the shared pieces they all use: [`diagnostic`],
-//! [`project`] (confined file access), [`memo`], [`tokens`], [`models`], [`systems`], [`tools`],
+//! [`project`] (confined file access), [`memo`], [`tokens`], [`models`], [`systems`],
+//! [`runtimes`] (one folder per runtime, a file per role, and the table that dispatches them), [`tools`],
 //! [`providers`] (how each provider renders tools and messages), [`counts`] (counts recorded
 //! from the providers' counting endpoints),
 //! [`skills`], [`agent_files`], [`yaml`], [`places`] (where each key and value of a JSON, TOML or
@@ -50,6 +51,7 @@ pub mod report;
 pub mod resolve;
 pub mod review;
 pub mod rules;
+pub mod runtimes;
 pub mod scaffold;
 pub mod schema;
 pub mod session;

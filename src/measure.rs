@@ -127,7 +127,7 @@ pub struct Window {
     pub zeph: Option<crate::systems::zeph::Window>,
     /// AgentScope's compression, reserve and tool-result limit (preset `agentscope`).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub agentscope: Option<crate::systems::agentscope::Window>,
+    pub agentscope: Option<crate::runtimes::agentscope::window::Window>,
 }
 
 /// Token accounting of one rendered mode and scenario.
@@ -683,6 +683,6 @@ fn window(
         summarization_at: summarization_ratio.map(|r| (max_input as f64 * r).floor() as u64),
         deepagents: agent.systems.deepagents.as_ref().map(crate::systems::deepagents::window),
         zeph: agent.systems.zeph.as_ref().zip(zeph).map(|(s, inputs)| crate::systems::zeph::window(s, max_input, inputs)),
-        agentscope: agent.systems.agentscope.as_ref().map(|s| crate::systems::agentscope::window(s, max_input, fixed)),
+        agentscope: agent.systems.agentscope.as_ref().map(|s| crate::runtimes::agentscope::window::window(s, max_input, fixed)),
     }
 }

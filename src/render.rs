@@ -281,10 +281,8 @@ enum StepText<'a> {
     Parts(Vec<String>, Vec<Part<'a>>),
 }
 
-enum Part<'a> {
-    Text(String),
-    File(&'a TextFile),
-}
+/// A piece of [`StepText::Parts`], as a runtime's own step kind gives it too.
+type Part<'a> = crate::runtimes::Part<&'a TextFile>;
 
 /// The file of the step's module in this mode (its variant, for modules with variants).
 pub fn module_file<'a>(step: &Step, agent: &'a Agent, mode: &Mode) -> Option<&'a TextFile> {
@@ -314,10 +312,6 @@ fn step_text<'a>(step: &'a Step, agent: &'a Agent, mode: &'a Mode, scenario: &'a
         StepKind::BudgetHint => StepText::Data(
             vec![agent.manifest.clone()],
             agent.systems.zeph.as_ref().and_then(crate::systems::zeph::budget_hint).unwrap_or_default(),
-        ),
-        StepKind::ZeusSkills => StepText::Data(
-            crate::systems::zeus::shown(&agent.skills).map(|s| s.path.clone()).collect(),
-            crate::systems::zeus::skills_section(&agent.skills, &scenario.active_skills, &agent.skill_bodies),
         ),
         StepKind::ModePrompt => match &mode.prompt {
             Some(file) => StepText::File(file),
@@ -351,20 +345,36 @@ fn step_text<'a>(step: &'a Step, agent: &'a Agent, mode: &'a Mode, scenario: &'a
         StepKind::Memories => memories_text(agent, scenario),
         StepKind::Resources => named_files("Resources", &scenario.resources),
         StepKind::Attachments => named_files("Attachments", &scenario.attachments),
-        StepKind::AgentSkills => agentscope_skills_text(step, agent, mode),
-        StepKind::Workspace => match (module_file(step, agent, mode), agent.systems.agentscope.as_ref().and_then(|a| a.workspace.as_ref()))
-        {
-            (Some(file), Some(ws)) => {
-                StepText::Data(vec![file.path.clone()], crate::systems::agentscope::workspace_instructions(&file.text, ws))
-            }
-            _ => StepText::Data(Vec::new(), String::new()),
-        },
         StepKind::SandboxFiles => {
             let lines: Vec<String> = scenario.sandbox_files.iter().map(|f| format!("- {f}")).collect();
             StepText::Data(Vec::new(), format!("## Sandbox files\n\nFiles in the sandbox workspace:\n{}", lines.join("\n")))
         }
+        kind => match runtime_step_text(kind, agent, scenario, module_file(step, agent, mode)) {
+            crate::runtimes::StepText::Text(sources, text) => StepText::Data(sources, text),
+            crate::runtimes::StepText::Parts(sources, parts) => StepText::Parts(sources, parts),
+        },
     }
 }
+
+/// Expands the `steps` row of the runtime table (`src/runtimes/mod.rs`).
+macro_rules! runtime_steps {
+    ($($runtime:ident { $($kind:ident: $missing:ident, $text:ident;)* })*) => {
+        /// A runtime's own step kind: the files its text comes from and the text. (The generic
+        /// kinds are [`step_text`]'s; none reaches here.)
+        fn runtime_step_text<'a>(
+            kind: StepKind,
+            agent: &'a Agent,
+            scenario: &'a Scenario,
+            module: Option<&'a TextFile>,
+        ) -> crate::runtimes::StepText<&'a TextFile> {
+            match kind {
+                $($(StepKind::$kind => crate::runtimes::$runtime::steps::$text(agent, scenario, module),)*)*
+                _ => crate::runtimes::StepText::Text(Vec::new(), String::new()),
+            }
+        }
+    };
+}
+crate::runtimes::runtime_table!(steps runtime_steps);
 
 /// The active skills' bodies, each in its `<skill>` block.
 fn active_skills_text<'a>(agent: &'a Agent, scenario: &'a Scenario) -> StepText<'a> {
@@ -417,29 +427,6 @@ fn memories_text<'a>(agent: &'a Agent, scenario: &'a Scenario) -> StepText<'a> {
         text.push_str(&format!("\n\n[{cut} more memories not shown: limits are {} memories and {} characters]", r.top_k, r.max_chars));
     }
     StepText::Data(scenario.memories_source.iter().cloned().collect(), text)
-}
-
-/// AgentScope's skills block: its opening, the module's instruction file, then the skill list.
-fn agentscope_skills_text<'a>(step: &'a Step, agent: &'a Agent, mode: &'a Mode) -> StepText<'a> {
-    let entries: Vec<crate::systems::agentscope::SkillEntry> = agent
-        .skills
-        .iter()
-        .map(|s| crate::systems::agentscope::SkillEntry {
-            name: &s.name,
-            description: &s.description,
-            folder: s.path.strip_suffix("/SKILL.md").unwrap_or(&s.path),
-        })
-        .collect();
-    let project_dir = agent.systems.agentscope.as_ref().and_then(|a| a.project_dir.as_deref());
-    let [open, list] = crate::systems::agentscope::skills_block(&entries, project_dir);
-    let mut sources: Vec<String> = agent.skills.iter().map(|s| s.path.clone()).collect();
-    let mut parts = vec![Part::Text(open)];
-    if let Some(instruction) = module_file(step, agent, mode) {
-        sources.push(instruction.path.clone());
-        parts.push(Part::File(instruction));
-    }
-    parts.push(Part::Text(list));
-    StepText::Parts(sources, parts)
 }
 
 /// Deep Agents' memory and skills sections: the structure the runtime generates

@@ -166,6 +166,21 @@ fn decide_tools(agent: &Agent, mode: &Mode, scenario: &Scenario, evaluate: &mut 
     decisions
 }
 
+/// Expands the `steps` row of the runtime table (`src/runtimes/mod.rs`).
+macro_rules! runtime_steps {
+    ($($runtime:ident { $($kind:ident: $missing:ident, $text:ident;)* })*) => {
+        /// Why a runtime's own step kind adds nothing here (`None` when it adds text, and for
+        /// the generic kinds, which [`decide_step`] decides).
+        fn runtime_step_missing(step: &Step, agent: &Agent, scenario: &Scenario) -> Option<String> {
+            match step.kind {
+                $($(StepKind::$kind => crate::runtimes::$runtime::steps::$missing(step, agent, scenario),)*)*
+                _ => None,
+            }
+        }
+    };
+}
+crate::runtimes::runtime_table!(steps runtime_steps);
+
 fn decide_step(
     agent: &Agent,
     step: &Step,
@@ -184,9 +199,6 @@ fn decide_step(
         StepKind::ModePrompt if mode.prompt.is_none() => Some(format!("{} mode has no prompt", mode.name)),
         StepKind::ToolList if !tools.iter().any(|t| t.enabled || t.placeholder) => Some("no tool is enabled".to_string()),
         StepKind::Skills if agent.skills.is_empty() => Some("the agent has no skills".to_string()),
-        StepKind::ZeusSkills if crate::systems::zeus::shown(&agent.skills).next().is_none() => {
-            Some("the agent has no enabled skills".to_string())
-        }
         StepKind::MemoryFiles if agent.memory_files.is_empty() => Some("no memory files are configured".to_string()),
         StepKind::ConnectorPrompts if scenario.connectors.is_empty() => Some(format!("scenario `{s}` connects no connector")),
         StepKind::McpPrompts if !scenario.mcp_servers.values().any(Option::is_some) => {
@@ -216,22 +228,13 @@ fn decide_step(
         }
         StepKind::ActiveSkills if scenario.active_skills.is_empty() => Some(format!("scenario `{s}` activates no skill")),
         StepKind::OtherSkills if agent.skills.is_empty() => Some("the agent has no skills".to_string()),
-        StepKind::AgentSkills if agent.skills.is_empty() => Some("the agent has no skills".to_string()),
-        StepKind::Workspace if agent.systems.agentscope.as_ref().is_none_or(|a| a.workspace.is_none()) => {
-            Some("no workspace offloader ([agentscope.workspace])".to_string())
-        }
-        StepKind::Workspace => step
-            .module
-            .as_ref()
-            .filter(|m| !agent.modules.contains_key(*m))
-            .map(|m| format!("module `{m}` (the workspace instructions) is not declared, so this step adds no text")),
         StepKind::BudgetHint if agent.systems.zeph.as_ref().and_then(crate::systems::zeph::budget_hint).is_none() => {
             Some("Zeph adds no budget hint (`[zeph] budget_hint_enabled` is false, or no cost cap and no tool iterations)".to_string())
         }
         StepKind::OtherSkills if agent.skills.iter().all(|k| scenario.active_skills.contains(&k.name)) => {
             Some(format!("scenario `{s}` activates every skill"))
         }
-        _ => None,
+        _ => runtime_step_missing(step, agent, scenario),
     };
     match (missing, &step.when) {
         (Some(reason), _) => (false, reason),

@@ -333,8 +333,8 @@ pub fn update(manifest: &Path, python: &Path) -> Result<Written, Diagnostic> {
         Some("agentscope") => {
             let selected = raw.agentscope.as_ref().and_then(|a| a.version.as_ref()).map(|v| v.value.clone());
             let texts = read(&AGENTSCOPE, python, &Agent { model, provider: None, subagents: Vec::new() })?;
-            let Some(release) = crate::systems::agentscope::release(&texts.version) else {
-                let known: Vec<&str> = crate::systems::agentscope::RELEASES.iter().map(|r| r.version).collect();
+            let Some(release) = crate::runtimes::agentscope::window::release(&texts.version) else {
+                let known: Vec<&str> = crate::runtimes::agentscope::window::RELEASES.iter().map(|r| r.version).collect();
                 return Err(Diagnostic::error(format!("the installed agentscope {} is not a release ctxc models", texts.version))
                     .help(format!("install one of {} (`{}`)", known.join(", "), AGENTSCOPE.install)));
             };

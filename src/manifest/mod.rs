@@ -644,7 +644,7 @@ impl Validator {
         let systems = self.systems(&raw, &user_written, &preset_defaults, preset_name.as_ref(), &runtime_model(&agent_raw, &profile));
         // AgentScope adds its compression tool to the toolkit on every reply, after the agent's tools.
         if systems.agentscope.as_ref().is_some_and(|s| s.compression_tool_enabled.value) {
-            let file = RawToolFile::Path(crate::systems::agentscope::COMPRESSION_TOOL_FILE.to_string());
+            let file = RawToolFile::Path(crate::runtimes::agentscope::window::COMPRESSION_TOOL_FILE.to_string());
             let raw_category = RawCategory { title: Some("AgentScope's compression tool".into()), files: vec![file], ..Default::default() };
             categories.extend(self.categories(&IndexMap::from([("agentscope_compression".to_string(), raw_category)]), &flags));
         }

@@ -7,13 +7,8 @@ use indexmap::IndexMap;
 use super::lint::RawLint;
 use super::raw::*;
 
-/// Names and texts of the built-in presets.
-pub const PRESETS: &[(&str, &str)] = &[
-    ("zeus", include_str!("../../presets/zeus.toml")),
-    ("deepagents", include_str!("../../presets/deepagents.toml")),
-    ("zeph", include_str!("../../presets/zeph.toml")),
-    ("agentscope", include_str!("../../presets/agentscope.toml")),
-];
+/// Names and texts of the built-in presets, one per runtime.
+pub use crate::runtimes::PRESETS;
 
 /// Step layouts of later releases of a reference system: (preset, layout, fragment). The
 /// fragment's `pipeline.steps` replace the preset's steps as a whole (a later release can drop

@@ -10,7 +10,8 @@ use super::raw::*;
 use super::span::Spanned;
 use super::{preset, Validator};
 use crate::project::ReadError;
-use crate::systems::{agentscope, deepagents, zeph, Setting, Systems};
+use crate::runtimes::agentscope::window as agentscope;
+use crate::systems::{deepagents, zeph, Setting, Systems};
 
 /// The preset a default came from, and where the manifest names it.
 struct PresetRef {

@@ -1,17 +1,14 @@
 //! The reference systems' window numbers in `ctxc cost` text and Markdown: Deep Agents'
-//! offloading and summarization, Zeph's window layout table, AgentScope's compression.
+//! offloading and summarization, Zeph's window layout table, and the rows a runtime gives
+//! (AgentScope's compression: `src/runtimes/agentscope/report.rs`).
 
 use super::table::{num, table_row};
 use crate::measure::{Count, Measured};
-use crate::systems::{agentscope, deepagents, pct, zeph, Setting};
+use crate::systems::{deepagents, pct, zeph};
 
 /// A configured number (not a tokenizer count): no `~`, thousands separated.
 fn n(value: impl TryInto<i64>) -> String {
     num(Count { tokens: value.try_into().unwrap_or(i64::MAX), tokenizer: "", exact: true })
-}
-
-fn from<T>(setting: &Setting<T>) -> String {
-    format!(" · {}", setting.source)
 }
 
 /// Rows of label, tokens and note, as the window table prints them.
@@ -35,7 +32,8 @@ pub fn report(m: &Measured, md: bool) -> String {
         out.push_str(&zeph_layout(z, m, md));
     }
     if let Some(a) = &m.window.agentscope {
-        out.push_str(&agent_scope(a, md));
+        let (title, lines) = crate::runtimes::agentscope::report::rows(a);
+        out.push_str(&rows(md, title.to_string(), lines.into_iter().map(|(label, tokens, note)| (label, n(tokens), note)).collect()));
     }
     out
 }
@@ -52,13 +50,15 @@ fn deep_agents(d: &deepagents::Window, md: bool) -> String {
             "tokens per tool result (tool_token_limit_before_evict, {} characters at {} per token); larger results go to the filesystem{}",
             n(chars),
             deepagents::CHARS_PER_TOKEN,
-            from(&d.tool_token_limit_before_evict)
+            d.tool_token_limit_before_evict.source_note()
         ),
-        None => format!("tool_token_limit_before_evict is 0: tool results are never offloaded{}", from(&d.tool_token_limit_before_evict)),
+        None => {
+            format!("tool_token_limit_before_evict is 0: tool results are never offloaded{}", d.tool_token_limit_before_evict.source_note())
+        }
     };
     let m = &d.model;
     let counted = format!("counted at {} characters per token ({})", m.chars_per_token, m.chars_per_token_source);
-    let trigger_note = format!("trigger: {}{}", d.trigger.value.describe(), from(&d.trigger));
+    let trigger_note = format!("trigger: {}{}", d.trigger.value.describe(), d.trigger.source_note());
     let mut lines = vec![
         ("max input", m.max_input_tokens.map_or_else(|| "-".into(), n), m.max_input_source.clone()),
         ("offload over", n(d.tool_token_limit_before_evict.value), offload),
@@ -78,13 +78,13 @@ fn deep_agents(d: &deepagents::Window, md: bool) -> String {
     };
     lines.extend([
         ("summarization at", tokens_or(d.summarization_at, d.trigger.value), summarization_note),
-        ("keeps", tokens_or(d.kept_tokens, d.keep.value), format!("keep: {}{}", d.keep.value.describe(), from(&d.keep))),
+        ("keeps", tokens_or(d.kept_tokens, d.keep.value), format!("keep: {}{}", d.keep.value.describe(), d.keep.source_note())),
     ]);
     if let Some(human) = &d.human_message_token_limit_before_evict {
         lines.push((
             "human msgs over",
             n(human.value),
-            format!("tokens per human message (human_message_token_limit_before_evict) are offloaded{}", from(human)),
+            format!("tokens per human message (human_message_token_limit_before_evict) are offloaded{}", human.source_note()),
         ));
     }
     let interrupts = if d.interrupt_on.is_empty() { "none".to_string() } else { d.interrupt_on.join(", ") };
@@ -94,7 +94,7 @@ fn deep_agents(d: &deepagents::Window, md: bool) -> String {
 
 fn zeph_layout(z: &zeph::Window, m: &Measured, md: bool) -> String {
     let budget_note = match z.budget_source {
-        "configured" => format!("context_budget_tokens{}", from(&z.context_budget_tokens)),
+        "configured" => format!("context_budget_tokens{}", z.context_budget_tokens.source_note()),
         "auto" => "the model's window (context_budget_tokens 0, auto_budget)".to_string(),
         _ => "Zeph's fallback (context_budget_tokens 0, auto_budget off)".to_string(),
     };
@@ -108,7 +108,11 @@ fn zeph_layout(z: &zeph::Window, m: &Measured, md: bool) -> String {
         (
             "response reserve",
             n(z.response_reserve),
-            format!("{} of the budget (response_reserve_ratio{})", pct(z.response_reserve_ratio.value), from(&z.response_reserve_ratio)),
+            format!(
+                "{} of the budget (response_reserve_ratio{})",
+                pct(z.response_reserve_ratio.value),
+                z.response_reserve_ratio.source_note()
+            ),
         ),
         ("system prompt", n(z.system_prompt_tokens), "subtracted before the shares (Zeph counts cl100k_base)".to_string()),
         ("skills prompt", n(z.skills_tokens), "the active skills, subtracted again (they are in the system prompt too)".to_string()),
@@ -125,7 +129,7 @@ fn zeph_layout(z: &zeph::Window, m: &Measured, md: bool) -> String {
             format!(
                 "soft_compaction_threshold {} of the budget{}: prunes tool output",
                 z.soft_compaction_threshold.value,
-                from(&z.soft_compaction_threshold)
+                z.soft_compaction_threshold.source_note()
             ),
         ),
         (
@@ -134,14 +138,14 @@ fn zeph_layout(z: &zeph::Window, m: &Measured, md: bool) -> String {
             format!(
                 "compaction_threshold {} of the budget{}: LLM summary; keeps the last {tail} messages (compaction_preserve_tail{})",
                 z.compaction_threshold.value,
-                from(&z.compaction_threshold),
-                from(&z.compaction_preserve_tail)
+                z.compaction_threshold.source_note(),
+                z.compaction_preserve_tail.source_note()
             ),
         ),
         (
             "prune protection",
             n(z.prune_protect_tokens.value),
-            format!("recent tokens never pruned of tool output (prune_protect_tokens{})", from(&z.prune_protect_tokens)),
+            format!("recent tokens never pruned of tool output (prune_protect_tokens{})", z.prune_protect_tokens.source_note()),
         ),
         (
             "tool output cut at",
@@ -150,7 +154,7 @@ fn zeph_layout(z: &zeph::Window, m: &Measured, md: bool) -> String {
                 "characters: the first {} and last {} are kept (tool_output_max_chars{})",
                 n(z.tool_output_head_chars),
                 n(z.tool_output_tail_chars),
-                from(&z.tool_output_max_chars)
+                z.tool_output_max_chars.source_note()
             ),
         ),
     ]);
@@ -163,28 +167,4 @@ fn zeph_layout(z: &zeph::Window, m: &Measured, md: bool) -> String {
         ),
         lines,
     )
-}
-
-fn agent_scope(a: &agentscope::Window, md: bool) -> String {
-    let lines = vec![
-        ("context size", n(a.context_size), a.context_size_source.clone()),
-        ("compression at", n(a.compression_at), format!("trigger_ratio {}{}", a.trigger_ratio.value, from(&a.trigger_ratio))),
-        (
-            "kept after",
-            n(a.kept_after_compression),
-            format!("reserve_ratio {}: recent messages kept after compression{}", a.reserve_ratio.value, from(&a.reserve_ratio)),
-        ),
-        ("compression call", n(a.compression_call_room), "above the trigger: room for the compression call itself".to_string()),
-        (
-            "room before it",
-            n(a.room_before_compression),
-            "between the fixed context and the trigger: summary, messages, tool results".to_string(),
-        ),
-        (
-            "tool result limit",
-            n(a.tool_result_limit.value),
-            format!("tokens per tool result; longer ones are truncated with a marker{}", from(&a.tool_result_limit)),
-        ),
-    ];
-    rows(md, "agentscope context (ContextConfig)".to_string(), lines)
 }

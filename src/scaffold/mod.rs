@@ -37,21 +37,6 @@ const NONE: &[(&str, &str)] = &[
     ("prompts/role.md", include_str!("../../starters/none/prompts/role.md")),
 ];
 
-const ZEUS: &[(&str, &str)] = &[
-    ("ctxc.toml", include_str!("../../starters/zeus/ctxc.toml")),
-    ("prompts/core.md", include_str!("../../starters/zeus/prompts/core.md")),
-    ("prompts/memory/full.md", include_str!("../../starters/zeus/prompts/memory/full.md")),
-    ("prompts/memory/simplified.md", include_str!("../../starters/zeus/prompts/memory/simplified.md")),
-    ("prompts/modes/agent.md", include_str!("../../starters/zeus/prompts/modes/agent.md")),
-    ("prompts/modes/ask.md", include_str!("../../starters/zeus/prompts/modes/ask.md")),
-    ("prompts/modes/plan.md", include_str!("../../starters/zeus/prompts/modes/plan.md")),
-    ("prompts/soul.md", include_str!("../../starters/zeus/prompts/soul.md")),
-    ("prompts/tools.md", include_str!("../../starters/zeus/prompts/tools.md")),
-    ("prompts/workflow/full.md", include_str!("../../starters/zeus/prompts/workflow/full.md")),
-    ("prompts/workflow/planning.md", include_str!("../../starters/zeus/prompts/workflow/planning.md")),
-    ("prompts/workflow/simplified.md", include_str!("../../starters/zeus/prompts/workflow/simplified.md")),
-];
-
 const DEEPAGENTS: &[(&str, &str)] = &[
     ("AGENTS.md", include_str!("../../starters/deepagents/AGENTS.md")),
     ("ctxc.toml", include_str!("../../starters/deepagents/ctxc.toml")),
@@ -89,7 +74,7 @@ impl Starter {
     fn own_files(self) -> &'static [(&'static str, &'static str)] {
         match self {
             Starter::None => NONE,
-            Starter::Zeus => ZEUS,
+            Starter::Zeus => crate::runtimes::zeus::starter::FILES,
             Starter::Deepagents => DEEPAGENTS,
             Starter::Zeph => ZEPH,
             Starter::Agentscope => AGENTSCOPE,

@@ -35,7 +35,7 @@ use super::{Event, Policy, PolicyInfo, Request, TruncatedSize};
 use crate::manifest::model::Agent;
 use crate::measure::Measured;
 use crate::render::Rendered;
-use crate::systems::agentscope::{Release, Settings};
+use crate::runtimes::agentscope::window::{Release, Settings};
 
 /// Bytes of `ContextConfig.summary_template`'s default around its five fields.
 const SUMMARY_TEMPLATE_BYTES: u64 = 166;

@@ -13,6 +13,7 @@ use super::{Event, Policy, PolicyInfo, Request};
 use crate::manifest::model::Agent;
 use crate::measure::Measured;
 use crate::models::Tokenizer;
+use crate::runtimes::Runtime;
 use crate::tokens::TokenCounter;
 
 pub struct Generic<'c> {
@@ -35,9 +36,9 @@ impl<'c> Generic<'c> {
         let window = measured.window.max_input_tokens;
         let s = &agent.settings;
         Generic {
-            system: match agent.preset.as_deref() {
-                Some("zeus") => crate::systems::zeus::REFERENCE.to_string(),
-                _ => "the manifest's [history] and [summarization]".to_string(),
+            system: match agent.preset.as_deref().and_then(Runtime::of_preset).and_then(Runtime::release) {
+                Some(release) => release.to_string(),
+                None => "the manifest's [history] and [summarization]".to_string(),
             },
             counter,
             tokenizer: agent.profile.tokenizer,

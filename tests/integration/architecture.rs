@@ -26,6 +26,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "tokenizer_files",
             "parallel",
             "systems",
+            "runtimes",
             "tools",
             "providers",
             "counts",
@@ -45,8 +46,39 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("report", &["report", "review", "import", "scaffold", "editor", "mcp"]),
 ];
 
+/// The layer of each role file of a runtime (`src/runtimes/<name>/<role>.rs`): the layer of the
+/// stage that uses it. A role file is a module of its own here, in its role's layer, whatever
+/// the layer of `runtimes` (the table, shared).
+const RUNTIME_ROLES: &[(&str, &str)] =
+    &[("release", "shared"), ("window", "shared"), ("steps", "resolve"), ("report", "report"), ("starter", "report")];
+
+/// The module a path is in, for the edges between top-level modules: a runtime's role file
+/// (`runtimes/zeus/steps`), or else the top-level module.
+fn unit(path: &[String]) -> String {
+    match path {
+        [runtimes, _, _, ..] if runtimes == "runtimes" => path[..3].join("/"),
+        _ => path[0].clone(),
+    }
+}
+
 fn layer_of(module: &str) -> usize {
-    LAYERS.iter().position(|(_, modules)| modules.contains(&module)).unwrap_or_else(|| panic!("src/{module} belongs to no layer in LAYERS"))
+    let layer = match module.split('/').collect::<Vec<_>>()[..] {
+        ["runtimes", runtime, role] => {
+            RUNTIME_ROLES
+                .iter()
+                .find(|(r, _)| *r == role)
+                .unwrap_or_else(|| panic!("src/runtimes/{runtime}/{role}.rs has no layer in RUNTIME_ROLES"))
+                .1
+        }
+        _ => {
+            LAYERS
+                .iter()
+                .find(|(_, modules)| modules.contains(&module))
+                .unwrap_or_else(|| panic!("src/{module} belongs to no layer in LAYERS"))
+                .0
+        }
+    };
+    LAYERS.iter().position(|(name, _)| *name == layer).expect("a layer of LAYERS")
 }
 
 /// `text` with comments and string and character literals blanked, so that only code is read:
@@ -198,8 +230,9 @@ fn paths_used(text: &str, module: &[String]) -> Vec<Vec<String>> {
 }
 
 /// Module → modules it uses, at every depth: `a` uses `b` when code in `a` (or a file below it)
-/// names something in `b`, for top-level modules; and among the files and folders of one folder
-/// (`a/x` uses `a/y`) at any depth. A module's use of its own children or parents is no edge.
+/// names something in `b`, for top-level modules and runtime role files (`runtimes/zeus/steps`,
+/// see [`unit`]); and among the files and folders of one folder (`a/x` uses `a/y`) at any depth.
+/// A module's use of its own children or parents is no edge.
 fn graph(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
     let is_module = |path: &[String]| {
         let joined = path.join("/");
@@ -221,7 +254,12 @@ fn graph(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
             // Where the two paths part: below their common parent, `from` uses its sibling `to`.
             let common = module.iter().zip(&used).take_while(|(a, b)| a == b).count();
             if common < module.len() && common < used.len() && is_module(&used[..=common]) {
-                let (from, to) = (module[..=common].join("/"), used[..=common].join("/"));
+                let (from, to) = if common == 0 {
+                    // Between top-level modules, a runtime's role file is a module of its own.
+                    (unit(&module), if is_module(&used[..used.len().min(3)]) { unit(&used) } else { used[0].clone() })
+                } else {
+                    (module[..=common].join("/"), used[..=common].join("/"))
+                };
                 edges.entry(from).or_default().insert(to);
             }
         }
@@ -266,15 +304,22 @@ fn modules_depend_on_lower_layers_only_and_never_in_a_cycle() {
     let edges = graph(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"));
     let found = cycles(&edges);
     assert!(found.is_empty(), "import cycles: {found:#?}");
+    let upward = upward(&edges);
+    assert!(upward.is_empty(), "dependencies against the stage order: {upward:#?}");
+}
+
+/// The edges between top-level modules and runtime role files that go up a layer.
+fn upward(edges: &BTreeMap<String, BTreeSet<String>>) -> Vec<String> {
+    let is_unit = |m: &str| !m.contains('/') || (m.starts_with("runtimes/") && m.matches('/').count() == 2);
     let mut upward = Vec::new();
-    for (module, uses) in edges.iter().filter(|(m, _)| !m.contains('/')) {
-        for used in uses {
+    for (module, uses) in edges.iter().filter(|(m, _)| is_unit(m)) {
+        for used in uses.iter().filter(|u| is_unit(u)) {
             if layer_of(used) > layer_of(module) {
                 upward.push(format!("{module} ({}) uses {used} ({})", LAYERS[layer_of(module)].0, LAYERS[layer_of(used)].0));
             }
         }
     }
-    assert!(upward.is_empty(), "dependencies against the stage order: {upward:#?}");
+    upward
 }
 
 #[test]
@@ -287,6 +332,29 @@ fn the_check_sees_a_cycle_and_an_upward_dependency() {
     assert_eq!(edges["manifest"], BTreeSet::from(["render".to_string()]));
     assert_eq!(cycles(&edges).len(), 1);
     assert!(layer_of("render") > layer_of("manifest"));
+}
+
+#[test]
+fn the_check_places_each_runtime_role_file_in_its_stage_layer() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let src = dir.path();
+    std::fs::create_dir_all(src.join("runtimes/zeus")).expect("mkdir");
+    std::fs::write(src.join("runtimes/mod.rs"), "pub mod zeus;\n").expect("write");
+    std::fs::write(src.join("runtimes/zeus/mod.rs"), "pub mod release;\npub mod steps;\n").expect("write");
+    // The steps role (resolve) may use the manifest; the release role (shared) may not, nor a
+    // role file of a higher layer.
+    std::fs::write(src.join("runtimes/zeus/steps.rs"), "use crate::manifest::model::Agent;\n").expect("write");
+    std::fs::write(src.join("runtimes/zeus/release.rs"), "use crate::manifest::Agent;\nuse super::steps::text;\n").expect("write");
+    std::fs::create_dir_all(src.join("manifest")).expect("mkdir");
+    std::fs::write(src.join("manifest/mod.rs"), "use crate::runtimes::PRESETS;\n").expect("write");
+    std::fs::write(src.join("resolve.rs"), "use crate::runtimes::zeus::steps::missing;\n").expect("write");
+    let edges = graph(src);
+    assert!(cycles(&edges).is_empty(), "{:?}", cycles(&edges));
+    assert_eq!(edges["resolve"], BTreeSet::from(["runtimes/zeus/steps".to_string()]));
+    assert_eq!(
+        upward(&edges),
+        ["runtimes/zeus/release (shared) uses manifest (manifest)", "runtimes/zeus/release (shared) uses runtimes/zeus/steps (resolve)",]
+    );
 }
 
 #[test]
@@ -352,4 +420,46 @@ fn the_tests_are_four_binaries_and_every_test_file_is_compiled() {
         }
     }
     assert!(orphans.is_empty(), "module files no `main.rs` declares: {orphans:?}");
+}
+
+/// `step_text` ends with a catch-all that hands a kind to the runtime table, so the compiler no
+/// longer sees a step kind without text: every kind of `StepKind` is an arm of `step_text`
+/// (generic, or a runtime's not yet moved) or a kind of the table's `steps` row, never both.
+#[test]
+fn every_step_kind_has_its_text_in_render_or_in_its_runtime() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let read = |path: &str| code_only(&std::fs::read_to_string(src.join(path)).expect("source"));
+    let raw = read("manifest/raw.rs");
+    let body = raw.split("pub enum StepKind {").nth(1).and_then(|rest| rest.split('}').next()).expect("StepKind in raw.rs");
+    let kinds: Vec<&str> = body.split(',').map(str::trim).filter(|k| !k.is_empty()).collect();
+    assert!(kinds.len() > 20, "{kinds:?}");
+    let render = read("render.rs");
+    let step_text = render.split("fn step_text").nth(1).and_then(|rest| rest.split("\n}\n").next()).expect("fn step_text");
+    let table = read("runtimes/mod.rs");
+    let steps_row = table.split("(steps $callback:ident)").nth(1).and_then(|rest| rest.split("};").next()).expect("the steps row");
+    let arm = |kind: &str| tokens(step_text).windows(3).any(|w| w[0] == "StepKind" && w[1] == "::" && w[2] == kind);
+    let row = |kind: &str| tokens(steps_row).windows(2).any(|w| w[0] == kind && w[1] == ":");
+    let wrong: Vec<String> =
+        kinds.iter().filter(|k| arm(k) == row(k)).map(|k| format!("{k}: {}", if arm(k) { "in both" } else { "in neither" })).collect();
+    assert!(wrong.is_empty(), "step kinds with no text or two: {wrong:?}");
+}
+
+/// A role the table dispatches reaches a runtime only through its row: a runtime folder holds
+/// `release.rs` or `steps.rs` exactly when the table's `release` or `steps` row names it (a row
+/// naming a missing file does not compile; a file no row names would never be called).
+#[test]
+fn the_table_rows_are_the_runtime_role_files() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/runtimes");
+    let table = code_only(&std::fs::read_to_string(src.join("mod.rs")).expect("runtimes/mod.rs"));
+    for role in ["release", "steps"] {
+        let row = table.split(&format!("({role} $callback:ident)")).nth(1).and_then(|rest| rest.split("};").next()).expect("the row");
+        let named: BTreeSet<String> = tokens(row).into_iter().filter(|t| src.join(t).is_dir()).collect();
+        let files: BTreeSet<String> = std::fs::read_dir(&src)
+            .expect("src/runtimes")
+            .map(|e| e.expect("entry").path())
+            .filter(|p| p.join(format!("{role}.rs")).is_file())
+            .map(|p| p.file_name().expect("name").to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(named, files, "the `{role}` row and the runtimes with a {role}.rs");
+    }
 }

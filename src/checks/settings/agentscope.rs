@@ -4,7 +4,7 @@ use super::{finding, fixed_reaches_trigger, largest_fixed};
 use crate::codes::Code;
 use crate::diagnostic::Diagnostic;
 use crate::measure::Measured;
-use crate::systems::agentscope::{Settings, MAX_TRIGGER_RATIO};
+use crate::runtimes::agentscope::window::{Settings, MAX_TRIGGER_RATIO};
 use crate::systems::{pct, share_of};
 
 pub fn check(s: &Settings, measured: &[Measured]) -> Vec<Diagnostic> {

@@ -1,7 +1,6 @@
 //! AgentScope (`agentscope` on PyPI), release by release: how `Agent._get_system_prompt` joins its
-//! parts (`agent/_agent.py`), the `<agent-skills>` block of the toolkit's `DEFAULT_SKILL_INSTRUCTION`
-//! (`tool/_toolkit.py`), the `LocalWorkspace` instructions (`workspace/_local_workspace.py`), each
-//! model class's `context_size` default (`model/*/_model.py`), and `ContextConfig`
+//! parts (`agent/_agent.py`), each model class's `context_size` default (`model/*/_model.py`),
+//! and `ContextConfig`
 //! (`agent/_config.py`): compression fires at `trigger_ratio` × context size, keeps `reserve_ratio`
 //! of it as recent messages, and truncates tool results over `tool_result_limit` tokens.
 //! Releases 2.0.6 and 2.0.11 are compared byte for byte with the installed runtime
@@ -9,7 +8,7 @@
 
 use serde::Serialize;
 
-use super::{share_of, Setting};
+use crate::runtimes::{share_of, Setting};
 
 /// AgentScope caps `trigger_ratio` here: the rest of the window is for the compression call.
 pub const MAX_TRIGGER_RATIO: f64 = 0.9;
@@ -130,61 +129,6 @@ pub fn modelled_release(s: &Settings) -> String {
     format!("agentscope {}", s.release.version)
 }
 
-/// One skill as `DEFAULT_SKILL_INSTRUCTION` lists it.
-pub struct SkillEntry<'a> {
-    pub name: &'a str,
-    pub description: &'a str,
-    /// The skill's folder relative to the project root.
-    pub folder: &'a str,
-}
-
-/// The skills block `Toolkit.get_skill_instructions` renders from `DEFAULT_SKILL_INSTRUCTION`
-/// (tool/_toolkit.py, the same in 2.0.6–2.0.11), around its instruction text (AgentScope's own,
-/// given as a module: ctxc ships none of it): what comes before it, and one `<skill>` per skill
-/// after it, nothing escaped, `<dir>` absolute. Jinja drops the template's final line break.
-pub fn skills_block(skills: &[SkillEntry], project_dir: Option<&str>) -> [String; 2] {
-    let mut list = String::from("\n\n# Available Skills:");
-    for skill in skills {
-        let dir = match project_dir {
-            Some(root) => format!("{}/{}", root.trim_end_matches('/'), skill.folder),
-            None => skill.folder.to_string(),
-        };
-        list.push_str(&format!(
-            "\n<skill>\n<name>{}</name>\n<description>{}</description>\n<dir>{dir}</dir>\n</skill>",
-            skill.name, skill.description
-        ));
-    }
-    list.push_str("\n</agent-skills>");
-    ["<agent-skills>\n".to_string(), list]
-}
-
-/// The workspace instructions as `LocalWorkspace.__init__` makes them: `instructions.format(backend=…,
-/// workdir=…)` (Python `str.format`: `{{` and `}}` are braces; other fields are left as written,
-/// where Python would raise).
-pub fn workspace_instructions(template: &str, workspace: &Workspace) -> String {
-    let mut out = String::with_capacity(template.len() + workspace.workdir.len());
-    let mut rest = template;
-    while let Some(i) = rest.find(['{', '}']) {
-        out.push_str(&rest[..i]);
-        let tail = &rest[i..];
-        let (text, used) = if tail.starts_with("{{") {
-            ("{", 2)
-        } else if tail.starts_with("}}") {
-            ("}", 2)
-        } else if tail.starts_with("{workdir}") {
-            (workspace.workdir.as_str(), "{workdir}".len())
-        } else if tail.starts_with("{backend}") {
-            (workspace.backend.as_str(), "{backend}".len())
-        } else {
-            (&tail[..1], 1)
-        };
-        out.push_str(text);
-        rest = &tail[used..];
-    }
-    out.push_str(rest);
-    out
-}
-
 /// AgentScope's window for one mode and scenario.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Window {
@@ -231,12 +175,6 @@ pub fn window(s: &Settings, profile_window: u64, fixed: i64) -> Window {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn workspace_template_is_filled_like_python_str_format() {
-        let ws = Workspace { workdir: "/srv/ws".into(), backend: "local".into() };
-        assert_eq!(workspace_instructions("a {backend} at {workdir}: {{x}} {other} }", &ws), "a local at /srv/ws: {x} {other} }");
-    }
 
     #[test]
     fn a_post_release_is_the_release_it_keeps() {

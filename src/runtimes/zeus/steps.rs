@@ -1,20 +1,32 @@
-//! Zeus's skill section. Zeus has no public runtime: the format is the one its documentation
+//! Zeus's own step kind, `zeus_skills`: its skills section, in the format its documentation
 //! shows (docs.zeus.agentspro.cn, Core capabilities → Skills, "Representation in System Prompt"
 //! and "Metadata Fields").
 
 use std::collections::BTreeMap;
 
-/// What the Zeus preset models, for reports.
-pub const REFERENCE: &str = "Zeus documentation (docs.zeus.agentspro.cn, November 2026)";
-
+use crate::manifest::model::{Agent, Scenario, Step, TextFile};
+use crate::runtimes::StepText;
 use crate::skills::Skill;
+
+/// Why `zeus_skills` adds nothing: no skill is shown.
+pub fn skills_missing(_step: &Step, agent: &Agent, _scenario: &Scenario) -> Option<String> {
+    shown(&agent.skills).next().is_none().then(|| "the agent has no enabled skills".to_string())
+}
+
+/// The skills section and the skill files it comes from.
+pub fn skills_text<'a>(agent: &'a Agent, scenario: &Scenario, _module: Option<&'a TextFile>) -> StepText<&'a TextFile> {
+    StepText::Text(
+        shown(&agent.skills).map(|s| s.path.clone()).collect(),
+        skills_section(&agent.skills, &scenario.active_skills, &agent.skill_bodies),
+    )
+}
 
 /// The skills section of a Zeus prompt. Skills the scenario activates are injected whole as
 /// `<activated_skill name="…">` blocks; the others are listed as discovery summaries in
 /// `<available_skills>`, one `<skill name="…">description</skill>` line each (the agent loads
 /// them with `load_skill`). Skills with `enabled: false` are left out; the rest are ordered by
 /// `priority`, highest first, ties in discovery order. Empty when nothing is left to show.
-pub fn skills_section(skills: &[Skill], activated: &[String], bodies: &BTreeMap<String, String>) -> String {
+fn skills_section(skills: &[Skill], activated: &[String], bodies: &BTreeMap<String, String>) -> String {
     let mut listed: Vec<&Skill> = skills.iter().filter(|s| enabled(s)).collect();
     listed.sort_by_key(|s| std::cmp::Reverse(priority(s)));
     let (active, available): (Vec<&Skill>, Vec<&Skill>) = listed.into_iter().partition(|s| activated.contains(&s.name));
@@ -33,7 +45,7 @@ pub fn skills_section(skills: &[Skill], activated: &[String], bodies: &BTreeMap<
 }
 
 /// The skills a Zeus prompt shows (`enabled` is not `false`).
-pub fn shown(skills: &[Skill]) -> impl Iterator<Item = &Skill> {
+fn shown(skills: &[Skill]) -> impl Iterator<Item = &Skill> {
     skills.iter().filter(|s| enabled(s))
 }
 

@@ -1,0 +1,7 @@
+//! AgentScope (the `agentscope` preset). Its settings checks, context policy and upstream
+//! reader are still in `src/checks/settings/agentscope.rs`, `src/simulate/agentscope.rs` and
+//! `src/import/upstream.rs`.
+
+pub mod report;
+pub mod steps;
+pub mod window;

@@ -1,0 +1,163 @@
+//! The runtimes ctxc models, one folder each (`src/runtimes/<name>/`), one file per role, and
+//! the table that says which runtime has which role. Each role file sits in the layer of the
+//! stage that uses it (`tests/integration/architecture.rs`, `RUNTIME_ROLES`):
+//!
+//! - `release.rs` (shared): what the runtime's preset models, for reports, `ctxc --version` and
+//!   `simulate`, when that is one fixed release;
+//! - `window.rs` (shared): its manifest section's validated settings, the releases they follow,
+//!   and the window numbers it derives from them (what `measure` reports per mode and scenario);
+//! - `steps.rs` (resolve): the runtime's own step kinds, when each adds text and the text;
+//! - `report.rs` (report): its rows in `ctxc cost`'s window table (data; `report` lays them out);
+//! - `starter.rs` (report): the files of its `ctxc init --preset` starter.
+//!
+//! Like the rule table (`src/codes.rs`), `runtime_table!` is one list expanded where each role
+//! is dispatched: here into [`Runtime`] and the release of each; in `resolve` and `render` into a
+//! match on the step kind. A stage calls a runtime's role through that match, a plain function
+//! call, so no stage imports a layer above its own.
+
+pub mod agentscope;
+pub mod zeus;
+
+use serde::Serialize;
+
+use crate::diagnostic::Origin;
+
+/// Calls `$callback!` with one row of the table: `ids` (every runtime: its id and preset, in
+/// the order of `presets`), or a role and the runtimes that have it. `steps` names, per runtime,
+/// each of its step kinds with the functions of its `steps.rs` that say why the step adds
+/// nothing here (`fn(&Step, &Agent, &Scenario) -> Option<String>`, `None` when it adds text)
+/// and what it adds (`fn(&Agent, &Scenario, module) -> StepText`, `module` being the file of
+/// the step's module in the mode).
+macro_rules! runtime_table {
+    (ids $callback:ident) => {
+        $callback! {
+            Zeus "zeus",
+            Deepagents "deepagents",
+            Zeph "zeph",
+            Agentscope "agentscope",
+        }
+    };
+    (release $callback:ident) => {
+        $callback! { Zeus zeus }
+    };
+    (steps $callback:ident) => {
+        $callback! {
+            zeus { ZeusSkills: skills_missing, skills_text; }
+            agentscope {
+                AgentSkills: skills_missing, skills_text;
+                Workspace: workspace_missing, workspace_text;
+            }
+        }
+    };
+}
+pub(crate) use runtime_table;
+
+/// What a runtime's own step kind adds, with the files it comes from (`F`: the agent's file).
+pub enum StepText<F> {
+    /// Generated text; the line breaks at its ends are trimmed, as a generic step's are.
+    Text(Vec<String>, String),
+    /// Generated text around files (module files may be templates), kept as the runtime
+    /// writes it.
+    Parts(Vec<String>, Vec<Part<F>>),
+}
+
+/// A piece of [`StepText::Parts`].
+pub enum Part<F> {
+    Text(String),
+    File(F),
+}
+
+macro_rules! ids {
+    ($($id:ident $preset:literal),* $(,)?) => {
+        /// A runtime ctxc models, named by its preset.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        pub enum Runtime {
+            $($id,)*
+        }
+
+        impl Runtime {
+            /// Every runtime, in the table's order.
+            pub const ALL: &[Runtime] = &[$(Runtime::$id,)*];
+
+            /// The name of its preset (`presets/<name>.toml`).
+            pub fn preset(self) -> &'static str {
+                match self {
+                    $(Runtime::$id => $preset,)*
+                }
+            }
+        }
+
+        /// The built-in presets: each runtime's name and `presets/<name>.toml`.
+        pub const PRESETS: &[(&str, &str)] = &[$(($preset, include_str!(concat!("../../presets/", $preset, ".toml"))),)*];
+    };
+}
+runtime_table!(ids ids);
+
+macro_rules! release {
+    ($($id:ident $runtime:ident),* $(,)?) => {
+        impl Runtime {
+            /// What the preset models when that is one fixed release (a runtime whose release
+            /// follows from its settings says so through its settings).
+            pub fn release(self) -> Option<&'static str> {
+                match self {
+                    $(Runtime::$id => Some($runtime::release::MODELS),)*
+                    #[allow(unreachable_patterns)]
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+runtime_table!(release release);
+
+impl Runtime {
+    /// The runtime of a preset, if the preset is one's.
+    pub fn of_preset(preset: &str) -> Option<Runtime> {
+        Runtime::ALL.iter().copied().find(|r| r.preset() == preset)
+    }
+}
+
+/// A runtime setting's value and where it came from.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Setting<T> {
+    pub value: T,
+    /// `manifest`, `override` (--set or a CTXC_ environment variable), `preset NAME`, or the
+    /// reference system's own default (named).
+    pub source: String,
+    /// The dotted manifest key.
+    #[serde(skip)]
+    pub key: String,
+    /// Where diagnostics about it point: the value in the manifest, or the `preset` line.
+    #[serde(skip)]
+    pub origin: Origin,
+    /// Said in diagnostics when the user did not write the value.
+    #[serde(skip)]
+    pub note: Option<String>,
+}
+
+impl<T> Setting<T> {
+    /// ` · source`, as a note in the window tables ends.
+    pub fn source_note(&self) -> String {
+        format!(" · {}", self.source)
+    }
+
+    /// The same provenance with another value (a default derived from this one's source).
+    pub fn map<U>(&self, value: U) -> Setting<U> {
+        Setting { value, source: self.source.clone(), key: self.key.clone(), origin: self.origin.clone(), note: self.note.clone() }
+    }
+}
+
+/// `0.85` as `85 %`.
+pub fn pct(ratio: f64) -> String {
+    let p = ratio * 100.0;
+    if (p - p.round()).abs() < 1e-9 {
+        format!("{p:.0} %")
+    } else {
+        format!("{p:.1} %")
+    }
+}
+
+/// `ratio × tokens`, rounded down, as the systems compute their thresholds.
+pub fn share_of(ratio: f64, tokens: u64) -> u64 {
+    (ratio * tokens as f64).max(0.0).floor() as u64
+}
