@@ -44,3 +44,9 @@ pub fn unknown(doc: &Doc, kind: FileKind) -> Vec<Diagnostic> {
     let spans = keys.filter_map(|k| Some((k, doc.key_span(k)?)));
     spans.map(|(k, span)| unknown_key(&doc.file, k, span, &read, "OpenCode", |f| doc.field(f).is_some())).collect()
 }
+
+/// Whether an agent's `tools` has the shape OpenCode's agent schema accepts: a map of tool names
+/// to booleans (OPENCODE001 reports any other shape, OPENCODE003 the accepted, deprecated one).
+pub fn tools_is_a_map(value: &serde_json::Value) -> bool {
+    value.as_object().is_some_and(|m| m.values().all(serde_json::Value::is_boolean))
+}
