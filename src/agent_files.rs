@@ -83,11 +83,15 @@ pub enum FileKind {
     OpencodeCommand,
     /// Windsurf workspace rule: `.windsurf/rules/*.md`.
     WindsurfRule,
+    /// OpenCode project configuration: `opencode.json`, `opencode.jsonc` (JSON with comments).
+    OpencodeConfig,
+    /// Windsurf workflow (a slash command): `.windsurf/workflows/*.md`.
+    WindsurfWorkflow,
 }
 
 impl FileKind {
     /// Every kind, in report order.
-    pub const ALL: [FileKind; 28] = [
+    pub const ALL: [FileKind; 30] = [
         FileKind::Skill,
         FileKind::Memory,
         FileKind::ClaudeAgent,
@@ -116,6 +120,8 @@ impl FileKind {
         FileKind::OpencodeAgent,
         FileKind::OpencodeCommand,
         FileKind::WindsurfRule,
+        FileKind::OpencodeConfig,
+        FileKind::WindsurfWorkflow,
     ];
 
     /// The kind of a file by its path relative to the project root (`/`-separated), or `None`
@@ -178,6 +184,10 @@ impl FileKind {
             FileKind::OpencodeCommand
         } else if name.ends_with(".md") && dir.ends_with(".windsurf/rules/") {
             FileKind::WindsurfRule
+        } else if matches!(name, "opencode.json" | "opencode.jsonc") {
+            FileKind::OpencodeConfig
+        } else if name.ends_with(".md") && dir.ends_with(".windsurf/workflows/") {
+            FileKind::WindsurfWorkflow
         } else {
             return None;
         };
@@ -215,6 +225,8 @@ impl FileKind {
             FileKind::OpencodeAgent => "OpenCode agent",
             FileKind::OpencodeCommand => "OpenCode command",
             FileKind::WindsurfRule => "Windsurf rule",
+            FileKind::OpencodeConfig => "OpenCode configuration",
+            FileKind::WindsurfWorkflow => "Windsurf workflow",
         }
     }
 
@@ -249,6 +261,8 @@ impl FileKind {
             FileKind::OpencodeAgent => "opencode-agent",
             FileKind::OpencodeCommand => "opencode-command",
             FileKind::WindsurfRule => "windsurf-rule",
+            FileKind::OpencodeConfig => "opencode-config",
+            FileKind::WindsurfWorkflow => "windsurf-workflow",
         }
     }
 
@@ -283,6 +297,7 @@ impl FileKind {
                 | FileKind::GeminiSettings
                 | FileKind::GeminiExtension
                 | FileKind::CursorHooks
+                | FileKind::OpencodeConfig
                 | FileKind::ToolDefinitions
         )
     }
@@ -819,12 +834,7 @@ pub fn discover(root: &ProjectRoot, only: Option<Named>, seen: BTreeSet<std::pat
 /// Returns how many entries were walked through links: at most [`LINKED_WALKS`] times what the
 /// root's own walk holds, so links (a loop, a chain, many links to one big folder) keep the work
 /// linear.
-fn walk(
-    root: &ProjectRoot,
-    found: &mut Found,
-    candidates: &mut Vec<(String, FileKind, bool)>,
-    loose: &mut Vec<(String, bool)>,
-) -> usize {
+fn walk(root: &ProjectRoot, found: &mut Found, candidates: &mut Vec<(String, FileKind, bool)>, loose: &mut Vec<(String, bool)>) -> usize {
     let base = root.display();
     let mut links = std::collections::VecDeque::new();
     // The targets walked through links.
@@ -1093,6 +1103,7 @@ mod tests {
             (FileKind::GeminiExtension, "gemini-cli"),
             (FileKind::KiroSteering, "kiro"),
             (FileKind::OpencodeAgent, "opencode"),
+            (FileKind::WindsurfWorkflow, "windsurf"),
             (FileKind::OpencodeCommand, "opencode"),
             (FileKind::WindsurfRule, "windsurf"),
             (FileKind::ClaudePlugin, "claude-code"),
@@ -1115,6 +1126,11 @@ mod tests {
             (".opencode/command/git/ship.md", Some(FileKind::OpencodeCommand)),
             (".opencode/tools/search.ts", None),
             (".opencode/agents/notes.txt", None),
+            ("opencode.jsonc", Some(FileKind::OpencodeConfig)),
+            ("opencode.json", Some(FileKind::OpencodeConfig)),
+            (".opencode/opencode.jsonc", Some(FileKind::OpencodeConfig)),
+            ("web/opencode.json", Some(FileKind::OpencodeConfig)),
+            ("opencode.headless.json", None),
         ];
         for (rel, kind) in cases {
             assert_eq!(FileKind::of(rel), kind, "{rel}");
@@ -1152,7 +1168,9 @@ mod tests {
         for (rel, kind) in [
             (".windsurf/rules/style.md", Some(FileKind::WindsurfRule)),
             ("api/.windsurf/rules/sql.md", Some(FileKind::WindsurfRule)),
-            (".windsurf/workflows/release.md", None),
+            (".windsurf/workflows/release.md", Some(FileKind::WindsurfWorkflow)),
+            ("api/.windsurf/workflows/deploy.md", Some(FileKind::WindsurfWorkflow)),
+            (".windsurf/workflows/notes.txt", None),
         ] {
             assert_eq!(FileKind::of(rel), kind, "{rel}");
             assert_eq!(windsurf.kind_at("project", rel).map(|s| s.kind.as_str()), kind.map(FileKind::id), "{rel}");
@@ -1160,6 +1178,7 @@ mod tests {
         // Windsurf reads the folder's own files, not its subfolders' (the model's globs let `*`
         // cross `/`, as every host file's do).
         assert_eq!(FileKind::of(".windsurf/rules/nested/deep.md"), None);
+        assert_eq!(FileKind::of(".windsurf/workflows/nested/deep.md"), None);
     }
 
     #[test]

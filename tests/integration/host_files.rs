@@ -64,10 +64,38 @@ fn host_folders_reached_through_links_are_read_and_broken_or_outside_links_repor
     let at = |rel: &str| dir.path().join(rel).display().to_string();
     assert!(got.contains(&("OPENCODE001".into(), Severity::Error, at(".opencode/agent/plan.md"), 3)), "{got:?}");
     assert!(got.contains(&("WINDSURF003".into(), Severity::Warning, at(".windsurf/rules/review.md"), 2)), "{got:?}");
-    let warned = |code: &str, rel: &str| report.diagnostics.iter().any(|d| d.code.is_some_and(|c| c.as_str() == code) && d.file.as_deref() == Some(&at(rel)));
+    let warned = |code: &str, rel: &str| {
+        report.diagnostics.iter().any(|d| d.code.is_some_and(|c| c.as_str() == code) && d.file.as_deref() == Some(&at(rel)))
+    };
     assert!(warned("MAN002", ".opencode/agents"), "{:?}", report.diagnostics);
     assert!(warned("MAN003", ".opencode/commands"), "{:?}", report.diagnostics);
     // Nothing outside the root is read.
     assert!(report.diagnostics.iter().all(|d| !d.message.contains("secret-field")), "{:?}", report.diagnostics);
     assert!(report.sources.iter_shared().all(|(path, _)| !path.contains("leak")));
+}
+
+#[test]
+fn a_windsurf_workflow_is_measured_in_characters_and_an_opencode_jsonc_read_as_opencode_reads_it() {
+    // 12,000 characters of two bytes each: at the limit, not over it (24,000 bytes).
+    let at_limit = "é".repeat(12_000);
+    let over = format!("{at_limit}x");
+    let dir = project(&[
+        (".windsurf/workflows/at-limit.md", &at_limit),
+        (".windsurf/workflows/over.md", &over),
+        // Comments and a trailing comma: OpenCode reads this file.
+        ("opencode.jsonc", "{\n  // model\n  \"model\": \"x/y\",\n}\n"),
+        // A single-quoted string (JSON5): OpenCode's reader refuses it.
+        ("web/.opencode/opencode.json", "{ 'model': \"x/y\" }\n"),
+    ]);
+    let got = findings(&check(dir.path()));
+    let at = |rel: &str| dir.path().join(rel).display().to_string();
+    let ours: Vec<_> = got.iter().filter(|f| f.0.starts_with("WINDSURF") || f.0.starts_with("OPENCODE")).collect();
+    assert_eq!(
+        ours,
+        [
+            &("OPENCODE006".to_string(), Severity::Error, at("web/.opencode/opencode.json"), 1),
+            &("WINDSURF005".to_string(), Severity::Warning, at(".windsurf/workflows/over.md"), 1),
+        ],
+        "{got:?}"
+    );
 }

@@ -15,9 +15,10 @@ pub mod opencode002_agent_unknown_field;
 pub mod opencode003_field_replaced;
 pub mod opencode004_command_unknown_field;
 pub mod opencode005_frontmatter_invalid;
+pub mod opencode006_config_invalid_jsonc;
 
 /// What the family covers, in one line, for `docs/rules.md`.
-pub const ABOUT: &str = "OpenCode: agents and commands in `.opencode/` and their frontmatter.";
+pub const ABOUT: &str = "OpenCode: agents and commands in `.opencode/` and their frontmatter, and `opencode.json(c)`.";
 
 /// OpenCode's host model.
 pub fn host() -> &'static Host {
