@@ -87,11 +87,13 @@ pub enum FileKind {
     OpencodeConfig,
     /// Windsurf workflow (a slash command): `.windsurf/workflows/*.md`.
     WindsurfWorkflow,
+    /// Windsurf (Cascade) hooks: `.windsurf/hooks.json`.
+    WindsurfHooks,
 }
 
 impl FileKind {
     /// Every kind, in report order.
-    pub const ALL: [FileKind; 30] = [
+    pub const ALL: [FileKind; 31] = [
         FileKind::Skill,
         FileKind::Memory,
         FileKind::ClaudeAgent,
@@ -122,6 +124,7 @@ impl FileKind {
         FileKind::WindsurfRule,
         FileKind::OpencodeConfig,
         FileKind::WindsurfWorkflow,
+        FileKind::WindsurfHooks,
     ];
 
     /// The kind of a file by its path relative to the project root (`/`-separated), or `None`
@@ -188,6 +191,8 @@ impl FileKind {
             FileKind::OpencodeConfig
         } else if name.ends_with(".md") && dir.ends_with(".windsurf/workflows/") {
             FileKind::WindsurfWorkflow
+        } else if name == "hooks.json" && dir.ends_with(".windsurf/") {
+            FileKind::WindsurfHooks
         } else {
             return None;
         };
@@ -227,6 +232,7 @@ impl FileKind {
             FileKind::WindsurfRule => "Windsurf rule",
             FileKind::OpencodeConfig => "OpenCode configuration",
             FileKind::WindsurfWorkflow => "Windsurf workflow",
+            FileKind::WindsurfHooks => "Windsurf hooks",
         }
     }
 
@@ -263,6 +269,7 @@ impl FileKind {
             FileKind::WindsurfRule => "windsurf-rule",
             FileKind::OpencodeConfig => "opencode-config",
             FileKind::WindsurfWorkflow => "windsurf-workflow",
+            FileKind::WindsurfHooks => "windsurf-hooks",
         }
     }
 
@@ -298,6 +305,7 @@ impl FileKind {
                 | FileKind::GeminiExtension
                 | FileKind::CursorHooks
                 | FileKind::OpencodeConfig
+                | FileKind::WindsurfHooks
                 | FileKind::ToolDefinitions
         )
     }
@@ -1171,6 +1179,8 @@ mod tests {
             (".windsurf/workflows/release.md", Some(FileKind::WindsurfWorkflow)),
             ("api/.windsurf/workflows/deploy.md", Some(FileKind::WindsurfWorkflow)),
             (".windsurf/workflows/notes.txt", None),
+            (".windsurf/hooks.json", Some(FileKind::WindsurfHooks)),
+            (".windsurf/rules/hooks.json", None),
         ] {
             assert_eq!(FileKind::of(rel), kind, "{rel}");
             assert_eq!(windsurf.kind_at("project", rel).map(|s| s.kind.as_str()), kind.map(FileKind::id), "{rel}");

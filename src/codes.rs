@@ -341,6 +341,7 @@ macro_rules! rule_table {
                 WINDSURF003 windsurf003_unknown_field,
                 WINDSURF004 windsurf004_frontmatter_invalid,
                 WINDSURF005 windsurf005_workflow_too_long,
+                WINDSURF006 windsurf006_hook_event_unknown,
             }
             links Links {
                 LINK001 link001_broken_link,

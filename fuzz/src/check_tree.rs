@@ -13,7 +13,7 @@ use ctxc::codes::Code;
 use ctxc::lint::{self, fix, Options};
 
 /// A file of every kind ctxc reads without a manifest, and a skill's bundled files.
-pub const PATHS: [&str; 31] = [
+pub const PATHS: [&str; 32] = [
     "skills/fuzz/SKILL.md",
     "skills/fuzz/references/guide.md",
     "skills/fuzz/scripts/run.py",
@@ -45,6 +45,7 @@ pub const PATHS: [&str; 31] = [
     ".windsurf/rules/style.md",
     "opencode.jsonc",
     ".windsurf/workflows/release.md",
+    ".windsurf/hooks.json",
 ];
 
 /// The files of one input, by index into [`PATHS`].
