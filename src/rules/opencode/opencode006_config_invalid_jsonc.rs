@@ -1,6 +1,7 @@
 //! OPENCODE006: an `opencode.json` or `opencode.jsonc` that OpenCode's JSONC reader rejects.
 
 use crate::agent_files::FileKind;
+use crate::rules::json_span::json_with_comments;
 use crate::rules::prelude::*;
 
 pub const RULE: Definition = Definition {
@@ -28,18 +29,7 @@ pub const RULE: Definition = Definition {
 /// JSON with comments and trailing commas, as OpenCode's reader (`jsonc-parser` with
 /// `allowTrailingComma`) takes it.
 fn opencode_jsonc() -> jsonc_parser::ParseOptions {
-    jsonc_parser::ParseOptions {
-        allow_comments: true,
-        allow_trailing_commas: true,
-        allow_loose_object_property_names: false,
-        allow_missing_commas: false,
-        allow_single_quoted_strings: false,
-        allow_hexadecimal_numbers: false,
-        allow_unary_plus_numbers: false,
-        allow_bare_decimal_point_numbers: false,
-        allow_non_finite_numbers: false,
-        allow_extended_string_escapes: false,
-    }
+    jsonc_parser::ParseOptions { allow_trailing_commas: true, ..json_with_comments() }
 }
 
 fn check(cx: &Context) -> Vec<Diagnostic> {
