@@ -106,12 +106,15 @@ seed() {
                     */.opencode/agent/* | */.opencode/agents/*) k=26 ;;
                     */.opencode/command/* | */.opencode/commands/*) k=27 ;;
                     */.windsurf/rules/*) k=28 ;;
+                    */opencode.json | */opencode.jsonc) k=29 ;;
+                    */.windsurf/workflows/*) k=30 ;;
+                    */.windsurf/hooks.json) k=31 ;;
                     *.json) k=$((8 + n % 4)) ;;
-                    *) k=$((n % 29)) ;;
+                    *) k=$((n % 32)) ;;
                 esac
                 n=$((n + 1))
-                { printf "\\$(printf %03o $((k + 29)))"; cat "$f"; } >"fuzz/corpus/$t/seed-$n"
-            done < <(find "${CORPUS:-../shared/corpus}" tests/fixtures/rules -type f \( -name '*.md' -o -name '*.mdc' -o -name '*.json' -o -name '.cursorrules' -o -name '*.py' -o -path '*/.codex/config.toml' \) -size -8k -print0 | sort -z) ;;
+                { printf "\\$(printf %03o $((k + 32)))"; cat "$f"; } >"fuzz/corpus/$t/seed-$n"
+            done < <(find "${CORPUS:-../shared/corpus}" tests/fixtures/rules -type f \( -name '*.md' -o -name '*.mdc' -o -name '*.json' -o -name '*.jsonc' -o -name '.cursorrules' -o -name '*.py' -o -path '*/.codex/config.toml' \) -size -8k -print0 | sort -z) ;;
     esac
     [ ${#files[@]} -eq 0 ] || add "$t" "${files[@]}"
 }

@@ -83,11 +83,17 @@ pub enum FileKind {
     OpencodeCommand,
     /// Windsurf workspace rule: `.windsurf/rules/*.md`.
     WindsurfRule,
+    /// OpenCode project configuration: `opencode.json`, `opencode.jsonc` (JSON with comments).
+    OpencodeConfig,
+    /// Windsurf workflow (a slash command): `.windsurf/workflows/*.md`.
+    WindsurfWorkflow,
+    /// Windsurf (Cascade) hooks: `.windsurf/hooks.json`.
+    WindsurfHooks,
 }
 
 impl FileKind {
     /// Every kind, in report order.
-    pub const ALL: [FileKind; 28] = [
+    pub const ALL: [FileKind; 31] = [
         FileKind::Skill,
         FileKind::Memory,
         FileKind::ClaudeAgent,
@@ -116,6 +122,9 @@ impl FileKind {
         FileKind::OpencodeAgent,
         FileKind::OpencodeCommand,
         FileKind::WindsurfRule,
+        FileKind::OpencodeConfig,
+        FileKind::WindsurfWorkflow,
+        FileKind::WindsurfHooks,
     ];
 
     /// The kind of a file by its path relative to the project root (`/`-separated), or `None`
@@ -178,6 +187,12 @@ impl FileKind {
             FileKind::OpencodeCommand
         } else if name.ends_with(".md") && dir.ends_with(".windsurf/rules/") {
             FileKind::WindsurfRule
+        } else if matches!(name, "opencode.json" | "opencode.jsonc") {
+            FileKind::OpencodeConfig
+        } else if name.ends_with(".md") && dir.ends_with(".windsurf/workflows/") {
+            FileKind::WindsurfWorkflow
+        } else if name == "hooks.json" && dir.ends_with(".windsurf/") {
+            FileKind::WindsurfHooks
         } else {
             return None;
         };
@@ -215,6 +230,9 @@ impl FileKind {
             FileKind::OpencodeAgent => "OpenCode agent",
             FileKind::OpencodeCommand => "OpenCode command",
             FileKind::WindsurfRule => "Windsurf rule",
+            FileKind::OpencodeConfig => "OpenCode configuration",
+            FileKind::WindsurfWorkflow => "Windsurf workflow",
+            FileKind::WindsurfHooks => "Windsurf hooks",
         }
     }
 
@@ -249,6 +267,9 @@ impl FileKind {
             FileKind::OpencodeAgent => "opencode-agent",
             FileKind::OpencodeCommand => "opencode-command",
             FileKind::WindsurfRule => "windsurf-rule",
+            FileKind::OpencodeConfig => "opencode-config",
+            FileKind::WindsurfWorkflow => "windsurf-workflow",
+            FileKind::WindsurfHooks => "windsurf-hooks",
         }
     }
 
@@ -283,6 +304,8 @@ impl FileKind {
                 | FileKind::GeminiSettings
                 | FileKind::GeminiExtension
                 | FileKind::CursorHooks
+                | FileKind::OpencodeConfig
+                | FileKind::WindsurfHooks
                 | FileKind::ToolDefinitions
         )
     }
@@ -650,7 +673,7 @@ pub struct Found {
     pub sources: Sources,
     /// Files that could not be read (exit 2).
     pub problems: Vec<Diagnostic>,
-    /// Links not followed because they lead out of the directory.
+    /// Links not followed: out of the directory, to nothing, or past the walk's budget.
     pub warnings: Vec<Diagnostic>,
     /// Files whose reading failed inside ctxc (MAN015: a bug; exit 2).
     pub failed: Vec<Diagnostic>,
@@ -744,10 +767,11 @@ fn skip_dir(entry: &walkdir::DirEntry) -> bool {
 }
 
 /// Walks `root` for every agent file ([`FileKind::of`], and the files of the Claude Code plugins
-/// in it), or reads only `only` (a file named alone). Symbolic links are followed only when they lead to a file
-/// inside the root; a file reached twice (e.g. CLAUDE.md linking to AGENTS.md) is linted once,
-/// under its own name. Files whose canonical path is in `seen` (read by an agent) are skipped.
-pub fn discover(root: &ProjectRoot, only: Option<Named>, mut seen: BTreeSet<std::path::PathBuf>) -> Found {
+/// in it), or reads only `only` (a file named alone). Symbolic links are followed only when they
+/// lead inside the root ([`walk`]); a file reached twice as the same kind (e.g. CLAUDE.md linking
+/// to AGENTS.md) is linted once, under its own name. Files whose canonical path is in `seen` (read
+/// by an agent) are skipped.
+pub fn discover(root: &ProjectRoot, only: Option<Named>, seen: BTreeSet<std::path::PathBuf>) -> Found {
     let mut found = Found::default();
     let mut candidates: Vec<(String, FileKind, bool)> = Vec::new();
     // Files a plugin may hold under a name no other product reads (`agents/x.md`, `hooks/hooks.json`).
@@ -758,31 +782,7 @@ pub fn discover(root: &ProjectRoot, only: Option<Named>, mut seen: BTreeSet<std:
             named.plugins
         }
         None => {
-            let base = root.display();
-            let walk = walkdir::WalkDir::new(base).follow_links(false).sort_by_file_name().into_iter().filter_entry(|e| !skip_dir(e));
-            for entry in walk {
-                let entry = match entry {
-                    Ok(entry) => entry,
-                    Err(e) => {
-                        // A folder the walk cannot enter (permissions, a path too long for the
-                        // system) is named, never skipped in silence.
-                        found.problems.push(walk_error(root, base, &e));
-                        continue;
-                    }
-                };
-                if entry.file_type().is_dir() {
-                    continue;
-                }
-                let Ok(rel) = entry.path().strip_prefix(base) else { continue };
-                let utf8 = rel.to_str().is_some();
-                let rel = rel.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/");
-                match (FileKind::of(&rel), utf8) {
-                    (Some(kind), true) => candidates.push((rel, kind, entry.path_is_symlink())),
-                    (Some(_), false) => found.problems.push(ReadError::NameNotUtf8(root.display_path(&rel)).into_diagnostic()),
-                    (None, true) if rel.ends_with(".md") || rel.ends_with(".json") => loose.push((rel, entry.path_is_symlink())),
-                    (None, _) => {}
-                }
-            }
+            walk(root, &mut found, &mut candidates, &mut loose);
             walked_plugins(root, &candidates)
         }
     };
@@ -790,10 +790,13 @@ pub fn discover(root: &ProjectRoot, only: Option<Named>, mut seen: BTreeSet<std:
     let mut read = std::mem::take(&mut plugins.read);
     // Regular files first, so a link to a file already read is the one skipped.
     candidates.sort_by(|a, b| a.2.cmp(&b.2).then_with(|| a.0.cmp(&b.0)));
+    // A file reached under two names is read once per kind: a Windsurf rule that links to a
+    // SKILL.md is read by Windsurf as a rule, and CLAUDE.md linking to AGENTS.md is one memory file.
+    let mut linted: BTreeSet<(std::path::PathBuf, FileKind)> = BTreeSet::new();
     for (rel, kind, is_link) in candidates {
         let display = root.display_path(&rel);
         if let Ok(canonical) = root.resolve(&rel) {
-            if !seen.insert(canonical) {
+            if seen.contains(&canonical) || !linted.insert((canonical, kind)) {
                 continue;
             }
         }
@@ -828,6 +831,145 @@ pub fn discover(root: &ProjectRoot, only: Option<Named>, mut seen: BTreeSet<std:
     found.memory.sort_by(|a, b| a.rel.cmp(&b.rel));
     found.files.sort_by(|a, b| a.rel.cmp(&b.rel));
     found
+}
+
+/// The candidates of a walk of `root`: `(path, kind, reached through a link)` for every file of a
+/// kind, and `(path, through a link)` for the other `.md` and `.json` files (a plugin may hold
+/// them). Hosts follow links to folders (OpenCode scans its agent and command folders with
+/// `symlink: true`, see `data/hosts/opencode.toml`), so a link to a folder inside the root is
+/// walked under the link's name. One that leads out of the root is never followed, and one that
+/// leads nowhere is skipped; both are reported where a host reads a folder ([`host_folder`]).
+/// Returns how many entries were walked through links: at most [`LINKED_WALKS`] times what the
+/// root's own walk holds, so links (a loop, a chain, many links to one big folder) keep the work
+/// linear.
+fn walk(root: &ProjectRoot, found: &mut Found, candidates: &mut Vec<(String, FileKind, bool)>, loose: &mut Vec<(String, bool)>) -> usize {
+    let base = root.display();
+    let mut links = std::collections::VecDeque::new();
+    // The targets walked through links.
+    let mut walked = BTreeSet::new();
+    let (mut own, mut through_links, mut walking) = (0usize, 0usize, None::<FolderLink>);
+    loop {
+        let start = walking.as_ref().map_or_else(|| base.to_path_buf(), |link| base.join(&link.rel));
+        // A link walked is followed at its start (walkdir's default), never below it.
+        let entries = walkdir::WalkDir::new(&start).follow_links(false).sort_by_file_name().into_iter().filter_entry(|e| !skip_dir(e));
+        for entry in entries {
+            match &walking {
+                None => own += 1,
+                Some(_) if through_links >= LINKED_WALKS * own => {
+                    let message = "links to folders lead to more files than the project holds: the rest are not followed";
+                    found.warnings.push(Diagnostic::warning(message).code(Code::MAN003));
+                    return through_links;
+                }
+                Some(_) => through_links += 1,
+            }
+            let entry = match entry {
+                Ok(entry) => entry,
+                Err(e) => {
+                    // A folder the walk cannot enter (permissions, a path too long for the
+                    // system) is named, never skipped in silence.
+                    found.problems.push(walk_error(root, base, &e));
+                    continue;
+                }
+            };
+            if entry.file_type().is_dir() {
+                continue;
+            }
+            let Ok(rel) = entry.path().strip_prefix(base) else { continue };
+            let utf8 = rel.to_str().is_some();
+            let rel = rel.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/");
+            let is_link = walking.is_some() || entry.path_is_symlink();
+            let kind = FileKind::of(&rel);
+            // Only a link costs more than the walk's own reads: where it leads.
+            if entry.path_is_symlink() && kind.is_none() && utf8 && folder_link(root, &rel, walking.as_ref(), found, &mut links) {
+                continue;
+            }
+            match (kind, utf8) {
+                (Some(kind), true) => candidates.push((rel, kind, is_link)),
+                (Some(_), false) => found.problems.push(ReadError::NameNotUtf8(root.display_path(&rel)).into_diagnostic()),
+                (None, true) if rel.ends_with(".md") || rel.ends_with(".json") => loose.push((rel, is_link)),
+                (None, _) => {}
+            }
+        }
+        // A link found through another link is walked only to a folder not walked yet, so links
+        // that lead into each other end.
+        walking = loop {
+            match links.pop_front() {
+                None => return through_links,
+                Some(link) if link.nested && walked.contains(&link.target) => {}
+                Some(link) => {
+                    walked.insert(link.target.clone());
+                    break Some(link);
+                }
+            }
+        };
+    }
+}
+
+/// Whether the link at `rel` (found by the walk of the link `walking`, or of the root) is a link to a folder, or a link a host would read a folder through: one leading to a
+/// folder inside the root is queued in `links` unless it leads back up to a folder holding it (a
+/// loop); one leading out of the root or nowhere is reported where a host reads a folder.
+fn folder_link(
+    root: &ProjectRoot,
+    rel: &str,
+    walking: Option<&FolderLink>,
+    found: &mut Found,
+    links: &mut std::collections::VecDeque<FolderLink>,
+) -> bool {
+    let display = root.display_path(rel);
+    let target = match root.resolve(rel) {
+        Ok(target) if target.is_dir() => target,
+        Ok(_) => return false,
+        Err(e @ ReadError::Escapes(_)) if host_folder(rel) => {
+            let message = format!("{} (a link leading out of the directory is not followed)", e.message());
+            found.warnings.push(Diagnostic::warning(message).code(Code::MAN003).in_file(display));
+            return true;
+        }
+        Err(e) if host_folder(rel) => {
+            let why = match e {
+                ReadError::Missing(_) => "does not exist".to_string(),
+                e => format!("cannot be followed: {}", e.message()),
+            };
+            let message = format!("`{display}` is a symbolic link to a folder that {why}: the host reads nothing there");
+            let help = "point the link at an existing folder inside the project, or delete it";
+            found.warnings.push(Diagnostic::warning(message).code(Code::MAN002).in_file(display).help(help));
+            return true;
+        }
+        Err(_) => return false,
+    };
+    // Where the link itself is: below its walk's target, or below the root.
+    let place = match walking {
+        Some(link) => link.target.join(rel.strip_prefix(link.rel.as_str()).unwrap_or(rel).trim_start_matches('/')),
+        None => root.canonical().join(rel),
+    };
+    if !place.starts_with(&target) {
+        links.push_back(FolderLink { rel: rel.to_string(), target, nested: walking.is_some() });
+    }
+    true
+}
+
+/// How many times its own entries a walk may visit again through links to folders: room for
+/// several hosts' folders linked to one shared folder (Fisherk2's workspace, in the fifth
+/// precision sample, links `skills/` from two hosts and `commands/` from two).
+const LINKED_WALKS: usize = 4;
+
+/// A link to a folder inside the root that [`walk`] follows.
+struct FolderLink {
+    /// The link's path, relative to the root.
+    rel: String,
+    /// Where it leads (canonical).
+    target: std::path::PathBuf,
+    /// Whether the walk found it through another link.
+    nested: bool,
+}
+
+/// Whether a host reads files in a folder at `rel`: a file in it, or in its `agents`, `commands`
+/// or `rules` folder, has a kind, or it is a `skills` folder in a product's dot-folder
+/// (`.claude/skills`, `.opencode/skills`).
+fn host_folder(rel: &str) -> bool {
+    let (parent, name) = rel.rsplit_once('/').unwrap_or(("", rel));
+    let dot_parent = parent.rsplit('/').next().is_some_and(|p| p.starts_with('.'));
+    (name == "skills" && dot_parent)
+        || ["x.md", "x.mdc", "agents/x.md", "commands/x.md", "rules/x.md"].iter().any(|p| FileKind::of(&format!("{rel}/{p}")).is_some())
 }
 
 /// The plugins of the files a walk found: the folders of its plugin manifests and those its
@@ -969,6 +1111,7 @@ mod tests {
             (FileKind::GeminiExtension, "gemini-cli"),
             (FileKind::KiroSteering, "kiro"),
             (FileKind::OpencodeAgent, "opencode"),
+            (FileKind::WindsurfWorkflow, "windsurf"),
             (FileKind::OpencodeCommand, "opencode"),
             (FileKind::WindsurfRule, "windsurf"),
             (FileKind::ClaudePlugin, "claude-code"),
@@ -991,6 +1134,11 @@ mod tests {
             (".opencode/command/git/ship.md", Some(FileKind::OpencodeCommand)),
             (".opencode/tools/search.ts", None),
             (".opencode/agents/notes.txt", None),
+            ("opencode.jsonc", Some(FileKind::OpencodeConfig)),
+            ("opencode.json", Some(FileKind::OpencodeConfig)),
+            (".opencode/opencode.jsonc", Some(FileKind::OpencodeConfig)),
+            ("web/opencode.json", Some(FileKind::OpencodeConfig)),
+            ("opencode.headless.json", None),
         ];
         for (rel, kind) in cases {
             assert_eq!(FileKind::of(rel), kind, "{rel}");
@@ -1028,7 +1176,11 @@ mod tests {
         for (rel, kind) in [
             (".windsurf/rules/style.md", Some(FileKind::WindsurfRule)),
             ("api/.windsurf/rules/sql.md", Some(FileKind::WindsurfRule)),
-            (".windsurf/workflows/release.md", None),
+            (".windsurf/workflows/release.md", Some(FileKind::WindsurfWorkflow)),
+            ("api/.windsurf/workflows/deploy.md", Some(FileKind::WindsurfWorkflow)),
+            (".windsurf/workflows/notes.txt", None),
+            (".windsurf/hooks.json", Some(FileKind::WindsurfHooks)),
+            (".windsurf/rules/hooks.json", None),
         ] {
             assert_eq!(FileKind::of(rel), kind, "{rel}");
             assert_eq!(windsurf.kind_at("project", rel).map(|s| s.kind.as_str()), kind.map(FileKind::id), "{rel}");
@@ -1036,6 +1188,7 @@ mod tests {
         // Windsurf reads the folder's own files, not its subfolders' (the model's globs let `*`
         // cross `/`, as every host file's do).
         assert_eq!(FileKind::of(".windsurf/rules/nested/deep.md"), None);
+        assert_eq!(FileKind::of(".windsurf/workflows/nested/deep.md"), None);
     }
 
     #[test]
@@ -1078,5 +1231,78 @@ mod tests {
         assert!(found.memory.is_empty());
         let messages: Vec<&str> = found.problems.iter().map(|d| d.message.as_str()).collect();
         assert!(matches!(messages[..], [m] if m.contains("d\u{FFFD}x/AGENTS.md` is not valid UTF-8")), "{messages:?}");
+    }
+
+    /// The entries a walk visits through links to folders, and the files it finds: a loop, a
+    /// chain of links, links that lead into each other and many links to one folder cost a bounded
+    /// number of entries, counted (not timed).
+    #[cfg(unix)]
+    #[test]
+    fn links_to_folders_are_walked_with_bounded_work() {
+        use std::os::unix::fs::symlink;
+        let walked = |build: &dyn Fn(&std::path::Path)| {
+            let project = tempfile::tempdir().expect("tempdir");
+            let agents = project.path().join("shared/agents");
+            std::fs::create_dir_all(&agents).expect("mkdir");
+            for i in 0..10 {
+                std::fs::write(agents.join(format!("a{i}.md")), "---\ndescription: x\n---\nBody.\n").expect("write");
+            }
+            build(project.path());
+            let root = ProjectRoot::new(project.path()).expect("root");
+            let (mut found, mut candidates, mut loose) = (Found::default(), Vec::new(), Vec::new());
+            let through = walk(&root, &mut found, &mut candidates, &mut loose);
+            let agents = candidates.iter().filter(|c| c.1 == FileKind::OpencodeAgent).count();
+            (through, agents, found.warnings.len())
+        };
+        let mkdir = |p: &std::path::Path| std::fs::create_dir_all(p).expect("mkdir");
+        // One link: its folder and its ten files are walked once.
+        let one = |p: &std::path::Path| {
+            mkdir(&p.join(".opencode"));
+            symlink("../shared/agents", p.join(".opencode/agents")).expect("link");
+        };
+        assert_eq!(walked(&one), (11, 10, 0));
+        // A loop back up to the root, and a link to the folder holding it: seen, never followed.
+        let loops = |p: &std::path::Path| {
+            one(p);
+            symlink("../..", p.join("shared/agents/up")).expect("link");
+            symlink(".", p.join("shared/agents/here")).expect("link");
+        };
+        assert_eq!(walked(&loops), (13, 10, 0));
+        // A chain of 30 links to the folder: followed once, to its end.
+        let chain = |p: &std::path::Path| {
+            mkdir(&p.join(".opencode"));
+            for i in 0..30 {
+                symlink(format!("l{}", i + 1), p.join(format!("l{i}"))).expect("link");
+            }
+            symlink("shared/agents", p.join("l30")).expect("link");
+            symlink("../l0", p.join(".opencode/agents")).expect("link");
+        };
+        let (through, agents, _) = walked(&chain);
+        assert_eq!(agents, 10);
+        assert!(through <= 32 * 11, "{through}");
+        // Two folders linking into each other, below a host folder: each walked once through links.
+        let mutual = |p: &std::path::Path| {
+            one(p);
+            mkdir(&p.join("x"));
+            symlink("../../x", p.join("shared/agents/to-x")).expect("link");
+            symlink("../shared/agents", p.join("x/to-agents")).expect("link");
+        };
+        let (through, agents, warnings) = walked(&mutual);
+        assert_eq!((agents, warnings), (10, 0));
+        assert!(through <= 2 * 14, "{through}");
+        // 20 links to one folder of 110 files: the walk stops at its budget, with a warning.
+        let fan = |p: &std::path::Path| {
+            for i in 0..100 {
+                std::fs::write(p.join(format!("shared/agents/b{i}.md")), "B.\n").expect("write");
+            }
+            for i in 0..20 {
+                mkdir(&p.join(format!("h{i}/.opencode")));
+                symlink("../../shared/agents", p.join(format!("h{i}/.opencode/agents"))).expect("link");
+            }
+        };
+        let (through, _, warnings) = walked(&fan);
+        // The root, shared/, agents/ and its 110 files; each h{i}, its .opencode and its link.
+        let own = 3 + 110 + 20 * 3;
+        assert_eq!((through, warnings), (LINKED_WALKS * own, 1));
     }
 }

@@ -333,12 +333,15 @@ macro_rules! rule_table {
                 OPENCODE003 opencode003_field_replaced,
                 OPENCODE004 opencode004_command_unknown_field,
                 OPENCODE005 opencode005_frontmatter_invalid,
+                OPENCODE006 opencode006_config_invalid_jsonc,
             }
             windsurf Windsurf {
                 WINDSURF001 windsurf001_trigger_invalid,
                 WINDSURF002 windsurf002_trigger_field_missing,
                 WINDSURF003 windsurf003_unknown_field,
                 WINDSURF004 windsurf004_frontmatter_invalid,
+                WINDSURF005 windsurf005_workflow_too_long,
+                WINDSURF006 windsurf006_hook_event_unknown,
             }
             links Links {
                 LINK001 link001_broken_link,

@@ -242,6 +242,9 @@ pub struct FileSpec {
     /// Other shapes the host accepts for the file, by root.
     #[serde(default)]
     pub forms: Vec<Form>,
+    /// The most characters (Unicode scalar values) the host takes in one file of the kind, from
+    /// the kind's `source`.
+    pub max_chars: Option<usize>,
 }
 
 /// Where files of a kind are: a glob relative to a root.

@@ -13,7 +13,7 @@ use ctxc::codes::Code;
 use ctxc::lint::{self, fix, Options};
 
 /// A file of every kind ctxc reads without a manifest, and a skill's bundled files.
-pub const PATHS: [&str; 29] = [
+pub const PATHS: [&str; 32] = [
     "skills/fuzz/SKILL.md",
     "skills/fuzz/references/guide.md",
     "skills/fuzz/scripts/run.py",
@@ -43,6 +43,9 @@ pub const PATHS: [&str; 29] = [
     ".opencode/agents/review.md",
     ".opencode/commands/test.md",
     ".windsurf/rules/style.md",
+    "opencode.jsonc",
+    ".windsurf/workflows/release.md",
+    ".windsurf/hooks.json",
 ];
 
 /// The files of one input, by index into [`PATHS`].

@@ -273,15 +273,23 @@ fn input(family: &str, n: usize) -> Vec<(String, String)> {
                         format!(".opencode/commands/c{i}.md"),
                         format!("---\ndescription: Command {i}\ntemplate: x\n{fields}---\nRun $ARGUMENTS.\n"),
                     ),
+                    // A project configuration per folder, its last member missing a comma.
+                    (format!("p{i}/opencode.jsonc"), format!("{{\n  // {i}\n  \"model\": \"x/y{i}\"\n  \"share\": \"manual\",\n}}\n")),
                 ]
             })
             .collect(),
-        // Windsurf rules, each with a bad trigger, a missing field and foreign fields.
+        // Windsurf rules (a bad trigger, a missing field, foreign fields), workflows and hooks.
         "WINDSURF" => (0..n)
-            .map(|i| {
+            .flat_map(|i| {
                 let fields: String = (0..8).map(|f| format!("opt{f}: {i}\n")).collect();
                 let trigger = ["glob", "model_decision", "always", "manual"][i % 4];
-                (format!(".windsurf/rules/r{i}.md"), format!("---\ntrigger: {trigger}\n{fields}---\nRule {i}.\n"))
+                let events: String = (0..8).map(|e| format!("\"pre_step_{e}\": [], ")).collect();
+                [
+                    (format!(".windsurf/rules/r{i}.md"), format!("---\ntrigger: {trigger}\n{fields}---\nRule {i}.\n")),
+                    // A workflow past the character limit, and hooks under unknown events.
+                    (format!(".windsurf/workflows/w{i}.md"), "é".repeat(12_001)),
+                    (format!("h{i}/.windsurf/hooks.json"), format!("{{\"hooks\": {{{events}\"pre_run_command\": []}}}}\n")),
+                ]
             })
             .collect(),
         // Kiro steering files, each with a list of patterns, some broken, and foreign fields.

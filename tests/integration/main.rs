@@ -30,6 +30,7 @@ mod counts;
 mod editors;
 mod fixes;
 mod fuzz_regressions;
+mod host_files;
 mod host_view;
 mod html;
 mod integrations;

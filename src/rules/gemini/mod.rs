@@ -9,12 +9,13 @@ use std::collections::BTreeMap;
 use std::ops::Range;
 
 use jsonc_parser::common::Ranged;
-use jsonc_parser::{CollectOptions, ParseOptions};
+use jsonc_parser::CollectOptions;
 use serde_json::Value;
 
 use crate::agent_files::{Doc, FileKind};
 use crate::diagnostic::Diagnostic;
 use crate::rules::context::Context;
+use crate::rules::json_span::json_with_comments;
 
 // The rule files of this folder, one per code of the family in the table (src/codes.rs; a test
 // checks the two lists agree).
@@ -72,25 +73,9 @@ fn collect_keys(object: &jsonc_parser::ast::Object, path: &mut Vec<String>, keys
     }
 }
 
-/// Only comments beyond strict JSON.
-fn options() -> ParseOptions {
-    ParseOptions {
-        allow_comments: true,
-        allow_loose_object_property_names: false,
-        allow_trailing_commas: false,
-        allow_missing_commas: false,
-        allow_single_quoted_strings: false,
-        allow_hexadecimal_numbers: false,
-        allow_unary_plus_numbers: false,
-        allow_bare_decimal_point_numbers: false,
-        allow_non_finite_numbers: false,
-        allow_extended_string_escapes: false,
-    }
-}
-
 /// The settings, or the byte offset and message of the first error.
 pub fn parse_settings(text: &str) -> Result<Settings, (usize, String)> {
-    let parsed = jsonc_parser::parse_to_ast(text, &CollectOptions::default(), &options())
+    let parsed = jsonc_parser::parse_to_ast(text, &CollectOptions::default(), &json_with_comments())
         .map_err(|e| (e.range().start.min(text.len()), e.kind().to_string()))?;
     let Some(ast) = parsed.value else { return Err((text.len(), "the file holds no JSON value".to_string())) };
     let top_level = ast.as_object().map_or_else(Vec::new, |object| {

@@ -15,9 +15,10 @@ pub mod opencode002_agent_unknown_field;
 pub mod opencode003_field_replaced;
 pub mod opencode004_command_unknown_field;
 pub mod opencode005_frontmatter_invalid;
+pub mod opencode006_config_invalid_jsonc;
 
 /// What the family covers, in one line, for `docs/rules.md`.
-pub const ABOUT: &str = "OpenCode: agents and commands in `.opencode/` and their frontmatter.";
+pub const ABOUT: &str = "OpenCode: agents and commands in `.opencode/` and their frontmatter, and `opencode.json(c)`.";
 
 /// OpenCode's host model.
 pub fn host() -> &'static Host {
@@ -43,4 +44,10 @@ pub fn unknown(doc: &Doc, kind: FileKind) -> Vec<Diagnostic> {
     let keys = doc.fields().iter().map(|(k, _)| k.as_str()).filter(|k| spec.status(k).is_none());
     let spans = keys.filter_map(|k| Some((k, doc.key_span(k)?)));
     spans.map(|(k, span)| unknown_key(&doc.file, k, span, &read, "OpenCode", |f| doc.field(f).is_some())).collect()
+}
+
+/// Whether an agent's `tools` has the shape OpenCode's agent schema accepts: a map of tool names
+/// to booleans (OPENCODE001 reports any other shape, OPENCODE003 the accepted, deprecated one).
+pub fn tools_is_a_map(value: &serde_json::Value) -> bool {
+    value.as_object().is_some_and(|m| m.values().all(serde_json::Value::is_boolean))
 }

@@ -2,7 +2,7 @@
 
 use crate::agent_files::FileKind;
 use crate::hosts::Status;
-use crate::rules::opencode::{parsed, spec};
+use crate::rules::opencode::{parsed, spec, tools_is_a_map};
 use crate::rules::prelude::*;
 
 pub const RULE: Definition = Definition {
@@ -33,7 +33,9 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         for doc in parsed(cx, kind) {
             for group in &groups {
                 let instead = group.replaced_by.as_deref().unwrap_or("the documented field");
-                for name in group.names.iter().filter(|n| doc.field(n).is_some()) {
+                // A `tools` OpenCode rejects is OPENCODE001's error, not a deprecation.
+                let reported = |n: &str| doc.field(n).is_some_and(|v| n != "tools" || tools_is_a_map(v));
+                for name in group.names.iter().filter(|n| reported(n)) {
                     let (message, label) = match group.status {
                         Status::Deprecated => (format!("`{name}` is deprecated in OpenCode"), "deprecated field"),
                         _ => (format!("`{name}` is overwritten by the Markdown body"), "discarded by OpenCode"),

@@ -12,9 +12,12 @@ pub mod windsurf001_trigger_invalid;
 pub mod windsurf002_trigger_field_missing;
 pub mod windsurf003_unknown_field;
 pub mod windsurf004_frontmatter_invalid;
+pub mod windsurf005_workflow_too_long;
+pub mod windsurf006_hook_event_unknown;
 
 /// What the family covers, in one line, for `docs/rules.md`.
-pub const ABOUT: &str = "Windsurf: workspace rules in `.windsurf/rules/` and their activation modes.";
+pub const ABOUT: &str =
+    "Windsurf: workspace rules in `.windsurf/rules/` and their activation modes, workflows in `.windsurf/workflows/` and hooks in `.windsurf/hooks.json`.";
 
 /// Windsurf's host model.
 pub fn host() -> &'static Host {
