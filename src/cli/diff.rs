@@ -14,7 +14,7 @@ use super::{check_path, output, EXIT_FINDINGS, EXIT_INPUT, EXIT_OK};
 use ctxc::counts::{FileChange, Recorded};
 use ctxc::lint::baseline::Changes;
 use ctxc::report::escape::Untrusted;
-use ctxc::review::compare::{compare, over_threshold, AgentChange, Comparison, Labels, PromptChange, Threshold};
+use ctxc::review::compare::{compare, over_threshold, AgentChange, Comparison, Delta, Labels, PromptChange, Threshold};
 use ctxc::review::{self, git, AgentPin};
 use ctxc::{Failure, Session};
 
@@ -183,6 +183,27 @@ fn json_report(
     })
 }
 
+/// Prints the JSON report, with the `--baseline` entries the change adds and removes.
+fn print_json(mut json: serde_json::Value, baseline: Option<(&str, &Changes)>) {
+    if let Some((file, changes)) = baseline {
+        json["baseline"] = serde_json::json!({ "file": file, "added": changes.added, "removed": changes.removed });
+    }
+    output::print_json(&ctxc::report::escape::json_text(&json));
+}
+
+/// `--fail-on-increase` passed: names each total that grew too much (with its name, shown) on
+/// stderr; exit 1.
+fn grew<'a>(threshold: &Threshold, over: impl Iterator<Item = (String, &'a Delta)>) -> u8 {
+    let list: Vec<String> = over
+        .map(|(name, total)| {
+            let pct = total.percent().map(|x| format!(", {x:+.1} %")).unwrap_or_default();
+            format!("{name}: {:+} tokens{pct}", total.delta)
+        })
+        .collect();
+    output::eprint(&format!("error: grew by more than {threshold} (--fail-on-increase): {}\n", list.join("; ")));
+    EXIT_FINDINGS
+}
+
 /// The host view of the base against the work tree's, for a folder without a manifest (see
 /// [`ctxc::review::host_changes`]).
 fn host_diff(args: &DiffArgs, commit: &str, checkout: &git::Checkout, baseline: Option<(String, Changes)>, reporter: &Reporter) -> u8 {
@@ -247,7 +268,7 @@ fn host_diff(args: &DiffArgs, commit: &str, checkout: &git::Checkout, baseline: 
             output::print(&format!("{}{}", ctxc::report::changes::hosts(&changes, &args.base, args.all, md), listed.unwrap_or_default()));
         }
         DiffFormat::Json => {
-            let mut json = serde_json::json!({
+            let json = serde_json::json!({
                 "base": args.base,
                 "commit": commit,
                 "head": "work tree",
@@ -256,22 +277,11 @@ fn host_diff(args: &DiffArgs, commit: &str, checkout: &git::Checkout, baseline: 
                 "fail_on_increase": args.fail_on_increase.map(|t| t.to_string()),
                 "over_threshold": over.iter().map(|c| &c.host).collect::<Vec<_>>(),
             });
-            if let Some((file, changes)) = baseline {
-                json["baseline"] = serde_json::json!({ "file": file, "added": changes.added, "removed": changes.removed });
-            }
-            output::print_json(&ctxc::report::escape::json_text(&json));
+            print_json(json, baseline);
         }
     }
     if let Some(threshold) = args.fail_on_increase.filter(|_| !over.is_empty()) {
-        let list: Vec<String> = over
-            .iter()
-            .map(|c| {
-                let pct = c.total.percent().map(|x| format!(", {x:+.1} %")).unwrap_or_default();
-                format!("{}: {:+} tokens{pct}", Untrusted(&c.name), c.total.delta)
-            })
-            .collect();
-        output::eprint(&format!("error: grew by more than {threshold} (--fail-on-increase): {}\n", list.join("; ")));
-        return EXIT_FINDINGS;
+        return grew(&threshold, over.iter().map(|c| (Untrusted(&c.name).to_string(), &c.total)));
     }
     if problems.is_empty() {
         EXIT_OK
@@ -348,23 +358,13 @@ pub fn run(mut args: DiffArgs, reporter: &Reporter) -> u8 {
             output::print(&format!("{table}{counts}{listed}"));
         }
         DiffFormat::Json => {
-            let mut json = json_report(&args, &commit, &comparison, &counts, &over);
-            if let Some((file, changes)) = baseline {
-                json["baseline"] = serde_json::json!({ "file": file, "added": changes.added, "removed": changes.removed });
-            }
-            output::print_json(&ctxc::report::escape::json_text(&json));
+            print_json(json_report(&args, &commit, &comparison, &counts, &over), baseline);
         }
     }
     if let Some(threshold) = args.fail_on_increase.filter(|_| !over.is_empty()) {
-        let list: Vec<String> = over
-            .iter()
-            .map(|(a, p)| {
-                let pct = p.total.percent().map(|x| format!(", {x:+.1} %")).unwrap_or_default();
-                format!("{} {} · {}: {:+} tokens{pct}", Untrusted(&a.agent), Untrusted(&p.mode), Untrusted(&p.scenario), p.total.delta)
-            })
-            .collect();
-        output::eprint(&format!("error: grew by more than {threshold} (--fail-on-increase): {}\n", list.join("; ")));
-        return EXIT_FINDINGS;
+        let named =
+            over.iter().map(|(a, p)| (format!("{} {} · {}", Untrusted(&a.agent), Untrusted(&p.mode), Untrusted(&p.scenario)), &p.total));
+        return grew(&threshold, named);
     }
     EXIT_OK
 }

@@ -290,8 +290,9 @@ pub fn function_schema(tool: &Tool) -> Json {
     json!({"type": "function", "function": tool.function_value()})
 }
 
-/// Plain JSON, as Python's `json.load` reads a tokenizer configuration.
-fn strict_json() -> jsonc_parser::ParseOptions {
+/// Plain JSON, as Python's `json.load` reads a tokenizer configuration (and the base of the
+/// looser forms hosts read).
+pub fn strict_json() -> jsonc_parser::ParseOptions {
     jsonc_parser::ParseOptions {
         allow_comments: false,
         allow_loose_object_property_names: false,

@@ -177,18 +177,7 @@ pub fn json_syntax(cx: &Context, kinds: &[FileKind]) -> Vec<Diagnostic> {
 /// JSON with `//` and `/* */` comments and nothing else beyond it (no trailing comma, no JSON5),
 /// as Gemini CLI reads its settings; hosts that allow more set it on top.
 pub fn json_with_comments() -> ParseOptions {
-    ParseOptions {
-        allow_comments: true,
-        allow_loose_object_property_names: false,
-        allow_trailing_commas: false,
-        allow_missing_commas: false,
-        allow_single_quoted_strings: false,
-        allow_hexadecimal_numbers: false,
-        allow_unary_plus_numbers: false,
-        allow_bare_decimal_point_numbers: false,
-        allow_non_finite_numbers: false,
-        allow_extended_string_escapes: false,
-    }
+    ParseOptions { allow_comments: true, ..crate::providers::chat_template::strict_json() }
 }
 
 /// Where a part (`part`, byte range in the decoded string `decoded`) of the JSON string at `path`
