@@ -90,22 +90,16 @@ pub fn run(args: CostArgs, reporter: &Reporter) -> u8 {
     let report = std::time::Instant::now();
     match args.format {
         CostFormat::Json => {
-            // Written as it is serialized: the reports of a large project are never held as text.
+            // The reports, written on all cores a batch at a time, follow the run's settings.
             #[derive(serde::Serialize)]
             struct CostJson<'a> {
                 env_overrides: &'a [String],
                 model: Option<&'a str>,
                 overrides: &'a [String],
-                reports: &'a [&'a Costed],
             }
-            let json = CostJson {
-                env_overrides: &env,
-                model: args.overrides.model.as_deref(),
-                overrides: &args.overrides.set.set,
-                reports: &reports,
-            };
+            let head = CostJson { env_overrides: &env, model: args.overrides.model.as_deref(), overrides: &args.overrides.set.set };
             output::print_with(|out| {
-                ctxc::report::escape::write_json(&mut *out, &json)?;
+                ctxc::report::escape::write_json_with_list(&mut *out, &head, "reports", &reports)?;
                 writeln!(out)
             });
         }
