@@ -85,7 +85,7 @@ pub fn run(args: CostArgs, reporter: &Reporter) -> u8 {
     let report = std::time::Instant::now();
     match args.format {
         CostFormat::Json => {
-            // Written as it is serialized: the reports of a large project are never held as text.
+            // The reports, written on all cores a batch at a time, follow the run's settings.
             let json = ctxc::report::cost::CostJson {
                 env_overrides: &env,
                 model: args.overrides.model.as_deref(),
@@ -93,7 +93,7 @@ pub fn run(args: CostArgs, reporter: &Reporter) -> u8 {
                 reports: &reports,
             };
             output::print_with(|out| {
-                ctxc::report::escape::write_json(&mut *out, &json)?;
+                json.write(&mut *out)?;
                 writeln!(out)
             });
         }

@@ -252,16 +252,18 @@ fn tool_texts(
             let each = declarations.iter().map(|texts| texts.iter().map(|t| counter.count(tokenizer, t)).sum()).collect();
             return Arc::new((declarations.iter().map(|texts| texts.join("\n")).collect(), each));
         }
-        let texts: Vec<String> = tools
-            .iter()
-            .map(|t| match rendering {
+        // Each tool rendered and counted on all cores: a list of many tools (an MCP server's
+        // thousands) is otherwise one thread's work.
+        let costed = crate::parallel::map_in_order(tools, |t| {
+            let text = match rendering {
                 Rendering::Harmony => harmony::tool_text(t),
                 Rendering::Anthropic => anthropic::tool_text(t),
                 Rendering::CompactJson | Rendering::ChatTemplate | Rendering::GeminiLocal => t.function_json().to_string(),
-            })
-            .collect();
-        let each = texts.iter().map(|t| counter.count(tokenizer, t)).collect();
-        Arc::new((texts, each))
+            };
+            let tokens = counter.count(tokenizer, &text);
+            (text, tokens)
+        });
+        Arc::new(costed.into_iter().unzip())
     })
 }
 

@@ -39,6 +39,21 @@ pub struct CostJson<'a> {
     pub reports: &'a [&'a Costed],
 }
 
+impl CostJson<'_> {
+    /// Writes the JSON as serializing it whole would, the reports serialized on all cores a batch
+    /// at a time (see [`super::escape::write_json_with_list`]).
+    pub fn write(&self, out: impl std::io::Write) -> std::io::Result<()> {
+        #[derive(Serialize)]
+        struct Head<'a> {
+            env_overrides: &'a [String],
+            model: Option<&'a str>,
+            overrides: &'a [String],
+        }
+        let head = Head { env_overrides: self.env_overrides, model: self.model, overrides: self.overrides };
+        super::escape::write_json_with_list(out, &head, "reports", self.reports)
+    }
+}
+
 /// The range each estimated total lies in ([`Band`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Bands {

@@ -196,6 +196,51 @@ pub fn write_json<W: std::io::Write, T: serde::Serialize + ?Sized>(writer: W, va
     write_inert_json(writer, value, true)
 }
 
+/// [`write_json`] of an object with `head`'s fields, then the field `name` holding `items` as
+/// a list, byte for byte: the items are serialized on all cores, a batch at a time (a large
+/// report is held as text one batch at a time, never whole), and written in order.
+pub fn write_json_with_list<W, H, T>(mut writer: W, head: &H, name: &str, items: &[T]) -> std::io::Result<()>
+where
+    W: std::io::Write,
+    H: serde::Serialize + ?Sized,
+    T: serde::Serialize + Sync,
+{
+    /// Items serialized at once: enough to keep every core busy, few enough to hold.
+    const BATCH: usize = 64;
+    let head = inert_json_text(head, true);
+    // The head's fields without its closing brace, then the list as the last field: the pretty
+    // formatter's indentation, two spaces a level.
+    let fields = head.trim_end().strip_suffix('}').unwrap_or("{").trim_end();
+    writer.write_all(fields.as_bytes())?;
+    writer.write_all(if fields == "{" { b"\n  " } else { b",\n  " })?;
+    writer.write_all(inert_json_text(name, true).trim_end().as_bytes())?;
+    if items.is_empty() {
+        return writer.write_all(b": []\n}");
+    }
+    writer.write_all(b": [")?;
+    for (batch, chunk) in items.chunks(BATCH).enumerate() {
+        let written = crate::parallel::map_in_order(chunk, |item| {
+            let mut text = Vec::new();
+            write_inert_json(&mut text, item, true)?;
+            // An item two levels down: its every line indented by two levels more. A line break
+            // in JSON text is never inside a string (those are written `\n`).
+            let mut indented = Vec::with_capacity(text.len() + text.len() / 4);
+            for (j, line) in text.split(|&b| b == b'\n').enumerate() {
+                if j > 0 {
+                    indented.extend_from_slice(b"\n    ");
+                }
+                indented.extend_from_slice(line);
+            }
+            Ok::<_, std::io::Error>(indented)
+        });
+        for (i, text) in written.into_iter().enumerate() {
+            writer.write_all(if batch == 0 && i == 0 { b"\n    " } else { b",\n    " })?;
+            writer.write_all(&text?)?;
+        }
+    }
+    writer.write_all(b"\n  ]\n}")
+}
+
 /// [`write_json`] as text, with a final line break: the one way ctxc's JSON and SARIF are made.
 pub fn json_text<T: serde::Serialize + ?Sized>(value: &T) -> String {
     inert_json_text(value, true)
@@ -265,6 +310,13 @@ impl serde_json::ser::Formatter for InertJson<'_> {
     }
     fn end_string<W: ?Sized + std::io::Write>(&mut self, writer: &mut W) -> std::io::Result<()> {
         let text = if self.mask { secrets::mask(&self.string) } else { Cow::Borrowed(self.string.as_str()) };
+        // Most strings of a report (keys, names, tokenizers) are printable ASCII with nothing to
+        // escape: quoted as they are, which is what the general path below writes for them.
+        if text.bytes().all(|b| matches!(b, b' '..=b'~') && b != b'"' && b != b'\\') && !text.contains("##[") {
+            writer.write_all(b"\"")?;
+            writer.write_all(text.as_bytes())?;
+            return writer.write_all(b"\"");
+        }
         self.quoted.clear();
         serde_json::to_writer(&mut self.quoted, &*text).map_err(std::io::Error::from)?;
         // serde_json writes valid UTF-8 from a `str`.
@@ -449,6 +501,34 @@ mod tests {
         assert_eq!(inert(&streamed, false), None, "{streamed}");
         let read = serde_json::from_str::<serde_json::Value>(&streamed).expect("still JSON");
         assert_eq!(read, serde_json::from_str::<serde_json::Value>(&pretty).expect("JSON"));
+    }
+
+    #[test]
+    fn a_list_written_in_batches_is_the_whole_written_at_once() {
+        let item = |i: usize| serde_json::json!({ "n": i, "name": HOSTILE[i % HOSTILE.len()], "empty": {}, "list": [i, [], "a\"b"] });
+        let heads = [serde_json::json!({ "model": "gpt-4o", "overrides": [], "none": null }), serde_json::json!({})];
+        for head in heads {
+            for n in [0, 1, 2, 64, 65, 200] {
+                let items: Vec<serde_json::Value> = (0..n).map(item).collect();
+                let mut whole = head.clone();
+                whole["reports"] = serde_json::Value::Array(items.clone());
+                let mut expected = Vec::new();
+                write_json(&mut expected, &whole).expect("write");
+                let mut written = Vec::new();
+                write_json_with_list(&mut written, &head, "reports", &items).expect("write");
+                assert_eq!(String::from_utf8(written), String::from_utf8(expected), "{n} items after {head}");
+            }
+        }
+    }
+
+    #[test]
+    fn plain_strings_are_written_as_the_general_path_writes_them() {
+        for text in ["", "plain", "a b ~ ! ` ' { }", "##[group]", "x ::warning::", "AKIAABCDEFGHIJKLMNOP", "tab\there", "é", "\"q\\"] {
+            let mut streamed = Vec::new();
+            write_json(&mut streamed, text).expect("write");
+            let general = json(&serde_json::to_string(&secrets::mask(text)).expect("JSON")).into_owned();
+            assert_eq!(String::from_utf8(streamed).expect("UTF-8"), general, "{text:?}");
+        }
     }
 
     #[test]

@@ -142,7 +142,13 @@ pub type SharedTools = Arc<Vec<Arc<Tool>>>;
 /// [`parse_tool_file`], done once per distinct file content in a run (its `cache`).
 pub fn parse_tool_file_shared(text: &SharedText, cache: &Cache) -> Result<SharedTools, ToolFileError> {
     cache.get_or_insert(Kind::ToolFile, text.hash(), || {
-        parse_tool_file(text).map(|file| Arc::new(file.tools.into_iter().map(Arc::new).collect()))
+        parse_tool_file(text).map(|file| {
+            let tools: Vec<Arc<Tool>> = file.tools.into_iter().map(Arc::new).collect();
+            // Every render keys its tool lists by these texts: made now, on all cores, rather
+            // than one by one by the first render (a file of 60,000 tools).
+            crate::parallel::map_in_order(&tools, |tool| tool.function_json_hash());
+            Arc::new(tools)
+        })
     })
 }
 

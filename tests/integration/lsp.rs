@@ -279,3 +279,38 @@ fn hostile_framing() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("over the") && stderr.contains("-byte limit"), "{stderr}");
 }
+
+/// mimalloc is built without transparent huge pages (`no_thp` in Cargo.toml): with them, the first
+/// touch of each 2 MiB page zeroed all of it, the largest single cost of `ctxc cost` on bench.py's
+/// 100-agent project, and held a third more memory. Seen in the kernel's account of a server
+/// holding a 16 MiB message it is still reading: no huge page (the build before held 48 MiB of them).
+#[test]
+fn the_server_holds_no_transparent_huge_page() {
+    // Only a kernel that gives huge pages to the memory that asks for them shows the difference.
+    let setting = std::fs::read_to_string("/sys/kernel/mm/transparent_hugepage/enabled").unwrap_or_default();
+    if !setting.contains("[madvise]") {
+        return;
+    }
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ctxc"))
+        .arg("lsp")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("ctxc lsp starts");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let body = format!(r#"{{"jsonrpc":"2.0","id":1,"method":"initialize","params":{{"x":"{}"#, "a".repeat(16 << 20));
+    // The message is left unfinished: the server holds what it read and waits for the rest. A
+    // pipe holds 64 KiB, so once the write returns the server has read all but that much.
+    write!(stdin, "Content-Length: {}\r\n\r\n{body}", body.len() + 10).expect("message");
+    stdin.flush().expect("flush");
+    let memory = std::fs::read_to_string(format!("/proc/{}/smaps_rollup", child.id())).expect("the kernel's account");
+    child.kill().expect("kill");
+    child.wait().expect("ends");
+    let field = |name: &str| -> u64 {
+        let line = memory.lines().find(|l| l.starts_with(name)).unwrap_or_else(|| panic!("{name} in {memory}"));
+        line.split_whitespace().nth(1).and_then(|kb| kb.parse().ok()).expect("kB")
+    };
+    assert!(field("Rss:") >= 16 << 10, "the message is held: {memory}");
+    assert_eq!(field("AnonHugePages:"), 0, "{memory}");
+}
