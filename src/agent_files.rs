@@ -768,7 +768,7 @@ fn skip_dir(entry: &walkdir::DirEntry) -> bool {
 
 /// Walks `root` for every agent file ([`FileKind::of`], and the files of the Claude Code plugins
 /// in it), or reads only `only` (a file named alone). Symbolic links are followed only when they
-/// lead inside the root ([`walk`]); a file reached twice as the same kind (e.g. CLAUDE.md linking
+/// lead inside the root (`walk`); a file reached twice as the same kind (e.g. CLAUDE.md linking
 /// to AGENTS.md) is linted once, under its own name. Files whose canonical path is in `seen` (read
 /// by an agent) are skipped.
 pub fn discover(root: &ProjectRoot, only: Option<Named>, seen: BTreeSet<std::path::PathBuf>) -> Found {
