@@ -389,8 +389,10 @@ fn diff_without_a_manifest_compares_what_each_host_loads() {
     assert!(codex["tokens"]["before"].as_i64() < codex["tokens"]["after"].as_i64(), "{codex}");
     let skill = part("claude-code", ".claude/skills/x/SKILL.md", "x");
     assert!(skill["tokens"]["before"].is_null() && skill["tokens"]["after"].as_i64() > Some(0), "{skill}");
+    // Gemini's figures are estimates, rounded per text: the wrappers around the longer file may
+    // move the remainder by one. That they are the same wrappers is checked exactly below.
     let joins = part("gemini-cli", "", "(joins)");
-    assert_eq!(joins["tokens"]["delta"], 0, "the wrappers name the same absolute paths: {joins}");
+    assert!(joins["tokens"]["delta"].as_i64().is_some_and(|d| d.abs() <= 1), "{joins}");
     let codex_total = &hosts.iter().find(|h| h["host"] == "codex").expect("codex")["total"];
     assert_eq!(codex_total["delta"].as_i64(), codex["tokens"]["delta"].as_i64());
 
@@ -408,6 +410,24 @@ fn diff_without_a_manifest_compares_what_each_host_loads() {
     let out = common::ctxc(&["diff", "--base", "HEAD", path, "--host", "codex"]);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(stdout.starts_with("Codex (gpt-5.3-codex): 7 → ") && !stdout.contains("Claude"), "{stdout}");
+}
+
+/// A copy of a project read as if it were at the original's place (how `diff` reads the base
+/// revision) names the original's absolute paths: Gemini CLI's wrappers are the same texts.
+#[test]
+fn a_copy_seen_at_the_original_place_names_the_original_paths() {
+    let files = [("AGENTS.md", "Run the tests.\n"), ("GEMINI.md", "Gemini: @./AGENTS.md\n")];
+    let (original, copy) = (common::project(&files), common::project(&files));
+    let gemini = ctxc::hosts::host("gemini-cli").expect("gemini-cli");
+    let counter = ctxc::tokens::TokenCounter::new();
+    let root = |dir: &tempfile::TempDir| ctxc::project::ProjectRoot::new(dir.path()).expect("root");
+    let (original_root, copy_root) = (root(&original), root(&copy));
+    let joined = |views: ctxc::hostview::Views| views.views[0].sections[0].joined.clone().expect("one joined text");
+    let here = joined(ctxc::hostview::views(&original_root, "", &[gemini], None, &counter));
+    let seen = joined(ctxc::hostview::views_seen_at(&copy_root, original_root.canonical(), "", &[gemini], None, &counter));
+    let name = original_root.canonical().display().to_string();
+    assert!(here.contains(&format!("--- Context from: {name}/GEMINI.md ---")), "{here}");
+    assert_eq!(seen, here);
 }
 
 #[test]
