@@ -1,22 +1,19 @@
-//! `ctxc diff --base REV`: the project as it was at a git revision against the work tree. Both
-//! sides are rendered and counted with the same counter; per agent, mode × scenario and section
-//! the tokens before, after and the delta, then the text diffs. The work tree and the index are
-//! never touched: the revision is read with git's plumbing into a temporary folder.
+//! `ctxc diff --base REV`: the project as it was at a git revision against the work tree (the
+//! comparison is [`ctxc::review::diff`]'s); per agent, mode × scenario and section the tokens
+//! before, after and the delta, then the text diffs; or per host and file without a manifest.
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use clap::{Args, ValueEnum};
 
 use super::report::Reporter;
 use super::{check_path, output, EXIT_FINDINGS, EXIT_INPUT, EXIT_OK};
-use ctxc::counts::{FileChange, Recorded};
 use ctxc::lint::baseline::Changes;
 use ctxc::report::escape::Untrusted;
-use ctxc::review::compare::{compare, over_threshold, AgentChange, Comparison, Delta, Labels, PromptChange, Threshold};
-use ctxc::review::{self, git, AgentPin};
-use ctxc::{Failure, Session};
+use ctxc::review::compare::{over_threshold, Delta, Threshold};
+use ctxc::review::diff::{self, Base};
+use ctxc::review::git;
+use ctxc::Failure;
 
 #[derive(Debug, Args)]
 pub struct DiffArgs {
@@ -61,84 +58,6 @@ enum DiffFormat {
     Json,
 }
 
-/// Agent manifests under `path` keyed by their path relative to it (`/` separators).
-fn keyed(path: &Path, manifests: Vec<PathBuf>) -> Vec<(String, PathBuf)> {
-    manifests
-        .into_iter()
-        .map(|m| {
-            let rel = if path.is_file() { Path::new(m.file_name().unwrap_or_default()) } else { m.strip_prefix(path).unwrap_or(&m) };
-            (rel.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect::<Vec<_>>().join("/"), m)
-        })
-        .collect()
-}
-
-/// An agent's `ctxc.counts` (empty when it has none) and the finding for counts in it that no
-/// tokenizer gives.
-struct AgentCounts {
-    agent: String,
-    recorded: Arc<Recorded>,
-    implausible: Option<String>,
-}
-
-/// One side's agents: each pinned, with its recorded counts.
-struct Side {
-    pins: Vec<(String, AgentPin)>,
-    /// By the same keys.
-    counts: BTreeMap<String, AgentCounts>,
-}
-
-/// Pins one side's agents; on failure, the rendered diagnostics.
-fn pin_side(manifests: &[(String, PathBuf)], session: &Session, reporter: &Reporter) -> Result<Side, String> {
-    let paths: Vec<PathBuf> = manifests.iter().map(|(_, m)| m.clone()).collect();
-    let results = session.each(&paths, |m| review::pin_measured(session, m));
-    let mut side = Side { pins: Vec::new(), counts: BTreeMap::new() };
-    let mut errors = String::new();
-    for ((key, _), result) in manifests.iter().zip(results) {
-        match result {
-            Ok((loaded, pin, measured)) => {
-                let implausible = ctxc::checks::budgets::implausible_counts(&loaded.agent, &measured).map(|d| d.message);
-                let recorded = loaded.recorded.unwrap_or_default();
-                side.counts.insert(key.clone(), AgentCounts { agent: pin.agent.clone(), recorded, implausible });
-                side.pins.push((key.clone(), pin));
-            }
-            Err(Failure { diagnostics, sources }) => errors.push_str(&reporter.render(&diagnostics, &sources)),
-        }
-    }
-    if errors.is_empty() {
-        Ok(side)
-    } else {
-        Err(errors)
-    }
-}
-
-/// The agents whose `ctxc.counts` changed, or holds counts no tokenizer gives, in the work tree.
-fn counts_changes(before: &Side, after: &Side) -> Vec<FileChange> {
-    let none = Arc::new(Recorded::default());
-    after
-        .counts
-        .iter()
-        .filter_map(|(key, now)| {
-            let base = before.counts.get(key).map_or(&none, |was| &was.recorded);
-            let changes = now.recorded.changes_from(base);
-            let file = match key.rsplit_once('/') {
-                Some((folder, _)) => format!("{folder}/{}", ctxc::counts::FILE_NAME),
-                None => ctxc::counts::FILE_NAME.to_string(),
-            };
-            let implausible = now.implausible.clone();
-            (changes.any() || implausible.is_some()).then(|| FileChange { file, agent: now.agent.clone(), changes, implausible })
-        })
-        .collect()
-}
-
-/// The repository, the base commit's id and its files in a temporary checkout.
-fn base_checkout(args: &DiffArgs, overrides: &[String]) -> Result<(git::Repo, String, git::Checkout), String> {
-    let repo = git::locate(&args.path)?;
-    let commit = git::resolve(&repo, &args.base)?;
-    let checkout = git::checkout(&repo, &commit, overrides)
-        .map_err(|message| format!("cannot read `{}` at {}: {message}", Untrusted(&args.path.display().to_string()), args.base))?;
-    Ok((repo, commit, checkout))
-}
-
 /// `--baseline FILE`: the entries of FILE at the base commit against those in the work tree.
 fn baseline_changes(file: &Path, repo: &git::Repo, commit: &str, base: &str) -> Result<ctxc::lint::baseline::Changes, String> {
     let shown = file.display().to_string();
@@ -156,31 +75,6 @@ fn baseline_changes(file: &Path, repo: &git::Repo, commit: &str, base: &str) -> 
     };
     let before_shown = PathBuf::from(format!("{base}:{rel}"));
     ctxc::lint::baseline::changes(before.as_deref().map(|t| (t, before_shown.as_path())), after.as_deref().map(|t| (t, file)))
-}
-
-/// `--format json`: the comparison with its base, the recorded counts' changes and the renders
-/// over `--fail-on-increase`.
-fn json_report(
-    args: &DiffArgs,
-    commit: &str,
-    comparison: &Comparison,
-    counts: &[FileChange],
-    over: &[(&AgentChange, &PromptChange)],
-) -> serde_json::Value {
-    let over_json: Vec<_> = over
-        .iter()
-        .map(|(a, p)| serde_json::json!({ "path": a.path, "agent": a.agent, "mode": p.mode, "scenario": p.scenario, "total": p.total }))
-        .collect();
-    serde_json::json!({
-        "base": args.base,
-        "commit": commit,
-        "head": "work tree",
-        "changed": comparison.changed(),
-        "agents": comparison.agents,
-        "counts": counts,
-        "fail_on_increase": args.fail_on_increase.map(|t| t.to_string()),
-        "over_threshold": over_json,
-    })
 }
 
 /// Prints the JSON report, with the `--baseline` entries the change adds and removes.
@@ -206,7 +100,7 @@ fn grew<'a>(threshold: &Threshold, over: impl Iterator<Item = (String, &'a Delta
 
 /// The host view of the base against the work tree's, for a folder without a manifest (see
 /// [`ctxc::review::host_changes`]).
-fn host_diff(args: &DiffArgs, commit: &str, checkout: &git::Checkout, baseline: Option<(String, Changes)>, reporter: &Reporter) -> u8 {
+fn host_diff(args: &DiffArgs, base: &Base, baseline: Option<(String, Changes)>, reporter: &Reporter) -> u8 {
     let usage = |(message, help): (String, String)| reporter.usage(format!("{message} ({help})"));
     let (hosts, explicit) = match args.hosts.hosts() {
         Ok(found) => found,
@@ -226,37 +120,21 @@ fn host_diff(args: &DiffArgs, commit: &str, checkout: &git::Checkout, baseline: 
         Ok(from) => from,
         Err(e) => return usage(e),
     };
-    let counter = ctxc::tokens::TokenCounter::new();
-    let after = ctxc::hostview::views(&root, &from, &hosts, None, &counter);
-    let base = match checkout.exists.then(|| ctxc::project::ProjectRoot::new(&checkout.path)) {
-        Some(Ok(base)) => Some(base),
-        Some(Err(e)) => {
-            reporter.diagnostics(&[e.into_diagnostic()], &ctxc::Sources::default());
+    let diff = match diff::hosts(&root, base, &from, &hosts) {
+        Ok(diff) => diff,
+        Err(d) => {
+            reporter.diagnostics(&[d], &ctxc::Sources::default());
             return EXIT_INPUT;
         }
-        None => None,
     };
-    // The base is read where the work tree is: hosts that name files by their absolute path
-    // name them the same on both sides.
-    let before =
-        base.as_ref().map(|b| ctxc::hostview::views_seen_at(b, root.canonical(), &from, &hosts, None, &counter)).unwrap_or_default();
-    let shown_base = format!("{}/", checkout.root().display());
-    let mut problems = after.problems.clone();
-    problems.extend(before.problems.iter().cloned().map(|mut d| {
-        d.file = d.file.map(|f| f.replace(&shown_base, &format!("{}:", args.base)));
-        d
-    }));
-    reporter.diagnostics(&problems, &ctxc::Sources::default());
-    let before_root = base.as_ref().map(|b| b.display().display().to_string()).unwrap_or_default();
-    let changes = ctxc::review::host_changes::compare(&before.views, &before_root, &after.views, &root.display().display().to_string());
-    if changes.is_empty() && !explicit {
+    reporter.diagnostics(&diff.problems, &ctxc::Sources::default());
+    if diff.changes.is_empty() && !explicit {
         return reporter.usage(format!(
             "no ctxc.toml or ctxc.yaml in `{}`, and no file an agent host loads, neither at {} nor in the work tree",
             args.path.display(),
             args.base
         ));
     }
-    let over = args.fail_on_increase.map(|t| ctxc::review::host_changes::over_threshold(&changes, &t)).unwrap_or_default();
     let baseline = baseline.as_ref().map(|(file, changes)| (file.as_str(), changes));
     match args.format {
         DiffFormat::Text | DiffFormat::Markdown => {
@@ -265,25 +143,19 @@ fn host_diff(args: &DiffArgs, commit: &str, checkout: &git::Checkout, baseline: 
                 true => ctxc::report::changes::baseline_markdown(file, changes),
                 false => ctxc::report::changes::baseline_text(file, changes),
             });
-            output::print(&format!("{}{}", ctxc::report::changes::hosts(&changes, &args.base, args.all, md), listed.unwrap_or_default()));
+            output::print(&format!(
+                "{}{}",
+                ctxc::report::changes::hosts(&diff.changes, &args.base, args.all, md),
+                listed.unwrap_or_default()
+            ));
         }
-        DiffFormat::Json => {
-            let json = serde_json::json!({
-                "base": args.base,
-                "commit": commit,
-                "head": "work tree",
-                "changed": changes.iter().any(|c| c.changed()),
-                "hosts": changes,
-                "fail_on_increase": args.fail_on_increase.map(|t| t.to_string()),
-                "over_threshold": over.iter().map(|c| &c.host).collect::<Vec<_>>(),
-            });
-            print_json(json, baseline);
-        }
+        DiffFormat::Json => print_json(diff::hosts_json(base, &diff, args.fail_on_increase.as_ref()), baseline),
     }
+    let over = args.fail_on_increase.map(|t| ctxc::review::host_changes::over_threshold(&diff.changes, &t)).unwrap_or_default();
     if let Some(threshold) = args.fail_on_increase.filter(|_| !over.is_empty()) {
         return grew(&threshold, over.iter().map(|c| (Untrusted(&c.name).to_string(), &c.total)));
     }
-    if problems.is_empty() {
+    if diff.problems.is_empty() {
         EXIT_OK
     } else {
         EXIT_INPUT
@@ -299,68 +171,52 @@ pub fn run(mut args: DiffArgs, reporter: &Reporter) -> u8 {
         return code;
     }
     args.path = ctxc::discover::agent_folder(&args.path);
-    let (repo, commit, checkout) = match base_checkout(&args, &overrides) {
+    let base = match Base::read(&args.path, &args.base, &overrides) {
         Ok(found) => found,
         Err(message) => return reporter.usage(message),
     };
     let baseline = match &args.baseline {
-        Some(file) => match baseline_changes(file, &repo, &commit, &args.base) {
+        Some(file) => match baseline_changes(file, &base.repo, &base.commit, &args.base) {
             Ok(changes) => Some((file.display().to_string(), changes)),
             Err(message) => return reporter.usage(message),
         },
         None => None,
     };
-    let after = match ctxc::discover::find_manifests(&args.path) {
-        Ok(m) => keyed(&args.path, m),
-        Err(_) => Vec::new(),
-    };
-    let before = if checkout.exists {
-        ctxc::discover::find_manifests(&checkout.path).map(|m| keyed(&checkout.path, m)).unwrap_or_default()
-    } else {
-        Vec::new()
-    };
-    if args.hosts.given() || (before.is_empty() && after.is_empty()) {
-        return host_diff(&args, &commit, &checkout, baseline, reporter);
+    let manifests = diff::manifests(&args.path, &base);
+    if args.hosts.given() || (manifests.0.is_empty() && manifests.1.is_empty()) {
+        return host_diff(&args, &base, baseline, reporter);
     }
     let session = args.tokenizers.session(overrides);
-    let after_pins = pin_side(&after, &session, reporter);
-    // Paths inside the temporary checkout are shown as `REV:path`.
-    let before_pins = pin_side(&before, &session, reporter)
-        .map_err(|e| e.replace(&format!("{}/", checkout.root().display()), &format!("{}:", args.base)));
-    let (before_side, after_side) = match (before_pins, after_pins) {
-        (Ok(b), Ok(a)) => (b, a),
-        (b, a) => {
-            if let Err(e) = b {
-                reporter.eprint(&format!("the project at {} cannot be rendered:\n{e}", args.base));
+    let diff = match diff::agents(&manifests, &base, &session) {
+        Ok(diff) => diff,
+        Err(unrendered) => {
+            let shown = |failures: &[Failure]| failures.iter().map(|f| reporter.render(&f.diagnostics, &f.sources)).collect::<String>();
+            if !unrendered.before.is_empty() {
+                reporter.eprint(&format!("the project at {} cannot be rendered:\n{}", args.base, base.shown(&shown(&unrendered.before))));
             }
-            if let Err(e) = a {
-                reporter.eprint(&e);
+            if !unrendered.after.is_empty() {
+                reporter.eprint(&shown(&unrendered.after));
             }
             return EXIT_INPUT;
         }
     };
-    let labels = Labels { before: args.base.clone(), after: "work tree".into() };
-    let comparison = compare(&before_side.pins, &after_side.pins, &labels);
-    let counts = counts_changes(&before_side, &after_side);
-    let over = args.fail_on_increase.map(|t| over_threshold(&comparison, &t)).unwrap_or_default();
     let baseline = baseline.as_ref().map(|(file, changes)| (file.as_str(), changes));
     match args.format {
         DiffFormat::Text => {
-            let text = ctxc::report::changes::text(&comparison, args.all);
-            let counts = ctxc::report::changes::counts_text(&counts);
+            let text = ctxc::report::changes::text(&diff.comparison, args.all);
+            let counts = ctxc::report::changes::counts_text(&diff.counts);
             let listed = baseline.map(|(file, changes)| ctxc::report::changes::baseline_text(file, changes)).unwrap_or_default();
             output::print(&format!("{text}{counts}{listed}"));
         }
         DiffFormat::Markdown => {
-            let table = ctxc::report::changes::markdown(&comparison, &args.base, "work tree", args.all);
-            let counts = ctxc::report::changes::counts_markdown(&counts);
+            let table = ctxc::report::changes::markdown(&diff.comparison, &args.base, "work tree", args.all);
+            let counts = ctxc::report::changes::counts_markdown(&diff.counts);
             let listed = baseline.map(|(file, changes)| ctxc::report::changes::baseline_markdown(file, changes)).unwrap_or_default();
             output::print(&format!("{table}{counts}{listed}"));
         }
-        DiffFormat::Json => {
-            print_json(json_report(&args, &commit, &comparison, &counts, &over), baseline);
-        }
+        DiffFormat::Json => print_json(diff::agents_json(&base, &diff, args.fail_on_increase.as_ref()), baseline),
     }
+    let over = args.fail_on_increase.map(|t| over_threshold(&diff.comparison, &t)).unwrap_or_default();
     if let Some(threshold) = args.fail_on_increase.filter(|_| !over.is_empty()) {
         let named =
             over.iter().map(|(a, p)| (format!("{} {} · {}", Untrusted(&a.agent), Untrusted(&p.mode), Untrusted(&p.scenario)), &p.total));

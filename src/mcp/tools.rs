@@ -82,6 +82,16 @@ pub(super) fn list() -> Value {
             "annotations": read_only,
         },
         {
+            "name": "diff",
+            "description": "Token changes since a git revision, as `ctxc diff --base REV --format json`: per agent and mode, or per host and file.",
+            "inputSchema": { "type": "object", "properties": {
+                "path": path,
+                "base": { "type": "string", "description": "Revision, e.g. HEAD or origin/main" },
+                "host": { "type": "string", "enum": crate::hostview::hosts().map(|h| h.id.as_str()).collect::<Vec<_>>() }
+            }, "required": ["base"], "additionalProperties": false },
+            "annotations": read_only,
+        },
+        {
             "name": "fix",
             "description": "Apply the findings' fixes under path, as `ctxc check --fix`; writes only with apply: true.",
             "inputSchema": { "type": "object", "properties": {
@@ -103,6 +113,7 @@ pub(super) fn call(server: &Server, name: &str, arguments: &str) -> Option<Value
         "cost" => parse(arguments).and_then(|args| cost(server, args)),
         "render" => parse(arguments).and_then(|args| render(server, args)),
         "simulate" => parse(arguments).and_then(|args| simulate(server, args)),
+        "diff" => parse(arguments).and_then(|args| diff(server, args)),
         "fix" => parse(arguments).and_then(|args| fix(server, args)),
         _ => return None,
     };
@@ -291,6 +302,42 @@ fn render(server: &Server, args: RenderArgs) -> Result<Vec<String>, String> {
     let mode = crate::render::mode_to_render(&loaded.agent, name(&args.mode)).map_err(|d| diagnostics_text(&[d], &loaded.sources))?;
     let rendered = session.render(&loaded, &mode, name(&args.scenario)).map_err(|d| diagnostics_text(&d, &loaded.sources))?;
     Ok(vec![crate::rules::secrets::mask(&rendered.prompt()).into_owned()])
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DiffArgs {
+    path: Option<Name>,
+    base: Name,
+    host: Option<Name>,
+}
+
+/// `ctxc diff --base REV PATH [--host HOST] --format json`: git reads the revision (never the
+/// work tree's index nor a hook); the checkout is a temporary folder, removed after the call.
+fn diff(server: &Server, args: DiffArgs) -> Result<Vec<String>, String> {
+    use crate::review::diff::{self, Base};
+    let path = crate::discover::agent_folder(&confined(server, &args.path, false)?);
+    let base = Base::read(&path, &args.base.0, &server.setup.env_overrides)?;
+    let manifests = diff::manifests(&path, &base);
+    if args.host.is_some() || (manifests.0.is_empty() && manifests.1.is_empty()) {
+        let hosts: Vec<&crate::hosts::Host> = match name(&args.host) {
+            Some(id) => {
+                vec![crate::hostview::hosts().find(|h| h.id == id).ok_or(format!("ctxc does not show the host `{}`", super::clip(id)))?]
+            }
+            None => crate::hostview::hosts().collect(),
+        };
+        if !path.is_dir() {
+            return Err(format!("`{}`: the host view reads a directory", path.display()));
+        }
+        let root = crate::project::ProjectRoot::new(&path).map_err(|e| e.message())?;
+        let found = diff::hosts(&root, &base, "", &hosts).map_err(|d| diagnostics_text(&[d], &Sources::default()))?;
+        return with_problems(json_text(&diff::hosts_json(&base, &found, None)), &found.problems, &Sources::default(), false);
+    }
+    let found = diff::agents(&manifests, &base, &server.session(&[])).map_err(|unrendered| {
+        let shown = |failures: &[Failure]| failures.iter().map(|f| diagnostics_text(&f.diagnostics, &f.sources)).collect::<String>();
+        format!("{}{}", base.shown(&shown(&unrendered.before)), shown(&unrendered.after))
+    })?;
+    Ok(vec![json_text(&diff::agents_json(&base, &found, None))])
 }
 
 #[derive(Deserialize)]

@@ -7,6 +7,7 @@
 
 pub mod atomic;
 pub mod compare;
+pub mod diff;
 pub mod fixes;
 pub mod git;
 pub mod host_changes;

@@ -183,7 +183,7 @@ fn the_python_mcp_client_gets_the_clis_results() {
     let got: Value = serde_json::from_slice(&out.stdout).expect("the client's JSON");
     assert!(ctxc::mcp::PROTOCOL_VERSIONS.contains(&got["protocol_version"].as_str().expect("a version")), "{}", got["protocol_version"]);
     let names: Vec<&str> = got["tools"].as_array().expect("tools").iter().map(|t| t["name"].as_str().expect("name")).collect();
-    assert_eq!(names, ["check", "explain", "cost", "render", "simulate", "fix"]);
+    assert_eq!(names, ["check", "explain", "cost", "render", "simulate", "diff", "fix"]);
     let cli_json = |args: &[&str]| -> Value { serde_json::from_slice(&common::ctxc(args).stdout).expect("the CLI's JSON") };
     let tool_json = |i: usize| -> Value {
         let result = &got["calls"][i];
@@ -229,7 +229,7 @@ fn the_plugins_mcp_json_starts_the_server() {
     let answers: Vec<Value> = String::from_utf8_lossy(&out.stdout).lines().map(|l| serde_json::from_str(l).expect("JSON")).collect();
     assert_eq!(answers.len(), 2, "the notification is not answered");
     assert_eq!(answers[0]["result"]["protocolVersion"], "2025-06-18");
-    assert_eq!(answers[1]["result"]["tools"].as_array().expect("tools").len(), 6);
+    assert_eq!(answers[1]["result"]["tools"].as_array().expect("tools").len(), 7);
 }
 
 /// docs/mcp.md gives what ctxc's own tool list costs, measured by `ctxc cost` on the server's
@@ -283,4 +283,50 @@ fn the_fix_tool_writes_only_when_asked_and_as_check_fix_does() {
     let after = std::fs::read_to_string(by_tool.join(skill)).expect("read");
     assert_ne!(after, before);
     assert_eq!(after, std::fs::read_to_string(by_cli.join(skill)).expect("read"), "the same fix as check --fix");
+}
+
+/// The diff tool's JSON is `ctxc diff --base REV --format json`'s: an agent's modes, what each
+/// host loads in a folder without a manifest, and one host asked for. A revision git does not
+/// know, or one written as an option, is a tool error.
+#[test]
+fn the_diff_tool_gives_the_clis_json() {
+    std::fs::create_dir_all("target").expect("target");
+    let scratch = tempfile::tempdir_in("target").expect("a folder inside the repository");
+    let root = scratch.path();
+    let write = |rel: &str, text: &str| {
+        std::fs::create_dir_all(root.join(rel).parent().expect("parent")).expect("mkdir");
+        std::fs::write(root.join(rel), text).expect("write");
+    };
+    write(
+        "agent/ctxc.toml",
+        "[agent]\nname = \"demo\"\nmodel = \"gpt-4o\"\n\n[pipeline]\nsteps = [{ id = \"core\", kind = \"module\" }]\n\n[modules]\ncore = { source = \"core.md\" }\n",
+    );
+    write("agent/core.md", "You are a demo agent.\n");
+    write("hosts/AGENTS.md", "# Rules\n\nRun the tests.\n");
+    write("hosts/CLAUDE.md", "@AGENTS.md\n");
+    for args in [&["init", "-q"][..], &["add", "."], &["commit", "-qm", "base"]] {
+        crate::review::git(args, root);
+    }
+    write("agent/core.md", "You are a demo agent. Answer in one short paragraph.\n");
+    write("hosts/AGENTS.md", "# Rules\n\nRun the tests, then the formatter.\n");
+    let server = server();
+    let rel = root.strip_prefix(std::env::current_dir().expect("cwd")).unwrap_or(root).to_str().expect("UTF-8").to_string();
+    let json = |result: &Value| -> Value {
+        assert_eq!(result["result"]["isError"], false, "{result}");
+        serde_json::from_str(result["result"]["content"][0]["text"].as_str().expect("text")).expect("JSON")
+    };
+    let cli = |args: &[&str]| -> Value { serde_json::from_slice(&common::ctxc(args).stdout).expect("the CLI's JSON") };
+    let (agent, hosts) = (format!("{rel}/agent"), format!("{rel}/hosts"));
+    let tool = json(&call(&server, "diff", json!({ "path": agent, "base": "HEAD" })));
+    assert_eq!(tool, cli(&["diff", "--base", "HEAD", &agent, "--format", "json"]));
+    assert_eq!(tool["changed"], true, "{tool}");
+    let tool = json(&call(&server, "diff", json!({ "path": hosts, "base": "HEAD" })));
+    assert_eq!(tool, cli(&["diff", "--base", "HEAD", &hosts, "--format", "json"]));
+    let ids: Vec<&str> = tool["hosts"].as_array().expect("hosts").iter().filter_map(|h| h["host"].as_str()).collect();
+    assert_eq!(ids, ["claude-code", "codex"]);
+    let tool = json(&call(&server, "diff", json!({ "path": hosts, "base": "HEAD", "host": "codex" })));
+    assert_eq!(tool, cli(&["diff", "--base", "HEAD", &hosts, "--host", "codex", "--format", "json"]));
+    assert!(tool_error(&call(&server, "diff", json!({ "path": hosts, "base": "no-such-branch" }))).contains("is not a commit"));
+    assert!(tool_error(&call(&server, "diff", json!({ "path": hosts, "base": "--output=x" }))).contains("is not a revision"));
+    assert!(tool_error(&call(&server, "diff", json!({ "path": hosts }))).contains("missing field `base`"));
 }
