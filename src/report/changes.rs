@@ -5,6 +5,7 @@
 
 use super::escape::{markdown_code, markdown_text, terminal_text, Untrusted};
 use super::table::num;
+use crate::checks::budgets::Band;
 use crate::counts::FileChange;
 use crate::lint::baseline::{Changes, Recorded};
 use crate::measure::Count;
@@ -52,20 +53,34 @@ fn status_word(status: Status) -> &'static str {
     }
 }
 
-/// The rows of one prompt's table: sections (all, or only those that changed), then tool
-/// schemas, system prompt and total. Each row: label, before, after, delta, percent.
-fn rows(p: &PromptChange, exact: bool, all: bool) -> Vec<[String; 5]> {
-    let row = |label: String, d: &Delta| [label, side(d.before, exact), side(d.after, exact), signed(d.delta, exact), percent(d)];
-    let mut out: Vec<[String; 5]> =
-        p.sections.iter().filter(|s| all || s.status != Status::Unchanged).map(|s| row(s.id.clone(), &s.tokens)).collect();
+/// One row of a prompt's table: label, before, after, delta and percent; `sum` for the system
+/// prompt's and the total's rows (shown in bold in Markdown, an estimate's with its band).
+struct Row {
+    sum: bool,
+    cells: [String; 5],
+}
+
+/// The rows of one prompt's table: sections (all, or only those that changed), then system
+/// prompt, tool schemas and total, an estimate's with the range it lies in.
+fn rows(p: &PromptChange, exact: bool, all: bool) -> Vec<Row> {
+    let row = |sum: bool, label: String, d: &Delta| Row {
+        sum,
+        cells: [label, side(d.before, exact), side(d.after, exact), signed(d.delta, exact), percent(d)],
+    };
+    let mut out: Vec<Row> =
+        p.sections.iter().filter(|s| all || s.status != Status::Unchanged).map(|s| row(false, s.id.clone(), &s.tokens)).collect();
     let unchanged = p.sections.iter().filter(|s| s.status == Status::Unchanged).count();
     if !all && unchanged > 0 && p.status == Status::Changed {
-        out.push([format!("({unchanged} unchanged)"), String::new(), String::new(), String::new(), String::new()]);
+        out.push(Row {
+            sum: false,
+            cells: [format!("({unchanged} unchanged)"), String::new(), String::new(), String::new(), String::new()],
+        });
     }
-    out.push(row("system prompt".into(), &p.system_prompt));
+    let band = |band: Option<Band>| band.map(|b| format!(" ({b})")).unwrap_or_default();
+    out.push(row(true, format!("system prompt{}", band(p.bands.map(|b| b.system_prompt))), &p.system_prompt));
     if all || p.tools_changed {
-        out.push(row("tool schemas".into(), &p.tool_schemas));
-        out.push(row("total".into(), &p.total));
+        out.push(row(false, "tool schemas".into(), &p.tool_schemas));
+        out.push(row(true, format!("total{}", band(p.bands.map(|b| b.total))), &p.total));
     }
     out
 }
@@ -117,7 +132,7 @@ pub fn text(c: &Comparison, all: bool) -> String {
                 continue;
             }
             out.push_str(&format!("\n  {} ({})\n", prompt_name(p), status_word(p.status)));
-            let mut table = rows(p, a.exact, all);
+            let mut table: Vec<[String; 5]> = rows(p, a.exact, all).into_iter().map(|r| r.cells).collect();
             for row in &mut table {
                 row[0] = Untrusted(&row[0]).to_string();
             }
@@ -174,9 +189,14 @@ pub fn markdown(c: &Comparison, before: &str, after: &str, all: bool) -> String 
                 unchanged += 1;
                 continue;
             }
-            for [label, before, after, delta, pct] in rows(p, a.exact, all).into_iter().filter(|r| !r[0].starts_with('(')) {
-                let bold = matches!(label.as_str(), "system prompt" | "total");
-                let label = if bold { format!("**{label}**") } else { markdown_code(&label) };
+            for Row { sum, cells: [label, before, after, delta, pct] } in
+                rows(p, a.exact, all).into_iter().filter(|r| !r.cells[0].starts_with('('))
+            {
+                // The sums in bold, their bands after; the other labels as code (a section's id is the project's text).
+                let label = match sum {
+                    true => label.split_once(" (").map_or(format!("**{label}**"), |(name, band)| format!("**{name}** ({band}")),
+                    false => markdown_code(&label),
+                };
                 out.push_str(&format!(
                     "| {} | {} | {} | {label} | {before} | {after} | {delta} | {pct} |\n",
                     markdown_code(&a.agent),

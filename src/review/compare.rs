@@ -6,6 +6,9 @@
 use serde::Serialize;
 
 use super::{AgentPin, PromptPin};
+use crate::checks::budgets::Band;
+use crate::measure::Count;
+use crate::models::Calibration;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -55,6 +58,9 @@ pub struct PromptChange {
     pub tool_schemas: Delta,
     /// System prompt plus tool schemas: the fixed context (what `--fail-on-increase` checks).
     pub total: Delta,
+    /// For estimates: the ranges the work tree's system prompt and total (else the base's) lie in.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bands: Option<Bands>,
     /// Every section of either side, in pipeline order (removed ones where they were).
     pub sections: Vec<SectionChange>,
     /// Whether the callable tools changed (their schemas' sha256).
@@ -63,6 +69,13 @@ pub struct PromptChange {
     /// not known).
     #[serde(skip_serializing_if = "String::is_empty")]
     pub diff: String,
+}
+
+/// The ranges an estimated prompt's figures lie in (see [`Band`]).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Bands {
+    pub system_prompt: Band,
+    pub total: Band,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -130,8 +143,11 @@ fn compare_agent(path: &str, before: Option<&AgentPin>, after: Option<&AgentPin>
     fn find<'a>(side: Option<&'a AgentPin>, key: (&str, &str)) -> Option<&'a PromptPin> {
         side.and_then(|a| a.prompts.iter().find(|p| (p.mode.as_str(), p.scenario.as_str()) == key))
     }
+    // The model counted for on the side shown: its calibration bounds an estimate.
+    let calibration =
+        (!any.exact).then(|| crate::models::profile(any.model.as_deref().unwrap_or_default()).estimate_calibration()).flatten();
     let prompts: Vec<PromptChange> =
-        keys.into_iter().map(|key| compare_prompt(&any.agent, find(before, key), find(after, key), labels)).collect();
+        keys.into_iter().map(|key| compare_prompt(&any.agent, find(before, key), find(after, key), labels, calibration)).collect();
     let status = match (before, after) {
         (None, _) => Status::Added,
         (_, None) => Status::Removed,
@@ -141,7 +157,13 @@ fn compare_agent(path: &str, before: Option<&AgentPin>, after: Option<&AgentPin>
     AgentChange { path: path.to_string(), agent: any.agent.clone(), status, notes, exact: any.exact, prompts }
 }
 
-fn compare_prompt(agent: &str, before: Option<&PromptPin>, after: Option<&PromptPin>, labels: &Labels) -> PromptChange {
+fn compare_prompt(
+    agent: &str,
+    before: Option<&PromptPin>,
+    after: Option<&PromptPin>,
+    labels: &Labels,
+    calibration: Option<Calibration>,
+) -> PromptChange {
     let any = after.or(before).expect("one side exists"); // ok: keys come from either side
     let sections = compare_sections(before, after);
     let tools_changed = before.map(|p| &p.tool_schemas) != after.map(|p| &p.tool_schemas);
@@ -168,11 +190,14 @@ fn compare_prompt(agent: &str, before: Option<&PromptPin>, after: Option<&Prompt
     };
     let system_prompt = Delta::new(before.map(|p| p.tokens), after.map(|p| p.tokens));
     let tool_schemas = Delta::new(before.map(|p| p.tool_schemas.tokens), after.map(|p| p.tool_schemas.tokens));
+    let band = |tokens: i64| Band::of(calibration, Count { tokens, tokenizer: "", exact: false });
+    let bands = band(any.tokens).zip(band(any.total())).map(|(system_prompt, total)| Bands { system_prompt, total });
     PromptChange {
         mode: any.mode.clone(),
         scenario: any.scenario.clone(),
         status,
         total: Delta::new(before.map(PromptPin::total), after.map(PromptPin::total)),
+        bands,
         system_prompt,
         tool_schemas,
         sections,
@@ -306,7 +331,7 @@ mod tests {
         let mut after = prompt(&[("a", 2)]);
         after.text = Some(format!("Use the key {key} for billing.\n"));
         let labels = Labels { before: "HEAD".into(), after: "work tree".into() };
-        let change = compare_prompt("x", Some(&before), Some(&after), &labels);
+        let change = compare_prompt("x", Some(&before), Some(&after), &labels, None);
         assert!(change.diff.contains("+Use the key sk-p"), "{}", change.diff);
         assert!(!change.diff.contains(key), "{}", change.diff);
     }

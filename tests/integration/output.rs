@@ -182,6 +182,7 @@ fn hostile_comparison() -> Comparison {
             system_prompt: Delta::new(Some(10), Some(12)),
             tool_schemas: Delta::new(Some(0), Some(0)),
             total: Delta::new(Some(10), Some(12)),
+            bands: None,
             sections: vec![SectionChange { id: name.to_string(), status: Status::Changed, tokens: Delta::new(Some(10), Some(12)) }],
             tools_changed: false,
             diff: format!("--- before: {name}\n+++ after: {name}\n@@ -1 +1 @@\n-{LINE}\n+{LINE} {name}\n ::error::context\n"),

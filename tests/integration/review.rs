@@ -561,3 +561,40 @@ fn snapshot_of_a_directory_of_agents_writes_nothing_when_one_fails() {
         .collect();
     assert!(written.is_empty(), "{written:?}");
 }
+
+/// An estimated agent's diff shows the range each sum lies in, as its cost does: in the text,
+/// the Markdown comment and the JSON; an exact agent's shows none.
+#[test]
+fn diff_of_an_estimated_agent_shows_the_band_of_each_sum() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path();
+    let manifest = |model: &str| {
+        format!("[agent]\nname = \"demo\"\nmodel = \"{model}\"\n\n[pipeline]\nsteps = [{{ id = \"core\", kind = \"module\" }}]\n\n[modules]\ncore = {{ source = \"core.md\" }}\n")
+    };
+    write(&root.join("claude/ctxc.toml"), &manifest("claude-sonnet-4-5"));
+    write(&root.join("openai/ctxc.toml"), &manifest("gpt-4o"));
+    for agent in ["claude", "openai"] {
+        write(&root.join(format!("{agent}/core.md")), "You are a demo agent.\n");
+    }
+    git(&["init", "-q"], root);
+    git(&["add", "-A"], root);
+    git(&["commit", "-qm", "base"], root);
+    for agent in ["claude", "openai"] {
+        write(&root.join(format!("{agent}/core.md")), "You are a demo agent. Answer in one short paragraph.\n");
+    }
+    let json: serde_json::Value =
+        serde_json::from_str(&stdout(&ctxc(&["diff", "--base", "HEAD", "--format", "json"], root))).expect("JSON");
+    let prompt =
+        |path: &str| json["agents"].as_array().expect("agents").iter().find(|a| a["path"] == path).expect(path)["prompts"][0].clone();
+    let (claude, openai) = (prompt("claude/ctxc.toml"), prompt("openai/ctxc.toml"));
+    let after = claude["system_prompt"]["after"].as_i64().expect("after");
+    let band = &claude["bands"]["system_prompt"];
+    assert!(band["low"].as_i64() < Some(after) && Some(after) < band["high"].as_i64(), "{claude}");
+    assert!(openai.get("bands").is_none(), "an exact count has no band: {openai}");
+    let text = stdout(&ctxc(&["diff", "--base", "HEAD"], root));
+    let shown = format!("system prompt (±{} %: {} to {})", band["percent"], band["low"], band["high"]);
+    assert!(text.contains(&shown), "{text}");
+    let markdown = stdout(&ctxc(&["diff", "--base", "HEAD", "--format", "markdown"], root));
+    assert!(markdown.contains(&format!("| **system prompt** (±{} %: ", band["percent"])), "{markdown}");
+    assert!(markdown.contains("| `demo` | `default` | `default` | **system prompt** |"), "the exact agent's row has no band: {markdown}");
+}
