@@ -691,7 +691,10 @@ fn gemini_declarations_count_as_local_tokenizer_counts_them() {
         {"name": "status"},
         {"name": "list_airports", "description": "Lists airports.",
          "parameters": {"type": "OBJECT", "properties": {"country": {"type": "STRING"}}},
-         "responseJsonSchema": {"type": "array", "description": "Airport codes", "items": {"type": "string"}}}
+         "responseJsonSchema": {"type": "array", "description": "Airport codes", "items": {"type": "string"}}},
+        // A Live API field the SDK sends and LocalTokenizer does not read.
+        {"name": "watch_gate", "description": "Reports gate changes while the user talks.", "behavior": "NON_BLOCKING",
+         "parameters": {"type": "OBJECT", "properties": {"flight": {"type": "STRING", "description": "Flight number"}}}}
     ]);
     let text = json!({"functionDeclarations": declarations}).to_string();
     let tools = ctxc::tools::parse_tool_file(&text).expect("a Gemini tool file").tools;
