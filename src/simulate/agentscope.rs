@@ -399,6 +399,7 @@ fn hint_message(index: usize, bytes: u64) -> Message {
         tool_calls: vec![],
         tool_call_id: None,
         name: None,
+        blocks: None,
     }
 }
 

@@ -46,13 +46,33 @@ pub struct Message {
     /// The tool's name on a tool result.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
+    /// The content as the transcript wrote it when it is a list of parts (text, images, tool
+    /// calls), beside `content`, its text: LangChain counts the parts one by one. Only while
+    /// `content` is still the parts' text (a runtime that replaces the text replaces them).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub blocks: Option<Blocks>,
+}
+
+/// A message's content parts and the text `content` held when they were read.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Blocks {
+    pub parts: Vec<Value>,
+    #[serde(skip)]
+    pub text: String,
+}
+
+impl Message {
+    /// The message's content parts, while its content is theirs.
+    pub fn parts(&self) -> Option<&[Value]> {
+        self.blocks.as_ref().filter(|b| b.text == self.content).map(|b| b.parts.as_slice())
+    }
 }
 
 impl Message {
     /// The summary a runtime puts in place of the history it summarized (id `summary`, sent as
     /// a user message by every modelled runtime).
     pub fn summary(content: String) -> Message {
-        Message { id: "summary".into(), role: Role::User, content, tool_calls: vec![], tool_call_id: None, name: None }
+        Message { id: "summary".into(), role: Role::User, content, tool_calls: vec![], tool_call_id: None, name: None, blocks: None }
     }
 }
 
@@ -252,6 +272,7 @@ fn workload_turn(t: u64, user: u64, results: &[u64], assistant: u64, tool: &str)
         tool_calls: vec![],
         tool_call_id: None,
         name: None,
+        blocks: None,
     };
     let mut steps = Vec::new();
     for (i, &chars) in results.iter().enumerate() {
@@ -267,6 +288,7 @@ fn workload_turn(t: u64, user: u64, results: &[u64], assistant: u64, tool: &str)
             tool_calls: vec![call],
             tool_call_id: None,
             name: None,
+            blocks: None,
         });
         steps.push(Message {
             id: id.clone(),
@@ -275,6 +297,7 @@ fn workload_turn(t: u64, user: u64, results: &[u64], assistant: u64, tool: &str)
             tool_calls: vec![],
             tool_call_id: Some(id),
             name: Some(tool.to_string()),
+            blocks: None,
         });
     }
     let k = results.len() + 1;
@@ -286,6 +309,7 @@ fn workload_turn(t: u64, user: u64, results: &[u64], assistant: u64, tool: &str)
         tool_calls: vec![],
         tool_call_id: None,
         name: None,
+        blocks: None,
     });
     Turn { user, steps }
 }
@@ -503,10 +527,11 @@ fn element_starts(text: &str) -> Vec<usize> {
     starts
 }
 
-fn text_of(content: &Value) -> Result<String, String> {
+/// A message's text (its text parts joined by a line break) and, for a list of parts, the parts.
+fn content_of(content: &Value) -> Result<(String, Option<Blocks>), String> {
     match content {
-        Value::Null => Ok(String::new()),
-        Value::String(s) => Ok(s.clone()),
+        Value::Null => Ok((String::new(), None)),
+        Value::String(s) => Ok((s.clone(), None)),
         Value::Array(parts) => {
             let mut texts = Vec::new();
             for part in parts {
@@ -517,7 +542,8 @@ fn text_of(content: &Value) -> Result<String, String> {
                     _ => return Err("a content part is neither text nor an object".into()),
                 }
             }
-            Ok(texts.join("\n"))
+            let text = texts.join("\n");
+            Ok((text.clone(), Some(Blocks { parts: parts.clone(), text })))
         }
         _ => Err("`content` is neither a string nor a list of parts".into()),
     }
@@ -584,14 +610,8 @@ fn read_message(value: Value, out: &mut Read) -> Result<(), String> {
         "tool" => {
             let call = string_field(&o, "tool_call_id").ok_or("a tool message without `tool_call_id`")?;
             let name = string_field(&o, "name").or_else(|| out.tool_name(&call));
-            out.push(Message {
-                id: call.clone(),
-                role: Role::Tool,
-                content: text_of(o.get("content").unwrap_or(&Value::Null))?,
-                tool_calls: vec![],
-                tool_call_id: Some(call),
-                name,
-            });
+            let (content, blocks) = content_of(o.get("content").unwrap_or(&Value::Null))?;
+            out.push(Message { id: call.clone(), role: Role::Tool, content, tool_calls: vec![], tool_call_id: Some(call), name, blocks });
             Ok(())
         }
         other => Err(format!("unknown role `{other}`")),
@@ -606,28 +626,30 @@ fn read_user(o: &serde_json::Map<String, Value>, out: &mut Read) -> Result<(), S
             for b in blocks {
                 if b.get("type").and_then(Value::as_str) == Some("tool_result") {
                     let call = b.get("tool_use_id").and_then(Value::as_str).ok_or("a tool_result without `tool_use_id`")?;
-                    let content = text_of(b.get("content").unwrap_or(&Value::Null))?;
+                    let (content, blocks) = content_of(b.get("content").unwrap_or(&Value::Null))?;
                     let name = out.tool_name(call);
+                    let call = Some(call.to_string());
                     out.push(Message {
-                        id: call.to_string(),
+                        id: call.clone().unwrap_or_default(),
                         role: Role::Tool,
                         content,
                         tool_calls: vec![],
-                        tool_call_id: Some(call.to_string()),
+                        tool_call_id: call,
                         name,
+                        blocks,
                     });
                 } else {
-                    texts.push(text_of(&Value::Array(vec![b.clone()]))?);
+                    texts.push(content_of(&Value::Array(vec![b.clone()]))?.0);
                 }
             }
             let rest = texts.concat();
             if !rest.is_empty() {
-                out.push(plain_message(Role::User, rest, out.len()));
+                out.push(plain_message(Role::User, (rest, None), out.len()));
             }
             return Ok(());
         }
     }
-    let content = text_of(o.get("content").unwrap_or(&Value::Null))?;
+    let content = content_of(o.get("content").unwrap_or(&Value::Null))?;
     out.push(plain_message(Role::User, content, out.len()));
     Ok(())
 }
@@ -636,7 +658,8 @@ fn read_user(o: &serde_json::Map<String, Value>, out: &mut Read) -> Result<(), S
 /// LangChain's `tool_calls`.
 fn read_assistant(o: &serde_json::Map<String, Value>, out: &mut Read) -> Result<(), String> {
     let mut calls = Vec::new();
-    let mut content = o.get("content").cloned().unwrap_or(Value::Null);
+    let written = o.get("content").cloned().unwrap_or(Value::Null);
+    let mut content = written.clone();
     if let Value::Array(blocks) = &content {
         for b in blocks.iter().filter(|b| b.get("type").and_then(Value::as_str) == Some("tool_use")) {
             let call = string_field(b.as_object().ok_or("a block is not an object")?, "id").ok_or("a tool_use without `id`")?;
@@ -654,19 +677,26 @@ fn read_assistant(o: &serde_json::Map<String, Value>, out: &mut Read) -> Result<
         let written = given.and_then(Value::as_str).map(str::to_string);
         calls.push(ToolCall { id: string_field(c, "id").unwrap_or_default(), name, args: args_of(given)?, written });
     }
+    // The text without the `tool_use` blocks; the parts as written, with them.
+    let (content, _) = content_of(&content)?;
+    let blocks = match written {
+        Value::Array(parts) => Some(Blocks { parts, text: content.clone() }),
+        _ => None,
+    };
     out.push(Message {
         id: format!("m{}", out.len()),
         role: Role::Assistant,
-        content: text_of(&content)?,
+        content,
         tool_calls: calls,
         tool_call_id: None,
         name: None,
+        blocks,
     });
     Ok(())
 }
 
-fn plain_message(role: Role, content: String, index: usize) -> Message {
-    Message { id: format!("m{index}"), role, content, tool_calls: vec![], tool_call_id: None, name: None }
+fn plain_message(role: Role, (content, blocks): (String, Option<Blocks>), index: usize) -> Message {
+    Message { id: format!("m{index}"), role, content, tool_calls: vec![], tool_call_id: None, name: None, blocks }
 }
 
 /// Messages cut into turns at each user message; the first must be the user's.

@@ -22,7 +22,7 @@ use std::collections::BTreeMap;
 use sha2::{Digest, Sha256};
 
 use super::conversation::{filler, Message, Role};
-use super::langchain::{message_chars, message_tokens, system_tokens, tools_tokens};
+use super::langchain::{message_tokens, system_tokens, tools_tokens};
 use super::{Event, Policy, PolicyInfo, Request, TruncatedSize};
 use crate::manifest::model::Agent;
 use crate::render::Rendered;
@@ -103,7 +103,7 @@ impl DeepAgents {
     }
 
     fn tokens(&self, m: &Message) -> u64 {
-        message_tokens(message_chars(m), self.chars_per_token)
+        message_tokens(m, self.chars_per_token)
     }
 
     /// The count of a request's message: from the state's counts when it is borrowed from it.

@@ -11,18 +11,44 @@ use super::conversation::{Message, Role};
 /// Tokens LangChain adds per message (`extra_tokens_per_message`).
 const EXTRA_TOKENS_PER_MESSAGE: u64 = 3;
 
-/// Characters LangChain counts for one message.
-pub fn message_chars(m: &Message) -> u64 {
-    let mut chars = m.content.chars().count();
-    if m.role == Role::Assistant && !m.tool_calls.is_empty() {
-        chars += tool_calls_repr(m).chars().count();
+/// Tokens LangChain adds for each image part, whatever its size (`tokens_per_image`).
+const TOKENS_PER_IMAGE: u64 = 85;
+
+/// Tokens LangChain counts for one message: its characters divided and rounded up, its images'
+/// fixed tokens, and the per-message tokens. The characters: the content's (a list of parts
+/// part by part: a text part's text, a string, anything else but an image as Python's `repr`),
+/// an AI message's tool calls as `repr` when its content is a string (a list holds them
+/// already), the tool call id, the role and the name.
+pub fn message_tokens(m: &Message, chars_per_token: f64) -> u64 {
+    let mut chars = 0;
+    let mut images = 0;
+    match m.parts() {
+        Some(parts) => {
+            for part in parts {
+                match part {
+                    Value::String(s) => chars += s.chars().count(),
+                    Value::Object(o) => match o.get("type").and_then(Value::as_str).unwrap_or_default() {
+                        "image" | "image_url" => images += TOKENS_PER_IMAGE,
+                        "text" => chars += o.get("text").and_then(Value::as_str).map_or(0, |t| t.chars().count()),
+                        _ => chars += py_repr(part).chars().count(),
+                    },
+                    other => chars += py_repr(other).chars().count(),
+                }
+            }
+        }
+        None => {
+            chars += m.content.chars().count();
+            if m.role == Role::Assistant && !m.tool_calls.is_empty() {
+                chars += tool_calls_repr(m).chars().count();
+            }
+        }
     }
     if let Some(id) = &m.tool_call_id {
         chars += id.chars().count();
     }
     chars += role(m.role).len();
     chars += m.name.as_deref().map_or(0, |n| n.chars().count());
-    chars as u64
+    chars_tokens(chars as u64, chars_per_token) + images
 }
 
 /// The OpenAI role LangChain counts (`_get_message_openai_role`).
@@ -35,13 +61,13 @@ pub fn role(role: Role) -> &'static str {
 }
 
 /// Tokens of `chars` characters counted as one message.
-pub fn message_tokens(chars: u64, chars_per_token: f64) -> u64 {
+fn chars_tokens(chars: u64, chars_per_token: f64) -> u64 {
     (chars as f64 / chars_per_token).ceil() as u64 + EXTRA_TOKENS_PER_MESSAGE
 }
 
 /// Tokens of the system prompt counted as a system message.
 pub fn system_tokens(prompt: &str, chars_per_token: f64) -> u64 {
-    message_tokens((prompt.chars().count() + "system".len()) as u64, chars_per_token)
+    chars_tokens((prompt.chars().count() + "system".len()) as u64, chars_per_token)
 }
 
 /// Tokens of the tools: `json.dumps({"name", "description", "parameters"})` of each, summed,
@@ -215,17 +241,48 @@ mod tests {
             tool_calls: vec![ToolCall { id: "c1".into(), name: "search".into(), args, written: None }],
             tool_call_id: None,
             name: None,
+            blocks: None,
         };
         // repr: [{'name': 'search', 'args': {'query': "it's", 'n': 2.0, 'ok': True}, 'id': 'c1', 'type': 'tool_call'}]
         assert_eq!(
             tool_calls_repr(&m),
             "[{'name': 'search', 'args': {'query': \"it's\", 'n': 2.0, 'ok': True}, 'id': 'c1', 'type': 'tool_call'}]"
         );
-        assert_eq!(message_chars(&m), 102 + "assistant".len() as u64);
-        assert_eq!(message_tokens(10, 4.0), 6);
-        assert_eq!(message_tokens(10, 3.3), 7);
+        assert_eq!(message_tokens(&m, 1.0), 102 + "assistant".len() as u64 + 3);
+        assert_eq!(chars_tokens(10, 4.0), 6);
+        assert_eq!(chars_tokens(10, 3.3), 7);
         assert_eq!(json_dumps_len(&serde_json::json!({"a": [1, "é"], "b": null}), true), r#"{"a": [1, "\u00e9"], "b": null}"#.len() as u64);
         assert_eq!(json_dumps_len(&serde_json::json!({"a": ["é\n"]}), false), "{\"a\": [\"é\\n\"]}".len() as u64);
         assert_eq!(pydantic_title("file_path"), "File Path");
+    }
+
+    /// A message of content parts: text parts by their length, images 85 tokens each, any other
+    /// part by its `repr`, and no `repr` of the tool calls a list of parts holds. The figure is
+    /// `count_tokens_approximately([AIMessage(content=parts, tool_calls=…)], chars_per_token=1)`.
+    #[test]
+    fn content_parts_count_one_by_one() {
+        let parts = serde_json::json!([
+            {"type": "text", "text": "ab"},
+            "cd",
+            {"type": "image_url", "image_url": {"url": "data:,"}},
+            {"type": "file", "file_id": "f"},
+        ]);
+        let parts = parts.as_array().expect("parts").clone();
+        let call = ToolCall { id: "c".into(), name: "t".into(), args: Map::new(), written: None };
+        let text = "ab\ncd".to_string();
+        let m = Message {
+            id: "a".into(),
+            role: Role::Assistant,
+            content: text.clone(),
+            tool_calls: vec![call],
+            tool_call_id: None,
+            name: None,
+            blocks: Some(crate::simulate::conversation::Blocks { parts, text }),
+        };
+        // 'ab', 'cd', repr {'type': 'file', 'file_id': 'f'} (32), 'assistant'; the image; 3.
+        assert_eq!(message_tokens(&m, 1.0), (2 + 2 + 32 + 9) + 85 + 3);
+        // A runtime that replaces the text replaces the parts: the text is counted, with the calls.
+        let replaced = Message { content: "x".into(), ..m };
+        assert_eq!(message_tokens(&replaced, 1.0), 1 + tool_calls_repr(&replaced).len() as u64 + 9 + 3);
     }
 }

@@ -301,8 +301,13 @@ fn simulate(dir: &Path, release: &str, conversation: &ctxc::simulate::conversati
     .expect("within the budget")
 }
 
+/// A simulate fixture's conversation: its workload, or its transcript (content parts as written).
+fn conversation_file(fixture: &Path) -> Option<&'static str> {
+    ["workload.toml", "transcript.jsonl"].into_iter().find(|f| fixture.join(f).is_file())
+}
+
 /// `ctxc simulate` against the real runtime: each fixture under tests/runtimes/deepagents/simulate/
-/// has a workload; the runtime replays it with a scripted model (simulate.py beside this file)
+/// has a workload or a transcript; the runtime replays it with a scripted model (simulate.py beside this file)
 /// and ctxc simulates it on the fixture's manifest. Per model call, the count the runtime's
 /// summarization decided on, its count of the request sent (after summarizing and clipping), the
 /// history it sent (message ids, `summary` first after a summarization) and the tool results it
@@ -313,15 +318,20 @@ fn simulate(dir: &Path, release: &str, conversation: &ctxc::simulate::conversati
 fn simulate_matches_the_runtime_call_by_call() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/runtimes/deepagents/simulate");
     let mut fixtures: Vec<PathBuf> =
-        std::fs::read_dir(&dir).expect("fixtures").flatten().map(|e| e.path()).filter(|p| p.join("workload.toml").is_file()).collect();
+        std::fs::read_dir(&dir).expect("fixtures").flatten().map(|e| e.path()).filter(|p| conversation_file(p).is_some()).collect();
     fixtures.sort();
     assert!(fixtures.len() >= 3, "three workloads at least");
     let mut problems = Vec::new();
     let mut figures = Vec::new();
     let runs = RELEASES.map(|release| fixture_runs(release, &fixtures));
     for (i, fixture) in fixtures.iter().enumerate() {
-        let text = std::fs::read_to_string(fixture.join("workload.toml")).expect("workload");
-        let conversation = ctxc::simulate::conversation::workload("workload.toml", &text).expect("a valid workload");
+        let file = conversation_file(fixture).expect("a workload or a transcript");
+        let text = std::fs::read_to_string(fixture.join(file)).expect("read");
+        let conversation = match file {
+            "workload.toml" => ctxc::simulate::conversation::workload(file, &text),
+            _ => ctxc::simulate::conversation::transcript(file, &text, 2_000),
+        }
+        .unwrap_or_else(|f| panic!("{file}: {:?}", f.diagnostics));
         for (release, runs) in RELEASES.iter().zip(&runs) {
             let label = format!("{} @ deepagents {release}", name_of(fixture));
             let project = with_upstream_texts(fixture, &runs[i]);
@@ -470,6 +480,7 @@ fn one_tool_call(tool: &str, args: serde_json::Map<String, Value>, id: &str, con
         tool_calls: vec![],
         tool_call_id: None,
         name: None,
+        blocks: None,
     };
     let call = Message {
         tool_calls: vec![ToolCall { id: id.into(), name: tool.into(), args, written: None }],

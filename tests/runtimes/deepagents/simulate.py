@@ -103,6 +103,12 @@ def label(m) -> str:
     return m.id
 
 
+def content(message: dict):
+    """A message's content as the transcript wrote it: its list of parts, else its text."""
+    blocks = message.get("blocks")
+    return blocks["parts"] if blocks else message["content"]
+
+
 def main(root: Path, conversation_file: Path) -> None:
     spec = json.loads((root / "runtime.json").read_text())
     conversation = json.loads(conversation_file.read_text())
@@ -131,12 +137,12 @@ def main(root: Path, conversation_file: Path) -> None:
         for step in turn["steps"]:
             if step["role"] == "assistant":
                 calls = [{"name": c["name"], "args": c["args"], "id": c["id"], "type": "tool_call"} for c in step.get("tool_calls", [])]
-                SCRIPT["answers"].append(AIMessage(content=step["content"], id=step["id"], tool_calls=calls))
+                SCRIPT["answers"].append(AIMessage(content=content(step), id=step["id"], tool_calls=calls))
             else:
                 SCRIPT["results"][step["tool_call_id"]] = step["content"]
         user = turn["user"]
         try:
-            agent.invoke({"messages": [HumanMessage(content=user["content"], id=user["id"])]}, config)
+            agent.invoke({"messages": [HumanMessage(content=content(user), id=user["id"])]}, config)
         except ContextOverflowError:
             # 0.7 refuses a request still over its input budget after summarizing and clipping:
             # the call is recorded as refused and the run ends there.
