@@ -227,7 +227,7 @@ fn host_diff(args: &DiffArgs, commit: &str, checkout: &git::Checkout, baseline: 
         Err(e) => return usage(e),
     };
     let counter = ctxc::tokens::TokenCounter::new();
-    let after = ctxc::hostview::views(&root, &from, &hosts, None, &counter);
+    let mut after = ctxc::hostview::views(&root, &from, &hosts, None, &counter);
     let base = match checkout.exists.then(|| ctxc::project::ProjectRoot::new(&checkout.path)) {
         Some(Ok(base)) => Some(base),
         Some(Err(e)) => {
@@ -238,8 +238,14 @@ fn host_diff(args: &DiffArgs, commit: &str, checkout: &git::Checkout, baseline: 
     };
     // The base is read where the work tree is: hosts that name files by their absolute path
     // name them the same on both sides.
-    let before =
+    let mut before =
         base.as_ref().map(|b| ctxc::hostview::views_seen_at(b, root.canonical(), &from, &hosts, None, &counter)).unwrap_or_default();
+    if !explicit {
+        // Without --host: the hosts whose own files either side has.
+        let shown: Vec<String> = after.views.iter().chain(&before.views).filter(|v| v.shown_by_default()).map(|v| v.host.clone()).collect();
+        after.views.retain(|v| shown.contains(&v.host));
+        before.views.retain(|v| shown.contains(&v.host));
+    }
     let shown_base = format!("{}/", checkout.root().display());
     let mut problems = after.problems.clone();
     problems.extend(before.problems.iter().cloned().map(|mut d| {

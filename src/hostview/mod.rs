@@ -43,6 +43,10 @@ pub struct HostView {
     pub band: Option<Band>,
     /// What the view leaves out or assumes, for people.
     pub notes: Vec<String>,
+    /// Whether the repository has a file of the host's own kinds (`signature_kinds`), or the
+    /// host names none.
+    #[serde(skip)]
+    pub signature: bool,
 }
 
 impl HostView {
@@ -50,6 +54,11 @@ impl HostView {
     /// configuration turns a part off has a note saying so).
     pub fn found_nothing(&self) -> bool {
         self.sections.is_empty() && self.notes.is_empty()
+    }
+
+    /// Whether the view is shown when no host is asked for: the repository has the host's files.
+    pub fn shown_by_default(&self) -> bool {
+        self.signature && !self.found_nothing()
     }
 }
 
@@ -171,6 +180,9 @@ impl Viewer<'_> {
             sections.extend(self.listing(listing, &mut notes));
         }
         let total = self.sum(sections.iter().map(|s| s.tokens));
+        let kinds = &startup.signature_kinds;
+        let mut docs = self.found.files.iter().chain(self.found.skills.iter().map(|s| &s.doc));
+        let signature = kinds.is_empty() || docs.any(|d| kinds.iter().any(|k| k == d.kind.id()));
         HostView {
             host: self.host.id.clone(),
             name: self.host.name.clone(),
@@ -182,6 +194,7 @@ impl Viewer<'_> {
             total,
             band: Band::of(self.profile.estimate_calibration(), total),
             notes,
+            signature,
         }
     }
 
@@ -312,7 +325,8 @@ impl Viewer<'_> {
             }),
         };
         let mut files: Vec<(String, String)> = Vec::new();
-        for folder in self.folders(&top) {
+        let folders = if spec.top_only { vec![top.clone()] } else { self.folders(&top) };
+        for folder in folders {
             for name in &names {
                 let rel = join(&folder, name);
                 if let Some(text) = self.read(&rel) {
@@ -351,14 +365,7 @@ impl Viewer<'_> {
                     }
                     None => text,
                 };
-                let trimmed = js_trim(&text);
-                if trimmed.is_empty() {
-                    continue;
-                }
-                let path = inline_imports::absolute(self.seen_at, &rel);
-                let block = fill(wrap, &[("{path}", &path), ("{text}", trimmed)]);
-                let name = rel.rsplit('/').next().unwrap_or(&rel).to_string();
-                parts.push((self.part(&rel, name, trimmed), block));
+                parts.extend(self.wrapped(&rel, &text, wrap));
             }
             return self.section("memory", &spec.source, parts, spec.joiner.as_deref());
         }
@@ -416,6 +423,19 @@ impl Viewer<'_> {
         }
     }
 
+    /// A file's text trimmed and written into the host's `wrap` template with its absolute path
+    /// (the part counts the text, the section the block); `None` for a text of white space only.
+    fn wrapped(&self, rel: &str, text: &str, wrap: &str) -> Option<(Part, String)> {
+        let trimmed = js_trim(text);
+        if trimmed.is_empty() {
+            return None;
+        }
+        let path = inline_imports::absolute(self.seen_at, rel);
+        let block = fill(wrap, &[("{path}", &path), ("{text}", trimmed)]);
+        let name = rel.rsplit('/').next().unwrap_or(rel).to_string();
+        Some((self.part(rel, name, trimmed), block))
+    }
+
     fn part(&self, rel: &str, label: String, text: &str) -> Part {
         Part { file: self.root.display_path(rel), label, bytes: text.len(), tokens: self.count(text), cut: None }
     }
@@ -461,23 +481,41 @@ impl Viewer<'_> {
         let listed = self.root.list_files(dir, 16, 10_000).unwrap_or_default();
         let mut parts = Vec::new();
         let mut conditional = 0;
+        let key = &spec.conditional_field;
         for file in listed.iter().filter(|f| glob.is_match(&f.rel)) {
             let Some(text) = self.read(&file.rel) else { continue };
             let front = crate::yaml::frontmatter(&text).ok();
-            if front.is_some_and(|f| f.fields.iter().any(|(k, _)| *k == spec.conditional_field)) {
-                conditional += 1;
-                continue;
+            let value = front.as_ref().and_then(|f| f.fields.iter().find(|(k, _)| k == key)).map(|(_, v)| v);
+            let display = self.root.display_path(&file.rel);
+            if spec.always.is_empty() {
+                if value.is_some() {
+                    conditional += 1;
+                    continue;
+                }
+            } else {
+                // The host's patterns: a string, split at commas.
+                let patterns = value.and_then(|v| v.as_str()).unwrap_or_default();
+                let always = patterns.split(',').any(|p| spec.always.iter().any(|a| a == p.trim()));
+                if !always {
+                    notes.push(match patterns.trim().is_empty() {
+                        true => format!("{display} has no `{key}`: attached only by hand, not counted"),
+                        false => format!("{display} (`{key}: {}`) is attached only when a matching file is in the context: not counted", patterns.trim()),
+                    });
+                    continue;
+                }
             }
-            let name = file.rel.rsplit('/').next().unwrap_or(&file.rel).to_string();
-            parts.push(self.whole(&file.rel, name, text));
+            match &spec.wrap {
+                Some(wrap) => parts.extend(self.wrapped(&file.rel, &text, wrap)),
+                None => {
+                    let name = file.rel.rsplit('/').next().unwrap_or(&file.rel).to_string();
+                    parts.push(self.whole(&file.rel, name, text));
+                }
+            }
         }
         if conditional > 0 {
-            notes.push(format!(
-                "{conditional} rule file(s) with `{}` load only when a matching file is read: not counted",
-                spec.conditional_field
-            ));
+            notes.push(format!("{conditional} rule file(s) with `{key}` load only when a matching file is read: not counted"));
         }
-        self.section("rules", &spec.source, parts, None)
+        self.section("rules", &spec.source, parts, spec.joiner.as_deref())
     }
 
     fn listing(&self, spec: &Listing, notes: &mut Vec<String>) -> Option<Section> {
@@ -514,7 +552,8 @@ impl Viewer<'_> {
                 }
                 _ => (description.as_str(), None),
             };
-            let text = spec.entry.replace("{name}", &name).replace("{description}", shown);
+            let path = inline_imports::absolute(self.seen_at, &doc.rel);
+            let text = entry(spec, doc, &[("{name}", &name), ("{description}", shown), ("{path}", &path)]);
             let mut part = self.part(&doc.rel, name, &text);
             part.file = doc.file.clone();
             part.cut = cut;
@@ -542,6 +581,13 @@ impl Viewer<'_> {
         let chars = parts.iter().map(|(_, t)| t.chars().count()).sum::<usize>() + parts.len().saturating_sub(1);
         let mut section = self.section(&spec.title, &spec.source, parts, Some("\n"))?;
         section.budget = spec.budget_chars.map(|budget_chars| CharBudget { budget_chars, chars });
+        if let (Some(frame), Some(joined)) = (&spec.frame, &section.joined) {
+            // The frame's text is in the joins.
+            let framed = frame.replace("{entries}", joined);
+            section.tokens = self.count(&framed);
+            section.joins.tokens += section.tokens.tokens - self.count(joined).tokens;
+            section.joined = Some(framed);
+        }
         Some(section)
     }
 }
@@ -558,6 +604,35 @@ fn field(doc: &Doc, key: &str) -> Option<String> {
             .and_then(|f| f.get(key).map(|f| f.value.trim_matches(['"', '\'']).to_string()))
             .filter(|v| !v.is_empty()),
     }
+}
+
+/// A listing's entry: the placeholders filled (`{front:KEY}` from the frontmatter), and with
+/// `omit_empty_lines` a line left out when a placeholder in it is empty.
+fn entry(spec: &Listing, doc: &Doc, values: &[(&str, &str)]) -> String {
+    // One pass over the template, so that a value holding a placeholder stays as written.
+    let fill_line = |line: &str| -> Option<String> {
+        let (mut out, mut rest, mut empty) = (String::new(), line, false);
+        while let Some(start) = rest.find('{') {
+            let Some(len) = rest[start..].find('}') else { break };
+            let key = &rest[start..=start + len];
+            let value = match key.strip_prefix("{front:") {
+                Some(name) => field(doc, &name[..name.len() - 1]),
+                None => values.iter().find(|(k, _)| *k == key).map(|(_, v)| v.to_string()),
+            };
+            out.push_str(&rest[..start]);
+            match value {
+                Some(value) => {
+                    empty |= value.is_empty();
+                    out.push_str(&value);
+                }
+                None => out.push_str(key),
+            }
+            rest = &rest[start + len + 1..];
+        }
+        out.push_str(rest);
+        (!(empty && spec.omit_empty_lines)).then_some(out)
+    };
+    spec.entry.split('\n').filter_map(fill_line).collect::<Vec<_>>().join("\n")
 }
 
 /// A setting by its dotted key (`context.fileName`).

@@ -272,9 +272,9 @@ fn a_repository_without_agent_files_says_so() {
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr.contains("no Codex files in") && stderr.contains("loads nothing from it at session start"), "{stderr}");
     assert!(out.stdout.is_empty());
-    let out = common::ctxc(&["cost", path, "--host", "copilot"]);
+    let out = common::ctxc(&["cost", path, "--host", "windsurf"]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("use one of: claude-code, codex, gemini-cli"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("use one of: claude-code, codex, copilot, gemini-cli"));
     let out = common::ctxc(&["cost", CODEX, "--host", "codex", "--mode", "plan"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("the host view has neither"));
@@ -324,6 +324,62 @@ fn without_a_manifest_every_host_whose_files_the_repository_has() {
     assert_eq!(out.status.code(), Some(0), "{stderr}");
     assert!(stdout.contains("Claude Code: what it loads") && stdout.contains("Codex: what it loads"), "{stdout}");
     assert!(!stderr.contains("TOOL010"), "{stderr}");
+    // Copilot reads AGENTS.md too, but is shown by default only with a Copilot file of its own.
+    assert!(!stdout.contains("GitHub Copilot"), "{stdout}");
+    std::fs::create_dir_all(dir.path().join(".github")).expect("mkdir");
+    std::fs::write(dir.path().join(".github/copilot-instructions.md"), "Use tabs.\n").expect("write");
+    let out = common::ctxc(&["cost", path]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("GitHub Copilot: what it loads"));
+}
+
+/// VS Code's Copilot Chat (computeAutomaticInstructions.ts): copilot-instructions.md and the root
+/// AGENTS.md attached, `.instructions.md` files attached only when `applyTo` matches with no file
+/// in the context, and every instruction file in the `<instructions>` list.
+#[test]
+fn copilot_attaches_instructions_and_lists_every_instruction_file() {
+    let dir = common::project(&[
+        (".github/copilot-instructions.md", "# Rules\n\nUse tabs.\n\n"),
+        ("AGENTS.md", "Run the tests.\n"),
+        ("sub/AGENTS.md", "Nested: not attached by default.\n"),
+        (".github/instructions/all.instructions.md", "---\napplyTo: \"src/**, **\"\ndescription: Everywhere\n---\nAlways X.\n"),
+        (".github/instructions/rust/rust.instructions.md", "---\napplyTo: \"**/*.rs\"\n---\nRust Y.\n"),
+        (".github/instructions/manual.instructions.md", "---\ndescription: By hand\n---\nManual Z.\n"),
+        (".github/instructions/blank.instructions.md", "---\napplyTo: '*'\n---\n  \n"),
+    ]);
+    let root = dir.path().to_str().expect("utf-8");
+    let (code, views, stderr) = hosts(&[root, "--host", "copilot"]);
+    assert_eq!(code, 0, "{stderr}");
+    let view = &views[0];
+    assert_eq!(view["model"], "gpt-4.1");
+    let memory = section(view, "memory");
+    let files: Vec<String> = parts(memory, root).into_iter().map(|p| p.0).collect();
+    assert_eq!(files, [".github/copilot-instructions.md", "AGENTS.md"]);
+    // Each text trimmed; the attachment wrappers, with absolute paths, in the joins.
+    assert_eq!(memory["parts"][0]["bytes"], "# Rules\n\nUse tabs.".len());
+    assert!(tokens(&memory["joins"]) > 0);
+    // `**` in a comma-separated applyTo, or `*`, attaches the file: all of it, frontmatter
+    // included, trimmed (the extension reads the file's whole text).
+    let rules = section(view, "rules");
+    let files: Vec<String> = parts(rules, root).into_iter().map(|p| p.0).collect();
+    assert_eq!(files, [".github/instructions/all.instructions.md", ".github/instructions/blank.instructions.md"]);
+    assert_eq!(rules["parts"][1]["bytes"], "---\napplyTo: '*'\n---".len());
+    let notes = view["notes"].to_string();
+    assert!(notes.contains("rust.instructions.md (`applyTo: **/*.rs`) is attached only when a matching file is in the context"), "{notes}");
+    assert!(notes.contains("manual.instructions.md has no `applyTo`"), "{notes}");
+    // The list names every instruction file, the frame's text in the joins.
+    let listed: Vec<String> = parts(section(view, "instructions list"), root).into_iter().map(|p| p.0).collect();
+    assert_eq!(listed.len(), 4, "{listed:?}");
+    assert!(tokens(&section(view, "instructions list")["joins"]) > 50);
+    assert_eq!(view["total"]["exact"], true);
+    adds_up(view);
+    // The text report has the JSON's figures.
+    let out = common::ctxc(&["cost", root, "--host", "copilot"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    let total = tokens(&view["total"]);
+    assert!(text.contains(&format!("total {total} tokens")), "{text}");
+    for s in view["sections"].as_array().expect("sections") {
+        assert!(text.contains(&format!("{} (", s["title"].as_str().expect("title"))), "{text}");
+    }
 }
 
 /// Real repositories of the shared corpus, read in place: astral-sh/uv's CLAUDE.md is only
