@@ -496,3 +496,39 @@ fn diff_of_a_folder_without_a_manifest_or_host_files_says_so() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("and no file an agent host loads"));
 }
+
+/// `ctxc check` and the budgets per host of `.ctxc/hosts.toml` and `--host-budget` (BUDGET008).
+#[test]
+fn check_fails_when_a_host_loads_more_than_its_budget() {
+    let dir = common::project(&[("CLAUDE.md", "Run the tests before every commit, and keep the changelog current.\n")]);
+    let path = dir.path().to_str().expect("utf-8");
+    let check = |extra: &[&str]| {
+        let out = common::ctxc(&[&["check", path, "--format", "concise"], extra].concat());
+        (out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr))
+    };
+    // No budget: nothing changes.
+    let (code, out) = check(&[]);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(!out.contains("BUDGET008"), "{out}");
+    std::fs::create_dir_all(dir.path().join(".ctxc")).expect("mkdir");
+    std::fs::write(dir.path().join(".ctxc/hosts.toml"), "# startup budgets\n[hosts.claude-code]\n  budget = 5\n").expect("write");
+    let (code, out) = check(&[]);
+    assert_eq!(code, Some(1), "{out}");
+    // At the key, with the estimate and its band.
+    assert!(out.contains(".ctxc/hosts.toml:3:3: BUDGET008 Claude Code loads ~"), "{out}");
+    assert!(out.contains("over its budget of 5 by"), "{out}");
+    // The command line replaces the file's budget for the host.
+    let (code, out) = check(&["--host-budget", "claude-code=100000"]);
+    assert_eq!(code, Some(0), "{out}");
+    let (code, out) = check(&["--host-budget", "codex=1"]);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(out.contains("BUDGET008 Claude Code") && !out.contains("BUDGET008 Codex"), "Codex loads nothing here: {out}");
+    std::fs::write(dir.path().join(".ctxc/hosts.toml"), "[hosts.claude-code]\nbudget = \"big\"\n").expect("write");
+    let (code, out) = check(&[]);
+    assert_eq!(code, Some(2), "{out}");
+    assert!(out.contains(".ctxc/hosts.toml:2:10:") && out.contains("is not valid"), "{out}");
+    std::fs::write(dir.path().join(".ctxc/hosts.toml"), "[hosts.claude]\nbudget = 1\n").expect("write");
+    let (code, out) = check(&[]);
+    assert_eq!(code, Some(2), "{out}");
+    assert!(out.contains(".ctxc/hosts.toml:1:8:") && out.contains("unknown host `claude`"), "{out}");
+}
