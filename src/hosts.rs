@@ -115,6 +115,10 @@ pub struct Startup {
     /// view loads), for a host whose other files are shared with other hosts (AGENTS.md).
     #[serde(default)]
     pub signature_kinds: Vec<String>,
+    /// Whether the host does not publish how it joins what it loads: each part is counted
+    /// alone, the joins are not, and no count is exact.
+    #[serde(default)]
+    pub joins_unknown: bool,
     pub memory: Option<MemoryChain>,
     pub rules: Option<RulesFolder>,
     #[serde(default)]
@@ -209,6 +213,10 @@ pub struct RulesFolder {
     /// by commas) holds one of these; one without the field does not load at all.
     #[serde(default)]
     pub always: Vec<String>,
+    /// With `always`: what happens to a file whose field holds none of them, and to one
+    /// without the field, for the notes.
+    pub conditional_note: Option<String>,
+    pub missing_note: Option<String>,
     /// Each file trimmed and written into this template (`{path}`: its absolute path, `{text}`),
     /// an empty one left out, and the files joined with `joiner`, when the host joins them.
     pub wrap: Option<String>,

@@ -75,6 +75,9 @@ pub struct Section {
     pub tokens: Count,
     /// For a listing with a character budget: the budget and the listing's length.
     pub budget: Option<CharBudget>,
+    /// Whether `joins` is counted: false when the host does not publish how it joins the parts
+    /// (then `tokens` is the parts' sum, not exact).
+    pub joins_modelled: bool,
     /// The section as the host sends it, when the host joins its parts into one text.
     #[serde(skip)]
     pub joined: Option<String>,
@@ -179,7 +182,19 @@ impl Viewer<'_> {
         for listing in &startup.listings {
             sections.extend(self.listing(listing, &mut notes));
         }
-        let total = self.sum(sections.iter().map(|s| s.tokens));
+        if startup.joins_unknown {
+            for s in &mut sections {
+                s.joins_modelled = false;
+                s.tokens = self.sum(s.parts.iter().map(|p| p.tokens));
+                s.tokens.exact = false;
+                s.joins = Count { tokens: 0, ..s.tokens };
+            }
+            if !sections.is_empty() {
+                notes.push(format!("{} does not publish how it joins these parts: each is counted alone, the joins are not", self.host.name));
+            }
+        }
+        let mut total = self.sum(sections.iter().map(|s| s.tokens));
+        total.exact &= !startup.joins_unknown;
         let kinds = &startup.signature_kinds;
         let mut docs = self.found.files.iter().chain(self.found.skills.iter().map(|s| &s.doc));
         let signature = kinds.is_empty() || docs.any(|d| kinds.iter().any(|k| k == d.kind.id()));
@@ -229,7 +244,7 @@ impl Viewer<'_> {
         let tokens = joined.as_deref().map_or(sum, |text| self.count(text));
         let joins = Count { tokens: tokens.tokens - sum.tokens, ..tokens };
         let parts = parts.into_iter().map(|(p, _)| p).collect();
-        Some(Section { title: title.to_string(), source: self.source(source), parts, joins, tokens, budget: None, joined })
+        Some(Section { title: title.to_string(), source: self.source(source), parts, joins, tokens, budget: None, joins_modelled: true, joined })
     }
 
     /// The folders from the top of the chain down to the working directory, the top first.
@@ -494,12 +509,17 @@ impl Viewer<'_> {
                 }
             } else {
                 // The host's patterns: a string, split at commas.
-                let patterns = value.and_then(|v| v.as_str()).unwrap_or_default();
+                let patterns = match value {
+                    Some(serde_json::Value::String(s)) => s.clone(),
+                    Some(serde_json::Value::Bool(b)) => b.to_string(),
+                    _ => String::new(),
+                };
                 let always = patterns.split(',').any(|p| spec.always.iter().any(|a| a == p.trim()));
                 if !always {
+                    let about = |note: &Option<String>| note.as_deref().unwrap_or("not loaded at start").to_string();
                     notes.push(match patterns.trim().is_empty() {
-                        true => format!("{display} has no `{key}`: attached only by hand, not counted"),
-                        false => format!("{display} (`{key}: {}`) is attached only when a matching file is in the context: not counted", patterns.trim()),
+                        true => format!("{display} has no `{key}`: {}; its text is not counted", about(&spec.missing_note)),
+                        false => format!("{display} (`{key}: {}`) {}; its text is not counted", patterns.trim(), about(&spec.conditional_note)),
                     });
                     continue;
                 }
@@ -554,6 +574,10 @@ impl Viewer<'_> {
             };
             let path = inline_imports::absolute(self.seen_at, &doc.rel);
             let text = entry(spec, doc, &[("{name}", &name), ("{description}", shown), ("{path}", &path)]);
+            if text.is_empty() {
+                // Every line of the entry left out (`omit_empty_lines`): not listed.
+                continue;
+            }
             let mut part = self.part(&doc.rel, name, &text);
             part.file = doc.file.clone();
             part.cut = cut;

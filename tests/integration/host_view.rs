@@ -274,7 +274,7 @@ fn a_repository_without_agent_files_says_so() {
     assert!(out.stdout.is_empty());
     let out = common::ctxc(&["cost", path, "--host", "windsurf"]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("use one of: claude-code, codex, copilot, gemini-cli"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("use one of: claude-code, codex, copilot, cursor, gemini-cli"));
     let out = common::ctxc(&["cost", CODEX, "--host", "codex", "--mode", "plan"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("the host view has neither"));
@@ -531,4 +531,42 @@ fn check_fails_when_a_host_loads_more_than_its_budget() {
     let (code, out) = check(&[]);
     assert_eq!(code, Some(2), "{out}");
     assert!(out.contains(".ctxc/hosts.toml:1:8:") && out.contains("unknown host `claude`"), "{out}");
+}
+
+/// Cursor (closed source, from its rules page): the legacy `.cursorrules` and AGENTS.md, the rules
+/// with `alwaysApply: true`, the descriptions of the others; each part counted alone, the joins
+/// not modelled, no count exact.
+#[test]
+fn cursor_counts_always_applied_rules_and_descriptions_without_joins() {
+    let dir = common::project(&[
+        (".cursorrules", "Legacy rules.\n"),
+        ("AGENTS.md", "Run the tests.\n"),
+        (".cursor/rules/always.mdc", "---\nalwaysApply: true\n---\nAlways A.\n"),
+        (".cursor/rules/db.mdc", "---\ndescription: Database migrations\nalwaysApply: false\n---\nMigrations B.\n"),
+        (".cursor/rules/ts/ts.mdc", "---\nglobs: \"*.ts\"\n---\nTS C.\n"),
+    ]);
+    let root = dir.path().to_str().expect("utf-8");
+    let (code, views, stderr) = hosts(&[root, "--host", "cursor", "--model", "gpt-4.1"]);
+    assert_eq!(code, 0, "{stderr}");
+    let view = &views[0];
+    let files = |title| parts(section(view, title), root).into_iter().map(|p| p.0).collect::<Vec<_>>();
+    assert_eq!(files("memory"), [".cursorrules", "AGENTS.md"]);
+    assert_eq!(files("rules"), [".cursor/rules/always.mdc"]);
+    assert_eq!(files("rule descriptions"), [".cursor/rules/db.mdc"]);
+    // Counted with an exact tokenizer, yet never exact: the joins are not known.
+    for s in view["sections"].as_array().expect("sections") {
+        assert_eq!(s["joins_modelled"], false);
+        assert_eq!(tokens(&s["joins"]), 0);
+        assert_eq!(s["tokens"]["exact"], false);
+    }
+    assert_eq!(view["total"]["exact"], false);
+    let notes = view["notes"].to_string();
+    assert!(notes.contains("ts.mdc has no `alwaysApply`") && notes.contains("does not publish how it joins"), "{notes}");
+    adds_up(view);
+    let out = common::ctxc(&["cost", root, "--host", "cursor", "--model", "gpt-4.1"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("not modelled") && text.contains(&format!("total ~{} tokens", tokens(&view["total"]))), "{text}");
+    // Without --host: shown for its rules, not for AGENTS.md alone.
+    let out = common::ctxc(&["cost", root]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("Cursor: what it loads"));
 }
