@@ -270,12 +270,16 @@ impl Viewer<'_> {
         None
     }
 
-    /// A project configuration file's settings (TOML or JSON by its extension), or `None` when
+    /// A project configuration file's settings (TOML, or JSON with comments, by its extension), or `None` when
     /// it is not there or not valid (a note says so).
     fn settings(&mut self, file: &str, notes: &mut Vec<String>) -> Option<serde_json::Value> {
         let text = self.read(file)?;
         let parsed = match file.ends_with(".json") {
-            true => serde_json::from_str(&text).map_err(|e| e.to_string()),
+            // Read as the Gemini rules read settings: comments allowed, as Gemini CLI strips them.
+            true => crate::rules::gemini::parse_settings(&text).map(|s| s.value).map_err(|(at, e)| {
+                let (line, column) = crate::diagnostic::line_col(&text, at);
+                format!("{e} at line {line}, column {column}")
+            }),
             false => toml::from_str::<toml::Table>(&text)
                 .map_err(|e| e.message().to_string())
                 .and_then(|t| serde_json::to_value(t).map_err(|e| e.to_string())),

@@ -570,3 +570,21 @@ fn cursor_counts_always_applied_rules_and_descriptions_without_joins() {
     let out = common::ctxc(&["cost", root]);
     assert!(String::from_utf8_lossy(&out.stdout).contains("Cursor: what it loads"));
 }
+
+/// Gemini CLI strips comments from `.gemini/settings.json` before parsing it: the host view reads
+/// the settings of a file with comments too.
+#[test]
+fn gemini_settings_with_comments_apply() {
+    let dir = common::project(&[
+        (".git/HEAD", "ref: refs/heads/main\n"),
+        ("GEMINI.md", "Gemini rules.\n"),
+        ("AGENTS.md", "Agents rules.\n"),
+        (".gemini/settings.json", "{\n  // the shared file first\n  \"context\": { \"fileName\": [\"AGENTS.md\", \"GEMINI.md\"] } /* done */\n}\n"),
+    ]);
+    let root = dir.path().to_str().expect("utf-8");
+    let (code, views, stderr) = hosts(&[root, "--host", "gemini-cli"]);
+    assert_eq!(code, 0, "{stderr}");
+    let files: Vec<String> = parts(section(&views[0], "memory"), root).into_iter().map(|p| p.0).collect();
+    assert_eq!(files, ["AGENTS.md", "GEMINI.md"], "{:#}", views[0]["notes"]);
+    assert!(!views[0]["notes"].to_string().contains("is not valid"), "{:#}", views[0]["notes"]);
+}
