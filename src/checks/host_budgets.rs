@@ -78,9 +78,9 @@ pub fn read(root: &ProjectRoot, flags: &[(String, u64)]) -> Budgets {
                                 let key = text[..value.start].rfind("budget").unwrap_or(value.start);
                                 out.budgets.push(HostBudget { host: found, budget, span: Some(key..value.end) });
                             }
-                            Err(_) => out.problems.push(
-                                Diagnostic::error("a budget is a number of tokens, 0 or more").in_file(&out.file).at(Some(value)),
-                            ),
+                            Err(_) => out
+                                .problems
+                                .push(Diagnostic::error("a budget is a number of tokens, 0 or more").in_file(&out.file).at(Some(value))),
                         }
                     }
                 }

@@ -190,7 +190,10 @@ impl Viewer<'_> {
                 s.joins = Count { tokens: 0, ..s.tokens };
             }
             if !sections.is_empty() {
-                notes.push(format!("{} does not publish how it joins these parts: each is counted alone, the joins are not", self.host.name));
+                notes.push(format!(
+                    "{} does not publish how it joins these parts: each is counted alone, the joins are not",
+                    self.host.name
+                ));
             }
         }
         let mut total = self.sum(sections.iter().map(|s| s.tokens));
@@ -244,7 +247,16 @@ impl Viewer<'_> {
         let tokens = joined.as_deref().map_or(sum, |text| self.count(text));
         let joins = Count { tokens: tokens.tokens - sum.tokens, ..tokens };
         let parts = parts.into_iter().map(|(p, _)| p).collect();
-        Some(Section { title: title.to_string(), source: self.source(source), parts, joins, tokens, budget: None, joins_modelled: true, joined })
+        Some(Section {
+            title: title.to_string(),
+            source: self.source(source),
+            parts,
+            joins,
+            tokens,
+            budget: None,
+            joins_modelled: true,
+            joined,
+        })
     }
 
     /// The folders from the top of the chain down to the working directory, the top first.
@@ -523,7 +535,9 @@ impl Viewer<'_> {
                     let about = |note: &Option<String>| note.as_deref().unwrap_or("not loaded at start").to_string();
                     notes.push(match patterns.trim().is_empty() {
                         true => format!("{display} has no `{key}`: {}; its text is not counted", about(&spec.missing_note)),
-                        false => format!("{display} (`{key}: {}`) {}; its text is not counted", patterns.trim(), about(&spec.conditional_note)),
+                        false => {
+                            format!("{display} (`{key}: {}`) {}; its text is not counted", patterns.trim(), about(&spec.conditional_note))
+                        }
                     });
                     continue;
                 }

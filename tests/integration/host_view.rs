@@ -579,7 +579,10 @@ fn gemini_settings_with_comments_apply() {
         (".git/HEAD", "ref: refs/heads/main\n"),
         ("GEMINI.md", "Gemini rules.\n"),
         ("AGENTS.md", "Agents rules.\n"),
-        (".gemini/settings.json", "{\n  // the shared file first\n  \"context\": { \"fileName\": [\"AGENTS.md\", \"GEMINI.md\"] } /* done */\n}\n"),
+        (
+            ".gemini/settings.json",
+            "{\n  // the shared file first\n  \"context\": { \"fileName\": [\"AGENTS.md\", \"GEMINI.md\"] } /* done */\n}\n",
+        ),
     ]);
     let root = dir.path().to_str().expect("utf-8");
     let (code, views, stderr) = hosts(&[root, "--host", "gemini-cli"]);
