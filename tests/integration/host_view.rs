@@ -566,7 +566,7 @@ fn cursor_counts_always_applied_rules_and_descriptions_without_joins() {
     let out = common::ctxc(&["cost", root, "--host", "cursor", "--model", "gpt-4.1"]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("not modelled") && text.contains(&format!("total ~{} tokens", tokens(&view["total"]))), "{text}");
-    // Without --host: shown for its rules, not for AGENTS.md alone.
+    // Without --host: shown, for its rules.
     let out = common::ctxc(&["cost", root]);
     assert!(String::from_utf8_lossy(&out.stdout).contains("Cursor: what it loads"));
 }
