@@ -2,7 +2,6 @@
 //! budgets, the reference systems' settings, and the rule catalogue.
 
 pub mod budgets;
-pub mod host_budgets;
 pub mod leaks;
 pub mod settings;
 pub mod workloads;

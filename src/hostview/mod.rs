@@ -4,6 +4,7 @@
 //! host assembles its context is data (`[startup]` of `data/hosts/<id>.toml`); this module
 //! follows it and returns figures, the report prints them. See docs/host-view.md.
 
+pub mod budgets;
 mod inline_imports;
 
 use std::collections::BTreeSet;

@@ -358,14 +358,14 @@ fn check_agent(report: &mut CheckReport, manifest: &Path, options: &Options, ses
 fn host_budgets(report: &mut CheckReport, dir: &Path, options: &Options, session: &Session) {
     // A folder that is no project root was reported by the file checks.
     let Ok(root) = session.project_root(dir) else { return };
-    let budgets = crate::checks::host_budgets::read(&root, &options.host_budgets);
+    let budgets = crate::hostview::budgets::read(&root, &options.host_budgets);
     report.unloadable |= !budgets.problems.is_empty();
     report.diagnostics.extend(budgets.problems.iter().cloned());
     if budgets.budgets.is_empty() {
         report.sources.extend(budgets.sources);
         return;
     }
-    let mut findings = crate::checks::host_budgets::check(&root, &budgets, session.counter());
+    let mut findings = crate::hostview::budgets::check(&root, &budgets, session.counter());
     // Found outside the lint stage: the rule's severity, as the lint stage gives it.
     for d in &mut findings {
         d.severity = d.code.map_or(d.severity, |code| crate::rules::rule(code).severity);

@@ -1,6 +1,6 @@
 //! BUDGET008: what an agent host loads at session start passes the budget set for that host.
 //!
-//! Found by [`crate::checks::host_budgets::check`] (this file holds the rule's documentation).
+//! Found by [`crate::hostview::budgets::check`] (this file holds the rule's documentation).
 
 use crate::rules::prelude::*;
 

@@ -48,7 +48,7 @@ struct RawHost {
 }
 
 fn known() -> String {
-    crate::hostview::hosts().map(|h| h.id.as_str()).collect::<Vec<_>>().join(", ")
+    super::hosts().map(|h| h.id.as_str()).collect::<Vec<_>>().join(", ")
 }
 
 /// The budgets of [`FILE`] under `root` (none when it is not there), and `flags`
@@ -62,7 +62,7 @@ pub fn read(root: &ProjectRoot, flags: &[(String, u64)]) -> Budgets {
             match toml::from_str::<Raw>(&text) {
                 Ok(raw) => {
                     for (id, host) in raw.hosts {
-                        let Some(found) = crate::hostview::hosts().find(|h| h.id == *id.get_ref()) else {
+                        let Some(found) = super::hosts().find(|h| h.id == *id.get_ref()) else {
                             out.problems.push(
                                 Diagnostic::error(format!("unknown host `{}`: ctxc does not show its startup context", id.get_ref()))
                                     .in_file(&out.file)
@@ -96,7 +96,7 @@ pub fn read(root: &ProjectRoot, flags: &[(String, u64)]) -> Budgets {
         Err(e) => out.problems.push(e.into_diagnostic().in_file(&out.file)),
     }
     for (id, budget) in flags {
-        match crate::hostview::hosts().find(|h| h.id == *id) {
+        match super::hosts().find(|h| h.id == *id) {
             Some(host) => {
                 out.budgets.retain(|b| b.host.id != *id);
                 out.budgets.push(HostBudget { host, budget: *budget, span: None });
@@ -114,7 +114,7 @@ pub fn read(root: &ProjectRoot, flags: &[(String, u64)]) -> Budgets {
 /// directory, passes its budget. Files that cannot be read are reported by the file checks.
 pub fn check(root: &ProjectRoot, budgets: &Budgets, counter: &TokenCounter) -> Vec<Diagnostic> {
     let hosts: Vec<&Host> = budgets.budgets.iter().map(|b| b.host).collect();
-    let views = crate::hostview::views(root, "", &hosts, None, counter);
+    let views = super::views(root, "", &hosts, None, counter);
     let mut findings = Vec::new();
     for (set, view) in budgets.budgets.iter().zip(&views.views) {
         let total = u64::try_from(view.total.tokens).unwrap_or(0);
