@@ -659,7 +659,8 @@ fn entry(spec: &Listing, doc: &Doc, values: &[(&str, &str)]) -> String {
             let Some(len) = rest[start..].find('}') else { break };
             let key = &rest[start..=start + len];
             let value = match key.strip_prefix("{front:") {
-                Some(name) => field(doc, &name[..name.len() - 1]),
+                // A field the file does not have is empty.
+                Some(name) => Some(field(doc, &name[..name.len() - 1]).unwrap_or_default()),
                 None => values.iter().find(|(k, _)| *k == key).map(|(_, v)| v.to_string()),
             };
             out.push_str(&rest[..start]);

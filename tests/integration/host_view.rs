@@ -369,6 +369,15 @@ fn copilot_attaches_instructions_and_lists_every_instruction_file() {
     // The list names every instruction file, the frame's text in the joins.
     let listed: Vec<String> = parts(section(view, "instructions list"), root).into_iter().map(|p| p.0).collect();
     assert_eq!(listed.len(), 4, "{listed:?}");
+    // An entry's line whose value is missing is left out: no `<applyTo>` for the manual file.
+    let canonical = std::fs::canonicalize(dir.path()).expect("canonical");
+    let manual = format!(
+        "<instruction>\n<description>By hand</description>\n<file>{}/.github/instructions/manual.instructions.md</file>\n</instruction>",
+        canonical.display()
+    );
+    let list = section(view, "instructions list")["parts"].as_array().expect("parts").clone();
+    let part = list.iter().find(|p| p["label"] == "manual.instructions").expect("listed");
+    assert_eq!(part["bytes"], manual.len(), "{part:#}");
     assert!(tokens(&section(view, "instructions list")["joins"]) > 50);
     assert_eq!(view["total"]["exact"], true);
     adds_up(view);
