@@ -109,6 +109,7 @@ macro_rules! rule_table {
                 BUDGET005 budget005_count_not_recorded,
                 BUDGET006 budget006_workload_over_policy,
                 BUDGET007 budget007_implausible_count,
+                BUDGET008 budget008_host_over_budget,
             }
             settings Settings {
                 SET001 set001_deepagents_trigger_out_of_range,

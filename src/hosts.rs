@@ -14,6 +14,7 @@ pub const FILES: &[(&str, &str)] = &[
     ("claude-code", include_str!("../data/hosts/claude-code.toml")),
     ("cline", include_str!("../data/hosts/cline.toml")),
     ("codex", include_str!("../data/hosts/codex.toml")),
+    ("copilot", include_str!("../data/hosts/copilot.toml")),
     ("cursor", include_str!("../data/hosts/cursor.toml")),
     ("gemini-cli", include_str!("../data/hosts/gemini-cli.toml")),
     ("kiro", include_str!("../data/hosts/kiro.toml")),
@@ -110,6 +111,14 @@ pub struct Startup {
     pub model: String,
     /// Why that model.
     pub model_about: String,
+    /// The kinds of file that show the host when no host is asked for (empty: any file the
+    /// view loads), for a host whose other files are shared with other hosts (AGENTS.md).
+    #[serde(default)]
+    pub signature_kinds: Vec<String>,
+    /// Whether the host does not publish how it joins what it loads: each part is counted
+    /// alone, the joins are not, and no count is exact.
+    #[serde(default)]
+    pub joins_unknown: bool,
     pub memory: Option<MemoryChain>,
     pub rules: Option<RulesFolder>,
     #[serde(default)]
@@ -157,6 +166,10 @@ pub struct MemoryChain {
     /// Whether `config` is relative to the working directory (else to the project root).
     #[serde(default)]
     pub config_in_working_directory: bool,
+    /// Whether the names are read in the chain's top folder alone (the folder an editor opens),
+    /// not in the folders below it down to the working directory.
+    #[serde(default)]
+    pub top_only: bool,
     pub max_bytes_key: Option<String>,
     pub fallback_names_key: Option<String>,
     pub names_key: Option<String>,
@@ -196,6 +209,18 @@ pub struct InlineImports {
 pub struct RulesFolder {
     pub glob: String,
     pub conditional_field: String,
+    /// When not empty: a file loads at start only when `conditional_field` (patterns separated
+    /// by commas) holds one of these; one without the field does not load at all.
+    #[serde(default)]
+    pub always: Vec<String>,
+    /// With `always`: what happens to a file whose field holds none of them, and to one
+    /// without the field, for the notes.
+    pub conditional_note: Option<String>,
+    pub missing_note: Option<String>,
+    /// Each file trimmed and written into this template (`{path}`: its absolute path, `{text}`),
+    /// an empty one left out, and the files joined with `joiner`, when the host joins them.
+    pub wrap: Option<String>,
+    pub joiner: Option<String>,
     pub source: String,
 }
 
@@ -206,8 +231,14 @@ pub struct Listing {
     pub title: String,
     /// ctxc's kinds listed (`FileKind` in kebab-case).
     pub kinds: Vec<String>,
-    /// One entry, with `{name}` and `{description}`.
+    /// One entry, with `{name}`, `{description}`, `{path}` (the file's absolute path) and
+    /// `{front:KEY}` (a frontmatter field).
     pub entry: String,
+    /// Whether a line of an entry whose placeholder is empty is left out.
+    #[serde(default)]
+    pub omit_empty_lines: bool,
+    /// The listing as sent, around the entries (`{entries}`), when the host frames it.
+    pub frame: Option<String>,
     /// A frontmatter field that, when `true`, keeps a file out of the listing.
     pub hidden_field: Option<String>,
     /// The most characters of one entry's description.

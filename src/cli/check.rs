@@ -73,6 +73,10 @@ pub struct CheckArgs {
     /// record it (`ctxc counts sync` records the counts).
     #[arg(long)]
     require_exact: bool,
+    /// The most tokens a host may load at session start from PATH (BUDGET008), as
+    /// `[hosts.HOST] budget` in `.ctxc/hosts.toml` (repeatable; replaces the file's for the host).
+    #[arg(long = "host-budget", value_name = "HOST=TOKENS", value_parser = host_budget)]
+    host_budgets: Vec<(String, u64)>,
     /// Apply the safe fixes of the findings (files inside PATH only, written atomically), then report what remains.
     #[arg(long)]
     fix: bool,
@@ -161,6 +165,7 @@ pub fn run(mut args: CheckArgs, reporter: &Reporter) -> u8 {
         changed,
         require_exact: args.require_exact,
         preview: args.preview,
+        host_budgets: args.host_budgets,
     };
     let mut fixed = None;
     let mut report: CheckReport = if args.path.as_os_str() == "-" {
@@ -216,6 +221,13 @@ pub fn run(mut args: CheckArgs, reporter: &Reporter) -> u8 {
         output::eprint(&format!("ctxc check: {}{drift}{fixes}\n", report.summary()));
     }
     code
+}
+
+/// `--host-budget HOST=TOKENS`.
+fn host_budget(value: &str) -> Result<(String, u64), String> {
+    let (host, tokens) = value.split_once('=').ok_or("write HOST=TOKENS, e.g. claude-code=20000")?;
+    let tokens = tokens.trim().parse().map_err(|_| format!("`{tokens}` is not a number of tokens"))?;
+    Ok((host.trim().to_string(), tokens))
 }
 
 /// The files `--changed-since REV` or `--files` limit findings to (none: every file).

@@ -152,7 +152,7 @@ fn host_view(args: &CostArgs, reporter: &Reporter) -> Option<u8> {
     let counter = ctxc::tokens::TokenCounter::new();
     let found = ctxc::hostview::views(&root, &from, &hosts, args.overrides.model.as_deref(), &counter);
     reporter.diagnostics(&found.problems, &ctxc::Sources::default());
-    let views: Vec<_> = found.views.into_iter().filter(|v| explicit || !v.found_nothing()).collect();
+    let views: Vec<_> = found.views.into_iter().filter(|v| explicit || v.shown_by_default()).collect();
     if views.is_empty() {
         return None;
     }

@@ -120,7 +120,7 @@ fn host_diff(args: &DiffArgs, base: &Base, baseline: Option<(String, Changes)>, 
         Ok(from) => from,
         Err(e) => return usage(e),
     };
-    let diff = match diff::hosts(&root, base, &from, &hosts) {
+    let diff = match diff::hosts(&root, base, &from, &hosts, explicit) {
         Ok(diff) => diff,
         Err(d) => {
             reporter.diagnostics(&[d], &ctxc::Sources::default());

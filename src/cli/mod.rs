@@ -286,7 +286,7 @@ fn env_overrides(reporter: &Reporter) -> Result<Vec<String>, u8> {
 #[derive(Debug, Clone, Default, Args)]
 pub struct HostArgs {
     /// What this agent host loads at session start from PATH, without a manifest (claude-code,
-    /// codex, gemini-cli; repeatable). Without it, a directory with no manifest shows every host whose files it has.
+    /// codex, copilot, cursor, gemini-cli; repeatable). Without it, a directory with no manifest shows every host whose files it has.
     #[arg(long, value_name = "HOST")]
     host: Vec<String>,
     /// The host's working directory, at or below PATH (the memory chain depends on it; default PATH).

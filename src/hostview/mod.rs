@@ -4,6 +4,7 @@
 //! host assembles its context is data (`[startup]` of `data/hosts/<id>.toml`); this module
 //! follows it and returns figures, the report prints them. See docs/host-view.md.
 
+pub mod budgets;
 mod inline_imports;
 
 use std::collections::BTreeSet;
@@ -43,6 +44,10 @@ pub struct HostView {
     pub band: Option<Band>,
     /// What the view leaves out or assumes, for people.
     pub notes: Vec<String>,
+    /// Whether the repository has a file of the host's own kinds (`signature_kinds`), or the
+    /// host names none.
+    #[serde(skip)]
+    pub signature: bool,
 }
 
 impl HostView {
@@ -50,6 +55,11 @@ impl HostView {
     /// configuration turns a part off has a note saying so).
     pub fn found_nothing(&self) -> bool {
         self.sections.is_empty() && self.notes.is_empty()
+    }
+
+    /// Whether the view is shown when no host is asked for: the repository has the host's files.
+    pub fn shown_by_default(&self) -> bool {
+        self.signature && !self.found_nothing()
     }
 }
 
@@ -66,6 +76,9 @@ pub struct Section {
     pub tokens: Count,
     /// For a listing with a character budget: the budget and the listing's length.
     pub budget: Option<CharBudget>,
+    /// Whether `joins` is counted: false when the host does not publish how it joins the parts
+    /// (then `tokens` is the parts' sum, not exact).
+    pub joins_modelled: bool,
     /// The section as the host sends it, when the host joins its parts into one text.
     #[serde(skip)]
     pub joined: Option<String>,
@@ -170,7 +183,25 @@ impl Viewer<'_> {
         for listing in &startup.listings {
             sections.extend(self.listing(listing, &mut notes));
         }
-        let total = self.sum(sections.iter().map(|s| s.tokens));
+        if startup.joins_unknown {
+            for s in &mut sections {
+                s.joins_modelled = false;
+                s.tokens = self.sum(s.parts.iter().map(|p| p.tokens));
+                s.tokens.exact = false;
+                s.joins = Count { tokens: 0, ..s.tokens };
+            }
+            if !sections.is_empty() {
+                notes.push(format!(
+                    "{} does not publish how it joins these parts: each is counted alone, the joins are not",
+                    self.host.name
+                ));
+            }
+        }
+        let mut total = self.sum(sections.iter().map(|s| s.tokens));
+        total.exact &= !startup.joins_unknown;
+        let kinds = &startup.signature_kinds;
+        let mut docs = self.found.files.iter().chain(self.found.skills.iter().map(|s| &s.doc));
+        let signature = kinds.is_empty() || docs.any(|d| kinds.iter().any(|k| k == d.kind.id()));
         HostView {
             host: self.host.id.clone(),
             name: self.host.name.clone(),
@@ -182,6 +213,7 @@ impl Viewer<'_> {
             total,
             band: Band::of(self.profile.estimate_calibration(), total),
             notes,
+            signature,
         }
     }
 
@@ -216,7 +248,16 @@ impl Viewer<'_> {
         let tokens = joined.as_deref().map_or(sum, |text| self.count(text));
         let joins = Count { tokens: tokens.tokens - sum.tokens, ..tokens };
         let parts = parts.into_iter().map(|(p, _)| p).collect();
-        Some(Section { title: title.to_string(), source: self.source(source), parts, joins, tokens, budget: None, joined })
+        Some(Section {
+            title: title.to_string(),
+            source: self.source(source),
+            parts,
+            joins,
+            tokens,
+            budget: None,
+            joins_modelled: true,
+            joined,
+        })
     }
 
     /// The folders from the top of the chain down to the working directory, the top first.
@@ -242,12 +283,16 @@ impl Viewer<'_> {
         None
     }
 
-    /// A project configuration file's settings (TOML or JSON by its extension), or `None` when
+    /// A project configuration file's settings (TOML, or JSON with comments, by its extension), or `None` when
     /// it is not there or not valid (a note says so).
     fn settings(&mut self, file: &str, notes: &mut Vec<String>) -> Option<serde_json::Value> {
         let text = self.read(file)?;
         let parsed = match file.ends_with(".json") {
-            true => serde_json::from_str(&text).map_err(|e| e.to_string()),
+            // Read as the Gemini rules read settings: comments allowed, as Gemini CLI strips them.
+            true => crate::rules::gemini::parse_settings(&text).map(|s| s.value).map_err(|(at, e)| {
+                let (line, column) = crate::diagnostic::line_col(&text, at);
+                format!("{e} at line {line}, column {column}")
+            }),
             false => toml::from_str::<toml::Table>(&text)
                 .map_err(|e| e.message().to_string())
                 .and_then(|t| serde_json::to_value(t).map_err(|e| e.to_string())),
@@ -312,7 +357,8 @@ impl Viewer<'_> {
             }),
         };
         let mut files: Vec<(String, String)> = Vec::new();
-        for folder in self.folders(&top) {
+        let folders = if spec.top_only { vec![top.clone()] } else { self.folders(&top) };
+        for folder in folders {
             for name in &names {
                 let rel = join(&folder, name);
                 if let Some(text) = self.read(&rel) {
@@ -351,14 +397,7 @@ impl Viewer<'_> {
                     }
                     None => text,
                 };
-                let trimmed = js_trim(&text);
-                if trimmed.is_empty() {
-                    continue;
-                }
-                let path = inline_imports::absolute(self.seen_at, &rel);
-                let block = fill(wrap, &[("{path}", &path), ("{text}", trimmed)]);
-                let name = rel.rsplit('/').next().unwrap_or(&rel).to_string();
-                parts.push((self.part(&rel, name, trimmed), block));
+                parts.extend(self.wrapped(&rel, &text, wrap));
             }
             return self.section("memory", &spec.source, parts, spec.joiner.as_deref());
         }
@@ -416,6 +455,19 @@ impl Viewer<'_> {
         }
     }
 
+    /// A file's text trimmed and written into the host's `wrap` template with its absolute path
+    /// (the part counts the text, the section the block); `None` for a text of white space only.
+    fn wrapped(&self, rel: &str, text: &str, wrap: &str) -> Option<(Part, String)> {
+        let trimmed = js_trim(text);
+        if trimmed.is_empty() {
+            return None;
+        }
+        let path = inline_imports::absolute(self.seen_at, rel);
+        let block = fill(wrap, &[("{path}", &path), ("{text}", trimmed)]);
+        let name = rel.rsplit('/').next().unwrap_or(rel).to_string();
+        Some((self.part(rel, name, trimmed), block))
+    }
+
     fn part(&self, rel: &str, label: String, text: &str) -> Part {
         Part { file: self.root.display_path(rel), label, bytes: text.len(), tokens: self.count(text), cut: None }
     }
@@ -461,23 +513,48 @@ impl Viewer<'_> {
         let listed = self.root.list_files(dir, 16, 10_000).unwrap_or_default();
         let mut parts = Vec::new();
         let mut conditional = 0;
+        let key = &spec.conditional_field;
         for file in listed.iter().filter(|f| glob.is_match(&f.rel)) {
             let Some(text) = self.read(&file.rel) else { continue };
             let front = crate::yaml::frontmatter(&text).ok();
-            if front.is_some_and(|f| f.fields.iter().any(|(k, _)| *k == spec.conditional_field)) {
-                conditional += 1;
-                continue;
+            let value = front.as_ref().and_then(|f| f.fields.iter().find(|(k, _)| k == key)).map(|(_, v)| v);
+            let display = self.root.display_path(&file.rel);
+            if spec.always.is_empty() {
+                if value.is_some() {
+                    conditional += 1;
+                    continue;
+                }
+            } else {
+                // The host's patterns: a string, split at commas.
+                let patterns = match value {
+                    Some(serde_json::Value::String(s)) => s.clone(),
+                    Some(serde_json::Value::Bool(b)) => b.to_string(),
+                    _ => String::new(),
+                };
+                let always = patterns.split(',').any(|p| spec.always.iter().any(|a| a == p.trim()));
+                if !always {
+                    let about = |note: &Option<String>| note.as_deref().unwrap_or("not loaded at start").to_string();
+                    notes.push(match patterns.trim().is_empty() {
+                        true => format!("{display} has no `{key}`: {}; its text is not counted", about(&spec.missing_note)),
+                        false => {
+                            format!("{display} (`{key}: {}`) {}; its text is not counted", patterns.trim(), about(&spec.conditional_note))
+                        }
+                    });
+                    continue;
+                }
             }
-            let name = file.rel.rsplit('/').next().unwrap_or(&file.rel).to_string();
-            parts.push(self.whole(&file.rel, name, text));
+            match &spec.wrap {
+                Some(wrap) => parts.extend(self.wrapped(&file.rel, &text, wrap)),
+                None => {
+                    let name = file.rel.rsplit('/').next().unwrap_or(&file.rel).to_string();
+                    parts.push(self.whole(&file.rel, name, text));
+                }
+            }
         }
         if conditional > 0 {
-            notes.push(format!(
-                "{conditional} rule file(s) with `{}` load only when a matching file is read: not counted",
-                spec.conditional_field
-            ));
+            notes.push(format!("{conditional} rule file(s) with `{key}` load only when a matching file is read: not counted"));
         }
-        self.section("rules", &spec.source, parts, None)
+        self.section("rules", &spec.source, parts, spec.joiner.as_deref())
     }
 
     fn listing(&self, spec: &Listing, notes: &mut Vec<String>) -> Option<Section> {
@@ -514,7 +591,12 @@ impl Viewer<'_> {
                 }
                 _ => (description.as_str(), None),
             };
-            let text = spec.entry.replace("{name}", &name).replace("{description}", shown);
+            let path = inline_imports::absolute(self.seen_at, &doc.rel);
+            let text = entry(spec, doc, &[("{name}", &name), ("{description}", shown), ("{path}", &path)]);
+            if text.is_empty() {
+                // Every line of the entry left out (`omit_empty_lines`): not listed.
+                continue;
+            }
             let mut part = self.part(&doc.rel, name, &text);
             part.file = doc.file.clone();
             part.cut = cut;
@@ -542,6 +624,13 @@ impl Viewer<'_> {
         let chars = parts.iter().map(|(_, t)| t.chars().count()).sum::<usize>() + parts.len().saturating_sub(1);
         let mut section = self.section(&spec.title, &spec.source, parts, Some("\n"))?;
         section.budget = spec.budget_chars.map(|budget_chars| CharBudget { budget_chars, chars });
+        if let (Some(frame), Some(joined)) = (&spec.frame, &section.joined) {
+            // The frame's text is in the joins.
+            let framed = frame.replace("{entries}", joined);
+            section.tokens = self.count(&framed);
+            section.joins.tokens += section.tokens.tokens - self.count(joined).tokens;
+            section.joined = Some(framed);
+        }
         Some(section)
     }
 }
@@ -558,6 +647,36 @@ fn field(doc: &Doc, key: &str) -> Option<String> {
             .and_then(|f| f.get(key).map(|f| f.value.trim_matches(['"', '\'']).to_string()))
             .filter(|v| !v.is_empty()),
     }
+}
+
+/// A listing's entry: the placeholders filled (`{front:KEY}` from the frontmatter), and with
+/// `omit_empty_lines` a line left out when a placeholder in it is empty.
+fn entry(spec: &Listing, doc: &Doc, values: &[(&str, &str)]) -> String {
+    // One pass over the template, so that a value holding a placeholder stays as written.
+    let fill_line = |line: &str| -> Option<String> {
+        let (mut out, mut rest, mut empty) = (String::new(), line, false);
+        while let Some(start) = rest.find('{') {
+            let Some(len) = rest[start..].find('}') else { break };
+            let key = &rest[start..=start + len];
+            let value = match key.strip_prefix("{front:") {
+                // A field the file does not have is empty.
+                Some(name) => Some(field(doc, &name[..name.len() - 1]).unwrap_or_default()),
+                None => values.iter().find(|(k, _)| *k == key).map(|(_, v)| v.to_string()),
+            };
+            out.push_str(&rest[..start]);
+            match value {
+                Some(value) => {
+                    empty |= value.is_empty();
+                    out.push_str(&value);
+                }
+                None => out.push_str(key),
+            }
+            rest = &rest[start + len + 1..];
+        }
+        out.push_str(rest);
+        (!(empty && spec.omit_empty_lines)).then_some(out)
+    };
+    spec.entry.split('\n').filter_map(fill_line).collect::<Vec<_>>().join("\n")
 }
 
 /// A setting by its dotted key (`context.fileName`).

@@ -235,6 +235,9 @@ pub fn check(path: &Path, options: &Options, session: &Session) -> CheckReport {
         Err(_) if path.is_dir() => zero_config_in(&mut report, path, Default::default(), options, session),
         Err(d) => report.usage_error(d),
     }
+    if path.is_dir() {
+        host_budgets(&mut report, path, options, session);
+    }
     if report.agents.is_empty() && report.files.is_empty() && !report.unloadable {
         report.nothing_to_lint = Some(match options.changed {
             Some(_) => format!("nothing to lint: no agent and no agent file in `{}` changed", path.display()),
@@ -349,6 +352,27 @@ fn check_agent(report: &mut CheckReport, manifest: &Path, options: &Options, ses
     finish(report, findings, &selection, &loaded.sources);
     report.sources.extend(loaded.sources);
     report.agents.push(summary);
+}
+
+/// The budgets set per agent host for the folder `dir` (BUDGET008), when any is set.
+fn host_budgets(report: &mut CheckReport, dir: &Path, options: &Options, session: &Session) {
+    // A folder that is no project root was reported by the file checks.
+    let Ok(root) = session.project_root(dir) else { return };
+    let budgets = crate::hostview::budgets::read(&root, &options.host_budgets);
+    report.unloadable |= !budgets.problems.is_empty();
+    report.diagnostics.extend(budgets.problems.iter().cloned());
+    if budgets.budgets.is_empty() {
+        report.sources.extend(budgets.sources);
+        return;
+    }
+    let mut findings = crate::hostview::budgets::check(&root, &budgets, session.counter());
+    // Found outside the lint stage: the rule's severity, as the lint stage gives it.
+    for d in &mut findings {
+        d.severity = d.code.map_or(d.severity, |code| crate::rules::rule(code).severity);
+    }
+    let (selection, _, _) = Selection::build(&RawLint::default(), options, None);
+    finish(report, findings, &selection, &budgets.sources);
+    report.sources.extend(budgets.sources);
 }
 
 /// Lints the agent files of the folder `dir` no agent loads (`loaded`: the files agents read).

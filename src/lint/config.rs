@@ -29,6 +29,8 @@ pub struct Options {
     pub require_exact: bool,
     /// `--preview`: rules in preview run too (as `[lint] preview = true`).
     pub preview: bool,
+    /// `--host-budget HOST=TOKENS`: budgets per host, replacing `.ctxc/hosts.toml`'s for the host.
+    pub host_budgets: Vec<(String, u64)>,
 }
 
 impl Options {

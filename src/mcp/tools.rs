@@ -330,7 +330,7 @@ fn diff(server: &Server, args: DiffArgs) -> Result<Vec<String>, String> {
             return Err(format!("`{}`: the host view reads a directory", path.display()));
         }
         let root = crate::project::ProjectRoot::new(&path).map_err(|e| e.message())?;
-        let found = diff::hosts(&root, &base, "", &hosts).map_err(|d| diagnostics_text(&[d], &Sources::default()))?;
+        let found = diff::hosts(&root, &base, "", &hosts, args.host.is_some()).map_err(|d| diagnostics_text(&[d], &Sources::default()))?;
         return with_problems(json_text(&diff::hosts_json(&base, &found, None)), &found.problems, &Sources::default(), false);
     }
     let found = diff::agents(&manifests, &base, &server.session(&[])).map_err(|unrendered| {

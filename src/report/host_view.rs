@@ -50,7 +50,9 @@ fn section(s: &Section, md: bool) -> String {
     for p in &s.parts {
         out.push_str(&table_row(md, &row(p, md)));
     }
-    if s.joins.tokens != 0 {
+    if !s.joins_modelled {
+        out.push_str(&table_row(md, &cells(md, "(joins)", "not modelled", String::new(), "?".to_string(), String::new())));
+    } else if s.joins.tokens != 0 {
         out.push_str(&table_row(md, &cells(md, "(joins)", "between the parts", String::new(), num(s.joins), String::new())));
     }
     out.push_str(&table_row(md, &cells(md, "subtotal", "", String::new(), num(s.tokens), String::new())));

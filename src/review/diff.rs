@@ -159,16 +159,22 @@ pub struct HostsDiff {
 
 /// The host views of `root` (the work tree's folder) and of the same folder at the base, which
 /// is read where the work tree is: hosts that name files by their absolute path name them the
-/// same on both sides. `from`: the hosts' working directory, relative to `root`.
-pub fn hosts(root: &ProjectRoot, base: &Base, from: &str, hosts: &[&Host]) -> Result<HostsDiff, Diagnostic> {
+/// same on both sides. `from`: the hosts' working directory, relative to `root`. Unless the
+/// hosts were asked for (`explicit`), only those whose own files either side has.
+pub fn hosts(root: &ProjectRoot, base: &Base, from: &str, hosts: &[&Host], explicit: bool) -> Result<HostsDiff, Diagnostic> {
     let counter = TokenCounter::new();
-    let after = crate::hostview::views(root, from, hosts, None, &counter);
+    let mut after = crate::hostview::views(root, from, hosts, None, &counter);
     let before_root = match base.checkout.exists {
         true => Some(ProjectRoot::new(&base.checkout.path).map_err(|e| e.into_diagnostic())?),
         false => None,
     };
-    let before =
+    let mut before =
         before_root.as_ref().map(|b| crate::hostview::views_seen_at(b, root.canonical(), from, hosts, None, &counter)).unwrap_or_default();
+    if !explicit {
+        let shown: Vec<String> = after.views.iter().chain(&before.views).filter(|v| v.shown_by_default()).map(|v| v.host.clone()).collect();
+        after.views.retain(|v| shown.contains(&v.host));
+        before.views.retain(|v| shown.contains(&v.host));
+    }
     let mut problems = after.problems;
     problems.extend(before.problems.into_iter().map(|mut d| {
         d.file = d.file.map(|f| base.shown(&f));

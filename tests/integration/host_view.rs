@@ -272,9 +272,9 @@ fn a_repository_without_agent_files_says_so() {
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr.contains("no Codex files in") && stderr.contains("loads nothing from it at session start"), "{stderr}");
     assert!(out.stdout.is_empty());
-    let out = common::ctxc(&["cost", path, "--host", "copilot"]);
+    let out = common::ctxc(&["cost", path, "--host", "windsurf"]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("use one of: claude-code, codex, gemini-cli"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("use one of: claude-code, codex, copilot, cursor, gemini-cli"));
     let out = common::ctxc(&["cost", CODEX, "--host", "codex", "--mode", "plan"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("the host view has neither"));
@@ -324,6 +324,71 @@ fn without_a_manifest_every_host_whose_files_the_repository_has() {
     assert_eq!(out.status.code(), Some(0), "{stderr}");
     assert!(stdout.contains("Claude Code: what it loads") && stdout.contains("Codex: what it loads"), "{stdout}");
     assert!(!stderr.contains("TOOL010"), "{stderr}");
+    // Copilot reads AGENTS.md too, but is shown by default only with a Copilot file of its own.
+    assert!(!stdout.contains("GitHub Copilot"), "{stdout}");
+    std::fs::create_dir_all(dir.path().join(".github")).expect("mkdir");
+    std::fs::write(dir.path().join(".github/copilot-instructions.md"), "Use tabs.\n").expect("write");
+    let out = common::ctxc(&["cost", path]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("GitHub Copilot: what it loads"));
+}
+
+/// VS Code's Copilot Chat (computeAutomaticInstructions.ts): copilot-instructions.md and the root
+/// AGENTS.md attached, `.instructions.md` files attached only when `applyTo` matches with no file
+/// in the context, and every instruction file in the `<instructions>` list.
+#[test]
+fn copilot_attaches_instructions_and_lists_every_instruction_file() {
+    let dir = common::project(&[
+        (".github/copilot-instructions.md", "# Rules\n\nUse tabs.\n\n"),
+        ("AGENTS.md", "Run the tests.\n"),
+        ("sub/AGENTS.md", "Nested: not attached by default.\n"),
+        (".github/instructions/all.instructions.md", "---\napplyTo: \"src/**, **\"\ndescription: Everywhere\n---\nAlways X.\n"),
+        (".github/instructions/rust/rust.instructions.md", "---\napplyTo: \"**/*.rs\"\n---\nRust Y.\n"),
+        (".github/instructions/manual.instructions.md", "---\ndescription: By hand\n---\nManual Z.\n"),
+        (".github/instructions/blank.instructions.md", "---\napplyTo: '*'\n---\n  \n"),
+    ]);
+    let root = dir.path().to_str().expect("utf-8");
+    let (code, views, stderr) = hosts(&[root, "--host", "copilot"]);
+    assert_eq!(code, 0, "{stderr}");
+    let view = &views[0];
+    assert_eq!(view["model"], "gpt-4.1");
+    let memory = section(view, "memory");
+    let files: Vec<String> = parts(memory, root).into_iter().map(|p| p.0).collect();
+    assert_eq!(files, [".github/copilot-instructions.md", "AGENTS.md"]);
+    // Each text trimmed; the attachment wrappers, with absolute paths, in the joins.
+    assert_eq!(memory["parts"][0]["bytes"], "# Rules\n\nUse tabs.".len());
+    assert!(tokens(&memory["joins"]) > 0);
+    // `**` in a comma-separated applyTo, or `*`, attaches the file: all of it, frontmatter
+    // included, trimmed (the extension reads the file's whole text).
+    let rules = section(view, "rules");
+    let files: Vec<String> = parts(rules, root).into_iter().map(|p| p.0).collect();
+    assert_eq!(files, [".github/instructions/all.instructions.md", ".github/instructions/blank.instructions.md"]);
+    assert_eq!(rules["parts"][1]["bytes"], "---\napplyTo: '*'\n---".len());
+    let notes = view["notes"].to_string();
+    assert!(notes.contains("rust.instructions.md (`applyTo: **/*.rs`) is attached only when a matching file is in the context"), "{notes}");
+    assert!(notes.contains("manual.instructions.md has no `applyTo`"), "{notes}");
+    // The list names every instruction file, the frame's text in the joins.
+    let listed: Vec<String> = parts(section(view, "instructions list"), root).into_iter().map(|p| p.0).collect();
+    assert_eq!(listed.len(), 4, "{listed:?}");
+    // An entry's line whose value is missing is left out: no `<applyTo>` for the manual file.
+    let canonical = std::fs::canonicalize(dir.path()).expect("canonical");
+    let manual = format!(
+        "<instruction>\n<description>By hand</description>\n<file>{}/.github/instructions/manual.instructions.md</file>\n</instruction>",
+        canonical.display()
+    );
+    let list = section(view, "instructions list")["parts"].as_array().expect("parts").clone();
+    let part = list.iter().find(|p| p["label"] == "manual.instructions").expect("listed");
+    assert_eq!(part["bytes"], manual.len(), "{part:#}");
+    assert!(tokens(&section(view, "instructions list")["joins"]) > 50);
+    assert_eq!(view["total"]["exact"], true);
+    adds_up(view);
+    // The text report has the JSON's figures.
+    let out = common::ctxc(&["cost", root, "--host", "copilot"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    let total = tokens(&view["total"]);
+    assert!(text.contains(&format!("total {total} tokens")), "{text}");
+    for s in view["sections"].as_array().expect("sections") {
+        assert!(text.contains(&format!("{} (", s["title"].as_str().expect("title"))), "{text}");
+    }
 }
 
 /// Real repositories of the shared corpus, read in place: astral-sh/uv's CLAUDE.md is only
@@ -439,4 +504,99 @@ fn diff_of_a_folder_without_a_manifest_or_host_files_says_so() {
     let out = common::ctxc(&["diff", "--base", "HEAD", dir.path().to_str().expect("utf-8")]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("and no file an agent host loads"));
+}
+
+/// `ctxc check` and the budgets per host of `.ctxc/hosts.toml` and `--host-budget` (BUDGET008).
+#[test]
+fn check_fails_when_a_host_loads_more_than_its_budget() {
+    let dir = common::project(&[("CLAUDE.md", "Run the tests before every commit, and keep the changelog current.\n")]);
+    let path = dir.path().to_str().expect("utf-8");
+    let check = |extra: &[&str]| {
+        let out = common::ctxc(&[&["check", path, "--format", "concise"], extra].concat());
+        (out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr))
+    };
+    // No budget: nothing changes.
+    let (code, out) = check(&[]);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(!out.contains("BUDGET008"), "{out}");
+    std::fs::create_dir_all(dir.path().join(".ctxc")).expect("mkdir");
+    std::fs::write(dir.path().join(".ctxc/hosts.toml"), "# startup budgets\n[hosts.claude-code]\n  budget = 5\n").expect("write");
+    let (code, out) = check(&[]);
+    assert_eq!(code, Some(1), "{out}");
+    // At the key, with the estimate and its band.
+    assert!(out.contains(".ctxc/hosts.toml:3:3: BUDGET008 Claude Code loads ~"), "{out}");
+    assert!(out.contains("over its budget of 5 by"), "{out}");
+    // The command line replaces the file's budget for the host.
+    let (code, out) = check(&["--host-budget", "claude-code=100000"]);
+    assert_eq!(code, Some(0), "{out}");
+    let (code, out) = check(&["--host-budget", "codex=1"]);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(out.contains("BUDGET008 Claude Code") && !out.contains("BUDGET008 Codex"), "Codex loads nothing here: {out}");
+    std::fs::write(dir.path().join(".ctxc/hosts.toml"), "[hosts.claude-code]\nbudget = \"big\"\n").expect("write");
+    let (code, out) = check(&[]);
+    assert_eq!(code, Some(2), "{out}");
+    assert!(out.contains(".ctxc/hosts.toml:2:10:") && out.contains("is not valid"), "{out}");
+    std::fs::write(dir.path().join(".ctxc/hosts.toml"), "[hosts.claude]\nbudget = 1\n").expect("write");
+    let (code, out) = check(&[]);
+    assert_eq!(code, Some(2), "{out}");
+    assert!(out.contains(".ctxc/hosts.toml:1:8:") && out.contains("unknown host `claude`"), "{out}");
+}
+
+/// Cursor (closed source, from its rules page): the legacy `.cursorrules` and AGENTS.md, the rules
+/// with `alwaysApply: true`, the descriptions of the others; each part counted alone, the joins
+/// not modelled, no count exact.
+#[test]
+fn cursor_counts_always_applied_rules_and_descriptions_without_joins() {
+    let dir = common::project(&[
+        (".cursorrules", "Legacy rules.\n"),
+        ("AGENTS.md", "Run the tests.\n"),
+        (".cursor/rules/always.mdc", "---\nalwaysApply: true\n---\nAlways A.\n"),
+        (".cursor/rules/db.mdc", "---\ndescription: Database migrations\nalwaysApply: false\n---\nMigrations B.\n"),
+        (".cursor/rules/ts/ts.mdc", "---\nglobs: \"*.ts\"\n---\nTS C.\n"),
+    ]);
+    let root = dir.path().to_str().expect("utf-8");
+    let (code, views, stderr) = hosts(&[root, "--host", "cursor", "--model", "gpt-4.1"]);
+    assert_eq!(code, 0, "{stderr}");
+    let view = &views[0];
+    let files = |title| parts(section(view, title), root).into_iter().map(|p| p.0).collect::<Vec<_>>();
+    assert_eq!(files("memory"), [".cursorrules", "AGENTS.md"]);
+    assert_eq!(files("rules"), [".cursor/rules/always.mdc"]);
+    assert_eq!(files("rule descriptions"), [".cursor/rules/db.mdc"]);
+    // Counted with an exact tokenizer, yet never exact: the joins are not known.
+    for s in view["sections"].as_array().expect("sections") {
+        assert_eq!(s["joins_modelled"], false);
+        assert_eq!(tokens(&s["joins"]), 0);
+        assert_eq!(s["tokens"]["exact"], false);
+    }
+    assert_eq!(view["total"]["exact"], false);
+    let notes = view["notes"].to_string();
+    assert!(notes.contains("ts.mdc has no `alwaysApply`") && notes.contains("does not publish how it joins"), "{notes}");
+    adds_up(view);
+    let out = common::ctxc(&["cost", root, "--host", "cursor", "--model", "gpt-4.1"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("not modelled") && text.contains(&format!("total ~{} tokens", tokens(&view["total"]))), "{text}");
+    // Without --host: shown, for its rules.
+    let out = common::ctxc(&["cost", root]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("Cursor: what it loads"));
+}
+
+/// Gemini CLI strips comments from `.gemini/settings.json` before parsing it: the host view reads
+/// the settings of a file with comments too.
+#[test]
+fn gemini_settings_with_comments_apply() {
+    let dir = common::project(&[
+        (".git/HEAD", "ref: refs/heads/main\n"),
+        ("GEMINI.md", "Gemini rules.\n"),
+        ("AGENTS.md", "Agents rules.\n"),
+        (
+            ".gemini/settings.json",
+            "{\n  // the shared file first\n  \"context\": { \"fileName\": [\"AGENTS.md\", \"GEMINI.md\"] } /* done */\n}\n",
+        ),
+    ]);
+    let root = dir.path().to_str().expect("utf-8");
+    let (code, views, stderr) = hosts(&[root, "--host", "gemini-cli"]);
+    assert_eq!(code, 0, "{stderr}");
+    let files: Vec<String> = parts(section(&views[0], "memory"), root).into_iter().map(|p| p.0).collect();
+    assert_eq!(files, ["AGENTS.md", "GEMINI.md"], "{:#}", views[0]["notes"]);
+    assert!(!views[0]["notes"].to_string().contains("is not valid"), "{:#}", views[0]["notes"]);
 }

@@ -263,6 +263,7 @@ const EXAMPLES_NOT_ONE_FILE: &[&str] = &[
     "BUDGET005",
     "BUDGET006",
     "BUDGET007",
+    "BUDGET008",
     "SET001",
     "SET002",
     "SET003",
