@@ -171,7 +171,7 @@ pub fn run(mut args: DiffArgs, reporter: &Reporter) -> u8 {
         return code;
     }
     args.path = ctxc::discover::agent_folder(&args.path);
-    let base = match Base::read(&args.path, &args.base, &overrides) {
+    let base = match Base::read(&args.path, &Untrusted(&args.path.display().to_string()).to_string(), &args.base, &overrides) {
         Ok(found) => found,
         Err(message) => return reporter.usage(message),
     };

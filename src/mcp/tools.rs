@@ -13,7 +13,7 @@ use crate::diagnostic::{Diagnostic, Failure, Sources};
 use crate::lint::Options;
 use crate::measure::ToolFiles;
 use crate::report::cost::{tool_rows, CostJson, Costed, ToolFilesJson};
-use crate::report::escape::json_text;
+use crate::report::escape::{json_text, Untrusted};
 use crate::session::Only;
 
 /// The most codes `select` takes.
@@ -317,7 +317,7 @@ struct DiffArgs {
 fn diff(server: &Server, args: DiffArgs) -> Result<Vec<String>, String> {
     use crate::review::diff::{self, Base};
     let path = crate::discover::agent_folder(&confined(server, &args.path, false)?);
-    let base = Base::read(&path, &args.base.0, &server.setup.env_overrides)?;
+    let base = Base::read(&path, &Untrusted(&path.display().to_string()).to_string(), &args.base.0, &server.setup.env_overrides)?;
     let manifests = diff::manifests(&path, &base);
     if args.host.is_some() || (manifests.0.is_empty() && manifests.1.is_empty()) {
         let hosts: Vec<&crate::hosts::Host> = match name(&args.host) {

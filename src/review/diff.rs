@@ -17,7 +17,6 @@ use crate::counts::{FileChange, Recorded};
 use crate::diagnostic::{Diagnostic, Failure};
 use crate::hosts::Host;
 use crate::project::ProjectRoot;
-use crate::report::escape::Untrusted;
 use crate::tokens::TokenCounter;
 use crate::Session;
 
@@ -31,13 +30,13 @@ pub struct Base {
 }
 
 impl Base {
-    /// The revision `rev` of the repository holding `path` (an agent folder or manifest),
-    /// checked out with the manifests' `[project] root`s (`overrides` applied) covered.
-    pub fn read(path: &Path, rev: &str, overrides: &[String]) -> Result<Base, String> {
+    /// The revision `rev` of the repository holding `path` (an agent folder or manifest, `shown`
+    /// as the caller prints it), checked out with the manifests' `[project] root`s (`overrides`
+    /// applied) covered.
+    pub fn read(path: &Path, shown: &str, rev: &str, overrides: &[String]) -> Result<Base, String> {
         let repo = git::locate(path)?;
         let commit = git::resolve(&repo, rev)?;
-        let checkout = git::checkout(&repo, &commit, overrides)
-            .map_err(|message| format!("cannot read `{}` at {rev}: {message}", Untrusted(&path.display().to_string())))?;
+        let checkout = git::checkout(&repo, &commit, overrides).map_err(|message| format!("cannot read `{shown}` at {rev}: {message}"))?;
         Ok(Base { rev: rev.to_string(), repo, commit, checkout })
     }
 
