@@ -5,6 +5,7 @@
 //! follows it and returns figures, the report prints them. See docs/host-view.md.
 
 mod inline_imports;
+pub mod mcp_tools;
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -169,6 +170,9 @@ impl Viewer<'_> {
         }
         for listing in &startup.listings {
             sections.extend(self.listing(listing, &mut notes));
+        }
+        if self.host.id == crate::hosts::claude_code().id {
+            sections.extend(mcp_tools::sections(self.root, self.found, self.profile, self.counter, &mut notes));
         }
         let total = self.sum(sections.iter().map(|s| s.tokens));
         HostView {

@@ -9,6 +9,8 @@
 //! an absolute path outside it, a `..` and a link leading out are refused (see [`confine`]).
 
 pub mod framing;
+pub mod record;
+mod record_http;
 mod tools;
 
 use std::path::{Component, Path, PathBuf};
