@@ -219,10 +219,18 @@ pub fn sections(root: &ProjectRoot, found: &Found, profile: &ModelProfile, count
         let tools: Vec<Tool> = recorded.tools.iter().map(|t| tool(&name, t)).collect();
         let refs: Vec<&Tool> = tools.iter().collect();
         let costs = cost_tool_list(&refs, profile, counter, root.cache());
+        // Each tool's bytes: its definition as JSON, the form the record holds it in.
         let parts: Vec<Part> = costs
             .tools
             .iter()
-            .map(|t| Part { file: root.display_path(RECORD_FILE), label: t.name.clone(), bytes: 0, tokens: t.tokens, cut: None })
+            .zip(&tools)
+            .map(|(cost, tool)| Part {
+                file: root.display_path(RECORD_FILE),
+                label: cost.name.clone(),
+                bytes: tool.function_json().len(),
+                tokens: cost.tokens,
+                cut: None,
+            })
             .collect();
         let tokens = Count { tokens: costs.total.tokens - costs.preamble.tokens, ..costs.total };
         let sum: i64 = parts.iter().map(|p| p.tokens.tokens).sum();

@@ -165,3 +165,35 @@ fn the_host_view_reads_the_record_and_says_when_it_is_stale_or_missing() {
     }
     assert!(!log.exists(), "check and cost started a server: {:?}", std::fs::read_to_string(&log));
 }
+
+/// In a terminal, each command is shown and run only when the answer is yes; a command refused
+/// keeps its server's record as it was.
+#[test]
+#[cfg(unix)]
+fn record_asks_in_a_terminal_before_each_command() {
+    let servers = [("notes", server("good")), ("paged", server("paged"))];
+    let project = common::project(&[(".mcp.json", &mcp_json(&servers))]);
+    let log = log_of(project.path());
+    // ctxc with a pseudo-terminal as its stdin, answering no to `notes`, yes to `paged`.
+    let script = "import os, pty, subprocess, sys\n\
+                  master, slave = pty.openpty()\n\
+                  os.write(master, b'n\\ny\\n')\n\
+                  p = subprocess.run(sys.argv[1:], stdin=slave, capture_output=True)\n\
+                  sys.stderr.buffer.write(p.stderr)\n\
+                  sys.exit(p.returncode)\n";
+    let out = std::process::Command::new(common::require_tool("python3"))
+        .args(["-c", script, env!("CARGO_BIN_EXE_ctxc"), "mcp", "record", "."])
+        .current_dir(project.path())
+        .env("NO_COLOR", "1")
+        .env("CTXC_TEST_LOG", &log)
+        .output()
+        .expect("python3 runs");
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(err.contains(&format!("MCP server `notes` (.mcp.json) runs: {} {} good\nRun it? [y/N]", server("good")["command"].as_str().expect("python"), fixture_server())), "{err}");
+    assert!(err.contains("skipped MCP server `notes` (.mcp.json)"), "{err}");
+    assert!(err.contains("recorded MCP server `paged` (.mcp.json): 6 tools"), "{err}");
+    let record: Value = serde_json::from_str(&std::fs::read_to_string(project.path().join("ctxc.mcp-tools")).expect("record")).expect("JSON");
+    assert_eq!(record["servers"].as_array().expect("servers").len(), 1);
+    assert_eq!(record["servers"][0]["server"], "paged");
+}
