@@ -59,7 +59,8 @@ pub fn run(args: RecordArgs, reporter: &Reporter) -> u8 {
         return reporter.usage(format!("--server {name}: no MCP server of that name in {}'s .mcp.json or plugins", root.display_path(".")));
     }
     if all.is_empty() {
-        return reporter.usage(format!("no MCP server configured in {} (.mcp.json, plugins' .mcp.json and manifests)", args.path.display()));
+        return reporter
+            .usage(format!("no MCP server configured in {} (.mcp.json, plugins' .mcp.json and manifests)", args.path.display()));
     }
     let mut record = match read_record(&root) {
         Ok(record) => record.unwrap_or(Record { version: RECORD_VERSION, servers: Vec::new() }),

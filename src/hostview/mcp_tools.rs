@@ -185,7 +185,13 @@ pub fn read_record(root: &ProjectRoot) -> Result<Option<Record>, String> {
 /// `mcp__server__tool`, with the provider's framing between definitions; not the tool-use
 /// preamble, which built-in tools bring anyway). Servers of plugins are noted, not counted (as
 /// plugins' listings); servers without a record or whose configuration changed are noted.
-pub fn sections(root: &ProjectRoot, found: &Found, profile: &ModelProfile, counter: &TokenCounter, notes: &mut Vec<String>) -> Vec<Section> {
+pub fn sections(
+    root: &ProjectRoot,
+    found: &Found,
+    profile: &ModelProfile,
+    counter: &TokenCounter,
+    notes: &mut Vec<String>,
+) -> Vec<Section> {
     let servers = configured(root, found);
     if servers.is_empty() {
         return Vec::new();

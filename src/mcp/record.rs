@@ -138,7 +138,8 @@ fn expand(text: &str, lookup: &dyn Fn(&str) -> Option<String>) -> Result<String,
         };
         let inner = &after[..end];
         let (name, default) = inner.split_once(":-").map_or((inner, None), |(n, d)| (n, Some(d)));
-        let valid = name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        let valid =
+            name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
         match (valid, lookup(name), default) {
             (false, ..) => out.push_str(&rest[at..at + 3 + end]),
             (true, Some(value), _) => out.push_str(&value),
@@ -252,7 +253,14 @@ struct StdioServer {
 }
 
 impl StdioServer {
-    fn start(program: &str, args: &[String], env: &[(String, String)], cwd: &Path, limits: &Limits, started: Instant) -> Result<Self, String> {
+    fn start(
+        program: &str,
+        args: &[String],
+        env: &[(String, String)],
+        cwd: &Path,
+        limits: &Limits,
+        started: Instant,
+    ) -> Result<Self, String> {
         let mut command = Command::new(program);
         command.args(args).envs(env.iter().map(|(k, v)| (k, v))).current_dir(cwd);
         command.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());

@@ -45,10 +45,8 @@ impl<'a> HttpServer<'a> {
         }
         let agent: ureq::Agent =
             ureq::Agent::config_builder().timeout_global(Some(left)).http_status_as_error(false).max_redirects(0).build().into();
-        let mut call = agent
-            .post(self.url)
-            .header("content-type", "application/json")
-            .header("accept", "application/json, text/event-stream");
+        let mut call =
+            agent.post(self.url).header("content-type", "application/json").header("accept", "application/json, text/event-stream");
         for (name, value) in self.headers {
             call = call.header(name, value);
         }
@@ -86,7 +84,8 @@ impl Transport for HttpServer<'_> {
         self.next_id += 1;
         let id = self.next_id;
         let mut response = self.post(&json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }), method)?;
-        let stream = response.headers().get("content-type").and_then(|v| v.to_str().ok()).is_some_and(|t| t.starts_with("text/event-stream"));
+        let stream =
+            response.headers().get("content-type").and_then(|v| v.to_str().ok()).is_some_and(|t| t.starts_with("text/event-stream"));
         let left = self.limits.max_bytes.saturating_sub(self.read);
         let mut reader = BufReader::new(response.body_mut().with_config().limit(left + 1).reader());
         let mut buf = Vec::new();
@@ -125,7 +124,9 @@ impl Transport for HttpServer<'_> {
         };
         let result = match (stream, result) {
             // A JSON body is read to its end, then answered.
-            (false, Err(e)) if e.contains("ended without") => answer(&body, id, method)?.ok_or_else(|| format!("the answer to `{method}` is not its response")),
+            (false, Err(e)) if e.contains("ended without") => {
+                answer(&body, id, method)?.ok_or_else(|| format!("the answer to `{method}` is not its response"))
+            }
             (_, result) => result,
         }?;
         if method == "initialize" {

@@ -127,7 +127,13 @@ fn hostile_servers_get_a_clear_error_and_a_bounded_run() {
         let pid = std::fs::read_to_string(&pid_file).expect("the child started");
         let proc = PathBuf::from(format!("/proc/{}", pid.trim()));
         let alive = |_: usize| std::fs::read_to_string(proc.join("stat")).is_ok_and(|s| !s.contains(") Z "));
-        assert!(!(0..200).all(|i| alive(i) && { std::thread::sleep(std::time::Duration::from_millis(10)); true }), "pid {pid} still runs");
+        assert!(
+            !(0..200).all(|i| alive(i) && {
+                std::thread::sleep(std::time::Duration::from_millis(10));
+                true
+            }),
+            "pid {pid} still runs"
+        );
     }
 }
 
@@ -190,10 +196,54 @@ fn record_asks_in_a_terminal_before_each_command() {
         .expect("python3 runs");
     let err = stderr(&out);
     assert_eq!(out.status.code(), Some(0), "{err}");
-    assert!(err.contains(&format!("MCP server `notes` (.mcp.json) runs: {} {} good\nRun it? [y/N]", server("good")["command"].as_str().expect("python"), fixture_server())), "{err}");
+    assert!(
+        err.contains(&format!(
+            "MCP server `notes` (.mcp.json) runs: {} {} good\nRun it? [y/N]",
+            server("good")["command"].as_str().expect("python"),
+            fixture_server()
+        )),
+        "{err}"
+    );
     assert!(err.contains("skipped MCP server `notes` (.mcp.json)"), "{err}");
     assert!(err.contains("recorded MCP server `paged` (.mcp.json): 6 tools"), "{err}");
-    let record: Value = serde_json::from_str(&std::fs::read_to_string(project.path().join("ctxc.mcp-tools")).expect("record")).expect("JSON");
+    let record: Value =
+        serde_json::from_str(&std::fs::read_to_string(project.path().join("ctxc.mcp-tools")).expect("record")).expect("JSON");
     assert_eq!(record["servers"].as_array().expect("servers").len(), 1);
     assert_eq!(record["servers"][0]["server"], "paged");
+}
+
+/// Servers with a `url` are asked over streamable HTTP: a JSON answer, an event stream left open
+/// after its answer (read up to the answer only), the session id carried; a slow one stopped.
+#[test]
+fn record_asks_servers_over_streamable_http() {
+    let project = common::project(&[]);
+    let (port_file, log) = (project.path().join("port"), log_of(project.path()));
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/mcp_record/http_server.py");
+    let mut server =
+        std::process::Command::new(common::require_tool("python3")).arg(script).arg(&port_file).arg(&log).spawn().expect("python3 runs");
+    let port = (0..500)
+        .find_map(|_| {
+            std::fs::read_to_string(&port_file).ok().or_else(|| {
+                std::thread::sleep(std::time::Duration::from_millis(20));
+                None
+            })
+        })
+        .expect("the server listens");
+    let url = |path: &str| json!({ "type": "http", "url": format!("http://127.0.0.1:{port}/{path}") });
+    let servers = [("json", url("json")), ("stream", url("sse")), ("slow", url("slow"))];
+    std::fs::write(project.path().join(".mcp.json"), mcp_json(&servers)).expect("write");
+    let out = run(project.path(), &["mcp", "record", ".", "--yes", "--timeout", "2"], &log);
+    let _ = server.kill();
+    let _ = server.wait();
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("recorded MCP server `json` (.mcp.json): 1 tools"), "{err}");
+    assert!(err.contains("recorded MCP server `stream` (.mcp.json): 1 tools"), "{err}");
+    assert!(err.contains("error: MCP server `slow` (.mcp.json): no answer to `tools/list` within 2 s (--timeout): stopped"), "{err}");
+    let record: Value =
+        serde_json::from_str(&std::fs::read_to_string(project.path().join("ctxc.mcp-tools")).expect("record")).expect("JSON");
+    assert_eq!(record["servers"][0]["tools"][0]["name"], "lookup");
+    assert_eq!(record["servers"][1]["server"], "stream");
+    let methods = std::fs::read_to_string(&log).expect("log");
+    assert_eq!(methods.lines().filter(|m| !["initialize", "notifications/initialized", "tools/list"].contains(m)).count(), 0, "{methods}");
 }

@@ -66,7 +66,11 @@ fn the_record_is_what_the_official_client_lists() {
         let by = |list: &Value, key: &str| -> Value {
             let mut items = list.as_array().cloned().unwrap_or_default();
             items.sort_by(|a, b| a[key].as_str().cmp(&b[key].as_str()));
-            if list.is_null() { Value::Null } else { Value::Array(items) }
+            if list.is_null() {
+                Value::Null
+            } else {
+                Value::Array(items)
+            }
         };
         tools += entry["tools"].as_array().map_or(0, Vec::len);
         for (member, key) in [("tools", "name"), ("prompts", "name"), ("resources", "uri")] {
