@@ -8,8 +8,8 @@ use std::time::Instant;
 
 use serde_json::{json, Value};
 
+use super::client::{answer, Limits, Transport};
 use super::framing::{read_line, Line};
-use super::record::{answer, Limits, Transport};
 
 pub(super) struct HttpServer<'a> {
     url: &'a str,
