@@ -76,7 +76,7 @@ fn the_record_is_what_the_official_client_lists() {
         for (member, key) in [("tools", "name"), ("prompts", "name"), ("resources", "uri")] {
             let ours = entry.get(member).cloned().unwrap_or(Value::Null);
             if ours != by(&theirs[member], key) {
-                let pretty = |v: &Value| serde_json::to_string_pretty(v).expect("JSON");
+                let pretty = |v: &Value| serde_json::to_string_pretty(&sorted_keys(v)).expect("JSON");
                 problems.push(format!("{name} {member}:\n{}", common::runtime_diff(&pretty(&by(&theirs[member], key)), &pretty(&ours))));
             }
         }
@@ -108,4 +108,18 @@ fn the_record_is_what_the_official_client_lists() {
         .sum();
     assert_eq!(counted, tools);
     assert_eq!(host["notes"], json!([]));
+}
+
+/// `value` with every object's keys sorted, so that a diff shows what differs, not the order the
+/// client and the server write members in (compared values are equal in any order).
+fn sorted_keys(value: &Value) -> Value {
+    match value {
+        Value::Object(map) => {
+            let mut keys: Vec<&String> = map.keys().collect();
+            keys.sort();
+            Value::Object(keys.into_iter().map(|k| (k.clone(), sorted_keys(&map[k]))).collect())
+        }
+        Value::Array(items) => Value::Array(items.iter().map(sorted_keys).collect()),
+        other => other.clone(),
+    }
 }
