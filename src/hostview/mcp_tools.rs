@@ -20,6 +20,11 @@ use crate::tools::Tool;
 /// https://code.claude.com/docs/en/iam: `mcp__server__tool`).
 const CLAUDE_CODE_TOOL_PREFIX: &str = "mcp__";
 
+/// Past a tenth of the window, Claude Code's tool search defers MCP tools instead of loading
+/// them at session start (https://code.claude.com/docs/en/mcp, "Scale with MCP Tool Search":
+/// `ENABLE_TOOL_SEARCH=auto`, the default, at 10 %).
+const TOOL_SEARCH_PERCENT: u64 = 10;
+
 /// An MCP server the repository configures.
 #[derive(Debug, Clone)]
 pub struct Configured {
@@ -137,6 +142,15 @@ pub fn sections(
             )),
             None => out.push(section),
         }
+    }
+    let total: i64 = out.iter().map(|s| s.tokens.tokens).sum();
+    let threshold = profile.max_input_tokens * TOOL_SEARCH_PERCENT / 100;
+    if u64::try_from(total).is_ok_and(|t| t > threshold) {
+        notes.push(format!(
+            "the MCP tools take more than {TOOL_SEARCH_PERCENT} % of the window ({threshold} tokens): Claude Code's tool search (on by default, \
+             `ENABLE_TOOL_SEARCH=auto`) then defers them and loads each on demand, so they are not all in the startup \
+             context; counted here as if loaded (https://code.claude.com/docs/en/mcp, \"Scale with MCP Tool Search\")"
+        ));
     }
     out
 }

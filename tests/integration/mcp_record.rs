@@ -247,3 +247,18 @@ fn record_asks_servers_over_streamable_http() {
     let methods = std::fs::read_to_string(&log).expect("log");
     assert_eq!(methods.lines().filter(|m| !["initialize", "notifications/initialized", "tools/list"].contains(m)).count(), 0, "{methods}");
 }
+
+/// MCP tools past a tenth of the window: Claude Code's tool search defers them, which the view says.
+#[test]
+fn the_host_view_says_when_claude_codes_tool_search_defers_the_tools() {
+    let project = common::project(&[(".mcp.json", &mcp_json(&[("huge", server("huge"))]))]);
+    let log = log_of(project.path());
+    let out = run(project.path(), &["mcp", "record", ".", "--yes", "--max-items", "2000"], &log);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let out = run(project.path(), &["cost", ".", "--host", "claude-code", "--format", "json"], &log);
+    let json: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let host = &json["hosts"][0];
+    assert!(host["total"]["tokens"].as_i64().expect("total") > 20_000, "{}", host["total"]);
+    let notes = host["notes"].to_string();
+    assert!(notes.contains("the MCP tools take more than 10 % of the window (20000 tokens): Claude Code's tool search"), "{notes}");
+}
