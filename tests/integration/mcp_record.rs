@@ -262,3 +262,29 @@ fn the_host_view_says_when_claude_codes_tool_search_defers_the_tools() {
     let notes = host["notes"].to_string();
     assert!(notes.contains("the MCP tools take more than 10 % of the window (20000 tokens): Claude Code's tool search"), "{notes}");
 }
+
+/// `diff --base` reads the record of each revision: a tool the servers no longer list is a
+/// removed part of Claude Code's view.
+#[test]
+fn diff_compares_the_records_of_two_revisions() {
+    let project = common::project(&[(".mcp.json", &mcp_json(&[("notes", server("good"))]))]);
+    let log = log_of(project.path());
+    assert_eq!(run(project.path(), &["mcp", "record", ".", "--yes"], &log).status.code(), Some(0));
+    std::fs::remove_file(&log).expect("the log");
+    let git = |args: &[&str]| {
+        let out = std::process::Command::new("git").args(args).current_dir(project.path()).output().expect("git runs");
+        assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    };
+    git(&["init", "-q"]);
+    git(&["add", "-A"]);
+    git(&["-c", "user.email=t@example.com", "-c", "user.name=t", "commit", "-qm", "base"]);
+    let path = project.path().join("ctxc.mcp-tools");
+    let mut record: Value = serde_json::from_str(&std::fs::read_to_string(&path).expect("record")).expect("JSON");
+    record["servers"][0]["tools"].as_array_mut().expect("tools").retain(|t| t["name"] != "search");
+    std::fs::write(&path, serde_json::to_string_pretty(&record).expect("JSON")).expect("write");
+    let out = run(project.path(), &["diff", "--base", "HEAD", "."], &log);
+    let text = String::from_utf8_lossy(&out.stdout);
+    let line = text.lines().find(|l| l.contains("mcp__notes__search")).unwrap_or_else(|| panic!("{text}{}", stderr(&out)));
+    assert!(line.starts_with("  MCP tools: notes") && line.ends_with("removed"), "{line}");
+    assert!(!log.exists(), "diff started a server");
+}
