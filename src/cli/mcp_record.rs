@@ -88,7 +88,7 @@ pub fn run(args: RecordArgs, reporter: &Reporter) -> u8 {
                 continue;
             }
         };
-        let shown = how.shown();
+        let shown = record::shown(server);
         if asking {
             let yes = match answers.get(&shown) {
                 Some(yes) => *yes,

@@ -35,27 +35,28 @@ pub enum Launch {
     Http { url: String, headers: Vec<(String, String)> },
 }
 
-impl Launch {
-    /// What runs (or what is asked), as the confirmation shows it: the command line with each
-    /// argument quoted where needed, and the names of the variables it sets (not their values).
-    pub fn shown(&self) -> String {
-        match self {
-            Launch::Stdio { program, args, env, .. } => {
-                let words: Vec<String> = std::iter::once(program).chain(args).map(|w| quoted(w)).collect();
-                let set: Vec<&str> = env.iter().map(|(k, _)| k.as_str()).collect();
-                match set.is_empty() {
-                    true => words.join(" "),
-                    false => format!("{} (setting {})", words.join(" "), set.join(", ")),
-                }
-            }
-            Launch::Http { url, headers } => {
-                let names: Vec<&str> = headers.iter().map(|(k, _)| k.as_str()).collect();
-                match names.is_empty() {
-                    true => format!("POST {url}"),
-                    false => format!("POST {url} (with headers {})", names.join(", ")),
-                }
+/// What `server` runs (or asks), as the confirmation shows it: its command line as written, each
+/// word quoted where needed (`${VAR}` left as written, so that a secret in the environment is not
+/// printed), and the names of the variables or headers it sets, not their values.
+pub fn shown(server: &Configured) -> String {
+    let config = &server.config;
+    let text = |key: &str| config.get(key).and_then(Value::as_str);
+    let names =
+        |key: &str| -> Vec<&str> { config.get(key).and_then(Value::as_object).into_iter().flatten().map(|(k, _)| k.as_str()).collect() };
+    match (text("command"), text("url")) {
+        (Some(program), _) => {
+            let args = config.get("args").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str);
+            let words: Vec<String> = std::iter::once(program).chain(args).map(quoted).collect();
+            match names("env") {
+                set if set.is_empty() => words.join(" "),
+                set => format!("{} (setting {})", words.join(" "), set.join(", ")),
             }
         }
+        (None, Some(url)) => match names("headers") {
+            set if set.is_empty() => format!("POST {url}"),
+            set => format!("POST {url} (with headers {})", set.join(", ")),
+        },
+        (None, None) => String::new(),
     }
 }
 
@@ -208,6 +209,19 @@ fn list(t: &mut dyn Transport, method: &str, member: &str, key: &str, limits: &L
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_confirmation_shows_the_command_as_written() {
+        let server = Configured {
+            file: ".mcp.json".into(),
+            display: ".mcp.json".into(),
+            server: "api".into(),
+            config: json!({ "command": "npx", "args": ["-y", "pkg", "--token", "${API_TOKEN}", "a b"], "env": { "LEVEL": "${LEVEL:-1}" } }),
+            hash: String::new(),
+            plugin: None,
+        };
+        assert_eq!(shown(&server), "npx -y pkg --token '${API_TOKEN}' 'a b' (setting LEVEL)");
+    }
 
     #[test]
     fn variables_expand_as_claude_code_expands_them() {

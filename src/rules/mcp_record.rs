@@ -103,7 +103,7 @@ pub fn claude_code_reads(doc: &Doc) -> bool {
 }
 
 /// The hash of a server's configuration as written (`${VAR}` not expanded, so that it is the
-/// same on every machine): SHA-256 of the [`HASHED`] members as JSON with sorted keys.
+/// same on every machine): SHA-256 of the `HASHED` members as JSON with sorted keys.
 pub fn config_hash(server: &Value) -> String {
     let members: BTreeMap<&str, Value> = HASHED.iter().filter_map(|k| Some((*k, sorted_keys(server.get(*k)?)))).collect();
     let text = serde_json::to_string(&members).unwrap_or_default();
