@@ -127,7 +127,16 @@ pub fn run(args: RecordArgs, reporter: &Reporter) -> u8 {
     let path = args.path.join(RECORD_FILE);
     // A record with the same entries is left as it is (its bytes too).
     if record != before {
-        if let Err(e) = ctxc::review::atomic::write(&path, record.to_text().as_bytes(), None) {
+        let text = record.to_text();
+        // Every other command reads files of MAX_FILE_BYTES at most: a larger record is no use.
+        if text.len() as u64 > ctxc::project::MAX_FILE_BYTES {
+            return reporter.usage(format!(
+                "the record would be {} bytes, more than the {} ctxc reads: record fewer servers (--server) or lower --max-items",
+                text.len(),
+                ctxc::project::MAX_FILE_BYTES
+            ));
+        }
+        if let Err(e) = ctxc::review::atomic::write(&path, text.as_bytes(), None) {
             return reporter.usage(format!("{}: cannot write: {e}", path.display()));
         }
         output::eprint(&format!("wrote {}\n", root.display_path(RECORD_FILE)));

@@ -288,3 +288,13 @@ fn diff_compares_the_records_of_two_revisions() {
     assert!(line.starts_with("  MCP tools: notes") && line.ends_with("removed"), "{line}");
     assert!(!log.exists(), "diff started a server");
 }
+
+/// A record larger than ctxc reads of a file is refused, not written.
+#[test]
+fn a_record_past_what_ctxc_reads_is_not_written() {
+    let project = common::project(&[(".mcp.json", &mcp_json(&[("big", server("big"))]))]);
+    let out = run(project.path(), &["mcp", "record", ".", "--yes"], &log_of(project.path()));
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(unwrapped(&stderr(&out)).contains("more than the 4194304 ctxc reads"), "{}", stderr(&out));
+    assert!(!project.path().join("ctxc.mcp-tools").exists());
+}
