@@ -215,6 +215,7 @@ macro_rules! rule_table {
                 MCP019 mcp019_tool_description_missing,
                 MCP020 mcp020_tool_annotations_contradict,
                 MCP021 mcp021_tool_annotation_invalid,
+                MCP022 mcp022_record_outdated,
             }
             cursor Cursor {
                 CURSOR001 cursor001_frontmatter_missing,

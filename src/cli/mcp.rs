@@ -1,9 +1,10 @@
 //! `ctxc mcp`: the Model Context Protocol server over stdio (see [`ctxc::mcp`]). This file only
-//! moves lines: stdin to [`Server::handle`], its answers to stdout, one a line.
+//! moves lines: stdin to [`Server::handle`], its answers to stdout, one a line. `ctxc mcp
+//! record` is in `mcp_record.rs`.
 
 use std::path::PathBuf;
 
-use clap::Args;
+use clap::{Args, Subcommand};
 
 use ctxc::mcp::framing::{read_line, Line};
 use ctxc::mcp::{Server, Setup};
@@ -16,9 +17,20 @@ pub struct McpArgs {
     /// The project root: the folder every path a client names is resolved in and confined to (default: the current folder).
     #[arg(long, value_name = "DIR")]
     root: Option<PathBuf>,
+    #[command(subcommand)]
+    command: Option<McpCommand>,
+}
+
+#[derive(Debug, Subcommand)]
+enum McpCommand {
+    /// Start the MCP servers the repository configures (it runs their commands: asks first) and record their tool lists in ctxc.mcp-tools.
+    Record(super::mcp_record::RecordArgs),
 }
 
 pub fn run(args: McpArgs, reporter: &Reporter) -> u8 {
+    if let Some(McpCommand::Record(record)) = args.command {
+        return super::mcp_record::run(record, reporter);
+    }
     // The commands resolve paths against the working folder: the server's root becomes it.
     if let Some(root) = &args.root {
         if let Err(e) = std::env::set_current_dir(root) {

@@ -21,6 +21,7 @@ mod locked;
 mod lsp;
 mod lsp_stdio;
 mod mcp;
+mod mcp_record;
 mod output;
 mod snapshot;
 mod upstream;

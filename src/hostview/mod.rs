@@ -6,6 +6,7 @@
 
 pub mod budgets;
 mod inline_imports;
+pub mod mcp_tools;
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -182,6 +183,9 @@ impl Viewer<'_> {
         }
         for listing in &startup.listings {
             sections.extend(self.listing(listing, &mut notes));
+        }
+        if self.host.id == crate::hosts::claude_code().id {
+            sections.extend(mcp_tools::sections(self.root, self.found, self.profile, self.counter, &mut notes));
         }
         if startup.joins_unknown {
             for s in &mut sections {

@@ -8,7 +8,11 @@
 //! Paths a client names are confined to the server's root, the working folder it was started in:
 //! an absolute path outside it, a `..` and a link leading out are refused (see [`confine`]).
 
+mod client;
 pub mod framing;
+pub mod record;
+mod record_http;
+mod record_stdio;
 mod tools;
 
 use std::path::{Component, Path, PathBuf};

@@ -16,6 +16,7 @@ pub mod globs;
 pub mod json_span;
 pub mod locate;
 pub mod markdown;
+pub mod mcp_record;
 pub mod refs;
 pub mod secrets;
 pub mod suppress;

@@ -36,6 +36,7 @@ mod html;
 mod integrations;
 mod lsp;
 mod mcp;
+mod mcp_record;
 mod output;
 mod plugins;
 mod presets;

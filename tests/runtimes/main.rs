@@ -16,6 +16,7 @@ mod deepagents;
 mod gemini_cli;
 mod harmony;
 mod jinja;
+mod mcp_servers;
 mod models;
 mod tokenizer_files;
 mod zeph;

@@ -30,6 +30,7 @@ pub mod mcp018_tool_schema_not_object;
 pub mod mcp019_tool_description_missing;
 pub mod mcp020_tool_annotations_contradict;
 pub mod mcp021_tool_annotation_invalid;
+pub mod mcp022_record_outdated;
 
 /// What the family covers, in one line, for `docs/rules.md`.
 pub const ABOUT: &str = "MCP server configurations (`.mcp.json`) and MCP tool definitions wherever they appear.";

@@ -1,0 +1,165 @@
+//! What the MCP servers' tools recorded by `ctxc mcp record` ([`crate::rules::mcp_record`]) cost
+//! in Claude Code's startup context. No server is started here (the record is written by
+//! `src/mcp/record.rs`, run by a person on purpose). The servers configured in the repository
+//! are matched to the record by file, name and a hash of the configuration, so that a changed
+//! configuration shows as a stale record. See docs/mcp.md.
+
+use serde_json::Value;
+
+use super::{Part, Section};
+use crate::agent_files::Found;
+use crate::measure::{cost_tool_list, Count};
+use crate::models::ModelProfile;
+use crate::project::ProjectRoot;
+use crate::rules::mcp_record::{claude_code_reads, config_hash, read_record, RECORD_FILE};
+use crate::tokens::TokenCounter;
+use crate::tools::Tool;
+
+/// How Claude Code names an MCP tool for its model: `mcp__<server>__<tool>`
+/// (https://code.claude.com/docs/en/mcp, "MCP tool names", and the permission rules in
+/// https://code.claude.com/docs/en/iam: `mcp__server__tool`).
+const CLAUDE_CODE_TOOL_PREFIX: &str = "mcp__";
+
+/// Past a tenth of the window, Claude Code's tool search defers MCP tools instead of loading
+/// them at session start (https://code.claude.com/docs/en/mcp, "Scale with MCP Tool Search":
+/// `ENABLE_TOOL_SEARCH=auto`, the default, at 10 %).
+const TOOL_SEARCH_PERCENT: u64 = 10;
+
+/// An MCP server the repository configures.
+#[derive(Debug, Clone)]
+pub struct Configured {
+    /// The configuration file, relative to the project root, and as displayed.
+    pub file: String,
+    pub display: String,
+    pub server: String,
+    /// Its configuration object, as written.
+    pub config: Value,
+    /// [`config_hash`] of it.
+    pub hash: String,
+    /// The plugin whose `.mcp.json` (or manifest) it is in: its name and folder (relative).
+    pub plugin: Option<(String, String)>,
+}
+
+/// The servers of the repository's Claude Code MCP configurations: the project's `.mcp.json`
+/// and every plugin's (its `.mcp.json`, either form, and its manifest's inline `mcpServers`),
+/// in path order then name order. Files that do not parse are the MCP rules' business.
+pub fn configured(root: &ProjectRoot, found: &Found) -> Vec<Configured> {
+    let mut out = Vec::new();
+    for doc in found.files.iter().filter(|d| claude_code_reads(d)) {
+        let json = doc.json();
+        let Ok(value) = &*json else { continue };
+        for (name, server) in crate::rules::mcp::mcp_servers(doc, value) {
+            out.push(Configured {
+                file: doc.rel.clone(),
+                display: doc.file.clone(),
+                server: name.to_string(),
+                config: server.clone(),
+                hash: config_hash(server),
+                plugin: doc.plugin.as_ref().map(|p| (p.name.clone(), root.display_path(&p.rel))),
+            });
+        }
+    }
+    out.sort_by(|a, b| (&a.file, &a.server).cmp(&(&b.file, &b.server)));
+    out
+}
+
+/// The sections of Claude Code's MCP tools, one per project server recorded, each tool a part
+/// counted as the model receives it among its other tools (its definition, named
+/// `mcp__server__tool`, with the provider's framing between definitions; not the tool-use
+/// preamble, which built-in tools bring anyway). Servers of plugins are noted, not counted (as
+/// plugins' listings); servers without a record or whose configuration changed are noted.
+pub fn sections(
+    root: &ProjectRoot,
+    found: &Found,
+    profile: &ModelProfile,
+    counter: &TokenCounter,
+    notes: &mut Vec<String>,
+) -> Vec<Section> {
+    let servers = configured(root, found);
+    if servers.is_empty() {
+        return Vec::new();
+    }
+    let record = match read_record(root) {
+        Ok(record) => record.unwrap_or_default(),
+        Err(e) => {
+            notes.push(format!("the MCP tool record cannot be read, so MCP tools are not counted: {e}"));
+            return Vec::new();
+        }
+    };
+    let mut out = Vec::new();
+    for server in servers {
+        let Some(recorded) = record.get(&server.file, &server.server) else {
+            notes.push(format!(
+                "MCP server `{}` ({}) has no record in {RECORD_FILE}: its tools are not counted (run `ctxc mcp record`)",
+                server.server, server.display
+            ));
+            continue;
+        };
+        if recorded.config != server.hash {
+            notes.push(format!(
+                "the record of MCP server `{}` ({}) is older than its configuration (the hash differs): counted as recorded; run `ctxc mcp record` again",
+                server.server, server.display
+            ));
+        }
+        let (name, title) = match &server.plugin {
+            Some((plugin, _)) => (format!("plugin_{plugin}_{}", server.server), format!("MCP tools: plugin {plugin}, {}", server.server)),
+            None => (server.server.clone(), format!("MCP tools: {}", server.server)),
+        };
+        let tools: Vec<Tool> = recorded.tools.iter().map(|t| tool(&name, t)).collect();
+        let refs: Vec<&Tool> = tools.iter().collect();
+        let costs = cost_tool_list(&refs, profile, counter, root.cache());
+        // Each tool's bytes: its definition as JSON, the form the record holds it in.
+        let parts: Vec<Part> = costs
+            .tools
+            .iter()
+            .zip(&tools)
+            .map(|(cost, tool)| Part {
+                file: root.display_path(RECORD_FILE),
+                label: cost.name.clone(),
+                bytes: tool.function_json().len(),
+                tokens: cost.tokens,
+                cut: None,
+            })
+            .collect();
+        let tokens = Count { tokens: costs.total.tokens - costs.preamble.tokens, ..costs.total };
+        let sum: i64 = parts.iter().map(|p| p.tokens.tokens).sum();
+        let section = Section {
+            title,
+            source: "https://code.claude.com/docs/en/mcp".to_string(),
+            joins: Count { tokens: tokens.tokens - sum, ..tokens },
+            parts,
+            tokens,
+            budget: None,
+            joined: None,
+        };
+        match &server.plugin {
+            Some((plugin, folder)) => notes.push(format!(
+                "plugin `{plugin}` ({folder}) adds MCP server `{}`: {} tools ({}{} tokens) once installed: not counted",
+                server.server,
+                tools.len(),
+                if tokens.exact { "" } else { "~" },
+                tokens.tokens
+            )),
+            None => out.push(section),
+        }
+    }
+    let total: i64 = out.iter().map(|s| s.tokens.tokens).sum();
+    let threshold = profile.max_input_tokens * TOOL_SEARCH_PERCENT / 100;
+    if u64::try_from(total).is_ok_and(|t| t > threshold) {
+        notes.push(format!(
+            "the MCP tools take more than {TOOL_SEARCH_PERCENT} % of the window ({threshold} tokens): Claude Code's tool search (on by default, \
+             `ENABLE_TOOL_SEARCH=auto`) then defers them and loads each on demand, so they are not all in the startup \
+             context; counted here as if loaded (https://code.claude.com/docs/en/mcp, \"Scale with MCP Tool Search\")"
+        ));
+    }
+    out
+}
+
+/// A recorded tool as the host sends it: its name prefixed with the server's.
+fn tool(server: &str, recorded: &Value) -> Tool {
+    let name = recorded.get("name").and_then(Value::as_str).unwrap_or_default();
+    let description = recorded.get("description").and_then(Value::as_str).map(str::to_string);
+    let schema = recorded.get("inputSchema").cloned().unwrap_or_else(crate::tools::empty_parameters);
+    let read_only = recorded.pointer("/annotations/readOnlyHint").and_then(Value::as_bool);
+    Tool::new(format!("{CLAUDE_CODE_TOOL_PREFIX}{server}__{name}"), description, schema, read_only)
+}

@@ -1,0 +1,170 @@
+//! The record `ctxc mcp record` writes (`ctxc.mcp-tools`): MCP servers' tools, prompts and
+//! resources as they answered, keyed by configuration file, server name and a hash of the
+//! server's configuration. Read by the host view (`hostview/mcp_tools.rs`), which costs the
+//! tools, and by MCP022, which says when a record is missing or older than its configuration.
+//! Reading only: the record is written by `src/mcp/record.rs`. See docs/mcp.md.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+
+use crate::agent_files::{Doc, FileKind};
+use crate::project::{ProjectRoot, ReadError};
+
+/// The record's file name, at the project root (beside `.mcp.json`). No `.json` extension: a
+/// folder's loose JSON files are read as tool files, and the record is not one.
+pub const RECORD_FILE: &str = "ctxc.mcp-tools";
+
+/// The record format's version: a record of another version is not read.
+pub const RECORD_VERSION: u64 = 1;
+
+/// The members of a server's configuration its hash covers: what decides which program runs (or
+/// which URL answers) and so which tools it lists. Other members (`timeout`, `disabled`…) do not.
+const HASHED: &[&str] = &["type", "command", "args", "env", "cwd", "url", "headers"];
+
+/// The record: every server recorded, sorted by file then name.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Record {
+    pub version: u64,
+    pub servers: Vec<RecordedServer>,
+}
+
+/// What one server answered.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RecordedServer {
+    /// The configuration file naming it, relative to the project root (`.mcp.json`).
+    pub file: String,
+    /// Its name in that file.
+    pub server: String,
+    /// The hash of its configuration ([`config_hash`]) when it was recorded.
+    pub config: String,
+    /// The protocol revision the server agreed on, and its `serverInfo`, as it answered.
+    pub protocol_version: String,
+    pub server_info: Value,
+    /// Its tools, prompts and resources, as it listed them, sorted by name (`uri` for a
+    /// resource). `None`: the server has no such capability.
+    pub tools: Vec<Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prompts: Option<Vec<Value>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resources: Option<Vec<Value>>,
+}
+
+impl Record {
+    /// The record from its text; an error says why it cannot be read.
+    pub fn parse(text: &str) -> Result<Record, String> {
+        let record: Record = serde_json::from_str(text).map_err(|e| e.to_string())?;
+        if record.version != RECORD_VERSION {
+            return Err(format!("version {} (this ctxc reads version {RECORD_VERSION})", record.version));
+        }
+        Ok(record)
+    }
+
+    /// The record as written: servers sorted, two-space JSON, a final line break.
+    pub fn to_text(&self) -> String {
+        let mut sorted = self.clone();
+        sorted.servers.sort_by(|a, b| (&a.file, &a.server).cmp(&(&b.file, &b.server)));
+        let mut text = serde_json::to_string_pretty(&sorted).unwrap_or_default();
+        text.push('\n');
+        text
+    }
+
+    /// The entry of server `server` of `file`.
+    pub fn get(&self, file: &str, server: &str) -> Option<&RecordedServer> {
+        self.servers.iter().find(|s| s.file == file && s.server == server)
+    }
+
+    /// Puts `entry` in place of the entry of its server, if any.
+    pub fn insert(&mut self, entry: RecordedServer) {
+        self.servers.retain(|s| (&s.file, &s.server) != (&entry.file, &entry.server));
+        self.servers.push(entry);
+    }
+}
+
+/// A list's items sorted by `key` (a tool's or prompt's `name`, a resource's `uri`), so that a
+/// server listing in another order records the same file.
+pub fn sorted_by(mut items: Vec<Value>, key: &str) -> Vec<Value> {
+    items.sort_by(|a, b| a.get(key).and_then(Value::as_str).cmp(&b.get(key).and_then(Value::as_str)));
+    items
+}
+
+/// Whether Claude Code reads MCP servers from `doc`: the project's `.mcp.json`, or a plugin's
+/// `.mcp.json` or manifest.
+pub fn claude_code_reads(doc: &Doc) -> bool {
+    match doc.kind {
+        FileKind::McpConfig => doc.rel == ".mcp.json" || (doc.plugin.is_some() && doc.name() == ".mcp.json"),
+        FileKind::ClaudePlugin => true,
+        _ => false,
+    }
+}
+
+/// The hash of a server's configuration as written (`${VAR}` not expanded, so that it is the
+/// same on every machine): SHA-256 of the `HASHED` members as JSON with sorted keys.
+pub fn config_hash(server: &Value) -> String {
+    let members: BTreeMap<&str, Value> = HASHED.iter().filter_map(|k| Some((*k, sorted_keys(server.get(*k)?)))).collect();
+    let text = serde_json::to_string(&members).unwrap_or_default();
+    format!("sha256:{:x}", Sha256::digest(text.as_bytes()))
+}
+
+/// `value` with every object's keys in sorted order (serde_json keeps insertion order here).
+fn sorted_keys(value: &Value) -> Value {
+    match value {
+        Value::Object(map) => {
+            let sorted: BTreeMap<&String, Value> = map.iter().map(|(k, v)| (k, sorted_keys(v))).collect();
+            Value::Object(sorted.into_iter().map(|(k, v)| (k.clone(), v)).collect())
+        }
+        Value::Array(items) => Value::Array(items.iter().map(sorted_keys).collect()),
+        other => other.clone(),
+    }
+}
+
+/// The record at the project root: `Ok(None)` when there is none; an error when it cannot be
+/// read or parsed.
+pub fn read_record(root: &ProjectRoot) -> Result<Option<Record>, String> {
+    match root.read(RECORD_FILE) {
+        Ok(file) => Record::parse(&file.text).map(Some).map_err(|e| format!("{}: {e}", root.display_path(RECORD_FILE))),
+        Err(ReadError::Missing(_)) => Ok(None),
+        Err(e) => Err(e.into_diagnostic().message),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn the_hash_covers_what_runs_in_any_key_order() {
+        let a = json!({ "command": "npx", "args": ["-y", "x"], "env": { "A": "1", "B": "${B}" }, "timeout": 5 });
+        let b = json!({ "env": { "B": "${B}", "A": "1" }, "args": ["-y", "x"], "command": "npx" });
+        assert_eq!(config_hash(&a), config_hash(&b), "order and unhashed members do not matter");
+        assert_ne!(config_hash(&a), config_hash(&json!({ "command": "npx", "args": ["-y", "y"], "env": { "A": "1", "B": "${B}" } })));
+        assert_ne!(config_hash(&a), config_hash(&json!({ "command": "npx", "args": ["-y", "x"], "env": { "A": "2", "B": "${B}" } })));
+    }
+
+    #[test]
+    fn a_record_reads_back_sorted() {
+        let entry = |file: &str, server: &str| RecordedServer {
+            file: file.into(),
+            server: server.into(),
+            config: "sha256:0".into(),
+            protocol_version: "2025-06-18".into(),
+            server_info: json!({ "name": server }),
+            tools: vec![json!({ "name": "t", "inputSchema": { "type": "object" } })],
+            prompts: None,
+            resources: Some(Vec::new()),
+        };
+        let mut record = Record { version: RECORD_VERSION, servers: vec![entry("p/.mcp.json", "a"), entry(".mcp.json", "b")] };
+        record.insert(entry(".mcp.json", "a"));
+        let text = record.to_text();
+        let back = Record::parse(&text).expect("reads back");
+        let order: Vec<(&str, &str)> = back.servers.iter().map(|s| (s.file.as_str(), s.server.as_str())).collect();
+        assert_eq!(order, [(".mcp.json", "a"), (".mcp.json", "b"), ("p/.mcp.json", "a")]);
+        assert_eq!(back.to_text(), text);
+        assert!(Record::parse(&text.replace("\"version\": 1", "\"version\": 2")).is_err());
+    }
+}

@@ -1,0 +1,300 @@
+//! `ctxc mcp record`: MCP servers' tool lists recorded, driven through the CLI against the small
+//! servers of `tests/fixtures/mcp_record/server.py` (well-behaved and hostile), and the record read
+//! by the host view, which never starts a server.
+
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+use serde_json::{json, Value};
+
+use crate::common;
+
+fn fixture_server() -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/mcp_record/server.py").display().to_string()
+}
+
+/// A server of the fixture in `mode`, as `.mcp.json` configures it.
+fn server(mode: &str) -> Value {
+    json!({ "command": common::require_tool("python3"), "args": [fixture_server(), mode] })
+}
+
+fn mcp_json(servers: &[(&str, Value)]) -> String {
+    let map: serde_json::Map<String, Value> = servers.iter().map(|(name, s)| (name.to_string(), s.clone())).collect();
+    serde_json::to_string_pretty(&json!({ "mcpServers": map })).expect("JSON")
+}
+
+/// Runs ctxc in `dir` with stdin not a terminal, `CTXC_TEST_LOG` naming `log`.
+fn run(dir: &Path, args: &[&str], log: &Path) -> Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_ctxc"))
+        .args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .env("CTXC_TEST_LOG", log)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("ctxc runs")
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// A diagnostic's text on one line, without the wrapping of the terminal report.
+fn unwrapped(text: &str) -> String {
+    text.split_whitespace().filter(|w| *w != "│").collect::<Vec<_>>().join(" ")
+}
+
+fn log_of(dir: &Path) -> PathBuf {
+    dir.join("methods.log")
+}
+
+#[test]
+fn record_refuses_to_run_anything_without_a_terminal_or_yes() {
+    let project = common::project(&[(".mcp.json", &mcp_json(&[("notes", server("good"))]))]);
+    let log = log_of(project.path());
+    let out = run(project.path(), &["mcp", "record", "."], &log);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(unwrapped(&stderr(&out)).contains("confirm each in a terminal, or pass --yes"), "{}", stderr(&out));
+    assert!(!log.exists(), "no server was started");
+    assert!(!project.path().join("ctxc.mcp-tools").exists());
+}
+
+#[test]
+fn record_writes_what_the_servers_list_sorted_and_asks_only_for_lists() {
+    let servers = [("notes", server("good")), ("paged", server("paged")), ("noisy", server("noisy"))];
+    let project = common::project(&[(".mcp.json", &mcp_json(&servers))]);
+    let log = log_of(project.path());
+    let out = run(project.path(), &["mcp", "record", ".", "--yes"], &log);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = std::fs::read_to_string(project.path().join("ctxc.mcp-tools")).expect("the record");
+    let record: Value = serde_json::from_str(&text).expect("JSON");
+    let names = |i: usize| -> Vec<String> {
+        record["servers"][i]["tools"].as_array().expect("tools").iter().map(|t| t["name"].as_str().expect("name").to_string()).collect()
+    };
+    let servers: Vec<&str> = record["servers"].as_array().expect("servers").iter().map(|s| s["server"].as_str().expect("name")).collect();
+    assert_eq!(servers, ["noisy", "notes", "paged"]);
+    assert_eq!(names(1), ["add", "search"], "sorted by name");
+    assert_eq!(names(2), ["p0_a", "p0_b", "p1_a", "p1_b", "p2_a", "p2_b"], "every page, sorted");
+    assert_eq!(record["servers"][1]["prompts"][0]["name"], "summarize");
+    assert_eq!(record["servers"][1]["server_info"]["name"], "fixture-good");
+    assert!(record["servers"][2].get("prompts").is_none(), "no prompts capability, no prompts/list");
+    assert!(record["servers"][1]["config"].as_str().expect("hash").starts_with("sha256:"));
+    // What the servers were sent: the handshake and the lists, nothing else (the noisy server's
+    // request `roots/list` is not answered).
+    let methods = std::fs::read_to_string(&log).expect("the log");
+    let mut sent: Vec<&str> = methods.lines().collect();
+    sent.sort_unstable();
+    sent.dedup();
+    assert_eq!(sent, ["initialize", "notifications/initialized", "prompts/list", "tools/list"]);
+    assert_eq!(methods.lines().filter(|m| *m == "tools/list").count(), 1 + 3 + 1, "one page, three pages, one page");
+    // Recorded again: the same bytes.
+    let again = run(project.path(), &["mcp", "record", ".", "--yes"], &log);
+    assert_eq!(again.status.code(), Some(0), "{}", stderr(&again));
+    assert_eq!(std::fs::read_to_string(project.path().join("ctxc.mcp-tools")).expect("record"), text);
+}
+
+#[test]
+fn hostile_servers_get_a_clear_error_and_a_bounded_run() {
+    let project = common::project(&[]);
+    let pid_file = project.path().join("child.pid");
+    let child = json!({ "command": common::require_tool("python3"), "args": [fixture_server(), "child", pid_file] });
+    let servers = [
+        ("huge", server("huge"), "`tools/list` lists more than 1000 tools (--max-items): not recorded"),
+        ("endless", server("endless"), "`tools/list` gave more than 100 pages"),
+        ("slow", server("slow"), "no answer to `tools/list` within 1 s (--timeout): stopped"),
+        ("child", child, "no answer to `tools/list` within 1 s (--timeout): stopped"),
+        ("invalid", server("invalid"), "answered `tools/list` with a line that is not JSON"),
+        ("exits", server("exits"), "the server exited (exit status: 3) before answering `tools/list`: fixture: giving up"),
+        ("flood", server("flood"), "the server wrote more than 200000 bytes (--max-bytes): stopped"),
+        ("missing", json!({ "command": "/nonexistent/mcp-server" }), "cannot start `/nonexistent/mcp-server`"),
+        ("unset", json!({ "command": "x", "args": ["${CTXC_TEST_UNSET_VARIABLE}"] }), "`${CTXC_TEST_UNSET_VARIABLE}` is not set"),
+    ];
+    let config: Vec<(&str, Value)> = servers.iter().map(|(name, s, _)| (*name, s.clone())).collect();
+    std::fs::write(project.path().join(".mcp.json"), mcp_json(&config)).expect("write");
+    std::fs::write(project.path().join("ctxc.mcp-tools"), "{\"version\": 1, \"servers\": []}\n").expect("write");
+    let args = ["mcp", "record", ".", "--yes", "--timeout", "1", "--max-bytes", "200000"];
+    let out = run(project.path(), &args, &log_of(project.path()));
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    for (name, _, message) in &servers {
+        let line = err.lines().find(|l| l.starts_with(&format!("error: MCP server `{name}` "))).unwrap_or_else(|| panic!("{name}: {err}"));
+        assert!(line.contains(message), "{name}: {line}");
+    }
+    assert_eq!(std::fs::read_to_string(project.path().join("ctxc.mcp-tools")).expect("kept"), "{\"version\": 1, \"servers\": []}\n");
+    // The server's own child was in its process group: stopped with it.
+    #[cfg(target_os = "linux")]
+    {
+        let pid = std::fs::read_to_string(&pid_file).expect("the child started");
+        let proc = PathBuf::from(format!("/proc/{}", pid.trim()));
+        let alive = |_: usize| std::fs::read_to_string(proc.join("stat")).is_ok_and(|s| !s.contains(") Z "));
+        assert!(
+            !(0..200).all(|i| alive(i) && {
+                std::thread::sleep(std::time::Duration::from_millis(10));
+                true
+            }),
+            "pid {pid} still runs"
+        );
+    }
+}
+
+#[test]
+fn the_host_view_reads_the_record_and_says_when_it_is_stale_or_missing() {
+    let servers = [("notes", server("good")), ("paged", server("paged"))];
+    let project = common::project(&[(".mcp.json", &mcp_json(&servers[..1]))]);
+    let log = log_of(project.path());
+    assert_eq!(run(project.path(), &["mcp", "record", ".", "--yes"], &log).status.code(), Some(0));
+    std::fs::remove_file(&log).expect("the log");
+    let view = |dir: &Path| -> Value {
+        let out = run(dir, &["cost", ".", "--host", "claude-code", "--format", "json"], &log);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        serde_json::from_slice(&out.stdout).expect("JSON")
+    };
+    let json = view(project.path());
+    let host = &json["hosts"][0];
+    let section = host["sections"].as_array().expect("sections").iter().find(|s| s["title"] == "MCP tools: notes").expect("MCP section");
+    let labels: Vec<&str> = section["parts"].as_array().expect("parts").iter().map(|p| p["label"].as_str().expect("label")).collect();
+    assert_eq!(labels, ["mcp__notes__add", "mcp__notes__search"]);
+    let parts: i64 = section["parts"].as_array().expect("parts").iter().map(|p| p["tokens"]["tokens"].as_i64().expect("n")).sum();
+    assert_eq!(parts + section["joins"]["tokens"].as_i64().expect("joins"), section["tokens"]["tokens"].as_i64().expect("tokens"));
+    assert!(parts > 40, "two tools with schemas: {parts}");
+    assert!(host["notes"].as_array().expect("notes").is_empty(), "{}", host["notes"]);
+
+    // A changed configuration and a server never recorded: said, and still no server started.
+    let mut changed = servers.to_vec();
+    changed[0].1["env"] = json!({ "LEVEL": "debug" });
+    std::fs::write(project.path().join(".mcp.json"), mcp_json(&changed)).expect("write");
+    let notes = view(project.path())["hosts"][0]["notes"].to_string();
+    assert!(notes.contains("the record of MCP server `notes` (.mcp.json) is older than its configuration"), "{notes}");
+    assert!(notes.contains("MCP server `paged` (.mcp.json) has no record in ctxc.mcp-tools"), "{notes}");
+    for command in [&["check", "."][..], &["cost", "."], &["cost", ".", "--format", "json"]] {
+        run(project.path(), command, &log);
+    }
+    assert!(!log.exists(), "check and cost started a server: {:?}", std::fs::read_to_string(&log));
+}
+
+/// In a terminal, each command is shown and run only when the answer is yes; a command refused
+/// keeps its server's record as it was.
+#[test]
+#[cfg(unix)]
+fn record_asks_in_a_terminal_before_each_command() {
+    let servers = [("notes", server("good")), ("paged", server("paged"))];
+    let project = common::project(&[(".mcp.json", &mcp_json(&servers))]);
+    let log = log_of(project.path());
+    // ctxc with a pseudo-terminal as its stdin, answering no to `notes`, yes to `paged`.
+    let script = "import os, pty, subprocess, sys\n\
+                  master, slave = pty.openpty()\n\
+                  os.write(master, b'n\\ny\\n')\n\
+                  p = subprocess.run(sys.argv[1:], stdin=slave, capture_output=True)\n\
+                  sys.stderr.buffer.write(p.stderr)\n\
+                  sys.exit(p.returncode)\n";
+    let out = std::process::Command::new(common::require_tool("python3"))
+        .args(["-c", script, env!("CARGO_BIN_EXE_ctxc"), "mcp", "record", "."])
+        .current_dir(project.path())
+        .env("NO_COLOR", "1")
+        .env("CTXC_TEST_LOG", &log)
+        .output()
+        .expect("python3 runs");
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains(&format!(
+            "MCP server `notes` (.mcp.json) runs: {} {} good\nRun it? [y/N]",
+            server("good")["command"].as_str().expect("python"),
+            fixture_server()
+        )),
+        "{err}"
+    );
+    assert!(err.contains("skipped MCP server `notes` (.mcp.json)"), "{err}");
+    assert!(err.contains("recorded MCP server `paged` (.mcp.json): 6 tools"), "{err}");
+    let record: Value =
+        serde_json::from_str(&std::fs::read_to_string(project.path().join("ctxc.mcp-tools")).expect("record")).expect("JSON");
+    assert_eq!(record["servers"].as_array().expect("servers").len(), 1);
+    assert_eq!(record["servers"][0]["server"], "paged");
+}
+
+/// Servers with a `url` are asked over streamable HTTP: a JSON answer, an event stream left open
+/// after its answer (read up to the answer only), the session id carried; a slow one stopped.
+#[test]
+fn record_asks_servers_over_streamable_http() {
+    let project = common::project(&[]);
+    let (port_file, log) = (project.path().join("port"), log_of(project.path()));
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/mcp_record/http_server.py");
+    let mut server =
+        std::process::Command::new(common::require_tool("python3")).arg(script).arg(&port_file).arg(&log).spawn().expect("python3 runs");
+    let port = (0..500)
+        .find_map(|_| {
+            std::fs::read_to_string(&port_file).ok().or_else(|| {
+                std::thread::sleep(std::time::Duration::from_millis(20));
+                None
+            })
+        })
+        .expect("the server listens");
+    let url = |path: &str| json!({ "type": "http", "url": format!("http://127.0.0.1:{port}/{path}") });
+    let servers = [("json", url("json")), ("stream", url("sse")), ("slow", url("slow"))];
+    std::fs::write(project.path().join(".mcp.json"), mcp_json(&servers)).expect("write");
+    let out = run(project.path(), &["mcp", "record", ".", "--yes", "--timeout", "2"], &log);
+    let _ = server.kill();
+    let _ = server.wait();
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("recorded MCP server `json` (.mcp.json): 1 tools"), "{err}");
+    assert!(err.contains("recorded MCP server `stream` (.mcp.json): 1 tools"), "{err}");
+    assert!(err.contains("error: MCP server `slow` (.mcp.json): no answer to `tools/list` within 2 s (--timeout): stopped"), "{err}");
+    let record: Value =
+        serde_json::from_str(&std::fs::read_to_string(project.path().join("ctxc.mcp-tools")).expect("record")).expect("JSON");
+    assert_eq!(record["servers"][0]["tools"][0]["name"], "lookup");
+    assert_eq!(record["servers"][1]["server"], "stream");
+    let methods = std::fs::read_to_string(&log).expect("log");
+    assert_eq!(methods.lines().filter(|m| !["initialize", "notifications/initialized", "tools/list"].contains(m)).count(), 0, "{methods}");
+}
+
+/// MCP tools past a tenth of the window: Claude Code's tool search defers them, which the view says.
+#[test]
+fn the_host_view_says_when_claude_codes_tool_search_defers_the_tools() {
+    let project = common::project(&[(".mcp.json", &mcp_json(&[("huge", server("huge"))]))]);
+    let log = log_of(project.path());
+    let out = run(project.path(), &["mcp", "record", ".", "--yes", "--max-items", "2000"], &log);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let out = run(project.path(), &["cost", ".", "--host", "claude-code", "--format", "json"], &log);
+    let json: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let host = &json["hosts"][0];
+    assert!(host["total"]["tokens"].as_i64().expect("total") > 20_000, "{}", host["total"]);
+    let notes = host["notes"].to_string();
+    assert!(notes.contains("the MCP tools take more than 10 % of the window (20000 tokens): Claude Code's tool search"), "{notes}");
+}
+
+/// `diff --base` reads the record of each revision: a tool the servers no longer list is a
+/// removed part of Claude Code's view.
+#[test]
+fn diff_compares_the_records_of_two_revisions() {
+    let project = common::project(&[(".mcp.json", &mcp_json(&[("notes", server("good"))]))]);
+    let log = log_of(project.path());
+    assert_eq!(run(project.path(), &["mcp", "record", ".", "--yes"], &log).status.code(), Some(0));
+    std::fs::remove_file(&log).expect("the log");
+    let git = |args: &[&str]| {
+        let out = std::process::Command::new("git").args(args).current_dir(project.path()).output().expect("git runs");
+        assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    };
+    git(&["init", "-q"]);
+    git(&["add", "-A"]);
+    git(&["-c", "user.email=t@example.com", "-c", "user.name=t", "commit", "-qm", "base"]);
+    let path = project.path().join("ctxc.mcp-tools");
+    let mut record: Value = serde_json::from_str(&std::fs::read_to_string(&path).expect("record")).expect("JSON");
+    record["servers"][0]["tools"].as_array_mut().expect("tools").retain(|t| t["name"] != "search");
+    std::fs::write(&path, serde_json::to_string_pretty(&record).expect("JSON")).expect("write");
+    let out = run(project.path(), &["diff", "--base", "HEAD", "."], &log);
+    let text = String::from_utf8_lossy(&out.stdout);
+    let line = text.lines().find(|l| l.contains("mcp__notes__search")).unwrap_or_else(|| panic!("{text}{}", stderr(&out)));
+    assert!(line.starts_with("  MCP tools: notes") && line.ends_with("removed"), "{line}");
+    assert!(!log.exists(), "diff started a server");
+}
+
+/// A record larger than ctxc reads of a file is refused, not written.
+#[test]
+fn a_record_past_what_ctxc_reads_is_not_written() {
+    let project = common::project(&[(".mcp.json", &mcp_json(&[("big", server("big"))]))]);
+    let out = run(project.path(), &["mcp", "record", ".", "--yes"], &log_of(project.path()));
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(unwrapped(&stderr(&out)).contains("more than the 4194304 ctxc reads"), "{}", stderr(&out));
+    assert!(!project.path().join("ctxc.mcp-tools").exists());
+}
