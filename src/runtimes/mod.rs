@@ -6,6 +6,8 @@
 //!   `simulate`, when that is one fixed release;
 //! - `window.rs` (shared): its manifest section's validated settings, the releases they follow,
 //!   and the window numbers it derives from them (what `measure` reports per mode and scenario);
+//! - `settings.rs` (shared): its manifest section and its validation, for a runtime without
+//!   window numbers of its own;
 //! - `steps.rs` (resolve): the runtime's own step kinds, when each adds text and the text;
 //! - `report.rs` (report): its rows in `ctxc cost`'s window table (data; `report` lays them out);
 //! - `starter.rs` (report): the files of its `ctxc init --preset` starter.
@@ -15,6 +17,7 @@
 //! match on the step kind. A stage calls a runtime's role through that match, a plain function
 //! call, so no stage imports a layer above its own.
 
+pub mod adk;
 pub mod agentscope;
 pub mod zeus;
 
@@ -35,10 +38,11 @@ macro_rules! runtime_table {
             Deepagents "deepagents",
             Zeph "zeph",
             Agentscope "agentscope",
+            Adk "adk",
         }
     };
     (release $callback:ident) => {
-        $callback! { Zeus zeus }
+        $callback! { Zeus zeus, Adk adk }
     };
     (steps $callback:ident) => {
         $callback! {
@@ -46,6 +50,11 @@ macro_rules! runtime_table {
             agentscope {
                 AgentSkills: skills_missing, skills_text;
                 Workspace: workspace_missing, workspace_text;
+            }
+            adk {
+                AdkInstruction: instruction_missing, instruction_text;
+                AdkIdentity: identity_missing, identity_text;
+                AdkTransfer: transfer_missing, transfer_text;
             }
         }
     };
