@@ -50,7 +50,7 @@ const LAYERS: &[(&str, &[&str])] = &[
 /// stage that uses it. A role file is a module of its own here, in its role's layer, whatever
 /// the layer of `runtimes` (the table, shared).
 const RUNTIME_ROLES: &[(&str, &str)] =
-    &[("release", "shared"), ("window", "shared"), ("steps", "resolve"), ("report", "report"), ("starter", "report")];
+    &[("release", "shared"), ("window", "shared"), ("settings", "shared"), ("steps", "resolve"), ("report", "report"), ("starter", "report")];
 
 /// The module a path is in, for the edges between top-level modules: a runtime's role file
 /// (`runtimes/zeus/steps`), or else the top-level module.
