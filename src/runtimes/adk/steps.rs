@@ -194,7 +194,13 @@ fn python_repr(value: &Value) -> String {
         }
         Value::Array(items) => format!("[{}]", items.iter().map(python_repr).collect::<Vec<_>>().join(", ")),
         Value::Object(map) => {
-            format!("{{{}}}", map.iter().map(|(k, v)| format!("{}: {}", python_repr(&Value::String(k.clone())), python_repr(v))).collect::<Vec<_>>().join(", "))
+            format!(
+                "{{{}}}",
+                map.iter()
+                    .map(|(k, v)| format!("{}: {}", python_repr(&Value::String(k.clone())), python_repr(v)))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
         }
     }
 }
