@@ -183,8 +183,8 @@ impl Validator {
             "adk" => {
                 let name = merged.agent.as_ref().map(|a| a.name.value.as_str()).unwrap_or_default();
                 let (settings, problems) = crate::runtimes::adk::settings::validate(merged.adk.as_ref(), name);
-                for problem in problems {
-                    let span = self.locate("[adk").or_else(|| self.locate("adk"));
+                for (key, problem) in problems {
+                    let span = self.locate_key(&["adk", key]).or_else(|| self.locate_key(&["adk"]));
                     self.error(problem, span);
                 }
                 systems.adk = Some(settings);

@@ -61,21 +61,22 @@ pub struct Settings {
 }
 
 /// `[adk]` checked for the agent `name`: the settings, and what is wrong with them (ADK refuses
-/// an agent tree with these when it builds it).
-pub fn validate(raw: Option<&RawAdk>, name: &str) -> (Settings, Vec<String>) {
+/// an agent tree with these when it builds it), each with the key of `[adk]` it is about.
+pub fn validate(raw: Option<&RawAdk>, name: &str) -> (Settings, Vec<(&'static str, String)>) {
     let raw = raw.cloned().unwrap_or_default();
     let mut problems = Vec::new();
     let mut seen = vec![name];
-    for agent in raw.sub_agents.iter().chain(&raw.peers).chain(&raw.parent) {
+    let tree = raw.sub_agents.iter().map(|a| ("sub_agents", a)).chain(raw.peers.iter().map(|a| ("peers", a)));
+    for (key, agent) in tree.chain(raw.parent.iter().map(|a| ("parent", a))) {
         if !is_identifier(&agent.name) {
-            problems.push(format!("`{}` is not a valid ADK agent name (a Python identifier)", agent.name));
+            problems.push((key, format!("`{}` is not a valid ADK agent name (a Python identifier)", agent.name)));
         } else if seen.contains(&agent.name.as_str()) {
-            problems.push(format!("agent name `{}` is used twice in the agent tree", agent.name));
+            problems.push((key, format!("agent name `{}` is used twice in the agent tree", agent.name)));
         }
         seen.push(&agent.name);
     }
     if raw.parent.is_none() && !raw.peers.is_empty() {
-        problems.push("`peers` are the parent's other sub-agents: set `parent` too".to_string());
+        problems.push(("peers", "`peers` are the parent's other sub-agents: set `parent` too".to_string()));
     }
     let settings = Settings {
         sub_agents: raw.sub_agents,
