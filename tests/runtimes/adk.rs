@@ -1,7 +1,7 @@
 //! Differential test against Google's Agent Development Kit: each fixture under
 //! tests/runtimes/adk/fixtures is built as a real `LlmAgent` (in its agent tree) by the installed
-//! google-adk (tests/runtimes/adk/run_agent.py, a scripted model, no network), which also writes
-//! ADK's own texts into the project as a user copies them. ctxc renders the agent from its
+//! google-adk (tests/runtimes/adk/run_agent.py, a scripted model, no network), ADK's own texts
+//! written into the project by `ctxc upstream --python` as a user does. ctxc renders the agent from its
 //! ctxc.toml: the system instruction must be byte-identical to the one the model was sent, and
 //! the function declarations the same, in the same order, each field's JSON byte for byte.
 
@@ -46,6 +46,17 @@ fn fields(declaration: &Value) -> Vec<(String, String)> {
     fields
 }
 
+/// ADK's texts under `dir/upstream/`, from the installed release, as a user writes them.
+fn write_upstream(dir: &Path) {
+    let python = common::runtime_path(&format!("google-adk-{RELEASE}/bin/python"));
+    let out =
+        Command::new(env!("CARGO_BIN_EXE_ctxc")).arg("upstream").arg(dir).arg("--python").arg(python).output().expect("ctxc upstream");
+    assert!(out.status.success(), "ctxc upstream with google-adk {RELEASE} failed:\n{}", String::from_utf8_lossy(&out.stderr));
+    for file in ["agent-transfer.md", "transfer-to-parent.md", "transfer-tool.json", "SOURCES.toml"] {
+        assert!(dir.join("upstream").join(file).is_file(), "ctxc upstream wrote no upstream/{file}");
+    }
+}
+
 /// One fixture against what ADK sent: the mismatches, each readable on its own.
 fn compare(name: &str, dir: &Path, runtime: &Value) -> Vec<String> {
     let session = ctxc::Session::new(Vec::new());
@@ -81,6 +92,7 @@ fn ctxc_renders_what_adk_sends() {
         .map(|name| {
             let dir = temp.path().canonicalize().expect("canonical").join(name);
             common::copy_tree(&fixtures().join(name), &dir);
+            write_upstream(&dir);
             dir
         })
         .collect();

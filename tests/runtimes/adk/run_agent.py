@@ -1,8 +1,7 @@
 """Builds each fixture's agent with the installed google-adk and records what its model is sent.
 
-For each project folder given: writes ADK's own texts the manifest takes as files (the transfer
-instruction with `{agents}`, `{agent_names}` and `{parent}` where ADK puts them, the
-`transfer_to_agent` declaration, and the declarations of the agent's function tools), then runs
+For each project folder given (ADK's own texts already written under upstream/ by `ctxc upstream`):
+writes the declarations of the agent's function tools as ADK makes them (tools.json), then runs
 one turn through an InMemoryRunner with a scripted model (no network) and prints, per folder, the
 system instruction and the function declarations of the agent's first request, as JSON.
 
@@ -17,18 +16,15 @@ import json
 import pathlib
 import sys
 import tomllib
-import types as pytypes
 import warnings
 
 from google.adk.agents import LlmAgent
 from google.adk.apps.app import App
-from google.adk.flows.llm_flows.extensions import _agent_transfer as transfer
 from google.adk.models.base_llm import BaseLlm
 from google.adk.models.llm_response import LlmResponse
 from google.adk.plugins.global_instruction_plugin import GlobalInstructionPlugin
 from google.adk.runners import InMemoryRunner
 from google.adk.tools.function_tool import FunctionTool
-from google.adk.tools.transfer_to_agent_tool import TransferToAgentTool
 from google.genai import types
 
 warnings.simplefilter("ignore")
@@ -77,24 +73,6 @@ def dump(declaration):
     return declaration.model_dump(mode="json", by_alias=True, exclude_none=True)
 
 
-def write_upstream(root):
-    """ADK's texts, as a user copies them from the release they run."""
-    upstream = root / "upstream"
-    upstream.mkdir(exist_ok=True)
-    target = pytypes.SimpleNamespace(name="\x00N", description="\x00D")
-    body = transfer._build_transfer_instruction_body("transfer_to_agent", [target])
-    block = transfer._build_target_agents_info(target)
-    assert body.count(block) == 1 and body.count("`\x00N`") == 1, body
-    template = body.replace(block, "{agents}").replace("`\x00N`", "{agent_names}")
-    child = pytypes.SimpleNamespace(mode=None, parent_agent=pytypes.SimpleNamespace(name="\x00P"), disallow_transfer_to_parent=False)
-    whole = transfer._build_transfer_instructions("transfer_to_agent", child, [target])
-    assert whole.startswith(body) and whole.count("\x00P") == 1, whole
-    (upstream / "agent-transfer.md").write_text(template)
-    (upstream / "transfer-to-parent.md").write_text(whole[len(body):].replace("\x00P", "{parent}"))
-    declaration = TransferToAgentTool(agent_names=[])._get_declaration()
-    (upstream / "transfer-tool.json").write_text(json.dumps({"functionDeclarations": [dump(declaration)]}, indent=2))
-
-
 def agent_ref(ref, model, **extra):
     return LlmAgent(name=ref["name"], description=ref.get("description", ""), model=model, instruction="", **extra)
 
@@ -102,7 +80,6 @@ def agent_ref(ref, model, **extra):
 async def run(root):
     manifest = tomllib.loads((root / "ctxc.toml").read_text())
     spec = json.loads((root / "adk.json").read_text())
-    write_upstream(root)
     tools = [FUNCTIONS[name] for name in spec.get("tools", [])]
     if tools:
         declarations = [dump(FunctionTool(f)._get_declaration()) for f in tools]
