@@ -14,7 +14,7 @@ use serde_json::Value;
 
 use crate::manifest::model::{Agent, ModuleFiles, Scenario, Step, TextFile};
 use crate::runtimes::adk::settings::{is_identifier, PARENT_MODULE};
-use crate::runtimes::{Part, StepText};
+use crate::runtimes::{py_repr, Part, StepText};
 
 /// Why an `adk_instruction` adds nothing: its module is not declared (an agent without a global
 /// instruction declares none).
@@ -166,42 +166,7 @@ fn python_str(value: &Value) -> String {
     match value {
         Value::Null => String::new(),
         Value::String(s) => s.clone(),
-        _ => python_repr(value),
-    }
-}
-
-/// Python's `repr()` of a JSON value, as `str()` shows it inside a list or dict.
-fn python_repr(value: &Value) -> String {
-    match value {
-        Value::Null => "None".to_string(),
-        Value::Bool(b) => if *b { "True" } else { "False" }.to_string(),
-        Value::Number(n) => n.to_string(),
-        Value::String(s) => {
-            let quote = if s.contains('\'') && !s.contains('"') { '"' } else { '\'' };
-            let mut out = String::from(quote);
-            for c in s.chars() {
-                match c {
-                    '\\' => out.push_str("\\\\"),
-                    '\n' => out.push_str("\\n"),
-                    '\r' => out.push_str("\\r"),
-                    '\t' => out.push_str("\\t"),
-                    c if c == quote => out.extend(['\\', c]),
-                    c => out.push(c),
-                }
-            }
-            out.push(quote);
-            out
-        }
-        Value::Array(items) => format!("[{}]", items.iter().map(python_repr).collect::<Vec<_>>().join(", ")),
-        Value::Object(map) => {
-            format!(
-                "{{{}}}",
-                map.iter()
-                    .map(|(k, v)| format!("{}: {}", python_repr(&Value::String(k.clone())), python_repr(v)))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )
-        }
+        _ => py_repr(value),
     }
 }
 
