@@ -184,7 +184,7 @@ impl Validator {
                 let name = merged.agent.as_ref().map(|a| a.name.value.as_str()).unwrap_or_default();
                 let (settings, problems) = crate::runtimes::adk::settings::validate(merged.adk.as_ref(), name);
                 for (key, problem) in problems {
-                    let span = self.locate_key(&["adk", key]).or_else(|| self.locate_key(&["adk"]));
+                    let span = self.locate_key(key).or_else(|| self.locate_key(&key[..1]));
                     self.error(problem, span);
                 }
                 systems.adk = Some(settings);

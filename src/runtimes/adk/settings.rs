@@ -60,23 +60,26 @@ pub struct Settings {
     pub disallow_transfer_to_peers: bool,
 }
 
-/// `[adk]` checked for the agent `name`: the settings, and what is wrong with them (ADK refuses
-/// an agent tree with these when it builds it), each with the key of `[adk]` it is about.
-pub fn validate(raw: Option<&RawAdk>, name: &str) -> (Settings, Vec<(&'static str, String)>) {
+/// `[adk]` checked with the agent's `name`: the settings, and what is wrong with them (ADK
+/// refuses an agent tree with these when it builds it: `BaseAgent.validate_name`, unique
+/// sub-agent names), each with the manifest key it is about.
+pub fn validate(raw: Option<&RawAdk>, name: &str) -> (Settings, Vec<(&'static [&'static str], String)>) {
     let raw = raw.cloned().unwrap_or_default();
     let mut problems = Vec::new();
-    let mut seen = vec![name];
-    let tree = raw.sub_agents.iter().map(|a| ("sub_agents", a)).chain(raw.peers.iter().map(|a| ("peers", a)));
-    for (key, agent) in tree.chain(raw.parent.iter().map(|a| ("parent", a))) {
-        if !is_identifier(&agent.name) {
-            problems.push((key, format!("`{}` is not a valid ADK agent name (a Python identifier)", agent.name)));
+    let mut seen = Vec::new();
+    let own = RawAgentRef { name: name.to_string(), description: String::new() };
+    let tree = raw.sub_agents.iter().map(|a| (&["adk", "sub_agents"][..], a)).chain(raw.peers.iter().map(|a| (&["adk", "peers"][..], a)));
+    let all = std::iter::once((&["agent", "name"][..], &own)).chain(tree).chain(raw.parent.iter().map(|a| (&["adk", "parent"][..], a)));
+    for (key, agent) in all {
+        if !is_identifier(&agent.name) || agent.name == "user" {
+            problems.push((key, format!("`{}` is not a valid ADK agent name (a Python identifier, not `user`)", agent.name)));
         } else if seen.contains(&agent.name.as_str()) {
             problems.push((key, format!("agent name `{}` is used twice in the agent tree", agent.name)));
         }
         seen.push(&agent.name);
     }
     if raw.parent.is_none() && !raw.peers.is_empty() {
-        problems.push(("peers", "`peers` are the parent's other sub-agents: set `parent` too".to_string()));
+        problems.push((&["adk", "peers"][..], "`peers` are the parent's other sub-agents: set `parent` too".to_string()));
     }
     let settings = Settings {
         sub_agents: raw.sub_agents,
@@ -151,8 +154,14 @@ mod tests {
 
     #[test]
     fn bad_trees_are_refused() {
-        let raw = RawAdk { sub_agents: vec![agent("me"), agent("not valid")], peers: vec![agent("x")], ..Default::default() };
+        let raw =
+            RawAdk { sub_agents: vec![agent("me"), agent("not valid"), agent("user")], peers: vec![agent("x")], ..Default::default() };
         let (_, problems) = validate(Some(&raw), "me");
-        assert_eq!(problems.len(), 3, "{problems:?}");
+        assert_eq!(problems.len(), 4, "{problems:?}");
+        let (_, problems) = validate(None, "my-agent");
+        assert_eq!(
+            problems,
+            [(&["agent", "name"][..], "`my-agent` is not a valid ADK agent name (a Python identifier, not `user`)".to_string())]
+        );
     }
 }
