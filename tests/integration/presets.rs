@@ -543,11 +543,19 @@ fn adk_fills_state_puts_transfer_first_and_refuses_bad_trees() {
     let alone = render_with(ADK, &["adk.sub_agents=[]"], "default", "member");
     assert_eq!(ids(&alone), ["global_instruction", "instruction", "identity"]);
     assert!(alone.tools.iter().all(|t| t.name != "transfer_to_agent"));
+    let child = render_with(ADK, &["adk.parent={ name = \"desk\" }"], "default", "member");
+    assert!(section(&child, "agent_transfer").text.ends_with("\nWhen no agent fits, hand the question back to desk.\n"));
+    assert_eq!(child.tools[0].name, "transfer_to_agent");
 
     let dir = tempfile::tempdir().expect("tempdir");
     copy_tree(&repo().join("examples/agents/adk"), dir.path());
     let manifest = dir.path().join("ctxc.toml");
-    let text = std::fs::read_to_string(&manifest).expect("manifest").replace("name = \"hotels\"", "name = \"concierge\"");
+    // A sub-agent without ADK's line about its parent: the transfer step is off, saying why.
+    let text = std::fs::read_to_string(&manifest).expect("manifest");
+    std::fs::write(&manifest, text.replace("transfer_to_parent = ", "# transfer_to_parent = ")).expect("write");
+    let out = ctxc(&["render", "--steps", dir.path().to_str().expect("utf-8"), "--set", "adk.parent={ name = \"desk\" }"], &[]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("module `transfer_to_parent` (ADK's line about the parent) is not declared"));
+    let text = text.replace("name = \"hotels\"", "name = \"concierge\"");
     std::fs::write(&manifest, &text).expect("write");
     let out = ctxc(&["check", dir.path().to_str().expect("utf-8")], &[]);
     assert_eq!(out.status.code(), Some(2));

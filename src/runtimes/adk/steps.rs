@@ -25,8 +25,12 @@ pub fn instruction_missing(step: &Step, agent: &Agent, _scenario: &Scenario) -> 
 /// Why `adk_transfer` adds nothing: the agent has nowhere to transfer to, or its module (ADK's
 /// transfer text) is not declared.
 pub fn transfer_missing(step: &Step, agent: &Agent, _scenario: &Scenario) -> Option<String> {
-    if agent.systems.adk.as_ref().is_none_or(|a| a.targets().is_empty()) {
+    let Some(adk) = agent.systems.adk.as_ref().filter(|a| !a.targets().is_empty()) else {
         return Some("no agent to transfer to ([adk] sub_agents, parent, peers)".to_string());
+    };
+    // Without its parent line the text would be ADK's minus a sentence: off, saying why.
+    if adk.parent_to_name().is_some() && !agent.modules.contains_key(PARENT_MODULE) {
+        return Some(format!("module `{PARENT_MODULE}` (ADK's line about the parent) is not declared, so this step adds no text"));
     }
     module_missing(step, agent, "ADK's transfer instruction")
 }
