@@ -4,7 +4,7 @@
 //! ships none of that prose; every user of the runtime has it installed.
 //!
 //! The values are read by a script of ours per runtime (`upstream/deepagents.py`,
-//! `upstream/agentscope.py`) run in the user's interpreter:
+//! `upstream/agentscope.py`, `upstream/adk.py`) run in the user's interpreter:
 //! isolated mode (no current folder or user site on the path), no bytecode written, a stand-in
 //! chat model that answers at once, a time limit, and its output validated before any file is
 //! written. Render stays offline: it reads the files this writes.
@@ -33,8 +33,8 @@ struct Runtime {
     texts: &'static [&'static str],
     /// The file under `upstream/` of a text.
     text_file: fn(&str) -> String,
-    /// The file of the built-in tool schemas.
-    tools_file: &'static str,
+    /// The file of the built-in tool schemas, for a runtime that binds tools of its own.
+    tools_file: Option<&'static str>,
     /// What to install when the package is missing.
     install: &'static str,
 }
@@ -44,7 +44,7 @@ const DEEPAGENTS: Runtime = Runtime {
     script: include_str!("upstream/deepagents.py"),
     texts: &DEEPAGENTS_TEXTS,
     text_file: |name| format!("{name}.md"),
-    tools_file: "builtin_tools.json",
+    tools_file: Some("builtin_tools.json"),
     install: "pip install deepagents==0.7.32",
 };
 
@@ -57,8 +57,21 @@ const AGENTSCOPE: Runtime = Runtime {
         "compression_tool" => "compression-tool.json".to_string(),
         name => format!("{}.md", name.replace('_', "-")),
     },
-    tools_file: "skill-viewer.json",
+    tools_file: Some("skill-viewer.json"),
     install: "pip install agentscope==2.0.11",
+};
+
+/// The files the ADK preset's modules and its `transfer_to_agent` refer to (docs/runtimes/adk.md).
+const ADK: Runtime = Runtime {
+    package: "google-adk",
+    script: include_str!("upstream/adk.py"),
+    texts: &["agent_transfer", "transfer_to_parent", "transfer_tool"],
+    text_file: |name| match name {
+        "transfer_tool" => "transfer-tool.json".to_string(),
+        name => format!("{}.md", name.replace('_', "-")),
+    },
+    tools_file: None,
+    install: "pip install google-adk==2.13.0",
 };
 /// Importing LangChain and building the agents takes seconds; a hung interpreter is stopped.
 const TIME_LIMIT: Duration = Duration::from_secs(120);
@@ -244,8 +257,10 @@ fn run_script(python: &Path, runtime: &Runtime, input: &[u8]) -> Result<Vec<u8>,
 fn files(runtime: &Runtime, texts: &Texts) -> Vec<(String, String)> {
     let mut files: Vec<(String, String)> =
         runtime.texts.iter().map(|name| ((runtime.text_file)(name), texts.texts.get(*name).cloned().unwrap_or_default())).collect();
-    let tools = serde_json::to_string_pretty(&texts.builtin_tools).unwrap_or_default();
-    files.push((runtime.tools_file.to_string(), format!("{tools}\n")));
+    if let Some(tools_file) = runtime.tools_file {
+        let tools = serde_json::to_string_pretty(&texts.builtin_tools).unwrap_or_default();
+        files.push((tools_file.to_string(), format!("{tools}\n")));
+    }
     let mut sources = format!(
         "# Written by `ctxc upstream` from the installed release; run it again after an upgrade.\n\
          package = {}\nversion = {}\n\n[sources]\n",
@@ -256,7 +271,9 @@ fn files(runtime: &Runtime, texts: &Texts) -> Vec<(String, String)> {
         let source = texts.sources.get(*name).map_or("not in this release: an empty file turns the step off", String::as_str);
         sources.push_str(&format!("{name} = {}\n", toml_string(source)));
     }
-    sources.push_str("builtin_tools = \"the tools the runtime binds to the model\"\n");
+    if runtime.tools_file.is_some() {
+        sources.push_str("builtin_tools = \"the tools the runtime binds to the model\"\n");
+    }
     files.push(("SOURCES.toml".to_string(), sources));
     files
 }
@@ -342,9 +359,15 @@ pub fn update(manifest: &Path, python: &Path) -> Result<Written, Diagnostic> {
             let installed = if texts.version == release.version { release.version.to_string() } else { texts.version.clone() };
             (&AGENTSCOPE, texts, selected, installed)
         }
+        // ADK's preset follows one release and records none: the texts are the installed ones.
+        Some("adk") => {
+            let texts = read(&ADK, python, &Agent { model, provider: None, subagents: Vec::new() })?;
+            let installed = texts.version.clone();
+            (&ADK, texts, Some(installed.clone()), installed)
+        }
         _ => {
             return Err(Diagnostic::error(format!(
-                "`ctxc upstream` reads the texts of the `deepagents` and `agentscope` presets; this manifest's preset is {}",
+                "`ctxc upstream` reads the texts of the `deepagents`, `agentscope` and `adk` presets; this manifest's preset is {}",
                 preset.map_or("not set".to_string(), |p| format!("`{p}`"))
             ))
             .in_file(&shown))

@@ -648,6 +648,14 @@ impl Validator {
             let raw_category = RawCategory { title: Some("AgentScope's compression tool".into()), files: vec![file], ..Default::default() };
             categories.extend(self.categories(&IndexMap::from([("agentscope_compression".to_string(), raw_category)]), &flags));
         }
+        // ADK offers `transfer_to_agent` before the agent's tools when it has agents to transfer to.
+        if let Some(adk) = systems.adk.as_ref().filter(|a| !a.targets().is_empty()) {
+            let file = RawToolFile::Path(crate::runtimes::adk::settings::TRANSFER_TOOL_FILE.to_string());
+            let raw_category = RawCategory { title: Some("ADK's agent transfer".into()), files: vec![file], ..Default::default() };
+            let mut transfer = self.categories(&IndexMap::from([("adk_transfer".to_string(), raw_category)]), &flags);
+            transfer.iter_mut().flat_map(|c| &mut c.tools).for_each(|t| t.tool = adk.transfer_tool(&t.tool));
+            categories.splice(0..0, transfer);
+        }
         let (snapshot_dir, snapshot_dir_origin) = self.snapshot_dir(raw.snapshot.as_ref().and_then(|s| s.dir.as_ref()));
         Some(Agent {
             name: agent_raw.name.value,
@@ -862,6 +870,8 @@ impl Validator {
                     | StepKind::SkillLocations
                     | StepKind::AgentSkills
                     | StepKind::Workspace
+                    | StepKind::AdkInstruction
+                    | StepKind::AdkTransfer
             );
             let module = takes_module.then(|| raw.module.as_ref().map_or(id.clone(), |m| m.value.clone()));
             if let Some(module_id) = module.as_ref().filter(|_| kind == StepKind::Module) {

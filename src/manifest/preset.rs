@@ -122,6 +122,7 @@ impl Overlay for RawManifest {
             deepagents,
             zeph,
             agentscope,
+            adk,
             lint,
         } = over;
         take(&mut self.schema, schema);
@@ -145,6 +146,7 @@ impl Overlay for RawManifest {
         overlay_opt(&mut self.deepagents, deepagents);
         overlay_opt(&mut self.zeph, zeph);
         overlay_opt(&mut self.agentscope, agentscope);
+        take(&mut self.adk, adk);
         overlay_opt(&mut self.lint, lint);
     }
 }

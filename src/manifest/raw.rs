@@ -76,6 +76,9 @@ pub struct RawManifest {
     /// AgentScope `ContextConfig` settings (preset `agentscope`).
     #[serde(default)]
     pub agentscope: Option<RawAgentScope>,
+    /// Google ADK: where the agent sits in its agent tree (preset `adk`).
+    #[serde(default)]
+    pub adk: Option<crate::runtimes::adk::settings::RawAdk>,
     /// Lint settings: rules to run or skip, severities, the Agent Skills validation level.
     #[serde(default)]
     pub lint: Option<super::lint::RawLint>,
@@ -240,6 +243,14 @@ pub enum StepKind {
     /// limit) and the tool calls left this turn, as Zeph appends it to the volatile end of the
     /// system prompt on every turn; off with `[zeph] budget_hint_enabled = false`.
     BudgetHint,
+    /// ADK instruction (global or the agent's): the module's text as written, `{key}`
+    /// placeholders filled from the scenario's `vars` (the session state).
+    AdkInstruction,
+    /// ADK identity: the agent's name and description, as ADK states them.
+    AdkIdentity,
+    /// ADK agent transfer: the module's text (ADK's transfer instruction) with the agents of
+    /// `[adk]` filled in, then module `transfer_to_parent` for a sub-agent; off with no target.
+    AdkTransfer,
 }
 
 impl StepKind {

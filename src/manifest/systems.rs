@@ -20,7 +20,7 @@ struct PresetRef {
 }
 
 /// The system tables and the preset each belongs to.
-const SYSTEM_TABLES: [&str; 3] = ["deepagents", "zeph", "agentscope"];
+const SYSTEM_TABLES: [&str; 4] = ["deepagents", "zeph", "agentscope", "adk"];
 
 impl Validator {
     /// For `deepagents`: picks the step layout of the configured release and, for a later
@@ -161,6 +161,7 @@ impl Validator {
             let written = match table {
                 "deepagents" => user.deepagents.is_some(),
                 "zeph" => user.zeph.is_some(),
+                "adk" => user.adk.is_some(),
                 _ => user.agentscope.is_some(),
             };
             if written && name != table {
@@ -179,6 +180,15 @@ impl Validator {
             "deepagents" => systems.deepagents = Some(self.deepagents(merged, user, preset, &from, model)),
             "zeph" => systems.zeph = Some(self.zeph(merged, user, preset, &from)),
             "agentscope" => systems.agentscope = Some(self.agentscope(merged, user, preset, &from)),
+            "adk" => {
+                let name = merged.agent.as_ref().map(|a| a.name.value.as_str()).unwrap_or_default();
+                let (settings, problems) = crate::runtimes::adk::settings::validate(merged.adk.as_ref(), name);
+                for (key, problem) in problems {
+                    let span = self.locate_key(key).or_else(|| self.locate_key(&key[..1]));
+                    self.error(problem, span);
+                }
+                systems.adk = Some(settings);
+            }
             _ => {}
         }
         systems

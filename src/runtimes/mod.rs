@@ -6,6 +6,8 @@
 //!   `simulate`, when that is one fixed release;
 //! - `window.rs` (shared): its manifest section's validated settings, the releases they follow,
 //!   and the window numbers it derives from them (what `measure` reports per mode and scenario);
+//! - `settings.rs` (shared): its manifest section and its validation, for a runtime without
+//!   window numbers of its own;
 //! - `steps.rs` (resolve): the runtime's own step kinds, when each adds text and the text;
 //! - `report.rs` (report): its rows in `ctxc cost`'s window table (data; `report` lays them out);
 //! - `starter.rs` (report): the files of its `ctxc init --preset` starter.
@@ -15,10 +17,12 @@
 //! match on the step kind. A stage calls a runtime's role through that match, a plain function
 //! call, so no stage imports a layer above its own.
 
+pub mod adk;
 pub mod agentscope;
 pub mod zeus;
 
 use serde::Serialize;
+use serde_json::Value;
 
 use crate::diagnostic::Origin;
 
@@ -35,10 +39,11 @@ macro_rules! runtime_table {
             Deepagents "deepagents",
             Zeph "zeph",
             Agentscope "agentscope",
+            Adk "adk",
         }
     };
     (release $callback:ident) => {
-        $callback! { Zeus zeus }
+        $callback! { Zeus zeus, Adk adk }
     };
     (steps $callback:ident) => {
         $callback! {
@@ -46,6 +51,11 @@ macro_rules! runtime_table {
             agentscope {
                 AgentSkills: skills_missing, skills_text;
                 Workspace: workspace_missing, workspace_text;
+            }
+            adk {
+                AdkInstruction: instruction_missing, instruction_text;
+                AdkIdentity: identity_missing, identity_text;
+                AdkTransfer: transfer_missing, transfer_text;
             }
         }
     };
@@ -160,4 +170,48 @@ pub fn pct(ratio: f64) -> String {
 /// `ratio × tokens`, rounded down, as the systems compute their thresholds.
 pub fn share_of(ratio: f64, tokens: u64) -> u64 {
     (ratio * tokens as f64).max(0.0).floor() as u64
+}
+
+/// Python's `repr` of a JSON value as `json.loads` gives it.
+pub fn py_repr(value: &Value) -> String {
+    match value {
+        Value::Null => "None".into(),
+        Value::Bool(true) => "True".into(),
+        Value::Bool(false) => "False".into(),
+        Value::Number(n) => match (n.as_i64(), n.as_u64(), n.as_f64()) {
+            (Some(i), _, _) => i.to_string(),
+            (_, Some(u), _) => u.to_string(),
+            (_, _, Some(f)) if f.fract() == 0.0 && f.abs() < 1e16 => format!("{f:.1}"),
+            (_, _, Some(f)) => format!("{f:?}"),
+            _ => n.to_string(),
+        },
+        Value::String(s) => py_str(s),
+        Value::Array(items) => format!("[{}]", items.iter().map(py_repr).collect::<Vec<_>>().join(", ")),
+        Value::Object(o) => {
+            format!("{{{}}}", o.iter().map(|(k, v)| format!("{}: {}", py_str(k), py_repr(v))).collect::<Vec<_>>().join(", "))
+        }
+    }
+}
+
+/// Python's `repr` of a string: single quotes unless it holds one and no double quote.
+pub fn py_str(s: &str) -> String {
+    let quote = if s.contains('\'') && !s.contains('"') { '"' } else { '\'' };
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push(quote);
+    for c in s.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if c == quote => {
+                out.push('\\');
+                out.push(c);
+            }
+            c if (c as u32) < 0x20 || (0x7f..0xa0).contains(&(c as u32)) => out.push_str(&format!("\\x{:02x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push(quote);
+    out
 }

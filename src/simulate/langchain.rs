@@ -7,6 +7,7 @@
 use serde_json::{Map, Value};
 
 use super::conversation::{Message, Role};
+use crate::runtimes::{py_repr, py_str};
 
 /// Tokens LangChain adds per message (`extra_tokens_per_message`).
 const EXTRA_TOKENS_PER_MESSAGE: u64 = 3;
@@ -176,50 +177,6 @@ fn tool_calls_repr(m: &Message) -> String {
         })
         .collect();
     format!("[{}]", calls.join(", "))
-}
-
-/// Python's `repr` of a JSON value as `json.loads` gives it.
-fn py_repr(value: &Value) -> String {
-    match value {
-        Value::Null => "None".into(),
-        Value::Bool(true) => "True".into(),
-        Value::Bool(false) => "False".into(),
-        Value::Number(n) => match (n.as_i64(), n.as_u64(), n.as_f64()) {
-            (Some(i), _, _) => i.to_string(),
-            (_, Some(u), _) => u.to_string(),
-            (_, _, Some(f)) if f.fract() == 0.0 && f.abs() < 1e16 => format!("{f:.1}"),
-            (_, _, Some(f)) => format!("{f:?}"),
-            _ => n.to_string(),
-        },
-        Value::String(s) => py_str(s),
-        Value::Array(items) => format!("[{}]", items.iter().map(py_repr).collect::<Vec<_>>().join(", ")),
-        Value::Object(o) => {
-            format!("{{{}}}", o.iter().map(|(k, v)| format!("{}: {}", py_str(k), py_repr(v))).collect::<Vec<_>>().join(", "))
-        }
-    }
-}
-
-/// Python's `repr` of a string: single quotes unless it holds one and no double quote.
-fn py_str(s: &str) -> String {
-    let quote = if s.contains('\'') && !s.contains('"') { '"' } else { '\'' };
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push(quote);
-    for c in s.chars() {
-        match c {
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if c == quote => {
-                out.push('\\');
-                out.push(c);
-            }
-            c if (c as u32) < 0x20 || (0x7f..0xa0).contains(&(c as u32)) => out.push_str(&format!("\\x{:02x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push(quote);
-    out
 }
 
 #[cfg(test)]

@@ -20,6 +20,7 @@ pub struct Systems {
     pub deepagents: Option<deepagents::Settings>,
     pub zeph: Option<zeph::Settings>,
     pub agentscope: Option<agentscope::Settings>,
+    pub adk: Option<crate::runtimes::adk::settings::Settings>,
 }
 
 impl Systems {

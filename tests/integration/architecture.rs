@@ -49,8 +49,14 @@ const LAYERS: &[(&str, &[&str])] = &[
 /// The layer of each role file of a runtime (`src/runtimes/<name>/<role>.rs`): the layer of the
 /// stage that uses it. A role file is a module of its own here, in its role's layer, whatever
 /// the layer of `runtimes` (the table, shared).
-const RUNTIME_ROLES: &[(&str, &str)] =
-    &[("release", "shared"), ("window", "shared"), ("steps", "resolve"), ("report", "report"), ("starter", "report")];
+const RUNTIME_ROLES: &[(&str, &str)] = &[
+    ("release", "shared"),
+    ("window", "shared"),
+    ("settings", "shared"),
+    ("steps", "resolve"),
+    ("report", "report"),
+    ("starter", "report"),
+];
 
 /// The module a path is in, for the edges between top-level modules: a runtime's role file
 /// (`runtimes/zeus/steps`), or else the top-level module.

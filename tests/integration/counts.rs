@@ -343,14 +343,20 @@ fn sync_records_the_bundled_examples_in_a_byte_stable_file_from_documented_reque
     assert_eq!(server.shape_errors(), Vec::<String>::new());
     let sent = server.received().len();
     let mut files = Vec::new();
-    for agent in ["support-triage", "deepagents"] {
+    // The Claude examples, and the ADK example on Gemini.
+    let providers = [
+        ("support-triage", "anthropic", "claude-sonnet-4-5"),
+        ("deepagents", "anthropic", "claude-sonnet-4-5"),
+        ("adk", "gemini", "gemini-2.5-flash"),
+    ];
+    for (agent, provider, model) in providers {
         let file = agents.join(agent).join("ctxc.counts");
-        let written = std::fs::read_to_string(&file).expect("a counts file beside each Claude manifest");
-        files.push(written);
+        let written = std::fs::read_to_string(&file).expect("a counts file beside each Claude and Gemini manifest");
+        files.push((written, provider, model));
     }
-    let entries: usize = files.iter().map(|f| f.lines().filter(|l| !l.starts_with('#')).count()).sum();
+    let entries: usize = files.iter().map(|(f, _, _)| f.lines().filter(|l| !l.starts_with('#')).count()).sum();
     assert_eq!(entries, sent, "one entry per request sent, every request different");
-    for file in &files {
+    for (file, provider, model) in &files {
         let lines: Vec<&str> = file.lines().filter(|l| !l.starts_with('#')).collect();
         let mut sorted = lines.clone();
         sorted.sort();
@@ -358,13 +364,13 @@ fn sync_records_the_bundled_examples_in_a_byte_stable_file_from_documented_reque
         for line in lines {
             let fields: Vec<&str> = line.split('\t').collect();
             assert_eq!(fields.len(), 5, "{line}");
-            assert_eq!((fields[0], fields[1], fields[4]), ("anthropic", "claude-sonnet-4-5", DATE), "{line}");
+            assert_eq!((fields[0], fields[1], fields[4]), (*provider, *model, DATE), "{line}");
             assert_eq!(fields[2].len(), 64);
         }
     }
     // The request bodies: Anthropic's shape (checked by the server), a system prompt that grows
     // section by section, and the tools only in the last request of each render.
-    let bodies = server.received();
+    let bodies: Vec<_> = server.received().into_iter().filter(|r| !r.path.contains(":countTokens")).collect();
     assert!(bodies.iter().all(|r| r.path == "/v1/messages/count_tokens"));
     assert!(bodies.iter().any(|r| r.body.get("system").is_none()), "the bare request");
     assert!(
@@ -372,21 +378,21 @@ fn sync_records_the_bundled_examples_in_a_byte_stable_file_from_documented_reque
         "triage mode's three tools"
     );
     assert!(!text(&out.stdout).contains(KEY) && !text(&out.stderr).contains(KEY), "the key is never printed");
-    let size: usize = files.iter().map(String::len).sum();
+    let size: usize = files.iter().map(|(f, _, _)| f.len()).sum();
     eprintln!("counts sync of examples/agents: {sent} requests sent in {:.2} s; ctxc.counts files {size} bytes", elapsed.as_secs_f64());
 
     // A second run sends nothing and leaves the bytes as they are.
     let again = sync(&server, &[path(&agents)]);
     assert_eq!(again.status.code(), Some(0), "{}", text(&again.stderr));
     assert_eq!(server.received().len(), sent, "only unrecorded requests are sent");
-    for (agent, before) in ["support-triage", "deepagents"].iter().zip(&files) {
+    for ((agent, _, _), (before, _, _)) in providers.iter().zip(&files) {
         assert_eq!(&std::fs::read_to_string(agents.join(agent).join("ctxc.counts")).expect("read"), before);
     }
     // Another copy elsewhere (another machine) records the same bytes.
     let other_server = Server::start();
     let (_other_dir, other) = examples();
     assert_eq!(sync(&other_server, &[path(&other)]).status.code(), Some(0));
-    for (agent, before) in ["support-triage", "deepagents"].iter().zip(&files) {
+    for ((agent, _, _), (before, _, _)) in providers.iter().zip(&files) {
         assert_eq!(&std::fs::read_to_string(other.join(agent).join("ctxc.counts")).expect("read"), before, "byte-stable across copies");
     }
 }

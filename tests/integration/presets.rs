@@ -522,3 +522,45 @@ fn a_middleware_step_without_its_module_is_off_with_the_reason() {
     assert_eq!(reason("todo"), "module `todo` is not declared, so this step adds no text");
     assert_eq!(reason("memory"), "no memory files are configured");
 }
+
+/// The ADK preset without the runtime: session state from the scenario, `transfer_to_agent`
+/// first and limited to the tree, the transfer step off without a target, and a bad tree refused
+/// at its key.
+#[test]
+fn adk_fills_state_puts_transfer_first_and_refuses_bad_trees() {
+    const ADK: &str = "examples/agents/adk/ctxc.toml";
+    let guest = render_with(ADK, &[], "default", "guest");
+    assert_eq!(ids(&guest), ["global_instruction", "instruction", "identity", "agent_transfer"]);
+    assert!(section(&guest, "instruction").text.starts_with("Help guest (membership: none) plan a trip. Current plan: .\n"));
+    assert!(section(&guest, "agent_transfer").text.contains("Agents you may name: `flights`, `hotels`."));
+    let tools: Vec<&str> = guest.tools.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(tools, ["transfer_to_agent", "suggest_destinations", "entry_requirements"]);
+    let session = ctxc::Session::new(Vec::new());
+    let loaded = session.load(&repo().join(ADK)).expect("loads");
+    let transfer = &loaded.agent.categories[0].tools[0].tool;
+    assert_eq!(transfer.parameters["properties"]["agent_name"]["enum"], serde_json::json!(["flights", "hotels"]));
+
+    let alone = render_with(ADK, &["adk.sub_agents=[]"], "default", "member");
+    assert_eq!(ids(&alone), ["global_instruction", "instruction", "identity"]);
+    assert!(alone.tools.iter().all(|t| t.name != "transfer_to_agent"));
+    let child = render_with(ADK, &["adk.parent={ name = \"desk\" }"], "default", "member");
+    assert!(section(&child, "agent_transfer").text.ends_with("\nWhen no agent fits, hand the question back to desk.\n"));
+    assert_eq!(child.tools[0].name, "transfer_to_agent");
+
+    let dir = tempfile::tempdir().expect("tempdir");
+    copy_tree(&repo().join("examples/agents/adk"), dir.path());
+    let manifest = dir.path().join("ctxc.toml");
+    // A sub-agent without ADK's line about its parent: the transfer step is off, saying why.
+    let text = std::fs::read_to_string(&manifest).expect("manifest");
+    std::fs::write(&manifest, text.replace("transfer_to_parent = ", "# transfer_to_parent = ")).expect("write");
+    let out = ctxc(&["render", "--steps", dir.path().to_str().expect("utf-8"), "--set", "adk.parent={ name = \"desk\" }"], &[]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("module `transfer_to_parent` (ADK's line about the parent) is not declared"));
+    let text = text.replace("name = \"hotels\"", "name = \"concierge\"");
+    std::fs::write(&manifest, &text).expect("write");
+    let out = ctxc(&["check", dir.path().to_str().expect("utf-8")], &[]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(err.contains("agent name `concierge` is used twice in the agent tree"), "{err}");
+    let line = text.lines().position(|l| l.starts_with("sub_agents")).expect("sub_agents") + 1;
+    assert!(err.contains(&format!("ctxc.toml:{line}:1")), "points at `sub_agents`: {err}");
+}

@@ -230,6 +230,7 @@ fn the_cli_prints_the_table_json_and_html_and_refuses_bad_input() {
 #[test]
 fn every_bundled_example_simulates_its_documented_sample() {
     let samples = [
+        ("adk", "long-chat.toml", "google-adk 2.13.0"),
         ("agentscope", "agentscope-analyst.toml", "agentscope 2.0"),
         ("deepagents", "long-chat.toml", "deepagents 0."),
         ("openhands-style", "long-chat.toml", ""),

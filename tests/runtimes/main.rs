@@ -8,6 +8,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod adk;
 mod agentscope;
 mod agentscope_simulate;
 mod chat_template;

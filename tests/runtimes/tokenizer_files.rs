@@ -71,6 +71,9 @@ struct Counted {
     tokens: i64,
     /// A tool's compact function JSON: for Gemini, counted as its declaration.
     tool: bool,
+    /// A Gemini declaration whose JSON-schema fields or response the function JSON drops
+    /// (`parametersJsonSchema`, as ADK's tools have it): for Gemini, counted as written.
+    declaration: Option<String>,
 }
 
 /// Every section, whole prompt and callable tool of every example agent, costed with the file.
@@ -97,13 +100,23 @@ fn agent_texts(file: &Path, model: &str) -> Vec<Counted> {
                     text: section.text.to_string(),
                     tokens: cost.tokens.tokens,
                     tool: false,
+                    declaration: None,
                 });
             }
             let prompt = r.prompt().to_string();
-            out.push(Counted { label: format!("{at} · system prompt"), text: prompt, tokens: m.system_prompt.tokens, tool: false });
+            out.push(Counted {
+                label: format!("{at} · system prompt"),
+                text: prompt,
+                tokens: m.system_prompt.tokens,
+                tool: false,
+                declaration: None,
+            });
             for ((tool, _), cost) in ctxc::measure::callable_tools(agent, r).iter().zip(&m.tool_schemas.tools) {
                 let text = tool.tool.function_json().to_string();
-                out.push(Counted { label: format!("{at} · tool {}", tool.tool.name), text, tokens: cost.tokens.tokens, tool: true });
+                let t = &tool.tool;
+                let declaration = (t.parameters_json_schema || t.response.is_some() || t.response_json_schema.is_some())
+                    .then(|| t.gemini_declaration().to_string());
+                out.push(Counted { label: format!("{at} · tool {}", t.name), text, tokens: cost.tokens.tokens, tool: true, declaration });
             }
         }
     }
@@ -123,7 +136,7 @@ fn corpus_texts(count: &dyn Fn(&ctxc::tools::Tool) -> usize) -> Vec<Counted> {
         for tool in parsed.tools {
             let text = tool.function_json().to_string();
             let tokens = count(&tool) as i64;
-            out.push(Counted { label: format!("{} · {}", file.display(), tool.name), text, tokens, tool: true });
+            out.push(Counted { label: format!("{} · {}", file.display(), tool.name), text, tokens, tool: true, declaration: None });
         }
     }
     assert!(out.len() > 100, "{} corpus tools", out.len());
@@ -190,7 +203,7 @@ fn hostile_texts(counter: &TokenCounter, tokenizer: Tokenizer) -> Vec<Counted> {
         .enumerate()
         .map(|(i, text)| {
             let tokens = counter.count(tokenizer, &text) as i64;
-            Counted { label: format!("hostile text {i} ({} bytes)", text.len()), text, tokens, tool: false }
+            Counted { label: format!("hostile text {i} ({} bytes)", text.len()), text, tokens, tool: false, declaration: None }
         })
         .collect();
     // A concatenation counted from its parts, as a request is: a run of digits across two parts,
@@ -198,14 +211,25 @@ fn hostile_texts(counter: &TokenCounter, tokenizer: Tokenizer) -> Vec<Counted> {
     let parts = ["words ".repeat(50_000), "1".repeat(20_000), "1".repeat(10_000), "é words ".repeat(30_000)];
     let with_counts: Vec<(&str, usize)> = parts.iter().map(|p| (p.as_str(), counter.count(tokenizer, p))).collect();
     let tokens = counter.count_concat(tokenizer, &with_counts) as i64;
-    counted.push(Counted { label: "a concatenation counted from its parts".into(), text: parts.concat(), tokens, tool: false });
+    counted.push(Counted {
+        label: "a concatenation counted from its parts".into(),
+        text: parts.concat(),
+        tokens,
+        tool: false,
+        declaration: None,
+    });
     counted
 }
 
 /// The reference implementation's counts of `texts`.
 fn reference_counts(kind: &str, file: &Path, counted: &[Counted]) -> Vec<i64> {
-    // For Gemini, a tool is marked by a leading NUL: the harness counts it as a declaration.
-    let mark = |c: &Counted| if kind == "gemini-local" && c.tool { format!("\0{}", c.text) } else { c.text.clone() };
+    // For Gemini, a tool is marked by a leading NUL: the harness counts it as a declaration (a
+    // declaration as written by a leading \x01).
+    let mark = |c: &Counted| match (kind == "gemini-local" && c.tool, &c.declaration) {
+        (true, Some(written)) => format!("\u{1}{written}"),
+        (true, None) => format!("\0{}", c.text),
+        (false, _) => c.text.clone(),
+    };
     let texts: Vec<String> = counted.iter().map(mark).collect();
     reference_text_counts(kind, file, &texts)
 }
@@ -706,7 +730,13 @@ fn gemini_declarations_count_as_local_tokenizer_counts_them() {
             let tokens =
                 ctxc::providers::gemini::declaration_texts(tool).iter().map(|t| loaded.ids(t).expect("encodes").len()).sum::<usize>();
             // Marked by a leading \x01: the harness gives the declaration as written to the SDK.
-            Counted { label: format!("declaration `{}`", tool.name), text: format!("\u{1}{written}"), tokens: tokens as i64, tool: false }
+            Counted {
+                label: format!("declaration `{}`", tool.name),
+                text: format!("\u{1}{written}"),
+                tokens: tokens as i64,
+                tool: false,
+                declaration: None,
+            }
         })
         .collect();
     let reference = reference_counts("gemini-local", &file, &counted);

@@ -1,0 +1,8 @@
+//! Google's Agent Development Kit (`google-adk` on PyPI, the `adk` preset): the system
+//! instruction an `LlmAgent` sends (global instruction, instruction with session state filled
+//! in, identity, agent transfer) and its `transfer_to_agent` declaration, compared byte for
+//! byte with the installed ADK (tests/runtimes/adk.rs).
+
+pub mod release;
+pub mod settings;
+pub mod steps;

@@ -1,0 +1,110 @@
+//! Differential test against Google's Agent Development Kit: each fixture under
+//! tests/runtimes/adk/fixtures is built as a real `LlmAgent` (in its agent tree) by the installed
+//! google-adk (tests/runtimes/adk/run_agent.py, a scripted model, no network), ADK's own texts
+//! written into the project by `ctxc upstream --python` as a user does. ctxc renders the agent from its
+//! ctxc.toml: the system instruction must be byte-identical to the one the model was sent, and
+//! the function declarations the same, in the same order, each field's JSON byte for byte.
+
+use crate::common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::Value;
+
+/// The release compared (tests/runtimes/python/google-adk-2.13.0.txt).
+const RELEASE: &str = "2.13.0";
+
+fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/runtimes/adk/fixtures")
+}
+
+fn fixture_names() -> Vec<String> {
+    let mut names: Vec<String> =
+        std::fs::read_dir(fixtures()).expect("fixtures").map(|e| e.expect("entry").file_name().to_string_lossy().into_owned()).collect();
+    names.sort();
+    names
+}
+
+/// What ADK sent for each project in `dirs`, in one interpreter.
+fn adk(dirs: &[PathBuf]) -> Vec<Value> {
+    let python = common::runtime_path(&format!("google-adk-{RELEASE}/bin/python"));
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/runtimes/adk/run_agent.py");
+    let out = Command::new(python).arg(script).args(dirs).output().expect("python");
+    assert!(out.status.success(), "google-adk {RELEASE} failed:\n{}", String::from_utf8_lossy(&out.stderr));
+    let runs: Vec<Value> = serde_json::from_slice(&out.stdout).expect("JSON from run_agent.py");
+    assert_eq!(runs.len(), dirs.len(), "one run per fixture");
+    runs
+}
+
+/// A declaration's fields in name order, each value as compact JSON (ADK and ctxc write the
+/// fields in different orders; the values' own order is kept).
+fn fields(declaration: &Value) -> Vec<(String, String)> {
+    let mut fields: Vec<(String, String)> =
+        declaration.as_object().expect("an object").iter().map(|(k, v)| (k.clone(), v.to_string())).collect();
+    fields.sort();
+    fields
+}
+
+/// ADK's texts under `dir/upstream/`, from the installed release, as a user writes them.
+fn write_upstream(dir: &Path) {
+    let python = common::runtime_path(&format!("google-adk-{RELEASE}/bin/python"));
+    let out =
+        Command::new(env!("CARGO_BIN_EXE_ctxc")).arg("upstream").arg(dir).arg("--python").arg(python).output().expect("ctxc upstream");
+    assert!(out.status.success(), "ctxc upstream with google-adk {RELEASE} failed:\n{}", String::from_utf8_lossy(&out.stderr));
+    for file in ["agent-transfer.md", "transfer-to-parent.md", "transfer-tool.json", "SOURCES.toml"] {
+        assert!(dir.join("upstream").join(file).is_file(), "ctxc upstream wrote no upstream/{file}");
+    }
+}
+
+/// One fixture against what ADK sent: the mismatches, each readable on its own.
+fn compare(name: &str, dir: &Path, runtime: &Value) -> Vec<String> {
+    let session = ctxc::Session::new(Vec::new());
+    let loaded = session.load(&dir.join("ctxc.toml")).unwrap_or_else(|e| panic!("{name}: ctxc cannot load it: {e:?}"));
+    let rendered = session.render(&loaded, "default", None).unwrap_or_else(|e| panic!("{name}: ctxc cannot render it: {e:?}"));
+    let mut problems = Vec::new();
+    let (want, got) = (runtime["system_instruction"].as_str().unwrap_or_default(), &rendered.prompt());
+    if want != got {
+        problems.push(format!(
+            "{name}: system instruction differs ({} bytes from ADK, {} from ctxc)\n{}",
+            want.len(),
+            got.len(),
+            ctxc::review::compare::unified_diff(Some(want), Some(got), "adk", "ctxc")
+        ));
+    }
+    let sent: Vec<Vec<(String, String)>> = runtime["declarations"].as_array().expect("declarations").iter().map(fields).collect();
+    let ours: Vec<Vec<(String, String)>> =
+        loaded.agent.categories.iter().flat_map(|c| &c.tools).map(|t| fields(&t.tool.gemini_declaration())).collect();
+    if sent != ours {
+        problems.push(format!("{name}: function declarations differ:\nADK:  {sent:?}\nctxc: {ours:?}"));
+    }
+    problems
+}
+
+#[test]
+#[ignore = "needs the real runtimes: run by scripts/test, which installs them"]
+fn ctxc_renders_what_adk_sends() {
+    let names = fixture_names();
+    assert!(names.len() >= 5, "expected at least 5 fixtures, found {names:?}");
+    let temp = tempfile::tempdir().expect("tempdir");
+    let dirs: Vec<PathBuf> = names
+        .iter()
+        .map(|name| {
+            let dir = temp.path().canonicalize().expect("canonical").join(name);
+            common::copy_tree(&fixtures().join(name), &dir);
+            write_upstream(&dir);
+            dir
+        })
+        .collect();
+    let mut problems = Vec::new();
+    for ((name, dir), runtime) in names.iter().zip(&dirs).zip(adk(&dirs)) {
+        problems.extend(compare(name, dir, &runtime));
+    }
+    assert!(problems.is_empty(), "ctxc differs from google-adk {RELEASE} in {} place(s):\n\n{}", problems.len(), problems.join("\n\n"));
+}
+
+/// The README's per-release table names the release compared here and its fixture count.
+#[test]
+fn readme_names_the_adk_release_compared() {
+    common::assert_readme_release_row(&format!("google-adk {RELEASE}"), fixture_names().len());
+}
