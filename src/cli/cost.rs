@@ -129,12 +129,6 @@ fn host_view(args: &CostArgs, reporter: &Reporter) -> Option<u8> {
     if explicit && (args.mode.is_some() || args.scenario.is_some()) {
         return usage("--mode and --scenario are a manifest's: the host view has neither".into(), "leave them out with --host".into());
     }
-    if args.format == CostFormat::Html {
-        // The HTML report of a folder without a manifest stays the tool files' report.
-        return explicit
-            .then(|| usage("the host view has no HTML report yet".into(), "use --format text, markdown or json".into()))
-            .flatten();
-    }
     if !args.path.is_dir() {
         return usage(format!("{}: the host view reads a directory", args.path.display()), "give the repository's folder as PATH".into());
     }
@@ -175,6 +169,7 @@ fn host_view(args: &CostArgs, reporter: &Reporter) -> Option<u8> {
     match args.format {
         CostFormat::Json => output::print_json(&ctxc::report::escape::json_text(&serde_json::json!({ "hosts": views }))),
         _ if shown.is_empty() => {}
+        CostFormat::Html => output::print(&ctxc::report::html::hosts_report(&shown)),
         _ => output::print(&ctxc::report::host_view::text(&shown, args.format == CostFormat::Markdown)),
     }
     Some(if found.problems.is_empty() && absent.is_empty() { EXIT_OK } else { EXIT_INPUT })

@@ -1,5 +1,6 @@
 //! The host view (`ctxc cost --host`) as text and Markdown: per host, each section's files and
-//! entries with their tokens, what the host cuts, and the total against the window.
+//! entries with their tokens, what the host cuts, and the total against the window (the HTML
+//! page is [`super::html::hosts_report`]).
 
 use super::escape::{markdown_text, Untrusted};
 use super::table::{num, plain, table_row};
@@ -38,11 +39,7 @@ fn view(v: &HostView, md: bool) -> String {
 
 fn section(s: &Section, md: bool) -> String {
     let mut out = String::new();
-    let budget = s.budget.map(|b| {
-        let over = b.chars.saturating_sub(b.budget_chars);
-        let state = if over > 0 { format!(", over by {over}: the host shortens descriptions") } else { String::new() };
-        format!(" · listing {} of {} characters{state}", plain(b.chars as i64), plain(b.budget_chars as i64))
-    });
+    let budget = budget(s).map(|b| format!(" · {b}"));
     out.push_str(&line(md, &format!("{} ({}){}", s.title, s.source, budget.unwrap_or_default())));
     if md {
         out.push_str("| file | part | bytes | tokens | cut |\n|---|---|--:|--:|---|\n");
@@ -59,15 +56,28 @@ fn section(s: &Section, md: bool) -> String {
     out
 }
 
-fn row(p: &Part, md: bool) -> Vec<String> {
-    let cut = p.cut.as_ref().map_or(String::new(), |c| {
+/// A listing's length against the host's character budget, when it has one.
+pub(super) fn budget(s: &Section) -> Option<String> {
+    s.budget.map(|b| {
+        let over = b.chars.saturating_sub(b.budget_chars);
+        let state = if over > 0 { format!(", over by {over}: the host shortens descriptions") } else { String::new() };
+        format!("listing {} of {} characters{state}", plain(b.chars as i64), plain(b.budget_chars as i64))
+    })
+}
+
+/// What the host cuts from a part, and where (empty when it loads it whole).
+pub(super) fn cut(p: &Part) -> String {
+    p.cut.as_ref().map_or(String::new(), |c| {
         let at = match (c.line, c.column) {
             (Some(line), Some(column)) => format!(" at line {line}, column {column}"),
             _ => String::new(),
         };
         format!("cut{at} ({}): {} bytes, {} tokens dropped", c.why, plain(c.dropped_bytes as i64), num(c.dropped_tokens))
-    });
-    cells(md, &p.file, &p.label, format!("{} B", plain(p.bytes as i64)), num(p.tokens), cut)
+    })
+}
+
+fn row(p: &Part, md: bool) -> Vec<String> {
+    cells(md, &p.file, &p.label, format!("{} B", plain(p.bytes as i64)), num(p.tokens), cut(p))
 }
 
 /// A row's cells: padded to columns in the terminal, as they are in Markdown.

@@ -16,6 +16,7 @@ use super::simulate::{self, Chart};
 use super::table::{num, plain};
 use super::template::render;
 use crate::checks::budgets::{BudgetKind, Status};
+use crate::hostview::HostView;
 use crate::measure::{Count, GroupCost, Measured, ToolCosts};
 use crate::models::ModelProfile;
 
@@ -614,6 +615,117 @@ pub fn tools_report(model: &ModelProfile, t: &ToolCosts, rows: &[ToolRow]) -> St
             parts: ToolParts::new(t, false),
         },
     )
+}
+
+#[derive(Serialize)]
+struct HostsPage {
+    title: String,
+    subtitle: String,
+    hosts: Vec<HostCard>,
+}
+
+#[derive(Serialize)]
+struct HostCard {
+    name: String,
+    model: String,
+    method: &'static str,
+    from: String,
+    total: String,
+    band: String,
+    share: String,
+    window: String,
+    bar: Bar,
+    legend: Vec<Legend>,
+    sections: Vec<HostSection>,
+    notes: Vec<String>,
+}
+
+#[derive(Serialize)]
+struct HostSection {
+    title: String,
+    source: String,
+    tokens: String,
+    budget: Option<String>,
+    rows: Vec<HostRow>,
+}
+
+#[derive(Serialize)]
+struct HostRow {
+    file: String,
+    part: String,
+    bytes: String,
+    tokens: String,
+    cut: String,
+}
+
+/// The report of `ctxc cost --host … --format html`: per host, its total against the window and
+/// a bar of its sections' shares, then each section's files and entries (the same figures as the
+/// text and JSON).
+pub fn hosts_report(views: &[&HostView]) -> String {
+    let hosts = views
+        .iter()
+        .map(|v| {
+            let class = |i: usize| format!("c{}", i % COLORS);
+            let segments: Vec<(String, i64, String)> = v
+                .sections
+                .iter()
+                .enumerate()
+                .map(|(i, s)| (class(i), s.tokens.tokens, format!("{}: {} tokens", s.title, num(s.tokens))))
+                .collect();
+            let sections = v
+                .sections
+                .iter()
+                .map(|s| {
+                    let mut rows: Vec<HostRow> = s
+                        .parts
+                        .iter()
+                        .map(|p| HostRow {
+                            file: p.file.clone(),
+                            part: p.label.clone(),
+                            bytes: format!("{} B", plain(p.bytes as i64)),
+                            tokens: num(p.tokens),
+                            cut: super::host_view::cut(p),
+                        })
+                        .collect();
+                    let joins = match s.joins_modelled {
+                        false => Some(("not modelled", "?".to_string())),
+                        true => (s.joins.tokens != 0).then(|| ("between the parts", num(s.joins))),
+                    };
+                    rows.extend(joins.map(|(part, tokens)| HostRow {
+                        file: "(joins)".into(),
+                        part: part.into(),
+                        bytes: String::new(),
+                        tokens,
+                        cut: String::new(),
+                    }));
+                    HostSection {
+                        title: s.title.clone(),
+                        source: s.source.clone(),
+                        tokens: num(s.tokens),
+                        budget: super::host_view::budget(s),
+                        rows,
+                    }
+                })
+                .collect();
+            HostCard {
+                name: v.name.clone(),
+                model: v.model.clone(),
+                method: v.method,
+                from: v.from.clone(),
+                total: num(v.total),
+                band: v.band.map(|b| format!(" ({b})")).unwrap_or_default(),
+                share: pct(v.total.tokens, v.window as i64),
+                window: plain(v.window as i64),
+                // The sections' shares of the total (the window's share is in the line above it).
+                bar: Bar::new(&segments, v.total.tokens, &format!("{}: the sections of the total", v.name), &[]),
+                legend: legend(v.sections.iter().enumerate().map(|(i, s)| (class(i), s.title.clone())).collect()),
+                sections,
+                notes: v.notes.clone(),
+            }
+        })
+        .collect();
+    let names: Vec<&str> = views.iter().map(|v| v.name.as_str()).collect();
+    render("hosts.html", &HostsPage { title: "What each host loads at session start".into(), subtitle: names.join(" · "), hosts })
 }
 
 #[cfg(test)]

@@ -15,13 +15,14 @@ fn csp_hash(text: &str) -> String {
 }
 
 /// The report's templates: ours, compiled in, escaped as HTML (their names end in `.html`).
-const TEMPLATES: [(&str, &str); 6] = [
+const TEMPLATES: [(&str, &str); 7] = [
     ("page.html", include_str!("templates/page.html")),
     ("bars.html", include_str!("templates/bars.html")),
     ("cost.html", include_str!("templates/cost.html")),
     ("tools.html", include_str!("templates/tools.html")),
     ("chart.html", include_str!("templates/chart.html")),
     ("simulate.html", include_str!("templates/simulate.html")),
+    ("hosts.html", include_str!("templates/hosts.html")),
 ];
 
 /// Renders one of the report's templates. Every value printed is escaped by

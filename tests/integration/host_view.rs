@@ -600,3 +600,38 @@ fn gemini_settings_with_comments_apply() {
     assert_eq!(files, ["AGENTS.md", "GEMINI.md"], "{:#}", views[0]["notes"]);
     assert!(!views[0]["notes"].to_string().contains("is not valid"), "{:#}", views[0]["notes"]);
 }
+
+/// `--format html`: one self-contained page per run with each host's figures as the JSON has
+/// them, names from the repository escaped, and the same bytes twice.
+#[test]
+fn the_html_page_shows_what_the_json_counts() {
+    let dir = common::project(&[
+        ("AGENTS.md", "# Rules\n\nRun the tests.\n"),
+        ("CLAUDE.md", "@AGENTS.md\n"),
+        (".claude/skills/x/SKILL.md", "---\nname: x\ndescription: Does <script>x</script> when asked\n---\nBody.\n"),
+    ]);
+    let path = dir.path().to_str().expect("utf-8");
+    let (code, views, stderr) = hosts(&[path, "--host", "claude-code", "--host", "codex"]);
+    assert_eq!(code, 0, "{stderr}");
+    let page = |_: ()| {
+        let out = common::ctxc(&["cost", path, "--host", "claude-code", "--host", "codex", "--format", "html"]);
+        assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).expect("UTF-8")
+    };
+    let html = page(());
+    assert_eq!(html, page(()), "deterministic");
+    assert!(html.starts_with("<!DOCTYPE html>") && html.contains("Content-Security-Policy") && !html.contains("<script"), "{html}");
+    for view in &views {
+        assert!(html.contains(&format!("<h2>{} ", view["name"].as_str().expect("name"))), "{html}");
+        let total = view["total"]["tokens"].as_i64().expect("total");
+        let shown = if view["total"]["exact"] == true { format!("<b>{total}</b>") } else { format!("<b>~{total}</b>") };
+        assert!(html.contains(&shown), "{} total {shown}: {html}", view["name"]);
+        for section in view["sections"].as_array().expect("sections") {
+            for part in section["parts"].as_array().expect("parts") {
+                let file = part["file"].as_str().expect("file");
+                assert!(html.contains(&format!("<code>{file}</code>")), "{file}: {html}");
+            }
+        }
+    }
+    assert!(html.contains("x"), "{html}");
+}

@@ -215,7 +215,7 @@ fn report_renders_in_headless_chromium_without_errors_or_requests() {
     assert!(out.status.success(), "chromium failed: {}", String::from_utf8_lossy(&out.stderr));
     let dom = String::from_utf8_lossy(&out.stdout);
     for expected in [
-        "Token cost: sales-analyst",
+        "Token cost: concierge, sales-analyst",
         "<h2>zeus ",
         "Fixed context per mode and scenario",
         "Tool schemas: 36 callable tools",
@@ -269,6 +269,17 @@ fn report_renders_in_headless_chromium_without_errors_or_requests() {
         run_chromium(&chromium, &dir.path().join("p4"), &[&format!("--log-net-log={}", net_log.display()), "--dump-dom"], &simulate_page);
     assert!(out.status.success(), "chromium failed: {}", String::from_utf8_lossy(&out.stderr));
     assert!(String::from_utf8_lossy(&out.stdout).contains("class=\"simulation\""), "the chart is in the DOM");
+    assert_eq!(console_messages(&out.stderr), Vec::<String>::new(), "no console message (a CSP violation among them)");
+    assert_eq!(page_requests(&net_log), Vec::<String>::new(), "no request leaves the page");
+
+    // The host view's page, under the same policy.
+    let hosts_page = dir.path().join("hosts.html");
+    std::fs::write(&hosts_page, html(&["cost", "tests/fixtures/hostview/claude", "--format", "html"])).expect("write page");
+    let net_log = dir.path().join("hosts-net.json");
+    let out =
+        run_chromium(&chromium, &dir.path().join("p5"), &[&format!("--log-net-log={}", net_log.display()), "--dump-dom"], &hosts_page);
+    assert!(out.status.success(), "chromium failed: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("<h2>Claude Code "), "the host is in the DOM");
     assert_eq!(console_messages(&out.stderr), Vec::<String>::new(), "no console message (a CSP violation among them)");
     assert_eq!(page_requests(&net_log), Vec::<String>::new(), "no request leaves the page");
 
