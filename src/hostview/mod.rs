@@ -612,11 +612,8 @@ impl Viewer<'_> {
         for ((plugin, folder), counts) in plugins {
             let sum = self.sum(counts.iter().copied());
             let tokens = format!("{}{}", if sum.exact { "" } else { "~" }, sum.tokens);
-            notes.push(format!(
-                "plugin `{plugin}` ({folder}) adds {} entries ({tokens} tokens) to the {} listing once installed: not counted",
-                counts.len(),
-                spec.title
-            ));
+            let entries = if counts.len() == 1 { "1 entry".to_string() } else { format!("{} entries", counts.len()) };
+            notes.push(format!("plugin `{plugin}` ({folder}) adds {entries} ({tokens} tokens) to the {} listing once installed: not counted", spec.title));
         }
         if hidden > 0 {
             notes.push(format!(

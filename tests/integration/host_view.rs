@@ -81,7 +81,7 @@ fn claude_code_loads_memory_with_imports_unconditional_rules_and_the_listings() 
     assert!(view["band"]["percent"].as_u64().is_some(), "{view:#}");
     // A plugin's skills are listed once it is installed: said, not counted.
     let notes = view["notes"].to_string();
-    assert!(notes.contains("plugin `house-style` (") && notes.contains("adds 1 entries"), "{notes}");
+    assert!(notes.contains("plugin `house-style` (") && notes.contains("adds 1 entry"), "{notes}");
     adds_up(view);
     // Below the root, the working directory's CLAUDE.md joins the chain.
     let (_, views, _) = hosts(&[CLAUDE, "--host", "claude-code", "--from", &format!("{CLAUDE}/sub")]);
