@@ -613,7 +613,10 @@ impl Viewer<'_> {
             let sum = self.sum(counts.iter().copied());
             let tokens = format!("{}{}", if sum.exact { "" } else { "~" }, sum.tokens);
             let entries = if counts.len() == 1 { "1 entry".to_string() } else { format!("{} entries", counts.len()) };
-            notes.push(format!("plugin `{plugin}` ({folder}) adds {entries} ({tokens} tokens) to the {} listing once installed: not counted", spec.title));
+            notes.push(format!(
+                "plugin `{plugin}` ({folder}) adds {entries} ({tokens} tokens) to the {} listing once installed: not counted",
+                spec.title
+            ));
         }
         if hidden > 0 {
             notes.push(format!(
