@@ -25,7 +25,8 @@ The lint case (`--only-lint`) times `ctxc check` with no manifest on one small S
 corpus's skills tree beside the peer linters (scripts/peers installs them under target/peers), and on
 a generated repository of --mixed-files agent files of every kind beside agnix: median wall and CPU
 (user + system) time, peak memory, and each peer's ratio to ctxc.
-The tokenizer case (`--only-tokenizer FILE`) times `ctxc cost --format json` on the --agents project
+The tokenizer case (`--only-tokenizer FILE`) times `ctxc cost --format json` on the --agents project,
+and on the same project with mixed text (other scripts, code, numbers, long runs of white space),
 counted with o200k_base and with the model's own tokenizer file (`--tokenizer FILE --model MODEL`),
 and on one example agent with and without the file (what loading it once costs): the four commands
 take turns, and the ratio is given in CPU time (user + system) and in wall time.
@@ -85,6 +86,49 @@ def paragraph_text(rng: random.Random, size: int) -> str:
     return "\n".join(out)
 
 
+# The mixed-text set of the tokenizer case: what real prompts hold beside English prose. The
+# phrases are this file's own (short, ordinary sentences in each script), the code is made up.
+MIXED_PHRASES = (
+    "请先阅读项目说明，然后再修改代码。", "日本語のドキュメントを確認してから、テストを実行してください。",
+    "변경 사항을 커밋하기 전에 모든 테스트를 실행하세요.", "Перед изменением кода прочитайте описание проекта.",
+    "يرجى تشغيل الاختبارات قبل إرسال التغييرات.", "कृपया बदलाव भेजने से पहले सभी परीक्षण चलाएँ।",
+    "Überprüfe die Änderungen, bevor du sie zusammenführst.", "Vérifiez les entrées avant de répondre à l'utilisateur.",
+    "Kiểm tra kết quả trước khi trả lời người dùng.", "ตรวจสอบผลลัพธ์ก่อนตอบกลับผู้ใช้", "Προσοχή: μην αλλάζετε τα αρχεία ρυθμίσεων.",
+    "✅ done · ⚠️ check the logs · 🚀 deploy after review", "Ünïcödé ñame—with “quotes”, ‘apostrophes’ and … ellipses",
+)
+
+
+def code_block(rng: random.Random) -> str:
+    """A made-up code sample: Python, Rust or JSON, indented as code is."""
+    name = rng.choice(WORDS)
+    depth = " " * rng.choice((2, 4, 8))
+    samples = (
+        f"```python\ndef load_{name}(path: str) -> dict:\n{depth}with open(path) as f:\n{depth * 2}data = json.load(f)\n"
+        f"{depth}return {{k: v for k, v in data.items() if v is not None}}  # {rng.randint(0, 99999)}\n```",
+        f"```rust\nfn {name}_total(items: &[u64]) -> u64 {{\n{depth}items.iter().filter(|&&x| x > {rng.randint(1, 999)}).sum()\n}}\n```",
+        "```json\n" + json.dumps({name: [rng.randint(0, 10**6) for _ in range(4)], "enabled": True, "ratio": round(rng.random(), 4)}, indent=len(depth)) + "\n```",
+    )
+    return rng.choice(samples)
+
+
+def mixed_text(rng: random.Random, size: int) -> str:
+    """Roughly `size` bytes of prose, other scripts, code, numbers and long runs of white space."""
+    out = []
+    while sum(len(p.encode()) for p in out) < size:
+        kind = rng.random()
+        if kind < 0.3:
+            out.append(" ".join(rng.choice(MIXED_PHRASES) for _ in range(rng.randint(1, 4))))
+        elif kind < 0.55:
+            out.append(code_block(rng))
+        elif kind < 0.7:
+            out.append(rng.choice((" ", "\t", "\n", " \n")) * rng.randint(16, 400) + sentence(rng, 5))
+        elif kind < 0.8:
+            out.append(" ".join(str(rng.randint(0, 10**rng.randint(1, 12))) for _ in range(rng.randint(4, 20))))
+        else:
+            out.append(sentence(rng, rng.randint(8, 20)))
+    return "\n\n".join(out) + "\n"
+
+
 def tool(rng: random.Random, i: int, size: int) -> dict:
     props = {}
     while len(json.dumps(props)) < size - 300:
@@ -101,15 +145,16 @@ def tool(rng: random.Random, i: int, size: int) -> dict:
         "parameters": {"type": "object", "properties": props, "required": required}}}
 
 
-def generate(out: str, agents: int, tools: int, skills: int, seed: int = 7) -> dict:
+def generate(out: str, agents: int, tools: int, skills: int, seed: int = 7, text=paragraph_text) -> dict:
     """Writes the project; returns its size figures. Modules, tools and skills come from shared pools,
-    as in a real monorepo where agents share most of their prompt material."""
+    as in a real monorepo where agents share most of their prompt material. `text` writes the
+    modules' and mode prompts' text (`mixed_text`: the tokenizer case's mixed-text set)."""
     rng = random.Random(seed)
-    modules = {f"module_{k}": paragraph_text(rng, rng.randint(1024, 8192)) for k in range(24)}
+    modules = {f"module_{k}": text(rng, rng.randint(1024, 8192)) for k in range(24)}
     # A third of the modules are Jinja templates, so their text differs per agent and mode.
     for k in range(0, 24, 3):
         modules[f"module_{k}"] += TEMPLATE_TAIL.replace("MODULE", str(k))
-    mode_prompts = {m: paragraph_text(rng, rng.randint(512, 2048)) for m in ("agent", "ask", "plan")}
+    mode_prompts = {m: text(rng, rng.randint(512, 2048)) for m in ("agent", "ask", "plan")}
     tool_pool = [tool(rng, i, rng.randint(1024, 4096)) for i in range(tools)]
     skill_pool = []
     for k in range(skills):
@@ -574,26 +619,33 @@ def stage_times(cmd: list) -> str:
 
 
 def measure_tokenizer(args, ctxc: str, work: str) -> None:
-    """Counting with a model's own tokenizer file against o200k_base, and the file's loading."""
-    out = os.path.join(work, f"project-{args.agents}")
-    generate(out, args.agents, args.tools, args.skills)
+    """Counting with a model's own tokenizer file against o200k_base, on the --agents project and
+    on the same project with mixed text (other scripts, code, numbers, runs of white space), and
+    the file's loading."""
     own = ["--model", args.tokenizer_model, "--tokenizer", args.only_tokenizer]
-    example = os.path.join(ROOT, "examples", "agents", "agentscope")
-    own_label = f"cost, own file ({args.tokenizer_model})"
-    rows = run_interleaved({
-        "cost, o200k_base (gpt-4o)": [ctxc, "cost", out, "--format", "json", "--model", "gpt-4o"],
-        own_label: [ctxc, "cost", out, "--format", "json", *own],
-        "one agent, o200k_base": [ctxc, "cost", example, "--model", "gpt-4o"],
-        "one agent, own file": [ctxc, "cost", example, *own],
-    }, args.runs)
     size = os.path.getsize(args.only_tokenizer) / 2**20
     print(f"{args.agents} agents; tokenizer file {args.only_tokenizer} ({size:.1f} MiB)")
-    print(f"  {'':<40} {'wall':>9}    {'CPU':>9}    {'peak':>7}")
-    for label, (seconds, peak, cpu) in rows.items():
-        print(f"  {label:<40} {seconds * 1000:>9.0f} ms {cpu * 1000:>9.0f} ms {peak:>7.0f} MiB")
-    o200k = rows["cost, o200k_base (gpt-4o)"]
-    print(f"own file / o200k_base: {rows[own_label][2] / o200k[2]:.2f}x CPU, {rows[own_label][0] / o200k[0]:.2f}x wall; "
-          f"loading the file once: {(rows['one agent, own file'][2] - rows['one agent, o200k_base'][2]) * 1000:.0f} ms CPU")
+    for texts, text in (("prose", paragraph_text), ("mixed text", mixed_text)):
+        out = os.path.join(work, f"project-{args.agents}-{texts.replace(' ', '-')}")
+        generate(out, args.agents, args.tools, args.skills, text=text)
+        example = os.path.join(ROOT, "examples", "agents", "agentscope")
+        own_label = f"cost, own file ({args.tokenizer_model})"
+        commands = {
+            "cost, o200k_base (gpt-4o)": [ctxc, "cost", out, "--format", "json", "--model", "gpt-4o"],
+            own_label: [ctxc, "cost", out, "--format", "json", *own],
+        }
+        if texts == "prose":
+            commands.update({"one agent, o200k_base": [ctxc, "cost", example, "--model", "gpt-4o"], "one agent, own file": [ctxc, "cost", example, *own]})
+        rows = run_interleaved(commands, args.runs)
+        print(f"  {texts}:")
+        print(f"  {'':<40} {'wall':>9}    {'CPU':>9}    {'peak':>7}")
+        for label, (seconds, peak, cpu) in rows.items():
+            print(f"  {label:<40} {seconds * 1000:>9.0f} ms {cpu * 1000:>9.0f} ms {peak:>7.0f} MiB")
+        o200k = rows["cost, o200k_base (gpt-4o)"]
+        line = f"  {texts}: own file / o200k_base: {rows[own_label][2] / o200k[2]:.2f}x CPU, {rows[own_label][0] / o200k[0]:.2f}x wall"
+        if texts == "prose":
+            line += f"; loading the file once: {(rows['one agent, own file'][2] - rows['one agent, o200k_base'][2]) * 1000:.0f} ms CPU"
+        print(line)
 
 
 def run_interleaved(cmds: dict, runs: int) -> dict:
