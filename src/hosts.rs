@@ -119,6 +119,10 @@ pub struct Startup {
     /// alone, the joins are not, and no count is exact.
     #[serde(default)]
     pub joins_unknown: bool,
+    /// Whether the host sends the tools of the project's `.mcp.json` servers, as `ctxc mcp
+    /// record` recorded them, named `mcp__SERVER__TOOL` (a section per server).
+    #[serde(default)]
+    pub mcp_tools: bool,
     pub memory: Option<MemoryChain>,
     pub rules: Option<RulesFolder>,
     #[serde(default)]

@@ -184,7 +184,7 @@ impl Viewer<'_> {
         for listing in &startup.listings {
             sections.extend(self.listing(listing, &mut notes));
         }
-        if self.host.id == crate::hosts::claude_code().id {
+        if startup.mcp_tools {
             sections.extend(mcp_tools::sections(self.root, self.found, self.profile, self.counter, &mut notes));
         }
         if startup.joins_unknown {
