@@ -47,10 +47,8 @@ fn section(s: &Section, md: bool) -> String {
     for p in &s.parts {
         out.push_str(&table_row(md, &row(p, md)));
     }
-    if !s.joins_modelled {
-        out.push_str(&table_row(md, &cells(md, "(joins)", "not modelled", String::new(), "?".to_string(), String::new())));
-    } else if s.joins.tokens != 0 {
-        out.push_str(&table_row(md, &cells(md, "(joins)", "between the parts", String::new(), num(s.joins), String::new())));
+    if let Some((part, tokens)) = joins(s) {
+        out.push_str(&table_row(md, &cells(md, "(joins)", part, String::new(), tokens, String::new())));
     }
     out.push_str(&table_row(md, &cells(md, "subtotal", "", String::new(), num(s.tokens), String::new())));
     out
@@ -63,6 +61,15 @@ pub(super) fn budget(s: &Section) -> Option<String> {
         let state = if over > 0 { format!(", over by {over}: the host shortens descriptions") } else { String::new() };
         format!("listing {} of {} characters{state}", plain(b.chars as i64), plain(b.budget_chars as i64))
     })
+}
+
+/// The `(joins)` row of a section: what it is and its tokens (`?` when the host does not publish
+/// its joins), or none when the parts add up to the section.
+pub(super) fn joins(s: &Section) -> Option<(&'static str, String)> {
+    match s.joins_modelled {
+        false => Some(("not modelled", "?".to_string())),
+        true => (s.joins.tokens != 0).then(|| ("between the parts", num(s.joins))),
+    }
 }
 
 /// What the host cuts from a part, and where (empty when it loads it whole).

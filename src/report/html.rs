@@ -687,11 +687,7 @@ pub fn hosts_report(views: &[&HostView]) -> String {
                             cut: super::host_view::cut(p),
                         })
                         .collect();
-                    let joins = match s.joins_modelled {
-                        false => Some(("not modelled", "?".to_string())),
-                        true => (s.joins.tokens != 0).then(|| ("between the parts", num(s.joins))),
-                    };
-                    rows.extend(joins.map(|(part, tokens)| HostRow {
+                    rows.extend(super::host_view::joins(s).map(|(part, tokens)| HostRow {
                         file: "(joins)".into(),
                         part: part.into(),
                         bytes: String::new(),

@@ -183,7 +183,7 @@ mod tests {
         let state: indexmap::IndexMap<String, Value> = serde_json::from_value(serde_json::json!({
             "user_name": "Ada", "n": 3, "flag": true, "none": null, "user:tier": "gold", "tags": ["a", "b's"]
         }))
-        .unwrap();
+        .expect("a JSON object");
         let template = "Hi {user_name}, {{n}} {flag} [{none}] {user:tier} {tags} {missing?}|{missing} {not a var} ${user_name} \\{user_name} {{ {x} {artifact.f?}{ n }";
         assert_eq!(
             inject_state(template, &state),
