@@ -3,9 +3,10 @@
 //! positions, and its costs for hovers, inlay hints and previews. Returns data only; the
 //! command line speaks the protocol.
 //!
-//! Work follows the edit: each agent (and each zero-config file or folder) is a unit that
-//! remembers the files its last check read, and a change re-checks only the units that read the
-//! changed file, in one long-lived [`Session`] whose caches keep the work done for unchanged
+//! Work follows the edit: each agent is a unit, and so is the project's root (the agent files no
+//! agent loads, and the hosts' budgets: what `ctxc check` of the folder adds to its agents'
+//! checks). Each unit remembers the files its last check read, and a change re-checks only the
+//! units that read the changed file, in one long-lived [`Session`] whose caches keep the work done for unchanged
 //! content. So that those caches hold only what the project still uses, the session is replaced
 //! every [`Workspace::compact_every`] refreshes by one warmed on a thread of its own with the
 //! current texts of every unit: what no agent reads any more is dropped with the old one.
@@ -67,8 +68,7 @@ pub struct AgentCosts {
     pub costed: Vec<Costed>,
 }
 
-/// One thing `ctxc check` is run on: an agent's manifest, or (without manifests) a folder or
-/// file linted zero-config.
+/// One thing checked: an agent's manifest, or the project's root (see [`Workspace::check_unit`]).
 #[derive(Default)]
 struct Unit {
     /// Every file its last check read (canonical paths).
@@ -92,6 +92,8 @@ pub struct Workspace {
     /// Units the last refresh checked.
     last_checked: usize,
     compaction: Option<JoinHandle<Session>>,
+    /// The files the agents read when the root was last checked: the files it left to them.
+    left_to_agents: BTreeSet<PathBuf>,
     /// Refreshes between two replacements of the session (see the module's documentation).
     pub compact_every: usize,
 }
@@ -125,6 +127,7 @@ impl Workspace {
             refreshes: 0,
             last_checked: 0,
             compaction: None,
+            left_to_agents: BTreeSet::new(),
             compact_every: 64,
         };
         workspace.discover();
@@ -144,13 +147,14 @@ impl Workspace {
         self.units.keys().filter(|p| is_manifest(p)).map(PathBuf::as_path)
     }
 
-    /// Finds the units: every agent under the root, or the root itself to lint zero-config.
+    /// Finds the units: every agent under the root, and the root itself.
     fn discover(&mut self) {
-        let found: BTreeSet<PathBuf> = match crate::discover::find_manifests(&self.root) {
+        let mut found: BTreeSet<PathBuf> = match crate::discover::find_manifests(&self.root) {
             Ok(manifests) => manifests.iter().map(|m| canonical(m)).collect(),
-            Err(_) => BTreeSet::from([self.root.clone()]),
+            Err(_) => BTreeSet::new(),
         };
-        self.units.retain(|path, _| found.contains(path) || (path.is_file() && !is_manifest(path)));
+        found.insert(self.root.clone());
+        self.units.retain(|path, _| found.contains(path));
         for path in found {
             self.units.entry(path).or_default();
         }
@@ -188,41 +192,40 @@ impl Workspace {
     }
 
     /// Files changed (on disk or in the overlay): re-checks the units that read them, or whose
-    /// folder holds a file they did not read yet (a new skill), and returns the files whose
-    /// findings changed.
+    /// folder holds a file no unit read (a new skill; the root holds every file), and returns
+    /// the files whose findings changed.
     pub fn refresh(&mut self, changed: &[PathBuf]) -> Vec<Published> {
         if changed.iter().any(|p| is_manifest(p)) {
             self.discover();
         }
         for path in changed {
             let read = self.units.values().any(|u| u.files.contains(path));
-            let mut claimed = read;
             for (unit_path, unit) in &mut self.units {
                 let folder = if unit_path.is_dir() { Some(unit_path.as_path()) } else { unit_path.parent() };
                 let holds = !read && folder.is_some_and(|f| path.starts_with(f));
                 if unit.files.contains(path) || unit_path == path || holds {
                     unit.checked = false;
-                    claimed = true;
                 }
             }
-            // A file of its own outside every agent: linted zero-config while it finds something.
-            if !claimed && path.starts_with(&self.root) && path.is_file() {
-                self.units.entry(path.clone()).or_default();
-            }
         }
-        let due: Vec<PathBuf> = self.units.iter().filter(|(_, u)| !u.checked).map(|(p, _)| p.clone()).collect();
+        // The agents first: the root leaves them the files they read.
+        let due: Vec<PathBuf> = self.units.iter().filter(|(p, u)| !u.checked && **p != self.root).map(|(p, _)| p.clone()).collect();
         self.last_checked = due.len();
         let session = Arc::clone(&self.session);
         let reports = crate::parallel::map_in_order(&due, |unit| lint::check(unit, &self.options, &session));
         for (path, report) in due.into_iter().zip(reports) {
-            let unit = Unit { files: read_files(&path, &report), findings: place(&path, &report), checked: true, costs: None };
-            // A file of its own stays while `check` lints it as an agent file (of any kind it
-            // knows) and finds something.
-            let keep = is_manifest(&path) || path == self.root || (report.zero_config && !unit.findings.is_empty());
-            match keep {
-                true => self.units.insert(path, unit),
-                false => self.units.remove(&path),
-            };
+            self.units.insert(
+                path.clone(),
+                Unit { files: read_files(&path, &report), findings: place(&path, &report), checked: true, costs: None },
+            );
+        }
+        let left_to_agents = self.read_by_agents();
+        if self.units.get(&self.root).is_some_and(|u| !u.checked) || left_to_agents != self.left_to_agents {
+            let report = lint::check_beside_agents(&self.root, left_to_agents.clone(), &self.options, &session);
+            let unit = Unit { files: read_files(&self.root, &report), findings: place(&self.root, &report), checked: true, costs: None };
+            self.units.insert(self.root.clone(), unit);
+            self.left_to_agents = left_to_agents;
+            self.last_checked += 1;
         }
         self.refreshes += 1;
         self.compact();
@@ -259,7 +262,12 @@ impl Workspace {
         out
     }
 
-    /// How many agents (or zero-config files) the last refresh checked again.
+    /// The files the agents read, as their last checks read them.
+    fn read_by_agents(&self) -> BTreeSet<PathBuf> {
+        self.units.iter().filter(|(p, _)| **p != self.root).flat_map(|(_, u)| u.files.iter().cloned()).collect()
+    }
+
+    /// How many units (agents, and the root) the last refresh checked again.
     pub fn last_checked(&self) -> usize {
         self.last_checked
     }
@@ -283,15 +291,17 @@ impl Workspace {
         } else if self.compaction.is_none() && self.refreshes >= self.compact_every {
             self.refreshes = 0;
             let (overrides, options, open) = (self.overrides.clone(), self.options.clone(), self.open.clone());
-            let units: Vec<PathBuf> = self.units.keys().cloned().collect();
+            let agents: Vec<PathBuf> = self.units.keys().filter(|p| **p != self.root).cloned().collect();
+            let (root, left_to_agents) = (self.root.clone(), self.left_to_agents.clone());
             self.compaction = Some(std::thread::spawn(move || {
                 let fresh = Session::new(overrides);
                 for (path, text) in open {
                     fresh.overlay(path, Some(&text));
                 }
-                for unit in &units {
-                    lint::check(unit, &options, &fresh);
+                for agent in &agents {
+                    lint::check(agent, &options, &fresh);
                 }
+                lint::check_beside_agents(&root, left_to_agents, &options, &fresh);
                 fresh
             }));
         }
@@ -474,7 +484,7 @@ mod tests {
         agent(dir.path(), "b");
         let mut workspace = Workspace::new(dir.path(), Options::default(), Vec::new());
         assert_eq!(workspace.refresh_all(), Vec::new(), "clean");
-        assert_eq!(workspace.last_checked(), 2);
+        assert_eq!(workspace.last_checked(), 3, "two agents and the root");
         let core = workspace.set_text(&dir.path().join("a/core.md"), Some("Use {tools_description}.\n".into()));
         let published = workspace.refresh(std::slice::from_ref(&core));
         assert_eq!(workspace.last_checked(), 1, "b does not read a/core.md");
@@ -505,6 +515,30 @@ mod tests {
         assert_eq!(cells, 6, "{row}");
         assert!(row.starts_with("| ``<img src=x onerror=alert(1)> [x](https://evil.example) @everyone \\| `x`\\r`` |"), "{row}");
         assert!(!hover.contains('\r'), "{hover}");
+    }
+
+    /// `ctxc.mcp-tools` is read by MCP022 beside the configuration it checks: a new record (as
+    /// `ctxc mcp record` writes it) takes the finding away without an edit of `.mcp.json`.
+    #[test]
+    fn a_new_mcp_record_rechecks_the_configuration() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        agent(dir.path(), "a");
+        let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/rules/MCP022");
+        std::fs::copy(fixtures.join("fail/.mcp.json"), dir.path().join(".mcp.json")).expect("copy");
+        std::fs::copy(fixtures.join("fail/ctxc.mcp-tools"), dir.path().join("ctxc.mcp-tools")).expect("copy");
+        let mut workspace = Workspace::new(dir.path(), Options::default(), Vec::new());
+        workspace.refresh_all();
+        let config = canonical(&dir.path().join(".mcp.json"));
+        let codes = |w: &Workspace| w.findings(&config).iter().map(|f| f.code).collect::<Vec<_>>();
+        assert_eq!(codes(&workspace), [Some("MCP022"), Some("MCP022")], "memory outdated, fetch missing");
+        // The configuration recorded again: the pass fixture's pair.
+        std::fs::copy(fixtures.join("pass/.mcp.json"), dir.path().join(".mcp.json")).expect("copy");
+        workspace.refresh(std::slice::from_ref(&config));
+        assert_eq!(codes(&workspace), [Some("MCP022")], "fetch gone, memory's record still outdated");
+        std::fs::copy(fixtures.join("pass/ctxc.mcp-tools"), dir.path().join("ctxc.mcp-tools")).expect("copy");
+        let record = canonical(&dir.path().join("ctxc.mcp-tools"));
+        let published = workspace.refresh(std::slice::from_ref(&record));
+        assert_eq!(published, [Published { path: config.clone(), findings: Vec::new() }], "only the record changed");
     }
 
     #[test]

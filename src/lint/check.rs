@@ -227,16 +227,12 @@ pub fn check(path: &Path, options: &Options, session: &Session) -> CheckReport {
     match crate::discover::find_manifests(path) {
         Ok(manifests) => {
             check_agents(&mut report, &manifests, options, session);
-            // The agent files no agent loads are linted as files.
             let loaded = report.sources.iter_shared().filter_map(|(p, _)| std::fs::canonicalize(p).ok()).collect();
-            zero_config_in(&mut report, path, loaded, options, session);
+            beside_agents(&mut report, path, loaded, options, session);
             report.zero_config = false;
         }
-        Err(_) if path.is_dir() => zero_config_in(&mut report, path, Default::default(), options, session),
+        Err(_) if path.is_dir() => beside_agents(&mut report, path, Default::default(), options, session),
         Err(d) => report.usage_error(d),
-    }
-    if path.is_dir() {
-        host_budgets(&mut report, path, options, session);
     }
     if report.agents.is_empty() && report.files.is_empty() && !report.unloadable {
         report.nothing_to_lint = Some(match options.changed {
@@ -246,6 +242,21 @@ pub fn check(path: &Path, options: &Options, session: &Session) -> CheckReport {
     }
     report.mask_secrets(session.cache());
     report
+}
+
+/// What `check` of the folder `dir` adds to its agents' checks: the agent files no agent loads
+/// (`loaded`: the canonical paths of the files agents read), linted as files, and the hosts'
+/// budgets. The language server checks it as a unit of its own beside each agent's.
+pub fn check_beside_agents(dir: &Path, loaded: BTreeSet<PathBuf>, options: &Options, session: &Session) -> CheckReport {
+    let mut report = CheckReport { deny_warnings: options.deny_warnings, ..CheckReport::default() };
+    beside_agents(&mut report, dir, loaded, options, session);
+    report.mask_secrets(session.cache());
+    report
+}
+
+fn beside_agents(report: &mut CheckReport, dir: &Path, loaded: BTreeSet<PathBuf>, options: &Options, session: &Session) {
+    zero_config_in(report, dir, loaded, options, session);
+    host_budgets(report, dir, options, session);
 }
 
 /// Whether a file named on the command line is read as a manifest: `.toml`, `.yaml` or `.yml`.

@@ -13,7 +13,7 @@ use crate::codes::Code;
 use crate::diagnostic::Diagnostic;
 pub use crate::rules::context::{AgentRun, Context, Run, Settings};
 
-pub use check::{check, check_text, CheckReport, Outcome};
+pub use check::{check, check_beside_agents, check_text, CheckReport, Outcome};
 pub use config::{Options, RawLint, SkillLevel};
 
 /// Runs the lint rules whose code is `selected` (a rule no one asked for is not run: `--select
