@@ -267,40 +267,46 @@ fn differences(counted: &[Counted], reference: &[i64]) -> Vec<String> {
 #[test]
 #[ignore = "needs the real runtimes: run by scripts/test, which installs them"]
 fn counts_with_tokenizer_files_equal_the_reference_implementations() {
-    let mut report = Vec::new();
-    for (kind, relative, model) in FILES {
-        let file = installed(relative);
-        assert!(file.is_file(), "{} is missing from the tokenizer-files environment", file.display());
-        let mut counted = agent_texts(&file, model);
-        let agents = counted.len();
-        let session = ctxc::Session::new(vec![]);
-        let loaded = session.tokenizer_file(&file, relative).expect("loads");
-        let counter = TokenCounter::new();
-        counter.add_file(loaded.vocabulary.name, loaded.clone(), loaded.cuts());
-        let tokenizer = Tokenizer::Own(loaded.vocabulary.name);
-        counted.extend(corpus_texts(&|tool| counter.count(tokenizer, tool.function_json())));
-        counted.extend(hostile_texts(&counter, tokenizer));
-        // Every file's texts are cut into chunks and joins (the speed of counting depends on it),
-        // a SentencePiece model's at word boundaries (the side after a cut without the dummy prefix).
-        // (Gemma 3's tokenizer.json, whose normalizer replaces spaces, is counted whole.)
-        assert!(loaded.cuts().any() || *relative == GEMMA_3_JSON, "{relative}: texts cut into chunks and joins");
-        let reference = reference_counts(kind, &file, &counted);
-        let differ = differences(&counted, &reference);
-        report.push(format!("{relative}: {} texts ({agents} from the example agents), {} differ", counted.len(), differ.len()));
-        assert!(
-            differ.is_empty(),
-            "{relative} ({kind}): {} of {} texts count differently:\n{}",
-            differ.len(),
-            counted.len(),
-            differ.join("\n")
-        );
-        // A count one token off is reported, naming the text and both counts.
-        let mut off_by_one = counted.swap_remove(0);
-        off_by_one.tokens += 1;
-        let reported = differences(std::slice::from_ref(&off_by_one), &reference[..1]);
-        assert_eq!(reported, vec![format!("{}: reference {}, ctxc {} (+1)", off_by_one.label, reference[0], reference[0] + 1)]);
-    }
-    eprintln!("{}", report.join("\n"));
+    // On every core, the Hugging Face files (the longest to load and count, last in FILES) first.
+    let files: Vec<_> = FILES.iter().rev().collect();
+    let report = ctxc::parallel::map_in_order(&files, |(kind, relative, model)| file_counts_equal_the_reference(kind, relative, model));
+    eprintln!("{}", report.into_iter().rev().collect::<Vec<_>>().join("\n"));
+}
+
+/// Every text of [`counts_with_tokenizer_files_equal_the_reference_implementations`] counted with
+/// one file, compared with its reference; the line the test prints for it.
+fn file_counts_equal_the_reference(kind: &str, relative: &str, model: &str) -> String {
+    let file = installed(relative);
+    assert!(file.is_file(), "{} is missing from the tokenizer-files environment", file.display());
+    let mut counted = agent_texts(&file, model);
+    let agents = counted.len();
+    let session = ctxc::Session::new(vec![]);
+    let loaded = session.tokenizer_file(&file, relative).expect("loads");
+    let counter = TokenCounter::new();
+    counter.add_file(loaded.vocabulary.name, loaded.clone(), loaded.cuts());
+    let tokenizer = Tokenizer::Own(loaded.vocabulary.name);
+    counted.extend(corpus_texts(&|tool| counter.count(tokenizer, tool.function_json())));
+    counted.extend(hostile_texts(&counter, tokenizer));
+    // Every file's texts are cut into chunks and joins (the speed of counting depends on it),
+    // a SentencePiece model's at word boundaries (the side after a cut without the dummy prefix).
+    // (Gemma 3's tokenizer.json, whose normalizer replaces spaces, is counted whole.)
+    assert!(loaded.cuts().any() || relative == GEMMA_3_JSON, "{relative}: texts cut into chunks and joins");
+    let reference = reference_counts(kind, &file, &counted);
+    let differ = differences(&counted, &reference);
+    let line = format!("{relative}: {} texts ({agents} from the example agents), {} differ", counted.len(), differ.len());
+    assert!(
+        differ.is_empty(),
+        "{relative} ({kind}): {} of {} texts count differently:\n{}",
+        differ.len(),
+        counted.len(),
+        differ.join("\n")
+    );
+    // A count one token off is reported, naming the text and both counts.
+    let mut off_by_one = counted.swap_remove(0);
+    off_by_one.tokens += 1;
+    let reported = differences(std::slice::from_ref(&off_by_one), &reference[..1]);
+    assert_eq!(reported, vec![format!("{}: reference {}, ctxc {} (+1)", off_by_one.label, reference[0], reference[0] + 1)]);
+    line
 }
 
 /// A tokenizer file of one family given for a model of another is refused, naming what was expected.
