@@ -41,6 +41,19 @@ enum System {
         #[arg(long, value_name = "PY")]
         python: Option<PathBuf>,
     },
+    /// A Google ADK agent folder with its Agent Config (root_agent.yaml, as `adk create
+    /// --type=config` writes it); writes ctxc.toml in it.
+    Adk {
+        /// The agent folder.
+        dir: PathBuf,
+        /// Replace an existing ctxc.toml.
+        #[arg(long)]
+        force: bool,
+        /// Also write ADK's texts into upstream/ (for an agent with sub-agents), read from this
+        /// interpreter's environment (as `ctxc upstream --python PY` does).
+        #[arg(long, value_name = "PY")]
+        python: Option<PathBuf>,
+    },
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -52,7 +65,7 @@ enum LayoutArg {
 pub fn run(args: ImportArgs, reporter: &Reporter) -> u8 {
     let (path, force) = match &args.system {
         System::Zeph { config, force } => (config, *force),
-        System::Deepagents { dir, force, .. } => (dir, *force),
+        System::Deepagents { dir, force, .. } | System::Adk { dir, force, .. } => (dir, *force),
     };
     if let Err(code) = check_path(path, reporter) {
         return code;
@@ -66,6 +79,7 @@ pub fn run(args: ImportArgs, reporter: &Reporter) -> u8 {
                 LayoutArg::Local => Layout::Local,
             },
         ),
+        System::Adk { ref dir, .. } => import::adk::import(dir),
     };
     let imported = match imported {
         Ok(imported) => imported,
@@ -78,22 +92,26 @@ pub fn run(args: ImportArgs, reporter: &Reporter) -> u8 {
     match import::write(&imported, force) {
         Ok(()) => {
             super::output::println(&format!("wrote {}", imported.manifest.display()));
-            match args.system {
-                System::Deepagents { python: Some(python), .. } => match super::upstream::update(&imported.manifest, Some(&python)) {
+            let python = match args.system {
+                System::Deepagents { python, .. } | System::Adk { python, .. } => python,
+                System::Zeph { .. } => None,
+            };
+            match (imported.upstream, python) {
+                (Some(_), Some(python)) => match super::upstream::update(&imported.manifest, Some(&python)) {
                     Ok(()) => EXIT_OK,
                     Err(d) => {
                         reporter.diagnostics(&[d], &Default::default());
                         EXIT_INPUT
                     }
                 },
-                System::Deepagents { python: None, .. } => {
+                (Some(runtime), None) => {
                     super::output::eprint(&format!(
-                        "next: `ctxc upstream {} --python PY` writes the texts of the Deep Agents release installed in PY's environment into upstream/ (ctxc ships none); until then render, cost and check stop at the missing files\n",
+                        "next: `ctxc upstream {} --python PY` writes the texts of the {runtime} release installed in PY's environment into upstream/ (ctxc ships none); until then render, cost and check stop at the missing files\n",
                         imported.manifest.parent().map_or(".".into(), |d| d.display().to_string())
                     ));
                     EXIT_OK
                 }
-                _ => EXIT_OK,
+                (None, _) => EXIT_OK,
             }
         }
         Err(d) => {

@@ -1,6 +1,7 @@
 //! `ctxc import SYSTEM PATH`: a ctxc manifest written from a runtime's own project format, so
 //! that its render and window equal what the runtime does. One file per system.
 
+pub mod adk;
 pub mod deepagents;
 pub mod upstream;
 pub mod zeph;
@@ -18,6 +19,9 @@ pub struct Imported {
     pub text: String,
     pub notes: Vec<Diagnostic>,
     pub sources: Sources,
+    /// The runtime whose texts the manifest reads from `upstream/` (`ctxc upstream` writes
+    /// them), when it reads any.
+    pub upstream: Option<&'static str>,
 }
 
 /// Writes the manifest through a temporary file in its folder: an existing file is replaced

@@ -1,0 +1,489 @@
+//! `ctxc import adk DIR`: a ctxc manifest from a Google ADK Agent Config, the `root_agent.yaml`
+//! that `adk create --type=config` writes and google-adk 2.13.0 loads with
+//! `config_agent_utils.from_config` (`LlmAgentConfig`, `extra='forbid'`: ADK refuses a key it
+//! does not know). The root LlmAgent's name, description, model, instruction (read from the YAML
+//! file itself, so the manifest follows its edits), sub-agents (their names and descriptions, for
+//! the transfer text) and function tools (a tool file the user writes: ctxc cannot see a Python
+//! function) are carried over; what changes the request in ways ctxc does not model is a note.
+
+use std::ops::Range;
+use std::path::{Component, Path};
+
+use serde_json::{Map, Value};
+
+use super::{toml_string, Imported};
+use crate::diagnostic::{Diagnostic, Failure, Sources};
+use crate::project::{ProjectRoot, ReadError};
+use crate::runtimes::adk::settings::{self as adk, is_identifier, RawAdk, RawAgentRef};
+use crate::yaml::{self, Written};
+
+/// The file ADK loads from an agent folder (`adk web`, `adk run`).
+pub const ROOT_CONFIG: &str = "root_agent.yaml";
+/// Where the manifest expects the function tools' declarations (Gemini's form).
+pub const TOOLS_FILE: &str = "tools/functions.json";
+/// The model an LlmAgent without one (and without an ancestor's) uses: `LlmAgent.DEFAULT_MODEL`,
+/// google-adk 2.13.0 (tests/runtimes/adk.rs reads it from the request ADK sends).
+pub const DEFAULT_MODEL: &str = "gemini-3.5-flash";
+/// Sub-agent configs read in one tree, repeats included (a file named by many agents is read
+/// each time, as ADK builds it each time).
+pub const MAX_AGENTS: usize = 256;
+/// How deep sub-agent configs may nest below the root.
+pub const MAX_DEPTH: usize = 32;
+
+/// The keys of `LlmAgentConfig` (with `BaseAgentConfig`'s), google-adk 2.13.0.
+const LLM_AGENT_KEYS: [&str; 22] = [
+    "agent_class",
+    "name",
+    "description",
+    "sub_agents",
+    "before_agent_callbacks",
+    "after_agent_callbacks",
+    "model",
+    "model_code",
+    "instruction",
+    "static_instruction",
+    "disallow_transfer_to_parent",
+    "disallow_transfer_to_peers",
+    "input_schema",
+    "output_schema",
+    "output_key",
+    "include_contents",
+    "tools",
+    "before_model_callbacks",
+    "after_model_callbacks",
+    "before_tool_callbacks",
+    "after_tool_callbacks",
+    "generate_content_config",
+];
+
+/// The names `agent_class` may give an LlmAgent (`_BUILTIN_LLM_AGENT_NAMES`).
+const LLM_AGENT_CLASSES: [&str; 6] = [
+    "LlmAgent",
+    "Agent",
+    "google.adk.agents.LlmAgent",
+    "google.adk.agents.Agent",
+    "google.adk.agents.llm_agent.LlmAgent",
+    "google.adk.agents.llm_agent.Agent",
+];
+
+/// ADK's workflow agents, which send no model request of their own.
+const WORKFLOW_CLASSES: [&str; 3] = ["SequentialAgent", "LoopAgent", "ParallelAgent"];
+
+/// One agent config file as read: where it is, its top-level mapping and where things are written.
+struct Config {
+    rel: String,
+    display: String,
+    map: Map<String, Value>,
+    places: Vec<Written>,
+}
+
+impl Config {
+    /// Where a top-level key is written.
+    fn key(&self, key: &str) -> Option<Range<usize>> {
+        self.places.iter().find(|w| w.is_key && w.depth == 1 && w.value == key).map(|w| w.span.clone())
+    }
+
+    /// Where a nested `key: value` is written (the value), else the top-level `outer` key.
+    fn nested(&self, key: &str, value: &str, outer: &str) -> Option<Range<usize>> {
+        let found = self.places.iter().find(|w| !w.is_key && w.depth > 1 && w.key.as_deref() == Some(key) && w.value == value);
+        found.map(|w| w.span.clone()).or_else(|| self.key(outer))
+    }
+
+    fn error(&self, message: impl Into<String>, at: Option<Range<usize>>) -> Diagnostic {
+        Diagnostic::error(message).in_file(&self.display).at(at.or(Some(0..0))).label("here")
+    }
+
+    fn note(&self, message: impl Into<String>, at: Option<Range<usize>>) -> Diagnostic {
+        Diagnostic::warning(message).in_file(&self.display).at(at)
+    }
+
+    /// A string value, if the key is there; an error if it holds something else.
+    fn string(&self, key: &str) -> Result<Option<&str>, Diagnostic> {
+        match self.map.get(key) {
+            None => Ok(None),
+            Some(Value::String(s)) => Ok(Some(s)),
+            Some(_) => Err(self.error(format!("`{key}` must be a string"), self.key(key))),
+        }
+    }
+
+    /// A list value (each item a mapping), if the key is there and not null.
+    fn mappings(&self, key: &str) -> Result<Vec<&Map<String, Value>>, Diagnostic> {
+        match self.map.get(key) {
+            None | Some(Value::Null) => Ok(Vec::new()),
+            Some(Value::Array(items)) => items
+                .iter()
+                .map(|item| item.as_object().ok_or_else(|| self.error(format!("each entry of `{key}` must be a mapping"), self.key(key))))
+                .collect(),
+            Some(_) => Err(self.error(format!("`{key}` must be a list"), self.key(key))),
+        }
+    }
+
+    /// The folder the file is in, relative to the agent folder (`""` at the top).
+    fn dir(&self) -> &str {
+        self.rel.rsplit_once('/').map_or("", |(dir, _)| dir)
+    }
+}
+
+/// What `agent_class` names.
+enum Class<'a> {
+    Llm,
+    Workflow(&'a str),
+    Custom(&'a str),
+}
+
+fn class(config: &Config) -> Result<Class<'_>, Diagnostic> {
+    let name = config.string("agent_class")?.filter(|s| !s.is_empty()).unwrap_or("LlmAgent");
+    let short = name.strip_prefix("google.adk.agents.").unwrap_or(name);
+    Ok(match () {
+        _ if LLM_AGENT_CLASSES.contains(&name) => Class::Llm,
+        _ if WORKFLOW_CLASSES.contains(&short) => Class::Workflow(short),
+        _ => Class::Custom(name),
+    })
+}
+
+/// Reads `DIR/root_agent.yaml` and the sub-agent configs it names (through the guarded reader of
+/// DIR) and makes `ctxc.toml` in DIR.
+pub fn import(dir: &Path) -> Result<Imported, Failure> {
+    let mut sources = Sources::default();
+    let fail = |d: Diagnostic, sources: &Sources| Failure { diagnostics: vec![d], sources: sources.clone() };
+    let root = ProjectRoot::new(dir).map_err(|e| fail(e.into_diagnostic(), &sources))?;
+    let config = read_config(&root, ROOT_CONFIG, &mut sources).map_err(|d| {
+        let d = match d.message.contains("not found") {
+            true => d.help("an ADK Agent Config folder holds root_agent.yaml (`adk create --type=config NAME` writes one)"),
+            false => d,
+        };
+        fail(d, &sources)
+    })?;
+    let mut notes = Vec::new();
+    let agent = root_agent(&root, &config, &mut notes, &mut sources).map_err(|d| fail(d, &sources))?;
+    // In the order of the file, whatever order they were found in.
+    notes.sort_by_key(|d| d.span.as_ref().map_or(0, |s| s.start));
+    let text = manifest_text(&config, &agent);
+    Ok(Imported { manifest: dir.join("ctxc.toml"), text, notes, sources, upstream: (!agent.adk.sub_agents.is_empty()).then_some("ADK") })
+}
+
+/// The root LlmAgent, as far as its request goes.
+struct Agent {
+    name: String,
+    description: String,
+    model: Option<String>,
+    /// The function tools' references, in the order of `tools`.
+    functions: Vec<String>,
+    adk: RawAdk,
+}
+
+fn root_agent(root: &ProjectRoot, config: &Config, notes: &mut Vec<Diagnostic>, sources: &mut Sources) -> Result<Agent, Diagnostic> {
+    match class(config)? {
+        Class::Llm => {}
+        Class::Workflow(class) => {
+            return Err(config
+                .error(format!("the root agent is a {class}, which sends no model request of its own: its sub-agents do"), config.key("agent_class"))
+                .help("ctxc import adk reads an LlmAgent's config: make one of its LlmAgent sub-agents the root of a folder of its own and import that"))
+        }
+        Class::Custom(class) => {
+            return Err(config
+                .error(format!("`{class}` is a custom agent class: ctxc cannot see what it sends"), config.key("agent_class"))
+                .help("write the manifest by hand with the `adk` preset (docs/runtimes/adk.md)"))
+        }
+    }
+    let (name, description) = llm_agent(config)?;
+    let mut model = config.string("model")?.map(str::to_string);
+    let mut functions = Vec::new();
+    let mut adk = RawAdk::default();
+    for (key, value) in &config.map {
+        let at = config.key(key);
+        match key.as_str() {
+            "agent_class" | "name" | "description" | "instruction" | "model" | "sub_agents" => {}
+            "model_code" => {
+                model = None;
+                notes.push(config.note("`model_code` builds the model in Python, which ctxc cannot see: the manifest names no model; set [agent] model to count with its tokenizer and window", at));
+            }
+            "tools" => functions = tools(config, notes)?,
+            "disallow_transfer_to_parent" | "disallow_transfer_to_peers" => {
+                let flag = match value {
+                    Value::Null => false,
+                    Value::Bool(b) => *b,
+                    _ => return Err(config.error(format!("`{key}` must be true or false"), at)),
+                };
+                match key.as_str() {
+                    "disallow_transfer_to_parent" => adk.disallow_transfer_to_parent = flag,
+                    _ => adk.disallow_transfer_to_peers = flag,
+                }
+            }
+            "include_contents" => match value.as_str() {
+                Some("default") => {}
+                Some("none") => notes.push(config.note("`include_contents: none` sends no earlier turns: the system instruction and tools are unchanged, and `ctxc simulate` does not model it", at)),
+                _ => return Err(config.error("`include_contents` must be `default` or `none`", at)),
+            },
+            "static_instruction" => notes.push(config.note("`static_instruction` is not modelled: ADK then sends it as the system instruction and moves `instruction` into the conversation, while the manifest renders `instruction` as the system instruction", at)),
+            "generate_content_config" => notes.push(config.note("`generate_content_config` is not carried over: its sampling and output settings add no text to the request", at)),
+            "output_schema" => notes.push(config.note("`output_schema` is not modelled: ADK sets the response schema from a Python class ctxc cannot see (and, with tools, adds a `set_model_response` tool and its instruction)", at)),
+            "input_schema" => notes.push(config.note("`input_schema` is not carried over: it applies when another agent calls this one as a tool, not to this agent's request", at)),
+            "output_key" => notes.push(config.note("`output_key` is not carried over: it stores the reply in session state after the request", at)),
+            callbacks => notes.push(config.note(format!("`{callbacks}` are Python functions that run at run time and may change the request: ctxc does not run them"), at)),
+        }
+    }
+    if model.is_none() && !config.map.contains_key("model_code") {
+        model = Some(DEFAULT_MODEL.to_string());
+    }
+    adk.sub_agents = sub_agents(root, config, notes, sources)?;
+    let (_, problems) = adk::validate(Some(&adk), &name);
+    if let Some((_, problem)) = problems.into_iter().next() {
+        return Err(config.error(problem, config.key("sub_agents").or(config.key("name"))));
+    }
+    Ok(Agent { name, description, model, functions, adk })
+}
+
+/// An LlmAgent config's keys checked as ADK checks them: its name and description.
+fn llm_agent(config: &Config) -> Result<(String, String), Diagnostic> {
+    for key in config.map.keys() {
+        if !LLM_AGENT_KEYS.contains(&key.as_str()) {
+            let d = config.error(
+                format!("`{key}` is not a key of ADK's LlmAgent config: ADK refuses the file (extra inputs are not permitted)"),
+                config.key(key),
+            );
+            return Err(match key.as_str() {
+                "global_instruction" => d.help("google-adk 2.13.0's Agent Config has no global instruction: give it with GlobalInstructionPlugin in Python, and to ctxc as module `global_instruction`"),
+                _ => d.help(format!("the keys are {}", LLM_AGENT_KEYS.join(", "))),
+            });
+        }
+    }
+    if config.string("instruction")?.is_none() {
+        return Err(config.error("ADK requires `instruction` (a string) in an LlmAgent config", None));
+    }
+    identity(config)
+}
+
+/// Any agent's name (required, a Python identifier other than `user`) and description.
+fn identity(config: &Config) -> Result<(String, String), Diagnostic> {
+    let Some(name) = config.string("name")? else {
+        return Err(config.error("ADK requires `name` (a string) in an agent config", None));
+    };
+    if !is_identifier(name) || name == "user" {
+        return Err(config.error(format!("`{name}` is not a valid ADK agent name (a Python identifier, not `user`)"), config.key("name")));
+    }
+    Ok((name.to_string(), config.string("description")?.unwrap_or_default().to_string()))
+}
+
+/// The function tools' references; a note for each tool, saying where its declaration goes.
+fn tools(config: &Config, notes: &mut Vec<Diagnostic>) -> Result<Vec<String>, Diagnostic> {
+    let mut functions = Vec::new();
+    for tool in config.mappings("tools")? {
+        let Some(Value::String(name)) = tool.get("name") else {
+            return Err(config.error("each tool needs a `name` (a string)", config.key("tools")));
+        };
+        let at = config.nested("name", name, "tools");
+        if let Some(other) = tool.keys().find(|k| !matches!(k.as_str(), "name" | "args")) {
+            return Err(config.error(format!("`{other}` is not a key of a tool: ADK reads `name` and `args`"), at));
+        }
+        let args = tool.get("args").is_some_and(|a| !a.is_null());
+        if !name.contains('.') {
+            notes.push(config.note(format!("`{name}` is one of ADK's built-in tools, which ctxc does not model (what it adds to the request, if anything, is not counted): add its declaration to {TOOLS_FILE} if it sends one"), at));
+            continue;
+        }
+        let made = if args { ", made at run time from its `args`," } else { "" };
+        notes.push(config.note(
+            format!("`{name}` is Python: ctxc cannot see its declaration{made} (ADK writes it from the function's signature and docstring); write it into {TOOLS_FILE}, in the order of `tools` (docs/runtimes/adk.md shows how)"),
+            at,
+        ));
+        functions.push(name.clone());
+    }
+    Ok(functions)
+}
+
+/// The agent's sub-agents, each one's name and description (their own configs read, to the
+/// bounds, as ADK reads the whole tree); a note for one defined in Python.
+fn sub_agents(
+    root: &ProjectRoot,
+    config: &Config,
+    notes: &mut Vec<Diagnostic>,
+    sources: &mut Sources,
+) -> Result<Vec<RawAgentRef>, Diagnostic> {
+    let mut read = 0;
+    let mut chain = vec![config.rel.clone()];
+    let mut out = Vec::new();
+    for reference in references(config)? {
+        match reference {
+            Reference::Code(code) => notes.push(config.note(
+                format!("sub-agent `{code}` is defined in Python: ctxc cannot see its name and description; add `{{ name, description }}` to [adk] sub_agents at its place in the list, as the transfer text lists it"),
+                config.nested("code", &code, "sub_agents"),
+            )),
+            Reference::Path(rel, at) => out.push(sub_agent(root, (&config.display, at), &rel, &mut chain, &mut read, sources)?),
+        }
+    }
+    Ok(out)
+}
+
+enum Reference {
+    /// The config's path in the agent folder, and where the referencing file names it.
+    Path(String, Option<Range<usize>>),
+    Code(String),
+}
+
+/// An agent config's `sub_agents` entries, each config path resolved against the file's folder.
+fn references(config: &Config) -> Result<Vec<Reference>, Diagnostic> {
+    let mut out = Vec::new();
+    for entry in config.mappings("sub_agents")? {
+        let string = |key: &str| entry.get(key).and_then(Value::as_str);
+        let reference = match (string("config_path"), string("code")) {
+            (Some(path), None) => {
+                let at = config.nested("config_path", path, "sub_agents");
+                Reference::Path(join(config.dir(), path).map_err(|why| config.error(why, at.clone()))?, at)
+            }
+            (None, Some(code)) => Reference::Code(code.to_string()),
+            _ => {
+                return Err(config.error("each sub-agent needs exactly one of `config_path` and `code` (strings)", config.key("sub_agents")))
+            }
+        };
+        if let Some(other) = entry.keys().find(|k| !matches!(k.as_str(), "config_path" | "code")) {
+            return Err(config.error(
+                format!("`{other}` is not a key of a sub-agent reference: ADK reads `config_path` or `code`"),
+                config.key("sub_agents"),
+            ));
+        }
+        out.push(reference);
+    }
+    Ok(out)
+}
+
+/// `path` relative to the folder `dir`, as ADK resolves a `config_path`: never absolute, never
+/// outside the referencing file's folder.
+fn join(dir: &str, path: &str) -> Result<String, String> {
+    let mut parts: Vec<&str> = dir.split('/').filter(|p| !p.is_empty()).collect();
+    let floor = parts.len();
+    for component in Path::new(path).components() {
+        match component {
+            Component::Normal(part) => parts.push(part.to_str().unwrap_or_default()),
+            Component::CurDir => {}
+            Component::ParentDir if parts.len() > floor => {
+                parts.pop();
+            }
+            Component::ParentDir => {
+                return Err(format!("`{path}` leaves the folder of the file that names it: ADK refuses it (path traversal)"))
+            }
+            Component::RootDir | Component::Prefix(_) => return Err(format!("`{path}` is absolute: ADK refuses absolute config paths")),
+        }
+    }
+    Ok(parts.join("/"))
+}
+
+/// A sub-agent's name and description from its config at `rel` (named at `from`: the
+/// referencing file and where), after reading its own sub-agents' configs (cycles, depth and
+/// the number of configs bounded).
+fn sub_agent(
+    root: &ProjectRoot,
+    from: (&str, Option<Range<usize>>),
+    rel: &str,
+    chain: &mut Vec<String>,
+    read: &mut usize,
+    sources: &mut Sources,
+) -> Result<RawAgentRef, Diagnostic> {
+    let error = |message: String| Diagnostic::error(message).in_file(from.0).at(from.1.clone().or(Some(0..0))).label("here");
+    if let Some(start) = chain.iter().position(|c| c == rel) {
+        let cycle: Vec<&str> = chain[start..].iter().map(String::as_str).chain([rel]).collect();
+        return Err(error(format!("sub-agent configs form a cycle: {} (ADK recurses without end)", cycle.join(" → "))));
+    }
+    if chain.len() > MAX_DEPTH {
+        return Err(error(format!("sub-agent configs nest more than {MAX_DEPTH} levels deep: ctxc reads no deeper")));
+    }
+    *read += 1;
+    if *read > MAX_AGENTS {
+        return Err(error(format!("the agent tree names more than {MAX_AGENTS} sub-agent configs: ctxc reads no more")));
+    }
+    let config = read_config(root, rel, sources).map_err(|d| match d.file {
+        // The file could not be read: say so where it is named.
+        None => error(d.message),
+        Some(_) if d.span.is_none() => Diagnostic { span: from.1.clone().or(Some(0..0)), file: Some(from.0.to_string()), ..d },
+        Some(_) => d,
+    })?;
+    if let Class::Llm = class(&config)? {
+        llm_agent(&config)?;
+    }
+    let (name, description) = identity(&config)?;
+    chain.push(rel.to_string());
+    for reference in references(&config)? {
+        if let Reference::Path(below, at) = reference {
+            sub_agent(root, (&config.display, at), &below, chain, read, sources)?;
+        }
+    }
+    chain.pop();
+    Ok(RawAgentRef { name, description })
+}
+
+/// Reads an agent config: a YAML mapping, with bad YAML pointed at.
+fn read_config(root: &ProjectRoot, rel: &str, sources: &mut Sources) -> Result<Config, Diagnostic> {
+    let shown = root.display_path(rel);
+    let file = match root.read(rel) {
+        Ok(file) => file,
+        Err(ReadError::Missing(_)) => return Err(Diagnostic::error(format!("`{shown}` not found"))),
+        Err(e) => return Err(e.into_diagnostic().in_file(&shown)),
+    };
+    sources.insert_shared(&file.display, file.text.clone());
+    let error = |message: String, at: usize| Diagnostic::error(message).in_file(&file.display).at(Some(at..at)).label("here");
+    let map = match yaml::from_str::<Value>(&file.text) {
+        Ok(Value::Object(map)) => map,
+        Ok(Value::Null) => return Err(error("the agent config is empty: ADK refuses it".into(), 0)),
+        Ok(_) => return Err(error("not an ADK agent config: it must hold a mapping".into(), 0)),
+        Err(e) => return Err(error(format!("not valid YAML: {}", e.message), e.offset.unwrap_or(0))),
+    };
+    let places = yaml::written_values(&file.text);
+    Ok(Config { rel: rel.to_string(), display: file.display, map, places })
+}
+
+/// The manifest: a header saying where it comes from, then the agent's tables.
+fn manifest_text(config: &Config, agent: &Agent) -> String {
+    let mut out = format!(
+        "# Imported from {} by `ctxc import adk`: the root LlmAgent google-adk 2.13.0 builds from it\n\
+         # (config_agent_utils.from_config). The instruction is read from that file, so edits there\n\
+         # show here; session state (`{{key}}`) comes from a scenario's `vars`.\n",
+        config.rel
+    );
+    if !agent.adk.sub_agents.is_empty() {
+        out.push_str("# ctxc ships none of ADK's texts: `ctxc upstream --python PY` writes the transfer instruction and\n# the `transfer_to_agent` declaration of the ADK installed in PY's environment into upstream/.\n");
+    }
+    out.push_str(&format!("\n[agent]\nname = {}\n", toml_string(&agent.name)));
+    if !agent.description.is_empty() {
+        out.push_str(&format!("description = {}\n", toml_string(&agent.description)));
+    }
+    match agent.model.as_deref() {
+        Some(DEFAULT_MODEL) if !config.map.contains_key("model") => {
+            out.push_str(&format!("# The config names no model: ADK's default (LlmAgent.DEFAULT_MODEL).\nmodel = \"{DEFAULT_MODEL}\"\n"))
+        }
+        Some(model) => out.push_str(&format!("model = {}\n", toml_string(model))),
+        None => {}
+    }
+    out.push_str("\n[pipeline]\npreset = \"adk\"\n\n[modules]\n");
+    out.push_str(&format!("instruction = {{ source = {}, key = \"instruction\" }}\n", toml_string(&config.rel)));
+    if !agent.adk.sub_agents.is_empty() {
+        out.push_str("agent_transfer = { source = \"upstream/agent-transfer.md\" }\n");
+    }
+    if !agent.functions.is_empty() {
+        out.push_str(&format!(
+            "\n# The declarations of {} (Python, which ctxc cannot read), in the order of `tools`,\n# as ADK sends them (docs/runtimes/adk.md).\n[tools.functions]\ntitle = \"Function tools\"\nfiles = [\"{TOOLS_FILE}\"]\n",
+            match agent.functions.len() {
+                1 => "the function tool".to_string(),
+                n => format!("the {n} function tools"),
+            }
+        ));
+    }
+    let adk = &agent.adk;
+    if !adk.sub_agents.is_empty() || adk.disallow_transfer_to_parent || adk.disallow_transfer_to_peers {
+        out.push_str("\n[adk]\n");
+        if !adk.sub_agents.is_empty() {
+            out.push_str("sub_agents = [\n");
+            for sub in &adk.sub_agents {
+                out.push_str(&format!("  {{ name = {}, description = {} }},\n", toml_string(&sub.name), toml_string(&sub.description)));
+            }
+            out.push_str("]\n");
+        }
+        for (key, set) in [
+            ("disallow_transfer_to_parent", adk.disallow_transfer_to_parent),
+            ("disallow_transfer_to_peers", adk.disallow_transfer_to_peers),
+        ] {
+            if set {
+                out.push_str(&format!("{key} = true\n"));
+            }
+        }
+    }
+    out
+}
