@@ -103,6 +103,70 @@ fn ctxc_renders_what_adk_sends() {
     assert!(problems.is_empty(), "ctxc differs from google-adk {RELEASE} in {} place(s):\n\n{}", problems.len(), problems.join("\n\n"));
 }
 
+/// The Agent Config fixtures (`root_agent.yaml` and the files it names).
+fn configs() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/runtimes/adk/configs")
+}
+
+/// `ctxc import adk` of each Agent Config fixture (ADK's texts written by its `--python`, as a
+/// user runs it) against what the installed ADK sends after loading the same YAML with
+/// `config_agent_utils.from_config` (tests/runtimes/adk/run_config.py, which also writes the tool
+/// declarations as docs/runtimes/adk.md tells users to): the system instruction byte for byte,
+/// the function declarations field by field, and the model ADK resolved. The session state ADK
+/// is given (state.json) is the scenario's `vars`, added to the imported manifest.
+#[test]
+#[ignore = "needs the real runtimes: run by scripts/test, which installs them"]
+fn ctxc_imports_what_adk_loads_from_an_agent_config() {
+    let python = common::runtime_path(&format!("google-adk-{RELEASE}/bin/python"));
+    let mut names: Vec<String> =
+        std::fs::read_dir(configs()).expect("configs").map(|e| e.expect("entry").file_name().to_string_lossy().into_owned()).collect();
+    names.sort();
+    assert!(names.len() >= 3, "expected at least 3 Agent Config fixtures, found {names:?}");
+    let temp = tempfile::tempdir().expect("tempdir");
+    let dirs: Vec<PathBuf> = names
+        .iter()
+        .map(|name| {
+            let dir = temp.path().canonicalize().expect("canonical").join(name);
+            common::copy_tree(&configs().join(name), &dir);
+            let out = Command::new(env!("CARGO_BIN_EXE_ctxc"))
+                .args(["import", "adk"])
+                .arg(&dir)
+                .arg("--python")
+                .arg(&python)
+                .output()
+                .expect("ctxc import");
+            assert!(out.status.success(), "{name}: ctxc import adk failed:\n{}", String::from_utf8_lossy(&out.stderr));
+            dir
+        })
+        .collect();
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/runtimes/adk/run_config.py");
+    let out = Command::new(&python).arg(script).args(&dirs).output().expect("python");
+    assert!(out.status.success(), "google-adk {RELEASE} failed:\n{}", String::from_utf8_lossy(&out.stderr));
+    let runs: Vec<Value> = serde_json::from_slice(&out.stdout).expect("JSON from run_config.py");
+    assert_eq!(runs.len(), dirs.len(), "one run per fixture");
+    let mut problems = Vec::new();
+    for ((name, dir), runtime) in names.iter().zip(&dirs).zip(&runs) {
+        let manifest = dir.join("ctxc.toml");
+        let mut text = std::fs::read_to_string(&manifest).expect("the imported manifest");
+        let model = text.parse::<toml::Table>().expect("TOML")["agent"].get("model").and_then(|m| m.as_str().map(str::to_string));
+        if model.as_deref() != runtime["model"].as_str() {
+            problems.push(format!("{name}: model {model:?} in the manifest, ADK used {}", runtime["model"]));
+        }
+        if let Ok(state) = std::fs::read_to_string(dir.join("state.json")) {
+            let vars: toml::Table = serde_json::from_str(&state).expect("state.json: an object");
+            text.push_str(&format!("\n[scenarios.session.vars]\n{}", toml::to_string(&vars).expect("TOML")));
+            std::fs::write(&manifest, text).expect("write the scenario");
+        }
+        problems.extend(compare(name, dir, runtime));
+    }
+    assert!(
+        problems.is_empty(),
+        "ctxc's import differs from google-adk {RELEASE} in {} place(s):\n\n{}",
+        problems.len(),
+        problems.join("\n\n")
+    );
+}
+
 /// The README's per-release table names the release compared here and its fixture count.
 #[test]
 fn readme_names_the_adk_release_compared() {
