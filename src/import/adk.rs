@@ -346,25 +346,26 @@ fn references(config: &Config) -> Result<Vec<Reference>, Diagnostic> {
     Ok(out)
 }
 
-/// `path` relative to the folder `dir`, as ADK resolves a `config_path`: never absolute, never
-/// outside the referencing file's folder.
+/// `path` relative to the folder `dir`, as ADK resolves a `config_path`: never absolute, and
+/// (after `..` steps) inside the referencing file's folder.
 fn join(dir: &str, path: &str) -> Result<String, String> {
-    let mut parts: Vec<&str> = dir.split('/').filter(|p| !p.is_empty()).collect();
-    let floor = parts.len();
+    let leaves = || format!("`{path}` leaves the folder of the file that names it: ADK refuses it (path traversal)");
+    let floor: Vec<&str> = dir.split('/').filter(|p| !p.is_empty()).collect();
+    let mut parts = floor.clone();
     for component in Path::new(path).components() {
         match component {
             Component::Normal(part) => parts.push(part.to_str().unwrap_or_default()),
             Component::CurDir => {}
-            Component::ParentDir if parts.len() > floor => {
-                parts.pop();
-            }
             Component::ParentDir => {
-                return Err(format!("`{path}` leaves the folder of the file that names it: ADK refuses it (path traversal)"))
+                parts.pop().ok_or_else(leaves)?;
             }
             Component::RootDir | Component::Prefix(_) => return Err(format!("`{path}` is absolute: ADK refuses absolute config paths")),
         }
     }
-    Ok(parts.join("/"))
+    match parts.starts_with(&floor) && parts.len() > floor.len() {
+        true => Ok(parts.join("/")),
+        false => Err(leaves()),
+    }
 }
 
 /// A sub-agent's name and description from its config at `rel` (named at `from`: the
@@ -486,4 +487,191 @@ fn manifest_text(config: &Config, agent: &Agent) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn project(files: &[(&str, &str)]) -> tempfile::TempDir {
+        let dir = tempfile::tempdir().expect("tempdir");
+        for (rel, text) in files {
+            let path = dir.path().join(rel);
+            std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+            std::fs::write(path, text).expect("write");
+        }
+        dir
+    }
+
+    /// The first diagnostic's message and its 1-based line in its file.
+    fn located(failure: &Failure) -> (String, Option<usize>) {
+        let d = &failure.diagnostics[0];
+        let line = d.span.as_ref().and_then(|s| failure.sources.line_col(d.file.as_deref()?, s.start)).map(|p| p.0);
+        (d.message.clone(), line)
+    }
+
+    #[test]
+    fn agent_tools_and_sub_agents_are_carried_over_with_located_notes() {
+        let dir = project(&[
+            (
+                "root_agent.yaml",
+                "name: desk\ndescription: \"Routes \\\"all\\\" requests\\n[agent]\"\ninstruction: |\n  Hi {user}.\ntools:\n  - name: pkg.tools.find\n  - name: google_search\n  - name: pkg.tools.make\n    args: {n: 1}\nsub_agents:\n  - config_path: a/one.yaml\n  - code: pkg.agents.two\nbefore_model_callbacks:\n  - name: pkg.cb.f\nstatic_instruction: Fixed.\ninclude_contents: none\ndisallow_transfer_to_peers: true\n",
+            ),
+            ("a/one.yaml", "agent_class: LoopAgent\nname: one\ndescription: Loops.\nsub_agents:\n  - config_path: ../a/two.yaml\n"),
+            ("a/two.yaml", "name: two\ninstruction: Two.\n"),
+        ]);
+        let got = import(dir.path()).expect("imports");
+        let table: toml::Table = got.text.parse().expect("TOML");
+        assert_eq!(table["agent"]["description"].as_str(), Some("Routes \"all\" requests\n[agent]"), "{}", got.text);
+        assert!(got.text.contains(&format!("model = \"{DEFAULT_MODEL}\"\n")), "{}", got.text);
+        assert!(
+            got.text.contains("instruction = { source = \"root_agent.yaml\", key = \"instruction\" }\nagent_transfer = "),
+            "{}",
+            got.text
+        );
+        assert!(got.text.contains("the 2 function tools"), "{}", got.text);
+        assert!(
+            got.text.contains("sub_agents = [\n  { name = \"one\", description = \"Loops.\" },\n]\ndisallow_transfer_to_peers = true\n"),
+            "{}",
+            got.text
+        );
+        assert_eq!(got.upstream, Some("ADK"));
+        crate::manifest::parse(&got.text, crate::manifest::Format::Toml).expect("the manifest parses");
+        let lines: Vec<(usize, &str)> = got
+            .notes
+            .iter()
+            .map(|d| {
+                (
+                    got.sources.line_col(d.file.as_deref().expect("file"), d.span.clone().expect("span").start).expect("position").0,
+                    d.message.as_str(),
+                )
+            })
+            .collect();
+        let at = |line: usize, words: &str| {
+            assert!(lines.iter().any(|(l, m)| *l == line && m.contains(words)), "no note at line {line} with {words:?}: {lines:#?}")
+        };
+        at(6, "`pkg.tools.find` is Python");
+        at(7, "`google_search` is one of ADK's built-in tools");
+        at(8, "made at run time from its `args`");
+        at(12, "`pkg.agents.two` is defined in Python");
+        at(13, "`before_model_callbacks` are Python functions");
+        at(15, "`static_instruction` is not modelled");
+        at(16, "`include_contents: none`");
+        assert_eq!(lines.len(), 7, "{lines:#?}");
+    }
+
+    #[test]
+    fn a_plain_agent_names_no_upstream_texts_or_tool_file() {
+        let dir = project(&[("root_agent.yaml", "name: a\nmodel: gemini-2.5-pro\ninstruction: ''\n")]);
+        let got = import(dir.path()).expect("imports");
+        assert_eq!(got.upstream, None);
+        assert!(got.notes.is_empty(), "{:?}", got.notes);
+        assert!(!got.text.contains("upstream/") && !got.text.contains("[tools") && !got.text.contains("[adk]"), "{}", got.text);
+        assert!(got.text.contains("model = \"gemini-2.5-pro\"\n"), "{}", got.text);
+    }
+
+    #[test]
+    fn what_adk_refuses_is_an_error_at_its_line() {
+        for (yaml, words, line) in [
+            ("name: a\ninstruction: x\nglobal_instruction: Be kind.\n", "`global_instruction` is not a key", Some(3)),
+            ("name: a\ninstrucion: x\n", "`instrucion` is not a key", Some(2)),
+            ("name: a\n", "requires `instruction`", Some(1)),
+            ("instruction: x\n", "requires `name`", Some(1)),
+            ("name: my-agent\ninstruction: x\n", "not a valid ADK agent name", Some(1)),
+            ("name: a\ninstruction: [x]\n", "`instruction` must be a string", Some(2)),
+            ("agent_class: SequentialAgent\nname: a\n", "sends no model request", Some(1)),
+            ("agent_class: google.adk.agents.LoopAgent\nname: a\n", "sends no model request", Some(1)),
+            ("agent_class: my.pkg.Agent\nname: a\n", "custom agent class", Some(1)),
+            ("name: a\ninstruction: x\ninclude_contents: all\n", "`default` or `none`", Some(3)),
+            ("name: a\ninstruction: x\ntools:\n  - google_search\n", "must be a mapping", Some(3)),
+            ("name: a\ninstruction: x\ntools:\n  - name: t\n    kwargs: {}\n", "not a key of a tool", Some(4)),
+            ("name: a\ninstruction: x\nsub_agents:\n  - {config_path: b.yaml, code: m.b}\n", "exactly one of", Some(3)),
+            ("name: a\ninstruction: x\nsub_agents:\n  - config_path: /etc/b.yaml\n", "is absolute", Some(4)),
+            ("name: a\ninstruction: x\nsub_agents:\n  - config_path: missing.yaml\n", "not found", Some(4)),
+            ("name: a\ninstruction: x\nsub_agents:\n  - config_path: same.yaml\n", "used twice", Some(3)),
+            ("name: a\n  instruction: x\n", "not valid YAML", Some(2)),
+            ("# nothing\n", "empty", Some(1)),
+            ("- a\n- b\n", "must hold a mapping", Some(1)),
+            (&"[".repeat(10_000), "not valid YAML", Some(1)),
+        ] {
+            let dir = project(&[("root_agent.yaml", yaml), ("same.yaml", "name: a\ninstruction: x\n")]);
+            let failure = import(dir.path()).expect_err(yaml);
+            let (message, at) = located(&failure);
+            assert!(message.contains(words), "{yaml:?}: {message}");
+            assert_eq!(at, line, "{yaml:?}: {message}");
+        }
+        let failure = import(project(&[]).path()).expect_err("no root_agent.yaml");
+        assert!(failure.diagnostics[0].help.as_deref().is_some_and(|h| h.contains("adk create")), "{:?}", failure.diagnostics);
+    }
+
+    #[test]
+    fn a_sub_agent_path_leaving_its_folder_is_refused_as_adk_refuses_it() {
+        // ADK resolves a config_path against the referencing file's folder and refuses `..` out of it.
+        let dir = project(&[
+            ("root_agent.yaml", "name: a\ninstruction: x\nsub_agents:\n  - config_path: team/b.yaml\n"),
+            ("team/b.yaml", "name: b\ninstruction: x\nsub_agents:\n  - config_path: ../c.yaml\n"),
+            ("c.yaml", "name: c\ninstruction: x\n"),
+        ]);
+        let failure = import(dir.path()).expect_err("traversal");
+        let (message, line) = located(&failure);
+        assert!(message.contains("leaves the folder"), "{message}");
+        assert!(failure.diagnostics[0].file.as_deref().is_some_and(|f| f.ends_with("team/b.yaml")), "{:?}", failure.diagnostics);
+        assert_eq!(line, Some(4));
+    }
+
+    #[test]
+    fn hostile_trees_are_bounded_by_counts() {
+        // A cycle: ADK recurses until Python gives up; ctxc names it.
+        let dir = project(&[
+            ("root_agent.yaml", "name: a\ninstruction: x\nsub_agents:\n  - config_path: b.yaml\n"),
+            ("b.yaml", "name: b\ninstruction: x\nsub_agents:\n  - config_path: c.yaml\n"),
+            ("c.yaml", "name: c\ninstruction: x\nsub_agents:\n  - config_path: b.yaml\n"),
+        ]);
+        let (message, line) = located(&import(dir.path()).expect_err("cycle"));
+        assert!(message.contains("cycle: b.yaml → c.yaml → b.yaml"), "{message}");
+        assert_eq!(line, Some(4));
+
+        // A chain deeper than MAX_DEPTH: the configs past the bound are never read (they are not YAML).
+        let mut files: Vec<(String, String)> = (0..MAX_DEPTH + 8)
+            .map(|i| (format!("s{i}.yaml"), format!("name: s{i}\ninstruction: x\nsub_agents:\n  - config_path: s{}.yaml\n", i + 1)))
+            .collect();
+        for (_, text) in files.iter_mut().skip(MAX_DEPTH + 1) {
+            *text = "name: [unclosed\n".into();
+        }
+        files.push(("root_agent.yaml".into(), "name: r\ninstruction: x\nsub_agents:\n  - config_path: s0.yaml\n".into()));
+        let borrowed: Vec<(&str, &str)> = files.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
+        let (message, _) = located(&import(project(&borrowed).path()).expect_err("too deep"));
+        assert!(message.contains(&format!("more than {MAX_DEPTH} levels")), "{message}");
+
+        // A fan-out: 20 references to a file naming 20 more: 420 configs to build, read up to MAX_AGENTS.
+        let twenty =
+            |target: &str| format!("name: {{}}\ninstruction: x\nsub_agents:\n{}", format!("  - config_path: {target}\n").repeat(20));
+        let dir = project(&[
+            ("root_agent.yaml", &twenty("b.yaml").replace("{}", "r")),
+            ("b.yaml", &twenty("c.yaml").replace("{}", "b")),
+            ("c.yaml", "name: c\ninstruction: x\n"),
+        ]);
+        let (message, _) = import(dir.path()).map(|_| (String::new(), None)).unwrap_or_else(|f| located(&f));
+        assert!(message.contains(&format!("more than {MAX_AGENTS} sub-agent configs")), "{message}");
+    }
+
+    #[test]
+    fn huge_files_and_links_out_of_the_folder_are_refused() {
+        let huge = format!("name: a\ninstruction: '{}'\n", "x".repeat(crate::project::MAX_FILE_BYTES as usize));
+        let (message, _) = located(&import(project(&[("root_agent.yaml", &huge)]).path()).expect_err("huge"));
+        assert!(message.contains("over the"), "{message}");
+        let dir = project(&[("root_agent.yaml", "name: a\ninstruction: x\nsub_agents:\n  - config_path: big.yaml\n"), ("big.yaml", &huge)]);
+        let (message, line) = located(&import(dir.path()).expect_err("huge sub-agent"));
+        assert!(message.contains("over the"), "{message}");
+        assert_eq!(line, Some(4));
+        #[cfg(unix)]
+        {
+            let outside = project(&[("secret.yaml", "name: s\ninstruction: secret\n")]);
+            let dir = project(&[("root_agent.yaml", "name: a\ninstruction: x\nsub_agents:\n  - config_path: link.yaml\n")]);
+            std::os::unix::fs::symlink(outside.path().join("secret.yaml"), dir.path().join("link.yaml")).expect("symlink");
+            let (message, line) = located(&import(dir.path()).expect_err("link out"));
+            assert!(message.contains("outside the project"), "{message}");
+            assert_eq!(line, Some(4));
+        }
+    }
 }
