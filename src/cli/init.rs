@@ -42,6 +42,8 @@ enum PresetArg {
     Zeph,
     /// AgentScope (agentscope 2.0.11).
     Agentscope,
+    /// Google ADK (google-adk 2.13.0): one LlmAgent.
+    Adk,
 }
 
 impl PresetArg {
@@ -52,6 +54,7 @@ impl PresetArg {
             PresetArg::Deepagents => Starter::Deepagents,
             PresetArg::Zeph => Starter::Zeph,
             PresetArg::Agentscope => Starter::Agentscope,
+            PresetArg::Adk => Starter::Adk,
         }
     }
 }
@@ -92,14 +95,16 @@ pub fn run(args: InitArgs, reporter: &Reporter) -> u8 {
     for (rel, _) in &files {
         report.push_str(&format!("  {rel}\n"));
     }
-    let second_mode = match args.preset {
-        PresetArg::Zeph => "review",
-        PresetArg::Agentscope => "explain",
-        _ => "plan",
+    // A second mode (ADK's starter has one mode and two scenarios).
+    let second = match args.preset {
+        PresetArg::Zeph => "--mode review",
+        PresetArg::Agentscope => "--mode explain",
+        PresetArg::Adk => "--scenario guest",
+        _ => "--mode plan",
     };
     let on = if shown == "." { String::new() } else { format!(" {shown}") };
     report.push_str(&format!(
-        "\nNext: `ctxc check{on}` (rules and budgets), `ctxc cost{on}` (tokens per mode), `ctxc render{on} --mode {second_mode}`\n"
+        "\nNext: `ctxc check{on}` (rules and budgets), `ctxc cost{on}` (tokens per mode), `ctxc render{on} {second}`\n"
     ));
     output::eprint(&report);
     EXIT_OK

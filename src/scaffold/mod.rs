@@ -22,6 +22,7 @@ pub enum Starter {
     Deepagents,
     Zeph,
     Agentscope,
+    Adk,
 }
 
 /// Files every starter holds (a tool file and one skill).
@@ -69,7 +70,7 @@ const AGENTSCOPE: &[(&str, &str)] = &[
 ];
 
 impl Starter {
-    pub const ALL: [Starter; 5] = [Starter::None, Starter::Zeus, Starter::Deepagents, Starter::Zeph, Starter::Agentscope];
+    pub const ALL: [Starter; 6] = [Starter::None, Starter::Zeus, Starter::Deepagents, Starter::Zeph, Starter::Agentscope, Starter::Adk];
 
     fn own_files(self) -> &'static [(&'static str, &'static str)] {
         match self {
@@ -78,12 +79,17 @@ impl Starter {
             Starter::Deepagents => DEEPAGENTS,
             Starter::Zeph => ZEPH,
             Starter::Agentscope => AGENTSCOPE,
+            Starter::Adk => crate::runtimes::adk::starter::FILES,
         }
     }
 
-    /// The starter's files (relative paths, `/`-separated, sorted) with `name` filled in.
+    /// The starter's files (relative paths, `/`-separated, sorted) with `name` filled in (as a
+    /// Python identifier where the runtime needs one).
     pub fn files(self, name: &str) -> Vec<(&'static str, String)> {
-        let fill = |text: &str| text.replace("{{name}}", name).replace("{{version}}", env!("CARGO_PKG_VERSION"));
+        let identifier = identifier(name);
+        let fill = |text: &str| {
+            text.replace("{{name}}", name).replace("{{identifier}}", &identifier).replace("{{version}}", env!("CARGO_PKG_VERSION"))
+        };
         let mut files: Vec<(&str, String)> = COMMON.iter().chain(self.own_files()).map(|(path, text)| (*path, fill(text))).collect();
         files.sort_by_key(|(path, _)| *path);
         files
@@ -105,6 +111,16 @@ pub fn agent_name(folder: &str) -> String {
         "agent".to_string()
     } else {
         name.to_string()
+    }
+}
+
+/// `name` as a Python identifier (ADK's agent names): every other character an `_`, and `agent_`
+/// before a leading digit.
+fn identifier(name: &str) -> String {
+    let name: String = name.chars().map(|c| if c.is_alphanumeric() || c == '_' { c } else { '_' }).collect();
+    match name.chars().next() {
+        Some(c) if c.is_alphabetic() || c == '_' => name,
+        _ => format!("agent_{name}"),
     }
 }
 
@@ -138,4 +154,19 @@ pub fn write_new_files(dir: &Path, files: &[(String, String)]) -> io::Result<()>
         crate::review::atomic::create(&path, text.as_bytes())?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn adk_starter_names_are_identifiers_whatever_the_folder() {
+        for (name, want) in [("demo", "demo"), ("my-agent", "my_agent"), ("2024 bot!", "agent_2024_bot_"), ("", "agent_")] {
+            let files = Starter::Adk.files(name);
+            let manifest = &files.iter().find(|(rel, _)| *rel == "ctxc.toml").expect("a manifest").1;
+            assert!(manifest.contains(&format!("name = \"{want}\"")), "{name}: {manifest}");
+            assert!(crate::runtimes::adk::settings::is_identifier(want));
+        }
+    }
 }

@@ -202,6 +202,30 @@ fn import_deepagents_bad_agent_json_points_at_the_error() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("agent.json"), "{}", String::from_utf8_lossy(&out.stderr));
 }
 
+/// An imported ADK agent with no global instruction and no sub-agents checks clean: ADK leaves
+/// those parts out, so the preset's steps for them staying off is no MAN004 finding.
+#[test]
+fn import_adk_of_a_plain_agent_checks_clean() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::create_dir(dir.path().join(".git")).expect("mkdir");
+    std::fs::write(
+        dir.path().join("root_agent.yaml"),
+        "name: helper
+model: gemini-2.5-flash
+instruction: |
+  You help.
+",
+    )
+    .expect("write");
+    let path = dir.path().to_str().expect("utf-8 path");
+    let out = ctxc(&["import", "adk", path], repo());
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = ctxc(&["check", "--format", "concise", path], repo());
+    let shown = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert_eq!(out.status.code(), Some(0), "{shown}");
+    assert!(!shown.contains("MAN004"), "{shown}");
+}
+
 /// `CTXC_TIMINGS=1` adds one `timings` line per stage to stderr, in the stages' order, the
 /// report's last, each a name padded to 20 and milliseconds with one decimal; `0` and empty
 /// add none, and stdout is the same bytes either way. Times are not compared: only the shape.

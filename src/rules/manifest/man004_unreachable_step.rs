@@ -44,6 +44,9 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         if step.kind == StepKind::Workspace && agent.systems.agentscope.as_ref().is_some_and(|a| a.workspace.is_none()) {
             continue;
         }
+        if crate::runtimes::adk::steps::off_by_design(step, agent) {
+            continue;
+        }
         let mut reasons: Vec<&str> = decisions.iter().map(|d| d.reason.as_str()).collect();
         reasons.sort();
         reasons.dedup();

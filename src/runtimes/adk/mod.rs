@@ -5,4 +5,5 @@
 
 pub mod release;
 pub mod settings;
+pub mod starter;
 pub mod steps;

@@ -12,7 +12,7 @@
 
 use serde_json::Value;
 
-use crate::manifest::model::{Agent, ModuleFiles, Scenario, Step, TextFile};
+use crate::manifest::model::{Agent, ModuleFiles, Scenario, Step, StepKind, TextFile};
 use crate::runtimes::adk::settings::{is_identifier, PARENT_MODULE};
 use crate::runtimes::{py_repr, Part, StepText};
 
@@ -38,6 +38,17 @@ pub fn transfer_missing(step: &Step, agent: &Agent, _scenario: &Scenario) -> Opt
 /// The identity is always there (ADK leaves it out only for `single_turn` agents).
 pub fn identity_missing(_step: &Step, _agent: &Agent, _scenario: &Scenario) -> Option<String> {
     None
+}
+
+/// Whether the step is one of ADK's that ADK itself leaves out for this agent: an instruction
+/// whose module is not declared (no global instruction), the transfer text of an agent with
+/// nowhere to transfer to. Such a step staying off in every render is no mistake (MAN004).
+pub fn off_by_design(step: &Step, agent: &Agent) -> bool {
+    match step.kind {
+        StepKind::AdkInstruction => step.module.as_ref().is_some_and(|m| !agent.modules.contains_key(m)),
+        StepKind::AdkTransfer => agent.systems.adk.as_ref().is_none_or(|a| a.targets().is_empty()),
+        _ => false,
+    }
 }
 
 fn module_missing(step: &Step, agent: &Agent, what: &str) -> Option<String> {
