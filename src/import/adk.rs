@@ -492,16 +492,7 @@ fn manifest_text(config: &Config, agent: &Agent) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn project(files: &[(&str, &str)]) -> tempfile::TempDir {
-        let dir = tempfile::tempdir().expect("tempdir");
-        for (rel, text) in files {
-            let path = dir.path().join(rel);
-            std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
-            std::fs::write(path, text).expect("write");
-        }
-        dir
-    }
+    use crate::import::project;
 
     /// The first diagnostic's message and its 1-based line in its file.
     fn located(failure: &Failure) -> (String, Option<usize>) {

@@ -278,16 +278,7 @@ pub(super) fn subagents(root: &ProjectRoot, sources: &mut Sources) -> Result<Vec
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn project(files: &[(&str, &str)]) -> tempfile::TempDir {
-        let dir = tempfile::tempdir().expect("tempdir");
-        for (rel, text) in files {
-            let path = dir.path().join(rel);
-            std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
-            std::fs::write(path, text).expect("write");
-        }
-        dir
-    }
+    use crate::import::project;
 
     #[test]
     fn deploy_and_local_manifests_parse_and_notes_point_at_keys() {

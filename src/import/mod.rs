@@ -52,3 +52,15 @@ pub fn write(imported: &Imported, force: bool) -> Result<(), Diagnostic> {
 fn toml_string(s: &str) -> String {
     toml::Value::String(s.to_string()).to_string()
 }
+
+/// A folder holding `files` (path, text), for the importers' tests.
+#[cfg(test)]
+fn project(files: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("tempdir");
+    for (rel, text) in files {
+        let path = dir.path().join(rel);
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        std::fs::write(path, text).expect("write");
+    }
+    dir
+}

@@ -20,19 +20,38 @@ fn fixtures() -> PathBuf {
 }
 
 fn fixture_names() -> Vec<String> {
+    names_in(&fixtures())
+}
+
+/// The folders in `dir`, sorted.
+fn names_in(dir: &Path) -> Vec<String> {
     let mut names: Vec<String> =
-        std::fs::read_dir(fixtures()).expect("fixtures").map(|e| e.expect("entry").file_name().to_string_lossy().into_owned()).collect();
+        std::fs::read_dir(dir).expect("fixtures").map(|e| e.expect("entry").file_name().to_string_lossy().into_owned()).collect();
     names.sort();
     names
 }
 
-/// What ADK sent for each project in `dirs`, in one interpreter.
-fn adk(dirs: &[PathBuf]) -> Vec<Value> {
+/// Each fixture of `root` named in `names`, copied into `temp` and made ready by `prepare`.
+fn copies(temp: &Path, root: &Path, names: &[String], prepare: impl Fn(&str, &Path)) -> Vec<PathBuf> {
+    names
+        .iter()
+        .map(|name| {
+            let dir = temp.canonicalize().expect("canonical").join(name);
+            common::copy_tree(&root.join(name), &dir);
+            prepare(name, &dir);
+            dir
+        })
+        .collect()
+}
+
+/// What ADK sent for each project in `dirs`, in one interpreter running `script` (a file of
+/// tests/runtimes/adk/).
+fn adk(script: &str, dirs: &[PathBuf]) -> Vec<Value> {
     let python = common::runtime_path(&format!("google-adk-{RELEASE}/bin/python"));
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/runtimes/adk/run_agent.py");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/runtimes/adk").join(script);
     let out = Command::new(python).arg(script).args(dirs).output().expect("python");
     assert!(out.status.success(), "google-adk {RELEASE} failed:\n{}", String::from_utf8_lossy(&out.stderr));
-    let runs: Vec<Value> = serde_json::from_slice(&out.stdout).expect("JSON from run_agent.py");
+    let runs: Vec<Value> = serde_json::from_slice(&out.stdout).expect("JSON from the script");
     assert_eq!(runs.len(), dirs.len(), "one run per fixture");
     runs
 }
@@ -87,17 +106,9 @@ fn ctxc_renders_what_adk_sends() {
     let names = fixture_names();
     assert!(names.len() >= 5, "expected at least 5 fixtures, found {names:?}");
     let temp = tempfile::tempdir().expect("tempdir");
-    let dirs: Vec<PathBuf> = names
-        .iter()
-        .map(|name| {
-            let dir = temp.path().canonicalize().expect("canonical").join(name);
-            common::copy_tree(&fixtures().join(name), &dir);
-            write_upstream(&dir);
-            dir
-        })
-        .collect();
+    let dirs = copies(temp.path(), &fixtures(), &names, |_, dir| write_upstream(dir));
     let mut problems = Vec::new();
-    for ((name, dir), runtime) in names.iter().zip(&dirs).zip(adk(&dirs)) {
+    for ((name, dir), runtime) in names.iter().zip(&dirs).zip(adk("run_agent.py", &dirs)) {
         problems.extend(compare(name, dir, &runtime));
     }
     assert!(problems.is_empty(), "ctxc differs from google-adk {RELEASE} in {} place(s):\n\n{}", problems.len(), problems.join("\n\n"));
@@ -118,32 +129,20 @@ fn configs() -> PathBuf {
 #[ignore = "needs the real runtimes: run by scripts/test, which installs them"]
 fn ctxc_imports_what_adk_loads_from_an_agent_config() {
     let python = common::runtime_path(&format!("google-adk-{RELEASE}/bin/python"));
-    let mut names: Vec<String> =
-        std::fs::read_dir(configs()).expect("configs").map(|e| e.expect("entry").file_name().to_string_lossy().into_owned()).collect();
-    names.sort();
+    let names = names_in(&configs());
     assert!(names.len() >= 3, "expected at least 3 Agent Config fixtures, found {names:?}");
     let temp = tempfile::tempdir().expect("tempdir");
-    let dirs: Vec<PathBuf> = names
-        .iter()
-        .map(|name| {
-            let dir = temp.path().canonicalize().expect("canonical").join(name);
-            common::copy_tree(&configs().join(name), &dir);
-            let out = Command::new(env!("CARGO_BIN_EXE_ctxc"))
-                .args(["import", "adk"])
-                .arg(&dir)
-                .arg("--python")
-                .arg(&python)
-                .output()
-                .expect("ctxc import");
-            assert!(out.status.success(), "{name}: ctxc import adk failed:\n{}", String::from_utf8_lossy(&out.stderr));
-            dir
-        })
-        .collect();
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/runtimes/adk/run_config.py");
-    let out = Command::new(&python).arg(script).args(&dirs).output().expect("python");
-    assert!(out.status.success(), "google-adk {RELEASE} failed:\n{}", String::from_utf8_lossy(&out.stderr));
-    let runs: Vec<Value> = serde_json::from_slice(&out.stdout).expect("JSON from run_config.py");
-    assert_eq!(runs.len(), dirs.len(), "one run per fixture");
+    let dirs = copies(temp.path(), &configs(), &names, |name, dir| {
+        let out = Command::new(env!("CARGO_BIN_EXE_ctxc"))
+            .args(["import", "adk"])
+            .arg(&dir)
+            .arg("--python")
+            .arg(&python)
+            .output()
+            .expect("ctxc import");
+        assert!(out.status.success(), "{name}: ctxc import adk failed:\n{}", String::from_utf8_lossy(&out.stderr));
+    });
+    let runs = adk("run_config.py", &dirs);
     let mut problems = Vec::new();
     for ((name, dir), runtime) in names.iter().zip(&dirs).zip(&runs) {
         let manifest = dir.join("ctxc.toml");
