@@ -167,8 +167,8 @@ struct Agent {
     name: String,
     description: String,
     model: Option<String>,
-    /// The function tools' references, in the order of `tools`.
-    functions: Vec<String>,
+    /// The tools' names, in the order of `tools`.
+    tools: Vec<String>,
     adk: RawAdk,
 }
 
@@ -188,7 +188,7 @@ fn root_agent(root: &ProjectRoot, config: &Config, notes: &mut Vec<Diagnostic>, 
     }
     let (name, description) = llm_agent(config)?;
     let mut model = config.string("model")?.map(str::to_string);
-    let mut functions = Vec::new();
+    let mut tools = Vec::new();
     let mut adk = RawAdk::default();
     for (key, value) in &config.map {
         let at = config.key(key);
@@ -198,7 +198,7 @@ fn root_agent(root: &ProjectRoot, config: &Config, notes: &mut Vec<Diagnostic>, 
                 model = None;
                 notes.push(config.note("`model_code` builds the model in Python, which ctxc cannot see: the manifest names no model; set [agent] model to count with its tokenizer and window", at));
             }
-            "tools" => functions = tools(config, notes)?,
+            "tools" => tools = self::tools(config, notes)?,
             "disallow_transfer_to_parent" | "disallow_transfer_to_peers" => {
                 let flag = match value {
                     Value::Null => false,
@@ -231,7 +231,7 @@ fn root_agent(root: &ProjectRoot, config: &Config, notes: &mut Vec<Diagnostic>, 
     if let Some((_, problem)) = problems.into_iter().next() {
         return Err(config.error(problem, config.key("sub_agents").or(config.key("name"))));
     }
-    Ok(Agent { name, description, model, functions, adk })
+    Ok(Agent { name, description, model, tools, adk })
 }
 
 /// An LlmAgent config's keys checked as ADK checks them: its name and description.
@@ -265,9 +265,10 @@ fn identity(config: &Config) -> Result<(String, String), Diagnostic> {
     Ok((name.to_string(), config.string("description")?.unwrap_or_default().to_string()))
 }
 
-/// The function tools' references; a note for each tool, saying where its declaration goes.
+/// The tools' names, in order; a note for each, saying where its declaration goes and what is
+/// not modelled.
 fn tools(config: &Config, notes: &mut Vec<Diagnostic>) -> Result<Vec<String>, Diagnostic> {
-    let mut functions = Vec::new();
+    let mut names = Vec::new();
     for tool in config.mappings("tools")? {
         let Some(Value::String(name)) = tool.get("name") else {
             return Err(config.error("each tool needs a `name` (a string)", config.key("tools")));
@@ -277,18 +278,15 @@ fn tools(config: &Config, notes: &mut Vec<Diagnostic>) -> Result<Vec<String>, Di
             return Err(config.error(format!("`{other}` is not a key of a tool: ADK reads `name` and `args`"), at));
         }
         let args = tool.get("args").is_some_and(|a| !a.is_null());
-        if !name.contains('.') {
-            notes.push(config.note(format!("`{name}` is one of ADK's built-in tools, which ctxc does not model (what it adds to the request, if anything, is not counted): add its declaration to {TOOLS_FILE} if it sends one"), at));
-            continue;
-        }
         let made = if args { ", made at run time from its `args`," } else { "" };
-        notes.push(config.note(
-            format!("`{name}` is Python: ctxc cannot see its declaration{made} (ADK writes it from the function's signature and docstring); write it into {TOOLS_FILE}, in the order of `tools` (docs/runtimes/adk.md shows how)"),
-            at,
-        ));
-        functions.push(name.clone());
+        let note = match name.contains('.') {
+            false => format!("`{name}` is one of ADK's built-in tools: its declaration, if it has one, goes into {TOOLS_FILE} with the others; what else it adds to the request (a Gemini built-in tool such as Google Search, or instruction text such as load_memory's) is not modelled"),
+            true => format!("`{name}` is Python: ctxc cannot see its declaration{made} (ADK writes it from the function's signature and docstring); write it into {TOOLS_FILE}, in the order of `tools` (docs/runtimes/adk.md shows how)"),
+        };
+        notes.push(config.note(note, at));
+        names.push(name.clone());
     }
-    Ok(functions)
+    Ok(names)
 }
 
 /// The agent's sub-agents, each one's name and description (their own configs read, to the
@@ -458,13 +456,10 @@ fn manifest_text(config: &Config, agent: &Agent) -> String {
     if !agent.adk.sub_agents.is_empty() {
         out.push_str("agent_transfer = { source = \"upstream/agent-transfer.md\" }\n");
     }
-    if !agent.functions.is_empty() {
+    if !agent.tools.is_empty() {
         out.push_str(&format!(
-            "\n# The declarations of {} (Python, which ctxc cannot read), in the order of `tools`,\n# as ADK sends them (docs/runtimes/adk.md).\n[tools.functions]\ntitle = \"Function tools\"\nfiles = [\"{TOOLS_FILE}\"]\n",
-            match agent.functions.len() {
-                1 => "the function tool".to_string(),
-                n => format!("the {n} function tools"),
-            }
+            "\n# The declarations of the agent's tools, which ctxc cannot read from Python, in the order of\n# `tools` ({} listed), as ADK sends them: docs/runtimes/adk.md shows how to write them.\n[tools.functions]\ntitle = \"Function tools\"\nfiles = [\"{TOOLS_FILE}\"]\n",
+            agent.tools.len()
         ));
     }
     let adk = &agent.adk;
@@ -520,7 +515,7 @@ mod tests {
             "{}",
             got.text
         );
-        assert!(got.text.contains("the 2 function tools"), "{}", got.text);
+        assert!(got.text.contains("`tools` (3 listed)"), "{}", got.text);
         assert!(
             got.text.contains("sub_agents = [\n  { name = \"one\", description = \"Loops.\" },\n]\ndisallow_transfer_to_peers = true\n"),
             "{}",
@@ -542,7 +537,7 @@ mod tests {
             assert!(lines.iter().any(|(l, m)| *l == line && m.contains(words)), "no note at line {line} with {words:?}: {lines:#?}")
         };
         at(6, "`pkg.tools.find` is Python");
-        at(7, "`google_search` is one of ADK's built-in tools");
+        at(7, "`google_search` is one of ADK's built-in tools: its declaration, if it has one, goes into");
         at(8, "made at run time from its `args`");
         at(12, "`pkg.agents.two` is defined in Python");
         at(13, "`before_model_callbacks` are Python functions");

@@ -20,6 +20,7 @@ pub(super) fn tools(index: usize, declarations: &[Value]) -> Result<Vec<Tool>, S
         let key = json_schema.filter(|_| d.get("parameters").is_none()).unwrap_or("parameters");
         let mut tool = named_tool(i, d, key, None).map_err(|e| format!("Gemini tool #{}: {e}", index + 1))?;
         tool.parameters_json_schema = key != "parameters";
+        tool.no_parameters = d.get(key).is_none();
         tool.response = d.get("response").cloned();
         tool.response_json_schema = d.get("responseJsonSchema").or_else(|| d.get("response_json_schema")).cloned();
         Ok(tool)
@@ -44,6 +45,10 @@ mod tests {
         assert_eq!(file.format, ToolFormat::Gemini);
         assert_eq!(file.tools.iter().map(|t| t.name.as_str()).collect::<Vec<_>>(), ["a", "b", "c"]);
         assert_eq!(file.tools[0].parameters["properties"]["city"]["type"], "STRING");
+
+        // A declaration without a schema sends none (ADK's for a function without parameters).
+        assert_eq!(file.tools[1].gemini_declaration(), serde_json::json!({"name": "b"}));
+        assert_eq!(file.tools[0].gemini_declaration()["parameters"]["type"], "OBJECT");
 
         let bare = r#"[{"name":"d","description":"x","parameters":{"type":"OBJECT","properties":{}}}]"#;
         assert_eq!(read(bare), Ok((ToolFormat::Gemini, names(&["d"]))));

@@ -42,6 +42,10 @@ pub struct Tool {
     /// in place of the OpenAPI subset of `parameters`).
     #[serde(skip)]
     pub parameters_json_schema: bool,
+    /// Whether a Gemini declaration gives no schema at all (ADK's for a function without
+    /// parameters): its declaration then sends none, not the empty one `parameters` holds.
+    #[serde(skip)]
+    pub no_parameters: bool,
     /// The tool's JSON texts, made on first use: a tool shared by many agents and modes is
     /// serialized once.
     #[serde(skip)]
@@ -68,6 +72,7 @@ impl Tool {
             response: None,
             response_json_schema: None,
             parameters_json_schema: false,
+            no_parameters: false,
             texts: OnceLock::new(),
         }
     }
@@ -98,6 +103,9 @@ impl Tool {
     /// and its `response` and `responseJsonSchema` when it has them.
     pub fn gemini_declaration(&self) -> Value {
         let mut declaration = self.definition(if self.parameters_json_schema { "parametersJsonSchema" } else { "parameters" });
+        if let (true, Some(fields)) = (self.no_parameters, declaration.as_object_mut()) {
+            fields.remove("parameters");
+        }
         for (key, schema) in [("response", &self.response), ("responseJsonSchema", &self.response_json_schema)] {
             if let Some(schema) = schema {
                 declaration[key] = schema.clone();
@@ -110,7 +118,8 @@ impl Tool {
         self.texts.get_or_init(|| {
             let function = serde_json::json!({ "type": "function", "function": self.function_value() }).to_string();
             // Two tools of one function JSON are counted alike unless a declaration tells them apart.
-            let gemini_only = self.response.is_some() || self.response_json_schema.is_some() || self.parameters_json_schema;
+            let gemini_only =
+                self.response.is_some() || self.response_json_schema.is_some() || self.parameters_json_schema || self.no_parameters;
             let function_hash = match gemini_only {
                 true => content_hash(&format!("{function}\0{}", self.gemini_declaration())),
                 false => content_hash(&function),

@@ -135,7 +135,7 @@ fn ctxc_imports_what_adk_loads_from_an_agent_config() {
     let dirs = copies(temp.path(), &configs(), &names, |name, dir| {
         let out = Command::new(env!("CARGO_BIN_EXE_ctxc"))
             .args(["import", "adk"])
-            .arg(&dir)
+            .arg(dir)
             .arg("--python")
             .arg(&python)
             .output()

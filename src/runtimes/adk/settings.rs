@@ -118,6 +118,7 @@ impl Settings {
         tool.response = base.response.clone();
         tool.response_json_schema = base.response_json_schema.clone();
         tool.parameters_json_schema = base.parameters_json_schema;
+        tool.no_parameters = base.no_parameters;
         let names: Vec<Value> = self.targets().iter().map(|t| Value::String(t.name.clone())).collect();
         if let Some(agent_name) = tool.parameters.pointer_mut("/properties/agent_name").and_then(Value::as_object_mut) {
             agent_name.insert("enum".into(), Value::Array(names));

@@ -44,10 +44,9 @@ def declarations(agent):
 
 async def run(folder):
     agent = config_agent_utils.from_config(str(folder / "root_agent.yaml"))
-    written = declarations(agent)
-    if written:
+    if agent.tools:
         (folder / "tools").mkdir(exist_ok=True)
-        (folder / "tools" / "functions.json").write_text(json.dumps({"function_declarations": written}, indent=2))
+        (folder / "tools" / "functions.json").write_text(json.dumps({"function_declarations": declarations(agent)}, indent=2))
     model = agent.canonical_model.model
     agent.model = Scripted(model=model, seen=[])
     state_file = folder / "state.json"
