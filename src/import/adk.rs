@@ -558,6 +558,11 @@ mod tests {
 
     #[test]
     fn what_adk_refuses_is_an_error_at_its_line() {
+        // Aliases that would expand to 10^8 values: refused by the YAML reader's count.
+        let mut bomb = "name: a\nl0: &l0 [x, x, x, x, x, x, x, x, x, x]\n".to_string();
+        for i in 1..8 {
+            bomb.push_str(&format!("l{i}: &l{i} [{}]\n", vec![format!("*l{}", i - 1); 10].join(", ")));
+        }
         for (yaml, words, line) in [
             ("name: a\ninstruction: x\nglobal_instruction: Be kind.\n", "`global_instruction` is not a key", Some(3)),
             ("name: a\ninstrucion: x\n", "`instrucion` is not a key", Some(2)),
@@ -579,6 +584,7 @@ mod tests {
             ("# nothing\n", "empty", Some(1)),
             ("- a\n- b\n", "must hold a mapping", Some(1)),
             (&"[".repeat(10_000), "not valid YAML", Some(1)),
+            (&bomb, "not valid YAML", Some(2)),
         ] {
             let dir = project(&[("root_agent.yaml", yaml), ("same.yaml", "name: a\ninstruction: x\n")]);
             let failure = import(dir.path()).expect_err(yaml);
