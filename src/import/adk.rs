@@ -187,7 +187,8 @@ fn root_agent(root: &ProjectRoot, config: &Config, notes: &mut Vec<Diagnostic>, 
         }
     }
     let (name, description) = llm_agent(config)?;
-    let mut model = config.string("model")?.map(str::to_string);
+    // An empty model is no model: ADK then inherits or takes its default.
+    let mut model = config.string("model")?.filter(|m| !m.is_empty()).map(str::to_string);
     let mut tools = Vec::new();
     let mut adk = RawAdk::default();
     for (key, value) in &config.map {
@@ -445,7 +446,7 @@ fn manifest_text(config: &Config, agent: &Agent) -> String {
         out.push_str(&format!("description = {}\n", toml_string(&agent.description)));
     }
     match agent.model.as_deref() {
-        Some(DEFAULT_MODEL) if !config.map.contains_key("model") => {
+        Some(DEFAULT_MODEL) if config.string("model").ok().flatten().is_none_or(str::is_empty) => {
             out.push_str(&format!("# The config names no model: ADK's default (LlmAgent.DEFAULT_MODEL).\nmodel = \"{DEFAULT_MODEL}\"\n"))
         }
         Some(model) => out.push_str(&format!("model = {}\n", toml_string(model))),
@@ -548,6 +549,9 @@ mod tests {
 
     #[test]
     fn a_plain_agent_names_no_upstream_texts_or_tool_file() {
+        let dir = project(&[("root_agent.yaml", "name: a\nmodel: ''\ninstruction: ''\n")]);
+        let got = import(dir.path()).expect("imports");
+        assert!(got.text.contains(&format!("LlmAgent.DEFAULT_MODEL).\nmodel = \"{DEFAULT_MODEL}\"\n")), "{}", got.text);
         let dir = project(&[("root_agent.yaml", "name: a\nmodel: gemini-2.5-pro\ninstruction: ''\n")]);
         let got = import(dir.path()).expect("imports");
         assert_eq!(got.upstream, None);
