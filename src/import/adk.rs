@@ -106,6 +106,14 @@ impl Config {
         }
     }
 
+    /// A string value of a key whose null is its default (`model`, `agent_class`).
+    fn optional_string(&self, key: &str) -> Result<Option<&str>, Diagnostic> {
+        match self.map.get(key) {
+            Some(Value::Null) => Ok(None),
+            _ => self.string(key),
+        }
+    }
+
     /// A list value (each item a mapping), if the key is there and not null.
     fn mappings(&self, key: &str) -> Result<Vec<&Map<String, Value>>, Diagnostic> {
         match self.map.get(key) {
@@ -132,7 +140,7 @@ enum Class<'a> {
 }
 
 fn class(config: &Config) -> Result<Class<'_>, Diagnostic> {
-    let name = config.string("agent_class")?.filter(|s| !s.is_empty()).unwrap_or("LlmAgent");
+    let name = config.optional_string("agent_class")?.filter(|s| !s.is_empty()).unwrap_or("LlmAgent");
     let short = name.strip_prefix("google.adk.agents.").unwrap_or(name);
     Ok(match () {
         _ if LLM_AGENT_CLASSES.contains(&name) => Class::Llm,
@@ -188,11 +196,15 @@ fn root_agent(root: &ProjectRoot, config: &Config, notes: &mut Vec<Diagnostic>, 
     }
     let (name, description) = llm_agent(config)?;
     // An empty model is no model: ADK then inherits or takes its default.
-    let mut model = config.string("model")?.filter(|m| !m.is_empty()).map(str::to_string);
+    let mut model = config.optional_string("model")?.filter(|m| !m.is_empty()).map(str::to_string);
     let mut tools = Vec::new();
     let mut adk = RawAdk::default();
     for (key, value) in &config.map {
         let at = config.key(key);
+        // A key set to null is a key left out: ADK's optional fields default to None.
+        if value.is_null() {
+            continue;
+        }
         match key.as_str() {
             "agent_class" | "name" | "description" | "instruction" | "model" | "sub_agents" => {}
             "model_code" => {
@@ -202,7 +214,6 @@ fn root_agent(root: &ProjectRoot, config: &Config, notes: &mut Vec<Diagnostic>, 
             "tools" => tools = self::tools(config, notes)?,
             "disallow_transfer_to_parent" | "disallow_transfer_to_peers" => {
                 let flag = match value {
-                    Value::Null => false,
                     Value::Bool(b) => *b,
                     _ => return Err(config.error(format!("`{key}` must be true or false"), at)),
                 };
@@ -224,7 +235,7 @@ fn root_agent(root: &ProjectRoot, config: &Config, notes: &mut Vec<Diagnostic>, 
             callbacks => notes.push(config.note(format!("`{callbacks}` are Python functions that run at run time and may change the request: ctxc does not run them"), at)),
         }
     }
-    if model.is_none() && !config.map.contains_key("model_code") {
+    if model.is_none() && config.map.get("model_code").is_none_or(Value::is_null) {
         model = Some(DEFAULT_MODEL.to_string());
     }
     adk.sub_agents = sub_agents(root, config, notes, sources)?;
@@ -446,7 +457,7 @@ fn manifest_text(config: &Config, agent: &Agent) -> String {
         out.push_str(&format!("description = {}\n", toml_string(&agent.description)));
     }
     match agent.model.as_deref() {
-        Some(DEFAULT_MODEL) if config.string("model").ok().flatten().is_none_or(str::is_empty) => {
+        Some(DEFAULT_MODEL) if config.optional_string("model").ok().flatten().is_none_or(str::is_empty) => {
             out.push_str(&format!("# The config names no model: ADK's default (LlmAgent.DEFAULT_MODEL).\nmodel = \"{DEFAULT_MODEL}\"\n"))
         }
         Some(model) => out.push_str(&format!("model = {}\n", toml_string(model))),
@@ -549,7 +560,8 @@ mod tests {
 
     #[test]
     fn a_plain_agent_names_no_upstream_texts_or_tool_file() {
-        let dir = project(&[("root_agent.yaml", "name: a\nmodel: ''\ninstruction: ''\n")]);
+        let dir =
+            project(&[("root_agent.yaml", "agent_class: null\nname: a\nmodel: ''\ninstruction: ''\noutput_key: null\ntools: null\n")]);
         let got = import(dir.path()).expect("imports");
         assert!(got.text.contains(&format!("LlmAgent.DEFAULT_MODEL).\nmodel = \"{DEFAULT_MODEL}\"\n")), "{}", got.text);
         let dir = project(&[("root_agent.yaml", "name: a\nmodel: gemini-2.5-pro\ninstruction: ''\n")]);
