@@ -23,6 +23,7 @@
 pub mod content;
 pub mod discover;
 pub mod sentencepiece;
+pub mod sentencepiece_json;
 
 use std::convert::Infallible;
 use std::sync::{Mutex, OnceLock};
@@ -219,6 +220,8 @@ enum Engine {
     },
     HuggingFace(Box<HuggingFace>),
     SentencePiece(Box<SentencePiece>),
+    /// A tokenizer.json that is a SentencePiece BPE (Gemma 3's), counted without the crate.
+    SentencePieceJson(Box<SentencePieceJson>),
 }
 
 impl Engine {
@@ -230,6 +233,7 @@ impl Engine {
             }
             Engine::HuggingFace(hf) => hf.tokenizer.encode_fast(text, false).map(|e| e.get_ids().to_vec()).map_err(|e| e.to_string()),
             Engine::SentencePiece(sp) => Ok(sp.model.encode(text)),
+            Engine::SentencePieceJson(json) => Ok(json.model.encode(text)),
         }
     }
 }
@@ -250,6 +254,13 @@ struct HuggingFace {
 /// distinct word encoded once per run.
 struct SentencePiece {
     model: sentencepiece::Model,
+    words: PieceCounts,
+}
+
+/// A SentencePiece BPE tokenizer.json, counted word by word (see [`sentencepiece_json::Model::pieces`]),
+/// each distinct word merged once per run.
+struct SentencePieceJson {
+    model: sentencepiece_json::Model,
     words: PieceCounts,
 }
 
@@ -328,6 +339,22 @@ impl SentencePiece {
     }
 }
 
+impl SentencePieceJson {
+    /// Each added token found is one token; each distinct word is merged once per run.
+    fn count(&self, text: &str) -> usize {
+        let mut added = 0;
+        let words = self.model.pieces(text).filter_map(|piece| match piece {
+            sentencepiece_json::Piece::Added(_) => {
+                added += 1;
+                None
+            }
+            sentencepiece_json::Piece::Word(word) => Some((content_hash(word), word)),
+        });
+        let Ok(count) = self.words.count_all(words, |word| Ok::<_, Infallible>(self.model.count_word(word)));
+        count + added
+    }
+}
+
 impl HuggingFace {
     fn count(&self, text: &str) -> tokenizers::Result<usize> {
         use tokenizers::{Model, OffsetReferential, OffsetType, PreTokenizer};
@@ -364,6 +391,7 @@ impl CountTokens for TokenizerFile {
             // refuse a text (fancy-regex's backtracking limits).
             Engine::HuggingFace(hf) => hf.count(text).map_err(|e| e.to_string()),
             Engine::SentencePiece(sp) => Ok(sp.count(text, false)),
+            Engine::SentencePieceJson(json) => Ok(json.count(text)),
         })
     }
 
@@ -397,7 +425,7 @@ impl CountTokens for TokenizerFile {
     fn finds_special_tokens(&self) -> bool {
         match self.engine {
             Engine::Ranks { specials, .. } => specials,
-            Engine::HuggingFace(_) => true,
+            Engine::HuggingFace(_) | Engine::SentencePieceJson(_) => true,
             Engine::SentencePiece(_) => false,
         }
     }
@@ -619,6 +647,7 @@ impl TokenizerFile {
             Engine::Ranks { cuts, .. } => *cuts,
             Engine::HuggingFace(hf) => hf.cuts,
             Engine::SentencePiece(sp) => sp.model.cuts(),
+            Engine::SentencePieceJson(json) => json.model.cuts(),
         }
     }
 
@@ -851,47 +880,163 @@ fn pre_tokenizer_growth(step: &Value) -> Result<f64, String> {
     })
 }
 
-/// A tokenizer.json as the `tokenizers` crate reads it (`Tokenizer::from_bytes`), but a BPE model
-/// (every family's) read straight into the crate's BPE: the crate reads any model through an
-/// untagged enum that first copies the whole vocabulary into generic values, which was most of
-/// the time of loading DeepSeek's file. The rest is read by the crate, in its order: the
-/// tokenizer, its model, then its added tokens (found in the model's vocabulary or given new ids).
-fn read_tokenizer_json(bytes: &[u8], head: JsonHead, content: &mut Content) -> Result<tokenizers::Tokenizer, String> {
-    let refused = |e: &dyn std::fmt::Display| format!("not a tokenizer.json the tokenizers crate reads: {e}");
+/// Whether a tokenizer.json's model is a BPE model (every family's).
+fn is_bpe(model: &serde_json::value::RawValue) -> bool {
     #[derive(serde::Deserialize)]
     struct ModelType {
         #[serde(rename = "type")]
         kind: Option<String>,
     }
-    let is_bpe =
-        |m: &serde_json::value::RawValue| serde_json::from_str::<ModelType>(m.get()).is_ok_and(|m| m.kind.as_deref() == Some("BPE"));
+    serde_json::from_str::<ModelType>(model.get()).is_ok_and(|m| m.kind.as_deref() == Some("BPE"))
+}
+
+fn refused(e: &dyn std::fmt::Display) -> String {
+    format!("not a tokenizer.json the tokenizers crate reads: {e}")
+}
+
+/// A tokenizer.json as the `tokenizers` crate reads it (`Tokenizer::from_bytes`), but a BPE model
+/// (every family's) read straight into the crate's BPE: the crate reads any model through an
+/// untagged enum that first copies the whole vocabulary into generic values, which was most of
+/// the time of loading DeepSeek's file. The rest is read by the crate, in its order: the
+/// tokenizer, its model, then its added tokens (found in the model's vocabulary or given new ids).
+fn read_tokenizer_json(bytes: &[u8], head: &JsonHead) -> Result<tokenizers::Tokenizer, String> {
     let Some(model) = head.model.as_deref().filter(|m| is_bpe(m)) else {
-        // Not a BPE model (no family's, so never a known release): its content is its model's
-        // text as written, not a JSON tree of what can be a 64 MiB vocabulary.
-        content.text(head.model.as_deref().map_or("", |m| m.get()));
         return tokenizers::Tokenizer::from_bytes(bytes).map_err(|e| refused(&e));
     };
-    bpe_model_content(model.get(), content)?;
     let bpe: tokenizers::models::bpe::BPE = serde_json::from_str(model.get()).map_err(|e| refused(&e))?;
-    let added: Vec<tokenizers::AddedToken> = match head.added_tokens {
+    let added: Vec<tokenizers::AddedToken> = match &head.added_tokens {
         Value::Null => Vec::new(),
-        tokens => serde_json::from_value(tokens).map_err(|e| refused(&e))?,
+        tokens => serde_json::from_value(tokens.clone()).map_err(|e| refused(&e))?,
     };
-    let mut rest = serde_json::Map::new();
-    rest.insert("model".into(), serde_json::json!({"type": "BPE", "vocab": {}, "merges": []}));
-    for (key, value) in [
-        ("version", head.version),
-        ("normalizer", Some(head.normalizer)),
-        ("pre_tokenizer", Some(head.pre_tokenizer)),
-        ("post_processor", head.post_processor),
-        ("decoder", head.decoder),
-    ] {
-        rest.extend(value.map(|v| (key.to_string(), v)));
-    }
-    let mut tokenizer = tokenizers::Tokenizer::from_bytes(Value::Object(rest).to_string()).map_err(|e| refused(&e))?;
+    let mut tokenizer = tokenizer_without_model(head)?;
     tokenizer.with_model(bpe);
     tokenizer.add_tokens(added).map_err(|e| refused(&e))?;
     Ok(tokenizer)
+}
+
+/// The crate's tokenizer of a tokenizer.json without its model (an empty BPE) and added tokens:
+/// its version, normalizer, pre-tokenizer, post-processor and decoder, read as the crate reads them.
+fn tokenizer_without_model(head: &JsonHead) -> Result<tokenizers::Tokenizer, String> {
+    let mut rest = serde_json::Map::new();
+    rest.insert("model".into(), serde_json::json!({"type": "BPE", "vocab": {}, "merges": []}));
+    for (key, value) in [
+        ("version", &head.version),
+        ("normalizer", &Some(head.normalizer.clone())),
+        ("pre_tokenizer", &Some(head.pre_tokenizer.clone())),
+        ("post_processor", &head.post_processor),
+        ("decoder", &head.decoder),
+    ] {
+        rest.extend(value.clone().map(|v| (key.to_string(), v)));
+    }
+    tokenizers::Tokenizer::from_bytes(Value::Object(rest).to_string()).map_err(|e| refused(&e))
+}
+
+/// A JSON string, borrowed from the file where it holds no escape.
+struct Text<'a>(std::borrow::Cow<'a, str>);
+
+impl AsRef<str> for Text<'_> {
+    fn as_ref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl<'de: 'a, 'a> serde::Deserialize<'de> for Text<'a> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Visitor<'a>(std::marker::PhantomData<&'a ()>);
+        impl<'de: 'a, 'a> serde::de::Visitor<'de> for Visitor<'a> {
+            type Value = Text<'a>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a string")
+            }
+            fn visit_borrowed_str<E: serde::de::Error>(self, s: &'de str) -> Result<Text<'a>, E> {
+                Ok(Text(std::borrow::Cow::Borrowed(s)))
+            }
+            fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<Text<'a>, E> {
+                Ok(Text(std::borrow::Cow::Owned(s.to_string())))
+            }
+        }
+        d.deserialize_str(Visitor(std::marker::PhantomData))
+    }
+}
+
+/// A merge written `"a b"` or `["a", "b"]`, read by shape (serde's untagged enums buffer
+/// every merge first: twice the time on Qwen's 151,387 merges).
+enum Merge<'a> {
+    Joined(Text<'a>),
+    Pair(Text<'a>, Text<'a>),
+}
+
+impl<'de: 'a, 'a> serde::Deserialize<'de> for Merge<'a> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Shape<'a>(std::marker::PhantomData<&'a ()>);
+        impl<'de: 'a, 'a> serde::de::Visitor<'de> for Shape<'a> {
+            type Value = Merge<'a>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a merge: \"a b\" or [\"a\", \"b\"]")
+            }
+            fn visit_borrowed_str<E: serde::de::Error>(self, s: &'de str) -> Result<Merge<'a>, E> {
+                Ok(Merge::Joined(Text(std::borrow::Cow::Borrowed(s))))
+            }
+            fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<Merge<'a>, E> {
+                Ok(Merge::Joined(Text(std::borrow::Cow::Owned(s.to_string()))))
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Merge<'a>, A::Error> {
+                let mut part = |at| seq.next_element::<Text<'a>>()?.ok_or_else(|| serde::de::Error::invalid_length(at, &self));
+                let (first, second) = (part(0)?, part(1)?);
+                match seq.next_element::<serde::de::IgnoredAny>()? {
+                    None => Ok(Merge::Pair(first, second)),
+                    Some(_) => Err(serde::de::Error::invalid_length(3, &self)),
+                }
+            }
+        }
+        d.deserialize_any(Shape(std::marker::PhantomData))
+    }
+}
+
+/// A BPE model's vocabulary entries (id, token), and its longest token's length.
+struct VocabularyEntries<'a>(Vec<(u64, Text<'a>)>, usize);
+
+impl<'de: 'a, 'a> serde::Deserialize<'de> for VocabularyEntries<'a> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Entries<'a>(std::marker::PhantomData<&'a ()>);
+        impl<'de: 'a, 'a> serde::de::Visitor<'de> for Entries<'a> {
+            type Value = VocabularyEntries<'a>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a vocabulary")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<VocabularyEntries<'a>, A::Error> {
+                let (mut entries, mut longest) = (Vec::new(), 0);
+                while let Some(key) = map.next_key::<Text<'a>>()? {
+                    longest = longest.max(key.0.len());
+                    entries.push((map.next_value::<u64>()?, key));
+                }
+                Ok(VocabularyEntries(entries, longest))
+            }
+        }
+        d.deserialize_map(Entries(std::marker::PhantomData))
+    }
+}
+
+/// What a tokenizer.json's BPE model holds, as read for its content fingerprint (its strings
+/// borrowed from the file): [`sentencepiece_json`] counts with it too.
+#[derive(serde::Deserialize)]
+struct BpeParts<'a> {
+    #[serde(borrow)]
+    vocab: Option<VocabularyEntries<'a>>,
+    #[serde(borrow)]
+    merges: Option<Vec<Merge<'a>>>,
+    #[serde(rename = "continuing_subword_prefix")]
+    prefix: Option<String>,
+    #[serde(rename = "end_of_word_suffix")]
+    suffix: Option<String>,
+    unk_token: Option<String>,
+    dropout: Option<f32>,
+    #[serde(default)]
+    fuse_unk: bool,
+    #[serde(default)]
+    byte_fallback: bool,
+    #[serde(default)]
+    ignore_merges: bool,
 }
 
 /// `Err` for a BPE model whose merges the `tokenizers` crate cannot build safely. It joins each
@@ -900,99 +1045,34 @@ fn read_tokenizer_json(bytes: &[u8], head: JsonHead, content: &mut Content) -> R
 /// UTF-8 in an `unsafe` block: a joined merge longer than that buffer panicked the crate (found
 /// by the `tokenizer_file` fuzz target), and a second part without the prefix could be cut inside
 /// a character. The same pass adds the model to `content`: its vocabulary by id, its merges in
-/// order and its options as the crate reads them (an option left out is its default).
-fn bpe_model_content(model: &str, content: &mut Content) -> Result<(), String> {
-    /// The vocabulary's entries, and its longest token's length.
-    struct Vocabulary(Vec<(u64, String)>, usize);
-    impl<'de> serde::Deserialize<'de> for Vocabulary {
-        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-            struct Entries;
-            impl<'de> serde::de::Visitor<'de> for Entries {
-                type Value = Vocabulary;
-                fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                    f.write_str("a vocabulary")
-                }
-                fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Vocabulary, A::Error> {
-                    let (mut entries, mut longest) = (Vec::new(), 0);
-                    while let Some(key) = map.next_key::<String>()? {
-                        longest = longest.max(key.len());
-                        entries.push((map.next_value::<u64>()?, key));
-                    }
-                    Ok(Vocabulary(entries, longest))
-                }
-            }
-            d.deserialize_map(Entries)
-        }
-    }
-    /// A merge written `"a b"` or `["a", "b"]`, read by shape (serde's untagged enums buffer
-    /// every merge first: twice the time on Qwen's 151,387 merges).
-    enum Merge {
-        Joined(String),
-        Pair(String, String),
-    }
-    impl<'de> serde::Deserialize<'de> for Merge {
-        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-            struct Shape;
-            impl<'de> serde::de::Visitor<'de> for Shape {
-                type Value = Merge;
-                fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                    f.write_str("a merge: \"a b\" or [\"a\", \"b\"]")
-                }
-                fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<Merge, E> {
-                    Ok(Merge::Joined(s.to_string()))
-                }
-                fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Merge, A::Error> {
-                    let mut part = |at| seq.next_element::<String>()?.ok_or_else(|| serde::de::Error::invalid_length(at, &self));
-                    let (first, second) = (part(0)?, part(1)?);
-                    match seq.next_element::<serde::de::IgnoredAny>()? {
-                        None => Ok(Merge::Pair(first, second)),
-                        Some(_) => Err(serde::de::Error::invalid_length(3, &self)),
-                    }
-                }
-            }
-            d.deserialize_any(Shape)
-        }
-    }
-    #[derive(serde::Deserialize)]
-    struct Parts {
-        vocab: Option<Vocabulary>,
-        #[serde(default)]
-        merges: Vec<Merge>,
-        continuing_subword_prefix: Option<String>,
-        end_of_word_suffix: Option<String>,
-        unk_token: Option<String>,
-        dropout: Option<f32>,
-        #[serde(default)]
-        fuse_unk: bool,
-        #[serde(default)]
-        byte_fallback: bool,
-        #[serde(default)]
-        ignore_merges: bool,
-    }
-    // A model the crate refuses for its shape is left to the crate's own message.
-    let Ok(parts) = serde_json::from_str::<Parts>(model) else {
+/// order and its options as the crate reads them (an option left out is its default). `None`
+/// for a model the crate refuses for its shape (its text is then the content).
+fn bpe_model_content<'a>(model: &'a str, content: &mut Content) -> Result<Option<BpeParts<'a>>, String> {
+    let Ok(mut parts) = serde_json::from_str::<BpeParts>(model) else {
         content.text(model);
-        return Ok(());
+        return Ok(None);
     };
-    let Vocabulary(mut vocabulary, longest) = parts.vocab.unwrap_or(Vocabulary(Vec::new(), 0));
-    vocabulary.sort_unstable();
+    let longest = parts.vocab.as_ref().map_or(0, |v| v.1);
+    let vocabulary = parts.vocab.as_mut().map_or(&mut [][..], |v| &mut v.0[..]);
+    vocabulary.sort_unstable_by(|(a, x), (b, y)| (a, x.as_ref()).cmp(&(b, y.as_ref())));
     content.number(vocabulary.len() as u64);
-    for (id, token) in &vocabulary {
+    for (id, token) in vocabulary.iter() {
         content.number(*id);
-        content.text(token);
+        content.text(token.as_ref());
     }
-    let prefix = parts.continuing_subword_prefix.unwrap_or_default();
-    content.number(parts.merges.len() as u64);
-    for merge in &parts.merges {
+    let prefix = parts.prefix.clone().unwrap_or_default();
+    let merges = parts.merges.as_deref().unwrap_or_default();
+    content.number(merges.len() as u64);
+    for merge in merges {
         let (a, b) = match merge {
-            Merge::Joined(text) => match text.split_once(' ') {
+            Merge::Joined(text) => match text.as_ref().split_once(' ') {
                 Some(pair) => pair,
                 None => {
-                    content.text(text);
+                    content.text(text.as_ref());
                     continue;
                 }
             },
-            Merge::Pair(a, b) => (a.as_str(), b.as_str()),
+            Merge::Pair(a, b) => (a.as_ref(), b.as_ref()),
         };
         if !b.starts_with(&prefix) || a.len() + b.len() - prefix.len() > longest {
             return Err(format!(
@@ -1005,7 +1085,7 @@ fn bpe_model_content(model: &str, content: &mut Content) -> Result<(), String> {
     }
     let options = serde_json::json!([
         prefix,
-        parts.end_of_word_suffix,
+        parts.suffix,
         parts.unk_token,
         parts.dropout,
         parts.fuse_unk,
@@ -1013,7 +1093,7 @@ fn bpe_model_content(model: &str, content: &mut Content) -> Result<(), String> {
         parts.ignore_merges
     ]);
     content.json(&options);
-    Ok(())
+    Ok(Some(parts))
 }
 
 /// The most added tokens a tokenizer.json may have, and their most bytes together (Gemma 3's
@@ -1072,12 +1152,31 @@ fn engines(bytes: &[u8]) -> Result<Engines, String> {
             });
             let mut content = Content::new(Format::TokenizerJson.name());
             content.json(&configuration);
-            let mut t = read_tokenizer_json(bytes, head, &mut content)?;
-            // Counting is of whole texts: a file's truncation and padding settings are for training.
-            t.with_truncation(None).map_err(|e| e.to_string())?;
-            t.with_padding(None);
-            let hf = HuggingFace { tokenizer: t, cuts: cuts_of(&configuration), pieces: Default::default() };
-            return Ok((Format::TokenizerJson, content.finish(), vec![(Engine::HuggingFace(Box::new(hf)), None)]));
+            let model = head.model.as_deref().filter(|m| is_bpe(m));
+            let sentencepiece = match model {
+                Some(model) => bpe_model_content(model.get(), &mut content)?.and_then(|parts| {
+                    sentencepiece_json::Model::of(&parts, &head.normalizer, &head.pre_tokenizer, &head.added_tokens)
+                }),
+                // Not a BPE model (no family's, so never a known release): its content is its
+                // model's text as written, not a JSON tree of what can be a 64 MiB vocabulary.
+                None => {
+                    content.text(head.model.as_deref().map_or("", |m| m.get()));
+                    None
+                }
+            };
+            let engine = match sentencepiece {
+                // The crate still reads the rest of the file: a file it refuses is refused.
+                Some(model) => tokenizer_without_model(&head)
+                    .map(|_| Engine::SentencePieceJson(Box::new(SentencePieceJson { model, words: PieceCounts::default() })))?,
+                None => {
+                    let mut t = read_tokenizer_json(bytes, &head)?;
+                    // Counting is of whole texts: a file's truncation and padding settings are for training.
+                    t.with_truncation(None).map_err(|e| e.to_string())?;
+                    t.with_padding(None);
+                    Engine::HuggingFace(Box::new(HuggingFace { tokenizer: t, cuts: cuts_of(&configuration), pieces: Default::default() }))
+                }
+            };
+            return Ok((Format::TokenizerJson, content.finish(), vec![(engine, None)]));
         }
         return Err("a JSON file that is neither a tokenizer.json (no `model`) nor Tekken (no `config.pattern` and `vocab`)".into());
     }
