@@ -1698,13 +1698,118 @@ mod tests {
         for config in variants {
             let bytes = serde_json::to_vec(&config).expect("JSON");
             let head: JsonHead = serde_json::from_slice(&bytes).expect("a head");
-            let ours = read_tokenizer_json(&bytes, head, &mut Content::new("test")).expect("reads");
+            let ours = read_tokenizer_json(&bytes, &head).expect("reads");
             let crate_own = tokenizers::Tokenizer::from_bytes(&bytes).expect("reads");
             assert_eq!(ours.get_vocab(true), crate_own.get_vocab(true));
             for text in hostile_texts(3, 200) {
                 let ids = |t: &tokenizers::Tokenizer| t.encode_fast(text.as_str(), false).expect("encodes").get_ids().to_vec();
                 assert_eq!(ids(&ours), ids(&crate_own), "{text:?}");
             }
+        }
+    }
+
+    /// A SentencePiece BPE written as a tokenizer.json, as Gemma 3's is: every byte, the
+    /// characters below, merges that join a space to `>` before it (`>▁<`), runs of spaces, a
+    /// pair written twice (the crate keeps the last rank), and added tokens matched in the raw
+    /// text, one outside the vocabulary.
+    fn sentencepiece_json() -> Value {
+        let mut vocab = serde_json::Map::new();
+        vocab.insert("<unk>".into(), 0.into());
+        for b in 0..=255u8 {
+            vocab.insert(format!("<0x{b:02X}>"), vocab.len().into());
+        }
+        for c in ["▁", "a", "b", ">", "<", "/", "x", "\n", "<b>"] {
+            vocab.insert(c.into(), vocab.len().into());
+        }
+        let merges = [
+            ["a", "b"], ["▁", "▁"], ["▁", "a"], ["a", "a"], [">", "▁"], ["aa", "a"], ["▁▁", "▁▁"], [">▁", "<"], ["▁", "<"], ["<", "/"],
+            ["▁", "ab"], ["b", "a"], ["▁▁", "▁"], ["x", "▁"], ["a", "b"],
+        ];
+        for [left, right] in merges {
+            vocab.insert(format!("{left}{right}"), vocab.len().into());
+        }
+        let added = |id: usize, content: &str| {
+            serde_json::json!({"id": id, "content": content, "single_word": false, "lstrip": false, "rstrip": false,
+                "normalized": false, "special": false})
+        };
+        let n = vocab.len();
+        serde_json::json!({
+            "version": "1.0", "truncation": null, "padding": null,
+            "added_tokens": [added(0, "<unk>"), added(n - 1, "<b>"), added(n, "<x>"), added(n + 1, "\n"), added(n + 2, "\n\n")],
+            "normalizer": {"type": "Replace", "pattern": {"String": " "}, "content": "▁"},
+            "pre_tokenizer": {"type": "Split", "pattern": {"String": " "}, "behavior": "MergedWithPrevious", "invert": false},
+            "post_processor": null, "decoder": null,
+            "model": {"type": "BPE", "dropout": null, "unk_token": "<unk>", "continuing_subword_prefix": null,
+                "end_of_word_suffix": null, "fuse_unk": true, "byte_fallback": true, "ignore_merges": false,
+                "vocab": vocab, "merges": merges}
+        })
+    }
+
+    /// The engine a tokenizer.json loads into.
+    fn engine_of(config: &Value) -> Engine {
+        let (_, _, mut engines) = engines(&serde_json::to_vec(config).expect("JSON")).expect("a tokenizer.json");
+        engines.remove(0).0
+    }
+
+    /// A SentencePiece BPE tokenizer.json is counted by ctxc's own engine, word by word, as the
+    /// crate encodes it: its ids, its counts, and its counts cut where [`TokenizerFile::cuts`]
+    /// allows. Texts hold runs of spaces, `> <` (joined by a merge), characters that fall back to
+    /// bytes, added tokens and their look-alikes, a `▁` written in the text.
+    #[test]
+    fn sentencepiece_json_files_count_as_the_crate_encodes() {
+        let config = sentencepiece_json();
+        let engine = engine_of(&config);
+        assert!(matches!(engine, Engine::SentencePieceJson(_)));
+        let file = test_file(Format::TokenizerJson, &vocabularies()[0], engine);
+        let crate_own = tokenizers::Tokenizer::from_bytes(serde_json::to_vec(&config).expect("JSON")).expect("reads");
+        const ATOMS: &[&str] = &[" ", "  ", "a", "b", "ab", ">", "<", "/", "x", "é", "日", "\n", "<b>", "<x>", "<x", "▁", "\t"];
+        let mut texts = crate::tokens::random_texts(ATOMS, 14, 5, 4_000);
+        texts.extend(["a > <b  ab".to_string(), "x  a".into(), " ".repeat(41), "a".repeat(9), "<b> <x>\n\n\n".into()]);
+        let cuts = file.cuts();
+        assert!(cuts.allows(b'a', b' ') && !cuts.allows(b'>', b' ') && !cuts.allows(b' ', b' ') && !cuts.allows(b'x', b' '));
+        for text in &texts {
+            let expected = crate_own.encode(text.as_str(), false).expect("encodes").get_ids().to_vec();
+            assert_eq!(file.ids(text).expect("encodes"), expected, "{text:?}");
+            assert_eq!(file.count(text), expected.len(), "{text:?}");
+            for at in (1..text.len()).filter(|&at| cuts.allows(text.as_bytes()[at - 1], text.as_bytes()[at])) {
+                assert_eq!(file.count(&text[..at]) + file.count_after_cut(&text[at..]), expected.len(), "{text:?} cut at {at}");
+            }
+        }
+    }
+
+    /// A tokenizer.json of another shape than a SentencePiece BPE's is left to the crate: a
+    /// dummy prefix (`Prepend`), an added token that strips spaces or is normalized, merges
+    /// kept whole (`ignore_merges`), a byte without its token, a split on another string.
+    #[test]
+    fn other_shapes_are_left_to_the_crate() {
+        let config = sentencepiece_json();
+        let mut variants = Vec::new();
+        let mut change = |what: &str, value: Value| {
+            let mut changed = config.clone();
+            let mut at = &mut changed;
+            for key in what.split('.') {
+                at = match key.parse::<usize>() {
+                    Ok(i) => &mut at[i],
+                    Err(_) => &mut at[key],
+                };
+            }
+            *at = value;
+            variants.push(changed);
+        };
+        change(
+            "normalizer",
+            serde_json::json!({"type": "Sequence", "normalizers": [{"type": "Prepend", "prepend": "▁"}, {"type": "Replace", "pattern": {"String": " "}, "content": "▁"}]}),
+        );
+        change("added_tokens.1.lstrip", true.into());
+        change("added_tokens.1.normalized", true.into());
+        change("model.ignore_merges", true.into());
+        change("model.byte_fallback", false.into());
+        change("pre_tokenizer.pattern", serde_json::json!({"String": "▁"}));
+        let mut missing_byte = config.clone();
+        missing_byte["model"]["vocab"].as_object_mut().expect("a vocabulary").remove("<0x41>");
+        variants.push(missing_byte);
+        for variant in variants {
+            assert!(matches!(engine_of(&variant), Engine::HuggingFace(_)), "{variant}");
         }
     }
 
