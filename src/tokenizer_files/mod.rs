@@ -789,9 +789,12 @@ pub fn probe_fingerprint(ids: &[u32]) -> String {
 /// and `vocab`, a tokenizer.json's `model`), the vocabularies as their text (read once the format
 /// is known, into the types that hold them, not into generic values), the other fields as values.
 #[derive(serde::Deserialize)]
-struct JsonHead {
-    model: Option<Box<serde_json::value::RawValue>>,
-    vocab: Option<Box<serde_json::value::RawValue>>,
+struct JsonHead<'a> {
+    // Borrowed from the file: a 32 MiB model is not copied.
+    #[serde(borrow)]
+    model: Option<&'a serde_json::value::RawValue>,
+    #[serde(borrow)]
+    vocab: Option<&'a serde_json::value::RawValue>,
     config: Option<Value>,
     #[serde(default)]
     normalizer: Value,
@@ -899,7 +902,7 @@ fn refused(e: &dyn std::fmt::Display) -> String {
 /// untagged enum that first copies the whole vocabulary into generic values, which was most of
 /// the time of loading DeepSeek's file. The rest is read by the crate, in its order: the
 /// tokenizer, its model, then its added tokens (found in the model's vocabulary or given new ids).
-fn read_tokenizer_json(bytes: &[u8], head: &JsonHead) -> Result<tokenizers::Tokenizer, String> {
+fn read_tokenizer_json(bytes: &[u8], head: &JsonHead<'_>) -> Result<tokenizers::Tokenizer, String> {
     let Some(model) = head.model.as_deref().filter(|m| is_bpe(m)) else {
         return tokenizers::Tokenizer::from_bytes(bytes).map_err(|e| refused(&e));
     };
@@ -916,7 +919,7 @@ fn read_tokenizer_json(bytes: &[u8], head: &JsonHead) -> Result<tokenizers::Toke
 
 /// The crate's tokenizer of a tokenizer.json without its model (an empty BPE) and added tokens:
 /// its version, normalizer, pre-tokenizer, post-processor and decoder, read as the crate reads them.
-fn tokenizer_without_model(head: &JsonHead) -> Result<tokenizers::Tokenizer, String> {
+fn tokenizer_without_model(head: &JsonHead<'_>) -> Result<tokenizers::Tokenizer, String> {
     let mut rest = serde_json::Map::new();
     rest.insert("model".into(), serde_json::json!({"type": "BPE", "vocab": {}, "merges": []}));
     for (key, value) in [

@@ -27,6 +27,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use serde_json::Value;
 
 use super::BpeParts;
+use crate::memo::{content_hash, KeyMap};
 use crate::tokens::Cuts;
 
 /// The last character of a byte-fallback token's text (`<0xXX>`).
@@ -37,7 +38,10 @@ const NONE: u32 = u32::MAX;
 
 /// A SentencePiece BPE tokenizer.json, ready to count.
 pub struct Model {
-    vocab: FxHashMap<Box<str>, u32>,
+    /// Each token's id by the [`content_hash`] of its text (as ctxc's memos know texts: no
+    /// string is kept or compared, so a lookup reads one slot of the table; loading Gemma 3's
+    /// file looks up 1.5 million strings).
+    vocab: KeyMap<u128, u32>,
     /// The ASCII characters' tokens, [`NONE`] for those without one.
     ascii: [u32; 128],
     /// Each merge by its two parts' ids (`left << 32 | right`): its rank and the joined token's id.
@@ -83,23 +87,26 @@ impl Model {
             return None;
         }
         let vocab_entries = &parts.vocab.as_ref()?.0;
-        let mut vocab = FxHashMap::with_capacity_and_hasher(vocab_entries.len(), Default::default());
-        let mut ids = FxHashSet::with_capacity_and_hasher(vocab_entries.len(), Default::default());
+        let mut vocab = KeyMap::with_capacity_and_hasher(vocab_entries.len(), Default::default());
+        // The ids are 0 to n − 1, each once (a token or an id written twice: the crate keeps one
+        // of each, which this does not follow).
+        let mut seen = vec![false; vocab_entries.len()];
         for (id, token) in vocab_entries {
-            let id = u32::try_from(*id).ok()?;
-            // A token or an id written twice: the crate keeps one of each, which this does not follow.
-            if !ids.insert(id) || vocab.insert(Box::<str>::from(token.as_ref()), id).is_some() {
+            let id = u32::try_from(*id).ok().filter(|&id| (id as usize) < seen.len() && !seen[id as usize])?;
+            seen[id as usize] = true;
+            if vocab.insert(content_hash(token.as_ref()), id).is_some() {
                 return None;
             }
         }
+        let lookup = |text: &str| vocab.get(&content_hash(text)).copied();
         let mut bytes = [NONE; 256];
         for (b, id) in bytes.iter_mut().enumerate() {
-            *id = *vocab.get(format!("<0x{b:02X}>").as_str())?;
+            *id = lookup(&format!("<0x{b:02X}>"))?;
         }
-        vocab.get(space.encode_utf8(&mut [0; 4]) as &str)?;
+        lookup(space.encode_utf8(&mut [0; 4]))?;
         let mut ascii = [NONE; 128];
         for (c, id) in ascii.iter_mut().enumerate() {
-            *id = vocab.get(char::from(c as u8).encode_utf8(&mut [0; 4]) as &str).copied().unwrap_or(NONE);
+            *id = lookup(char::from(c as u8).encode_utf8(&mut [0; 4])).unwrap_or(NONE);
         }
         let mut merges = FxHashMap::with_capacity_and_hasher(parts.merges.as_ref()?.len(), Default::default());
         let mut joined = FxHashSet::default();
@@ -110,7 +117,7 @@ impl Model {
             buffer.clear();
             buffer.push_str(left);
             buffer.push_str(right);
-            let (a, b, joined_id) = (*vocab.get(left)?, *vocab.get(right)?, *vocab.get(buffer.as_str())?);
+            let (a, b, joined_id) = (lookup(left)?, lookup(right)?, lookup(&buffer)?);
             // A pair written twice: the last one's rank, as the crate's map keeps it.
             merges.insert(u64::from(a) << 32 | u64::from(b), (u32::try_from(rank).ok()?, joined_id));
             if right.starts_with(space) {
@@ -182,7 +189,7 @@ impl Model {
         match c {
             ' ' => self.token_of(self.space),
             _ if c.is_ascii() => self.ascii[c as usize],
-            _ => self.vocab.get(c.encode_utf8(&mut [0; 4]) as &str).copied().unwrap_or(NONE),
+            _ => self.vocab.get(&content_hash(c.encode_utf8(&mut [0; 4]))).copied().unwrap_or(NONE),
         }
     }
 
@@ -295,7 +302,7 @@ fn replaced_space(normalizer: &Value) -> Option<char> {
 /// normalized, no stripping, not only as a whole word), none is empty and none written twice.
 type Added = (Option<AhoCorasick>, Vec<u32>, bool);
 
-fn added_tokens_of(added_tokens: &Value, vocab: &FxHashMap<Box<str>, u32>) -> Option<Added> {
+fn added_tokens_of(added_tokens: &Value, vocab: &KeyMap<u128, u32>) -> Option<Added> {
     let tokens: Vec<tokenizers::AddedToken> = match added_tokens {
         Value::Null => Vec::new(),
         tokens => serde_json::from_value(tokens.clone()).ok()?,
@@ -308,7 +315,7 @@ fn added_tokens_of(added_tokens: &Value, vocab: &FxHashMap<Box<str>, u32>) -> Op
         if !plain || token.content.is_empty() || !seen.insert(token.content.as_str()) {
             return None;
         }
-        ids.push(vocab.get(token.content.as_str()).copied().unwrap_or_else(|| {
+        ids.push(vocab.get(&content_hash(&token.content)).copied().unwrap_or_else(|| {
             next += 1;
             next - 1
         }));
