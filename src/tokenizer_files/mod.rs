@@ -903,7 +903,7 @@ fn refused(e: &dyn std::fmt::Display) -> String {
 /// the time of loading DeepSeek's file. The rest is read by the crate, in its order: the
 /// tokenizer, its model, then its added tokens (found in the model's vocabulary or given new ids).
 fn read_tokenizer_json(bytes: &[u8], head: &JsonHead<'_>) -> Result<tokenizers::Tokenizer, String> {
-    let Some(model) = head.model.as_deref().filter(|m| is_bpe(m)) else {
+    let Some(model) = head.model.filter(|m| is_bpe(m)) else {
         return tokenizers::Tokenizer::from_bytes(bytes).map_err(|e| refused(&e));
     };
     let bpe: tokenizers::models::bpe::BPE = serde_json::from_str(model.get()).map_err(|e| refused(&e))?;
@@ -1086,15 +1086,8 @@ fn bpe_model_content<'a>(model: &'a str, content: &mut Content) -> Result<Option
         content.text(a);
         content.text(b);
     }
-    let options = serde_json::json!([
-        prefix,
-        parts.suffix,
-        parts.unk_token,
-        parts.dropout,
-        parts.fuse_unk,
-        parts.byte_fallback,
-        parts.ignore_merges
-    ]);
+    let options =
+        serde_json::json!([prefix, parts.suffix, parts.unk_token, parts.dropout, parts.fuse_unk, parts.byte_fallback, parts.ignore_merges]);
     content.json(&options);
     Ok(Some(parts))
 }
@@ -1155,15 +1148,14 @@ fn engines(bytes: &[u8]) -> Result<Engines, String> {
             });
             let mut content = Content::new(Format::TokenizerJson.name());
             content.json(&configuration);
-            let model = head.model.as_deref().filter(|m| is_bpe(m));
+            let model = head.model.filter(|m| is_bpe(m));
             let sentencepiece = match model {
-                Some(model) => bpe_model_content(model.get(), &mut content)?.and_then(|parts| {
-                    sentencepiece_json::Model::of(&parts, &head.normalizer, &head.pre_tokenizer, &head.added_tokens)
-                }),
+                Some(model) => bpe_model_content(model.get(), &mut content)?
+                    .and_then(|parts| sentencepiece_json::Model::of(&parts, &head.normalizer, &head.pre_tokenizer, &head.added_tokens)),
                 // Not a BPE model (no family's, so never a known release): its content is its
                 // model's text as written, not a JSON tree of what can be a 64 MiB vocabulary.
                 None => {
-                    content.text(head.model.as_deref().map_or("", |m| m.get()));
+                    content.text(head.model.map_or("", |m| m.get()));
                     None
                 }
             };
@@ -1725,8 +1717,21 @@ mod tests {
             vocab.insert(c.into(), vocab.len().into());
         }
         let merges = [
-            ["a", "b"], ["▁", "▁"], ["▁", "a"], ["a", "a"], [">", "▁"], ["aa", "a"], ["▁▁", "▁▁"], [">▁", "<"], ["▁", "<"], ["<", "/"],
-            ["▁", "ab"], ["b", "a"], ["▁▁", "▁"], ["x", "▁"], ["a", "b"],
+            ["a", "b"],
+            ["▁", "▁"],
+            ["▁", "a"],
+            ["a", "a"],
+            [">", "▁"],
+            ["aa", "a"],
+            ["▁▁", "▁▁"],
+            [">▁", "<"],
+            ["▁", "<"],
+            ["<", "/"],
+            ["▁", "ab"],
+            ["b", "a"],
+            ["▁▁", "▁"],
+            ["x", "▁"],
+            ["a", "b"],
         ];
         for [left, right] in merges {
             if !vocab.contains_key(&format!("{left}{right}")) {

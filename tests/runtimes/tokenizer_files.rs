@@ -786,9 +786,8 @@ fn gemma_3_json_counts_as_the_tokenizers_crate_encodes() {
     .map(|s| s.to_string())
     .collect();
     // Random joins of the pieces above (a fixed generator: the same texts every run).
-    const ATOMS: &[&str] = &[
-        " ", "  ", "\t", "\n", "a", "ab", ">", "<", "</", "> <", "<b>", "é", "日本", "🙂", "▁", "<start_of_turn>", "x y", "\u{e000}",
-    ];
+    const ATOMS: &[&str] =
+        &[" ", "  ", "\t", "\n", "a", "ab", ">", "<", "</", "> <", "<b>", "é", "日本", "🙂", "▁", "<start_of_turn>", "x y", "\u{e000}"];
     let mut state = 0x2545_f491_4f6c_dd1du64;
     for _ in 0..3_000 {
         let mut text = String::new();
