@@ -147,16 +147,7 @@ impl Model {
     /// The words of a stretch of text between added tokens: it is cut before each space that
     /// no merge joins to the symbol before it (see the module's comment).
     pub fn words<'t>(&'t self, stretch: &'t str) -> impl Iterator<Item = &'t str> + 't {
-        let mut rest = stretch;
-        std::iter::from_fn(move || {
-            if rest.is_empty() {
-                return None;
-            }
-            let end = self.first_cut(rest).unwrap_or(rest.len());
-            let (word, after) = rest.split_at(end);
-            rest = after;
-            Some(word)
-        })
+        super::sentencepiece::stretches(stretch, move |rest| self.first_cut(rest))
     }
 
     fn first_cut(&self, text: &str) -> Option<usize> {
