@@ -23,6 +23,7 @@
 pub mod content;
 pub mod discover;
 pub mod sentencepiece;
+pub mod sentencepiece_json;
 
 use std::convert::Infallible;
 use std::sync::{Mutex, OnceLock};
@@ -219,6 +220,8 @@ enum Engine {
     },
     HuggingFace(Box<HuggingFace>),
     SentencePiece(Box<SentencePiece>),
+    /// A tokenizer.json that is a SentencePiece BPE (Gemma 3's), counted without the crate.
+    SentencePieceJson(Box<SentencePieceJson>),
 }
 
 impl Engine {
@@ -230,6 +233,7 @@ impl Engine {
             }
             Engine::HuggingFace(hf) => hf.tokenizer.encode_fast(text, false).map(|e| e.get_ids().to_vec()).map_err(|e| e.to_string()),
             Engine::SentencePiece(sp) => Ok(sp.model.encode(text)),
+            Engine::SentencePieceJson(json) => Ok(json.model.encode(text)),
         }
     }
 }
@@ -250,6 +254,13 @@ struct HuggingFace {
 /// distinct word encoded once per run.
 struct SentencePiece {
     model: sentencepiece::Model,
+    words: PieceCounts,
+}
+
+/// A SentencePiece BPE tokenizer.json, counted word by word (see [`sentencepiece_json::Model::pieces`]),
+/// each distinct word merged once per run.
+struct SentencePieceJson {
+    model: sentencepiece_json::Model,
     words: PieceCounts,
 }
 
@@ -328,6 +339,22 @@ impl SentencePiece {
     }
 }
 
+impl SentencePieceJson {
+    /// Each added token found is one token; each distinct word is merged once per run.
+    fn count(&self, text: &str) -> usize {
+        let mut added = 0;
+        let words = self.model.pieces(text).filter_map(|piece| match piece {
+            sentencepiece_json::Piece::Added(_) => {
+                added += 1;
+                None
+            }
+            sentencepiece_json::Piece::Word(word) => Some((content_hash(word), word)),
+        });
+        let Ok(count) = self.words.count_all(words, |word| Ok::<_, Infallible>(self.model.count_word(word)));
+        count + added
+    }
+}
+
 impl HuggingFace {
     fn count(&self, text: &str) -> tokenizers::Result<usize> {
         use tokenizers::{Model, OffsetReferential, OffsetType, PreTokenizer};
@@ -364,6 +391,7 @@ impl CountTokens for TokenizerFile {
             // refuse a text (fancy-regex's backtracking limits).
             Engine::HuggingFace(hf) => hf.count(text).map_err(|e| e.to_string()),
             Engine::SentencePiece(sp) => Ok(sp.count(text, false)),
+            Engine::SentencePieceJson(json) => Ok(json.count(text)),
         })
     }
 
@@ -397,7 +425,7 @@ impl CountTokens for TokenizerFile {
     fn finds_special_tokens(&self) -> bool {
         match self.engine {
             Engine::Ranks { specials, .. } => specials,
-            Engine::HuggingFace(_) => true,
+            Engine::HuggingFace(_) | Engine::SentencePieceJson(_) => true,
             Engine::SentencePiece(_) => false,
         }
     }
@@ -619,6 +647,7 @@ impl TokenizerFile {
             Engine::Ranks { cuts, .. } => *cuts,
             Engine::HuggingFace(hf) => hf.cuts,
             Engine::SentencePiece(sp) => sp.model.cuts(),
+            Engine::SentencePieceJson(json) => json.model.cuts(),
         }
     }
 
@@ -760,9 +789,12 @@ pub fn probe_fingerprint(ids: &[u32]) -> String {
 /// and `vocab`, a tokenizer.json's `model`), the vocabularies as their text (read once the format
 /// is known, into the types that hold them, not into generic values), the other fields as values.
 #[derive(serde::Deserialize)]
-struct JsonHead {
-    model: Option<Box<serde_json::value::RawValue>>,
-    vocab: Option<Box<serde_json::value::RawValue>>,
+struct JsonHead<'a> {
+    // Borrowed from the file: a 32 MiB model is not copied.
+    #[serde(borrow)]
+    model: Option<&'a serde_json::value::RawValue>,
+    #[serde(borrow)]
+    vocab: Option<&'a serde_json::value::RawValue>,
     config: Option<Value>,
     #[serde(default)]
     normalizer: Value,
@@ -851,47 +883,163 @@ fn pre_tokenizer_growth(step: &Value) -> Result<f64, String> {
     })
 }
 
-/// A tokenizer.json as the `tokenizers` crate reads it (`Tokenizer::from_bytes`), but a BPE model
-/// (every family's) read straight into the crate's BPE: the crate reads any model through an
-/// untagged enum that first copies the whole vocabulary into generic values, which was most of
-/// the time of loading DeepSeek's file. The rest is read by the crate, in its order: the
-/// tokenizer, its model, then its added tokens (found in the model's vocabulary or given new ids).
-fn read_tokenizer_json(bytes: &[u8], head: JsonHead, content: &mut Content) -> Result<tokenizers::Tokenizer, String> {
-    let refused = |e: &dyn std::fmt::Display| format!("not a tokenizer.json the tokenizers crate reads: {e}");
+/// Whether a tokenizer.json's model is a BPE model (every family's).
+fn is_bpe(model: &serde_json::value::RawValue) -> bool {
     #[derive(serde::Deserialize)]
     struct ModelType {
         #[serde(rename = "type")]
         kind: Option<String>,
     }
-    let is_bpe =
-        |m: &serde_json::value::RawValue| serde_json::from_str::<ModelType>(m.get()).is_ok_and(|m| m.kind.as_deref() == Some("BPE"));
-    let Some(model) = head.model.as_deref().filter(|m| is_bpe(m)) else {
-        // Not a BPE model (no family's, so never a known release): its content is its model's
-        // text as written, not a JSON tree of what can be a 64 MiB vocabulary.
-        content.text(head.model.as_deref().map_or("", |m| m.get()));
+    serde_json::from_str::<ModelType>(model.get()).is_ok_and(|m| m.kind.as_deref() == Some("BPE"))
+}
+
+fn refused(e: &dyn std::fmt::Display) -> String {
+    format!("not a tokenizer.json the tokenizers crate reads: {e}")
+}
+
+/// A tokenizer.json as the `tokenizers` crate reads it (`Tokenizer::from_bytes`), but a BPE model
+/// (every family's) read straight into the crate's BPE: the crate reads any model through an
+/// untagged enum that first copies the whole vocabulary into generic values, which was most of
+/// the time of loading DeepSeek's file. The rest is read by the crate, in its order: the
+/// tokenizer, its model, then its added tokens (found in the model's vocabulary or given new ids).
+fn read_tokenizer_json(bytes: &[u8], head: &JsonHead<'_>) -> Result<tokenizers::Tokenizer, String> {
+    let Some(model) = head.model.filter(|m| is_bpe(m)) else {
         return tokenizers::Tokenizer::from_bytes(bytes).map_err(|e| refused(&e));
     };
-    bpe_model_content(model.get(), content)?;
     let bpe: tokenizers::models::bpe::BPE = serde_json::from_str(model.get()).map_err(|e| refused(&e))?;
-    let added: Vec<tokenizers::AddedToken> = match head.added_tokens {
+    let added: Vec<tokenizers::AddedToken> = match &head.added_tokens {
         Value::Null => Vec::new(),
-        tokens => serde_json::from_value(tokens).map_err(|e| refused(&e))?,
+        tokens => serde_json::from_value(tokens.clone()).map_err(|e| refused(&e))?,
     };
-    let mut rest = serde_json::Map::new();
-    rest.insert("model".into(), serde_json::json!({"type": "BPE", "vocab": {}, "merges": []}));
-    for (key, value) in [
-        ("version", head.version),
-        ("normalizer", Some(head.normalizer)),
-        ("pre_tokenizer", Some(head.pre_tokenizer)),
-        ("post_processor", head.post_processor),
-        ("decoder", head.decoder),
-    ] {
-        rest.extend(value.map(|v| (key.to_string(), v)));
-    }
-    let mut tokenizer = tokenizers::Tokenizer::from_bytes(Value::Object(rest).to_string()).map_err(|e| refused(&e))?;
+    let mut tokenizer = tokenizer_without_model(head)?;
     tokenizer.with_model(bpe);
     tokenizer.add_tokens(added).map_err(|e| refused(&e))?;
     Ok(tokenizer)
+}
+
+/// The crate's tokenizer of a tokenizer.json without its model (an empty BPE) and added tokens:
+/// its version, normalizer, pre-tokenizer, post-processor and decoder, read as the crate reads them.
+fn tokenizer_without_model(head: &JsonHead<'_>) -> Result<tokenizers::Tokenizer, String> {
+    let mut rest = serde_json::Map::new();
+    rest.insert("model".into(), serde_json::json!({"type": "BPE", "vocab": {}, "merges": []}));
+    for (key, value) in [
+        ("version", &head.version),
+        ("normalizer", &Some(head.normalizer.clone())),
+        ("pre_tokenizer", &Some(head.pre_tokenizer.clone())),
+        ("post_processor", &head.post_processor),
+        ("decoder", &head.decoder),
+    ] {
+        rest.extend(value.clone().map(|v| (key.to_string(), v)));
+    }
+    tokenizers::Tokenizer::from_bytes(Value::Object(rest).to_string()).map_err(|e| refused(&e))
+}
+
+/// A JSON string, borrowed from the file where it holds no escape.
+struct Text<'a>(std::borrow::Cow<'a, str>);
+
+impl AsRef<str> for Text<'_> {
+    fn as_ref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl<'de: 'a, 'a> serde::Deserialize<'de> for Text<'a> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Visitor<'a>(std::marker::PhantomData<&'a ()>);
+        impl<'de: 'a, 'a> serde::de::Visitor<'de> for Visitor<'a> {
+            type Value = Text<'a>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a string")
+            }
+            fn visit_borrowed_str<E: serde::de::Error>(self, s: &'de str) -> Result<Text<'a>, E> {
+                Ok(Text(std::borrow::Cow::Borrowed(s)))
+            }
+            fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<Text<'a>, E> {
+                Ok(Text(std::borrow::Cow::Owned(s.to_string())))
+            }
+        }
+        d.deserialize_str(Visitor(std::marker::PhantomData))
+    }
+}
+
+/// A merge written `"a b"` or `["a", "b"]`, read by shape (serde's untagged enums buffer
+/// every merge first: twice the time on Qwen's 151,387 merges).
+enum Merge<'a> {
+    Joined(Text<'a>),
+    Pair(Text<'a>, Text<'a>),
+}
+
+impl<'de: 'a, 'a> serde::Deserialize<'de> for Merge<'a> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Shape<'a>(std::marker::PhantomData<&'a ()>);
+        impl<'de: 'a, 'a> serde::de::Visitor<'de> for Shape<'a> {
+            type Value = Merge<'a>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a merge: \"a b\" or [\"a\", \"b\"]")
+            }
+            fn visit_borrowed_str<E: serde::de::Error>(self, s: &'de str) -> Result<Merge<'a>, E> {
+                Ok(Merge::Joined(Text(std::borrow::Cow::Borrowed(s))))
+            }
+            fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<Merge<'a>, E> {
+                Ok(Merge::Joined(Text(std::borrow::Cow::Owned(s.to_string()))))
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Merge<'a>, A::Error> {
+                let mut part = |at| seq.next_element::<Text<'a>>()?.ok_or_else(|| serde::de::Error::invalid_length(at, &self));
+                let (first, second) = (part(0)?, part(1)?);
+                match seq.next_element::<serde::de::IgnoredAny>()? {
+                    None => Ok(Merge::Pair(first, second)),
+                    Some(_) => Err(serde::de::Error::invalid_length(3, &self)),
+                }
+            }
+        }
+        d.deserialize_any(Shape(std::marker::PhantomData))
+    }
+}
+
+/// A BPE model's vocabulary entries (id, token), and its longest token's length.
+struct VocabularyEntries<'a>(Vec<(u64, Text<'a>)>, usize);
+
+impl<'de: 'a, 'a> serde::Deserialize<'de> for VocabularyEntries<'a> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Entries<'a>(std::marker::PhantomData<&'a ()>);
+        impl<'de: 'a, 'a> serde::de::Visitor<'de> for Entries<'a> {
+            type Value = VocabularyEntries<'a>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a vocabulary")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<VocabularyEntries<'a>, A::Error> {
+                let (mut entries, mut longest) = (Vec::new(), 0);
+                while let Some(key) = map.next_key::<Text<'a>>()? {
+                    longest = longest.max(key.0.len());
+                    entries.push((map.next_value::<u64>()?, key));
+                }
+                Ok(VocabularyEntries(entries, longest))
+            }
+        }
+        d.deserialize_map(Entries(std::marker::PhantomData))
+    }
+}
+
+/// What a tokenizer.json's BPE model holds, as read for its content fingerprint (its strings
+/// borrowed from the file): [`sentencepiece_json`] counts with it too.
+#[derive(serde::Deserialize)]
+struct BpeParts<'a> {
+    #[serde(borrow)]
+    vocab: Option<VocabularyEntries<'a>>,
+    #[serde(borrow)]
+    merges: Option<Vec<Merge<'a>>>,
+    #[serde(rename = "continuing_subword_prefix")]
+    prefix: Option<String>,
+    #[serde(rename = "end_of_word_suffix")]
+    suffix: Option<String>,
+    unk_token: Option<String>,
+    dropout: Option<f32>,
+    #[serde(default)]
+    fuse_unk: bool,
+    #[serde(default)]
+    byte_fallback: bool,
+    #[serde(default)]
+    ignore_merges: bool,
 }
 
 /// `Err` for a BPE model whose merges the `tokenizers` crate cannot build safely. It joins each
@@ -900,99 +1048,34 @@ fn read_tokenizer_json(bytes: &[u8], head: JsonHead, content: &mut Content) -> R
 /// UTF-8 in an `unsafe` block: a joined merge longer than that buffer panicked the crate (found
 /// by the `tokenizer_file` fuzz target), and a second part without the prefix could be cut inside
 /// a character. The same pass adds the model to `content`: its vocabulary by id, its merges in
-/// order and its options as the crate reads them (an option left out is its default).
-fn bpe_model_content(model: &str, content: &mut Content) -> Result<(), String> {
-    /// The vocabulary's entries, and its longest token's length.
-    struct Vocabulary(Vec<(u64, String)>, usize);
-    impl<'de> serde::Deserialize<'de> for Vocabulary {
-        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-            struct Entries;
-            impl<'de> serde::de::Visitor<'de> for Entries {
-                type Value = Vocabulary;
-                fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                    f.write_str("a vocabulary")
-                }
-                fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Vocabulary, A::Error> {
-                    let (mut entries, mut longest) = (Vec::new(), 0);
-                    while let Some(key) = map.next_key::<String>()? {
-                        longest = longest.max(key.len());
-                        entries.push((map.next_value::<u64>()?, key));
-                    }
-                    Ok(Vocabulary(entries, longest))
-                }
-            }
-            d.deserialize_map(Entries)
-        }
-    }
-    /// A merge written `"a b"` or `["a", "b"]`, read by shape (serde's untagged enums buffer
-    /// every merge first: twice the time on Qwen's 151,387 merges).
-    enum Merge {
-        Joined(String),
-        Pair(String, String),
-    }
-    impl<'de> serde::Deserialize<'de> for Merge {
-        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-            struct Shape;
-            impl<'de> serde::de::Visitor<'de> for Shape {
-                type Value = Merge;
-                fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                    f.write_str("a merge: \"a b\" or [\"a\", \"b\"]")
-                }
-                fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<Merge, E> {
-                    Ok(Merge::Joined(s.to_string()))
-                }
-                fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Merge, A::Error> {
-                    let mut part = |at| seq.next_element::<String>()?.ok_or_else(|| serde::de::Error::invalid_length(at, &self));
-                    let (first, second) = (part(0)?, part(1)?);
-                    match seq.next_element::<serde::de::IgnoredAny>()? {
-                        None => Ok(Merge::Pair(first, second)),
-                        Some(_) => Err(serde::de::Error::invalid_length(3, &self)),
-                    }
-                }
-            }
-            d.deserialize_any(Shape)
-        }
-    }
-    #[derive(serde::Deserialize)]
-    struct Parts {
-        vocab: Option<Vocabulary>,
-        #[serde(default)]
-        merges: Vec<Merge>,
-        continuing_subword_prefix: Option<String>,
-        end_of_word_suffix: Option<String>,
-        unk_token: Option<String>,
-        dropout: Option<f32>,
-        #[serde(default)]
-        fuse_unk: bool,
-        #[serde(default)]
-        byte_fallback: bool,
-        #[serde(default)]
-        ignore_merges: bool,
-    }
-    // A model the crate refuses for its shape is left to the crate's own message.
-    let Ok(parts) = serde_json::from_str::<Parts>(model) else {
+/// order and its options as the crate reads them (an option left out is its default). `None`
+/// for a model the crate refuses for its shape (its text is then the content).
+fn bpe_model_content<'a>(model: &'a str, content: &mut Content) -> Result<Option<BpeParts<'a>>, String> {
+    let Ok(mut parts) = serde_json::from_str::<BpeParts>(model) else {
         content.text(model);
-        return Ok(());
+        return Ok(None);
     };
-    let Vocabulary(mut vocabulary, longest) = parts.vocab.unwrap_or(Vocabulary(Vec::new(), 0));
-    vocabulary.sort_unstable();
+    let longest = parts.vocab.as_ref().map_or(0, |v| v.1);
+    let vocabulary = parts.vocab.as_mut().map_or(&mut [][..], |v| &mut v.0[..]);
+    vocabulary.sort_unstable_by(|(a, x), (b, y)| (a, x.as_ref()).cmp(&(b, y.as_ref())));
     content.number(vocabulary.len() as u64);
-    for (id, token) in &vocabulary {
+    for (id, token) in vocabulary.iter() {
         content.number(*id);
-        content.text(token);
+        content.text(token.as_ref());
     }
-    let prefix = parts.continuing_subword_prefix.unwrap_or_default();
-    content.number(parts.merges.len() as u64);
-    for merge in &parts.merges {
+    let prefix = parts.prefix.clone().unwrap_or_default();
+    let merges = parts.merges.as_deref().unwrap_or_default();
+    content.number(merges.len() as u64);
+    for merge in merges {
         let (a, b) = match merge {
-            Merge::Joined(text) => match text.split_once(' ') {
+            Merge::Joined(text) => match text.as_ref().split_once(' ') {
                 Some(pair) => pair,
                 None => {
-                    content.text(text);
+                    content.text(text.as_ref());
                     continue;
                 }
             },
-            Merge::Pair(a, b) => (a.as_str(), b.as_str()),
+            Merge::Pair(a, b) => (a.as_ref(), b.as_ref()),
         };
         if !b.starts_with(&prefix) || a.len() + b.len() - prefix.len() > longest {
             return Err(format!(
@@ -1003,17 +1086,10 @@ fn bpe_model_content(model: &str, content: &mut Content) -> Result<(), String> {
         content.text(a);
         content.text(b);
     }
-    let options = serde_json::json!([
-        prefix,
-        parts.end_of_word_suffix,
-        parts.unk_token,
-        parts.dropout,
-        parts.fuse_unk,
-        parts.byte_fallback,
-        parts.ignore_merges
-    ]);
+    let options =
+        serde_json::json!([prefix, parts.suffix, parts.unk_token, parts.dropout, parts.fuse_unk, parts.byte_fallback, parts.ignore_merges]);
     content.json(&options);
-    Ok(())
+    Ok(Some(parts))
 }
 
 /// The most added tokens a tokenizer.json may have, and their most bytes together (Gemma 3's
@@ -1072,12 +1148,30 @@ fn engines(bytes: &[u8]) -> Result<Engines, String> {
             });
             let mut content = Content::new(Format::TokenizerJson.name());
             content.json(&configuration);
-            let mut t = read_tokenizer_json(bytes, head, &mut content)?;
-            // Counting is of whole texts: a file's truncation and padding settings are for training.
-            t.with_truncation(None).map_err(|e| e.to_string())?;
-            t.with_padding(None);
-            let hf = HuggingFace { tokenizer: t, cuts: cuts_of(&configuration), pieces: Default::default() };
-            return Ok((Format::TokenizerJson, content.finish(), vec![(Engine::HuggingFace(Box::new(hf)), None)]));
+            let model = head.model.filter(|m| is_bpe(m));
+            let sentencepiece = match model {
+                Some(model) => bpe_model_content(model.get(), &mut content)?
+                    .and_then(|parts| sentencepiece_json::Model::of(&parts, &head.normalizer, &head.pre_tokenizer, &head.added_tokens)),
+                // Not a BPE model (no family's, so never a known release): its content is its
+                // model's text as written, not a JSON tree of what can be a 64 MiB vocabulary.
+                None => {
+                    content.text(head.model.map_or("", |m| m.get()));
+                    None
+                }
+            };
+            let engine = match sentencepiece {
+                // The crate still reads the rest of the file: a file it refuses is refused.
+                Some(model) => tokenizer_without_model(&head)
+                    .map(|_| Engine::SentencePieceJson(Box::new(SentencePieceJson { model, words: PieceCounts::default() })))?,
+                None => {
+                    let mut t = read_tokenizer_json(bytes, &head)?;
+                    // Counting is of whole texts: a file's truncation and padding settings are for training.
+                    t.with_truncation(None).map_err(|e| e.to_string())?;
+                    t.with_padding(None);
+                    Engine::HuggingFace(Box::new(HuggingFace { tokenizer: t, cuts: cuts_of(&configuration), pieces: Default::default() }))
+                }
+            };
+            return Ok((Format::TokenizerJson, content.finish(), vec![(engine, None)]));
         }
         return Err("a JSON file that is neither a tokenizer.json (no `model`) nor Tekken (no `config.pattern` and `vocab`)".into());
     }
@@ -1599,13 +1693,135 @@ mod tests {
         for config in variants {
             let bytes = serde_json::to_vec(&config).expect("JSON");
             let head: JsonHead = serde_json::from_slice(&bytes).expect("a head");
-            let ours = read_tokenizer_json(&bytes, head, &mut Content::new("test")).expect("reads");
+            let ours = read_tokenizer_json(&bytes, &head).expect("reads");
             let crate_own = tokenizers::Tokenizer::from_bytes(&bytes).expect("reads");
             assert_eq!(ours.get_vocab(true), crate_own.get_vocab(true));
             for text in hostile_texts(3, 200) {
                 let ids = |t: &tokenizers::Tokenizer| t.encode_fast(text.as_str(), false).expect("encodes").get_ids().to_vec();
                 assert_eq!(ids(&ours), ids(&crate_own), "{text:?}");
             }
+        }
+    }
+
+    /// A SentencePiece BPE written as a tokenizer.json, as Gemma 3's is: every byte, the
+    /// characters below, merges that join a space to `>` before it (`>▁<`), runs of spaces, a
+    /// pair written twice (the crate keeps the last rank), and added tokens matched in the raw
+    /// text, one outside the vocabulary.
+    fn sentencepiece_json() -> Value {
+        let mut vocab = serde_json::Map::new();
+        vocab.insert("<unk>".into(), 0.into());
+        for b in 0..=255u8 {
+            vocab.insert(format!("<0x{b:02X}>"), vocab.len().into());
+        }
+        for c in ["▁", "a", "b", ">", "<", "/", "x", "\n", "<b>"] {
+            vocab.insert(c.into(), vocab.len().into());
+        }
+        let merges = [
+            ["a", "b"],
+            ["▁", "▁"],
+            ["▁", "a"],
+            ["a", "a"],
+            [">", "▁"],
+            ["aa", "a"],
+            ["▁▁", "▁▁"],
+            [">▁", "<"],
+            ["▁", "<"],
+            ["<", "/"],
+            ["▁", "ab"],
+            ["b", "a"],
+            ["▁▁", "▁"],
+            ["x", "▁"],
+            ["a", "b"],
+        ];
+        for [left, right] in merges {
+            if !vocab.contains_key(&format!("{left}{right}")) {
+                vocab.insert(format!("{left}{right}"), vocab.len().into());
+            }
+        }
+        let added = |id: usize, content: &str| {
+            serde_json::json!({"id": id, "content": content, "single_word": false, "lstrip": false, "rstrip": false,
+                "normalized": false, "special": false})
+        };
+        let n = vocab.len();
+        serde_json::json!({
+            "version": "1.0", "truncation": null, "padding": null,
+            "added_tokens": [added(0, "<unk>"), added(n - 1, "<b>"), added(n, "<x>"), added(n + 1, "\n"), added(n + 2, "\n\n")],
+            "normalizer": {"type": "Replace", "pattern": {"String": " "}, "content": "▁"},
+            "pre_tokenizer": {"type": "Split", "pattern": {"String": " "}, "behavior": "MergedWithPrevious", "invert": false},
+            "post_processor": null, "decoder": null,
+            "model": {"type": "BPE", "dropout": null, "unk_token": "<unk>", "continuing_subword_prefix": null,
+                "end_of_word_suffix": null, "fuse_unk": true, "byte_fallback": true, "ignore_merges": false,
+                "vocab": vocab, "merges": merges}
+        })
+    }
+
+    /// The engine a tokenizer.json loads into.
+    fn engine_of(config: &Value) -> Engine {
+        let (_, _, mut engines) = engines(&serde_json::to_vec(config).expect("JSON")).expect("a tokenizer.json");
+        engines.remove(0).0
+    }
+
+    /// A SentencePiece BPE tokenizer.json is counted by ctxc's own engine, word by word, as the
+    /// crate encodes it: its ids, its counts, and its counts cut where [`TokenizerFile::cuts`]
+    /// allows. Texts hold runs of spaces, `> <` (joined by a merge), characters that fall back to
+    /// bytes, added tokens and their look-alikes, a `▁` written in the text.
+    #[test]
+    fn sentencepiece_json_files_count_as_the_crate_encodes() {
+        let config = sentencepiece_json();
+        let engine = engine_of(&config);
+        assert!(matches!(engine, Engine::SentencePieceJson(_)));
+        let file = test_file(Format::TokenizerJson, &vocabularies()[0], engine);
+        let crate_own = tokenizers::Tokenizer::from_bytes(serde_json::to_vec(&config).expect("JSON")).expect("reads");
+        const ATOMS: &[&str] = &[" ", "  ", "a", "b", "ab", ">", "<", "/", "x", "é", "日", "\n", "<b>", "<x>", "<x", "▁", "\t"];
+        let mut texts = crate::tokens::random_texts(ATOMS, 14, 5, 4_000);
+        texts.extend(["a > <b  ab".to_string(), "x  a".into(), " ".repeat(41), "a".repeat(9), "<b> <x>\n\n\n".into()]);
+        let cuts = file.cuts();
+        assert!(cuts.allows(b'a', b' ') && !cuts.allows(b'>', b' ') && !cuts.allows(b' ', b' ') && !cuts.allows(b'x', b' '));
+        for text in &texts {
+            let expected = crate_own.encode(text.as_str(), false).expect("encodes").get_ids().to_vec();
+            assert_eq!(file.ids(text).expect("encodes"), expected, "{text:?}");
+            assert_eq!(file.count(text), expected.len(), "{text:?}");
+            for at in (1..text.len()).filter(|&at| cuts.allows(text.as_bytes()[at - 1], text.as_bytes()[at])) {
+                assert_eq!(file.count(&text[..at]) + file.count_after_cut(&text[at..]), expected.len(), "{text:?} cut at {at}");
+            }
+        }
+    }
+
+    /// A tokenizer.json of another shape than a SentencePiece BPE's is left to the crate: a
+    /// dummy prefix (`Prepend`), an added token that strips spaces or is normalized, merges
+    /// kept whole (`ignore_merges`), a byte without its token, a split on another string, ids
+    /// that are not 0 to n − 1.
+    #[test]
+    fn other_shapes_are_left_to_the_crate() {
+        let config = sentencepiece_json();
+        let mut variants = Vec::new();
+        let mut change = |what: &str, value: Value| {
+            let mut changed = config.clone();
+            let mut at = &mut changed;
+            for key in what.split('.') {
+                at = match key.parse::<usize>() {
+                    Ok(i) => &mut at[i],
+                    Err(_) => &mut at[key],
+                };
+            }
+            *at = value;
+            variants.push(changed);
+        };
+        change(
+            "normalizer",
+            serde_json::json!({"type": "Sequence", "normalizers": [{"type": "Prepend", "prepend": "▁"}, {"type": "Replace", "pattern": {"String": " "}, "content": "▁"}]}),
+        );
+        change("added_tokens.1.lstrip", true.into());
+        change("added_tokens.1.normalized", true.into());
+        change("model.ignore_merges", true.into());
+        change("model.byte_fallback", false.into());
+        change("pre_tokenizer.pattern", serde_json::json!({"String": "▁"}));
+        change("model.vocab.ab", 1_000.into());
+        let mut missing_byte = config.clone();
+        missing_byte["model"]["vocab"].as_object_mut().expect("a vocabulary").remove("<0x41>");
+        variants.push(missing_byte);
+        for variant in variants {
+            assert!(matches!(engine_of(&variant), Engine::HuggingFace(_)), "{variant}");
         }
     }
 

@@ -251,16 +251,7 @@ impl Model {
     /// (the word split sentencepiece trains with; each model's pieces are checked for it when
     /// loaded, see `joined_to_space`).
     pub fn words<'t>(&'t self, text: &'t str) -> impl Iterator<Item = &'t str> + 't {
-        let mut rest = text;
-        std::iter::from_fn(move || {
-            if rest.is_empty() {
-                return None;
-            }
-            let end = self.first_cut(rest).unwrap_or(rest.len());
-            let (word, after) = rest.split_at(end);
-            rest = after;
-            Some(word)
-        })
+        stretches(text, move |rest| self.first_cut(rest))
     }
 
     /// [`Model::words`]' cuts where the characters around them are ASCII, as [`Cuts`]: a text
@@ -384,6 +375,20 @@ impl Model {
         }
         out
     }
+}
+
+/// `text` cut into stretches, each ending where `first_cut` finds the next one's start in what
+/// is left (the whole rest when it finds none).
+pub(super) fn stretches<'t>(text: &'t str, first_cut: impl Fn(&'t str) -> Option<usize> + 't) -> impl Iterator<Item = &'t str> + 't {
+    let mut rest = text;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        let (stretch, after) = rest.split_at(first_cut(rest).unwrap_or(rest.len()));
+        rest = after;
+        Some(stretch)
+    })
 }
 
 /// A run of the normalized text, `start..end` (empty once merged into the symbol before it),
