@@ -6,7 +6,7 @@
 //! 32 MB file) and word by word: the crate merges each stretch between added tokens as one word,
 //! which for a text without added tokens is the whole text.
 //!
-//! The crate's BPE ([`Model::merge`] follows `models/bpe/word.rs`, tokenizers 0.23): each
+//! The crate's BPE (`Model::merge` follows `models/bpe/word.rs`, tokenizers 0.23): each
 //! character its vocabulary token, or one `<0xXX>` token per UTF-8 byte when it has none; then
 //! the adjacent pair with the lowest merge rank is merged first (the leftmost among equals) into
 //! the token the two texts join to, until no adjacent pair is a merge. A merge's result is the
