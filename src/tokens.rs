@@ -19,7 +19,7 @@ use crate::models::Tokenizer;
 
 mod bpe;
 
-pub(crate) use bpe::{merge_with_heap, NONE as NOT_A_TOKEN};
+pub(crate) use bpe::Bpe;
 
 /// Counts the tokens of a text.
 pub trait CountTokens: Send + Sync {
