@@ -507,7 +507,8 @@ fn chunks(text: &str, cuts: Cuts) -> impl Iterator<Item = &str> {
             hash = (hash << 1).wrapping_add(GEAR[bytes[i] as usize]);
             i += 1;
             let len = i - start;
-            if len >= MIN_CHUNK && i < bytes.len() && cuts.allows(bytes[i - 1], bytes[i]) && (hash & CHUNK_MASK == 0 || len >= MAX_CHUNK) {
+            // The hash's test first: it fails at most bytes, where looking for a cut would not.
+            if (hash & CHUNK_MASK == 0 || len >= MAX_CHUNK) && len >= MIN_CHUNK && i < bytes.len() && cuts.allows(bytes[i - 1], bytes[i]) {
                 let chunk = &text[start..i];
                 start = i;
                 return Some(chunk);

@@ -438,10 +438,10 @@ struct Ranks {
 impl Ranks {
     /// From a rank file's ranks, special tokens (found in text, numbered after the ranks) and
     /// split pattern; `Err` when tiktoken-rs could not count with them (see [`check_ranks`]).
-    fn new(ranks: Vec<(Vec<u8>, u32)>, specials: &[String], pattern: &str) -> Result<Ranks, String> {
-        check_ranks(&ranks)?;
+    fn new(ranks: &[(Vec<u8>, u32)], specials: &[String], pattern: &str) -> Result<Ranks, String> {
+        check_ranks(ranks)?;
         // A token longer than 255 bytes or a rank of u32::MAX (no family has one) leaves the file to tiktoken-rs.
-        let bpe = look_ahead_free(pattern).and_then(|translated| Bpe::from_ranks(&ranks, &translated).ok());
+        let bpe = look_ahead_free(pattern).and_then(|translated| Bpe::from_ranks(ranks, &translated).ok());
         let finder = || {
             let found = aho_corasick::AhoCorasick::builder().match_kind(aho_corasick::MatchKind::LeftmostFirst).build(specials);
             found.map_err(|e| format!("its special tokens: {e}"))
@@ -453,7 +453,7 @@ impl Ranks {
         };
         let tiktoken = OnceLock::new();
         if bpe.is_none() {
-            let _ = tiktoken.set(Ok(core_bpe(ranks, specials, pattern)?));
+            let _ = tiktoken.set(Ok(core_bpe(ranks.to_vec(), specials, pattern)?));
         }
         Ok(Ranks { bpe, tiktoken, specials: specials.to_vec(), pattern: pattern.to_string() })
     }
@@ -1080,7 +1080,7 @@ fn engines(bytes: &[u8]) -> Result<Engines, String> {
         let pattern = vocabulary.pattern.unwrap_or_default();
         let specials = special_tokens(vocabulary.name);
         let cuts = Cuts::except_before(specials.iter().flat_map(|s| cut_inside(s)));
-        let engine = Box::new(Ranks::new(ranks.clone(), &specials, pattern)?);
+        let engine = Box::new(Ranks::new(&ranks, &specials, pattern)?);
         let specials = !specials.is_empty();
         // llama-models splits long texts; the other families' encoders do not.
         let windows = vocabulary.name.starts_with("llama-");
@@ -1292,7 +1292,7 @@ fn tekken(config: &Value, vocab: &serde_json::value::RawValue) -> Result<(Engine
     content.text(pattern);
     content.number(specials);
     content.text(&rank_content(&ranks));
-    let ranks = Box::new(Ranks::new(ranks, &[], pattern)?);
+    let ranks = Box::new(Ranks::new(&ranks, &[], pattern)?);
     let engine = Engine::Ranks { ranks, offset, nfc: false, specials: false, cuts: Cuts::ANY, windows: false };
     Ok((engine, content.finish()))
 }
@@ -1752,7 +1752,7 @@ mod tests {
         let vocabulary = vocabularies().iter().find(|v| v.name == vocabulary).expect("in the table");
         let pattern = vocabulary.pattern.unwrap_or(TEKKEN_PATTERN);
         let names = special_tokens(vocabulary.name);
-        let ranks = Box::new(Ranks::new(ranks, &names, pattern).expect("ranks"));
+        let ranks = Box::new(Ranks::new(&ranks, &names, pattern).expect("ranks"));
         let specials = !names.is_empty();
         let engine = Engine::Ranks { ranks, offset: 0, nfc: vocabulary.nfc, specials, cuts: Cuts::ANY, windows };
         test_file(Format::RankFile, vocabulary, engine)
@@ -1900,7 +1900,7 @@ mod tests {
     fn a_panic_of_the_engine_is_contained_and_kept() {
         let ranks: Vec<(Vec<u8>, u32)> = (0..=255u8).map(|b| (vec![b], b as u32)).collect();
         let pattern = format!("{}|x", TEKKEN_PATTERN);
-        let ranks = Box::new(Ranks::new(ranks, &[], &pattern).expect("ranks"));
+        let ranks = Box::new(Ranks::new(&ranks, &[], &pattern).expect("ranks"));
         assert!(ranks.bpe.is_none());
         let engine = Engine::Ranks { ranks, offset: 0, nfc: false, specials: false, cuts: Cuts::ANY, windows: false };
         let file = test_file(Format::Tekken, &vocabularies()[0], engine);
