@@ -503,22 +503,23 @@ fn python_space(c: char) -> bool {
 /// `_split_whitespaces_or_nonwhitespaces` so that no stretch holds a run of more than
 /// [`MAX_RUN_CHARS`] whitespace or non-whitespace characters. Every long text is asked this on
 /// every count: characters are counted, not decoded, and only a window that a pass over 32-byte
-/// blocks cannot clear of long runs is read character by character.
+/// blocks cannot clear of long runs is read character by character; parts that cannot hold one
+/// are not joined (a prompt's concatenation is asked this on every render).
 fn llama_segment_ends(parts: &[&str]) -> Option<Vec<usize>> {
     let bytes: usize = parts.iter().map(|p| p.len()).sum();
     if bytes <= MAX_RUN_CHARS {
         return None;
     }
-    // More bytes than a window may still be fewer characters.
-    let one_window = bytes <= WINDOW_CHARS || parts.iter().map(|p| p.chars().count()).sum::<usize>() <= WINDOW_CHARS;
-    if one_window && !may_hold_a_long_run(parts) {
-        return None;
+    if !may_hold_a_long_run(parts) {
+        // More bytes than a window may still be fewer characters.
+        let ends = if bytes <= WINDOW_CHARS { vec![bytes] } else { window_ends(parts) };
+        return (ends.len() > 1).then_some(ends);
     }
     let text = parts.concat();
     let mut ends = Vec::new();
     let mut start = 0;
     while start < text.len() {
-        let end = after_chars(&text, start, WINDOW_CHARS);
+        let (end, _) = after_chars(&text, start, WINDOW_CHARS);
         let window = &text[start..end];
         if may_hold_a_long_run(&[window]) {
             ends.extend(long_run_cuts(window).map(|cut| start + cut));
@@ -529,10 +530,11 @@ fn llama_segment_ends(parts: &[&str]) -> Option<Vec<usize>> {
     (ends.len() > 1).then_some(ends)
 }
 
-/// The byte offset `n` characters after `start` in `text`, or its length when fewer follow.
-/// `n` bytes hold at most `n` characters, so each step counts the characters of that many bytes
-/// (to the next character's start) and goes on for those still missing.
-fn after_chars(text: &str, start: usize, n: usize) -> usize {
+/// The byte offset `n` characters after `start` in `text`, or its length when fewer follow, and
+/// how many of the `n` characters are missing then. `n` bytes hold at most `n` characters, so
+/// each step counts the characters of that many bytes (to the next character's start) and goes
+/// on for those still missing.
+fn after_chars(text: &str, start: usize, n: usize) -> (usize, usize) {
     let (mut at, mut left) = (start, n);
     while left > 0 && at < text.len() {
         let mut end = (at + left).min(text.len());
@@ -542,7 +544,29 @@ fn after_chars(text: &str, start: usize, n: usize) -> usize {
         left -= text[at..end].chars().count();
         at = end;
     }
-    at
+    (at, left)
+}
+
+/// The ends of the [`WINDOW_CHARS`]-character windows of the concatenation of `parts` (the last
+/// one its length), found part by part.
+fn window_ends(parts: &[&str]) -> Vec<usize> {
+    let (mut ends, mut left, mut offset) = (Vec::new(), WINDOW_CHARS, 0);
+    for part in parts {
+        let mut at = 0;
+        while at < part.len() {
+            let (end, missing) = after_chars(part, at, left);
+            (at, left) = (end, missing);
+            if left == 0 {
+                ends.push(offset + end);
+                left = WINDOW_CHARS;
+            }
+        }
+        offset += part.len();
+    }
+    if ends.last() != Some(&offset) {
+        ends.push(offset);
+    }
+    ends
 }
 
 /// Where `_split_whitespaces_or_nonwhitespaces` cuts a window: before each character that would
@@ -1733,6 +1757,19 @@ mod tests {
                 [text.len() / 3, 2 * text.len() / 3].iter().map(|&at| (at..).find(|&i| text.is_char_boundary(i)).expect("end")).collect();
             let parts = [&text[..thirds[0]], &text[thirds[0]..thirds[1]], &text[thirds[1]..]];
             assert_eq!(llama_stretches(&parts), llama_stretches_by_characters(text), "{} in parts", text.len());
+        }
+        // Windows found part by part: a part ending where a window ends, a window ending in the
+        // middle of a character's bytes' part, and many small parts.
+        let text = "ab é 日 ".repeat(70_000);
+        let window = text.char_indices().nth(WINDOW_CHARS).expect("two windows").0;
+        let boundaries = |step: usize| {
+            let mut at: Vec<usize> = (step..text.len()).step_by(step).filter(|&i| text.is_char_boundary(i)).collect();
+            at.push(text.len());
+            at
+        };
+        for ends in [vec![window, text.len()], boundaries(997), boundaries(1), boundaries(400_001)] {
+            let parts: Vec<&str> = split_at(&text, &ends).collect();
+            assert_eq!(llama_stretches(&parts), llama_stretches_by_characters(&text), "{} parts", parts.len());
         }
     }
 
