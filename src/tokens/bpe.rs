@@ -153,11 +153,28 @@ impl Bpe {
         tokens
     }
 
-    /// The pre-tokens of `text`, for tests that compare them with tiktoken's.
+    /// Asserts that random texts over `alphabet` (20,000 of 1 to 24 characters) split into the
+    /// pre-tokens `pattern`, written with its look-ahead, splits them into in fancy-regex, the
+    /// engine tiktoken-rs runs it with.
     #[cfg(test)]
-    pub(crate) fn pretokens<'a>(&self, text: &'a str) -> Vec<&'a str> {
+    pub(crate) fn assert_splits_as(&self, pattern: &str, alphabet: &str) {
+        let alphabet: Vec<char> = alphabet.chars().collect();
+        let original = fancy_regex::Regex::new(pattern).expect("the original pattern");
+        let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut next = move |below: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % below as u64) as usize
+        };
         let mut cache = self.pretokens.create_cache();
-        Pretokens { dfa: &self.pretokens, cache: &mut cache, text, at: 0 }.collect()
+        for _ in 0..20_000 {
+            let len = 1 + next(24);
+            let text: String = (0..len).map(|_| alphabet[next(alphabet.len())]).collect();
+            let theirs: Vec<&str> = original.find_iter(&text).map(|m| m.expect("short text").as_str()).collect();
+            let ours: Vec<&str> = Pretokens { dfa: &self.pretokens, cache: &mut cache, text: &text, at: 0 }.collect();
+            assert_eq!(ours, theirs, "{pattern}: {text:?}");
+        }
     }
 
     fn piece_tokens(&self, piece: &[u8]) -> usize {
@@ -361,26 +378,10 @@ mod tests {
     fn pretokens_as_tiktokens_patterns_split() {
         let original_cl100k =
             r"'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+| ?[^\s\p{L}\p{N}]++[\r\n]*+|\s++$|\s*[\r\n]|\s+(?!\S)|\s";
-        let alphabet: Vec<char> =
-            " \t\r\n\u{b}\u{a0}\u{85}\u{3000}aZz\u{e9}\u{c9}'sSdLlVe\u{1c5}\u{2b0}\u{301}1\u{663}\u{2167}/.-_!?\u{65e5}\u{1f642}"
-                .chars()
-                .collect();
-        let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
-        let mut next = move |below: usize| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state % below as u64) as usize
-        };
+        let alphabet =
+            " \t\r\n\u{b}\u{a0}\u{85}\u{3000}aZz\u{e9}\u{c9}'sSdLlVe\u{1c5}\u{2b0}\u{301}1\u{663}\u{2167}/.-_!?\u{65e5}\u{1f642}";
         for (ours, pattern) in [(Bpe::o200k_base(), tiktoken_rs::O200K_BASE_PAT_STR), (Bpe::cl100k_base(), original_cl100k)] {
-            let original = fancy_regex::Regex::new(pattern).expect("tiktoken's pattern");
-            for _ in 0..20_000 {
-                let len = 1 + next(24);
-                let text: String = (0..len).map(|_| alphabet[next(alphabet.len())]).collect();
-                let theirs: Vec<&str> = original.find_iter(&text).map(|m| m.expect("short text").as_str()).collect();
-                let mine = ours.pretokens(&text);
-                assert_eq!(mine, theirs, "{pattern}: {text:?}");
-            }
+            ours.assert_splits_as(pattern, alphabet);
         }
     }
 
