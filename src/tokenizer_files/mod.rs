@@ -1902,6 +1902,23 @@ mod tests {
         assert_eq!(look_ahead_free(&format!("{TEKKEN_PATTERN}|x")), None, "a pattern of no family");
     }
 
+    /// A rank file ctxc's engine cannot hold (a token over 255 bytes, a rank of u32::MAX) is
+    /// counted by tiktoken-rs, with the family's own pattern.
+    #[test]
+    fn ranks_beyond_the_engine_are_left_to_tiktoken_rs() {
+        let mut ranks: Vec<(Vec<u8>, u32)> = (0..=255u8).map(|b| (vec![b], b as u32)).collect();
+        let pattern = vocabularies().iter().find(|v| v.name == "llama-3").and_then(|v| v.pattern).expect("a pattern");
+        let text = format!("a {} b", "x".repeat(300));
+        for (token, rank) in [("x".repeat(300), 256), ("  ".to_string(), u32::MAX)] {
+            ranks.push((token.into_bytes(), rank));
+            let left = Ranks::new(&ranks, &[], pattern).expect("ranks");
+            assert!(left.bpe.is_none());
+            assert_eq!(left.count(&text), Ok(left.tiktoken().expect("built").encode_ordinary(&text).len()));
+            ranks.pop();
+            assert!(Ranks::new(&ranks, &[], pattern).expect("ranks").bpe.is_some());
+        }
+    }
+
     /// A million spaces in a text stack a million backtracking entries in tiktoken-rs's pattern
     /// engine, which then panicked; ctxc's engine counts them as their pre-tokens merge.
     #[test]
