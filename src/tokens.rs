@@ -4,7 +4,7 @@
 //!
 //! One engine counts o200k_base and cl100k_base: `bpe::Bpe`, which counts as OpenAI's tiktoken
 //! encodes, from rank tables `build.rs` takes from tiktoken-rs (a port of tiktoken, tested against
-//! the Python original). Building a tiktoken-rs encoder cost about 100 ms at every start; this one
+//! the Python original); it also counts the rank files `tokenizer_files` loads. Building a tiktoken-rs encoder cost about 100 ms at every start; this one
 //! keeps only the table counting needs (README, Benchmark). A second engine (bpe-openai) once
 //! counted about twice as fast, but each engine embeds its own tables and bpe-openai's were 47 MB
 //! of the binary's 69 (docs/packaging.md).
