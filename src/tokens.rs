@@ -4,7 +4,7 @@
 //!
 //! One engine counts o200k_base and cl100k_base: `bpe::Bpe`, which counts as OpenAI's tiktoken
 //! encodes, from rank tables `build.rs` takes from tiktoken-rs (a port of tiktoken, tested against
-//! the Python original). Building a tiktoken-rs encoder cost about 100 ms at every start; this one
+//! the Python original); it also counts the rank files `tokenizer_files` loads. Building a tiktoken-rs encoder cost about 100 ms at every start; this one
 //! keeps only the table counting needs (README, Benchmark). A second engine (bpe-openai) once
 //! counted about twice as fast, but each engine embeds its own tables and bpe-openai's were 47 MB
 //! of the binary's 69 (docs/packaging.md).
@@ -19,7 +19,7 @@ use crate::models::Tokenizer;
 
 mod bpe;
 
-pub(crate) use bpe::{merge_with_heap, NONE as NOT_A_TOKEN};
+pub(crate) use bpe::Bpe;
 
 /// Counts the tokens of a text.
 pub trait CountTokens: Send + Sync {
@@ -507,7 +507,8 @@ fn chunks(text: &str, cuts: Cuts) -> impl Iterator<Item = &str> {
             hash = (hash << 1).wrapping_add(GEAR[bytes[i] as usize]);
             i += 1;
             let len = i - start;
-            if len >= MIN_CHUNK && i < bytes.len() && cuts.allows(bytes[i - 1], bytes[i]) && (hash & CHUNK_MASK == 0 || len >= MAX_CHUNK) {
+            // The hash's test first: it fails at most bytes, where looking for a cut would not.
+            if (hash & CHUNK_MASK == 0 || len >= MAX_CHUNK) && len >= MIN_CHUNK && i < bytes.len() && cuts.allows(bytes[i - 1], bytes[i]) {
                 let chunk = &text[start..i];
                 start = i;
                 return Some(chunk);

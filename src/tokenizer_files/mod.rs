@@ -1,8 +1,8 @@
 //! Open models' own tokenizer files, loaded so that their counts are exact: Hugging Face
 //! `tokenizer.json` (the `tokenizers` crate, its pure-Rust regex engine), tiktoken-style rank
-//! files (Llama 3 and 4 `tokenizer.model`, Qwen `*.tiktoken`: ranks read here, counted by
-//! tiktoken-rs with the family's own split pattern) and Mistral's Tekken JSON (base64 ranks and
-//! the split pattern of the file, ids offset by its special tokens, as mistral-common does) and
+//! files (Llama 3 and 4 `tokenizer.model`, Qwen `*.tiktoken`: ranks read here, counted with the
+//! family's own split pattern by ctxc's BPE engine, see [`Ranks`]) and Mistral's Tekken JSON (base64
+//! ranks and the split pattern of the file, ids offset by its special tokens, as mistral-common does) and
 //! SentencePiece `.model` files (Mistral v1–v3, Gemma 3: [`sentencepiece`], ctxc's own encoder).
 //!
 //! A file's vocabulary is told by what it does, not by its name: the ids it gives a fixed probe
@@ -36,7 +36,7 @@ use tiktoken_rs::CoreBPE;
 use self::content::Content;
 use crate::memo::{content_hash, shard_of, KeyMap, SHARDS};
 use crate::models::{ModelProfile, Tokenizer};
-use crate::tokens::{split_at, CountTokens, Cuts};
+use crate::tokens::{split_at, Bpe, CountTokens, Cuts};
 
 /// The largest tokenizer file ctxc reads (Gemma 3's `tokenizer.json` is 33 MB).
 pub const MAX_TOKENIZER_BYTES: u64 = 64 * 1024 * 1024;
@@ -204,19 +204,18 @@ impl std::fmt::Debug for TokenizerFile {
 }
 
 enum Engine {
-    /// Ranks counted by tiktoken-rs; `offset` is added to each rank to make the model's id
+    /// Ranks (see [`Ranks`]); `offset` is added to each rank to make the model's id
     /// (Tekken numbers its special tokens first); `nfc`: text normalized to NFC first;
     /// `specials`: the family's special tokens are found in text (see [`special_tokens`]), and
     /// `cuts` keeps them whole; `windows`: long texts split as llama-models splits them (see
-    /// [`llama_segment_ends`]); `runs`: long runs of spaces merged here (see [`SpaceRuns`]).
+    /// [`llama_segment_ends`]).
     Ranks {
-        bpe: Box<CoreBPE>,
+        ranks: Box<Ranks>,
         offset: u32,
         nfc: bool,
         specials: bool,
         cuts: Cuts,
         windows: bool,
-        runs: Option<Box<SpaceRuns>>,
     },
     HuggingFace(Box<HuggingFace>),
     SentencePiece(Box<SentencePiece>),
@@ -228,8 +227,8 @@ impl Engine {
     fn ids(&self, text: &str) -> Result<Vec<u32>, String> {
         match self {
             // Ordinary text, special-token names too: the ids fingerprint the ranks alone.
-            Engine::Ranks { bpe, offset, nfc, .. } => {
-                Ok(bpe.encode_ordinary(&nfc_if(*nfc, text)).into_iter().map(|id| id + offset).collect())
+            Engine::Ranks { ranks, offset, nfc, .. } => {
+                Ok(ranks.tiktoken()?.encode_ordinary(&nfc_if(*nfc, text)).into_iter().map(|id| id + offset).collect())
             }
             Engine::HuggingFace(hf) => hf.tokenizer.encode_fast(text, false).map(|e| e.get_ids().to_vec()).map_err(|e| e.to_string()),
             Engine::SentencePiece(sp) => Ok(sp.model.encode(text)),
@@ -384,9 +383,7 @@ impl CountTokens for TokenizerFile {
             return split_at(text, &ends).map(|segment| self.count(segment)).sum();
         }
         self.guarded(text, || match &self.engine {
-            Engine::Ranks { bpe, nfc, specials, runs, .. } => {
-                Ok(count_ranks(bpe, &nfc_if(*nfc, text), *specials, runs.as_deref(), LONG_RUN_CHARS))
-            }
+            Engine::Ranks { ranks, nfc, .. } => ranks.count(&nfc_if(*nfc, text)),
             // A loaded tokenizer.json encoded the probe text, but its pattern engine may still
             // refuse a text (fancy-regex's backtracking limits).
             Engine::HuggingFace(hf) => hf.count(text).map_err(|e| e.to_string()),
@@ -431,103 +428,90 @@ impl CountTokens for TokenizerFile {
     }
 }
 
-/// Runs of spaces longer than this many characters are merged by ctxc, not tiktoken-rs: its
-/// pattern engine (fancy-regex) keeps a backtracking entry per character of the `\s+` of
-/// `\s+(?!\S)` and fails past 1,000,000 (tiktoken-rs then panics, as Python's tiktoken does).
-const LONG_RUN_CHARS: usize = 100_000;
-
-/// The ranks of a rank file whose split pattern takes whitespace as the families' patterns do
-/// (see [`splits_space_runs`]), for the pre-tokens of long runs of spaces: read back from
-/// tiktoken-rs's encoder the first time a text holds one.
-struct SpaceRuns {
-    size: u32,
-    /// The special tokens found in text: one ends the text before it, as the text's end does.
-    specials: Vec<String>,
-    ranks: OnceLock<rustc_hash::FxHashMap<Vec<u8>, u32>>,
-}
-
 /// Tekken's split pattern (mistral-common's `tekken_240718.json` and `tekken_240911.json`).
 const TEKKEN_PATTERN: &str = r"[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+";
 
-/// Whether `pattern` splits whitespace as the families' patterns do (Llama 3 and 4, Qwen,
-/// Tekken): they end in `\s*[\r\n]+|\s+(?!\S)|\s+`, no alternative before those matches two
-/// whitespace characters that are not line breaks, nothing looks behind or at the text's end,
-/// and a pre-token that ends in a line break, `/` or another character than whitespace never
-/// takes whitespace that is not a line break after it. So a run of such whitespace (no line break)
-/// that follows a line break or another character, and is followed by another character or the
-/// end, starts a pre-token: all of it at the text's end, all but its last character otherwise
-/// (which opens the next pre-token); and the text on each side splits alone as in the whole.
-fn splits_space_runs(pattern: &str) -> bool {
-    pattern == TEKKEN_PATTERN || vocabularies().iter().any(|v| v.pattern == Some(pattern))
+/// The alternatives that end the families' split patterns; only `(?!\S)` in them looks ahead.
+const LOOK_AHEAD_TAIL: &str = r"|\s+(?!\S)|\s+";
+
+/// A family's split pattern as ctxc's BPE engine runs it ([`Bpe::from_ranks`]), for the patterns
+/// known to allow it (Llama 3 and 4, Qwen, Tekken); `None` for any other. They end in
+/// `\s*[\r\n]+|\s+(?!\S)|\s+` and have no other look-around, no possessive quantifier, atomic
+/// group or back-reference, so a leftmost-first automaton matches what tiktoken's backtracking
+/// engine matches once the tail is written `\s+`: no alternative before `\s+` matches whitespace
+/// alone without a line break (each holds a letter, a digit, another character than whitespace or
+/// a line break), so a match of `\s+` is a whole run of such whitespace, and the engine gives
+/// back its last character where `(?!\S)` would, unless the text ends there. The tests compare
+/// each pattern's pre-tokens with tiktoken-rs's engine, fancy-regex, on random texts.
+fn look_ahead_free(pattern: &str) -> Option<String> {
+    let known = pattern == TEKKEN_PATTERN || vocabularies().iter().any(|v| v.pattern == Some(pattern));
+    let head = pattern.strip_suffix(LOOK_AHEAD_TAIL).filter(|_| known)?;
+    Some(format!("{head}|\\s+"))
 }
 
-impl SpaceRuns {
-    /// The tokens of `piece`, a pre-token of whitespace, merged as tiktoken merges it.
-    fn count(&self, bpe: &CoreBPE, piece: &str) -> usize {
-        let ranks = self
-            .ranks
-            .get_or_init(|| (0..self.size).filter_map(|rank| bpe.decode_bytes(&[rank]).ok().map(|bytes| (bytes, rank))).collect());
-        // As tiktoken, a piece that is a token is one, whether merges would make it or not.
-        match piece.len() {
-            0 | 1 => piece.len(),
-            _ if ranks.contains_key(piece.as_bytes()) => 1,
-            _ => crate::tokens::merge_with_heap(piece.as_bytes(), |bytes| ranks.get(bytes).copied().unwrap_or(crate::tokens::NOT_A_TOKEN)),
+/// A rank file's encoders: ctxc's BPE engine counts when the family's pattern has a form
+/// without look-ahead ([`look_ahead_free`]): tiktoken-rs's pattern engine (fancy-regex,
+/// backtracking) took most of the time of counting with a rank file, and failed past a run of
+/// 1,000,000 spaces. tiktoken-rs counts otherwise, and gives the ids.
+struct Ranks {
+    /// ctxc's engine, and the finder of the special tokens in text (when any are).
+    bpe: Option<(Bpe, Option<aho_corasick::AhoCorasick>)>,
+    /// tiktoken-rs's encoder: built while loading when `bpe` is `None`, else the first time ids are
+    /// asked for (the probe text of a file of no known release; tests).
+    tiktoken: OnceLock<Result<CoreBPE, String>>,
+    specials: Vec<String>,
+    pattern: String,
+}
+
+impl Ranks {
+    /// From a rank file's ranks, special tokens (found in text, numbered after the ranks) and
+    /// split pattern; `Err` when tiktoken-rs could not count with them (see [`check_ranks`]).
+    fn new(ranks: &[(Vec<u8>, u32)], specials: &[String], pattern: &str) -> Result<Ranks, String> {
+        check_ranks(ranks)?;
+        // A token longer than 255 bytes or a rank of u32::MAX (no family has one) leaves the file to tiktoken-rs.
+        let bpe = look_ahead_free(pattern).and_then(|translated| Bpe::from_ranks(ranks, &translated).ok());
+        let finder = || {
+            let found = aho_corasick::AhoCorasick::builder().match_kind(aho_corasick::MatchKind::LeftmostFirst).build(specials);
+            found.map_err(|e| format!("its special tokens: {e}"))
+        };
+        let bpe = match bpe {
+            Some(bpe) if specials.is_empty() => Some((bpe, None)),
+            Some(bpe) => Some((bpe, Some(finder()?))),
+            None => None,
+        };
+        let tiktoken = OnceLock::new();
+        if bpe.is_none() {
+            let _ = tiktoken.set(Ok(core_bpe(ranks.to_vec(), specials, pattern)?));
         }
+        Ok(Ranks { bpe, tiktoken, specials: specials.to_vec(), pattern: pattern.to_string() })
     }
-}
 
-/// Where the runs of more than `long` whitespace characters without a line break that end a run
-/// of whitespace start a pre-token (see [`splits_space_runs`]): each pre-token's start and end.
-fn long_space_runs(text: &str, long: usize, specials: &[String]) -> Vec<(usize, usize)> {
-    let mut found = Vec::new();
-    if text.len() <= long {
-        return found;
+    fn tiktoken(&self) -> Result<&CoreBPE, String> {
+        let built = self.tiktoken.get_or_init(|| {
+            let ranks = self.bpe.iter().flat_map(|(bpe, _)| bpe.tokens().map(|(token, rank)| (token.to_vec(), rank))).collect();
+            core_bpe(ranks, &self.specials, &self.pattern)
+        });
+        built.as_ref().map_err(Clone::clone)
     }
-    // The run of whitespace without a line break being read: where it starts, its characters.
-    let (mut start, mut chars) = (0, 0);
-    for (at, c) in text.char_indices().chain([(text.len(), 'x')]) {
-        if c.is_whitespace() && c != '\r' && c != '\n' {
-            if chars == 0 {
-                start = at;
-            }
-            chars += 1;
-            continue;
+
+    /// The tokens of `text`, its special tokens (when the family finds them) one each and the
+    /// text between them split alone, as tiktoken-rs's `encode_with_special_tokens` splits it.
+    fn count(&self, text: &str) -> Result<usize, String> {
+        let Some((bpe, finder)) = &self.bpe else {
+            let tiktoken = self.tiktoken()?;
+            return Ok(match self.specials.is_empty() {
+                true => tiktoken.encode_ordinary(text).len(),
+                false => tiktoken.encode_with_special_tokens(text).len(),
+            });
+        };
+        let Some(finder) = finder else { return Ok(bpe.count(text)) };
+        let (mut at, mut total) = (0, 0);
+        for special in finder.find_iter(text) {
+            total += bpe.count(&text[at..special.start()]) + 1;
+            at = special.end();
         }
-        // A line break after the run: the run is inside a pre-token that ends in a line break.
-        if chars > long && !c.is_whitespace() {
-            // Not at the text's end (or a special token's start, where tiktoken-rs cuts the text),
-            // the run's last character opens the next pre-token.
-            let last = text[..at].chars().next_back().map_or(0, char::len_utf8);
-            let ends = at == text.len() || specials.iter().any(|s| text[at..].starts_with(s.as_str()));
-            found.push((start, if ends { at } else { at - last }));
-        }
-        chars = 0;
+        Ok(total + bpe.count(&text[at..]))
     }
-    found
-}
-
-/// A rank file's count of `text`, long runs of spaces merged here when `runs` is given (see
-/// [`LONG_RUN_CHARS`]): the text on each side of such a pre-token counted by tiktoken-rs.
-fn count_ranks(bpe: &CoreBPE, text: &str, specials: bool, runs: Option<&SpaceRuns>, long: usize) -> usize {
-    let encode = |text: &str| match specials {
-        true => bpe.encode_with_special_tokens(text).len(),
-        false => bpe.encode_ordinary(text).len(),
-    };
-    let Some(runs) = runs else { return encode(text) };
-    let mut at = 0;
-    let mut total = 0;
-    for (start, end) in long_space_runs(text, long, &runs.specials) {
-        total += encode(&text[at..start]) + runs.count(bpe, &text[start..end]);
-        at = end;
-    }
-    total + encode(&text[at..])
-}
-
-/// The [`SpaceRuns`] of a rank file of `size` ranks split by `pattern` (`specials` found in text),
-/// when the pattern splits whitespace as the families' do.
-fn space_runs(size: usize, pattern: &str, specials: &[String]) -> Option<Box<SpaceRuns>> {
-    let size = u32::try_from(size).ok()?;
-    splits_space_runs(pattern).then(|| Box::new(SpaceRuns { size, specials: specials.to_vec(), ranks: OnceLock::new() }))
 }
 
 /// llama-models encodes a text in windows of this many characters (`TIKTOKEN_MAX_ENCODE_CHARS`)…
@@ -547,22 +531,23 @@ fn python_space(c: char) -> bool {
 /// `_split_whitespaces_or_nonwhitespaces` so that no stretch holds a run of more than
 /// [`MAX_RUN_CHARS`] whitespace or non-whitespace characters. Every long text is asked this on
 /// every count: characters are counted, not decoded, and only a window that a pass over 32-byte
-/// blocks cannot clear of long runs is read character by character.
+/// blocks cannot clear of long runs is read character by character; parts that cannot hold one
+/// are not joined (a prompt's concatenation is asked this on every render).
 fn llama_segment_ends(parts: &[&str]) -> Option<Vec<usize>> {
     let bytes: usize = parts.iter().map(|p| p.len()).sum();
     if bytes <= MAX_RUN_CHARS {
         return None;
     }
-    // More bytes than a window may still be fewer characters.
-    let one_window = bytes <= WINDOW_CHARS || parts.iter().map(|p| p.chars().count()).sum::<usize>() <= WINDOW_CHARS;
-    if one_window && !may_hold_a_long_run(parts) {
-        return None;
+    if !may_hold_a_long_run(parts) {
+        // More bytes than a window may still be fewer characters.
+        let ends = if bytes <= WINDOW_CHARS { vec![bytes] } else { window_ends(parts) };
+        return (ends.len() > 1).then_some(ends);
     }
     let text = parts.concat();
     let mut ends = Vec::new();
     let mut start = 0;
     while start < text.len() {
-        let end = after_chars(&text, start, WINDOW_CHARS);
+        let (end, _) = after_chars(&text, start, WINDOW_CHARS);
         let window = &text[start..end];
         if may_hold_a_long_run(&[window]) {
             ends.extend(long_run_cuts(window).map(|cut| start + cut));
@@ -573,10 +558,11 @@ fn llama_segment_ends(parts: &[&str]) -> Option<Vec<usize>> {
     (ends.len() > 1).then_some(ends)
 }
 
-/// The byte offset `n` characters after `start` in `text`, or its length when fewer follow.
-/// `n` bytes hold at most `n` characters, so each step counts the characters of that many bytes
-/// (to the next character's start) and goes on for those still missing.
-fn after_chars(text: &str, start: usize, n: usize) -> usize {
+/// The byte offset `n` characters after `start` in `text`, or its length when fewer follow, and
+/// how many of the `n` characters are missing then. `n` bytes hold at most `n` characters, so
+/// each step counts the characters of that many bytes (to the next character's start) and goes
+/// on for those still missing.
+fn after_chars(text: &str, start: usize, n: usize) -> (usize, usize) {
     let (mut at, mut left) = (start, n);
     while left > 0 && at < text.len() {
         let mut end = (at + left).min(text.len());
@@ -586,7 +572,29 @@ fn after_chars(text: &str, start: usize, n: usize) -> usize {
         left -= text[at..end].chars().count();
         at = end;
     }
-    at
+    (at, left)
+}
+
+/// The ends of the [`WINDOW_CHARS`]-character windows of the concatenation of `parts` (the last
+/// one its length), found part by part.
+fn window_ends(parts: &[&str]) -> Vec<usize> {
+    let (mut ends, mut left, mut offset) = (Vec::new(), WINDOW_CHARS, 0);
+    for part in parts {
+        let mut at = 0;
+        while at < part.len() {
+            let (end, missing) = after_chars(part, at, left);
+            (at, left) = (end, missing);
+            if left == 0 {
+                ends.push(offset + end);
+                left = WINDOW_CHARS;
+            }
+        }
+        offset += part.len();
+    }
+    if ends.last() != Some(&offset) {
+        ends.push(offset);
+    }
+    ends
 }
 
 /// Where `_split_whitespaces_or_nonwhitespaces` cuts a window: before each character that would
@@ -1190,12 +1198,11 @@ fn engines(bytes: &[u8]) -> Result<Engines, String> {
         let pattern = vocabulary.pattern.unwrap_or_default();
         let specials = special_tokens(vocabulary.name);
         let cuts = Cuts::except_before(specials.iter().flat_map(|s| cut_inside(s)));
-        let bpe = Box::new(core_bpe(ranks.clone(), &specials, pattern)?);
-        let runs = space_runs(ranks.len(), pattern, &specials);
+        let engine = Box::new(Ranks::new(&ranks, &specials, pattern)?);
         let specials = !specials.is_empty();
         // llama-models splits long texts; the other families' encoders do not.
         let windows = vocabulary.name.starts_with("llama-");
-        out.push((Engine::Ranks { bpe, offset: 0, nfc: vocabulary.nfc, specials, cuts, windows, runs }, Some(vocabulary)));
+        out.push((Engine::Ranks { ranks: engine, offset: 0, nfc: vocabulary.nfc, specials, cuts, windows }, Some(vocabulary)));
     }
     Ok((Format::RankFile, rank_content(&ranks), out))
 }
@@ -1329,21 +1336,29 @@ fn rank_content(ranks: &[(Vec<u8>, u32)]) -> String {
     content.finish()
 }
 
-/// tiktoken-rs's encoder for `ranks`, checked first: it requires ranks distinct and every byte a token.
-fn core_bpe(ranks: Vec<(Vec<u8>, u32)>, specials: &[String], pattern: &str) -> Result<CoreBPE, String> {
-    let count = ranks.len();
-    // Special tokens take the ids after the ranks, as the families number them.
-    let specials = specials.iter().zip(count as u32..).map(|(s, id)| (s.clone(), id)).collect();
-    let encoder: rustc_hash::FxHashMap<Vec<u8>, u32> = ranks.into_iter().collect();
-    let distinct: std::collections::HashSet<u32> = encoder.values().copied().collect();
-    if encoder.len() != count || distinct.len() != count {
+/// `Err` unless tokens and ranks are distinct and every byte is a token, as tiktoken-rs (which
+/// would panic otherwise) and ctxc's BPE engine count.
+fn check_ranks(ranks: &[(Vec<u8>, u32)]) -> Result<(), String> {
+    let tokens: rustc_hash::FxHashSet<&[u8]> = ranks.iter().map(|(token, _)| token.as_slice()).collect();
+    let mut distinct: Vec<u32> = ranks.iter().map(|(_, rank)| *rank).collect();
+    distinct.sort_unstable();
+    distinct.dedup();
+    if tokens.len() != ranks.len() || distinct.len() != ranks.len() {
         return Err("a token or a rank appears twice".into());
     }
     // tiktoken-rs looks every byte up as a token: a byte without one would panic it.
-    if let Some(byte) = (0..=255u8).find(|b| !encoder.contains_key(&[*b][..])) {
+    if let Some(byte) = (0..=255u8).find(|b| !tokens.contains(&[*b][..])) {
         return Err(format!("a vocabulary without a token for the byte 0x{byte:02x}, which text holding it would need"));
     }
-    CoreBPE::new(encoder, specials, pattern).map_err(|e| format!("its split pattern does not compile: {e}"))
+    Ok(())
+}
+
+/// tiktoken-rs's encoder for `ranks`, checked first (see [`check_ranks`]).
+fn core_bpe(ranks: Vec<(Vec<u8>, u32)>, specials: &[String], pattern: &str) -> Result<CoreBPE, String> {
+    check_ranks(&ranks)?;
+    // Special tokens take the ids after the ranks, as the families number them.
+    let specials = specials.iter().zip(ranks.len() as u32..).map(|(s, id)| (s.clone(), id)).collect();
+    CoreBPE::new(ranks.into_iter().collect(), specials, pattern).map_err(|e| format!("its split pattern does not compile: {e}"))
 }
 
 /// The lines of a tiktoken rank file: `base64 rank`, ranks from 0 in order.
@@ -1391,20 +1406,12 @@ fn tekken(config: &Value, vocab: &serde_json::value::RawValue) -> Result<(Engine
         }
     }
     let offset = u32::try_from(specials).map_err(|_| "Tekken's special-token count is too large")?;
-    let runs = space_runs(ranks.len(), pattern, &[]);
     let mut content = Content::new(Format::Tekken.name());
     content.text(pattern);
     content.number(specials);
     content.text(&rank_content(&ranks));
-    let engine = Engine::Ranks {
-        bpe: Box::new(core_bpe(ranks, &[], pattern)?),
-        offset,
-        nfc: false,
-        specials: false,
-        cuts: Cuts::ANY,
-        windows: false,
-        runs,
-    };
+    let ranks = Box::new(Ranks::new(&ranks, &[], pattern)?);
+    let engine = Engine::Ranks { ranks, offset, nfc: false, specials: false, cuts: Cuts::ANY, windows: false };
     Ok((engine, content.finish()))
 }
 
@@ -1967,6 +1974,19 @@ mod tests {
             let parts = [&text[..thirds[0]], &text[thirds[0]..thirds[1]], &text[thirds[1]..]];
             assert_eq!(llama_stretches(&parts), llama_stretches_by_characters(text), "{} in parts", text.len());
         }
+        // Windows found part by part: a part ending where a window ends, a window ending in the
+        // middle of a character's bytes' part, and many small parts.
+        let text = "ab é 日 ".repeat(70_000);
+        let window = text.char_indices().nth(WINDOW_CHARS).expect("two windows").0;
+        let boundaries = |step: usize| {
+            let mut at: Vec<usize> = (step..text.len()).step_by(step).filter(|&i| text.is_char_boundary(i)).collect();
+            at.push(text.len());
+            at
+        };
+        for ends in [vec![window, text.len()], boundaries(997), boundaries(1), boundaries(400_001)] {
+            let parts: Vec<&str> = split_at(&text, &ends).collect();
+            assert_eq!(llama_stretches(&parts), llama_stretches_by_characters(&text), "{} parts", parts.len());
+        }
     }
 
     /// A rank file that llama-models would read in windows: every byte, merges that a cut
@@ -1985,39 +2005,138 @@ mod tests {
         let vocabulary = vocabularies().iter().find(|v| v.name == vocabulary).expect("in the table");
         let pattern = vocabulary.pattern.unwrap_or(TEKKEN_PATTERN);
         let names = special_tokens(vocabulary.name);
-        let runs = space_runs(ranks.len(), pattern, &names);
-        let bpe = Box::new(core_bpe(ranks, &names, pattern).expect("ranks"));
+        let ranks = Box::new(Ranks::new(&ranks, &names, pattern).expect("ranks"));
         let specials = !names.is_empty();
-        let engine = Engine::Ranks { bpe, offset: 0, nfc: vocabulary.nfc, specials, cuts: Cuts::ANY, windows, runs };
+        let engine = Engine::Ranks { ranks, offset: 0, nfc: vocabulary.nfc, specials, cuts: Cuts::ANY, windows };
         test_file(Format::RankFile, vocabulary, engine)
     }
 
-    /// Long runs of spaces merged by ctxc count as tiktoken-rs counts the whole text: random
-    /// texts of whitespace runs with and without line breaks (ASCII and not), letters,
-    /// punctuation, `/`, digits and special tokens, counted with every run merged by ctxc and
-    /// with none, for each family's pattern.
+    /// Each family's rank file counts with ctxc's BPE engine as tiktoken-rs counts it with the
+    /// family's own pattern (look-ahead and all): random texts of whitespace runs with and without
+    /// line breaks (ASCII and not), letters of each case, marks, apostrophes, punctuation, `/`,
+    /// digits, CJK, special tokens and their look-alikes, over merges of each kind.
     #[test]
-    fn space_runs_merged_apart_count_as_whole_texts() {
-        const ATOMS: &[&str] =
-            &[" ", "  ", "   ", "\t", "\n", "\r\n", "\u{3000}", "\u{a0}", "a", "ab", "A", ".", ",", "/", "1", "'s", "<|im_start|>", "é"];
-        let merges = ["  ", "    ", "   ", "\t\t", "\n\n", " \n", "\n ", " a", "ab", " .", "\u{3000}\u{3000}", "        "];
-        let mut merged = 0;
+    fn rank_files_count_as_tiktoken_rs_counts() {
+        const ATOMS: &[&str] = &[
+            " ",
+            "  ",
+            "   ",
+            "\t",
+            "\n",
+            "\r\n",
+            "\r",
+            "\u{3000}",
+            "\u{a0}",
+            "\u{85}",
+            "\u{b}",
+            "a",
+            "ab",
+            "A",
+            "Ab",
+            "\u{1c5}",
+            "\u{301}",
+            ".",
+            ",",
+            "/",
+            "-",
+            "1",
+            "12",
+            "1234",
+            "\u{663}",
+            "'s",
+            "'S",
+            "'ll",
+            "'",
+            "é",
+            "日本",
+            "語",
+            "🙂",
+            "<|im_start|>",
+            "<|im_start|",
+            "<tool_call>",
+            "<|extra_7|>",
+            "<|endoftext|>x",
+            "<think>",
+        ];
+        let merges = [
+            "  ",
+            "    ",
+            "   ",
+            "\t\t",
+            "\n\n",
+            " \n",
+            "\n ",
+            " a",
+            "ab",
+            "abab",
+            " .",
+            "\u{3000}\u{3000}",
+            "        ",
+            "12",
+            "123",
+            "'s",
+            " '",
+            "日本",
+            "Ab",
+            "é.",
+            " A",
+            ".\n",
+            "/\n",
+        ];
+        let mut compared = 0;
         for vocabulary in ["llama-3", "llama-4", "qwen-2.5", "qwen-3.5", "mistral-tekken"] {
             let file = rank_file(vocabulary, &merges, false);
-            let Engine::Ranks { bpe, specials, runs, .. } = &file.engine else { panic!("a rank file") };
-            let runs = runs.as_deref().expect("the pattern splits whitespace as the families' do");
-            for seed in 0..300u64 {
+            let Engine::Ranks { ranks, .. } = &file.engine else { panic!("a rank file") };
+            assert!(ranks.bpe.is_some(), "{vocabulary}: counted by ctxc's engine");
+            let tiktoken = ranks.tiktoken().expect("tiktoken-rs");
+            for seed in 0..2_000u64 {
                 let text = crate::tokens::random_texts(ATOMS, 40, seed, 1).concat();
-                let whole = count_ranks(bpe, &text, *specials, None, 0);
-                assert_eq!(count_ranks(bpe, &text, *specials, Some(runs), 2), whole, "{vocabulary}: {text:?}");
-                merged += long_space_runs(&text, 2, &runs.specials).len();
+                let theirs = match ranks.specials.is_empty() {
+                    true => tiktoken.encode_ordinary(&text).len(),
+                    false => tiktoken.encode_with_special_tokens(&text).len(),
+                };
+                assert_eq!(ranks.count(&text), Ok(theirs), "{vocabulary}: {text:?}");
+                compared += 1;
             }
         }
-        assert!(merged > 1_000, "{merged} runs merged apart: the test cannot fail");
+        assert_eq!(compared, 10_000);
+    }
+
+    /// Each family's pattern, as ctxc's engine runs it without look-ahead, splits random texts of
+    /// characters of every kind the patterns tell apart as the pattern itself splits them in
+    /// fancy-regex, the engine tiktoken-rs runs it with.
+    #[test]
+    fn family_patterns_split_as_with_their_look_ahead() {
+        let alphabet = " \t\r\n\u{b}\u{c}\u{a0}\u{85}\u{2028}\u{3000}aZz\u{e9}\u{c9}'sStTdDmMlLvVeErR\u{1c5}\u{2b0}\u{301}1\u{663}\u{2167}/.-_!?\u{65e5}\u{1f642}\u{ac00}";
+        let ranks: Vec<(Vec<u8>, u32)> = (0..=255u8).map(|b| (vec![b], b as u32)).collect();
+        let patterns: Vec<&str> = vocabularies().iter().filter_map(|v| v.pattern).chain([TEKKEN_PATTERN]).collect();
+        assert_eq!(patterns.len(), 5);
+        for pattern in patterns {
+            let ours = Bpe::from_ranks(&ranks, &look_ahead_free(pattern).expect("a family's pattern")).expect("compiles");
+            ours.assert_splits_as(pattern, alphabet);
+        }
+        assert_eq!(look_ahead_free(&format!("{TEKKEN_PATTERN}|x")), None, "a pattern of no family");
+    }
+
+    /// A rank file ctxc's engine cannot hold (a token over 255 bytes, a rank of u32::MAX) is
+    /// counted by tiktoken-rs, with the family's own pattern.
+    #[test]
+    fn ranks_beyond_the_engine_are_left_to_tiktoken_rs() {
+        let mut ranks: Vec<(Vec<u8>, u32)> = (0..=255u8).map(|b| (vec![b], b as u32)).collect();
+        let pattern = vocabularies().iter().find(|v| v.name == "llama-3").and_then(|v| v.pattern).expect("a pattern");
+        let text = format!("a {} b", "x".repeat(300));
+        for (token, rank) in [("x".repeat(300), 256), ("  ".to_string(), u32::MAX)] {
+            ranks.push((token.into_bytes(), rank));
+            let left = Ranks::new(&ranks, &[], pattern).expect("ranks");
+            assert!(left.bpe.is_none());
+            assert_eq!(left.count(&text), Ok(left.tiktoken().expect("built").encode_ordinary(&text).len()));
+            ranks.pop();
+            assert!(Ranks::new(&ranks, &[], pattern).expect("ranks").bpe.is_some());
+        }
     }
 
     /// A million spaces in a text stack a million backtracking entries in tiktoken-rs's pattern
-    /// engine, which then panicked; they count as their pre-tokens merge.
+    /// engine, which then panicked; ctxc's engine counts them as their pre-tokens merge.
     #[test]
     fn a_million_spaces_count_with_rank_files() {
         for vocabulary in ["qwen-2.5", "mistral-tekken"] {
@@ -2029,16 +2148,15 @@ mod tests {
             assert_eq!(file.count(&" ".repeat(1_000_000)), 250_000, "{vocabulary}: the run at the text's end whole");
         }
     }
-    /// A pattern ctxc does not know splits whitespace as the families' do: its runs go to
-    /// tiktoken-rs, whose panic on a million spaces is contained, the text counted one token per
-    /// byte and the failure kept for the run to report.
+    /// A pattern ctxc does not know is left to tiktoken-rs, whose panic on a million spaces is
+    /// contained, the text counted one token per byte and the failure kept for the run to report.
     #[test]
     fn a_panic_of_the_engine_is_contained_and_kept() {
         let ranks: Vec<(Vec<u8>, u32)> = (0..=255u8).map(|b| (vec![b], b as u32)).collect();
         let pattern = format!("{}|x", TEKKEN_PATTERN);
-        assert!(space_runs(ranks.len(), &pattern, &[]).is_none());
-        let bpe = Box::new(core_bpe(ranks, &[], &pattern).expect("ranks"));
-        let engine = Engine::Ranks { bpe, offset: 0, nfc: false, specials: false, cuts: Cuts::ANY, windows: false, runs: None };
+        let ranks = Box::new(Ranks::new(&ranks, &[], &pattern).expect("ranks"));
+        assert!(ranks.bpe.is_none());
+        let engine = Engine::Ranks { ranks, offset: 0, nfc: false, specials: false, cuts: Cuts::ANY, windows: false };
         let file = test_file(Format::Tekken, &vocabularies()[0], engine);
         assert_eq!(file.count("a b"), 3);
         assert_eq!(file.failure(), None);

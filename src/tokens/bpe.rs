@@ -9,7 +9,12 @@
 //! costs. The table holds each token's rank and where the rank file holds its bytes (8 bytes a
 //! slot, 2.3 MB for o200k_base, where a map from byte slices took 13 MB), so the start of every
 //! run that counts writes less memory.
+//!
+//! The same engine counts the rank files of other families loaded at run time
+//! ([`Bpe::from_ranks`]: Llama 3 and 4, Qwen, Tekken), with their patterns written without
+//! look-ahead as o200k_base's is here.
 
+use std::borrow::Cow;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
@@ -26,7 +31,7 @@ use rustc_hash::FxBuildHasher;
 type Rank = u32;
 
 /// The rank of a pair that is not a token.
-pub const NONE: Rank = Rank::MAX;
+const NONE: Rank = Rank::MAX;
 
 /// Pre-tokens this long or longer are merged with a heap (n log n); shorter ones by scanning
 /// their pairs after each merge, which is quicker for the few bytes most of them hold.
@@ -62,8 +67,9 @@ fn hash(bytes: &[u8]) -> u64 {
 
 /// One encoding: its tokens' ranks and its pre-token pattern.
 pub struct Bpe {
-    /// The rank file: each token's length in one byte, then its bytes, in rank order.
-    table: &'static [u8],
+    /// The rank file: each token's length in one byte, then its bytes (in rank order for the
+    /// bundled encodings).
+    table: Cow<'static, [u8]>,
     /// Every token's rank and where its entry starts in `table`, found by the hash of its bytes.
     ranks: HashTable<(Rank, u32)>,
     /// The pre-token pattern as a lazy DFA, forward only: searches are anchored and find only
@@ -93,18 +99,49 @@ impl Bpe {
                 Some(start as u32)
             })
         };
-        let mut ranks = HashTable::with_capacity(entries().count());
-        for (rank, start) in entries().enumerate() {
-            ranks.insert_unique(hash(token_at(table, start)), (rank as Rank, start), |&(_, start)| hash(token_at(table, start)));
+        let ranks = entries().enumerate().map(|(rank, start)| (rank as Rank, start));
+        // ok: the patterns are the constants above, compiled by the tests
+        Bpe::build(Cow::Borrowed(table), entries().count(), ranks, pattern).expect("constant pattern")
+    }
+
+    /// From a tokenizer file's ranks (each token's bytes and rank: distinct, every byte a token,
+    /// as the caller checked) and its pre-token pattern written as [`Pretokens`] reads it: the
+    /// pattern's last alternative `\s+` stands for `\s+(?!\S)|\s+`, and no alternative before
+    /// it matches whitespace alone unless it holds a line break. `Err` when a token is longer
+    /// than 255 bytes, a rank is [`NONE`], or the pattern does not compile.
+    pub fn from_ranks(ranks: &[(Vec<u8>, Rank)], pattern: &str) -> Result<Bpe, String> {
+        let mut table = Vec::with_capacity(ranks.iter().map(|(token, _)| 1 + token.len()).sum());
+        let mut entries = Vec::with_capacity(ranks.len());
+        for (token, rank) in ranks {
+            let len = u8::try_from(token.len()).map_err(|_| format!("a token of {} bytes", token.len()))?;
+            let start = u32::try_from(table.len()).map_err(|_| "over 4 GiB of tokens".to_string())?;
+            if *rank == NONE {
+                return Err(format!("the rank {NONE}"));
+            }
+            entries.push((*rank, start));
+            table.push(len);
+            table.extend_from_slice(token);
+        }
+        Bpe::build(Cow::Owned(table), entries.len(), entries.into_iter(), pattern)
+    }
+
+    fn build(table: Cow<'static, [u8]>, len: usize, entries: impl Iterator<Item = (Rank, u32)>, pattern: &str) -> Result<Bpe, String> {
+        let mut ranks = HashTable::with_capacity(len);
+        for (rank, start) in entries {
+            ranks.insert_unique(hash(token_at(&table, start)), (rank, start), |&(_, start)| hash(token_at(&table, start)));
         }
         let built = DFA::builder().thompson(thompson::Config::new().which_captures(thompson::WhichCaptures::None)).build(pattern);
-        // ok: the patterns are the constants above, compiled by the tests
-        let pretokens = built.expect("constant pattern");
-        Bpe { table, ranks, pretokens, caches: Mutex::new(Vec::new()) }
+        let pretokens = built.map_err(|e| format!("its split pattern does not compile: {e}"))?;
+        Ok(Bpe { table, ranks, pretokens, caches: Mutex::new(Vec::new()) })
+    }
+
+    /// Every token's bytes and rank.
+    pub fn tokens(&self) -> impl Iterator<Item = (&[u8], Rank)> + '_ {
+        self.ranks.iter().map(|&(rank, start)| (token_at(&self.table, start), rank))
     }
 
     fn rank(&self, bytes: &[u8]) -> Rank {
-        self.ranks.find(hash(bytes), |&(_, start)| token_at(self.table, start) == bytes).map_or(NONE, |&(rank, _)| rank)
+        self.ranks.find(hash(bytes), |&(_, start)| token_at(&self.table, start) == bytes).map_or(NONE, |&(rank, _)| rank)
     }
 
     pub fn count(&self, text: &str) -> usize {
@@ -114,6 +151,30 @@ impl Bpe {
             Pretokens { dfa: &self.pretokens, cache: &mut cache, text, at: 0 }.map(|piece| self.piece_tokens(piece.as_bytes())).sum();
         self.caches.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).push(cache);
         tokens
+    }
+
+    /// Asserts that random texts over `alphabet` (20,000 of 1 to 24 characters) split into the
+    /// pre-tokens `pattern`, written with its look-ahead, splits them into in fancy-regex, the
+    /// engine tiktoken-rs runs it with.
+    #[cfg(test)]
+    pub(crate) fn assert_splits_as(&self, pattern: &str, alphabet: &str) {
+        let alphabet: Vec<char> = alphabet.chars().collect();
+        let original = fancy_regex::Regex::new(pattern).expect("the original pattern");
+        let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut next = move |below: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % below as u64) as usize
+        };
+        let mut cache = self.pretokens.create_cache();
+        for _ in 0..20_000 {
+            let len = 1 + next(24);
+            let text: String = (0..len).map(|_| alphabet[next(alphabet.len())]).collect();
+            let theirs: Vec<&str> = original.find_iter(&text).map(|m| m.expect("short text").as_str()).collect();
+            let ours: Vec<&str> = Pretokens { dfa: &self.pretokens, cache: &mut cache, text: &text, at: 0 }.collect();
+            assert_eq!(ours, theirs, "{pattern}: {text:?}");
+        }
     }
 
     fn piece_tokens(&self, piece: &[u8]) -> usize {
@@ -168,7 +229,7 @@ impl Bpe {
 /// rank ([`NONE`] when it is not a token): the same merges in the same order as
 /// [`Bpe::merge_by_scanning`] and tiktoken, with the candidate pairs in a heap: a pair whose parts
 /// changed since it was pushed is skipped when it comes out.
-pub fn merge_with_heap(piece: &[u8], rank_of: impl Fn(&[u8]) -> Rank) -> usize {
+fn merge_with_heap(piece: &[u8], rank_of: impl Fn(&[u8]) -> Rank) -> usize {
     let n = piece.len();
     // For a byte where a part starts: where that part ends, where the part before it starts,
     // and the rank of that part joined with the next (NONE when not a token, or when the
@@ -214,17 +275,17 @@ pub fn merge_with_heap(piece: &[u8], rank_of: impl Fn(&[u8]) -> Rank) -> usize {
 /// tiktoken's `\s+(?!\S)` stops one character short, leaving that whitespace to start the next
 /// pre-token (` word`), and its `\s+` takes a single character. Every other alternative holds a
 /// character that is not whitespace, or a line break.
-struct Pretokens<'a> {
-    dfa: &'a DFA,
-    cache: &'a mut Cache,
-    text: &'a str,
+struct Pretokens<'d, 't> {
+    dfa: &'d DFA,
+    cache: &'d mut Cache,
+    text: &'t str,
     at: usize,
 }
 
-impl<'a> Iterator for Pretokens<'a> {
-    type Item = &'a str;
+impl<'t> Iterator for Pretokens<'_, 't> {
+    type Item = &'t str;
 
-    fn next(&mut self) -> Option<&'a str> {
+    fn next(&mut self) -> Option<&'t str> {
         // Some alternative matches at every character, so each pre-token starts where the last
         // one ended, and an anchored search finds its end. (Were none to match, or the lazy DFA
         // to give up, the rest would be merged as one piece.)
@@ -317,27 +378,10 @@ mod tests {
     fn pretokens_as_tiktokens_patterns_split() {
         let original_cl100k =
             r"'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+| ?[^\s\p{L}\p{N}]++[\r\n]*+|\s++$|\s*[\r\n]|\s+(?!\S)|\s";
-        let alphabet: Vec<char> =
-            " \t\r\n\u{b}\u{a0}\u{85}\u{3000}aZz\u{e9}\u{c9}'sSdLlVe\u{1c5}\u{2b0}\u{301}1\u{663}\u{2167}/.-_!?\u{65e5}\u{1f642}"
-                .chars()
-                .collect();
-        let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
-        let mut next = move |below: usize| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state % below as u64) as usize
-        };
+        let alphabet =
+            " \t\r\n\u{b}\u{a0}\u{85}\u{3000}aZz\u{e9}\u{c9}'sSdLlVe\u{1c5}\u{2b0}\u{301}1\u{663}\u{2167}/.-_!?\u{65e5}\u{1f642}";
         for (ours, pattern) in [(Bpe::o200k_base(), tiktoken_rs::O200K_BASE_PAT_STR), (Bpe::cl100k_base(), original_cl100k)] {
-            let original = fancy_regex::Regex::new(pattern).expect("tiktoken's pattern");
-            for _ in 0..20_000 {
-                let len = 1 + next(24);
-                let text: String = (0..len).map(|_| alphabet[next(alphabet.len())]).collect();
-                let theirs: Vec<&str> = original.find_iter(&text).map(|m| m.expect("short text").as_str()).collect();
-                let mut cache = ours.pretokens.create_cache();
-                let mine: Vec<&str> = Pretokens { dfa: &ours.pretokens, cache: &mut cache, text: &text, at: 0 }.collect();
-                assert_eq!(mine, theirs, "{pattern}: {text:?}");
-            }
+            ours.assert_splits_as(pattern, alphabet);
         }
     }
 
