@@ -195,7 +195,10 @@ impl Workspace {
     /// folder holds a file no unit read (a new skill; the root holds every file), and returns
     /// the files whose findings changed.
     pub fn refresh(&mut self, changed: &[PathBuf]) -> Vec<Published> {
-        if changed.iter().any(|p| is_manifest(p)) {
+        // Whether the files the agents read may have changed: the root's share is then looked at
+        // again (the union of every agent's files is too costly to make on every keystroke).
+        let mut reads_changed = changed.iter().any(|p| is_manifest(p));
+        if reads_changed {
             self.discover();
         }
         for path in changed {
@@ -214,13 +217,13 @@ impl Workspace {
         let session = Arc::clone(&self.session);
         let reports = crate::parallel::map_in_order(&due, |unit| lint::check(unit, &self.options, &session));
         for (path, report) in due.into_iter().zip(reports) {
-            self.units.insert(
-                path.clone(),
-                Unit { files: read_files(&path, &report), findings: place(&path, &report), checked: true, costs: None },
-            );
+            let unit = Unit { files: read_files(&path, &report), findings: place(&path, &report), checked: true, costs: None };
+            reads_changed |= self.units.get(&path).is_none_or(|old| old.files != unit.files);
+            self.units.insert(path, unit);
         }
-        let left_to_agents = self.read_by_agents();
-        if self.units.get(&self.root).is_some_and(|u| !u.checked) || left_to_agents != self.left_to_agents {
+        let root_due = self.units.get(&self.root).is_some_and(|u| !u.checked);
+        let left_to_agents = (root_due || reads_changed).then(|| self.read_by_agents());
+        if let Some(left_to_agents) = left_to_agents.filter(|left| root_due || *left != self.left_to_agents) {
             let report = lint::check_beside_agents(&self.root, left_to_agents.clone(), &self.options, &session);
             let unit = Unit { files: read_files(&self.root, &report), findings: place(&self.root, &report), checked: true, costs: None };
             self.units.insert(self.root.clone(), unit);
