@@ -76,16 +76,21 @@ struct Counted {
     declaration: Option<String>,
 }
 
-/// Every section, whole prompt and callable tool of every example agent, costed with the file.
-fn agent_texts(file: &Path, model: &str) -> Vec<Counted> {
+/// A session that costs every agent for `model` with `file`, which it reads and parses once for
+/// all of them (a debug build parses a large tokenizer.json in seconds).
+fn session_with_file(file: &Path, model: &str) -> ctxc::Session {
+    ctxc::Session::new(vec![format!("agent.model={}", json!(model)), format!("agent.tokenizer={}", json!(file.display().to_string()))])
+}
+
+/// Every section, whole prompt and callable tool of every example agent, costed in `session`
+/// (from [`session_with_file`]) with `file`.
+fn agent_texts(session: &ctxc::Session, file: &Path) -> Vec<Counted> {
     let mut out = Vec::new();
     let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/agents");
     let manifests = ctxc::discover::find_manifests(&examples).expect("the example agents");
     assert!(manifests.len() >= 6, "{} example agents", manifests.len());
     for manifest in manifests {
         let name = manifest.strip_prefix(&examples).unwrap_or(&manifest).display().to_string();
-        let overrides = vec![format!("agent.model={}", json!(model)), format!("agent.tokenizer={}", json!(file.display().to_string()))];
-        let session = ctxc::Session::new(overrides);
         let runs =
             session.run(&manifest, Only::default()).unwrap_or_else(|f| panic!("{name} with {}: {:?}", file.display(), f.diagnostics));
         let agent = &runs.loaded.agent;
@@ -278,9 +283,9 @@ fn counts_with_tokenizer_files_equal_the_reference_implementations() {
 fn file_counts_equal_the_reference(kind: &str, relative: &str, model: &str) -> String {
     let file = installed(relative);
     assert!(file.is_file(), "{} is missing from the tokenizer-files environment", file.display());
-    let mut counted = agent_texts(&file, model);
+    let session = session_with_file(&file, model);
+    let mut counted = agent_texts(&session, &file);
     let agents = counted.len();
-    let session = ctxc::Session::new(vec![]);
     let loaded = session.tokenizer_file(&file, relative).expect("loads");
     let counter = TokenCounter::new();
     counter.add_file(loaded.vocabulary.name, loaded.clone(), loaded.cuts());
@@ -328,9 +333,10 @@ fn a_file_of_another_family_is_refused() {
 #[ignore = "needs the real runtimes: run by scripts/test, which installs them"]
 fn gemini_counts_equal_google_genais_local_tokenizer() {
     let file = installed(GEMINI_LOCAL_MODEL);
-    let counted = agent_texts(&file, "gemini-2.5-flash");
+    let session = session_with_file(&file, "gemini-2.5-flash");
+    let counted = agent_texts(&session, &file);
     let agents = counted.len();
-    let loaded = ctxc::Session::new(vec![]).tokenizer_file(&file, "gemma3_cleaned_262144_v2.spiece.model").expect("loads");
+    let loaded = session.tokenizer_file(&file, "gemma3_cleaned_262144_v2.spiece.model").expect("loads");
     assert_eq!(loaded.vocabulary.name, "gemma-3");
     let declaration = |tool: &ctxc::tools::Tool| -> usize {
         ctxc::providers::gemini::declaration_texts(tool).iter().map(|text| loaded.ids(text).expect("encodes").len()).sum()
@@ -363,8 +369,7 @@ fn cost_with_a_tokenizer_file_on_the_command_line_is_exact() {
         assert!(!reports.is_empty());
         // The same prompts, rendered by the library, counted by the reference.
         let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join(agent).join("ctxc.toml");
-        let overrides = vec![format!("agent.model={}", json!(model)), format!("agent.tokenizer={}", json!(path))];
-        let runs = ctxc::Session::new(overrides).run(&manifest, Only::default()).expect("runs");
+        let runs = session_with_file(&file, model).run(&manifest, Only::default()).expect("runs");
         let prompts: Vec<String> = runs.runs.iter().map(|r| r.rendered.prompt().to_string()).collect();
         let texts: Vec<&str> = prompts.iter().map(String::as_str).collect();
         let reference = reference_text_counts(kind, &file, &texts);
