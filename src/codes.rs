@@ -336,6 +336,7 @@ macro_rules! rule_table {
                 OPENCODE004 opencode004_command_unknown_field,
                 OPENCODE005 opencode005_frontmatter_invalid,
                 OPENCODE006 opencode006_config_invalid_jsonc,
+                OPENCODE007 opencode007_config_unknown_key,
             }
             windsurf Windsurf {
                 WINDSURF001 windsurf001_trigger_invalid,

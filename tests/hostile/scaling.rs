@@ -264,6 +264,7 @@ fn input(family: &str, n: usize) -> Vec<(String, String)> {
         "OPENCODE" => (0..n)
             .flat_map(|i| {
                 let fields: String = (0..8).map(|f| format!("opt{f}: {i}\n")).collect();
+                let keys: String = (0..8).map(|f| format!("  \"opt{f}\": {i},\n")).collect();
                 [
                     (
                         format!(".opencode/agents/a{i}.md"),
@@ -275,6 +276,8 @@ fn input(family: &str, n: usize) -> Vec<(String, String)> {
                     ),
                     // A project configuration per folder, its last member missing a comma.
                     (format!("p{i}/opencode.jsonc"), format!("{{\n  // {i}\n  \"model\": \"x/y{i}\"\n  \"share\": \"manual\",\n}}\n")),
+                    // One that parses, with eight keys OpenCode does not have.
+                    (format!("q{i}/opencode.json"), format!("{{\n{keys}  \"model\": \"x/y{i}\"\n}}\n")),
                 ]
             })
             .collect(),

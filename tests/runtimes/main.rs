@@ -19,5 +19,6 @@ mod harmony;
 mod jinja;
 mod mcp_servers;
 mod models;
+mod opencode;
 mod tokenizer_files;
 mod zeph;
