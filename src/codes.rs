@@ -313,6 +313,7 @@ macro_rules! rule_table {
                 CODEX008 codex008_profile_undefined,
                 CODEX009 codex009_agent_role_description_missing,
                 CODEX010 codex010_agent_role_file_missing,
+                CODEX011 codex011_agent_file_invalid,
             }
             kiro Kiro {
                 KIRO001 kiro001_inclusion_invalid,

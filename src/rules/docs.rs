@@ -154,7 +154,7 @@ pub const AGNIX_KINDS: &[(&str, &str, &str, &str)] = &[
     ("CodexPlugin", "`.codex-plugin/plugin.json`", "", "not yet: no rule written and no host model with a source"),
     ("CodexRequirements", "`requirements.toml` in the system's Codex folder (`/etc/codex/`)", "", "a system file an administrator installs, outside repositories"),
     ("CodexHooks", "`.codex/hooks.json`", "", "not yet: Codex's hook events grew from commit to commit; the list must be pinned to Codex's generated schema first"),
-    ("CodexAgent", "`.codex/agents/*.toml`", "", "not yet: no rule written and no host model with a source; the `[agents.NAME]` roles of `config.toml` are checked (CODEX005, CODEX009)"),
+    ("CodexAgent", "`.codex/agents/*.toml`", "codex-agent", "CODEX004 (TOML syntax), CODEX011 (the fields without which Codex skips the agent)"),
     ("CodexRules", "`.codex/rules/*.rules`", "", "command rules (execpolicy) that decide what a command may run, not context"),
     ("CodexPrompt", "`~/.codex/prompts/*.md`", "", "files of the user's home folder, deprecated by Codex in favour of skills (which are read)"),
     ("CodexSkillMetadata", "a skill's `agents/openai.yaml`", "", "not yet: no rule written and no host model with a source"),

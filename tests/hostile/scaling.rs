@@ -249,6 +249,14 @@ fn input(family: &str, n: usize) -> Vec<(String, String)> {
                 })
                 .collect();
             files.push((".codex/config.toml".to_string(), format!("profile = \"missing\"\napproval_policy = \"sometimes\"\n\n{tables}")));
+            // Custom agent files, each skipped by Codex: no instructions, a repeated nickname.
+            files.extend((0..n).map(|i| {
+                let nicknames: String = (0..8).map(|k| format!("\"N{}\", ", k % 7)).collect();
+                (
+                    format!(".codex/agents/a{i}.toml"),
+                    format!("name = \"a{i}\"\ndescription = \"Agent {i}.\"\nnickname_candidates = [{nicknames}]\n"),
+                )
+            }));
             files
         }
         // Cline rules, each with a list of paths, some broken, and a foreign field.
