@@ -91,11 +91,13 @@ pub enum FileKind {
     WindsurfHooks,
     /// Codex custom agent (a role's configuration layer): `.codex/agents/**/*.toml`.
     CodexAgent,
+    /// Kiro hooks (Kiro CLI 3, IDE 1.0): `.kiro/hooks/*.json`.
+    KiroHooks,
 }
 
 impl FileKind {
     /// Every kind, in report order.
-    pub const ALL: [FileKind; 32] = [
+    pub const ALL: [FileKind; 33] = [
         FileKind::Skill,
         FileKind::Memory,
         FileKind::ClaudeAgent,
@@ -128,6 +130,7 @@ impl FileKind {
         FileKind::WindsurfWorkflow,
         FileKind::WindsurfHooks,
         FileKind::CodexAgent,
+        FileKind::KiroHooks,
     ];
 
     /// The kind of a file by its path relative to the project root (`/`-separated), or `None`
@@ -198,6 +201,8 @@ impl FileKind {
             FileKind::WindsurfHooks
         } else if name.ends_with(".toml") && under(".codex/agents/") {
             FileKind::CodexAgent
+        } else if name.ends_with(".json") && dir.ends_with(".kiro/hooks/") {
+            FileKind::KiroHooks
         } else {
             return None;
         };
@@ -239,6 +244,7 @@ impl FileKind {
             FileKind::WindsurfWorkflow => "Windsurf workflow",
             FileKind::WindsurfHooks => "Windsurf hooks",
             FileKind::CodexAgent => "Codex custom agent",
+            FileKind::KiroHooks => "Kiro hooks",
         }
     }
 
@@ -277,6 +283,7 @@ impl FileKind {
             FileKind::WindsurfWorkflow => "windsurf-workflow",
             FileKind::WindsurfHooks => "windsurf-hooks",
             FileKind::CodexAgent => "codex-agent",
+            FileKind::KiroHooks => "kiro-hooks",
         }
     }
 
@@ -312,6 +319,7 @@ impl FileKind {
                 | FileKind::GeminiExtension
                 | FileKind::CursorHooks
                 | FileKind::OpencodeConfig
+                | FileKind::KiroHooks
                 | FileKind::WindsurfHooks
                 | FileKind::ToolDefinitions
         )
@@ -1116,6 +1124,7 @@ mod tests {
             (FileKind::ClineRule, "cline"),
             (FileKind::CodexConfig, "codex"),
             (FileKind::CodexAgent, "codex"),
+            (FileKind::KiroHooks, "kiro"),
             (FileKind::GeminiExtension, "gemini-cli"),
             (FileKind::KiroSteering, "kiro"),
             (FileKind::OpencodeAgent, "opencode"),
@@ -1215,6 +1224,21 @@ mod tests {
         for rel in [".codex/agents/reviewer.toml", ".codex/agents/team/planner.toml"] {
             assert_eq!(codex.kind_at("project", rel).map(|s| s.kind.as_str()), Some("codex-agent"), "{rel}");
         }
+    }
+
+    #[test]
+    fn kiro_hooks_are_found_where_its_model_says() {
+        let kiro = crate::hosts::host("kiro").expect("embedded");
+        for (rel, kind) in [
+            (".kiro/hooks/lint.json", Some(FileKind::KiroHooks)),
+            ("web/.kiro/hooks/lint.json", Some(FileKind::KiroHooks)),
+            (".kiro/hooks/lint.kiro.hook", None),
+            (".kiro/hooks/sub/lint.json", None),
+            (".kiro/settings/mcp.json", None),
+        ] {
+            assert_eq!(FileKind::of(rel), kind, "{rel}");
+        }
+        assert_eq!(kiro.kind_at("project", ".kiro/hooks/lint.json").map(|s| s.kind.as_str()), Some("kiro-hooks"));
     }
 
     #[test]

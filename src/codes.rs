@@ -323,6 +323,8 @@ macro_rules! rule_table {
                 KIRO005 kiro005_file_match_pattern_invalid,
                 KIRO006 kiro006_empty_body,
                 KIRO007 kiro007_frontmatter_invalid,
+                KIRO008 kiro008_hooks_invalid,
+                KIRO009 kiro009_hook_trigger_unknown,
             }
             cline Cline {
                 CLINE001 cline001_rule_empty,

@@ -305,12 +305,25 @@ fn input(family: &str, n: usize) -> Vec<(String, String)> {
             .collect(),
         // Kiro steering files, each with a list of patterns, some broken, and foreign fields.
         "KIRO" => (0..n)
-            .map(|i| {
+            .flat_map(|i| {
                 let globs: Vec<String> = (0..8).map(|g| format!("'src/{i}/**/*.{{ts,tsx{}'", if g % 2 == 0 { "}" } else { "" })).collect();
-                (
-                    format!(".kiro/steering/s{i}.md"),
-                    format!("---\ninclusion: fileMatch\nfileMatchPattern: [{}]\nglobs: x\n---\nRule {i}.\n", globs.join(", ")),
-                )
+                // A hooks file per steering file: renamed, unknown and valid triggers, actions
+                // that cannot run.
+                let hooks: Vec<String> = (0..8)
+                    .map(|h| {
+                        let trigger = ["fileEdited", "Stop", "onSave", "PreToolUse"][h % 4];
+                        format!(
+                            "{{\"name\": \"h{h}\", \"trigger\": \"{trigger}\", \"action\": {{\"type\": \"command\", \"run\": \"x{i}\"}}}}"
+                        )
+                    })
+                    .collect();
+                [
+                    (
+                        format!(".kiro/steering/s{i}.md"),
+                        format!("---\ninclusion: fileMatch\nfileMatchPattern: [{}]\nglobs: x\n---\nRule {i}.\n", globs.join(", ")),
+                    ),
+                    (format!("k{i}/.kiro/hooks/h.json"), format!("{{\"version\": \"v1\", \"hooks\": [{}]}}\n", hooks.join(", "))),
+                ]
             })
             .collect(),
         // OpenHands microagents with triggers and inputs.
