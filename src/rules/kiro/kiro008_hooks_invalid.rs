@@ -54,7 +54,10 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
                 vec![Step::Key("hooks"), Step::Index(i)]
             };
             findings.push(at_value(
-                finding(format!("hook {}: {problem}", i + 1), "\"action\": { \"type\": \"command\", \"command\": \"…\" }"),
+                finding(
+                    format!("hook {}: {problem}", i + 1),
+                    "\"action\": { \"type\": \"command\", \"command\": \"…\" }` or `{ \"type\": \"agent\", \"prompt\": \"…\" }",
+                ),
                 doc,
                 &at,
             ));
