@@ -78,6 +78,16 @@ fn file_shape(doc: &Doc, value: &Value) -> Vec<Diagnostic> {
         let message = format!("{} is {}, not an object", doc.rel, json_kind(value));
         return vec![at_value(finding(message, "{ \"version\": \"v1\", \"hooks\": [ … ] }"), doc, &[])];
     };
+    // One hook written alone, or a hook of the IDE's older format (`when`/`then`): one finding
+    // for the file, not one per missing key.
+    if !root.contains_key("hooks") && ["trigger", "action", "when", "then"].iter().any(|k| root.contains_key(*k)) {
+        let message = match root.contains_key("when") || root.contains_key("then") {
+            true => format!("{} is written in the IDE's older `.kiro.hook` form (`when`, `then`); Kiro reads a `.json` hooks file only as version \"v1\"", doc.rel),
+            false => format!("{} holds one hook, not a hooks file: Kiro runs no hook from it", doc.rel),
+        };
+        let write = "{ \"version\": \"v1\", \"hooks\": [ { \"name\": …, \"trigger\": …, \"action\": … } ] }";
+        return vec![finding(message, write).in_file(&doc.file).at(Some(0..0))];
+    }
     let mut findings = Vec::new();
     match root.get("version") {
         Some(Value::String(v)) if v == "v1" => {}
