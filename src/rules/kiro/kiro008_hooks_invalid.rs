@@ -24,7 +24,8 @@ pub const RULE: Definition = Definition {
         file: ".kiro/hooks/lint.json",
         text: "{\n  \"version\": \"v1\",\n  \"hooks\": [\n    { \"name\": \"lint-on-save\", \"trigger\": \"PostFileSave\", \"action\": { \"type\": \"command\", \"command\": \"npm run lint\" } }\n  ]\n}\n",
     },
-    notes: "The IDE's older `.kiro/hooks/*.kiro.hook` files are not read (see \"The files agnix reads\" below). A trigger \
+    notes: "The hooks of a file whose `version` is not `\"v1\"` are not checked one by one: the version is the one finding. \
+            The IDE's older `.kiro/hooks/*.kiro.hook` files are not read (see \"The files agnix reads\" below). A trigger \
             Kiro does not know is KIRO009's.",
     stage: Stage::Lint(check),
 };
@@ -44,7 +45,8 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
             return;
         };
         if !hook.get("trigger").is_some_and(Value::is_string) {
-            let message = format!("hook {} has no `trigger`: Kiro never runs it", i + 1);
+            let what = if hook.contains_key("trigger") { "a `trigger` that is not a trigger's name" } else { "no `trigger`" };
+            let message = format!("hook {} has {what}: Kiro never runs it", i + 1);
             findings.push(at_value(finding(message, "\"trigger\": \"PostFileSave\""), doc, &[Step::Key("hooks"), Step::Index(i)]));
         }
         if let Some(problem) = action_problem(hook, &types) {
@@ -78,12 +80,15 @@ fn file_shape(doc: &Doc, value: &Value) -> Vec<Diagnostic> {
         let message = format!("{} is {}, not an object", doc.rel, json_kind(value));
         return vec![at_value(finding(message, "{ \"version\": \"v1\", \"hooks\": [ … ] }"), doc, &[])];
     };
-    // One hook written alone, or a hook of the IDE's older format (`when`/`then`): one finding
-    // for the file, not one per missing key.
-    if !root.contains_key("hooks") && ["trigger", "action", "when", "then"].iter().any(|k| root.contains_key(*k)) {
-        let message = match root.contains_key("when") || root.contains_key("then") {
-            true => format!("{} is written in the IDE's older `.kiro.hook` form (`when`, `then`); Kiro reads a `.json` hooks file only as version \"v1\"", doc.rel),
-            false => format!("{} holds one hook, not a hooks file: Kiro runs no hook from it", doc.rel),
+    // No `hooks`: one finding for the file, naming what it holds instead (one hook written alone,
+    // or a hook of the IDE's older `when`/`then` form), not one per missing key.
+    if !root.contains_key("hooks") {
+        let message = if root.contains_key("when") || root.contains_key("then") {
+            format!("{} is written in the IDE's older `.kiro.hook` form (`when`, `then`); Kiro reads a `.json` hooks file only as version \"v1\"", doc.rel)
+        } else if root.contains_key("trigger") || root.contains_key("action") {
+            format!("{} holds one hook, not a hooks file: Kiro runs no hook from it", doc.rel)
+        } else {
+            format!("{} has no `hooks` list: Kiro runs no hook from it", doc.rel)
         };
         let write = "{ \"version\": \"v1\", \"hooks\": [ { \"name\": …, \"trigger\": …, \"action\": … } ] }";
         return vec![finding(message, write).in_file(&doc.file).at(Some(0..0))];
@@ -92,7 +97,7 @@ fn file_shape(doc: &Doc, value: &Value) -> Vec<Diagnostic> {
     match root.get("version") {
         Some(Value::String(v)) if v == "v1" => {}
         Some(other) => {
-            let message = format!("`version` is {other}; Kiro's hooks files are version \"v1\"");
+            let message = format!("`version` is {other}; Kiro reads hooks files of version \"v1\" (their hooks are not checked further)");
             findings.push(at_value(finding(message, "\"version\": \"v1\""), doc, &[Step::Key("version")]));
         }
         None => {
@@ -100,16 +105,9 @@ fn file_shape(doc: &Doc, value: &Value) -> Vec<Diagnostic> {
             findings.push(finding(message, "\"version\": \"v1\"").in_file(&doc.file).at(Some(0..0)));
         }
     }
-    match root.get("hooks") {
-        Some(Value::Array(_)) => {}
-        Some(other) => {
-            let message = format!("`hooks` is {}, not a list of hooks", json_kind(other));
-            findings.push(at_value(finding(message, "\"hooks\": [ { … } ]"), doc, &[Step::Key("hooks")]));
-        }
-        None => {
-            let message = format!("{} has no `hooks` list: Kiro runs no hook from it", doc.rel);
-            findings.push(finding(message, "\"hooks\": [ { … } ]").in_file(&doc.file).at(Some(0..0)));
-        }
+    if let Some(other) = root.get("hooks").filter(|h| !h.is_array()) {
+        let message = format!("`hooks` is {}, not a list of hooks", json_kind(other));
+        findings.push(at_value(finding(message, "\"hooks\": [ { … } ]"), doc, &[Step::Key("hooks")]));
     }
     findings
 }

@@ -29,12 +29,15 @@ pub fn kiro_values(name: &str) -> Vec<&'static str> {
     hosts::embedded("kiro").values(name)
 }
 
-/// Each entry of the `hooks` list of every `.kiro/hooks/*.json` that parsed, with its file and
-/// index (KIRO008 reports the files without such a list).
+/// Each entry of the `hooks` list of every `.kiro/hooks/*.json` of version `"v1"` that parsed,
+/// with its file and index (KIRO008 reports the other files, once each).
 pub fn hook_entries<'a>(cx: &Context<'a>, mut each: impl FnMut(&'a Doc, usize, &Value)) {
     for doc in cx.files_of(FileKind::KiroHooks) {
         let json = doc.json();
         if let Ok(Value::Object(root)) = &*json {
+            if root.get("version").and_then(Value::as_str) != Some("v1") {
+                continue;
+            }
             if let Some(Value::Array(hooks)) = root.get("hooks") {
                 for (i, entry) in hooks.iter().enumerate() {
                     each(doc, i, entry);
