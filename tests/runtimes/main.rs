@@ -21,4 +21,5 @@ mod mcp_servers;
 mod models;
 mod opencode;
 mod tokenizer_files;
+mod typescript;
 mod zeph;

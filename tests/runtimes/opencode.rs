@@ -4,6 +4,7 @@
 //! in the v2 client's types, plus those only the v1 client's type has.
 
 use crate::common;
+use crate::typescript;
 
 use std::collections::BTreeSet;
 
@@ -18,20 +19,9 @@ fn installed(source: &str) -> String {
     std::fs::read_to_string(dir.join(source.path.as_deref().expect("a path"))).expect("the types")
 }
 
-/// The members of `export type Config = {…};` (members indented by four spaces; a key may be
-/// quoted; nested types are indented further and are not members).
+/// The members of `export type Config = {…};`.
 fn config_keys(types: &str) -> BTreeSet<String> {
-    let start = types.find("export type Config = {\n").expect("type Config");
-    let body = &types[start..];
-    let body = &body[..body.find("\n};").expect("the type's end")];
-    body.lines()
-        .filter_map(|line| {
-            let member = line.strip_prefix("    ").filter(|m| !m.starts_with(' '))?;
-            let (key, _) = member.split_once(':')?;
-            let key = key.trim_end_matches('?').trim_matches(['\'', '"']);
-            key.chars().all(|c| c.is_ascii_alphanumeric() || "$_-".contains(c)).then(|| key.to_string())
-        })
-        .collect()
+    typescript::members(types, "export type Config = {\n").into_iter().collect()
 }
 
 /// The names of the host file's field groups for `opencode-config` sourced from `source`.
