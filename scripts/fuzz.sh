@@ -109,12 +109,14 @@ seed() {
                     */opencode.json | */opencode.jsonc) k=29 ;;
                     */.windsurf/workflows/*) k=30 ;;
                     */.windsurf/hooks.json) k=31 ;;
+                    */.codex/agents/*.toml) k=32 ;;
+                    */.kiro/hooks/*.json) k=33 ;;
                     *.json) k=$((8 + n % 4)) ;;
-                    *) k=$((n % 32)) ;;
+                    *) k=$((n % 34)) ;;
                 esac
                 n=$((n + 1))
-                { printf "\\$(printf %03o $((k + 32)))"; cat "$f"; } >"fuzz/corpus/$t/seed-$n"
-            done < <(find "${CORPUS:-../shared/corpus}" tests/fixtures/rules -type f \( -name '*.md' -o -name '*.mdc' -o -name '*.json' -o -name '*.jsonc' -o -name '.cursorrules' -o -name '*.py' -o -path '*/.codex/config.toml' \) -size -8k -print0 | sort -z) ;;
+                { printf "\\$(printf %03o $((k + 34)))"; cat "$f"; } >"fuzz/corpus/$t/seed-$n"
+            done < <(find "${CORPUS:-../shared/corpus}" tests/fixtures/rules -type f \( -name '*.md' -o -name '*.mdc' -o -name '*.json' -o -name '*.jsonc' -o -name '.cursorrules' -o -name '*.py' -o -path '*/.codex/config.toml' -o -path '*/.codex/agents/*.toml' \) -size -8k -print0 | sort -z) ;;
     esac
     [ ${#files[@]} -eq 0 ] || add "$t" "${files[@]}"
 }

@@ -89,11 +89,15 @@ pub enum FileKind {
     WindsurfWorkflow,
     /// Windsurf (Cascade) hooks: `.windsurf/hooks.json`.
     WindsurfHooks,
+    /// Codex custom agent (a role's configuration layer): `.codex/agents/**/*.toml`.
+    CodexAgent,
+    /// Kiro hooks (Kiro CLI 3, IDE 1.0): `.kiro/hooks/*.json`.
+    KiroHooks,
 }
 
 impl FileKind {
     /// Every kind, in report order.
-    pub const ALL: [FileKind; 31] = [
+    pub const ALL: [FileKind; 33] = [
         FileKind::Skill,
         FileKind::Memory,
         FileKind::ClaudeAgent,
@@ -125,6 +129,8 @@ impl FileKind {
         FileKind::OpencodeConfig,
         FileKind::WindsurfWorkflow,
         FileKind::WindsurfHooks,
+        FileKind::CodexAgent,
+        FileKind::KiroHooks,
     ];
 
     /// The kind of a file by its path relative to the project root (`/`-separated), or `None`
@@ -193,6 +199,10 @@ impl FileKind {
             FileKind::WindsurfWorkflow
         } else if name == "hooks.json" && dir.ends_with(".windsurf/") {
             FileKind::WindsurfHooks
+        } else if name.ends_with(".toml") && under(".codex/agents/") {
+            FileKind::CodexAgent
+        } else if name.ends_with(".json") && dir.ends_with(".kiro/hooks/") {
+            FileKind::KiroHooks
         } else {
             return None;
         };
@@ -233,6 +243,8 @@ impl FileKind {
             FileKind::OpencodeConfig => "OpenCode configuration",
             FileKind::WindsurfWorkflow => "Windsurf workflow",
             FileKind::WindsurfHooks => "Windsurf hooks",
+            FileKind::CodexAgent => "Codex custom agent",
+            FileKind::KiroHooks => "Kiro hooks",
         }
     }
 
@@ -270,6 +282,8 @@ impl FileKind {
             FileKind::OpencodeConfig => "opencode-config",
             FileKind::WindsurfWorkflow => "windsurf-workflow",
             FileKind::WindsurfHooks => "windsurf-hooks",
+            FileKind::CodexAgent => "codex-agent",
+            FileKind::KiroHooks => "kiro-hooks",
         }
     }
 
@@ -288,7 +302,7 @@ impl FileKind {
 
     /// Whether the file is Markdown, most with YAML frontmatter (the others are JSON or TOML).
     pub fn is_markdown(self) -> bool {
-        !self.is_json() && self != FileKind::CodexConfig
+        !self.is_json() && !matches!(self, FileKind::CodexConfig | FileKind::CodexAgent)
     }
 
     /// Whether the file is JSON.
@@ -305,6 +319,7 @@ impl FileKind {
                 | FileKind::GeminiExtension
                 | FileKind::CursorHooks
                 | FileKind::OpencodeConfig
+                | FileKind::KiroHooks
                 | FileKind::WindsurfHooks
                 | FileKind::ToolDefinitions
         )
@@ -1108,6 +1123,8 @@ mod tests {
         for (kind, host) in [
             (FileKind::ClineRule, "cline"),
             (FileKind::CodexConfig, "codex"),
+            (FileKind::CodexAgent, "codex"),
+            (FileKind::KiroHooks, "kiro"),
             (FileKind::GeminiExtension, "gemini-cli"),
             (FileKind::KiroSteering, "kiro"),
             (FileKind::OpencodeAgent, "opencode"),
@@ -1189,6 +1206,39 @@ mod tests {
         // cross `/`, as every host file's do).
         assert_eq!(FileKind::of(".windsurf/rules/nested/deep.md"), None);
         assert_eq!(FileKind::of(".windsurf/workflows/nested/deep.md"), None);
+    }
+
+    #[test]
+    fn codex_agents_are_found_where_its_model_says() {
+        let codex = crate::hosts::host("codex").expect("embedded");
+        for (rel, kind) in [
+            (".codex/agents/reviewer.toml", Some(FileKind::CodexAgent)),
+            (".codex/agents/team/planner.toml", Some(FileKind::CodexAgent)),
+            ("app/.codex/agents/reviewer.toml", Some(FileKind::CodexAgent)),
+            (".codex/agents/reviewer.md", None),
+            (".codex/config.toml", Some(FileKind::CodexConfig)),
+            ("my.codex/agents/reviewer.toml", None),
+        ] {
+            assert_eq!(FileKind::of(rel), kind, "{rel}");
+        }
+        for rel in [".codex/agents/reviewer.toml", ".codex/agents/team/planner.toml"] {
+            assert_eq!(codex.kind_at("project", rel).map(|s| s.kind.as_str()), Some("codex-agent"), "{rel}");
+        }
+    }
+
+    #[test]
+    fn kiro_hooks_are_found_where_its_model_says() {
+        let kiro = crate::hosts::host("kiro").expect("embedded");
+        for (rel, kind) in [
+            (".kiro/hooks/lint.json", Some(FileKind::KiroHooks)),
+            ("web/.kiro/hooks/lint.json", Some(FileKind::KiroHooks)),
+            (".kiro/hooks/lint.kiro.hook", None),
+            (".kiro/hooks/sub/lint.json", None),
+            (".kiro/settings/mcp.json", None),
+        ] {
+            assert_eq!(FileKind::of(rel), kind, "{rel}");
+        }
+        assert_eq!(kiro.kind_at("project", ".kiro/hooks/lint.json").map(|s| s.kind.as_str()), Some("kiro-hooks"));
     }
 
     #[test]

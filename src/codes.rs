@@ -313,6 +313,7 @@ macro_rules! rule_table {
                 CODEX008 codex008_profile_undefined,
                 CODEX009 codex009_agent_role_description_missing,
                 CODEX010 codex010_agent_role_file_missing,
+                CODEX011 codex011_agent_file_invalid,
             }
             kiro Kiro {
                 KIRO001 kiro001_inclusion_invalid,
@@ -322,6 +323,8 @@ macro_rules! rule_table {
                 KIRO005 kiro005_file_match_pattern_invalid,
                 KIRO006 kiro006_empty_body,
                 KIRO007 kiro007_frontmatter_invalid,
+                KIRO008 kiro008_hooks_invalid,
+                KIRO009 kiro009_hook_trigger_unknown,
             }
             cline Cline {
                 CLINE001 cline001_rule_empty,
@@ -336,6 +339,7 @@ macro_rules! rule_table {
                 OPENCODE004 opencode004_command_unknown_field,
                 OPENCODE005 opencode005_frontmatter_invalid,
                 OPENCODE006 opencode006_config_invalid_jsonc,
+                OPENCODE007 opencode007_config_unknown_key,
             }
             windsurf Windsurf {
                 WINDSURF001 windsurf001_trigger_invalid,

@@ -13,7 +13,7 @@ use ctxc::codes::Code;
 use ctxc::lint::{self, fix, Options};
 
 /// A file of every kind ctxc reads without a manifest, and a skill's bundled files.
-pub const PATHS: [&str; 32] = [
+pub const PATHS: [&str; 34] = [
     "skills/fuzz/SKILL.md",
     "skills/fuzz/references/guide.md",
     "skills/fuzz/scripts/run.py",
@@ -46,6 +46,8 @@ pub const PATHS: [&str; 32] = [
     "opencode.jsonc",
     ".windsurf/workflows/release.md",
     ".windsurf/hooks.json",
+    ".codex/agents/reviewer.toml",
+    ".kiro/hooks/quality.json",
 ];
 
 /// The files of one input, by index into [`PATHS`].

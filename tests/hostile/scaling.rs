@@ -249,6 +249,14 @@ fn input(family: &str, n: usize) -> Vec<(String, String)> {
                 })
                 .collect();
             files.push((".codex/config.toml".to_string(), format!("profile = \"missing\"\napproval_policy = \"sometimes\"\n\n{tables}")));
+            // Custom agent files, each skipped by Codex: no instructions, a repeated nickname.
+            files.extend((0..n).map(|i| {
+                let nicknames: String = (0..8).map(|k| format!("\"N{}\", ", k % 7)).collect();
+                (
+                    format!(".codex/agents/a{i}.toml"),
+                    format!("name = \"a{i}\"\ndescription = \"Agent {i}.\"\nnickname_candidates = [{nicknames}]\n"),
+                )
+            }));
             files
         }
         // Cline rules, each with a list of paths, some broken, and a foreign field.
@@ -264,6 +272,7 @@ fn input(family: &str, n: usize) -> Vec<(String, String)> {
         "OPENCODE" => (0..n)
             .flat_map(|i| {
                 let fields: String = (0..8).map(|f| format!("opt{f}: {i}\n")).collect();
+                let keys: String = (0..8).map(|f| format!("  \"opt{f}\": {i},\n")).collect();
                 [
                     (
                         format!(".opencode/agents/a{i}.md"),
@@ -275,6 +284,8 @@ fn input(family: &str, n: usize) -> Vec<(String, String)> {
                     ),
                     // A project configuration per folder, its last member missing a comma.
                     (format!("p{i}/opencode.jsonc"), format!("{{\n  // {i}\n  \"model\": \"x/y{i}\"\n  \"share\": \"manual\",\n}}\n")),
+                    // One that parses, with eight keys OpenCode does not have.
+                    (format!("q{i}/opencode.json"), format!("{{\n{keys}  \"model\": \"x/y{i}\"\n}}\n")),
                 ]
             })
             .collect(),
@@ -294,12 +305,25 @@ fn input(family: &str, n: usize) -> Vec<(String, String)> {
             .collect(),
         // Kiro steering files, each with a list of patterns, some broken, and foreign fields.
         "KIRO" => (0..n)
-            .map(|i| {
+            .flat_map(|i| {
                 let globs: Vec<String> = (0..8).map(|g| format!("'src/{i}/**/*.{{ts,tsx{}'", if g % 2 == 0 { "}" } else { "" })).collect();
-                (
-                    format!(".kiro/steering/s{i}.md"),
-                    format!("---\ninclusion: fileMatch\nfileMatchPattern: [{}]\nglobs: x\n---\nRule {i}.\n", globs.join(", ")),
-                )
+                // A hooks file per steering file: renamed, unknown and valid triggers, actions
+                // that cannot run.
+                let hooks: Vec<String> = (0..8)
+                    .map(|h| {
+                        let trigger = ["fileEdited", "Stop", "onSave", "PreToolUse"][h % 4];
+                        format!(
+                            "{{\"name\": \"h{h}\", \"trigger\": \"{trigger}\", \"action\": {{\"type\": \"command\", \"run\": \"x{i}\"}}}}"
+                        )
+                    })
+                    .collect();
+                [
+                    (
+                        format!(".kiro/steering/s{i}.md"),
+                        format!("---\ninclusion: fileMatch\nfileMatchPattern: [{}]\nglobs: x\n---\nRule {i}.\n", globs.join(", ")),
+                    ),
+                    (format!("k{i}/.kiro/hooks/h.json"), format!("{{\"version\": \"v1\", \"hooks\": [{}]}}\n", hooks.join(", "))),
+                ]
             })
             .collect(),
         // OpenHands microagents with triggers and inputs.

@@ -79,6 +79,14 @@ fn kiro005_writes_comma_joined_globs_as_a_list() {
     assert_eq!(text, "---\ninclusion: fileMatch\nfileMatchPattern: [\"*.tsx\", \"*.jsx\"]\n---\nUse hooks.\n");
 }
 
+#[cfg(unix)]
+#[test]
+fn kiro009_renames_a_kiro_2_trigger_to_its_kiro_3_name() {
+    let hooks = "{\n  \"version\": \"v1\",\n  \"hooks\": [{ \"name\": \"lint\", \"trigger\": \"fileEdited\", \"action\": { \"type\": \"command\", \"command\": \"npm run lint\" } }]\n}\n";
+    let text = fixed(&[(".kiro/hooks/lint.json", hooks)], Code::KIRO009, ".kiro/hooks/lint.json");
+    assert_eq!(text, hooks.replace("\"fileEdited\"", "\"PostFileSave\""));
+}
+
 #[test]
 fn skill021_reports_a_symbolic_link_leading_out_of_the_skill() {
     let project = tempfile::tempdir().expect("tempdir");

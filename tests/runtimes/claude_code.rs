@@ -4,6 +4,7 @@
 //! Settings` (generated from Claude Code's settings schema), the hook events are `HOOK_EVENTS`.
 
 use crate::common;
+use crate::typescript;
 
 use std::collections::BTreeSet;
 
@@ -18,19 +19,9 @@ fn sdk_types() -> String {
     std::fs::read_to_string(dir.join("sdk.d.ts")).expect("sdk.d.ts")
 }
 
-/// The top-level keys of `interface Settings` (members indented by four spaces; a key may be quoted).
+/// The top-level keys of `interface Settings`.
 fn settings_keys(types: &str) -> Vec<String> {
-    let start = types.find("export declare interface Settings {").expect("interface Settings");
-    let body = &types[start..];
-    let body = &body[..body.find("\n}").expect("the interface's end")];
-    body.lines()
-        .filter_map(|line| {
-            let member = line.strip_prefix("    ").filter(|m| !m.starts_with(' '))?;
-            let (key, _) = member.split_once(':')?;
-            let key = key.trim_end_matches('?').trim_matches(['\'', '"']);
-            key.chars().all(|c| c.is_ascii_alphanumeric() || "$_-".contains(c)).then(|| key.to_string())
-        })
-        .collect()
+    typescript::members(types, "export declare interface Settings {")
 }
 
 /// The names in `HOOK_EVENTS: readonly [...]`.

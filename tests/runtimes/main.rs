@@ -19,5 +19,7 @@ mod harmony;
 mod jinja;
 mod mcp_servers;
 mod models;
+mod opencode;
 mod tokenizer_files;
+mod typescript;
 mod zeph;

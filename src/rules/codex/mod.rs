@@ -23,9 +23,11 @@ pub mod codex007_mcp_server_transport;
 pub mod codex008_profile_undefined;
 pub mod codex009_agent_role_description_missing;
 pub mod codex010_agent_role_file_missing;
+pub mod codex011_agent_file_invalid;
 
 /// What the family covers, in one line, for `docs/rules.md`.
-pub const ABOUT: &str = "Codex: the AGENTS.md chain, its 32 KiB cap and AGENTS.override.md, and `.codex/config.toml`.";
+pub const ABOUT: &str =
+    "Codex: the AGENTS.md chain, its 32 KiB cap and AGENTS.override.md, `.codex/config.toml` and the custom agents of `.codex/agents/`.";
 
 /// Codex's default `project_doc_max_bytes`, the budget of the whole AGENTS.md chain, from its host
 /// model (`[startup.memory] max_bytes` in data/hosts/codex.toml, which the host view reads too).

@@ -7,6 +7,7 @@ use crate::diagnostic::Diagnostic;
 use crate::hosts::{self, FileSpec, Host};
 use crate::rules::context::Context;
 use crate::rules::frontmatter::{has_yaml_error, unknown_key};
+use crate::rules::json_span::json_with_comments;
 
 // The rule files of this folder, one per code of the family in the table (src/codes.rs; a test
 // checks the two lists agree).
@@ -16,9 +17,17 @@ pub mod opencode003_field_replaced;
 pub mod opencode004_command_unknown_field;
 pub mod opencode005_frontmatter_invalid;
 pub mod opencode006_config_invalid_jsonc;
+pub mod opencode007_config_unknown_key;
+
+/// JSON with comments and trailing commas, as OpenCode's reader (`jsonc-parser` with
+/// `allowTrailingComma`) takes `opencode.json` and `opencode.jsonc`.
+pub fn opencode_jsonc() -> jsonc_parser::ParseOptions {
+    jsonc_parser::ParseOptions { allow_trailing_commas: true, ..json_with_comments() }
+}
 
 /// What the family covers, in one line, for `docs/rules.md`.
-pub const ABOUT: &str = "OpenCode: agents and commands in `.opencode/` and their frontmatter, and `opencode.json(c)`.";
+pub const ABOUT: &str =
+    "OpenCode: agents and commands in `.opencode/` and their frontmatter, and `opencode.json(c)` (its syntax and top-level keys).";
 
 /// OpenCode's host model.
 pub fn host() -> &'static Host {

@@ -1,7 +1,7 @@
 //! OPENCODE006: an `opencode.json` or `opencode.jsonc` that OpenCode's JSONC reader rejects.
 
 use crate::agent_files::FileKind;
-use crate::rules::json_span::json_with_comments;
+use crate::rules::opencode::opencode_jsonc;
 use crate::rules::prelude::*;
 
 pub const RULE: Definition = Definition {
@@ -25,12 +25,6 @@ pub const RULE: Definition = Definition {
             JSONC, not JSON5.",
     stage: Stage::Lint(check),
 };
-
-/// JSON with comments and trailing commas, as OpenCode's reader (`jsonc-parser` with
-/// `allowTrailingComma`) takes it.
-fn opencode_jsonc() -> jsonc_parser::ParseOptions {
-    jsonc_parser::ParseOptions { allow_trailing_commas: true, ..json_with_comments() }
-}
 
 fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
