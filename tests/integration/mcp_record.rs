@@ -101,8 +101,8 @@ fn hostile_servers_get_a_clear_error_and_a_bounded_run() {
     let servers = [
         ("huge", server("huge"), "`tools/list` lists more than 1000 tools (--max-items): not recorded"),
         ("endless", server("endless"), "`tools/list` gave more than 100 pages"),
-        ("slow", server("slow"), "no answer to `tools/list` within 1 s (--timeout): stopped"),
-        ("child", child, "no answer to `tools/list` within 1 s (--timeout): stopped"),
+        ("slow", server("slow"), "no answer to `tools/list` within 5 s (--timeout): stopped"),
+        ("child", child, "no answer to `tools/list` within 5 s (--timeout): stopped"),
         ("invalid", server("invalid"), "answered `tools/list` with a line that is not JSON"),
         ("exits", server("exits"), "the server exited (exit status: 3) before answering `tools/list`: fixture: giving up"),
         ("flood", server("flood"), "the server wrote more than 200000 bytes (--max-bytes): stopped"),
@@ -112,7 +112,9 @@ fn hostile_servers_get_a_clear_error_and_a_bounded_run() {
     let config: Vec<(&str, Value)> = servers.iter().map(|(name, s, _)| (*name, s.clone())).collect();
     std::fs::write(project.path().join(".mcp.json"), mcp_json(&config)).expect("write");
     std::fs::write(project.path().join("ctxc.mcp-tools"), "{\"version\": 1, \"servers\": []}\n").expect("write");
-    let args = ["mcp", "record", ".", "--yes", "--timeout", "1", "--max-bytes", "200000"];
+    // 5 s: every server here is a Python process, which on a loaded two-core machine took more
+    // than 1 s to answer `initialize`.
+    let args = ["mcp", "record", ".", "--yes", "--timeout", "5", "--max-bytes", "200000"];
     let out = run(project.path(), &args, &log_of(project.path()));
     let err = stderr(&out);
     assert_eq!(out.status.code(), Some(2), "{err}");
