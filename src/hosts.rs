@@ -249,7 +249,52 @@ pub struct Listing {
     pub entry_max_chars: Option<usize>,
     /// The most characters of the whole listing.
     pub budget_chars: Option<usize>,
+    /// The listing's budget as a share of the model's window, in tokens counted as the entry's
+    /// bytes (with its line break) divided by `budget_bytes_per_token`, rounded up: entries are
+    /// taken in order while they fit, the others are left out.
+    pub budget_window_percent: Option<u64>,
+    pub budget_bytes_per_token: Option<usize>,
+    /// Where the listed files are, relative to each folder of `folders`, in the host's order of
+    /// those places (empty: the host's project files of `kinds`, plugins' included).
+    #[serde(default)]
+    pub paths: Vec<String>,
+    #[serde(default)]
+    pub folders: ListingFolders,
+    /// With `folders = "chain"`: the file whose nearest folder above the working directory is
+    /// the chain's top (else the project root).
+    pub root_marker: Option<String>,
+    /// Whether runs of white space in names and descriptions are made one space.
+    #[serde(default)]
+    pub collapse_whitespace: bool,
+    /// Frontmatter fields without which the host does not list a file (the name then does not
+    /// come from the folder).
+    #[serde(default)]
+    pub required: Vec<String>,
+    /// The most characters of a field (`name`, `description`): a file over it is not listed.
+    #[serde(default)]
+    pub refuse_over: BTreeMap<String, usize>,
+    /// Characters of a name the host writes as `-`.
+    pub name_replaced: Option<String>,
+    /// Whether a later file with a listed name replaces the earlier entry, in its place.
+    #[serde(default)]
+    pub later_name_wins: bool,
+    /// Whether entries are ordered by name (then path) rather than by place then path.
+    #[serde(default)]
+    pub order_by_name: bool,
     pub source: String,
+}
+
+/// The folders a listing's `paths` are read in.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ListingFolders {
+    /// The project root.
+    #[default]
+    Root,
+    /// The working directory.
+    WorkingDirectory,
+    /// Each folder from the chain's top (`root_marker`) down to the working directory.
+    Chain,
 }
 
 /// Whether a file is Markdown (with YAML frontmatter) or JSON.

@@ -130,6 +130,7 @@ pub fn sections(
             parts,
             tokens,
             budget: None,
+            entry_budget: None,
             joins_modelled: true,
             joined: None,
         };

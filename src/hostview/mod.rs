@@ -11,13 +11,13 @@ pub mod mcp_tools;
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use globset::Glob;
+use globset::{Glob, GlobBuilder};
 use serde::Serialize;
 
 use crate::agent_files::{self, Doc, FileKind, Found};
 use crate::checks::budgets::Band;
 use crate::diagnostic::Diagnostic;
-use crate::hosts::{Host, Listing, MemoryChain, MemoryOrder, PerFolder, RulesFolder};
+use crate::hosts::{Host, Listing, ListingFolders, MemoryChain, MemoryOrder, PerFolder, RulesFolder};
 use crate::measure::{count_text, Count};
 use crate::models::ModelProfile;
 use crate::project::{ProjectRoot, ReadError};
@@ -77,6 +77,10 @@ pub struct Section {
     pub tokens: Count,
     /// For a listing with a character budget: the budget and the listing's length.
     pub budget: Option<CharBudget>,
+    /// For a listing whose entries are taken while they fit a budget: the budget, what the
+    /// entries taken use, and how many are left out.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub entry_budget: Option<EntryBudget>,
     /// Whether `joins` is counted: false when the host does not publish how it joins the parts
     /// (then `tokens` is the parts' sum, not exact).
     pub joins_modelled: bool,
@@ -116,6 +120,16 @@ pub struct Cut {
 pub struct CharBudget {
     pub budget_chars: usize,
     pub chars: usize,
+}
+
+/// A listing's budget in the host's approximate tokens (bytes / `bytes_per_token`, rounded up,
+/// per entry with its line break): the budget, what the entries listed use, how many are left out.
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct EntryBudget {
+    pub limit: usize,
+    pub used: usize,
+    pub omitted: usize,
+    pub bytes_per_token: usize,
 }
 
 /// The views asked for, and the files that could not be read.
@@ -259,6 +273,7 @@ impl Viewer<'_> {
             joins,
             tokens,
             budget: None,
+            entry_budget: None,
             joins_modelled: true,
             joined,
         })
@@ -561,30 +576,97 @@ impl Viewer<'_> {
         self.section("rules", &spec.source, parts, spec.joiner.as_deref())
     }
 
+    /// The files a listing lists, each with the index of the place it was found in (its path's
+    /// in `spec.paths`, 0 for the host's project files).
+    fn listed<'d>(&self, spec: &Listing, docs: impl Iterator<Item = &'d Doc>) -> Vec<(usize, &'d Doc)> {
+        if spec.paths.is_empty() {
+            // The project's files of the kind, and those of the plugins in it (listed only once
+            // a plugin is installed: noted, not counted).
+            return docs
+                .filter(|d| d.plugin.is_some() || self.host.kind_at("project", &d.rel).is_some_and(|f| f.kind == d.kind.id()))
+                .map(|d| (0, d))
+                .collect();
+        }
+        // `*` stays within a folder, as the hosts' globs do; `**` crosses folders.
+        let glob = |p: &str| GlobBuilder::new(p).literal_separator(true).build().ok().map(|g| g.compile_matcher());
+        let globs: Vec<_> = spec.paths.iter().filter_map(|p| glob(p)).collect();
+        let folders = match spec.folders {
+            ListingFolders::Root => vec![String::new()],
+            ListingFolders::WorkingDirectory => vec![self.from.to_string()],
+            ListingFolders::Chain => {
+                let marker = spec.root_marker.iter().cloned().collect::<Vec<_>>();
+                self.folders(&self.marked(self.from, &marker).unwrap_or_default())
+            }
+        };
+        let place = |rel: &str| {
+            folders.iter().find_map(|f| {
+                let inner = if f.is_empty() { Some(rel) } else { rel.strip_prefix(f.as_str()).and_then(|r| r.strip_prefix('/')) };
+                inner.and_then(|inner| globs.iter().position(|g| g.is_match(inner)))
+            })
+        };
+        docs.filter(|d| d.plugin.is_none()).filter_map(|d| place(&d.rel).map(|i| (i, d))).collect()
+    }
+
     fn listing(&self, spec: &Listing, notes: &mut Vec<String>) -> Option<Section> {
         let kinds: Vec<FileKind> = FileKind::ALL.into_iter().filter(|k| spec.kinds.iter().any(|id| id == k.id())).collect();
         let docs = self.found.skills.iter().map(|s| &s.doc).chain(self.found.files.iter()).filter(|d| kinds.contains(&d.kind));
-        // The project's files of the kind, and those of the plugins in it (listed only once a
-        // plugin is installed: noted, not counted).
-        let docs = docs.filter(|d| d.plugin.is_some() || self.host.kind_at("project", &d.rel).is_some_and(|f| f.kind == d.kind.id()));
-        let mut parts = Vec::new();
         let mut plugins: std::collections::BTreeMap<(String, String), Vec<Count>> = Default::default();
         let mut hidden = 0;
-        let mut entries: Vec<&Doc> = docs.collect();
-        entries.sort_by(|a, b| a.rel.cmp(&b.rel));
-        for doc in entries {
+        let mut entries: Vec<Entry> = Vec::new();
+        let host = &self.host.name;
+        for (place, doc) in self.listed(spec, docs) {
             if spec.hidden_field.as_deref().is_some_and(|f| field(doc, f).as_deref() == Some("true")) {
                 hidden += 1;
                 continue;
             }
+            let value = |key: &str| field(doc, key).map(|v| if spec.collapse_whitespace { v.split_whitespace().collect::<Vec<_>>().join(" ") } else { v });
+            if let Some(missing) = spec.required.iter().find(|f| value(f).is_none_or(|v| v.is_empty())) {
+                notes.push(format!("{} has no `{missing}` in its frontmatter: {host} does not list it", doc.file));
+                continue;
+            }
             let stem = doc.rel.rsplit('/').next().unwrap_or(&doc.rel).trim_end_matches(".md");
             let folder = doc.rel.rsplit('/').nth(1).unwrap_or_default();
-            let own = field(doc, "name").unwrap_or_else(|| if doc.kind == FileKind::Skill { folder } else { stem }.to_string());
+            let mut own = value("name").filter(|n| !n.is_empty()).unwrap_or_else(|| if doc.kind == FileKind::Skill { folder } else { stem }.to_string());
+            if let Some(chars) = &spec.name_replaced {
+                own = own.chars().map(|c| if chars.contains(c) { '-' } else { c }).collect();
+            }
             let name = match &doc.plugin {
                 Some(plugin) => format!("{}:{own}", plugin.name),
                 None => own,
             };
-            let description = field(doc, "description").unwrap_or_default();
+            let description = value("description").unwrap_or_default();
+            let over = spec.refuse_over.iter().find(|(f, max)| {
+                let v = if *f == "name" { &name } else { &description };
+                v.chars().count() > **max
+            });
+            if let Some((f, max)) = over {
+                notes.push(format!("{}: its {f} is longer than {max} characters, so {host} does not list it", doc.file));
+                continue;
+            }
+            entries.push(Entry { place, doc, name, description });
+        }
+        match spec.order_by_name {
+            true => entries.sort_by(|a, b| (&a.name, &a.doc.rel).cmp(&(&b.name, &b.doc.rel))),
+            false => entries.sort_by(|a, b| (a.place, &a.doc.rel).cmp(&(b.place, &b.doc.rel))),
+        }
+        if spec.later_name_wins {
+            let mut kept: Vec<Entry> = Vec::new();
+            for e in entries {
+                match kept.iter_mut().find(|k| k.name == e.name) {
+                    Some(k) => {
+                        notes.push(format!("{} replaces {} in the {} listing (same name `{}`)", e.doc.file, k.doc.file, spec.title, e.name));
+                        *k = e;
+                    }
+                    None => kept.push(e),
+                }
+            }
+            entries = kept;
+        }
+        let per_token = spec.budget_bytes_per_token.unwrap_or(1).max(1);
+        let limit = spec.budget_window_percent.map(|p| usize::try_from(self.profile.max_input_tokens * p / 100).unwrap_or(usize::MAX).max(1));
+        let (mut used, mut omitted) = (0, Vec::new());
+        let mut parts = Vec::new();
+        for Entry { doc, name, description, .. } in entries {
             let (shown, cut) = match spec.entry_max_chars {
                 Some(max) if description.chars().count() > max => {
                     let at = description.char_indices().nth(max).map_or(description.len(), |(i, _)| i);
@@ -604,6 +686,19 @@ impl Viewer<'_> {
             let mut part = self.part(&doc.rel, name, &text);
             part.file = doc.file.clone();
             part.cut = cut;
+            if let Some(limit) = limit {
+                // The entry with its line break, in the host's approximate tokens.
+                let cost = (text.len() + 1).div_ceil(per_token);
+                if used + cost > limit {
+                    let why = format!("past the listing's budget of {limit} tokens, counted as bytes / {per_token}");
+                    part.cut = Some(Cut { why, dropped_bytes: text.len(), dropped_tokens: part.tokens, line: None, column: None });
+                    part.tokens.tokens = 0;
+                    part.bytes = 0;
+                    omitted.push(part);
+                    continue;
+                }
+                used += cost;
+            }
             match &doc.plugin {
                 Some(plugin) => plugins.entry((plugin.name.clone(), self.root.display_path(&plugin.rel))).or_default().push(part.tokens),
                 None => parts.push((part, text)),
@@ -626,8 +721,22 @@ impl Viewer<'_> {
             ));
         }
         let chars = parts.iter().map(|(_, t)| t.chars().count()).sum::<usize>() + parts.len().saturating_sub(1);
-        let mut section = self.section(&spec.title, &spec.source, parts, Some("\n"))?;
+        let omitted_count = omitted.len();
+        let mut section = match self.section(&spec.title, &spec.source, parts, Some("\n")) {
+            Some(section) => section,
+            None if omitted.is_empty() => return None,
+            // No entry fits: the host lists none.
+            None => {
+                let zero = self.count("");
+                let source = self.source(&spec.source);
+                let joined = Some(String::new());
+                let (budget, entry_budget) = (None, None);
+                Section { title: spec.title.clone(), source, parts: Vec::new(), joins: zero, tokens: zero, budget, entry_budget, joins_modelled: true, joined }
+            }
+        };
+        section.parts.extend(omitted);
         section.budget = spec.budget_chars.map(|budget_chars| CharBudget { budget_chars, chars });
+        section.entry_budget = limit.map(|limit| EntryBudget { limit, used, omitted: omitted_count, bytes_per_token: per_token });
         if let (Some(frame), Some(joined)) = (&spec.frame, &section.joined) {
             // The frame's text is in the joins.
             let framed = frame.replace("{entries}", joined);
@@ -637,6 +746,14 @@ impl Viewer<'_> {
         }
         Some(section)
     }
+}
+
+/// A file a listing lists: where it was found, its name and description as the host reads them.
+struct Entry<'d> {
+    place: usize,
+    doc: &'d Doc,
+    name: String,
+    description: String,
 }
 
 /// A frontmatter value as text: parsed as YAML, or read line by line where the host does so
