@@ -123,10 +123,36 @@ pub struct Startup {
     /// record` recorded them, named `mcp__SERVER__TOOL` (a section per server).
     #[serde(default)]
     pub mcp_tools: bool,
+    /// For another host: the project configuration file naming its MCP servers, whose tools
+    /// (as `ctxc mcp record` recorded them) it sends.
+    pub mcp: Option<McpServers>,
     pub memory: Option<MemoryChain>,
     pub rules: Option<RulesFolder>,
     #[serde(default)]
     pub listings: Vec<Listing>,
+}
+
+/// The MCP servers a host starts from a project configuration file.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct McpServers {
+    /// The file, relative to the project root (TOML, or JSON with comments, by its extension),
+    /// and the dotted key of its table of servers by name.
+    pub file: String,
+    pub key: String,
+    /// The host's names of a server's members that ctxc's launcher and record hash call
+    /// otherwise (`httpUrl = "url"`): `command`, `args`, `env`, `cwd`, `url`, `headers`, `type`.
+    #[serde(default)]
+    pub rename: BTreeMap<String, String>,
+    /// A member that, when `false`, keeps the server from starting; one that, when `true`, does.
+    pub enabled_key: Option<String>,
+    pub disabled_key: Option<String>,
+    /// Members listing the only tools sent, and tools not sent (which wins).
+    pub include_key: Option<String>,
+    pub exclude_key: Option<String>,
+    /// The name the model sees a tool by (`{server}`, `{tool}`).
+    pub tool_name: String,
+    pub source: String,
 }
 
 /// How many of a folder's memory files the host reads.

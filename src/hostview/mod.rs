@@ -199,7 +199,13 @@ impl Viewer<'_> {
             sections.extend(self.listing(listing, &mut notes));
         }
         if startup.mcp_tools {
-            sections.extend(mcp_tools::sections(self.root, self.found, self.profile, self.counter, &mut notes));
+            let servers = mcp_tools::configured(self.root, self.found);
+            sections.extend(mcp_tools::sections(self.root, servers, &mcp_tools::Naming::claude_code(), self.profile, self.counter, &mut notes));
+        }
+        if let Some(spec) = &startup.mcp {
+            let servers = mcp_tools::configured_in(self.root, spec, &mut notes);
+            let naming = mcp_tools::Naming { tool_name: spec.tool_name.clone(), source: self.source(&spec.source), tool_search: false };
+            sections.extend(mcp_tools::sections(self.root, servers, &naming, self.profile, self.counter, &mut notes));
         }
         if startup.joins_unknown {
             for s in &mut sections {
@@ -306,17 +312,7 @@ impl Viewer<'_> {
     /// it is not there or not valid (a note says so).
     fn settings(&mut self, file: &str, notes: &mut Vec<String>) -> Option<serde_json::Value> {
         let text = self.read(file)?;
-        let parsed = match file.ends_with(".json") {
-            // Read as the Gemini rules read settings: comments allowed, as Gemini CLI strips them.
-            true => crate::rules::gemini::parse_settings(&text).map(|s| s.value).map_err(|(at, e)| {
-                let (line, column) = crate::diagnostic::line_col(&text, at);
-                format!("{e} at line {line}, column {column}")
-            }),
-            false => toml::from_str::<toml::Table>(&text)
-                .map_err(|e| e.message().to_string())
-                .and_then(|t| serde_json::to_value(t).map_err(|e| e.to_string())),
-        };
-        parsed.map_err(|e| notes.push(format!("{file} is not valid, so its settings were not applied: {e}"))).ok()
+        parse_config(file, &text).map_err(|e| notes.push(format!("{file} is not valid, so its settings were not applied: {e}"))).ok()
     }
 
     /// A file's text, or `None` when it is not there; a file that cannot be read is a problem.
@@ -800,8 +796,22 @@ fn entry(spec: &Listing, doc: &Doc, values: &[(&str, &str)]) -> String {
     spec.entry.split('\n').filter_map(fill_line).collect::<Vec<_>>().join("\n")
 }
 
+/// A project configuration file's settings: TOML, or JSON with comments by its extension (read as
+/// the Gemini rules read settings: Gemini CLI and VS Code strip comments before parsing).
+pub(crate) fn parse_config(file: &str, text: &str) -> Result<serde_json::Value, String> {
+    match file.ends_with(".json") {
+        true => crate::rules::gemini::parse_settings(text).map(|s| s.value).map_err(|(at, e)| {
+            let (line, column) = crate::diagnostic::line_col(text, at);
+            format!("{e} at line {line}, column {column}")
+        }),
+        false => toml::from_str::<toml::Table>(text)
+            .map_err(|e| e.message().to_string())
+            .and_then(|t| serde_json::to_value(t).map_err(|e| e.to_string())),
+    }
+}
+
 /// A setting by its dotted key (`context.fileName`).
-fn setting<'v>(settings: &'v serde_json::Value, key: &str) -> Option<&'v serde_json::Value> {
+pub(crate) fn setting<'v>(settings: &'v serde_json::Value, key: &str) -> Option<&'v serde_json::Value> {
     key.split('.').try_fold(settings, |v, k| v.get(k))
 }
 
