@@ -569,7 +569,8 @@ mod tests {
                 [Some(&m.source), m.max_bytes_source.as_ref(), m.inline_imports.as_ref().map(|i| &i.source)].into_iter().flatten()
             });
             let rules = startup.rules.iter().map(|r| &r.source);
-            for id in memory.chain(rules).chain(startup.listings.iter().map(|l| &l.source)) {
+            let mcp = startup.mcp.iter().map(|m| &m.source);
+            for id in memory.chain(rules).chain(startup.listings.iter().map(|l| &l.source)).chain(mcp) {
                 source("startup", id);
             }
         }

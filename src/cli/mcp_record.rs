@@ -65,8 +65,10 @@ pub fn run(args: RecordArgs, reporter: &Reporter) -> u8 {
         all.extend(configured_in(&root, spec, &mut notes));
     }
     for note in notes {
-        output::eprint(&format!("note: {note}
-"));
+        output::eprint(&format!(
+            "note: {note}
+"
+        ));
     }
     let places = format!(".mcp.json, plugins' .mcp.json and manifests, {}", files.join(", "));
     let unknown: Vec<&String> = args.servers.iter().filter(|name| !all.iter().any(|s| &s.server == *name)).collect();

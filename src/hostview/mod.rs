@@ -200,7 +200,14 @@ impl Viewer<'_> {
         }
         if startup.mcp_tools {
             let servers = mcp_tools::configured(self.root, self.found);
-            sections.extend(mcp_tools::sections(self.root, servers, &mcp_tools::Naming::claude_code(), self.profile, self.counter, &mut notes));
+            sections.extend(mcp_tools::sections(
+                self.root,
+                servers,
+                &mcp_tools::Naming::claude_code(),
+                self.profile,
+                self.counter,
+                &mut notes,
+            ));
         }
         if let Some(spec) = &startup.mcp {
             let servers = mcp_tools::configured_in(self.root, spec, &mut notes);
@@ -615,14 +622,18 @@ impl Viewer<'_> {
                 hidden += 1;
                 continue;
             }
-            let value = |key: &str| field(doc, key).map(|v| if spec.collapse_whitespace { v.split_whitespace().collect::<Vec<_>>().join(" ") } else { v });
+            let value = |key: &str| {
+                field(doc, key).map(|v| if spec.collapse_whitespace { v.split_whitespace().collect::<Vec<_>>().join(" ") } else { v })
+            };
             if let Some(missing) = spec.required.iter().find(|f| value(f).is_none_or(|v| v.is_empty())) {
                 notes.push(format!("{} has no `{missing}` in its frontmatter: {host} does not list it", doc.file));
                 continue;
             }
             let stem = doc.rel.rsplit('/').next().unwrap_or(&doc.rel).trim_end_matches(".md");
             let folder = doc.rel.rsplit('/').nth(1).unwrap_or_default();
-            let mut own = value("name").filter(|n| !n.is_empty()).unwrap_or_else(|| if doc.kind == FileKind::Skill { folder } else { stem }.to_string());
+            let mut own = value("name")
+                .filter(|n| !n.is_empty())
+                .unwrap_or_else(|| if doc.kind == FileKind::Skill { folder } else { stem }.to_string());
             if let Some(chars) = &spec.name_replaced {
                 own = own.chars().map(|c| if chars.contains(c) { '-' } else { c }).collect();
             }
@@ -650,7 +661,8 @@ impl Viewer<'_> {
             for e in entries {
                 match kept.iter_mut().find(|k| k.name == e.name) {
                     Some(k) => {
-                        notes.push(format!("{} replaces {} in the {} listing (same name `{}`)", e.doc.file, k.doc.file, spec.title, e.name));
+                        notes
+                            .push(format!("{} replaces {} in the {} listing (same name `{}`)", e.doc.file, k.doc.file, spec.title, e.name));
                         *k = e;
                     }
                     None => kept.push(e),
@@ -659,7 +671,8 @@ impl Viewer<'_> {
             entries = kept;
         }
         let per_token = spec.budget_bytes_per_token.unwrap_or(1).max(1);
-        let limit = spec.budget_window_percent.map(|p| usize::try_from(self.profile.max_input_tokens * p / 100).unwrap_or(usize::MAX).max(1));
+        let limit =
+            spec.budget_window_percent.map(|p| usize::try_from(self.profile.max_input_tokens * p / 100).unwrap_or(usize::MAX).max(1));
         let (mut used, mut omitted) = (0, Vec::new());
         let mut parts = Vec::new();
         for Entry { doc, name, description, .. } in entries {
@@ -727,7 +740,17 @@ impl Viewer<'_> {
                 let source = self.source(&spec.source);
                 let joined = Some(String::new());
                 let (budget, entry_budget) = (None, None);
-                Section { title: spec.title.clone(), source, parts: Vec::new(), joins: zero, tokens: zero, budget, entry_budget, joins_modelled: true, joined }
+                Section {
+                    title: spec.title.clone(),
+                    source,
+                    parts: Vec::new(),
+                    joins: zero,
+                    tokens: zero,
+                    budget,
+                    entry_budget,
+                    joins_modelled: true,
+                    joined,
+                }
             }
         };
         section.parts.extend(omitted);

@@ -684,7 +684,8 @@ fn codex_skills_listing_cases() {
 
     // Past the budget: 40 entries of about 1,080 bytes (270 tokens) fill 8,000 tokens after 29;
     // the short `zz` after them still fits.
-    let mut files: Vec<(String, String)> = (0..40).map(|i| (format!(".agents/skills/s{i:02}/SKILL.md"), skill(&format!("s{i:02}"), &"d".repeat(1000)))).collect();
+    let mut files: Vec<(String, String)> =
+        (0..40).map(|i| (format!(".agents/skills/s{i:02}/SKILL.md"), skill(&format!("s{i:02}"), &"d".repeat(1000)))).collect();
     files.push((".agents/skills/zz/SKILL.md".into(), skill("zz", "short")));
     files.push((".git/HEAD".into(), String::new()));
     let files: Vec<(&str, &str)> = files.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
@@ -702,7 +703,10 @@ fn codex_skills_listing_cases() {
     assert!(used <= 8000 && dropped.iter().all(|p| used + cost(p) > 8000), "used {used}");
     assert_eq!(kept.last().map(|p| p["label"].clone()), Some("zz".into()));
     assert_eq!(skills["entry_budget"]["omitted"].as_u64(), Some(dropped.len() as u64));
-    assert!(dropped.len() >= 10 && dropped.iter().all(|p| p["tokens"]["tokens"] == 0 && p["cut"]["dropped_tokens"]["tokens"].as_u64() > Some(200)));
+    assert!(
+        dropped.len() >= 10
+            && dropped.iter().all(|p| p["tokens"]["tokens"] == 0 && p["cut"]["dropped_tokens"]["tokens"].as_u64() > Some(200))
+    );
     let text = common::ctxc(&["cost", root.to_str().expect("utf-8"), "--host", "codex"]);
     let text = String::from_utf8_lossy(&text.stdout);
     assert!(text.contains("entries left out") && text.contains("past the listing's budget of 8000 tokens"), "{text}");

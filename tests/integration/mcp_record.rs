@@ -332,22 +332,33 @@ fn other_hosts_mcp_servers_are_recorded_and_counted_in_their_views() {
     let out = run(project.path(), &["mcp", "record", ".", "--yes"], &log);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(stderr(&out).contains("MCP server `off` (.codex/config.toml) is turned off"), "{}", stderr(&out));
-    let record: Value = serde_json::from_str(&std::fs::read_to_string(project.path().join("ctxc.mcp-tools")).expect("record")).expect("JSON");
-    let keys: Vec<String> = record["servers"].as_array().expect("servers").iter().map(|s| format!("{} {}", s["file"], s["server"])).collect();
-    assert_eq!(keys, [
-        r#"".codex/config.toml" "notes""#,
-        r#"".cursor/mcp.json" "paged""#,
-        r#"".gemini/settings.json" "notes""#,
-        r#"".vscode/mcp.json" "notes""#,
-    ]);
+    let record: Value =
+        serde_json::from_str(&std::fs::read_to_string(project.path().join("ctxc.mcp-tools")).expect("record")).expect("JSON");
+    let keys: Vec<String> =
+        record["servers"].as_array().expect("servers").iter().map(|s| format!("{} {}", s["file"], s["server"])).collect();
+    assert_eq!(
+        keys,
+        [
+            r#"".codex/config.toml" "notes""#,
+            r#"".cursor/mcp.json" "paged""#,
+            r#"".gemini/settings.json" "notes""#,
+            r#"".vscode/mcp.json" "notes""#,
+        ]
+    );
     std::fs::remove_file(&log).expect("the log");
     let out = run(project.path(), &["cost", ".", "--format", "json"], &log);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(!log.exists(), "cost started a server");
     let json: Value = serde_json::from_slice(&out.stdout).expect("JSON");
     let labels = |host: &str, title: &str| -> Vec<String> {
-        let view = json["hosts"].as_array().expect("hosts").iter().find(|h| h["host"] == host).unwrap_or_else(|| panic!("no {host}: {json:#}"));
-        let section = view["sections"].as_array().expect("sections").iter().find(|s| s["title"] == title).unwrap_or_else(|| panic!("no {title}: {view:#}"));
+        let view =
+            json["hosts"].as_array().expect("hosts").iter().find(|h| h["host"] == host).unwrap_or_else(|| panic!("no {host}: {json:#}"));
+        let section = view["sections"]
+            .as_array()
+            .expect("sections")
+            .iter()
+            .find(|s| s["title"] == title)
+            .unwrap_or_else(|| panic!("no {title}: {view:#}"));
         let parts = section["parts"].as_array().expect("parts");
         let sum: i64 = parts.iter().map(|p| p["tokens"]["tokens"].as_i64().expect("n")).sum();
         assert_eq!(sum + section["joins"]["tokens"].as_i64().expect("joins"), section["tokens"]["tokens"].as_i64().expect("tokens"));
