@@ -254,7 +254,8 @@ impl Viewer<'_> {
 
     fn sum(&self, counts: impl Iterator<Item = Count>) -> Count {
         let zero = self.count("");
-        counts.fold(zero, |acc, c| Count { tokens: acc.tokens + c.tokens, ..acc })
+        // A sum holding an estimate (an MCP tool's schema for an exact tokenizer) is one too.
+        counts.fold(zero, |acc, c| Count { tokens: acc.tokens + c.tokens, exact: acc.exact && c.exact, ..acc })
     }
 
     fn source(&self, id: &str) -> String {

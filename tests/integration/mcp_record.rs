@@ -371,4 +371,7 @@ fn other_hosts_mcp_servers_are_recorded_and_counted_in_their_views() {
     let text = json.to_string();
     assert!(text.contains("MCP server `off` (.codex/config.toml) is turned off in its configuration: not counted"), "{text}");
     assert!(text.contains("1 of its 2 recorded tools are sent"), "{text}");
+    // A tool's schema is an estimate even for an exact tokenizer: so is the total holding it.
+    let codex = json["hosts"].as_array().expect("hosts").iter().find(|h| h["host"] == "codex").expect("codex");
+    assert_eq!(codex["total"]["exact"], false, "{codex:#}");
 }
