@@ -1,4 +1,4 @@
-//! The host view: what an agent host (Claude Code, Codex) loads from a repository at session
+//! The host view: what an agent host (Claude Code, Codex, …) loads from a repository at session
 //! start, section by section and file by file, as the host assembles it, each part counted with
 //! the model's tokenizer (`ctxc cost --host`, for repositories without a manifest). How each
 //! host assembles its context is data (`[startup]` of `data/hosts/<id>.toml`); this module
