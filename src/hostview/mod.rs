@@ -659,14 +659,18 @@ impl Viewer<'_> {
         }
         if spec.later_name_wins {
             let mut kept: Vec<Entry> = Vec::new();
+            let mut at: std::collections::HashMap<String, usize> = Default::default();
             for e in entries {
-                match kept.iter_mut().find(|k| k.name == e.name) {
-                    Some(k) => {
-                        notes
-                            .push(format!("{} replaces {} in the {} listing (same name `{}`)", e.doc.file, k.doc.file, spec.title, e.name));
-                        *k = e;
+                match at.get(&e.name) {
+                    Some(&i) => {
+                        let replaced = &kept[i].doc.file;
+                        notes.push(format!("{} replaces {replaced} in the {} listing (same name `{}`)", e.doc.file, spec.title, e.name));
+                        kept[i] = e;
                     }
-                    None => kept.push(e),
+                    None => {
+                        at.insert(e.name.clone(), kept.len());
+                        kept.push(e);
+                    }
                 }
             }
             entries = kept;
