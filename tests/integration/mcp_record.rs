@@ -374,4 +374,8 @@ fn other_hosts_mcp_servers_are_recorded_and_counted_in_their_views() {
     // A tool's schema is an estimate even for an exact tokenizer: so is the total holding it.
     let codex = json["hosts"].as_array().expect("hosts").iter().find(|h| h["host"] == "codex").expect("codex");
     assert_eq!(codex["total"]["exact"], false, "{codex:#}");
+    let out = run(project.path(), &["cost", ".", "--host", "gemini-cli"], &log);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("MCP tools: notes (npm:@google/gemini-cli-core@0.61.0 dist/src/tools/mcp-tool.js)"), "{text}");
+    assert!(text.contains("mcp_notes_search") && !text.contains("mcp_notes_add"), "{text}");
 }
