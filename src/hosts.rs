@@ -296,7 +296,7 @@ pub struct Listing {
     /// come from the folder).
     #[serde(default)]
     pub required: Vec<String>,
-    /// The most characters of a field (`name`, `description`): a file over it is not listed.
+    /// The most characters of `name` or `description`: a file over it is not listed.
     #[serde(default)]
     pub refuse_over: BTreeMap<String, usize>,
     /// Characters of a name the host writes as `-`.

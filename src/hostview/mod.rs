@@ -643,9 +643,10 @@ impl Viewer<'_> {
                 None => own,
             };
             let description = value("description").unwrap_or_default();
-            let over = spec.refuse_over.iter().find(|(f, max)| {
-                let v = if *f == "name" { &name } else { &description };
-                v.chars().count() > **max
+            let over = spec.refuse_over.iter().find(|(f, max)| match f.as_str() {
+                "name" => name.chars().count() > **max,
+                "description" => description.chars().count() > **max,
+                _ => false,
             });
             if let Some((f, max)) = over {
                 notes.push(format!("{}: its {f} is longer than {max} characters, so {host} does not list it", doc.file));
