@@ -150,8 +150,14 @@ pub struct McpServers {
     /// Members listing the only tools sent, and tools not sent (which wins).
     pub include_key: Option<String>,
     pub exclude_key: Option<String>,
-    /// The name the model sees a tool by (`{server}`, `{tool}`).
+    /// The name the model sees a tool by (`{server}`, `{tool}`); then, where the host does so,
+    /// `tool_name_prefix` put before it unless it starts with it, the characters
+    /// `tool_name_invalid` (a regular expression) matches written `_`, and a name longer than
+    /// `tool_name_max` characters shortened to its start and end around `...`.
     pub tool_name: String,
+    pub tool_name_prefix: Option<String>,
+    pub tool_name_invalid: Option<String>,
+    pub tool_name_max: Option<usize>,
     pub source: String,
 }
 
@@ -569,6 +575,11 @@ mod tests {
                 [Some(&m.source), m.max_bytes_source.as_ref(), m.inline_imports.as_ref().map(|i| &i.source)].into_iter().flatten()
             });
             let rules = startup.rules.iter().map(|r| &r.source);
+            for pattern in startup.mcp.iter().filter_map(|m| m.tool_name_invalid.as_deref()) {
+                if let Err(e) = regex::Regex::new(pattern) {
+                    problems.push(format!("tool_name_invalid `{pattern}`: {e}"));
+                }
+            }
             let mcp = startup.mcp.iter().map(|m| &m.source);
             for id in memory.chain(rules).chain(startup.listings.iter().map(|l| &l.source)).chain(mcp) {
                 source("startup", id);

@@ -46,18 +46,61 @@ pub struct Configured {
     pub except: Vec<String>,
 }
 
-/// How a host names MCP tools for the model, where that is documented, and whether it has
-/// Claude Code's tool search.
+/// How a host names MCP tools for the model ([`McpServers::tool_name`]), where that is
+/// documented, and whether it has Claude Code's tool search.
 pub struct Naming {
-    /// `{server}` and `{tool}` replaced.
     pub tool_name: String,
+    pub prefix: Option<String>,
+    pub invalid: Option<regex::Regex>,
+    pub max: Option<usize>,
     pub source: String,
     pub tool_search: bool,
 }
 
 impl Naming {
     pub fn claude_code() -> Naming {
-        Naming { tool_name: CLAUDE_CODE_TOOL_NAME.to_string(), source: CLAUDE_CODE_MCP.to_string(), tool_search: true }
+        let (prefix, invalid, max) = (None, None, None);
+        Naming {
+            tool_name: CLAUDE_CODE_TOOL_NAME.to_string(),
+            prefix,
+            invalid,
+            max,
+            source: CLAUDE_CODE_MCP.to_string(),
+            tool_search: true,
+        }
+    }
+
+    /// Another host's naming, from its host file (`source`: its source, as shown).
+    pub fn of(spec: &McpServers, source: String) -> Naming {
+        Naming {
+            tool_name: spec.tool_name.clone(),
+            prefix: spec.tool_name_prefix.clone(),
+            // Embedded data: a pattern that does not compile is caught by the host files' test.
+            invalid: spec.tool_name_invalid.as_deref().and_then(|p| regex::Regex::new(p).ok()),
+            max: spec.tool_name_max,
+            source,
+            tool_search: false,
+        }
+    }
+
+    /// The name the model sees the tool `tool` of the server `server` by.
+    pub fn name(&self, server: &str, tool: &str) -> String {
+        let mut name = super::inline_imports::fill(&self.tool_name, &[("{server}", server), ("{tool}", tool)]);
+        if let Some(prefix) = self.prefix.as_deref().filter(|p| !name.starts_with(p)) {
+            name.insert_str(0, prefix);
+        }
+        if let Some(invalid) = &self.invalid {
+            name = invalid.replace_all(&name, "_").into_owned();
+        }
+        match self.max {
+            Some(max) if name.chars().count() > max => {
+                let keep = max.saturating_sub(3) / 2;
+                let start: String = name.chars().take(keep).collect();
+                let end: String = name.chars().skip(name.chars().count() - keep).collect();
+                format!("{start}...{end}")
+            }
+            _ => name,
+        }
     }
 }
 
@@ -188,7 +231,7 @@ pub fn sections(
             let named = |n: &String| n == tool || n.strip_prefix(tool).is_some_and(|rest| rest.starts_with('('));
             !server.except.iter().any(named) && server.only.as_ref().is_none_or(|only| only.iter().any(named))
         };
-        let tools: Vec<Tool> = recorded.tools.iter().filter(sent).map(|t| tool(&naming.tool_name, &name, t)).collect();
+        let tools: Vec<Tool> = recorded.tools.iter().filter(sent).map(|t| tool(naming, &name, t)).collect();
         if tools.len() < recorded.tools.len() {
             notes.push(format!(
                 "MCP server `{}` ({}): {} of its {} recorded tools are sent, as its configuration lists them",
@@ -252,10 +295,10 @@ pub fn sections(
     out
 }
 
-/// A recorded tool as the host sends it: named as the host names it (`template`).
-fn tool(template: &str, server: &str, recorded: &Value) -> Tool {
+/// A recorded tool as the host sends it: named as the host names it.
+fn tool(naming: &Naming, server: &str, recorded: &Value) -> Tool {
     let name = recorded.get("name").and_then(Value::as_str).unwrap_or_default();
-    let named = super::inline_imports::fill(template, &[("{server}", server), ("{tool}", name)]);
+    let named = naming.name(server, name);
     let description = recorded.get("description").and_then(Value::as_str).map(str::to_string);
     let schema = recorded.get("inputSchema").cloned().unwrap_or_else(crate::tools::empty_parameters);
     let read_only = recorded.pointer("/annotations/readOnlyHint").and_then(Value::as_bool);

@@ -211,7 +211,7 @@ impl Viewer<'_> {
         }
         if let Some(spec) = &startup.mcp {
             let servers = mcp_tools::configured_in(self.root, spec, &mut notes);
-            let naming = mcp_tools::Naming { tool_name: spec.tool_name.clone(), source: self.source(&spec.source), tool_search: false };
+            let naming = mcp_tools::Naming::of(spec, self.source(&spec.source));
             sections.extend(mcp_tools::sections(self.root, servers, &naming, self.profile, self.counter, &mut notes));
         }
         if startup.joins_unknown {

@@ -209,3 +209,57 @@ fn skills_listing_equals_gemini_clis() {
     assert!(theirs[&absolute[0]].as_str().is_some_and(|t| t.matches("<skill>").count() == 6), "{}", theirs[&absolute[0]]);
     assert!(theirs[&absolute[1]].as_str().is_some_and(|t| t.matches("<skill>").count() == 1), "{}", theirs[&absolute[1]]);
 }
+
+/// The MCP tools of a project's `.gemini/settings.json` servers (from a record written here), as
+/// the Gemini CLI view counts them, against the package's `isEnabled` and `generateValidName`:
+/// the same tools sent, under the same names (odd characters, the `mcp_` prefix already there,
+/// names past 63 characters, `includeTools` with `name(…)` and `excludeTools` winning).
+#[test]
+#[ignore = "needs @google/gemini-cli-core: scripts/runtimes installs it"]
+fn mcp_tool_names_equal_gemini_clis() {
+    use serde_json::json;
+    let long = "a_server_with_a_rather_long_name_indeed";
+    let settings = json!({ "mcpServers": {
+        "notes": { "command": "x", "includeTools": ["add(one)", "search", "gone"], "excludeTools": ["search"] },
+        "we ird/ü": { "command": "x" },
+        "mcp_pre": { "command": "x" },
+        long: { "command": "x" },
+    }});
+    let tools = json!({
+        "notes": ["add", "search", "zap"],
+        "we ird/ü": ["do it", "ok.v2:x-y"],
+        "mcp_pre": ["tool"],
+        long: ["and_a_tool_whose_name_is_long_too"],
+    });
+    let record = json!({ "version": 1, "servers": tools.as_object().expect("tools").iter().map(|(server, names)| json!({
+        "file": ".gemini/settings.json",
+        "server": server,
+        "config": "sha256:0",
+        "protocol_version": "2025-06-18",
+        "server_info": {},
+        "tools": names.as_array().expect("names").iter().map(|n| json!({ "name": n, "inputSchema": { "type": "object" } })).collect::<Vec<_>>(),
+    })).collect::<Vec<_>>() });
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = std::fs::canonicalize(dir.path()).expect("canonical");
+    let (settings_text, record_text) = (settings.to_string(), record.to_string());
+    write(&root, &[("GEMINI.md", "memory"), (".gemini/settings.json", &settings_text), ("ctxc.mcp-tools", &record_text)]);
+    let input = root.join("input.json");
+    std::fs::write(&input, json!({ "settings": settings, "tools": tools }).to_string()).expect("write");
+    let out = root.join("out.json");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/runtimes/gemini_cli/mcp_names.mjs");
+    let run = std::process::Command::new("node").arg(script).arg(core_package()).arg(&input).arg(&out).output().expect("node runs");
+    assert!(run.status.success(), "mcp_names.mjs failed: {}", String::from_utf8_lossy(&run.stderr));
+    let theirs: serde_json::Value = serde_json::from_slice(&std::fs::read(&out).expect("output")).expect("JSON");
+
+    let project = ctxc::project::ProjectRoot::new(&root).expect("root");
+    let host = ctxc::hostview::hosts().find(|h| h.id == "gemini-cli").expect("a startup model");
+    let views = ctxc::hostview::views(&project, "", &[host], None, &ctxc::tokens::TokenCounter::new());
+    for (server, names) in theirs.as_object().expect("servers") {
+        let title = format!("MCP tools: {server}");
+        let section = views.views[0].sections.iter().find(|s| s.title == title);
+        let ours: Vec<&str> = section.map(|s| s.parts.iter().map(|p| p.label.as_str()).collect()).unwrap_or_default();
+        let theirs: Vec<&str> = names.as_array().expect("names").iter().map(|n| n.as_str().expect("a name")).collect();
+        assert_eq!(ours, theirs, "server `{server}`");
+    }
+    assert_eq!(theirs["notes"], json!(["mcp_notes_add"]));
+}
