@@ -575,14 +575,14 @@ mod tests {
                 [Some(&m.source), m.max_bytes_source.as_ref(), m.inline_imports.as_ref().map(|i| &i.source)].into_iter().flatten()
             });
             let rules = startup.rules.iter().map(|r| &r.source);
+            let mcp = startup.mcp.iter().map(|m| &m.source);
+            for id in memory.chain(rules).chain(startup.listings.iter().map(|l| &l.source)).chain(mcp) {
+                source("startup", id);
+            }
             for pattern in startup.mcp.iter().filter_map(|m| m.tool_name_invalid.as_deref()) {
                 if let Err(e) = regex::Regex::new(pattern) {
                     problems.push(format!("tool_name_invalid `{pattern}`: {e}"));
                 }
-            }
-            let mcp = startup.mcp.iter().map(|m| &m.source);
-            for id in memory.chain(rules).chain(startup.listings.iter().map(|l| &l.source)).chain(mcp) {
-                source("startup", id);
             }
         }
         if host.format != FORMAT {
