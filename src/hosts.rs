@@ -123,10 +123,42 @@ pub struct Startup {
     /// record` recorded them, named `mcp__SERVER__TOOL` (a section per server).
     #[serde(default)]
     pub mcp_tools: bool,
+    /// For another host: the project configuration file naming its MCP servers, whose tools
+    /// (as `ctxc mcp record` recorded them) it sends.
+    pub mcp: Option<McpServers>,
     pub memory: Option<MemoryChain>,
     pub rules: Option<RulesFolder>,
     #[serde(default)]
     pub listings: Vec<Listing>,
+}
+
+/// The MCP servers a host starts from a project configuration file.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct McpServers {
+    /// The file, relative to the project root (TOML, or JSON with comments, by its extension),
+    /// and the dotted key of its table of servers by name.
+    pub file: String,
+    pub key: String,
+    /// The host's names of a server's members that ctxc's launcher and record hash call
+    /// otherwise (`httpUrl = "url"`): `command`, `args`, `env`, `cwd`, `url`, `headers`, `type`.
+    #[serde(default)]
+    pub rename: BTreeMap<String, String>,
+    /// A member that, when `false`, keeps the server from starting; one that, when `true`, does.
+    pub enabled_key: Option<String>,
+    pub disabled_key: Option<String>,
+    /// Members listing the only tools sent, and tools not sent (which wins).
+    pub include_key: Option<String>,
+    pub exclude_key: Option<String>,
+    /// The name the model sees a tool by (`{server}`, `{tool}`); then, where the host does so,
+    /// `tool_name_prefix` put before it unless it starts with it, the characters
+    /// `tool_name_invalid` (a regular expression) matches written `_`, and a name longer than
+    /// `tool_name_max` characters shortened to its start and end around `...`.
+    pub tool_name: String,
+    pub tool_name_prefix: Option<String>,
+    pub tool_name_invalid: Option<String>,
+    pub tool_name_max: Option<usize>,
+    pub source: String,
 }
 
 /// How many of a folder's memory files the host reads.
@@ -249,7 +281,52 @@ pub struct Listing {
     pub entry_max_chars: Option<usize>,
     /// The most characters of the whole listing.
     pub budget_chars: Option<usize>,
+    /// The listing's budget as a share of the model's window, in tokens counted as the entry's
+    /// bytes (with its line break) divided by `budget_bytes_per_token`, rounded up: entries are
+    /// taken in order while they fit, the others are left out.
+    pub budget_window_percent: Option<u64>,
+    pub budget_bytes_per_token: Option<usize>,
+    /// Where the listed files are, relative to each folder of `folders`, in the host's order of
+    /// those places (empty: the host's project files of `kinds`, plugins' included).
+    #[serde(default)]
+    pub paths: Vec<String>,
+    #[serde(default)]
+    pub folders: ListingFolders,
+    /// With `folders = "chain"`: the file whose nearest folder above the working directory is
+    /// the chain's top (else the project root).
+    pub root_marker: Option<String>,
+    /// Whether runs of white space in names and descriptions are made one space.
+    #[serde(default)]
+    pub collapse_whitespace: bool,
+    /// Frontmatter fields without which the host does not list a file (the name then does not
+    /// come from the folder).
+    #[serde(default)]
+    pub required: Vec<String>,
+    /// The most characters of `name` or `description`: a file over it is not listed.
+    #[serde(default)]
+    pub refuse_over: BTreeMap<String, usize>,
+    /// Characters of a name the host writes as `-`.
+    pub name_replaced: Option<String>,
+    /// Whether a later file with a listed name replaces the earlier entry, in its place.
+    #[serde(default)]
+    pub later_name_wins: bool,
+    /// Whether entries are ordered by name (then path) rather than by place then path.
+    #[serde(default)]
+    pub order_by_name: bool,
     pub source: String,
+}
+
+/// The folders a listing's `paths` are read in.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ListingFolders {
+    /// The project root.
+    #[default]
+    Root,
+    /// The working directory.
+    WorkingDirectory,
+    /// Each folder from the chain's top (`root_marker`) down to the working directory.
+    Chain,
 }
 
 /// Whether a file is Markdown (with YAML frontmatter) or JSON.
@@ -498,8 +575,14 @@ mod tests {
                 [Some(&m.source), m.max_bytes_source.as_ref(), m.inline_imports.as_ref().map(|i| &i.source)].into_iter().flatten()
             });
             let rules = startup.rules.iter().map(|r| &r.source);
-            for id in memory.chain(rules).chain(startup.listings.iter().map(|l| &l.source)) {
+            let mcp = startup.mcp.iter().map(|m| &m.source);
+            for id in memory.chain(rules).chain(startup.listings.iter().map(|l| &l.source)).chain(mcp) {
                 source("startup", id);
+            }
+            for pattern in startup.mcp.iter().filter_map(|m| m.tool_name_invalid.as_deref()) {
+                if let Err(e) = regex::Regex::new(pattern) {
+                    problems.push(format!("tool_name_invalid `{pattern}`: {e}"));
+                }
             }
         }
         if host.format != FORMAT {

@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use clap::Args;
 
-use ctxc::hostview::mcp_tools::configured;
+use ctxc::hostview::mcp_tools::{configured, configured_in};
 use ctxc::mcp::record::{self, launch, Limits};
 use ctxc::rules::mcp_record::{read_record, Record, RECORD_FILE, RECORD_VERSION};
 
@@ -20,7 +20,9 @@ use super::{output, EXIT_INPUT, EXIT_OK};
 
 #[derive(Debug, Args)]
 pub struct RecordArgs {
-    /// The repository's folder: its `.mcp.json` and its plugins' are read, the record written there.
+    /// The repository's folder: its `.mcp.json` and its plugins', and the other hosts' MCP
+    /// configuration files (`.codex/config.toml`, `.gemini/settings.json`, `.cursor/mcp.json`,
+    /// `.vscode/mcp.json`), are read, the record written there.
     #[arg(default_value = ".")]
     path: PathBuf,
     /// Run every configured command without asking (for scripts: read the configuration first).
@@ -54,14 +56,27 @@ pub fn run(args: RecordArgs, reporter: &Reporter) -> u8 {
     };
     let found = ctxc::agent_files::discover(&root, None, BTreeSet::new());
     reporter.diagnostics(&found.problems, &ctxc::Sources::default());
-    let all = configured(&root, &found);
+    let mut all = configured(&root, &found);
+    // The other hosts' configuration files (.codex/config.toml, .gemini/settings.json…); what the
+    // host view notes about them (a server turned off, a file that does not parse) is said here.
+    let mut notes = Vec::new();
+    let files: Vec<&str> = ctxc::hostview::hosts().filter_map(|h| h.startup.as_ref()?.mcp.as_ref()).map(|m| m.file.as_str()).collect();
+    for spec in ctxc::hostview::hosts().filter_map(|h| h.startup.as_ref()?.mcp.as_ref()) {
+        all.extend(configured_in(&root, spec, &mut notes));
+    }
+    for note in notes {
+        output::eprint(&format!(
+            "note: {note}
+"
+        ));
+    }
+    let places = format!(".mcp.json, plugins' .mcp.json and manifests, {}", files.join(", "));
     let unknown: Vec<&String> = args.servers.iter().filter(|name| !all.iter().any(|s| &s.server == *name)).collect();
     if let Some(name) = unknown.first() {
-        return reporter.usage(format!("--server {name}: no MCP server of that name in {}'s .mcp.json or plugins", root.display_path(".")));
+        return reporter.usage(format!("--server {name}: no MCP server of that name in {} ({places})", root.display_path(".")));
     }
     if all.is_empty() {
-        return reporter
-            .usage(format!("no MCP server configured in {} (.mcp.json, plugins' .mcp.json and manifests)", args.path.display()));
+        return reporter.usage(format!("no MCP server configured in {} ({places})", args.path.display()));
     }
     let mut record = match read_record(&root) {
         Ok(record) => record.unwrap_or(Record { version: RECORD_VERSION, servers: Vec::new() }),

@@ -1,5 +1,6 @@
 //! What the MCP servers' tools recorded by `ctxc mcp record` ([`crate::rules::mcp_record`]) cost
-//! in Claude Code's startup context. No server is started here (the record is written by
+//! in a host's startup context: Claude Code's `.mcp.json` and plugins, and the configuration file
+//! another host names (`[startup.mcp]` of its host file). No server is started here (the record is written by
 //! `src/mcp/record.rs`, run by a person on purpose). The servers configured in the repository
 //! are matched to the record by file, name and a hash of the configuration, so that a changed
 //! configuration shows as a stale record. See docs/mcp.md.
@@ -8,6 +9,7 @@ use serde_json::Value;
 
 use super::{Part, Section};
 use crate::agent_files::Found;
+use crate::hosts::McpServers;
 use crate::measure::{cost_tool_list, Count};
 use crate::models::ModelProfile;
 use crate::project::ProjectRoot;
@@ -18,7 +20,8 @@ use crate::tools::Tool;
 /// How Claude Code names an MCP tool for its model: `mcp__<server>__<tool>`
 /// (https://code.claude.com/docs/en/mcp, "MCP tool names", and the permission rules in
 /// https://code.claude.com/docs/en/iam: `mcp__server__tool`).
-const CLAUDE_CODE_TOOL_PREFIX: &str = "mcp__";
+const CLAUDE_CODE_TOOL_NAME: &str = "mcp__{server}__{tool}";
+const CLAUDE_CODE_MCP: &str = "https://code.claude.com/docs/en/mcp";
 
 /// Past a tenth of the window, Claude Code's tool search defers MCP tools instead of loading
 /// them at session start (https://code.claude.com/docs/en/mcp, "Scale with MCP Tool Search":
@@ -38,6 +41,67 @@ pub struct Configured {
     pub hash: String,
     /// The plugin whose `.mcp.json` (or manifest) it is in: its name and folder (relative).
     pub plugin: Option<(String, String)>,
+    /// The tools the host sends of those the server lists, when its configuration says.
+    pub only: Option<Vec<String>>,
+    pub except: Vec<String>,
+}
+
+/// How a host names MCP tools for the model ([`McpServers::tool_name`]), where that is
+/// documented, and whether it has Claude Code's tool search.
+pub struct Naming {
+    pub tool_name: String,
+    pub prefix: Option<String>,
+    pub invalid: Option<regex::Regex>,
+    pub max: Option<usize>,
+    pub source: String,
+    pub tool_search: bool,
+}
+
+impl Naming {
+    pub fn claude_code() -> Naming {
+        let (prefix, invalid, max) = (None, None, None);
+        Naming {
+            tool_name: CLAUDE_CODE_TOOL_NAME.to_string(),
+            prefix,
+            invalid,
+            max,
+            source: CLAUDE_CODE_MCP.to_string(),
+            tool_search: true,
+        }
+    }
+
+    /// Another host's naming, from its host file (`source`: its source, as shown).
+    pub fn of(spec: &McpServers, source: String) -> Naming {
+        Naming {
+            tool_name: spec.tool_name.clone(),
+            prefix: spec.tool_name_prefix.clone(),
+            // Embedded data: a pattern that does not compile is caught by the host files' test.
+            invalid: spec.tool_name_invalid.as_deref().and_then(|p| regex::Regex::new(p).ok()),
+            max: spec.tool_name_max,
+            source,
+            tool_search: false,
+        }
+    }
+
+    /// The name the model sees the tool `tool` of the server `server` by.
+    pub fn name(&self, server: &str, tool: &str) -> String {
+        let mut name = super::inline_imports::fill(&self.tool_name, &[("{server}", server), ("{tool}", tool)]);
+        if let Some(prefix) = self.prefix.as_deref().filter(|p| !name.starts_with(p)) {
+            name.insert_str(0, prefix);
+        }
+        if let Some(invalid) = &self.invalid {
+            name = invalid.replace_all(&name, "_").into_owned();
+        }
+        match self.max {
+            Some(max) if name.chars().count() > max => {
+                let keep = max.saturating_sub(3) / 2;
+                let start: String = name.chars().take(keep).collect();
+                let end: String = name.chars().skip(name.chars().count() - keep).collect();
+                format!("{start}...{end}")
+            }
+            _ => name,
+        }
+    }
 }
 
 /// The servers of the repository's Claude Code MCP configurations: the project's `.mcp.json`
@@ -56,6 +120,8 @@ pub fn configured(root: &ProjectRoot, found: &Found) -> Vec<Configured> {
                 config: server.clone(),
                 hash: config_hash(server),
                 plugin: doc.plugin.as_ref().map(|p| (p.name.clone(), root.display_path(&p.rel))),
+                only: None,
+                except: Vec::new(),
             });
         }
     }
@@ -63,19 +129,73 @@ pub fn configured(root: &ProjectRoot, found: &Found) -> Vec<Configured> {
     out
 }
 
-/// The sections of Claude Code's MCP tools, one per project server recorded, each tool a part
-/// counted as the model receives it among its other tools (its definition, named
-/// `mcp__server__tool`, with the provider's framing between definitions; not the tool-use
-/// preamble, which built-in tools bring anyway). Servers of plugins are noted, not counted (as
-/// plugins' listings); servers without a record or whose configuration changed are noted.
+/// The servers of another host's configuration file (`spec`), in name order, each in the shape
+/// the launcher and the record's hash read (its members renamed as `spec.rename` says). A
+/// server the configuration turns off is noted and left out; a file that cannot be read or
+/// parsed is noted.
+pub fn configured_in(root: &ProjectRoot, spec: &McpServers, notes: &mut Vec<String>) -> Vec<Configured> {
+    let text = match root.read(&spec.file) {
+        Ok(file) => file.text.to_string(),
+        Err(crate::project::ReadError::Missing(_)) => return Vec::new(),
+        Err(e) => {
+            notes.push(format!("{}: {}: its MCP servers are not counted", root.display_path(&spec.file), e.into_diagnostic().message));
+            return Vec::new();
+        }
+    };
+    let value = match super::parse_config(&spec.file, &text) {
+        Ok(value) => value,
+        Err(e) => {
+            notes.push(format!("{} is not valid, so its MCP servers are not counted: {e}", root.display_path(&spec.file)));
+            return Vec::new();
+        }
+    };
+    let Some(servers) = super::setting(&value, &spec.key).and_then(Value::as_object) else { return Vec::new() };
+    let names = |server: &Value, key: &Option<String>| -> Option<Vec<String>> {
+        let list = server.get(key.as_deref()?)?.as_array()?;
+        Some(list.iter().filter_map(Value::as_str).map(str::to_string).collect())
+    };
+    let mut out = Vec::new();
+    for (name, server) in servers {
+        let flag = |key: &Option<String>| key.as_deref().and_then(|k| server.get(k)).and_then(Value::as_bool);
+        if flag(&spec.enabled_key) == Some(false) || flag(&spec.disabled_key) == Some(true) {
+            notes.push(format!("MCP server `{name}` ({}) is turned off in its configuration: not counted", root.display_path(&spec.file)));
+            continue;
+        }
+        let mut config = server.clone();
+        if let Some(object) = config.as_object_mut() {
+            for (theirs, ours) in &spec.rename {
+                if let Some(v) = object.remove(theirs) {
+                    object.insert(ours.clone(), v);
+                }
+            }
+        }
+        out.push(Configured {
+            file: spec.file.clone(),
+            display: root.display_path(&spec.file),
+            server: name.clone(),
+            hash: config_hash(&config),
+            config,
+            plugin: None,
+            only: names(server, &spec.include_key),
+            except: names(server, &spec.exclude_key).unwrap_or_default(),
+        });
+    }
+    out
+}
+
+/// The sections of the MCP tools of `servers`, one per project server recorded, each tool a part
+/// counted as the model receives it among its other tools (its definition, named as `naming`
+/// says, with the provider's framing between definitions; not the tool-use preamble, which
+/// built-in tools bring anyway). Servers of plugins are noted, not counted (as plugins'
+/// listings); servers without a record or whose configuration changed are noted.
 pub fn sections(
     root: &ProjectRoot,
-    found: &Found,
+    servers: Vec<Configured>,
+    naming: &Naming,
     profile: &ModelProfile,
     counter: &TokenCounter,
     notes: &mut Vec<String>,
 ) -> Vec<Section> {
-    let servers = configured(root, found);
     if servers.is_empty() {
         return Vec::new();
     }
@@ -105,7 +225,22 @@ pub fn sections(
             Some((plugin, _)) => (format!("plugin_{plugin}_{}", server.server), format!("MCP tools: plugin {plugin}, {}", server.server)),
             None => (server.server.clone(), format!("MCP tools: {}", server.server)),
         };
-        let tools: Vec<Tool> = recorded.tools.iter().map(|t| tool(&name, t)).collect();
+        let sent = |t: &&Value| {
+            let tool = t.get("name").and_then(Value::as_str).unwrap_or_default();
+            // A name in the list, or `name(…)` as Gemini CLI also accepts.
+            let named = |n: &String| n == tool || n.strip_prefix(tool).is_some_and(|rest| rest.starts_with('('));
+            !server.except.iter().any(named) && server.only.as_ref().is_none_or(|only| only.iter().any(named))
+        };
+        let tools: Vec<Tool> = recorded.tools.iter().filter(sent).map(|t| tool(naming, &name, t)).collect();
+        if tools.len() < recorded.tools.len() {
+            notes.push(format!(
+                "MCP server `{}` ({}): {} of its {} recorded tools are sent, as its configuration lists them",
+                server.server,
+                server.display,
+                tools.len(),
+                recorded.tools.len()
+            ));
+        }
         let refs: Vec<&Tool> = tools.iter().collect();
         let costs = cost_tool_list(&refs, profile, counter, root.cache());
         // Each tool's bytes: its definition as JSON, the form the record holds it in.
@@ -125,11 +260,12 @@ pub fn sections(
         let sum: i64 = parts.iter().map(|p| p.tokens.tokens).sum();
         let section = Section {
             title,
-            source: "https://code.claude.com/docs/en/mcp".to_string(),
+            source: naming.source.clone(),
             joins: Count { tokens: tokens.tokens - sum, ..tokens },
             parts,
             tokens,
             budget: None,
+            entry_budget: None,
             joins_modelled: true,
             joined: None,
         };
@@ -145,6 +281,9 @@ pub fn sections(
         }
     }
     let total: i64 = out.iter().map(|s| s.tokens.tokens).sum();
+    if !naming.tool_search {
+        return out;
+    }
     let threshold = profile.max_input_tokens * TOOL_SEARCH_PERCENT / 100;
     if u64::try_from(total).is_ok_and(|t| t > threshold) {
         notes.push(format!(
@@ -156,11 +295,12 @@ pub fn sections(
     out
 }
 
-/// A recorded tool as the host sends it: its name prefixed with the server's.
-fn tool(server: &str, recorded: &Value) -> Tool {
+/// A recorded tool as the host sends it: named as the host names it.
+fn tool(naming: &Naming, server: &str, recorded: &Value) -> Tool {
     let name = recorded.get("name").and_then(Value::as_str).unwrap_or_default();
+    let named = naming.name(server, name);
     let description = recorded.get("description").and_then(Value::as_str).map(str::to_string);
     let schema = recorded.get("inputSchema").cloned().unwrap_or_else(crate::tools::empty_parameters);
     let read_only = recorded.pointer("/annotations/readOnlyHint").and_then(Value::as_bool);
-    Tool::new(format!("{CLAUDE_CODE_TOOL_PREFIX}{server}__{name}"), description, schema, read_only)
+    Tool::new(named, description, schema, read_only)
 }

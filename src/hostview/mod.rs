@@ -1,4 +1,4 @@
-//! The host view: what an agent host (Claude Code, Codex) loads from a repository at session
+//! The host view: what an agent host (Claude Code, Codex, …) loads from a repository at session
 //! start, section by section and file by file, as the host assembles it, each part counted with
 //! the model's tokenizer (`ctxc cost --host`, for repositories without a manifest). How each
 //! host assembles its context is data (`[startup]` of `data/hosts/<id>.toml`); this module
@@ -11,13 +11,13 @@ pub mod mcp_tools;
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use globset::Glob;
+use globset::{Glob, GlobBuilder};
 use serde::Serialize;
 
 use crate::agent_files::{self, Doc, FileKind, Found};
 use crate::checks::budgets::Band;
 use crate::diagnostic::Diagnostic;
-use crate::hosts::{Host, Listing, MemoryChain, MemoryOrder, PerFolder, RulesFolder};
+use crate::hosts::{Host, Listing, ListingFolders, MemoryChain, MemoryOrder, PerFolder, RulesFolder};
 use crate::measure::{count_text, Count};
 use crate::models::ModelProfile;
 use crate::project::{ProjectRoot, ReadError};
@@ -77,6 +77,10 @@ pub struct Section {
     pub tokens: Count,
     /// For a listing with a character budget: the budget and the listing's length.
     pub budget: Option<CharBudget>,
+    /// For a listing whose entries are taken while they fit a budget: the budget, what the
+    /// entries taken use, and how many are left out.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub entry_budget: Option<EntryBudget>,
     /// Whether `joins` is counted: false when the host does not publish how it joins the parts
     /// (then `tokens` is the parts' sum, not exact).
     pub joins_modelled: bool,
@@ -116,6 +120,16 @@ pub struct Cut {
 pub struct CharBudget {
     pub budget_chars: usize,
     pub chars: usize,
+}
+
+/// A listing's budget in the host's approximate tokens (bytes / `bytes_per_token`, rounded up,
+/// per entry with its line break): the budget, what the entries listed use, how many are left out.
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct EntryBudget {
+    pub limit: usize,
+    pub used: usize,
+    pub omitted: usize,
+    pub bytes_per_token: usize,
 }
 
 /// The views asked for, and the files that could not be read.
@@ -185,7 +199,20 @@ impl Viewer<'_> {
             sections.extend(self.listing(listing, &mut notes));
         }
         if startup.mcp_tools {
-            sections.extend(mcp_tools::sections(self.root, self.found, self.profile, self.counter, &mut notes));
+            let servers = mcp_tools::configured(self.root, self.found);
+            sections.extend(mcp_tools::sections(
+                self.root,
+                servers,
+                &mcp_tools::Naming::claude_code(),
+                self.profile,
+                self.counter,
+                &mut notes,
+            ));
+        }
+        if let Some(spec) = &startup.mcp {
+            let servers = mcp_tools::configured_in(self.root, spec, &mut notes);
+            let naming = mcp_tools::Naming::of(spec, self.source(&spec.source));
+            sections.extend(mcp_tools::sections(self.root, servers, &naming, self.profile, self.counter, &mut notes));
         }
         if startup.joins_unknown {
             for s in &mut sections {
@@ -227,7 +254,8 @@ impl Viewer<'_> {
 
     fn sum(&self, counts: impl Iterator<Item = Count>) -> Count {
         let zero = self.count("");
-        counts.fold(zero, |acc, c| Count { tokens: acc.tokens + c.tokens, ..acc })
+        // A sum holding an estimate (an MCP tool's schema for an exact tokenizer) is one too.
+        counts.fold(zero, |acc, c| Count { tokens: acc.tokens + c.tokens, exact: acc.exact && c.exact, ..acc })
     }
 
     fn source(&self, id: &str) -> String {
@@ -259,6 +287,7 @@ impl Viewer<'_> {
             joins,
             tokens,
             budget: None,
+            entry_budget: None,
             joins_modelled: true,
             joined,
         })
@@ -291,17 +320,7 @@ impl Viewer<'_> {
     /// it is not there or not valid (a note says so).
     fn settings(&mut self, file: &str, notes: &mut Vec<String>) -> Option<serde_json::Value> {
         let text = self.read(file)?;
-        let parsed = match file.ends_with(".json") {
-            // Read as the Gemini rules read settings: comments allowed, as Gemini CLI strips them.
-            true => crate::rules::gemini::parse_settings(&text).map(|s| s.value).map_err(|(at, e)| {
-                let (line, column) = crate::diagnostic::line_col(&text, at);
-                format!("{e} at line {line}, column {column}")
-            }),
-            false => toml::from_str::<toml::Table>(&text)
-                .map_err(|e| e.message().to_string())
-                .and_then(|t| serde_json::to_value(t).map_err(|e| e.to_string())),
-        };
-        parsed.map_err(|e| notes.push(format!("{file} is not valid, so its settings were not applied: {e}"))).ok()
+        parse_config(file, &text).map_err(|e| notes.push(format!("{file} is not valid, so its settings were not applied: {e}"))).ok()
     }
 
     /// A file's text, or `None` when it is not there; a file that cannot be read is a problem.
@@ -561,30 +580,108 @@ impl Viewer<'_> {
         self.section("rules", &spec.source, parts, spec.joiner.as_deref())
     }
 
+    /// The files a listing lists, each with the index of the place it was found in (its path's
+    /// in `spec.paths`, 0 for the host's project files).
+    fn listed<'d>(&self, spec: &Listing, docs: impl Iterator<Item = &'d Doc>) -> Vec<(usize, &'d Doc)> {
+        if spec.paths.is_empty() {
+            // The project's files of the kind, and those of the plugins in it (listed only once
+            // a plugin is installed: noted, not counted).
+            return docs
+                .filter(|d| d.plugin.is_some() || self.host.kind_at("project", &d.rel).is_some_and(|f| f.kind == d.kind.id()))
+                .map(|d| (0, d))
+                .collect();
+        }
+        // `*` stays within a folder, as the hosts' globs do; `**` crosses folders.
+        let glob = |p: &str| GlobBuilder::new(p).literal_separator(true).build().ok().map(|g| g.compile_matcher());
+        let globs: Vec<_> = spec.paths.iter().filter_map(|p| glob(p)).collect();
+        let folders = match spec.folders {
+            ListingFolders::Root => vec![String::new()],
+            ListingFolders::WorkingDirectory => vec![self.from.to_string()],
+            ListingFolders::Chain => {
+                let marker = spec.root_marker.iter().cloned().collect::<Vec<_>>();
+                self.folders(&self.marked(self.from, &marker).unwrap_or_default())
+            }
+        };
+        let place = |rel: &str| {
+            folders.iter().find_map(|f| {
+                let inner = if f.is_empty() { Some(rel) } else { rel.strip_prefix(f.as_str()).and_then(|r| r.strip_prefix('/')) };
+                inner.and_then(|inner| globs.iter().position(|g| g.is_match(inner)))
+            })
+        };
+        docs.filter(|d| d.plugin.is_none()).filter_map(|d| place(&d.rel).map(|i| (i, d))).collect()
+    }
+
     fn listing(&self, spec: &Listing, notes: &mut Vec<String>) -> Option<Section> {
         let kinds: Vec<FileKind> = FileKind::ALL.into_iter().filter(|k| spec.kinds.iter().any(|id| id == k.id())).collect();
         let docs = self.found.skills.iter().map(|s| &s.doc).chain(self.found.files.iter()).filter(|d| kinds.contains(&d.kind));
-        // The project's files of the kind, and those of the plugins in it (listed only once a
-        // plugin is installed: noted, not counted).
-        let docs = docs.filter(|d| d.plugin.is_some() || self.host.kind_at("project", &d.rel).is_some_and(|f| f.kind == d.kind.id()));
-        let mut parts = Vec::new();
         let mut plugins: std::collections::BTreeMap<(String, String), Vec<Count>> = Default::default();
         let mut hidden = 0;
-        let mut entries: Vec<&Doc> = docs.collect();
-        entries.sort_by(|a, b| a.rel.cmp(&b.rel));
-        for doc in entries {
+        let mut entries: Vec<Entry> = Vec::new();
+        let host = &self.host.name;
+        for (place, doc) in self.listed(spec, docs) {
             if spec.hidden_field.as_deref().is_some_and(|f| field(doc, f).as_deref() == Some("true")) {
                 hidden += 1;
                 continue;
             }
+            let value = |key: &str| {
+                field(doc, key).map(|v| if spec.collapse_whitespace { v.split_whitespace().collect::<Vec<_>>().join(" ") } else { v })
+            };
+            if let Some(missing) = spec.required.iter().find(|f| value(f).is_none_or(|v| v.is_empty())) {
+                notes.push(format!("{} has no `{missing}` in its frontmatter: {host} does not list it", doc.file));
+                continue;
+            }
             let stem = doc.rel.rsplit('/').next().unwrap_or(&doc.rel).trim_end_matches(".md");
             let folder = doc.rel.rsplit('/').nth(1).unwrap_or_default();
-            let own = field(doc, "name").unwrap_or_else(|| if doc.kind == FileKind::Skill { folder } else { stem }.to_string());
+            let mut own = value("name")
+                .filter(|n| !n.is_empty())
+                .unwrap_or_else(|| if doc.kind == FileKind::Skill { folder } else { stem }.to_string());
+            if let Some(chars) = &spec.name_replaced {
+                own = own.chars().map(|c| if chars.contains(c) { '-' } else { c }).collect();
+            }
             let name = match &doc.plugin {
                 Some(plugin) => format!("{}:{own}", plugin.name),
                 None => own,
             };
-            let description = field(doc, "description").unwrap_or_default();
+            let description = value("description").unwrap_or_default();
+            let over = spec.refuse_over.iter().find(|(f, max)| match f.as_str() {
+                "name" => name.chars().count() > **max,
+                "description" => description.chars().count() > **max,
+                _ => false,
+            });
+            if let Some((f, max)) = over {
+                notes.push(format!("{}: its {f} is longer than {max} characters, so {host} does not list it", doc.file));
+                continue;
+            }
+            entries.push(Entry { place, doc, name, description });
+        }
+        match spec.order_by_name {
+            true => entries.sort_by(|a, b| (&a.name, &a.doc.rel).cmp(&(&b.name, &b.doc.rel))),
+            false => entries.sort_by(|a, b| (a.place, &a.doc.rel).cmp(&(b.place, &b.doc.rel))),
+        }
+        if spec.later_name_wins {
+            let mut kept: Vec<Entry> = Vec::new();
+            let mut at: std::collections::HashMap<String, usize> = Default::default();
+            for e in entries {
+                match at.get(&e.name) {
+                    Some(&i) => {
+                        let replaced = &kept[i].doc.file;
+                        notes.push(format!("{} replaces {replaced} in the {} listing (same name `{}`)", e.doc.file, spec.title, e.name));
+                        kept[i] = e;
+                    }
+                    None => {
+                        at.insert(e.name.clone(), kept.len());
+                        kept.push(e);
+                    }
+                }
+            }
+            entries = kept;
+        }
+        let per_token = spec.budget_bytes_per_token.unwrap_or(1).max(1);
+        let limit =
+            spec.budget_window_percent.map(|p| usize::try_from(self.profile.max_input_tokens * p / 100).unwrap_or(usize::MAX).max(1));
+        let (mut used, mut omitted) = (0, Vec::new());
+        let mut parts = Vec::new();
+        for Entry { doc, name, description, .. } in entries {
             let (shown, cut) = match spec.entry_max_chars {
                 Some(max) if description.chars().count() > max => {
                     let at = description.char_indices().nth(max).map_or(description.len(), |(i, _)| i);
@@ -604,6 +701,19 @@ impl Viewer<'_> {
             let mut part = self.part(&doc.rel, name, &text);
             part.file = doc.file.clone();
             part.cut = cut;
+            if let Some(limit) = limit {
+                // The entry with its line break, in the host's approximate tokens.
+                let cost = (text.len() + 1).div_ceil(per_token);
+                if used + cost > limit {
+                    let why = format!("past the listing's budget of {limit} tokens, counted as bytes / {per_token}");
+                    part.cut = Some(Cut { why, dropped_bytes: text.len(), dropped_tokens: part.tokens, line: None, column: None });
+                    part.tokens.tokens = 0;
+                    part.bytes = 0;
+                    omitted.push(part);
+                    continue;
+                }
+                used += cost;
+            }
             match &doc.plugin {
                 Some(plugin) => plugins.entry((plugin.name.clone(), self.root.display_path(&plugin.rel))).or_default().push(part.tokens),
                 None => parts.push((part, text)),
@@ -626,8 +736,32 @@ impl Viewer<'_> {
             ));
         }
         let chars = parts.iter().map(|(_, t)| t.chars().count()).sum::<usize>() + parts.len().saturating_sub(1);
-        let mut section = self.section(&spec.title, &spec.source, parts, Some("\n"))?;
+        let omitted_count = omitted.len();
+        let mut section = match self.section(&spec.title, &spec.source, parts, Some("\n")) {
+            Some(section) => section,
+            None if omitted.is_empty() => return None,
+            // No entry fits: the host lists none.
+            None => {
+                let zero = self.count("");
+                let source = self.source(&spec.source);
+                let joined = Some(String::new());
+                let (budget, entry_budget) = (None, None);
+                Section {
+                    title: spec.title.clone(),
+                    source,
+                    parts: Vec::new(),
+                    joins: zero,
+                    tokens: zero,
+                    budget,
+                    entry_budget,
+                    joins_modelled: true,
+                    joined,
+                }
+            }
+        };
+        section.parts.extend(omitted);
         section.budget = spec.budget_chars.map(|budget_chars| CharBudget { budget_chars, chars });
+        section.entry_budget = limit.map(|limit| EntryBudget { limit, used, omitted: omitted_count, bytes_per_token: per_token });
         if let (Some(frame), Some(joined)) = (&spec.frame, &section.joined) {
             // The frame's text is in the joins.
             let framed = frame.replace("{entries}", joined);
@@ -637,6 +771,14 @@ impl Viewer<'_> {
         }
         Some(section)
     }
+}
+
+/// A file a listing lists: where it was found, its name and description as the host reads them.
+struct Entry<'d> {
+    place: usize,
+    doc: &'d Doc,
+    name: String,
+    description: String,
 }
 
 /// A frontmatter value as text: parsed as YAML, or read line by line where the host does so
@@ -683,8 +825,22 @@ fn entry(spec: &Listing, doc: &Doc, values: &[(&str, &str)]) -> String {
     spec.entry.split('\n').filter_map(fill_line).collect::<Vec<_>>().join("\n")
 }
 
+/// A project configuration file's settings: TOML, or JSON with comments by its extension (read as
+/// the Gemini rules read settings: Gemini CLI and VS Code strip comments before parsing).
+pub(crate) fn parse_config(file: &str, text: &str) -> Result<serde_json::Value, String> {
+    match file.ends_with(".json") {
+        true => crate::rules::gemini::parse_settings(text).map(|s| s.value).map_err(|(at, e)| {
+            let (line, column) = crate::diagnostic::line_col(text, at);
+            format!("{e} at line {line}, column {column}")
+        }),
+        false => toml::from_str::<toml::Table>(text)
+            .map_err(|e| e.message().to_string())
+            .and_then(|t| serde_json::to_value(t).map_err(|e| e.to_string())),
+    }
+}
+
 /// A setting by its dotted key (`context.fileName`).
-fn setting<'v>(settings: &'v serde_json::Value, key: &str) -> Option<&'v serde_json::Value> {
+pub(crate) fn setting<'v>(settings: &'v serde_json::Value, key: &str) -> Option<&'v serde_json::Value> {
     key.split('.').try_fold(settings, |v, k| v.get(k))
 }
 

@@ -219,6 +219,8 @@ mod tests {
             config: json!({ "command": "npx", "args": ["-y", "pkg", "--token", "${API_TOKEN}", "a b"], "env": { "LEVEL": "${LEVEL:-1}" } }),
             hash: String::new(),
             plugin: None,
+            only: None,
+            except: Vec::new(),
         };
         assert_eq!(shown(&server), "npx -y pkg --token '${API_TOKEN}' 'a b' (setting LEVEL)");
     }

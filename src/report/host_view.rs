@@ -54,13 +54,24 @@ fn section(s: &Section, md: bool) -> String {
     out
 }
 
-/// A listing's length against the host's character budget, when it has one.
+/// A listing's length against the host's character budget, or what its entries use of the
+/// host's budget in tokens, when it has one.
 pub(super) fn budget(s: &Section) -> Option<String> {
-    s.budget.map(|b| {
+    let chars = s.budget.map(|b| {
         let over = b.chars.saturating_sub(b.budget_chars);
         let state = if over > 0 { format!(", over by {over}: the host shortens descriptions") } else { String::new() };
         format!("listing {} of {} characters{state}", plain(b.chars as i64), plain(b.budget_chars as i64))
-    })
+    });
+    let tokens = s.entry_budget.map(|b| {
+        let state = match b.omitted {
+            0 => String::new(),
+            1 => ", 1 entry left out".to_string(),
+            n => format!(", {n} entries left out"),
+        };
+        let (used, limit) = (plain(b.used as i64), plain(b.limit as i64));
+        format!("entries use {used} of the listing's {limit} tokens (bytes / {}){state}", b.bytes_per_token)
+    });
+    chars.or(tokens)
 }
 
 /// The `(joins)` row of a section: what it is and its tokens (`?` when the host does not publish

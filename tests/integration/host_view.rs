@@ -635,3 +635,79 @@ fn the_html_page_shows_what_the_json_counts() {
     }
     assert!(html.contains("x"), "{html}");
 }
+
+/// Codex's skills listing, as `codex-rs/core-skills` builds it (data/hosts/codex.toml cites the
+/// files): the repository's skills under `.agents/skills` from the Git root down to the working
+/// directory and under `.codex/skills`, sorted by name, written `- NAME: DESCRIPTION (file:
+/// PATH)`, white space collapsed; a skill without a description or with one over 1,024
+/// characters is not listed; entries are taken while they fit 2 % of the window (bytes / 4 per
+/// entry with its line break), and scanning goes on past one that does not fit (render.rs's own
+/// test `budgeted_rendering_keeps_scanning_after_oversized_entry`).
+#[test]
+fn codex_skills_listing_cases() {
+    let skill = |name: &str, description: &str| format!("---\nname: {name}\ndescription: {description}\n---\nBody.\n");
+    let long = "d".repeat(1025);
+    let dir = common::project(&[
+        (".git/HEAD", ""),
+        ("AGENTS.md", "root"),
+        (".agents/skills/b/SKILL.md", &skill("beta", "two\n  lines")),
+        (".agents/skills/a/SKILL.md", "---\ndescription: named after its folder\n---\n"),
+        (".agents/skills/nodesc/SKILL.md", "---\nname: nodesc\n---\n"),
+        (".agents/skills/long/SKILL.md", &skill("long", &long)),
+        (".codex/skills/x/SKILL.md", &skill("x", "from the configuration folder")),
+        ("sub/.agents/skills/c/SKILL.md", &skill("c", "below")),
+        (".claude/skills/claude/SKILL.md", &skill("claude", "Claude Code's")),
+    ]);
+    let root = std::fs::canonicalize(dir.path()).expect("canonical");
+    let path = root.to_str().expect("utf-8");
+    let listing = |from: &str| {
+        let (code, views, stderr) = hosts(&[path, "--host", "codex", "--from", &format!("{path}/{from}")]);
+        assert_eq!(code, 0, "{stderr}");
+        adds_up(&views[0]);
+        (section(&views[0], "skills").clone(), views[0]["notes"].clone())
+    };
+    let (skills, notes) = listing("");
+    let names: Vec<String> = parts(&skills, path).into_iter().map(|p| p.1).collect();
+    assert_eq!(names, ["a", "beta", "x"]);
+    let entry = format!("- beta: two lines (file: {path}/.agents/skills/b/SKILL.md)");
+    let beta = &skills["parts"][1];
+    assert_eq!(beta["bytes"].as_u64(), Some(entry.len() as u64));
+    let counter = ctxc::tokens::TokenCounter::new();
+    assert_eq!(tokens(&beta["tokens"]), counter.count(ctxc::models::Tokenizer::O200kBase, &entry) as i64);
+    let notes = notes.to_string();
+    assert!(notes.contains(".agents/skills/nodesc/SKILL.md has no `description`"), "{notes}");
+    assert!(notes.contains(".agents/skills/long/SKILL.md: its description is longer than 1024 characters"), "{notes}");
+    assert_eq!(skills["entry_budget"]["limit"], 8000, "2 % of gpt-5.3-codex's 400,000 tokens");
+    let (skills, _) = listing("sub");
+    let names: Vec<String> = parts(&skills, path).into_iter().map(|p| p.1).collect();
+    assert_eq!(names, ["a", "beta", "c", "x"]);
+
+    // Past the budget: 40 entries of about 1,080 bytes (270 tokens) fill 8,000 tokens after 29;
+    // the short `zz` after them still fits.
+    let mut files: Vec<(String, String)> =
+        (0..40).map(|i| (format!(".agents/skills/s{i:02}/SKILL.md"), skill(&format!("s{i:02}"), &"d".repeat(1000)))).collect();
+    files.push((".agents/skills/zz/SKILL.md".into(), skill("zz", "short")));
+    files.push((".git/HEAD".into(), String::new()));
+    let files: Vec<(&str, &str)> = files.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
+    let dir = common::project(&files);
+    let root = std::fs::canonicalize(dir.path()).expect("canonical");
+    let (code, views, stderr) = hosts(&[root.to_str().expect("utf-8"), "--host", "codex"]);
+    assert_eq!(code, 0, "{stderr}");
+    adds_up(&views[0]);
+    let skills = section(&views[0], "skills");
+    let list = skills["parts"].as_array().expect("parts");
+    let cost = |p: &Value| (p["bytes"].as_u64().expect("bytes") + p["cut"]["dropped_bytes"].as_u64().unwrap_or(0) + 1).div_ceil(4);
+    let (kept, dropped): (Vec<&Value>, Vec<&Value>) = list.iter().partition(|p| p["cut"].is_null());
+    let used: u64 = kept.iter().map(|p| cost(p)).sum();
+    assert_eq!(skills["entry_budget"]["used"].as_u64(), Some(used));
+    assert!(used <= 8000 && dropped.iter().all(|p| used + cost(p) > 8000), "used {used}");
+    assert_eq!(kept.last().map(|p| p["label"].clone()), Some("zz".into()));
+    assert_eq!(skills["entry_budget"]["omitted"].as_u64(), Some(dropped.len() as u64));
+    assert!(
+        dropped.len() >= 10
+            && dropped.iter().all(|p| p["tokens"]["tokens"] == 0 && p["cut"]["dropped_tokens"]["tokens"].as_u64() > Some(200))
+    );
+    let text = common::ctxc(&["cost", root.to_str().expect("utf-8"), "--host", "codex"]);
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(text.contains("entries left out") && text.contains("past the listing's budget of 8000 tokens"), "{text}");
+}

@@ -300,3 +300,84 @@ fn a_record_past_what_ctxc_reads_is_not_written() {
     assert!(unwrapped(&stderr(&out)).contains("more than the 4194304 ctxc reads"), "{}", stderr(&out));
     assert!(!project.path().join("ctxc.mcp-tools").exists());
 }
+
+/// The other hosts' MCP configurations (Codex's `.codex/config.toml`, Gemini CLI's
+/// `.gemini/settings.json`, Cursor's `.cursor/mcp.json`, VS Code's `.vscode/mcp.json`): `ctxc mcp
+/// record` starts their servers too (same refusal without `--yes`), and each host's view counts
+/// the recorded tools under the name the host gives them, with the tools its configuration
+/// leaves out not counted and a server turned off noted.
+#[test]
+fn other_hosts_mcp_servers_are_recorded_and_counted_in_their_views() {
+    let python = common::require_tool("python3").display().to_string();
+    let script = fixture_server();
+    let toml_args = format!("[\"{script}\", \"good\"]");
+    let codex = format!(
+        "[mcp_servers.notes]\ncommand = \"{python}\"\nargs = {toml_args}\ndisabled_tools = [\"search\"]\n\n[mcp_servers.off]\ncommand = \"{python}\"\nargs = {toml_args}\nenabled = false\n"
+    );
+    let gemini = json!({ "mcpServers": { "notes": { "command": python, "args": [script, "good"], "includeTools": ["search"] } } });
+    let cursor = json!({ "mcpServers": { "paged": { "command": python, "args": [script, "paged"] } } });
+    let vscode = json!({ "servers": { "notes": { "type": "stdio", "command": python, "args": [script, "good"] } } });
+    let project = common::project(&[
+        ("AGENTS.md", "# Agents\n"),
+        ("GEMINI.md", "# Gemini\n"),
+        (".cursorrules", "Be brief.\n"),
+        (".github/copilot-instructions.md", "Be kind.\n"),
+        (".codex/config.toml", &codex),
+        (".gemini/settings.json", &gemini.to_string()),
+        (".cursor/mcp.json", &cursor.to_string()),
+        (".vscode/mcp.json", &vscode.to_string()),
+    ]);
+    let log = log_of(project.path());
+    let refused = run(project.path(), &["mcp", "record", "."], &log);
+    assert_eq!(refused.status.code(), Some(2), "{}", stderr(&refused));
+    assert!(!log.exists(), "no server was started without --yes");
+    let out = run(project.path(), &["mcp", "record", ".", "--yes"], &log);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stderr(&out).contains("MCP server `off` (.codex/config.toml) is turned off"), "{}", stderr(&out));
+    let record: Value =
+        serde_json::from_str(&std::fs::read_to_string(project.path().join("ctxc.mcp-tools")).expect("record")).expect("JSON");
+    let keys: Vec<String> =
+        record["servers"].as_array().expect("servers").iter().map(|s| format!("{} {}", s["file"], s["server"])).collect();
+    assert_eq!(
+        keys,
+        [
+            r#"".codex/config.toml" "notes""#,
+            r#"".cursor/mcp.json" "paged""#,
+            r#"".gemini/settings.json" "notes""#,
+            r#"".vscode/mcp.json" "notes""#,
+        ]
+    );
+    std::fs::remove_file(&log).expect("the log");
+    let out = run(project.path(), &["cost", ".", "--format", "json"], &log);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(!log.exists(), "cost started a server");
+    let json: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let labels = |host: &str, title: &str| -> Vec<String> {
+        let view =
+            json["hosts"].as_array().expect("hosts").iter().find(|h| h["host"] == host).unwrap_or_else(|| panic!("no {host}: {json:#}"));
+        let section = view["sections"]
+            .as_array()
+            .expect("sections")
+            .iter()
+            .find(|s| s["title"] == title)
+            .unwrap_or_else(|| panic!("no {title}: {view:#}"));
+        let parts = section["parts"].as_array().expect("parts");
+        let sum: i64 = parts.iter().map(|p| p["tokens"]["tokens"].as_i64().expect("n")).sum();
+        assert_eq!(sum + section["joins"]["tokens"].as_i64().expect("joins"), section["tokens"]["tokens"].as_i64().expect("tokens"));
+        parts.iter().map(|p| p["label"].as_str().expect("label").to_string()).collect()
+    };
+    assert_eq!(labels("codex", "MCP tools: notes"), ["mcp__notes__add"], "disabled_tools leaves search out");
+    assert_eq!(labels("gemini-cli", "MCP tools: notes"), ["mcp_notes_search"], "includeTools keeps search only");
+    assert_eq!(labels("cursor", "MCP tools: paged").len(), 6);
+    assert_eq!(labels("copilot", "MCP tools: notes"), ["add", "search"]);
+    let text = json.to_string();
+    assert!(text.contains("MCP server `off` (.codex/config.toml) is turned off in its configuration: not counted"), "{text}");
+    assert!(text.contains("1 of its 2 recorded tools are sent"), "{text}");
+    // A tool's schema is an estimate even for an exact tokenizer: so is the total holding it.
+    let codex = json["hosts"].as_array().expect("hosts").iter().find(|h| h["host"] == "codex").expect("codex");
+    assert_eq!(codex["total"]["exact"], false, "{codex:#}");
+    let out = run(project.path(), &["cost", ".", "--host", "gemini-cli"], &log);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("MCP tools: notes (npm:@google/gemini-cli-core@0.61.0 dist/src/tools/mcp-tool.js)"), "{text}");
+    assert!(text.contains("mcp_notes_search") && !text.contains("mcp_notes_add"), "{text}");
+}
