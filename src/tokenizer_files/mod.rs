@@ -20,8 +20,10 @@
 //!
 //! Nothing here is global: a loaded file is a value the session holds for its run.
 
+pub mod byte_level;
 pub mod content;
 pub mod discover;
+mod merges;
 pub mod sentencepiece;
 pub mod sentencepiece_json;
 
@@ -221,6 +223,8 @@ enum Engine {
     SentencePiece(Box<SentencePiece>),
     /// A tokenizer.json that is a SentencePiece BPE (Gemma 3's), counted without the crate.
     SentencePieceJson(Box<SentencePieceJson>),
+    /// A tokenizer.json that is a byte-level BPE (Llama 3's, Qwen's, DeepSeek's), counted without the crate.
+    ByteLevel(Box<ByteLevel>),
 }
 
 impl Engine {
@@ -233,6 +237,19 @@ impl Engine {
             Engine::HuggingFace(hf) => hf.tokenizer.encode_fast(text, false).map(|e| e.get_ids().to_vec()).map_err(|e| e.to_string()),
             Engine::SentencePiece(sp) => Ok(sp.model.encode(text)),
             Engine::SentencePieceJson(json) => Ok(json.model.encode(text)),
+            Engine::ByteLevel(json) => Ok(json.model.encode(text)),
+        }
+    }
+
+    /// The engine's name, for tests and people.
+    fn name(&self) -> &'static str {
+        match self {
+            Engine::Ranks { ranks, .. } if ranks.bpe.is_some() => "ranks",
+            Engine::Ranks { .. } => "tiktoken-rs",
+            Engine::HuggingFace(_) => "tokenizers",
+            Engine::SentencePiece(_) => "sentencepiece",
+            Engine::SentencePieceJson(_) => "sentencepiece-json",
+            Engine::ByteLevel(_) => "byte-level-bpe",
         }
     }
 }
@@ -261,6 +278,15 @@ struct SentencePiece {
 struct SentencePieceJson {
     model: sentencepiece_json::Model,
     words: PieceCounts,
+}
+
+/// A byte-level BPE tokenizer.json, counted piece by piece (see [`byte_level::Model::pieces`]),
+/// each distinct piece merged once per run.
+struct ByteLevel {
+    model: byte_level::Model,
+    /// Where texts may be cut (see [`cuts_of`]).
+    cuts: Cuts,
+    pieces: PieceCounts,
 }
 
 /// The model's token count of each piece counted so far, by content hash.
@@ -354,6 +380,24 @@ impl SentencePieceJson {
     }
 }
 
+impl ByteLevel {
+    /// Each added token found is one token; each distinct piece is merged once per run.
+    fn count(&self, text: &str) -> usize {
+        let (mut store, mut pieces) = (Vec::new(), Vec::new());
+        self.model.pieces(text, &mut store, &mut pieces);
+        let mut added = 0;
+        let merged = pieces.iter().filter_map(|piece| match piece {
+            byte_level::Piece::Added(_) => {
+                added += 1;
+                None
+            }
+            byte_level::Piece::Merged(piece) => Some((content_hash(piece), *piece)),
+        });
+        let Ok(count) = self.pieces.count_all(merged, |piece| Ok::<_, Infallible>(self.model.count_piece(piece)));
+        count + added
+    }
+}
+
 impl HuggingFace {
     fn count(&self, text: &str) -> tokenizers::Result<usize> {
         use tokenizers::{Model, OffsetReferential, OffsetType, PreTokenizer};
@@ -389,6 +433,7 @@ impl CountTokens for TokenizerFile {
             Engine::HuggingFace(hf) => hf.count(text).map_err(|e| e.to_string()),
             Engine::SentencePiece(sp) => Ok(sp.count(text, false)),
             Engine::SentencePieceJson(json) => Ok(json.count(text)),
+            Engine::ByteLevel(json) => Ok(json.count(text)),
         })
     }
 
@@ -422,7 +467,7 @@ impl CountTokens for TokenizerFile {
     fn finds_special_tokens(&self) -> bool {
         match self.engine {
             Engine::Ranks { specials, .. } => specials,
-            Engine::HuggingFace(_) | Engine::SentencePieceJson(_) => true,
+            Engine::HuggingFace(_) | Engine::SentencePieceJson(_) | Engine::ByteLevel(_) => true,
             Engine::SentencePiece(_) => false,
         }
     }
@@ -444,7 +489,8 @@ const LOOK_AHEAD_TAIL: &str = r"|\s+(?!\S)|\s+";
 /// back its last character where `(?!\S)` would, unless the text ends there. The tests compare
 /// each pattern's pre-tokens with tiktoken-rs's engine, fancy-regex, on random texts.
 fn look_ahead_free(pattern: &str) -> Option<String> {
-    let known = pattern == TEKKEN_PATTERN || vocabularies().iter().any(|v| v.pattern == Some(pattern));
+    let known =
+        pattern == TEKKEN_PATTERN || DEEPSEEK_SPLITS.contains(&pattern) || vocabularies().iter().any(|v| v.pattern == Some(pattern));
     let head = pattern.strip_suffix(LOOK_AHEAD_TAIL).filter(|_| known)?;
     Some(format!("{head}|\\s+"))
 }
@@ -656,7 +702,16 @@ impl TokenizerFile {
             Engine::HuggingFace(hf) => hf.cuts,
             Engine::SentencePiece(sp) => sp.model.cuts(),
             Engine::SentencePieceJson(json) => json.model.cuts(),
+            Engine::ByteLevel(json) => json.cuts,
         }
+    }
+
+    /// Which of ctxc's engines counts with the file: `ranks` (ctxc's BPE engine on a rank file's
+    /// ranks), `tiktoken-rs`, `tokenizers` (the crate, for a tokenizer.json of no shape below),
+    /// `sentencepiece`, `sentencepiece-json` (Gemma 3's tokenizer.json) or `byte-level-bpe`
+    /// (Llama 3's, Qwen's and DeepSeek's tokenizer.json).
+    pub fn engine(&self) -> &'static str {
+        self.engine.name()
     }
 
     /// The token ids of `text` (for tests and the fingerprint); a panic of the engine is an `Err`.
@@ -1157,9 +1212,8 @@ fn engines(bytes: &[u8]) -> Result<Engines, String> {
             let mut content = Content::new(Format::TokenizerJson.name());
             content.json(&configuration);
             let model = head.model.filter(|m| is_bpe(m));
-            let sentencepiece = match model {
-                Some(model) => bpe_model_content(model.get(), &mut content)?
-                    .and_then(|parts| sentencepiece_json::Model::of(&parts, &head.normalizer, &head.pre_tokenizer, &head.added_tokens)),
+            let parts = match model {
+                Some(model) => bpe_model_content(model.get(), &mut content)?,
                 // Not a BPE model (no family's, so never a known release): its content is its
                 // model's text as written, not a JSON tree of what can be a 64 MiB vocabulary.
                 None => {
@@ -1167,10 +1221,16 @@ fn engines(bytes: &[u8]) -> Result<Engines, String> {
                     None
                 }
             };
-            let engine = match sentencepiece {
+            let (normalizer, pre_tokenizer, added) = (&head.normalizer, &head.pre_tokenizer, &head.added_tokens);
+            let ours = parts.as_ref().and_then(|parts| match sentencepiece_json::Model::of(parts, normalizer, pre_tokenizer, added) {
+                Some(model) => Some(Engine::SentencePieceJson(Box::new(SentencePieceJson { model, words: PieceCounts::default() }))),
+                None => byte_level::Model::of(parts, normalizer, pre_tokenizer, added).map(|model| {
+                    Engine::ByteLevel(Box::new(ByteLevel { model, cuts: cuts_of(&configuration), pieces: PieceCounts::default() }))
+                }),
+            });
+            let engine = match ours {
                 // The crate still reads the rest of the file: a file it refuses is refused.
-                Some(model) => tokenizer_without_model(&head)
-                    .map(|_| Engine::SentencePieceJson(Box::new(SentencePieceJson { model, words: PieceCounts::default() })))?,
+                Some(engine) => tokenizer_without_model(&head).map(|_| engine)?,
                 None => {
                     let mut t = read_tokenizer_json(bytes, &head)?;
                     // Counting is of whole texts: a file's truncation and padding settings are for training.
