@@ -70,9 +70,8 @@ impl Model {
             _ => std::slice::from_ref(pre_tokenizer),
         };
         let (last, splits) = steps.split_last()?;
-        let byte_level = kind(last) == "ByteLevel"
-            && last["add_prefix_space"] == Value::Bool(false)
-            && last["use_regex"] == Value::Bool(false);
+        let byte_level =
+            kind(last) == "ByteLevel" && last["add_prefix_space"] == Value::Bool(false) && last["use_regex"] == Value::Bool(false);
         let splits: Vec<Split> = splits.iter().map(split_of).collect::<Option<_>>()?;
         let options = byte_level
             && !parts.byte_fallback
@@ -124,46 +123,15 @@ impl Model {
                 (Found::Text(stretch), None) => stretch,
             };
             if !self.added.any_normalized() {
-                self.split(0, stretch, &mut |piece| out.push(Piece::Merged(piece)));
+                split(&self.splits, stretch, &mut |piece| out.push(Piece::Merged(piece)));
                 continue;
             }
             for found in self.added.normalized(stretch) {
                 match found {
                     Found::Added(id) => out.push(Piece::Added(id)),
-                    Found::Text(rest) => self.split(0, rest, &mut |piece| out.push(Piece::Merged(piece))),
+                    Found::Text(rest) => split(&self.splits, rest, &mut |piece| out.push(Piece::Merged(piece))),
                 }
             }
-        }
-    }
-
-    /// `piece` split by the steps from `step` on, each resulting piece given to `emit`.
-    fn split<'t>(&self, step: usize, piece: &'t str, emit: &mut dyn FnMut(&'t str)) {
-        let Some(split) = self.splits.get(step) else {
-            emit(piece);
-            return;
-        };
-        let mut at = 0;
-        while at < piece.len() {
-            let anchored = Input::new(piece).range(at..).anchored(Anchored::Yes);
-            let end = match split.regex.search_half(&anchored) {
-                Some(end) if end.offset() > at => end.offset(),
-                // No match starts here: the stretch up to the next one is a piece.
-                _ => {
-                    let next = split.regex.search(&Input::new(piece).range(at..)).filter(|m| !m.is_empty());
-                    let until = next.map_or(piece.len(), |m| m.start());
-                    self.split(step + 1, &piece[at..until], emit);
-                    at = until;
-                    continue;
-                }
-            };
-            let mut matched = &piece[at..end];
-            if split.gives_back && end < piece.len() && matched.chars().all(|c| c.is_whitespace() && c != '\r' && c != '\n') {
-                if let Some((last, _)) = matched.char_indices().next_back().filter(|&(last, _)| last > 0) {
-                    matched = &matched[..last];
-                }
-            }
-            self.split(step + 1, matched, emit);
-            at += matched.len();
         }
     }
 
@@ -198,6 +166,37 @@ impl Model {
             }
         }
         ids
+    }
+}
+
+/// `piece` split by each of `splits` in turn, each resulting piece given to `emit`.
+fn split<'t>(splits: &[Split], piece: &'t str, emit: &mut dyn FnMut(&'t str)) {
+    let Some((first, rest)) = splits.split_first() else {
+        emit(piece);
+        return;
+    };
+    let mut at = 0;
+    while at < piece.len() {
+        let anchored = Input::new(piece).range(at..).anchored(Anchored::Yes);
+        let end = match first.regex.search_half(&anchored) {
+            Some(end) if end.offset() > at => end.offset(),
+            // No match starts here: the stretch up to the next one is a piece.
+            _ => {
+                let next = first.regex.search(&Input::new(piece).range(at..)).filter(|m| !m.is_empty());
+                let until = next.map_or(piece.len(), |m| m.start());
+                split(rest, &piece[at..until], emit);
+                at = until;
+                continue;
+            }
+        };
+        let mut matched = &piece[at..end];
+        if first.gives_back && end < piece.len() && matched.chars().all(|c| c.is_whitespace() && c != '\r' && c != '\n') {
+            if let Some((last, _)) = matched.char_indices().next_back().filter(|&(last, _)| last > 0) {
+                matched = &matched[..last];
+            }
+        }
+        split(rest, matched, emit);
+        at += matched.len();
     }
 }
 
@@ -241,5 +240,46 @@ fn normalized(nfc: bool, text: &str) -> Cow<'_, str> {
     match tokenizers::normalizers::unicode::NFC.normalize(&mut normalized) {
         Ok(()) => Cow::Owned(normalized.get().to_string()),
         Err(_) => Cow::Borrowed(text),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+    use tokenizers::{OffsetReferential, OffsetType, PreTokenizedString, PreTokenizer};
+
+    /// The split patterns ctxc runs (each family's, Tekken's, DeepSeek's three in turn) split
+    /// random texts into the pieces the crate's `Split` steps make of them with its own engine:
+    /// whitespace runs with and without line breaks before letters, marks, digits, CJK, and
+    /// characters no alternative of DeepSeek's last pattern matches (controls, a joiner, private use).
+    #[test]
+    fn known_splits_split_as_the_crate_splits() {
+        let mut sequences: Vec<Vec<&str>> = super::super::vocabularies().iter().filter_map(|v| v.pattern).map(|p| vec![p]).collect();
+        sequences.push(vec![super::super::TEKKEN_PATTERN]);
+        sequences.push(DEEPSEEK_SPLITS.to_vec());
+        const ATOMS: &[&str] = &[
+            " ", "  ", "\t", "\n", "\r", "\u{b}", "\u{a0}", "\u{85}", "\u{3000}", "a", "Z", "é", "\u{301}", "'s", "'LL", "1", "\u{663}",
+            "日", "の", "テ", "한", "Ω", "!", ".", "/", "_", "🙂", "\u{1}", "\u{200d}", "\u{e000}", "x",
+        ];
+        let texts = crate::tokens::random_texts(ATOMS, 16, 99, 5_000);
+        for patterns in sequences {
+            let steps: Vec<Value> = patterns
+                .iter()
+                .map(|p| json!({"type": "Split", "pattern": {"Regex": p}, "behavior": "Isolated", "invert": false}))
+                .collect();
+            let splits: Vec<Split> = steps.iter().map(split_of).collect::<Option<_>>().expect("known patterns");
+            let theirs: tokenizers::PreTokenizerWrapper =
+                serde_json::from_value(json!({"type": "Sequence", "pretokenizers": steps})).expect("a pre-tokenizer");
+            for text in &texts {
+                let mut pieces = PreTokenizedString::from(text.as_str());
+                theirs.pre_tokenize(&mut pieces).expect("splits");
+                let expected: Vec<&str> =
+                    pieces.get_splits(OffsetReferential::Original, OffsetType::Byte).iter().map(|(_, (a, b), _)| &text[*a..*b]).collect();
+                let mut ours = Vec::new();
+                split(&splits, text, &mut |piece| ours.push(piece));
+                assert_eq!(ours, expected, "{patterns:?}: {text:?}");
+            }
+        }
     }
 }

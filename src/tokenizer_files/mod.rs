@@ -1770,6 +1770,112 @@ mod tests {
         }
     }
 
+    /// The small byte-level tokenizer.json as ctxc's engine reads it: its added token that takes
+    /// the whitespace after it made plain, its merges out of the order of their tokens' ids
+    /// (reversed, then two swapped: a rank-ordered engine would count otherwise).
+    fn byte_level_json(pre_tokenizer: Value) -> Value {
+        let mut config = small_tokenizer_json(pre_tokenizer);
+        config["added_tokens"][2]["rstrip"] = false.into();
+        config["model"]["merges"].as_array_mut().expect("merges").reverse();
+        config["model"]["merges"].as_array_mut().expect("merges").swap(0, 5);
+        config
+    }
+
+    /// Llama 3's split pattern (its tokenizer.json's), then the byte-level step.
+    fn llama_pre_tokenizer() -> Value {
+        let pattern = vocabularies().iter().find(|v| v.name == "llama-3").and_then(|v| v.pattern).expect("Llama 3's pattern");
+        serde_json::json!({"type": "Sequence", "pretokenizers": [
+            {"type": "Split", "pattern": {"Regex": pattern}, "behavior": "Isolated", "invert": false},
+            {"type": "ByteLevel", "add_prefix_space": false, "trim_offsets": false, "use_regex": false}]})
+    }
+
+    /// A byte-level BPE tokenizer.json is counted by ctxc's engine as the crate encodes it: its
+    /// ids, its counts and its counts cut where [`TokenizerFile::cuts`] allows, with DeepSeek's
+    /// three splits or Llama 3's one, no normalizer or NFC, `ignore_merges` or not, and added
+    /// tokens matched in the raw text and (`normalized`) in the normalized text.
+    #[test]
+    fn byte_level_json_files_count_as_the_crate_encodes() {
+        let mut texts = hostile_texts(11, 3_000);
+        texts.extend([
+            "x<|EOT|>y<｜User｜>z<tool>call   w".to_string(),
+            " ".repeat(70) + "a",
+            "aaaaaaaaa".into(),
+            "cafe\u{301}<|EOT|>\u{301}".into(),
+        ]);
+        for pre_tokenizer in [deepseek_pre_tokenizer(), llama_pre_tokenizer()] {
+            for (normalizer, whole) in
+                [(serde_json::json!({"type": "Sequence", "normalizers": []}), false), (serde_json::json!({"type": "NFC"}), true)]
+            {
+                let mut config = byte_level_json(pre_tokenizer.clone());
+                config["normalizer"] = normalizer;
+                config["model"]["ignore_merges"] = whole.into();
+                let engine = engine_of(&config);
+                assert_eq!(engine.name(), "byte-level-bpe", "{config}");
+                let file = test_file(Format::TokenizerJson, &vocabularies()[0], engine);
+                let crate_own = tokenizers::Tokenizer::from_bytes(serde_json::to_vec(&config).expect("JSON")).expect("reads");
+                let cuts = file.cuts();
+                assert!(cuts.any());
+                for text in &texts {
+                    let expected = crate_own.encode(text.as_str(), false).expect("encodes").get_ids().to_vec();
+                    assert_eq!(file.ids(text).expect("encodes"), expected, "{text:?}");
+                    assert_eq!(file.count(text), expected.len(), "{text:?}");
+                    for at in (1..text.len()).filter(|&at| cuts.allows(text.as_bytes()[at - 1], text.as_bytes()[at])) {
+                        assert_eq!(file.count(&text[..at]) + file.count(&text[at..]), expected.len(), "{text:?} cut at {at}");
+                    }
+                }
+            }
+        }
+    }
+
+    /// A byte-level tokenizer.json of a shape ctxc's engine does not follow is left to the crate:
+    /// an added token that takes the whitespace after it, a normalizer or pre-tokenizer step it
+    /// does not run, a split pattern it does not know or that keeps its matches otherwise, the
+    /// byte-level step with its own pattern or a prefix space, a byte without its token, a
+    /// continuing-subword prefix, dropout, a merge of a token outside the vocabulary.
+    #[test]
+    fn other_byte_level_shapes_are_left_to_the_crate() {
+        let config = byte_level_json(deepseek_pre_tokenizer());
+        let mut variants = Vec::new();
+        let mut change = |what: &str, value: Value| {
+            let mut changed = config.clone();
+            let mut at = &mut changed;
+            for key in what.split('.') {
+                at = match key.parse::<usize>() {
+                    Ok(i) => &mut at[i],
+                    Err(_) => &mut at[key],
+                };
+            }
+            *at = value;
+            variants.push(changed);
+        };
+        change("added_tokens.2.rstrip", true.into());
+        change("added_tokens.0.single_word", true.into());
+        change("normalizer", serde_json::json!({"type": "Lowercase"}));
+        change(
+            "normalizer",
+            serde_json::json!({"type": "Sequence", "normalizers": [{"type": "NFC"}, {"type": "Strip", "strip_left": true, "strip_right": false}]}),
+        );
+        change("pre_tokenizer.pretokenizers.0.pattern.Regex", "\\p{N}{1,2}".into());
+        change("pre_tokenizer.pretokenizers.0.behavior", "MergedWithPrevious".into());
+        change("pre_tokenizer.pretokenizers.0.invert", true.into());
+        change("pre_tokenizer.pretokenizers.1", serde_json::json!({"type": "Digits", "individual_digits": true}));
+        change("pre_tokenizer.pretokenizers.3.use_regex", true.into());
+        change("pre_tokenizer.pretokenizers.3.add_prefix_space", true.into());
+        change("model.continuing_subword_prefix", "##".into());
+        change("model.dropout", 0.5.into());
+        change("model.merges.0", "Ġ q".into());
+        let mut missing_byte = config.clone();
+        missing_byte["model"]["vocab"].as_object_mut().expect("a vocabulary").remove("A");
+        variants.push(missing_byte);
+        for variant in variants {
+            let bytes = serde_json::to_vec(&variant).expect("JSON");
+            // A file refused (a merge outside the vocabulary, merges without the prefix) is no engine's.
+            if let Ok((_, _, engines)) = engines(&bytes) {
+                assert_eq!(engines[0].0.name(), "tokenizers", "{variant}");
+            }
+        }
+    }
+
     /// A SentencePiece BPE written as a tokenizer.json, as Gemma 3's is: every byte, the
     /// characters below, merges that join a space to `>` before it (`>▁<`), runs of spaces, a
     /// pair written twice (the crate keeps the last rank), and added tokens matched in the raw

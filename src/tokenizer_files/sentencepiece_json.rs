@@ -198,4 +198,3 @@ fn replaced_space(normalizer: &Value) -> Option<char> {
         _ => None,
     }
 }
-

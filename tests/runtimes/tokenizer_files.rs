@@ -858,9 +858,39 @@ fn byte_level_texts() -> Vec<String> {
     .map(|s| s.to_string())
     .collect();
     const ATOMS: &[&str] = &[
-        " ", "  ", "\t", "\n", "\r\n", "a", "Ab", "'s", "'LL", "1", "234", "é", "e\u{301}", "日本", "のテキスト", "🙂", "\u{3000}", "\u{a0}",
-        "\u{1}", "\u{200d}", ",", "...", "{\"", "-->", "<|im_start|>", "<|im_start|", "<think>", "<tool_call>", "<｜User｜>", "x y",
-        "العربية", "مرحبا", "ب",
+        " ",
+        "  ",
+        "\t",
+        "\n",
+        "\r\n",
+        "a",
+        "Ab",
+        "'s",
+        "'LL",
+        "1",
+        "234",
+        "é",
+        "e\u{301}",
+        "日本",
+        "のテキスト",
+        "🙂",
+        "\u{3000}",
+        "\u{a0}",
+        "\u{1}",
+        "\u{200d}",
+        ",",
+        "...",
+        "{\"",
+        "-->",
+        "<|im_start|>",
+        "<|im_start|",
+        "<think>",
+        "<tool_call>",
+        "<｜User｜>",
+        "x y",
+        "العربية",
+        "مرحبا",
+        "ب",
     ];
     let mut state = 0x2545_f491_4f6c_dd1du64;
     for _ in 0..3_000 {
@@ -943,7 +973,8 @@ fn doctored_byte_level_files_count_as_the_tokenizers_crate_encodes() {
         let differ = differences_from_the_crate(&bytes, engine, &texts);
         assert!(differ.is_empty(), "{name}: {} of {} texts differ:\n{}", differ.len(), texts.len(), differ.join("\n"));
         // The doctored file counts otherwise than the file itself.
-        let (crate_original, crate_doctored) = (tokenizers::Tokenizer::from_bytes(&original).expect("loads"), tokenizers::Tokenizer::from_bytes(&bytes).expect("loads"));
+        let (crate_original, crate_doctored) =
+            (tokenizers::Tokenizer::from_bytes(&original).expect("loads"), tokenizers::Tokenizer::from_bytes(&bytes).expect("loads"));
         let ids = |t: &tokenizers::Tokenizer, text: &str| t.encode(text, false).expect("encodes").get_ids().to_vec();
         assert!(texts.iter().any(|text| ids(&crate_original, text) != ids(&crate_doctored, text)), "{name} counts as the file does");
     }
