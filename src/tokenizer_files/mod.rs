@@ -1,5 +1,6 @@
 //! Open models' own tokenizer files, loaded so that their counts are exact: Hugging Face
-//! `tokenizer.json` (the `tokenizers` crate, its pure-Rust regex engine), tiktoken-style rank
+//! `tokenizer.json` (ctxc's own engines for the shapes of the families' files, [`byte_level`] and
+//! [`sentencepiece_json`]; the `tokenizers` crate, its pure-Rust regex engine, for any other), tiktoken-style rank
 //! files (Llama 3 and 4 `tokenizer.model`, Qwen `*.tiktoken`: ranks read here, counted with the
 //! family's own split pattern by ctxc's BPE engine, see `Ranks`) and Mistral's Tekken JSON (base64
 //! ranks and the split pattern of the file, ids offset by its special tokens, as mistral-common does) and
