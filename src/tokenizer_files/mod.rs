@@ -1813,17 +1813,8 @@ mod tests {
                 let engine = engine_of(&config);
                 assert_eq!(engine.name(), "byte-level-bpe", "{config}");
                 let file = test_file(Format::TokenizerJson, &vocabularies()[0], engine);
-                let crate_own = tokenizers::Tokenizer::from_bytes(serde_json::to_vec(&config).expect("JSON")).expect("reads");
-                let cuts = file.cuts();
-                assert!(cuts.any());
-                for text in &texts {
-                    let expected = crate_own.encode(text.as_str(), false).expect("encodes").get_ids().to_vec();
-                    assert_eq!(file.ids(text).expect("encodes"), expected, "{text:?}");
-                    assert_eq!(file.count(text), expected.len(), "{text:?}");
-                    for at in (1..text.len()).filter(|&at| cuts.allows(text.as_bytes()[at - 1], text.as_bytes()[at])) {
-                        assert_eq!(file.count(&text[..at]) + file.count(&text[at..]), expected.len(), "{text:?} cut at {at}");
-                    }
-                }
+                assert!(file.cuts().any());
+                assert_counts_as_the_crate(&file, &config, &texts);
             }
         }
     }
@@ -1837,18 +1828,7 @@ mod tests {
     fn other_byte_level_shapes_are_left_to_the_crate() {
         let config = byte_level_json(deepseek_pre_tokenizer());
         let mut variants = Vec::new();
-        let mut change = |what: &str, value: Value| {
-            let mut changed = config.clone();
-            let mut at = &mut changed;
-            for key in what.split('.') {
-                at = match key.parse::<usize>() {
-                    Ok(i) => &mut at[i],
-                    Err(_) => &mut at[key],
-                };
-            }
-            *at = value;
-            variants.push(changed);
-        };
+        let mut change = |what: &str, value: Value| variants.push(changed(&config, what, value));
         change("added_tokens.2.rstrip", true.into());
         change("added_tokens.0.single_word", true.into());
         change("normalizer", serde_json::json!({"type": "Lowercase"}));
@@ -1945,13 +1925,20 @@ mod tests {
         let engine = engine_of(&config);
         assert!(matches!(engine, Engine::SentencePieceJson(_)));
         let file = test_file(Format::TokenizerJson, &vocabularies()[0], engine);
-        let crate_own = tokenizers::Tokenizer::from_bytes(serde_json::to_vec(&config).expect("JSON")).expect("reads");
         const ATOMS: &[&str] = &[" ", "  ", "a", "b", "ab", ">", "<", "/", "x", "é", "日", "\n", "<b>", "<x>", "<x", "▁", "\t"];
         let mut texts = crate::tokens::random_texts(ATOMS, 14, 5, 4_000);
         texts.extend(["a > <b  ab".to_string(), "x  a".into(), " ".repeat(41), "a".repeat(9), "<b> <x>\n\n\n".into()]);
         let cuts = file.cuts();
         assert!(cuts.allows(b'a', b' ') && !cuts.allows(b'>', b' ') && !cuts.allows(b' ', b' ') && !cuts.allows(b'x', b' '));
-        for text in &texts {
+        assert_counts_as_the_crate(&file, &config, &texts);
+    }
+
+    /// Asserts that `file` gives each of `texts` the ids and count the crate's `encode` gives
+    /// it with the tokenizer.json `config`, also counted cut where [`TokenizerFile::cuts`] allows.
+    fn assert_counts_as_the_crate(file: &TokenizerFile, config: &Value, texts: &[String]) {
+        let crate_own = tokenizers::Tokenizer::from_bytes(serde_json::to_vec(config).expect("JSON")).expect("reads");
+        let cuts = file.cuts();
+        for text in texts {
             let expected = crate_own.encode(text.as_str(), false).expect("encodes").get_ids().to_vec();
             assert_eq!(file.ids(text).expect("encodes"), expected, "{text:?}");
             assert_eq!(file.count(text), expected.len(), "{text:?}");
@@ -1959,6 +1946,20 @@ mod tests {
                 assert_eq!(file.count(&text[..at]) + file.count_after_cut(&text[at..]), expected.len(), "{text:?} cut at {at}");
             }
         }
+    }
+
+    /// `config` with the value at the dotted path `what` (object keys and array indices) replaced.
+    fn changed(config: &Value, what: &str, value: Value) -> Value {
+        let mut changed = config.clone();
+        let mut at = &mut changed;
+        for key in what.split('.') {
+            at = match key.parse::<usize>() {
+                Ok(i) => &mut at[i],
+                Err(_) => &mut at[key],
+            };
+        }
+        *at = value;
+        changed
     }
 
     /// A tokenizer.json of another shape than a SentencePiece BPE's is left to the crate: a
@@ -1969,18 +1970,7 @@ mod tests {
     fn other_shapes_are_left_to_the_crate() {
         let config = sentencepiece_json();
         let mut variants = Vec::new();
-        let mut change = |what: &str, value: Value| {
-            let mut changed = config.clone();
-            let mut at = &mut changed;
-            for key in what.split('.') {
-                at = match key.parse::<usize>() {
-                    Ok(i) => &mut at[i],
-                    Err(_) => &mut at[key],
-                };
-            }
-            *at = value;
-            variants.push(changed);
-        };
+        let mut change = |what: &str, value: Value| variants.push(changed(&config, what, value));
         change(
             "normalizer",
             serde_json::json!({"type": "Sequence", "normalizers": [{"type": "Prepend", "prepend": "▁"}, {"type": "Replace", "pattern": {"String": " "}, "content": "▁"}]}),
