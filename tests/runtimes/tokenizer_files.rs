@@ -803,18 +803,7 @@ fn gemma_3_json_counts_as_the_tokenizers_crate_encodes() {
     // Random joins of the pieces above (a fixed generator: the same texts every run).
     const ATOMS: &[&str] =
         &[" ", "  ", "\t", "\n", "a", "ab", ">", "<", "</", "> <", "<b>", "é", "日本", "🙂", "▁", "<start_of_turn>", "x y", "\u{e000}"];
-    let mut state = 0x2545_f491_4f6c_dd1du64;
-    for _ in 0..3_000 {
-        let mut text = String::new();
-        for _ in 0..(state % 13) {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            text.push_str(ATOMS[(state % ATOMS.len() as u64) as usize]);
-        }
-        state = state.wrapping_mul(6364136223846793005).wrapping_add(1);
-        texts.push(text);
-    }
+    texts.extend(random_joins(ATOMS));
     let counter = TokenCounter::new();
     counter.add_file("gemma-3-hf", ours.clone(), ours.cuts());
     assert!(ours.cuts().any(), "Gemma 3's texts are cut at word boundaries");
@@ -828,6 +817,24 @@ fn gemma_3_json_counts_as_the_tokenizers_crate_encodes() {
         }
     }
     assert!(differ.is_empty(), "{} of {} texts differ:\n{}", differ.len(), texts.len(), differ.join("\n"));
+}
+
+/// 3,000 random joins of up to 12 of `atoms` (a fixed generator: the same texts every run).
+fn random_joins(atoms: &[&str]) -> Vec<String> {
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    let mut texts = Vec::new();
+    for _ in 0..3_000 {
+        let mut text = String::new();
+        for _ in 0..(state % 13) {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            text.push_str(atoms[(state % atoms.len() as u64) as usize]);
+        }
+        state = state.wrapping_mul(6364136223846793005).wrapping_add(1);
+        texts.push(text);
+    }
+    texts
 }
 
 /// Texts for comparing a byte-level BPE file with the crate: whitespace runs of every kind,
@@ -892,18 +899,7 @@ fn byte_level_texts() -> Vec<String> {
         "مرحبا",
         "ب",
     ];
-    let mut state = 0x2545_f491_4f6c_dd1du64;
-    for _ in 0..3_000 {
-        let mut text = String::new();
-        for _ in 0..(state % 13) {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            text.push_str(ATOMS[(state % ATOMS.len() as u64) as usize]);
-        }
-        state = state.wrapping_mul(6364136223846793005).wrapping_add(1);
-        texts.push(text);
-    }
+    texts.extend(random_joins(ATOMS));
     texts
 }
 
