@@ -1,5 +1,6 @@
 //! Open models' own tokenizer files, loaded so that their counts are exact: Hugging Face
-//! `tokenizer.json` (the `tokenizers` crate, its pure-Rust regex engine), tiktoken-style rank
+//! `tokenizer.json` (ctxc's own engines for the shapes of the families' files, [`byte_level`] and
+//! [`sentencepiece_json`]; the `tokenizers` crate, its pure-Rust regex engine, for any other), tiktoken-style rank
 //! files (Llama 3 and 4 `tokenizer.model`, Qwen `*.tiktoken`: ranks read here, counted with the
 //! family's own split pattern by ctxc's BPE engine, see `Ranks`) and Mistral's Tekken JSON (base64
 //! ranks and the split pattern of the file, ids offset by its special tokens, as mistral-common does) and
@@ -20,8 +21,10 @@
 //!
 //! Nothing here is global: a loaded file is a value the session holds for its run.
 
+pub mod byte_level;
 pub mod content;
 pub mod discover;
+mod merges;
 pub mod sentencepiece;
 pub mod sentencepiece_json;
 
@@ -221,6 +224,8 @@ enum Engine {
     SentencePiece(Box<SentencePiece>),
     /// A tokenizer.json that is a SentencePiece BPE (Gemma 3's), counted without the crate.
     SentencePieceJson(Box<SentencePieceJson>),
+    /// A tokenizer.json that is a byte-level BPE (Llama 3's, Qwen's, DeepSeek's), counted without the crate.
+    ByteLevel(Box<ByteLevel>),
 }
 
 impl Engine {
@@ -233,6 +238,19 @@ impl Engine {
             Engine::HuggingFace(hf) => hf.tokenizer.encode_fast(text, false).map(|e| e.get_ids().to_vec()).map_err(|e| e.to_string()),
             Engine::SentencePiece(sp) => Ok(sp.model.encode(text)),
             Engine::SentencePieceJson(json) => Ok(json.model.encode(text)),
+            Engine::ByteLevel(json) => Ok(json.model.encode(text)),
+        }
+    }
+
+    /// The engine's name, for tests and people.
+    fn name(&self) -> &'static str {
+        match self {
+            Engine::Ranks { ranks, .. } if ranks.bpe.is_some() => "ranks",
+            Engine::Ranks { .. } => "tiktoken-rs",
+            Engine::HuggingFace(_) => "tokenizers",
+            Engine::SentencePiece(_) => "sentencepiece",
+            Engine::SentencePieceJson(_) => "sentencepiece-json",
+            Engine::ByteLevel(_) => "byte-level-bpe",
         }
     }
 }
@@ -261,6 +279,15 @@ struct SentencePiece {
 struct SentencePieceJson {
     model: sentencepiece_json::Model,
     words: PieceCounts,
+}
+
+/// A byte-level BPE tokenizer.json, counted piece by piece (see [`byte_level::Model::pieces`]),
+/// each distinct piece merged once per run.
+struct ByteLevel {
+    model: byte_level::Model,
+    /// Where texts may be cut (see [`cuts_of`]).
+    cuts: Cuts,
+    pieces: PieceCounts,
 }
 
 /// The model's token count of each piece counted so far, by content hash.
@@ -354,6 +381,24 @@ impl SentencePieceJson {
     }
 }
 
+impl ByteLevel {
+    /// Each added token found is one token; each distinct piece is merged once per run.
+    fn count(&self, text: &str) -> usize {
+        let (mut store, mut pieces) = (Vec::new(), Vec::new());
+        self.model.pieces(text, &mut store, &mut pieces);
+        let mut added = 0;
+        let merged = pieces.iter().filter_map(|piece| match piece {
+            byte_level::Piece::Added(_) => {
+                added += 1;
+                None
+            }
+            byte_level::Piece::Merged(piece) => Some((content_hash(piece), *piece)),
+        });
+        let Ok(count) = self.pieces.count_all(merged, |piece| Ok::<_, Infallible>(self.model.count_piece(piece)));
+        count + added
+    }
+}
+
 impl HuggingFace {
     fn count(&self, text: &str) -> tokenizers::Result<usize> {
         use tokenizers::{Model, OffsetReferential, OffsetType, PreTokenizer};
@@ -389,6 +434,7 @@ impl CountTokens for TokenizerFile {
             Engine::HuggingFace(hf) => hf.count(text).map_err(|e| e.to_string()),
             Engine::SentencePiece(sp) => Ok(sp.count(text, false)),
             Engine::SentencePieceJson(json) => Ok(json.count(text)),
+            Engine::ByteLevel(json) => Ok(json.count(text)),
         })
     }
 
@@ -422,7 +468,7 @@ impl CountTokens for TokenizerFile {
     fn finds_special_tokens(&self) -> bool {
         match self.engine {
             Engine::Ranks { specials, .. } => specials,
-            Engine::HuggingFace(_) | Engine::SentencePieceJson(_) => true,
+            Engine::HuggingFace(_) | Engine::SentencePieceJson(_) | Engine::ByteLevel(_) => true,
             Engine::SentencePiece(_) => false,
         }
     }
@@ -444,7 +490,8 @@ const LOOK_AHEAD_TAIL: &str = r"|\s+(?!\S)|\s+";
 /// back its last character where `(?!\S)` would, unless the text ends there. The tests compare
 /// each pattern's pre-tokens with tiktoken-rs's engine, fancy-regex, on random texts.
 fn look_ahead_free(pattern: &str) -> Option<String> {
-    let known = pattern == TEKKEN_PATTERN || vocabularies().iter().any(|v| v.pattern == Some(pattern));
+    let known =
+        pattern == TEKKEN_PATTERN || DEEPSEEK_SPLITS.contains(&pattern) || vocabularies().iter().any(|v| v.pattern == Some(pattern));
     let head = pattern.strip_suffix(LOOK_AHEAD_TAIL).filter(|_| known)?;
     Some(format!("{head}|\\s+"))
 }
@@ -656,7 +703,16 @@ impl TokenizerFile {
             Engine::HuggingFace(hf) => hf.cuts,
             Engine::SentencePiece(sp) => sp.model.cuts(),
             Engine::SentencePieceJson(json) => json.model.cuts(),
+            Engine::ByteLevel(json) => json.cuts,
         }
+    }
+
+    /// Which of ctxc's engines counts with the file: `ranks` (ctxc's BPE engine on a rank file's
+    /// ranks), `tiktoken-rs`, `tokenizers` (the crate, for a tokenizer.json of no shape below),
+    /// `sentencepiece`, `sentencepiece-json` (Gemma 3's tokenizer.json) or `byte-level-bpe`
+    /// (Llama 3's, Qwen's and DeepSeek's tokenizer.json).
+    pub fn engine(&self) -> &'static str {
+        self.engine.name()
     }
 
     /// The token ids of `text` (for tests and the fingerprint); a panic of the engine is an `Err`.
@@ -1157,9 +1213,8 @@ fn engines(bytes: &[u8]) -> Result<Engines, String> {
             let mut content = Content::new(Format::TokenizerJson.name());
             content.json(&configuration);
             let model = head.model.filter(|m| is_bpe(m));
-            let sentencepiece = match model {
-                Some(model) => bpe_model_content(model.get(), &mut content)?
-                    .and_then(|parts| sentencepiece_json::Model::of(&parts, &head.normalizer, &head.pre_tokenizer, &head.added_tokens)),
+            let parts = match model {
+                Some(model) => bpe_model_content(model.get(), &mut content)?,
                 // Not a BPE model (no family's, so never a known release): its content is its
                 // model's text as written, not a JSON tree of what can be a 64 MiB vocabulary.
                 None => {
@@ -1167,10 +1222,16 @@ fn engines(bytes: &[u8]) -> Result<Engines, String> {
                     None
                 }
             };
-            let engine = match sentencepiece {
+            let (normalizer, pre_tokenizer, added) = (&head.normalizer, &head.pre_tokenizer, &head.added_tokens);
+            let ours = parts.as_ref().and_then(|parts| match sentencepiece_json::Model::of(parts, normalizer, pre_tokenizer, added) {
+                Some(model) => Some(Engine::SentencePieceJson(Box::new(SentencePieceJson { model, words: PieceCounts::default() }))),
+                None => byte_level::Model::of(parts, normalizer, pre_tokenizer, added).map(|model| {
+                    Engine::ByteLevel(Box::new(ByteLevel { model, cuts: cuts_of(&configuration), pieces: PieceCounts::default() }))
+                }),
+            });
+            let engine = match ours {
                 // The crate still reads the rest of the file: a file it refuses is refused.
-                Some(model) => tokenizer_without_model(&head)
-                    .map(|_| Engine::SentencePieceJson(Box::new(SentencePieceJson { model, words: PieceCounts::default() })))?,
+                Some(engine) => tokenizer_without_model(&head).map(|_| engine)?,
                 None => {
                     let mut t = read_tokenizer_json(bytes, &head)?;
                     // Counting is of whole texts: a file's truncation and padding settings are for training.
@@ -1710,6 +1771,92 @@ mod tests {
         }
     }
 
+    /// The small byte-level tokenizer.json as ctxc's engine reads it: its added token that takes
+    /// the whitespace after it made plain, its merges out of the order of their tokens' ids
+    /// (reversed, then two swapped: a rank-ordered engine would count otherwise).
+    fn byte_level_json(pre_tokenizer: Value) -> Value {
+        let mut config = small_tokenizer_json(pre_tokenizer);
+        config["added_tokens"][2]["rstrip"] = false.into();
+        config["model"]["merges"].as_array_mut().expect("merges").reverse();
+        config["model"]["merges"].as_array_mut().expect("merges").swap(0, 5);
+        config
+    }
+
+    /// Llama 3's split pattern (its tokenizer.json's), then the byte-level step.
+    fn llama_pre_tokenizer() -> Value {
+        let pattern = vocabularies().iter().find(|v| v.name == "llama-3").and_then(|v| v.pattern).expect("Llama 3's pattern");
+        serde_json::json!({"type": "Sequence", "pretokenizers": [
+            {"type": "Split", "pattern": {"Regex": pattern}, "behavior": "Isolated", "invert": false},
+            {"type": "ByteLevel", "add_prefix_space": false, "trim_offsets": false, "use_regex": false}]})
+    }
+
+    /// A byte-level BPE tokenizer.json is counted by ctxc's engine as the crate encodes it: its
+    /// ids, its counts and its counts cut where [`TokenizerFile::cuts`] allows, with DeepSeek's
+    /// three splits or Llama 3's one, no normalizer or NFC, `ignore_merges` or not, and added
+    /// tokens matched in the raw text and (`normalized`) in the normalized text.
+    #[test]
+    fn byte_level_json_files_count_as_the_crate_encodes() {
+        let mut texts = hostile_texts(11, 3_000);
+        texts.extend([
+            "x<|EOT|>y<｜User｜>z<tool>call   w".to_string(),
+            " ".repeat(70) + "a",
+            "aaaaaaaaa".into(),
+            "cafe\u{301}<|EOT|>\u{301}".into(),
+        ]);
+        for pre_tokenizer in [deepseek_pre_tokenizer(), llama_pre_tokenizer()] {
+            for (normalizer, whole) in
+                [(serde_json::json!({"type": "Sequence", "normalizers": []}), false), (serde_json::json!({"type": "NFC"}), true)]
+            {
+                let mut config = byte_level_json(pre_tokenizer.clone());
+                config["normalizer"] = normalizer;
+                config["model"]["ignore_merges"] = whole.into();
+                let engine = engine_of(&config);
+                assert_eq!(engine.name(), "byte-level-bpe", "{config}");
+                let file = test_file(Format::TokenizerJson, &vocabularies()[0], engine);
+                assert!(file.cuts().any());
+                assert_counts_as_the_crate(&file, &config, &texts);
+            }
+        }
+    }
+
+    /// A byte-level tokenizer.json of a shape ctxc's engine does not follow is left to the crate:
+    /// an added token that takes the whitespace after it, a normalizer or pre-tokenizer step it
+    /// does not run, a split pattern it does not know or that keeps its matches otherwise, the
+    /// byte-level step with its own pattern or a prefix space, a byte without its token, a
+    /// continuing-subword prefix, dropout, a merge of a token outside the vocabulary.
+    #[test]
+    fn other_byte_level_shapes_are_left_to_the_crate() {
+        let config = byte_level_json(deepseek_pre_tokenizer());
+        let mut variants = Vec::new();
+        let mut change = |what: &str, value: Value| variants.push(changed(&config, what, value));
+        change("added_tokens.2.rstrip", true.into());
+        change("added_tokens.0.single_word", true.into());
+        change("normalizer", serde_json::json!({"type": "Lowercase"}));
+        change(
+            "normalizer",
+            serde_json::json!({"type": "Sequence", "normalizers": [{"type": "NFC"}, {"type": "Strip", "strip_left": true, "strip_right": false}]}),
+        );
+        change("pre_tokenizer.pretokenizers.0.pattern.Regex", "\\p{N}{1,2}".into());
+        change("pre_tokenizer.pretokenizers.0.behavior", "MergedWithPrevious".into());
+        change("pre_tokenizer.pretokenizers.0.invert", true.into());
+        change("pre_tokenizer.pretokenizers.1", serde_json::json!({"type": "Digits", "individual_digits": true}));
+        change("pre_tokenizer.pretokenizers.3.use_regex", true.into());
+        change("pre_tokenizer.pretokenizers.3.add_prefix_space", true.into());
+        change("model.continuing_subword_prefix", "##".into());
+        change("model.dropout", 0.5.into());
+        change("model.merges.0", "Ġ q".into());
+        let mut missing_byte = config.clone();
+        missing_byte["model"]["vocab"].as_object_mut().expect("a vocabulary").remove("A");
+        variants.push(missing_byte);
+        for variant in variants {
+            let bytes = serde_json::to_vec(&variant).expect("JSON");
+            // A file refused (a merge outside the vocabulary, merges without the prefix) is no engine's.
+            if let Ok((_, _, engines)) = engines(&bytes) {
+                assert_eq!(engines[0].0.name(), "tokenizers", "{variant}");
+            }
+        }
+    }
+
     /// A SentencePiece BPE written as a tokenizer.json, as Gemma 3's is: every byte, the
     /// characters below, merges that join a space to `>` before it (`>▁<`), runs of spaces, a
     /// pair written twice (the crate keeps the last rank), and added tokens matched in the raw
@@ -1778,13 +1925,20 @@ mod tests {
         let engine = engine_of(&config);
         assert!(matches!(engine, Engine::SentencePieceJson(_)));
         let file = test_file(Format::TokenizerJson, &vocabularies()[0], engine);
-        let crate_own = tokenizers::Tokenizer::from_bytes(serde_json::to_vec(&config).expect("JSON")).expect("reads");
         const ATOMS: &[&str] = &[" ", "  ", "a", "b", "ab", ">", "<", "/", "x", "é", "日", "\n", "<b>", "<x>", "<x", "▁", "\t"];
         let mut texts = crate::tokens::random_texts(ATOMS, 14, 5, 4_000);
         texts.extend(["a > <b  ab".to_string(), "x  a".into(), " ".repeat(41), "a".repeat(9), "<b> <x>\n\n\n".into()]);
         let cuts = file.cuts();
         assert!(cuts.allows(b'a', b' ') && !cuts.allows(b'>', b' ') && !cuts.allows(b' ', b' ') && !cuts.allows(b'x', b' '));
-        for text in &texts {
+        assert_counts_as_the_crate(&file, &config, &texts);
+    }
+
+    /// Asserts that `file` gives each of `texts` the ids and count the crate's `encode` gives
+    /// it with the tokenizer.json `config`, also counted cut where [`TokenizerFile::cuts`] allows.
+    fn assert_counts_as_the_crate(file: &TokenizerFile, config: &Value, texts: &[String]) {
+        let crate_own = tokenizers::Tokenizer::from_bytes(serde_json::to_vec(config).expect("JSON")).expect("reads");
+        let cuts = file.cuts();
+        for text in texts {
             let expected = crate_own.encode(text.as_str(), false).expect("encodes").get_ids().to_vec();
             assert_eq!(file.ids(text).expect("encodes"), expected, "{text:?}");
             assert_eq!(file.count(text), expected.len(), "{text:?}");
@@ -1792,6 +1946,20 @@ mod tests {
                 assert_eq!(file.count(&text[..at]) + file.count_after_cut(&text[at..]), expected.len(), "{text:?} cut at {at}");
             }
         }
+    }
+
+    /// `config` with the value at the dotted path `what` (object keys and array indices) replaced.
+    fn changed(config: &Value, what: &str, value: Value) -> Value {
+        let mut changed = config.clone();
+        let mut at = &mut changed;
+        for key in what.split('.') {
+            at = match key.parse::<usize>() {
+                Ok(i) => &mut at[i],
+                Err(_) => &mut at[key],
+            };
+        }
+        *at = value;
+        changed
     }
 
     /// A tokenizer.json of another shape than a SentencePiece BPE's is left to the crate: a
@@ -1802,18 +1970,7 @@ mod tests {
     fn other_shapes_are_left_to_the_crate() {
         let config = sentencepiece_json();
         let mut variants = Vec::new();
-        let mut change = |what: &str, value: Value| {
-            let mut changed = config.clone();
-            let mut at = &mut changed;
-            for key in what.split('.') {
-                at = match key.parse::<usize>() {
-                    Ok(i) => &mut at[i],
-                    Err(_) => &mut at[key],
-                };
-            }
-            *at = value;
-            variants.push(changed);
-        };
+        let mut change = |what: &str, value: Value| variants.push(changed(&config, what, value));
         change(
             "normalizer",
             serde_json::json!({"type": "Sequence", "normalizers": [{"type": "Prepend", "prepend": "▁"}, {"type": "Replace", "pattern": {"String": " "}, "content": "▁"}]}),

@@ -19,33 +19,21 @@
 //!
 //! A file of any other shape is not read here: the `tokenizers` crate counts it, as before.
 
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
-
-use aho_corasick::{AhoCorasick, MatchKind};
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashSet;
 use serde_json::Value;
 
+use super::merges::{AddedTokens, Found, Merges, NONE};
 use super::BpeParts;
-use crate::memo::{content_hash, KeyMap};
 use crate::tokens::Cuts;
 
 /// The last character of a byte-fallback token's text (`<0xXX>`).
 const BYTE_TOKEN_END: char = '>';
 
-/// No symbol (the end of a word, or before its start).
-const NONE: u32 = u32::MAX;
-
 /// A SentencePiece BPE tokenizer.json, ready to count.
 pub struct Model {
-    /// Each token's id by the [`content_hash`] of its text (as ctxc's memos know texts: no
-    /// string is kept or compared, so a lookup reads one slot of the table; loading Gemma 3's
-    /// file looks up 1.5 million strings).
-    vocab: KeyMap<u128, u32>,
+    merges: Merges,
     /// The ASCII characters' tokens, [`NONE`] for those without one.
     ascii: [u32; 128],
-    /// Each merge by its two parts' ids (`left << 32 | right`): its rank and the joined token's id.
-    merges: FxHashMap<u64, (u32, u32)>,
     /// The `<0xXX>` token of each byte.
     bytes: [u32; 256],
     /// What the normalizer writes for a space (`▁`).
@@ -53,11 +41,8 @@ pub struct Model {
     /// The last characters of merges' left parts whose right part starts with [`Model::space`]:
     /// a space after a symbol ending in one of them may be merged into it, so no cut there.
     joined: FxHashSet<char>,
-    /// The added tokens, found in the raw text (leftmost, then longest), and their ids.
-    added: Option<AhoCorasick>,
-    added_ids: Vec<u32>,
-    /// Whether an added token holds a space (then a text is never cut before one, see [`Model::cuts`]).
-    added_space: bool,
+    /// The added tokens, found in the raw text (leftmost, then longest).
+    added: AddedTokens,
 }
 
 /// A stretch of a text as the model reads it: an added token, or a word (see [`Model::pieces`]).
@@ -86,61 +71,34 @@ impl Model {
         if !no_split || !options {
             return None;
         }
-        let vocab_entries = &parts.vocab.as_ref()?.0;
-        let mut vocab = KeyMap::with_capacity_and_hasher(vocab_entries.len(), Default::default());
-        // The ids are 0 to n − 1, each once (a token or an id written twice: the crate keeps one
-        // of each, which this does not follow).
-        let mut seen = vec![false; vocab_entries.len()];
-        for (id, token) in vocab_entries {
-            let id = u32::try_from(*id).ok().filter(|&id| (id as usize) < seen.len() && !seen[id as usize])?;
-            seen[id as usize] = true;
-            if vocab.insert(content_hash(token.as_ref()), id).is_some() {
-                return None;
-            }
-        }
-        let lookup = |text: &str| vocab.get(&content_hash(text)).copied();
-        let mut bytes = [NONE; 256];
-        for (b, id) in bytes.iter_mut().enumerate() {
-            *id = lookup(&format!("<0x{b:02X}>"))?;
-        }
-        lookup(space.encode_utf8(&mut [0; 4]))?;
-        let mut ascii = [NONE; 128];
-        for (c, id) in ascii.iter_mut().enumerate() {
-            *id = lookup(char::from(c as u8).encode_utf8(&mut [0; 4])).unwrap_or(NONE);
-        }
-        let mut merges = FxHashMap::with_capacity_and_hasher(parts.merges.as_ref()?.len(), Default::default());
         let mut joined = FxHashSet::default();
-        let mut buffer = String::new();
-        for (rank, merge) in parts.merges.as_ref()?.iter().enumerate() {
-            let super::Merge::Pair(left, right) = merge else { return None };
-            let (left, right) = (left.as_ref(), right.as_ref());
-            buffer.clear();
-            buffer.push_str(left);
-            buffer.push_str(right);
-            let (a, b, joined_id) = (lookup(left)?, lookup(right)?, lookup(&buffer)?);
-            // A pair written twice: the last one's rank, as the crate's map keeps it.
-            merges.insert(u64::from(a) << 32 | u64::from(b), (u32::try_from(rank).ok()?, joined_id));
+        let merges = Merges::of(parts, |left, right| {
             if right.starts_with(space) {
                 joined.extend(left.chars().next_back());
             }
+        })?;
+        let mut bytes = [NONE; 256];
+        for (b, id) in bytes.iter_mut().enumerate() {
+            *id = merges.id(&format!("<0x{b:02X}>"))?;
         }
-        let (added, added_ids, added_space) = added_tokens_of(added_tokens, &vocab)?;
-        Some(Model { vocab, ascii, merges, bytes, space, joined, added, added_ids, added_space })
+        merges.id(space.encode_utf8(&mut [0; 4]))?;
+        let mut ascii = [NONE; 128];
+        for (c, id) in ascii.iter_mut().enumerate() {
+            *id = merges.id(char::from(c as u8).encode_utf8(&mut [0; 4])).unwrap_or(NONE);
+        }
+        let added = AddedTokens::of(added_tokens, &merges, None)?;
+        Some(Model { merges, ascii, bytes, space, joined, added })
     }
 
     /// The added tokens and words of `text`, in order: the added tokens as the crate finds them
     /// (leftmost, then longest) and each stretch between them cut into words (see [`Model::words`]).
     pub fn pieces<'t>(&'t self, text: &'t str) -> impl Iterator<Item = Piece<'t>> + 't {
-        let found = self.added.as_ref().map(|matcher| matcher.find_iter(text)).into_iter().flatten();
-        let mut at = 0;
-        found.map(Some).chain([None]).flat_map(move |found| {
-            let (gap_end, token) = match found {
-                Some(m) => (m.start(), Some(Piece::Added(self.added_ids[m.pattern().as_usize()]))),
-                None => (text.len(), None),
+        self.added.raw(text).flat_map(move |found| {
+            let (words, added) = match found {
+                Found::Text(stretch) => (Some(self.words(stretch).map(Piece::Word)), None),
+                Found::Added(id) => (None, Some(Piece::Added(id))),
             };
-            let gap = &text[at..gap_end];
-            at = found.map_or(text.len(), |m| m.end());
-            self.words(gap).map(Piece::Word).chain(token)
+            words.into_iter().flatten().chain(added)
         })
     }
 
@@ -180,7 +138,7 @@ impl Model {
         match c {
             ' ' => self.token_of(self.space),
             _ if c.is_ascii() => self.ascii[c as usize],
-            _ => self.vocab.get(&content_hash(c.encode_utf8(&mut [0; 4]))).copied().unwrap_or(NONE),
+            _ => self.merges.id(c.encode_utf8(&mut [0; 4])).unwrap_or(NONE),
         }
     }
 
@@ -188,7 +146,7 @@ impl Model {
     /// character [`Model::words`] cuts after. An added token never spans such a cut when none
     /// holds a space, so the added tokens found on each side are those of the whole.
     pub fn cuts(&self) -> Cuts {
-        match self.added_space {
+        match self.added.space {
             true => Cuts::NONE,
             false => Cuts::before_space_after((0..128u8).filter(|&b| self.cuts_after(char::from(b)))),
         }
@@ -211,63 +169,17 @@ impl Model {
         ids
     }
 
-    /// The token ids BPE leaves of `word` (raw text: its spaces written as [`Model::space`] here).
+    /// The token ids BPE leaves of `word` (raw text: its spaces written as [`Model::space`] here):
+    /// each character its token, or its bytes' `<0xXX>` tokens when it has none.
     fn merge(&self, word: &str) -> Vec<u32> {
-        #[derive(Clone, Copy)]
-        struct Symbol {
-            id: u32,
-            prev: u32,
-            next: u32,
-        }
-        let mut symbols: Vec<Symbol> = Vec::with_capacity(word.len());
+        let mut symbols = Vec::with_capacity(word.len());
         for c in word.chars() {
-            let mut add = |id: u32| {
-                let at = symbols.len() as u32;
-                symbols.push(Symbol { id, prev: at.wrapping_sub(1), next: at + 1 });
-            };
             match self.token_of(c) {
-                NONE => c.encode_utf8(&mut [0; 4]).bytes().for_each(|b| add(self.bytes[usize::from(b)])),
-                id => add(id),
+                NONE => symbols.extend(c.encode_utf8(&mut [0; 4]).bytes().map(|b| self.bytes[usize::from(b)])),
+                id => symbols.push(id),
             }
         }
-        if let Some(last) = symbols.last_mut() {
-            last.next = NONE;
-        }
-        let merge_of = |left: u32, right: u32| self.merges.get(&(u64::from(left) << 32 | u64::from(right))).copied();
-        // The lowest rank first, then the leftmost position.
-        let mut queue: BinaryHeap<Reverse<(u32, u32, u32)>> = symbols
-            .windows(2)
-            .enumerate()
-            .filter_map(|(at, pair)| merge_of(pair[0].id, pair[1].id).map(|(rank, id)| Reverse((rank, at as u32, id))))
-            .collect();
-        let mut removed = vec![false; symbols.len()];
-        while let Some(Reverse((_, at, id))) = queue.pop() {
-            let left = symbols[at as usize];
-            if removed[at as usize] || left.next == NONE {
-                continue;
-            }
-            let right = symbols[left.next as usize];
-            // A pair that has changed since it was queued.
-            if merge_of(left.id, right.id).is_none_or(|(_, now)| now != id) {
-                continue;
-            }
-            removed[left.next as usize] = true;
-            symbols[at as usize] = Symbol { id, prev: left.prev, next: right.next };
-            if right.next != NONE {
-                symbols[right.next as usize].prev = at;
-            }
-            if left.prev != NONE {
-                if let Some((rank, joined)) = merge_of(symbols[left.prev as usize].id, id) {
-                    queue.push(Reverse((rank, left.prev, joined)));
-                }
-            }
-            if right.next != NONE {
-                if let Some((rank, joined)) = merge_of(id, symbols[right.next as usize].id) {
-                    queue.push(Reverse((rank, at, joined)));
-                }
-            }
-        }
-        symbols.iter().zip(&removed).filter(|(_, removed)| !**removed).map(|(s, _)| s.id).collect()
+        self.merges.merge(symbols)
     }
 }
 
@@ -285,36 +197,4 @@ fn replaced_space(normalizer: &Value) -> Option<char> {
         (Some(c), None) if c != ' ' => Some(c),
         _ => None,
     }
-}
-
-/// The added tokens' matcher, their ids (as the crate's `add_tokens` gives them: a token of
-/// the vocabulary keeps its id, the others take the next ones after it, in order) and whether
-/// one holds a space. `None` unless each is matched in the raw text as it is written (not
-/// normalized, no stripping, not only as a whole word), none is empty and none written twice.
-type Added = (Option<AhoCorasick>, Vec<u32>, bool);
-
-fn added_tokens_of(added_tokens: &Value, vocab: &KeyMap<u128, u32>) -> Option<Added> {
-    let tokens: Vec<tokenizers::AddedToken> = match added_tokens {
-        Value::Null => Vec::new(),
-        tokens => serde_json::from_value(tokens.clone()).ok()?,
-    };
-    let mut next = u32::try_from(vocab.len()).ok()?;
-    let mut seen = FxHashSet::default();
-    let mut ids = Vec::with_capacity(tokens.len());
-    for token in &tokens {
-        let plain = !token.normalized && !token.lstrip && !token.rstrip && !token.single_word;
-        if !plain || token.content.is_empty() || !seen.insert(token.content.as_str()) {
-            return None;
-        }
-        ids.push(vocab.get(&content_hash(&token.content)).copied().unwrap_or_else(|| {
-            next += 1;
-            next - 1
-        }));
-    }
-    let space = tokens.iter().any(|t| t.content.contains(' '));
-    if tokens.is_empty() {
-        return Some((None, ids, space));
-    }
-    let matcher = AhoCorasick::builder().match_kind(MatchKind::LeftmostLongest).build(tokens.iter().map(|t| &t.content)).ok()?;
-    Some((Some(matcher), ids, space))
 }

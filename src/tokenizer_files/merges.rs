@@ -1,0 +1,221 @@
+//! What ctxc's own engines for Hugging Face BPE tokenizer.json files share ([`super::sentencepiece_json`],
+//! [`super::byte_level`]): the model's vocabulary and merges, merged as the `tokenizers` crate merges a
+//! word (`models/bpe/word.rs`, tokenizers 0.23), and the added tokens found in text as its
+//! `AddedVocabulary` finds them.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use aho_corasick::{AhoCorasick, MatchKind};
+use rustc_hash::{FxHashMap, FxHashSet};
+use serde_json::Value;
+
+use super::{BpeParts, Merge};
+use crate::memo::{content_hash, KeyMap};
+
+/// No symbol (the end of a word, or before its start).
+pub(super) const NONE: u32 = u32::MAX;
+
+/// A BPE model's vocabulary and merges.
+pub(super) struct Merges {
+    /// Each token's id by the [`content_hash`] of its text (as ctxc's memos know texts: no
+    /// string is kept or compared, so a lookup reads one slot of the table).
+    vocab: KeyMap<u128, u32>,
+    /// Each merge by its two parts' ids (`left << 32 | right`): its rank and the joined token's id.
+    merges: FxHashMap<u64, (u32, u32)>,
+}
+
+impl Merges {
+    /// The vocabulary and merges of a BPE model, each merge's two parts also given to `each`;
+    /// `None` for a model whose ids are not 0 to n − 1 each once (the crate keeps one of a token
+    /// or an id written twice, which this does not follow), or with a merge the crate would
+    /// refuse (a part or the joined token outside the vocabulary, a merge written `"a b"` without
+    /// exactly one space).
+    pub(super) fn of(parts: &BpeParts<'_>, mut each: impl FnMut(&str, &str)) -> Option<Merges> {
+        let vocab_entries = &parts.vocab.as_ref()?.0;
+        let mut vocab = KeyMap::with_capacity_and_hasher(vocab_entries.len(), Default::default());
+        let mut seen = vec![false; vocab_entries.len()];
+        for (id, token) in vocab_entries {
+            let id = u32::try_from(*id).ok().filter(|&id| (id as usize) < seen.len() && !seen[id as usize])?;
+            seen[id as usize] = true;
+            if vocab.insert(content_hash(token.as_ref()), id).is_some() {
+                return None;
+            }
+        }
+        let written = parts.merges.as_ref()?;
+        let mut merges = FxHashMap::with_capacity_and_hasher(written.len(), Default::default());
+        let mut buffer = String::new();
+        for (rank, merge) in written.iter().enumerate() {
+            let (left, right) = match merge {
+                Merge::Pair(left, right) => (left.as_ref(), right.as_ref()),
+                Merge::Joined(text) => text.as_ref().split_once(' ').filter(|(_, right)| !right.contains(' '))?,
+            };
+            buffer.clear();
+            buffer.push_str(left);
+            buffer.push_str(right);
+            let lookup = |text: &str| vocab.get(&content_hash(text)).copied();
+            let (a, b, joined) = (lookup(left)?, lookup(right)?, lookup(&buffer)?);
+            // A pair written twice: the last one's rank, as the crate's map keeps it.
+            merges.insert(u64::from(a) << 32 | u64::from(b), (u32::try_from(rank).ok()?, joined));
+            each(left, right);
+        }
+        Some(Merges { vocab, merges })
+    }
+
+    /// The id of the token `text`, if it is one.
+    pub(super) fn id(&self, text: &str) -> Option<u32> {
+        self.vocab.get(&content_hash(text)).copied()
+    }
+
+    pub(super) fn len(&self) -> usize {
+        self.vocab.len()
+    }
+
+    /// The token ids BPE leaves of a word's symbols: the adjacent pair with the lowest merge
+    /// rank first (the leftmost among equals), into the token of the two joined, until no
+    /// adjacent pair is a merge.
+    pub(super) fn merge(&self, ids: impl IntoIterator<Item = u32>) -> Vec<u32> {
+        #[derive(Clone, Copy)]
+        struct Symbol {
+            id: u32,
+            prev: u32,
+            next: u32,
+        }
+        let mut symbols: Vec<Symbol> =
+            ids.into_iter().enumerate().map(|(at, id)| Symbol { id, prev: (at as u32).wrapping_sub(1), next: at as u32 + 1 }).collect();
+        if let Some(last) = symbols.last_mut() {
+            last.next = NONE;
+        }
+        let merge_of = |left: u32, right: u32| self.merges.get(&(u64::from(left) << 32 | u64::from(right))).copied();
+        // The lowest rank first, then the leftmost position.
+        let mut queue: BinaryHeap<Reverse<(u32, u32, u32)>> = symbols
+            .windows(2)
+            .enumerate()
+            .filter_map(|(at, pair)| merge_of(pair[0].id, pair[1].id).map(|(rank, id)| Reverse((rank, at as u32, id))))
+            .collect();
+        let mut removed = vec![false; symbols.len()];
+        while let Some(Reverse((_, at, id))) = queue.pop() {
+            let left = symbols[at as usize];
+            if removed[at as usize] || left.next == NONE {
+                continue;
+            }
+            let right = symbols[left.next as usize];
+            // A pair that has changed since it was queued.
+            if merge_of(left.id, right.id).is_none_or(|(_, now)| now != id) {
+                continue;
+            }
+            removed[left.next as usize] = true;
+            symbols[at as usize] = Symbol { id, prev: left.prev, next: right.next };
+            if right.next != NONE {
+                symbols[right.next as usize].prev = at;
+            }
+            if left.prev != NONE {
+                if let Some((rank, joined)) = merge_of(symbols[left.prev as usize].id, id) {
+                    queue.push(Reverse((rank, left.prev, joined)));
+                }
+            }
+            if right.next != NONE {
+                if let Some((rank, joined)) = merge_of(id, symbols[right.next as usize].id) {
+                    queue.push(Reverse((rank, at, joined)));
+                }
+            }
+        }
+        symbols.iter().zip(&removed).filter(|(_, removed)| !**removed).map(|(s, _)| s.id).collect()
+    }
+}
+
+/// A tokenizer.json's added tokens, found in text as the crate finds them: those not
+/// `normalized` in the raw text, then those `normalized` (as the normalizer writes them) in the
+/// normalized text between, each time the leftmost, then longest.
+pub(super) struct AddedTokens {
+    raw: Option<AhoCorasick>,
+    raw_ids: Vec<u32>,
+    normalized: Option<AhoCorasick>,
+    normalized_ids: Vec<u32>,
+    /// Whether one holds a space.
+    pub(super) space: bool,
+}
+
+/// A stretch of text between added tokens, or an added token's id.
+pub(super) enum Found<'t> {
+    Text(&'t str),
+    Added(u32),
+}
+
+impl AddedTokens {
+    /// The added tokens and their ids (as the crate's `add_tokens` gives them: a token of the
+    /// vocabulary keeps its id, the others take the next ones after it, in order); `normalize`
+    /// writes a `normalized` one as the normalizer would. `None` unless each is matched as it is
+    /// written, or normalized when `normalize` is given (no stripping, not only as a whole word),
+    /// none is empty and none written twice.
+    pub(super) fn of(added_tokens: &Value, merges: &Merges, normalize: Option<&dyn Fn(&str) -> String>) -> Option<AddedTokens> {
+        let tokens: Vec<tokenizers::AddedToken> = match added_tokens {
+            Value::Null => Vec::new(),
+            tokens => serde_json::from_value(tokens.clone()).ok()?,
+        };
+        let mut next = u32::try_from(merges.len()).ok()?;
+        let mut seen = FxHashSet::default();
+        let (mut raw, mut normalized) = ((Vec::new(), Vec::new()), (Vec::new(), Vec::new()));
+        for token in &tokens {
+            let plain = !token.lstrip && !token.rstrip && !token.single_word && (!token.normalized || normalize.is_some());
+            if !plain || token.content.is_empty() || !seen.insert(token.content.as_str()) {
+                return None;
+            }
+            let id = merges.id(&token.content).unwrap_or_else(|| {
+                next += 1;
+                next - 1
+            });
+            match (token.normalized, normalize) {
+                (true, Some(normalize)) => {
+                    normalized.0.push(normalize(&token.content));
+                    normalized.1.push(id);
+                }
+                _ => {
+                    raw.0.push(token.content.clone());
+                    raw.1.push(id);
+                }
+            }
+        }
+        let matcher = |patterns: &[String]| match patterns.is_empty() {
+            true => Some(None),
+            false => AhoCorasick::builder().match_kind(MatchKind::LeftmostLongest).build(patterns).ok().map(Some),
+        };
+        Some(AddedTokens {
+            raw: matcher(&raw.0)?,
+            raw_ids: raw.1,
+            normalized: matcher(&normalized.0)?,
+            normalized_ids: normalized.1,
+            space: tokens.iter().any(|t| t.content.contains(' ')),
+        })
+    }
+
+    /// Whether any token is `normalized`.
+    pub(super) fn any_normalized(&self) -> bool {
+        self.normalized.is_some()
+    }
+
+    /// The raw text's stretches and the added tokens not `normalized` between them, in order.
+    pub(super) fn raw<'t>(&'t self, text: &'t str) -> impl Iterator<Item = Found<'t>> + 't {
+        found(self.raw.as_ref(), &self.raw_ids, text)
+    }
+
+    /// A normalized stretch's stretches and the `normalized` added tokens between them, in order.
+    pub(super) fn normalized<'t>(&'t self, text: &'t str) -> impl Iterator<Item = Found<'t>> + 't {
+        found(self.normalized.as_ref(), &self.normalized_ids, text)
+    }
+}
+
+/// `text` cut at the tokens `matcher` finds: the stretches between (empty ones left out) and the tokens' ids.
+fn found<'t>(matcher: Option<&'t AhoCorasick>, ids: &'t [u32], text: &'t str) -> impl Iterator<Item = Found<'t>> + 't {
+    let mut at = 0;
+    let matches = matcher.map(|m| m.find_iter(text)).into_iter().flatten();
+    matches.map(Some).chain([None]).flat_map(move |found| {
+        let (gap_end, token) = match found {
+            Some(m) => (m.start(), Some(Found::Added(ids[m.pattern().as_usize()]))),
+            None => (text.len(), None),
+        };
+        let gap = (gap_end > at).then(|| Found::Text(&text[at..gap_end]));
+        at = found.map_or(text.len(), |m| m.end());
+        gap.into_iter().chain(token)
+    })
+}
