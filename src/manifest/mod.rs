@@ -1272,9 +1272,9 @@ impl Validator {
 
 /// The window Deep Agents sizes its summarization from: LangChain's profile of the model (the
 /// provider prefix of `provider:model` dropped), not ctxc's table.
-fn runtime_model(agent: &RawAgent, profile: &ModelProfile) -> crate::systems::deepagents::ModelWindow {
+fn runtime_model(agent: &RawAgent, profile: &ModelProfile) -> crate::runtimes::deepagents::window::ModelWindow {
     let name = agent.model.as_ref().map_or("", |m| m.value.as_str());
-    crate::systems::deepagents::ModelWindow::of(
+    crate::runtimes::deepagents::window::ModelWindow::of(
         name.split_once(':').map_or(name, |(_, m)| m),
         &profile.provider,
         agent.context_window,
