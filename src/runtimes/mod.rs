@@ -10,7 +10,9 @@
 //!   window numbers of its own;
 //! - `steps.rs` (resolve): the runtime's own step kinds, when each adds text and the text;
 //! - `report.rs` (report): its rows in `ctxc cost`'s window table (data; `report` lays them out);
-//! - `starter.rs` (report): the files of its `ctxc init --preset` starter.
+//! - `starter.rs` (report): the files of its `ctxc init --preset` starter;
+//! - `import.rs` (report): `ctxc import <name>`, a manifest from the runtime's own project
+//!   format (the command's arm in `src/cli/import.rs` calls it).
 //!
 //! Like the rule table (`src/codes.rs`), `runtime_table!` is one list expanded where each role
 //! is dispatched: here into [`Runtime`] and the release of each; in `resolve` and `render` into a

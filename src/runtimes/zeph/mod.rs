@@ -1,6 +1,7 @@
-//! Zeph (the `zeph` preset; the `zeph-*` crates). Its settings checks, context policy and
-//! importer are still in `src/checks/settings/zeph.rs`, `src/simulate/zeph.rs` and
-//! `src/import/zeph.rs`.
+//! Zeph (the `zeph` preset; the `zeph-*` crates). Its settings checks and context policy are
+//! still in `src/checks/settings/zeph.rs` and `src/simulate/zeph.rs`, its manifest section's
+//! validation in `src/manifest/systems.rs`.
 
+pub mod import;
 pub mod steps;
 pub mod window;

@@ -10,8 +10,8 @@ use std::path::Path;
 use serde::Deserialize;
 use toml::Spanned;
 
-use super::{toml_string, Imported};
 use crate::diagnostic::{Diagnostic, Failure, Sources};
+use crate::import::{toml_string, Imported};
 use crate::project::ProjectRoot;
 use crate::runtimes::zeph::window::RELEASES;
 
