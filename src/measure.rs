@@ -274,7 +274,7 @@ pub fn measure_with(agent: &Agent, rendered: &Rendered, counter: &TokenCounter, 
             }
         }
     }
-    let zeph = agent.systems.zeph.as_ref().map(|_| zeph_inputs(agent, rendered, counter));
+    let zeph = agent.systems.zeph.as_ref().map(|_| crate::runtimes::zeph::measure::inputs(agent, rendered, counter));
     m.window = window(agent, &m.model, &m.sections, &m.request, zeph);
     m
 }
@@ -514,21 +514,6 @@ fn prompt_parts<'a>(rendered: &'a Rendered, counted: &[usize], c: &Counting) -> 
     }
     debug_assert!(counted.len() < rendered.sections.len() || parts.iter().map(|p| p.0).collect::<String>() == rendered.prompt());
     parts
-}
-
-/// What Zeph's budget depends on: its own counts (cl100k_base, whatever the model) of the whole
-/// system prompt and of the active-skills prompt, and the scenario's graph / memory-first flags.
-fn zeph_inputs(agent: &Agent, rendered: &Rendered, counter: &TokenCounter) -> crate::runtimes::zeph::window::Inputs {
-    use crate::runtimes::zeph::window::{count_tokens, Inputs, GRAPH_FLAG, MEMORY_FIRST_FLAG};
-    let flag = |name| agent.scenarios.get(&rendered.scenario).and_then(|s| s.flags.get(name)).copied().unwrap_or(false);
-    let skills: Vec<&str> = rendered.sections.iter().filter(|s| s.kind == StepKind::ActiveSkills).map(|s| &*s.text).collect();
-    let cl100k = |text: &str| counter.count(Tokenizer::Cl100kBase, text);
-    Inputs {
-        system_prompt_tokens: count_tokens(&rendered.prompt(), cl100k),
-        skills_tokens: count_tokens(&skills.join(&rendered.separator), cl100k),
-        graph: flag(GRAPH_FLAG),
-        memory_first: flag(MEMORY_FIRST_FLAG),
-    }
 }
 
 /// The memories section at its bound: heading, K item prefixes, the cut marker, and

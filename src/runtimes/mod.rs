@@ -9,6 +9,7 @@
 //! - `settings.rs` (shared): its manifest section and its validation, for a runtime without
 //!   window numbers of its own;
 //! - `steps.rs` (resolve): the runtime's own step kinds, when each adds text and the text;
+//! - `measure.rs` (measure): what its window numbers depend on in one render, counted its way;
 //! - `report.rs` (report): its rows in `ctxc cost`'s window table (data; `report` lays them out);
 //! - `starter.rs` (report): the files of its `ctxc init --preset` starter;
 //! - `import.rs` (report): `ctxc import <name>`, a manifest from the runtime's own project

@@ -54,6 +54,7 @@ const RUNTIME_ROLES: &[(&str, &str)] = &[
     ("window", "shared"),
     ("settings", "shared"),
     ("steps", "resolve"),
+    ("measure", "measure"),
     ("report", "report"),
     ("starter", "report"),
     ("import", "report"),

@@ -3,5 +3,6 @@
 //! validation in `src/manifest/systems.rs`.
 
 pub mod import;
+pub mod measure;
 pub mod steps;
 pub mod window;
