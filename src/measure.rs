@@ -121,10 +121,10 @@ pub struct Window {
     pub summarization_at: Option<u64>,
     /// Deep Agents' offloading and summarization (preset `deepagents`).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub deepagents: Option<crate::systems::deepagents::Window>,
+    pub deepagents: Option<crate::runtimes::deepagents::window::Window>,
     /// Zeph's window layout, compaction, pruning and truncation (preset `zeph`).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub zeph: Option<crate::systems::zeph::Window>,
+    pub zeph: Option<crate::runtimes::zeph::window::Window>,
     /// AgentScope's compression, reserve and tool-result limit (preset `agentscope`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub agentscope: Option<crate::runtimes::agentscope::window::Window>,
@@ -274,7 +274,7 @@ pub fn measure_with(agent: &Agent, rendered: &Rendered, counter: &TokenCounter, 
             }
         }
     }
-    let zeph = agent.systems.zeph.as_ref().map(|_| zeph_inputs(agent, rendered, counter));
+    let zeph = agent.systems.zeph.as_ref().map(|_| crate::runtimes::zeph::measure::inputs(agent, rendered, counter));
     m.window = window(agent, &m.model, &m.sections, &m.request, zeph);
     m
 }
@@ -516,21 +516,6 @@ fn prompt_parts<'a>(rendered: &'a Rendered, counted: &[usize], c: &Counting) -> 
     parts
 }
 
-/// What Zeph's budget depends on: its own counts (cl100k_base, whatever the model) of the whole
-/// system prompt and of the active-skills prompt, and the scenario's graph / memory-first flags.
-fn zeph_inputs(agent: &Agent, rendered: &Rendered, counter: &TokenCounter) -> crate::systems::zeph::Inputs {
-    use crate::systems::zeph::{count_tokens, Inputs, GRAPH_FLAG, MEMORY_FIRST_FLAG};
-    let flag = |name| agent.scenarios.get(&rendered.scenario).and_then(|s| s.flags.get(name)).copied().unwrap_or(false);
-    let skills: Vec<&str> = rendered.sections.iter().filter(|s| s.kind == StepKind::ActiveSkills).map(|s| &*s.text).collect();
-    let cl100k = |text: &str| counter.count(Tokenizer::Cl100kBase, text);
-    Inputs {
-        system_prompt_tokens: count_tokens(&rendered.prompt(), cl100k),
-        skills_tokens: count_tokens(&skills.join(&rendered.separator), cl100k),
-        graph: flag(GRAPH_FLAG),
-        memory_first: flag(MEMORY_FIRST_FLAG),
-    }
-}
-
 /// The memories section at its bound: heading, K item prefixes, the cut marker, and
 /// `max_chars` characters of memory text.
 fn memories_worst_case(agent: &Agent, c: &Counting) -> Count {
@@ -646,7 +631,7 @@ fn window(
     profile: &ModelProfile,
     sections: &[SectionCost],
     request: &RequestCost,
-    zeph: Option<crate::systems::zeph::Inputs>,
+    zeph: Option<crate::runtimes::zeph::window::Inputs>,
 ) -> Window {
     // An AgentScope model's `context_size` (set, or its class's default) is the context the
     // runtime works within: the window of the whole report.
@@ -681,8 +666,8 @@ fn window(
         history_room: max_input as i64 - response_reserve as i64 - fixed - dynamic_headroom,
         summarization_ratio,
         summarization_at: summarization_ratio.map(|r| (max_input as f64 * r).floor() as u64),
-        deepagents: agent.systems.deepagents.as_ref().map(crate::systems::deepagents::window),
-        zeph: agent.systems.zeph.as_ref().zip(zeph).map(|(s, inputs)| crate::systems::zeph::window(s, max_input, inputs)),
+        deepagents: agent.systems.deepagents.as_ref().map(crate::runtimes::deepagents::window::window),
+        zeph: agent.systems.zeph.as_ref().zip(zeph).map(|(s, inputs)| crate::runtimes::zeph::window::window(s, max_input, inputs)),
         agentscope: agent.systems.agentscope.as_ref().map(|s| crate::runtimes::agentscope::window::window(s, max_input, fixed)),
     }
 }

@@ -297,22 +297,10 @@ fn step_text<'a>(step: &'a Step, agent: &'a Agent, mode: &'a Mode, scenario: &'a
     let paths = |files: &[&TextFile]| files.iter().map(|f| f.path.clone()).collect::<Vec<_>>();
     let join = |parts: Vec<String>| parts.join("\n\n");
     match step.kind {
-        StepKind::Module | StepKind::Middleware | StepKind::HumanInTheLoop => match module_file(step, agent, mode) {
+        StepKind::Module | StepKind::Middleware => match module_file(step, agent, mode) {
             Some(file) => StepText::File(file),
             None => StepText::Data(Vec::new(), String::new()),
         },
-        StepKind::AgentMemory | StepKind::SkillLocations => deepagents_text(step, agent, mode),
-        StepKind::ProjectContext => {
-            let files: Vec<&TextFile> = agent.project_context.iter().collect();
-            let body = join(files.iter().map(|f| trim_line_breaks(&f.text).to_string()).collect());
-            StepText::Data(paths(&files), format!("<project_context>\n{body}\n</project_context>"))
-        }
-        StepKind::ActiveSkills => active_skills_text(agent, scenario),
-        StepKind::OtherSkills => other_skills_text(agent, scenario),
-        StepKind::BudgetHint => StepText::Data(
-            vec![agent.manifest.clone()],
-            agent.systems.zeph.as_ref().and_then(crate::systems::zeph::budget_hint).unwrap_or_default(),
-        ),
         StepKind::ModePrompt => match &mode.prompt {
             Some(file) => StepText::File(file),
             None => StepText::Data(Vec::new(), String::new()),
@@ -350,6 +338,7 @@ fn step_text<'a>(step: &'a Step, agent: &'a Agent, mode: &'a Mode, scenario: &'a
             StepText::Data(Vec::new(), format!("## Sandbox files\n\nFiles in the sandbox workspace:\n{}", lines.join("\n")))
         }
         kind => match runtime_step_text(kind, agent, scenario, module_file(step, agent, mode)) {
+            crate::runtimes::StepText::File(file) => StepText::File(file),
             crate::runtimes::StepText::Text(sources, text) => StepText::Data(sources, text),
             crate::runtimes::StepText::Parts(sources, parts) => StepText::Parts(sources, parts),
         },
@@ -358,7 +347,7 @@ fn step_text<'a>(step: &'a Step, agent: &'a Agent, mode: &'a Mode, scenario: &'a
 
 /// Expands the `steps` row of the runtime table (`src/runtimes/mod.rs`).
 macro_rules! runtime_steps {
-    ($($runtime:ident { $($kind:ident: $missing:ident, $text:ident;)* })*) => {
+    ($($runtime:ident { $($kind:ident: $missing:ident, $text:ident $(, $present:ident)?;)* })*) => {
         /// A runtime's own step kind: the files its text comes from and the text. (The generic
         /// kinds are [`step_text`]'s; none reaches here.)
         fn runtime_step_text<'a>(
@@ -375,30 +364,6 @@ macro_rules! runtime_steps {
     };
 }
 crate::runtimes::runtime_table!(steps runtime_steps);
-
-/// The active skills' bodies, each in its `<skill>` block.
-fn active_skills_text<'a>(agent: &'a Agent, scenario: &'a Scenario) -> StepText<'a> {
-    let active: Vec<&crate::skills::Skill> =
-        scenario.active_skills.iter().filter_map(|name| agent.skills.iter().find(|s| &s.name == name)).collect();
-    let blocks: Vec<String> = active
-        .iter()
-        .map(|s| {
-            let body = agent.skill_bodies.get(&s.path).map_or("", |b| trim_line_breaks(b.trim_start_matches(['\n', '\r'])));
-            format!("<skill name=\"{}\">\n{body}\n</skill>", s.name)
-        })
-        .collect();
-    StepText::Data(
-        active.iter().map(|s| s.path.clone()).collect(),
-        format!("<available_skills>\n{}\n</available_skills>", blocks.join("\n")),
-    )
-}
-
-/// One line per skill the scenario did not activate.
-fn other_skills_text<'a>(agent: &'a Agent, scenario: &'a Scenario) -> StepText<'a> {
-    let others: Vec<&crate::skills::Skill> = agent.skills.iter().filter(|s| !scenario.active_skills.contains(&s.name)).collect();
-    let lines: Vec<String> = others.iter().map(|s| format!("- {}: {}", s.name, s.description)).collect();
-    StepText::Data(others.iter().map(|s| s.path.clone()).collect(), format!("<other_skills>\n{}\n</other_skills>", lines.join("\n")))
-}
 
 /// Each MCP server's prompt file under its own heading.
 fn mcp_prompts_text(scenario: &Scenario) -> StepText<'_> {
@@ -427,46 +392,6 @@ fn memories_text<'a>(agent: &'a Agent, scenario: &'a Scenario) -> StepText<'a> {
         text.push_str(&format!("\n\n[{cut} more memories not shown: limits are {} memories and {} characters]", r.top_k, r.max_chars));
     }
     StepText::Data(scenario.memories_source.iter().cloned().collect(), text)
-}
-
-/// Deep Agents' memory and skills sections: the structure the runtime generates
-/// ([`crate::systems::deepagents`]) around the module's text (guidelines, usage), with paths as
-/// the runtime's backend shows them.
-fn deepagents_text<'a>(step: &'a Step, agent: &'a Agent, mode: &'a Mode) -> StepText<'a> {
-    use crate::systems::deepagents as da;
-    let (layout, mount) = agent.systems.deepagents.as_ref().map_or((da::LAYOUT_0_7, da::DEFAULT_MOUNT), |d| (d.layout, d.mount.as_str()));
-    let module = module_file(step, agent, mode);
-    let mut sources: Vec<String>;
-    let mut parts = Vec::new();
-    if step.kind == StepKind::AgentMemory {
-        sources = agent.memory_files.iter().map(|f| f.path.clone()).collect();
-        let files: Vec<(String, &str)> = agent.memory_files.iter().map(|f| (da::virtual_path(mount, &f.path), &*f.text)).collect();
-        parts.push(Part::Text(da::memory_block(layout, &files)));
-        if let Some(guidelines) = module {
-            sources.push(guidelines.path.clone());
-            parts.extend([
-                Part::Text(da::MEMORY_GUIDELINES_OPEN.into()),
-                Part::File(guidelines),
-                Part::Text(da::MEMORY_GUIDELINES_CLOSE.into()),
-            ]);
-        }
-    } else {
-        sources = agent.skills.iter().map(|s| s.path.clone()).collect();
-        let locations: Vec<String> = agent.skill_locations.iter().map(|dir| format!("{}/", da::virtual_path(mount, dir))).collect();
-        let skills: Vec<_> = agent.skills.iter().map(|s| (s, da::virtual_path(mount, &s.path))).collect();
-        let missing: Vec<String> = agent
-            .missing_skill_locations
-            .iter()
-            .map(|dir| da::missing_source_warning(&format!("{}/", da::virtual_path(mount, dir)), mount))
-            .collect();
-        let (head, tail) = da::skills_section(layout, &locations, &missing, &skills);
-        parts.push(Part::Text(head));
-        if let Some(usage) = module {
-            sources.push(usage.path.clone());
-            parts.extend([Part::File(usage), Part::Text(tail.into())]);
-        }
-    }
-    StepText::Parts(sources, parts)
 }
 
 fn named_files<'a>(heading: &str, items: &[NamedText]) -> StepText<'a> {

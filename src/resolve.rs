@@ -168,12 +168,20 @@ fn decide_tools(agent: &Agent, mode: &Mode, scenario: &Scenario, evaluate: &mut 
 
 /// Expands the `steps` row of the runtime table (`src/runtimes/mod.rs`).
 macro_rules! runtime_steps {
-    ($($runtime:ident { $($kind:ident: $missing:ident, $text:ident;)* })*) => {
+    ($($runtime:ident { $($kind:ident: $missing:ident, $text:ident $(, $present:ident)?;)* })*) => {
         /// Why a runtime's own step kind adds nothing here (`None` when it adds text, and for
         /// the generic kinds, which [`decide_step`] decides).
         fn runtime_step_missing(step: &Step, agent: &Agent, scenario: &Scenario) -> Option<String> {
             match step.kind {
                 $($(StepKind::$kind => crate::runtimes::$runtime::steps::$missing(step, agent, scenario),)*)*
+                _ => None,
+            }
+        }
+
+        /// Why a runtime's own step kind adds its text, when its runtime says more than "always".
+        fn runtime_step_present(step: &Step, agent: &Agent, scenario: &Scenario) -> Option<String> {
+            match step.kind {
+                $($($(StepKind::$kind => Some(crate::runtimes::$runtime::steps::$present(step, agent, scenario)),)?)*)*
                 _ => None,
             }
         }
@@ -209,41 +217,13 @@ fn decide_step(
         StepKind::Resources if scenario.resources.is_empty() => Some(format!("scenario `{s}` has no resources")),
         StepKind::SandboxFiles if scenario.sandbox_files.is_empty() => Some(format!("scenario `{s}` has no sandbox files")),
         StepKind::Attachments if scenario.attachments.is_empty() => Some(format!("scenario `{s}` has no attachments")),
-        StepKind::HumanInTheLoop if agent.systems.deepagents.as_ref().is_none_or(|d| d.interrupt_on.is_empty()) => {
-            Some("no tool interrupts for approval ([deepagents] interrupt_on)".to_string())
-        }
-        StepKind::Middleware | StepKind::HumanInTheLoop => step
-            .module
-            .as_ref()
-            .filter(|m| !agent.modules.contains_key(*m))
-            .map(|m| format!("module `{m}` is not declared, so this step adds no text")),
-        // Deep Agents adds both sections whenever `memory` / `skills` is passed, even when no file
-        // or skill is found ("(No memory loaded)", "(No skills available yet…)").
-        StepKind::AgentMemory if !agent.systems.deepagents.as_ref().is_some_and(|d| d.memory) => {
-            Some("no memory files are configured".to_string())
-        }
-        StepKind::SkillLocations if agent.skill_locations.is_empty() => Some("no skill folders are configured".to_string()),
-        StepKind::ProjectContext if agent.project_context.is_empty() => {
-            Some("no project context file ([memory] walk_up) between the agent's directory and the project root".to_string())
-        }
-        StepKind::ActiveSkills if scenario.active_skills.is_empty() => Some(format!("scenario `{s}` activates no skill")),
-        StepKind::OtherSkills if agent.skills.is_empty() => Some("the agent has no skills".to_string()),
-        StepKind::BudgetHint if agent.systems.zeph.as_ref().and_then(crate::systems::zeph::budget_hint).is_none() => {
-            Some("Zeph adds no budget hint (`[zeph] budget_hint_enabled` is false, or no cost cap and no tool iterations)".to_string())
-        }
-        StepKind::OtherSkills if agent.skills.iter().all(|k| scenario.active_skills.contains(&k.name)) => {
-            Some(format!("scenario `{s}` activates every skill"))
-        }
+        StepKind::Middleware => agent.undeclared_module(step).map(|m| format!("module `{m}` is not declared, so this step adds no text")),
         _ => runtime_step_missing(step, agent, scenario),
     };
     match (missing, &step.when) {
         (Some(reason), _) => (false, reason),
         (None, Some(condition)) => (true, format!("`{}` is true", condition.expr)),
         (None, None) if step.kind.is_scenario_data() => (true, format!("provided by scenario `{s}`")),
-        (None, None) if step.kind == StepKind::HumanInTheLoop => {
-            let tools = agent.systems.deepagents.as_ref().map(|d| d.interrupt_on.join(", ")).unwrap_or_default();
-            (true, format!("interrupts configured: {tools}"))
-        }
-        (None, None) => (true, "always".to_string()),
+        (None, None) => (true, runtime_step_present(step, agent, scenario).unwrap_or_else(|| "always".to_string())),
     }
 }

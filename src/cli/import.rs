@@ -71,7 +71,7 @@ pub fn run(args: ImportArgs, reporter: &Reporter) -> u8 {
         return code;
     }
     let imported = match args.system {
-        System::Zeph { ref config, .. } => import::zeph::import(config),
+        System::Zeph { ref config, .. } => ctxc::runtimes::zeph::import::import(config),
         System::Deepagents { ref dir, layout, .. } => import::deepagents::import(
             dir,
             match layout {
@@ -79,7 +79,7 @@ pub fn run(args: ImportArgs, reporter: &Reporter) -> u8 {
                 LayoutArg::Local => Layout::Local,
             },
         ),
-        System::Adk { ref dir, .. } => import::adk::import(dir),
+        System::Adk { ref dir, .. } => ctxc::runtimes::adk::import::import(dir),
     };
     let imported = match imported {
         Ok(imported) => imported,

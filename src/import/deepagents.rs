@@ -15,7 +15,7 @@ use serde_json::Value;
 use super::{toml_string, Imported};
 use crate::diagnostic::{offset_of, Diagnostic, Failure, Sources};
 use crate::project::{ProjectRoot, ReadError};
-use crate::systems::deepagents::LAYOUT_0_7;
+use crate::runtimes::deepagents::window::LAYOUT_0_7;
 
 /// How the project's files reach the agent's backend.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,10 +1,10 @@
 //! `ctxc import SYSTEM PATH`: a ctxc manifest written from a runtime's own project format, so
-//! that its render and window equal what the runtime does. One file per system.
+//! that its render and window equal what the runtime does: what every importer shares, and Deep
+//! Agents' importer (which `upstream` reads too). The others are in their runtime's folder
+//! (`src/runtimes/<name>/import.rs`).
 
-pub mod adk;
 pub mod deepagents;
 pub mod upstream;
-pub mod zeph;
 
 use std::path::PathBuf;
 
@@ -49,13 +49,13 @@ pub fn write(imported: &Imported, force: bool) -> Result<(), Diagnostic> {
 }
 
 /// A string as TOML writes it (quoted and escaped, on one line).
-fn toml_string(s: &str) -> String {
+pub(crate) fn toml_string(s: &str) -> String {
     toml::Value::String(s.to_string()).to_string()
 }
 
 /// A folder holding `files` (path, text), for the importers' tests.
 #[cfg(test)]
-fn project(files: &[(&str, &str)]) -> tempfile::TempDir {
+pub(crate) fn project(files: &[(&str, &str)]) -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("tempdir");
     for (rel, text) in files {
         let path = dir.path().join(rel);

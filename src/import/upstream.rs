@@ -22,7 +22,7 @@ use super::toml_string;
 use crate::diagnostic::{Diagnostic, Sources};
 use crate::project::ProjectRoot;
 use crate::review::atomic;
-use crate::systems::deepagents::{layout, LAYOUT_0_4};
+use crate::runtimes::deepagents::window::{layout, LAYOUT_0_4};
 
 /// A runtime whose texts ctxc reads: its preset and package, the script that prints them, and the
 /// files under `upstream/` the manifest refers to.
@@ -333,9 +333,9 @@ pub fn update(manifest: &Path, python: &Path) -> Result<Written, Diagnostic> {
                 None => LAYOUT_0_4,
             };
             // LangChain's provider name, which picks the model class (its profile) and 0.7's harness profile.
-            let provider = match crate::systems::deepagents::langchain_profile(&model) {
+            let provider = match crate::runtimes::deepagents::window::langchain_profile(&model) {
                 Some(profile) => Some(profile.provider.clone()),
-                None => crate::systems::deepagents::langchain_provider(&crate::models::profile(&model).provider).map(String::from),
+                None => crate::runtimes::deepagents::window::langchain_provider(&crate::models::profile(&model).provider).map(String::from),
             };
             let mut sources = Sources::default();
             let subagents = super::deepagents::subagents(&root, &mut sources)

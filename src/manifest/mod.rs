@@ -5,9 +5,11 @@
 pub mod env;
 pub mod lint;
 pub mod model;
+mod pipeline;
 pub mod preset;
 pub mod raw;
 pub mod scenario;
+mod scenarios;
 pub mod span;
 mod systems;
 mod templates;
@@ -25,11 +27,10 @@ use crate::memo::{content_hash, Kind, SharedText};
 use crate::models::ModelProfile;
 use crate::project::{ProjectRoot, ReadError, RunState};
 use crate::skills::{parse_skill, Skill};
-use crate::tools::parse_tool_file_shared;
 use model::*;
 use preset::Overlay;
 use raw::*;
-use scenario::{Retrieval, Timestamp};
+use scenario::Retrieval;
 use span::Spanned;
 
 /// File names recognised as manifests, in order of preference.
@@ -798,275 +799,6 @@ impl Validator {
         modules
     }
 
-    fn condition(&mut self, when: &Spanned<String>, flags: &IndexMap<String, bool>) -> Option<Condition> {
-        let span = self.span(when, &when.value);
-        let env = crate::templates::environment();
-        let (compiled, _) = crate::templates::within_limits(|| env.compile_expression(&when.value));
-        let expr = match compiled {
-            Ok(expr) => expr,
-            Err(e) => {
-                self.coded(Code::MAN006, format!("invalid condition `{}`: {}", when.value, e.detail().unwrap_or("syntax error")), span);
-                return None;
-            }
-        };
-        let mut names: Vec<String> = expr.undeclared_variables(true).into_iter().collect();
-        names.sort();
-        for name in names {
-            let (top, rest) = name.split_once('.').map_or((name.as_str(), None), |(a, b)| (a, Some(b)));
-            if !CONDITION_VARIABLES.contains(&top) {
-                self.unknown("condition variable", top, span.clone(), &CONDITION_VARIABLES);
-            } else if let (Some(flag), "flags") = (rest, top) {
-                if !flags.contains_key(flag) {
-                    let known: Vec<&str> = flags.keys().map(String::as_str).collect();
-                    self.unknown("flag", flag, span.clone(), &known);
-                }
-            }
-        }
-        Some(Condition { expr: when.value.clone(), origin: Origin { file: self.file.clone(), span } })
-    }
-
-    fn steps(&mut self, raw_steps: Vec<RawStep>, modules: &IndexMap<String, RawModule>, flags: &IndexMap<String, bool>) -> Vec<Step> {
-        // Place steps that ask for a position; the rest keep their order.
-        let mut ordered: Vec<RawStep> = Vec::new();
-        let mut placed_later = Vec::new();
-        for step in raw_steps {
-            if step.after.is_some() || step.before.is_some() {
-                placed_later.push(step);
-            } else {
-                ordered.push(step);
-            }
-        }
-        for step in placed_later {
-            let (anchor, offset) = match (&step.after, &step.before) {
-                (Some(a), _) => (a.clone(), 1),
-                (None, Some(b)) => (b.clone(), 0),
-                (None, None) => unreachable!("filtered above"),
-            };
-            match ordered.iter().position(|s| s.id.value == anchor.value) {
-                Some(i) => ordered.insert(i + offset, step),
-                None => {
-                    let known: Vec<String> = ordered.iter().map(|s| s.id.value.clone()).collect();
-                    let known: Vec<&str> = known.iter().map(String::as_str).collect();
-                    self.unknown("step", &anchor.value, self.span(&anchor, &anchor.value), &known);
-                }
-            }
-        }
-        let mut steps = Vec::new();
-        for raw in ordered {
-            let id = raw.id.value.clone();
-            let Some(kind) = raw.kind.as_ref().map(|k| k.value) else {
-                let span = self.span(&raw.id, &id);
-                self.error(format!("step `{id}` has no `kind`"), span).help =
-                    Some("new steps need a kind, e.g. `kind = \"module\"`".into());
-                continue;
-            };
-            // Module steps need their module; the other kinds that take one add it when declared.
-            let takes_module = matches!(
-                kind,
-                StepKind::Module
-                    | StepKind::Middleware
-                    | StepKind::HumanInTheLoop
-                    | StepKind::AgentMemory
-                    | StepKind::SkillLocations
-                    | StepKind::AgentSkills
-                    | StepKind::Workspace
-                    | StepKind::AdkInstruction
-                    | StepKind::AdkTransfer
-            );
-            let module = takes_module.then(|| raw.module.as_ref().map_or(id.clone(), |m| m.value.clone()));
-            if let Some(module_id) = module.as_ref().filter(|_| kind == StepKind::Module) {
-                if !modules.contains_key(module_id) {
-                    let span = raw.module.as_ref().map_or_else(|| self.span(&raw.id, &id), |m| self.span(m, &m.value));
-                    let known: Vec<&str> = modules.keys().map(String::as_str).collect();
-                    let d = self.coded(Code::MAN009, format!("step `{id}` uses module `{module_id}`, which is not declared"), span);
-                    d.help = Some(match did_you_mean(module_id, known.iter().copied()) {
-                        Some(s) => format!("did you mean `{s}`? Or add `[modules.{module_id}]` with a `source`"),
-                        None => format!("add `[modules.{module_id}]` with a `source`"),
-                    });
-                }
-            }
-            if kind == StepKind::Text && raw.text.is_none() {
-                let span = self.span(&raw.id, &id);
-                self.error(format!("text step `{id}` has no `text`"), span);
-            }
-            let when = raw.when.as_ref().and_then(|w| self.condition(w, flags));
-            steps.push(Step {
-                number: steps.len() + 1,
-                title: raw.title.clone().unwrap_or_else(|| id.clone()),
-                id,
-                kind,
-                module,
-                text: raw.text.clone(),
-                separator: raw.separator.clone(),
-                new_message: raw.new_message.as_ref().is_some_and(|v| v.value),
-                when,
-                budget: self.budget(&raw.budget),
-            });
-        }
-        steps
-    }
-
-    fn modes(
-        &mut self,
-        raw: &IndexMap<String, RawMode>,
-        modules: &IndexMap<String, ModuleFiles>,
-        steps: &[Step],
-        categories: &[Category],
-        template_root: &crate::templates::TemplateRoot,
-    ) -> IndexMap<String, Mode> {
-        let default_mode = [("default".to_string(), RawMode::default())];
-        let raw_modes: Vec<(String, RawMode)> =
-            if raw.is_empty() { default_mode.to_vec() } else { raw.iter().map(|(k, v)| (k.clone(), v.clone())).collect() };
-        let mut modes = IndexMap::new();
-        for (name, mode) in raw_modes {
-            let prompt =
-                mode.prompt.as_ref().and_then(|p| self.read(p, None)).map(|p| TextFile { template_root: template_root.clone(), ..p });
-            let variants = self.mode_variants(&name, &mode, modules, steps);
-            let access = self.mode_access(&name, &mode, categories);
-            modes.insert(
-                name.clone(),
-                Mode {
-                    budget: self.budget(&mode.budget),
-                    name,
-                    description: mode.description,
-                    prompt,
-                    variants,
-                    access,
-                    disabled_tools: mode.disabled_tools.unwrap_or_default(),
-                },
-            );
-        }
-        modes
-    }
-
-    /// The variant a mode picks of each module that has variants; every module step with variants
-    /// needs a choice in every mode.
-    fn mode_variants(
-        &mut self,
-        name: &str,
-        mode: &RawMode,
-        modules: &IndexMap<String, ModuleFiles>,
-        steps: &[Step],
-    ) -> IndexMap<String, String> {
-        let mut variants = IndexMap::new();
-        for (module_id, variant) in &mode.variants {
-            match modules.get(module_id) {
-                Some(ModuleFiles::Variants(files)) => {
-                    if files.contains_key(&variant.value) {
-                        variants.insert(module_id.clone(), variant.value.clone());
-                    } else {
-                        let known: Vec<&str> = files.keys().map(String::as_str).collect();
-                        let context = format!(" of module `{module_id}`");
-                        self.unknown_in("variant", &context, &variant.value, self.span(variant, &variant.value), &known);
-                    }
-                }
-                Some(ModuleFiles::Single(_)) => {
-                    let span = self.span(variant, &variant.value);
-                    self.coded(Code::MAN007, format!("mode `{name}` picks a variant of module `{module_id}`, which has no variants"), span);
-                }
-                // A preset may pick variants for modules this agent does not have.
-                None => {}
-            }
-        }
-        // Every module step with variants needs a choice in every mode.
-        for step in steps {
-            let Some(module_id) = &step.module else { continue };
-            if let Some(ModuleFiles::Variants(files)) = modules.get(module_id) {
-                if !mode.variants.contains_key(module_id) {
-                    let span = self.locate_path(&["modes", name]);
-                    let choices: Vec<&str> = files.keys().map(String::as_str).collect();
-                    self.coded(Code::MAN007, format!("mode `{name}` does not choose a variant of module `{module_id}`"), span).help =
-                        Some(format!("add `variants = {{ {module_id} = \"...\" }}` to the mode; variants: {}", choices.join(", ")));
-                }
-            }
-        }
-        variants
-    }
-
-    /// What a mode grants of each tool category: a level, or only some of its tools.
-    fn mode_access(&mut self, name: &str, mode: &RawMode, categories: &[Category]) -> IndexMap<String, Access> {
-        let category_names: Vec<&str> = categories.iter().map(|c| c.name.as_str()).collect();
-        let mut access = IndexMap::new();
-        for (category, level) in &mode.tools {
-            let Some(cat) = categories.iter().find(|c| &c.name == category) else {
-                let span = self.locate_key(&["modes", name, "tools", category]);
-                self.unknown("tool category", category, span, &category_names);
-                continue;
-            };
-            let level = match level {
-                RawAccess::Level(l) => Access::Level(*l),
-                RawAccess::Only(names) => {
-                    for tool in names {
-                        if !cat.tools.iter().any(|t| &t.tool.name == tool) && !cat.tools.is_empty() {
-                            let known: Vec<&str> = cat.tools.iter().map(|t| t.tool.name.as_str()).collect();
-                            let context = format!(" in category `{category}`");
-                            self.unknown_in("tool", &context, tool, self.locate(tool), &known);
-                        }
-                    }
-                    Access::Only(names.clone())
-                }
-            };
-            access.insert(category.clone(), level);
-        }
-        access
-    }
-
-    fn categories(&mut self, raw: &IndexMap<String, RawCategory>, flags: &IndexMap<String, bool>) -> Vec<Category> {
-        let mut categories = Vec::new();
-        for (name, category) in raw {
-            let mut tools = Vec::new();
-            let errors_before = self.diagnostics.len();
-            for file in &category.files {
-                let (path, server, app) = match file {
-                    RawToolFile::Path(p) => (p.clone(), None, None),
-                    RawToolFile::Detailed(d) => (d.path.clone(), d.server.clone(), d.app.clone()),
-                };
-                let reference = Spanned::new(path.clone());
-                let Some(text) = self.read(&reference, Some(false)) else { continue };
-                match parse_tool_file_shared(&text.text, self.root.cache()) {
-                    Ok(parsed) => tools.extend(parsed.iter().map(|tool| CategoryTool {
-                        writes: !(tool.read_only.unwrap_or(false) || category.read_only.contains(&tool.name)),
-                        tool: tool.clone(),
-                        source: text.path.clone(),
-                        server: server.clone(),
-                        app: app.clone(),
-                    })),
-                    Err(e) => {
-                        let display = self.root.display_path(&text.path);
-                        self.diagnostics.push(e.into_diagnostic(&display));
-                    }
-                }
-            }
-            for inline in &category.tool {
-                let tool = Arc::new(crate::tools::Tool::new(
-                    inline.name.value.clone(),
-                    inline.description.clone(),
-                    inline.parameters.clone().unwrap_or_else(crate::tools::empty_parameters),
-                    inline.read_only,
-                ));
-                tools.push(CategoryTool {
-                    writes: !(tool.read_only.unwrap_or(false) || category.read_only.contains(&tool.name)),
-                    tool,
-                    source: self.rel.clone(),
-                    server: None,
-                    app: None,
-                });
-            }
-            // A tool file that failed to load would make every name look unknown.
-            let files_loaded = self.diagnostics.len() == errors_before;
-            for listed in category.read_only.iter().filter(|_| files_loaded) {
-                if !tools.iter().any(|t| &t.tool.name == listed) {
-                    let known: Vec<&str> = tools.iter().map(|t| t.tool.name.as_str()).collect();
-                    let context = format!(" in category `{name}`");
-                    self.unknown_in("tool", &context, listed, self.locate(listed), &known);
-                }
-            }
-            let when = category.when.as_ref().and_then(|w| self.condition(w, flags));
-            categories.push(Category { name: name.clone(), title: category.title.clone().unwrap_or_else(|| name.clone()), when, tools });
-        }
-        categories
-    }
-
     /// The skills of every folder, a later folder's skill replacing an earlier one of its name
     /// in place. With `skip_missing`, a folder that does not exist holds no skills.
     fn skills(&mut self, raw: Option<&RawSkills>, skip_missing: bool) -> Vec<Skill> {
@@ -1141,140 +873,13 @@ impl Validator {
             summarization_keep: raw.summarization.as_ref().and_then(|s| s.keep_messages),
         }
     }
-
-    /// A scenario's `now`, or the default one (an error when it does not parse).
-    fn scenario_now(&mut self, now: Option<&Spanned<String>>) -> Timestamp {
-        let now_text = now.cloned().unwrap_or_else(|| Spanned::new(DEFAULT_NOW.to_string()));
-        Timestamp::parse(&now_text.value).unwrap_or_else(|message| {
-            let span = self.span(&now_text, &now_text.value);
-            self.error(message, span);
-            // ok: DEFAULT_NOW is a constant the tests parse (presets_parse)
-            Timestamp::parse(DEFAULT_NOW).expect("DEFAULT_NOW is valid")
-        })
-    }
-
-    /// The agent's flags with a scenario's settings over them; a flag not declared is an error.
-    fn scenario_flags(&mut self, set: &IndexMap<String, Spanned<bool>>, flags: &IndexMap<String, bool>) -> IndexMap<String, bool> {
-        let mut scenario_flags = flags.clone();
-        for (flag, value) in set {
-            if flags.contains_key(flag) {
-                scenario_flags.insert(flag.clone(), value.value);
-            } else {
-                let known: Vec<&str> = flags.keys().map(String::as_str).collect();
-                self.unknown("flag", flag, self.locate(flag), &known);
-            }
-        }
-        scenario_flags
-    }
-
-    fn check_connectors(&mut self, named: &[Spanned<String>], connectors: &IndexMap<String, TextFile>) {
-        for connector in named {
-            if !connectors.contains_key(&connector.value) {
-                let known: Vec<&str> = connectors.keys().map(String::as_str).collect();
-                self.unknown("connector", &connector.value, self.span(connector, &connector.value), &known);
-            }
-        }
-    }
-
-    /// A scenario's retrieved memories, written inline or in a JSON file, and where they are.
-    fn memories(&mut self, memories: Option<&RawMemories>) -> (Vec<MemoryItem>, Option<String>) {
-        match memories {
-            None => (Vec::new(), None),
-            Some(RawMemories::Inline(items)) => (items.clone(), Some(self.rel.clone())),
-            Some(RawMemories::File(path)) => {
-                let Some(file) = self.read(&Spanned::new(path.clone()), Some(false)) else { return (Vec::new(), None) };
-                match serde_json::from_str::<Vec<MemoryItem>>(&file.text) {
-                    Ok(items) => (items, Some(file.path)),
-                    Err(e) => {
-                        let offset = crate::diagnostic::offset_of(&file.text, e.line(), e.column());
-                        let display = self.root.display_path(&file.path);
-                        self.diagnostics.push(
-                            Diagnostic::error(format!("memories must be a JSON array of {{text, similarity, confidence, scope}}: {e}"))
-                                .in_file(display)
-                                .at(Some(offset..offset)),
-                        );
-                        (Vec::new(), None)
-                    }
-                }
-            }
-        }
-    }
-
-    fn scenarios(
-        &mut self,
-        raw: &IndexMap<String, RawScenario>,
-        flags: &IndexMap<String, bool>,
-        connectors: &IndexMap<String, TextFile>,
-        skills: &[Skill],
-    ) -> IndexMap<String, Scenario> {
-        let default_scenario = [("default".to_string(), RawScenario::default())];
-        let raw_scenarios: Vec<(String, RawScenario)> =
-            if raw.is_empty() { default_scenario.to_vec() } else { raw.iter().map(|(k, v)| (k.clone(), v.clone())).collect() };
-        let mut scenarios = IndexMap::new();
-        for (name, s) in raw_scenarios {
-            let now = self.scenario_now(s.now.as_ref());
-            let scenario_flags = self.scenario_flags(&s.flags, flags);
-            self.check_connectors(&s.connectors, connectors);
-            let mcp_servers = s
-                .mcp_servers
-                .iter()
-                .map(|(server, cfg)| (server.clone(), cfg.prompt.as_ref().and_then(|p| self.read(p, Some(false)))))
-                .collect();
-            let profile = s.profile.as_ref().and_then(|p| self.read(p, Some(false)));
-            let workload = s.workload.as_ref().and_then(|w| {
-                let file = self.read(w, Some(false))?;
-                Some(ScenarioWorkload {
-                    file,
-                    origin: self.origin(w, &w.value),
-                    summarize_not_before: s.summarize_not_before.as_ref().map(|n| n.value),
-                    summarize_not_before_origin: s.summarize_not_before.as_ref().map(|n| self.origin(n, &n.value.to_string())),
-                })
-            });
-            let (memories, memories_source) = self.memories(s.memories.as_ref());
-            let mut named = |items: &[RawNamedFile]| -> Vec<NamedText> {
-                items.iter().filter_map(|r| Some(NamedText { name: r.name.clone(), file: self.read(&r.source, Some(false))? })).collect()
-            };
-            let resources = named(&s.resources);
-            let attachments = named(&s.attachments);
-            self.scenario_vars(&s.vars);
-            let skill_names: Vec<&str> = skills.iter().map(|k| k.name.as_str()).collect();
-            for active in &s.active_skills {
-                if !skill_names.contains(&active.value.as_str()) {
-                    self.unknown("skill", &active.value, self.span(active, &active.value), &skill_names);
-                }
-            }
-            scenarios.insert(
-                name.clone(),
-                Scenario {
-                    name,
-                    workload,
-                    description: s.description.clone(),
-                    now,
-                    timezone: s.timezone.clone().unwrap_or_else(|| "UTC".to_string()),
-                    flags: scenario_flags,
-                    connectors: s.connectors.iter().map(|c| c.value.clone()).collect(),
-                    mcp_servers,
-                    oauth: s.oauth.clone(),
-                    profile,
-                    memories,
-                    memories_source,
-                    resources,
-                    sandbox_files: s.sandbox_files.clone(),
-                    attachments,
-                    active_skills: s.active_skills.iter().map(|a| a.value.clone()).collect(),
-                    vars: s.vars.clone(),
-                },
-            );
-        }
-        scenarios
-    }
 }
 
 /// The window Deep Agents sizes its summarization from: LangChain's profile of the model (the
 /// provider prefix of `provider:model` dropped), not ctxc's table.
-fn runtime_model(agent: &RawAgent, profile: &ModelProfile) -> crate::systems::deepagents::ModelWindow {
+fn runtime_model(agent: &RawAgent, profile: &ModelProfile) -> crate::runtimes::deepagents::window::ModelWindow {
     let name = agent.model.as_ref().map_or("", |m| m.value.as_str());
-    crate::systems::deepagents::ModelWindow::of(
+    crate::runtimes::deepagents::window::ModelWindow::of(
         name.split_once(':').map_or(name, |(_, m)| m),
         &profile.provider,
         agent.context_window,
@@ -1291,7 +896,7 @@ mod tests {
         for (name, text) in preset::PRESETS {
             span::from_toml_without_spans::<RawManifest>(text).unwrap_or_else(|e| panic!("preset {name}: {e}"));
         }
-        Timestamp::parse(DEFAULT_NOW).expect("DEFAULT_NOW parses");
+        scenario::Timestamp::parse(DEFAULT_NOW).expect("DEFAULT_NOW parses");
     }
 
     /// A YAML manifest's values have no spans from serde: the requirement is found where the

@@ -262,3 +262,11 @@ pub struct Agent {
     #[serde(skip)]
     pub lint: super::lint::RawLint,
 }
+
+impl Agent {
+    /// The module `step` names when the agent does not declare it: a step that only adds a
+    /// module's file (a middleware's text) then adds nothing.
+    pub fn undeclared_module<'a>(&self, step: &'a Step) -> Option<&'a String> {
+        step.module.as_ref().filter(|m| !self.modules.contains_key(*m))
+    }
+}

@@ -11,7 +11,9 @@ use super::span::Spanned;
 use super::{preset, Validator};
 use crate::project::ReadError;
 use crate::runtimes::agentscope::window as agentscope;
-use crate::systems::{deepagents, zeph, Setting, Systems};
+use crate::runtimes::deepagents::window as deepagents;
+use crate::runtimes::zeph::window as zeph;
+use crate::systems::{Setting, Systems};
 
 /// The preset a default came from, and where the manifest names it.
 struct PresetRef {

@@ -4,7 +4,9 @@
 
 use super::table::{num, table_row};
 use crate::measure::{Count, Measured};
-use crate::systems::{deepagents, pct, zeph};
+use crate::runtimes::deepagents::window as deepagents;
+use crate::runtimes::zeph::window as zeph;
+use crate::systems::pct;
 
 /// A configured number (not a tokenizer count): no `~`, thousands separated.
 fn n(value: impl TryInto<i64>) -> String {

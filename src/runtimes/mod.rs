@@ -9,8 +9,11 @@
 //! - `settings.rs` (shared): its manifest section and its validation, for a runtime without
 //!   window numbers of its own;
 //! - `steps.rs` (resolve): the runtime's own step kinds, when each adds text and the text;
+//! - `measure.rs` (measure): what its window numbers depend on in one render, counted its way;
 //! - `report.rs` (report): its rows in `ctxc cost`'s window table (data; `report` lays them out);
-//! - `starter.rs` (report): the files of its `ctxc init --preset` starter.
+//! - `starter.rs` (report): the files of its `ctxc init --preset` starter;
+//! - `import.rs` (report): `ctxc import <name>`, a manifest from the runtime's own project
+//!   format (the command's arm in `src/cli/import.rs` calls it).
 //!
 //! Like the rule table (`src/codes.rs`), `runtime_table!` is one list expanded where each role
 //! is dispatched: here into [`Runtime`] and the release of each; in `resolve` and `render` into a
@@ -19,6 +22,8 @@
 
 pub mod adk;
 pub mod agentscope;
+pub mod deepagents;
+pub mod zeph;
 pub mod zeus;
 
 use serde::Serialize;
@@ -31,7 +36,8 @@ use crate::diagnostic::Origin;
 /// each of its step kinds with the functions of its `steps.rs` that say why the step adds
 /// nothing here (`fn(&Step, &Agent, &Scenario) -> Option<String>`, `None` when it adds text)
 /// and what it adds (`fn(&Agent, &Scenario, module) -> StepText`, `module` being the file of
-/// the step's module in the mode).
+/// the step's module in the mode), and optionally why it adds it (`fn(&Step, &Agent, &Scenario)
+/// -> String`; "always" without one).
 macro_rules! runtime_table {
     (ids $callback:ident) => {
         $callback! {
@@ -48,6 +54,17 @@ macro_rules! runtime_table {
     (steps $callback:ident) => {
         $callback! {
             zeus { ZeusSkills: skills_missing, skills_text; }
+            deepagents {
+                HumanInTheLoop: interrupts_missing, interrupts_text, interrupts_present;
+                AgentMemory: memory_missing, memory_text;
+                SkillLocations: skills_missing, skills_text;
+            }
+            zeph {
+                ProjectContext: context_missing, context_text;
+                ActiveSkills: active_missing, active_text;
+                OtherSkills: others_missing, others_text;
+                BudgetHint: hint_missing, hint_text;
+            }
             agentscope {
                 AgentSkills: skills_missing, skills_text;
                 Workspace: workspace_missing, workspace_text;
@@ -64,6 +81,8 @@ pub(crate) use runtime_table;
 
 /// What a runtime's own step kind adds, with the files it comes from (`F`: the agent's file).
 pub enum StepText<F> {
+    /// A file as written (a template is rendered), its line breaks at the end trimmed.
+    File(F),
     /// Generated text; the line breaks at its ends are trimmed, as a generic step's are.
     Text(Vec<String>, String),
     /// Generated text around files (module files may be templates), kept as the runtime

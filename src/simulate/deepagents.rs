@@ -26,7 +26,7 @@ use super::langchain::{message_tokens, system_tokens, tools_tokens};
 use super::{Event, Policy, PolicyInfo, Request, TruncatedSize};
 use crate::manifest::model::Agent;
 use crate::render::Rendered;
-use crate::systems::deepagents::{self as da, ContextSize, Settings, CHARS_PER_TOKEN, LAYOUT_0_4};
+use crate::runtimes::deepagents::window::{self as da, ContextSize, Settings, CHARS_PER_TOKEN, LAYOUT_0_4};
 
 /// Tool results of these tools are never offloaded (`TOOLS_EXCLUDED_FROM_EVICTION`).
 const NOT_EVICTED: [&str; 7] = ["ls", "glob", "grep", "read_file", "edit_file", "write_file", "delete"];

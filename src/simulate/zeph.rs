@@ -31,7 +31,7 @@ use std::collections::BTreeSet;
 use super::conversation::{filler, Message, Role};
 use super::{Event, Policy, PolicyInfo, Request, TruncatedSize};
 use crate::models::Tokenizer;
-use crate::systems::zeph::{count_tokens, Settings, Window};
+use crate::runtimes::zeph::window::{count_tokens, Settings, Window};
 use crate::tokens::TokenCounter;
 
 /// zeph-memory 0.22.4 `token_counter.rs`: tokens added per tool call and per tool result part.

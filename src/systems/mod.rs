@@ -1,17 +1,15 @@
-//! The reference systems' own window settings (Deep Agents, Zeph) and the numbers each system
-//! derives from them for its context window, which the measure stage computes per mode and
-//! scenario for `ctxc cost` (the runtimes moved to `src/runtimes/` hold their own). The checks
-//! on them (SET001–SET015) are a later stage: [`crate::checks::settings`]. One file per system;
-//! nothing here depends on a pipeline stage.
-
-pub mod deepagents;
-pub mod zeph;
+//! The settings of the runtime an agent's preset models, one field per runtime with a manifest
+//! section (each runtime's own settings and window numbers are in its folder under
+//! `src/runtimes/`), and the release each preset models. The checks on them (SET001–SET015)
+//! are a later stage: [`crate::checks::settings`]. Nothing here depends on a pipeline stage.
 
 use serde::Serialize;
 
 use crate::runtimes::agentscope::window as agentscope;
+use crate::runtimes::deepagents::window as deepagents;
+use crate::runtimes::zeph::window as zeph;
 use crate::runtimes::Runtime;
-// Moved to `src/runtimes/`; named here too for the systems not yet moved there.
+// Moved to `src/runtimes/`; named here too for the stages that still use them from here.
 pub use crate::runtimes::{pct, share_of, Setting};
 
 /// The settings of the reference system the agent's preset models, if any.

@@ -54,8 +54,10 @@ const RUNTIME_ROLES: &[(&str, &str)] = &[
     ("window", "shared"),
     ("settings", "shared"),
     ("steps", "resolve"),
+    ("measure", "measure"),
     ("report", "report"),
     ("starter", "report"),
+    ("import", "report"),
 ];
 
 /// The module a path is in, for the edges between top-level modules: a runtime's role file
@@ -430,7 +432,7 @@ fn the_tests_are_four_binaries_and_every_test_file_is_compiled() {
 
 /// `step_text` ends with a catch-all that hands a kind to the runtime table, so the compiler no
 /// longer sees a step kind without text: every kind of `StepKind` is an arm of `step_text`
-/// (generic, or a runtime's not yet moved) or a kind of the table's `steps` row, never both.
+/// (a generic kind) or a kind of the table's `steps` row, never both.
 #[test]
 fn every_step_kind_has_its_text_in_render_or_in_its_runtime() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
@@ -467,5 +469,37 @@ fn the_table_rows_are_the_runtime_role_files() {
             .map(|p| p.file_name().expect("name").to_string_lossy().into_owned())
             .collect();
         assert_eq!(named, files, "the `{role}` row and the runtimes with a {role}.rs");
+    }
+}
+
+/// `decide_step` (resolve) and `step_text` (render) hold only the generic step kinds: neither
+/// names a runtime (a folder of `src/runtimes/`), the runtimes' settings (`agent.systems`), nor a
+/// kind of the table's `steps` row; a runtime's kinds are decided and written in its folder.
+#[test]
+fn decide_step_and_step_text_hold_only_generic_kinds() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let body = |file: &str, function: &str| -> Vec<String> {
+        let code = code_only(&std::fs::read_to_string(src.join(file)).expect("source"));
+        let body = code.split(&format!("fn {function}")).nth(1).and_then(|rest| rest.split("\n}\n").next()).expect("the function");
+        tokens(body)
+    };
+    let runtimes: BTreeSet<String> = std::fs::read_dir(src.join("runtimes"))
+        .expect("src/runtimes")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.is_dir())
+        .map(|p| p.file_name().expect("name").to_string_lossy().into_owned())
+        .collect();
+    assert!(runtimes.len() >= 5, "{runtimes:?}");
+    let table = code_only(&std::fs::read_to_string(src.join("runtimes/mod.rs")).expect("runtimes/mod.rs"));
+    let steps_row = tokens(table.split("(steps $callback:ident)").nth(1).and_then(|rest| rest.split("};").next()).expect("the steps row"));
+    let runtime_kinds: BTreeSet<&String> = steps_row.windows(2).filter(|w| w[1] == ":").map(|w| &w[0]).collect();
+    assert!(runtime_kinds.len() >= 10, "{runtime_kinds:?}");
+    for (file, function) in [("resolve.rs", "decide_step"), ("render.rs", "step_text")] {
+        let tokens = body(file, function);
+        let named: Vec<&String> = tokens.iter().filter(|t| runtimes.contains(*t) || *t == "systems").collect();
+        assert!(named.is_empty(), "{function} names a runtime or its settings: {named:?}");
+        let kinds: Vec<&String> =
+            tokens.windows(3).filter(|w| w[0] == "StepKind" && w[1] == "::" && runtime_kinds.contains(&w[2])).map(|w| &w[2]).collect();
+        assert!(kinds.is_empty(), "{function} has an arm for a runtime's kind: {kinds:?}");
     }
 }

@@ -69,7 +69,7 @@ fn codes_are_well_formed() {
             rule.name
         );
         // SET001–SET099 are the settings stage's checks of the reference systems' window settings
-        // (src/systems/), SET1NN lint rules; the settings stage reports no other family.
+        // (src/runtimes/), SET1NN lint rules; the settings stage reports no other family.
         let settings_stage = matches!(rule.stage, Stage::Settings);
         if rule.family == Family::Settings {
             let n: u32 = rule.code.as_str()[3..].parse().expect("digits");

@@ -218,7 +218,7 @@ fn check(label: &str, ran: &Value, project: &Path, release: &str, overrides: Vec
 }
 
 use ctxc::import::deepagents::Layout;
-use ctxc::systems::deepagents;
+use ctxc::runtimes::deepagents::window as deepagents;
 
 #[test]
 #[ignore = "needs the real runtimes: run by scripts/test, which installs them"]

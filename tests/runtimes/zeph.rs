@@ -84,7 +84,7 @@ fn differences(ctxc: &Value, zeph: &Value) -> Vec<String> {
 /// The `<budget>` block zeph-core 0.22.4 appends at a turn's first call, from the config values
 /// Zeph loaded. zeph-core and zeph-agent-context (which writes the block, `BudgetHint::format_xml`)
 /// pull sqlx and qdrant-client and are not linked: the values are Zeph's, the layout is read from
-/// their source (cited in src/systems/zeph.rs) and written here independently of ctxc's code.
+/// their source (cited in src/runtimes/zeph/steps.rs) and written here independently of ctxc's code.
 fn budget_hint(zeph: &Value) -> String {
     let tools = zeph["max_tool_iterations"].as_u64().expect("max_tool_iterations");
     let cents = zeph["max_daily_cents"].as_u64().expect("max_daily_cents");

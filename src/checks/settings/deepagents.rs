@@ -5,7 +5,7 @@ use crate::codes::Code;
 use crate::diagnostic::Diagnostic;
 use crate::manifest::model::Agent;
 use crate::measure::Measured;
-use crate::systems::deepagents::{ContextSize, Settings};
+use crate::runtimes::deepagents::window::{ContextSize, Settings};
 
 pub fn check(agent: &Agent, s: &Settings, measured: &[Measured]) -> Vec<Diagnostic> {
     let mut out = Vec::new();

@@ -5,8 +5,8 @@ use crate::codes::Code;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::manifest::model::Agent;
 use crate::measure::Measured;
+use crate::runtimes::zeph::window::*;
 use crate::systems::pct;
-use crate::systems::zeph::*;
 
 pub fn check(agent: &Agent, s: &Settings, measured: &[Measured]) -> Vec<Diagnostic> {
     let mut out = values(s, agent.profile.max_input_tokens);

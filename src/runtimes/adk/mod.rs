@@ -3,6 +3,7 @@
 //! in, identity, agent transfer) and its `transfer_to_agent` declaration, compared byte for
 //! byte with the installed ADK (tests/runtimes/adk.rs).
 
+pub mod import;
 pub mod release;
 pub mod settings;
 pub mod starter;

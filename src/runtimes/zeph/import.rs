@@ -10,10 +10,10 @@ use std::path::Path;
 use serde::Deserialize;
 use toml::Spanned;
 
-use super::{toml_string, Imported};
 use crate::diagnostic::{Diagnostic, Failure, Sources};
+use crate::import::{toml_string, Imported};
 use crate::project::ProjectRoot;
-use crate::systems::zeph::RELEASES;
+use crate::runtimes::zeph::window::RELEASES;
 
 /// The parts of Zeph's config ctxc reads; every other key is left to Zeph.
 #[derive(Debug, Default, Deserialize)]

@@ -9,7 +9,7 @@
 
 use serde::Serialize;
 
-use super::Setting;
+use crate::runtimes::Setting;
 
 /// The releases ctxc models (`[zeph] version`) and the crate release each one is proven against.
 pub const RELEASES: [(&str, &str); 1] = [("0.22.4", "zeph-context 0.22.4")];
@@ -112,36 +112,6 @@ impl Settings {
     pub fn release(&self) -> &'static str {
         release(&self.version.value).unwrap_or(RELEASES[0].1)
     }
-}
-
-/// The `<budget>` block Zeph appends to the system prompt at the start of a turn, or `None` when
-/// it adds none. zeph-core 0.22.4 `agent/context/assembly.rs` (`assemble_final_system_prompt`)
-/// builds the hint from the cost tracker (attached by the `zeph` binary's `apply_cost_tracker`
-/// when `cost.enabled`, with `max_daily_cents` as its cap and nothing spent on a fresh day) and the
-/// tool loop (`max_tool_iterations`, no iteration used yet); zeph-agent-context 0.22.4
-/// `helpers.rs` `BudgetHint::format_xml` writes it: cents with two decimals, one element a line,
-/// nothing at all without a cost cap and with no tool iterations.
-pub fn budget_hint(s: &Settings) -> Option<String> {
-    if !s.budget_hint_enabled.value {
-        return None;
-    }
-    let cap = (s.cost_enabled.value && s.max_daily_cents.value > 0).then_some(s.max_daily_cents.value);
-    let tool_calls = s.max_tool_iterations.value;
-    if cap.is_none() && tool_calls == 0 {
-        return None;
-    }
-    let mut block = String::from("<budget>");
-    if let Some(cents) = cap {
-        // Spend is 0 on a fresh day, so what is left is the whole cap.
-        block.push_str(&format!("\n<remaining_cost_cents>{cents}.00</remaining_cost_cents>"));
-        block.push_str(&format!("\n<total_budget_cents>{cents}.00</total_budget_cents>"));
-    }
-    if tool_calls > 0 {
-        block.push_str(&format!("\n<remaining_tool_calls>{tool_calls}</remaining_tool_calls>"));
-        block.push_str(&format!("\n<max_tool_calls>{tool_calls}</max_tool_calls>"));
-    }
-    block.push_str("\n</budget>");
-    Some(block)
 }
 
 /// What the window depends on in one mode and scenario, counted by the measure stage.

@@ -11,8 +11,8 @@ use std::path::{Component, Path};
 
 use serde_json::{Map, Value};
 
-use super::{toml_string, Imported};
 use crate::diagnostic::{Diagnostic, Failure, Sources};
+use crate::import::{toml_string, Imported};
 use crate::project::{ProjectRoot, ReadError};
 use crate::runtimes::adk::settings::{self as adk, is_identifier, RawAdk, RawAgentRef};
 use crate::yaml::{self, Written};
