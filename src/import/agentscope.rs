@@ -66,7 +66,9 @@ fn lex(text: &str) -> Result<Vec<(Tok, Range<usize>)>, (String, usize)> {
                 }
                 let word = &text[start..i];
                 let prefix = word.to_ascii_lowercase();
-                if matches!(bytes.get(i), Some(b'"' | b'\'')) && matches!(prefix.as_str(), "r" | "u" | "b" | "f" | "rb" | "br" | "fr" | "rf") {
+                if matches!(bytes.get(i), Some(b'"' | b'\''))
+                    && matches!(prefix.as_str(), "r" | "u" | "b" | "f" | "rb" | "br" | "fr" | "rf")
+                {
                     let (value, end) = string(text, i, prefix.contains('r'))?;
                     let text_value = (!prefix.contains('b') && !prefix.contains('f')).then_some(value);
                     out.push((Tok::Str(text_value), start..end));
@@ -185,7 +187,10 @@ enum Expr {
     Number(String),
     Name(String),
     List(Vec<(Expr, Range<usize>)>),
-    Call { func: Box<Expr>, args: Vec<Arg> },
+    Call {
+        func: Box<Expr>,
+        args: Vec<Arg>,
+    },
     Attr(Box<Expr>, String),
     /// Computed at run time from these parts (operators, subscripts, keywords).
     Computed(Vec<Expr>),
@@ -420,7 +425,9 @@ impl Module {
 }
 
 fn parse_module(text: &str, display: &str) -> Result<Module, Diagnostic> {
-    let error = |(message, at): (String, usize)| Diagnostic::error(format!("not Python ctxc can read: {message}")).in_file(display).at(Some(at..at)).label("here");
+    let error = |(message, at): (String, usize)| {
+        Diagnostic::error(format!("not Python ctxc can read: {message}")).in_file(display).at(Some(at..at)).label("here")
+    };
     let toks = lex(text).map_err(error)?;
     let mut module = Module { display: display.to_string(), bindings: Vec::new(), agents: Vec::new() };
     let mut parser = Parser { toks: &toks, pos: 0, depth: 0 };
@@ -489,7 +496,9 @@ struct Agent {
 impl Agent {
     /// Whether the manifest reads AgentScope's own texts from upstream/.
     fn reads_upstream(&self) -> bool {
-        !self.skills.is_empty() || self.workdir.is_some() || self.settings.iter().any(|(k, v)| k == "compression_tool_enabled" && v == "true")
+        !self.skills.is_empty()
+            || self.workdir.is_some()
+            || self.settings.iter().any(|(k, v)| k == "compression_tool_enabled" && v == "true")
     }
 }
 
@@ -525,7 +534,8 @@ pub fn import(file: &Path) -> Result<Imported, Failure> {
     for (_, other) in module.agents.iter().skip(1) {
         notes.push(module.note("another `Agent(...)`: ctxc imports the first one in the file; write a manifest per agent", other));
     }
-    let project_dir = std::fs::canonicalize(dir).map_err(|e| fail(Diagnostic::error(format!("cannot resolve `{}`: {e}", dir.display())), &sources))?;
+    let project_dir =
+        std::fs::canonicalize(dir).map_err(|e| fail(Diagnostic::error(format!("cannot resolve `{}`: {e}", dir.display())), &sources))?;
     let agent = read_agent(&module, &call, &at, &project_dir, &mut notes).map_err(|d| fail(d, &sources))?;
     notes.sort_by_key(|d| d.span.as_ref().map_or(0, |s| s.start));
     let text = manifest_text(&name, &agent, &project_dir);
@@ -533,14 +543,7 @@ pub fn import(file: &Path) -> Result<Imported, Failure> {
         Some(Prompt::Text(text)) => vec![(dir.join(PROMPT_FILE), text.clone())],
         _ => Vec::new(),
     };
-    Ok(Imported {
-        manifest: dir.join("ctxc.toml"),
-        text,
-        notes,
-        sources,
-        upstream: agent.reads_upstream().then_some("AgentScope"),
-        files,
-    })
+    Ok(Imported { manifest: dir.join("ctxc.toml"), text, notes, sources, upstream: agent.reads_upstream().then_some("AgentScope"), files })
 }
 
 fn keyword_args(call: &Expr) -> &[Arg] {
@@ -550,13 +553,20 @@ fn keyword_args(call: &Expr) -> &[Arg] {
     }
 }
 
-fn read_agent(module: &Module, call: &Expr, at: &Range<usize>, project_dir: &Path, notes: &mut Vec<Diagnostic>) -> Result<Agent, Diagnostic> {
+fn read_agent(
+    module: &Module,
+    call: &Expr,
+    at: &Range<usize>,
+    project_dir: &Path,
+    notes: &mut Vec<Diagnostic>,
+) -> Result<Agent, Diagnostic> {
     let class = match call {
         Expr::Call { func, .. } => dotted(func).unwrap_or_default(),
         _ => String::new(),
     };
     if last_part(&class) == "ReActAgent" {
-        return Err(module.error("`ReActAgent` is AgentScope 1.x's agent: the `agentscope` preset models 2.0.6 to 2.0.11, whose agent is `Agent`", at));
+        return Err(module
+            .error("`ReActAgent` is AgentScope 1.x's agent: the `agentscope` preset models 2.0.6 to 2.0.11, whose agent is `Agent`", at));
     }
     let mut agent = Agent::default();
     for arg in keyword_args(call) {
@@ -614,7 +624,10 @@ fn prompt(module: &Module, value: &Expr, span: &Range<usize>, notes: &mut Vec<Di
             let inside = !path.is_empty() && Path::new(path).components().all(|c| matches!(c, Component::Normal(_) | Component::CurDir));
             match inside {
                 true => Ok(Some(Prompt::File(path.trim_start_matches("./").to_string()))),
-                false => Err(module.error(format!("the system prompt is read from `{path}`, outside the file's folder: ctxc reads only files inside it"), at)),
+                false => Err(module.error(
+                    format!("the system prompt is read from `{path}`, outside the file's folder: ctxc reads only files inside it"),
+                    at,
+                )),
             }
         }
         _ => {
@@ -638,13 +651,22 @@ fn model(module: &Module, value: &Expr, span: &Range<usize>, agent: &mut Agent, 
         match (arg.key.as_deref(), &arg.value) {
             (Some("model" | "model_name"), Expr::Str(Some(name))) => agent.model = Some(name.clone()),
             (Some("context_size"), Expr::Number(n)) if n.parse::<u64>().is_ok() => agent.settings.push(("context_size".into(), n.clone())),
-            (Some(key @ ("model" | "model_name" | "context_size")), _) => notes.push(module.note(format!("the model's `{key}` is computed: not carried over"), &arg.at)),
+            (Some(key @ ("model" | "model_name" | "context_size")), _) => {
+                notes.push(module.note(format!("the model's `{key}` is computed: not carried over"), &arg.at))
+            }
             _ => {}
         }
     }
 }
 
-fn toolkit(module: &Module, value: &Expr, span: &Range<usize>, before: usize, agent: &mut Agent, notes: &mut Vec<Diagnostic>) -> Result<(), Diagnostic> {
+fn toolkit(
+    module: &Module,
+    value: &Expr,
+    span: &Range<usize>,
+    before: usize,
+    agent: &mut Agent,
+    notes: &mut Vec<Diagnostic>,
+) -> Result<(), Diagnostic> {
     if matches!(value, Expr::Name(n) if n == "None") {
         return Ok(());
     }
@@ -664,20 +686,32 @@ fn toolkit(module: &Module, value: &Expr, span: &Range<usize>, before: usize, ag
                 }
                 _ => notes.push(module.note("the toolkit's tools are computed: not carried over", &list_at)),
             },
-            Some("skills_or_loaders") => match list {
-                Expr::List(items) => {
-                    for (item, at) in items {
-                        match module.resolve(item, at.clone(), before) {
-                            (Expr::Str(Some(path)), _) if Path::new(&path).components().all(|c| matches!(c, Component::Normal(_) | Component::CurDir)) => {
-                                agent.skills.push(path.trim_start_matches("./").trim_end_matches('/').to_string())
+            Some("skills_or_loaders") => {
+                match list {
+                    Expr::List(items) => {
+                        for (item, at) in items {
+                            match module.resolve(item, at.clone(), before) {
+                                (Expr::Str(Some(path)), _)
+                                    if Path::new(&path).components().all(|c| matches!(c, Component::Normal(_) | Component::CurDir)) =>
+                                {
+                                    agent.skills.push(path.trim_start_matches("./").trim_end_matches('/').to_string())
+                                }
+                                (Expr::Str(Some(path)), _) => {
+                                    return Err(module.error(
+                                        format!("the skill folder `{path}` is outside the file's folder: ctxc reads only files inside it"),
+                                        &at,
+                                    ))
+                                }
+                                _ => notes.push(module.note(
+                                    "a skill loader or computed path: not carried over (ctxc reads skill folders named by string)",
+                                    &at,
+                                )),
                             }
-                            (Expr::Str(Some(path)), _) => return Err(module.error(format!("the skill folder `{path}` is outside the file's folder: ctxc reads only files inside it"), &at)),
-                            _ => notes.push(module.note("a skill loader or computed path: not carried over (ctxc reads skill folders named by string)", &at)),
                         }
                     }
+                    _ => notes.push(module.note("the skills are computed: not carried over", &list_at)),
                 }
-                _ => notes.push(module.note("the skills are computed: not carried over", &list_at)),
-            },
+            }
             _ => notes.push(module.note("not carried over: ctxc reads a toolkit's `tools` and `skills_or_loaders`", &arg.at)),
         }
     }
@@ -685,11 +719,14 @@ fn toolkit(module: &Module, value: &Expr, span: &Range<usize>, before: usize, ag
 }
 
 /// `ContextConfig`'s fields the manifest has, as written (numbers and booleans).
-const CONTEXT_FIELDS: [&str; 5] = ["trigger_ratio", "reserve_ratio", "tool_result_limit", "context_buffer_ratio", "compression_tool_enabled"];
+const CONTEXT_FIELDS: [&str; 5] =
+    ["trigger_ratio", "reserve_ratio", "tool_result_limit", "context_buffer_ratio", "compression_tool_enabled"];
 
 fn context_config(module: &Module, value: &Expr, span: &Range<usize>, agent: &mut Agent, notes: &mut Vec<Diagnostic>) {
     if !matches!(value, Expr::Call { func, .. } if dotted(func).is_some_and(|d| last_part(&d) == "ContextConfig")) {
-        notes.push(module.note("the context configuration is not built here by a `ContextConfig(...)` call: the preset's defaults are used", span));
+        notes.push(
+            module.note("the context configuration is not built here by a `ContextConfig(...)` call: the preset's defaults are used", span),
+        );
         return;
     }
     for arg in keyword_args(value) {
@@ -700,8 +737,16 @@ fn context_config(module: &Module, value: &Expr, span: &Range<usize>, agent: &mu
         };
         match (arg.key.as_deref(), literal) {
             (Some(key), Some(v)) if CONTEXT_FIELDS.contains(&key) => agent.settings.push((key.to_string(), v)),
-            (Some(key), None) if CONTEXT_FIELDS.contains(&key) => notes.push(module.note(format!("`{key}` is computed: not carried over"), &arg.at)),
-            (key, _) => notes.push(module.note(format!("`{}` is not carried over: it shapes messages, not the prompt or the window numbers ctxc reports", key.unwrap_or("…")), &arg.at)),
+            (Some(key), None) if CONTEXT_FIELDS.contains(&key) => {
+                notes.push(module.note(format!("`{key}` is computed: not carried over"), &arg.at))
+            }
+            (key, _) => notes.push(module.note(
+                format!(
+                    "`{}` is not carried over: it shapes messages, not the prompt or the window numbers ctxc reports",
+                    key.unwrap_or("…")
+                ),
+                &arg.at,
+            )),
         }
     }
 }
@@ -720,7 +765,10 @@ fn offloader(module: &Module, value: &Expr, span: &Range<usize>, project_dir: &P
                 };
                 agent.workdir = Some(full);
             }
-            (Some("instructions"), _) => notes.push(module.note("custom workspace instructions are not carried over: write them to a file and point module `workspace` at it", &arg.at)),
+            (Some("instructions"), _) => notes.push(module.note(
+                "custom workspace instructions are not carried over: write them to a file and point module `workspace` at it",
+                &arg.at,
+            )),
             _ => notes.push(module.note("not carried over: ctxc reads a workspace's `workdir` (a string)", &arg.at)),
         }
     }
@@ -783,4 +831,74 @@ fn manifest_text(file: &str, agent: &Agent, project_dir: &Path) -> String {
         ));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(source: &str) -> Result<(Imported, tempfile::TempDir), Vec<Diagnostic>> {
+        let dir = super::super::project(&[("agent.py", source)]);
+        import(&dir.path().join("agent.py")).map(|i| (i, dir)).map_err(|f| f.diagnostics)
+    }
+
+    #[test]
+    fn strings_join_and_escape_as_python_reads_them() {
+        let source = "P = ('a\\tb\\x41\\u00e9\\U0001F600\\101' \"\"\"\nc\"\"\" r'\\n' \\\n 'd')\nagent = Agent(name='n', system_prompt=P, model=OpenAIChatModel(model='gpt-4o', context_size=1_000))\n";
+        let (imported, _dir) = run(source).expect("imported");
+        assert_eq!(imported.files[0].1, "a\tbAé😀A\nc\\nd");
+        assert!(imported.text.contains("model = \"gpt-4o\"") && imported.text.contains("context_size = 1000"), "{}", imported.text);
+        assert!(imported.notes.is_empty());
+    }
+
+    #[test]
+    fn what_is_computed_is_a_located_note() {
+        let source =
+            "agent = Agent(\n    name=f'x{y}',\n    system_prompt=f'{base}',\n    model=make_model(),\n    middlewares=[M()],\n)\n";
+        let (imported, _dir) = run(source).expect("imported");
+        let lines: Vec<usize> = imported.notes.iter().map(|d| source[..d.span.clone().expect("span").start].lines().count()).collect();
+        assert_eq!(lines, [2, 3, 4, 5], "{:?}", imported.notes);
+        assert!(imported.text.contains("system_prompt = { source = \"prompts/system.md\" }") && imported.files.is_empty());
+    }
+
+    #[test]
+    fn refusals_say_where() {
+        for (source, wanted) in [
+            ("x = 1\n", "no `Agent(...)` call"),
+            ("a = ReActAgent(name='a', sys_prompt='x')\n", "AgentScope 1.x"),
+            ("a = Agent(name='a', model=m)\n", "no `system_prompt`"),
+            ("a = Agent(system_prompt=open('../secret.txt').read())\n", "outside the file's folder"),
+            ("a = Agent(system_prompt='x', toolkit=Toolkit(skills_or_loaders=['/etc']))\n", "outside the file's folder"),
+            ("a = Agent(system_prompt='unterminated)\n", "never ends"),
+            ("a = Agent(system_prompt='\\N{EM DASH}')\n", "Unicode names"),
+        ] {
+            let errors = run(source).err().unwrap_or_else(|| panic!("{source} imported"));
+            assert!(errors[0].message.contains(wanted) && errors[0].span.is_some(), "{source}: {:?}", errors[0]);
+        }
+    }
+
+    /// Hostile files: deep brackets stop at the nesting bound, a cycle of names at the alias
+    /// bound, and a long flat file is read in one pass (each token visited a bounded number of times).
+    #[test]
+    fn hostile_files_are_bounded() {
+        let deep = format!("a = Agent(system_prompt={}'x'{})\n", "(".repeat(100_000), ")".repeat(100_000));
+        let errors = run(&deep).err().expect("refused");
+        assert!(errors[0].message.contains("nested more than 64"), "{:?}", errors[0]);
+
+        let cycle = "a = b\nb = a\nagent = Agent(system_prompt=a)\n";
+        let (imported, _dir) = run(cycle).expect("imported");
+        assert_eq!(imported.notes.len(), 1, "the prompt is computed: {:?}", imported.notes);
+
+        let flat = format!("{}agent = Agent(system_prompt='x')\n", "f(1, 2)\n".repeat(200_000));
+        let toks = lex(&flat).expect("lexed");
+        let mut parser = Parser { toks: &toks, pos: 0, depth: 0 };
+        let mut steps = 0;
+        while parser.pos < toks.len() {
+            parser.expr().expect("expr");
+            parser.pos += 1;
+            steps += 1;
+        }
+        assert!(steps <= toks.len(), "{steps} steps for {} tokens", toks.len());
+        assert!(run(&flat).is_ok());
+    }
 }

@@ -1,0 +1,1 @@
+agent = Agent(name="a", system_prompt="never closed)
