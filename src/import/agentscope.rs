@@ -32,8 +32,13 @@ enum Tok {
     Newline,
 }
 
+/// A token and where it is written.
+type Spanned = (Tok, Range<usize>);
+/// What cannot be read, and the byte where it starts.
+type LexError = (String, usize);
+
 /// The file's tokens with their byte spans: enough of Python's lexer for literals and calls.
-fn lex(text: &str) -> Result<Vec<(Tok, Range<usize>)>, (String, usize)> {
+fn lex(text: &str) -> Result<Vec<Spanned>, LexError> {
     let bytes = text.as_bytes();
     let (mut i, mut depth, mut out) = (0, 0usize, Vec::new());
     while i < bytes.len() {
@@ -97,7 +102,7 @@ fn lex(text: &str) -> Result<Vec<(Tok, Range<usize>)>, (String, usize)> {
 }
 
 /// The string literal whose opening quote is at `at`: its value and the byte after it.
-fn string(text: &str, at: usize, raw: bool) -> Result<(String, usize), (String, usize)> {
+fn string(text: &str, at: usize, raw: bool) -> Result<(String, usize), LexError> {
     let bytes = text.as_bytes();
     let quote = bytes[at];
     let triple = bytes.get(at + 1) == Some(&quote) && bytes.get(at + 2) == Some(&quote);
@@ -206,7 +211,7 @@ struct Arg {
 }
 
 struct Parser<'a> {
-    toks: &'a [(Tok, Range<usize>)],
+    toks: &'a [Spanned],
     pos: usize,
     depth: usize,
 }
@@ -225,7 +230,7 @@ impl Parser<'_> {
     }
 
     /// One expression and its span; stops before a `,`, a closing bracket, a `:` or the line's end.
-    fn expr(&mut self) -> Result<(Expr, Range<usize>), (String, usize)> {
+    fn expr(&mut self) -> Result<(Expr, Range<usize>), LexError> {
         let start = self.span().start;
         self.depth += 1;
         if self.depth > MAX_NESTING {
@@ -256,7 +261,7 @@ impl Parser<'_> {
     }
 
     /// An atom and what follows it: attributes, calls, subscripts.
-    fn primary(&mut self) -> Result<Expr, (String, usize)> {
+    fn primary(&mut self) -> Result<Expr, LexError> {
         let mut value = self.atom()?;
         loop {
             match self.peek() {
@@ -285,7 +290,7 @@ impl Parser<'_> {
         }
     }
 
-    fn atom(&mut self) -> Result<Expr, (String, usize)> {
+    fn atom(&mut self) -> Result<Expr, LexError> {
         let Some(tok) = self.peek().cloned() else { return Ok(Expr::Other) };
         self.pos += 1;
         Ok(match tok {
@@ -322,7 +327,7 @@ impl Parser<'_> {
     }
 
     /// Comma-separated items up to `close` (consumed): `key=value` or a value.
-    fn args(&mut self, close: char) -> Result<Vec<Arg>, (String, usize)> {
+    fn args(&mut self, close: char) -> Result<Vec<Arg>, LexError> {
         let mut out = Vec::new();
         loop {
             if self.is_op(close) {
@@ -362,7 +367,7 @@ impl Parser<'_> {
     }
 
     /// Skips to the next `,` or closing bracket at this level (or the line's end), brackets balanced.
-    fn skip_rest(&mut self) -> Result<(), (String, usize)> {
+    fn skip_rest(&mut self) -> Result<(), LexError> {
         let mut open = 0usize;
         while let Some(tok) = self.peek() {
             match tok {
@@ -882,7 +887,7 @@ mod tests {
     #[test]
     fn hostile_files_are_bounded() {
         let deep = format!("a = Agent(system_prompt={}'x'{})\n", "(".repeat(100_000), ")".repeat(100_000));
-        let errors = run(&deep).err().expect("refused");
+        let errors = run(&deep).expect_err("refused");
         assert!(errors[0].message.contains("nested more than 64"), "{:?}", errors[0]);
 
         let cycle = "a = b\nb = a\nagent = Agent(system_prompt=a)\n";
