@@ -1,1 +1,0 @@
-agent = Agent(name="a", system_prompt="never closed)
