@@ -41,6 +41,19 @@ enum System {
         #[arg(long, value_name = "PY")]
         python: Option<PathBuf>,
     },
+    /// The Python file that builds an AgentScope 2.x `Agent(...)` (read, never run); writes
+    /// ctxc.toml beside it (and prompts/system.md when the prompt is a string in the code).
+    Agentscope {
+        /// The Python file.
+        file: PathBuf,
+        /// Replace existing files.
+        #[arg(long)]
+        force: bool,
+        /// Also write AgentScope's texts into upstream/ (skills, workspace), read from this
+        /// interpreter's environment (as `ctxc upstream --python PY` does).
+        #[arg(long, value_name = "PY")]
+        python: Option<PathBuf>,
+    },
     /// A Google ADK agent folder with its Agent Config (root_agent.yaml, as `adk create
     /// --type=config` writes it); writes ctxc.toml in it.
     Adk {
@@ -64,7 +77,7 @@ enum LayoutArg {
 
 pub fn run(args: ImportArgs, reporter: &Reporter) -> u8 {
     let (path, force) = match &args.system {
-        System::Zeph { config, force } => (config, *force),
+        System::Zeph { config, force } | System::Agentscope { file: config, force, .. } => (config, *force),
         System::Deepagents { dir, force, .. } | System::Adk { dir, force, .. } => (dir, *force),
     };
     if let Err(code) = check_path(path, reporter) {
@@ -80,6 +93,7 @@ pub fn run(args: ImportArgs, reporter: &Reporter) -> u8 {
             },
         ),
         System::Adk { ref dir, .. } => ctxc::runtimes::adk::import::import(dir),
+        System::Agentscope { ref file, .. } => ctxc::runtimes::agentscope::import::import(file),
     };
     let imported = match imported {
         Ok(imported) => imported,
@@ -93,7 +107,7 @@ pub fn run(args: ImportArgs, reporter: &Reporter) -> u8 {
         Ok(()) => {
             super::output::println(&format!("wrote {}", imported.manifest.display()));
             let python = match args.system {
-                System::Deepagents { python, .. } | System::Adk { python, .. } => python,
+                System::Deepagents { python, .. } | System::Adk { python, .. } | System::Agentscope { python, .. } => python,
                 System::Zeph { .. } => None,
             };
             match (imported.upstream, python) {

@@ -52,7 +52,7 @@ pub fn import(dir: &Path, layout: Layout) -> Result<Imported, Failure> {
     notes.extend(project_notes(&root));
     let subagents = subagents(&root, &mut sources)?;
     let out = manifest_text(layout, &name, model.as_deref(), &subagents);
-    Ok(Imported { manifest: dir.join("ctxc.toml"), text: out, notes, sources, upstream: Some("Deep Agents") })
+    Ok(Imported { manifest: dir.join("ctxc.toml"), text: out, notes, sources, upstream: Some("Deep Agents"), files: Vec::new() })
 }
 
 /// The agent's name and model from agent.json's keys, with a note for each key not carried over.

@@ -22,6 +22,9 @@ pub struct Imported {
     /// The runtime whose texts the manifest reads from `upstream/` (`ctxc upstream` writes
     /// them), when it reads any.
     pub upstream: Option<&'static str>,
+    /// Texts the import writes beside the manifest (a prompt written in code), under the same
+    /// rule as the manifest: an existing file is replaced only with `force`.
+    pub files: Vec<(PathBuf, String)>,
 }
 
 /// Writes the manifest through a temporary file in its folder: an existing file is replaced
@@ -35,17 +38,32 @@ pub fn write(imported: &Imported, force: bool) -> Result<(), Diagnostic> {
             e.message
         )));
     }
-    let path = &imported.manifest;
+    // Nothing is written when one of the files exists and may not be replaced.
+    if let Some(path) = imported.files.iter().map(|(p, _)| p).chain([&imported.manifest]).find(|p| !force && p.symlink_metadata().is_ok()) {
+        return Err(exists(path));
+    }
+    for (path, text) in &imported.files {
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).map_err(|e| Diagnostic::error(format!("cannot create `{}`: {e}", dir.display())))?;
+        }
+        write_one(path, text, force)?;
+    }
+    write_one(&imported.manifest, &imported.text, force)
+}
+
+fn write_one(path: &std::path::Path, text: &str, force: bool) -> Result<(), Diagnostic> {
     let written = match force {
-        true => atomic::write(path, imported.text.as_bytes(), None),
-        false => atomic::create(path, imported.text.as_bytes()),
+        true => atomic::write(path, text.as_bytes(), None),
+        false => atomic::create(path, text.as_bytes()),
     };
     written.map_err(|e| match e.kind() {
-        std::io::ErrorKind::AlreadyExists => {
-            Diagnostic::error(format!("`{}` exists: not overwritten", path.display())).help("pass --force to replace it")
-        }
+        std::io::ErrorKind::AlreadyExists => exists(path),
         _ => Diagnostic::error(format!("cannot write `{}`: {e}", path.display())),
     })
+}
+
+fn exists(path: &std::path::Path) -> Diagnostic {
+    Diagnostic::error(format!("`{}` exists: not overwritten", path.display())).help("pass --force to replace it")
 }
 
 /// A string as TOML writes it (quoted and escaped, on one line).

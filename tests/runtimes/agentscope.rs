@@ -26,7 +26,7 @@ fn fixtures() -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/runtimes/agentscope/fixtures")
 }
 
-fn run_json(command: &mut Command, what: &str) -> Value {
+pub(crate) fn run_json(command: &mut Command, what: &str) -> Value {
     let out = command.output().unwrap_or_else(|e| panic!("{what}: {e}"));
     assert!(out.status.success(), "{what} failed:\n{}", String::from_utf8_lossy(&out.stderr));
     serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{what}: not JSON ({e}):\n{}", String::from_utf8_lossy(&out.stdout)))
@@ -95,7 +95,7 @@ fn project(name: &str, release: &str) -> (tempfile::TempDir, PathBuf) {
 
 /// One fixture (copied to `dir`) under one release, against the agent AgentScope built from it:
 /// the mismatches found, each readable on its own.
-fn compare(name: &str, dir: &Path, release: &str, runtime: &Value) -> Vec<String> {
+pub(crate) fn compare(name: &str, dir: &Path, release: &str, runtime: &Value) -> Vec<String> {
     let render = ctxc(&["render", "--format", "json"], dir, release);
     let cost = ctxc(&["cost", "--format", "json"], dir, release);
     let mut problems = Vec::new();

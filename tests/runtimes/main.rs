@@ -10,6 +10,7 @@ mod common;
 
 mod adk;
 mod agentscope;
+mod agentscope_import;
 mod agentscope_simulate;
 mod chat_template;
 mod claude_code;

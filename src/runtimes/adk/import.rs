@@ -167,7 +167,14 @@ pub fn import(dir: &Path) -> Result<Imported, Failure> {
     // In the order of the file, whatever order they were found in.
     notes.sort_by_key(|d| d.span.as_ref().map_or(0, |s| s.start));
     let text = manifest_text(&config, &agent);
-    Ok(Imported { manifest: dir.join("ctxc.toml"), text, notes, sources, upstream: (!agent.adk.sub_agents.is_empty()).then_some("ADK") })
+    Ok(Imported {
+        manifest: dir.join("ctxc.toml"),
+        text,
+        notes,
+        sources,
+        upstream: (!agent.adk.sub_agents.is_empty()).then_some("ADK"),
+        files: Vec::new(),
+    })
 }
 
 /// The root LlmAgent, as far as its request goes.

@@ -131,7 +131,7 @@ pub fn import(config: &Path) -> Result<Imported, Failure> {
     text.push_str(&format!("\n[zeph]\nversion = \"{}\"\n", RELEASES[0].0));
     text.push_str(&settings(&parsed));
     notes.extend(unmodelled(&parsed, &note));
-    Ok(Imported { manifest: dir.join("ctxc.toml"), text, notes, sources, upstream: None })
+    Ok(Imported { manifest: dir.join("ctxc.toml"), text, notes, sources, upstream: None, files: Vec::new() })
 }
 
 /// The scenario flags the config implies; a note for a strategy the flags model only in part.
