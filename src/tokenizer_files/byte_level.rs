@@ -1,12 +1,12 @@
 //! A Hugging Face tokenizer.json that is a byte-level BPE (Llama 3's, Qwen's, DeepSeek's):
 //! added tokens found in the text, the text between them normalized (NFC, or not at all), split
 //! by one or more `Split` steps whose patterns ctxc knows (the families', see
-//! [`super::look_ahead_free`], and DeepSeek's), each piece's bytes written as GPT-2's byte
+//! `look_ahead_free`, and DeepSeek's), each piece's bytes written as GPT-2's byte
 //! characters (`ByteLevel` without its own pattern or a prefix space) and merged by the BPE
 //! model. Counted here as the `tokenizers` crate encodes, without building the crate's
 //! tokenizer: the patterns run on a `regex-automata` automaton instead of the crate's
 //! backtracking engine, and the merges are the file's own, merged as the crate merges them
-//! ([`Merges::merge`]), not ranks made from them: a file whose merge order disagrees with its
+//! (`Merges::merge`), not ranks made from them: a file whose merge order disagrees with its
 //! tokens' ids counts as the crate counts it.
 //!
 //! A file of any other shape (another normalizer or pre-tokenizer step, a pattern ctxc does not
