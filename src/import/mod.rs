@@ -38,7 +38,11 @@ pub fn write(imported: &Imported, force: bool) -> Result<(), Diagnostic> {
             e.message
         )));
     }
-    // Nothing is written when one of the files exists and may not be replaced.
+    // Nothing is written when one of the files would leave the folder through a link, or exists
+    // and may not be replaced.
+    for (path, _) in &imported.files {
+        refuse_links_below(&imported.manifest, path)?;
+    }
     if let Some(path) = imported.files.iter().map(|(p, _)| p).chain([&imported.manifest]).find(|p| !force && p.symlink_metadata().is_ok()) {
         return Err(exists(path));
     }
@@ -49,6 +53,23 @@ pub fn write(imported: &Imported, force: bool) -> Result<(), Diagnostic> {
         write_one(path, text, force)?;
     }
     write_one(&imported.manifest, &imported.text, force)
+}
+
+/// A file written beside the manifest stays in the manifest's folder: a folder on its way that is a
+/// link (a repository's `prompts -> ~/.ssh`) would have the file written wherever the link points.
+fn refuse_links_below(manifest: &std::path::Path, path: &std::path::Path) -> Result<(), Diagnostic> {
+    let base = manifest.parent().unwrap_or(std::path::Path::new("."));
+    let relative = path
+        .strip_prefix(base)
+        .map_err(|_| Diagnostic::error(format!("`{}` is outside `{}`: not written", path.display(), base.display())))?;
+    let mut at = base.to_path_buf();
+    for part in relative.parent().into_iter().flat_map(|p| p.components()) {
+        at.push(part);
+        if at.symlink_metadata().is_ok_and(|m| m.file_type().is_symlink()) {
+            return Err(Diagnostic::error(format!("`{}` is a link: `{}` not written through it", at.display(), path.display())));
+        }
+    }
+    Ok(())
 }
 
 fn write_one(path: &std::path::Path, text: &str, force: bool) -> Result<(), Diagnostic> {
@@ -81,4 +102,30 @@ pub(crate) fn project(files: &[(&str, &str)]) -> tempfile::TempDir {
         std::fs::write(path, text).expect("write");
     }
     dir
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `prompts` a link to a folder outside: nothing is written there, nor the manifest.
+    #[cfg(unix)]
+    #[test]
+    fn a_file_beside_the_manifest_is_not_written_through_a_link() {
+        let project = project(&[]);
+        let outside = tempfile::tempdir().expect("tempdir");
+        std::os::unix::fs::symlink(outside.path(), project.path().join("prompts")).expect("link");
+        let imported = Imported {
+            manifest: project.path().join("ctxc.toml"),
+            text: "[agent]\nname = \"a\"\n".to_string(),
+            notes: Vec::new(),
+            sources: Sources::default(),
+            upstream: None,
+            files: vec![(project.path().join("prompts/system.md"), "You help.".to_string())],
+        };
+        let error = write(&imported, true).expect_err("refused");
+        assert!(error.message.contains("is a link"), "{}", error.message);
+        assert!(!outside.path().join("system.md").exists());
+        assert!(!project.path().join("ctxc.toml").exists());
+    }
 }
