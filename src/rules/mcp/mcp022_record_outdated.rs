@@ -1,9 +1,9 @@
 //! MCP022: an MCP server whose recorded tool list (`ctxc.mcp-tools`) is missing or older than
 //! its configuration.
 
+use crate::mcp_record::{config_hash, read_record, Recorded, RECORD_FILE};
 use crate::rules::json_span::at_key;
-use crate::rules::mcp::{each_server, server_path};
-use crate::rules::mcp_record::{claude_code_reads, config_hash, read_record, RECORD_FILE};
+use crate::rules::mcp::{claude_code_reads, each_server, server_path};
 use crate::rules::prelude::*;
 
 pub const RULE: Definition = Definition {
@@ -34,12 +34,10 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         if !claude_code_reads(doc) {
             return;
         }
-        let message = match record.get(&doc.rel, name) {
-            None => format!("MCP server `{name}` has no record in {RECORD_FILE}: its tools are not counted"),
-            Some(entry) if entry.config != config_hash(server) => {
-                format!("the record of MCP server `{name}` in {RECORD_FILE} is older than its configuration")
-            }
-            Some(_) => return,
+        let message = match record.lookup(&doc.rel, name, &config_hash(server)) {
+            Recorded::Missing => format!("MCP server `{name}` has no record in {RECORD_FILE}: its tools are not counted"),
+            Recorded::Stale(_) => format!("the record of MCP server `{name}` in {RECORD_FILE} is older than its configuration"),
+            Recorded::Current(_) => return,
         };
         let d = Diagnostic::finding(message).help("run `ctxc mcp record` (it starts the server: it asks first) and commit the record");
         findings.push(at_key(d, doc, &server_path(doc, name, &[])));

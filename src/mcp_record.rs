@@ -1,8 +1,9 @@
 //! The record `ctxc mcp record` writes (`ctxc.mcp-tools`): MCP servers' tools, prompts and
 //! resources as they answered, keyed by configuration file, server name and a hash of the
-//! server's configuration. Read by the host view (`hostview/mcp_tools.rs`), which costs the
-//! tools, and by MCP022, which says when a record is missing or older than its configuration.
-//! Reading only: the record is written by `src/mcp/record.rs`. See docs/mcp.md.
+//! server's configuration. Read by the host view (`hostview/mcp_tools.rs`) and by a manifest's
+//! tool file that names the record (`manifest/pipeline.rs`), which cost the tools, and by
+//! MCP022, which says when a record is missing or older than its configuration; so it sits below
+//! all of them. Reading only: the record is written by `src/mcp/record.rs`. See docs/mcp.md.
 
 use std::collections::BTreeMap;
 
@@ -10,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
-use crate::agent_files::{Doc, FileKind};
+use crate::hosts::McpServers;
 use crate::project::{ProjectRoot, ReadError};
 
 /// The record's file name, at the project root (beside `.mcp.json`). No `.json` extension: a
@@ -78,6 +79,16 @@ impl Record {
         self.servers.iter().find(|s| s.file == file && s.server == server)
     }
 
+    /// The entry of server `server` of `file`, and whether it was recorded from the
+    /// configuration whose [`config_hash`] is `hash`.
+    pub fn lookup(&self, file: &str, server: &str, hash: &str) -> Recorded<'_> {
+        match self.get(file, server) {
+            None => Recorded::Missing,
+            Some(entry) if entry.config != hash => Recorded::Stale(entry),
+            Some(entry) => Recorded::Current(entry),
+        }
+    }
+
     /// Puts `entry` in place of the entry of its server, if any.
     pub fn insert(&mut self, entry: RecordedServer) {
         self.servers.retain(|s| (&s.file, &s.server) != (&entry.file, &entry.server));
@@ -85,21 +96,22 @@ impl Record {
     }
 }
 
+/// A configured server in the record.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Recorded<'a> {
+    /// Not recorded: its tools cannot be counted.
+    Missing,
+    /// Recorded from another configuration than the one written now (its hash differs): its
+    /// tools are counted as recorded, but the server may list others.
+    Stale(&'a RecordedServer),
+    Current(&'a RecordedServer),
+}
+
 /// A list's items sorted by `key` (a tool's or prompt's `name`, a resource's `uri`), so that a
 /// server listing in another order records the same file.
 pub fn sorted_by(mut items: Vec<Value>, key: &str) -> Vec<Value> {
     items.sort_by(|a, b| a.get(key).and_then(Value::as_str).cmp(&b.get(key).and_then(Value::as_str)));
     items
-}
-
-/// Whether Claude Code reads MCP servers from `doc`: the project's `.mcp.json`, or a plugin's
-/// `.mcp.json` or manifest.
-pub fn claude_code_reads(doc: &Doc) -> bool {
-    match doc.kind {
-        FileKind::McpConfig => doc.rel == ".mcp.json" || (doc.plugin.is_some() && doc.name() == ".mcp.json"),
-        FileKind::ClaudePlugin => true,
-        _ => false,
-    }
 }
 
 /// The hash of a server's configuration as written (`${VAR}` not expanded, so that it is the
@@ -130,6 +142,83 @@ pub fn read_record(root: &ProjectRoot) -> Result<Option<Record>, String> {
         Err(ReadError::Missing(_)) => Ok(None),
         Err(e) => Err(e.into_diagnostic().message),
     }
+}
+
+/// A project configuration file (one naming MCP servers, or a host's settings), as a value:
+/// TOML, or JSON with comments, by its extension (Gemini CLI and VS Code strip comments before
+/// parsing); an error gives the line and column.
+pub fn parse_config(file: &str, text: &str) -> Result<Value, String> {
+    match file.ends_with(".json") {
+        true => {
+            let options = jsonc_parser::ParseOptions { allow_comments: true, ..crate::providers::chat_template::strict_json() };
+            match jsonc_parser::parse_to_ast(text, &jsonc_parser::CollectOptions::default(), &options) {
+                Ok(parsed) => parsed.value.map(Into::into).ok_or_else(|| "the file holds no JSON value".to_string()),
+                Err(e) => {
+                    let (line, column) = crate::diagnostic::line_col(text, e.range().start.min(text.len()));
+                    Err(format!("{} at line {line}, column {column}", e.kind()))
+                }
+            }
+        }
+        false => toml::from_str::<toml::Table>(text)
+            .map_err(|e| e.message().to_string())
+            .and_then(|t| serde_json::to_value(t).map_err(|e| e.to_string())),
+    }
+}
+
+/// A setting by its dotted key (`context.fileName`).
+pub fn setting<'v>(settings: &'v Value, key: &str) -> Option<&'v Value> {
+    key.split('.').try_fold(settings, |v, k| v.get(k))
+}
+
+/// One server of a host's configuration file ([`McpServers`]).
+pub struct HostServer<'v> {
+    pub name: &'v str,
+    /// As written, and in the shape the launcher and [`config_hash`] read (its members renamed
+    /// as `spec.rename` says).
+    pub written: &'v Value,
+    pub config: Value,
+    /// Whether the configuration turns it off (the host does not start it).
+    pub off: bool,
+}
+
+/// The servers of a host's configuration file `value`, in the order it writes them.
+pub fn host_servers<'v>(spec: &McpServers, value: &'v Value) -> Vec<HostServer<'v>> {
+    let Some(servers) = setting(value, &spec.key).and_then(Value::as_object) else { return Vec::new() };
+    servers
+        .iter()
+        .map(|(name, written)| {
+            let flag = |key: &Option<String>| key.as_deref().and_then(|k| written.get(k)).and_then(Value::as_bool);
+            let mut config = written.clone();
+            if let Some(object) = config.as_object_mut() {
+                for (theirs, ours) in &spec.rename {
+                    if let Some(v) = object.remove(theirs) {
+                        object.insert(ours.clone(), v);
+                    }
+                }
+            }
+            let off = flag(&spec.enabled_key) == Some(false) || flag(&spec.disabled_key) == Some(true);
+            HostServer { name, written, config, off }
+        })
+        .collect()
+}
+
+/// The [`config_hash`] of server `server` as the configuration file `file` (relative to the
+/// root) names it now: `Ok(None)` when the file or the server is not there. A host's file
+/// (`[startup.mcp]` of its host data) is read as that host reads it; any other file as Claude
+/// Code reads an `.mcp.json` (`mcpServers`, or a plugin's map of servers by name) or a plugin
+/// manifest (its inline `mcpServers`).
+pub fn configured_hash(root: &ProjectRoot, file: &str, server: &str) -> Result<Option<String>, String> {
+    let text = match root.read(file) {
+        Ok(read) => read.text.to_string(),
+        Err(ReadError::Missing(_)) => return Ok(None),
+        Err(e) => return Err(e.into_diagnostic().message),
+    };
+    let value = parse_config(file, &text).map_err(|e| format!("{}: {e}", root.display_path(file)))?;
+    let spec = crate::hosts::all().iter().filter_map(|h| h.startup.as_ref()?.mcp.as_ref()).find(|m| m.file == file);
+    Ok(match spec {
+        Some(spec) => host_servers(spec, &value).into_iter().find(|s| s.name == server).map(|s| config_hash(&s.config)),
+        None => value.get("mcpServers").unwrap_or(&value).get(server).filter(|s| s.is_object()).map(config_hash),
+    })
 }
 
 #[cfg(test)]
