@@ -96,6 +96,20 @@ impl Record {
     }
 }
 
+impl RecordedServer {
+    /// Its tools as a tool file holds them (an MCP `tools/list` result); an error says which
+    /// one is not a tool.
+    pub fn tool_list(&self) -> Result<Vec<crate::tools::Tool>, String> {
+        let listing = serde_json::json!({ "tools": self.tools }).to_string();
+        crate::tools::parse_tool_file(&listing).map(|file| file.tools).map_err(|e| e.message)
+    }
+}
+
+/// Whether a path names the record (its file name is [`RECORD_FILE`]).
+pub fn is_record(path: &str) -> bool {
+    path.rsplit(['/', '\\']).next() == Some(RECORD_FILE)
+}
+
 /// A configured server in the record.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Recorded<'a> {
