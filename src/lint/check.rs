@@ -412,7 +412,7 @@ fn zero_config(
 
 /// Lints files found or given (no manifest): every rule over them, then selection and
 /// suppression comments.
-fn lint_files(report: &mut CheckReport, root: &ProjectRoot, found: files::Found, options: &Options, counter: &TokenCounter) {
+fn lint_files(report: &mut CheckReport, root: &ProjectRoot, mut found: files::Found, options: &Options, counter: &TokenCounter) {
     if found.is_empty() {
         return;
     }
@@ -442,6 +442,16 @@ fn lint_files(report: &mut CheckReport, root: &ProjectRoot, found: files::Found,
     findings.extend(lint(&cx, |code| selection.selects(code)));
     // Every file takes part in the rules that compare files; only the kept ones are reported.
     findings.retain(|d| d.file.as_deref().is_none_or(|file| options.keeps(file)));
+    // MCP022 reads other hosts' MCP configurations the walk lists as no agent file
+    // (`.vscode/mcp.json`): their texts too, so that its findings there have a line and column.
+    for rel in crate::hosts::all().iter().filter_map(|h| Some(h.startup.as_ref()?.mcp.as_ref()?.file.as_str())) {
+        let display = root.display_path(rel);
+        if found.sources.get(&display).is_none() && findings.iter().any(|d| d.file.as_deref() == Some(display.as_str())) {
+            if let Ok(file) = root.read(rel) {
+                found.sources.insert_shared(display, file.text);
+            }
+        }
+    }
     report.files.extend(found.paths().into_iter().filter(|file| options.keeps(file)));
     finish(report, findings, &selection, &found.sources);
     report.sources.extend(found.sources);

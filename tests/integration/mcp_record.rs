@@ -488,3 +488,62 @@ fn a_manifest_agent_costs_the_recorded_tools_of_the_servers_it_names() {
     assert!(text.contains("config.toml, .mcp.json") && text.contains(r#"`config = ".codex/config.toml"`"#), "{text}");
     assert!(!log.exists(), "no server was started");
 }
+
+/// MCP022 checks the other hosts' MCP configurations too (`.codex/config.toml`,
+/// `.gemini/settings.json`, `.cursor/mcp.json`, `.vscode/mcp.json`), each finding at the server's
+/// name as the file's parser placed it; a server its host does not start, or recorded as
+/// configured now, is not reported.
+#[test]
+fn mcp022_points_at_other_hosts_servers_with_no_record_or_an_older_one() {
+    use ctxc::mcp_record::{config_hash, Record, RecordedServer, RECORD_VERSION};
+    let entry = |file: &str, server: &str, config: Value| RecordedServer {
+        file: file.into(),
+        server: server.into(),
+        config: config_hash(&config),
+        protocol_version: "2025-06-18".into(),
+        server_info: json!({ "name": server }),
+        tools: Vec::new(),
+        prompts: None,
+        resources: None,
+    };
+    let record = Record {
+        version: RECORD_VERSION,
+        servers: vec![
+            entry(".codex/config.toml", "notes", json!({ "command": "npx", "args": ["-y", "notes@1"] })),
+            entry(".vscode/mcp.json", "notes", json!({ "type": "stdio", "command": "npx", "args": ["-y", "notes@1"] })),
+            entry(".vscode/mcp.json", "wiki", json!({ "type": "stdio", "command": "npx", "args": ["-y", "wiki@1"] })),
+            entry(".gemini/settings.json", "docs", json!({ "url": "https://example.com/old" })),
+        ],
+    };
+    let project = common::project(&[
+        ("AGENTS.md", "# Agents\n"),
+        (".codex/config.toml", "[model]\n\n[mcp_servers.notes]\ncommand = \"npx\"\nargs = [\"-y\", \"notes@2\"]\n\n[mcp_servers.off]\ncommand = \"x\"\nenabled = false\n"),
+        (".gemini/settings.json", "{\n  // ours\n  \"mcpServers\": {\n    \"docs\": { \"httpUrl\": \"https://example.com/mcp\" }\n  }\n}\n"),
+        (".cursor/mcp.json", "{\"mcpServers\": {\"paged\": {\"command\": \"uvx\", \"args\": [\"paged\"]}}}\n"),
+        (
+            ".vscode/mcp.json",
+            "{\"servers\": {\n  \"notes\": {\"type\": \"stdio\", \"command\": \"npx\", \"args\": [\"-y\", \"notes@1\"]},\n  \"wiki\": {\"type\": \"stdio\", \"command\": \"npx\", \"args\": [\"-y\", \"wiki@2\"]}}}\n",
+        ),
+        ("ctxc.mcp-tools", &record.to_text()),
+    ]);
+    let log = log_of(project.path());
+    let out = run(project.path(), &["check", ".", "--format", "json"], &log);
+    let json: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", stderr(&out)));
+    let found: Vec<String> = json["diagnostics"]
+        .as_array()
+        .expect("diagnostics")
+        .iter()
+        .filter(|d| d["code"] == "MCP022")
+        .map(|d| format!("{}:{}:{} {}", d["file"].as_str().expect("file"), d["line"], d["column"], d["message"].as_str().expect("message")))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            ".codex/config.toml:3:14 the record of MCP server `notes` (Codex) in ctxc.mcp-tools is older than its configuration",
+            ".cursor/mcp.json:1:17 MCP server `paged` (Cursor) has no record in ctxc.mcp-tools: its tools are not counted",
+            ".gemini/settings.json:4:5 the record of MCP server `docs` (Gemini CLI) in ctxc.mcp-tools is older than its configuration",
+            ".vscode/mcp.json:3:3 the record of MCP server `wiki` (GitHub Copilot) in ctxc.mcp-tools is older than its configuration",
+        ]
+    );
+    assert!(!log.exists(), "check started no server");
+}
