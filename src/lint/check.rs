@@ -257,6 +257,7 @@ pub fn check_beside_agents(dir: &Path, loaded: BTreeSet<PathBuf>, options: &Opti
 fn beside_agents(report: &mut CheckReport, dir: &Path, loaded: BTreeSet<PathBuf>, options: &Options, session: &Session) {
     zero_config_in(report, dir, loaded, options, session);
     host_budgets(report, dir, options, session);
+    host_listings(report, dir, options, session);
 }
 
 /// Whether a file named on the command line is read as a manifest: `.toml`, `.yaml` or `.yml`.
@@ -384,6 +385,24 @@ fn host_budgets(report: &mut CheckReport, dir: &Path, options: &Options, session
     let (selection, _, _) = Selection::build(&RawLint::default(), options, None);
     finish(report, findings, &selection, &budgets.sources);
     report.sources.extend(budgets.sources);
+}
+
+/// The host listings of the folder `dir` that leave entries out past their budget (BUDGET009),
+/// when that rule is selected: the host views it needs are made for it alone.
+fn host_listings(report: &mut CheckReport, dir: &Path, options: &Options, session: &Session) {
+    let (selection, _, _) = Selection::build(&RawLint::default(), options, None);
+    if !selection.selects(Code::BUDGET009) {
+        return;
+    }
+    let Ok(root) = session.project_root(dir) else { return };
+    let (mut findings, sources) = crate::hostview::budgets::listings_past_budget(&root, session.counter());
+    // Found outside the lint stage: the rule's severity, as the lint stage gives it.
+    for d in &mut findings {
+        d.severity = crate::rules::rule(Code::BUDGET009).severity;
+    }
+    findings.retain(|d| d.file.as_deref().is_none_or(|file| options.keeps(file)));
+    finish(report, findings, &selection, &sources);
+    report.sources.extend(sources);
 }
 
 /// Lints the agent files of the folder `dir` no agent loads (`loaded`: the files agents read).
