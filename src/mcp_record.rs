@@ -25,7 +25,8 @@ pub const RECORD_VERSION: u64 = 1;
 /// which URL answers) and so which tools it lists. Other members (`timeout`, `disabled`…) do not.
 const HASHED: &[&str] = &["type", "command", "args", "env", "cwd", "url", "headers"];
 
-/// The record: every server recorded, sorted by file then name.
+/// The record: every server recorded, sorted by file then name (`parse` and `insert` keep them
+/// so, and `get` relies on it).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Record {
@@ -58,10 +59,13 @@ pub struct RecordedServer {
 impl Record {
     /// The record from its text; an error says why it cannot be read.
     pub fn parse(text: &str) -> Result<Record, String> {
-        let record: Record = serde_json::from_str(text).map_err(|e| e.to_string())?;
+        let mut record: Record = serde_json::from_str(text).map_err(|e| e.to_string())?;
         if record.version != RECORD_VERSION {
             return Err(format!("version {} (this ctxc reads version {RECORD_VERSION})", record.version));
         }
+        // Sorted as written, so that looking each configured server up is a binary search (a
+        // file edited by hand may not be sorted).
+        record.servers.sort_by(|a, b| (&a.file, &a.server).cmp(&(&b.file, &b.server)));
         Ok(record)
     }
 
@@ -76,7 +80,7 @@ impl Record {
 
     /// The entry of server `server` of `file`.
     pub fn get(&self, file: &str, server: &str) -> Option<&RecordedServer> {
-        self.servers.iter().find(|s| s.file == file && s.server == server)
+        self.servers.binary_search_by(|s| (s.file.as_str(), s.server.as_str()).cmp(&(file, server))).ok().map(|at| &self.servers[at])
     }
 
     /// The entry of server `server` of `file`, and whether it was recorded from the
@@ -91,8 +95,10 @@ impl Record {
 
     /// Puts `entry` in place of the entry of its server, if any.
     pub fn insert(&mut self, entry: RecordedServer) {
-        self.servers.retain(|s| (&s.file, &s.server) != (&entry.file, &entry.server));
-        self.servers.push(entry);
+        match self.servers.binary_search_by(|s| (&s.file, &s.server).cmp(&(&entry.file, &entry.server))) {
+            Ok(at) => self.servers[at] = entry,
+            Err(at) => self.servers.insert(at, entry),
+        }
     }
 }
 
@@ -269,5 +275,14 @@ mod tests {
         assert_eq!(order, [(".mcp.json", "a"), (".mcp.json", "b"), ("p/.mcp.json", "a")]);
         assert_eq!(back.to_text(), text);
         assert!(Record::parse(&text.replace("\"version\": 1", "\"version\": 2")).is_err());
+        // Found by a binary search, whatever order the file lists them in.
+        let unsorted =
+            Record { version: RECORD_VERSION, servers: vec![entry("p/.mcp.json", "a"), entry(".mcp.json", "b"), entry(".mcp.json", "a")] };
+        let listed = serde_json::to_string(&unsorted).expect("JSON");
+        let read = Record::parse(&listed).expect("reads");
+        for (file, server) in [(".mcp.json", "a"), (".mcp.json", "b"), ("p/.mcp.json", "a")] {
+            assert_eq!(read.get(file, server).map(|s| (s.file.as_str(), s.server.as_str())), Some((file, server)));
+        }
+        assert!(read.get(".mcp.json", "c").is_none() && read.get("q", "a").is_none());
     }
 }

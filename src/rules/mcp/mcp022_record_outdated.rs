@@ -3,6 +3,7 @@
 //! reports it too, while loading (`manifest/pipeline.rs`).
 
 use crate::mcp_record::{config_hash, read_record, Recorded, RECORD_FILE};
+use std::collections::BTreeMap;
 use std::ops::Range;
 
 use toml_edit::TableLike;
@@ -59,13 +60,15 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         // A file that does not parse is its host's rules' business (CODEX004, GEMINI001…).
         let Ok(value) = parse_config(&spec.file, &text) else { continue };
         let servers = host_servers(spec, &value);
+        // Where each server is named, looked up once per file, and only when one is reported.
+        let mut toml_names: Option<BTreeMap<String, Range<usize>>> = None;
         // A server the host does not start is not recorded either.
         for server in servers.iter().filter(|s| !s.off) {
             let Some(message) = outdated(&record, &spec.file, server.name, &config_hash(&server.config), Some(&host.name)) else {
                 continue;
             };
             let at = match spec.file.ends_with(".toml") {
-                true => toml_name(doc, &text, &spec.key, server.name),
+                true => toml_names.get_or_insert_with(|| toml_names_in(doc, &text, &spec.key)).get(server.name).cloned(),
                 false => {
                     let mut path: Vec<Step> = spec.key.split('.').map(Step::Key).collect();
                     path.push(Step::Key(server.name));
@@ -98,18 +101,25 @@ fn configuration<'a>(cx: &Context<'a>, rel: &str) -> Option<(String, SharedText,
     Some((file.display, file.text, None))
 }
 
-/// Where server `name` is named in a TOML configuration (`[mcp_servers.NAME]`): from the parse of
+/// Where each server is named in a TOML configuration (`[mcp_servers.NAME]`): from the parse of
 /// its document that the Codex rules share, or a parse of its own when no document was found.
-fn toml_name(doc: Option<&Doc>, text: &str, key: &str, name: &str) -> Option<Range<usize>> {
+fn toml_names_in(doc: Option<&Doc>, text: &str, key: &str) -> BTreeMap<String, Range<usize>> {
     let parsed = match doc.map(parse_toml) {
-        Some(parsed) => parsed.ok()?,
-        None => std::sync::Arc::new(toml_edit::ImDocument::parse(text.to_string()).ok()?),
+        Some(Ok(parsed)) => parsed,
+        Some(Err(_)) => return BTreeMap::new(),
+        None => match toml_edit::ImDocument::parse(text.to_string()) {
+            Ok(parsed) => std::sync::Arc::new(parsed),
+            Err(_) => return BTreeMap::new(),
+        },
     };
-    let mut table: &dyn TableLike = parsed.as_table();
     let mut keys: Vec<&str> = key.split('.').collect();
-    let last = keys.pop()?;
+    let Some(last) = keys.pop() else { return BTreeMap::new() };
+    let mut table: &dyn TableLike = parsed.as_table();
     for k in keys {
-        table = table.get(k)?.as_table_like()?;
+        match table.get(k).and_then(|item| item.as_table_like()) {
+            Some(inner) => table = inner,
+            None => return BTreeMap::new(),
+        }
     }
-    named_tables(table, last).into_iter().find(|(n, _, _)| *n == name).and_then(|(_, span, _)| span)
+    named_tables(table, last).into_iter().filter_map(|(name, span, _)| Some((name.to_string(), span?))).collect()
 }
