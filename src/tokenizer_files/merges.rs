@@ -198,7 +198,7 @@ impl AddedTokens {
     pub(super) fn of(added_tokens: &Value, merges: &Merges, normalize: Option<&dyn Fn(&str) -> String>) -> Option<AddedTokens> {
         let tokens: Vec<tokenizers::AddedToken> = match added_tokens {
             Value::Null => Vec::new(),
-            tokens => serde_json::from_value(tokens.clone()).ok()?,
+            tokens => serde::Deserialize::deserialize(tokens).ok()?,
         };
         let mut next = u32::try_from(merges.len()).ok()?;
         let mut seen = FxHashSet::default();

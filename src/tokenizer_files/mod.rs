@@ -978,7 +978,7 @@ fn read_tokenizer_json<M>(
     let bpe: tokenizers::models::bpe::BPE = serde_json::from_str(model.get()).map_err(|e| refused(&e))?;
     let added: Vec<tokenizers::AddedToken> = match &head.added_tokens {
         Value::Null => Vec::new(),
-        tokens => serde_json::from_value(tokens.clone()).map_err(|e| refused(&e))?,
+        tokens => serde::Deserialize::deserialize(tokens).map_err(|e| refused(&e))?,
     };
     let mut tokenizer = tokenizer_without_model(head)?;
     tokenizer.with_model(bpe);
@@ -1199,31 +1199,10 @@ fn engines(bytes: &[u8]) -> Result<Engines, String> {
     }
     let start = bytes.iter().position(|b| !b.is_ascii_whitespace());
     if start.is_some_and(|i| bytes[i] == b'{') {
-        // A BPE model is read with the rest of the file, in one pass, when one of ctxc's engines
-        // counts with it (every family's tokenizer.json); any other file is read again, its model
-        // as written.
-        if let Ok(mut head) = serde_json::from_slice::<JsonHead<BpeParts>>(bytes) {
-            let tekken = head.config.as_ref().is_some_and(|c| c.get("pattern").is_some()) && head.vocab.is_some();
-            if let (false, Some(mut parts)) = (tekken, head.model.take().filter(|parts| parts.kind.as_deref() == Some("BPE"))) {
-                if let Some(engines) = tokenizer_json(bytes, &head, Some(&mut parts), None)? {
-                    return Ok(engines);
-                }
-            }
-        }
-        let head: JsonHead = serde_json::from_slice(bytes).map_err(|e| format!("not valid JSON: {e}"))?;
-        if let (Some(config), Some(vocab)) = (head.config.as_ref().filter(|c| c.get("pattern").is_some()), &head.vocab) {
-            let (engine, content) = tekken(config, vocab)?;
-            return Ok((Format::Tekken, content, vec![(engine, None)]));
-        }
-        if let Some(model) = head.model {
-            let mut parts = match is_bpe(model) {
-                true => serde_json::from_str::<BpeParts>(model.get()).ok(),
-                false => None,
-            };
-            let engines = tokenizer_json(bytes, &head, parts.as_mut(), Some(model))?;
-            return engines.ok_or_else(|| "a tokenizer.json its model could not be read from".into());
-        }
-        return Err("a JSON file that is neither a tokenizer.json (no `model`) nor Tekken (no `config.pattern` and `vocab`)".into());
+        return match ours_in_one_pass(bytes)? {
+            Some(engines) => Ok(engines),
+            None => json_engines(bytes),
+        };
     }
     let ranks = rank_lines(bytes)?;
     let candidates: Vec<&'static Vocabulary> = vocabularies().iter().filter(|v| v.ranks == Some(ranks.len())).collect();
@@ -1247,6 +1226,36 @@ fn engines(bytes: &[u8]) -> Result<Engines, String> {
         out.push((Engine::Ranks { ranks: engine, offset: 0, nfc: vocabulary.nfc, specials, cuts, windows }, Some(vocabulary)));
     }
     Ok((Format::RankFile, rank_content(&ranks), out))
+}
+
+/// The [`Engines`] of a BPE tokenizer.json that one of ctxc's engines counts (every family's),
+/// its model read with the rest of the file in one pass; `None` for any other file, which
+/// [`json_engines`] reads again, its model as written.
+fn ours_in_one_pass(bytes: &[u8]) -> Result<Option<Engines>, String> {
+    let Ok(mut head) = serde_json::from_slice::<JsonHead<BpeParts>>(bytes) else { return Ok(None) };
+    let tekken = head.config.as_ref().is_some_and(|c| c.get("pattern").is_some()) && head.vocab.is_some();
+    match (tekken, head.model.take().filter(|parts| parts.kind.as_deref() == Some("BPE"))) {
+        (false, Some(mut parts)) => tokenizer_json(bytes, &head, Some(&mut parts), None),
+        _ => Ok(None),
+    }
+}
+
+/// The [`Engines`] of a JSON file: Tekken's, or a tokenizer.json's.
+fn json_engines(bytes: &[u8]) -> Result<Engines, String> {
+    let head: JsonHead = serde_json::from_slice(bytes).map_err(|e| format!("not valid JSON: {e}"))?;
+    if let (Some(config), Some(vocab)) = (head.config.as_ref().filter(|c| c.get("pattern").is_some()), &head.vocab) {
+        let (engine, content) = tekken(config, vocab)?;
+        return Ok((Format::Tekken, content, vec![(engine, None)]));
+    }
+    let Some(model) = head.model else {
+        return Err("a JSON file that is neither a tokenizer.json (no `model`) nor Tekken (no `config.pattern` and `vocab`)".into());
+    };
+    let mut parts = match is_bpe(model) {
+        true => serde_json::from_str::<BpeParts>(model.get()).ok(),
+        false => None,
+    };
+    let engines = tokenizer_json(bytes, &head, parts.as_mut(), Some(model))?;
+    engines.ok_or_else(|| "a tokenizer.json whose model could not be read".into())
 }
 
 /// The [`Engines`] of a tokenizer.json: its `head`, its BPE model's `parts` (`None` for another
@@ -2013,6 +2022,34 @@ mod tests {
         variants.push(missing_byte);
         for variant in variants {
             assert!(matches!(engine_of(&variant), Engine::HuggingFace(_)), "{variant}");
+        }
+    }
+
+    /// A BPE tokenizer.json read in one pass (its model with the rest) has the engine and content
+    /// fingerprint it has read twice (its model as written, then its parts); a file of any other
+    /// shape is not read in one pass.
+    #[test]
+    fn one_pass_reads_what_two_reads_read() {
+        let spj = sentencepiece_json();
+        // The small byte-level file's `<tool>call` takes the whitespace after it: the crate counts it.
+        let (small, byte_level) = (small_tokenizer_json(deepseek_pre_tokenizer()), byte_level_json(llama_pre_tokenizer()));
+        for (config, one_pass) in [(&spj, true), (&byte_level, true), (&small, false)] {
+            let bytes = serde_json::to_vec_pretty(config).expect("JSON");
+            let (once, twice) = (ours_in_one_pass(&bytes).expect("reads"), json_engines(&bytes).expect("reads"));
+            assert_eq!(once.is_some(), one_pass);
+            let Some(once) = once else {
+                assert_eq!(twice.2[0].0.name(), "tokenizers");
+                continue;
+            };
+            assert_eq!((once.0.name(), &once.1, once.2[0].0.name()), (twice.0.name(), &twice.1, twice.2[0].0.name()));
+            assert_ne!(once.2[0].0.name(), "tokenizers");
+        }
+        let mut word_piece = changed(&spj, "model.type", "WordPiece".into());
+        word_piece["model"].as_object_mut().expect("a model").remove("merges");
+        let tekken = serde_json::json!({"config": {"pattern": "\\w+"}, "vocab": [], "model": spj["model"]});
+        let others = [changed(&spj, "model.ignore_merges", true.into()), changed(&spj, "model.type", 1.into()), word_piece, tekken];
+        for config in others {
+            assert!(ours_in_one_pass(&serde_json::to_vec(&config).expect("JSON")).is_ok_and(|e| e.is_none()), "{config}");
         }
     }
 

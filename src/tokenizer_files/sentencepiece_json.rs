@@ -73,7 +73,7 @@ impl Model {
         }
         let mut joined = FxHashSet::default();
         let merges = Merges::of(parts, |left, right| {
-            if right.starts_with(space) {
+            if right.chars().next() == Some(space) {
                 joined.extend(left.chars().next_back());
             }
         })?;
