@@ -73,7 +73,7 @@ impl Model {
         }
         let mut joined = FxHashSet::default();
         let merges = Merges::of(parts, |left, right| {
-            if right.chars().next() == Some(space) {
+            if right.starts_with(space) {
                 joined.extend(left.chars().next_back());
             }
         })?;
