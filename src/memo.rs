@@ -194,9 +194,12 @@ struct Entry<T> {
     uses: Uses,
 }
 
+/// A shard of a [`Memo`]: made on first use.
+type Shard<T> = Mutex<Option<KeyMap<u128, Entry<T>>>>;
+
 /// A memo from content hash to a shared result (each [`Kind`] of a [`Cache`] is one).
 pub struct Memo<T> {
-    shards: [Mutex<Option<KeyMap<u128, Entry<T>>>>; SHARDS],
+    shards: [Shard<T>; SHARDS],
 }
 
 impl<T: Clone> Default for Memo<T> {
@@ -400,6 +403,22 @@ mod tests {
         assert_eq!(Cache::default().get::<i32>(Kind::Placeholders, 7), None, "another run");
         assert_eq!(cache.get::<i32>(Kind::Paragraphs, 7), None, "kinds are apart");
         assert_eq!(cache.get::<String>(Kind::Placeholders, 7), None, "another type is a miss");
+    }
+
+    #[test]
+    fn keep_drops_what_no_live_generation_used() {
+        let cache = Cache::default();
+        cache.begin(1);
+        cache.set(Kind::Placeholders, 1, 10);
+        cache.set(Kind::Placeholders, 2, 20);
+        cache.begin(2);
+        assert_eq!(cache.get::<i32>(Kind::Placeholders, 2), Some(20), "used by 1 and 2 now");
+        cache.get_or_insert(Kind::Paragraphs, 3, || 30);
+        assert_eq!(cache.keep(|g| g <= 2), 3, "both generations live: all kept");
+        assert_eq!(cache.keep(|g| g == 1), 2, "generation 2 ended: what only it used is gone");
+        assert_eq!(cache.get::<i32>(Kind::Paragraphs, 3), None);
+        assert_eq!(cache.get::<i32>(Kind::Placeholders, 2), Some(20), "generation 1 used it too");
+        assert_eq!(cache.keep(|_| false), 0);
     }
 
     #[test]
