@@ -278,6 +278,8 @@ pub enum Kind {
     Frontmatter,
     /// A tool list rendered and counted as a provider renders it (key: engine, tokenizer, rendering, the tools).
     ToolArrayCost,
+    /// One tool of such a list (key: tokenizer, rendering, the tool).
+    ToolText,
     /// The template value of a tool list (key: the tools and their access).
     ToolsValue,
     /// The tool description section of a tool list (key: the tools).
