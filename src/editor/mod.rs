@@ -9,7 +9,8 @@
 //! units that read the changed file, in one long-lived [`Session`] whose caches keep the work done for unchanged
 //! content. So that those caches hold only what the project still uses, each refresh is a
 //! generation of the session's cache and each unit remembers the generation of its last check:
-//! after a refresh, what no unit's last check used is dropped (`memo::Cache::keep`), so memory
+//! after a refresh of several units (or every few of one), what no unit's last check used is
+//! dropped (`memo::Cache::keep`), so memory
 //! follows the project's current texts, not the number of edits.
 
 pub mod complete;
@@ -81,6 +82,10 @@ struct Unit {
     costs: Option<Option<Arc<AgentCosts>>>,
 }
 
+/// Refreshes of a single unit between two sweeps of the cache: what they leave unused is held
+/// at most this long.
+const SWEEP_EVERY: usize = 8;
+
 pub struct Workspace {
     root: PathBuf,
     options: Options,
@@ -91,6 +96,8 @@ pub struct Workspace {
     published: BTreeMap<PathBuf, Vec<Finding>>,
     /// The cache generation of the last refresh (see the module's documentation).
     generation: u32,
+    /// Refreshes of one unit since the cache was last swept.
+    unswept: usize,
     /// Units the last refresh checked.
     last_checked: usize,
     /// The files the agents read when the root was last checked: the files it left to them.
@@ -123,6 +130,7 @@ impl Workspace {
             units: BTreeMap::new(),
             published: BTreeMap::new(),
             generation: 0,
+            unswept: 0,
             last_checked: 0,
             left_to_agents: BTreeSet::new(),
         };
@@ -239,7 +247,12 @@ impl Workspace {
             self.left_to_agents = left_to_agents;
             self.last_checked += 1;
         }
-        self.forget_unused();
+        // The sweep walks every value held: after a refresh of many units, or of one now and then.
+        self.unswept += 1;
+        if self.last_checked > 1 || self.unswept >= SWEEP_EVERY {
+            self.forget_unused();
+            self.unswept = 0;
+        }
         self.publish()
     }
 
