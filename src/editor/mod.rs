@@ -10,8 +10,8 @@
 //! content. So that those caches hold only what the project still uses, each refresh is a
 //! generation of the session's cache and each unit remembers the generation of its last check:
 //! after a refresh of several units (or every few of one), what no unit's last check used is
-//! dropped (`memo::Cache::keep`), so memory
-//! follows the project's current texts, not the number of edits.
+//! dropped (`memo::Cache::keep`), so memory follows the project's current texts, not the number
+//! of edits.
 
 pub mod complete;
 pub mod costs;
