@@ -7,6 +7,7 @@
 use std::any::Any;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, Weak};
 
 /// A 128-bit hash of a text. Collisions are not a practical concern at this width (the odds for
@@ -146,9 +147,59 @@ pub fn shard_of(key: u128) -> usize {
     (key >> 124) as usize % SHARDS
 }
 
+/// The generations whose work used a memoized value (see [`Cache::begin`]): the last one inline,
+/// and the others, kept only when a value is used by more than one (a batch run has one
+/// generation, so it never allocates here).
+#[derive(Debug, Clone, Default)]
+pub struct Uses {
+    last: u32,
+    older: Vec<u32>,
+}
+
+impl Uses {
+    pub fn new(generation: u32) -> Self {
+        Uses { last: generation, older: Vec::new() }
+    }
+
+    /// Marks the value used by `generation`.
+    pub fn used_by(&mut self, generation: u32) {
+        if self.last != generation {
+            if !self.older.contains(&self.last) {
+                self.older.push(self.last);
+            }
+            self.last = generation;
+            self.older.retain(|g| *g != generation);
+        }
+    }
+
+    /// Forgets the generations that are not `live`; false when none is left (the value is no
+    /// one's any more).
+    pub fn keep(&mut self, live: &impl Fn(u32) -> bool) -> bool {
+        self.older.retain(|g| live(*g));
+        if live(self.last) {
+            return true;
+        }
+        match self.older.pop() {
+            Some(g) => {
+                self.last = g;
+                true
+            }
+            None => false,
+        }
+    }
+}
+
+struct Entry<T> {
+    value: T,
+    uses: Uses,
+}
+
+/// A shard of a [`Memo`]: made on first use.
+type Shard<T> = Mutex<Option<KeyMap<u128, Entry<T>>>>;
+
 /// A memo from content hash to a shared result (each [`Kind`] of a [`Cache`] is one).
 pub struct Memo<T> {
-    shards: [Mutex<Option<KeyMap<u128, T>>>; SHARDS],
+    shards: [Shard<T>; SHARDS],
 }
 
 impl<T: Clone> Default for Memo<T> {
@@ -162,30 +213,57 @@ impl<T: Clone> Memo<T> {
         Memo { shards: [const { Mutex::new(None) }; SHARDS] }
     }
 
-    fn map(&self, key: u128) -> MutexGuard<'_, Option<KeyMap<u128, T>>> {
+    fn map(&self, key: u128) -> MutexGuard<'_, Option<KeyMap<u128, Entry<T>>>> {
         // Inserting cannot leave a map inconsistent, so a poisoned lock is still usable.
-        self.shards[shard_of(key)].lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+        lock(&self.shards[shard_of(key)])
     }
 
-    /// The memoized result for `key`, if there is one.
-    pub fn get(&self, key: u128) -> Option<T> {
-        self.map(key).as_ref().and_then(|m| m.get(&key).cloned())
+    /// The memoized result for `key`, if there is one, marked used by `generation`.
+    pub fn get(&self, key: u128, generation: u32) -> Option<T> {
+        let mut map = self.map(key);
+        let entry = map.as_mut()?.get_mut(&key)?;
+        entry.uses.used_by(generation);
+        Some(entry.value.clone())
     }
 
     /// The memoized result for `key`, computing it with `make` on a miss. The lock is not held
     /// while `make` runs, so two threads may both compute a new key; the first result is kept.
-    pub fn get_or_insert_with(&self, key: u128, make: impl FnOnce() -> T) -> T {
-        if let Some(hit) = self.get(key) {
+    pub fn get_or_insert_with(&self, key: u128, generation: u32, make: impl FnOnce() -> T) -> T {
+        if let Some(hit) = self.get(key, generation) {
             return hit;
         }
         let value = make();
-        self.map(key).get_or_insert_with(KeyMap::default).entry(key).or_insert(value).clone()
+        let mut map = self.map(key);
+        let entry = map.get_or_insert_with(KeyMap::default).entry(key).or_insert(Entry { value, uses: Uses::new(generation) });
+        entry.uses.used_by(generation);
+        entry.value.clone()
     }
 
     /// Records `value` for `key`, replacing what was there.
-    pub fn set(&self, key: u128, value: T) {
-        self.map(key).get_or_insert_with(KeyMap::default).insert(key, value);
+    pub fn set(&self, key: u128, generation: u32, value: T) {
+        self.map(key).get_or_insert_with(KeyMap::default).insert(key, Entry { value, uses: Uses::new(generation) });
     }
+
+    /// Drops the results no `live` generation used; returns how many are left.
+    fn keep(&self, live: &impl Fn(u32) -> bool) -> usize {
+        self.shards
+            .iter()
+            .map(|shard| {
+                let mut map = lock(shard);
+                let Some(map) = map.as_mut() else { return 0 };
+                map.retain(|_, entry| entry.uses.keep(live));
+                // A map that shrank a lot gives its table back.
+                if map.capacity() > 4 * map.len() + 64 {
+                    map.shrink_to_fit();
+                }
+                map.len()
+            })
+            .sum()
+    }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 /// What a run memoizes, by content. Each kind has a map of its own, so the keys of different
@@ -200,6 +278,8 @@ pub enum Kind {
     Frontmatter,
     /// A tool list rendered and counted as a provider renders it (key: engine, tokenizer, rendering, the tools).
     ToolArrayCost,
+    /// One tool of such a list (key: tokenizer, rendering, the tool).
+    ToolText,
     /// The template value of a tool list (key: the tools and their access).
     ToolsValue,
     /// The tool description section of a tool list (key: the tools).
@@ -246,13 +326,18 @@ const KINDS: usize = Kind::Toml as usize + 1;
 /// rule context) they already take; it is dropped with the session. A root opened outside a
 /// session has a cache of its own, which lives as long as the root: memoizing never changes a
 /// result, only how often the work is done.
+///
+/// A long-lived session (`ctxc lsp`) numbers its work in generations ([`Cache::begin`]) and drops
+/// what no live generation used ([`Cache::keep`]), so the cache holds what the project's current
+/// texts need, however many edits came before.
 pub struct Cache {
     memos: [Memo<Arc<dyn Any + Send + Sync>>; KINDS],
+    generation: AtomicU32,
 }
 
 impl Default for Cache {
     fn default() -> Self {
-        Cache { memos: [const { Memo::new() }; KINDS] }
+        Cache { memos: [const { Memo::new() }; KINDS], generation: AtomicU32::new(0) }
     }
 }
 
@@ -263,26 +348,41 @@ impl std::fmt::Debug for Cache {
 }
 
 impl Cache {
+    fn generation(&self) -> u32 {
+        self.generation.load(Ordering::Relaxed)
+    }
+
     /// The memoized value of `kind` for `key`, if any.
     pub fn get<T: Clone + 'static>(&self, kind: Kind, key: u128) -> Option<T> {
-        self.memos[kind as usize].get(key).and_then(|value| value.downcast_ref::<T>().cloned())
+        self.memos[kind as usize].get(key, self.generation()).and_then(|value| value.downcast_ref::<T>().cloned())
     }
 
     /// Records `value` of `kind` for `key`.
     pub fn set<T: Send + Sync + 'static>(&self, kind: Kind, key: u128, value: T) {
-        self.memos[kind as usize].set(key, Arc::new(value));
+        self.memos[kind as usize].set(key, self.generation(), Arc::new(value));
     }
 
     /// The memoized value of `kind` for `key`, made with `make` on a miss. The lock is not held
     /// while `make` runs, so two threads may both make a new key; the first value is kept.
     pub fn get_or_insert<T: Clone + Send + Sync + 'static>(&self, kind: Kind, key: u128, make: impl FnOnce() -> T) -> T {
         let memo = &self.memos[kind as usize];
-        if let Some(hit) = memo.get(key).and_then(|value| value.downcast_ref::<T>().cloned()) {
+        let generation = self.generation();
+        if let Some(hit) = memo.get(key, generation).and_then(|value| value.downcast_ref::<T>().cloned()) {
             return hit;
         }
         let value = make();
-        let kept = memo.get_or_insert_with(key, || Arc::new(value.clone()));
+        let kept = memo.get_or_insert_with(key, generation, || Arc::new(value.clone()));
         kept.downcast_ref::<T>().cloned().unwrap_or(value)
+    }
+
+    /// Work from now on is `generation`'s: every value it uses or makes is marked used by it.
+    pub fn begin(&self, generation: u32) {
+        self.generation.store(generation, Ordering::Relaxed);
+    }
+
+    /// Drops every value that no `live` generation used; returns how many values are left.
+    pub fn keep(&self, live: impl Fn(u32) -> bool) -> usize {
+        self.memos.iter().map(|memo| memo.keep(&live)).sum()
     }
 }
 
@@ -308,6 +408,22 @@ mod tests {
     }
 
     #[test]
+    fn keep_drops_what_no_live_generation_used() {
+        let cache = Cache::default();
+        cache.begin(1);
+        cache.set(Kind::Placeholders, 1, 10);
+        cache.set(Kind::Placeholders, 2, 20);
+        cache.begin(2);
+        assert_eq!(cache.get::<i32>(Kind::Placeholders, 2), Some(20), "used by 1 and 2 now");
+        cache.get_or_insert(Kind::Paragraphs, 3, || 30);
+        assert_eq!(cache.keep(|g| g <= 2), 3, "both generations live: all kept");
+        assert_eq!(cache.keep(|g| g == 1), 2, "generation 2 ended: what only it used is gone");
+        assert_eq!(cache.get::<i32>(Kind::Paragraphs, 3), None);
+        assert_eq!(cache.get::<i32>(Kind::Placeholders, 2), Some(20), "generation 1 used it too");
+        assert_eq!(cache.keep(|_| false), 0);
+    }
+
+    #[test]
     fn texts_are_shared_while_held_and_freed_after() {
         let a = SharedText::new("a text held twice");
         let b = SharedText::from_bytes(b"a text held twice").expect("UTF-8");
@@ -323,7 +439,7 @@ mod tests {
         let memo: Memo<usize> = Memo::new();
         let mut calls = 0;
         for text in ["a", "b", "a", "a"] {
-            memo.get_or_insert_with(content_hash(text), || {
+            memo.get_or_insert_with(content_hash(text), 0, || {
                 calls += 1;
                 text.len()
             });

@@ -339,6 +339,18 @@ impl Session {
         &self.run.cache
     }
 
+    /// Work from now on is `generation`'s: the memoized values and counts it uses are marked
+    /// used by it (a long-lived session's; see [`Cache::begin`]).
+    pub fn begin(&self, generation: u32) {
+        self.run.cache.begin(generation);
+        self.counter.begin(generation);
+    }
+
+    /// Drops the memoized values and counts no `live` generation used; returns how many are left.
+    pub fn keep(&self, live: impl Fn(u32) -> bool) -> usize {
+        self.run.cache.keep(&live) + self.counter.keep(&live)
+    }
+
     /// Loads one agent (parse, overlay the preset and the overrides, validate, read its files).
     pub fn load(&self, manifest: &Path) -> Result<Loaded, Failure> {
         self.timed(Stage::Load, || {

@@ -9,12 +9,12 @@
 //! counted about twice as fast, but each engine embeds its own tables and bpe-openai's were 47 MB
 //! of the binary's 69 (docs/packaging.md).
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock, RwLock};
 
 use tiktoken_rs::CoreBPE;
 
-use crate::memo::{content_hash, shard_of, KeyMap, SHARDS};
+use crate::memo::{content_hash, shard_of, KeyMap, Uses, SHARDS};
 use crate::models::Tokenizer;
 
 mod bpe;
@@ -171,13 +171,20 @@ impl Cuts {
 #[derive(Default)]
 struct Counts {
     shards: [CountShard; SHARDS],
+    /// The generation that marks the counts used from now on (see [`TokenCounter::begin`]).
+    generation: AtomicU32,
 }
 
 #[derive(Default)]
 struct CountShard {
-    /// `None` while the thread that claimed the text is counting it.
-    map: Mutex<KeyMap<u128, Option<usize>>>,
+    map: Mutex<KeyMap<u128, Counted>>,
     counted: Condvar,
+}
+
+struct Counted {
+    /// `None` while the thread that claimed the text is counting it.
+    count: Option<usize>,
+    uses: Uses,
 }
 
 enum Lookup {
@@ -189,7 +196,7 @@ enum Lookup {
 }
 
 impl Counts {
-    fn lock(&self, key: u128) -> MutexGuard<'_, KeyMap<u128, Option<usize>>> {
+    fn lock(&self, key: u128) -> MutexGuard<'_, KeyMap<u128, Counted>> {
         // Counting cannot leave the map inconsistent, so a poisoned lock is still usable.
         self.shards[shard_of(key)].map.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
@@ -198,17 +205,27 @@ impl Counts {
         self.shards[shard_of(key)].counted.notify_all();
     }
 
+    fn generation(&self) -> u32 {
+        self.generation.load(Ordering::Relaxed)
+    }
+
     fn get(&self, key: u128) -> Option<usize> {
-        self.lock(key).get(&key).copied().flatten()
+        let mut map = self.lock(key);
+        let counted = map.get_mut(&key)?;
+        counted.uses.used_by(self.generation());
+        counted.count
     }
 
     fn lookup_or_claim(&self, key: u128) -> Lookup {
+        let generation = self.generation();
         let mut map = self.lock(key);
-        match map.get(&key) {
-            Some(Some(count)) => Lookup::Counted(*count),
-            Some(None) => Lookup::Busy,
+        match map.get_mut(&key) {
+            Some(counted) => {
+                counted.uses.used_by(generation);
+                counted.count.map_or(Lookup::Busy, Lookup::Counted)
+            }
             None => {
-                map.insert(key, None);
+                map.insert(key, Counted { count: None, uses: Uses::new(generation) });
                 Lookup::Claimed
             }
         }
@@ -218,8 +235,8 @@ impl Counts {
     fn wait(&self, key: u128, count: impl FnOnce() -> usize) -> usize {
         let mut map = self.lock(key);
         loop {
-            match map.get(&key) {
-                Some(Some(count)) => return *count,
+            match map.get(&key).map(|counted| counted.count) {
+                Some(Some(count)) => return count,
                 Some(None) => map = self.shards[shard_of(key)].counted.wait(map).unwrap_or_else(|poisoned| poisoned.into_inner()),
                 None => break,
             }
@@ -231,8 +248,21 @@ impl Counts {
     }
 
     fn set(&self, key: u128, count: usize) {
-        self.lock(key).insert(key, Some(count));
+        self.lock(key).insert(key, Counted { count: Some(count), uses: Uses::new(self.generation()) });
         self.notify(key);
+    }
+
+    /// Drops the counts no `live` generation used (a text being counted stays); returns how
+    /// many are left.
+    fn keep(&self, live: &dyn Fn(u32) -> bool) -> usize {
+        self.shards
+            .iter()
+            .map(|shard| {
+                let mut map = shard.map.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+                map.retain(|_, counted| counted.count.is_none() || counted.uses.keep(&live));
+                map.len()
+            })
+            .sum()
     }
 }
 
@@ -300,8 +330,28 @@ impl TokenCounter {
     pub fn add_file(&self, name: &'static str, encoder: Arc<dyn CountTokens>, cuts: Cuts) {
         let mut files = self.files.write().unwrap_or_else(|poisoned| poisoned.into_inner());
         if files.iter().all(|f| f.name != name) {
-            files.push(Arc::new(FileCounts { name, encoder, cuts, counts: Counts::default() }));
+            let counts = Counts { generation: AtomicU32::new(self.o200k.generation()), ..Counts::default() };
+            files.push(Arc::new(FileCounts { name, encoder, cuts, counts }));
         }
+    }
+
+    /// Counts used from now on are `generation`'s (see [`crate::memo::Cache::begin`]).
+    pub fn begin(&self, generation: u32) {
+        self.each_counts(|counts| {
+            counts.generation.store(generation, Ordering::Relaxed);
+            0
+        });
+    }
+
+    /// Drops the counts no `live` generation used; returns how many are left.
+    pub fn keep(&self, live: impl Fn(u32) -> bool) -> usize {
+        self.each_counts(|counts| counts.keep(&live))
+    }
+
+    /// `work` on the counts of every encoding, summed.
+    fn each_counts(&self, work: impl Fn(&Counts) -> usize) -> usize {
+        let files = self.files.read().unwrap_or_else(|poisoned| poisoned.into_inner());
+        work(&self.o200k) + work(&self.cl100k) + files.iter().map(|f| work(&f.counts)).sum::<usize>()
     }
 
     fn file(&self, tokenizer: Tokenizer) -> Option<Arc<FileCounts>> {

@@ -7,9 +7,11 @@
 //! agent loads, and the hosts' budgets: what `ctxc check` of the folder adds to its agents'
 //! checks). Each unit remembers the files its last check read, and a change re-checks only the
 //! units that read the changed file, in one long-lived [`Session`] whose caches keep the work done for unchanged
-//! content. So that those caches hold only what the project still uses, the session is replaced
-//! every [`Workspace::compact_every`] refreshes by one warmed on a thread of its own with the
-//! current texts of every unit: what no agent reads any more is dropped with the old one.
+//! content. So that those caches hold only what the project still uses, each refresh is a
+//! generation of the session's cache and each unit remembers the generation of its last check:
+//! after a refresh of several units (or every few of one), what no unit's last check used is
+//! dropped (`memo::Cache::keep`), so memory follows the project's current texts, not the number
+//! of edits.
 
 pub mod complete;
 pub mod costs;
@@ -19,7 +21,6 @@ pub mod watch;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::thread::JoinHandle;
 
 use crate::diagnostic::{Applicability, Diagnostic, Severity};
 use crate::lint::{self, CheckReport, Options};
@@ -75,27 +76,32 @@ struct Unit {
     files: BTreeSet<PathBuf>,
     findings: BTreeMap<PathBuf, Vec<Finding>>,
     checked: bool,
+    /// The cache generation of its last check: what that check used is kept.
+    generation: u32,
     /// Made on first use after each check.
     costs: Option<Option<Arc<AgentCosts>>>,
 }
 
+/// Refreshes of a single unit between two sweeps of the cache: what they leave unused is held
+/// at most this long.
+const SWEEP_EVERY: usize = 8;
+
 pub struct Workspace {
     root: PathBuf,
     options: Options,
-    overrides: Vec<String>,
     session: Arc<Session>,
     /// Open documents' texts, by canonical path.
     open: BTreeMap<PathBuf, String>,
     units: BTreeMap<PathBuf, Unit>,
     published: BTreeMap<PathBuf, Vec<Finding>>,
-    refreshes: usize,
+    /// The cache generation of the last refresh (see the module's documentation).
+    generation: u32,
+    /// Refreshes of one unit since the cache was last swept.
+    unswept: usize,
     /// Units the last refresh checked.
     last_checked: usize,
-    compaction: Option<JoinHandle<Session>>,
     /// The files the agents read when the root was last checked: the files it left to them.
     left_to_agents: BTreeSet<PathBuf>,
-    /// Refreshes between two replacements of the session (see the module's documentation).
-    pub compact_every: usize,
 }
 
 /// A path made canonical; a file that does not exist yet, by its canonical folder.
@@ -118,17 +124,15 @@ impl Workspace {
     pub fn new(root: &Path, options: Options, overrides: Vec<String>) -> Self {
         let mut workspace = Workspace {
             root: canonical(root),
-            session: Arc::new(Session::new(overrides.clone())),
+            session: Arc::new(Session::new(overrides)),
             options,
-            overrides,
             open: BTreeMap::new(),
             units: BTreeMap::new(),
             published: BTreeMap::new(),
-            refreshes: 0,
+            generation: 0,
+            unswept: 0,
             last_checked: 0,
-            compaction: None,
             left_to_agents: BTreeSet::new(),
-            compact_every: 64,
         };
         workspace.discover();
         workspace
@@ -214,25 +218,54 @@ impl Workspace {
         // The agents first: the root leaves them the files they read.
         let due: Vec<PathBuf> = self.units.iter().filter(|(p, u)| !u.checked && **p != self.root).map(|(p, _)| p.clone()).collect();
         self.last_checked = due.len();
+        self.generation = self.generation.wrapping_add(1);
+        let generation = self.generation;
         let session = Arc::clone(&self.session);
+        session.begin(generation);
         let reports = crate::parallel::map_in_order(&due, |unit| lint::check(unit, &self.options, &session));
         for (path, report) in due.into_iter().zip(reports) {
-            let unit = Unit { files: read_files(&path, &report), findings: place(&path, &report), checked: true, costs: None };
+            let unit = Unit { files: read_files(&path, &report), findings: place(&path, &report), checked: true, generation, costs: None };
             reads_changed |= self.units.get(&path).is_none_or(|old| old.files != unit.files);
             self.units.insert(path, unit);
         }
         let root_due = self.units.get(&self.root).is_some_and(|u| !u.checked);
         let left_to_agents = (root_due || reads_changed).then(|| self.read_by_agents());
         if let Some(left_to_agents) = left_to_agents.filter(|left| root_due || *left != self.left_to_agents) {
+            // A generation of its own: what the agents' checks used is not kept for the root's sake.
+            self.generation = self.generation.wrapping_add(1);
+            let generation = self.generation;
+            session.begin(generation);
             let report = lint::check_beside_agents(&self.root, left_to_agents.clone(), &self.options, &session);
-            let unit = Unit { files: read_files(&self.root, &report), findings: place(&self.root, &report), checked: true, costs: None };
+            let unit = Unit {
+                files: read_files(&self.root, &report),
+                findings: place(&self.root, &report),
+                checked: true,
+                generation,
+                costs: None,
+            };
             self.units.insert(self.root.clone(), unit);
             self.left_to_agents = left_to_agents;
             self.last_checked += 1;
         }
-        self.refreshes += 1;
-        self.compact();
+        // The sweep walks every value held: after a refresh of many units, or of one now and then.
+        self.unswept += 1;
+        if self.last_checked > 1 || self.unswept >= SWEEP_EVERY {
+            self.forget_unused();
+            self.unswept = 0;
+        }
         self.publish()
+    }
+
+    /// Drops from the session's cache what no unit's last check used (this refresh's work
+    /// stays too: hovers and previews made before the next one use it).
+    fn forget_unused(&self) {
+        let live: BTreeSet<u32> = self.units.values().map(|u| u.generation).chain([self.generation]).collect();
+        self.session.keep(|g| live.contains(&g));
+    }
+
+    /// How many values and counts the session's caches hold (what [`Workspace::refresh`] keeps bounded).
+    pub fn cached(&self) -> usize {
+        self.session.keep(|_| true)
     }
 
     /// The findings of every file, merged across units; returns the files that changed.
@@ -278,46 +311,6 @@ impl Workspace {
     /// The findings now shown for a file.
     pub fn findings(&self, path: &Path) -> &[Finding] {
         self.published.get(path).map_or(&[], Vec::as_slice)
-    }
-
-    /// Swaps in the session warmed in the background once it is ready, or starts warming one
-    /// when enough refreshes went by.
-    fn compact(&mut self) {
-        if self.compaction.as_ref().is_some_and(JoinHandle::is_finished) {
-            if let Some(Ok(fresh)) = self.compaction.take().map(JoinHandle::join) {
-                // Texts edited while it warmed.
-                for (path, text) in &self.open {
-                    fresh.overlay(path.clone(), Some(text));
-                }
-                self.session = Arc::new(fresh);
-            }
-        } else if self.compaction.is_none() && self.refreshes >= self.compact_every {
-            self.refreshes = 0;
-            let (overrides, options, open) = (self.overrides.clone(), self.options.clone(), self.open.clone());
-            let agents: Vec<PathBuf> = self.units.keys().filter(|p| **p != self.root).cloned().collect();
-            let (root, left_to_agents) = (self.root.clone(), self.left_to_agents.clone());
-            self.compaction = Some(std::thread::spawn(move || {
-                let fresh = Session::new(overrides);
-                for (path, text) in open {
-                    fresh.overlay(path, Some(&text));
-                }
-                for agent in &agents {
-                    lint::check(agent, &options, &fresh);
-                }
-                lint::check_beside_agents(&root, left_to_agents, &options, &fresh);
-                fresh
-            }));
-        }
-    }
-
-    /// Waits for a session being warmed and swaps it in (for measurements of memory).
-    pub fn finish_compaction(&mut self) {
-        if let Some(handle) = &self.compaction {
-            while !handle.is_finished() {
-                std::thread::sleep(std::time::Duration::from_millis(5));
-            }
-            self.compact();
-        }
     }
 
     /// The agent a file belongs to: the manifest itself, an agent that reads it, or the agent
@@ -544,21 +537,98 @@ mod tests {
         assert_eq!(published, [Published { path: config.clone(), findings: Vec::new() }], "only the record changed");
     }
 
-    #[test]
-    fn the_session_is_replaced_by_a_warmed_one_and_findings_stay() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        agent(dir.path(), "a");
-        let mut workspace = Workspace::new(dir.path(), Options::default(), Vec::new());
-        workspace.compact_every = 2;
+    /// Three agents reading one shared module, each with a module and a tool file of its own.
+    fn shared_project(dir: &Path) {
+        // A git work tree: the agents' root may be its top.
+        std::fs::create_dir_all(dir.join(".git")).expect("mkdir");
+        for name in ["a", "b", "c"] {
+            let manifest = format!(
+                "[project]\nroot = \"..\"\n\n[agent]\nname = \"{name}\"\nmodel = \"gpt-4o\"\n\n[pipeline]\nsteps = [\n  {{ id = \"shared\", kind = \"module\" }},\n  {{ id = \"core\", kind = \"module\" }},\n  {{ id = \"tools\", kind = \"tool_list\" }},\n]\n\n[modules]\nshared = {{ source = \"../shared/core.md\" }}\ncore = {{ source = \"core.md\" }}\n\n[tools.main]\nfiles = [\"tools.json\"]\nread_only = [\"search\"]\n\n[modes.default]\n[modes.brief]\ntools = {{ main = \"read-only\" }}\n"
+            );
+            std::fs::create_dir_all(dir.join(name)).expect("mkdir");
+            std::fs::write(dir.join(name).join("ctxc.toml"), manifest).expect("write");
+            std::fs::write(dir.join(name).join("core.md"), format!("You are agent {name}.\n")).expect("write");
+            std::fs::write(dir.join(name).join("tools.json"), tools(0)).expect("write");
+        }
+        std::fs::create_dir_all(dir.join("shared")).expect("mkdir");
+        std::fs::write(dir.join("shared/core.md"), "Be careful.\n").expect("write");
+    }
+
+    /// A tool file whose description is new each time, with a `required` name it does not
+    /// declare (TOOL007) when `i` is odd.
+    fn tools(i: usize) -> String {
+        let required = if i % 2 == 1 { r#"["query", "not_declared"]"# } else { r#"["query"]"# };
+        format!(
+            r#"[{{"type": "function", "function": {{"name": "search", "description": "Searches the index, edit {i}.", "parameters": {{"type": "object", "properties": {{"query": {{"type": "string", "description": "What to find."}}}}, "required": {required}}}}}}}]"#
+        )
+    }
+
+    /// Edit `i` of the project: the shared module, a module of one agent or a tool file, each
+    /// new text adding or taking away a finding as typing does.
+    fn edit(workspace: &mut Workspace, dir: &Path, i: usize) -> Vec<Published> {
+        let (file, text) = match i % 3 {
+            0 => ("shared/core.md", format!("Be careful, edit {i}.{}\n", if i % 2 == 1 { " Use {tools_description}." } else { "" })),
+            1 => ("a/core.md", format!("You are agent a, edit {i}.{}\n", if i % 2 == 1 { " Use {tools_description}." } else { "" })),
+            _ => ("b/tools.json", tools(i)),
+        };
+        let path = workspace.set_text(&dir.join(file), Some(text));
+        workspace.refresh(&[path])
+    }
+
+    /// What the server shows: every file's findings and the hover of every agent's files.
+    fn shown(workspace: &mut Workspace, dir: &Path) -> Vec<(PathBuf, Vec<Finding>, Option<String>)> {
+        ["shared/core.md", "a/core.md", "b/core.md", "c/core.md", "a/tools.json", "b/tools.json", "c/tools.json", "a/ctxc.toml"]
+            .iter()
+            .map(|file| {
+                let path = canonical(&dir.join(file));
+                let findings = workspace.findings(&path).to_vec();
+                (path.clone(), findings, workspace.hover(&path, Position::default()))
+            })
+            .collect()
+    }
+
+    /// A fresh workspace opened on the edited texts.
+    fn fresh(dir: &Path, open: &BTreeMap<PathBuf, String>) -> Workspace {
+        let mut workspace = Workspace::new(dir, Options::default(), Vec::new());
+        for (path, text) in open {
+            workspace.set_text(path, Some(text.clone()));
+        }
         workspace.refresh_all();
-        let core = workspace.set_text(&dir.path().join("a/core.md"), Some("Use {tools_description}.\n".into()));
-        workspace.refresh(std::slice::from_ref(&core));
-        let before = workspace.session() as *const Session;
-        workspace.finish_compaction();
-        assert_ne!(workspace.session() as *const Session, before, "a new session");
-        assert_eq!(workspace.refresh(&[]), Vec::new(), "nothing changed");
-        let core_text = workspace.set_text(&core, Some("Now use {tools_description}.\n".into()));
-        let published = workspace.refresh(&[core_text]);
-        assert_eq!(published[0].findings[0].code, Some("TPL003"), "the new session reads the overlay");
+        workspace
+    }
+
+    #[test]
+    fn edits_show_what_a_fresh_server_shows_on_the_edited_texts() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        shared_project(dir.path());
+        let mut workspace = Workspace::new(dir.path(), Options::default(), Vec::new());
+        workspace.refresh_all();
+        for i in 1..=7 {
+            let published = edit(&mut workspace, dir.path(), i);
+            // The first edit of a file adds a finding or leaves it clean; each later one changes it.
+            assert_eq!(published.is_empty(), i == 2, "edit {i}");
+            let mut again = fresh(dir.path(), &workspace.open);
+            assert_eq!(shown(&mut workspace, dir.path()), shown(&mut again, dir.path()), "after edit {i}");
+        }
+    }
+
+    /// Counted in values held, not in bytes or time: twice the edits leave the cache as it was,
+    /// holding no more than a fresh server on the same texts (which also holds what a hit of an
+    /// outer value, a tool list's cost, spared the edited server from using again).
+    #[test]
+    fn the_cache_holds_what_the_current_texts_need_however_many_edits() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        shared_project(dir.path());
+        let mut workspace = Workspace::new(dir.path(), Options::default(), Vec::new());
+        workspace.refresh_all();
+        let mut held = Vec::new();
+        for i in 1..=24 {
+            edit(&mut workspace, dir.path(), i);
+            if i == 12 || i == 24 {
+                held.push(workspace.cached());
+            }
+        }
+        assert_eq!(held[0], held[1], "12 more edits of the same files hold no more");
+        assert!(held[1] <= fresh(dir.path(), &workspace.open).cached(), "{held:?}: more than a fresh server on the edited texts holds");
     }
 }

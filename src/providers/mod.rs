@@ -159,8 +159,7 @@ pub fn count_request(
     let tokenizer = profile.tokenizer;
     let count = |text: &str| counter.count(tokenizer, text);
     let costed = tool_texts(rendering, tools, counter, tokenizer, cache);
-    let (texts, each) = &*costed;
-    let tools_count: Vec<i64> = each.iter().map(|n| *n as i64).collect();
+    let tools_count: Vec<i64> = costed.iter().map(|tool| tool.1 as i64).collect();
     let n = tools.len();
     let concat = |parts: &[(&str, usize)]| counter.count_concat(tokenizer, parts) as i64;
     let prompt_parts = prompt.unwrap_or_default();
@@ -182,7 +181,7 @@ pub fn count_request(
             if prompt.is_some() {
                 developer.push((SECTION_BREAK, count(SECTION_BREAK)));
             }
-            push_tools(&mut developer, (texts, each), [TOOLS_OPEN, TOOL_BREAK, TOOLS_CLOSE], &count);
+            push_tools(&mut developer, &costed, [TOOLS_OPEN, TOOL_BREAK, TOOLS_CLOSE], &count);
             let with_tools = fixed + count(&format!("{SYSTEM}{FUNCTIONS_CHANNEL}")) as i64 + concat(&developer);
             let tool_framing = (break_before + count(TOOLS_OPEN) + (n - 1) * count(TOOL_BREAK) + count(TOOLS_CLOSE)) as i64;
             RequestTokens {
@@ -205,7 +204,7 @@ pub fn count_request(
                 (0, 0)
             } else {
                 let mut array = Vec::with_capacity(2 * n + 1);
-                push_tools(&mut array, (texts, each), ["[", ",", "]"], &count);
+                push_tools(&mut array, &costed, ["[", ",", "]"], &count);
                 ((count("[") + count("]") + (n - 1) * count(",")) as i64, concat(&array))
             };
             RequestTokens { tools: tools_count, tool_framing, preamble, tools_total: array + preamble, framing: 0, without_tools }
@@ -216,54 +215,56 @@ pub fn count_request(
 /// The tool definitions with their counts, after `open`, `between` two of them, then `close`.
 fn push_tools<'a>(
     parts: &mut Vec<(&'a str, usize)>,
-    (texts, each): (&'a [String], &[usize]),
+    tools: &'a [ToolText],
     [open, between, close]: [&'a str; 3],
     count: &dyn Fn(&str) -> usize,
 ) {
     parts.push((open, count(open)));
-    for (i, (text, tokens)) in texts.iter().zip(each).enumerate() {
+    for (i, tool) in tools.iter().enumerate() {
         if i > 0 {
             parts.push((between, count(between)));
         }
-        parts.push((text.as_str(), *tokens));
+        parts.push((tool.0.as_str(), tool.1));
     }
     parts.push((close, count(close)));
 }
 
+/// A tool's text in a rendering, and its count.
+type ToolText = Arc<(String, usize)>;
+
 /// Each tool's text in `rendering` with its count. The agents and modes of a project mostly
-/// send the same tool lists: each list is rendered and counted once per run.
-fn tool_texts(
-    rendering: Rendering,
-    tools: &[&Tool],
-    counter: &TokenCounter,
-    tokenizer: Tokenizer,
-    cache: &Cache,
-) -> Arc<(Vec<String>, Vec<usize>)> {
-    let mut key = Xxh3::new();
-    key.update(tokenizer.name().as_bytes());
-    key.update(&[0, rendering as u8]);
-    for tool in tools {
-        key.update(&tool.function_json_hash().to_le_bytes());
-    }
-    cache.get_or_insert(Kind::ToolArrayCost, key.digest128(), || {
-        if rendering == Rendering::GeminiLocal {
-            // Each text of a declaration counted alone; shown one to a line.
-            let declarations: Vec<Vec<&str>> = tools.iter().map(|t| gemini::declaration_texts(t)).collect();
-            let each = declarations.iter().map(|texts| texts.iter().map(|t| counter.count(tokenizer, t)).sum()).collect();
-            return Arc::new((declarations.iter().map(|texts| texts.join("\n")).collect(), each));
+/// send the same tool lists: each list is rendered and counted once per run, and each tool once
+/// per rendering (a list that differs in one tool, as after an edit of one tool file, renders
+/// only that one again).
+fn tool_texts(rendering: Rendering, tools: &[&Tool], counter: &TokenCounter, tokenizer: Tokenizer, cache: &Cache) -> Arc<Vec<ToolText>> {
+    let keyed = |tools: &[&Tool]| {
+        let mut key = Xxh3::new();
+        key.update(tokenizer.name().as_bytes());
+        key.update(&[0, rendering as u8]);
+        for tool in tools {
+            key.update(&tool.function_json_hash().to_le_bytes());
         }
+        key.digest128()
+    };
+    cache.get_or_insert(Kind::ToolArrayCost, keyed(tools), || {
         // Each tool rendered and counted on all cores: a list of many tools (an MCP server's
         // thousands) is otherwise one thread's work.
-        let costed = crate::parallel::map_in_order(tools, |t| {
-            let text = match rendering {
-                Rendering::Harmony => harmony::tool_text(t),
-                Rendering::Anthropic => anthropic::tool_text(t),
-                Rendering::CompactJson | Rendering::ChatTemplate | Rendering::GeminiLocal => t.function_json().to_string(),
-            };
-            let tokens = counter.count(tokenizer, &text);
-            (text, tokens)
-        });
-        Arc::new(costed.into_iter().unzip())
+        Arc::new(crate::parallel::map_in_order(tools, |t| {
+            cache.get_or_insert(Kind::ToolText, keyed(std::slice::from_ref(t)), || {
+                let text = match rendering {
+                    // Each text of a declaration counted alone; shown one to a line.
+                    Rendering::GeminiLocal => {
+                        let texts = gemini::declaration_texts(t);
+                        return Arc::new((texts.join("\n"), texts.iter().map(|text| counter.count(tokenizer, text)).sum()));
+                    }
+                    Rendering::Harmony => harmony::tool_text(t),
+                    Rendering::Anthropic => anthropic::tool_text(t),
+                    Rendering::CompactJson | Rendering::ChatTemplate => t.function_json().to_string(),
+                };
+                let tokens = counter.count(tokenizer, &text);
+                Arc::new((text, tokens))
+            })
+        }))
     })
 }
 
@@ -309,5 +310,33 @@ mod tests {
             0,
             "no preamble without tools"
         );
+    }
+
+    /// Counted in bytes asked of the counter, not in time: a list that differs from one costed
+    /// before in one tool renders and counts only that tool (each request still counts its joins).
+    #[test]
+    fn a_list_that_differs_in_one_tool_renders_only_that_one() {
+        let tool = |name: &str, description: &str| {
+            let parameters = serde_json::json!({"type": "object", "properties": {"q": {"type": "string"}}});
+            Tool::new(name.into(), description.to_string(), parameters, None)
+        };
+        let (a, b, c, b2) = (tool("a", "Finds."), tool("b", "Reads."), tool("c", "Writes."), tool("b", "Reads, edited."));
+        let (counter, cache) = (TokenCounter::new(), Cache::default());
+        for p in [profile("gpt-4o"), profile("claude-sonnet-4-5"), profile("gpt-4")] {
+            let asked = |tools: &[&Tool]| {
+                let before = counter.bytes_asked();
+                let tokens = count_request(&p, None, tools, &counter, &cache);
+                (tokens, counter.bytes_asked() - before)
+            };
+            let text = |tool: &Tool| {
+                tool_texts(Rendering::of(&p), &[tool], &TokenCounter::new(), p.tokenizer, &Cache::default())[0].0.len() as u64
+            };
+            asked(&[&a, &b, &c]);
+            // Asked again: the framing and the joins only.
+            let (_, again) = asked(&[&a, &b, &c]);
+            let (tokens, edited) = asked(&[&a, &b2, &c]);
+            assert!(edited - again < text(&b2) + text(&a).min(text(&c)), "{}: {edited} bytes against {again} unchanged", p.model);
+            assert_eq!(tokens, count_request(&p, None, &[&a, &b2, &c], &TokenCounter::new(), &Cache::default()), "{}", p.model);
+        }
     }
 }
