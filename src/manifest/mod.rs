@@ -23,9 +23,10 @@ use indexmap::IndexMap;
 
 use crate::codes::Code;
 use crate::diagnostic::{did_you_mean, has_errors, Diagnostic, Diagnostics, Failure, Sources};
-use crate::memo::{content_hash, Kind, SharedText};
+use crate::memo::{content_hash, Kind};
 use crate::models::ModelProfile;
 use crate::project::{ProjectRoot, ReadError, RunState};
+use crate::provenance::Provenance;
 use crate::skills::{parse_skill, Skill};
 use model::*;
 use preset::Overlay;
@@ -221,25 +222,21 @@ pub fn load_with(manifest_path: &Path, overrides: &[String], run: &RunState) -> 
     let mut v = Validator {
         root,
         rel: manifest.rel.clone(),
-        file: manifest.display.clone(),
-        text: manifest.text.clone(),
         sources,
-        diagnostics: Vec::new(),
-        overridden,
+        prov: Provenance::new(manifest.display.clone(), manifest.text.clone(), overridden),
         skill_bodies: BTreeMap::new(),
-        places: Default::default(),
     };
     let agent = v.build(user, &manifest.rel);
     // Every load diagnostic carries a rule code; the ones not given a more precise one are MAN010.
-    for d in &mut v.diagnostics {
+    for d in &mut v.prov.diagnostics {
         d.code.get_or_insert(Code::MAN010);
     }
     let recorded = v.recorded_counts();
     match agent {
-        Some(agent) if !has_errors(&v.diagnostics) => {
-            Ok(Loaded { agent, root: v.root, sources: v.sources, warnings: v.diagnostics, recorded })
+        Some(agent) if !has_errors(&v.prov.diagnostics) => {
+            Ok(Loaded { agent, root: v.root, sources: v.sources, warnings: v.prov.diagnostics, recorded })
         }
-        _ => Err(Failure { diagnostics: v.diagnostics, sources: v.sources }),
+        _ => Err(Failure { diagnostics: v.prov.diagnostics, sources: v.sources }),
     }
 }
 
@@ -289,17 +286,12 @@ struct Validator {
     root: ProjectRoot,
     /// The manifest's path relative to the root.
     rel: String,
-    /// Display path of the manifest.
-    file: String,
-    text: SharedText,
     sources: Sources,
-    diagnostics: Diagnostics,
-    /// Dotted keys set by overrides (--set, CTXC_ environment variables), for provenance.
-    overridden: Vec<String>,
+    /// The manifest's text, where its values are written, the keys overrides set, and the
+    /// problems found.
+    prov: Provenance,
     /// Skill bodies by SKILL.md path, filled while reading skills.
     skill_bodies: BTreeMap<String, String>,
-    /// Where the manifest's keys and values are written, read when first asked.
-    places: std::cell::OnceCell<crate::places::Values>,
 }
 
 impl Validator {
@@ -311,7 +303,7 @@ impl Validator {
             Err(ReadError::Missing(_)) => return None,
             Err(e) => {
                 let shown = self.root.display_path(crate::counts::FILE_NAME);
-                self.diagnostics.push(e.into_diagnostic().in_file(&shown));
+                self.prov.diagnostics.push(e.into_diagnostic().in_file(&shown));
                 return None;
             }
         };
@@ -326,64 +318,10 @@ impl Validator {
                     .at(Some(at..at))
                     .label("here")
                     .help("the file is written by `ctxc counts sync`: run it again, or resolve the merge line by line");
-                self.diagnostics.push(d);
+                self.prov.diagnostics.push(d);
                 None
             }
         }
-    }
-
-    /// The span of a value: exact from TOML; for YAML, the first place its parser reports it written.
-    fn span<T>(&self, value: &Spanned<T>, text: &str) -> Option<Range<usize>> {
-        value.span.clone().or_else(|| self.locate(text))
-    }
-
-    /// Where a value (else a key) is written in the manifest, as its parser reports it.
-    fn locate(&self, text: &str) -> Option<Range<usize>> {
-        self.places.get_or_init(|| crate::places::Values::of(&self.text)).written(text)
-    }
-
-    /// The value at a path of keys in the manifest (see `places::Values::at_path`).
-    fn locate_path(&self, path: &[&str]) -> Option<Range<usize>> {
-        self.places.get_or_init(|| crate::places::Values::of(&self.text)).at_path(path)
-    }
-
-    /// The last key of a path of keys in the manifest.
-    fn locate_key(&self, path: &[&str]) -> Option<Range<usize>> {
-        self.places.get_or_init(|| crate::places::Values::of(&self.text)).key_at_path(path)
-    }
-
-    fn error(&mut self, message: impl Into<String>, span: Option<Range<usize>>) -> &mut Diagnostic {
-        let d = Diagnostic::error(message).in_file(&self.file).at(span);
-        self.diagnostics.push(d);
-        self.diagnostics.last_mut().expect("just pushed") // ok: pushed on the line above
-    }
-
-    /// Like `error`, with the rule code.
-    fn coded(&mut self, code: Code, message: impl Into<String>, span: Option<Range<usize>>) -> &mut Diagnostic {
-        let d = self.error(message, span);
-        d.code = Some(code);
-        d
-    }
-
-    fn unknown(&mut self, what: &str, name: &str, span: Option<Range<usize>>, known: &[&str]) {
-        self.unknown_in(what, "", name, span, known);
-    }
-
-    /// Like `unknown`, with `context` naming what the name belongs to (e.g. " of module `x`").
-    fn unknown_in(&mut self, what: &str, context: &str, name: &str, span: Option<Range<usize>>, known: &[&str]) {
-        let code = match what {
-            "flag" => Code::MAN005,
-            "condition variable" => Code::MAN006,
-            "variant" => Code::MAN007,
-            _ => Code::MAN009,
-        };
-        let d = self.coded(code, format!("unknown {what} `{name}`{context}"), span);
-        d.label = Some(format!("not a {what}{context}"));
-        d.help = Some(match did_you_mean(name, known.iter().copied()) {
-            Some(s) => format!("did you mean `{s}`?"),
-            None if known.is_empty() => format!("no {what} is declared"),
-            None => format!("known: {}", known.join(", ")),
-        });
     }
 
     /// Reads a referenced file; `template` is `None` to decide by the `.j2` extension.
@@ -395,7 +333,7 @@ impl Validator {
                 Some(TextFile { path: file.rel, text: file.text, template, template_root: Default::default() })
             }
             Err(e) => {
-                self.read_error(e, self.span(reference, &reference.value));
+                self.prov.read_error(e, self.prov.span(reference, &reference.value));
                 None
             }
         }
@@ -408,8 +346,8 @@ impl Validator {
     /// followed, under the same rules otherwise (a regular UTF-8 file under the size limit).
     fn chat_template(&mut self, reference: &Spanned<String>) -> Option<Arc<crate::providers::chat_template::ChatTemplate>> {
         use crate::providers::chat_template::ChatTemplate;
-        let from_command_line = self.overridden("agent.chat_template");
-        let span = if from_command_line { None } else { self.span(reference, &reference.value) };
+        let from_command_line = self.prov.overridden("agent.chat_template");
+        let span = if from_command_line { None } else { self.prov.span(reference, &reference.value) };
         let read = |this: &Self, reference: &str| match from_command_line {
             true => crate::project::read_outside(Path::new(reference), reference).map(|text| (reference.to_string(), text)),
             false => this.root.read(reference).map(|file| (file.display, file.text)),
@@ -417,7 +355,7 @@ impl Validator {
         let (display, text) = match read(self, &reference.value) {
             Ok(file) => file,
             Err(e) => {
-                self.read_error(e, span);
+                self.prov.read_error(e, span);
                 return None;
             }
         };
@@ -434,7 +372,7 @@ impl Validator {
                 Ok(config) => Some(config),
                 Err(ReadError::Missing(_)) => None,
                 Err(e) => {
-                    self.read_error(e, span);
+                    self.prov.read_error(e, span);
                     return None;
                 }
             };
@@ -447,7 +385,7 @@ impl Validator {
             t.ok_or_else(|| {
                 Diagnostic::error(format!("{display} has no `chat_template`"))
                     .code(Code::MAN010)
-                    .in_file(&self.file)
+                    .in_file(&self.prov.file)
                     .at(span.clone())
                     .help("name the model's `chat_template.jinja`, or a tokenizer_config.json that holds its chat template")
             })
@@ -459,23 +397,14 @@ impl Validator {
         match loaded {
             Ok(template) => Some(Arc::new(template.found(found))),
             Err(d) => {
-                self.diagnostics.push(d);
+                self.prov.diagnostics.push(d);
                 None
             }
         }
     }
 
-    /// Whether an override (--set or CTXC_…) set this dotted key or a table holding it.
-    fn overridden(&self, key: &str) -> bool {
-        self.overridden.iter().any(|o| key == o || key.starts_with(&format!("{o}.")))
-    }
-
-    fn origin<T>(&self, value: &Spanned<T>, text: &str) -> Origin {
-        Origin { file: self.file.clone(), span: self.span(value, text) }
-    }
-
     fn budget(&self, budget: &Option<Spanned<u64>>) -> Option<Budget> {
-        budget.as_ref().map(|b| Budget { tokens: b.value, origin: self.origin(b, &b.value.to_string()) })
+        budget.as_ref().map(|b| Budget { tokens: b.value, origin: self.prov.origin(b, &b.value.to_string()) })
     }
 
     /// The model's profile with the manifest's overrides, and the tokenizer file it names;
@@ -489,10 +418,10 @@ impl Validator {
                 Some(t) => profile.tokenizer = t,
                 // A file's name has a dot or a slash; an encoding's never does.
                 None if tokenizer.value.contains(['.', '/', '\\']) => tokenizer_file = self.tokenizer_file(tokenizer),
-                None => self.unknown(
+                None => self.prov.unknown(
                     "tokenizer",
                     &tokenizer.value,
-                    self.span(tokenizer, &tokenizer.value),
+                    self.prov.span(tokenizer, &tokenizer.value),
                     &["o200k_base", "cl100k_base", "estimate"],
                 ),
             }
@@ -503,22 +432,22 @@ impl Validator {
         // is probably a typo or a new model, so it gets a warning.
         if !profile.known && !model.is_empty() && agent.context_window.is_none() {
             // A model set by `--model`, `--set` or a `CTXC_` variable has no line in the manifest.
-            let (span, from) = match self.overridden("agent.model") {
+            let (span, from) = match self.prov.overridden("agent.model") {
                 true => (None, " (from --model, --set agent.model or CTXC_AGENT__MODEL)"),
-                false => (agent.model.as_ref().and_then(|m| self.span(m, &m.value)), ""),
+                false => (agent.model.as_ref().and_then(|m| self.prov.span(m, &m.value)), ""),
             };
             let mut d = Diagnostic::warning(format!(
                 "unknown model `{model}`{from}: assuming a {}-token window and estimated token counts",
                 crate::models::DEFAULT_MAX_INPUT
             ))
-            .in_file(&self.file)
+            .in_file(&self.prov.file)
             .at(span)
             .help("set `model` to one `ctxc models` lists, or set `context_window` and `tokenizer` under [agent]")
             .code(Code::MAN011);
             if let Some(suggestion) = did_you_mean(model, crate::models::all().iter().map(|p| p.model.as_str())) {
                 d.help = Some(format!("did you mean `{suggestion}`? (`ctxc models` lists every known model)"));
             }
-            self.diagnostics.push(d);
+            self.prov.diagnostics.push(d);
         }
         (profile, tokenizer_file)
     }
@@ -530,7 +459,7 @@ impl Validator {
     /// the session.
     fn tokenizer_file(&mut self, tokenizer: &Spanned<String>) -> Option<TokenizerFileRef> {
         use crate::tokenizer_files::MAX_TOKENIZER_BYTES;
-        let from_command_line = self.overridden("agent.tokenizer");
+        let from_command_line = self.prov.overridden("agent.tokenizer");
         let located = match from_command_line {
             true => {
                 let path = std::path::Path::new(&tokenizer.value);
@@ -538,17 +467,17 @@ impl Validator {
             }
             false => self.root.locate(&tokenizer.value, MAX_TOKENIZER_BYTES),
         };
-        let span = if from_command_line { None } else { self.span(tokenizer, &tokenizer.value) };
+        let span = if from_command_line { None } else { self.prov.span(tokenizer, &tokenizer.value) };
         match located {
             Ok(path) => Some(TokenizerFileRef {
                 path,
                 shown: tokenizer.value.clone(),
                 from_command_line,
-                origin: Origin { file: self.file.clone(), span },
+                origin: Origin { file: self.prov.file.clone(), span },
             }),
             Err(e) => {
                 let what = if from_command_line { "--tokenizer" } else { "`tokenizer`" };
-                let d = self.coded(e.code(), format!("tokenizer file ({what}): {}", e.message()), span);
+                let d = self.prov.coded(e.code(), format!("tokenizer file ({what}): {}", e.message()), span);
                 d.help = Some("name a model's tokenizer.json, tiktoken rank file or Tekken JSON".into());
                 None
             }
@@ -561,8 +490,8 @@ impl Validator {
         if let Some(r) = &raw.response_reserve {
             if let Reserve::Ratio(ratio) = r.value {
                 if !(0.0..1.0).contains(&ratio) {
-                    let span = self.span(r, &ratio.to_string());
-                    self.error(format!("response_reserve {ratio} must be a share of the window below 1, or a token count"), span);
+                    let span = self.prov.span(r, &ratio.to_string());
+                    self.prov.error(format!("response_reserve {ratio} must be a share of the window below 1, or a token count"), span);
                 }
             }
         }
@@ -570,9 +499,9 @@ impl Validator {
             system_prompt: self.budget(&raw.system_prompt),
             tool_schemas: self.budget(&raw.tool_schemas),
             response_reserve: raw.response_reserve.as_ref().map(|r| r.value),
-            response_reserve_origin: raw.response_reserve.as_ref().map(|r| self.origin(r, "response_reserve")),
+            response_reserve_origin: raw.response_reserve.as_ref().map(|r| self.prov.origin(r, "response_reserve")),
             warn_ratio,
-            require_exact: raw.require_exact.as_ref().filter(|r| r.value).map(|r| self.origin(r, "require_exact")),
+            require_exact: raw.require_exact.as_ref().filter(|r| r.value).map(|r| self.prov.origin(r, "require_exact")),
         }
     }
 
@@ -580,27 +509,20 @@ impl Validator {
     /// manifest sets it: a folder from `--dir`, `--set` or a `CTXC_` variable has no line.
     fn snapshot_dir(&mut self, dir: Option<&Spanned<String>>) -> (String, Option<Origin>) {
         let Some(dir) = dir else { return (DEFAULT_SNAPSHOT_DIR.to_string(), None) };
-        let origin = (!self.overridden("snapshot.dir")).then(|| self.origin(dir, &dir.value));
+        let origin = (!self.prov.overridden("snapshot.dir")).then(|| self.prov.origin(dir, &dir.value));
         let span = origin.as_ref().and_then(|o| o.span.clone());
         match self.root.normalize(&dir.value) {
             Ok(rel) if !rel.is_empty() => (rel, origin),
             Ok(_) => {
-                self.error("[snapshot] dir must name a folder below the manifest's directory", span).help =
+                self.prov.error("[snapshot] dir must name a folder below the manifest's directory", span).help =
                     Some(format!("the default is `{DEFAULT_SNAPSHOT_DIR}`"));
                 (DEFAULT_SNAPSHOT_DIR.to_string(), None)
             }
             Err(e) => {
-                self.read_error(e, span);
+                self.prov.read_error(e, span);
                 (DEFAULT_SNAPSHOT_DIR.to_string(), None)
             }
         }
-    }
-
-    fn read_error(&mut self, e: ReadError, span: Option<Range<usize>>) {
-        let help = e.help();
-        let d = self.coded(e.code(), e.message(), span);
-        d.label = Some("referenced here".into());
-        d.help = help.map(str::to_string);
     }
 
     fn build(&mut self, user: RawManifest, manifest_rel: &str) -> Option<Agent> {
@@ -611,13 +533,13 @@ impl Validator {
         let user_written = user.clone();
         raw.overlay(user);
         let Some(agent_raw) = raw.agent.clone() else {
-            self.error("the manifest has no [agent] table", Some(0..0)).help = Some("add `[agent]` with `name = \"...\"`".into());
+            self.prov.error("the manifest has no [agent] table", Some(0..0)).help = Some("add `[agent]` with `name = \"...\"`".into());
             return None;
         };
         if agent_raw.name.value.trim().is_empty() {
-            let places = self.places.get_or_init(|| crate::places::Values::of(&self.text));
+            let places = self.prov.places();
             let span = agent_raw.name.span.clone().or_else(|| places.at_path(&["agent", "name"])).or_else(|| places.at_path(&["agent"]));
-            self.error("the agent needs a non-empty `name`", span);
+            self.prov.error("the agent needs a non-empty `name`", span);
         }
         let (profile, tokenizer_file) = self.profile(&agent_raw);
         let chat_template = agent_raw.chat_template.as_ref().and_then(|reference| self.chat_template(reference));
@@ -642,7 +564,16 @@ impl Validator {
         let scenarios = self.scenarios(&raw.scenarios, &flags, &connectors, &skills);
         self.template_variables(&modules, &modes, &scenarios);
         let project_context = self.walk_up(raw.memory.as_ref().and_then(|m| m.walk_up.as_deref()).unwrap_or_default());
-        let systems = self.systems(&raw, &user_written, &preset_defaults, preset_name.as_ref(), &runtime_model(&agent_raw, &profile));
+        let facts = crate::runtimes::AgentFacts {
+            name: &agent_raw.name.value,
+            model: agent_raw.model.as_ref().map_or("", |m| m.value.as_str()),
+            provider: &profile.provider,
+            context_window: agent_raw.context_window,
+            max_output_tokens: agent_raw.max_output_tokens,
+            history_max_messages: raw.history.as_ref().and_then(|h| h.max_messages),
+            memory: raw.memory.as_ref().is_some_and(|m| !m.files.is_empty()),
+        };
+        let systems = self.systems(&raw, &user_written, &preset_defaults, preset_name.as_ref(), &facts);
         // AgentScope adds its compression tool to the toolkit on every reply, after the agent's tools.
         if systems.agentscope.as_ref().is_some_and(|s| s.compression_tool_enabled.value) {
             let file = RawToolFile::Path(crate::runtimes::agentscope::window::COMPRESSION_TOOL_FILE.to_string());
@@ -661,13 +592,13 @@ impl Validator {
         Some(Agent {
             name: agent_raw.name.value,
             description: agent_raw.description,
-            model_origin: agent_raw.model.as_ref().filter(|_| !self.overridden("agent.model")).map(|m| self.origin(m, &m.value)),
+            model_origin: agent_raw.model.as_ref().filter(|_| !self.prov.overridden("agent.model")).map(|m| self.prov.origin(m, &m.value)),
             model: agent_raw.model.map(|m| m.value),
             profile,
             tokenizer_file,
             preset: preset_name.map(|p| p.value),
             manifest: manifest_rel.to_string(),
-            manifest_display: self.file.clone(),
+            manifest_display: self.prov.file.clone(),
             separator: pipeline.separator.unwrap_or_else(|| "\n\n".to_string()),
             steps,
             modules,
@@ -697,18 +628,18 @@ impl Validator {
     /// Where the settings only a chat template renders are set `true`: `[agent] empty_tool_list`
     /// (no place when an override sets it) and each step's `new_message` (else the step's id).
     fn template_settings(&self, agent: &RawAgent, steps: &[RawStep]) -> Vec<(&'static str, Origin)> {
-        let origin = |span| Origin { file: self.file.clone(), span };
+        let origin = |span| Origin { file: self.prov.file.clone(), span };
         let mut settings = Vec::new();
         if let Some(set) = agent.empty_tool_list.as_ref().filter(|v| v.value) {
-            let span = match self.overridden("agent.empty_tool_list") {
+            let span = match self.prov.overridden("agent.empty_tool_list") {
                 true => None,
-                false => set.span.clone().or_else(|| self.locate_path(&["agent", "empty_tool_list"])),
+                false => set.span.clone().or_else(|| self.prov.locate_path(&["agent", "empty_tool_list"])),
             };
             settings.push(("empty_tool_list", origin(span)));
         }
         for step in steps {
             if let Some(set) = step.new_message.as_ref().filter(|v| v.value) {
-                settings.push(("new_message", origin(set.span.clone().or_else(|| self.span(&step.id, &step.id.value)))));
+                settings.push(("new_message", origin(set.span.clone().or_else(|| self.prov.span(&step.id, &step.id.value)))));
             }
         }
         settings
@@ -720,7 +651,7 @@ impl Validator {
         let Some(name) = name else { return Some(RawManifest::default()) };
         let Some(text) = preset::preset_text(&name.value) else {
             let known: Vec<&str> = preset::PRESETS.iter().map(|(n, _)| *n).collect();
-            self.unknown("preset", &name.value, self.span(name, &name.value), &known);
+            self.prov.unknown("preset", &name.value, self.prov.span(name, &name.value), &known);
             return Some(RawManifest::default());
         };
         // Parsed without spans: preset spans would point into the preset, so diagnostics about
@@ -731,7 +662,7 @@ impl Validator {
                 Some(preset)
             }
             Err(e) => {
-                self.error(format!("built-in preset `{}` is invalid: {}", name.value, e.message()), None);
+                self.prov.error(format!("built-in preset `{}` is invalid: {}", name.value, e.message()), None);
                 None
             }
         }
@@ -754,11 +685,11 @@ impl Validator {
     /// (`skip_missing`) a missing file is left out, not an error.
     fn memory_files(&mut self, memory: Option<&RawMemory>, skip_missing: bool) -> Vec<TextFile> {
         let Some(memory) = memory else { return Vec::new() };
-        let before = self.diagnostics.len();
+        let before = self.prov.diagnostics.len();
         let present: Vec<_> =
             memory.files.iter().filter(|f| !(skip_missing && matches!(self.root.resolve(&f.value), Err(ReadError::Missing(_))))).collect();
         let files = present.into_iter().filter_map(|f| self.read(f, Some(false))).collect();
-        self.diagnostics[before..].iter_mut().filter(|d| d.code == Some(Code::MAN002)).for_each(|d| d.code = Some(Code::MEM001));
+        self.prov.diagnostics[before..].iter_mut().filter(|d| d.code == Some(Code::MAN002)).for_each(|d| d.code = Some(Code::MEM001));
         files
     }
 
@@ -766,8 +697,8 @@ impl Validator {
         let mut seen = BTreeSet::new();
         for step in user.pipeline.iter().flat_map(|p| &p.steps) {
             if !seen.insert(step.id.value.clone()) {
-                let span = self.span(&step.id, &step.id.value);
-                self.coded(Code::MAN008, format!("step id `{}` is used twice", step.id.value), span).label = Some("second use".into());
+                let span = self.prov.span(&step.id, &step.id.value);
+                self.prov.coded(Code::MAN008, format!("step id `{}` is used twice", step.id.value), span).label = Some("second use".into());
             }
         }
     }
@@ -787,8 +718,8 @@ impl Validator {
                     (variants.len() == module.variants.len()).then_some(ModuleFiles::Variants(variants))
                 }
                 _ => {
-                    let span = self.locate(id);
-                    self.error(format!("module `{id}` needs either `source` or `variants` (exactly one)"), span);
+                    let span = self.prov.locate(id);
+                    self.prov.error(format!("module `{id}` needs either `source` or `variants` (exactly one)"), span);
                     None
                 }
             };
@@ -805,12 +736,12 @@ impl Validator {
         let mut skills: Vec<Skill> = Vec::new();
         let mut by_name: HashMap<String, usize> = HashMap::new();
         for dir in raw.iter().flat_map(|s| &s.dirs) {
-            let span = self.span(dir, &dir.value);
+            let span = self.prov.span(dir, &dir.value);
             let found = match self.root.find_files(&dir.value, "SKILL.md") {
                 Ok(found) => found,
                 Err(ReadError::Missing(_)) if skip_missing => continue,
                 Err(e) => {
-                    self.read_error(e, span);
+                    self.prov.read_error(e, span);
                     continue;
                 }
             };
@@ -819,7 +750,7 @@ impl Validator {
                 let path = match path {
                     Ok(path) => path,
                     Err(e) => {
-                        self.read_error(e, span.clone());
+                        self.prov.read_error(e, span.clone());
                         continue;
                     }
                 };
@@ -840,7 +771,7 @@ impl Validator {
                     }
                     Err(e) => {
                         let display = self.root.display_path(&file.path);
-                        self.diagnostics.push(
+                        self.prov.diagnostics.push(
                             Diagnostic::error(e.message).code(e.code).in_file(display).at(e.offset.map(|o| o..o)).label("in this skill"),
                         );
                     }
@@ -869,22 +800,10 @@ impl Validator {
             summarization_trigger_origin: raw
                 .summarization
                 .as_ref()
-                .and_then(|s| s.trigger_ratio.as_ref().map(|t| self.origin(t, "trigger_ratio"))),
+                .and_then(|s| s.trigger_ratio.as_ref().map(|t| self.prov.origin(t, "trigger_ratio"))),
             summarization_keep: raw.summarization.as_ref().and_then(|s| s.keep_messages),
         }
     }
-}
-
-/// The window Deep Agents sizes its summarization from: LangChain's profile of the model (the
-/// provider prefix of `provider:model` dropped), not ctxc's table.
-fn runtime_model(agent: &RawAgent, profile: &ModelProfile) -> crate::runtimes::deepagents::window::ModelWindow {
-    let name = agent.model.as_ref().map_or("", |m| m.value.as_str());
-    crate::runtimes::deepagents::window::ModelWindow::of(
-        name.split_once(':').map_or(name, |(_, m)| m),
-        &profile.provider,
-        agent.context_window,
-        agent.max_output_tokens,
-    )
 }
 
 #[cfg(test)]

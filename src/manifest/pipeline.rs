@@ -15,13 +15,17 @@ use crate::tools::parse_tool_file_shared;
 
 impl Validator {
     pub(super) fn condition(&mut self, when: &Spanned<String>, flags: &IndexMap<String, bool>) -> Option<Condition> {
-        let span = self.span(when, &when.value);
+        let span = self.prov.span(when, &when.value);
         let env = crate::templates::environment();
         let (compiled, _) = crate::templates::within_limits(|| env.compile_expression(&when.value));
         let expr = match compiled {
             Ok(expr) => expr,
             Err(e) => {
-                self.coded(Code::MAN006, format!("invalid condition `{}`: {}", when.value, e.detail().unwrap_or("syntax error")), span);
+                self.prov.coded(
+                    Code::MAN006,
+                    format!("invalid condition `{}`: {}", when.value, e.detail().unwrap_or("syntax error")),
+                    span,
+                );
                 return None;
             }
         };
@@ -30,15 +34,15 @@ impl Validator {
         for name in names {
             let (top, rest) = name.split_once('.').map_or((name.as_str(), None), |(a, b)| (a, Some(b)));
             if !CONDITION_VARIABLES.contains(&top) {
-                self.unknown("condition variable", top, span.clone(), &CONDITION_VARIABLES);
+                self.prov.unknown("condition variable", top, span.clone(), &CONDITION_VARIABLES);
             } else if let (Some(flag), "flags") = (rest, top) {
                 if !flags.contains_key(flag) {
                     let known: Vec<&str> = flags.keys().map(String::as_str).collect();
-                    self.unknown("flag", flag, span.clone(), &known);
+                    self.prov.unknown("flag", flag, span.clone(), &known);
                 }
             }
         }
-        Some(Condition { expr: when.value.clone(), origin: Origin { file: self.file.clone(), span } })
+        Some(Condition { expr: when.value.clone(), origin: Origin { file: self.prov.file.clone(), span } })
     }
 
     pub(super) fn steps(
@@ -68,7 +72,7 @@ impl Validator {
                 None => {
                     let known: Vec<String> = ordered.iter().map(|s| s.id.value.clone()).collect();
                     let known: Vec<&str> = known.iter().map(String::as_str).collect();
-                    self.unknown("step", &anchor.value, self.span(&anchor, &anchor.value), &known);
+                    self.prov.unknown("step", &anchor.value, self.prov.span(&anchor, &anchor.value), &known);
                 }
             }
         }
@@ -76,8 +80,8 @@ impl Validator {
         for raw in ordered {
             let id = raw.id.value.clone();
             let Some(kind) = raw.kind.as_ref().map(|k| k.value) else {
-                let span = self.span(&raw.id, &id);
-                self.error(format!("step `{id}` has no `kind`"), span).help =
+                let span = self.prov.span(&raw.id, &id);
+                self.prov.error(format!("step `{id}` has no `kind`"), span).help =
                     Some("new steps need a kind, e.g. `kind = \"module\"`".into());
                 continue;
             };
@@ -97,9 +101,9 @@ impl Validator {
             let module = takes_module.then(|| raw.module.as_ref().map_or(id.clone(), |m| m.value.clone()));
             if let Some(module_id) = module.as_ref().filter(|_| kind == StepKind::Module) {
                 if !modules.contains_key(module_id) {
-                    let span = raw.module.as_ref().map_or_else(|| self.span(&raw.id, &id), |m| self.span(m, &m.value));
+                    let span = raw.module.as_ref().map_or_else(|| self.prov.span(&raw.id, &id), |m| self.prov.span(m, &m.value));
                     let known: Vec<&str> = modules.keys().map(String::as_str).collect();
-                    let d = self.coded(Code::MAN009, format!("step `{id}` uses module `{module_id}`, which is not declared"), span);
+                    let d = self.prov.coded(Code::MAN009, format!("step `{id}` uses module `{module_id}`, which is not declared"), span);
                     d.help = Some(match did_you_mean(module_id, known.iter().copied()) {
                         Some(s) => format!("did you mean `{s}`? Or add `[modules.{module_id}]` with a `source`"),
                         None => format!("add `[modules.{module_id}]` with a `source`"),
@@ -107,8 +111,8 @@ impl Validator {
                 }
             }
             if kind == StepKind::Text && raw.text.is_none() {
-                let span = self.span(&raw.id, &id);
-                self.error(format!("text step `{id}` has no `text`"), span);
+                let span = self.prov.span(&raw.id, &id);
+                self.prov.error(format!("text step `{id}` has no `text`"), span);
             }
             let when = raw.when.as_ref().and_then(|w| self.condition(w, flags));
             steps.push(Step {
@@ -178,12 +182,16 @@ impl Validator {
                     } else {
                         let known: Vec<&str> = files.keys().map(String::as_str).collect();
                         let context = format!(" of module `{module_id}`");
-                        self.unknown_in("variant", &context, &variant.value, self.span(variant, &variant.value), &known);
+                        self.prov.unknown_in("variant", &context, &variant.value, self.prov.span(variant, &variant.value), &known);
                     }
                 }
                 Some(ModuleFiles::Single(_)) => {
-                    let span = self.span(variant, &variant.value);
-                    self.coded(Code::MAN007, format!("mode `{name}` picks a variant of module `{module_id}`, which has no variants"), span);
+                    let span = self.prov.span(variant, &variant.value);
+                    self.prov.coded(
+                        Code::MAN007,
+                        format!("mode `{name}` picks a variant of module `{module_id}`, which has no variants"),
+                        span,
+                    );
                 }
                 // A preset may pick variants for modules this agent does not have.
                 None => {}
@@ -194,9 +202,9 @@ impl Validator {
             let Some(module_id) = &step.module else { continue };
             if let Some(ModuleFiles::Variants(files)) = modules.get(module_id) {
                 if !mode.variants.contains_key(module_id) {
-                    let span = self.locate_path(&["modes", name]);
+                    let span = self.prov.locate_path(&["modes", name]);
                     let choices: Vec<&str> = files.keys().map(String::as_str).collect();
-                    self.coded(Code::MAN007, format!("mode `{name}` does not choose a variant of module `{module_id}`"), span).help =
+                    self.prov.coded(Code::MAN007, format!("mode `{name}` does not choose a variant of module `{module_id}`"), span).help =
                         Some(format!("add `variants = {{ {module_id} = \"...\" }}` to the mode; variants: {}", choices.join(", ")));
                 }
             }
@@ -210,8 +218,8 @@ impl Validator {
         let mut access = IndexMap::new();
         for (category, level) in &mode.tools {
             let Some(cat) = categories.iter().find(|c| &c.name == category) else {
-                let span = self.locate_key(&["modes", name, "tools", category]);
-                self.unknown("tool category", category, span, &category_names);
+                let span = self.prov.locate_key(&["modes", name, "tools", category]);
+                self.prov.unknown("tool category", category, span, &category_names);
                 continue;
             };
             let level = match level {
@@ -221,7 +229,7 @@ impl Validator {
                         if !cat.tools.iter().any(|t| &t.tool.name == tool) && !cat.tools.is_empty() {
                             let known: Vec<&str> = cat.tools.iter().map(|t| t.tool.name.as_str()).collect();
                             let context = format!(" in category `{category}`");
-                            self.unknown_in("tool", &context, tool, self.locate(tool), &known);
+                            self.prov.unknown_in("tool", &context, tool, self.prov.locate(tool), &known);
                         }
                     }
                     Access::Only(names.clone())
@@ -236,7 +244,7 @@ impl Validator {
         let mut categories = Vec::new();
         for (name, category) in raw {
             let mut tools = Vec::new();
-            let errors_before = self.diagnostics.len();
+            let errors_before = self.prov.diagnostics.len();
             for file in &category.files {
                 let (path, server, app) = match file {
                     RawToolFile::Path(p) => (p.clone(), None, None),
@@ -254,7 +262,7 @@ impl Validator {
                     })),
                     Err(e) => {
                         let display = self.root.display_path(&text.path);
-                        self.diagnostics.push(e.into_diagnostic(&display));
+                        self.prov.diagnostics.push(e.into_diagnostic(&display));
                     }
                 }
             }
@@ -274,12 +282,12 @@ impl Validator {
                 });
             }
             // A tool file that failed to load would make every name look unknown.
-            let files_loaded = self.diagnostics.len() == errors_before;
+            let files_loaded = self.prov.diagnostics.len() == errors_before;
             for listed in category.read_only.iter().filter(|_| files_loaded) {
                 if !tools.iter().any(|t| &t.tool.name == listed) {
                     let known: Vec<&str> = tools.iter().map(|t| t.tool.name.as_str()).collect();
                     let context = format!(" in category `{name}`");
-                    self.unknown_in("tool", &context, listed, self.locate(listed), &known);
+                    self.prov.unknown_in("tool", &context, listed, self.prov.locate(listed), &known);
                 }
             }
             let when = category.when.as_ref().and_then(|w| self.condition(w, flags));

@@ -23,17 +23,17 @@ impl Validator {
     /// A template root as written: inside the project and a folder.
     fn root_setting(&mut self, root: Option<&Spanned<String>>) -> Option<TemplateRoot> {
         let root = root?;
-        let span = self.span(root, &root.value);
+        let span = self.prov.span(root, &root.value);
         match self.root.normalize(&root.value).and_then(|rel| self.root.resolve(&rel).map(|path| (rel, path))) {
             Ok((rel, path)) if path.is_dir() => Some(TemplateRoot(rel)),
             Ok(_) => {
-                let d = self.coded(Code::MAN002, format!("template root `{}` is not a folder", root.value), span);
+                let d = self.prov.coded(Code::MAN002, format!("template root `{}` is not a folder", root.value), span);
                 d.label = Some("not a folder".into());
                 d.help = Some("name the folder your templates' include and import names start from, like Jinja2's FileSystemLoader".into());
                 None
             }
             Err(e) => {
-                self.read_error(e, span);
+                self.prov.read_error(e, span);
                 None
             }
         }
@@ -64,7 +64,7 @@ impl Validator {
     /// The string at the dotted `key` of a structured file, as a file of its own named
     /// `path#key` (so diagnostics point into that text).
     fn keyed_text(&mut self, file: TextFile, key: &Spanned<String>) -> Option<TextFile> {
-        let span = self.span(key, &key.value);
+        let span = self.prov.span(key, &key.value);
         let parsed: Result<serde_json::Value, String> = match file.path.rsplit_once('.').map(|(_, ext)| ext) {
             Some("yaml" | "yml") => crate::yaml::from_str(&file.text).map_err(|e| e.message),
             Some("toml") => toml::from_str(&file.text).map_err(|e| e.message().to_string()),
@@ -74,7 +74,7 @@ impl Validator {
         let value = match parsed {
             Ok(value) => value,
             Err(message) => {
-                self.error(format!("cannot read key `{}` of {}: {message}", key.value, file.path), span).label =
+                self.prov.error(format!("cannot read key `{}` of {}: {message}", key.value, file.path), span).label =
                     Some("key of this file".into());
                 return None;
             }
@@ -82,7 +82,7 @@ impl Validator {
         let found = key.value.split('.').try_fold(&value, |v, part| v.get(part));
         let Some(text) = found.and_then(|v| v.as_str()) else {
             let what = if found.is_some() { "is not a string" } else { "does not exist" };
-            let d = self.error(format!("key `{}` of {} {what}", key.value, file.path), span);
+            let d = self.prov.error(format!("key `{}` of {} {what}", key.value, file.path), span);
             d.label = Some(format!("{what} in {}", file.path));
             d.help = Some("name a string value, with dots between nested keys (`agent.templates.system_template`)".into());
             return None;
@@ -96,8 +96,8 @@ impl Validator {
     /// Checks each scenario's `vars` do not hide a ctxc template variable.
     pub(super) fn scenario_vars(&mut self, vars: &IndexMap<String, serde_json::Value>) {
         for name in vars.keys().filter(|n| CONTEXT.contains(&n.as_str())) {
-            let span = self.locate(name);
-            self.coded(Code::TPL002, format!("scenario variable `{name}` has the name of a ctxc template variable"), span).help =
+            let span = self.prov.locate(name);
+            self.prov.coded(Code::TPL002, format!("scenario variable `{name}` has the name of a ctxc template variable"), span).help =
                 Some(format!("ctxc sets {}; give the runtime variable another name", CONTEXT.join(", ")));
         }
     }
@@ -143,7 +143,7 @@ impl Validator {
                     ),
                 };
                 crate::diagnostic::push_once(
-                    &mut self.diagnostics,
+                    &mut self.prov.diagnostics,
                     Diagnostic::error(format!("template variable `{}` is undefined: {which}", u.name))
                         .code(Code::TPL002)
                         .in_file(u.file)

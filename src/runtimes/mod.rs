@@ -26,10 +26,9 @@ pub mod deepagents;
 pub mod zeph;
 pub mod zeus;
 
-use serde::Serialize;
 use serde_json::Value;
 
-use crate::diagnostic::Origin;
+pub use crate::provenance::Setting;
 
 /// Calls `$callback!` with one row of the table: `ids` (every runtime: its id and preset, in
 /// the order of `presets`), or a role and the runtimes that have it. `steps` names, per runtime,
@@ -37,7 +36,9 @@ use crate::diagnostic::Origin;
 /// nothing here (`fn(&Step, &Agent, &Scenario) -> Option<String>`, `None` when it adds text)
 /// and what it adds (`fn(&Agent, &Scenario, module) -> StepText`, `module` being the file of
 /// the step's module in the mode), and optionally why it adds it (`fn(&Step, &Agent, &Scenario)
-/// -> String`; "always" without one).
+/// -> String`; "always" without one). `settings` names the runtimes with a manifest section,
+/// `[<name>]`, in the order its problems are reported: the field `<name>` of the raw manifest
+/// and of `systems::Systems`, validated by `<name>::settings::validate`.
 macro_rules! runtime_table {
     (ids $callback:ident) => {
         $callback! {
@@ -50,6 +51,9 @@ macro_rules! runtime_table {
     };
     (release $callback:ident) => {
         $callback! { Zeus zeus, Adk adk }
+    };
+    (settings $callback:ident) => {
+        $callback! { deepagents, zeph, agentscope, adk }
     };
     (steps $callback:ident) => {
         $callback! {
@@ -146,34 +150,22 @@ impl Runtime {
     }
 }
 
-/// A runtime setting's value and where it came from.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Setting<T> {
-    pub value: T,
-    /// `manifest`, `override` (--set or a CTXC_ environment variable), `preset NAME`, or the
-    /// reference system's own default (named).
-    pub source: String,
-    /// The dotted manifest key.
-    #[serde(skip)]
-    pub key: String,
-    /// Where diagnostics about it point: the value in the manifest, or the `preset` line.
-    #[serde(skip)]
-    pub origin: Origin,
-    /// Said in diagnostics when the user did not write the value.
-    #[serde(skip)]
-    pub note: Option<String>,
-}
-
-impl<T> Setting<T> {
-    /// ` · source`, as a note in the window tables ends.
-    pub fn source_note(&self) -> String {
-        format!(" · {}", self.source)
-    }
-
-    /// The same provenance with another value (a default derived from this one's source).
-    pub fn map<U>(&self, value: U) -> Setting<U> {
-        Setting { value, source: self.source.clone(), key: self.key.clone(), origin: self.origin.clone(), note: self.note.clone() }
-    }
+/// What a runtime's manifest section is validated with from the rest of the manifest (its
+/// `settings.rs`'s `validate`).
+pub struct AgentFacts<'a> {
+    /// `[agent] name`.
+    pub name: &'a str,
+    /// `[agent] model` as written, empty without one.
+    pub model: &'a str,
+    /// The model's provider in ctxc's table.
+    pub provider: &'a str,
+    /// `[agent] context_window` and `max_output_tokens`, when set.
+    pub context_window: Option<u64>,
+    pub max_output_tokens: Option<u64>,
+    /// `[history] max_messages`.
+    pub history_max_messages: Option<usize>,
+    /// Whether `[memory] files` names a file.
+    pub memory: bool,
 }
 
 /// `0.85` as `85 %`.

@@ -21,6 +21,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "project",
             "yaml",
             "places",
+            "provenance",
             "models",
             "tokens",
             "tokenizer_files",

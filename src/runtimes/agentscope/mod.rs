@@ -4,5 +4,6 @@
 
 pub mod import;
 pub mod report;
+pub mod settings;
 pub mod steps;
 pub mod window;
