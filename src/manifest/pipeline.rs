@@ -125,7 +125,7 @@ impl Validator {
                 separator: raw.separator.clone(),
                 new_message: raw.new_message.as_ref().is_some_and(|v| v.value),
                 when,
-                budget: self.budget(&raw.budget),
+                budget: super::sections::budget(&self.prov, &raw.budget),
             });
         }
         steps
@@ -144,14 +144,17 @@ impl Validator {
             if raw.is_empty() { default_mode.to_vec() } else { raw.iter().map(|(k, v)| (k.clone(), v.clone())).collect() };
         let mut modes = IndexMap::new();
         for (name, mode) in raw_modes {
-            let prompt =
-                mode.prompt.as_ref().and_then(|p| self.read(p, None)).map(|p| TextFile { template_root: template_root.clone(), ..p });
+            let prompt = mode
+                .prompt
+                .as_ref()
+                .and_then(|p| self.files.read(&mut self.prov, p, None))
+                .map(|p| TextFile { template_root: template_root.clone(), ..p });
             let variants = self.mode_variants(&name, &mode, modules, steps);
             let access = self.mode_access(&name, &mode, categories);
             modes.insert(
                 name.clone(),
                 Mode {
-                    budget: self.budget(&mode.budget),
+                    budget: super::sections::budget(&self.prov, &mode.budget),
                     name,
                     description: mode.description,
                     prompt,
@@ -251,8 +254,8 @@ impl Validator {
                     RawToolFile::Detailed(d) => (d.path.clone(), d.server.clone(), d.app.clone()),
                 };
                 let reference = Spanned::new(path.clone());
-                let Some(text) = self.read(&reference, Some(false)) else { continue };
-                match parse_tool_file_shared(&text.text, self.root.cache()) {
+                let Some(text) = self.files.read(&mut self.prov, &reference, Some(false)) else { continue };
+                match parse_tool_file_shared(&text.text, self.files.root.cache()) {
                     Ok(parsed) => tools.extend(parsed.iter().map(|tool| CategoryTool {
                         writes: !(tool.read_only.unwrap_or(false) || category.read_only.contains(&tool.name)),
                         tool: tool.clone(),
@@ -261,7 +264,7 @@ impl Validator {
                         app: app.clone(),
                     })),
                     Err(e) => {
-                        let display = self.root.display_path(&text.path);
+                        let display = self.files.root.display_path(&text.path);
                         self.prov.diagnostics.push(e.into_diagnostic(&display));
                     }
                 }

@@ -75,13 +75,13 @@ pub struct RawManifest {
     pub snapshot: Option<RawSnapshot>,
     /// Deep Agents settings (preset `deepagents`), under Deep Agents' own parameter names.
     #[serde(default)]
-    pub deepagents: Option<RawDeepAgents>,
+    pub deepagents: Option<crate::runtimes::deepagents::settings::RawDeepAgents>,
     /// Zeph settings (preset `zeph`), under Zeph's own parameter names.
     #[serde(default)]
-    pub zeph: Option<RawZeph>,
+    pub zeph: Option<crate::runtimes::zeph::settings::RawZeph>,
     /// AgentScope `ContextConfig` settings (preset `agentscope`).
     #[serde(default)]
-    pub agentscope: Option<RawAgentScope>,
+    pub agentscope: Option<crate::runtimes::agentscope::settings::RawAgentScope>,
     /// Google ADK: where the agent sits in its agent tree (preset `adk`).
     #[serde(default)]
     pub adk: Option<crate::runtimes::adk::settings::RawAdk>,

@@ -57,12 +57,14 @@ impl Validator {
             None => (Vec::new(), None),
             Some(RawMemories::Inline(items)) => (items.clone(), Some(self.rel.clone())),
             Some(RawMemories::File(path)) => {
-                let Some(file) = self.read(&Spanned::new(path.clone()), Some(false)) else { return (Vec::new(), None) };
+                let Some(file) = self.files.read(&mut self.prov, &Spanned::new(path.clone()), Some(false)) else {
+                    return (Vec::new(), None);
+                };
                 match serde_json::from_str::<Vec<MemoryItem>>(&file.text) {
                     Ok(items) => (items, Some(file.path)),
                     Err(e) => {
                         let offset = crate::diagnostic::offset_of(&file.text, e.line(), e.column());
-                        let display = self.root.display_path(&file.path);
+                        let display = self.files.root.display_path(&file.path);
                         self.prov.diagnostics.push(
                             Diagnostic::error(format!("memories must be a JSON array of {{text, similarity, confidence, scope}}: {e}"))
                                 .in_file(display)
@@ -93,11 +95,11 @@ impl Validator {
             let mcp_servers = s
                 .mcp_servers
                 .iter()
-                .map(|(server, cfg)| (server.clone(), cfg.prompt.as_ref().and_then(|p| self.read(p, Some(false)))))
+                .map(|(server, cfg)| (server.clone(), cfg.prompt.as_ref().and_then(|p| self.files.read(&mut self.prov, p, Some(false)))))
                 .collect();
-            let profile = s.profile.as_ref().and_then(|p| self.read(p, Some(false)));
+            let profile = s.profile.as_ref().and_then(|p| self.files.read(&mut self.prov, p, Some(false)));
             let workload = s.workload.as_ref().and_then(|w| {
-                let file = self.read(w, Some(false))?;
+                let file = self.files.read(&mut self.prov, w, Some(false))?;
                 Some(ScenarioWorkload {
                     file,
                     origin: self.prov.origin(w, &w.value),
@@ -107,7 +109,12 @@ impl Validator {
             });
             let (memories, memories_source) = self.memories(s.memories.as_ref());
             let mut named = |items: &[RawNamedFile]| -> Vec<NamedText> {
-                items.iter().filter_map(|r| Some(NamedText { name: r.name.clone(), file: self.read(&r.source, Some(false))? })).collect()
+                items
+                    .iter()
+                    .filter_map(|r| {
+                        Some(NamedText { name: r.name.clone(), file: self.files.read(&mut self.prov, &r.source, Some(false))? })
+                    })
+                    .collect()
             };
             let resources = named(&s.resources);
             let attachments = named(&s.attachments);

@@ -38,7 +38,9 @@ pub use crate::provenance::Setting;
 /// the step's module in the mode), and optionally why it adds it (`fn(&Step, &Agent, &Scenario)
 /// -> String`; "always" without one). `settings` names the runtimes with a manifest section,
 /// `[<name>]`, in the order its problems are reported: the field `<name>` of the raw manifest
-/// and of `systems::Systems`, validated by `<name>::settings::validate`.
+/// and of `systems::Systems`, validated by `<name>::settings::validate`. `checks` names the
+/// runtimes whose settings are checked against what was measured, in the order findings are
+/// reported: `<name>::checks::check(agent, settings, measured)`.
 macro_rules! runtime_table {
     (ids $callback:ident) => {
         $callback! {
@@ -54,6 +56,9 @@ macro_rules! runtime_table {
     };
     (settings $callback:ident) => {
         $callback! { deepagents, zeph, agentscope, adk }
+    };
+    (checks $callback:ident) => {
+        $callback! { deepagents, zeph, agentscope }
     };
     (steps $callback:ident) => {
         $callback! {

@@ -56,6 +56,7 @@ const RUNTIME_ROLES: &[(&str, &str)] = &[
     ("settings", "shared"),
     ("steps", "resolve"),
     ("measure", "measure"),
+    ("checks", "checks"),
     ("report", "report"),
     ("starter", "report"),
     ("import", "report"),
@@ -454,13 +455,14 @@ fn every_step_kind_has_its_text_in_render_or_in_its_runtime() {
 }
 
 /// A role the table dispatches reaches a runtime only through its row: a runtime folder holds
-/// `release.rs` or `steps.rs` exactly when the table's `release` or `steps` row names it (a row
-/// naming a missing file does not compile; a file no row names would never be called).
+/// `release.rs`, `steps.rs`, `settings.rs` or `checks.rs` exactly when the table's row of that
+/// role names it (a row naming a missing file does not compile; a file no row names would never
+/// be called).
 #[test]
 fn the_table_rows_are_the_runtime_role_files() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/runtimes");
     let table = code_only(&std::fs::read_to_string(src.join("mod.rs")).expect("runtimes/mod.rs"));
-    for role in ["release", "steps"] {
+    for role in ["release", "steps", "settings", "checks"] {
         let row = table.split(&format!("({role} $callback:ident)")).nth(1).and_then(|rest| rest.split("};").next()).expect("the row");
         let named: BTreeSet<String> = tokens(row).into_iter().filter(|t| src.join(t).is_dir()).collect();
         let files: BTreeSet<String> = std::fs::read_dir(&src)

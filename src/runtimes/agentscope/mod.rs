@@ -2,6 +2,7 @@
 //! reader are still in `src/checks/settings/agentscope.rs`, `src/simulate/agentscope.rs` and
 //! `src/import/upstream.rs`.
 
+pub mod checks;
 pub mod import;
 pub mod report;
 pub mod settings;

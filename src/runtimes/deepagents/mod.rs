@@ -3,6 +3,7 @@
 //! `src/checks/settings/deepagents.rs`, `src/simulate/deepagents.rs`, `src/import/deepagents.rs`
 //! and `src/import/upstream.rs`.
 
+pub mod checks;
 pub mod settings;
 pub mod steps;
 pub mod window;

@@ -178,6 +178,20 @@ pub fn validate(m: &mut Provenance, section: Section<'_, RawDeepAgents>, agent: 
     }
 }
 
+/// The step layout of the release `[deepagents] version` names (the user's, else the
+/// preset's); `None` without a version, or for a release with no layout (reported).
+pub fn layout(m: &mut Provenance, user: Option<&RawDeepAgents>, preset: Option<&RawDeepAgents>) -> Option<&'static str> {
+    let version = user.and_then(|d| d.version.as_ref()).or_else(|| preset.and_then(|d| d.version.as_ref()))?;
+    match deepagents::layout(&version.value.text()) {
+        Ok(layout) => Some(layout),
+        Err(message) => {
+            let span = m.span(version, "version");
+            m.error(message, span).help = Some("set `[deepagents] version` to \"0.4\" or \"0.7\" (or a later release)".into());
+            None
+        }
+    }
+}
+
 /// When Deep Agents summarizes and what it keeps: as set, else its default with a model
 /// profile (fractions of the window) or its fallback without one.
 fn summarization(

@@ -2,6 +2,7 @@
 //! still in `src/checks/settings/zeph.rs` and `src/simulate/zeph.rs`, its manifest section's
 //! validation in `src/manifest/systems.rs`.
 
+pub mod checks;
 pub mod import;
 pub mod measure;
 pub mod settings;
