@@ -6,10 +6,11 @@
 //!   `simulate`, when that is one fixed release;
 //! - `window.rs` (shared): its manifest section's validated settings, the releases they follow,
 //!   and the window numbers it derives from them (what `measure` reports per mode and scenario);
-//! - `settings.rs` (shared): its manifest section and its validation, for a runtime without
-//!   window numbers of its own;
+//! - `settings.rs` (shared): its manifest section as written, laid over the preset's, and its
+//!   validation, each value with its provenance (`crate::provenance`);
 //! - `steps.rs` (resolve): the runtime's own step kinds, when each adds text and the text;
 //! - `measure.rs` (measure): what its window numbers depend on in one render, counted its way;
+//! - `checks.rs` (checks): its settings checked against what was measured (SET rules);
 //! - `report.rs` (report): its rows in `ctxc cost`'s window table (data; `report` lays them out);
 //! - `starter.rs` (report): the files of its `ctxc init --preset` starter;
 //! - `import.rs` (report): `ctxc import <name>`, a manifest from the runtime's own project
@@ -17,7 +18,8 @@
 //!
 //! Like the rule table (`src/codes.rs`), `runtime_table!` is one list expanded where each role
 //! is dispatched: here into [`Runtime`] and the release of each; in `resolve` and `render` into a
-//! match on the step kind. A stage calls a runtime's role through that match, a plain function
+//! match on the step kind; in the manifest stage (`settings`) and the settings checks (`checks`)
+//! into a call per runtime with a manifest section. A stage calls a runtime's role through that match, a plain function
 //! call, so no stage imports a layer above its own.
 
 pub mod adk;
