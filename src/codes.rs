@@ -110,6 +110,7 @@ macro_rules! rule_table {
                 BUDGET006 budget006_workload_over_policy,
                 BUDGET007 budget007_implausible_count,
                 BUDGET008 budget008_host_over_budget,
+                BUDGET009 budget009_listing_entries_left_out (Preview),
             }
             settings Settings {
                 SET001 set001_deepagents_trigger_out_of_range,

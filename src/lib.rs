@@ -19,7 +19,7 @@
 //! [`runtimes`] (one folder per runtime, a file per role, and the table that dispatches them), [`tools`],
 //! [`providers`] (how each provider renders tools and messages), [`counts`] (counts recorded
 //! from the providers' counting endpoints),
-//! [`skills`], [`agent_files`], [`yaml`], [`places`] (where each key and value of a JSON, TOML or
+//! [`skills`], [`mcp_record`] (the MCP servers' tool lists `ctxc mcp record` wrote), [`agent_files`], [`yaml`], [`places`] (where each key and value of a JSON, TOML or
 //! YAML text is written). The library never prints; the `ctxc` binary parses arguments and prints
 //! what the library returns.
 
@@ -39,6 +39,7 @@ pub mod import;
 pub mod lint;
 pub mod manifest;
 pub mod mcp;
+pub mod mcp_record;
 pub mod measure;
 pub mod memo;
 pub mod models;

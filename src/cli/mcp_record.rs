@@ -1,5 +1,5 @@
 //! `ctxc mcp record [PATH]`: asks the MCP servers the repository configures for their tool lists
-//! and writes them into the record (`ctxc.mcp-tools`, see [`ctxc::rules::mcp_record`]). It runs
+//! and writes them into the record (`ctxc.mcp-tools`, see [`ctxc::mcp_record`]). It runs
 //! the commands a configuration names, so each one is shown and confirmed in a terminal first,
 //! unless `--yes`; the exchange itself is [`ctxc::mcp::record`], bounded.
 
@@ -13,7 +13,7 @@ use clap::Args;
 
 use ctxc::hostview::mcp_tools::{configured, configured_in};
 use ctxc::mcp::record::{self, launch, Limits};
-use ctxc::rules::mcp_record::{read_record, Record, RECORD_FILE, RECORD_VERSION};
+use ctxc::mcp_record::{read_record, Record, RECORD_FILE, RECORD_VERSION};
 
 use super::report::Reporter;
 use super::{output, EXIT_INPUT, EXIT_OK};

@@ -1,6 +1,7 @@
 //! Budgets per agent host (BUDGET008): `.ctxc/hosts.toml` (`[hosts.<id>] budget = N`) and
 //! `--host-budget HOST=N` set the most tokens a host may load at session start from a folder;
-//! `ctxc check` compares each with the host view's total (docs/host-view.md).
+//! `ctxc check` compares each with the host view's total (docs/host-view.md). And the host's own
+//! budget of a listing (Codex's skills), which `check --preview` reports passed (BUDGET009).
 
 use std::collections::BTreeMap;
 use std::ops::Range;
@@ -139,4 +140,58 @@ pub fn check(root: &ProjectRoot, budgets: &Budgets, counter: &TokenCounter) -> V
         findings.push(d);
     }
     findings
+}
+
+/// A BUDGET009 finding for each host listing (Codex's skills) that leaves entries out past its
+/// budget, with `root` as the working directory: at the first entry left out, naming them all.
+/// The host views are made only for hosts with such a budget; the texts of the files pointed at
+/// come back with the findings.
+pub fn listings_past_budget(root: &ProjectRoot, counter: &TokenCounter) -> (Vec<Diagnostic>, Sources) {
+    let hosts: Vec<&Host> = super::hosts()
+        .filter(|h| h.startup.as_ref().is_some_and(|s| s.listings.iter().any(|l| l.budget_window_percent.is_some())))
+        .collect();
+    let mut sources = Sources::default();
+    if hosts.is_empty() {
+        return (Vec::new(), sources);
+    }
+    let views = super::views(root, "", &hosts, None, counter);
+    // Parts name files by their display path: the root's own prefix off gives the path to read.
+    let prefix = root.display_path("");
+    let mut findings = Vec::new();
+    for view in &views.views {
+        for section in &view.sections {
+            let Some(budget) = section.entry_budget.filter(|b| b.omitted > 0) else { continue };
+            let left_out: Vec<_> = section.parts.iter().filter(|p| p.bytes == 0 && p.cut.is_some()).collect();
+            let Some(first) = left_out.first() else { continue };
+            let names: Vec<String> = left_out.iter().map(|p| format!("`{}`", p.label)).collect();
+            let listing = hosts
+                .iter()
+                .find(|h| h.id == view.host)
+                .and_then(|h| h.startup.as_ref()?.listings.iter().find(|l| l.title == section.title));
+            let mut d = Diagnostic::finding(format!(
+                "{}'s {} listing leaves out {} of its {} entries, past its budget of {} tokens ({} % of {}'s window, counted as bytes / {}): {}",
+                view.name,
+                section.title,
+                budget.omitted,
+                section.parts.len(),
+                grouped(budget.limit as i64),
+                listing.and_then(|l| l.budget_window_percent).unwrap_or_default(),
+                view.model,
+                budget.bytes_per_token,
+                names.join(", ")
+            ))
+            .code(Code::BUDGET009)
+            .in_file(&first.file)
+            .at(Some(0..0))
+            .label("left out first")
+            .help(format!("`ctxc cost --host {}` shows each entry's cost; shorten the longest descriptions, or move skills this project does not need out of it", view.host));
+            if let Ok(file) = root.read(first.file.strip_prefix(&prefix).unwrap_or(&first.file)) {
+                sources.insert_shared(first.file.clone(), file.text);
+            } else {
+                d.span = None;
+            }
+            findings.push(d);
+        }
+    }
+    (findings, sources)
 }

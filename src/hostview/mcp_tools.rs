@@ -1,4 +1,4 @@
-//! What the MCP servers' tools recorded by `ctxc mcp record` ([`crate::rules::mcp_record`]) cost
+//! What the MCP servers' tools recorded by `ctxc mcp record` ([`crate::mcp_record`]) cost
 //! in a host's startup context: Claude Code's `.mcp.json` and plugins, and the configuration file
 //! another host names (`[startup.mcp]` of its host file). No server is started here (the record is written by
 //! `src/mcp/record.rs`, run by a person on purpose). The servers configured in the repository
@@ -10,10 +10,11 @@ use serde_json::Value;
 use super::{Part, Section};
 use crate::agent_files::Found;
 use crate::hosts::McpServers;
+use crate::mcp_record::{config_hash, host_servers, read_record, Recorded, RECORD_FILE};
 use crate::measure::{cost_tool_list, Count};
 use crate::models::ModelProfile;
 use crate::project::ProjectRoot;
-use crate::rules::mcp_record::{claude_code_reads, config_hash, read_record, RECORD_FILE};
+use crate::rules::mcp::claude_code_reads;
 use crate::tokens::TokenCounter;
 use crate::tools::Tool;
 
@@ -142,42 +143,36 @@ pub fn configured_in(root: &ProjectRoot, spec: &McpServers, notes: &mut Vec<Stri
             return Vec::new();
         }
     };
-    let value = match super::parse_config(&spec.file, &text) {
+    let value = match crate::mcp_record::parse_config(&spec.file, &text) {
         Ok(value) => value,
         Err(e) => {
             notes.push(format!("{} is not valid, so its MCP servers are not counted: {e}", root.display_path(&spec.file)));
             return Vec::new();
         }
     };
-    let Some(servers) = super::setting(&value, &spec.key).and_then(Value::as_object) else { return Vec::new() };
     let names = |server: &Value, key: &Option<String>| -> Option<Vec<String>> {
         let list = server.get(key.as_deref()?)?.as_array()?;
         Some(list.iter().filter_map(Value::as_str).map(str::to_string).collect())
     };
     let mut out = Vec::new();
-    for (name, server) in servers {
-        let flag = |key: &Option<String>| key.as_deref().and_then(|k| server.get(k)).and_then(Value::as_bool);
-        if flag(&spec.enabled_key) == Some(false) || flag(&spec.disabled_key) == Some(true) {
-            notes.push(format!("MCP server `{name}` ({}) is turned off in its configuration: not counted", root.display_path(&spec.file)));
+    for server in host_servers(spec, &value) {
+        if server.off {
+            notes.push(format!(
+                "MCP server `{}` ({}) is turned off in its configuration: not counted",
+                server.name,
+                root.display_path(&spec.file)
+            ));
             continue;
-        }
-        let mut config = server.clone();
-        if let Some(object) = config.as_object_mut() {
-            for (theirs, ours) in &spec.rename {
-                if let Some(v) = object.remove(theirs) {
-                    object.insert(ours.clone(), v);
-                }
-            }
         }
         out.push(Configured {
             file: spec.file.clone(),
             display: root.display_path(&spec.file),
-            server: name.clone(),
-            hash: config_hash(&config),
-            config,
+            server: server.name.to_string(),
+            hash: config_hash(&server.config),
+            only: names(server.written, &spec.include_key),
+            except: names(server.written, &spec.exclude_key).unwrap_or_default(),
+            config: server.config,
             plugin: None,
-            only: names(server, &spec.include_key),
-            except: names(server, &spec.exclude_key).unwrap_or_default(),
         });
     }
     out
@@ -208,19 +203,23 @@ pub fn sections(
     };
     let mut out = Vec::new();
     for server in servers {
-        let Some(recorded) = record.get(&server.file, &server.server) else {
-            notes.push(format!(
-                "MCP server `{}` ({}) has no record in {RECORD_FILE}: its tools are not counted (run `ctxc mcp record`)",
-                server.server, server.display
-            ));
-            continue;
+        let recorded = match record.lookup(&server.file, &server.server, &server.hash) {
+            Recorded::Missing => {
+                notes.push(format!(
+                    "MCP server `{}` ({}) has no record in {RECORD_FILE}: its tools are not counted (run `ctxc mcp record`)",
+                    server.server, server.display
+                ));
+                continue;
+            }
+            Recorded::Stale(recorded) => {
+                notes.push(format!(
+                    "the record of MCP server `{}` ({}) is older than its configuration (the hash differs): counted as recorded; run `ctxc mcp record` again",
+                    server.server, server.display
+                ));
+                recorded
+            }
+            Recorded::Current(recorded) => recorded,
         };
-        if recorded.config != server.hash {
-            notes.push(format!(
-                "the record of MCP server `{}` ({}) is older than its configuration (the hash differs): counted as recorded; run `ctxc mcp record` again",
-                server.server, server.display
-            ));
-        }
         let (name, title) = match &server.plugin {
             Some((plugin, _)) => (format!("plugin_{plugin}_{}", server.server), format!("MCP tools: plugin {plugin}, {}", server.server)),
             None => (server.server.clone(), format!("MCP tools: {}", server.server)),

@@ -18,6 +18,7 @@ use crate::agent_files::{self, Doc, FileKind, Found};
 use crate::checks::budgets::Band;
 use crate::diagnostic::Diagnostic;
 use crate::hosts::{Host, Listing, ListingFolders, MemoryChain, MemoryOrder, PerFolder, RulesFolder};
+use crate::mcp_record::{parse_config, setting};
 use crate::measure::{count_text, Count};
 use crate::models::ModelProfile;
 use crate::project::{ProjectRoot, ReadError};
@@ -823,25 +824,6 @@ fn entry(spec: &Listing, doc: &Doc, values: &[(&str, &str)]) -> String {
         (!(empty && spec.omit_empty_lines)).then_some(out)
     };
     spec.entry.split('\n').filter_map(fill_line).collect::<Vec<_>>().join("\n")
-}
-
-/// A project configuration file's settings: TOML, or JSON with comments by its extension (read as
-/// the Gemini rules read settings: Gemini CLI and VS Code strip comments before parsing).
-pub(crate) fn parse_config(file: &str, text: &str) -> Result<serde_json::Value, String> {
-    match file.ends_with(".json") {
-        true => crate::rules::gemini::parse_settings(text).map(|s| s.value).map_err(|(at, e)| {
-            let (line, column) = crate::diagnostic::line_col(text, at);
-            format!("{e} at line {line}, column {column}")
-        }),
-        false => toml::from_str::<toml::Table>(text)
-            .map_err(|e| e.message().to_string())
-            .and_then(|t| serde_json::to_value(t).map_err(|e| e.to_string())),
-    }
-}
-
-/// A setting by its dotted key (`context.fileName`).
-pub(crate) fn setting<'v>(settings: &'v serde_json::Value, key: &str) -> Option<&'v serde_json::Value> {
-    key.split('.').try_fold(settings, |v, k| v.get(k))
 }
 
 /// A setting that is a string or a list of strings, as its non-empty trimmed strings.

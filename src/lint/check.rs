@@ -257,6 +257,7 @@ pub fn check_beside_agents(dir: &Path, loaded: BTreeSet<PathBuf>, options: &Opti
 fn beside_agents(report: &mut CheckReport, dir: &Path, loaded: BTreeSet<PathBuf>, options: &Options, session: &Session) {
     zero_config_in(report, dir, loaded, options, session);
     host_budgets(report, dir, options, session);
+    host_listings(report, dir, options, session);
 }
 
 /// Whether a file named on the command line is read as a manifest: `.toml`, `.yaml` or `.yml`.
@@ -386,6 +387,24 @@ fn host_budgets(report: &mut CheckReport, dir: &Path, options: &Options, session
     report.sources.extend(budgets.sources);
 }
 
+/// The host listings of the folder `dir` that leave entries out past their budget (BUDGET009),
+/// when that rule is selected: the host views it needs are made for it alone.
+fn host_listings(report: &mut CheckReport, dir: &Path, options: &Options, session: &Session) {
+    let (selection, _, _) = Selection::build(&RawLint::default(), options, None);
+    if !selection.selects(Code::BUDGET009) {
+        return;
+    }
+    let Ok(root) = session.project_root(dir) else { return };
+    let (mut findings, sources) = crate::hostview::budgets::listings_past_budget(&root, session.counter());
+    // Found outside the lint stage: the rule's severity, as the lint stage gives it.
+    for d in &mut findings {
+        d.severity = crate::rules::rule(Code::BUDGET009).severity;
+    }
+    findings.retain(|d| d.file.as_deref().is_none_or(|file| options.keeps(file)));
+    finish(report, findings, &selection, &sources);
+    report.sources.extend(sources);
+}
+
 /// Lints the agent files of the folder `dir` no agent loads (`loaded`: the files agents read).
 fn zero_config_in(report: &mut CheckReport, dir: &Path, loaded: BTreeSet<PathBuf>, options: &Options, session: &Session) {
     match session.project_root(dir) {
@@ -412,7 +431,7 @@ fn zero_config(
 
 /// Lints files found or given (no manifest): every rule over them, then selection and
 /// suppression comments.
-fn lint_files(report: &mut CheckReport, root: &ProjectRoot, found: files::Found, options: &Options, counter: &TokenCounter) {
+fn lint_files(report: &mut CheckReport, root: &ProjectRoot, mut found: files::Found, options: &Options, counter: &TokenCounter) {
     if found.is_empty() {
         return;
     }
@@ -442,6 +461,16 @@ fn lint_files(report: &mut CheckReport, root: &ProjectRoot, found: files::Found,
     findings.extend(lint(&cx, |code| selection.selects(code)));
     // Every file takes part in the rules that compare files; only the kept ones are reported.
     findings.retain(|d| d.file.as_deref().is_none_or(|file| options.keeps(file)));
+    // MCP022 reads other hosts' MCP configurations the walk lists as no agent file
+    // (`.vscode/mcp.json`): their texts too, so that its findings there have a line and column.
+    for rel in crate::hosts::all().iter().filter_map(|h| Some(h.startup.as_ref()?.mcp.as_ref()?.file.as_str())) {
+        let display = root.display_path(rel);
+        if found.sources.get(&display).is_none() && findings.iter().any(|d| d.file.as_deref() == Some(display.as_str())) {
+            if let Ok(file) = root.read(rel) {
+                found.sources.insert_shared(display, file.text);
+            }
+        }
+    }
     report.files.extend(found.paths().into_iter().filter(|file| options.keeps(file)));
     finish(report, findings, &selection, &found.sources);
     report.sources.extend(found.sources);

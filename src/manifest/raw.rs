@@ -403,6 +403,11 @@ pub struct RawToolFileDetailed {
     /// OAuth app these tools need; enabled only when the scenario authorizes the app.
     #[serde(default)]
     pub app: Option<String>,
+    /// With `path` the MCP tool record (`ctxc.mcp-tools`): the configuration file `server` is
+    /// recorded from (`.mcp.json`, `.codex/config.toml`…), relative to the record's folder;
+    /// needed only when several record a server of that name.
+    #[serde(default)]
+    pub config: Option<String>,
 }
 
 #[derive(Debug, Clone, Deserialize, JsonSchema)]

@@ -1,7 +1,7 @@
 //! `ctxc mcp record`: ctxc as an MCP *client*, asking each server a repository configures for its
 //! lists and nothing else: `initialize`, `notifications/initialized`, `tools/list` (every page),
 //! and `prompts/list` and `resources/list` when the server says it has them. What they answer
-//! becomes the record ([`crate::rules::mcp_record`]), which every other command reads offline.
+//! becomes the record ([`crate::mcp_record`]), which every other command reads offline.
 //!
 //! A server is a program the configuration names, so it runs bounded: a time limit for the whole
 //! exchange, a byte limit on what it writes, an item limit per list; at the end (or on any error)
@@ -21,7 +21,7 @@ use super::record_http::HttpServer;
 use super::record_stdio::StdioServer;
 use super::{clip, PROTOCOL_VERSIONS};
 use crate::hostview::mcp_tools::Configured;
-use crate::rules::mcp_record::{sorted_by, RecordedServer};
+use crate::mcp_record::{sorted_by, RecordedServer};
 
 /// The most pages one list may take: a cursor that never ends is an error, not a loop.
 const MAX_PAGES: usize = 100;

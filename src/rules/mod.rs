@@ -16,7 +16,6 @@ pub mod globs;
 pub mod json_span;
 pub mod locate;
 pub mod markdown;
-pub mod mcp_record;
 pub mod refs;
 pub mod secrets;
 pub mod suppress;

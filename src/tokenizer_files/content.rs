@@ -16,20 +16,24 @@ use sha2::{Digest, Sha256};
 /// How many hex digits of the SHA-256 name a content (128 bits).
 pub const DIGITS: usize = 32;
 
-/// A content fingerprint being read.
-pub struct Content(Sha256);
+/// A content fingerprint being read: the bytes gathered in a buffer and hashed a buffer at a
+/// time (a vocabulary is millions of short values, each a call of the hasher otherwise).
+pub struct Content(Sha256, Vec<u8>);
+
+/// The bytes gathered before they are hashed.
+const BUFFER: usize = 1 << 16;
 
 impl Content {
     /// A fingerprint of a file of `format` (so that two formats never share one).
     pub fn new(format: &str) -> Content {
-        let mut content = Content(Sha256::new());
+        let mut content = Content(Sha256::new(), Vec::with_capacity(BUFFER));
         content.text(format);
         content
     }
 
     pub fn bytes(&mut self, bytes: &[u8]) {
-        self.0.update((bytes.len() as u64).to_le_bytes());
-        self.0.update(bytes);
+        self.number(bytes.len() as u64);
+        self.put(bytes);
     }
 
     pub fn text(&mut self, text: &str) {
@@ -37,7 +41,18 @@ impl Content {
     }
 
     pub fn number(&mut self, n: u64) {
-        self.0.update(n.to_le_bytes());
+        self.put(&n.to_le_bytes());
+    }
+
+    fn put(&mut self, bytes: &[u8]) {
+        if self.1.len() + bytes.len() > BUFFER {
+            self.0.update(&self.1);
+            self.1.clear();
+        }
+        match bytes.len() > BUFFER {
+            true => self.0.update(bytes),
+            false => self.1.extend_from_slice(bytes),
+        }
     }
 
     /// A JSON value with its object keys sorted (the file's key order and spacing do not count).
@@ -48,7 +63,8 @@ impl Content {
     }
 
     /// The fingerprint: [`DIGITS`] hex digits.
-    pub fn finish(self) -> String {
+    pub fn finish(mut self) -> String {
+        self.0.update(&self.1);
         self.0.finalize().iter().take(DIGITS / 2).map(|b| format!("{b:02x}")).collect()
     }
 }
@@ -106,5 +122,24 @@ mod tests {
         a_b.text("a");
         a_b.text("b");
         assert_ne!(ab.finish(), a_b.finish());
+    }
+
+    /// Gathered in a buffer or not, the same bytes hash the same: short values, values across
+    /// the buffer's end and one longer than the buffer.
+    #[test]
+    fn the_buffer_hashes_what_it_is_given() {
+        let values: Vec<Vec<u8>> = (0..20_000).map(|i| vec![i as u8; i % 13]).chain([vec![7; 3 * BUFFER], vec![1; 5]]).collect();
+        let (mut content, mut plain) = (Content::new("t"), Sha256::new());
+        plain.update(1u64.to_le_bytes());
+        plain.update(b"t");
+        for (i, value) in values.iter().enumerate() {
+            content.number(i as u64);
+            content.bytes(value);
+            plain.update((i as u64).to_le_bytes());
+            plain.update((value.len() as u64).to_le_bytes());
+            plain.update(value);
+        }
+        let plain: String = plain.finalize().iter().take(DIGITS / 2).map(|b| format!("{b:02x}")).collect();
+        assert_eq!(content.finish(), plain);
     }
 }

@@ -852,11 +852,12 @@ pub fn probe_fingerprint(ids: &[u32]) -> String {
 /// The top-level fields of a JSON tokenizer file: those that tell its format (Tekken's `config`
 /// and `vocab`, a tokenizer.json's `model`), the vocabularies as their text (read once the format
 /// is known, into the types that hold them, not into generic values), the other fields as values.
+/// `M` is how the model is read: its text, or a BPE model's parts (see [`engines`]).
 #[derive(serde::Deserialize)]
-struct JsonHead<'a> {
+#[serde(bound(deserialize = "M: serde::Deserialize<'de>"))]
+struct JsonHead<'a, M = &'a serde_json::value::RawValue> {
     // Borrowed from the file: a 32 MiB model is not copied.
-    #[serde(borrow)]
-    model: Option<&'a serde_json::value::RawValue>,
+    model: Option<M>,
     #[serde(borrow)]
     vocab: Option<&'a serde_json::value::RawValue>,
     config: Option<Value>,
@@ -966,14 +967,18 @@ fn refused(e: &dyn std::fmt::Display) -> String {
 /// untagged enum that first copies the whole vocabulary into generic values, which was most of
 /// the time of loading DeepSeek's file. The rest is read by the crate, in its order: the
 /// tokenizer, its model, then its added tokens (found in the model's vocabulary or given new ids).
-fn read_tokenizer_json(bytes: &[u8], head: &JsonHead<'_>) -> Result<tokenizers::Tokenizer, String> {
-    let Some(model) = head.model.filter(|m| is_bpe(m)) else {
+fn read_tokenizer_json<M>(
+    bytes: &[u8],
+    model: &serde_json::value::RawValue,
+    head: &JsonHead<'_, M>,
+) -> Result<tokenizers::Tokenizer, String> {
+    if !is_bpe(model) {
         return tokenizers::Tokenizer::from_bytes(bytes).map_err(|e| refused(&e));
-    };
+    }
     let bpe: tokenizers::models::bpe::BPE = serde_json::from_str(model.get()).map_err(|e| refused(&e))?;
     let added: Vec<tokenizers::AddedToken> = match &head.added_tokens {
         Value::Null => Vec::new(),
-        tokens => serde_json::from_value(tokens.clone()).map_err(|e| refused(&e))?,
+        tokens => serde::Deserialize::deserialize(tokens).map_err(|e| refused(&e))?,
     };
     let mut tokenizer = tokenizer_without_model(head)?;
     tokenizer.with_model(bpe);
@@ -983,7 +988,7 @@ fn read_tokenizer_json(bytes: &[u8], head: &JsonHead<'_>) -> Result<tokenizers::
 
 /// The crate's tokenizer of a tokenizer.json without its model (an empty BPE) and added tokens:
 /// its version, normalizer, pre-tokenizer, post-processor and decoder, read as the crate reads them.
-fn tokenizer_without_model(head: &JsonHead<'_>) -> Result<tokenizers::Tokenizer, String> {
+fn tokenizer_without_model<M>(head: &JsonHead<'_, M>) -> Result<tokenizers::Tokenizer, String> {
     let mut rest = serde_json::Map::new();
     rest.insert("model".into(), serde_json::json!({"type": "BPE", "vocab": {}, "merges": []}));
     for (key, value) in [
@@ -1088,6 +1093,8 @@ impl<'de: 'a, 'a> serde::Deserialize<'de> for VocabularyEntries<'a> {
 /// borrowed from the file): [`sentencepiece_json`] counts with it too.
 #[derive(serde::Deserialize)]
 struct BpeParts<'a> {
+    #[serde(rename = "type")]
+    kind: Option<String>,
     #[serde(borrow)]
     vocab: Option<VocabularyEntries<'a>>,
     #[serde(borrow)]
@@ -1112,13 +1119,8 @@ struct BpeParts<'a> {
 /// UTF-8 in an `unsafe` block: a joined merge longer than that buffer panicked the crate (found
 /// by the `tokenizer_file` fuzz target), and a second part without the prefix could be cut inside
 /// a character. The same pass adds the model to `content`: its vocabulary by id, its merges in
-/// order and its options as the crate reads them (an option left out is its default). `None`
-/// for a model the crate refuses for its shape (its text is then the content).
-fn bpe_model_content<'a>(model: &'a str, content: &mut Content) -> Result<Option<BpeParts<'a>>, String> {
-    let Ok(mut parts) = serde_json::from_str::<BpeParts>(model) else {
-        content.text(model);
-        return Ok(None);
-    };
+/// order and its options as the crate reads them (an option left out is its default).
+fn bpe_parts_content(parts: &mut BpeParts<'_>, content: &mut Content) -> Result<(), String> {
     let longest = parts.vocab.as_ref().map_or(0, |v| v.1);
     let vocabulary = parts.vocab.as_mut().map_or(&mut [][..], |v| &mut v.0[..]);
     vocabulary.sort_unstable_by(|(a, x), (b, y)| (a, x.as_ref()).cmp(&(b, y.as_ref())));
@@ -1153,7 +1155,7 @@ fn bpe_model_content<'a>(model: &'a str, content: &mut Content) -> Result<Option
     let options =
         serde_json::json!([prefix, parts.suffix, parts.unk_token, parts.dropout, parts.fuse_unk, parts.byte_fallback, parts.ignore_merges]);
     content.json(&options);
-    Ok(Some(parts))
+    Ok(())
 }
 
 /// The most added tokens a tokenizer.json may have, and their most bytes together (Gemma 3's
@@ -1197,52 +1199,10 @@ fn engines(bytes: &[u8]) -> Result<Engines, String> {
     }
     let start = bytes.iter().position(|b| !b.is_ascii_whitespace());
     if start.is_some_and(|i| bytes[i] == b'{') {
-        let head: JsonHead = serde_json::from_slice(bytes).map_err(|e| format!("not valid JSON: {e}"))?;
-        if let (Some(config), Some(vocab)) = (head.config.as_ref().filter(|c| c.get("pattern").is_some()), &head.vocab) {
-            let (engine, content) = tekken(config, vocab)?;
-            return Ok((Format::Tekken, content, vec![(engine, None)]));
-        }
-        if head.model.is_some() {
-            growth(&head.normalizer, &head.pre_tokenizer)?;
-            within_added_token_limits(&head.added_tokens)?;
-            let configuration = serde_json::json!({
-                "normalizer": head.normalizer,
-                "pre_tokenizer": head.pre_tokenizer,
-                "added_tokens": head.added_tokens,
-            });
-            let mut content = Content::new(Format::TokenizerJson.name());
-            content.json(&configuration);
-            let model = head.model.filter(|m| is_bpe(m));
-            let parts = match model {
-                Some(model) => bpe_model_content(model.get(), &mut content)?,
-                // Not a BPE model (no family's, so never a known release): its content is its
-                // model's text as written, not a JSON tree of what can be a 64 MiB vocabulary.
-                None => {
-                    content.text(head.model.map_or("", |m| m.get()));
-                    None
-                }
-            };
-            let (normalizer, pre_tokenizer, added) = (&head.normalizer, &head.pre_tokenizer, &head.added_tokens);
-            let ours = parts.as_ref().and_then(|parts| match sentencepiece_json::Model::of(parts, normalizer, pre_tokenizer, added) {
-                Some(model) => Some(Engine::SentencePieceJson(Box::new(SentencePieceJson { model, words: PieceCounts::default() }))),
-                None => byte_level::Model::of(parts, normalizer, pre_tokenizer, added).map(|model| {
-                    Engine::ByteLevel(Box::new(ByteLevel { model, cuts: cuts_of(&configuration), pieces: PieceCounts::default() }))
-                }),
-            });
-            let engine = match ours {
-                // The crate still reads the rest of the file: a file it refuses is refused.
-                Some(engine) => tokenizer_without_model(&head).map(|_| engine)?,
-                None => {
-                    let mut t = read_tokenizer_json(bytes, &head)?;
-                    // Counting is of whole texts: a file's truncation and padding settings are for training.
-                    t.with_truncation(None).map_err(|e| e.to_string())?;
-                    t.with_padding(None);
-                    Engine::HuggingFace(Box::new(HuggingFace { tokenizer: t, cuts: cuts_of(&configuration), pieces: Default::default() }))
-                }
-            };
-            return Ok((Format::TokenizerJson, content.finish(), vec![(engine, None)]));
-        }
-        return Err("a JSON file that is neither a tokenizer.json (no `model`) nor Tekken (no `config.pattern` and `vocab`)".into());
+        return match ours_in_one_pass(bytes)? {
+            Some(engines) => Ok(engines),
+            None => json_engines(bytes),
+        };
     }
     let ranks = rank_lines(bytes)?;
     let candidates: Vec<&'static Vocabulary> = vocabularies().iter().filter(|v| v.ranks == Some(ranks.len())).collect();
@@ -1266,6 +1226,82 @@ fn engines(bytes: &[u8]) -> Result<Engines, String> {
         out.push((Engine::Ranks { ranks: engine, offset: 0, nfc: vocabulary.nfc, specials, cuts, windows }, Some(vocabulary)));
     }
     Ok((Format::RankFile, rank_content(&ranks), out))
+}
+
+/// The [`Engines`] of a BPE tokenizer.json that one of ctxc's engines counts (every family's),
+/// its model read with the rest of the file in one pass; `None` for any other file, which
+/// [`json_engines`] reads again, its model as written.
+fn ours_in_one_pass(bytes: &[u8]) -> Result<Option<Engines>, String> {
+    let Ok(mut head) = serde_json::from_slice::<JsonHead<BpeParts>>(bytes) else { return Ok(None) };
+    let tekken = head.config.as_ref().is_some_and(|c| c.get("pattern").is_some()) && head.vocab.is_some();
+    match (tekken, head.model.take().filter(|parts| parts.kind.as_deref() == Some("BPE"))) {
+        (false, Some(mut parts)) => tokenizer_json(bytes, &head, Some(&mut parts), None),
+        _ => Ok(None),
+    }
+}
+
+/// The [`Engines`] of a JSON file: Tekken's, or a tokenizer.json's.
+fn json_engines(bytes: &[u8]) -> Result<Engines, String> {
+    let head: JsonHead = serde_json::from_slice(bytes).map_err(|e| format!("not valid JSON: {e}"))?;
+    if let (Some(config), Some(vocab)) = (head.config.as_ref().filter(|c| c.get("pattern").is_some()), &head.vocab) {
+        let (engine, content) = tekken(config, vocab)?;
+        return Ok((Format::Tekken, content, vec![(engine, None)]));
+    }
+    let Some(model) = head.model else {
+        return Err("a JSON file that is neither a tokenizer.json (no `model`) nor Tekken (no `config.pattern` and `vocab`)".into());
+    };
+    let mut parts = match is_bpe(model) {
+        true => serde_json::from_str::<BpeParts>(model.get()).ok(),
+        false => None,
+    };
+    let engines = tokenizer_json(bytes, &head, parts.as_mut(), Some(model))?;
+    engines.ok_or_else(|| "a tokenizer.json whose model could not be read".into())
+}
+
+/// The [`Engines`] of a tokenizer.json: its `head`, its BPE model's `parts` (`None` for another
+/// model, or a BPE model of a shape the crate refuses: the model's text is then its content) and
+/// its model as written (`model`: `None` when it was read into `parts` only, and then `None`
+/// when the file is one the `tokenizers` crate counts: it must be read again).
+fn tokenizer_json<M>(
+    bytes: &[u8],
+    head: &JsonHead<'_, M>,
+    mut parts: Option<&mut BpeParts<'_>>,
+    model: Option<&serde_json::value::RawValue>,
+) -> Result<Option<Engines>, String> {
+    growth(&head.normalizer, &head.pre_tokenizer)?;
+    within_added_token_limits(&head.added_tokens)?;
+    let configuration = serde_json::json!({
+        "normalizer": head.normalizer,
+        "pre_tokenizer": head.pre_tokenizer,
+        "added_tokens": head.added_tokens,
+    });
+    let mut content = Content::new(Format::TokenizerJson.name());
+    content.json(&configuration);
+    match parts.as_deref_mut() {
+        Some(parts) => bpe_parts_content(parts, &mut content)?,
+        // Not a BPE model (no family's, so never a known release): its content is its
+        // model's text as written, not a JSON tree of what can be a 64 MiB vocabulary.
+        None => content.text(model.map_or("", |m| m.get())),
+    }
+    let (normalizer, pre_tokenizer, added) = (&head.normalizer, &head.pre_tokenizer, &head.added_tokens);
+    let ours = parts.as_deref().and_then(|parts| match sentencepiece_json::Model::of(parts, normalizer, pre_tokenizer, added) {
+        Some(model) => Some(Engine::SentencePieceJson(Box::new(SentencePieceJson { model, words: PieceCounts::default() }))),
+        None => byte_level::Model::of(parts, normalizer, pre_tokenizer, added)
+            .map(|model| Engine::ByteLevel(Box::new(ByteLevel { model, cuts: cuts_of(&configuration), pieces: PieceCounts::default() }))),
+    });
+    let engine = match (ours, model) {
+        // The crate still reads the rest of the file: a file it refuses is refused.
+        (Some(engine), _) => tokenizer_without_model(head).map(|_| engine)?,
+        (None, Some(model)) => {
+            let mut t = read_tokenizer_json(bytes, model, head)?;
+            // Counting is of whole texts: a file's truncation and padding settings are for training.
+            t.with_truncation(None).map_err(|e| e.to_string())?;
+            t.with_padding(None);
+            Engine::HuggingFace(Box::new(HuggingFace { tokenizer: t, cuts: cuts_of(&configuration), pieces: Default::default() }))
+        }
+        (None, None) => return Ok(None),
+    };
+    Ok(Some((Format::TokenizerJson, content.finish(), vec![(engine, None)])))
 }
 
 /// The split patterns of tokenizer.json pre-tokenizers known to end every pre-token that holds
@@ -1761,7 +1797,7 @@ mod tests {
         for config in variants {
             let bytes = serde_json::to_vec(&config).expect("JSON");
             let head: JsonHead = serde_json::from_slice(&bytes).expect("a head");
-            let ours = read_tokenizer_json(&bytes, &head).expect("reads");
+            let ours = read_tokenizer_json(&bytes, head.model.expect("a model"), &head).expect("reads");
             let crate_own = tokenizers::Tokenizer::from_bytes(&bytes).expect("reads");
             assert_eq!(ours.get_vocab(true), crate_own.get_vocab(true));
             for text in hostile_texts(3, 200) {
@@ -1986,6 +2022,34 @@ mod tests {
         variants.push(missing_byte);
         for variant in variants {
             assert!(matches!(engine_of(&variant), Engine::HuggingFace(_)), "{variant}");
+        }
+    }
+
+    /// A BPE tokenizer.json read in one pass (its model with the rest) has the engine and content
+    /// fingerprint it has read twice (its model as written, then its parts); a file of any other
+    /// shape is not read in one pass.
+    #[test]
+    fn one_pass_reads_what_two_reads_read() {
+        let spj = sentencepiece_json();
+        // The small byte-level file's `<tool>call` takes the whitespace after it: the crate counts it.
+        let (small, byte_level) = (small_tokenizer_json(deepseek_pre_tokenizer()), byte_level_json(llama_pre_tokenizer()));
+        for (config, one_pass) in [(&spj, true), (&byte_level, true), (&small, false)] {
+            let bytes = serde_json::to_vec_pretty(config).expect("JSON");
+            let (once, twice) = (ours_in_one_pass(&bytes).expect("reads"), json_engines(&bytes).expect("reads"));
+            assert_eq!(once.is_some(), one_pass);
+            let Some(once) = once else {
+                assert_eq!(twice.2[0].0.name(), "tokenizers");
+                continue;
+            };
+            assert_eq!((once.0.name(), &once.1, once.2[0].0.name()), (twice.0.name(), &twice.1, twice.2[0].0.name()));
+            assert_ne!(once.2[0].0.name(), "tokenizers");
+        }
+        let mut word_piece = changed(&spj, "model.type", "WordPiece".into());
+        word_piece["model"].as_object_mut().expect("a model").remove("merges");
+        let tekken = serde_json::json!({"config": {"pattern": "\\w+"}, "vocab": [], "model": spj["model"]});
+        let others = [changed(&spj, "model.ignore_merges", true.into()), changed(&spj, "model.type", 1.into()), word_piece, tekken];
+        for config in others {
+            assert!(ours_in_one_pass(&serde_json::to_vec(&config).expect("JSON")).is_ok_and(|e| e.is_none()), "{config}");
         }
     }
 

@@ -33,6 +33,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "counts",
             "skills",
             "hosts",
+            "mcp_record",
             "agent_files",
             "templates",
         ],

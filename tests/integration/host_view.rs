@@ -4,6 +4,9 @@
 
 use crate::common;
 
+use std::path::Path;
+use std::process::Command;
+
 use serde_json::Value;
 
 /// `ctxc cost ARGS --format json`: the exit code and the `hosts` array.
@@ -710,4 +713,39 @@ fn codex_skills_listing_cases() {
     let text = common::ctxc(&["cost", root.to_str().expect("utf-8"), "--host", "codex"]);
     let text = String::from_utf8_lossy(&text.stdout);
     assert!(text.contains("entries left out") && text.contains("past the listing's budget of 8000 tokens"), "{text}");
+}
+
+/// `check --preview` says which skills Codex's listing leaves out past its budget (BUDGET009,
+/// from the same view `cost --host codex` shows), at the first one left out; without preview the
+/// rule does not run.
+#[test]
+fn check_says_which_skills_codex_leaves_out_of_its_listing() {
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/rules/BUDGET009/fail");
+    let check = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_ctxc")).args(args).arg(&fixture).args(["--format", "json"]).output().expect("ctxc runs");
+        let json: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        let found: Vec<String> = json["diagnostics"]
+            .as_array()
+            .expect("diagnostics")
+            .iter()
+            .filter(|d| d["code"] == "BUDGET009")
+            .map(|d| {
+                format!(
+                    "{}:{}:{} {}",
+                    d["file"].as_str().expect("file").rsplit("fail/").next().expect("file"),
+                    d["line"],
+                    d["column"],
+                    d["message"].as_str().expect("message")
+                )
+            })
+            .collect();
+        (out.status.code(), found)
+    };
+    let (code, found) = check(&["check", "--preview"]);
+    assert_eq!(code, Some(0), "a warning");
+    assert_eq!(
+        found,
+        [".agents/skills/report8/SKILL.md:1:1 Codex's skills listing leaves out 2 of its 10 entries, past its budget of 8,000 tokens (2 % of gpt-5.3-codex's window, counted as bytes / 4): `report8`, `report9`"]
+    );
+    assert_eq!(check(&["check"]).1, Vec::<String>::new(), "in preview: off by default");
 }

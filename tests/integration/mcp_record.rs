@@ -381,3 +381,169 @@ fn other_hosts_mcp_servers_are_recorded_and_counted_in_their_views() {
     assert!(text.contains("MCP tools: notes (npm:@google/gemini-cli-core@0.61.0 dist/src/tools/mcp-tool.js)"), "{text}");
     assert!(text.contains("mcp_notes_search") && !text.contains("mcp_notes_add"), "{text}");
 }
+
+/// A manifest agent names MCP servers with the record as a tool file (`{ path = "ctxc.mcp-tools",
+/// server = … }`): their tools are costed as recorded, per server and per tool, exactly as the
+/// same tools in a `tools/list` file; a record older than the configuration, a server not in it,
+/// a record missing are warnings (MCP022); a server recorded from two configurations needs `config`.
+#[test]
+fn a_manifest_agent_costs_the_recorded_tools_of_the_servers_it_names() {
+    use ctxc::mcp_record::{config_hash, Record, RecordedServer, RECORD_VERSION};
+    let tool = |name: &str, description: &str| json!({ "name": name, "description": description, "inputSchema": { "type": "object", "properties": { "q": { "type": "string", "description": "what to find" } }, "required": ["q"] } });
+    let (notes, codex_notes, docs) = (
+        json!({ "command": "npx", "args": ["-y", "notes@1"] }),
+        json!({ "command": "npx", "args": ["-y", "notes@0"] }),
+        json!({ "command": "uvx", "args": ["docs"] }),
+    );
+    let entry = |file: &str, server: &str, config: &Value, tools: Vec<Value>| RecordedServer {
+        file: file.into(),
+        server: server.into(),
+        config: config_hash(config),
+        protocol_version: "2025-06-18".into(),
+        server_info: json!({ "name": server }),
+        tools,
+        prompts: None,
+        resources: None,
+    };
+    let record = Record {
+        version: RECORD_VERSION,
+        servers: vec![
+            entry(".mcp.json", "notes", &notes, vec![tool("add", "Adds a note."), tool("search", "Finds notes.")]),
+            entry(".codex/config.toml", "notes", &codex_notes, vec![tool("old", "Not this one.")]),
+            entry(".codex/config.toml", "docs", &docs, vec![tool("lookup", "Looks a page up.")]),
+        ],
+    };
+    let manifest = |files: &str| {
+        format!(
+            "[agent]\nname = \"helper\"\nmodel = \"gpt-4o\"\n\n[pipeline]\nsteps = [{{ id = \"role\", kind = \"text\", text = \"You help.\" }}, {{ id = \"tools\", kind = \"tool_list\" }}]\n\n[tools.mcp]\nfiles = [{files}]\n\n[scenarios.default]\nmcp_servers = {{ notes = {{}}, docs = {{}} }}\n"
+        )
+    };
+    let recorded = r#"{ path = "ctxc.mcp-tools", server = "notes", config = ".mcp.json" }, { path = "ctxc.mcp-tools", server = "docs" }"#;
+    let listed = r#"{ path = "notes.json", server = "notes" }, { path = "docs.json", server = "docs" }"#;
+    let codex = "[mcp_servers.notes]\ncommand = \"npx\"\nargs = [\"-y\", \"notes@0\"]\n\n[mcp_servers.docs]\ncommand = \"uvx\"\nargs = [\"docs\"]\n";
+    let project = common::project(&[
+        ("ctxc.toml", &manifest(recorded)),
+        (".mcp.json", &mcp_json(&[("notes", notes.clone())])),
+        (".codex/config.toml", codex),
+        ("ctxc.mcp-tools", &record.to_text()),
+        ("notes.json", &json!({ "tools": record.servers[0].tools }).to_string()),
+        ("docs.json", &json!({ "tools": record.servers[2].tools }).to_string()),
+    ]);
+    let dir = project.path();
+    let log = log_of(dir);
+    let cost = |dir: &Path| -> (Value, String) {
+        let out = run(dir, &["cost", ".", "--format", "json"], &log);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        let json: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        (json["reports"][0]["tool_schemas"].clone(), unwrapped(&stderr(&out)))
+    };
+    let (from_record, warnings) = cost(dir);
+    assert!(!warnings.contains("MCP022"), "{warnings}");
+    let per_tool = |schemas: &Value| -> Vec<String> {
+        schemas["tools"].as_array().expect("tools").iter().map(|t| format!("{} {} {}", t["server"], t["name"], t["tokens"])).collect()
+    };
+    let names: Vec<String> =
+        from_record["tools"].as_array().expect("tools").iter().map(|t| format!("{}/{}", t["server"], t["name"])).collect();
+    assert_eq!(names, [r#""notes"/"add""#, r#""notes"/"search""#, r#""docs"/"lookup""#], "the .mcp.json server, not Codex's");
+    let servers: Vec<String> =
+        from_record["servers"].as_array().expect("servers").iter().map(|s| format!("{} {}", s["name"], s["tools"])).collect();
+    assert_eq!(servers, [r#""notes" 2"#, r#""docs" 1"#]);
+    std::fs::write(dir.join("ctxc.toml"), manifest(listed)).expect("write");
+    let (from_files, _) = cost(dir);
+    assert_eq!(per_tool(&from_record), per_tool(&from_files), "costed as the same tools in tool files");
+    assert_eq!(from_record["servers"], from_files["servers"]);
+    assert_eq!(from_record["total"], from_files["total"]);
+
+    // A changed configuration: counted as recorded, and said.
+    std::fs::write(dir.join("ctxc.toml"), manifest(recorded)).expect("write");
+    std::fs::write(dir.join(".mcp.json"), mcp_json(&[("notes", json!({ "command": "npx", "args": ["-y", "notes@2"] }))])).expect("write");
+    let (stale, warnings) = cost(dir);
+    assert_eq!(per_tool(&stale), per_tool(&from_record));
+    assert!(
+        warnings.contains("MCP022 the record of MCP server `notes` in ctxc.mcp-tools is older than its configuration in .mcp.json"),
+        "{warnings}"
+    );
+    assert!(warnings.contains("ctxc.toml:9:46"), "at the manifest's server: {warnings}");
+
+    // A server the record lacks, and no record at all: its tools are not counted, and said.
+    std::fs::write(dir.join("ctxc.toml"), manifest(&recorded.replace("\"docs\"", "\"wiki\""))).expect("write");
+    let (lacking, warnings) = cost(dir);
+    assert_eq!(lacking["servers"].as_array().expect("servers").len(), 1, "{lacking:#}");
+    assert!(warnings.contains("MCP022 MCP server `wiki` has no record in ctxc.mcp-tools: its tools are not counted"), "{warnings}");
+    std::fs::remove_file(dir.join("ctxc.mcp-tools")).expect("remove");
+    let out = run(dir, &["check", "."], &log);
+    let text = unwrapped(&stderr(&out));
+    assert!(
+        text.contains("MCP022 there is no MCP tool record `ctxc.mcp-tools`: the tools of MCP server `notes` are not counted"),
+        "{text}"
+    );
+
+    // Two configurations record `notes`: without `config`, which one is an error.
+    std::fs::write(dir.join("ctxc.mcp-tools"), record.to_text()).expect("write");
+    std::fs::write(dir.join("ctxc.toml"), manifest(&recorded.replace(", config = \".mcp.json\"", ""))).expect("write");
+    let out = run(dir, &["cost", "."], &log);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let text = unwrapped(&stderr(&out));
+    assert!(text.contains("MAN010 MCP server `notes` is recorded from several configurations"), "{text}");
+    assert!(text.contains("config.toml, .mcp.json") && text.contains(r#"`config = ".codex/config.toml"`"#), "{text}");
+    assert!(!log.exists(), "no server was started");
+}
+
+/// MCP022 checks the other hosts' MCP configurations too (`.codex/config.toml`,
+/// `.gemini/settings.json`, `.cursor/mcp.json`, `.vscode/mcp.json`), each finding at the server's
+/// name as the file's parser placed it; a server its host does not start, or recorded as
+/// configured now, is not reported.
+#[test]
+fn mcp022_points_at_other_hosts_servers_with_no_record_or_an_older_one() {
+    use ctxc::mcp_record::{config_hash, Record, RecordedServer, RECORD_VERSION};
+    let entry = |file: &str, server: &str, config: Value| RecordedServer {
+        file: file.into(),
+        server: server.into(),
+        config: config_hash(&config),
+        protocol_version: "2025-06-18".into(),
+        server_info: json!({ "name": server }),
+        tools: Vec::new(),
+        prompts: None,
+        resources: None,
+    };
+    let record = Record {
+        version: RECORD_VERSION,
+        servers: vec![
+            entry(".codex/config.toml", "notes", json!({ "command": "npx", "args": ["-y", "notes@1"] })),
+            entry(".vscode/mcp.json", "notes", json!({ "type": "stdio", "command": "npx", "args": ["-y", "notes@1"] })),
+            entry(".vscode/mcp.json", "wiki", json!({ "type": "stdio", "command": "npx", "args": ["-y", "wiki@1"] })),
+            entry(".gemini/settings.json", "docs", json!({ "url": "https://example.com/old" })),
+        ],
+    };
+    let project = common::project(&[
+        ("AGENTS.md", "# Agents\n"),
+        (".codex/config.toml", "[model]\n\n[mcp_servers.notes]\ncommand = \"npx\"\nargs = [\"-y\", \"notes@2\"]\n\n[mcp_servers.off]\ncommand = \"x\"\nenabled = false\n"),
+        (".gemini/settings.json", "{\n  // ours\n  \"mcpServers\": {\n    \"docs\": { \"httpUrl\": \"https://example.com/mcp\" }\n  }\n}\n"),
+        (".cursor/mcp.json", "{\"mcpServers\": {\"paged\": {\"command\": \"uvx\", \"args\": [\"paged\"]}}}\n"),
+        (
+            ".vscode/mcp.json",
+            "{\"servers\": {\n  \"notes\": {\"type\": \"stdio\", \"command\": \"npx\", \"args\": [\"-y\", \"notes@1\"]},\n  \"wiki\": {\"type\": \"stdio\", \"command\": \"npx\", \"args\": [\"-y\", \"wiki@2\"]}}}\n",
+        ),
+        ("ctxc.mcp-tools", &record.to_text()),
+    ]);
+    let log = log_of(project.path());
+    let out = run(project.path(), &["check", ".", "--format", "json"], &log);
+    let json: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", stderr(&out)));
+    let found: Vec<String> = json["diagnostics"]
+        .as_array()
+        .expect("diagnostics")
+        .iter()
+        .filter(|d| d["code"] == "MCP022")
+        .map(|d| format!("{}:{}:{} {}", d["file"].as_str().expect("file"), d["line"], d["column"], d["message"].as_str().expect("message")))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            ".codex/config.toml:3:14 the record of MCP server `notes` (Codex) in ctxc.mcp-tools is older than its configuration",
+            ".cursor/mcp.json:1:17 MCP server `paged` (Cursor) has no record in ctxc.mcp-tools: its tools are not counted",
+            ".gemini/settings.json:4:5 the record of MCP server `docs` (Gemini CLI) in ctxc.mcp-tools is older than its configuration",
+            ".vscode/mcp.json:3:3 the record of MCP server `wiki` (GitHub Copilot) in ctxc.mcp-tools is older than its configuration",
+        ]
+    );
+    assert!(!log.exists(), "check started no server");
+}

@@ -265,6 +265,7 @@ const EXAMPLES_NOT_ONE_FILE: &[&str] = &[
     "BUDGET006",
     "BUDGET007",
     "BUDGET008",
+    "BUDGET009",
     "SET001",
     "SET002",
     "SET003",

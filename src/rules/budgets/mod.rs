@@ -10,6 +10,7 @@ pub mod budget005_count_not_recorded;
 pub mod budget006_workload_over_policy;
 pub mod budget007_implausible_count;
 pub mod budget008_host_over_budget;
+pub mod budget009_listing_entries_left_out;
 
 /// What the family covers, in one line, for `docs/rules.md`.
 pub const ABOUT: &str = "Token budgets and the context window (the findings of the budget stage).";

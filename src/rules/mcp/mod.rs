@@ -54,6 +54,16 @@ pub fn flat(doc: &Doc, config: &Value) -> bool {
     accepted && config.get("mcpServers").is_none() && config.as_object().is_some_and(|m| !m.is_empty() && m.values().all(Value::is_object))
 }
 
+/// Whether Claude Code reads MCP servers from `doc`: the project's `.mcp.json`, or a plugin's
+/// `.mcp.json` or manifest.
+pub fn claude_code_reads(doc: &Doc) -> bool {
+    match doc.kind {
+        FileKind::McpConfig => doc.rel == ".mcp.json" || (doc.plugin.is_some() && doc.name() == ".mcp.json"),
+        FileKind::ClaudePlugin => true,
+        _ => false,
+    }
+}
+
 /// The servers of an MCP configuration: (name, config).
 pub fn mcp_servers<'a>(doc: &Doc, config: &'a Value) -> Vec<(&'a str, &'a Value)> {
     let map = if flat(doc, config) { config.as_object() } else { config.get("mcpServers").and_then(Value::as_object) };
