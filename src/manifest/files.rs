@@ -1,6 +1,6 @@
 //! The files a manifest names, read through its project root into the run's sources: module
 //! and connector texts, skills, memory files, the project-context files found walking up, the
-//! chat template and tokenizer file, `ctxc.counts`, and the snapshot folder. Each problem is
+//! chat template and tokenizer file, `ctxc.counts`, MCP tool records, and the snapshot folder. Each problem is
 //! reported to the manifest's [`Provenance`], at the value that names the file.
 
 use std::collections::{BTreeMap, HashMap};
@@ -334,5 +334,89 @@ impl Files {
             }
         }
         found
+    }
+
+    /// The tools of MCP server `server` as `ctxc mcp record` recorded them in the record `path`,
+    /// and the record's path. A record that is missing or lacks the server is a warning (MCP022:
+    /// nothing to count, as in the host view); one recorded from another configuration than the
+    /// one written now is counted as recorded, with a warning.
+    pub(super) fn recorded_tools(
+        &mut self,
+        prov: &mut Provenance,
+        path: &str,
+        server: Option<&str>,
+        config: Option<&str>,
+    ) -> Option<(String, Vec<crate::tools::Tool>)> {
+        use crate::mcp_record::{configured_hash, Record, RECORD_FILE};
+        let span = prov.locate(path);
+        let Some(server) = server else {
+            prov.coded(Code::MAN010, format!("`{path}` records the tools of every MCP server: name the one these tools come from"), span)
+                .help = Some(format!("write `{{ path = \"{path}\", server = \"NAME\" }}`"));
+            return None;
+        };
+        let server_span = prov.locate(server).or(span.clone());
+        let help = "run `ctxc mcp record` (it starts the configured servers: it asks first) and commit the record";
+        let warn = |this: &mut Provenance, message: String| {
+            let d = Diagnostic::warning(message).in_file(&this.file).at(server_span.clone()).help(help).code(Code::MCP022);
+            this.diagnostics.push(d);
+        };
+        let file = match self.root.read(path) {
+            Ok(file) => file,
+            Err(crate::project::ReadError::Missing(_)) => {
+                warn(prov, format!("there is no MCP tool record `{path}`: the tools of MCP server `{server}` are not counted"));
+                return None;
+            }
+            Err(e) => {
+                prov.read_error(e, span);
+                return None;
+            }
+        };
+        self.sources.insert_shared(&file.display, file.text.clone());
+        let record = match Record::parse(&file.text) {
+            Ok(record) => record,
+            Err(e) => {
+                prov.coded(Code::TOOL001, format!("{} is not an MCP tool record ctxc reads: {e}", file.display), span).help =
+                    Some(format!("write it again with `ctxc mcp record`; it is `{RECORD_FILE}` as that command writes it"));
+                return None;
+            }
+        };
+        let mut entries: Vec<_> = record.servers.iter().filter(|s| s.server == server && config.is_none_or(|c| s.file == c)).collect();
+        let entry = match entries.len() {
+            0 => {
+                warn(prov, format!("MCP server `{server}` has no record in {}: its tools are not counted", file.display));
+                return None;
+            }
+            1 => entries.remove(0),
+            _ => {
+                let files: Vec<&str> = entries.iter().map(|e| e.file.as_str()).collect();
+                prov.coded(
+                    Code::MAN010,
+                    format!("MCP server `{server}` is recorded from several configurations: {}", files.join(", ")),
+                    server_span,
+                )
+                .help = Some(format!("name the one these tools come from: `config = \"{}\"`", files[0]));
+                return None;
+            }
+        };
+        // The record's files are relative to its folder.
+        let folder = file.rel.rsplit_once('/').map_or("", |(folder, _)| folder);
+        let configuration = if folder.is_empty() { entry.file.clone() } else { format!("{folder}/{}", entry.file) };
+        let shown = self.root.display_path(&configuration);
+        match configured_hash(&self.root, &configuration, server) {
+            Ok(Some(hash)) if hash == entry.config => {}
+            Ok(Some(_)) => warn(
+                prov,
+                format!("the record of MCP server `{server}` in {} is older than its configuration in {shown}: its tools are counted as recorded", file.display),
+            ),
+            Ok(None) => warn(prov, format!("MCP server `{server}` is recorded but no longer configured in {shown}: its tools are counted as recorded")),
+            Err(e) => warn(prov, format!("the configuration of MCP server `{server}` cannot be read ({e}): its recorded tools are counted")),
+        }
+        match entry.tool_list() {
+            Ok(tools) => Some((file.rel.clone(), tools)),
+            Err(e) => {
+                prov.coded(Code::TOOL001, format!("{}: a tool of MCP server `{server}` is invalid: {e}", file.display), span);
+                None
+            }
+        }
     }
 }

@@ -10,7 +10,7 @@ use super::raw::*;
 use super::span::Spanned;
 use super::{Validator, CONDITION_VARIABLES};
 use crate::codes::Code;
-use crate::diagnostic::{did_you_mean, Diagnostic};
+use crate::diagnostic::did_you_mean;
 use crate::tools::parse_tool_file_shared;
 
 impl Validator {
@@ -254,7 +254,8 @@ impl Validator {
                     RawToolFile::Detailed(d) => (d.path.clone(), d.server.clone(), d.app.clone(), d.config.clone()),
                 };
                 if crate::mcp_record::is_record(&path) {
-                    if let Some((source, recorded)) = self.recorded_tools(&path, server.as_deref(), config.as_deref()) {
+                    if let Some((source, recorded)) = self.files.recorded_tools(&mut self.prov, &path, server.as_deref(), config.as_deref())
+                    {
                         tools.extend(recorded.into_iter().map(|tool| CategoryTool {
                             writes: !(tool.read_only.unwrap_or(false) || category.read_only.contains(&tool.name)),
                             tool: Arc::new(tool),
@@ -266,13 +267,14 @@ impl Validator {
                     continue;
                 }
                 if let Some(config) = &config {
-                    let span = self.locate(config);
-                    self.coded(
-                        Code::MAN010,
-                        "`config` names where a server of the MCP tool record is configured, and this path is no record",
-                        span,
-                    )
-                    .help = Some(format!("use it with `path = \"{}\"`, or remove it", crate::mcp_record::RECORD_FILE));
+                    let span = self.prov.locate(config);
+                    self.prov
+                        .coded(
+                            Code::MAN010,
+                            "`config` names where a server of the MCP tool record is configured, and this path is no record",
+                            span,
+                        )
+                        .help = Some(format!("use it with `path = \"{}\"`, or remove it", crate::mcp_record::RECORD_FILE));
                 }
                 let reference = Spanned::new(path.clone());
                 let Some(text) = self.files.read(&mut self.prov, &reference, Some(false)) else { continue };
@@ -318,83 +320,5 @@ impl Validator {
             categories.push(Category { name: name.clone(), title: category.title.clone().unwrap_or_else(|| name.clone()), when, tools });
         }
         categories
-    }
-
-    /// The tools of MCP server `server` as `ctxc mcp record` recorded them in the record `path`,
-    /// and the record's path. A record that is missing or lacks the server is a warning (MCP022:
-    /// nothing to count, as in the host view); one recorded from another configuration than the
-    /// one written now is counted as recorded, with a warning.
-    fn recorded_tools(&mut self, path: &str, server: Option<&str>, config: Option<&str>) -> Option<(String, Vec<crate::tools::Tool>)> {
-        use crate::mcp_record::{configured_hash, Record, RECORD_FILE};
-        let span = self.locate(path);
-        let Some(server) = server else {
-            self.coded(Code::MAN010, format!("`{path}` records the tools of every MCP server: name the one these tools come from"), span)
-                .help = Some(format!("write `{{ path = \"{path}\", server = \"NAME\" }}`"));
-            return None;
-        };
-        let server_span = self.locate(server).or(span.clone());
-        let help = "run `ctxc mcp record` (it starts the configured servers: it asks first) and commit the record";
-        let warn = |this: &mut Self, message: String| {
-            let d = Diagnostic::warning(message).in_file(&this.file).at(server_span.clone()).help(help).code(Code::MCP022);
-            this.diagnostics.push(d);
-        };
-        let file = match self.root.read(path) {
-            Ok(file) => file,
-            Err(crate::project::ReadError::Missing(_)) => {
-                warn(self, format!("there is no MCP tool record `{path}`: the tools of MCP server `{server}` are not counted"));
-                return None;
-            }
-            Err(e) => {
-                self.read_error(e, span);
-                return None;
-            }
-        };
-        self.sources.insert_shared(&file.display, file.text.clone());
-        let record = match Record::parse(&file.text) {
-            Ok(record) => record,
-            Err(e) => {
-                self.coded(Code::TOOL001, format!("{} is not an MCP tool record ctxc reads: {e}", file.display), span).help =
-                    Some(format!("write it again with `ctxc mcp record`; it is `{RECORD_FILE}` as that command writes it"));
-                return None;
-            }
-        };
-        let mut entries: Vec<_> = record.servers.iter().filter(|s| s.server == server && config.is_none_or(|c| s.file == c)).collect();
-        let entry = match entries.len() {
-            0 => {
-                warn(self, format!("MCP server `{server}` has no record in {}: its tools are not counted", file.display));
-                return None;
-            }
-            1 => entries.remove(0),
-            _ => {
-                let files: Vec<&str> = entries.iter().map(|e| e.file.as_str()).collect();
-                self.coded(
-                    Code::MAN010,
-                    format!("MCP server `{server}` is recorded from several configurations: {}", files.join(", ")),
-                    server_span,
-                )
-                .help = Some(format!("name the one these tools come from: `config = \"{}\"`", files[0]));
-                return None;
-            }
-        };
-        // The record's files are relative to its folder.
-        let folder = file.rel.rsplit_once('/').map_or("", |(folder, _)| folder);
-        let configuration = if folder.is_empty() { entry.file.clone() } else { format!("{folder}/{}", entry.file) };
-        let shown = self.root.display_path(&configuration);
-        match configured_hash(&self.root, &configuration, server) {
-            Ok(Some(hash)) if hash == entry.config => {}
-            Ok(Some(_)) => warn(
-                self,
-                format!("the record of MCP server `{server}` in {} is older than its configuration in {shown}: its tools are counted as recorded", file.display),
-            ),
-            Ok(None) => warn(self, format!("MCP server `{server}` is recorded but no longer configured in {shown}: its tools are counted as recorded")),
-            Err(e) => warn(self, format!("the configuration of MCP server `{server}` cannot be read ({e}): its recorded tools are counted")),
-        }
-        match entry.tool_list() {
-            Ok(tools) => Some((file.rel.clone(), tools)),
-            Err(e) => {
-                self.coded(Code::TOOL001, format!("{}: a tool of MCP server `{server}` is invalid: {e}", file.display), span);
-                None
-            }
-        }
     }
 }
