@@ -46,6 +46,7 @@ pub mod models;
 pub mod parallel;
 pub mod places;
 pub mod project;
+pub mod provenance;
 pub mod providers;
 pub mod render;
 pub mod report;

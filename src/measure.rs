@@ -155,6 +155,20 @@ pub struct Measured {
     pub window: Window,
 }
 
+impl Measured {
+    /// Of the modes and scenarios measured, the one with the largest fixed context (system
+    /// prompt, tool schemas, message framing): what the runtimes' settings checks hold against
+    /// their compaction triggers.
+    pub fn largest_fixed(all: &[Measured]) -> Option<&Measured> {
+        all.iter().max_by_key(|m| m.window.fixed)
+    }
+
+    /// Where it was measured, as findings name it.
+    pub fn place(&self) -> String {
+        format!("{} mode, scenario `{}`", self.mode, self.scenario)
+    }
+}
+
 /// How a mode × scenario stands against the project's recorded counts.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "status", rename_all = "snake_case")]

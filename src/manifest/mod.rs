@@ -3,6 +3,7 @@
 //! [`model::Agent`]. Problems are collected, not thrown at the first one.
 
 pub mod env;
+mod files;
 pub mod lint;
 pub mod model;
 mod pipeline;
@@ -10,27 +11,26 @@ pub mod preset;
 pub mod raw;
 pub mod scenario;
 mod scenarios;
+mod sections;
 pub mod span;
 mod systems;
 mod templates;
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
 use std::path::Path;
-use std::sync::Arc;
 
 use indexmap::IndexMap;
 
 use crate::codes::Code;
 use crate::diagnostic::{did_you_mean, has_errors, Diagnostic, Diagnostics, Failure, Sources};
-use crate::memo::{content_hash, Kind, SharedText};
 use crate::models::ModelProfile;
-use crate::project::{ProjectRoot, ReadError, RunState};
-use crate::skills::{parse_skill, Skill};
+use crate::project::{ProjectRoot, RunState};
+use crate::provenance::Provenance;
+use files::Files;
 use model::*;
 use preset::Overlay;
 use raw::*;
-use scenario::Retrieval;
 use span::Spanned;
 
 /// File names recognised as manifests, in order of preference.
@@ -219,27 +219,21 @@ pub fn load_with(manifest_path: &Path, overrides: &[String], run: &RunState) -> 
     let root = with_manifest_root(root, &user, &overridden, &manifest.text)
         .map_err(|d| Failure { diagnostics: vec![d.in_file(&manifest.display)], sources: sources.clone() })?;
     let mut v = Validator {
-        root,
+        files: Files { root, sources, skill_bodies: BTreeMap::new() },
         rel: manifest.rel.clone(),
-        file: manifest.display.clone(),
-        text: manifest.text.clone(),
-        sources,
-        diagnostics: Vec::new(),
-        overridden,
-        skill_bodies: BTreeMap::new(),
-        places: Default::default(),
+        prov: Provenance::new(manifest.display.clone(), manifest.text.clone(), overridden),
     };
     let agent = v.build(user, &manifest.rel);
     // Every load diagnostic carries a rule code; the ones not given a more precise one are MAN010.
-    for d in &mut v.diagnostics {
+    for d in &mut v.prov.diagnostics {
         d.code.get_or_insert(Code::MAN010);
     }
-    let recorded = v.recorded_counts();
+    let recorded = v.files.recorded_counts(&mut v.prov);
     match agent {
-        Some(agent) if !has_errors(&v.diagnostics) => {
-            Ok(Loaded { agent, root: v.root, sources: v.sources, warnings: v.diagnostics, recorded })
+        Some(agent) if !has_errors(&v.prov.diagnostics) => {
+            Ok(Loaded { agent, root: v.files.root, sources: v.files.sources, warnings: v.prov.diagnostics, recorded })
         }
-        _ => Err(Failure { diagnostics: v.diagnostics, sources: v.sources }),
+        _ => Err(Failure { diagnostics: v.prov.diagnostics, sources: v.files.sources }),
     }
 }
 
@@ -286,198 +280,16 @@ fn with_manifest_root(
 }
 
 struct Validator {
-    root: ProjectRoot,
+    /// The project the manifest is in, and the files read from it.
+    files: Files,
     /// The manifest's path relative to the root.
     rel: String,
-    /// Display path of the manifest.
-    file: String,
-    text: SharedText,
-    sources: Sources,
-    diagnostics: Diagnostics,
-    /// Dotted keys set by overrides (--set, CTXC_ environment variables), for provenance.
-    overridden: Vec<String>,
-    /// Skill bodies by SKILL.md path, filled while reading skills.
-    skill_bodies: BTreeMap<String, String>,
-    /// Where the manifest's keys and values are written, read when first asked.
-    places: std::cell::OnceCell<crate::places::Values>,
+    /// The manifest's text, where its values are written, the keys overrides set, and the
+    /// problems found.
+    prov: Provenance,
 }
 
 impl Validator {
-    /// The counts of `ctxc.counts` beside the manifest: `None` when there is none; a file that
-    /// does not parse is an error at its line and column.
-    fn recorded_counts(&mut self) -> Option<std::sync::Arc<crate::counts::Recorded>> {
-        let file = match self.root.read(crate::counts::FILE_NAME) {
-            Ok(file) => file,
-            Err(ReadError::Missing(_)) => return None,
-            Err(e) => {
-                let shown = self.root.display_path(crate::counts::FILE_NAME);
-                self.diagnostics.push(e.into_diagnostic().in_file(&shown));
-                return None;
-            }
-        };
-        match crate::counts::Recorded::parse(&file.text) {
-            Ok(recorded) => Some(std::sync::Arc::new(recorded)),
-            Err(e) => {
-                let at = crate::diagnostic::offset_of(&file.text, e.line, e.column);
-                self.sources.insert_shared(&file.display, file.text.clone());
-                let d = Diagnostic::error(format!("{}: {}", crate::counts::FILE_NAME, e.message))
-                    .code(Code::MAN001)
-                    .in_file(&file.display)
-                    .at(Some(at..at))
-                    .label("here")
-                    .help("the file is written by `ctxc counts sync`: run it again, or resolve the merge line by line");
-                self.diagnostics.push(d);
-                None
-            }
-        }
-    }
-
-    /// The span of a value: exact from TOML; for YAML, the first place its parser reports it written.
-    fn span<T>(&self, value: &Spanned<T>, text: &str) -> Option<Range<usize>> {
-        value.span.clone().or_else(|| self.locate(text))
-    }
-
-    /// Where a value (else a key) is written in the manifest, as its parser reports it.
-    fn locate(&self, text: &str) -> Option<Range<usize>> {
-        self.places.get_or_init(|| crate::places::Values::of(&self.text)).written(text)
-    }
-
-    /// The value at a path of keys in the manifest (see `places::Values::at_path`).
-    fn locate_path(&self, path: &[&str]) -> Option<Range<usize>> {
-        self.places.get_or_init(|| crate::places::Values::of(&self.text)).at_path(path)
-    }
-
-    /// The last key of a path of keys in the manifest.
-    fn locate_key(&self, path: &[&str]) -> Option<Range<usize>> {
-        self.places.get_or_init(|| crate::places::Values::of(&self.text)).key_at_path(path)
-    }
-
-    fn error(&mut self, message: impl Into<String>, span: Option<Range<usize>>) -> &mut Diagnostic {
-        let d = Diagnostic::error(message).in_file(&self.file).at(span);
-        self.diagnostics.push(d);
-        self.diagnostics.last_mut().expect("just pushed") // ok: pushed on the line above
-    }
-
-    /// Like `error`, with the rule code.
-    fn coded(&mut self, code: Code, message: impl Into<String>, span: Option<Range<usize>>) -> &mut Diagnostic {
-        let d = self.error(message, span);
-        d.code = Some(code);
-        d
-    }
-
-    fn unknown(&mut self, what: &str, name: &str, span: Option<Range<usize>>, known: &[&str]) {
-        self.unknown_in(what, "", name, span, known);
-    }
-
-    /// Like `unknown`, with `context` naming what the name belongs to (e.g. " of module `x`").
-    fn unknown_in(&mut self, what: &str, context: &str, name: &str, span: Option<Range<usize>>, known: &[&str]) {
-        let code = match what {
-            "flag" => Code::MAN005,
-            "condition variable" => Code::MAN006,
-            "variant" => Code::MAN007,
-            _ => Code::MAN009,
-        };
-        let d = self.coded(code, format!("unknown {what} `{name}`{context}"), span);
-        d.label = Some(format!("not a {what}{context}"));
-        d.help = Some(match did_you_mean(name, known.iter().copied()) {
-            Some(s) => format!("did you mean `{s}`?"),
-            None if known.is_empty() => format!("no {what} is declared"),
-            None => format!("known: {}", known.join(", ")),
-        });
-    }
-
-    /// Reads a referenced file; `template` is `None` to decide by the `.j2` extension.
-    fn read(&mut self, reference: &Spanned<String>, template: Option<bool>) -> Option<TextFile> {
-        match self.root.read(&reference.value) {
-            Ok(file) => {
-                self.sources.insert_shared(&file.display, file.text.clone());
-                let template = template.unwrap_or(file.rel.ends_with(".j2"));
-                Some(TextFile { path: file.rel, text: file.text, template, template_root: Default::default() })
-            }
-            Err(e) => {
-                self.read_error(e, self.span(reference, &reference.value));
-                None
-            }
-        }
-    }
-
-    /// The agent's `chat_template`, read and compiled: a tokenizer configuration's template, or a
-    /// `.jinja` file with the special tokens of the `tokenizer_config.json` beside it (as
-    /// transformers loads a tokenizer folder). One named in the manifest is read inside the
-    /// project; one set by `--chat-template` (or `--set`, a `CTXC_` variable) anywhere, links
-    /// followed, under the same rules otherwise (a regular UTF-8 file under the size limit).
-    fn chat_template(&mut self, reference: &Spanned<String>) -> Option<Arc<crate::providers::chat_template::ChatTemplate>> {
-        use crate::providers::chat_template::ChatTemplate;
-        let from_command_line = self.overridden("agent.chat_template");
-        let span = if from_command_line { None } else { self.span(reference, &reference.value) };
-        let read = |this: &Self, reference: &str| match from_command_line {
-            true => crate::project::read_outside(Path::new(reference), reference).map(|text| (reference.to_string(), text)),
-            false => this.root.read(reference).map(|file| (file.display, file.text)),
-        };
-        let (display, text) = match read(self, &reference.value) {
-            Ok(file) => file,
-            Err(e) => {
-                self.read_error(e, span);
-                return None;
-            }
-        };
-        self.sources.insert_shared(&display, text.clone());
-        let loaded = if reference.value.ends_with(".json") {
-            ChatTemplate::from_files(Some((&display, &text)), None)
-        } else {
-            let beside = match (from_command_line, reference.value.rsplit_once('/')) {
-                (true, _) => Path::new(&reference.value).with_file_name("tokenizer_config.json").display().to_string(),
-                (false, Some((dir, _))) => format!("{dir}/tokenizer_config.json"),
-                (false, None) => "tokenizer_config.json".to_string(),
-            };
-            let config = match read(self, &beside) {
-                Ok(config) => Some(config),
-                Err(ReadError::Missing(_)) => None,
-                Err(e) => {
-                    self.read_error(e, span);
-                    return None;
-                }
-            };
-            if let Some((config_display, config_text)) = &config {
-                self.sources.insert_shared(config_display, config_text.clone());
-            }
-            ChatTemplate::from_files(config.as_ref().map(|(d, t)| (d.as_str(), &**t)), Some((&display, &text)))
-        };
-        let loaded = loaded.and_then(|t| {
-            t.ok_or_else(|| {
-                Diagnostic::error(format!("{display} has no `chat_template`"))
-                    .code(Code::MAN010)
-                    .in_file(&self.file)
-                    .at(span.clone())
-                    .help("name the model's `chat_template.jinja`, or a tokenizer_config.json that holds its chat template")
-            })
-        });
-        let found = match from_command_line {
-            true => "given by --chat-template",
-            false => "named by the manifest's `chat_template`",
-        };
-        match loaded {
-            Ok(template) => Some(Arc::new(template.found(found))),
-            Err(d) => {
-                self.diagnostics.push(d);
-                None
-            }
-        }
-    }
-
-    /// Whether an override (--set or CTXC_…) set this dotted key or a table holding it.
-    fn overridden(&self, key: &str) -> bool {
-        self.overridden.iter().any(|o| key == o || key.starts_with(&format!("{o}.")))
-    }
-
-    fn origin<T>(&self, value: &Spanned<T>, text: &str) -> Origin {
-        Origin { file: self.file.clone(), span: self.span(value, text) }
-    }
-
-    fn budget(&self, budget: &Option<Spanned<u64>>) -> Option<Budget> {
-        budget.as_ref().map(|b| Budget { tokens: b.value, origin: self.origin(b, &b.value.to_string()) })
-    }
-
     /// The model's profile with the manifest's overrides, and the tokenizer file it names;
     /// warns when the model is unknown.
     fn profile(&mut self, agent: &RawAgent) -> (ModelProfile, Option<TokenizerFileRef>) {
@@ -488,11 +300,11 @@ impl Validator {
             match crate::models::Tokenizer::parse(&tokenizer.value) {
                 Some(t) => profile.tokenizer = t,
                 // A file's name has a dot or a slash; an encoding's never does.
-                None if tokenizer.value.contains(['.', '/', '\\']) => tokenizer_file = self.tokenizer_file(tokenizer),
-                None => self.unknown(
+                None if tokenizer.value.contains(['.', '/', '\\']) => tokenizer_file = self.files.tokenizer_file(&mut self.prov, tokenizer),
+                None => self.prov.unknown(
                     "tokenizer",
                     &tokenizer.value,
-                    self.span(tokenizer, &tokenizer.value),
+                    self.prov.span(tokenizer, &tokenizer.value),
                     &["o200k_base", "cl100k_base", "estimate"],
                 ),
             }
@@ -503,104 +315,24 @@ impl Validator {
         // is probably a typo or a new model, so it gets a warning.
         if !profile.known && !model.is_empty() && agent.context_window.is_none() {
             // A model set by `--model`, `--set` or a `CTXC_` variable has no line in the manifest.
-            let (span, from) = match self.overridden("agent.model") {
+            let (span, from) = match self.prov.overridden("agent.model") {
                 true => (None, " (from --model, --set agent.model or CTXC_AGENT__MODEL)"),
-                false => (agent.model.as_ref().and_then(|m| self.span(m, &m.value)), ""),
+                false => (agent.model.as_ref().and_then(|m| self.prov.span(m, &m.value)), ""),
             };
             let mut d = Diagnostic::warning(format!(
                 "unknown model `{model}`{from}: assuming a {}-token window and estimated token counts",
                 crate::models::DEFAULT_MAX_INPUT
             ))
-            .in_file(&self.file)
+            .in_file(&self.prov.file)
             .at(span)
             .help("set `model` to one `ctxc models` lists, or set `context_window` and `tokenizer` under [agent]")
             .code(Code::MAN011);
             if let Some(suggestion) = did_you_mean(model, crate::models::all().iter().map(|p| p.model.as_str())) {
                 d.help = Some(format!("did you mean `{suggestion}`? (`ctxc models` lists every known model)"));
             }
-            self.diagnostics.push(d);
+            self.prov.diagnostics.push(d);
         }
         (profile, tokenizer_file)
-    }
-
-    /// The tokenizer file `tokenizer` names, checked where it is: one named in the manifest
-    /// through the project's reader (inside the project, a regular file, no link out); one set by
-    /// `--tokenizer` (or `--set`, a `CTXC_` variable) relative to the current folder, anywhere.
-    /// Either way a regular file of at most [`MAX_TOKENIZER_BYTES`]; it is read once per run by
-    /// the session.
-    fn tokenizer_file(&mut self, tokenizer: &Spanned<String>) -> Option<TokenizerFileRef> {
-        use crate::tokenizer_files::MAX_TOKENIZER_BYTES;
-        let from_command_line = self.overridden("agent.tokenizer");
-        let located = match from_command_line {
-            true => {
-                let path = std::path::Path::new(&tokenizer.value);
-                crate::project::locate_path(path, &tokenizer.value, MAX_TOKENIZER_BYTES)
-            }
-            false => self.root.locate(&tokenizer.value, MAX_TOKENIZER_BYTES),
-        };
-        let span = if from_command_line { None } else { self.span(tokenizer, &tokenizer.value) };
-        match located {
-            Ok(path) => Some(TokenizerFileRef {
-                path,
-                shown: tokenizer.value.clone(),
-                from_command_line,
-                origin: Origin { file: self.file.clone(), span },
-            }),
-            Err(e) => {
-                let what = if from_command_line { "--tokenizer" } else { "`tokenizer`" };
-                let d = self.coded(e.code(), format!("tokenizer file ({what}): {}", e.message()), span);
-                d.help = Some("name a model's tokenizer.json, tiktoken rank file or Tekken JSON".into());
-                None
-            }
-        }
-    }
-
-    fn budgets(&mut self, raw: Option<&RawBudgets>) -> Budgets {
-        let raw = raw.cloned().unwrap_or_default();
-        let warn_ratio = raw.warn_ratio.unwrap_or(0.9);
-        if let Some(r) = &raw.response_reserve {
-            if let Reserve::Ratio(ratio) = r.value {
-                if !(0.0..1.0).contains(&ratio) {
-                    let span = self.span(r, &ratio.to_string());
-                    self.error(format!("response_reserve {ratio} must be a share of the window below 1, or a token count"), span);
-                }
-            }
-        }
-        Budgets {
-            system_prompt: self.budget(&raw.system_prompt),
-            tool_schemas: self.budget(&raw.tool_schemas),
-            response_reserve: raw.response_reserve.as_ref().map(|r| r.value),
-            response_reserve_origin: raw.response_reserve.as_ref().map(|r| self.origin(r, "response_reserve")),
-            warn_ratio,
-            require_exact: raw.require_exact.as_ref().filter(|r| r.value).map(|r| self.origin(r, "require_exact")),
-        }
-    }
-
-    /// `[snapshot] dir`, normalised (it must stay inside the project root), and where the
-    /// manifest sets it: a folder from `--dir`, `--set` or a `CTXC_` variable has no line.
-    fn snapshot_dir(&mut self, dir: Option<&Spanned<String>>) -> (String, Option<Origin>) {
-        let Some(dir) = dir else { return (DEFAULT_SNAPSHOT_DIR.to_string(), None) };
-        let origin = (!self.overridden("snapshot.dir")).then(|| self.origin(dir, &dir.value));
-        let span = origin.as_ref().and_then(|o| o.span.clone());
-        match self.root.normalize(&dir.value) {
-            Ok(rel) if !rel.is_empty() => (rel, origin),
-            Ok(_) => {
-                self.error("[snapshot] dir must name a folder below the manifest's directory", span).help =
-                    Some(format!("the default is `{DEFAULT_SNAPSHOT_DIR}`"));
-                (DEFAULT_SNAPSHOT_DIR.to_string(), None)
-            }
-            Err(e) => {
-                self.read_error(e, span);
-                (DEFAULT_SNAPSHOT_DIR.to_string(), None)
-            }
-        }
-    }
-
-    fn read_error(&mut self, e: ReadError, span: Option<Range<usize>>) {
-        let help = e.help();
-        let d = self.coded(e.code(), e.message(), span);
-        d.label = Some("referenced here".into());
-        d.help = help.map(str::to_string);
     }
 
     fn build(&mut self, user: RawManifest, manifest_rel: &str) -> Option<Agent> {
@@ -611,38 +343,51 @@ impl Validator {
         let user_written = user.clone();
         raw.overlay(user);
         let Some(agent_raw) = raw.agent.clone() else {
-            self.error("the manifest has no [agent] table", Some(0..0)).help = Some("add `[agent]` with `name = \"...\"`".into());
+            self.prov.error("the manifest has no [agent] table", Some(0..0)).help = Some("add `[agent]` with `name = \"...\"`".into());
             return None;
         };
         if agent_raw.name.value.trim().is_empty() {
-            let places = self.places.get_or_init(|| crate::places::Values::of(&self.text));
+            let places = self.prov.places();
             let span = agent_raw.name.span.clone().or_else(|| places.at_path(&["agent", "name"])).or_else(|| places.at_path(&["agent"]));
-            self.error("the agent needs a non-empty `name`", span);
+            self.prov.error("the agent needs a non-empty `name`", span);
         }
         let (profile, tokenizer_file) = self.profile(&agent_raw);
-        let chat_template = agent_raw.chat_template.as_ref().and_then(|reference| self.chat_template(reference));
-        let budgets = self.budgets(raw.budgets.as_ref());
+        let chat_template = agent_raw.chat_template.as_ref().and_then(|reference| self.files.chat_template(&mut self.prov, reference));
+        let budgets = sections::budgets(&mut self.prov, raw.budgets.as_ref());
         let pipeline = raw.pipeline.clone().unwrap_or_default();
         let flags: IndexMap<String, bool> = raw.flags.clone();
-        let template_root = self.template_root(raw.templates.as_ref());
-        let modules = self.modules(&raw.modules, &template_root);
+        let template_root = self.files.template_root(&mut self.prov, raw.templates.as_ref());
+        let modules = self.files.modules(&mut self.prov, &raw.modules, &template_root);
         let mut categories = self.categories(&raw.tools, &flags);
-        let template_settings = self.template_settings(&agent_raw, &pipeline.steps);
+        let template_settings = sections::template_settings(&self.prov, &agent_raw, &pipeline.steps);
         let steps = self.steps(pipeline.steps, &raw.modules, &flags);
         let modes = self.modes(&raw.modes, &modules, &steps, &categories, &template_root);
-        let connectors: IndexMap<String, TextFile> =
-            raw.connectors.iter().filter_map(|(name, c)| Some((name.clone(), self.read(&c.prompt, Some(false))?))).collect();
+        let connectors: IndexMap<String, TextFile> = raw
+            .connectors
+            .iter()
+            .filter_map(|(name, c)| Some((name.clone(), self.files.read(&mut self.prov, &c.prompt, Some(false))?)))
+            .collect();
         // Deep Agents lists a skills source that does not exist as one with no skills, and 0.7 warns
         // about it in the prompt (skills.py, 0.4.12 and 0.7.32): a project without `skills/` is valid.
         let skip_missing = preset_name.as_ref().is_some_and(|p| p.value == "deepagents");
-        let skills = self.skills(raw.skills.as_ref(), skip_missing);
-        let (skill_locations, missing_skill_locations) = self.skill_locations(raw.skills.as_ref(), skip_missing);
-        let memory_files = self.memory_files(raw.memory.as_ref(), skip_missing);
-        let settings = self.settings(&raw);
+        let skills = self.files.skills(&mut self.prov, raw.skills.as_ref(), skip_missing);
+        let (skill_locations, missing_skill_locations) = self.files.skill_locations(raw.skills.as_ref(), skip_missing);
+        let memory_files = self.files.memory_files(&mut self.prov, raw.memory.as_ref(), skip_missing);
+        let settings = sections::settings(&self.prov, &raw);
         let scenarios = self.scenarios(&raw.scenarios, &flags, &connectors, &skills);
         self.template_variables(&modules, &modes, &scenarios);
-        let project_context = self.walk_up(raw.memory.as_ref().and_then(|m| m.walk_up.as_deref()).unwrap_or_default());
-        let systems = self.systems(&raw, &user_written, &preset_defaults, preset_name.as_ref(), &runtime_model(&agent_raw, &profile));
+        let project_context =
+            self.files.walk_up(&mut self.prov, raw.memory.as_ref().and_then(|m| m.walk_up.as_deref()).unwrap_or_default());
+        let facts = crate::runtimes::AgentFacts {
+            name: &agent_raw.name.value,
+            model: agent_raw.model.as_ref().map_or("", |m| m.value.as_str()),
+            provider: &profile.provider,
+            context_window: agent_raw.context_window,
+            max_output_tokens: agent_raw.max_output_tokens,
+            history_max_messages: raw.history.as_ref().and_then(|h| h.max_messages),
+            memory: raw.memory.as_ref().is_some_and(|m| !m.files.is_empty()),
+        };
+        let systems = self.systems(&raw, &user_written, &preset_defaults, preset_name.as_ref(), &facts);
         // AgentScope adds its compression tool to the toolkit on every reply, after the agent's tools.
         if systems.agentscope.as_ref().is_some_and(|s| s.compression_tool_enabled.value) {
             let file = RawToolFile::Path(crate::runtimes::agentscope::window::COMPRESSION_TOOL_FILE.to_string());
@@ -657,17 +402,18 @@ impl Validator {
             transfer.iter_mut().flat_map(|c| &mut c.tools).for_each(|t| t.tool = adk.transfer_tool(&t.tool));
             categories.splice(0..0, transfer);
         }
-        let (snapshot_dir, snapshot_dir_origin) = self.snapshot_dir(raw.snapshot.as_ref().and_then(|s| s.dir.as_ref()));
+        let (snapshot_dir, snapshot_dir_origin) =
+            self.files.snapshot_dir(&mut self.prov, raw.snapshot.as_ref().and_then(|s| s.dir.as_ref()));
         Some(Agent {
             name: agent_raw.name.value,
             description: agent_raw.description,
-            model_origin: agent_raw.model.as_ref().filter(|_| !self.overridden("agent.model")).map(|m| self.origin(m, &m.value)),
+            model_origin: agent_raw.model.as_ref().filter(|_| !self.prov.overridden("agent.model")).map(|m| self.prov.origin(m, &m.value)),
             model: agent_raw.model.map(|m| m.value),
             profile,
             tokenizer_file,
             preset: preset_name.map(|p| p.value),
             manifest: manifest_rel.to_string(),
-            manifest_display: self.file.clone(),
+            manifest_display: self.prov.file.clone(),
             separator: pipeline.separator.unwrap_or_else(|| "\n\n".to_string()),
             steps,
             modules,
@@ -688,30 +434,10 @@ impl Validator {
             template_settings,
             skill_locations,
             missing_skill_locations,
-            skill_bodies: std::mem::take(&mut self.skill_bodies),
+            skill_bodies: std::mem::take(&mut self.files.skill_bodies),
             systems,
             lint: raw.lint.unwrap_or_default(),
         })
-    }
-
-    /// Where the settings only a chat template renders are set `true`: `[agent] empty_tool_list`
-    /// (no place when an override sets it) and each step's `new_message` (else the step's id).
-    fn template_settings(&self, agent: &RawAgent, steps: &[RawStep]) -> Vec<(&'static str, Origin)> {
-        let origin = |span| Origin { file: self.file.clone(), span };
-        let mut settings = Vec::new();
-        if let Some(set) = agent.empty_tool_list.as_ref().filter(|v| v.value) {
-            let span = match self.overridden("agent.empty_tool_list") {
-                true => None,
-                false => set.span.clone().or_else(|| self.locate_path(&["agent", "empty_tool_list"])),
-            };
-            settings.push(("empty_tool_list", origin(span)));
-        }
-        for step in steps {
-            if let Some(set) = step.new_message.as_ref().filter(|v| v.value) {
-                settings.push(("new_message", origin(set.span.clone().or_else(|| self.span(&step.id, &step.id.value)))));
-            }
-        }
-        settings
     }
 
     /// The built-in preset the manifest names, parsed, to lay the manifest over (the empty
@@ -720,7 +446,7 @@ impl Validator {
         let Some(name) = name else { return Some(RawManifest::default()) };
         let Some(text) = preset::preset_text(&name.value) else {
             let known: Vec<&str> = preset::PRESETS.iter().map(|(n, _)| *n).collect();
-            self.unknown("preset", &name.value, self.span(name, &name.value), &known);
+            self.prov.unknown("preset", &name.value, self.prov.span(name, &name.value), &known);
             return Some(RawManifest::default());
         };
         // Parsed without spans: preset spans would point into the preset, so diagnostics about
@@ -731,160 +457,21 @@ impl Validator {
                 Some(preset)
             }
             Err(e) => {
-                self.error(format!("built-in preset `{}` is invalid: {}", name.value, e.message()), None);
+                self.prov.error(format!("built-in preset `{}` is invalid: {}", name.value, e.message()), None);
                 None
             }
         }
-    }
-
-    /// The skill folders the manifest lists, normalized, and (under the Deep Agents preset, which
-    /// skips them) those that do not exist.
-    fn skill_locations(&self, skills: Option<&RawSkills>, skip_missing: bool) -> (Vec<String>, Vec<String>) {
-        let locations: Vec<String> =
-            skills.iter().flat_map(|s| &s.dirs).map(|d| self.root.normalize(&d.value).unwrap_or_else(|_| d.value.clone())).collect();
-        let missing = match skip_missing {
-            true => locations.iter().filter(|d| matches!(self.root.resolve(d), Err(ReadError::Missing(_)))).cloned().collect(),
-            false => Vec::new(),
-        };
-        (locations, missing)
-    }
-
-    /// The static memory files, read; a missing one is MEM001. Deep Agents' MemoryMiddleware skips
-    /// a memory file that does not exist (memory.py, 0.4.12 and 0.7.32): under its preset
-    /// (`skip_missing`) a missing file is left out, not an error.
-    fn memory_files(&mut self, memory: Option<&RawMemory>, skip_missing: bool) -> Vec<TextFile> {
-        let Some(memory) = memory else { return Vec::new() };
-        let before = self.diagnostics.len();
-        let present: Vec<_> =
-            memory.files.iter().filter(|f| !(skip_missing && matches!(self.root.resolve(&f.value), Err(ReadError::Missing(_))))).collect();
-        let files = present.into_iter().filter_map(|f| self.read(f, Some(false))).collect();
-        self.diagnostics[before..].iter_mut().filter(|d| d.code == Some(Code::MAN002)).for_each(|d| d.code = Some(Code::MEM001));
-        files
     }
 
     fn check_duplicate_steps(&mut self, user: &RawManifest) {
         let mut seen = BTreeSet::new();
         for step in user.pipeline.iter().flat_map(|p| &p.steps) {
             if !seen.insert(step.id.value.clone()) {
-                let span = self.span(&step.id, &step.id.value);
-                self.coded(Code::MAN008, format!("step id `{}` is used twice", step.id.value), span).label = Some("second use".into());
+                let span = self.prov.span(&step.id, &step.id.value);
+                self.prov.coded(Code::MAN008, format!("step id `{}` is used twice", step.id.value), span).label = Some("second use".into());
             }
         }
     }
-
-    fn modules(
-        &mut self,
-        raw: &IndexMap<String, RawModule>,
-        template_root: &crate::templates::TemplateRoot,
-    ) -> IndexMap<String, ModuleFiles> {
-        let mut modules = IndexMap::new();
-        for (id, module) in raw {
-            let files = match (&module.source, module.variants.is_empty()) {
-                (Some(source), true) => self.read(source, module.template).map(ModuleFiles::Single),
-                (None, false) => {
-                    let variants: IndexMap<String, TextFile> =
-                        module.variants.iter().filter_map(|(name, path)| Some((name.clone(), self.read(path, module.template)?))).collect();
-                    (variants.len() == module.variants.len()).then_some(ModuleFiles::Variants(variants))
-                }
-                _ => {
-                    let span = self.locate(id);
-                    self.error(format!("module `{id}` needs either `source` or `variants` (exactly one)"), span);
-                    None
-                }
-            };
-            if let Some(files) = files.and_then(|files| self.module_files(module, files, template_root)) {
-                modules.insert(id.clone(), files);
-            }
-        }
-        modules
-    }
-
-    /// The skills of every folder, a later folder's skill replacing an earlier one of its name
-    /// in place. With `skip_missing`, a folder that does not exist holds no skills.
-    fn skills(&mut self, raw: Option<&RawSkills>, skip_missing: bool) -> Vec<Skill> {
-        let mut skills: Vec<Skill> = Vec::new();
-        let mut by_name: HashMap<String, usize> = HashMap::new();
-        for dir in raw.iter().flat_map(|s| &s.dirs) {
-            let span = self.span(dir, &dir.value);
-            let found = match self.root.find_files(&dir.value, "SKILL.md") {
-                Ok(found) => found,
-                Err(ReadError::Missing(_)) if skip_missing => continue,
-                Err(e) => {
-                    self.read_error(e, span);
-                    continue;
-                }
-            };
-            for path in found {
-                // A file the walk found is located at the folder that led to it.
-                let path = match path {
-                    Ok(path) => path,
-                    Err(e) => {
-                        self.read_error(e, span.clone());
-                        continue;
-                    }
-                };
-                let Some(file) = self.read(&Spanned { value: path, span: span.clone() }, Some(false)) else { continue };
-                // Skills are often shared by many agents of a project: parse each one once.
-                let key = content_hash(&file.path).rotate_left(64) ^ file.text.hash();
-                match self.root.cache().get_or_insert(Kind::Skill, key, || parse_skill(&file.path, &file.text)) {
-                    Ok(skill) => {
-                        let body = file.text.get(skill.body_offset..).unwrap_or_default();
-                        self.skill_bodies.insert(file.path.clone(), body.to_string());
-                        match by_name.get(&skill.name) {
-                            Some(&at) => skills[at] = skill,
-                            None => {
-                                by_name.insert(skill.name.clone(), skills.len());
-                                skills.push(skill);
-                            }
-                        }
-                    }
-                    Err(e) => {
-                        let display = self.root.display_path(&file.path);
-                        self.diagnostics.push(
-                            Diagnostic::error(e.message).code(e.code).in_file(display).at(e.offset.map(|o| o..o)).label("in this skill"),
-                        );
-                    }
-                }
-            }
-        }
-        skills
-    }
-
-    fn settings(&mut self, raw: &RawManifest) -> Settings {
-        let mut retrieval = Retrieval::default();
-        if let Some(r) = raw.memory.as_ref().and_then(|m| m.retrieval.as_ref()) {
-            retrieval.top_k = r.top_k.unwrap_or(retrieval.top_k);
-            retrieval.max_chars = r.max_chars.unwrap_or(retrieval.max_chars);
-            if let Some(scopes) = &r.scopes {
-                retrieval.scopes = scopes.clone();
-            }
-            if let Some(w) = &r.weights {
-                (retrieval.weight_similarity, retrieval.weight_confidence, retrieval.weight_scope) = (w.similarity, w.confidence, w.scope);
-            }
-        }
-        Settings {
-            retrieval,
-            history_messages: raw.history.as_ref().and_then(|h| h.max_messages),
-            summarization_trigger: raw.summarization.as_ref().and_then(|s| s.trigger_ratio.as_ref().map(|t| t.value)),
-            summarization_trigger_origin: raw
-                .summarization
-                .as_ref()
-                .and_then(|s| s.trigger_ratio.as_ref().map(|t| self.origin(t, "trigger_ratio"))),
-            summarization_keep: raw.summarization.as_ref().and_then(|s| s.keep_messages),
-        }
-    }
-}
-
-/// The window Deep Agents sizes its summarization from: LangChain's profile of the model (the
-/// provider prefix of `provider:model` dropped), not ctxc's table.
-fn runtime_model(agent: &RawAgent, profile: &ModelProfile) -> crate::runtimes::deepagents::window::ModelWindow {
-    let name = agent.model.as_ref().map_or("", |m| m.value.as_str());
-    crate::runtimes::deepagents::window::ModelWindow::of(
-        name.split_once(':').map_or(name, |(_, m)| m),
-        &profile.provider,
-        agent.context_window,
-        agent.max_output_tokens,
-    )
 }
 
 #[cfg(test)]

@@ -10,18 +10,22 @@ use super::raw::*;
 use super::span::Spanned;
 use super::{Validator, CONDITION_VARIABLES};
 use crate::codes::Code;
-use crate::diagnostic::{did_you_mean, Diagnostic};
+use crate::diagnostic::did_you_mean;
 use crate::tools::parse_tool_file_shared;
 
 impl Validator {
     pub(super) fn condition(&mut self, when: &Spanned<String>, flags: &IndexMap<String, bool>) -> Option<Condition> {
-        let span = self.span(when, &when.value);
+        let span = self.prov.span(when, &when.value);
         let env = crate::templates::environment();
         let (compiled, _) = crate::templates::within_limits(|| env.compile_expression(&when.value));
         let expr = match compiled {
             Ok(expr) => expr,
             Err(e) => {
-                self.coded(Code::MAN006, format!("invalid condition `{}`: {}", when.value, e.detail().unwrap_or("syntax error")), span);
+                self.prov.coded(
+                    Code::MAN006,
+                    format!("invalid condition `{}`: {}", when.value, e.detail().unwrap_or("syntax error")),
+                    span,
+                );
                 return None;
             }
         };
@@ -30,15 +34,15 @@ impl Validator {
         for name in names {
             let (top, rest) = name.split_once('.').map_or((name.as_str(), None), |(a, b)| (a, Some(b)));
             if !CONDITION_VARIABLES.contains(&top) {
-                self.unknown("condition variable", top, span.clone(), &CONDITION_VARIABLES);
+                self.prov.unknown("condition variable", top, span.clone(), &CONDITION_VARIABLES);
             } else if let (Some(flag), "flags") = (rest, top) {
                 if !flags.contains_key(flag) {
                     let known: Vec<&str> = flags.keys().map(String::as_str).collect();
-                    self.unknown("flag", flag, span.clone(), &known);
+                    self.prov.unknown("flag", flag, span.clone(), &known);
                 }
             }
         }
-        Some(Condition { expr: when.value.clone(), origin: Origin { file: self.file.clone(), span } })
+        Some(Condition { expr: when.value.clone(), origin: Origin { file: self.prov.file.clone(), span } })
     }
 
     pub(super) fn steps(
@@ -68,7 +72,7 @@ impl Validator {
                 None => {
                     let known: Vec<String> = ordered.iter().map(|s| s.id.value.clone()).collect();
                     let known: Vec<&str> = known.iter().map(String::as_str).collect();
-                    self.unknown("step", &anchor.value, self.span(&anchor, &anchor.value), &known);
+                    self.prov.unknown("step", &anchor.value, self.prov.span(&anchor, &anchor.value), &known);
                 }
             }
         }
@@ -76,8 +80,8 @@ impl Validator {
         for raw in ordered {
             let id = raw.id.value.clone();
             let Some(kind) = raw.kind.as_ref().map(|k| k.value) else {
-                let span = self.span(&raw.id, &id);
-                self.error(format!("step `{id}` has no `kind`"), span).help =
+                let span = self.prov.span(&raw.id, &id);
+                self.prov.error(format!("step `{id}` has no `kind`"), span).help =
                     Some("new steps need a kind, e.g. `kind = \"module\"`".into());
                 continue;
             };
@@ -97,9 +101,9 @@ impl Validator {
             let module = takes_module.then(|| raw.module.as_ref().map_or(id.clone(), |m| m.value.clone()));
             if let Some(module_id) = module.as_ref().filter(|_| kind == StepKind::Module) {
                 if !modules.contains_key(module_id) {
-                    let span = raw.module.as_ref().map_or_else(|| self.span(&raw.id, &id), |m| self.span(m, &m.value));
+                    let span = raw.module.as_ref().map_or_else(|| self.prov.span(&raw.id, &id), |m| self.prov.span(m, &m.value));
                     let known: Vec<&str> = modules.keys().map(String::as_str).collect();
-                    let d = self.coded(Code::MAN009, format!("step `{id}` uses module `{module_id}`, which is not declared"), span);
+                    let d = self.prov.coded(Code::MAN009, format!("step `{id}` uses module `{module_id}`, which is not declared"), span);
                     d.help = Some(match did_you_mean(module_id, known.iter().copied()) {
                         Some(s) => format!("did you mean `{s}`? Or add `[modules.{module_id}]` with a `source`"),
                         None => format!("add `[modules.{module_id}]` with a `source`"),
@@ -107,8 +111,8 @@ impl Validator {
                 }
             }
             if kind == StepKind::Text && raw.text.is_none() {
-                let span = self.span(&raw.id, &id);
-                self.error(format!("text step `{id}` has no `text`"), span);
+                let span = self.prov.span(&raw.id, &id);
+                self.prov.error(format!("text step `{id}` has no `text`"), span);
             }
             let when = raw.when.as_ref().and_then(|w| self.condition(w, flags));
             steps.push(Step {
@@ -121,7 +125,7 @@ impl Validator {
                 separator: raw.separator.clone(),
                 new_message: raw.new_message.as_ref().is_some_and(|v| v.value),
                 when,
-                budget: self.budget(&raw.budget),
+                budget: super::sections::budget(&self.prov, &raw.budget),
             });
         }
         steps
@@ -140,14 +144,17 @@ impl Validator {
             if raw.is_empty() { default_mode.to_vec() } else { raw.iter().map(|(k, v)| (k.clone(), v.clone())).collect() };
         let mut modes = IndexMap::new();
         for (name, mode) in raw_modes {
-            let prompt =
-                mode.prompt.as_ref().and_then(|p| self.read(p, None)).map(|p| TextFile { template_root: template_root.clone(), ..p });
+            let prompt = mode
+                .prompt
+                .as_ref()
+                .and_then(|p| self.files.read(&mut self.prov, p, None))
+                .map(|p| TextFile { template_root: template_root.clone(), ..p });
             let variants = self.mode_variants(&name, &mode, modules, steps);
             let access = self.mode_access(&name, &mode, categories);
             modes.insert(
                 name.clone(),
                 Mode {
-                    budget: self.budget(&mode.budget),
+                    budget: super::sections::budget(&self.prov, &mode.budget),
                     name,
                     description: mode.description,
                     prompt,
@@ -178,12 +185,16 @@ impl Validator {
                     } else {
                         let known: Vec<&str> = files.keys().map(String::as_str).collect();
                         let context = format!(" of module `{module_id}`");
-                        self.unknown_in("variant", &context, &variant.value, self.span(variant, &variant.value), &known);
+                        self.prov.unknown_in("variant", &context, &variant.value, self.prov.span(variant, &variant.value), &known);
                     }
                 }
                 Some(ModuleFiles::Single(_)) => {
-                    let span = self.span(variant, &variant.value);
-                    self.coded(Code::MAN007, format!("mode `{name}` picks a variant of module `{module_id}`, which has no variants"), span);
+                    let span = self.prov.span(variant, &variant.value);
+                    self.prov.coded(
+                        Code::MAN007,
+                        format!("mode `{name}` picks a variant of module `{module_id}`, which has no variants"),
+                        span,
+                    );
                 }
                 // A preset may pick variants for modules this agent does not have.
                 None => {}
@@ -194,9 +205,9 @@ impl Validator {
             let Some(module_id) = &step.module else { continue };
             if let Some(ModuleFiles::Variants(files)) = modules.get(module_id) {
                 if !mode.variants.contains_key(module_id) {
-                    let span = self.locate_path(&["modes", name]);
+                    let span = self.prov.locate_path(&["modes", name]);
                     let choices: Vec<&str> = files.keys().map(String::as_str).collect();
-                    self.coded(Code::MAN007, format!("mode `{name}` does not choose a variant of module `{module_id}`"), span).help =
+                    self.prov.coded(Code::MAN007, format!("mode `{name}` does not choose a variant of module `{module_id}`"), span).help =
                         Some(format!("add `variants = {{ {module_id} = \"...\" }}` to the mode; variants: {}", choices.join(", ")));
                 }
             }
@@ -210,8 +221,8 @@ impl Validator {
         let mut access = IndexMap::new();
         for (category, level) in &mode.tools {
             let Some(cat) = categories.iter().find(|c| &c.name == category) else {
-                let span = self.locate_key(&["modes", name, "tools", category]);
-                self.unknown("tool category", category, span, &category_names);
+                let span = self.prov.locate_key(&["modes", name, "tools", category]);
+                self.prov.unknown("tool category", category, span, &category_names);
                 continue;
             };
             let level = match level {
@@ -221,7 +232,7 @@ impl Validator {
                         if !cat.tools.iter().any(|t| &t.tool.name == tool) && !cat.tools.is_empty() {
                             let known: Vec<&str> = cat.tools.iter().map(|t| t.tool.name.as_str()).collect();
                             let context = format!(" in category `{category}`");
-                            self.unknown_in("tool", &context, tool, self.locate(tool), &known);
+                            self.prov.unknown_in("tool", &context, tool, self.prov.locate(tool), &known);
                         }
                     }
                     Access::Only(names.clone())
@@ -236,14 +247,15 @@ impl Validator {
         let mut categories = Vec::new();
         for (name, category) in raw {
             let mut tools = Vec::new();
-            let errors_before = self.diagnostics.len();
+            let errors_before = self.prov.diagnostics.len();
             for file in &category.files {
                 let (path, server, app, config) = match file {
                     RawToolFile::Path(p) => (p.clone(), None, None, None),
                     RawToolFile::Detailed(d) => (d.path.clone(), d.server.clone(), d.app.clone(), d.config.clone()),
                 };
                 if crate::mcp_record::is_record(&path) {
-                    if let Some((source, recorded)) = self.recorded_tools(&path, server.as_deref(), config.as_deref()) {
+                    if let Some((source, recorded)) = self.files.recorded_tools(&mut self.prov, &path, server.as_deref(), config.as_deref())
+                    {
                         tools.extend(recorded.into_iter().map(|tool| CategoryTool {
                             writes: !(tool.read_only.unwrap_or(false) || category.read_only.contains(&tool.name)),
                             tool: Arc::new(tool),
@@ -255,17 +267,18 @@ impl Validator {
                     continue;
                 }
                 if let Some(config) = &config {
-                    let span = self.locate(config);
-                    self.coded(
-                        Code::MAN010,
-                        "`config` names where a server of the MCP tool record is configured, and this path is no record",
-                        span,
-                    )
-                    .help = Some(format!("use it with `path = \"{}\"`, or remove it", crate::mcp_record::RECORD_FILE));
+                    let span = self.prov.locate(config);
+                    self.prov
+                        .coded(
+                            Code::MAN010,
+                            "`config` names where a server of the MCP tool record is configured, and this path is no record",
+                            span,
+                        )
+                        .help = Some(format!("use it with `path = \"{}\"`, or remove it", crate::mcp_record::RECORD_FILE));
                 }
                 let reference = Spanned::new(path.clone());
-                let Some(text) = self.read(&reference, Some(false)) else { continue };
-                match parse_tool_file_shared(&text.text, self.root.cache()) {
+                let Some(text) = self.files.read(&mut self.prov, &reference, Some(false)) else { continue };
+                match parse_tool_file_shared(&text.text, self.files.root.cache()) {
                     Ok(parsed) => tools.extend(parsed.iter().map(|tool| CategoryTool {
                         writes: !(tool.read_only.unwrap_or(false) || category.read_only.contains(&tool.name)),
                         tool: tool.clone(),
@@ -274,8 +287,8 @@ impl Validator {
                         app: app.clone(),
                     })),
                     Err(e) => {
-                        let display = self.root.display_path(&text.path);
-                        self.diagnostics.push(e.into_diagnostic(&display));
+                        let display = self.files.root.display_path(&text.path);
+                        self.prov.diagnostics.push(e.into_diagnostic(&display));
                     }
                 }
             }
@@ -295,95 +308,17 @@ impl Validator {
                 });
             }
             // A tool file that failed to load would make every name look unknown.
-            let files_loaded = self.diagnostics.len() == errors_before;
+            let files_loaded = self.prov.diagnostics.len() == errors_before;
             for listed in category.read_only.iter().filter(|_| files_loaded) {
                 if !tools.iter().any(|t| &t.tool.name == listed) {
                     let known: Vec<&str> = tools.iter().map(|t| t.tool.name.as_str()).collect();
                     let context = format!(" in category `{name}`");
-                    self.unknown_in("tool", &context, listed, self.locate(listed), &known);
+                    self.prov.unknown_in("tool", &context, listed, self.prov.locate(listed), &known);
                 }
             }
             let when = category.when.as_ref().and_then(|w| self.condition(w, flags));
             categories.push(Category { name: name.clone(), title: category.title.clone().unwrap_or_else(|| name.clone()), when, tools });
         }
         categories
-    }
-
-    /// The tools of MCP server `server` as `ctxc mcp record` recorded them in the record `path`,
-    /// and the record's path. A record that is missing or lacks the server is a warning (MCP022:
-    /// nothing to count, as in the host view); one recorded from another configuration than the
-    /// one written now is counted as recorded, with a warning.
-    fn recorded_tools(&mut self, path: &str, server: Option<&str>, config: Option<&str>) -> Option<(String, Vec<crate::tools::Tool>)> {
-        use crate::mcp_record::{configured_hash, Record, RECORD_FILE};
-        let span = self.locate(path);
-        let Some(server) = server else {
-            self.coded(Code::MAN010, format!("`{path}` records the tools of every MCP server: name the one these tools come from"), span)
-                .help = Some(format!("write `{{ path = \"{path}\", server = \"NAME\" }}`"));
-            return None;
-        };
-        let server_span = self.locate(server).or(span.clone());
-        let help = "run `ctxc mcp record` (it starts the configured servers: it asks first) and commit the record";
-        let warn = |this: &mut Self, message: String| {
-            let d = Diagnostic::warning(message).in_file(&this.file).at(server_span.clone()).help(help).code(Code::MCP022);
-            this.diagnostics.push(d);
-        };
-        let file = match self.root.read(path) {
-            Ok(file) => file,
-            Err(crate::project::ReadError::Missing(_)) => {
-                warn(self, format!("there is no MCP tool record `{path}`: the tools of MCP server `{server}` are not counted"));
-                return None;
-            }
-            Err(e) => {
-                self.read_error(e, span);
-                return None;
-            }
-        };
-        self.sources.insert_shared(&file.display, file.text.clone());
-        let record = match Record::parse(&file.text) {
-            Ok(record) => record,
-            Err(e) => {
-                self.coded(Code::TOOL001, format!("{} is not an MCP tool record ctxc reads: {e}", file.display), span).help =
-                    Some(format!("write it again with `ctxc mcp record`; it is `{RECORD_FILE}` as that command writes it"));
-                return None;
-            }
-        };
-        let mut entries: Vec<_> = record.servers.iter().filter(|s| s.server == server && config.is_none_or(|c| s.file == c)).collect();
-        let entry = match entries.len() {
-            0 => {
-                warn(self, format!("MCP server `{server}` has no record in {}: its tools are not counted", file.display));
-                return None;
-            }
-            1 => entries.remove(0),
-            _ => {
-                let files: Vec<&str> = entries.iter().map(|e| e.file.as_str()).collect();
-                self.coded(
-                    Code::MAN010,
-                    format!("MCP server `{server}` is recorded from several configurations: {}", files.join(", ")),
-                    server_span,
-                )
-                .help = Some(format!("name the one these tools come from: `config = \"{}\"`", files[0]));
-                return None;
-            }
-        };
-        // The record's files are relative to its folder.
-        let folder = file.rel.rsplit_once('/').map_or("", |(folder, _)| folder);
-        let configuration = if folder.is_empty() { entry.file.clone() } else { format!("{folder}/{}", entry.file) };
-        let shown = self.root.display_path(&configuration);
-        match configured_hash(&self.root, &configuration, server) {
-            Ok(Some(hash)) if hash == entry.config => {}
-            Ok(Some(_)) => warn(
-                self,
-                format!("the record of MCP server `{server}` in {} is older than its configuration in {shown}: its tools are counted as recorded", file.display),
-            ),
-            Ok(None) => warn(self, format!("MCP server `{server}` is recorded but no longer configured in {shown}: its tools are counted as recorded")),
-            Err(e) => warn(self, format!("the configuration of MCP server `{server}` cannot be read ({e}): its recorded tools are counted")),
-        }
-        match entry.tool_list() {
-            Ok(tools) => Some((file.rel.clone(), tools)),
-            Err(e) => {
-                self.coded(Code::TOOL001, format!("{}: a tool of MCP server `{server}` is invalid: {e}", file.display), span);
-                None
-            }
-        }
     }
 }

@@ -2,10 +2,10 @@
 //! types as a user's manifest. The user's manifest is laid over the preset: tables merge key by
 //! key, single values from the user win, and pipeline steps merge by id.
 
-use indexmap::IndexMap;
-
 use super::lint::RawLint;
 use super::raw::*;
+pub use crate::provenance::Overlay;
+use crate::provenance::{overlay_opt, take};
 
 /// Names and texts of the built-in presets, one per runtime.
 pub use crate::runtimes::PRESETS;
@@ -24,40 +24,6 @@ pub fn preset_text(name: &str) -> Option<&'static str> {
     PRESETS.iter().find(|(n, _)| *n == name).map(|(_, text)| *text)
 }
 
-/// Lays `over` on top of `self`; values present in `over` win. The implementations for tables
-/// destructure `over` naming every field, so a field added to a table without its overlay does
-/// not compile (a `--set` of it would otherwise be dropped whenever the table already exists).
-pub trait Overlay {
-    fn overlay(&mut self, over: Self);
-}
-
-fn take<T>(base: &mut Option<T>, over: Option<T>) {
-    if over.is_some() {
-        *base = over;
-    }
-}
-
-fn overlay_opt<T: Overlay>(base: &mut Option<T>, over: Option<T>) {
-    match (base.as_mut(), over) {
-        (Some(b), Some(o)) => b.overlay(o),
-        (None, Some(o)) => *base = Some(o),
-        (_, None) => {}
-    }
-}
-
-impl<T: Overlay> Overlay for IndexMap<String, T> {
-    fn overlay(&mut self, over: Self) {
-        for (key, value) in over {
-            match self.get_mut(&key) {
-                Some(existing) => existing.overlay(value),
-                None => {
-                    self.insert(key, value);
-                }
-            }
-        }
-    }
-}
-
 /// Leaf values: the overlay replaces.
 macro_rules! replace_overlay {
     ($($t:ty),*) => {$(
@@ -66,7 +32,7 @@ macro_rules! replace_overlay {
         }
     )*};
 }
-replace_overlay!(bool, RawAccess, RawConnector, RawScenario, RawInterrupt, super::span::Spanned<String>);
+replace_overlay!(bool, RawAccess, RawConnector, RawScenario, super::span::Spanned<String>);
 
 impl Overlay for RawBudgets {
     fn overlay(&mut self, over: Self) {
@@ -271,108 +237,5 @@ impl Overlay for RawProject {
         let Self { root, requires } = over;
         take(&mut self.root, root);
         take(&mut self.requires, requires);
-    }
-}
-
-impl Overlay for RawDeepAgents {
-    fn overlay(&mut self, over: Self) {
-        let Self { version, tool_token_limit_before_evict, human_message_token_limit_before_evict, mount, interrupt_on, summarization } =
-            over;
-        take(&mut self.version, version);
-        take(&mut self.tool_token_limit_before_evict, tool_token_limit_before_evict);
-        take(&mut self.human_message_token_limit_before_evict, human_message_token_limit_before_evict);
-        take(&mut self.mount, mount);
-        self.interrupt_on.overlay(interrupt_on);
-        overlay_opt(&mut self.summarization, summarization);
-    }
-}
-
-impl Overlay for RawDeepAgentsSummarization {
-    fn overlay(&mut self, over: Self) {
-        let Self { trigger, keep } = over;
-        take(&mut self.trigger, trigger);
-        take(&mut self.keep, keep);
-    }
-}
-
-impl Overlay for RawZeph {
-    fn overlay(&mut self, over: Self) {
-        let Self {
-            version,
-            context_budget_tokens,
-            auto_budget,
-            response_reserve_ratio,
-            soft_compaction_threshold,
-            compaction_threshold,
-            compaction_preserve_tail,
-            prune_protect_tokens,
-            tool_output_max_chars,
-            shares,
-            shares_with_graph,
-            shares_memory_first,
-            shares_memory_first_with_graph,
-            budget_hint_enabled,
-            max_tool_iterations,
-            cost_enabled,
-            max_daily_cents,
-        } = over;
-        take(&mut self.version, version);
-        take(&mut self.context_budget_tokens, context_budget_tokens);
-        take(&mut self.auto_budget, auto_budget);
-        take(&mut self.response_reserve_ratio, response_reserve_ratio);
-        take(&mut self.soft_compaction_threshold, soft_compaction_threshold);
-        take(&mut self.compaction_threshold, compaction_threshold);
-        take(&mut self.compaction_preserve_tail, compaction_preserve_tail);
-        take(&mut self.prune_protect_tokens, prune_protect_tokens);
-        take(&mut self.tool_output_max_chars, tool_output_max_chars);
-        take(&mut self.budget_hint_enabled, budget_hint_enabled);
-        take(&mut self.max_tool_iterations, max_tool_iterations);
-        take(&mut self.cost_enabled, cost_enabled);
-        take(&mut self.max_daily_cents, max_daily_cents);
-        overlay_opt(&mut self.shares, shares);
-        overlay_opt(&mut self.shares_with_graph, shares_with_graph);
-        overlay_opt(&mut self.shares_memory_first, shares_memory_first);
-        overlay_opt(&mut self.shares_memory_first_with_graph, shares_memory_first_with_graph);
-    }
-}
-
-impl Overlay for RawZephShares {
-    fn overlay(&mut self, over: Self) {
-        let Self { summaries, semantic_recall, cross_session, code_context, graph_facts, recent_history } = over;
-        take(&mut self.summaries, summaries);
-        take(&mut self.semantic_recall, semantic_recall);
-        take(&mut self.cross_session, cross_session);
-        take(&mut self.code_context, code_context);
-        take(&mut self.graph_facts, graph_facts);
-        take(&mut self.recent_history, recent_history);
-    }
-}
-
-impl Overlay for RawAgentScope {
-    fn overlay(&mut self, over: Self) {
-        let Self {
-            trigger_ratio,
-            reserve_ratio,
-            tool_result_limit,
-            version,
-            context_buffer_ratio,
-            inject_runtime_state,
-            compression_tool_enabled,
-            model_class,
-            context_size,
-            project_dir,
-            workspace,
-        } = over;
-        take(&mut self.trigger_ratio, trigger_ratio);
-        take(&mut self.reserve_ratio, reserve_ratio);
-        take(&mut self.tool_result_limit, tool_result_limit);
-        take(&mut self.version, version);
-        take(&mut self.context_buffer_ratio, context_buffer_ratio);
-        take(&mut self.inject_runtime_state, inject_runtime_state);
-        take(&mut self.compression_tool_enabled, compression_tool_enabled);
-        take(&mut self.model_class, model_class);
-        take(&mut self.context_size, context_size);
-        take(&mut self.project_dir, project_dir);
-        take(&mut self.workspace, workspace);
     }
 }

@@ -8,6 +8,12 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 
 use super::span::Spanned;
+pub use crate::provenance::RawVersion;
+pub use crate::runtimes::agentscope::settings::{RawAgentScope, RawAgentScopeWorkspace};
+pub use crate::runtimes::deepagents::settings::{
+    RawContextSize, RawDeepAgents, RawDeepAgentsSummarization, RawInterrupt, RawInterruptConfig,
+};
+pub use crate::runtimes::zeph::settings::{RawZeph, RawZephShares};
 
 /// A ctxc agent manifest (`ctxc.toml` or `ctxc.yaml`).
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
@@ -69,13 +75,13 @@ pub struct RawManifest {
     pub snapshot: Option<RawSnapshot>,
     /// Deep Agents settings (preset `deepagents`), under Deep Agents' own parameter names.
     #[serde(default)]
-    pub deepagents: Option<RawDeepAgents>,
+    pub deepagents: Option<crate::runtimes::deepagents::settings::RawDeepAgents>,
     /// Zeph settings (preset `zeph`), under Zeph's own parameter names.
     #[serde(default)]
-    pub zeph: Option<RawZeph>,
+    pub zeph: Option<crate::runtimes::zeph::settings::RawZeph>,
     /// AgentScope `ContextConfig` settings (preset `agentscope`).
     #[serde(default)]
-    pub agentscope: Option<RawAgentScope>,
+    pub agentscope: Option<crate::runtimes::agentscope::settings::RawAgentScope>,
     /// Google ADK: where the agent sits in its agent tree (preset `adk`).
     #[serde(default)]
     pub adk: Option<crate::runtimes::adk::settings::RawAdk>,
@@ -627,249 +633,4 @@ pub struct RawSnapshot {
     /// (default `.ctxc/snapshots`). `ctxc snapshot --dir` overrides it.
     #[serde(default)]
     pub dir: Option<Spanned<String>>,
-}
-
-/// A release number, written as a string (`"0.7"`) or a number (`0.7`).
-#[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
-#[serde(untagged)]
-pub enum RawVersion {
-    Text(String),
-    Number(f64),
-}
-
-impl RawVersion {
-    pub fn text(&self) -> String {
-        match self {
-            RawVersion::Text(s) => s.clone(),
-            RawVersion::Number(n) => n.to_string(),
-        }
-    }
-}
-
-#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct RawDeepAgents {
-    /// The Deep Agents release whose prompt layout to use: `0.4` (memory after the to-do list,
-    /// with the base prompt and to-do list) or `0.7` and later (memory last, no default base
-    /// prompt or to-do list). Preset default: `0.4`.
-    #[serde(default)]
-    pub version: Option<Spanned<RawVersion>>,
-    /// Tool results over this many tokens are offloaded to the filesystem (Deep Agents counts 4
-    /// characters per token). Preset default: 20000.
-    #[serde(default)]
-    pub tool_token_limit_before_evict: Option<Spanned<u64>>,
-    /// From release 0.7: human messages over this many tokens are offloaded to the filesystem.
-    /// 0 switches it off. Default: 50000.
-    #[serde(default)]
-    pub human_message_token_limit_before_evict: Option<Spanned<u64>>,
-    /// Tools that pause for human approval (`create_deep_agent(interrupt_on=...)`): tool name →
-    /// `true`/`false` or `{ allowed_decisions = [...] }` (a configuration without decisions does
-    /// not interrupt). Adds no prompt text: listed in the report's window.
-    #[serde(default)]
-    pub interrupt_on: IndexMap<String, RawInterrupt>,
-    /// Where the agent's backend mounts the project directory, as paths appear in the prompt:
-    /// `/` (a local FilesystemBackend, `/AGENTS.md`) or `/memories/` (the deploy template).
-    /// Default: `/`.
-    #[serde(default)]
-    pub mount: Option<Spanned<String>>,
-    /// When the conversation is summarized and how much is kept.
-    #[serde(default)]
-    pub summarization: Option<RawDeepAgentsSummarization>,
-}
-
-/// One `interrupt_on` entry: on/off, or an interrupt configuration (which is on).
-#[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
-#[serde(untagged)]
-pub enum RawInterrupt {
-    On(bool),
-    Config(RawInterruptConfig),
-}
-
-#[derive(Debug, Clone, PartialEq, Default, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct RawInterruptConfig {
-    /// Decisions the human may take (e.g. `approve`, `edit`, `reject`).
-    #[serde(default)]
-    pub allowed_decisions: Vec<String>,
-    /// Text shown to the human with the request.
-    #[serde(default)]
-    pub description: Option<String>,
-    /// The JSON schema of the arguments the human may edit (LangChain `InterruptOnConfig`).
-    #[serde(default)]
-    pub arguments_schema: Option<serde_json::Value>,
-}
-
-#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct RawDeepAgentsSummarization {
-    /// When to summarize: `{ fraction = 0.85 }` of the model's max input tokens, `{ tokens = N }`
-    /// or `{ messages = N }`. Default: `{ fraction = 0.85 }` with a model profile,
-    /// `{ tokens = 170000 }` without one.
-    #[serde(default)]
-    pub trigger: Option<Spanned<RawContextSize>>,
-    /// What to keep after summarizing, in the same units. Default: `{ fraction = 0.1 }` with a
-    /// model profile, `{ messages = 6 }` without one.
-    #[serde(default)]
-    pub keep: Option<Spanned<RawContextSize>>,
-}
-
-/// A context size as LangChain's summarization takes it: exactly one of the three keys.
-#[derive(Debug, Clone, PartialEq, Default, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct RawContextSize {
-    /// A share of the model's max input tokens.
-    #[serde(default)]
-    pub fraction: Option<f64>,
-    /// A number of tokens.
-    #[serde(default)]
-    pub tokens: Option<u64>,
-    /// A number of messages.
-    #[serde(default)]
-    pub messages: Option<u64>,
-}
-
-#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct RawZeph {
-    /// The Zeph release whose code ctxc follows. Preset default: `0.22.4` (zeph-context 0.22.4).
-    #[serde(default)]
-    pub version: Option<Spanned<RawVersion>>,
-    /// The context budget in tokens (Zeph `memory.context_budget_tokens`). 0 or unset: the
-    /// model's window when `auto_budget` is on, else 128000.
-    #[serde(default)]
-    pub context_budget_tokens: Option<Spanned<u64>>,
-    /// With `context_budget_tokens` 0, use the model's window (Zeph `memory.auto_budget`). Preset
-    /// default: true.
-    #[serde(default)]
-    pub auto_budget: Option<Spanned<bool>>,
-    /// Share of the budget reserved for the response (a constant in Zeph). Preset default: 0.2.
-    #[serde(default)]
-    pub response_reserve_ratio: Option<Spanned<f64>>,
-    /// Soft compaction (tool-output pruning, no LLM call) above this fraction of the budget (Zeph
-    /// `memory.soft_compaction_threshold`). Preset default: 0.6.
-    #[serde(default)]
-    pub soft_compaction_threshold: Option<Spanned<f64>>,
-    /// Hard compaction (LLM summary) above this fraction of the budget (Zeph
-    /// `memory.hard_compaction_threshold`, alias `compaction_threshold`). Preset default: 0.9.
-    #[serde(default)]
-    pub compaction_threshold: Option<Spanned<f64>>,
-    /// Messages always kept by compaction. Preset default: 6.
-    #[serde(default)]
-    pub compaction_preserve_tail: Option<Spanned<u64>>,
-    /// Recent tokens never touched by tool-output pruning. Preset default: 40000.
-    #[serde(default)]
-    pub prune_protect_tokens: Option<Spanned<u64>>,
-    /// Tool output longer than this many characters is cut to its head and tail halves. Preset
-    /// default: 30000.
-    #[serde(default)]
-    pub tool_output_max_chars: Option<Spanned<u64>>,
-    /// Append the `<budget>` hint to the system prompt (Zeph `agent.budget_hint_enabled`).
-    /// Preset default: true.
-    #[serde(default)]
-    pub budget_hint_enabled: Option<Spanned<bool>>,
-    /// Tool-call iterations per turn, at most 100 (Zeph `agent.max_tool_iterations`): the hint's
-    /// `max_tool_calls`, and its `remaining_tool_calls` at a turn's first call. Preset default: 10.
-    #[serde(default)]
-    pub max_tool_iterations: Option<Spanned<u64>>,
-    /// Cost tracking (Zeph `cost.enabled`): with a daily limit, the hint carries the budget left.
-    /// Preset default: true.
-    #[serde(default)]
-    pub cost_enabled: Option<Spanned<bool>>,
-    /// Daily spending cap in US cents, 0 for none (Zeph `cost.max_daily_cents`); a fresh day's
-    /// whole cap is what the hint shows as left. Preset default: 2500.
-    #[serde(default)]
-    pub max_daily_cents: Option<Spanned<u64>>,
-    /// Shares of what is left after the reserve, the system prompt and the skills prompt (full
-    /// history). Preset defaults: summaries 0.08, semantic_recall 0.08, cross_session 0.04,
-    /// code_context 0.3, recent_history 0.5.
-    #[serde(default)]
-    pub shares: Option<RawZephShares>,
-    /// Shares with graph memory (scenario flag `graph_memory`). Preset defaults: 0.07, 0.07,
-    /// 0.03, 0.29, graph_facts 0.04, 0.5.
-    #[serde(default)]
-    pub shares_with_graph: Option<RawZephShares>,
-    /// Shares of the memory-first strategy (scenario flag `memory_first`): no recent history.
-    /// Preset defaults: 0.25, 0.25, 0.15, 0.35.
-    #[serde(default)]
-    pub shares_memory_first: Option<RawZephShares>,
-    /// Memory-first shares with graph memory. Preset defaults: 0.22, 0.22, 0.12, 0.38, 0.06.
-    #[serde(default)]
-    pub shares_memory_first_with_graph: Option<RawZephShares>,
-}
-
-#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct RawZephShares {
-    /// Conversation summaries.
-    #[serde(default)]
-    pub summaries: Option<Spanned<f64>>,
-    /// Relevant messages from past conversations.
-    #[serde(default)]
-    pub semantic_recall: Option<Spanned<f64>>,
-    /// Memories recalled from other sessions.
-    #[serde(default)]
-    pub cross_session: Option<Spanned<f64>>,
-    /// Retrieved code chunks.
-    #[serde(default)]
-    pub code_context: Option<Spanned<f64>>,
-    /// Facts from graph memory.
-    #[serde(default)]
-    pub graph_facts: Option<Spanned<f64>>,
-    /// The most recent messages of the conversation.
-    #[serde(default)]
-    pub recent_history: Option<Spanned<f64>>,
-}
-
-#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct RawAgentScope {
-    /// The AgentScope release modelled: "2.0.6" to "2.0.11". Preset default: "2.0.11".
-    #[serde(default)]
-    pub version: Option<Spanned<String>>,
-    /// Compress when the context exceeds this share of the model's context size (above 0, at
-    /// most 0.9). Preset default: 0.8.
-    #[serde(default)]
-    pub trigger_ratio: Option<Spanned<f64>>,
-    /// Share of the context size kept as recent messages after compression (below
-    /// `trigger_ratio`). Preset default: 0.1.
-    #[serde(default)]
-    pub reserve_ratio: Option<Spanned<f64>>,
-    /// Most tokens one tool result may take; longer results are truncated. Preset default: 50000.
-    #[serde(default)]
-    pub tool_result_limit: Option<Spanned<u64>>,
-    /// `ContextConfig.context_buffer_ratio` (`InjectionConfig`'s before 2.0.8): must be below
-    /// `trigger_ratio` when runtime state is injected. Preset default: 0.2.
-    #[serde(default)]
-    pub context_buffer_ratio: Option<Spanned<f64>>,
-    /// `InjectionConfig.inject_runtime_state`. Preset default: true.
-    #[serde(default)]
-    pub inject_runtime_state: Option<Spanned<bool>>,
-    /// `ContextConfig.compression_tool_enabled` (from 2.0.8): every request carries AgentScope's
-    /// compression tool, read from `upstream/compression-tool.json`. Preset default: false.
-    #[serde(default)]
-    pub compression_tool_enabled: Option<Spanned<bool>>,
-    /// The model class (e.g. `DashScopeChatModel`): its `context_size` default is the window.
-    #[serde(default)]
-    pub model_class: Option<Spanned<String>>,
-    /// The model's `context_size`, when passed to the model class explicitly.
-    #[serde(default)]
-    pub context_size: Option<Spanned<u64>>,
-    /// The absolute path of the project root where the agent runs: skill `<dir>` entries are
-    /// this path joined with each skill's folder. Unset: the folder relative to the project root.
-    #[serde(default)]
-    pub project_dir: Option<Spanned<String>>,
-    /// A `LocalWorkspace` offloader, whose instructions (the `workspace` step's module) follow the skills.
-    #[serde(default)]
-    pub workspace: Option<RawAgentScopeWorkspace>,
-}
-
-#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct RawAgentScopeWorkspace {
-    /// The workspace's absolute path (`{workdir}` in the instructions).
-    #[serde(default)]
-    pub workdir: Option<Spanned<String>>,
-    /// `{backend}` in the instructions. Default: "local" (`LocalWorkspace`).
-    #[serde(default)]
-    pub backend: Option<Spanned<String>>,
 }

@@ -17,8 +17,8 @@ impl Validator {
     pub(super) fn scenario_now(&mut self, now: Option<&Spanned<String>>) -> Timestamp {
         let now_text = now.cloned().unwrap_or_else(|| Spanned::new(DEFAULT_NOW.to_string()));
         Timestamp::parse(&now_text.value).unwrap_or_else(|message| {
-            let span = self.span(&now_text, &now_text.value);
-            self.error(message, span);
+            let span = self.prov.span(&now_text, &now_text.value);
+            self.prov.error(message, span);
             // ok: DEFAULT_NOW is a constant the tests parse (presets_parse)
             Timestamp::parse(DEFAULT_NOW).expect("DEFAULT_NOW is valid")
         })
@@ -36,7 +36,7 @@ impl Validator {
                 scenario_flags.insert(flag.clone(), value.value);
             } else {
                 let known: Vec<&str> = flags.keys().map(String::as_str).collect();
-                self.unknown("flag", flag, self.locate(flag), &known);
+                self.prov.unknown("flag", flag, self.prov.locate(flag), &known);
             }
         }
         scenario_flags
@@ -46,7 +46,7 @@ impl Validator {
         for connector in named {
             if !connectors.contains_key(&connector.value) {
                 let known: Vec<&str> = connectors.keys().map(String::as_str).collect();
-                self.unknown("connector", &connector.value, self.span(connector, &connector.value), &known);
+                self.prov.unknown("connector", &connector.value, self.prov.span(connector, &connector.value), &known);
             }
         }
     }
@@ -57,13 +57,15 @@ impl Validator {
             None => (Vec::new(), None),
             Some(RawMemories::Inline(items)) => (items.clone(), Some(self.rel.clone())),
             Some(RawMemories::File(path)) => {
-                let Some(file) = self.read(&Spanned::new(path.clone()), Some(false)) else { return (Vec::new(), None) };
+                let Some(file) = self.files.read(&mut self.prov, &Spanned::new(path.clone()), Some(false)) else {
+                    return (Vec::new(), None);
+                };
                 match serde_json::from_str::<Vec<MemoryItem>>(&file.text) {
                     Ok(items) => (items, Some(file.path)),
                     Err(e) => {
                         let offset = crate::diagnostic::offset_of(&file.text, e.line(), e.column());
-                        let display = self.root.display_path(&file.path);
-                        self.diagnostics.push(
+                        let display = self.files.root.display_path(&file.path);
+                        self.prov.diagnostics.push(
                             Diagnostic::error(format!("memories must be a JSON array of {{text, similarity, confidence, scope}}: {e}"))
                                 .in_file(display)
                                 .at(Some(offset..offset)),
@@ -93,21 +95,26 @@ impl Validator {
             let mcp_servers = s
                 .mcp_servers
                 .iter()
-                .map(|(server, cfg)| (server.clone(), cfg.prompt.as_ref().and_then(|p| self.read(p, Some(false)))))
+                .map(|(server, cfg)| (server.clone(), cfg.prompt.as_ref().and_then(|p| self.files.read(&mut self.prov, p, Some(false)))))
                 .collect();
-            let profile = s.profile.as_ref().and_then(|p| self.read(p, Some(false)));
+            let profile = s.profile.as_ref().and_then(|p| self.files.read(&mut self.prov, p, Some(false)));
             let workload = s.workload.as_ref().and_then(|w| {
-                let file = self.read(w, Some(false))?;
+                let file = self.files.read(&mut self.prov, w, Some(false))?;
                 Some(ScenarioWorkload {
                     file,
-                    origin: self.origin(w, &w.value),
+                    origin: self.prov.origin(w, &w.value),
                     summarize_not_before: s.summarize_not_before.as_ref().map(|n| n.value),
-                    summarize_not_before_origin: s.summarize_not_before.as_ref().map(|n| self.origin(n, &n.value.to_string())),
+                    summarize_not_before_origin: s.summarize_not_before.as_ref().map(|n| self.prov.origin(n, &n.value.to_string())),
                 })
             });
             let (memories, memories_source) = self.memories(s.memories.as_ref());
             let mut named = |items: &[RawNamedFile]| -> Vec<NamedText> {
-                items.iter().filter_map(|r| Some(NamedText { name: r.name.clone(), file: self.read(&r.source, Some(false))? })).collect()
+                items
+                    .iter()
+                    .filter_map(|r| {
+                        Some(NamedText { name: r.name.clone(), file: self.files.read(&mut self.prov, &r.source, Some(false))? })
+                    })
+                    .collect()
             };
             let resources = named(&s.resources);
             let attachments = named(&s.attachments);
@@ -115,7 +122,7 @@ impl Validator {
             let skill_names: Vec<&str> = skills.iter().map(|k| k.name.as_str()).collect();
             for active in &s.active_skills {
                 if !skill_names.contains(&active.value.as_str()) {
-                    self.unknown("skill", &active.value, self.span(active, &active.value), &skill_names);
+                    self.prov.unknown("skill", &active.value, self.prov.span(active, &active.value), &skill_names);
                 }
             }
             scenarios.insert(

@@ -6,10 +6,11 @@
 //!   `simulate`, when that is one fixed release;
 //! - `window.rs` (shared): its manifest section's validated settings, the releases they follow,
 //!   and the window numbers it derives from them (what `measure` reports per mode and scenario);
-//! - `settings.rs` (shared): its manifest section and its validation, for a runtime without
-//!   window numbers of its own;
+//! - `settings.rs` (shared): its manifest section as written, laid over the preset's, and its
+//!   validation, each value with its provenance (`crate::provenance`);
 //! - `steps.rs` (resolve): the runtime's own step kinds, when each adds text and the text;
 //! - `measure.rs` (measure): what its window numbers depend on in one render, counted its way;
+//! - `checks.rs` (checks): its settings checked against what was measured (SET rules);
 //! - `report.rs` (report): its rows in `ctxc cost`'s window table (data; `report` lays them out);
 //! - `starter.rs` (report): the files of its `ctxc init --preset` starter;
 //! - `import.rs` (report): `ctxc import <name>`, a manifest from the runtime's own project
@@ -17,7 +18,8 @@
 //!
 //! Like the rule table (`src/codes.rs`), `runtime_table!` is one list expanded where each role
 //! is dispatched: here into [`Runtime`] and the release of each; in `resolve` and `render` into a
-//! match on the step kind. A stage calls a runtime's role through that match, a plain function
+//! match on the step kind; in the manifest stage (`settings`) and the settings checks (`checks`)
+//! into a call per runtime with a manifest section. A stage calls a runtime's role through that match, a plain function
 //! call, so no stage imports a layer above its own.
 
 pub mod adk;
@@ -26,10 +28,9 @@ pub mod deepagents;
 pub mod zeph;
 pub mod zeus;
 
-use serde::Serialize;
 use serde_json::Value;
 
-use crate::diagnostic::Origin;
+pub use crate::provenance::Setting;
 
 /// Calls `$callback!` with one row of the table: `ids` (every runtime: its id and preset, in
 /// the order of `presets`), or a role and the runtimes that have it. `steps` names, per runtime,
@@ -37,7 +38,11 @@ use crate::diagnostic::Origin;
 /// nothing here (`fn(&Step, &Agent, &Scenario) -> Option<String>`, `None` when it adds text)
 /// and what it adds (`fn(&Agent, &Scenario, module) -> StepText`, `module` being the file of
 /// the step's module in the mode), and optionally why it adds it (`fn(&Step, &Agent, &Scenario)
-/// -> String`; "always" without one).
+/// -> String`; "always" without one). `settings` names the runtimes with a manifest section,
+/// `[<name>]`, in the order its problems are reported: the field `<name>` of the raw manifest
+/// and of `systems::Systems`, validated by `<name>::settings::validate`. `checks` names the
+/// runtimes whose settings are checked against what was measured, in the order findings are
+/// reported: `<name>::checks::check(agent, settings, measured)`.
 macro_rules! runtime_table {
     (ids $callback:ident) => {
         $callback! {
@@ -50,6 +55,12 @@ macro_rules! runtime_table {
     };
     (release $callback:ident) => {
         $callback! { Zeus zeus, Adk adk }
+    };
+    (settings $callback:ident) => {
+        $callback! { deepagents, zeph, agentscope, adk }
+    };
+    (checks $callback:ident) => {
+        $callback! { deepagents, zeph, agentscope }
     };
     (steps $callback:ident) => {
         $callback! {
@@ -146,34 +157,22 @@ impl Runtime {
     }
 }
 
-/// A runtime setting's value and where it came from.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Setting<T> {
-    pub value: T,
-    /// `manifest`, `override` (--set or a CTXC_ environment variable), `preset NAME`, or the
-    /// reference system's own default (named).
-    pub source: String,
-    /// The dotted manifest key.
-    #[serde(skip)]
-    pub key: String,
-    /// Where diagnostics about it point: the value in the manifest, or the `preset` line.
-    #[serde(skip)]
-    pub origin: Origin,
-    /// Said in diagnostics when the user did not write the value.
-    #[serde(skip)]
-    pub note: Option<String>,
-}
-
-impl<T> Setting<T> {
-    /// ` · source`, as a note in the window tables ends.
-    pub fn source_note(&self) -> String {
-        format!(" · {}", self.source)
-    }
-
-    /// The same provenance with another value (a default derived from this one's source).
-    pub fn map<U>(&self, value: U) -> Setting<U> {
-        Setting { value, source: self.source.clone(), key: self.key.clone(), origin: self.origin.clone(), note: self.note.clone() }
-    }
+/// What a runtime's manifest section is validated with from the rest of the manifest (its
+/// `settings.rs`'s `validate`).
+pub struct AgentFacts<'a> {
+    /// `[agent] name`.
+    pub name: &'a str,
+    /// `[agent] model` as written, empty without one.
+    pub model: &'a str,
+    /// The model's provider in ctxc's table.
+    pub provider: &'a str,
+    /// `[agent] context_window` and `max_output_tokens`, when set.
+    pub context_window: Option<u64>,
+    pub max_output_tokens: Option<u64>,
+    /// `[history] max_messages`.
+    pub history_max_messages: Option<usize>,
+    /// Whether `[memory] files` names a file.
+    pub memory: bool,
 }
 
 /// `0.85` as `85 %`.

@@ -21,6 +21,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "project",
             "yaml",
             "places",
+            "provenance",
             "models",
             "tokens",
             "tokenizer_files",
@@ -56,6 +57,7 @@ const RUNTIME_ROLES: &[(&str, &str)] = &[
     ("settings", "shared"),
     ("steps", "resolve"),
     ("measure", "measure"),
+    ("checks", "checks"),
     ("report", "report"),
     ("starter", "report"),
     ("import", "report"),
@@ -454,13 +456,14 @@ fn every_step_kind_has_its_text_in_render_or_in_its_runtime() {
 }
 
 /// A role the table dispatches reaches a runtime only through its row: a runtime folder holds
-/// `release.rs` or `steps.rs` exactly when the table's `release` or `steps` row names it (a row
-/// naming a missing file does not compile; a file no row names would never be called).
+/// `release.rs`, `steps.rs`, `settings.rs` or `checks.rs` exactly when the table's row of that
+/// role names it (a row naming a missing file does not compile; a file no row names would never
+/// be called).
 #[test]
 fn the_table_rows_are_the_runtime_role_files() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/runtimes");
     let table = code_only(&std::fs::read_to_string(src.join("mod.rs")).expect("runtimes/mod.rs"));
-    for role in ["release", "steps"] {
+    for role in ["release", "steps", "settings", "checks"] {
         let row = table.split(&format!("({role} $callback:ident)")).nth(1).and_then(|rest| rest.split("};").next()).expect("the row");
         let named: BTreeSet<String> = tokens(row).into_iter().filter(|t| src.join(t).is_dir()).collect();
         let files: BTreeSet<String> = std::fs::read_dir(&src)
@@ -471,6 +474,16 @@ fn the_table_rows_are_the_runtime_role_files() {
             .collect();
         assert_eq!(named, files, "the `{role}` row and the runtimes with a {role}.rs");
     }
+}
+
+/// The runtimes: the folders of `src/runtimes/`.
+fn runtime_folders(src: &Path) -> BTreeSet<String> {
+    std::fs::read_dir(src.join("runtimes"))
+        .expect("src/runtimes")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.is_dir())
+        .map(|p| p.file_name().expect("name").to_string_lossy().into_owned())
+        .collect()
 }
 
 /// `decide_step` (resolve) and `step_text` (render) hold only the generic step kinds: neither
@@ -484,12 +497,7 @@ fn decide_step_and_step_text_hold_only_generic_kinds() {
         let body = code.split(&format!("fn {function}")).nth(1).and_then(|rest| rest.split("\n}\n").next()).expect("the function");
         tokens(body)
     };
-    let runtimes: BTreeSet<String> = std::fs::read_dir(src.join("runtimes"))
-        .expect("src/runtimes")
-        .map(|e| e.expect("entry").path())
-        .filter(|p| p.is_dir())
-        .map(|p| p.file_name().expect("name").to_string_lossy().into_owned())
-        .collect();
+    let runtimes = runtime_folders(&src);
     assert!(runtimes.len() >= 5, "{runtimes:?}");
     let table = code_only(&std::fs::read_to_string(src.join("runtimes/mod.rs")).expect("runtimes/mod.rs"));
     let steps_row = tokens(table.split("(steps $callback:ident)").nth(1).and_then(|rest| rest.split("};").next()).expect("the steps row"));
@@ -503,4 +511,47 @@ fn decide_step_and_step_text_hold_only_generic_kinds() {
             tokens.windows(3).filter(|w| w[0] == "StepKind" && w[1] == "::" && runtime_kinds.contains(&w[2])).map(|w| &w[2]).collect();
         assert!(kinds.is_empty(), "{function} has an arm for a runtime's kind: {kinds:?}");
     }
+}
+
+/// The manifest stage and the settings stage reach a runtime's manifest section, its
+/// validation and its checks only through the table's `settings` and `checks` rows: neither
+/// `fn systems` (`manifest/systems.rs`) nor the settings stage (`checks/settings/`) names a
+/// runtime (a folder of `src/runtimes/`), so a runtime's settings change in its folder.
+#[test]
+fn runtime_settings_and_checks_are_reached_only_through_the_table() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let runtimes = runtime_folders(&src);
+    let code = |file: &str| code_only(&std::fs::read_to_string(src.join(file)).expect("source"));
+    let systems = code("manifest/systems.rs");
+    let systems = systems.split("fn systems").nth(1).and_then(|rest| rest.split("\n    }\n").next()).expect("fn systems");
+    for (what, text) in [("manifest/systems.rs `fn systems`", systems.to_string()), ("checks/settings/", code("checks/settings/mod.rs"))] {
+        let named: Vec<String> = tokens(&text).into_iter().filter(|t| runtimes.contains(t)).collect();
+        assert!(named.is_empty(), "{what} names a runtime instead of going through the table: {named:?}");
+    }
+}
+
+/// The manifest stage's `Validator` stays a dispatcher: its `impl` blocks, in every file of
+/// `src/manifest/`, hold under 800 lines together (issue 49; 1,644 before the runtimes' sections,
+/// the files read and the plain sections left it). What one runtime validates is in its folder.
+#[test]
+fn the_manifest_validator_stays_under_800_lines() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/manifest");
+    let mut lines = 0;
+    for file in common::walk(&dir).into_iter().filter(|p| p.extension().is_some_and(|e| e == "rs")) {
+        let text = std::fs::read_to_string(&file).expect("source");
+        let mut inside = false;
+        for line in text.lines() {
+            if line.starts_with("impl Validator") {
+                inside = true;
+            }
+            if inside {
+                lines += 1;
+                if line == "}" {
+                    inside = false;
+                }
+            }
+        }
+    }
+    assert!(lines > 100, "no impl Validator found ({lines} lines)");
+    assert!(lines < 800, "impl Validator spans {lines} lines: move what one runtime validates into its folder, or a focused type");
 }

@@ -246,7 +246,7 @@ fn root_agent(root: &ProjectRoot, config: &Config, notes: &mut Vec<Diagnostic>, 
         model = Some(DEFAULT_MODEL.to_string());
     }
     adk.sub_agents = sub_agents(root, config, notes, sources)?;
-    let (_, problems) = adk::validate(Some(&adk), &name);
+    let (_, problems) = adk::check(Some(&adk), &name);
     if let Some((_, problem)) = problems.into_iter().next() {
         return Err(config.error(problem, config.key("sub_agents").or(config.key("name"))));
     }

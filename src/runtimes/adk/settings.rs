@@ -8,6 +8,8 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::provenance::{Provenance, Section};
+use crate::runtimes::AgentFacts;
 use crate::tools::Tool;
 
 /// Where ADK's `transfer_to_agent` declaration is, beside the manifest: ADK's own text, which
@@ -60,10 +62,20 @@ pub struct Settings {
     pub disallow_transfer_to_peers: bool,
 }
 
+/// `[adk]` validated, its problems reported at the key they are about (else its table).
+pub fn validate(m: &mut Provenance, section: Section<'_, RawAdk>, agent: &AgentFacts) -> Settings {
+    let (settings, problems) = check(section.merged, agent.name);
+    for (key, problem) in problems {
+        let span = m.locate_key(key).or_else(|| m.locate_key(&key[..1]));
+        m.error(problem, span);
+    }
+    settings
+}
+
 /// `[adk]` checked with the agent's `name`: the settings, and what is wrong with them (ADK
 /// refuses an agent tree with these when it builds it: `BaseAgent.validate_name`, unique
 /// sub-agent names), each with the manifest key it is about.
-pub fn validate(raw: Option<&RawAdk>, name: &str) -> (Settings, Vec<(&'static [&'static str], String)>) {
+pub fn check(raw: Option<&RawAdk>, name: &str) -> (Settings, Vec<(&'static [&'static str], String)>) {
     let raw = raw.cloned().unwrap_or_default();
     let mut problems = Vec::new();
     let mut seen = Vec::new();
@@ -144,7 +156,7 @@ mod tests {
     #[test]
     fn targets_follow_adk_order_and_flags() {
         let raw = RawAdk { sub_agents: vec![agent("b")], parent: Some(agent("root")), peers: vec![agent("p")], ..Default::default() };
-        let (settings, problems) = validate(Some(&raw), "me");
+        let (settings, problems) = check(Some(&raw), "me");
         assert!(problems.is_empty(), "{problems:?}");
         let names = |s: &Settings| s.targets().iter().map(|t| t.name.clone()).collect::<Vec<_>>();
         assert_eq!(names(&settings), ["b", "root", "p"]);
@@ -157,9 +169,9 @@ mod tests {
     fn bad_trees_are_refused() {
         let raw =
             RawAdk { sub_agents: vec![agent("me"), agent("not valid"), agent("user")], peers: vec![agent("x")], ..Default::default() };
-        let (_, problems) = validate(Some(&raw), "me");
+        let (_, problems) = check(Some(&raw), "me");
         assert_eq!(problems.len(), 4, "{problems:?}");
-        let (_, problems) = validate(None, "my-agent");
+        let (_, problems) = check(None, "my-agent");
         assert_eq!(
             problems,
             [(&["agent", "name"][..], "`my-agent` is not a valid ADK agent name (a Python identifier, not `user`)".to_string())]

@@ -1,11 +1,10 @@
 //! Deep Agents' settings checked against the measured window (SET001–SET004).
 
-use super::{finding, fixed_reaches_trigger, largest_fixed};
+use super::window::{ContextSize, Settings};
 use crate::codes::Code;
 use crate::diagnostic::Diagnostic;
 use crate::manifest::model::Agent;
 use crate::measure::Measured;
-use crate::runtimes::deepagents::window::{ContextSize, Settings};
 
 pub fn check(agent: &Agent, s: &Settings, measured: &[Measured]) -> Vec<Diagnostic> {
     let mut out = Vec::new();
@@ -24,7 +23,7 @@ pub fn check(agent: &Agent, s: &Settings, measured: &[Measured]) -> Vec<Diagnost
         _ => None,
     };
     if let Some(problem) = trigger_problem {
-        out.push(finding(Code::SET001, &s.trigger, format!("Deep Agents' summarization trigger {problem}")));
+        out.push(s.trigger.finding(Code::SET001, format!("Deep Agents' summarization trigger {problem}")));
     }
     let keep_problem = match (s.keep.value, s.trigger.value) {
         (ContextSize::Fraction(k), _) if !(0.0..1.0).contains(&k) => Some(format!("must be at least 0 and below 1, not {k}")),
@@ -39,29 +38,23 @@ pub fn check(agent: &Agent, s: &Settings, measured: &[Measured]) -> Vec<Diagnost
         },
     };
     if let Some(problem) = keep_problem {
-        out.push(finding(
-            Code::SET002,
-            &s.keep,
-            format!("Deep Agents' summarization setting `keep` {problem}: summarizing would free nothing"),
-        ));
+        out.push(
+            s.keep.finding(Code::SET002, format!("Deep Agents' summarization setting `keep` {problem}: summarizing would free nothing")),
+        );
     }
-    let Some(worst) = largest_fixed(measured) else { return out };
+    let Some(worst) = Measured::largest_fixed(measured) else { return out };
     let limit = s.tool_token_limit_before_evict.value;
     let trigger_at = s.trigger.value.tokens(Some(max_input));
     // 0 (Python's None too) switches eviction off: Deep Agents returns early ("eviction not
     // configured", filesystem.py 0.4.0 L1020-1022, 0.7.0 L2839-2841), a valid setting.
     if let Some(at) = trigger_at.filter(|&at| limit > 0 && worst.window.fixed + limit as i64 >= at as i64) {
-        out.push(finding(
-            Code::SET004,
-            &s.tool_token_limit_before_evict,
-            format!(
+        out.push(s.tool_token_limit_before_evict.finding(Code::SET004, format!(
                 "Deep Agents keeps tool results of up to {limit} tokens (tool_token_limit_before_evict) in the context: one of them after the fixed context ({} tokens, {} mode, scenario `{}`) reaches the summarization trigger at {at} tokens",
                 worst.window.fixed, worst.mode, worst.scenario
-            ),
-        ));
+            )));
     }
     if let Some(at) = trigger_at {
-        out.extend(fixed_reaches_trigger("Deep Agents", "summarization trigger", &s.trigger, at, worst));
+        out.extend(s.trigger.fixed_reaches("Deep Agents", "summarization trigger", at, worst.window.fixed, &worst.place()));
     }
     out
 }
