@@ -345,7 +345,8 @@ fn parse_tool_value(value: &Value) -> Result<ToolFile, Shape> {
 /// format of the first. An item that is no tool shape at all is reported as a broken tool.
 fn tool_list(items: &[Value]) -> Result<(Option<ToolFormat>, Vec<Tool>), Shape> {
     let mut format = None;
-    let mut tools = Vec::new();
+    // Most items define one tool: room for them at once, not grown a doubling at a time.
+    let mut tools = Vec::with_capacity(items.len());
     for (i, item) in items.iter().enumerate() {
         let Some((f, found)) = item_tools(i, item)? else {
             return Err(Shape::Invalid(format!(
