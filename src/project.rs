@@ -456,6 +456,14 @@ impl ProjectRoot {
         }
     }
 
+    /// Where a file found by a walk of the manifest's directory that followed no link (`rel`, below
+    /// that directory) is, links resolved: the walk entered only folders that are no links, so
+    /// the canonical directory joined with `rel` is the path [`ProjectRoot::resolve`] finds,
+    /// without a lookup per folder and file.
+    pub fn walked(&self, rel: &str) -> PathBuf {
+        self.canonical.join(rel)
+    }
+
     /// A directory relative to the manifest's directory with every symlink on the way resolved,
     /// one component at a time, reusing the directories resolved before.
     fn resolve_dir(&self, rel: &Path) -> std::io::Result<PathBuf> {

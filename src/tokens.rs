@@ -9,7 +9,7 @@
 //! counted about twice as fast, but each engine embeds its own tables and bpe-openai's were 47 MB
 //! of the binary's 69 (docs/packaging.md).
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock, RwLock};
 
 use tiktoken_rs::CoreBPE;
@@ -178,6 +178,9 @@ struct CountShard {
     /// `None` while the thread that claimed the text is counting it.
     map: Mutex<KeyMap<u128, Option<usize>>>,
     counted: Condvar,
+    /// Threads waiting on `counted`, changed only under `map`'s lock: a count set while none
+    /// waits wakes no one (a wake-up is a system call, once per text counted otherwise).
+    waiting: AtomicUsize,
 }
 
 enum Lookup {
@@ -194,8 +197,15 @@ impl Counts {
         self.shards[shard_of(key)].map.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    fn notify(&self, key: u128) {
-        self.shards[shard_of(key)].counted.notify_all();
+    /// Wakes the threads waiting for a text of `key`'s shard, if any; `map` is that shard's
+    /// lock, held until the waiters are known.
+    fn notify(&self, key: u128, map: MutexGuard<'_, KeyMap<u128, Option<usize>>>) {
+        let shard = &self.shards[shard_of(key)];
+        let waiting = shard.waiting.load(Ordering::Relaxed);
+        drop(map);
+        if waiting > 0 {
+            shard.counted.notify_all();
+        }
     }
 
     fn get(&self, key: u128) -> Option<usize> {
@@ -220,7 +230,12 @@ impl Counts {
         loop {
             match map.get(&key) {
                 Some(Some(count)) => return *count,
-                Some(None) => map = self.shards[shard_of(key)].counted.wait(map).unwrap_or_else(|poisoned| poisoned.into_inner()),
+                Some(None) => {
+                    let shard = &self.shards[shard_of(key)];
+                    shard.waiting.fetch_add(1, Ordering::Relaxed);
+                    map = shard.counted.wait(map).unwrap_or_else(|poisoned| poisoned.into_inner());
+                    shard.waiting.fetch_sub(1, Ordering::Relaxed);
+                }
                 None => break,
             }
         }
@@ -231,8 +246,9 @@ impl Counts {
     }
 
     fn set(&self, key: u128, count: usize) {
-        self.lock(key).insert(key, Some(count));
-        self.notify(key);
+        let mut map = self.lock(key);
+        map.insert(key, Some(count));
+        self.notify(key, map);
     }
 }
 
@@ -255,8 +271,9 @@ impl Claim<'_> {
 impl Drop for Claim<'_> {
     fn drop(&mut self) {
         if !self.finished {
-            self.counts.lock(self.key).remove(&self.key);
-            self.counts.notify(self.key);
+            let mut map = self.counts.lock(self.key);
+            map.remove(&self.key);
+            self.counts.notify(self.key, map);
         }
     }
 }
