@@ -672,8 +672,8 @@ impl ProjectRoot {
                 }),
                 false => None,
             };
-            let bytes = entry.metadata().map_or(0, |m| m.len());
-            found.push(Listed { rel: self.relative_to_manifest_dir(&parts), bytes, symlink, target });
+            // No size is taken: a lookup per file listed, and reading a file checks its size.
+            found.push(Listed { rel: self.relative_to_manifest_dir(&parts), symlink, target });
         }
         Ok(found)
     }
@@ -684,8 +684,6 @@ impl ProjectRoot {
 pub struct Listed {
     /// Path relative to the manifest's directory.
     pub rel: String,
-    /// Size (of the link itself for a symlink).
-    pub bytes: u64,
     pub symlink: bool,
     /// For a symlink: where it leads, relative to the manifest's directory, when that exists
     /// inside the project root.
