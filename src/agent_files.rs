@@ -791,6 +791,8 @@ pub fn discover(root: &ProjectRoot, only: Option<Named>, seen: BTreeSet<std::pat
     let mut candidates: Vec<(String, FileKind, bool)> = Vec::new();
     // Files a plugin may hold under a name no other product reads (`agents/x.md`, `hooks/hooks.json`).
     let mut loose: Vec<(String, bool)> = Vec::new();
+    // A file named alone was found by no walk.
+    let only_named = only.is_some();
     let mut plugins = match only {
         Some(named) => {
             candidates.push((named.rel, named.kind, false));
@@ -810,7 +812,9 @@ pub fn discover(root: &ProjectRoot, only: Option<Named>, seen: BTreeSet<std::pat
     let mut linted: BTreeSet<(std::path::PathBuf, FileKind)> = BTreeSet::new();
     for (rel, kind, is_link) in candidates {
         let display = root.display_path(&rel);
-        if let Ok(canonical) = root.resolve(&rel) {
+        // A file the walk found under no link is where its path says: no lookup for it.
+        let canonical = if is_link || only_named { root.resolve(&rel) } else { Ok(root.walked(&rel)) };
+        if let Ok(canonical) = canonical {
             if seen.contains(&canonical) || !linted.insert((canonical, kind)) {
                 continue;
             }

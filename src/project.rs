@@ -456,6 +456,14 @@ impl ProjectRoot {
         }
     }
 
+    /// Where a file found by a walk of the manifest's directory that followed no link (`rel`, below
+    /// that directory) is, links resolved: the walk entered only folders that are no links, so
+    /// the canonical directory joined with `rel` is the path [`ProjectRoot::resolve`] finds,
+    /// without a lookup per folder and file.
+    pub fn walked(&self, rel: &str) -> PathBuf {
+        self.canonical.join(rel)
+    }
+
     /// A directory relative to the manifest's directory with every symlink on the way resolved,
     /// one component at a time, reusing the directories resolved before.
     fn resolve_dir(&self, rel: &Path) -> std::io::Result<PathBuf> {
@@ -664,8 +672,8 @@ impl ProjectRoot {
                 }),
                 false => None,
             };
-            let bytes = entry.metadata().map_or(0, |m| m.len());
-            found.push(Listed { rel: self.relative_to_manifest_dir(&parts), bytes, symlink, target });
+            // No size is taken: a lookup per file listed, and reading a file checks its size.
+            found.push(Listed { rel: self.relative_to_manifest_dir(&parts), symlink, target });
         }
         Ok(found)
     }
@@ -676,8 +684,6 @@ impl ProjectRoot {
 pub struct Listed {
     /// Path relative to the manifest's directory.
     pub rel: String,
-    /// Size (of the link itself for a symlink).
-    pub bytes: u64,
     pub symlink: bool,
     /// For a symlink: where it leads, relative to the manifest's directory, when that exists
     /// inside the project root.

@@ -9,7 +9,7 @@
 //! counted about twice as fast, but each engine embeds its own tables and bpe-openai's were 47 MB
 //! of the binary's 69 (docs/packaging.md).
 
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock, RwLock};
 
 use tiktoken_rs::CoreBPE;
@@ -179,6 +179,9 @@ struct Counts {
 struct CountShard {
     map: Mutex<KeyMap<u128, Counted>>,
     counted: Condvar,
+    /// Threads waiting on `counted`, changed only under `map`'s lock: a count set while none
+    /// waits wakes no one (a wake-up is a system call, once per text counted otherwise).
+    waiting: AtomicUsize,
 }
 
 struct Counted {
@@ -201,8 +204,15 @@ impl Counts {
         self.shards[shard_of(key)].map.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    fn notify(&self, key: u128) {
-        self.shards[shard_of(key)].counted.notify_all();
+    /// Wakes the threads waiting for a text of `key`'s shard, if any; `map` is that shard's
+    /// lock, held until the waiters are known.
+    fn notify(&self, key: u128, map: MutexGuard<'_, KeyMap<u128, Counted>>) {
+        let shard = &self.shards[shard_of(key)];
+        let waiting = shard.waiting.load(Ordering::Relaxed);
+        drop(map);
+        if waiting > 0 {
+            shard.counted.notify_all();
+        }
     }
 
     fn generation(&self) -> u32 {
@@ -237,7 +247,12 @@ impl Counts {
         loop {
             match map.get(&key).map(|counted| counted.count) {
                 Some(Some(count)) => return count,
-                Some(None) => map = self.shards[shard_of(key)].counted.wait(map).unwrap_or_else(|poisoned| poisoned.into_inner()),
+                Some(None) => {
+                    let shard = &self.shards[shard_of(key)];
+                    shard.waiting.fetch_add(1, Ordering::Relaxed);
+                    map = shard.counted.wait(map).unwrap_or_else(|poisoned| poisoned.into_inner());
+                    shard.waiting.fetch_sub(1, Ordering::Relaxed);
+                }
                 None => break,
             }
         }
@@ -248,8 +263,9 @@ impl Counts {
     }
 
     fn set(&self, key: u128, count: usize) {
-        self.lock(key).insert(key, Counted { count: Some(count), uses: Uses::new(self.generation()) });
-        self.notify(key);
+        let mut map = self.lock(key);
+        map.insert(key, Counted { count: Some(count), uses: Uses::new(self.generation()) });
+        self.notify(key, map);
     }
 
     /// Drops the counts no `live` generation used (a text being counted stays); returns how
@@ -285,8 +301,9 @@ impl Claim<'_> {
 impl Drop for Claim<'_> {
     fn drop(&mut self) {
         if !self.finished {
-            self.counts.lock(self.key).remove(&self.key);
-            self.counts.notify(self.key);
+            let mut map = self.counts.lock(self.key);
+            map.remove(&self.key);
+            self.counts.notify(self.key, map);
         }
     }
 }

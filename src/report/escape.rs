@@ -198,7 +198,9 @@ pub fn write_json<W: std::io::Write, T: serde::Serialize + ?Sized>(writer: W, va
 
 /// [`write_json`] of an object with `head`'s fields, then the field `name` holding `items` as
 /// a list, byte for byte: the items are serialized on all cores, a batch at a time (a large
-/// report is held as text one batch at a time, never whole), and written in order.
+/// report is held as text one batch at a time, never whole), and written in order. A list of
+/// one item (a single agent's report, however large) is written straight to `writer`: held
+/// nowhere, and never copied to be indented.
 pub fn write_json_with_list<W, H, T>(mut writer: W, head: &H, name: &str, items: &[T]) -> std::io::Result<()>
 where
     W: std::io::Write,
@@ -218,20 +220,16 @@ where
         return writer.write_all(b": []\n}");
     }
     writer.write_all(b": [")?;
+    if let [item] = items {
+        writer.write_all(b"\n    ")?;
+        write_inert_json(Indented(&mut writer), item, true)?;
+        return writer.write_all(b"\n  ]\n}");
+    }
     for (batch, chunk) in items.chunks(BATCH).enumerate() {
         let written = crate::parallel::map_in_order(chunk, |item| {
             let mut text = Vec::new();
-            write_inert_json(&mut text, item, true)?;
-            // An item two levels down: its every line indented by two levels more. A line break
-            // in JSON text is never inside a string (those are written `\n`).
-            let mut indented = Vec::with_capacity(text.len() + text.len() / 4);
-            for (j, line) in text.split(|&b| b == b'\n').enumerate() {
-                if j > 0 {
-                    indented.extend_from_slice(b"\n    ");
-                }
-                indented.extend_from_slice(line);
-            }
-            Ok::<_, std::io::Error>(indented)
+            write_inert_json(Indented(&mut text), item, true)?;
+            Ok::<_, std::io::Error>(text)
         });
         for (i, text) in written.into_iter().enumerate() {
             writer.write_all(if batch == 0 && i == 0 { b"\n    " } else { b",\n    " })?;
@@ -239,6 +237,31 @@ where
         }
     }
     writer.write_all(b"\n  ]\n}")
+}
+
+/// A writer of an item two levels down a pretty JSON document: its every line indented by two
+/// levels more as it is written. A line break in JSON text is never inside a string (those are
+/// written `\n`).
+struct Indented<W>(W);
+
+impl<W: std::io::Write> std::io::Write for Indented<W> {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.write_all(bytes).map(|()| bytes.len())
+    }
+
+    fn write_all(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+        for (i, line) in bytes.split(|&b| b == b'\n').enumerate() {
+            if i > 0 {
+                self.0.write_all(b"\n    ")?;
+            }
+            self.0.write_all(line)?;
+        }
+        Ok(())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.0.flush()
+    }
 }
 
 /// [`write_json`] as text, with a final line break: the one way ctxc's JSON and SARIF are made.
@@ -519,6 +542,35 @@ mod tests {
                 assert_eq!(String::from_utf8(written), String::from_utf8(expected), "{n} items after {head}");
             }
         }
+    }
+
+    /// A list of one item is streamed: the writer never gets the item's text whole (it once
+    /// got it in one piece, after two copies of it were held: the text and the text indented).
+    #[test]
+    fn a_list_of_one_large_item_is_streamed_not_held() {
+        struct Largest(Vec<u8>, usize);
+        impl std::io::Write for Largest {
+            fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+                self.1 = self.1.max(bytes.len());
+                self.0.extend_from_slice(bytes);
+                Ok(bytes.len())
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+        let tools: Vec<serde_json::Value> = (0..20_000).map(|i| serde_json::json!({ "name": format!("t{i}"), "tokens": i })).collect();
+        let items = [serde_json::json!({ "agent": "mcp", "tools": tools })];
+        let head = serde_json::json!({ "model": null });
+        let mut streamed = Largest(Vec::new(), 0);
+        write_json_with_list(&mut streamed, &head, "reports", &items).expect("write");
+        let mut whole = head.clone();
+        whole["reports"] = serde_json::Value::Array(items.to_vec());
+        let mut expected = Vec::new();
+        write_json(&mut expected, &whole).expect("write");
+        assert!(expected.len() > 1 << 20, "a large item: {} bytes", expected.len());
+        assert_eq!(String::from_utf8(streamed.0), String::from_utf8(expected));
+        assert!(streamed.1 <= 256, "largest single write: {} bytes", streamed.1);
     }
 
     #[test]

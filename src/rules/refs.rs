@@ -423,7 +423,7 @@ impl Bundle {
         }
         let texts = files
             .iter()
-            .filter(|f| !f.symlink && is_text(&f.rel) && f.bytes <= crate::project::MAX_FILE_BYTES)
+            .filter(|f| !f.symlink && is_text(&f.rel))
             .filter_map(|f| cx.root.read(&self_path(&dir, &f.rel)).ok().map(|s| (f.rel.clone(), s.text)))
             .collect();
         Bundle { dir, files, texts }

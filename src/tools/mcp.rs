@@ -6,7 +6,9 @@ use serde_json::Value;
 use super::{named_tool, Tool};
 
 pub(super) fn tool(index: usize, item: &Value) -> Result<Tool, String> {
-    named_tool(index, item, "inputSchema", item.pointer("/annotations/readOnlyHint").and_then(Value::as_bool))
+    // Looked up key by key: a JSON pointer allocates for each of its parts, for every tool.
+    let read_only = item.get("annotations").and_then(|a| a.get("readOnlyHint")).and_then(Value::as_bool);
+    named_tool(index, item, "inputSchema", read_only)
 }
 
 /// The server a capture names: `serverInfo.name`, as the server's `initialize` result gives it.

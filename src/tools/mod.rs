@@ -116,7 +116,15 @@ impl Tool {
 
     fn texts(&self) -> &ToolTexts {
         self.texts.get_or_init(|| {
-            let function = serde_json::json!({ "type": "function", "function": self.function_value() }).to_string();
+            // `{"type":"function","function":{name, description, parameters}}` as serde_json
+            // writes it compactly, the schema serialized once for both texts and never cloned.
+            let parameters = self.parameters.to_string();
+            let quoted = |text: &str| serde_json::to_string(text).unwrap_or_default();
+            let mut function = format!(r#"{{"type":"function","function":{{"name":{}"#, quoted(&self.name));
+            if let Some(description) = &self.description {
+                function.push_str(&format!(r#","description":{}"#, quoted(description)));
+            }
+            function.push_str(&format!(r#","parameters":{parameters}}}}}"#));
             // Two tools of one function JSON are counted alike unless a declaration tells them apart.
             let gemini_only =
                 self.response.is_some() || self.response_json_schema.is_some() || self.parameters_json_schema || self.no_parameters;
@@ -124,7 +132,7 @@ impl Tool {
                 true => content_hash(&format!("{function}\0{}", self.gemini_declaration())),
                 false => content_hash(&function),
             };
-            ToolTexts { parameters: self.parameters.to_string(), function_hash, function }
+            ToolTexts { parameters, function_hash, function }
         })
     }
 
@@ -337,7 +345,8 @@ fn parse_tool_value(value: &Value) -> Result<ToolFile, Shape> {
 /// format of the first. An item that is no tool shape at all is reported as a broken tool.
 fn tool_list(items: &[Value]) -> Result<(Option<ToolFormat>, Vec<Tool>), Shape> {
     let mut format = None;
-    let mut tools = Vec::new();
+    // Most items define one tool: room for them at once, not grown a doubling at a time.
+    let mut tools = Vec::with_capacity(items.len());
     for (i, item) in items.iter().enumerate() {
         let Some((f, found)) = item_tools(i, item)? else {
             return Err(Shape::Invalid(format!(
@@ -415,6 +424,18 @@ fn ctxc_tool(index: usize, item: &Value) -> Result<Tool, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The function text written field by field is serde_json's compact form of the value.
+    #[test]
+    fn function_json_is_the_function_value_as_serde_json_writes_it() {
+        let schema = serde_json::json!({ "type": "object", "properties": { "q\"uote": { "type": "string", "description": "é\n\u{1}" } } });
+        for (name, description) in [("plain", Some("Reads.")), ("we\"ird\\name", Some("line\nbreak \u{7f} ✅")), ("none", None)] {
+            let tool = Tool::new(name.into(), description.map(str::to_string), schema.clone(), None);
+            let expected = serde_json::json!({ "type": "function", "function": tool.function_value() }).to_string();
+            assert_eq!(tool.function_json(), expected);
+            assert_eq!(tool.parameters_json(), schema.to_string());
+        }
+    }
 
     /// The file's format and its tools' names, or the error's code and message.
     pub(crate) fn read(text: &str) -> Result<(ToolFormat, Vec<String>), (Code, String)> {

@@ -44,6 +44,10 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         .flat_map(|b| b.files.iter().filter(|f| checked(&f.rel)))
         .map(|f| f.rel.rsplit('/').next().unwrap_or(&f.rel))
         .collect();
+    // No skill bundles a file it could fail to mention: no text needs reading for names.
+    if names.is_empty() {
+        return findings;
+    }
     let outside = NamedOutside::new(cx, &names);
     for (index, (skill, bundle)) in cx.skills.iter().zip(&bundles).enumerate() {
         let files: Vec<&str> = bundle.files.iter().map(|f| f.rel.as_str()).filter(|rel| checked(rel)).collect();
