@@ -205,6 +205,34 @@ pub struct Provenance {
     pub diagnostics: Diagnostics,
 }
 
+/// A diagnostic being written ([`Provenance::error`]): it reads and writes as the diagnostic,
+/// and is added to the manifest's diagnostics when dropped.
+pub struct Finding<'a> {
+    diagnostic: Diagnostic,
+    into: &'a mut Diagnostics,
+}
+
+impl std::ops::Deref for Finding<'_> {
+    type Target = Diagnostic;
+
+    fn deref(&self) -> &Diagnostic {
+        &self.diagnostic
+    }
+}
+
+impl std::ops::DerefMut for Finding<'_> {
+    fn deref_mut(&mut self) -> &mut Diagnostic {
+        &mut self.diagnostic
+    }
+}
+
+impl Drop for Finding<'_> {
+    fn drop(&mut self) {
+        let done = std::mem::replace(&mut self.diagnostic, Diagnostic::error(String::new()));
+        self.into.push(done);
+    }
+}
+
 impl Provenance {
     pub fn new(file: String, text: SharedText, overridden: Vec<String>) -> Provenance {
         Provenance { file, text, overridden, places: OnceCell::new(), diagnostics: Vec::new() }
@@ -244,15 +272,16 @@ impl Provenance {
         Origin { file: self.file.clone(), span: self.span(value, text) }
     }
 
-    pub fn error(&mut self, message: impl Into<String>, span: Option<Range<usize>>) -> &mut Diagnostic {
-        let d = Diagnostic::error(message).in_file(&self.file).at(span);
-        self.diagnostics.push(d);
-        self.diagnostics.last_mut().expect("just pushed") // ok: pushed on the line above
+    /// An error about the manifest, to complete (`help`, `label`) before it is reported: it joins
+    /// `diagnostics` when the returned [`Finding`] is dropped.
+    pub fn error(&mut self, message: impl Into<String>, span: Option<Range<usize>>) -> Finding<'_> {
+        let diagnostic = Diagnostic::error(message).in_file(&self.file).at(span);
+        Finding { diagnostic, into: &mut self.diagnostics }
     }
 
     /// Like `error`, with the rule code.
-    pub fn coded(&mut self, code: Code, message: impl Into<String>, span: Option<Range<usize>>) -> &mut Diagnostic {
-        let d = self.error(message, span);
+    pub fn coded(&mut self, code: Code, message: impl Into<String>, span: Option<Range<usize>>) -> Finding<'_> {
+        let mut d = self.error(message, span);
         d.code = Some(code);
         d
     }
@@ -269,7 +298,7 @@ impl Provenance {
             "variant" => Code::MAN007,
             _ => Code::MAN009,
         };
-        let d = self.coded(code, format!("unknown {what} `{name}`{context}"), span);
+        let mut d = self.coded(code, format!("unknown {what} `{name}`{context}"), span);
         d.label = Some(format!("not a {what}{context}"));
         d.help = Some(match did_you_mean(name, known.iter().copied()) {
             Some(s) => format!("did you mean `{s}`?"),
@@ -281,7 +310,7 @@ impl Provenance {
     /// A file the manifest names could not be read.
     pub fn read_error(&mut self, e: ReadError, span: Option<Range<usize>>) {
         let help = e.help();
-        let d = self.coded(e.code(), e.message(), span);
+        let mut d = self.coded(e.code(), e.message(), span);
         d.label = Some("referenced here".into());
         d.help = help.map(str::to_string);
     }
@@ -348,7 +377,8 @@ impl Provenance {
 
 #[cfg(test)]
 mod tests {
-    use super::Spanned;
+    use super::{Provenance, Spanned};
+    use crate::codes::Code;
 
     #[derive(serde::Deserialize)]
     struct Doc {
@@ -367,5 +397,14 @@ mod tests {
         assert_eq!(doc.list[1].value, 22);
         let doc: Doc = serde_json::from_str(r#"{"name": "abc", "list": [1]}"#).expect("json");
         assert_eq!(doc.name.span, None);
+    }
+
+    #[test]
+    fn a_finding_joins_the_diagnostics_with_what_was_added_to_it() {
+        let mut prov = Provenance::new("ctxc.toml".into(), crate::memo::SharedText::new("[agent]\n"), Vec::new());
+        prov.coded(Code::MAN009, "unknown module `x`", Some(1..6)).help = Some("declare it".into());
+        prov.error("second", None);
+        let seen: Vec<_> = prov.diagnostics.iter().map(|d| (d.message.as_str(), d.code, d.help.as_deref())).collect();
+        assert_eq!(seen, [("unknown module `x`", Some(Code::MAN009), Some("declare it")), ("second", None, None)]);
     }
 }

@@ -166,7 +166,7 @@ impl Files {
             }),
             Err(e) => {
                 let what = if from_command_line { "--tokenizer" } else { "`tokenizer`" };
-                let d = prov.coded(e.code(), format!("tokenizer file ({what}): {}", e.message()), span);
+                let mut d = prov.coded(e.code(), format!("tokenizer file ({what}): {}", e.message()), span);
                 d.help = Some("name a model's tokenizer.json, tiktoken rank file or Tekken JSON".into());
                 None
             }

@@ -103,7 +103,8 @@ impl Validator {
                 if !modules.contains_key(module_id) {
                     let span = raw.module.as_ref().map_or_else(|| self.prov.span(&raw.id, &id), |m| self.prov.span(m, &m.value));
                     let known: Vec<&str> = modules.keys().map(String::as_str).collect();
-                    let d = self.prov.coded(Code::MAN009, format!("step `{id}` uses module `{module_id}`, which is not declared"), span);
+                    let mut d =
+                        self.prov.coded(Code::MAN009, format!("step `{id}` uses module `{module_id}`, which is not declared"), span);
                     d.help = Some(match did_you_mean(module_id, known.iter().copied()) {
                         Some(s) => format!("did you mean `{s}`? Or add `[modules.{module_id}]` with a `source`"),
                         None => format!("add `[modules.{module_id}]` with a `source`"),

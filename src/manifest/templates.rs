@@ -111,7 +111,7 @@ impl Files {
         match self.root.normalize(&root.value).and_then(|rel| self.root.resolve(&rel).map(|path| (rel, path))) {
             Ok((rel, path)) if path.is_dir() => Some(TemplateRoot(rel)),
             Ok(_) => {
-                let d = prov.coded(Code::MAN002, format!("template root `{}` is not a folder", root.value), span);
+                let mut d = prov.coded(Code::MAN002, format!("template root `{}` is not a folder", root.value), span);
                 d.label = Some("not a folder".into());
                 d.help = Some("name the folder your templates' include and import names start from, like Jinja2's FileSystemLoader".into());
                 None
@@ -172,7 +172,7 @@ impl Files {
         let found = key.value.split('.').try_fold(&value, |v, part| v.get(part));
         let Some(text) = found.and_then(|v| v.as_str()) else {
             let what = if found.is_some() { "is not a string" } else { "does not exist" };
-            let d = prov.error(format!("key `{}` of {} {what}", key.value, file.path), span);
+            let mut d = prov.error(format!("key `{}` of {} {what}", key.value, file.path), span);
             d.label = Some(format!("{what} in {}", file.path));
             d.help = Some("name a string value, with dots between nested keys (`agent.templates.system_template`)".into());
             return None;
