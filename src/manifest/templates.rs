@@ -1,20 +1,15 @@
-//! The template parts of the manifest: template roots (`[templates] root`, a module's `root`),
-//! module text taken from a key of a YAML, TOML or JSON file, the scenarios' sample values of
-//! runtime variables, and the static pass that lists every variable a template reads and no
-//! scenario provides, before anything renders.
+//! The template checks of the manifest: the scenarios' sample values of runtime variables, and
+//! the static pass that lists every variable a template reads and no scenario provides, before
+//! anything renders. The template files themselves (template roots, module text taken from a
+//! key of a YAML, TOML or JSON file) are read by `files.rs`.
 
 use indexmap::IndexMap;
 
-use super::files::Files;
 use super::model::{Mode, ModuleFiles, Scenario, TextFile};
-use super::raw::{RawModule, RawTemplates};
-use super::span::Spanned;
 use super::Validator;
 use crate::codes::Code;
 use crate::diagnostic::Diagnostic;
-use crate::memo::SharedText;
-use crate::provenance::Provenance;
-use crate::templates::{TemplateRoot, CONTEXT};
+use crate::templates::CONTEXT;
 
 impl Validator {
     /// Checks each scenario's `vars` do not hide a ctxc template variable.
@@ -96,90 +91,4 @@ fn plural(n: usize) -> &'static str {
 
 fn quoted(names: &[&str]) -> String {
     names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
-}
-
-impl Files {
-    /// `[templates] root`, normalised (the manifest's directory when unset).
-    pub(super) fn template_root(&mut self, prov: &mut Provenance, raw: Option<&RawTemplates>) -> TemplateRoot {
-        self.root_setting(prov, raw.and_then(|t| t.root.as_ref())).unwrap_or_default()
-    }
-
-    /// A template root as written: inside the project and a folder.
-    pub(super) fn root_setting(&mut self, prov: &mut Provenance, root: Option<&Spanned<String>>) -> Option<TemplateRoot> {
-        let root = root?;
-        let span = prov.span(root, &root.value);
-        match self.root.normalize(&root.value).and_then(|rel| self.root.resolve(&rel).map(|path| (rel, path))) {
-            Ok((rel, path)) if path.is_dir() => Some(TemplateRoot(rel)),
-            Ok(_) => {
-                let mut d = prov.coded(Code::MAN002, format!("template root `{}` is not a folder", root.value), span);
-                d.label = Some("not a folder".into());
-                d.help = Some("name the folder your templates' include and import names start from, like Jinja2's FileSystemLoader".into());
-                None
-            }
-            Err(e) => {
-                prov.read_error(e, span);
-                None
-            }
-        }
-    }
-
-    /// A module's files, each knowing its template root; with `key`, the text is that key's
-    /// string in the (YAML, TOML or JSON) file.
-    pub(super) fn module_files(
-        &mut self,
-        prov: &mut Provenance,
-        module: &RawModule,
-        files: ModuleFiles,
-        default_root: &TemplateRoot,
-    ) -> Option<ModuleFiles> {
-        let root = self.root_setting(prov, module.root.as_ref()).unwrap_or_else(|| default_root.clone());
-        let mut each = |file: TextFile| -> Option<TextFile> {
-            let mut file = match &module.key {
-                Some(key) => self.keyed_text(prov, file, key)?,
-                None => file,
-            };
-            file.template_root = root.clone();
-            Some(file)
-        };
-        match files {
-            ModuleFiles::Single(file) => each(file).map(ModuleFiles::Single),
-            ModuleFiles::Variants(files) => {
-                let count = files.len();
-                let files: IndexMap<String, TextFile> = files.into_iter().filter_map(|(name, f)| Some((name, each(f)?))).collect();
-                (files.len() == count).then_some(ModuleFiles::Variants(files))
-            }
-        }
-    }
-
-    /// The string at the dotted `key` of a structured file, as a file of its own named
-    /// `path#key` (so diagnostics point into that text).
-    pub(super) fn keyed_text(&mut self, prov: &mut Provenance, file: TextFile, key: &Spanned<String>) -> Option<TextFile> {
-        let span = prov.span(key, &key.value);
-        let parsed: Result<serde_json::Value, String> = match file.path.rsplit_once('.').map(|(_, ext)| ext) {
-            Some("yaml" | "yml") => crate::yaml::from_str(&file.text).map_err(|e| e.message),
-            Some("toml") => toml::from_str(&file.text).map_err(|e| e.message().to_string()),
-            Some("json") => serde_json::from_str(&file.text).map_err(|e| e.to_string()),
-            _ => Err("`key` needs a `.yaml`, `.yml`, `.toml` or `.json` file".to_string()),
-        };
-        let value = match parsed {
-            Ok(value) => value,
-            Err(message) => {
-                prov.error(format!("cannot read key `{}` of {}: {message}", key.value, file.path), span).label =
-                    Some("key of this file".into());
-                return None;
-            }
-        };
-        let found = key.value.split('.').try_fold(&value, |v, part| v.get(part));
-        let Some(text) = found.and_then(|v| v.as_str()) else {
-            let what = if found.is_some() { "is not a string" } else { "does not exist" };
-            let mut d = prov.error(format!("key `{}` of {} {what}", key.value, file.path), span);
-            d.label = Some(format!("{what} in {}", file.path));
-            d.help = Some("name a string value, with dots between nested keys (`agent.templates.system_template`)".into());
-            return None;
-        };
-        let path = format!("{}#{}", file.path, key.value);
-        let text = SharedText::new(text);
-        self.sources.insert_shared(self.root.display_path(&path), text.clone());
-        Some(TextFile { template: file.template, path, text, template_root: file.template_root })
-    }
 }
