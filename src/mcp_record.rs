@@ -222,18 +222,20 @@ pub fn host_servers<'v>(spec: &McpServers, value: &'v Value) -> Vec<HostServer<'
         .collect()
 }
 
-/// The [`config_hash`] of server `server` as the configuration file `file` (relative to the
-/// root) names it now: `Ok(None)` when the file or the server is not there. A host's file
-/// (`[startup.mcp]` of its host data) is read as that host reads it; any other file as Claude
-/// Code reads an `.mcp.json` (`mcpServers`, or a plugin's map of servers by name) or a plugin
-/// manifest (its inline `mcpServers`).
-pub fn configured_hash(root: &ProjectRoot, file: &str, server: &str) -> Result<Option<String>, String> {
-    let text = match root.read(file) {
+/// The [`config_hash`] of server `server` as the configuration file `file` names it now, `file`
+/// relative to `folder` (the record's folder, relative to the root: `""` at the root), as a
+/// record's entries are: `Ok(None)` when the file or the server is not there. A host's file
+/// (`[startup.mcp]` of its host data, which is relative to the folder the host reads) is read as
+/// that host reads it; any other file as Claude Code reads an `.mcp.json` (`mcpServers`, or a
+/// plugin's map of servers by name) or a plugin manifest (its inline `mcpServers`).
+pub fn configured_hash(root: &ProjectRoot, folder: &str, file: &str, server: &str) -> Result<Option<String>, String> {
+    let path = if folder.is_empty() { file.to_string() } else { format!("{folder}/{file}") };
+    let text = match root.read(&path) {
         Ok(read) => read.text.to_string(),
         Err(ReadError::Missing(_)) => return Ok(None),
         Err(e) => return Err(e.into_diagnostic().message),
     };
-    let value = parse_config(file, &text).map_err(|e| format!("{}: {e}", root.display_path(file)))?;
+    let value = parse_config(file, &text).map_err(|e| format!("{}: {e}", root.display_path(&path)))?;
     let spec = crate::hosts::all().iter().filter_map(|h| h.startup.as_ref()?.mcp.as_ref()).find(|m| m.file == file);
     Ok(match spec {
         Some(spec) => host_servers(spec, &value).into_iter().find(|s| s.name == server).map(|s| config_hash(&s.config)),

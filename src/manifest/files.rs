@@ -403,7 +403,7 @@ impl Files {
         let folder = file.rel.rsplit_once('/').map_or("", |(folder, _)| folder);
         let configuration = if folder.is_empty() { entry.file.clone() } else { format!("{folder}/{}", entry.file) };
         let shown = self.root.display_path(&configuration);
-        match configured_hash(&self.root, &configuration, server) {
+        match configured_hash(&self.root, folder, &entry.file, server) {
             Ok(Some(hash)) if hash == entry.config => {}
             Ok(Some(_)) => warn(
                 prov,

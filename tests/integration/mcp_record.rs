@@ -547,3 +547,41 @@ fn mcp022_points_at_other_hosts_servers_with_no_record_or_an_older_one() {
     );
     assert!(!log.exists(), "check started no server");
 }
+
+/// A record in a subfolder is read with the host configurations beside it: the hash of a server
+/// it names is taken from the configuration in that folder, as the host reading that folder's
+/// file reads it (`.mcp.json`'s `mcpServers`, Codex's `[mcp_servers.NAME]`), so a server recorded
+/// as configured now gets no MCP022.
+#[test]
+fn a_record_in_a_subfolder_reads_the_configuration_beside_it() {
+    use ctxc::mcp_record::{config_hash, Record, RecordedServer, RECORD_VERSION};
+    let tool = json!({ "name": "add", "description": "Adds a note.", "inputSchema": { "type": "object" } });
+    let (notes, docs) = (json!({ "command": "npx", "args": ["-y", "notes@1"] }), json!({ "command": "uvx", "args": ["docs"] }));
+    let entry = |file: &str, server: &str, config: &Value| RecordedServer {
+        file: file.into(),
+        server: server.into(),
+        config: config_hash(config),
+        protocol_version: "2025-06-18".into(),
+        server_info: json!({ "name": server }),
+        tools: vec![tool.clone()],
+        prompts: None,
+        resources: None,
+    };
+    let record =
+        Record { version: RECORD_VERSION, servers: vec![entry(".mcp.json", "notes", &notes), entry(".codex/config.toml", "docs", &docs)] };
+    let manifest = "[agent]\nname = \"helper\"\nmodel = \"gpt-4o\"\n\n[pipeline]\nsteps = [{ id = \"role\", kind = \"text\", text = \"You help.\" }, { id = \"tools\", kind = \"tool_list\" }]\n\n[tools.mcp]\nfiles = [{ path = \"sub/ctxc.mcp-tools\", server = \"notes\" }, { path = \"sub/ctxc.mcp-tools\", server = \"docs\" }]\n\n[scenarios.default]\nmcp_servers = { notes = {}, docs = {} }\n";
+    let project = common::project(&[
+        ("ctxc.toml", manifest),
+        ("sub/.mcp.json", &mcp_json(&[("notes", notes.clone())])),
+        ("sub/.codex/config.toml", "[mcp_servers.docs]\ncommand = \"uvx\"\nargs = [\"docs\"]\n"),
+        ("sub/ctxc.mcp-tools", &record.to_text()),
+    ]);
+    let log = log_of(project.path());
+    let out = run(project.path(), &["cost", ".", "--format", "json"], &log);
+    let warnings = unwrapped(&stderr(&out));
+    assert_eq!(out.status.code(), Some(0), "{warnings}");
+    assert!(!warnings.contains("MCP022"), "{warnings}");
+    let json: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let servers = json["reports"][0]["tool_schemas"]["servers"].as_array().expect("servers").len();
+    assert_eq!(servers, 2, "{json:#}");
+}
