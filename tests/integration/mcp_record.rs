@@ -585,3 +585,30 @@ fn a_record_in_a_subfolder_reads_the_configuration_beside_it() {
     let servers = json["reports"][0]["tool_schemas"]["servers"].as_array().expect("servers").len();
     assert_eq!(servers, 2, "{json:#}");
 }
+
+/// MCP022's check of the other hosts' configurations is the project's, made once by the lint of
+/// its files: an agent whose manifest is beside them does not report each server again.
+#[test]
+fn mcp022_reports_another_hosts_server_once_with_an_agent_beside_it() {
+    let project = common::project(&[
+        ("AGENTS.md", "# Agents\n"),
+        (
+            "ctxc.toml",
+            "[agent]\nname = \"a\"\nmodel = \"gpt-4o\"\n\n[pipeline]\nsteps = [{ id = \"role\", kind = \"text\", text = \"You help.\" }]\n",
+        ),
+        (".codex/config.toml", "[mcp_servers.notes]\ncommand = \"npx\"\nargs = [\"-y\", \"notes@1\"]\n"),
+        ("ctxc.mcp-tools", "{\"version\": 1, \"servers\": []}\n"),
+    ]);
+    let log = log_of(project.path());
+    let out = run(project.path(), &["check", ".", "--format", "json"], &log);
+    let json: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", stderr(&out)));
+    let found: Vec<String> = json["diagnostics"]
+        .as_array()
+        .expect("diagnostics")
+        .iter()
+        .filter(|d| d["code"] == "MCP022")
+        .map(|d| format!("{}:{}:{} {}", d["file"].as_str().expect("file"), d["line"], d["column"], d["message"].as_str().expect("message")))
+        .collect();
+    assert_eq!(found, [".codex/config.toml:1:14 MCP server `notes` (Codex) has no record in ctxc.mcp-tools: its tools are not counted"]);
+    assert_eq!(json["agents"].as_array().map(Vec::len), Some(1));
+}
