@@ -7,7 +7,7 @@
 use std::any::Any;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, Weak};
 
 /// A 128-bit hash of a text. Collisions are not a practical concern at this width (the odds for
@@ -333,11 +333,14 @@ const KINDS: usize = Kind::Toml as usize + 1;
 pub struct Cache {
     memos: [Memo<Arc<dyn Any + Send + Sync>>; KINDS],
     generation: AtomicU32,
+    /// Whether work is numbered in generations ([`Cache::begin`] was called), so that what a
+    /// generation uses must be marked for [`Cache::keep`].
+    generations: AtomicBool,
 }
 
 impl Default for Cache {
     fn default() -> Self {
-        Cache { memos: [const { Memo::new() }; KINDS], generation: AtomicU32::new(0) }
+        Cache { memos: [const { Memo::new() }; KINDS], generation: AtomicU32::new(0), generations: AtomicBool::new(false) }
     }
 }
 
@@ -378,6 +381,19 @@ impl Cache {
     /// Work from now on is `generation`'s: every value it uses or makes is marked used by it.
     pub fn begin(&self, generation: u32) {
         self.generation.store(generation, Ordering::Relaxed);
+        self.generations.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether values are kept by generation ([`Cache::begin`]): a memo whose value stands for
+    /// others (a whole list for its items) then marks those used too when it is found, or a
+    /// sweep drops them. A batch run has one generation and no sweep: it skips that work.
+    pub fn tracks_uses(&self) -> bool {
+        self.generations.load(Ordering::Relaxed)
+    }
+
+    /// Marks the value of `kind` for `key`, if any, used by the current generation.
+    pub fn touch(&self, kind: Kind, key: u128) {
+        self.memos[kind as usize].get(key, self.generation());
     }
 
     /// Drops every value that no `live` generation used; returns how many values are left.

@@ -246,7 +246,18 @@ fn tool_texts(rendering: Rendering, tools: &[&Tool], counter: &TokenCounter, tok
         }
         key.digest128()
     };
-    cache.get_or_insert(Kind::ToolArrayCost, keyed(tools), || {
+    let key = keyed(tools);
+    if let Some(hit) = cache.get::<Arc<Vec<ToolText>>>(Kind::ToolArrayCost, key) {
+        // Found whole: its tools' texts are this generation's too, so that a sweep keeps them
+        // for the next list that differs in one tool.
+        if cache.tracks_uses() {
+            for tool in tools {
+                cache.touch(Kind::ToolText, keyed(std::slice::from_ref(tool)));
+            }
+        }
+        return hit;
+    }
+    cache.get_or_insert(Kind::ToolArrayCost, key, || {
         // Each tool rendered and counted on all cores: a list of many tools (an MCP server's
         // thousands) is otherwise one thread's work.
         Arc::new(crate::parallel::map_in_order(tools, |t| {
@@ -338,5 +349,34 @@ mod tests {
             assert!(edited - again < text(&b2) + text(&a).min(text(&c)), "{}: {edited} bytes against {again} unchanged", p.model);
             assert_eq!(tokens, count_request(&p, None, &[&a, &b2, &c], &TokenCounter::new(), &Cache::default()), "{}", p.model);
         }
+    }
+
+    /// In the editor, a sweep drops what the live generations did not use: a list found whole
+    /// uses its tools' texts too, so the next edit of one tool renders only that tool again.
+    #[test]
+    fn a_list_found_whole_keeps_its_tools_through_a_sweep() {
+        let tool = |name: &str, description: &str| {
+            let parameters = serde_json::json!({"type": "object", "properties": {"q": {"type": "string"}}});
+            Tool::new(name.into(), description.to_string(), parameters, None)
+        };
+        let (a, b, c, b2) = (tool("a", "Finds."), tool("b", "Reads."), tool("c", "Writes."), tool("b", "Reads, edited."));
+        let p = profile("claude-sonnet-4-5");
+        let (counter, cache) = (TokenCounter::new(), Cache::default());
+        let asked = |generation: u32, tools: &[&Tool]| {
+            cache.begin(generation);
+            counter.begin(generation);
+            let before = counter.bytes_asked();
+            count_request(&p, None, tools, &counter, &cache);
+            counter.bytes_asked() - before
+        };
+        let text =
+            |tool: &Tool| tool_texts(Rendering::of(&p), &[tool], &TokenCounter::new(), p.tokenizer, &Cache::default())[0].0.len() as u64;
+        asked(1, &[&a, &b, &c]);
+        let again = asked(2, &[&a, &b, &c]);
+        // Generation 1 ended: only what generation 2 used is kept.
+        cache.keep(|g| g == 2);
+        counter.keep(|g| g == 2);
+        let edited = asked(3, &[&a, &b2, &c]);
+        assert!(edited - again < text(&b2) + text(&a).min(text(&c)), "{edited} bytes against {again} unchanged");
     }
 }
