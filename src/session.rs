@@ -54,8 +54,10 @@ pub struct Session {
     run: RunState,
     /// Where to look for a model's tokenizer file when none is named; `None`: nowhere.
     places: Option<Places>,
-    /// The tokenizer files of this run, by path: each read and parsed once, whichever agent asks first.
-    tokenizer_files: Mutex<HashMap<FileKey, Arc<LoadedFile>>>,
+    /// The tokenizer files of this run, by path: each read and parsed once, whichever agent asks
+    /// first, and again when the file on disk is no longer the one read ([`Stamp`]); one version
+    /// per path.
+    tokenizer_files: Mutex<HashMap<FileKey, (Stamp, Arc<LoadedFile>)>>,
     /// Time spent in each [`Stage`], summed over the threads (nanoseconds).
     stage_nanos: [AtomicU64; Stage::ALL.len()],
 }
@@ -100,6 +102,24 @@ type FileKey = (PathBuf, Option<&'static str>);
 /// A tokenizer file being loaded, or loaded (or why it could not be).
 type LoadedFile = OnceLock<Result<Arc<TokenizerFile>, String>>;
 
+/// What tells a file on disk from the one read before, without reading it: its size, time of
+/// change and (on Unix) inode; `None` when it cannot be seen (missing). A file created, replaced
+/// or rewritten changes it, so a long-lived session (the editor) reads the file again.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Stamp(Option<(u64, Option<std::time::SystemTime>, u64)>);
+
+impl Stamp {
+    fn of(path: &Path) -> Stamp {
+        Stamp(std::fs::metadata(path).ok().map(|meta| {
+            #[cfg(unix)]
+            let inode = std::os::unix::fs::MetadataExt::ino(&meta);
+            #[cfg(not(unix))]
+            let inode = 0;
+            (meta.len(), meta.modified().ok(), inode)
+        }))
+    }
+}
+
 impl Session {
     /// A session whose agents get these `KEY=VALUE` overrides, laid over each manifest in order.
     pub fn new(overrides: Vec<String>) -> Self {
@@ -117,7 +137,8 @@ impl Session {
         self.places.as_ref()
     }
 
-    /// The tokenizer file at `path` (links resolved), read and parsed on the first call of the run.
+    /// The tokenizer file at `path` (links resolved), read and parsed on the first call of the
+    /// run, and again when the file changed on disk since.
     pub fn tokenizer_file(&self, path: &Path, shown: &str) -> Result<Arc<TokenizerFile>, String> {
         self.load_tokenizer_file(path, shown, None)
     }
@@ -126,7 +147,18 @@ impl Session {
     /// when one is given.
     fn load_tokenizer_file(&self, path: &Path, shown: &str, sha256: Option<&'static str>) -> Result<Arc<TokenizerFile>, String> {
         let key = (path.to_path_buf(), sha256);
-        let slot = self.tokenizer_files.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).entry(key).or_default().clone();
+        let stamp = Stamp::of(path);
+        let slot = {
+            let mut files = self.tokenizer_files.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+            let (seen, slot) = files.entry(key).or_insert_with(|| (stamp.clone(), Arc::default()));
+            // Another file at the path now (or a file where there was none): read it, in place
+            // of the one read before.
+            if *seen != stamp {
+                *seen = stamp;
+                *slot = Arc::default();
+            }
+            slot.clone()
+        };
         slot.get_or_init(|| {
             let bytes = crate::project::read_bytes(path, shown, MAX_TOKENIZER_BYTES).map_err(|e| e.message())?;
             // The bytes checked are the bytes parsed: nothing can change the file in between.
@@ -477,5 +509,26 @@ mod tests {
         assert!(Arc::ptr_eq(a.cache(), session.cache()) && Arc::ptr_eq(b.cache(), session.cache()));
         let alone = ProjectRoot::new(dir.path()).expect("root");
         assert!(!Arc::ptr_eq(alone.cache(), session.cache()), "no ambient cache: a root alone memoizes for itself");
+    }
+
+    /// A long-lived session (the editor) sees a tokenizer file as it is on disk now: one created
+    /// after it was found missing, and one replaced by another, are read again.
+    #[test]
+    fn a_tokenizer_file_created_or_replaced_is_read_again() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("tokenizer.json");
+        let session = Session::default();
+        let read = || session.tokenizer_file(&path, "tokenizer.json").map(|f| f.sha256.clone());
+        let missing = read().expect_err("no file yet");
+        std::fs::write(&path, "{\"a\": 1}").expect("write");
+        let created = read().expect_err("not a tokenizer");
+        assert_ne!(created, missing, "created: read again");
+        assert!(created.contains("neither a tokenizer.json"), "{created}");
+        let hostile = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/hostile/tokenizer-normalizer-doubling/tokenizer.json");
+        std::fs::copy(hostile, &path).expect("copy");
+        let replaced = read().expect_err("a normalizer that grows texts");
+        assert!(replaced.contains("times longer"), "replaced: read again: {replaced}");
+        assert_eq!(read().expect_err("unchanged"), replaced);
+        assert_eq!(session.tokenizer_files.lock().map(|files| files.len()).unwrap_or_default(), 1, "one version per path");
     }
 }
