@@ -264,6 +264,7 @@ impl Workspace {
     }
 
     /// How many values and counts the session's caches hold (what [`Workspace::refresh`] keeps bounded).
+    #[cfg(test)]
     pub fn cached(&self) -> usize {
         self.session.keep(|_| true)
     }

@@ -8,12 +8,6 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 
 use super::span::Spanned;
-pub use crate::provenance::RawVersion;
-pub use crate::runtimes::agentscope::settings::{RawAgentScope, RawAgentScopeWorkspace};
-pub use crate::runtimes::deepagents::settings::{
-    RawContextSize, RawDeepAgents, RawDeepAgentsSummarization, RawInterrupt, RawInterruptConfig,
-};
-pub use crate::runtimes::zeph::settings::{RawZeph, RawZephShares};
 
 /// A ctxc agent manifest (`ctxc.toml` or `ctxc.yaml`).
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
