@@ -612,3 +612,61 @@ fn mcp022_reports_another_hosts_server_once_with_an_agent_beside_it() {
     assert_eq!(found, [".codex/config.toml:1:14 MCP server `notes` (Codex) has no record in ctxc.mcp-tools: its tools are not counted"]);
     assert_eq!(json["agents"].as_array().map(Vec::len), Some(1));
 }
+
+/// The mistakes a manifest can make naming the record, each an error at the value that makes it:
+/// a record named with no `server` (MAN010, at the path), `config` on a tool file that is not the
+/// record (MAN010, at `config`), and a record that cannot be read (TOOL001).
+#[test]
+fn a_manifest_naming_the_record_wrongly_gets_an_error_at_the_value() {
+    let manifest = |files: &str| {
+        format!(
+            "[agent]\nname = \"helper\"\nmodel = \"gpt-4o\"\n\n[pipeline]\nsteps = [{{ id = \"role\", kind = \"text\", text = \"You help.\" }}, {{ id = \"tools\", kind = \"tool_list\" }}]\n\n[tools.mcp]\nfiles = [{files}]\n"
+        )
+    };
+    let tools = json!({ "tools": [{ "name": "add", "description": "Adds a note.", "inputSchema": { "type": "object" } }] }).to_string();
+    let project = common::project(&[("ctxc.mcp-tools", "{\"version\": 1, \"servers\": []}\n"), ("notes.json", &tools)]);
+    let dir = project.path();
+    let log = log_of(dir);
+    let errors = |files: &str| -> Vec<String> {
+        std::fs::write(dir.join("ctxc.toml"), manifest(files)).expect("write");
+        let out = run(dir, &["check", ".", "--format", "json"], &log);
+        assert_eq!(out.status.code(), Some(2), "{files}: {}", stderr(&out));
+        let json: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", stderr(&out)));
+        json["diagnostics"]
+            .as_array()
+            .expect("diagnostics")
+            .iter()
+            .filter(|d| d["severity"] == "error")
+            .map(|d| {
+                format!(
+                    "{} {}:{}:{} {}",
+                    d["code"].as_str().unwrap_or("-"),
+                    d["file"].as_str().unwrap_or("-"),
+                    d["line"],
+                    d["column"],
+                    d["message"].as_str().expect("message")
+                )
+            })
+            .collect()
+    };
+    assert_eq!(
+        errors(r#""ctxc.mcp-tools""#),
+        ["MAN010 ctxc.toml:9:10 `ctxc.mcp-tools` records the tools of every MCP server: name the one these tools come from"]
+    );
+    assert_eq!(
+        errors(r#"{ path = "ctxc.mcp-tools" }"#),
+        ["MAN010 ctxc.toml:9:19 `ctxc.mcp-tools` records the tools of every MCP server: name the one these tools come from"]
+    );
+    assert_eq!(
+        errors(r#"{ path = "notes.json", server = "notes", config = ".mcp.json" }"#),
+        ["MAN010 ctxc.toml:9:60 `config` names where a server of the MCP tool record is configured, and this path is no record"]
+    );
+    std::fs::write(dir.join("ctxc.mcp-tools"), "{\"version\": 1, \"servers\": [{\"file\": \".mcp.json\"}]}\n").expect("write");
+    let broken = errors(r#"{ path = "ctxc.mcp-tools", server = "notes" }"#);
+    assert_eq!(broken.len(), 1, "{broken:?}");
+    assert!(
+        broken[0].starts_with("TOOL001 ctxc.toml:9:19 ctxc.mcp-tools is not an MCP tool record ctxc reads: missing field"),
+        "{broken:?}"
+    );
+    assert!(!log.exists(), "no server was started");
+}
