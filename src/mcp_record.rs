@@ -12,7 +12,7 @@ use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 use crate::hosts::McpServers;
-use crate::project::{ProjectRoot, ReadError};
+use crate::project::{ProjectRoot, ReadError, SourceFile};
 
 /// The record's file name, at the project root (beside `.mcp.json`). No `.json` extension: a
 /// folder's loose JSON files are read as tool files, and the record is not one.
@@ -227,20 +227,29 @@ pub fn host_servers<'v>(spec: &McpServers, value: &'v Value) -> Vec<HostServer<'
 /// record's entries are: `Ok(None)` when the file or the server is not there. A host's file
 /// (`[startup.mcp]` of its host data, which is relative to the folder the host reads) is read as
 /// that host reads it; any other file as Claude Code reads an `.mcp.json` (`mcpServers`, or a
-/// plugin's map of servers by name) or a plugin manifest (its inline `mcpServers`).
-pub fn configured_hash(root: &ProjectRoot, folder: &str, file: &str, server: &str) -> Result<Option<String>, String> {
+/// plugin's map of servers by name) or a plugin manifest (its inline `mcpServers`). Also returns
+/// the file when it was read, parsed or not: its reader keeps it among the files it read, so
+/// that an edit of it checks the reader again (the editor, `ctxc watch`).
+pub fn configured_hash(root: &ProjectRoot, folder: &str, file: &str, server: &str) -> (Option<SourceFile>, Result<Option<String>, String>) {
     let path = if folder.is_empty() { file.to_string() } else { format!("{folder}/{file}") };
-    let text = match root.read(&path) {
-        Ok(read) => read.text.to_string(),
-        Err(ReadError::Missing(_)) => return Ok(None),
-        Err(e) => return Err(e.into_diagnostic().message),
+    let read = match root.read(&path) {
+        Ok(read) => read,
+        Err(ReadError::Missing(_)) => return (None, Ok(None)),
+        Err(e) => return (None, Err(e.into_diagnostic().message)),
     };
-    let value = parse_config(file, &text).map_err(|e| format!("{}: {e}", root.display_path(&path)))?;
+    let value = match parse_config(file, &read.text) {
+        Ok(value) => value,
+        Err(e) => {
+            let message = format!("{}: {e}", read.display);
+            return (Some(read), Err(message));
+        }
+    };
     let spec = crate::hosts::all().iter().filter_map(|h| h.startup.as_ref()?.mcp.as_ref()).find(|m| m.file == file);
-    Ok(match spec {
+    let hash = match spec {
         Some(spec) => host_servers(spec, &value).into_iter().find(|s| s.name == server).map(|s| config_hash(&s.config)),
         None => value.get("mcpServers").unwrap_or(&value).get(server).filter(|s| s.is_object()).map(config_hash),
-    })
+    };
+    (Some(read), Ok(hash))
 }
 
 #[cfg(test)]

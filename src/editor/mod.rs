@@ -74,6 +74,10 @@ pub struct AgentCosts {
 struct Unit {
     /// Every file its last check read (canonical paths).
     files: BTreeSet<PathBuf>,
+    /// The files its last check read for what they say about its own, not as its own (see
+    /// `CheckReport::consulted`): a change of one checks it again, but they are still linted
+    /// by the root as files no agent loads.
+    consulted: BTreeSet<PathBuf>,
     findings: BTreeMap<PathBuf, Vec<Finding>>,
     checked: bool,
     /// The cache generation of its last check: what that check used is kept.
@@ -206,11 +210,11 @@ impl Workspace {
             self.discover();
         }
         for path in changed {
-            let read = self.units.values().any(|u| u.files.contains(path));
+            let read = self.units.values().any(|u| u.files.contains(path) || u.consulted.contains(path));
             for (unit_path, unit) in &mut self.units {
                 let folder = if unit_path.is_dir() { Some(unit_path.as_path()) } else { unit_path.parent() };
                 let holds = !read && folder.is_some_and(|f| path.starts_with(f));
-                if unit.files.contains(path) || unit_path == path || holds {
+                if unit.files.contains(path) || unit.consulted.contains(path) || unit_path == path || holds {
                     unit.checked = false;
                 }
             }
@@ -224,7 +228,14 @@ impl Workspace {
         session.begin(generation);
         let reports = crate::parallel::map_in_order(&due, |unit| lint::check(unit, &self.options, &session));
         for (path, report) in due.into_iter().zip(reports) {
-            let unit = Unit { files: read_files(&path, &report), findings: place(&path, &report), checked: true, generation, costs: None };
+            let unit = Unit {
+                files: read_files(&path, &report),
+                consulted: report.consulted.iter().map(PathBuf::from).collect(),
+                findings: place(&path, &report),
+                checked: true,
+                generation,
+                costs: None,
+            };
             reads_changed |= self.units.get(&path).is_none_or(|old| old.files != unit.files);
             self.units.insert(path, unit);
         }
@@ -238,6 +249,7 @@ impl Workspace {
             let report = lint::check_beside_agents(&self.root, left_to_agents.clone(), &self.options, &session);
             let unit = Unit {
                 files: read_files(&self.root, &report),
+                consulted: report.consulted.iter().map(PathBuf::from).collect(),
                 findings: place(&self.root, &report),
                 checked: true,
                 generation,
@@ -536,6 +548,48 @@ mod tests {
         let record = canonical(&dir.path().join("ctxc.mcp-tools"));
         let published = workspace.refresh(std::slice::from_ref(&record));
         assert_eq!(published, [Published { path: config.clone(), findings: Vec::new() }], "only the record changed");
+    }
+
+    /// A manifest agent whose tools come from the record is checked against the configuration
+    /// its server's hash is taken from: an edit of `.mcp.json` (or a configuration created after
+    /// the record) re-checks the agent, whose MCP022 comes and goes as a fresh server shows it.
+    #[test]
+    fn an_edit_of_the_configuration_rechecks_the_agent_naming_its_record() {
+        use crate::mcp_record::{config_hash, Record, RecordedServer, RECORD_VERSION};
+        let dir = tempfile::tempdir().expect("tempdir");
+        let server = |version: &str| serde_json::json!({ "command": "npx", "args": ["-y", format!("notes@{version}")] });
+        let tool = serde_json::json!({ "name": "add", "description": "Adds a note.", "inputSchema": { "type": "object" } });
+        let entry = RecordedServer {
+            file: ".mcp.json".into(),
+            server: "notes".into(),
+            config: config_hash(&server("1")),
+            protocol_version: "2025-06-18".into(),
+            server_info: serde_json::json!({ "name": "notes" }),
+            tools: vec![tool],
+            prompts: None,
+            resources: None,
+        };
+        let record = Record { version: RECORD_VERSION, servers: vec![entry] };
+        let manifest = "[agent]\nname = \"a\"\nmodel = \"gpt-4o\"\n\n[pipeline]\nsteps = [{ id = \"role\", kind = \"text\", text = \"You help.\" }, { id = \"tools\", kind = \"tool_list\" }]\n\n[tools.mcp]\nfiles = [{ path = \"ctxc.mcp-tools\", server = \"notes\" }]\n\n[scenarios.default]\nmcp_servers = { notes = {} }\n";
+        // `other` is recorded nowhere: the lint of the files no agent loads says so in `.mcp.json`,
+        // which the agent only reads its record's hash from.
+        let mcp_json = |version: &str| serde_json::json!({ "mcpServers": { "notes": server(version), "other": server("1") } }).to_string();
+        std::fs::write(dir.path().join("ctxc.toml"), manifest).expect("write");
+        std::fs::write(dir.path().join("ctxc.mcp-tools"), record.to_text()).expect("write");
+        let config = dir.path().join(".mcp.json");
+        let mut workspace = Workspace::new(dir.path(), Options::default(), Vec::new());
+        workspace.refresh_all();
+        let manifest = canonical(&dir.path().join("ctxc.toml"));
+        let codes = |w: &Workspace| w.findings(&manifest).iter().map(|f| f.code).collect::<Vec<_>>();
+        assert_eq!(codes(&workspace), [Some("MCP022")], "no configuration yet");
+        for (version, expected) in [("1", &[][..]), ("2", &[Some("MCP022")][..]), ("1", &[][..])] {
+            std::fs::write(&config, mcp_json(version)).expect("write");
+            workspace.refresh(&[canonical(&config)]);
+            assert_eq!(codes(&workspace), expected, "notes@{version}");
+            assert_eq!(codes(&fresh(dir.path(), &BTreeMap::new())), expected, "a fresh server, notes@{version}");
+            let in_config: Vec<_> = workspace.findings(&canonical(&config)).iter().map(|f| f.message.clone()).collect();
+            assert!(in_config.iter().any(|m| m.starts_with("MCP server `other` has no record")), "{in_config:?}");
+        }
     }
 
     /// Three agents reading one shared module, each with a module and a tool file of its own.

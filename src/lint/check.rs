@@ -75,6 +75,11 @@ pub struct CheckReport {
     /// Findings left out because `--baseline` records them.
     pub baselined: usize,
     pub sources: Sources,
+    /// Files the agents' checks read for what they say about the agents' files, not as theirs
+    /// (the configuration a recorded MCP server's hash is taken from), by display path: not in
+    /// `sources`, so that the files no agent loads are still linted; the editor checks an agent
+    /// again when one of them changes.
+    pub consulted: BTreeSet<String>,
     /// Something could not be loaded (or the command was misused).
     pub unloadable: bool,
     pub deny_warnings: bool,
@@ -144,6 +149,7 @@ impl CheckReport {
         }
         self.suppressed += other.suppressed;
         self.sources.extend(other.sources);
+        self.consulted.extend(other.consulted);
         self.unloadable |= other.unloadable;
     }
 
@@ -363,6 +369,7 @@ fn check_agent(report: &mut CheckReport, manifest: &Path, options: &Options, ses
     report.diagnostics.extend(render_problems);
     finish(report, findings, &selection, &loaded.sources);
     report.sources.extend(loaded.sources);
+    report.consulted.extend(loaded.consulted);
     report.agents.push(summary);
 }
 

@@ -3,7 +3,7 @@
 //! chat template and tokenizer file, `ctxc.counts`, MCP tool records, and the snapshot folder. Each problem is
 //! reported to the manifest's [`Provenance`], at the value that names the file.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -27,6 +27,10 @@ pub(super) struct Files {
     pub sources: Sources,
     /// Skill bodies by SKILL.md path, filled while reading skills.
     pub skill_bodies: BTreeMap<String, String>,
+    /// Files read for what they say about a file the agent reads, not as the agent's own (the
+    /// configuration a recorded MCP server's hash is taken from), by display path: the lint of
+    /// the files no agent loads still lints them, and an edit of one checks the agent again.
+    pub consulted: BTreeSet<String>,
 }
 
 impl Files {
@@ -403,7 +407,13 @@ impl Files {
         let folder = file.rel.rsplit_once('/').map_or("", |(folder, _)| folder);
         let configuration = if folder.is_empty() { entry.file.clone() } else { format!("{folder}/{}", entry.file) };
         let shown = self.root.display_path(&configuration);
-        match configured_hash(&self.root, folder, &entry.file, server) {
+        let (read, hash) = configured_hash(&self.root, folder, &entry.file, server);
+        // Not the agent's file (the lint of the files no agent loads lints it), but what its
+        // record is checked against: an edit of it checks the agent again.
+        if let Some(read) = read {
+            self.consulted.insert(read.display);
+        }
+        match hash {
             Ok(Some(hash)) if hash == entry.config => {}
             Ok(Some(_)) => warn(
                 prov,

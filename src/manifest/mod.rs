@@ -51,6 +51,9 @@ pub struct Loaded {
     pub agent: Agent,
     pub root: ProjectRoot,
     pub sources: Sources,
+    /// Files read for what they say about the agent's files, not as its own, by display path
+    /// (see `Files::consulted`).
+    pub consulted: std::collections::BTreeSet<String>,
     /// Non-fatal findings from loading.
     pub warnings: Diagnostics,
     /// The counts recorded in `ctxc.counts` beside the manifest, when there is one.
@@ -219,7 +222,7 @@ pub fn load_with(manifest_path: &Path, overrides: &[String], run: &RunState) -> 
     let root = with_manifest_root(root, &user, &overridden, &manifest.text)
         .map_err(|d| Failure { diagnostics: vec![d.in_file(&manifest.display)], sources: sources.clone() })?;
     let mut v = Validator {
-        files: Files { root, sources, skill_bodies: BTreeMap::new() },
+        files: Files { root, sources, skill_bodies: BTreeMap::new(), consulted: Default::default() },
         rel: manifest.rel.clone(),
         prov: Provenance::new(manifest.display.clone(), manifest.text.clone(), overridden),
     };
@@ -231,7 +234,8 @@ pub fn load_with(manifest_path: &Path, overrides: &[String], run: &RunState) -> 
     let recorded = v.files.recorded_counts(&mut v.prov);
     match agent {
         Some(agent) if !has_errors(&v.prov.diagnostics) => {
-            Ok(Loaded { agent, root: v.files.root, sources: v.files.sources, warnings: v.prov.diagnostics, recorded })
+            let (root, sources, consulted) = (v.files.root, v.files.sources, v.files.consulted);
+            Ok(Loaded { agent, root, sources, consulted, warnings: v.prov.diagnostics, recorded })
         }
         _ => Err(Failure { diagnostics: v.prov.diagnostics, sources: v.files.sources }),
     }
