@@ -323,15 +323,25 @@ mod tests {
         );
     }
 
-    /// Counted in bytes asked of the counter, not in time: a list that differs from one costed
-    /// before in one tool renders and counts only that tool (each request still counts its joins).
-    #[test]
-    fn a_list_that_differs_in_one_tool_renders_only_that_one() {
+    /// Tools `a`, `b`, `c`, and `b` with another description.
+    fn four_tools() -> (Tool, Tool, Tool, Tool) {
         let tool = |name: &str, description: &str| {
             let parameters = serde_json::json!({"type": "object", "properties": {"q": {"type": "string"}}});
             Tool::new(name.into(), description.to_string(), parameters, None)
         };
-        let (a, b, c, b2) = (tool("a", "Finds."), tool("b", "Reads."), tool("c", "Writes."), tool("b", "Reads, edited."));
+        (tool("a", "Finds."), tool("b", "Reads."), tool("c", "Writes."), tool("b", "Reads, edited."))
+    }
+
+    /// The bytes of one tool's text as `profile`'s rendering writes it.
+    fn text_bytes(profile: &ModelProfile, tool: &Tool) -> u64 {
+        tool_texts(Rendering::of(profile), &[tool], &TokenCounter::new(), profile.tokenizer, &Cache::default())[0].0.len() as u64
+    }
+
+    /// Counted in bytes asked of the counter, not in time: a list that differs from one costed
+    /// before in one tool renders and counts only that tool (each request still counts its joins).
+    #[test]
+    fn a_list_that_differs_in_one_tool_renders_only_that_one() {
+        let (a, b, c, b2) = four_tools();
         let (counter, cache) = (TokenCounter::new(), Cache::default());
         for p in [profile("gpt-4o"), profile("claude-sonnet-4-5"), profile("gpt-4")] {
             let asked = |tools: &[&Tool]| {
@@ -339,9 +349,7 @@ mod tests {
                 let tokens = count_request(&p, None, tools, &counter, &cache);
                 (tokens, counter.bytes_asked() - before)
             };
-            let text = |tool: &Tool| {
-                tool_texts(Rendering::of(&p), &[tool], &TokenCounter::new(), p.tokenizer, &Cache::default())[0].0.len() as u64
-            };
+            let text = |tool: &Tool| text_bytes(&p, tool);
             asked(&[&a, &b, &c]);
             // Asked again: the framing and the joins only.
             let (_, again) = asked(&[&a, &b, &c]);
@@ -355,11 +363,7 @@ mod tests {
     /// uses its tools' texts too, so the next edit of one tool renders only that tool again.
     #[test]
     fn a_list_found_whole_keeps_its_tools_through_a_sweep() {
-        let tool = |name: &str, description: &str| {
-            let parameters = serde_json::json!({"type": "object", "properties": {"q": {"type": "string"}}});
-            Tool::new(name.into(), description.to_string(), parameters, None)
-        };
-        let (a, b, c, b2) = (tool("a", "Finds."), tool("b", "Reads."), tool("c", "Writes."), tool("b", "Reads, edited."));
+        let (a, b, c, b2) = four_tools();
         let p = profile("claude-sonnet-4-5");
         let (counter, cache) = (TokenCounter::new(), Cache::default());
         let asked = |generation: u32, tools: &[&Tool]| {
@@ -369,8 +373,7 @@ mod tests {
             count_request(&p, None, tools, &counter, &cache);
             counter.bytes_asked() - before
         };
-        let text =
-            |tool: &Tool| tool_texts(Rendering::of(&p), &[tool], &TokenCounter::new(), p.tokenizer, &Cache::default())[0].0.len() as u64;
+        let text = |tool: &Tool| text_bytes(&p, tool);
         asked(1, &[&a, &b, &c]);
         let again = asked(2, &[&a, &b, &c]);
         // Generation 1 ended: only what generation 2 used is kept.
