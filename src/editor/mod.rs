@@ -396,7 +396,9 @@ fn failure_text(diagnostics: &[Diagnostic]) -> String {
 /// Every file a check read, and the unit itself. Display paths are absolute and canonical, as
 /// the unit's path is: no file is looked up again.
 fn read_files(unit: &Path, report: &CheckReport) -> BTreeSet<PathBuf> {
-    let mut files: BTreeSet<PathBuf> = report.sources.iter().map(|(path, _)| PathBuf::from(path)).collect();
+    // A file the unit only consulted is not one it reads (see `CheckReport::consulted`).
+    let mut files: BTreeSet<PathBuf> =
+        report.sources.iter().filter(|(path, _)| !report.consulted.contains(*path)).map(|(path, _)| PathBuf::from(path)).collect();
     files.insert(unit.to_path_buf());
     files
 }

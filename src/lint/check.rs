@@ -5,6 +5,7 @@
 //! zero-config: SKILL.md, memory files and the other kinds of [`crate::agent_files::FileKind`].
 
 use std::collections::BTreeSet;
+use std::hash::BuildHasher;
 use std::path::{Component, Path, PathBuf};
 
 use serde::Serialize;
@@ -137,20 +138,32 @@ impl CheckReport {
         line
     }
 
-    /// Appends another agent's report. A finding without a file (a command-line option every
-    /// agent rejects) is kept once.
+    /// Appends another agent's report.
     fn merge(&mut self, other: CheckReport) {
         self.agents.extend(other.agents);
         self.files.extend(other.files);
-        for d in other.diagnostics {
-            if d.file.is_some() || !self.diagnostics.contains(&d) {
-                self.diagnostics.push(d);
-            }
-        }
+        self.diagnostics.extend(other.diagnostics);
         self.suppressed += other.suppressed;
         self.sources.extend(other.sources);
         self.consulted.extend(other.consulted);
         self.unloadable |= other.unloadable;
+    }
+
+    /// Keeps each finding once, where it first came: two agents reading one file, or an agent
+    /// and the lint of the files beside it reading one host configuration, reach the same finding
+    /// (the language server merges its units' findings the same way).
+    fn drop_repeats(&mut self) {
+        let hashing = std::collections::hash_map::RandomState::new();
+        let mut kept: std::collections::HashMap<u64, Vec<usize>> = std::collections::HashMap::new();
+        let mut unique: Vec<Diagnostic> = Vec::with_capacity(self.diagnostics.len());
+        for d in std::mem::take(&mut self.diagnostics) {
+            let same_place = kept.entry(hashing.hash_one((&d.file, &d.span, d.code, &d.message))).or_default();
+            if !same_place.iter().any(|&i| unique[i] == d) {
+                same_place.push(unique.len());
+                unique.push(d);
+            }
+        }
+        self.diagnostics = unique;
     }
 
     fn usage_error(&mut self, d: Diagnostic) {
@@ -233,9 +246,15 @@ pub fn check(path: &Path, options: &Options, session: &Session) -> CheckReport {
     match crate::discover::find_manifests(path) {
         Ok(manifests) => {
             check_agents(&mut report, &manifests, options, session);
-            let loaded = report.sources.iter_shared().filter_map(|(p, _)| std::fs::canonicalize(p).ok()).collect();
+            let loaded = report
+                .sources
+                .iter_shared()
+                .filter(|(p, _)| !report.consulted.contains(*p))
+                .filter_map(|(p, _)| std::fs::canonicalize(p).ok())
+                .collect();
             beside_agents(&mut report, path, loaded, options, session);
             report.zero_config = false;
+            report.drop_repeats();
         }
         Err(_) if path.is_dir() => beside_agents(&mut report, path, Default::default(), options, session),
         Err(d) => report.usage_error(d),
@@ -367,10 +386,24 @@ fn check_agent(report: &mut CheckReport, manifest: &Path, options: &Options, ses
     report.unloadable |= !problems.is_empty() || !render_problems.is_empty();
     report.diagnostics.extend(problems);
     report.diagnostics.extend(render_problems);
+    add_consulted_configurations(report, &loaded.root, &findings);
     finish(report, findings, &selection, &loaded.sources);
     report.sources.extend(loaded.sources);
     report.consulted.extend(loaded.consulted);
     report.agents.push(summary);
+}
+
+/// The hosts' MCP configurations an agent's findings point into (MCP022 reads them beside the
+/// agent's files): their texts join the report, so those findings have a line and a column, and
+/// they are marked consulted, so the lint of the files beside the agents still lints them.
+fn add_consulted_configurations(report: &mut CheckReport, root: &crate::project::ProjectRoot, findings: &[Diagnostic]) {
+    let files = crate::hosts::all().iter().filter_map(|h| Some(h.startup.as_ref()?.mcp.as_ref()?.file.as_str()));
+    for file in files.filter_map(|rel| root.read(rel).ok()) {
+        if findings.iter().any(|d| d.file.as_deref() == Some(file.display.as_str())) {
+            report.sources.insert_shared(file.display.clone(), file.text);
+            report.consulted.insert(file.display);
+        }
+    }
 }
 
 /// The budgets set per agent host for the folder `dir` (BUDGET008), when any is set.

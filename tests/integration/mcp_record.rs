@@ -595,22 +595,29 @@ fn a_record_in_a_subfolder_reads_the_configuration_beside_it() {
     assert_eq!(servers, 2, "{json:#}");
 }
 
-/// MCP022's check of the other hosts' configurations is the project's, made once by the lint of
-/// its files: an agent whose manifest is beside them does not report each server again.
+/// An agent's check and the lint of the files beside it both read the other hosts'
+/// configurations: a server is reported once where both reach it (an agent at the project's
+/// root), and still reported for an agent in a subfolder, whose configuration only its own check
+/// reads.
 #[test]
-fn mcp022_reports_another_hosts_server_once_with_an_agent_beside_it() {
-    let project = common::project(&[
-        ("AGENTS.md", "# Agents\n"),
-        (
-            "ctxc.toml",
-            "[agent]\nname = \"a\"\nmodel = \"gpt-4o\"\n\n[pipeline]\nsteps = [{ id = \"role\", kind = \"text\", text = \"You help.\" }]\n",
-        ),
-        (".codex/config.toml", "[mcp_servers.notes]\ncommand = \"npx\"\nargs = [\"-y\", \"notes@1\"]\n"),
-        ("ctxc.mcp-tools", "{\"version\": 1, \"servers\": []}\n"),
-    ]);
-    let log = log_of(project.path());
-    let found = mcp022_found(project.path(), &log);
-    assert_eq!(found, [".codex/config.toml:1:14 MCP server `notes` (Codex) has no record in ctxc.mcp-tools: its tools are not counted"]);
+fn mcp022_reports_another_hosts_server_once_whoever_reads_it() {
+    let manifest =
+        "[agent]\nname = \"a\"\nmodel = \"gpt-4o\"\n\n[pipeline]\nsteps = [{ id = \"role\", kind = \"text\", text = \"You help.\" }]\n";
+    let codex = "[mcp_servers.notes]\ncommand = \"npx\"\nargs = [\"-y\", \"notes@1\"]\n";
+    let record = "{\"version\": 1, \"servers\": []}\n";
+    let message = "MCP server `notes` (Codex) has no record in ctxc.mcp-tools: its tools are not counted";
+    // An agent's files are shown under the folder `check` was given (`./`), as its other findings are.
+    for (folder, shown) in [("", ""), ("agents/a/", "./agents/a/")] {
+        let at = |file: &str| format!("{folder}{file}");
+        let project = common::project(&[
+            ("AGENTS.md", "# Agents\n"),
+            (&at("ctxc.toml"), manifest),
+            (&at(".codex/config.toml"), codex),
+            (&at("ctxc.mcp-tools"), record),
+        ]);
+        let log = log_of(project.path());
+        assert_eq!(mcp022_found(project.path(), &log), [format!("{shown}.codex/config.toml:1:14 {message}")], "agent in `{folder}`");
+    }
 }
 
 /// The mistakes a manifest can make naming the record, each an error at the value that makes it:

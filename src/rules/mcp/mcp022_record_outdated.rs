@@ -55,11 +55,6 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
             findings.push(at_key(Diagnostic::finding(message).help(help), doc, &server_path(doc, name, &[])));
         }
     });
-    // The other hosts' configurations are the project's, checked once by the lint of its files:
-    // each manifest agent's check would report every finding again.
-    if cx.agent.is_some() {
-        return findings;
-    }
     for (host, spec) in hosts::all().iter().filter_map(|h| Some((h, h.startup.as_ref()?.mcp.as_ref()?))) {
         let Some((display, text, doc)) = configuration(cx, &spec.file) else { continue };
         // A file that does not parse is its host's rules' business (CODEX004, GEMINI001…).
