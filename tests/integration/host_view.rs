@@ -4,7 +4,7 @@
 
 use crate::common;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use serde_json::Value;
@@ -692,13 +692,7 @@ fn codex_skills_listing_cases() {
     let mut files: Vec<(String, String)> =
         (0..40).map(|i| (format!(".agents/skills/s{i:02}/SKILL.md"), skill(&format!("s{i:02}"), &"d".repeat(1000)))).collect();
     files.push((".agents/skills/zz/SKILL.md".into(), skill("zz", "short")));
-    files.push((".git/HEAD".into(), String::new()));
-    let files: Vec<(&str, &str)> = files.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
-    let dir = common::project(&files);
-    let root = std::fs::canonicalize(dir.path()).expect("canonical");
-    let (code, views, stderr) = hosts(&[root.to_str().expect("utf-8"), "--host", "codex"]);
-    assert_eq!(code, 0, "{stderr}");
-    adds_up(&views[0]);
+    let (root, views, _dir) = codex_view_of(files);
     let skills = section(&views[0], "skills");
     let list = skills["parts"].as_array().expect("parts");
     let cost = |p: &Value| (p["bytes"].as_u64().expect("bytes") + 1).div_ceil(4);
@@ -717,15 +711,8 @@ fn codex_skills_listing_cases() {
 
     // 700 entries of 9 tokens without their descriptions pass 5,440: every description is
     // removed, 604 entries fit and the 96 after them are left out.
-    let mut files: Vec<(String, String)> =
-        (0..700).map(|i| (format!(".agents/skills/s{i:03}/SKILL.md"), skill(&format!("s{i:03}"), "some words"))).collect();
-    files.push((".git/HEAD".into(), String::new()));
-    let files: Vec<(&str, &str)> = files.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
-    let dir = common::project(&files);
-    let root = std::fs::canonicalize(dir.path()).expect("canonical");
-    let (code, views, stderr) = hosts(&[root.to_str().expect("utf-8"), "--host", "codex"]);
-    assert_eq!(code, 0, "{stderr}");
-    adds_up(&views[0]);
+    let files = (0..700).map(|i| (format!(".agents/skills/s{i:03}/SKILL.md"), skill(&format!("s{i:03}"), "some words"))).collect();
+    let (_, views, _dir) = codex_view_of(files);
     let skills = section(&views[0], "skills");
     let list = skills["parts"].as_array().expect("parts");
     let budget = &skills["entry_budget"];
@@ -735,6 +722,18 @@ fn codex_skills_listing_cases() {
         .all(|p| p["bytes"] == 32 && p["cut"]["why"].as_str().is_some_and(|w| w.starts_with("every description removed"))));
     assert!(list[604..].iter().all(|p| p["bytes"] == 0 && p["tokens"]["tokens"] == 0), "{:#}", list[604]);
     assert_eq!(list[604]["label"], "s604");
+}
+
+/// Codex's host view (JSON) of a Git repository of `files`, with its root and its folder.
+fn codex_view_of(mut files: Vec<(String, String)>) -> (PathBuf, Vec<Value>, tempfile::TempDir) {
+    files.push((".git/HEAD".into(), String::new()));
+    let files: Vec<(&str, &str)> = files.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
+    let dir = common::project(&files);
+    let root = std::fs::canonicalize(dir.path()).expect("canonical");
+    let (code, views, stderr) = hosts(&[root.to_str().expect("utf-8"), "--host", "codex"]);
+    assert_eq!(code, 0, "{stderr}");
+    adds_up(&views[0]);
+    (root, views, dir)
 }
 
 /// `check --preview` says when Codex's listing is past its budget (BUDGET009, from the same view
