@@ -184,6 +184,10 @@ pub struct MemoryChain {
     pub root_marker: Option<String>,
     /// What the texts are joined with, when the host joins them into one text.
     pub joiner: Option<String>,
+    /// The joined text as the host sends it, `{text}` in it, `{dir}` the working directory's
+    /// absolute path; its source, when not `source`.
+    pub frame: Option<String>,
+    pub frame_source: Option<String>,
     /// The most bytes read in all, when the host cuts the chain; its source.
     pub max_bytes: Option<u64>,
     pub max_bytes_source: Option<String>,
@@ -633,7 +637,9 @@ mod tests {
         }
         if let Some(startup) = &host.startup {
             let memory = startup.memory.iter().flat_map(|m| {
-                [Some(&m.source), m.max_bytes_source.as_ref(), m.inline_imports.as_ref().map(|i| &i.source)].into_iter().flatten()
+                [Some(&m.source), m.max_bytes_source.as_ref(), m.frame_source.as_ref(), m.inline_imports.as_ref().map(|i| &i.source)]
+                    .into_iter()
+                    .flatten()
             });
             let rules = startup.rules.iter().map(|r| &r.source);
             let mcp = startup.mcp.iter().map(|m| &m.source);

@@ -429,29 +429,46 @@ impl Viewer<'_> {
                 };
                 parts.extend(self.wrapped(&rel, &text, wrap));
             }
-            return self.section("memory", &spec.source, parts, spec.joiner.as_deref());
-        }
-        match max_bytes {
-            Some(0) => {
-                if !files.is_empty() {
-                    notes.push("the byte limit is 0: the host loads no project docs".to_string());
+        } else {
+            match max_bytes {
+                Some(0) => {
+                    if !files.is_empty() {
+                        notes.push("the byte limit is 0: the host loads no project docs".to_string());
+                    }
+                    return None;
                 }
-                return None;
-            }
-            Some(limit) => self.cut_to(limit, files, &mut parts, spec),
-            None => {
-                let graph = spec.import_depth.map(|_| self.imports());
-                let mut seen: BTreeSet<String> = files.iter().map(|(rel, _)| rel.clone()).collect();
-                for (rel, text) in files {
-                    let name = rel.rsplit('/').next().unwrap_or(&rel).to_string();
-                    parts.push(self.whole(&rel, name, text));
-                    if let (Some(graph), Some(depth)) = (&graph, spec.import_depth) {
-                        self.imported(graph, &rel, depth, &mut seen, &mut parts);
+                Some(limit) => self.cut_to(limit, files, &mut parts, spec),
+                None => {
+                    let graph = spec.import_depth.map(|_| self.imports());
+                    let mut seen: BTreeSet<String> = files.iter().map(|(rel, _)| rel.clone()).collect();
+                    for (rel, text) in files {
+                        let name = rel.rsplit('/').next().unwrap_or(&rel).to_string();
+                        parts.push(self.whole(&rel, name, text));
+                        if let (Some(graph), Some(depth)) = (&graph, spec.import_depth) {
+                            self.imported(graph, &rel, depth, &mut seen, &mut parts);
+                        }
                     }
                 }
             }
         }
-        self.section("memory", &spec.source, parts, spec.joiner.as_deref())
+        let mut section = self.section("memory", &spec.source, parts, spec.joiner.as_deref())?;
+        if let Some(frame) = &spec.frame {
+            let dir = inline_imports::absolute(self.seen_at, self.from);
+            self.frame(&mut section, |joined| fill(frame, &[("{dir}", dir.trim_end_matches('/')), ("{text}", joined)]));
+        }
+        Some(section)
+    }
+
+    /// The section's joined text written into its frame by `framed`: the frame's text is
+    /// counted in the joins.
+    fn frame(&self, section: &mut Section, framed: impl Fn(&str) -> String) {
+        if let Some(joined) = &section.joined {
+            let framed = framed(joined);
+            let tokens = self.count(&framed);
+            section.joins.tokens += tokens.tokens - section.tokens.tokens;
+            section.tokens = tokens;
+            section.joined = Some(framed);
+        }
     }
 
     /// Texts read in order until `limit` bytes in all, as Codex reads its project docs: a file
@@ -825,8 +842,8 @@ impl Viewer<'_> {
             window,
             bytes_per_token: per_token,
         });
-        if let (Some(frame), Some(joined)) = (&spec.frame, &section.joined) {
-            // The frame's text, and the roots table, are in the joins.
+        if let Some(frame) = &spec.frame {
+            // The roots table is in the joins too.
             let table = match &spec.aliases {
                 Some(aliases) => roots
                     .iter()
@@ -837,10 +854,7 @@ impl Viewer<'_> {
                     .join("\n"),
                 None => String::new(),
             };
-            let framed = fill(frame, &[("{roots}", &table), ("{entries}", joined)]);
-            section.tokens = self.count(&framed);
-            section.joins.tokens += section.tokens.tokens - self.count(joined).tokens;
-            section.joined = Some(framed);
+            self.frame(&mut section, |joined| fill(frame, &[("{roots}", &table), ("{entries}", joined)]));
         }
         Some(section)
     }

@@ -158,7 +158,7 @@ fn codex_joins_the_chain_to_the_working_directory_and_cuts_it_at_32_kib() {
     assert!(tokens(&last["cut"]["dropped_tokens"]) > 0);
     assert!(last["cut"]["line"].as_u64().is_some());
     assert!(list[..2].iter().all(|p| p["cut"].is_null()));
-    // Exact: the section is the joined text as Codex builds it, counted with o200k_base.
+    // Exact: the section is the joined text as Codex builds and sends it, counted with o200k_base.
     let texts: Vec<Vec<u8>> = files.iter().map(|f| read(f)).collect();
     let mut joined: Vec<u8> = Vec::new();
     let mut remaining = 32 * 1024;
@@ -170,8 +170,12 @@ fn codex_joins_the_chain_to_the_working_directory_and_cuts_it_at_32_kib() {
         joined.extend_from_slice(&t[..take]);
         remaining -= take;
     }
+    // In the message Codex sends them in, under a heading naming the working directory.
+    let dir = std::fs::canonicalize(format!("{}/{CODEX}", env!("CARGO_MANIFEST_DIR"))).expect("canonical").join("services/api");
+    let message =
+        format!("# AGENTS.md instructions for {}\n\n<INSTRUCTIONS>\n{}\n</INSTRUCTIONS>", dir.display(), String::from_utf8_lossy(&joined));
     let counter = ctxc::tokens::TokenCounter::new();
-    let expected = counter.count(ctxc::models::Tokenizer::O200kBase, &String::from_utf8_lossy(&joined));
+    let expected = counter.count(ctxc::models::Tokenizer::O200kBase, &message);
     assert_eq!(tokens(&memory["tokens"]), expected as i64);
     assert_eq!(view["total"]["exact"], true);
     assert!(view["band"].is_null());
@@ -477,7 +481,8 @@ fn diff_without_a_manifest_compares_what_each_host_loads() {
 
     let out = common::ctxc(&["diff", "--base", "HEAD", path, "--host", "codex"]);
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(stdout.starts_with("Codex (gpt-5.3-codex): 7 → ") && !stdout.contains("Claude"), "{stdout}");
+    // The total holds the heading naming the scratch folder: only the file's 8 tokens change.
+    assert!(stdout.starts_with("Codex (gpt-5.3-codex): ") && stdout.contains(" tokens (+8, ") && !stdout.contains("Claude"), "{stdout}");
 }
 
 /// A copy of a project read as if it were at the original's place (how `diff` reads the base

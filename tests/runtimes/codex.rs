@@ -3,8 +3,8 @@
 //! by scripts/runtimes. `codex debug prompt-input` renders the prompt Codex would send, offline
 //! and without a login; each case is a scratch Git repository, run with an empty Codex home and
 //! an empty home folder (so no user or system skills: `skills.bundled.enabled=false`). For each
-//! working directory of each case, ctxc's memory section must be the text inside Codex's
-//! `<INSTRUCTIONS>` block, and ctxc's skills section (the roots table and the entries, as the
+//! working directory of each case, ctxc's memory section must be Codex's project docs message (its
+//! heading naming the working directory and the `<INSTRUCTIONS>` block), and ctxc's skills section (the roots table and the entries, as the
 //! listing's frame writes them) the text from `### Skill roots` to the last entry, byte for byte.
 
 use crate::common;
@@ -25,8 +25,8 @@ fn codex_binary() -> PathBuf {
     binary
 }
 
-/// What Codex renders for the working directory `cwd`: the project docs inside `<INSTRUCTIONS>`
-/// ("" when it sends none) and the skills block from its roots table to its last entry ("" when
+/// What Codex renders for the working directory `cwd`: the project docs' message (its heading
+/// and `<INSTRUCTIONS>` block; "" when it sends none) and the skills block from its roots table to its last entry ("" when
 /// it lists none).
 fn codex_prompt(binary: &Path, scratch: &Path, cwd: &Path, model: &str) -> (String, String) {
     let (codex_home, home) = (scratch.join("codex-home"), scratch.join("home"));
@@ -51,11 +51,7 @@ fn codex_prompt(binary: &Path, scratch: &Path, cwd: &Path, model: &str) -> (Stri
         .flatten()
         .filter_map(|c| c["text"].as_str())
         .collect();
-    let docs_head = format!("# AGENTS.md instructions for {}\n\n<INSTRUCTIONS>\n", cwd.display());
-    let docs = texts
-        .iter()
-        .find_map(|t| t.strip_prefix(&docs_head))
-        .map(|t| t.strip_suffix("\n</INSTRUCTIONS>").unwrap_or_else(|| panic!("the project docs end their block: {t}")).to_string());
+    let docs = texts.iter().find(|t| t.starts_with("# AGENTS.md instructions for ")).map(|t| t.to_string());
     let skills = texts.iter().find(|t| t.starts_with("<skills_instructions>")).map(|t| {
         let start = t.find("### Skill roots\n").unwrap_or_else(|| panic!("a roots table: {t}"));
         let rest = &t[start..];
