@@ -712,7 +712,7 @@ fn codex_skills_listing_cases() {
     assert!(most - least <= 4 && *least > 400, "{dropped:?}");
     let text = common::ctxc(&["cost", root.to_str().expect("utf-8"), "--host", "codex"]);
     let text = String::from_utf8_lossy(&text.stdout);
-    assert!(text.contains("description shortened to") && text.contains("budget of 5440 tokens"), "{text}");
+    assert!(text.contains("description shortened to") && text.contains("(bytes / 4), 40 descriptions shortened"), "{text}");
 
     // 700 entries of 9 tokens without their descriptions pass 5,440: every description is
     // removed, 604 entries fit and the 96 after them are left out.
