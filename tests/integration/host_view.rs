@@ -775,3 +775,32 @@ fn check_says_which_skills_codex_leaves_out_of_its_listing() {
     );
     assert_eq!(check(&["check"]).1, Vec::<String>::new(), "in preview: off by default");
 }
+
+/// SKILL027 (per skills folder, a 272,000-token window) and BUDGET009 (the whole listing of the
+/// host view) agree on each other's fixtures, whose skills are in one folder: both count each
+/// entry as Codex does, with its aliased path, against the budget Codex takes for gpt-5.3-codex.
+#[test]
+fn skill027_and_budget009_agree_on_a_listing_of_one_folder() {
+    for (rule, side) in [("SKILL027", "fail"), ("SKILL027", "pass"), ("BUDGET009", "fail"), ("BUDGET009", "pass")] {
+        // The skills, without the comments that keep each fixture to its own rule.
+        let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/fixtures/rules/{rule}/{side}/.agents/skills"));
+        let copy = tempfile::tempdir().expect("tempdir");
+        for skill in std::fs::read_dir(&fixture).expect("skills") {
+            let skill = skill.expect("entry").path();
+            let text = std::fs::read_to_string(skill.join("SKILL.md")).expect("SKILL.md");
+            let text: Vec<&str> = text.lines().filter(|l| !l.starts_with("<!-- ctxc-ignore")).collect();
+            let to = copy.path().join(".agents/skills").join(skill.file_name().expect("name"));
+            std::fs::create_dir_all(&to).expect("mkdir");
+            std::fs::write(to.join("SKILL.md"), text.join("\n")).expect("write");
+        }
+        let out = Command::new(env!("CARGO_BIN_EXE_ctxc"))
+            .args(["check", "--preview"])
+            .arg(copy.path())
+            .args(["--format", "json"])
+            .output()
+            .expect("ctxc runs");
+        let json: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        let has = |code: &str| json["diagnostics"].as_array().expect("diagnostics").iter().any(|d| d["code"] == code);
+        assert_eq!((has("SKILL027"), has("BUDGET009")), (side == "fail", side == "fail"), "{rule}/{side}");
+    }
+}
