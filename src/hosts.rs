@@ -184,6 +184,10 @@ pub struct MemoryChain {
     pub root_marker: Option<String>,
     /// What the texts are joined with, when the host joins them into one text.
     pub joiner: Option<String>,
+    /// The joined text as the host sends it, `{text}` in it, `{dir}` the working directory's
+    /// absolute path; its source, when not `source`.
+    pub frame: Option<String>,
+    pub frame_source: Option<String>,
     /// The most bytes read in all, when the host cuts the chain; its source.
     pub max_bytes: Option<u64>,
     pub max_bytes_source: Option<String>,
@@ -286,6 +290,22 @@ pub struct Listing {
     /// taken in order while they fit, the others are left out.
     pub budget_window_percent: Option<u64>,
     pub budget_bytes_per_token: Option<usize>,
+    /// The window the budget is a share of, by model, as the host's own model catalogue gives
+    /// it (not ctxc's model table), and for a model it does not name (`budget_window`); neither:
+    /// the window ctxc knows for the model.
+    #[serde(default)]
+    pub budget_windows: BTreeMap<String, u64>,
+    pub budget_window: Option<u64>,
+    /// The source of `budget_windows`, `budget_window` and `budget_over`, when not `source`.
+    pub budget_source: Option<String>,
+    /// What the host does when the entries pass the budget.
+    #[serde(default)]
+    pub budget_over: BudgetOver,
+    /// With `budget_over = "shorten-descriptions"`: an entry written without its description.
+    pub entry_without_description: Option<String>,
+    /// Paths written short: `{path}` is a root's alias and the path under it, and the roots
+    /// table (`{roots}` in `frame`) names each alias's folder.
+    pub aliases: Option<PathAliases>,
     /// Where the listed files are, relative to each folder of `folders`, in the host's order of
     /// those places (empty: the host's project files of `kinds`, plugins' included).
     #[serde(default)]
@@ -314,6 +334,51 @@ pub struct Listing {
     #[serde(default)]
     pub order_by_name: bool,
     pub source: String,
+}
+
+/// What a host does with a listing whose entries pass its budget.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum BudgetOver {
+    /// Entries are taken in order while they fit; the others are left out.
+    #[default]
+    LeaveOut,
+    /// First the room left after every entry written without its description is shared among
+    /// the descriptions, one character at a time to each entry in turn while the next one
+    /// fits; when even the entries without descriptions do not fit, every description is
+    /// removed and those entries are taken in order while they fit.
+    ShortenDescriptions,
+}
+
+/// How a listing writes its paths short.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PathAliases {
+    /// An alias, `{n}` its number from 0 in the table's order.
+    pub alias: String,
+    /// One line of the roots table, `{alias}` and `{path}` (the folder's absolute path).
+    pub table_line: String,
+    /// The folders that are roots (each under a folder of the listing's `folders`), in the
+    /// table's order; only roots holding a listed file get an alias.
+    pub roots: Vec<AliasRoot>,
+}
+
+/// A kind of root of [`PathAliases`], and the order of the folders holding one.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AliasRoot {
+    pub folder: String,
+    pub order: RootOrder,
+}
+
+/// The order of the roots of one kind along the chain of folders.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RootOrder {
+    /// From the chain's top down to the working directory.
+    TopFirst,
+    /// From the working directory up to the chain's top.
+    WorkingDirectoryFirst,
 }
 
 /// The folders a listing's `paths` are read in.
@@ -572,11 +637,14 @@ mod tests {
         }
         if let Some(startup) = &host.startup {
             let memory = startup.memory.iter().flat_map(|m| {
-                [Some(&m.source), m.max_bytes_source.as_ref(), m.inline_imports.as_ref().map(|i| &i.source)].into_iter().flatten()
+                [Some(&m.source), m.max_bytes_source.as_ref(), m.frame_source.as_ref(), m.inline_imports.as_ref().map(|i| &i.source)]
+                    .into_iter()
+                    .flatten()
             });
             let rules = startup.rules.iter().map(|r| &r.source);
             let mcp = startup.mcp.iter().map(|m| &m.source);
-            for id in memory.chain(rules).chain(startup.listings.iter().map(|l| &l.source)).chain(mcp) {
+            let listings = startup.listings.iter().flat_map(|l| [Some(&l.source), l.budget_source.as_ref()].into_iter().flatten());
+            for id in memory.chain(rules).chain(listings).chain(mcp) {
                 source("startup", id);
             }
             for pattern in startup.mcp.iter().filter_map(|m| m.tool_name_invalid.as_deref()) {

@@ -1,7 +1,8 @@
 //! Budgets per agent host (BUDGET008): `.ctxc/hosts.toml` (`[hosts.<id>] budget = N`) and
 //! `--host-budget HOST=N` set the most tokens a host may load at session start from a folder;
 //! `ctxc check` compares each with the host view's total (docs/host-view.md). And the host's own
-//! budget of a listing (Codex's skills), which `check --preview` reports passed (BUDGET009).
+//! budget of a listing (Codex's skills), which `check --preview` reports passed (BUDGET009):
+//! descriptions shortened, or entries left out.
 
 use std::collections::BTreeMap;
 use std::ops::Range;
@@ -142,10 +143,11 @@ pub fn check(root: &ProjectRoot, budgets: &Budgets, counter: &TokenCounter) -> V
     findings
 }
 
-/// A BUDGET009 finding for each host listing (Codex's skills) that leaves entries out past its
-/// budget, with `root` as the working directory: at the first entry left out, naming them all.
-/// The host views are made only for hosts with such a budget; the texts of the files pointed at
-/// come back with the findings.
+/// A BUDGET009 finding for each host listing (Codex's skills) past its budget, with `root` as
+/// the working directory: one that leaves entries out, at the first left out, naming them all;
+/// else one whose descriptions the host shortens, at the entry that loses most. The host views
+/// are made only for hosts with such a budget; the texts of the files pointed at come back with
+/// the findings.
 pub fn listings_past_budget(root: &ProjectRoot, counter: &TokenCounter) -> (Vec<Diagnostic>, Sources) {
     let hosts: Vec<&Host> = super::hosts()
         .filter(|h| h.startup.as_ref().is_some_and(|s| s.listings.iter().any(|l| l.budget_window_percent.is_some())))
@@ -160,31 +162,50 @@ pub fn listings_past_budget(root: &ProjectRoot, counter: &TokenCounter) -> (Vec<
     let mut findings = Vec::new();
     for view in &views.views {
         for section in &view.sections {
-            let Some(budget) = section.entry_budget.filter(|b| b.omitted > 0) else { continue };
+            let Some(budget) = section.entry_budget.filter(|b| b.omitted > 0 || b.shortened > 0) else { continue };
             let left_out: Vec<_> = section.parts.iter().filter(|p| p.bytes == 0 && p.cut.is_some()).collect();
-            let Some(first) = left_out.first() else { continue };
-            let names: Vec<String> = left_out.iter().map(|p| format!("`{}`", p.label)).collect();
+            let shortened = section.parts.iter().filter(|p| p.bytes > 0 && p.cut.is_some());
+            let most = shortened.max_by_key(|p| (p.cut.as_ref().map_or(0, |c| c.dropped_bytes), std::cmp::Reverse(p.label.clone())));
+            let Some(first) = left_out.first().copied().or(most) else { continue };
             let listing = hosts
                 .iter()
                 .find(|h| h.id == view.host)
                 .and_then(|h| h.startup.as_ref()?.listings.iter().find(|l| l.title == section.title));
-            let mut d = Diagnostic::finding(format!(
-                "{}'s {} listing leaves out {} of its {} entries, past its budget of {} tokens ({} % of {}'s window, counted as bytes / {}): {}",
+            let over = format!(
+                "{}'s {} listing is over its budget of {} tokens ({} % of {}'s window of {} tokens as {} knows it, counted as bytes / {})",
                 view.name,
                 section.title,
-                budget.omitted,
-                section.parts.len(),
                 grouped(budget.limit as i64),
                 listing.and_then(|l| l.budget_window_percent).unwrap_or_default(),
                 view.model,
-                budget.bytes_per_token,
-                names.join(", ")
-            ))
-            .code(Code::BUDGET009)
-            .in_file(&first.file)
-            .at(Some(0..0))
-            .label("left out first")
-            .help(format!("`ctxc cost --host {}` shows each entry's cost; shorten the longest descriptions, or move skills this project does not need out of it", view.host));
+                grouped(budget.window as i64),
+                view.name,
+                budget.bytes_per_token
+            );
+            let (message, label) = match left_out.is_empty() {
+                true => (
+                    format!("{over}: it shortens the descriptions of {} of its {} entries", budget.shortened, section.parts.len()),
+                    "shortened most",
+                ),
+                false => {
+                    let names: Vec<String> = left_out.iter().map(|p| format!("`{}`", p.label)).collect();
+                    (
+                        format!(
+                            "{over}: it removes every description and leaves out {} of its {} entries: {}",
+                            budget.omitted,
+                            section.parts.len(),
+                            names.join(", ")
+                        ),
+                        "left out first",
+                    )
+                }
+            };
+            let mut d = Diagnostic::finding(message)
+                .code(Code::BUDGET009)
+                .in_file(&first.file)
+                .at(Some(0..0))
+                .label(label)
+                .help(format!("`ctxc cost --host {}` shows each entry's cost and cut; shorten the longest descriptions, or move skills this project does not need out of it", view.host));
             if let Ok(file) = root.read(first.file.strip_prefix(&prefix).unwrap_or(&first.file)) {
                 sources.insert_shared(first.file.clone(), file.text);
             } else {

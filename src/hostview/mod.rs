@@ -17,7 +17,7 @@ use serde::Serialize;
 use crate::agent_files::{self, Doc, FileKind, Found};
 use crate::checks::budgets::Band;
 use crate::diagnostic::Diagnostic;
-use crate::hosts::{Host, Listing, ListingFolders, MemoryChain, MemoryOrder, PerFolder, RulesFolder};
+use crate::hosts::{BudgetOver, Host, Listing, ListingFolders, MemoryChain, MemoryOrder, PerFolder, RootOrder, RulesFolder};
 use crate::mcp_record::{parse_config, setting};
 use crate::measure::{count_text, Count};
 use crate::models::ModelProfile;
@@ -130,6 +130,10 @@ pub struct EntryBudget {
     pub limit: usize,
     pub used: usize,
     pub omitted: usize,
+    /// Entries whose description the host shortened or removed to fit.
+    pub shortened: usize,
+    /// The window the budget is a share of, as the host knows the model's.
+    pub window: u64,
     pub bytes_per_token: usize,
 }
 
@@ -277,7 +281,9 @@ impl Viewer<'_> {
             return None;
         }
         let sum = self.sum(parts.iter().map(|(p, _)| p.tokens));
-        let joined = joiner.map(|joiner| parts.iter().map(|(_, t)| t.as_str()).collect::<Vec<_>>().join(joiner));
+        // A part cut to nothing (a file after the byte limit) is shown, but not sent.
+        let sent = parts.iter().filter(|(p, _)| p.bytes > 0 || p.cut.is_none());
+        let joined = joiner.map(|joiner| sent.map(|(_, t)| t.as_str()).collect::<Vec<_>>().join(joiner));
         let tokens = joined.as_deref().map_or(sum, |text| self.count(text));
         let joins = Count { tokens: tokens.tokens - sum.tokens, ..tokens };
         let parts = parts.into_iter().map(|(p, _)| p).collect();
@@ -423,29 +429,46 @@ impl Viewer<'_> {
                 };
                 parts.extend(self.wrapped(&rel, &text, wrap));
             }
-            return self.section("memory", &spec.source, parts, spec.joiner.as_deref());
-        }
-        match max_bytes {
-            Some(0) => {
-                if !files.is_empty() {
-                    notes.push("the byte limit is 0: the host loads no project docs".to_string());
+        } else {
+            match max_bytes {
+                Some(0) => {
+                    if !files.is_empty() {
+                        notes.push("the byte limit is 0: the host loads no project docs".to_string());
+                    }
+                    return None;
                 }
-                return None;
-            }
-            Some(limit) => self.cut_to(limit, files, &mut parts, spec),
-            None => {
-                let graph = spec.import_depth.map(|_| self.imports());
-                let mut seen: BTreeSet<String> = files.iter().map(|(rel, _)| rel.clone()).collect();
-                for (rel, text) in files {
-                    let name = rel.rsplit('/').next().unwrap_or(&rel).to_string();
-                    parts.push(self.whole(&rel, name, text));
-                    if let (Some(graph), Some(depth)) = (&graph, spec.import_depth) {
-                        self.imported(graph, &rel, depth, &mut seen, &mut parts);
+                Some(limit) => self.cut_to(limit, files, &mut parts, spec),
+                None => {
+                    let graph = spec.import_depth.map(|_| self.imports());
+                    let mut seen: BTreeSet<String> = files.iter().map(|(rel, _)| rel.clone()).collect();
+                    for (rel, text) in files {
+                        let name = rel.rsplit('/').next().unwrap_or(&rel).to_string();
+                        parts.push(self.whole(&rel, name, text));
+                        if let (Some(graph), Some(depth)) = (&graph, spec.import_depth) {
+                            self.imported(graph, &rel, depth, &mut seen, &mut parts);
+                        }
                     }
                 }
             }
         }
-        self.section("memory", &spec.source, parts, spec.joiner.as_deref())
+        let mut section = self.section("memory", &spec.source, parts, spec.joiner.as_deref())?;
+        if let Some(frame) = &spec.frame {
+            let dir = inline_imports::absolute(self.seen_at, self.from);
+            self.frame(&mut section, |joined| fill(frame, &[("{dir}", dir.trim_end_matches('/')), ("{text}", joined)]));
+        }
+        Some(section)
+    }
+
+    /// The section's joined text written into its frame by `framed`: the frame's text is
+    /// counted in the joins.
+    fn frame(&self, section: &mut Section, framed: impl Fn(&str) -> String) {
+        if let Some(joined) = &section.joined {
+            let framed = framed(joined);
+            let tokens = self.count(&framed);
+            section.joins.tokens += tokens.tokens - section.tokens.tokens;
+            section.tokens = tokens;
+            section.joined = Some(framed);
+        }
     }
 
     /// Texts read in order until `limit` bytes in all, as Codex reads its project docs: a file
@@ -582,14 +605,15 @@ impl Viewer<'_> {
     }
 
     /// The files a listing lists, each with the index of the place it was found in (its path's
-    /// in `spec.paths`, 0 for the host's project files).
-    fn listed<'d>(&self, spec: &Listing, docs: impl Iterator<Item = &'d Doc>) -> Vec<(usize, &'d Doc)> {
+    /// in `spec.paths`, 0 for the host's project files) and the folder that place is (the folder
+    /// of the chain joined with the path's part before its first pattern; "" for project files).
+    fn listed<'d>(&self, spec: &Listing, docs: impl Iterator<Item = &'d Doc>) -> Vec<(usize, String, &'d Doc)> {
         if spec.paths.is_empty() {
             // The project's files of the kind, and those of the plugins in it (listed only once
             // a plugin is installed: noted, not counted).
             return docs
                 .filter(|d| d.plugin.is_some() || self.host.kind_at("project", &d.rel).is_some_and(|f| f.kind == d.kind.id()))
-                .map(|d| (0, d))
+                .map(|d| (0, String::new(), d))
                 .collect();
         }
         // `*` stays within a folder, as the hosts' globs do; `**` crosses folders.
@@ -606,10 +630,14 @@ impl Viewer<'_> {
         let place = |rel: &str| {
             folders.iter().find_map(|f| {
                 let inner = if f.is_empty() { Some(rel) } else { rel.strip_prefix(f.as_str()).and_then(|r| r.strip_prefix('/')) };
-                inner.and_then(|inner| globs.iter().position(|g| g.is_match(inner)))
+                inner.and_then(|inner| globs.iter().position(|g| g.is_match(inner))).map(|i| {
+                    let fixed = spec.paths[i].split(['*', '{', '?', '[']).next().unwrap_or_default();
+                    let fixed = fixed.rsplit_once('/').map_or("", |(dir, _)| dir);
+                    (i, join(f, fixed))
+                })
             })
         };
-        docs.filter(|d| d.plugin.is_none()).filter_map(|d| place(&d.rel).map(|i| (i, d))).collect()
+        docs.filter(|d| d.plugin.is_none()).filter_map(|d| place(&d.rel).map(|(i, root)| (i, root, d))).collect()
     }
 
     fn listing(&self, spec: &Listing, notes: &mut Vec<String>) -> Option<Section> {
@@ -619,7 +647,7 @@ impl Viewer<'_> {
         let mut hidden = 0;
         let mut entries: Vec<Entry> = Vec::new();
         let host = &self.host.name;
-        for (place, doc) in self.listed(spec, docs) {
+        for (place, root, doc) in self.listed(spec, docs) {
             if spec.hidden_field.as_deref().is_some_and(|f| field(doc, f).as_deref() == Some("true")) {
                 hidden += 1;
                 continue;
@@ -653,7 +681,7 @@ impl Viewer<'_> {
                 notes.push(format!("{}: its {f} is longer than {max} characters, so {host} does not list it", doc.file));
                 continue;
             }
-            entries.push(Entry { place, doc, name, description });
+            entries.push(Entry { place, root, doc, name, description });
         }
         match spec.order_by_name {
             true => entries.sort_by(|a, b| (&a.name, &a.doc.rel).cmp(&(&b.name, &b.doc.rel))),
@@ -678,11 +706,39 @@ impl Viewer<'_> {
             entries = kept;
         }
         let per_token = spec.budget_bytes_per_token.unwrap_or(1).max(1);
-        let limit =
-            spec.budget_window_percent.map(|p| usize::try_from(self.profile.max_input_tokens * p / 100).unwrap_or(usize::MAX).max(1));
-        let (mut used, mut omitted) = (0, Vec::new());
+        let window = spec.budget_windows.get(&self.profile.model).copied().or(spec.budget_window).unwrap_or(self.profile.max_input_tokens);
+        let limit = spec.budget_window_percent.map(|p| usize::try_from(window * p / 100).unwrap_or(usize::MAX).max(1));
+        let roots = self.alias_roots(spec, &entries);
+        // Each entry's path as the host writes it, and its description as the budget leaves it.
+        let paths: Vec<String> = entries
+            .iter()
+            .map(|e| match roots.iter().find(|(root, _, _)| *root == e.root) {
+                Some((root, alias, _)) => {
+                    format!("{alias}/{}", e.doc.rel.strip_prefix(root.as_str()).unwrap_or(&e.doc.rel).trim_start_matches('/'))
+                }
+                None => inline_imports::absolute(self.seen_at, &e.doc.rel),
+            })
+            .collect();
+        let written = |doc: &Doc, name: &str, path: &str, description: &str| match (&spec.entry_without_description, description.is_empty())
+        {
+            (Some(bare), true) => fill(bare, &[("{name}", name), ("{path}", path)]),
+            _ => entry(spec, doc, &[("{name}", name), ("{description}", description), ("{path}", path)]),
+        };
+        let cost = |text: &str| (text.len() + 1).div_ceil(per_token);
+        let kept: Vec<Option<usize>> = match (limit, spec.budget_over) {
+            (Some(limit), BudgetOver::ShortenDescriptions) => {
+                let lines: Vec<(usize, &str)> =
+                    entries.iter().zip(&paths).map(|(e, p)| (written(e.doc, &e.name, p, "").len(), e.description.as_str())).collect();
+                shortened(&lines, limit, per_token)
+            }
+            _ => entries.iter().map(|e| Some(e.description.chars().count())).collect(),
+        };
+        let shorten = spec.budget_over == BudgetOver::ShortenDescriptions;
+        let (mut used, mut omitted, mut shortened_count) = (0, Vec::new(), 0);
         let mut parts = Vec::new();
-        for Entry { doc, name, description, .. } in entries {
+        for ((Entry { doc, name, description, .. }, path), kept) in entries.iter().zip(&paths).zip(kept) {
+            let (name, description) = (name.clone(), description.as_str());
+            let chars = kept.unwrap_or(0);
             let (shown, cut) = match spec.entry_max_chars {
                 Some(max) if description.chars().count() > max => {
                     let at = description.char_indices().nth(max).map_or(description.len(), |(i, _)| i);
@@ -691,10 +747,26 @@ impl Viewer<'_> {
                     let cut = Cut { why, dropped_bytes: dropped.len(), dropped_tokens: self.count(dropped), line: None, column: None };
                     (&description[..at], Some(cut))
                 }
-                _ => (description.as_str(), None),
+                _ if shorten && kept.is_some() && chars < description.chars().count() => {
+                    let at = description.char_indices().nth(chars).map_or(description.len(), |(i, _)| i);
+                    let dropped = &description[at..];
+                    let why = match chars {
+                        0 => format!(
+                            "every description removed: the entries without them pass the listing's budget of {} tokens",
+                            limit.unwrap_or_default()
+                        ),
+                        _ => format!(
+                            "description shortened to {chars} characters to fit the listing's budget of {} tokens",
+                            limit.unwrap_or_default()
+                        ),
+                    };
+                    shortened_count += 1;
+                    let cut = Cut { why, dropped_bytes: dropped.len(), dropped_tokens: self.count(dropped), line: None, column: None };
+                    (&description[..at], Some(cut))
+                }
+                _ => (description, None),
             };
-            let path = inline_imports::absolute(self.seen_at, &doc.rel);
-            let text = entry(spec, doc, &[("{name}", &name), ("{description}", shown), ("{path}", &path)]);
+            let text = written(doc, &name, path, shown);
             if text.is_empty() {
                 // Every line of the entry left out (`omit_empty_lines`): not listed.
                 continue;
@@ -704,8 +776,8 @@ impl Viewer<'_> {
             part.cut = cut;
             if let Some(limit) = limit {
                 // The entry with its line break, in the host's approximate tokens.
-                let cost = (text.len() + 1).div_ceil(per_token);
-                if used + cost > limit {
+                let cost = cost(&text);
+                if kept.is_none() || !shorten && used + cost > limit {
                     let why = format!("past the listing's budget of {limit} tokens, counted as bytes / {per_token}");
                     part.cut = Some(Cut { why, dropped_bytes: text.len(), dropped_tokens: part.tokens, line: None, column: None });
                     part.tokens.tokens = 0;
@@ -762,21 +834,127 @@ impl Viewer<'_> {
         };
         section.parts.extend(omitted);
         section.budget = spec.budget_chars.map(|budget_chars| CharBudget { budget_chars, chars });
-        section.entry_budget = limit.map(|limit| EntryBudget { limit, used, omitted: omitted_count, bytes_per_token: per_token });
-        if let (Some(frame), Some(joined)) = (&spec.frame, &section.joined) {
-            // The frame's text is in the joins.
-            let framed = frame.replace("{entries}", joined);
-            section.tokens = self.count(&framed);
-            section.joins.tokens += section.tokens.tokens - self.count(joined).tokens;
-            section.joined = Some(framed);
+        section.entry_budget = limit.map(|limit| EntryBudget {
+            limit,
+            used,
+            omitted: omitted_count,
+            shortened: shortened_count,
+            window,
+            bytes_per_token: per_token,
+        });
+        if let Some(frame) = &spec.frame {
+            // The roots table is in the joins too.
+            let table = match &spec.aliases {
+                Some(aliases) => roots
+                    .iter()
+                    .map(|(root, alias, _)| {
+                        fill(&aliases.table_line, &[("{alias}", alias), ("{path}", &inline_imports::absolute(self.seen_at, root))])
+                    })
+                    .collect::<Vec<_>>()
+                    .join("\n"),
+                None => String::new(),
+            };
+            self.frame(&mut section, |joined| fill(frame, &[("{roots}", &table), ("{entries}", joined)]));
         }
         Some(section)
     }
 }
 
+impl Viewer<'_> {
+    /// The roots of `spec.aliases` holding an entry, in the table's order: each root's folder
+    /// (relative to the project root), its alias and its depth.
+    fn alias_roots(&self, spec: &Listing, entries: &[Entry]) -> Vec<(String, String, usize)> {
+        let Some(aliases) = &spec.aliases else { return Vec::new() };
+        let mut out: Vec<(String, String, usize)> = Vec::new();
+        for kind in &aliases.roots {
+            let mut found: Vec<&str> = entries
+                .iter()
+                .map(|e| e.root.as_str())
+                .filter(|r| *r == kind.folder || r.ends_with(&format!("/{}", kind.folder)))
+                .collect();
+            found.sort_by_key(|r| (r.matches('/').count(), *r));
+            found.dedup();
+            if kind.order == RootOrder::WorkingDirectoryFirst {
+                found.reverse();
+            }
+            for root in found {
+                if !out.iter().any(|(r, _, _)| r == root) {
+                    let alias = aliases.alias.replace("{n}", &out.len().to_string());
+                    out.push((root.to_string(), alias, root.matches('/').count()));
+                }
+            }
+        }
+        out
+    }
+}
+
+/// How many characters of each description a listing keeps when the host shortens
+/// descriptions to fit `limit` (`BudgetOver::ShortenDescriptions`), `None` for an entry left
+/// out. `lines` gives each entry's length without its description, in bytes, and its
+/// description. Every cost is the text with its line break in bytes / `per_token`, rounded up.
+fn shortened(lines: &[(usize, &str)], limit: usize, per_token: usize) -> Vec<Option<usize>> {
+    let cost = |bytes: usize| (bytes + 1).div_ceil(per_token);
+    // A description adds itself and a space before it.
+    let full: usize = lines.iter().map(|(bare, d)| cost(bare + if d.is_empty() { 0 } else { d.len() + 1 })).sum();
+    if full <= limit {
+        return lines.iter().map(|(_, d)| Some(d.chars().count())).collect();
+    }
+    let minimum: usize = lines.iter().map(|(bare, _)| cost(*bare)).sum();
+    if minimum > limit {
+        // No description at all, and the entries taken in order while they fit.
+        let mut used = 0;
+        return lines
+            .iter()
+            .map(|(bare, _)| {
+                let c = cost(*bare);
+                (used + c <= limit).then(|| {
+                    used += c;
+                    0
+                })
+            })
+            .collect();
+    }
+    // The extra cost of each description's first k characters, for every k.
+    let extra: Vec<Vec<usize>> = lines
+        .iter()
+        .map(|(bare, d)| {
+            let mut costs = vec![0];
+            let mut bytes = 0;
+            for ch in d.chars() {
+                bytes += ch.len_utf8();
+                costs.push(cost(bare + bytes + 1) - cost(*bare));
+            }
+            costs
+        })
+        .collect();
+    let mut kept = vec![0usize; lines.len()];
+    let mut remaining = limit - minimum;
+    // One more character to each description in turn, while the next one fits.
+    loop {
+        let mut changed = false;
+        for (i, costs) in extra.iter().enumerate() {
+            if kept[i] + 1 >= costs.len() {
+                continue;
+            }
+            let delta = costs[kept[i] + 1] - costs[kept[i]];
+            if delta <= remaining {
+                kept[i] += 1;
+                remaining -= delta;
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    kept.into_iter().map(Some).collect()
+}
+
 /// A file a listing lists: where it was found, its name and description as the host reads them.
 struct Entry<'d> {
     place: usize,
+    /// The folder of the place it was found in, relative to the project root.
+    root: String,
     doc: &'d Doc,
     name: String,
     description: String,

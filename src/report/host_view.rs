@@ -63,10 +63,17 @@ pub(super) fn budget(s: &Section) -> Option<String> {
         format!("listing {} of {} characters{state}", plain(b.chars as i64), plain(b.budget_chars as i64))
     });
     let tokens = s.entry_budget.map(|b| {
+        // Entries are left out only once every description is removed.
+        let shortened = match (b.shortened, b.omitted) {
+            (0, _) => String::new(),
+            (_, 1..) => ", every description removed".to_string(),
+            (1, 0) => ", 1 description shortened".to_string(),
+            (n, 0) => format!(", {n} descriptions shortened"),
+        };
         let state = match b.omitted {
-            0 => String::new(),
-            1 => ", 1 entry left out".to_string(),
-            n => format!(", {n} entries left out"),
+            0 => shortened,
+            1 => format!("{shortened}, 1 entry left out"),
+            n => format!("{shortened}, {n} entries left out"),
         };
         let (used, limit) = (plain(b.used as i64), plain(b.limit as i64));
         format!("entries use {used} of the listing's {limit} tokens (bytes / {}){state}", b.bytes_per_token)

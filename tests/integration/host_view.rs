@@ -4,7 +4,7 @@
 
 use crate::common;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use serde_json::Value;
@@ -158,7 +158,7 @@ fn codex_joins_the_chain_to_the_working_directory_and_cuts_it_at_32_kib() {
     assert!(tokens(&last["cut"]["dropped_tokens"]) > 0);
     assert!(last["cut"]["line"].as_u64().is_some());
     assert!(list[..2].iter().all(|p| p["cut"].is_null()));
-    // Exact: the section is the joined text as Codex builds it, counted with o200k_base.
+    // Exact: the section is the joined text as Codex builds and sends it, counted with o200k_base.
     let texts: Vec<Vec<u8>> = files.iter().map(|f| read(f)).collect();
     let mut joined: Vec<u8> = Vec::new();
     let mut remaining = 32 * 1024;
@@ -170,8 +170,12 @@ fn codex_joins_the_chain_to_the_working_directory_and_cuts_it_at_32_kib() {
         joined.extend_from_slice(&t[..take]);
         remaining -= take;
     }
+    // In the message Codex sends them in, under a heading naming the working directory.
+    let dir = std::fs::canonicalize(format!("{}/{CODEX}", env!("CARGO_MANIFEST_DIR"))).expect("canonical").join("services/api");
+    let message =
+        format!("# AGENTS.md instructions for {}\n\n<INSTRUCTIONS>\n{}\n</INSTRUCTIONS>", dir.display(), String::from_utf8_lossy(&joined));
     let counter = ctxc::tokens::TokenCounter::new();
-    let expected = counter.count(ctxc::models::Tokenizer::O200kBase, &String::from_utf8_lossy(&joined));
+    let expected = counter.count(ctxc::models::Tokenizer::O200kBase, &message);
     assert_eq!(tokens(&memory["tokens"]), expected as i64);
     assert_eq!(view["total"]["exact"], true);
     assert!(view["band"].is_null());
@@ -477,7 +481,8 @@ fn diff_without_a_manifest_compares_what_each_host_loads() {
 
     let out = common::ctxc(&["diff", "--base", "HEAD", path, "--host", "codex"]);
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(stdout.starts_with("Codex (gpt-5.3-codex): 7 → ") && !stdout.contains("Claude"), "{stdout}");
+    // The total holds the heading naming the scratch folder: only the file's 8 tokens change.
+    assert!(stdout.starts_with("Codex (gpt-5.3-codex): ") && stdout.contains(" tokens (+8, ") && !stdout.contains("Claude"), "{stdout}");
 }
 
 /// A copy of a project read as if it were at the original's place (how `diff` reads the base
@@ -639,13 +644,14 @@ fn the_html_page_shows_what_the_json_counts() {
     assert!(html.contains("x"), "{html}");
 }
 
-/// Codex's skills listing, as `codex-rs/core-skills` builds it (data/hosts/codex.toml cites the
-/// files): the repository's skills under `.agents/skills` from the Git root down to the working
-/// directory and under `.codex/skills`, sorted by name, written `- NAME: DESCRIPTION (file:
-/// PATH)`, white space collapsed; a skill without a description or with one over 1,024
-/// characters is not listed; entries are taken while they fit 2 % of the window (bytes / 4 per
-/// entry with its line break), and scanning goes on past one that does not fit (render.rs's own
-/// test `budgeted_rendering_keeps_scanning_after_oversized_entry`).
+/// Codex's skills listing, as `codex-rs/core-skills` builds it and Codex 0.171.0 sends it
+/// (data/hosts/codex.toml cites them; tests/runtimes/codex.rs compares with the binary): the
+/// repository's skills under `.agents/skills` and `.codex/skills` from the Git root down to the
+/// working directory, sorted by name, written `- NAME: DESCRIPTION (file: rN/PATH)`, white space
+/// collapsed; a skill without a description or with one over 1,024 characters is not listed.
+/// Past 2 % of the window (bytes / 4 per entry with its line break) the descriptions are
+/// shortened alike; when the entries without them do not fit either, all are removed and
+/// entries are taken while they fit.
 #[test]
 fn codex_skills_listing_cases() {
     let skill = |name: &str, description: &str| format!("---\nname: {name}\ndescription: {description}\n---\nBody.\n");
@@ -672,7 +678,8 @@ fn codex_skills_listing_cases() {
     let (skills, notes) = listing("");
     let names: Vec<String> = parts(&skills, path).into_iter().map(|p| p.1).collect();
     assert_eq!(names, ["a", "beta", "x"]);
-    let entry = format!("- beta: two lines (file: {path}/.agents/skills/b/SKILL.md)");
+    // `.codex/skills` is `r0`, `.agents/skills` `r1`.
+    let entry = "- beta: two lines (file: r1/b/SKILL.md)".to_string();
     let beta = &skills["parts"][1];
     assert_eq!(beta["bytes"].as_u64(), Some(entry.len() as u64));
     let counter = ctxc::tokens::TokenCounter::new();
@@ -680,16 +687,50 @@ fn codex_skills_listing_cases() {
     let notes = notes.to_string();
     assert!(notes.contains(".agents/skills/nodesc/SKILL.md has no `description`"), "{notes}");
     assert!(notes.contains(".agents/skills/long/SKILL.md: its description is longer than 1024 characters"), "{notes}");
-    assert_eq!(skills["entry_budget"]["limit"], 8000, "2 % of gpt-5.3-codex's 400,000 tokens");
+    assert_eq!(skills["entry_budget"]["limit"], 5440, "2 % of the 272,000 tokens Codex takes for a model it does not name");
     let (skills, _) = listing("sub");
     let names: Vec<String> = parts(&skills, path).into_iter().map(|p| p.1).collect();
     assert_eq!(names, ["a", "beta", "c", "x"]);
 
-    // Past the budget: 40 entries of about 1,080 bytes (270 tokens) fill 8,000 tokens after 29;
-    // the short `zz` after them still fits.
+    // Past the budget: 40 entries of about 1,030 bytes (258 tokens) pass 5,440 tokens: each
+    // description is shortened alike; the short `zz` keeps all of its own.
     let mut files: Vec<(String, String)> =
         (0..40).map(|i| (format!(".agents/skills/s{i:02}/SKILL.md"), skill(&format!("s{i:02}"), &"d".repeat(1000)))).collect();
     files.push((".agents/skills/zz/SKILL.md".into(), skill("zz", "short")));
+    let (root, views, _dir) = codex_view_of(files);
+    let skills = section(&views[0], "skills");
+    let list = skills["parts"].as_array().expect("parts");
+    let cost = |p: &Value| (p["bytes"].as_u64().expect("bytes") + 1).div_ceil(4);
+    let used: u64 = list.iter().map(cost).sum();
+    assert_eq!(skills["entry_budget"]["used"].as_u64(), Some(used));
+    assert!(used <= 5440 && used > 5440 - 41, "used {used}");
+    assert_eq!((skills["entry_budget"]["omitted"].as_u64(), skills["entry_budget"]["shortened"].as_u64()), (Some(0), Some(40)));
+    let zz = list.last().expect("zz");
+    assert_eq!((zz["label"].as_str(), zz["cut"].is_null(), zz["bytes"].as_u64()), (Some("zz"), true, Some(34)));
+    let dropped: Vec<u64> = list[..40].iter().map(|p| p["cut"]["dropped_bytes"].as_u64().expect("shortened")).collect();
+    let (least, most) = (dropped.iter().min().expect("some"), dropped.iter().max().expect("some"));
+    assert!(most - least <= 4 && *least > 400, "{dropped:?}");
+    let text = common::ctxc(&["cost", root.to_str().expect("utf-8"), "--host", "codex"]);
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(text.contains("description shortened to") && text.contains("(bytes / 4), 40 descriptions shortened"), "{text}");
+
+    // 700 entries of 9 tokens without their descriptions pass 5,440: every description is
+    // removed, 604 entries fit and the 96 after them are left out.
+    let files = (0..700).map(|i| (format!(".agents/skills/s{i:03}/SKILL.md"), skill(&format!("s{i:03}"), "some words"))).collect();
+    let (_, views, _dir) = codex_view_of(files);
+    let skills = section(&views[0], "skills");
+    let list = skills["parts"].as_array().expect("parts");
+    let budget = &skills["entry_budget"];
+    assert_eq!((budget["used"].as_u64(), budget["omitted"].as_u64(), budget["shortened"].as_u64()), (Some(5436), Some(96), Some(604)));
+    assert!(list[..604]
+        .iter()
+        .all(|p| p["bytes"] == 32 && p["cut"]["why"].as_str().is_some_and(|w| w.starts_with("every description removed"))));
+    assert!(list[604..].iter().all(|p| p["bytes"] == 0 && p["tokens"]["tokens"] == 0), "{:#}", list[604]);
+    assert_eq!(list[604]["label"], "s604");
+}
+
+/// Codex's host view (JSON) of a Git repository of `files`, with its root and its folder.
+fn codex_view_of(mut files: Vec<(String, String)>) -> (PathBuf, Vec<Value>, tempfile::TempDir) {
     files.push((".git/HEAD".into(), String::new()));
     let files: Vec<(&str, &str)> = files.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
     let dir = common::project(&files);
@@ -697,27 +738,12 @@ fn codex_skills_listing_cases() {
     let (code, views, stderr) = hosts(&[root.to_str().expect("utf-8"), "--host", "codex"]);
     assert_eq!(code, 0, "{stderr}");
     adds_up(&views[0]);
-    let skills = section(&views[0], "skills");
-    let list = skills["parts"].as_array().expect("parts");
-    let cost = |p: &Value| (p["bytes"].as_u64().expect("bytes") + p["cut"]["dropped_bytes"].as_u64().unwrap_or(0) + 1).div_ceil(4);
-    let (kept, dropped): (Vec<&Value>, Vec<&Value>) = list.iter().partition(|p| p["cut"].is_null());
-    let used: u64 = kept.iter().map(|p| cost(p)).sum();
-    assert_eq!(skills["entry_budget"]["used"].as_u64(), Some(used));
-    assert!(used <= 8000 && dropped.iter().all(|p| used + cost(p) > 8000), "used {used}");
-    assert_eq!(kept.last().map(|p| p["label"].clone()), Some("zz".into()));
-    assert_eq!(skills["entry_budget"]["omitted"].as_u64(), Some(dropped.len() as u64));
-    assert!(
-        dropped.len() >= 10
-            && dropped.iter().all(|p| p["tokens"]["tokens"] == 0 && p["cut"]["dropped_tokens"]["tokens"].as_u64() > Some(200))
-    );
-    let text = common::ctxc(&["cost", root.to_str().expect("utf-8"), "--host", "codex"]);
-    let text = String::from_utf8_lossy(&text.stdout);
-    assert!(text.contains("entries left out") && text.contains("past the listing's budget of 8000 tokens"), "{text}");
+    (root, views, dir)
 }
 
-/// `check --preview` says which skills Codex's listing leaves out past its budget (BUDGET009,
-/// from the same view `cost --host codex` shows), at the first one left out; without preview the
-/// rule does not run.
+/// `check --preview` says when Codex's listing is past its budget (BUDGET009, from the same view
+/// `cost --host codex` shows): here every description is shortened, the finding at the entry
+/// that loses most; without preview the rule does not run.
 #[test]
 fn check_says_which_skills_codex_leaves_out_of_its_listing() {
     let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/rules/BUDGET009/fail");
@@ -745,7 +771,36 @@ fn check_says_which_skills_codex_leaves_out_of_its_listing() {
     assert_eq!(code, Some(0), "a warning");
     assert_eq!(
         found,
-        [".agents/skills/report8/SKILL.md:1:1 Codex's skills listing leaves out 2 of its 10 entries, past its budget of 8,000 tokens (2 % of gpt-5.3-codex's window, counted as bytes / 4): `report8`, `report9`"]
+        [".agents/skills/report1/SKILL.md:1:1 Codex's skills listing is over its budget of 5,440 tokens (2 % of gpt-5.3-codex's window of 272,000 tokens as Codex knows it, counted as bytes / 4): it shortens the descriptions of 10 of its 10 entries"]
     );
     assert_eq!(check(&["check"]).1, Vec::<String>::new(), "in preview: off by default");
+}
+
+/// SKILL027 (per skills folder, a 272,000-token window) and BUDGET009 (the whole listing of the
+/// host view) agree on each other's fixtures, whose skills are in one folder: both count each
+/// entry as Codex does, with its aliased path, against the budget Codex takes for gpt-5.3-codex.
+#[test]
+fn skill027_and_budget009_agree_on_a_listing_of_one_folder() {
+    for (rule, side) in [("SKILL027", "fail"), ("SKILL027", "pass"), ("BUDGET009", "fail"), ("BUDGET009", "pass")] {
+        // The skills, without the comments that keep each fixture to its own rule.
+        let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/fixtures/rules/{rule}/{side}/.agents/skills"));
+        let copy = tempfile::tempdir().expect("tempdir");
+        for skill in std::fs::read_dir(&fixture).expect("skills") {
+            let skill = skill.expect("entry").path();
+            let text = std::fs::read_to_string(skill.join("SKILL.md")).expect("SKILL.md");
+            let text: Vec<&str> = text.lines().filter(|l| !l.starts_with("<!-- ctxc-ignore")).collect();
+            let to = copy.path().join(".agents/skills").join(skill.file_name().expect("name"));
+            std::fs::create_dir_all(&to).expect("mkdir");
+            std::fs::write(to.join("SKILL.md"), text.join("\n")).expect("write");
+        }
+        let out = Command::new(env!("CARGO_BIN_EXE_ctxc"))
+            .args(["check", "--preview"])
+            .arg(copy.path())
+            .args(["--format", "json"])
+            .output()
+            .expect("ctxc runs");
+        let json: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        let has = |code: &str| json["diagnostics"].as_array().expect("diagnostics").iter().any(|d| d["code"] == code);
+        assert_eq!((has("SKILL027"), has("BUDGET009")), (side == "fail", side == "fail"), "{rule}/{side}");
+    }
 }

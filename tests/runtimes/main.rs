@@ -14,6 +14,7 @@ mod agentscope_import;
 mod agentscope_simulate;
 mod chat_template;
 mod claude_code;
+mod codex;
 mod deepagents;
 mod gemini_cli;
 mod harmony;
