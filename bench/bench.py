@@ -29,7 +29,7 @@ The tokenizer case (`--only-tokenizer FILE`) times `ctxc cost --format json` on 
 and on the same project with mixed text (other scripts, code, numbers, long runs of white space),
 counted with o200k_base and with the model's own tokenizer file (`--tokenizer FILE --model MODEL`),
 and on one example agent with and without the file (what loading it once costs): the four commands
-take turns, and the ratio is given in CPU time (user + system) and in wall time.
+(eight with --baseline) take turns, and the ratio is given in CPU time (user + system) and in wall time.
 With --baseline BINARY every ctxc row is also timed with that other build, in the same run (rows
 marked [baseline]); the scales print `ctxc cost`'s time per stage (CTXC_TIMINGS=1). --check ends
 with each measured figure beside its goal (issue 46: cost/floor <= 1.5, check/floor <= 2,
@@ -630,22 +630,27 @@ def measure_tokenizer(args, ctxc: str, work: str) -> None:
         generate(out, args.agents, args.tools, args.skills, text=text)
         example = os.path.join(ROOT, "examples", "agents", "agentscope")
         own_label = f"cost, own file ({args.tokenizer_model})"
-        commands = {
-            "cost, o200k_base (gpt-4o)": [ctxc, "cost", out, "--format", "json", "--model", "gpt-4o"],
-            own_label: [ctxc, "cost", out, "--format", "json", *own],
-        }
-        if texts == "prose":
-            commands.update({"one agent, o200k_base": [ctxc, "cost", example, "--model", "gpt-4o"], "one agent, own file": [ctxc, "cost", example, *own]})
+        commands = {}
+        for mark, binary in binaries(args, ctxc):
+            commands.update({
+                f"cost, o200k_base (gpt-4o){mark}": [binary, "cost", out, "--format", "json", "--model", "gpt-4o"],
+                f"{own_label}{mark}": [binary, "cost", out, "--format", "json", *own],
+            })
+            if texts == "prose":
+                commands.update({f"one agent, o200k_base{mark}": [binary, "cost", example, "--model", "gpt-4o"],
+                                 f"one agent, own file{mark}": [binary, "cost", example, *own]})
         rows = run_interleaved(commands, args.runs)
         print(f"  {texts}:")
-        print(f"  {'':<40} {'wall':>9}    {'CPU':>9}    {'peak':>7}")
+        print(f"  {'':<52} {'wall':>9}    {'CPU':>9}    {'peak':>7}")
         for label, (seconds, peak, cpu) in rows.items():
-            print(f"  {label:<40} {seconds * 1000:>9.0f} ms {cpu * 1000:>9.0f} ms {peak:>7.0f} MiB")
-        o200k = rows["cost, o200k_base (gpt-4o)"]
-        line = f"  {texts}: own file / o200k_base: {rows[own_label][2] / o200k[2]:.2f}x CPU, {rows[own_label][0] / o200k[0]:.2f}x wall"
-        if texts == "prose":
-            line += f"; loading the file once: {(rows['one agent, own file'][2] - rows['one agent, o200k_base'][2]) * 1000:.0f} ms CPU"
-        print(line)
+            print(f"  {label:<52} {seconds * 1000:>9.0f} ms {cpu * 1000:>9.0f} ms {peak:>7.0f} MiB")
+        for mark, _ in binaries(args, ctxc):
+            o200k, mine = rows[f"cost, o200k_base (gpt-4o){mark}"], rows[f"{own_label}{mark}"]
+            line = f"  {texts}{mark}: own file / o200k_base: {mine[2] / o200k[2]:.2f}x CPU, {mine[0] / o200k[0]:.2f}x wall"
+            if texts == "prose":
+                loading = rows[f"one agent, own file{mark}"][2] - rows[f"one agent, o200k_base{mark}"][2]
+                line += f"; loading the file once: {loading * 1000:.0f} ms CPU"
+            print(line)
 
 
 def run_interleaved(cmds: dict, runs: int) -> dict:

@@ -17,8 +17,14 @@ use sha2::{Digest, Sha256};
 pub const DIGITS: usize = 32;
 
 /// A content fingerprint being read: the bytes gathered in a buffer and hashed a buffer at a
-/// time (a vocabulary is millions of short values, each a call of the hasher otherwise).
-pub struct Content(Sha256, Vec<u8>);
+/// time (a vocabulary is millions of short values, each a call of the hasher otherwise), or one
+/// known already ([`Content::known`]), which hashes nothing.
+pub struct Content(Hashing);
+
+enum Hashing {
+    Gathering(Sha256, Vec<u8>),
+    Known(String),
+}
 
 /// The bytes gathered before they are hashed.
 const BUFFER: usize = 1 << 16;
@@ -26,9 +32,20 @@ const BUFFER: usize = 1 << 16;
 impl Content {
     /// A fingerprint of a file of `format` (so that two formats never share one).
     pub fn new(format: &str) -> Content {
-        let mut content = Content(Sha256::new(), Vec::with_capacity(BUFFER));
+        let mut content = Content(Hashing::Gathering(Sha256::new(), Vec::with_capacity(BUFFER)));
         content.text(format);
         content
+    }
+
+    /// A fingerprint known before the content is read (that of a file with a known release's
+    /// bytes): what it is given is not hashed, and [`Content::finish`] gives `fingerprint`.
+    pub fn known(fingerprint: &str) -> Content {
+        Content(Hashing::Known(fingerprint.to_string()))
+    }
+
+    /// Whether what it is given is hashed (not for a [`Content::known`]).
+    pub fn is_hashing(&self) -> bool {
+        matches!(self.0, Hashing::Gathering(..))
     }
 
     pub fn bytes(&mut self, bytes: &[u8]) {
@@ -45,27 +62,36 @@ impl Content {
     }
 
     fn put(&mut self, bytes: &[u8]) {
-        if self.1.len() + bytes.len() > BUFFER {
-            self.0.update(&self.1);
-            self.1.clear();
+        let Hashing::Gathering(hasher, buffer) = &mut self.0 else { return };
+        if buffer.len() + bytes.len() > BUFFER {
+            hasher.update(&buffer);
+            buffer.clear();
         }
         match bytes.len() > BUFFER {
-            true => self.0.update(bytes),
-            false => self.1.extend_from_slice(bytes),
+            true => hasher.update(bytes),
+            false => buffer.extend_from_slice(bytes),
         }
     }
 
     /// A JSON value with its object keys sorted (the file's key order and spacing do not count).
     pub fn json(&mut self, value: &Value) {
+        if !self.is_hashing() {
+            return;
+        }
         let mut out = String::new();
         canonical(value, &mut out);
         self.text(&out);
     }
 
     /// The fingerprint: [`DIGITS`] hex digits.
-    pub fn finish(mut self) -> String {
-        self.0.update(&self.1);
-        self.0.finalize().iter().take(DIGITS / 2).map(|b| format!("{b:02x}")).collect()
+    pub fn finish(self) -> String {
+        match self.0 {
+            Hashing::Gathering(mut hasher, buffer) => {
+                hasher.update(&buffer);
+                hasher.finalize().iter().take(DIGITS / 2).map(|b| format!("{b:02x}")).collect()
+            }
+            Hashing::Known(fingerprint) => fingerprint,
+        }
     }
 }
 

@@ -7,7 +7,7 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 use aho_corasick::{AhoCorasick, MatchKind};
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashSet;
 use serde_json::Value;
 
 use super::{BpeParts, Merge};
@@ -21,8 +21,8 @@ pub(super) struct Merges {
     /// Each token's id by the [`content_hash`] of its text (as ctxc's memos know texts: no
     /// string is kept or compared, so a lookup reads one slot of the table).
     vocab: KeyMap<u128, u32>,
-    /// Each merge by its two parts' ids (`left << 32 | right`): its rank and the joined token's id.
-    merges: FxHashMap<u64, (u32, u32)>,
+    /// Each merge by its two parts' ids: its rank and the joined token's id.
+    merges: ByLeft,
 }
 
 impl Merges {
@@ -45,7 +45,7 @@ impl Merges {
         }
         let texts: Vec<&str> = texts.into_iter().collect::<Option<_>>()?;
         let written = parts.merges.as_ref()?;
-        let mut merges = FxHashMap::with_capacity_and_hasher(written.len(), Default::default());
+        let mut merges = Vec::with_capacity(written.len());
         let (mut pairs, mut hashes, mut ids) = (Vec::new(), Vec::new(), Vec::new());
         let mut joined = Joined { texts: &texts, vocab: &vocab, next: 0, buffer: String::new() };
         // In chunks, each step a loop of its own: a loop of lookups alone keeps several of the
@@ -67,11 +67,11 @@ impl Merges {
             }
             for (at, ((left, right), (a, b))) in pairs.iter().zip(&ids).enumerate() {
                 let rank = u32::try_from(chunk * MERGES_CHUNK + at).ok()?;
-                // A pair written twice: the last one's rank, as the crate's map keeps it.
-                merges.insert(u64::from(*a) << 32 | u64::from(*b), (rank, joined.id(left, right)?));
+                merges.push((*a, Pair { right: *b, rank, id: joined.id(left, right)? }));
                 each(left, right);
             }
         }
+        let merges = ByLeft::new(texts.len(), merges);
         Some(Merges { vocab, merges })
     }
 
@@ -99,7 +99,7 @@ impl Merges {
         if let Some(last) = symbols.last_mut() {
             last.next = NONE;
         }
-        let merge_of = |left: u32, right: u32| self.merges.get(&(u64::from(left) << 32 | u64::from(right))).copied();
+        let merge_of = |left: u32, right: u32| self.merges.get(left, right);
         // The lowest rank first, then the leftmost position.
         let mut queue: BinaryHeap<Reverse<(u32, u32, u32)>> = symbols
             .windows(2)
@@ -134,6 +134,71 @@ impl Merges {
             }
         }
         symbols.iter().zip(&removed).filter(|(_, removed)| !**removed).map(|(s, _)| s.id).collect()
+    }
+}
+
+/// A merge as [`ByLeft`] holds it: its right part's id, its rank and the joined token's id.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Pair {
+    right: u32,
+    rank: u32,
+    id: u32,
+}
+
+/// A model's merges grouped by their left part's id, each group ordered by the right part's id:
+/// a lookup reads the group's bounds, then searches the group (most hold a few merges). Built in
+/// two passes over the merges (a count per left id, then each merge put in its group's place),
+/// where a hash table keyed by both ids took a scattered write per merge.
+struct ByLeft {
+    /// Where each left id's group starts in `pairs`, and after the last, where the last ends:
+    /// the merges of left id `l` are `pairs[first[l]..first[l + 1]]`.
+    first: Vec<u32>,
+    pairs: Vec<Pair>,
+}
+
+impl ByLeft {
+    /// The merges, each its left part's id (below `ids`, the vocabulary's size) and its [`Pair`],
+    /// ranks rising. Of a pair written twice the last one is kept, as the crate's map keeps it.
+    fn new(ids: usize, merges: Vec<(u32, Pair)>) -> ByLeft {
+        let mut first = vec![0u32; ids + 1];
+        for (left, _) in &merges {
+            first[*left as usize + 1] += 1;
+        }
+        for at in 1..first.len() {
+            first[at] += first[at - 1];
+        }
+        let mut next = first.clone();
+        let mut pairs = vec![Pair { right: 0, rank: 0, id: 0 }; merges.len()];
+        for (left, pair) in merges {
+            let at = &mut next[left as usize];
+            pairs[*at as usize] = pair;
+            *at += 1;
+        }
+        // Each group by right id (ranks rising among equals), a pair written twice kept once.
+        let (mut kept, mut start) = (0, 0);
+        for left in 0..ids {
+            let end = first[left + 1] as usize;
+            pairs[start..end].sort_unstable_by_key(|p| (p.right, p.rank));
+            first[left] = kept as u32;
+            for at in start..end {
+                if at + 1 == end || pairs[at + 1].right != pairs[at].right {
+                    pairs[kept] = pairs[at];
+                    kept += 1;
+                }
+            }
+            start = end;
+        }
+        first[ids] = kept as u32;
+        pairs.truncate(kept);
+        ByLeft { first, pairs }
+    }
+
+    /// The rank of the merge of `left` and `right` and the joined token's id, if they are a merge.
+    fn get(&self, left: u32, right: u32) -> Option<(u32, u32)> {
+        let bounds = self.first.get(left as usize..left as usize + 2)?;
+        let group = &self.pairs[bounds[0] as usize..bounds[1] as usize];
+        let at = group.binary_search_by_key(&right, |p| p.right).ok()?;
+        Some((group[at].rank, group[at].id))
     }
 }
 
@@ -265,4 +330,49 @@ fn found<'t>(matcher: Option<&'t AhoCorasick>, ids: &'t [u32], text: &'t str) ->
         at = found.map_or(text.len(), |m| m.end());
         gap.into_iter().chain(token)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rustc_hash::FxHashMap;
+
+    /// The table by left id gives what a hash table of every merge, each written over by a later
+    /// one of the same pair, gives: for every pair of ids (merges or not), on merges in a file's
+    /// order and on a doctored list (pairs written twice, out of order, ids without merges, the
+    /// last id a left part, and ids beyond the vocabulary).
+    #[test]
+    fn merges_by_left_id_are_the_hash_tables_merges() {
+        const IDS: u32 = 40;
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut random = |below: u32| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % u64::from(below)) as u32
+        };
+        let ordered: Vec<(u32, u32)> =
+            (0..IDS).flat_map(|l| (0..IDS).map(move |r| (l, r))).filter(|(l, r)| (l * 7 + r * 3) % 5 == 0).collect();
+        let mut doctored: Vec<(u32, u32)> = (0..600).map(|_| (random(IDS), random(IDS))).collect();
+        doctored.extend([(IDS - 1, 0), (IDS - 1, IDS - 1), (3, 5), (3, 5), (0, 0)]);
+        doctored.retain(|(l, _)| *l != 11);
+        for written in [ordered, doctored] {
+            let mut table = FxHashMap::default();
+            let mut merges = Vec::new();
+            for (rank, (left, right)) in written.iter().enumerate() {
+                let (rank, id) = (rank as u32, (left + right) % IDS);
+                table.insert((*left, *right), (rank, id));
+                merges.push((*left, Pair { right: *right, rank, id }));
+            }
+            let by_left = ByLeft::new(IDS as usize, merges);
+            assert_eq!(by_left.pairs.len(), table.len());
+            for left in 0..IDS + 3 {
+                for right in 0..IDS + 3 {
+                    assert_eq!(by_left.get(left, right), table.get(&(left, right)).copied(), "({left}, {right})");
+                }
+            }
+            assert_eq!(by_left.get(u32::MAX, 0), None);
+            assert_eq!(by_left.get(0, u32::MAX), None);
+        }
+    }
 }

@@ -146,6 +146,8 @@ pub struct Release {
     pub release: &'static str,
     /// The registry, package and version that ships it.
     pub source: &'static str,
+    /// The SHA-256 (hex) of the file's bytes as that package ships it.
+    pub sha256: &'static str,
 }
 
 /// The releases ctxc knows, each a file the differential tests count against its family's library.
@@ -158,8 +160,8 @@ pub fn releases() -> &'static [Release] {
         lines
             .filter_map(|line| {
                 let cols: Vec<&'static str> = line.split('\t').collect();
-                let [fingerprint, tokenizer, family, release, _file, source, _sha256] = cols[..] else { return None };
-                Some(Release { fingerprint, tokenizer, family, release, source })
+                let [fingerprint, tokenizer, family, release, _file, source, sha256] = cols[..] else { return None };
+                Some(Release { fingerprint, tokenizer, family, release, source, sha256 })
             })
             .collect()
     })
@@ -744,8 +746,17 @@ impl TokenizerFile {
     }
 
     fn load_unguarded(bytes: &[u8]) -> Result<TokenizerFile, String> {
-        let (format, fingerprint, mut engines) = engines(bytes)?;
+        TokenizerFile::load_known(bytes, releases())
+    }
+
+    /// [`TokenizerFile::load`] with `releases` the releases ctxc knows. A file whose bytes are a
+    /// release's (the same SHA-256) has its content fingerprint, which the runtime tests check of
+    /// each release's file: a tokenizer.json's is not read again. Any other byte changes the
+    /// SHA-256, and the content then decides.
+    fn load_known(bytes: &[u8], releases: &'static [Release]) -> Result<TokenizerFile, String> {
         let sha256: String = Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect();
+        let known = releases.iter().find(|r| r.sha256 == sha256).map(|r| r.fingerprint);
+        let (format, fingerprint, mut engines) = engines(bytes, known)?;
         let file = |engine, vocabulary: &'static Vocabulary, release: Option<&'static Release>| {
             let name = release.map_or_else(|| unknown_file_name(&fingerprint), |_| vocabulary.name);
             TokenizerFile {
@@ -759,7 +770,7 @@ impl TokenizerFile {
                 failed: Mutex::new(None),
             }
         };
-        let release = releases().iter().find(|r| r.fingerprint == fingerprint);
+        let release = releases.iter().find(|r| r.fingerprint == fingerprint);
         if let Some(vocabulary) = release.and_then(|r| vocabularies().iter().find(|v| v.name == r.tokenizer)) {
             // A rank file's engine with the release's split pattern.
             if let Some(at) = engines.iter().position(|(_, candidate)| candidate.is_none_or(|c| c.name == vocabulary.name)) {
@@ -783,6 +794,13 @@ impl TokenizerFile {
             names.join(", ")
         ))
     }
+}
+
+/// The content fingerprint of a tokenizer file (see [`content`]), read from its content whatever
+/// its bytes are: [`TokenizerFile::load`] takes a known release's file's from the table by its
+/// SHA-256, and the runtime tests check with this that each is the file's.
+pub fn content_fingerprint(bytes: &[u8]) -> Result<String, String> {
+    contained(|| engines(bytes, None).map(|(_, fingerprint, _)| fingerprint))?
 }
 
 /// Whether `file` is the tokenizer of `profile`'s model: its vocabulary belongs to the model's
@@ -1123,14 +1141,17 @@ struct BpeParts<'a> {
 fn bpe_parts_content(parts: &mut BpeParts<'_>, content: &mut Content) -> Result<(), String> {
     let longest = parts.vocab.as_ref().map_or(0, |v| v.1);
     let vocabulary = parts.vocab.as_mut().map_or(&mut [][..], |v| &mut v.0[..]);
-    vocabulary.sort_unstable_by(|(a, x), (b, y)| (a, x.as_ref()).cmp(&(b, y.as_ref())));
-    content.number(vocabulary.len() as u64);
-    for (id, token) in vocabulary.iter() {
-        content.number(*id);
-        content.text(token.as_ref());
+    if content.is_hashing() {
+        vocabulary.sort_unstable_by(|(a, x), (b, y)| (a, x.as_ref()).cmp(&(b, y.as_ref())));
+        content.number(vocabulary.len() as u64);
+        for (id, token) in vocabulary.iter() {
+            content.number(*id);
+            content.text(token.as_ref());
+        }
     }
     let prefix = parts.prefix.clone().unwrap_or_default();
     let merges = parts.merges.as_deref().unwrap_or_default();
+    let hashing = content.is_hashing();
     content.number(merges.len() as u64);
     for merge in merges {
         let (a, b) = match merge {
@@ -1143,14 +1164,17 @@ fn bpe_parts_content(parts: &mut BpeParts<'_>, content: &mut Content) -> Result<
             },
             Merge::Pair(a, b) => (a.as_ref(), b.as_ref()),
         };
-        if !b.starts_with(&prefix) || a.len() + b.len() - prefix.len() > longest {
+        let without_prefix = !prefix.is_empty() && !b.starts_with(&prefix);
+        if without_prefix || a.len() + b.len() - prefix.len() > longest {
             return Err(format!(
                 "its BPE merge `{a} {b}` joins into a token longer than any of its vocabulary, or lacks the \
                  continuing-subword prefix `{prefix}`: the tokenizers crate cannot build it"
             ));
         }
-        content.text(a);
-        content.text(b);
+        if hashing {
+            content.text(a);
+            content.text(b);
+        }
     }
     let options =
         serde_json::json!([prefix, parts.suffix, parts.unk_token, parts.dropout, parts.fuse_unk, parts.byte_fallback, parts.ignore_merges]);
@@ -1186,8 +1210,9 @@ type Candidate = (Engine, Option<&'static Vocabulary>);
 /// vocabulary with that many ranks (their split patterns).
 type Engines = (Format, String, Vec<Candidate>);
 
-/// The [`Engines`] of a file.
-fn engines(bytes: &[u8]) -> Result<Engines, String> {
+/// The [`Engines`] of a file; `known`, the content fingerprint of a tokenizer.json when it is
+/// known from its bytes' SHA-256 (the content is then not hashed).
+fn engines(bytes: &[u8], known: Option<&str>) -> Result<Engines, String> {
     // A ModelProto opens with its first piece (field 1, length-delimited: byte 0x0A) and is binary.
     if bytes.first() == Some(&0x0A) && std::str::from_utf8(bytes).is_err() {
         let model = sentencepiece::Model::parse(bytes)?;
@@ -1199,9 +1224,9 @@ fn engines(bytes: &[u8]) -> Result<Engines, String> {
     }
     let start = bytes.iter().position(|b| !b.is_ascii_whitespace());
     if start.is_some_and(|i| bytes[i] == b'{') {
-        return match ours_in_one_pass(bytes)? {
+        return match ours_in_one_pass(bytes, known)? {
             Some(engines) => Ok(engines),
-            None => json_engines(bytes),
+            None => json_engines(bytes, known),
         };
     }
     let ranks = rank_lines(bytes)?;
@@ -1231,17 +1256,19 @@ fn engines(bytes: &[u8]) -> Result<Engines, String> {
 /// The [`Engines`] of a BPE tokenizer.json that one of ctxc's engines counts (every family's),
 /// its model read with the rest of the file in one pass; `None` for any other file, which
 /// [`json_engines`] reads again, its model as written.
-fn ours_in_one_pass(bytes: &[u8]) -> Result<Option<Engines>, String> {
-    let Ok(mut head) = serde_json::from_slice::<JsonHead<BpeParts>>(bytes) else { return Ok(None) };
+fn ours_in_one_pass(bytes: &[u8], known: Option<&str>) -> Result<Option<Engines>, String> {
+    // Read as text checked once: serde_json checks each string of bytes it reads on its own.
+    let Ok(text) = std::str::from_utf8(bytes) else { return Ok(None) };
+    let Ok(mut head) = serde_json::from_str::<JsonHead<BpeParts>>(text) else { return Ok(None) };
     let tekken = head.config.as_ref().is_some_and(|c| c.get("pattern").is_some()) && head.vocab.is_some();
     match (tekken, head.model.take().filter(|parts| parts.kind.as_deref() == Some("BPE"))) {
-        (false, Some(mut parts)) => tokenizer_json(bytes, &head, Some(&mut parts), None),
+        (false, Some(mut parts)) => tokenizer_json(bytes, &head, Some(&mut parts), None, known),
         _ => Ok(None),
     }
 }
 
 /// The [`Engines`] of a JSON file: Tekken's, or a tokenizer.json's.
-fn json_engines(bytes: &[u8]) -> Result<Engines, String> {
+fn json_engines(bytes: &[u8], known: Option<&str>) -> Result<Engines, String> {
     let head: JsonHead = serde_json::from_slice(bytes).map_err(|e| format!("not valid JSON: {e}"))?;
     if let (Some(config), Some(vocab)) = (head.config.as_ref().filter(|c| c.get("pattern").is_some()), &head.vocab) {
         let (engine, content) = tekken(config, vocab)?;
@@ -1254,19 +1281,21 @@ fn json_engines(bytes: &[u8]) -> Result<Engines, String> {
         true => serde_json::from_str::<BpeParts>(model.get()).ok(),
         false => None,
     };
-    let engines = tokenizer_json(bytes, &head, parts.as_mut(), Some(model))?;
+    let engines = tokenizer_json(bytes, &head, parts.as_mut(), Some(model), known)?;
     engines.ok_or_else(|| "a tokenizer.json whose model could not be read".into())
 }
 
 /// The [`Engines`] of a tokenizer.json: its `head`, its BPE model's `parts` (`None` for another
 /// model, or a BPE model of a shape the crate refuses: the model's text is then its content) and
 /// its model as written (`model`: `None` when it was read into `parts` only, and then `None`
-/// when the file is one the `tokenizers` crate counts: it must be read again).
+/// when the file is one the `tokenizers` crate counts: it must be read again); `known`, its
+/// content fingerprint when known already (see [`engines`]).
 fn tokenizer_json<M>(
     bytes: &[u8],
     head: &JsonHead<'_, M>,
     mut parts: Option<&mut BpeParts<'_>>,
     model: Option<&serde_json::value::RawValue>,
+    known: Option<&str>,
 ) -> Result<Option<Engines>, String> {
     growth(&head.normalizer, &head.pre_tokenizer)?;
     within_added_token_limits(&head.added_tokens)?;
@@ -1275,7 +1304,7 @@ fn tokenizer_json<M>(
         "pre_tokenizer": head.pre_tokenizer,
         "added_tokens": head.added_tokens,
     });
-    let mut content = Content::new(Format::TokenizerJson.name());
+    let mut content = known.map_or_else(|| Content::new(Format::TokenizerJson.name()), Content::known);
     content.json(&configuration);
     match parts.as_deref_mut() {
         Some(parts) => bpe_parts_content(parts, &mut content)?,
@@ -1639,7 +1668,7 @@ mod tests {
     /// The small tokenizer loaded as a file would be (its vocabulary's name is a stand-in).
     fn small_file(pre_tokenizer: Value) -> TokenizerFile {
         let bytes = serde_json::to_vec(&small_tokenizer_json(pre_tokenizer)).expect("JSON");
-        let (format, _, mut engines) = engines(&bytes).expect("a tokenizer.json");
+        let (format, _, mut engines) = engines(&bytes, None).expect("a tokenizer.json");
         let (engine, _) = engines.remove(0);
         test_file(format, &vocabularies()[0], engine)
     }
@@ -1658,7 +1687,7 @@ mod tests {
         let config = small_tokenizer_json(deepseek_pre_tokenizer());
         let of = |config: &Value, pretty: bool| {
             let bytes = if pretty { serde_json::to_vec_pretty(config) } else { serde_json::to_vec(config) };
-            engines(&bytes.expect("JSON")).expect("a tokenizer.json").1
+            engines(&bytes.expect("JSON"), None).expect("a tokenizer.json").1
         };
         let reversed = |map: &serde_json::Map<String, Value>| map.iter().rev().map(|(k, v)| (k.clone(), v.clone())).collect();
         let fingerprint = of(&config, false);
@@ -1681,6 +1710,54 @@ mod tests {
         for changed in [rstrip, merge, normalizer, ignore_merges] {
             assert_ne!(of(&changed, false), fingerprint, "{changed}");
         }
+    }
+
+    /// A file with a known release's bytes (its SHA-256 a row's) takes the row's content
+    /// fingerprint without reading its content; a file doctored in one merge, one added token's
+    /// option or one space of its layout has another SHA-256, its own content decides, and a
+    /// file that counts otherwise is not named as the release.
+    #[test]
+    fn a_release_is_known_by_its_bytes_and_a_doctored_file_by_its_content() {
+        let config = small_tokenizer_json(deepseek_pre_tokenizer());
+        let bytes = serde_json::to_vec(&config).expect("JSON");
+        let fingerprint = content_fingerprint(&bytes).expect("a fingerprint");
+        let sha256: String = Sha256::digest(&bytes).iter().map(|b| format!("{b:02x}")).collect();
+        let leak = |text: String| -> &'static str { Box::leak(text.into_boxed_str()) };
+        let row = |fingerprint: &str| Release {
+            fingerprint: leak(fingerprint.to_string()),
+            tokenizer: vocabularies()[0].name,
+            family: "Test",
+            release: "1",
+            source: "this test",
+            sha256: leak(sha256.clone()),
+        };
+        let table: &'static [Release] = Box::leak(vec![row(&fingerprint)].into_boxed_slice());
+        let loaded = TokenizerFile::load_known(&bytes, table).expect("a known release");
+        assert_eq!(
+            (loaded.fingerprint.as_str(), loaded.release, loaded.name),
+            (fingerprint.as_str(), Some(&table[0]), vocabularies()[0].name)
+        );
+        assert_eq!(loaded.ids("the word"), small_file(deepseek_pre_tokenizer()).ids("the word"));
+        // The row's fingerprint is taken as it is: the content is not hashed (the runtime tests
+        // check each row's against its file's content).
+        let stand_in = "0".repeat(content::DIGITS);
+        let table: &'static [Release] = Box::leak(vec![row(&stand_in)].into_boxed_slice());
+        assert_eq!(TokenizerFile::load_known(&bytes, table).expect("a known release").fingerprint, stand_in);
+        let table: &'static [Release] = Box::leak(vec![row(&fingerprint)].into_boxed_slice());
+        let mut merge = config.clone();
+        merge["model"]["merges"].as_array_mut().expect("merges").pop();
+        let mut rstrip = config.clone();
+        rstrip["added_tokens"][0]["rstrip"] = true.into();
+        for doctored in [serde_json::to_vec(&merge), serde_json::to_vec(&rstrip)] {
+            let doctored = doctored.expect("JSON");
+            assert_ne!(content_fingerprint(&doctored).expect("a fingerprint"), fingerprint);
+            let refused = TokenizerFile::load_known(&doctored, table).expect_err("not the release");
+            assert!(refused.contains("none ctxc knows"), "{refused}");
+        }
+        // Written otherwise, the same content: the release, by its content.
+        let pretty = serde_json::to_vec_pretty(&config).expect("JSON");
+        let loaded = TokenizerFile::load_known(&pretty, table).expect("the release");
+        assert_eq!((loaded.fingerprint.as_str(), loaded.release), (fingerprint.as_str(), Some(&table[0])));
     }
 
     /// A rank file's content fingerprint is its tokens by rank: the same with Windows line ends
@@ -1887,7 +1964,7 @@ mod tests {
         for variant in variants {
             let bytes = serde_json::to_vec(&variant).expect("JSON");
             // A file refused (a merge outside the vocabulary, merges without the prefix) is no engine's.
-            if let Ok((_, _, engines)) = engines(&bytes) {
+            if let Ok((_, _, engines)) = engines(&bytes, None) {
                 assert_eq!(engines[0].0.name(), "tokenizers", "{variant}");
             }
         }
@@ -1947,7 +2024,7 @@ mod tests {
 
     /// The engine a tokenizer.json loads into.
     fn engine_of(config: &Value) -> Engine {
-        let (_, _, mut engines) = engines(&serde_json::to_vec(config).expect("JSON")).expect("a tokenizer.json");
+        let (_, _, mut engines) = engines(&serde_json::to_vec(config).expect("JSON"), None).expect("a tokenizer.json");
         engines.remove(0).0
     }
 
@@ -2035,7 +2112,7 @@ mod tests {
         let (small, byte_level) = (small_tokenizer_json(deepseek_pre_tokenizer()), byte_level_json(llama_pre_tokenizer()));
         for (config, one_pass) in [(&spj, true), (&byte_level, true), (&small, false)] {
             let bytes = serde_json::to_vec_pretty(config).expect("JSON");
-            let (once, twice) = (ours_in_one_pass(&bytes).expect("reads"), json_engines(&bytes).expect("reads"));
+            let (once, twice) = (ours_in_one_pass(&bytes, None).expect("reads"), json_engines(&bytes, None).expect("reads"));
             assert_eq!(once.is_some(), one_pass);
             let Some(once) = once else {
                 assert_eq!(twice.2[0].0.name(), "tokenizers");
@@ -2049,7 +2126,7 @@ mod tests {
         let tekken = serde_json::json!({"config": {"pattern": "\\w+"}, "vocab": [], "model": spj["model"]});
         let others = [changed(&spj, "model.ignore_merges", true.into()), changed(&spj, "model.type", 1.into()), word_piece, tekken];
         for config in others {
-            assert!(ours_in_one_pass(&serde_json::to_vec(&config).expect("JSON")).is_ok_and(|e| e.is_none()), "{config}");
+            assert!(ours_in_one_pass(&serde_json::to_vec(&config).expect("JSON"), None).is_ok_and(|e| e.is_none()), "{config}");
         }
     }
 

@@ -682,8 +682,8 @@ fn a_million_spaces_count_with_qwen_and_tekken_files() {
 
 /// `data/tokenizer-files.tsv` pinned to the packages that ship the files: every row's file, as
 /// scripts/runtimes installs it (Gemma 3's SentencePiece model as google-genai downloads it), has
-/// the row's SHA-256 and content fingerprint and loads as its row's tokenizer, labelled as the
-/// model's; every row is a file the differential tests count (the test above, and Gemini's for
+/// the row's SHA-256 and content fingerprint (read from its content: loading a file with a row's
+/// SHA-256 takes the row's fingerprint) and loads as its row's tokenizer, labelled as the model's; every row is a file the differential tests count (the test above, and Gemini's for
 /// google-genai's model), and every file they count is a row. A package release that changes a
 /// file fails here, naming it, until the row is updated and the file counted against its reference.
 #[test]
@@ -704,6 +704,9 @@ fn the_known_files_table_is_the_installed_files() {
         assert_eq!(digest, sha256, "{relative}: the installed file's SHA-256 is not the table's");
         let loaded = ctxc::Session::new(vec![]).tokenizer_file(&file, relative).expect("loads");
         assert_eq!((loaded.name, loaded.fingerprint.as_str(), loaded.is_known()), (tokenizer, fingerprint, true), "{relative}");
+        // A loaded file with a row's SHA-256 takes the row's fingerprint: this is what makes it true.
+        let content = ctxc::tokenizer_files::content_fingerprint(&bytes).expect("a fingerprint");
+        assert_eq!(content, fingerprint, "{relative}: the content fingerprint of the file is not the table's");
         let counted = FILES.iter().any(|(_, f, _)| f == &relative) || relative == GEMINI_LOCAL_MODEL;
         assert!(counted, "{relative} is a row of data/tokenizer-files.tsv but no differential test counts it");
     }
