@@ -12,7 +12,7 @@ use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 use crate::hosts::McpServers;
-use crate::project::{ProjectRoot, ReadError, SourceFile};
+use crate::project::{ProjectRoot, ReadError};
 
 /// The record's file name, at the project root (beside `.mcp.json`). No `.json` extension: a
 /// folder's loose JSON files are read as tool files, and the record is not one.
@@ -228,28 +228,27 @@ pub fn host_servers<'v>(spec: &McpServers, value: &'v Value) -> Vec<HostServer<'
 /// (`[startup.mcp]` of its host data, which is relative to the folder the host reads) is read as
 /// that host reads it; any other file as Claude Code reads an `.mcp.json` (`mcpServers`, or a
 /// plugin's map of servers by name) or a plugin manifest (its inline `mcpServers`). Also returns
-/// the file when it was read, parsed or not: its reader keeps it among the files it read, so
-/// that an edit of it checks the reader again (the editor, `ctxc watch`).
-pub fn configured_hash(root: &ProjectRoot, folder: &str, file: &str, server: &str) -> (Option<SourceFile>, Result<Option<String>, String>) {
+/// the file's display path, whether it could be read or not (a file created later changes the
+/// answer too): its reader keeps it among the files it consulted, so that an edit of it checks
+/// the reader again (the editor, `ctxc watch`).
+pub fn configured_hash(root: &ProjectRoot, folder: &str, file: &str, server: &str) -> (String, Result<Option<String>, String>) {
     let path = if folder.is_empty() { file.to_string() } else { format!("{folder}/{file}") };
+    let shown = root.display_path(&path);
     let read = match root.read(&path) {
         Ok(read) => read,
-        Err(ReadError::Missing(_)) => return (None, Ok(None)),
-        Err(e) => return (None, Err(e.into_diagnostic().message)),
+        Err(ReadError::Missing(_)) => return (shown, Ok(None)),
+        Err(e) => return (shown, Err(e.into_diagnostic().message)),
     };
     let value = match parse_config(file, &read.text) {
         Ok(value) => value,
-        Err(e) => {
-            let message = format!("{}: {e}", read.display);
-            return (Some(read), Err(message));
-        }
+        Err(e) => return (shown, Err(format!("{}: {e}", read.display))),
     };
     let spec = crate::hosts::all().iter().filter_map(|h| h.startup.as_ref()?.mcp.as_ref()).find(|m| m.file == file);
     let hash = match spec {
         Some(spec) => host_servers(spec, &value).into_iter().find(|s| s.name == server).map(|s| config_hash(&s.config)),
         None => value.get("mcpServers").unwrap_or(&value).get(server).filter(|s| s.is_object()).map(config_hash),
     };
-    (Some(read), Ok(hash))
+    (shown, Ok(hash))
 }
 
 #[cfg(test)]

@@ -103,19 +103,27 @@ type FileKey = (PathBuf, Option<&'static str>);
 type LoadedFile = OnceLock<Result<Arc<TokenizerFile>, String>>;
 
 /// What tells a file on disk from the one read before, without reading it: its size, time of
-/// change and (on Unix) inode; `None` when it cannot be seen (missing). A file created, replaced
-/// or rewritten changes it, so a long-lived session (the editor) reads the file again.
+/// modification and (on Unix) inode and time of status change, which no program can set back
+/// (`cp -p` or `touch -r` can set the modification time); `None` when it cannot be seen
+/// (missing). A file created, replaced or rewritten changes it, so a long-lived session (the
+/// editor) reads the file again.
 #[derive(Debug, Clone, PartialEq, Eq)]
-struct Stamp(Option<(u64, Option<std::time::SystemTime>, u64)>);
+struct Stamp(Option<(u64, Option<std::time::SystemTime>, u64, StatusChange)>);
+
+/// The time of a file's last status change, in seconds and nanoseconds (Unix `ctime`).
+type StatusChange = (i64, i64);
 
 impl Stamp {
     fn of(path: &Path) -> Stamp {
         Stamp(std::fs::metadata(path).ok().map(|meta| {
             #[cfg(unix)]
-            let inode = std::os::unix::fs::MetadataExt::ino(&meta);
+            let (inode, changed) = {
+                use std::os::unix::fs::MetadataExt;
+                (meta.ino(), (meta.ctime(), meta.ctime_nsec()))
+            };
             #[cfg(not(unix))]
-            let inode = 0;
-            (meta.len(), meta.modified().ok(), inode)
+            let (inode, changed) = (0, (0, 0));
+            (meta.len(), meta.modified().ok(), inode, changed)
         }))
     }
 }
@@ -530,5 +538,22 @@ mod tests {
         assert!(replaced.contains("times longer"), "replaced: read again: {replaced}");
         assert_eq!(read().expect_err("unchanged"), replaced);
         assert_eq!(session.tokenizer_files.lock().map(|files| files.len()).unwrap_or_default(), 1, "one version per path");
+    }
+
+    /// A file rewritten in place with as many bytes and its modification time set back (`cp -p`,
+    /// `touch -r`) is still told from the one read before.
+    #[test]
+    fn a_file_rewritten_with_its_old_size_and_time_has_a_new_stamp() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("tokenizer.json");
+        std::fs::write(&path, "{\"a\": 1}").expect("write");
+        let modified = std::fs::metadata(&path).and_then(|m| m.modified()).expect("modified");
+        let before = Stamp::of(&path);
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        std::fs::write(&path, "{\"b\": 2}").expect("rewrite");
+        std::fs::File::options().write(true).open(&path).and_then(|f| f.set_modified(modified)).expect("set the time back");
+        let after = Stamp::of(&path);
+        assert_eq!(std::fs::metadata(&path).and_then(|m| m.modified()).ok(), Some(modified));
+        assert_ne!(before, after);
     }
 }

@@ -210,7 +210,8 @@ impl Workspace {
             self.discover();
         }
         for path in changed {
-            let read = self.units.values().any(|u| u.files.contains(path) || u.consulted.contains(path));
+            // A file only consulted (see `Unit::consulted`) is still the root's to lint.
+            let read = self.units.values().any(|u| u.files.contains(path));
             for (unit_path, unit) in &mut self.units {
                 let folder = if unit_path.is_dir() { Some(unit_path.as_path()) } else { unit_path.parent() };
                 let holds = !read && folder.is_some_and(|f| path.starts_with(f));
@@ -557,27 +558,11 @@ mod tests {
     /// the record) re-checks the agent, whose MCP022 comes and goes as a fresh server shows it.
     #[test]
     fn an_edit_of_the_configuration_rechecks_the_agent_naming_its_record() {
-        use crate::mcp_record::{config_hash, Record, RecordedServer, RECORD_VERSION};
         let dir = tempfile::tempdir().expect("tempdir");
-        let server = |version: &str| serde_json::json!({ "command": "npx", "args": ["-y", format!("notes@{version}")] });
-        let tool = serde_json::json!({ "name": "add", "description": "Adds a note.", "inputSchema": { "type": "object" } });
-        let entry = RecordedServer {
-            file: ".mcp.json".into(),
-            server: "notes".into(),
-            config: config_hash(&server("1")),
-            protocol_version: "2025-06-18".into(),
-            server_info: serde_json::json!({ "name": "notes" }),
-            tools: vec![tool],
-            prompts: None,
-            resources: None,
-        };
-        let record = Record { version: RECORD_VERSION, servers: vec![entry] };
+        let (record, mcp_json) = notes_record();
         let manifest = "[agent]\nname = \"a\"\nmodel = \"gpt-4o\"\n\n[pipeline]\nsteps = [{ id = \"role\", kind = \"text\", text = \"You help.\" }, { id = \"tools\", kind = \"tool_list\" }]\n\n[tools.mcp]\nfiles = [{ path = \"ctxc.mcp-tools\", server = \"notes\" }]\n\n[scenarios.default]\nmcp_servers = { notes = {} }\n";
-        // `other` is recorded nowhere: the lint of the files no agent loads says so in `.mcp.json`,
-        // which the agent only reads its record's hash from.
-        let mcp_json = |version: &str| serde_json::json!({ "mcpServers": { "notes": server(version), "other": server("1") } }).to_string();
         std::fs::write(dir.path().join("ctxc.toml"), manifest).expect("write");
-        std::fs::write(dir.path().join("ctxc.mcp-tools"), record.to_text()).expect("write");
+        std::fs::write(dir.path().join("ctxc.mcp-tools"), record).expect("write");
         let config = dir.path().join(".mcp.json");
         let mut workspace = Workspace::new(dir.path(), Options::default(), Vec::new());
         workspace.refresh_all();
@@ -592,6 +577,54 @@ mod tests {
             let in_config: Vec<_> = workspace.findings(&canonical(&config)).iter().map(|f| f.message.clone()).collect();
             assert!(in_config.iter().any(|m| m.starts_with("MCP server `other` has no record")), "{in_config:?}");
         }
+    }
+
+    /// A record outside the agent's folder whose configuration does not exist yet: creating it
+    /// checks the agent again (the agent's folder does not hold it).
+    #[test]
+    fn creating_the_configuration_of_a_record_elsewhere_rechecks_the_agent() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        std::fs::create_dir_all(dir.path().join(".git")).expect("mkdir");
+        std::fs::create_dir_all(dir.path().join("agent")).expect("mkdir");
+        std::fs::create_dir_all(dir.path().join("shared")).expect("mkdir");
+        let (record, mcp_json) = notes_record();
+        let manifest = "[project]\nroot = \"..\"\n\n[agent]\nname = \"a\"\nmodel = \"gpt-4o\"\n\n[pipeline]\nsteps = [{ id = \"role\", kind = \"text\", text = \"You help.\" }, { id = \"tools\", kind = \"tool_list\" }]\n\n[tools.mcp]\nfiles = [{ path = \"../shared/ctxc.mcp-tools\", server = \"notes\" }]\n\n[scenarios.default]\nmcp_servers = { notes = {} }\n";
+        std::fs::write(dir.path().join("agent/ctxc.toml"), manifest).expect("write");
+        std::fs::write(dir.path().join("shared/ctxc.mcp-tools"), record).expect("write");
+        let mut workspace = Workspace::new(dir.path(), Options::default(), Vec::new());
+        workspace.refresh_all();
+        let manifest = canonical(&dir.path().join("agent/ctxc.toml"));
+        let codes = |w: &Workspace| w.findings(&manifest).iter().map(|f| f.code).collect::<Vec<_>>();
+        assert_eq!(codes(&workspace), [Some("MCP022")], "no configuration yet");
+        let config = dir.path().join("shared/.mcp.json");
+        std::fs::write(&config, mcp_json("1")).expect("write");
+        workspace.refresh(&[canonical(&config)]);
+        assert_eq!(codes(&fresh(dir.path(), &BTreeMap::new())), [None; 0], "a fresh server");
+        assert_eq!(codes(&workspace), [None; 0], "the agent checked again");
+    }
+
+    /// A record of server `notes` (notes@1), and the `.mcp.json` configuring it at a version
+    /// with a server `other` the record does not hold.
+    fn notes_record() -> (String, impl Fn(&str) -> String) {
+        use crate::mcp_record::{config_hash, Record, RecordedServer, RECORD_VERSION};
+        let server = |version: &str| serde_json::json!({ "command": "npx", "args": ["-y", format!("notes@{version}")] });
+        let tool = serde_json::json!({ "name": "add", "description": "Adds a note.", "inputSchema": { "type": "object" } });
+        let entry = RecordedServer {
+            file: ".mcp.json".into(),
+            server: "notes".into(),
+            config: config_hash(&server("1")),
+            protocol_version: "2025-06-18".into(),
+            server_info: serde_json::json!({ "name": "notes" }),
+            tools: vec![tool],
+            prompts: None,
+            resources: None,
+        };
+        let record = Record { version: RECORD_VERSION, servers: vec![entry] };
+        // `other` is recorded nowhere: the lint of the files no agent loads says so in `.mcp.json`,
+        // which the agent only reads its record's hash from.
+        let mcp_json =
+            move |version: &str| serde_json::json!({ "mcpServers": { "notes": server(version), "other": server("1") } }).to_string();
+        (record.to_text(), mcp_json)
     }
 
     /// Three agents reading one shared module, each with a module and a tool file of its own.

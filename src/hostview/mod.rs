@@ -734,6 +734,9 @@ impl Viewer<'_> {
             _ => entries.iter().map(|e| Some(e.description.chars().count())).collect(),
         };
         let shorten = spec.budget_over == BudgetOver::ShortenDescriptions;
+        // Entries are left out only when even those without descriptions pass the budget: then
+        // every description was removed; otherwise one shortened to nothing was shared no room.
+        let all_removed = kept.iter().any(Option::is_none);
         let (mut used, mut omitted, mut shortened_count) = (0, Vec::new(), 0);
         let mut parts = Vec::new();
         for ((Entry { doc, name, description, .. }, path), kept) in entries.iter().zip(&paths).zip(kept) {
@@ -751,10 +754,11 @@ impl Viewer<'_> {
                     let at = description.char_indices().nth(chars).map_or(description.len(), |(i, _)| i);
                     let dropped = &description[at..];
                     let why = match chars {
-                        0 => format!(
+                        0 if all_removed => format!(
                             "every description removed: the entries without them pass the listing's budget of {} tokens",
                             limit.unwrap_or_default()
                         ),
+                        0 => format!("description removed to fit the listing's budget of {} tokens", limit.unwrap_or_default()),
                         _ => format!(
                             "description shortened to {chars} characters to fit the listing's budget of {} tokens",
                             limit.unwrap_or_default()

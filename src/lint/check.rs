@@ -386,7 +386,7 @@ fn check_agent(report: &mut CheckReport, manifest: &Path, options: &Options, ses
     report.unloadable |= !problems.is_empty() || !render_problems.is_empty();
     report.diagnostics.extend(problems);
     report.diagnostics.extend(render_problems);
-    add_consulted_configurations(report, &loaded.root, &findings);
+    add_consulted_configurations(report, &loaded, &findings);
     finish(report, findings, &selection, &loaded.sources);
     report.sources.extend(loaded.sources);
     report.consulted.extend(loaded.consulted);
@@ -396,13 +396,17 @@ fn check_agent(report: &mut CheckReport, manifest: &Path, options: &Options, ses
 /// The hosts' MCP configurations an agent's findings point into (MCP022 reads them beside the
 /// agent's files): their texts join the report, so those findings have a line and a column, and
 /// they are marked consulted, so the lint of the files beside the agents still lints them.
-fn add_consulted_configurations(report: &mut CheckReport, root: &crate::project::ProjectRoot, findings: &[Diagnostic]) {
+fn add_consulted_configurations(report: &mut CheckReport, loaded: &crate::manifest::Loaded, findings: &[Diagnostic]) {
+    let elsewhere: BTreeSet<&str> =
+        findings.iter().filter_map(|d| d.file.as_deref()).filter(|file| !loaded.sources.contains(file)).collect();
+    if elsewhere.is_empty() {
+        return;
+    }
     let files = crate::hosts::all().iter().filter_map(|h| Some(h.startup.as_ref()?.mcp.as_ref()?.file.as_str()));
-    for file in files.filter_map(|rel| root.read(rel).ok()) {
-        if findings.iter().any(|d| d.file.as_deref() == Some(file.display.as_str())) {
-            report.sources.insert_shared(file.display.clone(), file.text);
-            report.consulted.insert(file.display);
-        }
+    for file in files.filter(|rel| elsewhere.contains(loaded.root.display_path(rel).as_str())).filter_map(|rel| loaded.root.read(rel).ok())
+    {
+        report.sources.insert_shared(file.display.clone(), file.text);
+        report.consulted.insert(file.display);
     }
 }
 

@@ -405,14 +405,10 @@ impl Files {
         };
         // The record's files are relative to its folder.
         let folder = file.rel.rsplit_once('/').map_or("", |(folder, _)| folder);
-        let configuration = if folder.is_empty() { entry.file.clone() } else { format!("{folder}/{}", entry.file) };
-        let shown = self.root.display_path(&configuration);
-        let (read, hash) = configured_hash(&self.root, folder, &entry.file, server);
+        let (shown, hash) = configured_hash(&self.root, folder, &entry.file, server);
         // Not the agent's file (the lint of the files no agent loads lints it), but what its
-        // record is checked against: an edit of it checks the agent again.
-        if let Some(read) = read {
-            self.consulted.insert(read.display);
-        }
+        // record is checked against: an edit of it, or its creation, checks the agent again.
+        self.consulted.insert(shown.clone());
         match hash {
             Ok(Some(hash)) if hash == entry.config => {}
             Ok(Some(_)) => warn(
