@@ -29,6 +29,7 @@
 pub mod agent_files;
 pub mod checks;
 pub mod codes;
+pub mod conversation;
 pub mod counts;
 pub mod diagnostic;
 pub mod discover;
@@ -64,6 +65,7 @@ pub mod templates;
 pub mod tokenizer_files;
 pub mod tokens;
 pub mod tools;
+pub mod upstream;
 pub mod yaml;
 
 use std::path::Path;

@@ -3,10 +3,10 @@
 //! or a first summarization before `summarize_not_before`, is a finding — a regression gate for
 //! context policies.
 
+use crate::conversation::workload;
 use crate::diagnostic::{Code, Diagnostic};
 use crate::manifest::model::{Agent, Origin, ScenarioWorkload};
 use crate::session::Run;
-use crate::simulate::conversation::workload;
 use crate::simulate::{Budget, Simulation};
 use crate::tokens::TokenCounter;
 

@@ -6,7 +6,8 @@ use clap::{Args, Subcommand, ValueEnum};
 
 use super::report::Reporter;
 use super::{check_path, EXIT_INPUT, EXIT_OK};
-use ctxc::import::{self, deepagents::Layout};
+use ctxc::import;
+use ctxc::runtimes::deepagents::import::Layout;
 
 #[derive(Debug, Args)]
 pub struct ImportArgs {
@@ -85,7 +86,7 @@ pub fn run(args: ImportArgs, reporter: &Reporter) -> u8 {
     }
     let imported = match args.system {
         System::Zeph { ref config, .. } => ctxc::runtimes::zeph::import::import(config),
-        System::Deepagents { ref dir, layout, .. } => import::deepagents::import(
+        System::Deepagents { ref dir, layout, .. } => ctxc::runtimes::deepagents::import::import(
             dir,
             match layout {
                 LayoutArg::Deploy => Layout::Deploy,

@@ -8,8 +8,8 @@ use clap::{Args, ValueEnum};
 
 use super::report::Reporter;
 use super::{find_manifests, output, EXIT_INPUT, EXIT_OK};
+use ctxc::conversation::{Conversation, DEFAULT_SUMMARY_CHARS};
 use ctxc::session::Only;
-use ctxc::simulate::conversation::{Conversation, DEFAULT_SUMMARY_CHARS};
 use ctxc::simulate::replay::{self, Input};
 
 #[derive(Debug, Args)]

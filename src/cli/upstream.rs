@@ -41,9 +41,9 @@ pub fn update(manifest: &Path, python: Option<&Path>) -> Result<(), ctxc::diagno
     let dir = manifest.parent().unwrap_or(Path::new("."));
     let virtual_env = std::env::var_os("VIRTUAL_ENV").filter(|v| !v.is_empty()).map(PathBuf::from);
     let search_path = std::env::var_os("PATH");
-    let python = ctxc::import::upstream::interpreter(python, virtual_env.as_deref(), search_path.as_deref(), dir)?;
+    let python = ctxc::upstream::interpreter(python, virtual_env.as_deref(), search_path.as_deref(), dir)?;
     super::output::println(&format!("running {} (named by {}) to read the installed runtime", python.path.display(), python.named_by));
-    let written = ctxc::import::upstream::update(manifest, &python.path)?;
+    let written = ctxc::upstream::update(manifest, &python.path)?;
     super::output::println(&format!("wrote {} from {} ({})", written.dir.display(), written.release, written.files.join(", ")));
     if let Some(setting) = written.recorded {
         super::output::println(&format!("{}: {setting}, the installed release", manifest.display()));

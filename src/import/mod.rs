@@ -1,10 +1,6 @@
 //! `ctxc import SYSTEM PATH`: a ctxc manifest written from a runtime's own project format, so
-//! that its render and window equal what the runtime does: what every importer shares, and Deep
-//! Agents' importer (which `upstream` reads too). The others are in their runtime's folder
-//! (`src/runtimes/<name>/import.rs`).
-
-pub mod deepagents;
-pub mod upstream;
+//! that its render and window equal what the runtime does: what every importer shares. Each
+//! importer is in its runtime's folder (`src/runtimes/<name>/import.rs`).
 
 use std::path::PathBuf;
 

@@ -391,7 +391,7 @@ fn simulate(server: &Server, args: SimulateArgs) -> Result<Vec<String>, String> 
     let shown = file.display().to_string();
     let input = match args.workload {
         Some(_) => Input::Workload(&file),
-        None => Input::Transcript(&file, crate::simulate::conversation::DEFAULT_SUMMARY_CHARS),
+        None => Input::Transcript(&file, crate::conversation::DEFAULT_SUMMARY_CHARS),
     };
     let failed = |failure: Failure| diagnostics_text(&failure.diagnostics, &failure.sources);
     let (conversation, sources) = replay::read(input, &shown).map_err(failed)?;

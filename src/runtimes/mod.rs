@@ -11,6 +11,8 @@
 //! - `steps.rs` (resolve): the runtime's own step kinds, when each adds text and the text;
 //! - `measure.rs` (measure): what its window numbers depend on in one render, counted its way;
 //! - `checks.rs` (checks): its settings checked against what was measured (SET rules);
+//! - `policy.rs` (simulate): its context policy over a conversation, call by call, for
+//!   `ctxc simulate` (written against `crate::conversation`);
 //! - `report.rs` (report): its rows in `ctxc cost`'s window table (data; `report` lays them out);
 //! - `starter.rs` (report): the files of its `ctxc init --preset` starter;
 //! - `import.rs` (report): `ctxc import <name>`, a manifest from the runtime's own project
@@ -19,7 +21,8 @@
 //! Like the rule table (`src/codes.rs`), `runtime_table!` is one list expanded where each role
 //! is dispatched: here into [`Runtime`] and the release of each; in `resolve` and `render` into a
 //! match on the step kind; in the manifest stage (`settings`) and the settings checks (`checks`)
-//! into a call per runtime with a manifest section. A stage calls a runtime's role through that match, a plain function
+//! into a call per runtime with a manifest section; in `simulate` (`policy`) into an enum of the
+//! policies and a match per call. A stage calls a runtime's role through that match, a plain function
 //! call, so no stage imports a layer above its own.
 
 pub mod adk;
@@ -42,7 +45,10 @@ pub use crate::provenance::Setting;
 /// `[<name>]`, in the order its problems are reported: the field `<name>` of the raw manifest
 /// and of `systems::Systems`, validated by `<name>::settings::validate`. `checks` names the
 /// runtimes whose settings are checked against what was measured, in the order findings are
-/// reported: `<name>::checks::check(agent, settings, measured)`.
+/// reported: `<name>::checks::check(agent, settings, measured)`. `policy` names the runtimes
+/// with a context policy for `simulate`, in the order they are tried, each with its policy's
+/// type (and its lifetime, `'c`, when it borrows the token counter): `<name>::policy::policy(agent,
+/// rendered, measured, counter)` gives it when the agent has that runtime's settings.
 macro_rules! runtime_table {
     (ids $callback:ident) => {
         $callback! {
@@ -61,6 +67,9 @@ macro_rules! runtime_table {
     };
     (checks $callback:ident) => {
         $callback! { deepagents, zeph, agentscope }
+    };
+    (policy $callback:ident) => {
+        $callback! { deepagents DeepAgents, agentscope AgentScope, zeph Zeph<'c> }
     };
     (steps $callback:ident) => {
         $callback! {

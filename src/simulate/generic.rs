@@ -8,8 +8,8 @@
 
 use std::borrow::Cow;
 
-use super::conversation::{filler, Message};
-use super::{Event, Policy, PolicyInfo, Request};
+use crate::conversation::policy::{counted, Event, Policy, PolicyInfo, Request};
+use crate::conversation::{filler, Message};
 use crate::manifest::model::Agent;
 use crate::measure::Measured;
 use crate::models::Tokenizer;
@@ -58,7 +58,7 @@ impl<'c> Generic<'c> {
     }
 
     fn count(&self, state: &[Message], counts: &[u64], messages: &[Cow<Message>]) -> u64 {
-        self.fixed + messages.iter().map(|m| super::counted(state, counts, m, |m| self.tokens(m))).sum::<u64>()
+        self.fixed + messages.iter().map(|m| counted(state, counts, m, |m| self.tokens(m))).sum::<u64>()
     }
 
     /// The history as the runtime holds it: the summary, the messages after it, the last

@@ -3,46 +3,24 @@
 //! rendered and measured agent (the fixed context: system prompt and tools) and returns, for each
 //! call, the runtime's own count (as the runtime counts), the true count (ctxc's tokenizer), and
 //! what the policy did: tool results offloaded, arguments truncated, history summarized or
-//! trimmed. The policies follow the upstream code of each modelled release
-//! (`deepagents.rs`, `agentscope.rs`, `zeph.rs`, `generic.rs`); tests/runtimes/ replays the same conversations through the
-//! real runtimes and compares call by call.
+//! trimmed. A runtime's policy is its `src/runtimes/<name>/policy.rs`, following the upstream
+//! code of each modelled release, reached through the runtime table's `policy` row; an agent of
+//! no such runtime gets `generic.rs`, the manifest's own `[summarization]` and `[history]`.
+//! tests/runtimes/ replays the same conversations through the real runtimes and compares call by
+//! call.
 
-mod agentscope;
-pub mod conversation;
-mod deepagents;
 mod generic;
-mod langchain;
 pub mod replay;
-mod zeph;
-
-use std::borrow::Cow;
 
 use serde::Serialize;
 
+use crate::conversation::policy::{counted, Policy, Request};
+pub use crate::conversation::policy::{Event, PolicyInfo, TruncatedSize};
+use crate::conversation::{Conversation, Message, Role};
 use crate::manifest::model::Agent;
 use crate::measure::Measured;
 use crate::render::Rendered;
 use crate::tokens::TokenCounter;
-use conversation::{Conversation, Message, Role};
-
-/// The policy a simulation applied, as reports describe it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct PolicyInfo {
-    /// `deepagents 0.7.32`, `zeus (documentation)`, `[summarization] of the manifest`.
-    pub system: String,
-    /// How the runtime counts tokens for its decisions.
-    pub counter: String,
-    /// The window the requests are checked against (max input tokens).
-    pub window: u64,
-    /// The runtime's count at which it summarizes (`None`: it never does on a count).
-    pub trigger: Option<u64>,
-    /// What the trigger is, in the runtime's words.
-    pub trigger_rule: String,
-    /// What is kept when summarizing.
-    pub keep: String,
-    /// Other rules that applied (offload thresholds, history limits, budgets).
-    pub rules: Vec<String>,
-}
 
 /// One model call.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -67,71 +45,6 @@ pub struct Call {
     /// The history sent, by message id (`summary` for a summary message).
     pub messages: Vec<String>,
     pub events: Vec<Event>,
-}
-
-/// What a policy did before a call (or to a tool result as it arrived).
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum Event {
-    /// A tool result over the limit was written to a file and replaced by a preview.
-    ToolResultOffloaded { message: String, tool: String, chars: u64, replacement_chars: u64, path: String },
-    /// A user message over the limit was written to a file and replaced by a preview (Deep Agents 0.7).
-    HumanMessageOffloaded { message: String, chars: u64, replacement_chars: u64, path: String },
-    /// Large string arguments of older `write_file`/`edit_file` calls cut for this request.
-    ArgumentsTruncated { messages: Vec<String> },
-    /// Older messages replaced by a summary message.
-    Summarized {
-        /// `trigger` or `input budget`.
-        by: String,
-        /// The runtime's count that fired it, and the threshold.
-        count: u64,
-        threshold: u64,
-        /// Messages summarized (a previous summary among them counts as one).
-        summarized: usize,
-        /// The first message kept after the summary (`None`: nothing kept).
-        kept_from: Option<String>,
-        kept: usize,
-        summary_chars: u64,
-    },
-    /// The policy would summarize, but nothing older than what it keeps is there.
-    NothingToSummarize { count: u64, threshold: u64 },
-    /// The request is still over the runtime's input budget after the policy, its trailing tool
-    /// results clipped (Deep Agents 0.7 then raises `ContextOverflowError` instead of sending it).
-    OverBudget { count: u64, budget: u64 },
-    /// Messages beyond the history limit left out.
-    HistoryTrimmed { dropped: usize, kept: usize },
-    /// A tool result over the limit cut to its head (and, for Zeph, its tail) around a marker, the
-    /// rest dropped (Zeph; AgentScope without an offloader: with one, the rest is offloaded,
-    /// `tool_result_offloaded`; Deep Agents 0.7: a `read_file` result at the end of a request over
-    /// the input budget). Sizes in the runtime's own unit.
-    ToolResultTruncated {
-        message: String,
-        tool: String,
-        #[serde(flatten)]
-        size: TruncatedSize,
-    },
-    /// Earlier tool results replaced by a short notice, freeing `freed` of the runtime's tokens
-    /// (Zeph's tool loop).
-    ToolResultsPruned { messages: Vec<String>, freed: u64 },
-    /// Zeph's soft compaction ran (above its threshold) and freed `freed` tokens.
-    SoftCompaction { count: u64, threshold: u64, freed: u64 },
-    /// Compaction was due but did not run (Zeph: the cooldown after a hard compaction).
-    CompactionSkipped { count: u64, threshold: u64, reason: String },
-    /// Zeph stopped compacting for the rest of the session.
-    CompactionExhausted { count: u64, threshold: u64, reason: String },
-    /// The runtime added a hint to the history before the call (AgentScope's runtime state:
-    /// `current-time`, `timezone`, `context-length`), of `chars` characters.
-    RuntimeStateInjected { fields: Vec<String>, chars: u64 },
-}
-
-/// A truncated tool result's size before and after, in the unit its runtime measures.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(untagged)]
-pub enum TruncatedSize {
-    /// AgentScope cuts by characters.
-    Chars { chars: u64, replacement_chars: u64 },
-    /// Zeph cuts by bytes (its `[tools.overflow] threshold`).
-    Bytes { bytes: u64, replacement_bytes: u64 },
 }
 
 /// The session in figures.
@@ -189,7 +102,7 @@ pub struct Budget {
 
 /// A run's simulations replay at most 16 Mi characters and list at most 2 million messages in
 /// their requests in all (about 100 MB held): the bundled examples use under 2 %.
-pub const MAX_CHARS: u64 = 16 << 20;
+pub const MAX_CHARS: u64 = crate::conversation::MAX_TOTAL_CHARS;
 pub const MAX_MESSAGES: u64 = 2_000_000;
 
 impl Default for Budget {
@@ -198,39 +111,57 @@ impl Default for Budget {
     }
 }
 
-/// What a policy decided for one model call.
-struct Request<'a> {
-    messages: Vec<Cow<'a, Message>>,
-    runtime_count: u64,
-    runtime_sent: u64,
-}
+/// The policies of the runtimes in the table's `policy` row, tried in its order (each
+/// `<name>::policy::policy` gives one when the agent has that runtime's settings), then the
+/// generic policy: a value of one enum, its calls dispatched by a match.
+macro_rules! policies {
+    ($($runtime:ident $policy:ident $(<$lifetime:lifetime>)?),* $(,)?) => {
+        #[allow(non_camel_case_types)]
+        enum Policies<'c> {
+            $($runtime(crate::runtimes::$runtime::policy::$policy $(<$lifetime>)?),)*
+            Generic(generic::Generic<'c>),
+        }
 
-/// A runtime's context policy, stepped by the driver.
-trait Policy {
-    fn info(&self) -> PolicyInfo;
-    /// The runtime's count of the fixed context.
-    fn fixed(&self) -> u64;
-    /// A tool result as the runtime stores it (offloaded or truncated), with what happened.
-    fn tool_result(&mut self, message: Message) -> (Message, Option<Event>);
-    /// The request of one model call over the history `state` (every message so far, as stored;
-    /// `counts`: ctxc's count of each, see [`counted`]).
-    fn request<'a>(&mut self, state: &'a [Message], counts: &[u64], summary_chars: u64, events: &mut Vec<Event>) -> Request<'a>;
-}
+        /// The policy of `agent`'s runtime, or the manifest's own `[summarization]` and `[history]`.
+        fn policy_for<'c>(agent: &Agent, rendered: &Rendered, measured: &Measured, counter: &'c TokenCounter) -> Policies<'c> {
+            $(if let Some(policy) = crate::runtimes::$runtime::policy::policy(agent, rendered, measured, counter) {
+                return Policies::$runtime(policy);
+            })*
+            Policies::Generic(generic::Generic::new(agent, measured, counter))
+        }
 
-/// The policy of `agent`'s runtime: Deep Agents', AgentScope's or Zeph's from its settings, Zeus's, or the manifest's
-/// own `[summarization]` and `[history]`.
-fn policy_for<'a>(agent: &Agent, rendered: &Rendered, measured: &Measured, counter: &'a TokenCounter) -> Box<dyn Policy + 'a> {
-    if let Some(settings) = &agent.systems.deepagents {
-        return Box::new(deepagents::DeepAgents::new(agent, settings, rendered));
-    }
-    if let Some(settings) = &agent.systems.agentscope {
-        return Box::new(agentscope::AgentScope::new(agent, settings, rendered, measured));
-    }
-    if let (Some(settings), Some(window)) = (&agent.systems.zeph, &measured.window.zeph) {
-        return Box::new(zeph::Zeph::new(settings, window, measured.window.max_input_tokens, counter));
-    }
-    Box::new(generic::Generic::new(agent, measured, counter))
+        impl Policy for Policies<'_> {
+            fn info(&self) -> PolicyInfo {
+                match self {
+                    $(Policies::$runtime(p) => p.info(),)*
+                    Policies::Generic(p) => p.info(),
+                }
+            }
+
+            fn fixed(&self) -> u64 {
+                match self {
+                    $(Policies::$runtime(p) => p.fixed(),)*
+                    Policies::Generic(p) => p.fixed(),
+                }
+            }
+
+            fn tool_result(&mut self, message: Message) -> (Message, Option<Event>) {
+                match self {
+                    $(Policies::$runtime(p) => p.tool_result(message),)*
+                    Policies::Generic(p) => p.tool_result(message),
+                }
+            }
+
+            fn request<'a>(&mut self, state: &'a [Message], counts: &[u64], summary_chars: u64, events: &mut Vec<Event>) -> Request<'a> {
+                match self {
+                    $(Policies::$runtime(p) => p.request(state, counts, summary_chars, events),)*
+                    Policies::Generic(p) => p.request(state, counts, summary_chars, events),
+                }
+            }
+        }
+    };
 }
+crate::runtimes::runtime_table!(policy policies);
 
 /// Replays `conversation` through the policy of `rendered`'s agent. Each call's true count is
 /// the measured fixed context plus each history message's tokens and framing. Every message is
@@ -335,16 +266,6 @@ pub fn simulate(
         calls,
         summary,
     })
-}
-
-/// `m`'s count: from `counts` (the count of each message of `state`) when `m` is a message of
-/// the state, borrowed by the request unchanged; else `count(m)` (a message the policy made or
-/// changed, held by the request itself).
-fn counted(state: &[Message], counts: &[u64], m: &Message, count: impl Fn(&Message) -> u64) -> u64 {
-    // A message's address says whether, and where, it is in the state.
-    let (start, at, size) = (state.as_ptr() as usize, m as *const Message as usize, std::mem::size_of::<Message>());
-    let index = (at >= start && (at - start) % size == 0).then(|| (at - start) / size).filter(|&i| i < state.len());
-    index.and_then(|i| counts.get(i).copied()).unwrap_or_else(|| count(m))
 }
 
 /// ctxc's count of one history message: its text, its tool calls (name and arguments as JSON)

@@ -5,8 +5,8 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use super::conversation::{self, Conversation};
 use super::{simulate, Budget, Simulation};
+use crate::conversation::{self, Conversation};
 use crate::diagnostic::{Diagnostic, Failure, Sources};
 use crate::session::{Only, Session};
 

@@ -491,7 +491,7 @@ fn a_simulation_counts_each_message_once() {
     let run = runs.runs.first().expect("a mode");
     let asked = |turns: usize| {
         let spec = format!("turns = {turns}\nuser_chars = 300\nassistant_chars = 600\ntool_calls = 1\ntool_result_chars = 900\n");
-        let conversation = ctxc::simulate::conversation::workload("w.toml", &spec).expect("a valid workload");
+        let conversation = ctxc::conversation::workload("w.toml", &spec).expect("a valid workload");
         let before = session.counter().bytes_asked();
         let mut budget = ctxc::simulate::Budget::default();
         let simulation =

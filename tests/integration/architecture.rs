@@ -43,9 +43,9 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("render", &["render"]),
     ("measure", &["measure"]),
     ("driver", &["session"]),
-    ("simulate", &["simulate"]),
+    ("simulate", &["conversation", "simulate"]),
     ("checks", &["rules", "checks", "lint", "hostview"]),
-    ("report", &["report", "review", "import", "scaffold", "editor", "mcp"]),
+    ("report", &["report", "review", "import", "upstream", "scaffold", "editor", "mcp"]),
 ];
 
 /// The layer of each role file of a runtime (`src/runtimes/<name>/<role>.rs`): the layer of the
@@ -58,6 +58,7 @@ const RUNTIME_ROLES: &[(&str, &str)] = &[
     ("steps", "resolve"),
     ("measure", "measure"),
     ("checks", "checks"),
+    ("policy", "simulate"),
     ("report", "report"),
     ("starter", "report"),
     ("import", "report"),
@@ -456,14 +457,14 @@ fn every_step_kind_has_its_text_in_render_or_in_its_runtime() {
 }
 
 /// A role the table dispatches reaches a runtime only through its row: a runtime folder holds
-/// `release.rs`, `steps.rs`, `settings.rs` or `checks.rs` exactly when the table's row of that
+/// `release.rs`, `steps.rs`, `settings.rs`, `checks.rs` or `policy.rs` exactly when the table's row of that
 /// role names it (a row naming a missing file does not compile; a file no row names would never
 /// be called).
 #[test]
 fn the_table_rows_are_the_runtime_role_files() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/runtimes");
     let table = code_only(&std::fs::read_to_string(src.join("mod.rs")).expect("runtimes/mod.rs"));
-    for role in ["release", "steps", "settings", "checks"] {
+    for role in ["release", "steps", "settings", "checks", "policy"] {
         let row = table.split(&format!("({role} $callback:ident)")).nth(1).and_then(|rest| rest.split("};").next()).expect("the row");
         let named: BTreeSet<String> = tokens(row).into_iter().filter(|t| src.join(t).is_dir()).collect();
         let files: BTreeSet<String> = std::fs::read_dir(&src)
@@ -514,17 +515,27 @@ fn decide_step_and_step_text_hold_only_generic_kinds() {
 }
 
 /// The manifest stage and the settings stage reach a runtime's manifest section, its
-/// validation and its checks only through the table's `settings` and `checks` rows: neither
-/// `fn systems` (`manifest/systems.rs`) nor the settings stage (`checks/settings/`) names a
-/// runtime (a folder of `src/runtimes/`), so a runtime's settings change in its folder.
+/// validation and its checks only through the table's `settings` and `checks` rows, and the
+/// simulate stage its context policy only through the `policy` row: neither `fn systems`
+/// (`manifest/systems.rs`), the settings stage (`checks/settings/`) nor a file of `simulate/`
+/// names a runtime (a folder of `src/runtimes/`), so a runtime's settings and policy change in
+/// its folder.
 #[test]
-fn runtime_settings_and_checks_are_reached_only_through_the_table() {
+fn runtime_settings_checks_and_policies_are_reached_only_through_the_table() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let runtimes = runtime_folders(&src);
     let code = |file: &str| code_only(&std::fs::read_to_string(src.join(file)).expect("source"));
     let systems = code("manifest/systems.rs");
     let systems = systems.split("fn systems").nth(1).and_then(|rest| rest.split("\n    }\n").next()).expect("fn systems");
-    for (what, text) in [("manifest/systems.rs `fn systems`", systems.to_string()), ("checks/settings/", code("checks/settings/mod.rs"))] {
+    let simulate = common::walk(&src.join("simulate")).into_iter().filter(|p| p.extension().is_some_and(|e| e == "rs")).map(|p| {
+        let file = p.strip_prefix(&src).expect("inside src").to_string_lossy().into_owned();
+        (file.clone(), code(&file))
+    });
+    let stages = [
+        ("manifest/systems.rs `fn systems`".to_string(), systems.to_string()),
+        ("checks/settings/".to_string(), code("checks/settings/mod.rs")),
+    ];
+    for (what, text) in stages.into_iter().chain(simulate) {
         let named: Vec<String> = tokens(&text).into_iter().filter(|t| runtimes.contains(t)).collect();
         assert!(named.is_empty(), "{what} names a runtime instead of going through the table: {named:?}");
     }

@@ -6,8 +6,8 @@ use crate::common;
 
 use std::path::Path;
 
+use ctxc::conversation::{transcript, workload, Conversation};
 use ctxc::session::Only;
-use ctxc::simulate::conversation::{transcript, workload, Conversation};
 use ctxc::simulate::{simulate, Budget, Event, Simulation, TruncatedSize};
 
 fn sample() -> Conversation {

@@ -52,7 +52,7 @@ fn compare(fixture: &Path, release: &str) -> (Vec<String>, String) {
     write_upstream(&dir, release);
 
     let workload = std::fs::read_to_string(dir.join("workload.toml")).expect("workload");
-    let conversation = ctxc::simulate::conversation::workload("workload.toml", &workload).expect("a valid workload");
+    let conversation = ctxc::conversation::workload("workload.toml", &workload).expect("a valid workload");
     let conversation_file = dir.join("conversation.json");
     std::fs::write(&conversation_file, serde_json::to_string(&conversation).expect("json")).expect("write");
 

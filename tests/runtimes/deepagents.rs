@@ -90,7 +90,7 @@ fn compare_import(project: &Path, release: &str, layout: Layout, ran: &Value) ->
     let label = format!("imported {} --layout {} @ deepagents {release}", name_of(project), layout_name(layout));
     let copy = tempfile::tempdir().expect("tempdir");
     common::copy_tree(project, copy.path());
-    let imported = match ctxc::import::deepagents::import(copy.path(), layout) {
+    let imported = match ctxc::runtimes::deepagents::import::import(copy.path(), layout) {
         Ok(imported) => imported,
         Err(failure) => return vec![format!("{label}: the import fails: {:?}", failure.diagnostics)],
     };
@@ -98,7 +98,7 @@ fn compare_import(project: &Path, release: &str, layout: Layout, ran: &Value) ->
         return vec![format!("{label}: the manifest is not written: {}", d.message)];
     }
     let python = common::runtime_path(&format!("deepagents-{release}/bin/python"));
-    if let Err(d) = ctxc::import::upstream::update(&imported.manifest, &python) {
+    if let Err(d) = ctxc::upstream::update(&imported.manifest, &python) {
         return vec![format!("{label}: ctxc upstream fails: {}", d.message)];
     }
     check(&label, ran, copy.path(), release, Vec::new())
@@ -217,7 +217,7 @@ fn check(label: &str, ran: &Value, project: &Path, release: &str, overrides: Vec
     problems
 }
 
-use ctxc::import::deepagents::Layout;
+use ctxc::runtimes::deepagents::import::Layout;
 use ctxc::runtimes::deepagents::window as deepagents;
 
 #[test]
@@ -286,7 +286,7 @@ fn readme_names_each_deepagents_release_compared() {
 }
 
 /// ctxc's simulation of `conversation` on the project in `dir` with `release` selected.
-fn simulate(dir: &Path, release: &str, conversation: &ctxc::simulate::conversation::Conversation) -> ctxc::simulate::Simulation {
+fn simulate(dir: &Path, release: &str, conversation: &ctxc::conversation::Conversation) -> ctxc::simulate::Simulation {
     let session = ctxc::Session::new(vec![format!("deepagents.version={release}")]);
     let runs = session.run(&dir.join("ctxc.toml"), Only::default()).expect("ctxc loads the fixture");
     let run = runs.runs.first().expect("one mode");
@@ -328,8 +328,8 @@ fn simulate_matches_the_runtime_call_by_call() {
         let file = conversation_file(fixture).expect("a workload or a transcript");
         let text = std::fs::read_to_string(fixture.join(file)).expect("read");
         let conversation = match file {
-            "workload.toml" => ctxc::simulate::conversation::workload(file, &text),
-            _ => ctxc::simulate::conversation::transcript(file, &text, 2_000),
+            "workload.toml" => ctxc::conversation::workload(file, &text),
+            _ => ctxc::conversation::transcript(file, &text, 2_000),
         }
         .unwrap_or_else(|f| panic!("{file}: {:?}", f.diagnostics));
         for (release, runs) in RELEASES.iter().zip(&runs) {
@@ -471,8 +471,8 @@ fn deep_agents_clips_a_read_file_result_as_the_runtime_does() {
 
 /// One turn: a user message, an assistant message calling `tool` with `args` under `id`, its
 /// result `content`, and the answer.
-fn one_tool_call(tool: &str, args: serde_json::Map<String, Value>, id: &str, content: &str) -> ctxc::simulate::conversation::Conversation {
-    use ctxc::simulate::conversation::{Conversation, Message, Role, ToolCall, Turn};
+fn one_tool_call(tool: &str, args: serde_json::Map<String, Value>, id: &str, content: &str) -> ctxc::conversation::Conversation {
+    use ctxc::conversation::{Conversation, Message, Role, ToolCall, Turn};
     let message = |id: &str, role, content: &str| Message {
         id: id.into(),
         role,

@@ -231,11 +231,11 @@ fn simulate_matches_zeph_call_by_call() {
         let out = ctxc_json(&["simulate", dir_arg, "--workload", workload.to_str().expect("utf-8 path"), "--format", "json"], &[]);
         let simulation = &out["simulations"][0];
         assert_eq!(simulation["policy"]["system"], "zeph-context 0.22.4", "{case}: ctxc simulates another policy");
-        let conversation = ctxc::simulate::conversation::workload("workload.toml", &std::fs::read_to_string(&workload).expect("workload"))
+        let conversation = ctxc::conversation::workload("workload.toml", &std::fs::read_to_string(&workload).expect("workload"))
             .expect("a valid workload");
         // What the model writes when Zeph compacts: the same texts ctxc's simulation assumes.
         let summaries: Vec<String> =
-            (1..=100).map(|n| ctxc::simulate::conversation::filler(&format!("summary {n}"), conversation.summary_chars)).collect();
+            (1..=100).map(|n| ctxc::conversation::filler(&format!("summary {n}"), conversation.summary_chars)).collect();
         let rendered = ctxc_json(&["render", dir_arg, "--format", "json"], &[]);
         let config = dir.join("zeph.toml");
         let input = json!({

@@ -1,8 +1,8 @@
-//! AgentScope (the `agentscope` preset). Its context policy and upstream reader are still in
-//! `src/simulate/agentscope.rs` and `src/import/upstream.rs`.
+//! AgentScope (the `agentscope` preset). Its upstream reader is still in `src/upstream.rs`.
 
 pub mod checks;
 pub mod import;
+pub mod policy;
 pub mod report;
 pub mod settings;
 pub mod steps;

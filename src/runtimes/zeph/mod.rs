@@ -1,9 +1,9 @@
-//! Zeph (the `zeph` preset; the `zeph-*` crates). Its context policy is still in
-//! `src/simulate/zeph.rs`.
+//! Zeph (the `zeph` preset; the `zeph-*` crates).
 
 pub mod checks;
 pub mod import;
 pub mod measure;
+pub mod policy;
 pub mod settings;
 pub mod steps;
 pub mod window;

@@ -6,7 +6,7 @@ Usage: python simulate.py FIXTURE_DIR CONVERSATION_JSON
 FIXTURE_DIR/agentscope.json describes the agent as for run_agent.py (system_prompt, tools,
 skills, workspace, model, context_config) plus `context_buffer_ratio` (set where the release keeps
 it: InjectionConfig before 2.0.8, ContextConfig from then on). CONVERSATION_JSON is ctxc's
-conversation (`ctxc::simulate::conversation::Conversation`). The model is the named model class
+conversation (`ctxc::conversation::Conversation`). The model is the named model class
 (its `context_size` default and AgentScope's own `count_tokens`) answering from a script: each
 call with the next assistant message of the conversation (a tool call's input is its arguments as
 compact JSON), each compression with a summary whose first field has `summary_chars` characters.

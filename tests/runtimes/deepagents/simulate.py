@@ -5,7 +5,7 @@ Usage: python simulate.py FIXTURE_DIR CONVERSATION_JSON
 
 FIXTURE_DIR/runtime.json: {"model", "provider" (or none), "system_prompt" (a file),
 "max_input_tokens" (optional: the profile's window), "max_tokens" (optional: max output)}.
-CONVERSATION_JSON is ctxc's conversation (`ctxc::simulate::conversation::Conversation`): turns,
+CONVERSATION_JSON is ctxc's conversation (`ctxc::conversation::Conversation`): turns,
 each a user message and the steps the agent loop adds. A scripted model (the provider's real
 model class, so its profile, max tokens and LangChain's token counting are the runtime's) answers
 each call with the next assistant message; the tool `search` returns the next tool result; a

@@ -17,11 +17,11 @@ use std::time::{Duration, Instant};
 
 use serde::Deserialize;
 
-use super::deepagents::UPSTREAM_MODULES as DEEPAGENTS_TEXTS;
-use super::toml_string;
 use crate::diagnostic::{Diagnostic, Sources};
+use crate::import::toml_string;
 use crate::project::ProjectRoot;
 use crate::review::atomic;
+use crate::runtimes::deepagents::import::UPSTREAM_MODULES as DEEPAGENTS_TEXTS;
 use crate::runtimes::deepagents::window::{layout, LAYOUT_0_4};
 
 /// A runtime whose texts ctxc reads: its preset and package, the script that prints them, and the
@@ -338,7 +338,7 @@ pub fn update(manifest: &Path, python: &Path) -> Result<Written, Diagnostic> {
                 None => crate::runtimes::deepagents::window::langchain_provider(&crate::models::profile(&model).provider).map(String::from),
             };
             let mut sources = Sources::default();
-            let subagents = super::deepagents::subagents(&root, &mut sources)
+            let subagents = crate::runtimes::deepagents::import::subagents(&root, &mut sources)
                 .map_err(|f| f.diagnostics.into_iter().next().unwrap_or_else(|| Diagnostic::error("cannot read subagents/")))?
                 .into_iter()
                 .map(|(name, description)| Subagent { name, description })

@@ -21,12 +21,14 @@ use std::collections::BTreeMap;
 
 use sha2::{Digest, Sha256};
 
-use super::conversation::{filler, Message, Role};
-use super::langchain::{message_tokens, system_tokens, tools_tokens};
-use super::{Event, Policy, PolicyInfo, Request, TruncatedSize};
+use crate::conversation::langchain::{message_tokens, system_tokens, tools_tokens};
+use crate::conversation::policy::{counted, Event, Policy, PolicyInfo, Request, TruncatedSize};
+use crate::conversation::{filler, Message, Role};
 use crate::manifest::model::Agent;
+use crate::measure::Measured;
 use crate::render::Rendered;
 use crate::runtimes::deepagents::window::{self as da, ContextSize, Settings, CHARS_PER_TOKEN, LAYOUT_0_4};
+use crate::tokens::TokenCounter;
 
 /// Tool results of these tools are never offloaded (`TOOLS_EXCLUDED_FROM_EVICTION`).
 const NOT_EVICTED: [&str; 7] = ["ls", "glob", "grep", "read_file", "edit_file", "write_file", "delete"];
@@ -71,8 +73,13 @@ pub struct DeepAgents {
     /// over the budget), by id: the replacement every later request carries.
     replaced: BTreeMap<String, Message>,
     summaries: usize,
-    /// LangChain's count of each message of the state, as stored (see [`super::counted`]).
+    /// LangChain's count of each message of the state, as stored (see [`counted`]).
     counts: Vec<u64>,
+}
+
+/// Deep Agents' policy, for an agent with `[deepagents]` settings (the runtime table's `policy` row).
+pub fn policy(agent: &Agent, rendered: &Rendered, _measured: &Measured, _counter: &TokenCounter) -> Option<DeepAgents> {
+    agent.systems.deepagents.as_ref().map(|settings| DeepAgents::new(agent, settings, rendered))
 }
 
 impl DeepAgents {
@@ -108,7 +115,7 @@ impl DeepAgents {
 
     /// The count of a request's message: from the state's counts when it is borrowed from it.
     fn counted(&self, state: &[Message], m: &Message) -> u64 {
-        super::counted(state, &self.counts, m, |m| self.tokens(m))
+        counted(state, &self.counts, m, |m| self.tokens(m))
     }
 
     fn count(&self, state: &[Message], messages: &[Cow<Message>]) -> u64 {

@@ -28,9 +28,12 @@
 use std::borrow::Cow;
 use std::collections::BTreeSet;
 
-use super::conversation::{filler, Message, Role};
-use super::{Event, Policy, PolicyInfo, Request, TruncatedSize};
+use crate::conversation::policy::{Event, Policy, PolicyInfo, Request, TruncatedSize};
+use crate::conversation::{filler, Message, Role};
+use crate::manifest::model::Agent;
+use crate::measure::Measured;
 use crate::models::Tokenizer;
+use crate::render::Rendered;
 use crate::runtimes::zeph::window::{count_tokens, Settings, Window};
 use crate::tokens::TokenCounter;
 
@@ -85,6 +88,13 @@ pub struct Zeph<'c> {
     /// each message added.
     cached: u64,
     summaries: usize,
+}
+
+/// Zeph's policy, for an agent with `[zeph]` settings and Zeph's window measured (the runtime
+/// table's `policy` row).
+pub fn policy<'c>(agent: &Agent, _rendered: &Rendered, measured: &Measured, counter: &'c TokenCounter) -> Option<Zeph<'c>> {
+    let (settings, window) = (agent.systems.zeph.as_ref()?, measured.window.zeph.as_ref()?);
+    Some(Zeph::new(settings, window, measured.window.max_input_tokens, counter))
 }
 
 impl<'c> Zeph<'c> {

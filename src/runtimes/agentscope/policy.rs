@@ -29,13 +29,14 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use super::conversation::{filler, Message, Role, ToolCall};
-use super::langchain::json_dumps_len;
-use super::{Event, Policy, PolicyInfo, Request, TruncatedSize};
+use crate::conversation::langchain::json_dumps_len;
+use crate::conversation::policy::{Event, Policy, PolicyInfo, Request, TruncatedSize};
+use crate::conversation::{filler, Message, Role, ToolCall};
 use crate::manifest::model::Agent;
 use crate::measure::Measured;
 use crate::render::Rendered;
 use crate::runtimes::agentscope::window::{Release, Settings};
+use crate::tokens::TokenCounter;
 
 /// Bytes of `ContextConfig.summary_template`'s default around its five fields.
 const SUMMARY_TEMPLATE_BYTES: u64 = 166;
@@ -142,6 +143,11 @@ fn call_bytes(call: &ToolCall) -> u64 {
 
 fn digits(n: u64) -> u64 {
     n.to_string().len() as u64
+}
+
+/// AgentScope's policy, for an agent with `[agentscope]` settings (the runtime table's `policy` row).
+pub fn policy(agent: &Agent, rendered: &Rendered, measured: &Measured, _counter: &TokenCounter) -> Option<AgentScope> {
+    agent.systems.agentscope.as_ref().map(|settings| AgentScope::new(agent, settings, rendered, measured))
 }
 
 impl AgentScope {
@@ -522,7 +528,7 @@ mod tests {
         // OpenAI's arguments string, spaces and all, is ToolCallBlock.input; three bytes more
         // than the compact JSON per call moved AgentScope's compression one call later.
         let text = r#"[{"role":"user","content":"go"},{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"search","arguments":"{\"q\": \"x\", \"n\": 2}"}}]}]"#;
-        let conversation = super::super::conversation::transcript("t.json", text, 1).expect("read");
+        let conversation = crate::conversation::transcript("t.json", text, 1).expect("read");
         let call = &conversation.turns[0].steps[0].tool_calls[0];
         assert_eq!(call_bytes(call), r#"{"q": "x", "n": 2}"#.len() as u64);
         let rewritten = ToolCall { written: None, ..call.clone() };

@@ -12,8 +12,8 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use super::{toml_string, Imported};
 use crate::diagnostic::{offset_of, Diagnostic, Failure, Sources};
+use crate::import::{toml_string, Imported};
 use crate::project::{ProjectRoot, ReadError};
 use crate::runtimes::deepagents::window::LAYOUT_0_7;
 
@@ -258,7 +258,7 @@ fn top_level_keys(text: &str) -> Vec<(String, Range<usize>)> {
 }
 
 /// The subagents (`subagents/<name>/agent.json`, sorted): name and description.
-pub(super) fn subagents(root: &ProjectRoot, sources: &mut Sources) -> Result<Vec<(String, Option<String>)>, Failure> {
+pub fn subagents(root: &ProjectRoot, sources: &mut Sources) -> Result<Vec<(String, Option<String>)>, Failure> {
     let found = match root.find_files("subagents", "agent.json") {
         Ok(found) => found,
         Err(ReadError::Missing(_)) => return Ok(Vec::new()),

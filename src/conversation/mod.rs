@@ -1,6 +1,12 @@
 //! The conversation a simulation replays: turns of messages, read from a transcript (OpenAI chat
 //! messages as an array or JSONL, Anthropic messages, a LangChain/LangGraph message dump) or made
-//! from a workload spec (`docs/simulate.md`), deterministically from its seed.
+//! from a workload spec (`docs/simulate.md`), deterministically from its seed; and what a context
+//! policy is to the `simulate` stage ([`policy`]), with LangChain's approximate count
+//! ([`langchain`]). The runtimes' policies (`src/runtimes/<name>/policy.rs`) are written against
+//! this module, so that `simulate` calls them without their calling back into it.
+
+pub mod langchain;
+pub mod policy;
 
 use std::collections::HashMap;
 use std::ops::Range;
@@ -182,11 +188,12 @@ struct RawOverride {
 
 /// At most this many turns, tool calls per turn, and characters per message and in all: a
 /// workload stays something a machine replays in moments. A transcript has the same bounds on
-/// turns and characters in all (a run's simulations share [`super::Budget`] besides).
+/// turns and characters in all (a run's simulations share `simulate::Budget` besides, whose
+/// characters are these).
 pub const MAX_TURNS: u64 = 10_000;
 const MAX_CALLS: u64 = 64;
 const MAX_CHARS: u64 = 4 << 20;
-pub const MAX_TOTAL_CHARS: u64 = super::MAX_CHARS;
+pub const MAX_TOTAL_CHARS: u64 = 16 << 20;
 
 /// Reads a workload spec (TOML) and makes its conversation. `file` is the path shown.
 pub fn workload(file: &str, text: &str) -> Result<Conversation, Failure> {

@@ -6,7 +6,7 @@
 
 use serde_json::{Map, Value};
 
-use super::conversation::{Message, Role};
+use super::{Message, Role};
 use crate::runtimes::{py_repr, py_str};
 
 /// Tokens LangChain adds per message (`extra_tokens_per_message`).
@@ -182,7 +182,7 @@ fn tool_calls_repr(m: &Message) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::simulate::conversation::ToolCall;
+    use crate::conversation::ToolCall;
 
     /// Figures from Python 3.11 with langchain-core 1.7.2.
     #[test]
@@ -234,7 +234,7 @@ mod tests {
             tool_calls: vec![call],
             tool_call_id: None,
             name: None,
-            blocks: Some(crate::simulate::conversation::Blocks { parts, text }),
+            blocks: Some(crate::conversation::Blocks { parts, text }),
         };
         // 'ab', 'cd', repr {'type': 'file', 'file_id': 'f'} (32), 'assistant'; the image; 3.
         assert_eq!(message_tokens(&m, 1.0), (2 + 2 + 32 + 9) + 85 + 3);
