@@ -550,7 +550,7 @@ pub fn cost_tool_list(tools: &[&Tool], profile: &ModelProfile, counter: &TokenCo
     let counted = calibrated(count_request(profile, None, tools, counter, cache), (0, 0), &c);
     let named: Vec<(String, String, Option<String>)> = tools.iter().map(|t| (t.name.clone(), String::new(), None)).collect();
     let rendering = Rendering::of(profile);
-    tool_cost_parts(&named, profile, rendering, rendering.is_exact(profile), &counted)
+    tool_cost_parts(named, profile, rendering, rendering.is_exact(profile), &counted)
 }
 
 /// The tools a render makes callable, in order, each with its decision.
@@ -567,12 +567,12 @@ fn tool_costs(
 ) -> ToolCosts {
     let named: Vec<(String, String, Option<String>)> =
         callable.iter().map(|(t, d)| (t.tool.name.clone(), d.category.clone(), t.server.clone())).collect();
-    tool_cost_parts(&named, profile, rendering, exact, counted)
+    tool_cost_parts(named, profile, rendering, exact, counted)
 }
 
-/// The tool costs of `counted`, each tool with its (name, category, server).
+/// The tool costs of `counted`, each tool with its (name, category, server), moved into its row.
 fn tool_cost_parts(
-    named: &[(String, String, Option<String>)],
+    named: Vec<(String, String, Option<String>)>,
     profile: &ModelProfile,
     rendering: Rendering,
     exact: bool,
@@ -580,16 +580,11 @@ fn tool_cost_parts(
 ) -> ToolCosts {
     let wrap = |tokens: i64| Count { tokens, tokenizer: profile.tokenizer.name(), exact };
     let tools: Vec<ToolCost> = named
-        .iter()
+        .into_iter()
         .zip(&counted.tools)
-        .map(|((name, category, server), tokens)| ToolCost {
-            name: name.clone(),
-            category: category.clone(),
-            server: server.clone(),
-            tokens: wrap(*tokens),
-        })
+        .map(|((name, category, server), tokens)| ToolCost { name, category, server, tokens: wrap(*tokens) })
         .collect();
-    let group = |key: &dyn Fn(&ToolCost) -> Option<String>| -> Vec<GroupCost> {
+    let group = |key: &dyn Fn(&ToolCost) -> Option<&str>| -> Vec<GroupCost> {
         let mut groups: Vec<GroupCost> = Vec::new();
         for tool in &tools {
             let Some(name) = key(tool) else { continue };
@@ -598,13 +593,13 @@ fn tool_cost_parts(
                     g.tools += 1;
                     g.tokens.tokens += tool.tokens.tokens;
                 }
-                None => groups.push(GroupCost { name, tools: 1, tokens: tool.tokens }),
+                None => groups.push(GroupCost { name: name.to_string(), tools: 1, tokens: tool.tokens }),
             }
         }
         groups
     };
-    let categories = group(&|t| Some(t.category.clone()).filter(|c| !c.is_empty()));
-    let servers = group(&|t| t.server.clone());
+    let categories = group(&|t| Some(t.category.as_str()).filter(|c| !c.is_empty()));
+    let servers = group(&|t| t.server.as_deref());
     let parts = counted.tools.iter().sum::<i64>() + counted.tool_framing + counted.preamble;
     ToolCosts {
         rendering,

@@ -126,7 +126,8 @@ fn eval_condition(condition: &Condition, context: &minijinja::Value) -> Result<b
 }
 
 fn decide_tools(agent: &Agent, mode: &Mode, scenario: &Scenario, evaluate: &mut impl FnMut(&Condition) -> bool) -> Vec<ToolDecision> {
-    let mut decisions = Vec::new();
+    // One decision per tool: room for all of them at once (an MCP server may list thousands).
+    let mut decisions = Vec::with_capacity(agent.categories.iter().map(|c| c.tools.len()).sum());
     for category in &agent.categories {
         let category_off =
             category.when.as_ref().filter(|c| !evaluate(c)).map(|c| format!("category `{}` is off: `{}` is false", category.name, c.expr));

@@ -434,6 +434,7 @@ impl TokenCounter {
             };
         }
         let mut total = 0;
+        let mut claimed = Vec::new();
         let mut busy = Vec::new();
         for (i, chunk) in chunks(text, cuts).enumerate() {
             // Every chunk but the first is read after a cut.
@@ -442,8 +443,17 @@ impl TokenCounter {
             match counts.lookup_or_claim(chunk_key) {
                 Lookup::Counted(count) => total += count,
                 Lookup::Busy => busy.push((chunk_key, chunk, after_cut)),
-                Lookup::Claimed => total += Claim { counts, key: chunk_key, finished: false }.finish(encode(chunk, after_cut)),
+                Lookup::Claimed => claimed.push((Claim { counts, key: chunk_key, finished: false }, chunk, after_cut)),
             }
+        }
+        // The chunks claimed here encoded on all cores: a long text new to the run (the tool
+        // list of an MCP server's thousands of tools) is otherwise one thread's work. A text
+        // whose chunks are all counted starts no thread. The claims are finished here after
+        // encoding, before any wait (so no two threads wait for each other), and a panic while
+        // encoding drops them, which releases them.
+        let encoded = crate::parallel::map_in_order(&claimed, |(_, chunk, after_cut)| encode(chunk, *after_cut));
+        for ((claim, _, _), count) in claimed.into_iter().zip(encoded) {
+            total += claim.finish(count);
         }
         for (chunk_key, chunk, after_cut) in busy {
             total += counts.wait(chunk_key, || encode(chunk, after_cut));

@@ -220,6 +220,7 @@ pub fn run(mut args: CheckArgs, reporter: &Reporter) -> u8 {
         };
         output::eprint(&format!("ctxc check: {}{drift}{fixes}\n", report.summary()));
     }
+    super::keep_until_exit((report, session));
     code
 }
 

@@ -111,6 +111,7 @@ pub fn run(args: CostArgs, reporter: &Reporter) -> u8 {
         CostFormat::Html => output::print(&ctxc::report::html::cost_report(&reports, args.overrides.model.as_deref())),
     }
     super::print_timings(&session, report);
+    super::keep_until_exit((agents, session));
     EXIT_OK
 }
 

@@ -91,6 +91,7 @@ pub fn run(args: RenderArgs, reporter: &Reporter) -> u8 {
     if args.format == RenderFormat::Json || !args.steps {
         warn_of_secrets(&prompt, &loaded, reporter);
     }
+    super::keep_until_exit((rendered, loaded, session));
     EXIT_OK
 }
 

@@ -335,7 +335,9 @@ impl serde_json::ser::Formatter for InertJson<'_> {
         let text = if self.mask { secrets::mask(&self.string) } else { Cow::Borrowed(self.string.as_str()) };
         // Most strings of a report (keys, names, tokenizers) are printable ASCII with nothing to
         // escape: quoted as they are, which is what the general path below writes for them.
-        if text.bytes().all(|b| matches!(b, b' '..=b'~') && b != b'"' && b != b'\\') && !text.contains("##[") {
+        // (`#` looked for first: a byte search, where `##[` sets up a substring search per string.)
+        let marker = text.as_bytes().contains(&b'#') && text.contains("##[");
+        if text.bytes().all(|b| matches!(b, b' '..=b'~') && b != b'"' && b != b'\\') && !marker {
             writer.write_all(b"\"")?;
             writer.write_all(text.as_bytes())?;
             return writer.write_all(b"\"");

@@ -55,6 +55,9 @@ pub struct Tool {
 #[derive(Debug, Clone, PartialEq)]
 struct ToolTexts {
     parameters: String,
+    /// [`content_hash`] of `parameters`: what depends on the schema alone (the schema rules)
+    /// is remembered under it, shared by the tools of one schema.
+    parameters_hash: u128,
     function: String,
     /// [`content_hash`] of `function` (and of a Gemini declaration's `response` and schema key
     /// when it has them), so counting it again and again does not hash it again.
@@ -132,13 +135,18 @@ impl Tool {
                 true => content_hash(&format!("{function}\0{}", self.gemini_declaration())),
                 false => content_hash(&function),
             };
-            ToolTexts { parameters, function_hash, function }
+            ToolTexts { parameters_hash: content_hash(&parameters), parameters, function_hash, function }
         })
     }
 
     /// The parameter schema as compact JSON.
     pub fn parameters_json(&self) -> &str {
         &self.texts().parameters
+    }
+
+    /// [`content_hash`] of [`Tool::parameters_json`].
+    pub fn parameters_json_hash(&self) -> u128 {
+        self.texts().parameters_hash
     }
 
     /// This tool as compact OpenAI function JSON, keys in the file's order.
@@ -435,6 +443,20 @@ mod tests {
             assert_eq!(tool.function_json(), expected);
             assert_eq!(tool.parameters_json(), schema.to_string());
         }
+    }
+
+    /// The schema rules remember a clean schema under its own hash: the tools of one schema
+    /// (an MCP server's thousands of `{}`) share it, whatever their names and descriptions.
+    #[test]
+    fn tools_of_one_schema_share_its_hash() {
+        let schema = serde_json::json!({ "type": "object", "properties": { "q": { "type": "string" } } });
+        let a = Tool::new("a".into(), Some("Reads.".into()), schema.clone(), None);
+        let b = Tool::new("b".into(), None, schema.clone(), Some(true));
+        let other = Tool::new("a".into(), Some("Reads.".into()), serde_json::json!({ "type": "object" }), None);
+        assert_eq!(a.parameters_json_hash(), b.parameters_json_hash());
+        assert_eq!(a.parameters_json_hash(), content_hash(&schema.to_string()));
+        assert_ne!(a.function_json_hash(), b.function_json_hash());
+        assert_ne!(a.parameters_json_hash(), other.parameters_json_hash());
     }
 
     /// The file's format and its tools' names, or the error's code and message.

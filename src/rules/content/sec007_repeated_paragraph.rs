@@ -36,6 +36,12 @@ fn long_paragraphs(cache: &Cache, text: &SharedText) -> Arc<[(u128, Range<usize>
         paragraphs(text)
             .into_iter()
             .filter_map(|(start, paragraph)| {
+                // Collapsing whitespace never lengthens a text, and a character is a byte or
+                // more: a paragraph of fewer bytes is too short, known without hashing it (a
+                // list of 60,000 tools is 60,000 short paragraphs).
+                if paragraph.len() < MIN_CHARS {
+                    return None;
+                }
                 // Per paragraph too: rendered templates differ in a line or two and share the rest.
                 let key = cache.get_or_insert(Kind::ParagraphKey, content_hash(paragraph), || {
                     let key = normalize(paragraph);
@@ -86,4 +92,24 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         }
     }
     findings
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A rendered list of thousands of tools is thousands of short paragraphs: none of them is
+    /// normalized, hashed or kept per paragraph, only the section's (empty) list of long ones.
+    #[test]
+    fn short_paragraphs_are_not_kept_one_by_one() {
+        let tools: String = (0..500).map(|i| format!("### t{i}\nReads.\nParameters: {{}}\n\n")).collect();
+        let long = format!("{} ", "a long paragraph".repeat(6));
+        let cache = Cache::default();
+        assert!(long_paragraphs(&cache, &SharedText::new(&tools)).is_empty());
+        assert_eq!(cache.keep(|_| true), 1, "the section's entry only");
+        // A paragraph of 80 characters or more is still compared, and its key kept.
+        let both = SharedText::new(&format!("{tools}{long}\n"));
+        assert_eq!(long_paragraphs(&cache, &both).len(), 1);
+        assert_eq!(cache.keep(|_| true), 3);
+    }
 }

@@ -69,8 +69,8 @@ fn walk<'a>(schema: &'a Value, path: String, out: &mut Vec<(String, &'a Value)>,
 
 /// What `finds` reports in the subschemas of every tool's parameters, one entry per finding:
 /// (category, tool, path, what it found). A schema where it finds nothing is remembered in
-/// the run's cache under `clean` (each rule has its own kind), so the tools the agents of a project share are
-/// walked once per rule.
+/// the run's cache under `clean` (each rule has its own kind), so the tools the agents of a project share, and
+/// the tools of one schema, are walked once per rule.
 pub fn findings_in_tools<'a, T>(
     cx: &'a Context,
     clean: Kind,
@@ -78,8 +78,8 @@ pub fn findings_in_tools<'a, T>(
 ) -> Vec<(&'a Category, &'a CategoryTool, String, T)> {
     let mut out = Vec::new();
     for (category, tool) in cx.tools() {
-        // The function JSON holds the schema, and its hash is already known.
-        let key = tool.tool.function_json_hash();
+        // What `finds` reads is the schema alone: tools with the same one share its entry.
+        let key = tool.tool.parameters_json_hash();
         if cx.root.cache().get::<bool>(clean, key).unwrap_or(false) {
             continue;
         }
