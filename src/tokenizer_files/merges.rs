@@ -36,7 +36,7 @@ impl Merges {
         let mut vocab = KeyMap::with_capacity_and_hasher(vocab_entries.len(), Default::default());
         // Each token's text by id.
         let mut texts: Vec<Option<&str>> = vec![None; vocab_entries.len()];
-        for (id, token) in vocab_entries {
+        for (id, token) in vocab_entries.iter() {
             let slot = usize::try_from(*id).ok().and_then(|id| texts.get_mut(id)).filter(|slot| slot.is_none())?;
             *slot = Some(token.as_ref());
             if vocab.insert(content_hash(token.as_ref()), *id as u32).is_some() {
@@ -48,10 +48,11 @@ impl Merges {
         let mut merges = Vec::with_capacity(written.len());
         let (mut pairs, mut hashes, mut ids) = (Vec::new(), Vec::new(), Vec::new());
         let mut joined = Joined { texts: &texts, vocab: &vocab, next: 0, buffer: String::new() };
-        // In chunks, each step a loop of its own: a loop of lookups alone keeps several of the
+        // In the chunks they were read in, each step a loop of its own: a loop of lookups alone keeps several of the
         // table's memory reads in flight, where one lookup after another's hashing waited for
         // each (most of the time of loading Gemma 3's 514,906 merges).
-        for (chunk, written) in written.chunks(MERGES_CHUNK).enumerate() {
+        let mut first_rank = 0;
+        for written in written.chunks() {
             pairs.clear();
             for merge in written {
                 pairs.push(match merge {
@@ -66,10 +67,11 @@ impl Merges {
                 ids.push((*vocab.get(left)?, *vocab.get(right)?));
             }
             for (at, ((left, right), (a, b))) in pairs.iter().zip(&ids).enumerate() {
-                let rank = u32::try_from(chunk * MERGES_CHUNK + at).ok()?;
+                let rank = u32::try_from(first_rank + at).ok()?;
                 merges.push((*a, Pair { right: *b, rank, id: joined.id(left, right)? }));
                 each(left, right);
             }
+            first_rank += written.len();
         }
         let merges = ByLeft::new(texts.len(), merges);
         Some(Merges { vocab, merges })
@@ -201,9 +203,6 @@ impl ByLeft {
         Some((group[at].rank, group[at].id))
     }
 }
-
-/// Merges read in chunks of this many (see [`Merges::of`]).
-const MERGES_CHUNK: usize = 4096;
 
 /// The ids of merges' joined tokens, read in the merges' order. Files write merges in the order
 /// their joined tokens' ids were given (BPE training, a SentencePiece model's scores), so the
@@ -373,6 +372,29 @@ mod tests {
             }
             assert_eq!(by_left.get(u32::MAX, 0), None);
             assert_eq!(by_left.get(0, u32::MAX), None);
+        }
+    }
+
+    /// A merge's rank is its place in the whole list, across the chunks it was read in: the
+    /// merges `L{i} R` → `L{i}R`, more than two chunks of them.
+    #[test]
+    fn merges_ranks_run_on_across_chunks() {
+        let n = 2 * super::super::CHUNK + 3;
+        let mut vocab = serde_json::Map::new();
+        vocab.insert("R".into(), 0.into());
+        for i in 0..n {
+            vocab.insert(format!("L{i}"), (1 + 2 * i).into());
+            vocab.insert(format!("L{i}R"), (2 + 2 * i).into());
+        }
+        let merges: Vec<String> = (0..n).map(|i| format!("L{i} R")).collect();
+        let json = serde_json::json!({"type": "BPE", "vocab": vocab, "merges": merges}).to_string();
+        let parts: BpeParts = serde_json::from_str(&json).unwrap();
+        let mut seen = Vec::new();
+        let model = Merges::of(&parts, |left, right| seen.push(format!("{left} {right}"))).unwrap();
+        assert_eq!(seen, merges);
+        for i in 0..n as u32 {
+            assert_eq!(model.merges.get(1 + 2 * i, 0), Some((i, 2 + 2 * i)), "merge {i}");
+            assert_eq!(model.merge([1 + 2 * i, 0]), [2 + 2 * i]);
         }
     }
 }

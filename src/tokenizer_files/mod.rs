@@ -754,9 +754,15 @@ impl TokenizerFile {
     /// each release's file: a tokenizer.json's is not read again. Any other byte changes the
     /// SHA-256, and the content then decides.
     fn load_known(bytes: &[u8], releases: &'static [Release]) -> Result<TokenizerFile, String> {
-        let sha256: String = Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect();
+        // The SHA-256 on a thread of its own while the JSON is read (a third of the wall time
+        // of loading Gemma 3's 32 MB tokenizer.json went to hashing it first).
+        let (sha256, head) = std::thread::scope(|scope| {
+            let sha256 = scope.spawn(|| -> String { Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect() });
+            let head = bpe_json_head(bytes);
+            (sha256.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)), head)
+        });
         let known = releases.iter().find(|r| r.sha256 == sha256).map(|r| r.fingerprint);
-        let (format, fingerprint, mut engines) = engines(bytes, known)?;
+        let (format, fingerprint, mut engines) = engines_of(bytes, head, known)?;
         let file = |engine, vocabulary: &'static Vocabulary, release: Option<&'static Release>| {
             let name = release.map_or_else(|| unknown_file_name(&fingerprint), |_| vocabulary.name);
             TokenizerFile {
@@ -1083,8 +1089,66 @@ impl<'de: 'a, 'a> serde::Deserialize<'de> for Merge<'a> {
     }
 }
 
+/// A long list of a file read in chunks of [`CHUNK`] items, each chunk allocated once at its
+/// full size: a vector grown by doubling to hold Gemma 3's 514,906 merges copied them at each
+/// step and touched about twice their memory (most of it for the first time, each page a fault).
+struct Chunked<T>(Vec<Vec<T>>);
+
+/// How many items a chunk of [`Chunked`] holds.
+const CHUNK: usize = 4096;
+
+impl<T> Chunked<T> {
+    fn new() -> Chunked<T> {
+        Chunked(Vec::new())
+    }
+
+    fn push(&mut self, item: T) {
+        match self.0.last_mut() {
+            Some(chunk) if chunk.len() < CHUNK => chunk.push(item),
+            _ => {
+                let mut chunk = Vec::with_capacity(CHUNK);
+                chunk.push(item);
+                self.0.push(chunk);
+            }
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.0.iter().map(Vec::len).sum()
+    }
+
+    /// The chunks, in order (each full but the last).
+    fn chunks(&self) -> impl Iterator<Item = &[T]> {
+        self.0.iter().map(Vec::as_slice)
+    }
+
+    fn iter(&self) -> impl Iterator<Item = &T> {
+        self.0.iter().flatten()
+    }
+}
+
+impl<'de, T: serde::Deserialize<'de>> serde::Deserialize<'de> for Chunked<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Items<T>(std::marker::PhantomData<T>);
+        impl<'de, T: serde::Deserialize<'de>> serde::de::Visitor<'de> for Items<T> {
+            type Value = Chunked<T>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a sequence")
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Chunked<T>, A::Error> {
+                let mut items = Chunked::new();
+                while let Some(item) = seq.next_element()? {
+                    items.push(item);
+                }
+                Ok(items)
+            }
+        }
+        d.deserialize_seq(Items(std::marker::PhantomData))
+    }
+}
+
 /// A BPE model's vocabulary entries (id, token), and its longest token's length.
-struct VocabularyEntries<'a>(Vec<(u64, Text<'a>)>, usize);
+struct VocabularyEntries<'a>(Chunked<(u64, Text<'a>)>, usize);
 
 impl<'de: 'a, 'a> serde::Deserialize<'de> for VocabularyEntries<'a> {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
@@ -1095,7 +1159,7 @@ impl<'de: 'a, 'a> serde::Deserialize<'de> for VocabularyEntries<'a> {
                 f.write_str("a vocabulary")
             }
             fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<VocabularyEntries<'a>, A::Error> {
-                let (mut entries, mut longest) = (Vec::new(), 0);
+                let (mut entries, mut longest) = (Chunked::new(), 0);
                 while let Some(key) = map.next_key::<Text<'a>>()? {
                     longest = longest.max(key.0.len());
                     entries.push((map.next_value::<u64>()?, key));
@@ -1116,7 +1180,7 @@ struct BpeParts<'a> {
     #[serde(borrow)]
     vocab: Option<VocabularyEntries<'a>>,
     #[serde(borrow)]
-    merges: Option<Vec<Merge<'a>>>,
+    merges: Option<Chunked<Merge<'a>>>,
     #[serde(rename = "continuing_subword_prefix")]
     prefix: Option<String>,
     #[serde(rename = "end_of_word_suffix")]
@@ -1140,20 +1204,19 @@ struct BpeParts<'a> {
 /// order and its options as the crate reads them (an option left out is its default).
 fn bpe_parts_content(parts: &mut BpeParts<'_>, content: &mut Content) -> Result<(), String> {
     let longest = parts.vocab.as_ref().map_or(0, |v| v.1);
-    let vocabulary = parts.vocab.as_mut().map_or(&mut [][..], |v| &mut v.0[..]);
     if content.is_hashing() {
+        let mut vocabulary: Vec<&(u64, Text<'_>)> = parts.vocab.iter().flat_map(|v| v.0.iter()).collect();
         vocabulary.sort_unstable_by(|(a, x), (b, y)| (a, x.as_ref()).cmp(&(b, y.as_ref())));
         content.number(vocabulary.len() as u64);
-        for (id, token) in vocabulary.iter() {
+        for (id, token) in vocabulary {
             content.number(*id);
             content.text(token.as_ref());
         }
     }
     let prefix = parts.prefix.clone().unwrap_or_default();
-    let merges = parts.merges.as_deref().unwrap_or_default();
     let hashing = content.is_hashing();
-    content.number(merges.len() as u64);
-    for merge in merges {
+    content.number(parts.merges.as_ref().map_or(0, Chunked::len) as u64);
+    for merge in parts.merges.iter().flat_map(Chunked::iter) {
         let (a, b) = match merge {
             Merge::Joined(text) => match text.as_ref().split_once(' ') {
                 Some(pair) => pair,
@@ -1213,6 +1276,11 @@ type Engines = (Format, String, Vec<Candidate>);
 /// The [`Engines`] of a file; `known`, the content fingerprint of a tokenizer.json when it is
 /// known from its bytes' SHA-256 (the content is then not hashed).
 fn engines(bytes: &[u8], known: Option<&str>) -> Result<Engines, String> {
+    engines_of(bytes, bpe_json_head(bytes), known)
+}
+
+/// [`engines`], the file's top-level fields already read by [`bpe_json_head`] (`head`).
+fn engines_of<'a>(bytes: &'a [u8], head: Option<JsonHead<'a, BpeParts<'a>>>, known: Option<&str>) -> Result<Engines, String> {
     // A ModelProto opens with its first piece (field 1, length-delimited: byte 0x0A) and is binary.
     if bytes.first() == Some(&0x0A) && std::str::from_utf8(bytes).is_err() {
         let model = sentencepiece::Model::parse(bytes)?;
@@ -1224,7 +1292,7 @@ fn engines(bytes: &[u8], known: Option<&str>) -> Result<Engines, String> {
     }
     let start = bytes.iter().position(|b| !b.is_ascii_whitespace());
     if start.is_some_and(|i| bytes[i] == b'{') {
-        return match ours_in_one_pass(bytes, known)? {
+        return match head.map(|head| ours_in_one_pass(bytes, head, known)).transpose()?.flatten() {
             Some(engines) => Ok(engines),
             None => json_engines(bytes, known),
         };
@@ -1256,15 +1324,25 @@ fn engines(bytes: &[u8], known: Option<&str>) -> Result<Engines, String> {
 /// The [`Engines`] of a BPE tokenizer.json that one of ctxc's engines counts (every family's),
 /// its model read with the rest of the file in one pass; `None` for any other file, which
 /// [`json_engines`] reads again, its model as written.
-fn ours_in_one_pass(bytes: &[u8], known: Option<&str>) -> Result<Option<Engines>, String> {
-    // Read as text checked once: serde_json checks each string of bytes it reads on its own.
-    let Ok(text) = std::str::from_utf8(bytes) else { return Ok(None) };
-    let Ok(mut head) = serde_json::from_str::<JsonHead<BpeParts>>(text) else { return Ok(None) };
+fn ours_in_one_pass<'a>(bytes: &'a [u8], mut head: JsonHead<'a, BpeParts<'a>>, known: Option<&str>) -> Result<Option<Engines>, String> {
     let tekken = head.config.as_ref().is_some_and(|c| c.get("pattern").is_some()) && head.vocab.is_some();
     match (tekken, head.model.take().filter(|parts| parts.kind.as_deref() == Some("BPE"))) {
         (false, Some(mut parts)) => tokenizer_json(bytes, &head, Some(&mut parts), None, known),
         _ => Ok(None),
     }
+}
+
+/// The top-level fields of a file that is a JSON object, its model read as a BPE model's parts
+/// (see [`ours_in_one_pass`]); `None` for any other file, and for a JSON file whose model is not
+/// of that shape (read again by [`json_engines`]).
+fn bpe_json_head(bytes: &[u8]) -> Option<JsonHead<'_, BpeParts<'_>>> {
+    let start = bytes.iter().position(|b| !b.is_ascii_whitespace())?;
+    if bytes[start] != b'{' {
+        return None;
+    }
+    // Read as text checked once: serde_json checks each string of bytes it reads on its own.
+    let text = std::str::from_utf8(bytes).ok()?;
+    serde_json::from_str(text).ok()
 }
 
 /// The [`Engines`] of a JSON file: Tekken's, or a tokenizer.json's.
@@ -1544,6 +1622,31 @@ fn tekken(config: &Value, vocab: &serde_json::value::RawValue) -> Result<(Engine
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// [`ours_in_one_pass`] of a file, its head read as [`engines`] reads it.
+    fn read_in_one_pass(bytes: &[u8]) -> Result<Option<Engines>, String> {
+        bpe_json_head(bytes).map(|head| ours_in_one_pass(bytes, head, None)).transpose().map(Option::flatten)
+    }
+
+    /// A list read into [`Chunked`] keeps its items and their order, in chunks each allocated
+    /// once at [`CHUNK`] items (all full but the last), for lengths around a chunk's bounds.
+    #[test]
+    fn chunked_lists_keep_their_items_in_chunks_allocated_once() {
+        for n in [0, 1, CHUNK - 1, CHUNK, CHUNK + 1, 3 * CHUNK + 5] {
+            let items: Vec<u32> = (0..n as u32).map(|i| i.wrapping_mul(2_654_435_761)).collect();
+            let list: Chunked<u32> = serde_json::from_str(&serde_json::to_string(&items).unwrap()).unwrap();
+            assert_eq!(list.len(), n);
+            assert_eq!(list.iter().copied().collect::<Vec<_>>(), items, "{n} items");
+            assert_eq!(list.chunks().flatten().copied().collect::<Vec<_>>(), items, "{n} items");
+            assert_eq!(list.0.len(), n.div_ceil(CHUNK), "{n} items");
+            for (at, chunk) in list.0.iter().enumerate() {
+                let full = at + 1 < list.0.len();
+                assert!(!chunk.is_empty() && (!full || chunk.len() == CHUNK), "{n} items: chunk {at} of {}", chunk.len());
+                assert_eq!(chunk.capacity(), CHUNK, "{n} items: chunk {at}");
+            }
+        }
+        assert!(serde_json::from_str::<Chunked<u32>>("{}").is_err());
+    }
 
     #[test]
     fn the_table_parses_and_names_known_generations() {
@@ -2112,7 +2215,7 @@ mod tests {
         let (small, byte_level) = (small_tokenizer_json(deepseek_pre_tokenizer()), byte_level_json(llama_pre_tokenizer()));
         for (config, one_pass) in [(&spj, true), (&byte_level, true), (&small, false)] {
             let bytes = serde_json::to_vec_pretty(config).expect("JSON");
-            let (once, twice) = (ours_in_one_pass(&bytes, None).expect("reads"), json_engines(&bytes, None).expect("reads"));
+            let (once, twice) = (read_in_one_pass(&bytes).expect("reads"), json_engines(&bytes, None).expect("reads"));
             assert_eq!(once.is_some(), one_pass);
             let Some(once) = once else {
                 assert_eq!(twice.2[0].0.name(), "tokenizers");
@@ -2126,7 +2229,7 @@ mod tests {
         let tekken = serde_json::json!({"config": {"pattern": "\\w+"}, "vocab": [], "model": spj["model"]});
         let others = [changed(&spj, "model.ignore_merges", true.into()), changed(&spj, "model.type", 1.into()), word_piece, tekken];
         for config in others {
-            assert!(ours_in_one_pass(&serde_json::to_vec(&config).expect("JSON"), None).is_ok_and(|e| e.is_none()), "{config}");
+            assert!(read_in_one_pass(&serde_json::to_vec(&config).expect("JSON")).is_ok_and(|e| e.is_none()), "{config}");
         }
     }
 
