@@ -181,13 +181,16 @@ pub fn parse_tool_file_shared(text: &SharedText, cache: &Cache) -> Result<Shared
 /// the later uses: two tools of one name collide in a request (TOOL003, and `ctxc cost` of tool
 /// files).
 pub fn repeated_names<'a>(names: impl IntoIterator<Item = &'a str>) -> Vec<(usize, usize)> {
-    let mut first: crate::memo::KeyMap<&str, usize> = crate::memo::KeyMap::default();
+    let names = names.into_iter();
+    // Sized once: a 60,000-tool MCP file otherwise grows the map through a dozen rehashes.
+    let mut first: crate::memo::KeyMap<&str, usize> =
+        crate::memo::KeyMap::with_capacity_and_hasher(names.size_hint().0, Default::default());
     let mut repeats = Vec::new();
-    for (i, name) in names.into_iter().enumerate() {
-        match first.get(name) {
-            Some(&j) => repeats.push((j, i)),
-            None => {
-                first.insert(name, i);
+    for (i, name) in names.enumerate() {
+        match first.entry(name) {
+            std::collections::hash_map::Entry::Occupied(seen) => repeats.push((*seen.get(), i)),
+            std::collections::hash_map::Entry::Vacant(slot) => {
+                slot.insert(i);
             }
         }
     }
