@@ -294,9 +294,9 @@ pub enum Kind {
     TemplateVariables,
     /// The secrets of one pattern in a text (SEC001–SEC006; key: the pattern and the text).
     Secrets,
-    /// Tool schemas in which TOOL007 found nothing (key: the function JSON).
+    /// Parameter schemas in which TOOL007 found nothing (key: the schema's JSON, so tools sharing one are walked once).
     CleanRequired,
-    /// Tool schemas in which TOOL008 found nothing (key: the function JSON).
+    /// Parameter schemas in which TOOL008 found nothing (key: the schema's JSON, so tools sharing one are walked once).
     CleanTypes,
     /// Where each tool name stands in a tool file (key: the file's text).
     NameIndex,

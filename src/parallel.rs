@@ -1,10 +1,13 @@
-//! Work spread over the machine's cores. The agents of a project are independent until they are
-//! reported, so each thread takes the next agent when it is free and results come back in order.
+//! Work spread over the machine's cores: a project's agents (independent until they are reported),
+//! the new chunks of one long text, a tool list's items. Each thread takes the next item when it is
+//! free and the results come back in order. A job must never wait for another job's item (the
+//! token counts' claims rely on it: see `tokens.rs`).
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-/// `job` applied to every item, on all cores, with the results in the items' order. A panic in
-/// a job is carried to the caller.
+/// `job` applied to every item, on all cores, with the results in the items' order. The calling
+/// thread works too, beside one thread per other core; a thread the system refuses (a container's
+/// process limit) is one helper fewer, not an error. A panic in a job is carried to the caller.
 pub fn map_in_order<I: Sync, T: Send>(items: &[I], job: impl Fn(&I) -> T + Sync) -> Vec<T> {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(items.len());
     if threads <= 1 {
@@ -20,8 +23,12 @@ pub fn map_in_order<I: Sync, T: Send>(items: &[I], job: impl Fn(&I) -> T + Sync)
                 done.push((index, job(item)));
             }
         };
-        let workers: Vec<_> = (0..threads).map(|_| scope.spawn(worker)).collect();
-        workers.into_iter().flat_map(|w| w.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))).collect()
+        let helpers: Vec<_> = (1..threads).map_while(|_| std::thread::Builder::new().spawn_scoped(scope, worker).ok()).collect();
+        let mut done = worker();
+        for helper in helpers {
+            done.extend(helper.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)));
+        }
+        done
     });
     results.sort_by_key(|(index, _)| *index);
     results.into_iter().map(|(_, result)| result).collect()

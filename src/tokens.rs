@@ -446,12 +446,18 @@ impl TokenCounter {
                 Lookup::Claimed => claimed.push((Claim { counts, key: chunk_key, finished: false }, chunk, after_cut)),
             }
         }
-        // The chunks claimed here encoded on all cores: a long text new to the run (the tool
-        // list of an MCP server's thousands of tools) is otherwise one thread's work. A text
-        // whose chunks are all counted starts no thread. The claims are finished here after
-        // encoding, before any wait (so no two threads wait for each other), and a panic while
-        // encoding drops them, which releases them.
-        let encoded = crate::parallel::map_in_order(&claimed, |(_, chunk, after_cut)| encode(chunk, *after_cut));
+        // The chunks claimed here encoded on all cores when they add up to much new text (the
+        // tool list of an MCP server's thousands of tools is otherwise one thread's work); less
+        // is encoded here, so the agents' own threads do not each start one per core for it. The
+        // claims are finished here after encoding, before any wait (so no two threads wait for
+        // each other), and a panic while encoding drops them, which releases them.
+        let new_bytes: usize = claimed.iter().map(|(_, chunk, _)| chunk.len()).sum();
+        let encode_claimed = |(_, chunk, after_cut): &(Claim, &str, bool)| encode(chunk, *after_cut);
+        let encoded = if new_bytes >= SPREAD_ABOVE {
+            crate::parallel::map_in_order(&claimed, encode_claimed)
+        } else {
+            claimed.iter().map(encode_claimed).collect()
+        };
         for ((claim, _, _), count) in claimed.into_iter().zip(encoded) {
             total += claim.finish(count);
         }
@@ -542,6 +548,10 @@ pub fn split_at<'a>(text: &'a str, ends: &'a [usize]) -> impl Iterator<Item = &'
 
 /// Texts longer than this are counted in chunks.
 const CHUNKED_ABOVE: usize = 16 * 1024;
+
+/// New chunks of one text adding up to this many bytes are encoded on all cores; fewer, on the
+/// thread that reads the text (a thread costs more than encoding a few chunks).
+const SPREAD_ABOVE: usize = 64 * 1024;
 /// Set in the key of a text counted as read after a cut, by an encoder that marks a text's start.
 const AFTER_CUT: u128 = 1;
 /// Chunks are at least this long (except a text's last) and at most about `MAX_CHUNK`, unless a
@@ -716,6 +726,22 @@ mod tests {
             let later: Vec<&str> = pieces[pieces.len() / 2 + 2..].to_vec();
             let shared = chunks(&shifted, Cuts::ANY).filter(|c| later.contains(c)).count();
             assert!(shared + 3 >= later.len(), "{shared} of {} chunks shared", later.len());
+        }
+    }
+
+    /// A text that repeats one block has the same chunk many times: the first occurrence claims
+    /// it and the others find it busy. The claims are finished before any wait, so the thread
+    /// does not wait for itself (it would hang here otherwise), and the count is the whole's.
+    #[test]
+    fn a_text_repeating_one_block_counts_without_waiting_for_itself() {
+        let block: String = tricky_parts(7, 300).concat();
+        for repeats in [6, 40] {
+            let text = block.repeat(repeats);
+            assert!(text.len() > CHUNKED_ABOVE, "{}", text.len());
+            for tokenizer in [Tokenizer::O200kBase, Tokenizer::Cl100kBase] {
+                let direct = encoder(tokenizer).count(&text);
+                assert_eq!(TokenCounter::new().count(tokenizer, &text), direct, "{tokenizer:?} x{repeats} ({} bytes)", text.len());
+            }
         }
     }
 

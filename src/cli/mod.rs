@@ -455,9 +455,6 @@ impl AgentRun {
     }
 }
 
-/// With `CTXC_TIMINGS` set (to anything but empty or 0): each stage's time in `session` and the
-/// report's (`report`, from `started`), on stderr, one `timings` line each. A tuning aid, used by
-/// bench/bench.py; nothing else changes.
 /// Ends a command's use of what it built without freeing it: the process exits right after, and
 /// freeing a large run (an MCP file of 60,000 tools: its tools, renders, counts and caches) one
 /// allocation at a time took a tenth of `ctxc cost`. Only for the last values of a one-shot command.
@@ -465,6 +462,9 @@ fn keep_until_exit<T>(value: T) {
     std::mem::forget(value);
 }
 
+/// With `CTXC_TIMINGS` set (to anything but empty or 0): each stage's time in `session` and the
+/// report's (`report`, from `started`), on stderr, one `timings` line each. A tuning aid, used by
+/// bench/bench.py; nothing else changes.
 fn print_timings(session: &Session, report: std::time::Instant) {
     if std::env::var_os("CTXC_TIMINGS").is_none_or(|v| v.is_empty() || v == "0") {
         return;

@@ -756,10 +756,16 @@ impl TokenizerFile {
     fn load_known(bytes: &[u8], releases: &'static [Release]) -> Result<TokenizerFile, String> {
         // The SHA-256 on a thread of its own while the JSON is read (a third of the wall time
         // of loading Gemma 3's 32 MB tokenizer.json went to hashing it first).
+        // A thread the system refuses (a container's process limit) means hashing here, after it.
+        let hash = || -> String { Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect() };
         let (sha256, head) = std::thread::scope(|scope| {
-            let sha256 = scope.spawn(|| -> String { Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect() });
+            let sha256 = std::thread::Builder::new().spawn_scoped(scope, hash);
             let head = bpe_json_head(bytes);
-            (sha256.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)), head)
+            let sha256 = match sha256 {
+                Ok(thread) => thread.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+                Err(_) => hash(),
+            };
+            (sha256, head)
         });
         let known = releases.iter().find(|r| r.sha256 == sha256).map(|r| r.fingerprint);
         let (format, fingerprint, mut engines) = engines_of(bytes, head, known)?;
