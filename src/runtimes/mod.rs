@@ -222,6 +222,22 @@ pub fn share_of(ratio: f64, tokens: u64) -> u64 {
     (ratio * tokens as f64).max(0.0).floor() as u64
 }
 
+/// Python's `str.title`: every run of letters capitalized (Deep Agents' skill
+/// source labels, LangChain's tool schema titles).
+pub fn title_case(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut in_word = false;
+    for c in text.chars() {
+        match (c.is_alphabetic(), in_word) {
+            (true, false) => out.extend(c.to_uppercase()),
+            (true, true) => out.extend(c.to_lowercase()),
+            (false, _) => out.push(c),
+        }
+        in_word = c.is_alphabetic();
+    }
+    out
+}
+
 /// Python's `repr` of a JSON value as `json.loads` gives it.
 pub fn py_repr(value: &Value) -> String {
     match value {
