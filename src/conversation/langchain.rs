@@ -120,7 +120,7 @@ fn with_titles(parameters: &Value) -> Value {
 
 /// Python's `name.replace("_", " ").title()`.
 fn pydantic_title(name: &str) -> String {
-    crate::runtimes::deepagents::steps::title_case(&name.replace('_', " "))
+    crate::runtimes::title_case(&name.replace('_', " "))
 }
 
 /// Length in bytes of Python's `json.dumps(value, ensure_ascii=...)`: `", "` and `": "`

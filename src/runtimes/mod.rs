@@ -13,7 +13,8 @@
 //! - `checks.rs` (checks): its settings checked against what was measured (SET rules);
 //! - `policy.rs` (simulate): its context policy over a conversation, call by call, for
 //!   `ctxc simulate` (written against `crate::conversation`);
-//! - `report.rs` (report): its rows in `ctxc cost`'s window table (data; `report` lays them out);
+//! - `report.rs` (report): its rows in `ctxc cost`'s window table ([`WindowRows`]: text;
+//!   `report` lays them out);
 //! - `starter.rs` (report): the files of its `ctxc init --preset` starter;
 //! - `import.rs` (report): `ctxc import <name>`, a manifest from the runtime's own project
 //!   format (the command's arm in `src/cli/import.rs` calls it).
@@ -22,7 +23,8 @@
 //! is dispatched: here into [`Runtime`] and the release of each; in `resolve` and `render` into a
 //! match on the step kind; in the manifest stage (`settings`) and the settings checks (`checks`)
 //! into a call per runtime with a manifest section; in `simulate` (`policy`) into an enum of the
-//! policies and a match per call. A stage calls a runtime's role through that match, a plain function
+//! policies and a match per call; in `report` (`report`) into a call per runtime with window
+//! numbers. A stage calls a runtime's role through that match, a plain function
 //! call, so no stage imports a layer above its own.
 
 pub mod adk;
@@ -48,7 +50,10 @@ pub use crate::provenance::Setting;
 /// reported: `<name>::checks::check(agent, settings, measured)`. `policy` names the runtimes
 /// with a context policy for `simulate`, in the order they are tried, each with its policy's
 /// type (and its lifetime, `'c`, when it borrows the token counter): `<name>::policy::policy(agent,
-/// rendered, measured, counter)` gives it when the agent has that runtime's settings.
+/// rendered, measured, counter)` gives it when the agent has that runtime's settings. `report`
+/// names the runtimes with rows in `ctxc cost`'s window table, in the order they are printed:
+/// `<name>::report::rows(window, scenario)` for the runtime's window numbers of one render
+/// (`measure::Window`'s field `<name>`).
 macro_rules! runtime_table {
     (ids $callback:ident) => {
         $callback! {
@@ -70,6 +75,9 @@ macro_rules! runtime_table {
     };
     (policy $callback:ident) => {
         $callback! { deepagents DeepAgents, agentscope AgentScope, zeph Zeph<'c> }
+    };
+    (report $callback:ident) => {
+        $callback! { deepagents, zeph, agentscope }
     };
     (steps $callback:ident) => {
         $callback! {
@@ -184,6 +192,21 @@ pub struct AgentFacts<'a> {
     pub memory: bool,
 }
 
+/// A runtime's rows in `ctxc cost`'s window table (its `report.rs`), as text: `report` lays
+/// them out for the terminal or Markdown.
+pub struct WindowRows {
+    /// The line above the rows.
+    pub title: String,
+    /// Label, tokens (a number, a count of messages, or empty) and note.
+    pub rows: Vec<(&'static str, String, String)>,
+}
+
+/// A configured number as the window table prints it (not a tokenizer count, so no `~`):
+/// thousands separated; a value past `i64` prints as `i64::MAX`.
+pub fn number(value: impl TryInto<i64>) -> String {
+    crate::diagnostic::grouped(value.try_into().unwrap_or(i64::MAX))
+}
+
 /// `0.85` as `85 %`.
 pub fn pct(ratio: f64) -> String {
     let p = ratio * 100.0;
@@ -197,6 +220,22 @@ pub fn pct(ratio: f64) -> String {
 /// `ratio × tokens`, rounded down, as the systems compute their thresholds.
 pub fn share_of(ratio: f64, tokens: u64) -> u64 {
     (ratio * tokens as f64).max(0.0).floor() as u64
+}
+
+/// Python's `str.title`: every run of letters capitalized (Deep Agents' skill
+/// source labels, LangChain's tool schema titles).
+pub fn title_case(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut in_word = false;
+    for c in text.chars() {
+        match (c.is_alphabetic(), in_word) {
+            (true, false) => out.extend(c.to_uppercase()),
+            (true, true) => out.extend(c.to_lowercase()),
+            (false, _) => out.push(c),
+        }
+        in_word = c.is_alphabetic();
+    }
+    out
 }
 
 /// Python's `repr` of a JSON value as `json.loads` gives it.

@@ -2,33 +2,29 @@
 //! point, what it keeps, and the tool-result limit.
 
 use super::window::Window;
+use crate::runtimes::{number, WindowRows};
 
-/// The table's title and its rows: label, tokens (a configured number; `i128` holds every
-/// `u64` and `i64` of the window as it is) and note.
-pub fn rows(a: &Window) -> (&'static str, Vec<(&'static str, i128, String)>) {
+/// The table's title and its rows (the scenario does not change them).
+pub fn rows(a: &Window, _scenario: &str) -> WindowRows {
     let lines = vec![
-        ("context size", i128::from(a.context_size), a.context_size_source.clone()),
-        (
-            "compression at",
-            i128::from(a.compression_at),
-            format!("trigger_ratio {}{}", a.trigger_ratio.value, a.trigger_ratio.source_note()),
-        ),
+        ("context size", number(a.context_size), a.context_size_source.clone()),
+        ("compression at", number(a.compression_at), format!("trigger_ratio {}{}", a.trigger_ratio.value, a.trigger_ratio.source_note())),
         (
             "kept after",
-            i128::from(a.kept_after_compression),
+            number(a.kept_after_compression),
             format!("reserve_ratio {}: recent messages kept after compression{}", a.reserve_ratio.value, a.reserve_ratio.source_note()),
         ),
-        ("compression call", i128::from(a.compression_call_room), "above the trigger: room for the compression call itself".to_string()),
+        ("compression call", number(a.compression_call_room), "above the trigger: room for the compression call itself".to_string()),
         (
             "room before it",
-            i128::from(a.room_before_compression),
+            number(a.room_before_compression),
             "between the fixed context and the trigger: summary, messages, tool results".to_string(),
         ),
         (
             "tool result limit",
-            i128::from(a.tool_result_limit.value),
+            number(a.tool_result_limit.value),
             format!("tokens per tool result; longer ones are truncated with a marker{}", a.tool_result_limit.source_note()),
         ),
     ];
-    ("agentscope context (ContextConfig)", lines)
+    WindowRows { title: "agentscope context (ContextConfig)".to_string(), rows: lines }
 }

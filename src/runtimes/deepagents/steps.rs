@@ -141,7 +141,7 @@ fn source_label(layout: &str, source: &str) -> String {
         }
         let parent = parts.len().checked_sub(2).map(|i| parts[i].trim_start_matches('.'));
         if let Some(parent) = parent.filter(|p| leaf.to_lowercase() == "skills" && !p.is_empty()) {
-            return title_case(&parent.replace(['_', '-'], " "));
+            return crate::runtimes::title_case(&parent.replace(['_', '-'], " "));
         }
     }
     capitalize(leaf)
@@ -151,21 +151,6 @@ fn source_label(layout: &str, source: &str) -> String {
 fn capitalize(word: &str) -> String {
     let mut chars = word.chars();
     chars.next().map_or(String::new(), |first| first.to_uppercase().chain(chars.flat_map(char::to_lowercase)).collect())
-}
-
-/// Python's `str.title`: every run of letters capitalized.
-pub(crate) fn title_case(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut in_word = false;
-    for c in text.chars() {
-        match (c.is_alphabetic(), in_word) {
-            (true, false) => out.extend(c.to_uppercase()),
-            (true, true) => out.extend(c.to_lowercase()),
-            (false, _) => out.push(c),
-        }
-        in_word = c.is_alphabetic();
-    }
-    out
 }
 
 /// The skills section up to the usage text (the module), and what follows it: header, one
