@@ -48,6 +48,10 @@ const TOOL_CALL_CUTOFF: usize = 6;
 /// in place of the others (no overflow reference without a memory backend).
 const STALE_MIN_TOKENS: u64 = 20;
 const PRUNED: &str = "[pruned]";
+/// Characters of the summary the model writes of one tool call with its results: zeph-context
+/// 0.22.4 `build_tool_pair_summary_prompt` asks for 2-4 sentences; ctxc assumes this length (the
+/// differential's scripted model writes the same texts).
+pub const TOOL_PAIR_SUMMARY_CHARS: u64 = 300;
 
 /// zeph-context 0.22.4 `manager.rs` `CompactionState`.
 #[derive(Debug, Clone, Copy, PartialEq)]
