@@ -71,8 +71,14 @@ pub enum Event {
     /// Earlier tool results replaced by a short notice, freeing `freed` of the runtime's tokens
     /// (Zeph's tool loop).
     ToolResultsPruned { messages: Vec<String>, freed: u64 },
-    /// Zeph's soft compaction ran (above its threshold) and freed `freed` tokens.
+    /// Zeph's soft compaction ran (above its threshold) and its pruning freed `freed` tokens.
     SoftCompaction { count: u64, threshold: u64, freed: u64 },
+    /// The model summarized each of these tool calls with its results, one model call each
+    /// (Zeph: the summaries wait until they are applied).
+    ToolPairsSummarized { messages: Vec<String> },
+    /// Waiting tool-pair summaries applied: these messages are hidden from the model, a summary
+    /// follows each pair, and the runtime's count, taken afresh, is `count` (Zeph).
+    ToolSummariesApplied { messages: Vec<String>, count: u64 },
     /// Compaction was due but did not run (Zeph: the cooldown after a hard compaction).
     CompactionSkipped { count: u64, threshold: u64, reason: String },
     /// Zeph stopped compacting for the rest of the session.

@@ -46,6 +46,10 @@ fn describe(e: &Event) -> String {
         Event::SoftCompaction { count, threshold, freed } => {
             format!("soft compaction ({} > {}), freed {}", n(*count), n(*threshold), n(*freed))
         }
+        Event::ToolPairsSummarized { messages } => format!("tool pairs summarized for later: {}", messages.join(", ")),
+        Event::ToolSummariesApplied { messages, count } => {
+            format!("tool summaries applied, {} hidden (count now {})", messages.join(", "), n(*count))
+        }
         Event::CompactionSkipped { count, threshold, reason } => {
             format!("compaction skipped ({} > {}): {reason}", n(*count), n(*threshold))
         }

@@ -262,3 +262,57 @@ fn every_bundled_example_simulates_its_documented_sample() {
         assert_eq!(page.matches("<svg").count(), charts, "{agent}: one chart per agent and mode");
     }
 }
+
+/// Zeph 0.22.4 summarizes each tool call beyond the last six with its results (a model call), and
+/// applies the waiting summaries by count or above the soft threshold: the pair stays in Zeph's
+/// count and its list, hidden; the Claude provider leaves it out of the request, the OpenAI one
+/// sends it with the summary. (tests/runtimes/zeph.rs compares this call by call with Zeph's code.)
+#[test]
+fn zeph_hides_summarized_tool_pairs_and_only_the_claude_provider_leaves_them_out() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/runtimes/zeph/simulate/tool-summaries");
+    let conversation = workload("workload.toml", &std::fs::read_to_string(dir.join("workload.toml")).expect("workload")).expect("valid");
+    for model in ["claude-sonnet-4-5", "gpt-4o"] {
+        let session = ctxc::Session::new(vec![format!("agent.model={model}")]);
+        let runs = session.run(&dir.join("ctxc.toml"), Only::default()).expect("the agent loads");
+        let run = runs.runs.first().expect("a mode");
+        let sim = simulate(&runs.loaded.agent, &run.rendered, &run.measured, session.counter(), &conversation, &mut Budget::default())
+            .expect("within the budget");
+        let summarized: Vec<&String> = sim
+            .calls
+            .iter()
+            .flat_map(|c| &c.events)
+            .flat_map(|e| match e {
+                Event::ToolPairsSummarized { messages } => messages.iter().collect(),
+                _ => vec![],
+            })
+            .collect();
+        // Two calls a turn for 30 turns, six left unsummarized, the rest summarized once each.
+        assert!(summarized.len() >= 40, "{model}: {summarized:?}");
+        let applied: Vec<(usize, &Vec<String>)> = sim
+            .calls
+            .iter()
+            .flat_map(|c| c.events.iter().map(move |e| (c.index, e)))
+            .filter_map(|(i, e)| match e {
+                Event::ToolSummariesApplied { messages, .. } => Some((i, messages)),
+                _ => None,
+            })
+            .collect();
+        // The first batch by count: six summaries waiting, far below the soft threshold.
+        let (first, hidden) = applied.first().expect("summaries applied");
+        assert_eq!(hidden.len(), 12, "{model}: six calls with their results");
+        let call = &sim.calls[first - 1];
+        assert!(call.runtime_count < 7_200, "{model}: below the soft threshold");
+        let summaries = call.messages.iter().filter(|m| m.starts_with("tool-summary-")).count();
+        assert_eq!(summaries, 6, "{model}: {:?}", call.messages);
+        let sent_hidden = call.messages.iter().filter(|m| hidden.contains(m)).count();
+        if model.starts_with("claude") {
+            assert_eq!(sent_hidden, 0, "the Claude provider leaves hidden messages out");
+            assert!(call.runtime_sent < call.runtime_count, "{} vs {}", call.runtime_sent, call.runtime_count);
+        } else {
+            assert_eq!(sent_hidden, 12, "the OpenAI provider sends them");
+            // Zeph's count was just taken afresh over the list it sends whole.
+            assert_eq!(call.runtime_sent, call.runtime_count);
+        }
+        assert!(applied.iter().any(|(i, _)| sim.calls[i - 1].events.iter().any(|e| matches!(e, Event::SoftCompaction { .. }))));
+    }
+}

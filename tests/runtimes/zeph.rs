@@ -187,7 +187,7 @@ fn readme_names_the_zeph_release_compared() {
 /// The workloads of `simulate_matches_zeph_call_by_call`, each a folder under
 /// tests/runtimes/zeph/simulate/ with a manifest, a workload and (optionally) the same settings
 /// as a Zeph config file.
-const SIMULATIONS: [&str; 4] = ["long-chat", "tool-heavy", "defaults", "cooldown"];
+const SIMULATIONS: [&str; 5] = ["long-chat", "tool-heavy", "defaults", "cooldown", "tool-summaries"];
 
 /// One model call as a line: the running count Zeph decides with, the request recounted, the
 /// history sent by message id, and what the policy did before the call (each event's kind and
@@ -236,6 +236,11 @@ fn simulate_matches_zeph_call_by_call() {
         // What the model writes when Zeph compacts: the same texts ctxc's simulation assumes.
         let summaries: Vec<String> =
             (1..=100).map(|n| ctxc::conversation::filler(&format!("summary {n}"), conversation.summary_chars)).collect();
+        // What it writes when Zeph summarizes one tool call with its results (the length ctxc
+        // assumes for Zeph's "2-4 sentences").
+        let pair_summaries: Vec<String> = (1..=1000)
+            .map(|n| ctxc::conversation::filler(&format!("tool summary {n}"), ctxc::runtimes::zeph::policy::TOOL_PAIR_SUMMARY_CHARS))
+            .collect();
         let rendered = ctxc_json(&["render", dir_arg, "--format", "json"], &[]);
         let config = dir.join("zeph.toml");
         let input = json!({
@@ -244,6 +249,7 @@ fn simulate_matches_zeph_call_by_call() {
             "system_prompt": rendered["prompt"],
             "conversation": conversation,
             "summaries": summaries,
+            "pair_summaries": pair_summaries,
         });
         let ran = zeph(&input, &[]);
         let runtime_calls = ran["calls"].as_array().expect("calls");

@@ -20,10 +20,20 @@
 //!   outside the last 2 × `tool_call_cutoff` + 2 messages by `[pruned]` (zeph-core
 //!   `prune_stale_tool_outputs`) without lowering its running count, then runs the soft tier
 //!   again (`maybe_soft_compact_mid_iteration`).
+//! - Deferred tool-pair summaries (zeph-agent-context `summarization/deferred.rs`): after each
+//!   tool step, while more than `tool_call_cutoff` visible tool calls with their results have no
+//!   summary, the model summarizes the oldest whose results are not all `[pruned]`, and the
+//!   summary waits. Waiting summaries are applied after a tool step or at a turn's start when
+//!   `tool_call_cutoff` of them wait or the count is above the soft threshold, and by every
+//!   compaction tier: the pair is hidden (`UserOnly`), an assistant message with the summary
+//!   follows it, and the count is taken afresh over the whole list, hidden messages included.
+//!   Zeph's Claude provider leaves hidden messages out of the request; its other providers send
+//!   them (zeph-llm `claude/request.rs`, `openai/mod.rs`). The summary's text is the model's:
+//!   ctxc assumes [`TOOL_PAIR_SUMMARY_CHARS`] characters of filler.
 //!
 //! Both pruning tiers free only `ToolOutput` parts (the text tool protocol); results of native
 //! tool calls are `ToolResult` parts, which only the tool loop's pruning touches, so the soft
-//! tier frees nothing here and is reported as it fires.
+//! tier's pruning frees nothing here (it is reported as it fires, after applying the summaries).
 
 use std::borrow::Cow;
 use std::collections::BTreeSet;
@@ -48,6 +58,10 @@ const TOOL_CALL_CUTOFF: usize = 6;
 /// in place of the others (no overflow reference without a memory backend).
 const STALE_MIN_TOKENS: u64 = 20;
 const PRUNED: &str = "[pruned]";
+/// Characters of the summary the model writes of one tool call with its results: zeph-context
+/// 0.22.4 `build_tool_pair_summary_prompt` asks for 2-4 sentences; ctxc assumes this length (the
+/// differential's scripted model writes the same texts).
+pub const TOOL_PAIR_SUMMARY_CHARS: u64 = 300;
 
 /// zeph-context 0.22.4 `manager.rs` `CompactionState`.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -58,12 +72,22 @@ enum Compaction {
     Exhausted,
 }
 
-/// One message as Zeph holds it: the results of one step's tool calls are one user message.
+/// One message of Zeph's list after the system prompt: state messages (the results of one
+/// step's tool calls are one user message) or a summary Zeph wrote into the list.
 struct Held {
     /// State indices (a summary has none).
     range: std::ops::Range<usize>,
+    /// A summary message: a hard compaction's or a tool pair's, with its tokens.
+    made: Option<(Message, u64)>,
+    /// An assistant message with tool calls.
     tool_use: bool,
-    tokens: u64,
+    /// The results of tool calls.
+    results: bool,
+    /// Hidden from the model once its tool-pair summary is applied (`UserOnly`): still in the
+    /// list and in Zeph's count.
+    hidden: bool,
+    /// The tool-pair summary waiting on these results (`deferred_summary`).
+    deferred: Option<String>,
 }
 
 pub struct Zeph<'c> {
@@ -77,9 +101,14 @@ pub struct Zeph<'c> {
     prune_protect: u64,
     overflow_bytes: usize,
     system_tokens: u64,
+    /// Whether the provider leaves hidden messages out of the request (Zeph's Claude provider;
+    /// its OpenAI, Ollama, Gemini and compatible providers send every message).
+    drops_hidden: bool,
     compaction: Compaction,
-    /// The summary, its tokens, and the state index the messages after it start at.
-    summary: Option<(Message, u64, usize)>,
+    /// Zeph's message list after the system prompt.
+    list: Vec<Held>,
+    /// State messages already in `list`.
+    seen: usize,
     /// Tool results the tool loop replaced by `[pruned]`, by id.
     pruned: BTreeSet<String>,
     /// Zeph's count of each state message as it now stands.
@@ -88,17 +117,19 @@ pub struct Zeph<'c> {
     /// each message added.
     cached: u64,
     summaries: usize,
+    pair_summaries: usize,
 }
 
 /// Zeph's policy, for an agent with `[zeph]` settings and Zeph's window measured (the runtime
 /// table's `policy` row).
 pub fn policy<'c>(agent: &Agent, _rendered: &Rendered, measured: &Measured, counter: &'c TokenCounter) -> Option<Zeph<'c>> {
     let (settings, window) = (agent.systems.zeph.as_ref()?, measured.window.zeph.as_ref()?);
-    Some(Zeph::new(settings, window, measured.window.max_input_tokens, counter))
+    let drops_hidden = measured.model.provider == "anthropic";
+    Some(Zeph::new(settings, window, measured.window.max_input_tokens, drops_hidden, counter))
 }
 
 impl<'c> Zeph<'c> {
-    pub fn new(settings: &Settings, zeph: &Window, max_input: u64, counter: &'c TokenCounter) -> Self {
+    pub fn new(settings: &Settings, zeph: &Window, max_input: u64, drops_hidden: bool, counter: &'c TokenCounter) -> Self {
         Zeph {
             counter,
             release: settings.release(),
@@ -110,12 +141,15 @@ impl<'c> Zeph<'c> {
             prune_protect: settings.prune_protect_tokens.value,
             overflow_bytes: settings.tool_output_max_chars.value as usize,
             system_tokens: zeph.system_prompt_tokens,
+            drops_hidden,
             compaction: Compaction::Ready,
-            summary: None,
+            list: Vec::new(),
+            seen: 0,
             pruned: BTreeSet::new(),
             tokens: Vec::new(),
             cached: 0,
             summaries: 0,
+            pair_summaries: 0,
         }
     }
 
@@ -151,37 +185,129 @@ impl<'c> Zeph<'c> {
         new.iter().sum()
     }
 
-    fn from(&self) -> usize {
-        self.summary.as_ref().map_or(0, |s| s.2)
-    }
-
-    /// The history Zeph holds of `state[..end]` after the system prompt (the summary first).
-    fn held(&self, state: &[Message], end: usize) -> Vec<Held> {
-        let mut held: Vec<Held> = Vec::new();
-        if let Some((_, tokens, _)) = &self.summary {
-            held.push(Held { range: 0..0, tool_use: false, tokens: *tokens });
-        }
-        for i in self.from()..end {
-            let results = state[i].role == Role::Tool;
-            match held.last_mut() {
-                Some(last) if results && last.range.end == i && i > 0 && state[i - 1].role == Role::Tool => {
-                    last.range.end = i + 1;
-                    last.tokens += self.tokens[i];
-                }
-                _ => held.push(Held { range: i..i + 1, tool_use: !state[i].tool_calls.is_empty(), tokens: self.tokens[i] }),
+    /// Adds `state[self.seen..end]` to Zeph's list (a step's results as one message).
+    fn take(&mut self, state: &[Message], end: usize) {
+        for (i, m) in state.iter().enumerate().take(end).skip(self.seen) {
+            let results = m.role == Role::Tool;
+            match self.list.last_mut() {
+                Some(last) if results && last.results && last.range.end == i => last.range.end = i + 1,
+                _ => self.list.push(Held {
+                    range: i..i + 1,
+                    made: None,
+                    tool_use: !m.tool_calls.is_empty(),
+                    results,
+                    hidden: false,
+                    deferred: None,
+                }),
             }
         }
-        held
+        self.seen = self.seen.max(end);
     }
 
-    /// Zeph's count of the system prompt and `held`.
-    fn total(&self, held: &[Held]) -> u64 {
-        self.system_tokens + held.iter().map(|h| h.tokens).sum::<u64>()
+    fn tokens_of(&self, h: &Held) -> u64 {
+        h.made.as_ref().map_or_else(|| h.range.clone().map(|i| self.tokens[i]).sum(), |(_, tokens)| *tokens)
     }
 
-    /// `maybe_compact` at the start of a turn, over `state[..end]` (the user message is not in
-    /// it yet). `self.cached` is the fresh count.
-    fn maybe_compact(&mut self, state: &[Message], end: usize, summary_chars: u64, events: &mut Vec<Event>) {
+    /// Zeph's count of its whole list (hidden messages too), the system prompt with it.
+    fn total(&self) -> u64 {
+        self.system_tokens + self.list.iter().map(|h| self.tokens_of(h)).sum::<u64>()
+    }
+
+    /// The ids of a list message (a summary's is its message's).
+    fn ids<'s>(&'s self, state: &'s [Message], h: &'s Held) -> impl Iterator<Item = &'s String> {
+        h.made.iter().map(|(m, _)| &m.id).chain(state[h.range.clone()].iter().map(|m| &m.id))
+    }
+
+    /// zeph-agent-context `unsummarized_pairs`: a visible tool call followed by its visible
+    /// results, no summary waiting on them; by their place in the list.
+    fn unsummarized_pairs(&self) -> Vec<usize> {
+        let mut pairs = Vec::new();
+        let mut i = 0;
+        while i + 1 < self.list.len() {
+            let (call, results) = (&self.list[i], &self.list[i + 1]);
+            if call.tool_use && !call.hidden && results.results && !results.hidden && results.deferred.is_none() {
+                pairs.push(i);
+                i += 2;
+            } else {
+                i += 1;
+            }
+        }
+        pairs
+    }
+
+    /// zeph-agent-context `maybe_summarize_tool_pair`, after each tool step: while more than
+    /// `tool_call_cutoff` pairs have no summary, the model summarizes the oldest whose results
+    /// are not all pruned (one model call each), and the summary waits on the results.
+    fn summarize_tool_pairs(&mut self, state: &[Message], events: &mut Vec<Event>) {
+        let mut summarized = Vec::new();
+        loop {
+            let pairs = self.unsummarized_pairs();
+            if pairs.len() <= TOOL_CALL_CUTOFF {
+                break;
+            }
+            let all_pruned = |h: &Held| {
+                state[h.range.clone()].iter().all(|m| self.pruned.contains(&m.id) || m.content.is_empty() || m.content.trim() == PRUNED)
+            };
+            let Some(&call) = pairs.iter().find(|&&i| !all_pruned(&self.list[i + 1])) else {
+                break;
+            };
+            self.pair_summaries += 1;
+            // Zeph caps the text at 8,000 characters; the assumed one is shorter.
+            self.list[call + 1].deferred = Some(filler(&format!("tool summary {}", self.pair_summaries), TOOL_PAIR_SUMMARY_CHARS));
+            summarized.push(state[self.list[call].range.start].id.clone());
+        }
+        if !summarized.is_empty() {
+            events.push(Event::ToolPairsSummarized { messages: summarized });
+        }
+    }
+
+    /// zeph-agent-context `apply_deferred_summaries`: each pair a summary waits on is hidden from
+    /// the model and followed by an assistant message holding the summary; Zeph's count, taken
+    /// afresh over the whole list (hidden messages too), becomes the running count.
+    fn apply_deferred(&mut self, state: &[Message], events: &mut Vec<Event>) {
+        let targets: Vec<usize> = (1..self.list.len())
+            .filter(|&i| self.list[i].deferred.is_some() && self.list[i - 1].tool_use && !self.list[i - 1].hidden)
+            .collect();
+        if targets.is_empty() {
+            return;
+        }
+        let hidden: Vec<String> =
+            targets.iter().flat_map(|&i| self.ids(state, &self.list[i - 1]).chain(self.ids(state, &self.list[i]))).cloned().collect();
+        for &i in targets.iter().rev() {
+            let summary = self.list[i].deferred.take().expect("a waiting summary");
+            self.list[i - 1].hidden = true;
+            self.list[i].hidden = true;
+            let call = &state[self.list[i - 1].range.start].id;
+            let message = Message {
+                id: format!("tool-summary-{call}"),
+                role: Role::Assistant,
+                content: format!("[tool summary] {summary}"),
+                tool_calls: vec![],
+                tool_call_id: None,
+                name: None,
+                blocks: None,
+            };
+            // Zeph counts the summary part, not the message's text.
+            let tokens = if summary.trim().is_empty() { 0 } else { self.count(&summary) };
+            let made = Held { range: 0..0, made: Some((message, tokens)), tool_use: false, results: false, hidden: false, deferred: None };
+            self.list.insert(i + 1, made);
+        }
+        self.cached = self.total();
+        events.push(Event::ToolSummariesApplied { messages: hidden, count: self.cached });
+    }
+
+    /// zeph-agent-context `maybe_apply_deferred_summaries` (tier 0): applied above the soft
+    /// threshold, or once `tool_call_cutoff` summaries wait.
+    fn maybe_apply_deferred(&mut self, state: &[Message], events: &mut Vec<Event>) {
+        let waiting = self.list.iter().filter(|h| h.deferred.is_some()).count();
+        if waiting > 0 && (self.cached > self.soft_at || waiting >= TOOL_CALL_CUTOFF) {
+            self.apply_deferred(state, events);
+        }
+    }
+
+    /// `maybe_compact` at the start of a turn, over the list without the user message.
+    /// `self.cached` is the fresh count.
+    fn maybe_compact(&mut self, state: &[Message], summary_chars: u64, events: &mut Vec<Event>) {
         if self.compaction == Compaction::Exhausted || self.compaction == Compaction::CompactedThisTurn {
             return;
         }
@@ -194,7 +320,9 @@ impl<'c> Zeph<'c> {
             return;
         }
         if count <= self.hard_at {
-            // Soft tier: pruning frees no `ToolResult` part (see the module's comment).
+            // Soft tier: the waiting tool-pair summaries, then pruning, which frees no
+            // `ToolResult` part (see the module's comment).
+            self.apply_deferred(state, events);
             events.push(Event::SoftCompaction { count, threshold: self.soft_at, freed: 0 });
             return;
         }
@@ -206,9 +334,10 @@ impl<'c> Zeph<'c> {
             });
             return;
         }
-        let held = self.held(state, end);
-        // Zeph's list: the system prompt, then `held`.
-        let len = held.len() + 1;
+        self.apply_deferred(state, events);
+        let before = self.cached;
+        // Zeph's list: the system prompt, then `list`.
+        let len = self.list.len() + 1;
         let exhausted = |this: &mut Self, events: &mut Vec<Event>, reason: &str| {
             this.compaction = Compaction::Exhausted;
             events.push(Event::CompactionExhausted { count, threshold: this.hard_at, reason: reason.into() });
@@ -218,7 +347,7 @@ impl<'c> Zeph<'c> {
         }
         // `adjust_compact_end_for_tool_pairs`: the tail never starts at a tool call's results.
         let mut compact_end = len - self.preserve_tail;
-        while compact_end > 1 && held[compact_end - 2].tool_use {
+        while compact_end > 1 && self.list[compact_end - 2].tool_use {
             compact_end -= 1;
         }
         if compact_end <= 1 {
@@ -231,21 +360,29 @@ impl<'c> Zeph<'c> {
             filler(&format!("summary {}", self.summaries), summary_chars)
         );
         let tokens = self.count(&content);
-        let from = held.get(compact_end - 1).map_or(end, |h| h.range.start);
-        let summary = Message::summary(content);
-        self.summary = Some((summary, tokens, from));
-        let after = self.total(&self.held(state, end));
+        self.list.drain(..compacted);
+        let kept_from = self.list.first().and_then(|h| self.ids(state, h).next().cloned());
+        let made = Held {
+            range: 0..0,
+            made: Some((Message::summary(content), tokens)),
+            tool_use: false,
+            results: false,
+            hidden: false,
+            deferred: None,
+        };
+        self.list.insert(0, made);
+        let after = self.total();
         events.push(Event::Summarized {
             by: "hard compaction".into(),
             count,
             threshold: self.hard_at,
             summarized: compacted,
-            kept_from: state.get(from).filter(|_| from < end).map(|m| m.id.clone()),
-            kept: len - compact_end,
+            kept_from,
+            kept: self.list.len() - 1,
             summary_chars,
         });
         self.cached = after;
-        if after >= count {
+        if after >= before {
             exhausted(self, events, "the compaction freed nothing");
         } else if after > self.hard_at {
             exhausted(self, events, "still above the hard threshold after compacting");
@@ -257,28 +394,26 @@ impl<'c> Zeph<'c> {
     /// `prune_stale_tool_outputs` after a tool step: results outside the last messages become
     /// `[pruned]`. The running count is left as it was.
     fn prune_stale(&mut self, state: &[Message], events: &mut Vec<Event>) {
-        let held = self.held(state, state.len());
         let keep_recent = 2 * TOOL_CALL_CUTOFF + 2;
-        let len = held.len() + 1;
+        let len = self.list.len() + 1;
         if len <= keep_recent + 1 {
             return;
         }
         let replacement = self.count(PRUNED);
         let mut pruned = Vec::new();
         let mut freed = 0;
-        for h in &held[..len - keep_recent - 1] {
-            for i in h.range.clone() {
-                let m = &state[i];
-                if m.role != Role::Tool || self.pruned.contains(&m.id) {
-                    continue;
-                }
-                let body = self.count(&m.content);
-                if body > STALE_MIN_TOKENS {
-                    freed += body - replacement;
-                    self.tokens[i] -= body - replacement;
-                    self.pruned.insert(m.id.clone());
-                    pruned.push(m.id.clone());
-                }
+        let stale: Vec<usize> = self.list[..len - keep_recent - 1].iter().flat_map(|h| h.range.clone()).collect();
+        for i in stale {
+            let m = &state[i];
+            if m.role != Role::Tool || self.pruned.contains(&m.id) {
+                continue;
+            }
+            let body = self.count(&m.content);
+            if body > STALE_MIN_TOKENS {
+                freed += body - replacement;
+                self.tokens[i] -= body - replacement;
+                self.pruned.insert(m.id.clone());
+                pruned.push(m.id.clone());
             }
         }
         if !pruned.is_empty() {
@@ -305,7 +440,15 @@ impl Policy for Zeph<'_> {
             keep: format!("the last {} messages (a tool call with its results)", self.preserve_tail),
             rules: vec![
                 format!(
-                    "soft compaction above {} ({}): prunes tool outputs outside the last {} tokens; none of native tool results",
+                    "beyond the last {TOOL_CALL_CUTOFF} tool calls, each call with its results is summarized by the model \
+                     (about {TOOL_PAIR_SUMMARY_CHARS} characters assumed); the summaries are applied above {} ({}) or once \
+                     {TOOL_CALL_CUTOFF} wait: the pair is hidden{}, the summary follows it, and both stay in Zeph's count",
+                    pct(self.soft_at),
+                    self.soft_at,
+                    if self.drops_hidden { "" } else { " (this provider still sends it)" }
+                ),
+                format!(
+                    "soft compaction above {} ({}): applies the waiting summaries, prunes tool outputs outside the last {} tokens; none of native tool results",
                     pct(self.soft_at),
                     self.soft_at,
                     self.prune_protect
@@ -343,36 +486,49 @@ impl Policy for Zeph<'_> {
         let end = state.len();
         let turn_start = state.last().is_some_and(|m| m.role == Role::User);
         if turn_start {
-            // `advance_turn`, the system prompt rebuilt (the count taken afresh), `maybe_compact`,
-            // then the user message added.
+            // `advance_turn`, the system prompt rebuilt (the count taken afresh), the waiting
+            // tool-pair summaries (tier 0), `maybe_compact`, then the user message added.
             if self.compaction == Compaction::CompactedThisTurn {
                 self.compaction = Compaction::Cooling(COOLDOWN_TURNS);
             }
-            self.cached = self.total(&self.held(state, end - 1));
-            self.maybe_compact(state, end - 1, summary_chars, events);
+            self.take(state, end - 1);
+            self.cached = self.total();
+            self.maybe_apply_deferred(state, events);
+            self.maybe_compact(state, summary_chars, events);
+            self.take(state, end);
             self.cached += self.tokens[end - 1];
         } else {
+            // The tool loop after a step (zeph-core `tier_loop.rs`): summarize pairs, prune stale
+            // results, apply waiting summaries (tier 0), then the soft tier mid-iteration.
             self.cached += added;
+            self.take(state, end);
+            self.summarize_tool_pairs(state, events);
             self.prune_stale(state, events);
+            self.maybe_apply_deferred(state, events);
             if self.compaction != Compaction::CompactedThisTurn && self.cached > self.soft_at {
-                events.push(Event::SoftCompaction { count: self.cached, threshold: self.soft_at, freed: 0 });
+                let count = self.cached;
+                self.apply_deferred(state, events);
+                events.push(Event::SoftCompaction { count, threshold: self.soft_at, freed: 0 });
             }
         }
-        let held = self.held(state, end);
         let mut messages: Vec<Cow<'a, Message>> = Vec::new();
-        if let Some((summary, _, _)) = &self.summary {
-            messages.push(Cow::Owned(summary.clone()));
-        }
-        for m in &state[self.from()..] {
-            if self.pruned.contains(&m.id) {
-                messages.push(Cow::Owned(Message { content: PRUNED.into(), ..m.clone() }));
-            } else {
-                messages.push(Cow::Borrowed(m));
+        let mut sent = self.system_tokens;
+        for h in self.list.iter().filter(|h| !(h.hidden && self.drops_hidden)) {
+            sent += self.tokens_of(h);
+            if let Some((message, _)) = &h.made {
+                messages.push(Cow::Owned(message.clone()));
+            }
+            for m in &state[h.range.clone()] {
+                if self.pruned.contains(&m.id) {
+                    messages.push(Cow::Owned(Message { content: PRUNED.into(), ..m.clone() }));
+                } else {
+                    messages.push(Cow::Borrowed(m));
+                }
             }
         }
         // The running count when the model is called (what the next decision starts from), and the
         // request recounted: they differ once the tool loop has pruned.
-        Request { messages, runtime_count: self.cached, runtime_sent: self.total(&held) }
+        Request { messages, runtime_count: self.cached, runtime_sent: sent }
     }
 }
 

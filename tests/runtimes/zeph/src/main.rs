@@ -9,8 +9,9 @@
 //! `config` null: Zeph's defaults (plus the environment overrides). `model_window`: what the
 //! provider reports as its context window (null: it reports none).
 //! `zeph-runtime --dump-defaults` prints Zeph's default config file instead.
-//! With `"conversation"` (ctxc's `Conversation` as JSON) and `"summaries"` (the texts the model
-//! writes when Zeph compacts), it replays the conversation through Zeph's context policy and
+//! With `"conversation"` (ctxc's `Conversation` as JSON), `"summaries"` (the texts the model
+//! writes when Zeph compacts) and `"pair_summaries"` (the texts it writes when Zeph summarizes
+//! one tool call with its results), it replays the conversation through Zeph's context policy and
 //! prints one object per model call instead (see simulate.rs).
 
 mod simulate;
@@ -116,7 +117,18 @@ fn main() {
     let system_prompt = input["system_prompt"].as_str().unwrap_or("");
     if input["conversation"].is_object() {
         let summaries = input["summaries"].as_array().expect("summaries").iter().map(|s| s.as_str().expect("text").to_string()).collect();
-        let calls = simulate::run(&config, budget, CONTEXT_BUDGET_RESERVE_RATIO, system_prompt, &input["conversation"], &tc, summaries);
+        let pair_summaries =
+            input["pair_summaries"].as_array().expect("pair_summaries").iter().map(|s| s.as_str().expect("text").to_string()).collect();
+        let calls = simulate::run(
+            &config,
+            budget,
+            CONTEXT_BUDGET_RESERVE_RATIO,
+            system_prompt,
+            &input["conversation"],
+            &tc,
+            summaries,
+            pair_summaries,
+        );
         println!("{}", serde_json::to_string_pretty(&json!({ "release": "zeph-context 0.22.4", "calls": calls })).expect("json"));
         return;
     }

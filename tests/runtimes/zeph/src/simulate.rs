@@ -23,10 +23,11 @@
 //! `truncate_tool_output_at`). This is written from Zeph's source, not from ctxc's code.
 
 use serde_json::{Value, json};
-use zeph_config::Config;
+use zeph_config::{Config, ProviderKind};
 use zeph_context::manager::{CompactionState, CompactionTier, ContextManager};
-use zeph_context::summarization::extract_overflow_ref;
-use zeph_llm::provider::{Message, MessageMetadata, MessagePart, Role};
+use zeph_context::slot::cap_summary;
+use zeph_context::summarization::{build_tool_pair_summary_prompt, extract_overflow_ref};
+use zeph_llm::provider::{Message, MessageMetadata, MessagePart, MessageVisibility, Role};
 
 use crate::Cl100k;
 use zeph_common::memory::TokenCounting;
@@ -44,8 +45,8 @@ fn message_tokens(tc: &Cl100k, m: &Message) -> usize {
     m.parts
         .iter()
         .map(|p| match p {
-            MessagePart::Text { text } if text.trim().is_empty() => 0,
-            MessagePart::Text { text } => tc.count_tokens(text),
+            MessagePart::Text { text } | MessagePart::Summary { text } if text.trim().is_empty() => 0,
+            MessagePart::Text { text } | MessagePart::Summary { text } => tc.count_tokens(text),
             MessagePart::ToolUse { id, name, input } => {
                 TOOL_USE_OVERHEAD + tc.count_tokens(id) + tc.count_tokens(name) + tc.count_tokens(&input.to_string())
             }
@@ -86,6 +87,13 @@ struct Session<'a> {
     cutoff: usize,
     /// The summaries the model writes, in order (the test gives them: a summary is the model's).
     summaries: std::vec::IntoIter<String>,
+    /// The summaries the model writes of single tool pairs (Zeph's compaction provider, which
+    /// is the main one unless `[memory] compaction_provider` names another), in order.
+    pair_summaries: std::vec::IntoIter<String>,
+    /// Whether the provider leaves hidden messages out of the request (zeph-llm's Claude
+    /// provider, `claude/request.rs`; the OpenAI, Ollama, Gemini and compatible ones send every
+    /// message they are given).
+    drops_hidden: bool,
 }
 
 impl Session<'_> {
@@ -98,6 +106,124 @@ impl Session<'_> {
 
     fn recount(&self) -> u64 {
         self.messages.iter().map(|m| message_tokens(self.tc, m) as u64).sum()
+    }
+
+    /// The messages the provider sends, with their ids.
+    fn sent(&self) -> impl Iterator<Item = (&Message, &Vec<String>)> {
+        self.messages.iter().zip(&self.ids).filter(|(m, _)| !self.drops_hidden || m.metadata.visibility.is_agent_visible())
+    }
+
+    /// zeph-agent-context `summarization/deferred.rs` `unsummarized_pairs`: a visible tool call
+    /// followed by its visible results, which have no deferred summary yet.
+    fn unsummarized_pairs(&self) -> Vec<(usize, usize)> {
+        let m = &self.messages;
+        let mut pairs = Vec::new();
+        let mut i = 1;
+        while i < m.len() {
+            let visible = |j: usize| m[j].metadata.visibility.is_agent_visible();
+            let request = m[i].role == Role::Assistant && m[i].parts.iter().any(|p| matches!(p, MessagePart::ToolUse { .. }));
+            if visible(i)
+                && request
+                && i + 1 < m.len()
+                && visible(i + 1)
+                && m[i + 1].role == Role::User
+                && m[i + 1].parts.iter().any(|p| matches!(p, MessagePart::ToolResult { .. } | MessagePart::ToolOutput { .. }))
+                && m[i + 1].metadata.deferred_summary.is_none()
+            {
+                pairs.push((i, i + 1));
+                i += 2;
+            } else {
+                i += 1;
+            }
+        }
+        pairs
+    }
+
+    /// zeph-agent-context `maybe_summarize_tool_pair`: while more than `tool_call_cutoff` pairs
+    /// have no summary, the model summarizes the oldest whose results are not all pruned, and
+    /// the summary waits on the results message (`deferred_summary`).
+    fn summarize_tool_pairs(&mut self, events: &mut Vec<Value>) {
+        let mut summarized = Vec::new();
+        loop {
+            let pairs = self.unsummarized_pairs();
+            if pairs.len() <= self.cutoff {
+                break;
+            }
+            let all_pruned = |m: &Message| {
+                m.parts.iter().all(|p| match p {
+                    MessagePart::ToolOutput { body, .. } => body.is_empty(),
+                    MessagePart::ToolResult { content, .. } => content.trim() == "[pruned]" || content.is_empty(),
+                    _ => true,
+                })
+            };
+            let Some(&(request, results)) = pairs.iter().find(|(_, results)| !all_pruned(&self.messages[*results])) else {
+                break;
+            };
+            // The prompt the compaction provider receives; the scripted model answers it with
+            // the next text the test gave.
+            let prompt = build_tool_pair_summary_prompt(&self.messages[request], &self.messages[results]);
+            assert!(prompt.contains("<tool_response>"), "Zeph's tool-pair prompt");
+            let summary = cap_summary(self.pair_summaries.next().expect("a summary for each tool pair"), 8_000);
+            self.messages[results].metadata.deferred_summary = Some(summary);
+            summarized.push(self.ids[request][0].clone());
+        }
+        if !summarized.is_empty() {
+            events.push(json!({"kind": "tool_pairs_summarized", "messages": summarized}));
+        }
+    }
+
+    /// zeph-agent-context `apply_deferred_summaries`: each pair with a waiting summary is hidden
+    /// from the model (`UserOnly`, still in the list and in the count) and followed by an
+    /// assistant message holding the summary; the running count is taken afresh over the whole
+    /// list.
+    fn apply_deferred(&mut self, events: &mut Vec<Value>) {
+        let mut targets = Vec::new();
+        for i in 1..self.messages.len() {
+            let Some(summary) = self.messages[i].metadata.deferred_summary.clone() else { continue };
+            let (req, resp) = (&self.messages[i - 1], &self.messages[i]);
+            assert!(
+                resp.role == Role::User
+                    && resp.metadata.visibility.is_agent_visible()
+                    && req.role == Role::Assistant
+                    && req.metadata.visibility.is_agent_visible()
+                    && req.parts.iter().any(|p| matches!(p, MessagePart::ToolUse { .. })),
+                "a summary waits only on the results of the call before them"
+            );
+            targets.push((i, summary));
+        }
+        if targets.is_empty() {
+            return;
+        }
+        let hidden: Vec<String> = targets.iter().flat_map(|(i, _)| self.ids[i - 1].iter().chain(&self.ids[*i]).cloned()).collect();
+        for (resp, summary) in targets.into_iter().rev() {
+            self.messages[resp - 1].metadata.visibility = MessageVisibility::UserOnly;
+            self.messages[resp].metadata.visibility = MessageVisibility::UserOnly;
+            self.messages[resp].metadata.deferred_summary = None;
+            let message = Message {
+                role: Role::Assistant,
+                content: format!("[tool summary] {summary}"),
+                parts: vec![MessagePart::Summary { text: summary }],
+                metadata: MessageMetadata::agent_only(),
+            };
+            let id = format!("tool-summary-{}", self.ids[resp - 1][0]);
+            self.messages.insert(resp + 1, message);
+            self.ids.insert(resp + 1, vec![id]);
+        }
+        self.cached = self.recount();
+        events.push(json!({"kind": "tool_summaries_applied", "messages": hidden, "count": self.cached}));
+    }
+
+    /// zeph-agent-context `maybe_apply_deferred_summaries` (tier 0): applied when the count is
+    /// in the soft or hard tier, or when `tool_call_cutoff` summaries wait.
+    fn maybe_apply_deferred(&mut self, events: &mut Vec<Value>) {
+        let pending = self.messages.iter().filter(|m| m.metadata.deferred_summary.is_some()).count();
+        if pending == 0 {
+            return;
+        }
+        let pressure = matches!(self.manager.compaction_tier(self.cached), CompactionTier::Soft | CompactionTier::Hard);
+        if pressure || pending >= self.cutoff {
+            self.apply_deferred(events);
+        }
     }
 
     fn budget(&self) -> usize {
@@ -159,8 +285,8 @@ impl Session<'_> {
         self.manager.compaction_state()
     }
 
-    /// `maybe_compact` with its soft and hard tiers (no server compaction, no fidelity regrade,
-    /// no deferred summaries: none exist without a summary provider).
+    /// `maybe_compact` with its soft and hard tiers (no server compaction, no fidelity regrade);
+    /// both tiers first apply the waiting tool-pair summaries.
     fn maybe_compact(&mut self, events: &mut Vec<Value>) {
         if let CompactionState::Exhausted { warned: false } = self.state() {
             self.manager.set_compaction_state(CompactionState::Exhausted { warned: true });
@@ -182,7 +308,10 @@ impl Session<'_> {
         let hard_at = self.at(self.manager.hard_compaction_threshold);
         match self.manager.compaction_tier(count) {
             CompactionTier::Soft => {
-                let min = (count as usize).saturating_sub(soft_at as usize);
+                // do_soft_compaction: the summaries, then pruning down to the threshold from
+                // the count they leave.
+                self.apply_deferred(events);
+                let min = (self.cached as usize).saturating_sub(soft_at as usize);
                 let freed = if min > 0 { self.prune_tool_outputs(min) } else { 0 };
                 events.push(json!({"kind": "soft_compaction", "count": count, "threshold": soft_at, "freed": freed}));
             }
@@ -192,6 +321,7 @@ impl Session<'_> {
                     return;
                 }
                 let min = (count as usize).saturating_sub(hard_at as usize);
+                self.apply_deferred(events);
                 let before = self.cached;
                 let freed = self.prune_tool_outputs(min);
                 let cooldown = self.manager.compaction_cooldown_turns();
@@ -281,13 +411,19 @@ impl Session<'_> {
         }
         let count = self.cached;
         let soft_at = self.at(self.manager.soft_compaction_threshold);
+        // The minimum to free is taken before the summaries are applied.
+        self.apply_deferred(events);
         let min = (count as usize).saturating_sub(soft_at as usize);
         let freed = if min > 0 { self.prune_tool_outputs(min) } else { 0 };
         events.push(json!({"kind": "soft_compaction", "count": count, "threshold": soft_at, "freed": freed}));
     }
 
     fn sent_ids(&self) -> Vec<String> {
-        self.ids[1..].iter().flatten().cloned().collect()
+        self.sent().skip(1).flat_map(|(_, ids)| ids.iter().cloned()).collect()
+    }
+
+    fn sent_tokens(&self) -> u64 {
+        self.sent().map(|(m, _)| message_tokens(self.tc, m) as u64).sum()
     }
 }
 
@@ -301,6 +437,7 @@ pub fn run(
     conversation: &Value,
     tc: &Cl100k,
     summaries: Vec<String>,
+    pair_summaries: Vec<String>,
 ) -> Value {
     let memory = &config.memory;
     let mut manager = ContextManager::new();
@@ -322,6 +459,8 @@ pub fn run(
         manager,
         cutoff: memory.tool_call_cutoff,
         summaries: summaries.into_iter(),
+        pair_summaries: pair_summaries.into_iter(),
+        drops_hidden: config.llm.providers.first().is_some_and(|p| p.provider_type == ProviderKind::Claude),
     };
     s.push(Message::from_legacy(Role::System, system_prompt), vec![]);
     let mut calls = Vec::new();
@@ -331,6 +470,7 @@ pub fn run(
         // Turn start: advance_turn, the system prompt rebuilt and recounted, maybe_compact.
         s.manager.advance_turn();
         s.cached = s.recount();
+        s.maybe_apply_deferred(&mut events);
         s.maybe_compact(&mut events);
         let user = &turn["user"];
         s.push(Message::from_legacy(Role::User, str_of(user, "content")), vec![str_of(user, "id")]);
@@ -358,12 +498,15 @@ pub fn run(
                 // The step's results as one user message, then the tool loop's pruning.
                 let (parts, ids): (Vec<MessagePart>, Vec<String>) = std::mem::take(&mut results).into_iter().unzip();
                 s.push(Message::from_parts(Role::User, parts), ids);
+                // zeph-core `tier_loop.rs`: summarize, prune, apply, then the mid-iteration soft tier.
+                s.summarize_tool_pairs(&mut events);
                 s.prune_stale(&mut events);
+                s.maybe_apply_deferred(&mut events);
                 s.soft_mid_iteration(&mut events);
             }
             step += 1;
             calls.push(json!({
-                "turn": t + 1, "step": step, "count": s.cached, "sent": s.recount(),
+                "turn": t + 1, "step": step, "count": s.cached, "sent": s.sent_tokens(),
                 "messages": s.sent_ids(), "events": std::mem::take(&mut events),
             }));
             let calls_of = m["tool_calls"].as_array().cloned().unwrap_or_default();
