@@ -28,7 +28,8 @@
 //! match on the step kind; in the manifest stage (`settings`) and the settings checks (`checks`)
 //! into a call per runtime with a manifest section; in `simulate` (`policy`) into an enum of the
 //! policies and a match per call; in `report` (`report`) into a call per runtime with window
-//! numbers; in `upstream` (`upstream`) into a match on the manifest's preset. A stage calls a
+//! numbers; in `upstream` (`upstream`) into a match on the manifest's preset; in the
+//! manifest stage's environment overrides (`env`) into the list of each runtime's variables. A stage calls a
 //! runtime's role through that match, a plain function call, so no stage imports a layer above
 //! its own.
 
@@ -61,6 +62,9 @@ pub use crate::provenance::Setting;
 /// (`measure::Window`'s field `<name>`). `upstream` names the runtimes whose texts `ctxc
 /// upstream` reads, each with its id, in the order its message lists their presets:
 /// `<name>::upstream::READER` and `<name>::upstream::read(raw, root, manifest, model, read)`.
+/// `env` names the runtimes that read environment variables of their own for settings ctxc
+/// models, each with its id: `<name>::settings::ENV_VARS` (variable, manifest key), applied to
+/// agents on its preset only, and `ENV_HELP` for a value that does not fit.
 macro_rules! runtime_table {
     (ids $callback:ident) => {
         $callback! {
@@ -85,6 +89,9 @@ macro_rules! runtime_table {
     };
     (report $callback:ident) => {
         $callback! { deepagents, zeph, agentscope }
+    };
+    (env $callback:ident) => {
+        $callback! { Zeph zeph }
     };
     (upstream $callback:ident) => {
         $callback! { Deepagents deepagents, Agentscope agentscope, Adk adk }

@@ -518,11 +518,12 @@ fn decide_step_and_step_text_hold_only_generic_kinds() {
 /// The manifest stage and the settings stage reach a runtime's manifest section, its
 /// validation and its checks only through the table's `settings` and `checks` rows, and the
 /// simulate stage its context policy only through the `policy` row, `ctxc cost`'s window
-/// table its rows only through the `report` row, and `ctxc upstream` a runtime's reader only
-/// through the `upstream` row: neither `fn systems` (`manifest/systems.rs`), the settings stage
-/// (`checks/settings/`), a file of `simulate/`, `report/systems.rs` nor `upstream.rs` names a
-/// runtime (a folder of `src/runtimes/`), so a runtime's settings, policy, rows and reader
-/// change in its folder.
+/// table its rows only through the `report` row, `ctxc upstream` a runtime's reader only
+/// through the `upstream` row, and the environment overrides a runtime's own variables only
+/// through the `env` row: neither `fn systems` (`manifest/systems.rs`), the settings stage
+/// (`checks/settings/`), a file of `simulate/`, `report/systems.rs`, `upstream.rs` nor
+/// `manifest/env.rs` names a runtime (a folder of `src/runtimes/`), so a runtime's settings,
+/// variables, policy, rows and reader change in its folder.
 #[test]
 fn runtime_settings_checks_and_policies_are_reached_only_through_the_table() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
@@ -539,6 +540,7 @@ fn runtime_settings_checks_and_policies_are_reached_only_through_the_table() {
         ("checks/settings/".to_string(), code("checks/settings/mod.rs")),
         ("report/systems.rs".to_string(), code("report/systems.rs")),
         ("upstream.rs".to_string(), code("upstream.rs")),
+        ("manifest/env.rs".to_string(), code("manifest/env.rs")),
     ];
     for (what, text) in stages.into_iter().chain(simulate) {
         let named: Vec<String> = tokens(&text).into_iter().filter(|t| runtimes.contains(t)).collect();
