@@ -1,112 +1,30 @@
-//! `ctxc upstream`: a runtime's own texts (base prompt, middleware texts, skills usage, memory
-//! guidelines, harness-profile suffix) and built-in tool schemas, read from the release installed
+//! `ctxc upstream`: a runtime's own texts (base prompt, middleware texts, skill and transfer
+//! instructions, …) and built-in tool schemas, read from the release installed
 //! in the user's Python environment and written under the manifest's `upstream/` folder. ctxc
 //! ships none of that prose; every user of the runtime has it installed.
 //!
-//! The values are read by a script of ours per runtime (`upstream/deepagents.py`,
-//! `upstream/agentscope.py`, `upstream/adk.py`) run in the user's interpreter:
+//! The values are read by a script of ours per runtime (`src/runtimes/<name>/upstream.py`, named
+//! with the files it gives by the runtime's `upstream.rs`, the table's `upstream` row) run in the
+//! user's interpreter:
 //! isolated mode (no current folder or user site on the path), no bytecode written, a stand-in
 //! chat model that answers at once, a time limit, and its output validated before any file is
 //! written. Render stays offline: it reads the files this writes.
 
-use std::collections::BTreeMap;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use serde::Deserialize;
-
-use crate::diagnostic::{Diagnostic, Sources};
+use crate::diagnostic::Diagnostic;
 use crate::import::toml_string;
 use crate::project::ProjectRoot;
 use crate::review::atomic;
-use crate::runtimes::deepagents::import::UPSTREAM_MODULES as DEEPAGENTS_TEXTS;
-use crate::runtimes::deepagents::window::{layout, LAYOUT_0_4};
+use crate::runtimes::{runtime_table, Runtime, Upstream, UpstreamAgent, UpstreamReader, UpstreamTexts};
 
-/// A runtime whose texts ctxc reads: its preset and package, the script that prints them, and the
-/// files under `upstream/` the manifest refers to.
-struct Runtime {
-    package: &'static str,
-    script: &'static str,
-    /// The texts the script prints; a text the release lacks is an empty file.
-    texts: &'static [&'static str],
-    /// The file under `upstream/` of a text.
-    text_file: fn(&str) -> String,
-    /// The file of the built-in tool schemas, for a runtime that binds tools of its own.
-    tools_file: Option<&'static str>,
-    /// What to install when the package is missing.
-    install: &'static str,
-}
-
-const DEEPAGENTS: Runtime = Runtime {
-    package: "deepagents",
-    script: include_str!("upstream/deepagents.py"),
-    texts: &DEEPAGENTS_TEXTS,
-    text_file: |name| format!("{name}.md"),
-    tools_file: Some("builtin_tools.json"),
-    install: "pip install deepagents==0.7.32",
-};
-
-/// The files the AgentScope fixtures and manifests refer to (docs/runtimes/agentscope.md).
-const AGENTSCOPE: Runtime = Runtime {
-    package: "agentscope",
-    script: include_str!("upstream/agentscope.py"),
-    texts: &["skill_instruction", "workspace", "compression_tool"],
-    text_file: |name| match name {
-        "compression_tool" => "compression-tool.json".to_string(),
-        name => format!("{}.md", name.replace('_', "-")),
-    },
-    tools_file: Some("skill-viewer.json"),
-    install: "pip install agentscope==2.0.11",
-};
-
-/// The files the ADK preset's modules and its `transfer_to_agent` refer to (docs/runtimes/adk.md).
-const ADK: Runtime = Runtime {
-    package: "google-adk",
-    script: include_str!("upstream/adk.py"),
-    texts: &["agent_transfer", "transfer_to_parent", "transfer_tool"],
-    text_file: |name| match name {
-        "transfer_tool" => "transfer-tool.json".to_string(),
-        name => format!("{}.md", name.replace('_', "-")),
-    },
-    tools_file: None,
-    install: "pip install google-adk==2.13.0",
-};
 /// Importing LangChain and building the agents takes seconds; a hung interpreter is stopped.
 const TIME_LIMIT: Duration = Duration::from_secs(120);
 /// The most the script may print (the texts and tool schemas are tens of KiB).
 const MAX_OUTPUT: u64 = 8 * 1024 * 1024;
-
-/// What the agent is, as far as the release's texts depend on it.
-#[derive(Debug, Clone, serde::Serialize)]
-pub struct Agent {
-    /// The model's name, without a provider prefix.
-    pub model: String,
-    /// LangChain's provider name (`anthropic`, `openai`, …): 0.7 picks a harness profile by it.
-    pub provider: Option<String>,
-    /// The subagents, which 0.4's task prompt and the `task` tool list.
-    pub subagents: Vec<Subagent>,
-}
-
-#[derive(Debug, Clone, serde::Serialize)]
-pub struct Subagent {
-    pub name: String,
-    pub description: Option<String>,
-}
-
-/// One release's texts, as its script printed them.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Texts {
-    pub package: String,
-    pub version: String,
-    pub texts: BTreeMap<String, String>,
-    /// Where each text comes from in the package (for the sources file).
-    pub sources: BTreeMap<String, String>,
-    /// The tools the runtime binds, as OpenAI function tools.
-    pub builtin_tools: Vec<serde_json::Value>,
-}
 
 /// The interpreter to run, and who named it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -176,10 +94,10 @@ fn find_program(given: &Path, search_path: Option<&std::ffi::OsStr>) -> Option<P
 }
 
 /// Runs `runtime`'s script in `python` for `agent` and checks what it printed.
-fn read(runtime: &Runtime, python: &Path, agent: &Agent) -> Result<Texts, Diagnostic> {
+fn read(runtime: &UpstreamReader, python: &Path, agent: &UpstreamAgent) -> Result<UpstreamTexts, Diagnostic> {
     let input = serde_json::to_vec(agent).map_err(|e| Diagnostic::error(e.to_string()))?;
     let output = run_script(python, runtime, &input)?;
-    let texts: Texts = serde_json::from_slice(&output)
+    let texts: UpstreamTexts = serde_json::from_slice(&output)
         .map_err(|e| Diagnostic::error(format!("`{}` printed something that is not the runtime's texts: {e}", python.display())))?;
     if texts.package != runtime.package || texts.texts.keys().any(|k| !runtime.texts.contains(&k.as_str())) {
         return Err(Diagnostic::error(format!("`{}` printed texts ctxc did not ask for", python.display())));
@@ -191,7 +109,7 @@ fn read(runtime: &Runtime, python: &Path, agent: &Agent) -> Result<Texts, Diagno
 }
 
 /// Runs `runtime`'s script in `python` with `input` on its stdin; its stdout, or why it failed.
-fn run_script(python: &Path, runtime: &Runtime, input: &[u8]) -> Result<Vec<u8>, Diagnostic> {
+fn run_script(python: &Path, runtime: &UpstreamReader, input: &[u8]) -> Result<Vec<u8>, Diagnostic> {
     let shown = python.display();
     let mut child = Command::new(python)
         .args(["-I", "-c", runtime.script])
@@ -254,7 +172,7 @@ fn run_script(python: &Path, runtime: &Runtime, input: &[u8]) -> Result<Vec<u8>,
 
 /// The files to write under `upstream/`: each text (empty where the release adds none), the
 /// built-in tools, and `SOURCES.toml` saying where each came from.
-fn files(runtime: &Runtime, texts: &Texts) -> Vec<(String, String)> {
+fn files(runtime: &UpstreamReader, texts: &UpstreamTexts) -> Vec<(String, String)> {
     let mut files: Vec<(String, String)> =
         runtime.texts.iter().map(|name| ((runtime.text_file)(name), texts.texts.get(*name).cloned().unwrap_or_default())).collect();
     if let Some(tools_file) = runtime.tools_file {
@@ -323,56 +241,15 @@ pub fn update(manifest: &Path, python: &Path) -> Result<Written, Diagnostic> {
     let preset = raw.pipeline.as_ref().and_then(|p| p.preset.as_ref()).map(|p| p.value.as_str());
     let model = raw.agent.as_ref().and_then(|a| a.model.as_ref()).map(|m| m.value.clone()).unwrap_or_default();
     let model = model.split_once(':').map_or(model.as_str(), |(_, m)| m).to_string();
-    let (runtime, texts, selected, installed) = match preset {
-        Some("deepagents") => {
-            let selected = match raw.deepagents.as_ref().and_then(|d| d.version.as_ref()) {
-                Some(version) => {
-                    layout(&version.value.text()).map_err(|e| Diagnostic::error(e).in_file(&shown).at(version.span.clone()))?
-                }
-                // The preset's default (presets/deepagents.toml).
-                None => LAYOUT_0_4,
-            };
-            // LangChain's provider name, which picks the model class (its profile) and 0.7's harness profile.
-            let provider = match crate::runtimes::deepagents::window::langchain_profile(&model) {
-                Some(profile) => Some(profile.provider.clone()),
-                None => crate::runtimes::deepagents::window::langchain_provider(&crate::models::profile(&model).provider).map(String::from),
-            };
-            let mut sources = Sources::default();
-            let subagents = crate::runtimes::deepagents::import::subagents(&root, &mut sources)
-                .map_err(|f| f.diagnostics.into_iter().next().unwrap_or_else(|| Diagnostic::error("cannot read subagents/")))?
-                .into_iter()
-                .map(|(name, description)| Subagent { name, description })
-                .collect();
-            let texts = read(&DEEPAGENTS, python, &Agent { model, provider, subagents })?;
-            let installed = layout(&texts.version).map_err(Diagnostic::error)?;
-            (&DEEPAGENTS, texts, Some(selected.to_string()), installed.to_string())
-        }
-        Some("agentscope") => {
-            let selected = raw.agentscope.as_ref().and_then(|a| a.version.as_ref()).map(|v| v.value.clone());
-            let texts = read(&AGENTSCOPE, python, &Agent { model, provider: None, subagents: Vec::new() })?;
-            let Some(release) = crate::runtimes::agentscope::window::release(&texts.version) else {
-                let known: Vec<&str> = crate::runtimes::agentscope::window::RELEASES.iter().map(|r| r.version).collect();
-                return Err(Diagnostic::error(format!("the installed agentscope {} is not a release ctxc models", texts.version))
-                    .help(format!("install one of {} (`{}`)", known.join(", "), AGENTSCOPE.install)));
-            };
-            // A post-release ctxc accepts is recorded as itself: the manifest names what is installed.
-            let installed = if texts.version == release.version { release.version.to_string() } else { texts.version.clone() };
-            (&AGENTSCOPE, texts, selected, installed)
-        }
-        // ADK's preset follows one release and records none: the texts are the installed ones.
-        Some("adk") => {
-            let texts = read(&ADK, python, &Agent { model, provider: None, subagents: Vec::new() })?;
-            let installed = texts.version.clone();
-            (&ADK, texts, Some(installed.clone()), installed)
-        }
-        _ => {
-            return Err(Diagnostic::error(format!(
-                "`ctxc upstream` reads the texts of the `deepagents`, `agentscope` and `adk` presets; this manifest's preset is {}",
-                preset.map_or("not set".to_string(), |p| format!("`{p}`"))
-            ))
-            .in_file(&shown))
-        }
+    let Some(read) = read_runtime(preset.and_then(Runtime::of_preset), &raw, &root, &shown, model, python) else {
+        return Err(Diagnostic::error(format!(
+            "`ctxc upstream` reads the texts of the {} presets; this manifest's preset is {}",
+            presets(),
+            preset.map_or("not set".to_string(), |p| format!("`{p}`"))
+        ))
+        .in_file(&shown));
     };
+    let (runtime, Upstream { texts, selected, installed }) = read?;
     let files = files(runtime, &texts);
     let upstream = dir.join("upstream");
     write(&upstream, &files)?;
@@ -387,6 +264,43 @@ pub fn update(manifest: &Path, python: &Path) -> Result<Written, Diagnostic> {
         recorded,
     })
 }
+
+macro_rules! upstream {
+    ($($id:ident $runtime:ident),* $(,)?) => {
+        /// The reader of `runtime`'s texts and what it read from `python` for the manifest
+        /// (`raw`, in `root`, shown as `shown`); `None` for a runtime whose texts ctxc does
+        /// not read.
+        fn read_runtime(
+            runtime: Option<Runtime>,
+            raw: &crate::manifest::raw::RawManifest,
+            root: &ProjectRoot,
+            shown: &str,
+            model: String,
+            python: &Path,
+        ) -> Option<Result<(&'static UpstreamReader, Upstream), Diagnostic>> {
+            match runtime? {
+                $(Runtime::$id => {
+                    let reader = &crate::runtimes::$runtime::upstream::READER;
+                    let read = crate::runtimes::$runtime::upstream::read(raw, root, shown, model, |agent| read(reader, python, agent));
+                    Some(read.map(|read| (reader, read)))
+                })*
+                #[allow(unreachable_patterns)]
+                _ => None,
+            }
+        }
+
+        /// The presets whose texts ctxc reads, as its message lists them (`` `a`, `b` and `c` ``).
+        fn presets() -> String {
+            let names = [$(format!("`{}`", Runtime::$id.preset())),*];
+            match names.split_last() {
+                Some((last, [])) => last.clone(),
+                Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+                None => String::new(),
+            }
+        }
+    };
+}
+runtime_table!(upstream upstream);
 
 /// Sets `[table] version` of a TOML manifest to `version`, keeping the rest of the file; says
 /// what it set.
@@ -484,7 +398,8 @@ mod tests {
         assert!(e.message.contains("ctxc did not ask for"), "the Deep Agents texts are not AgentScope's: {}", e.message);
         std::fs::write(&manifest, MANIFEST.replace("deepagents\"", "zeph\"")).expect("write");
         let e = update(&manifest, &fake_python(dir.path(), OUTPUT_0_4, None)).expect_err("zeph");
-        assert!(e.message.contains("preset is `zeph`"), "{}", e.message);
+        let listed = "reads the texts of the `deepagents`, `agentscope` and `adk` presets; this manifest's preset is `zeph`";
+        assert!(e.message.contains(listed), "the presets of the table's `upstream` row: {}", e.message);
     }
 
     #[test]

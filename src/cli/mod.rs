@@ -253,7 +253,7 @@ fn check_path(path: &Path, reporter: &Reporter) -> Result<(), u8> {
 fn env_overrides(reporter: &Reporter) -> Result<Vec<String>, u8> {
     let mut vars = Vec::new();
     for (name, value) in std::env::vars_os() {
-        let Some(name) = name.to_str().filter(|n| manifest::env::is_override(n) || manifest::env::is_zeph_var(n)).map(str::to_string)
+        let Some(name) = name.to_str().filter(|n| manifest::env::is_override(n) || manifest::env::is_runtime_var(n)).map(str::to_string)
         else {
             continue;
         };
@@ -271,10 +271,8 @@ fn env_overrides(reporter: &Reporter) -> Result<Vec<String>, u8> {
     for (name, arg) in &found {
         let (only, key_value) = manifest::env::only_under(arg);
         if let Err(message) = manifest::parse_override(key_value) {
-            let help = match only {
-                Some(_) => "Zeph's variables set the [zeph] settings of agents on the zeph preset; the value must fit the setting (a number, or true/false)",
-                None => "CTXC_ variables override manifest keys: CTXC_ then the key's segments in upper case separated by `__` (CTXC_BUDGETS__SYSTEM_PROMPT=3000)",
-            };
+            const CTXC_HELP: &str = "CTXC_ variables override manifest keys: CTXC_ then the key's segments in upper case separated by `__` (CTXC_BUDGETS__SYSTEM_PROMPT=3000)";
+            let help = only.and_then(manifest::env::runtime_var_help).unwrap_or(CTXC_HELP);
             let d = ctxc::Diagnostic::error(format!("{name}: {message}")).help(help);
             reporter.diagnostics(&[d], &Default::default());
             return Err(EXIT_INPUT);

@@ -9,9 +9,12 @@
 //! Every manifest key has a section and a name, so an override always holds a `__`. Other
 //! `CTXC_…` variables (`CTXC_VERSION`, set by some other tool) are not ctxc's and are ignored.
 //!
-//! Zeph's own variables for the settings ctxc models ([`ZEPH_VARS`]) are read too, and apply
-//! only to agents on the `zeph` preset: their overrides carry the mark `@zeph ` (see
-//! [`only_under`]), which the loader drops for other agents.
+//! A runtime's own variables for the settings ctxc models (its `settings.rs`'s `ENV_VARS`, the
+//! table's `env` row: Zeph's `ZEPH_MEMORY_…`) are read too, and apply only to agents on its
+//! preset: their overrides carry the mark `@<preset> ` (see [`only_under`]), which the loader
+//! drops for other agents.
+
+use crate::runtimes::{runtime_table, Runtime};
 
 /// The prefix of every manifest override.
 pub const ENV_PREFIX: &str = "CTXC_";
@@ -21,33 +24,39 @@ pub fn is_override(name: &str) -> bool {
     name.strip_prefix(ENV_PREFIX).is_some_and(|rest| rest.contains("__"))
 }
 
-/// zeph-config 0.22.4 `src/env.rs` `apply_env_overrides_core_1`: the variables Zeph reads for the
-/// settings ctxc models, and the manifest key each sets. `ZEPH_MEMORY_COMPACTION_THRESHOLD` sets
-/// the hard threshold (Zeph's `hard_compaction_threshold`).
-pub const ZEPH_VARS: [(&str, &str); 6] = [
-    ("ZEPH_MEMORY_AUTO_BUDGET", "zeph.auto_budget"),
-    ("ZEPH_MEMORY_COMPACTION_PRESERVE_TAIL", "zeph.compaction_preserve_tail"),
-    ("ZEPH_MEMORY_COMPACTION_THRESHOLD", "zeph.compaction_threshold"),
-    ("ZEPH_MEMORY_CONTEXT_BUDGET_TOKENS", "zeph.context_budget_tokens"),
-    ("ZEPH_MEMORY_PRUNE_PROTECT_TOKENS", "zeph.prune_protect_tokens"),
-    ("ZEPH_MEMORY_SOFT_COMPACTION_THRESHOLD", "zeph.soft_compaction_threshold"),
-];
+macro_rules! runtime_vars {
+    ($($id:ident $runtime:ident),* $(,)?) => {
+        /// Each runtime that reads variables of its own (the table's `env` row): its variables
+        /// and the manifest key each sets, and what to do when a value does not fit.
+        const RUNTIME_VARS: &[(Runtime, &[(&str, &str)], &str)] =
+            &[$((Runtime::$id, &crate::runtimes::$runtime::settings::ENV_VARS, crate::runtimes::$runtime::settings::ENV_HELP),)*];
+    };
+}
+runtime_table!(env runtime_vars);
 
-/// The mark of an override that applies only to agents on the `zeph` preset.
-const ZEPH_ONLY: &str = "@zeph ";
+/// The runtime a variable of its own belongs to, and the manifest key it sets.
+fn runtime_var(name: &str) -> Option<(Runtime, &'static str)> {
+    RUNTIME_VARS.iter().find_map(|(runtime, vars, _)| vars.iter().find(|(var, _)| *var == name).map(|(_, key)| (*runtime, *key)))
+}
 
-/// Whether a variable is one of Zeph's that ctxc reads.
-pub fn is_zeph_var(name: &str) -> bool {
-    ZEPH_VARS.iter().any(|(var, _)| *var == name)
+/// Whether a variable is one a runtime reads for a setting ctxc models (`ZEPH_MEMORY_…`).
+pub fn is_runtime_var(name: &str) -> bool {
+    runtime_var(name).is_some()
 }
 
 /// An override's preset condition and its `KEY=VALUE`: `(Some("zeph"), "zeph.x=1")` for one from
-/// a Zeph variable, `(None, arg)` for any other.
+/// a variable of the runtime of the `zeph` preset (marked `@zeph `), `(None, arg)` for any other.
 pub fn only_under(arg: &str) -> (Option<&'static str>, &str) {
-    match arg.strip_prefix(ZEPH_ONLY) {
-        Some(rest) => (Some("zeph"), rest),
-        None => (None, arg),
-    }
+    let marked = |preset: &str| arg.strip_prefix('@')?.strip_prefix(preset)?.strip_prefix(' ');
+    RUNTIME_VARS
+        .iter()
+        .find_map(|(runtime, _, _)| marked(runtime.preset()).map(|rest| (Some(runtime.preset()), rest)))
+        .unwrap_or((None, arg))
+}
+
+/// What to do when a variable of the runtime of `preset` holds a value that does not fit.
+pub fn runtime_var_help(preset: &str) -> Option<&'static str> {
+    RUNTIME_VARS.iter().find(|(runtime, _, _)| runtime.preset() == preset).map(|(_, _, help)| *help)
 }
 
 /// The dotted manifest key a variable name stands for: `None` when the name is not shaped like
@@ -68,12 +77,12 @@ pub fn env_key(name: &str) -> Option<Result<String, String>> {
 }
 
 /// The `KEY=VALUE` overrides that environment variables give, as `(variable, KEY=VALUE)` (marked
-/// `@zeph ` for Zeph's variables), sorted by variable name so the result does not depend on the environment's order.
+/// `@<preset> ` for a runtime's own variables), sorted by variable name so the result does not depend on the environment's order.
 pub fn env_overrides(vars: impl IntoIterator<Item = (String, String)>) -> Result<Vec<(String, String)>, String> {
     let mut found = Vec::new();
     for (name, value) in vars {
-        if let Some((_, key)) = ZEPH_VARS.iter().find(|(var, _)| *var == name) {
-            found.push((name, format!("{ZEPH_ONLY}{key}={value}")));
+        if let Some((runtime, key)) = runtime_var(&name) {
+            found.push((name, format!("@{} {key}={value}", runtime.preset())));
             continue;
         }
         match env_key(&name) {
@@ -155,8 +164,9 @@ mod tests {
         );
         assert_eq!(only_under(&found[1].1), (Some("zeph"), "zeph.compaction_threshold=0.5"));
         assert_eq!(only_under("budgets.system_prompt=1"), (None, "budgets.system_prompt=1"));
-        assert!(is_zeph_var("ZEPH_MEMORY_PRUNE_PROTECT_TOKENS") && !is_zeph_var("ZEPH_LLM_MODEL"));
-        for (_, key) in ZEPH_VARS {
+        assert!(is_runtime_var("ZEPH_MEMORY_PRUNE_PROTECT_TOKENS") && !is_runtime_var("ZEPH_LLM_MODEL"));
+        assert!(runtime_var_help("zeph").is_some_and(|h| h.contains("[zeph]")) && runtime_var_help("deepagents").is_none());
+        for (_, key) in RUNTIME_VARS.iter().flat_map(|(_, vars, _)| vars.iter()) {
             super::super::parse_override(&format!("{key}=1"))
                 .map(drop)
                 .or_else(|e| {

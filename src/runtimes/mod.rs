@@ -17,15 +17,21 @@
 //!   `report` lays them out);
 //! - `starter.rs` (report): the files of its `ctxc init --preset` starter;
 //! - `import.rs` (report): `ctxc import <name>`, a manifest from the runtime's own project
-//!   format (the command's arm in `src/cli/import.rs` calls it).
+//!   format (the command's arm in `src/cli/import.rs` calls it);
+//! - `upstream.rs` (report): `ctxc upstream`'s reader of the runtime's own texts: the script
+//!   (`upstream.py` beside it) and the files it writes ([`UpstreamReader`]), what the script is
+//!   told about the agent, and the release the manifest selects and the one installed
+//!   ([`Upstream`]; `src/upstream.rs` runs the script and writes the files).
 //!
 //! Like the rule table (`src/codes.rs`), `runtime_table!` is one list expanded where each role
 //! is dispatched: here into [`Runtime`] and the release of each; in `resolve` and `render` into a
 //! match on the step kind; in the manifest stage (`settings`) and the settings checks (`checks`)
 //! into a call per runtime with a manifest section; in `simulate` (`policy`) into an enum of the
 //! policies and a match per call; in `report` (`report`) into a call per runtime with window
-//! numbers. A stage calls a runtime's role through that match, a plain function
-//! call, so no stage imports a layer above its own.
+//! numbers; in `upstream` (`upstream`) into a match on the manifest's preset; in the
+//! manifest stage's environment overrides (`env`) into the list of each runtime's variables. A stage calls a
+//! runtime's role through that match, a plain function call, so no stage imports a layer above
+//! its own.
 
 pub mod adk;
 pub mod agentscope;
@@ -53,7 +59,12 @@ pub use crate::provenance::Setting;
 /// rendered, measured, counter)` gives it when the agent has that runtime's settings. `report`
 /// names the runtimes with rows in `ctxc cost`'s window table, in the order they are printed:
 /// `<name>::report::rows(window, scenario)` for the runtime's window numbers of one render
-/// (`measure::Window`'s field `<name>`).
+/// (`measure::Window`'s field `<name>`). `upstream` names the runtimes whose texts `ctxc
+/// upstream` reads, each with its id, in the order its message lists their presets:
+/// `<name>::upstream::READER` and `<name>::upstream::read(raw, root, manifest, model, read)`.
+/// `env` names the runtimes that read environment variables of their own for settings ctxc
+/// models, each with its id: `<name>::settings::ENV_VARS` (variable, manifest key), applied to
+/// agents on its preset only, and `ENV_HELP` for a value that does not fit.
 macro_rules! runtime_table {
     (ids $callback:ident) => {
         $callback! {
@@ -78,6 +89,12 @@ macro_rules! runtime_table {
     };
     (report $callback:ident) => {
         $callback! { deepagents, zeph, agentscope }
+    };
+    (env $callback:ident) => {
+        $callback! { Zeph zeph }
+    };
+    (upstream $callback:ident) => {
+        $callback! { Deepagents deepagents, Agentscope agentscope, Adk adk }
     };
     (steps $callback:ident) => {
         $callback! {
@@ -199,6 +216,63 @@ pub struct WindowRows {
     pub title: String,
     /// Label, tokens (a number, a count of messages, or empty) and note.
     pub rows: Vec<(&'static str, String, String)>,
+}
+
+/// How `ctxc upstream` reads a runtime's texts (its `upstream.rs`'s `READER`): its package, the
+/// script that prints them, and the files under `upstream/` the manifest refers to.
+pub struct UpstreamReader {
+    pub package: &'static str,
+    /// Python, run in the user's interpreter with an [`UpstreamAgent`] as JSON on its stdin; it
+    /// prints [`UpstreamTexts`] as JSON.
+    pub script: &'static str,
+    /// The texts the script prints; a text the release lacks is an empty file.
+    pub texts: &'static [&'static str],
+    /// The file under `upstream/` of a text.
+    pub text_file: fn(&str) -> String,
+    /// The file of the built-in tool schemas, for a runtime that binds tools of its own.
+    pub tools_file: Option<&'static str>,
+    /// What to install when the package is missing.
+    pub install: &'static str,
+}
+
+/// What the agent is, as far as the release's texts depend on it (what the script reads on its
+/// stdin).
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct UpstreamAgent {
+    /// The model's name, without a provider prefix.
+    pub model: String,
+    /// LangChain's provider name (`anthropic`, `openai`, …): Deep Agents 0.7 picks a harness
+    /// profile by it.
+    pub provider: Option<String>,
+    /// The subagents, which Deep Agents 0.4's task prompt and the `task` tool list.
+    pub subagents: Vec<UpstreamSubagent>,
+}
+
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct UpstreamSubagent {
+    pub name: String,
+    pub description: Option<String>,
+}
+
+/// One release's texts, as its script printed them.
+#[derive(Debug, Clone, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UpstreamTexts {
+    pub package: String,
+    pub version: String,
+    pub texts: std::collections::BTreeMap<String, String>,
+    /// Where each text comes from in the package (for the sources file).
+    pub sources: std::collections::BTreeMap<String, String>,
+    /// The tools the runtime binds, as OpenAI function tools.
+    pub builtin_tools: Vec<Value>,
+}
+
+/// What a runtime's `upstream.rs` read: the texts, the release the manifest selects (`None`
+/// when it selects none) and the installed one, which the manifest records when they differ.
+pub struct Upstream {
+    pub texts: UpstreamTexts,
+    pub selected: Option<String>,
+    pub installed: String,
 }
 
 /// A configured number as the window table prints it (not a tokenizer count, so no `~`):

@@ -62,6 +62,7 @@ const RUNTIME_ROLES: &[(&str, &str)] = &[
     ("report", "report"),
     ("starter", "report"),
     ("import", "report"),
+    ("upstream", "report"),
 ];
 
 /// The module a path is in, for the edges between top-level modules: a runtime's role file
@@ -457,14 +458,14 @@ fn every_step_kind_has_its_text_in_render_or_in_its_runtime() {
 }
 
 /// A role the table dispatches reaches a runtime only through its row: a runtime folder holds
-/// `release.rs`, `steps.rs`, `settings.rs`, `checks.rs`, `policy.rs` or `report.rs` exactly when the
-/// table's row of that role names it (a row naming a missing file does not compile; a file no row names would never
+/// `release.rs`, `steps.rs`, `settings.rs`, `checks.rs`, `policy.rs`, `report.rs` or `upstream.rs`
+/// exactly when the table's row of that role names it (a row naming a missing file does not compile; a file no row names would never
 /// be called).
 #[test]
 fn the_table_rows_are_the_runtime_role_files() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/runtimes");
     let table = code_only(&std::fs::read_to_string(src.join("mod.rs")).expect("runtimes/mod.rs"));
-    for role in ["release", "steps", "settings", "checks", "policy", "report"] {
+    for role in ["release", "steps", "settings", "checks", "policy", "report", "upstream"] {
         let row = table.split(&format!("({role} $callback:ident)")).nth(1).and_then(|rest| rest.split("};").next()).expect("the row");
         let named: BTreeSet<String> = tokens(row).into_iter().filter(|t| src.join(t).is_dir()).collect();
         let files: BTreeSet<String> = std::fs::read_dir(&src)
@@ -516,11 +517,13 @@ fn decide_step_and_step_text_hold_only_generic_kinds() {
 
 /// The manifest stage and the settings stage reach a runtime's manifest section, its
 /// validation and its checks only through the table's `settings` and `checks` rows, and the
-/// simulate stage its context policy only through the `policy` row, and `ctxc cost`'s window
-/// table its rows only through the `report` row: neither `fn systems` (`manifest/systems.rs`),
-/// the settings stage (`checks/settings/`), a file of `simulate/` nor `report/systems.rs` names
-/// a runtime (a folder of `src/runtimes/`), so a runtime's settings, policy and rows change in
-/// its folder.
+/// simulate stage its context policy only through the `policy` row, `ctxc cost`'s window
+/// table its rows only through the `report` row, `ctxc upstream` a runtime's reader only
+/// through the `upstream` row, and the environment overrides a runtime's own variables only
+/// through the `env` row: neither `fn systems` (`manifest/systems.rs`), the settings stage
+/// (`checks/settings/`), a file of `simulate/`, `report/systems.rs`, `upstream.rs` nor
+/// `manifest/env.rs` names a runtime (a folder of `src/runtimes/`), so a runtime's settings,
+/// variables, policy, rows and reader change in its folder.
 #[test]
 fn runtime_settings_checks_and_policies_are_reached_only_through_the_table() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
@@ -536,6 +539,8 @@ fn runtime_settings_checks_and_policies_are_reached_only_through_the_table() {
         ("manifest/systems.rs `fn systems`".to_string(), systems.to_string()),
         ("checks/settings/".to_string(), code("checks/settings/mod.rs")),
         ("report/systems.rs".to_string(), code("report/systems.rs")),
+        ("upstream.rs".to_string(), code("upstream.rs")),
+        ("manifest/env.rs".to_string(), code("manifest/env.rs")),
     ];
     for (what, text) in stages.into_iter().chain(simulate) {
         let named: Vec<String> = tokens(&text).into_iter().filter(|t| runtimes.contains(t)).collect();

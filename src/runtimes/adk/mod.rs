@@ -8,3 +8,4 @@ pub mod release;
 pub mod settings;
 pub mod starter;
 pub mod steps;
+pub mod upstream;

@@ -1,4 +1,4 @@
-//! AgentScope (the `agentscope` preset). Its upstream reader is still in `src/upstream.rs`.
+//! AgentScope (the `agentscope` preset).
 
 pub mod checks;
 pub mod import;
@@ -6,4 +6,5 @@ pub mod policy;
 pub mod report;
 pub mod settings;
 pub mod steps;
+pub mod upstream;
 pub mod window;

@@ -1,5 +1,4 @@
 //! Deep Agents (the `deepagents` preset; `deepagents` on PyPI, releases 0.4 and 0.7 and later).
-//! Its upstream reader is still in `src/upstream.rs`.
 
 pub mod checks;
 pub mod import;
@@ -7,4 +6,5 @@ pub mod policy;
 pub mod report;
 pub mod settings;
 pub mod steps;
+pub mod upstream;
 pub mod window;

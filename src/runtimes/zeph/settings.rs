@@ -9,6 +9,23 @@ use super::window::Settings;
 use crate::provenance::{overlay_opt, take, Overlay, PresetRef, Provenance, RawVersion, Section, Setting, Spanned};
 use crate::runtimes::AgentFacts;
 
+/// zeph-config 0.22.4 `src/env.rs` `apply_env_overrides_core_1`: the variables Zeph reads for the
+/// settings ctxc models, and the manifest key each sets (the table's `env` row: they apply to
+/// agents on the `zeph` preset only). `ZEPH_MEMORY_COMPACTION_THRESHOLD` sets the hard threshold
+/// (Zeph's `hard_compaction_threshold`).
+pub const ENV_VARS: [(&str, &str); 6] = [
+    ("ZEPH_MEMORY_AUTO_BUDGET", "zeph.auto_budget"),
+    ("ZEPH_MEMORY_COMPACTION_PRESERVE_TAIL", "zeph.compaction_preserve_tail"),
+    ("ZEPH_MEMORY_COMPACTION_THRESHOLD", "zeph.compaction_threshold"),
+    ("ZEPH_MEMORY_CONTEXT_BUDGET_TOKENS", "zeph.context_budget_tokens"),
+    ("ZEPH_MEMORY_PRUNE_PROTECT_TOKENS", "zeph.prune_protect_tokens"),
+    ("ZEPH_MEMORY_SOFT_COMPACTION_THRESHOLD", "zeph.soft_compaction_threshold"),
+];
+
+/// What to do when one of [`ENV_VARS`] holds a value that does not fit its setting.
+pub const ENV_HELP: &str =
+    "Zeph's variables set the [zeph] settings of agents on the zeph preset; the value must fit the setting (a number, or true/false)";
+
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawZeph {

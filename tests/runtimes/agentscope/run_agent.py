@@ -3,7 +3,7 @@
 Usage: run_agent.py FIXTURE_DIR...    the agents described by each FIXTURE_DIR/agentscope.json,
 printed as a JSON list in the order given (one interpreter for all of them)
 (AgentScope's own texts, which the manifests refer to under upstream/, are written by
-`ctxc upstream --python`: src/upstream/agentscope.py.)
+`ctxc upstream --python`: src/runtimes/agentscope/upstream.py.)
 
 FIXTURE_DIR/agentscope.json names the agent's constructor arguments (paths relative to the fixture):
   system_prompt   file whose text (without trailing line breaks) is `Agent(system_prompt=...)`

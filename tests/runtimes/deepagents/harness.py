@@ -35,8 +35,8 @@ RELEASE = importlib.metadata.version("deepagents")
 
 
 # The stand-in model and the texts are those `ctxc upstream` reads from a release
-# (src/upstream/deepagents.py): the fixtures exercise that script too.
-_spec = importlib.util.spec_from_file_location("ctxc_upstream", Path(__file__).resolve().parents[3] / "src/upstream/deepagents.py")
+# (src/runtimes/deepagents/upstream.py): the fixtures exercise that script too.
+_spec = importlib.util.spec_from_file_location("ctxc_upstream", Path(__file__).resolve().parents[3] / "src/runtimes/deepagents/upstream.py")
 upstream = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(upstream)
 recorder = upstream.stand_in
