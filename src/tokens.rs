@@ -18,8 +18,10 @@ use crate::memo::{content_hash, shard_of, KeyMap, Uses, SHARDS};
 use crate::models::Tokenizer;
 
 mod bpe;
+mod runs;
 
 pub(crate) use bpe::Bpe;
+pub(crate) use runs::{merge_in_runs, periodic, RUNS_FROM};
 
 /// Counts the tokens of a text.
 pub trait CountTokens: Send + Sync {
