@@ -617,6 +617,19 @@ fn last_cut(text: &str, cuts: Cuts) -> Option<usize> {
     text.as_bytes().windows(2).rposition(|w| cuts.allows(w[0], w[1])).map(|i| i + 1)
 }
 
+/// A xorshift generator from `seed` (the same numbers on every run), each number drawn below
+/// the bound it is given: the tests' random choices.
+#[cfg(test)]
+pub(crate) fn below_from(seed: u64) -> impl FnMut(usize) -> usize {
+    let mut state = seed;
+    move |below: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % below as u64) as usize
+    }
+}
+
 /// `n` texts of up to `max_parts − 1` pieces of `atoms` each, drawn by a xorshift generator from
 /// `seed` (the same texts on every run): the counting tests' stress inputs.
 #[cfg(test)]

@@ -417,13 +417,7 @@ mod tests {
     /// on random words that repeat a short unit with a few symbols around it.
     #[test]
     fn runs_merge_as_the_crate_merges() {
-        let mut state: u64 = 0x2545_f491_4f6c_dd1d;
-        let mut next = move |below: usize| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state % below as u64) as usize
-        };
+        let mut next = crate::tokens::below_from(0x2545_f491_4f6c_dd1d);
         let (mut answered, mut gave_up) = (0, 0);
         for _ in 0..60 {
             let mut texts: Vec<String> = ["a", "b", " "].map(String::from).to_vec();

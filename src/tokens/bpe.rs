@@ -181,13 +181,7 @@ impl Bpe {
     pub(crate) fn assert_splits_as(&self, pattern: &str, alphabet: &str) {
         let alphabet: Vec<char> = alphabet.chars().collect();
         let original = fancy_regex::Regex::new(pattern).expect("the original pattern");
-        let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
-        let mut next = move |below: usize| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state % below as u64) as usize
-        };
+        let mut next = crate::tokens::below_from(0x9E37_79B9_7F4A_7C15);
         let mut cache = self.pretokens.create_cache();
         for _ in 0..20_000 {
             let len = 1 + next(24);
@@ -486,13 +480,7 @@ mod tests {
     /// around it (where a merge often makes a pair of a lower rank, and the runs give up).
     #[test]
     fn runs_merge_as_one_pair_at_a_time_with_any_ranks() {
-        let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
-        let mut next = move |below: usize| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state % below as u64) as usize
-        };
+        let mut next = crate::tokens::below_from(0x9E37_79B9_7F4A_7C15);
         let (mut answered, mut gave_up) = (0, 0);
         for _ in 0..60 {
             let mut tokens: Vec<Vec<u8>> = (0..=255u8).map(|b| vec![b]).collect();
