@@ -18,8 +18,10 @@ use crate::memo::{content_hash, shard_of, KeyMap, Uses, SHARDS};
 use crate::models::Tokenizer;
 
 mod bpe;
+mod runs;
 
 pub(crate) use bpe::Bpe;
+pub(crate) use runs::{merge_in_runs, periodic, RUNS_FROM};
 
 /// Counts the tokens of a text.
 pub trait CountTokens: Send + Sync {
@@ -613,6 +615,19 @@ fn first_cut(text: &str, cuts: Cuts) -> Option<usize> {
 
 fn last_cut(text: &str, cuts: Cuts) -> Option<usize> {
     text.as_bytes().windows(2).rposition(|w| cuts.allows(w[0], w[1])).map(|i| i + 1)
+}
+
+/// A xorshift generator from `seed` (the same numbers on every run), each number drawn below
+/// the bound it is given: the tests' random choices.
+#[cfg(test)]
+pub(crate) fn below_from(seed: u64) -> impl FnMut(usize) -> usize {
+    let mut state = seed;
+    move |below: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % below as u64) as usize
+    }
 }
 
 /// `n` texts of up to `max_parts − 1` pieces of `atoms` each, drawn by a xorshift generator from

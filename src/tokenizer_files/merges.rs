@@ -12,6 +12,7 @@ use serde_json::Value;
 
 use super::{BpeParts, Merge};
 use crate::memo::{content_hash, KeyMap};
+use crate::tokens::{merge_in_runs, periodic, RUNS_FROM};
 
 /// No symbol (the end of a word, or before its start).
 pub(super) const NONE: u32 = u32::MAX;
@@ -89,7 +90,20 @@ impl Merges {
     /// The token ids BPE leaves of a word's symbols: the adjacent pair with the lowest merge
     /// rank first (the leftmost among equals), into the token of the two joined, until no
     /// adjacent pair is a merge.
+    /// A long word that repeats a few symbols (a run of spaces) is merged in runs
+    /// ([`merge_in_runs`]: a pair's rank is its place in the merges).
     pub(super) fn merge(&self, ids: impl IntoIterator<Item = u32>) -> Vec<u32> {
+        let ids: Vec<u32> = ids.into_iter().collect();
+        if ids.len() >= RUNS_FROM && periodic(&ids) {
+            if let Some(runs) = merge_in_runs(&ids, |left, right| self.merges.get(left, right)) {
+                return runs.into_iter().flat_map(|(id, count)| std::iter::repeat_n(id, count)).collect();
+            }
+        }
+        self.merge_one_at_a_time(ids)
+    }
+
+    /// [`Merges::merge`], one pair at a time.
+    fn merge_one_at_a_time(&self, ids: Vec<u32>) -> Vec<u32> {
         #[derive(Clone, Copy)]
         struct Symbol {
             id: u32,
@@ -396,5 +410,54 @@ mod tests {
             assert_eq!(model.merges.get(1 + 2 * i, 0), Some((i, 2 + 2 * i)), "merge {i}");
             assert_eq!(model.merge([1 + 2 * i, 0]), [2 + 2 * i]);
         }
+    }
+
+    /// Merging in runs gives what the crate's merging one pair at a time gives, with merges in
+    /// any order: random merges over a few symbols (a part joined two ways, ranks out of order),
+    /// on random words that repeat a short unit with a few symbols around it.
+    #[test]
+    fn runs_merge_as_the_crate_merges() {
+        let mut next = crate::tokens::below_from(0x2545_f491_4f6c_dd1d);
+        let (mut answered, mut gave_up) = (0, 0);
+        for _ in 0..60 {
+            let mut texts: Vec<String> = ["a", "b", " "].map(String::from).to_vec();
+            let mut merges = Vec::new();
+            for _ in 0..60 {
+                let (left, right) = (next(texts.len()), next(texts.len()));
+                let text = format!("{}{}", texts[left], texts[right]);
+                if text.len() > 8 || merges.iter().any(|&(l, p): &(u32, Pair)| l == left as u32 && p.right == right as u32) {
+                    continue;
+                }
+                let id = texts.iter().position(|t| *t == text).unwrap_or_else(|| {
+                    texts.push(text);
+                    texts.len() - 1
+                });
+                merges.push((left as u32, Pair { right: right as u32, rank: 0, id: id as u32 }));
+            }
+            for at in (1..merges.len()).rev() {
+                merges.swap(at, next(at + 1));
+            }
+            for (rank, (_, pair)) in merges.iter_mut().enumerate() {
+                pair.rank = rank as u32;
+            }
+            let model = Merges { vocab: KeyMap::default(), merges: ByLeft::new(texts.len(), merges) };
+            for _ in 0..40 {
+                let unit: Vec<u32> = (0..1 + next(3)).map(|_| next(3) as u32).collect();
+                let mut word: Vec<u32> = (0..next(3)).map(|_| next(3) as u32).collect();
+                word.extend(unit.repeat(32 + next(300)));
+                word.extend((0..next(3)).map(|_| next(3) as u32));
+                let theirs = model.merge_one_at_a_time(word.clone());
+                assert_eq!(model.merge(word.iter().copied()), theirs, "{word:?}");
+                match merge_in_runs(&word, |left, right| model.merges.get(left, right)) {
+                    Some(runs) => {
+                        answered += 1;
+                        let ours: Vec<u32> = runs.into_iter().flat_map(|(id, count)| std::iter::repeat_n(id, count)).collect();
+                        assert_eq!(ours, theirs, "{word:?}");
+                    }
+                    None => gave_up += 1,
+                }
+            }
+        }
+        assert!(answered > 1000 && gave_up > 50, "answered {answered}, gave up {gave_up}");
     }
 }
