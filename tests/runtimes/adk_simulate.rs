@@ -7,7 +7,7 @@
 //! same, and so must the calls before which a compaction had happened and the number of
 //! summarizer calls.
 
-use crate::common;
+use crate::common::{self, json_of, strings};
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -15,20 +15,7 @@ use std::process::Command;
 use serde_json::Value;
 
 fn fixtures() -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/runtimes/adk/simulate");
-    let mut found: Vec<PathBuf> =
-        std::fs::read_dir(&dir).expect("fixtures").flatten().map(|e| e.path()).filter(|p| p.join("workload.toml").is_file()).collect();
-    found.sort();
-    found
-}
-
-fn json_of(out: std::process::Output, what: &str) -> Value {
-    assert!(out.status.success(), "{what} failed:\n{}", String::from_utf8_lossy(&out.stderr));
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{what}: not JSON ({e})"))
-}
-
-fn strings(v: &Value) -> Vec<String> {
-    v.as_array().map(|a| a.iter().filter_map(Value::as_str).map(String::from).collect()).unwrap_or_default()
+    common::fixture_dirs("tests/runtimes/adk/simulate", "workload.toml")
 }
 
 /// One fixture: the mismatches found, and the figures.
@@ -37,30 +24,17 @@ fn compare(fixture: &Path) -> (Vec<String>, String) {
     let temp = tempfile::tempdir().expect("tempdir");
     let dir = temp.path().canonicalize().expect("canonical");
     common::copy_tree(fixture, &dir);
-    let simulated = json_of(
-        Command::new(env!("CARGO_BIN_EXE_ctxc"))
-            .arg("simulate")
-            .arg(&dir)
-            .arg("--workload")
-            .arg(dir.join("workload.toml"))
-            .args(["--format", "json"])
-            .env("NO_COLOR", "1")
-            .output()
-            .expect("ctxc"),
-        &format!("ctxc simulate {label}"),
-    );
+    let simulated = common::simulate_json(&dir, &[], &label);
     let simulation = &simulated["simulations"][0];
     let ctxc_calls = simulation["calls"].as_array().expect("calls");
     let counts: Vec<Value> = ctxc_calls.iter().map(|c| c["runtime_sent"].clone()).collect();
     std::fs::write(dir.join("counts.json"), serde_json::to_string(&counts).expect("json")).expect("write");
-    let workload = std::fs::read_to_string(dir.join("workload.toml")).expect("workload");
-    let conversation = ctxc::conversation::workload("workload.toml", &workload).expect("a valid workload");
-    std::fs::write(dir.join("conversation.json"), serde_json::to_string(&conversation).expect("json")).expect("write");
+    let conversation = common::write_conversation(&dir);
 
     let python = common::runtime_path("google-adk-2.13.0/bin/python");
     let harness = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/runtimes/adk/simulate.py");
     let ran = json_of(
-        Command::new(python).arg(harness).arg(&dir).arg(dir.join("conversation.json")).arg(dir.join("counts.json")).output().expect("run"),
+        Command::new(python).arg(harness).arg(&dir).arg(conversation).arg(dir.join("counts.json")).output().expect("run"),
         &format!("google-adk {label}"),
     );
     let mut problems = Vec::new();
@@ -112,14 +86,6 @@ fn compare(fixture: &Path) -> (Vec<String>, String) {
 fn simulate_matches_adk_compaction_call_by_call() {
     let fixtures = fixtures();
     assert!(fixtures.len() >= 3, "three workloads at least, found {fixtures:?}");
-    let mut problems = Vec::new();
-    let mut figures = Vec::new();
-    for fixture in &fixtures {
-        let (p, f) = compare(fixture);
-        problems.extend(p);
-        figures.push(f);
-    }
-    eprintln!("{}", figures.join("\n"));
+    let figures = common::no_problems(fixtures.iter().map(|f| compare(f)));
     assert!(figures.iter().all(|f| !f.contains("before calls []")), "each workload compacts at least once:\n{}", figures.join("\n"));
-    assert!(problems.is_empty(), "{} problems:\n{}", problems.len(), common::first_problems(&problems, 4));
 }

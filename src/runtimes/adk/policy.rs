@@ -478,10 +478,6 @@ impl Policy for Adk<'_> {
         self.fixed
     }
 
-    fn tool_result(&mut self, message: Message) -> (Message, Option<Event>) {
-        (message, None)
-    }
-
     fn request<'a>(&mut self, state: &'a [Message], counts: &[u64], summary_chars: u64, events: &mut Vec<Event>) -> Request<'a> {
         self.summary_chars = summary_chars;
         self.take_new(state, events);
