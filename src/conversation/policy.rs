@@ -113,8 +113,11 @@ pub trait Policy {
     fn info(&self) -> PolicyInfo;
     /// The runtime's count of the fixed context.
     fn fixed(&self) -> u64;
-    /// A tool result as the runtime stores it (offloaded or truncated), with what happened.
-    fn tool_result(&mut self, message: Message) -> (Message, Option<Event>);
+    /// A tool result as the runtime stores it (offloaded or truncated), with what happened; by
+    /// default as it arrived.
+    fn tool_result(&mut self, message: Message) -> (Message, Option<Event>) {
+        (message, None)
+    }
     /// The request of one model call over the history `state` (every message so far, as stored;
     /// `counts`: ctxc's count of each, see [`counted`]).
     fn request<'a>(&mut self, state: &'a [Message], counts: &[u64], summary_chars: u64, events: &mut Vec<Event>) -> Request<'a>;

@@ -24,8 +24,9 @@ fn describe(e: &Event) -> String {
         Event::Summarized { by, count, threshold, summarized, kept_from, kept, .. } => format!(
             "summarized {summarized} messages ({by}: {} {} {}), kept {kept}{}",
             n(*count),
-            // The trigger fires at its count, an input budget or Zeph's threshold above it.
-            if by == "trigger" { "≥" } else { ">" },
+            // The trigger fires at its count (ADK's sliding window at its number of invocations),
+            // an input budget or Zeph's threshold above it.
+            if by == "trigger" || by == "invocations" { "≥" } else { ">" },
             n(*threshold),
             kept_from.as_ref().map(|k| format!(" from {k}")).unwrap_or_default()
         ),

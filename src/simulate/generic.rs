@@ -105,10 +105,6 @@ impl Policy for Generic<'_> {
         self.fixed
     }
 
-    fn tool_result(&mut self, message: Message) -> (Message, Option<Event>) {
-        (message, None)
-    }
-
     fn request<'a>(&mut self, state: &'a [Message], counts: &[u64], summary_chars: u64, events: &mut Vec<Event>) -> Request<'a> {
         let history = self.history(state, events);
         let total = self.count(state, counts, &history);

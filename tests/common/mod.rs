@@ -168,3 +168,54 @@ pub fn assert_readme_release_row(release: &str, fixtures: usize) {
         "README.md: {release} is compared on {fixtures} fixtures: {row}"
     );
 }
+
+/// The fixture folders under `dir` (from the crate's root) holding a file `marker`, sorted.
+pub fn fixture_dirs(dir: &str, marker: &str) -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
+    let mut found: Vec<PathBuf> =
+        std::fs::read_dir(&dir).expect("fixtures").flatten().map(|e| e.path()).filter(|p| p.join(marker).is_file()).collect();
+    found.sort();
+    found
+}
+
+/// A command's output read as JSON, after it succeeded (`what` names it in the failure).
+pub fn json_of(out: std::process::Output, what: &str) -> serde_json::Value {
+    assert!(out.status.success(), "{what} failed:\n{}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{what}: not JSON ({e})"))
+}
+
+/// The strings of a JSON array (none for anything else).
+pub fn strings(v: &serde_json::Value) -> Vec<String> {
+    v.as_array().map(|a| a.iter().filter_map(serde_json::Value::as_str).map(String::from).collect()).unwrap_or_default()
+}
+
+/// A differential test's runs (each its problems and a line of figures): prints the figures and
+/// fails with the first problems of each label; returns the figures.
+pub fn no_problems(runs: impl IntoIterator<Item = (Vec<String>, String)>) -> Vec<String> {
+    let (mut problems, mut figures) = (Vec::new(), Vec::new());
+    for (p, f) in runs {
+        problems.extend(p);
+        figures.push(f);
+    }
+    eprintln!("{}", figures.join("\n"));
+    assert!(problems.is_empty(), "{} problems:\n{}", problems.len(), first_problems(&problems, 4));
+    figures
+}
+
+/// `ctxc simulate DIR --workload DIR/workload.toml --format json` with `env` set, as JSON.
+pub fn simulate_json(dir: &Path, env: &[(&str, &str)], what: &str) -> serde_json::Value {
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_ctxc"));
+    command.arg("simulate").arg(dir).arg("--workload").arg(dir.join("workload.toml")).args(["--format", "json"]).env("NO_COLOR", "1");
+    command.envs(env.iter().copied());
+    json_of(command.output().expect("ctxc"), &format!("ctxc simulate {what}"))
+}
+
+/// `DIR/workload.toml`'s conversation written as JSON to `DIR/conversation.json` (what the
+/// runtimes' harnesses replay); its path.
+pub fn write_conversation(dir: &Path) -> PathBuf {
+    let workload = std::fs::read_to_string(dir.join("workload.toml")).expect("workload");
+    let conversation = ctxc::conversation::workload("workload.toml", &workload).expect("a valid workload");
+    let file = dir.join("conversation.json");
+    std::fs::write(&file, serde_json::to_string(&conversation).expect("json")).expect("write");
+    file
+}

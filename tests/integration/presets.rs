@@ -564,3 +564,34 @@ fn adk_fills_state_puts_transfer_first_and_refuses_bad_trees() {
     let line = text.lines().position(|l| l.starts_with("sub_agents")).expect("sub_agents") + 1;
     assert!(err.contains(&format!("ctxc.toml:{line}:1")), "points at `sub_agents`: {err}");
 }
+
+/// `[adk.compaction]` is checked as google-adk 2.13.0's `EventsCompactionConfig` checks it: each
+/// problem at its key (or at the table when a key is missing), exit 2.
+#[test]
+fn adk_compaction_is_checked_as_adk_checks_it() {
+    let run = |compaction: &str| {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let manifest = format!(
+            "[agent]\nname = \"helper\"\nmodel = \"gemini-2.5-flash\"\n[pipeline]\npreset = \"adk\"\n[modules]\ninstruction = {{ source = \"i.md\" }}\n[adk.compaction]\n{compaction}"
+        );
+        std::fs::write(dir.path().join("ctxc.toml"), manifest).expect("write");
+        std::fs::write(dir.path().join("i.md"), "You help.\n").expect("write");
+        ctxc(&["check", dir.path().to_str().expect("utf-8")], &[])
+    };
+    let out = run("compaction_interval = 0\noverlap_size = 1\n");
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("`compaction_interval` must be greater than 0") && err.contains("ctxc.toml:9:1"), "{err}");
+    let out = run("token_threshold = 1000\n");
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("must be set together") && err.contains("ctxc.toml:8:6"), "at the table: {err}");
+    let out = run("overlap_size = -1\ncompaction_interval = 2\n");
+    let err = stderr(&out);
+    assert!(err.contains("`overlap_size` must be 0 or more") && err.contains("ctxc.toml:9:1"), "{err}");
+    let out = run("");
+    let err = stderr(&out);
+    assert!(err.contains("needs a trigger"), "{err}");
+    let out = run("token_threshold = 1000\nevent_retention_size = 0\n");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+}

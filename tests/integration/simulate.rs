@@ -1,6 +1,6 @@
 //! `ctxc simulate`: the library on the bundled examples with the sample workload, and the binary's
-//! text, JSON and input errors. The runtimes themselves are compared in tests/runtimes/deepagents.rs
-//! and tests/runtimes/agentscope_simulate.rs.
+//! text, JSON and input errors. The runtimes themselves are compared in tests/runtimes/deepagents.rs,
+//! tests/runtimes/agentscope_simulate.rs, zeph.rs and adk_simulate.rs.
 
 use crate::common;
 
@@ -315,4 +315,25 @@ fn zeph_hides_summarized_tool_pairs_and_only_the_claude_provider_leaves_them_out
         }
         assert!(applied.iter().any(|(i, _)| sim.calls[i - 1].events.iter().any(|e| matches!(e, Event::SoftCompaction { .. }))));
     }
+}
+
+/// `[adk.compaction]` (a `--set adk.…` replaces the whole `[adk]` table) gives ADK's policy: the sliding
+/// window every 2 invocations overlapping 1 keeps both overlapping summaries in the request; the
+/// token threshold keeps one rolling summary. Without it ADK (and ctxc) summarize nothing.
+/// tests/runtimes/adk_simulate.rs compares the same policy with the real ADK.
+#[test]
+fn adk_compaction_replays_the_sliding_window_and_the_token_threshold() {
+    let conversation = sample();
+    let plain = run("adk", vec![], &conversation);
+    assert!(plain.calls.iter().all(|c| c.events.is_empty()), "no compaction without [adk.compaction]");
+    let sets = |pairs: &[&str]| pairs.iter().map(|p| p.to_string()).collect::<Vec<_>>();
+    let sliding = run("adk", sets(&["adk.compaction={ compaction_interval = 2, overlap_size = 1 }"]), &conversation);
+    assert_eq!(sliding.policy.system, "google-adk 2.13.0");
+    let summaries = |c: &ctxc::simulate::Call| c.messages.iter().filter(|m| *m == "summary").count();
+    let compacted: Vec<usize> = sliding.calls.iter().filter(|c| !c.events.is_empty()).map(|c| c.turn).collect();
+    assert!(compacted.len() >= 2 && compacted[..2] == [3, 5], "after turns 2 and 4: {compacted:?}");
+    assert_eq!(sliding.calls.iter().map(summaries).max(), Some(compacted.len()), "overlapping summaries all stay");
+    let token = run("adk", sets(&["adk.compaction={ token_threshold = 3000, event_retention_size = 2 }"]), &conversation);
+    assert!(token.summary.summarizations >= 2, "{:?}", token.summary);
+    assert!(token.calls.iter().all(|c| summaries(c) <= 1), "one rolling summary");
 }

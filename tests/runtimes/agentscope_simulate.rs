@@ -7,7 +7,7 @@
 //! the same; so must the turns where the context was compressed.
 
 use crate::agentscope::{compared_in, write_upstream, PROJECT_DIR, RELEASES};
-use crate::common;
+use crate::common::{self, json_of, strings};
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -15,20 +15,7 @@ use std::process::Command;
 use serde_json::Value;
 
 fn fixtures() -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/runtimes/agentscope/simulate");
-    let mut found: Vec<PathBuf> =
-        std::fs::read_dir(&dir).expect("fixtures").flatten().map(|e| e.path()).filter(|p| p.join("workload.toml").is_file()).collect();
-    found.sort();
-    found
-}
-
-fn json_of(out: std::process::Output, what: &str) -> Value {
-    assert!(out.status.success(), "{what} failed:\n{}", String::from_utf8_lossy(&out.stderr));
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{what}: not JSON ({e})"))
-}
-
-fn strings(v: &Value) -> Vec<String> {
-    v.as_array().map(|a| a.iter().filter_map(Value::as_str).map(String::from).collect()).unwrap_or_default()
+    common::fixture_dirs("tests/runtimes/agentscope/simulate", "workload.toml")
 }
 
 /// The turns of each event on both sides, for the figures printed.
@@ -51,28 +38,13 @@ fn compare(fixture: &Path, release: &str) -> (Vec<String>, String) {
     std::fs::write(&manifest, text).expect("write");
     write_upstream(&dir, release);
 
-    let workload = std::fs::read_to_string(dir.join("workload.toml")).expect("workload");
-    let conversation = ctxc::conversation::workload("workload.toml", &workload).expect("a valid workload");
-    let conversation_file = dir.join("conversation.json");
-    std::fs::write(&conversation_file, serde_json::to_string(&conversation).expect("json")).expect("write");
+    let conversation_file = common::write_conversation(&dir);
 
     let python = common::runtime_path(&format!("agentscope-{release}/bin/python"));
     let harness = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/runtimes/agentscope/simulate.py");
     let ran = json_of(Command::new(python).arg(harness).arg(&dir).arg(&conversation_file).output().expect("run"), &label);
     assert_eq!(ran["release"], release, "{label}: the environment holds another release");
-    let simulated = json_of(
-        Command::new(env!("CARGO_BIN_EXE_ctxc"))
-            .arg("simulate")
-            .arg(&dir)
-            .arg("--workload")
-            .arg(dir.join("workload.toml"))
-            .args(["--format", "json"])
-            .env("CTXC_AGENTSCOPE__VERSION", release)
-            .env("NO_COLOR", "1")
-            .output()
-            .expect("ctxc"),
-        &format!("ctxc simulate {label}"),
-    );
+    let simulated = common::simulate_json(&dir, &[("CTXC_AGENTSCOPE__VERSION", release)], &label);
     let simulation = &simulated["simulations"][0];
     let mut problems = Vec::new();
     if simulation["policy"]["system"] != format!("agentscope {release}") {
@@ -159,15 +131,6 @@ fn compare(fixture: &Path, release: &str) -> (Vec<String>, String) {
 fn simulate_matches_agentscope_call_by_call() {
     let fixtures = fixtures();
     assert!(fixtures.len() >= 3, "three workloads at least, found {fixtures:?}");
-    let mut problems = Vec::new();
-    let mut figures = Vec::new();
-    for release in RELEASES {
-        for fixture in fixtures.iter().filter(|f| compared_in(f, release)) {
-            let (p, f) = compare(fixture, release);
-            problems.extend(p);
-            figures.push(f);
-        }
-    }
-    eprintln!("{}", figures.join("\n"));
-    assert!(problems.is_empty(), "{} problems:\n{}", problems.len(), common::first_problems(&problems, 4));
+    let runs = RELEASES.iter().flat_map(|release| fixtures.iter().filter(|f| compared_in(f, release)).map(|f| compare(f, release)));
+    common::no_problems(runs);
 }

@@ -23,11 +23,7 @@ const RELEASES: [&str; 2] = ["0.4.12", "0.7.32"];
 const TEXTS: [&str; 7] = ["base_prompt", "todo", "filesystem", "subagents", "skills_usage", "memory_guidelines", "profile_suffix"];
 
 fn fixtures() -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/runtimes/deepagents/fixtures");
-    let mut found: Vec<PathBuf> =
-        std::fs::read_dir(&dir).expect("fixtures").flatten().map(|e| e.path()).filter(|p| p.join("runtime.json").is_file()).collect();
-    found.sort();
-    found
+    common::fixture_dirs("tests/runtimes/deepagents/fixtures", "runtime.json")
 }
 
 /// Runs the harness of `release` once on all of `projects` (a fixture, or a deploy project with

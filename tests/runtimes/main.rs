@@ -9,6 +9,7 @@
 mod common;
 
 mod adk;
+mod adk_simulate;
 mod agentscope;
 mod agentscope_import;
 mod agentscope_simulate;

@@ -1,6 +1,8 @@
 //! The `[adk]` section: where the agent sits in its ADK agent tree, which decides what
 //! `transfer_to_agent` offers (`flows/llm_flows/extensions/_agent_transfer.py`,
 //! `_get_transfer_targets`, google-adk 2.13.0). The flags default to `LlmAgent`'s own (`false`).
+//! `[adk.compaction]` is the App's `events_compaction_config` (`apps/_configs.py`,
+//! `EventsCompactionConfig`): off unless set, as in ADK, and checked as ADK's model checks it.
 
 use std::sync::Arc;
 
@@ -39,6 +41,38 @@ pub struct RawAdk {
     /// `LlmAgent.disallow_transfer_to_peers`. Default: false.
     #[serde(default)]
     pub disallow_transfer_to_peers: bool,
+    /// The App's `events_compaction_config` (`EventsCompactionConfig`). Default: none (no
+    /// compaction).
+    #[serde(default)]
+    pub compaction: Option<RawCompaction>,
+}
+
+/// `[adk.compaction]` as written: `EventsCompactionConfig`'s two triggers, each a pair set
+/// together.
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawCompaction {
+    /// Sliding window: compact once this many new invocations have completed (> 0).
+    #[serde(default)]
+    pub compaction_interval: Option<i64>,
+    /// Sliding window: how many invocations before the new ones each summary also covers (≥ 0).
+    #[serde(default)]
+    pub overlap_size: Option<i64>,
+    /// Token threshold: compact when the last prompt token count reached this (> 0).
+    #[serde(default)]
+    pub token_threshold: Option<i64>,
+    /// Token threshold: how many of the latest events stay raw (≥ 0).
+    #[serde(default)]
+    pub event_retention_size: Option<i64>,
+}
+
+/// The validated `[adk.compaction]`: at least one trigger.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+pub struct Compaction {
+    /// `compaction_interval` and `overlap_size`.
+    pub sliding_window: Option<(u64, u64)>,
+    /// `token_threshold` and `event_retention_size`.
+    pub token_threshold: Option<(u64, u64)>,
 }
 
 /// Another agent of the tree, as the transfer instruction names it.
@@ -60,13 +94,16 @@ pub struct Settings {
     pub peers: Vec<RawAgentRef>,
     pub disallow_transfer_to_parent: bool,
     pub disallow_transfer_to_peers: bool,
+    /// `None`: the App has no `events_compaction_config`.
+    pub compaction: Option<Compaction>,
 }
 
 /// `[adk]` validated, its problems reported at the key they are about (else its table).
 pub fn validate(m: &mut Provenance, section: Section<'_, RawAdk>, agent: &AgentFacts) -> Settings {
     let (settings, problems) = check(section.merged, agent.name);
     for (key, problem) in problems {
-        let span = m.locate_key(key).or_else(|| m.locate_key(&key[..1]));
+        // The key, else the nearest table holding it.
+        let span = (1..=key.len()).rev().find_map(|n| m.locate_key(&key[..n]));
         m.error(problem, span);
     }
     settings
@@ -93,7 +130,9 @@ pub fn check(raw: Option<&RawAdk>, name: &str) -> (Settings, Vec<(&'static [&'st
     if raw.parent.is_none() && !raw.peers.is_empty() {
         problems.push((&["adk", "peers"][..], "`peers` are the parent's other sub-agents: set `parent` too".to_string()));
     }
+    let compaction = raw.compaction.as_ref().and_then(|c| compaction(c, &mut problems));
     let settings = Settings {
+        compaction,
         sub_agents: raw.sub_agents,
         parent: raw.parent,
         peers: raw.peers,
@@ -137,6 +176,47 @@ impl Settings {
         }
         Arc::new(tool)
     }
+}
+
+/// `[adk.compaction]` checked as `EventsCompactionConfig` checks it (`Field(gt=0)`, `ge=0`, and
+/// `_validate_trigger_params`): `None` when ADK refuses it.
+fn compaction(raw: &RawCompaction, problems: &mut Vec<(&'static [&'static str], String)>) -> Option<Compaction> {
+    const INTERVAL: &[&str] = &["adk", "compaction", "compaction_interval"];
+    const OVERLAP: &[&str] = &["adk", "compaction", "overlap_size"];
+    const THRESHOLD: &[&str] = &["adk", "compaction", "token_threshold"];
+    const RETENTION: &[&str] = &["adk", "compaction", "event_retention_size"];
+    let before = problems.len();
+    let mut bounded = |key: &'static [&'static str], value: Option<i64>, least: i64| {
+        let value = value?;
+        if value < least {
+            let bound = if least == 1 { "greater than 0" } else { "0 or more" };
+            problems.push((key, format!("`{}` must be {bound} (ADK refuses {value})", key[2])));
+            return None;
+        }
+        Some(value as u64)
+    };
+    let interval = bounded(INTERVAL, raw.compaction_interval, 1);
+    let overlap = bounded(OVERLAP, raw.overlap_size, 0);
+    let threshold = bounded(THRESHOLD, raw.token_threshold, 1);
+    let retention = bounded(RETENTION, raw.event_retention_size, 0);
+    let pair = |a: Option<i64>, b: Option<i64>, keys: (&'static [&'static str], &'static [&'static str])| match (a, b) {
+        (Some(_), None) => Some((keys.1, format!("`{}` and `{}` must be set together (ADK refuses one alone)", keys.0[2], keys.1[2]))),
+        (None, Some(_)) => Some((keys.0, format!("`{}` and `{}` must be set together (ADK refuses one alone)", keys.0[2], keys.1[2]))),
+        _ => None,
+    };
+    problems.extend(pair(raw.token_threshold, raw.event_retention_size, (THRESHOLD, RETENTION)));
+    problems.extend(pair(raw.compaction_interval, raw.overlap_size, (INTERVAL, OVERLAP)));
+    if raw.token_threshold.is_none() && raw.compaction_interval.is_none() {
+        problems.push((
+            &["adk", "compaction"][..],
+            "[adk.compaction] needs a trigger: `compaction_interval` with `overlap_size`, or `token_threshold` with `event_retention_size` (ADK refuses neither)"
+                .to_string(),
+        ));
+    }
+    if problems.len() > before {
+        return None;
+    }
+    Some(Compaction { sliding_window: interval.zip(overlap), token_threshold: threshold.zip(retention) })
 }
 
 /// Python's `str.isidentifier` for the names ADK accepts (Unicode letters, digits, `_`).
