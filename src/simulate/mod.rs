@@ -182,6 +182,9 @@ pub fn simulate(
             budget.chars
         ));
     }
+    if let Some(why) = crate::runtimes::agentscope::policy::not_modelled(agent) {
+        return Err(why);
+    }
     budget.chars -= chars;
     let mut policy = policy_for(agent, rendered, measured, counter);
     let info = policy.info();
