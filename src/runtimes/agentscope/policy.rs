@@ -145,18 +145,6 @@ fn digits(n: u64) -> u64 {
     n.to_string().len() as u64
 }
 
-/// Why `simulate` cannot replay this agent: a 1.x release (`ReActAgent`), whose compression
-/// (`CompressionConfig`) this policy, 2.0.x's `ContextConfig`, does not model.
-pub fn not_modelled(agent: &Agent) -> Option<String> {
-    let release = agent.systems.agentscope.as_ref()?.release;
-    release.is_react_agent().then(|| {
-        format!(
-            "simulate models AgentScope 2.0.x's context policy only; agentscope {}'s ReActAgent compression is not modelled",
-            release.version
-        )
-    })
-}
-
 /// AgentScope's policy, for an agent with `[agentscope]` settings (the runtime table's `policy` row).
 pub fn policy(agent: &Agent, rendered: &Rendered, measured: &Measured, _counter: &TokenCounter) -> Option<AgentScope> {
     agent.systems.agentscope.as_ref().map(|settings| AgentScope::new(agent, settings, rendered, measured))
@@ -455,6 +443,17 @@ fn pair_safe(blocks: &[Block], kept_from: usize) -> usize {
 }
 
 impl Policy for AgentScope {
+    /// A 1.x release (`ReActAgent`): its compression (`CompressionConfig`) is not this policy
+    /// (2.0.x's `ContextConfig`), and is not modelled.
+    fn not_modelled(&self) -> Option<String> {
+        self.release.is_react_agent().then(|| {
+            format!(
+                "simulate models AgentScope 2.0.x's context policy only; agentscope {}'s ReActAgent compression is not modelled",
+                self.release.version
+            )
+        })
+    }
+
     fn info(&self) -> PolicyInfo {
         let trigger = (self.trigger_ratio * self.size()).ceil() as u64;
         let reserve = (self.reserve_ratio * self.size()) as u64;
