@@ -111,6 +111,10 @@ pub struct Request<'a> {
 /// A runtime's context policy, stepped by the driver (`simulate`).
 pub trait Policy {
     fn info(&self) -> PolicyInfo;
+    /// Why this policy cannot replay the agent (a release whose policy is not modelled).
+    fn not_modelled(&self) -> Option<String> {
+        None
+    }
     /// The runtime's count of the fixed context.
     fn fixed(&self) -> u64;
     /// A tool result as the runtime stores it (offloaded or truncated), with what happened; by

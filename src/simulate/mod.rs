@@ -138,6 +138,13 @@ macro_rules! policies {
                 }
             }
 
+            fn not_modelled(&self) -> Option<String> {
+                match self {
+                    $(Policies::$runtime(p) => p.not_modelled(),)*
+                    Policies::Generic(p) => p.not_modelled(),
+                }
+            }
+
             fn fixed(&self) -> u64 {
                 match self {
                     $(Policies::$runtime(p) => p.fixed(),)*
@@ -182,8 +189,11 @@ pub fn simulate(
             budget.chars
         ));
     }
-    budget.chars -= chars;
     let mut policy = policy_for(agent, rendered, measured, counter);
+    if let Some(why) = policy.not_modelled() {
+        return Err(why);
+    }
+    budget.chars -= chars;
     let info = policy.info();
     let tokenizer = agent.profile.tokenizer;
     let per_message = measured.request.per_message.unwrap_or(0);

@@ -595,3 +595,27 @@ fn adk_compaction_is_checked_as_adk_checks_it() {
     let out = run("token_threshold = 1000\nevent_retention_size = 0\n");
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
 }
+
+/// AgentScope 1.0.21 (`ReActAgent`): a model class sets no window there (1.x model classes have no
+/// `context_size`), and `simulate` refuses rather than replaying 2.0.x's policy.
+#[test]
+fn agentscope_1x_refuses_what_it_does_not_have() {
+    let v1 = ["--set", "agentscope.version=1.0.21"];
+    let with_class = ctxc(&["check", AGENTSCOPE, v1[0], v1[1]], &[]);
+    assert_eq!(with_class.status.code(), Some(2), "{}", stderr(&with_class));
+    assert!(stderr(&with_class).contains("model classes have no `context_size`"), "{}", stderr(&with_class));
+
+    let dir = tempfile::tempdir().expect("tempdir");
+    copy_tree(&repo().join(AGENTSCOPE), dir.path());
+    let manifest = dir.path().join("ctxc.toml");
+    let text = std::fs::read_to_string(&manifest).expect("read").replace("model_class = \"DashScopeChatModel\"\n", "");
+    std::fs::write(&manifest, text).expect("write");
+    let project = dir.path().to_str().expect("a UTF-8 path");
+    let workload = repo().join("examples/workloads/agentscope-analyst.toml");
+    let args = ["simulate", project, "--mode", "analyze", "--workload", workload.to_str().expect("utf-8"), v1[0], v1[1]];
+    let out = ctxc(&args, &[]);
+    assert_ne!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stderr(&out).contains("simulate models AgentScope 2.0.x's context policy only"), "{}", stderr(&out));
+    let two = ctxc(&args[..6], &[]);
+    assert_eq!(two.status.code(), Some(0), "2.0.11 simulates: {}", stderr(&two));
+}

@@ -571,7 +571,7 @@ fn read_agent(
     };
     if last_part(&class) == "ReActAgent" {
         return Err(module
-            .error("`ReActAgent` is AgentScope 1.x's agent: the `agentscope` preset models 2.0.6 to 2.0.11, whose agent is `Agent`", at));
+            .error("`ReActAgent` is AgentScope 1.x's agent: `ctxc import agentscope` reads 2.x's `Agent(...)` only; for 1.x write the manifest by hand with `[agentscope] version = \"1.0.21\"` (docs/runtimes/agentscope.md)", at));
     }
     let mut agent = Agent::default();
     for arg in keyword_args(call) {

@@ -443,6 +443,17 @@ fn pair_safe(blocks: &[Block], kept_from: usize) -> usize {
 }
 
 impl Policy for AgentScope {
+    /// A 1.x release (`ReActAgent`): its compression (`CompressionConfig`) is not this policy
+    /// (2.0.x's `ContextConfig`), and is not modelled.
+    fn not_modelled(&self) -> Option<String> {
+        self.release.is_react_agent().then(|| {
+            format!(
+                "simulate models AgentScope 2.0.x's context policy only; agentscope {}'s ReActAgent compression is not modelled",
+                self.release.version
+            )
+        })
+    }
+
     fn info(&self) -> PolicyInfo {
         let trigger = (self.trigger_ratio * self.size()).ceil() as u64;
         let reserve = (self.reserve_ratio * self.size()) as u64;

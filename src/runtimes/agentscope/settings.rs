@@ -12,7 +12,8 @@ use crate::runtimes::AgentFacts;
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawAgentScope {
-    /// The AgentScope release modelled: "2.0.6" to "2.0.11". Preset default: "2.0.11".
+    /// The AgentScope release modelled: "1.0.21" (`ReActAgent`), or "2.0.6" to "2.0.11". Preset
+    /// default: "2.0.11".
     #[serde(default)]
     pub version: Option<Spanned<String>>,
     /// Compress when the context exceeds this share of the model's context size (above 0, at
@@ -104,6 +105,9 @@ pub fn validate(m: &mut Provenance, section: Section<'_, RawAgentScope>, agent: 
             Some(format!("set `[agentscope] version` to one of {}", known.join(", ")));
         agentscope::RELEASES[agentscope::RELEASES.len() - 1]
     });
+    if release.is_react_agent() {
+        react_agent_refusals(m, &u, release);
+    }
     let context_size = context_size(m, &u, &p, agent, release, from);
     let workspace = u.workspace.as_ref().map(|w| agentscope::Workspace {
         workdir: w.workdir.as_ref().map(|d| d.value.clone()).unwrap_or_default(),
@@ -142,6 +146,21 @@ pub fn validate(m: &mut Provenance, section: Section<'_, RawAgentScope>, agent: 
         context_size,
         project_dir: u.project_dir.as_ref().map(|d| d.value.clone()),
         workspace,
+    }
+}
+
+/// What a 1.x `ReActAgent` has no counterpart for: a workspace offloader, and a model class whose
+/// `context_size` default would be the window (1.x model classes have no `context_size`).
+fn react_agent_refusals(m: &mut Provenance, u: &RawAgentScope, release: agentscope::Release) {
+    if u.workspace.is_some() {
+        let span = m.locate_key(&["agentscope", "workspace"]);
+        m.error(format!("`[agentscope.workspace]` is not in agentscope {} (ReActAgent has no offloader)", release.version), span).help =
+            Some("remove `[agentscope.workspace]`, or set `[agentscope] version` to a 2.0.x release".into());
+    }
+    if let Some(class) = &u.model_class {
+        let span = m.span(class, &class.value);
+        m.error(format!("agentscope {}'s model classes have no `context_size`, so `model_class` sets no window", release.version), span)
+            .help = Some("remove `model_class` (the window is the model's max input tokens), or set `context_size`".into());
     }
 }
 

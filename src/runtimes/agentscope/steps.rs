@@ -30,8 +30,10 @@ pub fn skills_text<'a>(agent: &'a Agent, _scenario: &Scenario, module: Option<&'
         .iter()
         .map(|s| SkillEntry { name: &s.name, description: &s.description, folder: s.path.strip_suffix("/SKILL.md").unwrap_or(&s.path) })
         .collect();
-    let project_dir = agent.systems.agentscope.as_ref().and_then(|a| a.project_dir.as_deref());
-    let [open, list] = skills_block(&entries, project_dir);
+    let settings = agent.systems.agentscope.as_ref();
+    let project_dir = settings.and_then(|a| a.project_dir.as_deref());
+    let react_agent = settings.is_some_and(|a| a.release.is_react_agent());
+    let [open, list] = if react_agent { react_agent_skills(&entries, project_dir) } else { skills_block(&entries, project_dir) };
     let mut sources: Vec<String> = agent.skills.iter().map(|s| s.path.clone()).collect();
     let mut parts = vec![Part::Text(open)];
     if let Some(instruction) = module {
@@ -65,10 +67,7 @@ struct SkillEntry<'a> {
 fn skills_block(skills: &[SkillEntry], project_dir: Option<&str>) -> [String; 2] {
     let mut list = String::from("\n\n# Available Skills:");
     for skill in skills {
-        let dir = match project_dir {
-            Some(root) => format!("{}/{}", root.trim_end_matches('/'), skill.folder),
-            None => skill.folder.to_string(),
-        };
+        let dir = skill_dir(skill.folder, project_dir);
         list.push_str(&format!(
             "\n<skill>\n<name>{}</name>\n<description>{}</description>\n<dir>{dir}</dir>\n</skill>",
             skill.name, skill.description
@@ -76,6 +75,27 @@ fn skills_block(skills: &[SkillEntry], project_dir: Option<&str>) -> [String; 2]
     }
     list.push_str("\n</agent-skills>");
     ["<agent-skills>\n".to_string(), list]
+}
+
+/// `skill_dir` as the agent names it: under `project_dir` when set, else relative to the project.
+fn skill_dir(folder: &str, project_dir: Option<&str>) -> String {
+    match project_dir {
+        Some(root) => format!("{}/{folder}", root.trim_end_matches('/')),
+        None => folder.to_string(),
+    }
+}
+
+/// 1.x's skills text, `Toolkit.get_agent_skill_prompt` (tool/_toolkit.py, 1.0.21): the
+/// instruction (the module) and one `## name` entry per skill (`_DEFAULT_AGENT_SKILL_TEMPLATE`,
+/// `str.format`, nothing escaped), joined by line breaks; `ReActAgent.sys_prompt` puts a blank
+/// line before it, one line break more than the step's separator.
+fn react_agent_skills(skills: &[SkillEntry], project_dir: Option<&str>) -> [String; 2] {
+    let mut list = String::new();
+    for skill in skills {
+        let dir = skill_dir(skill.folder, project_dir);
+        list.push_str(&format!("\n## {}\n{}\nCheck \"{dir}/SKILL.md\" for how to use this skill", skill.name, skill.description));
+    }
+    ["\n".to_string(), list]
 }
 
 /// The workspace instructions as `LocalWorkspace.__init__` makes them: `instructions.format(backend=…,

@@ -1,7 +1,9 @@
 """ctxc upstream: AgentScope's own texts a ctxc manifest refers to under upstream/, printed as one
 JSON object on stdout: the instruction inside the skills block (`DEFAULT_SKILL_INSTRUCTION`
 between `<agent-skills>` and the list, with the skill viewer's name filled in), the `LocalWorkspace`
-instructions template, the skill viewer tool's schema, and the compression tool's schema.
+instructions template, the skill viewer tool's schema, and the compression tool's schema. A 1.x
+release (`ReActAgent`) has only the skills instruction (`Toolkit._DEFAULT_AGENT_SKILL_INSTRUCTION`,
+the text before the list of skills); the other texts are empty and it binds no tool of its own.
 
 Input (JSON on stdin) is read and ignored: the texts do not depend on the agent. Nothing is sent
 anywhere and nothing is written.
@@ -15,11 +17,14 @@ import sys
 
 # AgentScope logs to stdout while importing: keep stdout for the JSON alone.
 with contextlib.redirect_stdout(sys.stderr):
-    from agentscope.agent import _agent as agent_module
     from agentscope.tool import Toolkit, _toolkit
-    from agentscope.workspace import _utils as workspace_utils
 
-    VIEWER = Toolkit().builtin_skill_viewer
+    LINE_1 = importlib.metadata.version("agentscope").startswith("1.")
+    if not LINE_1:
+        from agentscope.agent import _agent as agent_module
+        from agentscope.workspace import _utils as workspace_utils
+
+        VIEWER = Toolkit().builtin_skill_viewer
 
 
 def compression_tool() -> list:
@@ -35,8 +40,25 @@ def compression_tool() -> list:
         return asyncio.run(Toolkit(tools=[agent._compression_tool]).get_tool_schemas())
 
 
+def line_1() -> dict:
+    """A 1.x release's texts: the skills instruction `Toolkit.get_agent_skill_prompt` starts with."""
+    return {
+        "package": "agentscope",
+        "version": importlib.metadata.version("agentscope"),
+        "texts": {"skill_instruction": Toolkit._DEFAULT_AGENT_SKILL_INSTRUCTION, "workspace": "", "compression_tool": "[]\n"},
+        "sources": {
+            "skill_instruction": "agentscope.tool._toolkit.Toolkit._DEFAULT_AGENT_SKILL_INSTRUCTION, before the list of skills",
+            "compression_tool": "none in 1.x (an empty list)",
+        },
+        "builtin_tools": [],
+    }
+
+
 def main() -> None:
     json.load(sys.stdin)
+    if LINE_1:
+        json.dump(line_1(), sys.stdout, ensure_ascii=False)
+        return
     template = _toolkit.DEFAULT_SKILL_INSTRUCTION
     instruction = template.split("<agent-skills>\n", 1)[1].split("\n\n# Available Skills:", 1)[0]
     json.dump(

@@ -5,6 +5,14 @@
 //! of it as recent messages, and truncates tool results over `tool_result_limit` tokens.
 //! Releases 2.0.6 and 2.0.11 are compared byte for byte with the installed runtime
 //! (tests/runtimes/agentscope.rs); 2.0.7 to 2.0.10 were read and differ from them only as `Release` says.
+//!
+//! 1.0.21, the newest of the 1.x line, is a release of the same runtime with another agent,
+//! `ReActAgent` (agent/_react_agent.py): its system prompt is `sys_prompt`, then, with skills, a
+//! blank line and `Toolkit.get_agent_skill_prompt()` (tool/_toolkit.py); its request's tools are
+//! `Toolkit.get_json_schemas()` as registered, none added by the agent unless asked (long-term
+//! memory, meta tool, plan notebook, structured output: not modelled). Its model classes have no
+//! `context_size` and it has no `ContextConfig`: its compression (`CompressionConfig`, a token
+//! threshold and a count of messages kept) is not modelled, so `simulate` refuses a 1.x agent.
 
 use serde::Serialize;
 
@@ -18,6 +26,8 @@ pub const MAX_TRIGGER_RATIO: f64 = 0.9;
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct Release {
     pub version: &'static str,
+    /// The release line: 1 (`ReActAgent`, the 1.x prompt and no `ContextConfig`) or 2 (`Agent`).
+    pub line: u32,
     /// `trigger_ratio = Field(gt=0, le=0.9)` from 2.0.7 on; 2.0.6 has `lt=0.9`.
     pub trigger_may_equal_max: bool,
     /// `ContextConfig.context_buffer_ratio` (from 2.0.8); before, `InjectionConfig.context_buffer_ratio`.
@@ -29,13 +39,21 @@ pub struct Release {
     patch: u32,
 }
 
-pub const RELEASES: [Release; 6] = [
-    Release { version: "2.0.6", trigger_may_equal_max: false, buffer_in_context_config: false, compression_tool: false, patch: 6 },
-    Release { version: "2.0.7", trigger_may_equal_max: true, buffer_in_context_config: false, compression_tool: false, patch: 7 },
-    Release { version: "2.0.8", trigger_may_equal_max: true, buffer_in_context_config: true, compression_tool: true, patch: 8 },
-    Release { version: "2.0.9", trigger_may_equal_max: true, buffer_in_context_config: true, compression_tool: true, patch: 9 },
-    Release { version: "2.0.10", trigger_may_equal_max: true, buffer_in_context_config: true, compression_tool: true, patch: 10 },
-    Release { version: "2.0.11", trigger_may_equal_max: true, buffer_in_context_config: true, compression_tool: true, patch: 11 },
+pub const RELEASES: [Release; 7] = [
+    Release {
+        version: "1.0.21",
+        line: 1,
+        trigger_may_equal_max: false,
+        buffer_in_context_config: false,
+        compression_tool: false,
+        patch: 21,
+    },
+    Release { version: "2.0.6", line: 2, trigger_may_equal_max: false, buffer_in_context_config: false, compression_tool: false, patch: 6 },
+    Release { version: "2.0.7", line: 2, trigger_may_equal_max: true, buffer_in_context_config: false, compression_tool: false, patch: 7 },
+    Release { version: "2.0.8", line: 2, trigger_may_equal_max: true, buffer_in_context_config: true, compression_tool: true, patch: 8 },
+    Release { version: "2.0.9", line: 2, trigger_may_equal_max: true, buffer_in_context_config: true, compression_tool: true, patch: 9 },
+    Release { version: "2.0.10", line: 2, trigger_may_equal_max: true, buffer_in_context_config: true, compression_tool: true, patch: 10 },
+    Release { version: "2.0.11", line: 2, trigger_may_equal_max: true, buffer_in_context_config: true, compression_tool: true, patch: 11 },
 ];
 
 /// Model classes and their `context_size` constructor default, with the 2.0.x patch each first
@@ -85,7 +103,12 @@ pub fn release(version: &str) -> Option<Release> {
 impl Release {
     /// The model classes of this release with their `context_size` default.
     pub fn model_classes(&self) -> impl Iterator<Item = (&'static str, u64)> + '_ {
-        MODEL_CLASSES.iter().filter(|c| c.2 <= self.patch).map(|c| (c.0, c.1))
+        MODEL_CLASSES.iter().filter(|c| self.line == 2 && c.2 <= self.patch).map(|c| (c.0, c.1))
+    }
+
+    /// Whether this is a 1.x release (`ReActAgent`).
+    pub fn is_react_agent(&self) -> bool {
+        self.line == 1
     }
 
     /// Whether `trigger_ratio` passes `ContextConfig`'s bound in this release.
@@ -191,5 +214,8 @@ mod tests {
         assert!(!old.model_classes().any(|c| c.0 == "MiniMaxChatModel"));
         assert_eq!(new.model_classes().find(|c| c.0 == "MiniMaxChatModel"), Some(("MiniMaxChatModel", 1_000_000)));
         assert!(release("2.1.0").is_none());
+        let line_1 = release("1.0.21").unwrap();
+        assert!(line_1.is_react_agent() && !new.is_react_agent());
+        assert_eq!(line_1.model_classes().count(), 0, "1.x model classes take no context_size");
     }
 }
