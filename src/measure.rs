@@ -677,6 +677,6 @@ fn window(
         summarization_at: summarization_ratio.map(|r| (max_input as f64 * r).floor() as u64),
         deepagents: agent.systems.deepagents.as_ref().map(crate::runtimes::deepagents::window::window),
         zeph: agent.systems.zeph.as_ref().zip(zeph).map(|(s, inputs)| crate::runtimes::zeph::window::window(s, max_input, inputs)),
-        agentscope: agent.systems.agentscope.as_ref().map(|s| crate::runtimes::agentscope::window::window(s, max_input, fixed)),
+        agentscope: agent.systems.agentscope.as_ref().and_then(|s| crate::runtimes::agentscope::window::window(s, max_input, fixed)),
     }
 }

@@ -618,4 +618,16 @@ fn agentscope_1x_refuses_what_it_does_not_have() {
     assert!(stderr(&out).contains("simulate models AgentScope 2.0.x's context policy only"), "{}", stderr(&out));
     let two = ctxc(&args[..6], &[]);
     assert_eq!(two.status.code(), Some(0), "2.0.11 simulates: {}", stderr(&two));
+
+    // `cost` shows no figure of 2.0's ContextConfig (compression point, kept after) for 1.x.
+    let window = |extra: &[&str]| {
+        let out = ctxc(&[&["cost", project, "--format", "json"], extra].concat(), &[]);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        json["reports"][0]["window"].clone()
+    };
+    assert!(window(&v1).get("agentscope").is_none(), "1.0.21 has no ContextConfig: {}", window(&v1));
+    assert!(window(&[])["agentscope"]["compression_at"].is_u64(), "2.0.11 compresses at its trigger");
+    let text = ctxc(&["cost", project, v1[0], v1[1]], &[]);
+    assert!(!String::from_utf8_lossy(&text.stdout).contains("ContextConfig"), "{}", String::from_utf8_lossy(&text.stdout));
 }

@@ -173,8 +173,12 @@ pub struct Window {
 }
 
 /// The window, with `profile_window` (the model profile's max input tokens) when neither
-/// `context_size` nor a model class is set.
-pub fn window(s: &Settings, profile_window: u64, fixed: i64) -> Window {
+/// `context_size` nor a model class is set; `None` for a 1.x release, which has no `ContextConfig`
+/// (its `CompressionConfig` is not modelled): no figure of 2.0's policy is shown for it.
+pub fn window(s: &Settings, profile_window: u64, fixed: i64) -> Option<Window> {
+    if s.release.is_react_agent() {
+        return None;
+    }
     let (context_size, context_size_source) = match &s.context_size {
         Some(size) => (size.value, size.source.clone()),
         None => {
@@ -182,7 +186,7 @@ pub fn window(s: &Settings, profile_window: u64, fixed: i64) -> Window {
         }
     };
     let compression_at = share_of(s.trigger_ratio.value, context_size);
-    Window {
+    Some(Window {
         context_size,
         context_size_source,
         trigger_ratio: s.trigger_ratio.clone(),
@@ -192,7 +196,7 @@ pub fn window(s: &Settings, profile_window: u64, fixed: i64) -> Window {
         compression_call_room: context_size.saturating_sub(compression_at),
         tool_result_limit: s.tool_result_limit.clone(),
         room_before_compression: compression_at as i64 - fixed,
-    }
+    })
 }
 
 #[cfg(test)]
