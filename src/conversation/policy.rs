@@ -83,6 +83,10 @@ pub enum Event {
     CompactionSkipped { count: u64, threshold: u64, reason: String },
     /// Zeph stopped compacting for the rest of the session.
     CompactionExhausted { count: u64, threshold: u64, reason: String },
+    /// The runtime's count reached `threshold` before a model call, so it ended the turn's tool
+    /// loop without the call: the turn's remaining steps never happen, and the next call is the
+    /// next turn's first (Zeph: four fifths of its budget).
+    ToolLoopStopped { count: u64, threshold: u64 },
     /// The runtime added a hint to the history before the call (AgentScope's runtime state:
     /// `current-time`, `timezone`, `context-length`), of `chars` characters.
     RuntimeStateInjected { fields: Vec<String>, chars: u64 },
@@ -123,8 +127,10 @@ pub trait Policy {
         (message, None)
     }
     /// The request of one model call over the history `state` (every message so far, as stored;
-    /// `counts`: ctxc's count of each, see [`counted`]).
-    fn request<'a>(&mut self, state: &'a [Message], counts: &[u64], summary_chars: u64, events: &mut Vec<Event>) -> Request<'a>;
+    /// `counts`: ctxc's count of each, see [`counted`]). `None`: the runtime makes no call here
+    /// and ends the turn, so the turn's remaining steps never happen; `events` says why, and what
+    /// the policy did before deciding so (they go with the next call).
+    fn request<'a>(&mut self, state: &'a [Message], counts: &[u64], summary_chars: u64, events: &mut Vec<Event>) -> Option<Request<'a>>;
 }
 
 /// `m`'s count: from `counts` (the count of each message of `state`) when `m` is a message of

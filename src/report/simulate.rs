@@ -57,6 +57,9 @@ fn describe(e: &Event) -> String {
         Event::CompactionExhausted { count, threshold, reason } => {
             format!("compaction stopped for the session ({} > {}): {reason}", n(*count), n(*threshold))
         }
+        Event::ToolLoopStopped { count, threshold } => {
+            format!("turn ended before its next call ({} ≥ {}): its remaining steps not replayed", n(*count), n(*threshold))
+        }
         Event::RuntimeStateInjected { fields, chars } => format!("hint added ({}, {} chars)", fields.join(", "), n(*chars)),
     }
 }
@@ -125,10 +128,11 @@ pub(super) fn summary(s: &Simulation) -> [String; 3] {
     let turn = |t: Option<usize>| t.map_or("never".to_string(), |t| format!("turn {t}"));
     [
         format!(
-            "first summarization: {} · summarizations: {} · offloads: {}",
+            "first summarization: {} · summarizations: {} · offloads: {}{}",
             turn(sm.first_summarization_turn),
             sm.summarizations,
-            sm.offloads
+            sm.offloads,
+            if sm.stopped_turns.is_empty() { String::new() } else { format!(" · turns ended early: {}", sm.stopped_turns.len()) }
         ),
         format!(
             "largest request: call {} (turn {}), {approx}{} tokens ({} as the runtime counts) of a {} window",

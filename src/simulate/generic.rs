@@ -105,15 +105,15 @@ impl Policy for Generic<'_> {
         self.fixed
     }
 
-    fn request<'a>(&mut self, state: &'a [Message], counts: &[u64], summary_chars: u64, events: &mut Vec<Event>) -> Request<'a> {
+    fn request<'a>(&mut self, state: &'a [Message], counts: &[u64], summary_chars: u64, events: &mut Vec<Event>) -> Option<Request<'a>> {
         let history = self.history(state, events);
         let total = self.count(state, counts, &history);
         let Some((_, threshold)) = self.trigger.filter(|&(_, at)| total >= at) else {
-            return Request { messages: history, runtime_count: total, runtime_sent: total };
+            return Some(Request { messages: history, runtime_count: total, runtime_sent: total });
         };
         if history.len() <= self.keep {
             events.push(Event::NothingToSummarize { count: total, threshold });
-            return Request { messages: history, runtime_count: total, runtime_sent: total };
+            return Some(Request { messages: history, runtime_count: total, runtime_sent: total });
         }
         self.summaries += 1;
         let summary = Message::summary(filler(&format!("summary {}", self.summaries), summary_chars));
@@ -131,6 +131,6 @@ impl Policy for Generic<'_> {
             kept: self.keep,
             summary_chars,
         });
-        Request { messages: kept, runtime_count: total, runtime_sent: sent }
+        Some(Request { messages: kept, runtime_count: total, runtime_sent: sent })
     }
 }

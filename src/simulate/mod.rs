@@ -63,6 +63,9 @@ pub struct Summary {
     pub window_exceeded_turn: Option<usize>,
     /// The first turn whose request would exceed the window with no policy at all.
     pub window_exceeded_without_policy_turn: Option<usize>,
+    /// The turns the runtime ended before one of their model calls (`tool_loop_stopped`): the
+    /// rest of each was not replayed.
+    pub stopped_turns: Vec<usize>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -159,7 +162,7 @@ macro_rules! policies {
                 }
             }
 
-            fn request<'a>(&mut self, state: &'a [Message], counts: &[u64], summary_chars: u64, events: &mut Vec<Event>) -> Request<'a> {
+            fn request<'a>(&mut self, state: &'a [Message], counts: &[u64], summary_chars: u64, events: &mut Vec<Event>) -> Option<Request<'a>> {
                 match self {
                     $(Policies::$runtime(p) => p.request(state, counts, summary_chars, events),)*
                     Policies::Generic(p) => p.request(state, counts, summary_chars, events),
@@ -205,17 +208,27 @@ pub fn simulate(
     // ctxc's count of every message as written, for the count without a policy.
     let mut unmanaged = 0u64;
     let mut calls = Vec::new();
+    let mut stopped_turns = Vec::new();
+    // What the policy did since the last call: a turn the runtime ended without a call hands its
+    // events to the next turn's first call.
+    let mut pending = Vec::new();
     for (t, turn) in conversation.turns.iter().enumerate() {
         let tokens = true_tokens(&turn.user);
         unmanaged += tokens;
         state.push(turn.user.clone());
         counts.push(tokens);
         let mut step = 0;
-        let mut pending = Vec::new();
+        let mut stopped = false;
         // The runtime calls the model before each assistant message, and once more when the
         // turn ends without one: the call whose answer the transcript does not hold yet.
         let answered = turn.steps.last().is_some_and(|m| m.role == Role::Assistant);
         for message in turn.steps.iter().map(Some).chain((!answered).then_some(None)) {
+            if stopped {
+                // The runtime ended the turn: its remaining messages are never written, though
+                // the conversation without a policy still has them.
+                unmanaged += message.map_or(0, true_tokens);
+                continue;
+            }
             if let Some(message) = message.filter(|m| m.role == Role::Tool) {
                 let tokens = true_tokens(message);
                 unmanaged += tokens;
@@ -225,10 +238,15 @@ pub fn simulate(
                 state.push(stored);
                 continue;
             }
-            // A model call answers with this assistant message.
+            // A model call answers with this assistant message, unless the runtime ends the turn.
+            let Some(request) = policy.request(&state, &counts, conversation.summary_chars, &mut pending) else {
+                stopped = true;
+                stopped_turns.push(t + 1);
+                unmanaged += message.map_or(0, true_tokens);
+                continue;
+            };
             step += 1;
-            let mut events = std::mem::take(&mut pending);
-            let request = policy.request(&state, &counts, conversation.summary_chars, &mut events);
+            let events = std::mem::take(&mut pending);
             let listed = request.messages.len() as u64;
             if listed > budget.messages {
                 return Err(format!(
@@ -263,7 +281,7 @@ pub fn simulate(
             }
         }
     }
-    let summary = summarize(&calls, conversation.turns.len(), info.window);
+    let summary = Summary { stopped_turns, ..summarize(&calls, conversation.turns.len(), info.window) };
     Ok(Simulation {
         agent: agent.name.clone(),
         mode: rendered.mode.clone(),
@@ -307,5 +325,6 @@ fn summarize(calls: &[Call], turns: usize, window: u64) -> Summary {
         window,
         window_exceeded_turn: calls.iter().find(|c| c.tokens > window).map(|c| c.turn),
         window_exceeded_without_policy_turn: calls.iter().find(|c| c.tokens_without_policy > window).map(|c| c.turn),
+        stopped_turns: Vec::new(),
     }
 }

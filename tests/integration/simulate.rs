@@ -286,8 +286,10 @@ fn zeph_hides_summarized_tool_pairs_and_only_the_claude_provider_leaves_them_out
                 _ => vec![],
             })
             .collect();
-        // Two calls a turn for 30 turns, six left unsummarized, the rest summarized once each.
-        assert!(summarized.len() >= 40, "{model}: {summarized:?}");
+        // Two calls a turn, six left unsummarized, the rest summarized once each, until the count
+        // reaches four fifths of the budget (turn 21): from there Zeph ends each turn before its
+        // first call (below the hard threshold, nothing frees room).
+        assert!(summarized.len() >= 30, "{model}: {summarized:?}");
         let applied: Vec<(usize, &Vec<String>)> = sim
             .calls
             .iter()
@@ -336,4 +338,45 @@ fn adk_compaction_replays_the_sliding_window_and_the_token_threshold() {
     let token = run("adk", sets(&["adk.compaction={ token_threshold = 3000, event_retention_size = 2 }"]), &conversation);
     assert!(token.summary.summarizations >= 2, "{:?}", token.summary);
     assert!(token.calls.iter().all(|c| summaries(c) <= 1), "one rolling summary");
+}
+
+/// Zeph 0.22.4 ends a turn's tool loop before a model call once its running count reaches four
+/// fifths of its budget: no call is made at or above it, the turn's remaining steps never happen
+/// (its answer is never sent), and the next call is the next turn's first, carrying the stop.
+/// (tests/runtimes/zeph.rs compares this call by call with Zeph's code.)
+#[test]
+fn zeph_ends_the_tool_loop_at_four_fifths_of_its_budget() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/runtimes/zeph/simulate/tool-heavy");
+    let conversation = workload("workload.toml", &std::fs::read_to_string(dir.join("workload.toml")).expect("workload")).expect("valid");
+    let session = ctxc::Session::new(vec![]);
+    let runs = session.run(&dir.join("ctxc.toml"), Only::default()).expect("the agent loads");
+    let run = runs.runs.first().expect("a mode");
+    let sim = simulate(&runs.loaded.agent, &run.rendered, &run.measured, session.counter(), &conversation, &mut Budget::default())
+        .expect("within the budget");
+    // The manifest's budget is 10,000 tokens.
+    let stops: Vec<(usize, u64, u64)> = sim
+        .calls
+        .iter()
+        .flat_map(|c| c.events.iter().map(move |e| (c.index, e)))
+        .filter_map(|(i, e)| match e {
+            Event::ToolLoopStopped { count, threshold } => Some((i, *count, *threshold)),
+            _ => None,
+        })
+        .collect();
+    assert!(!stops.is_empty(), "the workload reaches four fifths of the budget");
+    for (index, count, threshold) in &stops {
+        assert_eq!(*threshold, 8_000);
+        assert!(*count >= 8_000, "{count}");
+        assert_eq!(sim.calls[index - 1].step, 1, "call {index}: the stop is reported with the next turn's first call");
+    }
+    assert!(sim.calls.iter().all(|c| c.runtime_count < 8_000), "no call at or above the stop");
+    assert!(!sim.summary.stopped_turns.is_empty());
+    for &t in &sim.summary.stopped_turns {
+        let turn = &conversation.turns[t - 1];
+        let answers = turn.steps.iter().filter(|m| m.role == ctxc::conversation::Role::Assistant).count();
+        let made = sim.calls.iter().filter(|c| c.turn == t).count();
+        assert!(made < answers, "turn {t}: {made} calls of {answers}");
+        let answer = &turn.steps.last().expect("steps").id;
+        assert!(sim.calls.iter().all(|c| !c.messages.contains(answer)), "turn {t}'s answer is never written");
+    }
 }

@@ -478,7 +478,7 @@ impl Policy for Adk<'_> {
         self.fixed
     }
 
-    fn request<'a>(&mut self, state: &'a [Message], counts: &[u64], summary_chars: u64, events: &mut Vec<Event>) -> Request<'a> {
+    fn request<'a>(&mut self, state: &'a [Message], counts: &[u64], summary_chars: u64, events: &mut Vec<Event>) -> Option<Request<'a>> {
         self.summary_chars = summary_chars;
         self.take_new(state, events);
         let runtime_count = self.latest_count().unwrap_or(0);
@@ -487,6 +487,6 @@ impl Policy for Adk<'_> {
         let messages = self.messages(state);
         let sent = self.fixed + messages.iter().map(|m| counted(state, counts, m, |m| self.tokens(m))).sum::<u64>();
         self.last_sent = Some(sent);
-        Request { messages, runtime_count, runtime_sent: sent }
+        Some(Request { messages, runtime_count, runtime_sent: sent })
     }
 }

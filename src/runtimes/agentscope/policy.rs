@@ -518,7 +518,7 @@ impl Policy for AgentScope {
         (Message { content, ..message }, Some(event))
     }
 
-    fn request<'a>(&mut self, state: &'a [Message], _counts: &[u64], summary_chars: u64, events: &mut Vec<Event>) -> Request<'a> {
+    fn request<'a>(&mut self, state: &'a [Message], _counts: &[u64], summary_chars: u64, events: &mut Vec<Event>) -> Option<Request<'a>> {
         self.take_new(state);
         let count = self.count();
         self.compress(state, summary_chars, events);
@@ -526,7 +526,7 @@ impl Policy for AgentScope {
         self.calls_in_reply += 1;
         let mut messages: Vec<Cow<'a, Message>> = self.summary.iter().map(|s| Cow::Owned(s.0.clone())).collect();
         messages.extend(self.messages(state, self.context.iter().flat_map(|m| &m.blocks)));
-        Request { messages, runtime_count: count, runtime_sent: self.count() }
+        Some(Request { messages, runtime_count: count, runtime_sent: self.count() })
     }
 }
 

@@ -507,7 +507,7 @@ impl Policy for DeepAgents {
         }
     }
 
-    fn request<'a>(&mut self, state: &'a [Message], _counts: &[u64], summary_chars: u64, events: &mut Vec<Event>) -> Request<'a> {
+    fn request<'a>(&mut self, state: &'a [Message], _counts: &[u64], summary_chars: u64, events: &mut Vec<Event>) -> Option<Request<'a>> {
         // Each message is counted once, when it first reaches a request.
         let new: Vec<u64> = state[self.counts.len()..].iter().map(|m| self.tokens(m)).collect();
         self.counts.extend(new);
@@ -554,7 +554,7 @@ impl Policy for DeepAgents {
         let budget = self.budget();
         let over_budget = budget.is_some_and(|b| total > b);
         if !by_trigger && !over_budget {
-            return Request { messages: effective, runtime_count: total, runtime_sent: total };
+            return Some(Request { messages: effective, runtime_count: total, runtime_sent: total });
         }
         let (by, threshold) = match by_trigger {
             true => ("trigger", self.trigger_tokens().unwrap_or(effective.len() as u64)),
@@ -564,7 +564,7 @@ impl Policy for DeepAgents {
         if cutoff == 0 {
             events.push(Event::NothingToSummarize { count: total, threshold });
             let sent = self.within_budget(state, &mut effective, total, events);
-            return Request { messages: effective, runtime_count: total, runtime_sent: sent };
+            return Some(Request { messages: effective, runtime_count: total, runtime_sent: sent });
         }
         self.summaries += 1;
         let summary = self.summary_message(&filler(&format!("summary {}", self.summaries), summary_chars));
@@ -579,6 +579,6 @@ impl Policy for DeepAgents {
         let sent = self.fixed + self.count(state, &request);
         events.push(Event::Summarized { by: by.into(), count: total, threshold, summarized: cutoff, kept_from, kept, summary_chars });
         let sent = self.within_budget(state, &mut request, sent, events);
-        Request { messages: request, runtime_count: total, runtime_sent: sent }
+        Some(Request { messages: request, runtime_count: total, runtime_sent: sent })
     }
 }

@@ -30,6 +30,10 @@
 //!   Zeph's Claude provider leaves hidden messages out of the request; its other providers send
 //!   them (zeph-llm `claude/request.rs`, `openai/mod.rs`). The summary's text is the model's:
 //!   ctxc assumes [`TOOL_PAIR_SUMMARY_CHARS`] characters of filler.
+//! - Before each model call, a running count at or above four fifths of the budget ends the
+//!   turn's tool loop without the call (zeph-core `tier_loop.rs` `process_single_native_turn`):
+//!   the user is told the window is nearly full, nothing is added to the history, and the turn's
+//!   remaining steps never happen; the next turn starts from the history as it stands.
 //!
 //! Both pruning tiers free only `ToolOutput` parts (the text tool protocol); results of native
 //! tool calls are `ToolResult` parts, which only the tool loop's pruning touches, so the soft
@@ -454,6 +458,11 @@ impl Policy for Zeph<'_> {
                     self.prune_protect
                 ),
                 format!("hard compaction waits {COOLDOWN_TURNS} turns after one, and stops for the session when it cannot help"),
+                format!(
+                    "at {} of the budget ({}) before a model call, the turn's tool loop ends without the call",
+                    pct(self.budget * 4 / 5),
+                    self.budget * 4 / 5
+                ),
                 format!("tool outputs over {} bytes cut to their first and last halves", self.overflow_bytes),
                 format!(
                     "after each tool step, tool results over {STALE_MIN_TOKENS} tokens outside the last {} messages become {PRUNED}",
@@ -481,7 +490,7 @@ impl Policy for Zeph<'_> {
         (Message { content, ..message }, Some(event))
     }
 
-    fn request<'a>(&mut self, state: &'a [Message], _counts: &[u64], summary_chars: u64, events: &mut Vec<Event>) -> Request<'a> {
+    fn request<'a>(&mut self, state: &'a [Message], _counts: &[u64], summary_chars: u64, events: &mut Vec<Event>) -> Option<Request<'a>> {
         let added = self.count_new(state);
         let end = state.len();
         let turn_start = state.last().is_some_and(|m| m.role == Role::User);
@@ -511,6 +520,13 @@ impl Policy for Zeph<'_> {
                 events.push(Event::SoftCompaction { count, threshold: self.soft_at, freed: 0 });
             }
         }
+        // zeph-core `tier_loop.rs` `process_single_native_turn`: at four fifths of the budget the
+        // tool loop ends before the call; the user is told, nothing joins the history.
+        let stop_at = self.budget * 4 / 5;
+        if self.budget > 0 && self.cached >= stop_at {
+            events.push(Event::ToolLoopStopped { count: self.cached, threshold: stop_at });
+            return None;
+        }
         let mut messages: Vec<Cow<'a, Message>> = Vec::new();
         let mut sent = self.system_tokens;
         for h in self.list.iter().filter(|h| !(h.hidden && self.drops_hidden)) {
@@ -528,7 +544,7 @@ impl Policy for Zeph<'_> {
         }
         // The running count when the model is called (what the next decision starts from), and the
         // request recounted: they differ once the tool loop has pruned.
-        Request { messages, runtime_count: self.cached, runtime_sent: sent }
+        Some(Request { messages, runtime_count: self.cached, runtime_sent: sent })
     }
 }
 

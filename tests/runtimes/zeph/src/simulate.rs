@@ -465,8 +465,10 @@ pub fn run(
     s.push(Message::from_legacy(Role::System, system_prompt), vec![]);
     let mut calls = Vec::new();
     let str_of = |v: &Value, key: &str| v[key].as_str().unwrap_or_default().to_string();
+    // What happened before the next model call (a turn whose tool loop stopped hands its events
+    // to the next turn's first call).
+    let mut events = Vec::new();
     for (t, turn) in conversation["turns"].as_array().expect("turns").iter().enumerate() {
-        let mut events = Vec::new();
         // Turn start: advance_turn, the system prompt rebuilt and recounted, maybe_compact.
         s.manager.advance_turn();
         s.cached = s.recount();
@@ -503,6 +505,15 @@ pub fn run(
                 s.prune_stale(&mut events);
                 s.maybe_apply_deferred(&mut events);
                 s.soft_mid_iteration(&mut events);
+            }
+            // zeph-core `tier_loop.rs` `process_single_native_turn`: before each model call, a
+            // running count at or above four fifths of the budget ends the turn's tool loop (the
+            // user is told the window is nearly full; nothing is added to the history, and the
+            // turn's remaining steps never happen). Without a budget there is no such stop.
+            let limit = s.manager.budget.as_ref().map(|b| (b.max_tokens() * 4 / 5) as u64);
+            if let Some(limit) = limit.filter(|&limit| s.cached >= limit) {
+                events.push(json!({"kind": "tool_loop_stopped", "count": s.cached, "threshold": limit}));
+                break;
             }
             step += 1;
             calls.push(json!({
