@@ -278,7 +278,8 @@ impl<'c> Zeph<'c> {
         let hidden: Vec<String> =
             targets.iter().flat_map(|&i| self.ids(state, &self.list[i - 1]).chain(self.ids(state, &self.list[i]))).cloned().collect();
         for &i in targets.iter().rev() {
-            let summary = self.list[i].deferred.take().expect("a waiting summary");
+            // `targets` holds only messages with a waiting summary.
+            let Some(summary) = self.list[i].deferred.take() else { continue };
             self.list[i - 1].hidden = true;
             self.list[i].hidden = true;
             let call = &state[self.list[i - 1].range.start].id;
