@@ -222,13 +222,13 @@ where
     writer.write_all(b": [")?;
     if let [item] = items {
         writer.write_all(b"\n    ")?;
-        write_inert_json(Indented(&mut writer), item, true)?;
+        write_inert_json_at(&mut writer, item, true, ITEM_LEVEL)?;
         return writer.write_all(b"\n  ]\n}");
     }
     for (batch, chunk) in items.chunks(BATCH).enumerate() {
         let written = crate::parallel::map_in_order(chunk, |item| {
             let mut text = Vec::new();
-            write_inert_json(Indented(&mut text), item, true)?;
+            write_inert_json_at(&mut text, item, true, ITEM_LEVEL)?;
             Ok::<_, std::io::Error>(text)
         });
         for (i, text) in written.into_iter().enumerate() {
@@ -237,31 +237,6 @@ where
         }
     }
     writer.write_all(b"\n  ]\n}")
-}
-
-/// A writer of an item two levels down a pretty JSON document: its every line indented by two
-/// levels more as it is written. A line break in JSON text is never inside a string (those are
-/// written `\n`).
-struct Indented<W>(W);
-
-impl<W: std::io::Write> std::io::Write for Indented<W> {
-    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-        self.write_all(bytes).map(|()| bytes.len())
-    }
-
-    fn write_all(&mut self, bytes: &[u8]) -> std::io::Result<()> {
-        for (i, line) in bytes.split(|&b| b == b'\n').enumerate() {
-            if i > 0 {
-                self.0.write_all(b"\n    ")?;
-            }
-            self.0.write_all(line)?;
-        }
-        Ok(())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        self.0.flush()
-    }
 }
 
 /// [`write_json`] as text, with a final line break: the one way ctxc's JSON and SARIF are made.
@@ -276,7 +251,21 @@ pub fn exact_json_text<T: serde::Serialize + ?Sized>(value: &T) -> String {
 }
 
 fn write_inert_json<W: std::io::Write, T: serde::Serialize + ?Sized>(writer: W, value: &T, mask: bool) -> std::io::Result<()> {
-    let formatter = InertJson { pretty: serde_json::ser::PrettyFormatter::new(), string: String::new(), quoted: Vec::new(), mask };
+    write_inert_json_at(writer, value, mask, 0)
+}
+
+/// The nesting level of an item of [`write_json_with_list`]'s list: inside the object and the list.
+const ITEM_LEVEL: usize = 2;
+
+/// [`write_inert_json`] of a value `level` levels down a pretty document: each of its line
+/// breaks is followed by that many levels' indentation more.
+fn write_inert_json_at<W: std::io::Write, T: serde::Serialize + ?Sized>(
+    writer: W,
+    value: &T,
+    mask: bool,
+    level: usize,
+) -> std::io::Result<()> {
+    let formatter = InertJson { level, has_value: false, string: String::new(), quoted: Vec::new(), mask };
     let mut serializer = serde_json::Serializer::with_formatter(writer, formatter);
     value.serialize(&mut serializer).map_err(std::io::Error::from)
 }
@@ -290,10 +279,16 @@ fn inert_json_text<T: serde::Serialize + ?Sized>(value: &T, mask: bool) -> Strin
     String::from_utf8(out).unwrap_or_default()
 }
 
-/// serde_json's pretty formatter, each string collected whole (serde_json hands it over in
-/// fragments between its own escapes), masked and made inert, then written with JSON's escapes.
-struct InertJson<'a> {
-    pretty: serde_json::ser::PrettyFormatter<'a>,
+/// serde_json's pretty layout (two spaces a level), each string collected whole (serde_json
+/// hands it over in fragments between its own escapes), masked and made inert, then written with
+/// JSON's escapes. The layout is written here, not by serde_json's `PrettyFormatter`, so that a
+/// value can start levels down (a list's item written on its own) with one write per line break.
+struct InertJson {
+    /// The nesting level: how many indentations follow a line break.
+    level: usize,
+    /// Whether the innermost open list or object has a value yet (its closing bracket goes on a
+    /// line of its own after one).
+    has_value: bool,
     /// The text of the string being written, unescaped (one buffer reused for every string).
     string: String,
     /// That string masked and quoted with JSON's escapes (reused too).
@@ -302,7 +297,47 @@ struct InertJson<'a> {
     mask: bool,
 }
 
-impl serde_json::ser::Formatter for InertJson<'_> {
+impl InertJson {
+    /// A line break and the current level's indentation.
+    fn new_line<W: ?Sized + std::io::Write>(&self, writer: &mut W) -> std::io::Result<()> {
+        /// A line break and enough indentation for the deepest level ctxc's reports reach; deeper
+        /// levels write the rest in further pieces.
+        const LINE: &[u8] = b"\n                                ";
+        let mut spaces = 2 * self.level;
+        writer.write_all(&LINE[..1 + spaces.min(LINE.len() - 1)])?;
+        spaces = spaces.saturating_sub(LINE.len() - 1);
+        while spaces > 0 {
+            let piece = spaces.min(LINE.len() - 1);
+            writer.write_all(&LINE[1..1 + piece])?;
+            spaces -= piece;
+        }
+        Ok(())
+    }
+
+    fn open<W: ?Sized + std::io::Write>(&mut self, writer: &mut W, bracket: &[u8]) -> std::io::Result<()> {
+        self.level += 1;
+        self.has_value = false;
+        writer.write_all(bracket)
+    }
+
+    fn close<W: ?Sized + std::io::Write>(&mut self, writer: &mut W, bracket: &[u8]) -> std::io::Result<()> {
+        self.level -= 1;
+        if self.has_value {
+            self.new_line(writer)?;
+        }
+        writer.write_all(bracket)
+    }
+
+    /// Before a list's value or an object's key.
+    fn item<W: ?Sized + std::io::Write>(&mut self, writer: &mut W, first: bool) -> std::io::Result<()> {
+        if !first {
+            writer.write_all(b",")?;
+        }
+        self.new_line(writer)
+    }
+}
+
+impl serde_json::ser::Formatter for InertJson {
     fn begin_string<W: ?Sized + std::io::Write>(&mut self, _writer: &mut W) -> std::io::Result<()> {
         self.string.clear();
         Ok(())
@@ -349,31 +384,33 @@ impl serde_json::ser::Formatter for InertJson<'_> {
         writer.write_all(json(quoted).as_bytes())
     }
     fn begin_array<W: ?Sized + std::io::Write>(&mut self, writer: &mut W) -> std::io::Result<()> {
-        self.pretty.begin_array(writer)
+        self.open(writer, b"[")
     }
     fn end_array<W: ?Sized + std::io::Write>(&mut self, writer: &mut W) -> std::io::Result<()> {
-        self.pretty.end_array(writer)
+        self.close(writer, b"]")
     }
     fn begin_array_value<W: ?Sized + std::io::Write>(&mut self, writer: &mut W, first: bool) -> std::io::Result<()> {
-        self.pretty.begin_array_value(writer, first)
+        self.item(writer, first)
     }
-    fn end_array_value<W: ?Sized + std::io::Write>(&mut self, writer: &mut W) -> std::io::Result<()> {
-        self.pretty.end_array_value(writer)
+    fn end_array_value<W: ?Sized + std::io::Write>(&mut self, _writer: &mut W) -> std::io::Result<()> {
+        self.has_value = true;
+        Ok(())
     }
     fn begin_object<W: ?Sized + std::io::Write>(&mut self, writer: &mut W) -> std::io::Result<()> {
-        self.pretty.begin_object(writer)
+        self.open(writer, b"{")
     }
     fn end_object<W: ?Sized + std::io::Write>(&mut self, writer: &mut W) -> std::io::Result<()> {
-        self.pretty.end_object(writer)
+        self.close(writer, b"}")
     }
     fn begin_object_key<W: ?Sized + std::io::Write>(&mut self, writer: &mut W, first: bool) -> std::io::Result<()> {
-        self.pretty.begin_object_key(writer, first)
+        self.item(writer, first)
     }
     fn begin_object_value<W: ?Sized + std::io::Write>(&mut self, writer: &mut W) -> std::io::Result<()> {
-        self.pretty.begin_object_value(writer)
+        writer.write_all(b": ")
     }
-    fn end_object_value<W: ?Sized + std::io::Write>(&mut self, writer: &mut W) -> std::io::Result<()> {
-        self.pretty.end_object_value(writer)
+    fn end_object_value<W: ?Sized + std::io::Write>(&mut self, _writer: &mut W) -> std::io::Result<()> {
+        self.has_value = true;
+        Ok(())
     }
 }
 
@@ -515,7 +552,12 @@ mod tests {
 
     #[test]
     fn json_stays_the_same_json_and_is_inert() {
-        let value = serde_json::json!({ "name": HOSTILE, "n": 1 });
+        // Nested deeper than one write of indentation reaches, with empty lists and objects.
+        let deep = (0..40).fold(serde_json::json!([]), |inner, level| match level % 2 {
+            0 => serde_json::json!({ "inner": inner, "empty": {}, "n": level }),
+            _ => serde_json::json!([inner, [], level]),
+        });
+        let value = serde_json::json!({ "name": HOSTILE, "n": 1, "deep": deep, "none": [] });
         let mut streamed = Vec::new();
         write_json(&mut streamed, &value).expect("write");
         let streamed = String::from_utf8(streamed).expect("UTF-8");
