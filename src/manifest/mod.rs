@@ -6,6 +6,7 @@ pub mod env;
 mod files;
 pub mod lint;
 pub mod model;
+mod overrides;
 mod pipeline;
 pub mod preset;
 pub mod raw;
@@ -194,6 +195,17 @@ pub fn parse_override(arg: &str) -> Result<RawManifest, String> {
     })
 }
 
+/// Parses manifest text with the `KEY=VALUE` overrides that parse written into it, each setting
+/// only its key (`None` when the text or the overrides do not read).
+pub fn parse_with(text: &str, format: Format, overrides: &[String]) -> Option<RawManifest> {
+    let valid: Vec<&str> = overrides.iter().map(String::as_str).filter(|o| parse_override(o).is_ok()).collect();
+    let raw = parse(text, format).ok()?;
+    match valid.is_empty() {
+        true => Some(raw),
+        false => overrides::written_into(text, format, &valid).ok(),
+    }
+}
+
 /// Loads a manifest with `KEY=VALUE` overrides laid over it, in order, reading its files as `run`
 /// sees them (an editor's unsaved texts) and memoizing in its cache.
 pub fn load_with(manifest_path: &Path, overrides: &[String], run: &RunState) -> Result<Loaded, Failure> {
@@ -218,7 +230,8 @@ pub fn load_with(manifest_path: &Path, overrides: &[String], run: &RunState) -> 
             return Err(Failure { diagnostics: vec![d], sources });
         }
     };
-    let overridden = apply_overrides(&mut user, overrides).map_err(|d| Failure { diagnostics: vec![d], sources: sources.clone() })?;
+    let overridden = apply_overrides(&mut user, &manifest.text, format, overrides)
+        .map_err(|d| Failure { diagnostics: vec![d], sources: sources.clone() })?;
     let root = with_manifest_root(root, &user, &overridden, &manifest.text)
         .map_err(|d| Failure { diagnostics: vec![d.in_file(&manifest.display)], sources: sources.clone() })?;
     let mut v = Validator {
@@ -241,9 +254,10 @@ pub fn load_with(manifest_path: &Path, overrides: &[String], run: &RunState) -> 
     }
 }
 
-/// Lays each `--set KEY=VALUE` (and `CTXC_` variable) over the manifest; those from Zeph's
-/// variables only on the `zeph` preset. The keys set, or the first that does not parse.
-fn apply_overrides(user: &mut RawManifest, overrides: &[String]) -> Result<Vec<String>, Diagnostic> {
+/// Writes each `--set KEY=VALUE` (and `CTXC_` variable) into the manifest's document, then reads
+/// it again (see [`overrides`]); those from Zeph's variables only on the `zeph` preset. The keys
+/// set, or the first override that does not parse.
+fn apply_overrides(user: &mut RawManifest, text: &str, format: Format, overrides: &[String]) -> Result<Vec<String>, Diagnostic> {
     let preset = user.pipeline.as_ref().and_then(|p| p.preset.as_ref()).map(|p| p.value.clone());
     let overrides: Vec<&str> = overrides
         .iter()
@@ -252,11 +266,12 @@ fn apply_overrides(user: &mut RawManifest, overrides: &[String]) -> Result<Vec<S
             (None, arg) => Some(arg),
         })
         .collect();
+    let refused = |arg: &str, message: String| Diagnostic::error(format!("--set {arg}: {message}")).code(Code::MAN001);
     for arg in overrides.iter().copied() {
-        match parse_override(arg) {
-            Ok(fragment) => user.overlay(fragment),
-            Err(message) => return Err(Diagnostic::error(format!("--set {arg}: {message}")).code(Code::MAN001)),
-        }
+        parse_override(arg).map_err(|message| refused(arg, message))?;
+    }
+    if !overrides.is_empty() {
+        *user = overrides::written_into(text, format, &overrides).map_err(|(arg, message)| refused(&arg, message))?;
     }
     Ok(overrides.iter().filter_map(|arg| arg.split_once('=').map(|(k, _)| k.trim().to_string())).collect())
 }

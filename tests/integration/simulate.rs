@@ -319,7 +319,7 @@ fn zeph_hides_summarized_tool_pairs_and_only_the_claude_provider_leaves_them_out
     }
 }
 
-/// `[adk.compaction]` (a `--set adk.…` replaces the whole `[adk]` table) gives ADK's policy: the sliding
+/// `[adk.compaction]` (set here as one table: its two keys go together) gives ADK's policy: the sliding
 /// window every 2 invocations overlapping 1 keeps both overlapping summaries in the request; the
 /// token threshold keeps one rolling summary. Without it ADK (and ctxc) summarize nothing.
 /// tests/runtimes/adk_simulate.rs compares the same policy with the real ADK.
