@@ -1,8 +1,7 @@
 //! Overrides (`--set KEY=VALUE`, `CTXC_` and runtime variables) written into the manifest's
 //! document before it is read into raw types, so that each sets the one key it names and every
 //! other key of its table stays as written (as if that line of the manifest were edited): no
-//! table, a runtime's (`[adk]`, `[zeph]`, …) or any other, is replaced by an override of one of
-//! its keys. A TOML document keeps the place of every value it was parsed with; an overridden
+//! table, a runtime's section or any other, is replaced by an override of one of its keys. A TOML document keeps the place of every value it was parsed with; an overridden
 //! value has none (`Spanned::span` is `None`), and `Provenance` says where it came from.
 
 use super::raw::RawManifest;
