@@ -150,6 +150,18 @@ mod tests {
     }
 
     #[test]
+    fn a_yaml_manifest_keeps_the_rest_of_the_table_too() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let manifest = dir.path().join("ctxc.yaml");
+        let text = "agent:\n  name: z\n  model: gpt-4o\npipeline:\n  preset: zeph\nzeph:\n  compaction_threshold: 0.6\n  compaction_preserve_tail: 3\n";
+        std::fs::write(&manifest, text).expect("write");
+        let loaded = load(&manifest, &["zeph.compaction_threshold=0.7"]);
+        let zeph = loaded.agent.systems.zeph.as_ref().expect("[zeph]");
+        assert_eq!((zeph.compaction_threshold.value, zeph.compaction_threshold.source.as_str()), (0.7, "override"));
+        assert_eq!((zeph.compaction_preserve_tail.value, zeph.compaction_preserve_tail.source.as_str()), (3, "manifest"));
+    }
+
+    #[test]
     fn an_overridden_key_says_so_and_the_keys_beside_it_keep_their_place() {
         let dir = tempfile::tempdir().expect("tempdir");
         let manifest = dir.path().join("ctxc.toml");
