@@ -45,12 +45,89 @@ impl<T> Spanned<T> {
 impl<'de, T: Deserialize<'de>> Deserialize<'de> for Spanned<T> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         if reads_toml_spans::<D>() {
-            let spanned = toml::Spanned::<T>::deserialize(deserializer)?;
-            let span = spanned.span();
-            Ok(Spanned { value: spanned.into_inner(), span: Some(span) })
+            deserializer.deserialize_struct(SPANNED, &[SPAN_START, SPAN_END, SPAN_VALUE], SpannedVisitor(std::marker::PhantomData))
         } else {
             T::deserialize(deserializer).map(Spanned::new)
         }
+    }
+}
+
+// The names under which the `toml` crate's deserializers hand out a value with its span (those
+// of `toml::Spanned`, serde_spanned 0.6): asked for this struct, they answer with the span's
+// start, end and the value when the value was parsed from text, and with the bare value when it
+// was not (one an override wrote into the document, see `manifest::overrides`).
+const SPANNED: &str = "$__serde_spanned_private_Spanned";
+const SPAN_START: &str = "$__serde_spanned_private_start";
+const SPAN_END: &str = "$__serde_spanned_private_end";
+const SPAN_VALUE: &str = "$__serde_spanned_private_value";
+
+/// Reads a value of a `toml` deserializer: with its span, or bare (then `span` is `None`).
+struct SpannedVisitor<T>(std::marker::PhantomData<T>);
+
+impl<'de, T: Deserialize<'de>> SpannedVisitor<T> {
+    fn bare<E: serde::de::Error>(value: impl serde::de::IntoDeserializer<'de, E>) -> Result<Spanned<T>, E> {
+        T::deserialize(value.into_deserializer()).map(Spanned::new)
+    }
+}
+
+impl<'de, T: Deserialize<'de>> serde::de::Visitor<'de> for SpannedVisitor<T> {
+    type Value = Spanned<T>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a value")
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Spanned<T>, A::Error> {
+        use serde::de::Error;
+        let first: Option<String> = map.next_key()?;
+        if first.as_deref() == Some(SPAN_START) {
+            let start: usize = map.next_value()?;
+            let end = match map.next_key::<String>()?.as_deref() {
+                Some(SPAN_END) => map.next_value::<usize>()?,
+                _ => return Err(A::Error::custom("a spanned value without its end")),
+            };
+            return match map.next_key::<String>()?.as_deref() {
+                Some(SPAN_VALUE) => Ok(Spanned { value: map.next_value()?, span: Some(start..end) }),
+                _ => Err(A::Error::custom("a spanned value without its value")),
+            };
+        }
+        // A table with no place in the text: read it again as a plain TOML table.
+        let mut table = toml::Table::new();
+        if let Some(key) = first {
+            table.insert(key, map.next_value()?);
+        }
+        while let Some((key, value)) = map.next_entry::<String, toml::Value>()? {
+            table.insert(key, value);
+        }
+        T::deserialize(toml::Value::Table(table)).map(Spanned::new).map_err(A::Error::custom)
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, seq: A) -> Result<Spanned<T>, A::Error> {
+        T::deserialize(serde::de::value::SeqAccessDeserializer::new(seq)).map(Spanned::new)
+    }
+
+    fn visit_bool<E: serde::de::Error>(self, v: bool) -> Result<Spanned<T>, E> {
+        Self::bare(v)
+    }
+
+    fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<Spanned<T>, E> {
+        Self::bare(v)
+    }
+
+    fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Spanned<T>, E> {
+        Self::bare(v)
+    }
+
+    fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<Spanned<T>, E> {
+        Self::bare(v)
+    }
+
+    fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Spanned<T>, E> {
+        Self::bare(v.to_string())
+    }
+
+    fn visit_string<E: serde::de::Error>(self, v: String) -> Result<Spanned<T>, E> {
+        Self::bare(v)
     }
 }
 
@@ -397,6 +474,31 @@ mod tests {
         assert_eq!(doc.list[1].value, 22);
         let doc: Doc = serde_json::from_str(r#"{"name": "abc", "list": [1]}"#).expect("json");
         assert_eq!(doc.name.span, None);
+    }
+
+    #[test]
+    fn a_toml_value_with_no_place_in_the_text_reads_without_a_span() {
+        #[derive(serde::Deserialize)]
+        struct Tables {
+            kept: Spanned<u32>,
+            added: Spanned<Vec<u32>>,
+            table: Spanned<std::collections::BTreeMap<String, Spanned<String>>>,
+            word: Spanned<String>,
+            flag: Spanned<bool>,
+        }
+        let text = "kept = 7\n";
+        let mut root = toml_edit::ImDocument::parse(text).expect("toml").as_table().clone();
+        root.insert("added", toml_edit::value(toml_edit::Array::from_iter([1i64, 2])));
+        let mut inline = toml_edit::InlineTable::new();
+        inline.insert("k", "v".into());
+        root.insert("table", toml_edit::value(inline));
+        root.insert("word", toml_edit::value("w"));
+        root.insert("flag", toml_edit::value(true));
+        let doc: Tables = toml_edit::de::from_document(toml_edit::DocumentMut::from(root)).expect("reads");
+        assert_eq!((doc.kept.value, doc.kept.span.map(|s| &text[s])), (7, Some("7")));
+        assert_eq!((doc.added.value, doc.added.span), (vec![1, 2], None));
+        assert_eq!((doc.table.value["k"].value.as_str(), doc.table.span), ("v", None));
+        assert_eq!((doc.word.value.as_str(), doc.flag.value, doc.word.span, doc.flag.span), ("w", true, None, None));
     }
 
     #[test]

@@ -27,6 +27,34 @@ pub struct PolicyInfo {
     pub rules: Vec<String>,
 }
 
+/// When a runtime acts on a count: at its threshold or only above it, as its own code compares
+/// (each runtime's `policy.rs` says which for each trigger, and decides with it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fires {
+    /// `count >= threshold`.
+    AtOrAbove,
+    /// `count > threshold`.
+    Above,
+}
+
+impl Fires {
+    /// Whether `count` fires against `threshold`.
+    pub fn holds<T: PartialOrd>(self, count: T, threshold: T) -> bool {
+        match self {
+            Fires::AtOrAbove => count >= threshold,
+            Fires::Above => count > threshold,
+        }
+    }
+
+    /// The comparison as reports write it.
+    pub fn sign(self) -> &'static str {
+        match self {
+            Fires::AtOrAbove => "≥",
+            Fires::Above => ">",
+        }
+    }
+}
+
 /// What a policy did before a call (or to a tool result as it arrived).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
@@ -44,6 +72,9 @@ pub enum Event {
         /// The runtime's count that fired it, and the threshold.
         count: u64,
         threshold: u64,
+        /// How the count met the threshold (for the text; not in the JSON).
+        #[serde(skip)]
+        fires: Fires,
         /// Messages summarized (a previous summary among them counts as one).
         summarized: usize,
         /// The first message kept after the summary (`None`: nothing kept).

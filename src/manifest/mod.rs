@@ -6,6 +6,7 @@ pub mod env;
 mod files;
 pub mod lint;
 pub mod model;
+mod overrides;
 mod pipeline;
 pub mod preset;
 pub mod raw;
@@ -194,6 +195,17 @@ pub fn parse_override(arg: &str) -> Result<RawManifest, String> {
     })
 }
 
+/// Parses manifest text with the `KEY=VALUE` overrides that parse written into it, each setting
+/// only its key (`None` when the text or the overrides do not read).
+pub fn parse_with(text: &str, format: Format, overrides: &[String]) -> Option<RawManifest> {
+    let valid: Vec<&str> = overrides.iter().map(String::as_str).filter(|o| parse_override(o).is_ok()).collect();
+    let raw = parse(text, format).ok()?;
+    match valid.is_empty() {
+        true => Some(raw),
+        false => overrides::written_into(text, format, &valid).ok(),
+    }
+}
+
 /// Loads a manifest with `KEY=VALUE` overrides laid over it, in order, reading its files as `run`
 /// sees them (an editor's unsaved texts) and memoizing in its cache.
 pub fn load_with(manifest_path: &Path, overrides: &[String], run: &RunState) -> Result<Loaded, Failure> {
@@ -218,7 +230,8 @@ pub fn load_with(manifest_path: &Path, overrides: &[String], run: &RunState) -> 
             return Err(Failure { diagnostics: vec![d], sources });
         }
     };
-    let overridden = apply_overrides(&mut user, overrides).map_err(|d| Failure { diagnostics: vec![d], sources: sources.clone() })?;
+    let overridden = apply_overrides(&mut user, &manifest.text, format, overrides)
+        .map_err(|d| Failure { diagnostics: vec![d], sources: sources.clone() })?;
     let root = with_manifest_root(root, &user, &overridden, &manifest.text)
         .map_err(|d| Failure { diagnostics: vec![d.in_file(&manifest.display)], sources: sources.clone() })?;
     let mut v = Validator {
@@ -241,9 +254,10 @@ pub fn load_with(manifest_path: &Path, overrides: &[String], run: &RunState) -> 
     }
 }
 
-/// Lays each `--set KEY=VALUE` (and `CTXC_` variable) over the manifest; those from Zeph's
-/// variables only on the `zeph` preset. The keys set, or the first that does not parse.
-fn apply_overrides(user: &mut RawManifest, overrides: &[String]) -> Result<Vec<String>, Diagnostic> {
+/// Writes each `--set KEY=VALUE` (and `CTXC_` variable) into the manifest's document, then reads
+/// it again (see [`overrides`]); those from a runtime's own variables only on its preset. The keys
+/// set, or the first override that does not parse.
+fn apply_overrides(user: &mut RawManifest, text: &str, format: Format, overrides: &[String]) -> Result<Vec<String>, Diagnostic> {
     let preset = user.pipeline.as_ref().and_then(|p| p.preset.as_ref()).map(|p| p.value.clone());
     let overrides: Vec<&str> = overrides
         .iter()
@@ -252,11 +266,12 @@ fn apply_overrides(user: &mut RawManifest, overrides: &[String]) -> Result<Vec<S
             (None, arg) => Some(arg),
         })
         .collect();
+    let refused = |arg: &str, message: String| Diagnostic::error(format!("--set {arg}: {message}")).code(Code::MAN001);
     for arg in overrides.iter().copied() {
-        match parse_override(arg) {
-            Ok(fragment) => user.overlay(fragment),
-            Err(message) => return Err(Diagnostic::error(format!("--set {arg}: {message}")).code(Code::MAN001)),
-        }
+        parse_override(arg).map_err(|message| refused(arg, message))?;
+    }
+    if !overrides.is_empty() {
+        *user = overrides::written_into(text, format, &overrides).map_err(|(arg, message)| refused(&arg, message))?;
     }
     Ok(overrides.iter().filter_map(|arg| arg.split_once('=').map(|(k, _)| k.trim().to_string())).collect())
 }
@@ -371,9 +386,8 @@ impl Validator {
             .iter()
             .filter_map(|(name, c)| Some((name.clone(), self.files.read(&mut self.prov, &c.prompt, Some(false))?)))
             .collect();
-        // Deep Agents lists a skills source that does not exist as one with no skills, and 0.7 warns
-        // about it in the prompt (skills.py, 0.4.12 and 0.7.32): a project without `skills/` is valid.
-        let skip_missing = preset_name.as_ref().is_some_and(|p| p.value == "deepagents");
+        let runtime = preset_name.as_ref().and_then(|p| crate::runtimes::Runtime::of_preset(&p.value));
+        let skip_missing = runtime.is_some_and(crate::runtimes::Runtime::reads_missing_sources_as_empty);
         let skills = self.files.skills(&mut self.prov, raw.skills.as_ref(), skip_missing);
         let (skill_locations, missing_skill_locations) = self.files.skill_locations(raw.skills.as_ref(), skip_missing);
         let memory_files = self.files.memory_files(&mut self.prov, raw.memory.as_ref(), skip_missing);
@@ -392,20 +406,21 @@ impl Validator {
             memory: raw.memory.as_ref().is_some_and(|m| !m.files.is_empty()),
         };
         let systems = self.systems(&raw, &user_written, &preset_defaults, preset_name.as_ref(), &facts);
-        // AgentScope adds its compression tool to the toolkit on every reply, after the agent's tools.
-        if systems.agentscope.as_ref().is_some_and(|s| s.compression_tool_enabled.value) {
-            let file = RawToolFile::Path(crate::runtimes::agentscope::window::COMPRESSION_TOOL_FILE.to_string());
-            let raw_category = RawCategory { title: Some("AgentScope's compression tool".into()), files: vec![file], ..Default::default() };
-            categories.extend(self.categories(&IndexMap::from([("agentscope_compression".to_string(), raw_category)]), &flags));
+        // The tools a runtime adds itself (the table's `tools` row).
+        macro_rules! added_tools {
+            ($($runtime:ident),*) => {$(
+                let added = systems.$runtime.as_ref().and_then(|s| Some((s, crate::runtimes::$runtime::settings::added_tool(s)?)));
+                if let Some((settings, added)) = added {
+                    let file = RawToolFile::Path(added.file.to_string());
+                    let raw_category = RawCategory { title: Some(added.title.into()), files: vec![file], ..Default::default() };
+                    let mut tools = self.categories(&IndexMap::from([(added.category.to_string(), raw_category)]), &flags);
+                    tools.iter_mut().flat_map(|c| &mut c.tools).for_each(|t| t.tool = crate::runtimes::$runtime::settings::shape_tool(settings, &t.tool));
+                    let at = if added.first { 0 } else { categories.len() };
+                    categories.splice(at..at, tools);
+                }
+            )*};
         }
-        // ADK offers `transfer_to_agent` before the agent's tools when it has agents to transfer to.
-        if let Some(adk) = systems.adk.as_ref().filter(|a| !a.targets().is_empty()) {
-            let file = RawToolFile::Path(crate::runtimes::adk::settings::TRANSFER_TOOL_FILE.to_string());
-            let raw_category = RawCategory { title: Some("ADK's agent transfer".into()), files: vec![file], ..Default::default() };
-            let mut transfer = self.categories(&IndexMap::from([("adk_transfer".to_string(), raw_category)]), &flags);
-            transfer.iter_mut().flat_map(|c| &mut c.tools).for_each(|t| t.tool = adk.transfer_tool(&t.tool));
-            categories.splice(0..0, transfer);
-        }
+        crate::runtimes::runtime_table!(tools added_tools);
         let (snapshot_dir, snapshot_dir_origin) =
             self.files.snapshot_dir(&mut self.prov, raw.snapshot.as_ref().and_then(|s| s.dir.as_ref()));
         Some(Agent {

@@ -21,12 +21,10 @@ fn describe(e: &Event) -> String {
             format!("offloaded user message {message} ({} chars → {} chars, {path})", n(*chars), n(*replacement_chars))
         }
         Event::ArgumentsTruncated { messages } => format!("arguments truncated in {}", messages.join(", ")),
-        Event::Summarized { by, count, threshold, summarized, kept_from, kept, .. } => format!(
+        Event::Summarized { by, count, threshold, fires, summarized, kept_from, kept, .. } => format!(
             "summarized {summarized} messages ({by}: {} {} {}), kept {kept}{}",
             n(*count),
-            // The trigger fires at its count (ADK's sliding window at its number of invocations),
-            // an input budget or Zeph's threshold above it.
-            if by == "trigger" || by == "invocations" { "≥" } else { ">" },
+            fires.sign(),
             n(*threshold),
             kept_from.as_ref().map(|k| format!(" from {k}")).unwrap_or_default()
         ),
@@ -293,4 +291,25 @@ pub fn html(simulations: &[Simulation]) -> String {
         })
         .collect();
     super::template::render("simulate.html", &SimulatePage { simulations })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::describe;
+    use crate::simulate::{Event, Fires};
+
+    fn summarized(by: &str, fires: Fires) -> Event {
+        Event::Summarized { by: by.into(), count: 10, threshold: 10, fires, summarized: 3, kept_from: None, kept: 2, summary_chars: 0 }
+    }
+
+    /// The comparison is the one the policy put in the event (its runtime's own), whatever the
+    /// event's label says.
+    #[test]
+    fn the_comparison_in_the_text_is_the_policys() {
+        assert_eq!(describe(&summarized("trigger", Fires::AtOrAbove)), "summarized 3 messages (trigger: 10 ≥ 10), kept 2");
+        assert_eq!(describe(&summarized("trigger", Fires::Above)), "summarized 3 messages (trigger: 10 > 10), kept 2");
+        assert_eq!(describe(&summarized("hard compaction", Fires::AtOrAbove)), "summarized 3 messages (hard compaction: 10 ≥ 10), kept 2");
+        let json = serde_json::to_value(summarized("trigger", Fires::Above)).expect("json");
+        assert!(json.get("fires").is_none(), "the JSON keeps its documented fields: {json}");
+    }
 }

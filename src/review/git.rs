@@ -8,8 +8,6 @@ use std::io::{BufRead, BufReader, Read, Seek, Write};
 use std::path::{Component, Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use crate::manifest::preset::Overlay;
-
 /// PATH located in its git repository.
 #[derive(Debug, Clone)]
 pub struct Repo {
@@ -430,10 +428,7 @@ fn make_link(target_text: &[u8], path: &Path) -> std::io::Result<()> {
 /// overrides laid over it (0 when it cannot be read or parsed: loading reports that).
 fn root_levels(manifest: &Path, overrides: &[String]) -> usize {
     let Ok(file) = crate::project::ProjectRoot::read_path(manifest) else { return 0 };
-    let Ok(mut raw) = crate::manifest::parse(&file.text, crate::manifest::Format::of(manifest)) else { return 0 };
-    for fragment in overrides.iter().filter_map(|o| crate::manifest::parse_override(o).ok()) {
-        raw.overlay(fragment);
-    }
+    let Some(raw) = crate::manifest::parse_with(&file.text, crate::manifest::Format::of(manifest), overrides) else { return 0 };
     let root = raw.project.and_then(|p| p.root).map(|r| r.value).unwrap_or_default();
     Path::new(&root).components().filter(|c| matches!(c, Component::ParentDir)).count()
 }

@@ -64,7 +64,12 @@ pub use crate::provenance::Setting;
 /// `<name>::upstream::READER` and `<name>::upstream::read(raw, root, manifest, model, read)`.
 /// `env` names the runtimes that read environment variables of their own for settings ctxc
 /// models, each with its id: `<name>::settings::ENV_VARS` (variable, manifest key), applied to
-/// agents on its preset only, and `ENV_HELP` for a value that does not fit.
+/// agents on its preset only, and `ENV_HELP` for a value that does not fit. `tools` names the
+/// runtimes that add a tool of their own to the agent's, in the order they are added:
+/// `<name>::settings::added_tool(settings)` says whether its settings add one ([`AddedTool`])
+/// and `<name>::settings::shape_tool(settings, tool)` what it makes of the file's tool.
+/// `missing_sources` names the runtimes that read a skills or memory source that does not
+/// exist as an empty one ([`Runtime::reads_missing_sources_as_empty`]).
 macro_rules! runtime_table {
     (ids $callback:ident) => {
         $callback! {
@@ -92,6 +97,12 @@ macro_rules! runtime_table {
     };
     (env $callback:ident) => {
         $callback! { Zeph zeph }
+    };
+    (tools $callback:ident) => {
+        $callback! { agentscope, adk }
+    };
+    (missing_sources $callback:ident) => {
+        $callback! { Deepagents }
     };
     (upstream $callback:ident) => {
         $callback! { Deepagents deepagents, Agentscope agentscope, Adk adk }
@@ -184,6 +195,21 @@ macro_rules! release {
 }
 runtime_table!(release release);
 
+macro_rules! missing_sources {
+    ($($id:ident),* $(,)?) => {
+        impl Runtime {
+            /// Whether the runtime reads a skills or memory source that does not exist as one
+            /// with nothing in it (Deep Agents lists such a skills source with no skills, and
+            /// 0.7 warns about it in the prompt: skills.py, 0.4.12 and 0.7.32), so that a project
+            /// without it is valid.
+            pub fn reads_missing_sources_as_empty(self) -> bool {
+                matches!(self, $(Runtime::$id)|*)
+            }
+        }
+    };
+}
+runtime_table!(missing_sources missing_sources);
+
 impl Runtime {
     /// The runtime of a preset, if the preset is one's.
     pub fn of_preset(preset: &str) -> Option<Runtime> {
@@ -207,6 +233,18 @@ pub struct AgentFacts<'a> {
     pub history_max_messages: Option<usize>,
     /// Whether `[memory] files` names a file.
     pub memory: bool,
+}
+
+/// A tool a runtime adds itself (its `settings.rs`'s `added_tool`, the table's `tools` row): a
+/// tool category read from a file beside the manifest, as the manifest's own are.
+pub struct AddedTool {
+    /// The category's id and title.
+    pub category: &'static str,
+    pub title: &'static str,
+    /// The tool file, relative to the manifest.
+    pub file: &'static str,
+    /// Whether the runtime offers it before the agent's tools (else after them).
+    pub first: bool,
 }
 
 /// A runtime's rows in `ctxc cost`'s window table (its `report.rs`), as text: `report` lays

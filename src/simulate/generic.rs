@@ -8,8 +8,11 @@
 
 use std::borrow::Cow;
 
-use crate::conversation::policy::{counted, Event, Policy, PolicyInfo, Request};
+use crate::conversation::policy::{counted, Event, Fires, Policy, PolicyInfo, Request};
 use crate::conversation::{filler, Message};
+
+/// `[summarization] trigger`: summarized once the count reaches it.
+const TRIGGER: Fires = Fires::AtOrAbove;
 use crate::manifest::model::Agent;
 use crate::measure::Measured;
 use crate::models::Tokenizer;
@@ -108,7 +111,7 @@ impl Policy for Generic<'_> {
     fn request<'a>(&mut self, state: &'a [Message], counts: &[u64], summary_chars: u64, events: &mut Vec<Event>) -> Option<Request<'a>> {
         let history = self.history(state, events);
         let total = self.count(state, counts, &history);
-        let Some((_, threshold)) = self.trigger.filter(|&(_, at)| total >= at) else {
+        let Some((_, threshold)) = self.trigger.filter(|&(_, at)| TRIGGER.holds(total, at)) else {
             return Some(Request { messages: history, runtime_count: total, runtime_sent: total });
         };
         if history.len() <= self.keep {
@@ -126,6 +129,7 @@ impl Policy for Generic<'_> {
             by: "trigger".into(),
             count: total,
             threshold,
+            fires: TRIGGER,
             summarized,
             kept_from: state.get(from).map(|m| m.id.clone()),
             kept: self.keep,

@@ -15,7 +15,7 @@ pub mod replay;
 use serde::Serialize;
 
 use crate::conversation::policy::{counted, Policy, Request};
-pub use crate::conversation::policy::{Event, PolicyInfo, TruncatedSize};
+pub use crate::conversation::policy::{Event, Fires, PolicyInfo, TruncatedSize};
 use crate::conversation::{Conversation, Message, Role};
 use crate::manifest::model::Agent;
 use crate::measure::Measured;

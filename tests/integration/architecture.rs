@@ -478,6 +478,28 @@ fn the_table_rows_are_the_runtime_role_files() {
     }
 }
 
+/// The environment overrides read a runtime's own variables only through the table's `env`
+/// row: a runtime whose `settings.rs` declares `ENV_VARS` is named by the row (a row naming a
+/// runtime without them does not compile; variables no row names would never be read).
+#[test]
+fn every_runtime_with_variables_of_its_own_is_in_the_env_row() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let table = code_only(&std::fs::read_to_string(src.join("runtimes/mod.rs")).expect("runtimes/mod.rs"));
+    let row = table.split("(env $callback:ident)").nth(1).and_then(|rest| rest.split("};").next()).expect("the env row");
+    let named: BTreeSet<String> = tokens(row).into_iter().collect();
+    let missing: Vec<String> = runtime_folders(&src)
+        .into_iter()
+        .filter(|runtime| {
+            let settings = src.join("runtimes").join(runtime).join("settings.rs");
+            let code = std::fs::read_to_string(settings).map(|text| code_only(&text)).unwrap_or_default();
+            tokens(&code).windows(2).any(|w| w[0] == "const" && w[1] == "ENV_VARS") && !named.contains(runtime)
+        })
+        .map(|runtime| format!("src/runtimes/{runtime}/settings.rs declares ENV_VARS, and the `env` row does not name `{runtime}`"))
+        .collect();
+    assert!(missing.is_empty(), "{}", missing.join("\n"));
+    assert!(named.contains("zeph"), "Zeph's ZEPH_MEMORY_… variables: {named:?}");
+}
+
 /// The runtimes: the folders of `src/runtimes/`.
 fn runtime_folders(src: &Path) -> BTreeSet<String> {
     std::fs::read_dir(src.join("runtimes"))

@@ -319,7 +319,7 @@ fn zeph_hides_summarized_tool_pairs_and_only_the_claude_provider_leaves_them_out
     }
 }
 
-/// `[adk.compaction]` (a `--set adk.…` replaces the whole `[adk]` table) gives ADK's policy: the sliding
+/// `[adk.compaction]` (set here as one table: its two keys go together) gives ADK's policy: the sliding
 /// window every 2 invocations overlapping 1 keeps both overlapping summaries in the request; the
 /// token threshold keeps one rolling summary. Without it ADK (and ctxc) summarize nothing.
 /// tests/runtimes/adk_simulate.rs compares the same policy with the real ADK.
@@ -334,6 +334,9 @@ fn adk_compaction_replays_the_sliding_window_and_the_token_threshold() {
     let summaries = |c: &ctxc::simulate::Call| c.messages.iter().filter(|m| *m == "summary").count();
     let compacted: Vec<usize> = sliding.calls.iter().filter(|c| !c.events.is_empty()).map(|c| c.turn).collect();
     assert!(compacted.len() >= 2 && compacted[..2] == [3, 5], "after turns 2 and 4: {compacted:?}");
+    // ADK compacts once the number of new invocations reaches the interval, and the text says so.
+    let text = ctxc::report::simulate::text(&sliding, true);
+    assert!(text.contains("(invocations: 2 ≥ 2)"), "{text}");
     assert_eq!(sliding.calls.iter().map(summaries).max(), Some(compacted.len()), "overlapping summaries all stay");
     let token = run("adk", sets(&["adk.compaction={ token_threshold = 3000, event_retention_size = 2 }"]), &conversation);
     assert!(token.summary.summarizations >= 2, "{:?}", token.summary);

@@ -30,8 +30,15 @@ use std::ops::Range;
 use serde_json::Value;
 
 use crate::conversation::langchain::json_dumps_len;
-use crate::conversation::policy::{counted, Event, Policy, PolicyInfo, Request};
+use crate::conversation::policy::{counted, Event, Fires, Policy, PolicyInfo, Request};
 use crate::conversation::{filler, Message, Role};
+
+/// ADK's token-threshold compaction returns while the last prompt's token count is below
+/// `token_threshold`: it compacts at it.
+const TOKEN_THRESHOLD: Fires = Fires::AtOrAbove;
+/// ADK's sliding window returns while fewer than `compaction_interval` new invocations
+/// completed: it compacts at that number.
+const SLIDING_WINDOW: Fires = Fires::AtOrAbove;
 use crate::manifest::model::Agent;
 use crate::measure::Measured;
 use crate::models::Tokenizer;
@@ -346,13 +353,22 @@ impl Adk<'_> {
         let kept_from = self.raw.get(end + 1).map(|r| state[r.messages.start].id.clone());
         let kept = self.raw[end + 1..].iter().map(|r| r.messages.len()).sum();
         self.summaries.push(Summary { start, end, after: self.raw.len(), message, chars, json });
-        Event::Summarized { by: String::new(), count: 0, threshold: 0, summarized, kept_from, kept, summary_chars: self.summary_chars }
+        Event::Summarized {
+            by: String::new(),
+            count: 0,
+            threshold: 0,
+            fires: TOKEN_THRESHOLD,
+            summarized,
+            kept_from,
+            kept,
+            summary_chars: self.summary_chars,
+        }
     }
 
     /// `_run_compaction_for_token_threshold_config`: whether it compacted.
     fn token_threshold(&mut self, state: &[Message], events: &mut Vec<Event>) -> bool {
         let Some((threshold, retention)) = self.compaction.token_threshold else { return false };
-        let Some(count) = self.latest_count().filter(|&c| c >= threshold) else { return false };
+        let Some(count) = self.latest_count().filter(|&c| TOKEN_THRESHOLD.holds(c, threshold)) else { return false };
         let last = self.retained().last().copied();
         let from = last.map_or(0, |k| self.summaries[k].end + 1);
         let candidates = from..self.raw.len();
@@ -374,7 +390,7 @@ impl Adk<'_> {
             return false;
         }
         let summarized = self.summarize(state, (start, end), range, last.is_some());
-        events.push(labelled(summarized, "trigger", count, threshold));
+        events.push(labelled(summarized, ("trigger", TOKEN_THRESHOLD), count, threshold));
         true
     }
 
@@ -409,7 +425,7 @@ impl Adk<'_> {
             }
         }
         let new: Vec<usize> = (0..invocations.len()).filter(|&i| last_end.is_none_or(|e| invocations[i].1 > e)).collect();
-        if (new.len() as u64) < interval {
+        if !SLIDING_WINDOW.holds(new.len() as u64, interval) {
             return;
         }
         let (first_new, end_inv) = (new[0], invocations[new[new.len() - 1]].0);
@@ -423,7 +439,7 @@ impl Adk<'_> {
         // Raw events an earlier summary covers are already out of the request.
         let covered_to = last_end.map_or(range.start, |e| (e + 1).max(range.start));
         let summarized = self.summarize(state, (range.start, range.end - 1), covered_to..range.end, false);
-        events.push(labelled(summarized, "invocations", new.len() as u64, interval));
+        events.push(labelled(summarized, ("invocations", SLIDING_WINDOW), new.len() as u64, interval));
     }
 
     /// The request of the next call over the effective events.
@@ -440,10 +456,10 @@ impl Adk<'_> {
 }
 
 /// A summary event with what fired it.
-fn labelled(event: Event, label: &str, at: u64, trigger: u64) -> Event {
+fn labelled(event: Event, (label, fires): (&str, Fires), at: u64, trigger: u64) -> Event {
     match event {
         Event::Summarized { summarized, kept_from, kept, summary_chars, .. } => {
-            Event::Summarized { by: label.into(), count: at, threshold: trigger, summarized, kept_from, kept, summary_chars }
+            Event::Summarized { by: label.into(), count: at, threshold: trigger, fires, summarized, kept_from, kept, summary_chars }
         }
         other => other,
     }

@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::provenance::{Provenance, Section};
-use crate::runtimes::AgentFacts;
+use crate::runtimes::{AddedTool, AgentFacts};
 use crate::tools::Tool;
 
 /// Where ADK's `transfer_to_agent` declaration is, beside the manifest: ADK's own text, which
@@ -96,6 +96,21 @@ pub struct Settings {
     pub disallow_transfer_to_peers: bool,
     /// `None`: the App has no `events_compaction_config`.
     pub compaction: Option<Compaction>,
+}
+
+/// ADK offers `transfer_to_agent` before the agent's tools when it has agents to transfer to.
+pub fn added_tool(settings: &Settings) -> Option<AddedTool> {
+    (!settings.targets().is_empty()).then_some(AddedTool {
+        category: "adk_transfer",
+        title: "ADK's agent transfer",
+        file: TRANSFER_TOOL_FILE,
+        first: true,
+    })
+}
+
+/// `transfer_to_agent` with its agent names limited to the transfer targets.
+pub fn shape_tool(settings: &Settings, tool: &Arc<Tool>) -> Arc<Tool> {
+    settings.transfer_tool(tool)
 }
 
 /// `[adk]` validated, its problems reported at the key they are about (else its table).

@@ -30,8 +30,12 @@ use std::collections::BTreeMap;
 use serde_json::Value;
 
 use crate::conversation::langchain::json_dumps_len;
-use crate::conversation::policy::{Event, Policy, PolicyInfo, Request, TruncatedSize};
+use crate::conversation::policy::{Event, Fires, Policy, PolicyInfo, Request, TruncatedSize};
 use crate::conversation::{filler, Message, Role, ToolCall};
+
+/// AgentScope's `_compress_context_impl` returns while the count is below the trigger: it
+/// compresses at it.
+const TRIGGER: Fires = Fires::AtOrAbove;
 use crate::manifest::model::Agent;
 use crate::measure::Measured;
 use crate::render::Rendered;
@@ -313,7 +317,7 @@ impl AgentScope {
     fn compress(&mut self, state: &[Message], summary_chars: u64, events: &mut Vec<Event>) {
         let count = self.count();
         let threshold = self.trigger_ratio * self.size();
-        if (count as f64) < threshold {
+        if !TRIGGER.holds(count as f64, threshold) {
             return;
         }
         let threshold = threshold.ceil() as u64;
@@ -347,7 +351,16 @@ impl AgentScope {
         }
         let summary = Message::summary(filler(&format!("summary {}", self.summaries), bytes));
         self.summary = Some((summary, bytes));
-        events.push(Event::Summarized { by: "trigger".into(), count, threshold, summarized, kept_from: kept_from_id, kept, summary_chars });
+        events.push(Event::Summarized {
+            by: "trigger".into(),
+            count,
+            threshold,
+            fires: TRIGGER,
+            summarized,
+            kept_from: kept_from_id,
+            kept,
+            summary_chars,
+        });
     }
 
     /// `_inject_runtime_state`: the time when no hint in the context records it, the count at a

@@ -7,7 +7,8 @@ use serde::Deserialize;
 use super::window as agentscope;
 use super::window::Settings;
 use crate::provenance::{take, Overlay, PresetRef, Provenance, Section, Setting, Spanned};
-use crate::runtimes::AgentFacts;
+use crate::runtimes::{AddedTool, AgentFacts};
+use crate::tools::Tool;
 
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -91,6 +92,22 @@ impl Overlay for RawAgentScope {
         take(&mut self.project_dir, project_dir);
         take(&mut self.workspace, workspace);
     }
+}
+
+/// AgentScope adds its compression tool to the toolkit on every reply, after the agent's tools,
+/// when `compression_tool_enabled`.
+pub fn added_tool(settings: &Settings) -> Option<AddedTool> {
+    settings.compression_tool_enabled.value.then_some(AddedTool {
+        category: "agentscope_compression",
+        title: "AgentScope's compression tool",
+        file: agentscope::COMPRESSION_TOOL_FILE,
+        first: false,
+    })
+}
+
+/// The compression tool as its file declares it.
+pub fn shape_tool(_settings: &Settings, tool: &std::sync::Arc<Tool>) -> std::sync::Arc<Tool> {
+    tool.clone()
 }
 
 /// `[agentscope]` validated.

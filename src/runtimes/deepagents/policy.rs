@@ -22,8 +22,14 @@ use std::collections::BTreeMap;
 use sha2::{Digest, Sha256};
 
 use crate::conversation::langchain::{message_tokens, system_tokens, tools_tokens};
-use crate::conversation::policy::{counted, Event, Policy, PolicyInfo, Request, TruncatedSize};
+use crate::conversation::policy::{counted, Event, Fires, Policy, PolicyInfo, Request, TruncatedSize};
 use crate::conversation::{filler, Message, Role};
+
+/// LangChain's `SummarizationMiddleware._should_summarize` fires once the count (or the number
+/// of messages) reaches the trigger: `>=`.
+const TRIGGER: Fires = Fires::AtOrAbove;
+/// The input budget holds a request that fits it exactly: only a count above it acts.
+const BUDGET: Fires = Fires::Above;
 use crate::manifest::model::Agent;
 use crate::measure::Measured;
 use crate::render::Rendered;
@@ -548,17 +554,17 @@ impl Policy for DeepAgents {
             total = self.fixed + self.count(state, &effective);
         }
         let by_trigger = match self.trigger {
-            ContextSize::Messages(n) => effective.len() as u64 >= n,
-            _ => self.trigger_tokens().is_some_and(|t| total >= t),
+            ContextSize::Messages(n) => TRIGGER.holds(effective.len() as u64, n),
+            _ => self.trigger_tokens().is_some_and(|t| TRIGGER.holds(total, t)),
         };
         let budget = self.budget();
-        let over_budget = budget.is_some_and(|b| total > b);
+        let over_budget = budget.is_some_and(|b| BUDGET.holds(total, b));
         if !by_trigger && !over_budget {
             return Some(Request { messages: effective, runtime_count: total, runtime_sent: total });
         }
-        let (by, threshold) = match by_trigger {
-            true => ("trigger", self.trigger_tokens().unwrap_or(effective.len() as u64)),
-            false => ("input budget", budget.unwrap_or_default()),
+        let (by, threshold, fires) = match by_trigger {
+            true => ("trigger", self.trigger_tokens().unwrap_or(effective.len() as u64), TRIGGER),
+            false => ("input budget", budget.unwrap_or_default(), BUDGET),
         };
         let cutoff = self.cutoff(state, &effective);
         if cutoff == 0 {
@@ -577,7 +583,16 @@ impl Policy for DeepAgents {
         let kept = effective.len() - cutoff;
         let mut request: Vec<Cow<'a, Message>> = std::iter::once(Cow::Owned(summary)).chain(effective.into_iter().skip(cutoff)).collect();
         let sent = self.fixed + self.count(state, &request);
-        events.push(Event::Summarized { by: by.into(), count: total, threshold, summarized: cutoff, kept_from, kept, summary_chars });
+        events.push(Event::Summarized {
+            by: by.into(),
+            count: total,
+            threshold,
+            fires,
+            summarized: cutoff,
+            kept_from,
+            kept,
+            summary_chars,
+        });
         let sent = self.within_budget(state, &mut request, sent, events);
         Some(Request { messages: request, runtime_count: total, runtime_sent: sent })
     }

@@ -42,8 +42,11 @@
 use std::borrow::Cow;
 use std::collections::BTreeSet;
 
-use crate::conversation::policy::{Event, Policy, PolicyInfo, Request, TruncatedSize};
+use crate::conversation::policy::{Event, Fires, Policy, PolicyInfo, Request, TruncatedSize};
 use crate::conversation::{filler, Message, Role};
+
+/// Zeph compacts hard only above its threshold (a count at it stays in the soft tier).
+const HARD_COMPACTION: Fires = Fires::Above;
 use crate::manifest::model::Agent;
 use crate::measure::Measured;
 use crate::models::Tokenizer;
@@ -324,7 +327,7 @@ impl<'c> Zeph<'c> {
         if count <= self.soft_at {
             return;
         }
-        if count <= self.hard_at {
+        if !HARD_COMPACTION.holds(count, self.hard_at) {
             // Soft tier: the waiting tool-pair summaries, then pruning, which frees no
             // `ToolResult` part (see the module's comment).
             self.apply_deferred(state, events);
@@ -381,6 +384,7 @@ impl<'c> Zeph<'c> {
             by: "hard compaction".into(),
             count,
             threshold: self.hard_at,
+            fires: HARD_COMPACTION,
             summarized: compacted,
             kept_from,
             kept: self.list.len() - 1,
