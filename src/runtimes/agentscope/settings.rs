@@ -194,7 +194,10 @@ fn react_agent_refusals(m: &mut Provenance, u: &RawAgentScope, release: agentsco
 /// `[agentscope.compression]`: 1.x's `CompressionConfig`, each required field written.
 fn compression(m: &mut Provenance, u: &RawAgentScope, release: agentscope::Release, from: &PresetRef) -> Option<agentscope::Compression> {
     let raw = u.compression.as_ref()?;
-    let at = m.locate_key(&["agentscope", "compression"]);
+    // The table: its first value written (a header after other tables is not found by its key).
+    let written = [raw.enable.as_ref().and_then(|v| v.span.clone()), raw.trigger_threshold.as_ref().and_then(|v| v.span.clone())];
+    let more = [raw.keep_recent.as_ref().and_then(|v| v.span.clone()), raw.token_counter.as_ref().and_then(|v| v.span.clone())];
+    let at = written.into_iter().chain(more).flatten().min_by_key(|r| r.start).or_else(|| m.locate_key(&["agentscope", "compression"]));
     if !release.is_react_agent() {
         m.error(format!("`[agentscope.compression]` is ReActAgent's CompressionConfig, not in agentscope {}", release.version), at).help =
             Some("agentscope 2.0.x compresses at `trigger_ratio` of the context size: remove `[agentscope.compression]`".into());
