@@ -20,6 +20,22 @@ fn imports() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/runtimes/agentscope/imports")
 }
 
+/// `ctxc import agentscope DIR/agent.py --python PY`, which must succeed: the manifest written, and
+/// what it warned.
+fn import(python: &Path, dir: &Path, name: &str) -> (String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_ctxc"))
+        .args(["import", "agentscope"])
+        .arg(dir.join("agent.py"))
+        .arg("--python")
+        .arg(python)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("ctxc import");
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(out.status.success(), "ctxc import agentscope {name} failed:\n{stderr}");
+    (std::fs::read_to_string(dir.join("ctxc.toml")).expect("manifest"), stderr)
+}
+
 #[test]
 #[ignore = "needs the real runtimes: run by scripts/test, which installs them"]
 fn ctxc_imports_what_agentscope_builds_from_an_agent_file() {
@@ -33,17 +49,7 @@ fn ctxc_imports_what_agentscope_builds_from_an_agent_file() {
     for name in &names {
         let dir = temp.path().canonicalize().expect("canonical").join(name);
         common::copy_tree(&imports().join(name), &dir);
-        let out = Command::new(env!("CARGO_BIN_EXE_ctxc"))
-            .args(["import", "agentscope"])
-            .arg(dir.join("agent.py"))
-            .arg("--python")
-            .arg(&python)
-            .env("NO_COLOR", "1")
-            .output()
-            .expect("ctxc import");
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert!(out.status.success(), "ctxc import agentscope {name} failed:\n{stderr}");
-        let manifest = std::fs::read_to_string(dir.join("ctxc.toml")).expect("manifest");
+        let (manifest, stderr) = import(&python, &dir, name);
         assert!(manifest.contains("preset = \"agentscope\""), "{manifest}");
         if name == "own-tools" {
             assert!(stderr.contains("a tool in Python"), "the Python tools are named:\n{stderr}");
@@ -73,17 +79,7 @@ fn ctxc_imports_what_agentscope_1x_builds_from_an_agent_file() {
     for name in ["react-agent", "react-skills"] {
         let dir = temp.path().canonicalize().expect("canonical").join(name);
         common::copy_tree(&root.join(name), &dir);
-        let out = Command::new(env!("CARGO_BIN_EXE_ctxc"))
-            .args(["import", "agentscope"])
-            .arg(dir.join("agent.py"))
-            .arg("--python")
-            .arg(&python)
-            .env("NO_COLOR", "1")
-            .output()
-            .expect("ctxc import");
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert!(out.status.success(), "ctxc import agentscope {name} failed:\n{stderr}");
-        let manifest = std::fs::read_to_string(dir.join("ctxc.toml")).expect("manifest");
+        let (manifest, _) = import(&python, &dir, name);
         assert!(manifest.contains("version = \"1.0.21\""), "{manifest}");
         let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/runtimes/agentscope/run_import_react.py");
         let runs = run_json(Command::new(&python).arg(script).arg(&dir), "agentscope run_import_react.py");

@@ -672,17 +672,9 @@ fn read_agent(
         return read_react_agent(module, call, at, notes);
     }
     let mut agent = Agent::default();
-    for arg in keyword_args(call) {
-        let Some(key) = arg.key.as_deref() else {
-            notes.push(module.note("a positional argument: ctxc reads the agent's keyword arguments only", &arg.at));
-            continue;
-        };
-        let (value, span) = module.resolve(arg.value.clone(), arg.at.clone(), at.start);
+    for (arg, key, value, span) in agent_args(module, call, at, notes) {
         match key {
-            "name" => match value {
-                Expr::Str(Some(name)) => agent.name = name,
-                _ => notes.push(module.note("the agent's name is computed: the manifest is named after the file", &span)),
-            },
+            "name" => agent.name = name(module, value, &span, notes),
             "system_prompt" => agent.prompt = prompt(module, &value, &span, notes)?,
             "model" => model(module, &value, &span, &mut agent, notes),
             "toolkit" => toolkit(module, &value, &span, at.start, &mut agent, notes)?,
@@ -703,21 +695,44 @@ fn read_agent(
     Ok(agent)
 }
 
-/// A 1.x `ReActAgent(...)`: its name, `sys_prompt`, model, the registrations on the toolkit it
-/// receives (statements before the call) and its `CompressionConfig`.
-fn read_react_agent(module: &Module, call: &Expr, at: &Range<usize>, notes: &mut Vec<Diagnostic>) -> Result<Agent, Diagnostic> {
-    let mut agent = Agent { version: Some(REACT_RELEASE.into()), ..Agent::default() };
+/// An agent call's keyword arguments, each with its key and its value followed through names
+/// bound before the call; a positional one is a note.
+fn agent_args<'c>(
+    module: &Module,
+    call: &'c Expr,
+    at: &Range<usize>,
+    notes: &mut Vec<Diagnostic>,
+) -> Vec<(&'c Arg, &'c str, Expr, Range<usize>)> {
+    let mut out = Vec::new();
     for arg in keyword_args(call) {
         let Some(key) = arg.key.as_deref() else {
             notes.push(module.note("a positional argument: ctxc reads the agent's keyword arguments only", &arg.at));
             continue;
         };
         let (value, span) = module.resolve(arg.value.clone(), arg.at.clone(), at.start);
+        out.push((arg, key, value, span));
+    }
+    out
+}
+
+/// The agent's name when written as a string; empty (named after the file) with a note otherwise.
+fn name(module: &Module, value: Expr, span: &Range<usize>, notes: &mut Vec<Diagnostic>) -> String {
+    match value {
+        Expr::Str(Some(name)) => name,
+        _ => {
+            notes.push(module.note("the agent's name is computed: the manifest is named after the file", span));
+            String::new()
+        }
+    }
+}
+
+/// A 1.x `ReActAgent(...)`: its name, `sys_prompt`, model, the registrations on the toolkit it
+/// receives (statements before the call) and its `CompressionConfig`.
+fn read_react_agent(module: &Module, call: &Expr, at: &Range<usize>, notes: &mut Vec<Diagnostic>) -> Result<Agent, Diagnostic> {
+    let mut agent = Agent { version: Some(REACT_RELEASE.into()), ..Agent::default() };
+    for (arg, key, value, span) in agent_args(module, call, at, notes) {
         match key {
-            "name" => match value {
-                Expr::Str(Some(name)) => agent.name = name,
-                _ => notes.push(module.note("the agent's name is computed: the manifest is named after the file", &span)),
-            },
+            "name" => agent.name = name(module, value, &span, notes),
             "sys_prompt" => agent.prompt = prompt(module, &value, &span, notes)?,
             "model" => {
                 model(module, &value, &span, &mut agent, notes);
