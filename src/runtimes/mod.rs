@@ -90,7 +90,7 @@ macro_rules! runtime_table {
         $callback! { deepagents, zeph, agentscope }
     };
     (policy $callback:ident) => {
-        $callback! { deepagents DeepAgents, agentscope AgentScope, zeph Zeph<'c>, adk Adk<'c> }
+        $callback! { deepagents DeepAgents, agentscope AgentScope<'c>, zeph Zeph<'c>, adk Adk<'c> }
     };
     (report $callback:ident) => {
         $callback! { deepagents, zeph, agentscope }

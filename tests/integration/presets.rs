@@ -585,7 +585,7 @@ fn adk_compaction_is_checked_as_adk_checks_it() {
     let out = run("token_threshold = 1000\n");
     let err = stderr(&out);
     assert_eq!(out.status.code(), Some(2), "{err}");
-    assert!(err.contains("must be set together") && err.contains("ctxc.toml:8:6"), "at the table: {err}");
+    assert!(err.contains("must be set together") && err.contains("ctxc.toml:8:6"), "at the table's first value: {err}");
     let out = run("overlap_size = -1\ncompaction_interval = 2\n");
     let err = stderr(&out);
     assert!(err.contains("`overlap_size` must be 0 or more") && err.contains("ctxc.toml:9:1"), "{err}");
@@ -597,7 +597,7 @@ fn adk_compaction_is_checked_as_adk_checks_it() {
 }
 
 /// AgentScope 1.0.21 (`ReActAgent`): a model class sets no window there (1.x model classes have no
-/// `context_size`), and `simulate` refuses rather than replaying 2.0.x's policy.
+/// `context_size`), and `simulate` replays ReActAgent's `CompressionConfig`, not 2.0.x's policy.
 #[test]
 fn agentscope_1x_refuses_what_it_does_not_have() {
     let v1 = ["--set", "agentscope.version=1.0.21"];
@@ -614,10 +614,27 @@ fn agentscope_1x_refuses_what_it_does_not_have() {
     let workload = repo().join("examples/workloads/agentscope-analyst.toml");
     let args = ["simulate", project, "--mode", "analyze", "--workload", workload.to_str().expect("utf-8"), v1[0], v1[1]];
     let out = ctxc(&args, &[]);
-    assert_ne!(out.status.code(), Some(0), "{}", stderr(&out));
-    assert!(stderr(&out).contains("simulate models AgentScope 2.0.x's context policy only"), "{}", stderr(&out));
+    assert_eq!(out.status.code(), Some(0), "1.0.21 replays ReActAgent (no compression_config: never compresses): {}", stderr(&out));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("agentscope 1.0.21"), "{}", String::from_utf8_lossy(&out.stdout));
     let two = ctxc(&args[..6], &[]);
     assert_eq!(two.status.code(), Some(0), "2.0.11 simulates: {}", stderr(&two));
+
+    // `[agentscope.compression]` (CompressionConfig): its required keys named at the table, a
+    // counter ctxc does not model at its value; 2.0.x has no such table.
+    let original = std::fs::read_to_string(&manifest).expect("read");
+    std::fs::write(&manifest, format!("{original}\n[agentscope.compression]\ntrigger_threshold = 1000\ntoken_counter = \"char\"\n"))
+        .expect("write");
+    let written = std::fs::read_to_string(&manifest).expect("read");
+    let line = written.lines().position(|l| l == "[agentscope.compression]").expect("table") + 1;
+    let out = ctxc(&["check", project, v1[0], v1[1]], &[]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("needs `enable`") && err.contains(&format!("ctxc.toml:{}:21", line + 1)), "at the table: {err}");
+    assert!(err.contains("unknown AgentScope token counter `char`") && err.contains(&format!("ctxc.toml:{}:17", line + 2)), "{err}");
+    let out = ctxc(&["check", project], &[]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("is ReActAgent's CompressionConfig, not in agentscope 2.0.11"), "{}", stderr(&out));
+    std::fs::write(&manifest, original).expect("write");
 
     // `cost` shows no figure of 2.0's ContextConfig (compression point, kept after) for 1.x.
     let window = |extra: &[&str]| {

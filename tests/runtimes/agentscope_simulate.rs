@@ -4,7 +4,9 @@
 //! fixture's manifest, for each pinned release. Per model call, the count the compression decided
 //! on, the count of the request sent, the history sent (message ids, `summary` first after a
 //! compression, `hint` for each runtime-state hint) and the tool results sent truncated must be
-//! the same; so must the turns where the context was compressed.
+//! the same; so must the turns where the context was compressed. A 1.x release (`ReActAgent`,
+//! fixtures with `"line": "1"`) is replayed by simulate_react.py, with its `CompressionConfig` and
+//! the real `OpenAITokenCounter`; the model answers each compression with ctxc's summary text.
 
 use crate::agentscope::{compared_in, write_upstream, PROJECT_DIR, RELEASES};
 use crate::common::{self, json_of, strings};
@@ -26,6 +28,19 @@ struct Turns {
     hinted: Vec<u64>,
 }
 
+/// The summary texts ctxc's simulation makes for the workload in `dir` (`filler("summary N",
+/// summary_chars)`), written for the 1.x harness to answer the compressions with.
+fn summaries(dir: &Path) -> PathBuf {
+    let workload = std::fs::read_to_string(dir.join("workload.toml")).expect("workload");
+    let conversation = ctxc::conversation::workload("workload.toml", &workload).expect("a valid workload");
+    let texts: Vec<String> = (1..=conversation.turns.len().max(1) * 4)
+        .map(|n| ctxc::conversation::filler(&format!("summary {n}"), conversation.summary_chars))
+        .collect();
+    let file = dir.join("summaries.json");
+    std::fs::write(&file, serde_json::to_string(&texts).expect("json")).expect("write");
+    file
+}
+
 /// One fixture under one release: the mismatches found, and the figures.
 fn compare(fixture: &Path, release: &str) -> (Vec<String>, String) {
     let name = fixture.file_name().and_then(|n| n.to_str()).unwrap_or("?");
@@ -41,8 +56,19 @@ fn compare(fixture: &Path, release: &str) -> (Vec<String>, String) {
     let conversation_file = common::write_conversation(&dir);
 
     let python = common::runtime_path(&format!("agentscope-{release}/bin/python"));
-    let harness = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/runtimes/agentscope/simulate.py");
-    let ran = json_of(Command::new(python).arg(harness).arg(&dir).arg(&conversation_file).output().expect("run"), &label);
+    let react = release.starts_with("1.");
+    let harness = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/runtimes/agentscope").join(if react {
+        "simulate_react.py"
+    } else {
+        "simulate.py"
+    });
+    let mut command = Command::new(python);
+    command.arg(harness).arg(&dir).arg(&conversation_file);
+    if react {
+        // The model's summaries: the texts ctxc's simulation stands in for them.
+        command.arg(summaries(&dir));
+    }
+    let ran = json_of(command.output().expect("run"), &label);
     assert_eq!(ran["release"], release, "{label}: the environment holds another release");
     let simulated = common::simulate_json(&dir, &[("CTXC_AGENTSCOPE__VERSION", release)], &label);
     let simulation = &simulated["simulations"][0];
@@ -131,6 +157,9 @@ fn compare(fixture: &Path, release: &str) -> (Vec<String>, String) {
 fn simulate_matches_agentscope_call_by_call() {
     let fixtures = fixtures();
     assert!(fixtures.len() >= 3, "three workloads at least, found {fixtures:?}");
+    for release in RELEASES {
+        assert!(fixtures.iter().any(|f| compared_in(f, release)), "no workload for agentscope {release}");
+    }
     let runs = RELEASES.iter().flat_map(|release| fixtures.iter().filter(|f| compared_in(f, release)).map(|f| compare(f, release)));
     common::no_problems(runs);
 }

@@ -3,7 +3,9 @@
 //! carried over: the keyword arguments of the `Agent` call, of the model class, `Toolkit`,
 //! `ContextConfig` and `LocalWorkspace` calls they hold, and names bound to such values with a
 //! plain `NAME = ...` anywhere in the file (the last binding before the call). Anything computed is
-//! a note at its file:line:col, and the manifest leaves it out.
+//! a note at its file:line:col, and the manifest leaves it out. A 1.x `ReActAgent(...)` is read the
+//! same way, with the `register_tool_function` / `register_agent_skill` statements on its toolkit
+//! (the lines' indentation tells the blocks they are in: one in a loop or a condition is refused).
 
 use std::collections::HashMap;
 use std::ops::Range;
@@ -13,6 +15,8 @@ use crate::diagnostic::{Diagnostic, Failure, Sources};
 use crate::import::{toml_string, Imported};
 use crate::project::{ProjectRoot, ReadError};
 
+/// The release a `ReActAgent` is imported as: the 1.x release ctxc models.
+const REACT_RELEASE: &str = "1.0.21";
 /// Where a system prompt written as a Python string goes (the manifest's module reads it).
 pub const PROMPT_FILE: &str = "prompts/system.md";
 /// Where the manifest expects the declarations of the toolkit's own tools (OpenAI's form).
@@ -405,6 +409,30 @@ struct Module {
     display: String,
     bindings: Vec<(String, usize, Expr, Range<usize>)>,
     agents: Vec<(Expr, Range<usize>)>,
+    /// `NAME.register_tool_function(...)` and `NAME.register_agent_skill(...)` statements (1.x).
+    registrations: Vec<Registration>,
+}
+
+/// The methods a 1.x toolkit is filled with, one statement a call.
+const REGISTER_METHODS: [&str; 2] = ["register_tool_function", "register_agent_skill"];
+
+/// A registration on a toolkit, as written.
+struct Registration {
+    receiver: String,
+    method: String,
+    args: Vec<Arg>,
+    at: Range<usize>,
+    /// Why it may run other than once, in order: the loop or condition it is written in, or the
+    /// expression it is part of.
+    dynamic: Option<String>,
+}
+
+/// Python's block statements: a registration inside one of the first five may run any number of times.
+const BLOCKS: [&str; 12] = ["for", "while", "if", "elif", "else", "def", "class", "with", "try", "except", "finally", "match"];
+
+/// The column (bytes from the line's start) where `at` is written.
+fn column(text: &str, at: usize) -> usize {
+    at - text[..at].rfind('\n').map_or(0, |n| n + 1)
 }
 
 impl Module {
@@ -434,10 +462,31 @@ fn parse_module(text: &str, display: &str) -> Result<Module, Diagnostic> {
         Diagnostic::error(format!("not Python ctxc can read: {message}")).in_file(display).at(Some(at..at)).label("here")
     };
     let toks = lex(text).map_err(error)?;
-    let mut module = Module { display: display.to_string(), bindings: Vec::new(), agents: Vec::new() };
+    let mut module = Module { display: display.to_string(), bindings: Vec::new(), agents: Vec::new(), registrations: Vec::new() };
     let mut parser = Parser { toks: &toks, pos: 0, depth: 0 };
     let mut line_start = true;
+    // The blocks the current line is inside: each header's indentation and keyword.
+    let mut blocks: Vec<(usize, String)> = Vec::new();
     while let Some(tok) = parser.peek().cloned() {
+        if line_start {
+            let (start, indent) = (parser.span().start, column(text, parser.span().start));
+            while blocks.last().is_some_and(|(i, _)| *i >= indent) {
+                blocks.pop();
+            }
+            let first = parser.pos;
+            if let Tok::Name(word) = &tok {
+                let word = match (word.as_str(), parser.toks.get(first + 1)) {
+                    ("async", Some((Tok::Name(next), _))) => next.clone(),
+                    _ => word.clone(),
+                };
+                if BLOCKS.contains(&word.as_str()) {
+                    blocks.push((indent, word));
+                }
+            }
+            let dynamic = blocks.iter().rev().find(|(_, k)| BLOCKS[..5].contains(&k.as_str())).map(|(_, k)| format!("inside `{k}`"));
+            registrations(&mut parser, start, dynamic, &mut module.registrations).map_err(error)?;
+            parser.pos = first;
+        }
         match tok {
             Tok::Newline => {
                 parser.pos += 1;
@@ -464,6 +513,52 @@ fn parse_module(text: &str, display: &str) -> Result<Module, Diagnostic> {
         line_start = false;
     }
     Ok(module)
+}
+
+/// The registrations of the logical line starting at the parser's position: a statement
+/// `NAME.register_...(...)` is read; a register method named anywhere else on the line is one
+/// ctxc cannot follow (`dynamic`). Leaves the position anywhere on the line.
+fn registrations(parser: &mut Parser<'_>, start: usize, dynamic: Option<String>, out: &mut Vec<Registration>) -> Result<(), LexError> {
+    let first = parser.pos;
+    let statement = match (parser.toks.get(first), parser.toks.get(first + 1), parser.toks.get(first + 2)) {
+        (Some((Tok::Name(receiver), _)), Some((Tok::Op('.'), _)), Some((Tok::Name(method), _)))
+            if REGISTER_METHODS.contains(&method.as_str()) =>
+        {
+            let (receiver, method) = (receiver.clone(), method.clone());
+            let (value, at) = parser.expr()?;
+            let ends = matches!(parser.peek(), Some(Tok::Newline) | None);
+            match value {
+                Expr::Call { func, args }
+                    if ends
+                        && matches!(func.as_ref(), Expr::Attr(r, m) if matches!(r.as_ref(), Expr::Name(n) if *n == receiver) && *m == method) =>
+                {
+                    out.push(Registration { receiver, method, args, at: start..at.end, dynamic: dynamic.clone() });
+                    true
+                }
+                _ => false,
+            }
+        }
+        _ => false,
+    };
+    parser.pos = first + usize::from(statement);
+    // Any other mention of a register method on this line.
+    let mut i = parser.pos;
+    while let Some((tok, span)) = parser.toks.get(i) {
+        match tok {
+            Tok::Newline => break,
+            Tok::Name(m) if !statement && REGISTER_METHODS.contains(&m.as_str()) && i > 0 && parser.toks[i - 1].0 == Tok::Op('.') => {
+                let receiver = match parser.toks.get(i.wrapping_sub(2)) {
+                    Some((Tok::Name(r), _)) => r.clone(),
+                    _ => String::new(),
+                };
+                let why = dynamic.clone().unwrap_or_else(|| "inside an expression".into());
+                out.push(Registration { receiver, method: m.clone(), args: Vec::new(), at: span.clone(), dynamic: Some(why) });
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    Ok(())
 }
 
 /// The `Agent(...)` calls inside an expression, outermost first.
@@ -496,6 +591,10 @@ struct Agent {
     skills: Vec<String>,
     tools: usize,
     workdir: Option<String>,
+    /// The 1.x release, for a `ReActAgent`.
+    version: Option<String>,
+    /// `[agentscope.compression]`'s keys and values (TOML), as written.
+    compression: Vec<(String, String)>,
 }
 
 impl Agent {
@@ -570,21 +669,12 @@ fn read_agent(
         _ => String::new(),
     };
     if last_part(&class) == "ReActAgent" {
-        return Err(module
-            .error("`ReActAgent` is AgentScope 1.x's agent: `ctxc import agentscope` reads 2.x's `Agent(...)` only; for 1.x write the manifest by hand with `[agentscope] version = \"1.0.21\"` (docs/runtimes/agentscope.md)", at));
+        return read_react_agent(module, call, at, notes);
     }
     let mut agent = Agent::default();
-    for arg in keyword_args(call) {
-        let Some(key) = arg.key.as_deref() else {
-            notes.push(module.note("a positional argument: ctxc reads the agent's keyword arguments only", &arg.at));
-            continue;
-        };
-        let (value, span) = module.resolve(arg.value.clone(), arg.at.clone(), at.start);
+    for (arg, key, value, span) in agent_args(module, call, at, notes) {
         match key {
-            "name" => match value {
-                Expr::Str(Some(name)) => agent.name = name,
-                _ => notes.push(module.note("the agent's name is computed: the manifest is named after the file", &span)),
-            },
+            "name" => agent.name = name(module, value, &span, notes),
             "system_prompt" => agent.prompt = prompt(module, &value, &span, notes)?,
             "model" => model(module, &value, &span, &mut agent, notes),
             "toolkit" => toolkit(module, &value, &span, at.start, &mut agent, notes)?,
@@ -603,6 +693,147 @@ fn read_agent(
         agent.name = "agent".into();
     }
     Ok(agent)
+}
+
+/// An agent call's keyword arguments, each with its key and its value followed through names
+/// bound before the call; a positional one is a note.
+fn agent_args<'c>(
+    module: &Module,
+    call: &'c Expr,
+    at: &Range<usize>,
+    notes: &mut Vec<Diagnostic>,
+) -> Vec<(&'c Arg, &'c str, Expr, Range<usize>)> {
+    let mut out = Vec::new();
+    for arg in keyword_args(call) {
+        let Some(key) = arg.key.as_deref() else {
+            notes.push(module.note("a positional argument: ctxc reads the agent's keyword arguments only", &arg.at));
+            continue;
+        };
+        let (value, span) = module.resolve(arg.value.clone(), arg.at.clone(), at.start);
+        out.push((arg, key, value, span));
+    }
+    out
+}
+
+/// The agent's name when written as a string; empty (named after the file) with a note otherwise.
+fn name(module: &Module, value: Expr, span: &Range<usize>, notes: &mut Vec<Diagnostic>) -> String {
+    match value {
+        Expr::Str(Some(name)) => name,
+        _ => {
+            notes.push(module.note("the agent's name is computed: the manifest is named after the file", span));
+            String::new()
+        }
+    }
+}
+
+/// A 1.x `ReActAgent(...)`: its name, `sys_prompt`, model, the registrations on the toolkit it
+/// receives (statements before the call) and its `CompressionConfig`.
+fn read_react_agent(module: &Module, call: &Expr, at: &Range<usize>, notes: &mut Vec<Diagnostic>) -> Result<Agent, Diagnostic> {
+    let mut agent = Agent { version: Some(REACT_RELEASE.into()), ..Agent::default() };
+    for (arg, key, value, span) in agent_args(module, call, at, notes) {
+        match key {
+            "name" => agent.name = name(module, value, &span, notes),
+            "sys_prompt" => agent.prompt = prompt(module, &value, &span, notes)?,
+            "model" => {
+                model(module, &value, &span, &mut agent, notes);
+                // 1.x model classes have no `context_size`: the class sets no window.
+                agent.model_class = None;
+            }
+            "toolkit" => react_toolkit(module, &arg.value, &span, at.start, &mut agent, notes)?,
+            "compression_config" => compression_config(module, &value, &span, &mut agent, notes),
+            "formatter" => {}
+            other => notes.push(
+                module.note(format!("`{other}` is not carried over: ctxc models ReActAgent's prompt, tools and compression"), &arg.at),
+            ),
+        }
+    }
+    if agent.prompt.is_none() {
+        return Err(module.error("the `ReActAgent(...)` call has no `sys_prompt`, which AgentScope requires", at));
+    }
+    if agent.name.is_empty() {
+        agent.name = "agent".into();
+    }
+    Ok(agent)
+}
+
+/// The toolkit a `ReActAgent` receives, by name: the registrations on that name written after its
+/// last binding and before the agent, in order. One that may run other than once is refused.
+fn react_toolkit(
+    module: &Module,
+    value: &Expr,
+    span: &Range<usize>,
+    before: usize,
+    agent: &mut Agent,
+    notes: &mut Vec<Diagnostic>,
+) -> Result<(), Diagnostic> {
+    let Expr::Name(name) = value else {
+        notes.push(module.note("the toolkit is not a name bound to `Toolkit()`: its tools and skills are not carried over", span));
+        return Ok(());
+    };
+    let bound = module.bindings.iter().rev().find(|(n, pos, _, _)| n == name && *pos < before).map_or(0, |b| b.1);
+    for r in module.registrations.iter().filter(|r| r.receiver == *name && r.at.start > bound && r.at.start < before) {
+        if let Some(why) = &r.dynamic {
+            return Err(module.error(format!("`{name}.{}` is called {why}: ctxc imports registrations written once, in order, as statements; register each tool and skill by its own statement, or write the manifest by hand", r.method), &r.at));
+        }
+        if r.method == "register_tool_function" {
+            notes.push(module.note(format!("a tool in Python: ctxc cannot see its schema; write it into {TOOLS_FILE} (OpenAI function format, in the toolkit's order)"), &r.at));
+            agent.tools += 1;
+            continue;
+        }
+        let dir = r.args.iter().find(|a| a.key.is_none() || a.key.as_deref() == Some("skill_dir"));
+        match dir.map(|a| (module.resolve(a.value.clone(), a.at.clone(), r.at.start), a.at.clone())) {
+            Some(((Expr::Str(Some(path)), _), _))
+                if Path::new(&path).components().all(|c| matches!(c, Component::Normal(_) | Component::CurDir)) =>
+            {
+                agent.skills.push(path.trim_start_matches("./").trim_end_matches('/').to_string())
+            }
+            Some(((Expr::Str(Some(path)), _), at)) => {
+                return Err(
+                    module.error(format!("the skill folder `{path}` is outside the file's folder: ctxc reads only files inside it"), &at)
+                )
+            }
+            _ => return Err(module.error("the skill folder is computed: ctxc imports skills registered by a string path", &r.at)),
+        }
+    }
+    Ok(())
+}
+
+/// `ReActAgent.CompressionConfig(...)`: `[agentscope.compression]`.
+fn compression_config(module: &Module, value: &Expr, span: &Range<usize>, agent: &mut Agent, notes: &mut Vec<Diagnostic>) {
+    if matches!(value, Expr::Name(n) if n == "None") {
+        return;
+    }
+    if !matches!(value, Expr::Call { func, .. } if dotted(func).is_some_and(|d| last_part(&d) == "CompressionConfig")) {
+        notes.push(module.note(
+            "the compression is not configured here by a `CompressionConfig(...)` call: write `[agentscope.compression]` by hand",
+            span,
+        ));
+        return;
+    }
+    for arg in keyword_args(value) {
+        let literal = match &arg.value {
+            Expr::Number(n) if n.parse::<u64>().is_ok() => Some(n.clone()),
+            Expr::Name(b) if b == "True" || b == "False" => Some(b.to_ascii_lowercase()),
+            _ => None,
+        };
+        match (arg.key.as_deref(), literal) {
+            (Some(key @ ("enable" | "trigger_threshold" | "keep_recent")), Some(v)) => agent.compression.push((key.to_string(), v)),
+            (Some("agent_token_counter"), _) if matches!(&arg.value, Expr::Call { func, .. } if dotted(func).is_some_and(|d| last_part(&d) == "OpenAITokenCounter")) => {
+                agent.compression.push(("token_counter".into(), "\"openai\"".into()))
+            }
+            (Some("agent_token_counter"), _) => notes.push(module.note(
+                "a token counter other than `OpenAITokenCounter(...)`: ctxc models that one only; set `token_counter` by hand",
+                &arg.at,
+            )),
+            (Some(key @ ("enable" | "trigger_threshold" | "keep_recent")), None) => {
+                notes.push(module.note(format!("`{key}` is computed: not carried over"), &arg.at))
+            }
+            (key, _) => notes.push(module.note(
+                format!("`{}` is not carried over: ctxc models the default summary and the agent's own model", key.unwrap_or("…")),
+                &arg.at,
+            )),
+        }
+    }
 }
 
 /// The system prompt: a string, or a project file read with `open(PATH).read()` or
@@ -809,10 +1040,16 @@ fn manifest_text(file: &str, agent: &Agent, project_dir: &Path) -> String {
         out.push_str("workspace = { source = \"upstream/workspace.md\" }\n");
     }
     out.push_str("\n[agentscope]\n");
+    if let Some(version) = &agent.version {
+        out.push_str(&format!("version = {}\n", toml_string(version)));
+    }
     if let Some(class) = &agent.model_class {
         out.push_str(&format!("model_class = {}\n", toml_string(class)));
     }
-    out.push_str(&format!("project_dir = {}\n", toml_string(&project_dir.display().to_string())));
+    // 1.x's skills block names each folder as registered: no project_dir.
+    if agent.version.is_none() {
+        out.push_str(&format!("project_dir = {}\n", toml_string(&project_dir.display().to_string())));
+    }
     let mut seen = HashMap::new();
     for (key, value) in &agent.settings {
         seen.insert(key.as_str(), value.as_str());
@@ -825,9 +1062,19 @@ fn manifest_text(file: &str, agent: &Agent, project_dir: &Path) -> String {
     if let Some(workdir) = &agent.workdir {
         out.push_str(&format!("\n[agentscope.workspace]\nworkdir = {}\n", toml_string(workdir)));
     }
+    if !agent.compression.is_empty() {
+        out.push_str("\n[agentscope.compression]\n");
+        for (key, value) in &agent.compression {
+            out.push_str(&format!("{key} = {value}\n"));
+        }
+    }
     if !agent.skills.is_empty() {
         let dirs: Vec<String> = agent.skills.iter().map(|s| toml_string(s)).collect();
-        out.push_str(&format!("\n[skills]\ndirs = [{}]\n\n[tools.skills]\nfiles = [\"upstream/skill-viewer.json\"]\n", dirs.join(", ")));
+        out.push_str(&format!("\n[skills]\ndirs = [{}]\n", dirs.join(", ")));
+        // 1.x's toolkit binds no skill viewer.
+        if agent.version.is_none() {
+            out.push_str("\n[tools.skills]\nfiles = [\"upstream/skill-viewer.json\"]\n");
+        }
     }
     if agent.tools > 0 {
         out.push_str(&format!(
@@ -870,7 +1117,23 @@ mod tests {
     fn refusals_say_where() {
         for (source, wanted) in [
             ("x = 1\n", "no `Agent(...)` call"),
-            ("a = ReActAgent(name='a', sys_prompt='x')\n", "AgentScope 1.x"),
+            ("a = ReActAgent(name='a', model=m)\n", "no `sys_prompt`"),
+            (
+                "t = Toolkit()\nfor f in fs:\n    t.register_tool_function(f)\na = ReActAgent(sys_prompt='x', toolkit=t)\n",
+                "is called inside `for`",
+            ),
+            (
+                "t = Toolkit()\nif x:\n    t.register_agent_skill('skills/a')\na = ReActAgent(sys_prompt='x', toolkit=t)\n",
+                "is called inside `if`",
+            ),
+            (
+                "t = Toolkit()\n[t.register_tool_function(f) for f in fs]\na = ReActAgent(sys_prompt='x', toolkit=t)\n",
+                "inside an expression",
+            ),
+            (
+                "t = Toolkit()\nt.register_agent_skill(os.path.join('a', 'b'))\na = ReActAgent(sys_prompt='x', toolkit=t)\n",
+                "skill folder is computed",
+            ),
             ("a = Agent(name='a', model=m)\n", "no `system_prompt`"),
             ("a = Agent(system_prompt=open('../secret.txt').read())\n", "outside the file's folder"),
             ("a = Agent(system_prompt='x', toolkit=Toolkit(skills_or_loaders=['/etc']))\n", "outside the file's folder"),
@@ -880,6 +1143,42 @@ mod tests {
             let errors = run(source).err().unwrap_or_else(|| panic!("{source} imported"));
             assert!(errors[0].message.contains(wanted) && errors[0].span.is_some(), "{source}: {:?}", errors[0]);
         }
+    }
+
+    /// A 1.x project: statements register tools and skills on the toolkit the `ReActAgent` gets
+    /// (inside `async def main()`, as AgentScope's examples write it); registrations on another
+    /// toolkit, or after the agent, are not its.
+    #[test]
+    fn a_react_agent_takes_the_registrations_on_its_toolkit() {
+        let source = "from agentscope.agent import ReActAgent\n\
+            async def main():\n\
+            \x20   toolkit = Toolkit()\n\
+            \x20   other = Toolkit()\n\
+            \x20   toolkit.register_tool_function(search)\n\
+            \x20   other.register_tool_function(ignored)\n\
+            \x20   toolkit.register_agent_skill(\"skills/cite\")\n\
+            \x20   agent = ReActAgent(\n\
+            \x20       name=\"Friday\",\n\
+            \x20       sys_prompt=\"You are Friday.\",\n\
+            \x20       model=OpenAIChatModel(model_name=\"gpt-4o\", api_key=key),\n\
+            \x20       formatter=OpenAIChatFormatter(),\n\
+            \x20       toolkit=toolkit,\n\
+            \x20       compression_config=ReActAgent.CompressionConfig(enable=True, agent_token_counter=OpenAITokenCounter(\"gpt-4o\"), trigger_threshold=8000),\n\
+            \x20   )\n\
+            \x20   toolkit.register_tool_function(later)\n";
+        let (imported, _dir) = run(source).unwrap_or_else(|e| panic!("{e:?}"));
+        let text = &imported.text;
+        for wanted in [
+            "name = \"Friday\"",
+            "model = \"gpt-4o\"",
+            "version = \"1.0.21\"",
+            "[agentscope.compression]\nenable = true\ntoken_counter = \"openai\"\ntrigger_threshold = 8000\n",
+            "dirs = [\"skills/cite\"]",
+            "# The toolkit's own tools (1 listed)",
+        ] {
+            assert!(text.contains(wanted), "{wanted} in:\n{text}");
+        }
+        assert!(!text.contains("model_class") && !text.contains("skill-viewer"), "1.x has neither:\n{text}");
     }
 
     /// Hostile files: deep brackets stop at the nesting bound, a cycle of names at the alias

@@ -19,6 +19,8 @@
 //!   session is taken to last less than `time_interval`, half an hour), and at a reply's first
 //!   call the count when it is past `trigger_ratio − context_buffer_ratio` of the window.
 //!
+//! 1.x's `ReActAgent` has another policy, its `CompressionConfig` ([`ReActPolicy`]).
+//!
 //! The releases differ, for this policy, where `context_buffer_ratio` lives (2.0.6's
 //! `InjectionConfig`, 2.0.11's `ContextConfig`: the manifest's one setting is both) and in the
 //! compression tool's sentence added to the count hint (2.0.8+). The runtime's own texts are
@@ -38,6 +40,7 @@ use crate::conversation::{filler, Message, Role, ToolCall};
 const TRIGGER: Fires = Fires::AtOrAbove;
 use crate::manifest::model::Agent;
 use crate::measure::Measured;
+use crate::models::Tokenizer;
 use crate::render::Rendered;
 use crate::runtimes::agentscope::window::{Release, Settings};
 use crate::tokens::TokenCounter;
@@ -94,7 +97,8 @@ struct Hint {
     time: bool,
 }
 
-pub struct AgentScope {
+/// 2.0.x's policy (`Agent`).
+pub struct AgentPolicy {
     release: Release,
     context_size: u64,
     trigger_ratio: f64,
@@ -149,12 +153,55 @@ fn digits(n: u64) -> u64 {
     n.to_string().len() as u64
 }
 
-/// AgentScope's policy, for an agent with `[agentscope]` settings (the runtime table's `policy` row).
-pub fn policy(agent: &Agent, rendered: &Rendered, measured: &Measured, _counter: &TokenCounter) -> Option<AgentScope> {
-    agent.systems.agentscope.as_ref().map(|settings| AgentScope::new(agent, settings, rendered, measured))
+/// AgentScope's policy, for an agent with `[agentscope]` settings (the runtime table's `policy`
+/// row): the release line's.
+pub fn policy<'c>(agent: &Agent, rendered: &Rendered, measured: &Measured, counter: &'c TokenCounter) -> Option<AgentScope<'c>> {
+    let settings = agent.systems.agentscope.as_ref()?;
+    Some(match settings.release.is_react_agent() {
+        true => AgentScope::ReAct(ReActPolicy::new(agent, settings, rendered, measured, counter)),
+        false => AgentScope::Agent(AgentPolicy::new(agent, settings, rendered, measured)),
+    })
 }
 
-impl AgentScope {
+/// The policy of the release line modelled.
+pub enum AgentScope<'c> {
+    /// 2.0.x's `Agent` (`ContextConfig`).
+    Agent(AgentPolicy),
+    /// 1.x's `ReActAgent` (`CompressionConfig`).
+    ReAct(ReActPolicy<'c>),
+}
+
+impl Policy for AgentScope<'_> {
+    fn info(&self) -> PolicyInfo {
+        match self {
+            AgentScope::Agent(p) => p.info(),
+            AgentScope::ReAct(p) => p.info(),
+        }
+    }
+
+    fn fixed(&self) -> u64 {
+        match self {
+            AgentScope::Agent(p) => p.fixed(),
+            AgentScope::ReAct(p) => p.fixed(),
+        }
+    }
+
+    fn tool_result(&mut self, message: Message) -> (Message, Option<Event>) {
+        match self {
+            AgentScope::Agent(p) => p.tool_result(message),
+            AgentScope::ReAct(p) => p.tool_result(message),
+        }
+    }
+
+    fn request<'a>(&mut self, state: &'a [Message], counts: &[u64], summary_chars: u64, events: &mut Vec<Event>) -> Option<Request<'a>> {
+        match self {
+            AgentScope::Agent(p) => p.request(state, counts, summary_chars, events),
+            AgentScope::ReAct(p) => p.request(state, counts, summary_chars, events),
+        }
+    }
+}
+
+impl AgentPolicy {
     pub fn new(agent: &Agent, s: &Settings, rendered: &Rendered, measured: &Measured) -> Self {
         let schemas: Vec<Value> = crate::measure::callable_tools(agent, rendered)
             .iter()
@@ -165,7 +212,7 @@ impl AgentScope {
             })
             .collect();
         let tools = if schemas.is_empty() { 0 } else { json_dumps_len(&Value::Array(schemas), false) };
-        AgentScope {
+        AgentPolicy {
             release: s.release,
             context_size: measured.window.agentscope.as_ref().map_or(measured.window.max_input_tokens, |w| w.context_size),
             trigger_ratio: s.trigger_ratio.value,
@@ -455,18 +502,7 @@ fn pair_safe(blocks: &[Block], kept_from: usize) -> usize {
     kept_from
 }
 
-impl Policy for AgentScope {
-    /// A 1.x release (`ReActAgent`): its compression (`CompressionConfig`) is not this policy
-    /// (2.0.x's `ContextConfig`), and is not modelled.
-    fn not_modelled(&self) -> Option<String> {
-        self.release.is_react_agent().then(|| {
-            format!(
-                "simulate models AgentScope 2.0.x's context policy only; agentscope {}'s ReActAgent compression is not modelled",
-                self.release.version
-            )
-        })
-    }
-
+impl Policy for AgentPolicy {
     fn info(&self) -> PolicyInfo {
         let trigger = (self.trigger_ratio * self.size()).ceil() as u64;
         let reserve = (self.reserve_ratio * self.size()) as u64;
@@ -543,6 +579,232 @@ impl Policy for AgentScope {
     }
 }
 
+/// Tokens of `CompressionConfig.summary_template`'s default around its first field when the other
+/// four are empty, that field counted together with the blank line after it (a field ending in
+/// punctuation takes those line breaks into its last token): 39 in o200k_base and in cl100k_base,
+/// counted with tiktoken on agentscope 1.0.21's template.
+const REACT_SUMMARY_TEMPLATE_TOKENS: u64 = 39;
+/// The name of a user's message (`Msg("user", text, "user")`), the summary's too.
+const USER_NAME: &str = "user";
+
+/// 1.x's policy (`ReActAgent`, agent/_react_agent.py; memory/_working_memory/_in_memory_memory.py;
+/// formatter/_openai_formatter.py; token/_openai_token_counter.py), as agentscope 1.0.21 runs it:
+/// - the memory holds one message per user input, per model response (its text and tool calls)
+///   and per tool result; the formatter sends each as an OpenAI message (a tool result as a `tool`
+///   message, the arguments of a call as `json.dumps` of the parsed input);
+/// - before each model call (`_compress_memory_if_needed`), over the uncompressed messages with the
+///   summary first (`get_memory` prepends it), it walks back from the newest and keeps the messages
+///   from the one where `keep_recent` messages closing every tool call they hold are counted; when
+///   that never happens, none is kept. The rest, with the system prompt, is formatted and counted
+///   by the `agent_token_counter`; above `trigger_threshold` it is replaced by one summary
+///   (`summary_template` filled from the model's structured answer);
+/// - `OpenAITokenCounter` counts with tiktoken's encoding of the model (o200k_base when tiktoken
+///   does not know it): 3 per message, the encoding of each string field, 1 more for `name`, the
+///   `tool_calls` as `json.dumps`, and 3 for the reply; tools are not counted.
+///
+/// Nothing is truncated: 1.x has no tool-result limit.
+pub struct ReActPolicy<'c> {
+    counter: &'c TokenCounter,
+    tokenizer: Tokenizer,
+    /// `trigger_threshold` and `keep_recent`, when the agent compresses.
+    compression: Option<(u64, u64)>,
+    agent_name: String,
+    window: u64,
+    /// The formatted system message's tokens.
+    system: u64,
+    /// The summary and its tokens as a message.
+    summary: Option<(Message, u64)>,
+    /// The first state message not compressed.
+    first: usize,
+    /// Each state message's tokens as formatted.
+    tokens: Vec<u64>,
+    summaries: usize,
+}
+
+/// `json.dumps(value, ensure_ascii=False)`: `", "` and `": "` between items, text as written.
+struct PythonJson;
+
+impl serde_json::ser::Formatter for PythonJson {
+    fn begin_array_value<W: ?Sized + std::io::Write>(&mut self, w: &mut W, first: bool) -> std::io::Result<()> {
+        if first {
+            Ok(())
+        } else {
+            w.write_all(b", ")
+        }
+    }
+
+    fn begin_object_key<W: ?Sized + std::io::Write>(&mut self, w: &mut W, first: bool) -> std::io::Result<()> {
+        if first {
+            Ok(())
+        } else {
+            w.write_all(b", ")
+        }
+    }
+
+    fn begin_object_value<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        w.write_all(b": ")
+    }
+}
+
+fn python_dumps(value: &impl serde::Serialize) -> String {
+    let mut out = Vec::new();
+    let mut serializer = serde_json::Serializer::with_formatter(&mut out, PythonJson);
+    match serde::Serialize::serialize(value, &mut serializer) {
+        Ok(()) => String::from_utf8(out).unwrap_or_default(),
+        Err(_) => String::new(),
+    }
+}
+
+/// The `tool_calls` field of a formatted assistant message.
+fn tool_calls_json(calls: &[ToolCall]) -> String {
+    let calls: Vec<Value> = calls
+        .iter()
+        .map(|c| serde_json::json!({"id": c.id, "type": "function", "function": {"name": c.name, "arguments": python_dumps(&c.args)}}))
+        .collect();
+    python_dumps(&Value::Array(calls))
+}
+
+impl<'c> ReActPolicy<'c> {
+    pub fn new(agent: &Agent, s: &Settings, rendered: &Rendered, measured: &Measured, counter: &'c TokenCounter) -> Self {
+        let tokenizer = match agent.profile.tokenizer {
+            Tokenizer::Cl100kBase => Tokenizer::Cl100kBase,
+            _ => Tokenizer::O200kBase,
+        };
+        let mut policy = ReActPolicy {
+            counter,
+            tokenizer,
+            compression: s.compression.as_ref().filter(|c| c.enable.value).map(|c| (c.trigger_threshold.value, c.keep_recent.value)),
+            agent_name: agent.name.clone(),
+            window: measured.window.max_input_tokens,
+            system: 0,
+            summary: None,
+            first: 0,
+            tokens: Vec::new(),
+            summaries: 0,
+        };
+        policy.system = policy.formatted("system", "system", &rendered.prompt());
+        policy
+    }
+
+    fn t(&self, text: &str) -> u64 {
+        self.counter.count(self.tokenizer, text) as u64
+    }
+
+    /// A formatted message with a role, a name and a text: 3, the strings, 1 for the name.
+    fn formatted(&self, role: &str, name: &str, text: &str) -> u64 {
+        3 + self.t(role) + self.t(name) + 1 + self.t(text)
+    }
+
+    /// A state message's tokens as the formatter sends it (0: it sends nothing for it).
+    fn message_tokens(&self, m: &Message) -> u64 {
+        match m.role {
+            Role::User => self.formatted("user", USER_NAME, &m.content),
+            Role::Assistant if m.content.is_empty() && m.tool_calls.is_empty() => 0,
+            Role::Assistant => {
+                let calls = if m.tool_calls.is_empty() { 0 } else { self.t(&tool_calls_json(&m.tool_calls)) };
+                self.formatted("assistant", &self.agent_name, &m.content) + calls
+            }
+            Role::Tool => {
+                let name = m.name.as_deref().map_or(0, |n| self.t(n) + 1);
+                3 + self.t("tool") + m.tool_call_id.as_deref().map_or(0, |id| self.t(id)) + self.t(&m.content) + name
+            }
+        }
+    }
+
+    /// The count of the system prompt and these listed messages (`None`: the summary), with the
+    /// reply's 3.
+    fn count(&self, listed: &[Option<usize>]) -> u64 {
+        3 + self.system + listed.iter().map(|i| i.map_or_else(|| self.summary.as_ref().map_or(0, |s| s.1), |i| self.tokens[i])).sum::<u64>()
+    }
+
+    /// How many of the listed messages are older than the kept ones (all when the walk back never
+    /// counts `keep_recent`).
+    fn older(state: &[Message], listed: &[Option<usize>], keep_recent: u64) -> usize {
+        let mut open: Vec<&str> = Vec::new();
+        let mut kept = 0;
+        for (at, i) in listed.iter().enumerate().rev() {
+            if let Some(m) = i.map(|i| &state[i]) {
+                if let (Role::Tool, Some(id)) = (&m.role, &m.tool_call_id) {
+                    open.push(id);
+                }
+                for c in &m.tool_calls {
+                    open.retain(|id| *id != c.id);
+                }
+            }
+            if open.is_empty() {
+                kept += 1;
+            }
+            if kept >= keep_recent {
+                return at;
+            }
+        }
+        listed.len()
+    }
+
+    fn info(&self) -> PolicyInfo {
+        let encoding = if self.tokenizer == Tokenizer::Cl100kBase { "cl100k_base" } else { "o200k_base" };
+        let (trigger, trigger_rule, keep) = match self.compression {
+            Some((threshold, keep_recent)) => (
+                Some(threshold + 1),
+                format!("more than trigger_threshold {threshold} tokens in the system prompt and the messages older than the kept ones, before each model call"),
+                format!("the {keep_recent} most recent messages (keep_recent; a tool call's result keeps its call), the summary replacing the rest"),
+            ),
+            None => (None, "no compression_config: ReActAgent never compresses".into(), "every message".into()),
+        };
+        PolicyInfo {
+            system: "agentscope 1.0.21".into(),
+            counter: format!("OpenAITokenCounter: tiktoken {encoding} over the formatted messages (3 a message, 1 a name, 3 for the reply; tools not counted)"),
+            window: self.window,
+            trigger,
+            trigger_rule,
+            keep,
+            rules: Vec::new(),
+        }
+    }
+
+    fn fixed(&self) -> u64 {
+        3 + self.system
+    }
+
+    fn tool_result(&mut self, message: Message) -> (Message, Option<Event>) {
+        (message, None)
+    }
+
+    fn request<'a>(&mut self, state: &'a [Message], _counts: &[u64], summary_chars: u64, events: &mut Vec<Event>) -> Option<Request<'a>> {
+        while self.tokens.len() < state.len() {
+            let tokens = self.message_tokens(&state[self.tokens.len()]);
+            self.tokens.push(tokens);
+        }
+        let listed: Vec<Option<usize>> = self.summary.iter().map(|_| None).chain((self.first..state.len()).map(Some)).collect();
+        // Without compression nothing is counted: the request's count stands in.
+        let mut count = self.count(&listed);
+        if let Some((threshold, keep_recent)) = self.compression {
+            let older = Self::older(state, &listed, keep_recent);
+            count = self.count(&listed[..older]);
+            if older > 0 && count > threshold {
+                self.first = listed[..older].iter().flatten().last().map_or(self.first, |i| i + 1);
+                self.summaries += 1;
+                let text = filler(&format!("summary {}", self.summaries), summary_chars);
+                let tokens = 3 + self.t("user") + self.t(USER_NAME) + 1 + REACT_SUMMARY_TEMPLATE_TOKENS + self.t(&format!("{text}\n\n"));
+                self.summary = Some((Message::summary(text), tokens));
+                events.push(Event::Summarized {
+                    by: "trigger".into(),
+                    count,
+                    threshold,
+                    summarized: older,
+                    kept_from: state.get(self.first).map(|m| m.id.clone()),
+                    kept: state.len() - self.first,
+                    summary_chars,
+                });
+            }
+        }
+        let mut messages: Vec<Cow<'a, Message>> = self.summary.iter().map(|s| Cow::Owned(s.0.clone())).collect();
+        messages.extend(state[self.first..].iter().map(Cow::Borrowed));
+        let listed: Vec<Option<usize>> = self.summary.iter().map(|_| None).chain((self.first..state.len()).map(Some)).collect();
+        Some(Request { messages, runtime_count: count, runtime_sent: self.count(&listed) })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -578,6 +840,53 @@ mod tests {
         let alternating = [block(Kind::Call(0), "a"), block(Kind::Result, "a"), block(Kind::Call(0), "b"), block(Kind::Result, "b")];
         assert_eq!(pair_safe(&alternating, 1), 2);
         assert_eq!(pair_safe(&alternating, 2), 2);
+    }
+
+    #[test]
+    fn react_formats_arguments_as_python_json_dumps() {
+        let call = ToolCall {
+            id: "c1".into(),
+            name: "search".into(),
+            args: serde_json::json!({"q": "ü\n", "n": [1, 2]}).as_object().cloned().unwrap_or_default(),
+            written: None,
+        };
+        assert_eq!(
+            tool_calls_json(&[call]),
+            r#"[{"id": "c1", "type": "function", "function": {"name": "search", "arguments": "{\"q\": \"ü\\n\", \"n\": [1, 2]}"}}]"#
+        );
+    }
+
+    fn message(role: Role, id: &str, calls: &[&str], result_of: Option<&str>) -> Message {
+        let tool_calls =
+            calls.iter().map(|c| ToolCall { id: (*c).into(), name: "t".into(), args: Default::default(), written: None }).collect();
+        Message {
+            id: id.into(),
+            role,
+            content: "x".into(),
+            tool_calls,
+            tool_call_id: result_of.map(String::from),
+            name: None,
+            blocks: None,
+        }
+    }
+
+    #[test]
+    fn react_keeps_recent_messages_closing_their_tool_calls() {
+        // user, call a+b, result a, result b, answer: keeping 2 cannot start at "result b".
+        let state = [
+            message(Role::User, "u", &[], None),
+            message(Role::Assistant, "c", &["a", "b"], None),
+            message(Role::Tool, "ra", &[], Some("a")),
+            message(Role::Tool, "rb", &[], Some("b")),
+            message(Role::Assistant, "d", &[], None),
+        ];
+        let listed: Vec<Option<usize>> = (0..state.len()).map(Some).collect();
+        assert_eq!(ReActPolicy::older(&state, &listed, 2), 1, "the call and its results are kept together");
+        assert_eq!(ReActPolicy::older(&state, &listed, 1), 4);
+        assert_eq!(ReActPolicy::older(&state, &listed, 0), 4);
+        assert_eq!(ReActPolicy::older(&state, &listed, 9), 5, "never counted: all of it is compressible");
+        let with_summary: Vec<Option<usize>> = std::iter::once(None).chain(listed.iter().copied()).collect();
+        assert_eq!(ReActPolicy::older(&state, &with_summary, 3), 1, "the summary is a message of the walk");
     }
 
     #[test]

@@ -52,6 +52,29 @@ pub struct RawAgentScope {
     /// A `LocalWorkspace` offloader, whose instructions (the `workspace` step's module) follow the skills.
     #[serde(default)]
     pub workspace: Option<RawAgentScopeWorkspace>,
+    /// 1.x only: `ReActAgent(compression_config=CompressionConfig(...))`. Absent: no compression.
+    #[serde(default)]
+    pub compression: Option<RawAgentScopeCompression>,
+}
+
+/// `ReActAgent.CompressionConfig` (agentscope 1.x), as `simulate` replays it.
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawAgentScopeCompression {
+    /// `enable`: whether the agent compresses (required, as in `CompressionConfig`).
+    #[serde(default)]
+    pub enable: Option<Spanned<bool>>,
+    /// `trigger_threshold`: compress when the messages older than the kept ones, with the system
+    /// prompt, count more than this many tokens (required).
+    #[serde(default)]
+    pub trigger_threshold: Option<Spanned<u64>>,
+    /// `keep_recent`: how many recent messages stay uncompressed. Default: `CompressionConfig`'s, 3.
+    #[serde(default)]
+    pub keep_recent: Option<Spanned<u64>>,
+    /// `agent_token_counter`: `"openai"` (`OpenAITokenCounter`, tiktoken's encoding of the
+    /// agent's model), the counter ctxc models (required).
+    #[serde(default)]
+    pub token_counter: Option<Spanned<String>>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
@@ -79,6 +102,7 @@ impl Overlay for RawAgentScope {
             context_size,
             project_dir,
             workspace,
+            compression,
         } = over;
         take(&mut self.trigger_ratio, trigger_ratio);
         take(&mut self.reserve_ratio, reserve_ratio);
@@ -91,6 +115,7 @@ impl Overlay for RawAgentScope {
         take(&mut self.context_size, context_size);
         take(&mut self.project_dir, project_dir);
         take(&mut self.workspace, workspace);
+        take(&mut self.compression, compression);
     }
 }
 
@@ -141,7 +166,9 @@ pub fn validate(m: &mut Provenance, section: Section<'_, RawAgentScope>, agent: 
         m.error(format!("`compression_tool_enabled` is not in agentscope {} (ContextConfig has it from 2.0.8)", release.version), span)
             .help = Some("set `[agentscope] version` to 2.0.8 or later, or remove `compression_tool_enabled`".into());
     }
+    let compression = compression(m, &u, release, from);
     Settings {
+        compression,
         compression_tool_enabled,
         version,
         release,
@@ -179,6 +206,49 @@ fn react_agent_refusals(m: &mut Provenance, u: &RawAgentScope, release: agentsco
         m.error(format!("agentscope {}'s model classes have no `context_size`, so `model_class` sets no window", release.version), span)
             .help = Some("remove `model_class` (the window is the model's max input tokens), or set `context_size`".into());
     }
+}
+
+/// `[agentscope.compression]`: 1.x's `CompressionConfig`, each required field written.
+fn compression(m: &mut Provenance, u: &RawAgentScope, release: agentscope::Release, from: &PresetRef) -> Option<agentscope::Compression> {
+    let raw = u.compression.as_ref()?;
+    // The table: its first value written (a header after other tables is not found by its key).
+    let written = [raw.enable.as_ref().and_then(|v| v.span.clone()), raw.trigger_threshold.as_ref().and_then(|v| v.span.clone())];
+    let more = [raw.keep_recent.as_ref().and_then(|v| v.span.clone()), raw.token_counter.as_ref().and_then(|v| v.span.clone())];
+    let at = written.into_iter().chain(more).flatten().min_by_key(|r| r.start).or_else(|| m.locate_key(&["agentscope", "compression"]));
+    if !release.is_react_agent() {
+        m.error(format!("`[agentscope.compression]` is ReActAgent's CompressionConfig, not in agentscope {}", release.version), at).help =
+            Some("agentscope 2.0.x compresses at `trigger_ratio` of the context size: remove `[agentscope.compression]`".into());
+        return None;
+    }
+    let missing = |m: &mut Provenance, key: &str, what: &str| {
+        m.error(format!("`[agentscope.compression]` needs `{key}` ({what}), as CompressionConfig does"), at.clone()).help =
+            Some(format!("add `{key} = ...` under `[agentscope.compression]`"));
+    };
+    let enable = m.pick("agentscope.compression.enable", raw.enable.as_ref(), None, from);
+    let trigger_threshold = m.pick("agentscope.compression.trigger_threshold", raw.trigger_threshold.as_ref(), None, from);
+    let token_counter = m.pick("agentscope.compression.token_counter", raw.token_counter.as_ref(), None, from);
+    if enable.is_none() {
+        missing(m, "enable", "true to compress");
+    }
+    if trigger_threshold.is_none() {
+        missing(m, "trigger_threshold", "the token count that triggers it");
+    }
+    if token_counter.is_none() {
+        missing(m, "token_counter", "\"openai\" for OpenAITokenCounter");
+    }
+    if let Some(counter) = raw.token_counter.as_ref().filter(|c| !agentscope::TOKEN_COUNTERS.contains(&c.value.as_str())) {
+        let span = m.span(counter, &counter.value);
+        m.unknown_in("AgentScope token counter", " that ctxc models", &counter.value, span, &agentscope::TOKEN_COUNTERS);
+        return None;
+    }
+    let keep_recent = m.pick("agentscope.compression.keep_recent", raw.keep_recent.as_ref(), None, from).unwrap_or_else(|| Setting {
+        value: release.keep_recent,
+        source: format!("CompressionConfig.keep_recent's default (agentscope {})", release.version),
+        key: "agentscope.compression.keep_recent".into(),
+        origin: from.origin.clone(),
+        note: None,
+    });
+    Some(agentscope::Compression { enable: enable?, trigger_threshold: trigger_threshold?, keep_recent, token_counter: token_counter? })
 }
 
 /// The model's context size: set, else the default of the model class set (or, with

@@ -12,7 +12,7 @@
 //! `Toolkit.get_json_schemas()` as registered, none added by the agent unless asked (long-term
 //! memory, meta tool, plan notebook, structured output: not modelled). Its model classes have no
 //! `context_size` and it has no `ContextConfig`: its compression (`CompressionConfig`, a token
-//! threshold and a count of messages kept) is not modelled, so `simulate` refuses a 1.x agent.
+//! threshold and a count of messages kept, `[agentscope.compression]`) is `simulate`'s only.
 
 use serde::Serialize;
 
@@ -35,6 +35,8 @@ pub struct Release {
     pub buffer_in_context_config: bool,
     /// `ContextConfig.compression_tool_enabled` exists (from 2.0.8).
     pub compression_tool: bool,
+    /// `CompressionConfig.keep_recent`'s default (1.x; 0 in 2.0.x, which has no `CompressionConfig`).
+    pub keep_recent: u64,
     /// Patch number: model classes exist from the release their `since` names.
     patch: u32,
 }
@@ -46,14 +48,63 @@ pub const RELEASES: [Release; 7] = [
         trigger_may_equal_max: false,
         buffer_in_context_config: false,
         compression_tool: false,
+        keep_recent: 3,
         patch: 21,
     },
-    Release { version: "2.0.6", line: 2, trigger_may_equal_max: false, buffer_in_context_config: false, compression_tool: false, patch: 6 },
-    Release { version: "2.0.7", line: 2, trigger_may_equal_max: true, buffer_in_context_config: false, compression_tool: false, patch: 7 },
-    Release { version: "2.0.8", line: 2, trigger_may_equal_max: true, buffer_in_context_config: true, compression_tool: true, patch: 8 },
-    Release { version: "2.0.9", line: 2, trigger_may_equal_max: true, buffer_in_context_config: true, compression_tool: true, patch: 9 },
-    Release { version: "2.0.10", line: 2, trigger_may_equal_max: true, buffer_in_context_config: true, compression_tool: true, patch: 10 },
-    Release { version: "2.0.11", line: 2, trigger_may_equal_max: true, buffer_in_context_config: true, compression_tool: true, patch: 11 },
+    Release {
+        version: "2.0.6",
+        line: 2,
+        trigger_may_equal_max: false,
+        buffer_in_context_config: false,
+        compression_tool: false,
+        keep_recent: 0,
+        patch: 6,
+    },
+    Release {
+        version: "2.0.7",
+        line: 2,
+        trigger_may_equal_max: true,
+        buffer_in_context_config: false,
+        compression_tool: false,
+        keep_recent: 0,
+        patch: 7,
+    },
+    Release {
+        version: "2.0.8",
+        line: 2,
+        trigger_may_equal_max: true,
+        buffer_in_context_config: true,
+        compression_tool: true,
+        keep_recent: 0,
+        patch: 8,
+    },
+    Release {
+        version: "2.0.9",
+        line: 2,
+        trigger_may_equal_max: true,
+        buffer_in_context_config: true,
+        compression_tool: true,
+        keep_recent: 0,
+        patch: 9,
+    },
+    Release {
+        version: "2.0.10",
+        line: 2,
+        trigger_may_equal_max: true,
+        buffer_in_context_config: true,
+        compression_tool: true,
+        keep_recent: 0,
+        patch: 10,
+    },
+    Release {
+        version: "2.0.11",
+        line: 2,
+        trigger_may_equal_max: true,
+        buffer_in_context_config: true,
+        compression_tool: true,
+        keep_recent: 0,
+        patch: 11,
+    },
 ];
 
 /// Model classes and their `context_size` constructor default, with the 2.0.x patch each first
@@ -145,6 +196,20 @@ pub struct Settings {
     /// Where the project root is when AgentScope runs: skill `<dir>` entries are absolute.
     pub project_dir: Option<String>,
     pub workspace: Option<Workspace>,
+    /// 1.x: `ReActAgent`'s `compression_config`; `None`: it never compresses.
+    pub compression: Option<Compression>,
+}
+
+/// The token counters `[agentscope.compression] token_counter` names that ctxc models.
+pub const TOKEN_COUNTERS: [&str; 1] = ["openai"];
+
+/// `ReActAgent.CompressionConfig` (1.x).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Compression {
+    pub enable: Setting<bool>,
+    pub trigger_threshold: Setting<u64>,
+    pub keep_recent: Setting<u64>,
+    pub token_counter: Setting<String>,
 }
 
 /// The exact release modelled, e.g. `agentscope 2.0.11`.
