@@ -38,6 +38,9 @@ use crate::conversation::{filler, Message, Role, ToolCall};
 /// AgentScope's `_compress_context_impl` returns while the count is below the trigger: it
 /// compresses at it.
 const TRIGGER: Fires = Fires::AtOrAbove;
+/// 1.x's `ReActAgent._compress_memory_if_needed` compresses once the count is above
+/// `trigger_threshold` (`n_tokens > trigger_threshold`, agent/_react_agent.py, 1.0.21).
+const REACT_TRIGGER: Fires = Fires::Above;
 use crate::manifest::model::Agent;
 use crate::measure::Measured;
 use crate::models::Tokenizer;
@@ -781,7 +784,7 @@ impl<'c> ReActPolicy<'c> {
         if let Some((threshold, keep_recent)) = self.compression {
             let older = Self::older(state, &listed, keep_recent);
             count = self.count(&listed[..older]);
-            if older > 0 && count > threshold {
+            if older > 0 && REACT_TRIGGER.holds(count, threshold) {
                 self.first = listed[..older].iter().flatten().last().map_or(self.first, |i| i + 1);
                 self.summaries += 1;
                 let text = filler(&format!("summary {}", self.summaries), summary_chars);
@@ -791,6 +794,7 @@ impl<'c> ReActPolicy<'c> {
                     by: "trigger".into(),
                     count,
                     threshold,
+                    fires: REACT_TRIGGER,
                     summarized: older,
                     kept_from: state.get(self.first).map(|m| m.id.clone()),
                     kept: state.len() - self.first,
