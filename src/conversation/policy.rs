@@ -83,7 +83,13 @@ pub enum Event {
         summary_chars: u64,
     },
     /// The policy would summarize, but nothing older than what it keeps is there.
-    NothingToSummarize { count: u64, threshold: u64 },
+    NothingToSummarize {
+        count: u64,
+        threshold: u64,
+        /// How the count met the threshold (for the text; not in the JSON).
+        #[serde(skip)]
+        fires: Fires,
+    },
     /// The request is still over the runtime's input budget after the policy, its trailing tool
     /// results clipped (Deep Agents 0.7 then raises `ContextOverflowError` instead of sending it).
     OverBudget { count: u64, budget: u64 },

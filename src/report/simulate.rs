@@ -28,8 +28,8 @@ fn describe(e: &Event) -> String {
             n(*threshold),
             kept_from.as_ref().map(|k| format!(" from {k}")).unwrap_or_default()
         ),
-        Event::NothingToSummarize { count, threshold } => {
-            format!("at the trigger ({} ≥ {}) but nothing to summarize", n(*count), n(*threshold))
+        Event::NothingToSummarize { count, threshold, fires } => {
+            format!("at the trigger ({} {} {}) but nothing to summarize", n(*count), fires.sign(), n(*threshold))
         }
         Event::OverBudget { count, budget } => format!("still over the input budget ({} > {})", n(*count), n(*budget)),
         Event::HistoryTrimmed { dropped, kept } => format!("history trimmed: {dropped} dropped, {kept} kept"),
@@ -310,6 +310,11 @@ mod tests {
         assert_eq!(describe(&summarized("trigger", Fires::Above)), "summarized 3 messages (trigger: 10 > 10), kept 2");
         assert_eq!(describe(&summarized("hard compaction", Fires::AtOrAbove)), "summarized 3 messages (hard compaction: 10 ≥ 10), kept 2");
         let json = serde_json::to_value(summarized("trigger", Fires::Above)).expect("json");
+        assert!(json.get("fires").is_none(), "the JSON keeps its documented fields: {json}");
+        let nothing = |fires| Event::NothingToSummarize { count: 10, threshold: 9, fires };
+        assert_eq!(describe(&nothing(Fires::Above)), "at the trigger (10 > 9) but nothing to summarize");
+        assert_eq!(describe(&nothing(Fires::AtOrAbove)), "at the trigger (10 ≥ 9) but nothing to summarize");
+        let json = serde_json::to_value(nothing(Fires::Above)).expect("json");
         assert!(json.get("fires").is_none(), "the JSON keeps its documented fields: {json}");
     }
 }

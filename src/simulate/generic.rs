@@ -115,7 +115,7 @@ impl Policy for Generic<'_> {
             return Some(Request { messages: history, runtime_count: total, runtime_sent: total });
         };
         if history.len() <= self.keep {
-            events.push(Event::NothingToSummarize { count: total, threshold });
+            events.push(Event::NothingToSummarize { count: total, threshold, fires: TRIGGER });
             return Some(Request { messages: history, runtime_count: total, runtime_sent: total });
         }
         self.summaries += 1;

@@ -374,13 +374,13 @@ impl Adk<'_> {
         let candidates = from..self.raw.len();
         let retention = retention as usize;
         if candidates.len() <= retention {
-            events.push(Event::NothingToSummarize { count, threshold });
+            events.push(Event::NothingToSummarize { count, threshold, fires: TOKEN_THRESHOLD });
             return false;
         }
         let split = if retention == 0 { candidates.end } else { self.safe_split(candidates.clone(), retention) };
         let range = self.self_contained(from..split);
         if range.is_empty() {
-            events.push(Event::NothingToSummarize { count, threshold });
+            events.push(Event::NothingToSummarize { count, threshold, fires: TOKEN_THRESHOLD });
             return false;
         }
         // The last summary is summarized again: the new one starts where it did.

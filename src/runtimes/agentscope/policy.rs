@@ -373,7 +373,7 @@ impl AgentPolicy {
         let threshold = threshold.ceil() as u64;
         if self.context.is_empty() {
             // The runtime raises: the system prompt and the summary alone reach the trigger.
-            events.push(Event::NothingToSummarize { count, threshold });
+            events.push(Event::NothingToSummarize { count, threshold, fires: TRIGGER });
             return;
         }
         let (i, kept_from) = match self.split(self.reserve_ratio * self.size()) {

@@ -568,7 +568,7 @@ impl Policy for DeepAgents {
         };
         let cutoff = self.cutoff(state, &effective);
         if cutoff == 0 {
-            events.push(Event::NothingToSummarize { count: total, threshold });
+            events.push(Event::NothingToSummarize { count: total, threshold, fires });
             let sent = self.within_budget(state, &mut effective, total, events);
             return Some(Request { messages: effective, runtime_count: total, runtime_sent: sent });
         }
