@@ -3,30 +3,18 @@
 //! compiled every dependency with the features the dev-dependencies add; a dependency whose
 //! features differ between the two is compiled twice, with every crate above it.
 
+use crate::common;
 use std::collections::{BTreeMap, BTreeSet};
-use std::process::Command;
 
 /// Each package's feature sets as `cargo tree` resolves them for these edges (a package built for
 /// the host and for the target may have two), the packages' names with their versions.
 fn features(edges: &str) -> BTreeMap<String, BTreeSet<String>> {
-    let rustc = Command::new(std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into())).arg("-vV").output().expect("run rustc -vV");
-    let host = String::from_utf8_lossy(&rustc.stdout)
-        .lines()
-        .find_map(|line| line.strip_prefix("host: ").map(str::to_string))
-        .expect("rustc -vV names the host");
-    let out = Command::new(env!("CARGO"))
-        .args(["tree", "--locked", "--offline", "--package", "ctxc", "--target", &host, "--prefix", "none"])
-        .args(["--edges", edges, "--format", "{p}|{f}"])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("run cargo tree");
-    assert!(
-        out.status.success(),
-        "cargo tree --offline failed (the packages of Cargo.lock must be downloaded: `cargo fetch --locked`, as scripts/test does):\n{}",
-        String::from_utf8_lossy(&out.stderr)
+    let out = common::cargo_offline_for_host(
+        &["tree", "--locked", "--package", "ctxc", "--prefix", "none", "--edges", edges, "--format", "{p}|{f}"],
+        "--target",
     );
     let mut features: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    for line in String::from_utf8_lossy(&out.stdout).lines() {
+    for line in String::from_utf8_lossy(&out).lines() {
         let line = line.strip_suffix(" (*)").unwrap_or(line);
         let (package, enabled) = line.split_once('|').expect("cargo tree writes the format asked for");
         // `name vX.Y.Z`, then a path or `(proc-macro)` for some.
