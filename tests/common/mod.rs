@@ -219,3 +219,29 @@ pub fn write_conversation(dir: &Path) -> PathBuf {
     std::fs::write(&file, serde_json::to_string(&conversation).expect("json")).expect("write");
     file
 }
+
+/// The standard output of `cargo ARGS… --offline HOST_FLAG HOST` run in the repository, HOST being
+/// this machine's platform (`--target`, `--filter-platform`): only its packages, the ones a build
+/// here downloads (ctrlc's macOS dependencies, say, never are, and `--offline` would fail on them).
+/// Fails with how to download them.
+pub fn cargo_offline_for_host(args: &[&str], host_flag: &str) -> Vec<u8> {
+    use std::process::Command;
+    let rustc = Command::new(std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into())).arg("-vV").output().expect("run rustc -vV");
+    let host = String::from_utf8_lossy(&rustc.stdout)
+        .lines()
+        .find_map(|line| line.strip_prefix("host: ").map(str::to_string))
+        .expect("rustc -vV names the host");
+    let out = Command::new(env!("CARGO"))
+        .args(args)
+        .args(["--offline", host_flag, &host])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("run cargo");
+    assert!(
+        out.status.success(),
+        "cargo {} --offline failed (every package of Cargo.lock must be downloaded: `cargo fetch --locked`, as scripts/test does):\n{}",
+        args.join(" "),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout
+}

@@ -38,6 +38,7 @@ mod lsp;
 mod mcp;
 mod mcp_record;
 mod output;
+mod packaging;
 mod plugins;
 mod presets;
 mod render;

@@ -33,24 +33,8 @@ struct Case {
 /// The folder holding the `o200k_base.tiktoken` the tiktoken-rs crate ships, found through
 /// `cargo metadata` (the copy this build uses).
 fn encodings_dir() -> PathBuf {
-    // Only this platform's packages: the others' (e.g. ctrlc's macOS dependencies) are never
-    // downloaded for a build here, and `--offline` would fail on them.
-    let rustc = Command::new(std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into())).arg("-vV").output().expect("run rustc -vV");
-    let host = String::from_utf8_lossy(&rustc.stdout)
-        .lines()
-        .find_map(|line| line.strip_prefix("host: ").map(str::to_string))
-        .expect("rustc -vV names the host");
-    let out = Command::new(env!("CARGO"))
-        .args(["metadata", "--format-version", "1", "--offline", "--filter-platform", &host])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("run cargo metadata");
-    assert!(
-        out.status.success(),
-        "cargo metadata --offline failed (every package of Cargo.lock must be downloaded: `cargo fetch --locked`, as scripts/test does):\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let metadata: Value = serde_json::from_slice(&out.stdout).expect("cargo metadata JSON");
+    let out = common::cargo_offline_for_host(&["metadata", "--format-version", "1"], "--filter-platform");
+    let metadata: Value = serde_json::from_slice(&out).expect("cargo metadata JSON");
     let manifest = metadata["packages"]
         .as_array()
         .expect("packages")
