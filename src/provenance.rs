@@ -61,6 +61,49 @@ const SPAN_START: &str = "$__serde_spanned_private_start";
 const SPAN_END: &str = "$__serde_spanned_private_end";
 const SPAN_VALUE: &str = "$__serde_spanned_private_value";
 
+/// A key of a map a `toml` deserializer hands [`SpannedVisitor`]: one of the span's names, read
+/// without allocating (every spanned value of a manifest has three), or a table's own key.
+enum Key {
+    Start,
+    End,
+    Value,
+    Other(String),
+}
+
+impl Key {
+    fn into_name(self) -> String {
+        match self {
+            Key::Start => SPAN_START.to_string(),
+            Key::End => SPAN_END.to_string(),
+            Key::Value => SPAN_VALUE.to_string(),
+            Key::Other(name) => name,
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Key {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct KeyVisitor;
+        impl serde::de::Visitor<'_> for KeyVisitor {
+            type Value = Key;
+
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a key")
+            }
+
+            fn visit_str<E: serde::de::Error>(self, key: &str) -> Result<Key, E> {
+                Ok(match key {
+                    SPAN_START => Key::Start,
+                    SPAN_END => Key::End,
+                    SPAN_VALUE => Key::Value,
+                    other => Key::Other(other.to_string()),
+                })
+            }
+        }
+        deserializer.deserialize_str(KeyVisitor)
+    }
+}
+
 /// Reads a value of a `toml` deserializer: with its span, or bare (then `span` is `None`).
 struct SpannedVisitor<T>(std::marker::PhantomData<T>);
 
@@ -79,22 +122,22 @@ impl<'de, T: Deserialize<'de>> serde::de::Visitor<'de> for SpannedVisitor<T> {
 
     fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Spanned<T>, A::Error> {
         use serde::de::Error;
-        let first: Option<String> = map.next_key()?;
-        if first.as_deref() == Some(SPAN_START) {
+        let first: Option<Key> = map.next_key()?;
+        if let Some(Key::Start) = first {
             let start: usize = map.next_value()?;
-            let end = match map.next_key::<String>()?.as_deref() {
-                Some(SPAN_END) => map.next_value::<usize>()?,
+            let end = match map.next_key::<Key>()? {
+                Some(Key::End) => map.next_value::<usize>()?,
                 _ => return Err(A::Error::custom("a spanned value without its end")),
             };
-            return match map.next_key::<String>()?.as_deref() {
-                Some(SPAN_VALUE) => Ok(Spanned { value: map.next_value()?, span: Some(start..end) }),
+            return match map.next_key::<Key>()? {
+                Some(Key::Value) => Ok(Spanned { value: map.next_value()?, span: Some(start..end) }),
                 _ => Err(A::Error::custom("a spanned value without its value")),
             };
         }
         // A table with no place in the text: read it again as a plain TOML table.
         let mut table = toml::Table::new();
         if let Some(key) = first {
-            table.insert(key, map.next_value()?);
+            table.insert(key.into_name(), map.next_value()?);
         }
         while let Some((key, value)) = map.next_entry::<String, toml::Value>()? {
             table.insert(key, value);
