@@ -14,7 +14,9 @@ For each of two scales (half of --agents, then --agents) it generates a project 
 files, as in a monorepo), checks that the Python reference (bench/reference.py) reports exactly
 ctxc's counts for o200k_base and cl100k_base, then times `ctxc check`, `ctxc cost --format json`,
 the reference and the floor (benches/floor.rs: build the encoder, count each distinct text once,
-on all cores). Prints median wall time, peak memory and the ratios. Then times `check`, `cost` and
+on all cores), and the read floor (`floor --read`: every file of the project read and hashed once,
+on all cores: what any tool pays before it parses or counts anything). Prints median wall time, peak
+memory and the ratios. Then times `check`, `cost` and
 `render` on one agent whose MCP tool file holds --mcp-tools tools (60,000 in 3.5 MB: every lint
 rule must stay O(n log n) in its input; `check` once took over 60 s there). Then the incremental case:
 `ctxc lsp` on the --agents project with one module every agent reads (`../shared/core.md`), timed from
@@ -602,6 +604,7 @@ def measure_scale(agents: int, args, ctxc: str, floor: str, work: str) -> dict:
     rows["reference (Jinja2 + tiktoken)"] = run_timed([*reference_cmd, "--model", "gpt-4o"], args.reference_runs)
     subprocess.run([*reference_cmd, "--model", "gpt-4o", "--texts", texts], check=True, capture_output=True)
     rows["floor (o200k_base)"] = run_timed([floor, texts], args.runs)
+    rows["read floor (each file read once)"] = run_timed([floor, "--read", out], args.runs)
     with open(texts, encoding="utf-8") as f:
         distinct = json.load(f)["o200k_base"]
     stages = {label: stage_times([binary, "cost", out, "--format", "json", *o200k]) for label, binary in binaries(args, ctxc)}
@@ -756,6 +759,10 @@ def print_scales(args, scales: dict) -> None:
             print(f"reference / ctxc cost{label}: {rows['reference (Jinja2 + tiktoken)'][0] / cost:.1f}x    "
                   f"ctxc cost / floor: {cost / rows['floor (o200k_base)'][0]:.2f}x    "
                   f"ctxc check / floor: {check / rows['floor (o200k_base)'][0]:.2f}x")
+        read = rows["read floor (each file read once)"][0]
+        print(f"read floor / floor: {read / rows['floor (o200k_base)'][0]:.2f}x (reading the project's files once, "
+              f"before any parse or count)    ctxc cost / (floor + read floor): "
+              f"{ctxc_cost / (rows['floor (o200k_base)'][0] + read):.2f}x")
         for label, stages in scale["stages"].items():
             print(f"stages of `ctxc cost --format json`{label} (CTXC_TIMINGS=1; thread time summed over workers):\n{stages}")
     small, large = scales[args.agents // 2], scales[args.agents]
