@@ -128,7 +128,7 @@ impl Workspace {
     pub fn new(root: &Path, options: Options, overrides: Vec<String>) -> Self {
         let mut workspace = Workspace {
             root: canonical(root),
-            session: Arc::new(Session::new(overrides)),
+            session: Arc::new(Session::new(overrides).with_file_memory()),
             options,
             open: BTreeMap::new(),
             units: BTreeMap::new(),
@@ -194,6 +194,7 @@ impl Workspace {
 
     /// Checks every unit.
     pub fn refresh_all(&mut self) -> Vec<Published> {
+        self.session.forget_files(None);
         self.discover();
         self.units.values_mut().for_each(|u| u.checked = false);
         self.refresh(&[])
@@ -203,6 +204,7 @@ impl Workspace {
     /// folder holds a file no unit read (a new skill; the root holds every file), and returns
     /// the files whose findings changed.
     pub fn refresh(&mut self, changed: &[PathBuf]) -> Vec<Published> {
+        self.session.forget_files(Some(changed));
         // Whether the files the agents read may have changed: the root's share is then looked at
         // again (the union of every agent's files is too costly to make on every keystroke).
         let mut reads_changed = changed.iter().any(|p| is_manifest(p));
