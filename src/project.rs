@@ -58,12 +58,19 @@ pub struct RunState {
 #[derive(Debug, Default)]
 pub struct DiskMemory {
     texts: RwLock<HashMap<(PathBuf, PathBuf), KeptText>>,
-    found: RwLock<HashMap<(PathBuf, PathBuf, String), Arc<Walk>>>,
-    listed: RwLock<HashMap<(PathBuf, PathBuf, usize, usize), Arc<Walk>>>,
+    found: RwLock<Walks<(PathBuf, PathBuf, String)>>,
+    listed: RwLock<Walks<(PathBuf, PathBuf, usize, usize)>>,
     /// Files read from the disk, and folders walked, since the memory was made.
     reads: std::sync::atomic::AtomicUsize,
     walks: std::sync::atomic::AtomicUsize,
 }
+
+/// Folders walked, by root, folder and what the walk looked for.
+type Walks<K> = HashMap<K, Arc<Walk>>;
+
+/// An entry a walk found: its root-relative components, whether its path is UTF-8, whether it
+/// is a symlink, and where a symlink leads (root-relative).
+type WalkEntry = (Vec<String>, bool, bool, Option<Vec<String>>);
 
 #[derive(Debug)]
 struct KeptText {
@@ -77,7 +84,7 @@ struct KeptText {
 struct Walk {
     /// Each entry's root-relative components, whether its path is UTF-8, and (for a symlink
     /// listed by [`ProjectRoot::list_files`]) where it leads, root-relative.
-    entries: Vec<(Vec<String>, bool, bool, Option<Vec<String>>)>,
+    entries: Vec<WalkEntry>,
     /// The folders entered (no links), as [`ProjectRoot::find_files`] records them.
     dirs: Vec<PathBuf>,
     /// The regular files listed, by path: a change of one of them leaves the listing as it is.
@@ -767,7 +774,7 @@ impl ProjectRoot {
     /// A walk kept in the run's [`DiskMemory`] under `key`, or made by `make` (and kept there).
     fn walk<K: std::hash::Hash + Eq>(
         &self,
-        memory: &Option<(&Arc<DiskMemory>, &RwLock<HashMap<K, Arc<Walk>>>)>,
+        memory: &Option<(&Arc<DiskMemory>, &RwLock<Walks<K>>)>,
         key: K,
         make: impl FnOnce() -> Walk,
     ) -> Arc<Walk> {
@@ -792,8 +799,8 @@ impl ProjectRoot {
         let key = (self.boundary.clone(), abs_dir.clone(), max_depth, max_entries);
         let walk = self.walk(&self.run.disk.as_ref().map(|d| (d, &d.listed)), key, || {
             let walk = walkdir::WalkDir::new(&abs_dir).follow_links(false).max_depth(max_depth).sort_by_file_name().into_iter();
-            let walk = walk
-                .filter_entry(|e| e.depth() == 0 || !matches!(e.file_name().to_str(), Some(".git" | "node_modules" | "__pycache__")));
+            let walk =
+                walk.filter_entry(|e| e.depth() == 0 || !matches!(e.file_name().to_str(), Some(".git" | "node_modules" | "__pycache__")));
             let mut found = Walk::default();
             for entry in walk.filter_map(Result::ok).filter(|e| !e.file_type().is_dir()).take(max_entries) {
                 let Ok(rel) = entry.path().strip_prefix(&self.boundary) else { continue };
@@ -960,7 +967,8 @@ mod tests {
         let plain = ProjectRoot::new(project.path().join("agent")).expect("root");
         assert_eq!(plain.read("core.md").map(|f| f.text.to_string()), Ok("on disk".to_string()), "a root without the overlay");
         let root =
-            ProjectRoot::in_run(project.path().join("agent"), RunState { overlay: overlay.clone(), cache: Arc::default(), disk: None }).expect("root");
+            ProjectRoot::in_run(project.path().join("agent"), RunState { overlay: overlay.clone(), cache: Arc::default(), disk: None })
+                .expect("root");
         let read = |rel: &str| root.read(rel).map(|f| f.text.to_string());
         assert_eq!(read("core.md"), Ok("unsaved".to_string()));
         assert_eq!(read("./core.md"), Ok("unsaved".to_string()), "by path, however written");

@@ -743,7 +743,8 @@ mod tests {
         skills_project(dir.path());
         let mut workspace = Workspace::new(dir.path(), Options::default(), Vec::new());
         workspace.refresh_all();
-        let steps: Vec<(&str, Box<dyn Fn(&Path) -> PathBuf>)> = vec![
+        type Step = Box<dyn Fn(&Path) -> PathBuf>;
+        let steps: Vec<(&str, Step)> = vec![
             ("a skill changed", Box::new(|d| skill(d, "one", "Take notes. Use {tools_description} when asked."))),
             ("a skill created", Box::new(|d| skill(d, "two", "Plan trips. Use when the user asks for an itinerary."))),
             (
