@@ -741,8 +741,7 @@ mod tests {
     fn edits_on_disk_show_what_a_fresh_server_shows() {
         let dir = tempfile::tempdir().expect("tempdir");
         skills_project(dir.path());
-        let mut workspace = Workspace::new(dir.path(), Options::default(), Vec::new());
-        workspace.refresh_all();
+        let mut workspace = fresh(dir.path(), &BTreeMap::new());
         type Step = Box<dyn Fn(&Path) -> PathBuf>;
         let steps: Vec<(&str, Step)> = vec![
             ("a skill changed", Box::new(|d| skill(d, "one", "Take notes. Use {tools_description} when asked."))),
@@ -782,8 +781,7 @@ mod tests {
     fn an_edit_reads_the_changed_file_alone() {
         let dir = tempfile::tempdir().expect("tempdir");
         skills_project(dir.path());
-        let mut workspace = Workspace::new(dir.path(), Options::default(), Vec::new());
-        workspace.refresh_all();
+        let mut workspace = fresh(dir.path(), &BTreeMap::new());
         let work = |w: &Workspace| w.session().file_work().expect("the editor's session keeps files");
         let (reads, walks) = work(&workspace);
         assert!(reads >= 10 && walks >= 1, "the first check reads every file: {reads} files, {walks} folders");
