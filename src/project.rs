@@ -46,6 +46,99 @@ pub struct ProjectRoot {
 pub struct RunState {
     pub overlay: UnsavedTexts,
     pub cache: Arc<Cache>,
+    /// Files and folder listings kept between reads, for a long-lived run told of every change
+    /// (the editor); `None`: every read goes to the disk.
+    pub disk: Option<Arc<DiskMemory>>,
+}
+
+/// What a long-lived run keeps of the disk until it is told a file changed
+/// ([`DiskMemory::forget`]): the texts of files read, and the listings of folders walked, so an
+/// agent checked again reads and walks only what changed since its last check. Keys hold the
+/// project root the read was checked against (a file inside one root may escape another).
+#[derive(Debug, Default)]
+pub struct DiskMemory {
+    texts: RwLock<HashMap<(PathBuf, PathBuf), KeptText>>,
+    found: RwLock<Walks<(PathBuf, PathBuf, String)>>,
+    listed: RwLock<Walks<(PathBuf, PathBuf, usize, usize)>>,
+    /// Files read from the disk, and folders walked, since the memory was made.
+    reads: std::sync::atomic::AtomicUsize,
+    walks: std::sync::atomic::AtomicUsize,
+}
+
+/// Folders walked, by root, folder and what the walk looked for.
+type Walks<K> = HashMap<K, Arc<Walk>>;
+
+/// An entry a walk found: its root-relative components, whether its path is UTF-8, whether it
+/// is a symlink, and where a symlink leads (root-relative).
+type WalkEntry = (Vec<String>, bool, bool, Option<Vec<String>>);
+
+#[derive(Debug)]
+struct KeptText {
+    text: SharedText,
+    /// Where the file is with every link resolved: a change reported there is a change of it.
+    target: PathBuf,
+}
+
+/// A folder walked: what it found, root-relative, and the folders it entered.
+#[derive(Debug, Default)]
+struct Walk {
+    /// Each entry's root-relative components, whether its path is UTF-8, and (for a symlink
+    /// listed by [`ProjectRoot::list_files`]) where it leads, root-relative.
+    entries: Vec<WalkEntry>,
+    /// The folders entered (no links), as [`ProjectRoot::find_files`] records them.
+    dirs: Vec<PathBuf>,
+    /// The regular files listed, by path: a change of one of them leaves the listing as it is.
+    files: std::collections::HashSet<PathBuf>,
+}
+
+fn write_lock<T>(lock: &RwLock<T>) -> std::sync::RwLockWriteGuard<'_, T> {
+    lock.write().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+fn read_lock<T>(lock: &RwLock<T>) -> std::sync::RwLockReadGuard<'_, T> {
+    lock.read().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+impl DiskMemory {
+    /// The files at `changed` (canonical paths; a folder stands for what it holds) changed,
+    /// were created or were deleted: their texts are read again, and the listings of folders
+    /// they may add to or take from are made again. A change of a file a listing holds, still
+    /// a regular file, leaves that listing.
+    pub fn forget(&self, changed: &[PathBuf]) {
+        let touches = |path: &Path| changed.iter().any(|c| path.starts_with(c));
+        write_lock(&self.texts).retain(|(_, path), kept| !touches(path) && !touches(&kept.target));
+        let plain_file = |path: &Path| fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_file());
+        let still_holds = |dir: &Path, walk: &Walk, name: Option<&str>| {
+            changed.iter().all(|c| {
+                if dir.starts_with(c) {
+                    return false;
+                }
+                if !c.starts_with(dir) {
+                    return true;
+                }
+                let named = name.is_some_and(|name| c.file_name().is_some_and(|n| n == name));
+                match name {
+                    // A walk for one name changes only with a file of that name, or a folder.
+                    Some(_) => !named && plain_file(c),
+                    None => walk.files.contains(c) && plain_file(c),
+                }
+            })
+        };
+        write_lock(&self.found).retain(|(_, dir, name), walk| still_holds(dir, walk, Some(name)));
+        write_lock(&self.listed).retain(|(_, dir, _, _), walk| still_holds(dir, walk, None));
+    }
+
+    /// Forgets everything kept.
+    pub fn clear(&self) {
+        write_lock(&self.texts).clear();
+        write_lock(&self.found).clear();
+        write_lock(&self.listed).clear();
+    }
+
+    /// How many files were read from the disk, and folders walked, since the memory was made.
+    pub fn work(&self) -> (usize, usize) {
+        (self.reads.load(std::sync::atomic::Ordering::Relaxed), self.walks.load(std::sync::atomic::Ordering::Relaxed))
+    }
 }
 
 /// Texts that stand in for files on disk (an editor's unsaved buffers), by canonical path. A
@@ -535,6 +628,12 @@ impl ProjectRoot {
         if let Some(text) = self.overlaid(&rel)? {
             return Ok(SourceFile { display: self.display_path(&rel), rel, text });
         }
+        let kept = self.run.disk.as_ref().and_then(|disk| Some((disk, self.kept_key(&rel)?)));
+        if let Some((disk, key)) = &kept {
+            if let Some(kept) = read_lock(&disk.texts).get(key) {
+                return Ok(SourceFile { display: self.display_path(&rel), rel, text: kept.text.clone() });
+            }
+        }
         let (file, meta) = self.open(&rel)?;
         if !meta.is_file() {
             return Err(ReadError::NotAFile(rel));
@@ -554,7 +653,21 @@ impl ProjectRoot {
                 ReadError::NotUtf8 { path: rel.clone(), line, column }
             })
         })?;
+        if let Some((disk, key)) = kept {
+            disk.reads.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let target = fs::canonicalize(&key.1).unwrap_or_else(|_| key.1.clone());
+            write_lock(&disk.texts).insert(key, KeptText { text: text.clone(), target });
+        }
         Ok(SourceFile { display: self.display_path(&rel), rel, text })
+    }
+
+    /// The key of a file in the run's [`DiskMemory`]: the root, and the file's path with its
+    /// folder's links resolved (inside the root), as [`ProjectRoot::open`] finds it.
+    fn kept_key(&self, rel: &str) -> Option<(PathBuf, PathBuf)> {
+        let path = Path::new(rel);
+        let (parent, name) = (path.parent()?, path.file_name()?);
+        let dir = self.resolve_dir(parent).ok()?;
+        dir.starts_with(&self.boundary).then(|| (self.boundary.clone(), dir.join(name)))
     }
 
     /// The cache of the run this root belongs to (see [`RunState`]).
@@ -623,23 +736,56 @@ impl ProjectRoot {
     pub fn find_files(&self, dir: &str, file_name: &str) -> Result<Vec<Result<String, ReadError>>, ReadError> {
         let rel_dir = self.normalize(dir)?;
         let abs_dir = self.resolve(&rel_dir)?;
-        let mut found = Vec::new();
-        for entry in walkdir::WalkDir::new(&abs_dir).follow_links(false).sort_by_file_name() {
-            let Ok(entry) = entry else { continue };
-            if entry.file_type().is_dir() {
-                // A directory the walk entered is no symlink: reading from it needs no check.
-                let path = entry.path().to_path_buf();
-                self.resolved_dirs.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).insert(path.clone(), path);
+        let key = (self.boundary.clone(), abs_dir.clone(), file_name.to_string());
+        let walk = self.walk(&self.run.disk.as_ref().map(|d| (d, &d.found)), key, || {
+            let mut walk = Walk::default();
+            for entry in walkdir::WalkDir::new(&abs_dir).follow_links(false).sort_by_file_name() {
+                let Ok(entry) = entry else { continue };
+                if entry.file_type().is_dir() {
+                    walk.dirs.push(entry.path().to_path_buf());
+                }
+                if entry.file_name() != file_name {
+                    continue;
+                }
+                let Ok(rel) = entry.path().strip_prefix(&self.boundary) else { continue };
+                let parts: Vec<String> = rel.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect();
+                walk.files.insert(entry.path().to_path_buf());
+                walk.entries.push((parts, rel.to_str().is_some(), false, None));
             }
-            if entry.file_name() != file_name {
-                continue;
-            }
-            let Ok(rel) = entry.path().strip_prefix(&self.boundary) else { continue };
-            let parts: Vec<String> = rel.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect();
-            let path = self.relative_to_manifest_dir(&parts);
-            found.push(if rel.to_str().is_some() { Ok(path) } else { Err(ReadError::NameNotUtf8(path)) });
+            walk
+        });
+        // A directory the walk entered is no symlink: reading from it needs no check.
+        let mut known = self.resolved_dirs.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        known.extend(walk.dirs.iter().map(|d| (d.clone(), d.clone())));
+        Ok(walk
+            .entries
+            .iter()
+            .map(|(parts, utf8, _, _)| {
+                let path = self.relative_to_manifest_dir(parts);
+                if *utf8 {
+                    Ok(path)
+                } else {
+                    Err(ReadError::NameNotUtf8(path))
+                }
+            })
+            .collect())
+    }
+
+    /// A walk kept in the run's [`DiskMemory`] under `key`, or made by `make` (and kept there).
+    fn walk<K: std::hash::Hash + Eq>(
+        &self,
+        memory: &Option<(&Arc<DiskMemory>, &RwLock<Walks<K>>)>,
+        key: K,
+        make: impl FnOnce() -> Walk,
+    ) -> Arc<Walk> {
+        let Some((disk, kept)) = memory else { return Arc::new(make()) };
+        if let Some(walk) = read_lock(kept).get(&key) {
+            return walk.clone();
         }
-        Ok(found)
+        disk.walks.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let walk = Arc::new(make());
+        write_lock(kept).insert(key, walk.clone());
+        walk
     }
 
     /// Lists the files under a directory (relative to the manifest's directory), sorted, at most
@@ -650,32 +796,47 @@ impl ProjectRoot {
     pub fn list_files(&self, dir: &str, max_depth: usize, max_entries: usize) -> Result<Vec<Listed>, ReadError> {
         let rel_dir = self.normalize(dir)?;
         let abs_dir = self.resolve(if rel_dir.is_empty() { "." } else { &rel_dir })?;
-        let walk = walkdir::WalkDir::new(&abs_dir).follow_links(false).max_depth(max_depth).sort_by_file_name().into_iter();
-        let walk =
-            walk.filter_entry(|e| e.depth() == 0 || !matches!(e.file_name().to_str(), Some(".git" | "node_modules" | "__pycache__")));
-        let mut found = Vec::new();
-        for entry in walk.filter_map(Result::ok).filter(|e| !e.file_type().is_dir()).take(max_entries) {
-            let Ok(rel) = entry.path().strip_prefix(&self.boundary) else { continue };
-            let Some(rel) = rel.to_str() else { continue };
-            let parts: Vec<String> = rel.split(std::path::MAIN_SEPARATOR).map(str::to_string).collect();
-            let symlink = entry.path_is_symlink();
-            let target = match symlink {
-                true => fs::canonicalize(entry.path()).ok().and_then(|t| {
-                    let inside = t
-                        .strip_prefix(&self.boundary)
-                        .ok()?
-                        .to_str()?
-                        .split(std::path::MAIN_SEPARATOR)
-                        .map(str::to_string)
-                        .collect::<Vec<_>>();
-                    Some(self.relative_to_manifest_dir(&inside))
-                }),
-                false => None,
-            };
-            // No size is taken: a lookup per file listed, and reading a file checks its size.
-            found.push(Listed { rel: self.relative_to_manifest_dir(&parts), symlink, target });
-        }
-        Ok(found)
+        let key = (self.boundary.clone(), abs_dir.clone(), max_depth, max_entries);
+        let walk = self.walk(&self.run.disk.as_ref().map(|d| (d, &d.listed)), key, || {
+            let walk = walkdir::WalkDir::new(&abs_dir).follow_links(false).max_depth(max_depth).sort_by_file_name().into_iter();
+            let walk =
+                walk.filter_entry(|e| e.depth() == 0 || !matches!(e.file_name().to_str(), Some(".git" | "node_modules" | "__pycache__")));
+            let mut found = Walk::default();
+            for entry in walk.filter_map(Result::ok).filter(|e| !e.file_type().is_dir()).take(max_entries) {
+                let Ok(rel) = entry.path().strip_prefix(&self.boundary) else { continue };
+                let Some(rel) = rel.to_str() else { continue };
+                let parts: Vec<String> = rel.split(std::path::MAIN_SEPARATOR).map(str::to_string).collect();
+                let symlink = entry.path_is_symlink();
+                let target = match symlink {
+                    true => fs::canonicalize(entry.path()).ok().and_then(|t| {
+                        let inside = t
+                            .strip_prefix(&self.boundary)
+                            .ok()?
+                            .to_str()?
+                            .split(std::path::MAIN_SEPARATOR)
+                            .map(str::to_string)
+                            .collect::<Vec<_>>();
+                        Some(inside)
+                    }),
+                    false => None,
+                };
+                if !symlink {
+                    found.files.insert(entry.path().to_path_buf());
+                }
+                found.entries.push((parts, true, symlink, target));
+            }
+            found
+        });
+        // No size is taken: a lookup per file listed, and reading a file checks its size.
+        Ok(walk
+            .entries
+            .iter()
+            .map(|(parts, _, symlink, target)| Listed {
+                rel: self.relative_to_manifest_dir(parts),
+                symlink: *symlink,
+                target: target.as_ref().map(|t| self.relative_to_manifest_dir(t)),
+            })
+            .collect())
     }
 }
 
@@ -806,7 +967,8 @@ mod tests {
         let plain = ProjectRoot::new(project.path().join("agent")).expect("root");
         assert_eq!(plain.read("core.md").map(|f| f.text.to_string()), Ok("on disk".to_string()), "a root without the overlay");
         let root =
-            ProjectRoot::in_run(project.path().join("agent"), RunState { overlay: overlay.clone(), cache: Arc::default() }).expect("root");
+            ProjectRoot::in_run(project.path().join("agent"), RunState { overlay: overlay.clone(), cache: Arc::default(), disk: None })
+                .expect("root");
         let read = |rel: &str| root.read(rel).map(|f| f.text.to_string());
         assert_eq!(read("core.md"), Ok("unsaved".to_string()));
         assert_eq!(read("./core.md"), Ok("unsaved".to_string()), "by path, however written");

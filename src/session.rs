@@ -134,6 +134,30 @@ impl Session {
         Session { overrides, ..Session::default() }
     }
 
+    /// This session, keeping the files it reads and the folders it walks until told they
+    /// changed ([`Session::forget_files`]): for a long-lived run that hears of every change (the
+    /// editor), whose agents are checked again after each.
+    pub fn with_file_memory(mut self) -> Self {
+        self.run.disk = Some(Arc::default());
+        self
+    }
+
+    /// Files changed on disk (canonical paths): what the session kept of them, and of the
+    /// listings of folders they may add to or take from, is read again; `None`: every file.
+    pub fn forget_files(&self, changed: Option<&[PathBuf]>) {
+        match (&self.run.disk, changed) {
+            (Some(disk), Some(changed)) => disk.forget(changed),
+            (Some(disk), None) => disk.clear(),
+            (None, _) => {}
+        }
+    }
+
+    /// How many files this session read from the disk and folders it walked, when it keeps them
+    /// ([`Session::with_file_memory`]).
+    pub fn file_work(&self) -> Option<(usize, usize)> {
+        self.run.disk.as_ref().map(|disk| disk.work())
+    }
+
     /// This session, looking for models' tokenizer files in `places` when an agent names none.
     pub fn with_discovery(mut self, places: Places) -> Self {
         self.places = Some(places);

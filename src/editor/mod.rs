@@ -128,7 +128,7 @@ impl Workspace {
     pub fn new(root: &Path, options: Options, overrides: Vec<String>) -> Self {
         let mut workspace = Workspace {
             root: canonical(root),
-            session: Arc::new(Session::new(overrides)),
+            session: Arc::new(Session::new(overrides).with_file_memory()),
             options,
             open: BTreeMap::new(),
             units: BTreeMap::new(),
@@ -194,6 +194,7 @@ impl Workspace {
 
     /// Checks every unit.
     pub fn refresh_all(&mut self) -> Vec<Published> {
+        self.session.forget_files(None);
         self.discover();
         self.units.values_mut().for_each(|u| u.checked = false);
         self.refresh(&[])
@@ -203,6 +204,7 @@ impl Workspace {
     /// folder holds a file no unit read (a new skill; the root holds every file), and returns
     /// the files whose findings changed.
     pub fn refresh(&mut self, changed: &[PathBuf]) -> Vec<Published> {
+        self.session.forget_files(Some(changed));
         // Whether the files the agents read may have changed: the root's share is then looked at
         // again (the union of every agent's files is too costly to make on every keystroke).
         let mut reads_changed = changed.iter().any(|p| is_manifest(p));
@@ -700,6 +702,97 @@ mod tests {
             let mut again = fresh(dir.path(), &workspace.open);
             assert_eq!(shown(&mut workspace, dir.path()), shown(&mut again, dir.path()), "after edit {i}");
         }
+    }
+
+    /// [`shared_project`] whose agents also list the skills of `skills/` (one skill, `one`).
+    fn skills_project(dir: &Path) {
+        shared_project(dir);
+        for name in ["a", "b", "c"] {
+            let path = dir.join(name).join("ctxc.toml");
+            let text = std::fs::read_to_string(&path).expect("read");
+            let text = text.replace(
+                "  { id = \"tools\", kind = \"tool_list\" },\n]",
+                "  { id = \"tools\", kind = \"tool_list\" },\n  { id = \"skills\", kind = \"skills\" },\n]",
+            );
+            std::fs::write(&path, format!("{text}\n[skills]\ndirs = [\"../skills\"]\n")).expect("write");
+        }
+        skill(dir, "one", "Take meeting notes from a transcript. Use when the user shares a transcript.");
+    }
+
+    /// Writes the skill `name` under `skills/`; returns its SKILL.md's canonical path.
+    fn skill(dir: &Path, name: &str, description: &str) -> PathBuf {
+        std::fs::create_dir_all(dir.join("skills").join(name)).expect("mkdir");
+        let path = dir.join("skills").join(name).join("SKILL.md");
+        std::fs::write(&path, format!("---\nname: {name}\ndescription: {description}\n---\n# {name}\n\nDo it well.\n")).expect("write");
+        canonical(&path)
+    }
+
+    /// Writes a file of the project on disk, as an editor saves it; returns its canonical path.
+    fn save(dir: &Path, file: &str, text: &str) -> PathBuf {
+        std::fs::write(dir.join(file), text).expect("write");
+        canonical(&dir.join(file))
+    }
+
+    /// Edits on disk, reported as an editor's file watcher reports them (the file's path), leave
+    /// the server showing what a fresh one shows: a skill changed, created and deleted, the
+    /// module every agent reads and one manifest edited. The server keeps the files it read and
+    /// the folders it walked between checks; each report must make it read or walk them again.
+    #[test]
+    fn edits_on_disk_show_what_a_fresh_server_shows() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        skills_project(dir.path());
+        let mut workspace = fresh(dir.path(), &BTreeMap::new());
+        type Step = Box<dyn Fn(&Path) -> PathBuf>;
+        let steps: Vec<(&str, Step)> = vec![
+            ("a skill changed", Box::new(|d| skill(d, "one", "Take notes. Use {tools_description} when asked."))),
+            ("a skill created", Box::new(|d| skill(d, "two", "Plan trips. Use when the user asks for an itinerary."))),
+            (
+                "a skill deleted",
+                Box::new(|d| {
+                    let path = canonical(&d.join("skills/one/SKILL.md"));
+                    std::fs::remove_file(&path).expect("remove");
+                    path
+                }),
+            ),
+            ("the shared module", Box::new(|d| save(d, "shared/core.md", "Be careful. Use {tools_description}.\n"))),
+            (
+                "one manifest",
+                Box::new(|d| {
+                    let text = std::fs::read_to_string(d.join("b/ctxc.toml")).expect("read");
+                    save(d, "b/ctxc.toml", &text.replace("model = \"gpt-4o\"", "model = \"gpt-4\""))
+                }),
+            ),
+        ];
+        for (what, step) in steps {
+            let changed = step(dir.path());
+            workspace.refresh(&[changed]);
+            let mut again = fresh(dir.path(), &BTreeMap::new());
+            assert_eq!(workspace.published, again.published, "after {what}");
+            assert_eq!(shown(&mut workspace, dir.path()), shown(&mut again, dir.path()), "after {what}");
+        }
+        let skills = canonical(&dir.path().join("skills/two/SKILL.md"));
+        assert!(workspace.agents_reading(&skills).len() == 3, "the created skill is read by every agent");
+    }
+
+    /// Counted in work done, not in time: an edit of one agent's file checks that agent alone
+    /// and reads that one file from the disk (its other files, and the skill folders walked, are
+    /// kept); an edit of the module every agent reads checks them all and still reads one file.
+    #[test]
+    fn an_edit_reads_the_changed_file_alone() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        skills_project(dir.path());
+        let mut workspace = fresh(dir.path(), &BTreeMap::new());
+        let work = |w: &Workspace| w.session().file_work().expect("the editor's session keeps files");
+        let (reads, walks) = work(&workspace);
+        assert!(reads >= 10 && walks >= 1, "the first check reads every file: {reads} files, {walks} folders");
+        let core = save(dir.path(), "a/core.md", "You are agent a, edited.\n");
+        workspace.refresh(&[core]);
+        assert_eq!(workspace.last_checked(), 1, "agent a alone");
+        assert_eq!(work(&workspace), (reads + 1, walks), "one file read again, no folder walked");
+        let shared = save(dir.path(), "shared/core.md", "Be careful, edited.\n");
+        workspace.refresh(&[shared]);
+        assert_eq!(workspace.last_checked(), 3, "every agent reads it");
+        assert_eq!(work(&workspace), (reads + 2, walks), "one more file read, no folder walked");
     }
 
     /// Counted in values held, not in bytes or time: twice the edits leave the cache as it was,
