@@ -194,7 +194,7 @@ impl Workspace {
 
     /// Checks every unit.
     pub fn refresh_all(&mut self) -> Vec<Published> {
-        self.session.forget_files(None);
+        self.session.look_again(true);
         self.discover();
         self.units.values_mut().for_each(|u| u.checked = false);
         self.refresh(&[])
@@ -204,7 +204,7 @@ impl Workspace {
     /// folder holds a file no unit read (a new skill; the root holds every file), and returns
     /// the files whose findings changed.
     pub fn refresh(&mut self, changed: &[PathBuf]) -> Vec<Published> {
-        self.session.forget_files(Some(changed));
+        self.session.look_again(false);
         // Whether the files the agents read may have changed: the root's share is then looked at
         // again (the union of every agent's files is too costly to make on every keystroke).
         let mut reads_changed = changed.iter().any(|p| is_manifest(p));
@@ -774,6 +774,13 @@ mod tests {
         assert!(workspace.agents_reading(&skills).len() == 3, "the created skill is read by every agent");
     }
 
+    /// Waits until what the project's files were last changed is past the time within which
+    /// a later change could leave their stamps as they are: what was read before then is kept
+    /// and checked by its stamp alone (see `project::DiskMemory`).
+    fn settle() {
+        std::thread::sleep(std::time::Duration::from_millis(150));
+    }
+
     /// Counted in work done, not in time: an edit of one agent's file checks that agent alone
     /// and reads that one file from the disk (its other files, and the skill folders walked, are
     /// kept); an edit of the module every agent reads checks them all and still reads one file.
@@ -781,18 +788,81 @@ mod tests {
     fn an_edit_reads_the_changed_file_alone() {
         let dir = tempfile::tempdir().expect("tempdir");
         skills_project(dir.path());
+        settle();
         let mut workspace = fresh(dir.path(), &BTreeMap::new());
         let work = |w: &Workspace| w.session().file_work().expect("the editor's session keeps files");
-        let (reads, walks) = work(&workspace);
+        let (reads, walks, _) = work(&workspace);
         assert!(reads >= 10 && walks >= 1, "the first check reads every file: {reads} files, {walks} folders");
         let core = save(dir.path(), "a/core.md", "You are agent a, edited.\n");
+        // Read later than just after its change: kept (a file read just after its change is
+        // read again at the next check, when a later change could have left its stamp as is).
+        settle();
         workspace.refresh(&[core]);
         assert_eq!(workspace.last_checked(), 1, "agent a alone");
-        assert_eq!(work(&workspace), (reads + 1, walks), "one file read again, no folder walked");
+        let (read_again, walked_again, _) = work(&workspace);
+        assert_eq!((read_again, walked_again), (reads + 1, walks), "one file read again, no folder walked");
         let shared = save(dir.path(), "shared/core.md", "Be careful, edited.\n");
+        settle();
         workspace.refresh(&[shared]);
         assert_eq!(workspace.last_checked(), 3, "every agent reads it");
-        assert_eq!(work(&workspace), (reads + 2, walks), "one more file read, no folder walked");
+        let (read_again, walked_again, _) = work(&workspace);
+        assert_eq!((read_again, walked_again), (reads + 2, walks), "one more file read, no folder walked");
+    }
+
+    /// Files changed and a skill created on disk with no one telling the server (a checkout,
+    /// another program, a client that sends no file events) are seen when the agents reading
+    /// them are next checked: what the server kept is checked against the disk, not trusted.
+    #[test]
+    fn changes_no_one_reported_are_seen_at_the_next_check() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        skills_project(dir.path());
+        settle();
+        let mut workspace = fresh(dir.path(), &BTreeMap::new());
+        skill(dir.path(), "one", "Take notes. Use {tools_description} when asked.");
+        skill(dir.path(), "two", "Plan trips. Use when the user asks for an itinerary.");
+        std::fs::write(dir.path().join("b/tools.json"), tools(1)).expect("write");
+        // What the server hears of: an unsaved edit of the module every agent reads.
+        let text = "Be careful, edited.\n".to_string();
+        let shared = workspace.set_text(&dir.path().join("shared/core.md"), Some(text.clone()));
+        workspace.refresh(std::slice::from_ref(&shared));
+        let mut again = fresh(dir.path(), &BTreeMap::from([(shared, text)]));
+        assert_eq!(workspace.published, again.published);
+        assert_eq!(shown(&mut workspace, dir.path()), shown(&mut again, dir.path()));
+        let created = canonical(&dir.path().join("skills/two/SKILL.md"));
+        assert_eq!(workspace.agents_reading(&created).len(), 3, "the created skill is read by every agent");
+    }
+
+    /// Counted in system calls, not in time: checking what was kept costs one stamp (`lstat`)
+    /// per kept file an agent reads and per folder its walks entered, once per check however
+    /// many agents read the file, and nothing is read or walked again.
+    #[test]
+    fn a_check_takes_one_stamp_per_kept_file() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        skills_project(dir.path());
+        settle();
+        let mut workspace = fresh(dir.path(), &BTreeMap::new());
+        let work = |w: &Workspace| w.session().file_work().expect("the editor's session keeps files");
+        // The skill walk enters `skills` and `skills/one`.
+        let folders = 2;
+        for (edited, agents) in [("a/core.md", 1), ("shared/core.md", 3)] {
+            let (reads, walks, stats) = work(&workspace);
+            let path = workspace.set_text(&dir.path().join(edited), Some("Edited, unsaved.\n".to_string()));
+            workspace.refresh(std::slice::from_ref(&path));
+            assert_eq!(workspace.last_checked(), agents, "{edited}");
+            let on_disk: BTreeSet<&PathBuf> = workspace
+                .units
+                .iter()
+                .filter(|(unit, _)| is_manifest(unit))
+                .take(agents)
+                .flat_map(|(_, u)| u.files.iter())
+                .filter(|file| !workspace.open.contains_key(*file))
+                .collect();
+            let (reads_now, walks_now, stats_now) = work(&workspace);
+            assert_eq!((reads_now, walks_now), (reads, walks), "{edited}: nothing read or walked");
+            assert_eq!(stats_now - stats, on_disk.len() + folders, "{edited}: {on_disk:?}");
+            workspace.set_text(&path, None);
+            workspace.refresh(&[path]);
+        }
     }
 
     /// Counted in values held, not in bytes or time: twice the edits leave the cache as it was,
