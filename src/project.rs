@@ -61,7 +61,7 @@ pub struct RunState {
 /// another).
 #[derive(Debug, Default)]
 pub struct DiskMemory {
-    texts: RwLock<HashMap<(PathBuf, PathBuf), Arc<Mutex<Kept<SharedText>>>>>,
+    texts: RwLock<Slots<(PathBuf, PathBuf), SharedText>>,
     found: RwLock<Walks<(PathBuf, PathBuf, String)>>,
     listed: RwLock<Walks<(PathBuf, PathBuf, usize, usize)>>,
     /// The look the run is in: what was checked in an earlier one is checked again.
@@ -73,8 +73,11 @@ pub struct DiskMemory {
     stats: std::sync::atomic::AtomicUsize,
 }
 
+/// Values kept, each in a slot of its own.
+type Slots<K, T> = HashMap<K, Arc<Mutex<Kept<T>>>>;
+
 /// Folders walked, by root, folder and what the walk looked for.
-type Walks<K> = HashMap<K, Arc<Mutex<Kept<Arc<Walk>>>>>;
+type Walks<K> = Slots<K, Arc<Walk>>;
 
 /// An entry a walk found: its root-relative components, whether its path is UTF-8, whether it
 /// is a symlink, and where a symlink leads (root-relative).
@@ -169,7 +172,7 @@ impl DiskMemory {
     /// the one `make` makes now (with its stamps, which `Err` lacks), kept in its place.
     fn kept<K: std::hash::Hash + Eq, T: Clone, E>(
         &self,
-        map: &RwLock<HashMap<K, Arc<Mutex<Kept<T>>>>>,
+        map: &RwLock<Slots<K, T>>,
         key: K,
         make: impl FnOnce() -> Result<(T, Vec<(PathBuf, Stamp)>), E>,
     ) -> Result<T, E> {

@@ -215,7 +215,8 @@ impl Workspace {
             // A file only consulted (see `Unit::consulted`) is still the root's to lint.
             let read = self.units.values().any(|u| u.files.contains(path));
             for (unit_path, unit) in &mut self.units {
-                let folder = if unit_path.is_dir() { Some(unit_path.as_path()) } else { unit_path.parent() };
+                // The root is the one unit that is a folder (no lookup on the disk per unit).
+                let folder = if *unit_path == self.root { Some(unit_path.as_path()) } else { unit_path.parent() };
                 let holds = !read && folder.is_some_and(|f| path.starts_with(f));
                 if unit.files.contains(path) || unit.consulted.contains(path) || unit_path == path || holds {
                     unit.checked = false;
@@ -317,6 +318,27 @@ impl Workspace {
     /// The files the agents read, as their last checks read them.
     fn read_by_agents(&self) -> BTreeSet<PathBuf> {
         self.units.iter().filter(|(p, _)| **p != self.root).flat_map(|(_, u)| u.files.iter().cloned()).collect()
+    }
+
+    /// The files a client should report changes of (glob patterns relative to the root): every
+    /// manifest, and each kind of file (by extension, or by name when it has none) the last
+    /// checks read. A change the client does not report is still seen when the agents reading
+    /// the file are next checked; a report makes them checked at once.
+    pub fn watched(&self) -> Vec<String> {
+        let mut globs: BTreeSet<String> = crate::manifest::MANIFEST_NAMES.iter().map(|name| format!("**/{name}")).collect();
+        for file in self.units.values().flat_map(|u| u.files.iter().chain(&u.consulted)) {
+            let glob = match (file.extension().and_then(|e| e.to_str()), file.file_name().and_then(|n| n.to_str())) {
+                (Some(extension), _) => ("**/*.", extension),
+                // A folder read as a whole (the root's) is watched through its files.
+                (None, Some(name)) if !file.is_dir() => ("**/", name),
+                _ => continue,
+            };
+            // A glob's special characters in a name would make it another pattern.
+            if !glob.1.contains(['*', '?', '[', ']', '{', '}', '/', '\\']) {
+                globs.insert(format!("{}{}", glob.0, glob.1));
+            }
+        }
+        globs.into_iter().collect()
     }
 
     /// How many units (agents, and the root) the last refresh checked again.
