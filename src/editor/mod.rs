@@ -803,32 +803,39 @@ mod tests {
         std::thread::sleep(std::time::Duration::from_millis(150));
     }
 
+    /// [`skills_project`], checked by a fresh server once its files are [`settle`]d; with how
+    /// many files its session read, folders it walked and stamps it took so far.
+    fn settled_skills_project() -> (tempfile::TempDir, Workspace) {
+        let dir = tempfile::tempdir().expect("tempdir");
+        skills_project(dir.path());
+        settle();
+        let workspace = fresh(dir.path(), &BTreeMap::new());
+        (dir, workspace)
+    }
+
+    fn file_work(workspace: &Workspace) -> (usize, usize, usize) {
+        workspace.session().file_work().expect("the editor's session keeps files")
+    }
+
     /// Counted in work done, not in time: an edit of one agent's file checks that agent alone
     /// and reads that one file from the disk (its other files, and the skill folders walked, are
     /// kept); an edit of the module every agent reads checks them all and still reads one file.
     #[test]
     fn an_edit_reads_the_changed_file_alone() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        skills_project(dir.path());
-        settle();
-        let mut workspace = fresh(dir.path(), &BTreeMap::new());
-        let work = |w: &Workspace| w.session().file_work().expect("the editor's session keeps files");
-        let (reads, walks, _) = work(&workspace);
+        let (dir, mut workspace) = settled_skills_project();
+        let (reads, walks, _) = file_work(&workspace);
         assert!(reads >= 10 && walks >= 1, "the first check reads every file: {reads} files, {walks} folders");
-        let core = save(dir.path(), "a/core.md", "You are agent a, edited.\n");
-        // Read later than just after its change: kept (a file read just after its change is
-        // read again at the next check, when a later change could have left its stamp as is).
-        settle();
-        workspace.refresh(&[core]);
-        assert_eq!(workspace.last_checked(), 1, "agent a alone");
-        let (read_again, walked_again, _) = work(&workspace);
-        assert_eq!((read_again, walked_again), (reads + 1, walks), "one file read again, no folder walked");
-        let shared = save(dir.path(), "shared/core.md", "Be careful, edited.\n");
-        settle();
-        workspace.refresh(&[shared]);
-        assert_eq!(workspace.last_checked(), 3, "every agent reads it");
-        let (read_again, walked_again, _) = work(&workspace);
-        assert_eq!((read_again, walked_again), (reads + 2, walks), "one more file read, no folder walked");
+        let edits = [("a/core.md", "You are agent a, edited.\n", 1), ("shared/core.md", "Be careful, edited.\n", 3)];
+        for (i, (file, text, agents)) in edits.into_iter().enumerate() {
+            let path = save(dir.path(), file, text);
+            // Read later than just after its change: kept (a file read just after its change is
+            // read again at the next check, when a later change could have left its stamp as is).
+            settle();
+            workspace.refresh(&[path]);
+            assert_eq!(workspace.last_checked(), agents, "{file}: the agents reading it");
+            let (read_again, walked_again, _) = file_work(&workspace);
+            assert_eq!((read_again, walked_again), (reads + i + 1, walks), "{file}: one more file read, no folder walked");
+        }
     }
 
     /// Files changed and a skill created on disk with no one telling the server (a checkout,
@@ -836,10 +843,7 @@ mod tests {
     /// them are next checked: what the server kept is checked against the disk, not trusted.
     #[test]
     fn changes_no_one_reported_are_seen_at_the_next_check() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        skills_project(dir.path());
-        settle();
-        let mut workspace = fresh(dir.path(), &BTreeMap::new());
+        let (dir, mut workspace) = settled_skills_project();
         skill(dir.path(), "one", "Take notes. Use {tools_description} when asked.");
         skill(dir.path(), "two", "Plan trips. Use when the user asks for an itinerary.");
         std::fs::write(dir.path().join("b/tools.json"), tools(1)).expect("write");
@@ -859,15 +863,11 @@ mod tests {
     /// many agents read the file, and nothing is read or walked again.
     #[test]
     fn a_check_takes_one_stamp_per_kept_file() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        skills_project(dir.path());
-        settle();
-        let mut workspace = fresh(dir.path(), &BTreeMap::new());
-        let work = |w: &Workspace| w.session().file_work().expect("the editor's session keeps files");
+        let (dir, mut workspace) = settled_skills_project();
         // The skill walk enters `skills` and `skills/one`.
         let folders = 2;
         for (edited, agents) in [("a/core.md", 1), ("shared/core.md", 3)] {
-            let (reads, walks, stats) = work(&workspace);
+            let (reads, walks, stats) = file_work(&workspace);
             let path = workspace.set_text(&dir.path().join(edited), Some("Edited, unsaved.\n".to_string()));
             workspace.refresh(std::slice::from_ref(&path));
             assert_eq!(workspace.last_checked(), agents, "{edited}");
@@ -879,7 +879,7 @@ mod tests {
                 .flat_map(|(_, u)| u.files.iter())
                 .filter(|file| !workspace.open.contains_key(*file))
                 .collect();
-            let (reads_now, walks_now, stats_now) = work(&workspace);
+            let (reads_now, walks_now, stats_now) = file_work(&workspace);
             assert_eq!((reads_now, walks_now), (reads, walks), "{edited}: nothing read or walked");
             assert_eq!(stats_now - stats, on_disk.len() + folders, "{edited}: {on_disk:?}");
             workspace.set_text(&path, None);
