@@ -54,7 +54,7 @@ pub struct RunState {
 /// What a long-lived run keeps of the disk between checks: the texts of files read, and the
 /// listings of folders walked, so an agent checked again reads and walks only what changed. No
 /// one needs to report a change: before a kept text is used in a new look
-/// ([`DiskMemory::look_again`]) the file's [`Stamp`] is taken again (one `lstat`), and before a
+/// ([`DiskMemory::look_again`]) the file's stamp (size, times, inode) is taken again (one `lstat`), and before a
 /// kept walk is used, the stamp of each folder it entered (an entry created, deleted or renamed
 /// changes its folder's). Within one look each is checked once, however many agents use it.
 /// Keys hold the project root the read was checked against (a file inside one root may escape
