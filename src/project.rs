@@ -46,6 +46,210 @@ pub struct ProjectRoot {
 pub struct RunState {
     pub overlay: UnsavedTexts,
     pub cache: Arc<Cache>,
+    /// Files and folder listings kept between checks while the disk shows them unchanged, for a
+    /// long-lived run (the editor); `None`: every read goes to the disk.
+    pub disk: Option<Arc<DiskMemory>>,
+}
+
+/// What a long-lived run keeps of the disk between checks: the texts of files read, and the
+/// listings of folders walked, so an agent checked again reads and walks only what changed. No
+/// one needs to report a change: before a kept text is used in a new look
+/// ([`DiskMemory::look_again`]) the file's stamp (size, times, inode) is taken again (one `lstat`), and before a
+/// kept walk is used, the stamp of each folder it entered (an entry created, deleted or renamed
+/// changes its folder's). Within one look each is checked once, however many agents use it.
+/// Keys hold the project root the read was checked against (a file inside one root may escape
+/// another).
+#[derive(Debug, Default)]
+pub struct DiskMemory {
+    texts: RwLock<Slots<(PathBuf, PathBuf), SharedText>>,
+    found: RwLock<Walks<(PathBuf, PathBuf, String)>>,
+    listed: RwLock<Walks<(PathBuf, PathBuf, usize, usize)>>,
+    /// The look the run is in: what was checked in an earlier one is checked again.
+    look: std::sync::atomic::AtomicU64,
+    /// Files read from the disk, folders walked, and stamps taken to check what was kept,
+    /// since the memory was made.
+    reads: std::sync::atomic::AtomicUsize,
+    walks: std::sync::atomic::AtomicUsize,
+    stats: std::sync::atomic::AtomicUsize,
+}
+
+/// Values kept, each in a slot of its own.
+type Slots<K, T> = HashMap<K, Arc<Mutex<Kept<T>>>>;
+
+/// Folders walked, by root, folder and what the walk looked for.
+type Walks<K> = Slots<K, Arc<Walk>>;
+
+/// An entry a walk found: its root-relative components, whether its path is UTF-8, whether it
+/// is a symlink, and where a symlink leads (root-relative).
+type WalkEntry = (Vec<String>, bool, bool, Option<Vec<String>>);
+
+/// A text or a walk kept, with the stamps that say whether it still holds, and the look in
+/// which they were last found to hold. A value is made and checked with its slot locked: the
+/// agents of one check needing the same file wait for one read of it.
+#[derive(Debug)]
+struct Kept<T> {
+    value: Option<T>,
+    /// What was seen of each path the value came from; `None`: not to be used again (the file
+    /// or folder changed too recently to tell a later change by its stamp).
+    stamps: Option<Vec<(PathBuf, Stamp)>>,
+    look: u64,
+}
+
+impl<T> Default for Kept<T> {
+    fn default() -> Self {
+        Kept { value: None, stamps: None, look: 0 }
+    }
+}
+
+/// A folder walked: what it found, root-relative, and the folders it entered.
+#[derive(Debug, Default)]
+struct Walk {
+    entries: Vec<WalkEntry>,
+    /// The folders entered (no links), as [`ProjectRoot::find_files`] records them.
+    dirs: Vec<PathBuf>,
+    /// The stamp of each folder entered, taken before its entries were read.
+    stamps: Vec<(PathBuf, Stamp)>,
+}
+
+fn write_lock<T>(lock: &RwLock<T>) -> std::sync::RwLockWriteGuard<'_, T> {
+    lock.write().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+fn read_lock<T>(lock: &RwLock<T>) -> std::sync::RwLockReadGuard<'_, T> {
+    lock.read().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+fn count(counter: &std::sync::atomic::AtomicUsize) {
+    counter.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// How long after a change of a file its stamp may still be taken for the stamp of a later
+/// change: a file system sets times from a clock that moves in ticks (a few milliseconds; a
+/// whole second, or two, on some), so a file written twice within one tick, to the same size,
+/// can keep its stamp. What changed this recently when it was read is read again next time.
+fn racy_window(stamp: &Stamp) -> std::time::Duration {
+    let whole_seconds = stamp.modified().is_some_and(|t| t.duration_since(std::time::UNIX_EPOCH).is_ok_and(|d| d.subsec_nanos() == 0));
+    std::time::Duration::from_millis(if whole_seconds { 2_500 } else { 100 })
+}
+
+/// Whether a value made from paths with these stamps, starting at `started`, can be told from a
+/// later change by the stamps alone: every path was last changed well before (a change while the
+/// value was made, between a folder's listing and its stamp say, is then too recent).
+fn settled(stamps: &[(PathBuf, Stamp)], started: std::time::SystemTime) -> bool {
+    stamps.iter().all(|(_, stamp)| match stamp.0 {
+        // Nothing there: whatever is created later has a stamp.
+        None => true,
+        Some(_) => {
+            let latest = [stamp.modified(), stamp.status_changed()].into_iter().flatten().max();
+            latest.is_some_and(|t| started.duration_since(t).is_ok_and(|age| age > racy_window(stamp)))
+        }
+    })
+}
+
+impl DiskMemory {
+    /// The disk may have changed since the last look: each text and walk kept is checked
+    /// (once) before it is used again.
+    pub fn look_again(&self) {
+        self.look.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// Forgets everything kept.
+    pub fn clear(&self) {
+        write_lock(&self.texts).clear();
+        write_lock(&self.found).clear();
+        write_lock(&self.listed).clear();
+        self.look_again();
+    }
+
+    /// How many files were read from the disk, folders walked, and stamps taken to check what
+    /// was kept, since the memory was made.
+    pub fn work(&self) -> (usize, usize, usize) {
+        let load = |c: &std::sync::atomic::AtomicUsize| c.load(std::sync::atomic::Ordering::Relaxed);
+        (load(&self.reads), load(&self.walks), load(&self.stats))
+    }
+
+    /// The value kept under `key` in `map` if its stamps still hold (checked once a look), or
+    /// the one `make` makes now (with its stamps, which `Err` lacks), kept in its place.
+    fn kept<K: std::hash::Hash + Eq, T: Clone, E>(
+        &self,
+        map: &RwLock<Slots<K, T>>,
+        key: K,
+        make: impl FnOnce() -> Result<(T, Vec<(PathBuf, Stamp)>), E>,
+    ) -> Result<T, E> {
+        let slot = read_lock(map).get(&key).cloned();
+        let slot = slot.unwrap_or_else(|| write_lock(map).entry(key).or_default().clone());
+        let mut kept = slot.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let look = self.look.load(std::sync::atomic::Ordering::Relaxed);
+        if let Some(value) = kept.value.clone() {
+            let holds = kept.look == look
+                || kept.stamps.as_ref().is_some_and(|stamps| {
+                    stamps.iter().all(|(path, stamp)| {
+                        count(&self.stats);
+                        Stamp::of_entry(path) == *stamp
+                    })
+                });
+            if holds {
+                kept.look = look;
+                return Ok(value);
+            }
+        }
+        let started = std::time::SystemTime::now();
+        let (value, stamps) = make()?;
+        kept.stamps = settled(&stamps, started).then_some(stamps);
+        kept.value = Some(value.clone());
+        kept.look = look;
+        Ok(value)
+    }
+}
+
+/// What tells a file or folder on disk from the one seen before, without reading it: its size,
+/// time of modification and (on Unix) inode and time of status change, which no program can set
+/// back (`cp -p` or `touch -r` can set the modification time); `None` when it cannot be seen
+/// (missing). A file created, replaced or rewritten changes it, and so does a folder with an
+/// entry created, deleted or renamed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Stamp(Option<(u64, Option<std::time::SystemTime>, u64, StatusChange)>);
+
+/// The time of a file's last status change, in seconds and nanoseconds (Unix `ctime`).
+type StatusChange = (i64, i64);
+
+impl Stamp {
+    /// The stamp of the file at `path`, links followed.
+    pub(crate) fn of(path: &Path) -> Stamp {
+        Stamp::from(fs::metadata(path).ok())
+    }
+
+    /// The stamp of the entry at `path` itself (a link's own, not its target's).
+    fn of_entry(path: &Path) -> Stamp {
+        Stamp::from(fs::symlink_metadata(path).ok())
+    }
+
+    fn from(meta: Option<fs::Metadata>) -> Stamp {
+        Stamp(meta.map(|meta| {
+            #[cfg(unix)]
+            let (inode, changed) = {
+                use std::os::unix::fs::MetadataExt;
+                (meta.ino(), (meta.ctime(), meta.ctime_nsec()))
+            };
+            #[cfg(not(unix))]
+            let (inode, changed) = (0, (0, 0));
+            (meta.len(), meta.modified().ok(), inode, changed)
+        }))
+    }
+
+    fn modified(&self) -> Option<std::time::SystemTime> {
+        self.0.as_ref().and_then(|s| s.1)
+    }
+
+    fn status_changed(&self) -> Option<std::time::SystemTime> {
+        let (seconds, nanos) = self.0.as_ref()?.3;
+        let since = std::time::Duration::new(u64::try_from(seconds).ok()?, u32::try_from(nanos).ok()?);
+        match cfg!(unix) {
+            true => std::time::UNIX_EPOCH.checked_add(since),
+            // No time of status change: the time of modification stands for it.
+            false => self.modified(),
+        }
+    }
 }
 
 /// Texts that stand in for files on disk (an editor's unsaved buffers), by canonical path. A
@@ -528,13 +732,32 @@ impl ProjectRoot {
 
     /// Reads a file referenced from the manifest (or found by a walk) verbatim.
     pub fn read(&self, reference: &str) -> Result<SourceFile, ReadError> {
-        // Each thread reads into one buffer it keeps: most files a project's agents read have
-        // contents already held (see `SharedText`), so no new text is allocated for them.
-        thread_local!(static BUFFER: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) });
         let rel = self.normalize(reference)?;
         if let Some(text) = self.overlaid(&rel)? {
             return Ok(SourceFile { display: self.display_path(&rel), rel, text });
         }
+        let key = self.run.disk.as_ref().and_then(|disk| Some((disk, self.kept_key(&rel)?)));
+        let text = match key {
+            Some((disk, key)) => {
+                let path = key.1.clone();
+                disk.kept(&disk.texts, key, || {
+                    let (text, stamp) = self.read_disk(&rel)?;
+                    count(&disk.reads);
+                    Ok((text, vec![(path, stamp)]))
+                })?
+            }
+            None => self.read_disk(&rel)?.0,
+        };
+        Ok(SourceFile { display: self.display_path(&rel), rel, text })
+    }
+
+    /// Reads a file from the disk, with the stamp it had when opened (a link's stamp is its
+    /// target's: never the link's own, so a text read through a link is read again each look).
+    fn read_disk(&self, rel: &str) -> Result<(SharedText, Stamp), ReadError> {
+        // Each thread reads into one buffer it keeps: most files a project's agents read have
+        // contents already held (see `SharedText`), so no new text is allocated for them.
+        thread_local!(static BUFFER: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) });
+        let rel = rel.to_string();
         let (file, meta) = self.open(&rel)?;
         if !meta.is_file() {
             return Err(ReadError::NotAFile(rel));
@@ -554,7 +777,16 @@ impl ProjectRoot {
                 ReadError::NotUtf8 { path: rel.clone(), line, column }
             })
         })?;
-        Ok(SourceFile { display: self.display_path(&rel), rel, text })
+        Ok((text, Stamp::from(Some(meta))))
+    }
+
+    /// The key of a file in the run's [`DiskMemory`]: the root, and the file's path with its
+    /// folder's links resolved (inside the root), as [`ProjectRoot::open`] finds it.
+    fn kept_key(&self, rel: &str) -> Option<(PathBuf, PathBuf)> {
+        let path = Path::new(rel);
+        let (parent, name) = (path.parent()?, path.file_name()?);
+        let dir = self.resolve_dir(parent).ok()?;
+        dir.starts_with(&self.boundary).then(|| (self.boundary.clone(), dir.join(name)))
     }
 
     /// The cache of the run this root belongs to (see [`RunState`]).
@@ -623,23 +855,63 @@ impl ProjectRoot {
     pub fn find_files(&self, dir: &str, file_name: &str) -> Result<Vec<Result<String, ReadError>>, ReadError> {
         let rel_dir = self.normalize(dir)?;
         let abs_dir = self.resolve(&rel_dir)?;
-        let mut found = Vec::new();
-        for entry in walkdir::WalkDir::new(&abs_dir).follow_links(false).sort_by_file_name() {
-            let Ok(entry) = entry else { continue };
-            if entry.file_type().is_dir() {
-                // A directory the walk entered is no symlink: reading from it needs no check.
-                let path = entry.path().to_path_buf();
-                self.resolved_dirs.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).insert(path.clone(), path);
+        let key = (self.boundary.clone(), abs_dir.clone(), file_name.to_string());
+        let walk = self.walk(self.run.disk.as_ref().map(|d| (d, &d.found)), key, || {
+            // Each folder's stamp is taken before its entries are read.
+            let mut walk = Walk { stamps: vec![(abs_dir.clone(), Stamp::of_entry(&abs_dir))], ..Walk::default() };
+            for entry in walkdir::WalkDir::new(&abs_dir).follow_links(false).sort_by_file_name() {
+                let Ok(entry) = entry else { continue };
+                if entry.file_type().is_dir() {
+                    walk.dirs.push(entry.path().to_path_buf());
+                    if entry.depth() > 0 {
+                        walk.stamps.push((entry.path().to_path_buf(), Stamp::of_entry(entry.path())));
+                    }
+                }
+                if entry.file_name() != file_name {
+                    continue;
+                }
+                let Ok(rel) = entry.path().strip_prefix(&self.boundary) else { continue };
+                let parts: Vec<String> = rel.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect();
+                walk.entries.push((parts, rel.to_str().is_some(), false, None));
             }
-            if entry.file_name() != file_name {
-                continue;
-            }
-            let Ok(rel) = entry.path().strip_prefix(&self.boundary) else { continue };
-            let parts: Vec<String> = rel.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect();
-            let path = self.relative_to_manifest_dir(&parts);
-            found.push(if rel.to_str().is_some() { Ok(path) } else { Err(ReadError::NameNotUtf8(path)) });
+            walk
+        });
+        // A directory the walk entered is no symlink: reading from it needs no check.
+        let mut known = self.resolved_dirs.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        known.extend(walk.dirs.iter().map(|d| (d.clone(), d.clone())));
+        Ok(walk
+            .entries
+            .iter()
+            .map(|(parts, utf8, _, _)| {
+                let path = self.relative_to_manifest_dir(parts);
+                if *utf8 {
+                    Ok(path)
+                } else {
+                    Err(ReadError::NameNotUtf8(path))
+                }
+            })
+            .collect())
+    }
+
+    /// A walk kept in the run's [`DiskMemory`] under `key` while the folders it entered are
+    /// unchanged, or made by `make` (and kept there).
+    fn walk<K: std::hash::Hash + Eq>(
+        &self,
+        memory: Option<(&Arc<DiskMemory>, &RwLock<Walks<K>>)>,
+        key: K,
+        make: impl FnOnce() -> Walk,
+    ) -> Arc<Walk> {
+        let Some((disk, kept)) = memory else { return Arc::new(make()) };
+        let made = disk.kept(kept, key, || {
+            count(&disk.walks);
+            let walk = make();
+            let stamps = walk.stamps.clone();
+            Ok::<_, std::convert::Infallible>((Arc::new(walk), stamps))
+        });
+        match made {
+            Ok(walk) => walk,
+            Err(never) => match never {},
         }
-        Ok(found)
     }
 
     /// Lists the files under a directory (relative to the manifest's directory), sorted, at most
@@ -650,32 +922,68 @@ impl ProjectRoot {
     pub fn list_files(&self, dir: &str, max_depth: usize, max_entries: usize) -> Result<Vec<Listed>, ReadError> {
         let rel_dir = self.normalize(dir)?;
         let abs_dir = self.resolve(if rel_dir.is_empty() { "." } else { &rel_dir })?;
-        let walk = walkdir::WalkDir::new(&abs_dir).follow_links(false).max_depth(max_depth).sort_by_file_name().into_iter();
-        let walk =
-            walk.filter_entry(|e| e.depth() == 0 || !matches!(e.file_name().to_str(), Some(".git" | "node_modules" | "__pycache__")));
-        let mut found = Vec::new();
-        for entry in walk.filter_map(Result::ok).filter(|e| !e.file_type().is_dir()).take(max_entries) {
-            let Ok(rel) = entry.path().strip_prefix(&self.boundary) else { continue };
-            let Some(rel) = rel.to_str() else { continue };
-            let parts: Vec<String> = rel.split(std::path::MAIN_SEPARATOR).map(str::to_string).collect();
-            let symlink = entry.path_is_symlink();
-            let target = match symlink {
-                true => fs::canonicalize(entry.path()).ok().and_then(|t| {
-                    let inside = t
-                        .strip_prefix(&self.boundary)
-                        .ok()?
-                        .to_str()?
-                        .split(std::path::MAIN_SEPARATOR)
-                        .map(str::to_string)
-                        .collect::<Vec<_>>();
-                    Some(self.relative_to_manifest_dir(&inside))
-                }),
-                false => None,
-            };
-            // No size is taken: a lookup per file listed, and reading a file checks its size.
-            found.push(Listed { rel: self.relative_to_manifest_dir(&parts), symlink, target });
-        }
-        Ok(found)
+        let key = (self.boundary.clone(), abs_dir.clone(), max_depth, max_entries);
+        let walk = self.walk(self.run.disk.as_ref().map(|d| (d, &d.listed)), key, || {
+            let walk = walkdir::WalkDir::new(&abs_dir).follow_links(false).max_depth(max_depth).sort_by_file_name().into_iter();
+            let walk =
+                walk.filter_entry(|e| e.depth() == 0 || !matches!(e.file_name().to_str(), Some(".git" | "node_modules" | "__pycache__")));
+            let mut found = Walk { stamps: vec![(abs_dir.clone(), Stamp::of_entry(&abs_dir))], ..Walk::default() };
+            let mut taken = 0;
+            for entry in walk.filter_map(Result::ok) {
+                if entry.file_type().is_dir() {
+                    // A folder entered (its stamp taken before its entries are read).
+                    if entry.depth() > 0 && entry.depth() < max_depth {
+                        found.stamps.push((entry.path().to_path_buf(), Stamp::of_entry(entry.path())));
+                    }
+                    continue;
+                }
+                if taken == max_entries {
+                    break;
+                }
+                taken += 1;
+                let Ok(rel) = entry.path().strip_prefix(&self.boundary) else { continue };
+                let Some(rel) = rel.to_str() else { continue };
+                let parts: Vec<String> = rel.split(std::path::MAIN_SEPARATOR).map(str::to_string).collect();
+                let symlink = entry.path_is_symlink();
+                let target = match symlink {
+                    true => fs::canonicalize(entry.path()).ok().and_then(|t| {
+                        let inside = t
+                            .strip_prefix(&self.boundary)
+                            .ok()?
+                            .to_str()?
+                            .split(std::path::MAIN_SEPARATOR)
+                            .map(str::to_string)
+                            .collect::<Vec<_>>();
+                        Some(inside)
+                    }),
+                    false => None,
+                };
+                if symlink {
+                    // Where a link leads may be created, deleted or replaced with no change to
+                    // the folders walked: its target's stamp is checked too, and a link that
+                    // leads nowhere is looked at again on each use.
+                    match fs::canonicalize(entry.path()) {
+                        Ok(to) => {
+                            let stamp = Stamp::of_entry(&to);
+                            found.stamps.push((to, stamp));
+                        }
+                        Err(_) => found.stamps.push((entry.path().to_path_buf(), Stamp(None))),
+                    }
+                }
+                found.entries.push((parts, true, symlink, target));
+            }
+            found
+        });
+        // No size is taken: a lookup per file listed, and reading a file checks its size.
+        Ok(walk
+            .entries
+            .iter()
+            .map(|(parts, _, symlink, target)| Listed {
+                rel: self.relative_to_manifest_dir(parts),
+                symlink: *symlink,
+                target: target.as_ref().map(|t| self.relative_to_manifest_dir(t)),
+            })
+            .collect())
     }
 }
 
@@ -806,7 +1114,8 @@ mod tests {
         let plain = ProjectRoot::new(project.path().join("agent")).expect("root");
         assert_eq!(plain.read("core.md").map(|f| f.text.to_string()), Ok("on disk".to_string()), "a root without the overlay");
         let root =
-            ProjectRoot::in_run(project.path().join("agent"), RunState { overlay: overlay.clone(), cache: Arc::default() }).expect("root");
+            ProjectRoot::in_run(project.path().join("agent"), RunState { overlay: overlay.clone(), cache: Arc::default(), disk: None })
+                .expect("root");
         let read = |rel: &str| root.read(rel).map(|f| f.text.to_string());
         assert_eq!(read("core.md"), Ok("unsaved".to_string()));
         assert_eq!(read("./core.md"), Ok("unsaved".to_string()), "by path, however written");

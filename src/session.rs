@@ -16,6 +16,7 @@ use crate::manifest::{self, Loaded};
 use crate::measure::Measured;
 use crate::memo::Cache;
 use crate::models::ModelProfile;
+use crate::project::Stamp;
 use crate::project::{ProjectRoot, RunState};
 use crate::render::Rendered;
 use crate::tokenizer_files::discover::{self, Discovery, Places};
@@ -102,36 +103,34 @@ type FileKey = (PathBuf, Option<&'static str>);
 /// A tokenizer file being loaded, or loaded (or why it could not be).
 type LoadedFile = OnceLock<Result<Arc<TokenizerFile>, String>>;
 
-/// What tells a file on disk from the one read before, without reading it: its size, time of
-/// modification and (on Unix) inode and time of status change, which no program can set back
-/// (`cp -p` or `touch -r` can set the modification time); `None` when it cannot be seen
-/// (missing). A file created, replaced or rewritten changes it, so a long-lived session (the
-/// editor) reads the file again.
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct Stamp(Option<(u64, Option<std::time::SystemTime>, u64, StatusChange)>);
-
-/// The time of a file's last status change, in seconds and nanoseconds (Unix `ctime`).
-type StatusChange = (i64, i64);
-
-impl Stamp {
-    fn of(path: &Path) -> Stamp {
-        Stamp(std::fs::metadata(path).ok().map(|meta| {
-            #[cfg(unix)]
-            let (inode, changed) = {
-                use std::os::unix::fs::MetadataExt;
-                (meta.ino(), (meta.ctime(), meta.ctime_nsec()))
-            };
-            #[cfg(not(unix))]
-            let (inode, changed) = (0, (0, 0));
-            (meta.len(), meta.modified().ok(), inode, changed)
-        }))
-    }
-}
-
 impl Session {
     /// A session whose agents get these `KEY=VALUE` overrides, laid over each manifest in order.
     pub fn new(overrides: Vec<String>) -> Self {
         Session { overrides, ..Session::default() }
+    }
+
+    /// This session, keeping the files it reads and the folders it walks while the disk shows
+    /// them unchanged (see [`crate::project::DiskMemory`]; [`Session::look_again`] before each
+    /// check): for a long-lived run whose agents are checked again and again (the editor).
+    pub fn with_file_memory(mut self) -> Self {
+        self.run.disk = Some(Arc::default());
+        self
+    }
+
+    /// The disk may have changed since the session last looked: what it kept of the disk is
+    /// checked (once) before it is used again; `forget`: read and walked again.
+    pub fn look_again(&self, forget: bool) {
+        match &self.run.disk {
+            Some(disk) if forget => disk.clear(),
+            Some(disk) => disk.look_again(),
+            None => {}
+        }
+    }
+
+    /// How many files this session read from the disk, folders it walked and stamps it took to
+    /// check what it kept, when it keeps them ([`Session::with_file_memory`]).
+    pub fn file_work(&self) -> Option<(usize, usize, usize)> {
+        self.run.disk.as_ref().map(|disk| disk.work())
     }
 
     /// This session, looking for models' tokenizer files in `places` when an agent names none.

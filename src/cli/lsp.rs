@@ -75,6 +75,15 @@ fn serve(connection: &Connection, args: LspArgs) -> Result<(), Box<dyn std::erro
         .or(params.root_uri)
         .and_then(|uri| uri.to_file_path().ok())
         .map_or_else(std::env::current_dir, Ok)?;
+    // Whether the client watches files for the server when asked (most send no file events
+    // unless asked; what they do not report is still seen when the agents are next checked).
+    let watches = params
+        .capabilities
+        .workspace
+        .as_ref()
+        .and_then(|w| w.did_change_watched_files.as_ref())
+        .and_then(|w| w.dynamic_registration)
+        .unwrap_or(false);
     let result = json!({"capabilities": capabilities(), "serverInfo": {"name": "ctxc", "version": env!("CARGO_PKG_VERSION")}});
     connection.initialize_finish(id, result)?;
     let mut set = args.set.set;
@@ -82,6 +91,9 @@ fn serve(connection: &Connection, args: LspArgs) -> Result<(), Box<dyn std::erro
     set.extend(super::file_override("agent.chat_template", args.chat_template.as_deref()));
     let mut workspace = Workspace::new(&root, ctxc::lint::Options::default(), set);
     publish(connection, workspace.refresh_all())?;
+    if watches {
+        connection.sender.send(Message::Request(watch_request(&workspace)))?;
+    }
     while let Ok(first) = connection.receiver.recv() {
         let mut batch = vec![first];
         batch.extend(connection.receiver.try_iter());
@@ -109,6 +121,27 @@ fn serve(connection: &Connection, args: LspArgs) -> Result<(), Box<dyn std::erro
         }
     }
     Ok(())
+}
+
+/// The request asking the client to report changes of the files the project reads
+/// (`workspace/didChangeWatchedFiles`), made after the first check has read them.
+fn watch_request(workspace: &Workspace) -> Request {
+    let watchers = workspace
+        .watched()
+        .into_iter()
+        .map(|glob| lsp::FileSystemWatcher { glob_pattern: lsp::GlobPattern::String(glob), kind: None })
+        .collect();
+    let options = lsp::DidChangeWatchedFilesRegistrationOptions { watchers };
+    let registration = lsp::Registration {
+        id: "ctxc-watched-files".into(),
+        method: note::DidChangeWatchedFiles::METHOD.into(),
+        register_options: serde_json::to_value(options).ok(),
+    };
+    Request::new(
+        "ctxc-watch".to_string().into(),
+        req::RegisterCapability::METHOD.into(),
+        lsp::RegistrationParams { registrations: vec![registration] },
+    )
 }
 
 fn path_of(uri: &Url) -> Option<PathBuf> {

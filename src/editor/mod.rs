@@ -128,7 +128,7 @@ impl Workspace {
     pub fn new(root: &Path, options: Options, overrides: Vec<String>) -> Self {
         let mut workspace = Workspace {
             root: canonical(root),
-            session: Arc::new(Session::new(overrides)),
+            session: Arc::new(Session::new(overrides).with_file_memory()),
             options,
             open: BTreeMap::new(),
             units: BTreeMap::new(),
@@ -194,6 +194,7 @@ impl Workspace {
 
     /// Checks every unit.
     pub fn refresh_all(&mut self) -> Vec<Published> {
+        self.session.look_again(true);
         self.discover();
         self.units.values_mut().for_each(|u| u.checked = false);
         self.refresh(&[])
@@ -203,6 +204,7 @@ impl Workspace {
     /// folder holds a file no unit read (a new skill; the root holds every file), and returns
     /// the files whose findings changed.
     pub fn refresh(&mut self, changed: &[PathBuf]) -> Vec<Published> {
+        self.session.look_again(false);
         // Whether the files the agents read may have changed: the root's share is then looked at
         // again (the union of every agent's files is too costly to make on every keystroke).
         let mut reads_changed = changed.iter().any(|p| is_manifest(p));
@@ -213,7 +215,8 @@ impl Workspace {
             // A file only consulted (see `Unit::consulted`) is still the root's to lint.
             let read = self.units.values().any(|u| u.files.contains(path));
             for (unit_path, unit) in &mut self.units {
-                let folder = if unit_path.is_dir() { Some(unit_path.as_path()) } else { unit_path.parent() };
+                // The root is the one unit that is a folder (no lookup on the disk per unit).
+                let folder = if *unit_path == self.root { Some(unit_path.as_path()) } else { unit_path.parent() };
                 let holds = !read && folder.is_some_and(|f| path.starts_with(f));
                 if unit.files.contains(path) || unit.consulted.contains(path) || unit_path == path || holds {
                     unit.checked = false;
@@ -315,6 +318,27 @@ impl Workspace {
     /// The files the agents read, as their last checks read them.
     fn read_by_agents(&self) -> BTreeSet<PathBuf> {
         self.units.iter().filter(|(p, _)| **p != self.root).flat_map(|(_, u)| u.files.iter().cloned()).collect()
+    }
+
+    /// The files a client should report changes of (glob patterns relative to the root): every
+    /// manifest, and each kind of file (by extension, or by name when it has none) the last
+    /// checks read. A change the client does not report is still seen when the agents reading
+    /// the file are next checked; a report makes them checked at once.
+    pub fn watched(&self) -> Vec<String> {
+        let mut globs: BTreeSet<String> = crate::manifest::MANIFEST_NAMES.iter().map(|name| format!("**/{name}")).collect();
+        for file in self.units.values().flat_map(|u| u.files.iter().chain(&u.consulted)) {
+            let glob = match (file.extension().and_then(|e| e.to_str()), file.file_name().and_then(|n| n.to_str())) {
+                (Some(extension), _) => ("**/*.", extension),
+                // A folder read as a whole (the root's) is watched through its files.
+                (None, Some(name)) if !file.is_dir() => ("**/", name),
+                _ => continue,
+            };
+            // A glob's special characters in a name would make it another pattern.
+            if !glob.1.contains(['*', '?', '[', ']', '{', '}', '/', '\\']) {
+                globs.insert(format!("{}{}", glob.0, glob.1));
+            }
+        }
+        globs.into_iter().collect()
     }
 
     /// How many units (agents, and the root) the last refresh checked again.
@@ -699,6 +723,167 @@ mod tests {
             assert_eq!(published.is_empty(), i == 2, "edit {i}");
             let mut again = fresh(dir.path(), &workspace.open);
             assert_eq!(shown(&mut workspace, dir.path()), shown(&mut again, dir.path()), "after edit {i}");
+        }
+    }
+
+    /// [`shared_project`] whose agents also list the skills of `skills/` (one skill, `one`).
+    fn skills_project(dir: &Path) {
+        shared_project(dir);
+        for name in ["a", "b", "c"] {
+            let path = dir.join(name).join("ctxc.toml");
+            let text = std::fs::read_to_string(&path).expect("read");
+            let text = text.replace(
+                "  { id = \"tools\", kind = \"tool_list\" },\n]",
+                "  { id = \"tools\", kind = \"tool_list\" },\n  { id = \"skills\", kind = \"skills\" },\n]",
+            );
+            std::fs::write(&path, format!("{text}\n[skills]\ndirs = [\"../skills\"]\n")).expect("write");
+        }
+        skill(dir, "one", "Take meeting notes from a transcript. Use when the user shares a transcript.");
+    }
+
+    /// Writes the skill `name` under `skills/`; returns its SKILL.md's canonical path.
+    fn skill(dir: &Path, name: &str, description: &str) -> PathBuf {
+        std::fs::create_dir_all(dir.join("skills").join(name)).expect("mkdir");
+        let path = dir.join("skills").join(name).join("SKILL.md");
+        std::fs::write(&path, format!("---\nname: {name}\ndescription: {description}\n---\n# {name}\n\nDo it well.\n")).expect("write");
+        canonical(&path)
+    }
+
+    /// Writes a file of the project on disk, as an editor saves it; returns its canonical path.
+    fn save(dir: &Path, file: &str, text: &str) -> PathBuf {
+        std::fs::write(dir.join(file), text).expect("write");
+        canonical(&dir.join(file))
+    }
+
+    /// Edits on disk, reported as an editor's file watcher reports them (the file's path), leave
+    /// the server showing what a fresh one shows: a skill changed, created and deleted, the
+    /// module every agent reads and one manifest edited. The server keeps the files it read and
+    /// the folders it walked between checks; each report must make it read or walk them again.
+    #[test]
+    fn edits_on_disk_show_what_a_fresh_server_shows() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        skills_project(dir.path());
+        let mut workspace = fresh(dir.path(), &BTreeMap::new());
+        type Step = Box<dyn Fn(&Path) -> PathBuf>;
+        let steps: Vec<(&str, Step)> = vec![
+            ("a skill changed", Box::new(|d| skill(d, "one", "Take notes. Use {tools_description} when asked."))),
+            ("a skill created", Box::new(|d| skill(d, "two", "Plan trips. Use when the user asks for an itinerary."))),
+            (
+                "a skill deleted",
+                Box::new(|d| {
+                    let path = canonical(&d.join("skills/one/SKILL.md"));
+                    std::fs::remove_file(&path).expect("remove");
+                    path
+                }),
+            ),
+            ("the shared module", Box::new(|d| save(d, "shared/core.md", "Be careful. Use {tools_description}.\n"))),
+            (
+                "one manifest",
+                Box::new(|d| {
+                    let text = std::fs::read_to_string(d.join("b/ctxc.toml")).expect("read");
+                    save(d, "b/ctxc.toml", &text.replace("model = \"gpt-4o\"", "model = \"gpt-4\""))
+                }),
+            ),
+        ];
+        for (what, step) in steps {
+            let changed = step(dir.path());
+            workspace.refresh(&[changed]);
+            let mut again = fresh(dir.path(), &BTreeMap::new());
+            assert_eq!(workspace.published, again.published, "after {what}");
+            assert_eq!(shown(&mut workspace, dir.path()), shown(&mut again, dir.path()), "after {what}");
+        }
+        let skills = canonical(&dir.path().join("skills/two/SKILL.md"));
+        assert!(workspace.agents_reading(&skills).len() == 3, "the created skill is read by every agent");
+    }
+
+    /// Waits until what the project's files were last changed is past the time within which
+    /// a later change could leave their stamps as they are: what was read before then is kept
+    /// and checked by its stamp alone (see `project::DiskMemory`).
+    fn settle() {
+        std::thread::sleep(std::time::Duration::from_millis(150));
+    }
+
+    /// [`skills_project`], checked by a fresh server once its files are [`settle`]d; with how
+    /// many files its session read, folders it walked and stamps it took so far.
+    fn settled_skills_project() -> (tempfile::TempDir, Workspace) {
+        let dir = tempfile::tempdir().expect("tempdir");
+        skills_project(dir.path());
+        settle();
+        let workspace = fresh(dir.path(), &BTreeMap::new());
+        (dir, workspace)
+    }
+
+    fn file_work(workspace: &Workspace) -> (usize, usize, usize) {
+        workspace.session().file_work().expect("the editor's session keeps files")
+    }
+
+    /// Counted in work done, not in time: an edit of one agent's file checks that agent alone
+    /// and reads that one file from the disk (its other files, and the skill folders walked, are
+    /// kept); an edit of the module every agent reads checks them all and still reads one file.
+    #[test]
+    fn an_edit_reads_the_changed_file_alone() {
+        let (dir, mut workspace) = settled_skills_project();
+        let (reads, walks, _) = file_work(&workspace);
+        assert!(reads >= 10 && walks >= 1, "the first check reads every file: {reads} files, {walks} folders");
+        let edits = [("a/core.md", "You are agent a, edited.\n", 1), ("shared/core.md", "Be careful, edited.\n", 3)];
+        for (i, (file, text, agents)) in edits.into_iter().enumerate() {
+            let path = save(dir.path(), file, text);
+            // Read later than just after its change: kept (a file read just after its change is
+            // read again at the next check, when a later change could have left its stamp as is).
+            settle();
+            workspace.refresh(&[path]);
+            assert_eq!(workspace.last_checked(), agents, "{file}: the agents reading it");
+            let (read_again, walked_again, _) = file_work(&workspace);
+            assert_eq!((read_again, walked_again), (reads + i + 1, walks), "{file}: one more file read, no folder walked");
+        }
+    }
+
+    /// Files changed and a skill created on disk with no one telling the server (a checkout,
+    /// another program, a client that sends no file events) are seen when the agents reading
+    /// them are next checked: what the server kept is checked against the disk, not trusted.
+    #[test]
+    fn changes_no_one_reported_are_seen_at_the_next_check() {
+        let (dir, mut workspace) = settled_skills_project();
+        skill(dir.path(), "one", "Take notes. Use {tools_description} when asked.");
+        skill(dir.path(), "two", "Plan trips. Use when the user asks for an itinerary.");
+        std::fs::write(dir.path().join("b/tools.json"), tools(1)).expect("write");
+        // What the server hears of: an unsaved edit of the module every agent reads.
+        let text = "Be careful, edited.\n".to_string();
+        let shared = workspace.set_text(&dir.path().join("shared/core.md"), Some(text.clone()));
+        workspace.refresh(std::slice::from_ref(&shared));
+        let mut again = fresh(dir.path(), &BTreeMap::from([(shared, text)]));
+        assert_eq!(workspace.published, again.published);
+        assert_eq!(shown(&mut workspace, dir.path()), shown(&mut again, dir.path()));
+        let created = canonical(&dir.path().join("skills/two/SKILL.md"));
+        assert_eq!(workspace.agents_reading(&created).len(), 3, "the created skill is read by every agent");
+    }
+
+    /// Counted in system calls, not in time: checking what was kept costs one stamp (`lstat`)
+    /// per kept file an agent reads and per folder its walks entered, once per check however
+    /// many agents read the file, and nothing is read or walked again.
+    #[test]
+    fn a_check_takes_one_stamp_per_kept_file() {
+        let (dir, mut workspace) = settled_skills_project();
+        // The skill walk enters `skills` and `skills/one`.
+        let folders = 2;
+        for (edited, agents) in [("a/core.md", 1), ("shared/core.md", 3)] {
+            let (reads, walks, stats) = file_work(&workspace);
+            let path = workspace.set_text(&dir.path().join(edited), Some("Edited, unsaved.\n".to_string()));
+            workspace.refresh(std::slice::from_ref(&path));
+            assert_eq!(workspace.last_checked(), agents, "{edited}");
+            let on_disk: BTreeSet<&PathBuf> = workspace
+                .units
+                .iter()
+                .filter(|(unit, _)| is_manifest(unit))
+                .take(agents)
+                .flat_map(|(_, u)| u.files.iter())
+                .filter(|file| !workspace.open.contains_key(*file))
+                .collect();
+            let (reads_now, walks_now, stats_now) = file_work(&workspace);
+            assert_eq!((reads_now, walks_now), (reads, walks), "{edited}: nothing read or walked");
+            assert_eq!(stats_now - stats, on_disk.len() + folders, "{edited}: {on_disk:?}");
+            workspace.set_text(&path, None);
+            workspace.refresh(&[path]);
         }
     }
 

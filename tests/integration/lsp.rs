@@ -238,6 +238,48 @@ fn an_editor_session() {
     assert!(status.success(), "{status:?}");
 }
 
+/// A client that watches files for its server when asked is asked to report the files the
+/// project reads (every manifest; the kinds of file its agents read), as a change on disk the
+/// editor did not make shows at once; one that cannot is not asked.
+#[test]
+fn the_server_asks_a_client_that_can_to_watch_the_files_it_reads() {
+    let dir = common::project(&[("ctxc.toml", MANIFEST), ("prompts/core.md", "Be brief.\n"), ("tools/fs.json", TOOLS)]);
+    let root = std::fs::canonicalize(dir.path()).expect("canonical");
+    for dynamic in [true, false] {
+        let mut server = Server::start(&root);
+        let capabilities = json!({"workspace": {"didChangeWatchedFiles": {"dynamicRegistration": dynamic}}});
+        server.request("initialize", json!({"capabilities": capabilities, "rootUri": uri(&root)}));
+        server.notify("initialized", json!({}));
+        // Answered after whatever the server sent on its own once initialized.
+        server.request("textDocument/hover", json!({"textDocument": {"uri": uri(&root.join("ctxc.toml"))}, "position": position(0, 0)}));
+        let asked: Vec<Value> = server.notifications.iter().filter(|m| m["method"] == "client/registerCapability").cloned().collect();
+        if !dynamic {
+            assert!(asked.is_empty(), "{asked:?}");
+            continue;
+        }
+        assert_eq!(asked.len(), 1, "{asked:?}");
+        let registration = &asked[0]["params"]["registrations"][0];
+        assert_eq!(registration["method"], "workspace/didChangeWatchedFiles");
+        let globs: Vec<&str> = registration["registerOptions"]["watchers"]
+            .as_array()
+            .expect("watchers")
+            .iter()
+            .filter_map(|w| w["globPattern"].as_str())
+            .collect();
+        assert_eq!(globs, ["**/*.json", "**/*.md", "**/*.toml", "**/ctxc.toml", "**/ctxc.yaml", "**/ctxc.yml"]);
+        let id = asked[0]["id"].clone();
+        server.send(json!({"jsonrpc": "2.0", "id": id, "result": null}));
+        // A change reported by the client's watcher is seen at once.
+        std::fs::write(root.join("prompts/core.md"), "Use {tools_description} well.\n").expect("write");
+        let core = uri(&root.join("prompts/core.md"));
+        server.notify("workspace/didChangeWatchedFiles", json!({"changes": [{"uri": core, "type": 2}]}));
+        let found = server.diagnostics_for(&core);
+        assert_eq!(found.iter().map(|d| d["code"].clone()).collect::<Vec<_>>(), [json!("TPL003")], "{found:?}");
+        std::fs::write(root.join("prompts/core.md"), "Be brief.\n").expect("write");
+        assert!(server.request("shutdown", Value::Null).is_null());
+    }
+}
+
 /// What the client sends is bounded (issue 27, D12): a body that is not a message (not UTF-8,
 /// nested past the JSON reader's depth) gets a parse error and the session goes on; a length
 /// over the limit stops the server at once, saying why, without allocating it.
