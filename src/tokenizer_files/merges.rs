@@ -5,6 +5,7 @@
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
+use std::sync::Mutex;
 
 use aho_corasick::{AhoCorasick, MatchKind};
 use rustc_hash::FxHashSet;
@@ -24,6 +25,8 @@ pub(super) struct Merges {
     vocab: KeyMap<u128, u32>,
     /// Each merge by its two parts' ids: its rank and the joined token's id.
     merges: ByLeft,
+    /// Caches of the merges looked up, one taken by each word merged (see [`Recent`]).
+    recent: Mutex<Vec<Recent>>,
 }
 
 impl Merges {
@@ -75,7 +78,7 @@ impl Merges {
             first_rank += written.len();
         }
         let merges = ByLeft::new(texts.len(), merges);
-        Some(Merges { vocab, merges })
+        Some(Merges { vocab, merges, recent: Mutex::default() })
     }
 
     /// The id of the token `text`, if it is one.
@@ -115,7 +118,12 @@ impl Merges {
         if let Some(last) = symbols.last_mut() {
             last.next = NONE;
         }
-        let merge_of = |left: u32, right: u32| self.merges.get(left, right);
+        if symbols.len() < 2 {
+            return symbols.iter().map(|s| s.id).collect();
+        }
+        let mut recent =
+            self.recent.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).pop().unwrap_or_else(|| Recent::new(RECENT_BITS));
+        let mut merge_of = |left: u32, right: u32| recent.get(&self.merges, left, right);
         // The lowest rank first, then the leftmost position.
         let mut queue: BinaryHeap<Reverse<(u32, u32, u32)>> = symbols
             .windows(2)
@@ -149,7 +157,50 @@ impl Merges {
                 }
             }
         }
+        self.recent.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).push(recent);
         symbols.iter().zip(&removed).filter(|(_, removed)| !**removed).map(|(s, _)| s.id).collect()
+    }
+}
+
+/// How many slots a [`Recent`] has, as a power of two: 16,384 slots of 16 bytes (256 KB).
+const RECENT_BITS: u32 = 14;
+
+/// An empty slot of [`Recent`] (no lookup has both parts [`NONE`]).
+const EMPTY: u64 = u64::MAX;
+
+/// The merges of pairs looked up recently, in slots chosen by the pair: a word's pairs are
+/// found in this small table most of the time, where [`ByLeft::get`] searches a group of up to
+/// thousands of merges spread over megabytes (each step a read from memory: most of the time
+/// of merging a word in Gemma 3's 514,906 merges). A slot holds the last pair looked up there
+/// and its answer (a merge or none), so it answers as [`ByLeft`] answers.
+struct Recent {
+    /// The pair (left id, right id) in the high and low halves, then the rank and joined id in
+    /// the high and low halves ([`EMPTY`] for no merge).
+    slots: Box<[(u64, u64)]>,
+    bits: u32,
+}
+
+impl Recent {
+    fn new(bits: u32) -> Recent {
+        Recent { slots: vec![(EMPTY, EMPTY); 1 << bits].into_boxed_slice(), bits }
+    }
+
+    /// [`ByLeft::get`] of `merges`, remembered.
+    fn get(&mut self, merges: &ByLeft, left: u32, right: u32) -> Option<(u32, u32)> {
+        let pair = u64::from(left) << 32 | u64::from(right);
+        if pair == EMPTY {
+            return merges.get(left, right);
+        }
+        let at = (pair.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - self.bits)) as usize;
+        let slot = &mut self.slots[at];
+        if slot.0 != pair {
+            let found = merges.get(left, right);
+            *slot = (pair, found.map_or(EMPTY, |(rank, id)| u64::from(rank) << 32 | u64::from(id)));
+        }
+        match slot.1 {
+            EMPTY => None,
+            found => Some(((found >> 32) as u32, found as u32)),
+        }
     }
 }
 
@@ -389,6 +440,32 @@ mod tests {
         }
     }
 
+    /// A table of recent lookups answers as the table by left id, whatever it held before: eight
+    /// slots for some 2,000 pairs (each slot taken by many pairs in turn), the pairs looked up
+    /// in rising order, falling order and again, merges and not, ids beyond the vocabulary and
+    /// the pair of [`NONE`]s that an empty slot is written as.
+    #[test]
+    fn recent_lookups_answer_as_the_table() {
+        const IDS: u32 = 45;
+        let merges: Vec<(u32, Pair)> = (0..IDS)
+            .flat_map(|l| (0..IDS).map(move |r| (l, r)))
+            .filter(|(l, r)| (l * 7 + r * 3) % 4 == 0)
+            .enumerate()
+            .map(|(rank, (left, right))| (left, Pair { right, rank: rank as u32, id: (left * 3 + right) % IDS }))
+            .collect();
+        let by_left = ByLeft::new(IDS as usize, merges);
+        let mut recent = Recent::new(3);
+        let pairs: Vec<(u32, u32)> =
+            (0..IDS + 2).flat_map(|l| (0..IDS + 2).map(move |r| (l, r))).chain([(NONE, NONE), (NONE, 0)]).collect();
+        let mut found = 0;
+        for (left, right) in pairs.iter().chain(pairs.iter().rev()).chain(&pairs).copied() {
+            let answer = recent.get(&by_left, left, right);
+            assert_eq!(answer, by_left.get(left, right), "({left}, {right})");
+            found += usize::from(answer.is_some());
+        }
+        assert!(found > 1_000, "{found}");
+    }
+
     /// A merge's rank is its place in the whole list, across the chunks it was read in: the
     /// merges `L{i} R` → `L{i}R`, more than two chunks of them.
     #[test]
@@ -440,7 +517,7 @@ mod tests {
             for (rank, (_, pair)) in merges.iter_mut().enumerate() {
                 pair.rank = rank as u32;
             }
-            let model = Merges { vocab: KeyMap::default(), merges: ByLeft::new(texts.len(), merges) };
+            let model = Merges { vocab: KeyMap::default(), merges: ByLeft::new(texts.len(), merges), recent: Mutex::default() };
             for _ in 0..40 {
                 let unit: Vec<u32> = (0..1 + next(3)).map(|_| next(3) as u32).collect();
                 let mut word: Vec<u32> = (0..next(3)).map(|_| next(3) as u32).collect();
