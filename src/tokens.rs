@@ -161,6 +161,11 @@ impl Cuts {
         self.after != 0 && self.before != 0
     }
 
+    /// The one byte a cut may precede, when there is one only (as a character: it is ASCII).
+    fn only_before(self) -> Option<char> {
+        (self.before.count_ones() == 1).then(|| char::from(self.before.trailing_zeros() as u8))
+    }
+
     /// Whether a text may be cut between bytes `prev` and `next`.
     pub(crate) fn allows(self, prev: u8, next: u8) -> bool {
         prev < 128 && next < 128 && self.after & (1 << prev) != 0 && self.before & (1 << next) != 0
@@ -609,12 +614,22 @@ fn chunks(text: &str, cuts: Cuts) -> impl Iterator<Item = &str> {
     })
 }
 
+/// The first place `text` may be cut (see [`Cuts`]). Cuts before one byte only (SentencePiece's,
+/// before a space) are found among that byte's places, which `str::find` finds in a word at a
+/// time, where testing each pair of bytes took a sixth of the time of counting Gemma 3's texts.
 fn first_cut(text: &str, cuts: Cuts) -> Option<usize> {
-    text.as_bytes().windows(2).position(|w| cuts.allows(w[0], w[1])).map(|i| i + 1)
+    match cuts.only_before() {
+        Some(next) => text.match_indices(next).map(|(at, _)| at).find(|&at| at > 0 && cuts.allows(text.as_bytes()[at - 1], next as u8)),
+        None => text.as_bytes().windows(2).position(|w| cuts.allows(w[0], w[1])).map(|i| i + 1),
+    }
 }
 
+/// The last place `text` may be cut (see [`first_cut`]).
 fn last_cut(text: &str, cuts: Cuts) -> Option<usize> {
-    text.as_bytes().windows(2).rposition(|w| cuts.allows(w[0], w[1])).map(|i| i + 1)
+    match cuts.only_before() {
+        Some(next) => text.rmatch_indices(next).map(|(at, _)| at).find(|&at| at > 0 && cuts.allows(text.as_bytes()[at - 1], next as u8)),
+        None => text.as_bytes().windows(2).rposition(|w| cuts.allows(w[0], w[1])).map(|i| i + 1),
+    }
 }
 
 /// A xorshift generator from `seed` (the same numbers on every run), each number drawn below
@@ -647,6 +662,31 @@ pub(crate) fn random_texts(atoms: &[&str], max_parts: u64, seed: u64, n: usize) 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The first and last cuts found among one byte's places (SentencePiece's cuts, before a
+    /// space after chosen bytes) are those found by testing every pair of bytes, as are those of
+    /// other cuts: on texts of spaces next to letters, `>`, line breaks and non-ASCII letters,
+    /// a space first and last.
+    #[test]
+    fn first_and_last_cuts_are_those_of_every_pair_of_bytes() {
+        let every_pair = |text: &str, cuts: Cuts| {
+            let at: Vec<usize> = (1..text.len()).filter(|&i| cuts.allows(text.as_bytes()[i - 1], text.as_bytes()[i])).collect();
+            (at.first().copied(), at.last().copied())
+        };
+        let spaces = Cuts::before_space_after((0..128u8).filter(|&b| b != b'>' && b != b' '));
+        assert_eq!(spaces.only_before(), Some(' '));
+        assert_eq!(Cuts::ANY.only_before(), None);
+        const ATOMS: &[&str] = &[" ", "  ", "a", "b>", ">", "\n", "é", "日本", "x y", "> "];
+        let mut cut = 0;
+        for text in random_texts(ATOMS, 9, 7, 3_000) {
+            for cuts in [spaces, Cuts::ANY, Cuts::NONE, Cuts::before_space_after([b'a'])] {
+                let found = (first_cut(&text, cuts), last_cut(&text, cuts));
+                assert_eq!(found, every_pair(&text, cuts), "{text:?} {cuts:?}");
+                cut += usize::from(found.0.is_some());
+            }
+        }
+        assert!(cut > 3_000, "{cut}");
+    }
 
     /// Expected counts are from OpenAI's reference tiktoken (Python, via scripts/offline_tiktoken.py).
     #[test]
