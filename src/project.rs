@@ -856,14 +856,20 @@ impl ProjectRoot {
         let rel_dir = self.normalize(dir)?;
         let abs_dir = self.resolve(&rel_dir)?;
         let key = (self.boundary.clone(), abs_dir.clone(), file_name.to_string());
+        // Stamps only tell a kept walk from the disk: a run that keeps none (a one-shot command)
+        // takes none, which saves a lookup per folder walked.
+        let stamped = self.run.disk.is_some();
         let walk = self.walk(self.run.disk.as_ref().map(|d| (d, &d.found)), key, || {
             // Each folder's stamp is taken before its entries are read.
-            let mut walk = Walk { stamps: vec![(abs_dir.clone(), Stamp::of_entry(&abs_dir))], ..Walk::default() };
+            let mut walk = Walk::default();
+            if stamped {
+                walk.stamps.push((abs_dir.clone(), Stamp::of_entry(&abs_dir)));
+            }
             for entry in walkdir::WalkDir::new(&abs_dir).follow_links(false).sort_by_file_name() {
                 let Ok(entry) = entry else { continue };
                 if entry.file_type().is_dir() {
                     walk.dirs.push(entry.path().to_path_buf());
-                    if entry.depth() > 0 {
+                    if stamped && entry.depth() > 0 {
                         walk.stamps.push((entry.path().to_path_buf(), Stamp::of_entry(entry.path())));
                     }
                 }
@@ -923,16 +929,21 @@ impl ProjectRoot {
         let rel_dir = self.normalize(dir)?;
         let abs_dir = self.resolve(if rel_dir.is_empty() { "." } else { &rel_dir })?;
         let key = (self.boundary.clone(), abs_dir.clone(), max_depth, max_entries);
+        // As in `find_files`: no stamps in a run that keeps no walk.
+        let stamped = self.run.disk.is_some();
         let walk = self.walk(self.run.disk.as_ref().map(|d| (d, &d.listed)), key, || {
             let walk = walkdir::WalkDir::new(&abs_dir).follow_links(false).max_depth(max_depth).sort_by_file_name().into_iter();
             let walk =
                 walk.filter_entry(|e| e.depth() == 0 || !matches!(e.file_name().to_str(), Some(".git" | "node_modules" | "__pycache__")));
-            let mut found = Walk { stamps: vec![(abs_dir.clone(), Stamp::of_entry(&abs_dir))], ..Walk::default() };
+            let mut found = Walk::default();
+            if stamped {
+                found.stamps.push((abs_dir.clone(), Stamp::of_entry(&abs_dir)));
+            }
             let mut taken = 0;
             for entry in walk.filter_map(Result::ok) {
                 if entry.file_type().is_dir() {
                     // A folder entered (its stamp taken before its entries are read).
-                    if entry.depth() > 0 && entry.depth() < max_depth {
+                    if stamped && entry.depth() > 0 && entry.depth() < max_depth {
                         found.stamps.push((entry.path().to_path_buf(), Stamp::of_entry(entry.path())));
                     }
                     continue;
@@ -958,7 +969,7 @@ impl ProjectRoot {
                     }),
                     false => None,
                 };
-                if symlink {
+                if symlink && stamped {
                     // Where a link leads may be created, deleted or replaced with no change to
                     // the folders walked: its target's stamp is checked too, and a link that
                     // leads nowhere is looked at again on each use.

@@ -5,12 +5,13 @@
 //! The checks and the reports work on what it returns. Dropping the session drops its caches, so
 //! a long-lived library user holds only what its live sessions hold.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
+use crate::codes::Code;
 use crate::diagnostic::{Diagnostic, Failure};
 use crate::manifest::{self, Loaded};
 use crate::measure::Measured;
@@ -61,6 +62,34 @@ pub struct Session {
     tokenizer_files: Mutex<HashMap<FileKey, (Stamp, Arc<LoadedFile>)>>,
     /// Time spent in each [`Stage`], summed over the threads (nanoseconds).
     stage_nanos: [AtomicU64; Stage::ALL.len()],
+    /// Time spent in each lint rule, summed over the agents and threads ([`Session::rule_times`]).
+    rule_times: RuleTimes,
+}
+
+/// The time each lint rule took, summed over every run of it: handed by the caller of the lint
+/// stage ([`crate::lint::lint`]) so that people tuning a run see which rules cost what
+/// (`CTXC_TIMINGS=rules`). Timing never changes a result.
+#[derive(Debug, Default)]
+pub struct RuleTimes {
+    took: Mutex<BTreeMap<Code, Duration>>,
+}
+
+impl RuleTimes {
+    /// Adds each rule's time of one lint run (one lock for the run, not one per rule).
+    pub fn add(&self, times: &[(Code, Duration)]) {
+        let mut took = self.took.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        for &(code, time) in times {
+            *took.entry(code).or_default() += time;
+        }
+    }
+
+    /// Each rule that ran and its summed time, the slowest first (ties in code order).
+    pub fn sorted(&self) -> Vec<(Code, Duration)> {
+        let took = self.took.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut times: Vec<(Code, Duration)> = took.iter().map(|(&code, &time)| (code, time)).collect();
+        times.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        times
+    }
 }
 
 /// The stages a session times ([`Session::stage_times`]): what a run spends where, for people
@@ -349,6 +378,11 @@ impl Session {
         let nanos = u64::try_from(start.elapsed().as_nanos()).unwrap_or(u64::MAX);
         self.stage_nanos[stage as usize].fetch_add(nanos, Ordering::Relaxed);
         result
+    }
+
+    /// Where the lint rules of this session add their times ([`crate::lint::lint`]).
+    pub fn rule_times(&self) -> &RuleTimes {
+        &self.rule_times
     }
 
     /// The time each stage took in this session so far, summed over the threads that ran it.

@@ -461,17 +461,26 @@ fn keep_until_exit<T>(value: T) {
 }
 
 /// With `CTXC_TIMINGS` set (to anything but empty or 0): each stage's time in `session` and the
-/// report's (`report`, from `started`), on stderr, one `timings` line each. A tuning aid, used by
-/// bench/bench.py; nothing else changes.
+/// report's (`report`, from `started`), on stderr, one `timings` line each; with
+/// `CTXC_TIMINGS=rules`, also each lint rule's (`timings rule CODE`), the slowest first. A tuning
+/// aid, used by bench/bench.py; nothing else changes.
 fn print_timings(session: &Session, report: std::time::Instant) {
-    if std::env::var_os("CTXC_TIMINGS").is_none_or(|v| v.is_empty() || v == "0") {
-        return;
-    }
+    let Some(asked) = std::env::var_os("CTXC_TIMINGS").filter(|v| !v.is_empty() && v != "0") else { return };
+    output::eprint(&timing_lines(session, report.elapsed(), asked == "rules").concat());
+}
+
+/// The lines [`print_timings`] prints: the stages', the report's (`report`), and with `rules`
+/// each lint rule that ran.
+fn timing_lines(session: &Session, report: std::time::Duration, rules: bool) -> Vec<String> {
     let ms = |d: std::time::Duration| d.as_secs_f64() * 1000.0;
     let mut lines: Vec<String> =
         session.stage_times().into_iter().map(|(stage, took)| format!("timings {:<20} {:>9.1} ms\n", stage.name(), ms(took))).collect();
-    lines.push(format!("timings {:<20} {:>9.1} ms\n", "report", ms(report.elapsed())));
-    output::eprint(&lines.concat());
+    lines.push(format!("timings {:<20} {:>9.1} ms\n", "report", ms(report)));
+    if rules {
+        let rule_lines = session.rule_times().sorted().into_iter();
+        lines.extend(rule_lines.map(|(code, took)| format!("timings rule {:<15} {:>9.3} ms\n", code.as_str(), ms(took))));
+    }
+    lines
 }
 
 /// A secret a command would put somewhere (`done`: "written to …", "sent in …"): an error that
@@ -496,5 +505,35 @@ mod tests {
     #[test]
     fn every_command_line_is_well_formed() {
         super::Cli::command().debug_assert();
+    }
+
+    /// `CTXC_TIMINGS=rules`: one line per lint rule that ran, no rule twice, and the rules' times
+    /// together within the two stages that run them (lint rules, agent files); without it, no
+    /// rule line.
+    #[test]
+    fn timings_list_each_rule_that_ran_within_the_stages_that_ran_them() {
+        let examples = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
+        let session = ctxc::session::Session::new(Vec::new());
+        let report = ctxc::lint::check(&examples, &ctxc::lint::Options::default(), &session);
+        assert!(report.agents.len() > 1, "the examples load: {:?}", report.diagnostics);
+        let plain = super::timing_lines(&session, std::time::Duration::ZERO, false);
+        assert!(plain.iter().all(|line| !line.starts_with("timings rule ")), "{plain:?}");
+        let lines = super::timing_lines(&session, std::time::Duration::ZERO, true);
+        assert_eq!(&lines[..plain.len()], &plain[..], "the stage lines first, as without rules");
+        let codes: Vec<&str> = lines[plain.len()..]
+            .iter()
+            .map(|line| line.strip_prefix("timings rule ").and_then(|rest| rest.split_whitespace().next()).expect(line))
+            .collect();
+        let rules = session.rule_times().sorted();
+        assert!(rules.len() > 20, "every default rule ran: {codes:?}");
+        assert_eq!(codes, rules.iter().map(|(code, _)| code.as_str()).collect::<Vec<_>>());
+        let distinct: std::collections::BTreeSet<&str> = codes.iter().copied().collect();
+        assert_eq!(distinct.len(), codes.len(), "each rule once: {codes:?}");
+        assert!(rules.windows(2).all(|w| w[0].1 >= w[1].1), "slowest first");
+        let stages = session.stage_times();
+        let stage = |s: ctxc::session::Stage| stages.iter().find(|(t, _)| *t == s).map(|(_, d)| *d).unwrap_or_default();
+        let summed: std::time::Duration = rules.iter().map(|(_, d)| *d).sum();
+        let within = stage(ctxc::session::Stage::Lint) + stage(ctxc::session::Stage::Files);
+        assert!(summed <= within, "rules {summed:?} > lint stages {within:?}");
     }
 }

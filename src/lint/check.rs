@@ -208,7 +208,7 @@ pub fn check_text(path: &Path, text: &str, options: &Options, session: &Session)
         }
     };
     match files::Named::find(&root, &rel, Some(text)) {
-        Some(named) => lint_files(&mut report, &root, files::given(&root, named, text), options, session.counter()),
+        Some(named) => lint_files(&mut report, &root, files::given(&root, named, text), options, session.counter(), session.rule_times()),
         None => {
             report.nothing_to_lint =
                 Some(format!("nothing to lint: `{rel}` is not an agent file ctxc knows (manifests are checked from disk)"))
@@ -380,7 +380,7 @@ fn check_agent(report: &mut CheckReport, manifest: &Path, options: &Options, ses
         };
         session.timed(Stage::Lint, || {
             summary.prefixes = runs.iter().map(|run| prefix_summary(&cx, run)).collect();
-            findings.extend(lint(&cx, |code| selection.selects(code)));
+            findings.extend(lint(&cx, |code| selection.selects(code), session.rule_times()));
         });
     }
     report.unloadable |= !problems.is_empty() || !render_problems.is_empty();
@@ -469,13 +469,20 @@ fn zero_config(
     report.zero_config = true;
     session.timed(Stage::Files, || {
         let found = files::discover(root, only, loaded);
-        lint_files(report, root, found, options, session.counter())
+        lint_files(report, root, found, options, session.counter(), session.rule_times())
     })
 }
 
 /// Lints files found or given (no manifest): every rule over them, then selection and
 /// suppression comments.
-fn lint_files(report: &mut CheckReport, root: &ProjectRoot, mut found: files::Found, options: &Options, counter: &TokenCounter) {
+fn lint_files(
+    report: &mut CheckReport,
+    root: &ProjectRoot,
+    mut found: files::Found,
+    options: &Options,
+    counter: &TokenCounter,
+    times: &crate::session::RuleTimes,
+) {
     if found.is_empty() {
         return;
     }
@@ -502,7 +509,7 @@ fn lint_files(report: &mut CheckReport, root: &ProjectRoot, mut found: files::Fo
     };
     let mut findings = found.warnings.clone();
     findings.extend(found.failed.iter().cloned());
-    findings.extend(lint(&cx, |code| selection.selects(code)));
+    findings.extend(lint(&cx, |code| selection.selects(code), times));
     // Every file takes part in the rules that compare files; only the kept ones are reported.
     findings.retain(|d| d.file.as_deref().is_none_or(|file| options.keeps(file)));
     // MCP022 reads other hosts' MCP configurations the walk lists as no agent file

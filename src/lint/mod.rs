@@ -12,6 +12,7 @@ pub mod group;
 use crate::codes::Code;
 use crate::diagnostic::Diagnostic;
 pub use crate::rules::context::{AgentRun, Context, Run, Settings};
+use crate::session::RuleTimes;
 
 pub use check::{check, check_beside_agents, check_text, CheckReport, Outcome};
 pub use config::{Options, RawLint, SkillLevel};
@@ -20,11 +21,16 @@ pub use config::{Options, RawLint, SkillLevel};
 /// BUDGET` costs only the budget rules). Findings carry their rule's code and default severity,
 /// sorted by file, position and code. A rule that panics costs only itself on the files it
 /// fails on: those get an internal-error finding (MAN015), and its findings on the others are kept.
-pub fn lint(cx: &Context, selected: impl Fn(Code) -> bool) -> Vec<Diagnostic> {
+/// Each rule's time is added to `times` (the caller's, for `CTXC_TIMINGS=rules`).
+pub fn lint(cx: &Context, selected: impl Fn(Code) -> bool, times: &RuleTimes) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
+    let mut took = Vec::new();
     for rule in crate::rules::ALL.iter().filter(|rule| selected(rule.code)) {
         let Some(check) = rule.stage.check() else { continue };
-        for mut d in run_rule(cx, rule.code, check) {
+        let start = std::time::Instant::now();
+        let found = run_rule(cx, rule.code, check);
+        took.push((rule.code, start.elapsed()));
+        for mut d in found {
             if d.code != Some(Code::MAN015) {
                 d.code = Some(rule.code);
                 d.severity = rule.severity;
@@ -32,6 +38,7 @@ pub fn lint(cx: &Context, selected: impl Fn(Code) -> bool) -> Vec<Diagnostic> {
             findings.push(d);
         }
     }
+    times.add(&took);
     sort(&mut findings);
     findings
 }

@@ -45,8 +45,12 @@ const OPENINGS: [&str; 14] = [
 pub fn is_placeholder(description: &str) -> bool {
     let trimmed = description.trim();
     let bracketed = [("[", "]"), ("<", ">"), ("{{", "}}")].iter().any(|(a, b)| trimmed.starts_with(a) && trimmed.ends_with(b));
+    if bracketed {
+        return true;
+    }
+    // The words are one opening, or start with one and a space (no text formatted per opening).
     let words = normalized(trimmed);
-    bracketed || OPENINGS.iter().any(|o| words == *o || words.starts_with(&format!("{o} ")))
+    OPENINGS.iter().any(|o| words.strip_prefix(o).is_some_and(|rest| rest.is_empty() || rest.starts_with(' ')))
 }
 
 fn check(cx: &Context) -> Vec<Diagnostic> {

@@ -109,7 +109,15 @@ pub fn raw_field(text: &str, key: &str) -> Option<(String, Option<Range<usize>>)
 
 /// Lowercase words of a text, every run of other characters one space.
 pub fn normalized(text: &str) -> String {
-    text.to_lowercase().split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect::<Vec<_>>().join(" ")
+    let lower = text.to_lowercase();
+    let mut words = String::with_capacity(lower.len());
+    for word in lower.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()) {
+        if !words.is_empty() {
+            words.push(' ');
+        }
+        words.push_str(word);
+    }
+    words
 }
 
 #[cfg(test)]
