@@ -150,6 +150,25 @@ fn set_overrides_a_key_for_one_run() {
     assert!(String::from_utf8_lossy(&typo.stdout).contains("did you mean `system_prompt`?"));
 }
 
+/// `--set` reaches into a named scenario like any other table: an existing scenario's key is
+/// replaced for the run, a new scenario name adds one, and a misspelt scenario key is refused.
+#[test]
+fn set_overrides_a_scenario_key() {
+    let render =
+        |scenario: &str, set: &str| ctxc(&["render", "examples/agents/zeus", "--mode", "plan", "--scenario", scenario, "--set", set]);
+    let tokyo = render("default", "scenarios.default.timezone=Asia/Tokyo");
+    assert_eq!(tokyo.status.code(), Some(0), "{}", String::from_utf8_lossy(&tokyo.stderr));
+    let text = String::from_utf8_lossy(&tokyo.stdout);
+    assert!(text.contains("in the Asia/Tokyo timezone") && !text.contains("Europe/Berlin"), "{text}");
+    let added = render("travel", "scenarios.travel.timezone=Asia/Tokyo");
+    assert_eq!(added.status.code(), Some(0), "{}", String::from_utf8_lossy(&added.stderr));
+    assert!(String::from_utf8_lossy(&added.stdout).contains("in the Asia/Tokyo timezone"));
+    let typo = render("default", "scenarios.default.timezon=Asia/Tokyo");
+    assert_eq!(typo.status.code(), Some(2));
+    let said = String::from_utf8_lossy(&typo.stderr);
+    assert!(said.contains("MAN001") && said.contains("did you mean `timezone`?"), "{said}");
+}
+
 #[test]
 fn bare_tool_files_are_costed_per_tool() {
     let cost = json(&["cost", "examples/agents/zeus/tools/mcp/github.json", "--format", "json"]);
