@@ -26,8 +26,9 @@ pub const RULE: Definition = Definition {
             file extension, in prose, code spans or code blocks; Markdown links are LINK001's. A path that exists \
             relative to the project root instead is taken to mean the project's file and not reported, and so is one \
             that exists relative to the root of the Claude Code plugin holding the skill (`${CLAUDE_PLUGIN_ROOT}/scripts/x.py`, \
-            see docs/hosts.md). Not reported \
-            either: mentions on a line giving examples (`example`, `e.g.`, `such as`), placeholder names \
+            see docs/hosts.md), and one that exists inside a folder of the project the skill names (`scripts/migrate.sh` \
+            in a skill that names `packages/db/`, where `packages/db/scripts/migrate.sh` is: a monorepo package's file). \
+            Not reported either: mentions on a line giving examples (`example`, `e.g.`, `such as`), placeholder names \
             (`references/filename.md`, `scripts/your_script.py`), paths in code blocks other than a command running \
             the file or a `# see …` comment, lines about the user's files (`ask the user`, `user's`), paths that exist \
             in another skill of the project, files the skill's own steps write (after a shell `>` redirection or \
@@ -101,6 +102,7 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         let bundle = Bundle::of(cx, &skill.rel);
         let bundled: HashSet<&str> = bundle.files.iter().map(|f| f.rel.as_str()).collect();
         let mut reported = std::collections::BTreeSet::new();
+        let mut named_folders = None;
         for (range, path) in mentions {
             let exists = |rel: &str| matches!(refs::resolve(cx, "", rel), Resolved::Exists(_));
             // A plugin's skill may run what the plugin ships at its root (`${CLAUDE_PLUGIN_ROOT}/scripts/x.py`).
@@ -112,6 +114,11 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
                 cx.skills.iter().flat_map(|s| Bundle::of(cx, &s.rel).files.iter().map(|f| f.rel.clone()).collect::<Vec<_>>()).collect()
             });
             if in_other_skill.contains(path) {
+                continue;
+            }
+            // In a monorepo a skill names a package's file by its path in the package
+            // (`scripts/migrate.sh` of `packages/db/`): that file, when the skill names its folder.
+            if named_folders.get_or_insert_with(|| folders_named(&skill.text)).iter().any(|folder| exists(&format!("{folder}/{path}"))) {
                 continue;
             }
             let name = path.rsplit('/').next().unwrap_or(path);
@@ -137,6 +144,32 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
     findings
 }
 
+/// Most folders of the project [`folders_named`] takes from one skill: its work stays bounded
+/// however many paths the text holds.
+const MAX_NAMED_FOLDERS: usize = 64;
+
+/// The project folders a skill's text names: each path it writes relative to the project root
+/// (`packages/db/`, `packages/web/scripts/run.sh`) and every folder on the way, in order of
+/// appearance, without repeats. URLs, absolute paths and paths up from the skill are no
+/// project folders.
+fn folders_named(text: &str) -> Vec<&str> {
+    let mut folders = Vec::new();
+    let words = text.split(|c: char| !(c.is_ascii_alphanumeric() || "._@/-".contains(c)));
+    for word in words.filter(|w| w.contains('/') && !w.starts_with(['/', '.']) && !w.contains("//")) {
+        let word = word.trim_end_matches(['/', '.']);
+        let ends = word.match_indices('/').map(|(i, _)| i).chain([word.len()]);
+        for folder in ends.map(|end| &word[..end]) {
+            if folders.len() == MAX_NAMED_FOLDERS {
+                return folders;
+            }
+            if !folder.is_empty() && !folders.contains(&folder) {
+                folders.push(folder);
+            }
+        }
+    }
+    folders
+}
+
 /// Whether a code line changes to a folder other than the skill's (`cd LLaVA` after a `git
 /// clone`); `cd` into the skill's own folder (`cd "$CLAUDE_SKILL_DIR"`) stays in the bundle.
 fn leaves_skill(line: &str) -> bool {
@@ -156,7 +189,7 @@ fn is_written(before: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{is_written, leaves_skill};
+    use super::{folders_named, is_written, leaves_skill, MAX_NAMED_FOLDERS};
 
     #[test]
     fn written_files_and_other_folders() {
@@ -164,5 +197,14 @@ mod tests {
         assert!(!is_written("> ") && !is_written("Step -> `") && !is_written("**Reference:** See `"));
         assert!(leaves_skill("cd LLaVA\n") && leaves_skill("$ cd ../repo\n"));
         assert!(!leaves_skill("cd \"$CLAUDE_SKILL_DIR\"\n") && !leaves_skill("python scripts/cd.py\n"));
+    }
+
+    #[test]
+    fn folders_a_skill_names() {
+        let text = "Migrations live in `packages/db/`; run packages/web/scripts/run.sh (see https://x.io/a/b, /etc/x, ../up/y, ./here/z).";
+        assert_eq!(folders_named(text), ["packages", "packages/db", "packages/web", "packages/web/scripts", "packages/web/scripts/run.sh"]);
+        // Doubling the paths a text holds never takes more than the cap.
+        let many: String = (0..2 * MAX_NAMED_FOLDERS).map(|i| format!("dir{i}/file ")).collect();
+        assert_eq!(folders_named(&many).len(), MAX_NAMED_FOLDERS);
     }
 }
