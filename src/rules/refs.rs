@@ -449,7 +449,8 @@ fn self_path(dir: &str, rel: &str) -> String {
 
 /// Which texts of a skill mention which of its bundled files. A text mentions a file when it holds
 /// its name, a wildcard pattern matching it (`references/api-*.md`), a folder holding it on its
-/// own (`assets/` or `` `assets` ``, not `assets/logo.png`), or for a module (`.py`, `.js`, `.ts`)
+/// own (`assets/` or `` `assets` ``, not `assets/logo.png`), for a Markdown document its stem as
+/// a whole code span (`` `route-templates` ``), or for a module (`.py`, `.js`, `.ts`)
 /// its stem or its package (the folder holding it, below `scripts/`) as a word (`from helpers
 /// import`). Built without testing every text against every file: one pass over each text finds every key a
 /// mention needs (file names, module stems and packages, `folder/` and `` `folder` ``), and each
@@ -470,6 +471,9 @@ enum Key<'a> {
     Word(&'a str),
     FolderSlash(&'a str),
     FolderTick(&'a str),
+    /// A Markdown document's stem as a whole code span (`` `route-templates` `` for
+    /// `rules/route-templates.md`): how catalogue skills list their rule files by id.
+    StemTick(&'a str),
 }
 
 impl Mentioners {
@@ -479,6 +483,9 @@ impl Mentioners {
         for rel in files {
             let name = rel.rsplit('/').next().unwrap_or(rel);
             keys.push((name.to_string(), Key::Name(name)));
+            if let Some(stem) = document_stem(name) {
+                keys.push((format!("`{stem}`"), Key::StemTick(name)));
+            }
             let (stem, package) = module_words(rel);
             for word in stem.into_iter().chain(package) {
                 keys.push((word.to_string(), Key::Word(word)));
@@ -519,6 +526,7 @@ impl Mentioners {
                         Key::Word(word) if !is_ident(before) && !is_ident(after) => add(format!("w:{word}"), i),
                         Key::FolderSlash(folder) if !is_path(after) => add(format!("f:{folder}"), i),
                         Key::FolderTick(folder) => add(format!("f:{folder}"), i),
+                        Key::StemTick(name) => add(format!("n:{name}"), i),
                         Key::Name(_) | Key::Word(_) | Key::FolderSlash(_) => {}
                     }
                 }
@@ -588,6 +596,11 @@ impl Mentioners {
 
 /// A module's stem (`helpers` of `scripts/helpers.py`, three characters or more) and its package
 /// (the folder holding it, below `scripts/`), the words that name it in code.
+/// A Markdown document's name without its extension (`route-templates` of `route-templates.md`).
+fn document_stem(name: &str) -> Option<&str> {
+    [".md", ".mdx"].iter().find_map(|e| name.strip_suffix(e)).filter(|stem| !stem.is_empty())
+}
+
 fn module_words(rel: &str) -> (Option<&str>, Option<&str>) {
     let name = rel.rsplit('/').next().unwrap_or(rel);
     let module = [".py", ".js", ".mjs", ".cjs", ".ts"].iter().find_map(|e| name.strip_suffix(e));
@@ -695,6 +708,10 @@ mod tests {
         assert!(!mentions("Keep poc-generation.md.bak out.", "references/poc-generation.md"));
         assert!(mentions("Then read poc-generation.md.", "references/poc-generation.md"));
         assert!(mentions("(see references/poc-generation.md)", "references/poc-generation.md"));
+        // A catalogue lists its rule documents by id: the stem as a whole code span, nothing less.
+        assert!(mentions("- `route-templates` - Co-located route templates", "rules/route-templates.md"));
+        assert!(!mentions("- `route-templates-v2` - and route templates", "rules/route-templates.md"));
+        assert!(!mentions("- `scripts/route-templates` - a script", "rules/route-templates.md"));
         // A folder drawn in a tree mentions every file in it, but a text naming the file is the one
         // that leads to it.
         let texts = ["```\nmy-skill/\n└── references/\n```\n", "Read `references/x.md` first."];

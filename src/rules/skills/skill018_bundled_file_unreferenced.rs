@@ -27,7 +27,9 @@ pub const RULE: Definition = Definition {
             subagent or command (a plugin's agents read its skills' files) or another \
             SKILL.md contains its name or a glob matching its path (`references/api-*.md`; memory files, subagents, \
             commands and other skills: the name only), or names a \
-            folder holding it on its own (`assets/`, `` `assets/fonts` ``, `scripts/*.py`), or, for a Python or \
+            folder holding it on its own (`assets/`, `` `assets/fonts` ``, `scripts/*.py`), or, for a Markdown document, \
+            its name without extension as a whole code span (`` `route-templates` `` for `rules/route-templates.md`, \
+            as catalogue skills list their rule files by id), or, for a Python or \
             JavaScript module, its name without extension or its package folder as a word (`from helpers import …`). Files outside the \
             three folders, hidden files, licences, READMEs, package files (`__init__.py`, `requirements.txt`, \
             `package.json`…) and tests (`test_*.py`, `*.test.ts`, `tests/`) are not checked.",

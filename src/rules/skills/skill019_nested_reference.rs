@@ -22,7 +22,8 @@ pub const RULE: Definition = Definition {
         text: "---\nname: api-client\ndescription: Call the billing API. Use when the user asks about invoices.\n---\nSee [the API guide](references/api.md) and [the error codes](references/errors.md).\n",
     },
     notes: "Only Markdown documents (`.md`, `.mdx`) are checked, not READMEs, changelogs or licences: scripts importing helper modules are \
-            normal. A document mentioned by no file at all is SKILL018's.",
+            normal. A document mentioned by no file at all is SKILL018's. What counts as mentioning a file is SKILL018's \
+            list: SKILL.md listing a rule document by id (`` `route-templates` ``) reaches it in one level.",
     stage: Stage::Lint(check),
 };
 
