@@ -11,15 +11,16 @@ pub const RULE: Definition = Definition {
           skill by accident); other agents may load both and pick either.",
     fails: Example {
         file: "skills/notes/SKILL.md",
-        text: "---\nname: notes\ndescription: Take meeting notes.\n---\n\n# and team-skills/notes-v2/SKILL.md also says `name: notes`\n",
+        text: "---\nname: notes\ndescription: Take meeting notes.\n---\n\n# and .agents/skills/notes/SKILL.md also says `name: notes`\n",
     },
     passes: Example {
         file: "skills/notes/SKILL.md",
-        text: "---\nname: notes\ndescription: Take meeting notes.\n---\n\n# and team-skills/notes-v2/SKILL.md says `name: notes-v2`\n",
+        text: "---\nname: notes\ndescription: Take meeting notes.\n---\n\n# and .agents/skills/notes-v2/SKILL.md says `name: notes-v2`\n",
     },
     notes: "Without a manifest, two skills collide only when one agent installs both: skills whose skills folders \
             sit in the same project folder (`.claude/skills/`, `.agents/skills/`, `.github/skills/` and `skills/` of \
-            one folder). Same-named skills of two example agents (`examples/a/skills/x`, `examples/b/skills/x`) or of \
+            one folder); skills in a folder of another name (`.agents/skills-orchestrator/`) collide only with each \
+            other. Same-named skills of two example agents (`examples/a/skills/x`, `examples/b/skills/x`) or of \
             two Claude Code plugins (whose skills are namespaced `plugin:skill`, \
             https://code.claude.com/docs/en/plugins) are never listed together, nor a plugin's `skills/x` with the \
             `.agents/skills/x` or `.claude/skills/x` of the folder holding the plugin (a plugin is a folder holding \
@@ -60,7 +61,13 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
 /// are both installed with `a`).
 fn installed_with(rel: &str) -> &str {
     let mut parts = rel.rsplitn(4, '/');
-    let (_, _, _, holder) = (parts.next(), parts.next(), parts.next(), parts.next());
+    let (_, _, container, holder) = (parts.next(), parts.next(), parts.next(), parts.next());
+    // A folder of skills that is no host's `skills` folder (`.agents/skills-orchestrator/`, a
+    // collection's `catalog/`) is installed with nothing beside it: its skills collide only
+    // with each other.
+    if let Some(container) = container.filter(|c| *c != "skills") {
+        return &rel[..holder.map_or(0, |h| h.len() + 1) + container.len()];
+    }
     let holder = holder.unwrap_or("");
     match holder.rsplit_once('/') {
         Some((parent, last)) if last.starts_with('.') => parent,
@@ -81,5 +88,7 @@ mod tests {
         assert_eq!(installed_with("skills/pdf/SKILL.md"), "");
         assert_eq!(installed_with("pdf/SKILL.md"), "");
         assert_eq!(installed_with("examples/b/skills/pdf/SKILL.md"), "examples/b");
+        assert_eq!(installed_with("a/.agents/skills-orchestrator/pdf/SKILL.md"), "a/.agents/skills-orchestrator");
+        assert_eq!(installed_with("catalog/pdf/SKILL.md"), "catalog");
     }
 }
