@@ -20,7 +20,8 @@ pub const RULE: Definition = Definition {
     notes: "Without a manifest, two skills collide only when one agent installs both: skills whose skills folders \
             sit in the same project folder (`.claude/skills/`, `.agents/skills/`, `.github/skills/` and `skills/` of \
             one folder); skills in a folder of another name (`.agents/skills-orchestrator/`) collide only with each \
-            other. Same-named skills of two example agents (`examples/a/skills/x`, `examples/b/skills/x`) or of \
+            other. A byte-equal copy (the same SKILL.md mirrored into two hosts' folders) is not reported: \
+            whichever is activated, it is the same skill. Same-named skills of two example agents (`examples/a/skills/x`, `examples/b/skills/x`) or of \
             two Claude Code plugins (whose skills are namespaced `plugin:skill`, \
             https://code.claude.com/docs/en/plugins) are never listed together, nor a plugin's `skills/x` with the \
             `.agents/skills/x` or `.claude/skills/x` of the folder holding the plugin (a plugin is a folder holding \
@@ -31,7 +32,7 @@ pub const RULE: Definition = Definition {
 
 fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
-    let mut first_of: KeyMap<(bool, &str, &str), &str> = KeyMap::default();
+    let mut first_of: KeyMap<(bool, &str, &str), &crate::agent_files::SkillDoc> = KeyMap::default();
     for skill in cx.skills {
         let Some(name) = skill.string("name").filter(|n| !n.trim().is_empty()) else { continue };
         // A plugin's skills are named `plugin:skill`, apart from every other skill; an agent's
@@ -42,9 +43,15 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
             (None, false) => (false, installed_with(&skill.rel)),
         };
         let Some(first) = first_of.get(&(scope.0, scope.1, name)) else {
-            first_of.insert((scope.0, scope.1, name), &skill.file);
+            first_of.insert((scope.0, scope.1, name), skill);
             continue;
         };
+        // A byte-equal copy (the same skill mirrored into `.claude/skills/` and `.agents/skills/`
+        // for two hosts) is the same skill whichever is activated.
+        if first.text == skill.text {
+            continue;
+        }
+        let first = &first.file;
         findings.push(
             Diagnostic::finding(format!("skill `{name}` is also defined in {first}; only one of them can be activated by name"))
                 .in_file(&skill.file)
