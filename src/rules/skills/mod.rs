@@ -201,6 +201,26 @@ pub fn under(folder: &str, dir: &str) -> bool {
     folder.split('/').any(|part| part == dir)
 }
 
+/// The project folder that installs a skill with its neighbours: the folder holding its skills
+/// folder, past a product's dot-folder (`a/.claude/skills/pdf/SKILL.md` and `a/skills/x/SKILL.md`
+/// are both installed with `a`).
+pub fn installed_with(rel: &str) -> &str {
+    let mut parts = rel.rsplitn(4, '/');
+    let (_, _, container, holder) = (parts.next(), parts.next(), parts.next(), parts.next());
+    // A folder of skills that is no host's `skills` folder (`.agents/skills-orchestrator/`, a
+    // collection's `catalog/`) is installed with nothing beside it: its skills collide only
+    // with each other.
+    if let Some(container) = container.filter(|c| *c != "skills") {
+        return &rel[..holder.map_or(0, |h| h.len() + 1) + container.len()];
+    }
+    let holder = holder.unwrap_or("");
+    match holder.rsplit_once('/') {
+        Some((parent, last)) if last.starts_with('.') => parent,
+        None if holder.starts_with('.') => "",
+        _ => holder,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -221,6 +241,18 @@ mod tests {
         for lowercase in ["技能", "мой-навык", "ß-skill", "a\u{b2}", "x\u{FF12}"] {
             assert!(name_problems(lowercase).is_empty(), "{lowercase}");
         }
+    }
+
+    #[test]
+    fn skills_are_installed_with_their_project_folder() {
+        assert_eq!(installed_with("a/.claude/skills/pdf/SKILL.md"), "a");
+        assert_eq!(installed_with("a/skills/pdf/SKILL.md"), "a");
+        assert_eq!(installed_with(".agents/skills/pdf/SKILL.md"), "");
+        assert_eq!(installed_with("skills/pdf/SKILL.md"), "");
+        assert_eq!(installed_with("pdf/SKILL.md"), "");
+        assert_eq!(installed_with("examples/b/skills/pdf/SKILL.md"), "examples/b");
+        assert_eq!(installed_with("a/.agents/skills-orchestrator/pdf/SKILL.md"), "a/.agents/skills-orchestrator");
+        assert_eq!(installed_with("catalog/pdf/SKILL.md"), "catalog");
     }
 
     #[test]

@@ -5,6 +5,7 @@ use std::collections::HashSet;
 use crate::rules::markdown::fenced_lines;
 use crate::rules::prelude::*;
 use crate::rules::refs::{self, Bundle, Resolved};
+use crate::rules::skills::installed_with;
 
 pub const RULE: Definition = Definition {
     severity: Severity::Error,
@@ -24,7 +25,9 @@ pub const RULE: Definition = Definition {
     },
     notes: "Mentions are paths starting with `scripts/`, `references/` or `assets/` (optionally `./`) and ending in a \
             file extension, in prose, code spans or code blocks; Markdown links are LINK001's. A path that exists \
-            relative to the project root instead is taken to mean the project's file and not reported, and so is one \
+            relative to the project root instead is taken to mean the project's file and not reported, as is one that \
+            exists relative to the folder holding the skill's skills folder (`templates/app/scripts/x.ts` for a skill \
+            in `templates/app/.agents/skills/`: a project inside the repository), and so is one \
             that exists relative to the root of the Claude Code plugin holding the skill (`${CLAUDE_PLUGIN_ROOT}/scripts/x.py`, \
             see docs/hosts.md), and one that exists inside a folder of the project the skill names (`scripts/migrate.sh` \
             in a skill that names `packages/db/`, where `packages/db/scripts/migrate.sh` is: a monorepo package's file). \
@@ -107,7 +110,11 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
             let exists = |rel: &str| matches!(refs::resolve(cx, "", rel), Resolved::Exists(_));
             // A plugin's skill may run what the plugin ships at its root (`${CLAUDE_PLUGIN_ROOT}/scripts/x.py`).
             let in_plugin = skill.plugin.as_ref().is_some_and(|p| exists(&p.path(path)));
-            if bundled.contains(path.as_str()) || exists(path) || in_plugin || !reported.insert(path.clone()) {
+            // A project of its own inside the repository (`templates/app/.agents/skills/x`) runs
+            // from its folder: `scripts/x.ts` is `templates/app/scripts/x.ts`.
+            let project = installed_with(&skill.rel);
+            let in_project = !project.is_empty() && exists(&format!("{project}/{path}"));
+            if bundled.contains(path.as_str()) || exists(path) || in_plugin || in_project || !reported.insert(path.clone()) {
                 continue;
             }
             let in_other_skill = other_skills.get_or_insert_with(|| {
