@@ -23,7 +23,9 @@ pub const RULE: Definition = Definition {
     },
     notes: "Only Markdown documents (`.md`, `.mdx`) are checked, not READMEs, changelogs or licences: scripts importing helper modules are \
             normal. A document mentioned by no file at all is SKILL018's. What counts as mentioning a file is SKILL018's \
-            list: SKILL.md listing a rule document by id (`` `route-templates` ``) reaches it in one level.",
+            list: SKILL.md listing a rule document by id (`` `route-templates` ``) reaches it in one level. When the \
+            document that mentions it is not mentioned by SKILL.md either, the message says so rather than \
+            counting two levels.",
     stage: Stage::Lint(check),
 };
 
@@ -48,9 +50,16 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
             let named = mentioners.first_naming(rel, |t| Some(t) != me).unwrap_or(first);
             let Some(via) = named.checked_sub(1).and_then(|i| documents.get(i)) else { continue };
             let via = &via.0;
+            // The document leading to it may be out of SKILL.md's reach itself (its own SKILL018
+            // or SKILL019): then the chain is longer than two, if it reaches SKILL.md at all.
+            let via_from_skill = mentioners.first(via, |t| t != named) == Some(0);
+            let message = match via_from_skill {
+                true => format!("`{rel}` is reached only through `{via}`, two levels from SKILL.md"),
+                false => format!("`{rel}` is mentioned only by `{via}`, which SKILL.md does not mention either"),
+            };
             let body = skill.body_start();
             findings.push(
-                Diagnostic::finding(format!("`{rel}` is reached only through `{via}`, two levels from SKILL.md"))
+                Diagnostic::finding(message)
                     .in_file(&skill.file)
                     .at(Some(body..body))
                     .label("nested reference")
