@@ -1012,7 +1012,8 @@ pub struct Listed {
 /// Why `rel` could not be resolved or opened.
 fn io_error(rel: &str, e: std::io::Error) -> ReadError {
     match e.kind() {
-        std::io::ErrorKind::NotFound => ReadError::Missing(rel.to_string()),
+        // A path through a file (`README.md/x.md`) names nothing, as a missing one does.
+        std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory => ReadError::Missing(rel.to_string()),
         _ => ReadError::Unreadable { path: rel.to_string(), reason: e.to_string() },
     }
 }
@@ -1149,6 +1150,9 @@ mod tests {
         assert!(matches!(root.read("link.md"), Err(ReadError::Escapes(_))));
         assert_eq!(root.read("bad.md").map(|f| f.text.to_string()), Err(ReadError::NotUtf8 { path: "bad.md".into(), line: 2, column: 3 }));
         assert!(matches!(root.read("nope.md"), Err(ReadError::Missing(_))));
+        // Through a file: no such path, not an unreadable one.
+        assert!(matches!(root.resolve("bad.md/x.md"), Err(ReadError::Missing(_))));
+        assert!(matches!(root.read("bad.md/x.md"), Err(ReadError::Missing(_))));
     }
 
     #[cfg(unix)]
