@@ -35,7 +35,8 @@ pub const RULE: Definition = Definition {
             (`references/filename.md`, `scripts/your_script.py`), paths in code blocks other than a command running \
             the file or a `# see …` comment, lines about the user's files (`ask the user`, `user's`), paths that exist \
             in another skill of the project, files the skill's own steps write (after a shell `>` redirection or \
-            `into`: `… > scripts/prompt.md`, \"paste the JSON into `scripts/out.json`\"), paths in code blocks after a \
+            `into`, or `as`/`to` after a verb such as save, capture, write or export: `… > scripts/prompt.md`, \"paste the JSON \
+            into `scripts/out.json`\", \"capture them as `references/params.json`\"), paths in code blocks after a \
             `cd` into another folder (commands that run in a repository the skill clones: `git clone …` then `cd \
             LLaVA`), and skills about writing skills (naming `SKILL.md` three times or more).",
     stage: Stage::Lint(check),
@@ -191,8 +192,16 @@ fn is_written(before: &str) -> bool {
     let line = before.rsplit('\n').next().unwrap_or(before).trim_end_matches(['`', ' ', '\t']);
     let command = line.trim_start_matches(['>', ' ']);
     let redirect = !command.is_empty() && (line.ends_with(" >") || line.ends_with(">>"));
-    redirect || line.rsplit(|c: char| !c.is_alphanumeric()).next().is_some_and(|w| w.eq_ignore_ascii_case("into"))
+    let mut words = line.rsplit(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty());
+    let last = words.next().unwrap_or_default().to_ascii_lowercase();
+    // "save the result as `x.json`", "capture them as …", "write it to …": a step that makes the file.
+    let mut makes = || words.any(|w| WRITING_VERBS.iter().any(|v| w.eq_ignore_ascii_case(v)));
+    redirect || last == "into" || (matches!(last.as_str(), "as" | "to") && makes())
 }
+
+/// Verbs of a step that makes a file, before `as` or `to` and its path.
+const WRITING_VERBS: [&str; 12] =
+    ["save", "saves", "saved", "capture", "write", "writes", "written", "store", "export", "create", "generate", "record"];
 
 #[cfg(test)]
 mod tests {
@@ -202,6 +211,8 @@ mod tests {
     fn written_files_and_other_folders() {
         assert!(is_written("node scripts/gen.mjs > ") && is_written("- **SAVE**: Paste the JSON result into `"));
         assert!(!is_written("> ") && !is_written("Step -> `") && !is_written("**Reference:** See `"));
+        assert!(is_written("- None yet; if lookups repeat, capture them as `") && is_written("Save the summary to "));
+        assert!(!is_written("Refer to `") && !is_written("Use the template as `") && !is_written("Pass it to "));
         assert!(leaves_skill("cd LLaVA\n") && leaves_skill("$ cd ../repo\n"));
         assert!(!leaves_skill("cd \"$CLAUDE_SKILL_DIR\"\n") && !leaves_skill("python scripts/cd.py\n"));
     }
