@@ -12,7 +12,9 @@ pub mod group;
 use crate::codes::Code;
 use crate::diagnostic::Diagnostic;
 pub use crate::rules::context::{AgentRun, Context, Run, Settings};
+use crate::memo::Kind;
 use crate::session::RuleTimes;
+use std::sync::Arc;
 
 pub use check::{check, check_beside_agents, check_text, CheckReport, Outcome};
 pub use config::{Options, RawLint, SkillLevel};
@@ -25,11 +27,33 @@ pub use config::{Options, RawLint, SkillLevel};
 pub fn lint(cx: &Context, selected: impl Fn(Code) -> bool, times: &RuleTimes) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
     let mut took = Vec::new();
+    let cache = cx.root.cache();
+    // Only a long-lived session checks the same skills again (a one-shot run's agents each have
+    // skills of their own paths): it alone keeps the findings of the rules that read them alone.
+    let skills = (cache.tracks_uses() && !cx.skills.is_empty()).then(|| skills_key(cx));
     for rule in crate::rules::ALL.iter().filter(|rule| selected(rule.code)) {
         let Some(check) = rule.stage.check() else { continue };
         let start = std::time::Instant::now();
-        let found = run_rule(cx, rule.code, check);
-        took.push((rule.code, start.elapsed()));
+        let mut ran = true;
+        let found = match skills.filter(|_| SKILL_TEXT_RULES.contains(&rule.code)) {
+            Some(skills) => {
+                let mut key = xxhash_rust::xxh3::Xxh3::new();
+                key.update(&skills.to_le_bytes());
+                key.update(rule.code.as_str().as_bytes());
+                let key = key.digest128();
+                match cache.get::<Arc<Vec<Diagnostic>>>(Kind::SkillFindings, key) {
+                    Some(kept) => {
+                        ran = false;
+                        Vec::clone(&kept)
+                    }
+                    None => Vec::clone(&cache.get_or_insert(Kind::SkillFindings, key, || Arc::new(run_rule(cx, rule.code, check)))),
+                }
+            }
+            None => run_rule(cx, rule.code, check),
+        };
+        if ran {
+            took.push((rule.code, start.elapsed()));
+        }
         for mut d in found {
             if d.code != Some(Code::MAN015) {
                 d.code = Some(rule.code);
@@ -41,6 +65,49 @@ pub fn lint(cx: &Context, selected: impl Fn(Code) -> bool, times: &RuleTimes) ->
     times.add(&took);
     sort(&mut findings);
     findings
+}
+
+/// The rules whose findings follow from the skills' paths and texts alone, with the tokenizer
+/// and the `[lint]` settings: they read no agent, no other file and nothing on the disk. A check
+/// whose skills are those of an earlier check of the session (an edit of a module, in the
+/// editor) takes their findings from it.
+const SKILL_TEXT_RULES: &[Code] = &[
+    Code::SKILL001,
+    Code::SKILL002,
+    Code::SKILL003,
+    Code::SKILL004,
+    Code::SKILL005,
+    Code::SKILL006,
+    Code::SKILL007,
+    Code::SKILL008,
+    Code::SKILL009,
+    Code::SKILL010,
+    Code::SKILL012,
+    Code::SKILL013,
+    Code::SKILL014,
+    Code::SKILL015,
+    Code::SKILL022,
+    Code::SKILL024,
+    Code::SKILL025,
+    Code::SKILL030,
+];
+
+/// What the [`SKILL_TEXT_RULES`] read of a context: every skill's paths and text (in order), the
+/// tokenizer and the settings.
+fn skills_key(cx: &Context) -> u128 {
+    let mut key = xxhash_rust::xxh3::Xxh3::new();
+    key.update(cx.tokenizer.name().as_bytes());
+    key.update(&[0, u8::from(cx.tokenizer.is_exact())]);
+    key.update(format!("{:?}", cx.settings).as_bytes());
+    for skill in cx.skills {
+        for part in [&skill.file, &skill.rel, &skill.folder] {
+            key.update(&(part.len() as u64).to_le_bytes());
+            key.update(part.as_bytes());
+        }
+        key.update(&[skill.kind as u8]);
+        key.update(&skill.text.hash().to_le_bytes());
+    }
+    key.digest128()
 }
 
 /// One rule's findings; when it panics, its findings file by file (see [`isolate`]).

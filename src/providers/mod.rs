@@ -158,7 +158,7 @@ pub fn count_request(
     let rendering = Rendering::of(profile);
     let tokenizer = profile.tokenizer;
     let count = |text: &str| counter.count(tokenizer, text);
-    let costed = tool_texts(rendering, tools, counter, tokenizer, cache);
+    let (costed, list) = tool_texts(rendering, tools, counter, tokenizer, cache);
     let tools_count: Vec<i64> = costed.iter().map(|tool| tool.1 as i64).collect();
     let n = tools.len();
     let concat = |parts: &[(&str, usize)]| counter.count_concat(tokenizer, parts) as i64;
@@ -203,9 +203,14 @@ pub fn count_request(
             let (tool_framing, array) = if n == 0 {
                 (0, 0)
             } else {
-                let mut array = Vec::with_capacity(2 * n + 1);
-                push_tools(&mut array, &costed, ["[", ",", "]"], &count);
-                ((count("[") + count("]") + (n - 1) * count(",")) as i64, concat(&array))
+                // The array does not depend on the prompt: counted once per list (the agents and
+                // modes sending it, and the edits of a prompt, find it counted).
+                let joined = cache.get_or_insert(Kind::ToolArrayJoined, list, || {
+                    let mut array = Vec::with_capacity(2 * n + 1);
+                    push_tools(&mut array, &costed, ["[", ",", "]"], &count);
+                    concat(&array)
+                });
+                ((count("[") + count("]") + (n - 1) * count(",")) as i64, joined)
             };
             RequestTokens { tools: tools_count, tool_framing, preamble, tools_total: array + preamble, framing: 0, without_tools }
         }
@@ -235,8 +240,14 @@ type ToolText = Arc<(String, usize)>;
 /// Each tool's text in `rendering` with its count. The agents and modes of a project mostly
 /// send the same tool lists: each list is rendered and counted once per run, and each tool once
 /// per rendering (a list that differs in one tool, as after an edit of one tool file, renders
-/// only that one again).
-fn tool_texts(rendering: Rendering, tools: &[&Tool], counter: &TokenCounter, tokenizer: Tokenizer, cache: &Cache) -> Arc<Vec<ToolText>> {
+/// only that one again). With the list's key, for what is memoized of the list as a whole.
+fn tool_texts(
+    rendering: Rendering,
+    tools: &[&Tool],
+    counter: &TokenCounter,
+    tokenizer: Tokenizer,
+    cache: &Cache,
+) -> (Arc<Vec<ToolText>>, u128) {
     let keyed = |tools: &[&Tool]| {
         let mut key = Xxh3::new();
         key.update(tokenizer.name().as_bytes());
@@ -247,17 +258,18 @@ fn tool_texts(rendering: Rendering, tools: &[&Tool], counter: &TokenCounter, tok
         key.digest128()
     };
     let key = keyed(tools);
-    if let Some(hit) = cache.get::<Arc<Vec<ToolText>>>(Kind::ToolArrayCost, key) {
+    if let Some((hit, first)) = cache.get_first::<Arc<Vec<ToolText>>>(Kind::ToolArrayCost, key) {
         // Found whole: its tools' texts are this generation's too, so that a sweep keeps them
-        // for the next list that differs in one tool.
-        if cache.tracks_uses() {
+        // for the next list that differs in one tool (marked at the list's first use in the
+        // generation: the agents and modes sending it again find them marked).
+        if first && cache.tracks_uses() {
             for tool in tools {
                 cache.touch(Kind::ToolText, keyed(std::slice::from_ref(tool)));
             }
         }
-        return hit;
+        return (hit, key);
     }
-    cache.get_or_insert(Kind::ToolArrayCost, key, || {
+    let texts = cache.get_or_insert(Kind::ToolArrayCost, key, || {
         // Each tool rendered and counted on all cores: a list of many tools (an MCP server's
         // thousands) is otherwise one thread's work.
         Arc::new(crate::parallel::map_in_order(tools, |t| {
@@ -276,7 +288,8 @@ fn tool_texts(rendering: Rendering, tools: &[&Tool], counter: &TokenCounter, tok
                 Arc::new((text, tokens))
             })
         }))
-    })
+    });
+    (texts, key)
 }
 
 #[cfg(test)]
@@ -334,7 +347,7 @@ mod tests {
 
     /// The bytes of one tool's text as `profile`'s rendering writes it.
     fn text_bytes(profile: &ModelProfile, tool: &Tool) -> u64 {
-        tool_texts(Rendering::of(profile), &[tool], &TokenCounter::new(), profile.tokenizer, &Cache::default())[0].0.len() as u64
+        tool_texts(Rendering::of(profile), &[tool], &TokenCounter::new(), profile.tokenizer, &Cache::default()).0[0].0.len() as u64
     }
 
     /// Counted in bytes asked of the counter, not in time: a list that differs from one costed
