@@ -326,12 +326,12 @@ pub enum Kind {
     JsonIndex,
     /// A TOML agent file parsed for linting, the places of its keys kept (key: the file's text).
     Toml,
-    /// The findings of a rule that reads only an agent's skills (key: the rule, the skills' paths
-    /// and texts, the tokenizer and the settings; see `lint::SKILL_TEXT_RULES`).
-    SkillFindings,
+    /// The findings of a rule that reads only the agent files of a check (key: the rule, the
+    /// files' kinds, paths and texts, the tokenizer and the settings; see `lint::FILE_TEXT_RULES`).
+    FileFindings,
 }
 
-const KINDS: usize = Kind::SkillFindings as usize + 1;
+const KINDS: usize = Kind::FileFindings as usize + 1;
 
 /// The memos of one run, one map per [`Kind`]. A [`crate::Session`] owns one and hands it to
 /// every [`crate::project::ProjectRoot`] it opens, so the stages reach it through the root (or the

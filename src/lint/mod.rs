@@ -28,25 +28,25 @@ pub fn lint(cx: &Context, selected: impl Fn(Code) -> bool, times: &RuleTimes) ->
     let mut findings = Vec::new();
     let mut took = Vec::new();
     let cache = cx.root.cache();
-    // Only a long-lived session checks the same skills again (a one-shot run's agents each have
-    // skills of their own paths): it alone keeps the findings of the rules that read them alone.
-    let skills = (cache.tracks_uses() && !cx.skills.is_empty()).then(|| skills_key(cx));
+    // Only a long-lived session checks the same files again (a one-shot run's agents each have
+    // files of their own paths): it alone keeps the findings of the rules that read them alone.
+    let files = if cache.tracks_uses() { files_key(cx) } else { None };
     for rule in crate::rules::ALL.iter().filter(|rule| selected(rule.code)) {
         let Some(check) = rule.stage.check() else { continue };
         let start = std::time::Instant::now();
         let mut ran = true;
-        let found = match skills.filter(|_| SKILL_TEXT_RULES.contains(&rule.code)) {
-            Some(skills) => {
+        let found = match files.filter(|_| FILE_TEXT_RULES.contains(&rule.code)) {
+            Some(files) => {
                 let mut key = xxhash_rust::xxh3::Xxh3::new();
-                key.update(&skills.to_le_bytes());
+                key.update(&files.to_le_bytes());
                 key.update(rule.code.as_str().as_bytes());
                 let key = key.digest128();
-                match cache.get::<Arc<Vec<Diagnostic>>>(Kind::SkillFindings, key) {
+                match cache.get::<Arc<Vec<Diagnostic>>>(Kind::FileFindings, key) {
                     Some(kept) => {
                         ran = false;
                         Vec::clone(&kept)
                     }
-                    None => Vec::clone(&cache.get_or_insert(Kind::SkillFindings, key, || Arc::new(run_rule(cx, rule.code, check)))),
+                    None => Vec::clone(&cache.get_or_insert(Kind::FileFindings, key, || Arc::new(run_rule(cx, rule.code, check)))),
                 }
             }
             None => run_rule(cx, rule.code, check),
@@ -67,11 +67,11 @@ pub fn lint(cx: &Context, selected: impl Fn(Code) -> bool, times: &RuleTimes) ->
     findings
 }
 
-/// The rules whose findings follow from the skills' paths and texts alone, with the tokenizer
-/// and the `[lint]` settings: they read no agent, no other file and nothing on the disk. A check
-/// whose skills are those of an earlier check of the session (an edit of a module, in the
-/// editor) takes their findings from it.
-const SKILL_TEXT_RULES: &[Code] = &[
+/// The rules whose findings follow from the texts and paths of the context's agent files alone
+/// (its skills, memory files and other files), with the tokenizer and the `[lint]` settings:
+/// they read no agent, no render and nothing on the disk. A check whose files are those of an
+/// earlier check of the session (an edit of a module, in the editor) takes their findings from it.
+const FILE_TEXT_RULES: &[Code] = &[
     Code::SKILL001,
     Code::SKILL002,
     Code::SKILL003,
@@ -90,24 +90,49 @@ const SKILL_TEXT_RULES: &[Code] = &[
     Code::SKILL024,
     Code::SKILL025,
     Code::SKILL030,
+    Code::INSTR001,
+    Code::INSTR002,
+    Code::INSTR003,
+    Code::INSTR004,
+    Code::INSTR005,
+    Code::INSTR009,
 ];
 
-/// What the [`SKILL_TEXT_RULES`] read of a context: every skill's paths and text (in order), the
-/// tokenizer and the settings.
-fn skills_key(cx: &Context) -> u128 {
+/// What the [`FILE_TEXT_RULES`] read of a context: every agent file's kind, paths and text (in
+/// order), the tokenizer and the settings. `None` when there is no file, or when a file belongs
+/// to a Claude Code plugin (what a rule reads of the plugin is not in the key).
+fn files_key(cx: &Context) -> Option<u128> {
+    if cx.skills.is_empty() && cx.memory.is_empty() && cx.files.is_empty() {
+        return None;
+    }
+    if cx.skills.iter().any(|s| s.plugin.is_some()) || cx.files.iter().any(|f| f.plugin.is_some()) {
+        return None;
+    }
     let mut key = xxhash_rust::xxh3::Xxh3::new();
     key.update(cx.tokenizer.name().as_bytes());
     key.update(&[0, u8::from(cx.tokenizer.is_exact())]);
     key.update(format!("{:?}", cx.settings).as_bytes());
-    for skill in cx.skills {
-        for part in [&skill.file, &skill.rel, &skill.folder] {
+    let mut add = |kind: Option<crate::agent_files::FileKind>, parts: [&str; 3], text: u128| {
+        key.update(&[kind.map_or(u8::MAX, |kind| kind as u8)]);
+        for part in parts {
             key.update(&(part.len() as u64).to_le_bytes());
             key.update(part.as_bytes());
         }
-        key.update(&[skill.kind as u8]);
-        key.update(&skill.text.hash().to_le_bytes());
+        key.update(&text.to_le_bytes());
+    };
+    for skill in cx.skills {
+        add(Some(skill.kind), [&skill.file, &skill.rel, &skill.folder], skill.text.hash());
     }
-    key.digest128()
+    // Each list apart: a file of one is never taken for a file of another.
+    add(None, ["", "", ""], 0);
+    for memory in cx.memory {
+        add(None, [&memory.file, &memory.rel, ""], memory.text.hash());
+    }
+    add(None, ["", "", ""], 0);
+    for file in cx.files {
+        add(Some(file.kind), [&file.file, &file.rel, ""], file.text.hash());
+    }
+    Some(key.digest128())
 }
 
 /// One rule's findings; when it panics, its findings file by file (see [`isolate`]).
