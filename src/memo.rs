@@ -286,8 +286,9 @@ pub enum Kind {
     ToolArrayCost,
     /// One tool of such a list (key: tokenizer, rendering, the tool).
     ToolText,
-    /// The tokens of such a list sent as one JSON array, brackets and commas included (key: the
-    /// list's, with its separators).
+    /// The part of a request's count that such a list alone decides: the list sent as one JSON
+    /// array, or (Harmony) the tools section past its first cut, before which the prompt joins
+    /// it (key: the list's, whose rendering gives the separators).
     ToolArrayJoined,
     /// The template value of a tool list (key: the tools and their access).
     ToolsValue,

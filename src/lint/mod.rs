@@ -11,8 +11,8 @@ pub mod group;
 
 use crate::codes::Code;
 use crate::diagnostic::Diagnostic;
-pub use crate::rules::context::{AgentRun, Context, Run, Settings};
 use crate::memo::Kind;
+pub use crate::rules::context::{AgentRun, Context, Run, Settings};
 use crate::session::RuleTimes;
 use std::sync::Arc;
 

@@ -181,8 +181,13 @@ pub fn count_request(
             if prompt.is_some() {
                 developer.push((SECTION_BREAK, count(SECTION_BREAK)));
             }
+            let opened = developer.len();
             push_tools(&mut developer, &costed, [TOOLS_OPEN, TOOL_BREAK, TOOLS_CLOSE], &count);
-            let with_tools = fixed + count(&format!("{SYSTEM}{FUNCTIONS_CHANNEL}")) as i64 + concat(&developer);
+            // The tools follow the prompt in one message: what the list alone decides (all but
+            // the join with the prompt) is counted once per list, as the JSON array is below.
+            let listed = |work: &dyn Fn() -> i64| cache.get_or_insert(Kind::ToolArrayJoined, list, work);
+            let developer_tokens = counter.count_concat_from(tokenizer, &developer, opened, listed) as i64;
+            let with_tools = fixed + count(&format!("{SYSTEM}{FUNCTIONS_CHANNEL}")) as i64 + developer_tokens;
             let tool_framing = (break_before + count(TOOLS_OPEN) + (n - 1) * count(TOOL_BREAK) + count(TOOLS_CLOSE)) as i64;
             RequestTokens {
                 tools: tools_count,
@@ -225,9 +230,10 @@ fn push_tools<'a>(
     count: &dyn Fn(&str) -> usize,
 ) {
     parts.push((open, count(open)));
+    let between = (between, count(between));
     for (i, tool) in tools.iter().enumerate() {
         if i > 0 {
-            parts.push((between, count(between)));
+            parts.push(between);
         }
         parts.push((tool.0.as_str(), tool.1));
     }
@@ -394,5 +400,35 @@ mod tests {
         counter.keep(|g| g == 2);
         let edited = asked(3, &[&a, &b2, &c]);
         assert!(edited - again < text(&b2) + text(&a).min(text(&c)), "{edited} bytes against {again} unchanged");
+    }
+
+    /// Counted in bytes asked of the counter, not in time: a tool list is counted once per list,
+    /// so a request sending it again after another prompt (another agent, mode or edit) asks the
+    /// counter as much for forty tools as for four: the prompt, its join with the list, and the
+    /// framing, none of the tools' joins. The counts are those of a fresh run.
+    #[test]
+    fn a_tool_list_sent_again_after_another_prompt_is_not_counted_again() {
+        let tool = |i: usize| {
+            let parameters = serde_json::json!({"type": "object", "properties": {"q": {"type": "string", "description": "What to find."}}});
+            Tool::new(format!("tool_{i}"), format!("Finds things of kind {i} in the index."), parameters, None)
+        };
+        let tools: Vec<Tool> = (0..40).map(tool).collect();
+        let (many, few): (Vec<&Tool>, Vec<&Tool>) = (tools.iter().collect(), tools.iter().take(4).collect());
+        let (counter, cache) = (TokenCounter::new(), Cache::default());
+        for p in [profile("gpt-4o"), profile("claude-sonnet-4-5"), profile("gpt-4")] {
+            let asked = |prompt: &str, tools: &[&Tool]| {
+                let parts = [(prompt, counter.count(p.tokenizer, prompt))];
+                let before = counter.bytes_asked();
+                let tokens = count_request(&p, Some(&parts), tools, &counter, &cache);
+                let fresh = count_request(&p, Some(&parts), tools, &TokenCounter::new(), &Cache::default());
+                assert_eq!(tokens, fresh, "{}: {prompt}", p.model);
+                (tokens, counter.bytes_asked() - before)
+            };
+            asked("You help.", &many);
+            asked("You help.", &few);
+            let (_, with_many) = asked("You help, edited.", &many);
+            let (_, with_few) = asked("You help, edited.", &few);
+            assert_eq!(with_many, with_few, "{}", p.model);
+        }
     }
 }
