@@ -327,6 +327,8 @@ pub enum Kind {
     JsonIndex,
     /// A TOML agent file parsed for linting, the places of its keys kept (key: the file's text).
     Toml,
+    /// What a template file reads, sets and includes (the static pass; key: its name and text).
+    TemplateReads,
     /// The findings of a rule that reads only the agent files of a check (key: the rule, the
     /// files' kinds, paths and texts, the tokenizer and the settings; see `lint::FILE_TEXT_RULES`).
     FileFindings,
