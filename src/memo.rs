@@ -220,10 +220,16 @@ impl<T: Clone> Memo<T> {
 
     /// The memoized result for `key`, if there is one, marked used by `generation`.
     pub fn get(&self, key: u128, generation: u32) -> Option<T> {
+        self.get_first(key, generation).map(|(value, _)| value)
+    }
+
+    /// [`Memo::get`], and whether this is the result's first use by `generation`.
+    fn get_first(&self, key: u128, generation: u32) -> Option<(T, bool)> {
         let mut map = self.map(key);
         let entry = map.as_mut()?.get_mut(&key)?;
+        let first = entry.uses.last != generation;
         entry.uses.used_by(generation);
-        Some(entry.value.clone())
+        Some((entry.value.clone(), first))
     }
 
     /// The memoized result for `key`, computing it with `make` on a miss. The lock is not held
@@ -280,6 +286,10 @@ pub enum Kind {
     ToolArrayCost,
     /// One tool of such a list (key: tokenizer, rendering, the tool).
     ToolText,
+    /// The part of a request's count that such a list alone decides: the list sent as one JSON
+    /// array, or (Harmony) the tools section past its first cut, before which the prompt joins
+    /// it (key: the list's, whose rendering gives the separators).
+    ToolArrayJoined,
     /// The template value of a tool list (key: the tools and their access).
     ToolsValue,
     /// The tool description section of a tool list (key: the tools).
@@ -317,9 +327,14 @@ pub enum Kind {
     JsonIndex,
     /// A TOML agent file parsed for linting, the places of its keys kept (key: the file's text).
     Toml,
+    /// What a template file reads, sets and includes (the static pass; key: its name and text).
+    TemplateReads,
+    /// The findings of a rule that reads only the agent files of a check (key: the rule, the
+    /// files' kinds, paths and texts, the tokenizer and the settings; see `lint::FILE_TEXT_RULES`).
+    FileFindings,
 }
 
-const KINDS: usize = Kind::Toml as usize + 1;
+const KINDS: usize = Kind::FileFindings as usize + 1;
 
 /// The memos of one run, one map per [`Kind`]. A [`crate::Session`] owns one and hands it to
 /// every [`crate::project::ProjectRoot`] it opens, so the stages reach it through the root (or the
@@ -358,6 +373,13 @@ impl Cache {
     /// The memoized value of `kind` for `key`, if any.
     pub fn get<T: Clone + 'static>(&self, kind: Kind, key: u128) -> Option<T> {
         self.memos[kind as usize].get(key, self.generation()).and_then(|value| value.downcast_ref::<T>().cloned())
+    }
+
+    /// [`Cache::get`], and whether this is the value's first use in the current generation (a
+    /// value standing for others marks them used once per generation, not on every use).
+    pub fn get_first<T: Clone + 'static>(&self, kind: Kind, key: u128) -> Option<(T, bool)> {
+        let (value, first) = self.memos[kind as usize].get_first(key, self.generation())?;
+        Some((value.downcast_ref::<T>()?.clone(), first))
     }
 
     /// Records `value` of `kind` for `key`.

@@ -59,9 +59,15 @@ pub struct RunState {
 /// changes its folder's). Within one look each is checked once, however many agents use it.
 /// Keys hold the project root the read was checked against (a file inside one root may escape
 /// another).
-#[derive(Debug, Default)]
+/// The texts kept are bounded ([`DiskMemory::with_text_cap`]): past the cap, those least recently
+/// used are dropped when the next look begins (read again if needed).
+#[derive(Debug)]
 pub struct DiskMemory {
     texts: RwLock<Slots<(PathBuf, PathBuf), SharedText>>,
+    /// The bytes of the texts kept (a text kept under two paths counted twice), and the most
+    /// kept from one look to the next.
+    text_bytes: std::sync::atomic::AtomicUsize,
+    text_cap: usize,
     found: RwLock<Walks<(PathBuf, PathBuf, String)>>,
     listed: RwLock<Walks<(PathBuf, PathBuf, usize, usize)>>,
     /// The look the run is in: what was checked in an earlier one is checked again.
@@ -71,6 +77,34 @@ pub struct DiskMemory {
     reads: std::sync::atomic::AtomicUsize,
     walks: std::sync::atomic::AtomicUsize,
     stats: std::sync::atomic::AtomicUsize,
+}
+
+/// The bytes of kept texts past which a [`DiskMemory`] drops the least recently used: 64 times
+/// the largest project file ctxc reads ([`MAX_FILE_BYTES`]), and twice what the bench's project
+/// of a hundred agents reads (about 120 MiB, counted per path).
+pub const DISK_TEXT_CAP: usize = 256 << 20;
+
+impl Default for DiskMemory {
+    fn default() -> Self {
+        DiskMemory::with_text_cap(DISK_TEXT_CAP)
+    }
+}
+
+/// What a kept value weighs against the cap: a text its bytes, a walk nothing (walks are few).
+trait Weight {
+    fn weight(&self) -> usize;
+}
+
+impl Weight for SharedText {
+    fn weight(&self) -> usize {
+        self.len()
+    }
+}
+
+impl Weight for Arc<Walk> {
+    fn weight(&self) -> usize {
+        0
+    }
 }
 
 /// Values kept, each in a slot of its own.
@@ -147,15 +181,61 @@ fn settled(stamps: &[(PathBuf, Stamp)], started: std::time::SystemTime) -> bool 
 }
 
 impl DiskMemory {
+    /// A memory keeping at most about `bytes` of texts from one look to the next.
+    pub fn with_text_cap(bytes: usize) -> Self {
+        DiskMemory {
+            texts: RwLock::default(),
+            text_bytes: Default::default(),
+            text_cap: bytes,
+            found: RwLock::default(),
+            listed: RwLock::default(),
+            look: Default::default(),
+            reads: Default::default(),
+            walks: Default::default(),
+            stats: Default::default(),
+        }
+    }
+
     /// The disk may have changed since the last look: each text and walk kept is checked
-    /// (once) before it is used again.
+    /// (once) before it is used again. Past the cap, the texts least recently used go first.
     pub fn look_again(&self) {
         self.look.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        if self.text_bytes.load(std::sync::atomic::Ordering::Relaxed) > self.text_cap {
+            self.drop_least_recent();
+        }
+    }
+
+    /// Drops kept texts, the least recently used first (ties by path), until they fit the cap.
+    fn drop_least_recent(&self) {
+        let mut texts = write_lock(&self.texts);
+        let mut by_use: Vec<(u64, (PathBuf, PathBuf), usize)> = texts
+            .iter()
+            .map(|(key, slot)| {
+                let kept = slot.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+                (kept.look, key.clone(), kept.value.as_ref().map_or(0, Weight::weight))
+            })
+            .collect();
+        by_use.sort();
+        let mut held: usize = by_use.iter().map(|(_, _, bytes)| bytes).sum();
+        for (_, key, bytes) in by_use {
+            if held <= self.text_cap {
+                break;
+            }
+            texts.remove(&key);
+            held -= bytes;
+        }
+        self.text_bytes.store(held, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// How many texts are kept, and their bytes.
+    pub fn texts_kept(&self) -> (usize, usize) {
+        (read_lock(&self.texts).len(), self.text_bytes.load(std::sync::atomic::Ordering::Relaxed))
     }
 
     /// Forgets everything kept.
     pub fn clear(&self) {
         write_lock(&self.texts).clear();
+        self.text_bytes.store(0, std::sync::atomic::Ordering::Relaxed);
         write_lock(&self.found).clear();
         write_lock(&self.listed).clear();
         self.look_again();
@@ -170,7 +250,7 @@ impl DiskMemory {
 
     /// The value kept under `key` in `map` if its stamps still hold (checked once a look), or
     /// the one `make` makes now (with its stamps, which `Err` lacks), kept in its place.
-    fn kept<K: std::hash::Hash + Eq, T: Clone, E>(
+    fn kept<K: std::hash::Hash + Eq, T: Clone + Weight, E>(
         &self,
         map: &RwLock<Slots<K, T>>,
         key: K,
@@ -196,7 +276,11 @@ impl DiskMemory {
         let started = std::time::SystemTime::now();
         let (value, stamps) = make()?;
         kept.stamps = settled(&stamps, started).then_some(stamps);
-        kept.value = Some(value.clone());
+        let bytes = value.weight();
+        if let Some(old) = kept.value.replace(value.clone()) {
+            self.text_bytes.fetch_sub(old.weight(), std::sync::atomic::Ordering::Relaxed);
+        }
+        self.text_bytes.fetch_add(bytes, std::sync::atomic::Ordering::Relaxed);
         kept.look = look;
         Ok(value)
     }
@@ -1304,5 +1388,39 @@ mod tests {
         assert_eq!(read("fifo.json"), Err(ReadError::NotAFile("fifo.json".into())), "refused without blocking");
         assert_eq!(read("big.json"), Err(ReadError::TooLarge { path: "big.json".into(), bytes: MAX_FILE_BYTES + 1 }));
         assert_eq!(read("nope.json"), Err(ReadError::Missing("nope.json".into())));
+    }
+
+    /// Counted in texts and reads, not in memory: past its cap a memory keeps the texts used
+    /// most recently, and a text it dropped is read from the disk again when next needed.
+    #[test]
+    fn kept_texts_past_the_cap_go_least_recently_used_first() {
+        let project = tempfile::tempdir().expect("tempdir");
+        for name in ["a", "b", "c"] {
+            std::fs::write(project.path().join(format!("{name}.md")), name.repeat(100)).expect("write");
+        }
+        // Older than the window in which a stamp cannot tell a later change.
+        std::thread::sleep(std::time::Duration::from_millis(150));
+        let disk = Arc::new(DiskMemory::with_text_cap(250));
+        let run = RunState { overlay: UnsavedTexts::default(), cache: Arc::default(), disk: Some(disk.clone()) };
+        let root = ProjectRoot::in_run(project.path(), run).expect("root");
+        let read = |name: &str| root.read(&format!("{name}.md")).map(|f| f.text.len()).expect("read");
+        let reads = || disk.work().0;
+        for name in ["a", "b", "c"] {
+            read(name);
+        }
+        assert_eq!((reads(), disk.texts_kept()), (3, (3, 300)), "within a look, all kept");
+        disk.look_again();
+        assert_eq!(disk.texts_kept(), (2, 200), "one over the cap: the first by path of the least recent goes");
+        read("b");
+        assert_eq!(reads(), 3, "b kept");
+        read("a");
+        assert_eq!(reads(), 4, "a read again");
+        disk.look_again();
+        assert_eq!(disk.texts_kept(), (2, 200), "c, the least recently used, went");
+        read("a");
+        read("b");
+        assert_eq!(reads(), 4, "a and b kept");
+        read("c");
+        assert_eq!(reads(), 5, "c read again");
     }
 }

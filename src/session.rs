@@ -71,22 +71,32 @@ pub struct Session {
 /// (`CTXC_TIMINGS=rules`). Timing never changes a result.
 #[derive(Debug, Default)]
 pub struct RuleTimes {
-    took: Mutex<BTreeMap<Code, Duration>>,
+    /// Each rule's summed time and how many times it ran.
+    took: Mutex<BTreeMap<Code, (Duration, usize)>>,
 }
 
 impl RuleTimes {
-    /// Adds each rule's time of one lint run (one lock for the run, not one per rule).
+    /// Adds each rule's time of one lint run (one lock for the run, not one per rule). A rule
+    /// whose findings were taken from an earlier check did not run, and is not in `times`.
     pub fn add(&self, times: &[(Code, Duration)]) {
         let mut took = self.took.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         for &(code, time) in times {
-            *took.entry(code).or_default() += time;
+            let (sum, runs) = took.entry(code).or_default();
+            *sum += time;
+            *runs += 1;
         }
+    }
+
+    /// How many times the rule `code` ran.
+    pub fn runs(&self, code: Code) -> usize {
+        let took = self.took.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        took.get(&code).map_or(0, |&(_, runs)| runs)
     }
 
     /// Each rule that ran and its summed time, the slowest first (ties in code order).
     pub fn sorted(&self) -> Vec<(Code, Duration)> {
         let took = self.took.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        let mut times: Vec<(Code, Duration)> = took.iter().map(|(&code, &time)| (code, time)).collect();
+        let mut times: Vec<(Code, Duration)> = took.iter().map(|(&code, &(time, _))| (code, time)).collect();
         times.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
         times
     }

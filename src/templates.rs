@@ -9,6 +9,7 @@
 
 use std::collections::{BTreeSet, HashSet};
 use std::ops::Range;
+use std::sync::Arc;
 
 use minijinja::budget::{Limits, Spent};
 use minijinja::machinery::{tokenize, Token, WhitespaceConfig};
@@ -442,6 +443,46 @@ fn guarded(tokens: &[(Token<'_>, minijinja::machinery::Span)], i: usize) -> bool
     )
 }
 
+/// What the static pass reads of one template file, which its name and text alone decide:
+/// memoized by both, so the agents and checks sharing a template compile and lex it once.
+struct TemplateReads {
+    /// The variables it reads without setting them.
+    undeclared: HashSet<String>,
+    /// Names read as variables (not attributes), each at its first use.
+    first_use: Vec<(String, Range<usize>)>,
+    /// Names tested with `is defined` or given a `|default` anywhere: ones the template expects
+    /// may be missing, as Jinja2 allows.
+    guarded: HashSet<String>,
+    /// The files it names in `{% include "x" %}`, `{% import "x" as m %}`, `{% from "x" import
+    /// m %}` and `{% extends "x" %}`, with where.
+    includes: Vec<(String, Range<usize>)>,
+}
+
+impl TemplateReads {
+    /// `None` when the file does not compile (left to the render, which reports it).
+    fn of(name: &str, text: &str) -> Option<TemplateReads> {
+        let env = environment();
+        let (undeclared, _) = within_limits(|| env.template_from_named_str(name, text).map(|t| t.undeclared_variables(false)));
+        let undeclared = undeclared.ok()?;
+        let tokens = tokens_of(text);
+        let mut first_use: Vec<(String, Range<usize>)> = Vec::new();
+        for (i, id) in variable_reads(&tokens) {
+            if !first_use.iter().any(|(n, _)| n == id) {
+                first_use.push((id.to_string(), range_of(tokens[i].1)));
+            }
+        }
+        let guarded = variable_reads(&tokens).filter(|&(i, _)| guarded(&tokens, i)).map(|(_, id)| id.to_string()).collect();
+        let mut includes = Vec::new();
+        for window in tokens.windows(3) {
+            let [(Token::BlockStart, _), (Token::Ident(tag), _), (Token::Str(child), span)] = window else { continue };
+            if ["include", "import", "from", "extends"].contains(tag) {
+                includes.push((child.to_string(), span.start_offset as usize..span.end_offset as usize));
+            }
+        }
+        Some(TemplateReads { undeclared, first_use, guarded, includes })
+    }
+}
+
 /// The static pass: every variable `text` (the template `path`, relative to the manifest's
 /// directory) and the files it includes or imports read without setting them, that `provided`
 /// rejects, each at its first use. A file included from several places is looked at once. Files
@@ -453,46 +494,36 @@ pub fn scan(root: &ProjectRoot, template_root: &TemplateRoot, path: &str, text: 
     // (template name, display path, text, include chain, names the includers set)
     let mut todo = vec![(template_root.name_of(path), root.display_path(path), text.to_string(), Vec::new(), BTreeSet::new())];
     while let Some((name, display, text, chain, inherited)) = todo.pop() {
-        let env = environment();
-        let (undeclared, _) = within_limits(|| env.template_from_named_str(&name, &text).map(|t| t.undeclared_variables(false)));
-        let Ok(undeclared) = undeclared else { continue };
-        let tokens = tokens_of(&text);
-        // Names read as variables (not attributes), each at its first use.
-        let mut first_use: Vec<(&str, Range<usize>)> = Vec::new();
-        for (i, id) in variable_reads(&tokens) {
-            if !first_use.iter().any(|(n, _)| *n == id) {
-                first_use.push((id, range_of(tokens[i].1)));
-            }
-        }
-        // A name tested with `is defined` or given a `|default` anywhere is one the template
-        // expects may be missing, as Jinja2 allows.
-        let guarded: HashSet<&str> = variable_reads(&tokens).filter(|&(i, _)| guarded(&tokens, i)).map(|(_, id)| id).collect();
+        let mut key = xxhash_rust::xxh3::Xxh3::new();
+        key.update(&(name.len() as u64).to_le_bytes());
+        key.update(name.as_bytes());
+        key.update(text.as_bytes());
+        let read =
+            root.cache().get_or_insert(crate::memo::Kind::TemplateReads, key.digest128(), || Arc::new(TemplateReads::of(&name, &text)));
+        let Some(read) = read.as_ref() else { continue };
         // What this file binds (set, for, macro arguments…) is visible to the files it includes.
         let mut binds = inherited.clone();
-        binds.extend(first_use.iter().map(|(n, _)| n.to_string()).filter(|n| !undeclared.contains(n)));
-        for (id, span) in &first_use {
-            if undeclared.contains(*id) && !inherited.contains(*id) && !guarded.contains(id) && !GLOBALS.contains(id) && !provided(id) {
+        binds.extend(read.first_use.iter().map(|(n, _)| n.clone()).filter(|n| !read.undeclared.contains(n)));
+        for (id, span) in &read.first_use {
+            let id = id.as_str();
+            if read.undeclared.contains(id)
+                && !inherited.contains(id)
+                && !read.guarded.contains(id)
+                && !GLOBALS.contains(&id)
+                && !provided(id)
+            {
                 scan.unprovided.push(Unprovided { name: id.to_string(), file: display.clone(), span: span.clone(), chain: chain.clone() });
             }
         }
-        // `{% include "x" %}`, `{% import "x" as m %}`, `{% from "x" import m %}`, `{% extends "x" %}`.
         let mut children = Vec::new();
-        for window in tokens.windows(3) {
-            let [(Token::BlockStart, _), (Token::Ident(tag), _), (Token::Str(child), span)] = window else { continue };
-            if !["include", "import", "from", "extends"].contains(tag) {
-                continue;
-            }
+        for (child, span) in &read.includes {
             let Ok(reference) = root.normalize(&template_root.reference(child)) else { continue };
             if !seen.insert(reference.clone()) {
                 continue;
             }
             let Ok(file) = root.read(&reference) else { continue };
             let mut child_chain = chain.clone();
-            child_chain.push(Related {
-                file: display.clone(),
-                span: Some(span.start_offset as usize..span.end_offset as usize),
-                message: "included from".to_string(),
-            });
+            child_chain.push(Related { file: display.clone(), span: Some(span.clone()), message: "included from".to_string() });
             children.push((child.to_string(), file.display.clone(), file.text.to_string(), child_chain, binds.clone()));
             scan.files.push(file);
         }

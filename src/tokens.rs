@@ -515,16 +515,59 @@ impl TokenCounter {
         total
     }
 
-    /// [`TokenCounter::count_concat`] of parts the encoder reads as one text.
-    fn count_joined(&self, tokenizer: Tokenizer, cuts: Cuts, parts: &[(&str, usize)]) -> usize {
-        let count = |text: &str, after_cut: bool| match after_cut {
+    /// [`TokenCounter::count_concat`] of `parts`, where what follows the first part at or after
+    /// `from` that the encoder may cut inside is counted by `rest` (given the work to do it): that
+    /// count depends on `parts[from..]` alone, so a caller whose parts from `from` on repeat (a
+    /// tool list after an edited prompt) can keep it. The same count as [`TokenCounter::count_concat`].
+    pub fn count_concat_from(
+        &self,
+        tokenizer: Tokenizer,
+        parts: &[(&str, usize)],
+        from: usize,
+        rest: impl FnOnce(&dyn Fn() -> i64) -> i64,
+    ) -> usize {
+        let file = self.file(tokenizer);
+        let cuts = file.as_ref().map_or(Cuts::ANY, |f| f.cuts);
+        // Encoders that split by length, or never cut: counted whole.
+        let splits = file.and_then(|f| f.encoder.segment_ends(&parts.iter().map(|(part, _)| *part).collect::<Vec<_>>())).is_some();
+        let first = (from..parts.len()).find_map(|i| Some((i, first_cut(parts[i].0, cuts)?, last_cut(parts[i].0, cuts)?)));
+        let Some((at, _, tail)) = first.filter(|_| cuts.any() && !splits) else {
+            return self.count_concat(tokenizer, parts);
+        };
+        let (before, _) = self.fold_joined(tokenizer, cuts, &parts[..=at], String::new(), false);
+        let after = rest(&|| {
+            let (total, join) = self.fold_joined(tokenizer, cuts, &parts[at + 1..], parts[at].0[tail..].to_string(), true);
+            total + self.count_join(tokenizer, &join.0, join.1)
+        });
+        (before + after).max(0) as usize
+    }
+
+    /// A text gathered across parts, counted as read from the whole's start or after a cut.
+    fn count_join(&self, tokenizer: Tokenizer, text: &str, after_cut: bool) -> i64 {
+        match after_cut {
             true => self.count_after_cut(tokenizer, text) as i64,
             false => self.count(tokenizer, text) as i64,
-        };
+        }
+    }
+
+    /// [`TokenCounter::count_concat`] of parts the encoder reads as one text.
+    fn count_joined(&self, tokenizer: Tokenizer, cuts: Cuts, parts: &[(&str, usize)]) -> usize {
+        let (total, (join, after_cut)) = self.fold_joined(tokenizer, cuts, parts, String::new(), false);
+        (total + self.count_join(tokenizer, &join, after_cut)).max(0) as usize
+    }
+
+    /// The tokens of `parts` read after the text `join` (following a cut when `after_cut`), up to
+    /// the text after their last cut, which is returned uncounted (with whether it follows a cut).
+    fn fold_joined(
+        &self,
+        tokenizer: Tokenizer,
+        cuts: Cuts,
+        parts: &[(&str, usize)],
+        mut join: String,
+        mut after_cut: bool,
+    ) -> (i64, (String, bool)) {
+        let count = |text: &str, after_cut: bool| self.count_join(tokenizer, text, after_cut);
         let mut total = 0;
-        let mut join = String::new();
-        // Whether the text gathered in `join` follows a cut (it does not open the whole).
-        let mut after_cut = false;
         for &(part, tokens) in parts {
             match first_cut(part, cuts).zip(last_cut(part, cuts)) {
                 Some((head, tail)) => {
@@ -540,7 +583,7 @@ impl TokenCounter {
                 None => join.push_str(part),
             }
         }
-        (total + count(&join, after_cut)).max(0) as usize
+        (total, (join, after_cut))
     }
 }
 
@@ -814,7 +857,8 @@ mod tests {
     }
 
     /// The concatenation rule on texts made to break it; the reference is the encoder counting
-    /// the whole text.
+    /// the whole text. Counting the parts from any point on apart (kept by the caller) gives the
+    /// same count, and so does the kept count used again without counting those parts again.
     #[test]
     fn counting_a_concatenation_by_its_parts_is_exact() {
         let counter = TokenCounter::new();
@@ -826,7 +870,19 @@ mod tests {
             for tokenizer in [Tokenizer::O200kBase, Tokenizer::Cl100kBase] {
                 let direct = encoder(tokenizer).count(&whole);
                 assert_eq!(counter.count(tokenizer, &whole), direct, "{tokenizer:?} {whole:?}");
-                assert_eq!(counter.count_concat(tokenizer, &counted(tokenizer)), direct, "{tokenizer:?} {parts:?}");
+                let counted = counted(tokenizer);
+                assert_eq!(counter.count_concat(tokenizer, &counted), direct, "{tokenizer:?} {parts:?}");
+                for from in 0..=parts.len() {
+                    let kept = std::cell::Cell::new(None);
+                    let rest = |work: &dyn Fn() -> i64| {
+                        kept.set(Some(work()));
+                        kept.get().unwrap_or_default()
+                    };
+                    assert_eq!(counter.count_concat_from(tokenizer, &counted, from, rest), direct, "{tokenizer:?} {parts:?} from {from}");
+                    if let Some(value) = kept.get() {
+                        assert_eq!(counter.count_concat_from(tokenizer, &counted, from, |_| value), direct, "{parts:?} from {from}, kept");
+                    }
+                }
             }
         }
     }

@@ -887,6 +887,54 @@ mod tests {
         }
     }
 
+    /// Counted in rule runs, not in time: an edit of the module every agent reads runs again the
+    /// rules that read the agents' prompts, not those that read only their skills (their findings
+    /// are the last check's, the skills being unchanged), and shows what a fresh server shows;
+    /// an edit of the skill runs those again.
+    #[test]
+    fn an_edit_of_a_module_reuses_the_findings_of_the_rules_that_read_only_skills() {
+        use crate::codes::Code;
+        let dir = tempfile::tempdir().expect("tempdir");
+        shared_project(dir.path());
+        // Each agent lists a skill of its own folder, as the bench's agents do; agent a's has a
+        // finding of a skill rule (SKILL005: the name is not its folder's) to be kept.
+        for name in ["a", "b", "c"] {
+            let manifest = dir.path().join(name).join("ctxc.toml");
+            let text = std::fs::read_to_string(&manifest).expect("read").replace(
+                "  { id = \"tools\", kind = \"tool_list\" },\n]",
+                "  { id = \"tools\", kind = \"tool_list\" },\n  { id = \"skills\", kind = \"skills\" },\n]",
+            );
+            std::fs::write(&manifest, format!("{text}\n[skills]\ndirs = [\"skills\"]\n")).expect("write");
+            let named = if name == "a" { "other" } else { "one" };
+            std::fs::create_dir_all(dir.path().join(name).join("skills/one")).expect("mkdir");
+            let text = format!("---\nname: {named}\ndescription: Take notes. Use when asked.\n---\n# one\n");
+            std::fs::write(dir.path().join(name).join("skills/one/SKILL.md"), text).expect("write");
+        }
+        let one = canonical(&dir.path().join("a/skills/one/SKILL.md"));
+        let mut workspace = fresh(dir.path(), &BTreeMap::new());
+        let runs = |w: &Workspace, code| w.session().rule_times().runs(code);
+        let before = (runs(&workspace, Code::SKILL005), runs(&workspace, Code::TPL003));
+        let text = "Be careful. Use {tools_description}.\n".to_string();
+        let shared = workspace.set_text(&dir.path().join("shared/core.md"), Some(text.clone()));
+        workspace.refresh(std::slice::from_ref(&shared));
+        assert_eq!(workspace.last_checked(), 3);
+        assert_eq!(runs(&workspace, Code::SKILL005), before.0, "the skills are unchanged: their findings are kept");
+        assert_eq!(runs(&workspace, Code::TPL003), before.1 + 3, "every agent's prompt changed");
+        let mut again = fresh(dir.path(), &BTreeMap::from([(shared.clone(), text.clone())]));
+        assert!(workspace.findings(&one).iter().any(|f| f.code == Some("SKILL005")), "{:?}", workspace.findings(&one));
+        assert_eq!(workspace.published, again.published);
+        assert_eq!(shown(&mut workspace, dir.path()), shown(&mut again, dir.path()));
+        // The skill fixed in the editor: its rules run again, and the finding goes.
+        let fixed = "---\nname: one\ndescription: Take notes. Use when asked.\n---\n# one\n".to_string();
+        workspace.set_text(&one, Some(fixed.clone()));
+        workspace.refresh(std::slice::from_ref(&one));
+        assert!(runs(&workspace, Code::SKILL005) > before.0);
+        assert!(workspace.findings(&one).iter().all(|f| f.code != Some("SKILL005")));
+        let mut again = fresh(dir.path(), &BTreeMap::from([(shared, text), (one, fixed)]));
+        assert_eq!(workspace.published, again.published);
+        assert_eq!(shown(&mut workspace, dir.path()), shown(&mut again, dir.path()));
+    }
+
     /// Counted in values held, not in bytes or time: twice the edits leave the cache as it was,
     /// holding no more than a fresh server on the same texts (which also holds what a hit of an
     /// outer value, a tool list's cost, spared the edited server from using again).

@@ -11,8 +11,10 @@ pub mod group;
 
 use crate::codes::Code;
 use crate::diagnostic::Diagnostic;
+use crate::memo::Kind;
 pub use crate::rules::context::{AgentRun, Context, Run, Settings};
 use crate::session::RuleTimes;
+use std::sync::Arc;
 
 pub use check::{check, check_beside_agents, check_text, CheckReport, Outcome};
 pub use config::{Options, RawLint, SkillLevel};
@@ -25,11 +27,33 @@ pub use config::{Options, RawLint, SkillLevel};
 pub fn lint(cx: &Context, selected: impl Fn(Code) -> bool, times: &RuleTimes) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
     let mut took = Vec::new();
+    let cache = cx.root.cache();
+    // Only a long-lived session checks the same files again (a one-shot run's agents each have
+    // files of their own paths): it alone keeps the findings of the rules that read them alone.
+    let files = if cache.tracks_uses() { files_key(cx) } else { None };
     for rule in crate::rules::ALL.iter().filter(|rule| selected(rule.code)) {
         let Some(check) = rule.stage.check() else { continue };
         let start = std::time::Instant::now();
-        let found = run_rule(cx, rule.code, check);
-        took.push((rule.code, start.elapsed()));
+        let mut ran = true;
+        let found = match files.filter(|_| FILE_TEXT_RULES.contains(&rule.code)) {
+            Some(files) => {
+                let mut key = xxhash_rust::xxh3::Xxh3::new();
+                key.update(&files.to_le_bytes());
+                key.update(rule.code.as_str().as_bytes());
+                let key = key.digest128();
+                match cache.get::<Arc<Vec<Diagnostic>>>(Kind::FileFindings, key) {
+                    Some(kept) => {
+                        ran = false;
+                        Vec::clone(&kept)
+                    }
+                    None => Vec::clone(&cache.get_or_insert(Kind::FileFindings, key, || Arc::new(run_rule(cx, rule.code, check)))),
+                }
+            }
+            None => run_rule(cx, rule.code, check),
+        };
+        if ran {
+            took.push((rule.code, start.elapsed()));
+        }
         for mut d in found {
             if d.code != Some(Code::MAN015) {
                 d.code = Some(rule.code);
@@ -41,6 +65,74 @@ pub fn lint(cx: &Context, selected: impl Fn(Code) -> bool, times: &RuleTimes) ->
     times.add(&took);
     sort(&mut findings);
     findings
+}
+
+/// The rules whose findings follow from the texts and paths of the context's agent files alone
+/// (its skills, memory files and other files), with the tokenizer and the `[lint]` settings:
+/// they read no agent, no render and nothing on the disk. A check whose files are those of an
+/// earlier check of the session (an edit of a module, in the editor) takes their findings from it.
+const FILE_TEXT_RULES: &[Code] = &[
+    Code::SKILL001,
+    Code::SKILL002,
+    Code::SKILL003,
+    Code::SKILL004,
+    Code::SKILL005,
+    Code::SKILL006,
+    Code::SKILL007,
+    Code::SKILL008,
+    Code::SKILL009,
+    Code::SKILL010,
+    Code::SKILL012,
+    Code::SKILL013,
+    Code::SKILL014,
+    Code::SKILL015,
+    Code::SKILL022,
+    Code::SKILL024,
+    Code::SKILL025,
+    Code::SKILL030,
+    Code::INSTR001,
+    Code::INSTR002,
+    Code::INSTR003,
+    Code::INSTR004,
+    Code::INSTR005,
+    Code::INSTR009,
+];
+
+/// What the [`FILE_TEXT_RULES`] read of a context: every agent file's kind, paths and text (in
+/// order), the tokenizer and the settings. `None` when there is no file, or when a file belongs
+/// to a Claude Code plugin (what a rule reads of the plugin is not in the key).
+fn files_key(cx: &Context) -> Option<u128> {
+    if cx.skills.is_empty() && cx.memory.is_empty() && cx.files.is_empty() {
+        return None;
+    }
+    if cx.skills.iter().any(|s| s.plugin.is_some()) || cx.files.iter().any(|f| f.plugin.is_some()) {
+        return None;
+    }
+    let mut key = xxhash_rust::xxh3::Xxh3::new();
+    key.update(cx.tokenizer.name().as_bytes());
+    key.update(&[0, u8::from(cx.tokenizer.is_exact())]);
+    key.update(format!("{:?}", cx.settings).as_bytes());
+    let mut add = |kind: Option<crate::agent_files::FileKind>, parts: [&str; 3], text: u128| {
+        key.update(&[kind.map_or(u8::MAX, |kind| kind as u8)]);
+        for part in parts {
+            key.update(&(part.len() as u64).to_le_bytes());
+            key.update(part.as_bytes());
+        }
+        key.update(&text.to_le_bytes());
+    };
+    for skill in cx.skills {
+        add(Some(skill.kind), [&skill.file, &skill.rel, &skill.folder], skill.text.hash());
+    }
+    // Each list apart: a file of one is never taken for a file of another.
+    add(None, ["", "", ""], 0);
+    for memory in cx.memory {
+        add(None, [&memory.file, &memory.rel, ""], memory.text.hash());
+    }
+    add(None, ["", "", ""], 0);
+    for file in cx.files {
+        add(Some(file.kind), [&file.file, &file.rel, ""], file.text.hash());
+    }
+    Some(key.digest128())
 }
 
 /// One rule's findings; when it panics, its findings file by file (see [`isolate`]).

@@ -158,7 +158,7 @@ pub fn count_request(
     let rendering = Rendering::of(profile);
     let tokenizer = profile.tokenizer;
     let count = |text: &str| counter.count(tokenizer, text);
-    let costed = tool_texts(rendering, tools, counter, tokenizer, cache);
+    let (costed, list) = tool_texts(rendering, tools, counter, tokenizer, cache);
     let tools_count: Vec<i64> = costed.iter().map(|tool| tool.1 as i64).collect();
     let n = tools.len();
     let concat = |parts: &[(&str, usize)]| counter.count_concat(tokenizer, parts) as i64;
@@ -181,8 +181,13 @@ pub fn count_request(
             if prompt.is_some() {
                 developer.push((SECTION_BREAK, count(SECTION_BREAK)));
             }
+            let opened = developer.len();
             push_tools(&mut developer, &costed, [TOOLS_OPEN, TOOL_BREAK, TOOLS_CLOSE], &count);
-            let with_tools = fixed + count(&format!("{SYSTEM}{FUNCTIONS_CHANNEL}")) as i64 + concat(&developer);
+            // The tools follow the prompt in one message: what the list alone decides (all but
+            // the join with the prompt) is counted once per list, as the JSON array is below.
+            let listed = |work: &dyn Fn() -> i64| cache.get_or_insert(Kind::ToolArrayJoined, list, work);
+            let developer_tokens = counter.count_concat_from(tokenizer, &developer, opened, listed) as i64;
+            let with_tools = fixed + count(&format!("{SYSTEM}{FUNCTIONS_CHANNEL}")) as i64 + developer_tokens;
             let tool_framing = (break_before + count(TOOLS_OPEN) + (n - 1) * count(TOOL_BREAK) + count(TOOLS_CLOSE)) as i64;
             RequestTokens {
                 tools: tools_count,
@@ -203,9 +208,14 @@ pub fn count_request(
             let (tool_framing, array) = if n == 0 {
                 (0, 0)
             } else {
-                let mut array = Vec::with_capacity(2 * n + 1);
-                push_tools(&mut array, &costed, ["[", ",", "]"], &count);
-                ((count("[") + count("]") + (n - 1) * count(",")) as i64, concat(&array))
+                // The array does not depend on the prompt: counted once per list (the agents and
+                // modes sending it, and the edits of a prompt, find it counted).
+                let joined = cache.get_or_insert(Kind::ToolArrayJoined, list, || {
+                    let mut array = Vec::with_capacity(2 * n + 1);
+                    push_tools(&mut array, &costed, ["[", ",", "]"], &count);
+                    concat(&array)
+                });
+                ((count("[") + count("]") + (n - 1) * count(",")) as i64, joined)
             };
             RequestTokens { tools: tools_count, tool_framing, preamble, tools_total: array + preamble, framing: 0, without_tools }
         }
@@ -220,9 +230,10 @@ fn push_tools<'a>(
     count: &dyn Fn(&str) -> usize,
 ) {
     parts.push((open, count(open)));
+    let between = (between, count(between));
     for (i, tool) in tools.iter().enumerate() {
         if i > 0 {
-            parts.push((between, count(between)));
+            parts.push(between);
         }
         parts.push((tool.0.as_str(), tool.1));
     }
@@ -235,8 +246,14 @@ type ToolText = Arc<(String, usize)>;
 /// Each tool's text in `rendering` with its count. The agents and modes of a project mostly
 /// send the same tool lists: each list is rendered and counted once per run, and each tool once
 /// per rendering (a list that differs in one tool, as after an edit of one tool file, renders
-/// only that one again).
-fn tool_texts(rendering: Rendering, tools: &[&Tool], counter: &TokenCounter, tokenizer: Tokenizer, cache: &Cache) -> Arc<Vec<ToolText>> {
+/// only that one again). With the list's key, for what is memoized of the list as a whole.
+fn tool_texts(
+    rendering: Rendering,
+    tools: &[&Tool],
+    counter: &TokenCounter,
+    tokenizer: Tokenizer,
+    cache: &Cache,
+) -> (Arc<Vec<ToolText>>, u128) {
     let keyed = |tools: &[&Tool]| {
         let mut key = Xxh3::new();
         key.update(tokenizer.name().as_bytes());
@@ -247,17 +264,18 @@ fn tool_texts(rendering: Rendering, tools: &[&Tool], counter: &TokenCounter, tok
         key.digest128()
     };
     let key = keyed(tools);
-    if let Some(hit) = cache.get::<Arc<Vec<ToolText>>>(Kind::ToolArrayCost, key) {
+    if let Some((hit, first)) = cache.get_first::<Arc<Vec<ToolText>>>(Kind::ToolArrayCost, key) {
         // Found whole: its tools' texts are this generation's too, so that a sweep keeps them
-        // for the next list that differs in one tool.
-        if cache.tracks_uses() {
+        // for the next list that differs in one tool (marked at the list's first use in the
+        // generation: the agents and modes sending it again find them marked).
+        if first && cache.tracks_uses() {
             for tool in tools {
                 cache.touch(Kind::ToolText, keyed(std::slice::from_ref(tool)));
             }
         }
-        return hit;
+        return (hit, key);
     }
-    cache.get_or_insert(Kind::ToolArrayCost, key, || {
+    let texts = cache.get_or_insert(Kind::ToolArrayCost, key, || {
         // Each tool rendered and counted on all cores: a list of many tools (an MCP server's
         // thousands) is otherwise one thread's work.
         Arc::new(crate::parallel::map_in_order(tools, |t| {
@@ -276,7 +294,8 @@ fn tool_texts(rendering: Rendering, tools: &[&Tool], counter: &TokenCounter, tok
                 Arc::new((text, tokens))
             })
         }))
-    })
+    });
+    (texts, key)
 }
 
 #[cfg(test)]
@@ -334,7 +353,7 @@ mod tests {
 
     /// The bytes of one tool's text as `profile`'s rendering writes it.
     fn text_bytes(profile: &ModelProfile, tool: &Tool) -> u64 {
-        tool_texts(Rendering::of(profile), &[tool], &TokenCounter::new(), profile.tokenizer, &Cache::default())[0].0.len() as u64
+        tool_texts(Rendering::of(profile), &[tool], &TokenCounter::new(), profile.tokenizer, &Cache::default()).0[0].0.len() as u64
     }
 
     /// Counted in bytes asked of the counter, not in time: a list that differs from one costed
@@ -381,5 +400,35 @@ mod tests {
         counter.keep(|g| g == 2);
         let edited = asked(3, &[&a, &b2, &c]);
         assert!(edited - again < text(&b2) + text(&a).min(text(&c)), "{edited} bytes against {again} unchanged");
+    }
+
+    /// Counted in bytes asked of the counter, not in time: a tool list is counted once per list,
+    /// so a request sending it again after another prompt (another agent, mode or edit) asks the
+    /// counter as much for forty tools as for four: the prompt, its join with the list, and the
+    /// framing, none of the tools' joins. The counts are those of a fresh run.
+    #[test]
+    fn a_tool_list_sent_again_after_another_prompt_is_not_counted_again() {
+        let tool = |i: usize| {
+            let parameters = serde_json::json!({"type": "object", "properties": {"q": {"type": "string", "description": "What to find."}}});
+            Tool::new(format!("tool_{i}"), format!("Finds things of kind {i} in the index."), parameters, None)
+        };
+        let tools: Vec<Tool> = (0..40).map(tool).collect();
+        let (many, few): (Vec<&Tool>, Vec<&Tool>) = (tools.iter().collect(), tools.iter().take(4).collect());
+        let (counter, cache) = (TokenCounter::new(), Cache::default());
+        for p in [profile("gpt-4o"), profile("claude-sonnet-4-5"), profile("gpt-4")] {
+            let asked = |prompt: &str, tools: &[&Tool]| {
+                let parts = [(prompt, counter.count(p.tokenizer, prompt))];
+                let before = counter.bytes_asked();
+                let tokens = count_request(&p, Some(&parts), tools, &counter, &cache);
+                let fresh = count_request(&p, Some(&parts), tools, &TokenCounter::new(), &Cache::default());
+                assert_eq!(tokens, fresh, "{}: {prompt}", p.model);
+                (tokens, counter.bytes_asked() - before)
+            };
+            asked("You help.", &many);
+            asked("You help.", &few);
+            let (_, with_many) = asked("You help, edited.", &many);
+            let (_, with_few) = asked("You help, edited.", &few);
+            assert_eq!(with_many, with_few, "{}", p.model);
+        }
     }
 }
