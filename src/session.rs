@@ -7,7 +7,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
@@ -130,7 +130,33 @@ impl Stage {
 type FileKey = (PathBuf, Option<&'static str>);
 
 /// A tokenizer file being loaded, or loaded (or why it could not be).
-type LoadedFile = OnceLock<Result<Arc<TokenizerFile>, String>>;
+#[derive(Default)]
+struct LoadedFile {
+    file: OnceLock<Result<Arc<TokenizerFile>, String>>,
+    /// Whether a thread of its own was started to load it ([`Session::start_loading`]).
+    started: AtomicBool,
+}
+
+/// One agent loaded and its selected modes × scenarios rendered ([`Session::prepare`]), the
+/// tokenizer file it names perhaps still loading; [`Session::complete`] measures it.
+pub struct Prepared {
+    loaded: Loaded,
+    /// Each mode × scenario selected, rendered or why not, in manifest order.
+    renders: Vec<Result<Rendered, Vec<Diagnostic>>>,
+    /// Names in [`Only`] that match nothing.
+    problems: Vec<Diagnostic>,
+    /// The tokenizer file the agent names, loading on a thread of its own: it is used (and its
+    /// warnings or error given) by [`Session::complete`], when it has loaded.
+    pending: Option<Arc<LoadedFile>>,
+}
+
+impl Prepared {
+    /// Whether [`Session::complete`] would not wait: the agent names no tokenizer file, or the
+    /// one it names has loaded (or failed to).
+    pub fn ready(&self) -> bool {
+        self.pending.as_ref().is_none_or(|slot| slot.file.get().is_some())
+    }
+}
 
 impl Session {
     /// A session whose agents get these `KEY=VALUE` overrides, laid over each manifest in order.
@@ -182,28 +208,40 @@ impl Session {
     /// [`Session::tokenizer_file`], refused unless the bytes read have the SHA-256 (hex) `sha256`
     /// when one is given.
     fn load_tokenizer_file(&self, path: &Path, shown: &str, sha256: Option<&'static str>) -> Result<Arc<TokenizerFile>, String> {
+        self.file_slot(path, sha256).file.get_or_init(|| read_tokenizer_file(path, shown, sha256)).clone()
+    }
+
+    /// Where the tokenizer file at `path` (checked against `sha256`) is loaded once for the run.
+    fn file_slot(&self, path: &Path, sha256: Option<&'static str>) -> Arc<LoadedFile> {
         let key = (path.to_path_buf(), sha256);
         let stamp = Stamp::of(path);
-        let slot = {
-            let mut files = self.tokenizer_files.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-            let (seen, slot) = files.entry(key).or_insert_with(|| (stamp.clone(), Arc::default()));
-            // Another file at the path now (or a file where there was none): read it, in place
-            // of the one read before.
-            if *seen != stamp {
-                *seen = stamp;
-                *slot = Arc::default();
+        let mut files = self.tokenizer_files.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let (seen, slot) = files.entry(key).or_insert_with(|| (stamp.clone(), Arc::default()));
+        // Another file at the path now (or a file where there was none): read it, in place
+        // of the one read before.
+        if *seen != stamp {
+            *seen = stamp;
+            *slot = Arc::default();
+        }
+        slot.clone()
+    }
+
+    /// Starts loading the tokenizer file at `path` on a thread of its own, unless it is loaded
+    /// or loading already: the agents' files are read and rendered beside it, and only their
+    /// counts wait for it ([`Session::load_tokenizer_file`] then takes what it loaded, or the
+    /// error, as it would have loaded it). A thread the system refuses leaves the load to them.
+    fn start_loading(&self, path: &Path, shown: &str) -> Arc<LoadedFile> {
+        let slot = self.file_slot(path, None);
+        if slot.file.get().is_none() && !slot.started.swap(true, Ordering::Relaxed) {
+            let (loading, path, shown) = (slot.clone(), path.to_path_buf(), shown.to_string());
+            let load = move || {
+                loading.file.get_or_init(|| read_tokenizer_file(&path, &shown, None));
+            };
+            if std::thread::Builder::new().name("tokenizer file".into()).spawn(load).is_err() {
+                slot.started.store(false, Ordering::Relaxed);
             }
-            slot.clone()
-        };
-        slot.get_or_init(|| {
-            let bytes = crate::project::read_bytes(path, shown, MAX_TOKENIZER_BYTES).map_err(|e| e.message())?;
-            // The bytes checked are the bytes parsed: nothing can change the file in between.
-            if let Some(expected) = sha256 {
-                discover::check_sha256(&bytes, expected, shown)?;
-            }
-            TokenizerFile::load(&bytes).map(Arc::new).map_err(|e| format!("`{shown}` is {e}"))
-        })
-        .clone()
+        }
+        slot
     }
 
     /// Counts `loaded`'s agent with its model's own tokenizer file: the one it names (an error
@@ -445,6 +483,13 @@ impl Session {
 
     /// Renders and measures every selected mode × scenario of a loaded agent.
     pub fn measure(&self, loaded: Loaded, only: Only) -> AgentRuns {
+        let (renders, problems) = self.render_selected(&loaded, only);
+        self.measure_renders(loaded, renders, problems)
+    }
+
+    /// Each selected mode × scenario of a loaded agent rendered (or why not), in manifest order,
+    /// and the names in `only` that match nothing.
+    fn render_selected(&self, loaded: &Loaded, only: Only) -> (Vec<Result<Rendered, Vec<Diagnostic>>>, Vec<Diagnostic>) {
         let agent = &loaded.agent;
         let mut problems = Vec::new();
         let modes: Vec<&str> = agent.modes.keys().map(String::as_str).collect();
@@ -454,17 +499,26 @@ impl Session {
                 problems.push(crate::resolve::unknown_name(&agent.name, what, name, known));
             }
         }
-        let mut runs = Vec::new();
+        let mut renders = Vec::new();
         for mode in agent.modes.keys().filter(|m| only.mode.is_none_or(|want| want == *m)) {
             for scenario in agent.scenarios.keys().filter(|s| only.scenario.is_none_or(|want| want == *s)) {
-                match self.render(&loaded, mode, Some(scenario)) {
-                    Ok(rendered) => {
-                        let measured = self.measure_render(&loaded, &rendered);
-                        runs.push(Run { rendered, measured });
-                    }
-                    // A file every mode or scenario fails in is reported once.
-                    Err(d) => d.into_iter().for_each(|d| crate::diagnostic::push_once(&mut problems, d)),
+                renders.push(self.render(loaded, mode, Some(scenario)));
+            }
+        }
+        (renders, problems)
+    }
+
+    /// The renders of a loaded agent ([`Session::render_selected`]) measured.
+    fn measure_renders(&self, loaded: Loaded, renders: Vec<Result<Rendered, Vec<Diagnostic>>>, mut problems: Vec<Diagnostic>) -> AgentRuns {
+        let mut runs = Vec::new();
+        for render in renders {
+            match render {
+                Ok(rendered) => {
+                    let measured = self.measure_render(&loaded, &rendered);
+                    runs.push(Run { rendered, measured });
                 }
+                // A file every mode or scenario fails in is reported once.
+                Err(d) => d.into_iter().for_each(|d| crate::diagnostic::push_once(&mut problems, d)),
             }
         }
         if let Some(failure) = self.file_failure(&loaded) {
@@ -500,7 +554,57 @@ impl Session {
 
     /// Loads one agent, then renders and measures every selected mode × scenario.
     pub fn run(&self, manifest: &Path, only: Only) -> Result<AgentRuns, Failure> {
-        Ok(self.measure(self.load(manifest)?, only))
+        self.complete(self.prepare(manifest, only)?)
+    }
+
+    /// [`Session::run`] for each agent on worker threads, `then` applied to each result on the
+    /// worker; the results in the order of `manifests`. An agent whose tokenizer file is still
+    /// loading is set aside, loaded and rendered, while its worker takes the next agents (see
+    /// [`crate::parallel::map_in_two_steps`]): the file's load runs beside them.
+    pub fn each_run<T: Send>(&self, manifests: &[PathBuf], only: Only, then: impl Fn(Result<AgentRuns, Failure>) -> T + Sync) -> Vec<T> {
+        crate::parallel::map_in_two_steps(
+            manifests,
+            |manifest| self.prepare(manifest, only),
+            |prepared| prepared.as_ref().is_err() || prepared.as_ref().is_ok_and(Prepared::ready),
+            |prepared| then(prepared.and_then(|prepared| self.complete(prepared))),
+        )
+    }
+
+    /// The first half of [`Session::run`]: loads one agent and renders every selected mode ×
+    /// scenario. A tokenizer file the agent names (which changes no render) is loaded on a thread
+    /// of its own meanwhile; one found by discovery (whose chat template may change the renders)
+    /// is loaded first, as [`Session::load`] loads it.
+    pub fn prepare(&self, manifest: &Path, only: Only) -> Result<Prepared, Failure> {
+        let (loaded, pending) = self.timed(Stage::Load, || {
+            let mut loaded = manifest::load_with(manifest, &self.overrides, &self.run)?;
+            let pending = match &loaded.agent.tokenizer_file {
+                Some(named) => Some(self.start_loading(&named.path, &named.shown)),
+                None => {
+                    self.use_tokenizer_file(&mut loaded)?;
+                    warn_template_settings(&mut loaded);
+                    crate::tokens::warm_up(loaded.agent.profile.tokenizer);
+                    None
+                }
+            };
+            Ok((loaded, pending))
+        })?;
+        let (renders, problems) = self.render_selected(&loaded, only);
+        Ok(Prepared { loaded, renders, problems, pending })
+    }
+
+    /// The second half of [`Session::run`]: the tokenizer file the agent names used (its
+    /// warnings, or its error, as [`Session::load`] gives them), then each render measured.
+    pub fn complete(&self, prepared: Prepared) -> Result<AgentRuns, Failure> {
+        let Prepared { mut loaded, renders, problems, pending } = prepared;
+        if pending.is_some() {
+            self.timed(Stage::Load, || {
+                self.use_tokenizer_file(&mut loaded)?;
+                warn_template_settings(&mut loaded);
+                crate::tokens::warm_up(loaded.agent.profile.tokenizer);
+                Ok::<(), Failure>(())
+            })?;
+        }
+        Ok(self.measure_renders(loaded, renders, problems))
     }
 
     /// Costs bare tool files (no manifest) for `model`, counted with this session's counter (and
@@ -513,6 +617,17 @@ impl Session {
     pub fn each<T: Send>(&self, manifests: &[PathBuf], work: impl Fn(&Path) -> T + Sync) -> Vec<T> {
         crate::parallel::map_in_order(manifests, |manifest| work(manifest))
     }
+}
+
+/// The tokenizer file at `path` read (refused unless its bytes have the SHA-256 `sha256`, when
+/// one is given) and loaded; `Err` says why not, with the file as `shown`.
+fn read_tokenizer_file(path: &Path, shown: &str, sha256: Option<&'static str>) -> Result<Arc<TokenizerFile>, String> {
+    let bytes = crate::project::read_bytes(path, shown, MAX_TOKENIZER_BYTES).map_err(|e| e.message())?;
+    // The bytes checked are the bytes parsed: nothing can change the file in between.
+    if let Some(expected) = sha256 {
+        discover::check_sha256(&bytes, expected, shown)?;
+    }
+    TokenizerFile::load(&bytes).map(Arc::new).map_err(|e| format!("`{shown}` is {e}"))
 }
 
 /// MAN016: a setting only a chat template renders, on an agent whose request is rendered
