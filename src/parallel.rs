@@ -98,27 +98,29 @@ mod tests {
     }
 
     /// Items not ready after their first step are finished later, in the items' order, and
-    /// every item is finished once, also when the work outside never becomes ready on its own.
+    /// every item is finished once: when the work outside becomes ready (here, once a second
+    /// step ran), and when it never does (each thread then finishes what it kept at the end).
     #[test]
     fn items_kept_aside_are_finished_once_in_order() {
         use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-        let items: Vec<u64> = (0..300).collect();
-        let (loaded, firsts, seconds) = (AtomicBool::new(false), AtomicUsize::new(0), AtomicUsize::new(0));
-        let out = super::map_in_two_steps(
-            &items,
-            |n| {
-                firsts.fetch_add(1, Ordering::Relaxed);
-                *n
-            },
-            |_| loaded.load(Ordering::Relaxed),
-            |n| {
-                // The second step is where the wait ends (as a load waited for completes).
-                loaded.store(true, Ordering::Relaxed);
-                seconds.fetch_add(1, Ordering::Relaxed);
-                n * 2
-            },
-        );
-        assert_eq!(out, items.iter().map(|n| n * 2).collect::<Vec<_>>());
-        assert_eq!((firsts.into_inner(), seconds.into_inner()), (300, 300));
+        for becomes_ready in [true, false] {
+            let items: Vec<u64> = (0..300).collect();
+            let (loaded, firsts, seconds) = (AtomicBool::new(false), AtomicUsize::new(0), AtomicUsize::new(0));
+            let out = super::map_in_two_steps(
+                &items,
+                |n| {
+                    firsts.fetch_add(1, Ordering::Relaxed);
+                    *n
+                },
+                |_| loaded.load(Ordering::Relaxed),
+                |n| {
+                    loaded.store(becomes_ready, Ordering::Relaxed);
+                    seconds.fetch_add(1, Ordering::Relaxed);
+                    n * 2
+                },
+            );
+            assert_eq!(out, items.iter().map(|n| n * 2).collect::<Vec<_>>());
+            assert_eq!((firsts.into_inner(), seconds.into_inner()), (300, 300));
+        }
     }
 }

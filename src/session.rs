@@ -688,6 +688,30 @@ mod tests {
         assert_eq!(session.tokenizer_files.lock().map(|files| files.len()).unwrap_or_default(), 1, "one version per path");
     }
 
+    /// An agent that names a tokenizer file ctxc cannot use: its load runs on a thread of its own
+    /// while the agent renders ([`Session::prepare`] succeeds), and [`Session::complete`] gives
+    /// the error [`Session::load`] gives, at the manifest's line.
+    #[test]
+    fn a_file_loading_beside_the_renders_gives_the_error_and_counts_of_a_load_before_them() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let manifest = dir.path().join("ctxc.toml");
+        let text = "[agent]\nname = \"a\"\nmodel = \"qwen/qwen3-32b\"\ntokenizer = \"tokenizer.json\"\n[pipeline]\n\
+                    steps = [{ id = \"role\", kind = \"module\" }]\n[modules]\nrole = { source = \"role.md\" }\n";
+        std::fs::write(&manifest, text).expect("write");
+        std::fs::write(dir.path().join("role.md"), "You are careful.\n").expect("write");
+        let hostile = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/hostile/tokenizer-normalizer-doubling/tokenizer.json");
+        std::fs::copy(hostile, dir.path().join("tokenizer.json")).expect("copy");
+        let loaded = Session::default().load(&manifest).expect_err("a normalizer that grows texts");
+        let session = Session::default();
+        let prepared = session.prepare(&manifest, Only::default()).expect("loads and renders before the file is used");
+        assert!(prepared.pending.is_some() && prepared.renders.iter().all(Result::is_ok));
+        let completed = session.complete(prepared).expect_err("the file's error");
+        let shown = |failure: &Failure| format!("{:?}", failure.diagnostics);
+        assert_eq!(shown(&completed), shown(&loaded));
+        assert!(shown(&completed).contains("times longer") && shown(&completed).contains("MAN010"), "{}", shown(&completed));
+        assert_eq!(shown(&session.run(&manifest, Only::default()).expect_err("again")), shown(&loaded));
+    }
+
     /// A file rewritten in place with as many bytes and its modification time set back (`cp -p`,
     /// `touch -r`) is still told from the one read before.
     #[test]
