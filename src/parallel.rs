@@ -35,7 +35,7 @@ pub fn map_in_order<I: Sync, T: Send>(items: &[I], job: impl Fn(&I) -> T + Sync)
 }
 
 /// How many items a thread of [`map_in_two_steps`] keeps aside at most: what it keeps (a loaded
-/// agent and its renders) is held until it comes back to it.
+/// agent) is held until it comes back to it.
 const ASIDE: usize = 64;
 
 /// [`map_in_order`] of jobs in two steps, where an item's second step may have to wait for work

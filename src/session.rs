@@ -137,14 +137,10 @@ struct LoadedFile {
     started: AtomicBool,
 }
 
-/// One agent loaded and its selected modes × scenarios rendered ([`Session::prepare`]), the
-/// tokenizer file it names perhaps still loading; [`Session::complete`] measures it.
+/// One agent loaded ([`Session::prepare`]), the tokenizer file it names perhaps still loading;
+/// [`Session::complete`] renders and measures it.
 pub struct Prepared {
     loaded: Loaded,
-    /// Each mode × scenario selected, rendered or why not, in manifest order.
-    renders: Vec<Result<Rendered, Vec<Diagnostic>>>,
-    /// Names in [`Only`] that match nothing.
-    problems: Vec<Diagnostic>,
     /// The tokenizer file the agent names, loading on a thread of its own: it is used (and its
     /// warnings or error given) by [`Session::complete`], when it has loaded.
     pending: Option<Arc<LoadedFile>>,
@@ -483,13 +479,6 @@ impl Session {
 
     /// Renders and measures every selected mode × scenario of a loaded agent.
     pub fn measure(&self, loaded: Loaded, only: Only) -> AgentRuns {
-        let (renders, problems) = self.render_selected(&loaded, only);
-        self.measure_renders(loaded, renders, problems)
-    }
-
-    /// Each selected mode × scenario of a loaded agent rendered (or why not), in manifest order,
-    /// and the names in `only` that match nothing.
-    fn render_selected(&self, loaded: &Loaded, only: Only) -> (Vec<Result<Rendered, Vec<Diagnostic>>>, Vec<Diagnostic>) {
         let agent = &loaded.agent;
         let mut problems = Vec::new();
         let modes: Vec<&str> = agent.modes.keys().map(String::as_str).collect();
@@ -499,26 +488,17 @@ impl Session {
                 problems.push(crate::resolve::unknown_name(&agent.name, what, name, known));
             }
         }
-        let mut renders = Vec::new();
+        let mut runs = Vec::new();
         for mode in agent.modes.keys().filter(|m| only.mode.is_none_or(|want| want == *m)) {
             for scenario in agent.scenarios.keys().filter(|s| only.scenario.is_none_or(|want| want == *s)) {
-                renders.push(self.render(loaded, mode, Some(scenario)));
-            }
-        }
-        (renders, problems)
-    }
-
-    /// The renders of a loaded agent ([`Session::render_selected`]) measured.
-    fn measure_renders(&self, loaded: Loaded, renders: Vec<Result<Rendered, Vec<Diagnostic>>>, mut problems: Vec<Diagnostic>) -> AgentRuns {
-        let mut runs = Vec::new();
-        for render in renders {
-            match render {
-                Ok(rendered) => {
-                    let measured = self.measure_render(&loaded, &rendered);
-                    runs.push(Run { rendered, measured });
+                match self.render(&loaded, mode, Some(scenario)) {
+                    Ok(rendered) => {
+                        let measured = self.measure_render(&loaded, &rendered);
+                        runs.push(Run { rendered, measured });
+                    }
+                    // A file every mode or scenario fails in is reported once.
+                    Err(d) => d.into_iter().for_each(|d| crate::diagnostic::push_once(&mut problems, d)),
                 }
-                // A file every mode or scenario fails in is reported once.
-                Err(d) => d.into_iter().for_each(|d| crate::diagnostic::push_once(&mut problems, d)),
             }
         }
         if let Some(failure) = self.file_failure(&loaded) {
@@ -554,57 +534,56 @@ impl Session {
 
     /// Loads one agent, then renders and measures every selected mode × scenario.
     pub fn run(&self, manifest: &Path, only: Only) -> Result<AgentRuns, Failure> {
-        self.complete(self.prepare(manifest, only)?)
+        self.complete(self.prepare(manifest)?, only)
     }
 
     /// [`Session::run`] for each agent on worker threads, `then` applied to each result on the
     /// worker; the results in the order of `manifests`. An agent whose tokenizer file is still
-    /// loading is set aside, loaded and rendered, while its worker takes the next agents (see
-    /// [`crate::parallel::map_in_two_steps`]): the file's load runs beside them.
+    /// loading is set aside, loaded, while its worker loads the next agents (see
+    /// [`crate::parallel::map_in_two_steps`]): the file's load runs beside theirs.
     pub fn each_run<T: Send>(&self, manifests: &[PathBuf], only: Only, then: impl Fn(Result<AgentRuns, Failure>) -> T + Sync) -> Vec<T> {
         crate::parallel::map_in_two_steps(
             manifests,
-            |manifest| self.prepare(manifest, only),
-            |prepared| prepared.as_ref().is_err() || prepared.as_ref().is_ok_and(Prepared::ready),
-            |prepared| then(prepared.and_then(|prepared| self.complete(prepared))),
+            |manifest| self.prepare(manifest),
+            |prepared| prepared.as_ref().ok().is_none_or(Prepared::ready),
+            |prepared| then(prepared.and_then(|prepared| self.complete(prepared, only))),
         )
     }
 
-    /// The first half of [`Session::run`]: loads one agent and renders every selected mode ×
-    /// scenario. A tokenizer file the agent names (which changes no render) is loaded on a thread
-    /// of its own meanwhile; one found by discovery (whose chat template may change the renders)
-    /// is loaded first, as [`Session::load`] loads it.
-    pub fn prepare(&self, manifest: &Path, only: Only) -> Result<Prepared, Failure> {
-        let (loaded, pending) = self.timed(Stage::Load, || {
+    /// The first half of [`Session::run`]: loads one agent. A tokenizer file the agent names is
+    /// loaded on a thread of its own meanwhile, used by [`Session::complete`]; one found by
+    /// discovery (whose chat template may change the renders) is used here, as
+    /// [`Session::load`] uses it.
+    pub fn prepare(&self, manifest: &Path) -> Result<Prepared, Failure> {
+        self.timed(Stage::Load, || {
             let mut loaded = manifest::load_with(manifest, &self.overrides, &self.run)?;
             let pending = match &loaded.agent.tokenizer_file {
                 Some(named) => Some(self.start_loading(&named.path, &named.shown)),
                 None => {
                     self.use_tokenizer_file(&mut loaded)?;
                     warn_template_settings(&mut loaded);
-                    crate::tokens::warm_up(loaded.agent.profile.tokenizer);
                     None
                 }
             };
-            Ok((loaded, pending))
-        })?;
-        let (renders, problems) = self.render_selected(&loaded, only);
-        Ok(Prepared { loaded, renders, problems, pending })
+            // Before the file's load ends: a model counted with its own file has the same proxy.
+            crate::tokens::warm_up(loaded.agent.profile.tokenizer);
+            Ok(Prepared { loaded, pending })
+        })
     }
 
     /// The second half of [`Session::run`]: the tokenizer file the agent names used (its
-    /// warnings, or its error, as [`Session::load`] gives them), then each render measured.
-    pub fn complete(&self, prepared: Prepared) -> Result<AgentRuns, Failure> {
-        let Prepared { mut loaded, renders, problems, pending } = prepared;
+    /// warnings, or its error, as [`Session::load`] gives them), then every selected mode ×
+    /// scenario rendered and measured.
+    pub fn complete(&self, prepared: Prepared, only: Only) -> Result<AgentRuns, Failure> {
+        let Prepared { mut loaded, pending } = prepared;
         if pending.is_some() {
             self.timed(Stage::Load, || {
                 self.use_tokenizer_file(&mut loaded)?;
                 warn_template_settings(&mut loaded);
-                crate::tokens::warm_up(loaded.agent.profile.tokenizer);
                 Ok::<(), Failure>(())
             })?;
         }
-        Ok(self.measure_renders(loaded, renders, problems))
+        Ok(self.measure(loaded, only))
     }
 
     /// Costs bare tool files (no manifest) for `model`, counted with this session's counter (and
@@ -689,10 +668,10 @@ mod tests {
     }
 
     /// An agent that names a tokenizer file ctxc cannot use: its load runs on a thread of its own
-    /// while the agent renders ([`Session::prepare`] succeeds), and [`Session::complete`] gives
-    /// the error [`Session::load`] gives, at the manifest's line.
+    /// ([`Session::prepare`] succeeds), and [`Session::complete`] gives the error
+    /// [`Session::load`] gives, at the manifest's line.
     #[test]
-    fn a_file_loading_beside_the_renders_gives_the_error_and_counts_of_a_load_before_them() {
+    fn a_file_loading_beside_the_agent_gives_the_error_of_a_load_before_it() {
         let dir = tempfile::tempdir().expect("tempdir");
         let manifest = dir.path().join("ctxc.toml");
         let text = "[agent]\nname = \"a\"\nmodel = \"qwen/qwen3-32b\"\ntokenizer = \"tokenizer.json\"\n[pipeline]\n\
@@ -703,9 +682,9 @@ mod tests {
         std::fs::copy(hostile, dir.path().join("tokenizer.json")).expect("copy");
         let loaded = Session::default().load(&manifest).expect_err("a normalizer that grows texts");
         let session = Session::default();
-        let prepared = session.prepare(&manifest, Only::default()).expect("loads and renders before the file is used");
-        assert!(prepared.pending.is_some() && prepared.renders.iter().all(Result::is_ok));
-        let completed = session.complete(prepared).expect_err("the file's error");
+        let prepared = session.prepare(&manifest).expect("loads before the file is used");
+        assert!(prepared.pending.is_some());
+        let completed = session.complete(prepared, Only::default()).expect_err("the file's error");
         let shown = |failure: &Failure| format!("{:?}", failure.diagnostics);
         assert_eq!(shown(&completed), shown(&loaded));
         assert!(shown(&completed).contains("times longer") && shown(&completed).contains("MAN010"), "{}", shown(&completed));

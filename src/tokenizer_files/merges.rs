@@ -36,33 +36,46 @@ impl Merges {
     /// refuse (a part or the joined token outside the vocabulary, a merge written `"a b"` without
     /// exactly one space).
     pub(super) fn of(parts: &BpeParts<'_>, mut each: impl FnMut(&str, &str)) -> Option<Merges> {
-        let written: Vec<&[Merge<'_>]> = parts.merges.as_ref()?.chunks().collect();
-        // The merges in two halves, each read on a thread of its own: the second half's parts
-        // hashed while the vocabulary's table is built, then each half's parts looked up in it.
-        let (first, second) = written.split_at(written.len() / 2);
-        let second_rank = first.iter().map(|chunk| chunk.len()).sum();
-        let (vocabulary, hashed) = std::thread::scope(|scope| {
-            let hashing = std::thread::Builder::new().spawn_scoped(scope, || hashes(second)).ok();
-            let vocabulary = vocabulary(parts);
-            (vocabulary, hashing.and_then(|thread| thread.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))))
-        });
-        let (vocab, texts) = vocabulary?;
-        let merges = std::thread::scope(|scope| {
-            let (vocab, texts) = (&vocab, &texts[..]);
-            let later = hashed.as_deref().and_then(|hashed| {
-                std::thread::Builder::new().spawn_scoped(scope, move || ids(second, Some(hashed), second_rank, texts, vocab)).ok()
-            });
-            let mut merges = ids(first, None, 0, texts, vocab)?;
-            let rest = match later {
-                Some(thread) => thread.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
-                None => ids(second, None, second_rank, texts, vocab),
-            };
-            merges.extend(rest?);
-            Some(merges)
-        })?;
-        for merge in written.iter().copied().flatten() {
-            let (left, right) = parts_of(merge)?;
-            each(left, right);
+        let vocab_entries = &parts.vocab.as_ref()?.0;
+        let mut vocab = KeyMap::with_capacity_and_hasher(vocab_entries.len(), Default::default());
+        // Each token's text by id.
+        let mut texts: Vec<Option<&str>> = vec![None; vocab_entries.len()];
+        for (id, token) in vocab_entries.iter() {
+            let slot = usize::try_from(*id).ok().and_then(|id| texts.get_mut(id)).filter(|slot| slot.is_none())?;
+            *slot = Some(token.as_ref());
+            if vocab.insert(content_hash(token.as_ref()), *id as u32).is_some() {
+                return None;
+            }
+        }
+        let texts: Vec<&str> = texts.into_iter().collect::<Option<_>>()?;
+        let written = parts.merges.as_ref()?;
+        let mut merges = Vec::with_capacity(written.len());
+        let (mut pairs, mut hashes, mut ids) = (Vec::new(), Vec::new(), Vec::new());
+        let mut joined = Joined { texts: &texts, vocab: &vocab, next: 0, buffer: String::new() };
+        // In the chunks they were read in, each step a loop of its own: a loop of lookups alone keeps several of the
+        // table's memory reads in flight, where one lookup after another's hashing waited for
+        // each (most of the time of loading Gemma 3's 514,906 merges).
+        let mut first_rank = 0;
+        for written in written.chunks() {
+            pairs.clear();
+            for merge in written {
+                pairs.push(match merge {
+                    Merge::Pair(left, right) => (left.as_ref(), right.as_ref()),
+                    Merge::Joined(text) => text.as_ref().split_once(' ').filter(|(_, right)| !right.contains(' '))?,
+                });
+            }
+            hashes.clear();
+            hashes.extend(pairs.iter().map(|(left, right)| (content_hash(left), content_hash(right))));
+            ids.clear();
+            for (left, right) in &hashes {
+                ids.push((*vocab.get(left)?, *vocab.get(right)?));
+            }
+            for (at, ((left, right), (a, b))) in pairs.iter().zip(&ids).enumerate() {
+                let rank = u32::try_from(first_rank + at).ok()?;
+                merges.push((*a, Pair { right: *b, rank, id: joined.id(left, right)? }));
+                each(left, right);
+            }
+            first_rank += written.len();
         }
         let merges = ByLeft::new(texts.len(), merges);
         Some(Merges { vocab, merges, recent: Mutex::default() })
@@ -182,82 +195,6 @@ impl Merges {
         }
         symbols.iter().zip(&removed).filter(|(_, removed)| !**removed).map(|(s, _)| s.id).collect()
     }
-}
-
-/// A BPE model's vocabulary: each token's id by the [`content_hash`] of its text, and each
-/// token's text by id; `None` for a model whose ids are not 0 to n − 1 each once.
-fn vocabulary<'p>(parts: &'p BpeParts<'_>) -> Option<(KeyMap<u128, u32>, Vec<&'p str>)> {
-    let entries = &parts.vocab.as_ref()?.0;
-    let mut vocab = KeyMap::with_capacity_and_hasher(entries.len(), Default::default());
-    let mut texts: Vec<Option<&str>> = vec![None; entries.len()];
-    for (id, token) in entries.iter() {
-        let slot = usize::try_from(*id).ok().and_then(|id| texts.get_mut(id)).filter(|slot| slot.is_none())?;
-        *slot = Some(token.as_ref());
-        if vocab.insert(content_hash(token.as_ref()), *id as u32).is_some() {
-            return None;
-        }
-    }
-    Some((vocab, texts.into_iter().collect::<Option<_>>()?))
-}
-
-/// A merge's two parts; `None` for a merge written `"a b"` without exactly one space.
-fn parts_of<'m>(merge: &'m Merge<'_>) -> Option<(&'m str, &'m str)> {
-    match merge {
-        Merge::Pair(left, right) => Some((left.as_ref(), right.as_ref())),
-        Merge::Joined(text) => text.as_ref().split_once(' ').filter(|(_, right)| !right.contains(' ')),
-    }
-}
-
-/// The [`content_hash`] of each merge's two parts, in order; `None` as [`parts_of`].
-fn hashes(chunks: &[&[Merge<'_>]]) -> Option<Vec<(u128, u128)>> {
-    let mut hashes = Vec::with_capacity(chunks.iter().map(|chunk| chunk.len()).sum());
-    for merge in chunks.iter().copied().flatten() {
-        let (left, right) = parts_of(merge)?;
-        hashes.push((content_hash(left), content_hash(right)));
-    }
-    Some(hashes)
-}
-
-/// Each merge of `chunks` (ranks from `first_rank` on) as its left part's id and its [`Pair`];
-/// its parts' hashes taken from `hashed` when given. `None` for a merge the crate would refuse
-/// (a part or the joined token outside the vocabulary, a merge written `"a b"` without exactly
-/// one space). In the chunks they were read in, each step a loop of its own: a loop of lookups
-/// alone keeps several of the table's memory reads in flight, where one lookup after another's
-/// hashing waited for each (most of the time of loading Gemma 3's 514,906 merges).
-fn ids(
-    chunks: &[&[Merge<'_>]],
-    hashed: Option<&[(u128, u128)]>,
-    first_rank: usize,
-    texts: &[&str],
-    vocab: &KeyMap<u128, u32>,
-) -> Option<Vec<(u32, Pair)>> {
-    let mut merges = Vec::with_capacity(chunks.iter().map(|chunk| chunk.len()).sum());
-    let (mut pairs, mut hashes, mut found) = (Vec::new(), Vec::new(), Vec::new());
-    let mut joined = Joined { texts, vocab, next: 0, buffer: String::new() };
-    let mut rank = first_rank;
-    for written in chunks {
-        pairs.clear();
-        for merge in written.iter() {
-            pairs.push(parts_of(merge)?);
-        }
-        let hashes = match hashed {
-            Some(hashed) => hashed.get(rank - first_rank..rank - first_rank + pairs.len())?,
-            None => {
-                hashes.clear();
-                hashes.extend(pairs.iter().map(|(left, right)| (content_hash(left), content_hash(right))));
-                &hashes[..]
-            }
-        };
-        found.clear();
-        for (left, right) in hashes {
-            found.push((*vocab.get(left)?, *vocab.get(right)?));
-        }
-        for ((left, right), (a, b)) in pairs.iter().zip(&found) {
-            merges.push((*a, Pair { right: *b, rank: u32::try_from(rank).ok()?, id: joined.id(left, right)? }));
-            rank += 1;
-        }
-    }
-    Some(merges)
 }
 
 /// How many slots a [`Recent`] has, as a power of two: 65,536 slots of 16 bytes (1 MB).
