@@ -14,22 +14,33 @@ pub fn map_in_order<I: Sync, T: Send>(items: &[I], job: impl Fn(&I) -> T + Sync)
         return items.iter().map(job).collect();
     }
     let next = AtomicUsize::new(0);
-    let mut results: Vec<(usize, T)> = std::thread::scope(|scope| {
-        let worker = || {
-            let mut done = Vec::new();
-            loop {
-                let index = next.fetch_add(1, Ordering::Relaxed);
-                let Some(item) = items.get(index) else { return done };
-                done.push((index, job(item)));
-            }
-        };
-        let helpers: Vec<_> = (1..threads).map_while(|_| std::thread::Builder::new().spawn_scoped(scope, worker).ok()).collect();
-        let mut done = worker();
-        for helper in helpers {
-            done.extend(helper.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)));
+    on_all_cores(items.len(), || {
+        let mut done = Vec::new();
+        loop {
+            let index = next.fetch_add(1, Ordering::Relaxed);
+            let Some(item) = items.get(index) else { return done };
+            done.push((index, job(item)));
         }
-        done
-    });
+    })
+}
+
+/// What `worker` returns on the calling thread and on one helper per other core (no more threads
+/// than `items`), each result put in its place by the item's index it carries. A thread the
+/// system refuses (a container's process limit) is one helper fewer, not an error; a panic in a
+/// worker is carried to the caller.
+fn on_all_cores<T: Send>(items: usize, worker: impl Fn() -> Vec<(usize, T)> + Sync) -> Vec<T> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(items);
+    let mut results = match threads {
+        0 | 1 => worker(),
+        _ => std::thread::scope(|scope| {
+            let helpers: Vec<_> = (1..threads).map_while(|_| std::thread::Builder::new().spawn_scoped(scope, &worker).ok()).collect();
+            let mut done = worker();
+            for helper in helpers {
+                done.extend(helper.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)));
+            }
+            done
+        }),
+    };
     results.sort_by_key(|(index, _)| *index);
     results.into_iter().map(|(_, result)| result).collect()
 }
@@ -42,7 +53,7 @@ const ASIDE: usize = 64;
 /// outside the jobs (a tokenizer file loading on a thread of its own): a thread whose item is not
 /// `ready` after its first step keeps it aside and takes the next item, comes back to those kept
 /// aside as soon as the oldest is ready, and waits for them (in their second step) when no item
-/// is left or it keeps [`ASIDE`] of them. No thread waits for another thread's item.
+/// is left or it keeps `ASIDE` (64) of them. No thread waits for another thread's item.
 pub fn map_in_two_steps<I: Sync, U, T: Send>(
     items: &[I],
     first: impl Fn(&I) -> U + Sync,
@@ -50,11 +61,10 @@ pub fn map_in_two_steps<I: Sync, U, T: Send>(
     second: impl Fn(U) -> T + Sync,
 ) -> Vec<T> {
     let next = AtomicUsize::new(0);
-    let worker = || {
+    on_all_cores(items.len(), || {
         let (mut done, mut aside) = (Vec::new(), std::collections::VecDeque::new());
         loop {
-            while aside.front().is_some_and(|(_, kept)| ready(kept)) {
-                let (index, kept) = aside.pop_front().expect("an item kept aside");
+            while let Some((index, kept)) = aside.front().is_some_and(|(_, kept)| ready(kept)).then(|| aside.pop_front()).flatten() {
                 done.push((index, second(kept)));
             }
             let index = next.fetch_add(1, Ordering::Relaxed);
@@ -64,28 +74,13 @@ pub fn map_in_two_steps<I: Sync, U, T: Send>(
                 true => done.push((index, second(kept))),
                 false => aside.push_back((index, kept)),
             }
-            if aside.len() >= ASIDE {
-                let (index, kept) = aside.pop_front().expect("an item kept aside");
+            if let Some((index, kept)) = (aside.len() >= ASIDE).then(|| aside.pop_front()).flatten() {
                 done.push((index, second(kept)));
             }
         }
         done.extend(aside.into_iter().map(|(index, kept)| (index, second(kept))));
         done
-    };
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(items.len());
-    let mut results: Vec<(usize, T)> = match threads {
-        0 | 1 => worker(),
-        _ => std::thread::scope(|scope| {
-            let helpers: Vec<_> = (1..threads).map_while(|_| std::thread::Builder::new().spawn_scoped(scope, worker).ok()).collect();
-            let mut done = worker();
-            for helper in helpers {
-                done.extend(helper.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)));
-            }
-            done
-        }),
-    };
-    results.sort_by_key(|(index, _)| *index);
-    results.into_iter().map(|(_, result)| result).collect()
+    })
 }
 
 #[cfg(test)]
