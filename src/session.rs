@@ -7,7 +7,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
@@ -140,7 +140,29 @@ impl Stage {
 type FileKey = (PathBuf, Option<&'static str>);
 
 /// A tokenizer file being loaded, or loaded (or why it could not be).
-type LoadedFile = OnceLock<Result<Arc<TokenizerFile>, String>>;
+#[derive(Default)]
+struct LoadedFile {
+    file: OnceLock<Result<Arc<TokenizerFile>, String>>,
+    /// Whether a thread of its own was started to load it ([`Session::start_loading`]).
+    started: AtomicBool,
+}
+
+/// One agent loaded ([`Session::prepare`]), the tokenizer file it names perhaps still loading;
+/// [`Session::complete`] renders and measures it.
+pub struct Prepared {
+    loaded: Loaded,
+    /// The tokenizer file the agent names, loading on a thread of its own: it is used (and its
+    /// warnings or error given) by [`Session::complete`], when it has loaded.
+    pending: Option<Arc<LoadedFile>>,
+}
+
+impl Prepared {
+    /// Whether [`Session::complete`] would not wait: the agent names no tokenizer file, or the
+    /// one it names has loaded (or failed to).
+    pub fn ready(&self) -> bool {
+        self.pending.as_ref().is_none_or(|slot| slot.file.get().is_some())
+    }
+}
 
 impl Session {
     /// A session whose agents get these `KEY=VALUE` overrides, laid over each manifest in order.
@@ -192,28 +214,40 @@ impl Session {
     /// [`Session::tokenizer_file`], refused unless the bytes read have the SHA-256 (hex) `sha256`
     /// when one is given.
     fn load_tokenizer_file(&self, path: &Path, shown: &str, sha256: Option<&'static str>) -> Result<Arc<TokenizerFile>, String> {
+        self.file_slot(path, sha256).file.get_or_init(|| read_tokenizer_file(path, shown, sha256)).clone()
+    }
+
+    /// Where the tokenizer file at `path` (checked against `sha256`) is loaded once for the run.
+    fn file_slot(&self, path: &Path, sha256: Option<&'static str>) -> Arc<LoadedFile> {
         let key = (path.to_path_buf(), sha256);
         let stamp = Stamp::of(path);
-        let slot = {
-            let mut files = self.tokenizer_files.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-            let (seen, slot) = files.entry(key).or_insert_with(|| (stamp.clone(), Arc::default()));
-            // Another file at the path now (or a file where there was none): read it, in place
-            // of the one read before.
-            if *seen != stamp {
-                *seen = stamp;
-                *slot = Arc::default();
+        let mut files = self.tokenizer_files.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let (seen, slot) = files.entry(key).or_insert_with(|| (stamp.clone(), Arc::default()));
+        // Another file at the path now (or a file where there was none): read it, in place
+        // of the one read before.
+        if *seen != stamp {
+            *seen = stamp;
+            *slot = Arc::default();
+        }
+        slot.clone()
+    }
+
+    /// Starts loading the tokenizer file at `path` on a thread of its own, unless it is loaded
+    /// or loading already: the agents' files are read and rendered beside it, and only their
+    /// counts wait for it ([`Session::load_tokenizer_file`] then takes what it loaded, or the
+    /// error, as it would have loaded it). A thread the system refuses leaves the load to them.
+    fn start_loading(&self, path: &Path, shown: &str) -> Arc<LoadedFile> {
+        let slot = self.file_slot(path, None);
+        if slot.file.get().is_none() && !slot.started.swap(true, Ordering::Relaxed) {
+            let (loading, path, shown) = (slot.clone(), path.to_path_buf(), shown.to_string());
+            let load = move || {
+                loading.file.get_or_init(|| read_tokenizer_file(&path, &shown, None));
+            };
+            if std::thread::Builder::new().name("tokenizer file".into()).spawn(load).is_err() {
+                slot.started.store(false, Ordering::Relaxed);
             }
-            slot.clone()
-        };
-        slot.get_or_init(|| {
-            let bytes = crate::project::read_bytes(path, shown, MAX_TOKENIZER_BYTES).map_err(|e| e.message())?;
-            // The bytes checked are the bytes parsed: nothing can change the file in between.
-            if let Some(expected) = sha256 {
-                discover::check_sha256(&bytes, expected, shown)?;
-            }
-            TokenizerFile::load(&bytes).map(Arc::new).map_err(|e| format!("`{shown}` is {e}"))
-        })
-        .clone()
+        }
+        slot
     }
 
     /// Counts `loaded`'s agent with its model's own tokenizer file: the one it names (an error
@@ -510,7 +544,56 @@ impl Session {
 
     /// Loads one agent, then renders and measures every selected mode × scenario.
     pub fn run(&self, manifest: &Path, only: Only) -> Result<AgentRuns, Failure> {
-        Ok(self.measure(self.load(manifest)?, only))
+        self.complete(self.prepare(manifest)?, only)
+    }
+
+    /// [`Session::run`] for each agent on worker threads, `then` applied to each result on the
+    /// worker; the results in the order of `manifests`. An agent whose tokenizer file is still
+    /// loading is set aside, loaded, while its worker loads the next agents (see
+    /// [`crate::parallel::map_in_two_steps`]): the file's load runs beside theirs.
+    pub fn each_run<T: Send>(&self, manifests: &[PathBuf], only: Only, then: impl Fn(Result<AgentRuns, Failure>) -> T + Sync) -> Vec<T> {
+        crate::parallel::map_in_two_steps(
+            manifests,
+            |manifest| self.prepare(manifest),
+            |prepared| prepared.as_ref().ok().is_none_or(Prepared::ready),
+            |prepared| then(prepared.and_then(|prepared| self.complete(prepared, only))),
+        )
+    }
+
+    /// The first half of [`Session::run`]: loads one agent. A tokenizer file the agent names is
+    /// loaded on a thread of its own meanwhile, used by [`Session::complete`]; one found by
+    /// discovery (whose chat template may change the renders) is used here, as
+    /// [`Session::load`] uses it.
+    pub fn prepare(&self, manifest: &Path) -> Result<Prepared, Failure> {
+        self.timed(Stage::Load, || {
+            let mut loaded = manifest::load_with(manifest, &self.overrides, &self.run)?;
+            let pending = match &loaded.agent.tokenizer_file {
+                Some(named) => Some(self.start_loading(&named.path, &named.shown)),
+                None => {
+                    self.use_tokenizer_file(&mut loaded)?;
+                    warn_template_settings(&mut loaded);
+                    None
+                }
+            };
+            // Before the file's load ends: a model counted with its own file has the same proxy.
+            crate::tokens::warm_up(loaded.agent.profile.tokenizer);
+            Ok(Prepared { loaded, pending })
+        })
+    }
+
+    /// The second half of [`Session::run`]: the tokenizer file the agent names used (its
+    /// warnings, or its error, as [`Session::load`] gives them), then every selected mode ×
+    /// scenario rendered and measured.
+    pub fn complete(&self, prepared: Prepared, only: Only) -> Result<AgentRuns, Failure> {
+        let Prepared { mut loaded, pending } = prepared;
+        if pending.is_some() {
+            self.timed(Stage::Load, || {
+                self.use_tokenizer_file(&mut loaded)?;
+                warn_template_settings(&mut loaded);
+                Ok::<(), Failure>(())
+            })?;
+        }
+        Ok(self.measure(loaded, only))
     }
 
     /// Costs bare tool files (no manifest) for `model`, counted with this session's counter (and
@@ -523,6 +606,17 @@ impl Session {
     pub fn each<T: Send>(&self, manifests: &[PathBuf], work: impl Fn(&Path) -> T + Sync) -> Vec<T> {
         crate::parallel::map_in_order(manifests, |manifest| work(manifest))
     }
+}
+
+/// The tokenizer file at `path` read (refused unless its bytes have the SHA-256 `sha256`, when
+/// one is given) and loaded; `Err` says why not, with the file as `shown`.
+fn read_tokenizer_file(path: &Path, shown: &str, sha256: Option<&'static str>) -> Result<Arc<TokenizerFile>, String> {
+    let bytes = crate::project::read_bytes(path, shown, MAX_TOKENIZER_BYTES).map_err(|e| e.message())?;
+    // The bytes checked are the bytes parsed: nothing can change the file in between.
+    if let Some(expected) = sha256 {
+        discover::check_sha256(&bytes, expected, shown)?;
+    }
+    TokenizerFile::load(&bytes).map(Arc::new).map_err(|e| format!("`{shown}` is {e}"))
 }
 
 /// MAN016: a setting only a chat template renders, on an agent whose request is rendered
@@ -581,6 +675,30 @@ mod tests {
         assert!(replaced.contains("times longer"), "replaced: read again: {replaced}");
         assert_eq!(read().expect_err("unchanged"), replaced);
         assert_eq!(session.tokenizer_files.lock().map(|files| files.len()).unwrap_or_default(), 1, "one version per path");
+    }
+
+    /// An agent that names a tokenizer file ctxc cannot use: its load runs on a thread of its own
+    /// ([`Session::prepare`] succeeds), and [`Session::complete`] gives the error
+    /// [`Session::load`] gives, at the manifest's line.
+    #[test]
+    fn a_file_loading_beside_the_agent_gives_the_error_of_a_load_before_it() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let manifest = dir.path().join("ctxc.toml");
+        let text = "[agent]\nname = \"a\"\nmodel = \"qwen/qwen3-32b\"\ntokenizer = \"tokenizer.json\"\n[pipeline]\n\
+                    steps = [{ id = \"role\", kind = \"module\" }]\n[modules]\nrole = { source = \"role.md\" }\n";
+        std::fs::write(&manifest, text).expect("write");
+        std::fs::write(dir.path().join("role.md"), "You are careful.\n").expect("write");
+        let hostile = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/hostile/tokenizer-normalizer-doubling/tokenizer.json");
+        std::fs::copy(hostile, dir.path().join("tokenizer.json")).expect("copy");
+        let loaded = Session::default().load(&manifest).expect_err("a normalizer that grows texts");
+        let session = Session::default();
+        let prepared = session.prepare(&manifest).expect("loads before the file is used");
+        assert!(prepared.pending.is_some());
+        let completed = session.complete(prepared, Only::default()).expect_err("the file's error");
+        let shown = |failure: &Failure| format!("{:?}", failure.diagnostics);
+        assert_eq!(shown(&completed), shown(&loaded));
+        assert!(shown(&completed).contains("times longer") && shown(&completed).contains("MAN010"), "{}", shown(&completed));
+        assert_eq!(shown(&session.run(&manifest, Only::default()).expect_err("again")), shown(&loaded));
     }
 
     /// A file rewritten in place with as many bytes and its modification time set back (`cp -p`,

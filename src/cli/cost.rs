@@ -71,7 +71,7 @@ pub fn run(args: CostArgs, reporter: &Reporter) -> u8 {
     let only = Only { mode: args.mode.as_deref(), scenario: args.scenario.as_deref() };
     // The HTML report charts each declared workload; the other formats do not simulate.
     let workloads = args.format == CostFormat::Html;
-    let runs = session.each(&manifests, |manifest| AgentRun::new(&session, manifest, only, workloads));
+    let runs = session.each_run(&manifests, only, |run| AgentRun::new(&session, run, workloads));
     // Per agent, its reports: the text summary compares one agent's modes.
     let mut agents: Vec<Vec<Costed>> = Vec::new();
     for run in runs {

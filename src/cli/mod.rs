@@ -33,7 +33,7 @@ use std::process::ExitCode;
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
 use ctxc::manifest::{self, Loaded};
-use ctxc::session::{AgentRuns, Only};
+use ctxc::session::AgentRuns;
 use ctxc::Session;
 use report::Reporter;
 
@@ -415,9 +415,9 @@ struct AgentRun {
 
 impl AgentRun {
     /// With `workloads`, each mode × scenario also replays the workload its scenario declares.
-    fn new(session: &Session, manifest: &Path, only: Only, workloads: bool) -> Self {
+    fn new(session: &Session, run: Result<AgentRuns, ctxc::Failure>, workloads: bool) -> Self {
         use ctxc::report::cost::Costed;
-        match session.run(manifest, only) {
+        match run {
             Ok(AgentRuns { mut loaded, runs, problems }) => {
                 let load_diagnostics = std::mem::take(&mut loaded.warnings);
                 // The loaded agent is dropped here, on the worker: only its measurements and budgets are kept.

@@ -1383,13 +1383,22 @@ fn tokenizer_json<M>(
 ) -> Result<Option<Engines>, String> {
     growth(&head.normalizer, &head.pre_tokenizer)?;
     within_added_token_limits(&head.added_tokens)?;
-    let configuration = serde_json::json!({
-        "normalizer": head.normalizer,
-        "pre_tokenizer": head.pre_tokenizer,
-        "added_tokens": head.added_tokens,
-    });
+    // Built when it is hashed or its cuts are read: a copy of Gemma 3's 6,415 added tokens is
+    // work a known file counted by `sentencepiece_json` never needs.
+    let configuration = std::cell::OnceCell::new();
+    let configuration = || {
+        configuration.get_or_init(|| {
+            serde_json::json!({
+                "normalizer": head.normalizer,
+                "pre_tokenizer": head.pre_tokenizer,
+                "added_tokens": head.added_tokens,
+            })
+        })
+    };
     let mut content = known.map_or_else(|| Content::new(Format::TokenizerJson.name()), Content::known);
-    content.json(&configuration);
+    if content.is_hashing() {
+        content.json(configuration());
+    }
     match parts.as_deref_mut() {
         Some(parts) => bpe_parts_content(parts, &mut content)?,
         // Not a BPE model (no family's, so never a known release): its content is its
@@ -1400,7 +1409,7 @@ fn tokenizer_json<M>(
     let ours = parts.as_deref().and_then(|parts| match sentencepiece_json::Model::of(parts, normalizer, pre_tokenizer, added) {
         Some(model) => Some(Engine::SentencePieceJson(Box::new(SentencePieceJson { model, words: PieceCounts::default() }))),
         None => byte_level::Model::of(parts, normalizer, pre_tokenizer, added)
-            .map(|model| Engine::ByteLevel(Box::new(ByteLevel { model, cuts: cuts_of(&configuration), pieces: PieceCounts::default() }))),
+            .map(|model| Engine::ByteLevel(Box::new(ByteLevel { model, cuts: cuts_of(configuration()), pieces: PieceCounts::default() }))),
     });
     let engine = match (ours, model) {
         // The crate still reads the rest of the file: a file it refuses is refused.
@@ -1410,7 +1419,7 @@ fn tokenizer_json<M>(
             // Counting is of whole texts: a file's truncation and padding settings are for training.
             t.with_truncation(None).map_err(|e| e.to_string())?;
             t.with_padding(None);
-            Engine::HuggingFace(Box::new(HuggingFace { tokenizer: t, cuts: cuts_of(&configuration), pieces: Default::default() }))
+            Engine::HuggingFace(Box::new(HuggingFace { tokenizer: t, cuts: cuts_of(configuration()), pieces: Default::default() }))
         }
         (None, None) => return Ok(None),
     };
