@@ -204,6 +204,35 @@ mod tests {
         cx.memory.iter().map(seen).collect()
     }
 
+    /// The rules whose findings the editor keeps by the agent files' texts read nothing else: no
+    /// agent, render, tool, source or file on the disk. A rule that starts reading one must leave
+    /// [`FILE_TEXT_RULES`], or an edit elsewhere would show its old findings.
+    #[test]
+    fn rules_kept_by_file_texts_read_only_those_texts() {
+        const READS_MORE: [&str; 12] = [
+            "cx.agent",
+            "cx.runs",
+            "cx.tools",
+            "cx.has_step",
+            "cx.sources",
+            "cx.root.read",
+            "cx.root.resolve",
+            "cx.root.list",
+            "Bundle::of",
+            "refs::resolve",
+            "case_variant(cx",
+            "std::fs",
+        ];
+        for code in FILE_TEXT_RULES {
+            let rule = crate::rules::get(code.as_str()).expect("registered");
+            let file = format!("src/rules/{}/{}_{}.rs", rule.family.name(), code.as_str().to_lowercase(), rule.name.replace('-', "_"));
+            let text = std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(&file)).expect("the rule's file");
+            for read in READS_MORE {
+                assert!(!text.contains(read), "{code} ({file}) reads `{read}`: take it out of FILE_TEXT_RULES");
+            }
+        }
+    }
+
     #[test]
     fn a_panicking_rule_costs_only_the_files_it_fails_on() {
         let project = tempfile::tempdir().expect("tempdir");
