@@ -114,8 +114,8 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
             // A project of its own inside the repository (`templates/app/.agents/skills/x`) runs
             // from its folder: `scripts/x.ts` is `templates/app/scripts/x.ts`.
             let project = installed_with(&skill.rel);
-            let in_project = !project.is_empty() && exists(&format!("{project}/{path}"));
-            if bundled.contains(path.as_str()) || exists(path) || in_plugin || in_project || !reported.insert(path.clone()) {
+            let in_project = || !project.is_empty() && exists(&format!("{project}/{path}"));
+            if bundled.contains(path.as_str()) || exists(path) || in_plugin || in_project() || !reported.insert(path.clone()) {
                 continue;
             }
             let in_other_skill = other_skills.get_or_insert_with(|| {
