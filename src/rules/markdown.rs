@@ -35,6 +35,13 @@ pub struct Markdown {
 }
 
 /// The text parsed (memoized by content: the agents of a project share their files).
+/// Whether a file is written for people, not for an agent: a README, changelog, licence or
+/// contributing guide, by its name (`README.md`, `CHANGELOG`, `LICENSE-MIT`).
+pub fn written_for_people(rel: &str) -> bool {
+    let name = rel.rsplit('/').next().unwrap_or(rel).to_ascii_lowercase();
+    ["readme", "changelog", "license", "contributing"].iter().any(|p| name.starts_with(p))
+}
+
 pub fn parse(cache: &Cache, text: &str) -> Arc<Markdown> {
     cache.get_or_insert(Kind::Markdown, content_hash(text), || Arc::new(read(text)))
 }

@@ -1,6 +1,7 @@
 //! CLAUDE001: a Claude Code subagent file without a frontmatter block.
 
 use crate::agent_files::FileKind;
+use crate::rules::markdown::written_for_people;
 use crate::rules::prelude::*;
 use crate::yaml::FrontmatterError;
 
@@ -16,7 +17,9 @@ pub const RULE: Definition = Definition {
         file: ".claude/agents/reviewer.md",
         text: "---\nname: reviewer\ndescription: Reviews pull requests for correctness and test coverage. Use after every change.\n---\nYou review pull requests for correctness.\n",
     },
-    notes: "",
+    notes: "The frontmatter must open on the file's first line, as Claude Code reads it: a file starting with an HTML comment \
+            (`<!-- generated -->`) before its `---` block has none. A README, changelog, licence or contributing file without \
+            frontmatter is the folder's documentation and not reported (Claude Code passes over a file with no `name`).",
     stage: Stage::Lint(check),
 };
 
@@ -24,6 +27,13 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
     for doc in cx.files_of(FileKind::ClaudeAgent) {
         let what = match &*doc.front {
+            // Claude Code skips a file without a `name` silently: a README beside the subagents
+            // is their documentation, not a subagent missing its frontmatter.
+            Err(FrontmatterError::Missing) if written_for_people(&doc.rel) => continue,
+            // A block opened further down (after a generated-file comment) is not read.
+            Err(FrontmatterError::Missing) if doc.text.lines().skip(1).take(5).any(|l| l.trim_end() == "---") => {
+                "has no frontmatter on its first line, where Claude Code reads it (the `---` block below is ignored)"
+            }
             Err(FrontmatterError::Missing) => "has no frontmatter",
             Err(FrontmatterError::Unterminated) => "has a frontmatter block that is never closed with `---`",
             _ => continue,

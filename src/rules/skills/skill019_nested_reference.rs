@@ -3,6 +3,7 @@
 use std::collections::HashMap;
 
 use crate::memo::SharedText;
+use crate::rules::markdown::written_for_people;
 use crate::rules::prelude::*;
 use crate::rules::refs::{Bundle, Mentioners};
 
@@ -73,7 +74,5 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
 /// Markdown documents for the agent (not the README, changelog or licence written for people).
 fn is_document(rel: &str) -> bool {
     let lower = rel.to_ascii_lowercase();
-    let name = lower.rsplit('/').next().unwrap_or(&lower);
-    let for_people = ["readme", "changelog", "license", "contributing"].iter().any(|p| name.starts_with(p));
-    [".md", ".mdx"].iter().any(|e| lower.ends_with(e)) && !for_people
+    [".md", ".mdx"].iter().any(|e| lower.ends_with(e)) && !written_for_people(rel)
 }
