@@ -1,6 +1,7 @@
 //! CLAUDE018: a subagent prompt over the token budget.
 
 use crate::agent_files::FileKind;
+use crate::rules::claude::{field, with_fields};
 use crate::rules::prelude::*;
 
 pub const RULE: Definition = Definition {
@@ -16,7 +17,9 @@ pub const RULE: Definition = Definition {
         file: ".claude/agents/architect.md",
         text: "---\nname: architect\ndescription: Designs services. Use for new components.\n---\n(5 KB of instructions; patterns are in docs/patterns.md, read when needed)\n",
     },
-    notes: "The budget is the one memory files have (MEM002), so one setting governs both.",
+    notes: "The budget is the one memory files have (MEM002), so one setting governs both. Only a file Claude Code \
+            loads as a subagent is measured: one without frontmatter, `name` or `description` is never anyone's prompt \
+            (CLAUDE001, CLAUDE003 and CLAUDE005 report those).",
     stage: Stage::Lint(check),
 };
 
@@ -24,7 +27,11 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
     let limit = cx.settings.memory_max_tokens;
     let mut findings = Vec::new();
     // No tokenizer run for a file with fewer bytes than the limit: it cannot hold more tokens.
-    for doc in cx.files_of(FileKind::ClaudeAgent).filter(|d| d.text.len() as u64 > limit) {
+    let loaded = |fields: &[_]| {
+        ["name", "description"].iter().all(|key| field(fields, key).and_then(|f| f.value.as_str()).is_some_and(|s| !s.trim().is_empty()))
+    };
+    let agents = with_fields(cx, FileKind::ClaudeAgent).into_iter().filter(|(_, fields)| loaded(fields)).map(|(doc, _)| doc);
+    for doc in agents.filter(|d| d.text.len() as u64 > limit) {
         let tokens = cx.count(&doc.text) as u64;
         if tokens > limit {
             let first_line = doc.text.find('\n').unwrap_or(doc.text.len());
