@@ -415,7 +415,7 @@ impl Bundle {
     fn read(cx: &Context, skill_rel: &str) -> Bundle {
         let dir = skill_rel.rsplit_once('/').map_or("", |(d, _)| d).to_string();
         let mut files = bundle(cx, skill_rel);
-        if matches!(resolve(cx, &dir, ".git"), Resolved::Exists(_)) {
+        if is_project(cx, &dir, &files) {
             // A SKILL.md at the root of a repository: its folder is a whole project; only the
             // specification's folders are the bundle. Decided by the folder, not by where the
             // check started, so a skill's findings are the same whatever PATH is given.
@@ -437,6 +437,22 @@ impl Bundle {
     pub fn has(&self, rel: &str) -> bool {
         self.files.iter().any(|f| f.rel == rel)
     }
+}
+
+/// Whether a skill's folder is a project rather than a skill's own folder: a Git work tree, one
+/// holding a project's `.github/` or a plugin's `.claude-plugin/`, or one holding other skills (a
+/// collection). An export without `.git` (a release archive, a Docker build context) is still
+/// told apart from a skill's folder. `files` is the folder's listing, nested skills left out.
+fn is_project(cx: &Context, dir: &str, files: &[Listed]) -> bool {
+    const MARKERS: [&str; 2] = [".github/", ".claude-plugin/"];
+    if matches!(resolve(cx, dir, ".git"), Resolved::Exists(_)) || files.iter().any(|f| MARKERS.iter().any(|m| f.rel.starts_with(m))) {
+        return true;
+    }
+    // Skills come in path order: those below `dir` are one run of them.
+    let own = self_path(dir, "SKILL.md");
+    let below = if dir.is_empty() { String::new() } else { format!("{dir}/") };
+    let first = cx.skills.partition_point(|s| s.rel.as_str() < below.as_str());
+    cx.skills[first..].iter().take_while(|s| s.rel.starts_with(&below)).any(|s| s.rel != own)
 }
 
 fn self_path(dir: &str, rel: &str) -> String {

@@ -26,7 +26,9 @@ pub const RULE: Definition = Definition {
             normal. A document mentioned by no file at all is SKILL018's. What counts as mentioning a file is SKILL018's \
             list: SKILL.md listing a rule document by id (`` `route-templates` ``) reaches it in one level. When the \
             document that mentions it is not mentioned by SKILL.md either, the message says so rather than \
-            counting two levels.",
+            counting two levels. A SKILL.md whose folder is a project (a Git work tree, a folder holding `.github/` or \
+            `.claude-plugin/`, or one holding other skills) bundles only its `scripts/`, `references/` and `assets/`: \
+            the project's documentation is not the skill's.",
     stage: Stage::Lint(check),
 };
 
