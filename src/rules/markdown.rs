@@ -34,7 +34,6 @@ pub struct Markdown {
     pub comments: Vec<Range<usize>>,
 }
 
-/// The text parsed (memoized by content: the agents of a project share their files).
 /// Whether a file is written for people, not for an agent: a README, changelog, licence or
 /// contributing guide, by its name (`README.md`, `CHANGELOG`, `LICENSE-MIT`).
 pub fn written_for_people(rel: &str) -> bool {
@@ -42,6 +41,7 @@ pub fn written_for_people(rel: &str) -> bool {
     ["readme", "changelog", "license", "contributing"].iter().any(|p| name.starts_with(p))
 }
 
+/// The text parsed (memoized by content: the agents of a project share their files).
 pub fn parse(cache: &Cache, text: &str) -> Arc<Markdown> {
     cache.get_or_insert(Kind::Markdown, content_hash(text), || Arc::new(read(text)))
 }

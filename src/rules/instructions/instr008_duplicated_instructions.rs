@@ -66,7 +66,9 @@ fn with_link_targets(cx: &Context, dir: &str, line: &str, offset: usize, links: 
         let Target::Relative { path, .. } = refs::target(&link.dest) else { continue };
         let joined = if dir.is_empty() { path } else { format!("{dir}/{path}") };
         let (from, to) = (link.span.start - offset, link.span.end - offset);
-        out.push_str(&line[at..from]);
+        // Destinations come in order and apart; one that is not is left as written.
+        let Some(before) = line.get(at..from) else { continue };
+        out.push_str(before);
         out.push_str(&cx.root.normalize(&joined).unwrap_or(joined));
         at = to;
     }
