@@ -8,7 +8,7 @@
 //! fixtures with `"line": "1"`) is replayed by simulate_react.py, with its `CompressionConfig` and
 //! the real `OpenAITokenCounter`; the model answers each compression with ctxc's summary text.
 
-use crate::agentscope::{compared_in, write_upstream, PROJECT_DIR, RELEASES};
+use crate::agentscope::{compared_in, projects, RELEASES};
 use crate::common::{self, json_of, strings};
 
 use std::path::{Path, PathBuf};
@@ -41,21 +41,8 @@ fn summaries(dir: &Path) -> PathBuf {
     file
 }
 
-/// A temporary copy of `fixture` as a user's project under `release` (its manifest pointing at the
-/// copy, AgentScope's texts written by `ctxc upstream`) with the conversation the runtime replays.
-fn project(fixture: &Path, release: &str) -> (tempfile::TempDir, PathBuf) {
-    let temp = tempfile::tempdir().expect("tempdir");
-    let dir = temp.path().canonicalize().expect("canonical");
-    common::copy_tree(fixture, &dir);
-    let manifest = dir.join("ctxc.toml");
-    let text = std::fs::read_to_string(&manifest).expect("manifest").replace(PROJECT_DIR, &dir.display().to_string());
-    std::fs::write(&manifest, text).expect("write");
-    write_upstream(&dir, release);
-    common::write_conversation(&dir);
-    (temp, dir)
-}
-
-/// The runtime's replays of the conversation in each of `dirs` (from [`project`]) under `release`,
+/// The runtime's replays of the conversation in each of `dirs` (from [`projects`], the
+/// conversation written) under `release`,
 /// all in one interpreter (importing AgentScope costs seconds of CPU): each one's record.
 fn replays(release: &str, dirs: &[PathBuf]) -> Vec<Value> {
     let python = common::runtime_path(&format!("agentscope-{release}/bin/python"));
@@ -178,9 +165,11 @@ fn simulate_matches_agentscope_call_by_call() {
     }
     let mut runs = Vec::new();
     for release in RELEASES {
-        let compared: Vec<&PathBuf> = fixtures.iter().filter(|f| compared_in(f, release)).collect();
-        let projects: Vec<(tempfile::TempDir, PathBuf)> = compared.iter().map(|f| project(f, release)).collect();
-        let dirs: Vec<PathBuf> = projects.iter().map(|(_, dir)| dir.clone()).collect();
+        let compared: Vec<PathBuf> = fixtures.iter().filter(|f| compared_in(f, release)).cloned().collect();
+        let (_temp, dirs) = projects(&compared, release);
+        for dir in &dirs {
+            common::write_conversation(dir);
+        }
         for ((fixture, dir), ran) in compared.iter().zip(&dirs).zip(replays(release, &dirs)) {
             runs.push(compare(fixture, dir, release, &ran));
         }

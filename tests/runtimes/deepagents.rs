@@ -79,25 +79,45 @@ fn compare(fixture: &Path, release: &str, ran: &Value) -> Vec<String> {
     )
 }
 
-/// The same for a deploy project as a user meets it: the runtime mounts it as `layout`, and ctxc
-/// renders what `ctxc import deepagents` and then `ctxc upstream --python` (the texts read from
-/// the installed release, the manifest's layout recorded from it) write, with no hand editing.
-fn compare_import(project: &Path, release: &str, layout: Layout, ran: &Value) -> Vec<String> {
-    let label = format!("imported {} --layout {} @ deepagents {release}", name_of(project), layout_name(layout));
+/// A deploy project as a user meets it, imported into a copy: the runtime mounts it as `layout`,
+/// and ctxc renders what `ctxc import deepagents` and then `ctxc upstream --python` (the texts
+/// read from the installed release, the manifest's layout recorded from it; see
+/// [`compare_imports`]) write, with no hand editing. The copy and its manifest, or what failed.
+fn import_copy(project: &Path, layout: Layout, label: &str) -> Result<(tempfile::TempDir, PathBuf), String> {
     let copy = tempfile::tempdir().expect("tempdir");
     common::copy_tree(project, copy.path());
     let imported = match ctxc::runtimes::deepagents::import::import(copy.path(), layout) {
         Ok(imported) => imported,
-        Err(failure) => return vec![format!("{label}: the import fails: {:?}", failure.diagnostics)],
+        Err(failure) => return Err(format!("{label}: the import fails: {:?}", failure.diagnostics)),
     };
     if let Err(d) = ctxc::import::write(&imported, false) {
-        return vec![format!("{label}: the manifest is not written: {}", d.message)];
+        return Err(format!("{label}: the manifest is not written: {}", d.message));
+    }
+    Ok((copy, imported.manifest))
+}
+
+/// Each of `cases` (a deploy project and the layout it is mounted as) imported, its texts read
+/// from `release` by one `ctxc upstream` run for all of them, against the runtime's records `runs`.
+fn compare_imports(cases: &[(&PathBuf, Layout)], release: &str, runs: &[Value]) -> Vec<String> {
+    let label =
+        |project: &Path, layout: Layout| format!("imported {} --layout {} @ deepagents {release}", name_of(project), layout_name(layout));
+    let mut problems = Vec::new();
+    let mut imported = Vec::new();
+    for ((project, layout), ran) in cases.iter().zip(runs) {
+        match import_copy(project, *layout, &label(project, *layout)) {
+            Ok((copy, manifest)) => imported.push((label(project, *layout), copy, manifest, ran)),
+            Err(problem) => problems.push(problem),
+        }
     }
     let python = common::runtime_path(&format!("deepagents-{release}/bin/python"));
-    if let Err(d) = ctxc::upstream::update(&imported.manifest, &python) {
-        return vec![format!("{label}: ctxc upstream fails: {}", d.message)];
+    let manifests: Vec<&Path> = imported.iter().map(|(_, _, manifest, _)| manifest.as_path()).collect();
+    for ((label, copy, _, ran), written) in imported.iter().zip(ctxc::upstream::update_all(&manifests, &python)) {
+        match written {
+            Ok(_) => problems.extend(check(label, ran, copy.path(), release, Vec::new())),
+            Err(d) => problems.push(format!("{label}: ctxc upstream fails: {}", d.message)),
+        }
     }
-    check(&label, ran, copy.path(), release, Vec::new())
+    problems
 }
 
 fn layout_name(layout: Layout) -> &'static str {
@@ -242,9 +262,7 @@ fn imported_deploy_projects_equal_the_real_deep_agents() {
     let cases: Vec<(&PathBuf, Layout)> = projects.iter().flat_map(|p| [(p, Layout::Deploy), (p, Layout::Local)]).collect();
     for release in RELEASES {
         let runs = runtime(release, &cases.iter().map(|(p, layout)| (p.as_path(), Some(layout_name(*layout)))).collect::<Vec<_>>());
-        for ((project, layout), ran) in cases.iter().zip(&runs) {
-            problems.extend(compare_import(project, release, *layout, ran));
-        }
+        problems.extend(compare_imports(&cases, release, &runs));
     }
     assert!(problems.is_empty(), "ctxc's imports differ from the real Deep Agents:\n\n{}", problems.join("\n\n"));
 }
