@@ -23,7 +23,10 @@ use crate::runtimes::{runtime_table, Runtime, Upstream, UpstreamAgent, UpstreamR
 
 /// Importing LangChain and building the agents takes seconds; a hung interpreter is stopped.
 const TIME_LIMIT: Duration = Duration::from_secs(120);
-/// The most the script may print (the texts and tool schemas are tens of KiB).
+/// The time each further agent of one run adds to its limit (one agent's texts take well under a
+/// second once the runtime is imported).
+const TIME_PER_AGENT: Duration = Duration::from_secs(30);
+/// The most the script may print per agent (the texts and tool schemas are tens of KiB).
 const MAX_OUTPUT: u64 = 8 * 1024 * 1024;
 
 /// The interpreter to run, and who named it.
@@ -93,23 +96,33 @@ fn find_program(given: &Path, search_path: Option<&std::ffi::OsStr>) -> Option<P
     folders.iter().flat_map(|dir| names.iter().map(move |name| dir.join(name))).find(|p| p.is_file())
 }
 
-/// Runs `runtime`'s script in `python` for `agent` and checks what it printed.
-fn read(runtime: &UpstreamReader, python: &Path, agent: &UpstreamAgent) -> Result<UpstreamTexts, Diagnostic> {
-    let input = serde_json::to_vec(agent).map_err(|e| Diagnostic::error(e.to_string()))?;
-    let output = run_script(python, runtime, &input)?;
-    let texts: UpstreamTexts = serde_json::from_slice(&output)
+/// Runs `runtime`'s script once in `python` for all of `agents` (the script is given their list
+/// and prints one set of texts per agent, in order) and checks what it printed.
+fn read(runtime: &UpstreamReader, python: &Path, agents: &[&UpstreamAgent]) -> Result<Vec<UpstreamTexts>, Diagnostic> {
+    let input = serde_json::to_vec(agents).map_err(|e| Diagnostic::error(e.to_string()))?;
+    let output = run_script(python, runtime, &input, agents.len())?;
+    let all: Vec<UpstreamTexts> = serde_json::from_slice(&output)
         .map_err(|e| Diagnostic::error(format!("`{}` printed something that is not the runtime's texts: {e}", python.display())))?;
-    if texts.package != runtime.package || texts.texts.keys().any(|k| !runtime.texts.contains(&k.as_str())) {
-        return Err(Diagnostic::error(format!("`{}` printed texts ctxc did not ask for", python.display())));
+    if all.len() != agents.len() {
+        return Err(Diagnostic::error(format!("`{}` printed {} sets of texts for {} agents", python.display(), all.len(), agents.len())));
     }
-    if let Some(bad) = texts.builtin_tools.iter().find(|t| !t["function"]["name"].is_string()) {
-        return Err(Diagnostic::error(format!("a built-in tool without a name: {bad}")));
+    for texts in &all {
+        if texts.package != runtime.package || texts.texts.keys().any(|k| !runtime.texts.contains(&k.as_str())) {
+            return Err(Diagnostic::error(format!("`{}` printed texts ctxc did not ask for", python.display())));
+        }
+        if let Some(bad) = texts.builtin_tools.iter().find(|t| !t["function"]["name"].is_string()) {
+            return Err(Diagnostic::error(format!("a built-in tool without a name: {bad}")));
+        }
     }
-    Ok(texts)
+    Ok(all)
 }
 
-/// Runs `runtime`'s script in `python` with `input` on its stdin; its stdout, or why it failed.
-fn run_script(python: &Path, runtime: &UpstreamReader, input: &[u8]) -> Result<Vec<u8>, Diagnostic> {
+/// Runs `runtime`'s script in `python` with `input` (the list of `agents` agents) on its stdin;
+/// its stdout, or why it failed.
+fn run_script(python: &Path, runtime: &UpstreamReader, input: &[u8], agents: usize) -> Result<Vec<u8>, Diagnostic> {
+    let further = u32::try_from(agents.saturating_sub(1)).unwrap_or(u32::MAX);
+    let time_limit = TIME_LIMIT.saturating_add(TIME_PER_AGENT.saturating_mul(further));
+    let max_output = MAX_OUTPUT.saturating_mul(agents.max(1) as u64);
     let shown = python.display();
     let mut child = Command::new(python)
         .args(["-I", "-c", runtime.script])
@@ -129,7 +142,7 @@ fn run_script(python: &Path, runtime: &UpstreamReader, input: &[u8]) -> Result<V
     let mut stderr = child.stderr.take().ok_or_else(|| Diagnostic::error("no stderr"))?;
     let out = std::thread::spawn(move || {
         let mut bytes = Vec::new();
-        let _ = (&mut stdout).take(MAX_OUTPUT + 1).read_to_end(&mut bytes);
+        let _ = (&mut stdout).take(max_output + 1).read_to_end(&mut bytes);
         bytes
     });
     let err = std::thread::spawn(move || {
@@ -141,10 +154,10 @@ fn run_script(python: &Path, runtime: &UpstreamReader, input: &[u8]) -> Result<V
     let status = loop {
         match child.try_wait() {
             Ok(Some(status)) => break status,
-            Ok(None) if started.elapsed() > TIME_LIMIT => {
+            Ok(None) if started.elapsed() > time_limit => {
                 let _ = child.kill();
                 let _ = child.wait();
-                return Err(Diagnostic::error(format!("`{shown}` did not finish within {} s: stopped", TIME_LIMIT.as_secs())));
+                return Err(Diagnostic::error(format!("`{shown}` did not finish within {} s: stopped", time_limit.as_secs())));
             }
             Ok(None) => std::thread::sleep(Duration::from_millis(20)),
             Err(e) => return Err(Diagnostic::error(format!("`{shown}`: {e}"))),
@@ -164,8 +177,8 @@ fn run_script(python: &Path, runtime: &UpstreamReader, input: &[u8]) -> Result<V
             false => d,
         });
     }
-    if stdout.len() as u64 > MAX_OUTPUT {
-        return Err(Diagnostic::error(format!("`{shown}` printed more than {MAX_OUTPUT} bytes")));
+    if stdout.len() as u64 > max_output {
+        return Err(Diagnostic::error(format!("`{shown}` printed more than {max_output} bytes")));
     }
     Ok(stdout)
 }
@@ -231,6 +244,68 @@ pub struct Written {
 /// under `upstream/` beside the manifest. The manifest then selects the installed release (its
 /// prompt layout for Deep Agents, its version for AgentScope), which the texts belong to.
 pub fn update(manifest: &Path, python: &Path) -> Result<Written, Diagnostic> {
+    update_all(&[manifest], python).pop().unwrap_or_else(|| Err(Diagnostic::error("no manifest")))
+}
+
+/// [`update`] for each of `manifests` (one result each, in order), starting `python` once per
+/// runtime for all of its agents instead of once per agent: importing a runtime takes seconds.
+/// When that one run fails, each agent is read alone, so that a failure names only the manifests
+/// it concerns.
+pub fn update_all(manifests: &[&Path], python: &Path) -> Vec<Result<Written, Diagnostic>> {
+    // What each manifest's runtime script is to be given (its reader's `read` stops at the script).
+    let prepared: Vec<Result<Prepared, Diagnostic>> = manifests.iter().map(|manifest| prepare(manifest)).collect();
+    let mut texts: Vec<Option<Result<UpstreamTexts, Diagnostic>>> = manifests.iter().map(|_| None).collect();
+    let mut runtimes: Vec<&'static str> = prepared.iter().flatten().map(|p| p.reader.package).collect();
+    runtimes.sort_unstable();
+    runtimes.dedup();
+    for package in runtimes {
+        let batch: Vec<(usize, &Prepared)> = prepared
+            .iter()
+            .enumerate()
+            .filter_map(|(i, p)| p.as_ref().ok().filter(|p| p.reader.package == package).map(|p| (i, p)))
+            .collect();
+        let reader = batch[0].1.reader;
+        let agents: Vec<&UpstreamAgent> = batch.iter().map(|(_, p)| &p.agent).collect();
+        match read(reader, python, &agents) {
+            Ok(all) => {
+                for ((i, _), read) in batch.iter().zip(all) {
+                    texts[*i] = Some(Ok(read));
+                }
+            }
+            Err(e) if batch.len() == 1 => texts[batch[0].0] = Some(Err(e)),
+            Err(_) => {
+                for (i, p) in &batch {
+                    texts[*i] = Some(read(reader, python, &[&p.agent]).map(|mut one| one.remove(0)));
+                }
+            }
+        }
+    }
+    prepared
+        .into_iter()
+        .zip(texts)
+        .zip(manifests)
+        .map(|((prepared, texts), manifest)| {
+            let prepared = prepared?;
+            let texts = texts.unwrap_or_else(|| Err(Diagnostic::error("the runtime was not read")))?;
+            finish(manifest, &prepared, texts)
+        })
+        .collect()
+}
+
+/// A manifest read up to its runtime's script: the manifest's text, its parsed form, its reader
+/// and the agent the script is given.
+struct Prepared {
+    text: String,
+    raw: crate::manifest::raw::RawManifest,
+    root: ProjectRoot,
+    shown: String,
+    model: String,
+    reader: &'static UpstreamReader,
+    agent: UpstreamAgent,
+}
+
+/// Reads `manifest` up to the agent its runtime's script is given.
+fn prepare(manifest: &Path) -> Result<Prepared, Diagnostic> {
     let dir = manifest.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let shown = manifest.display().to_string();
     let root = ProjectRoot::new(dir).map_err(|e| e.into_diagnostic())?;
@@ -238,24 +313,55 @@ pub fn update(manifest: &Path, python: &Path) -> Result<Written, Diagnostic> {
     let file = root.read(&name).map_err(|e| e.into_diagnostic().in_file(&shown))?;
     let raw = crate::manifest::parse(&file.text, crate::manifest::Format::of(manifest))
         .map_err(|e| Diagnostic::error(e.message).in_file(&shown).at(e.span))?;
-    let preset = raw.pipeline.as_ref().and_then(|p| p.preset.as_ref()).map(|p| p.value.as_str());
     let model = raw.agent.as_ref().and_then(|a| a.model.as_ref()).map(|m| m.value.clone()).unwrap_or_default();
     let model = model.split_once(':').map_or(model.as_str(), |(_, m)| m).to_string();
-    let Some(read) = read_runtime(preset.and_then(Runtime::of_preset), &raw, &root, &shown, model, python) else {
-        return Err(Diagnostic::error(format!(
-            "`ctxc upstream` reads the texts of the {} presets; this manifest's preset is {}",
-            presets(),
-            preset.map_or("not set".to_string(), |p| format!("`{p}`"))
-        ))
-        .in_file(&shown));
-    };
-    let (runtime, Upstream { texts, selected, installed }) = read?;
+    // The reader's `read` up to its script: the agent it would be given is kept, the script not run.
+    let mut given = None;
+    let stop = || Diagnostic::error("the runtime's script is run once for all the manifests");
+    let outcome = read_runtime(runtime_of(&raw), &raw, &root, &shown, model.clone(), &mut |reader, agent| {
+        given = Some((reader, agent.clone()));
+        Err(stop())
+    });
+    match (outcome, given) {
+        (None, _) => Err(not_read(&raw, &shown)),
+        (Some(_), Some((reader, agent))) => Ok(Prepared { text: file.text.to_string(), raw, root, shown, model, reader, agent }),
+        (Some(Err(e)), None) => Err(e),
+        (Some(Ok(_)), None) => Err(Diagnostic::error("the runtime's texts were read without its script").in_file(&shown)),
+    }
+}
+
+/// The runtime the manifest's preset names, if any.
+fn runtime_of(raw: &crate::manifest::raw::RawManifest) -> Option<Runtime> {
+    raw.pipeline.as_ref().and_then(|p| p.preset.as_ref()).and_then(|p| Runtime::of_preset(&p.value))
+}
+
+/// Why a manifest's texts are not read: its preset is none of the runtimes ctxc reads.
+fn not_read(raw: &crate::manifest::raw::RawManifest, shown: &str) -> Diagnostic {
+    let preset = raw.pipeline.as_ref().and_then(|p| p.preset.as_ref()).map(|p| p.value.as_str());
+    Diagnostic::error(format!(
+        "`ctxc upstream` reads the texts of the {} presets; this manifest's preset is {}",
+        presets(),
+        preset.map_or("not set".to_string(), |p| format!("`{p}`"))
+    ))
+    .in_file(shown)
+}
+
+/// The reader's `read` again with the `texts` the script printed for the manifest, then the files
+/// written and the release recorded.
+fn finish(manifest: &Path, prepared: &Prepared, texts: UpstreamTexts) -> Result<Written, Diagnostic> {
+    let Prepared { text, raw, root, shown, model, .. } = prepared;
+    let mut texts = Some(texts);
+    let read = read_runtime(runtime_of(raw), raw, root, shown, model.clone(), &mut |_, _| {
+        texts.take().ok_or_else(|| Diagnostic::error("the runtime's texts were asked for twice"))
+    });
+    let (runtime, Upstream { texts, selected, installed }) = read.ok_or_else(|| not_read(raw, shown))??;
+    let dir = manifest.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let files = files(runtime, &texts);
     let upstream = dir.join("upstream");
     write(&upstream, &files)?;
     // The texts go with the release they come from: the manifest records it.
     let recorded = (selected.as_deref() != Some(installed.as_str()))
-        .then(|| record_version(manifest, &file.text, runtime.package, &installed))
+        .then(|| record_version(manifest, text, runtime.package, &installed))
         .transpose()?;
     Ok(Written {
         dir: upstream,
@@ -267,21 +373,21 @@ pub fn update(manifest: &Path, python: &Path) -> Result<Written, Diagnostic> {
 
 macro_rules! upstream {
     ($($id:ident $runtime:ident),* $(,)?) => {
-        /// The reader of `runtime`'s texts and what it read from `python` for the manifest
-        /// (`raw`, in `root`, shown as `shown`); `None` for a runtime whose texts ctxc does
-        /// not read.
+        /// The reader of `runtime`'s texts and what it read with `script` (the texts its script
+        /// prints for an agent) for the manifest (`raw`, in `root`, shown as `shown`); `None` for a
+        /// runtime whose texts ctxc does not read.
         fn read_runtime(
             runtime: Option<Runtime>,
             raw: &crate::manifest::raw::RawManifest,
             root: &ProjectRoot,
             shown: &str,
             model: String,
-            python: &Path,
+            script: &mut dyn FnMut(&'static UpstreamReader, &UpstreamAgent) -> Result<UpstreamTexts, Diagnostic>,
         ) -> Option<Result<(&'static UpstreamReader, Upstream), Diagnostic>> {
             match runtime? {
                 $(Runtime::$id => {
                     let reader = &crate::runtimes::$runtime::upstream::READER;
-                    let read = crate::runtimes::$runtime::upstream::read(raw, root, shown, model, |agent| read(reader, python, agent));
+                    let read = crate::runtimes::$runtime::upstream::read(raw, root, shown, model, |agent| script(reader, agent));
                     Some(read.map(|read| (reader, read)))
                 })*
                 #[allow(unreachable_patterns)]
@@ -342,12 +448,13 @@ fn record_version(manifest: &Path, text: &str, table_name: &str, version: &str) 
 mod tests {
     use super::*;
 
-    /// An interpreter that ignores the script and prints `output` (or fails with `stderr`).
+    /// An interpreter that ignores the script and prints `output` as the one agent's texts (or
+    /// fails with `stderr`).
     fn fake_python(dir: &Path, output: &str, fail: Option<&str>) -> PathBuf {
         let path = dir.join("python");
         let body = match fail {
             Some(stderr) => format!("cat >/dev/null\nprintf '%s\\n' '{stderr}' >&2\nexit 1\n"),
-            None => format!("cat >/dev/null\ncat <<'JSON'\n{output}\nJSON\n"),
+            None => format!("cat >/dev/null\ncat <<'JSON'\n[{output}]\nJSON\n"),
         };
         std::fs::write(&path, format!("#!/bin/sh\n{body}")).expect("write");
         std::fs::set_permissions(&path, std::os::unix::fs::PermissionsExt::from_mode(0o755)).expect("chmod");
@@ -424,6 +531,48 @@ mod tests {
         assert!(read("upstream/skill-viewer.json").contains("\"name\": \"Skill\""));
         assert_eq!(read("ctxc.toml"), format!("{text}\n[agentscope]\nversion = \"2.0.7.post1\"\n"));
         assert_eq!(update(&manifest, &fake_python(dir.path(), &output("2.0.7.post1"), None)).expect("again").recorded, None);
+    }
+
+    /// Several manifests are read by one run of the interpreter, given their agents as a list; when
+    /// that run fails, each is read alone and only the one whose run fails gets the error.
+    #[test]
+    fn a_folder_of_agents_is_read_in_one_run_and_a_failure_names_its_agent_only() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let manifests: Vec<PathBuf> = ["a", "b", "c"]
+            .iter()
+            .map(|name| {
+                std::fs::create_dir(dir.path().join(name)).expect("mkdir");
+                let manifest = dir.path().join(name).join("ctxc.toml");
+                std::fs::write(&manifest, MANIFEST.replace("claude-sonnet-4-6", &format!("model-{name}"))).expect("write");
+                manifest
+            })
+            .collect();
+        let manifests: Vec<&Path> = manifests.iter().map(PathBuf::as_path).collect();
+        // Logs each run's input; prints one set of texts per agent, and fails on a list holding `model-b`.
+        let python = dir.path().join("python");
+        let script = format!(
+            "#!/bin/sh\ninput=$(cat)\nprintf '%s\\n' \"$input\" >>{log}\ncase $input in *model-b*) echo 'ValueError: no model-b' >&2; exit 1;; esac\n\
+             n=$(printf '%s' \"$input\" | grep -o '\"model\"' | wc -l)\nprintf '['\nfor i in $(seq $n); do [ $i = 1 ] || printf ','; printf '%s' '{OUTPUT_0_4}'; done\nprintf ']'\n",
+            log = dir.path().join("runs.log").display()
+        );
+        std::fs::write(&python, script).expect("write");
+        std::fs::set_permissions(&python, std::os::unix::fs::PermissionsExt::from_mode(0o755)).expect("chmod");
+        let runs =
+            || std::fs::read_to_string(dir.path().join("runs.log")).unwrap_or_default().lines().map(String::from).collect::<Vec<_>>();
+
+        let written = update_all(&[manifests[0], manifests[2]], &python);
+        assert!(written.iter().all(Result::is_ok), "{written:?}");
+        assert_eq!(runs().len(), 1, "one run for both: {:?}", runs());
+        assert!(runs()[0].starts_with('[') && runs()[0].contains("model-a") && runs()[0].contains("model-c"), "{:?}", runs());
+        assert!(dir.path().join("c/upstream/base_prompt.md").is_file());
+
+        std::fs::remove_file(dir.path().join("runs.log")).expect("rm");
+        let written = update_all(&manifests, &python);
+        assert_eq!(runs().len(), 4, "the failed run for all three, then each alone: {:?}", runs());
+        assert!(written[0].is_ok() && written[2].is_ok(), "{written:?}");
+        let e = written[1].as_ref().expect_err("model-b fails");
+        assert!(e.message.contains("ValueError: no model-b"), "{}", e.message);
+        assert!(!dir.path().join("b/upstream").exists(), "nothing written for the agent whose run failed");
     }
 
     #[test]

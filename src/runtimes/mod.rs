@@ -260,8 +260,8 @@ pub struct WindowRows {
 /// script that prints them, and the files under `upstream/` the manifest refers to.
 pub struct UpstreamReader {
     pub package: &'static str,
-    /// Python, run in the user's interpreter with an [`UpstreamAgent`] as JSON on its stdin; it
-    /// prints [`UpstreamTexts`] as JSON.
+    /// Python, run in the user's interpreter with a list of [`UpstreamAgent`]s as JSON on its
+    /// stdin; it prints a list of [`UpstreamTexts`] as JSON, one per agent, in order.
     pub script: &'static str,
     /// The texts the script prints; a text the release lacks is an empty file.
     pub texts: &'static [&'static str],

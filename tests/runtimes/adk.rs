@@ -65,14 +65,17 @@ fn fields(declaration: &Value) -> Vec<(String, String)> {
     fields
 }
 
-/// ADK's texts under `dir/upstream/`, from the installed release, as a user writes them.
-fn write_upstream(dir: &Path) {
+/// ADK's texts under each of `dirs`' `upstream/`, from the installed release, as a user writes
+/// them: one `ctxc upstream ROOT` on the folder `root` holding them (one interpreter for all).
+fn write_upstream(root: &Path, dirs: &[PathBuf]) {
     let python = common::runtime_path(&format!("google-adk-{RELEASE}/bin/python"));
     let out =
-        Command::new(env!("CARGO_BIN_EXE_ctxc")).arg("upstream").arg(dir).arg("--python").arg(python).output().expect("ctxc upstream");
+        Command::new(env!("CARGO_BIN_EXE_ctxc")).arg("upstream").arg(root).arg("--python").arg(python).output().expect("ctxc upstream");
     assert!(out.status.success(), "ctxc upstream with google-adk {RELEASE} failed:\n{}", String::from_utf8_lossy(&out.stderr));
-    for file in ["agent-transfer.md", "transfer-to-parent.md", "transfer-tool.json", "SOURCES.toml"] {
-        assert!(dir.join("upstream").join(file).is_file(), "ctxc upstream wrote no upstream/{file}");
+    for dir in dirs {
+        for file in ["agent-transfer.md", "transfer-to-parent.md", "transfer-tool.json", "SOURCES.toml"] {
+            assert!(dir.join("upstream").join(file).is_file(), "ctxc upstream wrote no {}/upstream/{file}", dir.display());
+        }
     }
 }
 
@@ -106,7 +109,8 @@ fn ctxc_renders_what_adk_sends() {
     let names = fixture_names();
     assert!(names.len() >= 5, "expected at least 5 fixtures, found {names:?}");
     let temp = tempfile::tempdir().expect("tempdir");
-    let dirs = copies(temp.path(), &fixtures(), &names, |_, dir| write_upstream(dir));
+    let dirs = copies(temp.path(), &fixtures(), &names, |_, _| {});
+    write_upstream(temp.path(), &dirs);
     let mut problems = Vec::new();
     for ((name, dir), runtime) in names.iter().zip(&dirs).zip(adk("run_agent.py", &dirs)) {
         problems.extend(compare(name, dir, &runtime));

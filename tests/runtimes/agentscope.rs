@@ -59,14 +59,37 @@ fn ctxc(args: &[&str], dir: &Path, release: &str) -> Value {
 }
 
 /// AgentScope's own texts, which the fixtures refer to as modules and tool files under upstream/:
-/// written by `ctxc upstream --python` from the installed release, as a user does.
-pub(crate) fn write_upstream(dir: &Path, release: &str) {
+/// written into each of `dirs` by one `ctxc upstream ROOT --python` on the folder `root` holding
+/// them, from the installed release, as a user does for a folder of agents (one interpreter for all).
+pub(crate) fn write_upstream(root: &Path, dirs: &[PathBuf], release: &str) {
     let python = common::runtime_path(&format!("agentscope-{release}/bin/python"));
     let out =
-        Command::new(env!("CARGO_BIN_EXE_ctxc")).arg("upstream").arg(dir).arg("--python").arg(python).output().expect("ctxc upstream");
+        Command::new(env!("CARGO_BIN_EXE_ctxc")).arg("upstream").arg(root).arg("--python").arg(python).output().expect("ctxc upstream");
     assert!(out.status.success(), "ctxc upstream with agentscope {release} failed:\n{}", String::from_utf8_lossy(&out.stderr));
-    let manifest = std::fs::read_to_string(dir.join("ctxc.toml")).expect("manifest");
-    assert!(manifest.contains(&format!("version = \"{release}\"")), "the installed release is recorded:\n{manifest}");
+    for dir in dirs {
+        let manifest = std::fs::read_to_string(dir.join("ctxc.toml")).expect("manifest");
+        assert!(manifest.contains(&format!("version = \"{release}\"")), "the installed release is recorded:\n{manifest}");
+    }
+}
+
+/// Copies of `fixtures` (folders) under one temporary folder as a user's projects: each manifest
+/// pointing at its copy, AgentScope's texts of `release` written by `ctxc upstream` on the folder.
+pub(crate) fn projects(fixtures: &[PathBuf], release: &str) -> (tempfile::TempDir, Vec<PathBuf>) {
+    let temp = tempfile::tempdir().expect("tempdir");
+    let root = temp.path().canonicalize().expect("canonical");
+    let dirs: Vec<PathBuf> = fixtures
+        .iter()
+        .map(|fixture| {
+            let dir = root.join(fixture.file_name().expect("a fixture folder"));
+            common::copy_tree(fixture, &dir);
+            let manifest = dir.join("ctxc.toml");
+            let text = std::fs::read_to_string(&manifest).expect("manifest").replace(PROJECT_DIR, &dir.display().to_string());
+            std::fs::write(&manifest, text).expect("write");
+            dir
+        })
+        .collect();
+    write_upstream(&root, &dirs, release);
+    (temp, dirs)
 }
 
 /// Whether `release` has what the fixture in `dir` uses: the release line its agentscope.json
@@ -86,19 +109,6 @@ fn compared_under(release: &str) -> Vec<String> {
     names.retain(|name| compared_in(&fixtures().join(name), release));
     names.sort();
     names
-}
-
-/// A temporary copy of the fixture `name` as a user's project under `release`: its manifest
-/// pointing at the copy, AgentScope's texts written by `ctxc upstream`.
-fn project(name: &str, release: &str) -> (tempfile::TempDir, PathBuf) {
-    let temp = tempfile::tempdir().expect("tempdir");
-    let dir = temp.path().canonicalize().expect("canonical");
-    common::copy_tree(&fixtures().join(name), &dir);
-    let manifest = dir.join("ctxc.toml");
-    let text = std::fs::read_to_string(&manifest).expect("manifest").replace(PROJECT_DIR, &dir.display().to_string());
-    std::fs::write(&manifest, text).expect("write");
-    write_upstream(&dir, release);
-    (temp, dir)
 }
 
 /// One fixture (copied to `dir`) under one release, against the agent AgentScope built from it:
@@ -182,8 +192,7 @@ fn ctxc_renders_what_agentscope_sends() {
         let names = compared_under(release);
         let least = if line(release) == "1" { 3 } else { 6 };
         assert!(names.len() >= least, "expected at least {least} fixtures for {release}, found {names:?}");
-        let projects: Vec<(tempfile::TempDir, PathBuf)> = names.iter().map(|name| project(name, release)).collect();
-        let dirs: Vec<PathBuf> = projects.iter().map(|(_, dir)| dir.clone()).collect();
+        let (_temp, dirs) = projects(&names.iter().map(|name| fixtures().join(name)).collect::<Vec<_>>(), release);
         for ((name, dir), runtime) in names.iter().zip(&dirs).zip(python(release, &dirs)) {
             problems.extend(compare(name, dir, release, &runtime));
         }

@@ -8,7 +8,7 @@
 //! fixtures with `"line": "1"`) is replayed by simulate_react.py, with its `CompressionConfig` and
 //! the real `OpenAITokenCounter`; the model answers each compression with ctxc's summary text.
 
-use crate::agentscope::{compared_in, write_upstream, PROJECT_DIR, RELEASES};
+use crate::agentscope::{compared_in, projects, RELEASES};
 use crate::common::{self, json_of, strings};
 
 use std::path::{Path, PathBuf};
@@ -41,20 +41,10 @@ fn summaries(dir: &Path) -> PathBuf {
     file
 }
 
-/// One fixture under one release: the mismatches found, and the figures.
-fn compare(fixture: &Path, release: &str) -> (Vec<String>, String) {
-    let name = fixture.file_name().and_then(|n| n.to_str()).unwrap_or("?");
-    let label = format!("{name} @ agentscope {release}");
-    let temp = tempfile::tempdir().expect("tempdir");
-    let dir = temp.path().canonicalize().expect("canonical");
-    common::copy_tree(fixture, &dir);
-    let manifest = dir.join("ctxc.toml");
-    let text = std::fs::read_to_string(&manifest).expect("manifest").replace(PROJECT_DIR, &dir.display().to_string());
-    std::fs::write(&manifest, text).expect("write");
-    write_upstream(&dir, release);
-
-    let conversation_file = common::write_conversation(&dir);
-
+/// The runtime's replays of the conversation in each of `dirs` (from [`projects`], the
+/// conversation written) under `release`,
+/// all in one interpreter (importing AgentScope costs seconds of CPU): each one's record.
+fn replays(release: &str, dirs: &[PathBuf]) -> Vec<Value> {
     let python = common::runtime_path(&format!("agentscope-{release}/bin/python"));
     let react = release.starts_with("1.");
     let harness = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/runtimes/agentscope").join(if react {
@@ -63,14 +53,27 @@ fn compare(fixture: &Path, release: &str) -> (Vec<String>, String) {
         "simulate.py"
     });
     let mut command = Command::new(python);
-    command.arg(harness).arg(&dir).arg(&conversation_file);
-    if react {
-        // The model's summaries: the texts ctxc's simulation stands in for them.
-        command.arg(summaries(&dir));
+    command.arg(harness);
+    for dir in dirs {
+        command.arg(dir).arg(dir.join("conversation.json"));
+        if react {
+            // The model's summaries: the texts ctxc's simulation stands in for them.
+            command.arg(summaries(dir));
+        }
     }
-    let ran = json_of(command.output().expect("run"), &label);
+    let ran = json_of(command.output().expect("run"), &format!("agentscope {release} replaying {dirs:?}"));
+    let ran = ran.as_array().expect("one replay per fixture").clone();
+    assert_eq!(ran.len(), dirs.len(), "agentscope {release}: one replay per fixture");
+    ran
+}
+
+/// One fixture (copied to `dir`) under one release, against the runtime's replay `ran`: the
+/// mismatches found, and the figures.
+fn compare(fixture: &Path, dir: &Path, release: &str, ran: &Value) -> (Vec<String>, String) {
+    let name = fixture.file_name().and_then(|n| n.to_str()).unwrap_or("?");
+    let label = format!("{name} @ agentscope {release}");
     assert_eq!(ran["release"], release, "{label}: the environment holds another release");
-    let simulated = common::simulate_json(&dir, &[("CTXC_AGENTSCOPE__VERSION", release)], &label);
+    let simulated = common::simulate_json(dir, &[("CTXC_AGENTSCOPE__VERSION", release)], &label);
     let simulation = &simulated["simulations"][0];
     let mut problems = Vec::new();
     if simulation["policy"]["system"] != format!("agentscope {release}") {
@@ -160,6 +163,16 @@ fn simulate_matches_agentscope_call_by_call() {
     for release in RELEASES {
         assert!(fixtures.iter().any(|f| compared_in(f, release)), "no workload for agentscope {release}");
     }
-    let runs = RELEASES.iter().flat_map(|release| fixtures.iter().filter(|f| compared_in(f, release)).map(|f| compare(f, release)));
+    let mut runs = Vec::new();
+    for release in RELEASES {
+        let compared: Vec<PathBuf> = fixtures.iter().filter(|f| compared_in(f, release)).cloned().collect();
+        let (_temp, dirs) = projects(&compared, release);
+        for dir in &dirs {
+            common::write_conversation(dir);
+        }
+        for ((fixture, dir), ran) in compared.iter().zip(&dirs).zip(replays(release, &dirs)) {
+            runs.push(compare(fixture, dir, release, &ran));
+        }
+    }
     common::no_problems(runs);
 }

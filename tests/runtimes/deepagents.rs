@@ -79,25 +79,45 @@ fn compare(fixture: &Path, release: &str, ran: &Value) -> Vec<String> {
     )
 }
 
-/// The same for a deploy project as a user meets it: the runtime mounts it as `layout`, and ctxc
-/// renders what `ctxc import deepagents` and then `ctxc upstream --python` (the texts read from
-/// the installed release, the manifest's layout recorded from it) write, with no hand editing.
-fn compare_import(project: &Path, release: &str, layout: Layout, ran: &Value) -> Vec<String> {
-    let label = format!("imported {} --layout {} @ deepagents {release}", name_of(project), layout_name(layout));
+/// A deploy project as a user meets it, imported into a copy: the runtime mounts it as `layout`,
+/// and ctxc renders what `ctxc import deepagents` and then `ctxc upstream --python` (the texts
+/// read from the installed release, the manifest's layout recorded from it; see
+/// [`compare_imports`]) write, with no hand editing. The copy and its manifest, or what failed.
+fn import_copy(project: &Path, layout: Layout, label: &str) -> Result<(tempfile::TempDir, PathBuf), String> {
     let copy = tempfile::tempdir().expect("tempdir");
     common::copy_tree(project, copy.path());
     let imported = match ctxc::runtimes::deepagents::import::import(copy.path(), layout) {
         Ok(imported) => imported,
-        Err(failure) => return vec![format!("{label}: the import fails: {:?}", failure.diagnostics)],
+        Err(failure) => return Err(format!("{label}: the import fails: {:?}", failure.diagnostics)),
     };
     if let Err(d) = ctxc::import::write(&imported, false) {
-        return vec![format!("{label}: the manifest is not written: {}", d.message)];
+        return Err(format!("{label}: the manifest is not written: {}", d.message));
+    }
+    Ok((copy, imported.manifest))
+}
+
+/// Each of `cases` (a deploy project and the layout it is mounted as) imported, its texts read
+/// from `release` by one `ctxc upstream` run for all of them, against the runtime's records `runs`.
+fn compare_imports(cases: &[(&PathBuf, Layout)], release: &str, runs: &[Value]) -> Vec<String> {
+    let label =
+        |project: &Path, layout: Layout| format!("imported {} --layout {} @ deepagents {release}", name_of(project), layout_name(layout));
+    let mut problems = Vec::new();
+    let mut imported = Vec::new();
+    for ((project, layout), ran) in cases.iter().zip(runs) {
+        match import_copy(project, *layout, &label(project, *layout)) {
+            Ok((copy, manifest)) => imported.push((label(project, *layout), copy, manifest, ran)),
+            Err(problem) => problems.push(problem),
+        }
     }
     let python = common::runtime_path(&format!("deepagents-{release}/bin/python"));
-    if let Err(d) = ctxc::upstream::update(&imported.manifest, &python) {
-        return vec![format!("{label}: ctxc upstream fails: {}", d.message)];
+    let manifests: Vec<&Path> = imported.iter().map(|(_, _, manifest, _)| manifest.as_path()).collect();
+    for ((label, copy, _, ran), written) in imported.iter().zip(ctxc::upstream::update_all(&manifests, &python)) {
+        match written {
+            Ok(_) => problems.extend(check(label, ran, copy.path(), release, Vec::new())),
+            Err(d) => problems.push(format!("{label}: ctxc upstream fails: {}", d.message)),
+        }
     }
-    check(&label, ran, copy.path(), release, Vec::new())
+    problems
 }
 
 fn layout_name(layout: Layout) -> &'static str {
@@ -242,9 +262,7 @@ fn imported_deploy_projects_equal_the_real_deep_agents() {
     let cases: Vec<(&PathBuf, Layout)> = projects.iter().flat_map(|p| [(p, Layout::Deploy), (p, Layout::Local)]).collect();
     for release in RELEASES {
         let runs = runtime(release, &cases.iter().map(|(p, layout)| (p.as_path(), Some(layout_name(*layout)))).collect::<Vec<_>>());
-        for ((project, layout), ran) in cases.iter().zip(&runs) {
-            problems.extend(compare_import(project, release, *layout, ran));
-        }
+        problems.extend(compare_imports(&cases, release, &runs));
     }
     assert!(problems.is_empty(), "ctxc's imports differ from the real Deep Agents:\n\n{}", problems.join("\n\n"));
 }
@@ -302,50 +320,87 @@ fn conversation_file(fixture: &Path) -> Option<&'static str> {
     ["workload.toml", "transcript.jsonl"].into_iter().find(|f| fixture.join(f).is_file())
 }
 
+/// The fixtures under tests/runtimes/deepagents/simulate/ (those with a workload or a transcript),
+/// sorted, and each release's harness run on them: made once per test process and shared by the
+/// tests that compare with them (each run imports LangChain: seconds of CPU).
+fn simulate_fixture_runs() -> &'static (Vec<PathBuf>, [Vec<Value>; 2]) {
+    static RUNS: std::sync::OnceLock<(Vec<PathBuf>, [Vec<Value>; 2])> = std::sync::OnceLock::new();
+    RUNS.get_or_init(|| {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/runtimes/deepagents/simulate");
+        let mut fixtures: Vec<PathBuf> =
+            std::fs::read_dir(&dir).expect("fixtures").flatten().map(|e| e.path()).filter(|p| conversation_file(p).is_some()).collect();
+        fixtures.sort();
+        let runs = RELEASES.map(|release| fixture_runs(release, &fixtures));
+        (fixtures, runs)
+    })
+}
+
+/// The shared harness run of `release` on the simulate fixture `name`.
+fn simulate_fixture_run(release: &str, name: &str) -> (&'static Path, &'static Value) {
+    let (fixtures, runs) = simulate_fixture_runs();
+    let i = fixtures.iter().position(|f| name_of(f) == name).unwrap_or_else(|| panic!("no simulate fixture {name}"));
+    let r = RELEASES.iter().position(|r| *r == release).unwrap_or_else(|| panic!("release {release} is not compared"));
+    (&fixtures[i], &runs[r][i])
+}
+
 /// `ctxc simulate` against the real runtime: each fixture under tests/runtimes/deepagents/simulate/
 /// has a workload or a transcript; the runtime replays it with a scripted model (simulate.py beside this file)
 /// and ctxc simulates it on the fixture's manifest. Per model call, the count the runtime's
 /// summarization decided on, its count of the request sent (after summarizing and clipping), the
 /// history it sent (message ids, `summary` first after a summarization) and the tool results it
 /// offloaded must be the same; a request 0.7 refuses (`ContextOverflowError`, the run's last) is
-/// the one ctxc reports over the budget.
+/// the one ctxc reports over the budget. One interpreter per release replays every fixture.
 #[test]
 #[ignore = "needs the Deep Agents runtimes (scripts/runtimes)"]
 fn simulate_matches_the_runtime_call_by_call() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/runtimes/deepagents/simulate");
-    let mut fixtures: Vec<PathBuf> =
-        std::fs::read_dir(&dir).expect("fixtures").flatten().map(|e| e.path()).filter(|p| conversation_file(p).is_some()).collect();
-    fixtures.sort();
+    let (fixtures, runs) = simulate_fixture_runs();
     assert!(fixtures.len() >= 3, "three workloads at least");
+    let conversations: Vec<ctxc::conversation::Conversation> = fixtures
+        .iter()
+        .map(|fixture| {
+            let file = conversation_file(fixture).expect("a workload or a transcript");
+            let text = std::fs::read_to_string(fixture.join(file)).expect("read");
+            match file {
+                "workload.toml" => ctxc::conversation::workload(file, &text),
+                _ => ctxc::conversation::transcript(file, &text, 2_000),
+            }
+            .unwrap_or_else(|f| panic!("{file}: {:?}", f.diagnostics))
+        })
+        .collect();
+    // Per release, a copy of each fixture with its texts and conversation, all replayed by one
+    // interpreter (the runtime writes offloaded results and history into each copy, its backend).
+    let replays = RELEASES.iter().zip(runs).map(|(release, runs)| {
+        let projects: Vec<tempfile::TempDir> = fixtures
+            .iter()
+            .zip(runs)
+            .zip(&conversations)
+            .map(|((fixture, ran), conversation)| {
+                let project = with_upstream_texts(fixture, ran);
+                std::fs::write(project.path().join("conversation.json"), serde_json::to_string(conversation).expect("json"))
+                    .expect("write");
+                project
+            })
+            .collect();
+        let python = common::runtime_path(&format!("deepagents-{release}/bin/python"));
+        let harness = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/runtimes/deepagents/simulate.py");
+        let out = std::process::Command::new(python)
+            .arg(harness)
+            .args(projects.iter().flat_map(|p| [p.path().to_path_buf(), p.path().join("conversation.json")]))
+            .output()
+            .expect("run the harness");
+        assert!(out.status.success(), "deepagents {release}: the runtime failed:\n{}", String::from_utf8_lossy(&out.stderr));
+        let ran: Vec<Vec<Value>> = serde_json::from_slice(&out.stdout).expect("harness JSON");
+        assert_eq!(ran.len(), fixtures.len(), "deepagents {release}: one replay per fixture");
+        (projects, ran)
+    });
+    let replays: Vec<(Vec<tempfile::TempDir>, Vec<Vec<Value>>)> = replays.collect();
     let mut problems = Vec::new();
     let mut figures = Vec::new();
-    let runs = RELEASES.map(|release| fixture_runs(release, &fixtures));
-    for (i, fixture) in fixtures.iter().enumerate() {
-        let file = conversation_file(fixture).expect("a workload or a transcript");
-        let text = std::fs::read_to_string(fixture.join(file)).expect("read");
-        let conversation = match file {
-            "workload.toml" => ctxc::conversation::workload(file, &text),
-            _ => ctxc::conversation::transcript(file, &text, 2_000),
-        }
-        .unwrap_or_else(|f| panic!("{file}: {:?}", f.diagnostics));
-        for (release, runs) in RELEASES.iter().zip(&runs) {
+    for (i, (fixture, conversation)) in fixtures.iter().zip(&conversations).enumerate() {
+        for (release, (projects, replayed)) in RELEASES.iter().zip(&replays) {
             let label = format!("{} @ deepagents {release}", name_of(fixture));
-            let project = with_upstream_texts(fixture, &runs[i]);
-            let conversation_file = project.path().join("conversation.json");
-            std::fs::write(&conversation_file, serde_json::to_string(&conversation).expect("json")).expect("write");
-            let python = common::runtime_path(&format!("deepagents-{release}/bin/python"));
-            let harness = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/runtimes/deepagents/simulate.py");
-            // The runtime writes offloaded results and history into its backend: the temporary copy.
-            let out = std::process::Command::new(python)
-                .arg(harness)
-                .arg(project.path())
-                .arg(&conversation_file)
-                .output()
-                .expect("run the harness");
-            assert!(out.status.success(), "{label}: the runtime failed:\n{}", String::from_utf8_lossy(&out.stderr));
-            let ran: Vec<Value> = serde_json::from_slice(&out.stdout).expect("harness JSON");
-
-            let simulated = simulate(project.path(), release, &conversation);
+            let (project, ran) = (&projects[i], &replayed[i]);
+            let simulated = simulate(project.path(), release, conversation);
             if ran.len() != simulated.calls.len() {
                 problems.push(format!("{label}: {} model calls in the runtime, {} in ctxc", ran.len(), simulated.calls.len()));
                 continue;
@@ -430,8 +485,8 @@ fn deep_agents_clips_a_read_file_result_as_the_runtime_does() {
     use ctxc::simulate::{Event, TruncatedSize};
 
     let release = "0.7.32";
-    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/runtimes/deepagents/simulate/over-budget");
-    let project = with_upstream_texts(&fixture, &fixture_runs(release, std::slice::from_ref(&fixture))[0]);
+    let (fixture, ran) = simulate_fixture_run(release, "over-budget");
+    let project = with_upstream_texts(fixture, ran);
     let content: String = (0..2000).map(|i| format!("línea {i}: {}\n", "é".repeat(38))).collect();
     assert!(content.chars().count() > 90_000);
     let mut args = serde_json::Map::new();
@@ -500,11 +555,10 @@ fn one_tool_call(tool: &str, args: serde_json::Map<String, Value>, id: &str, con
 #[test]
 #[ignore = "needs the Deep Agents runtimes (scripts/runtimes)"]
 fn deep_agents_names_an_offloaded_results_file_as_the_runtime_does() {
-    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/runtimes/deepagents/simulate/over-budget");
     let ids = ["toolu_01.a/b\\c", &format!("call.{}", "ab/".repeat(42))];
-    let runs = RELEASES.map(|release| fixture_runs(release, std::slice::from_ref(&fixture)));
-    for (release, runs) in RELEASES.iter().zip(&runs) {
-        let project = with_upstream_texts(&fixture, &runs[0]);
+    for release in RELEASES {
+        let (fixture, ran) = simulate_fixture_run(release, "over-budget");
+        let project = with_upstream_texts(fixture, ran);
         let python = common::runtime_path(&format!("deepagents-{release}/bin/python"));
         let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/runtimes/deepagents/clip.py");
         let out = std::process::Command::new(python).arg(script).arg("--name").args(ids).output().expect("run clip.py");

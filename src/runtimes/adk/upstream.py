@@ -1,10 +1,10 @@
 """ctxc upstream: Google ADK's own texts a ctxc manifest on the `adk` preset refers to under
-upstream/, printed as one JSON object on stdout: the agent-transfer instruction with `{agents}`
+upstream/, printed on stdout as a JSON list with one object per agent given: the agent-transfer instruction with `{agents}`
 and `{agent_names}` where ADK puts the agents' blocks and their sorted names, the line about the
 parent with `{parent}`, and the `transfer_to_agent` declaration (its `enum` empty: ctxc fills it).
 
 The texts are taken from ADK's own functions, called with placeholder agents. Input (JSON on
-stdin) is read and ignored. Nothing is sent anywhere and nothing is written.
+stdin): the list of agents (read for their number only: the texts do not depend on the agent). Nothing is sent anywhere and nothing is written.
 """
 
 import importlib.metadata
@@ -37,11 +37,11 @@ def transfer_texts() -> tuple:
 
 
 def main() -> None:
-    json.load(sys.stdin)
+    agents = json.load(sys.stdin)
     template, parent = transfer_texts()
     declaration = TransferToAgentTool(agent_names=[])._get_declaration()
     written = declaration.model_dump(mode="json", by_alias=True, exclude_none=True)
-    json.dump(
+    texts = (
         {
             "package": "google-adk",
             "version": importlib.metadata.version("google-adk"),
@@ -57,9 +57,8 @@ def main() -> None:
             },
             "builtin_tools": [],
         },
-        sys.stdout,
-        ensure_ascii=False,
     )
+    json.dump(list(texts) * len(agents), sys.stdout, ensure_ascii=False)
 
 
 if __name__ == "__main__":

@@ -1,11 +1,12 @@
 """ctxc upstream: AgentScope's own texts a ctxc manifest refers to under upstream/, printed as one
-JSON object on stdout: the instruction inside the skills block (`DEFAULT_SKILL_INSTRUCTION`
+JSON list on stdout, one object per agent given: the instruction inside the skills block (`DEFAULT_SKILL_INSTRUCTION`
 between `<agent-skills>` and the list, with the skill viewer's name filled in), the `LocalWorkspace`
 instructions template, the skill viewer tool's schema, and the compression tool's schema. A 1.x
 release (`ReActAgent`) has only the skills instruction (`Toolkit._DEFAULT_AGENT_SKILL_INSTRUCTION`,
 the text before the list of skills); the other texts are empty and it binds no tool of its own.
 
-Input (JSON on stdin) is read and ignored: the texts do not depend on the agent. Nothing is sent
+Input (JSON on stdin): the list of agents, read for their number only: the texts do not depend on
+the agent. Nothing is sent
 anywhere and nothing is written.
 """
 
@@ -55,31 +56,31 @@ def line_1() -> dict:
 
 
 def main() -> None:
-    json.load(sys.stdin)
+    agents = json.load(sys.stdin)
+    json.dump([texts()] * len(agents), sys.stdout, ensure_ascii=False)
+
+
+def texts() -> dict:
+    """The installed release's texts."""
     if LINE_1:
-        json.dump(line_1(), sys.stdout, ensure_ascii=False)
-        return
+        return line_1()
     template = _toolkit.DEFAULT_SKILL_INSTRUCTION
     instruction = template.split("<agent-skills>\n", 1)[1].split("\n\n# Available Skills:", 1)[0]
-    json.dump(
-        {
-            "package": "agentscope",
-            "version": importlib.metadata.version("agentscope"),
-            "texts": {
-                "skill_instruction": instruction.replace("{{ skill_viewer }}", VIEWER.tool.name),
-                "workspace": workspace_utils.DEFAULT_WORKSPACE_INSTRUCTIONS,
-                "compression_tool": json.dumps(compression_tool(), ensure_ascii=False, indent=2) + "\n",
-            },
-            "sources": {
-                "skill_instruction": "agentscope.tool._toolkit.DEFAULT_SKILL_INSTRUCTION, inside <agent-skills> before the list",
-                "workspace": "agentscope.workspace._utils.DEFAULT_WORKSPACE_INSTRUCTIONS",
-                "compression_tool": "the tool Agent adds with ContextConfig.compression_tool_enabled (an empty list before 2.0.8)",
-            },
-            "builtin_tools": [VIEWER.get_tool_schema()],
+    return {
+        "package": "agentscope",
+        "version": importlib.metadata.version("agentscope"),
+        "texts": {
+            "skill_instruction": instruction.replace("{{ skill_viewer }}", VIEWER.tool.name),
+            "workspace": workspace_utils.DEFAULT_WORKSPACE_INSTRUCTIONS,
+            "compression_tool": json.dumps(compression_tool(), ensure_ascii=False, indent=2) + "\n",
         },
-        sys.stdout,
-        ensure_ascii=False,
-    )
+        "sources": {
+            "skill_instruction": "agentscope.tool._toolkit.DEFAULT_SKILL_INSTRUCTION, inside <agent-skills> before the list",
+            "workspace": "agentscope.workspace._utils.DEFAULT_WORKSPACE_INSTRUCTIONS",
+            "compression_tool": "the tool Agent adds with ContextConfig.compression_tool_enabled (an empty list before 2.0.8)",
+        },
+        "builtin_tools": [VIEWER.get_tool_schema()],
+    }
 
 
 if __name__ == "__main__":

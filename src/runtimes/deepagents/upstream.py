@@ -1,8 +1,9 @@
 """ctxc upstream: the texts and built-in tool schemas the installed Deep Agents release puts into
-a model request, printed as one JSON object on stdout.
+a model request, printed on stdout as a JSON list with one object per agent given.
 
-Input (JSON on stdin): {"model": NAME, "provider": LangChain's provider name or null,
-"subagents": [{"name", "description"}]}; "max_tokens" (the model's max output) is optional.
+Input (JSON on stdin): a list of agents, each {"model": NAME, "provider": LangChain's provider
+name or null, "subagents": [{"name", "description"}]}; "max_tokens" (the model's max output) is
+optional. One interpreter reads the texts of every agent given (importing LangChain takes seconds).
 The agent is built with a stand-in chat model that answers at once, so nothing is sent anywhere;
 nothing is written (the backend only ever lists an empty virtual folder).
 """
@@ -138,7 +139,11 @@ def texts(spec: dict, backend, subagents: list) -> tuple[dict[str, str], dict[st
 
 
 def main() -> None:
-    spec = json.load(sys.stdin)
+    json.dump([read(spec) for spec in json.load(sys.stdin)], sys.stdout, ensure_ascii=False)
+
+
+def read(spec: dict) -> dict:
+    """The texts and built-in tools for one agent."""
     subagents = [{"name": s["name"], "description": s.get("description") or "", "system_prompt": ""} for s in spec.get("subagents", [])]
     with tempfile.TemporaryDirectory() as empty:
         backend = FilesystemBackend(root_dir=empty, virtual_mode=True)
@@ -147,11 +152,7 @@ def main() -> None:
         model = stand_in(spec)
         agent = deepagents.create_deep_agent(model, backend=backend, subagents=subagents) if subagents else deepagents.create_deep_agent(model, backend=backend)
         agent.invoke({"messages": [HumanMessage(content="hi")]})
-    json.dump(
-        {"package": "deepagents", "version": VERSION, "texts": prose, "sources": sources, "builtin_tools": model.bound[0] if model.bound else []},
-        sys.stdout,
-        ensure_ascii=False,
-    )
+    return {"package": "deepagents", "version": VERSION, "texts": prose, "sources": sources, "builtin_tools": model.bound[0] if model.bound else []}
 
 
 if __name__ == "__main__":

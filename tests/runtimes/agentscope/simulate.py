@@ -1,7 +1,10 @@
 """Replays a conversation through a real AgentScope agent and prints, per model call, what its
 context policy counted and what the model was sent.
 
-Usage: python simulate.py FIXTURE_DIR CONVERSATION_JSON
+Usage: python simulate.py FIXTURE_DIR CONVERSATION_JSON [FIXTURE_DIR CONVERSATION_JSON ...]
+
+One interpreter replays every pair given, one after the other (importing AgentScope costs seconds
+of CPU per process), each with its own agent, model, toolkit and event loop.
 
 FIXTURE_DIR/agentscope.json describes the agent as for run_agent.py (system_prompt, tools,
 skills, workspace, model, context_config) plus `context_buffer_ratio` (set where the release keeps
@@ -13,7 +16,8 @@ compact JSON), each compression with a summary whose first field has `summary_ch
 A tool named in the conversation returns the conversation's result for its call. Nothing is sent
 anywhere.
 
-Printed: a JSON list, one entry per model call: `count`, the count the compression decided on;
+Printed: a JSON list with one {"release", "calls"} object per pair given; `calls` has one entry
+per model call: `count`, the count the compression decided on;
 `sent`, the count of the request sent; `compressions`, how many compressions have happened so
 far; `messages`, the history sent (a user message by its id, `summary`, `hint` for an injected
 runtime-state hint, an assistant's blocks by the id of the conversation message they came from, a
@@ -192,11 +196,15 @@ async def run(fixture, conversation):
     return [{"count": count, **request} for count, request in zip(decisions, script["requests"])]
 
 
-def main():
-    fixture = os.path.abspath(sys.argv[1])
-    conversation = json.loads(Path(sys.argv[2]).read_text(encoding="utf-8"))
-    json.dump({"release": agentscope.__version__, "calls": asyncio.run(run(fixture, conversation))}, run_agent.OUT, indent=1)
+def main(args):
+    if not args or len(args) % 2:
+        raise SystemExit("usage: simulate.py FIXTURE_DIR CONVERSATION_JSON [FIXTURE_DIR CONVERSATION_JSON ...]")
+    replays = []
+    for fixture, conversation in zip(args[::2], args[1::2]):
+        conversation = json.loads(Path(conversation).read_text(encoding="utf-8"))
+        replays.append({"release": agentscope.__version__, "calls": asyncio.run(run(os.path.abspath(fixture), conversation))})
+    json.dump(replays, run_agent.OUT, indent=1)
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])

@@ -2,7 +2,10 @@
 `CompressionConfig`) and prints, per model call, what its compression counted and what the model
 was sent: the 1.x counterpart of simulate.py.
 
-Usage: python simulate_react.py FIXTURE_DIR CONVERSATION_JSON SUMMARIES_JSON
+Usage: python simulate_react.py FIXTURE_DIR CONVERSATION_JSON SUMMARIES_JSON [FIXTURE_DIR ...]
+
+One interpreter replays every triple given, one after the other, each with its own agent, model,
+toolkit and event loop.
 
 FIXTURE_DIR/agentscope.json describes the agent: `name`, `system_prompt`, `tools` (as for
 run_react_agent.py), `model` ({"name": ...}: the name `OpenAITokenCounter` is built with) and
@@ -15,7 +18,8 @@ scripts/offline_tiktoken.py) and a scripted model: each call answers with the ne
 message of the conversation (its text, then its tool calls with the arguments as given). A tool
 named in the conversation returns the conversation's result for its call. Nothing is sent anywhere.
 
-Printed: {"release": ..., "calls": [...]}, one entry per model call of the agent: `count`, what
+Printed: a JSON list with one {"release": ..., "calls": [...]} per triple given, `calls` one entry
+per model call of the agent: `count`, what
 the compression counted before the call (the system prompt alone when nothing was older than the
 kept messages); `sent`, the counter's count of the request sent; `compressions`, how many
 compressions happened so far; `messages`, the history sent (a user message or an assistant's by
@@ -161,13 +165,17 @@ async def run(fixture, conversation, summaries):
     return script["requests"]
 
 
-def main():
-    fixture = os.path.abspath(sys.argv[1])
-    conversation = json.loads(Path(sys.argv[2]).read_text(encoding="utf-8"))
-    summaries = json.loads(Path(sys.argv[3]).read_text(encoding="utf-8"))
-    calls = asyncio.run(run(fixture, conversation, summaries))
-    json.dump({"release": agentscope.__version__, "calls": calls}, OUT, indent=1)
+def main(args):
+    if not args or len(args) % 3:
+        raise SystemExit("usage: simulate_react.py FIXTURE_DIR CONVERSATION_JSON SUMMARIES_JSON [FIXTURE_DIR ...]")
+    replays = []
+    for fixture, conversation, summaries in zip(args[::3], args[1::3], args[2::3]):
+        conversation = json.loads(Path(conversation).read_text(encoding="utf-8"))
+        summaries = json.loads(Path(summaries).read_text(encoding="utf-8"))
+        calls = asyncio.run(run(os.path.abspath(fixture), conversation, summaries))
+        replays.append({"release": agentscope.__version__, "calls": calls})
+    json.dump(replays, OUT, indent=1)
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])

@@ -1,8 +1,10 @@
 """Replays a conversation through the real Deep Agents and prints, per model call, what its
 summarization middleware counted and what the model was sent.
 
-Usage: python simulate.py FIXTURE_DIR CONVERSATION_JSON
+Usage: python simulate.py FIXTURE_DIR CONVERSATION_JSON [FIXTURE_DIR CONVERSATION_JSON ...]
 
+One interpreter replays every pair given, one after the other (importing LangChain and Deep Agents
+costs seconds of CPU per process); each replay starts from a fresh script, agent and checkpointer.
 FIXTURE_DIR/runtime.json: {"model", "provider" (or none), "system_prompt" (a file),
 "max_input_tokens" (optional: the profile's window), "max_tokens" (optional: max output)}.
 CONVERSATION_JSON is ctxc's conversation (`ctxc::conversation::Conversation`): turns,
@@ -11,7 +13,7 @@ model class, so its profile, max tokens and LangChain's token counting are the r
 each call with the next assistant message; the tool `search` returns the next tool result; a
 summarization call gets a summary of `summary_chars` characters. Nothing is sent anywhere.
 
-Printed: a JSON list, one entry per model call of the agent: the count the summarization
+Printed: a JSON list with one list per pair given, one entry per model call of the agent: the count the summarization
 middleware decided on, the count of the request sent (after summarizing and, from 0.7, clipping
 the trailing tool results of a request over the input budget), the history sent (message ids;
 `summary` for a summary message; a tool result by its call id) and the offloaded tool results.
@@ -38,7 +40,13 @@ from deepagents.middleware import summarization as summarization_module
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from harness import prompt_file, upstream  # noqa: E402
 
-SCRIPT: dict[str, Any] = {"answers": [], "calls": [], "results": {}, "summary_chars": 0, "counts": [], "summaries": 0, "tools": None, "counter": None}
+SCRIPT: dict[str, Any] = {}
+
+
+def fresh_script(summary_chars: int) -> None:
+    """SCRIPT as a replay starts: nothing answered, called or counted yet."""
+    SCRIPT.clear()
+    SCRIPT.update({"answers": [], "calls": [], "results": {}, "summary_chars": summary_chars, "counts": [], "summaries": 0, "tools": None, "counter": None})
 
 
 def scripted(base):
@@ -109,11 +117,9 @@ def content(message: dict):
     return blocks["parts"] if blocks else message["content"]
 
 
-def main(root: Path, conversation_file: Path) -> None:
-    spec = json.loads((root / "runtime.json").read_text())
-    conversation = json.loads(conversation_file.read_text())
-    SCRIPT["summary_chars"] = conversation["summary_chars"]
-    # The decision count: what `_should_summarize` is asked about, once per model call.
+def record_decisions() -> None:
+    """Makes the summarization middleware record its decision count: what `_should_summarize` is
+    asked about, once per model call (into the current SCRIPT). Done once per process."""
     cls = summarization_module._DeepAgentsSummarizationMiddleware
     decide = cls._should_summarize
 
@@ -123,6 +129,13 @@ def main(root: Path, conversation_file: Path) -> None:
         return decide(self, messages, total_tokens)
 
     cls._should_summarize = recording
+
+
+def replay(root: Path, conversation_file: Path) -> list:
+    """One replay of the conversation in `conversation_file` on the fixture `root`: its calls."""
+    spec = json.loads((root / "runtime.json").read_text())
+    conversation = json.loads(conversation_file.read_text())
+    fresh_script(conversation["summary_chars"])
     tool = StructuredTool.from_function(func=search, name="search", description="Search the web.")
     agent = deepagents.create_deep_agent(
         model_for(spec),
@@ -161,8 +174,16 @@ def main(root: Path, conversation_file: Path) -> None:
                 "offloaded": [m.tool_call_id for m in messages if isinstance(m, ToolMessage) and str(m.content).startswith("Tool result too large")],
             }
         )
-    json.dump(out, sys.stdout, indent=1)
+    return out
+
+
+def main(args: list[str]) -> None:
+    if not args or len(args) % 2:
+        raise SystemExit("usage: simulate.py FIXTURE_DIR CONVERSATION_JSON [FIXTURE_DIR CONVERSATION_JSON ...]")
+    record_decisions()
+    pairs = zip(args[::2], args[1::2])
+    json.dump([replay(Path(root).resolve(), Path(conversation)) for root, conversation in pairs], sys.stdout, indent=1)
 
 
 if __name__ == "__main__":
-    main(Path(sys.argv[1]).resolve(), Path(sys.argv[2]))
+    main(sys.argv[1:])
