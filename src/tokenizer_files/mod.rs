@@ -1347,7 +1347,7 @@ fn bpe_json_head(bytes: &[u8]) -> Option<JsonHead<'_, BpeParts<'_>>> {
         return None;
     }
     // Read as text checked once: serde_json checks each string of bytes it reads on its own.
-    let text = std::str::from_utf8(bytes).ok()?;
+    let text = simdutf8::basic::from_utf8(bytes).ok()?;
     serde_json::from_str(text).ok()
 }
 
