@@ -517,6 +517,29 @@ mod tests {
         }
     }
 
+    /// The table of ids finds each token's id by its text's hash, and no id for a text that is
+    /// not a token: 5,000 ids inserted out of order (as a file may write them); a second token
+    /// of the same text is refused and the first keeps its id.
+    #[test]
+    fn ids_are_found_by_their_texts_hash() {
+        const N: u32 = 5_000;
+        let mut ids = Ids::with_capacity(N as usize);
+        for id in (0..N).map(|i| i * 2_017 % N) {
+            assert!(ids.insert(content_hash(&format!("t{id}")), id), "t{id}");
+        }
+        assert_eq!(ids.len(), N as usize);
+        for id in 0..N {
+            assert_eq!(ids.get(content_hash(&format!("t{id}"))), Some(id), "t{id}");
+        }
+        for missing in [format!("t{N}"), "t".into(), String::new()] {
+            assert_eq!(ids.get(content_hash(&missing)), None, "{missing}");
+        }
+        let mut twice = Ids::with_capacity(2);
+        assert!(twice.insert(content_hash("a"), 1));
+        assert!(!twice.insert(content_hash("a"), 0));
+        assert_eq!((twice.get(content_hash("a")), twice.len()), (Some(1), 1));
+    }
+
     /// A table of recent lookups answers as the table by left id, whatever it held before: eight
     /// slots for some 2,000 pairs (each slot taken by many pairs in turn), the pairs looked up
     /// in rising order, falling order and again, merges and not, ids beyond the vocabulary and

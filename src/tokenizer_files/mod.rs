@@ -2220,6 +2220,23 @@ mod tests {
         }
     }
 
+    /// A tokenizer.json with one byte of a character made a space, wherever the character is
+    /// (the check of the whole file as UTF-8 reads it in blocks), is not read as text; the file
+    /// as written is. The byte changed leaves a lone lead or continuation byte.
+    #[test]
+    fn a_file_not_utf8_anywhere_is_not_read_as_text() {
+        let bytes = serde_json::to_vec_pretty(&sentencepiece_json()).expect("JSON");
+        assert!(bpe_json_head(&bytes).is_some());
+        let multibyte: Vec<usize> = (0..bytes.len()).filter(|&at| bytes[at] >= 0x80).collect();
+        assert!(multibyte.len() > 30, "{}", multibyte.len());
+        for at in multibyte {
+            let mut broken = bytes.clone();
+            broken[at] = b' ';
+            assert!(bpe_json_head(&broken).is_none(), "byte {at}");
+            assert!(TokenizerFile::load(&broken).is_err_and(|e| e.contains("not valid JSON")), "byte {at}");
+        }
+    }
+
     /// A BPE tokenizer.json read in one pass (its model with the rest) has the engine and content
     /// fingerprint it has read twice (its model as written, then its parts); a file of any other
     /// shape is not read in one pass.
