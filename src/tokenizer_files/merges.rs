@@ -8,11 +8,12 @@ use std::collections::BinaryHeap;
 use std::sync::Mutex;
 
 use aho_corasick::{AhoCorasick, MatchKind};
+use hashbrown::HashTable;
 use rustc_hash::FxHashSet;
 use serde_json::Value;
 
 use super::{BpeParts, Merge};
-use crate::memo::{content_hash, KeyMap};
+use crate::memo::content_hash;
 use crate::tokens::{merge_in_runs, periodic, RUNS_FROM};
 
 /// No symbol (the end of a word, or before its start).
@@ -21,8 +22,8 @@ pub(super) const NONE: u32 = u32::MAX;
 /// A BPE model's vocabulary and merges.
 pub(super) struct Merges {
     /// Each token's id by the [`content_hash`] of its text (as ctxc's memos know texts: no
-    /// string is kept or compared, so a lookup reads one slot of the table).
-    vocab: KeyMap<u128, u32>,
+    /// string is kept or compared).
+    vocab: Ids,
     /// Each merge by its two parts' ids: its rank and the joined token's id.
     merges: ByLeft,
     /// Caches of the merges looked up, one taken by each word merged (see [`Recent`]).
@@ -37,13 +38,13 @@ impl Merges {
     /// exactly one space).
     pub(super) fn of(parts: &BpeParts<'_>, mut each: impl FnMut(&str, &str)) -> Option<Merges> {
         let vocab_entries = &parts.vocab.as_ref()?.0;
-        let mut vocab = KeyMap::with_capacity_and_hasher(vocab_entries.len(), Default::default());
+        let mut vocab = Ids::with_capacity(vocab_entries.len());
         // Each token's text by id.
         let mut texts: Vec<Option<&str>> = vec![None; vocab_entries.len()];
         for (id, token) in vocab_entries.iter() {
             let slot = usize::try_from(*id).ok().and_then(|id| texts.get_mut(id)).filter(|slot| slot.is_none())?;
             *slot = Some(token.as_ref());
-            if vocab.insert(content_hash(token.as_ref()), *id as u32).is_some() {
+            if !vocab.insert(content_hash(token.as_ref()), *id as u32) {
                 return None;
             }
         }
@@ -68,7 +69,7 @@ impl Merges {
             hashes.extend(pairs.iter().map(|(left, right)| (content_hash(left), content_hash(right))));
             ids.clear();
             for (left, right) in &hashes {
-                ids.push((*vocab.get(left)?, *vocab.get(right)?));
+                ids.push((vocab.get(*left)?, vocab.get(*right)?));
             }
             for (at, ((left, right), (a, b))) in pairs.iter().zip(&ids).enumerate() {
                 let rank = u32::try_from(first_rank + at).ok()?;
@@ -83,7 +84,7 @@ impl Merges {
 
     /// The id of the token `text`, if it is one.
     pub(super) fn id(&self, text: &str) -> Option<u32> {
-        self.vocab.get(&content_hash(text)).copied()
+        self.vocab.get(content_hash(text))
     }
 
     pub(super) fn len(&self) -> usize {
@@ -194,6 +195,44 @@ impl Merges {
             }
         }
         symbols.iter().zip(&removed).filter(|(_, removed)| !**removed).map(|(s, _)| s.id).collect()
+    }
+}
+
+/// Token ids by the [`content_hash`] of their texts: a table of ids, 4 bytes a slot, each id's
+/// hash kept once in a list by id. A map from hash to id took 32 bytes a slot and twice as many
+/// slots as ids: 17 MB for Gemma 3's 262,144 tokens, each of its pages first touched (a page
+/// fault) while the file loads, where these take 7 MB.
+struct Ids {
+    /// The hash of each id's text, by id (ids not inserted yet: 0).
+    hashes: Vec<u128>,
+    table: HashTable<u32>,
+}
+
+impl Ids {
+    /// A table for the ids 0 to `len` − 1.
+    fn with_capacity(len: usize) -> Ids {
+        Ids { hashes: vec![0; len], table: HashTable::with_capacity(len) }
+    }
+
+    /// Adds `id` (below the capacity, each id once) as the token of `hash`; `false` when a
+    /// token of that hash is there already.
+    fn insert(&mut self, hash: u128, id: u32) -> bool {
+        if self.get(hash).is_some() {
+            return false;
+        }
+        self.hashes[id as usize] = hash;
+        let hashes = &self.hashes;
+        self.table.insert_unique(hash as u64, id, |&id| hashes[id as usize] as u64);
+        true
+    }
+
+    /// The id of the token whose text has `hash`.
+    fn get(&self, hash: u128) -> Option<u32> {
+        self.table.find(hash as u64, |&id| self.hashes[id as usize] == hash).copied()
+    }
+
+    fn len(&self) -> usize {
+        self.table.len()
     }
 }
 
@@ -313,7 +352,7 @@ impl ByLeft {
 /// in order, before the token is looked up by its hash.
 struct Joined<'v> {
     texts: &'v [&'v str],
-    vocab: &'v KeyMap<u128, u32>,
+    vocab: &'v Ids,
     /// The last merge's joined token.
     next: usize,
     buffer: String,
@@ -331,7 +370,7 @@ impl Joined<'_> {
             self.buffer.clear();
             self.buffer.push_str(left);
             self.buffer.push_str(right);
-            self.vocab.get(&content_hash(&self.buffer)).copied()
+            self.vocab.get(content_hash(&self.buffer))
         })?;
         self.next = id as usize;
         Some(id)
@@ -478,6 +517,29 @@ mod tests {
         }
     }
 
+    /// The table of ids finds each token's id by its text's hash, and no id for a text that is
+    /// not a token: 5,000 ids inserted out of order (as a file may write them); a second token
+    /// of the same text is refused and the first keeps its id.
+    #[test]
+    fn ids_are_found_by_their_texts_hash() {
+        const N: u32 = 5_000;
+        let mut ids = Ids::with_capacity(N as usize);
+        for id in (0..N).map(|i| i * 2_017 % N) {
+            assert!(ids.insert(content_hash(&format!("t{id}")), id), "t{id}");
+        }
+        assert_eq!(ids.len(), N as usize);
+        for id in 0..N {
+            assert_eq!(ids.get(content_hash(&format!("t{id}"))), Some(id), "t{id}");
+        }
+        for missing in [format!("t{N}"), "t".into(), String::new()] {
+            assert_eq!(ids.get(content_hash(&missing)), None, "{missing}");
+        }
+        let mut twice = Ids::with_capacity(2);
+        assert!(twice.insert(content_hash("a"), 1));
+        assert!(!twice.insert(content_hash("a"), 0));
+        assert_eq!((twice.get(content_hash("a")), twice.len()), (Some(1), 1));
+    }
+
     /// A table of recent lookups answers as the table by left id, whatever it held before: eight
     /// slots for some 2,000 pairs (each slot taken by many pairs in turn), the pairs looked up
     /// in rising order, falling order and again, merges and not, ids beyond the vocabulary and
@@ -579,7 +641,7 @@ mod tests {
         for (rank, (_, pair)) in merges.iter_mut().enumerate() {
             pair.rank = rank as u32;
         }
-        Merges { vocab: KeyMap::default(), merges: ByLeft::new(texts.len(), merges), recent: Mutex::default() }
+        Merges { vocab: Ids::with_capacity(0), merges: ByLeft::new(texts.len(), merges), recent: Mutex::default() }
     }
 
     /// Merging a short word by scanning its pairs gives what the crate's queue gives: random

@@ -1347,7 +1347,7 @@ fn bpe_json_head(bytes: &[u8]) -> Option<JsonHead<'_, BpeParts<'_>>> {
         return None;
     }
     // Read as text checked once: serde_json checks each string of bytes it reads on its own.
-    let text = std::str::from_utf8(bytes).ok()?;
+    let text = simdutf8::basic::from_utf8(bytes).ok()?;
     serde_json::from_str(text).ok()
 }
 
@@ -2217,6 +2217,23 @@ mod tests {
         variants.push(missing_byte);
         for variant in variants {
             assert!(matches!(engine_of(&variant), Engine::HuggingFace(_)), "{variant}");
+        }
+    }
+
+    /// A tokenizer.json with one byte of a character made a space, wherever the character is
+    /// (the check of the whole file as UTF-8 reads it in blocks), is not read as text; the file
+    /// as written is. The byte changed leaves a lone lead or continuation byte.
+    #[test]
+    fn a_file_not_utf8_anywhere_is_not_read_as_text() {
+        let bytes = serde_json::to_vec_pretty(&sentencepiece_json()).expect("JSON");
+        assert!(bpe_json_head(&bytes).is_some());
+        let multibyte: Vec<usize> = (0..bytes.len()).filter(|&at| bytes[at] >= 0x80).collect();
+        assert!(multibyte.len() > 30, "{}", multibyte.len());
+        for at in multibyte {
+            let mut broken = bytes.clone();
+            broken[at] = b' ';
+            assert!(bpe_json_head(&broken).is_none(), "byte {at}");
+            assert!(TokenizerFile::load(&broken).is_err_and(|e| e.contains("not valid JSON")), "byte {at}");
         }
     }
 
