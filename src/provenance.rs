@@ -9,6 +9,7 @@ use std::cell::OnceCell;
 use std::ops::Range;
 
 use indexmap::IndexMap;
+#[cfg(test)]
 use schemars::JsonSchema;
 use serde::{Deserialize, Deserializer, Serialize};
 
@@ -174,6 +175,7 @@ impl<'de, T: Deserialize<'de>> serde::de::Visitor<'de> for SpannedVisitor<T> {
     }
 }
 
+#[cfg(test)]
 impl<T: JsonSchema> JsonSchema for Spanned<T> {
     fn schema_name() -> String {
         T::schema_name()
@@ -189,7 +191,8 @@ impl<T: JsonSchema> JsonSchema for Spanned<T> {
 }
 
 /// A release number, written as a string (`"0.7"`) or a number (`0.7`).
-#[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[cfg_attr(test, derive(JsonSchema))]
 #[serde(untagged)]
 pub enum RawVersion {
     Text(String),

@@ -2,13 +2,15 @@
 //! ([`crate::lint`]) validates the codes and merges it with the command-line options.
 
 use indexmap::IndexMap;
+#[cfg(test)]
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::span::Spanned;
 
 /// `[lint]`: which rules run and at what severity.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[cfg_attr(test, derive(JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct RawLint {
     /// Rule codes or code prefixes to run, e.g. `["SKILL", "TOOL002"]` (default: every rule; `ALL` names every rule).
@@ -32,7 +34,8 @@ pub struct RawLint {
 }
 
 /// A severity set in `[lint] severity`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[cfg_attr(test, derive(JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum LintLevel {
     Error,
@@ -40,7 +43,8 @@ pub enum LintLevel {
 }
 
 /// How strictly SKILL.md frontmatter is checked against the Agent Skills specification.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[cfg_attr(test, derive(JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum SkillLevel {
     /// Fields that frameworks add (version, author, tags, …) are warnings (SKILL011); those Claude Code reads, and

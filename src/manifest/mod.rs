@@ -173,20 +173,19 @@ pub fn load(manifest_path: &Path) -> Result<Loaded, Failure> {
 /// (e.g. `budgets.system_prompt`); VALUE is a TOML value, or a plain string when it is not one.
 pub fn parse_override(arg: &str) -> Result<RawManifest, String> {
     let (key, value) = arg.split_once('=').ok_or_else(|| format!("`{arg}` is not KEY=VALUE"))?;
-    let value: toml::Value = toml::from_str::<toml::Table>(&format!("v = {value}"))
-        .ok()
-        .and_then(|mut t| t.remove("v"))
-        .unwrap_or_else(|| toml::Value::String(value.to_string()));
-    let mut fragment = value;
+    let not_dotted = || format!("`{key}` is not a dotted key such as `budgets.system_prompt`");
+    let mut fragment = overrides::toml_value(value);
     for part in key.trim().rsplit('.') {
         if part.is_empty() {
-            return Err(format!("`{key}` is not a dotted key such as `budgets.system_prompt`"));
+            return Err(not_dotted());
         }
-        let mut table = toml::Table::new();
-        table.insert(part.to_string(), fragment);
-        fragment = toml::Value::Table(table);
+        let mut table = toml_edit::Table::new();
+        table.insert(part, fragment);
+        fragment = toml_edit::Item::Table(table);
     }
-    fragment.try_into::<RawManifest>().map_err(|e| {
+    let root = fragment.into_table().map_err(|_| not_dotted())?;
+    // Read as the manifest's text is (a document with no places), not through a second TOML reader.
+    toml_edit::de::from_document::<RawManifest>(toml_edit::DocumentMut::from(root)).map_err(|e| {
         let message = e.message().to_string();
         match unknown_name_help(&message) {
             Some(help) => format!("{message} ({help})"),

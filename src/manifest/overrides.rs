@@ -39,7 +39,10 @@ fn read(text: &str, format: Format, overrides: &[&str]) -> Result<RawManifest, S
                 let value = serde_yaml::to_value(plain_value(value)).map_err(|e| e.to_string())?;
                 set_yaml(&mut document, &path, value);
             }
-            serde_yaml::from_value(document).map_err(|e| e.to_string())
+            // Read back from text as a manifest is: the raw types are compiled for one YAML reader
+            // (serde_yaml's document reader), not also for its `Value` reader.
+            let text = serde_yaml::to_string(&document).map_err(|e| e.to_string())?;
+            crate::yaml::from_str(&text).map_err(|e| e.message)
         }
     }
 }
@@ -53,7 +56,7 @@ fn plain_value(value: &str) -> toml::Value {
 }
 
 /// The same value as a TOML document item, with no place in the manifest.
-fn toml_value(value: &str) -> toml_edit::Item {
+pub(super) fn toml_value(value: &str) -> toml_edit::Item {
     format!("v = {value}").parse::<toml_edit::DocumentMut>().ok().and_then(|mut d| d.remove("v")).unwrap_or_else(|| toml_edit::value(value))
 }
 

@@ -4,13 +4,15 @@
 use std::collections::BTreeMap;
 
 use indexmap::IndexMap;
+#[cfg(test)]
 use schemars::JsonSchema;
 use serde::Deserialize;
 
 use super::span::Spanned;
 
 /// A ctxc agent manifest (`ctxc.toml` or `ctxc.yaml`).
-#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Default, Deserialize)]
+#[cfg_attr(test, derive(JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct RawManifest {
     /// Editor hint for YAML/JSON tooling; ignored by ctxc.
@@ -84,7 +86,8 @@ pub struct RawManifest {
     pub lint: Option<super::lint::RawLint>,
 }
 
-#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Default, Deserialize)]
+#[cfg_attr(test, derive(JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct RawAgent {
     /// Agent name, used in reports and snapshot file names (required).
@@ -120,7 +123,8 @@ pub struct RawAgent {
     pub empty_tool_list: Option<Spanned<bool>>,
 }
 
-#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Default, Deserialize)]
+#[cfg_attr(test, derive(JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct RawPipeline {
     /// A built-in preset whose steps, modes, categories and settings this manifest starts from.
@@ -135,7 +139,8 @@ pub struct RawPipeline {
     pub steps: Vec<RawStep>,
 }
 
-#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Default, Deserialize)]
+#[cfg_attr(test, derive(JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct RawStep {
     /// Stable step id (e.g. `core`, `time`).
@@ -179,7 +184,8 @@ pub struct RawStep {
 }
 
 /// What a pipeline step contributes to the system prompt.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Deserialize, JsonSchema, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Deserialize, serde::Serialize)]
+#[cfg_attr(test, derive(JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum StepKind {
     /// A prompt module (a file, or one file per variant; `.j2` files are templates).
@@ -270,7 +276,8 @@ impl StepKind {
     }
 }
 
-#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Default, Deserialize)]
+#[cfg_attr(test, derive(JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct RawModule {
     /// The module's file (for modules without variants).
@@ -291,7 +298,8 @@ pub struct RawModule {
     pub root: Option<Spanned<String>>,
 }
 
-#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Default, Deserialize)]
+#[cfg_attr(test, derive(JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct RawTemplates {
     /// The folder include and import names resolve from (like Jinja2's `FileSystemLoader`),
@@ -300,7 +308,8 @@ pub struct RawTemplates {
     pub root: Option<Spanned<String>>,
 }
 
-#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Default, Deserialize)]
+#[cfg_attr(test, derive(JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct RawMode {
     /// One-line description of the mode.
@@ -323,14 +332,16 @@ pub struct RawMode {
     pub budget: Option<Spanned<u64>>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[cfg_attr(test, derive(JsonSchema))]
 #[serde(untagged)]
 pub enum RawAccess {
     Level(AccessLevel),
     Only(Vec<String>),
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[cfg_attr(test, derive(JsonSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum AccessLevel {
     /// Every tool in the category.
@@ -341,7 +352,8 @@ pub enum AccessLevel {
     Disabled,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, JsonSchema, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, serde::Serialize)]
+#[cfg_attr(test, derive(JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum DisabledTools {
     /// Disabled tools do not appear in the prompt.
@@ -351,14 +363,16 @@ pub enum DisabledTools {
     Placeholder,
 }
 
-#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Default, Deserialize)]
+#[cfg_attr(test, derive(JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct RawConnector {
     /// The prompt added when this connector is connected.
     pub prompt: Spanned<String>,
 }
 
-#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Default, Deserialize)]
+#[cfg_attr(test, derive(JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct RawCategory {
     /// Human title.
@@ -379,14 +393,16 @@ pub struct RawCategory {
     pub read_only: Vec<String>,
 }
 
-#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Deserialize)]
+#[cfg_attr(test, derive(JsonSchema))]
 #[serde(untagged)]
 pub enum RawToolFile {
     Path(String),
     Detailed(RawToolFileDetailed),
 }
 
-#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Deserialize)]
+#[cfg_attr(test, derive(JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct RawToolFileDetailed {
     /// The file.
@@ -404,7 +420,8 @@ pub struct RawToolFileDetailed {
     pub config: Option<String>,
 }
 
-#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Deserialize)]
+#[cfg_attr(test, derive(JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct RawTool {
     /// Tool name as the model calls it.
@@ -420,7 +437,8 @@ pub struct RawTool {
     pub read_only: Option<bool>,
 }
 
-#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Default, Deserialize)]
+#[cfg_attr(test, derive(JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct RawSkills {
     /// Directories walked for `SKILL.md`; a later directory's skill replaces an earlier one of the same name.
@@ -428,7 +446,8 @@ pub struct RawSkills {
     pub dirs: Vec<Spanned<String>>,
 }
 
-#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Default, Deserialize)]
+#[cfg_attr(test, derive(JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct RawMemory {
     /// Static memory files (e.g. AGENTS.md), inserted verbatim by `memory_files` steps.
@@ -443,7 +462,8 @@ pub struct RawMemory {
     pub walk_up: Option<Vec<Spanned<String>>>,
 }
 
-#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Default, Deserialize)]
+#[cfg_attr(test, derive(JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct RawRetrieval {
     /// Keep at most this many memories.
@@ -460,7 +480,8 @@ pub struct RawRetrieval {
     pub weights: Option<RawWeights>,
 }
 
-#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Default, Deserialize)]
+#[cfg_attr(test, derive(JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct RawWeights {
     pub similarity: f64,
@@ -468,7 +489,8 @@ pub struct RawWeights {
     pub scope: f64,
 }
 
-#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Default, Deserialize)]
+#[cfg_attr(test, derive(JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct RawBudgets {
     /// Most tokens the system prompt may take, in any mode and scenario.
@@ -492,14 +514,16 @@ pub struct RawBudgets {
 }
 
 /// A response reserve: tokens, or a share of the window.
-#[derive(Debug, Clone, Copy, PartialEq, Deserialize, JsonSchema, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Deserialize, serde::Serialize)]
+#[cfg_attr(test, derive(JsonSchema))]
 #[serde(untagged)]
 pub enum Reserve {
     Tokens(u64),
     Ratio(f64),
 }
 
-#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Default, Deserialize)]
+#[cfg_attr(test, derive(JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct RawHistory {
     /// Number of most recent messages kept in the context.
@@ -507,7 +531,8 @@ pub struct RawHistory {
     pub max_messages: Option<usize>,
 }
 
-#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Default, Deserialize)]
+#[cfg_attr(test, derive(JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct RawSummarization {
     /// Summarize when the context reaches this fraction of the model's max input tokens.
@@ -518,7 +543,8 @@ pub struct RawSummarization {
     pub keep_messages: Option<usize>,
 }
 
-#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Default, Deserialize)]
+#[cfg_attr(test, derive(JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct RawScenario {
     /// What this scenario represents.
@@ -573,7 +599,8 @@ pub struct RawScenario {
     pub summarize_not_before: Option<Spanned<u64>>,
 }
 
-#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Default, Deserialize)]
+#[cfg_attr(test, derive(JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct RawMcpServer {
     /// File holding the instructions this server sends.
@@ -581,7 +608,8 @@ pub struct RawMcpServer {
     pub prompt: Option<Spanned<String>>,
 }
 
-#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Deserialize)]
+#[cfg_attr(test, derive(JsonSchema))]
 #[serde(untagged)]
 pub enum RawMemories {
     File(String),
@@ -589,7 +617,8 @@ pub enum RawMemories {
 }
 
 /// One retrieved memory.
-#[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize, serde::Serialize)]
+#[cfg_attr(test, derive(JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct MemoryItem {
     pub text: String,
@@ -598,7 +627,8 @@ pub struct MemoryItem {
     pub scope: String,
 }
 
-#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Deserialize)]
+#[cfg_attr(test, derive(JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct RawNamedFile {
     /// Name shown in the prompt.
@@ -607,7 +637,8 @@ pub struct RawNamedFile {
     pub source: Spanned<String>,
 }
 
-#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Default, Deserialize)]
+#[cfg_attr(test, derive(JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct RawProject {
     /// The project root, relative to the manifest's directory: `.` (the default) or an ancestor
@@ -620,7 +651,8 @@ pub struct RawProject {
     pub requires: Option<Spanned<String>>,
 }
 
-#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Default, Deserialize)]
+#[cfg_attr(test, derive(JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct RawSnapshot {
     /// The snapshot folder, relative to the manifest's directory and inside the project root

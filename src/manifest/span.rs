@@ -3,12 +3,14 @@
 
 pub use crate::provenance::Spanned;
 
-/// TOML text read into `T` with no spans, through a table (whose values hold no position, and
-/// whose keys keep the text's order: toml's `preserve_order`): for
-/// built-in texts (presets, layouts), whose spans would point into a text that is not the
-/// manifest's, so that diagnostics about their values fall back to locating text in the manifest.
-pub(crate) fn from_toml_without_spans<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, toml::de::Error> {
-    toml::from_str::<toml::Table>(text)?.try_into()
+/// TOML text read into `T` with no spans: for built-in texts (presets, layouts), whose spans would
+/// point into a text that is not the manifest's, so that diagnostics about their values fall back
+/// to locating text in the manifest. An editable document forgets the places it was parsed with
+/// (keys keep the text's order), and it is read by the same deserializer as a manifest's text, so
+/// the raw types are compiled for one TOML reader, not two (a `toml::Value` reader doubled them).
+pub(crate) fn from_toml_without_spans<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, toml_edit::de::Error> {
+    let document: toml_edit::DocumentMut = text.parse()?;
+    toml_edit::de::from_document(document)
 }
 
 #[cfg(test)]

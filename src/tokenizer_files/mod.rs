@@ -1003,7 +1003,10 @@ fn read_tokenizer_json<M>(
     head: &JsonHead<'_, M>,
 ) -> Result<tokenizers::Tokenizer, String> {
     if !is_bpe(model) {
-        return tokenizers::Tokenizer::from_bytes(bytes).map_err(|e| refused(&e));
+        // Read through the crate's `FromStr`, compiled in the crate: its generic `from_bytes` compiled
+        // the reader of every part of a tokenizer (an eighth of a million lines of IR) into ctxc again.
+        let text = std::str::from_utf8(bytes).map_err(|e| refused(&e))?;
+        return text.parse::<tokenizers::Tokenizer>().map_err(|e| refused(&e));
     }
     let bpe: tokenizers::models::bpe::BPE = serde_json::from_str(model.get()).map_err(|e| refused(&e))?;
     let added: Vec<tokenizers::AddedToken> = match &head.added_tokens {
@@ -1030,7 +1033,7 @@ fn tokenizer_without_model<M>(head: &JsonHead<'_, M>) -> Result<tokenizers::Toke
     ] {
         rest.extend(value.clone().map(|v| (key.to_string(), v)));
     }
-    tokenizers::Tokenizer::from_bytes(Value::Object(rest).to_string()).map_err(|e| refused(&e))
+    Value::Object(rest).to_string().parse::<tokenizers::Tokenizer>().map_err(|e| refused(&e))
 }
 
 /// A JSON string, borrowed from the file where it holds no escape.

@@ -6,6 +6,7 @@
 
 use std::sync::Arc;
 
+#[cfg(test)]
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -22,7 +23,8 @@ pub const TRANSFER_TOOL_FILE: &str = "upstream/transfer-tool.json";
 pub const PARENT_MODULE: &str = "transfer_to_parent";
 
 /// `[adk]` as written.
-#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Default, Deserialize)]
+#[cfg_attr(test, derive(JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct RawAdk {
     /// The agent's `sub_agents`, in order: each one's `name` and `description`.
@@ -49,7 +51,8 @@ pub struct RawAdk {
 
 /// `[adk.compaction]` as written: `EventsCompactionConfig`'s two triggers, each a pair set
 /// together.
-#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Default, Deserialize)]
+#[cfg_attr(test, derive(JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct RawCompaction {
     /// Sliding window: compact once this many new invocations have completed (> 0).
@@ -76,7 +79,8 @@ pub struct Compaction {
 }
 
 /// Another agent of the tree, as the transfer instruction names it.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
+#[cfg_attr(test, derive(JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct RawAgentRef {
     /// The agent's `name`.

@@ -1,6 +1,7 @@
 //! The `[agentscope]` section as written, laid over the preset's, and its validation into
 //! [`Settings`], each value with where it came from.
 
+#[cfg(test)]
 use schemars::JsonSchema;
 use serde::Deserialize;
 
@@ -10,7 +11,8 @@ use crate::provenance::{take, Overlay, PresetRef, Provenance, Section, Setting, 
 use crate::runtimes::{AddedTool, AgentFacts};
 use crate::tools::Tool;
 
-#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Default, Deserialize)]
+#[cfg_attr(test, derive(JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct RawAgentScope {
     /// The AgentScope release modelled: "1.0.21" (`ReActAgent`), or "2.0.6" to "2.0.11". Preset
@@ -58,7 +60,8 @@ pub struct RawAgentScope {
 }
 
 /// `ReActAgent.CompressionConfig` (agentscope 1.x), as `simulate` replays it.
-#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Default, Deserialize)]
+#[cfg_attr(test, derive(JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct RawAgentScopeCompression {
     /// `enable`: whether the agent compresses (required, as in `CompressionConfig`).
@@ -77,7 +80,8 @@ pub struct RawAgentScopeCompression {
     pub token_counter: Option<Spanned<String>>,
 }
 
-#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Default, Deserialize)]
+#[cfg_attr(test, derive(JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct RawAgentScopeWorkspace {
     /// The workspace's absolute path (`{workdir}` in the instructions).

@@ -4,6 +4,7 @@
 use std::ops::Range;
 
 use indexmap::IndexMap;
+#[cfg(test)]
 use schemars::JsonSchema;
 use serde::Deserialize;
 
@@ -12,7 +13,8 @@ use super::window::Settings;
 use crate::provenance::{overlay_opt, take, Overlay, PresetRef, Provenance, RawVersion, Section, Setting, Spanned};
 use crate::runtimes::AgentFacts;
 
-#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Default, Deserialize)]
+#[cfg_attr(test, derive(JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct RawDeepAgents {
     /// The Deep Agents release whose prompt layout to use: `0.4` (memory after the to-do list,
@@ -44,14 +46,16 @@ pub struct RawDeepAgents {
 }
 
 /// One `interrupt_on` entry: on/off, or an interrupt configuration (which is on).
-#[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[cfg_attr(test, derive(JsonSchema))]
 #[serde(untagged)]
 pub enum RawInterrupt {
     On(bool),
     Config(RawInterruptConfig),
 }
 
-#[derive(Debug, Clone, PartialEq, Default, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
+#[cfg_attr(test, derive(JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct RawInterruptConfig {
     /// Decisions the human may take (e.g. `approve`, `edit`, `reject`).
@@ -65,7 +69,8 @@ pub struct RawInterruptConfig {
     pub arguments_schema: Option<serde_json::Value>,
 }
 
-#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Default, Deserialize)]
+#[cfg_attr(test, derive(JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct RawDeepAgentsSummarization {
     /// When to summarize: `{ fraction = 0.85 }` of the model's max input tokens, `{ tokens = N }`
@@ -80,7 +85,8 @@ pub struct RawDeepAgentsSummarization {
 }
 
 /// A context size as LangChain's summarization takes it: exactly one of the three keys.
-#[derive(Debug, Clone, PartialEq, Default, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
+#[cfg_attr(test, derive(JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct RawContextSize {
     /// A share of the model's max input tokens.

@@ -1,6 +1,7 @@
 //! The `[zeph]` section as written, laid over the preset's, and its validation into
 //! [`Settings`], each value with where it came from.
 
+#[cfg(test)]
 use schemars::JsonSchema;
 use serde::Deserialize;
 
@@ -26,7 +27,8 @@ pub const ENV_VARS: [(&str, &str); 6] = [
 pub const ENV_HELP: &str =
     "Zeph's variables set the [zeph] settings of agents on the zeph preset; the value must fit the setting (a number, or true/false)";
 
-#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Default, Deserialize)]
+#[cfg_attr(test, derive(JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct RawZeph {
     /// The Zeph release whose code ctxc follows. Preset default: `0.22.4` (zeph-context 0.22.4).
@@ -95,7 +97,8 @@ pub struct RawZeph {
     pub shares_memory_first_with_graph: Option<RawZephShares>,
 }
 
-#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Default, Deserialize)]
+#[cfg_attr(test, derive(JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct RawZephShares {
     /// Conversation summaries.
