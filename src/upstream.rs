@@ -28,6 +28,19 @@ const TIME_LIMIT: Duration = Duration::from_secs(120);
 const TIME_PER_AGENT: Duration = Duration::from_secs(30);
 /// The most the script may print per agent (the texts and tool schemas are tens of KiB).
 const MAX_OUTPUT: u64 = 8 * 1024 * 1024;
+/// The most one run for many agents may take, and print, whatever their number: a run over these
+/// is stopped and each agent read alone, within [`TIME_LIMIT`] and [`MAX_OUTPUT`] each.
+const BATCH_TIME_LIMIT: Duration = Duration::from_secs(600);
+const BATCH_MAX_OUTPUT: u64 = 64 * 1024 * 1024;
+
+/// The time and output one run for `agents` agents is allowed: one agent's, and more for each
+/// further agent, up to the batch caps (a hung or flooding interpreter costs no more than that).
+fn run_limits(agents: usize) -> (Duration, u64) {
+    let further = u32::try_from(agents.saturating_sub(1)).unwrap_or(u32::MAX);
+    let time = TIME_LIMIT.saturating_add(TIME_PER_AGENT.saturating_mul(further)).min(BATCH_TIME_LIMIT.max(TIME_LIMIT));
+    let output = MAX_OUTPUT.saturating_mul(agents.max(1) as u64).min(BATCH_MAX_OUTPUT.max(MAX_OUTPUT));
+    (time, output)
+}
 
 /// The interpreter to run, and who named it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -120,9 +133,7 @@ fn read(runtime: &UpstreamReader, python: &Path, agents: &[&UpstreamAgent]) -> R
 /// Runs `runtime`'s script in `python` with `input` (the list of `agents` agents) on its stdin;
 /// its stdout, or why it failed.
 fn run_script(python: &Path, runtime: &UpstreamReader, input: &[u8], agents: usize) -> Result<Vec<u8>, Diagnostic> {
-    let further = u32::try_from(agents.saturating_sub(1)).unwrap_or(u32::MAX);
-    let time_limit = TIME_LIMIT.saturating_add(TIME_PER_AGENT.saturating_mul(further));
-    let max_output = MAX_OUTPUT.saturating_mul(agents.max(1) as u64);
+    let (time_limit, max_output) = run_limits(agents);
     let shown = python.display();
     let mut child = Command::new(python)
         .args(["-I", "-c", runtime.script])
@@ -447,6 +458,17 @@ fn record_version(manifest: &Path, text: &str, table_name: &str, version: &str) 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// One agent's run has one agent's limits; a run for many grows with them but stops at the
+    /// batch caps, however many agents a folder holds.
+    #[test]
+    fn a_run_for_many_agents_is_bounded_in_time_and_output() {
+        assert_eq!(run_limits(1), (TIME_LIMIT, MAX_OUTPUT));
+        assert_eq!(run_limits(2), (TIME_LIMIT + TIME_PER_AGENT, 2 * MAX_OUTPUT));
+        for agents in [1_000, 1_000_000, usize::MAX] {
+            assert_eq!(run_limits(agents), (BATCH_TIME_LIMIT, BATCH_MAX_OUTPUT), "{agents}");
+        }
+    }
 
     /// An interpreter that ignores the script and prints `output` as the one agent's texts (or
     /// fails with `stderr`).
