@@ -1,7 +1,7 @@
 //! CLAUDE018: a subagent prompt over the token budget.
 
 use crate::agent_files::FileKind;
-use crate::rules::claude::{field, with_fields};
+use crate::rules::claude::{field, fields, Field};
 use crate::rules::prelude::*;
 
 pub const RULE: Definition = Definition {
@@ -27,11 +27,12 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
     let limit = cx.settings.memory_max_tokens;
     let mut findings = Vec::new();
     // No tokenizer run for a file with fewer bytes than the limit: it cannot hold more tokens.
-    let loaded = |fields: &[_]| {
-        ["name", "description"].iter().all(|key| field(fields, key).and_then(|f| f.value.as_str()).is_some_and(|s| !s.trim().is_empty()))
+    // Only a file Claude Code loads: one with a `name` and a `description` (read after the size, which is cheaper).
+    let loaded = |fields: Vec<Field>| {
+        ["name", "description"].iter().all(|key| field(&fields, key).and_then(|f| f.value.as_str()).is_some_and(|s| !s.trim().is_empty()))
     };
-    let agents = with_fields(cx, FileKind::ClaudeAgent).into_iter().filter(|(_, fields)| loaded(fields)).map(|(doc, _)| doc);
-    for doc in agents.filter(|d| d.text.len() as u64 > limit) {
+    let agents = cx.files_of(FileKind::ClaudeAgent).filter(|d| d.text.len() as u64 > limit).filter(|doc| fields(doc).is_some_and(loaded));
+    for doc in agents {
         let tokens = cx.count(&doc.text) as u64;
         if tokens > limit {
             let first_line = doc.text.find('\n').unwrap_or(doc.text.len());
