@@ -23,7 +23,9 @@ pub const RULE: Definition = Definition {
     notes: "A directive is a sentence that starts with `always`, `must`, `must always` or `should always` (positive) or \
             `never`, `do not`, `don't`, `must not`, `should never` (negative), outside code; the rest of the \
             sentence (two words or more) must be the same, word for word, so qualified directives (\"in tests, \
-            never…\") are not compared. Files in one chain and within one file are compared.",
+            never…\") are not compared. An action whose object only points at other text (`do these`, `do the \
+            following`, `follow this`), such as the headings over a list of don'ts and a list of dos, is not \
+            compared: what it points at differs. Files in one chain and within one file are compared.",
     stage: Stage::Lint(check),
 };
 
@@ -36,6 +38,9 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         for member in &chain {
             for sentence in sentences(cx.root.cache(), &member.text).iter() {
                 let Some((positive, action)) = directive(&sentence.text) else { continue };
+                if points_elsewhere(&action) {
+                    continue;
+                }
                 if let Some((file, span)) = seen.get(&(action.clone(), !positive)) {
                     if reported.insert((member.file.clone(), sentence.span.start)) {
                         let (says, other) = if positive { ("always", "never") } else { ("never", "always") };
@@ -61,4 +66,34 @@ fn check(cx: &Context) -> Vec<Diagnostic> {
         }
     }
     findings
+}
+
+/// Words that stand for text elsewhere: demonstratives and pronouns, and the words that point at
+/// what comes before or after.
+const POINTERS: &[&str] = &["this", "these", "that", "those", "it", "them", "following", "below", "above", "here"];
+
+/// Nouns that only name the text pointed at (`these things`, `the following steps`).
+const PLACEHOLDER_NOUNS: &[&str] = &["the", "thing", "things", "step", "steps", "rule", "rules", "item", "items", "one", "ones"];
+
+/// An action such as `do these` or `follow the steps below`: after its verb, only words that point
+/// at other text, at least one of them a pointer. Its meaning is what it points at, so two
+/// files' (or two headings') identical words need not be one action.
+fn points_elsewhere(action: &str) -> bool {
+    let object: Vec<&str> = action.split_whitespace().skip(1).collect();
+    object.iter().any(|w| POINTERS.contains(w)) && object.iter().all(|w| POINTERS.contains(w) || PLACEHOLDER_NOUNS.contains(w))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::points_elsewhere;
+
+    #[test]
+    fn tells_pointing_actions_apart() {
+        assert!(points_elsewhere("do these"));
+        assert!(points_elsewhere("do the following"));
+        assert!(points_elsewhere("follow the steps below"));
+        assert!(!points_elsewhere("follow the rules"));
+        assert!(!points_elsewhere("use tabs"));
+        assert!(!points_elsewhere("commit this file"));
+    }
 }
