@@ -34,7 +34,8 @@ const BOOLEAN_FLAGS: &[&str] = &["internal"];
 
 /// Whether `key: value` breaks the specification's strings-only `metadata`.
 fn not_a_string(key: &str, value: &Value) -> bool {
-    !value.is_string() && !(value.is_boolean() && BOOLEAN_FLAGS.contains(&key))
+    let flag = value.is_boolean() && BOOLEAN_FLAGS.contains(&key);
+    !(value.is_string() || flag)
 }
 
 fn check(cx: &Context) -> Vec<Diagnostic> {
