@@ -9,7 +9,9 @@ pub const RULE: Definition = Definition {
     summary: "A skill's optional `metadata` is not a mapping, or has values that are not strings (numbers, lists, nested maps).",
     why: "The specification defines `metadata` as a map from string keys to string values so every client can read it \
           the same way. YAML turns `version: 1.0` into a number and `tags: [a, b]` into a list; quote the value \
-          (`version: \"1.0\"`).",
+          (`version: \"1.0\"`). One boolean is left alone: `internal: true`, the flag with which the `skills` \
+          installer (`npx skills add`) hides a skill, read only as the YAML boolean; quoted, it would publish \
+          the skill.",
     fails: Example {
         file: "skills/pdf-processing/SKILL.md",
         text: "---\nname: pdf-processing\ndescription: Extract text from PDFs.\nmetadata:\n  version: 1.0\n---\n",
@@ -23,13 +25,26 @@ pub const RULE: Definition = Definition {
     stage: Stage::Lint(check),
 };
 
+/// Metadata keys an installer reads as a YAML boolean, so that quoting them would change what it
+/// does. The `skills` CLI (vercel-labs/skills, the installer behind `npx skills add`) documents
+/// `metadata: internal: true` for skills it should not offer, and its `parseSkillMd`
+/// (`src/skills.ts`) tests `metadata?.internal === true`: the string `"true"` would not hide the
+/// skill.
+const BOOLEAN_FLAGS: &[&str] = &["internal"];
+
+/// Whether `key: value` breaks the specification's strings-only `metadata`.
+fn not_a_string(key: &str, value: &Value) -> bool {
+    let flag = value.is_boolean() && BOOLEAN_FLAGS.contains(&key);
+    !(value.is_string() || flag)
+}
+
 fn check(cx: &Context) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
     for skill in cx.skills {
         let (problem, fix) = match skill.field("metadata") {
             None => continue,
             Some(Value::Object(map)) => {
-                let bad: Vec<(&String, &Value)> = map.iter().filter(|(_, v)| !v.is_string()).collect();
+                let bad: Vec<(&String, &Value)> = map.iter().filter(|(k, v)| not_a_string(k, v)).collect();
                 if bad.is_empty() {
                     continue;
                 }
