@@ -90,7 +90,12 @@ fn serve(connection: &Connection, args: LspArgs) -> Result<(), Box<dyn std::erro
     set.extend(super::file_override("agent.tokenizer", args.tokenizer.as_deref()));
     set.extend(super::file_override("agent.chat_template", args.chat_template.as_deref()));
     let mut workspace = Workspace::new(&root, ctxc::lint::Options::default(), set);
-    publish(connection, workspace.refresh_all())?;
+    // The time spent placing findings and sending them (`CTXC_TIMINGS`: printed at shutdown).
+    let mut reporting = std::time::Duration::ZERO;
+    let refreshed = workspace.refresh_all();
+    let started = std::time::Instant::now();
+    publish(connection, refreshed)?;
+    reporting += started.elapsed();
     if watches {
         connection.sender.send(Message::Request(watch_request(&workspace)))?;
     }
@@ -110,10 +115,14 @@ fn serve(connection: &Connection, args: LspArgs) -> Result<(), Box<dyn std::erro
         if !changed.is_empty() {
             changed.sort();
             changed.dedup();
-            publish(connection, workspace.refresh(&changed))?;
+            let refreshed = workspace.refresh(&changed);
+            let started = std::time::Instant::now();
+            publish(connection, refreshed)?;
+            reporting += started.elapsed();
         }
         for request in requests {
             if connection.handle_shutdown(&request)? {
+                super::print_timings_took(workspace.session(), reporting);
                 return Ok(());
             }
             let response = answer(&mut workspace, request);
