@@ -920,12 +920,23 @@ mod tests {
     /// server told every change of the disk (`reported`: an editor's file watcher) or not.
     fn bundle_project(reported: bool) -> (tempfile::TempDir, Workspace) {
         let dir = tempfile::tempdir().expect("tempdir");
-        skills_project(dir.path());
-        let text = "---\nname: one\ndescription: Take notes. Use when asked.\n---\n# one\n\nRun `python scripts/run.py` first.\n";
-        std::fs::write(dir.path().join("skills/one/SKILL.md"), text).expect("write");
-        std::fs::create_dir_all(dir.path().join("skills/one/references")).expect("mkdir");
-        std::fs::write(dir.path().join("skills/one/references/guide.md"), "# Guide\n").expect("write");
-        std::fs::write(dir.path().join("skills/one/references/index.md"), "# Index\n").expect("write");
+        shared_project(dir.path());
+        // Each agent lists a skill of its own folder, as the bench's agents do.
+        for name in ["a", "b", "c"] {
+            let manifest = dir.path().join(name).join("ctxc.toml");
+            let text = std::fs::read_to_string(&manifest).expect("read").replace(
+                "  { id = \"tools\", kind = \"tool_list\" },\n]",
+                "  { id = \"tools\", kind = \"tool_list\" },\n  { id = \"skills\", kind = \"skills\" },\n]",
+            );
+            std::fs::write(&manifest, format!("{text}\n[skills]\ndirs = [\"skills\"]\n")).expect("write");
+            let skill = dir.path().join(name).join("skills/one");
+            std::fs::create_dir_all(skill.join("references")).expect("mkdir");
+            let text =
+                "---\nname: one\ndescription: Take notes. Use when asked.\n---\n# one\n\nRun `python scripts/extract.py input.pdf`.\n";
+            std::fs::write(skill.join("SKILL.md"), text).expect("write");
+            std::fs::write(skill.join("references/guide.md"), "# Guide\n").expect("write");
+            std::fs::write(skill.join("references/index.md"), "# Index\n").expect("write");
+        }
         settle();
         let mut workspace = Workspace::new(dir.path(), Options::default(), Vec::new());
         if reported {
@@ -949,9 +960,9 @@ mod tests {
     fn with_changes_reported_an_edit_keeps_the_findings_of_the_rules_reading_the_disk() {
         use crate::codes::Code;
         let (dir, mut workspace) = bundle_project(true);
-        let one = canonical(&dir.path().join("skills/one/SKILL.md"));
+        let one = canonical(&dir.path().join("a/skills/one/SKILL.md"));
         let runs = |w: &Workspace| (w.session().rule_times().runs(Code::SKILL017), w.session().rule_times().runs(Code::SKILL018));
-        assert_eq!(codes_of(&workspace, &one), ["SKILL017", "SKILL018", "SKILL018"]);
+        assert_eq!(codes_of(&workspace, &one), ["SKILL018", "SKILL018", "SKILL017"]);
         let mut open = BTreeMap::new();
         let check = |workspace: &mut Workspace, open: &BTreeMap<PathBuf, String>, what: &str| {
             let mut again = fresh(dir.path(), open);
@@ -969,9 +980,8 @@ mod tests {
         open.insert(shared, text);
         check(&mut workspace, &open, "an edit of the shared module");
         // The script created on disk, and reported: the finding goes.
-        let script = dir.path().join("skills/one/scripts/run.py");
-        std::fs::create_dir_all(script.parent().expect("folder")).expect("mkdir");
-        let script = save(dir.path(), "skills/one/scripts/run.py", "print('hi')\n");
+        std::fs::create_dir_all(dir.path().join("a/skills/one/scripts")).expect("mkdir");
+        let script = save(dir.path(), "a/skills/one/scripts/extract.py", "print('hi')\n");
         workspace.disk_changed();
         workspace.refresh(std::slice::from_ref(&script));
         assert!(runs(&workspace).0 > before.0);
@@ -981,14 +991,14 @@ mod tests {
         std::fs::remove_file(&script).expect("remove");
         workspace.disk_changed();
         workspace.refresh(std::slice::from_ref(&script));
-        assert_eq!(codes_of(&workspace, &one), ["SKILL017", "SKILL018", "SKILL018"]);
+        assert_eq!(codes_of(&workspace, &one), ["SKILL018", "SKILL018", "SKILL017"]);
         check(&mut workspace, &open, "the script deleted");
-        // An unsaved edit of one reference mentioning the other: that one's SKILL018 goes.
-        let index = canonical(&dir.path().join("skills/one/references/index.md"));
+        // An unsaved edit of one reference mentioning the other: that one's SKILL018 goes (a nested reference now, SKILL019).
+        let index = canonical(&dir.path().join("a/skills/one/references/index.md"));
         let text = "# Index\n\nThe steps are in references/guide.md.\n".to_string();
         workspace.set_text(&index, Some(text.clone()));
         workspace.refresh(std::slice::from_ref(&index));
-        assert_eq!(codes_of(&workspace, &one), ["SKILL017", "SKILL018"]);
+        assert_eq!(codes_of(&workspace, &one), ["SKILL018", "SKILL019", "SKILL017"], "the mention made SKILL019 of it");
         open.insert(index, text);
         check(&mut workspace, &open, "an unsaved edit of a bundled file");
     }
@@ -1005,8 +1015,8 @@ mod tests {
         workspace.refresh(std::slice::from_ref(&shared));
         assert_eq!(workspace.session().rule_times().runs(Code::SKILL017), before + 3, "once per agent");
         assert!(file_work(&workspace).2 > stats, "what was kept is stamped");
-        let one = canonical(&dir.path().join("skills/one/SKILL.md"));
-        assert_eq!(codes_of(&workspace, &one), ["SKILL017", "SKILL018", "SKILL018"]);
+        let one = canonical(&dir.path().join("a/skills/one/SKILL.md"));
+        assert_eq!(codes_of(&workspace, &one), ["SKILL018", "SKILL018", "SKILL017"]);
     }
 
     /// Counted in rule runs, not in time: an edit of the module every agent reads runs again the
