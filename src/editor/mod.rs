@@ -915,20 +915,26 @@ mod tests {
         }
     }
 
-    /// [`skills_project`] whose skill mentions a script it does not bundle (SKILL017) and bundles
-    /// two references nothing mentions (SKILL018), checked once its files are [`settle`]d, by a
+    /// Makes agent `name` of [`shared_project`] list the skills of its own folder's `skills/`,
+    /// as the bench's agents do.
+    fn lists_own_skills(dir: &Path, name: &str) {
+        let manifest = dir.join(name).join("ctxc.toml");
+        let text = std::fs::read_to_string(&manifest).expect("read").replace(
+            "  { id = \"tools\", kind = \"tool_list\" },\n]",
+            "  { id = \"tools\", kind = \"tool_list\" },\n  { id = \"skills\", kind = \"skills\" },\n]",
+        );
+        std::fs::write(&manifest, format!("{text}\n[skills]\ndirs = [\"skills\"]\n")).expect("write");
+    }
+
+    /// [`shared_project`] whose agents each have a skill that mentions a script it does not bundle
+    /// (SKILL017) and bundles two references nothing mentions (SKILL018), checked once its files are [`settle`]d, by a
     /// server told every change of the disk (`reported`: an editor's file watcher) or not.
     fn bundle_project(reported: bool) -> (tempfile::TempDir, Workspace) {
         let dir = tempfile::tempdir().expect("tempdir");
         shared_project(dir.path());
         // Each agent lists a skill of its own folder, as the bench's agents do.
         for name in ["a", "b", "c"] {
-            let manifest = dir.path().join(name).join("ctxc.toml");
-            let text = std::fs::read_to_string(&manifest).expect("read").replace(
-                "  { id = \"tools\", kind = \"tool_list\" },\n]",
-                "  { id = \"tools\", kind = \"tool_list\" },\n  { id = \"skills\", kind = \"skills\" },\n]",
-            );
-            std::fs::write(&manifest, format!("{text}\n[skills]\ndirs = [\"skills\"]\n")).expect("write");
+            lists_own_skills(dir.path(), name);
             let skill = dir.path().join(name).join("skills/one");
             std::fs::create_dir_all(skill.join("references")).expect("mkdir");
             let text =
@@ -1031,12 +1037,7 @@ mod tests {
         // Each agent lists a skill of its own folder, as the bench's agents do; agent a's has a
         // finding of a skill rule (SKILL005: the name is not its folder's) to be kept.
         for name in ["a", "b", "c"] {
-            let manifest = dir.path().join(name).join("ctxc.toml");
-            let text = std::fs::read_to_string(&manifest).expect("read").replace(
-                "  { id = \"tools\", kind = \"tool_list\" },\n]",
-                "  { id = \"tools\", kind = \"tool_list\" },\n  { id = \"skills\", kind = \"skills\" },\n]",
-            );
-            std::fs::write(&manifest, format!("{text}\n[skills]\ndirs = [\"skills\"]\n")).expect("write");
+            lists_own_skills(dir.path(), name);
             let named = if name == "a" { "other" } else { "one" };
             std::fs::create_dir_all(dir.path().join(name).join("skills/one")).expect("mkdir");
             let text = format!("---\nname: {named}\ndescription: Take notes. Use when asked.\n---\n# one\n");
