@@ -19,7 +19,8 @@ on all cores: what any tool pays before it parses or counts anything). Prints me
 memory and the ratios. Then times `check`, `cost` and
 `render` on one agent whose MCP tool file holds --mcp-tools tools (60,000 in 3.5 MB: every lint
 rule must stay O(n log n) in its input; `check` once took over 60 s there). Then the incremental case:
-`ctxc lsp` on the --agents project with one module every agent reads (`../shared/core.md`), timed from
+`ctxc lsp` on the --agents project with one module every agent reads (`../shared/core.md`), driven by a
+client that watches the files for the server when asked (as VS Code does), timed from
 each didChange to the publishDiagnostics it causes (every edit adds or removes a finding, so each one
 publishes), for an edit of (a) that shared module, (b) a module one agent reads, (c) one tool file; and
 its memory (RSS) after --lsp-edits edits spread over the three (`--only-lsp` runs just this case).
@@ -405,7 +406,11 @@ class Lsp:
                 break
             if line.startswith("Content-Length: "):
                 length = int(line.split(": ")[1])
-        return json.loads(self.proc.stdout.read(length))
+        message = json.loads(self.proc.stdout.read(length))
+        if "method" in message and "id" in message:
+            # A request of the server's (to watch the project's files): granted, as editors do.
+            self.send({"jsonrpc": "2.0", "id": message["id"], "result": None})
+        return message
 
     def request(self, method: str, params) -> dict:
         self.next_id += 1
@@ -457,7 +462,9 @@ def measure_lsp(args, ctxc: str, work: str) -> dict:
     out = os.path.realpath(out)
     lsp = Lsp(ctxc, out)
     uri = lambda rel: "file://" + os.path.join(out, rel)
-    lsp.request("initialize", {"capabilities": {}, "rootUri": "file://" + out})
+    # An editor that watches files for the server when asked (VS Code, Neovim 0.10 and later).
+    watching = {"workspace": {"didChangeWatchedFiles": {"dynamicRegistration": True}}}
+    lsp.request("initialize", {"capabilities": watching, "rootUri": "file://" + out})
     lsp.notify("initialized", {})
     # Answered once the first check of every agent is done.
     lsp.request("textDocument/completion", {"textDocument": {"uri": uri("agent-000/ctxc.toml")}, "position": {"line": 0, "character": 0}})

@@ -61,6 +61,11 @@ pub struct RunState {
 /// another).
 /// The texts kept are bounded ([`DiskMemory::with_text_cap`]): past the cap, those least recently
 /// used are dropped when the next look begins (read again if needed).
+///
+/// When someone reports every change under a folder ([`DiskMemory::trust_reports`]: an editor
+/// whose file watcher the server registered), what was kept of paths under it holds without a
+/// stamp until the next report ([`DiskMemory::reported_change`]); each report starts a new
+/// reported generation, in which each is checked by its stamps again, once.
 #[derive(Debug)]
 pub struct DiskMemory {
     texts: RwLock<Slots<(PathBuf, PathBuf), SharedText>>,
@@ -72,6 +77,10 @@ pub struct DiskMemory {
     listed: RwLock<Walks<(PathBuf, PathBuf, usize, usize)>>,
     /// The look the run is in: what was checked in an earlier one is checked again.
     look: std::sync::atomic::AtomicU64,
+    /// The folder whose every change is reported, if any ([`DiskMemory::trust_reports`]).
+    watched: RwLock<Option<PathBuf>>,
+    /// The reported generation: one more for each change reported under `watched`.
+    reported: std::sync::atomic::AtomicU64,
     /// Files read from the disk, folders walked, and stamps taken to check what was kept,
     /// since the memory was made.
     reads: std::sync::atomic::AtomicUsize,
@@ -127,11 +136,14 @@ struct Kept<T> {
     /// or folder changed too recently to tell a later change by its stamp).
     stamps: Option<Vec<(PathBuf, Stamp)>>,
     look: u64,
+    /// The reported generation in which the value was last made or found to hold, when every
+    /// path it came from is under the watched folder (see [`DiskMemory::trust_reports`]).
+    reported: Option<u64>,
 }
 
 impl<T> Default for Kept<T> {
     fn default() -> Self {
-        Kept { value: None, stamps: None, look: 0 }
+        Kept { value: None, stamps: None, look: 0, reported: None }
     }
 }
 
@@ -190,6 +202,8 @@ impl DiskMemory {
             found: RwLock::default(),
             listed: RwLock::default(),
             look: Default::default(),
+            watched: RwLock::default(),
+            reported: Default::default(),
             reads: Default::default(),
             walks: Default::default(),
             stats: Default::default(),
@@ -227,6 +241,32 @@ impl DiskMemory {
         self.text_bytes.store(held, std::sync::atomic::Ordering::Relaxed);
     }
 
+    /// From now on every change of a file or folder under `folder` is reported
+    /// ([`DiskMemory::reported_change`]): what was kept of paths under it is used without a
+    /// stamp until the next report.
+    pub fn trust_reports(&self, folder: PathBuf) {
+        *write_lock(&self.watched) = Some(folder);
+        self.reported_change();
+    }
+
+    /// Something under the watched folder changed (or may have): what was kept is checked by
+    /// its stamps again, once, before it is used.
+    pub fn reported_change(&self) {
+        self.reported.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// Whether every change of these paths is reported.
+    fn covers(&self, stamps: &[(PathBuf, Stamp)]) -> bool {
+        read_lock(&self.watched).as_ref().is_some_and(|folder| stamps.iter().all(|(path, _)| path.starts_with(folder)))
+    }
+
+    /// The reported generation, when every change under `boundary` (a project root) is
+    /// reported: whatever is read below it is the same until this number changes.
+    pub fn reported_generation(&self, boundary: &Path) -> Option<u64> {
+        read_lock(&self.watched).as_ref().filter(|folder| boundary.starts_with(folder))?;
+        Some(self.reported.load(std::sync::atomic::Ordering::Relaxed))
+    }
+
     /// How many texts are kept, and their bytes.
     pub fn texts_kept(&self) -> (usize, usize) {
         (read_lock(&self.texts).len(), self.text_bytes.load(std::sync::atomic::Ordering::Relaxed))
@@ -239,6 +279,7 @@ impl DiskMemory {
         write_lock(&self.found).clear();
         write_lock(&self.listed).clear();
         self.look_again();
+        self.reported_change();
     }
 
     /// How many files were read from the disk, folders walked, and stamps taken to check what
@@ -260,8 +301,11 @@ impl DiskMemory {
         let slot = slot.unwrap_or_else(|| write_lock(map).entry(key).or_default().clone());
         let mut kept = slot.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         let look = self.look.load(std::sync::atomic::Ordering::Relaxed);
+        let reported = self.reported.load(std::sync::atomic::Ordering::Relaxed);
         if let Some(value) = kept.value.clone() {
+            let trusted = kept.reported == Some(reported);
             let holds = kept.look == look
+                || trusted
                 || kept.stamps.as_ref().is_some_and(|stamps| {
                     stamps.iter().all(|(path, stamp)| {
                         count(&self.stats);
@@ -269,12 +313,17 @@ impl DiskMemory {
                     })
                 });
             if holds {
+                if !trusted && kept.look != look {
+                    // Found to hold by its stamps: the same until the next report, when watched.
+                    kept.reported = kept.stamps.as_deref().filter(|stamps| self.covers(stamps)).map(|_| reported);
+                }
                 kept.look = look;
                 return Ok(value);
             }
         }
         let started = std::time::SystemTime::now();
         let (value, stamps) = make()?;
+        kept.reported = self.covers(&stamps).then_some(reported);
         kept.stamps = settled(&stamps, started).then_some(stamps);
         let bytes = value.weight();
         if let Some(old) = kept.value.replace(value.clone()) {
@@ -876,6 +925,13 @@ impl ProjectRoot {
     /// The cache of the run this root belongs to (see [`RunState`]).
     pub fn cache(&self) -> &Arc<Cache> {
         &self.run.cache
+    }
+
+    /// The run's reported generation of the disk under this root, when every change there is
+    /// reported ([`DiskMemory::trust_reports`]): what is read of the disk below the root is the same
+    /// while it is. `None`: the disk may change unseen (a one-shot run, an editor without a watcher).
+    pub fn reported_generation(&self) -> Option<u64> {
+        self.run.disk.as_ref()?.reported_generation(&self.boundary)
     }
 
     /// Where a referenced file is on disk, checked as [`ProjectRoot::read`] checks it (inside the

@@ -188,6 +188,22 @@ impl Session {
         }
     }
 
+    /// Every change under `folder` is reported from now on ([`Session::reported_change`]): what
+    /// the session kept of the disk there holds until the next report, when it keeps it
+    /// ([`Session::with_file_memory`]; see [`crate::project::DiskMemory::trust_reports`]).
+    pub fn trust_reports(&self, folder: PathBuf) {
+        if let Some(disk) = &self.run.disk {
+            disk.trust_reports(folder);
+        }
+    }
+
+    /// Something under the watched folder changed, or may have (see [`Session::trust_reports`]).
+    pub fn reported_change(&self) {
+        if let Some(disk) = &self.run.disk {
+            disk.reported_change();
+        }
+    }
+
     /// How many files this session read from the disk, folders it walked and stamps it took to
     /// check what it kept, when it keeps them ([`Session::with_file_memory`]).
     pub fn file_work(&self) -> Option<(usize, usize, usize)> {

@@ -27,6 +27,9 @@ pub struct LspArgs {
     chat_template: Option<PathBuf>,
 }
 
+/// The id of the request asking the client to watch the files (see [`watch_request`]).
+const WATCH_ID: &str = "ctxc-watch";
+
 /// The custom request of a preview pane: the rendered prompt of one mode and scenario.
 const RENDER: &str = "ctxc/render";
 
@@ -90,7 +93,12 @@ fn serve(connection: &Connection, args: LspArgs) -> Result<(), Box<dyn std::erro
     set.extend(super::file_override("agent.tokenizer", args.tokenizer.as_deref()));
     set.extend(super::file_override("agent.chat_template", args.chat_template.as_deref()));
     let mut workspace = Workspace::new(&root, ctxc::lint::Options::default(), set);
-    publish(connection, workspace.refresh_all())?;
+    // The time spent placing findings and sending them (`CTXC_TIMINGS`: printed at shutdown).
+    let mut reporting = std::time::Duration::ZERO;
+    let refreshed = workspace.refresh_all();
+    let started = std::time::Instant::now();
+    publish(connection, refreshed)?;
+    reporting += started.elapsed();
     if watches {
         connection.sender.send(Message::Request(watch_request(&workspace)))?;
     }
@@ -104,16 +112,22 @@ fn serve(connection: &Connection, args: LspArgs) -> Result<(), Box<dyn std::erro
                 Message::Request(request) => requests.push(request),
                 Message::Notification(n) if n.method == note::Exit::METHOD => return Ok(()),
                 Message::Notification(n) => changed.extend(apply(&mut workspace, n)),
+                // The client watches every file for the server: its reports can be trusted.
+                Message::Response(r) if r.id == WATCH_ID.to_string().into() && r.error.is_none() => workspace.trust_reports(),
                 Message::Response(_) => {}
             }
         }
         if !changed.is_empty() {
             changed.sort();
             changed.dedup();
-            publish(connection, workspace.refresh(&changed))?;
+            let refreshed = workspace.refresh(&changed);
+            let started = std::time::Instant::now();
+            publish(connection, refreshed)?;
+            reporting += started.elapsed();
         }
         for request in requests {
             if connection.handle_shutdown(&request)? {
+                super::print_timings_took(workspace.session(), reporting);
                 return Ok(());
             }
             let response = answer(&mut workspace, request);
@@ -138,7 +152,7 @@ fn watch_request(workspace: &Workspace) -> Request {
         register_options: serde_json::to_value(options).ok(),
     };
     Request::new(
-        "ctxc-watch".to_string().into(),
+        WATCH_ID.to_string().into(),
         req::RegisterCapability::METHOD.into(),
         lsp::RegistrationParams { registrations: vec![registration] },
     )
@@ -172,9 +186,12 @@ fn apply(workspace: &mut Workspace, n: Notification) -> Vec<PathBuf> {
             .and_then(|p| set(workspace, &p.text_document.uri, None))
             .into_iter()
             .collect(),
-        note::DidChangeWatchedFiles::METHOD => serde_json::from_value::<lsp::DidChangeWatchedFilesParams>(params)
-            .map(|p| p.changes.iter().filter_map(|c| path_of(&c.uri)).map(|p| editor::canonical(&p)).collect())
-            .unwrap_or_default(),
+        note::DidChangeWatchedFiles::METHOD => {
+            workspace.disk_changed();
+            serde_json::from_value::<lsp::DidChangeWatchedFilesParams>(params)
+                .map(|p| p.changes.iter().filter_map(|c| path_of(&c.uri)).map(|p| editor::canonical(&p)).collect())
+                .unwrap_or_default()
+        }
         _ => Vec::new(),
     }
 }

@@ -465,8 +465,13 @@ fn keep_until_exit<T>(value: T) {
 /// `CTXC_TIMINGS=rules`, also each lint rule's (`timings rule CODE`), the slowest first. A tuning
 /// aid, used by bench/bench.py; nothing else changes.
 fn print_timings(session: &Session, report: std::time::Instant) {
+    print_timings_took(session, report.elapsed());
+}
+
+/// [`print_timings`] with the report's time summed by the caller (`ctxc lsp`: every publication's).
+fn print_timings_took(session: &Session, report: std::time::Duration) {
     let Some(asked) = std::env::var_os("CTXC_TIMINGS").filter(|v| !v.is_empty() && v != "0") else { return };
-    output::eprint(&timing_lines(session, report.elapsed(), asked == "rules").concat());
+    output::eprint(&timing_lines(session, report, asked == "rules").concat());
 }
 
 /// The lines [`print_timings`] prints: the stages', the report's (`report`), and with `rules`

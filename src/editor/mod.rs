@@ -106,6 +106,8 @@ pub struct Workspace {
     last_checked: usize,
     /// The files the agents read when the root was last checked: the files it left to them.
     left_to_agents: BTreeSet<PathBuf>,
+    /// Whether every change of a file under the root is reported ([`Workspace::trust_reports`]).
+    reported: bool,
 }
 
 /// A path made canonical; a file that does not exist yet, by its canonical folder.
@@ -137,6 +139,7 @@ impl Workspace {
             unswept: 0,
             last_checked: 0,
             left_to_agents: BTreeSet::new(),
+            reported: false,
         };
         workspace.discover();
         workspace
@@ -179,11 +182,47 @@ impl Workspace {
         Some(file.text.to_string())
     }
 
+    /// From now on every change of a file or folder under the root is reported
+    /// ([`Workspace::disk_changed`]; an editor's file watcher the server registered for every
+    /// file): what the session kept of the disk, and the findings of the rules that read it,
+    /// hold until the next report instead of being checked against the disk at each refresh.
+    pub fn trust_reports(&mut self) {
+        self.reported = true;
+        self.session.trust_reports(self.root.clone());
+    }
+
+    /// Files or folders changed on disk (a report of the client's file watcher).
+    pub fn disk_changed(&self) {
+        self.session.reported_change();
+    }
+
+    /// Whether a folder from the one holding `path` up to the root holds a skill (a SKILL.md,
+    /// in any case): the file may then be read as a skill's bundled file, whose text the rules
+    /// that read the disk take from the editor too.
+    fn in_skill_folder(&self, path: &Path) -> bool {
+        let is_skill = |dir: &Path| {
+            std::fs::read_dir(dir).is_ok_and(|entries| {
+                entries.flatten().any(|e| e.file_name().to_str().is_some_and(|n| n.eq_ignore_ascii_case(crate::agent_files::SKILL_FILE)))
+            })
+        };
+        let open = |dir: &Path| {
+            self.open.keys().any(|p| {
+                p.parent() == Some(dir)
+                    && p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.eq_ignore_ascii_case(crate::agent_files::SKILL_FILE))
+            })
+        };
+        path.ancestors().skip(1).take_while(|dir| dir.starts_with(&self.root)).any(|dir| open(dir) || is_skill(dir))
+    }
+
     /// An editor opened or changed a document (`Some` text: it stands in for the file from now
     /// on) or closed it (`None`: the file on disk counts again). Returns the file's canonical
     /// path, for [`Workspace::refresh`].
     pub fn set_text(&mut self, path: &Path, text: Option<String>) -> PathBuf {
         let path = canonical(path);
+        // A file of a skill's folder stands in for the disk's for the rules that read the disk.
+        if self.reported && self.in_skill_folder(&path) {
+            self.session.reported_change();
+        }
         self.session.overlay(path.clone(), text.as_deref());
         match text {
             Some(text) => self.open.insert(path.clone(), text),
@@ -321,24 +360,13 @@ impl Workspace {
     }
 
     /// The files a client should report changes of (glob patterns relative to the root): every
-    /// manifest, and each kind of file (by extension, or by name when it has none) the last
-    /// checks read. A change the client does not report is still seen when the agents reading
-    /// the file are next checked; a report makes them checked at once.
+    /// file. Once the client agrees to report them ([`Workspace::trust_reports`]), what the server
+    /// kept of the disk is trusted until a report, and a skill's folder holds files of any kind
+    /// (its listing is read by the rules), so a watch of the kinds of file the agents read would
+    /// not do. A change the client does not report (another folder) is seen when the agents
+    /// reading the file are next checked; a report makes them checked at once.
     pub fn watched(&self) -> Vec<String> {
-        let mut globs: BTreeSet<String> = crate::manifest::MANIFEST_NAMES.iter().map(|name| format!("**/{name}")).collect();
-        for file in self.units.values().flat_map(|u| u.files.iter().chain(&u.consulted)) {
-            let glob = match (file.extension().and_then(|e| e.to_str()), file.file_name().and_then(|n| n.to_str())) {
-                (Some(extension), _) => ("**/*.", extension),
-                // A folder read as a whole (the root's) is watched through its files.
-                (None, Some(name)) if !file.is_dir() => ("**/", name),
-                _ => continue,
-            };
-            // A glob's special characters in a name would make it another pattern.
-            if !glob.1.contains(['*', '?', '[', ']', '{', '}', '/', '\\']) {
-                globs.insert(format!("{}{}", glob.0, glob.1));
-            }
-        }
-        globs.into_iter().collect()
+        vec!["**/*".to_string()]
     }
 
     /// How many units (agents, and the root) the last refresh checked again.
@@ -887,6 +915,116 @@ mod tests {
         }
     }
 
+    /// Makes agent `name` of [`shared_project`] list the skills of its own folder's `skills/`,
+    /// as the bench's agents do.
+    fn lists_own_skills(dir: &Path, name: &str) {
+        let manifest = dir.join(name).join("ctxc.toml");
+        let text = std::fs::read_to_string(&manifest).expect("read").replace(
+            "  { id = \"tools\", kind = \"tool_list\" },\n]",
+            "  { id = \"tools\", kind = \"tool_list\" },\n  { id = \"skills\", kind = \"skills\" },\n]",
+        );
+        std::fs::write(&manifest, format!("{text}\n[skills]\ndirs = [\"skills\"]\n")).expect("write");
+    }
+
+    /// [`shared_project`] whose agents each have a skill that mentions a script it does not bundle
+    /// (SKILL017) and bundles two references nothing mentions (SKILL018), checked once its files are [`settle`]d, by a
+    /// server told every change of the disk (`reported`: an editor's file watcher) or not.
+    fn bundle_project(reported: bool) -> (tempfile::TempDir, Workspace) {
+        let dir = tempfile::tempdir().expect("tempdir");
+        shared_project(dir.path());
+        // Each agent lists a skill of its own folder, as the bench's agents do.
+        for name in ["a", "b", "c"] {
+            lists_own_skills(dir.path(), name);
+            let skill = dir.path().join(name).join("skills/one");
+            std::fs::create_dir_all(skill.join("references")).expect("mkdir");
+            let text =
+                "---\nname: one\ndescription: Take notes. Use when asked.\n---\n# one\n\nRun `python scripts/extract.py input.pdf`.\n";
+            std::fs::write(skill.join("SKILL.md"), text).expect("write");
+            std::fs::write(skill.join("references/guide.md"), "# Guide\n").expect("write");
+            std::fs::write(skill.join("references/index.md"), "# Index\n").expect("write");
+        }
+        settle();
+        let mut workspace = Workspace::new(dir.path(), Options::default(), Vec::new());
+        if reported {
+            workspace.trust_reports();
+        }
+        workspace.refresh_all();
+        (dir, workspace)
+    }
+
+    /// The codes of the findings shown for a file.
+    fn codes_of(workspace: &Workspace, path: &Path) -> Vec<&'static str> {
+        workspace.findings(path).iter().filter_map(|f| f.code).collect()
+    }
+
+    /// Counted in rule runs and system calls: with every change of the disk reported, an edit of
+    /// the module every agent reads takes no stamp of what was kept and keeps the findings of
+    /// the rules that read the skills' folders (SKILL017, SKILL018); a reported change of the
+    /// disk (the script created, then deleted) and an unsaved edit of a file in the skill's
+    /// folder run them again. Each time the server shows what a fresh server shows.
+    #[test]
+    fn with_changes_reported_an_edit_keeps_the_findings_of_the_rules_reading_the_disk() {
+        use crate::codes::Code;
+        let (dir, mut workspace) = bundle_project(true);
+        let one = canonical(&dir.path().join("a/skills/one/SKILL.md"));
+        let runs = |w: &Workspace| (w.session().rule_times().runs(Code::SKILL017), w.session().rule_times().runs(Code::SKILL018));
+        assert_eq!(codes_of(&workspace, &one), ["SKILL018", "SKILL018", "SKILL017"]);
+        let mut open = BTreeMap::new();
+        let check = |workspace: &mut Workspace, open: &BTreeMap<PathBuf, String>, what: &str| {
+            let mut again = fresh(dir.path(), open);
+            assert_eq!(workspace.published, again.published, "after {what}");
+            assert_eq!(shown(workspace, dir.path()), shown(&mut again, dir.path()), "after {what}");
+        };
+        let before = runs(&workspace);
+        let (_, _, stats) = file_work(&workspace);
+        let text = "Be careful. Use {tools_description}.\n".to_string();
+        let shared = workspace.set_text(&dir.path().join("shared/core.md"), Some(text.clone()));
+        workspace.refresh(std::slice::from_ref(&shared));
+        assert_eq!(workspace.last_checked(), 3);
+        assert_eq!(runs(&workspace), before, "nothing the rules read changed: their findings are kept");
+        assert_eq!(file_work(&workspace).2, stats, "nothing kept is stamped again");
+        open.insert(shared, text);
+        check(&mut workspace, &open, "an edit of the shared module");
+        // The script created on disk, and reported: the finding goes.
+        std::fs::create_dir_all(dir.path().join("a/skills/one/scripts")).expect("mkdir");
+        let script = save(dir.path(), "a/skills/one/scripts/extract.py", "print('hi')\n");
+        workspace.disk_changed();
+        workspace.refresh(std::slice::from_ref(&script));
+        assert!(runs(&workspace).0 > before.0);
+        assert_eq!(codes_of(&workspace, &one), ["SKILL018", "SKILL018"]);
+        check(&mut workspace, &open, "the script created");
+        // Deleted, and reported: it comes back.
+        std::fs::remove_file(&script).expect("remove");
+        workspace.disk_changed();
+        workspace.refresh(std::slice::from_ref(&script));
+        assert_eq!(codes_of(&workspace, &one), ["SKILL018", "SKILL018", "SKILL017"]);
+        check(&mut workspace, &open, "the script deleted");
+        // An unsaved edit of one reference mentioning the other: that one's SKILL018 goes (a nested reference now, SKILL019).
+        let index = canonical(&dir.path().join("a/skills/one/references/index.md"));
+        let text = "# Index\n\nThe steps are in references/guide.md.\n".to_string();
+        workspace.set_text(&index, Some(text.clone()));
+        workspace.refresh(std::slice::from_ref(&index));
+        assert_eq!(codes_of(&workspace, &one), ["SKILL018", "SKILL019", "SKILL017"], "the mention made SKILL019 of it");
+        open.insert(index, text);
+        check(&mut workspace, &open, "an unsaved edit of a bundled file");
+    }
+
+    /// A client that reports no change of the disk: each check runs the rules that read it
+    /// again and takes the stamps of what was kept, as before there were reports.
+    #[test]
+    fn without_reports_the_rules_reading_the_disk_run_at_each_check() {
+        use crate::codes::Code;
+        let (dir, mut workspace) = bundle_project(false);
+        let before = workspace.session().rule_times().runs(Code::SKILL017);
+        let (_, _, stats) = file_work(&workspace);
+        let shared = workspace.set_text(&dir.path().join("shared/core.md"), Some("Edited.\n".to_string()));
+        workspace.refresh(std::slice::from_ref(&shared));
+        assert_eq!(workspace.session().rule_times().runs(Code::SKILL017), before + 3, "once per agent");
+        assert!(file_work(&workspace).2 > stats, "what was kept is stamped");
+        let one = canonical(&dir.path().join("a/skills/one/SKILL.md"));
+        assert_eq!(codes_of(&workspace, &one), ["SKILL018", "SKILL018", "SKILL017"]);
+    }
+
     /// Counted in rule runs, not in time: an edit of the module every agent reads runs again the
     /// rules that read the agents' prompts, not those that read only their skills (their findings
     /// are the last check's, the skills being unchanged), and shows what a fresh server shows;
@@ -899,12 +1037,7 @@ mod tests {
         // Each agent lists a skill of its own folder, as the bench's agents do; agent a's has a
         // finding of a skill rule (SKILL005: the name is not its folder's) to be kept.
         for name in ["a", "b", "c"] {
-            let manifest = dir.path().join(name).join("ctxc.toml");
-            let text = std::fs::read_to_string(&manifest).expect("read").replace(
-                "  { id = \"tools\", kind = \"tool_list\" },\n]",
-                "  { id = \"tools\", kind = \"tool_list\" },\n  { id = \"skills\", kind = \"skills\" },\n]",
-            );
-            std::fs::write(&manifest, format!("{text}\n[skills]\ndirs = [\"skills\"]\n")).expect("write");
+            lists_own_skills(dir.path(), name);
             let named = if name == "a" { "other" } else { "one" };
             std::fs::create_dir_all(dir.path().join(name).join("skills/one")).expect("mkdir");
             let text = format!("---\nname: {named}\ndescription: Take notes. Use when asked.\n---\n# one\n");

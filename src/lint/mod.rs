@@ -31,15 +31,30 @@ pub fn lint(cx: &Context, selected: impl Fn(Code) -> bool, times: &RuleTimes) ->
     // Only a long-lived session checks the same files again (a one-shot run's agents each have
     // files of their own paths): it alone keeps the findings of the rules that read them alone.
     let files = if cache.tracks_uses() { files_key(cx) } else { None };
+    // The rules that also read the disk below the root keep their findings only while every
+    // change there is reported (an editor's file watcher): the reported generation, with the
+    // root, in their key.
+    let disk = files.and_then(|_| cx.root.reported_generation());
     for rule in crate::rules::ALL.iter().filter(|rule| selected(rule.code)) {
         let Some(check) = rule.stage.check() else { continue };
         let start = std::time::Instant::now();
         let mut ran = true;
-        let found = match files.filter(|_| FILE_TEXT_RULES.contains(&rule.code)) {
-            Some(files) => {
+        let kept = match (files, disk) {
+            (Some(files), _) if FILE_TEXT_RULES.contains(&rule.code) => Some((files, None)),
+            (Some(files), Some(generation)) if FILE_DISK_RULES.contains(&rule.code) => Some((files, Some(generation))),
+            _ => None,
+        };
+        let found = match kept {
+            Some((files, generation)) => {
                 let mut key = xxhash_rust::xxh3::Xxh3::new();
                 key.update(&files.to_le_bytes());
                 key.update(rule.code.as_str().as_bytes());
+                if let Some(generation) = generation {
+                    key.update(&generation.to_le_bytes());
+                    key.update(cx.root.canonical().as_os_str().as_encoded_bytes());
+                    // The root is the manifest's folder this many levels up.
+                    key.update(&(cx.root.depth() as u64).to_le_bytes());
+                }
                 let key = key.digest128();
                 match cache.get::<Arc<Vec<Diagnostic>>>(Kind::FileFindings, key) {
                     Some(kept) => {
@@ -97,6 +112,13 @@ const FILE_TEXT_RULES: &[Code] = &[
     Code::INSTR005,
     Code::INSTR009,
 ];
+
+/// The rules whose findings follow from what the [`FILE_TEXT_RULES`] read and from the disk below
+/// the project root alone: which files exist there, the listings and texts of skill folders
+/// (`refs::Bundle`, kept by the SKILL.md's text). An edit of a module keeps their findings while
+/// every change of the disk is reported, and no file of a skill folder is edited in the editor
+/// (`editor::Workspace::set_text` reports such an edit as a change of the disk).
+const FILE_DISK_RULES: &[Code] = &[Code::SKILL017, Code::SKILL018, Code::SKILL021];
 
 /// What the [`FILE_TEXT_RULES`] read of a context: every agent file's kind, paths and text (in
 /// order), the tokenizer and the settings. `None` when there is no file, or when a file belongs

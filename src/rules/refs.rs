@@ -408,7 +408,10 @@ impl Bundle {
             Err(_) => cx.skills.iter().find(|s| s.rel == skill_rel),
         };
         let text = skill.map_or(0, |s| s.text.hash());
-        let key = content_hash(&format!("{}\0{skill_rel}\0{text:x}", cx.root.canonical().display()));
+        // Where every change of the disk is reported (an editor's watcher), listed and read again
+        // after each report.
+        let disk = cx.root.reported_generation();
+        let key = content_hash(&format!("{}\0{skill_rel}\0{text:x}\0{disk:?}\0{}", cx.root.canonical().display(), cx.root.depth()));
         cx.root.cache().get_or_insert(Kind::Bundle, key, || Arc::new(Bundle::read(cx, skill_rel)))
     }
 

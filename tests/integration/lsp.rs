@@ -266,10 +266,12 @@ fn the_server_asks_a_client_that_can_to_watch_the_files_it_reads() {
             .iter()
             .filter_map(|w| w["globPattern"].as_str())
             .collect();
-        assert_eq!(globs, ["**/*.json", "**/*.md", "**/*.toml", "**/ctxc.toml", "**/ctxc.yaml", "**/ctxc.yml"]);
+        // Every file: once the client agrees, what the server kept of the disk holds until a report.
+        assert_eq!(globs, ["**/*"]);
         let id = asked[0]["id"].clone();
         server.send(json!({"jsonrpc": "2.0", "id": id, "result": null}));
-        // A change reported by the client's watcher is seen at once.
+        // A change reported by the client's watcher is seen at once, though the server no longer
+        // takes the stamps of what it kept.
         std::fs::write(root.join("prompts/core.md"), "Use {tools_description} well.\n").expect("write");
         let core = uri(&root.join("prompts/core.md"));
         server.notify("workspace/didChangeWatchedFiles", json!({"changes": [{"uri": core, "type": 2}]}));
