@@ -54,7 +54,7 @@ pub enum Piece<'t> {
 
 impl Model {
     /// The model of a tokenizer.json of that shape, or `None` for any other.
-    pub(super) fn of(parts: &BpeParts<'_>, normalizer: &Value, pre_tokenizer: &Value, added_tokens: &Value) -> Option<Model> {
+    pub(super) fn of(parts: &mut BpeParts<'_>, normalizer: &Value, pre_tokenizer: &Value, added_tokens: &Value) -> Option<Model> {
         let nfc = match normalizer {
             Value::Null => false,
             n if kind(n) == "NFC" => true,
@@ -81,7 +81,7 @@ impl Model {
         if !options {
             return None;
         }
-        let merges = Merges::of(parts, |_, _| {})?;
+        let (merges, _) = Merges::of(parts, None)?;
         let mut bytes = [0; 256];
         for (b, id) in bytes.iter_mut().enumerate() {
             *id = merges.id(byte_char(b as u8).encode_utf8(&mut [0; 4]))?;

@@ -12,7 +12,7 @@ use hashbrown::HashTable;
 use rustc_hash::FxHashSet;
 use serde_json::Value;
 
-use super::{BpeParts, Merge};
+use super::{BpeParts, Chunked, Merge, VocabularyEntries};
 use crate::memo::content_hash;
 use crate::tokens::{merge_in_runs, periodic, RUNS_FROM};
 
@@ -31,55 +31,42 @@ pub(super) struct Merges {
 }
 
 impl Merges {
-    /// The vocabulary and merges of a BPE model, each merge's two parts also given to `each`;
-    /// `None` for a model whose ids are not 0 to n − 1 each once (the crate keeps one of a token
-    /// or an id written twice, which this does not follow), or with a merge the crate would
-    /// refuse (a part or the joined token outside the vocabulary, a merge written `"a b"` without
-    /// exactly one space).
-    pub(super) fn of(parts: &BpeParts<'_>, mut each: impl FnMut(&str, &str)) -> Option<Merges> {
-        let vocab_entries = &parts.vocab.as_ref()?.0;
-        let mut vocab = Ids::with_capacity(vocab_entries.len());
-        // Each token's text by id.
-        let mut texts: Vec<Option<&str>> = vec![None; vocab_entries.len()];
-        for (id, token) in vocab_entries.iter() {
-            let slot = usize::try_from(*id).ok().and_then(|id| texts.get_mut(id)).filter(|slot| slot.is_none())?;
-            *slot = Some(token.as_ref());
-            if !vocab.insert(content_hash(token.as_ref()), *id as u32) {
-                return None;
+    /// The vocabulary and merges of a BPE model, and with `space`, the last characters of the
+    /// merges' left parts whose right part starts with it; `None` for a model whose ids are not
+    /// 0 to n − 1 each once (the crate keeps one of a token or an id written twice, which this
+    /// does not follow), or with a merge the crate would refuse (a part or the joined token
+    /// outside the vocabulary, a merge written `"a b"` without exactly one space). The merges
+    /// are those resolved while the file was read ([`BpeParts::resolved`], taken), or else
+    /// resolved here from their texts.
+    pub(super) fn of(parts: &mut BpeParts<'_>, space: Option<char>) -> Option<(Merges, FxHashSet<char>)> {
+        let Resolved { vocab, merges, failed, .. } = match parts.resolved.take() {
+            Some(resolved) => resolved,
+            None => {
+                let mut resolver = Resolver::new(parts.vocab.as_ref()?);
+                for written in parts.merges.as_ref()?.chunks() {
+                    resolver.chunk(written);
+                }
+                resolver.finish()
+            }
+        };
+        if failed {
+            return None;
+        }
+        let mut joined = FxHashSet::default();
+        if let Some(space) = space {
+            // Each token's first and last character, by id (read in the vocabulary's order).
+            let mut ends = vec![(None, None); vocab.hashes.len()];
+            for (id, token) in parts.vocab.as_ref()?.0.iter() {
+                ends[*id as usize] = (token.as_ref().chars().next(), token.as_ref().chars().next_back());
+            }
+            for (left, group) in merges.first.windows(2).enumerate() {
+                let group = &merges.pairs[group[0] as usize..group[1] as usize];
+                if group.iter().any(|pair| ends[pair.right as usize].0 == Some(space)) {
+                    joined.extend(ends[left].1);
+                }
             }
         }
-        let texts: Vec<&str> = texts.into_iter().collect::<Option<_>>()?;
-        let written = parts.merges.as_ref()?;
-        let mut merges = Vec::with_capacity(written.len());
-        let (mut pairs, mut hashes, mut ids) = (Vec::new(), Vec::new(), Vec::new());
-        let mut joined = Joined { texts: &texts, vocab: &vocab, next: 0, buffer: String::new() };
-        // In the chunks they were read in, each step a loop of its own: a loop of lookups alone keeps several of the
-        // table's memory reads in flight, where one lookup after another's hashing waited for
-        // each (most of the time of loading Gemma 3's 514,906 merges).
-        let mut first_rank = 0;
-        for written in written.chunks() {
-            pairs.clear();
-            for merge in written {
-                pairs.push(match merge {
-                    Merge::Pair(left, right) => (left.as_ref(), right.as_ref()),
-                    Merge::Joined(text) => text.as_ref().split_once(' ').filter(|(_, right)| !right.contains(' '))?,
-                });
-            }
-            hashes.clear();
-            hashes.extend(pairs.iter().map(|(left, right)| (content_hash(left), content_hash(right))));
-            ids.clear();
-            for (left, right) in &hashes {
-                ids.push((vocab.get(*left)?, vocab.get(*right)?));
-            }
-            for (at, ((left, right), (a, b))) in pairs.iter().zip(&ids).enumerate() {
-                let rank = u32::try_from(first_rank + at).ok()?;
-                merges.push((*a, Pair { right: *b, rank, id: joined.id(left, right)? }));
-                each(left, right);
-            }
-            first_rank += written.len();
-        }
-        let merges = ByLeft::new(texts.len(), merges);
-        Some(Merges { vocab, merges, recent: Mutex::default() })
+        Some((Merges { vocab, merges, recent: Mutex::default() }, joined))
     }
 
     /// The id of the token `text`, if it is one.
@@ -198,6 +185,98 @@ impl Merges {
     }
 }
 
+/// A BPE model's merges resolved into their parts' ids as they are read (see [`Resolver`]).
+pub(super) struct Resolved {
+    vocab: Ids,
+    merges: ByLeft,
+    /// How many merges were read.
+    pub(super) count: usize,
+    /// Whether the vocabulary's ids are not 0 to n − 1 each once, or a merge could not be
+    /// resolved (see [`Merges::of`]): the merges after it were read, not resolved.
+    failed: bool,
+}
+
+/// The merges of a BPE model resolved into ids chunk by chunk, each chunk while its texts are
+/// at hand (as the file is read, when its vocabulary comes first: no list of the texts of
+/// Gemma 3's 514,906 merges is kept), each step a loop of its own: a loop of lookups alone
+/// keeps several of the table's memory reads in flight, where one lookup after another's
+/// hashing waited for each (most of the time of loading Gemma 3's merges).
+pub(super) struct Resolver<'t> {
+    /// Each token's text by id.
+    texts: Vec<&'t str>,
+    vocab: Ids,
+    joined: Joined,
+    merges: Chunked<(u32, Pair)>,
+    hashes: Vec<(u128, u128)>,
+    ids: Vec<(u32, u32)>,
+    count: usize,
+    failed: bool,
+}
+
+impl<'t> Resolver<'t> {
+    /// A resolver for the merges of the vocabulary `entries`, failed from the start unless its
+    /// ids are 0 to n − 1, each once, and no token is written twice.
+    pub(super) fn new(entries: &'t VocabularyEntries<'_>) -> Resolver<'t> {
+        let vocab = Self::vocabulary(entries);
+        let failed = vocab.is_none();
+        let (texts, vocab) = vocab.unwrap_or_else(|| (Vec::new(), Ids::with_capacity(0)));
+        let joined = Joined { next: 0, buffer: String::new() };
+        Resolver { texts, vocab, joined, merges: Chunked::new(), hashes: Vec::new(), ids: Vec::new(), count: 0, failed }
+    }
+
+    /// Each token's text by id, and the ids by text.
+    fn vocabulary(entries: &'t VocabularyEntries<'_>) -> Option<(Vec<&'t str>, Ids)> {
+        let entries = &entries.0;
+        let mut vocab = Ids::with_capacity(entries.len());
+        let mut texts: Vec<Option<&str>> = vec![None; entries.len()];
+        for (id, token) in entries.iter() {
+            let slot = usize::try_from(*id).ok().and_then(|id| texts.get_mut(id)).filter(|slot| slot.is_none())?;
+            *slot = Some(token.as_ref());
+            if !vocab.insert(content_hash(token.as_ref()), *id as u32) {
+                return None;
+            }
+        }
+        Some((texts.into_iter().collect::<Option<_>>()?, vocab))
+    }
+
+    /// Resolves the next merges, those of `written` (read once one could not be: see [`Resolved::failed`]).
+    pub(super) fn chunk(&mut self, written: &[Merge<'_>]) {
+        self.failed = self.failed || self.resolve(written).is_none();
+        self.count += written.len();
+    }
+
+    fn resolve(&mut self, written: &[Merge<'_>]) -> Option<()> {
+        let Resolver { texts, vocab, joined, merges, hashes, ids, count, .. } = self;
+        let mut pairs = Vec::with_capacity(written.len());
+        for merge in written {
+            pairs.push(match merge {
+                Merge::Pair(left, right) => (left.as_ref(), right.as_ref()),
+                Merge::Joined(text) => text.as_ref().split_once(' ').filter(|(_, right)| !right.contains(' '))?,
+            });
+        }
+        hashes.clear();
+        hashes.extend(pairs.iter().map(|(left, right)| (content_hash(left), content_hash(right))));
+        ids.clear();
+        for (left, right) in hashes.iter() {
+            ids.push((vocab.get(*left)?, vocab.get(*right)?));
+        }
+        for (at, ((left, right), (a, b))) in pairs.iter().zip(ids.iter()).enumerate() {
+            let rank = u32::try_from(*count + at).ok()?;
+            merges.push((*a, Pair { right: *b, rank, id: joined.id(texts, vocab, left, right)? }));
+        }
+        Some(())
+    }
+
+    /// The merges resolved, grouped by left id ([`ByLeft`]) unless one failed.
+    pub(super) fn finish(self) -> Resolved {
+        let merges = match self.failed {
+            true => ByLeft::new(0, [].iter()),
+            false => ByLeft::new(self.texts.len(), self.merges.iter()),
+        };
+        Resolved { vocab: self.vocab, merges, count: self.count, failed: self.failed }
+    }
+}
+
 /// Token ids by the [`content_hash`] of their texts: a table of ids, 4 bytes a slot, each id's
 /// hash kept once in a list by id. A map from hash to id took 32 bytes a slot and twice as many
 /// slots as ids: 17 MB for Gemma 3's 262,144 tokens, each of its pages first touched (a page
@@ -303,19 +382,19 @@ struct ByLeft {
 impl ByLeft {
     /// The merges, each its left part's id (below `ids`, the vocabulary's size) and its [`Pair`],
     /// ranks rising. Of a pair written twice the last one is kept, as the crate's map keeps it.
-    fn new(ids: usize, merges: Vec<(u32, Pair)>) -> ByLeft {
+    fn new<'m>(ids: usize, merges: impl Iterator<Item = &'m (u32, Pair)> + Clone) -> ByLeft {
         let mut first = vec![0u32; ids + 1];
-        for (left, _) in &merges {
+        for (left, _) in merges.clone() {
             first[*left as usize + 1] += 1;
         }
         for at in 1..first.len() {
             first[at] += first[at - 1];
         }
         let mut next = first.clone();
-        let mut pairs = vec![Pair { right: 0, rank: 0, id: 0 }; merges.len()];
+        let mut pairs = vec![Pair { right: 0, rank: 0, id: 0 }; first[ids] as usize];
         for (left, pair) in merges {
-            let at = &mut next[left as usize];
-            pairs[*at as usize] = pair;
+            let at = &mut next[*left as usize];
+            pairs[*at as usize] = *pair;
             *at += 1;
         }
         // Each group by right id (ranks rising among equals), a pair written twice kept once.
@@ -350,9 +429,7 @@ impl ByLeft {
 /// their joined tokens' ids were given (BPE training, a SentencePiece model's scores), so the
 /// token is most often the last merge's or one of the few after it: the texts are compared there,
 /// in order, before the token is looked up by its hash.
-struct Joined<'v> {
-    texts: &'v [&'v str],
-    vocab: &'v Ids,
+struct Joined {
     /// The last merge's joined token.
     next: usize,
     buffer: String,
@@ -361,16 +438,17 @@ struct Joined<'v> {
 /// How many tokens from the last merge's joined token on are compared before a lookup.
 const JOINED_WINDOW: usize = 4;
 
-impl Joined<'_> {
-    /// The id of the token `left` and `right` join to, if it is one.
-    fn id(&mut self, left: &str, right: &str) -> Option<u32> {
+impl Joined {
+    /// The id of the token `left` and `right` join to, if it is one (`texts`, each token's text
+    /// by id, and `vocab`, the vocabulary).
+    fn id(&mut self, texts: &[&str], vocab: &Ids, left: &str, right: &str) -> Option<u32> {
         let is = |text: &str| text.len() == left.len() + right.len() && text.starts_with(left) && text.ends_with(right);
-        let near = self.texts.iter().enumerate().skip(self.next).take(JOINED_WINDOW).find(|(_, text)| is(text)).map(|(id, _)| id as u32);
+        let near = texts.iter().enumerate().skip(self.next).take(JOINED_WINDOW).find(|(_, text)| is(text)).map(|(id, _)| id as u32);
         let id = near.or_else(|| {
             self.buffer.clear();
             self.buffer.push_str(left);
             self.buffer.push_str(right);
-            self.vocab.get(content_hash(&self.buffer))
+            vocab.get(content_hash(&self.buffer))
         })?;
         self.next = id as usize;
         Some(id)
@@ -505,7 +583,7 @@ mod tests {
                 table.insert((*left, *right), (rank, id));
                 merges.push((*left, Pair { right: *right, rank, id }));
             }
-            let by_left = ByLeft::new(IDS as usize, merges);
+            let by_left = ByLeft::new(IDS as usize, merges.iter());
             assert_eq!(by_left.pairs.len(), table.len());
             for left in 0..IDS + 3 {
                 for right in 0..IDS + 3 {
@@ -553,7 +631,7 @@ mod tests {
             .enumerate()
             .map(|(rank, (left, right))| (left, Pair { right, rank: rank as u32, id: (left * 3 + right) % IDS }))
             .collect();
-        let by_left = ByLeft::new(IDS as usize, merges);
+        let by_left = ByLeft::new(IDS as usize, merges.iter());
         let mut recent = Recent::new(3);
         let pairs: Vec<(u32, u32)> =
             (0..IDS + 2).flat_map(|l| (0..IDS + 2).map(move |r| (l, r))).chain([(NONE, NONE), (NONE, 0)]).collect();
@@ -566,8 +644,8 @@ mod tests {
         assert!(found > 1_000, "{found}");
     }
 
-    /// A merge's rank is its place in the whole list, across the chunks it was read in: the
-    /// merges `L{i} R` → `L{i}R`, more than two chunks of them.
+    /// A merge's rank is its place in the whole list, across the chunks it was read in (as
+    /// written, and resolved as read): the merges `L{i} R` → `L{i}R`, more than two chunks of them.
     #[test]
     fn merges_ranks_run_on_across_chunks() {
         let n = 2 * super::super::CHUNK + 3;
@@ -579,14 +657,93 @@ mod tests {
         }
         let merges: Vec<String> = (0..n).map(|i| format!("L{i} R")).collect();
         let json = serde_json::json!({"type": "BPE", "vocab": vocab, "merges": merges}).to_string();
-        let parts: BpeParts = serde_json::from_str(&json).unwrap();
-        let mut seen = Vec::new();
-        let model = Merges::of(&parts, |left, right| seen.push(format!("{left} {right}"))).unwrap();
-        assert_eq!(seen, merges);
-        for i in 0..n as u32 {
-            assert_eq!(model.merges.get(1 + 2 * i, 0), Some((i, 2 + 2 * i)), "merge {i}");
-            assert_eq!(model.merge([1 + 2 * i, 0]), [2 + 2 * i]);
+        let written: BpeParts = serde_json::from_str(&json).unwrap();
+        let streamed: super::super::Streamed = serde_json::from_str(&json).unwrap();
+        assert!(streamed.0.resolved.as_ref().is_some_and(|r| r.count == n && !r.failed));
+        for mut parts in [written, streamed.0] {
+            let (model, _) = Merges::of(&mut parts, None).unwrap();
+            for i in 0..n as u32 {
+                assert_eq!(model.merges.get(1 + 2 * i, 0), Some((i, 2 + 2 * i)), "merge {i}");
+                assert_eq!(model.merge([1 + 2 * i, 0]), [2 + 2 * i]);
+            }
         }
+    }
+
+    /// What a model's merges give (each token's id, each pair's merge, the last characters of
+    /// left parts before a right part that starts with `▁`), read as written and as resolved
+    /// while read; `None` for a model refused. With whether the second was resolved as read.
+    type Given = Option<(Vec<Option<u32>>, Vec<Option<(u32, u32)>>, Vec<char>)>;
+    fn read_both_ways(model: &str, tokens: &[&str]) -> (Result<Given, String>, Result<Given, String>, bool) {
+        let given = |parts: &mut BpeParts<'_>| -> Given {
+            let (merges, joined) = Merges::of(parts, Some('▁'))?;
+            let ids: Vec<Option<u32>> = tokens.iter().map(|t| merges.id(t)).collect();
+            let n = merges.len() as u32;
+            let pairs = (0..n + 1).flat_map(|l| (0..n + 1).map(move |r| (l, r))).map(|(l, r)| merges.merges.get(l, r)).collect();
+            let mut joined: Vec<char> = joined.into_iter().collect();
+            joined.sort_unstable();
+            Some((ids, pairs, joined))
+        };
+        let written = serde_json::from_str::<BpeParts>(model).map(|mut parts| given(&mut parts)).map_err(|e| e.to_string());
+        let streamed = serde_json::from_str::<super::super::Streamed>(model).map_err(|e| e.to_string());
+        let resolved = streamed.as_ref().is_ok_and(|s| s.0.resolved.is_some());
+        (written, streamed.map(|mut s| given(&mut s.0)), resolved)
+    }
+
+    /// Merges resolved into ids while the file is read give what merges read as written give,
+    /// for each shape a file may take: pairs and `"a b"` strings, escaped texts (`\u0120`,
+    /// a character written as a surrogate pair, `\n`, an escaped field name), fields in any
+    /// order, and each refusal: a token or a field written twice, a merge outside the
+    /// vocabulary or with two spaces, merges `null`, ids not 0 to n − 1.
+    #[test]
+    fn merges_resolved_as_read_give_what_written_ones_give() {
+        let vocab = r#"{"a": 0, "b": 1, "ab": 2, "\u0120": 3, "\u0120a": 4, "\ud83d\ude00": 5, "\ud83d\ude00\u2581": 6,
+            "\u2581": 7, "b\u2581": 8, "\n": 9, "\n\n": 10, "a b": 11, "x\"": 12, "x\"\u2581": 13}"#;
+        let pairs = r#"[["a", "b"], ["\u0120", "a"], ["\ud83d\ude00", "\u2581"], ["b", "▁"], ["\n", "\n"], ["x\"", "\u2581"]]"#;
+        let joined = r#"["a b", "Ġ a", "\ud83d\ude00 \u2581", "b ▁", "\n \n", "x\" \u2581"]"#;
+        let tokens = ["a", "b", "ab", "Ġ", "Ġa", "😀", "😀▁", "▁", "b▁", "\n", "\n\n", "x\"▁", "abab", "c"];
+        let model = |fields: &str| format!(r#"{{"type": "BPE", "dropout": null, {fields}, "byte_fallback": true}}"#);
+        let streamed_cases = [
+            model(&format!(r#""vocab": {vocab}, "merges": {pairs}"#)),
+            model(&format!(r#""vocab": {vocab}, "merges": {joined}"#)),
+            model(&format!(r#""vocab": {vocab}, "unk_token": "a", "m\u0065rges": {pairs}"#)),
+        ];
+        let not_streamed = [
+            model(&format!(r#""merges": {pairs}, "vocab": {vocab}"#)),
+            model(&format!(r#""vocab": {vocab}, "merges": null"#)),
+            model(&format!(r#""vocab": {vocab}"#)),
+        ];
+        let refused = [
+            model(&format!(r#""vocab": {{"a": 0, "b": 1, "ab": 2, "a": 3}}, "merges": {pairs}"#)),
+            model(&format!(r#""vocab": {{"a": 0, "b": 1, "ab": 3}}, "merges": {pairs}"#)),
+            model(&format!(r#""vocab": {vocab}, "merges": [["a", "b"], ["b", "c"]]"#)),
+            model(&format!(r#""vocab": {vocab}, "merges": [["a", "b"], ["b", "b"]]"#)),
+            model(&format!(r#""vocab": {vocab}, "merges": ["a b", "a  b"]"#)),
+            model(&format!(r#""vocab": {vocab}, "merges": ["a b", "ab"]"#)),
+        ];
+        let errors = [
+            model(&format!(r#""vocab": {vocab}, "merges": {pairs}, "merges": {pairs}"#)),
+            model(&format!(r#""vocab": {vocab}, "merges": {pairs}, "vocab": {vocab}"#)),
+            model(&format!(r#""vocab": {vocab}, "merges": [["a", "b", "c"]]"#)),
+            model(&format!(r#""vocab": {vocab}, "merges": [["a", 1]]"#)),
+            model(&format!(r#""vocab": {vocab}, "merges": {pairs}, "fuse_unk": "yes""#)),
+            model(&format!(r#""vocab": {vocab}, "merges": [["a", "b"]"#)),
+        ];
+        for (cases, streams) in [(&streamed_cases[..], true), (&not_streamed[..], false), (&refused[..], true), (&errors[..], true)] {
+            for case in cases {
+                let (written, streamed, resolved) = read_both_ways(case, &tokens);
+                assert_eq!(written.is_ok(), streamed.is_ok(), "{case}: {written:?} {streamed:?}");
+                if let (Ok(written), Ok(streamed)) = (&written, &streamed) {
+                    assert_eq!(written, streamed, "{case}");
+                    assert_eq!(resolved, streams, "{case}");
+                }
+            }
+        }
+        let given = |case: &str| read_both_ways(case, &tokens).1.expect("read").expect("a model");
+        let (ids, _, joined) = given(&streamed_cases[0]);
+        assert_eq!(ids, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 13].map(Some).into_iter().chain([None, None]).collect::<Vec<_>>());
+        assert_eq!(joined, ['"', 'b', '😀']);
+        assert!(refused.iter().all(|case| read_both_ways(case, &tokens).1 == Ok(None)));
+        assert!(errors.iter().all(|case| read_both_ways(case, &tokens).1.is_err()));
     }
 
     /// Merging in runs gives what the crate's merging one pair at a time gives, with merges in
@@ -641,7 +798,7 @@ mod tests {
         for (rank, (_, pair)) in merges.iter_mut().enumerate() {
             pair.rank = rank as u32;
         }
-        Merges { vocab: Ids::with_capacity(0), merges: ByLeft::new(texts.len(), merges), recent: Mutex::default() }
+        Merges { vocab: Ids::with_capacity(0), merges: ByLeft::new(texts.len(), merges.iter()), recent: Mutex::default() }
     }
 
     /// Merging a short word by scanning its pairs gives what the crate's queue gives: random

@@ -760,7 +760,7 @@ impl TokenizerFile {
         let hash = || -> String { Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect() };
         let (sha256, head) = std::thread::scope(|scope| {
             let sha256 = std::thread::Builder::new().spawn_scoped(scope, hash);
-            let head = bpe_json_head(bytes);
+            let head = streamed_bpe_json_head(bytes);
             let sha256 = match sha256 {
                 Ok(thread) => thread.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
                 Err(_) => hash(),
@@ -768,6 +768,12 @@ impl TokenizerFile {
             (sha256, head)
         });
         let known = releases.iter().find(|r| r.sha256 == sha256).map(|r| r.fingerprint);
+        // A file of no known release's bytes has its content hashed, its merges' texts with
+        // it: read again with them when they were resolved and dropped.
+        let head = match known.is_none() && head.as_ref().is_some_and(|h| h.model.as_ref().is_some_and(|p| p.resolved.is_some())) {
+            true => bpe_json_head(bytes),
+            false => head,
+        };
         let (format, fingerprint, mut engines) = engines_of(bytes, head, known)?;
         let file = |engine, vocabulary: &'static Vocabulary, release: Option<&'static Release>| {
             let name = release.map_or_else(|| unknown_file_name(&fingerprint), |_| vocabulary.name);
@@ -1131,7 +1137,7 @@ impl<T> Chunked<T> {
         self.0.iter().map(Vec::as_slice)
     }
 
-    fn iter(&self) -> impl Iterator<Item = &T> {
+    fn iter(&self) -> impl Iterator<Item = &T> + Clone {
         self.0.iter().flatten()
     }
 }
@@ -1202,6 +1208,148 @@ struct BpeParts<'a> {
     byte_fallback: bool,
     #[serde(default)]
     ignore_merges: bool,
+    /// The merges resolved into ids as the file was read, their texts not kept (`merges` is
+    /// then `None`; see [`Streamed`]).
+    #[serde(skip)]
+    resolved: Option<merges::Resolved>,
+}
+
+impl BpeParts<'_> {
+    /// How many merges the model has.
+    fn merge_count(&self) -> usize {
+        self.merges.as_ref().map_or(0, Chunked::len) + self.resolved.as_ref().map_or(0, |r| r.count)
+    }
+}
+
+/// A BPE model's [`BpeParts`] read as the derived reader reads them (the same fields, types,
+/// defaults and refusal of a field written twice), except that merges written after the
+/// vocabulary are resolved into ids chunk by chunk as they are read ([`merges::Resolver`]),
+/// their texts dropped: Gemma 3's 514,906 merges took 25 MB as texts, most of its pages
+/// touched for the first time (a page fault each) only to be read once and freed.
+struct Streamed<'a>(BpeParts<'a>);
+
+impl<'de: 'a, 'a> serde::Deserialize<'de> for Streamed<'a> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Fields<'a>(std::marker::PhantomData<&'a ()>);
+        impl<'de: 'a, 'a> serde::de::Visitor<'de> for Fields<'a> {
+            type Value = Streamed<'a>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a BPE model")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Streamed<'a>, A::Error> {
+                let mut parts = BpeParts {
+                    kind: None,
+                    vocab: None,
+                    merges: None,
+                    prefix: None,
+                    suffix: None,
+                    unk_token: None,
+                    dropout: None,
+                    fuse_unk: false,
+                    byte_fallback: false,
+                    ignore_merges: false,
+                    resolved: None,
+                };
+                let mut seen: Vec<&'static str> = Vec::new();
+                while let Some(key) = map.next_key::<Text<'de>>()? {
+                    const FIELDS: [&str; 10] = [
+                        "type",
+                        "vocab",
+                        "merges",
+                        "continuing_subword_prefix",
+                        "end_of_word_suffix",
+                        "unk_token",
+                        "dropout",
+                        "fuse_unk",
+                        "byte_fallback",
+                        "ignore_merges",
+                    ];
+                    let Some(field) = FIELDS.into_iter().find(|f| *f == key.as_ref()) else {
+                        map.next_value::<serde::de::IgnoredAny>()?;
+                        continue;
+                    };
+                    if seen.contains(&field) {
+                        return Err(serde::de::Error::duplicate_field(field));
+                    }
+                    seen.push(field);
+                    match field {
+                        "type" => parts.kind = map.next_value()?,
+                        "vocab" => parts.vocab = map.next_value()?,
+                        "merges" => match &parts.vocab {
+                            Some(entries) => parts.resolved = resolved_as_read(entries, |sink| map.next_value_seed(StreamedMerges(sink)))?,
+                            None => parts.merges = map.next_value()?,
+                        },
+                        "continuing_subword_prefix" => parts.prefix = map.next_value()?,
+                        "end_of_word_suffix" => parts.suffix = map.next_value()?,
+                        "unk_token" => parts.unk_token = map.next_value()?,
+                        "dropout" => parts.dropout = map.next_value()?,
+                        "fuse_unk" => parts.fuse_unk = map.next_value()?,
+                        "byte_fallback" => parts.byte_fallback = map.next_value()?,
+                        _ => parts.ignore_merges = map.next_value()?,
+                    }
+                }
+                Ok(Streamed(parts))
+            }
+        }
+        d.deserialize_map(Fields(std::marker::PhantomData))
+    }
+}
+
+/// A chunk of merges read, given to be resolved; it gives back an empty list for the next.
+type Sink<'s, 'de> = dyn FnMut(Vec<Merge<'de>>) -> Vec<Merge<'de>> + 's;
+
+/// The merges `read` reads (`None` when written `null`) resolved into ids for the vocabulary
+/// `entries`, each chunk as soon as it is read (`read` gives each to the [`Sink`] it is
+/// given), in one list reused. Resolved on a thread of their own beside the reading (tried
+/// twice), they took more CPU time and no less wall time on a loaded machine.
+fn resolved_as_read<'de, E>(
+    entries: &VocabularyEntries<'_>,
+    read: impl FnOnce(&mut Sink<'_, 'de>) -> Result<bool, E>,
+) -> Result<Option<merges::Resolved>, E> {
+    let mut resolver = merges::Resolver::new(entries);
+    let written = read(&mut |mut chunk: Vec<Merge<'de>>| {
+        resolver.chunk(&chunk);
+        chunk.clear();
+        chunk
+    })?;
+    Ok(written.then(|| resolver.finish()))
+}
+
+/// The merges of a BPE model read a chunk of [`CHUNK`] at a time, each chunk given to the
+/// [`Sink`]: `true` when they were written (not `null`).
+struct StreamedMerges<'s, 'r, 'de>(&'s mut Sink<'r, 'de>);
+
+impl<'de> serde::de::DeserializeSeed<'de> for StreamedMerges<'_, '_, 'de> {
+    type Value = bool;
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<bool, D::Error> {
+        d.deserialize_option(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for StreamedMerges<'_, '_, 'de> {
+    type Value = bool;
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a sequence")
+    }
+    fn visit_none<E: serde::de::Error>(self) -> Result<bool, E> {
+        Ok(false)
+    }
+    fn visit_some<D: serde::Deserializer<'de>>(self, d: D) -> Result<bool, D::Error> {
+        d.deserialize_seq(self)
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<bool, A::Error> {
+        let mut chunk: Vec<Merge<'de>> = Vec::with_capacity(CHUNK);
+        while let Some(merge) = seq.next_element()? {
+            chunk.push(merge);
+            if chunk.len() == CHUNK {
+                chunk = (self.0)(chunk);
+            }
+        }
+        if !chunk.is_empty() {
+            (self.0)(chunk);
+        }
+        Ok(true)
+    }
 }
 
 /// `Err` for a BPE model whose merges the `tokenizers` crate cannot build safely. It joins each
@@ -1224,7 +1372,10 @@ fn bpe_parts_content(parts: &mut BpeParts<'_>, content: &mut Content) -> Result<
     }
     let prefix = parts.prefix.clone().unwrap_or_default();
     let hashing = content.is_hashing();
-    content.number(parts.merges.as_ref().map_or(0, Chunked::len) as u64);
+    content.number(parts.merge_count() as u64);
+    if hashing && parts.resolved.is_some() {
+        return Err("a BPE model whose merges were read without their texts cannot be hashed".into());
+    }
     // A release's file (its content not hashed: its bytes are the release's) is one the runtime
     // tests build with the crate: its merges are not checked again.
     for merge in parts.merges.iter().filter(|_| hashing).flat_map(Chunked::iter) {
@@ -1354,6 +1505,20 @@ fn bpe_json_head(bytes: &[u8]) -> Option<JsonHead<'_, BpeParts<'_>>> {
     serde_json::from_str(text).ok()
 }
 
+/// [`bpe_json_head`], the BPE model's merges resolved into ids as they are read, their texts
+/// dropped, when its vocabulary comes first (see [`Streamed`]).
+fn streamed_bpe_json_head(bytes: &[u8]) -> Option<JsonHead<'_, BpeParts<'_>>> {
+    let start = bytes.iter().position(|b| !b.is_ascii_whitespace())?;
+    if bytes[start] != b'{' {
+        return None;
+    }
+    let text = simdutf8::basic::from_utf8(bytes).ok()?;
+    let head: JsonHead<'_, Streamed<'_>> = serde_json::from_str(text).ok()?;
+    let JsonHead { model, vocab, config, normalizer, pre_tokenizer, added_tokens, version, post_processor, decoder } = head;
+    let model = model.map(|streamed| streamed.0);
+    Some(JsonHead { model, vocab, config, normalizer, pre_tokenizer, added_tokens, version, post_processor, decoder })
+}
+
 /// The [`Engines`] of a JSON file: Tekken's, or a tokenizer.json's.
 fn json_engines(bytes: &[u8], known: Option<&str>) -> Result<Engines, String> {
     let head: JsonHead = serde_json::from_slice(bytes).map_err(|e| format!("not valid JSON: {e}"))?;
@@ -1409,7 +1574,7 @@ fn tokenizer_json<M>(
         None => content.text(model.map_or("", |m| m.get())),
     }
     let (normalizer, pre_tokenizer, added) = (&head.normalizer, &head.pre_tokenizer, &head.added_tokens);
-    let ours = parts.as_deref().and_then(|parts| match sentencepiece_json::Model::of(parts, normalizer, pre_tokenizer, added) {
+    let ours = parts.and_then(|parts| match sentencepiece_json::Model::of(parts, normalizer, pre_tokenizer, added) {
         Some(model) => Some(Engine::SentencePieceJson(Box::new(SentencePieceJson { model, words: PieceCounts::default() }))),
         None => byte_level::Model::of(parts, normalizer, pre_tokenizer, added)
             .map(|model| Engine::ByteLevel(Box::new(ByteLevel { model, cuts: cuts_of(configuration()), pieces: PieceCounts::default() }))),

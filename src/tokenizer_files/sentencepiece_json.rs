@@ -56,7 +56,7 @@ impl Model {
     /// The model of a tokenizer.json of that shape (its BPE model's `parts`, its `normalizer`,
     /// `pre_tokenizer` and `added_tokens`), or `None` for any other: each rule the crate would
     /// apply otherwise, or a file it would refuse, leaves the file to the crate.
-    pub(super) fn of(parts: &BpeParts<'_>, normalizer: &Value, pre_tokenizer: &Value, added_tokens: &Value) -> Option<Model> {
+    pub(super) fn of(parts: &mut BpeParts<'_>, normalizer: &Value, pre_tokenizer: &Value, added_tokens: &Value) -> Option<Model> {
         let space = replaced_space(normalizer)?;
         let no_split = pre_tokenizer.is_null()
             || (kind(pre_tokenizer) == "Split"
@@ -71,12 +71,7 @@ impl Model {
         if !no_split || !options {
             return None;
         }
-        let mut joined = FxHashSet::default();
-        let merges = Merges::of(parts, |left, right| {
-            if right.starts_with(space) {
-                joined.extend(left.chars().next_back());
-            }
-        })?;
+        let (merges, joined) = Merges::of(parts, Some(space))?;
         let mut bytes = [NONE; 256];
         for (b, id) in bytes.iter_mut().enumerate() {
             *id = merges.id(&format!("<0x{b:02X}>"))?;
