@@ -93,11 +93,15 @@ pub enum FileKind {
     CodexAgent,
     /// Kiro hooks (Kiro CLI 3, IDE 1.0): `.kiro/hooks/*.json`.
     KiroHooks,
+    /// A Markdown file directly in a skills folder a host reads (`.claude/skills/x.md`, a
+    /// plugin's `skills/x.md`): no host reads it, as hosts read `<folder>/SKILL.md` there. Read
+    /// only to say so (SKILL031); no host model names the kind, so no host view lists it.
+    FlatSkill,
 }
 
 impl FileKind {
     /// Every kind, in report order.
-    pub const ALL: [FileKind; 33] = [
+    pub const ALL: [FileKind; 34] = [
         FileKind::Skill,
         FileKind::Memory,
         FileKind::ClaudeAgent,
@@ -131,6 +135,7 @@ impl FileKind {
         FileKind::WindsurfHooks,
         FileKind::CodexAgent,
         FileKind::KiroHooks,
+        FileKind::FlatSkill,
     ];
 
     /// The kind of a file by its path relative to the project root (`/`-separated), or `None`
@@ -203,6 +208,8 @@ impl FileKind {
             FileKind::CodexAgent
         } else if name.ends_with(".json") && dir.ends_with(".kiro/hooks/") {
             FileKind::KiroHooks
+        } else if name.ends_with(".md") && skills_roots("project").iter().any(|root| directly_in(dir, root)) {
+            FileKind::FlatSkill
         } else {
             return None;
         };
@@ -245,6 +252,7 @@ impl FileKind {
             FileKind::WindsurfHooks => "Windsurf hooks",
             FileKind::CodexAgent => "Codex custom agent",
             FileKind::KiroHooks => "Kiro hooks",
+            FileKind::FlatSkill => "Markdown file directly in a skills folder (read by no host)",
         }
     }
 
@@ -284,6 +292,7 @@ impl FileKind {
             FileKind::WindsurfHooks => "windsurf-hooks",
             FileKind::CodexAgent => "codex-agent",
             FileKind::KiroHooks => "kiro-hooks",
+            FileKind::FlatSkill => "flat-skill",
         }
     }
 
@@ -324,6 +333,42 @@ impl FileKind {
                 | FileKind::ToolDefinitions
         )
     }
+}
+
+/// The skills folders of a root of the host models (`project`, `plugin`), `/`-terminated: the
+/// part before `*/SKILL.md` or `**/SKILL.md` of every host's skill globs and skill listings
+/// (`.claude/skills/`, `.agents/skills/`, a plugin's `skills/`…). Hosts read skills there only
+/// as folders holding a `SKILL.md`.
+pub fn skills_roots(root: &str) -> &'static [String] {
+    static PROJECT: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    static PLUGIN: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    let cell = if root == "plugin" { &PLUGIN } else { &PROJECT };
+    cell.get_or_init(|| {
+        let skill = FileKind::Skill.id();
+        let mut globs: Vec<&str> = Vec::new();
+        for host in hosts::all() {
+            globs.extend(host.files.iter().filter(|f| f.kind == skill).flat_map(|f| f.globs_in(root)).map(|p| p.glob.as_str()));
+            if root == "project" {
+                let listings = host.startup.iter().flat_map(|s| &s.listings).filter(|l| l.kinds.iter().any(|k| k == skill));
+                globs.extend(listings.flat_map(|l| l.paths.iter().map(String::as_str)));
+            }
+        }
+        let mut roots: Vec<String> = globs
+            .into_iter()
+            .filter_map(|glob| glob.strip_suffix("**/SKILL.md").or_else(|| glob.strip_suffix("*/SKILL.md")))
+            .filter(|root| root.ends_with('/') && !root.contains('*'))
+            .map(str::to_string)
+            .collect();
+        roots.sort();
+        roots.dedup();
+        roots
+    })
+}
+
+/// Whether the folder `dir` (`/`-terminated) is the folder `root` (`/`-terminated), at the project's
+/// root or below another folder: files directly in it, not in its subfolders.
+fn directly_in(dir: &str, root: &str) -> bool {
+    dir.strip_suffix(root).is_some_and(|above| above.is_empty() || above.ends_with('/'))
 }
 
 /// Whether a folder (`/`-terminated, relative to the root) holds Cline rules: `.clinerules/` or
@@ -514,7 +559,12 @@ impl Plugin {
             let named_so = |glob: &str| glob.rsplit('/').next().is_some_and(|last| last.contains('*') || last == name);
             spec.globs_in("plugin").any(|p| p.component.as_deref() == Some(component.as_str()) && named_so(&p.glob)).then_some(spec)
         };
-        let spec = host.kind_at("plugin", inner).or_else(named).or_else(below)?;
+        let Some(spec) = host.kind_at("plugin", inner).or_else(named).or_else(below) else {
+            // A Markdown file directly in the plugin's skills folder: a skill no host loads.
+            let (dir, name) = inner.rsplit_once('/').map_or(("", inner), |(d, n)| (&inner[..d.len() + 1], n));
+            let flat = name.ends_with(".md") && skills_roots("plugin").iter().any(|root| dir == root);
+            return flat.then_some(FileKind::FlatSkill);
+        };
         FileKind::ALL.into_iter().find(|k| k.id() == spec.kind)
     }
 }
@@ -1243,6 +1293,43 @@ mod tests {
             assert_eq!(FileKind::of(rel), kind, "{rel}");
         }
         assert_eq!(kiro.kind_at("project", ".kiro/hooks/lint.json").map(|s| s.kind.as_str()), Some("kiro-hooks"));
+    }
+
+    #[test]
+    fn flat_files_in_the_host_models_skills_folders_are_their_own_kind() {
+        // The folders come from the host models' skill paths, not from a list here.
+        assert_eq!(skills_roots("project"), [".agents/skills/", ".claude/skills/", ".codex/skills/", ".gemini/skills/"]);
+        assert_eq!(skills_roots("plugin"), ["skills/"]);
+        for (rel, kind) in [
+            (".claude/skills/build.md", Some(FileKind::FlatSkill)),
+            ("web/.claude/skills/build.md", Some(FileKind::FlatSkill)),
+            (".agents/skills/triage.md", Some(FileKind::FlatSkill)),
+            (".codex/skills/triage.md", Some(FileKind::FlatSkill)),
+            (".claude/skills/build/SKILL.md", Some(FileKind::Skill)),
+            (".claude/skills/CLAUDE.md", Some(FileKind::Memory)),
+            // A skill's own files, another folder, a folder only named alike, another extension.
+            (".claude/skills/build/notes.md", None),
+            (".claude/skill/build.md", None),
+            ("x.claude/skills/build.md", None),
+            (".claude/skills/build.txt", None),
+            // A plugin's skills folder is known by its plugin, not by its path alone.
+            ("skills/build.md", None),
+        ] {
+            assert_eq!(FileKind::of(rel), kind, "{rel}");
+        }
+        let project = tempfile::tempdir().expect("tempdir");
+        std::fs::create_dir_all(project.path().join("plug/.claude-plugin")).expect("mkdir");
+        std::fs::create_dir_all(project.path().join("plug/skills/deploy")).expect("mkdir");
+        std::fs::write(project.path().join("plug/.claude-plugin/plugin.json"), "{\"name\": \"plug\"}\n").expect("write");
+        std::fs::write(project.path().join("plug/skills/deploy.md"), "---\nname: deploy\n---\nDeploy.\n").expect("write");
+        std::fs::write(project.path().join("plug/skills/deploy/SKILL.md"), "---\nname: deploy\n---\nDeploy.\n").expect("write");
+        std::fs::write(project.path().join("plug/skills/deploy/notes.md"), "Notes.\n").expect("write");
+        let root = ProjectRoot::new(project.path()).expect("root");
+        let found = discover(&root, None, BTreeSet::new());
+        let flat: Vec<(&str, bool)> =
+            found.files.iter().filter(|d| d.kind == FileKind::FlatSkill).map(|d| (d.rel.as_str(), d.plugin.is_some())).collect();
+        assert_eq!(flat, [("plug/skills/deploy.md", true)]);
+        assert_eq!(found.skills.iter().map(|s| s.rel.as_str()).collect::<Vec<_>>(), ["plug/skills/deploy/SKILL.md"]);
     }
 
     #[test]

@@ -77,6 +77,7 @@ macro_rules! rule_table {
                 SKILL026 skill026_claude_listing_over_budget,
                 SKILL027 skill027_codex_listing_over_budget,
                 SKILL030 skill030_file_name_case,
+                SKILL031 skill031_flat_skill_file,
             }
             memory Memory {
                 MEM001 mem001_missing_memory_file,

@@ -36,6 +36,7 @@ pub mod skill025_description_xml_tag;
 pub mod skill026_claude_listing_over_budget;
 pub mod skill027_codex_listing_over_budget;
 pub mod skill030_file_name_case;
+pub mod skill031_flat_skill_file;
 
 /// What the family covers, in one line, for `docs/rules.md`.
 pub const ABOUT: &str = "SKILL.md files against the Agent Skills specification (lenient by default, strict on request).";
