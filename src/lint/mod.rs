@@ -105,6 +105,7 @@ const FILE_TEXT_RULES: &[Code] = &[
     Code::SKILL024,
     Code::SKILL025,
     Code::SKILL030,
+    Code::SKILL031,
     Code::INSTR001,
     Code::INSTR002,
     Code::INSTR003,

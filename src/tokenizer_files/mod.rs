@@ -770,10 +770,8 @@ impl TokenizerFile {
         let known = releases.iter().find(|r| r.sha256 == sha256).map(|r| r.fingerprint);
         // A file of no known release's bytes has its content hashed, its merges' texts with
         // it: read again with them when they were resolved and dropped.
-        let head = match known.is_none() && head.as_ref().is_some_and(|h| h.model.as_ref().is_some_and(|p| p.resolved.is_some())) {
-            true => bpe_json_head(bytes),
-            false => head,
-        };
+        let resolved = head.as_ref().is_some_and(|h| h.model.as_ref().is_some_and(|p| p.resolved.is_some()));
+        let head = if known.is_none() && resolved { bpe_json_head(bytes) } else { head };
         let (format, fingerprint, mut engines) = engines_of(bytes, head, known)?;
         let file = |engine, vocabulary: &'static Vocabulary, release: Option<&'static Release>| {
             let name = release.map_or_else(|| unknown_file_name(&fingerprint), |_| vocabulary.name);
@@ -1496,6 +1494,11 @@ fn ours_in_one_pass<'a>(bytes: &'a [u8], mut head: JsonHead<'a, BpeParts<'a>>, k
 /// (see [`ours_in_one_pass`]); `None` for any other file, and for a JSON file whose model is not
 /// of that shape (read again by [`json_engines`]).
 fn bpe_json_head(bytes: &[u8]) -> Option<JsonHead<'_, BpeParts<'_>>> {
+    json_object_head(bytes)
+}
+
+/// The top-level fields of a file that is a JSON object, its model read as `M`.
+fn json_object_head<'a, M: serde::Deserialize<'a>>(bytes: &'a [u8]) -> Option<JsonHead<'a, M>> {
     let start = bytes.iter().position(|b| !b.is_ascii_whitespace())?;
     if bytes[start] != b'{' {
         return None;
@@ -1508,12 +1511,7 @@ fn bpe_json_head(bytes: &[u8]) -> Option<JsonHead<'_, BpeParts<'_>>> {
 /// [`bpe_json_head`], the BPE model's merges resolved into ids as they are read, their texts
 /// dropped, when its vocabulary comes first (see [`Streamed`]).
 fn streamed_bpe_json_head(bytes: &[u8]) -> Option<JsonHead<'_, BpeParts<'_>>> {
-    let start = bytes.iter().position(|b| !b.is_ascii_whitespace())?;
-    if bytes[start] != b'{' {
-        return None;
-    }
-    let text = simdutf8::basic::from_utf8(bytes).ok()?;
-    let head: JsonHead<'_, Streamed<'_>> = serde_json::from_str(text).ok()?;
+    let head: JsonHead<'_, Streamed<'_>> = json_object_head(bytes)?;
     let JsonHead { model, vocab, config, normalizer, pre_tokenizer, added_tokens, version, post_processor, decoder } = head;
     let model = model.map(|streamed| streamed.0);
     Some(JsonHead { model, vocab, config, normalizer, pre_tokenizer, added_tokens, version, post_processor, decoder })
