@@ -6,13 +6,11 @@ use std::path::PathBuf;
 
 use clap::Args;
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response};
-use lsp_types::notification::{self as note, Notification as _};
-use lsp_types::request::{self as req, Request as _};
-use lsp_types::{self as lsp, Url};
 use serde_json::{json, Value};
 
 use ctxc::editor::{self, Finding, Position, Range, Workspace};
 
+use super::lsp_protocol::{self as lsp, path_of, uri_of};
 use super::{EXIT_INPUT, EXIT_OK};
 
 #[derive(Debug, Args)]
@@ -51,32 +49,29 @@ pub fn run(args: LspArgs) -> u8 {
     }
 }
 
-fn capabilities() -> lsp::ServerCapabilities {
-    lsp::ServerCapabilities {
-        text_document_sync: Some(lsp::TextDocumentSyncCapability::Kind(lsp::TextDocumentSyncKind::FULL)),
-        hover_provider: Some(lsp::HoverProviderCapability::Simple(true)),
-        definition_provider: Some(lsp::OneOf::Left(true)),
-        completion_provider: Some(lsp::CompletionOptions {
-            trigger_characters: Some(vec!["[".into(), ".".into(), "\"".into(), " ".into()]),
-            ..Default::default()
-        }),
-        code_action_provider: Some(lsp::CodeActionProviderCapability::Simple(true)),
-        inlay_hint_provider: Some(lsp::OneOf::Left(true)),
-        ..Default::default()
-    }
+/// Full text synchronisation (`textDocumentSync` 1), and the requests [`respond`] answers.
+fn capabilities() -> Value {
+    json!({
+        "textDocumentSync": 1,
+        "hoverProvider": true,
+        "definitionProvider": true,
+        "completionProvider": {"triggerCharacters": ["[", ".", "\"", " "]},
+        "codeActionProvider": true,
+        "inlayHintProvider": true,
+    })
 }
 
 fn serve(connection: &Connection, args: LspArgs) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
     let (id, params) = connection.initialize_start()?;
-    let params: lsp::InitializeParams = serde_json::from_value(params)?;
-    #[allow(deprecated)] // `rootUri` is what older clients send; folders come first.
+    let params: lsp::Initialize = serde_json::from_value(params)?;
+    // `rootUri` is what older clients send; folders come first.
     let root = params
         .workspace_folders
         .as_ref()
         .and_then(|f| f.first())
         .map(|f| f.uri.clone())
         .or(params.root_uri)
-        .and_then(|uri| uri.to_file_path().ok())
+        .and_then(|uri| path_of(&uri))
         .map_or_else(std::env::current_dir, Ok)?;
     // Whether the client watches files for the server when asked (most send no file events
     // unless asked; what they do not report is still seen when the agents are next checked).
@@ -110,7 +105,7 @@ fn serve(connection: &Connection, args: LspArgs) -> Result<(), Box<dyn std::erro
         for message in batch {
             match message {
                 Message::Request(request) => requests.push(request),
-                Message::Notification(n) if n.method == note::Exit::METHOD => return Ok(()),
+                Message::Notification(n) if n.method == "exit" => return Ok(()),
                 Message::Notification(n) => changed.extend(apply(&mut workspace, n)),
                 // The client watches every file for the server: its reports can be trusted.
                 Message::Response(r) if r.id == WATCH_ID.to_string().into() && r.error.is_none() => workspace.trust_reports(),
@@ -140,40 +135,27 @@ fn serve(connection: &Connection, args: LspArgs) -> Result<(), Box<dyn std::erro
 /// The request asking the client to report changes of the files the project reads
 /// (`workspace/didChangeWatchedFiles`), made after the first check has read them.
 fn watch_request(workspace: &Workspace) -> Request {
-    let watchers = workspace
-        .watched()
-        .into_iter()
-        .map(|glob| lsp::FileSystemWatcher { glob_pattern: lsp::GlobPattern::String(glob), kind: None })
-        .collect();
-    let options = lsp::DidChangeWatchedFilesRegistrationOptions { watchers };
-    let registration = lsp::Registration {
-        id: "ctxc-watched-files".into(),
-        method: note::DidChangeWatchedFiles::METHOD.into(),
-        register_options: serde_json::to_value(options).ok(),
-    };
-    Request::new(
-        WATCH_ID.to_string().into(),
-        req::RegisterCapability::METHOD.into(),
-        lsp::RegistrationParams { registrations: vec![registration] },
-    )
-}
-
-fn path_of(uri: &Url) -> Option<PathBuf> {
-    uri.to_file_path().ok()
+    let watchers: Vec<Value> = workspace.watched().into_iter().map(|glob| json!({"globPattern": glob})).collect();
+    let registration = json!({
+        "id": "ctxc-watched-files",
+        "method": "workspace/didChangeWatchedFiles",
+        "registerOptions": {"watchers": watchers},
+    });
+    Request::new(WATCH_ID.to_string().into(), "client/registerCapability".into(), json!({"registrations": [registration]}))
 }
 
 /// Applies a notification; returns the files it changed.
 fn apply(workspace: &mut Workspace, n: Notification) -> Vec<PathBuf> {
     let params = n.params;
-    let set = |workspace: &mut Workspace, uri: &Url, text: Option<String>| path_of(uri).map(|p| workspace.set_text(&p, text));
+    let set = |workspace: &mut Workspace, uri: &str, text: Option<String>| path_of(uri).map(|p| workspace.set_text(&p, text));
     match n.method.as_str() {
-        note::DidOpenTextDocument::METHOD => serde_json::from_value::<lsp::DidOpenTextDocumentParams>(params)
+        "textDocument/didOpen" => serde_json::from_value::<lsp::DidOpen>(params)
             .ok()
             .and_then(|p| set(workspace, &p.text_document.uri, Some(p.text_document.text)))
             .into_iter()
             .collect(),
         // Full synchronisation: the last change holds the whole text.
-        note::DidChangeTextDocument::METHOD => serde_json::from_value::<lsp::DidChangeTextDocumentParams>(params)
+        "textDocument/didChange" => serde_json::from_value::<lsp::DidChange>(params)
             .ok()
             .and_then(|p| {
                 let text = p.content_changes.into_iter().last()?.text;
@@ -181,14 +163,14 @@ fn apply(workspace: &mut Workspace, n: Notification) -> Vec<PathBuf> {
             })
             .into_iter()
             .collect(),
-        note::DidCloseTextDocument::METHOD => serde_json::from_value::<lsp::DidCloseTextDocumentParams>(params)
+        "textDocument/didClose" => serde_json::from_value::<lsp::OnDocument>(params)
             .ok()
             .and_then(|p| set(workspace, &p.text_document.uri, None))
             .into_iter()
             .collect(),
-        note::DidChangeWatchedFiles::METHOD => {
+        "workspace/didChangeWatchedFiles" => {
             workspace.disk_changed();
-            serde_json::from_value::<lsp::DidChangeWatchedFilesParams>(params)
+            serde_json::from_value::<lsp::WatchedChanges>(params)
                 .map(|p| p.changes.iter().filter_map(|c| path_of(&c.uri)).map(|p| editor::canonical(&p)).collect())
                 .unwrap_or_default()
         }
@@ -198,34 +180,33 @@ fn apply(workspace: &mut Workspace, n: Notification) -> Vec<PathBuf> {
 
 fn publish(connection: &Connection, published: Vec<editor::Published>) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
     for file in published {
-        let Ok(uri) = Url::from_file_path(&file.path) else { continue };
-        let diagnostics = file.findings.iter().map(diagnostic).collect();
-        let params = lsp::PublishDiagnosticsParams { uri, diagnostics, version: None };
-        connection.sender.send(Message::Notification(Notification::new(note::PublishDiagnostics::METHOD.into(), params)))?;
+        let Some(uri) = uri_of(&file.path) else { continue };
+        let diagnostics: Vec<Value> = file.findings.iter().map(diagnostic).collect();
+        let params = json!({"uri": uri, "diagnostics": diagnostics});
+        connection.sender.send(Message::Notification(Notification::new("textDocument/publishDiagnostics".into(), params)))?;
     }
     Ok(())
 }
 
-fn position(p: Position) -> lsp::Position {
-    lsp::Position { line: p.line, character: p.character }
+fn position(p: Position) -> Value {
+    json!({"line": p.line, "character": p.character})
 }
 
-fn range(r: Range) -> lsp::Range {
-    lsp::Range { start: position(r.start), end: position(r.end) }
+fn range(r: Range) -> Value {
+    json!({"start": position(r.start), "end": position(r.end)})
 }
 
-fn diagnostic(f: &Finding) -> lsp::Diagnostic {
-    lsp::Diagnostic {
-        range: range(f.range),
-        severity: Some(match f.severity {
-            ctxc::Severity::Error => lsp::DiagnosticSeverity::ERROR,
-            ctxc::Severity::Warning => lsp::DiagnosticSeverity::WARNING,
-        }),
-        code: f.code.map(|c| lsp::NumberOrString::String(c.to_string())),
-        source: Some("ctxc".into()),
-        message: f.message.clone(),
-        ..Default::default()
+/// A finding as a diagnostic: severity 1 is an error, 2 a warning.
+fn diagnostic(f: &Finding) -> Value {
+    let severity = match f.severity {
+        ctxc::Severity::Error => 1,
+        ctxc::Severity::Warning => 2,
+    };
+    let mut diagnostic = json!({"range": range(f.range), "severity": severity, "source": "ctxc", "message": f.message});
+    if let Some(code) = f.code {
+        diagnostic["code"] = json!(code.to_string());
     }
+    diagnostic
 }
 
 fn answer(workspace: &mut Workspace, request: Request) -> Response {
@@ -242,7 +223,7 @@ fn params<T: serde::de::DeserializeOwned>(request: Request) -> Result<T, (ErrorC
     serde_json::from_value(request.params).map_err(|e| (ErrorCode::InvalidParams, e.to_string()))
 }
 
-fn file(uri: &Url) -> Result<PathBuf, (ErrorCode, String)> {
+fn file(uri: &str) -> Result<PathBuf, (ErrorCode, String)> {
     path_of(uri).ok_or_else(|| (ErrorCode::InvalidParams, format!("`{uri}` is not a file")))
 }
 
@@ -252,11 +233,11 @@ fn at(p: lsp::Position) -> Position {
 
 fn respond(workspace: &mut Workspace, request: Request) -> Answer {
     match request.method.as_str() {
-        req::HoverRequest::METHOD => hover(workspace, request),
-        req::GotoDefinition::METHOD => definition(workspace, request),
-        req::Completion::METHOD => completion(workspace, request),
-        req::CodeActionRequest::METHOD => code_actions(workspace, request),
-        req::InlayHintRequest::METHOD => inlay_hints(workspace, request),
+        "textDocument/hover" => hover(workspace, request),
+        "textDocument/definition" => definition(workspace, request),
+        "textDocument/completion" => completion(workspace, request),
+        "textDocument/codeAction" => code_actions(workspace, request),
+        "textDocument/inlayHint" => inlay_hints(workspace, request),
         RENDER => render(workspace, request),
         other => Err((ErrorCode::MethodNotFound, format!("ctxc lsp does not handle `{other}`"))),
     }
@@ -264,107 +245,90 @@ fn respond(workspace: &mut Workspace, request: Request) -> Answer {
 
 /// Markdown on what the position names (in a manifest) or on the file (anywhere else).
 fn hover(workspace: &mut Workspace, request: Request) -> Answer {
-    let p: lsp::HoverParams = params(request)?;
-    let doc = p.text_document_position_params;
-    let hover = workspace.hover(&file(&doc.text_document.uri)?, at(doc.position)).map(|markdown| lsp::Hover {
-        contents: lsp::HoverContents::Markup(lsp::MarkupContent { kind: lsp::MarkupKind::Markdown, value: markdown }),
-        range: None,
-    });
-    Ok(to_json(&hover))
+    let p: lsp::AtPosition = params(request)?;
+    let hover = workspace.hover(&file(&p.text_document.uri)?, at(p.position));
+    Ok(hover.map_or(Value::Null, |markdown| json!({"contents": markdown_content(markdown)})))
 }
 
 /// The files a reference in a manifest leads to.
 fn definition(workspace: &mut Workspace, request: Request) -> Answer {
-    let p: lsp::GotoDefinitionParams = params(request)?;
-    let doc = p.text_document_position_params;
-    let targets = workspace.definition(&file(&doc.text_document.uri)?, at(doc.position));
-    let locations: Vec<lsp::Location> = targets
-        .iter()
-        .filter_map(|path| Url::from_file_path(path).ok())
-        .map(|uri| lsp::Location { uri, range: lsp::Range::default() })
-        .collect();
-    Ok(to_json(&lsp::GotoDefinitionResponse::Array(locations)))
+    let p: lsp::AtPosition = params(request)?;
+    let targets = workspace.definition(&file(&p.text_document.uri)?, at(p.position));
+    let locations: Vec<Value> =
+        targets.iter().filter_map(|path| uri_of(path)).map(|uri| json!({"uri": uri, "range": range(Range::default())})).collect();
+    Ok(json!(locations))
 }
 
 /// Manifest keys and values that fit at the position.
 fn completion(workspace: &mut Workspace, request: Request) -> Answer {
-    let p: lsp::CompletionParams = params(request)?;
-    let doc = p.text_document_position;
-    let path = file(&doc.text_document.uri)?;
+    let p: lsp::AtPosition = params(request)?;
+    let path = file(&p.text_document.uri)?;
     let yaml = path.extension().is_some_and(|e| e == "yaml" || e == "yml");
     let text = workspace.text(&editor::canonical(&path)).unwrap_or_default();
-    let offset = editor::Lines::new(&text).offset(at(doc.position));
-    let items: Vec<lsp::CompletionItem> = editor::complete::complete(&text, offset, yaml)
+    let offset = editor::Lines::new(&text).offset(at(p.position));
+    let items: Vec<Value> = editor::complete::complete(&text, offset, yaml)
         .into_iter()
-        .map(|c| lsp::CompletionItem {
-            label: c.label,
-            kind: Some(if c.key { lsp::CompletionItemKind::PROPERTY } else { lsp::CompletionItemKind::VALUE }),
-            documentation: c
-                .detail
-                .map(|d| lsp::Documentation::MarkupContent(lsp::MarkupContent { kind: lsp::MarkupKind::Markdown, value: d })),
-            insert_text: Some(c.insert),
-            ..Default::default()
+        .map(|c| {
+            // Completion item kinds: 10 a property, 12 a value.
+            let mut item = json!({"label": c.label, "kind": if c.key { 10 } else { 12 }, "insertText": c.insert});
+            if let Some(detail) = c.detail {
+                item["documentation"] = markdown_content(detail);
+            }
+            item
         })
         .collect();
-    Ok(to_json(&items))
+    Ok(json!(items))
 }
 
 /// The fixes of the findings in the range, as quick fixes.
 fn code_actions(workspace: &mut Workspace, request: Request) -> Answer {
-    let p: lsp::CodeActionParams = params(request)?;
+    let p: lsp::OnDocument = params(request)?;
     let path = editor::canonical(&file(&p.text_document.uri)?);
     let wanted = Range { start: at(p.range.start), end: at(p.range.end) };
-    let actions: Vec<lsp::CodeActionOrCommand> = workspace
+    let actions: Vec<Value> = workspace
         .findings(&path)
         .iter()
         .filter(|f| f.range.overlaps(&wanted))
         .filter_map(|f| Some((f, f.fix.as_ref()?)))
         .map(|(f, fix)| {
-            let mut changes: std::collections::HashMap<Url, Vec<lsp::TextEdit>> = std::collections::HashMap::new();
+            let mut changes = serde_json::Map::new();
             for e in &fix.edits {
-                if let Ok(uri) = Url::from_file_path(&e.path) {
-                    changes.entry(uri).or_default().push(lsp::TextEdit { range: range(e.range), new_text: e.new_text.clone() });
+                if let Some(uri) = uri_of(&e.path) {
+                    let edits = changes.entry(uri).or_insert_with(|| json!([]));
+                    if let Value::Array(edits) = edits {
+                        edits.push(json!({"range": range(e.range), "newText": e.new_text}));
+                    }
                 }
             }
-            lsp::CodeActionOrCommand::CodeAction(lsp::CodeAction {
-                title: fix.title.clone(),
-                kind: Some(lsp::CodeActionKind::QUICKFIX),
-                diagnostics: Some(vec![diagnostic(f)]),
-                edit: Some(lsp::WorkspaceEdit { changes: Some(changes), ..Default::default() }),
-                is_preferred: Some(fix.safe),
-                ..Default::default()
+            json!({
+                "title": fix.title,
+                "kind": "quickfix",
+                "diagnostics": [diagnostic(f)],
+                "edit": {"changes": changes},
+                "isPreferred": fix.safe,
             })
         })
         .collect();
-    Ok(to_json(&actions))
+    Ok(json!(actions))
 }
 
 /// Token counts per mode beside the manifest's steps, for the lines in the range.
 fn inlay_hints(workspace: &mut Workspace, request: Request) -> Answer {
-    let p: lsp::InlayHintParams = params(request)?;
-    let hints: Vec<lsp::InlayHint> = workspace
+    let p: lsp::OnDocument = params(request)?;
+    let hints: Vec<Value> = workspace
         .inlay_hints(&file(&p.text_document.uri)?)
         .into_iter()
         .filter(|h| h.position.line >= p.range.start.line && h.position.line <= p.range.end.line)
-        .map(|h| lsp::InlayHint {
-            position: position(h.position),
-            label: lsp::InlayHintLabel::String(h.label),
-            kind: None,
-            text_edits: None,
-            tooltip: None,
-            padding_left: None,
-            padding_right: None,
-            data: None,
-        })
+        .map(|h| json!({"position": position(h.position), "label": h.label}))
         .collect();
-    Ok(to_json(&hints))
+    Ok(json!(hints))
 }
 
 /// `ctxc/render`: the rendered prompt of a mode and scenario.
 fn render(workspace: &mut Workspace, request: Request) -> Answer {
     #[derive(serde::Deserialize)]
     struct RenderParams {
-        uri: Option<Url>,
+        uri: Option<String>,
         path: Option<PathBuf>,
         mode: Option<String>,
         scenario: Option<String>,
@@ -377,6 +341,11 @@ fn render(workspace: &mut Workspace, request: Request) -> Answer {
     };
     let rendering = workspace.render(&path, p.mode.as_deref(), p.scenario.as_deref()).map_err(|e| (ErrorCode::RequestFailed, e))?;
     Ok(to_json(&rendering))
+}
+
+/// Markdown shown by the client (`MarkupContent`).
+fn markdown_content(markdown: String) -> Value {
+    json!({"kind": "markdown", "value": markdown})
 }
 
 /// An answer as JSON (one that cannot be serialized is `null`).

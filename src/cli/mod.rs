@@ -19,6 +19,7 @@ mod completions;
 mod diff;
 mod locked;
 mod lsp;
+mod lsp_protocol;
 mod lsp_stdio;
 mod mcp;
 mod mcp_record;
