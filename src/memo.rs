@@ -238,7 +238,12 @@ impl<T: Clone> Memo<T> {
         if let Some(hit) = self.get(key, generation) {
             return hit;
         }
-        let value = make();
+        self.insert_first(key, generation, make())
+    }
+
+    /// `value` for `key` unless a result is there already (another thread made it meanwhile):
+    /// the result kept, marked used by `generation`.
+    fn insert_first(&self, key: u128, generation: u32, value: T) -> T {
         let mut map = self.map(key);
         let entry = map.get_or_insert_with(KeyMap::default).entry(key).or_insert(Entry { value, uses: Uses::new(generation) });
         entry.uses.used_by(generation);
@@ -396,7 +401,8 @@ impl Cache {
             return hit;
         }
         let value = make();
-        let kept = memo.get_or_insert_with(key, generation, || Arc::new(value.clone()));
+        // Looked up once above: a miss is not looked up again before it is inserted.
+        let kept = memo.insert_first(key, generation, Arc::new(value.clone()));
         kept.downcast_ref::<T>().cloned().unwrap_or(value)
     }
 

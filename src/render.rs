@@ -419,20 +419,25 @@ fn tools_description(agent: &Agent, mode: &Mode, decisions: &[ToolDecision], cac
         key.update(&tool.tool.function_json_hash().to_le_bytes());
     }
     cache.get_or_insert(Kind::ToolsDescription, key.digest128(), || {
-        let blocks: Vec<String> = listed()
-            .map(|(tool, decision)| match decision.enabled {
-                true => {
-                    format!(
-                        "### {}\n{}\nParameters: {}",
-                        tool.tool.name,
-                        tool.tool.description_text().trim_end(),
-                        tool.tool.parameters_json()
-                    )
-                }
-                false => format!("### {}\nUnavailable in {} mode.", tool.tool.name, mode.name),
-            })
-            .collect();
-        let text = blocks.join("\n\n");
+        // Written in place, no block formatted apart: a server's thousands of tools are each listed.
+        let mut text = String::new();
+        for (i, (tool, decision)) in listed().enumerate() {
+            if i > 0 {
+                text.push_str("\n\n");
+            }
+            text.push_str("### ");
+            text.push_str(&tool.tool.name);
+            if decision.enabled {
+                text.push('\n');
+                text.push_str(tool.tool.description_text().trim_end());
+                text.push_str("\nParameters: ");
+                text.push_str(tool.tool.parameters_json());
+            } else {
+                text.push_str("\nUnavailable in ");
+                text.push_str(&mode.name);
+                text.push_str(" mode.");
+            }
+        }
         ToolsDescription { section: SharedText::new(&format!("## Tools\n\n{text}")), text: Arc::from(text) }
     })
 }

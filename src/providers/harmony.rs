@@ -32,11 +32,19 @@ pub const PER_MESSAGE: usize = 4;
 
 /// One tool as it stands in the namespace: its description as `//` lines, then its type.
 pub fn tool_text(tool: &Tool) -> String {
-    let mut out = String::new();
-    for line in tool.description_text().lines() {
-        out.push_str(&format!("// {line}\n"));
+    // Written in place, no text formatted apart: a server's thousands of tools are each rendered.
+    let description = tool.description_text();
+    let mut out = String::with_capacity(description.len() + tool.name.len() + 32);
+    for line in description.lines() {
+        out.push_str("// ");
+        out.push_str(line);
+        out.push('\n');
     }
-    out.push_str(&format!("type {} = (_: {}) => any;\n", tool.name, typescript(&tool.parameters, "")));
+    out.push_str("type ");
+    out.push_str(&tool.name);
+    out.push_str(" = (_: ");
+    out.push_str(&typescript(&tool.parameters, ""));
+    out.push_str(") => any;\n");
     out
 }
 

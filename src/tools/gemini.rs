@@ -4,12 +4,12 @@
 
 use serde_json::Value;
 
-use super::{named_tool, Tool};
+use super::{field, named_tool, Tool};
 
 /// The declarations of a Gemini tool object (REST writes `functionDeclarations`, the Python SDK
 /// `function_declarations`).
 pub(super) fn declarations(item: &Value) -> Option<&Vec<Value>> {
-    item.get("functionDeclarations").or_else(|| item.get("function_declarations")).and_then(Value::as_array)
+    field(item, "functionDeclarations").or_else(|| field(item, "function_declarations")).and_then(Value::as_array)
 }
 
 pub(super) fn tools(index: usize, declarations: &[Value]) -> Result<Vec<Tool>, String> {
@@ -21,8 +21,8 @@ pub(super) fn tools(index: usize, declarations: &[Value]) -> Result<Vec<Tool>, S
         let mut tool = named_tool(i, d, key, None).map_err(|e| format!("Gemini tool #{}: {e}", index + 1))?;
         tool.parameters_json_schema = key != "parameters";
         tool.no_parameters = d.get(key).is_none();
-        tool.response = d.get("response").cloned();
-        tool.response_json_schema = d.get("responseJsonSchema").or_else(|| d.get("response_json_schema")).cloned();
+        tool.response = d.get("response").cloned().map(Box::new);
+        tool.response_json_schema = d.get("responseJsonSchema").or_else(|| d.get("response_json_schema")).cloned().map(Box::new);
         Ok(tool)
     };
     declarations.iter().enumerate().map(|(i, d)| declaration(i, d)).collect()

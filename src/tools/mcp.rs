@@ -3,11 +3,11 @@
 
 use serde_json::Value;
 
-use super::{named_tool, Tool};
+use super::{field, named_tool, Tool};
 
 pub(super) fn tool(index: usize, item: &Value) -> Result<Tool, String> {
     // Looked up key by key: a JSON pointer allocates for each of its parts, for every tool.
-    let read_only = item.get("annotations").and_then(|a| a.get("readOnlyHint")).and_then(Value::as_bool);
+    let read_only = field(item, "annotations").and_then(|a| field(a, "readOnlyHint")).and_then(Value::as_bool);
     named_tool(index, item, "inputSchema", read_only)
 }
 

@@ -31,13 +31,15 @@ pub struct Tool {
     pub parameters: Value,
     /// Whether the tool only reads; `None` when its source does not say.
     pub read_only: Option<bool>,
-    /// A Gemini declaration's `response` schema (what the function returns), as given.
+    /// A Gemini declaration's `response` schema (what the function returns), as given. Boxed,
+    /// as the next field is: few tools have one, and a file of 60,000 tools is held twice over
+    /// while it is read (its JSON, then its tools).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub response: Option<Value>,
+    pub response: Option<Box<Value>>,
     /// A Gemini declaration's `responseJsonSchema` (the same as a full JSON Schema), as given:
     /// sent to Gemini's count endpoint, but not counted offline (`LocalTokenizer` reads none).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub response_json_schema: Option<Value>,
+    pub response_json_schema: Option<Box<Value>>,
     /// Whether `parameters` is a Gemini declaration's `parametersJsonSchema` (a full JSON Schema
     /// in place of the OpenAPI subset of `parameters`).
     #[serde(skip)]
@@ -111,7 +113,7 @@ impl Tool {
         }
         for (key, schema) in [("response", &self.response), ("responseJsonSchema", &self.response_json_schema)] {
             if let Some(schema) = schema {
-                declaration[key] = schema.clone();
+                declaration[key] = Value::clone(schema);
             }
         }
         declaration
@@ -123,11 +125,16 @@ impl Tool {
             // writes it compactly, the schema serialized once for both texts and never cloned.
             let parameters = self.parameters.to_string();
             let quoted = |text: &str| serde_json::to_string(text).unwrap_or_default();
-            let mut function = format!(r#"{{"type":"function","function":{{"name":{}"#, quoted(&self.name));
+            let mut function = String::with_capacity(64 + self.name.len() + self.description_text().len() + parameters.len());
+            function.push_str(r#"{"type":"function","function":{"name":"#);
+            function.push_str(&quoted(&self.name));
             if let Some(description) = &self.description {
-                function.push_str(&format!(r#","description":{}"#, quoted(description)));
+                function.push_str(r#","description":"#);
+                function.push_str(&quoted(description));
             }
-            function.push_str(&format!(r#","parameters":{parameters}}}}}"#));
+            function.push_str(r#","parameters":"#);
+            function.push_str(&parameters);
+            function.push_str("}}");
             // Two tools of one function JSON are counted alike unless a declaration tells them apart.
             let gemini_only =
                 self.response.is_some() || self.response_json_schema.is_some() || self.parameters_json_schema || self.no_parameters;
@@ -346,8 +353,9 @@ fn parse_tool_value(value: &Value) -> Result<ToolFile, Shape> {
         return Ok(ToolFile { server, listing: true, ..file(format.unwrap_or(ToolFormat::Mcp), tools) });
     }
     // One tool definition (an MCP `Tool`, an OpenAI or Anthropic entry, a Gemini tool object).
-    match item_tools(0, value)? {
-        Some((format, tools)) => Ok(file(format, tools)),
+    let mut tools = Vec::new();
+    match item_tools(0, value, &mut tools)? {
+        Some(format) => Ok(file(format, tools)),
         None => Err(Shape::NotTools),
     }
 }
@@ -359,47 +367,46 @@ fn tool_list(items: &[Value]) -> Result<(Option<ToolFormat>, Vec<Tool>), Shape> 
     // Most items define one tool: room for them at once, not grown a doubling at a time.
     let mut tools = Vec::with_capacity(items.len());
     for (i, item) in items.iter().enumerate() {
-        let Some((f, found)) = item_tools(i, item)? else {
+        let Some(f) = item_tools(i, item, &mut tools)? else {
             return Err(Shape::Invalid(format!(
                 "tool #{}: not a tool definition (no `name`, `function` or `functionDeclarations`)",
                 i + 1
             )));
         };
         format.get_or_insert(f);
-        tools.extend(found);
     }
     Ok((format, tools))
 }
 
-/// The tools one value defines, by its keys; `None` when it has none of a tool's keys.
-fn item_tools(index: usize, item: &Value) -> Result<Option<(ToolFormat, Vec<Tool>)>, String> {
-    let one = |format, tool: Result<Tool, String>| tool.map(|t| Some((format, vec![t])));
+/// Adds the tools one value defines, by its keys, to `tools` (in place: most values define one,
+/// and a list of thousands is not worth a vector each); their format, `None` when it has none of
+/// a tool's keys.
+fn item_tools(index: usize, item: &Value, tools: &mut Vec<Tool>) -> Result<Option<ToolFormat>, String> {
     if !item.is_object() {
         return Err(format!("tool #{}: expected an object, found {}", index + 1, json_kind(item)));
     }
     if let Some(declarations) = gemini::declarations(item) {
-        return gemini::tools(index, declarations).map(|t| Some((ToolFormat::Gemini, t)));
+        tools.extend(gemini::tools(index, declarations)?);
+        return Ok(Some(ToolFormat::Gemini));
     }
-    match item.get("function") {
-        Some(Value::Array(functions)) => return bfcl_tools(functions).map(|t| Some((ToolFormat::Bfcl, t))),
-        Some(function) => return one(ToolFormat::OpenAi, openai::function(index, function)),
-        None => {}
-    }
-    if item.get("inputSchema").is_some() {
-        return one(ToolFormat::Mcp, mcp::tool(index, item));
-    }
-    if item.get("input_schema").is_some() {
-        return one(ToolFormat::Anthropic, anthropic::tool(index, item));
-    }
-    if item.get("type").and_then(Value::as_str) == Some("function") {
-        return one(ToolFormat::OpenAiResponses, openai::function(index, item));
-    }
-    if item.get("name").is_none() {
-        return Ok(None);
-    }
-    // `{name, description, parameters}`: a ctxc tool, or a bare Gemini declaration (upper-case types).
-    let format = if gemini::is_declaration(item) { ToolFormat::Gemini } else { ToolFormat::Ctxc };
-    one(format, ctxc_tool(index, item))
+    let (format, tool) = match field(item, "function") {
+        Some(Value::Array(functions)) => {
+            tools.extend(bfcl_tools(functions)?);
+            return Ok(Some(ToolFormat::Bfcl));
+        }
+        Some(function) => (ToolFormat::OpenAi, openai::function(index, function)),
+        None if field(item, "inputSchema").is_some() => (ToolFormat::Mcp, mcp::tool(index, item)),
+        None if field(item, "input_schema").is_some() => (ToolFormat::Anthropic, anthropic::tool(index, item)),
+        None if field(item, "type").and_then(Value::as_str) == Some("function") => {
+            (ToolFormat::OpenAiResponses, openai::function(index, item))
+        }
+        None if field(item, "name").is_none() => return Ok(None),
+        // `{name, description, parameters}`: a ctxc tool, or a bare Gemini declaration (upper-case types).
+        None if gemini::is_declaration(item) => (ToolFormat::Gemini, ctxc_tool(index, item)),
+        None => (ToolFormat::Ctxc, ctxc_tool(index, item)),
+    };
+    tools.push(tool?);
+    Ok(Some(format))
 }
 
 /// A BFCL record's functions: `{name, description, parameters}` each, schema as given (BFCL
@@ -408,9 +415,20 @@ fn bfcl_tools(functions: &[Value]) -> Result<Vec<Tool>, String> {
     functions.iter().enumerate().map(|(i, f)| openai::function(i, f)).collect()
 }
 
+/// `item[key]` of an object, found by comparing its keys when it has few: a tool's object holds a
+/// handful, and a lookup in serde_json's ordered map hashes the key first, which costs more (a
+/// file of 60,000 tools looks up about eight keys of each tool).
+fn field<'a>(item: &'a Value, key: &str) -> Option<&'a Value> {
+    let object = item.as_object()?;
+    if object.len() > 8 {
+        return object.get(key);
+    }
+    object.iter().find_map(|(k, value)| (k == key).then_some(value))
+}
+
 /// A string field; `None` when absent.
 fn str_field(item: &Value, key: &str, index: usize) -> Result<Option<String>, String> {
-    match item.get(key) {
+    match field(item, key) {
         Some(Value::String(s)) => Ok(Some(s.clone())),
         Some(_) => Err(format!("tool #{}: `{key}` must be a string", index + 1)),
         None => Ok(None),
@@ -423,7 +441,7 @@ fn named_tool(index: usize, item: &Value, schema_key: &str, read_only: Option<bo
     Ok(Tool::new(
         str_field(item, "name", index)?.ok_or_else(|| format!("tool #{}: missing `name`", index + 1))?,
         str_field(item, "description", index)?,
-        item.get(schema_key).cloned().unwrap_or_else(empty_parameters),
+        field(item, schema_key).cloned().unwrap_or_else(empty_parameters),
         read_only,
     ))
 }
