@@ -959,7 +959,7 @@ mod tests {
 
     /// Counted in rule runs and system calls: with every change of the disk reported, an edit of
     /// the module every agent reads takes no stamp of what was kept and keeps the findings of
-    /// the rules that read the skills' folders (SKILL017, SKILL018); a reported change of the
+    /// the rules that read the skills' folders (SKILL017, SKILL018, SKILL019, SKILL023); a reported change of the
     /// disk (the script created, then deleted) and an unsaved edit of a file in the skill's
     /// folder run them again. Each time the server shows what a fresh server shows.
     #[test]
@@ -967,7 +967,8 @@ mod tests {
         use crate::codes::Code;
         let (dir, mut workspace) = bundle_project(true);
         let one = canonical(&dir.path().join("a/skills/one/SKILL.md"));
-        let runs = |w: &Workspace| (w.session().rule_times().runs(Code::SKILL017), w.session().rule_times().runs(Code::SKILL018));
+        let runs =
+            |w: &Workspace| [Code::SKILL017, Code::SKILL018, Code::SKILL019, Code::SKILL023].map(|c| w.session().rule_times().runs(c));
         assert_eq!(codes_of(&workspace, &one), ["SKILL018", "SKILL018", "SKILL017"]);
         let mut open = BTreeMap::new();
         let check = |workspace: &mut Workspace, open: &BTreeMap<PathBuf, String>, what: &str| {
@@ -990,7 +991,7 @@ mod tests {
         let script = save(dir.path(), "a/skills/one/scripts/extract.py", "print('hi')\n");
         workspace.disk_changed();
         workspace.refresh(std::slice::from_ref(&script));
-        assert!(runs(&workspace).0 > before.0);
+        assert!(runs(&workspace).iter().zip(before).all(|(after, before)| *after > before));
         assert_eq!(codes_of(&workspace, &one), ["SKILL018", "SKILL018"]);
         check(&mut workspace, &open, "the script created");
         // Deleted, and reported: it comes back.
@@ -1066,6 +1067,51 @@ mod tests {
         let mut again = fresh(dir.path(), &BTreeMap::from([(shared, text), (one, fixed)]));
         assert_eq!(workspace.published, again.published);
         assert_eq!(shown(&mut workspace, dir.path()), shown(&mut again, dir.path()));
+    }
+
+    /// Counted in rule runs: an edit of a module (the one every agent reads, then one agent's)
+    /// keeps the findings of the rules that read the agent's tools but no prompt (TOOL007 among
+    /// them) and runs those that read the prompts (TPL003); an edit of a tool file, and one of a
+    /// manifest, run them again. Each time the server shows what a fresh server shows.
+    #[test]
+    fn an_edit_of_a_module_keeps_the_findings_of_the_rules_that_read_no_prompt() {
+        use crate::codes::Code;
+        let dir = tempfile::tempdir().expect("tempdir");
+        shared_project(dir.path());
+        std::fs::write(dir.path().join("a/tools.json"), tools(1)).expect("write");
+        let mut workspace = fresh(dir.path(), &BTreeMap::new());
+        let runs = |w: &Workspace, code| w.session().rule_times().runs(code);
+        let a_tools = canonical(&dir.path().join("a/tools.json"));
+        assert_eq!(codes_of(&workspace, &a_tools), ["TOOL007"]);
+        let mut open = BTreeMap::new();
+        let mut change = |workspace: &mut Workspace, file: &str, text: String, rerun: bool| {
+            let before = (runs(workspace, Code::TOOL007), runs(workspace, Code::TOOL009), runs(workspace, Code::TPL003));
+            let path = workspace.set_text(&dir.path().join(file), Some(text.clone()));
+            workspace.refresh(std::slice::from_ref(&path));
+            let checked = workspace.last_checked();
+            let after = (runs(workspace, Code::TOOL007), runs(workspace, Code::TOOL009), runs(workspace, Code::TPL003));
+            if rerun {
+                assert!(after.0 > before.0 && after.1 > before.1, "{file}: {before:?} {after:?}");
+            } else {
+                assert_eq!(after, (before.0, before.1, before.2 + checked), "{file}: only the rule reading the prompts ran");
+            }
+            open.insert(path, text);
+            let mut fresh = fresh(dir.path(), &open);
+            assert_eq!(workspace.published, fresh.published, "{file}");
+            assert_eq!(shown(workspace, dir.path()), shown(&mut fresh, dir.path()), "{file}");
+        };
+        change(&mut workspace, "shared/core.md", "Be careful. Use {tools_description}.\n".into(), false);
+        assert_eq!(workspace.last_checked(), 3);
+        change(&mut workspace, "a/core.md", "You are agent a, edited.\n".into(), false);
+        // The tool file fixed: TOOL007's finding goes.
+        change(&mut workspace, "a/tools.json", tools(2), true);
+        assert_eq!(codes_of(&workspace, &a_tools), [""; 0]);
+        // A manifest naming a writing tool read-only: TOOL009's finding comes.
+        let manifest = std::fs::read_to_string(dir.path().join("b/ctxc.toml")).expect("read");
+        std::fs::write(dir.path().join("b/tools.json"), tools(0).replace("\"search\"", "\"delete_notes\"")).expect("write");
+        change(&mut workspace, "b/ctxc.toml", manifest.replace("read_only = [\"search\"]", "read_only = [\"delete_notes\"]"), true);
+        let b_manifest = canonical(&dir.path().join("b/ctxc.toml"));
+        assert_eq!(codes_of(&workspace, &b_manifest), ["TOOL009"]);
     }
 
     /// Counted in values held, not in bytes or time: twice the edits leave the cache as it was,

@@ -35,13 +35,17 @@ pub fn lint(cx: &Context, selected: impl Fn(Code) -> bool, times: &RuleTimes) ->
     // change there is reported (an editor's file watcher): the reported generation, with the
     // root, in their key.
     let disk = files.and_then(|_| cx.root.reported_generation());
+    // Likewise the rules that read the agent but none of its prompt texts: an edit of a module
+    // keeps their findings.
+    let agent = if cache.tracks_uses() { agent_key(cx) } else { None };
     for rule in crate::rules::ALL.iter().filter(|rule| selected(rule.code)) {
         let Some(check) = rule.stage.check() else { continue };
         let start = std::time::Instant::now();
         let mut ran = true;
-        let kept = match (files, disk) {
-            (Some(files), _) if FILE_TEXT_RULES.contains(&rule.code) => Some((files, None)),
-            (Some(files), Some(generation)) if FILE_DISK_RULES.contains(&rule.code) => Some((files, Some(generation))),
+        let kept = match (files, disk, agent) {
+            (Some(files), _, _) if FILE_TEXT_RULES.contains(&rule.code) => Some((files, None)),
+            (Some(files), Some(generation), _) if FILE_DISK_RULES.contains(&rule.code) => Some((files, Some(generation))),
+            (_, _, Some(agent)) if PROMPT_BLIND_RULES.contains(&rule.code) => Some((agent, None)),
             _ => None,
         };
         let found = match kept {
@@ -119,7 +123,47 @@ const FILE_TEXT_RULES: &[Code] = &[
 /// (`refs::Bundle`, kept by the SKILL.md's text). An edit of a module keeps their findings while
 /// every change of the disk is reported, and no file of a skill folder is edited in the editor
 /// (`editor::Workspace::set_text` reports such an edit as a change of the disk).
-const FILE_DISK_RULES: &[Code] = &[Code::SKILL017, Code::SKILL018, Code::SKILL021];
+const FILE_DISK_RULES: &[Code] = &[Code::SKILL017, Code::SKILL018, Code::SKILL019, Code::SKILL020, Code::SKILL021, Code::SKILL023];
+
+/// The rules whose findings follow from the agent's manifest, tool files and the tools each
+/// render enables, with the tokenizer and the `[lint]` settings: they read no module, mode prompt
+/// or other prompt text, and nothing on the disk that is not among the agent's sources
+/// ([`agent_key`]). An edit of a module (in the editor) keeps their findings.
+const PROMPT_BLIND_RULES: &[Code] =
+    &[Code::TOOL002, Code::TOOL003, Code::TOOL004, Code::TOOL005, Code::TOOL006, Code::TOOL007, Code::TOOL008, Code::TOOL009];
+
+/// What the [`PROMPT_BLIND_RULES`] read of a context: every source the agent read (path and
+/// text) but the texts of its modules and mode prompts, the tokenizer, the settings and the
+/// root. `None` without an agent. A prompt file that is also a tool's source keeps its text in
+/// the key. Everything the agent is made of comes from its sources (and the session's
+/// overrides, the same for every check of the session), so equal keys give equal tools and
+/// equal enabled tools per render.
+fn agent_key(cx: &Context) -> Option<u128> {
+    let agent = &cx.agent?.loaded.agent;
+    let tools: std::collections::BTreeSet<&str> = agent.categories.iter().flat_map(|c| c.tools.iter().map(|t| t.source.as_str())).collect();
+    let modules = agent.modules.values().flat_map(|files| match files {
+        crate::manifest::model::ModuleFiles::Single(file) => vec![file],
+        crate::manifest::model::ModuleFiles::Variants(variants) => variants.values().collect(),
+    });
+    let prompts: std::collections::BTreeSet<String> = modules
+        .chain(agent.modes.values().filter_map(|mode| mode.prompt.as_ref()))
+        .filter(|file| !tools.contains(file.path.as_str()))
+        .map(|file| cx.root.display_path(&file.path))
+        .collect();
+    let mut key = xxhash_rust::xxh3::Xxh3::new();
+    key.update(cx.tokenizer.name().as_bytes());
+    key.update(&[0, u8::from(cx.tokenizer.is_exact())]);
+    key.update(format!("{:?}", cx.settings).as_bytes());
+    key.update(cx.root.canonical().as_os_str().as_encoded_bytes());
+    key.update(&(cx.root.depth() as u64).to_le_bytes());
+    for (path, text) in cx.sources.iter_shared() {
+        key.update(&(path.len() as u64).to_le_bytes());
+        key.update(path.as_bytes());
+        let text = if prompts.contains(path) { 0 } else { text.hash() };
+        key.update(&text.to_le_bytes());
+    }
+    Some(key.digest128())
+}
 
 /// What the [`FILE_TEXT_RULES`] read of a context: every agent file's kind, paths and text (in
 /// order), the tokenizer and the settings. `None` when there is no file, or when a file belongs
@@ -252,6 +296,45 @@ mod tests {
             let text = std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(&file)).expect("the rule's file");
             for read in READS_MORE {
                 assert!(!text.contains(read), "{code} ({file}) reads `{read}`: take it out of FILE_TEXT_RULES");
+            }
+        }
+    }
+
+    /// The rules whose findings an edit of a module keeps read no prompt text and nothing on
+    /// the disk: a rule that starts reading one must leave [`PROMPT_BLIND_RULES`], or an edit of
+    /// a module would show its old findings.
+    #[test]
+    fn rules_kept_across_an_edit_of_a_module_read_no_prompt() {
+        const READS_PROMPTS: [&str; 17] = [
+            ".modules",
+            ".prompt",
+            ".sections",
+            ".measured",
+            ".memory",
+            "connectors",
+            "project_context",
+            "skill_bodies",
+            "cx.skills",
+            "cx.files",
+            "cx.root.read",
+            "cx.root.resolve",
+            "cx.root.list",
+            "Bundle::of",
+            "refs::",
+            "std::fs",
+            "cx.sources",
+        ];
+        let rules = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/rules");
+        for code in PROMPT_BLIND_RULES {
+            let rule = crate::rules::get(code.as_str()).expect("registered");
+            let family = rules.join(rule.family.name());
+            let file = family.join(format!("{}_{}.rs", code.as_str().to_lowercase(), rule.name.replace('-', "_")));
+            // The family's shared helpers too (the schema walk of TOOL007 and TOOL008).
+            for file in [file, family.join("mod.rs")] {
+                let text = std::fs::read_to_string(&file).expect("the rule's file");
+                for read in READS_PROMPTS {
+                    assert!(!text.contains(read), "{code} ({}) reads `{read}`: take it out of PROMPT_BLIND_RULES", file.display());
+                }
             }
         }
     }
