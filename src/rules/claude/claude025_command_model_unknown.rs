@@ -6,9 +6,9 @@ use crate::rules::prelude::*;
 
 pub const RULE: Definition = Definition {
     severity: Severity::Error,
-    summary: "A slash command's `model` is not `sonnet`, `opus`, `haiku` or a full Claude model id.",
+    summary: "A slash command's `model` is not `sonnet`, `opus`, `haiku`, `fable` or a full Claude model id.",
     why: "A command's `model` switches the model for that command only. Claude Code accepts an alias (`sonnet`, \
-          `opus`, `haiku`) or a full model id such as `claude-3-5-haiku-20241022`; anything else does not select the \
+          `opus`, `haiku`, `fable`) or a full model id such as `claude-3-5-haiku-20241022`; anything else does not select the \
           model the file names. Source: \
           `anthropics/claude-code:plugins/plugin-dev/skills/command-development/references/frontmatter-reference.md` \
           (model) and https://code.claude.com/docs/en/slash-commands.",

@@ -14,7 +14,7 @@ pub const RULE: Definition = Definition {
           https://code.claude.com/docs/en/model-config (aliases and full names).",
     fails: Example { file: ".claude/settings.json", text: "{\n  \"model\": \"sonet\"\n}\n" },
     passes: Example { file: ".claude/settings.json", text: "{\n  \"model\": \"sonnet\"\n}\n" },
-    notes: "Accepted: `sonnet`, `opus`, `haiku`, `default`, `opusplan`, `sonnet[1m]`, ids starting `claude-` and \
+    notes: "Accepted: `sonnet`, `opus`, `haiku`, `fable`, `default`, `opusplan`, `sonnet[1m]`, ids starting `claude-` and \
             Bedrock/Vertex ids naming a Claude model. When only the case is wrong a safe fix writes it in lowercase.",
     stage: Stage::Lint(check),
 };

@@ -370,7 +370,8 @@ pub fn argument_refs(text: &str) -> Vec<(Range<usize>, &str)> {
 
 /// Whether a model value is one Claude Code accepts: an alias or a full `claude-…` model id.
 pub fn known_model(model: &str) -> bool {
-    const ALIASES: [&str; 7] = ["sonnet", "opus", "haiku", "inherit", "default", "opusplan", "sonnet[1m]"];
+    // `fable` selects the newest Fable model (code.claude.com/docs/en/model-config, "Model aliases").
+    const ALIASES: [&str; 8] = ["sonnet", "opus", "haiku", "fable", "inherit", "default", "opusplan", "sonnet[1m]"];
     ALIASES.contains(&model)
         || (model.starts_with("claude-") && model.len() > 7 && model.chars().all(|c| c.is_ascii_alphanumeric() || "-.[]@:".contains(c)))
         // Bedrock and Vertex model ids name Claude with a provider prefix.
@@ -389,7 +390,7 @@ pub fn unknown_model(doc: &Doc, value: &Value, span: Option<Range<usize>>, what:
     let d = Diagnostic::finding(format!("{what} model `{value}` is not a Claude Code model"))
         .in_file(&doc.file)
         .at(span.clone())
-        .help("use `sonnet`, `opus`, `haiku`, `inherit` or a full model id such as `claude-sonnet-4-5`");
+        .help("use `sonnet`, `opus`, `haiku`, `fable`, `inherit` or a full id such as `claude-sonnet-4-5`");
     let lower = value.to_ascii_lowercase();
     Some(match (known_model(&lower), span) {
         (true, Some(span)) => {
@@ -579,10 +580,10 @@ mod tests {
 
     #[test]
     fn models() {
-        for ok in ["sonnet", "inherit", "claude-opus-4-6", "claude-3-5-haiku-20241022", "us.anthropic.claude-sonnet-4-5-v1:0"] {
+        for ok in ["sonnet", "fable", "inherit", "claude-opus-4-6", "claude-3-5-haiku-20241022", "us.anthropic.claude-sonnet-4-5-v1:0"] {
             assert!(known_model(ok), "{ok}");
         }
-        for bad in ["fable", "gpt-4o", "Sonnet", "claude-"] {
+        for bad in ["fabel", "gpt-4o", "Sonnet", "claude-"] {
             assert!(!known_model(bad), "{bad}");
         }
     }
