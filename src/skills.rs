@@ -4,6 +4,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::codes::Code;
+use crate::memo::SharedText;
 use crate::yaml::{self, Frontmatter};
 
 /// A parsed skill. Text fields are data: they are never evaluated as templates.
@@ -21,6 +22,30 @@ pub struct Skill {
     /// Byte offset where the body starts.
     #[serde(skip)]
     pub body_offset: usize,
+}
+
+/// A skill's body (the text after its frontmatter): a view of the SKILL.md's text as read, so
+/// that the agents and checks reading one skill share that one text instead of a copy each.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SkillBody {
+    text: SharedText,
+    start: usize,
+}
+
+impl SkillBody {
+    /// The body of `text` from byte `start` (empty when `start` is not a boundary inside it).
+    pub fn new(text: SharedText, start: usize) -> Self {
+        let start = if text.is_char_boundary(start) { start } else { text.len() };
+        SkillBody { text, start }
+    }
+}
+
+impl std::ops::Deref for SkillBody {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        &self.text[self.start..]
+    }
 }
 
 /// Why a SKILL.md could not be parsed; `offset` is a byte offset in the file.
@@ -86,6 +111,14 @@ mod tests {
     fn parses_name_description_and_folder() {
         let skill = parse_skill("skills/notes/SKILL.md", "---\nname: notes\ndescription: Takes notes.\n---\n# Notes\n").expect("valid");
         assert_eq!((skill.name.as_str(), skill.folder.as_str()), ("notes", "notes"));
+    }
+
+    #[test]
+    fn a_body_is_the_text_after_its_start_or_nothing() {
+        let text = SharedText::new("---\nname: é\n---\nBody.\n");
+        assert_eq!(&*SkillBody::new(text.clone(), 17), "Body.\n");
+        assert_eq!(&*SkillBody::new(text.clone(), 11), "", "not a character boundary");
+        assert_eq!(&*SkillBody::new(text, 99), "", "past the end");
     }
 
     #[test]

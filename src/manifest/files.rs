@@ -18,7 +18,7 @@ use crate::diagnostic::{Diagnostic, Sources};
 use crate::memo::{content_hash, Kind, SharedText};
 use crate::project::{ProjectRoot, ReadError};
 use crate::provenance::Provenance;
-use crate::skills::{parse_skill, Skill};
+use crate::skills::{parse_skill, Skill, SkillBody};
 use crate::templates::TemplateRoot;
 
 /// The project the manifest is in, and every file read from it.
@@ -26,7 +26,7 @@ pub(super) struct Files {
     pub root: ProjectRoot,
     pub sources: Sources,
     /// Skill bodies by SKILL.md path, filled while reading skills.
-    pub skill_bodies: BTreeMap<String, String>,
+    pub skill_bodies: BTreeMap<String, crate::skills::SkillBody>,
     /// Files read for what they say about a file the agent reads, not as the agent's own (the
     /// configuration a recorded MCP server's hash is taken from), by display path: the lint of
     /// the files no agent loads still lints them, and an edit of one checks the agent again.
@@ -252,8 +252,7 @@ impl Files {
                 let key = content_hash(&file.path).rotate_left(64) ^ file.text.hash();
                 match self.root.cache().get_or_insert(Kind::Skill, key, || parse_skill(&file.path, &file.text)) {
                     Ok(skill) => {
-                        let body = file.text.get(skill.body_offset..).unwrap_or_default();
-                        self.skill_bodies.insert(file.path.clone(), body.to_string());
+                        self.skill_bodies.insert(file.path.clone(), SkillBody::new(file.text.clone(), skill.body_offset));
                         match by_name.get(&skill.name) {
                             Some(&at) => skills[at] = skill,
                             None => {

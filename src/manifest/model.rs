@@ -255,7 +255,7 @@ pub struct Agent {
     pub template_settings: Vec<(&'static str, Origin)>,
     /// The body (text after the frontmatter) of each skill, by SKILL.md path.
     #[serde(skip)]
-    pub skill_bodies: BTreeMap<String, String>,
+    pub skill_bodies: BTreeMap<String, crate::skills::SkillBody>,
     /// The reference system's own window settings (from the `deepagents`, `zeph` or `agentscope` preset).
     pub systems: crate::systems::Systems,
     /// `[lint]` as written (read by the lint stage).

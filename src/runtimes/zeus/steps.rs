@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use crate::manifest::model::{Agent, Scenario, Step, TextFile};
 use crate::runtimes::StepText;
-use crate::skills::Skill;
+use crate::skills::{Skill, SkillBody};
 
 /// Why `zeus_skills` adds nothing: no skill is shown.
 pub fn skills_missing(_step: &Step, agent: &Agent, _scenario: &Scenario) -> Option<String> {
@@ -26,7 +26,7 @@ pub fn skills_text<'a>(agent: &'a Agent, scenario: &Scenario, _module: Option<&'
 /// `<available_skills>`, one `<skill name="…">description</skill>` line each (the agent loads
 /// them with `load_skill`). Skills with `enabled: false` are left out; the rest are ordered by
 /// `priority`, highest first, ties in discovery order. Empty when nothing is left to show.
-fn skills_section(skills: &[Skill], activated: &[String], bodies: &BTreeMap<String, String>) -> String {
+fn skills_section(skills: &[Skill], activated: &[String], bodies: &BTreeMap<String, SkillBody>) -> String {
     let mut listed: Vec<&Skill> = skills.iter().filter(|s| enabled(s)).collect();
     listed.sort_by_key(|s| std::cmp::Reverse(priority(s)));
     let (active, available): (Vec<&Skill>, Vec<&Skill>) = listed.into_iter().partition(|s| activated.contains(&s.name));
