@@ -2229,7 +2229,7 @@ mod tests {
         for config in variants {
             let bytes = serde_json::to_vec(&config).expect("JSON");
             let head: JsonHead = serde_json::from_slice(&bytes).expect("a head");
-            let ours = read_tokenizer_json(&bytes, head.model.expect("a model"), &head).expect("reads");
+            let ours = read_tokenizer_json(&bytes, head.model.expect("a model"), &head, &Added::of(head.added_tokens)).expect("reads");
             let crate_own = tokenizers::Tokenizer::from_bytes(&bytes).expect("reads");
             assert_eq!(ours.get_vocab(true), crate_own.get_vocab(true));
             for text in hostile_texts(3, 200) {
