@@ -20,7 +20,7 @@ use regex_automata::{Anchored, Input};
 use serde_json::Value;
 
 use super::merges::{AddedTokens, Found, Merges};
-use super::{look_ahead_free, BpeParts, DEEPSEEK_SPLITS};
+use super::{look_ahead_free, AddedToken, BpeParts, DEEPSEEK_SPLITS};
 
 /// A byte-level BPE tokenizer.json, ready to count.
 pub struct Model {
@@ -54,7 +54,12 @@ pub enum Piece<'t> {
 
 impl Model {
     /// The model of a tokenizer.json of that shape, or `None` for any other.
-    pub(super) fn of(parts: &mut BpeParts<'_>, normalizer: &Value, pre_tokenizer: &Value, added_tokens: &Value) -> Option<Model> {
+    pub(super) fn of(
+        parts: &mut BpeParts<'_>,
+        normalizer: &Value,
+        pre_tokenizer: &Value,
+        added_tokens: Option<&[AddedToken<'_>]>,
+    ) -> Option<Model> {
         let nfc = match normalizer {
             Value::Null => false,
             n if kind(n) == "NFC" => true,

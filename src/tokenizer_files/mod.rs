@@ -899,8 +899,9 @@ struct JsonHead<'a, M = &'a serde_json::value::RawValue> {
     normalizer: Value,
     #[serde(default)]
     pre_tokenizer: Value,
-    #[serde(default)]
-    added_tokens: Value,
+    // Read into typed tokens once the format is known (see [`Added`]).
+    #[serde(borrow)]
+    added_tokens: Option<&'a serde_json::value::RawValue>,
     version: Option<Value>,
     post_processor: Option<Value>,
     decoder: Option<Value>,
@@ -1005,6 +1006,7 @@ fn read_tokenizer_json<M>(
     bytes: &[u8],
     model: &serde_json::value::RawValue,
     head: &JsonHead<'_, M>,
+    added: &Added<'_>,
 ) -> Result<tokenizers::Tokenizer, String> {
     if !is_bpe(model) {
         // Read through the crate's `FromStr`, compiled in the crate: its generic `from_bytes` compiled
@@ -1013,10 +1015,7 @@ fn read_tokenizer_json<M>(
         return text.parse::<tokenizers::Tokenizer>().map_err(|e| refused(&e));
     }
     let bpe: tokenizers::models::bpe::BPE = serde_json::from_str(model.get()).map_err(|e| refused(&e))?;
-    let added: Vec<tokenizers::AddedToken> = match &head.added_tokens {
-        Value::Null => Vec::new(),
-        tokens => serde::Deserialize::deserialize(tokens).map_err(|e| refused(&e))?,
-    };
+    let added: Vec<tokenizers::AddedToken> = added.tokens.as_ref().map_err(|e| refused(e))?.iter().map(AddedToken::to_crate).collect();
     let mut tokenizer = tokenizer_without_model(head)?;
     tokenizer.with_model(bpe);
     tokenizer.add_tokens(added).map_err(|e| refused(&e))?;
@@ -1065,6 +1064,71 @@ impl<'de: 'a, 'a> serde::Deserialize<'de> for Text<'a> {
             }
         }
         d.deserialize_str(Visitor(std::marker::PhantomData))
+    }
+}
+
+/// An added token of a tokenizer.json, read as the crate reads one (`tokenizers::AddedToken`:
+/// each field required, written as an object or a list), its text borrowed from the file.
+#[derive(serde::Deserialize)]
+struct AddedToken<'a> {
+    #[serde(borrow)]
+    content: Text<'a>,
+    single_word: bool,
+    lstrip: bool,
+    rstrip: bool,
+    normalized: bool,
+    special: bool,
+}
+
+impl AddedToken<'_> {
+    fn to_crate(&self) -> tokenizers::AddedToken {
+        let AddedToken { content, single_word, lstrip, rstrip, normalized, special } = self;
+        let content = content.as_ref().to_string();
+        let (single_word, lstrip, rstrip, normalized, special) = (*single_word, *lstrip, *rstrip, *normalized, *special);
+        tokenizers::AddedToken { content, single_word, lstrip, rstrip, normalized, special }
+    }
+}
+
+/// A tokenizer.json's `added_tokens` as written and read into tokens in one pass: Gemma 3's
+/// 6,415 built as generic values, then read again from them, were a tenth of its loading.
+struct Added<'a> {
+    written: Option<&'a serde_json::value::RawValue>,
+    /// `Err`, the crate's message, when the crate refuses them.
+    tokens: Result<Vec<AddedToken<'a>>, String>,
+}
+
+impl<'a> Added<'a> {
+    fn of(written: Option<&'a serde_json::value::RawValue>) -> Added<'a> {
+        let tokens = match written {
+            None => Ok(Vec::new()),
+            Some(raw) => serde_json::from_str(raw.get()).or_else(|_| Self::from_values(raw)),
+        };
+        Added { written, tokens }
+    }
+
+    /// The tokens read from generic values, as the crate reads them: what a typed reading refuses
+    /// is refused with the crate's message, or read (an object's key written twice: the last counts).
+    fn from_values(raw: &serde_json::value::RawValue) -> Result<Vec<AddedToken<'a>>, String> {
+        let tokens: Vec<tokenizers::AddedToken> = serde::Deserialize::deserialize(&Self::value_of(Some(raw))).map_err(|e| e.to_string())?;
+        let typed = tokens.into_iter().map(|t| AddedToken {
+            content: Text(std::borrow::Cow::Owned(t.content)),
+            single_word: t.single_word,
+            lstrip: t.lstrip,
+            rstrip: t.rstrip,
+            normalized: t.normalized,
+            special: t.special,
+        });
+        Ok(typed.collect())
+    }
+
+    /// The tokens as a generic value (`Null` when none are written), as the fingerprint hashes them.
+    fn value(&self) -> Value {
+        Self::value_of(self.written)
+    }
+
+    fn value_of(written: Option<&serde_json::value::RawValue>) -> Value {
+        // Read already as JSON, so read again the same.
+        written.and_then(|raw| serde_json::from_str(raw.get()).ok()).unwrap_or_default()
     }
 }
 
@@ -1410,14 +1474,20 @@ fn bpe_parts_content(parts: &mut BpeParts<'_>, content: &mut Content) -> Result<
 const MAX_ADDED_TOKENS: usize = 65_536;
 const MAX_ADDED_BYTES: usize = 1 << 20;
 
-/// `Err` when a tokenizer.json's `added_tokens` are over [`MAX_ADDED_TOKENS`] or [`MAX_ADDED_BYTES`].
-fn within_added_token_limits(added: &Value) -> Result<(), String> {
-    let added = added.as_array().map_or(&[][..], Vec::as_slice);
-    let bytes: usize = added.iter().filter_map(|t| t["content"].as_str()).map(str::len).sum();
-    match added.len() > MAX_ADDED_TOKENS || bytes > MAX_ADDED_BYTES {
+/// `Err` when a tokenizer.json's `added_tokens` are over [`MAX_ADDED_TOKENS`] or [`MAX_ADDED_BYTES`]
+/// (those the crate refuses counted as written: the strings of their contents).
+fn within_added_token_limits(added: &Added<'_>) -> Result<(), String> {
+    let (count, bytes): (usize, usize) = match &added.tokens {
+        Ok(tokens) => (tokens.len(), tokens.iter().map(|t| t.content.as_ref().len()).sum()),
+        Err(_) => {
+            let value = added.value();
+            let written = value.as_array().map_or(&[][..], Vec::as_slice);
+            (written.len(), written.iter().filter_map(|t| t["content"].as_str()).map(str::len).sum())
+        }
+    };
+    match count > MAX_ADDED_TOKENS || bytes > MAX_ADDED_BYTES {
         true => Err(format!(
-            "a tokenizer.json of {} added tokens ({bytes} bytes), more than ctxc reads ({MAX_ADDED_TOKENS} tokens, {MAX_ADDED_BYTES} bytes)",
-            added.len()
+            "a tokenizer.json of {count} added tokens ({bytes} bytes), more than ctxc reads ({MAX_ADDED_TOKENS} tokens, {MAX_ADDED_BYTES} bytes)"
         )),
         false => Ok(()),
     }
@@ -1548,7 +1618,8 @@ fn tokenizer_json<M>(
     known: Option<&str>,
 ) -> Result<Option<Engines>, String> {
     growth(&head.normalizer, &head.pre_tokenizer)?;
-    within_added_token_limits(&head.added_tokens)?;
+    let added = Added::of(head.added_tokens);
+    within_added_token_limits(&added)?;
     // Built when it is hashed or its cuts are read: a copy of Gemma 3's 6,415 added tokens is
     // work a known file counted by `sentencepiece_json` never needs.
     let configuration = std::cell::OnceCell::new();
@@ -1557,7 +1628,7 @@ fn tokenizer_json<M>(
             serde_json::json!({
                 "normalizer": head.normalizer,
                 "pre_tokenizer": head.pre_tokenizer,
-                "added_tokens": head.added_tokens,
+                "added_tokens": added.value(),
             })
         })
     };
@@ -1571,17 +1642,17 @@ fn tokenizer_json<M>(
         // model's text as written, not a JSON tree of what can be a 64 MiB vocabulary.
         None => content.text(model.map_or("", |m| m.get())),
     }
-    let (normalizer, pre_tokenizer, added) = (&head.normalizer, &head.pre_tokenizer, &head.added_tokens);
-    let ours = parts.and_then(|parts| match sentencepiece_json::Model::of(parts, normalizer, pre_tokenizer, added) {
+    let (normalizer, pre_tokenizer, tokens) = (&head.normalizer, &head.pre_tokenizer, added.tokens.as_deref().ok());
+    let ours = parts.and_then(|parts| match sentencepiece_json::Model::of(parts, normalizer, pre_tokenizer, tokens) {
         Some(model) => Some(Engine::SentencePieceJson(Box::new(SentencePieceJson { model, words: PieceCounts::default() }))),
-        None => byte_level::Model::of(parts, normalizer, pre_tokenizer, added)
+        None => byte_level::Model::of(parts, normalizer, pre_tokenizer, tokens)
             .map(|model| Engine::ByteLevel(Box::new(ByteLevel { model, cuts: cuts_of(configuration()), pieces: PieceCounts::default() }))),
     });
     let engine = match (ours, model) {
         // The crate still reads the rest of the file: a file it refuses is refused.
         (Some(engine), _) => tokenizer_without_model(head).map(|_| engine)?,
         (None, Some(model)) => {
-            let mut t = read_tokenizer_json(bytes, model, head)?;
+            let mut t = read_tokenizer_json(bytes, model, head, &added)?;
             // Counting is of whole texts: a file's truncation and padding settings are for training.
             t.with_truncation(None).map_err(|e| e.to_string())?;
             t.with_padding(None);
@@ -2158,7 +2229,7 @@ mod tests {
         for config in variants {
             let bytes = serde_json::to_vec(&config).expect("JSON");
             let head: JsonHead = serde_json::from_slice(&bytes).expect("a head");
-            let ours = read_tokenizer_json(&bytes, head.model.expect("a model"), &head).expect("reads");
+            let ours = read_tokenizer_json(&bytes, head.model.expect("a model"), &head, &Added::of(head.added_tokens)).expect("reads");
             let crate_own = tokenizers::Tokenizer::from_bytes(&bytes).expect("reads");
             assert_eq!(ours.get_vocab(true), crate_own.get_vocab(true));
             for text in hostile_texts(3, 200) {

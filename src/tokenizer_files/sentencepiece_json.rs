@@ -23,7 +23,7 @@ use rustc_hash::FxHashSet;
 use serde_json::Value;
 
 use super::merges::{AddedTokens, Found, Merges, NONE};
-use super::BpeParts;
+use super::{AddedToken, BpeParts};
 use crate::tokens::Cuts;
 
 /// The last character of a byte-fallback token's text (`<0xXX>`).
@@ -56,7 +56,12 @@ impl Model {
     /// The model of a tokenizer.json of that shape (its BPE model's `parts`, its `normalizer`,
     /// `pre_tokenizer` and `added_tokens`), or `None` for any other: each rule the crate would
     /// apply otherwise, or a file it would refuse, leaves the file to the crate.
-    pub(super) fn of(parts: &mut BpeParts<'_>, normalizer: &Value, pre_tokenizer: &Value, added_tokens: &Value) -> Option<Model> {
+    pub(super) fn of(
+        parts: &mut BpeParts<'_>,
+        normalizer: &Value,
+        pre_tokenizer: &Value,
+        added_tokens: Option<&[AddedToken<'_>]>,
+    ) -> Option<Model> {
         let space = replaced_space(normalizer)?;
         let no_split = pre_tokenizer.is_null()
             || (kind(pre_tokenizer) == "Split"
