@@ -26,7 +26,7 @@ pub(super) struct Files {
     pub root: ProjectRoot,
     pub sources: Sources,
     /// Skill bodies by SKILL.md path, filled while reading skills.
-    pub skill_bodies: BTreeMap<String, crate::skills::SkillBody>,
+    pub skill_bodies: BTreeMap<String, SkillBody>,
     /// Files read for what they say about a file the agent reads, not as the agent's own (the
     /// configuration a recorded MCP server's hash is taken from), by display path: the lint of
     /// the files no agent loads still lints them, and an edit of one checks the agent again.

@@ -269,8 +269,8 @@ impl<'t> Resolver<'t> {
     /// The merges resolved, grouped by left id ([`ByLeft`]) unless one failed.
     pub(super) fn finish(self) -> Resolved {
         let merges = match self.failed {
-            true => ByLeft::new(0, [].iter()),
-            false => ByLeft::new(self.texts.len(), self.merges.iter()),
+            true => ByLeft::new(0, &Chunked::new()),
+            false => ByLeft::new(self.texts.len(), &self.merges),
         };
         Resolved { vocab: self.vocab, merges, count: self.count, failed: self.failed }
     }
@@ -381,28 +381,31 @@ struct ByLeft {
 impl ByLeft {
     /// The merges, each its left part's id (below `ids`, the vocabulary's size) and its [`Pair`],
     /// ranks rising. Of a pair written twice the last one is kept, as the crate's map keeps it.
-    fn new<'m>(ids: usize, merges: impl Iterator<Item = &'m (u32, Pair)> + Clone) -> ByLeft {
+    fn new(ids: usize, merges: &Chunked<(u32, Pair)>) -> ByLeft {
         // Placed by right id, then by left id, each placing keeping the order it is given: each
         // group by right id, ranks rising among equals (sorting each group was a tenth of Gemma
-        // 3's loading).
-        let rights = merges.clone().map(|(_, pair)| pair.right as usize + 1).max().unwrap_or(0);
-        let (_, by_right) = placed(rights, merges, |(_, pair)| pair.right);
-        let (mut first, by_left) = placed(ids, by_right.iter(), |(left, _)| *left);
+        // 3's loading). The first placing keeps only positions, so that the merges are not held
+        // three times while the second is made.
+        let rights = merges.iter().map(|(_, pair)| pair.right as usize + 1).max().unwrap_or(0);
+        let (_, by_right) = placed(rights, merges.iter().zip(0u32..).map(|((_, pair), at)| (pair.right, at)), 0);
+        let (mut first, mut pairs) =
+            placed(ids, by_right.iter().map(|&at| *merges.get(at as usize)), Pair { right: 0, rank: 0, id: 0 });
+        drop(by_right);
         // A pair written twice kept once: the last.
-        let mut pairs = Vec::with_capacity(by_left.len());
-        let mut start = 0;
+        let (mut kept, mut start) = (0, 0);
         for left in 0..ids {
             let end = first[left + 1] as usize;
-            first[left] = pairs.len() as u32;
-            let group = &by_left[start..end];
-            for (at, (_, pair)) in group.iter().enumerate() {
-                if group.get(at + 1).is_none_or(|(_, next)| next.right != pair.right) {
-                    pairs.push(*pair);
+            first[left] = kept as u32;
+            for at in start..end {
+                if at + 1 == end || pairs[at + 1].right != pairs[at].right {
+                    pairs[kept] = pairs[at];
+                    kept += 1;
                 }
             }
             start = end;
         }
-        first[ids] = pairs.len() as u32;
+        first[ids] = kept as u32;
+        pairs.truncate(kept);
         ByLeft { first, pairs }
     }
 
@@ -415,25 +418,21 @@ impl ByLeft {
     }
 }
 
-/// `merges` placed in groups by `key` (below `groups`), each group in the order given (a counting
-/// sort), and where each group starts, then where the last ends.
-fn placed<'m>(
-    groups: usize,
-    merges: impl Iterator<Item = &'m (u32, Pair)> + Clone,
-    key: impl Fn(&(u32, Pair)) -> u32,
-) -> (Vec<u32>, Vec<(u32, Pair)>) {
+/// Each item's value placed in its key's group (keys below `groups`), each group in the order
+/// given (a counting sort), and where each group starts, then where the last ends.
+fn placed<T: Copy>(groups: usize, items: impl Iterator<Item = (u32, T)> + Clone, fill: T) -> (Vec<u32>, Vec<T>) {
     let mut first = vec![0u32; groups + 1];
-    for merge in merges.clone() {
-        first[key(merge) as usize + 1] += 1;
+    for (key, _) in items.clone() {
+        first[key as usize + 1] += 1;
     }
     for at in 1..first.len() {
         first[at] += first[at - 1];
     }
     let mut next = first.clone();
-    let mut out = vec![(0, Pair { right: 0, rank: 0, id: 0 }); first[groups] as usize];
-    for merge in merges {
-        let at = &mut next[key(merge) as usize];
-        out[*at as usize] = *merge;
+    let mut out = vec![fill; first[groups] as usize];
+    for (key, value) in items {
+        let at = &mut next[key as usize];
+        out[*at as usize] = value;
         *at += 1;
     }
     (first, out)
@@ -599,7 +598,7 @@ mod tests {
                 table.insert((*left, *right), (rank, id));
                 merges.push((*left, Pair { right: *right, rank, id }));
             }
-            let by_left = ByLeft::new(IDS as usize, merges.iter());
+            let by_left = ByLeft::new(IDS as usize, &merges.iter().copied().collect());
             assert_eq!(by_left.pairs.len(), table.len());
             for left in 0..IDS + 3 {
                 for right in 0..IDS + 3 {
@@ -647,7 +646,7 @@ mod tests {
             .enumerate()
             .map(|(rank, (left, right))| (left, Pair { right, rank: rank as u32, id: (left * 3 + right) % IDS }))
             .collect();
-        let by_left = ByLeft::new(IDS as usize, merges.iter());
+        let by_left = ByLeft::new(IDS as usize, &merges.iter().copied().collect());
         let mut recent = Recent::new(3);
         let pairs: Vec<(u32, u32)> =
             (0..IDS + 2).flat_map(|l| (0..IDS + 2).map(move |r| (l, r))).chain([(NONE, NONE), (NONE, 0)]).collect();
@@ -814,7 +813,7 @@ mod tests {
         for (rank, (_, pair)) in merges.iter_mut().enumerate() {
             pair.rank = rank as u32;
         }
-        Merges { vocab: Ids::with_capacity(0), merges: ByLeft::new(texts.len(), merges.iter()), recent: Mutex::default() }
+        Merges { vocab: Ids::with_capacity(0), merges: ByLeft::new(texts.len(), &merges.iter().copied().collect()), recent: Mutex::default() }
     }
 
     /// Merging a short word by scanning its pairs gives what the crate's queue gives: random
