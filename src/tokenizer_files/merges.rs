@@ -388,8 +388,7 @@ impl ByLeft {
         // three times while the second is made.
         let rights = merges.iter().map(|(_, pair)| pair.right as usize + 1).max().unwrap_or(0);
         let (_, by_right) = placed(rights, merges.iter().zip(0u32..).map(|((_, pair), at)| (pair.right, at)), 0);
-        let (mut first, mut pairs) =
-            placed(ids, by_right.iter().map(|&at| *merges.get(at as usize)), Pair { right: 0, rank: 0, id: 0 });
+        let (mut first, mut pairs) = placed(ids, by_right.iter().map(|&at| *merges.get(at as usize)), Pair { right: 0, rank: 0, id: 0 });
         drop(by_right);
         // A pair written twice kept once: the last.
         let (mut kept, mut start) = (0, 0);
@@ -813,7 +812,11 @@ mod tests {
         for (rank, (_, pair)) in merges.iter_mut().enumerate() {
             pair.rank = rank as u32;
         }
-        Merges { vocab: Ids::with_capacity(0), merges: ByLeft::new(texts.len(), &merges.iter().copied().collect()), recent: Mutex::default() }
+        Merges {
+            vocab: Ids::with_capacity(0),
+            merges: ByLeft::new(texts.len(), &merges.iter().copied().collect()),
+            recent: Mutex::default(),
+        }
     }
 
     /// Merging a short word by scanning its pairs gives what the crate's queue gives: random

@@ -24,6 +24,7 @@
 pub mod byte_level;
 pub mod content;
 pub mod discover;
+mod hand_read;
 mod merges;
 pub mod sentencepiece;
 pub mod sentencepiece_json;
@@ -758,9 +759,12 @@ impl TokenizerFile {
         // of loading Gemma 3's 32 MB tokenizer.json went to hashing it first).
         // A thread the system refuses (a container's process limit) means hashing here, after it.
         let hash = || -> String { Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect() };
-        let (sha256, head) = std::thread::scope(|scope| {
+        // The file but its merges, when they are read by hand (see `hand_read_bpe_json_head`).
+        let mut rest = None;
+        let rest = &mut rest;
+        let (sha256, head) = std::thread::scope(move |scope| {
             let sha256 = std::thread::Builder::new().spawn_scoped(scope, hash);
-            let head = streamed_bpe_json_head(bytes);
+            let head = hand_read_bpe_json_head(bytes, rest).or_else(|| streamed_bpe_json_head(bytes));
             let sha256 = match sha256 {
                 Ok(thread) => thread.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
                 Err(_) => hash(),
@@ -1301,8 +1305,9 @@ impl BpeParts<'_> {
 /// defaults and refusal of a field written twice), except that merges written after the
 /// vocabulary are resolved into ids chunk by chunk as they are read ([`merges::Resolver`]),
 /// their texts dropped: Gemma 3's 514,906 merges took 25 MB as texts, most of its pages
-/// touched for the first time (a page fault each) only to be read once and freed.
-struct Streamed<'a>(BpeParts<'a>);
+/// touched for the first time (a page fault each) only to be read once and freed. Beside the
+/// parts, where the `merges` key was read: its address, when it is borrowed from the text.
+struct Streamed<'a>(BpeParts<'a>, Option<usize>);
 
 impl<'de: 'a, 'a> serde::Deserialize<'de> for Streamed<'a> {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
@@ -1327,6 +1332,7 @@ impl<'de: 'a, 'a> serde::Deserialize<'de> for Streamed<'a> {
                     resolved: None,
                 };
                 let mut seen: Vec<&'static str> = Vec::new();
+                let mut merges_key = None;
                 while let Some(key) = map.next_key::<Text<'de>>()? {
                     const FIELDS: [&str; 10] = [
                         "type",
@@ -1348,6 +1354,9 @@ impl<'de: 'a, 'a> serde::Deserialize<'de> for Streamed<'a> {
                         return Err(serde::de::Error::duplicate_field(field));
                     }
                     seen.push(field);
+                    if field == "merges" {
+                        merges_key = matches!(key.0, std::borrow::Cow::Borrowed(_)).then(|| key.0.as_ptr() as usize);
+                    }
                     match field {
                         "type" => parts.kind = map.next_value()?,
                         "vocab" => parts.vocab = map.next_value()?,
@@ -1364,7 +1373,7 @@ impl<'de: 'a, 'a> serde::Deserialize<'de> for Streamed<'a> {
                         _ => parts.ignore_merges = map.next_value()?,
                     }
                 }
-                Ok(Streamed(parts))
+                Ok(Streamed(parts, merges_key))
             }
         }
         d.deserialize_map(Fields(std::marker::PhantomData))
@@ -1382,13 +1391,14 @@ fn resolved_as_read<'de, E>(
     entries: &VocabularyEntries<'_>,
     read: impl FnOnce(&mut Sink<'_, 'de>) -> Result<bool, E>,
 ) -> Result<Option<merges::Resolved>, E> {
-    let mut resolver = merges::Resolver::new(entries);
+    // Made for the first chunk: merges written `null` build no table of the vocabulary.
+    let mut resolver = None;
     let written = read(&mut |mut chunk: Vec<Merge<'de>>| {
-        resolver.chunk(&chunk);
+        resolver.get_or_insert_with(|| merges::Resolver::new(entries)).chunk(&chunk);
         chunk.clear();
         chunk
     })?;
-    Ok(written.then(|| resolver.finish()))
+    Ok(written.then(|| resolver.unwrap_or_else(|| merges::Resolver::new(entries)).finish()))
 }
 
 /// The merges of a BPE model read a chunk of [`CHUNK`] at a time, each chunk given to the
@@ -1592,13 +1602,56 @@ fn json_object_head<'a, M: serde::Deserialize<'a>>(bytes: &'a [u8]) -> Option<Js
     serde_json::from_str(text).ok()
 }
 
+/// [`streamed_bpe_json_head`] of a file whose merges [`hand_read`] reads (most files as the
+/// `tokenizers` crate writes them): the rest of the file, its merges written `null`, copied into
+/// `rest` and read by serde_json; the merges read by hand from `bytes`, resolved into ids as read
+/// when the vocabulary comes first. `None` for any other file.
+fn hand_read_bpe_json_head<'a>(bytes: &'a [u8], rest: &'a mut Option<String>) -> Option<JsonHead<'a, BpeParts<'a>>> {
+    let (key, span) = hand_read::merges_span(bytes)?;
+    let text = simdutf8::basic::from_utf8(bytes).ok()?;
+    let rest = rest.insert(format!("{}null{}", &text[..span.0], &text[span.1..]));
+    let (mut head, read_key) = without_merges_key(json_object_head(rest.as_bytes())?)?;
+    // The key serde_json read as the model's `merges` is the one found: the list replaced was the model's.
+    (read_key == Some(rest.as_ptr() as usize + key)).then_some(())?;
+    let parts = head.model.as_mut()?;
+    match &parts.vocab {
+        Some(entries) => {
+            let read = |sink: &mut Sink<'_, 'a>| {
+                let mut chunk = Vec::with_capacity(CHUNK);
+                hand_read::read_merges(text, span, |merge| {
+                    chunk.push(merge);
+                    if chunk.len() == CHUNK {
+                        chunk = sink(std::mem::take(&mut chunk));
+                    }
+                })
+                .ok_or(())?;
+                if !chunk.is_empty() {
+                    sink(chunk);
+                }
+                Ok::<_, ()>(true)
+            };
+            parts.resolved = resolved_as_read(entries, read).ok()?;
+        }
+        None => {
+            let mut merges = Chunked::new();
+            hand_read::read_merges(text, span, |merge| merges.push(merge))?;
+            parts.merges = Some(merges);
+        }
+    }
+    Some(head)
+}
+
 /// [`bpe_json_head`], the BPE model's merges resolved into ids as they are read, their texts
 /// dropped, when its vocabulary comes first (see [`Streamed`]).
 fn streamed_bpe_json_head(bytes: &[u8]) -> Option<JsonHead<'_, BpeParts<'_>>> {
-    let head: JsonHead<'_, Streamed<'_>> = json_object_head(bytes)?;
+    without_merges_key(json_object_head(bytes)?).map(|(head, _)| head)
+}
+
+/// `head` with its model's parts, and where its model's `merges` key was read.
+fn without_merges_key<'a>(head: JsonHead<'a, Streamed<'a>>) -> Option<(JsonHead<'a, BpeParts<'a>>, Option<usize>)> {
     let JsonHead { model, vocab, config, normalizer, pre_tokenizer, added_tokens, version, post_processor, decoder } = head;
-    let model = model.map(|streamed| streamed.0);
-    Some(JsonHead { model, vocab, config, normalizer, pre_tokenizer, added_tokens, version, post_processor, decoder })
+    let (model, merges_key) = model.map_or((None, None), |Streamed(parts, key)| (Some(parts), key));
+    Some((JsonHead { model, vocab, config, normalizer, pre_tokenizer, added_tokens, version, post_processor, decoder }, merges_key))
 }
 
 /// The [`Engines`] of a JSON file: Tekken's, or a tokenizer.json's.
@@ -2513,6 +2566,47 @@ mod tests {
         let others = [changed(&spj, "model.ignore_merges", true.into()), changed(&spj, "model.type", 1.into()), word_piece, tekken];
         for config in others {
             assert!(read_in_one_pass(&serde_json::to_vec(&config).expect("JSON")).is_ok_and(|e| e.is_none()), "{config}");
+        }
+    }
+
+    /// A file whose merges list ends it has the list read by hand ([`hand_read`]) and counts as
+    /// when serde_json reads it all, pretty-printed or not, merges written as pairs or joined; a
+    /// `merges` list anywhere else than the model's is left to serde_json.
+    #[test]
+    fn merges_read_by_hand_count_as_serde_json_reads_them() {
+        let spj = sentencepiece_json();
+        let byte_level = byte_level_json(llama_pre_tokenizer());
+        let mut pairs = byte_level.clone();
+        for merge in pairs["model"]["merges"].as_array_mut().expect("merges") {
+            let (left, right) = merge.as_str().expect("a merge").split_once(' ').expect("two sides").clone();
+            *merge = serde_json::json!([left, right]);
+        }
+        let texts = hostile_texts(5, 100);
+        for config in [&spj, &byte_level, &pairs] {
+            for bytes in [serde_json::to_vec_pretty(config).expect("JSON"), serde_json::to_vec(config).expect("JSON")] {
+                // Known, so that the merges resolved as read need not be hashed.
+                let engines = |head| ours_in_one_pass(&bytes, head, Some("known")).expect("reads").expect("ctxc's engine");
+                let mut rest = None;
+                let (by_hand, by_serde) = (
+                    engines(hand_read_bpe_json_head(&bytes, &mut rest).expect("read by hand")),
+                    engines(streamed_bpe_json_head(&bytes).expect("a head")),
+                );
+                assert_eq!(by_hand.2[0].0.name(), by_serde.2[0].0.name());
+                for text in &texts {
+                    assert_eq!(by_hand.2[0].0.ids(text), by_serde.2[0].0.ids(text), "{text:?}");
+                }
+            }
+        }
+        let written = serde_json::to_string(&byte_level).expect("JSON");
+        // The model's key written with an escape, a list that ends the file under another key.
+        let elsewhere = written.replace("\"merges\":", "\"m\\u0065rges\":");
+        let elsewhere = format!("{},\"zz\":{{\"merges\":[\"a b\"]}}}}", &elsewhere[..elsewhere.len() - 1]);
+        assert!(serde_json::from_str::<Value>(&elsewhere).is_ok_and(|v| v["model"]["merges"] == byte_level["model"]["merges"]));
+        let mut followed = byte_level.clone();
+        followed["model"]["zz"] = 1.into();
+        let twice = format!("{{\"model\": {{\"merges\": [\"a b\"]}}, {}", &written[1..]);
+        for bytes in [elsewhere.into_bytes(), serde_json::to_vec(&followed).expect("JSON"), twice.into_bytes()] {
+            assert!(hand_read_bpe_json_head(&bytes, &mut None).is_none(), "{}", String::from_utf8_lossy(&bytes));
         }
     }
 

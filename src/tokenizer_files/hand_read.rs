@@ -1,0 +1,213 @@
+//! A tokenizer.json's BPE merges read by hand, where they are the model's last field and the
+//! model the file's (as the `tokenizers` crate writes files: Gemma 3's, Llama's, Qwen's,
+//! DeepSeek's). serde_json steps over white space a byte at a time, and most of a merges list as
+//! written is indentation: Gemma 3's merges are 25 MB, 16 MB of them white space, and stepping
+//! over it was a quarter of the instructions of reading the file. The rest of the file is read
+//! by serde_json as before, with the merges written `null`.
+//!
+//! Nothing here decides what a file means: a list read here is read as serde_json reads it (a
+//! string with an escape is decoded by serde_json), and anything else (a control character, a
+//! merge of another shape, a list that does not end where the file's last `]` is) gives `None`,
+//! and the whole file is then read by serde_json.
+
+use std::borrow::Cow;
+
+use super::{Merge, Text};
+
+/// Where a merges list that ends the file starts (its `[`) and ends (after its `]`), and where the
+/// name of its key starts (after the quote): the first `"merges"` followed by a colon and a list.
+/// Whether that key is the model's and its list the one that ends the file is serde_json's to say:
+/// the caller checks that serde_json read that key as the model's `merges`, and the list must end
+/// there. `None` when the file does not end with a list and the closing braces of a model and of
+/// the top-level object.
+pub(super) fn merges_span(text: &[u8]) -> Option<(usize, (usize, usize))> {
+    let end = last_list_end(text)?;
+    let finder = memchr::memmem::Finder::new(b"\"merges\"");
+    let mut from = 0;
+    loop {
+        let quote = from + finder.find(&text[from..end])?;
+        let start = layout_end(text, quote + 8);
+        if text.get(start) == Some(&b':') {
+            let start = layout_end(text, start + 1);
+            if text.get(start) == Some(&b'[') {
+                return Some((quote + 1, (start, end)));
+            }
+        }
+        from = quote + 1;
+    }
+}
+
+/// After the `]` that the file ends with, followed by the closing braces of the model and of the
+/// top-level object (and white space).
+fn last_list_end(text: &[u8]) -> Option<usize> {
+    let mut end = text.len();
+    for expected in [b'}', b'}', b']'] {
+        end -= text[..end].iter().rev().take_while(|b| is_layout(**b)).count();
+        (end.checked_sub(1).map(|last| text[last]) == Some(expected)).then_some(())?;
+        end -= 1;
+    }
+    Some(end + 1)
+}
+
+/// Reads the merges list `text[start..end]` (from [`merges_span`]), each merge given to `each`
+/// in order; `None` when it is not a list of merges written `"a b"` or `["a", "b"]` that ends at
+/// `end` (some merges may have been given to `each` by then).
+pub(super) fn read_merges<'a>(text: &'a str, (start, end): (usize, usize), mut each: impl FnMut(Merge<'a>)) -> Option<()> {
+    let bytes = text.as_bytes();
+    let mut at = layout_end(bytes, start + 1);
+    if bytes.get(at)? == &b']' {
+        return (at + 1 == end).then_some(());
+    }
+    loop {
+        let merge = match *bytes.get(at)? {
+            b'"' => {
+                let (joined, next) = string(text, at)?;
+                at = next;
+                Merge::Joined(joined)
+            }
+            b'[' => {
+                let (first, next) = string(text, layout_end(bytes, at + 1))?;
+                at = layout_end(bytes, next);
+                (bytes.get(at)? == &b',').then_some(())?;
+                let (second, next) = string(text, layout_end(bytes, at + 1))?;
+                at = layout_end(bytes, next);
+                (bytes.get(at)? == &b']').then_some(())?;
+                at += 1;
+                Merge::Pair(first, second)
+            }
+            _ => return None,
+        };
+        each(merge);
+        at = layout_end(bytes, at);
+        match *bytes.get(at)? {
+            b',' => at = layout_end(bytes, at + 1),
+            b']' => return (at + 1 == end).then_some(()),
+            _ => return None,
+        }
+    }
+}
+
+/// The string whose opening quote is at `at`, and where it ends: borrowed from `text` when it has
+/// no escape, else decoded by serde_json (`None` when serde_json refuses it).
+fn string(text: &str, at: usize) -> Option<(Text<'_>, usize)> {
+    let bytes = text.as_bytes();
+    (bytes.get(at)? == &b'"').then_some(())?;
+    let (end, escaped) = string_end(bytes, at + 1)?;
+    let value = match escaped {
+        false => Cow::Borrowed(&text[at + 1..end - 1]),
+        true => Cow::Owned(serde_json::from_str::<String>(&text[at..end]).ok()?),
+    };
+    Some((Text(value), end))
+}
+
+/// After the closing quote of the string whose text starts at `at`, and whether it has an escape;
+/// `None` when it is not closed or holds a control character, which JSON writes escaped.
+fn string_end(bytes: &[u8], mut at: usize) -> Option<(usize, bool)> {
+    let mut escaped = false;
+    loop {
+        match *bytes.get(at)? {
+            b'"' => return Some((at + 1, escaped)),
+            b'\\' => {
+                escaped = true;
+                at += 2;
+            }
+            0..=0x1f => return None,
+            _ => at += 1,
+        }
+    }
+}
+
+/// JSON's white space: space, tab, line feed and carriage return.
+fn is_layout(b: u8) -> bool {
+    matches!(b, b' ' | b'\n' | b'\r' | b'\t')
+}
+
+/// Where the run of JSON white space from `at` ends.
+fn layout_end(bytes: &[u8], mut at: usize) -> usize {
+    loop {
+        match bytes.get(at) {
+            Some(b' ') => at = spaces_end(bytes, at),
+            Some(b'\n' | b'\r' | b'\t') => at += 1,
+            _ => return at,
+        }
+    }
+}
+
+/// Where the run of spaces from `at` ends, eight bytes at a time: indentation is a line feed and
+/// a run of spaces.
+fn spaces_end(bytes: &[u8], mut at: usize) -> usize {
+    while let Some(word) = bytes.get(at..at + 8) {
+        // The first byte that is not a space is the lowest one not zero here.
+        let other = u64::from_le_bytes(word.try_into().expect("eight bytes")) ^ SPACES;
+        if other != 0 {
+            return at + other.trailing_zeros() as usize / 8;
+        }
+        at += 8;
+    }
+    at + bytes[at..].iter().take_while(|b| **b == b' ').count()
+}
+
+/// Eight spaces, as one word.
+const SPACES: u64 = 0x2020_2020_2020_2020;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn merges_of(text: &str) -> Option<Vec<(String, Option<String>)>> {
+        let (key, span) = merges_span(text.as_bytes())?;
+        assert_eq!(&text[key..key + 6], "merges");
+        let mut read = Vec::new();
+        read_merges(text, span, |merge| {
+            read.push(match merge {
+                Merge::Joined(joined) => (joined.0.into_owned(), None),
+                Merge::Pair(first, second) => (first.0.into_owned(), Some(second.0.into_owned())),
+            })
+        })?;
+        Some(read)
+    }
+
+    #[test]
+    fn reads_the_merges_of_a_file_as_serde_json_does() {
+        let text = "{\n  \"added_tokens\": [{\"content\": \"]}\\\"merges\\\": [\", \"id\": 1}],\n  \"model\": {\n    \"vocab\": {\"a\": 0, \"merges\": 1},\n    \"merges\": [\n      [\n        \"a\\\"\\n\",\n        \"\\u00e9\"\n      ],\n\t\r\"b c\", [\"merges\", \"\\\"merges\"], \"merges\"  ]\n  }\n}\n";
+        let expected = [("a\"\n", Some("é")), ("b c", None), ("merges", Some("\"merges")), ("merges", None)];
+        let expected: Vec<_> = expected.iter().map(|(a, b)| (a.to_string(), b.map(str::to_string))).collect();
+        assert_eq!(merges_of(text), Some(expected));
+        assert_eq!(merges_of("{\"model\":{\"merges\":[]}}"), Some(vec![]));
+    }
+
+    #[test]
+    fn leaves_to_serde_json_what_it_does_not_read_as_serde_json_does() {
+        for text in [
+            "{\"model\": {\"merges\": [\"a b\",]}}",
+            "{\"model\": {\"merges\": [[\"a\", \"b\", \"c\"]]}}",
+            "{\"model\": {\"merges\": [[\"a\"]]}}",
+            "{\"model\": {\"merges\": [1]}}",
+            "{\"model\": {\"merges\": [\"a\tb\"]}}",
+            "{\"model\": {\"merges\": [\"a\\qb\"]}}",
+            "{\"model\": {\"merges\": [\"a b\"] \"c d\"]}}",
+            "{\"model\": {\"merges\": [\"a b\"], \"dropout\": null}}",
+            "{\"model\": {\"merges\": null}}",
+            "{\"model\": {\"merges\": [\"a b\"]}, \"version\": \"1.0\"}",
+            "{\"model\": {\"merges\": [\"a b\"]}} x",
+            "{\"model\": {\"m\\u0065rges\": [\"a b\"]}}",
+            "{\"model\": {\"merges\": [\"a b\"]}}}",
+            "{\"model\": {\"merges\" [\"a b\"]}}",
+        ] {
+            assert_eq!(merges_of(text), None, "{text}");
+        }
+    }
+
+    #[test]
+    fn white_space_runs_end_at_the_first_other_byte_at_any_offset() {
+        for len in 0..20 {
+            for other in [b'a', b'"', 0x0b, 0x0c, 0xa0, 0x20 | 0x80, b'\n' | 0x80] {
+                let mut bytes = vec![b' '; len];
+                bytes.extend([b'\t', b'\r', b'\n']);
+                bytes.push(other);
+                bytes.extend([b' '; 9]);
+                assert_eq!(layout_end(&bytes, 0), len + 3, "{len} spaces then {other:#x}");
+            }
+        }
+    }
+}
