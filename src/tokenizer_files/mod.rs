@@ -1609,7 +1609,8 @@ fn json_object_head<'a, M: serde::Deserialize<'a>>(bytes: &'a [u8]) -> Option<Js
 fn hand_read_bpe_json_head<'a>(bytes: &'a [u8], rest: &'a mut Option<String>) -> Option<JsonHead<'a, BpeParts<'a>>> {
     let (key, span) = hand_read::merges_span(bytes)?;
     let text = simdutf8::basic::from_utf8(bytes).ok()?;
-    let rest = rest.insert(format!("{}null{}", &text[..span.0], &text[span.1..]));
+    let rest = rest.insert(String::with_capacity(text.len() - (span.1 - span.0) + 4));
+    rest.extend([&text[..span.0], "null", &text[span.1..]]);
     let (mut head, read_key) = without_merges_key(json_object_head(rest.as_bytes())?)?;
     // The key serde_json read as the model's `merges` is the one found: the list replaced was the model's.
     (read_key == Some(rest.as_ptr() as usize + key)).then_some(())?;
