@@ -12,25 +12,52 @@
 
 use std::borrow::Cow;
 
-use super::{Merge, Text};
+use super::{Chunked, Merge, Text, VocabularyEntries};
 
-/// Where a merges list that ends the file starts (its `[`) and ends (after its `]`), and where the
-/// name of its key starts (after the quote): the first `"merges"` followed by a colon and a list.
-/// Whether that key is the model's and its list the one that ends the file is serde_json's to say:
-/// the caller checks that serde_json read that key as the model's `merges`, and the list must end
-/// there. `None` when the file does not end with a list and the closing braces of a model and of
-/// the top-level object.
-pub(super) fn merges_span(text: &[u8]) -> Option<(usize, (usize, usize))> {
+/// A field of the model read by hand: where the name of its key starts (after the quote), and
+/// where its value starts and ends.
+pub(super) struct Field {
+    pub key: usize,
+    pub value: (usize, usize),
+}
+
+/// The merges list that ends the file (its `[` to after its `]`) and its key: the first
+/// `"merges"` followed by a colon and a list. Whether that key is the model's and its list the
+/// one that ends the file is serde_json's to say: the caller checks that serde_json read that key
+/// as the model's `merges`, and the list must end there. `None` when the file does not end with
+/// a list and the closing braces of a model and of the top-level object.
+pub(super) fn merges_field(text: &[u8]) -> Option<Field> {
     let end = last_list_end(text)?;
-    let finder = memchr::memmem::Finder::new(b"\"merges\"");
+    let start = first_key(text, b"\"merges\"", b'[', end)?;
+    Some(Field { key: start.0, value: (start.1, end) })
+}
+
+/// The vocabulary written just before the merges' key (`"vocab": {…}, "merges"`, as the crate
+/// writes a model): its object and its key, the first `"vocab"` followed by a colon and an
+/// object (checked as [`merges_field`]'s key is). `None` when the merges follow anything else.
+pub(super) fn vocab_before(text: &[u8], merges: &Field) -> Option<Field> {
+    let mut end = merges.key - 1;
+    for expected in [b',', b'}'] {
+        end -= text[..end].iter().rev().take_while(|b| is_layout(**b)).count();
+        (end.checked_sub(1).map(|last| text[last]) == Some(expected)).then_some(())?;
+        end -= 1;
+    }
+    let start = first_key(text, b"\"vocab\"", b'{', end)?;
+    Some(Field { key: start.0, value: (start.1, end + 1) })
+}
+
+/// Before `end`, the first `name` (a key's name with its quotes) followed by a colon and `opening`:
+/// where its name starts and where its value does.
+fn first_key(text: &[u8], name: &[u8], opening: u8, end: usize) -> Option<(usize, usize)> {
+    let finder = memchr::memmem::Finder::new(name);
     let mut from = 0;
     loop {
         let quote = from + finder.find(&text[from..end])?;
-        let start = layout_end(text, quote + 8);
-        if text.get(start) == Some(&b':') {
-            let start = layout_end(text, start + 1);
-            if text.get(start) == Some(&b'[') {
-                return Some((quote + 1, (start, end)));
+        let colon = layout_end(text, quote + name.len());
+        if text.get(colon) == Some(&b':') {
+            let start = layout_end(text, colon + 1);
+            if text.get(start) == Some(&opening) {
+                return Some((quote + 1, start));
             }
         }
         from = quote + 1;
@@ -49,7 +76,48 @@ fn last_list_end(text: &[u8]) -> Option<usize> {
     Some(end + 1)
 }
 
-/// Reads the merges list `text[start..end]` (from [`merges_span`]), each merge given to `each`
+/// Reads the vocabulary object `text[start..end]` (from [`vocab_before`]) as serde_json reads it
+/// into [`VocabularyEntries`]: each token with its id, in order, and the longest token's length.
+/// `None` when it is not an object of strings to integers that fit in a `u64` (serde_json
+/// refuses any other number there) or does not end at `end`.
+pub(super) fn read_vocabulary(text: &str, (start, end): (usize, usize)) -> Option<VocabularyEntries<'_>> {
+    let bytes = text.as_bytes();
+    let (mut entries, mut longest) = (Chunked::new(), 0);
+    let mut at = layout_end(bytes, start + 1);
+    if bytes.get(at)? == &b'}' {
+        return (at + 1 == end).then_some(VocabularyEntries(entries, longest));
+    }
+    loop {
+        let (token, next) = string(text, at)?;
+        at = layout_end(bytes, next);
+        (bytes.get(at)? == &b':').then_some(())?;
+        at = layout_end(bytes, at + 1);
+        let (id, next) = integer(bytes, at)?;
+        longest = longest.max(token.0.len());
+        entries.push((id, token));
+        at = layout_end(bytes, next);
+        match *bytes.get(at)? {
+            b',' => at = layout_end(bytes, at + 1),
+            b'}' => return (at + 1 == end).then_some(VocabularyEntries(entries, longest)),
+            _ => return None,
+        }
+    }
+}
+
+/// The integer written at `at` and where it ends: digits, no leading zero, no fraction or
+/// exponent (serde_json reads those as floating point), within a `u64`.
+fn integer(bytes: &[u8], at: usize) -> Option<(u64, usize)> {
+    let digits = bytes.get(at..)?.iter().take_while(|b| b.is_ascii_digit()).count();
+    let end = at + digits;
+    let leading_zero = digits > 1 && bytes[at] == b'0';
+    if digits == 0 || leading_zero || matches!(bytes.get(end), Some(b'.' | b'e' | b'E')) {
+        return None;
+    }
+    let value = bytes[at..end].iter().try_fold(0u64, |value, digit| value.checked_mul(10)?.checked_add(u64::from(digit - b'0')))?;
+    Some((value, end))
+}
+
+/// Reads the merges list `text[start..end]` (from [`merges_field`]), each merge given to `each`
 /// in order; `None` when it is not a list of merges written `"a b"` or `["a", "b"]` that ends at
 /// `end` (some merges may have been given to `each` by then).
 pub(super) fn read_merges<'a>(text: &'a str, (start, end): (usize, usize), mut each: impl FnMut(Merge<'a>)) -> Option<()> {
@@ -122,8 +190,17 @@ fn is_layout(b: u8) -> bool {
     matches!(b, b' ' | b'\n' | b'\r' | b'\t')
 }
 
-/// Where the run of JSON white space from `at` ends.
-fn layout_end(bytes: &[u8], mut at: usize) -> usize {
+/// Where the run of JSON white space from `at` ends (most often where it starts).
+#[inline]
+fn layout_end(bytes: &[u8], at: usize) -> usize {
+    match bytes.get(at) {
+        Some(b) if is_layout(*b) => layout_run_end(bytes, at),
+        _ => at,
+    }
+}
+
+/// [`layout_end`] of a run that is not empty.
+fn layout_run_end(bytes: &[u8], mut at: usize) -> usize {
     loop {
         match bytes.get(at) {
             Some(b' ') => at = spaces_end(bytes, at),
@@ -136,9 +213,9 @@ fn layout_end(bytes: &[u8], mut at: usize) -> usize {
 /// Where the run of spaces from `at` ends, eight bytes at a time: indentation is a line feed and
 /// a run of spaces.
 fn spaces_end(bytes: &[u8], mut at: usize) -> usize {
-    while let Some(word) = bytes.get(at..at + 8) {
+    while let Some(word) = bytes.get(at..).and_then(<[u8]>::first_chunk::<8>) {
         // The first byte that is not a space is the lowest one not zero here.
-        let other = u64::from_le_bytes(word.try_into().expect("eight bytes")) ^ SPACES;
+        let other = u64::from_le_bytes(*word) ^ SPACES;
         if other != 0 {
             return at + other.trailing_zeros() as usize / 8;
         }
@@ -155,10 +232,10 @@ mod tests {
     use super::*;
 
     fn merges_of(text: &str) -> Option<Vec<(String, Option<String>)>> {
-        let (key, span) = merges_span(text.as_bytes())?;
-        assert_eq!(&text[key..key + 6], "merges");
+        let field = merges_field(text.as_bytes())?;
+        assert_eq!(&text[field.key..field.key + 6], "merges");
         let mut read = Vec::new();
-        read_merges(text, span, |merge| {
+        read_merges(text, field.value, |merge| {
             read.push(match merge {
                 Merge::Joined(joined) => (joined.0.into_owned(), None),
                 Merge::Pair(first, second) => (first.0.into_owned(), Some(second.0.into_owned())),
@@ -196,6 +273,33 @@ mod tests {
         ] {
             assert_eq!(merges_of(text), None, "{text}");
         }
+    }
+
+    fn entries(read: &VocabularyEntries<'_>) -> (Vec<(u64, String)>, usize) {
+        (read.0.iter().map(|(id, token)| (*id, token.0.to_string())).collect(), read.1)
+    }
+
+    #[test]
+    fn reads_a_vocabulary_as_serde_json_does() {
+        let text = "{\"model\": {\"vocab\": {\n  \"a\": 0,\n  \"\\u00e9\\n\": 18446744073709551615, \"a\": 2\n}\n ,\n \"merges\": []}}";
+        let merges = merges_field(text.as_bytes()).expect("merges");
+        let vocab = vocab_before(text.as_bytes(), &merges).expect("a vocabulary");
+        assert_eq!(&text[vocab.key..vocab.key + 5], "vocab");
+        let read = read_vocabulary(text, vocab.value).expect("read by hand");
+        let written = &text[vocab.value.0..vocab.value.1];
+        assert_eq!(entries(&read), entries(&serde_json::from_str(written).expect("read by serde_json")));
+        assert_eq!(entries(&read), (vec![(0, "a".into()), (u64::MAX, "é\n".into()), (2, "a".into())], 3));
+    }
+
+    #[test]
+    fn leaves_other_vocabularies_to_serde_json() {
+        for value in ["1.0", "1e3", "1E3", "-1", "01", "18446744073709551616", "\"1\"", "null", "1 2", "1,", "1 ,}"] {
+            let written = format!("{{\"a\": {value}}}");
+            assert_eq!(read_vocabulary(&written, (0, written.len())).map(|read| entries(&read)), None, "{written}");
+            assert!(serde_json::from_str::<VocabularyEntries>(&written).is_err(), "{written}");
+        }
+        let text = "{\"model\": {\"vocab\": {}, \"type\": \"BPE\", \"merges\": []}}";
+        assert!(vocab_before(text.as_bytes(), &merges_field(text.as_bytes()).expect("merges")).is_none());
     }
 
     #[test]

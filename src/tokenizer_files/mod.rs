@@ -1306,8 +1306,16 @@ impl BpeParts<'_> {
 /// vocabulary are resolved into ids chunk by chunk as they are read ([`merges::Resolver`]),
 /// their texts dropped: Gemma 3's 514,906 merges took 25 MB as texts, most of its pages
 /// touched for the first time (a page fault each) only to be read once and freed. Beside the
-/// parts, where the `merges` key was read: its address, when it is borrowed from the text.
-struct Streamed<'a>(BpeParts<'a>, Option<usize>);
+/// parts, where its `vocab` and `merges` keys were read.
+struct Streamed<'a>(BpeParts<'a>, KeysRead);
+
+/// Where a BPE model's `vocab` and `merges` keys were read: their addresses, when borrowed from
+/// the text (written without an escape).
+#[derive(Default, PartialEq, Debug)]
+struct KeysRead {
+    vocab: Option<usize>,
+    merges: Option<usize>,
+}
 
 impl<'de: 'a, 'a> serde::Deserialize<'de> for Streamed<'a> {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
@@ -1332,7 +1340,7 @@ impl<'de: 'a, 'a> serde::Deserialize<'de> for Streamed<'a> {
                     resolved: None,
                 };
                 let mut seen: Vec<&'static str> = Vec::new();
-                let mut merges_key = None;
+                let mut keys = KeysRead::default();
                 while let Some(key) = map.next_key::<Text<'de>>()? {
                     const FIELDS: [&str; 10] = [
                         "type",
@@ -1354,8 +1362,11 @@ impl<'de: 'a, 'a> serde::Deserialize<'de> for Streamed<'a> {
                         return Err(serde::de::Error::duplicate_field(field));
                     }
                     seen.push(field);
-                    if field == "merges" {
-                        merges_key = matches!(key.0, std::borrow::Cow::Borrowed(_)).then(|| key.0.as_ptr() as usize);
+                    let address = matches!(key.0, std::borrow::Cow::Borrowed(_)).then(|| key.0.as_ptr() as usize);
+                    match field {
+                        "vocab" => keys.vocab = address,
+                        "merges" => keys.merges = address,
+                        _ => {}
                     }
                     match field {
                         "type" => parts.kind = map.next_value()?,
@@ -1373,7 +1384,7 @@ impl<'de: 'a, 'a> serde::Deserialize<'de> for Streamed<'a> {
                         _ => parts.ignore_merges = map.next_value()?,
                     }
                 }
-                Ok(Streamed(parts, merges_key))
+                Ok(Streamed(parts, keys))
             }
         }
         d.deserialize_map(Fields(std::marker::PhantomData))
@@ -1603,23 +1614,42 @@ fn json_object_head<'a, M: serde::Deserialize<'a>>(bytes: &'a [u8]) -> Option<Js
 }
 
 /// [`streamed_bpe_json_head`] of a file whose merges [`hand_read`] reads (most files as the
-/// `tokenizers` crate writes them): the rest of the file, its merges written `null`, copied into
-/// `rest` and read by serde_json; the merges read by hand from `bytes`, resolved into ids as read
-/// when the vocabulary comes first. `None` for any other file.
+/// `tokenizers` crate writes them), and its vocabulary when written just before them: the rest
+/// of the file, those written `null`, copied into `rest` and read by serde_json; the merges read
+/// by hand from `bytes`, resolved into ids as read when the vocabulary comes first. `None` for
+/// any other file.
 fn hand_read_bpe_json_head<'a>(bytes: &'a [u8], rest: &'a mut Option<String>) -> Option<JsonHead<'a, BpeParts<'a>>> {
-    let (key, span) = hand_read::merges_span(bytes)?;
+    let merges = hand_read::merges_field(bytes)?;
+    let vocab = hand_read::vocab_before(bytes, &merges);
     let text = simdutf8::basic::from_utf8(bytes).ok()?;
-    let rest = rest.insert(String::with_capacity(text.len() - (span.1 - span.0) + 4));
-    rest.extend([&text[..span.0], "null", &text[span.1..]]);
-    let (mut head, read_key) = without_merges_key(json_object_head(rest.as_bytes())?)?;
-    // The key serde_json read as the model's `merges` is the one found: the list replaced was the model's.
-    (read_key == Some(rest.as_ptr() as usize + key)).then_some(())?;
+    // The values read by hand, each written `null`.
+    let by_hand: Vec<(usize, usize)> = vocab.iter().chain([&merges]).map(|field| field.value).collect();
+    let rest =
+        rest.insert(String::with_capacity(text.len() + 4 * by_hand.len() - by_hand.iter().map(|(start, end)| end - start).sum::<usize>()));
+    let mut from = 0;
+    for (start, end) in &by_hand {
+        rest.extend([&text[from..*start], "null"]);
+        from = *end;
+    }
+    rest.push_str(&text[from..]);
+    let (mut head, keys) = with_keys_read(json_object_head(rest.as_bytes())?)?;
+    // The keys serde_json read as the model's `vocab` and `merges` are the ones found: the values
+    // replaced were the model's.
+    let at = |key: usize| {
+        let before: usize = by_hand.iter().filter(|(_, end)| *end <= key).map(|(start, end)| end - start - 4).sum();
+        Some(rest.as_ptr() as usize + key - before)
+    };
+    let expected = KeysRead { vocab: vocab.as_ref().map_or(keys.vocab, |field| at(field.key)), merges: at(merges.key) };
+    (keys == expected).then_some(())?;
     let parts = head.model.as_mut()?;
+    if let Some(field) = &vocab {
+        parts.vocab = Some(hand_read::read_vocabulary(text, field.value)?);
+    }
     match &parts.vocab {
         Some(entries) => {
             let read = |sink: &mut Sink<'_, 'a>| {
                 let mut chunk = Vec::with_capacity(CHUNK);
-                hand_read::read_merges(text, span, |merge| {
+                hand_read::read_merges(text, merges.value, |merge| {
                     chunk.push(merge);
                     if chunk.len() == CHUNK {
                         chunk = sink(std::mem::take(&mut chunk));
@@ -1634,9 +1664,9 @@ fn hand_read_bpe_json_head<'a>(bytes: &'a [u8], rest: &'a mut Option<String>) ->
             parts.resolved = resolved_as_read(entries, read).ok()?;
         }
         None => {
-            let mut merges = Chunked::new();
-            hand_read::read_merges(text, span, |merge| merges.push(merge))?;
-            parts.merges = Some(merges);
+            let mut read = Chunked::new();
+            hand_read::read_merges(text, merges.value, |merge| read.push(merge))?;
+            parts.merges = Some(read);
         }
     }
     Some(head)
@@ -1645,14 +1675,14 @@ fn hand_read_bpe_json_head<'a>(bytes: &'a [u8], rest: &'a mut Option<String>) ->
 /// [`bpe_json_head`], the BPE model's merges resolved into ids as they are read, their texts
 /// dropped, when its vocabulary comes first (see [`Streamed`]).
 fn streamed_bpe_json_head(bytes: &[u8]) -> Option<JsonHead<'_, BpeParts<'_>>> {
-    without_merges_key(json_object_head(bytes)?).map(|(head, _)| head)
+    with_keys_read(json_object_head(bytes)?).map(|(head, _)| head)
 }
 
-/// `head` with its model's parts, and where its model's `merges` key was read.
-fn without_merges_key<'a>(head: JsonHead<'a, Streamed<'a>>) -> Option<(JsonHead<'a, BpeParts<'a>>, Option<usize>)> {
+/// `head` with its model's parts, and where its model's `vocab` and `merges` keys were read.
+fn with_keys_read<'a>(head: JsonHead<'a, Streamed<'a>>) -> Option<(JsonHead<'a, BpeParts<'a>>, KeysRead)> {
     let JsonHead { model, vocab, config, normalizer, pre_tokenizer, added_tokens, version, post_processor, decoder } = head;
-    let (model, merges_key) = model.map_or((None, None), |Streamed(parts, key)| (Some(parts), key));
-    Some((JsonHead { model, vocab, config, normalizer, pre_tokenizer, added_tokens, version, post_processor, decoder }, merges_key))
+    let (model, keys) = model.map_or((None, KeysRead::default()), |Streamed(parts, keys)| (Some(parts), keys));
+    Some((JsonHead { model, vocab, config, normalizer, pre_tokenizer, added_tokens, version, post_processor, decoder }, keys))
 }
 
 /// The [`Engines`] of a JSON file: Tekken's, or a tokenizer.json's.
