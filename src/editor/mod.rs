@@ -1048,11 +1048,14 @@ mod tests {
         let mut workspace = fresh(dir.path(), &BTreeMap::new());
         let runs = |w: &Workspace, code| w.session().rule_times().runs(code);
         let before = (runs(&workspace, Code::SKILL005), runs(&workspace, Code::TPL003));
+        let kept_too = [Code::INSTR010, Code::INSTR011, Code::LINK003, Code::LINK007, Code::LINK008];
+        let kept_before = kept_too.map(|code| runs(&workspace, code));
         let text = "Be careful. Use {tools_description}.\n".to_string();
         let shared = workspace.set_text(&dir.path().join("shared/core.md"), Some(text.clone()));
         workspace.refresh(std::slice::from_ref(&shared));
         assert_eq!(workspace.last_checked(), 3);
         assert_eq!(runs(&workspace, Code::SKILL005), before.0, "the skills are unchanged: their findings are kept");
+        assert_eq!(kept_too.map(|code| runs(&workspace, code)), kept_before, "and those of the rules reading only their text");
         assert_eq!(runs(&workspace, Code::TPL003), before.1 + 3, "every agent's prompt changed");
         let mut again = fresh(dir.path(), &BTreeMap::from([(shared.clone(), text.clone())]));
         assert!(workspace.findings(&one).iter().any(|f| f.code == Some("SKILL005")), "{:?}", workspace.findings(&one));
