@@ -334,6 +334,9 @@ pub enum Kind {
     Toml,
     /// What a template file reads, sets and includes (the static pass; key: its name and text).
     TemplateReads,
+    /// A manifest's text parsed into raw types (key: the text and its format): an editor loads
+    /// every agent again at each edit of a module they all read.
+    Manifest,
     /// The findings of a rule that reads only the agent files of a check (key: the rule, the
     /// files' kinds, paths and texts, the tokenizer and the settings; see `lint::FILE_TEXT_RULES`).
     FileFindings,
