@@ -3,7 +3,6 @@
 //! limit and insists on UTF-8, reading bytes verbatim (no line-ending or Unicode normalisation).
 
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::fs;
 use std::io::Read;
 use std::path::{Component, Path, PathBuf};
@@ -11,7 +10,7 @@ use std::sync::{Arc, Mutex, RwLock};
 
 use crate::codes::Code;
 use crate::diagnostic::{line_col, Diagnostic};
-use crate::memo::{Cache, SharedText};
+use crate::memo::{Cache, KeyMap, SharedText};
 
 /// Largest file ctxc reads (4 MiB): prompts, tool lists and skills are far smaller, and a bigger
 /// file is almost always a mistake (a data dump or a binary).
@@ -33,7 +32,7 @@ pub struct ProjectRoot {
     /// Directories already resolved: path as joined → path with symlinks resolved. An agent
     /// reads many files from few directories; resolving each file's whole path again would
     /// cost a system call per component.
-    resolved_dirs: Arc<Mutex<HashMap<PathBuf, PathBuf>>>,
+    resolved_dirs: Arc<Mutex<KeyMap<PathBuf, PathBuf>>>,
     /// What the roots of this run share: the editor's unsaved texts, the memoized work.
     run: RunState,
 }
@@ -116,8 +115,9 @@ impl Weight for Arc<Walk> {
     }
 }
 
-/// Values kept, each in a slot of its own.
-type Slots<K, T> = HashMap<K, Arc<Mutex<Kept<T>>>>;
+/// Values kept, each in a slot of its own. Keyed by paths, hashed with the memos' cheap hasher
+/// (no SipHash): an edit in the editor looks up every file each agent reads.
+type Slots<K, T> = KeyMap<K, Arc<Mutex<Kept<T>>>>;
 
 /// Folders walked, by root, folder and what the walk looked for.
 type Walks<K> = Slots<K, Arc<Walk>>;
@@ -389,7 +389,7 @@ impl Stamp {
 /// [`crate::Session`] holds one and every root it opens reads through it: a root made without it
 /// reads the disk, visibly, since it was never given one.
 #[derive(Debug, Clone, Default)]
-pub struct UnsavedTexts(Arc<RwLock<HashMap<PathBuf, SharedText>>>);
+pub struct UnsavedTexts(Arc<RwLock<KeyMap<PathBuf, SharedText>>>);
 
 impl UnsavedTexts {
     /// Makes `text` stand in for the file at `path` (canonical), or (`None`) the file on disk
