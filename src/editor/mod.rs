@@ -1010,6 +1010,31 @@ mod tests {
         check(&mut workspace, &open, "an unsaved edit of a bundled file");
     }
 
+    /// With every change of the disk reported, an agent's skills are read once until a report
+    /// (`Files::skills` is kept): a skill created on disk and reported, then an unsaved edit of its
+    /// SKILL.md, each show at once what a fresh server shows.
+    #[test]
+    fn with_changes_reported_the_skills_read_follow_reports_and_unsaved_edits() {
+        let (dir, mut workspace) = bundle_project(true);
+        let shared = workspace.set_text(&dir.path().join("shared/core.md"), Some("Edited.\n".to_string()));
+        workspace.refresh(std::slice::from_ref(&shared));
+        let mut open = BTreeMap::from([(shared, "Edited.\n".to_string())]);
+        // A second skill of agent a, named after no folder (SKILL005), created and reported.
+        std::fs::create_dir_all(dir.path().join("a/skills/two")).expect("mkdir");
+        let two = save(dir.path(), "a/skills/two/SKILL.md", "---\nname: other\ndescription: Take notes. Use when asked.\n---\n# two\n");
+        workspace.disk_changed();
+        workspace.refresh(std::slice::from_ref(&two));
+        assert!(codes_of(&workspace, &two).contains(&"SKILL005"), "{:?}", workspace.findings(&two));
+        assert_eq!(workspace.published, fresh(dir.path(), &open).published, "after the skill was created");
+        // Its name fixed in the editor: the finding goes.
+        let fixed = "---\nname: two\ndescription: Take notes. Use when asked.\n---\n# two\n".to_string();
+        workspace.set_text(&two, Some(fixed.clone()));
+        workspace.refresh(std::slice::from_ref(&two));
+        assert!(!codes_of(&workspace, &two).contains(&"SKILL005"), "{:?}", workspace.findings(&two));
+        open.insert(two, fixed);
+        assert_eq!(workspace.published, fresh(dir.path(), &open).published, "after the unsaved edit");
+    }
+
     /// A client that reports no change of the disk: each check runs the rules that read it
     /// again and takes the stamps of what was kept, as before there were reports.
     #[test]
