@@ -334,6 +334,13 @@ pub enum Kind {
     Toml,
     /// What a template file reads, sets and includes (the static pass; key: its name and text).
     TemplateReads,
+    /// The skills an agent's manifest reads, with what reading them adds to its sources and
+    /// diagnostics, while every change of the disk is reported (key: the reported generation,
+    /// the root, the manifest's path and text; see `manifest::files::Files::skills`).
+    SkillsRead,
+    /// A manifest's text parsed into raw types (key: the text and its format): an editor loads
+    /// every agent again at each edit of a module they all read.
+    Manifest,
     /// The findings of a rule that reads only the agent files of a check (key: the rule, the
     /// files' kinds, paths and texts, the tokenizer and the settings; see `lint::FILE_TEXT_RULES`).
     FileFindings,

@@ -3,7 +3,6 @@
 //! limit and insists on UTF-8, reading bytes verbatim (no line-ending or Unicode normalisation).
 
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::fs;
 use std::io::Read;
 use std::path::{Component, Path, PathBuf};
@@ -11,7 +10,7 @@ use std::sync::{Arc, Mutex, RwLock};
 
 use crate::codes::Code;
 use crate::diagnostic::{line_col, Diagnostic};
-use crate::memo::{Cache, SharedText};
+use crate::memo::{Cache, KeyMap, SharedText};
 
 /// Largest file ctxc reads (4 MiB): prompts, tool lists and skills are far smaller, and a bigger
 /// file is almost always a mistake (a data dump or a binary).
@@ -33,7 +32,7 @@ pub struct ProjectRoot {
     /// Directories already resolved: path as joined → path with symlinks resolved. An agent
     /// reads many files from few directories; resolving each file's whole path again would
     /// cost a system call per component.
-    resolved_dirs: Arc<Mutex<HashMap<PathBuf, PathBuf>>>,
+    resolved_dirs: Arc<Mutex<KeyMap<PathBuf, PathBuf>>>,
     /// What the roots of this run share: the editor's unsaved texts, the memoized work.
     run: RunState,
 }
@@ -116,8 +115,9 @@ impl Weight for Arc<Walk> {
     }
 }
 
-/// Values kept, each in a slot of its own.
-type Slots<K, T> = HashMap<K, Arc<Mutex<Kept<T>>>>;
+/// Values kept, each in a slot of its own. Keyed by paths, hashed with the memos' cheap hasher
+/// (no SipHash): an edit in the editor looks up every file each agent reads.
+type Slots<K, T> = KeyMap<K, Arc<Mutex<Kept<T>>>>;
 
 /// Folders walked, by root, folder and what the walk looked for.
 type Walks<K> = Slots<K, Arc<Walk>>;
@@ -389,7 +389,7 @@ impl Stamp {
 /// [`crate::Session`] holds one and every root it opens reads through it: a root made without it
 /// reads the disk, visibly, since it was never given one.
 #[derive(Debug, Clone, Default)]
-pub struct UnsavedTexts(Arc<RwLock<HashMap<PathBuf, SharedText>>>);
+pub struct UnsavedTexts(Arc<RwLock<KeyMap<PathBuf, SharedText>>>);
 
 impl UnsavedTexts {
     /// Makes `text` stand in for the file at `path` (canonical), or (`None`) the file on disk
@@ -711,13 +711,19 @@ impl ProjectRoot {
         if self.display.as_os_str().is_empty() || self.display == Path::new(".") {
             return rel.to_string();
         }
-        let mut parts: Vec<String> = self.display.display().to_string().trim_end_matches('/').split('/').map(str::to_string).collect();
+        let shown = self.display.display().to_string();
+        let shown = shown.trim_end_matches('/');
+        // Most paths take no `../` step: the folder's display path, joined.
+        if !rel.starts_with("../") {
+            return format!("{shown}/{rel}");
+        }
+        let mut parts: Vec<&str> = shown.split('/').collect();
         let mut rest = rel;
         // `../` steps of references above the manifest's directory eat display components
         // where they can, so `agents/x` + `../../ZEPH.md` shows as `ZEPH.md`. Not a symbolic
         // link: `link/..` is the folder above the link's target, which the path keeps naming.
         while let Some(tail) = rest.strip_prefix("../") {
-            match parts.last().map(String::as_str) {
+            match parts.last().copied() {
                 Some("..") | Some(".") | None => break,
                 Some(_) if fs::symlink_metadata(parts.join("/")).is_ok_and(|m| m.file_type().is_symlink()) => break,
                 Some(_) => {
@@ -866,10 +872,16 @@ impl ProjectRoot {
     /// Reads a file referenced from the manifest (or found by a walk) verbatim.
     pub fn read(&self, reference: &str) -> Result<SourceFile, ReadError> {
         let rel = self.normalize(reference)?;
-        if let Some(text) = self.overlaid(&rel)? {
+        // The file's folder with its links resolved, looked up once for the overlay and the disk's memory.
+        let path = Path::new(&rel);
+        let dir = match (path.parent(), path.file_name()) {
+            (Some(parent), Some(_)) if self.run.disk.is_some() || !self.run.overlay.is_empty() => self.resolve_dir(parent).ok(),
+            _ => None,
+        };
+        if let Some(text) = self.overlaid(&rel, dir.as_deref())? {
             return Ok(SourceFile { display: self.display_path(&rel), rel, text });
         }
-        let key = self.run.disk.as_ref().and_then(|disk| Some((disk, self.kept_key(&rel)?)));
+        let key = self.run.disk.as_ref().and_then(|disk| Some((disk, self.kept_key(&rel, dir.as_deref()?)?)));
         let text = match key {
             Some((disk, key)) => {
                 let path = key.1.clone();
@@ -914,11 +926,9 @@ impl ProjectRoot {
     }
 
     /// The key of a file in the run's [`DiskMemory`]: the root, and the file's path with its
-    /// folder's links resolved (inside the root), as [`ProjectRoot::open`] finds it.
-    fn kept_key(&self, rel: &str) -> Option<(PathBuf, PathBuf)> {
-        let path = Path::new(rel);
-        let (parent, name) = (path.parent()?, path.file_name()?);
-        let dir = self.resolve_dir(parent).ok()?;
+    /// folder's links resolved (`dir`, inside the root), as [`ProjectRoot::open`] finds it.
+    fn kept_key(&self, rel: &str, dir: &Path) -> Option<(PathBuf, PathBuf)> {
+        let name = Path::new(rel).file_name()?;
         dir.starts_with(&self.boundary).then(|| (self.boundary.clone(), dir.join(name)))
     }
 
@@ -950,14 +960,12 @@ impl ProjectRoot {
     }
 
     /// The run's stand-in text for a file (see [`UnsavedTexts`]), found by the file's canonical path
-    /// once its folder is known to be inside the project root.
-    fn overlaid(&self, rel: &str) -> Result<Option<SharedText>, ReadError> {
+    /// (its folder `dir`, links resolved) once that folder is known to be inside the project root.
+    fn overlaid(&self, rel: &str, dir: Option<&Path>) -> Result<Option<SharedText>, ReadError> {
         if self.run.overlay.is_empty() {
             return Ok(None);
         }
-        let path = Path::new(rel);
-        let (Some(parent), Some(name)) = (path.parent(), path.file_name()) else { return Ok(None) };
-        let Ok(dir) = self.resolve_dir(parent) else { return Ok(None) };
+        let (Some(dir), Some(name)) = (dir, Path::new(rel).file_name()) else { return Ok(None) };
         if !dir.starts_with(&self.boundary) {
             return Err(ReadError::Escapes(rel.to_string()));
         }

@@ -361,6 +361,11 @@ impl Provenance {
         Provenance { file, text, overridden, places: OnceCell::new(), diagnostics: Vec::new() }
     }
 
+    /// The content hash of the manifest's text.
+    pub fn text_hash(&self) -> u128 {
+        self.text.hash()
+    }
+
     /// Where the manifest's keys and values are written, as its parser reports them.
     pub fn places(&self) -> &Values {
         self.places.get_or_init(|| Values::of(&self.text))

@@ -1010,6 +1010,31 @@ mod tests {
         check(&mut workspace, &open, "an unsaved edit of a bundled file");
     }
 
+    /// With every change of the disk reported, an agent's skills are read once until a report
+    /// (`Files::skills` is kept): a skill created on disk and reported, then an unsaved edit of its
+    /// SKILL.md, each show at once what a fresh server shows.
+    #[test]
+    fn with_changes_reported_the_skills_read_follow_reports_and_unsaved_edits() {
+        let (dir, mut workspace) = bundle_project(true);
+        let shared = workspace.set_text(&dir.path().join("shared/core.md"), Some("Edited.\n".to_string()));
+        workspace.refresh(std::slice::from_ref(&shared));
+        let mut open = BTreeMap::from([(shared, "Edited.\n".to_string())]);
+        // A second skill of agent a, named after no folder (SKILL005), created and reported.
+        std::fs::create_dir_all(dir.path().join("a/skills/two")).expect("mkdir");
+        let two = save(dir.path(), "a/skills/two/SKILL.md", "---\nname: other\ndescription: Take notes. Use when asked.\n---\n# two\n");
+        workspace.disk_changed();
+        workspace.refresh(std::slice::from_ref(&two));
+        assert!(codes_of(&workspace, &two).contains(&"SKILL005"), "{:?}", workspace.findings(&two));
+        assert_eq!(workspace.published, fresh(dir.path(), &open).published, "after the skill was created");
+        // Its name fixed in the editor: the finding goes.
+        let fixed = "---\nname: two\ndescription: Take notes. Use when asked.\n---\n# two\n".to_string();
+        workspace.set_text(&two, Some(fixed.clone()));
+        workspace.refresh(std::slice::from_ref(&two));
+        assert!(!codes_of(&workspace, &two).contains(&"SKILL005"), "{:?}", workspace.findings(&two));
+        open.insert(two, fixed);
+        assert_eq!(workspace.published, fresh(dir.path(), &open).published, "after the unsaved edit");
+    }
+
     /// A client that reports no change of the disk: each check runs the rules that read it
     /// again and takes the stamps of what was kept, as before there were reports.
     #[test]
@@ -1048,11 +1073,14 @@ mod tests {
         let mut workspace = fresh(dir.path(), &BTreeMap::new());
         let runs = |w: &Workspace, code| w.session().rule_times().runs(code);
         let before = (runs(&workspace, Code::SKILL005), runs(&workspace, Code::TPL003));
+        let kept_too = [Code::INSTR010, Code::INSTR011, Code::LINK003, Code::LINK007, Code::LINK008];
+        let kept_before = kept_too.map(|code| runs(&workspace, code));
         let text = "Be careful. Use {tools_description}.\n".to_string();
         let shared = workspace.set_text(&dir.path().join("shared/core.md"), Some(text.clone()));
         workspace.refresh(std::slice::from_ref(&shared));
         assert_eq!(workspace.last_checked(), 3);
         assert_eq!(runs(&workspace, Code::SKILL005), before.0, "the skills are unchanged: their findings are kept");
+        assert_eq!(kept_too.map(|code| runs(&workspace, code)), kept_before, "and those of the rules reading only their text");
         assert_eq!(runs(&workspace, Code::TPL003), before.1 + 3, "every agent's prompt changed");
         let mut again = fresh(dir.path(), &BTreeMap::from([(shared.clone(), text.clone())]));
         assert!(workspace.findings(&one).iter().any(|f| f.code == Some("SKILL005")), "{:?}", workspace.findings(&one));

@@ -116,6 +116,11 @@ const FILE_TEXT_RULES: &[Code] = &[
     Code::INSTR004,
     Code::INSTR005,
     Code::INSTR009,
+    Code::INSTR010,
+    Code::INSTR011,
+    Code::LINK003,
+    Code::LINK007,
+    Code::LINK008,
 ];
 
 /// The rules whose findings follow from what the [`FILE_TEXT_RULES`] read and from the disk below

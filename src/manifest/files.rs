@@ -21,6 +21,16 @@ use crate::provenance::Provenance;
 use crate::skills::{parse_skill, Skill, SkillBody};
 use crate::templates::TemplateRoot;
 
+/// What [`Files::skills`] read and found, kept while the disk under the root is unchanged.
+struct SkillsRead {
+    skills: Vec<Skill>,
+    /// Every skill body, by SKILL.md path (the step fills `Files::skill_bodies` alone).
+    bodies: Vec<(String, SkillBody)>,
+    /// The files the step added to the sources.
+    sources: Vec<(String, SharedText)>,
+    diagnostics: Vec<Diagnostic>,
+}
+
 /// The project the manifest is in, and every file read from it.
 pub(super) struct Files {
     pub root: ProjectRoot,
@@ -225,7 +235,51 @@ impl Files {
 
     /// The skills of every folder, a later folder's skill replacing an earlier one of its name
     /// in place. With `skip_missing`, a folder that does not exist holds no skills.
+    ///
+    /// While every change of the disk under the root is reported (an editor's file watcher), what
+    /// the folders hold is the same until the next report: the step is kept, with what it adds
+    /// to the sources, the skill bodies and the manifest's diagnostics, so an edit of a module
+    /// every agent reads does not read each agent's skills again.
     pub(super) fn skills(&mut self, prov: &mut Provenance, raw: Option<&RawSkills>, skip_missing: bool) -> Vec<Skill> {
+        let Some(generation) = self.root.reported_generation() else { return self.read_skills(prov, raw, skip_missing) };
+        let mut key = xxhash_rust::xxh3::Xxh3::new();
+        key.update(&generation.to_le_bytes());
+        key.update(self.root.canonical().as_os_str().as_encoded_bytes());
+        key.update(&(self.root.depth() as u64).to_le_bytes());
+        key.update(self.root.display().as_os_str().as_encoded_bytes());
+        // The manifest decides the folders, and where its diagnostics point.
+        key.update(&prov.text_hash().to_le_bytes());
+        key.update(prov.file.as_bytes());
+        key.update(&[u8::from(skip_missing)]);
+        let key = key.digest128();
+        let cache = Arc::clone(self.root.cache());
+        if let Some(kept) = cache.get::<Arc<SkillsRead>>(Kind::SkillsRead, key) {
+            for (display, text) in &kept.sources {
+                self.sources.insert_shared(display, text.clone());
+            }
+            self.skill_bodies.extend(kept.bodies.iter().cloned());
+            prov.diagnostics.extend(kept.diagnostics.iter().cloned());
+            return kept.skills.clone();
+        }
+        let diagnostics = prov.diagnostics.len();
+        let known: BTreeSet<String> = self.sources.iter_shared().map(|(path, _)| path.to_string()).collect();
+        let skills = self.read_skills(prov, raw, skip_missing);
+        let kept = SkillsRead {
+            skills: skills.clone(),
+            bodies: self.skill_bodies.iter().map(|(path, body)| (path.clone(), body.clone())).collect(),
+            sources: self
+                .sources
+                .iter_shared()
+                .filter(|(path, _)| !known.contains(*path))
+                .map(|(p, t)| (p.to_string(), t.clone()))
+                .collect(),
+            diagnostics: prov.diagnostics[diagnostics..].to_vec(),
+        };
+        cache.set(Kind::SkillsRead, key, Arc::new(kept));
+        skills
+    }
+
+    fn read_skills(&mut self, prov: &mut Provenance, raw: Option<&RawSkills>, skip_missing: bool) -> Vec<Skill> {
         let mut skills: Vec<Skill> = Vec::new();
         let mut by_name: HashMap<String, usize> = HashMap::new();
         for dir in raw.iter().flat_map(|s| &s.dirs) {

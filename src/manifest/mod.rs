@@ -219,7 +219,8 @@ pub fn load_with(manifest_path: &Path, overrides: &[String], run: &RunState) -> 
     if let Err(d) = check_requires(&manifest.text, format) {
         return Err(Failure { diagnostics: vec![d.in_file(&manifest.display)], sources });
     }
-    let mut user = match parse(&manifest.text, format) {
+    let key = manifest.text.hash() ^ u128::from(format == Format::Yaml);
+    let mut user = match root.cache().get_or_insert(crate::memo::Kind::Manifest, key, || parse(&manifest.text, format)) {
         Ok(raw) => raw,
         Err(ParseError { message, span, help }) => {
             let mut d = Diagnostic::error(message).code(Code::MAN001).in_file(&manifest.display).at(span).label("here");

@@ -43,7 +43,13 @@ pub fn written_for_people(rel: &str) -> bool {
 
 /// The text parsed (memoized by content: the agents of a project share their files).
 pub fn parse(cache: &Cache, text: &str) -> Arc<Markdown> {
-    cache.get_or_insert(Kind::Markdown, content_hash(text), || Arc::new(read(text)))
+    parse_hashed(cache, text, content_hash(text))
+}
+
+/// [`parse`] for a text whose content hash is known: every link rule looks up every file's
+/// links, and hashing each file again for each rule and agent cost more than the rules.
+pub fn parse_hashed(cache: &Cache, text: &str, hash: u128) -> Arc<Markdown> {
+    cache.get_or_insert(Kind::Markdown, hash, || Arc::new(read(text)))
 }
 
 fn read(text: &str) -> Markdown {

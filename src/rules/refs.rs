@@ -23,7 +23,7 @@ pub struct MdFile<'a> {
     pub file: &'a str,
     /// Path relative to the project root.
     pub rel: &'a str,
-    pub text: &'a str,
+    pub text: &'a SharedText,
 }
 
 impl MdFile<'_> {
@@ -46,8 +46,8 @@ pub use super::markdown::Link;
 
 /// The links of a Markdown text outside code blocks and spans: inline links and images, and
 /// link reference definitions.
-pub fn links(cache: &Cache, text: &str) -> Vec<Link> {
-    markdown::parse(cache, text).links.clone()
+pub fn links(cache: &Cache, text: &SharedText) -> Vec<Link> {
+    markdown::parse_hashed(cache, text, text.hash()).links.clone()
 }
 
 /// What a link's destination is.
