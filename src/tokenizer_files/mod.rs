@@ -2609,7 +2609,7 @@ mod tests {
         let byte_level = byte_level_json(llama_pre_tokenizer());
         let mut pairs = byte_level.clone();
         for merge in pairs["model"]["merges"].as_array_mut().expect("merges") {
-            let (left, right) = merge.as_str().expect("a merge").split_once(' ').expect("two sides").clone();
+            let (left, right) = merge.as_str().expect("a merge").split_once(' ').expect("two sides");
             *merge = serde_json::json!([left, right]);
         }
         let texts = hostile_texts(5, 100);
