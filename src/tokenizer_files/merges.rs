@@ -269,8 +269,8 @@ impl<'t> Resolver<'t> {
     /// The merges resolved, grouped by left id ([`ByLeft`]) unless one failed.
     pub(super) fn finish(self) -> Resolved {
         let merges = match self.failed {
-            true => ByLeft::new(0, &Chunked::new()),
-            false => ByLeft::new(self.texts.len(), &self.merges),
+            true => ByLeft::new(0, [].iter()),
+            false => ByLeft::new(self.texts.len(), self.merges.iter()),
         };
         Resolved { vocab: self.vocab, merges, count: self.count, failed: self.failed }
     }
@@ -381,19 +381,26 @@ struct ByLeft {
 impl ByLeft {
     /// The merges, each its left part's id (below `ids`, the vocabulary's size) and its [`Pair`],
     /// ranks rising. Of a pair written twice the last one is kept, as the crate's map keeps it.
-    fn new(ids: usize, merges: &Chunked<(u32, Pair)>) -> ByLeft {
-        // Placed by right id, then by left id, each placing keeping the order it is given: each
-        // group by right id, ranks rising among equals (sorting each group was a tenth of Gemma
-        // 3's loading). The first placing keeps only positions, so that the merges are not held
-        // three times while the second is made.
-        let rights = merges.iter().map(|(_, pair)| pair.right as usize + 1).max().unwrap_or(0);
-        let (_, by_right) = placed(rights, merges.iter().zip(0u32..).map(|((_, pair), at)| (pair.right, at)), 0);
-        let (mut first, mut pairs) = placed(ids, by_right.iter().map(|&at| *merges.get(at as usize)), Pair { right: 0, rank: 0, id: 0 });
-        drop(by_right);
-        // A pair written twice kept once: the last.
+    fn new<'m>(ids: usize, merges: impl Iterator<Item = &'m (u32, Pair)> + Clone) -> ByLeft {
+        let mut first = vec![0u32; ids + 1];
+        for (left, _) in merges.clone() {
+            first[*left as usize + 1] += 1;
+        }
+        for at in 1..first.len() {
+            first[at] += first[at - 1];
+        }
+        let mut next = first.clone();
+        let mut pairs = vec![Pair { right: 0, rank: 0, id: 0 }; first[ids] as usize];
+        for (left, pair) in merges {
+            let at = &mut next[*left as usize];
+            pairs[*at as usize] = *pair;
+            *at += 1;
+        }
+        // Each group by right id (ranks rising among equals), a pair written twice kept once.
         let (mut kept, mut start) = (0, 0);
         for left in 0..ids {
             let end = first[left + 1] as usize;
+            pairs[start..end].sort_unstable_by_key(|p| (p.right, p.rank));
             first[left] = kept as u32;
             for at in start..end {
                 if at + 1 == end || pairs[at + 1].right != pairs[at].right {
@@ -415,26 +422,6 @@ impl ByLeft {
         let at = group.binary_search_by_key(&right, |p| p.right).ok()?;
         Some((group[at].rank, group[at].id))
     }
-}
-
-/// Each item's value placed in its key's group (keys below `groups`), each group in the order
-/// given (a counting sort), and where each group starts, then where the last ends.
-fn placed<T: Copy>(groups: usize, items: impl Iterator<Item = (u32, T)> + Clone, fill: T) -> (Vec<u32>, Vec<T>) {
-    let mut first = vec![0u32; groups + 1];
-    for (key, _) in items.clone() {
-        first[key as usize + 1] += 1;
-    }
-    for at in 1..first.len() {
-        first[at] += first[at - 1];
-    }
-    let mut next = first.clone();
-    let mut out = vec![fill; first[groups] as usize];
-    for (key, value) in items {
-        let at = &mut next[key as usize];
-        out[*at as usize] = value;
-        *at += 1;
-    }
-    (first, out)
 }
 
 /// The ids of merges' joined tokens, read in the merges' order. Files write merges in the order
@@ -597,7 +584,7 @@ mod tests {
                 table.insert((*left, *right), (rank, id));
                 merges.push((*left, Pair { right: *right, rank, id }));
             }
-            let by_left = ByLeft::new(IDS as usize, &merges.iter().copied().collect());
+            let by_left = ByLeft::new(IDS as usize, merges.iter());
             assert_eq!(by_left.pairs.len(), table.len());
             for left in 0..IDS + 3 {
                 for right in 0..IDS + 3 {
@@ -645,7 +632,7 @@ mod tests {
             .enumerate()
             .map(|(rank, (left, right))| (left, Pair { right, rank: rank as u32, id: (left * 3 + right) % IDS }))
             .collect();
-        let by_left = ByLeft::new(IDS as usize, &merges.iter().copied().collect());
+        let by_left = ByLeft::new(IDS as usize, merges.iter());
         let mut recent = Recent::new(3);
         let pairs: Vec<(u32, u32)> =
             (0..IDS + 2).flat_map(|l| (0..IDS + 2).map(move |r| (l, r))).chain([(NONE, NONE), (NONE, 0)]).collect();
@@ -812,11 +799,7 @@ mod tests {
         for (rank, (_, pair)) in merges.iter_mut().enumerate() {
             pair.rank = rank as u32;
         }
-        Merges {
-            vocab: Ids::with_capacity(0),
-            merges: ByLeft::new(texts.len(), &merges.iter().copied().collect()),
-            recent: Mutex::default(),
-        }
+        Merges { vocab: Ids::with_capacity(0), merges: ByLeft::new(texts.len(), merges.iter()), recent: Mutex::default() }
     }
 
     /// Merging a short word by scanning its pairs gives what the crate's queue gives: random

@@ -1206,20 +1206,6 @@ impl<T> Chunked<T> {
     fn iter(&self) -> impl Iterator<Item = &T> + Clone {
         self.0.iter().flatten()
     }
-
-    /// The item at `at` (below [`Chunked::len`]): each chunk but the last is full.
-    fn get(&self, at: usize) -> &T {
-        &self.0[at / CHUNK][at % CHUNK]
-    }
-}
-
-#[cfg(test)]
-impl<T> FromIterator<T> for Chunked<T> {
-    fn from_iter<I: IntoIterator<Item = T>>(items: I) -> Self {
-        let mut chunked = Chunked::new();
-        items.into_iter().for_each(|item| chunked.push(item));
-        chunked
-    }
 }
 
 impl<'de, T: serde::Deserialize<'de>> serde::Deserialize<'de> for Chunked<T> {
