@@ -1,14 +1,15 @@
-//! A tokenizer.json's BPE merges read by hand, where they are the model's last field and the
-//! model the file's (as the `tokenizers` crate writes files: Gemma 3's, Llama's, Qwen's,
-//! DeepSeek's). serde_json steps over white space a byte at a time, and most of a merges list as
-//! written is indentation: Gemma 3's merges are 25 MB, 16 MB of them white space, and stepping
-//! over it was a quarter of the instructions of reading the file. The rest of the file is read
-//! by serde_json as before, with the merges written `null`.
+//! A tokenizer.json's BPE vocabulary and merges read by hand, where the merges are the model's
+//! last field, the vocabulary the field before, and the model the file's last (as the
+//! `tokenizers` crate writes files: Gemma 3's, Llama's, Qwen's, DeepSeek's). serde_json steps
+//! over white space a byte at a time, and most of those two values as written is indentation:
+//! Gemma 3's merges are 25 MB, 16 MB of them white space, and stepping over it was a quarter of
+//! the instructions of reading the file. The rest of the file is read by serde_json as before,
+//! with the two values written `null`.
 //!
-//! Nothing here decides what a file means: a list read here is read as serde_json reads it (a
+//! Nothing here decides what a file means: a value read here is read as serde_json reads it (a
 //! string with an escape is decoded by serde_json), and anything else (a control character, a
-//! merge of another shape, a list that does not end where the file's last `]` is) gives `None`,
-//! and the whole file is then read by serde_json.
+//! merge of another shape, a number serde_json reads as floating point, a value that does not
+//! end where the file's structure says) gives `None`, and the whole file is then read by serde_json.
 
 use std::borrow::Cow;
 
