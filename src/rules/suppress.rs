@@ -16,10 +16,10 @@ use crate::diagnostic::{line_col, Diagnostic, Sources};
 /// Files whose comments are read: Markdown and the text formats prompts are written in.
 const EXTENSIONS: [&str; 5] = [".md", ".mdx", ".markdown", ".j2", ".txt"];
 
-/// The word every suppression comment holds: most sources have none and are not scanned. The
-/// regex looks for the literal with its SIMD finder: a third fewer instructions than
-/// `str::contains` on the editor's path, which scans each agent's sources at every check.
-static MARKER: LazyLock<Regex> = LazyLock::new(|| Regex::new("ctxc-ignore").expect("constant pattern")); // ok: literal
+/// The word every suppression comment holds: most sources have none and are not scanned. A SIMD
+/// finder built once takes a third fewer instructions than `str::contains` on the editor's path,
+/// which scans each agent's sources at every check.
+static MARKER: LazyLock<memchr::memmem::Finder<'static>> = LazyLock::new(|| memchr::memmem::Finder::new("ctxc-ignore"));
 
 static COMMENT: LazyLock<Regex> = LazyLock::new(|| {
     // ok: a literal, tested below
@@ -46,7 +46,7 @@ pub fn scan(sources: &Sources) -> (Suppressions, Vec<Diagnostic>) {
     let mut suppressions = Suppressions::default();
     let mut findings = Vec::new();
     for (file, text) in sources.iter().filter(|(f, _)| EXTENSIONS.iter().any(|e| f.ends_with(e))) {
-        if !MARKER.is_match(text) {
+        if MARKER.find(text.as_bytes()).is_none() {
             continue;
         }
         for caps in COMMENT.captures_iter(text) {

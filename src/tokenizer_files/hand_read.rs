@@ -37,12 +37,7 @@ pub(super) fn merges_field(text: &[u8]) -> Option<Field> {
 /// writes a model): its object and its key, the first `"vocab"` followed by a colon and an
 /// object (checked as [`merges_field`]'s key is). `None` when the merges follow anything else.
 pub(super) fn vocab_before(text: &[u8], merges: &Field) -> Option<Field> {
-    let mut end = merges.key - 1;
-    for expected in [b',', b'}'] {
-        end -= text[..end].iter().rev().take_while(|b| is_layout(**b)).count();
-        (end.checked_sub(1).map(|last| text[last]) == Some(expected)).then_some(())?;
-        end -= 1;
-    }
+    let end = last_before(text, merges.key - 1, b",}")?;
     let start = first_key(text, b"\"vocab\"", b'{', end)?;
     Some(Field { key: start.0, value: (start.1, end + 1) })
 }
@@ -68,13 +63,17 @@ fn first_key(text: &[u8], name: &[u8], opening: u8, end: usize) -> Option<(usize
 /// After the `]` that the file ends with, followed by the closing braces of the model and of the
 /// top-level object (and white space).
 fn last_list_end(text: &[u8]) -> Option<usize> {
-    let mut end = text.len();
-    for expected in [b'}', b'}', b']'] {
+    Some(last_before(text, text.len(), b"}}]")? + 1)
+}
+
+/// Where the last of `expected` is, read backwards from `end`: each of its bytes in turn, white
+/// space before each allowed.
+fn last_before(text: &[u8], mut end: usize, expected: &[u8]) -> Option<usize> {
+    for byte in expected {
         end -= text[..end].iter().rev().take_while(|b| is_layout(**b)).count();
-        (end.checked_sub(1).map(|last| text[last]) == Some(expected)).then_some(())?;
-        end -= 1;
+        end = end.checked_sub(1).filter(|last| text[*last] == *byte)?;
     }
-    Some(end + 1)
+    Some(end)
 }
 
 /// Reads the vocabulary object `text[start..end]` (from [`vocab_before`]) as serde_json reads it

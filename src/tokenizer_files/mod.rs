@@ -1421,18 +1421,30 @@ impl<'de> serde::de::Visitor<'de> for StreamedMerges<'_, '_, 'de> {
         d.deserialize_seq(self)
     }
     fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<bool, A::Error> {
-        let mut chunk: Vec<Merge<'de>> = Vec::with_capacity(CHUNK);
-        while let Some(merge) = seq.next_element()? {
-            chunk.push(merge);
-            if chunk.len() == CHUNK {
-                chunk = (self.0)(chunk);
+        in_chunks(self.0, |each| {
+            while let Some(merge) = seq.next_element()? {
+                each(merge);
             }
-        }
-        if !chunk.is_empty() {
-            (self.0)(chunk);
-        }
+            Ok(())
+        })?;
         Ok(true)
     }
+}
+
+/// The merges `read` gives one at a time, given to `sink` in chunks of [`CHUNK`] (one list
+/// reused), the last one as soon as `read` ends; `read`'s error as soon as it fails.
+fn in_chunks<'de, E>(sink: &mut Sink<'_, 'de>, read: impl FnOnce(&mut dyn FnMut(Merge<'de>)) -> Result<(), E>) -> Result<(), E> {
+    let mut chunk = Vec::with_capacity(CHUNK);
+    read(&mut |merge| {
+        chunk.push(merge);
+        if chunk.len() == CHUNK {
+            chunk = sink(std::mem::take(&mut chunk));
+        }
+    })?;
+    if !chunk.is_empty() {
+        sink(chunk);
+    }
+    Ok(())
 }
 
 /// `Err` for a BPE model whose merges the `tokenizers` crate cannot build safely. It joins each
@@ -1634,17 +1646,7 @@ fn hand_read_bpe_json_head<'a>(bytes: &'a [u8], rest: &'a mut Option<String>) ->
     match &parts.vocab {
         Some(entries) => {
             let read = |sink: &mut Sink<'_, 'a>| {
-                let mut chunk = Vec::with_capacity(CHUNK);
-                hand_read::read_merges(text, merges.value, |merge| {
-                    chunk.push(merge);
-                    if chunk.len() == CHUNK {
-                        chunk = sink(std::mem::take(&mut chunk));
-                    }
-                })
-                .ok_or(())?;
-                if !chunk.is_empty() {
-                    sink(chunk);
-                }
+                in_chunks(sink, |each| hand_read::read_merges(text, merges.value, each).ok_or(()))?;
                 Ok::<_, ()>(true)
             };
             parts.resolved = resolved_as_read(entries, read).ok()?;
