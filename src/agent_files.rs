@@ -13,6 +13,7 @@ use serde_json::Value;
 
 use crate::codes::Code;
 use crate::diagnostic::{Diagnostic, Sources};
+use crate::folders::{self, Next, Step};
 use crate::hosts::{self, FileSpec, Format, Host};
 use crate::memo::{Cache, Kind, SharedText};
 use crate::project::{ProjectRoot, ReadError, SourceFile};
@@ -826,11 +827,6 @@ pub fn skills_in(root: &ProjectRoot, sources: &Sources) -> Vec<SkillDoc> {
         .collect()
 }
 
-fn skip_dir(entry: &walkdir::DirEntry) -> bool {
-    let name = entry.file_name().to_string_lossy();
-    entry.depth() > 0 && entry.file_type().is_dir() && matches!(name.as_ref(), ".git" | "node_modules" | "target")
-}
-
 /// Walks `root` for every agent file ([`FileKind::of`], and the files of the Claude Code plugins
 /// in it), or reads only `only` (a file named alone). Symbolic links are followed only when they
 /// lead inside the root (`walk`); a file reached twice as the same kind (e.g. CLAUDE.md linking
@@ -919,38 +915,43 @@ fn walk(root: &ProjectRoot, found: &mut Found, candidates: &mut Vec<(String, Fil
     let (mut own, mut through_links, mut walking) = (0usize, 0usize, None::<FolderLink>);
     loop {
         let start = walking.as_ref().map_or_else(|| base.to_path_buf(), |link| base.join(&link.rel));
-        // A link walked is followed at its start (walkdir's default), never below it.
-        let entries = walkdir::WalkDir::new(&start).follow_links(false).sort_by_file_name().into_iter().filter_entry(|e| !skip_dir(e));
-        for entry in entries {
+        let key = walking.as_ref().map_or_else(|| root.canonical().to_path_buf(), |link| link.target.clone());
+        // A link walked is followed at its start, never below it.
+        let flow = folders::walk(root.listings(), &start, &key, usize::MAX, &mut |step| {
+            if let Step::Entry { name, depth, file_type, .. } = step {
+                if depth > 0 && file_type.is_dir() && matches!(name.to_str(), Some(".git" | "node_modules" | "target")) {
+                    return Next::Skip;
+                }
+            }
             match &walking {
                 None => own += 1,
                 Some(_) if through_links >= LINKED_WALKS * own => {
                     let message = "links to folders lead to more files than the project holds: the rest are not followed";
                     found.warnings.push(Diagnostic::warning(message).code(Code::MAN003));
-                    return through_links;
+                    return Next::Stop;
                 }
                 Some(_) => through_links += 1,
             }
-            let entry = match entry {
-                Ok(entry) => entry,
-                Err(e) => {
+            let (path, file_type) = match step {
+                Step::Entry { path, file_type, .. } => (path, file_type),
+                Step::Unreadable { path, error } => {
                     // A folder the walk cannot enter (permissions, a path too long for the
                     // system) is named, never skipped in silence.
-                    found.problems.push(walk_error(root, base, &e));
-                    continue;
+                    found.problems.push(walk_error(root, base, path, error));
+                    return Next::Enter;
                 }
             };
-            if entry.file_type().is_dir() {
-                continue;
+            if file_type.is_dir() {
+                return Next::Enter;
             }
-            let Ok(rel) = entry.path().strip_prefix(base) else { continue };
+            let Ok(rel) = path.strip_prefix(base) else { return Next::Enter };
             let utf8 = rel.to_str().is_some();
             let rel = rel.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/");
-            let is_link = walking.is_some() || entry.path_is_symlink();
+            let is_link = walking.is_some() || file_type.is_symlink();
             let kind = FileKind::of(&rel);
             // Only a link costs more than the walk's own reads: where it leads.
-            if entry.path_is_symlink() && kind.is_none() && utf8 && folder_link(root, &rel, walking.as_ref(), found, &mut links) {
-                continue;
+            if file_type.is_symlink() && kind.is_none() && utf8 && folder_link(root, &rel, walking.as_ref(), found, &mut links) {
+                return Next::Enter;
             }
             match (kind, utf8) {
                 (Some(kind), true) => candidates.push((rel, kind, is_link)),
@@ -958,6 +959,10 @@ fn walk(root: &ProjectRoot, found: &mut Found, candidates: &mut Vec<(String, Fil
                 (None, true) if rel.ends_with(".md") || rel.ends_with(".json") => loose.push((rel, is_link)),
                 (None, _) => {}
             }
+            Next::Enter
+        });
+        if flow.is_break() {
+            return through_links;
         }
         // A link found through another link is walked only to a folder not walked yet, so links
         // that lead into each other end.
@@ -1113,10 +1118,10 @@ pub fn checked_from(file: &std::path::Path) -> (std::path::PathBuf, String) {
 }
 
 /// The problem for a part of the tree a walk could not read, at the deepest path it names.
-fn walk_error(root: &ProjectRoot, base: &std::path::Path, e: &walkdir::Error) -> Diagnostic {
-    let path = e.path().map(|p| p.strip_prefix(base).unwrap_or(p));
-    let rel = path.map(|p| p.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/")).unwrap_or_default();
-    let reason = e.io_error().map_or_else(|| e.to_string(), ToString::to_string);
+fn walk_error(root: &ProjectRoot, base: &std::path::Path, path: &std::path::Path, error: &std::io::Error) -> Diagnostic {
+    let path = path.strip_prefix(base).unwrap_or(path);
+    let rel = path.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/");
+    let reason = error.to_string();
     let display = root.display_path(&rel);
     ReadError::Unreadable { path: display.clone(), reason: format!("{reason}; the files below it were not checked") }
         .into_diagnostic()

@@ -15,7 +15,7 @@
 //!
 //! [`Session`] drives an agent through stages 1–4 once per run, for every command and for
 //! library users. Below the stages sit the shared pieces they all use: [`diagnostic`],
-//! [`project`] (confined file access), [`memo`], [`tokens`], [`models`], [`systems`],
+//! [`project`] (confined file access), [`folders`] (walks reading each folder once per run), [`memo`], [`tokens`], [`models`], [`systems`],
 //! [`runtimes`] (one folder per runtime, a file per role, and the table that dispatches them), [`tools`],
 //! [`providers`] (how each provider renders tools and messages), [`counts`] (counts recorded
 //! from the providers' counting endpoints),
@@ -34,6 +34,7 @@ pub mod counts;
 pub mod diagnostic;
 pub mod discover;
 pub mod editor;
+pub mod folders;
 pub mod hosts;
 pub mod hostview;
 pub mod import;

@@ -10,6 +10,7 @@ use std::sync::{Arc, Mutex, RwLock};
 
 use crate::codes::Code;
 use crate::diagnostic::{line_col, Diagnostic};
+use crate::folders::{self, Listings, Next, Step};
 use crate::memo::{Cache, KeyMap, SharedText};
 
 /// Largest file ctxc reads (4 MiB): prompts, tool lists and skills are far smaller, and a bigger
@@ -48,6 +49,8 @@ pub struct RunState {
     /// Files and folder listings kept between checks while the disk shows them unchanged, for a
     /// long-lived run (the editor); `None`: every read goes to the disk.
     pub disk: Option<Arc<DiskMemory>>,
+    /// The folders a run without `disk` has read, each read once (see [`crate::folders`]).
+    pub listings: Arc<Listings>,
 }
 
 /// What a long-lived run keeps of the disk between checks: the texts of files read, and the
@@ -785,7 +788,7 @@ impl ProjectRoot {
         let resolved = match (path.parent(), path.file_name()) {
             (Some(parent), Some(name)) => {
                 let joined = self.resolve_dir(parent).map_err(error)?.join(name);
-                match fs::symlink_metadata(&joined).map_err(error)?.file_type().is_symlink() {
+                match self.file_type(&joined).map_err(error)?.is_symlink() {
                     true => fs::canonicalize(&joined).map_err(error)?,
                     false => joined,
                 }
@@ -824,7 +827,7 @@ impl ProjectRoot {
                         path = resolved.clone();
                         continue;
                     }
-                    let resolved = match fs::symlink_metadata(&path)?.file_type().is_symlink() {
+                    let resolved = match self.file_type(&path)?.is_symlink() {
                         true => fs::canonicalize(&path)?,
                         false => path.clone(),
                     };
@@ -836,6 +839,24 @@ impl ProjectRoot {
             }
         }
         Ok(path)
+    }
+
+    /// The type of the entry at `path` (its folder's links resolved) without following a final
+    /// link: from the listing of its folder when this run read it, else from the disk.
+    fn file_type(&self, path: &Path) -> std::io::Result<fs::FileType> {
+        match self.listings().and_then(|listings| listings.file_type(path)) {
+            Some(listed) => listed,
+            None => fs::symlink_metadata(path).map(|m| m.file_type()),
+        }
+    }
+
+    /// The folders this run has read, each read once: in a run that keeps no disk memory (a
+    /// long-lived one keeps walks with the stamps that tell when they no longer hold).
+    pub fn listings(&self) -> Option<&Listings> {
+        match self.run.disk {
+            None => Some(&self.run.listings),
+            Some(_) => None,
+        }
     }
 
     /// Opens a file relative to the manifest's directory, following a symlink only when it
@@ -1013,21 +1034,23 @@ impl ProjectRoot {
             if stamped {
                 walk.stamps.push((abs_dir.clone(), Stamp::of_entry(&abs_dir)));
             }
-            for entry in walkdir::WalkDir::new(&abs_dir).follow_links(false).sort_by_file_name() {
-                let Ok(entry) = entry else { continue };
-                if entry.file_type().is_dir() {
-                    walk.dirs.push(entry.path().to_path_buf());
-                    if stamped && entry.depth() > 0 {
-                        walk.stamps.push((entry.path().to_path_buf(), Stamp::of_entry(entry.path())));
+            let _ = folders::walk(self.listings(), &abs_dir, &abs_dir, usize::MAX, &mut |step| {
+                let Step::Entry { path, name, depth, file_type } = step else { return Next::Enter };
+                if file_type.is_dir() {
+                    walk.dirs.push(path.to_path_buf());
+                    if stamped && depth > 0 {
+                        walk.stamps.push((path.to_path_buf(), Stamp::of_entry(path)));
                     }
                 }
-                if entry.file_name() != file_name {
-                    continue;
+                if name != file_name {
+                    return Next::Enter;
                 }
-                let Ok(rel) = entry.path().strip_prefix(&self.boundary) else { continue };
-                let parts: Vec<String> = rel.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect();
-                walk.entries.push((parts, rel.to_str().is_some(), false, None));
-            }
+                if let Ok(rel) = path.strip_prefix(&self.boundary) {
+                    let parts: Vec<String> = rel.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect();
+                    walk.entries.push((parts, rel.to_str().is_some(), false, None));
+                }
+                Next::Enter
+            });
             walk
         });
         // A directory the walk entered is no symlink: reading from it needs no check.
@@ -1080,32 +1103,32 @@ impl ProjectRoot {
         // As in `find_files`: no stamps in a run that keeps no walk.
         let stamped = self.run.disk.is_some();
         let walk = self.walk(self.run.disk.as_ref().map(|d| (d, &d.listed)), key, || {
-            let walk = walkdir::WalkDir::new(&abs_dir).follow_links(false).max_depth(max_depth).sort_by_file_name().into_iter();
-            let walk =
-                walk.filter_entry(|e| e.depth() == 0 || !matches!(e.file_name().to_str(), Some(".git" | "node_modules" | "__pycache__")));
             let mut found = Walk::default();
             if stamped {
                 found.stamps.push((abs_dir.clone(), Stamp::of_entry(&abs_dir)));
             }
             let mut taken = 0;
-            for entry in walk.filter_map(Result::ok) {
-                if entry.file_type().is_dir() {
+            let _ = folders::walk(self.listings(), &abs_dir, &abs_dir, max_depth, &mut |step| {
+                let Step::Entry { path, name, depth, file_type } = step else { return Next::Enter };
+                if depth > 0 && matches!(name.to_str(), Some(".git" | "node_modules" | "__pycache__")) {
+                    return Next::Skip;
+                }
+                if file_type.is_dir() {
                     // A folder entered (its stamp taken before its entries are read).
-                    if stamped && entry.depth() > 0 && entry.depth() < max_depth {
-                        found.stamps.push((entry.path().to_path_buf(), Stamp::of_entry(entry.path())));
+                    if stamped && depth > 0 && depth < max_depth {
+                        found.stamps.push((path.to_path_buf(), Stamp::of_entry(path)));
                     }
-                    continue;
+                    return Next::Enter;
                 }
                 if taken == max_entries {
-                    break;
+                    return Next::Stop;
                 }
                 taken += 1;
-                let Ok(rel) = entry.path().strip_prefix(&self.boundary) else { continue };
-                let Some(rel) = rel.to_str() else { continue };
+                let Some(rel) = path.strip_prefix(&self.boundary).ok().and_then(Path::to_str) else { return Next::Enter };
                 let parts: Vec<String> = rel.split(std::path::MAIN_SEPARATOR).map(str::to_string).collect();
-                let symlink = entry.path_is_symlink();
+                let symlink = file_type.is_symlink();
                 let target = match symlink {
-                    true => fs::canonicalize(entry.path()).ok().and_then(|t| {
+                    true => fs::canonicalize(path).ok().and_then(|t| {
                         let inside = t
                             .strip_prefix(&self.boundary)
                             .ok()?
@@ -1121,16 +1144,17 @@ impl ProjectRoot {
                     // Where a link leads may be created, deleted or replaced with no change to
                     // the folders walked: its target's stamp is checked too, and a link that
                     // leads nowhere is looked at again on each use.
-                    match fs::canonicalize(entry.path()) {
+                    match fs::canonicalize(path) {
                         Ok(to) => {
                             let stamp = Stamp::of_entry(&to);
                             found.stamps.push((to, stamp));
                         }
-                        Err(_) => found.stamps.push((entry.path().to_path_buf(), Stamp(None))),
+                        Err(_) => found.stamps.push((path.to_path_buf(), Stamp(None))),
                     }
                 }
                 found.entries.push((parts, true, symlink, target));
-            }
+                Next::Enter
+            });
             found
         });
         // No size is taken: a lookup per file listed, and reading a file checks its size.
@@ -1274,8 +1298,7 @@ mod tests {
         let plain = ProjectRoot::new(project.path().join("agent")).expect("root");
         assert_eq!(plain.read("core.md").map(|f| f.text.to_string()), Ok("on disk".to_string()), "a root without the overlay");
         let root =
-            ProjectRoot::in_run(project.path().join("agent"), RunState { overlay: overlay.clone(), cache: Arc::default(), disk: None })
-                .expect("root");
+            ProjectRoot::in_run(project.path().join("agent"), RunState { overlay: overlay.clone(), ..RunState::default() }).expect("root");
         let read = |rel: &str| root.read(rel).map(|f| f.text.to_string());
         assert_eq!(read("core.md"), Ok("unsaved".to_string()));
         assert_eq!(read("./core.md"), Ok("unsaved".to_string()), "by path, however written");
@@ -1465,7 +1488,7 @@ mod tests {
         // Older than the window in which a stamp cannot tell a later change.
         std::thread::sleep(std::time::Duration::from_millis(150));
         let disk = Arc::new(DiskMemory::with_text_cap(250));
-        let run = RunState { overlay: UnsavedTexts::default(), cache: Arc::default(), disk: Some(disk.clone()) };
+        let run = RunState { disk: Some(disk.clone()), ..RunState::default() };
         let root = ProjectRoot::in_run(project.path(), run).expect("root");
         let read = |name: &str| root.read(&format!("{name}.md")).map(|f| f.text.len()).expect("read");
         let reads = || disk.work().0;

@@ -81,6 +81,9 @@ pub struct CheckReport {
     /// `sources`, so that the files no agent loads are still linted; the editor checks an agent
     /// again when one of them changes.
     pub consulted: BTreeSet<String>,
+    /// The canonical paths of the files the agents read as theirs (`sources` less `consulted`):
+    /// the lint of the files beside the agents leaves them out.
+    pub read: BTreeSet<PathBuf>,
     /// Something could not be loaded (or the command was misused).
     pub unloadable: bool,
     pub deny_warnings: bool,
@@ -146,6 +149,7 @@ impl CheckReport {
         self.suppressed += other.suppressed;
         self.sources.extend(other.sources);
         self.consulted.extend(other.consulted);
+        self.read.extend(other.read);
         self.unloadable |= other.unloadable;
     }
 
@@ -246,13 +250,8 @@ pub fn check(path: &Path, options: &Options, session: &Session) -> CheckReport {
     match crate::discover::find_manifests(path) {
         Ok(manifests) => {
             check_agents(&mut report, &manifests, options, session);
-            let loaded = report
-                .sources
-                .iter_shared()
-                .filter(|(p, _)| !report.consulted.contains(*p))
-                .filter_map(|(p, _)| std::fs::canonicalize(p).ok())
-                .collect();
-            beside_agents(&mut report, path, loaded, options, session);
+            let read = std::mem::take(&mut report.read);
+            beside_agents(&mut report, path, read, options, session);
             report.zero_config = false;
             report.drop_repeats();
         }
@@ -314,6 +313,8 @@ fn check_agent(report: &mut CheckReport, manifest: &Path, options: &Options, ses
         Ok(loaded) => loaded,
         Err(failure) => {
             report.diagnostics.extend(failure.diagnostics);
+            // Read before the agent failed (no root to find them from): the disk says where.
+            report.read.extend(failure.sources.iter_shared().filter_map(|(display, _)| std::fs::canonicalize(display).ok()));
             report.sources.extend(failure.sources);
             report.unloadable = true;
             report.agents.push(AgentSummary {
@@ -388,6 +389,12 @@ fn check_agent(report: &mut CheckReport, manifest: &Path, options: &Options, ses
     report.diagnostics.extend(render_problems);
     add_consulted_configurations(report, &loaded, &findings);
     finish(report, findings, &selection, &loaded.sources);
+    // Each path found from the agent's root: its folders' links were resolved when it was read.
+    let own = loaded.sources.iter_shared().filter(|(display, _)| !loaded.consulted.contains(*display));
+    report.read.extend(own.filter_map(|(display, _)| match crate::agent_files::rel_of(&loaded.root, display) {
+        Some(rel) => loaded.root.resolve(rel).ok(),
+        None => std::fs::canonicalize(display).ok(),
+    }));
     report.sources.extend(loaded.sources);
     report.consulted.extend(loaded.consulted);
     report.agents.push(summary);

@@ -17,6 +17,7 @@ const LAYERS: &[(&str, &[&str])] = &[
         &[
             "codes",
             "memo",
+            "folders",
             "diagnostic",
             "project",
             "yaml",
