@@ -4,7 +4,7 @@
 //! OpenHands microagents…). In a manifest, skills and memory files come from what loading read;
 //! without one (zero-config), and for the files no agent loads, from a walk of the directory.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::ops::{Deref, Range};
 use std::sync::Arc;
 
@@ -832,7 +832,7 @@ pub fn skills_in(root: &ProjectRoot, sources: &Sources) -> Vec<SkillDoc> {
 /// lead inside the root (`walk`); a file reached twice as the same kind (e.g. CLAUDE.md linking
 /// to AGENTS.md) is linted once, under its own name. Files whose canonical path is in `seen` (read
 /// by an agent) are skipped.
-pub fn discover(root: &ProjectRoot, only: Option<Named>, seen: BTreeSet<std::path::PathBuf>) -> Found {
+pub fn discover(root: &ProjectRoot, only: Option<Named>, seen: HashSet<std::path::PathBuf>) -> Found {
     let mut found = Found::default();
     let mut candidates: Vec<(String, FileKind, bool)> = Vec::new();
     // Files a plugin may hold under a name no other product reads (`agents/x.md`, `hooks/hooks.json`).
@@ -855,7 +855,7 @@ pub fn discover(root: &ProjectRoot, only: Option<Named>, seen: BTreeSet<std::pat
     candidates.sort_by(|a, b| a.2.cmp(&b.2).then_with(|| a.0.cmp(&b.0)));
     // A file reached under two names is read once per kind: a Windsurf rule that links to a
     // SKILL.md is read by Windsurf as a rule, and CLAUDE.md linking to AGENTS.md is one memory file.
-    let mut linted: BTreeSet<(std::path::PathBuf, FileKind)> = BTreeSet::new();
+    let mut linted: HashSet<(std::path::PathBuf, FileKind)> = HashSet::new();
     for (rel, kind, is_link) in candidates {
         let display = root.display_path(&rel);
         // A file the walk found under no link is where its path says: no lookup for it.

@@ -4,7 +4,6 @@
 //! unless `--yes`; the exchange itself is [`ctxc::mcp::record`], bounded.
 
 use std::collections::BTreeMap;
-use std::collections::BTreeSet;
 use std::io::{BufRead, IsTerminal};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -54,7 +53,7 @@ pub fn run(args: RecordArgs, reporter: &Reporter) -> u8 {
             return EXIT_INPUT;
         }
     };
-    let found = ctxc::agent_files::discover(&root, None, BTreeSet::new());
+    let found = ctxc::agent_files::discover(&root, None, Default::default());
     reporter.diagnostics(&found.problems, &ctxc::Sources::default());
     let mut all = configured(&root, &found);
     // The other hosts' configuration files (.codex/config.toml, .gemini/settings.json…); what the

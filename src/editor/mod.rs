@@ -289,7 +289,7 @@ impl Workspace {
             self.generation = self.generation.wrapping_add(1);
             let generation = self.generation;
             session.begin(generation);
-            let report = lint::check_beside_agents(&self.root, left_to_agents.clone(), &self.options, &session);
+            let report = lint::check_beside_agents(&self.root, left_to_agents.iter().cloned().collect(), &self.options, &session);
             let unit = Unit {
                 files: read_files(&self.root, &report),
                 consulted: report.consulted.iter().map(PathBuf::from).collect(),

@@ -166,7 +166,7 @@ pub fn views_seen_at(
     model: Option<&str>,
     counter: &TokenCounter,
 ) -> Views {
-    let found = agent_files::discover(root, None, BTreeSet::new());
+    let found = agent_files::discover(root, None, Default::default());
     let mut out = Views { problems: found.problems.clone(), ..Views::default() };
     for host in hosts {
         let Some(startup) = &host.startup else { continue };

@@ -4,7 +4,7 @@
 //! file under the path that no agent loads (a path with no manifest at all: every one) is linted
 //! zero-config: SKILL.md, memory files and the other kinds of [`crate::agent_files::FileKind`].
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashSet};
 use std::hash::BuildHasher;
 use std::path::{Component, Path, PathBuf};
 
@@ -83,7 +83,7 @@ pub struct CheckReport {
     pub consulted: BTreeSet<String>,
     /// The canonical paths of the files the agents read as theirs (`sources` less `consulted`):
     /// the lint of the files beside the agents leaves them out.
-    pub read: BTreeSet<PathBuf>,
+    pub read: HashSet<PathBuf>,
     /// Something could not be loaded (or the command was misused).
     pub unloadable: bool,
     pub deny_warnings: bool,
@@ -271,14 +271,14 @@ pub fn check(path: &Path, options: &Options, session: &Session) -> CheckReport {
 /// What `check` of the folder `dir` adds to its agents' checks: the agent files no agent loads
 /// (`loaded`: the canonical paths of the files agents read), linted as files, and the hosts'
 /// budgets. The language server checks it as a unit of its own beside each agent's.
-pub fn check_beside_agents(dir: &Path, loaded: BTreeSet<PathBuf>, options: &Options, session: &Session) -> CheckReport {
+pub fn check_beside_agents(dir: &Path, loaded: HashSet<PathBuf>, options: &Options, session: &Session) -> CheckReport {
     let mut report = CheckReport { deny_warnings: options.deny_warnings, ..CheckReport::default() };
     beside_agents(&mut report, dir, loaded, options, session);
     report.mask_secrets(session.cache());
     report
 }
 
-fn beside_agents(report: &mut CheckReport, dir: &Path, loaded: BTreeSet<PathBuf>, options: &Options, session: &Session) {
+fn beside_agents(report: &mut CheckReport, dir: &Path, loaded: HashSet<PathBuf>, options: &Options, session: &Session) {
     zero_config_in(report, dir, loaded, options, session);
     host_budgets(report, dir, options, session);
     host_listings(report, dir, options, session);
@@ -457,7 +457,7 @@ fn host_listings(report: &mut CheckReport, dir: &Path, options: &Options, sessio
 }
 
 /// Lints the agent files of the folder `dir` no agent loads (`loaded`: the files agents read).
-fn zero_config_in(report: &mut CheckReport, dir: &Path, loaded: BTreeSet<PathBuf>, options: &Options, session: &Session) {
+fn zero_config_in(report: &mut CheckReport, dir: &Path, loaded: HashSet<PathBuf>, options: &Options, session: &Session) {
     match session.project_root(dir) {
         Ok(root) => zero_config(report, &root, None, loaded, options, session),
         Err(e) => report.usage_error(e.into_diagnostic()),
@@ -469,7 +469,7 @@ fn zero_config(
     report: &mut CheckReport,
     root: &ProjectRoot,
     only: Option<files::Named>,
-    loaded: BTreeSet<PathBuf>,
+    loaded: HashSet<PathBuf>,
     options: &Options,
     session: &Session,
 ) {
