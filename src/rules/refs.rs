@@ -411,7 +411,21 @@ impl Bundle {
         // Where every change of the disk is reported (an editor's watcher), listed and read again
         // after each report.
         let disk = cx.root.reported_generation();
-        let key = content_hash(&format!("{}\0{skill_rel}\0{text:x}\0{disk:?}\0{}", cx.root.canonical().display(), cx.root.depth()));
+        // The parts hashed as they are (no text made of them: this runs for every rule and skill);
+        // neither a path nor a name holds a NUL byte.
+        let mut key = xxhash_rust::xxh3::Xxh3::new();
+        key.update(cx.root.canonical().as_os_str().as_encoded_bytes());
+        key.update(b"\0");
+        key.update(skill_rel.as_bytes());
+        key.update(b"\0");
+        key.update(&text.to_le_bytes());
+        key.update(&disk.map_or([0; 9], |generation| {
+            let mut bytes = [1; 9];
+            bytes[1..].copy_from_slice(&generation.to_le_bytes());
+            bytes
+        }));
+        key.update(&(cx.root.depth() as u64).to_le_bytes());
+        let key = key.digest128();
         cx.root.cache().get_or_insert(Kind::Bundle, key, || Arc::new(Bundle::read(cx, skill_rel)))
     }
 
