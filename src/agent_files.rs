@@ -1330,7 +1330,7 @@ mod tests {
         std::fs::write(project.path().join("plug/skills/deploy/SKILL.md"), "---\nname: deploy\n---\nDeploy.\n").expect("write");
         std::fs::write(project.path().join("plug/skills/deploy/notes.md"), "Notes.\n").expect("write");
         let root = ProjectRoot::new(project.path()).expect("root");
-        let found = discover(&root, None, BTreeSet::new());
+        let found = discover(&root, None, HashSet::new());
         let flat: Vec<(&str, bool)> =
             found.files.iter().filter(|d| d.kind == FileKind::FlatSkill).map(|d| (d.rel.as_str(), d.plugin.is_some())).collect();
         assert_eq!(flat, [("plug/skills/deploy.md", true)]);
@@ -1357,7 +1357,7 @@ mod tests {
             // A root of its own: a cache of its own.
             let root = ProjectRoot::new(project.path()).expect("root");
             let only = alone.then(|| Named::find(&root, "plug/team/a.md", None)).flatten();
-            let found = discover(&root, only, BTreeSet::new());
+            let found = discover(&root, only, HashSet::new());
             let parsed: Option<ParsedJson> = root.cache().get(Kind::Json, crate::memo::content_hash(manifest));
             assert!(parsed.is_some_and(|p| p.is_ok()), "the manifest was parsed into the cache");
             let agent = found.files.iter().find(|d| d.rel == "plug/team/a.md").expect("the plugin's agent is found");
@@ -1373,7 +1373,7 @@ mod tests {
         let dir = project.path().join(std::ffi::OsStr::from_bytes(b"d\xffx"));
         std::fs::create_dir(&dir).expect("mkdir");
         std::fs::write(dir.join("AGENTS.md"), "Notes.").expect("write");
-        let found = discover(&ProjectRoot::new(project.path()).expect("root"), None, BTreeSet::new());
+        let found = discover(&ProjectRoot::new(project.path()).expect("root"), None, HashSet::new());
         assert!(found.memory.is_empty());
         let messages: Vec<&str> = found.problems.iter().map(|d| d.message.as_str()).collect();
         assert!(matches!(messages[..], [m] if m.contains("d\u{FFFD}x/AGENTS.md` is not valid UTF-8")), "{messages:?}");
