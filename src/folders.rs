@@ -176,14 +176,7 @@ mod tests {
                 if depth > 0 && name == skip {
                     return Next::Skip;
                 }
-                let kind = if file_type.is_dir() {
-                    "dir"
-                } else if file_type.is_symlink() {
-                    "link"
-                } else {
-                    "file"
-                };
-                seen.push(format!("{depth} {} {kind}", path.strip_prefix(start).unwrap().display()));
+                seen.push(format!("{depth} {} {}", path.strip_prefix(start).unwrap().display(), kind(file_type)));
                 Next::Enter
             }
             Step::Unreadable { path, .. } => {
@@ -200,18 +193,16 @@ mod tests {
         walk.into_iter()
             .filter_entry(|e| e.depth() == 0 || e.file_name() != skip)
             .filter_map(Result::ok)
-            .map(|e| {
-                let t = e.file_type();
-                let kind = if t.is_dir() {
-                    "dir"
-                } else if t.is_symlink() {
-                    "link"
-                } else {
-                    "file"
-                };
-                format!("{} {} {kind}", e.depth(), e.path().strip_prefix(start).unwrap().display())
-            })
+            .map(|e| format!("{} {} {}", e.depth(), e.path().strip_prefix(start).unwrap().display(), kind(e.file_type())))
             .collect()
+    }
+
+    fn kind(file_type: FileType) -> &'static str {
+        match (file_type.is_dir(), file_type.is_symlink()) {
+            (true, _) => "dir",
+            (_, true) => "link",
+            _ => "file",
+        }
     }
 
     fn tree() -> tempfile::TempDir {
