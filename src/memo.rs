@@ -21,40 +21,35 @@ pub fn content_hash(text: &str) -> u128 {
 /// content never hashes it again.
 #[derive(Debug, Clone)]
 pub struct SharedText {
-    text: Arc<str>,
+    /// The bytes boxed apart from the `Arc`'s counts: a weak entry of [`TEXTS`] keeps the `Arc`'s
+    /// allocation until it is swept, and would keep the bytes with it (a long-lived session such
+    /// as `ctxc lsp` makes new large texts on every edit: documents, rendered prompts).
+    text: Arc<Box<str>>,
     hash: u128,
 }
 
-/// Every text alive, by content hash. Entries are weak: a text no one holds any more is dropped,
-/// and its entry is swept once dead entries could make up half of a shard, or once the texts
-/// added since the last sweep reach [`SWEEP_BYTES`] (a weak entry keeps its text's memory until
-/// it is swept, and a long-lived session such as `ctxc lsp` makes new large texts on every edit).
-static TEXTS: [Mutex<Texts>; SHARDS] = [const { Mutex::new(Texts { map: None, live_after_sweep: 0, added_bytes: 0 }) }; SHARDS];
-
-/// Bytes of texts a shard takes before it sweeps its dead entries.
-const SWEEP_BYTES: usize = 8 << 20;
+/// Every text alive, by content hash. Entries are weak: a text no one holds any more is freed,
+/// and its entry is swept once dead entries could make up half of a shard.
+static TEXTS: [Mutex<Texts>; SHARDS] = [const { Mutex::new(Texts { map: None, live_after_sweep: 0 }) }; SHARDS];
 
 struct Texts {
-    map: Option<KeyMap<u128, Weak<str>>>,
+    map: Option<KeyMap<u128, Weak<Box<str>>>>,
     live_after_sweep: usize,
-    added_bytes: usize,
 }
 
 /// The text held for `hash`, or `make()` held from now on.
-fn intern(hash: u128, make: impl FnOnce() -> Option<Arc<str>>) -> Option<Arc<str>> {
+fn intern(hash: u128, make: impl FnOnce() -> Option<Box<str>>) -> Option<Arc<Box<str>>> {
     let mut shard = TEXTS[shard_of(hash)].lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-    let Texts { map, live_after_sweep, added_bytes } = &mut *shard;
+    let Texts { map, live_after_sweep } = &mut *shard;
     let map = map.get_or_insert_with(KeyMap::default);
     if let Some(text) = map.get(&hash).and_then(Weak::upgrade) {
         return Some(text);
     }
-    let text = make()?;
+    let text = Arc::new(make()?);
     map.insert(hash, Arc::downgrade(&text));
-    *added_bytes += text.len();
-    if map.len() > 2 * *live_after_sweep + 1024 || *added_bytes > SWEEP_BYTES {
+    if map.len() > 2 * *live_after_sweep + 1024 {
         map.retain(|_, text| text.strong_count() > 0);
         *live_after_sweep = map.len();
-        *added_bytes = 0;
     }
     Some(text)
 }
@@ -62,7 +57,7 @@ fn intern(hash: u128, make: impl FnOnce() -> Option<Arc<str>>) -> Option<Arc<str
 impl SharedText {
     pub fn new(text: &str) -> Self {
         let hash = content_hash(text);
-        let held = intern(hash, || Some(Arc::from(text))).unwrap_or_else(|| Arc::from(text));
+        let held = intern(hash, || Some(Box::from(text))).unwrap_or_else(|| Arc::new(Box::from(text)));
         SharedText { text: held, hash }
     }
 
@@ -72,7 +67,7 @@ impl SharedText {
         let hash = xxhash_rust::xxh3::xxh3_128(bytes);
         let mut invalid = None;
         let held = intern(hash, || match std::str::from_utf8(bytes) {
-            Ok(text) => Some(Arc::from(text)),
+            Ok(text) => Some(Box::from(text)),
             Err(e) => {
                 invalid = Some(e);
                 None
@@ -82,7 +77,7 @@ impl SharedText {
             (Some(text), _) => Ok(SharedText { text, hash }),
             (None, Some(e)) => Err(e),
             // `intern` only gives nothing when `make` did.
-            (None, None) => std::str::from_utf8(bytes).map(|text| SharedText { text: Arc::from(text), hash }),
+            (None, None) => std::str::from_utf8(bytes).map(|text| SharedText { text: Arc::new(Box::from(text)), hash }),
         }
     }
 

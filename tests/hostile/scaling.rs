@@ -3,7 +3,8 @@
 //! allocated by the whole check (not clocks), may grow at most as n log n. A rule that compares
 //! every file with every other one, or rescans a text per finding, allocates per pair and fails here.
 //! The same for a chat template's renders of a request (issue 43), against the special tokens of
-//! its tokenizer configuration and the request's tools.
+//! its tokenizer configuration and the request's tools. And memory (issue 46): the bytes an editor
+//! holds after n and 2n edits.
 //!
 //! Allocation is a proxy for work: a loop that only compares borrowed text does not show in it.
 //! The inputs are shaped so that the quadratic code paths found so far (bundle lookups, mentions,
@@ -11,7 +12,7 @@
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::path::Path;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
 
 use ctxc::lint::{check, Options};
 
@@ -19,6 +20,8 @@ struct Counting;
 
 static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
 static BYTES: AtomicU64 = AtomicU64::new(0);
+/// Bytes allocated and not yet freed.
+static HELD: AtomicI64 = AtomicI64::new(0);
 
 // The test binary's allocator: the system's, counting what it is asked for.
 #[allow(unsafe_code)]
@@ -26,11 +29,13 @@ unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
         BYTES.fetch_add(layout.size() as u64, Ordering::Relaxed);
+        HELD.fetch_add(layout.size() as i64, Ordering::Relaxed);
         // SAFETY: the layout is passed on unchanged.
         unsafe { System.alloc(layout) }
     }
 
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        HELD.fetch_sub(layout.size() as i64, Ordering::Relaxed);
         // SAFETY: `ptr` came from `alloc` above with this layout.
         unsafe { System.dealloc(ptr, layout) }
     }
@@ -38,6 +43,7 @@ unsafe impl GlobalAlloc for Counting {
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
         BYTES.fetch_add(new_size as u64, Ordering::Relaxed);
+        HELD.fetch_add(new_size as i64 - layout.size() as i64, Ordering::Relaxed);
         // SAFETY: as for `alloc` and `dealloc`.
         unsafe { System.realloc(ptr, layout, new_size) }
     }
@@ -632,4 +638,40 @@ fn hostile_mcp_messages_are_refused_in_linear_work() {
         assert!(bytes_2n <= 8 * large.len() as u64 + 65_536, "{what}: {bytes_2n} bytes allocated for a line of {}", large.len());
         assert!(bytes_2n as f64 <= 2.3 * bytes_n as f64 + 65_536.0, "{what}: {bytes_n} → {bytes_2n} bytes for twice the line");
     }
+}
+
+/// Issue 46: what an editor holds follows the project's texts, not the number of edits. Each edit
+/// of a large module makes new large texts (the document, the agent's rendered prompt), shared
+/// through weak entries (`memo::SharedText`); a weak entry kept the whole text until it was swept,
+/// and a sweep came only after 8 MiB of new texts per shard: `ctxc lsp` held about 60 MiB of texts
+/// no one used on the bench's project. Counted in bytes the heap holds after n and 2n edits.
+#[test]
+fn an_editor_holds_no_more_after_twice_the_edits() {
+    if std::env::var_os(MEASURING_ALONE).is_none() {
+        measure_in_a_process_of_its_own("an_editor_holds_no_more_after_twice_the_edits");
+        return;
+    }
+    let project = tempfile::tempdir().expect("tempdir");
+    std::fs::create_dir(project.path().join(".git")).expect("mkdir");
+    let line = "You answer questions about the notes.\n";
+    let module = line.repeat((512 << 10) / line.len());
+    let files = [
+        ("ctxc.toml".to_string(), "[agent]\nname = \"demo\"\n\n[modules.core]\nsource = \"core.md\"\n".to_string()),
+        ("core.md".to_string(), module.clone()),
+    ];
+    write(project.path(), &files);
+    let mut workspace = ctxc::editor::Workspace::new(project.path(), Options::default(), Vec::new());
+    workspace.refresh_all();
+    let mut edit = |i: usize| {
+        let path = workspace.set_text(&project.path().join("core.md"), Some(format!("{module}Edit {i:03}.\n")));
+        workspace.refresh(&[path]);
+    };
+    // A multiple of the refreshes between two sweeps of the editor's cache (`editor::SWEEP_EVERY`).
+    const N: usize = 16;
+    (0..N).for_each(&mut edit);
+    let held_n = HELD.load(Ordering::Relaxed);
+    (N..2 * N).for_each(&mut edit);
+    let held_2n = HELD.load(Ordering::Relaxed);
+    eprintln!("editor: {held_n} → {held_2n} bytes held after {N} → {} edits of a {} KiB module", 2 * N, module.len() >> 10);
+    assert!(held_2n <= held_n + (256 << 10), "{held_n} → {held_2n} bytes held: the edits' texts are kept");
 }
