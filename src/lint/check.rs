@@ -81,8 +81,8 @@ pub struct CheckReport {
     /// `sources`, so that the files no agent loads are still linted; the editor checks an agent
     /// again when one of them changes.
     pub consulted: BTreeSet<String>,
-    /// The canonical paths of the files the agents read as theirs (`sources` less `consulted`):
-    /// the lint of the files beside the agents leaves them out.
+    /// The canonical paths of the files the agents read as theirs (`sources` less `consulted`),
+    /// when the lint of the files beside the agents follows (a check of a folder): it leaves them out.
     pub read: HashSet<PathBuf>,
     /// Something could not be loaded (or the command was misused).
     pub unloadable: bool,
@@ -236,7 +236,7 @@ pub fn check(path: &Path, options: &Options, session: &Session) -> CheckReport {
         match session.project_root(&dir) {
             Ok(root) => match files::Named::find(&root, &rel, None) {
                 Some(named) => zero_config(&mut report, &root, Some(named), Default::default(), options, session),
-                None if is_manifest_name(&name) => check_agents(&mut report, &[path.to_path_buf()], options, session),
+                None if is_manifest_name(&name) => check_agents(&mut report, &[path.to_path_buf()], false, options, session),
                 None => {
                     report.nothing_to_lint =
                         Some(format!("nothing to lint: `{}` is not a manifest or an agent file ctxc knows", path.display()))
@@ -249,7 +249,7 @@ pub fn check(path: &Path, options: &Options, session: &Session) -> CheckReport {
     }
     match crate::discover::find_manifests(path) {
         Ok(manifests) => {
-            check_agents(&mut report, &manifests, options, session);
+            check_agents(&mut report, &manifests, true, options, session);
             let read = std::mem::take(&mut report.read);
             beside_agents(&mut report, path, read, options, session);
             report.zero_config = false;
@@ -289,12 +289,14 @@ fn is_manifest_name(name: &str) -> bool {
     [".toml", ".yaml", ".yml"].iter().any(|ext| name.ends_with(ext))
 }
 
-fn check_agents(report: &mut CheckReport, manifests: &[std::path::PathBuf], options: &Options, session: &Session) {
+/// Checks each agent of `manifests`; `beside`: the lint of the files no agent loads follows, and
+/// the paths of the files the agents read are kept for it ([`CheckReport::read`]).
+fn check_agents(report: &mut CheckReport, manifests: &[std::path::PathBuf], beside: bool, options: &Options, session: &Session) {
     let parts = session.each(manifests, |manifest| {
         // A panic loading, rendering or measuring one agent costs only that agent.
         super::guarded(|| {
             let mut part = CheckReport::default();
-            check_agent(&mut part, manifest, options, session);
+            check_agent(&mut part, manifest, beside, options, session);
             part
         })
         .unwrap_or_else(|message| CheckReport {
@@ -308,13 +310,15 @@ fn check_agents(report: &mut CheckReport, manifests: &[std::path::PathBuf], opti
     }
 }
 
-fn check_agent(report: &mut CheckReport, manifest: &Path, options: &Options, session: &Session) {
+fn check_agent(report: &mut CheckReport, manifest: &Path, beside: bool, options: &Options, session: &Session) {
     let loaded = match session.load(manifest) {
         Ok(loaded) => loaded,
         Err(failure) => {
             report.diagnostics.extend(failure.diagnostics);
             // Read before the agent failed (no root to find them from): the disk says where.
-            report.read.extend(failure.sources.iter_shared().filter_map(|(display, _)| std::fs::canonicalize(display).ok()));
+            if beside {
+                report.read.extend(failure.sources.iter_shared().filter_map(|(display, _)| std::fs::canonicalize(display).ok()));
+            }
             report.sources.extend(failure.sources);
             report.unloadable = true;
             report.agents.push(AgentSummary {
@@ -390,11 +394,13 @@ fn check_agent(report: &mut CheckReport, manifest: &Path, options: &Options, ses
     add_consulted_configurations(report, &loaded, &findings);
     finish(report, findings, &selection, &loaded.sources);
     // Each path found from the agent's root: its folders' links were resolved when it was read.
-    let own = loaded.sources.iter_shared().filter(|(display, _)| !loaded.consulted.contains(*display));
-    report.read.extend(own.filter_map(|(display, _)| match crate::agent_files::rel_of(&loaded.root, display) {
-        Some(rel) => loaded.root.resolve(rel).ok(),
-        None => std::fs::canonicalize(display).ok(),
-    }));
+    if beside {
+        let own = loaded.sources.iter_shared().filter(|(display, _)| !loaded.consulted.contains(*display));
+        report.read.extend(own.filter_map(|(display, _)| match crate::agent_files::rel_of(&loaded.root, display) {
+            Some(rel) => loaded.root.resolve(rel).ok(),
+            None => std::fs::canonicalize(display).ok(),
+        }));
+    }
     report.sources.extend(loaded.sources);
     report.consulted.extend(loaded.consulted);
     report.agents.push(summary);
