@@ -110,11 +110,21 @@ pub fn walk(
             return ControlFlow::Continue(());
         }
     };
+    // A start that is a link is followed; one that leads nowhere is unreadable, not an entry.
+    let is_folder = match file_type.is_symlink() {
+        true => match fs::metadata(start) {
+            Ok(target) => target.is_dir(),
+            Err(error) => {
+                visit(Step::Unreadable { path: start, error: &error });
+                return ControlFlow::Continue(());
+            }
+        },
+        false => file_type.is_dir(),
+    };
     let name = start.file_name().unwrap_or(start.as_os_str());
     if visit(Step::Entry { path: start, name, depth: 0, file_type }) == Next::Stop {
         return ControlFlow::Break(());
     }
-    let is_folder = file_type.is_dir() || (file_type.is_symlink() && fs::metadata(start).is_ok_and(|m| m.is_dir()));
     if !is_folder || max_depth == 0 {
         return ControlFlow::Continue(());
     }
@@ -187,13 +197,16 @@ mod tests {
         seen
     }
 
-    /// The same steps from walkdir (the order and the types the walks replaced rely on).
+    /// The same steps from walkdir (the order, the types and the folders it could not read, which
+    /// the walks replaced rely on).
     fn walkdir_steps(start: &Path, max_depth: usize, skip: &str) -> Vec<String> {
         let walk = walkdir::WalkDir::new(start).follow_links(false).sort_by_file_name().max_depth(max_depth);
         walk.into_iter()
             .filter_entry(|e| e.depth() == 0 || e.file_name() != skip)
-            .filter_map(Result::ok)
-            .map(|e| format!("{} {} {}", e.depth(), e.path().strip_prefix(start).unwrap().display(), kind(e.file_type())))
+            .map(|e| match e {
+                Ok(e) => format!("{} {} {}", e.depth(), e.path().strip_prefix(start).unwrap().display(), kind(e.file_type())),
+                Err(e) => format!("! {}", e.path().unwrap().display()),
+            })
             .collect()
     }
 
@@ -228,6 +241,57 @@ mod tests {
             // Read into the listings, then walked from them: the same steps both times.
             assert_eq!(steps(Some(&listings), dir.path(), depth, "skip"), expected, "depth {depth}, first");
             assert_eq!(steps(Some(&listings), dir.path(), depth, "skip"), expected, "depth {depth}, from the listings");
+        }
+    }
+
+    /// A tree of folders, files and links (to folders, to files, to nothing) drawn from `seed`.
+    #[cfg(unix)]
+    fn drawn_tree(seed: u64) -> tempfile::TempDir {
+        const NAMES: [&str; 10] = ["a", "B", "c.md", ".git", "node_modules", "skip", "Zz", "é", "x y", "SKILL.md"];
+        let dir = tempfile::tempdir().unwrap();
+        let mut state = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        let mut draw = |n: usize| {
+            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (state >> 33) as usize % n
+        };
+        let mut folders = vec![dir.path().to_path_buf()];
+        for _ in 0..40 {
+            let parent = folders[draw(folders.len())].clone();
+            let path = parent.join(NAMES[draw(NAMES.len())]);
+            if fs::symlink_metadata(&path).is_ok() {
+                continue;
+            }
+            match draw(5) {
+                0 | 1 => {
+                    fs::create_dir(&path).unwrap();
+                    folders.push(path);
+                }
+                2 => fs::write(&path, "x").unwrap(),
+                3 => std::os::unix::fs::symlink(&folders[draw(folders.len())], &path).unwrap(),
+                _ => std::os::unix::fs::symlink(parent.join("nowhere"), &path).unwrap(),
+            }
+        }
+        dir
+    }
+
+    #[test]
+    #[cfg(unix)]
+    fn drawn_trees_are_walked_as_walkdir_walks_them() {
+        for seed in 0..64 {
+            let dir = drawn_tree(seed);
+            let listings = Listings::default();
+            for depth in [1, 2, 4, usize::MAX] {
+                for skip in ["skip", ".git"] {
+                    let expected = walkdir_steps(dir.path(), depth, skip);
+                    assert_eq!(steps(None, dir.path(), depth, skip), expected, "seed {seed}, depth {depth}");
+                    assert_eq!(steps(Some(&listings), dir.path(), depth, skip), expected, "seed {seed}, depth {depth}, listed");
+                }
+            }
+            // Walks of the folders and links below, from the listings the walks above made.
+            for entry in fs::read_dir(dir.path()).unwrap() {
+                let path = entry.unwrap().path();
+                assert_eq!(steps(Some(&listings), &path, 8, ""), walkdir_steps(&path, 8, ""), "seed {seed}, {}", path.display());
+            }
         }
     }
 
