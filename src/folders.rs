@@ -7,6 +7,7 @@
 //! folder reads it from there, not from the disk. A run that lasts (the editor) keeps none: it
 //! keeps whole walks with the stamps that tell when they no longer hold (`project::DiskMemory`).
 
+use std::collections::hash_map::Entry;
 use std::ffi::{OsStr, OsString};
 use std::fs::{self, FileType};
 use std::io;
@@ -18,28 +19,45 @@ use crate::memo::KeyMap;
 
 /// One entry of a folder: its name and its type as the folder listed it (a link is a link).
 #[derive(Debug)]
-struct Entry {
+struct Listed {
     name: OsString,
     file_type: FileType,
 }
 
 /// A folder's entries in name order, or why it could not be read.
-type Listing = Result<Arc<[Entry]>, Arc<io::Error>>;
+type Listing = Result<Arc<[Listed]>, Arc<io::Error>>;
 
-/// The folders one run has read, by canonical path.
-#[derive(Debug, Default)]
+/// The folders one run has read, by canonical path: at most `cap` entries in all (a tree larger
+/// than that is walked as it was, each folder past the cap read from the disk each time), so the
+/// memory they hold stays bounded however large the tree a run walks.
+#[derive(Debug)]
 pub struct Listings {
-    folders: Mutex<KeyMap<PathBuf, Listing>>,
+    folders: Mutex<(KeyMap<PathBuf, Listing>, usize)>,
+    cap: usize,
+}
+
+/// The entries [`Listings`] keep by default: about 50 MiB at most (a name and a type each).
+const CAP: usize = 1 << 20;
+
+impl Default for Listings {
+    fn default() -> Self {
+        Listings::with_cap(CAP)
+    }
 }
 
 impl Listings {
+    /// Listings that keep at most `cap` entries.
+    pub fn with_cap(cap: usize) -> Listings {
+        Listings { folders: Mutex::default(), cap }
+    }
+
     /// The type of the entry at `path` (a canonical path) as its folder listed it (not found
     /// when it holds no such entry), when that folder was read in this run; `None` when it was
     /// not (or could not be: the caller looks at the disk, which says why).
     pub fn file_type(&self, path: &Path) -> Option<io::Result<FileType>> {
         let (folder, name) = (path.parent()?, path.file_name()?);
         let folders = self.folders.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        let entries = folders.get(folder)?.as_ref().ok()?;
+        let entries = folders.0.get(folder)?.as_ref().ok()?;
         Some(match entries.binary_search_by(|e| e.name.as_os_str().cmp(name)) {
             Ok(found) => Ok(entries[found].file_type),
             Err(_) => Err(io::ErrorKind::NotFound.into()),
@@ -48,13 +66,24 @@ impl Listings {
 
     /// The entries of the folder at `shown` (canonical path `key`), read once per run.
     fn read(&self, shown: &Path, key: &Path) -> Listing {
-        if let Some(listing) = self.folders.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).get(key) {
+        if let Some(listing) = self.folders.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).0.get(key) {
             return listing.clone();
         }
         // Read unlocked: another thread reading the same folder meanwhile reads what this one does.
         let listing = read_folder(shown);
         let mut folders = self.folders.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        folders.entry(key.to_path_buf()).or_insert(listing).clone()
+        let (kept, held) = &mut *folders;
+        match kept.entry(key.to_path_buf()) {
+            Entry::Occupied(read_meanwhile) => read_meanwhile.get().clone(),
+            Entry::Vacant(slot) => {
+                let size = listing.as_ref().map_or(1, |entries| entries.len().max(1));
+                if *held + size > self.cap {
+                    return listing;
+                }
+                *held += size;
+                slot.insert(listing).clone()
+            }
+        }
     }
 }
 
@@ -62,7 +91,7 @@ fn read_folder(path: &Path) -> Listing {
     let mut entries = Vec::new();
     for entry in fs::read_dir(path).map_err(Arc::new)? {
         let entry = entry.map_err(Arc::new)?;
-        entries.push(Entry { file_type: entry.file_type().map_err(Arc::new)?, name: entry.file_name() });
+        entries.push(Listed { file_type: entry.file_type().map_err(Arc::new)?, name: entry.file_name() });
     }
     entries.sort_by(|a, b| a.name.cmp(&b.name));
     Ok(entries.into())
@@ -310,6 +339,21 @@ mod tests {
         assert!(listings.file_type(&key.join("a/nothing")).is_some_and(|t| t.is_err_and(|e| e.kind() == io::ErrorKind::NotFound)));
         // A folder not read: the disk must say.
         assert!(listings.file_type(&key.join("elsewhere/x")).is_none());
+    }
+
+    #[test]
+    fn listings_keep_no_more_than_their_cap() {
+        let dir = tree();
+        // Room for the root's five entries and `a`'s five, not for more.
+        let listings = Listings::with_cap(10);
+        steps(Some(&listings), dir.path(), 8, "");
+        fs::remove_dir_all(dir.path().join("a/b")).unwrap();
+        fs::remove_file(dir.path().join("z.md")).unwrap();
+        // The folders past the cap are read from the disk again; those kept are not.
+        let again = steps(Some(&listings), dir.path(), 8, "");
+        assert!(again.contains(&"1 z.md file".to_string()), "{again:?}");
+        assert!(again.contains(&"2 a/b dir".to_string()), "{again:?}");
+        assert!(!again.iter().any(|s| s.contains("deep.md")), "{again:?}");
     }
 
     #[test]

@@ -419,11 +419,8 @@ impl Bundle {
         key.update(skill_rel.as_bytes());
         key.update(b"\0");
         key.update(&text.to_le_bytes());
-        key.update(&disk.map_or([0; 9], |generation| {
-            let mut bytes = [1; 9];
-            bytes[1..].copy_from_slice(&generation.to_le_bytes());
-            bytes
-        }));
+        key.update(&[u8::from(disk.is_some())]);
+        key.update(&disk.unwrap_or(0).to_le_bytes());
         key.update(&(cx.root.depth() as u64).to_le_bytes());
         let key = key.digest128();
         cx.root.cache().get_or_insert(Kind::Bundle, key, || Arc::new(Bundle::read(cx, skill_rel)))
