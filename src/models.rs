@@ -157,9 +157,14 @@ impl ModelProfile {
     pub fn method_label(&self) -> String {
         match &self.tokenizer_file {
             Some(f) if !f.known => format!(
-                "exact for this file only, not necessarily {}'s tokenizer: {} ({} holding the {} vocabulary, not a release ctxc \
-                 knows: content fingerprint {}, {})",
-                self.model, f.path, f.format, f.vocabulary, f.fingerprint, f.found
+                "exact for this file only, not necessarily {}'s tokenizer: {} ({} holding {}, not a release ctxc knows: content \
+                 fingerprint {}, {})",
+                self.model,
+                f.path,
+                f.format,
+                crate::tokenizer_files::held(f.vocabulary),
+                f.fingerprint,
+                f.found
             ),
             Some(f @ TokenizerFileUsed { model_tokenizer: Some(own), .. }) => format!(
                 "exact for this file only, not {}'s tokenizer: {} (the {} tokenizer, {}; {}'s own is {own}, fingerprint {}, {})",

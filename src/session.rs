@@ -305,12 +305,19 @@ impl Session {
         match self.count_with_file(&mut agent.profile, &path, &shown, found.clone(), sha256) {
             Ok(()) => {
                 if let Some(used) = agent.profile.tokenizer_file.as_ref().filter(|used| !used.known) {
+                    let what = match used.vocabulary == crate::tokenizer_files::UNKNOWN_VOCABULARY.name {
+                        true => format!(
+                            "holds a vocabulary ctxc does not know (content fingerprint {}): it counts with its own rules",
+                            used.fingerprint
+                        ),
+                        false => format!(
+                            "holds the {} vocabulary but is not a release ctxc knows (content fingerprint {}): another normalizer, \
+                             pre-tokenizer, added token or merge may count otherwise",
+                            used.vocabulary, used.fingerprint
+                        ),
+                    };
                     loaded.warnings.push(Diagnostic::warning(format!(
-                        "tokenizer file `{shown}` holds the {} vocabulary but is not a release ctxc knows (content fingerprint {}): \
-                         another normalizer, pre-tokenizer, added token or merge may count otherwise, so its counts are this file's \
-                         ({}), not necessarily {}'s",
-                        used.vocabulary,
-                        used.fingerprint,
+                        "tokenizer file `{shown}` {what}, so its counts are this file's ({}), not necessarily {}'s",
                         agent.profile.tokenizer.name(),
                         agent.profile.model
                     )));

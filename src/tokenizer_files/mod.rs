@@ -103,6 +103,28 @@ pub struct Vocabulary {
     pub description: &'static str,
 }
 
+/// The vocabulary of a file that holds none ctxc knows: of no tokenizer generation, so it fits
+/// only a model whose tokenizer ctxc does not know (see [`check_fits`]).
+pub static UNKNOWN_VOCABULARY: Vocabulary = Vocabulary {
+    name: "unknown",
+    generation: "",
+    ranks: None,
+    pattern: None,
+    nfc: false,
+    fingerprint: "",
+    packaged: Vec::new(),
+    description: "a vocabulary ctxc does not know",
+};
+
+/// The vocabulary named `name` as a file holds it, for people: "the llama-3 vocabulary", or
+/// [`UNKNOWN_VOCABULARY`]'s description.
+pub fn held(name: &str) -> String {
+    match name == UNKNOWN_VOCABULARY.name {
+        true => UNKNOWN_VOCABULARY.description.to_string(),
+        false => format!("the {name} vocabulary"),
+    }
+}
+
 /// Every vocabulary ctxc knows.
 pub fn vocabularies() -> &'static [Vocabulary] {
     static TABLE: OnceLock<Vec<Vocabulary>> = OnceLock::new();
@@ -740,7 +762,9 @@ impl TokenizerFile {
 
     /// Loads a tokenizer file from its bytes: its format decided by its content, its release by
     /// its content fingerprint, and for a file of no release ctxc knows, the vocabulary it holds
-    /// by the ids it gives the probe text. `Err` says why not, for people (a panic of an engine included).
+    /// by the ids it gives the probe text ([`UNKNOWN_VOCABULARY`] for a file with rules of its own
+    /// that gives no known vocabulary's). `Err` says why not, for people (a panic of an engine
+    /// included).
     pub fn load(bytes: &[u8]) -> Result<TokenizerFile, String> {
         contained(|| TokenizerFile::load_unguarded(bytes))
             .map_err(|message| format!("a file the tokenizer engine failed on while loading it ({message})"))?
@@ -798,13 +822,20 @@ impl TokenizerFile {
             }
         }
         let mut seen = Vec::new();
+        let mut own_rules = None;
         for (engine, candidate) in engines {
             let ids = engine.ids(PROBE).map_err(|e| format!("the tokenizer cannot encode text: {e}"))?;
             let probe = probe_fingerprint(&ids);
             match vocabularies().iter().find(|v| v.fingerprint == probe && candidate.is_none_or(|c| c.name == v.name)) {
                 Some(vocabulary) => return Ok(file(engine, vocabulary, None)),
+                None if candidate.is_none() => own_rules = Some(engine),
                 None => seen.push(probe),
             }
+        }
+        // A file that carries its own rules (a tokenizer.json, a SentencePiece model) counts as
+        // itself; a rank file says nothing of how text is split, which only its family tells.
+        if let Some(engine) = own_rules {
+            return Ok(file(engine, &UNKNOWN_VOCABULARY, None));
         }
         let names: Vec<&str> = vocabularies().iter().map(|v| v.name).collect();
         Err(format!(
@@ -829,8 +860,10 @@ pub fn content_fingerprint(bytes: &[u8]) -> Result<String, String> {
 /// names what was expected.
 pub fn check_fits(file: &TokenizerFile, shown: &str, profile: &ModelProfile) -> Result<(), String> {
     let vocabulary = file.vocabulary;
-    let holds =
-        format!("`{shown}` holds the {} vocabulary ({}, fingerprint {})", vocabulary.name, vocabulary.description, file.fingerprint);
+    let holds = match std::ptr::eq(vocabulary, &UNKNOWN_VOCABULARY) {
+        true => format!("`{shown}` holds {} (content fingerprint {})", held(vocabulary.name), file.fingerprint),
+        false => format!("`{shown}` holds {} ({}, fingerprint {})", held(vocabulary.name), vocabulary.description, file.fingerprint),
+    };
     if matches!(profile.tokenizer, Tokenizer::O200kBase | Tokenizer::Cl100kBase) {
         return Err(format!("{holds}, but {} is counted exactly with {} already", profile.model, profile.tokenizer.name()));
     }
@@ -2056,7 +2089,10 @@ mod tests {
         let long: Vec<Value> = (0..4100).map(|i| token(1000 + i, format!("<|{i:0>256}|>"))).collect();
         assert!(file(long).contains("of 4100 added tokens (1066000 bytes)"), "over the bytes");
         let few: Vec<Value> = (0..100).map(|i| token(1000 + i, format!("<|{i}|>"))).collect();
-        assert!(file(few).contains("is none ctxc knows"), "within the limits: read, then refused for its vocabulary");
+        let mut config = small_tokenizer_json(deepseek_pre_tokenizer());
+        config["added_tokens"] = few.into();
+        let loaded = TokenizerFile::load(&serde_json::to_vec(&config).expect("JSON")).expect("within the limits: read");
+        assert_eq!(loaded.ids("<|7|>").expect("encodes").len(), 1, "an added token is one token");
     }
 
     /// A rank file whose token appears twice would panic in tiktoken-rs; it is refused instead.
@@ -2192,8 +2228,10 @@ mod tests {
         for doctored in [serde_json::to_vec(&merge), serde_json::to_vec(&rstrip)] {
             let doctored = doctored.expect("JSON");
             assert_ne!(content_fingerprint(&doctored).expect("a fingerprint"), fingerprint);
-            let refused = TokenizerFile::load_known(&doctored, table).expect_err("not the release");
-            assert!(refused.contains("none ctxc knows"), "{refused}");
+            // Counted as itself: a vocabulary of no known one, under a name of its own.
+            let loaded = TokenizerFile::load_known(&doctored, table).expect("counted as itself");
+            assert_eq!((loaded.release, loaded.vocabulary.name), (None, UNKNOWN_VOCABULARY.name));
+            assert_eq!(loaded.name, format!("file-{}", &loaded.fingerprint[..16]));
         }
         // Written otherwise, the same content: the release, by its content.
         let pretty = serde_json::to_vec_pretty(&config).expect("JSON");

