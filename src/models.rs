@@ -68,8 +68,53 @@ impl Tokenizer {
     }
 }
 
-/// The vocabulary google-genai's `LocalTokenizer` counts Gemini 2.x and 3 with.
+/// The vocabulary google-genai's `LocalTokenizer` counts Gemini 2.0 to 3 with (`data/gemini-local-tokenizers.tsv`).
 pub const GEMINI_LOCAL_VOCABULARY: &str = "gemma-3";
+
+/// The vocabulary name of a tokenizer file that holds none ctxc knows (see
+/// `tokenizer_files::UNKNOWN_VOCABULARY`), and how it is said.
+pub const UNKNOWN_VOCABULARY_NAME: &str = "unknown";
+pub const UNKNOWN_VOCABULARY_HELD: &str = "a vocabulary ctxc does not know";
+
+/// The vocabulary named `name` as a file holds it, for people: "the llama-3 vocabulary", or "a
+/// vocabulary ctxc does not know".
+pub fn held(name: &str) -> String {
+    match name == UNKNOWN_VOCABULARY_NAME {
+        true => UNKNOWN_VOCABULARY_HELD.to_string(),
+        false => format!("the {name} vocabulary"),
+    }
+}
+
+/// How google-genai's `LocalTokenizer` counts a Gemini model (`data/gemini-local-tokenizers.tsv`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GenaiLocal {
+    /// With the Gemma 3 SentencePiece model, which ctxc loads ([`GEMINI_LOCAL_VOCABULARY`]).
+    Gemma3,
+    /// With another tokenizer (its name in google-genai), which ctxc does not load.
+    Other(&'static str),
+    /// Not at all: google-genai names no tokenizer for the model.
+    Unsupported,
+}
+
+/// How google-genai's `LocalTokenizer` counts `model`, for a Gemini model (one whose own
+/// tokenizer in `data/tokenizer-models.tsv` is [`GEMINI_LOCAL_VOCABULARY`]: a Gemini count is
+/// only ever google-genai's); `None` for any other model. The name is matched whole, after its
+/// last `/`, as google-genai matches it.
+pub fn genai_local(model: &str) -> Option<GenaiLocal> {
+    static TABLE: OnceLock<Vec<(&'static str, &'static str)>> = OnceLock::new();
+    if own_tokenizer(model) != Some(GEMINI_LOCAL_VOCABULARY) {
+        return None;
+    }
+    let table = TABLE.get_or_init(|| {
+        data_rows(include_str!("../data/gemini-local-tokenizers.tsv")).filter_map(|cols| Some((*cols.first()?, *cols.get(1)?))).collect()
+    });
+    let name = model.rsplit('/').next().unwrap_or(model);
+    Some(match table.iter().find(|(model, _)| *model == name) {
+        Some((_, "gemma3")) => GenaiLocal::Gemma3,
+        Some((_, other)) => GenaiLocal::Other(other),
+        None => GenaiLocal::Unsupported,
+    })
+}
 
 /// A model's limits and tokenizer.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -148,9 +193,9 @@ impl ModelProfile {
     }
 
     /// Whether this is a Gemini model counted with the Gemma 3 file, as google-genai's
-    /// `LocalTokenizer` counts Gemini 2.x and 3.
+    /// `LocalTokenizer` counts it (see [`genai_local`]).
     pub fn counts_as_genai_local_tokenizer(&self) -> bool {
-        self.provider == "gemini" && self.tokenizer == Tokenizer::Own(GEMINI_LOCAL_VOCABULARY)
+        self.tokenizer == Tokenizer::Own(GEMINI_LOCAL_VOCABULARY) && genai_local(&self.model) == Some(GenaiLocal::Gemma3)
     }
 
     /// [`ModelProfile::method`], naming the tokenizer file when one was loaded.
@@ -162,7 +207,7 @@ impl ModelProfile {
                 self.model,
                 f.path,
                 f.format,
-                crate::tokenizer_files::held(f.vocabulary),
+                held(f.vocabulary),
                 f.fingerprint,
                 f.found
             ),

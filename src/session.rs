@@ -305,7 +305,7 @@ impl Session {
         match self.count_with_file(&mut agent.profile, &path, &shown, found.clone(), sha256) {
             Ok(()) => {
                 if let Some(used) = agent.profile.tokenizer_file.as_ref().filter(|used| !used.known) {
-                    let what = match used.vocabulary == crate::tokenizer_files::UNKNOWN_VOCABULARY.name {
+                    let what = match used.vocabulary == crate::models::UNKNOWN_VOCABULARY_NAME {
                         true => format!(
                             "holds a vocabulary ctxc does not know (content fingerprint {}): it counts with its own rules",
                             used.fingerprint

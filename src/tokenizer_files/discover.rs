@@ -64,6 +64,10 @@ pub enum Discovery {
 /// snapshot first, then each Python environment's packages.
 pub fn find(model: &str, places: &Places) -> Discovery {
     let Some(generation) = crate::models::generation(model) else { return Discovery::NoFile };
+    // A Gemini model google-genai's LocalTokenizer does not count with the Gemma 3 model takes no file.
+    if crate::models::genai_local(model).is_some_and(|local| local != crate::models::GenaiLocal::Gemma3) {
+        return Discovery::NoFile;
+    }
     // Only the model's own release, where the generation's releases count differently.
     let own = crate::models::own_tokenizer(model);
     let vocabularies: Vec<_> = super::of_generation(generation).into_iter().filter(|v| own.is_none_or(|own| own == v.name)).collect();

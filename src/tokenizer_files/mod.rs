@@ -106,24 +106,15 @@ pub struct Vocabulary {
 /// The vocabulary of a file that holds none ctxc knows: of no tokenizer generation, so it fits
 /// only a model whose tokenizer ctxc does not know (see [`check_fits`]).
 pub static UNKNOWN_VOCABULARY: Vocabulary = Vocabulary {
-    name: "unknown",
+    name: crate::models::UNKNOWN_VOCABULARY_NAME,
     generation: "",
     ranks: None,
     pattern: None,
     nfc: false,
     fingerprint: "",
     packaged: Vec::new(),
-    description: "a vocabulary ctxc does not know",
+    description: crate::models::UNKNOWN_VOCABULARY_HELD,
 };
-
-/// The vocabulary named `name` as a file holds it, for people: "the llama-3 vocabulary", or
-/// [`UNKNOWN_VOCABULARY`]'s description.
-pub fn held(name: &str) -> String {
-    match name == UNKNOWN_VOCABULARY.name {
-        true => UNKNOWN_VOCABULARY.description.to_string(),
-        false => format!("the {name} vocabulary"),
-    }
-}
 
 /// Every vocabulary ctxc knows.
 pub fn vocabularies() -> &'static [Vocabulary] {
@@ -861,8 +852,13 @@ pub fn content_fingerprint(bytes: &[u8]) -> Result<String, String> {
 pub fn check_fits(file: &TokenizerFile, shown: &str, profile: &ModelProfile) -> Result<(), String> {
     let vocabulary = file.vocabulary;
     let holds = match std::ptr::eq(vocabulary, &UNKNOWN_VOCABULARY) {
-        true => format!("`{shown}` holds {} (content fingerprint {})", held(vocabulary.name), file.fingerprint),
-        false => format!("`{shown}` holds {} ({}, fingerprint {})", held(vocabulary.name), vocabulary.description, file.fingerprint),
+        true => format!("`{shown}` holds {} (content fingerprint {})", crate::models::held(vocabulary.name), file.fingerprint),
+        false => format!(
+            "`{shown}` holds {} ({}, fingerprint {})",
+            crate::models::held(vocabulary.name),
+            vocabulary.description,
+            file.fingerprint
+        ),
     };
     if matches!(profile.tokenizer, Tokenizer::O200kBase | Tokenizer::Cl100kBase) {
         return Err(format!("{holds}, but {} is counted exactly with {} already", profile.model, profile.tokenizer.name()));
@@ -873,18 +869,36 @@ pub fn check_fits(file: &TokenizerFile, shown: &str, profile: &ModelProfile) -> 
             true => Err(format!("{holds}, but no tokenizer family is known for {}, so no file can be checked against it", profile.model)),
         };
     };
-    // google-genai's LocalTokenizer counts Gemini with its one file (the model's own release in
-    // data/tokenizer-models.tsv); another of the generation (Gemma 3's Hugging Face tokenizer.json,
-    // which finds its added tokens in text) counts otherwise, and a Gemini count is only ever
-    // google-genai's: refused, where another model's file of another release is labelled. Gemma
-    // models (served by Gemini's API too) name no own release and take their own files.
-    let own = crate::models::own_tokenizer(&profile.model).filter(|own| *own != vocabulary.name);
-    if let Some(own) = own.filter(|_| profile.provider == "gemini" && vocabulary.generation == generation) {
-        return Err(format!(
-            "{holds}, which counts otherwise than the {own} model google-genai's LocalTokenizer counts {} with; give that file \
-             (gemma3_cleaned_262144_v2.spiece.model) or leave the tokenizer out",
-            profile.model
-        ));
+    // A Gemini count is only ever google-genai's LocalTokenizer's: for the models it counts with
+    // the Gemma 3 model, that file alone (Gemma 3's Hugging Face tokenizer.json finds its added
+    // tokens in text and counts otherwise); for the others (another tokenizer, or none), no file.
+    // Gemma models (served by Gemini's API too) are not Gemini's and take their own files.
+    use crate::models::GenaiLocal;
+    match crate::models::genai_local(&profile.model) {
+        Some(GenaiLocal::Gemma3) if vocabulary.name == crate::models::GEMINI_LOCAL_VOCABULARY => return Ok(()),
+        Some(GenaiLocal::Gemma3) => {
+            return Err(format!(
+                "{holds}, which counts otherwise than the {} model google-genai's LocalTokenizer counts {} with; give that file \
+                 (gemma3_cleaned_262144_v2.spiece.model) or leave the tokenizer out",
+                crate::models::GEMINI_LOCAL_VOCABULARY,
+                profile.model
+            ))
+        }
+        Some(GenaiLocal::Other(tokenizer)) => {
+            return Err(format!(
+                "{holds}, but google-genai's LocalTokenizer counts {} with its {tokenizer} tokenizer, which ctxc does not load, and a \
+                 Gemini count is only ever google-genai's: leave the tokenizer out (its counts stay estimates)",
+                profile.model
+            ))
+        }
+        Some(GenaiLocal::Unsupported) => {
+            return Err(format!(
+                "{holds}, but google-genai's LocalTokenizer counts nothing for {} (it names no tokenizer for that model), and a \
+                 Gemini count is only ever google-genai's: leave the tokenizer out (its counts stay estimates)",
+                profile.model
+            ))
+        }
+        None => {}
     }
     if generation == vocabulary.generation {
         return Ok(());

@@ -1041,3 +1041,55 @@ fn a_file_of_a_vocabulary_ctxc_does_not_know_counts_as_itself() {
 fn one_line(stderr: &[u8]) -> String {
     String::from_utf8_lossy(stderr).split_whitespace().filter(|w| *w != "│").collect::<Vec<_>>().join(" ")
 }
+
+/// `data/gemini-local-tokenizers.tsv` is google-genai's own table of the Gemini models its
+/// LocalTokenizer counts, read from the installed package (the version its header cites); and a
+/// Gemini count is labelled google-genai's only for a model it counts with the Gemma 3 model:
+/// for one it counts with Gemma 4's tokenizer, or not at all (a model it does not name, a Gemini
+/// model on Vertex AI among them), the Gemma 3 file is refused, where a Gemma 3 model takes it.
+#[test]
+#[ignore = "needs the real runtimes: run by scripts/test, which installs them"]
+fn gemini_counts_are_google_genais_only_where_its_local_tokenizer_counts_them() {
+    let table = include_str!("../../data/gemini-local-tokenizers.tsv");
+    let script = "import google.genai as g, google.genai._local_tokenizer_loader as l\n\
+                  print(g.__version__)\n\
+                  for t in (l._GEMINI_MODELS_TO_TOKENIZER_NAMES, l._GEMINI_STABLE_MODELS_TO_TOKENIZER_NAMES, l._GEMINI_MODELS_TO_HUGGINGFACE_TOKENIZER_NAMES):\n    \
+                  for model, tokenizer in t.items(): print(model + '\\t' + tokenizer)";
+    let out = Command::new(common::runtime_path("tokenizer-files/bin/python")).args(["-c", script]).output().expect("python");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let stdout = String::from_utf8(out.stdout).expect("UTF-8");
+    let mut lines = stdout.lines();
+    let version = lines.next().expect("google-genai's version");
+    assert!(table.contains(&format!("google-genai {version},")), "the table cites another google-genai than the installed {version}");
+    let mut genai: Vec<&str> = lines.collect();
+    let mut committed: Vec<&str> = table.lines().filter(|l| !l.starts_with('#')).skip(1).filter(|l| !l.is_empty()).collect();
+    genai.sort_unstable();
+    committed.sort_unstable();
+    assert_eq!(committed, genai, "data/gemini-local-tokenizers.tsv against google-genai {version}");
+    assert!(genai.iter().any(|l| l.ends_with("\tgemma4")), "google-genai names models of another tokenizer");
+
+    let gemma_3 = installed(GEMINI_LOCAL_MODEL).display().to_string();
+    let cost =
+        |model: &str| common::ctxc(&["cost", "examples/agents/agentscope", "--tokenizer", &gemma_3, "--model", model, "--format", "json"]);
+    for (model, label) in [
+        ("gemini-2.5-flash", "google-genai LocalTokenizer's count (not Gemini's server count): the gemma-3 tokenizer"),
+        ("gemma-3-27b-it", "exact: the gemma-3 tokenizer"),
+    ] {
+        let json: serde_json::Value = serde_json::from_slice(&cost(model).stdout).expect("JSON");
+        let method = json["reports"][0]["method"].as_str().expect("method");
+        assert!(method.starts_with(label), "{model}: {method}");
+    }
+    for (model, refused) in [
+        (
+            "gemini-3.5-flash",
+            "but google-genai's LocalTokenizer counts gemini-3.5-flash with its gemma4 tokenizer, which ctxc does not load",
+        ),
+        ("gemini-2.5-flash-preview-09-2025", "but google-genai's LocalTokenizer counts nothing for gemini-2.5-flash-preview-09-2025"),
+        ("gemini-gemma-2-9b-it", "but google-genai's LocalTokenizer counts nothing for gemini-gemma-2-9b-it"),
+    ] {
+        let out = cost(model);
+        let stderr = one_line(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{model}: {stderr}");
+        assert!(stderr.contains(refused), "{model}: {stderr}");
+    }
+}
