@@ -144,13 +144,35 @@ fn host_view(args: &CostArgs, reporter: &Reporter) -> Option<u8> {
         Ok(from) => from,
         Err((message, help)) => return usage(message, help),
     };
-    let counter = ctxc::tokens::TokenCounter::new();
-    let found = ctxc::hostview::views(&root, &from, &hosts, args.overrides.model.as_deref(), &counter);
-    reporter.diagnostics(&found.problems, &ctxc::Sources::default());
-    let views: Vec<_> = found.views.into_iter().filter(|v| explicit || v.shown_by_default()).collect();
-    if views.is_empty() {
+    let session = Session::default();
+    let model = args.overrides.model.as_deref().map(profile);
+    let mut found = ctxc::hostview::views(&root, &from, &hosts, model.as_ref(), session.counter());
+    if !found.views.iter().any(|v| explicit || v.shown_by_default()) {
+        reporter.diagnostics(&found.problems, &ctxc::Sources::default());
         return None;
     }
+    if let Some(flag) = args.overrides.tokenizers.unused_by_the_host_view() {
+        return usage(
+            format!("{flag} is for a manifest's agents: the host view renders no request and looks for no tokenizer file"),
+            "give the model's own tokenizer file with --tokenizer and --model, or leave it out".into(),
+        );
+    }
+    // A tokenizer file is one model's, not each host's: counted for the model --model names.
+    if let Some(path) = &args.overrides.tokenizers.tokenizer {
+        let Some(mut model) = model else {
+            return usage(
+                "--tokenizer needs --model in the host view: each host counts for its own model, and a tokenizer file is one model's"
+                    .into(),
+                "name the model the file is for with --model".into(),
+            );
+        };
+        if let Err(code) = count_with_file(&session, &mut model, path, reporter) {
+            return Some(code);
+        }
+        found = ctxc::hostview::views(&root, &from, &hosts, Some(&model), session.counter());
+    }
+    reporter.diagnostics(&found.problems, &ctxc::Sources::default());
+    let views: Vec<_> = found.views.into_iter().filter(|v| explicit || v.shown_by_default()).collect();
     // A host asked for whose files the repository lacks: said on stderr, exit 2 (nothing costed).
     let absent: Vec<ctxc::Diagnostic> = views
         .iter()
@@ -176,6 +198,25 @@ fn host_view(args: &CostArgs, reporter: &Reporter) -> Option<u8> {
     Some(if found.problems.is_empty() && absent.is_empty() { EXIT_OK } else { EXIT_INPUT })
 }
 
+/// Counts `model` with the `--tokenizer` file at `path` in `session` from now on; when it cannot
+/// be read or is not the model's, reported (MAN010), with the exit code.
+fn count_with_file(
+    session: &Session,
+    model: &mut ctxc::models::ModelProfile,
+    path: &std::path::Path,
+    reporter: &Reporter,
+) -> Result<(), u8> {
+    let shown = path.display().to_string();
+    let located = ctxc::project::locate_path(path, &shown, ctxc::tokenizer_files::MAX_TOKENIZER_BYTES).map_err(|e| e.message());
+    located.and_then(|path| session.count_with_file(model, &path, &shown, "given by --tokenizer".into(), None)).map_err(|message| {
+        let d = ctxc::Diagnostic::error(format!("tokenizer file (--tokenizer): {message}"))
+            .code(Code::MAN010)
+            .help("give the model's own tokenizer file (with --model), or leave --tokenizer out to count a labelled estimate");
+        reporter.diagnostics(&[d], &ctxc::Sources::default());
+        EXIT_INPUT
+    })
+}
+
 /// The header line saying every agent is costed for `--model`, not its own model.
 fn model_note(model: &str, md: bool) -> String {
     let note = format!("model {model} (--model): every agent is costed for this model instead of its own `model`");
@@ -196,16 +237,8 @@ fn cost_tools(args: &CostArgs, input: &ToolFiles, reporter: &Reporter) -> u8 {
     let mut model = profile(model_name);
     if let Some(path) = &args.overrides.tokenizers.tokenizer {
         // As for agents: the file must be the model's, or nothing is costed.
-        let shown = path.display().to_string();
-        let located = ctxc::project::locate_path(path, &shown, ctxc::tokenizer_files::MAX_TOKENIZER_BYTES).map_err(|e| e.message());
-        if let Err(message) =
-            located.and_then(|path| session.count_with_file(&mut model, &path, &shown, "given by --tokenizer".into(), None))
-        {
-            let d = ctxc::Diagnostic::error(format!("tokenizer file (--tokenizer): {message}"))
-                .code(Code::MAN010)
-                .help("give the model's own tokenizer file (with --model), or leave --tokenizer out to count a labelled estimate");
-            reporter.diagnostics(&[d], &ctxc::Sources::default());
-            return EXIT_INPUT;
+        if let Err(code) = count_with_file(&session, &mut model, path, reporter) {
+            return code;
         }
     }
     let cost = session.cost_tool_files(input, model);

@@ -76,6 +76,16 @@ pub struct TokenizerOptions {
 }
 
 impl TokenizerOptions {
+    /// The first of `--chat-template` and `--python` given, which the host view has no use for:
+    /// it renders no request and looks for no tokenizer file.
+    pub fn unused_by_the_host_view(&self) -> Option<&'static str> {
+        match (&self.chat_template, &self.python) {
+            (Some(_), _) => Some("--chat-template"),
+            (None, Some(_)) => Some("--python"),
+            (None, None) => None,
+        }
+    }
+
     /// `overrides` with `--tokenizer` and `--chat-template` last: `agent.tokenizer` and
     /// `agent.chat_template` set to the files' absolute paths.
     fn with_tokenizer(&self, mut overrides: Vec<String>) -> Vec<String> {

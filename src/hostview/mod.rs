@@ -35,7 +35,7 @@ pub struct HostView {
     pub name: String,
     /// The model counted for, how its counts are made, and its window.
     pub model: String,
-    pub method: &'static str,
+    pub method: String,
     pub window: u64,
     /// The working directory the chain is read for, relative to the project root (`.`: the root).
     pub from: String,
@@ -152,7 +152,7 @@ pub fn hosts() -> impl Iterator<Item = &'static Host> {
 /// The startup context of each host in `hosts` (each one with a `[startup]` model) for the
 /// working directory `from` (relative to the root), counted for `model` (else each host's).
 /// A host none of whose files the repository has gives a view with no sections.
-pub fn views(root: &ProjectRoot, from: &str, hosts: &[&Host], model: Option<&str>, counter: &TokenCounter) -> Views {
+pub fn views(root: &ProjectRoot, from: &str, hosts: &[&Host], model: Option<&ModelProfile>, counter: &TokenCounter) -> Views {
     views_seen_at(root, root.canonical(), from, hosts, model, counter)
 }
 
@@ -163,14 +163,14 @@ pub fn views_seen_at(
     seen_at: &Path,
     from: &str,
     hosts: &[&Host],
-    model: Option<&str>,
+    model: Option<&ModelProfile>,
     counter: &TokenCounter,
 ) -> Views {
     let found = agent_files::discover(root, None, Default::default());
     let mut out = Views { problems: found.problems.clone(), ..Views::default() };
     for host in hosts {
         let Some(startup) = &host.startup else { continue };
-        let profile = crate::models::profile(model.unwrap_or(&startup.model));
+        let profile = model.cloned().unwrap_or_else(|| crate::models::profile(&startup.model));
         let view = Viewer { root, seen_at, found: &found, counter, profile: &profile, host, from, problems: &mut out.problems }.view();
         out.views.push(view);
     }
@@ -242,7 +242,7 @@ impl Viewer<'_> {
             host: self.host.id.clone(),
             name: self.host.name.clone(),
             model: self.profile.model.clone(),
-            method: self.profile.method(),
+            method: self.profile.method_label(),
             window: self.profile.max_input_tokens,
             from: if self.from.is_empty() { ".".to_string() } else { self.from.to_string() },
             sections,

@@ -244,7 +244,8 @@ fn cost(server: &Server, args: CostArgs) -> Result<Vec<String>, String> {
     if let Some(id) = name(&args.host) {
         let host = crate::hostview::hosts().find(|h| h.id == id).ok_or(format!("ctxc does not show the host `{}`", super::clip(id)))?;
         let root = crate::project::ProjectRoot::new(&path).map_err(|e| e.message())?;
-        let found = crate::hostview::views(&root, "", &[host], model, &crate::tokens::TokenCounter::new());
+        let model = model.map(crate::models::profile);
+        let found = crate::hostview::views(&root, "", &[host], model.as_ref(), &crate::tokens::TokenCounter::new());
         return with_problems(json_text(&json!({ "hosts": found.views })), &found.problems, &Sources::default(), false);
     }
     if let Some(files) = ToolFiles::named_by(&path) {

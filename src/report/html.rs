@@ -628,7 +628,7 @@ struct HostsPage {
 struct HostCard {
     name: String,
     model: String,
-    method: &'static str,
+    method: String,
     from: String,
     total: String,
     band: String,
@@ -706,7 +706,7 @@ pub fn hosts_report(views: &[&HostView]) -> String {
             HostCard {
                 name: v.name.clone(),
                 model: v.model.clone(),
-                method: v.method,
+                method: v.method.clone(),
                 from: v.from.clone(),
                 total: num(v.total),
                 band: v.band.map(|b| format!(" ({b})")).unwrap_or_default(),

@@ -8,6 +8,10 @@ use crate::common::{self, ctxc};
 
 const MANIFEST: &str = "[agent]\nname = \"a\"\nmodel = \"qwen/qwen3-32b\"\n{TOKENIZER}\n[pipeline]\nsteps = [{ id = \"role\", kind = \"module\" }]\n[modules]\nrole = { source = \"role.md\" }\n";
 
+/// A tokenizer.json of a vocabulary ctxc does not know: a word-level model that gives each word
+/// of the whitespace pre-tokenizer one id ("You" its own, any other the unknown token's).
+const WORD_LEVEL: &str = r#"{"version":"1.0","truncation":null,"padding":null,"added_tokens":[],"normalizer":null,"pre_tokenizer":{"type":"Whitespace"},"post_processor":null,"decoder":null,"model":{"type":"WordLevel","vocab":{"[UNK]":0,"You":1},"unk_token":"[UNK]"}}"#;
+
 fn project(tokenizer_line: &str) -> tempfile::TempDir {
     common::project(&[("ctxc.toml", &MANIFEST.replace("{TOKENIZER}", tokenizer_line)), ("role.md", "You are careful.\n")])
 }
@@ -53,8 +57,7 @@ fn a_manifest_names_a_file_inside_the_project_and_errors_point_at_its_line() {
 fn a_file_ctxc_cannot_use_is_refused_with_the_reason() {
     let dir = project("");
     // A tokenizer.json of a vocabulary ctxc does not know (a word-level model).
-    let unknown = r#"{"version":"1.0","truncation":null,"padding":null,"added_tokens":[],"normalizer":null,"pre_tokenizer":{"type":"Whitespace"},"post_processor":null,"decoder":null,"model":{"type":"WordLevel","vocab":{"[UNK]":0,"You":1},"unk_token":"[UNK]"}}"#;
-    std::fs::write(dir.path().join("tokenizer.json"), unknown).expect("write");
+    std::fs::write(dir.path().join("tokenizer.json"), WORD_LEVEL).expect("write");
     let file = dir.path().join("tokenizer.json").display().to_string();
     let (code, stderr) = cost(dir.path(), &["--tokenizer", &file]);
     assert_eq!(code, Some(2), "{stderr}");
@@ -160,4 +163,35 @@ fn models_json_names_the_source_the_file_found_and_the_template_beside_it() {
     assert!(row["source"].as_str().is_some_and(|s| !s.is_empty()), "{row}");
     assert_eq!(row["tokenizer_file"]["status"], "found", "{row}");
     assert_eq!(row["chat_template"], snapshot.join("chat_template.jinja").display().to_string(), "{row}");
+}
+
+/// The host view (a repository without a manifest) counts with `--tokenizer` for the model
+/// `--model` names, labelled as that file's counts; without `--model` (each host counts for its
+/// own model) the file is refused, and so are `--chat-template` and `--python`, which it has no
+/// use for: none of them is passed over in silence.
+#[test]
+fn the_host_view_counts_with_a_tokenizer_file_for_the_model_named() {
+    let dir = common::project(&[("AGENTS.md", "You are careful and kind.\n"), ("tokenizer.json", WORD_LEVEL)]);
+    let file = dir.path().join("tokenizer.json").display().to_string();
+    let path = dir.path().display().to_string();
+    let out = ctxc(&["cost", &path, "--host", "codex", "--tokenizer", &file, "--model", "acme/own-model", "--format", "json"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let view = &json["hosts"][0];
+    let method = view["method"].as_str().expect("method");
+    assert!(method.starts_with("exact for this file only, not necessarily acme/own-model's tokenizer"), "{method}");
+    let memory = view["sections"].as_array().expect("sections").iter().find(|s| s["title"] == "memory").expect("the memory section");
+    // "You", "are", "careful", "and", "kind", ".": six words, one id each.
+    let agents_md = &memory["parts"][0]["tokens"];
+    assert_eq!((agents_md["tokens"].as_i64(), agents_md["exact"].as_bool()), (Some(6), Some(true)), "{memory}");
+    assert!(agents_md["tokenizer"].as_str().is_some_and(|t| t.starts_with("file-")), "{memory}");
+    for (extra, refused) in [
+        (vec!["--tokenizer", file.as_str()], "--tokenizer needs --model in the host view"),
+        (vec!["--chat-template", file.as_str()], "--chat-template is for a manifest's agents"),
+        (vec!["--python", "/usr"], "--python is for a manifest's agents"),
+    ] {
+        let (code, stderr) = cost(dir.path(), &[&["--host", "codex"], extra.as_slice()].concat());
+        assert_eq!(code, Some(2), "{stderr}");
+        assert!(stderr.contains(refused), "{stderr}");
+    }
 }

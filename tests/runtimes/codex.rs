@@ -67,7 +67,7 @@ fn codex_prompt(binary: &Path, scratch: &Path, cwd: &Path, model: &str) -> (Stri
 fn ctxc_view(root: &Path, from: &str, model: &str) -> (String, String, ctxc::hostview::HostView) {
     let root = ctxc::project::ProjectRoot::new(root).expect("root");
     let host = ctxc::hostview::hosts().find(|h| h.id == "codex").expect("a startup model");
-    let views = ctxc::hostview::views(&root, from, &[host], Some(model), &ctxc::tokens::TokenCounter::new());
+    let views = ctxc::hostview::views(&root, from, &[host], Some(&ctxc::models::profile(model)), &ctxc::tokens::TokenCounter::new());
     assert!(views.problems.is_empty(), "{:?}", views.problems);
     let view = views.views.into_iter().next().expect("a view");
     let section =
