@@ -11,7 +11,7 @@ use aho_corasick::{AhoCorasick, MatchKind};
 use hashbrown::HashTable;
 use rustc_hash::FxHashSet;
 
-use super::{AddedToken, BpeParts, Chunked, Merge, VocabularyEntries};
+use super::{AddedToken, BpeParts, Chunked, Merge, Text, VocabularyEntries};
 use crate::memo::content_hash;
 use crate::tokens::{merge_in_runs, periodic, RUNS_FROM};
 
@@ -53,15 +53,20 @@ impl Merges {
         }
         let mut joined = FxHashSet::default();
         if let Some(space) = space {
-            // Each token's first and last character, by id (read in the vocabulary's order).
-            let mut ends = vec![(None, None); vocab.hashes.len()];
-            for (id, token) in parts.vocab.as_ref()?.0.iter() {
-                ends[*id as usize] = (token.as_ref().chars().next(), token.as_ref().chars().next_back());
+            // Whether each token starts with `space`, then whether each is a left part before
+            // one of those, by id: a byte each, where each token's first and last characters
+            // took 16 bytes (4 MB for Gemma 3's, each page a fault).
+            let entries = &parts.vocab.as_ref()?.0;
+            let mut spaced = vec![false; vocab.hashes.len()];
+            for (id, token) in entries.iter() {
+                spaced[*id as usize] = token.as_ref().starts_with(space);
             }
-            for (left, group) in merges.first.windows(2).enumerate() {
-                let group = &merges.pairs[group[0] as usize..group[1] as usize];
-                if group.iter().any(|pair| ends[pair.right as usize].0 == Some(space)) {
-                    joined.extend(ends[left].1);
+            let before_spaced: Vec<bool> = (merges.first.windows(2))
+                .map(|group| merges.pairs[group[0] as usize..group[1] as usize].iter().any(|pair| spaced[pair.right as usize]))
+                .collect();
+            for (id, token) in entries.iter() {
+                if before_spaced[*id as usize] {
+                    joined.extend(token.as_ref().chars().next_back());
                 }
             }
         }
@@ -201,11 +206,12 @@ pub(super) struct Resolved {
 /// keeps several of the table's memory reads in flight, where one lookup after another's
 /// hashing waited for each (most of the time of loading Gemma 3's merges).
 pub(super) struct Resolver<'t> {
-    /// Each token's text by id.
-    texts: Vec<&'t str>,
+    /// The vocabulary's entries (id, text), as written.
+    entries: &'t Chunked<(u64, Text<'t>)>,
     vocab: Ids,
     joined: Joined,
-    merges: Chunked<(u32, Pair)>,
+    /// Each merge's parts' ids and the joined token's (see [`ByLeft::new`]).
+    merges: Chunked<[u32; 3]>,
     /// A chunk's merges' parts' hashes (left, right, left, …) and ids.
     hashes: Vec<u128>,
     ids: Vec<u32>,
@@ -217,26 +223,26 @@ impl<'t> Resolver<'t> {
     /// A resolver for the merges of the vocabulary `entries`, failed from the start unless its
     /// ids are 0 to n − 1, each once, and no token is written twice.
     pub(super) fn new(entries: &'t VocabularyEntries<'_>) -> Resolver<'t> {
+        let entries = &entries.0;
         let vocab = Self::vocabulary(entries);
         let failed = vocab.is_none();
-        let (texts, vocab) = vocab.unwrap_or_else(|| (Vec::new(), Ids::with_capacity(0)));
+        let vocab = vocab.unwrap_or_else(|| Ids::with_capacity(0));
         let joined = Joined { next: 0, buffer: String::new() };
-        Resolver { texts, vocab, joined, merges: Chunked::new(), hashes: Vec::new(), ids: Vec::new(), count: 0, failed }
+        Resolver { entries, vocab, joined, merges: Chunked::new(), hashes: Vec::new(), ids: Vec::new(), count: 0, failed }
     }
 
-    /// Each token's text by id, and the ids by text.
-    fn vocabulary(entries: &'t VocabularyEntries<'_>) -> Option<(Vec<&'t str>, Ids)> {
-        let entries = &entries.0;
+    /// The ids by text of the vocabulary `entries`.
+    fn vocabulary(entries: &Chunked<(u64, Text<'_>)>) -> Option<Ids> {
         let mut vocab = Ids::with_capacity(entries.len());
-        let mut texts: Vec<Option<&str>> = vec![None; entries.len()];
+        let mut seen = vec![false; entries.len()];
         for (id, token) in entries.iter() {
-            let slot = usize::try_from(*id).ok().and_then(|id| texts.get_mut(id)).filter(|slot| slot.is_none())?;
-            *slot = Some(token.as_ref());
+            let seen = usize::try_from(*id).ok().and_then(|id| seen.get_mut(id)).filter(|seen| !**seen)?;
+            *seen = true;
             if !vocab.insert(content_hash(token.as_ref()), *id as u32) {
                 return None;
             }
         }
-        Some((texts.into_iter().collect::<Option<_>>()?, vocab))
+        Some(vocab)
     }
 
     /// Resolves the next merges, those of `written` (read once one could not be: see [`Resolved::failed`]).
@@ -246,7 +252,7 @@ impl<'t> Resolver<'t> {
     }
 
     fn resolve(&mut self, written: &[Merge<'_>]) -> Option<()> {
-        let Resolver { texts, vocab, joined, merges, hashes, ids, count, .. } = self;
+        let Resolver { entries, vocab, joined, merges, hashes, ids, count, .. } = self;
         let mut pairs = Vec::with_capacity(written.len());
         for merge in written {
             pairs.push(match merge {
@@ -258,8 +264,9 @@ impl<'t> Resolver<'t> {
         hashes.extend(pairs.iter().flat_map(|(left, right)| [content_hash(left), content_hash(right)]));
         vocab.get_each(hashes, ids)?;
         for (at, ((left, right), parts)) in pairs.iter().zip(ids.chunks_exact(2)).enumerate() {
-            let rank = u32::try_from(*count + at).ok()?;
-            merges.push((parts[0], Pair { right: parts[1], rank, id: joined.id(texts, vocab, left, right)? }));
+            // Its rank, its place in the merges, within a `u32`.
+            u32::try_from(*count + at).ok()?;
+            merges.push([parts[0], parts[1], joined.id(entries, vocab, left, right)?]);
         }
         Some(())
     }
@@ -268,7 +275,7 @@ impl<'t> Resolver<'t> {
     pub(super) fn finish(self) -> Resolved {
         let merges = match self.failed {
             true => ByLeft::new(0, [].iter()),
-            false => ByLeft::new(self.texts.len(), self.merges.iter()),
+            false => ByLeft::new(self.entries.len(), self.merges.iter()),
         };
         Resolved { vocab: self.vocab, merges, count: self.count, failed: self.failed }
     }
@@ -393,23 +400,27 @@ struct ByLeft {
 }
 
 impl ByLeft {
-    /// The merges, each its left part's id (below `ids`, the vocabulary's size) and its [`Pair`],
-    /// ranks rising. Of a pair written twice the last one is kept, as the crate's map keeps it.
-    fn new<'m>(ids: usize, merges: impl Iterator<Item = &'m (u32, Pair)> + Clone) -> ByLeft {
+    /// The merges in rank order, each its left part's id, its right part's (below `ids`, the
+    /// vocabulary's size) and the joined token's. Of a pair written twice the last one is kept,
+    /// as the crate's map keeps it.
+    fn new<'m>(ids: usize, merges: impl Iterator<Item = &'m [u32; 3]> + Clone) -> ByLeft {
+        // Where each left id's group starts, then used as its next place, which leaves there
+        // where the next group starts.
         let mut first = vec![0u32; ids + 1];
-        for (left, _) in merges.clone() {
+        for [left, ..] in merges.clone() {
             first[*left as usize + 1] += 1;
         }
         for at in 1..first.len() {
             first[at] += first[at - 1];
         }
-        let mut next = first.clone();
         let mut pairs = vec![Pair { right: 0, rank: 0, id: 0 }; first[ids] as usize];
-        for (left, pair) in merges {
-            let at = &mut next[*left as usize];
-            pairs[*at as usize] = *pair;
+        for (rank, [left, right, id]) in merges.enumerate() {
+            let at = &mut first[*left as usize];
+            pairs[*at as usize] = Pair { right: *right, rank: rank as u32, id: *id };
             *at += 1;
         }
+        first.copy_within(0..ids, 1);
+        first[0] = 0;
         // Each group by right id (ranks rising among equals), a pair written twice kept once.
         let (mut kept, mut start) = (0, 0);
         for left in 0..ids {
@@ -439,11 +450,13 @@ impl ByLeft {
 }
 
 /// The ids of merges' joined tokens, read in the merges' order. Files write merges in the order
-/// their joined tokens' ids were given (BPE training, a SentencePiece model's scores), so the
-/// token is most often the last merge's or one of the few after it: the texts are compared there,
-/// in order, before the token is looked up by its hash.
+/// their joined tokens' ids were given (BPE training, a SentencePiece model's scores), and their
+/// vocabularies in the order of ids, so the token is most often the last merge's or one of the
+/// few written after it: the texts are compared there, in order, before the token is looked up
+/// by its hash.
 struct Joined {
-    /// The last merge's joined token.
+    /// Where the last merge's joined token is written in the vocabulary (its id, when found by
+    /// its hash).
     next: usize,
     buffer: String,
 }
@@ -452,17 +465,19 @@ struct Joined {
 const JOINED_WINDOW: usize = 4;
 
 impl Joined {
-    /// The id of the token `left` and `right` join to, if it is one (`texts`, each token's text
-    /// by id, and `vocab`, the vocabulary).
-    fn id(&mut self, texts: &[&str], vocab: &Ids, left: &str, right: &str) -> Option<u32> {
+    /// The id of the token `left` and `right` join to, if it is one (`entries`, the vocabulary
+    /// as written, each token once, and `vocab`, its ids by text).
+    fn id(&mut self, entries: &Chunked<(u64, Text<'_>)>, vocab: &Ids, left: &str, right: &str) -> Option<u32> {
         let is = |text: &str| text.len() == left.len() + right.len() && text.starts_with(left) && text.ends_with(right);
-        let near = texts.iter().enumerate().skip(self.next).take(JOINED_WINDOW).find(|(_, text)| is(text)).map(|(id, _)| id as u32);
-        let id = near.or_else(|| {
-            self.buffer.clear();
-            self.buffer.push_str(left);
-            self.buffer.push_str(right);
-            vocab.get(content_hash(&self.buffer))
-        })?;
+        let near = (self.next..self.next + JOINED_WINDOW).find(|at| entries.get(*at).is_some_and(|(_, text)| is(text.as_ref())));
+        if let Some(at) = near {
+            self.next = at;
+            return entries.get(at).map(|(id, _)| *id as u32);
+        }
+        self.buffer.clear();
+        self.buffer.push_str(left);
+        self.buffer.push_str(right);
+        let id = vocab.get(content_hash(&self.buffer))?;
         self.next = id as usize;
         Some(id)
     }
@@ -596,7 +611,7 @@ mod tests {
             for (rank, (left, right)) in written.iter().enumerate() {
                 let (rank, id) = (rank as u32, (left + right) % IDS);
                 table.insert((*left, *right), (rank, id));
-                merges.push((*left, Pair { right: *right, rank, id }));
+                merges.push([*left, *right, id]);
             }
             let by_left = ByLeft::new(IDS as usize, merges.iter());
             assert_eq!(by_left.pairs.len(), table.len());
@@ -651,11 +666,10 @@ mod tests {
     #[test]
     fn recent_lookups_answer_as_the_table() {
         const IDS: u32 = 45;
-        let merges: Vec<(u32, Pair)> = (0..IDS)
+        let merges: Vec<[u32; 3]> = (0..IDS)
             .flat_map(|l| (0..IDS).map(move |r| (l, r)))
             .filter(|(l, r)| (l * 7 + r * 3) % 4 == 0)
-            .enumerate()
-            .map(|(rank, (left, right))| (left, Pair { right, rank: rank as u32, id: (left * 3 + right) % IDS }))
+            .map(|(left, right)| [left, right, (left * 3 + right) % IDS])
             .collect();
         let by_left = ByLeft::new(IDS as usize, merges.iter());
         let mut recent = Recent::new(3);
@@ -809,20 +823,17 @@ mod tests {
         for _ in 0..60 {
             let (left, right) = (next(texts.len()), next(texts.len()));
             let text = format!("{}{}", texts[left], texts[right]);
-            if text.len() > 8 || merges.iter().any(|&(l, p): &(u32, Pair)| l == left as u32 && p.right == right as u32) {
+            if text.len() > 8 || merges.iter().any(|&[l, r, _]: &[u32; 3]| l == left as u32 && r == right as u32) {
                 continue;
             }
             let id = texts.iter().position(|t| *t == text).unwrap_or_else(|| {
                 texts.push(text);
                 texts.len() - 1
             });
-            merges.push((left as u32, Pair { right: right as u32, rank: 0, id: id as u32 }));
+            merges.push([left as u32, right as u32, id as u32]);
         }
         for at in (1..merges.len()).rev() {
             merges.swap(at, next(at + 1));
-        }
-        for (rank, (_, pair)) in merges.iter_mut().enumerate() {
-            pair.rank = rank as u32;
         }
         Merges { vocab: Ids::with_capacity(0), merges: ByLeft::new(texts.len(), merges.iter()), recent: Mutex::default() }
     }
