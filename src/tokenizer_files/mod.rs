@@ -1198,11 +1198,6 @@ impl<T> Chunked<T> {
         self.0.iter().map(Vec::len).sum()
     }
 
-    /// The item at `at` (each chunk full but the last).
-    fn get(&self, at: usize) -> Option<&T> {
-        self.0.get(at / CHUNK)?.get(at % CHUNK)
-    }
-
     /// The chunks, in order (each full but the last).
     fn chunks(&self) -> impl Iterator<Item = &[T]> {
         self.0.iter().map(Vec::as_slice)
