@@ -173,6 +173,7 @@ fn string(text: &str, at: usize) -> Option<(Text<'_>, usize)> {
 fn string_end(bytes: &[u8], mut at: usize) -> Option<(usize, bool)> {
     let mut escaped = false;
     loop {
+        at = plain_end(bytes, at);
         match *bytes.get(at)? {
             b'"' => return Some((at + 1, escaped)),
             b'\\' => {
@@ -184,6 +185,31 @@ fn string_end(bytes: &[u8], mut at: usize) -> Option<(usize, bool)> {
         }
     }
 }
+
+/// Where the run of bytes from `at` that are neither a quote, a backslash nor a control character
+/// ends, eight bytes at a time (up to the last eight: the caller reads the rest a byte at a time).
+/// Read a byte at a time, where each of Gemma 3's 1.3 million strings ends was a branch mispredicted.
+fn plain_end(bytes: &[u8], mut at: usize) -> usize {
+    while let Some(word) = bytes.get(at..).and_then(<[u8]>::first_chunk::<8>) {
+        let word = u64::from_le_bytes(*word);
+        // The lowest byte each test flags is exact (a borrow flags only bytes above it).
+        let special = below(word ^ (ONES * u64::from(b'"')), 1) | below(word ^ (ONES * u64::from(b'\\')), 1) | below(word, 0x20);
+        if special != 0 {
+            return at + special.trailing_zeros() as usize / 8;
+        }
+        at += 8;
+    }
+    at
+}
+
+/// The high bit of each byte of `word` below `n` (at most 0x80), and maybe of some bytes above
+/// the lowest such byte.
+fn below(word: u64, n: u8) -> u64 {
+    word.wrapping_sub(ONES * u64::from(n)) & !word & (ONES * 0x80)
+}
+
+/// A one in each byte.
+const ONES: u64 = 0x0101_0101_0101_0101;
 
 /// JSON's white space: space, tab, line feed and carriage return.
 fn is_layout(b: u8) -> bool {
@@ -300,6 +326,31 @@ mod tests {
         }
         let text = "{\"model\": {\"vocab\": {}, \"type\": \"BPE\", \"merges\": []}}";
         assert!(vocab_before(text.as_bytes(), &merges_field(text.as_bytes()).expect("merges")).is_none());
+    }
+
+    /// A string's plain bytes end at the first quote, backslash or control character, at any
+    /// offset, whatever follows it, and not at bytes that differ from those in one bit.
+    #[test]
+    fn plain_bytes_end_at_the_first_quote_backslash_or_control_character() {
+        let others = [b'a', b' ', 0x7f, 0x80, b'"' | 0x80, b'\\' | 0x80, 0x9f, 0xff, b'"' ^ 1, b'\\' ^ 1];
+        for len in 0..20 {
+            for special in [b'"', b'\\', 0x00, 0x01, b'\n', 0x1f] {
+                for after in [b'"', 0x00, b'a', 0xff] {
+                    let mut bytes: Vec<u8> = (0..len).map(|at| others[at % others.len()]).collect();
+                    bytes.push(special);
+                    bytes.extend([after; 9]);
+                    assert_eq!(plain_end(&bytes, 0), len, "{len} bytes then {special:#x}");
+                }
+            }
+            let plain: Vec<u8> = (0..len).map(|at| others[at % others.len()]).collect();
+            assert_eq!(plain_end(&plain, 0), len - len % 8, "{len} plain bytes");
+        }
+        let text = "\"café \\\" \\u20ac\" ";
+        assert_eq!(string(text, 0).map(|(read, end)| (read.0.into_owned(), end)), Some(("café \" €".into(), text.len() - 1)));
+        assert_eq!(string("\"a\\nb\"", 0).map(|(read, _)| read.0.into_owned()), Some("a\nb".into()));
+        for control in ["\"a\nb\"", "\"a\u{1}b\"", "\"abcdefgh\u{1f}\""] {
+            assert!(string(control, 0).is_none(), "{control:?}");
+        }
     }
 
     #[test]

@@ -11,7 +11,7 @@ use aho_corasick::{AhoCorasick, MatchKind};
 use hashbrown::HashTable;
 use rustc_hash::FxHashSet;
 
-use super::{AddedToken, BpeParts, Chunked, Merge, VocabularyEntries};
+use super::{AddedToken, BpeParts, Chunked, Merge, Text, VocabularyEntries};
 use crate::memo::content_hash;
 use crate::tokens::{merge_in_runs, periodic, RUNS_FROM};
 
@@ -53,15 +53,20 @@ impl Merges {
         }
         let mut joined = FxHashSet::default();
         if let Some(space) = space {
-            // Each token's first and last character, by id (read in the vocabulary's order).
-            let mut ends = vec![(None, None); vocab.hashes.len()];
-            for (id, token) in parts.vocab.as_ref()?.0.iter() {
-                ends[*id as usize] = (token.as_ref().chars().next(), token.as_ref().chars().next_back());
+            // Whether each token starts with `space`, then whether each is a left part before
+            // one of those, by id: a byte each, where each token's first and last characters
+            // took 16 bytes (4 MB for Gemma 3's, each page a fault).
+            let entries = &parts.vocab.as_ref()?.0;
+            let mut spaced = vec![false; vocab.hashes.len()];
+            for (id, token) in entries.iter() {
+                spaced[*id as usize] = token.as_ref().starts_with(space);
             }
-            for (left, group) in merges.first.windows(2).enumerate() {
-                let group = &merges.pairs[group[0] as usize..group[1] as usize];
-                if group.iter().any(|pair| ends[pair.right as usize].0 == Some(space)) {
-                    joined.extend(ends[left].1);
+            let before_spaced: Vec<bool> = (merges.first.windows(2))
+                .map(|group| merges.pairs[group[0] as usize..group[1] as usize].iter().any(|pair| spaced[pair.right as usize]))
+                .collect();
+            for (id, token) in entries.iter() {
+                if before_spaced[*id as usize] {
+                    joined.extend(token.as_ref().chars().next_back());
                 }
             }
         }
@@ -200,42 +205,41 @@ pub(super) struct Resolved {
 /// Gemma 3's 514,906 merges is kept), each step a loop of its own: a loop of lookups alone
 /// keeps several of the table's memory reads in flight, where one lookup after another's
 /// hashing waited for each (most of the time of loading Gemma 3's merges).
-pub(super) struct Resolver<'t> {
-    /// Each token's text by id.
-    texts: Vec<&'t str>,
+pub(super) struct Resolver {
     vocab: Ids,
     joined: Joined,
-    merges: Chunked<(u32, Pair)>,
-    hashes: Vec<(u128, u128)>,
-    ids: Vec<(u32, u32)>,
+    /// Each merge's parts' ids and the joined token's (see [`ByLeft::new`]).
+    merges: Chunked<[u32; 3]>,
+    /// A chunk's merges' parts' hashes (left, right, left, …) and ids.
+    hashes: Vec<u128>,
+    ids: Vec<u32>,
     count: usize,
     failed: bool,
 }
 
-impl<'t> Resolver<'t> {
+impl Resolver {
     /// A resolver for the merges of the vocabulary `entries`, failed from the start unless its
     /// ids are 0 to n − 1, each once, and no token is written twice.
-    pub(super) fn new(entries: &'t VocabularyEntries<'_>) -> Resolver<'t> {
-        let vocab = Self::vocabulary(entries);
+    pub(super) fn new(entries: &VocabularyEntries<'_>) -> Resolver {
+        let vocab = Self::vocabulary(&entries.0);
         let failed = vocab.is_none();
-        let (texts, vocab) = vocab.unwrap_or_else(|| (Vec::new(), Ids::with_capacity(0)));
+        let vocab = vocab.unwrap_or_else(|| Ids::with_capacity(0));
         let joined = Joined { next: 0, buffer: String::new() };
-        Resolver { texts, vocab, joined, merges: Chunked::new(), hashes: Vec::new(), ids: Vec::new(), count: 0, failed }
+        Resolver { vocab, joined, merges: Chunked::new(), hashes: Vec::new(), ids: Vec::new(), count: 0, failed }
     }
 
-    /// Each token's text by id, and the ids by text.
-    fn vocabulary(entries: &'t VocabularyEntries<'_>) -> Option<(Vec<&'t str>, Ids)> {
-        let entries = &entries.0;
+    /// The ids by text of the vocabulary `entries`.
+    fn vocabulary(entries: &Chunked<(u64, Text<'_>)>) -> Option<Ids> {
         let mut vocab = Ids::with_capacity(entries.len());
-        let mut texts: Vec<Option<&str>> = vec![None; entries.len()];
+        let mut seen = vec![false; entries.len()];
         for (id, token) in entries.iter() {
-            let slot = usize::try_from(*id).ok().and_then(|id| texts.get_mut(id)).filter(|slot| slot.is_none())?;
-            *slot = Some(token.as_ref());
+            let seen = usize::try_from(*id).ok().and_then(|id| seen.get_mut(id)).filter(|seen| !**seen)?;
+            *seen = true;
             if !vocab.insert(content_hash(token.as_ref()), *id as u32) {
                 return None;
             }
         }
-        Some((texts.into_iter().collect::<Option<_>>()?, vocab))
+        Some(vocab)
     }
 
     /// Resolves the next merges, those of `written` (read once one could not be: see [`Resolved::failed`]).
@@ -245,7 +249,7 @@ impl<'t> Resolver<'t> {
     }
 
     fn resolve(&mut self, written: &[Merge<'_>]) -> Option<()> {
-        let Resolver { texts, vocab, joined, merges, hashes, ids, count, .. } = self;
+        let Resolver { vocab, joined, merges, hashes, ids, count, .. } = self;
         let mut pairs = Vec::with_capacity(written.len());
         for merge in written {
             pairs.push(match merge {
@@ -254,14 +258,12 @@ impl<'t> Resolver<'t> {
             });
         }
         hashes.clear();
-        hashes.extend(pairs.iter().map(|(left, right)| (content_hash(left), content_hash(right))));
-        ids.clear();
-        for (left, right) in hashes.iter() {
-            ids.push((vocab.get(*left)?, vocab.get(*right)?));
-        }
-        for (at, ((left, right), (a, b))) in pairs.iter().zip(ids.iter()).enumerate() {
-            let rank = u32::try_from(*count + at).ok()?;
-            merges.push((*a, Pair { right: *b, rank, id: joined.id(texts, vocab, left, right)? }));
+        hashes.extend(pairs.iter().flat_map(|(left, right)| [content_hash(left), content_hash(right)]));
+        vocab.get_each(hashes, ids)?;
+        for (at, ((left, right), parts)) in pairs.iter().zip(ids.chunks_exact(2)).enumerate() {
+            // Its rank, its place in the merges, within a `u32`.
+            u32::try_from(*count + at).ok()?;
+            merges.push([parts[0], parts[1], joined.id(vocab, left, right)?]);
         }
         Some(())
     }
@@ -270,7 +272,7 @@ impl<'t> Resolver<'t> {
     pub(super) fn finish(self) -> Resolved {
         let merges = match self.failed {
             true => ByLeft::new(0, [].iter()),
-            false => ByLeft::new(self.texts.len(), self.merges.iter()),
+            false => ByLeft::new(self.vocab.hashes.len(), self.merges.iter()),
         };
         Resolved { vocab: self.vocab, merges, count: self.count, failed: self.failed }
     }
@@ -307,6 +309,22 @@ impl Ids {
     /// The id of the token whose text has `hash`.
     fn get(&self, hash: u128) -> Option<u32> {
         self.table.find(hash as u64, |&id| self.hashes[id as usize] == hash).copied()
+    }
+
+    /// [`Ids::get`] of each of `hashes`, into `ids` (emptied first); `None` when one is not a
+    /// token's. In two loops whose reads from memory do not wait on each other (several in
+    /// flight at once): the id in each hash's slot (the first whose tag matches), then that id's
+    /// hash checked, where a lookup's read of the hash waited on its read of the slot (most of
+    /// the time of resolving Gemma 3's merges).
+    fn get_each(&self, hashes: &[u128], ids: &mut Vec<u32>) -> Option<()> {
+        ids.clear();
+        ids.extend(hashes.iter().map(|hash| self.table.find(*hash as u64, |_| true).map_or(NONE, |id| *id)));
+        for (hash, id) in hashes.iter().zip(ids.iter_mut()) {
+            if self.hashes.get(*id as usize) != Some(hash) {
+                *id = self.get(*hash)?;
+            }
+        }
+        Some(())
     }
 
     fn len(&self) -> usize {
@@ -379,23 +397,27 @@ struct ByLeft {
 }
 
 impl ByLeft {
-    /// The merges, each its left part's id (below `ids`, the vocabulary's size) and its [`Pair`],
-    /// ranks rising. Of a pair written twice the last one is kept, as the crate's map keeps it.
-    fn new<'m>(ids: usize, merges: impl Iterator<Item = &'m (u32, Pair)> + Clone) -> ByLeft {
+    /// The merges in rank order, each its left part's id, its right part's (below `ids`, the
+    /// vocabulary's size) and the joined token's. Of a pair written twice the last one is kept,
+    /// as the crate's map keeps it.
+    fn new<'m>(ids: usize, merges: impl Iterator<Item = &'m [u32; 3]> + Clone) -> ByLeft {
+        // Where each left id's group starts, then used as its next place, which leaves there
+        // where the next group starts.
         let mut first = vec![0u32; ids + 1];
-        for (left, _) in merges.clone() {
+        for [left, ..] in merges.clone() {
             first[*left as usize + 1] += 1;
         }
         for at in 1..first.len() {
             first[at] += first[at - 1];
         }
-        let mut next = first.clone();
         let mut pairs = vec![Pair { right: 0, rank: 0, id: 0 }; first[ids] as usize];
-        for (left, pair) in merges {
-            let at = &mut next[*left as usize];
-            pairs[*at as usize] = *pair;
+        for (rank, [left, right, id]) in merges.enumerate() {
+            let at = &mut first[*left as usize];
+            pairs[*at as usize] = Pair { right: *right, rank: rank as u32, id: *id };
             *at += 1;
         }
+        first.copy_within(0..ids, 1);
+        first[0] = 0;
         // Each group by right id (ranks rising among equals), a pair written twice kept once.
         let (mut kept, mut start) = (0, 0);
         for left in 0..ids {
@@ -426,8 +448,10 @@ impl ByLeft {
 
 /// The ids of merges' joined tokens, read in the merges' order. Files write merges in the order
 /// their joined tokens' ids were given (BPE training, a SentencePiece model's scores), so the
-/// token is most often the last merge's or one of the few after it: the texts are compared there,
-/// in order, before the token is looked up by its hash.
+/// token is most often the last merge's or one of the few after it: the hashes of those are
+/// compared first, in order (a read from where the last one was), before the table is searched
+/// (a read from anywhere in it). Comparing their texts there took a call of `memcmp` or two per
+/// merge, 4% of the time of loading Gemma 3's tokenizer.json.
 struct Joined {
     /// The last merge's joined token.
     next: usize,
@@ -438,17 +462,18 @@ struct Joined {
 const JOINED_WINDOW: usize = 4;
 
 impl Joined {
-    /// The id of the token `left` and `right` join to, if it is one (`texts`, each token's text
-    /// by id, and `vocab`, the vocabulary).
-    fn id(&mut self, texts: &[&str], vocab: &Ids, left: &str, right: &str) -> Option<u32> {
-        let is = |text: &str| text.len() == left.len() + right.len() && text.starts_with(left) && text.ends_with(right);
-        let near = texts.iter().enumerate().skip(self.next).take(JOINED_WINDOW).find(|(_, text)| is(text)).map(|(id, _)| id as u32);
-        let id = near.or_else(|| {
-            self.buffer.clear();
-            self.buffer.push_str(left);
-            self.buffer.push_str(right);
-            vocab.get(content_hash(&self.buffer))
-        })?;
+    /// The id of the token `left` and `right` join to, if it is one (`vocab`, the whole
+    /// vocabulary, no two of its tokens of one hash).
+    fn id(&mut self, vocab: &Ids, left: &str, right: &str) -> Option<u32> {
+        self.buffer.clear();
+        self.buffer.push_str(left);
+        self.buffer.push_str(right);
+        let hash = content_hash(&self.buffer);
+        let near = vocab.hashes.iter().skip(self.next).take(JOINED_WINDOW).position(|near| *near == hash);
+        let id = match near {
+            Some(at) => (self.next + at) as u32,
+            None => vocab.get(hash)?,
+        };
         self.next = id as usize;
         Some(id)
     }
@@ -582,7 +607,7 @@ mod tests {
             for (rank, (left, right)) in written.iter().enumerate() {
                 let (rank, id) = (rank as u32, (left + right) % IDS);
                 table.insert((*left, *right), (rank, id));
-                merges.push((*left, Pair { right: *right, rank, id }));
+                merges.push([*left, *right, id]);
             }
             let by_left = ByLeft::new(IDS as usize, merges.iter());
             assert_eq!(by_left.pairs.len(), table.len());
@@ -613,6 +638,17 @@ mod tests {
         for missing in [format!("t{N}"), "t".into(), String::new()] {
             assert_eq!(ids.get(content_hash(&missing)), None, "{missing}");
         }
+        // In two loops, as one at a time: at this load many a slot found first holds another
+        // id of the same tag, and its hash then differs.
+        let hashes: Vec<u128> = (0..N).rev().map(|id| content_hash(&format!("t{id}"))).collect();
+        let mut each = vec![7; 3];
+        assert_eq!(ids.get_each(&hashes, &mut each), Some(()));
+        assert_eq!(each, (0..N).rev().collect::<Vec<_>>());
+        let tags_shared =
+            hashes.iter().filter(|hash| ids.table.find(**hash as u64, |_| true).is_some_and(|id| ids.hashes[*id as usize] != **hash));
+        assert!(tags_shared.count() > 10);
+        let with_missing = [hashes[0], content_hash(&format!("t{N}")), hashes[1]];
+        assert_eq!(ids.get_each(&with_missing, &mut each), None);
         let mut twice = Ids::with_capacity(2);
         assert!(twice.insert(content_hash("a"), 1));
         assert!(!twice.insert(content_hash("a"), 0));
@@ -626,11 +662,10 @@ mod tests {
     #[test]
     fn recent_lookups_answer_as_the_table() {
         const IDS: u32 = 45;
-        let merges: Vec<(u32, Pair)> = (0..IDS)
+        let merges: Vec<[u32; 3]> = (0..IDS)
             .flat_map(|l| (0..IDS).map(move |r| (l, r)))
             .filter(|(l, r)| (l * 7 + r * 3) % 4 == 0)
-            .enumerate()
-            .map(|(rank, (left, right))| (left, Pair { right, rank: rank as u32, id: (left * 3 + right) % IDS }))
+            .map(|(left, right)| [left, right, (left * 3 + right) % IDS])
             .collect();
         let by_left = ByLeft::new(IDS as usize, merges.iter());
         let mut recent = Recent::new(3);
@@ -784,20 +819,17 @@ mod tests {
         for _ in 0..60 {
             let (left, right) = (next(texts.len()), next(texts.len()));
             let text = format!("{}{}", texts[left], texts[right]);
-            if text.len() > 8 || merges.iter().any(|&(l, p): &(u32, Pair)| l == left as u32 && p.right == right as u32) {
+            if text.len() > 8 || merges.iter().any(|&[l, r, _]: &[u32; 3]| l == left as u32 && r == right as u32) {
                 continue;
             }
             let id = texts.iter().position(|t| *t == text).unwrap_or_else(|| {
                 texts.push(text);
                 texts.len() - 1
             });
-            merges.push((left as u32, Pair { right: right as u32, rank: 0, id: id as u32 }));
+            merges.push([left as u32, right as u32, id as u32]);
         }
         for at in (1..merges.len()).rev() {
             merges.swap(at, next(at + 1));
-        }
-        for (rank, (_, pair)) in merges.iter_mut().enumerate() {
-            pair.rank = rank as u32;
         }
         Merges { vocab: Ids::with_capacity(0), merges: ByLeft::new(texts.len(), merges.iter()), recent: Mutex::default() }
     }
