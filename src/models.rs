@@ -98,8 +98,9 @@ pub enum GenaiLocal {
 
 /// How google-genai's `LocalTokenizer` counts `model`, for a Gemini model (one whose own
 /// tokenizer in `data/tokenizer-models.tsv` is [`GEMINI_LOCAL_VOCABULARY`]: a Gemini count is
-/// only ever google-genai's); `None` for any other model. The name is matched whole, after its
-/// last `/`, as google-genai matches it.
+/// only ever google-genai's); `None` for any other model. The name is matched whole, as
+/// google-genai matches it, after its last `/`: a provider's prefix (`gemini/`, `vertex_ai/`,
+/// `models/`), which LocalTokenizer itself refuses, names the same model.
 pub fn genai_local(model: &str) -> Option<GenaiLocal> {
     static TABLE: OnceLock<Vec<(&'static str, &'static str)>> = OnceLock::new();
     if own_tokenizer(model) != Some(GEMINI_LOCAL_VOCABULARY) {
@@ -202,12 +203,13 @@ impl ModelProfile {
     pub fn method_label(&self) -> String {
         match &self.tokenizer_file {
             Some(f) if !f.known => format!(
-                "exact for this file only, not necessarily {}'s tokenizer: {} ({} holding {}, not a release ctxc knows: content \
-                 fingerprint {}, {})",
+                "exact for this file only, not necessarily {}'s tokenizer: {} ({} holding {}{}: content fingerprint {}, {})",
                 self.model,
                 f.path,
                 f.format,
                 held(f.vocabulary),
+                // A vocabulary ctxc does not know has no release to be either.
+                if f.vocabulary == UNKNOWN_VOCABULARY_NAME { "" } else { ", not a release ctxc knows" },
                 f.fingerprint,
                 f.found
             ),
@@ -565,6 +567,39 @@ pub fn matching(filter: &str) -> Vec<&'static ModelProfile> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// google-genai's LocalTokenizer counts a Gemini model by its whole name (a provider's prefix
+    /// dropped): with the Gemma 3 model, Gemma 4's tokenizer, or not at all; a Gemma model is no
+    /// Gemini model. Gemma 1 and 2's names, as users write them, are the gemma-2 generation's;
+    /// Gemma 4's are Gemma 3's generation with a release of their own, so no Gemma 3 file is theirs.
+    #[test]
+    fn gemini_and_gemma_names_take_their_own_tokenizers() {
+        use GenaiLocal::{Gemma3, Other, Unsupported};
+        for (model, local) in [
+            ("gemini-2.5-flash", Some(Gemma3)),
+            ("gemini/gemini-2.5-flash", Some(Gemma3)),
+            ("vertex_ai/gemini-3-pro-preview", Some(Gemma3)),
+            ("gemini-3.5-flash", Some(Other("gemma4"))),
+            ("gemini-2.5-flash-preview-09-2025", Some(Unsupported)),
+            ("learnlm-1.5-pro-experimental", Some(Unsupported)),
+            ("gemini-gemma-2-9b-it", None),
+            ("gemma-3-27b-it", None),
+        ] {
+            assert_eq!(genai_local(model), local, "{model}");
+        }
+        for (model, generation_and_own) in [
+            ("gemma-2-9b-it", ("gemma-2", None)),
+            ("ollama/gemma2:9b", ("gemma-2", None)),
+            ("ollama/gemma:7b", ("gemma-2", None)),
+            ("gemma-7b-it", ("gemma-2", None)),
+            ("gemini-gemma-2-27b-it", ("gemma-2", None)),
+            ("gemma-3-27b-it", ("gemma-3", None)),
+            ("gemma-4-31b-it", ("gemma-3", Some("gemma-4"))),
+            ("ollama/gemma4:31b", ("gemma-3", Some("gemma-4"))),
+        ] {
+            assert_eq!(generation(model).map(|g| (g, own_tokenizer(model))), Some(generation_and_own), "{model}");
+        }
+    }
 
     #[test]
     fn table_is_large_sorted_and_parsed_whole() {

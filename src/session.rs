@@ -304,34 +304,7 @@ impl Session {
         let sha256 = discovered.as_ref().and_then(|found: &discover::Found| found.sha256);
         match self.count_with_file(&mut agent.profile, &path, &shown, found.clone(), sha256) {
             Ok(()) => {
-                if let Some(used) = agent.profile.tokenizer_file.as_ref().filter(|used| !used.known) {
-                    let what = match used.vocabulary == crate::models::UNKNOWN_VOCABULARY_NAME {
-                        true => format!(
-                            "holds a vocabulary ctxc does not know (content fingerprint {}): it counts with its own rules",
-                            used.fingerprint
-                        ),
-                        false => format!(
-                            "holds the {} vocabulary but is not a release ctxc knows (content fingerprint {}): another normalizer, \
-                             pre-tokenizer, added token or merge may count otherwise",
-                            used.vocabulary, used.fingerprint
-                        ),
-                    };
-                    loaded.warnings.push(Diagnostic::warning(format!(
-                        "tokenizer file `{shown}` {what}, so its counts are this file's ({}), not necessarily {}'s",
-                        agent.profile.tokenizer.name(),
-                        agent.profile.model
-                    )));
-                }
-                if let Some((used, own)) = agent.profile.tokenizer_file.as_ref().and_then(|used| Some((used, used.model_tokenizer?))) {
-                    loaded.warnings.push(Diagnostic::warning(format!(
-                        "tokenizer file `{shown}` is the {} tokenizer ({}), but {} uses the {own} release, which counts some texts \
-                         otherwise (its added tokens): its counts are this file's, not {}'s",
-                        used.vocabulary,
-                        used.release.as_deref().unwrap_or(used.format),
-                        agent.profile.model,
-                        agent.profile.model
-                    )));
-                }
+                loaded.warnings.extend(file_warnings(&agent.profile, &shown));
                 if let Some(found) = discovered {
                     self.use_found_template(loaded, &found);
                 }
@@ -662,6 +635,42 @@ fn warn_template_settings(loaded: &mut Loaded) {
         .help("name the model's template with `[agent] chat_template` (or give its tokenizer file, beside which one is found), or remove the setting");
         loaded.warnings.push(d);
     }
+}
+
+/// What every command warns of when `profile`'s model is counted with a tokenizer file (`shown`
+/// as the user knows it) whose counts may not be the model's: a file of no release ctxc knows, or
+/// a known release other than the model's own.
+pub fn file_warnings(profile: &ModelProfile, shown: &str) -> Vec<Diagnostic> {
+    let Some(used) = &profile.tokenizer_file else { return Vec::new() };
+    let mut warnings = Vec::new();
+    if !used.known {
+        let what = match used.vocabulary == crate::models::UNKNOWN_VOCABULARY_NAME {
+            true => {
+                format!("holds a vocabulary ctxc does not know (content fingerprint {}): it counts with its own rules", used.fingerprint)
+            }
+            false => format!(
+                "holds the {} vocabulary but is not a release ctxc knows (content fingerprint {}): another normalizer, \
+                 pre-tokenizer, added token or merge may count otherwise",
+                used.vocabulary, used.fingerprint
+            ),
+        };
+        warnings.push(Diagnostic::warning(format!(
+            "tokenizer file `{shown}` {what}, so its counts are this file's ({}), not necessarily {}'s",
+            profile.tokenizer.name(),
+            profile.model
+        )));
+    }
+    if let Some(own) = used.model_tokenizer {
+        warnings.push(Diagnostic::warning(format!(
+            "tokenizer file `{shown}` is the {} tokenizer ({}), but {} uses the {own} release, which counts some texts \
+             otherwise: its counts are this file's, not {}'s",
+            used.vocabulary,
+            used.release.as_deref().unwrap_or(used.format),
+            profile.model,
+            profile.model
+        )));
+    }
+    warnings
 }
 
 #[cfg(test)]

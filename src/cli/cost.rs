@@ -151,7 +151,7 @@ fn host_view(args: &CostArgs, reporter: &Reporter) -> Option<u8> {
         reporter.diagnostics(&found.problems, &ctxc::Sources::default());
         return None;
     }
-    if let Some(flag) = args.overrides.tokenizers.unused_by_the_host_view() {
+    if let Some(flag) = args.overrides.tokenizers.given().find(|flag| *flag != "--tokenizer") {
         return usage(
             format!("{flag} is for a manifest's agents: the host view renders no request and looks for no tokenizer file"),
             "give the model's own tokenizer file with --tokenizer and --model, or leave it out".into(),
@@ -208,13 +208,19 @@ fn count_with_file(
 ) -> Result<(), u8> {
     let shown = path.display().to_string();
     let located = ctxc::project::locate_path(path, &shown, ctxc::tokenizer_files::MAX_TOKENIZER_BYTES).map_err(|e| e.message());
-    located.and_then(|path| session.count_with_file(model, &path, &shown, "given by --tokenizer".into(), None)).map_err(|message| {
-        let d = ctxc::Diagnostic::error(format!("tokenizer file (--tokenizer): {message}"))
-            .code(Code::MAN010)
-            .help("give the model's own tokenizer file (with --model), or leave --tokenizer out to count a labelled estimate");
-        reporter.diagnostics(&[d], &ctxc::Sources::default());
-        EXIT_INPUT
-    })
+    match located.and_then(|path| session.count_with_file(model, &path, &shown, "given by --tokenizer".into(), None)) {
+        Ok(()) => {
+            reporter.diagnostics(&ctxc::session::file_warnings(model, &shown), &ctxc::Sources::default());
+            Ok(())
+        }
+        Err(message) => {
+            let d = ctxc::Diagnostic::error(format!("tokenizer file (--tokenizer): {message}"))
+                .code(Code::MAN010)
+                .help("give the model's own tokenizer file (with --model), or leave --tokenizer out to count a labelled estimate");
+            reporter.diagnostics(&[d], &ctxc::Sources::default());
+            Err(EXIT_INPUT)
+        }
+    }
 }
 
 /// The header line saying every agent is costed for `--model`, not its own model.

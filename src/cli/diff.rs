@@ -109,6 +109,12 @@ fn host_diff(args: &DiffArgs, base: &Base, baseline: Option<(String, Changes)>, 
     if !args.path.is_dir() {
         return usage((format!("{}: the host view reads a directory", args.path.display()), "give the repository's folder as PATH".into()));
     }
+    if let Some(flag) = args.tokenizers.given().next() {
+        return usage((
+            format!("{flag} is for a manifest's agents"),
+            "the host view's diff counts each host for its own model: leave it out".into(),
+        ));
+    }
     let root = match ctxc::project::ProjectRoot::new(&args.path) {
         Ok(root) => root,
         Err(e) => {

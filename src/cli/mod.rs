@@ -76,14 +76,12 @@ pub struct TokenizerOptions {
 }
 
 impl TokenizerOptions {
-    /// The first of `--chat-template` and `--python` given, which the host view has no use for:
-    /// it renders no request and looks for no tokenizer file.
-    pub fn unused_by_the_host_view(&self) -> Option<&'static str> {
-        match (&self.chat_template, &self.python) {
-            (Some(_), _) => Some("--chat-template"),
-            (None, Some(_)) => Some("--python"),
-            (None, None) => None,
-        }
+    /// The flags of these options that were given, in order (the host view uses `--tokenizer`
+    /// alone in `cost`, and none in `diff`).
+    pub fn given(&self) -> impl Iterator<Item = &'static str> {
+        [("--tokenizer", self.tokenizer.is_some()), ("--chat-template", self.chat_template.is_some()), ("--python", self.python.is_some())]
+            .into_iter()
+            .filter_map(|(flag, given)| given.then_some(flag))
     }
 
     /// `overrides` with `--tokenizer` and `--chat-template` last: `agent.tokenizer` and

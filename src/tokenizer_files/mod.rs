@@ -823,9 +823,12 @@ impl TokenizerFile {
                 None => seen.push(probe),
             }
         }
-        // A file that carries its own rules (a tokenizer.json, a SentencePiece model) counts as
-        // itself; a rank file says nothing of how text is split, which only its family tells.
-        if let Some(engine) = own_rules {
+        // A tokenizer.json carries every rule of its counting and is counted by the `tokenizers`
+        // crate, which the runtime tests compare files of unknown vocabularies with: counted as
+        // itself. A rank file says nothing of how text is split (only its family does), and a
+        // SentencePiece model or a Tekken file of an unknown vocabulary would be counted by an
+        // engine compared only with its known families' files: refused.
+        if let Some(engine) = own_rules.filter(|_| format == Format::TokenizerJson) {
             return Ok(file(engine, &UNKNOWN_VOCABULARY, None));
         }
         let names: Vec<&str> = vocabularies().iter().map(|v| v.name).collect();
@@ -846,27 +849,24 @@ pub fn content_fingerprint(bytes: &[u8]) -> Result<String, String> {
 }
 
 /// Whether `file` is the tokenizer of `profile`'s model: its vocabulary belongs to the model's
-/// tokenizer generation. A model ctxc does not know takes any vocabulary it knows; a model counted
-/// exactly already, or of a family without a tokenizer file ctxc can load, takes none. `Err`
-/// names what was expected.
+/// tokenizer generation. A model of no known generation takes a file of a vocabulary ctxc does not
+/// know (counted as the file's), and, when ctxc does not know the model either, any vocabulary it
+/// knows; a model counted exactly already takes none; a Gemini model, only the file google-genai's
+/// LocalTokenizer counts it with (see [`crate::models::genai_local`]). `Err` names what was expected.
 pub fn check_fits(file: &TokenizerFile, shown: &str, profile: &ModelProfile) -> Result<(), String> {
     let vocabulary = file.vocabulary;
-    let holds = match std::ptr::eq(vocabulary, &UNKNOWN_VOCABULARY) {
-        true => format!("`{shown}` holds {} (content fingerprint {})", crate::models::held(vocabulary.name), file.fingerprint),
-        false => format!(
-            "`{shown}` holds {} ({}, fingerprint {})",
-            crate::models::held(vocabulary.name),
-            vocabulary.description,
-            file.fingerprint
-        ),
-    };
+    let unknown = vocabulary.name == crate::models::UNKNOWN_VOCABULARY_NAME;
+    let described = if unknown { String::new() } else { format!("{}, ", vocabulary.description) };
+    let holds = format!("`{shown}` holds {} ({described}content fingerprint {})", crate::models::held(vocabulary.name), file.fingerprint);
     if matches!(profile.tokenizer, Tokenizer::O200kBase | Tokenizer::Cl100kBase) {
         return Err(format!("{holds}, but {} is counted exactly with {} already", profile.model, profile.tokenizer.name()));
     }
     let Some(generation) = crate::models::generation(&profile.model) else {
-        return match profile.known {
+        return match profile.known && !unknown {
             false => Ok(()),
-            true => Err(format!("{holds}, but no tokenizer family is known for {}, so no file can be checked against it", profile.model)),
+            true => {
+                Err(format!("{holds}, but no tokenizer family is known for {}, so no file of a known family can be its", profile.model))
+            }
         };
     };
     // A Gemini count is only ever google-genai's LocalTokenizer's: for the models it counts with
@@ -1059,6 +1059,7 @@ fn read_tokenizer_json<M>(
     head: &JsonHead<'_, M>,
     added: &Added<'_>,
 ) -> Result<tokenizers::Tokenizer, String> {
+    model_bounds(model)?;
     if !is_bpe(model) {
         // Read through the crate's `FromStr`, compiled in the crate: its generic `from_bytes` compiled
         // the reader of every part of a tokenizer (an eighth of a million lines of IR) into ctxc again.
@@ -1071,6 +1072,52 @@ fn read_tokenizer_json<M>(
     tokenizer.with_model(bpe);
     tokenizer.add_tokens(added).map_err(|e| refused(&e))?;
     Ok(tokenizer)
+}
+
+/// The most characters a WordPiece word may hold for the `tokenizers` crate to split it (it
+/// tries every end of the rest of a word for each piece: work that grows with the square of the
+/// word). BERT's files have 100.
+const MAX_WORDPIECE_CHARS: u64 = 1_000;
+
+/// What a tokenizer.json's model may ask of the `tokenizers` crate, checked before the crate
+/// reads it: counts that vary from run to run (BPE dropout) are refused, and so is work without a
+/// bound in a text's length (a WordPiece word of more than [`MAX_WORDPIECE_CHARS`] characters,
+/// Unigram pieces longer than a SentencePiece model may hold).
+fn model_bounds(model: &serde_json::value::RawValue) -> Result<(), String> {
+    #[derive(serde::Deserialize)]
+    struct Options {
+        #[serde(rename = "type")]
+        kind: Option<String>,
+        dropout: Option<f64>,
+        max_input_chars_per_word: Option<u64>,
+    }
+    #[derive(serde::Deserialize)]
+    struct Unigram {
+        vocab: Vec<(String, f64)>,
+    }
+    let options: Options = serde_json::from_str(model.get()).map_err(|e| refused(&e))?;
+    if options.dropout.is_some_and(|p| p > 0.0) {
+        return Err("a tokenizer.json whose BPE model drops merges at random (`dropout`): its counts vary from run to run".into());
+    }
+    if let Some(chars) = options.max_input_chars_per_word.filter(|n| *n > MAX_WORDPIECE_CHARS) {
+        return Err(format!(
+            "a tokenizer.json whose WordPiece model splits words of up to {chars} characters; ctxc reads at most \
+             {MAX_WORDPIECE_CHARS} (the work grows with the square of a word's length)"
+        ));
+    }
+    if options.kind.as_deref() == Some("Unigram") {
+        let unigram: Unigram = serde_json::from_str(model.get()).map_err(|e| refused(&e))?;
+        if let Some((id, (piece, _))) =
+            unigram.vocab.iter().enumerate().find(|(_, (piece, _))| piece.len() > sentencepiece::MAX_PIECE_BYTES)
+        {
+            return Err(format!(
+                "a tokenizer.json whose Unigram piece {id} is {} bytes long, more than the {} ctxc reads",
+                piece.len(),
+                sentencepiece::MAX_PIECE_BYTES
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// The crate's tokenizer of a tokenizer.json without its model (an empty BPE) and added tokens:
@@ -2088,6 +2135,34 @@ mod tests {
         assert!(core_bpe(ranks, &[], "\\w+").err().expect("refused").contains("byte 0xff"));
     }
 
+    /// A tokenizer.json whose counts would vary from run to run (BPE dropout) or whose model would
+    /// make the `tokenizers` crate's work grow without bound in a word's length (a WordPiece word
+    /// of unlimited characters, tried at every end; Unigram pieces longer than SentencePiece's
+    /// bound) is refused, whatever its vocabulary: counted as itself, it would reach the crate.
+    #[test]
+    fn models_with_varying_counts_or_unbounded_work_are_refused() {
+        let refused = |model: Value| {
+            let mut config = small_tokenizer_json(deepseek_pre_tokenizer());
+            config["model"] = model;
+            TokenizerFile::load(&serde_json::to_vec(&config).expect("JSON")).err().unwrap_or_default()
+        };
+        let mut bpe = small_tokenizer_json(deepseek_pre_tokenizer())["model"].clone();
+        bpe["dropout"] = 0.5.into();
+        assert!(refused(bpe.clone()).contains("drops merges at random (`dropout`)"));
+        bpe["dropout"] = 0.0.into();
+        assert_eq!(refused(bpe), "", "no dropout: read");
+        let word_piece = |chars: u64| {
+            serde_json::json!({"type": "WordPiece", "unk_token": "[UNK]", "continuing_subword_prefix": "##",
+                "max_input_chars_per_word": chars, "vocab": {"[UNK]": 0, "a": 1, "##a": 2}})
+        };
+        assert!(refused(word_piece(1_000_000)).contains("splits words of up to 1000000 characters; ctxc reads at most 1000"));
+        assert!(!refused(word_piece(100)).contains("splits words"), "BERT's 100: read");
+        let unigram =
+            |piece: usize| serde_json::json!({"type": "Unigram", "unk_id": 0, "vocab": [["<unk>", 0.0], ["a".repeat(piece), -1.0]]});
+        assert!(refused(unigram(257)).contains("Unigram piece 1 is 257 bytes long, more than the 256 ctxc reads"));
+        assert!(!refused(unigram(256)).contains("Unigram piece"), "within the bound: read");
+    }
+
     /// A tokenizer.json's added tokens are bounded in number and bytes (issue 43), refused before
     /// the `tokenizers` crate builds its automata of them.
     #[test]
@@ -2429,7 +2504,7 @@ mod tests {
     /// an added token that takes the whitespace after it, a normalizer or pre-tokenizer step it
     /// does not run, a split pattern it does not know or that keeps its matches otherwise, the
     /// byte-level step with its own pattern or a prefix space, a byte without its token, a
-    /// continuing-subword prefix, dropout, a merge of a token outside the vocabulary.
+    /// continuing-subword prefix, a merge of a token outside the vocabulary.
     #[test]
     fn other_byte_level_shapes_are_left_to_the_crate() {
         let config = byte_level_json(deepseek_pre_tokenizer());
@@ -2449,7 +2524,6 @@ mod tests {
         change("pre_tokenizer.pretokenizers.3.use_regex", true.into());
         change("pre_tokenizer.pretokenizers.3.add_prefix_space", true.into());
         change("model.continuing_subword_prefix", "##".into());
-        change("model.dropout", 0.5.into());
         change("model.merges.0", "Ġ q".into());
         let mut missing_byte = config.clone();
         missing_byte["model"]["vocab"].as_object_mut().expect("a vocabulary").remove("A");

@@ -28,7 +28,7 @@ const MAX_PIECES: usize = 1 << 20;
 /// The longest piece, in bytes (Gemma 3's longest is 93). Encoding looks up joined pairs and
 /// matches user-defined symbols, each step reading at most a piece: this bounds what a byte of
 /// text costs, whatever the model (a 1 MB symbol cost a step per byte of it at every position).
-const MAX_PIECE_BYTES: usize = 256;
+pub(super) const MAX_PIECE_BYTES: usize = 256;
 
 /// The most bytes of user-defined symbols (Gemma 3's 6,410 hold 77 KB): their automaton takes
 /// tens of bytes per byte of them (500,000 symbols in a 60 MB file took 3 GB to load).

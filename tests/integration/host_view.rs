@@ -483,6 +483,14 @@ fn diff_without_a_manifest_compares_what_each_host_loads() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     // The total holds the heading naming the scratch folder: only the file's 8 tokens change.
     assert!(stdout.starts_with("Codex (gpt-5.3-codex): ") && stdout.contains(" tokens (+8, ") && !stdout.contains("Claude"), "{stdout}");
+
+    // Each host counts for its own model: a tokenizer option is refused, not passed over.
+    for flag in ["--tokenizer", "--chat-template", "--python"] {
+        let out = common::ctxc(&["diff", "--base", "HEAD", path, flag, "AGENTS.md"]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{flag}: {stderr}");
+        assert!(stderr.contains(&format!("{flag} is for a manifest's agents")), "{flag}: {stderr}");
+    }
 }
 
 /// A copy of a project read as if it were at the original's place (how `diff` reads the base

@@ -74,7 +74,7 @@ fn a_file_ctxc_cannot_use_is_refused_with_the_reason() {
     assert_eq!(report["system_prompt"]["exact"], true, "{report}");
     let method = report["method"].as_str().expect("method");
     assert!(method.starts_with("exact for this file only, not necessarily acme/own-model's tokenizer"), "{method}");
-    assert!(method.contains("tokenizer.json holding a vocabulary ctxc does not know, not a release ctxc knows"), "{method}");
+    assert!(method.contains("tokenizer.json holding a vocabulary ctxc does not know: content fingerprint"), "{method}");
 
     std::fs::write(dir.path().join("ranks.tiktoken"), "not base64 0\n").expect("write");
     let file = dir.path().join("ranks.tiktoken").display().to_string();
@@ -176,6 +176,9 @@ fn the_host_view_counts_with_a_tokenizer_file_for_the_model_named() {
     let path = dir.path().display().to_string();
     let out = ctxc(&["cost", &path, "--host", "codex", "--tokenizer", &file, "--model", "acme/own-model", "--format", "json"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    // Warned, as for a manifest's agent: the counts are the file's.
+    let stderr = String::from_utf8_lossy(&out.stderr).split_whitespace().filter(|w| *w != "│").collect::<Vec<_>>().join(" ");
+    assert!(stderr.contains("holds a vocabulary ctxc does not know (content fingerprint"), "{stderr}");
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
     let view = &json["hosts"][0];
     let method = view["method"].as_str().expect("method");
