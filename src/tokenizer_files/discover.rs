@@ -71,7 +71,10 @@ pub fn find(model: &str, places: &Places) -> Discovery {
     // Only the model's own release, where the generation's releases count differently.
     let own = crate::models::own_tokenizer(model);
     let vocabularies: Vec<_> = super::of_generation(generation).into_iter().filter(|v| own.is_none_or(|own| own == v.name)).collect();
-    if vocabularies.is_empty() {
+    // No place could hold one: no repository named for the model, no cache or package of a file.
+    let holdable =
+        crate::models::repository(model).is_some() || vocabularies.iter().any(|v| v.name == GENAI_CACHE.0 || !v.packaged.is_empty());
+    if !holdable {
         return Discovery::NoFile;
     }
     let mut looked = Vec::new();
