@@ -22,8 +22,8 @@ const EXTENSIONS: [&str; 5] = [".md", ".mdx", ".markdown", ".j2", ".txt"];
 static MARKER: LazyLock<memchr::memmem::Finder<'static>> = LazyLock::new(|| memchr::memmem::Finder::new("ctxc-ignore"));
 
 static COMMENT: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"<!--[ \t]*ctxc-ignore(-file)?(?:[ \t]+([^\n]*?))?[ \t]*-->").expect("constant pattern")
-    // ok: a literal, tested below
+    let pattern = r"<!--[ \t]*ctxc-ignore(-file)?(?:[ \t]+([^\n]*?))?[ \t]*-->";
+    Regex::new(pattern).expect("constant pattern") // ok: a literal, tested below
 });
 
 #[derive(Debug, Default)]

@@ -529,8 +529,10 @@ impl<'a> Fields<'a> {
                 let n = usize::try_from(self.varint()?).map_err(|_| self.error("has a field too long"))?;
                 Wire::Bytes(self.take(n)?)
             }
-            // ok: `take(4)` returns exactly four bytes or an error.
-            5 => Wire::Fixed32(u32::from_le_bytes(self.take(4)?.try_into().expect("four bytes taken"))),
+            5 => {
+                let bytes = self.take(4)?.try_into().map_err(|_| self.error("has a fixed32 field cut short"))?;
+                Wire::Fixed32(u32::from_le_bytes(bytes))
+            }
             other => return Err(self.error(&format!("has a field of wire type {other}"))),
         };
         Ok((key >> 3, value))
