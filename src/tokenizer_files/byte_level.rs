@@ -233,6 +233,26 @@ fn byte_char(b: u8) -> char {
     }
 }
 
+/// The byte GPT-2's byte-level alphabet writes as `c` (see [`byte_char`]), if any.
+pub(super) fn byte_of_char(c: char) -> Option<u8> {
+    let printable = |b: u8| matches!(b, b'!'..=b'~' | 0xA1..=0xAC | 0xAE..=0xFF);
+    match u32::from(c) {
+        n @ 0..=255 => Some(n as u8).filter(|&b| printable(b)),
+        n @ 256..=511 => (0..=255u8).filter(|&b| !printable(b)).nth((n - 256) as usize),
+        _ => None,
+    }
+}
+
+/// Whether a tokenizer.json's pre-tokenizer writes text's bytes as GPT-2's characters: it is, or
+/// its sequence holds, a `ByteLevel` step (its vocabulary is then written so).
+pub(super) fn writes_bytes(pre_tokenizer: &Value) -> bool {
+    match kind(pre_tokenizer) {
+        "ByteLevel" => true,
+        "Sequence" => pre_tokenizer["pretokenizers"].as_array().is_some_and(|steps| steps.iter().any(writes_bytes)),
+        _ => false,
+    }
+}
+
 /// `text` in NFC as the crate writes it, when `nfc`; text already in NFC as it is, without a copy.
 fn normalized(nfc: bool, text: &str) -> Cow<'_, str> {
     use tokenizers::{NormalizedString, Normalizer};
@@ -253,6 +273,18 @@ mod tests {
     use super::*;
     use serde_json::json;
     use tokenizers::{OffsetReferential, OffsetType, PreTokenizedString, PreTokenizer};
+
+    /// Every byte's character is read back as that byte, and no other character is read.
+    #[test]
+    fn bytes_are_read_back_from_their_characters() {
+        for b in 0..=255u8 {
+            assert_eq!(byte_of_char(byte_char(b)), Some(b), "{b}");
+        }
+        // Characters the alphabet does not write.
+        for c in ['\u{AD}', ' ', '\u{7F}', '\u{144}', '｜'] {
+            assert_eq!(byte_of_char(c), None, "{c:?}");
+        }
+    }
 
     /// The split patterns ctxc runs (each family's, Tekken's, DeepSeek's three in turn) split
     /// random texts into the pieces the crate's `Split` steps make of them with its own engine:

@@ -9,6 +9,11 @@
 //! Tekken's ranks, split pattern and special-token count; a SentencePiece model's pieces (text,
 //! score, type) and the trainer and normalizer options its encoding reads. Each value is written
 //! with its length, so that two different contents cannot write the same bytes.
+//!
+//! A file's *vocabulary* fingerprint ([`vocabulary`]) is narrower: its ordinary tokens alone, each
+//! with its id, so that one vocabulary is one fingerprint in every format that writes it (a rank
+//! file and a byte-level tokenizer.json of Llama 3; a SentencePiece model and a tokenizer.json of
+//! Gemma 3) and files that differ only in their added tokens, rules or scores share it.
 
 use serde_json::Value;
 use sha2::{Digest, Sha256};
@@ -93,6 +98,31 @@ impl Content {
             Hashing::Known(fingerprint) => fingerprint,
         }
     }
+}
+
+/// How a vocabulary's ordinary tokens are written: as the bytes they stand for (rank files,
+/// Tekken, byte-level tokenizer.json files) or as SentencePiece pieces (`▁` for a space, `<0x0A>`
+/// for a byte fallen back to), which no bytes-written vocabulary can equal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tokens {
+    Bytes,
+    Pieces,
+}
+
+/// The vocabulary fingerprint of the ordinary tokens `entries` (id, token), in any order: not the
+/// added, special, control or unknown ones, which a file may declare otherwise for one vocabulary.
+pub fn vocabulary<T: AsRef<[u8]> + Ord>(tokens: Tokens, mut entries: Vec<(u64, T)>) -> String {
+    entries.sort_unstable();
+    let mut content = Content::new(match tokens {
+        Tokens::Bytes => "vocabulary of bytes",
+        Tokens::Pieces => "vocabulary of pieces",
+    });
+    content.number(entries.len() as u64);
+    for (id, token) in &entries {
+        content.number(*id);
+        content.bytes(token.as_ref());
+    }
+    content.finish()
 }
 
 /// `value` as compact JSON with every object's keys sorted.

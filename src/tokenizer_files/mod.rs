@@ -6,14 +6,14 @@
 //! ranks and the split pattern of the file, ids offset by its special tokens, as mistral-common does) and
 //! SentencePiece `.model` files (Mistral v1–v3, Gemma 3: [`sentencepiece`], ctxc's own encoder).
 //!
-//! A file's vocabulary is told by what it does, not by its name: the ids it gives a fixed probe
-//! text, hashed, are its vocabulary's fingerprint. `data/tokenizer-vocabularies.tsv` lists the
-//! vocabularies ctxc knows with their fingerprints and the tokenizer generation
+//! A file is told by what it holds, not by its name. It is named as a release only when its
+//! content fingerprint ([`content`]: what decides its counts, read while it loads) is one of
+//! `data/tokenizer-files.tsv`; any other is counted as itself, under a name of its own
+//! fingerprint. The vocabulary such a file holds is told by its ordinary tokens and their ids
+//! ([`content::vocabulary`], the same in every format): `data/tokenizer-vocabularies.tsv` lists
+//! the vocabularies ctxc knows with their fingerprints and the tokenizer generation
 //! (`data/tokenizer-models.tsv`) each belongs to, so a file of another family (a Llama 2
-//! tokenizer given for Llama 3) is refused, naming what was expected. The probe cannot see the
-//! rest of a file (an added token, a normalizer step), so a file is named as a release only when
-//! its content fingerprint ([`content`]: what decides its counts, read while it loads) is one of
-//! `data/tokenizer-files.tsv`; any other is counted as itself, under a name of its own fingerprint.
+//! tokenizer given for Llama 3) is refused, naming what was expected.
 //!
 //! A file is checked before its engine gets it: steps that could grow a text past
 //! [`MAX_GROWTH`] times its size, and normalizers the engines cannot read safely, are refused;
@@ -37,7 +37,7 @@ use serde_json::Value;
 use sha2::{Digest, Sha256};
 use tiktoken_rs::CoreBPE;
 
-use self::content::Content;
+use self::content::{Content, Tokens};
 use crate::memo::{content_hash, shard_of, KeyMap, SHARDS};
 use crate::models::{ModelProfile, Tokenizer};
 use crate::tokens::{split_at, Bpe, CountTokens, Cuts};
@@ -49,12 +49,6 @@ pub const MAX_TOKENIZER_BYTES: u64 = 64 * 1024 * 1024;
 /// pre-tokenizer (see `growth`): the engine holds the grown text and an offset pair per byte of
 /// it. The families' files reach 12 (Mistral's `Prepend("▁")` then `Replace(" ", "▁")`).
 pub const MAX_GROWTH: f64 = 16.0;
-
-/// The text whose token ids fingerprint a vocabulary: prose, code, digits, whitespace runs,
-/// accents, CJK and an emoji, so that two vocabularies that differ anywhere common differ here.
-const PROBE: &str = "Fingerprint of a vocabulary: The quick brown fox jumps over 1234567 lazy dogs.\n\n\
-    fn main() {\n    println!(\"{}\", x == 0x1F);\n}\n\tnaïve café — straße, Ελληνικά, русский, 日本語のテキスト, 한국어 🙂\n\
-    <tool_call>{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}</tool_call>   end.";
 
 /// How a tokenizer file is written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -95,7 +89,7 @@ pub struct Vocabulary {
     pub pattern: Option<&'static str>,
     /// Whether the family's tokenizer normalizes text to NFC first (for rank files: Qwen's does).
     pub nfc: bool,
-    /// The hash of the probe text's ids (see [`probe_fingerprint`]).
+    /// Its vocabulary fingerprint (see [`content::vocabulary`]), the same in every format.
     pub fingerprint: &'static str,
     /// Where installed Python packages ship a file of it, relative to `site-packages`.
     pub packaged: Vec<&'static str>,
@@ -200,7 +194,7 @@ fn unknown_file_name(content: &str) -> &'static str {
 /// A tokenizer file loaded: what counts with it, and what it was.
 pub struct TokenizerFile {
     pub format: Format,
-    /// The tokenizer it is (a known release's), or holds (told by the probe text, for any other).
+    /// The tokenizer it is (a known release's), or holds (told by its ordinary tokens, for any other).
     pub vocabulary: &'static Vocabulary,
     /// Its content fingerprint (see [`content`]).
     pub fingerprint: String,
@@ -247,7 +241,7 @@ enum Engine {
 impl Engine {
     fn ids(&self, text: &str) -> Result<Vec<u32>, String> {
         match self {
-            // Ordinary text, special-token names too: the ids fingerprint the ranks alone.
+            // Ordinary text, special-token names too: the ranks' ids alone.
             Engine::Ranks { ranks, offset, nfc, .. } => {
                 Ok(ranks.tiktoken()?.encode_ordinary(&nfc_if(*nfc, text)).into_iter().map(|id| id + offset).collect())
             }
@@ -445,8 +439,8 @@ impl CountTokens for TokenizerFile {
         }
         self.guarded(text, || match &self.engine {
             Engine::Ranks { ranks, nfc, .. } => ranks.count(&nfc_if(*nfc, text)),
-            // A loaded tokenizer.json encoded the probe text, but its pattern engine may still
-            // refuse a text (fancy-regex's backtracking limits).
+            // A loaded tokenizer.json's pattern engine may refuse a text (fancy-regex's
+            // backtracking limits).
             Engine::HuggingFace(hf) => hf.count(text).map_err(|e| e.to_string()),
             Engine::SentencePiece(sp) => Ok(sp.count(text, false)),
             Engine::SentencePieceJson(json) => Ok(json.count(text)),
@@ -520,7 +514,7 @@ struct Ranks {
     /// ctxc's engine, and the finder of the special tokens in text (when any are).
     bpe: Option<(Bpe, Option<aho_corasick::AhoCorasick>)>,
     /// tiktoken-rs's encoder: built while loading when `bpe` is `None`, else the first time ids are
-    /// asked for (the probe text of a file of no known release; tests).
+    /// asked for (tests).
     tiktoken: OnceLock<Result<CoreBPE, String>>,
     specials: Vec<String>,
     pattern: String,
@@ -753,9 +747,9 @@ impl TokenizerFile {
 
     /// Loads a tokenizer file from its bytes: its format decided by its content, its release by
     /// its content fingerprint, and for a file of no release ctxc knows, the vocabulary it holds
-    /// by the ids it gives the probe text ([`UNKNOWN_VOCABULARY`] for a file with rules of its own
-    /// that gives no known vocabulary's). `Err` says why not, for people (a panic of an engine
-    /// included).
+    /// by its vocabulary fingerprint ([`UNKNOWN_VOCABULARY`] for a tokenizer.json, which has every
+    /// rule of its own, that holds none ctxc knows). `Err` says why not, for people (a panic of an
+    /// engine included).
     pub fn load(bytes: &[u8]) -> Result<TokenizerFile, String> {
         contained(|| TokenizerFile::load_unguarded(bytes))
             .map_err(|message| format!("a file the tokenizer engine failed on while loading it ({message})"))?
@@ -791,7 +785,7 @@ impl TokenizerFile {
         // it: read again with them when they were resolved and dropped.
         let resolved = head.as_ref().is_some_and(|h| h.model.as_ref().is_some_and(|p| p.resolved.is_some()));
         let head = if known.is_none() && resolved { bpe_json_head(bytes) } else { head };
-        let (format, fingerprint, mut engines) = engines_of(bytes, head, known)?;
+        let Engines { format, content: fingerprint, vocabulary: held, candidates: mut engines } = engines_of(bytes, head, known)?;
         let file = |engine, vocabulary: &'static Vocabulary, release: Option<&'static Release>| {
             let name = release.map_or_else(|| unknown_file_name(&fingerprint), |_| vocabulary.name);
             TokenizerFile {
@@ -812,15 +806,15 @@ impl TokenizerFile {
                 return Ok(file(engines.swap_remove(at).0, vocabulary, release));
             }
         }
-        let mut seen = Vec::new();
+        // A file of no release holds the vocabulary its ordinary tokens are (the first row of
+        // it: rows that share one differ in their added tokens or rules, which it has its own of).
         let mut own_rules = None;
         for (engine, candidate) in engines {
-            let ids = engine.ids(PROBE).map_err(|e| format!("the tokenizer cannot encode text: {e}"))?;
-            let probe = probe_fingerprint(&ids);
-            match vocabularies().iter().find(|v| v.fingerprint == probe && candidate.is_none_or(|c| c.name == v.name)) {
+            let holds = |v: &&Vocabulary| Some(v.fingerprint) == held.as_deref() && candidate.is_none_or(|c| c.name == v.name);
+            match vocabularies().iter().find(holds) {
                 Some(vocabulary) => return Ok(file(engine, vocabulary, None)),
                 None if candidate.is_none() => own_rules = Some(engine),
-                None => seen.push(probe),
+                None => {}
             }
         }
         // A tokenizer.json carries every rule of its counting and is counted by the `tokenizers`
@@ -835,7 +829,7 @@ impl TokenizerFile {
         Err(format!(
             "a {} whose vocabulary (fingerprint {}) is none ctxc knows; known: {}",
             format.name(),
-            seen.join(" or "),
+            held.as_deref().unwrap_or("none: its tokens are of no form ctxc compares"),
             names.join(", ")
         ))
     }
@@ -845,14 +839,22 @@ impl TokenizerFile {
 /// its bytes are: [`TokenizerFile::load`] takes a known release's file's from the table by its
 /// SHA-256, and the runtime tests check with this that each is the file's.
 pub fn content_fingerprint(bytes: &[u8]) -> Result<String, String> {
-    contained(|| engines(bytes, None).map(|(_, fingerprint, _)| fingerprint))?
+    contained(|| engines(bytes, None).map(|read| read.content))?
 }
 
-/// Whether `file` is the tokenizer of `profile`'s model: its vocabulary belongs to the model's
-/// tokenizer generation. A model of no known generation takes a file of a vocabulary ctxc does not
-/// know (counted as the file's), and, when ctxc does not know the model either, any vocabulary it
-/// knows; a model counted exactly already takes none; a Gemini model, only the file google-genai's
-/// LocalTokenizer counts it with (see [`crate::models::genai_local`]). `Err` names what was expected.
+/// The vocabulary fingerprint of a tokenizer file (see [`content::vocabulary`]): the runtime tests
+/// check with this that each row of `data/tokenizer-vocabularies.tsv` is its files'. `None` for a
+/// tokenizer.json whose model is not BPE (no family's).
+pub fn vocabulary_fingerprint(bytes: &[u8]) -> Result<Option<String>, String> {
+    contained(|| engines(bytes, None).map(|read| read.vocabulary))?
+}
+
+/// Whether `file` may count for `profile`'s model: its vocabulary belongs to the model's tokenizer
+/// generation, or is one ctxc does not know (counted as the file's, labelled so: nothing says it
+/// is another family's). A model of no known generation takes, when ctxc does not know the model
+/// either, any vocabulary; a model counted exactly already takes none; a Gemini model, only the
+/// file google-genai's LocalTokenizer counts it with (see [`crate::models::genai_local`]). `Err`
+/// names what was expected.
 pub fn check_fits(file: &TokenizerFile, shown: &str, profile: &ModelProfile) -> Result<(), String> {
     let vocabulary = file.vocabulary;
     let unknown = vocabulary.name == crate::models::UNKNOWN_VOCABULARY_NAME;
@@ -900,7 +902,7 @@ pub fn check_fits(file: &TokenizerFile, shown: &str, profile: &ModelProfile) -> 
         }
         None => {}
     }
-    if generation == vocabulary.generation {
+    if unknown || generation == vocabulary.generation {
         return Ok(());
     }
     let expected = of_generation(generation);
@@ -926,12 +928,6 @@ fn nfc_if(nfc: bool, text: &str) -> std::borrow::Cow<'_, str> {
         true => std::borrow::Cow::Owned(text.nfc().collect()),
         false => std::borrow::Cow::Borrowed(text),
     }
-}
-
-/// The probe's ids hashed: the first 16 hex digits of the sha256 of the ids, comma-separated.
-pub fn probe_fingerprint(ids: &[u32]) -> String {
-    let text = ids.iter().map(u32::to_string).collect::<Vec<_>>().join(",");
-    Sha256::digest(text.as_bytes()).iter().take(8).map(|b| format!("{b:02x}")).collect()
 }
 
 /// The top-level fields of a JSON tokenizer file: those that tell its format (Tekken's `config`
@@ -1594,6 +1590,22 @@ fn bpe_parts_content(parts: &mut BpeParts<'_>, content: &mut Content) -> Result<
     Ok(())
 }
 
+/// The vocabulary fingerprint of a BPE tokenizer.json (see [`content::vocabulary`]): its vocabulary
+/// but its added tokens, as bytes when its pre-tokenizer writes bytes as characters (`None` when a
+/// token is not written so), as pieces otherwise.
+fn bpe_vocabulary(parts: &BpeParts<'_>, added: &Added<'_>, writes_bytes: bool) -> Option<String> {
+    let added: rustc_hash::FxHashSet<&str> = added.tokens.iter().flatten().map(|t| t.content.as_ref()).collect();
+    let ordinary = parts.vocab.iter().flat_map(|v| v.0.iter()).filter(|(_, token)| !added.contains(token.as_ref()));
+    match writes_bytes {
+        true => {
+            let tokens =
+                ordinary.map(|(id, token)| Some((*id, token.as_ref().chars().map(byte_level::byte_of_char).collect::<Option<Vec<u8>>>()?)));
+            Some(content::vocabulary(Tokens::Bytes, tokens.collect::<Option<Vec<_>>>()?))
+        }
+        false => Some(content::vocabulary(Tokens::Pieces, ordinary.map(|(id, token)| (*id, token.as_ref().as_bytes())).collect())),
+    }
+}
+
 /// The most added tokens a tokenizer.json may have, and their most bytes together (Gemma 3's
 /// has the most of the families': 6,415 tokens, 77 KB). The `tokenizers` crate matches them with
 /// two automata of some 50 bytes per byte of them: 400,000 tokens in a 58 MB file took 1.7 GB
@@ -1623,10 +1635,16 @@ fn within_added_token_limits(added: &Added<'_>) -> Result<(), String> {
 /// An engine, and the vocabulary it must turn out to be (any, for `None`).
 type Candidate = (Engine, Option<&'static Vocabulary>);
 
-/// A file's format, its content fingerprint (see [`content`]) and the engines it may stand for,
-/// each with the vocabulary it must then be: one for JSON files; for a rank file, one per known
-/// vocabulary with that many ranks (their split patterns).
-type Engines = (Format, String, Vec<Candidate>);
+/// A file read: its format, content fingerprint (see [`content`]), vocabulary fingerprint (see
+/// [`content::vocabulary`]: `None` when its bytes are a release's, which names its vocabulary, and
+/// for a tokenizer.json of a model not BPE) and the engines it may stand for, each with the vocabulary it must then be: one for
+/// JSON files; for a rank file, one per known vocabulary with that many ranks (their split patterns).
+struct Engines {
+    format: Format,
+    content: String,
+    vocabulary: Option<String>,
+    candidates: Vec<Candidate>,
+}
 
 /// The [`Engines`] of a file; `known`, the content fingerprint of a tokenizer.json when it is
 /// known from its bytes' SHA-256 (the content is then not hashed).
@@ -1639,11 +1657,12 @@ fn engines_of<'a>(bytes: &'a [u8], head: Option<JsonHead<'a, BpeParts<'a>>>, kno
     // A ModelProto opens with its first piece (field 1, length-delimited: byte 0x0A) and is binary.
     if bytes.first() == Some(&0x0A) && std::str::from_utf8(bytes).is_err() {
         let model = sentencepiece::Model::parse(bytes)?;
-        return Ok((
-            Format::SentencePiece,
-            model.content().to_string(),
-            vec![(Engine::SentencePiece(Box::new(SentencePiece { model, words: PieceCounts::default() })), None)],
-        ));
+        return Ok(Engines {
+            format: Format::SentencePiece,
+            content: model.content().to_string(),
+            vocabulary: Some(model.vocabulary().to_string()),
+            candidates: vec![(Engine::SentencePiece(Box::new(SentencePiece { model, words: PieceCounts::default() })), None)],
+        });
     }
     let start = bytes.iter().position(|b| !b.is_ascii_whitespace());
     if start.is_some_and(|i| bytes[i] == b'{') {
@@ -1673,7 +1692,8 @@ fn engines_of<'a>(bytes: &'a [u8], head: Option<JsonHead<'a, BpeParts<'a>>>, kno
         let windows = vocabulary.name.starts_with("llama-");
         out.push((Engine::Ranks { ranks: engine, offset: 0, nfc: vocabulary.nfc, specials, cuts, windows }, Some(vocabulary)));
     }
-    Ok((Format::RankFile, rank_content(&ranks), out))
+    let vocabulary = content::vocabulary(Tokens::Bytes, ranks.iter().map(|(token, rank)| (u64::from(*rank), token.as_slice())).collect());
+    Ok(Engines { format: Format::RankFile, content: rank_content(&ranks), vocabulary: Some(vocabulary), candidates: out })
 }
 
 /// The [`Engines`] of a BPE tokenizer.json that one of ctxc's engines counts (every family's),
@@ -1771,8 +1791,8 @@ fn with_keys_read<'a>(head: JsonHead<'a, Streamed<'a>>) -> Option<(JsonHead<'a, 
 fn json_engines(bytes: &[u8], known: Option<&str>) -> Result<Engines, String> {
     let head: JsonHead = serde_json::from_slice(bytes).map_err(|e| format!("not valid JSON: {e}"))?;
     if let (Some(config), Some(vocab)) = (head.config.as_ref().filter(|c| c.get("pattern").is_some()), &head.vocab) {
-        let (engine, content) = tekken(config, vocab)?;
-        return Ok((Format::Tekken, content, vec![(engine, None)]));
+        let (engine, content, vocabulary) = tekken(config, vocab)?;
+        return Ok(Engines { format: Format::Tekken, content, vocabulary: Some(vocabulary), candidates: vec![(engine, None)] });
     }
     let Some(model) = head.model else {
         return Err("a JSON file that is neither a tokenizer.json (no `model`) nor Tekken (no `config.pattern` and `vocab`)".into());
@@ -1813,8 +1833,10 @@ fn tokenizer_json<M>(
         })
     };
     let mut content = known.map_or_else(|| Content::new(Format::TokenizerJson.name()), Content::known);
+    let mut vocabulary = None;
     if content.is_hashing() {
         content.json(configuration());
+        vocabulary = parts.as_deref().and_then(|parts| bpe_vocabulary(parts, &added, byte_level::writes_bytes(&head.pre_tokenizer)));
     }
     match parts.as_deref_mut() {
         Some(parts) => bpe_parts_content(parts, &mut content)?,
@@ -1840,7 +1862,7 @@ fn tokenizer_json<M>(
         }
         (None, None) => return Ok(None),
     };
-    Ok(Some((Format::TokenizerJson, content.finish(), vec![(engine, None)])))
+    Ok(Some(Engines { format: Format::TokenizerJson, content: content.finish(), vocabulary, candidates: vec![(engine, None)] }))
 }
 
 /// The split patterns of tokenizer.json pre-tokenizers known to end every pre-token that holds
@@ -2016,8 +2038,9 @@ fn rank_lines(bytes: &[u8]) -> Result<Vec<(Vec<u8>, u32)>, String> {
 
 /// Mistral's Tekken: the first `default_vocab_size - default_num_special_tokens` ranks of
 /// `vocab`, split by `config.pattern`, ids offset by the special tokens (mistral-common's
-/// `Tekkenizer`); and its content fingerprint: those ranks, the pattern and the special-token count.
-fn tekken(config: &Value, vocab: &serde_json::value::RawValue) -> Result<(Engine, String), String> {
+/// `Tekkenizer`); its content fingerprint: those ranks, the pattern and the special-token count;
+/// and its vocabulary fingerprint: those ranks with their ids.
+fn tekken(config: &Value, vocab: &serde_json::value::RawValue) -> Result<(Engine, String, String), String> {
     use base64::Engine as _;
     /// One token of Tekken's `vocab`.
     #[derive(serde::Deserialize)]
@@ -2046,9 +2069,11 @@ fn tekken(config: &Value, vocab: &serde_json::value::RawValue) -> Result<(Engine
     content.text(pattern);
     content.number(specials);
     content.text(&rank_content(&ranks));
+    let ids = ranks.iter().map(|(token, rank)| (u64::from(rank + offset), token.as_slice())).collect();
+    let vocabulary = content::vocabulary(Tokens::Bytes, ids);
     let ranks = Box::new(Ranks::new(&ranks, &[], pattern)?);
     let engine = Engine::Ranks { ranks, offset, nfc: false, specials: false, cuts: Cuts::ANY, windows: false };
-    Ok((engine, content.finish()))
+    Ok((engine, content.finish(), vocabulary))
 }
 
 #[cfg(test)]
@@ -2085,7 +2110,7 @@ mod tests {
         let table = vocabularies();
         assert!(table.len() >= 6, "{} vocabularies", table.len());
         for v in table {
-            assert_eq!(v.fingerprint.len(), 16, "{}", v.name);
+            assert_eq!(v.fingerprint.len(), content::DIGITS, "{}", v.name);
             assert_eq!(v.ranks.is_some(), v.pattern.is_some(), "{}: a rank file needs its pattern", v.name);
         }
     }
@@ -2234,8 +2259,8 @@ mod tests {
     /// The small tokenizer loaded as a file would be (its vocabulary's name is a stand-in).
     fn small_file(pre_tokenizer: Value) -> TokenizerFile {
         let bytes = serde_json::to_vec(&small_tokenizer_json(pre_tokenizer)).expect("JSON");
-        let (format, _, mut engines) = engines(&bytes, None).expect("a tokenizer.json");
-        let (engine, _) = engines.remove(0);
+        let Engines { format, mut candidates, .. } = engines(&bytes, None).expect("a tokenizer.json");
+        let (engine, _) = candidates.remove(0);
         test_file(format, &vocabularies()[0], engine)
     }
 
@@ -2253,7 +2278,7 @@ mod tests {
         let config = small_tokenizer_json(deepseek_pre_tokenizer());
         let of = |config: &Value, pretty: bool| {
             let bytes = if pretty { serde_json::to_vec_pretty(config) } else { serde_json::to_vec(config) };
-            engines(&bytes.expect("JSON"), None).expect("a tokenizer.json").1
+            engines(&bytes.expect("JSON"), None).expect("a tokenizer.json").content
         };
         let reversed = |map: &serde_json::Map<String, Value>| map.iter().rev().map(|(k, v)| (k.clone(), v.clone())).collect();
         let fingerprint = of(&config, false);
@@ -2344,6 +2369,52 @@ mod tests {
         changed[1] = format!("{} 1", base64::engine::general_purpose::STANDARD.encode([2]));
         changed[2] = format!("{} 2", base64::engine::general_purpose::STANDARD.encode([1]));
         assert_ne!(ranks(changed.join("\n")), fingerprint);
+    }
+
+    /// One vocabulary is one vocabulary fingerprint in a byte-level tokenizer.json and in a rank
+    /// file of its tokens; the added tokens, merges and rules of a tokenizer.json do not count,
+    /// a token's text or id does, and a vocabulary of pieces is never one of bytes.
+    #[test]
+    fn a_vocabulary_is_its_ordinary_tokens_in_every_format() {
+        use base64::Engine as _;
+        let vocabulary = |config: &Value| {
+            let bytes = serde_json::to_vec(config).expect("JSON");
+            engines(&bytes, None).expect("a tokenizer.json").vocabulary.expect("a BPE model")
+        };
+        let json = byte_level_json(llama_pre_tokenizer());
+        let fingerprint = vocabulary(&json);
+        let mut lines = Vec::new();
+        for (token, id) in json["model"]["vocab"].as_object().expect("a vocabulary") {
+            let bytes: Vec<u8> = token.chars().map(|c| byte_level::byte_of_char(c).expect("a byte's character")).collect();
+            lines.push(format!("{} {id}", base64::engine::general_purpose::STANDARD.encode(bytes)));
+        }
+        let ranks = rank_lines(lines.join("\n").as_bytes()).expect("ranks");
+        let of_ranks = content::vocabulary(Tokens::Bytes, ranks.iter().map(|(token, rank)| (u64::from(*rank), token.as_slice())).collect());
+        assert_eq!(of_ranks, fingerprint, "the rank file of the same tokens");
+        // Its added tokens, merges and rules are not the vocabulary; a token declared added is
+        // not an ordinary one.
+        let mut other_rules = json.clone();
+        other_rules["added_tokens"].as_array_mut().expect("added").truncate(1);
+        other_rules["added_tokens"][0]["content"] = "<new>".into();
+        other_rules["model"]["merges"].as_array_mut().expect("merges").pop();
+        other_rules["normalizer"] = serde_json::json!({"type": "NFC"});
+        assert_eq!(vocabulary(&other_rules), fingerprint);
+        other_rules["added_tokens"][0]["content"] = "aaaa".into();
+        assert_ne!(vocabulary(&other_rules), fingerprint);
+        // A token more, or two tokens' ids swapped, is another vocabulary.
+        let mut more = json.clone();
+        more["model"]["vocab"]["zzz"] = 10_000.into();
+        let mut swapped = json.clone();
+        let (a, b) = (swapped["model"]["vocab"]["A"].clone(), swapped["model"]["vocab"]["B"].clone());
+        (swapped["model"]["vocab"]["A"], swapped["model"]["vocab"]["B"]) = (b, a);
+        assert_ne!(vocabulary(&more), fingerprint);
+        assert_ne!(vocabulary(&swapped), fingerprint);
+        // Without a byte-level step, the same tokens are pieces.
+        let mut pieces = json.clone();
+        pieces["pre_tokenizer"] = serde_json::json!({"type": "Metaspace", "replacement": "▁", "prepend_scheme": "never", "split": false});
+        if let Some(pieces) = engines(&serde_json::to_vec(&pieces).expect("JSON"), None).ok().and_then(|read| read.vocabulary) {
+            assert_ne!(pieces, fingerprint);
+        }
     }
 
     /// Texts made to break counting by pieces and cutting: added tokens next to letters and in
@@ -2531,8 +2602,8 @@ mod tests {
         for variant in variants {
             let bytes = serde_json::to_vec(&variant).expect("JSON");
             // A file refused (a merge outside the vocabulary, merges without the prefix) is no engine's.
-            if let Ok((_, _, engines)) = engines(&bytes, None) {
-                assert_eq!(engines[0].0.name(), "tokenizers", "{variant}");
+            if let Ok(read) = engines(&bytes, None) {
+                assert_eq!(read.candidates[0].0.name(), "tokenizers", "{variant}");
             }
         }
     }
@@ -2591,8 +2662,7 @@ mod tests {
 
     /// The engine a tokenizer.json loads into.
     fn engine_of(config: &Value) -> Engine {
-        let (_, _, mut engines) = engines(&serde_json::to_vec(config).expect("JSON"), None).expect("a tokenizer.json");
-        engines.remove(0).0
+        engines(&serde_json::to_vec(config).expect("JSON"), None).expect("a tokenizer.json").candidates.remove(0).0
     }
 
     /// A SentencePiece BPE tokenizer.json is counted by ctxc's own engine, word by word, as the
@@ -2699,11 +2769,12 @@ mod tests {
             let (once, twice) = (read_in_one_pass(&bytes).expect("reads"), json_engines(&bytes, None).expect("reads"));
             assert_eq!(once.is_some(), one_pass);
             let Some(once) = once else {
-                assert_eq!(twice.2[0].0.name(), "tokenizers");
+                assert_eq!(twice.candidates[0].0.name(), "tokenizers");
                 continue;
             };
-            assert_eq!((once.0.name(), &once.1, once.2[0].0.name()), (twice.0.name(), &twice.1, twice.2[0].0.name()));
-            assert_ne!(once.2[0].0.name(), "tokenizers");
+            let read = |e: &Engines| (e.format.name(), e.content.clone(), e.vocabulary.clone(), e.candidates[0].0.name());
+            assert_eq!(read(&once), read(&twice));
+            assert_ne!(once.candidates[0].0.name(), "tokenizers");
         }
         let mut word_piece = changed(&spj, "model.type", "WordPiece".into());
         word_piece["model"].as_object_mut().expect("a model").remove("merges");
@@ -2736,9 +2807,10 @@ mod tests {
                     engines(hand_read_bpe_json_head(&bytes, &mut rest).expect("read by hand")),
                     engines(streamed_bpe_json_head(&bytes).expect("a head")),
                 );
-                assert_eq!(by_hand.2[0].0.name(), by_serde.2[0].0.name());
+                let (by_hand, by_serde) = (&by_hand.candidates[0].0, &by_serde.candidates[0].0);
+                assert_eq!(by_hand.name(), by_serde.name());
                 for text in &texts {
-                    assert_eq!(by_hand.2[0].0.ids(text), by_serde.2[0].0.ids(text), "{text:?}");
+                    assert_eq!(by_hand.ids(text), by_serde.ids(text), "{text:?}");
                 }
             }
         }

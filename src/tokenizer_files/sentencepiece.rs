@@ -69,6 +69,8 @@ pub struct Model {
     cuttable: bool,
     /// Its content fingerprint (see [`super::content`]).
     content: String,
+    /// Its vocabulary fingerprint: its normal and byte pieces (see [`super::content::vocabulary`]).
+    vocabulary: String,
 }
 
 impl Model {
@@ -130,14 +132,23 @@ impl Model {
         for option in [model_type, u64::from(byte_fallback), u64::from(add_dummy_prefix), u64::from(escape)] {
             content.number(option);
         }
+        let ordinary = pieces.iter().enumerate().filter(|(_, (_, _, kind))| matches!(kind, Kind::Normal | Kind::Byte));
+        let ordinary = ordinary.map(|(id, (piece, _, _))| (id as u64, piece.as_bytes())).collect();
+        let vocabulary = super::content::vocabulary(super::content::Tokens::Pieces, ordinary);
         let mut model = Model::build(pieces, byte_fallback, add_dummy_prefix, escape)?;
         model.content = content.finish();
+        model.vocabulary = vocabulary;
         Ok(model)
     }
 
     /// Its content fingerprint (see [`super::content`]).
     pub fn content(&self) -> &str {
         &self.content
+    }
+
+    /// Its vocabulary fingerprint (see [`super::content::vocabulary`]).
+    pub fn vocabulary(&self) -> &str {
+        &self.vocabulary
     }
 
     fn build(pieces: Vec<(String, f32, Kind)>, byte_fallback: bool, add_dummy_prefix: bool, escape: bool) -> Result<Model, String> {
@@ -154,6 +165,7 @@ impl Model {
             joined_to_space: FxHashSet::default(),
             cuttable: false,
             content: String::new(),
+            vocabulary: String::new(),
         };
         let space = if escape { '\u{2581}' } else { ' ' };
         let mut bytes = [u32::MAX; 256];

