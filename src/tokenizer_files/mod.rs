@@ -1656,11 +1656,11 @@ fn engines(bytes: &[u8], known: Option<&str>) -> Result<Engines, String> {
 fn engines_of<'a>(bytes: &'a [u8], head: Option<JsonHead<'a, BpeParts<'a>>>, known: Option<&str>) -> Result<Engines, String> {
     // A ModelProto opens with its first piece (field 1, length-delimited: byte 0x0A) and is binary.
     if bytes.first() == Some(&0x0A) && std::str::from_utf8(bytes).is_err() {
-        let model = sentencepiece::Model::parse(bytes)?;
+        let model = sentencepiece::Model::read(bytes, known.is_none())?;
         return Ok(Engines {
             format: Format::SentencePiece,
-            content: model.content().to_string(),
-            vocabulary: Some(model.vocabulary().to_string()),
+            content: known.map_or_else(|| model.content().to_string(), str::to_string),
+            vocabulary: known.is_none().then(|| model.vocabulary().to_string()),
             candidates: vec![(Engine::SentencePiece(Box::new(SentencePiece { model, words: PieceCounts::default() })), None)],
         });
     }
@@ -1692,8 +1692,15 @@ fn engines_of<'a>(bytes: &'a [u8], head: Option<JsonHead<'a, BpeParts<'a>>>, kno
         let windows = vocabulary.name.starts_with("llama-");
         out.push((Engine::Ranks { ranks: engine, offset: 0, nfc: vocabulary.nfc, specials, cuts, windows }, Some(vocabulary)));
     }
-    let vocabulary = content::vocabulary(Tokens::Bytes, ranks.iter().map(|(token, rank)| (u64::from(*rank), token.as_slice())).collect());
-    Ok(Engines { format: Format::RankFile, content: rank_content(&ranks), vocabulary: Some(vocabulary), candidates: out })
+    // A known release's file (its bytes a row's) is not hashed: the row has its fingerprints.
+    let (content, vocabulary) = match known {
+        Some(known) => (known.to_string(), None),
+        None => {
+            let ids = ranks.iter().map(|(token, rank)| (u64::from(*rank), token.as_slice())).collect();
+            (rank_content(&ranks), Some(content::vocabulary(Tokens::Bytes, ids)))
+        }
+    };
+    Ok(Engines { format: Format::RankFile, content, vocabulary, candidates: out })
 }
 
 /// The [`Engines`] of a BPE tokenizer.json that one of ctxc's engines counts (every family's),
@@ -1791,8 +1798,12 @@ fn with_keys_read<'a>(head: JsonHead<'a, Streamed<'a>>) -> Option<(JsonHead<'a, 
 fn json_engines(bytes: &[u8], known: Option<&str>) -> Result<Engines, String> {
     let head: JsonHead = serde_json::from_slice(bytes).map_err(|e| format!("not valid JSON: {e}"))?;
     if let (Some(config), Some(vocab)) = (head.config.as_ref().filter(|c| c.get("pattern").is_some()), &head.vocab) {
-        let (engine, content, vocabulary) = tekken(config, vocab)?;
-        return Ok(Engines { format: Format::Tekken, content, vocabulary: Some(vocabulary), candidates: vec![(engine, None)] });
+        let (engine, fingerprints) = tekken(config, vocab, known.is_none())?;
+        let (content, vocabulary) = match (known, fingerprints) {
+            (Some(known), _) => (known.to_string(), None),
+            (None, fingerprints) => fingerprints.map_or_else(Default::default, |(content, vocabulary)| (content, Some(vocabulary))),
+        };
+        return Ok(Engines { format: Format::Tekken, content, vocabulary, candidates: vec![(engine, None)] });
     }
     let Some(model) = head.model else {
         return Err("a JSON file that is neither a tokenizer.json (no `model`) nor Tekken (no `config.pattern` and `vocab`)".into());
@@ -2038,9 +2049,9 @@ fn rank_lines(bytes: &[u8]) -> Result<Vec<(Vec<u8>, u32)>, String> {
 
 /// Mistral's Tekken: the first `default_vocab_size - default_num_special_tokens` ranks of
 /// `vocab`, split by `config.pattern`, ids offset by the special tokens (mistral-common's
-/// `Tekkenizer`); its content fingerprint: those ranks, the pattern and the special-token count;
-/// and its vocabulary fingerprint: those ranks with their ids.
-fn tekken(config: &Value, vocab: &serde_json::value::RawValue) -> Result<(Engine, String, String), String> {
+/// `Tekkenizer`); and when `fingerprinted`, its content fingerprint (those ranks, the pattern and
+/// the special-token count) and vocabulary fingerprint (those ranks with their ids).
+fn tekken(config: &Value, vocab: &serde_json::value::RawValue, fingerprinted: bool) -> Result<(Engine, Option<(String, String)>), String> {
     use base64::Engine as _;
     /// One token of Tekken's `vocab`.
     #[derive(serde::Deserialize)]
@@ -2065,15 +2076,17 @@ fn tekken(config: &Value, vocab: &serde_json::value::RawValue) -> Result<(Engine
         }
     }
     let offset = u32::try_from(specials).map_err(|_| "Tekken's special-token count is too large")?;
-    let mut content = Content::new(Format::Tekken.name());
-    content.text(pattern);
-    content.number(specials);
-    content.text(&rank_content(&ranks));
-    let ids = ranks.iter().map(|(token, rank)| (u64::from(rank + offset), token.as_slice())).collect();
-    let vocabulary = content::vocabulary(Tokens::Bytes, ids);
+    let fingerprints = fingerprinted.then(|| {
+        let mut content = Content::new(Format::Tekken.name());
+        content.text(pattern);
+        content.number(specials);
+        content.text(&rank_content(&ranks));
+        let ids = ranks.iter().map(|(token, rank)| (u64::from(rank + offset), token.as_slice())).collect();
+        (content.finish(), content::vocabulary(Tokens::Bytes, ids))
+    });
     let ranks = Box::new(Ranks::new(&ranks, &[], pattern)?);
     let engine = Engine::Ranks { ranks, offset, nfc: false, specials: false, cuts: Cuts::ANY, windows: false };
-    Ok((engine, content.finish(), vocabulary))
+    Ok((engine, fingerprints))
 }
 
 #[cfg(test)]

@@ -76,6 +76,12 @@ pub struct Model {
 impl Model {
     /// Reads a `ModelProto`. `Err` says what is wrong or what ctxc cannot count exactly.
     pub fn parse(bytes: &[u8]) -> Result<Model, String> {
+        Model::read(bytes, true)
+    }
+
+    /// [`Model::parse`], its content and vocabulary fingerprints left empty unless `fingerprinted`
+    /// (a known release's file: its row has them).
+    pub fn read(bytes: &[u8], fingerprinted: bool) -> Result<Model, String> {
         let mut pieces = Vec::new();
         let (mut model_type, mut byte_fallback, mut suffix) = (1u64, false, false);
         let (mut charsmap, mut add_dummy_prefix, mut remove_extra, mut escape) = (0usize, true, true, true);
@@ -121,6 +127,9 @@ impl Model {
         }
         if remove_extra || suffix {
             return unsupported("that removes extra whitespace or writes it as a suffix");
+        }
+        if !fingerprinted {
+            return Model::build(pieces, byte_fallback, add_dummy_prefix, escape);
         }
         // What the encoding reads: the pieces in id order, and the options checked above.
         let mut content = super::content::Content::new("SentencePiece model");
