@@ -273,8 +273,28 @@ fn data_rows(text: &'static str) -> impl Iterator<Item = Vec<&'static str>> {
 
 /// The value of the row whose prefix is the longest to begin `model` (the name after its last `/`).
 fn longest_prefix<'t, T>(table: &'t [(&'static str, T)], model: &str) -> Option<&'t T> {
-    let name = model.rsplit('/').next().unwrap_or(model);
+    let name = family_name(model.rsplit('/').next().unwrap_or(model));
     table.iter().filter(|(prefix, _)| name.starts_with(prefix)).max_by_key(|(prefix, _)| prefix.len()).map(|(_, value)| value)
+}
+
+/// A model's name (its last segment) as `data/tokenizer-models.tsv` writes families, whatever
+/// form a host gives it: lowercase (Hugging Face's `Qwen3-32B`), a point for Fireworks' `p`
+/// between digits (`llama-v3p1`, `qwen2p5`), Meta's `Meta-Llama-3.1` and the forms `llama3.1`
+/// and `llama-v3` as `llama-3.1` and `llama-3`.
+fn family_name(name: &str) -> String {
+    let lower = name.trim().to_ascii_lowercase();
+    let bytes = lower.as_bytes();
+    let mut name = String::with_capacity(lower.len());
+    for (i, c) in lower.char_indices() {
+        let between_digits = i > 0 && bytes[i - 1].is_ascii_digit() && bytes.get(i + 1).is_some_and(u8::is_ascii_digit);
+        name.push(if c == 'p' && between_digits { '.' } else { c });
+    }
+    let name = name.strip_prefix("meta-").unwrap_or(&name);
+    match name.strip_prefix("llama") {
+        Some(rest) if rest.starts_with(|c: char| c.is_ascii_digit()) => format!("llama-{rest}"),
+        Some(rest) if rest.starts_with("-v") && rest[2..].starts_with(|c: char| c.is_ascii_digit()) => format!("llama-{}", &rest[2..]),
+        _ => name.to_string(),
+    }
 }
 
 /// How a count made with o200k_base stands for a model whose tokenizer ctxc cannot run: the
@@ -419,7 +439,9 @@ pub fn profile(model: &str) -> ModelProfile {
             known: false,
             tool_preamble: None,
             written_as: None,
-            calibration: None,
+            // Its name may still tell its tokenizer's family (`cerebras/llama-3.1-70b`), but not
+            // with a tag the table does not know: Ollama's `deepseek-r1:8b` is a distillation.
+            calibration: calibration(model).filter(|_| !model.contains(':')),
             tokenizer_file: None,
             source: "",
         },
@@ -567,6 +589,44 @@ pub fn matching(filter: &str) -> Vec<&'static ModelProfile> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The names hosts give open models (Hugging Face repository ids, Fireworks', Cerebras' and
+    /// Ollama's forms, DeepSeek's distillations) take their family's tokenizer, and a name the
+    /// model table does not know takes its family's estimate; a fine-tune named for itself, a
+    /// name of no family, or an Ollama tag the table does not know, stays uncalibrated.
+    #[test]
+    fn hosts_names_of_open_models_take_their_familys_tokenizer() {
+        for (name, family) in [
+            ("cerebras/llama3.1-8b", "llama-3"),
+            ("fireworks_ai/accounts/fireworks/models/llama-v3p1-405b-instruct", "llama-3"),
+            ("deepinfra/meta-llama/Meta-Llama-3.1-70B-Instruct", "llama-3"),
+            ("fireworks_ai/accounts/fireworks/models/llama4-scout-instruct-basic", "llama-4"),
+            ("deepinfra/Qwen/QwQ-32B", "qwen"),
+            ("fireworks_ai/accounts/fireworks/models/qwen2p5-coder-32b-instruct", "qwen"),
+            ("deepinfra/Qwen/Qwen3.5-27B", "qwen-3.5"),
+            ("together_ai/deepseek-ai/DeepSeek-R1-Distill-Qwen-32B", "qwen"),
+            ("deepinfra/deepseek-ai/DeepSeek-R1-Distill-Llama-70B", "llama-3"),
+            ("deepinfra/deepseek-ai/DeepSeek-R1-0528", "deepseek"),
+            ("deepinfra/mistralai/Mixtral-8x7B-Instruct-v0.1", "mistral-sentencepiece"),
+            ("deepinfra/mistralai/Mistral-Nemo-Instruct-2407", "mistral-tekken"),
+        ] {
+            assert_eq!(generation(name), Some(family), "{name}");
+            let profile = profile(name);
+            assert_eq!(profile.calibration.map(|c| c.generation), Some(family), "{name}");
+            assert!(profile.method().starts_with("estimate: o200k_base count ×"), "{name}: {}", profile.method());
+        }
+        for name in ["deepinfra/NousResearch/Hermes-3-Llama-3.1-70B", "acme/own-model", "llama"] {
+            assert_eq!((generation(name), profile(name).calibration), (None, None), "{name}");
+        }
+        // An Ollama tag the table does not know may be another family's release.
+        for name in ["ollama/deepseek-r1:8b", "ollama/qwen3:0.6b"] {
+            assert_eq!(profile(name).calibration, None, "{name}");
+        }
+        // A `p` between digits is a point, elsewhere a letter.
+        assert_eq!(family_name("Llama-v3p2-3B"), "llama-3.2-3b");
+        assert_eq!(family_name("deepseek-v3p1"), "deepseek-v3.1");
+        assert_eq!(family_name("mixtral-8x7b-p1"), "mixtral-8x7b-p1");
+    }
 
     /// google-genai's LocalTokenizer counts a Gemini model by its whole name (a provider's prefix
     /// dropped): with the Gemma 3 model, Gemma 4's tokenizer, or not at all; a Gemma model is no
