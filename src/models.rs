@@ -274,7 +274,12 @@ fn data_rows(text: &'static str) -> impl Iterator<Item = Vec<&'static str>> {
 /// The value of the row whose prefix is the longest to begin `model` (the name after its last `/`).
 fn longest_prefix<'t, T>(table: &'t [(&'static str, T)], model: &str) -> Option<&'t T> {
     let name = family_name(model.rsplit('/').next().unwrap_or(model));
-    table.iter().filter(|(prefix, _)| name.starts_with(prefix)).max_by_key(|(prefix, _)| prefix.len()).map(|(_, value)| value)
+    // A prefix that ends in a digit does not take a longer number (`llama-3` is not `llama-30b`).
+    let matches = |prefix: &str| {
+        name.starts_with(prefix)
+            && !(prefix.ends_with(|c: char| c.is_ascii_digit()) && name[prefix.len()..].starts_with(|c: char| c.is_ascii_digit()))
+    };
+    table.iter().filter(|(prefix, _)| matches(prefix)).max_by_key(|(prefix, _)| prefix.len()).map(|(_, value)| value)
 }
 
 /// A model's name (its last segment) as `data/tokenizer-models.tsv` writes families, whatever
@@ -377,7 +382,8 @@ fn tokenizer_models() -> &'static [(&'static str, TokenizerOf)] {
 
 /// The tokenizer generation of a model (`data/tokenizer-models.tsv`), when its family's is known.
 pub fn generation(model: &str) -> Option<&'static str> {
-    longest_prefix(tokenizer_models(), model).map(|(generation, ..)| *generation)
+    // `-`: a family whose tokenizer is none of the table's (DeepSeek's before V3).
+    longest_prefix(tokenizer_models(), model).map(|(generation, ..)| *generation).filter(|g| *g != "-")
 }
 
 /// The Hugging Face repository of a model's tokenizer, when the table names one.
@@ -440,8 +446,8 @@ pub fn profile(model: &str) -> ModelProfile {
             tool_preamble: None,
             written_as: None,
             // Its name may still tell its tokenizer's family (`cerebras/llama-3.1-70b`), but not
-            // with a tag the table does not know: Ollama's `deepseek-r1:8b` is a distillation.
-            calibration: calibration(model).filter(|_| !model.contains(':')),
+            // with an Ollama size tag the table does not know: `deepseek-r1:8b` is a distillation.
+            calibration: calibration(model).filter(|_| !has_ollama_tag(model)),
             tokenizer_file: None,
             source: "",
         },
@@ -540,6 +546,12 @@ fn candidates(model: &str) -> Vec<String> {
 }
 
 /// Whether an Ollama tag begins with a parameter count (`8b`, `0.6b`, `8x7b`, `270m-it-qat`).
+/// Whether `model` ends in an Ollama size or `latest` tag (`qwen3:0.6b`, `deepseek-r1:latest`),
+/// which picks a release; OpenRouter's `:free` and Bedrock's `:0` do not.
+fn has_ollama_tag(model: &str) -> bool {
+    model.rsplit_once(':').is_some_and(|(_, tag)| is_size(tag) || tag == "latest")
+}
+
 fn is_size(tag: &str) -> bool {
     let size = tag.split('-').next().unwrap_or(tag);
     let Some(number) = size.strip_suffix(['b', 'm']) else { return false };
@@ -618,9 +630,24 @@ mod tests {
         for name in ["deepinfra/NousResearch/Hermes-3-Llama-3.1-70B", "acme/own-model", "llama"] {
             assert_eq!((generation(name), profile(name).calibration), (None, None), "{name}");
         }
-        // An Ollama tag the table does not know may be another family's release.
-        for name in ["ollama/deepseek-r1:8b", "ollama/qwen3:0.6b"] {
+        // An Ollama tag the table does not know may be another family's release; OpenRouter's
+        // `:free` picks none.
+        for name in ["ollama/deepseek-r1:8b", "ollama/qwen3:0.6b", "ollama/llama3:8b"] {
             assert_eq!(profile(name).calibration, None, "{name}");
+        }
+        assert_eq!(profile("openrouter/qwen/qwq-32b:free").calibration.map(|c| c.generation), Some("qwen"));
+        // A number is not a longer one; Mistral's SentencePiece releases and DeepSeek's tokenizers
+        // before V3 as their Hugging Face ids write them.
+        for (name, family) in [
+            ("huggyllama/llama-30b", None),
+            ("together_ai/mistralai/Mistral-7B-Instruct-v0.3", Some("mistral-sentencepiece")),
+            ("mistralai/Mistral-Large-Instruct-2407", Some("mistral-sentencepiece")),
+            ("mistralai/Codestral-22B-v0.1", Some("mistral-sentencepiece")),
+            ("fireworks_ai/accounts/fireworks/models/deepseek-coder-33b-instruct", None),
+            ("fireworks_ai/accounts/fireworks/models/deepseek-v2p5", None),
+            ("deepseek-ai/DeepSeek-V3.1", Some("deepseek")),
+        ] {
+            assert_eq!(generation(name), family, "{name}");
         }
         // A `p` between digits is a point, elsewhere a letter.
         assert_eq!(family_name("Llama-v3p2-3B"), "llama-3.2-3b");
@@ -838,7 +865,7 @@ mod tests {
         }
         let defined: Vec<&str> = data_rows(include_str!("../data/tokenizer-generations.tsv")).map(|c| c[0]).collect();
         for row in data_rows(include_str!("../data/tokenizer-models.tsv")) {
-            assert!(defined.contains(&row[1]), "{} names an undefined generation {}", row[0], row[1]);
+            assert!(row[1] == "-" || defined.contains(&row[1]), "{} names an undefined generation {}", row[0], row[1]);
         }
     }
 }

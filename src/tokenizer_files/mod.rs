@@ -97,8 +97,8 @@ pub struct Vocabulary {
     pub description: &'static str,
 }
 
-/// The vocabulary of a file that holds none ctxc knows: of no tokenizer generation, so it fits
-/// only a model whose tokenizer ctxc does not know (see [`check_fits`]).
+/// The vocabulary of a file that holds none ctxc knows: of no tokenizer generation, so it fits a
+/// model whose tokenizer ctxc does not know, or one of a family whose files ctxc loads (see [`check_fits`]).
 pub static UNKNOWN_VOCABULARY: Vocabulary = Vocabulary {
     name: crate::models::UNKNOWN_VOCABULARY_NAME,
     generation: "",
@@ -844,17 +844,18 @@ pub fn content_fingerprint(bytes: &[u8]) -> Result<String, String> {
 
 /// The vocabulary fingerprint of a tokenizer file (see [`content::vocabulary`]): the runtime tests
 /// check with this that each row of `data/tokenizer-vocabularies.tsv` is its files'. `None` for a
-/// tokenizer.json whose model is not BPE (no family's).
+/// tokenizer.json whose model is not BPE (no family's), or byte-level with a token its byte
+/// alphabet does not write.
 pub fn vocabulary_fingerprint(bytes: &[u8]) -> Result<Option<String>, String> {
     contained(|| engines(bytes, None).map(|read| read.vocabulary))?
 }
 
 /// Whether `file` may count for `profile`'s model: its vocabulary belongs to the model's tokenizer
-/// generation, or is one ctxc does not know (counted as the file's, labelled so: nothing says it
-/// is another family's). A model of no known generation takes, when ctxc does not know the model
-/// either, any vocabulary; a model counted exactly already takes none; a Gemini model, only the
-/// file google-genai's LocalTokenizer counts it with (see [`crate::models::genai_local`]). `Err`
-/// names what was expected.
+/// generation, or is one ctxc does not know and the generation is of a family whose files ctxc
+/// loads (counted as the file's, labelled so: nothing says it is another family's). A model of no
+/// known generation takes, when ctxc does not know the model either, any vocabulary; a model
+/// counted exactly already takes none; a Gemini model, only the release google-genai's
+/// LocalTokenizer counts it with (see [`crate::models::genai_local`]). `Err` names what was expected.
 pub fn check_fits(file: &TokenizerFile, shown: &str, profile: &ModelProfile) -> Result<(), String> {
     let vocabulary = file.vocabulary;
     let unknown = vocabulary.name == crate::models::UNKNOWN_VOCABULARY_NAME;
@@ -877,7 +878,8 @@ pub fn check_fits(file: &TokenizerFile, shown: &str, profile: &ModelProfile) -> 
     // Gemma models (served by Gemini's API too) are not Gemini's and take their own files.
     use crate::models::GenaiLocal;
     match crate::models::genai_local(&profile.model) {
-        Some(GenaiLocal::Gemma3) if vocabulary.name == crate::models::GEMINI_LOCAL_VOCABULARY => return Ok(()),
+        // The release itself: a copy of its vocabulary with other rules is not google-genai's count.
+        Some(GenaiLocal::Gemma3) if file.release.is_some_and(|r| r.tokenizer == crate::models::GEMINI_LOCAL_VOCABULARY) => return Ok(()),
         Some(GenaiLocal::Gemma3) => {
             return Err(format!(
                 "{holds}, which counts otherwise than the {} model google-genai's LocalTokenizer counts {} with; give that file \
@@ -902,7 +904,9 @@ pub fn check_fits(file: &TokenizerFile, shown: &str, profile: &ModelProfile) -> 
         }
         None => {}
     }
-    if unknown || generation == vocabulary.generation {
+    // A vocabulary ctxc does not know, for a family whose files ctxc loads: nothing says it is
+    // another's. For a family of no file (Claude), no file can be its.
+    if generation == vocabulary.generation || (unknown && !of_generation(generation).is_empty()) {
         return Ok(());
     }
     let expected = of_generation(generation);
@@ -1798,11 +1802,7 @@ fn with_keys_read<'a>(head: JsonHead<'a, Streamed<'a>>) -> Option<(JsonHead<'a, 
 fn json_engines(bytes: &[u8], known: Option<&str>) -> Result<Engines, String> {
     let head: JsonHead = serde_json::from_slice(bytes).map_err(|e| format!("not valid JSON: {e}"))?;
     if let (Some(config), Some(vocab)) = (head.config.as_ref().filter(|c| c.get("pattern").is_some()), &head.vocab) {
-        let (engine, fingerprints) = tekken(config, vocab, known.is_none())?;
-        let (content, vocabulary) = match (known, fingerprints) {
-            (Some(known), _) => (known.to_string(), None),
-            (None, fingerprints) => fingerprints.map_or_else(Default::default, |(content, vocabulary)| (content, Some(vocabulary))),
-        };
+        let (engine, content, vocabulary) = tekken(config, vocab, known)?;
         return Ok(Engines { format: Format::Tekken, content, vocabulary, candidates: vec![(engine, None)] });
     }
     let Some(model) = head.model else {
@@ -2049,9 +2049,10 @@ fn rank_lines(bytes: &[u8]) -> Result<Vec<(Vec<u8>, u32)>, String> {
 
 /// Mistral's Tekken: the first `default_vocab_size - default_num_special_tokens` ranks of
 /// `vocab`, split by `config.pattern`, ids offset by the special tokens (mistral-common's
-/// `Tekkenizer`); and when `fingerprinted`, its content fingerprint (those ranks, the pattern and
-/// the special-token count) and vocabulary fingerprint (those ranks with their ids).
-fn tekken(config: &Value, vocab: &serde_json::value::RawValue, fingerprinted: bool) -> Result<(Engine, Option<(String, String)>), String> {
+/// `Tekkenizer`); its content fingerprint (those ranks, the pattern and the special-token count;
+/// `known`, when its bytes are a release's) and, unless known, its vocabulary fingerprint (those
+/// ranks with their ids).
+fn tekken(config: &Value, vocab: &serde_json::value::RawValue, known: Option<&str>) -> Result<(Engine, String, Option<String>), String> {
     use base64::Engine as _;
     /// One token of Tekken's `vocab`.
     #[derive(serde::Deserialize)]
@@ -2076,17 +2077,20 @@ fn tekken(config: &Value, vocab: &serde_json::value::RawValue, fingerprinted: bo
         }
     }
     let offset = u32::try_from(specials).map_err(|_| "Tekken's special-token count is too large")?;
-    let fingerprints = fingerprinted.then(|| {
-        let mut content = Content::new(Format::Tekken.name());
-        content.text(pattern);
-        content.number(specials);
-        content.text(&rank_content(&ranks));
-        let ids = ranks.iter().map(|(token, rank)| (u64::from(rank + offset), token.as_slice())).collect();
-        (content.finish(), content::vocabulary(Tokens::Bytes, ids))
-    });
+    let (content, vocabulary) = match known {
+        Some(known) => (known.to_string(), None),
+        None => {
+            let mut content = Content::new(Format::Tekken.name());
+            content.text(pattern);
+            content.number(specials);
+            content.text(&rank_content(&ranks));
+            let ids = ranks.iter().map(|(token, rank)| (u64::from(*rank) + u64::from(offset), token.as_slice())).collect();
+            (content.finish(), Some(content::vocabulary(Tokens::Bytes, ids)))
+        }
+    };
     let ranks = Box::new(Ranks::new(&ranks, &[], pattern)?);
     let engine = Engine::Ranks { ranks, offset, nfc: false, specials: false, cuts: Cuts::ANY, windows: false };
-    Ok((engine, fingerprints))
+    Ok((engine, content, vocabulary))
 }
 
 #[cfg(test)]
@@ -2386,7 +2390,8 @@ mod tests {
 
     /// One vocabulary is one vocabulary fingerprint in a byte-level tokenizer.json and in a rank
     /// file of its tokens; the added tokens, merges and rules of a tokenizer.json do not count,
-    /// a token's text or id does, and a vocabulary of pieces is never one of bytes.
+    /// a token's text or id does. (A SentencePiece model and its tokenizer.json: the runtime tests,
+    /// Gemma 3's two files.)
     #[test]
     fn a_vocabulary_is_its_ordinary_tokens_in_every_format() {
         use base64::Engine as _;
@@ -2422,12 +2427,6 @@ mod tests {
         (swapped["model"]["vocab"]["A"], swapped["model"]["vocab"]["B"]) = (b, a);
         assert_ne!(vocabulary(&more), fingerprint);
         assert_ne!(vocabulary(&swapped), fingerprint);
-        // Without a byte-level step, the same tokens are pieces.
-        let mut pieces = json.clone();
-        pieces["pre_tokenizer"] = serde_json::json!({"type": "Metaspace", "replacement": "▁", "prepend_scheme": "never", "split": false});
-        if let Some(pieces) = engines(&serde_json::to_vec(&pieces).expect("JSON"), None).ok().and_then(|read| read.vocabulary) {
-            assert_ne!(pieces, fingerprint);
-        }
     }
 
     /// Texts made to break counting by pieces and cutting: added tokens next to letters and in

@@ -69,7 +69,7 @@ pub struct Model {
     cuttable: bool,
     /// Its content fingerprint (see [`super::content`]).
     content: String,
-    /// Its vocabulary fingerprint: its normal and byte pieces (see [`super::content::vocabulary`]).
+    /// Its vocabulary fingerprint: its normal, unused and byte pieces (see [`super::content::vocabulary`]).
     vocabulary: String,
 }
 
@@ -141,7 +141,8 @@ impl Model {
         for option in [model_type, u64::from(byte_fallback), u64::from(add_dummy_prefix), u64::from(escape)] {
             content.number(option);
         }
-        let ordinary = pieces.iter().enumerate().filter(|(_, (_, _, kind))| matches!(kind, Kind::Normal | Kind::Byte));
+        // Not its control, unknown and user-defined pieces: a tokenizer.json declares them added.
+        let ordinary = pieces.iter().enumerate().filter(|(_, (_, _, kind))| matches!(kind, Kind::Normal | Kind::Byte | Kind::Unused));
         let ordinary = ordinary.map(|(id, (piece, _, _))| (id as u64, piece.as_bytes())).collect();
         let vocabulary = super::content::vocabulary(super::content::Tokens::Pieces, ordinary);
         let mut model = Model::build(pieces, byte_fallback, add_dummy_prefix, escape)?;

@@ -83,7 +83,7 @@ fn check_tree_long_reference_is_a_whole_file_finding() {
 }
 
 /// `tokenizer_file`: a Tekken file whose ranks lack a byte (here all but 0x00–0x04) made
-/// tiktoken-rs panic on the first text holding that byte (the fingerprint's probe): it is refused,
+/// tiktoken-rs panic on the first text holding that byte (then a probe text every file was given): it is refused,
 /// naming the byte. A rank file of a known rank count would have done the same.
 #[test]
 fn tokenizer_file_without_a_token_for_every_byte_is_refused() {

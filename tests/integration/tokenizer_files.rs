@@ -78,11 +78,15 @@ fn a_file_ctxc_cannot_use_is_refused_with_the_reason() {
         assert!(method.starts_with(&format!("exact for this file only, not necessarily {model}'s tokenizer")), "{method}");
         assert!(method.contains("tokenizer.json holding a vocabulary ctxc does not know: content fingerprint"), "{method}");
     }
-    // A model counted exactly already takes no file.
-    let (code, stderr) = cost(dir.path(), &["--tokenizer", &file, "--model", "gpt-4o"]);
-    assert_eq!(code, Some(2), "{stderr}");
-    assert!(stderr.contains("holds a vocabulary ctxc does not know (content fingerprint"), "{stderr}");
-    assert!(stderr.contains("is counted exactly with o200k_base already"), "{stderr}");
+    // A model counted exactly already takes no file, nor one of a family without a loadable file.
+    for (model, reason) in
+        [("gpt-4o", "is counted exactly with o200k_base already"), ("claude-sonnet-4-5", "ctxc loads no file of the claude")]
+    {
+        let (code, stderr) = cost(dir.path(), &["--tokenizer", &file, "--model", model]);
+        assert_eq!(code, Some(2), "{model}: {stderr}");
+        assert!(stderr.contains("holds a vocabulary ctxc does not know (content fingerprint"), "{model}: {stderr}");
+        assert!(stderr.contains(reason), "{model}: {stderr}");
+    }
 
     std::fs::write(dir.path().join("ranks.tiktoken"), "not base64 0\n").expect("write");
     let file = dir.path().join("ranks.tiktoken").display().to_string();

@@ -1073,7 +1073,8 @@ fn one_line(stderr: &[u8]) -> String {
 /// LocalTokenizer counts, read from the installed package (the version its header cites); and a
 /// Gemini count is labelled google-genai's only for a model it counts with the Gemma 3 model:
 /// for one it counts with Gemma 4's tokenizer, or not at all (a model it does not name, a Gemini
-/// model on Vertex AI among them), the Gemma 3 file is refused, where a Gemma 3 model takes it.
+/// model on Vertex AI among them), the Gemma 3 file is refused, where a Gemma 3 model takes it;
+/// and for Gemini, only the release itself.
 #[test]
 #[ignore = "needs the real runtimes: run by scripts/test, which installs them"]
 fn gemini_counts_are_google_genais_only_where_its_local_tokenizer_counts_them() {
@@ -1120,6 +1121,24 @@ fn gemini_counts_are_google_genais_only_where_its_local_tokenizer_counts_them() 
         assert_eq!(out.status.code(), Some(2), "{model}: {stderr}");
         assert!(stderr.contains(refused), "{model}: {stderr}");
     }
+    // A copy of the model with one score changed (its first piece's, `<pad>`, a control piece's)
+    // holds its vocabulary but is no release: a Gemma model takes it as itself, Gemini refuses it.
+    let mut doctored = std::fs::read(installed(GEMINI_LOCAL_MODEL)).expect("read");
+    let score = doctored.iter().take(64).position(|&b| b == 0x15).expect("the first piece's score (field 2, fixed32)") + 1;
+    doctored[score + 3] ^= 0x01;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("gemma3.model");
+    std::fs::write(&path, &doctored).expect("write");
+    let path = path.display().to_string();
+    let out = common::ctxc(&["cost", "examples/agents/agentscope", "--tokenizer", &path, "--model", "gemma-3-27b-it", "--format", "json"]);
+    assert!(out.status.success(), "{}", one_line(&out.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let method = json["reports"][0]["method"].as_str().expect("method");
+    assert!(method.contains("SentencePiece model holding the gemma-3 vocabulary, not a release ctxc knows"), "{method}");
+    let out = common::ctxc(&["cost", "examples/agents/agentscope", "--tokenizer", &path, "--model", "gemini-2.5-flash"]);
+    let stderr = one_line(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("which counts otherwise than the gemma-3 model google-genai's LocalTokenizer counts"), "{stderr}");
 }
 
 /// Gemma 2's tokenizer.json, a release row (counted against `tokenizers` with the others), is
