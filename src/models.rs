@@ -494,6 +494,7 @@ fn named(lower: &str) -> Option<&'static str> {
     });
     let name = lower.rsplit('/').next().unwrap_or(lower);
     let forms = match name.split_once(':') {
+        Some((head, "latest")) => vec![name.to_string(), head.to_string()],
         Some((head, tag)) => vec![name.to_string(), format!("{head}:{}", tag.split('-').next().unwrap_or(tag))],
         None => vec![name.to_string(), format!("{name}:latest")],
     };
@@ -528,7 +529,8 @@ fn candidates(model: &str) -> Vec<String> {
         Some((head, date)) => vec![format!("{head}-{date}"), head.to_string()],
         None => match name.split_once(':') {
             // An Ollama size tag (`deepseek-r1:8b`, a distilled 8B) names another release than
-            // the bare name: only data/model-names.tsv maps it.
+            // the bare name: only data/model-names.tsv maps it; `latest` (another size) not at all.
+            Some((_, "latest")) => Vec::new(),
             Some((head, tag)) if is_size(tag) => vec![format!("{head}-{tag}")],
             Some((head, tag)) => vec![format!("{head}-{tag}"), head.to_string()],
             None => vec![name.clone()],
@@ -796,6 +798,7 @@ mod tests {
             ("gemma3:27b", ("gemma-3-27b-it", "gemma-3", Some("google/gemma-3-27b-it"))),
             ("ollama/llama3.2", ("llama-3.2-3b-instruct", "llama-3", Some("meta-llama/Llama-3.2-3B-Instruct"))),
             ("ollama/deepseek-r1:671b", ("deepseek-r1", "deepseek", Some("deepseek-ai/DeepSeek-R1"))),
+            ("ollama/qwen3:latest", qwen8),
             // a host's own row, when the table has one: its window, the release's tokenizer
             ("groq/llama-3.3-70b-versatile", ("llama-3.3-70b-versatile", "llama-3", Some("meta-llama/Llama-3.3-70B-Instruct"))),
             ("groq/qwen/qwen3-32b", ("qwen/qwen3-32b", "qwen", Some("Qwen/Qwen3-32B"))),
@@ -815,6 +818,8 @@ mod tests {
             "llama9:8b",
             "deepseek-r1:8b",
             "ollama/deepseek-r1:14b-qwen-distill-q4_K_M",
+            // Ollama's `latest` is one of the sizes (the 8B distillation), not the bare name's model.
+            "ollama/deepseek-r1:latest",
         ] {
             assert!(!profile(unknown).known, "{unknown} should stay unknown");
         }
