@@ -193,6 +193,13 @@ impl ModelProfile {
         self.estimate_calibration().map_or(self.tokenizer.method(), |c| c.method)
     }
 
+    /// Whether nothing tells this model's tokenizer (a name neither the model table nor a family
+    /// row knows, `ollama/deepseek-r1:8b`): a known release's file counts as that release, and
+    /// not necessarily as the model.
+    pub fn of_no_family(&self) -> bool {
+        !self.known && generation(&self.model).is_none()
+    }
+
     /// Whether this is a Gemini model counted with the Gemma 3 file, as google-genai's
     /// `LocalTokenizer` counts it (see [`genai_local`]).
     pub fn counts_as_genai_local_tokenizer(&self) -> bool {
@@ -230,6 +237,7 @@ impl ModelProfile {
                 match self.counts_as_genai_local_tokenizer() {
                     // Gemini's own tokenizer is not public: the count is the method google-genai offers.
                     true => format!("google-genai LocalTokenizer's count (not Gemini's server count): {what}"),
+                    false if self.of_no_family() => format!("exact for this file only, not necessarily {}'s tokenizer: {what}", self.model),
                     false => format!("exact: {what}"),
                 }
             }
@@ -272,14 +280,14 @@ fn data_rows(text: &'static str) -> impl Iterator<Item = Vec<&'static str>> {
 }
 
 /// The value of the row whose prefix is the longest to begin `model` (the name after its last `/`).
-fn longest_prefix<'t, T>(table: &'t [(&'static str, T)], model: &str) -> Option<&'t T> {
+fn longest_prefix<'t, T: 't>(table: impl IntoIterator<Item = &'t (&'static str, T)>, model: &str) -> Option<&'t T> {
     let name = family_name(model.rsplit('/').next().unwrap_or(model));
     // A prefix that ends in a digit does not take a longer number (`llama-3` is not `llama-30b`).
     let matches = |prefix: &str| {
         name.starts_with(prefix)
             && !(prefix.ends_with(|c: char| c.is_ascii_digit()) && name[prefix.len()..].starts_with(|c: char| c.is_ascii_digit()))
     };
-    table.iter().filter(|(prefix, _)| matches(prefix)).max_by_key(|(prefix, _)| prefix.len()).map(|(_, value)| value)
+    table.into_iter().filter(|(prefix, _)| matches(prefix)).max_by_key(|(prefix, _)| prefix.len()).map(|(_, value)| value)
 }
 
 /// A model's name (its last segment) as `data/tokenizer-models.tsv` writes families, whatever
@@ -380,21 +388,33 @@ fn tokenizer_models() -> &'static [(&'static str, TokenizerOf)] {
     })
 }
 
+/// The row of `data/tokenizer-models.tsv` for a model: the longest prefix that begins its name.
+/// A name with an Ollama size or `latest` tag takes only its Ollama library's row (`NAME:`): a tag
+/// picks a model, and a library can hold other families' (`deepseek-r1:8b` is a distillation of
+/// Qwen 3), so its family is the library's only where a row says every tag is of one.
+fn family_row(model: &str) -> Option<&'static TokenizerOf> {
+    let rows = tokenizer_models().iter();
+    match has_ollama_tag(model) {
+        true => longest_prefix(rows.filter(|(prefix, _)| prefix.ends_with(':')), model),
+        false => longest_prefix(rows, model),
+    }
+}
+
 /// The tokenizer generation of a model (`data/tokenizer-models.tsv`), when its family's is known.
 pub fn generation(model: &str) -> Option<&'static str> {
     // `-`: a family whose tokenizer is none of the table's (DeepSeek's before V3).
-    longest_prefix(tokenizer_models(), model).map(|(generation, ..)| *generation).filter(|g| *g != "-")
+    family_row(model).map(|(generation, ..)| *generation).filter(|g| *g != "-")
 }
 
 /// The Hugging Face repository of a model's tokenizer, when the table names one.
 pub fn repository(model: &str) -> Option<&'static str> {
-    longest_prefix(tokenizer_models(), model).and_then(|(_, repository, _)| *repository)
+    family_row(model).and_then(|(_, repository, _)| *repository)
 }
 
 /// The model's own release of its generation's tokenizer (a vocabulary's name), when the table
 /// names one: the releases of the generation count differently.
 pub fn own_tokenizer(model: &str) -> Option<&'static str> {
-    longest_prefix(tokenizer_models(), model).and_then(|(.., own)| *own)
+    family_row(model).and_then(|(.., own)| *own)
 }
 
 /// Every profile in the table, sorted by model name.
@@ -445,9 +465,9 @@ pub fn profile(model: &str) -> ModelProfile {
             known: false,
             tool_preamble: None,
             written_as: None,
-            // Its name may still tell its tokenizer's family (`cerebras/llama-3.1-70b`), but not
-            // with an Ollama size tag the table does not know: `deepseek-r1:8b` is a distillation.
-            calibration: calibration(model).filter(|_| !has_ollama_tag(model)),
+            // Its name may still tell its tokenizer's family (`cerebras/llama-3.1-70b`; an
+            // Ollama tag only by its library's row: see `family_row`).
+            calibration: calibration(model),
             tokenizer_file: None,
             source: "",
         },
@@ -547,13 +567,13 @@ fn candidates(model: &str) -> Vec<String> {
     out
 }
 
-/// Whether an Ollama tag begins with a parameter count (`8b`, `0.6b`, `8x7b`, `270m-it-qat`).
 /// Whether `model` ends in an Ollama size or `latest` tag (`qwen3:0.6b`, `deepseek-r1:latest`),
 /// which picks a release; OpenRouter's `:free` and Bedrock's `:0` do not.
 fn has_ollama_tag(model: &str) -> bool {
     model.rsplit_once(':').is_some_and(|(_, tag)| is_size(tag) || tag == "latest")
 }
 
+/// Whether an Ollama tag begins with a parameter count (`8b`, `0.6b`, `8x7b`, `270m-it-qat`).
 fn is_size(tag: &str) -> bool {
     let size = tag.split('-').next().unwrap_or(tag);
     let Some(number) = size.strip_suffix(['b', 'm']) else { return false };
@@ -607,7 +627,7 @@ mod tests {
     /// The names hosts give open models (Hugging Face repository ids, Fireworks', Cerebras' and
     /// Ollama's forms, DeepSeek's distillations) take their family's tokenizer, and a name the
     /// model table does not know takes its family's estimate; a fine-tune named for itself, a
-    /// name of no family, or an Ollama tag the table does not know, stays uncalibrated.
+    /// name of no family, or an Ollama tag of a library no row names, stays uncalibrated.
     #[test]
     fn hosts_names_of_open_models_take_their_familys_tokenizer() {
         for (name, family) in [
@@ -632,10 +652,29 @@ mod tests {
         for name in ["deepinfra/NousResearch/Hermes-3-Llama-3.1-70B", "acme/own-model", "llama"] {
             assert_eq!((generation(name), profile(name).calibration), (None, None), "{name}");
         }
-        // An Ollama tag the table does not know may be another family's release; OpenRouter's
-        // `:free` picks none.
-        for name in ["ollama/deepseek-r1:8b", "ollama/qwen3:0.6b", "ollama/llama3:8b"] {
-            assert_eq!(profile(name).calibration, None, "{name}");
+        // An Ollama tag the table does not know is its library's family only where a row says
+        // every tag is of one (the estimate and the files taken alike); a library of other
+        // families' models (`deepseek-r1`'s distillations) or of no row is none. OpenRouter's
+        // `:free` picks no model.
+        for (name, family, own) in [
+            ("ollama/deepseek-r1:8b", None, None),
+            ("ollama/deepseek-r1:latest", None, None),
+            ("ollama/cogito:8b", None, None),
+            ("ollama/qwen3:0.6b", Some("qwen"), Some("qwen-3")),
+            ("ollama/llama3:8b", Some("llama-3"), None),
+            ("ollama/llama3.1:405b", Some("llama-3"), None),
+            ("ollama/llama2:13b", Some("mistral-sentencepiece"), Some("llama-2")),
+            ("ollama/mistral:7b", Some("mistral-sentencepiece"), None),
+            ("ollama/mistral:v0.3", Some("mistral-sentencepiece"), None),
+            ("ollama/mistral-nemo:12b", Some("mistral-tekken"), None),
+            ("ollama/deepseek-v3.1:671b-cloud", Some("deepseek"), Some("deepseek-v3")),
+        ] {
+            assert_eq!((generation(name), own_tokenizer(name)), (family, own), "{name}");
+            assert_eq!(profile(name).calibration.map(|c| c.generation), family, "{name}");
+        }
+        // Llama 2 under the names hosts give it: Mistral SentencePiece v1's vocabulary, its own release.
+        for name in ["meta-llama/Llama-2-70b-chat-hf", "fireworks_ai/accounts/fireworks/models/llama-v2-13b-chat", "ollama/llama2"] {
+            assert_eq!((generation(name), own_tokenizer(name)), (Some("mistral-sentencepiece"), Some("llama-2")), "{name}");
         }
         assert_eq!(profile("openrouter/qwen/qwq-32b:free").calibration.map(|c| c.generation), Some("qwen"));
         // A number is not a longer one; Mistral's SentencePiece releases and DeepSeek's tokenizers

@@ -660,6 +660,16 @@ pub fn file_warnings(profile: &ModelProfile, shown: &str) -> Vec<Diagnostic> {
             profile.model
         )));
     }
+    if used.known && profile.of_no_family() {
+        warnings.push(Diagnostic::warning(format!(
+            "tokenizer file `{shown}` is the {} tokenizer ({}), but nothing tells which tokenizer {} uses: its counts are \
+             this file's, not necessarily {}'s",
+            used.vocabulary,
+            used.release.as_deref().unwrap_or(used.format),
+            profile.model,
+            profile.model
+        )));
+    }
     if let Some(own) = used.model_tokenizer {
         warnings.push(Diagnostic::warning(format!(
             "tokenizer file `{shown}` is the {} tokenizer ({}), but {} uses the {own} release, which counts some texts \

@@ -376,16 +376,18 @@ impl SentencePiece {
 }
 
 impl SentencePieceJson {
-    /// Each added token found is one token; each distinct word is merged once per run.
-    fn count(&self, text: &str) -> usize {
-        let mut added = 0;
-        let words = self.model.pieces(text).filter_map(|piece| match piece {
-            sentencepiece_json::Piece::Added(_) => {
-                added += 1;
-                None
-            }
-            sentencepiece_json::Piece::Word(word) => Some((content_hash(word), word)),
+    /// Each added token found is one token; each distinct word is merged once per run (a word
+    /// the normalizer prepends a space to is that word with the space: its count elsewhere).
+    /// `after_cut`: see [`sentencepiece_json::Model::pieces`].
+    fn count(&self, text: &str, after_cut: bool) -> usize {
+        use sentencepiece_json::Piece;
+        let pieces: Vec<Piece> = self.model.pieces(text, after_cut).collect();
+        let added = pieces.iter().filter(|piece| matches!(piece, Piece::Added(_))).count();
+        let stretches = pieces.iter().filter_map(|piece| match piece {
+            Piece::Text(stretch) => Some(stretch.as_ref()),
+            Piece::Added(_) => None,
         });
+        let words = stretches.flat_map(|stretch| self.model.words(stretch)).map(|word| (content_hash(word), word));
         let Ok(count) = self.words.count_all(words, |word| Ok::<_, Infallible>(self.model.count_word(word)));
         count + added
     }
@@ -443,20 +445,25 @@ impl CountTokens for TokenizerFile {
             // backtracking limits).
             Engine::HuggingFace(hf) => hf.count(text).map_err(|e| e.to_string()),
             Engine::SentencePiece(sp) => Ok(sp.count(text, false)),
-            Engine::SentencePieceJson(json) => Ok(json.count(text)),
+            Engine::SentencePieceJson(json) => Ok(json.count(text, false)),
             Engine::ByteLevel(json) => Ok(json.count(text)),
         })
     }
 
     fn marks_start(&self) -> bool {
-        matches!(&self.engine, Engine::SentencePiece(sp) if sp.model.adds_dummy_prefix())
+        match &self.engine {
+            Engine::SentencePiece(sp) => sp.model.adds_dummy_prefix(),
+            Engine::SentencePieceJson(json) => json.model.prepends(),
+            _ => false,
+        }
     }
 
-    /// SentencePiece reads a text after a cut without the dummy prefix; the others' texts count
-    /// the same wherever they are read.
+    /// SentencePiece reads a text after a cut without the dummy prefix, and a tokenizer.json
+    /// that prepends one without it; the others' texts count the same wherever they are read.
     fn count_after_cut(&self, text: &str) -> usize {
         match &self.engine {
             Engine::SentencePiece(sp) => self.guarded(text, || Ok(sp.count(text, true))),
+            Engine::SentencePieceJson(json) => self.guarded(text, || Ok(json.count(text, true))),
             _ => self.count(text),
         }
     }
@@ -2680,19 +2687,49 @@ mod tests {
     /// A SentencePiece BPE tokenizer.json is counted by ctxc's own engine, word by word, as the
     /// crate encodes it: its ids, its counts, and its counts cut where [`TokenizerFile::cuts`]
     /// allows. Texts hold runs of spaces, `> <` (joined by a merge), characters that fall back to
-    /// bytes, added tokens and their look-alikes, a `▁` written in the text.
+    /// bytes, added tokens and their look-alikes, a `▁` written in the text. So is one whose
+    /// normalizer prepends a space to each stretch between added tokens (Llama 2's, `Prepend`
+    /// before or after `Replace`), whose texts read after a cut and concatenations counted from
+    /// their parts count as the whole; and one with a tab token and no `<0x09>` (Gemma 2's).
     #[test]
     fn sentencepiece_json_files_count_as_the_crate_encodes() {
-        let config = sentencepiece_json();
-        let engine = engine_of(&config);
-        assert!(matches!(engine, Engine::SentencePieceJson(_)));
-        let file = test_file(Format::TokenizerJson, &vocabularies()[0], engine);
         const ATOMS: &[&str] = &[" ", "  ", "a", "b", "ab", ">", "<", "/", "x", "é", "日", "\n", "<b>", "<x>", "<x", "▁", "\t"];
         let mut texts = crate::tokens::random_texts(ATOMS, 14, 5, 4_000);
-        texts.extend(["a > <b  ab".to_string(), "x  a".into(), " ".repeat(41), "a".repeat(9), "<b> <x>\n\n\n".into()]);
-        let cuts = file.cuts();
-        assert!(cuts.allows(b'a', b' ') && !cuts.allows(b'>', b' ') && !cuts.allows(b' ', b' ') && !cuts.allows(b'x', b' '));
-        assert_counts_as_the_crate(&file, &config, &texts);
+        texts.extend(["a > <b  ab".to_string(), "x  a".into(), " ".repeat(41), "a".repeat(9), "<b> <x>\n\n\n".into(), "<b>".into()]);
+        let replace = serde_json::json!({"type": "Replace", "pattern": {"String": " "}, "content": "▁"});
+        let prepend = serde_json::json!({"type": "Prepend", "prepend": "▁"});
+        let config = sentencepiece_json();
+        let mut tab = config.clone();
+        let vocab = tab["model"]["vocab"].as_object_mut().expect("a vocabulary");
+        let id = vocab.remove("<0x09>").expect("the tab's byte");
+        vocab.insert("\t".into(), id);
+        let configs = [
+            (config.clone(), false),
+            (changed(&config, "normalizer", serde_json::json!({"type": "Sequence", "normalizers": [prepend, replace]})), true),
+            (changed(&config, "normalizer", serde_json::json!({"type": "Sequence", "normalizers": [replace, prepend]})), true),
+            (tab, false),
+        ];
+        for (config, prepends) in configs {
+            let engine = engine_of(&config);
+            assert!(matches!(engine, Engine::SentencePieceJson(_)), "{}", config["normalizer"]);
+            let file = std::sync::Arc::new(test_file(Format::TokenizerJson, &vocabularies()[0], engine));
+            assert_eq!(file.marks_start(), prepends);
+            let cuts = file.cuts();
+            assert!(cuts.allows(b'a', b' ') && !cuts.allows(b'>', b' ') && !cuts.allows(b' ', b' ') && !cuts.allows(b'x', b' '));
+            assert_counts_as_the_crate(&file, &config, &texts);
+            let counter = crate::tokens::TokenCounter::new();
+            counter.add_file("small", file.clone(), cuts);
+            let own = Tokenizer::Own("small");
+            let mut sides_differ = 0;
+            for seed in 1..200u64 {
+                let parts = crate::tokens::random_texts(ATOMS, 12, seed * 31, 1 + (seed % 6) as usize);
+                let counted: Vec<(&str, usize)> = parts.iter().map(|p| (p.as_str(), counter.count(own, p))).collect();
+                let whole = file.ids(&parts.concat()).expect("encodes").len();
+                assert_eq!(counter.count_concat(own, &counted), whole, "{parts:?}");
+                sides_differ += usize::from(counted.iter().map(|(_, n)| n).sum::<usize>() != whole);
+            }
+            assert!(!prepends || sides_differ > 50, "the parts' counts add up to the whole's: the test cannot fail");
+        }
     }
 
     /// Asserts that `file` gives each of `texts` the ids and count the crate's `encode` gives
@@ -2725,9 +2762,9 @@ mod tests {
     }
 
     /// A tokenizer.json of another shape than a SentencePiece BPE's is left to the crate: a
-    /// dummy prefix (`Prepend`), an added token that strips spaces or is normalized, merges
-    /// kept whole (`ignore_merges`), a byte without its token, a split on another string, ids
-    /// that are not 0 to n − 1.
+    /// prefix other than the space's (`Prepend("_")`), an added token that strips spaces or is
+    /// normalized, merges kept whole (`ignore_merges`), a byte without its token that a
+    /// character of none would need, a split on another string, ids that are not 0 to n − 1.
     #[test]
     fn other_shapes_are_left_to_the_crate() {
         let config = sentencepiece_json();
@@ -2735,7 +2772,7 @@ mod tests {
         let mut change = |what: &str, value: Value| variants.push(changed(&config, what, value));
         change(
             "normalizer",
-            serde_json::json!({"type": "Sequence", "normalizers": [{"type": "Prepend", "prepend": "▁"}, {"type": "Replace", "pattern": {"String": " "}, "content": "▁"}]}),
+            serde_json::json!({"type": "Sequence", "normalizers": [{"type": "Prepend", "prepend": "_"}, {"type": "Replace", "pattern": {"String": " "}, "content": "▁"}]}),
         );
         change("added_tokens.1.lstrip", true.into());
         change("added_tokens.1.normalized", true.into());

@@ -1,7 +1,9 @@
 //! A Hugging Face tokenizer.json that is a SentencePiece BPE written for the `tokenizers` crate
-//! (Gemma 3's): a BPE model with byte fallback, a normalizer that writes each space as one
-//! character (`Replace(" ", "▁")`), no pre-tokenizer that splits (none, or a split on spaces,
-//! which the normalizer has left none of) and added tokens matched in the raw text. Counted here
+//! (Gemma 2's and 3's, Llama 2's): a BPE model with byte fallback, a normalizer that writes each
+//! space as one character (`Replace(" ", "▁")`) and may write one before each stretch of text
+//! between added tokens (`Prepend("▁")`, Llama 2's dummy prefix), no pre-tokenizer that splits
+//! (none, or a split on spaces, which the normalizer has left none of) and added tokens matched in
+//! the raw text. Counted here
 //! as the crate counts it, without building the crate's tokenizer (most of the time of loading a
 //! 32 MB file) and word by word: the crate merges each stretch between added tokens as one word,
 //! which for a text without added tokens is the whole text.
@@ -18,6 +20,8 @@
 //! file's merges when it loads, `joined`).
 //!
 //! A file of any other shape is not read here: the `tokenizers` crate counts it, as before.
+
+use std::borrow::Cow;
 
 use rustc_hash::FxHashSet;
 use serde_json::Value;
@@ -38,6 +42,11 @@ pub struct Model {
     bytes: [u32; 256],
     /// What the normalizer writes for a space (`▁`).
     space: char,
+    /// Whether it writes one before each stretch of text between added tokens too (`Prepend`).
+    prepend: bool,
+    /// The ASCII characters an added token ends with: a text cut after one, when a space is
+    /// prepended, is read after the cut as a stretch the space is written before.
+    ends_added: [bool; 128],
     /// The last characters of merges' left parts whose right part starts with [`Model::space`]:
     /// a space after a symbol ending in one of them may be merged into it, so no cut there.
     joined: FxHashSet<char>,
@@ -45,11 +54,12 @@ pub struct Model {
     added: AddedTokens,
 }
 
-/// A stretch of a text as the model reads it: an added token, or a word (see [`Model::pieces`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// A stretch of a text as the model reads it (see [`Model::pieces`]): an added token, or the
+/// text between two, with the space the normalizer writes before it when it prepends one.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Piece<'t> {
     Added(u32),
-    Word(&'t str),
+    Text(Cow<'t, str>),
 }
 
 impl Model {
@@ -62,7 +72,7 @@ impl Model {
         pre_tokenizer: &Value,
         added_tokens: Option<&[AddedToken<'_>]>,
     ) -> Option<Model> {
-        let space = replaced_space(normalizer)?;
+        let (space, prepend) = normalized_space(normalizer)?;
         let no_split = pre_tokenizer.is_null()
             || (kind(pre_tokenizer) == "Split"
                 && pre_tokenizer["pattern"]["String"] == " "
@@ -77,28 +87,50 @@ impl Model {
             return None;
         }
         let (merges, joined) = Merges::of(parts, Some(space))?;
-        let mut bytes = [NONE; 256];
-        for (b, id) in bytes.iter_mut().enumerate() {
-            *id = merges.id(&format!("<0x{b:02X}>"))?;
-        }
         merges.id(space.encode_utf8(&mut [0; 4]))?;
         let mut ascii = [NONE; 128];
         for (c, id) in ascii.iter_mut().enumerate() {
             *id = merges.id(char::from(c as u8).encode_utf8(&mut [0; 4])).unwrap_or(NONE);
         }
+        // A byte's token is read only for a character of no token of its own, so an ASCII
+        // byte whose character has one may have none (Gemma 2's tab).
+        let mut bytes = [NONE; 256];
+        for (b, id) in bytes.iter_mut().enumerate() {
+            *id = match merges.id(&format!("<0x{b:02X}>")) {
+                Some(token) => token,
+                None if ascii.get(b).is_some_and(|&token| token != NONE) => NONE,
+                None => return None,
+            };
+        }
         let added = AddedTokens::of(added_tokens, &merges, None)?;
-        Some(Model { merges, ascii, bytes, space, joined, added })
+        let mut ends_added = [false; 128];
+        for token in added_tokens.unwrap_or_default() {
+            if let Some(&last) = token.content.as_ref().as_bytes().last().filter(|b| b.is_ascii()) {
+                ends_added[usize::from(last)] = true;
+            }
+        }
+        Some(Model { merges, ascii, bytes, space, prepend, ends_added, joined, added })
     }
 
-    /// The added tokens and words of `text`, in order: the added tokens as the crate finds them
-    /// (leftmost, then longest) and each stretch between them cut into words (see [`Model::words`]).
-    pub fn pieces<'t>(&'t self, text: &'t str) -> impl Iterator<Item = Piece<'t>> + 't {
-        self.added.raw(text).flat_map(move |found| {
-            let (words, added) = match found {
-                Found::Text(stretch) => (Some(self.words(stretch).map(Piece::Word)), None),
-                Found::Added(id) => (None, Some(Piece::Added(id))),
-            };
-            words.into_iter().flatten().chain(added)
+    /// Whether the normalizer writes a space before each stretch of text between added tokens,
+    /// so that a text's start counts apart from the same characters after a cut.
+    pub fn prepends(&self) -> bool {
+        self.prepend
+    }
+
+    /// The added tokens of `text` as the crate finds them (leftmost, then longest) and the
+    /// stretches of text between them, in order, each with the space the normalizer prepends to
+    /// a stretch that is not empty: not to the first when `after_cut` (the text goes on from one
+    /// cut before it, whose stretch had it).
+    pub fn pieces<'t>(&'t self, text: &'t str, after_cut: bool) -> impl Iterator<Item = Piece<'t>> + 't {
+        let mut opens = !after_cut;
+        self.added.raw(text).map(move |found| {
+            let prepend = self.prepend && std::mem::replace(&mut opens, true);
+            match found {
+                Found::Text(stretch) if prepend && !stretch.is_empty() => Piece::Text(Cow::Owned(format!(" {stretch}"))),
+                Found::Text(stretch) => Piece::Text(Cow::Borrowed(stretch)),
+                Found::Added(id) => Piece::Added(id),
+            }
         })
     }
 
@@ -144,11 +176,14 @@ impl Model {
 
     /// Where a text may be cut for [`crate::tokens::TokenCounter`]: before a space after an ASCII
     /// character [`Model::words`] cuts after. An added token never spans such a cut when none
-    /// holds a space, so the added tokens found on each side are those of the whole.
+    /// holds a space, so the added tokens found on each side are those of the whole. When a
+    /// space is prepended to each stretch, not after a character an added token ends with: the
+    /// stretch after the cut may open there.
     pub fn cuts(&self) -> Cuts {
+        let opens_after = |b: u8| self.prepend && self.ends_added[usize::from(b)];
         match self.added.space {
             true => Cuts::NONE,
-            false => Cuts::before_space_after((0..128u8).filter(|&b| self.cuts_after(char::from(b)))),
+            false => Cuts::before_space_after((0..128u8).filter(|&b| self.cuts_after(char::from(b)) && !opens_after(b))),
         }
     }
 
@@ -160,10 +195,10 @@ impl Model {
     /// The ids of `text`, as the crate's `encode(text, add_special_tokens=False)` gives them.
     pub fn encode(&self, text: &str) -> Vec<u32> {
         let mut ids = Vec::new();
-        for piece in self.pieces(text) {
+        for piece in self.pieces(text, false) {
             match piece {
                 Piece::Added(id) => ids.push(id),
-                Piece::Word(word) => ids.extend(self.merge(word)),
+                Piece::Text(stretch) => self.words(&stretch).for_each(|word| ids.extend(self.merge(word))),
             }
         }
         ids
@@ -185,6 +220,20 @@ impl Model {
 
 fn kind(step: &Value) -> &str {
     step.get("type").and_then(Value::as_str).unwrap_or_default()
+}
+
+/// The one character the normalizer writes for each space, and whether it writes it before each
+/// stretch of text too: `Replace(" ", c)`, alone or in a sequence with `Prepend(c)` (either order
+/// writes the same, since `Replace` leaves `c` as it is).
+fn normalized_space(normalizer: &Value) -> Option<(char, bool)> {
+    if kind(normalizer) != "Sequence" {
+        return replaced_space(normalizer).map(|space| (space, false));
+    }
+    let [first, second] = normalizer["normalizers"].as_array()?.as_slice() else { return None };
+    let (prepend, replace) = if kind(first) == "Prepend" { (first, second) } else { (second, first) };
+    let space = replaced_space(replace)?;
+    let mut written = prepend["prepend"].as_str()?.chars();
+    (kind(prepend) == "Prepend" && written.next() == Some(space) && written.next().is_none()).then_some((space, true))
 }
 
 /// The one character a `Replace(" ", c)` normalizer writes for each space.

