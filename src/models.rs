@@ -197,7 +197,7 @@ impl ModelProfile {
     /// row knows, `ollama/deepseek-r1:8b`): a known release's file counts as that release, and
     /// not necessarily as the model.
     pub fn of_no_family(&self) -> bool {
-        !self.known && generation(&self.model).is_none()
+        !self.known && family_row(&self.model).is_none()
     }
 
     /// Whether this is a Gemini model counted with the Gemma 3 file, as google-genai's
@@ -404,6 +404,12 @@ fn family_row(model: &str) -> Option<&'static TokenizerOf> {
 pub fn generation(model: &str) -> Option<&'static str> {
     // `-`: a family whose tokenizer is none of the table's (DeepSeek's before V3).
     family_row(model).map(|(generation, ..)| *generation).filter(|g| *g != "-")
+}
+
+/// Whether a model's family row says its tokenizer is none of the generations ctxc has (`-`:
+/// DeepSeek's before V3), so that no file of a known vocabulary is its.
+pub fn of_other_tokenizer(model: &str) -> bool {
+    family_row(model).is_some_and(|(generation, ..)| *generation == "-")
 }
 
 /// The Hugging Face repository of a model's tokenizer, when the table names one.
@@ -668,6 +674,9 @@ mod tests {
             ("ollama/mistral:v0.3", Some("mistral-sentencepiece"), None),
             ("ollama/mistral-nemo:12b", Some("mistral-tekken"), None),
             ("ollama/deepseek-v3.1:671b-cloud", Some("deepseek"), Some("deepseek-v3")),
+            ("ollama/devstral:24b", Some("mistral-tekken"), None),
+            ("ollama/llama3.2-vision:11b", Some("llama-3"), None),
+            ("ollama/mistral-small:22b", None, None),
         ] {
             assert_eq!((generation(name), own_tokenizer(name)), (family, own), "{name}");
             assert_eq!(profile(name).calibration.map(|c| c.generation), family, "{name}");

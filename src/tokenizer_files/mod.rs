@@ -860,8 +860,9 @@ pub fn vocabulary_fingerprint(bytes: &[u8]) -> Result<Option<String>, String> {
 /// Whether `file` may count for `profile`'s model: its vocabulary belongs to the model's tokenizer
 /// generation, or is one ctxc does not know and the generation is of a family whose files ctxc
 /// loads (counted as the file's, labelled so: nothing says it is another family's). A model of no
-/// known generation takes, when ctxc does not know the model either, any vocabulary; a model
-/// counted exactly already takes none; a Gemini model, only the release google-genai's
+/// known generation takes, when ctxc knows neither the model nor that its family's tokenizer is
+/// none of the generations (DeepSeek Coder's), any vocabulary, else only one ctxc does not know;
+/// a model counted exactly already takes none; a Gemini model, only the release google-genai's
 /// LocalTokenizer counts it with (see [`crate::models::genai_local`]). `Err` names what was expected.
 pub fn check_fits(file: &TokenizerFile, shown: &str, profile: &ModelProfile) -> Result<(), String> {
     let vocabulary = file.vocabulary;
@@ -872,11 +873,16 @@ pub fn check_fits(file: &TokenizerFile, shown: &str, profile: &ModelProfile) -> 
         return Err(format!("{holds}, but {} is counted exactly with {} already", profile.model, profile.tokenizer.name()));
     }
     let Some(generation) = crate::models::generation(&profile.model) else {
-        return match profile.known && !unknown {
-            false => Ok(()),
-            true => {
+        return match (profile.known, crate::models::of_other_tokenizer(&profile.model)) {
+            _ if unknown => Ok(()),
+            (_, true) => Err(format!(
+                "{holds}, but {}'s tokenizer is none of the families ctxc loads files of, so no file of a known family can be its",
+                profile.model
+            )),
+            (true, false) => {
                 Err(format!("{holds}, but no tokenizer family is known for {}, so no file of a known family can be its", profile.model))
             }
+            (false, false) => Ok(()),
         };
     };
     // A Gemini count is only ever google-genai's LocalTokenizer's: for the models it counts with
@@ -2717,6 +2723,9 @@ mod tests {
             let cuts = file.cuts();
             assert!(cuts.allows(b'a', b' ') && !cuts.allows(b'>', b' ') && !cuts.allows(b' ', b' ') && !cuts.allows(b'x', b' '));
             assert_counts_as_the_crate(&file, &config, &texts);
+            // No cut after `\n`, an added token: the text after it opens a stretch.
+            assert_eq!(cuts.allows(b'\n', b' '), !prepends);
+            let crate_own = tokenizers::Tokenizer::from_bytes(serde_json::to_vec(&config).expect("JSON")).expect("reads");
             let counter = crate::tokens::TokenCounter::new();
             counter.add_file("small", file.clone(), cuts);
             let own = Tokenizer::Own("small");
@@ -2724,7 +2733,7 @@ mod tests {
             for seed in 1..200u64 {
                 let parts = crate::tokens::random_texts(ATOMS, 12, seed * 31, 1 + (seed % 6) as usize);
                 let counted: Vec<(&str, usize)> = parts.iter().map(|p| (p.as_str(), counter.count(own, p))).collect();
-                let whole = file.ids(&parts.concat()).expect("encodes").len();
+                let whole = crate_own.encode(parts.concat(), false).expect("encodes").len();
                 assert_eq!(counter.count_concat(own, &counted), whole, "{parts:?}");
                 sides_differ += usize::from(counted.iter().map(|(_, n)| n).sum::<usize>() != whole);
             }

@@ -1264,4 +1264,20 @@ fn release_files_count_for_their_models_under_every_name() {
     let method = json["reports"][0]["method"].as_str().expect("method");
     let label = format!("exact for this file only, not necessarily {model}'s tokenizer: the deepseek-v4 tokenizer from {deepseek}");
     assert!(method.starts_with(&label), "{method}");
+    // A model whose family row says its tokenizer is none of the generations (DeepSeek Coder's
+    // before V3) takes no file of a known vocabulary, as a known model of no family does.
+    let out = common::ctxc(&[
+        "cost",
+        "examples/agents/agentscope",
+        "--tokenizer",
+        &deepseek,
+        "--model",
+        "deepseek-ai/deepseek-coder-33b-instruct",
+    ]);
+    let stderr = one_line(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("but deepseek-ai/deepseek-coder-33b-instruct's tokenizer is none of the families ctxc loads files of"),
+        "{stderr}"
+    );
 }
