@@ -677,6 +677,12 @@ mod tests {
             ("ollama/devstral:24b", Some("mistral-tekken"), None),
             ("ollama/llama3.2-vision:11b", Some("llama-3"), None),
             ("ollama/mistral-small:22b", None, None),
+            // Mistral's own names and Hugging Face ids: their releases, a prefix not taking later ones.
+            ("mistralai/Mistral-Large-Instruct-2411", Some("mistral-sentencepiece"), Some("mistral-sp-v3")),
+            ("mistral-large-pixtral-2411", Some("mistral-sentencepiece"), Some("mistral-sp-v7m1")),
+            ("mistral-tiny-latest", Some("mistral-sentencepiece"), None),
+            ("mistral-large-2512", Some("mistral-tekken"), None),
+            ("open-codestral-mamba", Some("mistral-sentencepiece"), Some("mistral-sp-v3")),
         ] {
             assert_eq!((generation(name), own_tokenizer(name)), (family, own), "{name}");
             assert_eq!(profile(name).calibration.map(|c| c.generation), family, "{name}");

@@ -1115,11 +1115,19 @@ fn one_line(stderr: &[u8]) -> String {
     line
 }
 
+/// Mistral's names whose release `data/tokenizer-models.tsv` takes from another source than
+/// mistral-common's table, and that release: Small 2409's Hugging Face repository ships
+/// SentencePiece v3 (a 32,768-token vocabulary), where mistral-common loads Tekken for it.
+const MISTRAL_COMMON_DISAGREES: &[(&str, &str)] = &[("mistral-small-2409", "mistral-sp-v3")];
+
 /// Each of Mistral's API names that mistral-common's `MistralTokenizer.from_model` knows has, in
 /// `data/tokenizer-models.tsv`, the generation and own release of the file it loads (read by
 /// recording the files `from_file` opens): a file of another release is labelled the file's for
 /// it (Mistral Large 2411 is SentencePiece v7, not Tekken). A file ctxc has no release of
-/// (Pixtral Large's `v7m1`) is the name's own release only if no vocabulary is named so.
+/// (Pixtral Large's `v7m1`) is the name's own release only if no vocabulary is named so. Where
+/// the table follows another source ([`MISTRAL_COMMON_DISAGREES`]), mistral-common must still
+/// say otherwise. (`from_model` and its table are deprecated in mistral-common: a release that
+/// drops them fails this test, and the rows keep the last version's facts, cited.)
 #[test]
 #[ignore = "needs the real runtimes: run by scripts/test, which installs them"]
 fn mistral_models_take_the_release_mistral_common_loads_for_them() {
@@ -1150,6 +1158,12 @@ fn mistral_models_take_the_release_mistral_common_loads_for_them() {
         let (model, files) = line.split_once('\t').expect("model and files");
         let [file] = files.split(' ').collect::<Vec<_>>()[..] else { panic!("{model} opens {files:?}") };
         let generation = if file.ends_with(".json") { "mistral-tekken" } else { "mistral-sentencepiece" };
+        if let Some((_, ours)) = MISTRAL_COMMON_DISAGREES.iter().find(|(name, _)| *name == model) {
+            assert_ne!(ctxc::models::generation(model), Some(generation), "{model}: mistral-common agrees now ({file})");
+            assert_eq!(ctxc::models::own_tokenizer(model), Some(*ours), "{model}");
+            names += 1;
+            continue;
+        }
         assert_eq!(ctxc::models::generation(model), Some(generation), "{model} loads {file}");
         match release_of(file) {
             Some(release) => {
