@@ -244,10 +244,10 @@ fn remove_stale_snapshots(dir: &Path, keep: &[String]) -> io::Result<Vec<String>
 /// sources they point into), never panics.
 ///
 /// ```
-/// let text = ctxc::snapshot_text(std::path::Path::new("examples/agents/zeus/ctxc.toml"), "plan", None)
-///     .expect("the example renders");
+/// let text = ctxc::snapshot_text(std::path::Path::new("examples/agents/zeus/ctxc.toml"), "plan", None)?;
 /// assert!(text.starts_with("zeus · plan mode · scenario default"));
 /// // In a test of your own: insta::assert_snapshot!(text);
+/// # Ok::<(), ctxc::Failure>(())
 /// ```
 pub fn snapshot_text(manifest_path: &Path, mode: &str, scenario: Option<&str>) -> Result<String, Failure> {
     let session = Session::default();

@@ -704,9 +704,7 @@ fn a_million_spaces_count_with_qwen_and_tekken_files() {
 #[ignore = "needs the real runtimes: run by scripts/test, which installs them"]
 fn the_known_files_table_is_the_installed_files() {
     use sha2::Digest;
-    let table = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("data/tokenizer-files.tsv")).expect("table");
-    let mut rows: Vec<Vec<&str>> =
-        table.lines().filter(|l| !l.starts_with('#') && !l.is_empty()).map(|l| l.split('\t').collect()).collect();
+    let mut rows = known_files_table();
     assert_eq!(rows.remove(0), ["fingerprint", "tokenizer", "family", "release", "file", "source", "sha256"]);
     for row in &rows {
         let [fingerprint, tokenizer, _family, _release, relative, _source, sha256] = row[..] else {
@@ -1115,6 +1113,12 @@ fn one_line(stderr: &[u8]) -> String {
     line
 }
 
+/// The rows of data/tokenizer-files.tsv (the known release files), its header first.
+fn known_files_table() -> Vec<Vec<&'static str>> {
+    let table = include_str!("../../data/tokenizer-files.tsv");
+    table.lines().filter(|l| !l.starts_with('#') && !l.is_empty()).map(|l| l.split('\t').collect()).collect()
+}
+
 /// Mistral's names whose release `data/tokenizer-models.tsv` takes from another source than
 /// mistral-common's table, and that release: Small 2409's Hugging Face repository ships
 /// SentencePiece v3 (a 32,768-token vocabulary), where mistral-common loads Tekken for it.
@@ -1147,12 +1151,9 @@ fn mistral_models_take_the_release_mistral_common_loads_for_them() {
     let models = include_str!("../../data/tokenizer-models.tsv");
     assert!(models.contains(&format!("mistral-common {version}'s")), "the table cites another mistral-common than the installed {version}");
     // The release of each file (data/tokenizer-files.tsv) and the generation of each release.
-    let rows = |text: &'static str| {
-        text.lines().filter(|l| !l.starts_with('#') && !l.is_empty()).skip(1).map(|l| l.split('\t').collect::<Vec<_>>())
-    };
-    let release_of =
-        |file: &str| rows(include_str!("../../data/tokenizer-files.tsv")).find(|r| r[4].ends_with(&format!("/{file}"))).map(|r| r[1]);
-    let generation_of = |release: &str| rows(include_str!("../../data/tokenizer-vocabularies.tsv")).find(|r| r[0] == release).map(|r| r[1]);
+    let files = known_files_table();
+    let release_of = |file: &str| files.iter().skip(1).find(|r| r[4].ends_with(&format!("/{file}"))).map(|r| r[1]);
+    let generation_of = |release: &str| ctxc::tokenizer_files::vocabularies().iter().find(|v| v.name == release).map(|v| v.generation);
     let mut names = 0;
     for line in lines {
         let (model, files) = line.split_once('\t').expect("model and files");
