@@ -4,12 +4,21 @@
 //! token counts' claims rely on it: see `tokens.rs`).
 
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::OnceLock;
+
+/// The cores this process may use, asked once: the standard library reads the cgroup's CPU quota
+/// from files each time it is asked (33 µs a call on a two-core machine, and each spread of work
+/// asks). The answer only sets how many threads share the work, never a result.
+fn cores() -> usize {
+    static CORES: OnceLock<usize> = OnceLock::new();
+    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
 
 /// `job` applied to every item, on all cores, with the results in the items' order. The calling
 /// thread works too, beside one thread per other core; a thread the system refuses (a container's
 /// process limit) is one helper fewer, not an error. A panic in a job is carried to the caller.
 pub fn map_in_order<I: Sync, T: Send>(items: &[I], job: impl Fn(&I) -> T + Sync) -> Vec<T> {
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(items.len());
+    let threads = cores().min(items.len());
     if threads <= 1 {
         return items.iter().map(job).collect();
     }
@@ -29,7 +38,7 @@ pub fn map_in_order<I: Sync, T: Send>(items: &[I], job: impl Fn(&I) -> T + Sync)
 /// system refuses (a container's process limit) is one helper fewer, not an error; a panic in a
 /// worker is carried to the caller.
 fn on_all_cores<T: Send>(items: usize, worker: impl Fn() -> Vec<(usize, T)> + Sync) -> Vec<T> {
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(items);
+    let threads = cores().min(items);
     let mut results = match threads {
         0 | 1 => worker(),
         _ => std::thread::scope(|scope| {
