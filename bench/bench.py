@@ -321,7 +321,9 @@ def measure_lint(args, ctxc: str, work: str) -> dict:
     """Zero-config linting: one small SKILL.md; the corpus's tree of skills beside the peer linters
     (installed by scripts/peers into target/peers), each as its users run it; and a generated
     repository of --mixed-files agent files of every kind beside agnix, the peer that reads them all."""
-    skills_tree = os.path.join(args.corpus, "skills")
+    # The corpus's real path: ctxc refuses a path that leaves its repository through a link (a
+    # checkout whose ../shared is a symbolic link would fail the lint case for that reason).
+    skills_tree = os.path.join(os.path.realpath(args.corpus), "skills")
     if not os.path.isdir(skills_tree):
         sys.exit(f"{skills_tree} is missing: the lint benchmark reads the shared corpus (--corpus, default ../shared/corpus)")
     subprocess.run([os.path.join(ROOT, "scripts", "peers")], check=True)
