@@ -7,7 +7,7 @@
 use std::any::Any;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
-use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, Weak};
 
 /// A 128-bit hash of a text. Collisions are not a practical concern at this width (the odds for
@@ -327,6 +327,10 @@ pub enum Kind {
     JsonIndex,
     /// A TOML agent file parsed for linting, the places of its keys kept (key: the file's text).
     Toml,
+    /// A prompt template rendered, with the files it could have included (key: its name and text
+    /// and its variables; see `render::render_template`): an edit of one module renders the
+    /// others of every agent that reads it again.
+    TemplateRender,
     /// What a template file reads, sets and includes (the static pass; key: its name and text).
     TemplateReads,
     /// The skills an agent's manifest reads, with what reading them adds to its sources and
@@ -358,11 +362,19 @@ pub struct Cache {
     /// Whether work is numbered in generations ([`Cache::begin`] was called), so that what a
     /// generation uses must be marked for [`Cache::keep`].
     generations: AtomicBool,
+    /// How many values of each kind were made (a memo's misses): what memoizing spared is seen
+    /// in counts, not in time.
+    made: [AtomicUsize; KINDS],
 }
 
 impl Default for Cache {
     fn default() -> Self {
-        Cache { memos: [const { Memo::new() }; KINDS], generation: AtomicU32::new(0), generations: AtomicBool::new(false) }
+        Cache {
+            memos: [const { Memo::new() }; KINDS],
+            generation: AtomicU32::new(0),
+            generations: AtomicBool::new(false),
+            made: [const { AtomicUsize::new(0) }; KINDS],
+        }
     }
 }
 
@@ -391,6 +403,7 @@ impl Cache {
 
     /// Records `value` of `kind` for `key`.
     pub fn set<T: Send + Sync + 'static>(&self, kind: Kind, key: u128, value: T) {
+        self.made[kind as usize].fetch_add(1, Ordering::Relaxed);
         self.memos[kind as usize].set(key, self.generation(), Arc::new(value));
     }
 
@@ -403,9 +416,16 @@ impl Cache {
             return hit;
         }
         let value = make();
+        self.made[kind as usize].fetch_add(1, Ordering::Relaxed);
         // Looked up once above: a miss is not looked up again before it is inserted.
         let kept = memo.insert_first(key, generation, Arc::new(value.clone()));
         kept.downcast_ref::<T>().cloned().unwrap_or(value)
+    }
+
+    /// How many values of `kind` were made (with [`Cache::set`] or on a miss of
+    /// [`Cache::get_or_insert`]) since the cache was.
+    pub fn made(&self, kind: Kind) -> usize {
+        self.made[kind as usize].load(Ordering::Relaxed)
     }
 
     /// Work from now on is `generation`'s: every value it uses or makes is marked used by it.

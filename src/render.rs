@@ -13,6 +13,7 @@ use crate::memo::{Cache, Kind, SharedText};
 use crate::project::ProjectRoot;
 use crate::providers::chat_template::{ChatTemplate, RequestTexts};
 use crate::resolve::{Resolved, StepDecision, ToolDecision};
+use crate::templates::{Found, Loads, TemplateRoot};
 
 /// The mode a render shows: `wanted`, or the agent's one mode when it has one (several need naming).
 pub fn mode_to_render(agent: &Agent, wanted: Option<&str>) -> Result<String, Diagnostic> {
@@ -107,8 +108,8 @@ pub fn render(resolved: Resolved, root: &ProjectRoot) -> Result<Rendered, Diagno
     let Resolved { agent, mode, scenario, steps: mut decisions, tools } = resolved;
     let tools_description = tools_description(agent, mode, &tools, root.cache());
     // One environment per template root: each caches the files it has loaded.
-    let envs = std::cell::RefCell::new(Vec::<(crate::templates::TemplateRoot, Arc<minijinja::Environment<'static>>)>::new());
-    let env_for = |template_root: &crate::templates::TemplateRoot| {
+    let envs = std::cell::RefCell::new(Vec::<(TemplateRoot, Arc<Environment>)>::new());
+    let env_for = |template_root: &TemplateRoot| {
         let mut envs = envs.borrow_mut();
         if let Some((_, env)) = envs.iter().find(|(r, _)| r == template_root) {
             return Arc::clone(env);
@@ -117,12 +118,17 @@ pub fn render(resolved: Resolved, root: &ProjectRoot) -> Result<Rendered, Diagno
         envs.push((template_root.clone(), Arc::clone(&env)));
         env
     };
-    // Built when the first template needs it: most prompt files are plain text.
-    let context = std::cell::OnceCell::new();
-    let context = || context.get_or_init(|| template_context(agent, mode, scenario, &tools, &tools_description, root.cache()));
+    // Both made when the first template needs them (most prompt files are plain text), and the
+    // variables only when a render is not memoized.
+    let variables = Variables {
+        key: std::cell::OnceCell::new(),
+        value: std::cell::OnceCell::new(),
+        make_key: &|| variables_key(agent, mode, scenario, &tools, &tools_description),
+        make_value: &|| template_context(agent, mode, scenario, &tools, &tools_description, root.cache()),
+    };
     let file_text = |file: &TextFile| -> Result<SharedText, Diagnostic> {
         match file.template {
-            true => render_template(&env_for(&file.template_root), root, file, context()).map(|text| SharedText::new(&text)),
+            true => render_template(&env_for(&file.template_root), root, file, &variables),
             false => Ok(file.text.clone()),
         }
     };
@@ -186,6 +192,43 @@ pub fn render(resolved: Resolved, root: &ProjectRoot) -> Result<Rendered, Diagno
     Ok(rendered)
 }
 
+/// A render's template variables ([`template_context`]) and their [`variables_key`], each made
+/// once on first use.
+struct Variables<'a> {
+    key: std::cell::OnceCell<Option<u128>>,
+    value: std::cell::OnceCell<minijinja::Value>,
+    make_key: &'a dyn Fn() -> Option<u128>,
+    make_value: &'a dyn Fn() -> minijinja::Value,
+}
+
+impl Variables<'_> {
+    fn key(&self) -> Option<u128> {
+        *self.key.get_or_init(self.make_key)
+    }
+
+    fn value(&self) -> &minijinja::Value {
+        self.value.get_or_init(self.make_value)
+    }
+}
+
+/// A hash of everything [`template_context`] makes the variables of: renders of one template
+/// with the same key see the same variables. `None` (never seen: the values are JSON's) when they
+/// cannot be written out.
+fn variables_key(
+    agent: &Agent,
+    mode: &Mode,
+    scenario: &Scenario,
+    tools: &[ToolDecision],
+    tools_description: &ToolsDescription,
+) -> Option<u128> {
+    let named = (&agent.name, &agent.description, &agent.model, &mode.name, &scenario.name, &scenario.flags, &agent.vars, &scenario.vars);
+    let mut key = Xxh3::new();
+    key.update(&serde_json::to_vec(&named).ok()?);
+    key.update(&enabled_tools_key(tools).to_le_bytes());
+    key.update(&tools_description.section.hash().to_le_bytes());
+    Some(key.digest128())
+}
+
 /// The variables a prompt template sees.
 fn template_context(
     agent: &Agent,
@@ -246,15 +289,21 @@ pub fn callable<'a>(agent: &'a Agent, tools: &'a [ToolDecision]) -> impl Iterato
 /// The `tools` template variable: the enabled tools' decisions. Shared between renders with the
 /// same decisions (the agents of a project mostly have the same tools).
 fn enabled_tools_value(tools: &[ToolDecision], cache: &Cache) -> minijinja::Value {
-    let enabled: Vec<&ToolDecision> = tools.iter().filter(|t| t.enabled).collect();
+    cache.get_or_insert(Kind::ToolsValue, enabled_tools_key(tools), || {
+        minijinja::Value::from_serialize(tools.iter().filter(|t| t.enabled).collect::<Vec<_>>())
+    })
+}
+
+/// A hash of the enabled tools' decisions, which decide the `tools` template variable.
+fn enabled_tools_key(tools: &[ToolDecision]) -> u128 {
     let mut key = Xxh3::new();
-    for tool in &enabled {
+    for tool in tools.iter().filter(|t| t.enabled) {
         for field in [tool.name.as_str(), &tool.category, tool.access, tool.server.as_deref().unwrap_or("\0")] {
             key.update(&(field.len() as u64).to_le_bytes());
             key.update(field.as_bytes());
         }
     }
-    cache.get_or_insert(Kind::ToolsValue, key.digest128(), || minijinja::Value::from_serialize(&enabled))
+    key.digest128()
 }
 
 /// Trailing line breaks are dropped so the separator alone decides the gap between sections.
@@ -442,12 +491,42 @@ fn tools_description(agent: &Agent, mode: &Mode, decisions: &[ToolDecision], cac
     })
 }
 
-fn render_template(
-    env: &minijinja::Environment<'static>,
-    root: &ProjectRoot,
-    file: &TextFile,
-    context: &minijinja::Value,
-) -> Result<String, Diagnostic> {
+/// A template environment and the names its loader was asked for.
+type Environment = (minijinja::Environment<'static>, Loads);
+
+/// A template's output, and what its environment's loader had found when it was made: every name
+/// it included, and possibly others (one environment serves all the templates of a render).
+struct TemplateOutput {
+    text: SharedText,
+    loads: Vec<(String, Found)>,
+}
+
+/// Renders a template file, or takes the output of an earlier render of the same text with the
+/// same variables while every file its environment loaded is unchanged: an edit of a module
+/// every agent reads renders none of their other templates again.
+fn render_template(env: &Environment, root: &ProjectRoot, file: &TextFile, variables: &Variables) -> Result<SharedText, Diagnostic> {
     let name = file.template_root.name_of(&file.path);
-    crate::templates::render_bounded(env, &name, &file.text, context.clone(), &|name| file.template_root.display(root, name))
+    let key = variables.key().map(|variables| {
+        let mut key = Xxh3::new();
+        key.update(&variables.to_le_bytes());
+        key.update(&file.text.hash().to_le_bytes());
+        key.update(name.as_bytes());
+        key.digest128()
+    });
+    let cache = root.cache();
+    if let Some(done) = key.and_then(|key| cache.get::<Arc<TemplateOutput>>(Kind::TemplateRender, key)) {
+        if done.loads.iter().all(|(name, found)| Found::now(root, &file.template_root, name) == *found) {
+            return Ok(done.text.clone());
+        }
+    }
+    let (env, loads) = env;
+    let text = crate::templates::render_bounded(env, &name, &file.text, variables.value().clone(), &|name| {
+        file.template_root.display(root, name)
+    })?;
+    let text = SharedText::new(&text);
+    if let Some(key) = key {
+        let loads = loads.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone();
+        cache.set(Kind::TemplateRender, key, Arc::new(TemplateOutput { text: text.clone(), loads }));
+    }
+    Ok(text)
 }

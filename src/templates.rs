@@ -199,21 +199,57 @@ impl TemplateRoot {
     }
 }
 
-/// [`environment`] with includes and imports read through the project root, from `template_root`.
-pub fn project_environment(root: &ProjectRoot, template_root: &TemplateRoot) -> minijinja::Environment<'static> {
+/// What a template loader found for one name: with the template's own text and its variables,
+/// what each name it loaded found decides a render's output.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Found {
+    /// A file, by its content hash.
+    Text(u128),
+    Missing,
+    /// A file the project root refuses to read (outside it, too large, not UTF-8…).
+    Refused,
+}
+
+impl Found {
+    /// What the template named `name` is now, read as the loader of [`project_environment`] reads it.
+    pub fn now(root: &ProjectRoot, template_root: &TemplateRoot, name: &str) -> Found {
+        Found::of(&template_root.read(root, name))
+    }
+
+    fn of(read: &Result<SourceFile, ReadError>) -> Found {
+        match read {
+            Ok(file) => Found::Text(file.text.hash()),
+            Err(ReadError::Missing(_)) => Found::Missing,
+            Err(_) => Found::Refused,
+        }
+    }
+}
+
+/// Every name an environment's loader was asked for, in order, with what it found.
+pub type Loads = Arc<std::sync::Mutex<Vec<(String, Found)>>>;
+
+/// [`environment`] with includes and imports read through the project root, from `template_root`,
+/// and the names its loader is asked for from now on.
+pub fn project_environment(root: &ProjectRoot, template_root: &TemplateRoot) -> (minijinja::Environment<'static>, Loads) {
     let mut env = environment();
     let (root, template_root) = (root.clone(), template_root.clone());
+    let loads = Loads::default();
+    let log = Arc::clone(&loads);
     // Includes and imports resolve through the project root, so they cannot leave it.
     // One name per file: `a.j2`, `./a.j2` and `x/../a.j2` are loaded and compiled once, so a
     // template cannot make minijinja compile one large file under thousands of names.
     env.set_path_join_callback(|name, _| canonical(name));
-    env.set_loader(move |name| match template_root.read(&root, name) {
-        Ok(file) => Ok(Some(file.text.to_string())),
-        // minijinja words every "not found" its own way; other refusals keep their reason.
-        Err(ReadError::Missing(_)) => Ok(None),
-        Err(e) => Err(minijinja::Error::new(minijinja::ErrorKind::InvalidOperation, e.message())),
+    env.set_loader(move |name| {
+        let read = template_root.read(&root, name);
+        log.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push((name.to_string(), Found::of(&read)));
+        match read {
+            Ok(file) => Ok(Some(file.text.to_string())),
+            // minijinja words every "not found" its own way; other refusals keep their reason.
+            Err(ReadError::Missing(_)) => Ok(None),
+            Err(e) => Err(minijinja::Error::new(minijinja::ErrorKind::InvalidOperation, e.message())),
+        }
     });
-    env
+    (env, loads)
 }
 
 /// A template name with `.` and empty parts dropped and `..` applied where it can be, as

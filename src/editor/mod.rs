@@ -1142,6 +1142,72 @@ mod tests {
         assert_eq!(codes_of(&workspace, &b_manifest), ["TOOL009"]);
     }
 
+    /// Two agents whose own module is a template: it reads the agent's variables and the mode,
+    /// and includes a partial both agents read and a file of the agent's that may be missing.
+    fn templates_project(dir: &Path) {
+        std::fs::create_dir_all(dir.join(".git")).expect("mkdir");
+        for name in ["a", "b"] {
+            std::fs::create_dir_all(dir.join(name)).expect("mkdir");
+            std::fs::write(dir.join(name).join("ctxc.toml"), templates_manifest(name, "calm")).expect("write");
+            let template = "You are {{ agent.name }}, {{ vars.tone }}, in {{ mode }} mode.\n{% include \"../shared/part.md\" %}\n{% include \"extra.md\" ignore missing %}\n";
+            std::fs::write(dir.join(name).join("core.md.j2"), template).expect("write");
+        }
+        std::fs::create_dir_all(dir.join("shared")).expect("mkdir");
+        std::fs::write(dir.join("shared/core.md"), "Be careful.\n").expect("write");
+        std::fs::write(dir.join("shared/part.md"), "Cite sources.\n").expect("write");
+    }
+
+    fn templates_manifest(name: &str, tone: &str) -> String {
+        format!(
+            "[project]\nroot = \"..\"\n\n[agent]\nname = \"{name}\"\nmodel = \"gpt-4o\"\n\n[pipeline]\nsteps = [\n  {{ id = \"shared\", kind = \"module\" }},\n  {{ id = \"core\", kind = \"module\" }},\n]\n\n[modules]\nshared = {{ source = \"../shared/core.md\" }}\ncore = {{ source = \"core.md.j2\" }}\n\n[vars]\ntone = \"{tone}\"\n\n[modes.default]\n[modes.brief]\n"
+        )
+    }
+
+    /// Counted in renders, not in time: an edit of the module every agent reads renders no
+    /// template again; an edit of what a template reads (a file it includes, one it would include
+    /// that appears, its own text, the variables) renders it again in each mode of the agents it
+    /// concerns. Each time every prompt is the one a fresh server renders.
+    #[test]
+    fn a_template_is_rendered_again_only_when_its_text_variables_or_loaded_files_change() {
+        use crate::memo::Kind;
+        let dir = tempfile::tempdir().expect("tempdir");
+        templates_project(dir.path());
+        let mut workspace = fresh(dir.path(), &BTreeMap::new());
+        let rendered = |w: &Workspace| w.session().cache().made(Kind::TemplateRender);
+        assert_eq!(rendered(&workspace), 4, "two agents in two modes");
+        let edits = [
+            ("shared/core.md", "Be careful, edited.\n".to_string(), 0, "a", "Be careful, edited."),
+            ("shared/part.md", "Cite two sources.\n".to_string(), 4, "b", "Cite two sources."),
+            ("a/extra.md", "Extra for a.\n".to_string(), 2, "a", "Extra for a."),
+            (
+                "a/core.md.j2",
+                "You are {{ agent.name }} in {{ mode }} mode, edited.\n".to_string(),
+                2,
+                "a",
+                "You are a in brief mode, edited.",
+            ),
+            ("b/ctxc.toml", templates_manifest("b", "warm"), 2, "b", "You are b, warm, in brief mode."),
+        ];
+        let mut open = BTreeMap::new();
+        for (file, text, again, agent, shown) in edits {
+            let before = rendered(&workspace);
+            let path = workspace.set_text(&dir.path().join(file), Some(text.clone()));
+            workspace.refresh(std::slice::from_ref(&path));
+            assert_eq!(rendered(&workspace) - before, again, "{file}: templates rendered again");
+            open.insert(path, text);
+            let again = fresh(dir.path(), &open);
+            for name in ["a", "b"] {
+                for mode in ["default", "brief"] {
+                    let manifest = dir.path().join(name).join("ctxc.toml");
+                    let (edited, fresh) = (workspace.render(&manifest, Some(mode), None), again.render(&manifest, Some(mode), None));
+                    assert_eq!(edited, fresh, "{file}: {name} in {mode}");
+                }
+            }
+            let prompt = workspace.render(&dir.path().join(agent).join("ctxc.toml"), Some("brief"), None).expect("renders").text;
+            assert!(prompt.contains(shown), "{file}: `{shown}` not in {agent}'s prompt:\n{prompt}");
+        }
+    }
+
     /// Counted in values held, not in bytes or time: twice the edits leave the cache as it was,
     /// holding no more than a fresh server on the same texts (which also holds what a hit of an
     /// outer value, a tool list's cost, spared the edited server from using again).
