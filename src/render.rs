@@ -107,7 +107,8 @@ impl Rendered {
 pub fn render(resolved: Resolved, root: &ProjectRoot) -> Result<Rendered, Diagnostics> {
     let Resolved { agent, mode, scenario, steps: mut decisions, tools } = resolved;
     let tools_description = tools_description(agent, mode, &tools, root.cache());
-    // One environment per template root: each caches the files it has loaded.
+    // One environment per template root, made when a render is not memoized: each caches the
+    // files it has loaded.
     let envs = std::cell::RefCell::new(Vec::<(TemplateRoot, Arc<Environment>)>::new());
     let env_for = |template_root: &TemplateRoot| {
         let mut envs = envs.borrow_mut();
@@ -118,7 +119,7 @@ pub fn render(resolved: Resolved, root: &ProjectRoot) -> Result<Rendered, Diagno
         envs.push((template_root.clone(), Arc::clone(&env)));
         env
     };
-    // Both made when the first template needs them (most prompt files are plain text), and the
+    // The key made when the first template needs it (most prompt files are plain text), the
     // variables only when a render is not memoized.
     let variables = Variables {
         key: std::cell::OnceCell::new(),
@@ -128,7 +129,7 @@ pub fn render(resolved: Resolved, root: &ProjectRoot) -> Result<Rendered, Diagno
     };
     let file_text = |file: &TextFile| -> Result<SharedText, Diagnostic> {
         match file.template {
-            true => render_template(&env_for(&file.template_root), root, file, &variables),
+            true => render_template(&|| env_for(&file.template_root), root, file, &variables),
             false => Ok(file.text.clone()),
         }
     };
@@ -504,7 +505,12 @@ struct TemplateOutput {
 /// Renders a template file, or takes the output of an earlier render of the same text with the
 /// same variables while every file its environment loaded is unchanged: an edit of a module
 /// every agent reads renders none of their other templates again.
-fn render_template(env: &Environment, root: &ProjectRoot, file: &TextFile, variables: &Variables) -> Result<SharedText, Diagnostic> {
+fn render_template(
+    env: &dyn Fn() -> Arc<Environment>,
+    root: &ProjectRoot,
+    file: &TextFile,
+    variables: &Variables,
+) -> Result<SharedText, Diagnostic> {
     let name = file.template_root.name_of(&file.path);
     let key = variables.key().map(|variables| {
         let mut key = Xxh3::new();
@@ -519,7 +525,8 @@ fn render_template(env: &Environment, root: &ProjectRoot, file: &TextFile, varia
             return Ok(done.text.clone());
         }
     }
-    let (env, loads) = env;
+    let env = env();
+    let (env, loads) = env.as_ref();
     let text = crate::templates::render_bounded(env, &name, &file.text, variables.value().clone(), &|name| {
         file.template_root.display(root, name)
     })?;
