@@ -34,7 +34,7 @@ fn jinja2() -> Value {
 /// ctxc's rendering of one case: the output, or the diagnostic's message.
 fn ctxc(case: &Path) -> Result<String, String> {
     let root = ProjectRoot::new(case).expect("case folder");
-    let env = project_environment(&root, &TemplateRoot::default());
+    let (env, _loads) = project_environment(&root, &TemplateRoot::default());
     let source = std::fs::read_to_string(case.join("template.j2")).expect("template.j2");
     let vars: Value = serde_json::from_str(&std::fs::read_to_string(case.join("vars.json")).expect("vars.json")).expect("vars.json");
     let context = minijinja::Value::from_serialize(&vars);
