@@ -23,7 +23,7 @@ use crate::templates::TemplateRoot;
 
 /// What [`Files::skills`] read and found, kept while the disk under the root is unchanged.
 struct SkillsRead {
-    skills: Vec<Skill>,
+    skills: Arc<[Skill]>,
     /// Every skill body, by SKILL.md path (the step fills `Files::skill_bodies` alone).
     bodies: Vec<(String, SkillBody)>,
     /// The files the step added to the sources.
@@ -240,8 +240,8 @@ impl Files {
     /// the folders hold is the same until the next report: the step is kept, with what it adds
     /// to the sources, the skill bodies and the manifest's diagnostics, so an edit of a module
     /// every agent reads does not read each agent's skills again.
-    pub(super) fn skills(&mut self, prov: &mut Provenance, raw: Option<&RawSkills>, skip_missing: bool) -> Vec<Skill> {
-        let Some(generation) = self.root.reported_generation() else { return self.read_skills(prov, raw, skip_missing) };
+    pub(super) fn skills(&mut self, prov: &mut Provenance, raw: Option<&RawSkills>, skip_missing: bool) -> Arc<[Skill]> {
+        let Some(generation) = self.root.reported_generation() else { return self.read_skills(prov, raw, skip_missing).into() };
         let mut key = xxhash_rust::xxh3::Xxh3::new();
         key.update(&generation.to_le_bytes());
         key.update(self.root.canonical().as_os_str().as_encoded_bytes());
@@ -263,7 +263,7 @@ impl Files {
         }
         let diagnostics = prov.diagnostics.len();
         let known: BTreeSet<String> = self.sources.iter_shared().map(|(path, _)| path.to_string()).collect();
-        let skills = self.read_skills(prov, raw, skip_missing);
+        let skills: Arc<[Skill]> = self.read_skills(prov, raw, skip_missing).into();
         let kept = SkillsRead {
             skills: skills.clone(),
             bodies: self.skill_bodies.iter().map(|(path, body)| (path.clone(), body.clone())).collect(),

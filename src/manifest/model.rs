@@ -224,7 +224,7 @@ pub struct Agent {
     pub modes: IndexMap<String, Mode>,
     pub connectors: IndexMap<String, TextFile>,
     pub categories: Vec<Category>,
-    pub skills: Vec<Skill>,
+    pub skills: Arc<[Skill]>,
     /// The skill directories, in order (later ones override earlier ones by skill name).
     pub skill_locations: Vec<String>,
     /// Those of `skill_locations` that do not exist (allowed under the `deepagents` preset, whose
