@@ -295,16 +295,18 @@ fn enabled_tools_value(tools: &[ToolDecision], cache: &Cache) -> minijinja::Valu
     })
 }
 
-/// A hash of the enabled tools' decisions, which decide the `tools` template variable.
+/// A hash of the enabled tools' decisions, which decide the `tools` template variable. The fields
+/// are written out and hashed at once: a streaming hash's step per short field costs more than
+/// the field (every render of every agent makes this key).
 fn enabled_tools_key(tools: &[ToolDecision]) -> u128 {
-    let mut key = Xxh3::new();
+    let mut fields = Vec::with_capacity(64 * tools.len());
     for tool in tools.iter().filter(|t| t.enabled) {
         for field in [tool.name.as_str(), &tool.category, tool.access, tool.server.as_deref().unwrap_or("\0")] {
-            key.update(&(field.len() as u64).to_le_bytes());
-            key.update(field.as_bytes());
+            fields.extend_from_slice(&(field.len() as u64).to_le_bytes());
+            fields.extend_from_slice(field.as_bytes());
         }
     }
-    key.digest128()
+    xxhash_rust::xxh3::xxh3_128(&fields)
 }
 
 /// Trailing line breaks are dropped so the separator alone decides the gap between sections.
@@ -358,11 +360,14 @@ fn step_text<'a>(step: &'a Step, agent: &'a Agent, mode: &'a Mode, scenario: &'a
         StepKind::Text => StepText::Data(vec![agent.manifest.clone()], step.text.clone().unwrap_or_default()),
         StepKind::ToolList => StepText::Shared(tools.section.clone()),
         StepKind::Skills => {
-            let lines: Vec<String> = agent.skills.iter().map(crate::skills::catalogue_entry).collect();
-            StepText::Data(
-                agent.skills.iter().map(|s| s.path.clone()).collect(),
-                format!("## Skills\n\nLoad a skill's full instructions when a task matches its description.\n\n{}", lines.join("\n")),
-            )
+            let mut text = String::from("## Skills\n\nLoad a skill's full instructions when a task matches its description.\n\n");
+            for (i, skill) in agent.skills.iter().enumerate() {
+                if i > 0 {
+                    text.push('\n');
+                }
+                crate::skills::push_catalogue_line(&mut text, &skill.name, &skill.description);
+            }
+            StepText::Data(agent.skills.iter().map(|s| s.path.clone()).collect(), text)
         }
         StepKind::MemoryFiles => {
             let files: Vec<&TextFile> = agent.memory_files.iter().collect();

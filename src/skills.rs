@@ -93,14 +93,19 @@ pub fn parse_skill(path: &str, text: &str) -> Result<Skill, SkillError> {
     })
 }
 
-/// A skill's line in the catalogue the `skills` step renders.
-pub fn catalogue_entry(skill: &Skill) -> String {
-    catalogue_line(&skill.name, &skill.description)
+/// The catalogue line of a name and description: a skill's line in the `skills` step.
+pub fn catalogue_line(name: &str, description: &str) -> String {
+    let mut line = String::new();
+    push_catalogue_line(&mut line, name, description);
+    line
 }
 
-/// The catalogue line of a name and description.
-pub fn catalogue_line(name: &str, description: &str) -> String {
-    format!("- {name}: {description}")
+/// Appends [`catalogue_line`] to `text` (written in place: the step lists every skill of every
+/// agent in every mode).
+pub fn push_catalogue_line(text: &mut String, name: &str, description: &str) {
+    for part in ["- ", name, ": ", description] {
+        text.push_str(part);
+    }
 }
 
 #[cfg(test)]
