@@ -362,8 +362,9 @@ pub struct Cache {
     /// Whether work is numbered in generations ([`Cache::begin`] was called), so that what a
     /// generation uses must be marked for [`Cache::keep`].
     generations: AtomicBool,
-    /// How many values of each kind were made (a memo's misses): what memoizing spared is seen
-    /// in counts, not in time.
+    /// How many values of each kind were recorded with [`Cache::set`] (by the memos that check a
+    /// value before using it again, as a template's output): what they spared is seen in counts,
+    /// not in time.
     made: [AtomicUsize; KINDS],
 }
 
@@ -416,14 +417,12 @@ impl Cache {
             return hit;
         }
         let value = make();
-        self.made[kind as usize].fetch_add(1, Ordering::Relaxed);
         // Looked up once above: a miss is not looked up again before it is inserted.
         let kept = memo.insert_first(key, generation, Arc::new(value.clone()));
         kept.downcast_ref::<T>().cloned().unwrap_or(value)
     }
 
-    /// How many values of `kind` were made (with [`Cache::set`] or on a miss of
-    /// [`Cache::get_or_insert`]) since the cache was.
+    /// How many values of `kind` were recorded with [`Cache::set`] since the cache was made.
     pub fn made(&self, kind: Kind) -> usize {
         self.made[kind as usize].load(Ordering::Relaxed)
     }

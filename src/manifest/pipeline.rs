@@ -1,6 +1,7 @@
 //! Validation of the pipeline: the steps (their order, modules and enable conditions), the
 //! modes (prompts, module variants, tool access) and the tool categories.
 
+use std::collections::HashSet;
 use std::sync::Arc;
 
 use indexmap::IndexMap;
@@ -249,6 +250,9 @@ impl Validator {
         for (name, category) in raw {
             let mut tools = Vec::new();
             let errors_before = self.prov.diagnostics.len();
+            // Looked up by every tool of the category (hundreds, in every agent an editor checks again).
+            let listed_read_only: HashSet<&str> = category.read_only.iter().map(String::as_str).collect();
+            let writes = |tool: &crate::tools::Tool| !(tool.read_only.unwrap_or(false) || listed_read_only.contains(tool.name.as_str()));
             for file in &category.files {
                 let (path, server, app, config) = match file {
                     RawToolFile::Path(p) => (p.clone(), None, None, None),
@@ -258,7 +262,7 @@ impl Validator {
                     if let Some((source, recorded)) = self.files.recorded_tools(&mut self.prov, &path, server.as_deref(), config.as_deref())
                     {
                         tools.extend(recorded.into_iter().map(|tool| CategoryTool {
-                            writes: !(tool.read_only.unwrap_or(false) || category.read_only.contains(&tool.name)),
+                            writes: writes(&tool),
                             tool: Arc::new(tool),
                             source: source.clone(),
                             server: server.clone(),
@@ -281,7 +285,7 @@ impl Validator {
                 let Some(text) = self.files.read(&mut self.prov, &reference, Some(false)) else { continue };
                 match parse_tool_file_shared(&text.text, self.files.root.cache()) {
                     Ok(parsed) => tools.extend(parsed.iter().map(|tool| CategoryTool {
-                        writes: !(tool.read_only.unwrap_or(false) || category.read_only.contains(&tool.name)),
+                        writes: writes(tool),
                         tool: tool.clone(),
                         source: text.path.clone(),
                         server: server.clone(),
@@ -300,18 +304,16 @@ impl Validator {
                     inline.parameters.clone().unwrap_or_else(crate::tools::empty_parameters),
                     inline.read_only,
                 ));
-                tools.push(CategoryTool {
-                    writes: !(tool.read_only.unwrap_or(false) || category.read_only.contains(&tool.name)),
-                    tool,
-                    source: self.rel.clone(),
-                    server: None,
-                    app: None,
-                });
+                tools.push(CategoryTool { writes: writes(&tool), tool, source: self.rel.clone(), server: None, app: None });
             }
             // A tool file that failed to load would make every name look unknown.
             let files_loaded = self.prov.diagnostics.len() == errors_before;
+            let names: HashSet<&str> = match files_loaded && !category.read_only.is_empty() {
+                true => tools.iter().map(|t| t.tool.name.as_str()).collect(),
+                false => HashSet::new(),
+            };
             for listed in category.read_only.iter().filter(|_| files_loaded) {
-                if !tools.iter().any(|t| &t.tool.name == listed) {
+                if !names.contains(listed.as_str()) {
                     let known: Vec<&str> = tools.iter().map(|t| t.tool.name.as_str()).collect();
                     let context = format!(" in category `{name}`");
                     self.prov.unknown_in("tool", &context, listed, self.prov.locate(listed), &known);
