@@ -46,6 +46,10 @@ pub fn environment() -> minijinja::Environment<'static> {
     env.set_unknown_method_callback(python_method);
     env.add_filter("escape", escape);
     env.add_filter("e", escape);
+    // Jinja2 has no `debug()`; minijinja's prints the environment, whose loaded templates depend on
+    // which templates rendered before (a render's output must depend on its inputs alone: renders
+    // are memoized, `render::render_template`).
+    env.remove_global("debug");
     env
 }
 
@@ -426,7 +430,7 @@ pub struct Scan {
 pub const CONTEXT: [&str; 7] = ["agent", "mode", "scenario", "flags", "tools", "tools_description", "vars"];
 
 /// Names every template can use besides its context: minijinja's global functions.
-const GLOBALS: [&str; 4] = ["range", "dict", "namespace", "debug"];
+const GLOBALS: [&str; 3] = ["range", "dict", "namespace"];
 
 /// A template's tokens as far as it tokenizes, each with its span.
 fn tokens_of(text: &str) -> Vec<(Token<'_>, minijinja::machinery::Span)> {
@@ -581,6 +585,14 @@ mod tests {
         assert_eq!(at("vars", None), Some((61, "vars")));
         assert_eq!(at("agent", Some("x")), None, "a mention outside a tag is not a read");
         assert_eq!(at("company", None), None, "an attribute is not a variable");
+    }
+
+    /// As in Jinja2, `debug` is no function: its output would show what rendered before.
+    #[test]
+    fn debug_is_undefined_as_in_jinja2() {
+        let d = render_template_str("t.j2", "{{ debug() }}", ()).expect_err("undefined");
+        assert!(d.code == Some(Code::TPL001) && d.message.contains("debug is unknown"), "{d:?}");
+        assert_eq!(render_template_str("t.j2", "{{ range(2)|list }}", ()).expect("renders"), "[0, 1]");
     }
 
     #[test]
