@@ -537,7 +537,8 @@ fn render_template(
     })?;
     let text = SharedText::new(&text);
     if let Some(key) = key {
-        let loads = loads.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone();
+        let loads =
+            loads.lock().unwrap_or_else(std::sync::PoisonError::into_inner).iter().map(|(name, found)| (name.clone(), *found)).collect();
         cache.set(Kind::TemplateRender, key, Arc::new(TemplateOutput { text: text.clone(), loads }));
     }
     Ok(text)

@@ -229,8 +229,9 @@ impl Found {
     }
 }
 
-/// Every name an environment's loader was asked for, in order, with what it found.
-pub type Loads = Arc<std::sync::Mutex<Vec<(String, Found)>>>;
+/// Every name an environment's loader was asked for, once each, with what it found. minijinja
+/// keeps only the files it found, so a loop including a missing file asks for it at every turn.
+pub type Loads = Arc<std::sync::Mutex<std::collections::HashMap<String, Found>>>;
 
 /// [`environment`] with includes and imports read through the project root, from `template_root`,
 /// and the names its loader is asked for from now on.
@@ -245,7 +246,7 @@ pub fn project_environment(root: &ProjectRoot, template_root: &TemplateRoot) -> 
     env.set_path_join_callback(|name, _| canonical(name));
     env.set_loader(move |name| {
         let read = template_root.read(&root, name);
-        log.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push((name.to_string(), Found::of(&read)));
+        log.lock().unwrap_or_else(std::sync::PoisonError::into_inner).insert(name.to_string(), Found::of(&read));
         match read {
             Ok(file) => Ok(Some(file.text.to_string())),
             // minijinja words every "not found" its own way; other refusals keep their reason.
@@ -755,6 +756,22 @@ mod tests {
         assert_eq!(canonical("d7/../a.j2"), "a.j2");
         assert_eq!(canonical("../../a.j2"), "../../a.j2");
         assert_eq!(canonical("/etc/passwd"), "/etc/passwd");
+    }
+
+    /// Counted in names: a loop including a missing file 50 times, and a found one 50 times,
+    /// leaves one entry each, so a memoized render checks each name once.
+    #[test]
+    fn the_loads_hold_each_name_once_with_what_it_found() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        std::fs::write(dir.path().join("part.j2"), "x").expect("write");
+        let root = ProjectRoot::new(dir.path()).expect("root");
+        let (env, loads) = project_environment(&root, &TemplateRoot::default());
+        let text = "{% for i in range(50) %}{% include 'part.j2' %}{% include 'gone.j2' ignore missing %}{% endfor %}";
+        assert_eq!(render_bounded(&env, "t.j2", text, Value::UNDEFINED, &|n| n.to_string()).expect("renders"), "x".repeat(50));
+        let part = crate::memo::content_hash("x");
+        let loads = loads.lock().expect("loads").clone();
+        assert_eq!(loads, [("part.j2".to_string(), Found::Text(part)), ("gone.j2".to_string(), Found::Missing)].into_iter().collect());
+        assert_eq!(Found::now(&root, &TemplateRoot::default(), "part.j2"), Found::Text(part));
     }
 
     #[test]
