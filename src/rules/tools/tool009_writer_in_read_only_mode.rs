@@ -78,26 +78,43 @@ const WRITE_VERBS: [&str; 47] = [
 ];
 const READ_VERBS: [&str; 12] = ["get", "list", "read", "search", "find", "fetch", "query", "view", "show", "describe", "count", "check"];
 
-/// The words of a tool name: split at `_ - . / :` and lowercase-to-uppercase changes.
-fn words(name: &str) -> Vec<String> {
-    let mut words = Vec::new();
-    let mut current = String::new();
-    let mut previous_lower = false;
-    for c in name.chars() {
-        if matches!(c, '_' | '-' | '.' | '/' | ':' | ' ') {
-            words.push(std::mem::take(&mut current));
-            previous_lower = false;
-            continue;
+/// The words of a tool name as written: split at `_ - . / :` and spaces, and before an uppercase
+/// letter that follows a lowercase one. Slices of the name: this runs for every tool of every agent.
+fn words(name: &str) -> impl Iterator<Item = &str> {
+    let mut rest = name;
+    std::iter::from_fn(move || loop {
+        if rest.is_empty() {
+            return None;
         }
-        if c.is_uppercase() && previous_lower {
-            words.push(std::mem::take(&mut current));
+        let (mut end, mut next) = (rest.len(), rest.len());
+        let mut previous_lower = false;
+        for (i, c) in rest.char_indices() {
+            if matches!(c, '_' | '-' | '.' | '/' | ':' | ' ') {
+                (end, next) = (i, i + c.len_utf8());
+                break;
+            }
+            if c.is_uppercase() && previous_lower {
+                (end, next) = (i, i);
+                break;
+            }
+            previous_lower = c.is_lowercase();
         }
-        previous_lower = c.is_lowercase();
-        current.extend(c.to_lowercase());
+        let word = &rest[..end];
+        rest = &rest[next..];
+        if !word.is_empty() {
+            return Some(word);
+        }
+    })
+}
+
+/// The verb of `verbs` that `word` is, in lowercase (`Delete` is `delete`).
+fn verb_of(word: &str, verbs: &[&'static str]) -> Option<&'static str> {
+    if word.is_ascii() {
+        return verbs.iter().find(|v| v.eq_ignore_ascii_case(word)).copied();
     }
-    words.push(current);
-    words.retain(|w| !w.is_empty());
-    words
+    // Some letters outside ASCII lowercase to ASCII ones (the Kelvin sign to `k`).
+    let lower: String = word.chars().flat_map(char::to_lowercase).collect();
+    verbs.iter().find(|v| **v == lower).copied()
 }
 
 /// Why a tool looks like it writes, if it does.
@@ -105,11 +122,11 @@ fn writing_evidence(tool: &CategoryTool) -> Option<String> {
     if tool.tool.read_only == Some(false) {
         return Some("its source says so: `readOnlyHint: false` or `read_only: false`".to_string());
     }
-    let words = words(&tool.tool.name);
-    if words.first().is_some_and(|w| READ_VERBS.contains(&w.as_str())) {
+    let mut words = words(&tool.tool.name).peekable();
+    if words.peek().is_some_and(|w| verb_of(w, &READ_VERBS).is_some()) {
         return None;
     }
-    words.iter().find(|w| WRITE_VERBS.contains(&w.as_str())).map(|w| format!("its name contains `{w}`"))
+    words.find_map(|w| verb_of(w, &WRITE_VERBS)).map(|w| format!("its name contains `{w}`"))
 }
 
 fn check(cx: &Context) -> Vec<Diagnostic> {
@@ -153,8 +170,21 @@ mod tests {
 
     #[test]
     fn splits_names_into_words() {
-        assert_eq!(words("github.createIssue"), ["github", "create", "issue"]);
-        assert_eq!(words("todo_write"), ["todo", "write"]);
-        assert_eq!(words("get_file_blame"), ["get", "file", "blame"]);
+        let split = |name| words(name).collect::<Vec<_>>();
+        assert_eq!(split("github.createIssue"), ["github", "create", "Issue"]);
+        assert_eq!(split("todo_write"), ["todo", "write"]);
+        assert_eq!(split("get_file_blame"), ["get", "file", "blame"]);
+        assert_eq!(split("__a--B  c_"), ["a", "B", "c"]);
+        assert_eq!(split("HTTPPost"), ["HTTPPost"]);
+        assert!(split("_-.").is_empty());
+    }
+
+    #[test]
+    fn verbs_are_matched_in_lowercase() {
+        assert_eq!(verb_of("Deploy", &WRITE_VERBS), Some("deploy"));
+        assert_eq!(verb_of("GET", &READ_VERBS), Some("get"));
+        // U+212A KELVIN SIGN lowercases to `k`.
+        assert_eq!(verb_of("\u{212A}ill", &WRITE_VERBS), Some("kill"));
+        assert_eq!(verb_of("deployé", &WRITE_VERBS), None);
     }
 }
